@@ -1,0 +1,50 @@
+"""How a hidden test's call is carried out on a student function: move tensors to the device, call,
+optionally run a backward pass, bring tensors back to the CPU. Used inside the sandboxed worker and by
+`TrustedNamespace` (tests run against the reference in-process), so both behave the same."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import torch
+
+
+def to_device(value: Any, device: str) -> Any:
+    if type(value) is torch.Tensor:
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_device(v, device) for v in value)
+    if isinstance(value, dict):
+        return {k: to_device(v, device) for k, v in value.items()}
+    return value
+
+
+def devices_of(value: Any) -> list[str]:
+    if isinstance(value, torch.Tensor):
+        return [value.device.type]
+    if isinstance(value, (list, tuple)):
+        return [d for v in value for d in devices_of(v)]
+    if isinstance(value, dict):
+        return [d for v in value.values() for d in devices_of(v)]
+    return []
+
+
+def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
+           grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None
+           ) -> tuple[Any, list[str]]:
+    """Call `fn` on `device`. With `grad_wrt`, return (output, [d out/d args[i]]) instead of output.
+
+    The second value is the list of devices of the returned tensors, before they come back."""
+    args = [to_device(a, device) for a in args]
+    kwargs = {k: to_device(v, device) for k, v in kwargs.items()}
+    if grad_wrt is None:
+        out = fn(*args, **kwargs)
+        return out, devices_of(out)
+    for i in grad_wrt:
+        args[i] = args[i].detach().requires_grad_(True)
+    out = fn(*args, **kwargs)
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"expected a tensor to differentiate, got {type(out).__name__}")
+    g = grad_output.to(out.device, out.dtype) if grad_output is not None else torch.ones_like(out)
+    grads = torch.autograd.grad(out, [args[i] for i in grad_wrt], g, allow_unused=True)
+    grads_out = [None if x is None else x.detach() for x in grads]
+    return (out.detach(), grads_out), devices_of(out)

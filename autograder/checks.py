@@ -1,0 +1,128 @@
+"""Helpers for hidden tests. They run only in the trusted process.
+
+Tolerances come from DESIGN.md (measured with torch 2.13.0): they pass every correct implementation
+and fail every known wrong one. Failure messages say what is wrong, never what was expected."""
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import torch
+
+from autograder.errors import StudentCodeError
+
+# (rtol, atol) per dtype
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float64: (1e-10, 1e-10),
+    torch.float32: (1e-5, 1e-5),
+    torch.float16: (5e-3, 5e-3),
+    torch.bfloat16: (4e-2, 2e-2),
+}
+
+
+class Misconception(AssertionError):
+    """A failed check whose output matches a known wrong variant. `key` is counted in the report."""
+
+    def __init__(self, key: str, message: str) -> None:
+        self.key = key
+        super().__init__(message)
+
+
+# Human-readable names for misconception keys; assignments add their own via `register`.
+MISCONCEPTIONS: dict[str, str] = {
+    "divide_by_dk": "dividing the scores by d_k instead of sqrt(d_k)",
+    "no_scale": "not scaling the scores at all",
+    "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
+    "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
+    "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
+    "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
+    "neg_1e9_float16": "filling masked scores with -1e9, which overflows float16 (use -inf or the dtype's min)",
+    "crash_on_mask_none": "crashing when mask=None",
+    "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
+    "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
+    "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
+    "forbidden_api": "calling F.scaled_dot_product_attention instead of implementing it",
+    "not_vectorised": "Python loops over rows instead of batched tensor operations",
+}
+
+
+def register(key: str, description: str) -> None:
+    MISCONCEPTIONS.setdefault(key, description)
+
+
+def describe(key: str) -> str:
+    return MISCONCEPTIONS.get(key, key.replace("_", " "))
+
+
+def randn(shape: tuple[int, ...], rng: torch.Generator, dtype: torch.dtype = torch.float32,
+          scale: float = 1.0) -> torch.Tensor:
+    """Standard normal CPU tensor drawn from the test's generator (float64 draw, then cast)."""
+    return (torch.randn(shape, generator=rng, dtype=torch.float64) * scale).to(dtype)
+
+
+def tolerances(dtype: torch.dtype) -> tuple[float, float]:
+    return TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+
+
+def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
+    # Replies are rebuilt by the proxy, so a subclass cannot arrive; this check gives a clear message
+    # when the student returned something that is not a tensor at all.
+    if type(got) is not torch.Tensor:
+        raise AssertionError(f"{what} should be a torch.Tensor, got {type(got).__name__}")
+    return got
+
+
+def _close(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype) -> bool:
+    if a.shape != b.shape:
+        return False
+    rtol, atol = tolerances(dtype)
+    a64, b64 = a.detach().to(torch.float64), b.detach().to(torch.float64)
+    return bool(torch.allclose(a64, b64, rtol=rtol, atol=atol, equal_nan=False))
+
+
+def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
+                   dtype: torch.dtype | None = None,
+                   variants: Mapping[str, torch.Tensor] | None = None) -> None:
+    """`got` must be a plain tensor of `expected`'s shape and dtype (or `dtype`) and close to it.
+
+    `expected` may be computed in higher precision; it is compared in float64 with the tolerances of
+    the dtype under test. On mismatch, each wrong variant is tried; a match raises Misconception."""
+    t = assert_plain_tensor(got, what)
+    dtype = dtype or expected.dtype
+    if t.dtype != dtype:
+        raise AssertionError(f"{what} has dtype {t.dtype}, expected {dtype} (the input's dtype)")
+    if tuple(t.shape) != tuple(expected.shape):
+        raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
+    if _close(t, expected, dtype):
+        return
+    for key, wrong in (variants or {}).items():
+        if wrong is not None and _close(t, wrong, dtype):
+            raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    if not torch.isfinite(t).all() and torch.isfinite(expected).all():
+        raise AssertionError(f"{what} contains NaN or inf where the correct result is finite")
+    diff = (t.to(torch.float64) - expected.to(torch.float64)).abs()
+    diff = diff[torch.isfinite(diff)]
+    worst = f"{diff.max().item():.3g}" if diff.numel() else "n/a"
+    raise AssertionError(f"{what} does not match the correct result (largest abs difference {worst})")
+
+
+def expect_no_crash(key: str, call: Callable[[], object]) -> object:
+    """Run a proxied call; if the student's code raises, fail naming misconception `key`."""
+    try:
+        return call()
+    except StudentCodeError as e:
+        raise Misconception(key, f"{describe(key)}: {e}") from None
+
+
+def reference_cpu_seconds(fn: Callable[..., object], *args: object, repeat: int = 10) -> float:
+    """CPU time of `repeat` calls of trusted `fn`, single-threaded like the worker."""
+    import time
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        fn(*args)  # warm-up
+        start = time.thread_time()
+        for _ in range(repeat):
+            fn(*args)
+        return time.thread_time() - start
+    finally:
+        torch.set_num_threads(threads)

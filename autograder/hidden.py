@@ -1,0 +1,78 @@
+"""Load hidden test files (otter's exception format) in the trusted process."""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from otter.test_files import test_case as otter_test_case
+
+from autograder.errors import GraderError
+
+# Parameters the engine fills itself; every other parameter is a name from the student's namespace.
+ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})
+
+
+@dataclass(frozen=True)
+class HiddenTestCase:
+    question: str          # the file's `name` (q1)
+    name: str              # the test function's name, or test_case(name=...)
+    points: float
+    hidden: bool
+    func: Callable[..., None] = field(repr=False, compare=False)
+    params: tuple[str, ...] = ()
+    file: str = ""
+
+    @property
+    def student_names(self) -> tuple[str, ...]:
+        return tuple(p for p in self.params if p not in ENGINE_PARAMS)
+
+    @property
+    def per_device(self) -> bool:
+        return "device" in self.params
+
+
+def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
+    """Import one test file as a module and collect its test cases in definition order."""
+    if str(course_root) not in sys.path:
+        sys.path.insert(0, str(course_root))  # so tests can `import reference...`
+    mod_name = f"_hidden_{path.parent.parent.name.replace('-', '_')}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise GraderError(f"cannot load hidden test file {path}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # an instructor's bug: say where
+        raise GraderError(f"hidden test file {path} failed to import: {type(e).__name__}: {e}") from e
+    question = getattr(module, "name", path.stem)
+    cases = []
+    for attr, value in vars(module).items():
+        if isinstance(value, otter_test_case):
+            params = tuple(inspect.signature(value.test_func).parameters)
+            cases.append(HiddenTestCase(
+                question=str(question),
+                name=value.name or value.test_func.__name__,
+                points=float(value.points or 0.0),
+                hidden=bool(value.hidden),
+                func=value.test_func,
+                params=params,
+                file=str(path),
+            ))
+    if not cases:
+        raise GraderError(f"hidden test file {path} defines no @test_case")
+    return cases
+
+
+def load_hidden_tests(hidden_dir: Path, course_root: Path) -> list[HiddenTestCase]:
+    if not hidden_dir.is_dir():
+        raise GraderError(f"no hidden tests at {hidden_dir}")
+    cases: list[HiddenTestCase] = []
+    for path in sorted(hidden_dir.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        cases.extend(load_test_file(path, course_root))
+    return cases

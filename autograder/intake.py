@@ -1,0 +1,135 @@
+"""Notebook intake: turn an untrusted file into checked, plain source code (and manual answers).
+
+Runs in the trusted process but only parses: nothing from the submission is executed here."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from autograder.errors import SubmissionError
+
+MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
+MAX_CELLS = 2000
+
+_BEGIN_Q = re.compile(r"<!--\s*BEGIN QUESTION\s*-->")
+_END_Q = re.compile(r"<!--\s*END QUESTION\s*-->")
+_QNAME = re.compile(r"^\s*(?:\*\*)?Question\s+([\w.-]+)", re.I | re.M)
+
+
+@dataclass
+class Submission:
+    path: Path
+    cells: list[str]                      # code cells, IPython syntax already turned into Python
+    manual_answers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(self.cells)
+
+
+def transform_ipython(src: str) -> str:
+    """Turn IPython syntax into Python; magics and shell escapes become calls to a no-op stub."""
+    lines = []
+    for line in src.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(("!", "%")):
+            indent = line[: len(line) - len(stripped)]
+            lines.append(f"{indent}pass  # dropped: {stripped[:60]!r}")
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def _check_json(raw: bytes, path: Path) -> dict:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SubmissionError(f"{path.name} is not a text file (not UTF-8): is it really a notebook?") from None
+    except json.JSONDecodeError as e:
+        raise SubmissionError(f"{path.name} is not valid notebook JSON (line {e.lineno}: {e.msg})") from None
+    if not isinstance(data, dict) or "cells" not in data:
+        raise SubmissionError(f"{path.name} is JSON but not a Jupyter notebook (no 'cells')")
+    if data.get("nbformat") != 4:
+        raise SubmissionError(f"{path.name} has nbformat {data.get('nbformat')!r}; only version 4 notebooks are accepted")
+    if not isinstance(data["cells"], list) or len(data["cells"]) > MAX_CELLS:
+        raise SubmissionError(f"{path.name} has a malformed or oversized cell list")
+    return data
+
+
+def _manual_answers(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """Collect markdown written between otter's BEGIN/END QUESTION comments for manual questions."""
+    answers: dict[str, str] = {}
+    current: str | None = None
+    buf: list[str] = []
+    for cell in nb.cells:
+        text = cell.get("source", "")
+        if cell.get("cell_type") == "markdown" and _BEGIN_Q.search(text):
+            m = _QNAME.search(text)
+            current, buf = (m.group(1) if m else f"manual{len(answers) + 1}"), []
+            continue
+        if current is not None:
+            if _END_Q.search(text):
+                answers[current] = "\n\n".join(b for b in buf if b.strip())[:20000]
+                current = None
+            elif cell.get("cell_type") == "markdown":
+                buf.append(text)
+    return answers
+
+
+def read_submission(path: Path) -> Submission:
+    path = Path(path)
+    if not path.is_file():
+        raise SubmissionError(f"{path} does not exist or is not a file")
+    size = path.stat().st_size
+    if size > MAX_SUBMISSION_BYTES:
+        raise SubmissionError(f"{path.name} is {size / 1e6:.1f} MB; the limit is {MAX_SUBMISSION_BYTES / 1e6:.0f} MB")
+    raw = path.read_bytes()
+    if path.suffix == ".py":
+        try:
+            src = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SubmissionError(f"{path.name} is not UTF-8 text") from None
+        return Submission(path=path, cells=[src])
+    data = _check_json(raw, path)
+    try:
+        nb = nbformat.from_dict(data)
+        nbformat.validate(nb, relax_add_props=True)
+    except Exception as e:  # nbformat raises several types; all mean "malformed"
+        raise SubmissionError(f"{path.name} is not a valid notebook: {str(e).splitlines()[0][:200]}") from None
+    cells = []
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list):
+            src = "".join(src)
+        cells.append(transform_ipython(src))
+    return Submission(path=path, cells=cells, manual_answers=_manual_answers(nb))
+
+
+def function_uses_attribute(source: str, func_name: str, attr: str) -> bool:
+    """Static check: does the body of the last top-level `def func_name` read `<x>.attr`, or use a
+    name that the code imported as `from ... import attr [as alias]`?
+
+    Only the function's body is inspected: the notebook may call the real API elsewhere to compare."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    aliases = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+               for a in n.names if a.name == attr}
+    funcs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.name == func_name]
+    if not funcs:
+        return False
+    for node in ast.walk(funcs[-1]):
+        if isinstance(node, ast.Attribute) and node.attr == attr:
+            return True
+        if isinstance(node, ast.Name) and node.id in aliases and node.id != func_name:
+            return True
+    return False

@@ -1,0 +1,65 @@
+"""Reports: one per test run, one per submission. Everything after the runner only reads these."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, Optional
+
+from pydantic import BaseModel, Field
+
+Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
+Status = Literal["passed", "failed"]
+
+
+class Isolation(str, Enum):
+    bwrap = "bwrap"          # namespaces (net, pid, mount, user) + rlimits + seccomp
+    fallback = "fallback"    # unprivileged uid + rlimits + seccomp (+ net/mount namespaces when root)
+    rlimits = "rlimits"      # rlimits + seccomp only: neither bwrap nor root were available
+
+
+class TestReport(BaseModel):
+    question: str
+    name: str
+    device: Optional[str] = None
+    hidden: bool = True
+    max_score: float
+    score: float
+    status: Status
+    message: str = ""
+    misconception: Optional[str] = None
+    duration_s: float = 0.0
+
+    @property
+    def display_name(self) -> str:
+        dev = f" [{self.device}]" if self.device and self.device != "cpu" else ""
+        return f"{self.question}: {self.name}{dev}"
+
+
+class CellReport(BaseModel):
+    index: int
+    status: Literal["ok", "error", "timeout", "skipped"]
+    error: str = ""
+    duration_s: float = 0.0
+
+
+class ManualAnswer(BaseModel):
+    question: str
+    text: str
+
+
+class SubmissionResult(BaseModel):
+    submission: str
+    assignment: str
+    status: Literal["graded", "rejected", "worker_failed"] = "graded"
+    score: float = 0.0
+    max_score: float = 0.0
+    tests: list[TestReport] = Field(default_factory=list)
+    cells: list[CellReport] = Field(default_factory=list)
+    manual: list[ManualAnswer] = Field(default_factory=list)
+    message: str = ""            # shown to the student (rejection reason, cell errors summary)
+    seed: int = 0
+    isolation: Optional[Isolation] = None
+    execution_time_s: float = 0.0
+
+    @property
+    def misconceptions(self) -> list[str]:
+        return [t.misconception for t in self.tests if t.misconception]
