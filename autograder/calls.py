@@ -6,6 +6,30 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import torch
+from torch.overrides import TorchFunctionMode
+
+
+class ForbiddenAPIError(RuntimeError):
+    """Raised inside the student's code when it calls an API the assignment forbids."""
+
+
+class ForbiddenAPIGuard(TorchFunctionMode):
+    """Armed around each graded call: any torch function whose name contains a forbidden name raises.
+
+    It catches `F.scaled_dot_product_attention`, `torch._C._nn...` and `torch.ops.aten...` alike,
+    however the student reached them (getattr with a built string included). A determined student
+    can pop the mode; the static check in the hidden tests covers the plain spellings."""
+
+    def __init__(self, forbidden: Sequence[str]) -> None:
+        super().__init__()
+        self.forbidden = tuple(forbidden)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        name = f"{getattr(func, '__name__', '')} {func}"
+        for bad in self.forbidden:
+            if bad in name:
+                raise ForbiddenAPIError(f"{bad} is not allowed in this assignment")
+        return func(*args, **(kwargs or {}))
 
 
 def to_device(value: Any, device: str) -> Any:
@@ -29,8 +53,16 @@ def devices_of(value: Any) -> list[str]:
 
 
 def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
-           grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None
-           ) -> tuple[Any, list[str]]:
+           grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None,
+           forbidden: Sequence[str] = ()) -> tuple[Any, list[str]]:
+    if forbidden:
+        with ForbiddenAPIGuard(forbidden):
+            return _invoke(fn, args, kwargs, device, grad_wrt, grad_output)
+    return _invoke(fn, args, kwargs, device, grad_wrt, grad_output)
+
+
+def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
+            grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None) -> tuple[Any, list[str]]:
     """Call `fn` on `device`. With `grad_wrt`, return (output, [d out/d args[i]]) instead of output.
 
     The second value is the list of devices of the returned tensors, before they come back."""

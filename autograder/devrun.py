@@ -6,20 +6,11 @@ notebooks, in-process and unsandboxed. Never use it on student submissions: use 
 from __future__ import annotations
 
 import sys
-import types
 from pathlib import Path
 
 from autograder.hidden import load_hidden_tests
 from autograder.intake import read_submission
 from autograder.runner import SubmissionInfo, TrustedNamespace, run_tests
-
-
-def _stub_otter() -> None:
-    stub = types.ModuleType("otter")
-    stub.Notebook = lambda *a, **k: types.SimpleNamespace(check=lambda *a, **k: None,
-                                                           check_all=lambda *a, **k: None,
-                                                           export=lambda *a, **k: None)
-    sys.modules.setdefault("otter_stub", stub)
 
 
 def main(argv: list[str]) -> int:
@@ -33,16 +24,16 @@ def main(argv: list[str]) -> int:
         source = ""
     else:
         sub = read_submission(Path(target))
-        _stub_otter()
         ns = {"__name__": "__main__"}
-        import otter  # the real one; Notebook.check works in-process for our own examples
         for i, cell in enumerate(sub.cells):
             try:
                 exec(compile(cell, f"<cell {i}>", "exec"), ns)
             except Exception as e:  # noqa: BLE001
                 print(f"cell {i}: {type(e).__name__}: {e}")
         source = sub.source
-    reports = run_tests(tests, TrustedNamespace(ns), seed=int(argv[2]) if len(argv) > 2 else 0,
+    import yaml
+    forbidden = yaml.safe_load((root / "grading.yml").read_text())["assignments"][slug].get("forbidden_apis", [])
+    reports = run_tests(tests, TrustedNamespace(ns, forbidden), seed=int(argv[2]) if len(argv) > 2 else 0,
                         submission=SubmissionInfo(source=source))
     for r in reports:
         mc = f"  [{r.misconception}]" if r.misconception else ""

@@ -94,15 +94,17 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
 class TrustedProxy:
     """Same interface as the sandbox's WorkerProxy, for trusted code only (the reference)."""
 
-    def __init__(self, fn: Callable[..., object], device: str) -> None:
+    def __init__(self, fn: Callable[..., object], device: str, forbidden: Sequence[str] = ()) -> None:
         self._fn = fn
         self._device = device
+        self._forbidden = tuple(forbidden)
         self.last_devices: list[str] = []
 
     def _run(self, args, kwargs, grad_wrt=None, grad_output=None):
         from autograder.calls import invoke, to_device
         try:
-            out, self.last_devices = invoke(self._fn, args, kwargs, self._device, grad_wrt, grad_output)
+            out, self.last_devices = invoke(self._fn, args, kwargs, self._device, grad_wrt, grad_output,
+                                           self._forbidden)
         except Exception as e:  # noqa: BLE001 - mirrors the worker's error reply
             raise StudentCodeError(type(e).__name__, str(e)) from None
         return to_device(out, "cpu")
@@ -123,12 +125,13 @@ class TrustedProxy:
 class TrustedNamespace:
     """Resolve names from a trusted dict (the reference module), for testing the hidden tests."""
 
-    def __init__(self, values: dict[str, object]) -> None:
+    def __init__(self, values: dict[str, object], forbidden: Sequence[str] = ()) -> None:
         self._values = values
+        self._forbidden = tuple(forbidden)
 
     def resolve(self, name: str, device: str) -> object:
         value = self._values.get(name)
-        return TrustedProxy(value, device) if callable(value) else value
+        return TrustedProxy(value, device, self._forbidden) if callable(value) else value
 
     def alive(self) -> bool:
         return True
