@@ -1,0 +1,69 @@
+"""causal_additive_mask: 0 where key <= query, torch.finfo(dtype).min above the diagonal."""
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import Misconception, assert_plain_tensor, describe
+from reference import attention_pipeline as ref
+
+OK_FORMAT = False
+name = "q04"
+
+
+def _get(fn, T, dtype):
+    M = assert_plain_tensor(fn(T, dtype), "the mask")
+    if M.dtype != dtype:
+        raise AssertionError(f"the mask has dtype {M.dtype}; it should have the requested dtype {dtype}")
+    if tuple(M.shape) != (T, T):
+        raise AssertionError(f"the mask has shape {tuple(M.shape)}, expected ({T}, {T})")
+    return M
+
+
+def _check_pattern(M, T):
+    blocked = M != 0
+    if torch.equal(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)):
+        if not (M[blocked] < 0).all():
+            raise AssertionError("blocked entries of an additive mask must be very negative")
+        return
+    for key, wrong in ref.mask_variants(T, torch.float64).items():
+        if torch.equal(blocked, wrong != 0):
+            raise Misconception(key, f"the mask blocks the wrong entries: it matches {describe(key)}")
+    raise AssertionError("the mask blocks the wrong entries: exactly the keys after each query "
+                         "(strictly above the diagonal) should be blocked, and every other entry 0")
+
+
+@test_case(points=1, hidden=True)
+def test_mask_pattern(causal_additive_mask, rng):
+    T = int(torch.randint(5, 10, (1,), generator=rng))
+    for dtype in (torch.float32, torch.float64):
+        _check_pattern(_get(causal_additive_mask, T, dtype), T)
+
+
+@test_case(points=1, hidden=True)
+def test_mask_value_is_dtype_min(causal_additive_mask, rng):
+    T = int(torch.randint(5, 10, (1,), generator=rng))
+    for dtype in (torch.float32, torch.float64):
+        M = _get(causal_additive_mask, T, dtype)
+        _check_pattern(M, T)
+        vals = M[torch.ones(T, T, dtype=torch.bool).triu(1)]
+        if torch.isinf(vals).any():
+            raise Misconception("infinite_mask", f"blocked entries are infinite: {describe('infinite_mask')}")
+        if (vals == -1e9).all():
+            raise Misconception("neg_1e9_float16", f"blocked entries are -1e9: {describe('neg_1e9_float16')}")
+        if not (vals == torch.finfo(dtype).min).all():
+            raise Misconception("mask_not_dtype_min", f"blocked entries in {dtype} are not "
+                                                      "torch.finfo(dtype).min")
+
+
+@test_case(points=1, hidden=True)
+def test_mask_float16_finite(causal_additive_mask, rng):
+    T = int(torch.randint(5, 10, (1,), generator=rng))
+    M = _get(causal_additive_mask, T, torch.float16)
+    if not torch.isfinite(M).all():
+        M32 = assert_plain_tensor(causal_additive_mask(T, torch.float32), "the float32 mask")
+        if torch.isfinite(M32).all():
+            raise Misconception("neg_1e9_float16", "the float16 mask contains -inf although the "
+                                "float32 one is finite: " + describe("neg_1e9_float16"))
+        raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
+    _check_pattern(M, T)
+    if not (M[M != 0] <= -1e4).all():
+        raise AssertionError("blocked float16 entries are not negative enough to vanish after the softmax")

@@ -1,0 +1,34 @@
+"""nadaraya_watson: one output row as a kernel smoother."""
+import math
+
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import assert_matches, randn
+from reference import attention_pipeline as ref
+
+OK_FORMAT = False
+name = "q08"
+
+
+@test_case(points=1, hidden=True)
+def test_nw_random(nadaraya_watson, rng):
+    T, d_k, d_v = 7, 12, 5
+    q = randn((d_k,), rng, torch.float64)
+    K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
+    assert_matches(nadaraya_watson(q, K, V), ref.nadaraya_watson(q, K, V), what="the smoothed row",
+                   variants=ref.nw_variants(q, K, V))
+
+
+@test_case(points=1, hidden=True)
+def test_nw_is_attention_row(nadaraya_watson, rng):
+    # row t of causal self-attention == Nadaraya-Watson over keys/values 0..t
+    T, d_model, d_k, d_v = 10, 7, 12, 4
+    s = 1.0 / math.sqrt(d_model)
+    X = randn((T, d_model), rng, torch.float64)
+    W_Q, W_K, W_V = (randn((d_model, d), rng, torch.float64, s) for d in (d_k, d_k, d_v))
+    Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
+    O, _ = ref.self_attention(X, W_Q, W_K, W_V)
+    t = int(torch.randint(3, T, (1,), generator=rng))
+    assert_matches(nadaraya_watson(Q[t], K[: t + 1], V[: t + 1]), O[t], what="the smoothed row",
+                   variants=ref.nw_variants(Q[t], K[: t + 1], V[: t + 1]))

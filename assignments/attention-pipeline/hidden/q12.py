@@ -1,0 +1,41 @@
+"""qkv_param_count(d_model, d_k, d_v, with_output=False)."""
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import Misconception, describe
+from reference import attention_pipeline as ref
+
+OK_FORMAT = False
+name = "q12"
+
+
+def _dims(rng):
+    d_model = int(torch.randint(20, 500, (1,), generator=rng))
+    d_k = int(torch.randint(2, 80, (1,), generator=rng))
+    d_v = d_k + int(torch.randint(1, 40, (1,), generator=rng))  # d_v != d_k
+    return d_model, d_k, d_v
+
+
+def _check(got, d_model, d_k, d_v, with_output):
+    if type(got) is torch.Tensor and got.numel() == 1:
+        got = got.item()
+    if type(got) not in (int, float) or isinstance(got, bool):
+        raise AssertionError("qkv_param_count should return a number")
+    if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
+        return
+    for key, wrong in ref.param_count_variants(d_model, d_k, d_v, with_output).items():
+        if got == wrong:
+            raise Misconception(key, f"the count is wrong: it matches {describe(key)}")
+    raise AssertionError("the count is wrong (for d_v different from d_k)")
+
+
+@test_case(points=1, hidden=True)
+def test_count_qkv(qkv_param_count, rng):
+    d_model, d_k, d_v = _dims(rng)
+    _check(qkv_param_count(d_model, d_k, d_v), d_model, d_k, d_v, False)
+
+
+@test_case(points=1, hidden=True)
+def test_count_with_output(qkv_param_count, rng):
+    d_model, d_k, d_v = _dims(rng)
+    _check(qkv_param_count(d_model, d_k, d_v, with_output=True), d_model, d_k, d_v, True)

@@ -1,0 +1,80 @@
+"""Hidden tests for q4: softmax_entropy(logits) and entropy_table(dims, seed)."""
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import Misconception, assert_matches, assert_plain_tensor, describe, randn
+from reference import scaled_attention as ref
+
+OK_FORMAT = False
+name = "q4"
+points = 6
+
+
+@test_case(points=2, hidden=True)
+def test_entropy_random_logits(softmax_entropy, rng):
+    # square (6, 6): an entropy over the wrong dim has the right shape and can be named
+    logits = randn((6, 6), rng, torch.float32, scale=2.0)
+    expected = ref.softmax_entropy(logits.double())
+    assert_matches(softmax_entropy(logits), expected, what="softmax_entropy(logits)", dtype=torch.float32,
+                   variants=ref.entropy_variants(logits.double()))
+    # leading batch dims: one entropy per row of the last dim
+    logits = randn((2, 3, 5), rng, torch.float32, scale=2.0)
+    assert_matches(softmax_entropy(logits), ref.softmax_entropy(logits.double()),
+                   what="softmax_entropy of a (2, 3, 5) tensor", dtype=torch.float32,
+                   variants=ref.entropy_variants(logits.double()))
+
+
+@test_case(points=1, hidden=True)
+def test_entropy_saturated_rows(softmax_entropy, rng):
+    # rows 0 and 2 are saturated: in float32 every probability but one underflows to exactly 0
+    logits = randn((4, 8), rng, torch.float32)
+    logits[0, 3] += 300.0
+    logits[2, 6] += 250.0
+    got = assert_plain_tensor(softmax_entropy(logits), "softmax_entropy(logits)")
+    if got.is_floating_point() and torch.isnan(got).any():
+        raise Misconception("entropy_nan_saturated", f"softmax_entropy returned NaN: {describe('entropy_nan_saturated')}")
+    assert_matches(got, ref.softmax_entropy(logits.double()), what="softmax_entropy(logits)",
+                   dtype=torch.float32, variants=ref.entropy_variants(logits.double()))
+
+
+def _table(rows, dims):
+    if not isinstance(rows, (list, tuple)):
+        raise AssertionError(f"entropy_table should return a list of dicts, got {type(rows).__name__}")
+    if len(rows) != len(dims):
+        raise AssertionError(f"entropy_table should return one row per d: {len(dims)} rows, got {len(rows)}")
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise AssertionError(f"row {i} of entropy_table should be a dict, got {type(row).__name__}")
+        missing = [k for k in ref.ENTROPY_TABLE_KEYS if k not in row]
+        if missing:
+            raise AssertionError(f"row {i} of entropy_table is missing the key(s) {missing}")
+        for key in ref.ENTROPY_TABLE_KEYS:
+            value = row[key]
+            if isinstance(value, torch.Tensor) and value.numel() == 1:
+                row[key] = value = value.item()
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise AssertionError(f"row {i}, key {key!r} should be a number, got {type(value).__name__}")
+        if int(row["d"]) != dims[i]:
+            raise AssertionError(f"row {i} should be for d = {dims[i]}, got d = {row['d']}")
+    return ref.table_as_tensor(rows)
+
+
+def _check_table(rows, dims, seed):
+    got = _table(rows, dims)
+    expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
+    variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
+    assert_matches(got, expected, what="the table's numbers (raw_std, scaled_std, H_raw, H_scaled)",
+                   variants=variants)
+
+
+@test_case(points=2, hidden=True)
+def test_entropy_table_lesson(entropy_table):
+    # the lesson's own table: d in (4, 16, 64, 256), seed 0
+    _check_table(entropy_table(), (4, 16, 64, 256), 0)
+
+
+@test_case(points=1, hidden=True)
+def test_entropy_table_other_dims_and_seed(entropy_table, rng):
+    dims = (12, 48, 100)
+    seed = int(torch.randint(1, 1_000_000, (1,), generator=rng))
+    _check_table(entropy_table(dims=dims, seed=seed), dims, seed)

@@ -1,0 +1,48 @@
+"""Hidden tests for q8 (stretch): multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads).
+
+Convention (stated in the notebook): projections are applied as X @ W, so for
+torch.nn.MultiheadAttention (which computes x @ W.T) the weights are transposed: see
+reference.scaled_attention.torch_mha."""
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import assert_matches, randn
+from reference import scaled_attention as ref
+
+OK_FORMAT = False
+name = "q8"
+points = 5
+
+
+def _inputs(rng, T, d_model, dtype):
+    X = randn((T, d_model), rng, dtype)
+    # scaled so that X @ W keeps unit variance
+    Ws = [randn((d_model, d_model), rng, dtype, scale=d_model ** -0.5) for _ in range(4)]
+    return X, Ws
+
+
+def _check(got, X, Ws, n_heads, expected=None):
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    if expected is None:
+        expected = ref.multi_head_attention(X64, *W64, n_heads)
+    assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype,
+                   variants=ref.mha_variants(X64, *W64, n_heads))
+
+
+@test_case(points=2, hidden=True)
+def test_float64_against_reference(multi_head_attention, rng):
+    X, Ws = _inputs(rng, 5, 48, torch.float64)       # 4 heads of d_k = 12
+    _check(multi_head_attention(X, *Ws, 4), X, Ws, 4)
+
+
+@test_case(points=2, hidden=True)
+def test_float64_against_torch_multihead_attention(multi_head_attention, rng):
+    X, Ws = _inputs(rng, 7, 36, torch.float64)       # 3 heads of d_k = 12
+    expected = ref.torch_mha(X, *Ws, 3)
+    _check(multi_head_attention(X, *Ws, 3), X, Ws, 3, expected=expected)
+
+
+@test_case(points=1, hidden=True)
+def test_float32_eight_heads(multi_head_attention, device, rng):
+    X, Ws = _inputs(rng, 6, 32, torch.float32)       # 8 heads of d_k = 4; output stays (6, 32)
+    _check(multi_head_attention(X, *Ws, 8), X, Ws, 8)

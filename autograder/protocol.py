@@ -1,0 +1,168 @@
+"""The message format both sides of the sandbox boundary share: length-prefixed JSON frames whose
+values are plain data. Tensors travel as safetensors bytes (a format with no code in it), numpy arrays
+as tensors marked `numpy`. Nothing is ever unpickled. Every frame from the worker is untrusted:
+size-capped before it is read, depth- and count-capped while it is decoded, and rebuilt as plain
+`torch.Tensor` / builtins, so subclasses and objects with lying `__eq__` cannot cross."""
+from __future__ import annotations
+
+import base64
+import json
+import math
+import socket
+import struct
+import time
+from typing import Any
+
+import torch
+from safetensors.torch import load as st_load, save as st_save
+
+from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
+
+HEADER = struct.Struct(">Q")
+MAX_DEPTH = 32
+MAX_ITEMS = 100_000
+
+
+class EncodeError(TypeError):
+    pass
+
+
+def _tensor_bytes(t: torch.Tensor) -> bytes:
+    plain = t.detach().as_subclass(torch.Tensor).to("cpu").contiguous()
+    return st_save({"t": plain})
+
+
+def encode_value(value: Any, depth: int = 0) -> Any:
+    """Python value -> JSON-able tree. Raises EncodeError for anything that is not plain data."""
+    if depth > MAX_DEPTH:
+        raise EncodeError("value is nested too deeply")
+    if value is None or type(value) in (bool, str):
+        return value
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        return value if math.isfinite(value) else {"__float__": repr(value)}
+    if isinstance(value, torch.Tensor):
+        return {"__tensor__": base64.b64encode(_tensor_bytes(value)).decode("ascii")}
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None
+    if np is not None:
+        if isinstance(value, np.ndarray):
+            if value.dtype == object:
+                raise EncodeError("numpy arrays of Python objects cannot be returned")
+            t = torch.from_numpy(np.ascontiguousarray(value))
+            return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
+        if isinstance(value, np.generic):
+            return encode_value(value.item(), depth + 1)
+    if isinstance(value, (list, tuple)):
+        items = [encode_value(v, depth + 1) for v in value]
+        return {"__tuple__": items} if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        if not all(type(k) is str for k in value):
+            raise EncodeError("only dicts with string keys can be returned")
+        return {"__dict__": {k: encode_value(v, depth + 1) for k, v in value.items()}}
+    raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary")
+
+
+class _Counter:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def tick(self) -> None:
+        self.n += 1
+        if self.n > MAX_ITEMS:
+            raise ProtocolError("reply has too many items")
+
+
+_ALLOWED_DTYPES = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool,
+                   torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                   torch.complex64, torch.complex128}
+
+
+def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None) -> Any:
+    """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd."""
+    counter = counter or _Counter()
+    counter.tick()
+    if depth > MAX_DEPTH:
+        raise ProtocolError("reply is nested too deeply")
+    if tree is None or type(tree) in (bool, int, float, str):
+        return tree
+    if type(tree) is list:
+        return [decode_value(v, depth + 1, counter) for v in tree]
+    if type(tree) is dict:
+        if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
+            return _decode_tensor(tree)
+        if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
+            return tuple(decode_value(v, depth + 1, counter) for v in tree["__tuple__"])
+        if set(tree) == {"__dict__"} and type(tree["__dict__"]) is dict:
+            return {str(k): decode_value(v, depth + 1, counter) for k, v in tree["__dict__"].items()}
+        if set(tree) == {"__float__"} and tree["__float__"] in ("nan", "inf", "-inf"):
+            return float(tree["__float__"])
+    raise ProtocolError("reply contains a value of unknown form")
+
+
+def _decode_tensor(tree: dict) -> Any:
+    try:
+        raw = base64.b64decode(tree["__tensor__"], validate=True)
+        loaded = st_load(raw)
+    except Exception as e:  # noqa: BLE001 - any malformed bytes are the worker's fault
+        raise ProtocolError(f"reply has a malformed tensor ({type(e).__name__})") from None
+    if set(loaded) != {"t"}:
+        raise ProtocolError("reply has a malformed tensor")
+    t = loaded["t"]
+    if t.dtype not in _ALLOWED_DTYPES:
+        raise ProtocolError(f"reply has a tensor of unsupported dtype {t.dtype}")
+    plain = torch.empty(t.shape, dtype=t.dtype)
+    plain.copy_(t)  # a fresh, plain tensor that owns its memory
+    if tree.get("numpy") is True:
+        return plain.numpy()
+    return plain
+
+
+# --- framing -----------------------------------------------------------------------------------
+def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:
+    body = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    sock.sendall(HEADER.pack(len(body)) + body)
+
+
+def _recv_exact(sock: socket.socket, n: int, deadline: float | None, timeout: float | None,
+                what: str) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WorkerTimeout(what, timeout or 0.0)
+            sock.settimeout(left)
+        else:
+            sock.settimeout(None)
+        try:
+            chunk = sock.recv(min(n - got, 1 << 20))
+        except socket.timeout:
+            continue
+        except OSError as e:
+            raise WorkerCrashed(f"connection lost ({e.strerror or e})") from None
+        if not chunk:
+            raise WorkerCrashed("the worker exited")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def recv_frame(sock: socket.socket, *, max_bytes: int, timeout: float | None = None,
+               what: str = "the call") -> dict[str, Any]:
+    """Read one frame. The size is checked before the body is read; the body must be a JSON object."""
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    (size,) = HEADER.unpack(_recv_exact(sock, HEADER.size, deadline, timeout, what))
+    if size > max_bytes:
+        raise ProtocolError(f"a reply of {size} bytes exceeds the {max_bytes}-byte limit")
+    body = _recv_exact(sock, size, deadline, timeout, what)
+    try:
+        message = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ProtocolError("reply is not valid JSON") from None
+    if type(message) is not dict:
+        raise ProtocolError("reply is not a JSON object")
+    return message

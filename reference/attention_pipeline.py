@@ -1,0 +1,320 @@
+"""Reference for `attention-pipeline` (Lesson 08): the oracle of its hidden tests.
+
+Conventions (the same as the student notebook):
+- tokens are rows; tensors may carry leading batch dims: X is (..., T, d_model), Q/K are (..., T, d_k),
+  V is (..., T, d_v); projections are plain matrices W_Q, W_K (d_model, d_k) and W_V (d_model, d_v).
+- an additive mask M has 0 where a query may read a key and torch.finfo(dtype).min where it may not;
+  it is finite in every dtype (-1e9 overflows float16 to -inf).
+- entropies are in bits, with 0 * log 0 = 0.
+
+Below the correct functions come the known wrong variants (the lesson's traps) and helpers that return
+{misconception_key: tensor}, so a failed test can name the mistake it matches."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from autograder.checks import register
+
+# ---------------------------------------------------------------------------------------------------
+# misconception keys specific to this assignment (the generic ones live in autograder.checks)
+# ---------------------------------------------------------------------------------------------------
+for _key, _text in {
+    "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
+    "same_projection": "using one projection matrix for more than one of Q, K, V",
+    "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
+    "infinite_mask": "putting -inf in the additive mask; this assignment asks for a finite, dtype-aware "
+                     "value (torch.finfo(dtype).min)",
+    "mask_blocks_diagonal": "blocking the diagonal too: a token must be allowed to attend to itself",
+    "mask_not_dtype_min": "a blocked value other than torch.finfo(dtype).min",
+    "mask_ignored": "ignoring the additive mask M",
+    "ignores_causal_flag": "applying the causal mask even when causal=False",
+    "no_causal_mask": "never applying the causal mask, so tokens read the future",
+    "nw_unnormalised": "forgetting the kernel smoother's denominator (sum of the kernel weights)",
+    "prefix_average_divide_by_T": "dividing every prefix sum by T instead of by the prefix length t",
+    "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
+    "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
+    "entropy_wrong_dim": "summing the entropy over the query dimension instead of along each row",
+    "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
+    "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
+    "param_count_bias": "counting bias vectors; the lesson's projections have none",
+    "param_count_no_wv": "forgetting W_V in the parameter count",
+    "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
+    "param_count_count_T": "making the parameter count depend on the sequence length",
+    "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "
+                       "different sequences",
+    "cross_roles_swapped": "taking queries from Y or keys/values from X in cross-attention",
+}.items():
+    register(_key, _text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the oracle
+# ---------------------------------------------------------------------------------------------------
+def project_qkv(X, W_Q, W_K, W_V):
+    # X: (..., T, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v)
+    Q = X @ W_Q  # (..., T, d_k)
+    K = X @ W_K  # (..., T, d_k)
+    V = X @ W_V  # (..., T, d_v)
+    return Q, K, V
+
+
+def scaled_scores(Q, K):
+    # Q: (..., T_q, d_k); K: (..., T_k, d_k)
+    d_k = Q.shape[-1]
+    return (Q @ K.transpose(-2, -1)) / math.sqrt(d_k)  # (..., T_q, T_k); math.sqrt is a double
+
+
+def causal_additive_mask(T, dtype=torch.float32, device=None):
+    # (T, T): 0 where key i <= query t, finfo(dtype).min where i > t (the future)
+    blocked = torch.ones(T, T, dtype=torch.bool, device=device).triu(1)  # True strictly above diag
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    return M.masked_fill(blocked, torch.finfo(dtype).min)
+
+
+def attention_weights(S, M=None):
+    # S: (..., T_q, T_k); M: None or broadcastable to S. Softmax along each row (over the keys).
+    if M is not None:
+        S = S + M
+    return torch.softmax(S, dim=-1)  # (..., T_q, T_k), rows sum to 1
+
+
+def self_attention(X, W_Q, W_K, W_V, causal=True):
+    # X: (..., T, d_model) -> O: (..., T, d_v), A: (..., T, T)
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)  # (..., T, T)
+    M = causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)  # (..., T, T)
+    O = A @ V  # (..., T, d_v)
+    return O, A
+
+
+def cross_attention(X, Y, W_Q, W_K, W_V, M=None):
+    # X: (..., T_q, d_model) asks; Y: (..., T_k, d_model) answers. No causal mask by default.
+    Q = X @ W_Q  # (..., T_q, d_k)
+    K = Y @ W_K  # (..., T_k, d_k)
+    V = Y @ W_V  # (..., T_k, d_v)
+    A = attention_weights(scaled_scores(Q, K), M)  # (..., T_q, T_k)
+    O = A @ V  # (..., T_q, d_v)
+    return O, A
+
+
+def nadaraya_watson(q, K, V):
+    # q: (d_k,), K: (T, d_k), V: (T, d_v) -> (d_v,)
+    kappa = torch.exp(K @ q / math.sqrt(q.shape[-1]))  # (T,) kernel weights
+    return (kappa[:, None] * V).sum(0) / kappa.sum()
+
+
+def prefix_average_matrix(T, dtype=torch.float64):
+    # Lesson 07's W_avg: row t (1-based) holds 1/t on columns 1..t, 0 after
+    t = torch.arange(1, T + 1, dtype=dtype)
+    return torch.ones(T, T, dtype=dtype).tril() / t[:, None]
+
+
+def row_entropy_bits(A):
+    # A: (..., T_q, T_k) rows are distributions -> (..., T_q), with 0 * log 0 = 0
+    return -torch.special.xlogy(A, A).sum(-1) / math.log(2)
+
+
+def effective_tokens(A):
+    return 2.0 ** row_entropy_bits(A)  # (..., T_q)
+
+
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = d_model * d_k + d_model * d_k + d_model * d_v  # W_Q, W_K, W_V
+    if with_output:
+        n += d_v * d_model  # W_O: (d_v, d_model)
+    return n
+
+
+# Written answers, graded by the hidden tests (the student notebook has `...` here).
+max_rank_S = 8        # T = 100 tokens, d_k = 8: rank(S) <= min(T, d_k)
+rank_S_lesson = 2     # the hand-built S of the lesson: its queries ask two questions
+ans_scale = "b"       # no 1/sqrt(d_k) at d_k = 512: rows become nearly one-hot, entropy falls to ~0
+ans_mask = "c"        # without the mask, position t reads the token it must predict
+ans_cross_shapes = "b"  # S and A are T x T', O is T x d_v
+ans_cross_causal = "d"  # only when both sequences share one time axis
+ans_complexity = "c"  # S costs O(T^2 d_k): doubling T quadruples it
+
+
+# ---------------------------------------------------------------------------------------------------
+# wrong variants (each a complete, plausible student mistake)
+# ---------------------------------------------------------------------------------------------------
+def _softmax_no_max(S, dim=-1):
+    e = torch.exp(S)
+    return e / e.sum(dim, keepdim=True)
+
+
+def scores_variants(Q, K):
+    d_k = Q.shape[-1]
+    QK = Q @ K.transpose(-2, -1)
+    out = {
+        "no_scale": QK,
+        "divide_by_dk": QK / d_k,
+        "float32_scale": QK / torch.sqrt(torch.tensor(float(d_k), dtype=torch.float32)).item(),
+    }
+    if Q.shape[-2] == K.shape[-2]:
+        out["scores_transposed"] = (K @ Q.transpose(-2, -1)) / math.sqrt(d_k)
+    return out
+
+
+def qkv_variants(X, W_Q, W_K, W_V):
+    """{key: (Q, K, V)}"""
+    return {
+        "qk_swapped": (X @ W_K, X @ W_Q, X @ W_V),
+        "same_projection": (X @ W_Q, X @ W_Q, X @ W_V),
+    }
+
+
+def mask_variants(T, dtype):
+    lo = torch.finfo(dtype).min
+    above = torch.ones(T, T, dtype=torch.bool).triu(1)
+    below = torch.ones(T, T, dtype=torch.bool).tril(-1)
+    out = {
+        "upper_triangular_mask": torch.zeros(T, T, dtype=dtype).masked_fill(below, lo),
+        "mask_blocks_diagonal": torch.zeros(T, T, dtype=dtype).masked_fill(~below, lo),
+        "infinite_mask": torch.zeros(T, T, dtype=dtype).masked_fill(above, float("-inf")),
+    }
+    return out
+
+
+def weights_variants(S, M=None):
+    S_ = S if M is None else S + M
+    out = {
+        "softmax_wrong_dim": torch.softmax(S_, dim=-2),
+    }
+    if M is not None:
+        out["mask_ignored"] = torch.softmax(S, dim=-1)
+        out["zero_after_softmax"] = torch.softmax(S, dim=-1) * (M == 0)
+    return out
+
+
+def _attend(Q, K, V, M, *, scale, dim=-1, zero_after=False):
+    S = (Q @ K.transpose(-2, -1)) * scale
+    if zero_after:
+        A = torch.softmax(S, dim=dim) * (M == 0) if M is not None else torch.softmax(S, dim=dim)
+    else:
+        A = torch.softmax(S if M is None else S + M, dim=dim)
+    return A @ V, A
+
+
+def self_attention_variants(X, W_Q, W_K, W_V, causal=True):
+    """{key: (O, A)} for the lesson's traps, on the same inputs."""
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    T, d_k = X.shape[-2], Q.shape[-1]
+    good = 1.0 / math.sqrt(d_k)
+    M = causal_additive_mask(T, Q.dtype) if causal else None
+    upper = mask_variants(T, Q.dtype)["upper_triangular_mask"] if causal else None
+    f32 = 1.0 / torch.sqrt(torch.tensor(float(d_k), dtype=torch.float32)).item()
+    out = {
+        "no_scale": _attend(Q, K, V, M, scale=1.0),
+        "divide_by_dk": _attend(Q, K, V, M, scale=1.0 / d_k),
+        "float32_scale": _attend(Q, K, V, M, scale=f32),
+        "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
+        "qk_swapped": _attend(K, Q, V, M, scale=good),
+    }
+    if causal:
+        out["upper_triangular_mask"] = _attend(Q, K, V, upper, scale=good)
+        out["zero_after_softmax"] = _attend(Q, K, V, M, scale=good, zero_after=True)
+        out["no_causal_mask"] = _attend(Q, K, V, None, scale=good)
+    else:
+        out["ignores_causal_flag"] = _attend(Q, K, V, causal_additive_mask(T, Q.dtype), scale=good)
+    return out
+
+
+def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
+    """{key: (O, A)}"""
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    d_k = Q.shape[-1]
+    good = 1.0 / math.sqrt(d_k)
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    lo = torch.finfo(Q.dtype).min
+    causal = torch.zeros(T_q, T_k, dtype=Q.dtype).masked_fill(
+        torch.ones(T_q, T_k, dtype=torch.bool).triu(1), lo)  # top-left aligned
+    out = {
+        "no_scale": _attend(Q, K, V, M, scale=1.0),
+        "divide_by_dk": _attend(Q, K, V, M, scale=1.0 / d_k),
+        "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
+        "causal_in_cross": _attend(Q, K, V, causal if M is None else M + causal, scale=good),
+    }
+    if M is not None:
+        out["mask_ignored"] = _attend(Q, K, V, None, scale=good)
+    if T_q == T_k:
+        out["cross_roles_swapped"] = _attend(Y @ W_Q, X @ W_K, X @ W_V, M, scale=good)
+    return out
+
+
+def nw_variants(q, K, V):
+    d_k = q.shape[-1]
+    k_raw = torch.exp(K @ q)
+    k_good = torch.exp(K @ q / math.sqrt(d_k))
+    return {
+        "no_scale": (k_raw[:, None] * V).sum(0) / k_raw.sum(),
+        "divide_by_dk": (torch.exp(K @ q / d_k)[:, None] * V).sum(0) / torch.exp(K @ q / d_k).sum(),
+        "nw_unnormalised": (k_good[:, None] * V).sum(0),
+    }
+
+
+def prefix_average_variants(T, dtype=torch.float64):
+    W = torch.ones(T, T, dtype=dtype).tril()
+    return {
+        "upper_triangular_mask": prefix_average_matrix(T, dtype).transpose(0, 1),
+        "prefix_average_divide_by_T": W / T,
+    }
+
+
+def entropy_variants(A):
+    H = row_entropy_bits(A)
+    return {
+        "entropy_in_nats": H * math.log(2),
+        "entropy_sign": -H,
+        "entropy_wrong_dim": row_entropy_bits(A.transpose(-2, -1)),
+    }
+
+
+def effective_tokens_variants(A):
+    H = row_entropy_bits(A)
+    return {
+        "entropy_in_nats": 2.0 ** (H * math.log(2)),
+        "effective_tokens_wrong_base": torch.exp(H),
+    }
+
+
+def param_count_variants(d_model, d_k, d_v, with_output=False):
+    """{key: int}"""
+    out = {
+        "param_count_bias": qkv_param_count(d_model, d_k, d_v, with_output) + 2 * d_k + d_v
+        + (d_model if with_output else 0),
+        "param_count_no_wv": 2 * d_model * d_k + (d_v * d_model if with_output else 0),
+        "param_count_dv_as_dk": 3 * d_model * d_k + (d_k * d_model if with_output else 0),
+    }
+    if with_output:
+        out["param_count_wo_as_dk"] = qkv_param_count(d_model, d_k, d_v) + d_k * d_model
+    return out
+
+
+register("param_count_wo_as_dk", "sizing W_O as d_k x d_model instead of d_v x d_model")
+
+
+# ---------------------------------------------------------------------------------------------------
+# the lesson's hand-built inputs (public checks use the same numbers)
+# ---------------------------------------------------------------------------------------------------
+def lesson_qk(dtype=torch.float64):
+    K = torch.tensor([[2., 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]], dtype=dtype)
+    Q = torch.tensor([[1., 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [.5, .5, 0, 0]], dtype=dtype)
+    return Q, K
+
+
+def lesson_pipeline(dtype=torch.float64):
+    X = torch.zeros(5, 6, dtype=dtype)
+    for t, f in enumerate([0, 1, 2, 3, 1]):  # mat (noun), was (verb), soft (adj), it (pronoun), was
+        X[t, f] = 1.0
+    W_Q = torch.zeros(6, 4, dtype=dtype)
+    W_Q[1] = torch.tensor([2., 2, 0, 0])
+    W_Q[2] = torch.tensor([2., 0, 0, 0])
+    W_Q[3] = torch.tensor([2., 0, 0, 0])
+    W_K = torch.zeros(6, 4, dtype=dtype)
+    W_K[0, 0] = W_K[3, 1] = W_K[1, 2] = W_K[2, 3] = 3.0
+    W_V = torch.cat([torch.eye(4, dtype=dtype), torch.zeros(2, 4, dtype=dtype)])
+    return X, W_Q, W_K, W_V

@@ -1,0 +1,278 @@
+"""Oracle for the `scaled-attention` assignment (Lesson 79: why scale by sqrt(d_k)).
+
+Plain code with shapes in comments, minGPT style. Beside each correct function are the known wrong
+variants (the lesson's traps), so a hidden test can say which mistake a wrong answer matches.
+Runs only in the trusted grader process."""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from autograder.checks import register
+
+# Misconception keys specific to this assignment (shared ones live in autograder/checks.py).
+register("weights_not_normalised", "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1")
+register("no_softmax", "skipping the softmax: the scaled scores themselves are used as weights")
+register("multiply_by_sqrt_dk", "multiplying the scores by sqrt(d_k) instead of dividing")
+register("scores_transposed", "computing K Q^T instead of Q K^T (the weights end up indexed key-first)")
+register("variance_returned_std", "returning the standard deviation of q.k instead of its variance")
+register("scaled_flag_ignored", "returning the unscaled variance when scaled=True")
+register("ignores_generator", "not drawing the samples from the generator passed in")
+register("entropy_log_base", "measuring entropy with log base 2 or 10 instead of the natural log")
+register("entropy_wrong_dim", "taking the softmax or the sum over the wrong dimension when computing entropy")
+register("entropy_nan_saturated", "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax")
+register("biased_std", "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)")
+register("seed_outside_loop", "seeding once before the loop instead of re-seeding for every d")
+register("variance_vs_std", "confusing the standard deviation sqrt(d_k) of q.k with its variance d_k")
+register("attention_as_argmax", "thinking attention returns only the best-matching value (a hard argmax) instead of a weighted mixture")
+register("self_attention_identity", "thinking a token in self-attention attends only to itself")
+register("mha_scale_by_d_model", "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)")
+register("mha_split_without_transpose", "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, mixing tokens across heads")
+register("mha_no_output_projection", "forgetting the output projection W_O after concatenating the heads")
+register("mha_weight_transposed", "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W")
+
+
+# ----------------------------------------------------------------------------------------------
+# Milestone 1: attention
+# ----------------------------------------------------------------------------------------------
+def attention(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, d_k: int):
+    """softmax(Q K^T / sqrt(d_k)) V. Q (T_q, d_k), K (T_k, d_k), V (T_k, d_v).
+
+    Returns (output (T_q, d_v), weights (T_q, T_k)); every row of weights sums to 1.
+    Also works with leading batch dims (used by multi_head_attention below)."""
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)  # (T_q, T_k)
+    weights = F.softmax(scores, dim=-1)                # (T_q, T_k), rows sum to 1
+    output = weights @ V                               # (T_q, d_v)
+    return output, weights
+
+
+def _finish(scores: torch.Tensor, V: torch.Tensor, dim: int = -1):
+    weights = F.softmax(scores, dim=dim)
+    return weights @ V, weights
+
+
+def attention_divide_by_dk(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) / d_k, V)
+
+
+def attention_no_scale(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1), V)
+
+
+def attention_multiply_by_sqrt_dk(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) * math.sqrt(d_k), V)
+
+
+def attention_softmax_wrong_dim(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) / math.sqrt(d_k), V, dim=-2)
+
+
+def attention_weights_not_normalised(Q, K, V, d_k):
+    weights = torch.exp(Q @ K.transpose(-2, -1) / math.sqrt(d_k))
+    return weights @ V, weights
+
+
+def attention_no_softmax(Q, K, V, d_k):
+    weights = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    return weights @ V, weights
+
+
+def attention_float32_scale(Q, K, V, d_k):
+    # torch.sqrt(torch.tensor(d_k)) is a float32 0-d tensor: the scale loses digits for float64 inputs
+    return _finish(Q @ K.transpose(-2, -1) / torch.sqrt(torch.tensor(float(d_k))), V)
+
+
+def attention_scores_transposed(Q, K, V, d_k):
+    # K Q^T: only the right shape when T_q == T_k
+    if Q.shape[-2] != K.shape[-2]:
+        return None, None
+    return _finish(K @ Q.transpose(-2, -1) / math.sqrt(d_k), V)
+
+
+ATTENTION_VARIANTS = {
+    "divide_by_dk": attention_divide_by_dk,
+    "no_scale": attention_no_scale,
+    "multiply_by_sqrt_dk": attention_multiply_by_sqrt_dk,
+    "softmax_wrong_dim": attention_softmax_wrong_dim,
+    "weights_not_normalised": attention_weights_not_normalised,
+    "no_softmax": attention_no_softmax,
+    "float32_scale": attention_float32_scale,
+    "scores_transposed": attention_scores_transposed,
+}
+
+
+def wrong_variants(Q, K, V, d_k, part: str = "output") -> dict[str, torch.Tensor]:
+    """{misconception_key: what that mistake returns} for `part` in ("output", "weights")."""
+    index = {"output": 0, "weights": 1}[part]
+    return {key: fn(Q, K, V, d_k)[index] for key, fn in ATTENTION_VARIANTS.items()}
+
+
+# ----------------------------------------------------------------------------------------------
+# Milestone 2: Var(q.k) = d_k
+# ----------------------------------------------------------------------------------------------
+def dot_product_variance(d_k: int, n_samples: int, generator: torch.Generator | None = None,
+                         scaled: bool = False) -> float:
+    """Empirical variance of q.k over n_samples pairs q, k ~ N(0, I_{d_k}); of q.k / sqrt(d_k)
+    when scaled=True. Expect about d_k (unscaled) and about 1 (scaled)."""
+    q = torch.randn(n_samples, d_k, generator=generator, dtype=torch.float64)  # (n, d_k)
+    k = torch.randn(n_samples, d_k, generator=generator, dtype=torch.float64)  # (n, d_k)
+    dots = (q * k).sum(dim=-1)                                                # (n,)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()  # unbiased
+
+
+# ----------------------------------------------------------------------------------------------
+# Milestone 3: entropy collapse
+# ----------------------------------------------------------------------------------------------
+def softmax_entropy(logits: torch.Tensor) -> torch.Tensor:
+    """Entropy (natural log) of softmax(logits) over the last dim: shape logits.shape[:-1].
+
+    log_softmax keeps a saturated row finite: p = 0 entries contribute 0 * (finite) = 0."""
+    log_p = F.log_softmax(logits, dim=-1)  # (..., T)
+    return -(log_p.exp() * log_p).sum(dim=-1)  # (...)
+
+
+def softmax_entropy_log2(logits):
+    return softmax_entropy(logits) / math.log(2)
+
+
+def softmax_entropy_log10(logits):
+    return softmax_entropy(logits) / math.log(10)
+
+
+def softmax_entropy_wrong_dim(logits):
+    log_p = F.log_softmax(logits, dim=-2)
+    return -(log_p.exp() * log_p).sum(dim=-2)
+
+
+def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
+    log2 = softmax_entropy_log2(logits)
+    return {
+        "entropy_log_base": log2,
+        "entropy_log_base_10": softmax_entropy_log10(logits),
+        "entropy_wrong_dim": softmax_entropy_wrong_dim(logits) if logits.dim() >= 2 else None,
+    }
+
+
+ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
+
+
+def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
+                  _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True) -> list[dict]:
+    """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
+    raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
+
+    The underscored keywords build the known wrong variants; the oracle uses the defaults."""
+    rows = []
+    if not _seed_each:
+        torch.manual_seed(seed)
+    for d in dims:
+        if _seed_each:
+            torch.manual_seed(seed)
+        q = torch.randn(1, d)            # (1, d)
+        k = torch.randn(5, d)            # (5, d)
+        raw = (q @ k.T)[0]               # (5,)
+        scaled = {"sqrt": raw / d ** 0.5, "d": raw / d, "none": raw}[_scale]  # (5,)
+        nats = math.log(_log_base)
+        rows.append({"d": int(d),
+                     "raw_std": raw.std(unbiased=_std_unbiased).item(),
+                     "scaled_std": scaled.std(unbiased=_std_unbiased).item(),
+                     "H_raw": softmax_entropy(raw).item() / nats,
+                     "H_scaled": softmax_entropy(scaled).item() / nats})
+    return rows
+
+
+def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
+    return {
+        "biased_std": entropy_table(dims, seed, _std_unbiased=False),
+        "divide_by_dk": entropy_table(dims, seed, _scale="d"),
+        "no_scale": entropy_table(dims, seed, _scale="none"),
+        "entropy_log_base": entropy_table(dims, seed, _log_base=2.0),
+        "entropy_log_base_10": entropy_table(dims, seed, _log_base=10.0),
+        "seed_outside_loop": entropy_table(dims, seed, _seed_each=False),
+    }
+
+
+def table_as_tensor(rows) -> torch.Tensor:
+    """(len(rows), 4) float32 tensor of raw_std, scaled_std, H_raw, H_scaled."""
+    return torch.tensor([[float(r[key]) for key in ENTROPY_TABLE_KEYS[1:]] for r in rows],
+                        dtype=torch.float32)
+
+
+register("entropy_log_base_10", "measuring entropy with log base 10 instead of the natural log")
+
+
+# ----------------------------------------------------------------------------------------------
+# Check your understanding (multiple choice)
+# ----------------------------------------------------------------------------------------------
+q5_answer = "C"   # Var(q.k) = d_k
+q6_answer = "A"   # weighted average of the rows of X
+q7_answer = "D"   # soft, differentiable mixture of all values
+
+# wrong choice -> misconception key (choices not listed are simply wrong)
+MCQ_MISCONCEPTIONS = {
+    "q5_answer": {"B": "variance_vs_std"},
+    "q6_answer": {"B": "self_attention_identity", "C": "attention_as_argmax"},
+    "q7_answer": {"A": "attention_as_argmax", "C": "attention_as_argmax"},
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# Stretch: multi-head attention
+# ----------------------------------------------------------------------------------------------
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, *, _scale_dim=None,
+                         _split: str = "transpose", _out_proj: bool = True,
+                         _transpose_w: bool = False, _attn=attention):
+    """X (T, d_model); W_Q, W_K, W_V, W_O (d_model, d_model), applied as X @ W.
+    n_heads heads of size d_k = d_model // n_heads; returns (T, d_model).
+
+    The underscored keywords build the known wrong variants; the oracle uses the defaults."""
+    T, C = X.shape
+    h = n_heads
+    d_k = C // h
+    if _transpose_w:
+        W_Q, W_K, W_V, W_O = W_Q.T, W_K.T, W_V.T, W_O.T
+    q, k, v = X @ W_Q, X @ W_K, X @ W_V                  # (T, C) each
+
+    def split(x):
+        if _split == "transpose":
+            return x.view(T, h, d_k).transpose(0, 1)     # (h, T, d_k)
+        return x.reshape(h, T, d_k)                      # wrong: mixes tokens across heads
+
+    q, k, v = split(q), split(k), split(v)               # (h, T, d_k)
+    y, _ = _attn(q, k, v, _scale_dim or d_k)             # (h, T, d_k)
+    if _split == "transpose":
+        y = y.transpose(0, 1).contiguous().view(T, C)    # (T, C): heads side by side
+    else:
+        y = y.reshape(T, C)
+    return y @ W_O if _out_proj else y                   # (T, C)
+
+
+def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
+    args = (X, W_Q, W_K, W_V, W_O, n_heads)
+    d_model = X.shape[-1]
+    return {
+        "mha_scale_by_d_model": multi_head_attention(*args, _scale_dim=d_model),
+        "divide_by_dk": multi_head_attention(*args, _attn=attention_divide_by_dk),
+        "no_scale": multi_head_attention(*args, _attn=attention_no_scale),
+        "softmax_wrong_dim": multi_head_attention(*args, _attn=attention_softmax_wrong_dim),
+        "mha_split_without_transpose": multi_head_attention(*args, _split="reshape"),
+        "mha_no_output_projection": multi_head_attention(*args, _out_proj=False),
+        "mha_weight_transposed": multi_head_attention(*args, _transpose_w=True),
+    }
+
+
+def torch_mha(X, W_Q, W_K, W_V, W_O, n_heads) -> torch.Tensor:
+    """The same computation through torch.nn.MultiheadAttention (an independent implementation).
+
+    nn.MultiheadAttention computes x @ W.T, so our X @ W_Q layout becomes in_proj rows W_Q.T."""
+    T, C = X.shape
+    mha = torch.nn.MultiheadAttention(C, n_heads, bias=False, dtype=X.dtype)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([W_Q.T, W_K.T, W_V.T], dim=0))  # (3C, C)
+        mha.out_proj.weight.copy_(W_O.T)                                   # (C, C)
+        out, _ = mha(X, X, X, need_weights=False)                          # (T, C), unbatched
+    return out
