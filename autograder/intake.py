@@ -61,13 +61,20 @@ def _check_json(raw: bytes, path: Path) -> dict:
     return data
 
 
+def _text(cell: dict) -> str:
+    src = cell.get("source", "")
+    if isinstance(src, list):
+        src = "".join(s for s in src if isinstance(s, str))
+    return src if isinstance(src, str) else ""
+
+
 def _manual_answers(nb: nbformat.NotebookNode) -> dict[str, str]:
     """Collect markdown written between otter's BEGIN/END QUESTION comments for manual questions."""
     answers: dict[str, str] = {}
     current: str | None = None
     buf: list[str] = []
     for cell in nb.cells:
-        text = cell.get("source", "")
+        text = _text(cell)
         if cell.get("cell_type") == "markdown" and _BEGIN_Q.search(text):
             m = _QNAME.search(text)
             current, buf = (m.group(1) if m else f"manual{len(answers) + 1}"), []
@@ -105,10 +112,7 @@ def read_submission(path: Path) -> Submission:
     for cell in nb.cells:
         if cell.get("cell_type") != "code":
             continue
-        src = cell.get("source", "")
-        if isinstance(src, list):
-            src = "".join(src)
-        cells.append(transform_ipython(src))
+        cells.append(transform_ipython(_text(cell)))
     return Submission(path=path, cells=cells, manual_answers=_manual_answers(nb))
 
 

@@ -1,0 +1,53 @@
+"""Command line: grade, batch, assign, gradescope. Exit 0 whenever grading finished, whatever the
+score; non-zero with a one-line reason only when the grader itself cannot do its job."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from autograder.errors import GraderError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Sandboxed autograder for attention homework.")
+
+
+@app.callback()
+def _root() -> None:
+    """Sandboxed autograder for attention homework."""
+
+
+def _fail(e: Exception) -> None:
+    typer.echo(f"error: {e}", err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or .py)"),
+          assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
+          results: Optional[Path] = typer.Option(None, "--results", help="write Gradescope results.json here"),
+          seed: Optional[int] = typer.Option(None, "--seed", "--replay",
+                                             help="hidden-input seed (replay a recorded grade)"),
+          isolation: Optional[str] = typer.Option(None, "--isolation",
+                                                  help="force bwrap|fallback|rlimits (default: strongest available)"),
+          ) -> None:
+    """Grade one submission: a per-test table, and results.json if asked."""
+    from autograder.grading import Grader
+    from autograder.outputs import print_table, write_results
+    from autograder.results import Isolation
+    try:
+        with Grader(isolation=Isolation(isolation) if isolation else None) as grader:
+            result = grader.grade(submission, assignment, seed=seed)
+            vis = grader.course.config.visibility
+    except (GraderError, ValueError) as e:
+        _fail(e)
+        return
+    print_table(result)
+    if results:
+        write_results(result, vis, results)
+        typer.echo(f"results written to {results}")
+
+
+def main() -> None:  # pragma: no cover
+    app()

@@ -1,0 +1,105 @@
+"""grading.yml: each setting declared once, with its type, default and help; validated on load with an
+error that names the bad key."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal, Optional
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from autograder.errors import AssignmentNotFound, ConfigError
+
+Vis = Literal["hidden", "after_due_date", "after_published", "visible"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Limits(_Strict):
+    cell_timeout_s: float = Field(30, gt=0, description="wall-clock limit for one notebook cell")
+    call_timeout_s: float = Field(30, gt=0, description="wall-clock limit for one call into student code")
+    submission_timeout_s: float = Field(300, gt=0, description="wall-clock limit for one whole submission")
+    memory_mb: int = Field(3072, ge=512, description="RLIMIT_DATA of the worker, MiB")
+    output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
+    max_reply_mb: int = Field(64, ge=1, description="largest single reply accepted from the worker, MiB")
+
+
+class VisibilitySettings(_Strict):
+    hidden_tests: Vis = Field("after_published", description="when students see hidden test results")
+    show_total: bool = Field(True, description="whether students see their total score")
+    isolation: Vis = Field("hidden", description="who sees which sandbox ran (hidden: instructors only)")
+
+
+class AssignmentSettings(_Strict):
+    title: str = ""
+    forbidden_apis: list[str] = Field(default_factory=list,
+                                      description="torch functions that raise when called from graded code")
+    manual: list[str] = Field(default_factory=list,
+                              description="names of hand-graded questions, in notebook order")
+
+
+class CourseConfig(_Strict):
+    course: str = "course"
+    limits: Limits = Field(default_factory=Limits)
+    devices: list[Literal["cpu", "cuda"]] = Field(default_factory=lambda: ["cpu"])
+    gpu_points: bool = Field(False, description="whether CUDA cases carry points")
+    visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
+    assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)
+
+
+class Course:
+    """A course directory: grading.yml, assignments/, reference/."""
+
+    def __init__(self, root: Path, config: CourseConfig) -> None:
+        self.root = root
+        self.config = config
+
+    def assignment_dir(self, slug: str) -> Path:
+        if slug not in self.config.assignments:
+            known = ", ".join(sorted(self.config.assignments)) or "none"
+            raise AssignmentNotFound(f"unknown assignment '{slug}' (grading.yml lists: {known})")
+        path = self.root / "assignments" / slug
+        if not (path / "hidden").is_dir():
+            raise AssignmentNotFound(f"assignment '{slug}' has no hidden tests at {path / 'hidden'}")
+        return path
+
+    def settings(self, slug: str) -> AssignmentSettings:
+        self.assignment_dir(slug)
+        return self.config.assignments[slug]
+
+    @property
+    def secret_paths(self) -> list[Path]:
+        """What the sandbox must never see."""
+        return [self.root / "assignments", self.root / "reference", self.root / "grading.yml",
+                self.root / "tests", self.root / "examples"]
+
+
+def load_config(path: Path) -> CourseConfig:
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path} is not valid YAML: {str(e).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must be a mapping of settings")
+    try:
+        return CourseConfig.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise ConfigError.from_validation(str(path), key, err["msg"]) from None
+
+
+def find_course(start: Optional[Path] = None) -> Course:
+    """The course root: $AUTOGRADER_COURSE, else the nearest directory upward holding grading.yml."""
+    env = os.environ.get("AUTOGRADER_COURSE")
+    candidates = [Path(env)] if env else [p for p in [(start or Path.cwd()).resolve(),
+                                                      *(start or Path.cwd()).resolve().parents]]
+    for root in candidates:
+        if (root / "grading.yml").is_file():
+            return Course(root, load_config(root / "grading.yml"))
+    raise ConfigError("no grading.yml found (run inside a course directory or set AUTOGRADER_COURSE)")

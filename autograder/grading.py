@@ -1,0 +1,153 @@
+"""grade_submission: intake -> sandbox execution -> hidden tests -> one SubmissionResult.
+
+A `Grader` holds what is trusted and warm (config, loaded hidden tests, the zygote) and grades any
+number of submissions; one bad submission never raises out of `grade`."""
+from __future__ import annotations
+
+import secrets
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+from autograder.config import Course, find_course
+from autograder.errors import GraderError, StudentCodeError, SubmissionError, WorkerCrashed
+from autograder.hidden import HiddenTestCase, load_hidden_tests
+from autograder.intake import Submission, read_submission
+from autograder.results import Isolation, ManualAnswer, SubmissionResult, TestReport
+from autograder.runner import SubmissionInfo, run_tests
+from autograder.sandbox import SandboxPolicy, WorkerSession, Zygote, detect_isolation
+
+
+def cuda_available() -> bool:
+    # Asked in the trusted process only; CUDA is initialised in workers, never here.
+    import torch
+    return torch.cuda.is_available()
+
+
+class RestartingNamespace:
+    """The student's namespace, restarted from a fresh worker (cells re-run) if a test killed it,
+    a bounded number of times, so one runaway call does not cost every later test."""
+
+    def __init__(self, grader: "Grader", policy: SandboxPolicy, session: WorkerSession) -> None:
+        self.grader, self.policy, self.session = grader, policy, session
+        self.restarts = 0
+
+    def alive(self) -> bool:
+        if self.session.alive():
+            return True
+        if self.restarts >= self.policy.max_restarts or self.session.deadline - time.monotonic() < 5:
+            return False
+        self.restarts += 1
+        deadline = self.session.deadline
+        cells = self.session.cells
+        self.session = self.grader.zygote.spawn(self.policy)
+        self.session.deadline = deadline
+        self.session.exec_cells(cells)
+        return self.session.alive()
+
+    def resolve(self, name: str, device: str) -> object:
+        return self.session.resolve(name, device)
+
+
+class Grader:
+    def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None) -> None:
+        self.course = course or find_course()
+        self.isolation = isolation or detect_isolation()
+        self._tests: dict[str, list[HiddenTestCase]] = {}
+        self._zygote: Optional[Zygote] = None
+        cfg = self.course.config
+        self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
+
+    @property
+    def zygote(self) -> Zygote:
+        if self._zygote is None or not self._zygote.alive():
+            self._zygote = Zygote(self.isolation, hide=[str(p) for p in self.course.secret_paths])
+            self._zygote.start()
+        return self._zygote
+
+    def tests(self, slug: str) -> list[HiddenTestCase]:
+        if slug not in self._tests:
+            self._tests[slug] = load_hidden_tests(self.course.assignment_dir(slug) / "hidden",
+                                                  self.course.root)
+        return self._tests[slug]
+
+    def max_score(self, slug: str) -> float:
+        return sum(t.points for t in self.tests(slug))
+
+    def policy(self, slug: str) -> SandboxPolicy:
+        lim = self.course.config.limits
+        return SandboxPolicy(memory_mb=lim.memory_mb, cell_timeout_s=lim.cell_timeout_s,
+                             call_timeout_s=lim.call_timeout_s,
+                             submission_timeout_s=lim.submission_timeout_s, output_kb=lim.output_kb,
+                             max_reply_mb=lim.max_reply_mb,
+                             forbidden=tuple(self.course.settings(slug).forbidden_apis))
+
+    def _failed_everything(self, slug: str, message: str) -> list[TestReport]:
+        return [TestReport(question=t.question, name=t.name, device="cpu", hidden=t.hidden,
+                           max_score=t.points, score=0.0, status="failed", message=message)
+                for t in self.tests(slug)]
+
+    def grade(self, path: Path, slug: str, seed: Optional[int] = None,
+              on_report: Optional[Callable[[TestReport], None]] = None) -> SubmissionResult:
+        """Grade one submission. Raises only GraderError (our problem), never for the student's."""
+        start = time.perf_counter()
+        seed = secrets.randbits(63) if seed is None else int(seed)
+        tests = self.tests(slug)
+        result = SubmissionResult(submission=Path(path).name, assignment=slug, seed=seed,
+                                  isolation=self.isolation, max_score=self.max_score(slug))
+        try:
+            sub: Submission = read_submission(Path(path))
+        except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
+            if not isinstance(e, SubmissionError):
+                e = SubmissionError(f"{Path(path).name} could not be read as a notebook ({type(e).__name__})")
+            result.status, result.message = "rejected", str(e)
+            result.tests = self._failed_everything(slug, f"not graded: {e}")
+            result.execution_time_s = round(time.perf_counter() - start, 3)
+            return result
+        result.manual = self._manual(slug, sub)
+        policy = self.policy(slug)
+        session = self.zygote.spawn(policy)
+        try:
+            outcome = session.exec_cells(sub.cells)
+            result.cells = outcome.cells
+            errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
+            if errors:
+                result.message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
+            namespace = RestartingNamespace(self, policy, session)
+            result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
+                                     submission=SubmissionInfo(source=sub.source, path=str(path)),
+                                     gpu_points=self.course.config.gpu_points, on_report=on_report)
+            if not session.facts.get("seccomp", False) and result.isolation is not None:
+                result.message = (result.message + "; " if result.message else "") + \
+                    "note: seccomp filter unavailable"
+            namespace.session.close()
+        finally:
+            session.close()
+        result.score = round(sum(t.score for t in result.tests), 6)
+        result.execution_time_s = round(time.perf_counter() - start, 3)
+        return result
+
+    def _manual(self, slug: str, sub: Submission) -> list[ManualAnswer]:
+        names = self.course.settings(slug).manual
+        found = list(sub.manual_answers.items())
+        answers = []
+        for i, (key, text) in enumerate(found):
+            answers.append(ManualAnswer(question=names[i] if i < len(names) else key, text=text))
+        return answers
+
+    def close(self) -> None:
+        if self._zygote is not None:
+            self._zygote.close()
+            self._zygote = None
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def grade_submission(path: Path, slug: str, seed: Optional[int] = None,
+                     course: Optional[Course] = None) -> SubmissionResult:
+    with Grader(course) as grader:
+        return grader.grade(path, slug, seed)
