@@ -37,7 +37,8 @@ class StudentCodeError(SubmissionError, AssertionError):
         self.exc_type = exc_type[:100]
         self.message = message[:500]
         self.traceback = traceback[:4000]
-        super().__init__(f"your code raised {self.exc_type}: {self.message}")
+        first_line = (self.message.splitlines() or [""])[0][:200]
+        super().__init__(f"your code raised {self.exc_type}: {first_line}")
 
 
 class WorkerTimeout(SubmissionError, AssertionError):

@@ -35,7 +35,8 @@ class RestartingNamespace:
     def alive(self) -> bool:
         if self.session.alive():
             return True
-        if self.restarts >= self.policy.max_restarts or self.session.deadline - time.monotonic() < 5:
+        if (self.restarts >= self.policy.max_restarts or not self.session.cells_completed
+                or self.session.deadline - time.monotonic() < 5):
             return False
         self.restarts += 1
         deadline = self.session.deadline

@@ -161,7 +161,7 @@ def recv_frame(sock: socket.socket, *, max_bytes: int, timeout: float | None = N
     body = _recv_exact(sock, size, deadline, timeout, what)
     try:
         message = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolError("reply is not valid JSON") from None
     if type(message) is not dict:
         raise ProtocolError("reply is not a JSON object")

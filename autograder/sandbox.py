@@ -157,13 +157,14 @@ class Zygote:
         if self.isolation is Isolation.bwrap:
             cmd = _bwrap_cmd(sys.executable)
             self.scratch_root = "/tmp"
+        elif self.isolation is Isolation.fallback:
+            self.scratch_root = "/tmp"  # a private tmpfs in the zygote's own mount namespace
+            cmd = [sys.executable]
+            opts.update(drop=True, uid=NOBODY, gid=NOBODY, hide=self.hide)
         else:
             self._scratch_host = tempfile.mkdtemp(prefix="autograder-scratch-")
             self.scratch_root = self._scratch_host
             cmd = [sys.executable]
-            if self.isolation is Isolation.fallback:
-                os.chown(self._scratch_host, NOBODY, NOBODY)
-                opts.update(drop=True, uid=NOBODY, gid=NOBODY, hide=self.hide)
         cmd += ["-I", "-m", "autograder.worker", json.dumps(opts)]
         self.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -246,7 +247,7 @@ class WorkerSession:
         self.facts: dict[str, Any] = {}
         self.deadline = time.monotonic() + policy.submission_timeout_s
         self.cells: list[str] = []
-        self.restarts = 0
+        self.cells_completed = False  # a restart re-runs the cells only if they finished once
         self.death_reason = ""
         ready = self._recv(timeout=30, what="starting the worker")
         if ready.get("event") != "ready":
@@ -346,6 +347,7 @@ class WorkerSession:
                                                 duration_s=float(msg.get("duration_s", 0) or 0)))
                 current = None
             elif msg.get("id") == rid:
+                self.cells_completed = True
                 outcome.output = str(msg.get("output", ""))[: self.policy.output_kb * 1024]
                 return outcome
             else:

@@ -54,6 +54,15 @@ def fallback_isolate(hide: list[str]) -> None:
                               b"size=4k,mode=000"), f"hide {path}")
         elif os.path.exists(path):
             _check(libc.mount(b"/dev/null", path.encode(), None, MS_BIND, None), f"hide {path}")
+    # Private, size-capped scratch: nothing the student writes lands in the host's /tmp.
+    for path, size in (("/tmp", b"size=512m,mode=1777"), ("/var/tmp", b"size=1m,mode=1777"),
+                       ("/dev/shm", b"size=1m,mode=1777")):
+        if os.path.isdir(path):
+            _check(libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, size), f"tmpfs {path}")
+
+
+def die_with_parent() -> None:
+    _libc().prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: no orphan outlives its parent
 
 
 # Imported while still privileged, so that they work even where the interpreter's own tree is not
@@ -100,6 +109,7 @@ def _seccomp(own_pid: int) -> bool:
 
 def _lock_down(sock_fd: int, policy: dict[str, Any]) -> dict[str, Any]:
     os.setsid()
+    die_with_parent()
     scratch = os.path.join(policy["scratch_root"], f"sub-{os.getpid()}")
     os.makedirs(scratch, mode=0o700, exist_ok=True)
     os.chdir(scratch)
@@ -286,6 +296,7 @@ def child_main(sock_fd: int, policy: dict[str, Any]) -> None:
 def zygote_main() -> None:
     """Serve spawn requests on the control socket (fd 3, SOCK_SEQPACKET): one fd per request."""
     opts = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    die_with_parent()
     if opts.get("drop"):
         fallback_isolate(opts.get("hide", []))
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork

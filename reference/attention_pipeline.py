@@ -45,6 +45,11 @@ for _key, _text in {
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "
                        "different sequences",
     "cross_roles_swapped": "taking queries from Y or keys/values from X in cross-attention",
+    "cross_is_self_attention": "taking the keys and values from X as well (that is self-attention, "
+                               "not cross-attention)",
+    "scale_by_d_model": "scaling by 1/sqrt(d_model) instead of 1/sqrt(d_k)",
+    "scale_by_d_v": "scaling by 1/sqrt(d_v) instead of 1/sqrt(d_k)",
+    "scale_by_T": "scaling by 1/sqrt(number of keys) instead of 1/sqrt(d_k)",
 }.items():
     register(_key, _text)
 
@@ -154,6 +159,7 @@ def scores_variants(Q, K):
         "divide_by_dk": QK / d_k,
         "float32_scale": QK / torch.sqrt(torch.tensor(float(d_k), dtype=torch.float32)).item(),
     }
+    out["scale_by_T"] = QK / math.sqrt(K.shape[-2])
     if Q.shape[-2] == K.shape[-2]:
         out["scores_transposed"] = (K @ Q.transpose(-2, -1)) / math.sqrt(d_k)
     return out
@@ -214,8 +220,13 @@ def self_attention_variants(X, W_Q, W_K, W_V, causal=True):
         "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
         "qk_swapped": _attend(K, Q, V, M, scale=good),
     }
+    for key, d in (("scale_by_d_model", X.shape[-1]), ("scale_by_d_v", V.shape[-1]), ("scale_by_T", T)):
+        if d != d_k:
+            out[key] = _attend(Q, K, V, M, scale=1.0 / math.sqrt(d))
     if causal:
         out["upper_triangular_mask"] = _attend(Q, K, V, upper, scale=good)
+        out["mask_blocks_diagonal"] = _attend(Q, K, V, mask_variants(T, Q.dtype)["mask_blocks_diagonal"],
+                                              scale=good)
         out["zero_after_softmax"] = _attend(Q, K, V, M, scale=good, zero_after=True)
         out["no_causal_mask"] = _attend(Q, K, V, None, scale=good)
     else:
@@ -235,6 +246,7 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
     out = {
         "no_scale": _attend(Q, K, V, M, scale=1.0),
         "divide_by_dk": _attend(Q, K, V, M, scale=1.0 / d_k),
+        "float32_scale": _attend(Q, K, V, M, scale=1.0 / torch.sqrt(torch.tensor(float(d_k))).item()),
         "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
         "causal_in_cross": _attend(Q, K, V, causal if M is None else M + causal, scale=good),
     }
@@ -242,6 +254,7 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
         out["mask_ignored"] = _attend(Q, K, V, None, scale=good)
     if T_q == T_k:
         out["cross_roles_swapped"] = _attend(Y @ W_Q, X @ W_K, X @ W_V, M, scale=good)
+        out["cross_is_self_attention"] = _attend(Q, X @ W_K, X @ W_V, M, scale=good)
     return out
 
 

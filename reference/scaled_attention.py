@@ -258,6 +258,7 @@ def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
         "mha_scale_by_d_model": multi_head_attention(*args, _scale_dim=d_model),
         "divide_by_dk": multi_head_attention(*args, _attn=attention_divide_by_dk),
         "no_scale": multi_head_attention(*args, _attn=attention_no_scale),
+        "float32_scale": multi_head_attention(*args, _attn=attention_float32_scale),
         "softmax_wrong_dim": multi_head_attention(*args, _attn=attention_softmax_wrong_dim),
         "mha_split_without_transpose": multi_head_attention(*args, _split="reshape"),
         "mha_no_output_projection": multi_head_attention(*args, _out_proj=False),

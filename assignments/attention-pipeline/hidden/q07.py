@@ -70,10 +70,22 @@ def test_causal_properties(self_attention, device, rng):
     if not torch.isfinite(A).all():
         raise AssertionError("A contains NaN or inf")
     if (upper != 0).any():
-        lower = A.double().tril(-1)
-        key = "upper_triangular_mask" if (lower == 0).all() else "no_causal_mask"
+        if (A.double().tril(-1) == 0).all():
+            key = "upper_triangular_mask"
+        elif (upper[1:] == 0).all():  # only the first query reads the future: its own key was blocked
+            key = "mask_blocks_diagonal"
+        else:
+            key = "no_causal_mask"
         raise Misconception(key, f"A has weight on future keys: it matches {describe(key)}")
-    sums = A.double().sum(-1)
-    if not torch.allclose(sums, torch.ones_like(sums), rtol=0, atol=1e-5):
-        raise Misconception("zero_after_softmax", "rows of A do not sum to 1: it matches "
-                            + describe("zero_after_softmax"))
+    one = torch.ones(T, dtype=torch.float64)
+    if not torch.allclose(A.double().sum(-1), one, rtol=0, atol=1e-5):
+        if torch.allclose(A.double().sum(-2), one, rtol=0, atol=1e-5):
+            raise Misconception("softmax_wrong_dim", "rows of A do not sum to 1, its columns do: it "
+                                "matches " + describe("softmax_wrong_dim"))
+        if (A.double().sum(-1) <= 1 + 1e-5).all():
+            raise Misconception("zero_after_softmax", "rows of A sum to less than 1: it matches "
+                                + describe("zero_after_softmax"))
+        raise AssertionError("rows of A do not sum to 1")
+    # O must be the weights applied to the values: O = A V
+    V = X.double() @ W[2].double()
+    assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32)

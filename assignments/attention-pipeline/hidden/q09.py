@@ -29,6 +29,6 @@ def test_zero_projections(self_attention, rng):
     out = self_attention(X, Z, Z, W_V)
     if not isinstance(out, (tuple, list)) or len(out) != 2:
         raise AssertionError("self_attention should return a pair (O, A)")
-    variants = {"upper_triangular_mask": ref.prefix_average_matrix(T).transpose(0, 1),
-                "no_causal_mask": torch.full((T, T), 1.0 / T, dtype=torch.float64)}
-    assert_matches(out[1], ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0", variants=variants)
+    wrong = ref.self_attention_variants(X, Z, Z, W_V)
+    assert_matches(out[1], ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
+                   variants={k: v[1] for k, v in wrong.items()})

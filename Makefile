@@ -1,0 +1,42 @@
+# Everything a fresh clone needs: `make test` and `make demo` build .venv first.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+SLUGS   := sdpa-from-scratch scaled-attention attention-pipeline
+
+.PHONY: install test test-gpu demo bench assign clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# torch first and pinned: the CPU wheel, never the multi-GB CUDA build
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	@command -v bwrap >/dev/null || (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  (apt-get install -y -qq bubblewrap >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null 2>&1)) || \
+	  echo "note: bubblewrap not installed; the sandbox uses its fallback isolation")
+	touch $(STAMP)
+
+test: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-gpu: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs
+
+demo: install
+	@for slug in $(SLUGS); do \
+	  $(BIN)/autograder batch examples/submissions/$$slug -a $$slug -o out/$$slug || exit 1; \
+	done
+	@echo; echo "Reports: $(foreach s,$(SLUGS),out/$(s)/report.html )"
+
+bench: install
+	$(BIN)/python bench/bench_batch.py
+
+assign: install
+	$(BIN)/autograder assign
+
+clean:
+	rm -rf out build dist .pytest_cache
