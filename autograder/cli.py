@@ -51,3 +51,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
 
 def main() -> None:  # pragma: no cover
     app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

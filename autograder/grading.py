@@ -59,11 +59,17 @@ class Grader:
         cfg = self.course.config
         self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
 
-    @property
-    def zygote(self) -> Zygote:
+    def warm_up(self) -> None:
+        """Launch the zygote now; it imports torch while the grader loads tests."""
         if self._zygote is None or not self._zygote.alive():
             self._zygote = Zygote(self.isolation, hide=[str(p) for p in self.course.secret_paths])
-            self._zygote.start()
+            self._zygote.launch()
+
+    @property
+    def zygote(self) -> Zygote:
+        self.warm_up()
+        assert self._zygote is not None
+        self._zygote.wait_ready()
         return self._zygote
 
     def tests(self, slug: str) -> list[HiddenTestCase]:
@@ -92,6 +98,7 @@ class Grader:
               on_report: Optional[Callable[[TestReport], None]] = None) -> SubmissionResult:
         """Grade one submission. Raises only GraderError (our problem), never for the student's."""
         start = time.perf_counter()
+        self.warm_up()
         seed = secrets.randbits(63) if seed is None else int(seed)
         tests = self.tests(slug)
         result = SubmissionResult(submission=Path(path).name, assignment=slug, seed=seed,

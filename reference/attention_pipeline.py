@@ -249,6 +249,7 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
         "float32_scale": _attend(Q, K, V, M, scale=1.0 / torch.sqrt(torch.tensor(float(d_k))).item()),
         "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
         "causal_in_cross": _attend(Q, K, V, causal if M is None else M + causal, scale=good),
+        "scale_by_T": _attend(Q, K, V, M, scale=1.0 / math.sqrt(T_k)),
     }
     if M is not None:
         out["mask_ignored"] = _attend(Q, K, V, None, scale=good)

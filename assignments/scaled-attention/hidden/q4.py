@@ -63,7 +63,7 @@ def _check_table(rows, dims, seed):
     got = _table(rows, dims)
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
     variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
-    assert_matches(got, expected, what="the table's numbers (raw_std, scaled_std, H_raw, H_scaled)",
+    assert_matches(got, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
                    variants=variants)
 
 

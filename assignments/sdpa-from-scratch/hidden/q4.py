@@ -1,0 +1,50 @@
+"""Question 4: causal_mask(T_q, T_k=None), lower-triangular, top-left aligned like is_causal."""
+import torch
+from otter.test_files import test_case
+
+from autograder.checks import Misconception, assert_plain_tensor, describe, register
+from reference import sdpa_from_scratch as ref
+
+OK_FORMAT = False
+name = "q4"
+
+register("causal_excludes_self", "a causal mask that hides the diagonal: a token may not see itself")
+register("causal_bottom_right", "a causal mask aligned at the bottom-right instead of the top-left "
+         "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)")
+
+
+def _check(got, T_q, T_k):
+    what = f"causal_mask({T_q})" if T_k is None else f"causal_mask({T_q}, {T_k})"
+    expected = ref.causal_mask(T_q, T_k)
+    t = assert_plain_tensor(got, what)
+    if tuple(t.shape) != tuple(expected.shape):
+        raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
+    if t.dtype != torch.bool:
+        raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
+    if bool((t == expected).all()):
+        return
+    for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
+        if bool((t == wrong).all()):
+            raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    raise AssertionError(f"{what} is not the causal mask (True where key j <= query i)")
+
+
+@test_case(points=1, hidden=True)
+def test_square(causal_mask, rng):
+    T = int(torch.randint(5, 13, (1,), generator=rng))
+    _check(causal_mask(T), T, None)
+    _check(causal_mask(T, T), T, T)
+
+
+@test_case(points=1, hidden=True)
+def test_more_queries_than_keys(causal_mask, rng):
+    T_k = int(torch.randint(3, 7, (1,), generator=rng))
+    T_q = T_k + int(torch.randint(2, 6, (1,), generator=rng))
+    _check(causal_mask(T_q, T_k), T_q, T_k)
+
+
+@test_case(points=1, hidden=True)
+def test_more_keys_than_queries(causal_mask, rng):
+    T_q = int(torch.randint(3, 7, (1,), generator=rng))
+    T_k = T_q + int(torch.randint(2, 6, (1,), generator=rng))
+    _check(causal_mask(T_q, T_k), T_q, T_k)

@@ -1,0 +1,43 @@
+"""Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
+from otter.test_files import test_case
+
+from reference import sdpa_from_scratch as ref
+
+OK_FORMAT = False
+name = "q8"
+
+
+def _integer(value, what):
+    if value is None or value is Ellipsis:
+        raise AssertionError(f"{what} is not set")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AssertionError(f"{what} should be a Python int")
+    if isinstance(value, float) and not value.is_integer():
+        raise AssertionError(f"{what} should be a whole number")
+    return int(value)
+
+
+@test_case(points=1, hidden=True)
+def test_attn_entries(attn_entries):
+    got = _integer(attn_entries, "attn_entries")
+    if got != ref.attn_entries:
+        raise AssertionError("attn_entries is not the number of entries of the weight matrix "
+                             "(one per query-key pair)")
+
+
+@test_case(points=1, hidden=True)
+def test_score_madds(score_madds):
+    got = _integer(score_madds, "score_madds")
+    if got == 2 * ref.score_madds:
+        raise AssertionError("score_madds counts a multiply and an add separately: count each "
+                             "multiply-add once")
+    if got != ref.score_madds:
+        raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
+                             "(each entry is a dot product of length d_k)")
+
+
+@test_case(points=1, hidden=True)
+def test_cost_ratio(cost_ratio):
+    got = _integer(cost_ratio, "cost_ratio")
+    if got != ref.cost_ratio:
+        raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")

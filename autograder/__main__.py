@@ -1,0 +1,3 @@
+from autograder.cli import app
+
+app()
