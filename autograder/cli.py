@@ -49,6 +49,34 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         typer.echo(f"results written to {results}")
 
 
+@app.command()
+def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ipynb, .py)"),
+          assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
+          outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
+          jobs: int = typer.Option(2, "-j", "--jobs", help="submissions graded side by side"),
+          ) -> None:
+    """Grade a class: gradebook.csv, results/<name>.json, report.html. Resumable."""
+    from rich.progress import Progress
+
+    from autograder.batch import find_submissions, run_batch
+    if not directory.is_dir():
+        _fail(GraderError(f"{directory} is not a directory"))
+    total = len(find_submissions(directory))
+    try:
+        with Progress(transient=False) as progress:
+            task = progress.add_task(f"grading {assignment}", total=total)
+            results = run_batch(directory, assignment, outdir, jobs=jobs,
+                                on_done=lambda r, cached: progress.advance(task))
+    except GraderError as e:
+        _fail(e)
+        return
+    graded = [r for r in results if r.status == "graded"]
+    mean = sum(r.score for r in results) / len(results) if results else 0.0
+    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}")
+    typer.echo(f"gradebook: {outdir / 'gradebook.csv'}")
+    typer.echo(f"report:    {outdir / 'report.html'}")
+
+
 def main() -> None:  # pragma: no cover
     app()
 

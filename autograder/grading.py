@@ -5,6 +5,7 @@ number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -56,11 +57,16 @@ class Grader:
         self.isolation = isolation or detect_isolation()
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._zygote: Optional[Zygote] = None
+        self._lock = threading.RLock()
         cfg = self.course.config
         self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
 
     def warm_up(self) -> None:
         """Launch the zygote now; it imports torch while the grader loads tests."""
+        with self._lock:
+            self._warm_up()
+
+    def _warm_up(self) -> None:
         if self._zygote is None or not self._zygote.alive():
             self._zygote = Zygote(self.isolation, hide=[str(p) for p in self.course.secret_paths])
             self._zygote.launch()
@@ -73,6 +79,10 @@ class Grader:
         return self._zygote
 
     def tests(self, slug: str) -> list[HiddenTestCase]:
+        with self._lock:
+            return self._load_tests(slug)
+
+    def _load_tests(self, slug: str) -> list[HiddenTestCase]:
         if slug not in self._tests:
             self._tests[slug] = load_hidden_tests(self.course.assignment_dir(slug) / "hidden",
                                                   self.course.root)

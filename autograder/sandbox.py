@@ -179,6 +179,10 @@ class Zygote:
         self._ready = False
 
     def wait_ready(self) -> None:
+        with self._lock:
+            self._wait_ready()
+
+    def _wait_ready(self) -> None:
         if self._ready:
             return
         assert self.proc is not None
@@ -214,11 +218,11 @@ class Zygote:
         return self.proc is not None and self.proc.poll() is None
 
     def spawn(self, policy: SandboxPolicy) -> "WorkerSession":
-        if not self.alive():
-            self.start()
-        self.wait_ready()
-        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         with self._lock:
+            if not self.alive():
+                self.launch()
+            self._wait_ready()
+            parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
             token = os.urandom(8).hex()
             request = {"op": "spawn", "token": token, "policy": policy.for_worker(self.scratch_root)}
             socket.send_fds(self.control, [json.dumps(request).encode()], [child.fileno()])

@@ -1,0 +1,110 @@
+"""report.html for instructors: plots (matplotlib, embedded), pass rates, misconceptions, slow
+submissions, written answers to hand-grade, links to every submission's feedback."""
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections import Counter
+from pathlib import Path
+
+import jinja2
+
+from autograder.checks import describe
+from autograder.config import Course
+from autograder.results import SubmissionResult
+
+TEMPLATE = jinja2.Template("""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }} — class report</title>
+<style>
+ body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; color: #222; }
+ table { border-collapse: collapse; margin: 1rem 0; } td, th { border: 1px solid #ccc; padding: .3rem .6rem; }
+ th { background: #f3f3f3; } .num { text-align: right; } img { max-width: 100%; }
+ .answer { white-space: pre-wrap; background: #fafafa; border-left: 3px solid #888; padding: .5rem; }
+</style></head><body>
+<h1>{{ title }}</h1>
+<p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }} · graded {{ graded }} · not gradable {{ rejected }}</p>
+<h2>Score distribution</h2>
+<img id="histogram" alt="score histogram" src="data:image/png;base64,{{ histogram }}">
+<h2>Pass rate per test</h2>
+<img alt="pass rates" src="data:image/png;base64,{{ passplot }}">
+<table id="pass-rates"><tr><th>test</th><th>passed</th><th>rate</th></tr>
+{% for name, passed, total in pass_rates %}<tr><td>{{ name }}</td><td class="num">{{ passed }}/{{ total }}</td><td class="num">{{ "%.0f"|format(100 * passed / total if total else 0) }}%</td></tr>{% endfor %}
+</table>
+<h2>Misconceptions across the class</h2>
+{% if misconceptions %}<table id="misconceptions"><tr><th>misconception</th><th>students</th></tr>
+{% for key, desc, count in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td></tr>{% endfor %}
+</table>{% else %}<p>None detected.</p>{% endif %}
+<h2>Slowest submissions</h2>
+<table id="slowest"><tr><th>submission</th><th>seconds</th></tr>
+{% for r in slowest %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%.2f"|format(r.execution_time_s) }}</td></tr>{% endfor %}
+</table>
+<h2>Written answers to grade by hand</h2>
+{% for r in results %}{% for m in r.manual %}<h3>{{ r.submission }} — {{ m.question }}</h3><div class="answer">{{ m.text }}</div>{% endfor %}{% else %}<p>None.</p>{% endfor %}
+<h2>Every submission</h2>
+<table id="submissions"><tr><th>submission</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
+{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="results/{{ r.stem }}.json">results.json</a></td></tr>{% endfor %}
+</table>
+</body></html>
+""", autoescape=True)
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path) -> Path:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    max_score = max((r.max_score for r in results), default=0.0)
+    scores = [r.score for r in results]
+    fig, ax = plt.subplots(figsize=(7, 3))
+    ax.hist(scores, bins=min(20, max(5, int(max_score) + 1)), range=(0, max(max_score, 1)), color="#4c72b0")
+    ax.set_xlabel("score"), ax.set_ylabel("submissions")
+    histogram = _png(fig)
+    plt.close(fig)
+
+    per_test: dict[str, list[int]] = {}
+    for r in results:
+        for t in r.tests:
+            if t.max_score > 0 or t.device == "cpu":
+                per_test.setdefault(t.display_name, [0, 0])
+                per_test[t.display_name][0] += t.status == "passed"
+                per_test[t.display_name][1] += 1
+    pass_rates = [(k, v[0], v[1]) for k, v in per_test.items()]
+    fig, ax = plt.subplots(figsize=(7, max(2, 0.22 * len(pass_rates))))
+    ax.barh([p[0] for p in pass_rates][::-1], [p[1] / p[2] if p[2] else 0 for p in pass_rates][::-1],
+            color="#55a868")
+    ax.set_xlim(0, 1), ax.set_xlabel("pass rate"), ax.tick_params(axis="y", labelsize=7)
+    passplot = _png(fig)
+    plt.close(fig)
+
+    counts = Counter(m for r in results for m in set(r.misconceptions))
+    title = course.config.assignments[slug].title or slug
+    page = TEMPLATE.render(
+        title=title, n=len(results), max_score=f"{max_score:g}",
+        mean=(sum(scores) / len(scores)) if scores else 0.0,
+        graded=sum(r.status == "graded" for r in results),
+        rejected=sum(r.status != "graded" for r in results),
+        histogram=histogram, passplot=passplot, pass_rates=pass_rates,
+        misconceptions=[(k, describe(k), c) for k, c in counts.most_common()],
+        slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
+        results=[_Row(r) for r in results])
+    path = outdir / "report.html"
+    path.write_text(page)
+    return path
+
+
+class _Row:
+    """A result plus the file stem its results.json was written under."""
+
+    def __init__(self, r: SubmissionResult) -> None:
+        self._r = r
+        self.stem = Path(r.submission).stem
+
+    def __getattr__(self, name: str):
+        return getattr(self._r, name)
