@@ -77,6 +77,19 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
     typer.echo(f"report:    {outdir / 'report.html'}")
 
 
+@app.command()
+def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (default: all)")) -> None:
+    """Regenerate student_template/<slug>.ipynb from the master notebook(s) with otter assign."""
+    from autograder.assign import write_template
+    from autograder.config import find_course
+    try:
+        course = find_course()
+        for s in [slug] if slug else list(course.config.assignments):
+            typer.echo(f"wrote {write_template(course, s)}")
+    except GraderError as e:
+        _fail(e)
+
+
 def main() -> None:  # pragma: no cover
     app()
 
