@@ -90,6 +90,29 @@ def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (defa
         _fail(e)
 
 
+@app.command()
+def gradescope(slug: str = typer.Argument(..., help="assignment slug"),
+               output: Path = typer.Option(Path("autograder.zip"), "-o", "--output", help="zip to write")) -> None:
+    """Build the Gradescope autograder zip (setup.sh and run_autograder at its root)."""
+    from autograder.config import find_course
+    from autograder.gradescope import build_zip
+    try:
+        typer.echo(f"wrote {build_zip(find_course(), slug, output)}")
+    except GraderError as e:
+        _fail(e)
+
+
+@app.command("gradescope-run", hidden=True)
+def gradescope_run(root: Path = typer.Option(Path("/autograder"), "--root"),
+                   slug: str = typer.Option(..., "--slug")) -> None:
+    """Inside Gradescope: grade root/submission into root/results/results.json."""
+    from autograder.gradescope import run_in_container
+    try:
+        typer.echo(f"wrote {run_in_container(root, slug)}")
+    except GraderError as e:
+        _fail(e)
+
+
 def main() -> None:  # pragma: no cover
     app()
 

@@ -1,0 +1,158 @@
+"""Gradescope: build the autograder zip, and grade inside Gradescope's container.
+
+Zip layout (Gradescope unpacks it into /autograder/source):
+    setup.sh, run_autograder      at the root, as Gradescope requires
+    course/                       grading.yml, assignments/<slug>/, reference/, student_template/
+    package/                      this package's source, installed by setup.sh
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Optional
+
+from autograder.config import Course, find_course
+from autograder.errors import GraderError
+
+SETUP_SH = r"""#!/usr/bin/env bash
+# Runs once when the Gradescope image is built. Everything is installed now; nothing at grading time.
+set -euo pipefail
+SRC=/autograder/source
+apt-get update -qq
+apt-get install -y -qq python3 python3-venv python3-pip libseccomp2 bubblewrap >/dev/null
+python3 -m venv /autograder/venv
+/autograder/venv/bin/pip install -q --upgrade pip
+# CPU torch, pinned: the same version the hidden tests were calibrated with.
+/autograder/venv/bin/pip install -q "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}" \
+  || /autograder/venv/bin/pip install -q "torch==2.13.0"
+/autograder/venv/bin/pip install -q "$SRC/package"
+# Student code runs as nobody (the fallback sandbox): it must not read the course nor write results.
+chmod -R go-rwx "$SRC" /autograder/results 2>/dev/null || true
+chmod 700 /autograder/source
+"""
+
+RUN_AUTOGRADER = r"""#!/usr/bin/env bash
+# Gradescope calls this for every submission. AUTOGRADER_ROOT (default /autograder) lets a test
+# rehearse the whole thing under a temporary folder; AUTOGRADER_PYTHON picks the interpreter.
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+PY="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
+exec "$PY" -m autograder.cli gradescope-run --root "$ROOT" --slug "__SLUG__"
+"""
+
+
+def build_zip(course: Course, slug: str, out: Path) -> Path:
+    adir = course.assignment_dir(slug)
+    pkg_src = Path(__file__).resolve().parent
+    project = pkg_src.parent
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        def add_file(path: Path, arc: str, mode: int = 0o644) -> None:
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+
+        def add_text(text: str, arc: str, mode: int = 0o644) -> None:
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, text)
+
+        def add_tree(root: Path, arc: str) -> None:
+            for p in sorted(root.rglob("*")):
+                if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".pyc"):
+                    add_file(p, f"{arc}/{p.relative_to(root).as_posix()}")
+
+        add_text(SETUP_SH, "setup.sh", 0o755)
+        add_text(RUN_AUTOGRADER.replace("__SLUG__", slug), "run_autograder", 0o755)
+        # Only this assignment's settings travel: other assignments' hidden tests stay home.
+        import yaml
+        cfg = course.config.model_dump(mode="json")
+        cfg["assignments"] = {slug: cfg["assignments"][slug]}
+        add_text(yaml.safe_dump(cfg, sort_keys=False), "course/grading.yml")
+        add_tree(adir, f"course/assignments/{slug}")
+        ref = course.root / "reference"
+        for p in sorted(ref.glob("*.py")):
+            add_file(p, f"course/reference/{p.name}")
+        add_tree(pkg_src, "package/autograder")
+        add_file(project / "pyproject.toml", "package/pyproject.toml")
+    return out
+
+
+# --- grading inside the container ------------------------------------------------------------------
+MAX_UNZIP_BYTES = 50 * 1024 * 1024
+
+
+def _safe_extract(zpath: Path, dest: Path) -> None:
+    """Extract a student's zip without zip-slip, links or zip bombs."""
+    total = 0
+    with zipfile.ZipFile(zpath) as z:
+        for info in z.infolist():
+            name = info.filename
+            if name.startswith("/") or ".." in Path(name).parts or info.is_dir():
+                continue
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:  # symlink
+                continue
+            total += info.file_size
+            if total > MAX_UNZIP_BYTES:
+                raise GraderError("the submitted zip is too large once unpacked")
+            target = dest / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with z.open(info) as src, open(target, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+
+
+def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
+    """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem)."""
+    candidates = [p for p in submission_dir.rglob("*.ipynb")
+                  if p.is_file() and not p.is_symlink() and ".ipynb_checkpoints" not in p.parts]
+    if not candidates:
+        for zp in sorted(submission_dir.rglob("*.zip")):
+            try:
+                _safe_extract(zp, scratch / zp.stem)
+            except (zipfile.BadZipFile, GraderError, OSError) as e:
+                return None, f"could not open {zp.name}: {e}"
+        candidates = [p for p in scratch.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+    if not candidates:
+        return None, f"no notebook found in your submission: please submit {slug}.ipynb"
+    exact = [p for p in candidates if p.name == f"{slug}.ipynb"]
+    if len(exact) == 1:
+        return exact[0], ""
+    if len(candidates) == 1:
+        return candidates[0], ""
+    names = ", ".join(sorted(p.name for p in candidates)[:5])
+    return None, f"found several notebooks ({names}) and none named {slug}.ipynb: submit just one"
+
+
+def run_in_container(root: Path, slug: str) -> Path:
+    """Grade root/submission into root/results/results.json; always writes a results file."""
+    from autograder.grading import Grader
+    from autograder.outputs import to_gradescope
+    from autograder.results import SubmissionResult
+
+    start = time.perf_counter()
+    results_path = root / "results" / "results.json"
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    course = find_course(root / "source" / "course")
+    vis = course.config.visibility
+    with tempfile.TemporaryDirectory(prefix="submission-") as tmp, Grader(course) as grader:
+        grader.warm_up()
+        notebook, problem = find_notebook(root / "submission", slug, Path(tmp))
+        if notebook is None:
+            result = SubmissionResult(submission="(none)", assignment=slug, status="rejected",
+                                      message=problem, max_score=grader.max_score(slug),
+                                      isolation=grader.isolation)
+            result.tests = grader._failed_everything(slug, f"not graded: {problem}")
+        else:
+            result = grader.grade(notebook, slug)
+        result.execution_time_s = round(time.perf_counter() - start, 3)
+        data = to_gradescope(result, vis)
+    results_path.write_text(json.dumps(data, indent=2))
+    os.chmod(results_path, 0o644)
+    return results_path
