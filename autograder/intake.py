@@ -32,13 +32,30 @@ class Submission:
         return "\n\n".join(self.cells)
 
 
+_PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
+
+
 def transform_ipython(src: str) -> str:
-    """Turn IPython syntax into Python; magics and shell escapes become calls to a no-op stub."""
+    """Turn IPython syntax into Python. `%time x`/`%timeit x` keep `x`; other magics and shell
+    escapes become `pass`; a cell under a non-Python cell magic (%%bash, %%writefile...) is dropped."""
+    first = src.lstrip().split("\n", 1)[0].strip()
+    if first.startswith("%%"):
+        if not first.startswith(_PY_CELL_MAGICS):
+            return f"pass  # dropped cell magic {first[:40]!r}"
+        src = src.lstrip().split("\n", 1)[1] if "\n" in src.lstrip() else ""
     lines = []
     for line in src.splitlines():
         stripped = line.lstrip()
-        if stripped.startswith(("!", "%")):
-            indent = line[: len(line) - len(stripped)]
+        indent = line[: len(line) - len(stripped)]
+        if stripped.startswith(("%time ", "%timeit ")):
+            body = stripped.split(None, 1)[1]
+            while body.startswith("-"):  # %timeit -n 10 -r 3 stmt
+                parts = body.split(None, 2)
+                body = parts[-1] if len(parts) > 1 else ""
+                if parts[0] in ("-n", "-r") and len(parts) > 2:
+                    body = parts[2]
+            lines.append(indent + body)
+        elif stripped.startswith(("!", "%")):
             lines.append(f"{indent}pass  # dropped: {stripped[:60]!r}")
         else:
             lines.append(line)

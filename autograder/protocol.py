@@ -42,6 +42,9 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         return value
     if type(value) is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
+    if isinstance(value, torch.Generator) and value.device.type == "cpu":
+        # Hidden tests may hand the student's function a seeded generator (grader -> worker only).
+        return {"__generator__": encode_value(value.get_state(), depth + 1)}
     if isinstance(value, torch.Tensor):
         return {"__tensor__": base64.b64encode(_tensor_bytes(value)).decode("ascii")}
     try:
@@ -81,8 +84,11 @@ _ALLOWED_DTYPES = {torch.float16, torch.bfloat16, torch.float32, torch.float64, 
                    torch.complex64, torch.complex128}
 
 
-def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None) -> Any:
-    """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd."""
+def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
+                 allow_generator: bool = False) -> Any:
+    """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd.
+
+    `allow_generator` is for the worker decoding the grader's arguments; replies never carry one."""
     counter = counter or _Counter()
     counter.tick()
     if depth > MAX_DEPTH:
@@ -90,14 +96,19 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None) -> 
     if tree is None or type(tree) in (bool, int, float, str):
         return tree
     if type(tree) is list:
-        return [decode_value(v, depth + 1, counter) for v in tree]
+        return [decode_value(v, depth + 1, counter, allow_generator) for v in tree]
     if type(tree) is dict:
         if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
             return _decode_tensor(tree)
         if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
-            return tuple(decode_value(v, depth + 1, counter) for v in tree["__tuple__"])
+            return tuple(decode_value(v, depth + 1, counter, allow_generator) for v in tree["__tuple__"])
         if set(tree) == {"__dict__"} and type(tree["__dict__"]) is dict:
-            return {str(k): decode_value(v, depth + 1, counter) for k, v in tree["__dict__"].items()}
+            return {str(k): decode_value(v, depth + 1, counter, allow_generator)
+                    for k, v in tree["__dict__"].items()}
+        if allow_generator and set(tree) == {"__generator__"}:
+            gen = torch.Generator()
+            gen.set_state(_decode_tensor(tree["__generator__"]))
+            return gen
         if set(tree) == {"__float__"} and tree["__float__"] in ("nan", "inf", "-inf"):
             return float(tree["__float__"])
     raise ProtocolError("reply contains a value of unknown form")

@@ -216,8 +216,8 @@ class Worker:
         self.reply(rid, None, output=self.out.take())
 
     def _args(self, msg: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-        args = self.protocol.decode_value(msg.get("args", []))
-        kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}))
+        args = self.protocol.decode_value(msg.get("args", []), allow_generator=True)
+        kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}), allow_generator=True)
         return list(args), dict(kwargs)
 
     def handle(self, msg: dict[str, Any]) -> bool:

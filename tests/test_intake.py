@@ -1,0 +1,73 @@
+import json
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from autograder.errors import SubmissionError
+from autograder.intake import function_uses_attribute, read_submission, transform_ipython
+
+
+def write(tmp_path, name, content: bytes):
+    p = tmp_path / name
+    p.write_bytes(content)
+    return p
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"{not json", "not valid notebook JSON"),
+    (b"\xff\xfe\x00garbage", "not a text file"),
+    (b'{"hello": 1}', "not a Jupyter notebook"),
+    (json.dumps({"cells": [], "nbformat": 3, "metadata": {}}).encode(), "nbformat 3"),
+    (json.dumps({"cells": [{"cell_type": "code"}], "nbformat": 4, "nbformat_minor": 5,
+                 "metadata": {}}).encode(), "not a valid notebook"),
+])
+def test_broken_notebooks_get_clear_errors(tmp_path, content, needle):
+    with pytest.raises(SubmissionError, match=needle):
+        read_submission(write(tmp_path, "sub.ipynb", content))
+
+
+def test_oversized_and_missing_files(tmp_path):
+    big = tmp_path / "big.ipynb"
+    with open(big, "wb") as fh:
+        fh.truncate(25 * 1024 * 1024)
+    with pytest.raises(SubmissionError, match="limit"):
+        read_submission(big)
+    with pytest.raises(SubmissionError, match="does not exist"):
+        read_submission(tmp_path / "nope.ipynb")
+
+
+def test_code_cells_magics_and_manual_answers(tmp_path):
+    nb = new_notebook(cells=[
+        new_code_cell("x = 1\n!pip install evil\n%matplotlib inline\n%time y = 2\n%timeit -n 3 z = 3"),
+        new_markdown_cell("<!-- BEGIN QUESTION -->\n\n**Question 2:** Why?"),
+        new_markdown_cell("Because."),
+        new_markdown_cell("<!-- END QUESTION -->"),
+    ])
+    p = tmp_path / "s.ipynb"
+    nbformat.write(nb, p)
+    sub = read_submission(p)
+    assert len(sub.cells) == 1
+    ns: dict = {}
+    exec(compile(sub.cells[0], "c", "exec"), ns)
+    assert (ns["x"], ns["y"], ns["z"]) == (1, 2, 3)
+    assert sub.manual_answers == {"2": "Because."}
+
+
+def test_transform_keeps_indentation_valid_and_drops_shell_cells():
+    src = "if True:\n    !ls\n    x = 1"
+    compile(transform_ipython(src), "c", "exec")
+    assert "rm" not in transform_ipython("%%bash\nrm -rf /")
+    ns: dict = {}
+    exec(transform_ipython("%%time\nw = 5"), ns)
+    assert ns["w"] == 5
+
+
+@pytest.mark.parametrize("src,uses", [
+    ("import torch.nn.functional as F\ndef sdpa(q):\n    return F.scaled_dot_product_attention(q, q, q)", True),
+    ("from torch.nn.functional import scaled_dot_product_attention as s\ndef sdpa(q):\n    return s(q, q, q)", True),
+    ("import torch.nn.functional as F\ndef sdpa(q):\n    return q\nF.scaled_dot_product_attention(1, 2, 3)", False),
+    ("def sdpa(q):\n    '''compare with F.scaled_dot_product_attention'''\n    return q", False),
+])
+def test_static_forbidden_api_check(src, uses):
+    assert function_uses_attribute(src, "sdpa", "scaled_dot_product_attention") is uses
