@@ -28,7 +28,7 @@ def _check(got, Q, K, V, d_k, part):
     Q64, K64, V64 = Q.double(), K.double(), V.double()
     index = {"output": 0, "weights": 1}[part]
     expected = ref.attention(Q64, K64, V64, d_k)[index]
-    assert_matches(got, expected, what=f"the {part}", dtype=Q.dtype,
+    assert_matches(got, expected, what={"output": "the output", "weights": "the weight matrix"}[part], dtype=Q.dtype,
                    variants=ref.wrong_variants(Q64, K64, V64, d_k, part))
 
 
@@ -70,5 +70,5 @@ def test_weight_rows_sum_to_one(attention, rng):
     for key in ("softmax_wrong_dim", "weights_not_normalised", "no_softmax"):
         wrong = ref.ATTENTION_VARIANTS[key](Q64, K64, V64, 16)[1]
         if torch.allclose(w.double(), wrong, rtol=1e-5, atol=1e-5):
-            raise Misconception(key, f"the rows of the weights do not sum to 1: they match {describe(key)}")
-    raise AssertionError("the rows of the weights do not sum to 1")
+            raise Misconception(key, f"the rows of the weight matrix do not sum to 1: they match {describe(key)}")
+    raise AssertionError("the rows of the weight matrix do not sum to 1")
