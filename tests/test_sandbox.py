@@ -1,0 +1,131 @@
+"""The sandbox from outside: each isolation level starts, hides the course, blocks what it must,
+and limits are enforced by the grader."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
+from autograder.results import Isolation
+from autograder.sandbox import SandboxPolicy, Zygote, bwrap_works
+
+from tests.conftest import FIXTURE_COURSE
+
+LEVELS = [Isolation.bwrap, Isolation.fallback, Isolation.rlimits]
+
+
+def available(level: Isolation) -> bool:
+    if level is Isolation.bwrap:
+        return bwrap_works()
+    if level is Isolation.fallback:
+        return os.geteuid() == 0
+    return True
+
+
+@pytest.fixture(scope="module", params=LEVELS, ids=[lv.value for lv in LEVELS])
+def zygote(request):
+    if not available(request.param):
+        pytest.skip(f"{request.param.value} isolation is not available here")
+    z = Zygote(request.param, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
+                                    str(FIXTURE_COURSE / "grading.yml")])
+    z.start()
+    yield z
+    z.close()
+
+
+POLICY = SandboxPolicy(cell_timeout_s=3, call_timeout_s=3, submission_timeout_s=60,
+                       forbidden=("scaled_dot_product_attention",))
+
+
+def run(zygote, *cells: str):
+    session = zygote.spawn(POLICY)
+    outcome = session.exec_cells(list(cells))
+    return session, outcome
+
+
+def test_cells_run_and_functions_are_callable(zygote):
+    session, outcome = run(zygote, "import torch\ndef f(x):\n    return x * 2\nanswer = [1, 'a']")
+    assert [c.status for c in outcome.cells] == ["ok"]
+    assert session.resolve("answer", "cpu") == [1, "a"]
+    assert session.resolve("undefined_name", "cpu") is None
+    import torch
+    assert torch.equal(session.resolve("f", "cpu")(torch.ones(2)), torch.full((2,), 2.0))
+    session.close()
+
+
+def test_grader_files_are_invisible(zygote):
+    if zygote.isolation is Isolation.rlimits:
+        pytest.skip("rlimits-only isolation cannot hide files (documented in docs/security.md)")
+    probe = (f"import os\nseen = []\n"
+             f"for p in ['{FIXTURE_COURSE}/assignments/toy/hidden/q1.py', '{FIXTURE_COURSE}/reference/toy.py',"
+             f" '{FIXTURE_COURSE}/grading.yml']:\n"
+             f"    try:\n        seen.append(open(p).read())\n    except OSError:\n        pass\n"
+             f"seen = [s for s in seen if s]")
+    session, _ = run(zygote, probe)
+    assert session.resolve("seen", "cpu") == []
+    session.close()
+
+
+@pytest.mark.parametrize("code", ["import os\nos.fork()", "import socket\nsocket.socket()",
+                                  "import subprocess\nsubprocess.run(['true'])",
+                                  "import os\nos.kill(os.getppid(), 9)"])
+def test_blocked_syscalls(zygote, code):
+    session, outcome = run(zygote, code)
+    assert outcome.cells[0].status == "error" and "not permitted" in outcome.cells[0].error.lower()
+    assert session.facts["seccomp"] is True
+    session.close()
+
+
+def test_no_network_and_env_is_clean(zygote, monkeypatch):
+    session, _ = run(zygote, "import os\nenv = dict(os.environ)\nuid = os.getuid()")
+    env = session.resolve("env", "cpu")
+    assert not any("SECRET" in k or "TOKEN" in k for k in env)
+    assert set(env) <= {"HOME", "TMPDIR", "MPLBACKEND", "PATH", "OMP_NUM_THREADS"}
+    if zygote.isolation is not Isolation.rlimits:
+        assert session.resolve("uid", "cpu") == 65534
+    session.close()
+
+
+def test_cell_timeout_kills_the_worker(zygote):
+    session, outcome = run(zygote, "x = 1", "while True:\n    pass", "y = 2")
+    assert [c.status for c in outcome.cells] == ["ok", "timeout", "skipped"]
+    assert not session.alive()
+    with pytest.raises(WorkerCrashed):
+        session.resolve("x", "cpu")
+
+
+def test_call_timeout_and_student_errors(zygote):
+    session, _ = run(zygote, "def spin():\n    while True: pass\ndef boom():\n    raise ValueError('nope')")
+    with pytest.raises(StudentCodeError, match="ValueError: nope"):
+        session.resolve("boom", "cpu")()
+    with pytest.raises(WorkerTimeout):
+        session.resolve("spin", "cpu")()
+    assert not session.alive()
+
+
+def test_forbidden_api_raises_inside_student_code(zygote):
+    session, _ = run(zygote, "import torch\nF = torch.nn.functional\n"
+                             "def cheat(q):\n    return getattr(F, 'scaled_dot_' + 'product_attention')(q, q, q)")
+    import torch
+    with pytest.raises(StudentCodeError) as info:
+        session.resolve("cheat", "cpu")(torch.randn(1, 2, 3))
+    assert info.value.exc_type == "ForbiddenAPIError"
+    session.close()
+
+
+def test_cpu_time_is_measured_from_outside(zygote):
+    session, _ = run(zygote, "import time\ndef busy(s):\n    t = time.process_time()\n"
+                             "    while time.process_time() - t < s: pass\n"
+                             "def lazy(s):\n    time.sleep(s)")
+    busy = session.resolve("busy", "cpu").cpu_seconds(0.1, repeat=3)
+    lazy = session.resolve("lazy", "cpu").cpu_seconds(0.1, repeat=3)
+    assert busy >= 0.2 and lazy < 0.1
+    session.close()
+
+
+def test_memory_limit(zygote):
+    session, outcome = run(zygote, "x = bytearray(8 * 1024**3)", "ok = 1")
+    assert outcome.cells[0].status == "error" and "MemoryError" in outcome.cells[0].error
+    assert session.resolve("ok", "cpu") == 1
+    session.close()
