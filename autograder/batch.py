@@ -35,13 +35,14 @@ def submission_seed(batch_seed: int, sha256: str) -> int:
 
 
 def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: Optional[Grader] = None,
-              on_done: Optional[Callable[[SubmissionResult, bool], None]] = None) -> list[SubmissionResult]:
+              on_done: Optional[Callable[[SubmissionResult, bool], None]] = None,
+              seed: Optional[int] = None) -> list[SubmissionResult]:
     """Grade every submission in `directory` into `outdir`; resumes from outdir/journal.sqlite."""
     import torch
     torch.set_num_threads(1)  # parallelism comes from grading submissions side by side
     subs = find_submissions(directory)
     outdir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(outdir / "journal.sqlite", slug)
+    journal = Journal(outdir / "journal.sqlite", slug, seed)
     own = grader is None
     grader = grader or Grader()
     grader.warm_up()

@@ -54,6 +54,7 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
           assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
           outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
           jobs: int = typer.Option(2, "-j", "--jobs", help="submissions graded side by side"),
+          seed: Optional[int] = typer.Option(None, "--seed", help="batch seed (default: random, kept in the journal)"),
           ) -> None:
     """Grade a class: gradebook.csv, results/<name>.json, report.html. Resumable."""
     from rich.progress import Progress
@@ -62,17 +63,23 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
     if not directory.is_dir():
         _fail(GraderError(f"{directory} is not a directory"))
     total = len(find_submissions(directory))
+    counts = {"cached": 0, "graded": 0}
+
+    def done(result, cached: bool) -> None:
+        counts["cached" if cached else "graded"] += 1
+        progress.advance(task)
+
     try:
         with Progress(transient=False) as progress:
             task = progress.add_task(f"grading {assignment}", total=total)
-            results = run_batch(directory, assignment, outdir, jobs=jobs,
-                                on_done=lambda r, cached: progress.advance(task))
+            results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed)
     except GraderError as e:
         _fail(e)
         return
     graded = [r for r in results if r.status == "graded"]
     mean = sum(r.score for r in results) / len(results) if results else 0.0
-    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}")
+    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; "
+               f"{counts['graded']} graded now, {counts['cached']} already in the journal")
     typer.echo(f"gradebook: {outdir / 'gradebook.csv'}")
     typer.echo(f"report:    {outdir / 'report.html'}")
 

@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS graded (
 
 
 class Journal:
-    def __init__(self, path: Path, assignment: str) -> None:
+    def __init__(self, path: Path, assignment: str, seed: Optional[int] = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -34,8 +34,12 @@ class Journal:
         elif stored != assignment:
             from autograder.errors import GraderError
             raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
-        if self._meta("batch_seed") is None:
-            self._set_meta("batch_seed", str(secrets.randbits(62)))
+        stored_seed = self._meta("batch_seed")
+        if stored_seed is None:
+            self._set_meta("batch_seed", str(secrets.randbits(62) if seed is None else seed))
+        elif seed is not None and int(stored_seed) != seed:
+            from autograder.errors import GraderError
+            raise GraderError(f"{path} was started with seed {stored_seed}, not {seed}: use another -o")
 
     def _meta(self, key: str) -> Optional[str]:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

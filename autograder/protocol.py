@@ -42,6 +42,13 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         return value
     if type(value) is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
+    if isinstance(value, torch.dtype):
+        name = str(value).removeprefix("torch.")
+        if getattr(torch, name, None) not in _ALLOWED_DTYPES:
+            raise EncodeError(f"dtype {value} cannot cross the sandbox boundary")
+        return {"__dtype__": name}
+    if isinstance(value, torch.device):
+        return {"__device__": value.type}
     if isinstance(value, torch.Generator) and value.device.type == "cpu":
         # Hidden tests may hand the student's function a seeded generator (grader -> worker only).
         return {"__generator__": encode_value(value.get_state(), depth + 1)}
@@ -109,6 +116,12 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
             gen = torch.Generator()
             gen.set_state(_decode_tensor(tree["__generator__"]))
             return gen
+        if set(tree) == {"__dtype__"} and type(tree["__dtype__"]) is str:
+            dtype = getattr(torch, tree["__dtype__"], None)
+            if dtype in _ALLOWED_DTYPES:
+                return dtype
+        if set(tree) == {"__device__"} and tree["__device__"] in ("cpu", "cuda"):
+            return torch.device(tree["__device__"])
         if set(tree) == {"__float__"} and tree["__float__"] in ("nan", "inf", "-inf"):
             return float(tree["__float__"])
     raise ProtocolError("reply contains a value of unknown form")

@@ -13,6 +13,13 @@ def roundtrip(value):
     return protocol.decode_value(protocol.encode_value(value))
 
 
+def test_dtypes_and_devices_roundtrip():
+    assert roundtrip([torch.float16, torch.bfloat16, torch.device("cpu")]) == [torch.float16, torch.bfloat16,
+                                                                                torch.device("cpu")]
+    with pytest.raises(ProtocolError):
+        protocol.decode_value({"__dtype__": "Tensor"})
+
+
 def test_plain_values_roundtrip():
     value = {"a": [1, 2.5, None, True, "s"], "t": (1, 2), "nan": float("nan")}
     back = roundtrip(value)

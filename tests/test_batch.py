@@ -1,0 +1,105 @@
+"""Batch: gradebook, per-submission results, report; a bad file never stops it; kill -9 and rerun
+completes the batch, regrades nothing already journaled, and matches an uninterrupted run."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_notebook
+
+from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
+
+
+def make_class(where: Path, n_slow: int = 6) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", where / "good.ipynb")
+    shutil.copy(FIXTURE_SUBS / "no_scale.ipynb", where / "no_scale.ipynb")
+    (where / "broken.ipynb").write_text("{ this is not json")
+    (where / "script.py").write_text("import torch, math\ndef attend(Q, K, V):\n"
+                                     "    return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), -1) @ V\nanswer='B'\n")
+    good = nbformat.read(FIXTURE_SUBS / "good.ipynb", as_version=4)
+    for i in range(n_slow):
+        nb = new_notebook(cells=[new_code_cell(f"import time\ntime.sleep(0.8)  # student {i}")] + good.cells)
+        nbformat.write(nb, where / f"slow_{i}.ipynb")
+    return where
+
+
+def cli(*args: str, **kw) -> subprocess.Popen:
+    env = dict(os.environ, AUTOGRADER_COURSE=str(FIXTURE_COURSE))
+    return subprocess.Popen([sys.executable, "-m", "autograder.cli", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **kw)
+
+
+def comparable(outdir: Path) -> dict:
+    rows = {}
+    for p in sorted((outdir / "results").glob("*.json")):
+        d = json.loads(p.read_text())
+        rows[p.name] = (d["score"], [(t["name"], t["score"], t["status"], t["output"]) for t in d["tests"]])
+    return rows
+
+
+def journaled(outdir: Path) -> set[str]:
+    db = outdir / "journal.sqlite"
+    if not db.exists():
+        return set()
+    try:
+        with sqlite3.connect(db) as con:
+            return {r[0] for r in con.execute("SELECT submission FROM graded")}
+    except sqlite3.Error:
+        return set()
+
+
+def test_batch_outputs_and_bad_files(tmp_path):
+    subs = make_class(tmp_path / "class", n_slow=1)
+    proc = cli("batch", str(subs), "-a", "toy", "-o", str(tmp_path / "out"), "-j", "2")
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out
+    with open(tmp_path / "out" / "gradebook.csv") as fh:
+        book = {r["submission"]: r for r in csv.DictReader(fh)}
+    assert set(book) == {"good.ipynb", "no_scale.ipynb", "broken.ipynb", "script.py", "slow_0.ipynb"}
+    assert book["good.ipynb"]["score"] == "4" and book["script.py"]["score"] == "4"
+    assert book["broken.ipynb"]["status"] == "rejected" and book["broken.ipynb"]["score"] == "0"
+    assert book["no_scale.ipynb"]["misconceptions"] == "no_scale"
+    assert {"score", "max_score", "status"} <= set(next(iter(book.values())))
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert "no_scale" in html and "data:image/png;base64," in html and "results/good.json" in html
+    for name in book:
+        assert (tmp_path / "out" / "results" / f"{Path(name).stem}.json").is_file()
+
+
+def test_kill_9_then_rerun_completes_without_regrading(tmp_path):
+    subs = make_class(tmp_path / "class", n_slow=6)
+    total = len(list(subs.iterdir()))
+    reference = tmp_path / "uninterrupted"
+    proc = cli("batch", str(subs), "-a", "toy", "-o", str(reference), "-j", "2", "--seed", "99")
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out
+
+    outdir = tmp_path / "interrupted"
+    proc = cli("batch", str(subs), "-a", "toy", "-o", str(outdir), "-j", "2", "--seed", "99")
+    deadline = time.monotonic() + 120
+    while len(journaled(outdir)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = journaled(outdir)
+    assert 2 <= len(before) < total, "the kill should land mid-batch"
+
+    proc = cli("batch", str(subs), "-a", "toy", "-o", str(outdir), "-j", "2", "--seed", "99")
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out
+    assert f"{total - len(before)} graded now, {len(before)} already in the journal" in out
+    assert journaled(outdir) == {p.name for p in subs.iterdir()}
+    assert comparable(outdir) == comparable(reference)
+    leftover = subprocess.run(["pgrep", "-f", "autograder.worker"], capture_output=True, text=True).stdout
+    assert leftover.strip() == ""
