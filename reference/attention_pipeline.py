@@ -146,11 +146,6 @@ ans_complexity = "c"  # S costs O(T^2 d_k): doubling T quadruples it
 # ---------------------------------------------------------------------------------------------------
 # wrong variants (each a complete, plausible student mistake)
 # ---------------------------------------------------------------------------------------------------
-def _softmax_no_max(S, dim=-1):
-    e = torch.exp(S)
-    return e / e.sum(dim, keepdim=True)
-
-
 def scores_variants(Q, K):
     d_k = Q.shape[-1]
     QK = Q @ K.transpose(-2, -1)

@@ -49,7 +49,8 @@ def test_mask_value_is_dtype_min(causal_additive_mask, rng):
         if torch.isinf(vals).any():
             raise Misconception("infinite_mask", f"blocked entries are infinite: {describe('infinite_mask')}")
         if (vals == -1e9).all():
-            raise Misconception("neg_1e9_float16", f"blocked entries are -1e9: {describe('neg_1e9_float16')}")
+            raise Misconception("neg_1e9_float16", "blocked entries are -1e9, a constant float16 "
+                                "cannot hold; use torch.finfo(dtype).min")
         if not (vals == torch.finfo(dtype).min).all():
             raise Misconception("mask_not_dtype_min", f"blocked entries in {dtype} are not "
                                                       "torch.finfo(dtype).min")
@@ -64,13 +65,14 @@ def test_mask_float16_finite(causal_additive_mask, rng):
         # torch refuses to write -1e9 into a float16 tensor ("cannot be converted ... overflow")
         M32 = assert_plain_tensor(causal_additive_mask(T, torch.float32), "the float32 mask")
         if "overflow" in str(e) or bool((M32 == -1e9).any()):
-            raise Misconception("neg_1e9_float16", f"{e} -- {describe('neg_1e9_float16')}") from None
+            raise Misconception("neg_1e9_float16", f"{e}: -1e9 does not fit in float16; use "
+                                "torch.finfo(dtype).min") from None
         raise
     if not torch.isfinite(M).all():
         M32 = assert_plain_tensor(causal_additive_mask(T, torch.float32), "the float32 mask")
         if torch.isfinite(M32).all():
-            raise Misconception("neg_1e9_float16", "the float16 mask contains -inf although the "
-                                "float32 one is finite: " + describe("neg_1e9_float16"))
+            raise Misconception("neg_1e9_float16", "the float16 mask contains -inf although the float32 one "
+                                "is finite: the constant overflows float16; use torch.finfo(dtype).min")
         raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
     _check_pattern(M, T)
     if not (M[M != 0] <= -1e4).all():

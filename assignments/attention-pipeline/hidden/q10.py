@@ -1,6 +1,4 @@
 """row_entropy_bits and effective_tokens."""
-import math
-
 import torch
 from otter.test_files import test_case
 
