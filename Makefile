@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 SLUGS   := sdpa-from-scratch scaled-attention attention-pipeline
 
-.PHONY: install test test-gpu demo bench assign clean
+.PHONY: install browser test test-gpu demo bench assign clean
 
 install: $(STAMP)
 
@@ -20,7 +20,13 @@ $(STAMP): pyproject.toml
 	  echo "note: bubblewrap not installed; the sandbox uses its fallback isolation")
 	touch $(STAMP)
 
-test: install
+# Debian's chromium, for the test that renders report.html in a real browser (skipped without it).
+browser:
+	@command -v chromium >/dev/null || ( [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null 2>&1)) ) || \
+	  echo "note: chromium not installed; the report rendering test will skip"
+
+test: install browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-gpu: install
