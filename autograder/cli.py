@@ -33,11 +33,15 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
                                                   help="force bwrap|fallback|rlimits (default: strongest available)"),
           ) -> None:
     """Grade one submission: a per-test table, and results.json if asked."""
-    from autograder.grading import Grader
-    from autograder.outputs import print_table, write_results
+    from autograder.config import find_course
     from autograder.results import Isolation
+    from autograder.sandbox import launch_zygote
     try:
-        with Grader(isolation=Isolation(isolation) if isolation else None) as grader:
+        course = find_course()
+        zygote = launch_zygote(course, Isolation(isolation) if isolation else None)
+        from autograder.grading import Grader
+        from autograder.outputs import print_table, write_results
+        with Grader(course, zygote=zygote) as grader:
             result = grader.grade(submission, assignment, seed=seed)
             vis = grader.course.config.visibility
     except (GraderError, ValueError) as e:
@@ -59,9 +63,18 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
     """Grade a class: gradebook.csv, results/<name>.json, report.html. Resumable."""
     from rich.progress import Progress
 
-    from autograder.batch import find_submissions, run_batch
+    from autograder.config import find_course
+    from autograder.sandbox import launch_zygote
     if not directory.is_dir():
         _fail(GraderError(f"{directory} is not a directory"))
+    try:
+        course = find_course()
+        zygote = launch_zygote(course)
+    except GraderError as e:
+        _fail(e)
+        return
+    from autograder.batch import find_submissions, run_batch
+    from autograder.grading import Grader
     total = len(find_submissions(directory))
     counts = {"cached": 0, "graded": 0}
 
@@ -72,7 +85,9 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
     try:
         with Progress(transient=False) as progress:
             task = progress.add_task(f"grading {assignment}", total=total)
-            results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed)
+            with Grader(course, zygote=zygote) as grader:
+                results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed,
+                                    grader=grader)
     except GraderError as e:
         _fail(e)
         return

@@ -16,7 +16,7 @@ from autograder.hidden import HiddenTestCase, load_hidden_tests
 from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SubmissionResult, TestReport
 from autograder.runner import SubmissionInfo, run_tests
-from autograder.sandbox import SandboxPolicy, WorkerSession, Zygote, detect_isolation
+from autograder.sandbox import SandboxPolicy, WorkerSession, Zygote, detect_isolation, launch_zygote
 
 
 def cuda_available() -> bool:
@@ -52,11 +52,12 @@ class RestartingNamespace:
 
 
 class Grader:
-    def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None) -> None:
+    def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
+                 zygote: Optional[Zygote] = None) -> None:
         self.course = course or find_course()
-        self.isolation = isolation or detect_isolation()
+        self.isolation = zygote.isolation if zygote else (isolation or detect_isolation())
         self._tests: dict[str, list[HiddenTestCase]] = {}
-        self._zygote: Optional[Zygote] = None
+        self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
         self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
@@ -68,8 +69,7 @@ class Grader:
 
     def _warm_up(self) -> None:
         if self._zygote is None or not self._zygote.alive():
-            self._zygote = Zygote(self.isolation, hide=[str(p) for p in self.course.secret_paths])
-            self._zygote.launch()
+            self._zygote = launch_zygote(self.course, self.isolation)
 
     @property
     def zygote(self) -> Zygote:

@@ -13,8 +13,7 @@ import struct
 import time
 from typing import Any
 
-import torch
-from safetensors.torch import load as st_load, save as st_save
+from functools import lru_cache
 
 from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 
@@ -27,13 +26,18 @@ class EncodeError(TypeError):
     pass
 
 
-def _tensor_bytes(t: torch.Tensor) -> bytes:
+# torch is imported on first use, not at import: the grader launches the sandbox zygote before it
+# pays for `import torch` itself, so the two imports overlap.
+def _tensor_bytes(t: Any) -> bytes:
+    import torch
+    from safetensors.torch import save as st_save
     plain = t.detach().as_subclass(torch.Tensor).to("cpu").contiguous()
     return st_save({"t": plain})
 
 
 def encode_value(value: Any, depth: int = 0) -> Any:
     """Python value -> JSON-able tree. Raises EncodeError for anything that is not plain data."""
+    import torch
     if depth > MAX_DEPTH:
         raise EncodeError("value is nested too deeply")
     if value is None or type(value) in (bool, str):
@@ -44,7 +48,7 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if isinstance(value, torch.dtype):
         name = str(value).removeprefix("torch.")
-        if getattr(torch, name, None) not in _ALLOWED_DTYPES:
+        if getattr(torch, name, None) not in _allowed_dtypes():
             raise EncodeError(f"dtype {value} cannot cross the sandbox boundary")
         return {"__dtype__": name}
     if isinstance(value, torch.device):
@@ -86,9 +90,12 @@ class _Counter:
             raise ProtocolError("reply has too many items")
 
 
-_ALLOWED_DTYPES = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool,
-                   torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
-                   torch.complex64, torch.complex128}
+@lru_cache(maxsize=1)
+def _allowed_dtypes() -> frozenset:
+    import torch
+    return frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool,
+                      torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                      torch.complex64, torch.complex128})
 
 
 def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
@@ -96,6 +103,7 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
     """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd.
 
     `allow_generator` is for the worker decoding the grader's arguments; replies never carry one."""
+    import torch
     counter = counter or _Counter()
     counter.tick()
     if depth > MAX_DEPTH:
@@ -118,7 +126,7 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
             return gen
         if set(tree) == {"__dtype__"} and type(tree["__dtype__"]) is str:
             dtype = getattr(torch, tree["__dtype__"], None)
-            if dtype in _ALLOWED_DTYPES:
+            if dtype in _allowed_dtypes():
                 return dtype
         if set(tree) == {"__device__"} and tree["__device__"] in ("cpu", "cuda"):
             return torch.device(tree["__device__"])
@@ -128,6 +136,8 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
 
 
 def _decode_tensor(tree: dict) -> Any:
+    import torch
+    from safetensors.torch import load as st_load
     try:
         raw = base64.b64decode(tree["__tensor__"], validate=True)
         loaded = st_load(raw)
@@ -136,7 +146,7 @@ def _decode_tensor(tree: dict) -> Any:
     if set(loaded) != {"t"}:
         raise ProtocolError("reply has a malformed tensor")
     t = loaded["t"]
-    if t.dtype not in _ALLOWED_DTYPES:
+    if t.dtype not in _allowed_dtypes():
         raise ProtocolError(f"reply has a tensor of unsupported dtype {t.dtype}")
     plain = torch.empty(t.shape, dtype=t.dtype)
     plain.copy_(t)  # a fresh, plain tensor that owns its memory

@@ -21,14 +21,17 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
-
-import torch
+from typing import TYPE_CHECKING, Any, Sequence
 
 from autograder import protocol
 from autograder.errors import (GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.results import CellReport, Isolation
+
+if TYPE_CHECKING:
+    import torch
+
+    from autograder.config import Course
 
 NOBODY = 65534
 PKG_DIR = Path(__file__).resolve().parent
@@ -439,3 +442,11 @@ class WorkerProxy:
         s.request("time_call", s.policy.call_timeout_s, f"timing {self._name}", key=key,
                   repeat=int(repeat), device=self._device)
         return s.cpu_seconds() - before
+
+
+def launch_zygote(course: "Course", isolation: Isolation | None = None) -> Zygote:
+    """Start the sandbox early, before the grader imports torch and the tests: the two overlap.
+    Everything the course must keep from students is hidden from it."""
+    zygote = Zygote(isolation or detect_isolation(), hide=[str(p) for p in course.secret_paths])
+    zygote.launch()
+    return zygote
