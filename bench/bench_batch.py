@@ -36,6 +36,7 @@ def build_submissions(slug: str, n: int, where: Path) -> list[Path]:
 
 
 def otter_zip(slug: str, where: Path) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
     master = nbformat.read(ROOT / "assignments" / slug / f"{slug}.ipynb", as_version=4)
     master.cells[0].source = master.cells[0].source.replace("generate: false", "generate: true")
     nbformat.write(master, where / f"{slug}.ipynb")
@@ -60,6 +61,7 @@ def main() -> None:
                         "-o", str(tmp / "out"), "-j", str(args.j)], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         ours = (time.perf_counter() - start) / len(subs)
+        print(f"ours: {ours * len(subs):.1f} s for {len(subs)}", flush=True)
 
         zpath = otter_zip(args.slug, tmp / "otter")
         times = []
