@@ -220,6 +220,18 @@ class Worker:
         kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}), allow_generator=True)
         return list(args), dict(kwargs)
 
+    def _student_call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], device: str,
+                      grad_wrt: Any, grad_out: Any) -> tuple[bool, Any]:
+        """Run one graded call with its output captured: (True, (value, devices)) or (False, error)."""
+        sys.stdout = sys.stderr = self.out
+        try:
+            return True, self.calls.invoke(fn, args, kwargs, device, grad_wrt, grad_out,
+                                           self.policy.get("forbidden", ()))
+        except BaseException as e:  # noqa: BLE001 - the student's exception, as strings
+            return False, _error(e)
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
     def handle(self, msg: dict[str, Any]) -> bool:
         rid, op = msg.get("id", 0), msg.get("op")
         if op == "exec":
@@ -239,30 +251,20 @@ class Worker:
                 self.stash[msg["key"]] = (fn, args, kwargs)
                 self.send({"id": rid, "ok": True, "value": None})
                 return True
-            sys.stdout = sys.stderr = self.out
-            try:
-                grad_wrt = msg.get("grad_wrt")
-                grad_out = self.protocol.decode_value(msg["grad_output"]) if msg.get("grad_output") else None
-                out, devices = self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), grad_wrt,
-                                                 grad_out, self.policy.get("forbidden", ()))
-            except BaseException as e:  # noqa: BLE001
-                sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-                self.send({"id": rid, "ok": False, "error": _error(e)})
-                return True
-            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-            self.reply(rid, out, devices=devices)
+            grad_out = self.protocol.decode_value(msg["grad_output"]) if msg.get("grad_output") else None
+            ok, result = self._student_call(fn, args, kwargs, msg.get("device", "cpu"),
+                                            msg.get("grad_wrt"), grad_out)
+            if ok:
+                self.reply(rid, result[0], devices=result[1])
+            else:
+                self.send({"id": rid, "ok": False, "error": result})
         elif op == "time_call":
             fn, args, kwargs = self.stash[msg["key"]]
-            sys.stdout = sys.stderr = self.out
-            try:
-                for _ in range(int(msg["repeat"])):
-                    self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), None, None,
-                                      self.policy.get("forbidden", ()))
-            except BaseException as e:  # noqa: BLE001
-                sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-                self.send({"id": rid, "ok": False, "error": _error(e)})
-                return True
-            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            for _ in range(int(msg["repeat"])):
+                ok, result = self._student_call(fn, args, kwargs, msg.get("device", "cpu"), None, None)
+                if not ok:
+                    self.send({"id": rid, "ok": False, "error": result})
+                    return True
             self.send({"id": rid, "ok": True, "value": None})
         elif op == "output":
             self.send({"id": rid, "ok": True, "value": self.out.take()})
