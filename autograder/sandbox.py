@@ -425,9 +425,9 @@ class WorkerProxy:
         if grad_output is not None:
             extra["grad_output"] = protocol.encode_value(grad_output)
         result = self._call(args, kwargs, **extra)
-        if not (isinstance(result, list) and len(result) == 2):
+        if not (isinstance(result, (list, tuple)) and len(result) == 2):
             raise ProtocolError("malformed gradient reply")
-        return result[0], result[1]
+        return result[0], list(result[1]) if isinstance(result[1], (list, tuple)) else result[1]
 
     def cpu_seconds(self, *args: Any, repeat: int = 10, **kwargs: Any) -> float:
         """CPU seconds the worker spent on `repeat` calls, read from /proc by the grader."""

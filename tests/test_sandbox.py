@@ -129,3 +129,13 @@ def test_memory_limit(zygote):
     assert outcome.cells[0].status == "error" and "MemoryError" in outcome.cells[0].error
     assert session.resolve("ok", "cpu") == 1
     session.close()
+
+
+def test_gradients_come_back_as_plain_tensors(zygote):
+    session, _ = run(zygote, "def f(a, b):\n    return (a * b).sum(-1)")
+    import torch
+    a, b = torch.randn(3, 4, dtype=torch.float64), torch.randn(3, 4, dtype=torch.float64)
+    out, grads = session.resolve("f", "cpu").call_with_grad(a, b, grad_wrt=(0, 1), grad_output=torch.ones(3))
+    assert torch.allclose(out, (a * b).sum(-1))
+    assert type(grads[0]) is torch.Tensor and torch.allclose(grads[0], b) and torch.allclose(grads[1], a)
+    session.close()
