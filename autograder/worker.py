@@ -71,6 +71,8 @@ PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collec
            "json", "re", "dataclasses", "datetime", "copy", "operator", "string", "textwrap",
            "warnings", "inspect", "statistics", "fractions", "decimal", "time", "abc", "enum",
            "torch.nn", "torch.nn.functional", "pyseccomp", "ctypes.util")
+# torch imports these lazily (autograd's symbolic shapes); preloaded only when privileges are dropped.
+PRELOAD_BEFORE_DROP = ("mpmath", "sympy", "torch.autograd", "torch.fx.experimental.symbolic_shapes")
 
 
 def drop_privileges(uid: int, gid: int) -> None:
@@ -304,7 +306,7 @@ def zygote_main() -> None:
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
-    for name in PRELOAD:
+    for name in PRELOAD + (PRELOAD_BEFORE_DROP if opts.get("drop") else ()):
         try:
             importlib.import_module(name)
         except ImportError:
