@@ -70,9 +70,10 @@ def die_with_parent() -> None:
 PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collections", "typing",
            "json", "re", "dataclasses", "datetime", "copy", "operator", "string", "textwrap",
            "warnings", "inspect", "statistics", "fractions", "decimal", "time", "abc", "enum",
-           "torch.nn", "torch.nn.functional", "pyseccomp", "ctypes.util")
-# torch imports these lazily (autograd's symbolic shapes); preloaded only when privileges are dropped.
-PRELOAD_BEFORE_DROP = ("mpmath", "sympy", "torch.autograd", "torch.fx.experimental.symbolic_shapes")
+           "torch.nn", "torch.nn.functional", "pyseccomp", "ctypes.util",
+           # torch.autograd.grad imports sympy lazily on first use (~0.4 s): pay it once, here,
+           # not once per submission
+           "mpmath", "sympy", "torch.autograd", "torch.fx.experimental.symbolic_shapes")
 
 
 def drop_privileges(uid: int, gid: int) -> None:
@@ -306,7 +307,7 @@ def zygote_main() -> None:
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
-    for name in PRELOAD + (PRELOAD_BEFORE_DROP if opts.get("drop") else ()):
+    for name in PRELOAD:
         try:
             importlib.import_module(name)
         except ImportError:
