@@ -33,6 +33,8 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
                                                   help="force bwrap|fallback|rlimits (default: strongest available)"),
           ) -> None:
     """Grade one submission: a per-test table, and results.json if asked."""
+    if not submission.exists():
+        _fail(GraderError(f"{submission}: no such file"))
     from autograder.config import find_course
     from autograder.results import Isolation
     from autograder.sandbox import launch_zygote

@@ -35,10 +35,21 @@ class HiddenTestCase:
         return "device" in self.params
 
 
+def _expose_reference(course_root: Path) -> None:
+    """Let hidden tests `import reference...` from this course. If another course's `reference`
+    package is already imported (the project's tests load two courses), this course's folder joins
+    its search path."""
+    if str(course_root) not in sys.path:
+        sys.path.insert(0, str(course_root))
+    loaded = sys.modules.get("reference")
+    ref_dir = str(course_root / "reference")
+    if loaded is not None and hasattr(loaded, "__path__") and ref_dir not in list(loaded.__path__):
+        loaded.__path__.append(ref_dir)
+
+
 def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
     """Import one test file as a module and collect its test cases in definition order."""
-    if str(course_root) not in sys.path:
-        sys.path.insert(0, str(course_root))  # so tests can `import reference...`
+    _expose_reference(course_root)
     mod_name = f"_hidden_{path.parent.parent.name.replace('-', '_')}_{path.stem}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     if spec is None or spec.loader is None:

@@ -81,6 +81,10 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                             kwargs[p] = {}
                         else:
                             kwargs[p] = namespace.resolve(p, device)
+                    missing = [p for p in test.student_names if kwargs[p] is None]
+                    if missing:
+                        raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
+                                             "(or is None): run every cell, keep the given names")
                     test.func(**kwargs)
                 except Exception as e:  # noqa: BLE001 - every failure becomes a report
                     exc = e

@@ -30,14 +30,24 @@ def write_case(case: Case, where: Path, escape: Path) -> Path:
     return path
 
 
-def stray_processes() -> list[str]:
+def sandbox_processes() -> set[str]:
     out = subprocess.run(["ps", "-eo", "pid,uid,args"], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines()[1:]
-            if "autograder.worker" in line or line.split()[1] == "65534"]
+    return {line.strip() for line in out.splitlines()[1:]
+            if "autograder.worker" in line or line.split()[1] == "65534"}
+
+
+_BEFORE: set[str] = set()
+
+
+def stray_processes() -> list[str]:
+    """Sandbox processes that were not there before the case (warm graders of other tests are)."""
+    return sorted(sandbox_processes() - _BEFORE)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
+    _BEFORE.clear()
+    _BEFORE.update(sandbox_processes())
     escape = tmp_path / "escaped.txt"
     sub = write_case(case, tmp_path, escape)
     results = tmp_path / "results.json"
@@ -56,18 +66,39 @@ def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
     assert not stray_processes(), f"{case.name} left processes behind: {stray_processes()}"
 
 
-def test_all_hostile_in_one_grader_and_good_still_graded(tmp_path: Path) -> None:
-    """One warm grader (the batch path) grades every hostile case and, after them, a good one."""
+@pytest.mark.parametrize("level", ["bwrap", "fallback"])
+def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: str) -> None:
+    """Every hostile case and two correct submissions in one `run_batch` (two at a time, one warm
+    grader): the batch finishes, the hostile ones get 0, the correct ones full marks."""
+    from autograder.batch import run_batch
     from autograder.config import find_course
     from autograder.grading import Grader
+    from autograder.results import Isolation
+    from autograder.sandbox import bwrap_works
 
+    if level == "bwrap" and not bwrap_works():
+        pytest.skip("bwrap is not usable here")
+    if level == "fallback" and os.geteuid() != 0:
+        pytest.skip("the fallback needs root")
     os.environ[SECRET_ENV] = SECRET_VALUE
-    course = find_course(COURSE)
-    with Grader(course) as grader:
-        for case in CASES:
-            sub = write_case(case, tmp_path, tmp_path / "escaped.txt")
-            result = grader.grade(sub, "toy", seed=1)
-            assert result.score == 0, case.name
-        good = grader.grade(COURSE.parent / "submissions" / "good.ipynb", "toy", seed=1)
-        assert good.score == good.max_score == 4
+    _BEFORE.clear()
+    _BEFORE.update(sandbox_processes())
+    subs = tmp_path / "class"
+    subs.mkdir()
+    for case in CASES:
+        write_case(case, subs, tmp_path / "escaped.txt")
+    for name in ("aaa_good.ipynb", "zzz_good.ipynb"):
+        (subs / name).write_bytes((COURSE.parent / "submissions" / "good.ipynb").read_bytes())
+    with Grader(find_course(COURSE), isolation=Isolation(level)) as grader:
+        results = {r.submission: r for r in run_batch(subs, "toy", tmp_path / "out", jobs=2, grader=grader)}
+    assert len(results) == len(CASES) + 2
+    for name, r in results.items():
+        assert r.isolation == Isolation(level)
+        if name.endswith("_good.ipynb"):
+            assert r.score == r.max_score == 4, (name, [t.message for t in r.tests])
+        else:
+            assert r.score == 0, name
+    report = (tmp_path / "out" / "report.html").read_text()
+    assert not any(m in report for m in MARKERS)
+    assert not (tmp_path / "escaped.txt").exists()
     assert not stray_processes()

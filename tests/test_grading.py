@@ -1,0 +1,59 @@
+"""grade_submission on the fixture course: replayable seeds, fresh inputs per seed, clear rejection of
+broken files, and a maximum that never depends on the submission."""
+from __future__ import annotations
+
+import torch
+
+from autograder.hidden import HiddenTestCase
+from autograder.runner import test_seed as derive_seed
+from tests.conftest import FIXTURE_SUBS
+
+
+def outcome(result):
+    return [(t.name, t.status, t.score, t.message) for t in result.tests]
+
+
+def test_same_seed_replays_exactly(toy_grader):
+    a = toy_grader.grade(FIXTURE_SUBS / "no_scale.ipynb", "toy", seed=42)
+    b = toy_grader.grade(FIXTURE_SUBS / "no_scale.ipynb", "toy", seed=42)
+    assert a.seed == b.seed == 42 and outcome(a) == outcome(b)
+    assert a.misconceptions == ["no_scale"]
+
+
+def test_inputs_are_fresh_for_each_seed():
+    case = HiddenTestCase(question="q1", name="t", points=1, hidden=True, func=lambda: None)
+    draws = {tuple(torch.randn(4, generator=torch.Generator().manual_seed(derive_seed(s, case, "cpu"))).tolist())
+             for s in range(20)}
+    assert len(draws) == 20
+
+
+def test_unseeded_grades_draw_and_record_a_seed(toy_grader):
+    a = toy_grader.grade(FIXTURE_SUBS / "good.ipynb", "toy")
+    b = toy_grader.grade(FIXTURE_SUBS / "good.ipynb", "toy")
+    assert a.seed != b.seed and a.score == b.score == 4
+
+
+def test_broken_notebook_is_rejected_with_zero_and_a_reason(toy_grader, tmp_path):
+    bad = tmp_path / "sub.ipynb"
+    bad.write_text('{"cells": "nope", "nbformat": 4}')
+    result = toy_grader.grade(bad, "toy", seed=1)
+    assert result.status == "rejected" and result.score == 0 and result.max_score == 4
+    assert "malformed" in result.message or "not a valid notebook" in result.message
+    assert all(t.status == "failed" and "not graded" in t.message for t in result.tests)
+
+
+def test_missing_function_fails_its_tests_only(toy_grader, tmp_path):
+    sub = tmp_path / "sub.py"
+    sub.write_text("answer = 'B'\n")
+    result = toy_grader.grade(sub, "toy", seed=1)
+    assert result.status == "graded" and result.score == 1
+    failed = [t for t in result.tests if t.status == "failed"]
+    assert failed and all("`attend` is not defined" in t.message for t in failed)
+
+
+def test_syntax_error_cell_is_reported_and_others_still_run(toy_grader, tmp_path):
+    sub = tmp_path / "sub.py"
+    sub.write_text("def broken(:\n")
+    result = toy_grader.grade(sub, "toy", seed=1)
+    assert result.cells[0].status == "error" and "SyntaxError" in result.cells[0].error
+    assert result.score == 0 and "cell 1" in result.message
