@@ -234,8 +234,8 @@ def test_vectorised(scaled_dot_product_attention, rng):
         per_call = max(per_call, 1e-5)
 
         def slowdown(student_s, guess):
-            # The worker's CPU time is read from /proc in 10 ms clock ticks: time enough calls for
-            # about `student_s` seconds of the student's code, given a guess of the slowdown.
+            # Time enough calls for about `student_s` seconds of the student's code, given a guess of
+            # the slowdown (the grader reads the worker's CPU clock; /proc's fallback has 10 ms ticks).
             n = max(5, min(2000, math.ceil(student_s / (guess * per_call))))
             return _call(timed, Q, K, V, mask=mask, repeat=n) / (n * per_call)
 
@@ -243,10 +243,10 @@ def test_vectorised(scaled_dot_product_attention, rng):
         if one >= 0.1 and one > 20 * SLOWDOWN_LIMIT * per_call:
             ratio = one / per_call                      # hopeless (nested loops): stop here
         else:
-            ratio = slowdown(0.05, 1.0)                 # quick look
-            if SLOWDOWN_LIMIT / 2 <= ratio <= 4 * SLOWDOWN_LIMIT:
-                # near the limit: ~0.4 s per measurement, best of three (a busy machine only slows)
-                ratio = min(slowdown(0.4, ratio) for _ in range(3))
+            ratio = slowdown(0.05, max(1.0, one / per_call))  # quick look, sized by the first call
+            if 0.8 * SLOWDOWN_LIMIT <= ratio <= 3 * SLOWDOWN_LIMIT:
+                # near the limit: ~0.3 s per measurement, best of three (a busy machine only slows)
+                ratio = min(slowdown(0.3, ratio) for _ in range(3))
     finally:
         torch.set_num_threads(threads)
     if ratio > SLOWDOWN_LIMIT:
