@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -39,9 +40,15 @@ def sandbox_processes() -> set[str]:
 _BEFORE: set[str] = set()
 
 
-def stray_processes() -> list[str]:
-    """Sandbox processes that were not there before the case (warm graders of other tests are)."""
-    return sorted(sandbox_processes() - _BEFORE)
+def stray_processes(settle_s: float = 5.0) -> list[str]:
+    """Sandbox processes that were not there before the case (warm graders of other tests are).
+    A finished grader's sandbox dies with it, but asynchronously: allow it a moment."""
+    deadline = time.monotonic() + settle_s
+    while True:
+        left = sorted(sandbox_processes() - _BEFORE)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -63,7 +70,8 @@ def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
         assert marker not in blob, f"{case.name} leaked {marker}"
     assert not escape.exists(), f"{case.name} wrote outside its scratch dir"
     assert not (COURSE / "pwned.txt").exists()
-    assert not stray_processes(), f"{case.name} left processes behind: {stray_processes()}"
+    left = stray_processes()
+    assert not left, f"{case.name} left processes behind: {left}"
 
 
 @pytest.mark.parametrize("level", ["bwrap", "fallback"])
