@@ -34,7 +34,7 @@ test-gpu: install
 
 demo: install
 	@for slug in $(SLUGS); do \
-	  $(BIN)/autograder batch examples/submissions/$$slug -a $$slug -o out/$$slug || exit 1; \
+	  rm -rf out/$$slug; $(BIN)/autograder batch examples/submissions/$$slug -a $$slug -o out/$$slug || exit 1; \
 	done
 	@echo; echo "Reports: $(foreach s,$(SLUGS),out/$(s)/report.html )"
 
