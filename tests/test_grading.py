@@ -57,3 +57,22 @@ def test_syntax_error_cell_is_reported_and_others_still_run(toy_grader, tmp_path
     result = toy_grader.grade(sub, "toy", seed=1)
     assert result.cells[0].status == "error" and "SyntaxError" in result.cells[0].error
     assert result.score == 0 and "cell 1" in result.message
+
+
+def test_a_runaway_call_costs_only_its_own_test(toy_grader, tmp_path):
+    """The worker is killed at the call deadline, then restarted from the zygote (cells re-run), so
+    the next tests are still graded."""
+    sub = tmp_path / "sub.py"
+    sub.write_text("import torch, math\n"
+                   "def attend(Q, K, V):\n"
+                   "    if Q.shape[0] == 5:\n"
+                   "        while True:\n"
+                   "            pass\n"
+                   "    return torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), -1) @ V\n"
+                   "answer = 'B'\n")
+    result = toy_grader.grade(sub, "toy", seed=1)
+    by_name = {t.name: t for t in result.tests}
+    assert by_name["test_attend_matches"].status == "failed"
+    assert "did not finish" in by_name["test_attend_matches"].message
+    assert by_name["test_attend_rows"].status == "passed"
+    assert result.score == 2
