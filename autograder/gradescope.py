@@ -31,9 +31,12 @@ python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install -q "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}" \
   || /autograder/venv/bin/pip install -q "torch==2.13.0"
 /autograder/venv/bin/pip install -q "$SRC/package"
-# Student code runs as nobody (the fallback sandbox): it must not read the course nor write results.
-chmod -R go-rwx "$SRC" /autograder/results 2>/dev/null || true
-chmod 700 /autograder/source
+# Student code runs as this unprivileged user (the fallback sandbox: bwrap rarely works here).
+# It must neither read the course nor write the results: both are root-only.
+id -u ag-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin ag-student
+mkdir -p /autograder/results
+chmod -R go-rwx "$SRC" /autograder/results
+chmod 700 /autograder/source /autograder/results
 """
 
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
@@ -41,6 +44,9 @@ RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # rehearse the whole thing under a temporary folder; AUTOGRADER_PYTHON picks the interpreter.
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 PY="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
+if id -u ag-student >/dev/null 2>&1; then
+  export AUTOGRADER_SANDBOX_UID="$(id -u ag-student)" AUTOGRADER_SANDBOX_GID="$(id -g ag-student)"
+fi
 exec "$PY" -m autograder.cli gradescope-run --root "$ROOT" --slug "__SLUG__"
 """
 

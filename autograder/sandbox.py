@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
     from autograder.config import Course
 
-NOBODY = 65534
+# The unprivileged user student code runs as: nobody, or the user Gradescope's setup.sh creates.
+NOBODY = int(os.environ.get("AUTOGRADER_SANDBOX_UID", 65534))
+NOGROUP = int(os.environ.get("AUTOGRADER_SANDBOX_GID", NOBODY))
 PKG_DIR = Path(__file__).resolve().parent
 
 
@@ -57,7 +59,7 @@ class SandboxPolicy:
 def _bwrap_cmd(python: str, hide_tmp_size: int = 512 << 20) -> list[str]:
     """bwrap recipe from DESIGN.md: every namespace, no capabilities, read-only system, tmpfs /tmp."""
     cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-           "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+           "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOGROUP)]
     for top in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin"):
         if os.path.islink(top):
             cmd += ["--symlink", os.readlink(top), top]
@@ -173,7 +175,7 @@ class Zygote:
         elif self.isolation is Isolation.fallback:
             self.scratch_root = "/tmp"  # a private tmpfs in the zygote's own mount namespace
             cmd = [sys.executable]
-            opts.update(drop=True, uid=NOBODY, gid=NOBODY, hide=self.hide)
+            opts.update(drop=True, uid=NOBODY, gid=NOGROUP, hide=self.hide)
         else:
             self._scratch_host = tempfile.mkdtemp(prefix="autograder-scratch-")
             self.scratch_root = self._scratch_host
