@@ -59,7 +59,9 @@ class SandboxPolicy:
 def _bwrap_cmd(python: str, hide_tmp_size: int = 512 << 20) -> list[str]:
     """bwrap recipe from DESIGN.md: every namespace, no capabilities, read-only system, tmpfs /tmp."""
     cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-           "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOGROUP)]
+           "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOGROUP),
+           # /tmp first: the binds below may live under /tmp (a checkout in /tmp) and must stay on top
+           "--dev", "/dev", "--proc", "/proc", "--size", str(hide_tmp_size), "--tmpfs", "/tmp"]
     for top in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin"):
         if os.path.islink(top):
             cmd += ["--symlink", os.readlink(top), top]
@@ -75,8 +77,7 @@ def _bwrap_cmd(python: str, hide_tmp_size: int = 512 << 20) -> list[str]:
         cmd += ["--ro-bind", path, path]
     for dev in sorted(glob.glob("/dev/nvidia*")):
         cmd += ["--dev-bind", dev, dev]
-    cmd += ["--dev", "/dev", "--proc", "/proc", "--size", str(hide_tmp_size), "--tmpfs", "/tmp",
-            "--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp",
+    cmd += ["--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp",
             "--setenv", "OMP_NUM_THREADS", "1", "--setenv", "MPLBACKEND", "Agg",
             "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--chdir", "/tmp", "--", python]
     return cmd
