@@ -72,8 +72,7 @@ def _bwrap_cmd(python: str, hide_tmp_size: int = 512 << 20) -> list[str]:
         if os.path.exists(f):
             cmd += ["--ro-bind", f, f]
     # The interpreter, its environment and our package: read-only. Nothing else of the course.
-    for path in sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
-                        sys.prefix, str(PKG_DIR)}):
+    for path in _runtime_paths():
         cmd += ["--ro-bind", path, path]
     for dev in sorted(glob.glob("/dev/nvidia*")):
         cmd += ["--dev-bind", dev, dev]
@@ -83,16 +82,34 @@ def _bwrap_cmd(python: str, hide_tmp_size: int = 512 << 20) -> list[str]:
     return cmd
 
 
+BWRAP_PROBLEM: list[str] = []  # why bwrap was not used, for the instructor
+
+
+def _runtime_paths() -> list[str]:
+    """What the worker needs to read: the interpreter, its environment, this package."""
+    return sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix,
+                   str(PKG_DIR)})
+
+
 @lru_cache(maxsize=1)
 def bwrap_works() -> bool:
+    """Can bwrap start our interpreter with the full recipe? Tried twice: a loaded machine is slow."""
     if shutil.which("bwrap") is None:
+        BWRAP_PROBLEM.append("bwrap is not installed")
         return False
-    try:
-        r = subprocess.run(_bwrap_cmd(sys.executable) + ["-I", "-c", "pass"],
-                           capture_output=True, timeout=20)
-        return r.returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+    for _ in range(2):
+        try:
+            r = subprocess.run(_bwrap_cmd(sys.executable) + ["-I", "-c", "import autograder.calls"],
+                               capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            BWRAP_PROBLEM.append(f"bwrap probe failed: {e}")
+            continue
+        if r.returncode == 0:
+            return True
+        BWRAP_PROBLEM.append(r.stderr.decode(errors="replace").strip()[-300:])
+    print(f"note: bubblewrap is unusable here ({BWRAP_PROBLEM[-1]}); using the fallback sandbox",
+          file=sys.stderr)
+    return False
 
 
 def detect_isolation(prefer: str | None = None) -> Isolation:
@@ -176,7 +193,7 @@ class Zygote:
         elif self.isolation is Isolation.fallback:
             self.scratch_root = "/tmp"  # a private tmpfs in the zygote's own mount namespace
             cmd = [sys.executable]
-            opts.update(drop=True, uid=NOBODY, gid=NOGROUP, hide=self.hide)
+            opts.update(drop=True, uid=NOBODY, gid=NOGROUP, hide=self.hide, keep=_runtime_paths())
         else:
             self._scratch_host = tempfile.mkdtemp(prefix="autograder-scratch-")
             self.scratch_root = self._scratch_host

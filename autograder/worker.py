@@ -30,6 +30,7 @@ CONTROL_FD = 3
 # --- privilege drop for the fallback isolation (no bwrap): done by the zygote before any import ---
 CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
 MS_REC, MS_PRIVATE, MS_RDONLY, MS_BIND, MS_NOSUID, MS_NODEV = 0x4000, 0x40000, 1, 0x1000, 2, 4
+MS_REMOUNT = 0x20
 
 
 def _libc() -> ctypes.CDLL:
@@ -42,9 +43,12 @@ def _check(rc: int, what: str) -> None:
         raise OSError(e, f"{what}: {os.strerror(e)}")
 
 
-def fallback_isolate(hide: list[str]) -> None:
+def fallback_isolate(hide: list[str], keep: list[str]) -> None:
     """As root without bwrap: private network and mount namespaces, and the grader's paths covered by
-    empty read-only mounts. Runs first thing in the zygote, before any thread exists."""
+    empty read-only mounts. Runs first thing in the zygote, before any thread exists.
+
+    `keep`: paths the worker needs (interpreter, venv, this package); those under a directory that
+    gets a private tmpfs (a checkout in /tmp) are bound back into it, read-only."""
     libc = _libc()
     _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
@@ -57,8 +61,18 @@ def fallback_isolate(hide: list[str]) -> None:
     # Private, size-capped scratch: nothing the student writes lands in the host's /tmp.
     for path, size in (("/tmp", b"size=512m,mode=1777"), ("/var/tmp", b"size=1m,mode=1777"),
                        ("/dev/shm", b"size=1m,mode=1777")):
-        if os.path.isdir(path):
-            _check(libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, size), f"tmpfs {path}")
+        if not os.path.isdir(path):
+            continue
+        under = [k for k in keep if k.startswith(path + "/")]
+        held = {k: os.open(k, os.O_PATH) for k in under}  # reachable after the tmpfs covers them
+        _check(libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, size), f"tmpfs {path}")
+        for k, fd in held.items():
+            os.makedirs(k, exist_ok=True)
+            _check(libc.mount(f"/proc/self/fd/{fd}".encode(), k.encode(), None, MS_BIND | MS_REC, None),
+                   f"keep {k}")
+            _check(libc.mount(None, k.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_REC, None),
+                   f"read-only {k}")
+            os.close(fd)
 
 
 def die_with_parent() -> None:
@@ -303,7 +317,7 @@ def zygote_main() -> None:
     opts = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     die_with_parent()
     if opts.get("drop"):
-        fallback_isolate(opts.get("hide", []))
+        fallback_isolate(opts.get("hide", []), opts.get("keep", []))
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
