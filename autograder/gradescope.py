@@ -154,7 +154,7 @@ def run_in_container(root: Path, slug: str) -> Path:
             result = SubmissionResult(submission="(none)", assignment=slug, status="rejected",
                                       message=problem, max_score=grader.max_score(slug),
                                       isolation=grader.isolation)
-            result.tests = grader._failed_everything(slug, f"not graded: {problem}")
+            result.tests = grader.failed_everything(slug, f"not graded: {problem}")
         else:
             result = grader.grade(notebook, slug)
         result.execution_time_s = round(time.perf_counter() - start, 3)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from autograder.config import Course, find_course
-from autograder.errors import GraderError, StudentCodeError, SubmissionError, WorkerCrashed
+from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests
 from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SubmissionResult, TestReport
@@ -99,7 +99,7 @@ class Grader:
                              max_reply_mb=lim.max_reply_mb,
                              forbidden=tuple(self.course.settings(slug).forbidden_apis))
 
-    def _failed_everything(self, slug: str, message: str) -> list[TestReport]:
+    def failed_everything(self, slug: str, message: str) -> list[TestReport]:
         return [TestReport(question=t.question, name=t.name, device="cpu", hidden=t.hidden,
                            max_score=t.points, score=0.0, status="failed", message=message)
                 for t in self.tests(slug)]
@@ -119,7 +119,7 @@ class Grader:
             if not isinstance(e, SubmissionError):
                 e = SubmissionError(f"{Path(path).name} could not be read as a notebook ({type(e).__name__})")
             result.status, result.message = "rejected", str(e)
-            result.tests = self._failed_everything(slug, f"not graded: {e}")
+            result.tests = self.failed_everything(slug, f"not graded: {e}")
             result.execution_time_s = round(time.perf_counter() - start, 3)
             return result
         result.manual = self._manual(slug, sub)

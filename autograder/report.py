@@ -3,7 +3,6 @@ submissions, written answers to hand-grade, links to every submission's feedback
 from __future__ import annotations
 
 import base64
-import html
 import io
 from collections import Counter
 from pathlib import Path
