@@ -60,3 +60,19 @@ def test_full_marks_passes_every_public_check(tmp_path, slug):
 def test_template_fails_public_checks(tmp_path, slug):
     result = public_checks(tmp_path, slug, ROOT / "student_template" / f"{slug}.ipynb")
     assert result and not all(result.values()), result
+
+
+def test_a_student_print_does_not_break_public_checks(tmp_path):
+    """Public checks use otter's exception format: what a student prints is not compared."""
+    import nbformat
+    nb = nbformat.read(ROOT / "examples" / "submissions" / "scaled-attention" / "full_marks.ipynb", as_version=4)
+    src = nbformat.v4.new_code_cell("_attention = attention\n"
+                                    "def attention(Q, K, V, d_k):\n"
+                                    "    print('debug: scores for', tuple(Q.shape))\n"
+                                    "    return _attention(Q, K, V, d_k)")
+    first_check = next(i for i, c in enumerate(nb.cells) if "grader.check" in c.source)
+    nb.cells.insert(first_check, src)
+    noisy = tmp_path / "noisy.ipynb"
+    nbformat.write(nb, noisy)
+    result = public_checks(tmp_path, "scaled-attention", noisy)
+    assert result and all(result.values()), result
