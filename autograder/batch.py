@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable, Optional
@@ -48,7 +47,6 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     grader.warm_up()
     vis = grader.course.config.visibility
     results: dict[str, SubmissionResult] = {}
-    lock = threading.Lock()
 
     def one(path: Path) -> tuple[SubmissionResult, bool]:
         digest = _sha256(path)
@@ -72,8 +70,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             futures = {pool.submit(one, p): p for p in subs}
             for fut in as_completed(futures):
                 result, cached = fut.result()
-                with lock:
-                    results[result.submission] = result
+                results[result.submission] = result  # only this thread writes it
                 if on_done:
                     on_done(result, cached)
     finally:

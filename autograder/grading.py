@@ -8,7 +8,7 @@ import secrets
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
@@ -104,8 +104,7 @@ class Grader:
                            max_score=t.points, score=0.0, status="failed", message=message)
                 for t in self.tests(slug)]
 
-    def grade(self, path: Path, slug: str, seed: Optional[int] = None,
-              on_report: Optional[Callable[[TestReport], None]] = None) -> SubmissionResult:
+    def grade(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:
         """Grade one submission. Raises only GraderError (our problem), never for the student's."""
         start = time.perf_counter()
         self.warm_up()
@@ -134,7 +133,7 @@ class Grader:
             namespace = RestartingNamespace(self, policy, session)
             result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                      submission=SubmissionInfo(source=sub.source, path=str(path)),
-                                     gpu_points=self.course.config.gpu_points, on_report=on_report)
+                                     gpu_points=self.course.config.gpu_points)
             if not session.facts.get("seccomp", False) and result.isolation is not None:
                 result.message = (result.message + "; " if result.message else "") + \
                     "note: seccomp filter unavailable"

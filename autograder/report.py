@@ -42,7 +42,7 @@ TEMPLATE = jinja2.Template("""<!doctype html>
 {% for r in results %}{% for m in r.manual %}<h3>{{ r.submission }} — {{ m.question }}</h3><div class="answer">{{ m.text }}</div>{% endfor %}{% else %}<p>None.</p>{% endfor %}
 <h2>Every submission</h2>
 <table id="submissions"><tr><th>submission</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
-{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="results/{{ r.stem }}.json">results.json</a></td></tr>{% endfor %}
+{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="results/{{ r.submission.rsplit('.', 1)[0] }}.json">results.json</a></td></tr>{% endfor %}
 </table>
 </body></html>
 """, autoescape=True)
@@ -92,18 +92,8 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
         misconceptions=[(k, describe(k), c) for k, c in counts.most_common()],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
-        results=[_Row(r) for r in results])
+        results=results)
     path = outdir / "report.html"
     path.write_text(page)
     return path
 
-
-class _Row:
-    """A result plus the file stem its results.json was written under."""
-
-    def __init__(self, r: SubmissionResult) -> None:
-        self._r = r
-        self.stem = Path(r.submission).stem
-
-    def __getattr__(self, name: str):
-        return getattr(self._r, name)

@@ -54,8 +54,7 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
 
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
-              gpu_points: bool = False,
-              on_report: Callable[[TestReport], None] | None = None) -> list[TestReport]:
+              gpu_points: bool = False) -> list[TestReport]:
     devices = list(devices)
     reports: list[TestReport] = []
     for test in tests:
@@ -88,10 +87,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                     test.func(**kwargs)
                 except Exception as e:  # noqa: BLE001 - every failure becomes a report
                     exc = e
-            report = classify(test, device, points, exc, time.perf_counter() - start)
-            reports.append(report)
-            if on_report:
-                on_report(report)
+            reports.append(classify(test, device, points, exc, time.perf_counter() - start))
     return reports
 
 
