@@ -13,6 +13,10 @@ class ForbiddenAPIError(RuntimeError):
     """Raised inside the student's code when it calls an API the assignment forbids."""
 
 
+# Every torch op of a graded call passes through the guard: decide once per (rules, function).
+_VERDICTS: dict[Any, str | None] = {}
+
+
 class ForbiddenAPIGuard(TorchFunctionMode):
     """Armed around each graded call: any torch function whose name contains a forbidden name raises.
 
@@ -24,11 +28,22 @@ class ForbiddenAPIGuard(TorchFunctionMode):
         super().__init__()
         self.forbidden = tuple(forbidden)
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def _forbidden_name(self, func: Any) -> str | None:
         name = f"{getattr(func, '__name__', '')} {func}"
-        for bad in self.forbidden:
-            if bad in name:
-                raise ForbiddenAPIError(f"{bad} is not allowed in this assignment")
+        return next((bad for bad in self.forbidden if bad in name), None)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        key = (self.forbidden, func)
+        try:
+            bad = _VERDICTS[key]
+        except (KeyError, TypeError):  # TypeError: an unhashable callable
+            bad = self._forbidden_name(func)
+            try:
+                _VERDICTS[key] = bad
+            except TypeError:
+                pass
+        if bad is not None:
+            raise ForbiddenAPIError(f"{bad} is not allowed in this assignment")
         return func(*args, **(kwargs or {}))
 
 
