@@ -2,6 +2,7 @@
 scratch dir, leaves no process behind, and the grader finishes; also all of them in one batch."""
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -31,17 +32,65 @@ def write_case(case: Case, where: Path, escape: Path) -> Path:
     return path
 
 
+# --- the leak check: only processes this test process started ---------------------------------
+# pytest becomes a child subreaper: a sandbox process whose parent dies (a detached daemon, a worker
+# of a killed grader) is re-parented to us instead of to init, so it stays our descendant and is
+# seen. Processes of other graders on the same host are never our descendants, so they are not.
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _stat(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state) of a process, or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return int(fields[1]), fields[0]
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def descendants(root: int | None = None) -> dict[int, str]:
+    """Live (not zombie) descendants of `root` (default: this process): pid -> command line."""
+    root = os.getpid() if root is None else root
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            st = _stat(int(name))
+            if st is not None and st[1] != "Z":
+                children.setdefault(st[0], []).append(int(name))
+    out: dict[int, str] = {}
+    todo = list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        if pid in out:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                out[pid] = fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        todo += children.get(pid, [])
+    return out
+
+
 def sandbox_processes() -> set[str]:
-    out = subprocess.run(["ps", "-eo", "pid,uid,args"], capture_output=True, text=True).stdout
-    return {line.strip() for line in out.splitlines()[1:]
-            if "autograder.worker" in line or line.split()[1] == "65534"}
+    """Processes this test process started, directly or not (warm graders of other tests included:
+    a case compares against the set taken before it ran)."""
+    become_subreaper()
+    return {f"{pid} {args}" for pid, args in descendants().items()}
 
 
 _BEFORE: set[str] = set()
 
 
 def stray_processes(settle_s: float = 5.0) -> list[str]:
-    """Sandbox processes that were not there before the case (warm graders of other tests are).
+    """Our descendants that were not there before the case (warm graders of other tests are).
     A finished grader's sandbox dies with it, but asynchronously: allow it a moment."""
     deadline = time.monotonic() + settle_s
     while True:
@@ -110,3 +159,52 @@ def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: s
     assert not any(m in report for m in MARKERS)
     assert not (tmp_path / "escaped.txt").exists()
     assert not stray_processes()
+
+
+# --- the leak check itself is tested: it sees our leaks and nothing else ------------------------
+def _old_style_matches(pid: int) -> bool:
+    """What the old check matched: any process of uid 65534 or with autograder.worker in its args."""
+    out = subprocess.run(["ps", "-o", "uid=,args=", "-p", str(pid)], capture_output=True, text=True).stdout
+    return bool(out.strip()) and (out.split()[0] == "65534" or "autograder.worker" in out)
+
+
+def test_leak_check_sees_a_detached_grandchild() -> None:
+    _BEFORE.clear()
+    _BEFORE.update(sandbox_processes())
+    # the shell starts a daemon in a new session and exits at once: the daemon is orphaned
+    subprocess.run(["sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 &"], check=True)
+    left = stray_processes(settle_s=0)
+    try:
+        assert any("sleep 300" in s for s in left), left
+    finally:
+        for s in left:
+            pid = int(s.split()[0])
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)  # re-parented to us: ours to reap
+    assert not stray_processes(settle_s=1)
+
+
+def test_leak_check_ignores_processes_it_did_not_start() -> None:
+    """A process that looks exactly like another grader's sandbox (uid 65534, `autograder.worker`
+    in its command line) but is not our descendant is not a leak of ours. To build one honestly we
+    stop being a subreaper for a moment, so that the orphan goes to init, outside our tree."""
+    sandbox_processes()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    marker = f"autograder.worker-unrelated-{os.getpid()}"
+    try:
+        subprocess.run(["sh", "-c", f"sh -c 'sleep 300; : {marker}' </dev/null >/dev/null 2>&1 &"],
+                       check=True, preexec_fn=lambda: (os.setsid(), os.setgid(65534), os.setuid(65534)))
+    finally:
+        become_subreaper()
+    _BEFORE.clear()
+    try:
+        time.sleep(0.2)
+        pids = [int(p) for p in subprocess.run(["pgrep", "-f", marker], capture_output=True,
+                                                 text=True).stdout.split()]
+        assert pids, "the unrelated process did not start"
+        assert all(_old_style_matches(p) for p in pids), "the old check would not have seen it either"
+        assert not [s for s in stray_processes(settle_s=0) if marker in s]
+    finally:
+        for pid in pids:
+            os.killpg(os.getpgid(pid), 9)  # the sh and its sleep: a session we made
