@@ -128,3 +128,24 @@ def reference_cpu_seconds(fn: Callable[..., object], *args: object, repeat: int 
         return time.thread_time() - start
     finally:
         torch.set_num_threads(threads)
+
+
+def assert_function_avoids(submission: object, func_name: str, names: str | tuple[str, ...], *,
+                           key: str, rule: str) -> None:
+    """Static check that `func_name`, and everything it calls, never uses `names` (`rule` says it in
+    words: "a built-in softmax"). A use raises Misconception(key); a source that does not show what
+    runs (exec, a function built out of sight...) fails with a message saying the rule cannot be
+    verified. The run-time guard of the sandbox is the first layer where there is one; this is the
+    second. With no notebook at all (the reference run in-process) there is nothing to read."""
+    from autograder.source_checks import SourceUnreadable, cells_of, find_use
+    cells = cells_of(submission)
+    if not cells:
+        return
+    try:
+        use = find_use(cells, func_name, names)
+    except SourceUnreadable as e:
+        raise AssertionError(f"the grader cannot check from your source that `{func_name}` avoids "
+                             f"{rule}: {e}. Define it with a plain `def` that calls only functions "
+                             "defined in your notebook or in torch/math") from None
+    if use is not None:
+        raise Misconception(key, f"{use.describe()}, which this assignment forbids ({rule})")

@@ -3,7 +3,6 @@
 Runs in the trusted process but only parses: nothing from the submission is executed here."""
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -131,26 +130,3 @@ def read_submission(path: Path) -> Submission:
             continue
         cells.append(transform_ipython(_text(cell)))
     return Submission(path=path, cells=cells, manual_answers=_manual_answers(nb))
-
-
-def function_uses_attribute(source: str, func_name: str, attr: str) -> bool:
-    """Static check: does the body of the last top-level `def func_name` read `<x>.attr`, or use a
-    name that the code imported as `from ... import attr [as alias]`?
-
-    Only the function's body is inspected: the notebook may call the real API elsewhere to compare."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return False
-    aliases = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-               for a in n.names if a.name == attr}
-    funcs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.name == func_name]
-    if not funcs:
-        return False
-    for node in ast.walk(funcs[-1]):
-        if isinstance(node, ast.Attribute) and node.attr == attr:
-            return True
-        if isinstance(node, ast.Name) and node.id in aliases and node.id != func_name:
-            return True
-    return False

@@ -2,8 +2,7 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_matches, randn, register
-from autograder.intake import function_uses_attribute
+from autograder.checks import Misconception, assert_function_avoids, assert_matches, randn, register
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -60,7 +59,8 @@ def test_minus_inf_entries(stable_softmax, device, rng):
 def test_no_builtin_softmax(stable_softmax, submission, rng):
     x = randn((4, 9), rng, torch.float64)
     assert_matches(stable_softmax(x, dim=-1), ref.stable_softmax(x, dim=-1), what="stable_softmax")
-    for attr in ("softmax", "log_softmax"):
-        if function_uses_attribute(submission.source, "stable_softmax", attr):
-            raise Misconception("builtin_softmax", f"stable_softmax calls a built-in {attr}: "
-                                "compute it from exp, max and sum yourself")
+    # Static only (the sandbox's run-time guard forbids APIs for the whole notebook, and the notebook
+    # may use torch.softmax outside stable_softmax): follows the helpers stable_softmax calls and
+    # fails when the source cannot show what runs. "softmax" also catches log_softmax, nn.Softmax...
+    assert_function_avoids(submission, "stable_softmax", ("softmax", "softmin"), key="builtin_softmax",
+                           rule="a built-in softmax: compute it from exp, max and sum yourself")

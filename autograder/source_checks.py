@@ -1,0 +1,445 @@
+"""Static questions about a student's source: does a graded function, or anything it calls, reach an
+API the assignment forbids? Runs in the trusted process; nothing from the submission is executed.
+
+Where a rule can be enforced at run time it is (`calls.ForbiddenAPIGuard`, armed around every graded
+call); this is the second layer, and the only one for rules that hold inside one function (no built-in
+softmax inside `stable_softmax`, while the rest of the notebook may use it).
+
+How the source is read, and why:
+- Each cell is parsed on its own. A cell that does not parse never ran, so it defined nothing; the
+  others still count. (Joining the cells first lets one broken cell blind the whole check, and lets two
+  lone `\"\"\"` cells turn the code between them into a string.)
+- Every binding of a name anywhere in the notebook counts, not only the last: a cell that raised before
+  its `def` left the earlier definition in place, and the source cannot say which cells raised.
+- From the graded function, the check follows every module-level name it reads (scoping as Python does
+  it: parameters and locals are not followed): functions, lambdas, classes (all their methods), values
+  assigned to the name, values stored into it (`ops["f"] = ...`, `ops.append(...)`) and values assigned
+  to any attribute it reads (`torch.my_op = torch.softmax`).
+- It reports a use when something it reaches reads an attribute whose name contains a forbidden name
+  (`F.softmax`, `x.softmax`, `torch.nn.Softmax`, `torch.ops.aten._softmax`), imports one
+  (`from torch import softmax as s`), or names one in a constant string given to `getattr`,
+  `operator.attrgetter` or `methodcaller`.
+- It fails closed (`SourceUnreadable`) when it cannot see what runs: no readable definition of the
+  graded function, a name it reaches imported from a module it cannot read (anything but the
+  libraries in `READABLE_MODULES`), `getattr` with a computed name, or anywhere in the notebook a tool
+  that rewrites code or namespaces out of sight (`exec`, `eval`, `compile`, `globals()`, `setattr`,
+  `__code__`, `sys.modules`, `importlib`, `pickle`, ...)."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+# Libraries whose code is not the student's: reading their attributes is checked by name; anything
+# imported from elsewhere (a file the notebook wrote, a relative import) cannot be read.
+READABLE_MODULES = frozenset({
+    "torch", "math", "cmath", "numpy", "einops", "functools", "itertools", "operator", "typing",
+    "collections", "dataclasses", "random", "time", "warnings", "contextlib", "abc", "enum",
+    "fractions", "decimal", "statistics", "string", "re", "numbers", "copy", "__future__",
+    "matplotlib", "otter"})
+
+# Reading any of these anywhere in the notebook means code or namespaces can change out of sight.
+DYNAMIC_NAMES = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars",
+                           "setattr", "delattr", "__builtins__"})
+DYNAMIC_ATTRS = frozenset({"__code__", "__globals__", "__dict__", "__builtins__", "__setattr__",
+                           "__closure__", "__defaults__", "__kwdefaults__", "f_globals", "f_locals",
+                           "f_back", "_getframe"})
+DYNAMIC_MODULES = frozenset({"importlib", "builtins", "__main__", "ctypes", "types", "marshal",
+                             "pickle", "dill", "cloudpickle", "inspect", "runpy", "code", "codeop",
+                             "gc", "imp", "zipimport", "pkgutil"})
+DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit.load", "torch.package",
+                  "torch.utils.cpp_extension", "torch.library")
+MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of code
+_GETATTR_LIKE = frozenset({"getattr", "attrgetter", "methodcaller", "__getattribute__", "__getattr__"})
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = _FUNCS + _COMPS + (ast.ClassDef,)
+
+
+class SourceUnreadable(Exception):
+    """The source does not show what the graded function runs: the rule cannot be verified."""
+
+
+@dataclass(frozen=True)
+class Use:
+    """The graded function reaches a forbidden API: `what`, through the helpers `via`."""
+    function: str
+    via: tuple[str, ...]
+    what: str
+
+    def describe(self) -> str:
+        path = f" through {' -> '.join(f'`{v}`' for v in self.via)}" if self.via else ""
+        return f"`{self.function}` uses {self.what}{path}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# scopes
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Scope:
+    kind: str                    # "function", "class" or "comprehension"
+    locals: frozenset[str]
+    declared_global: frozenset[str]
+
+
+def _outer_parts(n: ast.AST) -> list[ast.AST]:
+    """The parts of a scope-making node that are evaluated in the enclosing scope."""
+    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = n.args
+        parts: list[ast.AST] = [*a.defaults, *(d for d in a.kw_defaults if d is not None)]
+        if not isinstance(n, ast.Lambda):
+            parts += n.decorator_list
+            parts += [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                      if x is not None and x.annotation is not None]
+            parts += [n.returns] if n.returns is not None else []
+        return parts
+    if isinstance(n, ast.ClassDef):
+        return [*n.decorator_list, *n.bases, *(k.value for k in n.keywords)]
+    if isinstance(n, _COMPS):
+        return [n.generators[0].iter]
+    return []
+
+
+def _inner_parts(n: ast.AST) -> list[ast.AST]:
+    """The parts of a scope-making node evaluated in its own scope."""
+    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return list(n.body)
+    if isinstance(n, ast.Lambda):
+        return [n.body]
+    if isinstance(n, _COMPS):
+        parts: list[ast.AST] = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
+        for i, g in enumerate(n.generators):
+            parts += [g.target, *g.ifs] + ([g.iter] if i else [])
+        return parts
+    return []
+
+
+def _own_nodes(parts: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """Every node evaluated in the scope whose parts are `parts` (nested scopes contribute their outer
+    parts, and the walrus targets of nested comprehensions, which bind here)."""
+    stack = list(parts)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES):
+            stack.extend(_outer_parts(n))
+            if isinstance(n, _COMPS):
+                stack.extend(w for p in _inner_parts(n) for w in _walrus_targets(p))
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _walrus_targets(n: ast.AST) -> Iterator[ast.AST]:
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.NamedExpr):
+            yield x.target
+        if not isinstance(x, _FUNCS + (ast.ClassDef,)):
+            stack.extend(ast.iter_child_nodes(x))
+
+
+def _scope_of(n: ast.AST) -> _Scope:
+    names: set[str] = set()
+    declared: set[str] = set()
+    if isinstance(n, _FUNCS):
+        a = n.args
+        names |= {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x}
+        kind = "function"
+    elif isinstance(n, _COMPS):
+        kind = "comprehension"
+        names |= {x.id for g in n.generators for x in ast.walk(g.target) if isinstance(x, ast.Name)}
+        return _Scope(kind, frozenset(names), frozenset())
+    else:
+        kind = "class"
+    for x in _own_nodes(_inner_parts(n)):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, (ast.Store, ast.Del)):
+            names.add(x.id)
+        elif isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and x is not n:
+            names.add(x.name)
+        elif isinstance(x, (ast.Import, ast.ImportFrom)):
+            names |= {al.asname or al.name.split(".")[0] for al in x.names if al.name != "*"}
+        elif isinstance(x, ast.ExceptHandler) and x.name:
+            names.add(x.name)
+        elif isinstance(x, (ast.MatchAs, ast.MatchStar)) and x.name:
+            names.add(x.name)
+        elif isinstance(x, ast.MatchMapping) and x.rest:
+            names.add(x.rest)
+        elif isinstance(x, ast.Nonlocal):
+            names |= set(x.names)
+        elif isinstance(x, ast.Global):
+            declared |= set(x.names)
+    return _Scope(kind, frozenset(names - declared), frozenset(declared))
+
+
+Chain = tuple[_Scope, ...]   # innermost last; () is the module
+
+
+def _is_global(name: str, chain: Chain) -> bool:
+    for depth, scope in enumerate(reversed(chain)):
+        if name in scope.declared_global:
+            return True
+        if depth and scope.kind == "class":   # a class body is not visible to the scopes inside it
+            continue
+        if name in scope.locals:
+            return False
+    return True
+
+
+def _walk(node: ast.AST, chain: Chain) -> Iterator[tuple[ast.AST, Chain]]:
+    """Every node under `node` with the scope chain it is evaluated in (parents before children)."""
+    stack = [(node, chain)]
+    while stack:
+        n, ch = stack.pop()
+        yield n, ch
+        if isinstance(n, _SCOPES):
+            stack.extend((p, ch) for p in _outer_parts(n))
+            inner = ch + (_scope_of(n),)
+            stack.extend((p, inner) for p in _inner_parts(n))
+        else:
+            stack.extend((c, ch) for c in ast.iter_child_nodes(n))
+
+
+def _root_name(n: ast.AST) -> ast.Name | None:
+    while isinstance(n, (ast.Attribute, ast.Subscript, ast.Starred)):
+        n = n.value
+    return n if isinstance(n, ast.Name) else None
+
+
+def _const_str(n: ast.AST | None) -> str | None:
+    return n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else None
+
+
+# ---------------------------------------------------------------------------------------------------
+# the notebook: every binding of every module-level name
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Binding:
+    kind: str              # "code" (walk node in chain), "import", "mutation" (values stored into it)
+    node: ast.AST | None = None
+    chain: Chain = ()
+    module: str = ""       # for "import": the module, and the imported name (None: the module itself)
+    imported: str | None = None
+
+
+class _Notebook:
+    def __init__(self, cells: Sequence[str]) -> None:
+        self.bindings: dict[str, list[_Binding]] = {}
+        self.attr_stores: dict[str, list[tuple[ast.AST, Chain]]] = {}
+        self.module_aliases: dict[str, set[str]] = {}
+        self.star_modules: set[str] = set()
+        self.dynamic: list[str] = []
+        self.unparsed = 0
+        for cell in cells:
+            try:
+                tree = ast.parse(cell)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self.unparsed += 1    # never ran: it defined nothing
+                continue
+            self._scan(tree)
+
+    def _bind(self, name: str, b: _Binding) -> None:
+        self.bindings.setdefault(name, []).append(b)
+
+    def _bind_targets(self, target: ast.AST, value: ast.AST | None, chain: Chain) -> None:
+        for t in ast.walk(target):
+            if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) and _is_global(t.id, chain):
+                if value is not None:
+                    self._bind(t.id, _Binding("code", value, chain))
+            elif isinstance(t, (ast.Attribute, ast.Subscript)) and isinstance(t.ctx, ast.Store):
+                if isinstance(t, ast.Attribute) and value is not None:
+                    self.attr_stores.setdefault(t.attr, []).append((value, chain))
+                root = _root_name(t)
+                if root is not None and value is not None and _is_global(root.id, chain):
+                    self._bind(root.id, _Binding("mutation", value, chain))
+
+    def _scan(self, tree: ast.Module) -> None:
+        for n, ch in _walk(tree, ()):
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    self._bind_targets(t, n.value, ch)
+            elif isinstance(n, (ast.For, ast.AsyncFor)):
+                self._bind_targets(n.target, n.iter, ch)
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    if item.optional_vars is not None:
+                        self._bind_targets(item.optional_vars, item.context_expr, ch)
+            elif isinstance(n, ast.NamedExpr):
+                # a walrus in a comprehension binds in the enclosing scope
+                inner = ch[:-1] if ch and ch[-1].kind == "comprehension" else ch
+                self._bind_targets(n.target, n.value, inner)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if _is_global(n.name, ch):
+                    self._bind(n.name, _Binding("code", n, ch))
+            elif isinstance(n, ast.Import):
+                for al in n.names:
+                    self._note_module(al.name)
+                    bound = al.asname or al.name.split(".")[0]
+                    module = al.name if al.asname else al.name.split(".")[0]
+                    self.module_aliases.setdefault(bound, set()).add(module)
+                    if _is_global(bound, ch):
+                        self._bind(bound, _Binding("import", module=module))
+            elif isinstance(n, ast.ImportFrom):
+                module = "." * n.level + (n.module or "")
+                self._note_module(module)
+                for al in n.names:
+                    if al.name == "*":
+                        self.star_modules.add(module)
+                        continue
+                    self._note_module(f"{module}.{al.name}")
+                    bound = al.asname or al.name
+                    self.module_aliases.setdefault(bound, set()).add(f"{module}.{al.name}")
+                    if _is_global(bound, ch):
+                        self._bind(bound, _Binding("import", module=module, imported=al.name))
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                # `ops.append(f)`, `ops.update(f=f)`: values stored into a module-level object
+                root = _root_name(n.func.value)
+                if root is not None and _is_global(root.id, ch) and (n.args or n.keywords):
+                    self._bind(root.id, _Binding("mutation", ast.Tuple(
+                        elts=[*n.args, *(k.value for k in n.keywords)], ctx=ast.Load()), ch))
+            if isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load):
+                self.dynamic.append(f"`{n.id}`")
+            elif isinstance(n, ast.Attribute) and n.attr in DYNAMIC_ATTRS:
+                self.dynamic.append(f"`.{n.attr}`")
+            elif isinstance(n, ast.Attribute):
+                dotted = self.qualname(n)
+                if dotted and dotted.startswith(DYNAMIC_DOTTED):
+                    self.dynamic.append(f"`{dotted}`")
+
+    def _note_module(self, module: str) -> None:
+        if module.split(".")[0] in DYNAMIC_MODULES:
+            self.dynamic.append(f"module `{module.split('.')[0]}`")
+
+    def qualname(self, n: ast.AST) -> str | None:
+        """`F.softmax` -> `torch.nn.functional.softmax` when F is an imported module (first alias)."""
+        parts = []
+        while isinstance(n, ast.Attribute):
+            parts.append(n.attr)
+            n = n.value
+        if not isinstance(n, ast.Name):
+            return None
+        modules = sorted(self.module_aliases.get(n.id, ()))
+        head = modules[0] if modules else n.id
+        return ".".join([head, *reversed(parts)])
+
+
+# ---------------------------------------------------------------------------------------------------
+# the question
+# ---------------------------------------------------------------------------------------------------
+
+def _readable(module: str) -> bool:
+    return not module.startswith(".") and module.split(".")[0] in READABLE_MODULES
+
+
+def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -> Use | None:
+    """Does `func_name`, or anything it reaches, use an attribute whose name contains one of `names`?
+
+    Returns the first use found, or None. Raises SourceUnreadable when the source cannot show it."""
+    targets = tuple(t.lower() for t in ([names] if isinstance(names, str) else names))
+
+    def matches(name: str) -> bool:
+        return any(t in name.lower() for t in targets)
+
+    if sum(len(c) for c in cells) > MAX_SOURCE_CHARS:
+        raise SourceUnreadable(f"the notebook has more than {MAX_SOURCE_CHARS:,} characters of code")
+    nb = _Notebook(cells)
+    if nb.dynamic:
+        shown = ", ".join(dict.fromkeys(nb.dynamic[:20]))
+        raise SourceUnreadable(f"the notebook uses {shown}, which can change code out of sight")
+    if not any(b.kind != "mutation" for b in nb.bindings.get(func_name, [])):
+        broken = f" ({nb.unparsed} cell(s) do not parse)" if nb.unparsed else ""
+        raise SourceUnreadable(f"no readable definition of `{func_name}` (a plain `def` in a code "
+                               f"cell){broken}")
+    for module in nb.star_modules:
+        if not _readable(module):
+            raise SourceUnreadable(f"`from {module} import *` brings in names the grader cannot read")
+
+    seen: set[int] = set()
+    # (what to walk, its scope chain, the helper names followed to get here)
+    work: list[tuple[ast.AST, Chain, tuple[str, ...]]] = []
+
+    def follow(name: str, via: tuple[str, ...]) -> Use | None:
+        bindings = nb.bindings.get(name, [])
+        is_module = any(b.kind == "import" for b in bindings)
+        for b in bindings:
+            if b.kind == "import":
+                if not _readable(b.module):
+                    raise SourceUnreadable(f"`{name}` comes from module `{b.module or '.'}`, which the "
+                                           "grader cannot read")
+                if b.imported is not None and matches(b.imported):
+                    alias = "" if b.imported == name else f" (imported as `{name}`)"
+                    return Use(func_name, via[1:-1], f"`{b.module}.{b.imported}`{alias}")
+            elif b.kind == "mutation" and is_module:
+                continue   # `torch.manual_seed(0)` stores nothing into torch
+            elif b.node is not None and id(b.node) not in seen:
+                seen.add(id(b.node))
+                work.append((b.node, b.chain, via))
+        if not bindings and nb.star_modules and matches(name):
+            return Use(func_name, via[1:], f"`{name}` (from a `*` import)")
+        return None
+
+    found = follow(func_name, (func_name,))
+    while found is None and work:
+        node, chain, via = work.pop()
+        handled: set[int] = set()
+        for n, ch in _walk(node, chain):
+            if isinstance(n, ast.Call):
+                f = n.func
+                fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                if fname in _GETATTR_LIKE:
+                    handled.add(id(f))
+                    consts = n.args[1:2] if fname == "getattr" else n.args[:1] if fname in (
+                        "methodcaller", "__getattribute__", "__getattr__") else n.args
+                    for a in consts:
+                        s = _const_str(a)
+                        if s is None:
+                            raise SourceUnreadable(f"`{via[-1]}` calls {fname} with a computed name")
+                        if matches(s):
+                            return Use(func_name, via[1:], f"{fname}(..., {s!r})")
+            elif isinstance(n, ast.Attribute):
+                if matches(n.attr):
+                    return Use(func_name, via[1:], f"`{nb.qualname(n) or n.attr}`")
+                for value, vch in nb.attr_stores.get(n.attr, []):
+                    if id(value) not in seen:
+                        seen.add(id(value))
+                        work.append((value, vch, via + (f".{n.attr}",)))
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and _is_global(n.id, ch):
+                if n.id in _GETATTR_LIKE and id(n) not in handled:
+                    raise SourceUnreadable(f"`{via[-1]}` passes {n.id} around")
+                found = follow(n.id, via + (n.id,) if n.id != via[-1] else via)
+                if found is not None:
+                    return found
+    return found
+
+
+def function_uses_attribute(source: str | Sequence[str], func_name: str,
+                            attr: str | Iterable[str]) -> bool:
+    """True if `func_name` (or anything it calls) uses the attribute `attr` (or one of several).
+    `source`: the notebook's code cells (a single string counts as one cell). Raises SourceUnreadable."""
+    cells = [source] if isinstance(source, str) else list(source)
+    return find_use(cells, func_name, attr) is not None
+
+
+def cells_of(submission: object) -> list[str]:
+    """The submission's code cells, one string each, as the worker ran them.
+
+    `cells` when the runner provides them; else read again from `path` (the same intake, so the
+    same cells: checked against `source`); else the joined `source` as a single cell."""
+    cells = getattr(submission, "cells", None)
+    if cells:
+        return [str(c) for c in cells]
+    source = str(getattr(submission, "source", "") or "")
+    path = str(getattr(submission, "path", "") or "")
+    if path and source:
+        try:
+            from autograder.intake import read_submission
+            again = read_submission(Path(path)).cells
+            if "\n\n".join(again) == source:
+                return list(again)
+        except Exception:  # noqa: BLE001 - unreadable now: fall back to the joined source
+            pass
+    return [source] if source.strip() else []

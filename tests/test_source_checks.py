@@ -1,0 +1,221 @@
+"""The static check follows the functions a graded function calls, reads each cell on its own, and
+fails closed when the source cannot show what runs. Each case is a notebook given as its code cells."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from autograder.checks import Misconception, assert_function_avoids
+from autograder.runner import SubmissionInfo
+from autograder.source_checks import SourceUnreadable, cells_of, find_use, function_uses_attribute
+
+SDPA = "scaled_dot_product_attention"
+SOFTMAX = ("softmax", "softmin")
+
+IMPORTS = "import math\nimport torch\nimport torch.nn.functional as F"
+CLEAN_SOFTMAX = '''
+def stable_softmax(x, dim=-1):
+    """Softmax with the max subtracted first: unlike torch.softmax, written by hand."""
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+'''
+CLEAN_SDPA = '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    return weights @ V
+'''
+
+
+def uses(cells, func="stable_softmax", names=SOFTMAX):
+    return function_uses_attribute(cells, func, names)
+
+
+# ---------------------------------------------------------------------------------------------------
+# what it must find
+# ---------------------------------------------------------------------------------------------------
+
+def test_direct_use():
+    cells = [IMPORTS, "def stable_softmax(x, dim=-1):\n    return torch.softmax(x, dim=dim)"]
+    assert uses(cells)
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1):\n    return x.softmax(dim)"])
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1):\n    return torch.nn.Softmax(dim)(x)"])
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1):\n    return F.log_softmax(x, dim).exp()"])
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1):\n    return F.softmin(-x, dim)"])
+
+
+def test_helper_function():
+    cells = [IMPORTS, "def _norm(x, dim):\n    return F.softmax(x, dim=dim)",
+             "def stable_softmax(x, dim=-1):\n    return _norm(x, dim)"]
+    use = find_use(cells, "stable_softmax", SOFTMAX)
+    assert use is not None and use.via == ("_norm",)
+    assert "`_norm`" in use.describe() and "softmax" in use.describe()
+
+
+def test_helper_of_helper_in_any_order():
+    cells = [IMPORTS,
+             "def stable_softmax(x, dim=-1):\n    return outer(x, dim)",
+             "def outer(x, dim):\n    y = x * 1\n    return inner(y, dim)",
+             "def inner(y, dim):\n    return torch.special.softmax(y, dim)"]
+    use = find_use(cells, "stable_softmax", SOFTMAX)
+    assert use is not None and use.via == ("outer", "inner")
+
+
+def test_lambda_class_method_and_container_helpers():
+    assert uses([IMPORTS, "sm = lambda x, d: F.softmax(x, d)",
+                 "def stable_softmax(x, dim=-1):\n    return sm(x, dim)"])
+    assert uses([IMPORTS, "class Norm:\n    def __call__(self, x, d):\n        return x.softmax(d)",
+                 "def stable_softmax(x, dim=-1):\n    return Norm()(x, dim)"])
+    assert uses([IMPORTS, "OPS = {}", "OPS['sm'] = F.softmax",
+                 "def stable_softmax(x, dim=-1):\n    return OPS['sm'](x, dim)"])
+    assert uses([IMPORTS, "OPS = []", "OPS.append(torch.softmax)",
+                 "def stable_softmax(x, dim=-1):\n    return OPS[0](x, dim)"])
+    # a library attribute patched to point at the forbidden function
+    assert uses([IMPORTS, "torch.my_norm = torch.softmax",
+                 "def stable_softmax(x, dim=-1):\n    return torch.my_norm(x, dim)"])
+    # a default argument and a decorator run the forbidden function too
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1, _f=F.softmax):\n    return _f(x, dim)"])
+    assert uses([IMPORTS, "def deco(f):\n    return lambda x, dim=-1: torch.softmax(x, dim)",
+                 "@deco\ndef stable_softmax(x, dim=-1):\n    return x"])
+
+
+def test_alias_import():
+    assert uses(["from torch import softmax as normalise",
+                 "def stable_softmax(x, dim=-1):\n    return normalise(x, dim)"])
+    assert uses(["from torch.nn.functional import softmax",
+                 "def helper(x, d):\n    return softmax(x, d)",
+                 "def stable_softmax(x, dim=-1):\n    return helper(x, dim)"])
+    assert uses([f"from torch.nn.functional import {SDPA}",
+                 f"{SDPA} = {SDPA}"], SDPA, SDPA)
+    assert uses(["import torch.nn.functional as G", f"def {SDPA}(Q, K, V, mask=None):\n"
+                 f"    return G.{SDPA}(Q, K, V, attn_mask=mask)"], SDPA, SDPA)
+    assert uses(["from torch.nn.functional import *",
+                 "def stable_softmax(x, dim=-1):\n    return softmax(x, dim)"])
+
+
+def test_getattr_with_a_constant_string():
+    assert uses([IMPORTS, "def stable_softmax(x, dim=-1):\n    return getattr(torch, 'softmax')(x, dim)"])
+    assert uses([IMPORTS, "import operator", "def stable_softmax(x, dim=-1):\n"
+                 "    return operator.methodcaller('softmax', dim)(x)"])
+    assert not uses([IMPORTS, "def stable_softmax(x, dim=-1):\n"
+                     "    e = getattr(torch, 'exp')(x - x.amax(dim, keepdim=True))\n"
+                     "    return e / e.sum(dim, keepdim=True)"])
+
+
+def test_broken_ipython_line_in_another_cell_does_not_blind_the_check():
+    bad = "def stable_softmax(x, dim=-1):\n    return torch.softmax(x, dim=dim)"
+    # `?torch.softmax` is IPython help syntax that intake does not turn into Python
+    cells = [IMPORTS, "?torch.softmax", bad, "x = (1,"]
+    assert uses(cells)
+    # ... while a cell that does not parse never ran, so it defines nothing
+    assert not uses([IMPORTS, CLEAN_SOFTMAX, bad + "\n?x"])
+
+
+def test_lone_triple_quotes_cannot_hide_a_cell():
+    bad = "def stable_softmax(x, dim=-1):\n    return torch.softmax(x, dim=dim)"
+    assert uses([IMPORTS, '"""', bad, '"""', CLEAN_SOFTMAX])
+
+
+def test_every_definition_counts_not_only_the_last():
+    # a cell that raises before its def leaves the earlier one in place: both are checked
+    bad = "def stable_softmax(x, dim=-1):\n    return torch.softmax(x, dim=dim)"
+    assert uses([IMPORTS, bad, "1 / 0\n" + CLEAN_SOFTMAX])
+
+
+# ---------------------------------------------------------------------------------------------------
+# what it must not flag
+# ---------------------------------------------------------------------------------------------------
+
+def test_correct_implementation_that_uses_softmax_elsewhere_passes():
+    cells = [IMPORTS, CLEAN_SOFTMAX, CLEAN_SDPA,
+             "x = torch.randn(3, 5)\nexpected = torch.softmax(x, dim=-1)\n"
+             "print(torch.allclose(stable_softmax(x), expected))",
+             "weights = F.softmax(torch.randn(2, 2), dim=-1)",
+             "def compare(x):\n    return (stable_softmax(x) - x.softmax(-1)).abs().max()",
+             f"theirs = F.{SDPA}(x, x, x)\nours = {SDPA}(x, x, x)"]
+    assert not uses(cells)
+    assert not uses(cells, SDPA, SDPA)
+    # locals that share a name with a module-level alias are not that alias
+    assert not uses(cells + [f"def {SDPA}(Q, K, V, mask=None):\n    theirs = Q\n"
+                             "    weights = stable_softmax(Q @ K.transpose(-2, -1), -1)\n"
+                             "    return [theirs for theirs in [weights @ V]][0]"], SDPA, SDPA)
+    # the docstring of CLEAN_SOFTMAX names torch.softmax: a string is not a call
+
+
+def test_full_marks_example_passes():
+    from pathlib import Path
+    from autograder.intake import read_submission
+    root = Path(__file__).resolve().parent.parent / "examples" / "submissions" / "sdpa-from-scratch"
+    cells = read_submission(root / "full_marks.ipynb").cells
+    assert not uses(cells)
+    assert not uses(cells, SDPA, SDPA)
+    assert uses(read_submission(root / "builtin_softmax.ipynb").cells)
+    assert uses(read_submission(root / "calls_torch_sdpa.ipynb").cells, SDPA, SDPA)
+
+
+# ---------------------------------------------------------------------------------------------------
+# fail closed
+# ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cells", [
+    # defined by exec of a string
+    [IMPORTS, "exec('def stable_softmax(x, dim=-1):\\n    return torch.softmax(x, dim)')"],
+    # exec next to a clean definition can still replace it
+    [IMPORTS, CLEAN_SOFTMAX, "exec(open('patch.txt').read())"],
+    # replaced through the module's namespace
+    [IMPORTS, CLEAN_SOFTMAX, "globals()['stable_softmax'] = torch.softmax"],
+    [IMPORTS, CLEAN_SOFTMAX, "import sys\nsetattr(sys.modules['__main__'], 'stable_softmax', torch.softmax)"],
+    [IMPORTS, CLEAN_SOFTMAX, "stable_softmax.__code__ = (lambda x, dim=-1: x).__code__"],
+    # imported from a file the notebook could have written
+    [IMPORTS, "from mysoftmax import stable_softmax"],
+    [IMPORTS, "import helpers", "def stable_softmax(x, dim=-1):\n    return helpers.norm(x, dim)"],
+    # the attribute name is computed
+    [IMPORTS, "def stable_softmax(x, dim=-1):\n    return getattr(torch, 'soft' + 'max')(x, dim)"],
+    [IMPORTS, "g = getattr", "def stable_softmax(x, dim=-1):\n    return g(torch, 'softmax')(x, dim)"],
+    # no readable definition at all
+    [IMPORTS],
+    [IMPORTS, "def stable_softmax(x, dim=-1):\n    return x +"],
+])
+def test_fails_closed(cells):
+    with pytest.raises(SourceUnreadable):
+        uses(cells)
+
+
+def test_hidden_test_helper_says_it_cannot_verify():
+    sub = SubmissionInfo(source="\n\n".join([IMPORTS, "exec('def stable_softmax(x): return x')"]))
+    with pytest.raises(AssertionError, match="cannot check"):
+        assert_function_avoids(sub, "stable_softmax", SOFTMAX, key="builtin_softmax", rule="a built-in softmax")
+    sub = SubmissionInfo(source="\n\n".join([IMPORTS, "def helper(x):\n    return x.softmax(-1)",
+                                             "def stable_softmax(x, dim=-1):\n    return helper(x)"]))
+    with pytest.raises(Misconception) as e:
+        assert_function_avoids(sub, "stable_softmax", SOFTMAX, key="builtin_softmax", rule="a built-in softmax")
+    assert e.value.key == "builtin_softmax" and "`helper`" in str(e.value)
+    # the reference, run in-process, has no notebook: nothing to read, nothing to fail
+    assert_function_avoids(SubmissionInfo(source=""), "stable_softmax", SOFTMAX, key="builtin_softmax",
+                           rule="a built-in softmax")
+
+
+def test_cells_are_read_again_from_the_notebook(tmp_path):
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "id": f"c{i}",
+         "source": src} for i, src in enumerate([IMPORTS, '"""', "x = 1\n\ny = 2", '"""'])]}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(nb))
+    source = "\n\n".join([IMPORTS, '"""', "x = 1\n\ny = 2", '"""'])
+    assert cells_of(SubmissionInfo(source=source, path=str(path))) == [IMPORTS, '"""', "x = 1\n\ny = 2", '"""']
+    # a file that no longer matches the graded source is not trusted
+    assert cells_of(SubmissionInfo(source=source + "\nz = 3", path=str(path))) == [source + "\nz = 3"]
+
+
+@pytest.mark.parametrize("src,expected", [
+    # the cases of the check this module replaced (formerly in autograder.intake)
+    ("import torch.nn.functional as F\ndef sdpa(q):\n    return F.scaled_dot_product_attention(q, q, q)", True),
+    ("from torch.nn.functional import scaled_dot_product_attention as s\ndef sdpa(q):\n    return s(q, q, q)", True),
+    ("import torch.nn.functional as F\ndef sdpa(q):\n    return q\nF.scaled_dot_product_attention(1, 2, 3)", False),
+    ("def sdpa(q):\n    '''compare with F.scaled_dot_product_attention'''\n    return q", False),
+])
+def test_single_source_cases(src, expected):
+    assert function_uses_attribute(src, "sdpa", SDPA) is expected
