@@ -95,3 +95,42 @@ def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
     grads = torch.autograd.grad(out, [args[i] for i in grad_wrt], g, allow_unused=True)
     grads_out = [None if x is None else x.detach() for x in grads]
     return (out.detach(), grads_out), devices_of(out)
+
+
+# --- timing on fresh inputs -----------------------------------------------------------------------
+# A timed call must not be recognisable and must not be cheaper than an honest one: every timed call
+# gets inputs drawn inside the timed request from a seed sent with it (nothing to memoise, nothing to
+# precompute), and the sum of the outputs comes back, so it is right only if every output was.
+InputSpec = tuple[tuple[int, ...], str]  # (shape, dtype name such as "float64")
+
+
+def fresh_inputs(specs: Sequence[InputSpec], gen: torch.Generator) -> list[torch.Tensor]:
+    """One set of standard-normal inputs, drawn in float64 and cast (as `checks.randn` does)."""
+    out = []
+    for shape, dtype in specs:
+        dt = getattr(torch, str(dtype), None)
+        if not isinstance(dt, torch.dtype) or not dt.is_floating_point:
+            raise ValueError(f"not a floating dtype: {dtype!r}")
+        out.append(torch.randn(tuple(int(n) for n in shape), generator=gen, dtype=torch.float64).to(dt))
+    return out
+
+
+def run_fresh_calls(fn: Callable[..., Any], specs: Sequence[InputSpec], kwargs: dict[str, Any],
+                    seed: int, repeat: int, device: str = "cpu",
+                    forbidden: Sequence[str] = ()) -> torch.Tensor:
+    """Call `fn` `repeat` times, each on new inputs from a generator seeded with `seed`; return the
+    float64 CPU sum of the outputs."""
+    gen = torch.Generator().manual_seed(int(seed))
+    total: torch.Tensor | None = None
+    for _ in range(max(1, int(repeat))):
+        args = fresh_inputs(specs, gen)
+        out, _devices = invoke(fn, args, kwargs, device, forbidden=forbidden)
+        if type(out) is not torch.Tensor:
+            raise TypeError(f"expected a tensor, got {type(out).__name__}")
+        out = out.detach().to("cpu", torch.float64)
+        if total is not None and out.shape != total.shape:
+            raise ValueError("the output's shape changed from one call to the next")
+        total = out if total is None else total + out
+    assert total is not None
+    return total
+

@@ -23,6 +23,8 @@ class Limits(_Strict):
     call_timeout_s: float = Field(30, gt=0, description="wall-clock limit for one call into student code")
     submission_timeout_s: float = Field(300, gt=0, description="wall-clock limit for one whole submission")
     memory_mb: int = Field(3072, ge=512, description="RLIMIT_DATA of the worker, MiB")
+    tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")
+    shm_mb: int = Field(64, ge=1, description="the worker's private /dev/shm, MiB")
     output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
     max_reply_mb: int = Field(64, ge=1, description="largest single reply accepted from the worker, MiB")
 

@@ -14,9 +14,11 @@ from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests
 from autograder.intake import Submission, read_submission
-from autograder.results import Isolation, ManualAnswer, SubmissionResult, TestReport
+from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import SubmissionInfo, run_tests
-from autograder.sandbox import SandboxPolicy, WorkerSession, Zygote, detect_isolation, launch_zygote
+from autograder.isolation import detect_isolation
+from autograder.session import SandboxPolicy, WorkerSession
+from autograder.zygote import Zygote, launch_zygote
 
 
 def cuda_available() -> bool:
@@ -49,6 +51,15 @@ class RestartingNamespace:
 
     def resolve(self, name: str, device: str) -> object:
         return self.session.resolve(name, device)
+
+
+def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
+    facts = session.facts
+    shm = ("shared memory refused" if facts.get("shared_memory") == "denied"
+           else "shared memory NOT refused (no seccomp)")
+    return SandboxRecord(seccomp=bool(facts.get("seccomp")), namespaces=list(facts.get("namespaces", [])),
+                         memory=f"RLIMIT_DATA {policy.memory_mb} MiB + private /tmp {policy.tmp_mb} MiB"
+                                f" + /dev/shm {policy.shm_mb} MiB; {shm}")
 
 
 class Grader:
@@ -92,12 +103,8 @@ class Grader:
         return sum(t.points for t in self.tests(slug))
 
     def policy(self, slug: str) -> SandboxPolicy:
-        lim = self.course.config.limits
-        return SandboxPolicy(memory_mb=lim.memory_mb, cell_timeout_s=lim.cell_timeout_s,
-                             call_timeout_s=lim.call_timeout_s,
-                             submission_timeout_s=lim.submission_timeout_s, output_kb=lim.output_kb,
-                             max_reply_mb=lim.max_reply_mb,
-                             forbidden=tuple(self.course.settings(slug).forbidden_apis))
+        return SandboxPolicy.from_limits(self.course.config.limits,
+                                         forbidden=self.course.settings(slug).forbidden_apis)
 
     def failed_everything(self, slug: str, message: str) -> list[TestReport]:
         return [TestReport(question=t.question, name=t.name, device="cpu", hidden=t.hidden,
@@ -134,9 +141,7 @@ class Grader:
             result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                      submission=SubmissionInfo(source=sub.source, path=str(path)),
                                      gpu_points=self.course.config.gpu_points)
-            if not session.facts.get("seccomp", False) and result.isolation is not None:
-                result.message = (result.message + "; " if result.message else "") + \
-                    "note: seccomp filter unavailable"
+            result.sandbox = sandbox_record(session, policy)
             namespace.session.close()
         finally:
             session.close()

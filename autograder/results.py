@@ -41,6 +41,13 @@ class CellReport(BaseModel):
     duration_s: float = 0.0
 
 
+class SandboxRecord(BaseModel):
+    """What the worker that ran a submission had of its own (instructors only)."""
+    seccomp: bool = False
+    namespaces: list[str] = Field(default_factory=list)   # pid, ipc, mount, net, uts, user
+    memory: str = ""                                      # how the memory limit is enforced
+
+
 class ManualAnswer(BaseModel):
     question: str
     text: str
@@ -58,6 +65,7 @@ class SubmissionResult(BaseModel):
     message: str = ""            # shown to the student (rejection reason, cell errors summary)
     seed: int = 0
     isolation: Optional[Isolation] = None
+    sandbox: Optional[SandboxRecord] = None
     execution_time_s: float = 0.0
 
     @property

@@ -1,12 +1,25 @@
 """The untrusted side of the boundary. Runs inside the sandbox, never in the grader's process.
 
 A zygote (`python -I -m autograder.worker`) imports what students may use (torch, numpy), then forks
-one child per submission on request. The zygote was exec'd fresh by the grader, so a child inherits
-no tests, reference, seeds or secrets. Each child locks itself down (own session, scratch dir,
-rlimits, not dumpable, seccomp), runs the notebook's cells, then answers requests: resolve a name,
-call a function, time calls. Only plain data crosses back (autograder.protocol).
+one worker per submission on request. The zygote was exec'd fresh by the grader, so a worker inherits
+no tests, reference, seeds or secrets. A class is mutually hostile, so each worker is its own sandbox,
+by construction rather than by listing syscalls:
 
-Everything here before `_lock_down` is trusted code; after it, the process belongs to the student."""
+    own pid namespace     it is pid 1 of a namespace holding nothing else: the zygote and every
+                          classmate cannot be named, so they cannot be signalled, traced, re-limited,
+                          re-prioritised or read through /proc
+    own IPC, UTS, net     no SysV object, message queue or abstract socket is shared with anyone
+    own mounts            the whole tree read-only, a fresh size-capped /tmp (its scratch dir, which
+                          nobody else can name) and /dev/shm; /proc shows only itself
+    own user namespace    where the worker is not root (bwrap, rlimits): what gives it the right to
+                          make the above, capabilities dropped afterwards
+    non-dumpable          from the zygote's first instruction on, inherited through fork: no window
+    seccomp               no processes, no exec, no sockets, no shared memory, no signals or
+                          limits aimed at anyone else, no namespace or mount calls
+
+Then it runs the notebook's cells and answers requests (autograder.messages). Only plain data crosses
+back (autograder.protocol). Everything here before `_lock_down` returns is trusted code; after it,
+the process belongs to the student."""
 from __future__ import annotations
 
 import builtins
@@ -19,6 +32,7 @@ import resource
 import signal
 import socket
 import sys
+import tempfile
 import time
 import traceback
 import types
@@ -26,11 +40,13 @@ from typing import Any
 
 CONTROL_FD = 3
 
-
-# --- privilege drop for the fallback isolation (no bwrap): done by the zygote before any import ---
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
-MS_REC, MS_PRIVATE, MS_RDONLY, MS_BIND, MS_NOSUID, MS_NODEV = 0x4000, 0x40000, 1, 0x1000, 2, 4
-MS_REMOUNT = 0x20
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 0x20
+MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+SYS_MOUNT_SETATTR = {"x86_64": 442, "aarch64": 442}.get(os.uname().machine)
+MOUNT_ATTR_RDONLY, AT_RECURSIVE, AT_FDCWD = 0x1, 0x8000, -100
 
 
 def _libc() -> ctypes.CDLL:
@@ -43,40 +59,31 @@ def _check(rc: int, what: str) -> None:
         raise OSError(e, f"{what}: {os.strerror(e)}")
 
 
-def fallback_isolate(hide: list[str], keep: list[str]) -> None:
-    """As root without bwrap: private network and mount namespaces, and the grader's paths covered by
-    empty read-only mounts. Runs first thing in the zygote, before any thread exists.
-
-    `keep`: paths the worker needs (interpreter, venv, this package); those under a directory that
-    gets a private tmpfs (a checkout in /tmp) are bound back into it, read-only."""
-    libc = _libc()
-    _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
-    _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
-    for path in hide:
-        if os.path.isdir(path):
-            _check(libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV,
-                              b"size=4k,mode=000"), f"hide {path}")
-        elif os.path.exists(path):
-            _check(libc.mount(b"/dev/null", path.encode(), None, MS_BIND, None), f"hide {path}")
-    # Private, size-capped scratch: nothing the student writes lands in the host's /tmp.
-    for path, size in (("/tmp", b"size=512m,mode=1777"), ("/var/tmp", b"size=1m,mode=1777"),
-                       ("/dev/shm", b"size=1m,mode=1777")):
-        if not os.path.isdir(path):
-            continue
-        under = [k for k in keep if k.startswith(path + "/")]
-        held = {k: os.open(k, os.O_PATH) for k in under}  # reachable after the tmpfs covers them
-        _check(libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, size), f"tmpfs {path}")
-        for k, fd in held.items():
-            os.makedirs(k, exist_ok=True)
-            _check(libc.mount(f"/proc/self/fd/{fd}".encode(), k.encode(), None, MS_BIND | MS_REC, None),
-                   f"keep {k}")
-            _check(libc.mount(None, k.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_REC, None),
-                   f"read-only {k}")
-            os.close(fd)
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    _check(_libc().mount(source.encode() if source else None, target.encode(),
+                         fstype.encode() if fstype else None, flags, data.encode() if data else None),
+           f"mount {target}")
 
 
 def die_with_parent() -> None:
-    _libc().prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: no orphan outlives its parent
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # no orphan outlives its parent
+
+
+def set_dumpable(on: bool) -> None:
+    _libc().prctl(PR_SET_DUMPABLE, int(on), 0, 0, 0)
+
+
+# --- the zygote's own isolation at the fallback level (root, no bwrap) ----------------------------
+def fallback_isolate(hide: list[str]) -> None:
+    """As root without bwrap: private network and mount namespaces, and the grader's paths covered by
+    empty read-only mounts. Runs first thing in the zygote, before any thread exists."""
+    _check(_libc().unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
+    _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    for path in hide:
+        if os.path.isdir(path):
+            _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=000")
+        elif os.path.exists(path):
+            _mount("/dev/null", path, None, MS_BIND)
 
 
 # Imported while still privileged, so that they work even where the interpreter's own tree is not
@@ -90,15 +97,124 @@ PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collec
            "mpmath", "sympy", "torch.autograd", "torch.fx.experimental.symbolic_shapes")
 
 
+# --- one worker's namespaces ----------------------------------------------------------------------
+def _enter_namespaces(as_root: bool) -> list[str]:
+    """unshare everything a worker needs of its own. Root (the fallback level) needs no user
+    namespace; anyone else makes one, mapping its own uid and gid, to gain the right to the rest.
+    Returns the namespaces made; [] where the kernel refuses (the worker then runs without)."""
+    libc = _libc()
+    flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS
+    uid, gid = os.getuid(), os.getgid()
+    if not as_root:
+        flags |= CLONE_NEWUSER
+    if libc.unshare(flags) != 0:
+        return []
+    if not as_root:
+        # uid_map is owned by root while we are not dumpable: dumpable for these three writes only,
+        # in trusted code, in a user namespace no other process shares
+        set_dumpable(True)
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                               ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as fh:
+                    fh.write(text)
+        finally:
+            set_dumpable(False)
+    return ["pid", "ipc", "mount", "net", "uts"] + ([] if as_root else ["user"])
+
+
+def _read_only_root() -> bool:
+    """Make every inherited mount read-only for this worker (mount_setattr, Linux >= 5.12)."""
+    if SYS_MOUNT_SETATTR is None:
+        return False
+
+    class MountAttr(ctypes.Structure):
+        _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                    ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+    attr = MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
+    return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
+                           ctypes.sizeof(attr)) == 0
+
+
+def _private_tmpfs(path: str, size_mb: int, keep: list[str]) -> None:
+    """A fresh tmpfs of `size_mb` over `path`; the paths in `keep` below it (a checkout under /tmp)
+    are bound back, read-only like everything inherited."""
+    under = [k for k in keep if k.startswith(path.rstrip("/") + "/")]
+    held = {k: os.open(k, os.O_PATH) for k in under if os.path.exists(k)}
+    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={max(1, size_mb)}m,mode=1777")
+    for k, fd in held.items():
+        os.makedirs(k, exist_ok=True)
+        _mount(f"/proc/self/fd/{fd}", k, None, MS_BIND | MS_REC)
+        os.close(fd)
+
+
+MS_MOVE = 0x2000
+
+
+def _private_proc(outer_pid: str) -> None:
+    """/proc of this pid namespace, which holds only this worker. Where the kernel refuses a new proc
+    (under bwrap the outer /proc is partly covered, so it is not "fully visible"), a small tmpfs is
+    built in the private /tmp with only this process's own directory and a few system-wide files,
+    then moved over the outer /proc. Needs the private /tmp first."""
+    try:
+        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        return
+    except OSError:
+        pass
+    stage = tempfile.mkdtemp(dir="/tmp")
+    _mount("tmpfs", stage, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=16k,mode=755")
+    os.mkdir(f"{stage}/self")
+    _mount(f"/proc/{outer_pid}", f"{stage}/self", None, MS_BIND)
+    for name in ("cpuinfo", "meminfo", "stat", "uptime", "loadavg", "filesystems"):
+        if os.path.exists(f"/proc/{name}"):
+            open(f"{stage}/{name}", "w").close()
+            _mount(f"/proc/{name}", f"{stage}/{name}", None, MS_BIND)
+    os.symlink("self", f"{stage}/thread-self")
+    _mount(stage, "/proc", None, MS_MOVE)
+    os.rmdir(stage)
+
+
 def drop_privileges(uid: int, gid: int) -> None:
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
 
 
+def drop_capabilities() -> None:
+    """Clear every capability the new user namespace gave us (capset with empty sets)."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                    ("inheritable", ctypes.c_uint32)]
+
+    data = (Data * 2)()
+    _check(_libc().capset(ctypes.byref(Header(0x20080522, 0)), data), "capset")
+
+
 # --- the student's process: lock-down ------------------------------------------------------------
+# Syscalls a numerical Python process never needs, and that would let it reach outside itself.
+DENIED = ("fork", "vfork", "execve", "execveat", "socket", "socketpair", "ptrace",
+          "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_open", "pidfd_getfd",
+          "pidfd_send_signal", "kcmp", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
+          "mount_setattr", "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick",
+          "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd",
+          "io_uring_setup", "io_uring_enter", "io_uring_register", "personality", "kexec_load",
+          "kexec_file_load", "init_module", "finit_module", "delete_module", "setuid", "setgid",
+          "setreuid", "setregid", "setresuid", "setresgid", "setgroups", "setfsuid", "setfsgid",
+          "capset", "acct", "swapon", "swapoff", "reboot", "sethostname", "setdomainname",
+          "syslog", "quotactl", "name_to_handle_at", "open_by_handle_at", "lookup_dcookie",
+          "move_pages", "migrate_pages", "ioprio_set", "iopl", "ioperm", "vhangup",
+          # shared memory escapes RLIMIT_DATA: refuse it (tmpfs files are capped by size instead)
+          "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv",
+          "semget", "semop", "semtimedop", "mq_open", "mq_timedsend", "mq_timedreceive")
+
+
 def _seccomp(own_pid: int) -> bool:
-    """No new processes, no sockets, no exec, no ptrace, no signals to anyone else."""
+    """Deny what reaches outside this process; calls that take a pid may only name this one."""
     try:
         import pyseccomp as sc
     except Exception:  # noqa: BLE001 - libseccomp missing: the grader records a weaker isolation
@@ -108,27 +224,63 @@ def _seccomp(own_pid: int) -> bool:
     CLONE_THREAD = 0x00010000
     f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # fork-like clone
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # glibc falls back to clone for threads
-    for name in ("fork", "vfork", "execve", "execveat", "socket", "ptrace", "process_vm_readv",
-                 "process_vm_writev", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
-                 "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd",
-                 "io_uring_setup", "personality", "kexec_load", "init_module", "finit_module",
-                 "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid"):
+    for name in DENIED:
         try:
             f.add_rule(eperm, name)
         except Exception:  # noqa: BLE001 - syscall unknown on this architecture
             pass
-    f.add_rule(eperm, "kill", sc.Arg(0, sc.NE, own_pid))
-    f.add_rule(eperm, "tgkill", sc.Arg(0, sc.NE, own_pid))
-    f.add_rule(eperm, "tkill", sc.Arg(0, sc.NE, own_pid))  # tkill takes a tid; threads use tgkill
+    # Signals only to itself (the pid namespace already hides everyone else).
+    for name in ("kill", "tgkill", "tkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
+        f.add_rule(eperm, name, sc.Arg(0, sc.NE, own_pid))
+    # Limits, priority and scheduling only of itself (0 = the caller).
+    for name in ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+                 "sched_setattr"):
+        f.add_rule(eperm, name, sc.Arg(0, sc.NE, 0))
+    f.add_rule(eperm, "setpriority", sc.Arg(0, sc.NE, 0))        # PRIO_PROCESS only
+    f.add_rule(eperm, "setpriority", sc.Arg(1, sc.NE, 0))        # ... of itself
     f.load()
     return True
 
 
-def _lock_down(sock_fd: int, policy: dict[str, Any]) -> dict[str, Any]:
+def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
+    """Make this freshly forked process a sandbox of its own. Returns the facts for `ready`."""
+    as_root = os.geteuid() == 0 and bool(opts.get("drop"))
+    outer_pid = os.readlink("/proc/self")
+    namespaces = _enter_namespaces(as_root)
+    if "pid" in namespaces:
+        # The new pid namespace takes effect for our children: the worker is the next child, pid 1.
+        # This process stays as its reaper and dies with it (or with the zygote).
+        child = os.fork()
+        if child:
+            os.close(sock_fd)
+            while True:
+                try:
+                    _pid, status = os.waitpid(child, 0)
+                    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+                except ChildProcessError:
+                    os._exit(0)
+                except InterruptedError:
+                    continue
+        die_with_parent()
+        outer_pid = os.readlink("/proc/self")
     os.setsid()
-    die_with_parent()
-    scratch = os.path.join(policy["scratch_root"], f"sub-{os.getpid()}")
-    os.makedirs(scratch, mode=0o700, exist_ok=True)
+    if "mount" in namespaces:
+        _mount("none", "/", None, MS_REC | MS_PRIVATE)
+        read_only = _read_only_root()
+        keep = list(opts.get("keep", []))
+        _private_tmpfs("/tmp", int(policy["tmp_mb"]), keep)
+        if os.path.isdir("/dev/shm"):
+            _private_tmpfs("/dev/shm", int(policy["shm_mb"]), keep)
+        if os.path.isdir("/var/tmp"):
+            _private_tmpfs("/var/tmp", 1, keep)
+        if "pid" in namespaces:
+            _private_proc(outer_pid)
+        if not read_only:
+            namespaces.append("(read-write root)")
+        scratch = "/tmp"
+    else:
+        # No namespaces here: a directory nobody can name in advance, readable only by us.
+        scratch = tempfile.mkdtemp(prefix="sub-", dir=opts.get("scratch_root") or None)
     os.chdir(scratch)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
@@ -141,7 +293,11 @@ def _lock_down(sock_fd: int, policy: dict[str, Any]) -> dict[str, Any]:
             resource.setrlimit(lim, (value, value))
         except (ValueError, OSError):
             pass
-    _libc().prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: siblings cannot ptrace or read our memory
+    if as_root:
+        drop_privileges(int(opts.get("uid", 65534)), int(opts.get("gid", 65534)))
+    elif "user" in namespaces:
+        drop_capabilities()
+    set_dumpable(False)  # a uid change resets it; classmates can never trace or read us
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -149,7 +305,9 @@ def _lock_down(sock_fd: int, policy: dict[str, Any]) -> dict[str, Any]:
     os.closerange(sock_fd + 1, 1 << 16)
     import torch
     torch.set_num_threads(1)
-    return {"seccomp": _seccomp(os.getpid()), "scratch": scratch}
+    filtered = _seccomp(os.getpid())
+    return {"seccomp": filtered, "namespaces": namespaces,
+            "shared_memory": "denied" if filtered else "allowed"}
 
 
 # --- the student's process: serving --------------------------------------------------------------
@@ -237,13 +395,11 @@ class Worker:
         kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}), allow_generator=True)
         return list(args), dict(kwargs)
 
-    def _student_call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], device: str,
-                      grad_wrt: Any, grad_out: Any) -> tuple[bool, Any]:
-        """Run one graded call with its output captured: (True, (value, devices)) or (False, error)."""
+    def _student_call(self, run: Any) -> tuple[bool, Any]:
+        """Run one graded call with its output captured: (True, result) or (False, error)."""
         sys.stdout = sys.stderr = self.out
         try:
-            return True, self.calls.invoke(fn, args, kwargs, device, grad_wrt, grad_out,
-                                           self.policy.get("forbidden", ()))
+            return True, run()
         except BaseException as e:  # noqa: BLE001 - the student's exception, as strings
             return False, _error(e)
         finally:
@@ -261,34 +417,33 @@ class Worker:
                 self.send({"id": rid, "ok": True, "kind": "callable", "value": None})
             else:
                 self.reply(rid, self.ns[name], kind="value")
-        elif op in ("call", "stash"):
+        elif op == "call":
             fn = self.ns.get(msg["name"])
             args, kwargs = self._args(msg)
-            if op == "stash":
-                self.stash[msg["key"]] = (fn, args, kwargs)
-                self.send({"id": rid, "ok": True, "value": None})
-                return True
             grad_out = self.protocol.decode_value(msg["grad_output"]) if msg.get("grad_output") else None
-            ok, result = self._student_call(fn, args, kwargs, msg.get("device", "cpu"),
-                                            msg.get("grad_wrt"), grad_out)
+            ok, result = self._student_call(
+                lambda: self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), msg.get("grad_wrt"),
+                                          grad_out, self.policy.get("forbidden", ())))
             if ok:
                 self.reply(rid, result[0], devices=result[1])
             else:
                 self.send({"id": rid, "ok": False, "error": result})
-        elif op == "time_call":
-            fn, args, kwargs = self.stash[msg["key"]]
-            for _ in range(int(msg["repeat"])):
-                ok, result = self._student_call(fn, args, kwargs, msg.get("device", "cpu"), None, None)
-                if not ok:
-                    self.send({"id": rid, "ok": False, "error": result})
-                    return True
-            self.send({"id": rid, "ok": True, "value": None})
-        elif op == "output":
-            self.send({"id": rid, "ok": True, "value": self.out.take()})
+        elif op == "time_fresh":
+            fn = self.ns.get(msg["name"])
+            kwargs = dict(self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}})))
+            specs = [(tuple(shape), str(dtype)) for shape, dtype in msg["specs"]]
+            ok, result = self._student_call(
+                lambda: self.calls.run_fresh_calls(fn, specs, kwargs, int(msg["seed"]), int(msg["repeat"]),
+                                                   msg.get("device", "cpu"), self.policy.get("forbidden", ())))
+            if ok:
+                self.reply(rid, result)
+            else:
+                self.send({"id": rid, "ok": False, "error": result})
         elif op == "exit":
             return False
         else:
-            self.send({"id": rid, "ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}"}})
+            self.send({"id": rid, "ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}",
+                                                         "traceback": ""}})
         return True
 
     def serve(self) -> None:
@@ -301,11 +456,13 @@ class Worker:
                 return
 
 
-def child_main(sock_fd: int, policy: dict[str, Any]) -> None:
+def child_main(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> None:
     try:
-        facts = _lock_down(sock_fd, policy)
+        facts = _lock_down(sock_fd, policy, opts)
         sock = socket.socket(fileno=sock_fd)
         from autograder import protocol
+        # The grader reads this frame's sender credentials (SO_PASSCRED): the kernel, not we, tells
+        # it our pid as the grader sees it.
         protocol.send_frame(sock, {"event": "ready", **facts})
         Worker(sock, policy).serve()
     finally:
@@ -314,10 +471,11 @@ def child_main(sock_fd: int, policy: dict[str, Any]) -> None:
 
 def zygote_main() -> None:
     """Serve spawn requests on the control socket (fd 3, SOCK_SEQPACKET): one fd per request."""
+    set_dumpable(False)  # first: nobody of our uid may trace or read the zygote, nor its children
     opts = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     die_with_parent()
     if opts.get("drop"):
-        fallback_isolate(opts.get("hide", []), opts.get("keep", []))
+        fallback_isolate(opts.get("hide", []))
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
@@ -327,11 +485,9 @@ def zygote_main() -> None:
         except ImportError:
             pass
     from autograder import calls, protocol  # noqa: F401
-    if opts.get("drop"):
-        drop_privileges(opts.get("uid", 65534), opts.get("gid", 65534))
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=int(opts.get("fd", CONTROL_FD)))
-    control.send(json.dumps({"event": "zygote_ready", "pid": os.getpid(), "uid": os.getuid()}).encode())
+    control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid()}).encode())
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, 1 << 16, 1)
@@ -339,8 +495,11 @@ def zygote_main() -> None:
             return
         if not data:
             return
-        request = json.loads(data)
-        if request.get("op") != "spawn" or len(fds) != 1:
+        try:
+            request = json.loads(data)
+        except ValueError:
+            request = {}
+        if not isinstance(request, dict) or request.get("op") != "spawn" or len(fds) != 1:
             for fd in fds:
                 os.close(fd)
             continue
@@ -348,9 +507,10 @@ def zygote_main() -> None:
         if pid == 0:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             control.close()
-            child_main(fds[0], request["policy"])
+            die_with_parent()
+            child_main(fds[0], request["policy"], opts)
         os.close(fds[0])
-        control.send(json.dumps({"event": "spawned", "pid": pid, "token": request.get("token")}).encode())
+        control.send(json.dumps({"event": "spawned", "token": request.get("token")}).encode())
 
 
 if __name__ == "__main__":

@@ -115,12 +115,18 @@ def test_forbidden_api_raises_inside_student_code(zygote):
 
 
 def test_cpu_time_is_measured_from_outside(zygote):
-    session, _ = run(zygote, "import time\ndef busy(s):\n    t = time.process_time()\n"
-                             "    while time.process_time() - t < s: pass\n"
-                             "def lazy(s):\n    time.sleep(s)")
-    busy = session.resolve("busy", "cpu").cpu_seconds(0.1, repeat=3)
-    lazy = session.resolve("lazy", "cpu").cpu_seconds(0.1, repeat=3)
+    session, _ = run(zygote, "import time\ndef busy(x):\n    t = time.process_time()\n"
+                             "    while time.process_time() - t < 0.1: pass\n    return x * 2\n"
+                             "def lazy(x):\n    time.sleep(0.1)\n    return x * 2")
+    import torch
+    specs = [((2, 3), "float64")]
+    busy, total = session.resolve("busy", "cpu").time_fresh(specs, seed=7, repeat=3)
+    lazy, _ = session.resolve("lazy", "cpu").time_fresh(specs, seed=7, repeat=3)
     assert busy >= 0.2 and lazy < 0.1
+    # every call had inputs of its own, drawn from the seed inside the worker; the sum proves it
+    gen = torch.Generator().manual_seed(7)
+    expected = sum(2 * torch.randn(2, 3, generator=gen, dtype=torch.float64) for _ in range(3))
+    assert torch.allclose(total, expected)
     session.close()
 
 

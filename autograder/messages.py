@@ -1,0 +1,122 @@
+"""Every message that crosses the sandbox boundary, typed once for both sides.
+
+    grader -> worker   a Request: exec, resolve, call, time_fresh, exit
+    worker -> grader   an Event while cells run (cell_start, cell_end), the worker's `ready`, or a
+                       Reply to the request with the same id
+    grader -> zygote   SpawnRequest on the control socket, one socket fd attached
+    zygote -> grader   ZygoteReady once, then Spawned per request
+
+Frames and values (JSON, safetensors) are `autograder.protocol`'s job; this module says what the
+frames contain. Everything the worker sends is untrusted: readers check each field's type."""
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from typing_extensions import NotRequired
+
+Op = Literal["exec", "resolve", "call", "time_fresh", "exit"]
+OPS: tuple[Op, ...] = ("exec", "resolve", "call", "time_fresh", "exit")
+
+
+# --- grader -> worker ------------------------------------------------------------------------
+class ExecRequest(TypedDict):
+    id: int
+    op: Literal["exec"]
+    cells: list[str]
+
+
+class ResolveRequest(TypedDict):
+    id: int
+    op: Literal["resolve"]
+    name: str
+
+
+class CallRequest(TypedDict):
+    id: int
+    op: Literal["call"]
+    name: str
+    device: str
+    args: Any                     # protocol.encode_value(list)
+    kwargs: Any                   # protocol.encode_value(dict)
+    grad_wrt: NotRequired[list[int]]
+    grad_output: NotRequired[Any]
+
+
+class TimeFreshRequest(TypedDict):
+    """Call `name` `repeat` times on inputs drawn inside the worker from `seed` (calls.run_fresh_calls);
+    the grader reads the worker's CPU clock around the whole request."""
+    id: int
+    op: Literal["time_fresh"]
+    name: str
+    device: str
+    specs: list[tuple[list[int], str]]
+    kwargs: Any
+    seed: int
+    repeat: int
+
+
+class ExitRequest(TypedDict):
+    id: int
+    op: Literal["exit"]
+
+
+# --- worker -> grader ------------------------------------------------------------------------
+class Ready(TypedDict):
+    event: Literal["ready"]
+    seccomp: bool
+    namespaces: list[str]         # what this worker has of its own: pid, ipc, mount, net, user
+    shared_memory: Literal["denied", "allowed"]
+
+
+class CellStart(TypedDict):
+    event: Literal["cell_start"]
+    index: int
+
+
+class CellEnd(TypedDict):
+    event: Literal["cell_end"]
+    index: int
+    status: Literal["ok", "error"]
+    error: str
+    duration_s: float
+
+
+class ErrorInfo(TypedDict):
+    type: str
+    message: str
+    traceback: str
+
+
+class Reply(TypedDict):
+    id: int
+    ok: bool
+    value: NotRequired[Any]
+    error: NotRequired[ErrorInfo]
+    kind: NotRequired[Literal["missing", "callable", "value"]]
+    devices: NotRequired[list[str]]
+
+
+# --- grader <-> zygote -----------------------------------------------------------------------
+class WorkerPolicy(TypedDict):
+    """What the worker needs to lock itself down; built from grading.yml's limits."""
+    memory_mb: int
+    output_kb: int
+    tmp_mb: int
+    shm_mb: int
+    forbidden: list[str]
+
+
+class SpawnRequest(TypedDict):
+    op: Literal["spawn"]
+    token: str
+    policy: WorkerPolicy
+
+
+class ZygoteReady(TypedDict):
+    event: Literal["zygote_ready"]
+    uid: int
+
+
+class Spawned(TypedDict):
+    event: Literal["spawned"]
+    token: str

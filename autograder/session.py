@@ -1,0 +1,313 @@
+"""One submission's worker, from the grader's side: run the cells, resolve names, call, time, kill.
+Every limit is enforced from out here; every byte that comes back is checked.
+
+    SandboxPolicy   the limits of one worker, built from grading.yml
+    WorkerSession   the grader's handle on one worker (implements runner.StudentNamespace)
+    WorkerProxy     what a hidden test holds in place of a student function
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
+from autograder import protocol
+from autograder.errors import (GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
+                               WorkerTimeout)
+from autograder.isolation import cpu_seconds_of
+from autograder.messages import Op, WorkerPolicy
+from autograder.results import CellReport
+
+if TYPE_CHECKING:
+    import torch
+
+    from autograder.config import Limits
+
+MAX_CELL_ERROR = 500
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    memory_mb: int = 3072
+    tmp_mb: int = 512
+    shm_mb: int = 64
+    cell_timeout_s: float = 30.0
+    call_timeout_s: float = 30.0
+    submission_timeout_s: float = 300.0
+    output_kb: int = 256
+    max_reply_mb: int = 64
+    forbidden: tuple[str, ...] = ()
+    max_restarts: int = 2
+
+    @classmethod
+    def from_limits(cls, limits: "Limits", forbidden: Sequence[str] = ()) -> "SandboxPolicy":
+        return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
+                   cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
+                   submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
+                   max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden))
+
+    def for_worker(self) -> WorkerPolicy:
+        return {"memory_mb": self.memory_mb, "output_kb": self.output_kb, "tmp_mb": self.tmp_mb,
+                "shm_mb": self.shm_mb, "forbidden": list(self.forbidden)}
+
+
+@dataclass
+class ExecOutcome:
+    cells: list[CellReport] = field(default_factory=list)
+
+
+def _recv_ready(sock: socket.socket, timeout: float) -> tuple[dict[str, Any], int]:
+    """The worker's first frame and its sender's pid in our namespace, from the kernel (SO_PASSCRED
+    on our end): each worker is pid 1 of its own namespace, so it could not tell us if it wanted."""
+    deadline = time.monotonic() + timeout
+    header, pid = b"", None
+    while len(header) < protocol.HEADER.size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise WorkerTimeout("starting the worker", timeout)
+        sock.settimeout(left)
+        try:
+            data, anc, _flags, _addr = sock.recvmsg(protocol.HEADER.size - len(header),
+                                                    socket.CMSG_SPACE(12))
+        except socket.timeout:
+            continue
+        except OSError as e:
+            raise WorkerCrashed(f"connection lost ({e.strerror or e})") from None
+        if not data:
+            raise WorkerCrashed("the worker exited while starting")
+        for level, kind, payload in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(payload) >= 12:
+                pid = pid or int.from_bytes(payload[:4], sys.byteorder, signed=True)
+        header += data
+    if not pid or pid <= 0:
+        raise GraderError("the worker's pid is not visible from the grader")
+    (size,) = protocol.HEADER.unpack(header)
+    if size > 1 << 16:
+        raise ProtocolError("the worker's first message is too large")
+    body = protocol._recv_exact(sock, size, deadline, timeout, "starting the worker")
+    try:
+        message = json.loads(body)
+    except ValueError:
+        raise ProtocolError("the worker's first message is not JSON") from None
+    if type(message) is not dict:
+        raise ProtocolError("the worker's first message is not an object")
+    return message, pid
+
+
+class WorkerSession:
+    """The grader's handle on one submission's worker. Implements runner.StudentNamespace."""
+
+    def __init__(self, sock: socket.socket, policy: SandboxPolicy) -> None:
+        self.sock, self.policy = sock, policy
+        self._next_id = 0
+        self._dead = False
+        self.deadline = time.monotonic() + policy.submission_timeout_s
+        self.cells: list[str] = []
+        self.cells_completed = False  # a restart re-runs the cells only if they finished once
+        self.death_reason = ""
+        self.pid = 0
+        self.pidfd: int | None = None
+        try:
+            ready, self.pid = _recv_ready(sock, timeout=30)
+        except Exception:
+            sock.close()
+            raise
+        try:
+            # A handle on exactly this process: a recycled pid can never be killed by mistake.
+            self.pidfd = os.pidfd_open(self.pid)
+        except OSError:
+            self.pidfd = None
+        if ready.get("event") != "ready":
+            self.kill("did not start")
+            raise GraderError("the worker did not start")
+        namespaces = ready.get("namespaces")
+        self.facts: dict[str, Any] = {
+            "seccomp": ready.get("seccomp") is True,
+            "namespaces": [str(n)[:20] for n in namespaces][:10] if isinstance(namespaces, list) else [],
+            "shared_memory": "denied" if ready.get("shared_memory") == "denied" else "allowed",
+        }
+
+    # transport
+    def _budget(self, limit: float) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise WorkerTimeout("grading this submission", self.policy.submission_timeout_s)
+        return min(limit, left)
+
+    def _recv(self, timeout: float, what: str) -> dict[str, Any]:
+        try:
+            return protocol.recv_frame(self.sock, max_bytes=self.policy.max_reply_mb << 20,
+                                       timeout=timeout, what=what)
+        except (WorkerTimeout, WorkerCrashed) as e:
+            self.kill(str(e))
+            raise
+
+    def _send(self, op: Op, **fields: Any) -> int:
+        if self._dead:
+            raise WorkerCrashed(self.death_reason or "the worker had already stopped")
+        self._next_id += 1
+        try:
+            protocol.send_frame(self.sock, {"id": self._next_id, "op": op, **fields})
+        except OSError:
+            self.kill("the worker stopped reading")
+            raise WorkerCrashed("the worker stopped reading") from None
+        return self._next_id
+
+    def request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        rid = self._send(op, **fields)
+        reply = self._recv(self._budget(timeout), what)
+        if reply.get("id") != rid:
+            self.kill("forged reply")
+            raise ProtocolError("the worker sent a reply out of turn")
+        if reply.get("ok") is not True:
+            err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
+                                   str(err.get("traceback", "")))
+        return reply
+
+    def kill(self, reason: str = "") -> None:
+        if not self._dead:
+            self._dead = True
+            self.death_reason = reason
+            try:
+                if self.pidfd is not None:
+                    signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+                elif self.pid:
+                    os.kill(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self.sock.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+
+    def close(self) -> None:
+        if not self._dead:
+            try:
+                protocol.send_frame(self.sock, {"id": 0, "op": "exit"})
+            except OSError:
+                pass
+        self.kill("closed")
+
+    def cpu_seconds(self) -> float:
+        try:
+            return cpu_seconds_of(self.pid)
+        except OSError:
+            raise WorkerCrashed("the worker exited") from None
+
+    # notebook
+    def exec_cells(self, cells: list[str]) -> ExecOutcome:
+        """Run the cells; one report per cell that exists, whatever the worker claims. Events must
+        come in order (start i, end i, start i+1, ...): anything else is a forgery and ends the
+        worker."""
+        self.cells = list(cells)
+        outcome = ExecOutcome()
+        rid = self._send("exec", cells=cells)
+        current, started = None, 0.0
+        while True:
+            limit = self.policy.cell_timeout_s if current is not None else 30
+            try:
+                msg = self._recv(self._budget(limit), f"cell {current}")
+            except WorkerTimeout as e:
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="timeout", error=str(e),
+                                                    duration_s=round(time.monotonic() - started, 3)))
+                self._skip_rest(outcome, cells)
+                return outcome
+            except WorkerCrashed as e:
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="error", error=str(e)))
+                self._skip_rest(outcome, cells)
+                return outcome
+            event, index = msg.get("event"), msg.get("index")
+            expected = len(outcome.cells)
+            if event == "cell_start" and current is None and index == expected and expected < len(cells):
+                current, started = expected, time.monotonic()
+            elif event == "cell_end" and current is not None and index == current:
+                error = msg.get("error")
+                outcome.cells.append(CellReport(
+                    index=current, status="ok" if msg.get("status") == "ok" else "error",
+                    error=error[:MAX_CELL_ERROR] if isinstance(error, str) else "",
+                    duration_s=round(time.monotonic() - started, 4)))
+                current = None
+            elif msg.get("id") == rid and current is None and len(outcome.cells) == len(cells):
+                self.cells_completed = True
+                return outcome
+            else:
+                self.kill("protocol violation")
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="error",
+                                                    error="the worker broke the protocol"))
+                self._skip_rest(outcome, cells)
+                return outcome
+
+    @staticmethod
+    def _skip_rest(outcome: ExecOutcome, cells: list[str]) -> None:
+        done = {c.index for c in outcome.cells}
+        outcome.cells += [CellReport(index=i, status="skipped") for i in range(len(cells)) if i not in done]
+
+    # runner.StudentNamespace
+    def alive(self) -> bool:
+        return not self._dead
+
+    def resolve(self, name: str, device: str) -> object:
+        reply = self.request("resolve", self.policy.call_timeout_s, f"reading {name}", name=name)
+        kind = reply.get("kind")
+        if kind == "callable":
+            return WorkerProxy(self, name, device)
+        if kind == "value":
+            return protocol.decode_value(reply.get("value"))
+        return None
+
+
+class WorkerProxy:
+    """Stands in for a student function in a hidden test. Calls cross the boundary as plain data."""
+
+    def __init__(self, session: WorkerSession, name: str, device: str) -> None:
+        self._session, self._name, self._device = session, name, device
+        self.last_devices: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<student function {self._name} on {self._device}>"
+
+    def _call(self, args: Sequence[Any], kwargs: dict[str, Any], **extra: Any) -> Any:
+        try:
+            payload = {"args": protocol.encode_value(list(args)), "kwargs": protocol.encode_value(kwargs)}
+        except protocol.EncodeError as e:
+            raise GraderError(f"a hidden test passed a value that cannot cross the boundary: {e}") from None
+        reply = self._session.request("call", self._session.policy.call_timeout_s,
+                                      f"calling {self._name}", name=self._name, device=self._device,
+                                      **payload, **extra)
+        devices = reply.get("devices")
+        self.last_devices = [str(d) for d in devices][:1000] if isinstance(devices, list) else []
+        return protocol.decode_value(reply.get("value"))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call(args, kwargs)
+
+    def call_with_grad(self, *args: Any, grad_wrt: Sequence[int] = (0, 1, 2),
+                       grad_output: "torch.Tensor | None" = None, **kwargs: Any) -> Any:
+        extra: dict[str, Any] = {"grad_wrt": list(grad_wrt)}
+        if grad_output is not None:
+            extra["grad_output"] = protocol.encode_value(grad_output)
+        result = self._call(args, kwargs, **extra)
+        if not (isinstance(result, (list, tuple)) and len(result) == 2):
+            raise ProtocolError("malformed gradient reply")
+        return result[0], list(result[1]) if isinstance(result[1], (list, tuple)) else result[1]
+
+    def time_fresh(self, specs: Sequence[tuple[Sequence[int], str]], kwargs: dict[str, Any] | None = None,
+                   *, seed: int, repeat: int = 10) -> tuple[float, Any]:
+        """CPU seconds the worker spent on `repeat` calls, each on inputs it had never seen (drawn
+        inside the request from `seed`, see calls.run_fresh_calls), and the sum of their outputs."""
+        s = self._session
+        before = s.cpu_seconds()
+        reply = s.request("time_fresh", s.policy.call_timeout_s, f"timing {self._name}", name=self._name,
+                          device=self._device, specs=[[list(map(int, shape)), str(dtype)] for shape, dtype in specs],
+                          kwargs=protocol.encode_value(dict(kwargs or {})), seed=int(seed), repeat=int(repeat))
+        spent = s.cpu_seconds() - before
+        return spent, protocol.decode_value(reply.get("value"))
