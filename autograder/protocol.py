@@ -20,6 +20,10 @@ from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 HEADER = struct.Struct(">Q")
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000
+# Checked on a frame's bytes before json.loads builds anything. decode_value accepts at most MAX_ITEMS
+# values, and each costs at most 3 counted characters (a tensor with `numpy`: `{` `,` and its
+# separator), so no frame decode_value would accept is refused; the envelope gets the slack.
+MAX_FRAME_ITEMS = 3 * MAX_ITEMS + 1000
 
 
 class EncodeError(TypeError):
@@ -29,9 +33,21 @@ class EncodeError(TypeError):
 # torch is imported on first use, not at import: the grader launches the sandbox zygote before it
 # pays for `import torch` itself, so the two imports overlap.
 def _tensor_bytes(t: Any) -> bytes:
+    """The safetensors bytes of the value `t` denotes. safetensors writes a tensor's storage, so
+    everything that makes the logical value differ from it is resolved first: the conjugate and
+    negative bits of lazy views (`x.conj()`, `torch._neg_view(x)`), zero tensors, sparse layouts,
+    strides and storage offsets. The copy is a fresh, dense, contiguous CPU tensor."""
     import torch
     from safetensors.torch import save as st_save
-    plain = t.detach().as_subclass(torch.Tensor).to("cpu").contiguous()
+    value = t.detach()
+    if value.layout != torch.strided:
+        value = value.to_dense()
+    value = value.as_subclass(torch.Tensor)
+    if value.dtype not in _allowed_dtypes():
+        raise EncodeError(f"a tensor of dtype {value.dtype} cannot cross the sandbox boundary")
+    value = value.resolve_conj().resolve_neg()
+    plain = torch.empty(tuple(value.shape), dtype=value.dtype, device="cpu")
+    plain.copy_(value)  # logical copy: reads through strides, offsets and view flags
     return st_save({"t": plain})
 
 
@@ -193,6 +209,14 @@ def recv_frame(sock: socket.socket, *, max_bytes: int, timeout: float | None = N
     if size > max_bytes:
         raise ProtocolError(f"a reply of {size} bytes exceeds the {max_bytes}-byte limit")
     body = _recv_exact(sock, size, deadline, timeout, what)
+    return parse_frame(body)
+
+
+def parse_frame(body: bytes) -> dict[str, Any]:
+    """A frame's body -> its JSON object. The number of values is bounded on the bytes first, so a
+    reply of millions of tiny items is refused before json.loads spends memory on it."""
+    if json_item_bound(body, MAX_FRAME_ITEMS) > MAX_FRAME_ITEMS:
+        raise ProtocolError(f"reply has too many items (more than {MAX_FRAME_ITEMS})")
     try:
         message = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -200,3 +224,31 @@ def recv_frame(sock: socket.socket, *, max_bytes: int, timeout: float | None = N
     if type(message) is not dict:
         raise ProtocolError("reply is not a JSON object")
     return message
+
+
+def json_item_bound(raw: bytes, limit: int) -> int:
+    """An upper bound on the number of values json.loads(raw) would build (keys aside) before it
+    returns or fails, computed without parsing: every value but the first follows a `,`, `[` or `{`
+    outside a string. Linear time, no allocation in the common case: characters inside strings are
+    skipped only when the quick count (them included) exceeds `limit`, and any result above `limit`
+    may be returned as soon as the bound is known to exceed it."""
+    quick = raw.count(b",") + raw.count(b"[") + raw.count(b"{")
+    if quick <= limit:
+        return quick
+    # Strings may hold those characters. Escapes first: `\\` pairs, then `\"`, so that every `"`
+    # left delimits a string (exactly so for any valid prefix, which is all json.loads builds from).
+    clean = raw.replace(b"\\\\", b"").replace(b'\\"', b"") if b"\\" in raw else raw
+    count = strings = pos = 0
+    while True:
+        quote = clean.find(b'"', pos)
+        end = len(clean) if quote < 0 else quote
+        count += clean.count(b",", pos, end) + clean.count(b"[", pos, end) + clean.count(b"{", pos, end)
+        if count > limit or quote < 0:
+            return count
+        strings += 1
+        if strings > 2 * limit + 2:  # valid JSON has at most 2 strings (key, value) per counted character
+            return limit + 1
+        close = clean.find(b'"', quote + 1)
+        if close < 0:
+            return count
+        pos = close + 1

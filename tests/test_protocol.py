@@ -105,3 +105,134 @@ def test_generators_cross_into_the_worker_but_never_back():
     assert torch.equal(torch.randn(3, generator=back), torch.randn(3, generator=torch.Generator().manual_seed(7)))
     with pytest.raises(ProtocolError):
         protocol.decode_value(tree)
+
+
+# --- a tensor crosses as the value it denotes, not as its storage --------------------------------
+def _views():
+    t = torch.arange(12.0).reshape(3, 4)
+    z = torch.complex(t, -2 * t)
+    return [
+        ("neg view", torch._neg_view(t), -t),
+        ("conj view", z.conj(), torch.complex(t, 2 * t)),
+        ("neg of conj", torch._neg_view(z.conj()), torch.complex(-t, -2 * t)),
+        ("transpose", t.t(), t.t().clone()),
+        ("step slice", t[:, ::2], t[:, ::2].clone()),
+        ("negative offset slice", t[1:, 1:3], t[1:, 1:3].clone()),
+        ("expand", torch.arange(3.0).expand(4, 3), torch.arange(3.0).repeat(4, 1)),
+        ("as_strided", torch.arange(10.0).as_strided((3, 3), (1, 2), 1),
+         torch.tensor([[1.0, 3, 5], [2, 4, 6], [3, 5, 7]])),
+        ("zero tensor", torch._efficientzerotensor(2, 3), torch.zeros(2, 3)),
+        ("sparse", torch.eye(3).to_sparse(), torch.eye(3)),
+    ]
+
+
+@pytest.mark.parametrize("name,view,expected", _views(), ids=[v[0] for v in _views()])
+def test_views_cross_with_their_logical_value(name, view, expected):
+    back = roundtrip(view)
+    assert type(back) is torch.Tensor and back.dtype == expected.dtype
+    assert torch.equal(back, expected), name
+    assert not back.is_conj() and not back.is_neg() and not back._is_zerotensor()
+    assert back.is_contiguous() and back.storage_offset() == 0
+    assert back.untyped_storage().nbytes() == back.numel() * back.element_size()
+
+
+def test_decoded_tensor_never_carries_view_flags():
+    # Decoding rebuilds every tensor into fresh memory; whatever the bytes, no flag survives.
+    t = torch.randn(4, 6, dtype=torch.complex64)
+    for sent in (t.conj(), torch._neg_view(t.real), t[::2, 1::3]):
+        back = protocol.decode_value({"__tensor__": protocol.encode_value(sent)["__tensor__"]})
+        assert not back.is_conj() and not back.is_neg() and back.is_contiguous()
+        assert torch.equal(back, sent.resolve_conj().resolve_neg())
+
+
+def test_numpy_views_cross_with_their_logical_value():
+    a = np.arange(12.0).reshape(3, 4)
+    back = roundtrip(a[::-1, ::2])
+    assert isinstance(back, np.ndarray) and np.array_equal(back, a[::-1, ::2])
+
+
+def test_unsupported_tensor_dtype_is_an_encode_error_not_a_broken_frame():
+    with pytest.raises(protocol.EncodeError):
+        protocol.encode_value(torch.zeros(2, dtype=torch.float8_e4m3fn))
+
+
+# --- the item count is bounded on the bytes, before json.loads ----------------------------------
+def _frame_bound(body: bytes, limit: int) -> int:
+    return protocol.json_item_bound(body, limit)
+
+
+@pytest.mark.parametrize("body", [
+    b'{"a":"x\\"[,{","b":[1,2]}',        # escaped quote inside a string
+    b'{"a":"x\\\\","b":[1,2],"c":"[[["}',  # escaped backslash closes the string
+    b'{"a":"\\\\\\"{{{","b":[1,2]}',     # \\ then \" inside one string
+])
+def test_item_bound_skips_strings_exactly(body):
+    import json
+    outside = 4 if b'"c"' not in body else 5
+    quick = body.count(b",") + body.count(b"[") + body.count(b"{")
+    assert quick > outside  # the strings hold structural characters, so the exact path runs
+    assert protocol.json_item_bound(body, outside) == outside
+    assert protocol.json_item_bound(body, outside - 1) > outside - 1
+    json.loads(body)  # and the bodies are valid JSON
+
+
+def test_legitimate_replies_pass_the_item_bound():
+    big = {"id": 1, "ok": True, "value": protocol.encode_value(
+        [torch.randn(1024, 1024), list(range(5000)), {"k%d" % i: float(i) for i in range(3000)},
+         np.zeros((64, 64)), "text, with [brackets] and {braces}, " * 120_000])}
+    import json
+    body = json.dumps(big, separators=(",", ":")).encode()
+    assert len(body) > 4_000_000
+    back = protocol.decode_value(protocol.parse_frame(body)["value"])
+    assert torch.equal(back[0], protocol.decode_value(big["value"])[0]) and back[1] == list(range(5000))
+
+
+def test_largest_reply_decode_accepts_also_passes_the_frame_bound():
+    # MAX_ITEMS values of the most expensive kind (numpy tensors, 3 counted characters each).
+    arr = protocol.encode_value(np.zeros(1))
+    import json
+    body = ('{"id":1,"ok":true,"value":[' + ",".join([json.dumps(arr, separators=(",", ":"))]
+                                                     * (protocol.MAX_ITEMS - 1)) + "]}").encode()
+    message = protocol.parse_frame(body)  # decoding 100k tensors is slow; one is enough to check
+    assert len(message["value"]) == protocol.MAX_ITEMS - 1 and message["value"][-1] == arr
+    assert protocol.json_item_bound(body, protocol.MAX_FRAME_ITEMS) > 3 * (protocol.MAX_ITEMS - 1)
+
+
+@pytest.mark.parametrize("body", [
+    b'{"v":[' + b"{}," * 400_000 + b"{}]}",
+    b'{"v":[' + b"0," * 400_000 + b"0]}",
+    b'{"v":[' + b'"",' * 400_000 + b'""]}',
+    b'{"v":[' + b'{"k":[]},' * 200_000 + b"1]}",
+    b'[' * 400_000,  # not even valid: refused before json.loads tries
+])
+def test_many_item_frames_are_refused_before_parsing(body):
+    with pytest.raises(ProtocolError, match="too many items"):
+        protocol.parse_frame(body)
+
+
+def test_60mb_many_item_frame_is_refused_with_little_memory():
+    # A subprocess, so ru_maxrss measures only this: json.loads of this frame needed ~1.4 GB.
+    import subprocess
+    import sys
+    code = r'''
+import resource, socket, threading
+from autograder import protocol
+from autograder.errors import ProtocolError
+body = b'{"v":[' + b"{}," * 19_999_999 + b'{}]}'
+frame = protocol.HEADER.pack(len(body)) + body
+del body
+a, b = socket.socketpair()
+sender = threading.Thread(target=a.sendall, args=(frame,), daemon=True)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+sender.start()
+try:
+    protocol.recv_frame(b, max_bytes=64 << 20, timeout=60)
+    print("ACCEPTED")
+except ProtocolError as e:
+    print("REFUSED", e)
+print("GROWTH_MB", (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+'''
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "REFUSED" in out.stdout and "too many items" in out.stdout, out.stdout + out.stderr
+    growth = int(out.stdout.split("GROWTH_MB")[1])
+    assert growth < 400, f"receiving the frame grew the process by {growth} MB"
