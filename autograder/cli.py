@@ -19,7 +19,8 @@ def _root() -> None:
 
 
 def _fail(e: Exception) -> None:
-    typer.echo(f"error: {e}", err=True)
+    from autograder.outputs import terminal_text
+    typer.echo(f"error: {terminal_text(str(e), limit=500)}", err=True)  # one inert line: may name a student's file
     raise typer.Exit(2)
 
 
@@ -49,9 +50,16 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     except (GraderError, ValueError) as e:
         _fail(e)
         return
-    print_table(result)
+    if results:  # first: nothing printed afterwards can lose it
+        try:
+            write_results(result, vis, results)
+        except OSError as e:
+            _fail(GraderError(f"could not write {results}: {e}"))
+    try:
+        print_table(result)
+    except Exception as e:  # noqa: BLE001 - grading finished; a display problem must not change the exit status
+        typer.echo(f"note: could not print the table ({type(e).__name__})", err=True)
     if results:
-        write_results(result, vis, results)
         typer.echo(f"results written to {results}")
 
 

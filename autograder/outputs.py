@@ -1,17 +1,26 @@
-"""Outputs read reports only: Gradescope results.json and the terminal table."""
+"""Outputs read reports only: Gradescope results.json and the terminal table.
+
+Everything a student can influence (test messages, cell errors, file names, written answers) is
+inert here: terminal text has control characters escaped and is never parsed as rich markup, and a
+submission's results file name is derived by one injective function (`results_name`)."""
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
-from autograder.checks import describe
+if TYPE_CHECKING:
+    from rich.console import Console
+
 from autograder.config import VisibilitySettings
 from autograder.results import SubmissionResult
 
 
 def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str, Any]:
     """Gradescope's results.json, exactly the documented keys (plus extra_data for instructors)."""
+    from autograder.checks import describe  # imports torch: not needed by the text helpers below
     tests: list[dict[str, Any]] = []
     numbers: dict[str, int] = {}
     for t in result.tests:
@@ -65,24 +74,102 @@ def write_results(result: SubmissionResult, vis: VisibilitySettings, path: Path)
     tmp.replace(path)
 
 
-def print_table(result: SubmissionResult) -> None:
+# --- inert text ------------------------------------------------------------------------------------
+# C0 controls (ESC, CR, BS, BEL, ...), DEL, C1 controls (CSI/OSC/NEL as single code points), the
+# Unicode line/paragraph separators, bidirectional overrides and isolates (a line that reads
+# differently than it is stored), and lone surrogates (they cannot be encoded: printing one crashes).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_KEEP_NEWLINES = re.compile("(?!\n)" + _UNSAFE.pattern)
+
+
+def _visible(match: re.Match[str]) -> str:
+    o = ord(match.group())
+    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
+
+
+def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_lines: int = 8) -> str:
+    """`text` made inert for a terminal: every control character is shown as an escape (ESC as
+    \\x1b, CR as \\x0d), so it can neither move the cursor, rewrite a line nor retitle the window.
+    Newlines survive only when `newlines` (for text drawn inside a bordered cell), at most
+    `max_lines` of them; the result is at most about `limit` characters."""
+    text = str(text)
+    clipped = len(text) > limit
+    text = text[:limit]
+    text = (_UNSAFE_KEEP_NEWLINES if newlines else _UNSAFE).sub(_visible, text)
+    if newlines:
+        lines = text.split("\n")
+        if len(lines) > max_lines:
+            lines, clipped = lines[:max_lines], True
+        text = "\n".join(lines)
+    if len(text) > limit:
+        text, clipped = text[:limit], True
+    return text + "…" if clipped else text
+
+
+def markup_text(text: str, **kwargs: Any) -> str:
+    """`terminal_text`, then rich markup escaped: safe to interpolate into a rich markup string."""
+    from rich.markup import escape
+    return escape(terminal_text(text, **kwargs))
+
+
+# --- results file names ------------------------------------------------------------------------------
+_SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
+_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+MAX_NAME = 100
+
+
+def results_name(submission: str) -> str:
+    """The results file name of a submission, e.g. "alice.ipynb" -> "alice.ipynb.json" (the suffix
+    stays: alice.py and alice.ipynb are different submissions). Batch writes results/<this> and
+    report.html links to it; nothing else may derive it.
+
+    Injective, even on a case-insensitive file system: a name made only of lower-case letters,
+    digits, '.', '_' and '-' (not starting with '.', '_' or '-', not a Windows device name, at most
+    MAX_NAME characters) is kept as it is; any other name is replaced by its safe characters plus
+    '~' and a hash of the original, and '~' never occurs in a kept name. Never contains a path
+    separator, never is or starts with '..', never has a control character."""
+    if _SAFE_NAME.fullmatch(submission) and len(submission) <= MAX_NAME \
+            and submission.split(".")[0] not in _WINDOWS_RESERVED:
+        return f"{submission}.json"
+    digest = hashlib.sha256(submission.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", submission).lstrip("._-")[:MAX_NAME] or "submission"
+    return f"{safe}~{digest}.json"
+
+
+# --- the terminal table ------------------------------------------------------------------------------
+def print_table(result: SubmissionResult, console: Optional[Console] = None) -> None:
+    """The per-test table for a TA's terminal. Student text is drawn only inside bordered cells or
+    after a fixed prefix on a line that never wraps, so the one unframed line starting with
+    "Score:" is always ours."""
     from rich.console import Console
+    from rich.panel import Panel
     from rich.table import Table
-    console = Console()
-    table = Table(title=f"{result.submission} — {result.assignment}", show_lines=False)
+    from rich.text import Text
+    console = console or Console(highlight=False, emoji=False)
+    console.print(Text.assemble(("submission: ", "bold"), terminal_text(result.submission, limit=200),
+                                f" — {terminal_text(result.assignment, limit=100)}"),
+                  no_wrap=True, overflow="ellipsis", crop=True)
+    table = Table(show_lines=True)
     table.add_column("test")
     table.add_column("result")
     table.add_column("points", justify="right")
     table.add_column("why", overflow="fold")
     for t in result.tests:
-        mark = "[green]passed[/]" if t.status == "passed" else "[red]failed[/]"
-        why = t.message + (f" [misconception: {t.misconception}]" if t.misconception else "")
-        table.add_row(t.display_name, mark, f"{t.score:g}/{t.max_score:g}", why, style=None)
+        mark = Text("passed", style="green") if t.status == "passed" else Text("failed", style="red")
+        why = Text(terminal_text(t.message, newlines=True))
+        if t.misconception:
+            why.append(f" [misconception: {terminal_text(t.misconception, limit=100)}]")
+        table.add_row(Text(terminal_text(t.display_name, limit=200)), mark,
+                      Text(f"{t.score:g}/{t.max_score:g}"), why)
     console.print(table)
     if result.message:
-        console.print(f"[yellow]{result.message}[/]")
+        console.print(Panel(Text(terminal_text(result.message, newlines=True), style="yellow"),
+                            title="while running the notebook", title_align="left"))
     for m in result.manual:
-        console.print(f"[cyan]{m.question}[/]: written answer collected for hand grading ({len(m.text)} chars)")
+        console.print(Text.assemble("written answer to ", (terminal_text(m.question, limit=100), "cyan"),
+                                    f": collected for hand grading ({len(m.text)} chars)"),
+                      no_wrap=True, overflow="ellipsis", crop=True)
     console.print(f"[bold]Score: {result.score:g} / {result.max_score:g}[/]   "
                   f"(isolation: {result.isolation.value if result.isolation else '?'}, seed {result.seed}, "
-                  f"{result.execution_time_s:.2f} s)")
+                  f"{result.execution_time_s:.2f} s)", soft_wrap=True)
