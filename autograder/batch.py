@@ -9,7 +9,7 @@ from typing import Callable, Optional
 
 from autograder.grading import Grader
 from autograder.journal import Journal
-from autograder.outputs import write_results
+from autograder.outputs import results_name, write_results
 from autograder.results import SubmissionResult
 
 SUFFIXES = (".ipynb", ".py")
@@ -61,7 +61,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             return SubmissionResult(submission=path.name, assignment=slug, status="worker_failed",
                                     seed=seed, max_score=grader.max_score(slug),
                                     message=f"grader error: {type(e).__name__}: {e}"), False
-        write_results(result, vis, outdir / "results" / f"{path.stem}.json")
+        write_results(result, vis, outdir / "results" / results_name(path.name))
         journal.record(path.name, digest, result)
         return result, False
 
@@ -84,6 +84,20 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     return ordered
 
 
+# OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the
+# full-width forms too: some spreadsheets fold them). Leading whitespace is no cover: some trim it.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(text: str) -> str:
+    """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
+    a formula. Numbers the grader writes itself do not go through this and stay numbers."""
+    text = str(text)
+    if text.startswith(_FORMULA_START) or text.lstrip(" \t\r\n\x0b\x0c\xa0").startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
 def write_gradebook(results: list[SubmissionResult], path: Path) -> None:
     tmp = path.with_suffix(".csv.tmp")
     with open(tmp, "w", newline="") as fh:
@@ -91,6 +105,6 @@ def write_gradebook(results: list[SubmissionResult], path: Path) -> None:
         w.writerow(["submission", "score", "max_score", "status", "misconceptions", "seed",
                     "execution_time_s"])
         for r in results:
-            w.writerow([r.submission, f"{r.score:g}", f"{r.max_score:g}", r.status,
-                        ";".join(sorted(set(r.misconceptions))), r.seed, f"{r.execution_time_s:.3f}"])
+            w.writerow([csv_cell(r.submission), f"{r.score:g}", f"{r.max_score:g}", csv_cell(r.status),
+                        csv_cell(";".join(sorted(set(r.misconceptions)))), r.seed, f"{r.execution_time_s:.3f}"])
     tmp.replace(path)

@@ -6,11 +6,13 @@ import base64
 import io
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 
 from autograder.checks import describe
 from autograder.config import Course
+from autograder.outputs import results_name
 from autograder.results import SubmissionResult
 
 TEMPLATE = jinja2.Template("""<!doctype html>
@@ -42,7 +44,7 @@ TEMPLATE = jinja2.Template("""<!doctype html>
 {% for r in results %}{% for m in r.manual %}<h3>{{ r.submission }} — {{ m.question }}</h3><div class="answer">{{ m.text }}</div>{% endfor %}{% else %}<p>None.</p>{% endfor %}
 <h2>Every submission</h2>
 <table id="submissions"><tr><th>submission</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
-{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="results/{{ r.submission.rsplit('.', 1)[0] }}.json">results.json</a></td></tr>{% endfor %}
+{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
 </table>
 </body></html>
 """, autoescape=True)
@@ -92,7 +94,9 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
         misconceptions=[(k, describe(k), c) for k, c in counts.most_common()],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
-        results=results)
+        results=results,
+        # The same name batch wrote, URL-quoted: always a relative link into results/.
+        feedback=[f"results/{quote(results_name(r.submission))}" for r in results])
     path = outdir / "report.html"
     path.write_text(page)
     return path

@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
+from autograder.outputs import results_name
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 
 
@@ -61,20 +62,32 @@ def journaled(outdir: Path) -> set[str]:
 
 def test_batch_outputs_and_bad_files(tmp_path):
     subs = make_class(tmp_path / "class", n_slow=1)
+    # Same stem, different submissions: each keeps its own results file.
+    shutil.copy(FIXTURE_SUBS / "no_scale.ipynb", subs / "good.py.ipynb")
+    (subs / "good.py").write_text("def attend(Q, K, V):\n    raise ValueError('nope')\nanswer = 'A'\n")
+    # A file name that is a spreadsheet formula.
+    shutil.copy(subs / "script.py", subs / '=HYPERLINK("http:evil",1)+2.py')
     proc = cli("batch", str(subs), "-a", "toy", "-o", str(tmp_path / "out"), "-j", "2")
     out, _ = proc.communicate(timeout=300)
     assert proc.returncode == 0, out
     with open(tmp_path / "out" / "gradebook.csv") as fh:
         book = {r["submission"]: r for r in csv.DictReader(fh)}
-    assert set(book) == {"good.ipynb", "no_scale.ipynb", "broken.ipynb", "script.py", "slow_0.ipynb"}
+    formula = """'=HYPERLINK("http:evil",1)+2.py"""
+    assert set(book) == {"good.ipynb", "no_scale.ipynb", "broken.ipynb", "script.py", "slow_0.ipynb",
+                         "good.py", "good.py.ipynb", formula}
+    assert book[formula]["score"] == "4"
     assert book["good.ipynb"]["score"] == "4" and book["script.py"]["score"] == "4"
     assert book["broken.ipynb"]["status"] == "rejected" and book["broken.ipynb"]["score"] == "0"
     assert book["no_scale.ipynb"]["misconceptions"] == "no_scale"
     assert {"score", "max_score", "status"} <= set(next(iter(book.values())))
     html = (tmp_path / "out" / "report.html").read_text()
-    assert "no_scale" in html and "data:image/png;base64," in html and "results/good.json" in html
-    for name in book:
-        assert (tmp_path / "out" / "results" / f"{Path(name).stem}.json").is_file()
+    assert "no_scale" in html and "data:image/png;base64," in html and 'href="results/good.ipynb.json"' in html
+    written = {p.name for p in (tmp_path / "out" / "results").iterdir()}
+    assert written == {results_name(p.name) for p in subs.iterdir()}  # one each: no submission overwrote another
+    for p in subs.iterdir():  # each results file holds its own submission's score
+        data = json.loads((tmp_path / "out" / "results" / results_name(p.name)).read_text())
+        assert f"{data['score']:g}" == book["'" + p.name if p.name.startswith("=") else p.name]["score"], p.name
+    assert book["good.py"]["score"] == "0" and book["good.ipynb"]["score"] == "4"
 
 
 def workers() -> set[str]:

@@ -23,7 +23,7 @@ def test_report_has_every_section(report):
     for anchor in ("histogram", "pass-rates", "misconceptions", "slowest", "submissions"):
         assert f'id="{anchor}"' in html
     assert "Because variance adds over d_k terms." in html  # the written answer, to hand-grade
-    assert "no_scale" in html and 'href="results/good.json"' in html
+    assert "no_scale" in html and 'href="results/good.ipynb.json"' in html
 
 
 def test_report_renders_in_headless_chromium(report, tmp_path):
