@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import tempfile
 import time
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Optional
 
 from autograder.config import Course, find_course
@@ -92,26 +92,61 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
 
 
 # --- grading inside the container ------------------------------------------------------------------
-MAX_UNZIP_BYTES = 50 * 1024 * 1024
+MAX_UNZIP_BYTES = 50 * 1024 * 1024   # all of a submission's zips together, once unpacked
+MAX_ZIP_MEMBERS = 2000              # per zip: a zip of a million empty files is a bomb too
+MAX_ZIPS = 10
+_S_IFMT, _S_IFREG = 0o170000, 0o100000
 
 
-def _safe_extract(zpath: Path, dest: Path) -> None:
-    """Extract a student's zip without zip-slip, links or zip bombs."""
+def _member_path(name: str) -> Optional[PurePosixPath]:
+    """The relative path a zip member may be written to, or None when it must be skipped: absolute
+    paths, drive letters, '..', control characters. Windows tools write '\\' as the separator: it
+    is read as one, so '..\\x' is '..' like any other."""
+    name = name.replace("\\", "/")
+    if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name) \
+            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        return None
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts or any(len(p.encode("utf-8", "surrogatepass")) > 255 for p in parts):
+        return None
+    return PurePosixPath(*parts)
+
+
+def _safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
+                  max_members: int = MAX_ZIP_MEMBERS) -> int:
+    """Extract a student's zip into `dest` (a fresh folder the grader named) without zip-slip, links,
+    devices or zip bombs: only regular files, each resolved and checked to lie under `dest`, never
+    overwriting one another; at most `max_members` members and `max_bytes` bytes (counted as they
+    are written, not as the zip claims). Returns the bytes written."""
+    dest.mkdir(parents=True, exist_ok=True)
+    root = dest.resolve()
     total = 0
     with zipfile.ZipFile(zpath) as z:
-        for info in z.infolist():
-            name = info.filename
-            if name.startswith("/") or ".." in Path(name).parts or info.is_dir():
+        infos = z.infolist()
+        if len(infos) > max_members:
+            raise GraderError(f"the submitted zip has more than {max_members} files")
+        for info in infos:
+            rel = _member_path(info.filename)
+            kind = (info.external_attr >> 16) & _S_IFMT
+            if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
                 continue
-            if (info.external_attr >> 16) & 0o170000 == 0o120000:  # symlink
+            target = root.joinpath(*rel.parts)
+            if not target.resolve().is_relative_to(root):
                 continue
-            total += info.file_size
-            if total > MAX_UNZIP_BYTES:
-                raise GraderError("the submitted zip is too large once unpacked")
-            target = dest / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with z.open(info) as src, open(target, "wb") as dst:
-                shutil.copyfileobj(src, dst)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.parent.resolve().is_relative_to(root):
+                    continue
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            except OSError:  # a duplicate name, a file where a folder should be, a name too long
+                continue
+            with z.open(info) as src, os.fdopen(fd, "wb") as dst:
+                while block := src.read(1 << 16):
+                    total += len(block)
+                    if total > max_bytes:
+                        raise GraderError("the submitted zip is too large once unpacked")
+                    dst.write(block)
+    return total
 
 
 def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
@@ -119,11 +154,15 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
     candidates = [p for p in submission_dir.rglob("*.ipynb")
                   if p.is_file() and not p.is_symlink() and ".ipynb_checkpoints" not in p.parts]
     if not candidates:
-        for zp in sorted(submission_dir.rglob("*.zip")):
+        zips = [p for p in sorted(submission_dir.rglob("*.zip")) if p.is_file() and not p.is_symlink()]
+        budget = MAX_UNZIP_BYTES
+        for i, zp in enumerate(zips[:MAX_ZIPS]):
+            # A fresh folder the grader names: the zip's own name ("...zip" has the stem "..") is never a path.
+            dest = Path(tempfile.mkdtemp(prefix=f"zip{i}-", dir=scratch))
             try:
-                _safe_extract(zp, scratch / zp.stem)
-            except (zipfile.BadZipFile, GraderError, OSError) as e:
-                return None, f"could not open {zp.name}: {e}"
+                budget -= _safe_extract(zp, dest, max_bytes=budget)
+            except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
+                return None, f"could not open {zp.name}: {str(e)[:200]}"
         candidates = [p for p in scratch.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
     if not candidates:
         return None, f"no notebook found in your submission: please submit {slug}.ipynb"

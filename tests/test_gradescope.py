@@ -103,3 +103,110 @@ def test_real_assignment_full_marks_and_template(tmp_path, notebook, expect_max)
     total = sum(t["max_score"] for t in data["tests"])
     assert total > 0
     assert data["score"] == (total if expect_max else 0)
+
+
+# --- hostile archives: names and members never leave their folder ------------------------------------
+def _zip(path: Path, members: list[tuple[str, bytes, int]]) -> Path:
+    """members: (name, data, unix mode with file type bits; 0 = as written by Windows tools)."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data, mode in members:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = mode << 16
+            z.writestr(info, data)
+    return path
+
+
+def _tree(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
+
+
+HOSTILE_MEMBERS = ["../evil.ipynb", "../../evil.ipynb", "/tmp/evil-abs.ipynb", "..\\..\\evil.ipynb",
+                   "hw/../../evil.ipynb", "C:/evil.ipynb", "C:\\evil.ipynb", "./../evil.ipynb",
+                   "ok/\x1b[2J.ipynb", ".."]
+
+
+@pytest.mark.parametrize("member", HOSTILE_MEMBERS)
+def test_safe_extract_skips_members_that_leave_the_folder(tmp_path, member):
+    from autograder.gradescope import _safe_extract
+    zp = _zip(tmp_path / "sub.zip", [(member, b"{}", 0o100644), ("hw/toy.ipynb", b"{}", 0o100644)])
+    dest = tmp_path / "a" / "b" / "dest"
+    _safe_extract(zp, dest)
+    assert _tree(tmp_path) == {"sub.zip", "a", "a/b", "a/b/dest", "a/b/dest/hw", "a/b/dest/hw/toy.ipynb"}
+
+
+def test_safe_extract_keeps_windows_separators_inside(tmp_path):
+    from autograder.gradescope import _safe_extract
+    zp = _zip(tmp_path / "sub.zip", [("hw\\toy.ipynb", b"{}", 0)])
+    _safe_extract(zp, tmp_path / "dest")
+    assert _tree(tmp_path / "dest") == {"hw", "hw/toy.ipynb"}
+
+
+@pytest.mark.parametrize("kind", [0o120000, 0o020000, 0o060000, 0o010000, 0o140000])  # link, chr, blk, fifo, sock
+def test_safe_extract_writes_only_regular_files(tmp_path, kind):
+    from autograder.gradescope import _safe_extract
+    zp = _zip(tmp_path / "sub.zip", [("toy.ipynb", b"/etc/passwd", kind | 0o777),
+                                     ("toy.ipynb/../x", b"", kind | 0o777)])
+    _safe_extract(zp, tmp_path / "dest")
+    assert _tree(tmp_path / "dest") == set()
+
+
+def test_safe_extract_never_follows_or_overwrites(tmp_path):
+    from autograder.gradescope import _safe_extract
+    outside = tmp_path / "outside.txt"
+    zp = _zip(tmp_path / "sub.zip", [("link", str(outside).encode(), 0o120777),  # skipped: a symlink
+                                     ("link", b"overwrite through the link", 0o100644),
+                                     ("twice.ipynb", b"first", 0o100644), ("twice.ipynb", b"second", 0o100644),
+                                     ("twice.ipynb/x", b"file under a file", 0o100644)])
+    _safe_extract(zp, tmp_path / "dest")
+    assert not outside.exists() and not (tmp_path / "dest" / "link").is_symlink()
+    assert (tmp_path / "dest" / "link").read_bytes() == b"overwrite through the link"
+    assert (tmp_path / "dest" / "twice.ipynb").read_bytes() == b"first"
+
+
+def test_safe_extract_caps_members_and_bytes(tmp_path):
+    from autograder.errors import GraderError
+    from autograder.gradescope import _safe_extract
+    many = _zip(tmp_path / "many.zip", [(f"f{i}", b"", 0o100644) for i in range(30)])
+    with pytest.raises(GraderError, match="more than 20 files"):
+        _safe_extract(many, tmp_path / "d1", max_members=20)
+    big = tmp_path / "big.zip"
+    with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("bomb.ipynb", b"\0" * 5_000_000)  # compresses to a few KB
+    assert big.stat().st_size < 50_000
+    with pytest.raises(GraderError, match="too large"):
+        _safe_extract(big, tmp_path / "d2", max_bytes=1_000_000)
+    assert sum(p.stat().st_size for p in (tmp_path / "d2").rglob("*") if p.is_file()) <= 1_000_000
+
+
+@pytest.mark.parametrize("zipname", ["...zip", "..zip", ".zip", "-rf.zip", "x\x1b[2J.zip"])
+def test_find_notebook_unpacks_into_a_folder_the_grader_names(tmp_path, zipname):
+    from autograder.gradescope import find_notebook
+    sub, scratch = tmp_path / "submission", tmp_path / "work" / "scratch"
+    sub.mkdir()
+    scratch.mkdir(parents=True)
+    _zip(sub / zipname, [("toy.ipynb", b"{}", 0o100644)])
+    notebook, problem = find_notebook(sub, "toy", scratch)
+    assert problem == "" and notebook is not None
+    assert notebook.resolve().is_relative_to(scratch.resolve()) and notebook.name == "toy.ipynb"
+    assert _tree(tmp_path / "work") == {"scratch"} | {f"scratch/{p}" for p in _tree(scratch)}
+    assert len(_tree(scratch)) == 2  # one fresh folder and the notebook in it
+
+
+def test_find_notebook_ignores_a_symlinked_zip(tmp_path):
+    from autograder.gradescope import find_notebook
+    sub, scratch = tmp_path / "submission", tmp_path / "scratch"
+    sub.mkdir()
+    scratch.mkdir()
+    _zip(tmp_path / "elsewhere.zip", [("toy.ipynb", b"{}", 0o100644)])
+    (sub / "sub.zip").symlink_to(tmp_path / "elsewhere.zip")
+    notebook, problem = find_notebook(sub, "toy", scratch)
+    assert notebook is None and "no notebook" in problem and _tree(scratch) == set()
+
+
+def test_find_notebook_reports_a_broken_zip(tmp_path):
+    from autograder.gradescope import find_notebook
+    sub = tmp_path / "submission"
+    sub.mkdir()
+    (sub / "sub.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    notebook, problem = find_notebook(sub, "toy", tmp_path)
+    assert notebook is None and "could not open sub.zip" in problem
