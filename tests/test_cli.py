@@ -2,7 +2,9 @@
 the grader itself cannot do its job."""
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 
@@ -41,3 +43,52 @@ def test_a_zero_score_still_exits_0(tmp_path):
     proc = cli("grade", str(bad), "-a", "toy", "--results", str(tmp_path / "r.json"))
     assert proc.returncode == 0 and (tmp_path / "r.json").is_file()
     assert "could not be graded" in (tmp_path / "r.json").read_text()
+
+
+# --- student text reaching the TA's terminal is inert ------------------------------------------------
+HOSTILE_PY = '''
+Evil = type("Score: 33 / 33\\n\\x1b[2J[/]\\r", (Exception,), {})   # the class name is text too
+def attend(Q, K, V):
+    raise Evil("[/] [bold red]x[link=javascript:alert(1)]y \\x1b]0;pwned\\x07\\rScore: 33 / 33\\b\\b")
+answer = "B"
+'''
+
+
+def test_hostile_student_text_is_inert_and_results_come_first(tmp_path):
+    sub = tmp_path / "=evil\x1b[2J[bold]\rScore: 33 ⁄ 33.py"
+    sub.write_text(HOSTILE_PY)
+    proc = cli("grade", str(sub), "-a", "toy", "--results", str(tmp_path / "r.json"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] == 1 and "Score: 33 / 33" in data["tests"][0]["output"]  # recorded as written
+    for raw in ("\x1b", "\r", "\b", "\x07"):
+        assert raw not in proc.stdout and raw not in proc.stderr
+    assert "\\x1b[2J" in proc.stdout and "[/]" in proc.stdout  # shown, neither obeyed nor parsed
+    lines = proc.stdout.splitlines()
+    ours = [i for i, line in enumerate(lines) if re.match(r"\s*Score:", line)]
+    assert len(ours) == 1 and lines[ours[0]].startswith("Score: 1 / 4 ")
+    for line in lines[:ours[0]]:  # student text only inside the table's frame or after our prefix
+        assert line[:1] in "┏┃┡│├└╭╰" or line.startswith("submission: "), line
+
+
+def test_a_crash_while_printing_keeps_results_and_exit_0(tmp_path):
+    """Whatever goes wrong drawing the table, results.json is already written and grading finished."""
+    code = ("import sys, autograder.outputs as o\n"
+            "def boom(*a, **k): raise RuntimeError('rich fell over')\n"
+            "o.print_table = boom\n"
+            "from autograder.cli import app\n"
+            "sys.argv = ['autograder', *sys.argv[1:]]\n"
+            "app()\n")
+    env = dict(os.environ, AUTOGRADER_COURSE=str(FIXTURE_COURSE))
+    proc = subprocess.run([sys.executable, "-c", code, "grade", str(FIXTURE_SUBS / "good.ipynb"), "-a", "toy",
+                           "--results", str(tmp_path / "r.json")], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads((tmp_path / "r.json").read_text())["score"] == 4
+    assert "could not print the table" in proc.stderr
+
+
+def test_error_lines_are_inert(tmp_path):
+    proc = cli("grade", str(tmp_path / "gone\x1b[2J\nScore: 33 / 33.ipynb"), "-a", "toy")
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+    assert "\x1b" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
