@@ -118,6 +118,21 @@ def test_print_table_survives_strict_utf8_stdout():
     assert b"\\udcff" in raw.getvalue() and b"\\ud800" in raw.getvalue()
 
 
+def test_results_json_is_shown_as_plain_text_and_valid(fixture_course):
+    import json
+
+    import jsonschema
+
+    from autograder.outputs import to_gradescope
+    result = hostile_result()
+    result.manual[0].text = "<img src=x onerror=alert(1)> **md** \x1b[31m"
+    data = to_gradescope(result, fixture_course.config.visibility)
+    schema = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
+    jsonschema.validate(data, schema)
+    assert (data["output_format"], data["test_output_format"], data["test_name_format"]) == ("text",) * 3
+    assert "\\u001b[2J" in json.dumps(data)  # control characters travel JSON-escaped, as written
+
+
 # --- results file names ------------------------------------------------------------------------------
 NAMES = ["alice.ipynb", "alice.py", "Alice.ipynb", "ALICE.ipynb", "alice.IPYNB", "..", ".", "...", "...zip",
          "../x.ipynb", "../../etc/passwd", "a/b.ipynb", "a\\b.ipynb", "a_b.ipynb", "a?b.ipynb", "a b.ipynb",
