@@ -59,7 +59,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         "execution_time": round(result.execution_time_s, 3),
         "output": summary,
         # Student text (exception messages, written answers, file names) is shown as text: never as
-        # HTML, markdown or ANSI in a TA's or a classmate's browser.
+        # HTML, markdown or ANSI in the student's or a TA's browser.
         "output_format": "text", "test_output_format": "text", "test_name_format": "text",
         "visibility": "visible" if vis.show_total else "hidden",
         "stdout_visibility": "hidden",
