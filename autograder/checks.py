@@ -4,7 +4,8 @@ Tolerances come from DESIGN.md (measured with torch 2.13.0): they pass every cor
 and fail every known wrong one. Failure messages say what is wrong, never what was expected."""
 from __future__ import annotations
 
-from typing import Callable, Mapping
+import math
+from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
@@ -115,19 +116,103 @@ def expect_no_crash(key: str, call: Callable[[], object]) -> object:
         raise Misconception(key, f"{describe(key)}: {e}") from None
 
 
-def reference_cpu_seconds(fn: Callable[..., object], *args: object, repeat: int = 10) -> float:
-    """CPU time of `repeat` calls of trusted `fn`, single-threaded like the worker."""
+# --- vectorisation ---------------------------------------------------------------------------------
+# A timed student call must be neither recognisable nor cheaper than an honest one. Every timed call
+# runs on inputs drawn inside the timed request from a seed the student has never seen (nothing to
+# memoise or precompute: `calls.run_fresh_calls`), the sum of all the outputs comes back and must equal
+# the reference's sum over the same inputs, and the yardstick is the reference run through the same
+# `run_fresh_calls` in this process (same input generation, one thread like the worker). Times are CPU
+# seconds (the worker's read by the grader from outside), and only their ratio is used.
+
+InputSpecs = Sequence[tuple[tuple[int, ...], str]]   # one (shape, dtype name) per positional input
+
+# Largest difference allowed between the MEAN of the timed outputs and the reference's mean (float64
+# inputs). A correct float64 solution differs from the reference by ~1e-15 per entry, and the value
+# tests allow 1e-10 + 1e-10 |x| per entry (|x| < 9 here), so a mean is off by at most ~1e-9. One wrong
+# output among n <= 2000 calls (entries ~0.1-1 off) moves the mean by > 1e-5.
+TIMED_MEAN_ATOL = 1e-9
+
+
+def _fresh_seed(rng: torch.Generator) -> int:
+    return int(torch.randint(0, 2 ** 62, (1,), generator=rng))
+
+
+def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
+              kwargs: dict[str, Any], rng: torch.Generator, limit: float, what: str) -> float:
+    """Student CPU time per call over the reference's, for inputs of `specs`."""
     import time
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        fn(*args)  # warm-up
+
+    from autograder.calls import run_fresh_calls
+    best_ref = [float("inf")]
+
+    def reference_sum(seed: int, n: int) -> torch.Tensor:
         start = time.thread_time()
-        for _ in range(repeat):
-            fn(*args)
-        return time.thread_time() - start
+        total = run_fresh_calls(reference, specs, kwargs, seed, n)
+        best_ref[0] = min(best_ref[0], (time.thread_time() - start) / n)
+        return total
+
+    def timed(n: int) -> float:
+        """Seconds per call of the student's function over n fresh calls, outputs checked."""
+        seed = _fresh_seed(rng)
+        spent, total = student.time_fresh(specs, kwargs, seed=seed, repeat=n)
+        expected = reference_sum(seed, n)
+        ok = (type(total) is torch.Tensor and total.shape == expected.shape
+              and bool(torch.allclose(total.to(torch.float64) / n, expected / n, rtol=0.0,
+                                      atol=TIMED_MEAN_ATOL)))
+        if not ok:
+            shape = "x".join(map(str, specs[0][0])) if specs else "?"
+            raise AssertionError(f"the timing of {what} could not be verified: the timed calls (inputs of "
+                                 f"shape {shape}) returned wrong values; the tests of its values say "
+                                 "what is wrong")
+        return spent / n
+
+    reference_sum(_fresh_seed(rng), 2)               # warm-up: one-off costs of the first calls
+    one = timed(1)                                    # the student's warm-up, its output checked
+    for _ in range(3):                                # yardstick: best of three (load only slows)
+        reference_sum(_fresh_seed(rng), 10)
+    per_call = max(best_ref[0], 1e-6)
+
+    def ratio(student_s: float, guess: float) -> float:
+        # enough calls for about `student_s` seconds of the student's code, given a guess of the
+        # slowdown; the reference's time is re-read after each run (its sum is computed anyway)
+        n = max(5, min(2000, math.ceil(student_s / (guess * per_call))))
+        return timed(n) / max(best_ref[0], 1e-6)
+
+    if one >= 0.1 and one > 20 * limit * per_call:
+        return one / per_call                         # hopeless (nested loops): stop here
+    r = ratio(0.05, max(1.0, one / per_call))         # quick look, sized by the first call
+    if 0.8 * limit <= r <= 3 * limit:
+        # near the limit: ~0.3 s per measurement, best of three (a busy machine only slows)
+        r = min(ratio(0.3, r) for _ in range(3))
+    return r
+
+
+def assert_vectorised(student: Any, reference: Callable[..., object],
+                      cases: Sequence[tuple[InputSpecs, Mapping[str, Any]]], *, rng: torch.Generator,
+                      limit: float = 5.0, what: str = "the function", key: str = "not_vectorised",
+                      advice: str = "replace Python loops by batched tensor operations") -> float:
+    """Fail (Misconception `key`) if the student's function is more than `limit` times slower than
+    `reference` on any of `cases`: (input specs, keyword arguments), e.g. one shape with long
+    sequences (a loop over rows shows) and one with many batch entries (a loop over them shows).
+
+    `student` is a proxy with `time_fresh`. Each timed request draws its own inputs from a new seed
+    taken from `rng`; its summed output must match the reference's, else the test fails saying the
+    timing could not be verified (wrong values are the value tests' business, not charged here).
+    A crash of the student's code propagates (StudentCodeError). Returns the worst ratio."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)                           # the worker runs one thread: so does the yardstick
+    worst = 0.0
+    try:
+        for specs, kwargs in cases:
+            r = _slowdown(student, reference, specs, dict(kwargs), rng, limit, what)
+            worst = max(worst, r)
+            if worst > limit:
+                break
     finally:
         torch.set_num_threads(threads)
+    if worst > limit:
+        raise Misconception(key, f"{what} took {worst:.0f}x the time of a vectorised version: {advice}")
+    return worst
 
 
 def assert_function_avoids(submission: object, func_name: str, names: str | tuple[str, ...], *,
