@@ -21,23 +21,24 @@ How the source is read, and why:
   `operator.attrgetter` or `methodcaller`.
 - It fails closed (`SourceUnreadable`) when it cannot see what runs: no readable definition of the
   graded function, a name it reaches imported from a module it cannot read (anything but the
-  libraries in `READABLE_MODULES`), `getattr` with a computed name, or anywhere in the notebook a tool
+  standard library and the libraries in `READABLE_MODULES`; `os`, `subprocess`... run other code),
+  `getattr` with a computed name, or anywhere in the notebook a tool
   that rewrites code or namespaces out of sight (`exec`, `eval`, `compile`, `globals()`, `setattr`,
   `__code__`, `sys.modules`, `importlib`, `pickle`, ...)."""
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-# Libraries whose code is not the student's: reading their attributes is checked by name; anything
-# imported from elsewhere (a file the notebook wrote, a relative import) cannot be read.
-READABLE_MODULES = frozenset({
-    "torch", "math", "cmath", "numpy", "einops", "functools", "itertools", "operator", "typing",
-    "collections", "dataclasses", "random", "time", "warnings", "contextlib", "abc", "enum",
-    "fractions", "decimal", "statistics", "string", "re", "numbers", "copy", "__future__",
-    "matplotlib", "otter"})
+# Libraries whose code is not the student's (with the standard library): reading their attributes is
+# checked by name. Anything imported from elsewhere (a file the notebook wrote, a relative import)
+# cannot be read, nor can modules that run other programs (the forbidden call could sit in a string).
+READABLE_MODULES = frozenset({"torch", "numpy", "einops", "scipy", "matplotlib", "otter"})
+RUNS_OTHER_CODE = frozenset({"os", "subprocess", "multiprocessing", "concurrent", "pty", "posix",
+                             "_posixsubprocess", "shlex"})
 
 # Reading any of these anywhere in the notebook means code or namespaces can change out of sight.
 DYNAMIC_NAMES = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars",
@@ -332,7 +333,10 @@ class _Notebook:
 # ---------------------------------------------------------------------------------------------------
 
 def _readable(module: str) -> bool:
-    return not module.startswith(".") and module.split(".")[0] in READABLE_MODULES
+    top = module.split(".")[0]
+    if module.startswith(".") or top in RUNS_OTHER_CODE or top in DYNAMIC_MODULES:
+        return False
+    return top in READABLE_MODULES or top in sys.stdlib_module_names
 
 
 def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -> Use | None:

@@ -219,3 +219,14 @@ def test_cells_are_read_again_from_the_notebook(tmp_path):
 ])
 def test_single_source_cases(src, expected):
     assert function_uses_attribute(src, "sdpa", SDPA) is expected
+
+
+def test_standard_library_helpers_are_readable_but_other_programs_are_not():
+    memo = ("import hashlib\n_memo = {}\n"
+            "def stable_softmax(x, dim=-1):\n    k = hashlib.sha1(x.numpy().tobytes()).hexdigest()\n"
+            "    if k not in _memo:\n        e = torch.exp(x - x.amax(dim, keepdim=True))\n"
+            "        _memo[k] = e / e.sum(dim, keepdim=True)\n    return _memo[k]")
+    assert not uses([IMPORTS, memo])
+    with pytest.raises(SourceUnreadable, match="subprocess"):
+        uses([IMPORTS, "import subprocess", "def stable_softmax(x, dim=-1):\n"
+              "    subprocess.run(['python', '-c', 'import torch; torch.softmax'])\n    return x"])
