@@ -34,7 +34,7 @@ class StudentCodeError(SubmissionError, AssertionError):
     It is an AssertionError so that a hidden test that does not catch it simply fails."""
 
     def __init__(self, exc_type: str, message: str, traceback: str = "") -> None:
-        self.exc_type = exc_type[:100]
+        self.exc_type = (exc_type.splitlines() or [""])[0][:100]
         self.message = message[:500]
         self.traceback = traceback[:4000]
         first_line = (self.message.splitlines() or [""])[0][:200]
