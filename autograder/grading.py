@@ -150,12 +150,20 @@ class Grader:
         return result
 
     def _manual(self, slug: str, sub: Submission) -> list[ManualAnswer]:
-        names = self.course.settings(slug).manual
+        """Written answers for the questions grading.yml lists as manual, and for nothing else: at most
+        one each. A block whose heading names a configured question answers it; the other blocks fill
+        the configured questions still unanswered, in notebook order. Intake caps each text."""
+        names = list(dict.fromkeys(self.course.settings(slug).manual))
         found = list(sub.manual_answers.items())
-        answers = []
-        for i, (key, text) in enumerate(found):
-            answers.append(ManualAnswer(question=names[i] if i < len(names) else key, text=text))
-        return answers
+        chosen = {key: text for key, text in found if key in names}
+        others = iter(text for key, text in found if key not in names)
+        for name in names:
+            if name not in chosen:
+                text = next(others, None)
+                if text is None:
+                    break
+                chosen[name] = text
+        return [ManualAnswer(question=name, text=chosen[name]) for name in names if name in chosen]
 
     def close(self) -> None:
         if self._zygote is not None:
