@@ -47,7 +47,10 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
     tests.append({"name": "Grader information (instructors only)", "number": "0.0", "score": 0.0,
                   "max_score": 0.0, "status": "passed",
                   "output": f"isolation: {result.isolation.value if result.isolation else 'unknown'}\n"
-                            f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
+                            + (f"worker namespaces: {', '.join(result.sandbox.namespaces) or 'none'}; "
+                               f"seccomp: {'on' if result.sandbox.seccomp else 'OFF'}; "
+                               f"memory: {result.sandbox.memory}\n" if result.sandbox else "")
+                            + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})
     summary = f"Score {result.score:g} / {result.max_score:g}."
     if result.status == "rejected":
@@ -66,6 +69,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         "tests": tests,
         "extra_data": {"seed": result.seed, "status": result.status,
                        "isolation": result.isolation.value if result.isolation else None,
+                       "sandbox": result.sandbox.model_dump() if result.sandbox else None,
                        "misconceptions": result.misconceptions, "max_score": result.max_score},
     }
 
