@@ -139,7 +139,8 @@ class Grader:
                 result.message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
             namespace = RestartingNamespace(self, policy, session)
             result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
-                                     submission=SubmissionInfo(source=sub.source, path=str(path)),
+                                     submission=SubmissionInfo(source=sub.source, path=str(path),
+                                                             cells=tuple(sub.cells)),
                                      gpu_points=self.course.config.gpu_points)
             result.sandbox = sandbox_record(session, policy)
             namespace.session.close()

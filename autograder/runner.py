@@ -16,9 +16,11 @@ from autograder.results import TestReport
 
 @dataclass(frozen=True)
 class SubmissionInfo:
-    """What a test may know about the submission besides its functions: its source, for static checks."""
+    """What a test may know about the submission besides its functions: its source, for static checks.
+    `cells` are the code cells as intake read them (each parsed on its own by source_checks)."""
     source: str
     path: str = ""
+    cells: tuple[str, ...] = ()
 
 
 class StudentNamespace(Protocol):

@@ -429,21 +429,10 @@ def function_uses_attribute(source: str | Sequence[str], func_name: str,
 
 
 def cells_of(submission: object) -> list[str]:
-    """The submission's code cells, one string each, as the worker ran them.
-
-    `cells` when the runner provides them; else read again from `path` (the same intake, so the
-    same cells: checked against `source`); else the joined `source` as a single cell."""
+    """The submission's code cells, one string each, as the worker ran them (`cells`, filled by the
+    grader from intake); without them, the joined `source` as a single cell."""
     cells = getattr(submission, "cells", None)
     if cells:
         return [str(c) for c in cells]
     source = str(getattr(submission, "source", "") or "")
-    path = str(getattr(submission, "path", "") or "")
-    if path and source:
-        try:
-            from autograder.intake import read_submission
-            again = read_submission(Path(path)).cells
-            if "\n\n".join(again) == source:
-                return list(again)
-        except Exception:  # noqa: BLE001 - unreadable now: fall back to the joined source
-            pass
     return [source] if source.strip() else []

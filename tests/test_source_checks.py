@@ -198,16 +198,34 @@ def test_hidden_test_helper_says_it_cannot_verify():
                            rule="a built-in softmax")
 
 
-def test_cells_are_read_again_from_the_notebook(tmp_path):
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "id": f"c{i}",
-         "source": src} for i, src in enumerate([IMPORTS, '"""', "x = 1\n\ny = 2", '"""'])]}
+def test_cells_come_from_the_grader_not_the_joined_source():
+    cells = (IMPORTS, '"""', "x = 1\n\ny = 2", '"""')
+    source = "\n\n".join(cells)
+    assert cells_of(SubmissionInfo(source=source, cells=cells)) == list(cells)
+    # without cells (devrun), the joined source is one cell
+    assert cells_of(SubmissionInfo(source=source)) == [source]
+
+
+def test_the_grader_hands_tests_the_cells_it_ran(tmp_path):
+    """Two lone triple-quote cells must not turn the code between them into a string: the grader
+    gives tests the cells themselves."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from autograder.grading import Grader
+    from autograder.hidden import HiddenTestCase
+    from tests.conftest import FIXTURE_COURSE
+    from autograder.config import find_course
+    seen: list[tuple[str, ...]] = []
+    nb = new_notebook(cells=[new_code_cell(c) for c in ('x = 1', '"""', 'y = 2', '"""')])
     path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps(nb))
-    source = "\n\n".join([IMPORTS, '"""', "x = 1\n\ny = 2", '"""'])
-    assert cells_of(SubmissionInfo(source=source, path=str(path))) == [IMPORTS, '"""', "x = 1\n\ny = 2", '"""']
-    # a file that no longer matches the graded source is not trusted
-    assert cells_of(SubmissionInfo(source=source + "\nz = 3", path=str(path))) == [source + "\nz = 3"]
+    nbformat.write(nb, path)
+    with Grader(find_course(FIXTURE_COURSE)) as grader:
+        grader._tests["toy"] = [HiddenTestCase(question="q1", name="t", points=1.0, hidden=True,
+                                               func=lambda submission: seen.append(submission.cells),
+                                               params=("submission",))]
+        grader.grade(path, "toy")
+    assert seen == [('x = 1', '"""', 'y = 2', '"""')]
 
 
 @pytest.mark.parametrize("src,expected", [
