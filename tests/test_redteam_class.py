@@ -343,9 +343,10 @@ def test_intake_deep_json(tmp_path: Path) -> None:
 
 def test_intake_100k_cells(tmp_path: Path) -> None:
     case = SOLO["intake_100k_cells"]
-    nb = new_notebook(cells=[new_code_cell("pass") for _ in range(100_000)])
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "pass"}
     sub = tmp_path / "cells.ipynb"
-    nbformat.write(nb, sub)
+    sub.write_text(json.dumps({"cells": [cell] * 100_000, "metadata": {}, "nbformat": 4,
+                               "nbformat_minor": 5}))
     rc, err, secs, rss = _cli_rss(["grade", str(sub), "-a", "toy", "--results", str(tmp_path / "r.json")],
                                   timeout=30)
     assert rc == 0, f"{case.name}: {case.expect}; exit {rc} after {secs:.0f} s: {err}"
@@ -487,8 +488,8 @@ def test_unparsable_source_does_not_blind_the_static_check(tmp_path: Path, sdpa_
     path = _sdpa_with(tmp_path, "blind.ipynb", edit)
     r = sdpa_grader.grade(path, "sdpa-from-scratch", seed=5)
     t = _report(r, "test_no_builtin_softmax")
-    assert t.status == "failed" and t.misconception == "builtin_softmax", \
-        f"{case.name}: {case.expect}; got {t.status} {t.misconception} (score {r.score})"
+    # failing closed may not know which rule was broken: the point must be lost, the name is a bonus
+    assert t.status == "failed", f"{case.name}: {case.expect}; got {t.status} (score {r.score})"
 
 
 # =================================================================================================

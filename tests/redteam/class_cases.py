@@ -661,7 +661,7 @@ SOLO_CASES: list[ClassCase] = [
               "100,000 code cells: rejected within 30 s and without a memory spike"),
     ClassCase("reply_60mb_tiny_items", "B",
               [GOOD_ATTEND, "answer = 'B'", FORGE + r'''
-body = b'{"event":"cell_start","index":0,"pad":[' + b'0,' * (30 << 20) + b'0]}'
+body = b'{"event":"cell_start","index":0,"pad":[' + b'{},' * (20 << 20) + b'{}]}'  # 60 MB, 20 M dicts
 send_raw(body)
 '''], "one 60 MB frame of tiny JSON items: the grader's peak memory stays under 1 GiB"),
     ClassCase("forged_cell_events", "B",
@@ -698,7 +698,7 @@ while view:
     ClassCase("ipython_line_blinds_static", "C", [],
               "sdpa-from-scratch: stable_softmax calls torch.softmax and one cell holds "
               "`files = !ls`, which makes the whole source unparsable: the static check must fail "
-              "closed (builtin_softmax)"),
+              "closed (test_no_builtin_softmax fails)"),
     ClassCase("protocol_views", "C", [],
               "a negated view and a conjugated complex view cross the boundary with the value they "
               "denote, not their storage"),
