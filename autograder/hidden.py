@@ -1,4 +1,6 @@
-"""Load hidden test files (otter's exception format) in the trusted process."""
+"""Load hidden test files (otter's exception format) in the trusted process. Otter itself is not
+imported: while a file loads, `otter.test_files.test_case` is a stand-in with the same signature
+(autograder.otter_format), so the same files still run under stock otter."""
 from __future__ import annotations
 
 import importlib.util
@@ -8,9 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from otter.test_files import test_case as otter_test_case
-
 from autograder.errors import GraderError
+from autograder.otter_format import stand_in, test_case_types
 
 # Parameters the engine fills itself; every other parameter is a name from the student's namespace.
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})
@@ -56,13 +57,15 @@ def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
         raise GraderError(f"cannot load hidden test file {path}")
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with stand_in():
+            spec.loader.exec_module(module)
     except Exception as e:  # an instructor's bug: say where
         raise GraderError(f"hidden test file {path} failed to import: {type(e).__name__}: {e}") from e
     question = getattr(module, "name", path.stem)
     cases = []
+    kinds = test_case_types()
     for attr, value in vars(module).items():
-        if isinstance(value, otter_test_case):
+        if isinstance(value, kinds):
             params = tuple(inspect.signature(value.test_func).parameters)
             cases.append(HiddenTestCase(
                 question=str(question),
