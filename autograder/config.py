@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal, Optional
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError
 
 from autograder.errors import AssignmentNotFound, ConfigError
 
@@ -41,6 +41,9 @@ class AssignmentSettings(_Strict):
                                       description="torch functions that raise when called from graded code")
     manual: list[str] = Field(default_factory=list,
                               description="names of hand-graded questions, in notebook order")
+    manual_points: dict[str, NonNegativeFloat] = Field(
+        default_factory=dict, description="points of each hand-graded question (a name in `manual`); "
+                                          "the maximum score includes them")
 
 
 class CourseConfig(_Strict):
