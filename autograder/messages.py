@@ -66,6 +66,8 @@ class Ready(TypedDict):
     seccomp: bool
     namespaces: list[str]         # what this worker has of its own: pid, ipc, mount, net, user
     shared_memory: Literal["denied", "allowed"]
+    cuda_ready: bool              # CUDA was initialised before the filter (only asked when policy.cuda)
+    cuda_error: str               # why not, when it was asked and failed ("" otherwise)
 
 
 class CellStart(TypedDict):
@@ -97,13 +99,23 @@ class Reply(TypedDict):
 
 
 # --- grader <-> zygote -----------------------------------------------------------------------
+CudaInit = Literal["torch", "os_standin"]
+CUDA_INITS: tuple[CudaInit, ...] = ("torch", "os_standin")
+
+
 class WorkerPolicy(TypedDict):
-    """What the worker needs to lock itself down; built from grading.yml's limits."""
+    """What the worker needs to lock itself down; built from grading.yml's limits by the grader (only
+    the grader can send a spawn request: nothing here comes from a student)."""
     memory_mb: int
     output_kb: int
     tmp_mb: int
     shm_mb: int
     forbidden: list[str]
+    # Initialise CUDA before the seccomp filter is loaded (it needs calls the filter refuses, a
+    # socket among them). `cuda_init` names how, from a fixed list: "torch" (the real thing) or
+    # "os_standin", which asks the OS for what CUDA's initialisation asks, for tests without a GPU.
+    cuda: bool
+    cuda_init: CudaInit
 
 
 class SpawnRequest(TypedDict):

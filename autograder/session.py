@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -20,7 +21,7 @@ from autograder import protocol
 from autograder.errors import (GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.isolation import cpu_seconds_of
-from autograder.messages import Op, WorkerPolicy
+from autograder.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy
 from autograder.results import CellReport
 
 if TYPE_CHECKING:
@@ -43,17 +44,22 @@ class SandboxPolicy:
     max_reply_mb: int = 64
     forbidden: tuple[str, ...] = ()
     max_restarts: int = 2
+    cuda: bool = False                 # initialise CUDA in the worker, before its filter
+    cuda_init: CudaInit = "torch"      # how (messages.CUDA_INITS): tests without a GPU use "os_standin"
 
     @classmethod
-    def from_limits(cls, limits: "Limits", forbidden: Sequence[str] = ()) -> "SandboxPolicy":
+    def from_limits(cls, limits: "Limits", forbidden: Sequence[str] = (), cuda: bool = False) -> "SandboxPolicy":
         return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
                    cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
                    submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
-                   max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden))
+                   max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden), cuda=cuda)
 
     def for_worker(self) -> WorkerPolicy:
+        if self.cuda_init not in CUDA_INITS:
+            raise GraderError(f"unknown CUDA initialisation {self.cuda_init!r}")
         return {"memory_mb": self.memory_mb, "output_kb": self.output_kb, "tmp_mb": self.tmp_mb,
-                "shm_mb": self.shm_mb, "forbidden": list(self.forbidden)}
+                "shm_mb": self.shm_mb, "forbidden": list(self.forbidden), "cuda": self.cuda,
+                "cuda_init": self.cuda_init}
 
 
 @dataclass
@@ -112,6 +118,8 @@ class WorkerSession:
         self.death_reason = ""
         self.pid = 0
         self.pidfd: int | None = None
+        self.gone = False  # `close` saw the worker exit
+        self._closed = False
         try:
             ready, self.pid = _recv_ready(sock, timeout=30)
         except Exception:
@@ -124,12 +132,17 @@ class WorkerSession:
             self.pidfd = None
         if ready.get("event") != "ready":
             self.kill("did not start")
+            self.close()
             raise GraderError("the worker did not start")
         namespaces = ready.get("namespaces")
+        cuda_error = ready.get("cuda_error")
         self.facts: dict[str, Any] = {
             "seccomp": ready.get("seccomp") is True,
             "namespaces": [str(n)[:20] for n in namespaces][:10] if isinstance(namespaces, list) else [],
             "shared_memory": "denied" if ready.get("shared_memory") == "denied" else "allowed",
+            # Written by trusted code before any student code ran; still checked like any byte from there.
+            "cuda_ready": policy.cuda and ready.get("cuda_ready") is True,
+            "cuda_error": cuda_error[:400] if isinstance(cuda_error, str) else "",
         }
 
     # transport
@@ -171,6 +184,8 @@ class WorkerSession:
         return reply
 
     def kill(self, reason: str = "") -> None:
+        """SIGKILL the worker (through its pidfd) and stop talking to it. The pidfd stays open for
+        `wait_gone`; `close` releases it."""
         if not self._dead:
             self._dead = True
             self.death_reason = reason
@@ -182,17 +197,49 @@ class WorkerSession:
             except OSError:
                 pass
             self.sock.close()
+
+    def wait_gone(self, timeout: float = 10.0) -> bool:
+        """After `kill`: wait until the worker has exited, so that what it held (its memory, its CUDA
+        context and device memory, released when its device files close at exit) is free before the
+        next worker starts. The pidfd turns readable when the process has exited; without one,
+        /proc/<pid> is polled (a zombie has already released everything). True when it is gone."""
+        deadline = time.monotonic() + timeout
         if self.pidfd is not None:
-            os.close(self.pidfd)
-            self.pidfd = None
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                try:
+                    ready, _, _ = select.select([self.pidfd], [], [], left)
+                except InterruptedError:
+                    continue
+                if ready:
+                    return True
+        while self.pid and time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.pid}/stat") as fh:
+                    state = fh.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                return True
+            if state in ("Z", "X"):
+                return True
+            time.sleep(0.01)
+        return not self.pid
 
     def close(self) -> None:
+        """Ask the worker to exit, kill it, wait until it is gone, release the pidfd."""
         if not self._dead:
             try:
                 protocol.send_frame(self.sock, {"id": 0, "op": "exit"})
             except OSError:
                 pass
         self.kill("closed")
+        if not self._closed:
+            self._closed = True
+            self.gone = self.wait_gone()
+            if self.pidfd is not None:
+                os.close(self.pidfd)
+                self.pidfd = None
 
     def cpu_seconds(self) -> float:
         try:

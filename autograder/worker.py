@@ -16,6 +16,8 @@ by construction rather than by listing syscalls:
     non-dumpable          from the zygote's first instruction on, inherited through fork: no window
     seccomp               no processes, no exec, no sockets, no shared memory, no signals or
                           limits aimed at anyone else, no namespace or mount calls
+    CUDA                  only where the grader asks (policy.cuda): initialised by trusted code just
+                          before the filter, which would refuse what the initialisation needs
 
 Then it runs the notebook's cells and answers requests (autograder.messages). Only plain data crosses
 back (autograder.protocol). Everything here before `_lock_down` returns is trusted code; after it,
@@ -152,11 +154,17 @@ def _private_tmpfs(path: str, size_mb: int, keep: list[str]) -> None:
 MS_MOVE = 0x2000
 
 
-def _private_proc(outer_pid: str) -> None:
+# What the NVIDIA driver's user-space library reads under /proc (its parameters, the GPUs it sees,
+# the device numbers): system-wide facts, no process's.
+CUDA_PROC = ("driver/nvidia", "devices")
+
+
+def _private_proc(outer_pid: str, cuda: bool = False) -> None:
     """/proc of this pid namespace, which holds only this worker. Where the kernel refuses a new proc
     (under bwrap the outer /proc is partly covered, so it is not "fully visible"), a small tmpfs is
-    built in the private /tmp with only this process's own directory and a few system-wide files,
-    then moved over the outer /proc. Needs the private /tmp first."""
+    built in the private /tmp with only this process's own directory and a few system-wide files
+    (and, for a CUDA worker, the driver's: CUDA_PROC), then moved over the outer /proc. Needs the
+    private /tmp first."""
     try:
         _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         return
@@ -170,6 +178,15 @@ def _private_proc(outer_pid: str) -> None:
         if os.path.exists(f"/proc/{name}"):
             open(f"{stage}/{name}", "w").close()
             _mount(f"/proc/{name}", f"{stage}/{name}", None, MS_BIND)
+    for name in CUDA_PROC if cuda else ():
+        src = f"/proc/{name}"
+        if os.path.isdir(src):
+            os.makedirs(f"{stage}/{name}", exist_ok=True)
+            _mount(src, f"{stage}/{name}", None, MS_BIND | MS_REC)
+        elif os.path.exists(src):
+            os.makedirs(os.path.dirname(f"{stage}/{name}"), exist_ok=True)
+            open(f"{stage}/{name}", "w").close()
+            _mount(src, f"{stage}/{name}", None, MS_BIND)
     os.symlink("self", f"{stage}/thread-self")
     _mount(stage, "/proc", None, MS_MOVE)
     os.rmdir(stage)
@@ -256,6 +273,9 @@ def _seccomp(own_pid: int) -> bool:
     except Exception:  # noqa: BLE001 - libseccomp missing: the grader records a weaker isolation
         return False
     f = sc.SyscallFilter(defaction=sc.ERRNO(errno.ENOSYS))
+    # On every thread of the process, not just this one: CUDA's initialisation (below) starts helper
+    # threads before the filter exists, and an unfiltered thread is a way around it.
+    f.set_attr(sc.Attr.CTL_TSYNC, 1)
     conditional = {"clone", "kill", "tgkill", "tkill", "prlimit64"}
     for name in ALLOWED:
         if name in conditional:
@@ -282,6 +302,97 @@ def _seccomp(own_pid: int) -> bool:
             pass
     f.load()
     return True
+
+
+# --- CUDA, initialised before the filter -----------------------------------------------------------
+# CUDA's initialisation asks the OS for things the filter refuses (measured on an H200: with `socket`
+# refused, cudaGetDeviceCount fails with "Error 304: OS call failed"). So where the course grades on
+# CUDA and the grader sees a GPU, trusted code initialises it in `_lock_down`: after the worker has its
+# namespaces (its own network: no socket it makes reaches anyone), its private /tmp and its
+# unprivileged uid, and before the filter. The context, its device files and its helper threads then
+# exist; the filter (synchronised onto those threads) still refuses every new socket, so student code
+# can use CUDA and cannot open a socket. A worker of a course that does not grade on CUDA, or on a
+# machine without a GPU, never initialises it.
+def _cuda_init_torch() -> None:
+    import torch
+    torch.cuda.init()
+    x = torch.ones(16, device="cuda")            # one allocation and one kernel: the context, the
+    if float((x + 1).sum().item()) != 32.0:      # allocator and the first module load exist now
+        raise RuntimeError("a first CUDA computation returned a wrong value")
+    del x
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+
+
+class CudaStandIn:
+    """What CUDA's initialisation asks of the OS, for tests on machines without a GPU: an AF_UNIX
+    socket (the driver looks for an MPS server through one), a device node opened read-write and kept
+    (the driver keeps /dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm), a large address-space
+    reservation (unified addressing; RLIMIT_DATA does not count it) and a helper thread started before
+    the filter. The thread waits until `poke()` and then tries to make sockets, so a test can check
+    that the filter reaches threads born before it."""
+
+    RESERVE = 64 << 30
+
+    def __init__(self) -> None:
+        import threading
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect("/tmp/nvidia-mps/control")
+        except OSError:
+            pass                                  # no MPS server: what CUDA expects most of the time
+        finally:
+            s.close()
+        self.device_fd = os.open("/dev/null", os.O_RDWR)
+        libc = _libc()
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long]
+        PROT_NONE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_NORESERVE = 0, 0x02, 0x20, 0x4000
+        addr = libc.mmap(None, self.RESERVE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "mmap of the address-space reservation failed")
+        self.reserved = addr
+        self.result: dict[str, str] = {}
+        self._poke, self.done = threading.Event(), threading.Event()
+        threading.Thread(target=self._helper, daemon=True, name="cuda-standin").start()
+
+    def _helper(self) -> None:
+        self._poke.wait()
+        for family in ("AF_UNIX", "AF_INET", "AF_NETLINK"):
+            try:
+                socket.socket(getattr(socket, family), socket.SOCK_DGRAM).close()
+                self.result[family] = "created"
+            except OSError as e:
+                self.result[family] = errno.errorcode.get(e.errno or 0, str(e.errno))
+        self.done.set()
+
+    def poke(self) -> None:
+        self._poke.set()
+
+
+CUDA_STANDIN: CudaStandIn | None = None
+
+
+def _cuda_init_standin() -> None:
+    global CUDA_STANDIN
+    CUDA_STANDIN = CudaStandIn()
+
+
+CUDA_INITS = {"torch": _cuda_init_torch, "os_standin": _cuda_init_standin}
+
+
+def _init_cuda(how: str) -> tuple[bool, str]:
+    """(ready, why not). Trusted code, before the filter; a failure is the grader's problem to report,
+    never the student's."""
+    init = CUDA_INITS.get(how)
+    if init is None:
+        return False, f"unknown CUDA initialisation {how!r}"
+    try:
+        init()
+    except Exception as e:  # noqa: BLE001 - reported in `ready`; the worker serves the CPU cases
+        return False, f"{type(e).__name__}: {str(e).strip()}"[:400]
+    return True, ""
 
 
 def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
@@ -316,7 +427,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         if os.path.isdir("/var/tmp"):
             _private_tmpfs("/var/tmp", 1, keep)
         if "pid" in namespaces:
-            _private_proc(outer_pid)
+            _private_proc(outer_pid, cuda=bool(policy.get("cuda")))
         if not read_only:
             namespaces.append("(read-write root)")
         scratch = "/tmp"
@@ -349,9 +460,14 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     os.closerange(sock_fd + 1, 1 << 16)
     import torch
     torch.set_num_threads(1)
+    cuda_ready, cuda_error = False, ""
+    if policy.get("cuda"):
+        # last before the filter: its device files must survive the fd sweep above
+        cuda_ready, cuda_error = _init_cuda(str(policy.get("cuda_init", "torch")))
     filtered = _seccomp(os.getpid())
     return {"seccomp": filtered, "namespaces": namespaces,
-            "shared_memory": "denied" if filtered else "allowed"}
+            "shared_memory": "denied" if filtered else "allowed",
+            "cuda_ready": cuda_ready, "cuda_error": cuda_error}
 
 
 # --- the student's process: serving --------------------------------------------------------------
