@@ -47,6 +47,7 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 0x20
 MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 0x40000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+WORKER_UID_BASE = 1 << 24  # fallback workers' uids: 2^24 + 24 random bits, no account, no files
 SYS_MOUNT_SETATTR = {"x86_64": 442, "aarch64": 442}.get(os.uname().machine)
 MOUNT_ATTR_RDONLY, AT_RECURSIVE, AT_FDCWD = 0x1, 0x8000, -100
 
@@ -400,6 +401,9 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     as_root = os.geteuid() == 0 and bool(opts.get("drop"))
     outer_pid = os.readlink("/proc/self")
     namespaces = _enter_namespaces(as_root)
+    # As root (the fallback level) each worker becomes a uid of its own, never a classmate's: what
+    # the kernel counts per user (threads under RLIMIT_NPROC) is then counted per worker.
+    uid = WORKER_UID_BASE + int.from_bytes(os.urandom(3), "little")
     if "pid" in namespaces:
         # The new pid namespace takes effect for our children: the worker is the next child, pid 1.
         # This process stays as its reaper and dies with it (or with the zygote).
@@ -435,7 +439,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         # No namespaces here: a directory nobody can name in advance, readable only by us.
         scratch = tempfile.mkdtemp(prefix="sub-", dir=opts.get("scratch_root") or None)
         if as_root:
-            os.chown(scratch, int(opts.get("uid", 65534)), int(opts.get("gid", 65534)))
+            os.chown(scratch, uid, uid)
     os.chdir(scratch)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
@@ -449,7 +453,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         except (ValueError, OSError):
             pass
     if as_root:
-        drop_privileges(int(opts.get("uid", 65534)), int(opts.get("gid", 65534)))
+        drop_privileges(uid, uid)
     elif "user" in namespaces:
         drop_capabilities()
     set_dumpable(False)  # a uid change resets it; classmates can never trace or read us

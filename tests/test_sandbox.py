@@ -82,8 +82,15 @@ def test_env_is_clean_and_uid_is_unprivileged(zygote):
     env = session.resolve("env", "cpu")
     assert not any("SECRET" in k or "TOKEN" in k for k in env)
     assert set(env) <= {"HOME", "TMPDIR", "MPLBACKEND", "PATH", "OMP_NUM_THREADS"}
-    if zygote.isolation is not Isolation.rlimits:
+    if zygote.isolation is Isolation.bwrap:
         assert session.resolve("uid", "cpu") == 65534
+    elif zygote.isolation is Isolation.fallback:
+        # a uid of its own per worker, never root, never a classmate's
+        other = zygote.spawn(POLICY)
+        other.exec_cells(["import os\nuid = os.getuid()"])
+        uids = {session.resolve("uid", "cpu"), other.resolve("uid", "cpu")}
+        other.close()
+        assert len(uids) == 2 and min(uids) >= 1 << 24
     session.close()
 
 
