@@ -4,6 +4,10 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 SLUGS   := sdpa-from-scratch scaled-attention attention-pipeline
+# torch's build: auto = CUDA where nvidia-smi exists, CPU elsewhere; or cpu | cuda. TORCH_INDEX_URL
+# names the index it comes from (autograder/install_torch.sh says how the choice is made).
+TORCH           ?= auto
+TORCH_INDEX_URL ?=
 
 .PHONY: install browser test test-gpu demo bench assign clean
 
@@ -12,8 +16,8 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	# torch first and pinned: the CPU wheel, never the multi-GB CUDA build
-	$(BIN)/pip install -q torch==2.13.0
+	# torch first and pinned, in the build for this machine: never the multi-GB CUDA build without a GPU
+	TORCH='$(TORCH)' TORCH_INDEX_URL='$(TORCH_INDEX_URL)' sh autograder/install_torch.sh $(BIN)/pip torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev]'
 	@command -v bwrap >/dev/null || (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 	  (apt-get install -y -qq bubblewrap >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null 2>&1)) || \

@@ -7,6 +7,7 @@ Zip layout (Gradescope unpacks it into /autograder/source):
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -27,9 +28,11 @@ apt-get update -qq
 apt-get install -y -qq python3 python3-venv python3-pip libseccomp2 bubblewrap >/dev/null
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install -q --upgrade pip
-# CPU torch, pinned: the same version the hidden tests were calibrated with.
-/autograder/venv/bin/pip install -q "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}" \
-  || /autograder/venv/bin/pip install -q "torch==2.13.0"
+# torch pinned (the version the hidden tests were calibrated with), in the build for this machine:
+# the CPU build (PyTorch's CPU index) unless nvidia-smi exists. Where that index is unreachable, pip's
+# own index is used only if it would not bring the CUDA build (see the script). Override: TORCH=cpu|cuda,
+# TORCH_INDEX_URL=...
+sh "$SRC/package/autograder/install_torch.sh" /autograder/venv/bin/pip "torch==2.13.0"
 /autograder/venv/bin/pip install -q "$SRC/package"
 # Student code runs as this unprivileged user (the fallback sandbox: bwrap rarely works here).
 # It must neither read the course nor write the results: both are root-only.
@@ -49,6 +52,78 @@ if id -u ag-student >/dev/null 2>&1; then
 fi
 exec "$PY" -m autograder.cli gradescope-run --root "$ROOT" --slug "__SLUG__"
 """
+
+
+def _reference_imports(source: str, path: Path, package_relative: bool) -> set[str] | None:
+    """Names of the `reference` modules a file imports (`from reference import x`, `from reference.x
+    import ...`, `import reference.x`; in a reference module also `from . import x`, `from .x import`).
+    None when it imports the package as a whole (`import reference`): then every module may be used."""
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as e:
+        raise GraderError(f"{path} is not valid Python: {e.msg} (line {e.lineno})") from None
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "reference":
+                    if len(parts) == 1:
+                        return None
+                    names.add(parts[1])
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            parts = module.split(".") if module else []
+            if node.level == 0 and parts[:1] == ["reference"]:
+                if len(parts) > 1:
+                    names.add(parts[1])
+                else:
+                    names.update(a.name for a in node.names if a.name != "*")
+                    if any(a.name == "*" for a in node.names):
+                        return None
+            elif node.level == 1 and package_relative:
+                if parts:
+                    names.add(parts[0])
+                else:
+                    names.update(a.name for a in node.names)
+    return names
+
+
+def reference_files(course: Course, slug: str) -> list[Path]:
+    """The reference modules an assignment's hidden tests import, directly or through each other,
+    plus the package's __init__.py: only these travel in its zip (another assignment's reference is
+    as secret as its hidden tests)."""
+    ref = course.root / "reference"
+    every = sorted(p for p in ref.glob("*.py") if p.name != "__init__.py")
+    wanted: set[str] = set()
+    for path in sorted((course.assignment_dir(slug) / "hidden").glob("*.py")):
+        names = _reference_imports(path.read_text(), path, package_relative=False)
+        if names is None:
+            return sorted(ref.glob("*.py"))
+        wanted |= names
+    if (ref / "__init__.py").is_file():  # always imported first: what it imports is needed too
+        names = _reference_imports((ref / "__init__.py").read_text(), ref / "__init__.py", package_relative=True)
+        if names is None:
+            return sorted(ref.glob("*.py"))
+        wanted |= names
+    todo, seen = list(wanted), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = ref / f"{name}.py"
+        if not path.is_file():
+            if (ref / name).is_dir():
+                raise GraderError(f"reference/{name}/ is a package: the Gradescope zip carries only "
+                                  "reference/*.py modules")
+            raise GraderError(f"assignment '{slug}' imports reference.{name}, which does not exist")
+        names = _reference_imports(path.read_text(), path, package_relative=True)
+        if names is None:
+            return sorted(ref.glob("*.py"))
+        todo.extend(names - seen)
+    init = [ref / "__init__.py"] if (ref / "__init__.py").is_file() else []
+    return init + [p for p in every if p.stem in seen]
 
 
 def build_zip(course: Course, slug: str, out: Path) -> Path:
@@ -83,8 +158,7 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
         cfg["assignments"] = {slug: cfg["assignments"][slug]}
         add_text(yaml.safe_dump(cfg, sort_keys=False), "course/grading.yml")
         add_tree(adir, f"course/assignments/{slug}")
-        ref = course.root / "reference"
-        for p in sorted(ref.glob("*.py")):
+        for p in reference_files(course, slug):
             add_file(p, f"course/reference/{p.name}")
         add_tree(pkg_src, "package/autograder")
         add_file(project / "pyproject.toml", "package/pyproject.toml")
