@@ -43,6 +43,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
     "forbidden_api": "calling F.scaled_dot_product_attention instead of implementing it",
     "not_vectorised": "Python loops over rows instead of batched tensor operations",
+    "gpu_only_failure": "code that works on the CPU but fails on the GPU: tensors created inside the "
+                        "function on the CPU (no device=...), host-only calls such as .numpy(), or "
+                        "legacy constructors such as torch.FloatTensor",
 }
 
 

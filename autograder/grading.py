@@ -5,6 +5,7 @@ number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests
 from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
-from autograder.runner import SubmissionInfo, run_tests
+from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
 from autograder.session import SandboxPolicy, WorkerSession
 from autograder.zygote import Zygote, launch_zygote
@@ -44,22 +45,53 @@ class RestartingNamespace:
         self.restarts += 1
         deadline = self.session.deadline
         cells = self.session.cells
+        self.session.close()  # gone, with its memory (and CUDA context), before the next one starts
         self.session = self.grader.zygote.spawn(self.policy)
         self.session.deadline = deadline
         self.session.exec_cells(cells)
         return self.session.alive()
 
     def resolve(self, name: str, device: str) -> object:
+        if device == "cuda":
+            reason = cuda_problem(self.session, self.policy)
+            if reason:
+                raise InfraUnavailable(reason)
         return self.session.resolve(name, device)
+
+
+def cuda_problem(session: WorkerSession, policy: SandboxPolicy) -> str:
+    """Why this worker cannot run CUDA cases although the grader runs them ("" when it can). The
+    grader asked for CUDA because its own probe saw a GPU; a worker that could not initialise it
+    disagrees with the probe: the grader's problem, never the student's."""
+    if not policy.cuda:
+        return "the grader did not initialise CUDA in this worker"
+    if session.facts.get("cuda_ready"):
+        return ""
+    error = session.facts.get("cuda_error") or "no reason given"
+    return f"CUDA could not be initialised in the sandbox although the grader sees a GPU ({error})"
 
 
 def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
     facts = session.facts
     shm = ("shared memory refused" if facts.get("shared_memory") == "denied"
            else "shared memory NOT refused (no seccomp)")
+    cuda = None
+    if policy.cuda:
+        cuda = "ready" if facts.get("cuda_ready") else f"failed: {facts.get('cuda_error') or 'no reason given'}"
     return SandboxRecord(seccomp=bool(facts.get("seccomp")), namespaces=list(facts.get("namespaces", [])),
                          memory=f"RLIMIT_DATA {policy.memory_mb} MiB + private /tmp {policy.tmp_mb} MiB"
-                                f" + /dev/shm {policy.shm_mb} MiB; {shm}")
+                                f" + /dev/shm {policy.shm_mb} MiB; {shm}", cuda=cuda)
+
+
+def infra_line(tests: list[TestReport]) -> str | None:
+    """The one line an instructor reads when cases were not run for a grader-side reason."""
+    skipped = [t for t in tests if t.status == "not_run"]
+    if not skipped:
+        return None
+    reasons = list(dict.fromkeys(t.infra_reason or "no reason given" for t in skipped))
+    devices = sorted({t.device or "cpu" for t in skipped})
+    return (f"{len(skipped)} {'/'.join(devices)} case(s) not run, not the student's fault: "
+            + "; ".join(reasons))[:600]
 
 
 class Grader:
@@ -71,7 +103,14 @@ class Grader:
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
+        # CUDA where the course grades on it and this machine has a GPU (asked once, here). Without a
+        # GPU there simply are no CUDA cases: nothing failed, nothing to report.
         self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
+        # A CUDA worker holds its context from start to exit (CUDA must be initialised before the
+        # filter, so before any student code). At most `cuda_workers` are alive at once; a slot frees
+        # only once its worker has exited (WorkerSession.close waits on the pidfd).
+        self._cuda_slots = threading.BoundedSemaphore(cfg.limits.cuda_workers)
+        self._infra_said: set[str] = set()
 
     def warm_up(self) -> None:
         """Launch the zygote now; it imports torch while the grader loads tests."""
@@ -103,8 +142,10 @@ class Grader:
         return sum(t.points for t in self.tests(slug))
 
     def policy(self, slug: str) -> SandboxPolicy:
+        """The worker's limits; CUDA only where some case of this assignment will run on it."""
+        cuda = "cuda" in self.devices and any(t.per_device for t in self.tests(slug))
         return SandboxPolicy.from_limits(self.course.config.limits,
-                                         forbidden=self.course.settings(slug).forbidden_apis)
+                                         forbidden=self.course.settings(slug).forbidden_apis, cuda=cuda)
 
     def failed_everything(self, slug: str, message: str) -> list[TestReport]:
         return [TestReport(question=t.question, name=t.name, device="cpu", hidden=t.hidden,
@@ -130,25 +171,49 @@ class Grader:
             return result
         result.manual = self._manual(slug, sub)
         policy = self.policy(slug)
-        session = self.zygote.spawn(policy)
+        slot = self._cuda_slots if policy.cuda else None
+        if slot is not None:
+            slot.acquire()
         try:
-            outcome = session.exec_cells(sub.cells)
-            result.cells = outcome.cells
-            errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
-            if errors:
-                result.message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
-            namespace = RestartingNamespace(self, policy, session)
-            result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
-                                     submission=SubmissionInfo(source=sub.source, path=str(path),
-                                                             cells=tuple(sub.cells)),
-                                     gpu_points=self.course.config.gpu_points)
-            result.sandbox = sandbox_record(session, policy)
-            namespace.session.close()
+            session = self.zygote.spawn(policy)
+            try:
+                outcome = session.exec_cells(sub.cells)
+                result.cells = outcome.cells
+                errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
+                if errors:
+                    result.message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
+                namespace = RestartingNamespace(self, policy, session)
+                result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
+                                         submission=SubmissionInfo(source=sub.source, path=str(path),
+                                                                 cells=tuple(sub.cells)),
+                                         gpu_points=self.course.config.gpu_points)
+                result.sandbox = sandbox_record(session, policy)
+                namespace.session.close()
+            finally:
+                session.close()
         finally:
-            session.close()
+            if slot is not None:
+                slot.release()
         result.score = round(sum(t.score for t in result.tests), 6)
+        result.infra = infra_line(result.tests)
+        if result.infra:
+            self._say_infra(result.infra)
         result.execution_time_s = round(time.perf_counter() - start, 3)
         return result
+
+    def _say_infra(self, line: str) -> None:
+        """One line on stderr for the person running the grader, once per distinct problem (a batch
+        says it once, not once per submission); results.json and the report carry it too."""
+        from autograder.outputs import terminal_text
+        key = line.split(": ", 1)[-1]
+        with self._lock:
+            if key in self._infra_said:
+                return
+            self._infra_said.add(key)
+        try:
+            print(f"grader problem: {terminal_text(line, limit=600)}", file=sys.stderr, flush=True)
+        except Exception:  # noqa: BLE001 - a closed or strict stderr must not lose a finished grade
+            pass
 
     def _manual(self, slug: str, sub: Submission) -> list[ManualAnswer]:
         """Written answers for the questions grading.yml lists as manual, and for nothing else: at most

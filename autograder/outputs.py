@@ -29,7 +29,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         if t.misconception:
             output += f"\n\nLikely misconception: {describe(t.misconception)}."
         tags = [t.question] + ([f"misconception:{t.misconception}"] if t.misconception else [])
-        tests.append({
+        entry: dict[str, Any] = {
             "name": t.display_name,
             "number": f"{t.question.lstrip('q')}.{numbers[t.question]}",
             "score": t.score,
@@ -38,7 +38,16 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
             "output": output,
             "visibility": vis.hidden_tests if t.hidden else "visible",
             "tags": tags,
-        })
+        }
+        if t.status == "not_run":
+            # Gradescope knows only "passed" and "failed". A case the grader could not run is neither
+            # the student's failure nor a pass: 0 of 0 points, a status that does not say "failed",
+            # and words that say what happened. The reason itself is for instructors (extra_data).
+            entry.update(status="passed", tags=tags + ["not_run"],
+                         output="Not run: the grader could not run this test on its side (not a problem "
+                                "with your code). It counts 0 of 0 points.",
+                         extra_data={"status": "not_run", "infra_reason": t.infra_reason or ""})
+        tests.append(entry)
     for m in result.manual:
         tests.append({"name": f"{m.question}: written answer (graded by hand)", "number": f"{m.question}.manual",
                       "score": 0.0, "max_score": 0.0, "status": "passed",
@@ -50,6 +59,8 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                             + (f"worker namespaces: {', '.join(result.sandbox.namespaces) or 'none'}; "
                                f"seccomp: {'on' if result.sandbox.seccomp else 'OFF'}; "
                                f"memory: {result.sandbox.memory}\n" if result.sandbox else "")
+                            + (f"cuda in the worker: {result.sandbox.cuda}\n" if result.sandbox and result.sandbox.cuda else "")
+                            + (f"GRADER PROBLEM: {result.infra}\n" if result.infra else "")
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})
     summary = f"Score {result.score:g} / {result.max_score:g}."
@@ -57,6 +68,9 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         summary = f"Your submission could not be graded: {result.message}"
     elif result.message:
         summary += f"\nWhile running your notebook: {result.message}"
+    if result.infra:
+        summary += ("\nSome tests could not be run because of a problem on the grader's side, not with "
+                    "your code; they count for nothing.")
     return {
         "score": result.score,
         "execution_time": round(result.execution_time_s, 3),
@@ -70,7 +84,9 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         "extra_data": {"seed": result.seed, "status": result.status,
                        "isolation": result.isolation.value if result.isolation else None,
                        "sandbox": result.sandbox.model_dump() if result.sandbox else None,
-                       "misconceptions": result.misconceptions, "max_score": result.max_score},
+                       "misconceptions": result.misconceptions, "max_score": result.max_score,
+                       # one line when cases were not run for a grader-side reason, else null
+                       "infra": result.infra},
     }
 
 
@@ -163,7 +179,8 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
     table.add_column("points", justify="right")
     table.add_column("why", overflow="fold")
     for t in result.tests:
-        mark = Text("passed", style="green") if t.status == "passed" else Text("failed", style="red")
+        mark = {"passed": Text("passed", style="green"), "not_run": Text("not run", style="yellow")}.get(
+            t.status, Text("failed", style="red"))
         why = Text(terminal_text(t.message, newlines=True))
         if t.misconception:
             why.append(f" [misconception: {terminal_text(t.misconception, limit=100)}]")
@@ -173,6 +190,9 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
     if result.message:
         console.print(Panel(Text(terminal_text(result.message, newlines=True), style="yellow"),
                             title="while running the notebook", title_align="left"))
+    if result.infra:
+        console.print(Panel(Text(terminal_text(result.infra, newlines=True), style="yellow"),
+                            title="grader problem (not the student's)", title_align="left"))
     for m in result.manual:
         console.print(Text.assemble("written answer to ", (terminal_text(m.question, limit=100), "cyan"),
                                     f": collected for hand grading ({len(m.text)} chars)"),

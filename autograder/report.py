@@ -24,6 +24,10 @@ TEMPLATE = jinja2.Template("""<!doctype html>
  .answer { white-space: pre-wrap; background: #fafafa; border-left: 3px solid #888; padding: .5rem; }
 </style></head><body>
 <h1>{{ title }}</h1>
+{% if infra %}<div id="grader-problems" style="border:2px solid #c60;background:#fff4e5;padding:.5rem 1rem">
+<b>Grader problem, not the students': {{ infra_count }} of {{ n }} submissions had test cases that were not run.</b>
+They scored 0 of 0 (neither lost nor gained points) and are left out of the pass rates.
+<ul>{% for line, count in infra %}<li>{{ line }} ({{ count }} submission{{ "s" if count != 1 }})</li>{% endfor %}</ul></div>{% endif %}
 <p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }} · graded {{ graded }} · not gradable {{ rejected }}</p>
 <h2>Score distribution</h2>
 <img id="histogram" alt="score histogram" src="data:image/png;base64,{{ histogram }}">
@@ -72,7 +76,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     per_test: dict[str, list[int]] = {}
     for r in results:
         for t in r.tests:
-            if t.max_score > 0 or t.device == "cpu":
+            if t.status != "not_run" and (t.max_score > 0 or t.device == "cpu"):
                 per_test.setdefault(t.display_name, [0, 0])
                 per_test[t.display_name][0] += t.status == "passed"
                 per_test[t.display_name][1] += 1
@@ -85,6 +89,8 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     plt.close(fig)
 
     counts = Counter(m for r in results for m in set(r.misconceptions))
+    # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
+    infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)
     title = course.config.assignments[slug].title or slug
     page = TEMPLATE.render(
         title=title, n=len(results), max_score=f"{max_score:g}",
@@ -94,6 +100,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
         misconceptions=[(k, describe(k), c) for k, c in counts.most_common()],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
+        infra=infra.most_common(), infra_count=sum(1 for r in results if r.infra),
         results=results,
         # The same name batch wrote, URL-quoted: always a relative link into results/.
         feedback=[f"results/{quote(results_name(r.submission))}" for r in results])

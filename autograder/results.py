@@ -7,7 +7,9 @@ from typing import Literal, Optional
 from pydantic import BaseModel, Field
 
 Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
-Status = Literal["passed", "failed"]
+# not_run: the grader could not run the case (a grader-side failure, e.g. CUDA unusable in the
+# sandbox): it scores 0 of 0, so it neither costs nor grants points, and `infra_reason` says why.
+Status = Literal["passed", "failed", "not_run"]
 
 
 class Isolation(str, Enum):
@@ -27,6 +29,7 @@ class TestReport(BaseModel):
     message: str = ""
     misconception: Optional[str] = None
     duration_s: float = 0.0
+    infra_reason: Optional[str] = None    # status "not_run": the grader's problem, in one line
 
     @property
     def display_name(self) -> str:
@@ -46,6 +49,7 @@ class SandboxRecord(BaseModel):
     seccomp: bool = False
     namespaces: list[str] = Field(default_factory=list)   # pid, ipc, mount, net, uts, user
     memory: str = ""                                      # how the memory limit is enforced
+    cuda: Optional[str] = None    # None: not asked for; "ready"; or why CUDA could not be initialised
 
 
 class ManualAnswer(BaseModel):
@@ -67,6 +71,9 @@ class SubmissionResult(BaseModel):
     isolation: Optional[Isolation] = None
     sandbox: Optional[SandboxRecord] = None
     execution_time_s: float = 0.0
+    # One line for the instructor when some cases were not run for a grader-side reason (never the
+    # student's fault); None when everything that should have run did.
+    infra: Optional[str] = None
 
     @property
     def misconceptions(self) -> list[str]:
