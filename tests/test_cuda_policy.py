@@ -360,3 +360,11 @@ def test_a_missing_reference_module_is_an_error_when_the_zip_is_built(tmp_path):
     with pytest.raises(GraderError, match="reference.nowhere"):
         reference_files(course, "a")
 
+
+
+def test_the_gpu_checks_notebook_is_right_on_the_cpu(grader, tmp_path):
+    """tests/test_gpu.py grades a notebook that creates a CPU tensor inside its function and expects
+    it to lose exactly its CUDA cases. Its premise, checkable here: on the CPU it loses nothing."""
+    from tests.test_gpu import cpu_tensor_notebook
+    result = grader.grade(cpu_tensor_notebook(tmp_path), "sdpa-from-scratch", seed=3)
+    assert result.score == result.max_score and not result.misconceptions
