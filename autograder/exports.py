@@ -484,9 +484,10 @@ def _add_folder(found: Discovery, folder: Path, key: str, source: str, layout: L
 
 # --- flat, folders, zips, Canvas, Moodle ------------------------------------------------------------
 # Canvas "Download Submissions": <name>[_late]_<user id>_<submission id>_<original file name>, where
-# <name> is the student's sortable name lower-cased with everything but letters and digits removed.
-_CANVAS = re.compile(r"(?P<name>[^_]{1,200}?)(?P<late>_late)?_(?P<uid>\d{1,20})_(?P<subid>\d{1,20})_(?P<file>.+)",
-                     re.IGNORECASE | re.DOTALL)
+# <name> is the student's sortable name lower-cased with everything but letters and digits removed
+# (some tools put the late mark first: late_<name>_...).
+_CANVAS = re.compile(r"(?P<late0>late_)?(?P<name>[^_]{1,200}?)(?P<late>_late)?_(?P<uid>\d{1,20})_(?P<subid>\d{1,20})"
+                     r"_(?P<file>.+)", re.IGNORECASE | re.DOTALL)
 # Moodle "Download all submissions": <Full Name>_<participant id>_assignsubmission_file_/
 _MOODLE = re.compile(r"(?P<name>.{1,200}?)_(?P<uid>\d{1,20})_assignsubmission_(?:file|onlinetext)_?",
                      re.DOTALL)
@@ -562,7 +563,7 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
         first = files[0][2]
         student = Student(name=clean(first["name"], cap), lms_id=uid)
         key = _key(f"{first['name']}_{uid}_{subid}")
-        late = any(m["late"] for _, _, m in files)
+        late = any(m["late"] or m["late0"] for _, _, m in files)
         source = clean(files[0][1].name, 200) + (f" (+{len(files) - 1} files)" if len(files) > 1 else "")
         chosen, kind, message = _pick([(f, p) for f, p, _ in files], slug, rule, scratch)
         if chosen is None:

@@ -64,6 +64,38 @@ def questions(results: Iterable[SubmissionResult]) -> list[str]:
     return sorted({t.question for r in results for t in r.tests}, key=_natural)
 
 
+def question_averages(results: Iterable[SubmissionResult], graded_only: bool = True
+                      ) -> list[tuple[str, float, float, int]]:
+    """(question, mean score, max, submissions counted) per question, for the class report. Rejected
+    and failed submissions are left out unless `graded_only` is False."""
+    sums: dict[str, list[float]] = {}
+    for r in results:
+        if graded_only and r.status != "graded":
+            continue
+        for q, (score, out_of) in question_scores(r).items():
+            acc = sums.setdefault(q, [0.0, 0.0, 0])
+            acc[0] += score
+            acc[1] = max(acc[1], out_of)
+            acc[2] += 1
+    return [(q, round(v[0] / v[2], 6) if v[2] else 0.0, v[1], int(v[2]))
+            for q, v in sorted(sums.items(), key=lambda kv: _natural(kv[0]))]
+
+
+def misconception_students(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (),
+                           submitters: Optional[dict[str, list[Student]]] = None) -> dict[str, list[tuple[str, str]]]:
+    """{misconception key: [(student label, submission key), ...]}: who made each, every member of a
+    group named, most common misconception first."""
+    who = dict(submitters or {})
+    for e in entries:
+        who.setdefault(e.key, e.submitters)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for r in results:
+        people = who.get(r.submission) or [Student(name=clean(r.submission))]
+        for key in sorted(set(r.misconceptions)):
+            out.setdefault(key, []).extend((p.label, r.submission) for p in people)
+    return dict(sorted(out.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+
 def reason(result: SubmissionResult, limit: int = 300) -> str:
     """Why a submission has the status it has, in one line."""
     parts = []

@@ -30,7 +30,7 @@ from typing import Iterable, Optional
 
 from autograder.config import AssignmentSettings
 from autograder.errors import ConfigError, GraderError
-from autograder.exports import Entry, clean
+from autograder.exports import Entry, Student, clean
 from autograder.results import SubmissionResult, TestReport
 
 HAND_TEST_NAME = "written answer (graded by hand)"
@@ -94,10 +94,12 @@ def _unquote(value: str) -> str:
 
 
 def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Entry] = (),
-                     submissions: Iterable[str] = ()) -> HandScores:
-    """Read and validate `path`. `entries` (from exports.discover, or the roster) resolve sids and
-    submission keys; `submissions` adds keys with no entry (e.g. results of an older batch). Raises
-    HandScoreError listing every bad row; returns only when every row is valid."""
+                     submissions: Iterable[str] = (),
+                     submitters: Optional[dict[str, list[Student]]] = None) -> HandScores:
+    """Read and validate `path`. `entries` (from exports.discover, or the roster) and `submitters`
+    (Discovery.submitters(): problems too) resolve sids and submission keys; `submissions` adds keys
+    with no known students (e.g. a flat folder's results). Raises HandScoreError listing every bad
+    row; returns only when every row is valid."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_BYTES:
@@ -110,15 +112,17 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
     except UnicodeDecodeError as e:
         raise HandScoreError(path, [f"the file is not UTF-8 text (byte {e.start}): save it as CSV UTF-8"]) from None
 
-    entries = list(entries)
-    keys = {e.key for e in entries} | set(submissions)
-    by_ident: dict[tuple[str, str], set[str]] = {}
+    who = dict(submitters or {})
     for e in entries:
-        for s in e.submitters:
+        who.setdefault(e.key, e.submitters)
+    keys = set(who) | set(submissions)
+    by_ident: dict[tuple[str, str], set[str]] = {}
+    for key, people in who.items():
+        for person in people:
             for kind in ("sid", "lms_id", "email"):
-                value = getattr(s, kind)
+                value = getattr(person, kind)
                 if value:
-                    by_ident.setdefault((kind, value.lower() if kind == "email" else value), set()).add(e.key)
+                    by_ident.setdefault((kind, value.lower() if kind == "email" else value), set()).add(key)
 
     errors: list[str] = []
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)

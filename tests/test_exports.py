@@ -176,6 +176,7 @@ def lms_class(root: Path) -> Path:
     shutil.copy(FULL, root / f"lovelaceada_1234_5678_{SLUG}.ipynb")
     shutil.copy(NO_SCALE, root / f"hoppergrace_late_2345_6789_{SLUG}-1.ipynb")
     shutil.copy(FULL, root / f"turingalan_3456_7890_{SLUG}.ipynb")
+    shutil.copy(FULL, root / f"late_curiemarie_5678_9012_{SLUG}.ipynb")
     (root / "turingalan_3456_7890_helper.py").write_text("x = 1\n")
     (root / "babbagecharles_4567_8901_answers.pdf").write_bytes(b"%PDF")
     moodle = root / "Mary Somerville_99_assignsubmission_file_"
@@ -194,6 +195,9 @@ def test_lms_download_names_carry_the_student(tmp_path):
     assert grace.late and grace.path.name.endswith(f"{SLUG}-1.ipynb")   # a re-submission keeps its name
     alan = by["turingalan_3456_7890"]
     assert alan.path.name.endswith(f"{SLUG}.ipynb")                 # one submission of two files
+    marie = by["curiemarie_5678_9012"]
+    assert marie.late and marie.submitters[0].model_dump() == {"name": "curiemarie", "sid": "", "email": "",
+                                                               "lms_id": "5678"}
     mary = by["Mary Somerville_99_assignsubmission_file_"]
     assert (mary.layout, mary.submitters[0].name, mary.submitters[0].lms_id) == ("moodle", "Mary Somerville", "99")
     assert "babbagecharles_4567_8901_answers.pdf" in found.skipped

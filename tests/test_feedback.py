@@ -184,3 +184,13 @@ def test_typeset_math_is_drawn_by_chromium_under_the_page_policy(tmp_path):
 
     assert ink(str(math_html(r"$\frac{a}{b} = \sqrt{d_k}$")), "math") > 50
     assert ink("", "blank") == 0
+
+
+def test_a_case_the_grader_could_not_run_is_not_the_students_failure():
+    r = result()
+    r.tests.append(Report(question="q2", name="test_scale", device="cuda", max_score=0, score=0, status="not_run",
+                          infra_reason="CUDA unusable in the sandbox"))
+    r.infra = "1 case not run: CUDA unusable in the sandbox"
+    page = render_feedback(r, GROUP)
+    assert '<tr class="not_run">' in page and "not a problem with your code" in page
+    assert "CUDA unusable" not in page                       # the grader's reason is for instructors

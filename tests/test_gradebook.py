@@ -171,3 +171,23 @@ def test_end_to_end_with_the_toy_grader(tmp_path, toy_grader):
 @pytest.mark.parametrize("key", ["submission_1"])
 def test_feedback_links_are_relative(key):
     assert "/" not in feedback_name(key) and feedback_name(key) == "submission_1.html"
+
+
+def test_grader_side_problems_are_in_the_reason(tmp_path):
+    r = fake_result("alice.ipynb", 2, message="cell 3: NameError: x")
+    r.infra = "2 cases not run: CUDA unusable in the sandbox"
+    row = read(write_gradebook([r], tmp_path / "g.csv"))[0]
+    assert row["status"] == "graded"
+    assert row["reason"] == "notebook errors: cell 3: NameError: x; grader: 2 cases not run: CUDA unusable in the sandbox"
+
+
+def test_per_question_averages_and_who_made_each_misconception():
+    from autograder.gradebook import misconception_students, question_averages
+    group = Entry(key="g", path=Path("g"), layout="gradescope", source="g",
+                  submitters=[Student(name="Pair One", sid="1"), Student(name="Pair Two", sid="2")])
+    results = [fake_result("g", 2, 0), fake_result("solo.ipynb", 1, 3),
+               fake_result("bad", 0, 0, status="rejected")]
+    assert question_averages(results) == [("q1", 1.5, 2.0, 2), ("q2", 1.0, 1.0, 2), ("q10", 1.5, 3.0, 2)]
+    assert question_averages(results, graded_only=False)[0] == ("q1", 1.0, 2.0, 3)
+    who = misconception_students(results, [group])
+    assert who == {"no_scale": [("Pair One", "g"), ("Pair Two", "g"), ("bad", "bad")]}

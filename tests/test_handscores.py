@@ -181,3 +181,15 @@ def test_hand_points_come_from_grading_yml(tmp_path):
     yml.write_text("assignments:\n  toy:\n    manual: [q3]\n    manual_points: {q3: 2.5}\n")
     assert load_config(yml).assignments["toy"].manual_points == {"q3": 2.5}
     assert CourseConfig().model_dump()["assignments"] == {}
+
+
+def test_a_rejected_submissions_students_can_be_hand_graded(tmp_path):
+    rejected = {"submission_9": [Student(name="No Notebook", sid="9009")]}
+    scores = read_hand_scores(write(tmp_path, "sid,question,score,comment\n9009,q3,2,PDF proof read by hand\n"),
+                              POINTS, entries(), submitters=rejected)
+    r = apply_hand_scores(SubmissionResult(submission="submission_9", assignment="toy", status="rejected",
+                                           max_score=5, message="no notebook"), POINTS, scores)
+    assert (r.score, r.max_score, r.status) == (2.0, 9.0, "rejected")
+    flat = read_hand_scores(write(tmp_path, "submission,question,score\nbob.py,q3,1\n", "flat.csv"), POINTS,
+                            submissions=["bob.py"])
+    assert flat.for_submission("bob.py")["q3"].score == 1
