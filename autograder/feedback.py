@@ -101,14 +101,15 @@ def _typeset(latex: str) -> Optional[_Svg]:
 
 
 class _Budget:
-    def __init__(self) -> None:
+    def __init__(self, typeset: bool = True) -> None:
+        self.typeset = typeset
         self.formulas = 0
         self.svg_bytes = 0
         self.fallbacks = 0
         self.deadline = time.monotonic() + MATH_SECONDS
 
     def allows(self) -> bool:
-        return (self.formulas < MAX_FORMULAS and self.svg_bytes < MAX_SVG_BYTES
+        return (self.typeset and self.formulas < MAX_FORMULAS and self.svg_bytes < MAX_SVG_BYTES
                 and time.monotonic() < self.deadline)
 
 
@@ -141,10 +142,11 @@ def _formula_html(latex: str, display: bool, budget: _Budget) -> str:
     return "".join(imgs)
 
 
-def math_html(text: str, budget: Optional[_Budget] = None) -> Markup:
+def math_html(text: str, budget: Optional[_Budget] = None, typeset: bool = True) -> Markup:
     """A written answer as safe HTML: text escaped (newlines kept for `white-space: pre-wrap`), each
-    formula typeset as an image or, failing that, shown as its escaped source in <code>."""
-    budget = budget or _Budget()
+    formula typeset as an image (about 50 ms per distinct formula, cached) or, failing that or with
+    typeset=False, shown as its escaped source in <code>."""
+    budget = budget or _Budget(typeset)
     text = clean_answer(text)
     out: list[str] = []
     pos = 0
@@ -211,8 +213,8 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
 <div class="answer">{{ a.html }}</div>
 {% if a.comment %}<div class="comment"><b>Comment:</b> {{ a.comment }}</div>{% endif %}
 </section>
-{% endfor %}{% if fallbacks %}<p class="muted">{{ fallbacks }} formula{{ "s" if fallbacks != 1 }} could not be typeset offline and {{ "are" if fallbacks != 1 else "is" }} shown as LaTeX source.</p>{% endif %}{% endif %}
-<p class="muted">Formulas are typeset as images; hover one for its LaTeX source. This page loads nothing from the network.</p>
+{% endfor %}{% if fallbacks and typeset %}<p class="muted">{{ fallbacks }} formula{{ "s" if fallbacks != 1 }} could not be typeset offline and {{ "are" if fallbacks != 1 else "is" }} shown as LaTeX source.</p>{% endif %}{% endif %}
+<p class="muted">{% if typeset %}Formulas are typeset as images; hover one for its LaTeX source. {% endif %}This page loads nothing from the network.</p>
 </body></html>
 """)
 
@@ -222,7 +224,7 @@ def _num(x: float) -> str:
 
 
 def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, title: str = "",
-                    show_hidden: bool = True, show_total: bool = True) -> str:
+                    show_hidden: bool = True, show_total: bool = True, typeset_math: bool = True) -> str:
     """The feedback page of one submission. `entry` (from exports.discover) names its student(s)."""
     from autograder.checks import describe
     from autograder.gradebook import question_scores
@@ -243,7 +245,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
                           misconception=describe(t.misconception) if t.misconception else ""))
     hand = {t.question: t for t in result.tests if is_hand_test(t)}
     written = {m.question: m.text for m in result.manual}
-    budget = _Budget()
+    budget = _Budget(typeset_math)
     answers = []
     for q in [*hand, *[q for q in written if q not in hand]]:
         h = hand.get(q)
@@ -263,19 +265,20 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         show_total=show_total, score=_num(result.score), max_score=_num(result.max_score), awaiting=awaiting,
         status=result.status, message=clean_answer(result.message)[:4000],
         questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(result).items()],
-        tests=tests, answers=answers, fallbacks=budget.fallbacks,
+        tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math,
         hidden_note=(f"{hidden_count} hidden test{'s' if hidden_count != 1 else ''} not shown yet." if hidden_count else ""))
 
 
 def write_feedback(results: Iterable[SubmissionResult], folder: Path, *, entries: Iterable[Entry] = (),
-                   title: str = "", show_hidden: bool = True, show_total: bool = True) -> dict[str, Path]:
+                   title: str = "", show_hidden: bool = True, show_total: bool = True,
+                   typeset_math: bool = True) -> dict[str, Path]:
     """folder/<feedback_name(key)> for every result; {submission key: path}."""
     folder.mkdir(parents=True, exist_ok=True)
     by_key = {e.key: e for e in entries}
     written: dict[str, Path] = {}
     for r in results:
         page = render_feedback(r, by_key.get(r.submission), title=title, show_hidden=show_hidden,
-                               show_total=show_total)
+                               show_total=show_total, typeset_math=typeset_math)
         path = folder / feedback_name(r.submission)
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(page, encoding="utf-8")

@@ -194,3 +194,9 @@ def test_a_case_the_grader_could_not_run_is_not_the_students_failure():
     page = render_feedback(r, GROUP)
     assert '<tr class="not_run">' in page and "not a problem with your code" in page
     assert "CUDA unusable" not in page                       # the grader's reason is for instructors
+
+
+def test_typesetting_can_be_turned_off():
+    page = render_feedback(result(), GROUP, typeset_math=False)
+    assert '<img class="math"' not in page and '<code class="tex" title="LaTeX source: not typeset">$X_i = q_i k_i$</code>' in page
+    assert "could not be typeset" not in page
