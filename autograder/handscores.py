@@ -168,7 +168,7 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
         if not any(c.strip() for c in cells):
             continue
 
-        def cell(name: str) -> str:
+        def cell(name: str, cells: list[str] = cells) -> str:
             i = col.get(name)
             return cells[i].strip() if i is not None and i < len(cells) else ""
 

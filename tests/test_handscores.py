@@ -111,7 +111,7 @@ def test_every_bad_row_is_named_and_nothing_is_merged(tmp_path):
                 12: "belongs to submission 'submission_101', not 'alice.ipynb'", 13: "must be a number from 0 to 4",
                 14: "must be a number from 0 to 4", 15: "a comment for 1001 q3 but no score"}
     assert len(errors) == len(expected), errors
-    for (row, words), error in zip(sorted(expected.items()), errors):
+    for (row, words), error in zip(sorted(expected.items()), errors, strict=True):
         assert error.startswith(f"row {row}: ") and words in error, (row, error)
     assert str(info.value).startswith("hand.csv: 12 problems (nothing merged)")
 
