@@ -207,6 +207,29 @@ class Discovery(BaseModel):
         return [p.as_result(slug, max_score, tests(f"not graded: {p.message}") if tests else ())
                 for p in self.problems if p.key]
 
+    @classmethod
+    def merged(cls, parts: Iterable["Discovery"]) -> "Discovery":
+        """One roster from several (the shards of a batch, each of which discovered the same export):
+        entries and problems by key, the first seen kept; warnings and skipped files without repeats."""
+        out = cls()
+        keys: set[str] = set()
+        layouts: set[str] = set()
+        for part in parts:
+            for e in part.entries:
+                if e.key not in keys:
+                    keys.add(e.key)
+                    out.entries.append(e)
+            for p in part.problems:
+                if p.key is None or p.key not in keys:
+                    if p.key is not None:
+                        keys.add(p.key)
+                    out.problems.append(p)
+            out.warnings += [w for w in part.warnings if w not in out.warnings]
+            out.skipped += [s for s in part.skipped if s not in out.skipped]
+            layouts.update(part.layouts)
+        out.layouts = sorted(layouts)  # type: ignore[assignment]
+        return out
+
     def write(self, path: Path) -> None:
         """roster.json: who each submission belongs to, for outputs built later (merge of shards)."""
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -511,12 +534,19 @@ def _top(root: Path, limits: ExportLimits) -> list[os.DirEntry]:
 
 
 def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch,
-                    limits: ExportLimits) -> Discovery:
+                    limits: ExportLimits, folders: Optional[bool]) -> Discovery:
     found = Discovery()
     cap = limits.identity_chars
     canvas: dict[tuple[str, str], list[tuple[str, Path, re.Match]]] = {}
     layouts: set[str] = set()
-    for item in _top(root, limits):
+    top = _top(root, limits)
+    if folders is None:
+        # A folder whose top level already holds submission files (a flat class, an LMS download) has
+        # sub-folders of something else (examples/.../hostile/): they are read as students only when
+        # asked, and each one skipped is named.
+        folders = not any(e.is_file(follow_symlinks=False) and not _hidden(e.name)
+                          and Path(e.name).suffix.lower() in rule.suffixes for e in top)
+    for item in top:
         name = item.name
         if _hidden(name):
             continue
@@ -526,6 +556,10 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
         path = Path(item.path)
         if item.is_dir(follow_symlinks=False):
             m = _MOODLE.fullmatch(name)
+            if not m and not folders:
+                found.warnings.append(f"{clean(name, 120)}/ skipped: this folder has submission files at its top "
+                                      "level, so its sub-folders are not read as students (folders=True reads them)")
+                continue
             if m:
                 students = [Student(name=clean(m["name"], cap), lms_id=m["uid"])]
                 layout: Layout = "moodle"
@@ -577,9 +611,13 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
 
 # --- the one entry point -----------------------------------------------------------------------------
 def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookRule] = None,
-             limits: Optional[ExportLimits] = None) -> Discovery:
+             limits: Optional[ExportLimits] = None, folders: Optional[bool] = None) -> Discovery:
     """Every submission in `directory` (a class folder in any layout above, or one zip of it), with
     who submitted it. Student zips are unpacked into `scratch`, which must outlive the grading.
+
+    `folders`: whether sub-folders are per-student folders. None (the default) reads them so unless
+    the folder's top level already holds submission files (.ipynb/.py), as today's flat folders do:
+    then each sub-folder is skipped with a warning. (Moodle's named folders are always read.)
 
     Raises ExportError only when the export as a whole is unreadable (no such folder, hostile or
     broken submission_metadata.yml); a student's broken folder or zip is a Problem in the result."""
@@ -606,7 +644,7 @@ def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookR
     if (root / METADATA_NAME).exists() or (root / METADATA_NAME).is_symlink():
         found = _discover_gradescope(root, slug, rule, unpacker, limits)
     else:
-        found = _discover_mixed(root, slug, rule, unpacker, limits)
+        found = _discover_mixed(root, slug, rule, unpacker, limits, folders)
     _check_unique(found)
     return found
 

@@ -240,7 +240,7 @@ def test_hostile_names_are_cleaned_and_keys_stay_unique(tmp_path):
     (root / (evil + "2")).mkdir()
     shutil.copy(FULL, root / (evil + "2") / "hw.ipynb")
     (root / ("=HYPERLINK(1)" + "x" * 200 + ".ipynb")).write_bytes(FULL.read_bytes())
-    found = discover(root, SLUG, tmp_path / "scratch")
+    found = discover(root, SLUG, tmp_path / "scratch", folders=True)
     keys = [e.key for e in found.entries]
     assert len(set(keys)) == 3
     for e in found.entries:
@@ -378,3 +378,24 @@ def test_clean():
 def test_missing_directory_is_an_export_error(tmp_path):
     with pytest.raises(ExportError):
         discover(tmp_path / "nope", SLUG, tmp_path / "scratch")
+
+
+def test_rosters_of_shards_merge_into_one(tmp_path):
+    found = discover(gradescope_export(tmp_path / "export"), SLUG, tmp_path / "scratch")
+    half = lambda keep: Discovery(entries=[e for i, e in enumerate(found.entries) if i % 2 == keep],  # noqa: E731
+                                  problems=[p for i, p in enumerate(found.problems) if i % 2 == keep],
+                                  warnings=found.warnings, skipped=found.skipped, layouts=found.layouts)
+    merged = Discovery.merged([half(0), half(1), half(0)])
+    assert sorted(e.key for e in merged.entries) == sorted(e.key for e in found.entries)
+    assert sorted(p.key for p in merged.problems) == sorted(p.key for p in found.problems)
+    assert merged.warnings == found.warnings and merged.layouts == ["gradescope"]
+    assert merged.submitters() == found.submitters()
+
+
+def test_a_flat_folders_subfolders_are_not_students_unless_asked(tmp_path):
+    found = discover(EXAMPLES, SLUG, tmp_path / "s1")            # the examples: flat, plus hostile/
+    assert found.layouts == ["flat"] and found.problems == []
+    assert len(found.entries) == len(list(EXAMPLES.glob("*.ipynb")))
+    assert any(w.startswith("hostile/ skipped") for w in found.warnings) and "expected.yml" in found.skipped
+    found = discover(EXAMPLES, SLUG, tmp_path / "s2", folders=True)
+    assert [(p.key, p.kind) for p in found.problems] == [("hostile", "ambiguous")]
