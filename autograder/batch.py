@@ -1,16 +1,26 @@
-"""Batch grading: every submission in a directory, side by side, resumable, one report."""
+"""Batch grading: every submission in a directory, side by side, resumable, one report.
+
+`-j N` runs N trusted grader processes (autograder.pool), each a whole grader with its own zygote;
+this process hands out submissions, journals results (the one writer) and writes the outputs.
+`--shard K/N` grades a deterministic 1/N of the directory; `autograder merge` (autograder.merge)
+joins shards into the outputs one batch would have written."""
 from __future__ import annotations
 
 import csv
 import hashlib
+import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from autograder.grading import Grader
+from autograder.errors import GraderError
 from autograder.journal import Journal
-from autograder.outputs import results_name, write_results
-from autograder.results import SubmissionResult
+from autograder.results import Isolation, SubmissionResult
+
+if TYPE_CHECKING:
+    from autograder.config import Course
+    from autograder.grading import Grader
+    from autograder.pool import Task
 
 SUFFIXES = (".ipynb", ".py")
 
@@ -29,59 +39,131 @@ def _sha256(path: Path) -> str:
 
 
 def submission_seed(batch_seed: int, sha256: str) -> int:
-    """Deterministic per batch and submission: a resumed batch draws the same hidden inputs."""
+    """Deterministic per batch and submission: a resumed batch draws the same hidden inputs, and so
+    does every shard of a batch run with the same --seed."""
     return int.from_bytes(hashlib.sha256(f"{batch_seed}:{sha256}".encode()).digest()[:8], "little") >> 1
 
 
-def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: Optional[Grader] = None,
+# --- shards ------------------------------------------------------------------------------------------
+def parse_shard(text: str) -> tuple[int, int]:
+    """"K/N" -> (K, N), K 1-based: what a SLURM array index or a Kubernetes completion index + 1 gives."""
+    m = re.fullmatch(r"\s*(\d{1,6})\s*/\s*(\d{1,6})\s*", text or "")
+    if not m:
+        raise GraderError(f"--shard takes K/N (for example 2/8), not '{text}'")
+    k, n = int(m.group(1)), int(m.group(2))
+    if not 1 <= k <= n:
+        raise GraderError(f"--shard {k}/{n}: K must be between 1 and N")
+    return k, n
+
+
+def shard_of(name: str, n: int) -> int:
+    """The shard (1..n) a submission belongs to, from its name alone: every shard decides the same
+    whatever else it sees in the folder, so each file is graded by exactly one shard."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big") % n + 1
+
+
+def task_timeout(course: "Course") -> float:
+    """How long a grader process may hold one submission before it is replaced: the submission's
+    own limit twice over, plus a grader process's start-up."""
+    return 2 * course.config.limits.submission_timeout_s + 120
+
+
+def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: Optional["Grader"] = None,
               on_done: Optional[Callable[[SubmissionResult, bool], None]] = None,
-              seed: Optional[int] = None) -> list[SubmissionResult]:
-    """Grade every submission in `directory` into `outdir`; resumes from outdir/journal.sqlite."""
-    import torch
-    torch.set_num_threads(1)  # parallelism comes from grading submissions side by side
+              seed: Optional[int] = None, shard: Optional[tuple[int, int]] = None,
+              course: Optional["Course"] = None, isolation: Optional[Isolation] = None) -> list[SubmissionResult]:
+    """Grade every submission in `directory` (the shard's share of them) into `outdir`; resumes from
+    outdir/journal.sqlite. With `grader`, grades in this process on `jobs` threads of that grader
+    (one zygote); without, on `jobs` grader processes."""
+    from autograder.pool import GraderPool, Task
     subs = find_submissions(directory)
+    if shard is not None:
+        subs = [p for p in subs if shard_of(p.name, shard[1]) == shard[0]]
+    if course is None:
+        if grader is not None:
+            course = grader.course
+        else:
+            from autograder.config import find_course
+            course = find_course()
+    course.assignment_dir(slug)  # an unknown assignment stops here, before anything starts
     outdir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(outdir / "journal.sqlite", slug, seed)
-    own = grader is None
-    grader = grader or Grader()
-    grader.warm_up()
-    vis = grader.course.config.visibility
+    journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
+    vis = course.config.visibility
+    digests = {p.name: _sha256(p) for p in subs}
+    journal.expect(digests.items())
     results: dict[str, SubmissionResult] = {}
-
-    def one(path: Path) -> tuple[SubmissionResult, bool]:
-        digest = _sha256(path)
-        cached = journal.done(path.name, digest)
+    todo: list[Task] = []
+    for p in subs:
+        cached = journal.done(p.name, digests[p.name])
         if cached is not None:
-            return cached, True
-        seed = submission_seed(journal.batch_seed, digest)
-        try:
-            result = grader.grade(path, slug, seed=seed)
-        except Exception as e:  # noqa: BLE001 - never lose the batch to one submission
-            # Not journaled: a rerun tries it again.
-            return SubmissionResult(submission=path.name, assignment=slug, status="worker_failed",
-                                    seed=seed, max_score=grader.max_score(slug),
-                                    message=f"grader error: {type(e).__name__}: {e}"), False
-        write_results(result, vis, outdir / "results" / results_name(path.name))
-        journal.record(path.name, digest, result)
-        return result, False
+            results[p.name] = cached
+            if on_done:
+                on_done(cached, True)
+        else:
+            todo.append(Task(name=p.name, path=str(p.resolve()),
+                             seed=submission_seed(journal.batch_seed, digests[p.name])))
 
+    def finish(task: Task, result: SubmissionResult, final: bool) -> None:
+        from autograder.outputs import results_name, write_results
+        write_results(result, vis, outdir / "results" / results_name(task.name))
+        if final:
+            journal.record(task.name, digests[task.name], result)
+        else:  # the grader's failure, not the student's: shown now, graded again by a rerun
+            journal.record_failure(task.name, digests[task.name], result)
+        results[task.name] = result  # only this thread writes it
+        if on_done:
+            on_done(result, False)
+
+    pool: Optional[GraderPool] = None
     try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(one, p): p for p in subs}
-            for fut in as_completed(futures):
-                result, cached = fut.result()
-                results[result.submission] = result  # only this thread writes it
-                if on_done:
-                    on_done(result, cached)
+        if grader is not None:
+            _in_process(grader, slug, todo, jobs, finish)
+        elif todo:
+            pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
+                              task_timeout_s=task_timeout(course))
+            pool.limit_cuda(course.config.limits.cuda_workers)
+            for task, result, final in pool.run(todo):
+                finish(task, result, final)
     finally:
         journal.close()
-        if own:
-            grader.close()
+        if pool is not None:
+            pool.close()
+            for note in pool.notes:
+                _note(note)
     ordered = [results[p.name] for p in subs if p.name in results]
-    write_gradebook(ordered, outdir / "gradebook.csv")
-    from autograder.report import write_report
-    write_report(ordered, grader.course, slug, outdir)
+    write_outputs(ordered, course, slug, outdir)
     return ordered
+
+
+def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,
+                finish: Callable[["Task", SubmissionResult, bool], None]) -> None:
+    """Threads of one grader sharing one zygote (tests use this to put students side by side)."""
+    import torch
+    torch.set_num_threads(1)  # parallelism comes from grading submissions side by side
+    grader.warm_up()
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
+        futures = {threads.submit(grader.grade_or_fail, Path(t.path), slug, t.seed): t for t in todo}
+        for fut in as_completed(futures):
+            result = fut.result()
+            finish(futures[fut], result, result.status != "worker_failed")
+
+
+def _note(text: str) -> None:
+    import sys
+
+    from autograder.outputs import terminal_text
+    try:
+        print(terminal_text(text, limit=800, newlines=True), file=sys.stderr, flush=True)
+    except Exception:  # noqa: BLE001 - a note never changes the outcome
+        pass
+
+
+def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, outdir: Path) -> None:
+    """gradebook.csv and report.html of these results, in this order (one batch, or merged shards)."""
+    write_gradebook(results, outdir / "gradebook.csv")
+    from autograder.report import write_report
+    write_report(results, course, slug, outdir)
 
 
 # OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the

@@ -1,4 +1,4 @@
-"""Command line: grade, batch, assign, gradescope. Exit 0 whenever grading finished, whatever the
+"""Command line: grade, batch, merge, assign, gradescope. Exit 0 whenever grading finished, whatever the
 score; non-zero with a one-line reason only when the grader itself cannot do its job."""
 from __future__ import annotations
 
@@ -38,10 +38,11 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         _fail(GraderError(f"{submission}: no such file"))
     from autograder.config import find_course
     from autograder.results import Isolation
-    from autograder.sandbox import launch_zygote
+    from autograder.startup import launch
     try:
         course = find_course()
-        zygote = launch_zygote(course, Isolation(isolation) if isolation else None)
+        course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
+        zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
         from autograder.grading import Grader
         from autograder.outputs import print_table, write_results
         with Grader(course, zygote=zygote) as grader:
@@ -67,25 +68,32 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
 def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ipynb, .py)"),
           assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
           outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
-          jobs: int = typer.Option(2, "-j", "--jobs", help="submissions graded side by side"),
+          jobs: int = typer.Option(2, "-j", "--jobs", help="grader processes side by side (one per core)"),
           seed: Optional[int] = typer.Option(None, "--seed", help="batch seed (default: random, kept in the journal)"),
+          shard: Optional[str] = typer.Option(None, "--shard", metavar="K/N",
+                                              help="grade only shard K of N (K from 1); join them with `merge`"),
+          isolation: Optional[str] = typer.Option(None, "--isolation",
+                                                  help="force bwrap|fallback|rlimits (default: strongest available)"),
           ) -> None:
     """Grade a class: gradebook.csv, results/<name>.json, report.html. Resumable."""
-    from rich.progress import Progress
-
+    from autograder.batch import find_submissions, parse_shard, shard_of
     from autograder.config import find_course
-    from autograder.sandbox import launch_zygote
+    from autograder.results import Isolation
     if not directory.is_dir():
         _fail(GraderError(f"{directory} is not a directory"))
     try:
         course = find_course()
-        zygote = launch_zygote(course)
-    except GraderError as e:
+        course.assignment_dir(assignment)
+        part = parse_shard(shard) if shard else None
+        level = Isolation(isolation) if isolation else None
+    except (GraderError, ValueError) as e:
         _fail(e)
         return
-    from autograder.batch import find_submissions, run_batch
-    from autograder.grading import Grader
-    total = len(find_submissions(directory))
+    from rich.progress import Progress
+
+    from autograder.batch import run_batch
+    subs = find_submissions(directory)
+    total = len([p for p in subs if part is None or shard_of(p.name, part[1]) == part[0]])
     counts = {"cached": 0, "graded": 0}
 
     def done(result, cached: bool) -> None:
@@ -94,19 +102,37 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
 
     try:
         with Progress(transient=False) as progress:
-            task = progress.add_task(f"grading {assignment}", total=total)
-            with Grader(course, zygote=zygote) as grader:
-                results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed,
-                                    grader=grader)
+            label = f"grading {assignment}" + (f" (shard {part[0]}/{part[1]})" if part else "")
+            task = progress.add_task(label, total=total)
+            results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed,
+                                shard=part, course=course, isolation=level)
     except GraderError as e:
         _fail(e)
         return
+    _summary(results, outdir, f"{counts['graded']} graded now, {counts['cached']} already in the journal")
+
+
+def _summary(results, outdir: Path, extra: str) -> None:
     graded = [r for r in results if r.status == "graded"]
     mean = sum(r.score for r in results) / len(results) if results else 0.0
-    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; "
-               f"{counts['graded']} graded now, {counts['cached']} already in the journal")
+    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; {extra}")
     typer.echo(f"gradebook: {outdir / 'gradebook.csv'}")
     typer.echo(f"report:    {outdir / 'report.html'}")
+
+
+@app.command()
+def merge(outputs: list[Path] = typer.Argument(..., help="the shards' output folders (batch -o of each)"),
+          outdir: Path = typer.Option(..., "-o", "--outdir", help="where the merged gradebook, results and report go"),
+          ) -> None:
+    """Join shards (batch --shard K/N) into the gradebook, results and report one batch would write."""
+    from autograder.config import find_course
+    from autograder.merge import merge as merge_outputs
+    try:
+        results = merge_outputs(list(outputs), outdir, find_course())
+    except GraderError as e:
+        _fail(e)
+        return
+    _summary(results, outdir, f"merged from {len(outputs)} folder{'s' if len(outputs) != 1 else ''}")
 
 
 @app.command()

@@ -18,8 +18,10 @@ from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
+from autograder.outcome import TestSpec, build_result, failed_everything
 from autograder.session import SandboxPolicy, WorkerSession
-from autograder.zygote import Zygote, launch_zygote
+from autograder.startup import launch
+from autograder.zygote import Zygote
 
 
 def cuda_available() -> bool:
@@ -98,7 +100,7 @@ class Grader:
     def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
                  zygote: Optional[Zygote] = None) -> None:
         self.course = course or find_course()
-        self.isolation = zygote.isolation if zygote else (isolation or detect_isolation())
+        self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
@@ -112,6 +114,15 @@ class Grader:
         self._cuda_slots = threading.BoundedSemaphore(cfg.limits.cuda_workers)
         self._infra_said: set[str] = set()
 
+    @property
+    def isolation(self) -> Isolation:
+        """The level the zygote runs at (once it is ready: a bwrap start that fails falls back)."""
+        if self._zygote is not None:
+            return self._zygote.isolation
+        if self._isolation is None:
+            self._isolation = detect_isolation()
+        return self._isolation
+
     def warm_up(self) -> None:
         """Launch the zygote now; it imports torch while the grader loads tests."""
         with self._lock:
@@ -119,7 +130,7 @@ class Grader:
 
     def _warm_up(self) -> None:
         if self._zygote is None or not self._zygote.alive():
-            self._zygote = launch_zygote(self.course, self.isolation)
+            self._zygote = launch(self.course, self._zygote.isolation if self._zygote else self._isolation)
 
     @property
     def zygote(self) -> Zygote:
@@ -141,6 +152,9 @@ class Grader:
     def max_score(self, slug: str) -> float:
         return sum(t.points for t in self.tests(slug))
 
+    def specs(self, slug: str) -> list[TestSpec]:
+        return [TestSpec.of(t) for t in self.tests(slug)]
+
     def policy(self, slug: str) -> SandboxPolicy:
         """The worker's limits; CUDA only where some case of this assignment will run on it."""
         cuda = "cuda" in self.devices and any(t.per_device for t in self.tests(slug))
@@ -148,9 +162,21 @@ class Grader:
                                          forbidden=self.course.settings(slug).forbidden_apis, cuda=cuda)
 
     def failed_everything(self, slug: str, message: str) -> list[TestReport]:
-        return [TestReport(question=t.question, name=t.name, device="cpu", hidden=t.hidden,
-                           max_score=t.points, score=0.0, status="failed", message=message)
-                for t in self.tests(slug)]
+        return failed_everything(self.specs(slug), message)
+
+    def grade_or_fail(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:
+        """`grade`, and a worker_failed result instead of an exception when the grader itself could
+        not finish (never journaled: a rerun grades it again). For batches: one submission never
+        stops the others."""
+        start = time.perf_counter()
+        seed = secrets.randbits(63) if seed is None else int(seed)
+        try:
+            return self.grade(path, slug, seed=seed)
+        except Exception as e:  # noqa: BLE001 - never lose the batch to one submission
+            return build_result(Path(path).name, slug, status="worker_failed", seed=seed,
+                                specs=self.specs(slug), isolation=self.isolation,
+                                message=f"grader error: {type(e).__name__}: {e}",
+                                elapsed_s=time.perf_counter() - start)
 
     def grade(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:
         """Grade one submission. Raises only GraderError (our problem), never for the student's."""
@@ -158,19 +184,22 @@ class Grader:
         self.warm_up()
         seed = secrets.randbits(63) if seed is None else int(seed)
         tests = self.tests(slug)
-        result = SubmissionResult(submission=Path(path).name, assignment=slug, seed=seed,
-                                  isolation=self.isolation, max_score=self.max_score(slug))
+
+        def result(status: str, **parts: object) -> SubmissionResult:
+            # isolation is read last: the level the worker really ran at
+            return build_result(Path(path).name, slug, status=status, seed=seed,  # type: ignore[arg-type]
+                                specs=self.specs(slug), isolation=self.isolation,
+                                elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
+
         try:
             sub: Submission = read_submission(Path(path))
         except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
             if not isinstance(e, SubmissionError):
                 e = SubmissionError(f"{Path(path).name} could not be read as a notebook ({type(e).__name__})")
-            result.status, result.message = "rejected", str(e)
-            result.tests = self.failed_everything(slug, f"not graded: {e}")
-            result.execution_time_s = round(time.perf_counter() - start, 3)
-            return result
-        result.manual = self._manual(slug, sub)
+            return result("rejected", message=str(e))
+        manual = self._manual(slug, sub)
         policy = self.policy(slug)
+        message = ""
         slot = self._cuda_slots if policy.cuda else None
         if slot is not None:
             slot.acquire()
@@ -178,28 +207,26 @@ class Grader:
             session = self.zygote.spawn(policy)
             try:
                 outcome = session.exec_cells(sub.cells)
-                result.cells = outcome.cells
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
-                    result.message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
+                    message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
                 namespace = RestartingNamespace(self, policy, session)
-                result.tests = run_tests(tests, namespace, seed=seed, devices=self.devices,
-                                         submission=SubmissionInfo(source=sub.source, path=str(path),
-                                                                 cells=tuple(sub.cells)),
-                                         gpu_points=self.course.config.gpu_points)
-                result.sandbox = sandbox_record(session, policy)
+                reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
+                                    submission=SubmissionInfo(source=sub.source, path=str(path),
+                                                              cells=tuple(sub.cells)),
+                                    gpu_points=self.course.config.gpu_points)
+                sandbox = sandbox_record(session, policy)
                 namespace.session.close()
             finally:
                 session.close()
         finally:
             if slot is not None:
                 slot.release()
-        result.score = round(sum(t.score for t in result.tests), 6)
-        result.infra = infra_line(result.tests)
-        if result.infra:
-            self._say_infra(result.infra)
-        result.execution_time_s = round(time.perf_counter() - start, 3)
-        return result
+        infra = infra_line(reports)
+        if infra:
+            self._say_infra(infra)
+        return result("graded", tests=reports, cells=outcome.cells, manual=manual, message=message,
+                      sandbox=sandbox, infra=infra)
 
     def _say_infra(self, line: str) -> None:
         """One line on stderr for the person running the grader, once per distinct problem (a batch

@@ -1,13 +1,21 @@
 """The batch journal: one sqlite row per finished submission, committed as it finishes, so a batch
-killed with -9 resumes where it stopped and never grades anything twice."""
+killed with -9 resumes where it stopped and never grades anything twice.
+
+One writer: the batch's parent process (grader processes send it their results; they never open the
+journal). WAL mode, so a reader (`autograder merge`, a test) can read a journal that is being written.
+
+Besides the graded rows it keeps what `merge` needs to check a shard is whole: the shard it was run
+as (`K/N`, or empty for a whole batch), the submissions it was given (`expected`), and the results
+the grader could not finish (`failed`: worker_failed, retried by a rerun, shown until then)."""
 from __future__ import annotations
 
 import secrets
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
+from autograder.errors import GraderError
 from autograder.results import SubmissionResult
 
 SCHEMA = """
@@ -17,12 +25,19 @@ CREATE TABLE IF NOT EXISTS graded (
     sha256 TEXT NOT NULL,
     result_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS expected (submission TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS failed (
+    submission TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    result_json TEXT NOT NULL
+);
 """
 
 
 class Journal:
-    def __init__(self, path: Path, assignment: str, seed: Optional[int] = None) -> None:
+    def __init__(self, path: Path, assignment: str, seed: Optional[int] = None, shard: str = "") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -32,14 +47,18 @@ class Journal:
         if stored is None:
             self._set_meta("assignment", assignment)
         elif stored != assignment:
-            from autograder.errors import GraderError
             raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
         stored_seed = self._meta("batch_seed")
         if stored_seed is None:
             self._set_meta("batch_seed", str(secrets.randbits(62) if seed is None else seed))
         elif seed is not None and int(stored_seed) != seed:
-            from autograder.errors import GraderError
             raise GraderError(f"{path} was started with seed {stored_seed}, not {seed}: use another -o")
+        stored_shard = self._meta("shard")
+        if stored_shard is None:
+            self._set_meta("shard", shard)
+        elif stored_shard != shard:
+            raise GraderError(f"{path} journals shard '{stored_shard or 'all'}', not '{shard or 'all'}': "
+                              "use another -o")
 
     def _meta(self, key: str) -> Optional[str]:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -52,6 +71,14 @@ class Journal:
     def batch_seed(self) -> int:
         return int(self._meta("batch_seed") or 0)
 
+    def expect(self, submissions: Iterable[tuple[str, str]]) -> None:
+        """The (name, sha256) this run was given: what a complete run has graded."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM expected")
+            self._db.executemany("INSERT OR REPLACE INTO expected VALUES (?, ?)", list(submissions))
+            self._db.execute("COMMIT")
+
     def done(self, submission: str, sha256: str) -> Optional[SubmissionResult]:
         with self._lock:
             row = self._db.execute("SELECT sha256, result_json FROM graded WHERE submission = ?",
@@ -60,10 +87,58 @@ class Journal:
             return SubmissionResult.model_validate_json(row[1])
         return None
 
-    def record(self, submission: str, sha256: str, result: SubmissionResult) -> None:
+    def record(self, submission: str, sha256: str, result: SubmissionResult,
+               result_json: Optional[str] = None) -> None:
+        """A finished grade (graded or rejected): never graded again while the file is unchanged."""
+        text = result_json if result_json is not None else result.model_dump_json()
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO graded VALUES (?, ?, ?)",
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT OR REPLACE INTO graded VALUES (?, ?, ?)", (submission, sha256, text))
+            self._db.execute("DELETE FROM failed WHERE submission = ?", (submission,))
+            self._db.execute("COMMIT")
+
+    def record_failure(self, submission: str, sha256: str, result: SubmissionResult) -> None:
+        """A submission the grader could not finish: kept for the gradebook, graded again by a rerun."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO failed VALUES (?, ?, ?)",
                              (submission, sha256, result.model_dump_json()))
 
     def close(self) -> None:
         self._db.close()
+
+
+class JournalView:
+    """A journal read by `merge`: never written, never created."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise GraderError(f"{path.parent} has no journal.sqlite: not a batch output folder")
+        try:
+            self._db = sqlite3.connect(str(path))  # only read; WAL readers need the -shm file
+            meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            self.graded = {name: (sha, text) for name, sha, text in
+                           self._db.execute("SELECT submission, sha256, result_json FROM graded")}
+            self.expected = self._optional("SELECT submission, sha256 FROM expected")
+            self.failed = {name: (sha, text) for name, sha, text in
+                           self._rows("SELECT submission, sha256, result_json FROM failed")}
+        except sqlite3.Error as e:
+            raise GraderError(f"{path} cannot be read as a journal: {e}") from None
+        finally:
+            if hasattr(self, "_db"):
+                self._db.close()
+        self.path = path
+        self.assignment = meta.get("assignment", "")
+        self.batch_seed = int(meta.get("batch_seed") or 0)
+        self.shard = meta.get("shard", "")
+
+    def _rows(self, sql: str) -> list[tuple]:
+        try:
+            return self._db.execute(sql).fetchall()
+        except sqlite3.OperationalError:  # a journal written before the table existed
+            return []
+
+    def _optional(self, sql: str) -> Optional[dict[str, str]]:
+        try:
+            return dict(self._db.execute(sql).fetchall())
+        except sqlite3.OperationalError:
+            return None

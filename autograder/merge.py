@@ -1,0 +1,101 @@
+"""`autograder merge OUT1 OUT2 ... -o OUT`: shards (or any batch outputs of one assignment) into the
+gradebook, results files, report and journal that one batch over all of them would have written.
+
+Read from each shard's journal (not its gradebook): every result in full, the shard it was run as and
+the submissions it was given. Refused, with the reason, when the shards do not make one whole:
+different assignments, a missing or repeated shard index, a shard that has not finished (rerun it
+alone with the same command: it resumes from its journal), or one submission name graded from two
+different files. Rows come out in the order one batch writes them (submission names, sorted)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from autograder.batch import parse_shard, write_outputs
+from autograder.errors import GraderError
+from autograder.journal import Journal, JournalView
+from autograder.results import SubmissionResult
+
+if TYPE_CHECKING:
+    from autograder.config import Course
+
+
+def _check_shards(views: list[JournalView], dirs: list[Path]) -> None:
+    sharded = [(parse_shard(v.shard), d) for v, d in zip(views, dirs) if v.shard]
+    if not sharded:
+        return
+    if len(sharded) != len(views):
+        whole = [str(d) for v, d in zip(views, dirs) if not v.shard]
+        raise GraderError(f"cannot merge shards with whole batches ({', '.join(whole[:3])})")
+    counts = {n for (_, n), _ in sharded}
+    if len(counts) != 1:
+        raise GraderError(f"these outputs come from different shardings (N = {sorted(counts)})")
+    n = counts.pop()
+    seen: dict[int, Path] = {}
+    for (k, _), d in sharded:
+        if k in seen:
+            raise GraderError(f"shard {k}/{n} is given twice: {seen[k]} and {d}")
+        seen[k] = d
+    missing = [k for k in range(1, n + 1) if k not in seen]
+    if missing:
+        raise GraderError(f"shard{'s' if len(missing) > 1 else ''} {', '.join(f'{k}/{n}' for k in missing)} "
+                          "missing: give every shard's output folder")
+
+
+def collect(dirs: list[Path]) -> tuple[str, list[tuple[str, str, str, bool]], Optional[int]]:
+    """(assignment, [(name, sha256, result_json, final)] sorted by name, the batch seed they share
+    or None). Raises GraderError when the outputs do not make one whole."""
+    if not dirs:
+        raise GraderError("give at least one batch output folder to merge")
+    views = [JournalView(d / "journal.sqlite") for d in dirs]
+    slugs = {v.assignment for v in views}
+    if len(slugs) != 1:
+        raise GraderError(f"these outputs grade different assignments: {', '.join(sorted(slugs))}")
+    _check_shards(views, dirs)
+    rows: dict[str, tuple[str, str, bool, Path]] = {}
+    for view, d in zip(views, dirs):
+        names = view.expected if view.expected is not None else {n: sha for n, (sha, _) in view.graded.items()}
+        unfinished = [n for n, sha in names.items()
+                      if view.graded.get(n, ("",))[0] != sha and view.failed.get(n, ("",))[0] != sha]
+        if unfinished:
+            label = f"shard {view.shard}" if view.shard else "batch"
+            raise GraderError(f"{label} in {d} has not finished: {len(names) - len(unfinished)} of {len(names)} "
+                              "graded; rerun it with the same command (it resumes from its journal)")
+        for name, sha in names.items():
+            final = view.graded.get(name, ("",))[0] == sha
+            text = (view.graded if final else view.failed)[name][1]
+            if name in rows and rows[name][0] != sha:
+                raise GraderError(f"'{name}' was graded from two different files ({rows[name][3]} and {d})")
+            if name not in rows or (final and not rows[name][2]):
+                rows[name] = (sha, text, final, d)
+    seeds = {v.batch_seed for v in views}
+    ordered = [(name, sha, text, final) for name, (sha, text, final, _d) in sorted(rows.items())]
+    return slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None
+
+
+def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionResult]:
+    """Write outdir/{gradebook.csv, results/, report.html, journal.sqlite} for the shards in `dirs`."""
+    from autograder.outputs import results_name, write_results
+    resolved = {d.resolve() for d in dirs}
+    if outdir.resolve() in resolved:
+        raise GraderError(f"{outdir} is one of the folders being merged: write the merge elsewhere")
+    slug, rows, seed = collect(dirs)
+    course.assignment_dir(slug)
+    vis = course.config.visibility
+    outdir.mkdir(parents=True, exist_ok=True)
+    journal = Journal(outdir / "journal.sqlite", slug, seed)
+    results: list[SubmissionResult] = []
+    try:
+        journal.expect((name, sha) for name, sha, _t, _f in rows)
+        for name, sha, text, final in rows:
+            result = SubmissionResult.model_validate_json(text)
+            write_results(result, vis, outdir / "results" / results_name(name))
+            if final:
+                journal.record(name, sha, result, result_json=text)
+            else:
+                journal.record_failure(name, sha, result)
+            results.append(result)
+    finally:
+        journal.close()
+    write_outputs(results, course, slug, outdir)
+    return results

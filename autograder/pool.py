@@ -1,0 +1,349 @@
+"""Batch grading on every core: N trusted grader processes, one submission at a time each.
+
+One grader process (threads sharing one interpreter) stops scaling at about 4 workers: the hidden
+tests, the reference and the comparisons all run in the grader, under one GIL. So a batch runs N
+grader processes (`-j N`), each exactly what `autograder grade` runs: its own Grader (course, hidden
+tests, reference) and its own zygote, started by exec (never forked from a process holding tests, so
+the trust boundary is the one of a single grade: hidden tests and reference never enter a student's
+process, and students in different grader processes do not even share a zygote).
+
+The parent (the `batch` command) only hands out work and collects results: it never imports the
+tests, the reference or torch for grading. It is the journal's one writer. Work is handed out one
+submission at a time, so a slow notebook never holds up a queue behind it.
+
+    parent ── task {id, path, seed} ──> grader process ── spawn ──> zygote ──fork──> worker
+           <── result (SubmissionResult JSON) ──
+
+The two ends are trusted processes of the same user; the link is a socketpair carrying
+length-prefixed JSON (never pickle). A grader process that dies (a grader bug, the OOM killer) costs
+the submission it held a `worker_failed` result (not journaled: a rerun grades it again) and is
+replaced; one that outlives a generous deadline is killed the same way."""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Iterator, Optional
+
+from autograder.errors import GraderError
+from autograder.outcome import TestSpec, build_result
+from autograder.results import Isolation, SubmissionResult
+
+_HEADER = struct.Struct(">Q")
+MAX_FRAME = 1 << 30
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str      # the submission's file name (its key in the journal and the gradebook)
+    path: str
+    seed: int
+
+
+def send(sock: socket.socket, message: dict[str, Any]) -> None:
+    data = json.dumps(message, separators=(",", ":")).encode()
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> Optional[bytes]:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def recv(sock: socket.socket) -> Optional[dict[str, Any]]:
+    """One message, or None when the other end is gone (EOF mid-frame counts as gone)."""
+    try:
+        header = _recv_exact(sock, _HEADER.size)
+        if header is None:
+            return None
+        (size,) = _HEADER.unpack(header)
+        if size > MAX_FRAME:
+            return None
+        body = _recv_exact(sock, size)
+    except OSError:
+        return None
+    if body is None:
+        return None
+    message = json.loads(body)
+    return message if isinstance(message, dict) else None
+
+
+# --- the parent's side ------------------------------------------------------------------------------
+class GraderProcess:
+    """One trusted grader process, from the parent's side."""
+
+    def __init__(self, index: int, options: dict[str, Any]) -> None:
+        self.index = index
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock = parent
+        self.stderr: IO[bytes] = tempfile.TemporaryFile(prefix="autograder-grader-")
+        opts = dict(options, fd=child.fileno(), parent=os.getpid())
+        # Started by exec, from the parent's own thread: PR_SET_PDEATHSIG in the child follows it.
+        self.proc = subprocess.Popen([sys.executable, "-m", "autograder.pool", json.dumps(opts)],
+                                     pass_fds=[child.fileno()], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr)
+        child.close()
+        self.task: Optional[Task] = None
+        self.since = 0.0
+        self.ready = False
+
+    def give(self, task: Task) -> None:
+        self.task, self.since = task, time.monotonic()
+        send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed})
+
+    def stderr_tail(self, limit: int = 800) -> str:
+        try:
+            self.stderr.seek(0)
+            return self.stderr.read().decode(errors="replace").strip()[-limit:]
+        except (OSError, ValueError):
+            return ""
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc.poll() is None:
+            if kill:
+                self.proc.kill()
+            else:
+                try:
+                    send(self.sock, {"op": "exit"})
+                except OSError:
+                    pass
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=None if kill else 30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class GraderPool:
+    """`jobs` grader processes for one assignment of one course; `run` grades tasks on them."""
+
+    def __init__(self, course_root: Path, slug: str, jobs: int, isolation: Optional[Isolation] = None,
+                 task_timeout_s: float = 600.0) -> None:
+        self.options: dict[str, Any] = {"course": str(course_root), "slug": slug,
+                                        "isolation": isolation.value if isolation else None}
+        self._slots_dir: Optional[str] = None
+        self.slug = slug
+        self.jobs = max(1, int(jobs))
+        self.task_timeout_s = task_timeout_s
+        self.procs: list[GraderProcess] = []
+        self.specs: list[TestSpec] = []
+        self.isolation: Optional[Isolation] = isolation
+        self.notes: list[str] = []
+        self._started = 0
+
+    def _start_one(self) -> GraderProcess:
+        self._started += 1
+        proc = GraderProcess(self._started, self.options)
+        self.procs.append(proc)
+        return proc
+
+    def limit_cuda(self, workers: int) -> None:
+        """At most `workers` CUDA workers alive at once across every grader process (each grades one
+        submission at a time, so only needed when there are more processes than that)."""
+        if workers < self.jobs and self._slots_dir is None:
+            self._slots_dir = FileSlots.create(workers)
+            self.options["cuda_slots"] = self._slots_dir
+
+    def start(self) -> None:
+        """Start every grader process now: their start-ups (torch, tests, zygote) overlap."""
+        while len(self.procs) < self.jobs:
+            self._start_one()
+
+    def _failed(self, task: Task, reason: str) -> SubmissionResult:
+        return build_result(task.name, self.slug, status="worker_failed", seed=task.seed, specs=self.specs,
+                            isolation=self.isolation, message=f"grader error: {reason}")
+
+    def _retire(self, proc: GraderProcess, kill: bool) -> None:
+        proc.stop(kill=kill)
+        self.procs.remove(proc)
+        tail = proc.stderr_tail()
+        if tail and tail not in self.notes:
+            self.notes.append(tail)
+        proc.stderr.close()
+
+    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, SubmissionResult, bool]]:
+        """Grade every task; yields (task, result, final) as each finishes, in completion order.
+        `final` is False for a result the grader could not finish (worker_failed: not journaled)."""
+        queue = deque(tasks)
+        if not queue:
+            return
+        self.start()
+        sel = selectors.DefaultSelector()
+        for p in self.procs:
+            sel.register(p.sock, selectors.EVENT_READ, p)
+        # One task each right away: it waits in the socket while the process starts up.
+        for p in self.procs:
+            if queue:
+                p.give(queue.popleft())
+        # Failures seen before any process announced the tests wait for the test list.
+        unannounced: list[tuple[Task, str]] = []
+        failures_before_ready = 0
+
+        def replace(proc: GraderProcess, reason: str) -> None:
+            nonlocal failures_before_ready
+            sel.unregister(proc.sock)
+            tail = proc.stderr_tail()
+            self._retire(proc, kill=True)
+            if not proc.ready:
+                failures_before_ready += 1
+                if failures_before_ready >= 2:
+                    raise GraderError(f"a grader process could not start: {tail or reason}")
+            if proc.task is not None:
+                unannounced.append((proc.task, reason))
+            if queue:
+                fresh = self._start_one()
+                sel.register(fresh.sock, selectors.EVENT_READ, fresh)
+                fresh.give(queue.popleft())
+
+        try:
+            while any(p.task is not None for p in self.procs) or unannounced:
+                if unannounced and (self.specs or not any(p.task is not None for p in self.procs)):
+                    for task, reason in unannounced:
+                        yield task, self._failed(task, reason), False
+                    unannounced.clear()
+                    continue
+                for key, _mask in sel.select(timeout=1.0):
+                    proc: GraderProcess = key.data
+                    message = recv(proc.sock)
+                    event = message.get("event") if message is not None else None
+                    if event == "ready":
+                        proc.ready = True
+                        if not self.specs:
+                            self.specs = [TestSpec.from_json(s) for s in message.get("tests", [])]
+                        if self.isolation is None and message.get("isolation"):
+                            self.isolation = Isolation(message["isolation"])
+                    elif event == "error":
+                        # The grader cannot do its job at all (bad course, unreadable tests): stop.
+                        raise GraderError(str(message.get("message") or "a grader process failed"))
+                    elif event == "result" and proc.task is not None and message.get("name") == proc.task.name:
+                        task, proc.task = proc.task, None
+                        result = SubmissionResult.model_validate_json(message["result"])
+                        if queue:
+                            proc.give(queue.popleft())
+                        yield task, result, result.status != "worker_failed"
+                    else:  # EOF or nonsense: this grader process is gone with the submission it held
+                        code = proc.proc.poll()
+                        replace(proc, f"the grader process stopped (exit status {code})" if code is not None
+                                else "the grader process broke off")
+                now = time.monotonic()
+                for proc in list(self.procs):
+                    if proc.task is not None and now - proc.since > self.task_timeout_s:
+                        replace(proc, f"not finished within {self.task_timeout_s:g} s")
+        finally:
+            sel.close()
+
+    def close(self) -> None:
+        for proc in list(self.procs):
+            self._retire(proc, kill=False)
+        if self._slots_dir is not None:
+            import shutil
+            shutil.rmtree(self._slots_dir, ignore_errors=True)
+            self._slots_dir = None
+
+
+class FileSlots:
+    """limits.cuda_workers across grader processes: a CUDA worker may start only while its grader
+    holds one of the slot files locked (flock: released by the kernel if that process dies). Same
+    interface as the threading semaphore a single Grader uses."""
+
+    def __init__(self, directory: str) -> None:
+        self.paths = sorted(str(p) for p in Path(directory).glob("slot-*"))
+        self._held: Optional[int] = None
+
+    @staticmethod
+    def create(n: int) -> str:
+        directory = tempfile.mkdtemp(prefix="autograder-cuda-slots-")
+        for i in range(n):
+            Path(directory, f"slot-{i}").touch()
+        return directory
+
+    def acquire(self) -> None:
+        import fcntl
+        while True:
+            for path in self.paths:
+                fd = os.open(path, os.O_RDWR)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    os.close(fd)
+                    continue
+                self._held = fd
+                return
+            time.sleep(0.05)
+
+    def release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # closing the only descriptor releases the lock
+            self._held = None
+
+
+# --- the grader process's side ----------------------------------------------------------------------
+def _die_with_parent(parent: int) -> None:
+    """No grader process outlives the batch: SIGKILL when the parent goes (its zygote and workers die
+    with it: they die with their own parents)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def child_main(options: dict[str, Any]) -> int:
+    _die_with_parent(int(options["parent"]))
+    sock = socket.socket(fileno=int(options["fd"]))
+    slug = str(options["slug"])
+    try:
+        from autograder.config import find_course
+        from autograder.startup import launch
+        course = find_course(Path(options["course"]))
+        iso = Isolation(options["isolation"]) if options.get("isolation") else None
+        zygote = launch(course, iso)  # it imports torch while this process does the same
+        import torch
+        torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
+        from autograder.grading import Grader
+        grader = Grader(course, zygote=zygote)
+        if options.get("cuda_slots"):
+            grader._cuda_slots = FileSlots(str(options["cuda_slots"]))  # shared by every grader process
+        specs = [TestSpec.of(t).to_json() for t in grader.tests(slug)]
+        grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
+    except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once
+        send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
+                    else f"{type(e).__name__}: {e}"})
+        return 2
+    send(sock, {"event": "ready", "tests": specs, "isolation": grader.isolation.value})
+    try:
+        while True:
+            message = recv(sock)
+            if message is None or message.get("op") != "grade":
+                return 0
+            path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
+            result = grader.grade_or_fail(path, slug, seed=seed)
+            send(sock, {"event": "result", "name": name, "result": result.model_dump_json()})
+    finally:
+        grader.close()
+
+
+if __name__ == "__main__":
+    sys.exit(child_main(json.loads(sys.argv[1])))
