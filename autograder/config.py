@@ -28,8 +28,9 @@ class Limits(_Strict):
     output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
     max_reply_mb: int = Field(64, ge=1, description="largest single reply accepted from the worker, MiB")
     cuda_workers: int = Field(16, ge=1, description=(
-        "CUDA workers alive at once (batch -j above it waits for a slot). A CUDA worker holds its "
-        "context from start to exit, ~0.6 GB resident plus its device memory"))
+        "CUDA workers alive at once on this machine, across all grader processes of this user (batch "
+        "-j above it waits for a slot). A CUDA worker holds its context from start to exit, ~0.6 GB "
+        "resident plus its device memory"))
 
 
 class VisibilitySettings(_Strict):

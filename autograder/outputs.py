@@ -90,6 +90,17 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
     }
 
 
+def infra_summary(results: "list[SubmissionResult]") -> Optional[str]:
+    """The one line a batch ends with when some submissions had cases not run for a grader-side
+    reason (`SubmissionResult.infra`), else None. Inert (terminal_text)."""
+    hit = [r for r in results if r.infra]
+    if not hit:
+        return None
+    reasons = list(dict.fromkeys(r.infra.split(": ", 1)[-1] for r in hit if r.infra))
+    return terminal_text(f"grader problem: {len(hit)} of {len(results)} submissions had cases not run, "
+                         f"not the students' fault: {'; '.join(reasons)}", limit=800)
+
+
 def write_results(result: SubmissionResult, vis: VisibilitySettings, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 import threading
 import time
 import zipfile
@@ -151,6 +152,15 @@ def test_results_json_shows_a_case_not_run_as_zero_of_zero_and_says_why_to_instr
     assert data["score"] == 1
 
 
+def test_a_batch_ends_with_one_line_for_grader_problems():
+    from autograder.outputs import infra_summary
+    ok = SubmissionResult(submission="bob.ipynb", assignment="toy", tests=[report("cpu", "passed")])
+    assert infra_summary([ok]) is None
+    line = infra_summary([not_run_result(), not_run_result(), ok])
+    assert line == ("grader problem: 2 of 3 submissions had cases not run, not the students' fault: "
+                    "CUDA could not be initialised (Error 304)")
+
+
 def test_terminal_table_says_not_run():
     import io
 
@@ -207,6 +217,9 @@ def disagreeing_grader():
     mp.setattr(grading, "cuda_available", lambda: True)
     try:
         with grading.Grader(cuda_course(cuda_workers=1)) as grader:
+            # slots of its own: not shared with whatever else this user runs on the machine
+            slots = tempfile.mkdtemp(prefix="cuda-slots-")
+            grader._cuda_slots = grading.CudaSlots(1, Path(slots) / "d")
             yield grader
     finally:
         mp.undo()
@@ -260,6 +273,51 @@ def test_cuda_workers_never_overlap_beyond_the_limit(disagreeing_grader):
         del zygote.spawn
     assert len(spawned) == 2 and overlaps == [1, 1]
     assert all(s.gone for s in spawned)
+
+
+HOLD_SLOT = """import sys, time
+from pathlib import Path
+from autograder.grading import CudaSlots
+slots = CudaSlots(1, Path(sys.argv[1]))
+assert slots.acquire(timeout=10)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_cuda_slots_are_shared_by_grader_processes_and_freed_when_one_dies(tmp_path):
+    """batch -j N runs N grader processes: the limit holds across them, and a grader that dies (here
+    killed) frees its slot without anyone releasing it."""
+    import sys
+
+    from autograder.grading import CudaSlots
+    directory = tmp_path / "slots"
+    other = subprocess.Popen([sys.executable, "-c", HOLD_SLOT, str(directory), "60"], stdout=subprocess.PIPE,
+                             text=True, cwd=ROOT)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        mine = CudaSlots(1, directory)
+        assert mine.acquire(timeout=0.3) is False          # the other process holds the only slot
+        two = CudaSlots(2, directory)
+        assert two.acquire(timeout=0.3) is True            # a second slot where the limit is 2
+        two.release()
+        other.kill()
+        other.wait(10)
+        assert mine.acquire(timeout=5) is True             # freed by the kernel when it died
+        mine.release()
+    finally:
+        other.kill()
+        other.wait(10)
+    assert oct(directory.stat().st_mode & 0o777) == "0o700"
+
+
+def test_cuda_slots_refuse_a_directory_others_can_write(tmp_path):
+    from autograder.grading import CudaSlots
+    directory = tmp_path / "open"
+    directory.mkdir(mode=0o777)
+    directory.chmod(0o777)
+    with pytest.raises(GraderError, match="not a private directory"):
+        CudaSlots(1, directory).acquire(timeout=0)
 
 
 # --- installation picks the torch build for the machine -------------------------------------------
