@@ -315,10 +315,13 @@ def _seccomp(own_pid: int) -> bool:
 # can use CUDA and cannot open a socket. A worker of a course that does not grade on CUDA, or on a
 # machine without a GPU, never initialises it.
 def _cuda_init_torch() -> None:
+    """The context, the caching allocator, the first kernels and cuBLAS's handle (every attention
+    test multiplies matrices): made here, by trusted code, so that what they ask of the OS the first
+    time is asked before the filter."""
     import torch
     torch.cuda.init()
-    x = torch.ones(16, device="cuda")            # one allocation and one kernel: the context, the
-    if float((x + 1).sum().item()) != 32.0:      # allocator and the first module load exist now
+    x = torch.ones(4, 4, device="cuda")
+    if float((x @ x + 1).sum().item()) != 80.0:
         raise RuntimeError("a first CUDA computation returned a wrong value")
     del x
     torch.cuda.synchronize()
