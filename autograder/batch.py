@@ -122,7 +122,6 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         elif todo:
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
                               task_timeout_s=task_timeout(course))
-            pool.limit_cuda(course.config.limits.cuda_workers)
             for task, result, final in pool.run(todo):
                 finish(task, result, final)
     finally:

@@ -4,6 +4,7 @@ A `Grader` holds what is trusted and warm (config, loaded hidden tests, the zygo
 number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 import secrets
@@ -13,17 +14,17 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from autograder.config import Course, find_course
-from autograder.errors import GraderError, SubmissionError
+from autograder.errors import GraderError, SubmissionError, WorkerTimeout
 from autograder.hidden import HiddenTestCase, load_hidden_tests
 from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
 from autograder.outcome import TestSpec, build_result, failed_everything
-from autograder.session import SandboxPolicy, WorkerSession
+from autograder.session import SandboxPolicy, WorkerProxy, WorkerSession
 from autograder.startup import launch
 from autograder.zygote import Zygote
 
@@ -79,25 +80,51 @@ def cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+# After one call into the student's code has run away (timed out), every later call gets this share
+# of call_timeout_s, and a second runaway stops all calls: one runaway submission costs at most about
+# 1.5x call_timeout_s (plus restarting its worker), however many tests call into it.
+RUNAWAY_SHARE = 0.5
+
+
 class RestartingNamespace:
     """The student's namespace, restarted from a fresh worker (cells re-run) if a test killed it,
-    a bounded number of times, so one runaway call does not cost every later test."""
+    a bounded number of times, so one runaway call does not cost every later test.
+
+    Runaways are remembered across restarts: once a call into a function times out, every later call
+    into that function fails at once with the same reason (a test that takes it is not even started,
+    and no worker is restarted for it); calls into the other functions run in a restarted worker with
+    RUNAWAY_SHARE of the call timeout; a second timeout stops every later call, with its reason."""
 
     def __init__(self, grader: "Grader", policy: SandboxPolicy, session: WorkerSession) -> None:
         self.grader, self.policy, self.session = grader, policy, session
         self.restarts = 0
+        self.runaway: dict[str, WorkerTimeout] = {}   # function -> the timeout it ran into
+        self.halted: Optional[WorkerTimeout] = None   # a second runaway: no call at all any more
+
+    def runaway_reason(self, name: str) -> Optional[WorkerTimeout]:
+        """Why a call into `name` must fail at once (a copy of the first timeout), or None."""
+        e = self.halted or self.runaway.get(name)
+        return WorkerTimeout(e.what, e.seconds) if e is not None else None
+
+    def ran_away(self, name: str, e: WorkerTimeout) -> None:
+        if self.runaway and name not in self.runaway and self.halted is None:
+            self.halted = e
+        self.runaway.setdefault(name, e)
 
     def alive(self) -> bool:
         if self.session.alive():
             return True
         if (self.restarts >= self.policy.max_restarts or not self.session.cells_completed
-                or self.session.deadline - time.monotonic() < 5):
+                or self.session.deadline - time.monotonic() < 5 or self.halted is not None):
             return False
         self.restarts += 1
         deadline = self.session.deadline
         cells = self.session.cells
         self.session.close()  # gone, with its memory (and CUDA context), before the next one starts
-        self.session = self.grader.zygote.spawn(self.policy)
+        policy = self.policy
+        if self.runaway:
+            policy = dataclasses.replace(policy, call_timeout_s=policy.call_timeout_s * RUNAWAY_SHARE)
+        self.session = self.grader.zygote.spawn(policy)
         self.session.deadline = deadline
         self.session.exec_cells(cells)
         return self.session.alive()
@@ -107,7 +134,48 @@ class RestartingNamespace:
             reason = cuda_problem(self.session, self.policy)
             if reason:
                 raise InfraUnavailable(reason)
-        return self.session.resolve(name, device)
+        blocked = self.runaway_reason(name)
+        if blocked is not None:
+            raise blocked
+        try:
+            value = self.session.resolve(name, device)
+        except WorkerTimeout as e:
+            self.ran_away(name, e)
+            raise
+        return RunawayGuard(value, name, self) if isinstance(value, WorkerProxy) else value
+
+
+class RunawayGuard:
+    """A student function as a hidden test holds it: the worker's proxy, plus the namespace's memory
+    of runaways (a call into a function that timed out before fails at once, with that reason)."""
+
+    def __init__(self, proxy: WorkerProxy, name: str, namespace: RestartingNamespace) -> None:
+        self._proxy, self._name, self._namespace = proxy, name, namespace
+
+    def _guarded(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        blocked = self._namespace.runaway_reason(self._name)
+        if blocked is not None:
+            raise blocked
+        try:
+            return method(*args, **kwargs)
+        except WorkerTimeout as e:
+            self._namespace.ran_away(self._name, e)
+            raise
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._guarded(self._proxy, *args, **kwargs)
+
+    def call_with_grad(self, *args: Any, **kwargs: Any) -> Any:
+        return self._guarded(self._proxy.call_with_grad, *args, **kwargs)
+
+    def time_fresh(self, *args: Any, **kwargs: Any) -> Any:
+        return self._guarded(self._proxy.time_fresh, *args, **kwargs)
+
+    def __getattr__(self, attr: str) -> Any:  # last_devices and the like
+        return getattr(self._proxy, attr)
+
+    def __repr__(self) -> str:
+        return repr(self._proxy)
 
 
 def cuda_problem(session: WorkerSession, policy: SandboxPolicy) -> str:

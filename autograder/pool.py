@@ -141,7 +141,6 @@ class GraderPool:
                  task_timeout_s: float = 600.0) -> None:
         self.options: dict[str, Any] = {"course": str(course_root), "slug": slug,
                                         "isolation": isolation.value if isolation else None}
-        self._slots_dir: Optional[str] = None
         self.slug = slug
         self.jobs = max(1, int(jobs))
         self.task_timeout_s = task_timeout_s
@@ -156,13 +155,6 @@ class GraderPool:
         proc = GraderProcess(self._started, self.options)
         self.procs.append(proc)
         return proc
-
-    def limit_cuda(self, workers: int) -> None:
-        """At most `workers` CUDA workers alive at once across every grader process (each grades one
-        submission at a time, so only needed when there are more processes than that)."""
-        if workers < self.jobs and self._slots_dir is None:
-            self._slots_dir = FileSlots.create(workers)
-            self.options["cuda_slots"] = self._slots_dir
 
     def start(self) -> None:
         """Start every grader process now: their start-ups (torch, tests, zygote) overlap."""
@@ -255,46 +247,6 @@ class GraderPool:
     def close(self) -> None:
         for proc in list(self.procs):
             self._retire(proc, kill=False)
-        if self._slots_dir is not None:
-            import shutil
-            shutil.rmtree(self._slots_dir, ignore_errors=True)
-            self._slots_dir = None
-
-
-class FileSlots:
-    """limits.cuda_workers across grader processes: a CUDA worker may start only while its grader
-    holds one of the slot files locked (flock: released by the kernel if that process dies). Same
-    interface as the threading semaphore a single Grader uses."""
-
-    def __init__(self, directory: str) -> None:
-        self.paths = sorted(str(p) for p in Path(directory).glob("slot-*"))
-        self._held: Optional[int] = None
-
-    @staticmethod
-    def create(n: int) -> str:
-        directory = tempfile.mkdtemp(prefix="autograder-cuda-slots-")
-        for i in range(n):
-            Path(directory, f"slot-{i}").touch()
-        return directory
-
-    def acquire(self) -> None:
-        import fcntl
-        while True:
-            for path in self.paths:
-                fd = os.open(path, os.O_RDWR)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    os.close(fd)
-                    continue
-                self._held = fd
-                return
-            time.sleep(0.05)
-
-    def release(self) -> None:
-        if self._held is not None:
-            os.close(self._held)  # closing the only descriptor releases the lock
-            self._held = None
 
 
 # --- the grader process's side ----------------------------------------------------------------------
@@ -324,8 +276,6 @@ def child_main(options: dict[str, Any]) -> int:
         torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
         from autograder.grading import Grader
         grader = Grader(course, zygote=zygote)
-        if options.get("cuda_slots"):
-            grader._cuda_slots = FileSlots(str(options["cuda_slots"]))  # shared by every grader process
         specs = [TestSpec.of(t).to_json() for t in grader.tests(slug)]
         grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
     except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once

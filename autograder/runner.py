@@ -115,6 +115,20 @@ def name_gpu_only_failures(reports: Sequence[TestReport]) -> list[TestReport]:
     return out
 
 
+def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseException | None:
+    """The timeout of an earlier call into one of the functions `test` takes, if any: such a test
+    fails at once with that reason (RestartingNamespace remembers runaways; other namespaces have
+    none)."""
+    reason_of = getattr(namespace, "runaway_reason", None)
+    if reason_of is None:
+        return None
+    for name in test.student_names:
+        reason = reason_of(name)
+        if reason is not None:
+            return reason
+    return None
+
+
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
               gpu_points: bool = False) -> list[TestReport]:
@@ -128,8 +142,10 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
             # depend on whether the grading machine has a GPU.
             points = test.points if (device == "cpu" or gpu_points) else 0.0
             start = time.perf_counter()
-            exc: BaseException | None = None
-            if not namespace.alive():
+            exc: BaseException | None = runaway_reason(namespace, test)
+            if exc is not None:
+                pass  # it takes a function that ran away before: fails at once, nothing restarted
+            elif test.student_names and not namespace.alive():
                 exc = WorkerCrashed(KNOCK_ON)
             else:
                 try:
