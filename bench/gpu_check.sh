@@ -113,7 +113,7 @@ EOF
 
   say "batch of the examples, -j $JOBS: CPU-only course copy vs the CUDA course"
   local cpu_course=/tmp/cpu-course
-  rm -rf "$cpu_course"; mkdir -p "$cpu_course"
+  rm -rf "$cpu_course" /tmp/out-cpu /tmp/out-cuda; mkdir -p "$cpu_course"   # a batch resumes: start empty
   cp -r assignments reference "$cpu_course/"
   sed 's/^devices: .*/devices: [cpu]/' grading.yml > "$cpu_course/grading.yml"
   ( while true; do nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | grep -c . ; sleep 0.5; done ) \
