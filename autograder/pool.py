@@ -134,6 +134,15 @@ class GraderProcess:
             self.proc.wait()
 
 
+def _why_stopped(proc: GraderProcess) -> str:
+    try:
+        code = proc.proc.wait(timeout=5)  # its socket closed as it died: the exit follows at once
+    except subprocess.TimeoutExpired:
+        return "the grader process broke off"
+    how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+    return f"the grader process stopped ({how})"
+
+
 class GraderPool:
     """`jobs` grader processes for one assignment of one course; `run` grades tasks on them."""
 
@@ -234,9 +243,7 @@ class GraderPool:
                             proc.give(queue.popleft())
                         yield task, result, result.status != "worker_failed"
                     else:  # EOF or nonsense: this grader process is gone with the submission it held
-                        code = proc.proc.poll()
-                        replace(proc, f"the grader process stopped (exit status {code})" if code is not None
-                                else "the grader process broke off")
+                        replace(proc, _why_stopped(proc))
                 now = time.monotonic()
                 for proc in list(self.procs):
                     if proc.task is not None and now - proc.since > self.task_timeout_s:
@@ -267,9 +274,10 @@ def child_main(options: dict[str, Any]) -> int:
     sock = socket.socket(fileno=int(options["fd"]))
     slug = str(options["slug"])
     try:
-        from autograder.config import find_course
+        from autograder.config import Course, load_config
         from autograder.startup import launch
-        course = find_course(Path(options["course"]))
+        root = Path(options["course"])
+        course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
         zygote = launch(course, iso)  # it imports torch while this process does the same
         import torch

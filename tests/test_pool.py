@@ -1,0 +1,80 @@
+"""batch -j N: N trusted grader processes fed by a parent that holds no tests and no reference; a grader
+process that dies costs only the submission it held (worker_failed, graded again by a rerun)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell
+
+from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
+
+
+def test_the_parent_never_loads_hidden_tests_or_the_reference(tmp_path: Path):
+    code = f"""
+import sys
+from pathlib import Path
+from autograder.batch import run_batch
+from autograder.config import find_course
+results = run_batch(Path({str(FIXTURE_SUBS)!r}), "toy", Path({str(tmp_path / 'out')!r}), jobs=2, seed=1,
+                    course=find_course(Path({str(FIXTURE_COURSE)!r})))
+print(sorted(f"{{r.submission}}={{r.score:g}}" for r in results))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "reference" or m.startswith("_hidden_")))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={k: v for k, v in os.environ.items() if k != "AUTOGRADER_COURSE"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    graded, secrets = proc.stdout.strip().splitlines()[-2:]
+    assert graded == "['good.ipynb=4', 'no_scale.ipynb=1']"
+    assert secrets == "[]", f"the batch parent imported hidden tests or the reference: {secrets}"
+
+
+def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
+    from autograder.pool import GraderPool, Task
+    good = nbformat.read(FIXTURE_SUBS / "good.ipynb", as_version=4)
+    slow = nbformat.v4.new_notebook(cells=[new_code_cell("import time\ntime.sleep(20)")] + good.cells)
+    nbformat.write(slow, tmp_path / "slow.ipynb")
+    tasks = [Task("slow.ipynb", str(tmp_path / "slow.ipynb"), 1),
+             Task("good.ipynb", str(FIXTURE_SUBS / "good.ipynb"), 2),
+             Task("no_scale.ipynb", str(FIXTURE_SUBS / "no_scale.ipynb"), 3)]
+    from tests.test_batch import workers
+    before = workers()
+    pool = GraderPool(FIXTURE_COURSE, "toy", jobs=1, task_timeout_s=200)
+    killed: list[int] = []
+
+    def kill_when_busy() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            procs = list(pool.procs)
+            if procs and procs[0].ready and procs[0].task is not None and procs[0].task.name == "slow.ipynb":
+                time.sleep(1.0)  # inside the slow notebook's first cell
+                killed.append(procs[0].proc.pid)
+                os.kill(procs[0].proc.pid, signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    try:
+        out = {task.name: (result, final) for task, result, final in pool.run(tasks)}
+    finally:
+        killer.join()
+        pool.close()
+    assert killed, "the grader process was never seen grading"
+    result, final = out["slow.ipynb"]
+    assert result.status == "worker_failed" and not final
+    assert "the grader process stopped" in result.message and result.max_score == 4
+    assert all(t.status == "failed" and "not graded" in t.message for t in result.tests)
+    assert out["good.ipynb"][0].score == 4 and out["good.ipynb"][1]
+    assert out["no_scale.ipynb"][0].score == 1 and out["no_scale.ipynb"][0].status == "graded"
+    assert not pool.procs
+    deadline = time.monotonic() + 10
+    while workers() - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not workers() - before, "the dead grader process left its zygote or worker behind"
