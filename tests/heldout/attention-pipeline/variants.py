@@ -1,0 +1,304 @@
+"""Held-out submissions for attention-pipeline (Lesson 08): written before the hidden tests were
+changed for issue 13. Each replaces whole cells of full_marks.ipynb (see tests/heldout/harness.py).
+
+One mistake is charged where it is made: a wrong helper (scaled_scores, causal_additive_mask,
+attention_weights, row_entropy_bits) costs its own question, not self_attention's (q07), the zero-
+projection check (q09) or cross_attention's (q13), which call it. A mistake inside self_attention
+itself may also cost q09's test_zero_projections, which the notebook states checks self_attention."""
+
+
+def cell(name: str, src: str) -> dict:
+    return {name: src}
+
+
+def scores(body: str) -> dict:
+    return cell("scaled_scores", "def scaled_scores(Q, K):\n" + body)
+
+
+def weights(body: str) -> dict:
+    return cell("attention_weights", "def attention_weights(S, M=None):\n" + body)
+
+
+def mask(body: str) -> dict:
+    return cell("causal_additive_mask", "def causal_additive_mask(T, dtype, device=None):\n" + body)
+
+
+def self_attn(body: str) -> dict:
+    return cell("self_attention", "def self_attention(X, W_Q, W_K, W_V, causal=True):\n" + body)
+
+
+def cross(body: str) -> dict:
+    return cell("cross_attention", "def cross_attention(X, Y, W_Q, W_K, W_V, M=None):\n" + body)
+
+
+def entropy(h_body: str, eff: str = "    return 2.0 ** row_entropy_bits(A)\n") -> dict:
+    return cell("row_entropy_bits", "def row_entropy_bits(A):\n" + h_body + "\n\ndef effective_tokens(A):\n" + eff)
+
+
+CORRECT = {
+    "project_einsum": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple(torch.einsum("...td,de->...te", X, W) for W in (W_Q, W_K, W_V))
+'''),
+    "scores_einsum": scores('''
+    return torch.einsum("...qd,...kd->...qk", Q, K) / math.sqrt(Q.shape[-1])
+'''),
+    "scores_scale_queries_first": scores('''
+    return (Q * Q.shape[-1] ** -0.5) @ K.mT
+'''),
+    "mask_full_triu": mask('''
+    return torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device).triu(1)
+'''),
+    "mask_where_arange": mask('''
+    i = torch.arange(T, device=device)
+    zero = torch.zeros((), dtype=dtype, device=device)
+    low = torch.full((), torch.finfo(dtype).min, dtype=dtype, device=device)
+    return torch.where(i[None, :] > i[:, None], low, zero)
+'''),
+    "weights_hand_softmax": weights('''
+    if M is not None:
+        S = S + M
+    e = torch.exp(S - S.amax(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+'''),
+    "weights_logsumexp_float32": weights('''
+    Z = S if M is None else S + M
+    Zf = Z.float() if Z.dtype == torch.float16 else Z
+    return torch.exp(Zf - torch.logsumexp(Zf, dim=-1, keepdim=True)).to(Z.dtype)
+'''),
+    "weights_functional_softmax": weights('''
+    import torch.nn.functional as F
+    return F.softmax(S if M is None else S + M, dim=-1)
+'''),
+    "self_attention_inline": self_attn('''
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if causal:
+        T = X.shape[-2]
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool, device=X.device).triu(1), torch.finfo(S.dtype).min)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''),
+    "nw_softmax": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K @ q / math.sqrt(q.shape[-1]), dim=0)
+    return w @ V
+'''),
+    "prefix_average_divide_rows": cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)) / torch.arange(1, T + 1, dtype=torch.float64)[:, None]
+'''),
+    # Lesson 79's recipe, and what the scaled-attention notebook teaches: epsilon inside the log
+    "entropy_epsilon_in_log": entropy('''
+    return -(A * torch.log2(A + 1e-9)).sum(dim=-1)
+'''),
+    "entropy_xlogy_nats": entropy('''
+    return -torch.special.xlogy(A, A).sum(-1) / math.log(2)
+''', "    return torch.exp2(row_entropy_bits(A))\n"),
+    "entropy_clamp": entropy('''
+    return -(A * A.clamp_min(1e-12).log2()).sum(-1)
+''', "    return torch.pow(2.0, row_entropy_bits(A))\n"),
+    "entropy_nan_to_num": entropy('''
+    return -torch.nan_to_num(A * torch.log(A)).sum(-1) / math.log(2)
+'''),
+    "param_count_other_form": cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return d_model * d_k * 2 + d_model * d_v + (d_v * d_model if with_output else 0)
+'''),
+    "cross_inline": cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if M is not None:
+        S = S + M
+    A = S.softmax(dim=-1)
+    return A @ V, A
+'''),
+    "answers_other_forms": {"ans_scale": 'ans_scale = "B"', "ans_mask": 'ans_mask = "(c)"',
+                            "max_rank_S": '''
+max_rank_S = min(100, 8)
+rank_S_lesson = 2.0
+'''},
+}
+
+WRONG = {
+    # --- scores (q02) ---------------------------------------------------------------------------
+    "scores_divide_by_dk": (scores('''
+    return Q @ K.transpose(-2, -1) / Q.shape[-1]
+'''), {"key": "divide_by_dk", "where": ["q02"]}),
+    "scores_no_scale": (scores('''
+    return Q @ K.transpose(-2, -1)
+'''), {"key": "no_scale", "where": ["q02"]}),
+    "scores_sqrt_T_k": (scores('''
+    return Q @ K.transpose(-2, -1) / math.sqrt(K.shape[-2])
+'''), {"key": "scale_by_T", "where": ["q02"]}),
+    "scores_float32_scale": (scores('''
+    return Q @ K.transpose(-2, -1) / torch.sqrt(torch.tensor(Q.shape[-1]))
+'''), {"key": "float32_scale", "where": ["q02"]}),
+    "scores_k_q_transposed": (scores('''
+    return K @ Q.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+'''), {"key": "scores_transposed", "where": ["q02"]}),
+    "scores_dot_T": (scores('''
+    return Q @ K.T / math.sqrt(Q.shape[-1])
+'''), {"key": None, "where": ["q02:test_scores_batched_float32"]}),
+    # --- projections (q01) ----------------------------------------------------------------------
+    "project_qk_swapped": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return X @ W_K, X @ W_Q, X @ W_V
+'''), {"key": "qk_swapped", "where": ["q01"]}),
+    # --- mask (q04) -----------------------------------------------------------------------------
+    "mask_neg_1e9": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    M[future] = -1e9
+    return M
+'''), {"key": "neg_1e9_float16", "where": ["q04:test_mask_value_is_dtype_min", "q04:test_mask_float16_finite"]}),
+    "mask_float32_min": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, -3.4028234663852886e38)
+'''), {"key": "mask_not_dtype_min", "where": ["q04:test_mask_value_is_dtype_min", "q04:test_mask_float16_finite"]}),
+    "mask_minus_inf": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, float("-inf"))
+'''), {"key": "infinite_mask", "where": ["q04:test_mask_value_is_dtype_min", "q04:test_mask_float16_finite"]}),
+    "mask_upper_triangular": (mask('''
+    past = torch.tril(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=-1)
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(past, torch.finfo(dtype).min)
+'''), {"key": "upper_triangular_mask", "where": ["q04"]}),
+    "mask_blocks_diagonal": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device))
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, torch.finfo(dtype).min)
+'''), {"key": "mask_blocks_diagonal", "where": ["q04"]}),
+    # --- weights (q05) --------------------------------------------------------------------------
+    "weights_dim_minus_2": (weights('''
+    if M is not None:
+        S = S + M
+    return torch.softmax(S, dim=-2)
+'''), {"key": "softmax_wrong_dim", "where": ["q05"]}),
+    "weights_mask_sign_flipped": (weights('''
+    if M is not None:
+        S = S - M
+    return torch.softmax(S, dim=-1)
+'''), {"key": "mask_sign_flipped", "where": ["q05"]}),
+    "weights_mask_ignored": (weights('''
+    return torch.softmax(S, dim=-1)
+'''), {"key": "mask_ignored", "where": ["q05"]}),
+    "weights_zero_after_softmax": (weights('''
+    A = torch.softmax(S, dim=-1)
+    if M is not None:
+        A = A * (M == 0)
+    return A
+'''), {"key": "zero_after_softmax", "where": ["q05"]}),
+    "weights_no_max_subtraction": (weights('''
+    if M is not None:
+        S = S + M
+    e = torch.exp(S)
+    return e / e.sum(dim=-1, keepdim=True)
+'''), {"key": "no_max_subtraction", "where": ["q05:test_weights_float16_stable"]}),
+    "weights_crash_on_none": (weights('''
+    return torch.softmax(S + M, dim=-1)
+'''), {"key": "crash_on_mask_none", "where": ["q05:test_weights_batched_no_mask"]}),
+    "weights_float16_returned_float32": (weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z.float(), dim=-1) if Z.dtype == torch.float16 else torch.softmax(Z, dim=-1)
+'''), {"key": None, "where": ["q05:test_weights_float16_stable"]}),
+    # --- self-attention (q07; q09's zero-projection test checks self_attention too) --------------------
+    "self_ignores_causal_flag": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device))
+    return A @ V, A
+'''), {"key": "ignores_causal_flag", "where": ["q07:test_not_causal_float64"]}),
+    "self_no_causal_mask": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    A = attention_weights(scaled_scores(Q, K))
+    return A @ V, A
+'''), {"key": "no_causal_mask", "where": ["q07", "-q07:test_not_causal_float64", "q09:test_zero_projections"]}),
+    "self_upper_triangular_inline": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    T = X.shape[-2]
+    if causal:
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool).tril(-1), torch.finfo(S.dtype).min)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "upper_triangular_mask", "where": ["q07", "-q07:test_not_causal_float64", "q09:test_zero_projections"]}),
+    "self_scale_by_d_model": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ K.transpose(-2, -1) / math.sqrt(X.shape[-1])
+    M = causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "scale_by_d_model", "where": ["q07", "-q07:test_causal_properties"]}),
+    # --- lenses -----------------------------------------------------------------------------------
+    "nw_unnormalised": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(K @ q / math.sqrt(q.shape[-1]))
+    return (kappa[:, None] * V).sum(dim=0)
+'''), {"key": "nw_unnormalised", "where": ["q08"]}),
+    "nw_no_scale": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(K @ q)
+    return (kappa[:, None] * V).sum(dim=0) / kappa.sum()
+'''), {"key": "no_scale", "where": ["q08"]}),
+    "prefix_divide_by_T": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)) / T
+'''), {"key": "prefix_average_divide_by_T", "where": ["q09:test_prefix_average_matrix"]}),
+    "entropy_in_nats": (entropy('''
+    return -(A * torch.log(A + 1e-9)).sum(dim=-1)
+'''), {"key": "entropy_in_nats", "where": ["q10:test_entropy_causal_rows"]}),
+    "entropy_nan_on_zeros": (entropy('''
+    return -(A * torch.log2(A)).sum(dim=-1)
+'''), {"key": "zero_log_zero_nan", "where": ["q10:test_entropy_causal_rows"]}),
+    "entropy_sign_dropped": (entropy('''
+    return (A * torch.log2(A + 1e-9)).sum(dim=-1)
+'''), {"key": "entropy_sign", "where": ["q10:test_entropy_causal_rows"]}),
+    "effective_tokens_exp": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return torch.exp(row_entropy_bits(A))\n"), {"key": "effective_tokens_wrong_base", "where": ["q10:test_effective_tokens"]}),
+    "param_count_bias": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = d_model * (2 * d_k + d_v) + 2 * d_k + d_v
+    if with_output:
+        n += d_v * d_model + d_model
+    return n
+'''), {"key": "param_count_bias", "where": ["q12"]}),
+    "param_count_dv_as_dk": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = 3 * d_model * d_k
+    if with_output:
+        n += d_k * d_model
+    return n
+'''), {"key": "param_count_dv_as_dk", "where": ["q12"]}),
+    # --- cross-attention (q13) ------------------------------------------------------------------------
+    "cross_causal": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    T_q, T_k = S.shape[-2], S.shape[-1]
+    C = torch.zeros(T_q, T_k, dtype=S.dtype).masked_fill(torch.ones(T_q, T_k, dtype=torch.bool).triu(1), torch.finfo(S.dtype).min)
+    A = attention_weights(S, C if M is None else M + C)
+    return A @ V, A
+'''), {"key": "causal_in_cross", "where": ["q13"]}),
+    "cross_roles_swapped": (cross('''
+    Q, K, V = Y @ W_Q, X @ W_K, X @ W_V
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''), {"key": "cross_roles_swapped", "where": ["q13"]}),
+    "cross_is_self": (cross('''
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''), {"key": "cross_is_self_attention", "where": ["q13"]}),
+    "cross_mask_ignored": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    A = attention_weights(scaled_scores(Q, K))
+    return A @ V, A
+'''), {"key": "mask_ignored", "where": ["q13:test_cross_padding_mask"]}),
+    # --- written answers ----------------------------------------------------------------------------------
+    "ans_scale_invariant": ({"ans_scale": 'ans_scale = "c"'}, {"key": "softmax_scale_invariant", "where": ["q03"]}),
+    "ans_cross_causal_always": ({"ans_cross_causal": 'ans_cross_causal = "a"'},
+                                {"key": "causal_in_cross", "where": ["q15"]}),
+    "rank_is_T": ({"max_rank_S": "max_rank_S = 100\nrank_S_lesson = 2"},
+                  {"key": "rank_bounded_by_T", "where": ["q11:test_max_rank_S"]}),
+}

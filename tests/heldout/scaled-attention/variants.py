@@ -1,0 +1,266 @@
+"""Held-out submissions for scaled-attention (Lesson 79): written before the hidden tests were
+changed for issue 13. Each replaces whole cells of full_marks.ipynb (see tests/heldout/harness.py).
+
+multi_head_attention (q8) calls the student's own `attention`, and entropy_table (q4) the student's own
+softmax_entropy: a mistake in those is charged in q1 / in the softmax_entropy tests, not again there."""
+
+
+def attention(body: str) -> dict:
+    return {"attention": "def attention(Q, K, V, d_k):\n" + body}
+
+
+def variance(body: str) -> dict:
+    return {"dot_product_variance": "def dot_product_variance(d_k, n_samples, generator, scaled=False):\n" + body}
+
+
+TABLE = '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    results = []
+    for d in dims:
+        torch.manual_seed(seed)
+        q = torch.randn(1, d); k = torch.randn(5, d)
+        raw = (q @ k.T)[0]
+        scaled = raw / d**0.5
+        results.append({"d": d, "raw_std": raw.std().item(), "scaled_std": scaled.std().item(),
+                        "H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()})
+    return results
+'''
+
+ENTROPY = '''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1)
+'''
+
+
+def entropy(src: str) -> dict:
+    """The cell defining softmax_entropy (src) and the full-marks entropy_table."""
+    return {"softmax_entropy": src + TABLE}
+
+
+def table(old: str, new: str) -> dict:
+    assert old in TABLE, old
+    return {"softmax_entropy": ENTROPY + TABLE.replace(old, new)}
+
+
+def mha(body: str, batched_attention: bool = False) -> dict:
+    cells = {"multi_head_attention": "def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n" + body}
+    if batched_attention:   # full marks' attention uses K.T, which is for 2-D inputs only
+        cells.update(attention('''
+    weights = F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''))
+    return cells
+
+
+MHA_LOOP = '''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = []
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k)
+        heads.append(out_h)
+    return torch.cat(heads, dim=1) @ W_O
+'''
+
+CORRECT = {
+    "attention_einsum": attention('''
+    scores = torch.einsum("qd,kd->qk", Q, K) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=-1)
+    return torch.einsum("qk,kd->qd", weights, V), weights
+'''),
+    "attention_hand_softmax": attention('''
+    scores = Q @ K.transpose(-2, -1) * d_k ** -0.5
+    e = torch.exp(scores - scores.max(dim=-1, keepdim=True).values)
+    weights = e / e.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+'''),
+    "attention_scale_queries": attention('''
+    weights = F.softmax((Q / math.sqrt(d_k)) @ K.T, dim=1)
+    return torch.matmul(weights, V), weights
+'''),
+    "variance_einsum": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        dots = dots / d_k ** 0.5
+    return float(torch.var(dots))
+'''),
+    "variance_one_draw_float64": variance('''
+    qk = torch.randn(n_samples, 2, d_k, generator=generator, dtype=torch.float64)
+    dots = (qk[:, 0] * qk[:, 1]).sum(-1) / (math.sqrt(d_k) if scaled else 1.0)
+    return dots.var().item()
+'''),
+    "variance_population": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1) * (d_k ** -0.5 if scaled else 1)
+    return dots.var(unbiased=False).item()
+'''),
+    "entropy_log_softmax": entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=-1)
+    return -(log_p.exp() * log_p).sum(dim=-1)
+'''),
+    "entropy_entr": entropy('''
+def softmax_entropy(logits):
+    return torch.special.entr(torch.softmax(logits, dim=-1)).sum(-1)
+'''),
+    "entropy_xlogy": entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    return -torch.special.xlogy(p, p).sum(-1)
+'''),
+    "entropy_float64_cast_back": entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits.double(), dim=-1)
+    return -(p * torch.log(p.clamp_min(1e-300))).sum(-1).to(logits.dtype)
+'''),
+    "table_torch_std": table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                             '"raw_std": float(torch.std(raw)), "scaled_std": float(torch.std(scaled))'),
+    "mcq_lower_case": {"q5_answer": 'q5_answer = "c"', "q6_answer": 'q6_answer = " a"', "q7_answer": "q7_answer = 'd'"},
+    "mha_batched_heads": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    def split(x):
+        return x.view(T, n_heads, d_k).transpose(0, 1)
+    out, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
+    return out.transpose(0, 1).reshape(T, d_model) @ W_O
+''', batched_attention=True),
+    "mha_inline_permute": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).reshape(T, n_heads, d_k).permute(1, 0, 2) for W in (W_Q, W_K, W_V))
+    w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return (w @ v).permute(1, 0, 2).reshape(T, d_model) @ W_O
+'''),
+}
+
+WRONG = {
+    # --- attention (q1; multi_head_attention calls it, so q8 is not charged again) ------------------
+    "divide_by_dk": (attention('''
+    weights = F.softmax(Q @ K.T / d_k, dim=-1)
+    return weights @ V, weights
+'''), {"key": "divide_by_dk", "where": ["q1"]}),
+    "no_scale": (attention('''
+    weights = F.softmax(Q @ K.T, dim=-1)
+    return weights @ V, weights
+'''), {"key": "no_scale", "where": ["q1"]}),
+    "divide_by_sqrt_dv": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(V.shape[-1]), dim=-1)
+    return weights @ V, weights
+'''), {"key": "scale_by_d_v", "where": ["q1"]}),
+    "divide_by_sqrt_Tk": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(K.shape[0]), dim=-1)
+    return weights @ V, weights
+'''), {"key": "scale_by_T", "where": ["q1"]}),
+    "softmax_dim_0": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=0)
+    return weights @ V, weights
+'''), {"key": "softmax_wrong_dim", "where": ["q1"]}),
+    "k_q_transposed": (attention('''
+    weights = F.softmax(K @ Q.T / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "scores_transposed", "where": ["q1"]}),
+    "float32_scale": (attention('''
+    weights = F.softmax(Q @ K.T / torch.sqrt(torch.tensor(d_k)), dim=-1)
+    return weights @ V, weights
+'''), {"key": "float32_scale", "where": ["q1"]}),
+    "multiply_by_sqrt_dk": (attention('''
+    weights = F.softmax(Q @ K.T * math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "multiply_by_sqrt_dk", "where": ["q1"]}),
+    "weights_not_normalised": (attention('''
+    weights = torch.exp(Q @ K.T / math.sqrt(d_k))
+    return weights @ V, weights
+'''), {"key": "weights_not_normalised", "where": ["q1"]}),
+    "no_softmax": (attention('''
+    weights = Q @ K.T / math.sqrt(d_k)
+    return weights @ V, weights
+'''), {"key": "no_softmax", "where": ["q1"]}),
+    # --- Var(q.k) (q2) -----------------------------------------------------------------------------
+    "variance_of_products": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    prods = q * k
+    if scaled:
+        prods = prods / math.sqrt(d_k)
+    return prods.var().item()
+'''), {"key": "variance_of_products", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "returns_std": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.std().item()
+'''), {"key": "variance_returned_std", "where": ["q2:test_unscaled_variance_is_d_k"]}),
+    "ignores_generator": (variance('''
+    q = torch.randn(n_samples, d_k)
+    k = torch.randn(n_samples, d_k)
+    dots = (q * k).sum(1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "ignores_generator", "where": ["q2:test_draws_from_generator"]}),
+    "scaled_divides_by_dk": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1)
+    if scaled:
+        dots = dots / d_k
+    return dots.var().item()
+'''), {"key": "divide_by_dk", "where": ["q2:test_scaled_variance_is_one"]}),
+    "scaled_flag_ignored": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    return (q * k).sum(1).var().item()
+'''), {"key": ("scaled_flag_ignored", "no_scale"), "where": ["q2:test_scaled_variance_is_one"]}),
+    # --- entropy (q4; entropy_table calls softmax_entropy, so its tests are not charged again) ---------
+    "entropy_log2": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -(p * torch.log2(p + 1e-9)).sum(dim=-1)
+'''), {"key": "entropy_log_base", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows"]}),
+    "entropy_nan_saturated": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -(p * torch.log(p)).sum(dim=-1)
+'''), {"key": "entropy_nan_saturated", "where": ["q4:test_entropy_saturated_rows"]}),
+    "entropy_wrong_dim": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=0)
+    return -(p * torch.log(p + 1e-9)).sum(dim=0)
+'''), {"key": "entropy_wrong_dim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows"]}),
+    "table_biased_std": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                               '"raw_std": raw.std(unbiased=False).item(), "scaled_std": scaled.std(unbiased=False).item()'),
+                         {"key": "biased_std", "where": ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_seed_outside_loop": ({"softmax_entropy": ENTROPY + TABLE.replace(
+        "    for d in dims:\n        torch.manual_seed(seed)\n", "    torch.manual_seed(seed)\n    for d in dims:\n")},
+        {"key": "seed_outside_loop", "where": ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_divide_by_d": (table("scaled = raw / d**0.5", "scaled = raw / d"),
+                          {"key": "divide_by_dk", "where": ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]}),
+    # --- multiple choice ----------------------------------------------------------------------------------
+    "q5_std_for_variance": ({"q5_answer": 'q5_answer = "B"'}, {"key": "variance_vs_std", "where": ["q5"]}),
+    "q6_argmax": ({"q6_answer": 'q6_answer = "C"'}, {"key": "attention_as_argmax", "where": ["q6"]}),
+    "q7_argmax": ({"q7_answer": 'q7_answer = "A"'}, {"key": "attention_as_argmax", "where": ["q7"]}),
+    # --- multi-head attention (q8) ---------------------------------------------------------------------
+    "mha_scale_by_d_model": (mha(MHA_LOOP.replace("V[:, cols], d_k)", "V[:, cols], d_model)")),
+                             {"key": "mha_scale_by_d_model", "where": ["q8"]}),
+    "mha_split_without_transpose": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).reshape(n_heads, T, d_k) for W in (W_Q, W_K, W_V))
+    out, _ = attention(q, k, v, d_k)
+    return out.reshape(T, d_model) @ W_O
+''', batched_attention=True), {"key": "mha_split_without_transpose", "where": ["q8"]}),
+    "mha_no_output_projection": (mha(MHA_LOOP.replace("torch.cat(heads, dim=1) @ W_O", "torch.cat(heads, dim=1)")),
+                                 {"key": "mha_no_output_projection", "where": ["q8"]}),
+    "mha_weight_transposed": (mha(MHA_LOOP.replace("X @ W_Q, X @ W_K, X @ W_V", "X @ W_Q.T, X @ W_K.T, X @ W_V.T")
+                                  .replace("@ W_O", "@ W_O.T")),
+                              {"key": "mha_weight_transposed", "where": ["q8"]}),
+}

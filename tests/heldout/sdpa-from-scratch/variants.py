@@ -1,0 +1,322 @@
+"""Held-out submissions for sdpa-from-scratch (Lesson 80): written before the hidden tests were
+changed for issue 13. Each replaces whole cells of full_marks.ipynb (see tests/heldout/harness.py)."""
+
+SDPA = "scaled_dot_product_attention"
+
+
+def sdpa(body: str) -> dict:
+    """A cell defining scaled_dot_product_attention with `body` (indented 4)."""
+    return {SDPA: "def scaled_dot_product_attention(Q, K, V, mask=None):\n" + body}
+
+
+# the full-marks body, with one line to change in the wrong variants
+FULL = '''
+    d_k = Q.size(-1)
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(mask == False, float("-inf"))
+        weights = stable_softmax(scores, dim=-1)
+        has_key = mask.any(dim=-1, keepdim=True)
+        weights = torch.where(has_key, weights, torch.zeros_like(weights))
+    else:
+        weights = stable_softmax(scores, dim=-1)
+    return torch.matmul(weights, V)
+'''
+
+
+def full_with(old: str, new: str) -> dict:
+    assert old in FULL, old
+    return sdpa(FULL.replace(old, new))
+
+
+SCALE = "/ math.sqrt(d_k)"
+# q5 without its rule tests (source, run-time guard, timing): a value mistake is charged only here
+Q5 = ["q5", "-q5:test_vectorised", "-q5:test_no_torch_sdpa_in_source", "-q5:test_no_torch_sdpa_at_run_time"]
+FILL = 'scores.masked_fill(mask == False, float("-inf"))'
+
+CORRECT = {
+    "einsum": sdpa('''
+    d_k = Q.shape[-1]
+    scores = torch.einsum("...qd,...kd->...qk", Q, K) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return torch.einsum("...qk,...kd->...qd", w, V)
+'''),
+    "logsumexp_softmax_in_float32": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    xf = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+    return torch.exp(xf - torch.logsumexp(xf, dim=dim, keepdim=True)).to(x.dtype)
+'''},
+    "amax_softmax_clamped_sum": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    m = x.amax(dim=dim, keepdim=True)
+    m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    e = (x - m).exp()
+    return e / e.sum(dim=dim, keepdim=True).clamp_min(torch.finfo(e.dtype).tiny)
+'''},
+    "float32_compute_cast_back": sdpa('''
+    work = torch.promote_types(Q.dtype, torch.float32)
+    q, k, v = Q.to(work), K.to(work), V.to(work)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return (w @ v).to(Q.dtype)
+'''),
+    "float64_compute_cast_back": sdpa('''
+    q, k, v = Q.double(), K.double(), V.double()
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return (w @ v).to(Q.dtype)
+'''),
+    "finfo_min_fill": sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = w.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
+    return w @ V
+'''),
+    "where_and_nan_to_num": sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = torch.where(mask, scores, torch.tensor(float("-inf"), dtype=scores.dtype, device=scores.device))
+    w = torch.nan_to_num(stable_softmax(scores, dim=-1), nan=0.0)
+    return w @ V
+'''),
+    "additive_mask": sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        bias = torch.zeros(mask.shape, dtype=scores.dtype, device=scores.device)
+        bias = bias.masked_fill(~mask, float("-inf"))
+        scores = scores + bias
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, 0.0)
+    return w @ V
+'''),
+    "bmm_flattened": sdpa('''
+    *lead, T_q, d_k = Q.shape
+    T_k, d_v = K.shape[-2], V.shape[-1]
+    q = Q.reshape(-1, T_q, d_k)
+    k = K.reshape(-1, T_k, d_k)
+    v = V.reshape(-1, T_k, d_v)
+    scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(d_k)
+    if mask is not None:
+        m = mask.expand(*lead, T_q, T_k).reshape(-1, T_q, T_k)
+        scores = scores.masked_fill(~m, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(m.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return torch.bmm(w, v).reshape(*lead, T_q, d_v)
+'''),
+    "scale_queries_first": sdpa('''
+    scores = (Q * Q.shape[-1] ** -0.5) @ K.mT
+    if mask is not None:
+        scores = scores.masked_fill(mask.logical_not(), -math.inf)
+    w = stable_softmax(scores, -1)
+    if mask is not None:
+        w = w * mask.any(-1, keepdim=True).to(w.dtype).nan_to_num()
+        w = torch.nan_to_num(w, nan=0.0)
+    return w.matmul(V)
+'''),
+    "causal_tril_ones": {"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.tril(torch.ones(T_q, T_k)).bool()
+'''},
+    "causal_not_triu": {"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    if T_k is None:
+        T_k = T_q
+    return ~torch.ones(T_q, T_k, dtype=torch.bool).triu(diagonal=1)
+'''},
+    "q2_other_spelling": {"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = torch.bmm(Q, K.transpose(1, 2))
+raw_score_var = float(torch.var(raw_scores))
+scaled_score_var = float((raw_scores / d_k ** 0.5).var())
+scale_divisor = 64 ** 0.5
+'''},
+    "q6_typed_four_decimals": {"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = [[0.2741, 0.2741, 0.4519], [0.2327, 0.3837, 0.3837], [0.3072, 0.1863, 0.5065]]
+out3 = [[0.7259, 0.7259], [0.6163, 0.7673], [0.8137, 0.6928]]
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''},
+    "answers_other_forms": {"q_trap_answer": 'q_trap_answer = " c "',
+                            "attn_entries": '''
+attn_entries = 2 ** 20
+score_madds = 2 ** 20 * 64
+cost_ratio = 4.0
+'''},
+}
+
+WRONG = {
+    # --- the scale ----------------------------------------------------------------------------
+    "divide_by_dk": (full_with(SCALE, "/ d_k"), {"key": "divide_by_dk", "where": Q5}),
+    "divide_by_sqrt_dv": (full_with(SCALE, "/ math.sqrt(V.shape[-1])"),
+                          {"key": "scale_by_d_v", "where": Q5}),
+    "divide_by_sqrt_Tk": (full_with(SCALE, "/ math.sqrt(K.shape[-2])"),
+                          {"key": "scale_by_T", "where": Q5}),
+    "divide_by_sqrt_Tq": (full_with(SCALE, "/ math.sqrt(Q.shape[-2])"),
+                          {"key": "scale_by_T_q", "where": Q5}),
+    "no_scale": (full_with(SCALE, ""), {"key": "no_scale", "where": Q5}),
+    "float32_scale": (full_with(SCALE, "/ torch.sqrt(torch.tensor(float(d_k)))"),
+                      {"key": "float32_scale", "where": Q5}),
+    "multiply_by_sqrt_dk": (full_with(SCALE, "* math.sqrt(d_k)"),
+                            {"key": "multiply_by_sqrt_dk", "where": Q5}),
+    # --- scores, softmax --------------------------------------------------------------------------
+    "k_q_transposed": (full_with("torch.matmul(Q, K.transpose(-2, -1))", "torch.matmul(K, Q.transpose(-2, -1))"),
+                       {"key": "scores_transposed", "where": Q5}),
+    "softmax_dim_minus_2": (sdpa(FULL.replace("stable_softmax(scores, dim=-1)", "stable_softmax(scores, dim=-2)")),
+                            {"key": "softmax_wrong_dim", "where": Q5}),
+    "softmax_ignores_dim": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = x - x.max(dim=-1, keepdim=True).values
+    exps = torch.exp(shifted)
+    return exps / exps.sum(dim=-1, keepdim=True)
+'''}, {"key": "softmax_ignores_dim", "where": ["q3:test_dim_argument"]}),
+    # x - logsumexp(x) in float16: the logsumexp is rounded to float16's spacing (2 near 2000), so
+    # slices of logits in the thousands sum to e^(+-1), not 1 (the notebook asks that they sum to 1)
+    "logsumexp_in_float16": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    return torch.exp(x - torch.logsumexp(x, dim=dim, keepdim=True))
+'''}, {"key": None, "where": ["q3:test_float16_logits_in_the_thousands"]}),
+    "no_max_subtraction": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    exps = torch.exp(x)
+    return exps / exps.sum(dim=dim, keepdim=True)
+'''}, {"key": "no_max_subtraction", "where": ["q3:test_float16_logits_in_the_thousands",
+                                               "q5:test_float16_large_scores"]}),
+    "builtin_softmax": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    return torch.softmax(x, dim=dim)
+'''}, {"key": "builtin_softmax", "where": ["q3:test_no_builtin_softmax"]}),
+    # --- the mask -----------------------------------------------------------------------------------
+    "zero_after_softmax": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = w.masked_fill(~mask, 0.0)
+    return w @ V
+'''), {"key": "zero_after_softmax", "where": Q5}),
+    "pos_inf_fill": (full_with(FILL, 'scores.masked_fill(mask == False, float("inf"))'),
+                     {"key": "pos_inf_fill", "where": Q5}),
+    "neg_1e9_fill": (full_with(FILL, "scores.masked_fill(mask == False, -1e9)"),
+                     {"key": "neg_1e9_float16", "where": ["q5:test_float16", "q5:test_float16_large_scores"]}),
+    "float32_min_fill": (full_with(FILL, "scores.masked_fill(mask == False, -3.4028234663852886e38)"),
+                         {"key": "fill_overflows_half", "where": ["q5:test_float16", "q5:test_bfloat16",
+                                                                  "q5:test_float16_large_scores"]}),
+    "inverted_mask": (full_with(FILL, 'scores.masked_fill(mask, float("-inf"))'),
+                      {"key": "inverted_mask", "where": Q5}),
+    "mask_ignored": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    return stable_softmax(scores, dim=-1) @ V
+'''), {"key": "mask_ignored", "where": Q5}),
+    "fully_masked_nan": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return stable_softmax(scores, dim=-1) @ V
+'''), {"key": "fully_masked_nan", "where": ["q5:test_fully_masked_rows"]}),
+    "crash_on_mask_none": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    scores = scores.masked_fill(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return w @ V
+'''), {"key": "crash_on_mask_none", "where": ["q5:test_float32_no_mask"]}),
+    "upper_triangular_mask": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, dtype=torch.bool).triu()
+'''}, {"key": "upper_triangular_mask", "where": ["q4", "q6:test_weights3_causal"]}),
+    "causal_excludes_self": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril(-1)
+'''}, {"key": "causal_excludes_self", "where": ["q4", "q6:test_weights3_causal"]}),
+    "causal_bottom_right": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril(diagonal=T_k - T_q)
+'''}, {"key": "causal_bottom_right", "where": ["q4:test_more_queries_than_keys", "q4:test_more_keys_than_queries"]}),
+    # --- dtype, rules -------------------------------------------------------------------------------------
+    "half_returned_as_float32": (sdpa('''
+    q, k, v = Q.float(), K.float(), V.float()
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return w @ v
+'''), {"key": None, "where": Q5}),
+    "loop_over_batch_entries": (sdpa('''
+    if Q.dim() > 2:
+        lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])
+        if mask is not None:
+            mask = mask.expand(*lead, Q.shape[-2], K.shape[-2])
+        return torch.stack([scaled_dot_product_attention(Q[b], K[b], V[b], None if mask is None else mask[b])
+                            for b in range(Q.shape[0])])
+''' + FULL), {"key": "not_vectorised", "where": ["q5:test_vectorised"]}),
+    "loop_over_queries": (sdpa('''
+    rows = []
+    for i in range(Q.shape[-2]):
+        s = (Q[..., i:i + 1, :] @ K.transpose(-2, -1)) / math.sqrt(Q.shape[-1])
+        m = None
+        if mask is not None:
+            m = mask.expand(*mask.shape[:-2], Q.shape[-2], mask.shape[-1])[..., i:i + 1, :]
+            s = s.masked_fill(~m, float("-inf"))
+        w = stable_softmax(s, dim=-1)
+        if m is not None:
+            w = torch.where(m.any(-1, keepdim=True), w, torch.zeros_like(w))
+        rows.append(w @ V)
+    return torch.cat(rows, dim=-2)
+'''), {"key": "not_vectorised", "where": ["q5:test_vectorised"]}),
+    "calls_torch_sdpa": (sdpa('''
+    return F.scaled_dot_product_attention(Q, K, V, attn_mask=mask)
+'''), {"key": "forbidden_api", "where": ["q5"]}),
+    # --- written answers ---------------------------------------------------------------------------------
+    "out_shape_uses_dk": ({"weights_shape": "weights_shape = (4, 10, 10)\nout_shape = (4, 10, 64)"},
+                          {"key": "output_width_dk", "where": ["q1:test_out_shape"]}),
+    "q2_scaled_by_dk": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / d_k).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "divide_by_dk", "where": ["q2:test_score_variances"]}),
+    "q2_biased_variance": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var(unbiased=False).item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var(unbiased=False).item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "biased_variance", "where": ["q2:test_score_variances"]}),
+    "q2_divisor_is_dk": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = 64.0
+'''}, {"key": "divide_by_dk", "where": ["q2:test_scale_divisor"]}),
+    "q7_answer_A": ({"q_trap_answer": 'q_trap_answer = "A"'},
+                    {"key": "zero_after_softmax", "where": ["q7"]}),
+    "q8_madds_counted_twice": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 2 * 1024 * 1024 * 64
+cost_ratio = 4
+'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
+}
