@@ -226,7 +226,6 @@ def _num(x: float) -> str:
 def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, title: str = "",
                     show_hidden: bool = True, show_total: bool = True, typeset_math: bool = True) -> str:
     """The feedback page of one submission. `entry` (from exports.discover) names its student(s)."""
-    from autograder.checks import describe
     from autograder.gradebook import question_scores
 
     tests, hidden_count = [], 0
@@ -242,7 +241,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
             message = "The grader could not run this test on its side (not a problem with your code): 0 of 0 points."
         tests.append(dict(name=t.display_name, word=word, css=word.replace(" ", "_"), score=_num(t.score),
                           max=_num(t.max_score), message=message,
-                          misconception=describe(t.misconception) if t.misconception else ""))
+                          misconception=t.misconception_description if t.misconception else ""))
     hand = {t.question: t for t in result.tests if is_hand_test(t)}
     written = {m.question: m.text for m in result.manual}
     budget = _Budget(typeset_math)

@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from autograder.config import Course, find_course
 from autograder.errors import GraderError, SubmissionError, WorkerTimeout
-from autograder.hidden import HiddenTestCase, load_hidden_tests
+from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
 from autograder.intake import Submission, read_submission
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
@@ -219,6 +219,7 @@ class Grader:
         self.course = course or find_course()
         self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
         self._tests: dict[str, list[HiddenTestCase]] = {}
+        self._misconceptions: dict[str, dict[str, str]] = {}
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
@@ -259,6 +260,14 @@ class Grader:
     def tests(self, slug: str) -> list[HiddenTestCase]:
         with self._lock:
             return self._load_tests(slug)
+
+    def misconceptions(self, slug: str) -> dict[str, str]:
+        """The assignment's hidden/_misconceptions.py, loaded once."""
+        with self._lock:
+            if slug not in self._misconceptions:
+                self._misconceptions[slug] = load_misconceptions(
+                    self.course.assignment_dir(slug) / "hidden")
+            return self._misconceptions[slug]
 
     def _load_tests(self, slug: str) -> list[HiddenTestCase]:
         if slug not in self._tests:
@@ -331,7 +340,8 @@ class Grader:
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),
                                                               cells=tuple(sub.cells)),
-                                    gpu_points=self.course.config.gpu_points)
+                                    gpu_points=self.course.config.gpu_points,
+                                    misconceptions=self.misconceptions(slug))
                 sandbox = sandbox_record(session, policy)
                 namespace.session.close()
             finally:

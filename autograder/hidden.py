@@ -90,3 +90,29 @@ def load_hidden_tests(hidden_dir: Path, course_root: Path) -> list[HiddenTestCas
             continue
         cases.extend(load_test_file(path, course_root))
     return cases
+
+
+MISCONCEPTIONS_FILE = "_misconceptions.py"
+
+
+def load_misconceptions(hidden_dir: Path) -> dict[str, str]:
+    """The assignment's misconceptions, declared once as data: `MISCONCEPTIONS = {key: text}` in
+    hidden/_misconceptions.py (plain Python, no engine imports). {} when the file is absent."""
+    path = hidden_dir / MISCONCEPTIONS_FILE
+    if not path.is_file():
+        return {}
+    spec = importlib.util.spec_from_file_location(
+        f"_hidden_{hidden_dir.parent.name.replace('-', '_')}_misconceptions", path)
+    if spec is None or spec.loader is None:
+        raise GraderError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # an instructor's bug: say where
+        raise GraderError(f"{path} failed to import: {type(e).__name__}: {e}") from e
+    table = getattr(module, "MISCONCEPTIONS", None)
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in table.items()):
+        raise GraderError(f"{path} must define MISCONCEPTIONS = {{key: text}} with string keys and texts")
+    return dict(table)
+

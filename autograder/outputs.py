@@ -20,14 +20,13 @@ from autograder.results import SubmissionResult
 
 def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str, Any]:
     """Gradescope's results.json, exactly the documented keys (plus extra_data for instructors)."""
-    from autograder.checks import describe  # imports torch: not needed by the text helpers below
     tests: list[dict[str, Any]] = []
     numbers: dict[str, int] = {}
     for t in result.tests:
         numbers[t.question] = numbers.get(t.question, 0) + 1
         output = t.message if t.status == "failed" else "passed"
-        if t.misconception:
-            output += f"\n\nLikely misconception: {describe(t.misconception)}."
+        if t.misconception and t.misconception_description not in output:  # said once
+            output += f"\n\nLikely misconception: {t.misconception_description}."
         tags = [t.question] + ([f"misconception:{t.misconception}"] if t.misconception else [])
         entry: dict[str, Any] = {
             "name": t.display_name,

@@ -10,10 +10,9 @@ from urllib.parse import quote
 
 import jinja2
 
-from autograder.checks import describe
 from autograder.config import Course
 from autograder.outputs import results_name
-from autograder.results import SubmissionResult
+from autograder.results import SubmissionResult, misconception_texts
 
 TEMPLATE = jinja2.Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }} — class report</title>
@@ -89,6 +88,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     plt.close(fig)
 
     counts = Counter(m for r in results for m in set(r.misconceptions))
+    texts = misconception_texts(results)
     # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
     infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)
     title = course.config.assignments[slug].title or slug
@@ -98,7 +98,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         graded=sum(r.status == "graded" for r in results),
         rejected=sum(r.status != "graded" for r in results),
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
-        misconceptions=[(k, describe(k), c) for k, c in counts.most_common()],
+        misconceptions=[(k, texts.get(k, k), c) for k, c in counts.most_common()],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
         infra=infra.most_common(), infra_count=sum(1 for r in results if r.infra),
         results=results,

@@ -28,8 +28,14 @@ class TestReport(BaseModel):
     status: Status
     message: str = ""
     misconception: Optional[str] = None
+    misconception_text: str = ""       # what the key means, from the assignment that named it
     duration_s: float = 0.0
     infra_reason: Optional[str] = None    # status "not_run": the grader's problem, in one line
+
+    @property
+    def misconception_description(self) -> str:
+        """The text the report carries; a readable key for reports written before texts travelled."""
+        return self.misconception_text or (self.misconception or "").replace("_", " ")
 
     @property
     def display_name(self) -> str:
@@ -78,3 +84,14 @@ class SubmissionResult(BaseModel):
     @property
     def misconceptions(self) -> list[str]:
         return [t.misconception for t in self.tests if t.misconception]
+
+
+def misconception_texts(results: "list[SubmissionResult]") -> dict[str, str]:
+    """{key: text} as the reports themselves carry it (a resumed batch loads no test at all)."""
+    texts: dict[str, str] = {}
+    for r in results:
+        for t in r.tests:
+            if t.misconception and (t.misconception not in texts or t.misconception_text):
+                texts[t.misconception] = t.misconception_description
+    return texts
+

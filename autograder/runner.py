@@ -4,11 +4,11 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
-from autograder.checks import Misconception
+from autograder.checks import Misconception, describe
 from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.hidden import HiddenTestCase
 from autograder.results import TestReport
@@ -131,9 +131,12 @@ def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseExc
 
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
-              gpu_points: bool = False) -> list[TestReport]:
+              gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None) -> list[TestReport]:
     """Run every test on every device it takes. A namespace that cannot serve a device (its worker
-    has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`."""
+    has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
+
+    `misconceptions` (the assignment's `hidden/_misconceptions.py`) gives each named mistake its
+    text, which travels in the report: outputs read it there, whenever and wherever they run."""
     devices = list(devices)
     reports: list[TestReport] = []
     for test in tests:
@@ -169,7 +172,17 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                 except Exception as e:  # noqa: BLE001 - every failure becomes a report
                     exc = e
             reports.append(classify(test, device, points, exc, time.perf_counter() - start))
-    return name_gpu_only_failures(reports)
+    return [describe_misconception(r, misconceptions or {}) for r in name_gpu_only_failures(reports)]
+
+
+def describe_misconception(report: TestReport, texts: Mapping[str, str]) -> TestReport:
+    """Copy the text of the report's misconception into it: the assignment's own first, then the
+    engine's (forbidden_api, not_vectorised, gpu_only_failure, ...)."""
+    key = report.misconception
+    if not key or report.misconception_text:
+        return report
+    text = texts.get(key) or describe(key)
+    return report.model_copy(update={"misconception_text": text})
 
 
 class TrustedProxy:

@@ -29,7 +29,8 @@ def result(key: str = "submission_102", answer: str = PROOF, **kw) -> Submission
     base = dict(submission=key, assignment="sdpa-from-scratch", score=3.0, max_score=5.0, tests=[
         Report(question="q1", name="test_shapes", device="cpu", hidden=False, max_score=2, score=2, status="passed"),
         Report(question="q2", name="test_scale", device="cpu", max_score=3, score=1, status="failed",
-               message="the output is wrong: it matches dividing by d_k", misconception="divide_by_dk"),
+               message="the output is wrong: it matches dividing by d_k", misconception="divide_by_dk",
+               misconception_text="dividing the scores by d_k instead of sqrt(d_k)"),
         Report(question="q2", name="test_scale", device="cuda", max_score=0, score=0, status="passed"),
     ], manual=[ManualAnswer(question="q3", text=answer)])
     base.update(kw)
