@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
@@ -76,6 +77,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     """Grade every submission in `directory` (the shard's share of them) into `outdir`; resumes from
     outdir/journal.sqlite. With `grader`, grades in this process on `jobs` threads of that grader
     (one zygote); without, on `jobs` grader processes."""
+    from autograder.outputs import results_name
     from autograder.pool import GraderPool, Task
     subs = find_submissions(directory)
     if shard is not None:
@@ -102,11 +104,13 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                 on_done(cached, True)
         else:
             todo.append(Task(name=p.name, path=str(p.resolve()),
-                             seed=submission_seed(journal.batch_seed, digests[p.name])))
+                             seed=submission_seed(journal.batch_seed, digests[p.name]),
+                             results_path=str(outdir / "results" / results_name(p.name))))
 
-    def finish(task: Task, result: SubmissionResult, final: bool) -> None:
-        from autograder.outputs import results_name, write_results
-        write_results(result, vis, outdir / "results" / results_name(task.name))
+    def finish(task: Task, result: SubmissionResult, final: bool, written: bool = False) -> None:
+        if not written:  # a grader process writes its own results; this one only what it built itself
+            from autograder.outputs import write_results
+            write_results(result, vis, Path(task.results_path))
         if final:
             journal.record(task.name, digests[task.name], result)
         else:  # the grader's failure, not the student's: shown now, graded again by a rerun
@@ -122,16 +126,23 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         elif todo:
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
                               task_timeout_s=task_timeout(course))
-            for task, result, final in pool.run(todo):
-                finish(task, result, final)
+            pool.start()
+            _prepare_outputs()
+            for task, result, final, written in pool.run(todo):
+                finish(task, result, final, written)
+            pool.release()  # the grader processes wind down while the outputs are written
+            if pool.misconceptions:
+                from autograder.checks import register  # the report names them as the graders did
+                for key, text in pool.misconceptions.items():
+                    register(key, text)
+        ordered = [results[p.name] for p in subs if p.name in results]
+        write_outputs(ordered, course, slug, outdir)
     finally:
         journal.close()
         if pool is not None:
             pool.close()
             for note in pool.notes:
                 _note(note)
-    ordered = [results[p.name] for p in subs if p.name in results]
-    write_outputs(ordered, course, slug, outdir)
     return ordered
 
 
@@ -146,6 +157,22 @@ def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,
         for fut in as_completed(futures):
             result = fut.result()
             finish(futures[fut], result, result.status != "worker_failed")
+
+
+def _prepare_outputs() -> None:
+    """The report needs torch (autograder.checks) and matplotlib: a few seconds of imports. This
+    process only waits while its grader processes work, so it imports them meanwhile, on a thread,
+    instead of after the last submission."""
+    def load() -> None:
+        try:
+            import autograder.report  # noqa: F401 - imports autograder.checks, so torch
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot  # noqa: F401
+        except Exception:  # noqa: BLE001 - only a head start: write_outputs imports them anyway
+            pass
+
+    threading.Thread(target=load, name="prepare-outputs", daemon=True).start()
 
 
 def _note(text: str) -> None:

@@ -49,6 +49,7 @@ class Task:
     name: str      # the submission's file name (its key in the journal and the gradebook)
     path: str
     seed: int
+    results_path: str = ""  # where the grader process writes its results.json ("" : it does not)
 
 
 def send(sock: socket.socket, message: dict[str, Any]) -> None:
@@ -105,7 +106,8 @@ class GraderProcess:
 
     def give(self, task: Task) -> None:
         self.task, self.since = task, time.monotonic()
-        send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed})
+        send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed,
+                         "results_path": task.results_path})
 
     def stderr_tail(self, limit: int = 800) -> str:
         try:
@@ -114,15 +116,18 @@ class GraderProcess:
         except (OSError, ValueError):
             return ""
 
-    def stop(self, kill: bool = False) -> None:
+    def ask_to_exit(self) -> None:
         if self.proc.poll() is None:
-            if kill:
-                self.proc.kill()
-            else:
-                try:
-                    send(self.sock, {"op": "exit"})
-                except OSError:
-                    pass
+            try:
+                send(self.sock, {"op": "exit"})
+            except OSError:
+                pass
+
+    def stop(self, kill: bool = False) -> None:
+        if kill and self.proc.poll() is None:
+            self.proc.kill()
+        elif not kill:
+            self.ask_to_exit()
         try:
             self.sock.close()
         except OSError:
@@ -157,6 +162,7 @@ class GraderPool:
         self.specs: list[TestSpec] = []
         self.isolation: Optional[Isolation] = isolation
         self.notes: list[str] = []
+        self.misconceptions: dict[str, str] = {}  # texts of the keys the hidden tests may name
         self._started = 0
 
     def _start_one(self) -> GraderProcess:
@@ -182,9 +188,10 @@ class GraderPool:
             self.notes.append(tail)
         proc.stderr.close()
 
-    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, SubmissionResult, bool]]:
-        """Grade every task; yields (task, result, final) as each finishes, in completion order.
-        `final` is False for a result the grader could not finish (worker_failed: not journaled)."""
+    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, SubmissionResult, bool, bool]]:
+        """Grade every task; yields (task, result, final, written) as each finishes, in completion
+        order. `final` is False for a result the grader could not finish (worker_failed: not
+        journaled); `written` says the grader process wrote task.results_path itself."""
         queue = deque(tasks)
         if not queue:
             return
@@ -220,7 +227,7 @@ class GraderPool:
             while any(p.task is not None for p in self.procs) or unannounced:
                 if unannounced and (self.specs or not any(p.task is not None for p in self.procs)):
                     for task, reason in unannounced:
-                        yield task, self._failed(task, reason), False
+                        yield task, self._failed(task, reason), False, False
                     unannounced.clear()
                     continue
                 for key, _mask in sel.select(timeout=1.0):
@@ -233,6 +240,9 @@ class GraderPool:
                             self.specs = [TestSpec.from_json(s) for s in message.get("tests", [])]
                         if self.isolation is None and message.get("isolation"):
                             self.isolation = Isolation(message["isolation"])
+                        texts = message.get("misconceptions")
+                        if isinstance(texts, dict):
+                            self.misconceptions.update({str(k): str(v) for k, v in texts.items()})
                     elif event == "error":
                         # The grader cannot do its job at all (bad course, unreadable tests): stop.
                         raise GraderError(str(message.get("message") or "a grader process failed"))
@@ -241,7 +251,7 @@ class GraderPool:
                         result = SubmissionResult.model_validate_json(message["result"])
                         if queue:
                             proc.give(queue.popleft())
-                        yield task, result, result.status != "worker_failed"
+                        yield task, result, result.status != "worker_failed", bool(task.results_path)
                     else:  # EOF or nonsense: this grader process is gone with the submission it held
                         replace(proc, _why_stopped(proc))
                 now = time.monotonic()
@@ -251,7 +261,13 @@ class GraderPool:
         finally:
             sel.close()
 
+    def release(self) -> None:
+        """Ask every grader process to exit, without waiting: they wind down while the caller works."""
+        for proc in self.procs:
+            proc.ask_to_exit()
+
     def close(self) -> None:
+        self.release()  # all at once: their shutdowns (zygote, interpreter) overlap
         for proc in list(self.procs):
             self._retire(proc, kill=False)
 
@@ -290,7 +306,11 @@ def child_main(options: dict[str, Any]) -> int:
         send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
                     else f"{type(e).__name__}: {e}"})
         return 2
-    send(sock, {"event": "ready", "tests": specs, "isolation": grader.isolation.value})
+    from autograder.checks import MISCONCEPTIONS
+    from autograder.outputs import write_results
+    vis = course.config.visibility
+    send(sock, {"event": "ready", "tests": specs, "isolation": grader.isolation.value,
+                "misconceptions": dict(MISCONCEPTIONS)})
     try:
         while True:
             message = recv(sock)
@@ -298,6 +318,8 @@ def child_main(options: dict[str, Any]) -> int:
                 return 0
             path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
             result = grader.grade_or_fail(path, slug, seed=seed)
+            if message.get("results_path"):  # here, where the misconception texts are loaded
+                write_results(result, vis, Path(message["results_path"]))
             send(sock, {"event": "result", "name": name, "result": result.model_dump_json()})
     finally:
         grader.close()

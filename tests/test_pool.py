@@ -62,7 +62,7 @@ def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
     killer = threading.Thread(target=kill_when_busy)
     killer.start()
     try:
-        out = {task.name: (result, final) for task, result, final in pool.run(tasks)}
+        out = {task.name: (result, final) for task, result, final, _written in pool.run(tasks)}
     finally:
         killer.join()
         pool.close()
