@@ -119,6 +119,14 @@ def _masked(scores: torch.Tensor, mask: torch.Tensor | None, fill: float = float
     return scores if mask is None else scores.masked_fill(~mask.to(torch.bool), fill)
 
 
+def plain_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """softmax with max-subtraction and nothing else, in float64, as students write it: a slice that is
+    entirely -inf gives NaN (exp(-inf - (-inf)))."""
+    x64 = x.to(torch.float64)
+    e = torch.exp(x64 - x64.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
 def _zero_dead_rows(weights: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
     if mask is None:
         return weights
@@ -126,29 +134,64 @@ def _zero_dead_rows(weights: torch.Tensor, mask: torch.Tensor | None) -> torch.T
     return weights.masked_fill(dead, 0.0)
 
 
+def _variant(Q, K, V, mask, *, divisor=None, dim=-1, fill=float("-inf"), zero_dead=False):
+    """The oracle with one step changed: the divisor of the scores, the softmax dim, the fill value;
+    `zero_dead` zeroes the rows of fully masked queries afterwards (as the notebook asks)."""
+    divisor = math.sqrt(Q.shape[-1]) if divisor is None else divisor
+    w = stable_softmax(_masked(_scores(Q, K, divisor), mask, fill), dim=dim)
+    if zero_dead:
+        w = _zero_dead_rows(w, mask)
+    return _finish(w, V, Q.dtype)
+
+
 def sdpa_divide_by_dk(Q, K, V, mask=None):
     """scores / d_k instead of / sqrt(d_k)"""
-    w = stable_softmax(_masked(_scores(Q, K, Q.shape[-1]), mask), dim=-1)
-    return _finish(w, V, Q.dtype)
+    return _variant(Q, K, V, mask, divisor=Q.shape[-1])
 
 
 def sdpa_no_scale(Q, K, V, mask=None):
     """no scaling at all"""
-    w = stable_softmax(_masked(_scores(Q, K, 1.0), mask), dim=-1)
-    return _finish(w, V, Q.dtype)
+    return _variant(Q, K, V, mask, divisor=1.0)
+
+
+def sdpa_multiply_by_sqrt_dk(Q, K, V, mask=None):
+    """scores * sqrt(d_k)"""
+    return _variant(Q, K, V, mask, divisor=1.0 / math.sqrt(Q.shape[-1]))
+
+
+def sdpa_scale_by_d_v(Q, K, V, mask=None):
+    """scores / sqrt(d_v): the width of V instead of the width of the keys"""
+    return _variant(Q, K, V, mask, divisor=math.sqrt(V.shape[-1]))
+
+
+def sdpa_scale_by_T(Q, K, V, mask=None):
+    """scores / sqrt(T_k): the number of keys instead of their width"""
+    return _variant(Q, K, V, mask, divisor=math.sqrt(K.shape[-2]))
+
+
+def sdpa_scale_by_T_q(Q, K, V, mask=None):
+    """scores / sqrt(T_q): the number of queries instead of the keys' width"""
+    return _variant(Q, K, V, mask, divisor=math.sqrt(Q.shape[-2]))
 
 
 def sdpa_float32_scale(Q, K, V, mask=None):
     """the scale constant rounded to float32 (torch.sqrt(torch.tensor(d_k)))"""
     divisor = float(torch.tensor(float(Q.shape[-1]), dtype=torch.float32).sqrt())
-    w = stable_softmax(_masked(_scores(Q, K, divisor), mask), dim=-1)
-    return _finish(w, V, Q.dtype)
+    return _variant(Q, K, V, mask, divisor=divisor)
 
 
 def sdpa_softmax_wrong_dim(Q, K, V, mask=None):
     """softmax over the queries (dim=-2)"""
-    w = stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask), dim=-2)
-    return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
+    return _variant(Q, K, V, mask, dim=-2, zero_dead=True)
+
+
+def sdpa_scores_transposed(Q, K, V, mask=None):
+    """K Q^T instead of Q K^T: only the right shape when T_q == T_k (None otherwise)"""
+    if Q.shape[-2] != K.shape[-2]:
+        return None
+    scores = K.to(torch.float64) @ Q.to(torch.float64).transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    w = _zero_dead_rows(stable_softmax(_masked(scores, mask), dim=-1), mask)
+    return _finish(w, V, Q.dtype)
 
 
 def sdpa_zero_after_softmax(Q, K, V, mask=None):
@@ -159,11 +202,37 @@ def sdpa_zero_after_softmax(Q, K, V, mask=None):
     return _finish(w, V, Q.dtype)
 
 
+def sdpa_pos_inf_fill(Q, K, V, mask=None):
+    """masked scores filled with +inf: every row with a blocked key becomes NaN"""
+    return _variant(Q, K, V, mask, fill=float("inf"), zero_dead=True)
+
+
+def sdpa_mask_ignored(Q, K, V, mask=None):
+    """the mask never applied"""
+    return scaled_dot_product_attention(Q, K, V, None)
+
+
 def sdpa_inverted_mask(Q, K, V, mask=None):
     """True treated as 'blocked'"""
     if mask is None:
         return None
     return scaled_dot_product_attention(Q, K, V, ~mask.to(torch.bool))
+
+
+def sdpa_inverted_mask_nan(Q, K, V, mask=None):
+    """True treated as 'blocked', and a query left with no key gets NaN (its zeroing, if any, looks at
+    the mask as given)"""
+    if mask is None:
+        return None
+    mask = mask.to(torch.bool)
+    w = plain_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), ~mask), dim=-1)
+    return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
+
+
+def sdpa_softmax_wrong_dim_nan(Q, K, V, mask=None):
+    """softmax over the queries, where a key blocked for every query gives a NaN column"""
+    w = plain_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask), dim=-2)
+    return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
 
 
 def sdpa_upper_triangular_mask(Q, K, V, mask=None):
@@ -178,8 +247,7 @@ def sdpa_upper_triangular_mask(Q, K, V, mask=None):
 def sdpa_fully_masked_uniform(Q, K, V, mask=None):
     """masked scores filled with a large finite negative number: a query with no allowed key gets
     uniform weights, i.e. the mean of V, instead of zeros"""
-    w = stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask, fill=-1e9), dim=-1)
-    return _finish(w, V, Q.dtype)
+    return _variant(Q, K, V, mask, fill=-1e9)
 
 
 def sdpa_no_max_subtraction(Q, K, V, mask=None):
@@ -190,26 +258,62 @@ def sdpa_no_max_subtraction(Q, K, V, mask=None):
     return (e / e.sum(dim=-1, keepdim=True)) @ V
 
 
+# Each wrong variant, as a function of (Q, K, V, mask) like the oracle (the timing check accepts
+# their values: a value mistake is charged by the value tests only).
+VARIANT_FUNCTIONS = {
+    "divide_by_dk": sdpa_divide_by_dk,
+    "no_scale": sdpa_no_scale,
+    "multiply_by_sqrt_dk": sdpa_multiply_by_sqrt_dk,
+    "scale_by_d_v": sdpa_scale_by_d_v,
+    "scale_by_T": sdpa_scale_by_T,
+    "scale_by_T/queries": sdpa_scale_by_T_q,
+    "float32_scale": sdpa_float32_scale,
+    "softmax_wrong_dim": sdpa_softmax_wrong_dim,
+    "softmax_wrong_dim/nan": sdpa_softmax_wrong_dim_nan,
+    "scores_transposed": sdpa_scores_transposed,
+    "zero_after_softmax": sdpa_zero_after_softmax,
+    "pos_inf_fill": sdpa_pos_inf_fill,
+    "mask_ignored": sdpa_mask_ignored,
+    "inverted_mask": sdpa_inverted_mask,
+    "inverted_mask/nan": sdpa_inverted_mask_nan,
+    "upper_triangular_mask": sdpa_upper_triangular_mask,
+    "fully_masked_uniform": sdpa_fully_masked_uniform,
+}
+
+
 def wrong_variants(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor,
                    mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
-    """{misconception key: what that mistake returns on these inputs} (keys of autograder.checks)."""
-    out: dict[str, torch.Tensor] = {
-        "divide_by_dk": sdpa_divide_by_dk(Q, K, V, mask),
-        "no_scale": sdpa_no_scale(Q, K, V, mask),
-        "softmax_wrong_dim": sdpa_softmax_wrong_dim(Q, K, V, mask),
-    }
+    """{misconception key: what that mistake returns on these inputs}, for the mistakes these inputs
+    can show: a variant that equals the correct result here (sqrt(d_v) when d_v = d_k, a mask
+    variant without a mask...) is left out, and so is one that equals another variant (the test's
+    shapes must separate them to name them)."""
+    d_k, d_v, T_q, T_k = Q.shape[-1], V.shape[-1], Q.shape[-2], K.shape[-2]
+    keys = ["divide_by_dk", "no_scale", "multiply_by_sqrt_dk", "softmax_wrong_dim", "scores_transposed"]
+    divisors = {"scale_by_d_v": d_v, "scale_by_T": T_k, "scale_by_T/queries": T_q}
+    seen = {d_k, d_k * d_k, 1}                       # sqrt of these: the correct, d_k and no scale
+    for key, n in divisors.items():
+        if n not in seen:
+            keys.append(key)
+            seen.add(n)
     if Q.dtype == torch.float64:
-        out["float32_scale"] = sdpa_float32_scale(Q, K, V, mask)
+        keys.append("float32_scale")
     if mask is not None:
         mask = mask.to(torch.bool)
-        out["zero_after_softmax"] = sdpa_zero_after_softmax(Q, K, V, mask)
-        out["inverted_mask"] = sdpa_inverted_mask(Q, K, V, mask)
-        T_q, T_k = Q.shape[-2], K.shape[-2]
+        keys += ["zero_after_softmax", "pos_inf_fill", "mask_ignored", "inverted_mask", "inverted_mask/nan",
+                 "softmax_wrong_dim/nan"]
         if mask.shape[-2:] == (T_q, T_k) and bool((mask == causal_mask(T_q, T_k)).all()):
-            out["upper_triangular_mask"] = sdpa_upper_triangular_mask(Q, K, V, mask)
+            keys.append("upper_triangular_mask")
         if bool((~mask.any(dim=-1)).any()):
-            out["fully_masked_uniform"] = sdpa_fully_masked_uniform(Q, K, V, mask)
-    return out
+            keys.append("fully_masked_uniform")
+    out = {key: VARIANT_FUNCTIONS[key](Q, K, V, mask) for key in keys}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+# Telling -1e9 from another finite fill (float32's minimum) by what it does, in float32: one query,
+# an allowed key with score -4e9 and a blocked one. -inf, finfo(dtype).min or float32's minimum give
+# the blocked key weight 0 (output 1); a fill of -1e9 sits ABOVE -4e9 and takes all the weight (0).
+FILL_PROBE = (torch.tensor([[-2e5]]), torch.tensor([[2e4], [0.0]]), torch.tensor([[1.0], [0.0]]),
+              torch.tensor([[True, False]]))
 
 
 def weight_variants(Q: torch.Tensor, K: torch.Tensor, mask: torch.Tensor | None = None) -> dict[str, torch.Tensor]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
-SEED = 2024
+SEED = int(os.environ.get("HELDOUT_SEED", "2024"))   # the grading seed (any seed must do)
 
 
 @dataclass(frozen=True)

@@ -2,58 +2,60 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, describe
+from autograder.checks import (Misconception, describe, expect_matrix, matching_variants,
+                               register_misconceptions)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
 name = "q6"
+register_misconceptions(__file__)
 
 ATOL = 5e-4   # answers typed with four decimals pass; every known wrong variant is > 1e-2 away
 
 
-def _matrix(value, what, shape):
-    if value is None or value is Ellipsis:
-        raise AssertionError(f"{what} is not set")
-    try:
-        t = torch.as_tensor(value, dtype=torch.float64)
-    except Exception:  # noqa: BLE001 - any unreadable answer
-        raise AssertionError(f"{what} should be a tensor or a nested list of numbers") from None
-    if tuple(t.shape) != shape:
-        raise AssertionError(f"{what} should have shape {shape}, got {tuple(t.shape)}")
-    if not torch.isfinite(t).all():
-        raise AssertionError(f"{what} contains NaN or inf")
-    return t
-
-
 def _compare(got, expected, variants, what):
-    if torch.allclose(got, expected, rtol=0, atol=ATOL):
+    if torch.isfinite(got).all() and torch.allclose(got, expected, rtol=0, atol=ATOL):
         return
-    for key, wrong in variants.items():
-        if wrong is not None and wrong.shape == got.shape and torch.allclose(got, wrong, rtol=0, atol=ATOL):
-            raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
-    raise AssertionError(f"{what} is not correct (recompute the scores, divide by sqrt(d_k) = 2, "
-                         "then take the softmax of each row)")
+    hits = {k.split("/")[0] for k in matching_variants(got, variants, torch.float64, rtol=0, atol=ATOL)}
+    if len(hits) == 1:
+        key = hits.pop()
+        raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    if not torch.isfinite(got).all():
+        raise AssertionError(f"{what} contains NaN or inf")
+    rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
+    raise AssertionError(f"{what} is not correct in row(s) {rows} (recompute the scores, divide by "
+                         "sqrt(d_k) = 2, then take the softmax of each row)")
+
+
+def _causal_variants():
+    """Weights with each wrong causal mask, softmax as a student writes it (a query with no key
+    left gets NaN), and the generic wrong variants under the right mask."""
+    out = {k: v for k, v in ref.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3)).items()}
+    scores = ref.Q3 @ ref.K3.T / 2.0
+    for key, m in ref.causal_mask_variants(3, 3).items():
+        s = scores.masked_fill(~m, float("-inf"))
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        out[key] = e / e.sum(-1, keepdim=True)
+    return out
 
 
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
-    got = _matrix(weights3, "weights3", (3, 3))
+    got = expect_matrix(weights3, "weights3", (3, 3))
     _compare(got, ref.weights3, ref.weight_variants(ref.Q3, ref.K3), "weights3")
 
 
 @test_case(points=1, hidden=True)
 def test_out3(out3):
-    got = _matrix(out3, "out3", (3, 2))
-    variants = {k: v.to(torch.float64) for k, v in ref.wrong_variants(ref.Q3, ref.K3, ref.V3).items()
-                if v is not None}
+    got = expect_matrix(out3, "out3", (3, 2))
+    variants = {k: v.to(torch.float64) for k, v in ref.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
     _compare(got, ref.out3, variants, "out3")
 
 
 @test_case(points=1, hidden=True)
 def test_weights3_causal(weights3_causal):
-    got = _matrix(weights3_causal, "weights3_causal", (3, 3))
-    if torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
-        raise AssertionError("weights3_causal equals the unmasked weights: apply the causal mask "
-                             "to the scores before the softmax")
-    _compare(got, ref.weights3_causal, ref.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3)),
-             "weights3_causal")
+    got = expect_matrix(weights3_causal, "weights3_causal", (3, 3))
+    if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
+        raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
+                            "mask to the scores before the softmax")
+    _compare(got, ref.weights3_causal, _causal_variants(), "weights3_causal")

@@ -1,25 +1,17 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
 from otter.test_files import test_case
 
+from autograder.checks import Misconception, expect_int, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
 name = "q8"
-
-
-def _integer(value, what):
-    if value is None or value is Ellipsis:
-        raise AssertionError(f"{what} is not set")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise AssertionError(f"{what} should be a Python int")
-    if isinstance(value, float) and not value.is_integer():
-        raise AssertionError(f"{what} should be a whole number")
-    return int(value)
+register_misconceptions(__file__)
 
 
 @test_case(points=1, hidden=True)
 def test_attn_entries(attn_entries):
-    got = _integer(attn_entries, "attn_entries")
+    got = expect_int(attn_entries, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -27,10 +19,10 @@ def test_attn_entries(attn_entries):
 
 @test_case(points=1, hidden=True)
 def test_score_madds(score_madds):
-    got = _integer(score_madds, "score_madds")
+    got = expect_int(score_madds, "score_madds")
     if got == 2 * ref.score_madds:
-        raise AssertionError("score_madds counts a multiply and an add separately: count each "
-                             "multiply-add once")
+        raise Misconception("madds_counted_twice", "score_madds counts a multiply and an add separately: "
+                            "count each multiply-add once")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
@@ -38,6 +30,6 @@ def test_score_madds(score_madds):
 
 @test_case(points=1, hidden=True)
 def test_cost_ratio(cost_ratio):
-    got = _integer(cost_ratio, "cost_ratio")
+    got = expect_int(cost_ratio, "cost_ratio")
     if got != ref.cost_ratio:
         raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")

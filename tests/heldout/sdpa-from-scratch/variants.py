@@ -170,7 +170,7 @@ WRONG = {
     "divide_by_sqrt_Tk": (full_with(SCALE, "/ math.sqrt(K.shape[-2])"),
                           {"key": "scale_by_T", "where": Q5}),
     "divide_by_sqrt_Tq": (full_with(SCALE, "/ math.sqrt(Q.shape[-2])"),
-                          {"key": "scale_by_T_q", "where": Q5}),
+                          {"key": "scale_by_T", "where": Q5}),
     "no_scale": (full_with(SCALE, ""), {"key": "no_scale", "where": Q5}),
     "float32_scale": (full_with(SCALE, "/ torch.sqrt(torch.tensor(float(d_k)))"),
                       {"key": "float32_scale", "where": Q5}),

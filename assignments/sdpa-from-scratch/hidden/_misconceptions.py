@@ -1,0 +1,47 @@
+"""Misconceptions of sdpa-from-scratch: key -> what the student's answer matches, in words.
+
+Plain data, declared once for the assignment (no imports): a failed hidden test names a key only when
+the student's output matches what that mistake produces on the same input. A key shared with another
+assignment has the same text there (tests/test_authoring.py checks it)."""
+
+MISCONCEPTIONS = {
+    # the scale
+    "divide_by_dk": "dividing the scores by d_k instead of sqrt(d_k)",
+    "no_scale": "not scaling the scores at all",
+    "multiply_by_sqrt_dk": "multiplying the scores by sqrt(d_k) instead of dividing",
+    "scale_by_d_v": "scaling by 1/sqrt(d_v) (the width of V) instead of 1/sqrt(d_k)",
+    "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
+                  "1/sqrt(d_k)",
+    "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
+    # scores and softmax
+    "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
+    "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
+    "softmax_ignores_dim": "ignoring the dim argument of the softmax",
+    "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
+    "builtin_softmax": "calling a built-in softmax instead of writing it by hand",
+    # the mask
+    "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
+    "pos_inf_fill": "filling masked scores with +inf instead of -inf: every row with a blocked key becomes NaN",
+    "neg_1e9_float16": "filling masked scores with -1e9, which overflows float16 (use -inf or the dtype's min)",
+    "fill_overflows_half": "filling masked scores with a fixed constant that half precision cannot hold (such "
+                           "as float32's minimum): use float('-inf') or torch.finfo(scores.dtype).min",
+    "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
+    "mask_ignored": "ignoring the mask",
+    "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
+    "fully_masked_uniform": "filling masked scores with a large finite number: a query whose keys are all "
+                            "masked averages V instead of returning zeros",
+    "crash_on_mask_none": "crashing when mask=None",
+    "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
+    "causal_excludes_self": "a causal mask that hides the diagonal: a token may not see itself",
+    "causal_bottom_right": "a causal mask aligned at the bottom-right instead of the top-left "
+                           "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)",
+    # shapes and counts
+    "output_width_dk": "taking the output width from d_k instead of d_v",
+    "weights_as_output": "confusing the (T_q, T_k) weight matrix with the output",
+    "biased_variance": "using the biased variance (divide by n) where torch's default .var() is unbiased (n - 1)",
+    "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",
+    # rules
+    "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
+                     "implementing it",
+    "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",
+}
