@@ -123,6 +123,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     try:
         if grader is not None:
             _in_process(grader, slug, todo, jobs, finish)
+            from autograder.checks import MISCONCEPTIONS
+            journal.keep_texts(MISCONCEPTIONS)
         elif todo:
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
                               task_timeout_s=task_timeout(course))
@@ -132,9 +134,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                 finish(task, result, final, written)
             pool.release()  # the grader processes wind down while the outputs are written
             if pool.misconceptions:
-                from autograder.checks import register  # the report names them as the graders did
-                for key, text in pool.misconceptions.items():
-                    register(key, text)
+                journal.keep_texts(pool.misconceptions)
+                register_texts(pool.misconceptions)  # the report names them as the graders did
         ordered = [results[p.name] for p in subs if p.name in results]
         write_outputs(ordered, course, slug, outdir)
     finally:
@@ -157,6 +158,14 @@ def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,
         for fut in as_completed(futures):
             result = fut.result()
             finish(futures[fut], result, result.status != "worker_failed")
+
+
+def register_texts(texts: dict[str, str]) -> None:
+    """Misconception texts the grader processes loaded with the hidden tests, for this process's
+    report (it never loads the hidden tests itself)."""
+    from autograder.checks import register
+    for key, text in texts.items():
+        register(key, text)
 
 
 def _prepare_outputs() -> None:

@@ -9,6 +9,7 @@ as (`K/N`, or empty for a whole batch), the submissions it was given (`expected`
 the grader could not finish (`failed`: worker_failed, retried by a rerun, shown until then)."""
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
 import threading
@@ -103,6 +104,11 @@ class Journal:
             self._db.execute("INSERT OR REPLACE INTO failed VALUES (?, ?, ?)",
                              (submission, sha256, result.model_dump_json()))
 
+    def keep_texts(self, texts: dict[str, str]) -> None:
+        """The misconception texts the grader processes used, for `merge`'s report."""
+        with self._lock:
+            self._set_meta("misconceptions", json.dumps(dict(sorted(texts.items()))))
+
     def close(self) -> None:
         self._db.close()
 
@@ -130,6 +136,11 @@ class JournalView:
         self.assignment = meta.get("assignment", "")
         self.batch_seed = int(meta.get("batch_seed") or 0)
         self.shard = meta.get("shard", "")
+        try:
+            texts = json.loads(meta.get("misconceptions") or "{}")
+        except ValueError:
+            texts = {}
+        self.texts = {str(k): str(v) for k, v in texts.items()} if isinstance(texts, dict) else {}
 
     def _rows(self, sql: str) -> list[tuple]:
         try:

@@ -8,10 +8,12 @@ alone with the same command: it resumes from its journal), or one submission nam
 different files. Rows come out in the order one batch writes them (submission names, sorted)."""
 from __future__ import annotations
 
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from autograder.batch import parse_shard, write_outputs
+from autograder.batch import parse_shard, register_texts, write_outputs
 from autograder.errors import GraderError
 from autograder.journal import Journal, JournalView
 from autograder.results import SubmissionResult
@@ -42,9 +44,16 @@ def _check_shards(views: list[JournalView], dirs: list[Path]) -> None:
                           "missing: give every shard's output folder")
 
 
-def collect(dirs: list[Path]) -> tuple[str, list[tuple[str, str, str, bool]], Optional[int]]:
-    """(assignment, [(name, sha256, result_json, final)] sorted by name, the batch seed they share
-    or None). Raises GraderError when the outputs do not make one whole."""
+@dataclass
+class Collected:
+    slug: str
+    rows: list[tuple[str, str, str, bool, Path]]   # (name, sha256, result_json, final, its shard), by name
+    seed: Optional[int]                            # the batch seed every shard shares, or None
+    texts: dict[str, str]                          # misconception texts the shards' graders used
+
+
+def collect(dirs: list[Path]) -> Collected:
+    """Everything the shards graded, checked to make one whole (else GraderError)."""
     if not dirs:
         raise GraderError("give at least one batch output folder to merge")
     views = [JournalView(d / "journal.sqlite") for d in dirs]
@@ -69,8 +78,11 @@ def collect(dirs: list[Path]) -> tuple[str, list[tuple[str, str, str, bool]], Op
             if name not in rows or (final and not rows[name][2]):
                 rows[name] = (sha, text, final, d)
     seeds = {v.batch_seed for v in views}
-    ordered = [(name, sha, text, final) for name, (sha, text, final, _d) in sorted(rows.items())]
-    return slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None
+    texts: dict[str, str] = {}
+    for view in views:
+        texts.update(view.texts)
+    ordered = [(name, sha, text, final, d) for name, (sha, text, final, d) in sorted(rows.items())]
+    return Collected(slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None, texts)
 
 
 def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionResult]:
@@ -79,17 +91,26 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     resolved = {d.resolve() for d in dirs}
     if outdir.resolve() in resolved:
         raise GraderError(f"{outdir} is one of the folders being merged: write the merge elsewhere")
-    slug, rows, seed = collect(dirs)
+    got = collect(dirs)
+    slug = got.slug
     course.assignment_dir(slug)
     vis = course.config.visibility
     outdir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(outdir / "journal.sqlite", slug, seed)
+    (outdir / "results").mkdir(exist_ok=True)
+    register_texts(got.texts)
+    journal = Journal(outdir / "journal.sqlite", slug, got.seed)
     results: list[SubmissionResult] = []
     try:
-        journal.expect((name, sha) for name, sha, _t, _f in rows)
-        for name, sha, text, final in rows:
+        journal.expect((name, sha) for name, sha, _t, _f, _d in got.rows)
+        journal.keep_texts(got.texts)
+        for name, sha, text, final, shard in got.rows:
             result = SubmissionResult.model_validate_json(text)
-            write_results(result, vis, outdir / "results" / results_name(name))
+            target = outdir / "results" / results_name(name)
+            written = shard / "results" / results_name(name)
+            if written.is_file():  # the shard's own file, byte for byte: what one batch wrote
+                shutil.copyfile(written, target)
+            else:
+                write_results(result, vis, target)
             if final:
                 journal.record(name, sha, result, result_json=text)
             else:
