@@ -313,6 +313,53 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     raise AssertionError(what_differs(t, expected, what, dtype, rtol, atol))
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal up to the rounding of their dtype (tensors, numbers, and tuples/lists of them)."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if type(a) is torch.Tensor and type(b) is torch.Tensor:
+        return a.dtype == b.dtype and _close(a, b, a.dtype, equal_nan=True)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return False
+
+
+def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any]) -> None:
+    """One mistake, one charge. `student()` is the student's answer to a question built on earlier ones
+    (self_attention on their project_qkv, scaled_scores...), `check` fails if it is wrong, and `own()`
+    is the reference's composition run on the student's own earlier answers (their proxies). When the
+    answer is wrong but equals `own()` (or crashes exactly as `own()` does), and `own()` itself is
+    wrong, the mistake lies in the earlier answers, whose tests charge it: this one passes."""
+    try:
+        got = student()
+    except StudentCodeError as e:
+        try:
+            own()
+        except StudentCodeError as again:   # an earlier answer crashed
+            if (again.exc_type, again.message) == (e.exc_type, e.message):
+                return
+        except Exception as again:  # noqa: BLE001 - the composition is only evidence
+            # an earlier answer's output made the composition itself fail, as it made theirs
+            if (type(again).__name__, str(again).split("\n")[0]) == (e.exc_type, e.message):
+                return
+        raise
+    try:
+        check(got)
+        return
+    except AssertionError as wrong:
+        failure = wrong
+    try:
+        mine = own()
+    except Exception:  # noqa: BLE001 - no evidence: the student's failure stands
+        raise failure from None
+    try:
+        check(mine)
+    except AssertionError:
+        if _same_value(got, mine):
+            return                                       # wrong only through an earlier answer
+    raise failure
+
+
 def expect_no_crash(key: str, thunk: Callable[[], object]) -> object:
     """Run a proxied call; if the student's code raises, fail naming misconception `key`."""
     try:

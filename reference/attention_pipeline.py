@@ -8,51 +8,13 @@ Conventions (the same as the student notebook):
 - entropies are in bits, with 0 * log 0 = 0.
 
 Below the correct functions come the known wrong variants (the lesson's traps) and helpers that return
-{misconception_key: tensor}, so a failed test can name the mistake it matches."""
+{misconception_key: tensor}, so a failed test can name the mistake it matches. The texts of the keys
+are data in assignments/attention-pipeline/hidden/_misconceptions.py: this module is plain torch."""
 from __future__ import annotations
 
 import math
 
 import torch
-
-from autograder.checks import register
-
-# ---------------------------------------------------------------------------------------------------
-# misconception keys specific to this assignment (the generic ones live in autograder.checks)
-# ---------------------------------------------------------------------------------------------------
-for _key, _text in {
-    "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
-    "same_projection": "using one projection matrix for more than one of Q, K, V",
-    "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
-    "infinite_mask": "putting -inf in the additive mask; this assignment asks for a finite, dtype-aware "
-                     "value (torch.finfo(dtype).min)",
-    "mask_blocks_diagonal": "blocking the diagonal too: a token must be allowed to attend to itself",
-    "mask_not_dtype_min": "a blocked value other than torch.finfo(dtype).min",
-    "mask_ignored": "ignoring the additive mask M",
-    "ignores_causal_flag": "applying the causal mask even when causal=False",
-    "no_causal_mask": "never applying the causal mask, so tokens read the future",
-    "nw_unnormalised": "forgetting the kernel smoother's denominator (sum of the kernel weights)",
-    "prefix_average_divide_by_T": "dividing every prefix sum by T instead of by the prefix length t",
-    "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
-    "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
-    "entropy_wrong_dim": "summing the entropy over the query dimension instead of along each row",
-    "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
-    "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
-    "param_count_bias": "counting bias vectors; the lesson's projections have none",
-    "param_count_no_wv": "forgetting W_V in the parameter count",
-    "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
-    "param_count_count_T": "making the parameter count depend on the sequence length",
-    "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "
-                       "different sequences",
-    "cross_roles_swapped": "taking queries from Y or keys/values from X in cross-attention",
-    "cross_is_self_attention": "taking the keys and values from X as well (that is self-attention, "
-                               "not cross-attention)",
-    "scale_by_d_model": "scaling by 1/sqrt(d_model) instead of 1/sqrt(d_k)",
-    "scale_by_d_v": "scaling by 1/sqrt(d_v) instead of 1/sqrt(d_k)",
-    "scale_by_T": "scaling by 1/sqrt(number of keys) instead of 1/sqrt(d_k)",
-}.items():
-    register(_key, _text)
-
 
 # ---------------------------------------------------------------------------------------------------
 # the oracle
@@ -85,24 +47,35 @@ def attention_weights(S, M=None):
     return torch.softmax(S, dim=-1)  # (..., T_q, T_k), rows sum to 1
 
 
-def self_attention(X, W_Q, W_K, W_V, causal=True):
+def self_attention(X, W_Q, W_K, W_V, causal=True, *, parts=None):
     # X: (..., T, d_model) -> O: (..., T, d_v), A: (..., T, T)
-    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
-    S = scaled_scores(Q, K)  # (..., T, T)
-    M = causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None
-    A = attention_weights(S, M)  # (..., T, T)
+    # `parts` replaces the stages by name ({"scaled_scores": f, ...}): the tests build the pipeline from
+    # a student's own stages, so that a wrong stage is charged once, by its own question
+    f = {**STAGES, **(parts or {})}
+    Q, K, V = f["project_qkv"](X, W_Q, W_K, W_V)
+    S = f["scaled_scores"](Q, K)  # (..., T, T)
+    M = None
+    if causal:  # a student's stage is called as the tests call it: (T, dtype), on the CPU
+        M = (f["causal_additive_mask"](X.shape[-2], S.dtype) if "causal_additive_mask" in (parts or {})
+             else causal_additive_mask(X.shape[-2], S.dtype, S.device))
+    A = f["attention_weights"](S, M)  # (..., T, T)
     O = A @ V  # (..., T, d_v)
     return O, A
 
 
-def cross_attention(X, Y, W_Q, W_K, W_V, M=None):
+def cross_attention(X, Y, W_Q, W_K, W_V, M=None, *, parts=None):
     # X: (..., T_q, d_model) asks; Y: (..., T_k, d_model) answers. No causal mask by default.
+    f = {**STAGES, **(parts or {})}
     Q = X @ W_Q  # (..., T_q, d_k)
     K = Y @ W_K  # (..., T_k, d_k)
     V = Y @ W_V  # (..., T_k, d_v)
-    A = attention_weights(scaled_scores(Q, K), M)  # (..., T_q, T_k)
+    A = f["attention_weights"](f["scaled_scores"](Q, K), M)  # (..., T_q, T_k)
     O = A @ V  # (..., T_q, d_v)
     return O, A
+
+
+STAGES = {"project_qkv": project_qkv, "scaled_scores": scaled_scores,
+          "causal_additive_mask": causal_additive_mask, "attention_weights": attention_weights}
 
 
 def nadaraya_watson(q, K, V):
@@ -122,8 +95,8 @@ def row_entropy_bits(A):
     return -torch.special.xlogy(A, A).sum(-1) / math.log(2)
 
 
-def effective_tokens(A):
-    return 2.0 ** row_entropy_bits(A)  # (..., T_q)
+def effective_tokens(A, *, entropy=None):
+    return 2.0 ** (entropy or row_entropy_bits)(A)  # (..., T_q)
 
 
 def qkv_param_count(d_model, d_k, d_v, with_output=False):
@@ -154,9 +127,11 @@ def scores_variants(Q, K):
         "divide_by_dk": QK / d_k,
         "float32_scale": QK / torch.sqrt(torch.tensor(float(d_k), dtype=torch.float32)).item(),
     }
-    out["scale_by_T"] = QK / math.sqrt(K.shape[-2])
-    if Q.shape[-2] == K.shape[-2]:
-        out["scores_transposed"] = (K @ Q.transpose(-2, -1)) / math.sqrt(d_k)
+    if K.shape[-2] != d_k:
+        out["scale_by_T"] = QK / math.sqrt(K.shape[-2])
+    if Q.shape[-2] not in (d_k, K.shape[-2]):
+        out["scale_by_T/queries"] = QK / math.sqrt(Q.shape[-2])
+    out["scores_transposed"] = (K @ Q.transpose(-2, -1)) / math.sqrt(d_k)   # (..., T_k, T_q)
     return out
 
 
@@ -188,6 +163,7 @@ def weights_variants(S, M=None):
     if M is not None:
         out["mask_ignored"] = torch.softmax(S, dim=-1)
         out["zero_after_softmax"] = torch.softmax(S, dim=-1) * (M == 0)
+        out["mask_sign_flipped"] = torch.softmax(S - M, dim=-1)
     return out
 
 
@@ -248,7 +224,7 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
     }
     if M is not None:
         out["mask_ignored"] = _attend(Q, K, V, None, scale=good)
-    if T_q == T_k:
+    if M is None or T_q == T_k:   # (with T_q != T_k their shapes differ from the correct ones: evidence too)
         out["cross_roles_swapped"] = _attend(Y @ W_Q, X @ W_K, X @ W_V, M, scale=good)
         out["cross_is_self_attention"] = _attend(Q, X @ W_K, X @ W_V, M, scale=good)
     return out
@@ -301,9 +277,6 @@ def param_count_variants(d_model, d_k, d_v, with_output=False):
     if with_output:
         out["param_count_wo_as_dk"] = qkv_param_count(d_model, d_k, d_v) + d_k * d_model
     return out
-
-
-register("param_count_wo_as_dk", "sizing W_O as d_k x d_model instead of d_v x d_model")
 
 
 # ---------------------------------------------------------------------------------------------------

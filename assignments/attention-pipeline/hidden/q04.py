@@ -2,16 +2,17 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_plain_tensor, describe
+from autograder.checks import call, register_misconceptions, Misconception, assert_plain_tensor, describe
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q04"
+register_misconceptions(__file__)
 
 
 def _get(fn, T, dtype):
-    M = assert_plain_tensor(fn(T, dtype), "the mask")
+    M = assert_plain_tensor(call(fn, T, dtype, what="causal_additive_mask"), "the mask")
     if M.dtype != dtype:
         raise AssertionError(f"the mask has dtype {M.dtype}; it should have the requested dtype {dtype}")
     if tuple(M.shape) != (T, T):
@@ -62,17 +63,26 @@ def test_mask_float16_finite(causal_additive_mask, rng):
     try:
         M = _get(causal_additive_mask, T, torch.float16)
     except StudentCodeError as e:
-        # torch refuses to write -1e9 into a float16 tensor ("cannot be converted ... overflow")
-        M32 = assert_plain_tensor(causal_additive_mask(T, torch.float32), "the float32 mask")
-        if "overflow" in str(e) or bool((M32 == -1e9).any()):
+        # torch refuses to write a constant float16 cannot hold ("cannot be converted ... overflow"):
+        # the float32 mask of the same code shows which constant it is
+        M32 = assert_plain_tensor(call(causal_additive_mask, T, torch.float32, what="causal_additive_mask"),
+                                  "the float32 mask")
+        blocked = M32[torch.ones(T, T, dtype=torch.bool).triu(1)]
+        if bool((blocked == -1e9).all()):
             raise Misconception("neg_1e9_float16", f"{e}: -1e9 does not fit in float16; use "
+                                "torch.finfo(dtype).min") from None
+        if "overflow" in str(e):
+            raise Misconception("mask_not_dtype_min", f"{e}: the constant your float32 mask uses "
+                                f"({float(blocked.min()):.3g}) does not fit in float16; use "
                                 "torch.finfo(dtype).min") from None
         raise
     if not torch.isfinite(M).all():
-        M32 = assert_plain_tensor(causal_additive_mask(T, torch.float32), "the float32 mask")
+        M32 = assert_plain_tensor(call(causal_additive_mask, T, torch.float32, what="causal_additive_mask"),
+                                  "the float32 mask")
         if torch.isfinite(M32).all():
-            raise Misconception("neg_1e9_float16", "the float16 mask contains -inf although the float32 one "
-                                "is finite: the constant overflows float16; use torch.finfo(dtype).min")
+            key = "neg_1e9_float16" if bool((M32[M32 != 0] == -1e9).all()) else "mask_not_dtype_min"
+            raise Misconception(key, "the float16 mask contains -inf although the float32 one is finite: "
+                                "its constant overflows float16; use torch.finfo(dtype).min")
         raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
     _check_pattern(M, T)
     if not (M[M != 0] <= -1e4).all():

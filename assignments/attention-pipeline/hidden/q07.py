@@ -1,14 +1,22 @@
-"""self_attention: X -> (O, A); causal by default."""
+"""self_attention: X -> (O, A); causal by default.
+
+self_attention is built on the student's project_qkv, scaled_scores, causal_additive_mask and
+attention_weights: an answer that is wrong only because one of those is (it equals the reference
+pipeline run on the student's own stages) passes here, since that stage's own test charges it."""
 import math
 
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_matches, assert_plain_tensor, describe, randn
+from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, charged_in_parts,
+                               describe, expect_tuple, matching_variants, randn, register_misconceptions)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q07"
+register_misconceptions(__file__)
+
+STAGES = ("project_qkv", "scaled_scores", "causal_additive_mask", "attention_weights")
 
 
 def _weights(rng, d_model, d_k, d_v, dtype):
@@ -17,52 +25,50 @@ def _weights(rng, d_model, d_k, d_v, dtype):
             randn((d_model, d_v), rng, dtype, s))
 
 
-def _pair(out):
-    if not isinstance(out, (tuple, list)) or len(out) != 2:
-        raise AssertionError("self_attention should return a pair (O, A)")
-    return out
-
-
-def _check(out, X, W, causal, dtype):
-    O, A = _pair(out)
+def _check(fn, stages, X, W, causal, dtype):
     X64, W64 = X.double(), [w.double() for w in W]
     O_ref, A_ref = ref.self_attention(X64, *W64, causal=causal)
     wrong = ref.self_attention_variants(X64, *W64, causal=causal)
-    assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
-    assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
+
+    def check(out):
+        O, A = expect_tuple(out, "self_attention", ("O", "A"))
+        assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
+        assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
+
+    charged_in_parts(lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
+                     lambda: ref.self_attention(X, *W, causal=causal, parts=stages))
 
 
 @test_case(points=2, hidden=True)
-def test_causal_float64(self_attention, rng):
+def test_causal_float64(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights, rng):
     T, d_model, d_k, d_v = 9, 7, 12, 5
     X = randn((T, d_model), rng, torch.float64)
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
-    _check(self_attention(X, *W), X, W, True, torch.float64)
+    stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
+    _check(self_attention, stages, X, W, True, torch.float64)
 
 
 @test_case(points=1, hidden=True)
-def test_not_causal_float64(self_attention, rng):
+def test_not_causal_float64(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights, rng):
     T, d_model, d_k, d_v = 6, 7, 12, 5
     X = randn((T, d_model), rng, torch.float64)
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
-    _check(self_attention(X, *W, causal=False), X, W, False, torch.float64)
+    stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
+    _check(self_attention, stages, X, W, False, torch.float64)
 
 
 @test_case(points=1, hidden=True)
-def test_batched_float32(self_attention, device, rng):
+def test_batched_float32(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights,
+                         device, rng):
     B, T, d_model, d_k, d_v = 3, 8, 10, 12, 6
     X = randn((B, T, d_model), rng)
     W = _weights(rng, d_model, d_k, d_v, torch.float32)
-    _check(self_attention(X, *W), X, W, True, torch.float32)
+    stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
+    _check(self_attention, stages, X, W, True, torch.float32)
 
 
-@test_case(points=1, hidden=True)
-def test_causal_properties(self_attention, device, rng):
-    # sharp rows (scores with std ~3): A must be lower-triangular with rows summing to 1
-    T, d_model, d_k, d_v = 16, 8, 12, 6
-    X = randn((T, d_model), rng, scale=3.0)
-    W = _weights(rng, d_model, d_k, d_v, torch.float32)
-    O, A = _pair(self_attention(X, *W))
+def _properties(out, X, W, T):
+    O, A = expect_tuple(out, "self_attention", ("O", "A"))
     A = assert_plain_tensor(A, "A")
     if tuple(A.shape) != (T, T):
         raise AssertionError(f"A has shape {tuple(A.shape)}, expected ({T}, {T})")
@@ -70,22 +76,35 @@ def test_causal_properties(self_attention, device, rng):
     if not torch.isfinite(A).all():
         raise AssertionError("A contains NaN or inf")
     if (upper != 0).any():
-        if (A.double().tril(-1) == 0).all():
-            key = "upper_triangular_mask"
-        elif (upper[1:] == 0).all():  # only the first query reads the future: its own key was blocked
-            key = "mask_blocks_diagonal"
-        else:
-            key = "no_causal_mask"
-        raise Misconception(key, f"A has weight on future keys: it matches {describe(key)}")
+        # named only if A is what that mistake gives on this input
+        X64, W64 = X.double(), [w.double() for w in W]
+        wrong = {k: v[1] for k, v in ref.self_attention_variants(X64, *W64).items()}
+        hits = [k for k in matching_variants(A, wrong, torch.float32)
+                if k in ("upper_triangular_mask", "mask_blocks_diagonal", "no_causal_mask")]
+        if len(hits) == 1:
+            raise Misconception(hits[0], f"A has weight on future keys: it matches {describe(hits[0])}")
+        raise AssertionError("A has weight on future keys (above the diagonal)")
     one = torch.ones(T, dtype=torch.float64)
     if not torch.allclose(A.double().sum(-1), one, rtol=0, atol=1e-5):
-        if torch.allclose(A.double().sum(-2), one, rtol=0, atol=1e-5):
-            raise Misconception("softmax_wrong_dim", "rows of A do not sum to 1, its columns do: it "
-                                "matches " + describe("softmax_wrong_dim"))
-        if (A.double().sum(-1) <= 1 + 1e-5).all():
-            raise Misconception("zero_after_softmax", "rows of A sum to less than 1: it matches "
-                                + describe("zero_after_softmax"))
+        X64, W64 = X.double(), [w.double() for w in W]
+        wrong = {k: v[1] for k, v in ref.self_attention_variants(X64, *W64).items()}
+        hits = matching_variants(A, wrong, torch.float32)
+        if len(hits) == 1:
+            raise Misconception(hits[0], f"rows of A do not sum to 1: it matches {describe(hits[0])}")
         raise AssertionError("rows of A do not sum to 1")
     # O must be the weights applied to the values: O = A V
     V = X.double() @ W[2].double()
     assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32)
+
+
+@test_case(points=1, hidden=True)
+def test_causal_properties(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights,
+                           device, rng):
+    # sharp rows (scores with std ~3): A must be lower-triangular with rows summing to 1
+    T, d_model, d_k, d_v = 16, 8, 12, 6
+    X = randn((T, d_model), rng, scale=3.0)
+    W = _weights(rng, d_model, d_k, d_v, torch.float32)
+    stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
+    charged_in_parts(lambda: call(self_attention, X, *W, what="self_attention"),
+                     lambda out: _properties(out, X, W, T),
+                     lambda: ref.self_attention(X, *W, parts=stages))

@@ -4,11 +4,12 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, randn
+from autograder.checks import call, register_misconceptions, assert_matches, randn
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q08"
+register_misconceptions(__file__)
 
 
 @test_case(points=1, hidden=True)
@@ -16,7 +17,7 @@ def test_nw_random(nadaraya_watson, rng):
     T, d_k, d_v = 7, 12, 5
     q = randn((d_k,), rng, torch.float64)
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
-    assert_matches(nadaraya_watson(q, K, V), ref.nadaraya_watson(q, K, V), what="the smoothed row",
+    assert_matches(call(nadaraya_watson, q, K, V, what="nadaraya_watson"), ref.nadaraya_watson(q, K, V), what="the smoothed row",
                    variants=ref.nw_variants(q, K, V))
 
 
@@ -30,5 +31,5 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
     O, _ = ref.self_attention(X, W_Q, W_K, W_V)
     t = int(torch.randint(3, T, (1,), generator=rng))
-    assert_matches(nadaraya_watson(Q[t], K[: t + 1], V[: t + 1]), O[t], what="the smoothed row",
+    assert_matches(call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson"), O[t], what="the smoothed row",
                    variants=ref.nw_variants(Q[t], K[: t + 1], V[: t + 1]))

@@ -4,31 +4,39 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, assert_plain_tensor, randn
+from autograder.checks import call, charged_in_parts, expect_tuple, register_misconceptions, assert_matches, assert_plain_tensor, randn
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q09"
+register_misconceptions(__file__)
 
 
 @test_case(points=1, hidden=True)
 def test_prefix_average_matrix(prefix_average_matrix, rng):
     T = int(torch.randint(4, 10, (1,), generator=rng))
-    got = assert_plain_tensor(prefix_average_matrix(T), "W_avg")
+    got = assert_plain_tensor(call(prefix_average_matrix, T, what="prefix_average_matrix"), "W_avg")
     dtype = got.dtype if got.dtype in (torch.float32, torch.float64) else torch.float64
     assert_matches(got, ref.prefix_average_matrix(T), what="W_avg", dtype=dtype,
                    variants=ref.prefix_average_variants(T))
 
 
 @test_case(points=1, hidden=True)
-def test_zero_projections(self_attention, rng):
+def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights, rng):
+    # checks self_attention (the notebook says so); a stage that is wrong on its own is charged by its
+    # own question, not here (the answer then equals the pipeline run on the student's own stages)
     T, d_model, d_k, d_v = 8, 6, 12, 5
     X = randn((T, d_model), rng, torch.float64)
     Z = torch.zeros(d_model, d_k, dtype=torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64, 1.0 / math.sqrt(d_model))
-    out = self_attention(X, Z, Z, W_V)
-    if not isinstance(out, (tuple, list)) or len(out) != 2:
-        raise AssertionError("self_attention should return a pair (O, A)")
     wrong = ref.self_attention_variants(X, Z, Z, W_V)
-    assert_matches(out[1], ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
-                   variants={k: v[1] for k, v in wrong.items()})
+    stages = {"project_qkv": project_qkv, "scaled_scores": scaled_scores,
+              "causal_additive_mask": causal_additive_mask, "attention_weights": attention_weights}
+
+    def check(out):
+        _, A = expect_tuple(out, "self_attention", ("O", "A"))
+        assert_matches(A, ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
+                       variants={k: v[1] for k, v in wrong.items()})
+
+    charged_in_parts(lambda: call(self_attention, X, Z, Z, W_V, what="self_attention"), check,
+                     lambda: ref.self_attention(X, Z, Z, W_V, parts=stages))

@@ -2,11 +2,12 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, describe
+from autograder.checks import call, expect_number, register_misconceptions, Misconception, describe
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q12"
+register_misconceptions(__file__)
 
 
 def _dims(rng):
@@ -17,10 +18,7 @@ def _dims(rng):
 
 
 def _check(got, d_model, d_k, d_v, with_output):
-    if type(got) is torch.Tensor and got.numel() == 1:
-        got = got.item()
-    if type(got) not in (int, float) or isinstance(got, bool):
-        raise AssertionError("qkv_param_count should return a number")
+    got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
     for key, wrong in ref.param_count_variants(d_model, d_k, d_v, with_output).items():
@@ -32,10 +30,10 @@ def _check(got, d_model, d_k, d_v, with_output):
 @test_case(points=1, hidden=True)
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
-    _check(qkv_param_count(d_model, d_k, d_v), d_model, d_k, d_v, False)
+    _check(call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count"), d_model, d_k, d_v, False)
 
 
 @test_case(points=1, hidden=True)
 def test_count_with_output(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
-    _check(qkv_param_count(d_model, d_k, d_v, with_output=True), d_model, d_k, d_v, True)
+    _check(call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count"), d_model, d_k, d_v, True)
