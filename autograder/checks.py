@@ -314,13 +314,16 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
 
 
 def _same_value(a: Any, b: Any) -> bool:
-    """Equal up to the rounding of their dtype (tensors, numbers, and tuples/lists of them)."""
+    """Equal up to the rounding of their dtype (tensors, numbers; tuples, lists and dicts of them).
+    Numbers: float32 rounding (rel 1e-6), as a float read from a float32 tensor with .item()."""
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
     if type(a) is torch.Tensor and type(b) is torch.Tensor:
         return a.dtype == b.dtype and _close(a, b, a.dtype, equal_nan=True)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b or (math.isnan(a) and math.isnan(b))
+        return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
     return False
 
 

@@ -2,37 +2,14 @@
 
 Plain code with shapes in comments, minGPT style. Beside each correct function are the known wrong
 variants (the lesson's traps), so a hidden test can say which mistake a wrong answer matches.
-Runs only in the trusted grader process."""
+Runs only in the trusted grader process. Plain torch: the texts of the misconception keys are data in
+assignments/scaled-attention/hidden/_misconceptions.py."""
 from __future__ import annotations
 
 import math
 
 import torch
 import torch.nn.functional as F
-
-from autograder.checks import register
-
-# Misconception keys specific to this assignment (shared ones live in autograder/checks.py).
-register("weights_not_normalised", "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1")
-register("no_softmax", "skipping the softmax: the scaled scores themselves are used as weights")
-register("multiply_by_sqrt_dk", "multiplying the scores by sqrt(d_k) instead of dividing")
-register("scores_transposed", "computing K Q^T instead of Q K^T (the weights end up indexed key-first)")
-register("variance_returned_std", "returning the standard deviation of q.k instead of its variance")
-register("scaled_flag_ignored", "returning the unscaled variance when scaled=True")
-register("ignores_generator", "not drawing the samples from the generator passed in")
-register("entropy_log_base", "measuring entropy with log base 2 or 10 instead of the natural log")
-register("entropy_wrong_dim", "taking the softmax or the sum over the wrong dimension when computing entropy")
-register("entropy_nan_saturated", "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax")
-register("biased_std", "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)")
-register("seed_outside_loop", "seeding once before the loop instead of re-seeding for every d")
-register("variance_vs_std", "confusing the standard deviation sqrt(d_k) of q.k with its variance d_k")
-register("attention_as_argmax", "thinking attention returns only the best-matching value (a hard argmax) instead of a weighted mixture")
-register("self_attention_identity", "thinking a token in self-attention attends only to itself")
-register("mha_scale_by_d_model", "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)")
-register("mha_split_without_transpose", "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, mixing tokens across heads")
-register("mha_no_output_projection", "forgetting the output projection W_O after concatenating the heads")
-register("mha_weight_transposed", "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W")
-
 
 # ----------------------------------------------------------------------------------------------
 # Milestone 1: attention
@@ -85,10 +62,17 @@ def attention_float32_scale(Q, K, V, d_k):
 
 
 def attention_scores_transposed(Q, K, V, d_k):
-    # K Q^T: only the right shape when T_q == T_k
-    if Q.shape[-2] != K.shape[-2]:
-        return None, None
-    return _finish(K @ Q.transpose(-2, -1) / math.sqrt(d_k), V)
+    # K Q^T: weights (T_k, T_q); the output exists only when T_q == T_k
+    weights = F.softmax(K @ Q.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return (weights @ V if Q.shape[-2] == K.shape[-2] else None), weights
+
+
+def attention_scale_by_d_v(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) / math.sqrt(V.shape[-1]), V)
+
+
+def attention_scale_by_T(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) / math.sqrt(K.shape[-2]), V)
 
 
 ATTENTION_VARIANTS = {
@@ -100,13 +84,17 @@ ATTENTION_VARIANTS = {
     "no_softmax": attention_no_softmax,
     "float32_scale": attention_float32_scale,
     "scores_transposed": attention_scores_transposed,
+    "scale_by_d_v": attention_scale_by_d_v,
+    "scale_by_T": attention_scale_by_T,
 }
 
 
 def wrong_variants(Q, K, V, d_k, part: str = "output") -> dict[str, torch.Tensor]:
     """{misconception_key: what that mistake returns} for `part` in ("output", "weights")."""
     index = {"output": 0, "weights": 1}[part]
-    return {key: fn(Q, K, V, d_k)[index] for key, fn in ATTENTION_VARIANTS.items()}
+    sizes = {"scale_by_d_v": V.shape[-1], "scale_by_T": K.shape[-2]}
+    return {key: fn(Q, K, V, d_k)[index] for key, fn in ATTENTION_VARIANTS.items()
+            if sizes.get(key) not in (d_k, d_k * d_k, 1)}   # only variants these shapes can show
 
 
 # ----------------------------------------------------------------------------------------------
@@ -161,11 +149,14 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 
 
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
-                  _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True) -> list[dict]:
+                  _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
+                  entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
 
-    The underscored keywords build the known wrong variants; the oracle uses the defaults."""
+    The underscored keywords build the known wrong variants; the oracle uses the defaults. `entropy`
+    replaces softmax_entropy (the tests pass a student's own, to charge a wrong one once)."""
+    H = entropy or softmax_entropy
     rows = []
     if not _seed_each:
         torch.manual_seed(seed)
@@ -180,8 +171,8 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
         rows.append({"d": int(d),
                      "raw_std": raw.std(unbiased=_std_unbiased).item(),
                      "scaled_std": scaled.std(unbiased=_std_unbiased).item(),
-                     "H_raw": softmax_entropy(raw).item() / nats,
-                     "H_scaled": softmax_entropy(scaled).item() / nats})
+                     "H_raw": float(H(raw)) / nats,
+                     "H_scaled": float(H(scaled)) / nats})
     return rows
 
 
@@ -200,9 +191,6 @@ def table_as_tensor(rows) -> torch.Tensor:
     """(len(rows), 4) float32 tensor of raw_std, scaled_std, H_raw, H_scaled."""
     return torch.tensor([[float(r[key]) for key in ENTROPY_TABLE_KEYS[1:]] for r in rows],
                         dtype=torch.float32)
-
-
-register("entropy_log_base_10", "measuring entropy with log base 10 instead of the natural log")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -225,11 +213,12 @@ MCQ_MISCONCEPTIONS = {
 # ----------------------------------------------------------------------------------------------
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, *, _scale_dim=None,
                          _split: str = "transpose", _out_proj: bool = True,
-                         _transpose_w: bool = False, _attn=attention):
+                         _transpose_w: bool = False, _attn=attention, per_head=None):
     """X (T, d_model); W_Q, W_K, W_V, W_O (d_model, d_model), applied as X @ W.
     n_heads heads of size d_k = d_model // n_heads; returns (T, d_model).
 
-    The underscored keywords build the known wrong variants; the oracle uses the defaults."""
+    The underscored keywords build the known wrong variants; the oracle uses the defaults. `per_head`
+    replaces attention, called once per head on (T, d_k) tensors (a student's own, in the tests)."""
     T, C = X.shape
     h = n_heads
     d_k = C // h
@@ -243,7 +232,10 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, *, _scale_dim=None
         return x.reshape(h, T, d_k)                      # wrong: mixes tokens across heads
 
     q, k, v = split(q), split(k), split(v)               # (h, T, d_k)
-    y, _ = _attn(q, k, v, _scale_dim or d_k)             # (h, T, d_k)
+    if per_head is not None:
+        y = torch.stack([per_head(q[i], k[i], v[i], _scale_dim or d_k)[0] for i in range(h)])
+    else:
+        y, _ = _attn(q, k, v, _scale_dim or d_k)         # (h, T, d_k)
     if _split == "transpose":
         y = y.transpose(0, 1).contiguous().view(T, C)    # (T, C): heads side by side
     else:

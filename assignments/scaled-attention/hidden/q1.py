@@ -2,18 +2,37 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_matches, assert_plain_tensor, describe, randn
+from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, describe, expect_tuple,
+                               matching_variants, randn, register_misconceptions)
+from autograder.errors import StudentCodeError
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q1"
 points = 7
+register_misconceptions(__file__)
 
 
-def _pair(result):
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise AssertionError("attention should return a pair (output, weights)")
-    return result
+def _pair(fn, Q, K, V, d_k):
+    """The student's (output, weights); a crash with T_q != T_k is named from the same call cut to as
+    many queries as keys, when that matches a known mistake."""
+    try:
+        return expect_tuple(call(fn, Q, K, V, d_k, what="attention"), "attention", ("output", "weights"))
+    except StudentCodeError as e:
+        T = min(Q.shape[-2], K.shape[-2])
+        if Q.shape[-2] != K.shape[-2]:
+            try:
+                out = fn(Q[:T], K[:T], V[:T], d_k)
+            except StudentCodeError:
+                raise e from None
+            if isinstance(out, (tuple, list)) and len(out) == 2 and type(out[1]) is torch.Tensor:
+                Q64, K64, V64 = Q[:T].double(), K[:T].double(), V[:T].double()
+                hits = matching_variants(out[1], ref.wrong_variants(Q64, K64, V64, d_k, "weights"), Q.dtype)
+                if len(hits) == 1:
+                    raise Misconception(hits[0], f"your code raised {e.exc_type}: {e.message}, with T_q = "
+                                        f"{Q.shape[-2]} queries and T_k = {K.shape[-2]} keys; with as many "
+                                        f"queries as keys it runs and matches {describe(hits[0])}") from None
+        raise
 
 
 def _inputs(rng, T_q, T_k, d_k, d_v, dtype, scale=1.0):
@@ -36,14 +55,14 @@ def _check(got, Q, K, V, d_k, part):
 def test_float64_weights(attention, rng):
     # T_q != T_k, d_v != d_k, d_k = 12 (not a perfect square: a float32 scale constant shows)
     Q, K, V = _inputs(rng, 5, 7, 12, 9, torch.float64)
-    _, weights = _pair(attention(Q, K, V, 12))
+    _, weights = _pair(attention, Q, K, V, 12)
     _check(weights, Q, K, V, 12, "weights")
 
 
 @test_case(points=2, hidden=True)
 def test_float64_output(attention, rng):
     Q, K, V = _inputs(rng, 6, 4, 12, 5, torch.float64)
-    output, _ = _pair(attention(Q, K, V, 12))
+    output, _ = _pair(attention, Q, K, V, 12)
     _check(output, Q, K, V, 12, "output")
 
 
@@ -51,7 +70,7 @@ def test_float64_output(attention, rng):
 def test_float32_square(attention, device, rng):
     # T_q == T_k like the lesson's trace, so computing K Q^T instead of Q K^T has the right shape
     Q, K, V = _inputs(rng, 6, 6, 16, 10, torch.float32)
-    output, weights = _pair(attention(Q, K, V, 16))
+    output, weights = _pair(attention, Q, K, V, 16)
     _check(weights, Q, K, V, 16, "weights")
     _check(output, Q, K, V, 16, "output")
 
@@ -59,7 +78,7 @@ def test_float32_square(attention, device, rng):
 @test_case(points=1, hidden=True)
 def test_weight_rows_sum_to_one(attention, rng):
     Q, K, V = _inputs(rng, 4, 9, 16, 3, torch.float32, scale=3.0)
-    _, weights = _pair(attention(Q, K, V, 16))
+    _, weights = _pair(attention, Q, K, V, 16)
     w = assert_plain_tensor(weights, "weights")
     if tuple(w.shape) != (4, 9):
         raise AssertionError(f"weights should have shape (T_q, T_k) = (4, 9), got {tuple(w.shape)}")
@@ -67,8 +86,9 @@ def test_weight_rows_sum_to_one(attention, rng):
     if torch.isfinite(sums).all() and torch.allclose(sums, torch.ones_like(sums), rtol=0, atol=1e-5):
         return
     Q64, K64, V64 = Q.double(), K.double(), V.double()
-    for key in ("softmax_wrong_dim", "weights_not_normalised", "no_softmax"):
-        wrong = ref.ATTENTION_VARIANTS[key](Q64, K64, V64, 16)[1]
-        if torch.allclose(w.double(), wrong, rtol=1e-5, atol=1e-5):
-            raise Misconception(key, f"the rows of the weight matrix do not sum to 1: they match {describe(key)}")
+    wrong = {k: ref.ATTENTION_VARIANTS[k](Q64, K64, V64, 16)[1]
+             for k in ("softmax_wrong_dim", "weights_not_normalised", "no_softmax")}
+    hits = matching_variants(w, wrong, torch.float32)
+    if len(hits) == 1:
+        raise Misconception(hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}")
     raise AssertionError("the rows of the weight matrix do not sum to 1")

@@ -2,12 +2,14 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_matches, assert_plain_tensor, describe, randn
+from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, charged_in_parts,
+                               describe, randn, register_misconceptions)
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q4"
 points = 6
+register_misconceptions(__file__)
 
 
 @test_case(points=2, hidden=True)
@@ -15,11 +17,11 @@ def test_entropy_random_logits(softmax_entropy, rng):
     # square (6, 6): an entropy over the wrong dim has the right shape and can be named
     logits = randn((6, 6), rng, torch.float32, scale=2.0)
     expected = ref.softmax_entropy(logits.double())
-    assert_matches(softmax_entropy(logits), expected, what="softmax_entropy(logits)", dtype=torch.float32,
+    assert_matches(call(softmax_entropy, logits, what="softmax_entropy"), expected, what="softmax_entropy(logits)", dtype=torch.float32,
                    variants=ref.entropy_variants(logits.double()))
     # leading batch dims: one entropy per row of the last dim
     logits = randn((2, 3, 5), rng, torch.float32, scale=2.0)
-    assert_matches(softmax_entropy(logits), ref.softmax_entropy(logits.double()),
+    assert_matches(call(softmax_entropy, logits, what="softmax_entropy"), ref.softmax_entropy(logits.double()),
                    what="softmax_entropy of a (2, 3, 5) tensor", dtype=torch.float32,
                    variants=ref.entropy_variants(logits.double()))
 
@@ -30,7 +32,7 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     logits = randn((4, 8), rng, torch.float32)
     logits[0, 3] += 300.0
     logits[2, 6] += 250.0
-    got = assert_plain_tensor(softmax_entropy(logits), "softmax_entropy(logits)")
+    got = assert_plain_tensor(call(softmax_entropy, logits, what="softmax_entropy"), "softmax_entropy(logits)")
     if got.is_floating_point() and torch.isnan(got).any():
         raise Misconception("entropy_nan_saturated", f"softmax_entropy returned NaN: {describe('entropy_nan_saturated')}")
     assert_matches(got, ref.softmax_entropy(logits.double()), what="softmax_entropy(logits)",
@@ -59,22 +61,30 @@ def _table(rows, dims):
     return ref.table_as_tensor(rows)
 
 
-def _check_table(rows, dims, seed):
-    got = _table(rows, dims)
+def _check_table(fn, softmax_entropy, dims, seed, passed):
+    """entropy_table calls the student's softmax_entropy: a table that is wrong only through it (it equals
+    the lesson's table with their softmax_entropy) is charged by the softmax_entropy tests, not here."""
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
     variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
-    assert_matches(got, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
-                   variants=variants)
+
+    def check(rows):
+        assert_matches(_table(rows, dims), expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
+                       variants=variants)
+
+    def own():
+        return ref.entropy_table(dims, seed, entropy=softmax_entropy)
+
+    charged_in_parts(lambda: call(fn, **passed, what="entropy_table"), check, own)
 
 
 @test_case(points=2, hidden=True)
-def test_entropy_table_lesson(entropy_table):
+def test_entropy_table_lesson(entropy_table, softmax_entropy):
     # the lesson's own table: d in (4, 16, 64, 256), seed 0
-    _check_table(entropy_table(), (4, 16, 64, 256), 0)
+    _check_table(entropy_table, softmax_entropy, (4, 16, 64, 256), 0, {})
 
 
 @test_case(points=1, hidden=True)
-def test_entropy_table_other_dims_and_seed(entropy_table, rng):
+def test_entropy_table_other_dims_and_seed(entropy_table, softmax_entropy, rng):
     dims = (12, 48, 100)
     seed = int(torch.randint(1, 1_000_000, (1,), generator=rng))
-    _check_table(entropy_table(dims=dims, seed=seed), dims, seed)
+    _check_table(entropy_table, softmax_entropy, dims, seed, {"dims": dims, "seed": seed})

@@ -6,12 +6,13 @@ reference.scaled_attention.torch_mha."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, randn
+from autograder.checks import assert_matches, call, charged_in_parts, randn, register_misconceptions
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q8"
 points = 5
+register_misconceptions(__file__)
 
 
 def _inputs(rng, T, d_model, dtype):
@@ -21,28 +22,36 @@ def _inputs(rng, T, d_model, dtype):
     return X, Ws
 
 
-def _check(got, X, Ws, n_heads, expected=None):
+def _check(fn, attention, X, Ws, n_heads, expected=None):
+    """multi_head_attention may call the student's attention: an answer that is wrong only through it
+    (it equals the reference's multi-head attention with their attention for each head) is charged by
+    q1, not here."""
     X64, W64 = X.double(), [w.double() for w in Ws]
     if expected is None:
         expected = ref.multi_head_attention(X64, *W64, n_heads)
-    assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype,
-                   variants=ref.mha_variants(X64, *W64, n_heads))
+    variants = ref.mha_variants(X64, *W64, n_heads)
+
+    def check(got):
+        assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
+
+    charged_in_parts(lambda: call(fn, X, *Ws, n_heads, what="multi_head_attention"), check,
+                     lambda: ref.multi_head_attention(X, *Ws, n_heads, per_head=attention))
 
 
 @test_case(points=2, hidden=True)
-def test_float64_against_reference(multi_head_attention, rng):
+def test_float64_against_reference(multi_head_attention, attention, rng):
     X, Ws = _inputs(rng, 5, 48, torch.float64)       # 4 heads of d_k = 12
-    _check(multi_head_attention(X, *Ws, 4), X, Ws, 4)
+    _check(multi_head_attention, attention, X, Ws, 4)
 
 
 @test_case(points=2, hidden=True)
-def test_float64_against_torch_multihead_attention(multi_head_attention, rng):
+def test_float64_against_torch_multihead_attention(multi_head_attention, attention, rng):
     X, Ws = _inputs(rng, 7, 36, torch.float64)       # 3 heads of d_k = 12
     expected = ref.torch_mha(X, *Ws, 3)
-    _check(multi_head_attention(X, *Ws, 3), X, Ws, 3, expected=expected)
+    _check(multi_head_attention, attention, X, Ws, 3, expected=expected)
 
 
 @test_case(points=1, hidden=True)
-def test_float32_eight_heads(multi_head_attention, device, rng):
+def test_float32_eight_heads(multi_head_attention, attention, device, rng):
     X, Ws = _inputs(rng, 6, 32, torch.float32)       # 8 heads of d_k = 4; output stays (6, 32)
-    _check(multi_head_attention(X, *Ws, 8), X, Ws, 8)
+    _check(multi_head_attention, attention, X, Ws, 8)

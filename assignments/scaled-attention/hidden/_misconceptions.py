@@ -1,0 +1,45 @@
+"""Misconceptions of scaled-attention: key -> what the student's answer matches, in words.
+
+Plain data, declared once for the assignment (no imports): a failed hidden test names a key only when
+the student's output matches what that mistake produces on the same input. A key shared with another
+assignment has the same text there (tests/test_authoring.py checks it)."""
+
+MISCONCEPTIONS = {
+    # attention
+    "divide_by_dk": "dividing the scores by d_k instead of sqrt(d_k)",
+    "no_scale": "not scaling the scores at all",
+    "multiply_by_sqrt_dk": "multiplying the scores by sqrt(d_k) instead of dividing",
+    "scale_by_d_v": "scaling by 1/sqrt(d_v) (the width of V) instead of 1/sqrt(d_k)",
+    "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
+                  "1/sqrt(d_k)",
+    "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
+    "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
+    "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
+    "no_softmax": "skipping the softmax: the scaled scores themselves are used as weights",
+    "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
+    # Var(q.k)
+    "variance_returned_std": "returning the standard deviation of q.k instead of its variance",
+    "variance_of_products": "taking the variance of the products q_i k_i (about 1) instead of the variance "
+                            "of their sum q.k (about d_k)",
+    "scaled_flag_ignored": "returning the unscaled variance when scaled=True",
+    "ignores_generator": "not drawing the samples from the generator passed in",
+    # entropy
+    "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
+    "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
+    "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
+                         "each row)",
+    "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
+    "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
+    "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
+    # multiple choice
+    "variance_vs_std": "confusing the standard deviation sqrt(d_k) of q.k with its variance d_k",
+    "attention_as_argmax": "thinking attention returns only the best-matching value (a hard argmax) instead "
+                           "of a weighted mixture",
+    "self_attention_identity": "thinking a token in self-attention attends only to itself",
+    # multi-head attention
+    "mha_scale_by_d_model": "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)",
+    "mha_split_without_transpose": "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, "
+                                   "mixing tokens across heads",
+    "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
+    "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+}
