@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import torch
 
@@ -104,10 +105,10 @@ def expect_number(value: object, what: str) -> float:
     """A finite Python number (a one-element tensor is accepted and read with .item())."""
     if not_answered(value):
         raise _unanswered(what)
-    if type(value) is torch.Tensor and value.numel() == 1 and not value.dtype == torch.bool:
+    if type(value) is torch.Tensor and value.numel() == 1 and value.dtype != torch.bool:
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "
+        raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "  # noqa: TRY004 - a failed check, shown to the student
                              f"got {type(value).__name__}")
     value = float(value)
     if not math.isfinite(value):

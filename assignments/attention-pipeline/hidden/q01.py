@@ -2,7 +2,13 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, call, expect_tuple, randn, register_misconceptions
+from autograder.checks import (
+    assert_matches,
+    call,
+    expect_tuple,
+    randn,
+    register_misconceptions,
+)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

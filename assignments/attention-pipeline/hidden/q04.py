@@ -2,7 +2,13 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import call, register_misconceptions, Misconception, assert_plain_tensor, describe
+from autograder.checks import (
+    Misconception,
+    assert_plain_tensor,
+    call,
+    describe,
+    register_misconceptions,
+)
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 

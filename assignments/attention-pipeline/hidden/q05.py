@@ -2,8 +2,14 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, randn,
-                               register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    randn,
+    register_misconceptions,
+)
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 

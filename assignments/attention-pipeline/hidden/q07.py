@@ -8,8 +8,18 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, charged_in_parts,
-                               describe, expect_tuple, matching_variants, randn, register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    charged_in_parts,
+    describe,
+    expect_tuple,
+    matching_variants,
+    randn,
+    register_misconceptions,
+)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -4,7 +4,7 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import call, register_misconceptions, assert_matches, randn
+from autograder.checks import assert_matches, call, randn, register_misconceptions
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -4,7 +4,15 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import call, charged_in_parts, expect_tuple, register_misconceptions, assert_matches, assert_plain_tensor, randn
+from autograder.checks import (
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    charged_in_parts,
+    expect_tuple,
+    randn,
+    register_misconceptions,
+)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -2,8 +2,16 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, charged_in_parts,
-                               describe, randn, register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    charged_in_parts,
+    describe,
+    randn,
+    register_misconceptions,
+)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -2,7 +2,13 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import call, expect_number, register_misconceptions, Misconception, describe
+from autograder.checks import (
+    Misconception,
+    call,
+    describe,
+    expect_number,
+    register_misconceptions,
+)
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -4,7 +4,17 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, call, describe, matching_variants, charged_in_parts, expect_tuple, register_misconceptions, assert_matches, randn
+from autograder.checks import (
+    Misconception,
+    assert_matches,
+    call,
+    charged_in_parts,
+    describe,
+    expect_tuple,
+    matching_variants,
+    randn,
+    register_misconceptions,
+)
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 

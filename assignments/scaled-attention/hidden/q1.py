@@ -2,8 +2,17 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_matches, assert_plain_tensor, call, describe, expect_tuple,
-                               matching_variants, randn, register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    describe,
+    expect_tuple,
+    matching_variants,
+    randn,
+    register_misconceptions,
+)
 from autograder.errors import StudentCodeError
 from reference import scaled_attention as ref
 

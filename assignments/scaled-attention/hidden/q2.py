@@ -7,7 +7,13 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, call, describe, expect_number, register_misconceptions
+from autograder.checks import (
+    Misconception,
+    call,
+    describe,
+    expect_number,
+    register_misconceptions,
+)
 
 OK_FORMAT = False
 name = "q2"

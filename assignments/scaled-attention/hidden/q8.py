@@ -6,7 +6,13 @@ reference.scaled_attention.torch_mha."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, call, charged_in_parts, randn, register_misconceptions
+from autograder.checks import (
+    assert_matches,
+    call,
+    charged_in_parts,
+    randn,
+    register_misconceptions,
+)
 from reference import scaled_attention as ref
 
 OK_FORMAT = False

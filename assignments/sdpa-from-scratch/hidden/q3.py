@@ -2,8 +2,15 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_function_avoids, assert_matches, assert_plain_tensor,
-                               call, randn, register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_function_avoids,
+    assert_matches,
+    assert_plain_tensor,
+    call,
+    randn,
+    register_misconceptions,
+)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

@@ -2,7 +2,13 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, assert_plain_tensor, call, describe, register_misconceptions
+from autograder.checks import (
+    Misconception,
+    assert_plain_tensor,
+    call,
+    describe,
+    register_misconceptions,
+)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

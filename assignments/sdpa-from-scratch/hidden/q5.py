@@ -11,9 +11,19 @@ tests (source, run-time guard, timing) score their rule only: a wrong value cost
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, assert_function_avoids, assert_matches, assert_plain_tensor,
-                               assert_vectorised, call, describe, matching_variants, nearest_variant, randn,
-                               register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    assert_function_avoids,
+    assert_matches,
+    assert_plain_tensor,
+    assert_vectorised,
+    call,
+    describe,
+    matching_variants,
+    nearest_variant,
+    randn,
+    register_misconceptions,
+)
 from autograder.errors import StudentCodeError
 from reference import sdpa_from_scratch as ref
 
@@ -50,10 +60,9 @@ def _name_crash(fn, Q, K, V, mask, e):
         raise Misconception("fill_overflows_half", f"{said}: the constant your code fills masked scores "
                             f"with does not fit in {half} (use float('-inf') or torch.finfo(scores.dtype).min)")
     T_q, T_k = Q.shape[-2], K.shape[-2]
-    if mask is None:
-        if _second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
-            raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "
-                                "that allows every key it runs)")
+    if mask is None and _second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
+        raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "
+                            "that allows every key it runs)")
     if T_q != T_k:
         T = min(T_q, T_k)   # the same inputs cut to T queries and T keys
         Qs, Ks, Vs = Q[..., :T, :], K[..., :T, :], V[..., :T, :]

@@ -2,8 +2,13 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (Misconception, describe, expect_matrix, matching_variants,
-                               register_misconceptions)
+from autograder.checks import (
+    Misconception,
+    describe,
+    expect_matrix,
+    matching_variants,
+    register_misconceptions,
+)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

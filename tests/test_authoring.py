@@ -1,0 +1,153 @@
+"""The authoring kit: docs/authoring.md's example is a working hidden test, misconception texts are data
+declared once per assignment (shared keys, one text), and the validators say what is wrong."""
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from autograder import checks
+from autograder.hidden import load_test_file
+from autograder.runner import TrustedNamespace, run_tests
+from reference import sdpa_from_scratch as ref
+
+ROOT = Path(__file__).resolve().parent.parent
+SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
+
+
+def _doc_example() -> str:
+    text = (ROOT / "docs" / "authoring.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    return next(b for b in blocks if "@test_case" in b)
+
+
+@pytest.fixture
+def doc_test(tmp_path):
+    hidden = tmp_path / "assignments" / "doc-example" / "hidden"
+    hidden.mkdir(parents=True)
+    (hidden / "q1.py").write_text(_doc_example())
+    shutil.copy(ROOT / "assignments" / "sdpa-from-scratch" / "hidden" / "_misconceptions.py", hidden)
+    return load_test_file(hidden / "q1.py", ROOT)
+
+
+def test_the_docs_example_passes_the_reference_and_names_a_wrong_variant(doc_test):
+    ok = run_tests(doc_test, TrustedNamespace({"scaled_dot_product_attention": ref.scaled_dot_product_attention}),
+                   seed=3)
+    assert [r.status for r in ok] == ["passed"] and ok[0].score == 1
+    for key, wrong in (("divide_by_dk", ref.sdpa_divide_by_dk), ("scale_by_d_v", ref.sdpa_scale_by_d_v),
+                       ("scale_by_T", ref.sdpa_scale_by_T)):
+        bad = run_tests(doc_test, TrustedNamespace({"scaled_dot_product_attention": wrong}), seed=3)
+        assert bad[0].status == "failed" and bad[0].misconception == key, (key, bad[0].message)
+        assert checks.describe(key) in bad[0].message
+
+
+def _tables() -> dict[str, dict[str, str]]:
+    return {slug: checks.load_misconceptions(ROOT / "assignments" / slug / "hidden" / "_misconceptions.py")
+            for slug in SLUGS}
+
+
+def test_a_key_shared_by_assignments_has_one_text():
+    seen: dict[str, tuple[str, str]] = {}
+    for slug, table in _tables().items():
+        for key, text in table.items():
+            if key in seen:
+                assert seen[key][1] == text, f"{key}: {seen[key][0]} and {slug} say it differently"
+            seen[key] = (slug, text)
+    for key, text in checks.MISCONCEPTIONS.items():    # the engine's own keys, too
+        if key in seen:
+            assert seen[key][1] == text, key
+
+
+def _named_in_hidden(slug: str) -> set[str]:
+    """Keys a hidden file names literally: Misconception("key", ...), wrong={...: "key"}, key="key"."""
+    keys: set[str] = set()
+    for path in (ROOT / "assignments" / slug / "hidden").glob("q*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Misconception" and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                keys.add(node.args[0].value)
+            if isinstance(node, ast.keyword) and node.arg in ("key", "wrong"):
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    keys.add(node.value.value)
+                if isinstance(node.value, ast.Dict):
+                    keys |= {v.value for v in node.value.values if isinstance(v, ast.Constant)}
+    return keys
+
+
+def _variant_keys(slug: str) -> set[str]:
+    g = torch.Generator().manual_seed(0)
+    r = lambda *s: torch.randn(*s, generator=g, dtype=torch.float64)
+    if slug == "sdpa-from-scratch":
+        Q, K, V = r(2, 5, 12), r(2, 7, 12), r(2, 7, 3)
+        m = torch.rand(2, 5, 7, generator=g) < 0.5
+        m[:, 0] = False
+        keys = set(ref.VARIANT_FUNCTIONS) | set(ref.causal_mask_variants(4, 6)) | set(ref.softmax_variants(Q))
+        keys |= set(ref.wrong_variants(Q, K, V, m))
+    elif slug == "scaled-attention":
+        from reference import scaled_attention as sa
+        keys = set(sa.ATTENTION_VARIANTS) | set(sa.entropy_variants(r(3, 4)))
+        keys |= set(sa.entropy_table_variants((4, 8), 0)) | set(sa.mha_variants(r(4, 8), *(r(8, 8) for _ in range(4)), 2))
+        keys |= {k for choice in sa.MCQ_MISCONCEPTIONS.values() for k in choice.values()}
+    else:
+        from reference import attention_pipeline as ap
+        X, Y, W = r(5, 6), r(7, 6), [r(6, 12), r(6, 12), r(6, 4)]
+        M = torch.zeros(5, 7, dtype=torch.float64)
+        keys = set(ap.scores_variants(r(5, 12), r(7, 12))) | set(ap.qkv_variants(X, *W)) | set(ap.mask_variants(4, torch.float64))
+        keys |= set(ap.weights_variants(r(5, 7), M)) | set(ap.self_attention_variants(X, *W))
+        keys |= set(ap.self_attention_variants(X, *W, causal=False)) | set(ap.cross_attention_variants(X, Y, *W, M))
+        keys |= set(ap.nw_variants(r(12), r(5, 12), r(5, 4))) | set(ap.prefix_average_variants(4))
+        keys |= set(ap.entropy_variants(r(3, 3).softmax(-1))) | set(ap.effective_tokens_variants(r(3, 3).softmax(-1)))
+        keys |= set(ap.param_count_variants(10, 4, 6, True))
+    return {k.split("/")[0] for k in keys}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_key_an_assignment_can_name_has_a_text(slug):
+    table = _tables()[slug]
+    missing = (_named_in_hidden(slug) | _variant_keys(slug)) - set(table) - set(checks.MISCONCEPTIONS)
+    assert not missing, f"{slug}: no text in hidden/_misconceptions.py for {sorted(missing)}"
+
+
+def test_validators_say_not_answered_and_what_is_wrong():
+    for check, args in ((checks.expect_number, ()), (checks.expect_int, ()), (checks.expect_shape, ()),
+                        (checks.expect_tuple, (("O", "A"),)), (checks.expect_matrix, ((2, 2),))):
+        for stub in (None, Ellipsis):
+            with pytest.raises(AssertionError, match="not answered yet"):
+                check(stub, "x", *args)
+    assert checks.expect_number(torch.tensor([2.5]), "x") == 2.5
+    assert checks.expect_int(4.0, "x") == 4
+    with pytest.raises(AssertionError, match="whole number"):
+        checks.expect_int(4.5, "x")
+    with pytest.raises(AssertionError, match="should be a number"):
+        checks.expect_number(True, "x")
+    with pytest.raises(AssertionError, match="not answered yet"):
+        checks.assert_plain_tensor(None, "the output")
+    checks.expect_choice(" (B) ", "ans", answer="b")
+    with pytest.raises(checks.Misconception) as e:
+        checks.expect_choice("C", "ans", answer="b", wrong={"c": "no_scale"})
+    assert e.value.key == "no_scale"
+    with pytest.raises(AssertionError, match="one letter"):
+        checks.expect_choice("e", "ans", answer="b")
+
+
+def test_assert_matches_names_one_variant_and_otherwise_says_where():
+    right = torch.arange(12, dtype=torch.float64).reshape(3, 4)
+    with pytest.raises(checks.Misconception) as e:
+        checks.assert_matches(right.T.clone(), right, variants={"scores_transposed": right.T.clone()})
+    assert e.value.key == "scores_transposed"               # a variant of another shape
+    twins = {"a": right + 1, "b": right + 1}
+    with pytest.raises(AssertionError) as e:
+        checks.assert_matches(right + 1, right, variants=twins)
+    assert not isinstance(e.value, checks.Misconception)    # two matches: neither is named
+    off = right.clone()
+    off[2, 1] += 0.5
+    with pytest.raises(AssertionError, match=r"1 of 12 entries .* at index \(2, 1\)"):
+        checks.assert_matches(off, right)
+    nan = torch.full_like(right, float("nan"))
+    with pytest.raises(AssertionError) as e:                # all-NaN: no evidence for any variant
+        checks.assert_matches(nan, right, variants={"pos_inf_fill": nan.clone()})
+    assert not isinstance(e.value, checks.Misconception)
