@@ -143,7 +143,10 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         if pool is not None:
             pool.close()
             for note in pool.notes:
-                _note(note)
+                # a grader process's "grader problem:" lines are summed up by the CLI's closing line
+                kept = "\n".join(x for x in note.splitlines() if not x.startswith("grader problem:"))
+                if kept.strip():
+                    _note(kept)
     return ordered
 
 

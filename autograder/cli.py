@@ -113,6 +113,10 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
 
 
 def _summary(results, outdir: Path, extra: str) -> None:
+    from autograder.outputs import infra_summary
+    line = infra_summary(results)
+    if line:
+        typer.echo(line, err=True)
     graded = [r for r in results if r.status == "graded"]
     mean = sum(r.score for r in results) / len(results) if results else 0.0
     typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; {extra}")

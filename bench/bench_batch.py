@@ -2,7 +2,8 @@
 same parallelism, and scaling with grader processes.
 
     python bench/bench_batch.py [--slug sdpa-from-scratch] [-n 24] [-j 2] [--startup-runs 5]
-                                [--scaling-n 40] [--scaling-j 1 2 ...] [--skip otter,scaling,startup]
+                                [--scaling-n 40] [--scaling-j 1 2 ...] [--scaling-repeat 3]
+                                [--skip otter,scaling,startup]
 
 1. start-up: `autograder grade` on one full-marks notebook against `python -c "import torch"`, run
    alternately (A B A B ...), each timed from outside as a whole process; medians, and the median of
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scaling import build_submissions, measure, table  # noqa: E402
+from scaling import build_submissions, run, table  # noqa: E402
 
 
 def _timed(cmd: list[str], cwd: Path = ROOT) -> float:
@@ -102,6 +103,7 @@ def main() -> None:
     ap.add_argument("--startup-runs", type=int, default=5)
     ap.add_argument("--scaling-n", type=int, default=40)
     ap.add_argument("--scaling-j", type=int, nargs="*", default=None, help="default: 1 .. this machine's cores")
+    ap.add_argument("--scaling-repeat", type=int, default=3)
     ap.add_argument("--skip", default="", help="comma-separated: startup, otter, scaling")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -116,8 +118,9 @@ def main() -> None:
                   + against_otter(args.slug, args.n, args.j, Path(tmp) / "otter"), flush=True)
         if "scaling" not in skip:
             jobs = args.scaling_j or list(range(1, (os.cpu_count() or 1) + 1))
-            rows = [measure(args.slug, args.scaling_n, j, Path(tmp) / "scaling") for j in jobs]
-            print(f"\n== scaling ({args.scaling_n} submissions, start-up excluded)\n" + table(rows), flush=True)
+            rows = run(args.slug, args.scaling_n, jobs, args.scaling_repeat, Path(tmp) / "scaling")
+            print(f"\n== scaling ({args.scaling_n} submissions, start-up excluded, median of "
+                  f"{args.scaling_repeat} alternating repetitions)\n" + table(rows), flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -67,14 +68,30 @@ def measure(slug: str, n: int, jobs: int, tmp: Path) -> dict[str, float]:
             "failed": sum(r.status == "worker_failed" for r in results)}
 
 
+def summarise(reps: list[list[dict[str, float]]]) -> list[dict[str, float]]:
+    """Median per -j over repetitions; the speedup of each -j is the median of its ratios to the
+    -j1 run of the same repetition (runs alternate, so a ratio compares runs made side by side)."""
+    out = []
+    for i, first in enumerate(reps[0]):
+        runs = [rep[i] for rep in reps]
+        row = {k: statistics.median(r[k] for r in runs) for k in first}
+        row["speedup"] = statistics.median(rep[0]["wall_per_sub"] * rep[0]["jobs"] / rep[i]["wall_per_sub"]
+                                           for rep in reps)
+        row["spread"] = (min(r["wall_per_sub"] for r in runs), max(r["wall_per_sub"] for r in runs))
+        out.append(row)
+    return out
+
+
 def table(rows: list[dict[str, float]], cores: int = 16) -> str:
-    base = rows[0]["wall_per_sub"] * rows[0]["jobs"] if rows else 0.0
+    """rows from `summarise` (or single runs, -j1 first)."""
     lines = [f"{'-j':>4} {'wall/sub s':>10} {'speedup':>8} {'effic.':>7} {'parent cpu/sub ms':>18} "
              f"{'start-up s':>10} {'total s':>8}"]
     for r in rows:
-        speedup = base / r["wall_per_sub"]
+        speedup = r.get("speedup") or rows[0]["wall_per_sub"] * rows[0]["jobs"] / r["wall_per_sub"]
+        spread = r.get("spread")
         lines.append(f"{int(r['jobs']):>4} {r['wall_per_sub']:>10.3f} {speedup:>8.2f} {speedup / r['jobs']:>7.2f} "
                      f"{r['parent_cpu_per_sub'] * 1000:>18.1f} {r['startup']:>10.1f} {r['total']:>8.1f}"
+                     + (f"  (wall/sub {spread[0]:.3f}..{spread[1]:.3f})" if spread and spread[0] != spread[1] else "")
                      + (f"  ({int(r['failed'])} worker_failed)" if r["failed"] else ""))
     one = next((r for r in rows if r["jobs"] == 1), None)
     if one:
@@ -85,16 +102,24 @@ def table(rows: list[dict[str, float]], cores: int = 16) -> str:
     return "\n".join(lines)
 
 
+def run(slug: str, n: int, jobs: list[int], repeat: int, tmp: Path) -> list[dict[str, float]]:
+    """-j1 first, then the others, `repeat` times over, alternating."""
+    jobs = [1] + [j for j in jobs if j != 1]
+    reps = [[measure(slug, n, j, tmp / f"rep{r}") for j in jobs] for r in range(repeat)]
+    return summarise(reps)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--slug", default="sdpa-from-scratch")
     ap.add_argument("-n", type=int, default=40)
     ap.add_argument("-j", type=int, nargs="*", default=None, help="default: 1 .. this machine's cores")
+    ap.add_argument("--repeat", type=int, default=1, help="alternate the -j runs this many times; medians")
     args = ap.parse_args()
     jobs = args.j or list(range(1, (os.cpu_count() or 1) + 1))
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as tmp:
-        rows = [measure(args.slug, args.n, j, Path(tmp)) for j in jobs]
-    print(f"{args.n} submissions of {args.slug}, {os.cpu_count()} cores")
+        rows = run(args.slug, args.n, jobs, args.repeat, Path(tmp))
+    print(f"{args.n} submissions of {args.slug}, {os.cpu_count()} cores, {args.repeat} repetition(s)")
     print(table(rows))
 
 

@@ -24,6 +24,10 @@ def cli(*args: str, course=FIXTURE_COURSE):
     (("grade", "missing.ipynb", "-a", "toy"), "no such file"),
     (("batch", "not-a-dir", "-a", "toy", "-o", "out"), "is not a directory"),
     (("gradescope", "nope", "-o", "x.zip"), "unknown assignment"),
+    (("batch", str(FIXTURE_SUBS), "-a", "toy", "-o", "out", "--shard", "4/3"), "K must be between 1 and N"),
+    (("batch", str(FIXTURE_SUBS), "-a", "toy", "-o", "out", "--shard", "half"), "--shard takes K/N"),
+    (("batch", str(FIXTURE_SUBS), "-a", "nope", "-o", "out"), "unknown assignment 'nope'"),
+    (("merge", str(FIXTURE_SUBS), "-o", "out"), "no journal.sqlite"),
 ])
 def test_grader_problems_exit_2_with_one_line(args, needle):
     proc = cli(*args)
