@@ -58,3 +58,12 @@ class WorkerCrashed(SubmissionError, AssertionError):
 
 class ProtocolError(WorkerCrashed):
     pass
+
+
+class NotAnswered(SubmissionError, AssertionError):
+    """A name the tests read is still the template's `...`: the question is not answered yet."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"`{name}` is not answered yet: replace the `...` with your answer and run the cell")
+

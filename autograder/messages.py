@@ -94,7 +94,7 @@ class Reply(TypedDict):
     ok: bool
     value: NotRequired[Any]
     error: NotRequired[ErrorInfo]
-    kind: NotRequired[Literal["missing", "callable", "value"]]
+    kind: NotRequired[Literal["missing", "unanswered", "callable", "value"]]
     devices: NotRequired[list[str]]
 
 

@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Protocol, Sequence, Mapping
 import torch
 
 from autograder.checks import Misconception, describe
-from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
+from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.hidden import HiddenTestCase
 from autograder.results import TestReport
 
@@ -230,6 +230,8 @@ class TrustedNamespace:
 
     def resolve(self, name: str, device: str) -> object:
         value = self._values.get(name)
+        if value is Ellipsis:
+            raise NotAnswered(name)
         return TrustedProxy(value, device, self._forbidden) if callable(value) else value
 
     def alive(self) -> bool:

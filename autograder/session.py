@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from autograder import protocol
-from autograder.errors import (GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
+from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.isolation import cpu_seconds_of
 from autograder.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy
@@ -309,6 +309,8 @@ class WorkerSession:
             return WorkerProxy(self, name, device)
         if kind == "value":
             return protocol.decode_value(reply.get("value"))
+        if kind == "unanswered":
+            raise NotAnswered(name)
         return None
 
 

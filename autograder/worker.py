@@ -580,6 +580,8 @@ class Worker:
             name = msg["name"]
             if name not in self.ns:
                 self.send({"id": rid, "ok": True, "kind": "missing", "value": None})
+            elif self.ns[name] is Ellipsis:  # the template's `answer = ...`, still as given
+                self.send({"id": rid, "ok": True, "kind": "unanswered", "value": None})
             elif callable(self.ns[name]):
                 self.send({"id": rid, "ok": True, "kind": "callable", "value": None})
             else:
