@@ -106,8 +106,11 @@ class GraderProcess:
 
     def give(self, task: Task) -> None:
         self.task, self.since = task, time.monotonic()
-        send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed,
-                         "results_path": task.results_path})
+        try:
+            send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed,
+                             "results_path": task.results_path})
+        except OSError:
+            pass  # it died: its socket reads EOF next, and the task is reported with its death
 
     def stderr_tail(self, limit: int = 800) -> str:
         try:
