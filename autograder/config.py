@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationE
 
 from autograder.errors import AssignmentNotFound, ConfigError
 
+Device = Literal["cpu", "cuda"]
 Vis = Literal["hidden", "after_due_date", "after_published", "visible"]
 
 
@@ -53,7 +54,7 @@ class AssignmentSettings(_Strict):
 class CourseConfig(_Strict):
     course: str = "course"
     limits: Limits = Field(default_factory=Limits)
-    devices: list[Literal["cpu", "cuda"]] = Field(default_factory=lambda: ["cpu"])
+    devices: list[Device] = Field(default_factory=lambda: list[Device](["cpu"]))
     gpu_points: bool = Field(False, description="whether CUDA cases carry points")
     visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
     assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)

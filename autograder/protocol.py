@@ -74,18 +74,14 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         return {"__generator__": encode_value(value.get_state(), depth + 1)}
     if isinstance(value, torch.Tensor):
         return {"__tensor__": base64.b64encode(_tensor_bytes(value)).decode("ascii")}
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover
-        np = None
-    if np is not None:
-        if isinstance(value, np.ndarray):
-            if value.dtype == object:
-                raise EncodeError("numpy arrays of Python objects cannot be returned")
-            t = torch.from_numpy(np.ascontiguousarray(value))
-            return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
-        if isinstance(value, np.generic):
-            return encode_value(value.item(), depth + 1)
+    import numpy as np  # a dependency, and torch's own
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            raise EncodeError("numpy arrays of Python objects cannot be returned")
+        t = torch.from_numpy(np.ascontiguousarray(value))
+        return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
+    if isinstance(value, np.generic):
+        return encode_value(value.item(), depth + 1)
     if isinstance(value, (list, tuple)):
         items = [encode_value(v, depth + 1) for v in value]
         return {"__tuple__": items} if isinstance(value, tuple) else items

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol, Sequence, Mapping
+from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
@@ -54,8 +54,8 @@ def not_run(test: HiddenTestCase, device: str, reason: str) -> TestReport:
 def classify(test: HiddenTestCase, device: str, points: float, exc: BaseException | None,
              duration: float) -> TestReport:
     """The one place an outcome becomes a report."""
-    base = dict(question=test.question, name=test.name, device=device, hidden=test.hidden,
-                max_score=points, duration_s=round(duration, 4))
+    base: dict[str, Any] = dict(question=test.question, name=test.name, device=device, hidden=test.hidden,
+                                max_score=points, duration_s=round(duration, 4))
     if exc is None:
         return TestReport(**base, score=points, status="passed")
     if isinstance(exc, InfraUnavailable):
@@ -152,7 +152,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                 exc = WorkerCrashed(KNOCK_ON)
             else:
                 try:
-                    kwargs = {}
+                    kwargs: dict[str, Any] = {}
                     for p in test.params:
                         if p == "device":
                             kwargs[p] = device

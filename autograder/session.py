@@ -178,7 +178,8 @@ class WorkerSession:
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")
         if reply.get("ok") is not True:
-            err = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+            error = reply.get("error")
+            err: dict[str, Any] = error if isinstance(error, dict) else {}
             raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
                                    str(err.get("traceback", "")))
         return reply

@@ -30,7 +30,6 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 # Libraries whose code is not the student's (with the standard library): reading their attributes is

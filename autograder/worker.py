@@ -482,7 +482,8 @@ class CappedWriter(io.TextIOBase):
     """stdout/stderr for student code: keeps the first `limit` characters, drops the rest."""
 
     def __init__(self, limit: int) -> None:
-        self.limit, self.parts, self.size, self.dropped = limit, [], 0, 0
+        self.limit, self.size, self.dropped = limit, 0, 0
+        self.parts: list[str] = []
 
     def write(self, s: str) -> int:
         s = str(s)

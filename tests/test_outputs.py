@@ -224,7 +224,7 @@ def test_report_cannot_be_injected(tmp_path, fixture_course):
     tags = [t for t, _ in page.tags]
     assert "script" not in tags and tags.count("img") == 2  # our two plots, not the student's
     for tag, attrs in page.tags:
-        for key, value in attrs:
+        for key, _value in attrs:
             assert not key.startswith("on"), (tag, key)
     hrefs = [dict(attrs)["href"] for tag, attrs in page.tags if tag == "a"]
     assert hrefs == [f"results/{results_name(n)}" for n in names]

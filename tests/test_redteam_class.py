@@ -13,7 +13,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from tests.redteam.class_cases import (BATCH_CASES, GOOD_ATTEND, SOLO_CASES, VICTIMS, ClassCase)
-from tests.test_redteam import descendants, sandbox_processes
+from tests.test_redteam import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "tests" / "fixtures" / "course"
@@ -531,9 +530,9 @@ def test_gradescope_zip_named_dotdot_stays_in_scratch(tmp_path: Path) -> None:
     scratch = parent / "scratch"
     scratch.mkdir(parents=True)
     try:
-        found, problem = find_notebook(submission, "toy", scratch)
+        found, _problem = find_notebook(submission, "toy", scratch)
     except Exception as e:  # noqa: BLE001 - refusing the upload is fine, escaping is not
-        found, problem = None, str(e)
+        found, _problem = None, str(e)
     outside = sorted(str(p.relative_to(tmp_path)) for p in parent.rglob("*")
                      if p.is_file() and scratch not in p.parents)
     assert not outside, f"{case.name}: {case.expect}; written outside the scratch folder: {outside}"

@@ -2,7 +2,6 @@
 fails closed when the source cannot show what runs. Each case is a notebook given as its code cells."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
