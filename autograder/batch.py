@@ -6,11 +6,14 @@ this process hands out submissions, journals results (the one writer) and writes
 joins shards into the outputs one batch would have written."""
 from __future__ import annotations
 
-import csv
 import hashlib
+import json
 import re
+import shutil
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
@@ -20,7 +23,9 @@ from autograder.results import Isolation, SubmissionResult
 
 if TYPE_CHECKING:
     from autograder.config import Course
+    from autograder.exports import Discovery
     from autograder.grading import Grader
+    from autograder.handscores import HandScores
     from autograder.pool import Task
 
 SUFFIXES = (".ipynb", ".py")
@@ -43,6 +48,73 @@ def submission_seed(batch_seed: int, sha256: str) -> int:
     """Deterministic per batch and submission: a resumed batch draws the same hidden inputs, and so
     does every shard of a batch run with the same --seed."""
     return int.from_bytes(hashlib.sha256(f"{batch_seed}:{sha256}".encode()).digest()[:8], "little") >> 1
+
+
+# --- what decides a score ----------------------------------------------------------------------------
+def _tree_digest(root: Path) -> str:
+    """sha256 over every file under `root` (relative path and bytes; caches left out)."""
+    h = hashlib.sha256()
+    if root.is_dir():
+        for p in sorted(root.rglob("*")):
+            if "__pycache__" in p.parts or p.suffix == ".pyc" or p.is_symlink() or not p.is_file():
+                continue
+            h.update(p.relative_to(root).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+            h.update(_sha256(p).encode() + b"\0")
+    return h.hexdigest()
+
+
+def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str]]:
+    """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
+    test files, the reference modules, grading.yml's settings for it and this package's version.
+    Only bytes are read: nothing of the tests or the reference is imported here."""
+    from autograder import __version__
+    settings = course.config.assignments[slug].model_dump(mode="json")
+    settings.pop("title", None)  # a title decides no score
+    relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
+                "gpu_points": course.config.gpu_points, "assignment": settings}
+    parts = {
+        "the hidden tests": _tree_digest(course.assignment_dir(slug) / "hidden"),
+        "the reference": _tree_digest(course.root / "reference"),
+        "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
+        "the autograder version": __version__,
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest(), parts
+
+
+def why_regraded(old_parts: dict[str, str], new_parts: dict[str, str]) -> str:
+    """Which of the fingerprint's parts changed, for people: "the hidden tests changed"."""
+    if not old_parts:
+        return "graded before grading was fingerprinted"
+    changed = [k for k in new_parts if old_parts.get(k) != new_parts[k]]
+    return " and ".join(changed) + " changed" if changed else "the grading changed"
+
+
+# --- class exports -----------------------------------------------------------------------------------
+def discover_class(directory: Path, slug: str, scratch: Path) -> "Discovery":
+    """The class in `directory`, in any layout autograder.exports reads (flat, per-student folders,
+    zips, Gradescope, Canvas, Moodle). Zips are unpacked into `scratch`, which must outlive grading."""
+    from autograder.exports import discover
+    return discover(directory, slug, scratch)
+
+
+def shard_part(found: "Discovery", shard: Optional[tuple[int, int]]) -> "Discovery":
+    """The share of a discovery one shard grades (by key; problems about the export as a whole go to
+    shard 1 only, so a merged roster names each once)."""
+    if shard is None:
+        return found
+    k, n = shard
+    return found.model_copy(update={
+        "entries": [e for e in found.entries if shard_of(e.key, n) == k],
+        "problems": [p for p in found.problems if (shard_of(p.key, n) == k if p.key else k == 1)]})
+
+
+@dataclass
+class BatchInfo:
+    """What a batch did besides its results, for the CLI's summary."""
+    regraded: dict[str, str] = field(default_factory=dict)      # key -> why it was graded again
+    changes: dict[str, tuple[float, float, float, float, str]] = field(default_factory=dict)  # this run's
+    warnings: list[str] = field(default_factory=list)
+    found: Optional["Discovery"] = None
 
 
 # --- shards ------------------------------------------------------------------------------------------
@@ -73,15 +145,18 @@ def task_timeout(course: "Course") -> float:
 def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: Optional["Grader"] = None,
               on_done: Optional[Callable[[SubmissionResult, bool], None]] = None,
               seed: Optional[int] = None, shard: Optional[tuple[int, int]] = None,
-              course: Optional["Course"] = None, isolation: Optional[Isolation] = None) -> list[SubmissionResult]:
-    """Grade every submission in `directory` (the shard's share of them) into `outdir`; resumes from
-    outdir/journal.sqlite. With `grader`, grades in this process on `jobs` threads of that grader
-    (one zygote); without, on `jobs` grader processes."""
-    from autograder.outputs import results_name
+              course: Optional["Course"] = None, isolation: Optional[Isolation] = None,
+              found: Optional["Discovery"] = None, regrade: bool = False,
+              hand: Optional["HandScores"] = None, info: Optional[BatchInfo] = None) -> list[SubmissionResult]:
+    """Grade every submission of the class in `directory` (the shard's share of them) into `outdir`;
+    resumes from outdir/journal.sqlite. `found`: the class as discover_class read it (else read
+    here). A journaled grade is kept while the submission's bytes and the grading's fingerprint are
+    unchanged; `regrade` grades everything again. With `grader`, grades in this process on `jobs`
+    threads of that grader (one zygote); without, on `jobs` grader processes. Returns the results,
+    hand scores merged, in key order; `info` receives what was regraded and which scores changed."""
+    from autograder.outcome import TestSpec, build_result
+    from autograder.outputs import results_name, write_results
     from autograder.pool import GraderPool, Task
-    subs = find_submissions(directory)
-    if shard is not None:
-        subs = [p for p in subs if shard_of(p.name, shard[1]) == shard[0]]
     if course is None:
         if grader is not None:
             course = grader.course
@@ -89,42 +164,77 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             from autograder.config import find_course
             course = find_course()
     course.assignment_dir(slug)  # an unknown assignment stops here, before anything starts
-    outdir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
-    vis = course.config.visibility
-    digests = {p.name: _sha256(p) for p in subs}
-    journal.expect(digests.items())
-    results: dict[str, SubmissionResult] = {}
-    todo: list[Task] = []
-    for p in subs:
-        cached = journal.done(p.name, digests[p.name])
-        if cached is not None:
-            results[p.name] = cached
-            if on_done:
-                on_done(cached, True)
-        else:
-            todo.append(Task(name=p.name, path=str(p.resolve()),
-                             seed=submission_seed(journal.batch_seed, digests[p.name]),
-                             results_path=str(outdir / "results" / results_name(p.name))))
-
-    def finish(task: Task, result: SubmissionResult, final: bool, written: bool = False) -> None:
-        if not written:  # a grader process writes its own results; this one only what it built itself
-            from autograder.outputs import write_results
-            write_results(result, vis, Path(task.results_path))
-        if final:
-            journal.record(task.name, digests[task.name], result)
-        else:  # the grader's failure, not the student's: shown now, graded again by a rerun
-            journal.record_failure(task.name, digests[task.name], result)
-        results[task.name] = result  # only this thread writes it
-        if on_done:
-            on_done(result, False)
-
+    info = info if info is not None else BatchInfo()
+    scratch: Optional[Path] = None
+    if found is None:
+        scratch = Path(tempfile.mkdtemp(prefix="autograder-class-"))
     pool: Optional[GraderPool] = None
+    journal: Optional[Journal] = None
     try:
+        if found is None:
+            assert scratch is not None
+            found = discover_class(directory, slug, scratch)
+        part = shard_part(found, shard)
+        info.found = part
+        outdir.mkdir(parents=True, exist_ok=True)
+        journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
+        fingerprint, parts = grading_fingerprint(course, slug)
+        journal.set_fingerprint(fingerprint, parts)
+        part.write(outdir / "roster.json")
+        vis = course.config.visibility
+        entries = part.entries
+        digests = {e.key: _sha256(e.path) for e in entries}
+        problems = {p.key: p for p in part.problems if p.key}
+        problem_digests = {k: "problem:" + hashlib.sha256(p.message.encode()).hexdigest() for k, p in problems.items()}
+        journal.expect([*digests.items(), *problem_digests.items()])
+        if hand is not None:
+            journal.keep_meta("hand_scores", dump_hand_scores(hand))
+        results: dict[str, SubmissionResult] = {}
+        before: dict[str, SubmissionResult] = {}
+        todo: list[Task] = []
+        for e in entries:
+            prev = journal.previous(e.key)
+            if prev is not None and prev[0] == digests[e.key] and prev[1] == fingerprint and not regrade:
+                results[e.key] = prev[2]
+                if on_done:
+                    on_done(prev[2], True)
+                continue
+            if prev is not None:
+                old_sha, old_fp, old = prev
+                why = ("the submission changed" if old_sha != digests[e.key] else
+                       why_regraded(journal.parts(old_fp), parts) if old_fp != fingerprint else "--regrade")
+                before[e.key] = old
+                info.regraded[e.key] = why
+            todo.append(Task(name=e.key, path=str(e.path.resolve()),
+                             seed=submission_seed(journal.batch_seed, digests[e.key]),
+                             results_path=str(outdir / "results" / results_name(e.key))))
+        why_of = dict(info.regraded)
+
+        def finish(task: Task, result: SubmissionResult, final: bool, written: bool = False) -> None:
+            assert journal is not None
+            if result.submission != task.name:  # the grader names a result after its file: the key names it here
+                result = result.model_copy(update={"submission": task.name})
+            if not written:  # a grader process writes its own results; this one only what it built itself
+                write_results(result, vis, Path(task.results_path))
+            if final:
+                journal.record(task.name, digests[task.name], result)
+                old = before.get(task.name)
+                if old is not None and (old.score, old.max_score) != (result.score, result.max_score):
+                    why = why_of.get(task.name, "")
+                    journal.record_change(task.name, old, result, why)
+                    info.changes[task.name] = (old.score, old.max_score, result.score, result.max_score, why)
+            else:  # the grader's failure, not the student's: shown now, graded again by a rerun
+                journal.record_failure(task.name, digests[task.name], result)
+            results[task.name] = result  # only this thread writes it
+            if on_done:
+                on_done(result, False)
+
+        specs: list[TestSpec] = []
         if grader is not None:
             _in_process(grader, slug, todo, jobs, finish)
             from autograder.checks import MISCONCEPTIONS
             journal.keep_texts(MISCONCEPTIONS)
+            specs = list(grader.specs(slug))
         elif todo:
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
                               task_timeout_s=task_timeout(course))
@@ -133,13 +243,30 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             for task, result, final, written in pool.run(todo):
                 finish(task, result, final, written)
             pool.release()  # the grader processes wind down while the outputs are written
+            specs = list(pool.specs)
             if pool.misconceptions:
                 journal.keep_texts(pool.misconceptions)
                 register_texts(pool.misconceptions)  # the report names them as the graders did
-        ordered = [results[p.name] for p in subs if p.name in results]
-        write_outputs(ordered, course, slug, outdir)
+        if specs:
+            journal.keep_meta("specs", json.dumps([s.to_json() for s in specs]))
+        else:  # nothing graded now: the test list the last graders announced
+            try:
+                specs = [TestSpec.from_json(x) for x in json.loads(journal.meta("specs") or "[]")]
+            except (ValueError, TypeError):
+                specs = []
+        for key, problem in problems.items():  # what the export holds that cannot be graded, and why
+            result = build_result(key, slug, status="rejected", seed=0, specs=specs, message=problem.message)
+            write_results(result, vis, outdir / "results" / results_name(key))
+            journal.record(key, problem_digests[key], result)
+            results[key] = result
+        if hand is None:
+            hand = load_hand_scores(journal.meta("hand_scores"), course, slug)
+        ordered = [results[k] for k in sorted(results)]
+        ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
+                                changes={**journal.changes(), **info.changes}, warnings=info.warnings)
     finally:
-        journal.close()
+        if journal is not None:
+            journal.close()
         if pool is not None:
             pool.close()
             for note in pool.notes:
@@ -147,6 +274,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                 kept = "\n".join(x for x in note.splitlines() if not x.startswith("grader problem:"))
                 if kept.strip():
                     _note(kept)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     return ordered
 
 
@@ -197,11 +326,53 @@ def _note(text: str) -> None:
         pass
 
 
-def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, outdir: Path) -> None:
-    """gradebook.csv and report.html of these results, in this order (one batch, or merged shards)."""
-    write_gradebook(results, outdir / "gradebook.csv")
+def dump_hand_scores(hand: "HandScores") -> str:
+    """Hand scores as the journal keeps them (a rerun without --hand-scores, and merge, reuse them)."""
+    return json.dumps({key: {q: [h.score, h.comment, h.row] for q, h in qs.items()}
+                       for key, qs in hand.scores.items()}, sort_keys=True)
+
+
+def load_hand_scores(text: Optional[str], course: "Course", slug: str) -> Optional["HandScores"]:
+    from autograder.handscores import HandScore, HandScores, hand_points
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    out = HandScores(points=hand_points(course.settings(slug), slug))
+    for key, qs in data.items():
+        for q, (score, comment, row) in qs.items():
+            out.scores.setdefault(key, {})[q] = HandScore(key=key, question=q, score=float(score),
+                                                          comment=str(comment), row=int(row))
+    return out
+
+
+def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, outdir: Path,
+                  found: Optional["Discovery"] = None, hand: Optional["HandScores"] = None,
+                  changes: Optional[dict[str, tuple[float, float, float, float, str]]] = None,
+                  warnings: Optional[list[str]] = None) -> list[SubmissionResult]:
+    """gradebook.csv, canvas.csv, feedback/ and report.html of these results, in this order (one
+    batch, or merged shards), with the hand-graded questions grading.yml declares (hand scores
+    merged where given, else 0 awaiting hand grading). `found` names each submission's students.
+    Returns the results as written (hand scores merged)."""
+    from autograder.feedback import write_feedback
+    from autograder.gradebook import write_canvas_csv
+    from autograder.handscores import apply_hand_scores, hand_points
+    points = hand_points(course.settings(slug), slug)
+    if points:
+        results = [apply_hand_scores(r, points, hand) for r in results]
+    entries = found.entries if found is not None else []
+    submitters = found.submitters() if found is not None else None
+    title = course.config.assignments[slug].title or slug
+    write_gradebook(results, outdir / "gradebook.csv", entries, submitters)
+    notes = write_canvas_csv(results, outdir / "canvas.csv", title, entries, submitters)
+    if warnings is not None:
+        warnings.extend(notes)
+    write_feedback(results, outdir / "feedback", entries=entries, title=title)
     from autograder.report import write_report
-    write_report(results, course, slug, outdir)
+    write_report(results, course, slug, outdir, found=found, changes=changes or {})
+    return results
 
 
 # OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the
@@ -218,13 +389,7 @@ def csv_cell(text: str) -> str:
     return text
 
 
-def write_gradebook(results: list[SubmissionResult], path: Path) -> None:
-    tmp = path.with_suffix(".csv.tmp")
-    with open(tmp, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["submission", "score", "max_score", "status", "misconceptions", "seed",
-                    "execution_time_s"])
-        for r in results:
-            w.writerow([csv_cell(r.submission), f"{r.score:g}", f"{r.max_score:g}", csv_cell(r.status),
-                        csv_cell(";".join(sorted(set(r.misconceptions)))), r.seed, f"{r.execution_time_s:.3f}"])
-    tmp.replace(path)
+def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None) -> Path:
+    """gradebook.csv: one row per student (autograder.gradebook says which columns)."""
+    from autograder.gradebook import write_gradebook as write
+    return write(results, path, entries, submitters)

@@ -65,7 +65,9 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
 
 
 @app.command()
-def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ipynb, .py)"),
+def batch(directory: Path = typer.Argument(..., help="the class: a folder of submissions (.ipynb, .py), of "
+                                                   "per-student folders or zips, a Gradescope export, an "
+                                                   "LMS download, or a zip of one"),
           assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
           outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
           jobs: int = typer.Option(2, "-j", "--jobs", help="grader processes side by side (one per core)"),
@@ -74,27 +76,50 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
                                               help="grade only shard K of N (K from 1); join them with `merge`"),
           isolation: Optional[str] = typer.Option(None, "--isolation",
                                                   help="force bwrap|fallback|rlimits (default: strongest available)"),
+          regrade: bool = typer.Option(False, "--regrade", help="grade every submission again, journaled or not"),
+          hand_scores: Optional[Path] = typer.Option(None, "--hand-scores", metavar="FILE.csv",
+                                                     help="hand scores of written answers (sid or submission, "
+                                                          "question, score, comment), merged into the totals"),
           ) -> None:
-    """Grade a class: gradebook.csv, results/<name>.json, report.html. Resumable."""
-    from autograder.batch import find_submissions, parse_shard, shard_of
+    """Grade a class: gradebook.csv, canvas.csv, results/, feedback/, report.html. Resumable; a rerun
+    regrades exactly what the hidden tests, reference, settings or version changed."""
+    import tempfile
+
+    from autograder.batch import BatchInfo, discover_class, parse_shard, shard_part
     from autograder.config import find_course
     from autograder.results import Isolation
-    if not directory.is_dir():
+    if not (directory.is_dir() or (directory.is_file() and directory.suffix.lower() == ".zip")):
         _fail(GraderError(f"{directory} is not a directory"))
+    scratch = tempfile.TemporaryDirectory(prefix="autograder-class-")
     try:
         course = find_course()
         course.assignment_dir(assignment)
         part = parse_shard(shard) if shard else None
         level = Isolation(isolation) if isolation else None
+        found = discover_class(directory, assignment, Path(scratch.name))
+        hand = None
+        if hand_scores is not None:  # before any grading: a bad file stops the batch at once, rows named
+            from autograder.handscores import hand_points, read_hand_scores
+            hand = read_hand_scores(hand_scores, hand_points(course.settings(assignment), assignment),
+                                    entries=found.entries, submitters=found.submitters())
     except (GraderError, ValueError) as e:
+        scratch.cleanup()
         _fail(e)
         return
     from rich.progress import Progress
 
     from autograder.batch import run_batch
-    subs = find_submissions(directory)
-    total = len([p for p in subs if part is None or shard_of(p.name, part[1]) == part[0]])
+    from autograder.exports import summary
+    from autograder.outputs import terminal_text
+    mine = shard_part(found, part)
+    typer.echo(terminal_text(summary(mine), limit=300))
+    for problem in mine.problems:
+        typer.echo(terminal_text(f"not gradable: {problem.key or problem.source}: {problem.message}", limit=400))
+    for warning in found.warnings[:20]:
+        typer.echo(terminal_text(f"note: {warning}", limit=400))
+    total = len(mine.entries)
     counts = {"cached": 0, "graded": 0}
+    info = BatchInfo()
 
     def done(result, cached: bool) -> None:
         counts["cached" if cached else "graded"] += 1
@@ -105,10 +130,23 @@ def batch(directory: Path = typer.Argument(..., help="folder of submissions (.ip
             label = f"grading {assignment}" + (f" (shard {part[0]}/{part[1]})" if part else "")
             task = progress.add_task(label, total=total)
             results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed,
-                                shard=part, course=course, isolation=level)
+                                shard=part, course=course, isolation=level, found=found, regrade=regrade,
+                                hand=hand, info=info)
     except GraderError as e:
         _fail(e)
         return
+    finally:
+        scratch.cleanup()
+    if info.regraded:
+        reasons: dict[str, int] = {}
+        for why in info.regraded.values():
+            reasons[why] = reasons.get(why, 0) + 1
+        typer.echo("; ".join(f"{n} regraded: {why}" for why, n in reasons.items()))
+    for key, (old, old_max, new, new_max, why) in sorted(info.changes.items()):
+        typer.echo(terminal_text(f"score changed: {key}: {old:g}/{old_max:g} -> {new:g}/{new_max:g} ({why})",
+                                 limit=400))
+    for warning in info.warnings[:20]:
+        typer.echo(terminal_text(f"note: {warning}", limit=400))
     _summary(results, outdir, f"{counts['graded']} graded now, {counts['cached']} already in the journal")
 
 
@@ -120,7 +158,8 @@ def _summary(results, outdir: Path, extra: str) -> None:
     graded = [r for r in results if r.status == "graded"]
     mean = sum(r.score for r in results) / len(results) if results else 0.0
     typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; {extra}")
-    typer.echo(f"gradebook: {outdir / 'gradebook.csv'}")
+    typer.echo(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
+    typer.echo(f"feedback:  {outdir / 'feedback'}/")
     typer.echo(f"report:    {outdir / 'report.html'}")
 
 

@@ -32,6 +32,14 @@ CREATE TABLE IF NOT EXISTS failed (
     sha256 TEXT NOT NULL,
     result_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS fingerprints (fingerprint TEXT PRIMARY KEY, parts_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS changed (
+    submission TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    old_score REAL NOT NULL, old_max REAL NOT NULL,
+    new_score REAL NOT NULL, new_max REAL NOT NULL,
+    why TEXT NOT NULL
+);
 """
 
 
@@ -43,7 +51,11 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(graded)")}
+        if "fingerprint" not in columns:  # a journal written before grades were fingerprinted
+            self._db.execute("ALTER TABLE graded ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''")
         self._lock = threading.Lock()
+        self.fingerprint = ""  # of everything that decides a score in this run (set_fingerprint)
         stored = self._meta("assignment")
         if stored is None:
             self._set_meta("assignment", assignment)
@@ -80,6 +92,54 @@ class Journal:
             self._db.executemany("INSERT OR REPLACE INTO expected VALUES (?, ?)", list(submissions))
             self._db.execute("COMMIT")
 
+    def set_fingerprint(self, fingerprint: str, parts: dict[str, str]) -> None:
+        """What decides a score in this run (hidden tests, reference, settings, version): results
+        recorded from now on carry it, and a result carrying another one is graded again."""
+        self.fingerprint = fingerprint
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO fingerprints VALUES (?, ?)",
+                             (fingerprint, json.dumps(parts, sort_keys=True)))
+            self._set_meta("fingerprint", fingerprint)
+
+    def parts(self, fingerprint: str) -> dict[str, str]:
+        with self._lock:
+            row = self._db.execute("SELECT parts_json FROM fingerprints WHERE fingerprint = ?",
+                                   (fingerprint,)).fetchone()
+        try:
+            return dict(json.loads(row[0])) if row else {}
+        except ValueError:
+            return {}
+
+    def previous(self, submission: str) -> Optional[tuple[str, str, SubmissionResult]]:
+        """(sha256, fingerprint, result) of the submission's last finished grade, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT sha256, fingerprint, result_json FROM graded WHERE submission = ?",
+                                   (submission,)).fetchone()
+        if not row:
+            return None
+        return row[0], row[1], SubmissionResult.model_validate_json(row[2])
+
+    def record_change(self, submission: str, old: SubmissionResult, new: SubmissionResult, why: str) -> None:
+        """A regrade that changed a score: kept for the report (under this run's fingerprint)."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO changed VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (submission, self.fingerprint, old.score, old.max_score, new.score, new.max_score, why))
+
+    def changes(self) -> dict[str, tuple[float, float, float, float, str]]:
+        """{submission: (old score, old max, new score, new max, why)} of regrades under this fingerprint."""
+        with self._lock:
+            rows = self._db.execute("SELECT submission, old_score, old_max, new_score, new_max, why FROM changed "
+                                    "WHERE fingerprint = ?", (self.fingerprint,)).fetchall()
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def keep_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._set_meta(key, value)
+
+    def meta(self, key: str) -> Optional[str]:
+        with self._lock:
+            return self._meta(key)
+
     def done(self, submission: str, sha256: str) -> Optional[SubmissionResult]:
         with self._lock:
             row = self._db.execute("SELECT sha256, result_json FROM graded WHERE submission = ?",
@@ -94,7 +154,8 @@ class Journal:
         text = result_json if result_json is not None else result.model_dump_json()
         with self._lock:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT OR REPLACE INTO graded VALUES (?, ?, ?)", (submission, sha256, text))
+            self._db.execute("INSERT OR REPLACE INTO graded (submission, sha256, result_json, fingerprint) "
+                             "VALUES (?, ?, ?, ?)", (submission, sha256, text, self.fingerprint))
             self._db.execute("DELETE FROM failed WHERE submission = ?", (submission,))
             self._db.execute("COMMIT")
 
@@ -127,6 +188,12 @@ class JournalView:
             self.expected = self._optional("SELECT submission, sha256 FROM expected")
             self.failed = {name: (sha, text) for name, sha, text in
                            self._rows("SELECT submission, sha256, result_json FROM failed")}
+            self.fingerprints = {name: fp for name, fp in self._rows("SELECT submission, fingerprint FROM graded")}
+            self.changes = {r[0]: (r[2], r[3], r[4], r[5], r[6]) for r in self._rows(
+                "SELECT submission, fingerprint, old_score, old_max, new_score, new_max, why FROM changed")
+                if r[1] == meta.get("fingerprint", "")}
+            parts = [(text,) for fp, text in self._rows("SELECT fingerprint, parts_json FROM fingerprints")
+                     if fp == meta.get("fingerprint", "")]
         except sqlite3.Error as e:
             raise GraderError(f"{path} cannot be read as a journal: {e}") from None
         finally:
@@ -136,6 +203,12 @@ class JournalView:
         self.assignment = meta.get("assignment", "")
         self.batch_seed = int(meta.get("batch_seed") or 0)
         self.shard = meta.get("shard", "")
+        self.meta = meta
+        self.fingerprint = meta.get("fingerprint", "")
+        try:
+            self.parts = {str(k): str(v) for k, v in json.loads(parts[0][0]).items()} if parts else {}
+        except (ValueError, AttributeError):
+            self.parts = {}
         try:
             texts = json.loads(meta.get("misconceptions") or "{}")
         except ValueError:

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from autograder.batch import parse_shard, register_texts, write_outputs
+import json
+
+from autograder.batch import load_hand_scores, parse_shard, register_texts, write_outputs
 from autograder.errors import GraderError
+from autograder.exports import Discovery
 from autograder.journal import Journal, JournalView
 from autograder.results import SubmissionResult
 
@@ -50,6 +53,11 @@ class Collected:
     rows: list[tuple[str, str, str, bool, Path]]   # (name, sha256, result_json, final, its shard), by name
     seed: Optional[int]                            # the batch seed every shard shares, or None
     texts: dict[str, str]                          # misconception texts the shards' graders used
+    fingerprint: str = ""                          # of the grading every shard used
+    parts: Optional[dict[str, str]] = None
+    roster: Optional[Discovery] = None             # who each submission belongs to, every shard's roster
+    hand: str = ""                                 # the hand scores the shards were given (journal JSON)
+    changes: Optional[dict[str, tuple[float, float, float, float, str]]] = None
 
 
 def collect(dirs: list[Path]) -> Collected:
@@ -61,11 +69,18 @@ def collect(dirs: list[Path]) -> Collected:
     if len(slugs) != 1:
         raise GraderError(f"these outputs grade different assignments: {', '.join(sorted(slugs))}")
     _check_shards(views, dirs)
+    prints = {v.fingerprint for v in views if v.fingerprint}
+    if len(prints) > 1:
+        raise GraderError("these outputs were graded with different hidden tests, reference, settings or "
+                          "autograder versions: rerun the older ones (they regrade what changed), then merge")
     rows: dict[str, tuple[str, str, bool, Path]] = {}
     for view, d in zip(views, dirs):
         names = view.expected if view.expected is not None else {n: sha for n, (sha, _) in view.graded.items()}
+        current = {n for n, (sha, _) in view.graded.items()
+                   if not view.fingerprint or view.fingerprints.get(n, "") == view.fingerprint}
         unfinished = [n for n, sha in names.items()
-                      if view.graded.get(n, ("",))[0] != sha and view.failed.get(n, ("",))[0] != sha]
+                      if (view.graded.get(n, ("",))[0] != sha or n not in current)
+                      and view.failed.get(n, ("",))[0] != sha]
         if unfinished:
             label = f"shard {view.shard}" if view.shard else "batch"
             raise GraderError(f"{label} in {d} has not finished: {len(names) - len(unfinished)} of {len(names)} "
@@ -82,7 +97,19 @@ def collect(dirs: list[Path]) -> Collected:
     for view in views:
         texts.update(view.texts)
     ordered = [(name, sha, text, final, d) for name, (sha, text, final, d) in sorted(rows.items())]
-    return Collected(slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None, texts)
+    rosters = [Discovery.read(d / "roster.json") for d in dirs if (d / "roster.json").is_file()]
+    hand: dict[str, dict] = {}
+    changes: dict[str, tuple[float, float, float, float, str]] = {}
+    for view in views:
+        try:
+            hand.update(json.loads(view.meta.get("hand_scores") or "{}"))
+        except ValueError:
+            pass
+        changes.update(view.changes)
+    return Collected(slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None, texts,
+                     fingerprint=prints.pop() if prints else "", parts=next((v.parts for v in views if v.parts), {}),
+                     roster=Discovery.merged(rosters) if rosters else None,
+                     hand=json.dumps(hand, sort_keys=True) if hand else "", changes=changes)
 
 
 def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionResult]:
@@ -103,6 +130,12 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     try:
         journal.expect((name, sha) for name, sha, _t, _f, _d in got.rows)
         journal.keep_texts(got.texts)
+        if got.fingerprint:
+            journal.set_fingerprint(got.fingerprint, got.parts or {})
+        if got.hand:
+            journal.keep_meta("hand_scores", got.hand)
+        if got.roster is not None:
+            got.roster.write(outdir / "roster.json")
         for name, sha, text, final, shard in got.rows:
             result = SubmissionResult.model_validate_json(text)
             target = outdir / "results" / results_name(name)
@@ -113,10 +146,13 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
                 write_results(result, vis, target)
             if final:
                 journal.record(name, sha, result, result_json=text)
+                if got.changes and name in got.changes:
+                    o, om, n, nm, why = got.changes[name]
+                    journal.record_change(name, result.model_copy(update={"score": o, "max_score": om}), result, why)
             else:
                 journal.record_failure(name, sha, result)
             results.append(result)
     finally:
         journal.close()
-    write_outputs(results, course, slug, outdir)
-    return results
+    return write_outputs(results, course, slug, outdir, found=got.roster,
+                         hand=load_hand_scores(got.hand, course, slug), changes=got.changes)

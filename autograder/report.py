@@ -6,6 +6,7 @@ import base64
 import io
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Optional
 from urllib.parse import quote
 
 import jinja2
@@ -13,6 +14,9 @@ import jinja2
 from autograder.config import Course
 from autograder.outputs import results_name
 from autograder.results import SubmissionResult, misconception_texts
+
+if TYPE_CHECKING:
+    from autograder.exports import Discovery
 
 TEMPLATE = jinja2.Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }} — class report</title>
@@ -27,6 +31,10 @@ TEMPLATE = jinja2.Template("""<!doctype html>
 <b>Grader problem, not the students': {{ infra_count }} of {{ n }} submissions had test cases that were not run.</b>
 They scored 0 of 0 (neither lost nor gained points) and are left out of the pass rates.
 <ul>{% for line, count in infra %}<li>{{ line }} ({{ count }} submission{{ "s" if count != 1 }})</li>{% endfor %}</ul></div>{% endif %}
+{% if changes %}<h2>Scores changed by the last regrade</h2>
+<table id="changes"><tr><th>submission</th><th>students</th><th>old</th><th>new</th><th>why</th></tr>
+{% for key, who, old, new, why in changes %}<tr><td>{{ key }}</td><td>{{ who }}</td><td class="num">{{ old }}</td><td class="num">{{ new }}</td><td>{{ why }}</td></tr>{% endfor %}
+</table>{% endif %}
 <p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }} · graded {{ graded }} · not gradable {{ rejected }}</p>
 <h2>Score distribution</h2>
 <img id="histogram" alt="score histogram" src="data:image/png;base64,{{ histogram }}">
@@ -35,19 +43,23 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 <table id="pass-rates"><tr><th>test</th><th>passed</th><th>rate</th></tr>
 {% for name, passed, total in pass_rates %}<tr><td>{{ name }}</td><td class="num">{{ passed }}/{{ total }}</td><td class="num">{{ "%.0f"|format(100 * passed / total if total else 0) }}%</td></tr>{% endfor %}
 </table>
+<h2>Average per question</h2>
+<table id="question-averages"><tr><th>question</th><th>mean</th><th>out of</th><th>submissions</th></tr>
+{% for q, mean, out_of, count in averages %}<tr><td>{{ q }}</td><td class="num">{{ "%.2f"|format(mean) }}</td><td class="num">{{ "%g"|format(out_of) }}</td><td class="num">{{ count }}</td></tr>{% endfor %}
+</table>
 <h2>Misconceptions across the class</h2>
-{% if misconceptions %}<table id="misconceptions"><tr><th>misconception</th><th>students</th></tr>
-{% for key, desc, count in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td></tr>{% endfor %}
+{% if misconceptions %}<table id="misconceptions"><tr><th>misconception</th><th>submissions</th><th>who</th></tr>
+{% for key, desc, count, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td><td class="who">{% for label, sub in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a>{{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% else %}<p>None detected.</p>{% endif %}
 <h2>Slowest submissions</h2>
 <table id="slowest"><tr><th>submission</th><th>seconds</th></tr>
 {% for r in slowest %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%.2f"|format(r.execution_time_s) }}</td></tr>{% endfor %}
 </table>
-<h2>Written answers to grade by hand</h2>
-{% for r in results %}{% for m in r.manual %}<h3>{{ r.submission }} — {{ m.question }}</h3><div class="answer">{{ m.text }}</div>{% endfor %}{% else %}<p>None.</p>{% endfor %}
+{% if written %}<h2>Written answers to grade by hand</h2>
+{% for key, who, question, html in written %}<h3>{{ key }}{% if who %} ({{ who }}){% endif %} — {{ question }}</h3><div class="answer">{{ html }}</div>{% endfor %}{% endif %}
 <h2>Every submission</h2>
-<table id="submissions"><tr><th>submission</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
-{% for r in results %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
+<table id="submissions"><tr><th>submission</th><th>students</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
+{% for r in results %}<tr><td>{{ r.submission }}</td><td>{{ students[loop.index0] }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}{% if r.status != "graded" and r.message %}: {{ r.message }}{% endif %}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback_of[r.submission] }}">feedback</a> · <a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
 </table>
 </body></html>
 """, autoescape=True)
@@ -59,7 +71,13 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path) -> Path:
+def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path,
+                 found: "Optional[Discovery]" = None,
+                 changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None) -> Path:
+    """report.html. `found` (exports.Discovery) names each submission's students; `changes`
+    ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed."""
+    from autograder.feedback import feedback_name, math_html
+    from autograder.gradebook import misconception_students, question_averages
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -88,6 +106,12 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     plt.close(fig)
 
     counts = Counter(m for r in results for m in set(r.misconceptions))
+    submitters = found.submitters() if found is not None else {}
+    who = {key: ", ".join(p.label for p in people) for key, people in submitters.items()}
+    students = misconception_students(results, submitters=submitters)
+    feedback_of = {r.submission: f"feedback/{quote(feedback_name(r.submission))}" for r in results}
+    written = [(r.submission, who.get(r.submission, ""), m.question, math_html(m.text))
+               for r in results for m in r.manual if m.text.strip()]
     texts = misconception_texts(results)
     # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
     infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)
@@ -98,7 +122,11 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         graded=sum(r.status == "graded" for r in results),
         rejected=sum(r.status != "graded" for r in results),
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
-        misconceptions=[(k, texts.get(k, k), c) for k, c in counts.most_common()],
+        misconceptions=[(k, texts.get(k, k), c, students.get(k, [])) for k, c in counts.most_common()],
+        averages=question_averages(results), feedback_of=feedback_of, written=written,
+        students=[who.get(r.submission, "") for r in results],
+        changes=[(k, who.get(k, ""), f"{o:g} / {om:g}", f"{n:g} / {nm:g}", why)
+                 for k, (o, om, n, nm, why) in sorted((changes or {}).items())],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
         infra=infra.most_common(), infra_count=sum(1 for r in results if r.infra),
         results=results,

@@ -226,10 +226,15 @@ def test_report_cannot_be_injected(tmp_path, fixture_course):
     for tag, attrs in page.tags:
         for key, _value in attrs:
             assert not key.startswith("on"), (tag, key)
-    hrefs = [dict(attrs)["href"] for tag, attrs in page.tags if tag == "a"]
+    links = [dict(attrs)["href"] for tag, attrs in page.tags if tag == "a"]
+    hrefs = [h for h in links if h.startswith("results/")]
     assert hrefs == [f"results/{results_name(n)}" for n in names]
-    for href in hrefs:
-        assert ":" not in href and "/" not in unquote(href)[len("results/"):]
+    # every other link is a submission's feedback page, by the same injective, path-safe name
+    from autograder.feedback import feedback_name
+    assert {h for h in links if not h.startswith("results/")} == {f"feedback/{feedback_name(n)}" for n in names}
+    for href in links:
+        folder = href.split("/", 1)[0] + "/"
+        assert ":" not in href and "/" not in unquote(href)[len(folder):]
     text = "".join(page.text)
     for n in names:
         assert n in text  # shown as text, verbatim
