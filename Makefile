@@ -40,6 +40,7 @@ demo: install
 	@for slug in $(SLUGS); do \
 	  rm -rf out/$$slug; $(BIN)/autograder batch examples/submissions/$$slug -a $$slug -o out/$$slug || exit 1; \
 	done
+	@rm -rf out/gradescope-sdpa; $(BIN)/autograder batch examples/exports/gradescope-sdpa -a sdpa-from-scratch -o out/gradescope-sdpa
 	@echo; echo "Reports: $(foreach s,$(SLUGS),out/$(s)/report.html )"
 
 bench: install

@@ -191,3 +191,15 @@ def test_per_student_folders_and_canvas_download(tmp_path):
     with open(tmp_path / "out2" / "canvas.csv", newline="") as fh:
         assert {r["ID"]: r["toy attention"] for r in csv.DictReader(fh)} == {"1234": "5.5",
                                                                             "2222": rows["2222"]["score"]}
+
+
+def test_demo_export_is_a_gradescope_export_with_a_group(tmp_path):
+    """What `make demo` grades besides examples/submissions: read here without grading."""
+    from autograder.exports import discover
+    from tests.conftest import ROOT
+    found = discover(ROOT / "examples" / "exports" / "gradescope-sdpa", "sdpa-from-scratch", tmp_path)
+    assert found.layouts == ["gradescope"] and not found.problems and not found.warnings
+    who = {e.key: [s.name for s in e.submitters] for e in found.entries}
+    assert who == {"submission_1001": ["Ada Lovelace"], "submission_1002": ["Grace Hopper", "Alan Turing"],
+                   "submission_1003": ["Katherine Johnson"]}
+    assert "examples/exports/gradescope-sdpa" in (ROOT / "Makefile").read_text()
