@@ -203,3 +203,26 @@ def test_demo_export_is_a_gradescope_export_with_a_group(tmp_path):
     assert who == {"submission_1001": ["Ada Lovelace"], "submission_1002": ["Grace Hopper", "Alan Turing"],
                    "submission_1003": ["Katherine Johnson"]}
     assert "examples/exports/gradescope-sdpa" in (ROOT / "Makefile").read_text()
+
+
+def test_shards_of_an_export_merge_into_one_batch_gradebook(tmp_path):
+    """Each shard writes its share of the roster; merge joins rosters and hand scores, so the merged
+    gradebook (identities, groups, rejected folders, hand scores) equals one batch's."""
+    course = course_copy(tmp_path / "course")
+    export = gradescope_export(tmp_path / "export")
+    hand = tmp_path / "hand.csv"
+    hand.write_text("sid,question,score,comment\n1001,q3,2,Clear proof.\n1002,q3,1,Half.\n")
+    common = ["-a", "toy", "-j", "1", "--seed", "5", "--hand-scores", str(hand)]
+    rc, text = run("batch", str(export), "-o", str(tmp_path / "whole"), *common, course=course)
+    assert rc == 0, text
+    for k in (1, 2):
+        rc, text = run("batch", str(export), "-o", str(tmp_path / f"s{k}"), "--shard", f"{k}/2", *common,
+                       course=course)
+        assert rc == 0, text
+    rc, text = run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "-o", str(tmp_path / "merged"), course=course)
+    assert rc == 0, text
+    assert book(tmp_path / "merged") == book(tmp_path / "whole")
+    assert {r["name"] for r in book(tmp_path / "merged")} == {"Ada Lovelace", "Grace Hopper", "Alan Turing",
+                                                             "Bob Nonotebook"}
+    assert {p.name for p in (tmp_path / "merged" / "feedback").iterdir()} == \
+        {p.name for p in (tmp_path / "whole" / "feedback").iterdir()}
