@@ -101,7 +101,9 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     fig, ax = plt.subplots(figsize=(7, max(2, 0.22 * len(pass_rates))))
     ax.barh([p[0] for p in pass_rates][::-1], [p[1] / p[2] if p[2] else 0 for p in pass_rates][::-1],
             color="#55a868")
-    ax.set_xlim(0, 1), ax.set_xlabel("pass rate"), ax.tick_params(axis="y", labelsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("pass rate")
+    ax.tick_params(axis="y", labelsize=7)
     passplot = _png(fig)
     plt.close(fig)
 
