@@ -131,6 +131,15 @@ def test_gradescope_export_hand_scores_feedback_and_regrade(tmp_path):
     assert "data:image/svg+xml;base64," in written and "$" not in written  # typeset, not raw LaTeX
     assert "no .ipynb or .py file found" in report
     assert (out / "roster.json").is_file()
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser:  # what a browser draws, offline: the typeset proof and the new tables
+        for page, mark in ((out / "report.html", 'id="question-averages"'),
+                           (out / "feedback" / "submission_101.html", "Clear proof.")):
+            dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                  "--disable-background-networking", f"--user-data-dir={tmp_path / 'profile'}",
+                                  "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+            assert dom.returncode == 0 and "data:image/svg+xml;base64," in dom.stdout, dom.stderr[-800:]
+            assert mark in dom.stdout
 
     # Unchanged: nothing is graded again, and the hand scores are kept without the file.
     rc, text = run("batch", str(export), "-a", "toy", "-o", str(out), course=course)
