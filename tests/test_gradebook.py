@@ -163,7 +163,7 @@ def test_end_to_end_with_the_toy_grader(tmp_path, toy_grader):
     assert "Solo Student" in solo and "Total: <b>6</b> / 6" in solo and "Correct." in solo
     assert "Because variance adds over d_k terms." in solo                             # the written answer
     pair = pages["submission_2"].read_text()
-    assert "Pair One, Pair Two" in pair and "not scaling the scores at all" in pair and "Half of it." in pair
+    assert "Pair One, Pair Two" in pair and "toy: the scores were not divided by sqrt(d_k)" in pair and "Half of it." in pair
     nothing = pages["submission_3"].read_text()
     assert "Your submission could not be graded" in nothing and "no .ipynb" in nothing
 
