@@ -227,7 +227,7 @@ class Discovery(BaseModel):
             out.warnings += [w for w in part.warnings if w not in out.warnings]
             out.skipped += [s for s in part.skipped if s not in out.skipped]
             layouts.update(part.layouts)
-        out.layouts = sorted(layouts)  # type: ignore[assignment]
+        out.layouts = sorted(layouts)  # type: ignore[arg-type]
         return out
 
     def write(self, path: Path) -> None:
@@ -605,7 +605,7 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
         else:
             found.entries.append(Entry(key=key, path=chosen, layout="canvas", source=source,
                                        submitters=[student], late=late))
-    found.layouts = sorted(layouts)  # type: ignore[assignment]
+    found.layouts = sorted(layouts)  # type: ignore[arg-type]
     return found
 
 
@@ -653,7 +653,8 @@ def _check_unique(found: Discovery) -> None:
     """Keys unique (they are in practice; the hash in `_key` makes sure), and a warning for every
     student found in more than one submission (both are graded; the instructor decides)."""
     seen: dict[str, int] = {}
-    for item in [*found.entries, *found.problems]:
+    items: list[Entry | Problem] = [*found.entries, *found.problems]
+    for item in items:
         if item.key is None:
             continue
         n = seen.get(item.key, 0)
@@ -661,7 +662,7 @@ def _check_unique(found: Discovery) -> None:
         if n:
             item.key = f"{item.key}~{n + 1}"
     owners: dict[tuple[str, str], list[str]] = {}
-    for item in [*found.entries, *found.problems]:
+    for item in items:
         for s in item.submitters:
             ident = s.identity
             if ident and item.key:

@@ -254,7 +254,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
             html=math_html(written[q], budget) if written.get(q, "").strip() else Markup("<i>(no answer written)</i>"),
             points=(f"{_num(h.score)} / {_num(h.max_score)}" if graded else
                     f"awaiting hand grading (out of {_num(h.max_score)})") if h is not None else "",
-            comment=h.message if graded else ""))
+            comment=h.message if h is not None and graded else ""))
     people = entry.submitters if entry else []
     who = ", ".join(s.name or s.sid or s.email or s.lms_id for s in people)
     ids = ", ".join(s.sid for s in people if s.sid)

@@ -132,8 +132,8 @@ def build_rows(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (
     one row named after its submission."""
     by_key = {e.key: e for e in entries}
     who = dict(submitters or {})
-    for key, e in by_key.items():
-        who.setdefault(key, e.submitters)
+    for key, known in by_key.items():
+        who.setdefault(key, known.submitters)
     rows = []
     for r in results:
         people = who.get(r.submission) or [Student(name=clean(r.submission))]

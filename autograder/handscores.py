@@ -112,17 +112,17 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
     except UnicodeDecodeError as e:
         raise HandScoreError(path, [f"the file is not UTF-8 text (byte {e.start}): save it as CSV UTF-8"]) from None
 
-    who = dict(submitters or {})
-    for e in entries:
-        who.setdefault(e.key, e.submitters)
-    keys = set(who) | set(submissions)
+    owners = dict(submitters or {})
+    for entry in entries:
+        owners.setdefault(entry.key, entry.submitters)
+    keys = set(owners) | set(submissions)
     by_ident: dict[tuple[str, str], set[str]] = {}
-    for key, people in who.items():
+    for owned, people in owners.items():
         for person in people:
             for kind in ("sid", "lms_id", "email"):
                 value = getattr(person, kind)
                 if value:
-                    by_ident.setdefault((kind, value.lower() if kind == "email" else value), set()).add(key)
+                    by_ident.setdefault((kind, value.lower() if kind == "email" else value), set()).add(owned)
 
     errors: list[str] = []
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -303,8 +303,8 @@ def write_template(results: Iterable[SubmissionResult], points: dict[str, float]
             name = e.name if e else ""
             for q in points:
                 t = hand_score_of(r, q)
-                done = t is not None and t.message != AWAITING
+                score, comment = ("", "") if t is None or t.message == AWAITING else (f"{t.score:g}", t.message)
                 w.writerow([csv_cell(sid), csv_cell(name), csv_cell(r.submission), csv_cell(q),
-                            f"{t.score:g}" if done else "", csv_cell(t.message) if done else ""])
+                            score, csv_cell(comment) if comment else ""])
     tmp.replace(path)
     return path
