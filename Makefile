@@ -9,7 +9,7 @@ SLUGS   := sdpa-from-scratch scaled-attention attention-pipeline
 TORCH           ?= auto
 TORCH_INDEX_URL ?=
 
-.PHONY: install browser test test-gpu demo bench assign clean
+.PHONY: install browser lint test test-gpu demo bench assign clean
 
 install: $(STAMP)
 
@@ -30,8 +30,13 @@ browser:
 	  (apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null 2>&1)) ) || \
 	  echo "note: chromium not installed; the report rendering test will skip"
 
-test: install browser
+test: install browser lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+# ruff and mypy, as configured in pyproject.toml (both come with the dev extras)
+lint: install
+	$(BIN)/ruff check autograder tests reference assignments bench
+	$(BIN)/mypy
 
 test-gpu: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs

@@ -235,8 +235,8 @@ class GraderPool:
                     continue
                 for key, _mask in sel.select(timeout=1.0):
                     proc: GraderProcess = key.data
-                    message = recv(proc.sock)
-                    event = message.get("event") if message is not None else None
+                    message = recv(proc.sock) or {}  # {}: EOF or nonsense, handled below
+                    event = message.get("event")
                     if event == "ready":
                         proc.ready = True
                         if not self.specs:
