@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from autograder import protocol
+from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.isolation import cpu_seconds_of
@@ -27,28 +28,30 @@ from autograder.results import CellReport
 if TYPE_CHECKING:
     import torch
 
-    from autograder.config import Limits
 
 MAX_CELL_ERROR = 500
 
 
+_DEFAULTS = Limits()  # grading.yml's model is the one declaration of every limit and its default
+
+
 @dataclass(frozen=True)
 class SandboxPolicy:
-    memory_mb: int = 3072
-    tmp_mb: int = 512
-    shm_mb: int = 64
-    cell_timeout_s: float = 30.0
-    call_timeout_s: float = 30.0
-    submission_timeout_s: float = 300.0
-    output_kb: int = 256
-    max_reply_mb: int = 64
+    memory_mb: int = _DEFAULTS.memory_mb
+    tmp_mb: int = _DEFAULTS.tmp_mb
+    shm_mb: int = _DEFAULTS.shm_mb
+    cell_timeout_s: float = _DEFAULTS.cell_timeout_s
+    call_timeout_s: float = _DEFAULTS.call_timeout_s
+    submission_timeout_s: float = _DEFAULTS.submission_timeout_s
+    output_kb: int = _DEFAULTS.output_kb
+    max_reply_mb: int = _DEFAULTS.max_reply_mb
     forbidden: tuple[str, ...] = ()
     max_restarts: int = 2
     cuda: bool = False                 # initialise CUDA in the worker, before its filter
     cuda_init: CudaInit = "torch"      # how (messages.CUDA_INITS): tests without a GPU use "os_standin"
 
     @classmethod
-    def from_limits(cls, limits: "Limits", forbidden: Sequence[str] = (), cuda: bool = False) -> "SandboxPolicy":
+    def from_limits(cls, limits: Limits, forbidden: Sequence[str] = (), cuda: bool = False) -> "SandboxPolicy":
         return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
                    cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
                    submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
