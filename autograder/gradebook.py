@@ -198,14 +198,19 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     if points_possible:
         top = max((r.max_score for r in results), default=0.0)
         lines.append(["Points Possible", "", "", "", "", f"{top:g}"])
+    anonymous: list[str] = []
     for row in rows:
         s = row.student
         if s.identity in twice:
             continue
         if not (s.lms_id or s.sid or (s.email and login_id == "email")):
-            warnings.append(f"{s.label} ({row.submission}) has no id: Canvas can match the row by name only")
+            anonymous.append(f"{s.label} ({row.submission})")
         score = "" if row.status == "worker_failed" else f"{row.score:g}"
         lines.append([csv_cell(s.name), csv_cell(s.lms_id), csv_cell(s.sid),
                       csv_cell(s.email if login_id == "email" else ""), "", score])
+    if anonymous:  # one note, not one per row: a flat folder of files has no ids at all
+        more = f" and {len(anonymous) - 3} more" if len(anonymous) > 3 else ""
+        warnings.append(f"{len(anonymous)} row(s) have no student id, so Canvas can match them by name only: "
+                        f"{', '.join(anonymous[:3])}{more}")
     _write(path, [*CANVAS_COLUMNS, csv_cell(column)], lines)
     return warnings
