@@ -13,8 +13,16 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Sandboxed autograder for attention homework.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from autograder import __version__
+        typer.echo(f"autograder {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
     """Sandboxed autograder for attention homework."""
 
 
@@ -36,6 +44,12 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     """Grade one submission: a per-test table, and results.json if asked."""
     if not submission.exists():
         _fail(GraderError(f"{submission}: no such file"))
+    if submission.is_dir():
+        _fail(GraderError(f"{submission} is a folder: grade one notebook, or use "
+                          f"`autograder batch {submission} -a {assignment} -o OUT` for a class"))
+    levels = ("bwrap", "fallback", "rlimits")
+    if isolation is not None and isolation not in levels:
+        _fail(GraderError(f"--isolation must be one of {', '.join(levels)}, not {isolation!r}"))
     from autograder.config import find_course
     from autograder.results import Isolation
     from autograder.startup import launch

@@ -22,6 +22,9 @@ def cli(*args: str, course=FIXTURE_COURSE):
 @pytest.mark.parametrize("args,needle", [
     (("grade", str(FIXTURE_SUBS / "good.ipynb"), "-a", "nope"), "unknown assignment 'nope'"),
     (("grade", "missing.ipynb", "-a", "toy"), "no such file"),
+    (("grade", str(FIXTURE_SUBS), "-a", "toy"), "is a folder: grade one notebook, or use `autograder batch"),
+    (("grade", str(FIXTURE_SUBS / "good.ipynb"), "-a", "toy", "--isolation", "docker"),
+     "--isolation must be one of bwrap, fallback, rlimits"),
     (("batch", "not-a-dir", "-a", "toy", "-o", "out"), "is not a directory"),
     (("gradescope", "nope", "-o", "x.zip"), "unknown assignment"),
     (("batch", str(FIXTURE_SUBS), "-a", "toy", "-o", "out", "--shard", "4/3"), "K must be between 1 and N"),
@@ -96,3 +99,10 @@ def test_error_lines_are_inert(tmp_path):
     proc = cli("grade", str(tmp_path / "gone\x1b[2J\nScore: 33 / 33.ipynb"), "-a", "toy")
     assert proc.returncode == 2 and "no such file" in proc.stderr
     assert "\x1b" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_version_is_printed_and_exits_0():
+    from autograder import __version__
+    proc = cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"autograder {__version__}"
+
