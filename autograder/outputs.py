@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -171,6 +172,7 @@ def results_name(submission: str) -> str:
 
 
 # --- the terminal table ------------------------------------------------------------------------------
+PIPED_WIDTH = 160
 def print_table(result: SubmissionResult, console: Optional[Console] = None) -> None:
     """The per-test table for a TA's terminal. Student text is drawn only inside bordered cells or
     after a fixed prefix on a line that never wraps, so the one unframed line starting with
@@ -179,12 +181,14 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
-    console = console or Console(highlight=False, emoji=False)
+    # Piped into a file or `less`, rich would assume 80 columns and cut test names: be wide there.
+    console = console or Console(highlight=False, emoji=False,
+                                 width=None if sys.stdout.isatty() else PIPED_WIDTH)
     console.print(Text.assemble(("submission: ", "bold"), terminal_text(result.submission, limit=200),
                                 f" — {terminal_text(result.assignment, limit=100)}"),
                   no_wrap=True, overflow="ellipsis", crop=True)
     table = Table(show_lines=True)
-    table.add_column("test")
+    table.add_column("test", no_wrap=True)  # a test's name is what a TA searches for: never cut
     table.add_column("result")
     table.add_column("points", justify="right")
     table.add_column("why", overflow="fold")

@@ -240,3 +240,16 @@ def test_report_cannot_be_injected(tmp_path, fixture_course):
         assert n in text  # shown as text, verbatim
     assert "<img src=x onerror=alert(1)>" in text
     assert 'href="results/good.ipynb.json"' in html
+
+
+def test_piped_output_keeps_whole_test_names(capsys):
+    """Piped (not a terminal), the table is wide and no test name is cut or folded."""
+    from autograder.outputs import print_table
+    from autograder.results import SubmissionResult, TestReport
+    long_name = "test_float32_4d_random_mask_with_a_name_long_enough_to_be_cut"
+    result = SubmissionResult(submission="s.ipynb", assignment="a", tests=[
+        TestReport(question="q5", name=long_name, max_score=1, score=0, status="failed",
+                   message="the output does not match " * 8)])
+    print_table(result)
+    out = capsys.readouterr().out
+    assert f"q5: {long_name}" in out
