@@ -375,20 +375,6 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
     return results
 
 
-# OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the
-# full-width forms too: some spreadsheets fold them). Leading whitespace is no cover: some trim it.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-
-
-def csv_cell(text: str) -> str:
-    """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
-    a formula. Numbers the grader writes itself do not go through this and stay numbers."""
-    text = str(text)
-    if text.startswith(_FORMULA_START) or text.lstrip(" \t\r\n\x0b\x0c\xa0").startswith(_FORMULA_START):
-        return "'" + text
-    return text
-
-
 def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None) -> Path:
     """gradebook.csv: one row per student (autograder.gradebook says which columns)."""
     from autograder.gradebook import write_gradebook as write

@@ -27,7 +27,7 @@ A submission the grader failed on (worker_failed) leaves its cell empty, which C
 change"; a rejected one scores 0. A student found in more than one submission is left out and named in
 the returned warnings: nothing is guessed.
 
-Every text cell goes through batch.csv_cell (no formulas in a spreadsheet); numbers are ours.
+Every text cell goes through outputs.csv_cell (no formulas in a spreadsheet); numbers are ours.
 """
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def _write(path: Path, header: list[str], rows: Iterable[list[str]]) -> Path:
 def write_gradebook(results: list[SubmissionResult], path: Path, entries: Iterable[Entry] = (),
                     submitters: Optional[dict[str, list[Student]]] = None) -> Path:
     """gradebook.csv: the columns in this module's docstring."""
-    from autograder.batch import csv_cell
+    from autograder.outputs import csv_cell
     qs = questions(results)
     header = [*IDENTITY_COLUMNS, "submission", "group_size", "score", "max_score", *qs, "status", "reason",
               "late", "submitted_at", "misconceptions"]
@@ -182,7 +182,7 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
                      points_possible: bool = False) -> list[str]:
     """An import file for Canvas's gradebook (module docstring). Returns warnings for the terminal:
     students left out (in several submissions) and students Canvas can match by name only."""
-    from autograder.batch import csv_cell
+    from autograder.outputs import csv_cell
     rows = build_rows(results, entries, submitters)
     warnings: list[str] = []
     owners: dict[tuple[str, str], set[str]] = {}

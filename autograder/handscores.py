@@ -290,7 +290,7 @@ def write_template(results: Iterable[SubmissionResult], points: dict[str, float]
     """hand-scores.csv to fill in: one row per submission and hand-graded question, with the sid
     (first submitter's), name and submission; score and comment empty (or the ones merged already).
     Cells are neutralised for spreadsheets; read_hand_scores reads them back."""
-    from autograder.batch import csv_cell
+    from autograder.outputs import csv_cell
     by_key = {e.key: e for e in entries}
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w", newline="", encoding="utf-8") as fh:

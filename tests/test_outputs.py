@@ -14,7 +14,8 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from autograder.batch import csv_cell, write_gradebook
+from autograder.batch import write_gradebook
+from autograder.outputs import csv_cell
 from autograder.outputs import markup_text, print_table, results_name, terminal_text
 from autograder.results import Isolation, ManualAnswer, SubmissionResult
 from autograder.results import TestReport as Report
