@@ -10,7 +10,6 @@ Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` hol
 `MISCONCEPTIONS = {key: text}`; a hidden file registers it with `register_misconceptions(__file__)`."""
 from __future__ import annotations
 
-import ast
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -54,18 +53,9 @@ def register(key: str, description: str) -> None:
 
 
 def load_misconceptions(path: str | Path) -> dict[str, str]:
-    """The plain dict `MISCONCEPTIONS = {key: text}` of a `_misconceptions.py` file, read as data (a
-    literal, never executed)."""
-    tree = ast.parse(Path(path).read_text(), filename=str(path))
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "MISCONCEPTIONS"):
-            value = ast.literal_eval(node.value)
-            if not isinstance(value, dict) or not all(
-                    isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-                raise ValueError(f"{path}: MISCONCEPTIONS must be a dict of str to str")
-            return value
-    raise ValueError(f"{path} defines no MISCONCEPTIONS = {{...}}")
+    """The plain dict of a `_misconceptions.py` file (hidden.read_misconceptions: read, never run)."""
+    from autograder.hidden import read_misconceptions
+    return read_misconceptions(Path(path))
 
 
 def register_misconceptions(test_file: str | Path) -> dict[str, str]:

@@ -3,6 +3,7 @@ imported: while a file loads, `otter.test_files.test_case` is a stand-in with th
 (autograder.otter_format), so the same files still run under stock otter."""
 from __future__ import annotations
 
+import ast
 import importlib.util
 import inspect
 import sys
@@ -96,24 +97,29 @@ def load_hidden_tests(hidden_dir: Path, course_root: Path) -> list[HiddenTestCas
 MISCONCEPTIONS_FILE = "_misconceptions.py"
 
 
-def load_misconceptions(hidden_dir: Path) -> dict[str, str]:
-    """The assignment's misconceptions, declared once as data: `MISCONCEPTIONS = {key: text}` in
-    hidden/_misconceptions.py (plain Python, no engine imports). {} when the file is absent."""
-    path = hidden_dir / MISCONCEPTIONS_FILE
-    if not path.is_file():
-        return {}
-    spec = importlib.util.spec_from_file_location(
-        f"_hidden_{hidden_dir.parent.name.replace('-', '_')}_misconceptions", path)
-    if spec is None or spec.loader is None:
-        raise GraderError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
+def read_misconceptions(path: Path) -> dict[str, str]:
+    """The plain dict `MISCONCEPTIONS = {key: text}` of a `_misconceptions.py` file, read as data (a
+    literal, never executed)."""
     try:
-        spec.loader.exec_module(module)
-    except Exception as e:  # an instructor's bug: say where
-        raise GraderError(f"{path} failed to import: {type(e).__name__}: {e}") from e
-    table = getattr(module, "MISCONCEPTIONS", None)
-    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in table.items()):
-        raise GraderError(f"{path} must define MISCONCEPTIONS = {{key: text}} with string keys and texts")
-    return dict(table)
+        tree = ast.parse(path.read_text(), filename=str(path))
+    except (OSError, SyntaxError) as e:
+        raise GraderError(f"cannot read {path}: {e}") from None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "MISCONCEPTIONS"):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                value = None
+            if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                      for k, v in value.items()):
+                raise GraderError(f"{path} must define MISCONCEPTIONS = {{key: text}} with string keys and texts")
+            return value
+    raise GraderError(f"{path} defines no MISCONCEPTIONS = {{...}}")
 
+
+def load_misconceptions(hidden_dir: Path) -> dict[str, str]:
+    """The assignment's misconceptions, declared once as data in hidden/_misconceptions.py; {} when
+    the file is absent."""
+    path = hidden_dir / MISCONCEPTIONS_FILE
+    return read_misconceptions(path) if path.is_file() else {}
