@@ -27,6 +27,11 @@ class Limits(_Strict):
     tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")
     shm_mb: int = Field(64, ge=1, description="the worker's private /dev/shm, MiB")
     output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
+    upload_mb: int = Field(256, ge=1, description=(
+        "largest submission file read at all, outputs included, MiB (it is held in memory while parsed)"))
+    notebook_mb: int = Field(20, ge=1, description=(
+        "largest notebook once its outputs are stripped, MiB: outputs are never graded, so a big plot "
+        "or a long printout does not count"))
     max_reply_mb: int = Field(64, ge=1, description="largest single reply accepted from the worker, MiB")
     cuda_workers: int = Field(16, ge=1, description=(
         "CUDA workers alive at once on this machine, across all grader processes of this user (batch "
@@ -49,6 +54,9 @@ class AssignmentSettings(_Strict):
     manual_points: dict[str, NonNegativeFloat] = Field(
         default_factory=dict, description="points of each hand-graded question (a name in `manual`); "
                                           "the maximum score includes them")
+    visible_tests: list[str] = Field(
+        default_factory=list, description="tests students see before grades are published: a question "
+                                          "(`q1`) or one test (`q5:test_float32_no_mask`)")
 
 
 class CourseConfig(_Strict):
