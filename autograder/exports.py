@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 
 from autograder.errors import GraderError
 from autograder.gradescope import MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, _safe_extract
+from autograder.outcome import NOT_GRADED
 from autograder.results import SubmissionResult, TestReport
 
 Layout = Literal["flat", "folder", "zip", "gradescope", "canvas", "moodle"]
@@ -204,7 +205,7 @@ class Discovery(BaseModel):
     def rejected(self, slug: str, max_score: float = 0.0, tests=None) -> list[SubmissionResult]:
         """A rejected result for each problem that belongs to a submission. `tests(message)` may build
         per-test zeros (e.g. `lambda m: grader.failed_everything(slug, m)`)."""
-        return [p.as_result(slug, max_score, tests(f"not graded: {p.message}") if tests else ())
+        return [p.as_result(slug, max_score, tests(NOT_GRADED) if tests else ())
                 for p in self.problems if p.key]
 
     @classmethod

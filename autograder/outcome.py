@@ -42,6 +42,10 @@ class TestSpec:
         return cls(question=str(question), name=str(name), points=float(points), hidden=bool(hidden))
 
 
+# Each row of a submission that was not run says only that; the reason is said once, in its message.
+NOT_GRADED = "not graded (why is said once, at the top)"
+
+
 def failed_everything(specs: Iterable[TestSpec], message: str) -> list[TestReport]:
     """One failed report per test, each saying why nothing was run."""
     return [TestReport(question=s.question, name=s.name, device="cpu", hidden=s.hidden,
@@ -64,7 +68,7 @@ def build_result(submission: str, slug: str, *, status: Outcome, seed: int, spec
     else:
         if tests is not None:
             raise ValueError(f"a {status} result has no test reports of its own")
-        reports = failed_everything(specs, f"not graded: {message}")
+        reports = failed_everything(specs, NOT_GRADED)
         score = 0.0
     extra: dict[str, Any] = {}
     if infra is not None:
