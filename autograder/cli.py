@@ -2,12 +2,35 @@
 score; non-zero with a one-line reason only when the grader itself cannot do its job."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from autograder.errors import GraderError
+
+
+def _course_slugs() -> list[str]:
+    """The assignments grading.yml lists, in its order, for the help of -a: found as find_course finds the
+    course, but read without validating it (no pydantic, no torch, no grading stack: building the help
+    stays cheap). Empty when there is no grading.yml or it cannot be read; the command then says why."""
+    env = os.environ.get("AUTOGRADER_COURSE")
+    here = Path.cwd().resolve()
+    for root in [Path(env)] if env else [here, *here.parents]:
+        path = root / "grading.yml"
+        if path.is_file():
+            try:
+                import yaml
+                listed = (yaml.safe_load(path.read_text()) or {}).get("assignments") or {}
+                return [str(slug) for slug in listed]
+            except Exception:  # noqa: BLE001 - a broken grading.yml is reported by the command, not by --help
+                return []
+    return []
+
+
+_SLUGS = ", ".join(_course_slugs())
+SLUG_HELP = f"assignment slug: {_SLUGS}" if _SLUGS else "assignment slug (grading.yml lists them; none found from here)"
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Sandboxed autograder for attention homework.")
@@ -34,7 +57,7 @@ def _fail(e: Exception) -> None:
 
 @app.command()
 def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or .py)"),
-          assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
+          assignment: str = typer.Option(..., "-a", "--assignment", help=SLUG_HELP),
           results: Optional[Path] = typer.Option(None, "--results", help="write Gradescope results.json here"),
           seed: Optional[int] = typer.Option(None, "--seed", "--replay",
                                              help="hidden-input seed (replay a recorded grade)"),
@@ -51,11 +74,11 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     if isolation is not None and isolation not in levels:
         _fail(GraderError(f"--isolation must be one of {', '.join(levels)}, not {isolation!r}"))
     from autograder.config import find_course
-    from autograder.results import Isolation
-    from autograder.startup import launch
     try:
         course = find_course()
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
+        from autograder.results import Isolation
+        from autograder.startup import launch
         zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
         from autograder.grading import Grader
         from autograder.outputs import print_table, write_results
@@ -82,7 +105,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
 def batch(directory: Path = typer.Argument(..., help="the class: a folder of submissions (.ipynb, .py), of "
                                                    "per-student folders or zips, a Gradescope export, an "
                                                    "LMS download, or a zip of one"),
-          assignment: str = typer.Option(..., "-a", "--assignment", help="assignment slug"),
+          assignment: str = typer.Option(..., "-a", "--assignment", help=SLUG_HELP),
           outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
           jobs: int = typer.Option(2, "-j", "--jobs", help="grader processes side by side (one per core)"),
           seed: Optional[int] = typer.Option(None, "--seed", help="batch seed (default: random, kept in the journal)"),
@@ -193,7 +216,7 @@ def merge(outputs: list[Path] = typer.Argument(..., help="the shards' output fol
 
 
 @app.command()
-def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (default: all)")) -> None:
+def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (default: all)" + (f": {_SLUGS}" if _SLUGS else ""))) -> None:
     """Regenerate student_template/<slug>.ipynb from the master notebook(s) with otter assign."""
     from autograder.assign import write_template
     from autograder.config import find_course
@@ -206,7 +229,7 @@ def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (defa
 
 
 @app.command()
-def gradescope(slug: str = typer.Argument(..., help="assignment slug"),
+def gradescope(slug: str = typer.Argument(..., help=SLUG_HELP),
                output: Path = typer.Option(Path("autograder.zip"), "-o", "--output", help="zip to write")) -> None:
     """Build the Gradescope autograder zip (setup.sh and run_autograder at its root)."""
     from autograder.config import find_course

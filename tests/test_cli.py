@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
+from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
 
 def cli(*args: str, course=FIXTURE_COURSE):
@@ -106,3 +106,51 @@ def test_version_is_printed_and_exits_0():
     proc = cli("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"autograder {__version__}"
 
+
+
+# --- the first thing a TA reads: -a's help, and an unknown assignment ----------------------------------
+def _help_text(proc) -> str:
+    """The help as one line of words: rich draws a box and wraps at the terminal's width."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", proc.stdout).split())
+
+
+@pytest.mark.parametrize("command", ["grade", "batch", "assign", "gradescope"])
+def test_help_lists_the_course_assignments(command):
+    proc = cli(command, "--help", course=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "sdpa-from-scratch, scaled-attention, attention-pipeline" in _help_text(proc)  # grading.yml's order
+
+
+def test_help_works_without_a_grading_yml(tmp_path):
+    proc = cli("grade", "--help", course=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "assignment slug (grading.yml lists them; none found from here)" in _help_text(proc)
+
+
+def test_building_the_cli_imports_neither_torch_nor_the_grading_stack():
+    code = ("import json, sys\n"
+            "from autograder.cli import app\n"
+            "for args in (['--help'], ['grade', '--help'], ['batch', '--help']):\n"
+            "    try:\n"
+            "        app(args, prog_name='autograder')\n"
+            "    except SystemExit as e:\n"
+            "        assert e.code == 0, (args, e.code)\n"
+            "print(json.dumps(sorted(m for m in sys.modules\n"
+            "                        if m.split('.')[0] in ('torch', 'otter', 'numpy', 'autograder'))))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, AUTOGRADER_COURSE=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    loaded = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert loaded == ["autograder", "autograder.cli", "autograder.errors"]
+
+
+@pytest.mark.parametrize("command", ["grade", "batch"])
+def test_an_unknown_assignment_is_one_line_naming_the_valid_ones(command, tmp_path):
+    sub = ROOT / "examples" / "submissions" / "sdpa-from-scratch"
+    args = [str(sub / "full_marks.ipynb")] if command == "grade" else [str(sub), "-o", str(tmp_path / "out")]
+    proc = cli(command, *args, "-a", "nope", course=ROOT)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "unknown assignment 'nope'" in lines[0]
+    for slug in ("sdpa-from-scratch", "scaled-attention", "attention-pipeline"):
+        assert slug in lines[0]
