@@ -27,7 +27,7 @@ class Limits(_Strict):
     tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")
     shm_mb: int = Field(64, ge=1, description="the worker's private /dev/shm, MiB")
     output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
-    upload_mb: int = Field(256, ge=1, description=(
+    upload_mb: int = Field(128, ge=1, description=(
         "largest submission file read at all, outputs included, MiB (it is held in memory while parsed)"))
     notebook_mb: int = Field(20, ge=1, description=(
         "largest notebook once its outputs are stripped, MiB: outputs are never graded, so a big plot "

@@ -21,6 +21,7 @@ from autograder.config import Course, find_course
 from autograder.errors import GraderError, SubmissionError, WorkerTimeout
 from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
 from autograder.intake import Submission, read_submission
+from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
@@ -354,11 +355,18 @@ class Grader:
                                 elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
 
         try:
-            sub: Submission = read_submission(Path(path))
+            sub: Submission = read_submission(Path(path), self.course.config.limits)
         except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
             if not isinstance(e, SubmissionError):
                 e = SubmissionError(f"{Path(path).name} could not be read as a notebook ({type(e).__name__})")
             return result("rejected", message=str(e))
+        other = sub.assignment_name
+        if other and other != slug and other in self.course.config.assignments:
+            # The template it was written in says which assignment it is: 33 rows of "not defined"
+            # would only hide that.
+            return result("rejected", message=f"{Path(path).name} is the notebook of another assignment, "
+                                              f"'{other}' (its metadata says so), not '{slug}': submit the "
+                                              f"{slug}.ipynb notebook")
         manual = self._manual(slug, sub)
         policy = self.policy(slug)
         message = ""
@@ -371,7 +379,7 @@ class Grader:
                 outcome = session.exec_cells(sub.cells)
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
-                    message = "; ".join(f"cell {c.index + 1}: {c.error}" for c in errors[:5])
+                    message = "; ".join(f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5])
                 namespace = RestartingNamespace(self, policy, session)
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),

@@ -2,7 +2,10 @@
 
 Runs in the trusted process but only parses: nothing from the submission is executed here. Every step
 is bounded for any input: the size is checked before reading, the JSON's item count before parsing,
-every pattern runs in linear time, and intake gives up after INTAKE_TIMEOUT_S."""
+every pattern runs in linear time, and intake gives up after INTAKE_TIMEOUT_S.
+
+Every refusal says why once, in plain words a student can act on ("the file is empty", not a JSON
+parser's "Expecting value")."""
 from __future__ import annotations
 
 import json
@@ -13,10 +16,10 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.config import Limits
 from autograder.errors import SubmissionError
 from autograder.protocol import json_item_bound
 
-MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
 MAX_CELLS = 2000
 MAX_JSON_ITEMS = 500_000      # values json.loads may build from one notebook (~300 B each at worst)
 MAX_CODE_CHARS = 500_000      # all code cells together: static checks ast.parse them in this process
@@ -37,6 +40,7 @@ class Submission:
     path: Path
     cells: list[str]                      # code cells, IPython syntax already turned into Python
     manual_answers: dict[str, str] = field(default_factory=dict)
+    assignment_name: str = ""             # what the notebook's otter metadata says it is, if anything
 
     @property
     def source(self) -> str:
@@ -91,6 +95,25 @@ def _check_time(deadline: float, path: Path) -> None:
         raise SubmissionError(f"{path.name} took more than {INTAKE_TIMEOUT_S:g} s to read; is it really a notebook?")
 
 
+def _not_json(raw: bytes, e: json.JSONDecodeError) -> str:
+    """Why these bytes are not a notebook, in words a student can act on."""
+    head = raw.lstrip()[:8]
+    if not head:
+        return "the file is empty: save the notebook in Jupyter (File > Save) and submit it again"
+    if head.startswith(b"PK\x03\x04"):
+        return "the file is a zip archive, not a notebook: unzip it and submit the .ipynb inside"
+    if head.startswith(b"%PDF"):
+        return "the file is a PDF, not a notebook: submit the .ipynb file itself"
+    if not head.startswith(b"{"):
+        return ("the file is not a Jupyter notebook (a notebook is a text file that starts with '{'): "
+                "submit the .ipynb that Jupyter saved, not an export or a copy of its text")
+    if e.pos >= len(e.doc.rstrip()) - 1 or e.msg.startswith("Unterminated string"):
+        return ("the file is cut short: it ends in the middle of the notebook (an interrupted download "
+                "or save?): save it again in Jupyter and resubmit")
+    return (f"the file is damaged: its text stops being a notebook at line {e.lineno}, column {e.colno} "
+            "(edited by hand, or two files merged?): open it in Jupyter, save it, and resubmit")
+
+
 def _check_json(raw: bytes, path: Path) -> dict:
     if json_item_bound(raw, MAX_JSON_ITEMS) > MAX_JSON_ITEMS:
         raise SubmissionError(f"{path.name} has more than {MAX_JSON_ITEMS:,} JSON items; "
@@ -98,18 +121,42 @@ def _check_json(raw: bytes, path: Path) -> dict:
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise SubmissionError(f"{path.name} is not a text file (not UTF-8): is it really a notebook?") from None
+        raise SubmissionError(f"{path.name}: the file is not text (not UTF-8), so it is not a notebook: "
+                              "submit the .ipynb that Jupyter saved") from None
     except json.JSONDecodeError as e:
-        raise SubmissionError(f"{path.name} is not valid notebook JSON (line {e.lineno}: {e.msg})") from None
+        raise SubmissionError(f"{path.name}: {_not_json(raw, e)}") from None
     except RecursionError:
         raise SubmissionError(f"{path.name} is not a notebook: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or "cells" not in data:
-        raise SubmissionError(f"{path.name} is JSON but not a Jupyter notebook (no 'cells')")
+        raise SubmissionError(f"{path.name}: the file is JSON but not a Jupyter notebook (it has no cells)")
     if data.get("nbformat") != 4:
-        raise SubmissionError(f"{path.name} has nbformat {data.get('nbformat')!r}; only version 4 notebooks are accepted")
-    if not isinstance(data["cells"], list) or len(data["cells"]) > MAX_CELLS:
-        raise SubmissionError(f"{path.name} has a malformed or oversized cell list")
+        raise SubmissionError(f"{path.name}: the notebook has format version {str(data.get('nbformat'))[:20]}; "
+                              "only version 4 (any Jupyter since 2015) is accepted: save it in a current Jupyter")
+    if not isinstance(data["cells"], list):
+        raise SubmissionError(f"{path.name}: the notebook is damaged (its cells are not a list): open it in "
+                              "Jupyter, save it, and resubmit")
+    if len(data["cells"]) > MAX_CELLS:
+        raise SubmissionError(f"{path.name} has {len(data['cells']):,} cells; the limit is {MAX_CELLS:,}")
     return data
+
+
+def _strip_outputs(data: dict) -> None:
+    """Outputs are never graded (the code runs again in the sandbox): drop them before anything is
+    measured or validated, so a large plot or printout neither costs time nor counts toward the limit."""
+    for cell in data["cells"]:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            cell["outputs"] = []
+
+
+def _stripped_size(data: dict) -> int:
+    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _assignment_name(data: dict) -> str:
+    meta = data.get("metadata")
+    otter = meta.get("otter") if isinstance(meta, dict) else None
+    name = otter.get("assignment_name") if isinstance(otter, dict) else None
+    return name[:200] if isinstance(name, str) else ""
 
 
 def _text(cell: dict) -> str:
@@ -154,33 +201,43 @@ def _manual_answers(cells: list[dict], deadline: float, path: Path) -> dict[str,
 
 
 def _validate(data: dict, path: Path) -> None:
-    """nbformat's schema check, outputs left out: they are never read, they are most of a large
-    notebook, and checking them is slow (12 s for 500k outputs)."""
-    cells = [dict(c, outputs=[]) if isinstance(c, dict) and "outputs" in c else c for c in data["cells"]]
+    """nbformat's schema check (outputs are already stripped: checking 500k of them took 12 s)."""
     try:
-        nbformat.validate(dict(data, cells=cells), relax_add_props=True)
+        nbformat.validate(data, relax_add_props=True)
     except Exception as e:  # nbformat raises several types; all mean "malformed"
-        raise SubmissionError(f"{path.name} is not a valid notebook: {str(e).splitlines()[0][:200]}") from None
+        raise SubmissionError(f"{path.name}: the notebook's structure is damaged, so Jupyter could not "
+                              f"open it either ({str(e).splitlines()[0][:160]}): open it in Jupyter, "
+                              "save it, and resubmit") from None
 
 
-def read_submission(path: Path) -> Submission:
+def read_submission(path: Path, limits: Limits | None = None) -> Submission:
+    """Read one submission: a notebook (its outputs stripped) or a .py file. Raises SubmissionError
+    with the reason in plain words."""
+    limits = limits or Limits()
     deadline = time.monotonic() + INTAKE_TIMEOUT_S
     path = Path(path)
     if not path.is_file():
         raise SubmissionError(f"{path} does not exist or is not a file")
     size = path.stat().st_size
-    if size > MAX_SUBMISSION_BYTES:
-        raise SubmissionError(f"{path.name} is {size / 1e6:.1f} MB; the limit is {MAX_SUBMISSION_BYTES / 1e6:.0f} MB")
+    if size > limits.upload_mb * 2**20:
+        raise SubmissionError(f"{path.name} is {size / 2**20:.0f} MiB; the largest file read is {limits.upload_mb} MiB: "
+                              "clear its outputs (Kernel > Restart & Clear Output), save, and submit again")
     raw = path.read_bytes()
     if path.suffix == ".py":
         try:
             src = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SubmissionError(f"{path.name} is not UTF-8 text") from None
+            raise SubmissionError(f"{path.name}: the file is not text (not UTF-8)") from None
         _check_code_size([src], path)
         return Submission(path=path, cells=[src])
     data = _check_json(raw, path)
     del raw
+    _check_time(deadline, path)
+    _strip_outputs(data)
+    stripped = _stripped_size(data)
+    if stripped > limits.notebook_mb * 2**20:
+        raise SubmissionError(f"{path.name} is {stripped / 2**20:.0f} MiB without its outputs; the limit is "
+                              f"{limits.notebook_mb} MiB (outputs do not count): is data pasted into a cell?")
     _check_time(deadline, path)
     _validate(data, path)
     _check_time(deadline, path)
@@ -190,7 +247,8 @@ def read_submission(path: Path) -> Submission:
     for src in sources:
         _check_time(deadline, path)
         cells.append(transform_ipython(src))
-    return Submission(path=path, cells=cells, manual_answers=_manual_answers(data["cells"], deadline, path))
+    return Submission(path=path, cells=cells, manual_answers=_manual_answers(data["cells"], deadline, path),
+                      assignment_name=_assignment_name(data))
 
 
 def _check_code_size(sources: list[str], path: Path) -> None:

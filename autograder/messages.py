@@ -132,3 +132,9 @@ class ZygoteReady(TypedDict):
 class Spawned(TypedDict):
     event: Literal["spawned"]
     token: str
+
+
+def jupyter_cell(index: int) -> str:
+    """How Jupyter names the code cell at `index` (0-based, code cells only) after Run All on a fresh
+    kernel: its traceback says `Cell In[20], line 1`. Every message about a cell uses these words."""
+    return f"Cell In[{index + 1}]"

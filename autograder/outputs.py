@@ -201,6 +201,13 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
     console.print(Text.assemble(("submission: ", "bold"), terminal_text(result.submission, limit=200),
                                 f" — {terminal_text(result.assignment, limit=100)}"),
                   no_wrap=True, overflow="ellipsis", crop=True)
+    if result.status != "graded":
+        # Nothing ran: one line says why, not one row per test saying the same thing.
+        console.print(Panel(Text(terminal_text(result.message, newlines=True), style="red"),
+                            title=f"not graded ({result.status})", title_align="left"))
+        console.print(f"[bold]Score: {result.score:g} / {result.max_score:g}[/]   "
+                      f"({len(result.tests)} tests not run, seed {result.seed})", soft_wrap=True)
+        return
     table = Table(show_lines=True)
     table.add_column("test", no_wrap=True)  # a test's name is what a TA searches for: never cut
     table.add_column("result")

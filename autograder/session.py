@@ -22,7 +22,7 @@ from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.isolation import cpu_seconds_of
-from autograder.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy
+from autograder.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy, jupyter_cell
 from autograder.results import CellReport
 
 if TYPE_CHECKING:
@@ -263,10 +263,11 @@ class WorkerSession:
         while True:
             limit = self.policy.cell_timeout_s if current is not None else 30
             try:
-                msg = self._recv(self._budget(limit), f"cell {current}")
+                msg = self._recv(self._budget(limit), jupyter_cell(current) if current is not None else "the notebook")
             except WorkerTimeout as e:
                 if current is not None:
-                    outcome.cells.append(CellReport(index=current, status="timeout", error=str(e),
+                    outcome.cells.append(CellReport(index=current, status="timeout",
+                                                    error=f"did not finish within {e.seconds:g} s",
                                                     duration_s=round(time.monotonic() - started, 3)))
                 self._skip_rest(outcome, cells)
                 return outcome
@@ -330,7 +331,9 @@ class WorkerProxy:
 
     def _call(self, args: Sequence[Any], kwargs: dict[str, Any], **extra: Any) -> Any:
         try:
-            payload = {"args": protocol.encode_value(list(args)), "kwargs": protocol.encode_value(kwargs)}
+            # layout=True: a transposed or expanded input reaches the student's code as the test built it
+            payload = {"args": protocol.encode_value(list(args), layout=True),
+                       "kwargs": protocol.encode_value(kwargs, layout=True)}
         except protocol.EncodeError as e:
             raise GraderError(f"a hidden test passed a value that cannot cross the boundary: {e}") from None
         reply = self._session.request("call", self._session.policy.call_timeout_s,

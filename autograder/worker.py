@@ -521,6 +521,18 @@ def _error(e: BaseException) -> dict[str, Any]:
     return {"type": type(e).__name__[:100], "message": str(e)[:500], "traceback": tb[-4000:]}
 
 
+def _cell_error(e: BaseException, filename: str) -> str:
+    """`NameError: name 'x' is not defined (line 3)`: the line in the cell, never the cell's name a
+    second time (the grader says which cell)."""
+    if isinstance(e, SyntaxError) and e.filename == filename:
+        return f"{type(e).__name__}: {str(e.msg)[:300]} (line {e.lineno})"
+    line = None
+    for frame, lineno in traceback.walk_tb(e.__traceback__):
+        if frame.f_code.co_filename == filename:
+            line = lineno
+    return f"{type(e).__name__}: {str(e)[:300]}" + (f" (line {line})" if line else "")
+
+
 class Worker:
     def __init__(self, sock: socket.socket, policy: dict[str, Any]) -> None:
         from autograder import protocol, calls
@@ -549,10 +561,12 @@ class Worker:
             self.send({"event": "cell_start", "index": i})
             start = time.perf_counter()
             status, err = "ok", ""
+            # Named as IPython names it, so a traceback reads like Jupyter's ("Cell In[20], line 1").
+            filename = f"In[{i + 1}]"
             try:
-                exec(compile(src, f"<cell {i}>", "exec"), self.ns)
+                exec(compile(src, filename, "exec"), self.ns)
             except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
-                status, err = "error", f"{type(e).__name__}: {str(e)[:300]}"
+                status, err = "error", _cell_error(e, filename)
             self.send({"event": "cell_end", "index": i, "status": status, "error": err,
                        "duration_s": round(time.perf_counter() - start, 4)})
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__

@@ -4,6 +4,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from autograder.config import Limits
 from autograder.errors import SubmissionError
 from autograder.intake import read_submission, transform_ipython
 
@@ -15,12 +16,12 @@ def write(tmp_path, name, content: bytes):
 
 
 @pytest.mark.parametrize("content,needle", [
-    (b"{not json", "not valid notebook JSON"),
-    (b"\xff\xfe\x00garbage", "not a text file"),
+    (b"{not json", "the file is damaged"),
+    (b"\xff\xfe\x00garbage", "not text"),
     (b'{"hello": 1}', "not a Jupyter notebook"),
-    (json.dumps({"cells": [], "nbformat": 3, "metadata": {}}).encode(), "nbformat 3"),
+    (json.dumps({"cells": [], "nbformat": 3, "metadata": {}}).encode(), "format version 3"),
     (json.dumps({"cells": [{"cell_type": "code"}], "nbformat": 4, "nbformat_minor": 5,
-                 "metadata": {}}).encode(), "not a valid notebook"),
+                 "metadata": {}}).encode(), "structure is damaged"),
 ])
 def test_broken_notebooks_get_clear_errors(tmp_path, content, needle):
     with pytest.raises(SubmissionError, match=needle):
@@ -30,8 +31,8 @@ def test_broken_notebooks_get_clear_errors(tmp_path, content, needle):
 def test_oversized_and_missing_files(tmp_path):
     big = tmp_path / "big.ipynb"
     with open(big, "wb") as fh:
-        fh.truncate(25 * 1024 * 1024)
-    with pytest.raises(SubmissionError, match="limit"):
+        fh.truncate((Limits().upload_mb + 1) * 2**20)  # sparse: nothing is written, and nothing may be read
+    with pytest.raises(SubmissionError, match="the largest file read is"):
         read_submission(big)
     with pytest.raises(SubmissionError, match="does not exist"):
         read_submission(tmp_path / "nope.ipynb")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder import intake
-from autograder.config import AssignmentSettings, Course, CourseConfig
+from autograder.config import AssignmentSettings, Course, CourseConfig, Limits
 from autograder.errors import SubmissionError
 from autograder.grading import Grader
 from autograder.intake import MAX_ANSWER_CHARS, MAX_ANSWERS, Submission, read_submission
@@ -86,7 +86,7 @@ def test_pathological_notebooks_finish_quickly_in_little_memory(tmp_path: Path, 
     text, expected, needle = PATHOLOGICAL[name]
     path = tmp_path / f"{name}.ipynb"
     path.write_text(text)
-    assert path.stat().st_size <= intake.MAX_SUBMISSION_BYTES
+    assert path.stat().st_size <= Limits().notebook_mb * 2**20
     try:
         done = subprocess.run([sys.executable, "-W", "ignore", "-c", CHILD, str(path)],
                               capture_output=True, text=True, timeout=20)
