@@ -1,5 +1,6 @@
 """The student's side: in the generated template, `grader.check(...)` (real otter) passes every public
-check once the stubs are filled (full_marks) and fails them on the untouched template.
+check once the stubs are filled (full_marks) and fails them on the untouched template, and Run All on the
+untouched template reaches every check (no demo cell crashes on a stub).
 
 These run OUR OWN notebooks unsandboxed in a child process, as a student's Jupyter would."""
 from __future__ import annotations
@@ -76,3 +77,28 @@ def test_a_student_print_does_not_break_public_checks(tmp_path):
     nbformat.write(nb, noisy)
     result = public_checks(tmp_path, "scaled-attention", noisy)
     assert result and all(result.values()), result
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_untouched_template_runs_all_cells(tmp_path, slug):
+    """Run All in a real Jupyter kernel, as a student's first try does: it stops at the first cell that
+    raises. With every stub in place, no cell may raise and every `grader.check` cell must run (and fail)."""
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+    shutil.copy(ROOT / "student_template" / f"{slug}.ipynb", tmp_path / f"{slug}.ipynb")
+    nb = nbformat.read(tmp_path / f"{slug}.ipynb", as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError:
+        pass  # named below, with the cell that raised
+    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    raised = [f"cell {i}: {o.ename}: {o.evalue}" for i, c in code for o in c.outputs if o.output_type == "error"]
+    assert not raised, raised
+    checks = [(i, c) for i, c in code if "grader.check(" in c.source]
+    assert checks and all(c.execution_count is not None for _, c in checks), "a check cell never ran"
+    for i, c in checks:
+        shown = "".join(o.get("data", {}).get("text/plain", "") for o in c.outputs)
+        assert "results:" in shown, f"cell {i} printed no check results: {shown[:200]!r}"
+    assert "Test case failed" in "".join(str(c.outputs) for _, c in checks)  # stubs fail their checks
