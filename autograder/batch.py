@@ -65,7 +65,7 @@ def _tree_digest(root: Path) -> str:
 
 def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str]]:
     """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
-    test files, the reference modules, grading.yml's settings for it and this package's version.
+    test files, the reference modules, grading.yml's settings for it and this package's code (its version and its files).
     Only bytes are read: nothing of the tests or the reference is imported here."""
     from autograder import __version__
     settings = course.config.assignments[slug].model_dump(mode="json")
@@ -76,7 +76,8 @@ def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str
         "the hidden tests": _tree_digest(course.assignment_dir(slug) / "hidden"),
         "the reference": _tree_digest(course.root / "reference"),
         "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
-        "the autograder version": __version__,
+        # the code, not just its version number: a fix between releases changes scores too
+        "the autograder code": f"{__version__}:{_tree_digest(Path(__file__).resolve().parent)}",
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest(), parts
 

@@ -72,7 +72,7 @@ def collect(dirs: list[Path]) -> Collected:
     prints = {v.fingerprint for v in views if v.fingerprint}
     if len(prints) > 1:
         raise GraderError("these outputs were graded with different hidden tests, reference, settings or "
-                          "autograder versions: rerun the older ones (they regrade what changed), then merge")
+                          "autograder code: rerun the older ones (they regrade what changed), then merge")
     rows: dict[str, tuple[str, str, bool, Path]] = {}
     for view, d in zip(views, dirs):
         names = view.expected if view.expected is not None else {n: sha for n, (sha, _) in view.graded.items()}
