@@ -10,6 +10,7 @@ from pathlib import Path
 
 from autograder.hidden import load_hidden_tests
 from autograder.intake import read_submission
+from autograder.messages import jupyter_cell
 from autograder.runner import SubmissionInfo, TrustedNamespace, run_tests
 
 
@@ -27,9 +28,9 @@ def main(argv: list[str]) -> int:
         ns = {"__name__": "__main__"}
         for i, cell in enumerate(sub.cells):
             try:
-                exec(compile(cell, f"<cell {i}>", "exec"), ns)
+                exec(compile(cell, f"In[{i + 1}]", "exec"), ns)
             except Exception as e:  # noqa: BLE001
-                print(f"cell {i}: {type(e).__name__}: {e}")
+                print(f"{jupyter_cell(i)}: {type(e).__name__}: {e}")
         source = sub.source
     import yaml
     forbidden = yaml.safe_load((root / "grading.yml").read_text())["assignments"][slug].get("forbidden_apis", [])
