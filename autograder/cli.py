@@ -15,17 +15,17 @@ def _course_slugs() -> list[str]:
     """The assignments grading.yml lists, in its order, for the help of -a: found as find_course finds the
     course, but read without validating it (no pydantic, no torch, no grading stack: building the help
     stays cheap). Empty when there is no grading.yml or it cannot be read; the command then says why."""
-    env = os.environ.get("AUTOGRADER_COURSE")
-    here = Path.cwd().resolve()
-    for root in [Path(env)] if env else [here, *here.parents]:
-        path = root / "grading.yml"
-        if path.is_file():
-            try:
+    try:
+        env = os.environ.get("AUTOGRADER_COURSE")
+        here = Path.cwd().resolve()  # raises in a deleted directory
+        for root in [Path(env)] if env else [here, *here.parents]:
+            path = root / "grading.yml"
+            if path.is_file():
                 import yaml
                 listed = (yaml.safe_load(path.read_text()) or {}).get("assignments") or {}
                 return [str(slug) for slug in listed]
-            except Exception:  # noqa: BLE001 - a broken grading.yml is reported by the command, not by --help
-                return []
+    except Exception:  # noqa: BLE001 - a broken grading.yml is reported by the command, not by --help
+        pass
     return []
 
 
