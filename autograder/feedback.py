@@ -232,7 +232,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
     for t in result.tests:
         if is_hand_test(t):
             continue
-        if t.hidden and not show_hidden:
+        if not t.visible and not show_hidden:  # `visible`: shown before publication (results carry it)
             hidden_count += 1
             continue
         word = {"passed": "passed", "failed": "failed"}.get(t.status, "not run")
@@ -241,7 +241,8 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
             message = "The grader could not run this test on its side (not a problem with your code): 0 of 0 points."
         tests.append(dict(name=t.display_name, word=word, css=word.replace(" ", "_"), score=_num(t.score),
                           max=_num(t.max_score), message=message,
-                          misconception=t.misconception_description if t.misconception else ""))
+                          # said once: not again when the message already says it
+                          misconception=t.misconception_note if word == "failed" else ""))
     hand = {t.question: t for t in result.tests if is_hand_test(t)}
     written = {m.question: m.text for m in result.manual}
     budget = _Budget(typeset_math)

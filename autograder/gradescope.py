@@ -126,8 +126,21 @@ def reference_files(course: Course, slug: str) -> list[Path]:
     return init + [p for p in every if p.stem in seen]
 
 
+def check_visible_tests(course: Course, slug: str) -> None:
+    """Every entry of the assignment's `visible_tests` names one of its questions or tests (ConfigError,
+    naming the entry, otherwise): checked when the zip is built, before anything is uploaded."""
+    visible = course.settings(slug).visible_tests
+    if not visible:
+        return
+    from autograder.hidden import load_hidden_tests
+    from autograder.outcome import TestSpec, visible_specs
+    cases = load_hidden_tests(course.assignment_dir(slug) / "hidden", course.root)
+    visible_specs([TestSpec.of(c) for c in cases], visible, slug)
+
+
 def build_zip(course: Course, slug: str, out: Path) -> Path:
     adir = course.assignment_dir(slug)
+    check_visible_tests(course, slug)
     pkg_src = Path(__file__).resolve().parent
     project = pkg_src.parent
     out = out.resolve()
@@ -252,8 +265,8 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
 def run_in_container(root: Path, slug: str) -> Path:
     """Grade root/submission into root/results/results.json; always writes a results file."""
     from autograder.grading import Grader
+    from autograder.outcome import build_result, visible_specs
     from autograder.outputs import to_gradescope
-    from autograder.results import SubmissionResult
 
     start = time.perf_counter()
     results_path = root / "results" / "results.json"
@@ -262,15 +275,17 @@ def run_in_container(root: Path, slug: str) -> Path:
     vis = course.config.visibility
     with tempfile.TemporaryDirectory(prefix="submission-") as tmp, Grader(course) as grader:
         grader.warm_up()
+        # the tests students see before publication, checked before any submission is looked at: an
+        # entry naming no test is the course's mistake, said here rather than after grading
+        specs = visible_specs(grader.specs(slug), course.settings(slug).visible_tests, slug)
         notebook, problem = find_notebook(root / "submission", slug, Path(tmp))
         if notebook is None:
-            result = SubmissionResult(submission="(none)", assignment=slug, status="rejected",
-                                      message=problem, max_score=grader.max_score(slug),
-                                      isolation=grader.isolation)
-            result.tests = grader.failed_everything(slug, f"not graded: {problem}")
+            # the same shape as a file `grade` or `batch` rejects: built where every result is built
+            result = build_result("(none)", slug, status="rejected", seed=0, specs=specs, message=problem,
+                                  isolation=grader.isolation, elapsed_s=time.perf_counter() - start)
         else:
             result = grader.grade(notebook, slug)
-        result.execution_time_s = round(time.perf_counter() - start, 3)
+            result.execution_time_s = round(time.perf_counter() - start, 3)  # with the start-up
         data = to_gradescope(result, vis)
     results_path.write_text(json.dumps(data, indent=2))
     os.chmod(results_path, 0o644)

@@ -20,15 +20,27 @@ from autograder.results import SubmissionResult
 
 
 def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str, Any]:
-    """Gradescope's results.json, exactly the documented keys (plus extra_data for instructors)."""
+    """Gradescope's results.json, exactly the documented keys (plus extra_data for instructors).
+
+    Who sees a test before publication is the report's own `visible` (a test declared visible, or one
+    grading.yml's `visible_tests` lists: it checks what a public check in the notebook checks); every
+    other test gets `visibility.hidden_tests`. A misconception is said once per test: its text is added
+    only when the message does not already say it."""
     tests: list[dict[str, Any]] = []
     numbers: dict[str, int] = {}
+    shown = later = 0
     for t in result.tests:
         numbers[t.question] = numbers.get(t.question, 0) + 1
         output = t.message if t.status == "failed" else "passed"
-        if t.misconception and t.misconception_description not in output:  # said once
-            output += f"\n\nLikely misconception: {t.misconception_description}."
+        note = t.misconception_note if t.status == "failed" else ""
+        if note:
+            output += f"\n\nLikely misconception: {note.rstrip('.')}."
         tags = [t.question] + ([f"misconception:{t.misconception}"] if t.misconception else [])
+        visibility = "visible" if t.visible else vis.hidden_tests
+        if visibility == "visible":
+            shown += 1
+        else:
+            later += 1
         entry: dict[str, Any] = {
             "name": t.display_name,
             "number": f"{t.question.lstrip('q')}.{numbers[t.question]}",
@@ -36,7 +48,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
             "max_score": t.max_score,
             "status": t.status,
             "output": output,
-            "visibility": vis.hidden_tests if t.hidden else "visible",
+            "visibility": visibility,
             "tags": tags,
         }
         if t.status == "not_run":
@@ -63,14 +75,22 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                             + (f"GRADER PROBLEM: {result.infra}\n" if result.infra else "")
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})
-    summary = f"Score {result.score:g} / {result.max_score:g}."
+    lines = [f"Score {result.score:g} / {result.max_score:g}."] if vis.show_total else []
     if result.status == "rejected":
-        summary = f"Your submission could not be graded: {result.message}"
-    elif result.message:
-        summary += f"\nWhile running your notebook: {result.message}"
+        lines = [f"Your submission could not be graded: {result.message}"]
+    else:
+        if later:
+            # Before publication this may be all a student sees: say what is shown, and when the rest is.
+            when = {"after_published": "appear when grades are published", "after_due_date": "appear after "
+                    "the due date", "hidden": "are seen by the course staff only"}.get(vis.hidden_tests, "appear later")
+            lines.append(f"{shown} test{' is' if shown == 1 else 's are'} shown now; the other tests' results "
+                         f"{when}." if shown else f"The tests' results {when}.")
+        if result.message:
+            lines.append(f"While running your notebook: {result.message}")
     if result.infra:
-        summary += ("\nSome tests could not be run because of a problem on the grader's side, not with "
-                    "your code; they count for nothing.")
+        lines.append("Some tests could not be run because of a problem on the grader's side, not with "
+                     "your code; they count for nothing.")
+    summary = "\n".join(lines)
     return {
         "score": result.score,
         "execution_time": round(result.execution_time_s, 3),

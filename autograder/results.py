@@ -4,7 +4,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal, Optional
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
 # not_run: the grader could not run the case (a grader-side failure, e.g. CUDA unusable in the
@@ -18,11 +18,20 @@ class Isolation(str, Enum):
     rlimits = "rlimits"      # rlimits + seccomp only: neither bwrap nor root were available
 
 
+def _words(text: str) -> str:
+    """Text as compared for "already said": case, spacing and closing punctuation do not count."""
+    return " ".join(text.casefold().split()).rstrip(" .;:!")
+
+
 class TestReport(BaseModel):
     question: str
     name: str
     device: Optional[str] = None
-    hidden: bool = True
+    hidden: bool = True                # declared hidden by its test file (@test_case(hidden=True))
+    # Shown to the student before grades are published, with its message: a test declared hidden=False,
+    # or one the assignment lists in grading.yml's `visible_tests` (outcome.visible_specs). Every output
+    # reads it from here, never from the config.
+    visible: bool = False
     max_score: float
     score: float
     status: Status
@@ -32,10 +41,27 @@ class TestReport(BaseModel):
     duration_s: float = 0.0
     infra_reason: Optional[str] = None    # status "not_run": the grader's problem, in one line
 
+    @model_validator(mode="after")
+    def _declared_visible(self) -> "TestReport":
+        if not self.hidden:  # a test its file does not hide is shown (also in reports written before `visible`)
+            self.visible = True
+        return self
+
     @property
     def misconception_description(self) -> str:
         """The text the report carries; a readable key for reports written before texts travelled."""
         return self.misconception_text or (self.misconception or "").replace("_", " ")
+
+    @property
+    def misconception_note(self) -> str:
+        """The misconception's text to show beside the message, or "" when there is none or the message
+        already says it (compared without case, spacing or a closing full stop): said once, not twice."""
+        if not self.misconception:
+            return ""
+        text = self.misconception_description.strip()
+        if not text or _words(text) in _words(self.message):
+            return ""
+        return text
 
     @property
     def display_name(self) -> str:

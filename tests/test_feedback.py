@@ -201,3 +201,24 @@ def test_typesetting_can_be_turned_off():
     page = render_feedback(result(), GROUP, typeset_math=False)
     assert '<img class="math"' not in page and '<code class="tex" title="LaTeX source: not typeset">$X_i = q_i k_i$</code>' in page
     assert "could not be typeset" not in page
+
+
+DK = "dividing the scores by d_k instead of sqrt(d_k)"
+
+
+def test_the_misconception_is_said_once_and_visible_tests_are_shown_before_publication():
+    tests = [
+        Report(question="q1", name="test_values", max_score=2, score=0, status="failed", visible=True,
+               message="the output is wrong", misconception="no_scale", misconception_text="not scaling the scores at all"),
+        Report(question="q2", name="test_said", max_score=3, score=0, status="failed", message=f"wrong: it matches {DK}",
+               misconception="divide_by_dk", misconception_text=DK),
+        Report(question="q2", name="test_said_otherwise", max_score=1, score=0, status="failed",
+               message=f"Wrong: It Matches {DK.upper()}.", misconception="divide_by_dk", misconception_text=DK + "."),
+    ]
+    r = result(tests=tests, score=0.0, max_score=6.0)
+    page = render_feedback(r, None)
+    assert page.count("not scaling the scores at all") == 1          # not in its message: said beside it
+    assert page.casefold().count(DK.casefold()) == 2                  # in each message, not again
+    assert page.count("Likely misconception") == 1
+    withheld = render_feedback(r, None, show_hidden=False)            # before publication: only `visible`
+    assert "test_values" in withheld and "test_said" not in withheld and "2 hidden tests not shown yet." in withheld

@@ -14,6 +14,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from autograder.config import VisibilitySettings
+from autograder.outcome import NOT_GRADED, build_result, visible_specs
+from autograder.outcome import TestSpec as Spec
+from autograder.outputs import to_gradescope
+from autograder.results import TestReport as Report
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
@@ -210,3 +215,102 @@ def test_find_notebook_reports_a_broken_zip(tmp_path):
     (sub / "sub.zip").write_bytes(b"PK\x03\x04 not really a zip")
     notebook, problem = find_notebook(sub, "toy", tmp_path)
     assert notebook is None and "could not open sub.zip" in problem
+
+
+# --- who sees what before publication, and the misconception said once -----------------------------
+
+DK_TEXT = "dividing the scores by d_k instead of sqrt(d_k)"
+SPECS = [Spec("q1", "test_format", 1.0), Spec("q1", "test_values", 2.0),
+         Spec("q2", "test_scale", 3.0), Spec("q2", "test_public_twin", 1.0)]
+
+
+def _reports() -> list[Report]:
+    return [
+        Report(question="q1", name="test_format", max_score=1, score=1, status="passed"),
+        Report(question="q1", name="test_values", max_score=2, score=0, status="failed",
+                   message="the output is wrong", misconception="no_scale",
+                   misconception_text="not scaling the scores at all"),
+        # the message already says the misconception (checks.py's "it matches {describe(key)}")
+        Report(question="q2", name="test_scale", max_score=3, score=0, status="failed",
+                   message=f"the output is wrong: it matches {DK_TEXT}", misconception="divide_by_dk",
+                   misconception_text=DK_TEXT),
+        Report(question="q2", name="test_public_twin", max_score=1, score=0, status="failed",
+                   message=f"The Output Is Wrong: It Matches {DK_TEXT.upper()}.", misconception="divide_by_dk",
+                   misconception_text=DK_TEXT + "."),
+    ]
+
+
+def _graded(visible=("q2:test_public_twin",)):
+    specs = visible_specs(SPECS, list(visible), "toy")
+    return build_result("alice.ipynb", "toy", status="graded", seed=7, specs=specs, tests=_reports())
+
+
+def _entry(data: dict, name: str) -> dict:
+    return next(t for t in data["tests"] if t["name"] == name)
+
+
+def test_listed_tests_are_visible_with_their_messages_the_others_wait():
+    data = to_gradescope(_graded(), VisibilitySettings())
+    jsonschema.validate(data, SCHEMA)
+    twin = _entry(data, "q2: test_public_twin")
+    assert twin["visibility"] == "visible" and DK_TEXT.upper() in twin["output"]
+    for name in ("q1: test_format", "q1: test_values", "q2: test_scale"):
+        assert _entry(data, name)["visibility"] == "after_published"
+    assert data["output"].splitlines() == [
+        "Score 1 / 7.", "1 test is shown now; the other tests' results appear when grades are published."]
+
+
+def test_a_whole_question_and_declared_visible_tests_are_shown():
+    reports = _reports()
+    reports[0] = reports[0].model_copy(update={"hidden": False})  # declared hidden=False: shown anyway
+    specs = visible_specs([Spec("q1", "test_format", 1.0, hidden=False), *SPECS[1:]], ["q2"], "toy")
+    result = build_result("a.ipynb", "toy", status="graded", seed=1, specs=specs, tests=reports)
+    assert [t.visible for t in result.tests] == [True, False, True, True]
+    data = to_gradescope(result, VisibilitySettings(hidden_tests="after_due_date"))
+    jsonschema.validate(data, SCHEMA)
+    assert [t["visibility"] for t in data["tests"][:4]] == ["visible", "after_due_date", "visible", "visible"]
+    assert "3 tests are shown now; the other tests' results appear after the due date." in data["output"]
+
+
+def test_summary_respects_show_total_and_says_when_nothing_is_shown_yet():
+    data = to_gradescope(_graded(visible=()), VisibilitySettings(show_total=False))
+    jsonschema.validate(data, SCHEMA)
+    assert "Score" not in data["output"] and "7" not in data["output"]
+    assert data["output"] == "The tests' results appear when grades are published."
+    everything = to_gradescope(_graded(visible=()), VisibilitySettings(hidden_tests="visible"))
+    assert everything["output"] == "Score 1 / 7."
+    assert {t["visibility"] for t in everything["tests"][:4]} == {"visible"}
+
+
+def test_visibility_travels_with_the_result_not_the_config():
+    # a results file read back (a resumed batch, merge) keeps who sees what
+    again = type(_graded()).model_validate_json(_graded().model_dump_json())
+    assert [t.visible for t in again.tests] == [False, False, False, True]
+    old = Report.model_validate({"question": "q1", "name": "t", "hidden": False, "max_score": 1,
+                                     "score": 1, "status": "passed"})   # written before `visible`
+    assert old.visible
+    assert Spec.from_json(["q1", "t", 1.0, True]) == Spec("q1", "t", 1.0, True, False)
+    assert Spec.from_json(SPECS[0].to_json()) == SPECS[0]
+    assert Spec.from_json(["q1", "t", 1.0, True, True]).visible
+
+
+@pytest.mark.parametrize("name,text", [
+    ("q1: test_values", "not scaling the scores at all"),   # the message does not say it: added once
+    ("q2: test_scale", DK_TEXT),                            # the message says it: not again
+    ("q2: test_public_twin", DK_TEXT),                      # says it in other case, with a full stop
+])
+def test_the_misconception_is_said_once_in_gradescope_output(name, text):
+    output = _entry(to_gradescope(_graded(), VisibilitySettings()), name)["output"]
+    assert output.casefold().count(text.casefold()) == 1, output
+    assert output.count("Likely misconception") == (1 if name == "q1: test_values" else 0)
+    assert ".." not in output
+
+
+def test_a_rejected_gradescope_submission_is_built_like_any_rejected_one(tmp_path):
+    zpath = build(FIXTURE_COURSE, "toy", tmp_path)
+    data = rehearse(zpath, tmp_path, lambda sub: (sub / "readme.txt").write_text("oops"))
+    graded = [t for t in data["tests"] if "grader" not in t["tags"] and "manual" not in t["tags"]]
+    assert graded and {t["output"] for t in graded} == {NOT_GRADED} and {t["status"] for t in graded} == {"failed"}
+    assert data["extra_data"]["status"] == "rejected" and data["extra_data"]["seed"] == 0
+    assert data["extra_data"]["max_score"] == sum(t["max_score"] for t in graded) > 0
+    assert data["output"].startswith("Your submission could not be graded: no notebook found")
