@@ -363,6 +363,10 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
     points = hand_points(course.settings(slug), slug)
     if points:
         results = [apply_hand_scores(r, points, hand) for r in results]
+        # each results file says what the gradebook says: hand scores (or "awaiting") included
+        from autograder.outputs import results_name, write_results
+        for r in results:
+            write_results(r, course.config.visibility, outdir / "results" / results_name(r.submission))
     entries = found.entries if found is not None else []
     submitters = found.submitters() if found is not None else None
     title = course.config.assignments[slug].title or slug

@@ -6,6 +6,7 @@ test's points change, a rerun regrades exactly the graded submissions and says w
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -112,6 +113,10 @@ def test_gradescope_export_hand_scores_feedback_and_regrade(tmp_path):
     assert float(grace["q1"]) < 3 and "no_scale" in grace["misconceptions"]
     assert bob["status"] == "rejected" and "no .ipynb or .py file found" in bob["reason"] and bob["score"] == "0"
     assert bob["max_score"] == "6"
+    # the results file of a submission says what the gradebook says, hand score included
+    from autograder.outputs import results_name
+    results_101 = json.loads((out / "results" / results_name("submission_101")).read_text())
+    assert results_101["score"] == 6, results_101["score"]
 
     with open(out / "canvas.csv", newline="") as fh:
         canvas = list(csv.DictReader(fh))
