@@ -25,7 +25,7 @@ from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
-from autograder.outcome import TestSpec, build_result, failed_everything
+from autograder.outcome import TestSpec, build_result, failed_everything, visible_specs
 from autograder.session import SandboxPolicy, WorkerProxy, WorkerSession
 from autograder.startup import launch
 from autograder.zygote import Zygote
@@ -316,7 +316,10 @@ class Grader:
         return sum(t.points for t in self.tests(slug))
 
     def specs(self, slug: str) -> list[TestSpec]:
-        return [TestSpec.of(t) for t in self.tests(slug)]
+        """The tests as results carry them, `visible` from grading.yml's visible_tests (an entry that
+        names no test is a ConfigError naming it)."""
+        return visible_specs([TestSpec.of(t) for t in self.tests(slug)],
+                             self.course.settings(slug).visible_tests, slug)
 
     def policy(self, slug: str) -> SandboxPolicy:
         """The worker's limits; CUDA only where some case of this assignment will run on it."""
@@ -347,11 +350,12 @@ class Grader:
         self.warm_up()
         seed = secrets.randbits(63) if seed is None else int(seed)
         tests = self.tests(slug)
+        specs = self.specs(slug)  # a bad visible_tests entry stops here, before any student code runs
 
         def result(status: str, **parts: object) -> SubmissionResult:
             # isolation is read last: the level the worker really ran at
             return build_result(Path(path).name, slug, status=status, seed=seed,  # type: ignore[arg-type]
-                                specs=self.specs(slug), isolation=self.isolation,
+                                specs=specs, isolation=self.isolation,
                                 elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
 
         try:

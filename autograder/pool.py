@@ -303,7 +303,7 @@ def child_main(options: dict[str, Any]) -> int:
         torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
         from autograder.grading import Grader
         grader = Grader(course, zygote=zygote)
-        specs = [TestSpec.of(t).to_json() for t in grader.tests(slug)]
+        specs = [s.to_json() for s in grader.specs(slug)]
         grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
     except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once
         send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)

@@ -314,3 +314,18 @@ def test_a_rejected_gradescope_submission_is_built_like_any_rejected_one(tmp_pat
     assert data["extra_data"]["status"] == "rejected" and data["extra_data"]["seed"] == 0
     assert data["extra_data"]["max_score"] == sum(t["max_score"] for t in graded) > 0
     assert data["output"].startswith("Your submission could not be graded: no notebook found")
+
+
+def test_visible_tests_are_shown_on_gradescope_before_publication(tmp_path):
+    root = tmp_path / "course"
+    shutil.copytree(FIXTURE_COURSE, root)
+    cfg = (root / "grading.yml").read_text()
+    (root / "grading.yml").write_text(cfg.replace("manual: [q3]", "manual: [q3]\n    visible_tests: [q1:test_attend_rows]"))
+    zpath = build(root, "toy", tmp_path)
+    data = rehearse(zpath, tmp_path, lambda sub: shutil.copy(FIXTURE_SUBS / "no_scale.ipynb", sub / "toy.ipynb"))
+    shown = {t["name"]: t for t in data["tests"] if t["visibility"] == "visible"}
+    assert list(shown) == ["q1: test_attend_rows"], [(t["name"], t["visibility"]) for t in data["tests"]]
+    others = [t for t in data["tests"] if "grader" not in t["tags"] and "manual" not in t["tags"]
+              and t["name"] not in shown]
+    assert others and {t["visibility"] for t in others} == {"after_published"}
+    assert "1 test is shown now; the other tests' results appear when grades are published." in data["output"]
