@@ -49,12 +49,28 @@ class ForbiddenAPIGuard(TorchFunctionMode):
 
 def to_device(value: Any, device: str) -> Any:
     if type(value) is torch.Tensor:
-        return value.to(device)
+        return _moved(value, device)
     if isinstance(value, (list, tuple)):
         return type(value)(to_device(v, device) for v in value)
     if isinstance(value, dict):
         return {k: to_device(v, device) for k, v in value.items()}
     return value
+
+
+def _moved(t: torch.Tensor, device: str) -> torch.Tensor:
+    """`t` on `device` with its layout: `.to` keeps the strides of a transposed view but makes a strided
+    slice or an expanded (stride-0) tensor contiguous, and hidden tests pass those on purpose."""
+    moved = t.to(device)
+    if moved is t or t.is_contiguous() or moved.stride() == t.stride():
+        return moved
+    try:
+        index = tuple(slice(0, 1) if n > 1 and s == 0 else slice(None) for n, s in zip(t.shape, t.stride()))
+        base = t[index]
+        out = torch.empty_strided(base.shape, base.stride(), dtype=t.dtype, device=moved.device)
+        out.copy_(base)
+        return out.expand(t.shape)
+    except RuntimeError:   # a layout that cannot be rebuilt (overlapping strides): the values will do
+        return moved
 
 
 def devices_of(value: Any) -> list[str]:

@@ -51,8 +51,12 @@ def _tensor_bytes(t: Any) -> bytes:
     return st_save({"t": plain})
 
 
-def encode_value(value: Any, depth: int = 0) -> Any:
-    """Python value -> JSON-able tree. Raises EncodeError for anything that is not plain data."""
+def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
+    """Python value -> JSON-able tree. Raises EncodeError for anything that is not plain data.
+
+    `layout` (the grader's arguments only): a non-contiguous tensor also carries its layout, so that
+    the student's function receives a transposed view, a strided slice or an expanded (stride-0)
+    tensor as the hidden test built it (see `_layout`)."""
     import torch
     if depth > MAX_DEPTH:
         raise EncodeError("value is nested too deeply")
@@ -73,6 +77,8 @@ def encode_value(value: Any, depth: int = 0) -> Any:
         # Hidden tests may hand the student's function a seeded generator (grader -> worker only).
         return {"__generator__": encode_value(value.get_state(), depth + 1)}
     if isinstance(value, torch.Tensor):
+        if layout and value.layout == torch.strided and not value.is_contiguous():
+            return _with_layout(value)
         return {"__tensor__": base64.b64encode(_tensor_bytes(value)).decode("ascii")}
     import numpy as np  # a dependency, and torch's own
     if isinstance(value, np.ndarray):
@@ -83,13 +89,72 @@ def encode_value(value: Any, depth: int = 0) -> Any:
     if isinstance(value, np.generic):
         return encode_value(value.item(), depth + 1)
     if isinstance(value, (list, tuple)):
-        items = [encode_value(v, depth + 1) for v in value]
+        items = [encode_value(v, depth + 1, layout=layout) for v in value]
         return {"__tuple__": items} if isinstance(value, tuple) else items
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
             raise EncodeError("only dicts with string keys can be returned")
-        return {"__dict__": {k: encode_value(v, depth + 1) for k, v in value.items()}}
+        return {"__dict__": {k: encode_value(v, depth + 1, layout=layout) for k, v in value.items()}}
     raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary")
+
+
+# --- layouts: the grader's non-contiguous arguments arrive non-contiguous ----------------------------
+# Hidden tests pass transposed views, strided slices and expanded tensors on purpose (code that calls
+# .view on them, or writes into them, breaks). The values still travel as a dense tensor; "expand"
+# lists the dims of size > 1 with stride 0 (sent once, expanded again), "stride" the strides of the
+# rest (rebuilt with torch.empty_strided). Only decode_value(..., allow_generator=True), the worker
+# reading the grader's arguments, rebuilds them; a reply never carries a layout.
+MAX_LAYOUT_SLACK = 4096   # elements of storage a rebuilt layout may use beyond 8 x its element count
+
+
+def _storage_extent(shape: Any, stride: Any) -> int:
+    return 1 + sum((n - 1) * s for n, s in zip(shape, stride) if n > 0)
+
+
+def _non_overlapping(shape: Any, stride: Any) -> bool:
+    """No two indices share an element (each stride clears the span of the smaller ones)."""
+    span = 0
+    for s, n in sorted((s, n) for n, s in zip(shape, stride) if n > 1):
+        if s <= span:
+            return False
+        span += (n - 1) * s
+    return True
+
+
+def _with_layout(t: Any) -> dict[str, Any]:
+    shape, stride = list(t.shape), list(t.stride())
+    expand = [i for i, (n, s) in enumerate(zip(shape, stride)) if n > 1 and s == 0]
+    base = t
+    for i in expand:
+        base = base.narrow(i, 0, 1)
+    tree: dict[str, Any] = {"__tensor__": base64.b64encode(_tensor_bytes(base)).decode("ascii")}
+    if expand:
+        tree["expand"] = shape
+    b_stride = [s if n > 1 else 1 for n, s in zip(base.shape, base.stride())]
+    if (not base.is_contiguous() and _non_overlapping(base.shape, b_stride) and base.numel() > 0
+            and _storage_extent(base.shape, b_stride) <= 8 * base.numel() + MAX_LAYOUT_SLACK):
+        tree["stride"] = b_stride
+    return tree
+
+
+def _rebuild_layout(t: Any, tree: dict[str, Any]) -> Any:
+    import torch
+    stride, expand = tree.get("stride"), tree.get("expand")
+    if stride is not None:
+        if (type(stride) is not list or len(stride) != t.dim()
+                or not all(type(s) is int and 0 < s < 2 ** 40 for s in stride)
+                or not _non_overlapping(t.shape, stride)
+                or _storage_extent(t.shape, stride) > 8 * t.numel() + MAX_LAYOUT_SLACK):
+            raise ProtocolError("argument has a malformed layout")
+        strided = torch.empty_strided(tuple(t.shape), tuple(stride), dtype=t.dtype)
+        strided.copy_(t)
+        t = strided
+    if expand is not None:
+        if (type(expand) is not list or len(expand) != t.dim()
+                or not all(type(n) is int and (m == n or m == 1) and 0 <= n < 2 ** 31 for n, m in zip(expand, t.shape))):
+            raise ProtocolError("argument has a malformed layout")
+        t = t.expand(*expand)
+    return t
 
 
 class _Counter:
@@ -114,7 +179,8 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
                  allow_generator: bool = False) -> Any:
     """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd.
 
-    `allow_generator` is for the worker decoding the grader's arguments; replies never carry one."""
+    `allow_generator` is for the worker decoding the grader's arguments (generators, and tensors
+    with a layout: see `_with_layout`); replies never carry one."""
     import torch
     counter = counter or _Counter()
     counter.tick()
@@ -127,6 +193,8 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
     if type(tree) is dict:
         if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
             return _decode_tensor(tree)
+        if allow_generator and set(tree) <= {"__tensor__", "stride", "expand"} and "__tensor__" in tree:
+            return _rebuild_layout(_decode_tensor({"__tensor__": tree["__tensor__"]}), tree)
         if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
             return tuple(decode_value(v, depth + 1, counter, allow_generator) for v in tree["__tuple__"])
         if set(tree) == {"__dict__"} and type(tree["__dict__"]) is dict:
