@@ -1,7 +1,9 @@
 """Helpers for hidden tests. They run only in the trusted process.
 
 Tolerances come from DESIGN.md (measured with torch 2.13.0): they pass every correct implementation
-and fail every known wrong one. Failure messages say what is wrong, never what was expected.
+and fail every known wrong one. Failure messages say what is wrong, never what was expected on the
+test's own input; a value case of an attention function may add the smallest input of its kind that
+still fails, with its expected and actual output (autograder/shrink.py).
 
 The authoring kit (docs/authoring.md): validators for answers (`expect_number`, `expect_int`,
 `expect_shape`, `expect_tuple`, `expect_matrix`, `expect_choice`), `call` for a call into the student's

@@ -35,6 +35,12 @@ MISCONCEPTIONS = {
     "causal_excludes_self": "a causal mask that hides the diagonal: a token may not see itself",
     "causal_bottom_right": "a causal mask aligned at the bottom-right instead of the top-left "
                            "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)",
+    # memory layout
+    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
+                             "expanded tensor): use .reshape, or call .contiguous() first",
+    "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
+                        "expanded input cannot be written, a tensor that needs gradients may not be, and the "
+                        "caller's tensor changes; compute a new tensor instead",
     # shapes and counts
     "output_width_dk": "taking the output width from d_k instead of d_v",
     "weights_as_output": "confusing the (T_q, T_k) weight matrix with the output",

@@ -5,8 +5,15 @@ for dtype, finiteness and closeness. Every input is drawn from `rng`. Shapes kee
 T_k apart wherever they can, so that each wrong scale (sqrt(d_v), sqrt(T)...) can be told apart.
 A failed value test names a mistake only when the output matches what that mistake gives on the same
 input (reference.sdpa_from_scratch.wrong_variants); a crash is named only from what a second call
-shows (the same call with a mask that allows everything, or with as many queries as keys). The rule
-tests (source, run-time guard, timing) score their rule only: a wrong value costs nothing there."""
+shows (the same call with a mask that allows everything, with as many queries as keys, or with
+contiguous copies of the inputs). The rule tests (source, run-time guard, timing) score their rule
+only: a wrong value costs nothing there.
+
+Inputs include the edge cases real code gets wrong: a zero query and a zero key, duplicated keys,
+large scores in float16, rectangular and fully masked shapes, transposed and strided views (`.view`
+breaks on them) and expanded, stride-0 inputs (writing into them raises). When a value case fails,
+its message also shows the smallest input of the same kind that still fails, with what was expected
+and what came back (autograder.shrink); what the failure is named is decided on the original input."""
 
 import torch
 from otter.test_files import test_case
@@ -25,6 +32,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
+from autograder.shrink import AttentionInput, Failure, matches, with_smallest
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -46,9 +54,32 @@ def _second_call(fn, *args, **kwargs):
         return None
 
 
+def _plain_inputs_run(fn, Q, K, V, mask):
+    """Whether the same call runs on contiguous copies of the inputs, without gradients."""
+    plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
+    return _second_call(fn, *plain[:3], mask=plain[3]) is not None
+
+
 def _name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
+    views = [n for n, t in (("Q", Q), ("K", K), ("V", V), ("mask", mask)) if t is not None and not t.is_contiguous()]
+    if "in-place operation" in e.message and _plain_inputs_run(fn, Q, K, V, mask):
+        # a leaf that needs gradients was written into (the gradient test's inputs)
+        raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into "
+                            "an input")
+    if views and _plain_inputs_run(fn, Q, K, V, mask):
+        where = f"{', '.join(views)} {'is' if len(views) == 1 else 'are'} not contiguous"
+        if "view size is not compatible" in e.message:
+            raise Misconception("view_on_noncontiguous", f"{said}: {where} here, and contiguous copies of the "
+                                "same values work: use .reshape, or .contiguous() before .view")
+        if "written-to tensor" in e.message or "single memory location" in e.message:
+            raise Misconception("inplace_on_input", f"{said}: {where} here (expanded: one memory location "
+                                "for many entries), and contiguous copies of the same values work: do not "
+                                "write into an input")
+        raise AssertionError(f"{said}: {where} here (a transposed, sliced or expanded view), and on "
+                             "contiguous copies of the same values it runs: do not rely on an input's "
+                             "memory layout")
     half = str(Q.dtype).replace("torch.", "")
     if "overflow" in e.message and Q.dtype in (torch.float16, torch.bfloat16):
         # which constant? in float32, a blocked key filled with -1e9 outweighs an allowed key whose
@@ -78,13 +109,27 @@ def _name_crash(fn, Q, K, V, mask, e):
                                  "queries as keys it runs): the scores are (..., T_q, T_k)")
 
 
-def _call(fn, Q, K, V, mask):
-    """The student's output; a crash says what it reveals."""
+def _smallest(failure, fn, Q, K, V, mask, first, close=matches):
+    """`failure` with the smallest input of this kind that still fails the same way added to its
+    message (a bounded search, at most 30 more calls: autograder.shrink). It never changes the outcome."""
+    return with_smallest(failure, fn, AttentionInput(Q, K, V, mask), first,
+                         reference=ref.scaled_dot_product_attention, close=close, what=FN)
+
+
+def _call(fn, Q, K, V, mask, shrink=True):
+    """The student's output; a crash says what it reveals (and, with `shrink`, shows the smallest
+    input that crashes the same way)."""
     try:
         return call(fn, Q, K, V, mask=mask, what=FN)
     except StudentCodeError as e:
-        _name_crash(fn, Q, K, V, mask, e)
-        raise
+        try:
+            _name_crash(fn, Q, K, V, mask, e)
+            failure = e
+        except AssertionError as named:
+            failure = named
+        if shrink:
+            failure = _smallest(failure, fn, Q, K, V, mask, Failure.crash(e))
+        raise failure from None
 
 
 def _random_mask(shape, rng, p=0.5):
@@ -124,7 +169,12 @@ def _name_nan(fn, Q, K, V, mask, got, what):
 
 
 def _check(fn, Q, K, V, mask, what):
-    return _judge(fn, Q, K, V, mask, _call(fn, Q, K, V, mask), what)
+    got = _call(fn, Q, K, V, mask)
+    try:
+        return _judge(fn, Q, K, V, mask, got, what)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise _smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
 
 
 def _judge(fn, Q, K, V, mask, got, what):
@@ -144,7 +194,7 @@ def _judge(fn, Q, K, V, mask, got, what):
 
 def _attempt(fn, Q, K, V, mask):
     """For the rule tests: an answer (a tensor of the output's shape), whatever its values."""
-    got = assert_plain_tensor(_call(fn, Q, K, V, mask), "the output")
+    got = assert_plain_tensor(_call(fn, Q, K, V, mask, shrink=False), "the output")
     want = Q.shape[:-1] + V.shape[-1:]
     if tuple(got.shape) != tuple(want):
         raise AssertionError(f"the output has shape {tuple(got.shape)}, expected {tuple(want)}")
@@ -212,12 +262,51 @@ def test_fully_masked_rows(scaled_dot_product_attention, device, rng):
     dead = torch.zeros(6, dtype=torch.bool)
     dead[torch.randperm(6, generator=rng)[:2]] = True      # two queries with no allowed key
     mask[:, dead, :] = False
-    got = assert_plain_tensor(_call(scaled_dot_product_attention, Q, K, V, mask), "the output")
-    if (tuple(got.shape) == (2, 6, 10) and torch.isnan(got[:, dead]).any()
-            and torch.isfinite(got[:, ~dead]).all()):
-        raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
-                            "it should get a row of zeros")
-    _judge(scaled_dot_product_attention, Q, K, V, mask, got, "the output with fully masked queries")
+    got = _call(scaled_dot_product_attention, Q, K, V, mask)
+    try:
+        got = assert_plain_tensor(got, "the output")
+        if (tuple(got.shape) == (2, 6, 10) and torch.isnan(got[:, dead]).any()
+                and torch.isfinite(got[:, ~dead]).all()):
+            raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
+                                "it should get a row of zeros")
+        _judge(scaled_dot_product_attention, Q, K, V, mask, got, "the output with fully masked queries")
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise _smallest(failure, scaled_dot_product_attention, Q, K, V, mask,
+                        Failure.value(expected, got)) from None
+
+
+@test_case(points=1, hidden=True)
+def test_noncontiguous_inputs(scaled_dot_product_attention, device, rng):
+    # Q and K as a multi-head split leaves them, (B, T, H, d) memory seen as (B, H, T, d) through
+    # .transpose(1, 2); V a strided slice (every other column); the mask a transposed view. Values are
+    # ordinary (float32, d_k = 16, d_v = 10, T_q = 6, T_k = 9, a zero key): code that calls .view on
+    # an input breaks (.reshape, or .contiguous() first, does not)
+    B, H, T_q, T_k, d_k, d_v = 2, 3, 6, 9, 16, 10
+    Q = randn((B, T_q, H, d_k), rng).transpose(1, 2)
+    K = randn((B, T_k, H, d_k), rng).transpose(1, 2)
+    V = randn((B, T_k, H, 2 * d_v), rng).transpose(1, 2)[..., ::2]
+    K[:, :, int(torch.randint(0, T_k, (1,), generator=rng))] = 0.0     # a zero key: its score is 0
+    mask = _random_mask((B, H, T_q, T_k), rng).transpose(-1, -2).contiguous().transpose(-1, -2)
+    _check(scaled_dot_product_attention, Q, K, V, mask,
+           "the output for inputs that are not contiguous (transposed and strided views)")
+
+
+@test_case(points=1, hidden=True)
+def test_broadcast_inputs(scaled_dot_product_attention, device, rng):
+    # expanded inputs (stride 0: one memory location for many entries), as broadcasting hands them
+    # out: the same queries for every head, K and V shared by every batch entry, one mask for all.
+    # Writing into an input (Q /= ..., Q.mul_(...)) raises on them, and so does .view across the
+    # expanded dims; d_k = 16, d_v = 6, T_q = 5, T_k = 8, duplicated keys (tied scores)
+    B, H, T_q, T_k, d_k, d_v = 3, 2, 5, 8, 16, 6
+    Q = randn((B, 1, T_q, d_k), rng).expand(B, H, T_q, d_k)
+    k = randn((1, H, T_k, d_k), rng)
+    k[:, :, 6] = k[:, :, 2]
+    K = k.expand(B, H, T_k, d_k)
+    V = randn((1, H, T_k, d_v), rng).expand(B, H, T_k, d_v)
+    mask = _random_mask((T_q, T_k), rng).expand(B, H, T_q, T_k)
+    _check(scaled_dot_product_attention, Q, K, V, mask,
+           "the output for expanded (broadcast, stride-0) inputs")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,21 +327,30 @@ def test_bfloat16(scaled_dot_product_attention, device, rng):
     _check(scaled_dot_product_attention, Q, K, V, mask, "the bfloat16 output")
 
 
-@test_case(points=1, hidden=True)
-def test_float16_large_scores(scaled_dot_product_attention, device, rng):
-    # Q, K = 3 * randn with d = 64: scaled scores of size ~10-40, so exp overflows float16
-    # unless the max is subtracted first (DESIGN.md: non-finite every time without it).
-    Q, K, V = _qkv(rng, (2, 128, 64), (2, 128, 64), (2, 128, 64), torch.float16, scale=3.0)
-    mask = _random_mask((128, 128), rng)   # every query keeps ~64 keys, even with the mask inverted
-    got = assert_plain_tensor(_call(scaled_dot_product_attention, Q, K, V, mask), "the output")
+def _near(a, b):
+    # near one-hot weights amplify float16 rounding of the scores; a correct half-precision solution
+    # stays below ~0.02 (max) and ~1e-3 (mean), every known wrong variant is above 0.25 or 0.01
+    d = (a.to(torch.float64) - b.to(torch.float64)).abs()
+    return bool(d.max() <= 0.25 and d.mean() <= 0.01)
+
+
+def _large_scores_ok(got, expected):
+    """The verdict of test_float16_large_scores, for the shrunk inputs too."""
+    return (type(got) is torch.Tensor and got.dtype == torch.float16 and got.shape == expected.shape
+            and bool(torch.isfinite(got).all()) and _near(got, expected))
+
+
+def _judge_large_scores(fn, Q, K, V, mask, got):
+    got = assert_plain_tensor(got, "the output")
     if got.dtype != torch.float16:
         raise AssertionError(f"the output has dtype {got.dtype}, expected torch.float16 (the input's dtype)")
     if tuple(got.shape) != tuple(Q.shape):
         raise AssertionError(f"the output has shape {tuple(got.shape)}, expected {tuple(Q.shape)}")
+    T_q, T_k = Q.shape[-2], K.shape[-2]
     if not torch.isfinite(got).all():
         # which step makes inf or NaN: the same call with a mask allowing every key tells the
         # softmax (still non-finite) from the masking (finite then)
-        again = _second_call(scaled_dot_product_attention, Q, K, V, mask=torch.ones(128, 128, dtype=torch.bool))
+        again = _second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) and not torch.isfinite(again).all():
             raise Misconception("no_max_subtraction", "float16 inputs with large scores gave inf or NaN, with "
                                 "or without a mask: subtract each row's max before exp")
@@ -261,25 +359,34 @@ def test_float16_large_scores(scaled_dot_product_attention, device, rng):
                                 "without a mask: it matches " + describe("pos_inf_fill"))
         raise AssertionError("the float16 output contains inf or NaN only when a mask is given: look at how "
                              "the masked scores are filled")
-    # near one-hot weights amplify float16 rounding of the scores; a correct half-precision solution
-    # stays below ~0.02 (max) and ~1e-3 (mean), every known wrong variant is above 0.25 or 0.01
-
-    def near(a, b):
-        d = (a.to(torch.float64) - b.to(torch.float64)).abs()
-        return bool(d.max() <= 0.25 and d.mean() <= 0.01)
-
-    if near(got, ref.scaled_dot_product_attention(Q, K, V, mask)):
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if _near(got, expected):
         return
     variants = ref.wrong_variants(Q, K, V, mask)
     for key, wrong in variants.items():
-        if near(got, wrong):
+        if _near(got, wrong):
             raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it matches "
                                 + describe(key.split("/")[0]))
-    key = nearest_variant(got, ref.scaled_dot_product_attention(Q, K, V, mask), variants)
+    key = nearest_variant(got, expected, variants)
     if key is not None:
         raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it is far closer "
                             f"to what {describe(key.split('/')[0])} gives than to the correct result")
     raise AssertionError("the float16 output with large scores does not match the correct result")
+
+
+@test_case(points=1, hidden=True)
+def test_float16_large_scores(scaled_dot_product_attention, device, rng):
+    # Q, K = 3 * randn with d = 64: scaled scores of size ~10-40, so exp overflows float16
+    # unless the max is subtracted first (DESIGN.md: non-finite every time without it).
+    Q, K, V = _qkv(rng, (2, 128, 64), (2, 128, 64), (2, 128, 64), torch.float16, scale=3.0)
+    mask = _random_mask((128, 128), rng)   # every query keeps ~64 keys, even with the mask inverted
+    got = _call(scaled_dot_product_attention, Q, K, V, mask)
+    try:
+        _judge_large_scores(scaled_dot_product_attention, Q, K, V, mask, got)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise _smallest(failure, scaled_dot_product_attention, Q, K, V, mask, Failure.value(expected, got),
+                        close=_large_scores_ok) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,7 +405,12 @@ def test_gradients_float64(scaled_dot_product_attention, device, rng):
         _name_crash(scaled_dot_product_attention, Q, K, V, mask, e)
         raise
     out, grads = reply
-    _judge(scaled_dot_product_attention, Q, K, V, mask, out, "the output")
+    try:
+        _judge(scaled_dot_product_attention, Q, K, V, mask, out, "the output")
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise _smallest(failure, scaled_dot_product_attention, Q, K, V, mask,
+                        Failure.value(expected, out)) from None
     leaves = [t.clone().requires_grad_(True) for t in (Q, K, V)]
     expected = torch.autograd.grad(ref.scaled_dot_product_attention(*leaves, mask), leaves, G)
     for label, g, e in zip(("Q", "K", "V"), grads, expected):

@@ -1,0 +1,321 @@
+"""The smallest failing input of an attention function (issue 13): when a value case of
+`f(Q, K, V, mask)` fails, the feedback shows the smallest input of the same kind that still fails the
+same way, with what was expected and what came back.
+
+Greedy and bounded: each of the batch dims, T_q, T_k, d_k and d_v is halved, else cut by one (the
+leading entries are kept, as views, so strides and the mask's pattern survive), and a smaller input is
+kept only if it is of the same kind (`kind`: dtypes, contiguous / strided / expanded layout of each
+tensor, the mask's broadcast shape and pattern class, T_q against T_k) and still fails the same way
+(a wrong value, or a crash with the same error up to its numbers). At most `MAX_CALLS` student calls
+and `BUDGET_S` seconds (grading.yml's call timeout is 30 s), every call through `checks.call`.
+
+Shrinking never changes a test's outcome: the misconception and message are computed on the original
+input before shrinking starts, and anything unexpected while shrinking (a timeout, a worker that
+stopped, an error of the grader's own) ends it with what was found so far, or with nothing added."""
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+
+from autograder.checks import call, tolerances
+from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
+
+MAX_CALLS = 30      # student calls one shrink may make
+BUDGET_S = 2.0      # and seconds it may spend (no call starts after that)
+SHOW_VALUES = 24    # values are printed when every tensor has at most this many entries
+MESSAGE_LIMIT = 1000  # a report's message is cut there (runner.classify): the example must fit before it
+
+
+@dataclass(frozen=True)
+class AttentionInput:
+    Q: torch.Tensor
+    K: torch.Tensor
+    V: torch.Tensor
+    mask: torch.Tensor | None = None
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        named = {"Q": self.Q, "K": self.K, "V": self.V}
+        if self.mask is not None:
+            named["mask"] = self.mask
+        return named
+
+
+@dataclass(frozen=True)
+class Failure:
+    """How a call failed: `how` is ("value",) for a wrong result, ("crash", type, message with its
+    numbers masked) for an error of the student's code. `got` is the result or the error's text."""
+    how: tuple[str, ...]
+    expected: torch.Tensor | None
+    got: Any
+
+    @staticmethod
+    def crash(e: StudentCodeError, expected: torch.Tensor | None = None) -> "Failure":
+        first = (e.message.splitlines() or [""])[0]
+        return Failure(("crash", e.exc_type, re.sub(r"\d+", "#", first)), expected, f"{e.exc_type}: {first}")
+
+    @staticmethod
+    def value(expected: torch.Tensor, got: Any) -> "Failure":
+        return Failure(("value",), expected, got)
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    input: AttentionInput
+    failure: Failure
+    calls: int          # student calls spent shrinking
+    seconds: float
+
+
+class _Stop(Exception):
+    """A call whose outcome is neither a result nor a crash of the student's code: stop shrinking."""
+
+
+def matches(got: Any, expected: torch.Tensor) -> bool:
+    """The default verdict: a plain tensor of expected's dtype and shape, within its dtype's tolerance."""
+    if type(got) is not torch.Tensor or got.dtype != expected.dtype or got.shape != expected.shape:
+        return False
+    rtol, atol = tolerances(expected.dtype)
+    return bool(torch.allclose(got.detach().to(torch.float64), expected.detach().to(torch.float64),
+                               rtol=rtol, atol=atol))
+
+
+def attempt_with(fn: Callable[..., Any], reference: Callable[..., torch.Tensor],
+                 close: Callable[[Any, torch.Tensor], bool] = matches,
+                 what: str = "your function") -> Callable[[AttentionInput], Failure | None]:
+    """One student call on an input: None when it is right, else how it failed. Anything else than a
+    result or a crash of the student's code (not answered, forbidden, timeout...) raises _Stop."""
+    def attempt(inp: AttentionInput) -> Failure | None:
+        expected = reference(inp.Q, inp.K, inp.V, inp.mask)
+        try:
+            got = call(fn, inp.Q, inp.K, inp.V, mask=inp.mask, what=what)
+        except StudentCodeError as e:
+            return Failure.crash(e, expected)
+        except Exception as e:  # noqa: BLE001 - not a failure of this input: nothing more to learn
+            raise _Stop(str(e)) from None
+        return None if close(got, expected) else Failure.value(expected, got)
+    return attempt
+
+
+# --- the input's kind, and its dimensions ---------------------------------------------------------
+
+def layout_of(t: torch.Tensor) -> str:
+    if any(n > 1 and s == 0 for n, s in zip(t.shape, t.stride())):
+        return "expanded"
+    return "contiguous" if t.is_contiguous() else "strided"
+
+
+def mask_class(inp: AttentionInput) -> str:
+    m, T_q, T_k = inp.mask, inp.Q.shape[-2], inp.K.shape[-2]
+    if m is None:
+        return "none"
+    m = m.to(torch.bool)
+    if m.dim() >= 2 and bool((m == torch.ones(T_q, T_k, dtype=torch.bool).tril()).all()):
+        return "causal"
+    try:
+        full = m.expand(*m.shape[:-2], T_q, T_k) if m.dim() >= 2 else m.expand(T_q, T_k)
+    except RuntimeError:
+        return "other"
+    return "fully masked rows" if bool((~full.any(dim=-1)).any()) else "other"
+
+
+def kind(inp: AttentionInput) -> tuple[Any, ...]:
+    T_q, T_k = inp.Q.shape[-2], inp.K.shape[-2]
+    shape = tuple((name, t.dim(), t.dtype, layout_of(t)) for name, t in inp.tensors().items())
+    return shape, mask_class(inp), (T_q > T_k) - (T_q < T_k)
+
+
+def same_kind(candidate: tuple[Any, ...], original: tuple[Any, ...]) -> bool:
+    """Kinds agree; a mask of no particular pattern may become causal by chance when it is cut (a
+    1 x 2 mask [[1, 0]] is), but never gains a fully masked row."""
+    if candidate[1] == "causal" and original[1] == "other":
+        candidate = (candidate[0], "other", *candidate[2:])
+    return candidate == original
+
+
+def _batch_dims(inp: AttentionInput) -> int:
+    return max(t.dim() for t in inp.tensors().values()) - 2
+
+
+def _axes(inp: AttentionInput, dim: str) -> dict[str, int]:
+    """Which axis of which tensor the dimension `dim` is (only where its size is above 1: a mask's
+    broadcast dims stay as they are)."""
+    named = inp.tensors()
+    if dim.startswith("batch"):
+        i, nb = int(dim[5:]), _batch_dims(inp)
+        axes = {name: a for name, t in named.items() if (a := i - nb + t.dim() - 2) >= 0}
+    else:
+        axes = {"T_q": {"Q": -2, "mask": -2}, "T_k": {"K": -2, "V": -2, "mask": -1},
+                "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}}[dim]
+    out = {}
+    for name, a in axes.items():
+        t = named.get(name)
+        if t is not None and -t.dim() <= a < t.dim() and t.shape[a] > 1:
+            out[name] = a
+    return out
+
+
+def dims_of(inp: AttentionInput) -> list[str]:
+    return [f"batch{i}" for i in range(_batch_dims(inp))] + ["T_q", "T_k", "d_k", "d_v"]
+
+
+def groups_of(inp: AttentionInput) -> list[tuple[str, ...]]:
+    """What is cut at once, in order: each batch dim, T_q and T_k together (an input with as many
+    queries as keys keeps them equal), then each of T_q, T_k, d_k, d_v."""
+    dims = dims_of(inp)
+    both: list[tuple[str, ...]] = [("T_q", "T_k")]
+    return [(d,) for d in dims[:-4]] + both + [(d,) for d in dims[-4:]]
+
+
+def moves(inp: AttentionInput, group: tuple[str, ...]) -> list[AttentionInput]:
+    """`inp` with the dims of `group` halved, or else cut by one."""
+    now = [size_of(inp, d) for d in group]
+    out = []
+    for new in dict.fromkeys((tuple(n // 2 for n in now), tuple(n - 1 for n in now))):
+        if all(1 <= m < n for n, m in zip(now, new)):
+            candidate = inp
+            for d, m in zip(group, new):
+                candidate = cut(candidate, d, m)
+            out.append(candidate)
+    return out
+
+
+def size_of(inp: AttentionInput, dim: str) -> int:
+    named = inp.tensors()
+    return max((named[n].shape[a] for n, a in _axes(inp, dim).items()), default=1)
+
+
+def cut(inp: AttentionInput, dim: str, n: int) -> AttentionInput:
+    """The input with dimension `dim` cut to its first `n` entries: a contiguous tensor stays
+    contiguous, a view stays a view of the same memory (its strides are kept)."""
+    named = dict(inp.tensors())
+    for name, axis in _axes(inp, dim).items():
+        t = named[name]
+        part = t.narrow(axis, 0, n)
+        named[name] = part.contiguous() if t.is_contiguous() else part
+    return replace(inp, **named)
+
+
+def sizes(inp: AttentionInput) -> tuple[int, ...]:
+    return tuple(size_of(inp, d) for d in dims_of(inp))
+
+
+# --- the search ---------------------------------------------------------------------------------------
+
+def shrink(inp: AttentionInput, first: Failure, attempt: Callable[[AttentionInput], Failure | None], *,
+           max_calls: int | None = None, budget_s: float | None = None) -> Shrunk:
+    """The smallest input found of `inp`'s kind on which `attempt` fails as `first` did."""
+    start, calls = time.monotonic(), 0
+    best, best_failure, want = inp, first, kind(inp)
+    tried = {sizes(inp)}
+    max_calls = MAX_CALLS if max_calls is None else max_calls
+    budget_s = BUDGET_S if budget_s is None else budget_s
+    progress = True
+    while progress:
+        progress = False
+        for group in groups_of(best):
+            for candidate in moves(best, group):
+                if sizes(candidate) in tried or not same_kind(kind(candidate), want):
+                    continue
+                if calls >= max_calls or time.monotonic() - start > budget_s:
+                    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+                tried.add(sizes(candidate))
+                calls += 1
+                try:
+                    failure = attempt(candidate)
+                except _Stop:
+                    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+                if failure is not None and failure.how == first.how:
+                    best, best_failure, progress = candidate, failure, True
+                    break   # on to the next group; this one is tried again in the next pass
+    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+
+
+# --- the message ----------------------------------------------------------------------------------
+
+def _number(x: float | bool) -> str:
+    if isinstance(x, bool):
+        return "1" if x else "0"
+    return f"{x:.3g}"
+
+
+def _values(t: torch.Tensor) -> str:
+    def nest(v: Any) -> str:
+        return "[" + ", ".join(nest(x) for x in v) + "]" if isinstance(v, list) else _number(v)
+    data = t.detach().cpu()
+    return nest((data if data.dtype == torch.bool else data.to(torch.float64)).tolist())
+
+
+def _label(name: str, t: torch.Tensor, pattern: str) -> str:
+    text = f"{name} {tuple(t.shape)} {str(t.dtype).replace('torch.', '')}"
+    layout = layout_of(t)
+    if layout == "expanded":
+        dims = [i for i, (n, s) in enumerate(zip(t.shape, t.stride())) if n > 1 and s == 0]
+        text += f", expanded over dim {', '.join(map(str, dims))} (stride 0)"
+    elif layout == "strided":
+        text += ", not contiguous"
+    if name == "mask" and pattern in ("causal", "fully masked rows"):
+        text += f", {pattern}"
+    return text
+
+
+def _got(got: Any, expected: torch.Tensor | None, said: str) -> tuple[str, torch.Tensor | None]:
+    if isinstance(got, str):   # a crash: its text, unless the message above already says it
+        return ("the same error" if got.split(": ", 1)[-1][:60] in said else f"your code raised {got[:200]}"), None
+    if type(got) is not torch.Tensor:
+        return f"a {type(got).__name__}", None
+    if expected is not None and (got.shape != expected.shape or got.dtype != expected.dtype):
+        return f"a tensor of shape {tuple(got.shape)} and dtype {str(got.dtype).replace('torch.', '')}", None
+    return "", got
+
+
+def describe(shrunk: Shrunk, original: AttentionInput, limit: int = 700, said: str = "") -> str:
+    """The shrunk input in at most `limit` characters: shapes, and values when they fit; "" when
+    nothing smaller was found and the input is too big to print. `said`: the message it follows."""
+    inp, failure = shrunk.input, shrunk.failure
+    smaller = sizes(inp) != sizes(original)
+    head = ("The smallest input of this kind that still fails:" if smaller
+            else "The input (no smaller one of this kind fails the same way):")
+    got_text, got_tensor = _got(failure.got, failure.expected, said)
+    small = all(t.numel() <= SHOW_VALUES for t in inp.tensors().values())
+    for show in (True, False) if small else (False,):
+        if not show and not smaller:
+            return ""
+        lines = [head] + [f"  {_label(name, t, mask_class(original))}" + (f" = {_values(t)}" if show else "")
+                          for name, t in inp.tensors().items()]
+        if inp.mask is None:
+            lines.append("  mask None")
+        if show and failure.expected is not None:
+            lines.append(f"  expected {_values(failure.expected)}")
+        if show and got_tensor is not None:
+            lines.append(f"  got      {_values(got_tensor)}")
+        elif got_text:
+            lines.append(f"  got      {got_text}")
+        text = "\n".join(lines)
+        if len(text) <= limit:
+            return text
+    return ""
+
+
+def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: AttentionInput, first: Failure, *,
+                  reference: Callable[..., torch.Tensor], close: Callable[[Any, torch.Tensor], bool] = matches,
+                  what: str = "your function", max_calls: int | None = None,
+                  budget_s: float | None = None) -> BaseException:
+    """`exc` (the test's failure on `inp`, already worded and named) with the smallest failing input
+    appended to its message. Never raises: if shrinking goes wrong, `exc` comes back as it was."""
+    if isinstance(exc, (WorkerTimeout, WorkerCrashed)):
+        return exc
+    try:
+        found = shrink(inp, first, attempt_with(fn, reference, close, what), max_calls=max_calls,
+                       budget_s=budget_s)
+        message = str(exc)
+        text = describe(found, inp, limit=MESSAGE_LIMIT - len(message) - 1, said=message)
+        if text:
+            exc.args = (f"{message}\n{text}",)
+    except Exception:  # noqa: BLE001 - shrinking only adds an example; it must never change the outcome
+        pass
+    return exc
