@@ -154,6 +154,48 @@ weights3 = [[0.2741, 0.2741, 0.4519], [0.2327, 0.3837, 0.3837], [0.3072, 0.1863,
 out3 = [[0.7259, 0.7259], [0.6163, 0.7673], [0.8137, 0.6928]]
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''},
+    # --- memory layout (added with the non-contiguous and broadcast cases) -------------------------------
+    "contiguous_then_view": sdpa('''
+    *lead, T_q, d_k = Q.shape
+    T_k, d_v = K.shape[-2], V.shape[-1]
+    q = Q.contiguous().view(-1, T_q, d_k)
+    k = K.contiguous().view(-1, T_k, d_k)
+    v = V.contiguous().view(-1, T_k, d_v)
+    scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(d_k)
+    if mask is not None:
+        m = mask.expand(*lead, T_q, T_k).contiguous().view(-1, T_q, T_k)
+        scores = scores.masked_fill(~m, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(m.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return torch.bmm(w, v).view(*lead, T_q, d_v)
+'''),
+    "flatten_with_reshape_and_mT": sdpa('''
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    T_q, d_k, T_k = Q.shape[-2], Q.shape[-1], K.shape[-2]
+    q = Q.expand(*lead, T_q, d_k).reshape(-1, T_q, d_k)
+    k = K.expand(*lead, T_k, d_k).reshape(-1, T_k, d_k)
+    v = V.expand(*lead, T_k, V.shape[-1]).reshape(-1, T_k, V.shape[-1])
+    scores = (q @ k.mT) * (1.0 / math.sqrt(d_k))
+    if mask is not None:
+        m = mask.expand(*lead, T_q, T_k).reshape(-1, T_q, T_k)
+        scores = scores.masked_fill(m.logical_not(), float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = w.masked_fill(~m.any(-1, keepdim=True), 0.0)
+    return (w @ v).reshape(*lead, T_q, v.shape[-1])
+'''),
+    "scale_a_clone_in_place": sdpa('''
+    q = Q.clone()
+    q /= math.sqrt(Q.shape[-1])
+    scores = q @ K.transpose(-2, -1)
+    if mask is not None:
+        scores.masked_fill_(~mask, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return w @ V
+'''),
     "answers_other_forms": {"q_trap_answer": 'q_trap_answer = " c "',
                             "attn_entries": '''
 attn_entries = 2 ** 20
@@ -312,6 +354,24 @@ raw_score_var = raw_scores.var().item()
 scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
 scale_divisor = 64.0
 '''}, {"key": "divide_by_dk", "where": ["q2:test_scale_divisor"]}),
+    # --- memory layout -----------------------------------------------------------------------------------
+    "view_on_transposed_input": (sdpa('''
+    *lead, T_q, d_k = Q.shape
+    T_k, d_v = K.shape[-2], V.shape[-1]
+    q, k, v = Q.view(-1, T_q, d_k), K.view(-1, T_k, d_k), V.view(-1, T_k, d_v)
+    scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(d_k)
+    if mask is not None:
+        m = mask.expand(*lead, T_q, T_k).reshape(-1, T_q, T_k)
+        scores = scores.masked_fill(~m, float("-inf"))
+    w = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        w = torch.where(m.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return torch.bmm(w, v).view(*lead, T_q, d_v)
+'''), {"key": "view_on_noncontiguous", "where": ["q5:test_noncontiguous_inputs", "q5:test_broadcast_inputs"]}),
+    "scale_queries_in_place": (sdpa(FULL.replace(SCALE, "").replace(
+                                   "    d_k = Q.size(-1)\n", "    d_k = Q.size(-1)\n    Q.mul_(d_k ** -0.5)\n")),
+                               {"key": "inplace_on_input",
+                                "where": ["q5:test_broadcast_inputs", "q5:test_gradients_float64"]}),
     "q7_answer_A": ({"q_trap_answer": 'q_trap_answer = "A"'},
                     {"key": "zero_after_softmax", "where": ["q7"]}),
     "q8_madds_counted_twice": ({"attn_entries": '''
