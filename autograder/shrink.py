@@ -306,9 +306,12 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: AttentionInpu
                   what: str = "your function", max_calls: int | None = None,
                   budget_s: float | None = None) -> BaseException:
     """`exc` (the test's failure on `inp`, already worded and named) with the smallest failing input
-    appended to its message. Never raises: if shrinking goes wrong, `exc` comes back as it was."""
+    appended to its message. Never raises: if shrinking goes wrong, `exc` comes back as it was. A
+    timeout or a stopped worker is not shrunk, nor a result that is not a tensor at all."""
     if isinstance(exc, (WorkerTimeout, WorkerCrashed)):
         return exc
+    if first.how == ("value",) and type(first.got) is not torch.Tensor:
+        return exc   # None (not answered yet), a tuple...: no smaller input says more than the message
     try:
         found = shrink(inp, first, attempt_with(fn, reference, close, what), max_calls=max_calls,
                        budget_s=budget_s)

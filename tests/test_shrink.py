@@ -286,3 +286,12 @@ def test_a_wrong_value_shows_the_smallest_input_with_expected_and_got(grader):
     assert head == "the output with mask=None is wrong: it matches dividing the scores by d_k instead of sqrt(d_k)"
     assert example.startswith("The smallest input of this kind that still fails:\n  Q (1, 1, 2) float32 = ")
     assert "\n  mask None\n  expected [[[" in example and "\n  got      [[[" in example
+
+
+def test_an_answer_that_is_not_a_tensor_is_not_shrunk():
+    calls = []
+    proxy = student(lambda Q, K, V, mask=None: None, calls)
+    inp = rect_input()
+    err = AssertionError("the output is None: not answered yet (the function returns nothing)")
+    assert str(with_smallest(err, proxy, inp, first_failure(proxy, inp), reference=SDPA)) == str(err.args[0])
+    assert len(calls) == 1                               # the first call only
