@@ -28,7 +28,7 @@ class Limits(_Strict):
     shm_mb: int = Field(64, ge=1, description="the worker's private /dev/shm, MiB")
     output_kb: int = Field(256, ge=1, description="captured stdout/stderr per submission, KiB")
     upload_mb: int = Field(128, ge=1, description=(
-        "largest submission file read at all, outputs included, MiB (it is held in memory while parsed)"))
+        "largest submission file read at all, outputs included, MiB (while it is parsed the grader holds about 2.5x this)"))
     notebook_mb: int = Field(20, ge=1, description=(
         "largest notebook once its outputs are stripped, MiB: outputs are never graded, so a big plot "
         "or a long printout does not count"))

@@ -133,3 +133,26 @@ def test_a_rejected_submission_says_why_once_on_the_terminal(toy_grader, tmp_pat
     # results.json keeps one row per test (Gradescope and the gradebook need them), each without the reason
     assert all("empty" not in t.message and "not graded" in t.message for t in result.tests)
     json.dumps(result.model_dump(mode="json"))
+
+
+def test_a_large_output_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    """upload_mb bounds what the trusted process holds while it parses: measured 2.5x the file for a
+    114 MiB notebook of outputs (raw bytes, decoded text and parsed JSON at once). Checked here at
+    30 MiB, in a fresh process so its peak is intake's own."""
+    import subprocess
+    import sys
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("show()", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/plain": "é" * (15 * 2**20)})]))
+    path = tmp_path / "printout.ipynb"
+    nbformat.write(nb, path)
+    size_mb = path.stat().st_size / 2**20
+    child = ("import resource, sys\nfrom pathlib import Path\nfrom autograder.intake import read_submission\n"
+             "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+             "read_submission(Path(sys.argv[1]))\n"
+             "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)\n")
+    done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    growth_mb = float(done.stdout.strip().splitlines()[-1])
+    assert growth_mb < 3.5 * size_mb, (growth_mb, size_mb)
