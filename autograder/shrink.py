@@ -11,13 +11,18 @@ and `BUDGET_S` seconds (grading.yml's call timeout is 30 s), every call through 
 
 Shrinking never changes a test's outcome: the misconception and message are computed on the original
 input before shrinking starts, and anything unexpected while shrinking (a timeout, a worker that
-stopped, an error of the grader's own) ends it with what was found so far, or with nothing added."""
+stopped, an error of the grader's own) ends it with what was found so far, or with nothing added.
+
+Other signatures (`scaled_scores(Q, K)`, `nadaraya_watson(q, K, V)`, `attention_weights(S, M)`,
+`attention(Q, K, V, d_k)`...) describe their arguments with `TensorArgs`: the tensors in call order,
+which axis of which tensor each named dimension is, and the non-tensor arguments that follow from the
+tensors (`Derived`, such as d_k = Q.shape[-1]); the search and the message are the same."""
 from __future__ import annotations
 
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import torch
@@ -45,6 +50,120 @@ class AttentionInput:
         return named
 
 
+    # what the search needs of an input (TensorArgs has the same methods)
+    def core(self, name: str) -> int:
+        return 2
+
+    def core_dims(self) -> list[str]:
+        return ["T_q", "T_k", "d_k", "d_v"]
+
+    def named_axes(self, dim: str) -> dict[str, int]:
+        return {"T_q": {"Q": -2, "mask": -2}, "T_k": {"K": -2, "V": -2, "mask": -1},
+                "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}}[dim]
+
+    def together(self) -> list[tuple[str, ...]]:
+        return [("T_q", "T_k")]
+
+    def kind_extra(self) -> tuple[Any, ...]:
+        T_q, T_k = self.Q.shape[-2], self.K.shape[-2]
+        return mask_class(self), (T_q > T_k) - (T_q < T_k)
+
+    def invoke(self, fn: Callable[..., Any], what: str) -> Any:
+        return call(fn, self.Q, self.K, self.V, mask=self.mask, what=what)
+
+    def expected(self, reference: Callable[..., torch.Tensor]) -> torch.Tensor:
+        return reference(self.Q, self.K, self.V, self.mask)
+
+    def with_tensors(self, named: dict[str, torch.Tensor]) -> "AttentionInput":
+        return replace(self, **named)
+
+    def note(self, name: str, original: Any) -> str:
+        pattern = mask_class(original)
+        return pattern if name == "mask" and pattern in ("causal", "fully masked rows") else ""
+
+    def others(self) -> list[str]:
+        return ["mask None"] if self.mask is None else []
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A non-tensor argument that follows from the tensors (d_k = Q.shape[-1]): recomputed on every
+    smaller input."""
+    of: Callable[[dict[str, torch.Tensor]], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class TensorArgs:
+    """The arguments of `f(a, b, ...)`, for shrinking a failing call of any signature.
+
+    `values`: every argument in call order (a tensor, None, a `Derived` or any plain value);
+    `keywords`: the names passed by keyword. `axes`: each dimension that may be cut, {dim: {tensor
+    name: axis}} (axes counted from the end); the leading dims of each tensor beyond its `core` (2
+    unless said) are batch dims, aligned from the right as broadcasting aligns them. `together`: groups
+    of dims cut at once first (a square input stays square); `compare`: pairs of dims whose order
+    (<, =, >) is part of the input's kind (a rectangular input stays rectangular the same way)."""
+    values: dict[str, Any]
+    axes: dict[str, dict[str, int]]
+    core_of: dict[str, int] = field(default_factory=dict)
+    together_dims: tuple[tuple[str, ...], ...] = ()
+    compare: tuple[tuple[str, str], ...] = ()
+    keywords: tuple[str, ...] = ()
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        return {n: v for n, v in self.values.items() if isinstance(v, torch.Tensor)}
+
+    def core(self, name: str) -> int:
+        return self.core_of.get(name, 2)
+
+    def core_dims(self) -> list[str]:
+        return list(self.axes)
+
+    def named_axes(self, dim: str) -> dict[str, int]:
+        return self.axes[dim]
+
+    def together(self) -> list[tuple[str, ...]]:
+        return list(self.together_dims)
+
+    def kind_extra(self) -> tuple[Any, ...]:
+        def order(a: str, b: str) -> int:
+            x, y = size_of(self, a), size_of(self, b)
+            return (x > y) - (x < y)
+        return tuple(order(a, b) for a, b in self.compare)
+
+    def arguments(self) -> tuple[list[Any], dict[str, Any]]:
+        tensors = self.tensors()
+        resolved = {n: (v.of(tensors) if isinstance(v, Derived) else v) for n, v in self.values.items()}
+        return ([v for n, v in resolved.items() if n not in self.keywords],
+                {n: v for n, v in resolved.items() if n in self.keywords})
+
+    def invoke(self, fn: Callable[..., Any], what: str) -> Any:
+        args, kwargs = self.arguments()
+        return call(fn, *args, what=what, **kwargs)
+
+    def expected(self, reference: Callable[..., torch.Tensor]) -> torch.Tensor:
+        args, kwargs = self.arguments()
+        return reference(*args, **kwargs)
+
+    def with_tensors(self, named: dict[str, torch.Tensor]) -> "TensorArgs":
+        return replace(self, values={n: named.get(n, v) for n, v in self.values.items()})
+
+    def note(self, name: str, original: Any) -> str:
+        return ""
+
+    def others(self) -> list[str]:
+        tensors = self.tensors()
+        out = []
+        for n, v in self.values.items():
+            if isinstance(v, torch.Tensor):
+                continue
+            v = v.of(tensors) if isinstance(v, Derived) else v
+            out.append(f"{n} None" if v is None else f"{n} = {v!r}"[:80])
+        return out
+
+
+Input = AttentionInput | TensorArgs
+
+
 @dataclass(frozen=True)
 class Failure:
     """How a call failed: `how` is ("value",) for a wrong result, ("crash", type, message with its
@@ -65,7 +184,7 @@ class Failure:
 
 @dataclass(frozen=True)
 class Shrunk:
-    input: AttentionInput
+    input: Input
     failure: Failure
     calls: int          # student calls spent shrinking
     seconds: float
@@ -86,13 +205,13 @@ def matches(got: Any, expected: torch.Tensor) -> bool:
 
 def attempt_with(fn: Callable[..., Any], reference: Callable[..., torch.Tensor],
                  close: Callable[[Any, torch.Tensor], bool] = matches,
-                 what: str = "your function") -> Callable[[AttentionInput], Failure | None]:
+                 what: str = "your function") -> Callable[[Input], Failure | None]:
     """One student call on an input: None when it is right, else how it failed. Anything else than a
     result or a crash of the student's code (not answered, forbidden, timeout...) raises _Stop."""
-    def attempt(inp: AttentionInput) -> Failure | None:
-        expected = reference(inp.Q, inp.K, inp.V, inp.mask)
+    def attempt(inp: Input) -> Failure | None:
+        expected = inp.expected(reference)
         try:
-            got = call(fn, inp.Q, inp.K, inp.V, mask=inp.mask, what=what)
+            got = inp.invoke(fn, what)
         except StudentCodeError as e:
             return Failure.crash(e, expected)
         except Exception as e:  # noqa: BLE001 - not a failure of this input: nothing more to learn
@@ -123,34 +242,32 @@ def mask_class(inp: AttentionInput) -> str:
     return "fully masked rows" if bool((~full.any(dim=-1)).any()) else "other"
 
 
-def kind(inp: AttentionInput) -> tuple[Any, ...]:
-    T_q, T_k = inp.Q.shape[-2], inp.K.shape[-2]
+def kind(inp: Input) -> tuple[Any, ...]:
     shape = tuple((name, t.dim(), t.dtype, layout_of(t)) for name, t in inp.tensors().items())
-    return shape, mask_class(inp), (T_q > T_k) - (T_q < T_k)
+    return (shape, *inp.kind_extra())
 
 
 def same_kind(candidate: tuple[Any, ...], original: tuple[Any, ...]) -> bool:
     """Kinds agree; a mask of no particular pattern may become causal by chance when it is cut (a
     1 x 2 mask [[1, 0]] is), but never gains a fully masked row."""
-    if candidate[1] == "causal" and original[1] == "other":
+    if len(candidate) > 1 and candidate[1] == "causal" and len(original) > 1 and original[1] == "other":
         candidate = (candidate[0], "other", *candidate[2:])
     return candidate == original
 
 
-def _batch_dims(inp: AttentionInput) -> int:
-    return max(t.dim() for t in inp.tensors().values()) - 2
+def _batch_dims(inp: Input) -> int:
+    return max((t.dim() - inp.core(name) for name, t in inp.tensors().items()), default=0)
 
 
-def _axes(inp: AttentionInput, dim: str) -> dict[str, int]:
+def _axes(inp: Input, dim: str) -> dict[str, int]:
     """Which axis of which tensor the dimension `dim` is (only where its size is above 1: a mask's
     broadcast dims stay as they are)."""
     named = inp.tensors()
     if dim.startswith("batch"):
         i, nb = int(dim[5:]), _batch_dims(inp)
-        axes = {name: a for name, t in named.items() if (a := i - nb + t.dim() - 2) >= 0}
+        axes = {name: a for name, t in named.items() if (a := i - nb + t.dim() - inp.core(name)) >= 0}
     else:
-        axes = {"T_q": {"Q": -2, "mask": -2}, "T_k": {"K": -2, "V": -2, "mask": -1},
-                "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}}[dim]
+        axes = inp.named_axes(dim)
     out = {}
     for name, a in axes.items():
         t = named.get(name)
@@ -159,19 +276,18 @@ def _axes(inp: AttentionInput, dim: str) -> dict[str, int]:
     return out
 
 
-def dims_of(inp: AttentionInput) -> list[str]:
-    return [f"batch{i}" for i in range(_batch_dims(inp))] + ["T_q", "T_k", "d_k", "d_v"]
+def dims_of(inp: Input) -> list[str]:
+    return [f"batch{i}" for i in range(_batch_dims(inp))] + inp.core_dims()
 
 
-def groups_of(inp: AttentionInput) -> list[tuple[str, ...]]:
-    """What is cut at once, in order: each batch dim, T_q and T_k together (an input with as many
-    queries as keys keeps them equal), then each of T_q, T_k, d_k, d_v."""
-    dims = dims_of(inp)
-    both: list[tuple[str, ...]] = [("T_q", "T_k")]
-    return [(d,) for d in dims[:-4]] + both + [(d,) for d in dims[-4:]]
+def groups_of(inp: Input) -> list[tuple[str, ...]]:
+    """What is cut at once, in order: each batch dim, the dims cut together (T_q and T_k: an input
+    with as many queries as keys keeps them equal), then each of the others (T_q, T_k, d_k, d_v)."""
+    core = inp.core_dims()
+    return [(f"batch{i}",) for i in range(_batch_dims(inp))] + inp.together() + [(d,) for d in core]
 
 
-def moves(inp: AttentionInput, group: tuple[str, ...]) -> list[AttentionInput]:
+def moves(inp: Input, group: tuple[str, ...]) -> list[Input]:
     """`inp` with the dims of `group` halved, or else cut by one."""
     now = [size_of(inp, d) for d in group]
     out = []
@@ -184,12 +300,12 @@ def moves(inp: AttentionInput, group: tuple[str, ...]) -> list[AttentionInput]:
     return out
 
 
-def size_of(inp: AttentionInput, dim: str) -> int:
+def size_of(inp: Input, dim: str) -> int:
     named = inp.tensors()
     return max((named[n].shape[a] for n, a in _axes(inp, dim).items()), default=1)
 
 
-def cut(inp: AttentionInput, dim: str, n: int) -> AttentionInput:
+def cut(inp: Input, dim: str, n: int) -> Input:
     """The input with dimension `dim` cut to its first `n` entries: a contiguous tensor stays
     contiguous, a view stays a view of the same memory (its strides are kept)."""
     named = dict(inp.tensors())
@@ -197,16 +313,16 @@ def cut(inp: AttentionInput, dim: str, n: int) -> AttentionInput:
         t = named[name]
         part = t.narrow(axis, 0, n)
         named[name] = part.contiguous() if t.is_contiguous() else part
-    return replace(inp, **named)
+    return inp.with_tensors(named)
 
 
-def sizes(inp: AttentionInput) -> tuple[int, ...]:
+def sizes(inp: Input) -> tuple[int, ...]:
     return tuple(size_of(inp, d) for d in dims_of(inp))
 
 
 # --- the search ---------------------------------------------------------------------------------------
 
-def shrink(inp: AttentionInput, first: Failure, attempt: Callable[[AttentionInput], Failure | None], *,
+def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None], *,
            max_calls: int | None = None, budget_s: float | None = None) -> Shrunk:
     """The smallest input found of `inp`'s kind on which `attempt` fails as `first` did."""
     start, calls = time.monotonic(), 0
@@ -250,7 +366,7 @@ def _values(t: torch.Tensor) -> str:
     return nest((data if data.dtype == torch.bool else data.to(torch.float64)).tolist())
 
 
-def _label(name: str, t: torch.Tensor, pattern: str) -> str:
+def _label(name: str, t: torch.Tensor, note: str) -> str:
     text = f"{name} {tuple(t.shape)} {str(t.dtype).replace('torch.', '')}"
     layout = layout_of(t)
     if layout == "expanded":
@@ -258,8 +374,8 @@ def _label(name: str, t: torch.Tensor, pattern: str) -> str:
         text += f", expanded over dim {', '.join(map(str, dims))} (stride 0)"
     elif layout == "strided":
         text += ", not contiguous"
-    if name == "mask" and pattern in ("causal", "fully masked rows"):
-        text += f", {pattern}"
+    if note:
+        text += f", {note}"
     return text
 
 
@@ -273,7 +389,7 @@ def _got(got: Any, expected: torch.Tensor | None, said: str) -> tuple[str, torch
     return "", got
 
 
-def describe(shrunk: Shrunk, original: AttentionInput, limit: int = 700, said: str = "") -> str:
+def describe(shrunk: Shrunk, original: Input, limit: int = 700, said: str = "") -> str:
     """The shrunk input in at most `limit` characters: shapes, and values when they fit; "" when
     nothing smaller was found and the input is too big to print. `said`: the message it follows."""
     inp, failure = shrunk.input, shrunk.failure
@@ -285,10 +401,9 @@ def describe(shrunk: Shrunk, original: AttentionInput, limit: int = 700, said: s
     for show in (True, False) if small else (False,):
         if not show and not smaller:
             return ""
-        lines = [head] + [f"  {_label(name, t, mask_class(original))}" + (f" = {_values(t)}" if show else "")
+        lines = [head] + [f"  {_label(name, t, inp.note(name, original))}" + (f" = {_values(t)}" if show else "")
                           for name, t in inp.tensors().items()]
-        if inp.mask is None:
-            lines.append("  mask None")
+        lines += [f"  {other}" for other in inp.others()]
         if show and failure.expected is not None:
             lines.append(f"  expected {_values(failure.expected)}")
         if show and got_tensor is not None:
@@ -301,7 +416,7 @@ def describe(shrunk: Shrunk, original: AttentionInput, limit: int = 700, said: s
     return ""
 
 
-def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: AttentionInput, first: Failure, *,
+def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first: Failure, *,
                   reference: Callable[..., torch.Tensor], close: Callable[[Any, torch.Tensor], bool] = matches,
                   what: str = "your function", max_calls: int | None = None,
                   budget_s: float | None = None) -> BaseException:
