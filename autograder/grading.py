@@ -4,192 +4,28 @@ A `Grader` holds what is trusted and warm (config, loaded hidden tests, the zygo
 number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
-import dataclasses
-import fcntl
-import os
 import secrets
 import select
-import stat
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from autograder.config import Course, find_course
-from autograder.errors import GraderError, SubmissionError, WorkerTimeout
+from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
 from autograder.intake import Submission, read_submission
 from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
-from autograder.runner import InfraUnavailable, SubmissionInfo, run_tests
+from autograder.runner import SubmissionInfo, run_tests
 from autograder.isolation import detect_isolation
 from autograder.outcome import TestSpec, build_result, failed_everything, visible_specs
-from autograder.session import SandboxPolicy, WorkerProxy, WorkerSession
+from autograder.gpu import CudaSlots, cuda_available
+from autograder.namespaces import RestartingNamespace
+from autograder.session import SandboxPolicy, WorkerSession
 from autograder.startup import launch
 from autograder.zygote import Zygote
-
-
-class CudaSlots:
-    """At most `limit` CUDA workers alive at once on this machine, across every grader process of this
-    user (`batch -j N` runs N of them) and across threads: slot k is an exclusive flock on file k of a
-    private directory. The kernel drops a lock when its holder exits, so a killed grader frees its
-    slot. Workers never see the directory (their /tmp is their own; the fallback level gives them
-    another uid); at the rlimits level, which runs only trusted code, one could hold a slot until it
-    is killed."""
-
-    def __init__(self, limit: int, directory: Optional[Path] = None) -> None:
-        self.limit = max(1, int(limit))
-        self.dir = Path(directory or Path(tempfile.gettempdir()) / f"autograder-cuda-slots-{os.getuid()}")
-        self._held = threading.local()
-
-    def _directory(self) -> Path:
-        self.dir.mkdir(mode=0o700, exist_ok=True)
-        st = self.dir.lstat()
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
-            raise GraderError(f"{self.dir} is not a private directory of this user: cannot hold CUDA slots")
-        return self.dir
-
-    def acquire(self, timeout: Optional[float] = None) -> bool:
-        """Wait for a free slot (polling every 20 ms); False if `timeout` passed first."""
-        directory = self._directory()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            for k in range(self.limit):
-                fd = os.open(directory / f"slot-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    os.close(fd)
-                    continue
-                self._held.fd = fd
-                return True
-            if deadline is not None and time.monotonic() >= deadline:
-                return False
-            time.sleep(0.02)
-
-    def release(self) -> None:
-        fd = getattr(self._held, "fd", None)
-        if fd is not None:
-            self._held.fd = None
-            os.close(fd)  # drops the lock
-
-
-def cuda_available() -> bool:
-    # Asked in the trusted process only; CUDA is initialised in workers, never here.
-    import torch
-    return torch.cuda.is_available()
-
-
-# After one call into the student's code has run away (timed out), every later call gets this share
-# of call_timeout_s, and a second runaway stops all calls: one runaway submission costs at most about
-# 1.5x call_timeout_s (plus restarting its worker), however many tests call into it.
-RUNAWAY_SHARE = 0.5
-
-
-class RestartingNamespace:
-    """The student's namespace, restarted from a fresh worker (cells re-run) if a test killed it,
-    a bounded number of times, so one runaway call does not cost every later test.
-
-    Runaways are remembered across restarts: once a call into a function times out, every later call
-    into that function fails at once with the same reason (a test that takes it is not even started,
-    and no worker is restarted for it); calls into the other functions run in a restarted worker with
-    RUNAWAY_SHARE of the call timeout; a second timeout stops every later call, with its reason."""
-
-    def __init__(self, grader: "Grader", policy: SandboxPolicy, session: WorkerSession) -> None:
-        self.grader, self.policy, self.session = grader, policy, session
-        self.restarts = 0
-        self.runaway: dict[str, WorkerTimeout] = {}   # function -> the timeout it ran into
-        self.halted: Optional[WorkerTimeout] = None   # a second runaway: no call at all any more
-
-    def runaway_reason(self, name: str) -> Optional[WorkerTimeout]:
-        """Why a call into `name` must fail at once (a copy of the first timeout), or None."""
-        e = self.halted or self.runaway.get(name)
-        return WorkerTimeout(e.what, e.seconds) if e is not None else None
-
-    def ran_away(self, name: str, e: WorkerTimeout) -> None:
-        if self.runaway and name not in self.runaway and self.halted is None:
-            self.halted = e
-        self.runaway.setdefault(name, e)
-
-    def alive(self) -> bool:
-        if self.session.alive():
-            return True
-        if (self.restarts >= self.policy.max_restarts or not self.session.cells_completed
-                or self.session.deadline - time.monotonic() < 5 or self.halted is not None):
-            return False
-        self.restarts += 1
-        deadline = self.session.deadline
-        cells = self.session.cells
-        self.session.close()  # gone, with its memory (and CUDA context), before the next one starts
-        policy = self.policy
-        if self.runaway:
-            policy = dataclasses.replace(policy, call_timeout_s=policy.call_timeout_s * RUNAWAY_SHARE)
-        self.session = self.grader.zygote.spawn(policy)
-        self.session.deadline = deadline
-        self.session.exec_cells(cells)
-        return self.session.alive()
-
-    def resolve(self, name: str, device: str) -> object:
-        if device == "cuda":
-            reason = cuda_problem(self.session, self.policy)
-            if reason:
-                raise InfraUnavailable(reason)
-        blocked = self.runaway_reason(name)
-        if blocked is not None:
-            raise blocked
-        try:
-            value = self.session.resolve(name, device)
-        except WorkerTimeout as e:
-            self.ran_away(name, e)
-            raise
-        return RunawayGuard(value, name, self) if isinstance(value, WorkerProxy) else value
-
-
-class RunawayGuard:
-    """A student function as a hidden test holds it: the worker's proxy, plus the namespace's memory
-    of runaways (a call into a function that timed out before fails at once, with that reason)."""
-
-    def __init__(self, proxy: WorkerProxy, name: str, namespace: RestartingNamespace) -> None:
-        self._proxy, self._name, self._namespace = proxy, name, namespace
-
-    def _guarded(self, method: Any, *args: Any, **kwargs: Any) -> Any:
-        blocked = self._namespace.runaway_reason(self._name)
-        if blocked is not None:
-            raise blocked
-        try:
-            return method(*args, **kwargs)
-        except WorkerTimeout as e:
-            self._namespace.ran_away(self._name, e)
-            raise
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy, *args, **kwargs)
-
-    def call_with_grad(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy.call_with_grad, *args, **kwargs)
-
-    def time_fresh(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy.time_fresh, *args, **kwargs)
-
-    def __getattr__(self, attr: str) -> Any:  # last_devices and the like
-        return getattr(self._proxy, attr)
-
-    def __repr__(self) -> str:
-        return repr(self._proxy)
-
-
-def cuda_problem(session: WorkerSession, policy: SandboxPolicy) -> str:
-    """Why this worker cannot run CUDA cases although the grader runs them ("" when it can). The
-    grader asked for CUDA because its own probe saw a GPU; a worker that could not initialise it
-    disagrees with the probe: the grader's problem, never the student's."""
-    if not policy.cuda:
-        return "the grader did not initialise CUDA in this worker"
-    if session.facts.get("cuda_ready"):
-        return ""
-    error = session.facts.get("cuda_error") or "no reason given"
-    return f"CUDA could not be initialised in the sandbox although the grader sees a GPU ({error})"
 
 
 def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
@@ -384,7 +220,7 @@ class Grader:
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
                     message = "; ".join(f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5])
-                namespace = RestartingNamespace(self, policy, session)
+                namespace = RestartingNamespace(self.zygote.spawn, policy, session)
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),
                                                               cells=tuple(sub.cells)),

@@ -19,6 +19,7 @@ import pytest
 from autograder.checks import describe
 from autograder.config import AssignmentSettings, Course, CourseConfig, find_course
 from autograder.errors import GraderError, StudentCodeError
+from autograder.gpu import CudaSlots
 from autograder.hidden import HiddenTestCase
 from autograder.results import SubmissionResult
 from autograder.results import TestReport as Report
@@ -219,7 +220,7 @@ def disagreeing_grader():
         with grading.Grader(cuda_course(cuda_workers=1)) as grader:
             # slots of its own: not shared with whatever else this user runs on the machine
             slots = tempfile.mkdtemp(prefix="cuda-slots-")
-            grader._cuda_slots = grading.CudaSlots(1, Path(slots) / "d")
+            grader._cuda_slots = CudaSlots(1, Path(slots) / "d")
             yield grader
     finally:
         mp.undo()
@@ -277,7 +278,7 @@ def test_cuda_workers_never_overlap_beyond_the_limit(disagreeing_grader):
 
 HOLD_SLOT = """import sys, time
 from pathlib import Path
-from autograder.grading import CudaSlots
+from autograder.gpu import CudaSlots
 slots = CudaSlots(1, Path(sys.argv[1]))
 assert slots.acquire(timeout=10)
 print("held", flush=True)
@@ -290,7 +291,7 @@ def test_cuda_slots_are_shared_by_grader_processes_and_freed_when_one_dies(tmp_p
     killed) frees its slot without anyone releasing it."""
     import sys
 
-    from autograder.grading import CudaSlots
+    from autograder.gpu import CudaSlots
     directory = tmp_path / "slots"
     other = subprocess.Popen([sys.executable, "-c", HOLD_SLOT, str(directory), "60"], stdout=subprocess.PIPE,
                              text=True, cwd=ROOT)
@@ -312,7 +313,7 @@ def test_cuda_slots_are_shared_by_grader_processes_and_freed_when_one_dies(tmp_p
 
 
 def test_cuda_slots_refuse_a_directory_others_can_write(tmp_path):
-    from autograder.grading import CudaSlots
+    from autograder.gpu import CudaSlots
     directory = tmp_path / "open"
     directory.mkdir(mode=0o777)
     directory.chmod(0o777)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import WorkerCrashed, WorkerTimeout
-from autograder.grading import RUNAWAY_SHARE, RestartingNamespace
+from autograder.namespaces import RUNAWAY_SHARE, RestartingNamespace
 from autograder.session import SandboxPolicy, WorkerProxy
 
 
@@ -63,7 +63,7 @@ class FakeGrader:
 def namespace(loops: set[str]) -> tuple[RestartingNamespace, FakeGrader]:
     grader = FakeGrader(loops)
     policy = SandboxPolicy(call_timeout_s=30.0)
-    return RestartingNamespace(grader, policy, grader.spawn(policy)), grader  # type: ignore[arg-type]
+    return RestartingNamespace(grader.spawn, policy, grader.spawn(policy)), grader  # type: ignore[arg-type]
 
 
 def test_a_function_that_timed_out_fails_at_once_with_the_same_reason():
