@@ -37,7 +37,7 @@ class StudentNamespace(Protocol):
     def alive(self) -> bool: ...
 
 
-def test_seed(seed: int, test: HiddenTestCase, device: str) -> int:
+def case_seed(seed: int, test: HiddenTestCase, device: str) -> int:
     """Fresh inputs per submission: derive each test's generator seed from the submission seed."""
     digest = hashlib.sha256(f"{seed}:{test.question}:{test.name}:{device}".encode()).digest()
     return int.from_bytes(digest[:8], "little") & ((1 << 63) - 1)
@@ -157,7 +157,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                         if p == "device":
                             kwargs[p] = device
                         elif p == "rng":
-                            kwargs[p] = torch.Generator().manual_seed(test_seed(seed, test, device))
+                            kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
                         elif p == "submission":
                             kwargs[p] = submission or SubmissionInfo(source="")
                         elif p == "env":

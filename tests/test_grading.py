@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from autograder.hidden import HiddenTestCase
-from autograder.runner import test_seed as derive_seed
+from autograder.runner import case_seed as derive_seed
 from tests.conftest import FIXTURE_SUBS
 
 
