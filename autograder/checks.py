@@ -500,3 +500,31 @@ def assert_function_avoids(submission: object, func_name: str, names: str | tupl
                              "defined in your notebook or in torch/math") from None
     if use is not None:
         raise Misconception(key, f"{use.describe()}, which this assignment forbids ({rule})")
+
+
+# --- memory layout ------------------------------------------------------------------------------------
+
+def layout_crash(e: StudentCodeError, tensors: Mapping[str, object], rerun: Callable[[], object]) -> AssertionError | None:
+    """What a crash on inputs that are not contiguous (transposed, sliced or expanded views) reveals,
+    from a second call on contiguous copies of the same values (`rerun`, which raises StudentCodeError
+    if that crashes too): view_on_noncontiguous or inplace_on_input when the error says which, else a
+    plain message about the layout. None when every input is contiguous or the copies crash too."""
+    views = [n for n, t in tensors.items() if isinstance(t, torch.Tensor) and not t.is_contiguous()]
+    if not views:
+        return None
+    try:
+        rerun()
+    except Exception:  # noqa: BLE001 - the copies fail too (or cannot tell): nothing to name
+        return None
+    said = f"your code raised {e.exc_type}: {e.message}"
+    where = f"{', '.join(views)} {'is' if len(views) == 1 else 'are'} not contiguous"
+    if "view size is not compatible" in e.message:
+        return Misconception("view_on_noncontiguous", f"{said}: {where} here, and contiguous copies of the "
+                             "same values work: use .reshape, or .contiguous() before .view")
+    if "written-to tensor" in e.message or "single memory location" in e.message:
+        return Misconception("inplace_on_input", f"{said}: {where} here (expanded: one memory location "
+                             "for many entries), and contiguous copies of the same values work: do not "
+                             "write into an input")
+    return AssertionError(f"{said}: {where} here (a transposed, sliced or expanded view), and on "
+                          "contiguous copies of the same values it runs: do not rely on an input's "
+                          "memory layout")

@@ -27,7 +27,7 @@ from typing import Any
 
 import torch
 
-from autograder.checks import call, tolerances
+from autograder.checks import assert_matches, call, layout_crash, tolerances
 from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
 
 MAX_CALLS = 30      # student calls one shrink may make
@@ -437,3 +437,29 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
     except Exception:  # noqa: BLE001 - shrinking only adds an example; it must never change the outcome
         pass
     return exc
+
+
+def check_value(fn: Callable[..., Any], inp: TensorArgs, expected: torch.Tensor, *,
+                reference: Callable[..., torch.Tensor], what: str, name: str,
+                judge: Callable[[Any], None] | None = None, **matches_kw: Any) -> Any:
+    """One value case of the student's `fn` on `inp` (called as the proxy `name`): the answer must
+    match `expected` (checks.assert_matches with `matches_kw`: dtype, variants, rtol, atol), or pass
+    `judge`. A crash on inputs that are not contiguous is named from a second call on contiguous
+    copies (checks.layout_crash). What a failure is named is decided on this input; its message then
+    ends with the smallest input of the same kind that still fails the same way, `reference` giving
+    the expected value of the smaller inputs in their own dtype."""
+    try:
+        got = inp.invoke(fn, name)
+    except StudentCodeError as e:
+        copies = inp.with_tensors({n: t.contiguous() for n, t in inp.tensors().items()})
+        failure: BaseException = layout_crash(e, inp.tensors(), lambda: copies.invoke(fn, name)) or e
+        raise with_smallest(failure, fn, inp, Failure.crash(e), reference=reference, what=name) from None
+    try:
+        if judge is not None:
+            judge(got)
+        else:
+            assert_matches(got, expected, what=what, **matches_kw)
+    except AssertionError as failure:
+        raise with_smallest(failure, fn, inp, Failure.value(inp.expected(reference), got),
+                            reference=reference, what=name) from None
+    return got

@@ -58,4 +58,10 @@ MISCONCEPTIONS = {
     # multiple choice
     "softmax_scale_invariant": "thinking the softmax does not change when every score is multiplied by "
                                "the same constant (it is unchanged only when a constant is added)",
+    # memory layout (the same text as sdpa-from-scratch's)
+    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
+                             "expanded tensor): use .reshape, or call .contiguous() first",
+    "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
+                        "expanded input cannot be written, a tensor that needs gradients may not be, and the "
+                        "caller's tensor changes; compute a new tensor instead",
 }

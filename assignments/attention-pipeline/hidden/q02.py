@@ -1,8 +1,14 @@
-"""scaled_scores: S = Q K^T / sqrt(d_k), queries as rows, keys as columns."""
+"""scaled_scores: S = Q K^T / sqrt(d_k), queries as rows, keys as columns.
+
+Edge cases real code gets wrong, drawn from `rng`: a zero query, duplicated keys, rectangular shapes,
+transposed views (`.view` breaks on them) and expanded, stride-0 inputs (writing into them raises).
+A failed layout case also shows the smallest input of its kind that still fails (autograder.shrink);
+what it is named is decided on the original input."""
 import torch
 from otter.test_files import test_case
 
 from autograder.checks import assert_matches, call, randn, register_misconceptions
+from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -26,3 +32,37 @@ def test_scores_batched_float32(scaled_scores, device, rng):
     Q64, K64 = Q.double(), K.double()
     assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
                    variants=ref.scores_variants(Q64, K64))
+
+
+def _scores_args(Q, K):
+    return TensorArgs({"Q": Q, "K": K}, {"T_q": {"Q": -2}, "T_k": {"K": -2}, "d_k": {"Q": -1, "K": -1}},
+                      together_dims=(("T_q", "T_k"),), compare=(("T_q", "T_k"),))
+
+
+def _check_scores(fn, Q, K, what):
+    Q64, K64 = Q.double(), K.double()
+    check_value(fn, _scores_args(Q, K), ref.scaled_scores(Q64, K64), reference=ref.scaled_scores,
+                what=what, name="scaled_scores", dtype=Q.dtype, variants=ref.scores_variants(Q64, K64))
+
+
+@test_case(points=1, hidden=True)
+def test_scores_noncontiguous(scaled_scores, rng):
+    # Q and K as a multi-head split leaves them: (B, T, H, d_k) memory seen as (B, H, T, d_k) through
+    # .transpose(1, 2). T_q = 5, T_k = 7, d_k = 12; a zero query (its scores are 0) and two equal keys
+    B, H, T_q, T_k, d_k = 2, 3, 5, 7, 12
+    Q = randn((B, T_q, H, d_k), rng, torch.float64).transpose(1, 2)
+    K = randn((B, T_k, H, d_k), rng, torch.float64).transpose(1, 2)
+    Q[:, :, int(torch.randint(0, T_q, (1,), generator=rng))] = 0.0
+    i, j = (int(x) for x in torch.randperm(T_k, generator=rng)[:2])
+    K[:, :, j] = K[:, :, i]
+    _check_scores(scaled_scores, Q, K, "S for transposed (not contiguous) Q and K")
+
+
+@test_case(points=1, hidden=True)
+def test_scores_broadcast(scaled_scores, rng):
+    # expanded, stride-0 inputs as broadcasting hands them out: the same queries for every head, the
+    # same keys for every batch entry (Q /= ... or Q.mul_(...) raises on them). T_q = 6, T_k = 4
+    B, H, T_q, T_k, d_k = 3, 2, 6, 4, 12
+    Q = randn((B, 1, T_q, d_k), rng).expand(B, H, T_q, d_k)
+    K = randn((1, H, T_k, d_k), rng).expand(B, H, T_k, d_k)
+    _check_scores(scaled_scores, Q, K, "S for expanded (broadcast, stride-0) Q and K")

@@ -1,4 +1,9 @@
-"""attention_weights: row-wise softmax of S + M (M may be None)."""
+"""attention_weights: row-wise softmax of S + M (M may be None).
+
+Edge cases real code gets wrong, drawn from `rng`: tied scores, a row of zeros, a transposed S and an
+expanded (stride-0) M, float32 scores in the thousands (exp overflows without the row maximum
+subtracted) and tiny ones. A failed edge case also shows the smallest input of its kind that still
+fails (autograder.shrink); what it is named is decided on the original input."""
 import torch
 from otter.test_files import test_case
 
@@ -11,6 +16,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
+from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -58,3 +64,50 @@ def test_weights_float16_stable(attention_weights, device, rng):
                             "subtract each row's maximum before exponentiating")
     assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
                    variants=ref.weights_variants(S.double(), M.double()))
+
+
+def _weights_args(S, M):
+    return TensorArgs({"S": S, "M": M}, {"T_q": {"S": -2, "M": -2}, "T_k": {"S": -1, "M": -1}},
+                      together_dims=(("T_q", "T_k"),), compare=(("T_q", "T_k"),))
+
+
+@test_case(points=1, hidden=True)
+def test_weights_noncontiguous(attention_weights, rng):
+    # S a transposed view ((T_k, T_q) memory seen as (T_q, T_k)) shared by every batch entry (expanded,
+    # stride 0: writing into it, S += M, raises), M a padding mask expanded over the queries; T_q = 5,
+    # T_k = 8, two tied key columns, a row of zeros
+    B, T_q, T_k = 2, 5, 8
+    S = randn((1, T_k, T_q), rng, torch.float64).transpose(-2, -1)
+    i, j = (int(x) for x in torch.randperm(T_k, generator=rng)[:2])
+    S[..., j] = S[..., i]
+    S[:, int(torch.randint(0, T_q, (1,), generator=rng))] = 0.0
+    S = S.expand(B, T_q, T_k)
+    pad = int(torch.randint(1, 4, (1,), generator=rng))
+    row = torch.zeros(1, T_k, dtype=torch.float64)
+    row[:, T_k - pad:] = torch.finfo(torch.float64).min
+    M = row.expand(T_q, T_k)
+    check_value(attention_weights, _weights_args(S, M), ref.attention_weights(S, M),
+                reference=ref.attention_weights, what="A for a transposed S and an expanded M",
+                name="attention_weights", variants=ref.weights_variants(S, M))
+
+
+@test_case(points=1, hidden=True)
+def test_weights_large_float32(attention_weights, rng):
+    # float32 scores of size ~1e3 (exp overflows past ~88 unless each row's max is subtracted first),
+    # one row of tiny scores (~1e-30: uniform weights). Nothing is masked: this case is about the range
+    S = randn((3, 4, 9), rng, torch.float32, scale=1000.0)
+    S[:, 1] *= 1e-33
+    M = torch.zeros(4, 9)
+
+    def judge(got):
+        got = assert_plain_tensor(got, "A (large float32 scores)")
+        if got.dtype == torch.float32 and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all():
+            raise Misconception("no_max_subtraction", "A contains NaN or inf for float32 scores in the thousands: "
+                                "subtract each row's maximum before exponentiating")
+        S64 = S.double()
+        assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
+                       variants=ref.weights_variants(S64, M.double()))
+
+    check_value(attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),
+                reference=ref.attention_weights, what="A (large float32 scores)", name="attention_weights",
+                judge=judge)

@@ -1,10 +1,15 @@
-"""nadaraya_watson: one output row as a kernel smoother."""
+"""nadaraya_watson: one output row as a kernel smoother.
+
+test_nw_views draws inputs that are not contiguous (a strided q, a transposed K, a strided V) with
+duplicated keys: `.view` breaks on them; a failure there also shows the smallest input of its kind
+that still fails (autograder.shrink)."""
 import math
 
 import torch
 from otter.test_files import test_case
 
 from autograder.checks import assert_matches, call, randn, register_misconceptions
+from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -33,3 +38,20 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     t = int(torch.randint(3, T, (1,), generator=rng))
     assert_matches(call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson"), O[t], what="the smoothed row",
                    variants=ref.nw_variants(Q[t], K[: t + 1], V[: t + 1]))
+
+
+@test_case(points=1, hidden=True)
+def test_nw_views(nadaraya_watson, rng):
+    # q every other entry of a longer vector, K a transposed (d_k, T) matrix, V every other column;
+    # two equal keys (tied kernel weights). T = 6, d_k = 12, d_v = 4
+    T, d_k, d_v = 6, 12, 4
+    q = randn((2 * d_k,), rng, torch.float64)[::2]
+    K = randn((d_k, T), rng, torch.float64).T
+    V = randn((T, 2 * d_v), rng, torch.float64)[:, ::2]
+    i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
+    K[j] = K[i]
+    args = TensorArgs({"q": q, "K": K, "V": V}, {"T": {"K": -2, "V": -2}, "d_k": {"q": -1, "K": -1},
+                                                  "d_v": {"V": -1}}, core_of={"q": 1})
+    check_value(nadaraya_watson, args, ref.nadaraya_watson(q, K, V), reference=ref.nadaraya_watson,
+                what="the smoothed row for strided and transposed inputs", name="nadaraya_watson",
+                variants=ref.nw_variants(q, K, V))

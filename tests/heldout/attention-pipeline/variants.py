@@ -113,6 +113,38 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     A = S.softmax(dim=-1)
     return A @ V, A
 '''),
+    # --- memory layout (added with the non-contiguous and broadcast cases) -------------------------------
+    "scores_reshape_bmm": scores('''
+    T_q, T_k, d_k = Q.shape[-2], K.shape[-2], Q.shape[-1]
+    q, k = Q.reshape(-1, T_q, d_k), K.reshape(-1, T_k, d_k)
+    return (torch.bmm(q, k.transpose(1, 2)) / math.sqrt(d_k)).reshape(*Q.shape[:-2], T_q, T_k)
+'''),
+    "scores_contiguous_then_view": scores('''
+    T_q, T_k, d_k = Q.shape[-2], K.shape[-2], Q.shape[-1]
+    q, k = Q.contiguous().view(-1, T_q, d_k), K.contiguous().view(-1, T_k, d_k)
+    return torch.bmm(q, k.transpose(1, 2)).view(*Q.shape[:-2], T_q, T_k) / math.sqrt(d_k)
+'''),
+    "weights_inplace_on_a_clone": weights('''
+    Z = S.clone()
+    if M is not None:
+        Z += M
+    Z -= Z.amax(dim=-1, keepdim=True)
+    Z.exp_()
+    Z /= Z.sum(dim=-1, keepdim=True)
+    return Z
+'''),
+    "weights_reshape_rows": weights('''
+    T_k = S.shape[-1]
+    rows = S.reshape(-1, T_k)
+    if M is not None:
+        rows = rows + M.expand(S.shape).reshape(-1, T_k)
+    return torch.softmax(rows, dim=-1).reshape(S.shape)
+'''),
+    "nw_reshape_column": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K.reshape(-1, q.shape[-1]) @ q.reshape(-1, 1) / math.sqrt(q.shape[-1]), dim=0)
+    return (w * V).sum(dim=0)
+'''),
     "answers_other_forms": {"ans_scale": 'ans_scale = "B"', "ans_mask": 'ans_mask = "(c)"',
                             "max_rank_S": '''
 max_rank_S = min(100, 8)
@@ -139,7 +171,17 @@ WRONG = {
 '''), {"key": "scores_transposed", "where": ["q02"]}),
     "scores_dot_T": (scores('''
     return Q @ K.T / math.sqrt(Q.shape[-1])
-'''), {"key": None, "where": ["q02:test_scores_batched_float32"]}),
+'''), {"key": None, "where": ["q02:test_scores_batched_float32", "q02:test_scores_noncontiguous",
+                                "q02:test_scores_broadcast"]}),
+    "scores_view_on_inputs": (scores('''
+    T_q, T_k, d_k = Q.shape[-2], K.shape[-2], Q.shape[-1]
+    q, k = Q.view(-1, T_q, d_k), K.view(-1, T_k, d_k)
+    return torch.bmm(q, k.transpose(1, 2)).view(*Q.shape[:-2], T_q, T_k) / math.sqrt(d_k)
+'''), {"key": "view_on_noncontiguous", "where": ["q02:test_scores_noncontiguous", "q02:test_scores_broadcast"]}),
+    "scores_scale_q_in_place": (scores('''
+    Q /= math.sqrt(Q.shape[-1])
+    return Q @ K.transpose(-2, -1)
+'''), {"key": "inplace_on_input", "where": ["q02:test_scores_broadcast"]}),
     # --- projections (q01) ----------------------------------------------------------------------
     "project_qk_swapped": (cell("project_qkv", '''
 def project_qkv(X, W_Q, W_K, W_V):
@@ -193,7 +235,19 @@ def project_qkv(X, W_Q, W_K, W_V):
         S = S + M
     e = torch.exp(S)
     return e / e.sum(dim=-1, keepdim=True)
-'''), {"key": "no_max_subtraction", "where": ["q05:test_weights_float16_stable"]}),
+'''), {"key": "no_max_subtraction", "where": ["q05:test_weights_float16_stable", "q05:test_weights_large_float32"]}),
+    "weights_view_rows": (weights('''
+    T_k = S.shape[-1]
+    rows = S.view(-1, T_k)
+    if M is not None:
+        rows = rows + M.expand(S.shape).reshape(-1, T_k)
+    return torch.softmax(rows, dim=-1).view(S.shape)
+'''), {"key": "view_on_noncontiguous", "where": ["q05:test_weights_noncontiguous"]}),
+    "weights_add_mask_in_place": (weights('''
+    if M is not None:
+        S += M
+    return torch.softmax(S, dim=-1)
+'''), {"key": "inplace_on_input", "where": ["q05:test_weights_noncontiguous"]}),
     "weights_crash_on_none": (weights('''
     return torch.softmax(S + M, dim=-1)
 '''), {"key": "crash_on_mask_none", "where": ["q05:test_weights_batched_no_mask"]}),
