@@ -78,7 +78,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         course = find_course()
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
         from autograder.results import Isolation
-        from autograder.startup import launch
+        from autograder.zygote import launch
         zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
         from autograder.grading import Grader
         from autograder.outputs import print_table, write_results

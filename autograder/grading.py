@@ -5,7 +5,6 @@ number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
 import secrets
-import select
 import sys
 import threading
 import time
@@ -24,8 +23,7 @@ from autograder.outcome import TestSpec, build_result, failed_everything, visibl
 from autograder.gpu import CudaSlots, cuda_available
 from autograder.namespaces import RestartingNamespace
 from autograder.session import SandboxPolicy, WorkerSession
-from autograder.startup import launch
-from autograder.zygote import Zygote
+from autograder.zygote import Zygote, launch
 
 
 def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
@@ -49,19 +47,6 @@ def infra_line(tests: list[TestReport]) -> str | None:
     devices = sorted({t.device or "cpu" for t in skipped})
     return (f"{len(skipped)} {'/'.join(devices)} case(s) not run, not the student's fault: "
             + "; ".join(reasons))[:600]
-
-
-def _ready_now(zygote: Zygote) -> bool:
-    """Whether the zygote has said it is ready (or is about to be read as ready), without waiting."""
-    if getattr(zygote, "_ready", False):
-        return True
-    control = getattr(zygote, "control", None)
-    if control is None:
-        return True
-    try:
-        return bool(select.select([control], [], [], 0)[0])
-    except (OSError, ValueError):
-        return True
 
 
 class Grader:
@@ -100,7 +85,7 @@ class Grader:
     def _warm_up(self) -> None:
         # Only a first launch here: a zygote that died is restarted by its own spawn (at its level),
         # and one that died before it was ever ready is a bwrap start that failed: waiting on it
-        # falls back (startup.ProbingZygote) rather than trying bwrap again blindly.
+        # falls back (zygote.ProbingZygote) rather than trying bwrap again blindly.
         if self._zygote is None:
             self._zygote = launch(self.course, self._isolation)
 
@@ -108,7 +93,7 @@ class Grader:
     def zygote(self) -> Zygote:
         self.warm_up()
         assert self._zygote is not None
-        if not _ready_now(self._zygote):
+        if not self._zygote.ready_now():
             self._while_waiting()
         self._zygote.wait_ready()
         return self._zygote

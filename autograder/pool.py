@@ -294,7 +294,7 @@ def child_main(options: dict[str, Any]) -> int:
     slug = str(options["slug"])
     try:
         from autograder.config import Course, load_config
-        from autograder.startup import launch
+        from autograder.zygote import launch
         root = Path(options["course"])
         course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
