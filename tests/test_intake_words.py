@@ -156,3 +156,16 @@ def test_a_large_output_is_read_in_bounded_memory(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     growth_mb = float(done.stdout.strip().splitlines()[-1])
     assert growth_mb < 3.5 * size_mb, (growth_mb, size_mb)
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J\x1b[31mFULL MARKS", "x" * 10_000, "sdpa-from-scratch\n", 7, None, ["a"]])
+def test_a_hostile_assignment_name_in_the_metadata_is_never_echoed(grader, tmp_path: Path, name: object) -> None:
+    """Only a slug of this course is ever named back; any other value of the metadata is ignored and
+    the notebook is graded as what it was submitted for."""
+    nb = nbformat.read(FULL_MARKS, as_version=4)
+    nb.metadata["otter"] = {"assignment_name": name}
+    path = tmp_path / "sub.ipynb"
+    nbformat.write(nb, path)
+    result = grader.grade(path, "sdpa-from-scratch", seed=2)
+    assert result.status == "graded" and result.score == result.max_score, result.message
+    assert "another assignment" not in result.message
