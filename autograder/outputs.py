@@ -236,7 +236,7 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
     for t in result.tests:
         mark = {"passed": Text("passed", style="green"), "not_run": Text("not run", style="yellow")}.get(
             t.status, Text("failed", style="red"))
-        why = Text(terminal_text(t.message, newlines=True))
+        why = Text(terminal_text(t.message, newlines=True, max_lines=16))  # room for a shrunk example
         if t.misconception:
             why.append(f" [misconception: {terminal_text(t.misconception, limit=100)}]")
         table.add_row(Text(terminal_text(t.display_name, limit=200)), mark,
