@@ -42,4 +42,10 @@ MISCONCEPTIONS = {
                                    "mixing tokens across heads",
     "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
     "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+    # memory layout (the same text as sdpa-from-scratch's)
+    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
+                             "expanded tensor): use .reshape, or call .contiguous() first",
+    "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
+                        "expanded input cannot be written, a tensor that needs gradients may not be, and the "
+                        "caller's tensor changes; compute a new tensor instead",
 }

@@ -1,4 +1,10 @@
-"""Hidden tests for q1: attention(Q, K, V, d_k) -> (output, weights), 2-D inputs."""
+"""Hidden tests for q1: attention(Q, K, V, d_k) -> (output, weights), 2-D inputs.
+
+Edge cases real code gets wrong, drawn from `rng`: transposed and strided views (`.view` breaks on
+them), expanded stride-0 inputs (writing into them raises), a zero query, duplicated keys. A failed
+layout case also shows the smallest input of its kind that still fails (autograder.shrink); what it
+is named is decided on the original input. These cases are square (T_q = T_k) so that a K Q^T is
+still named by its values."""
 import torch
 from otter.test_files import test_case
 
@@ -14,11 +20,12 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
+from autograder.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q1"
-points = 7
+points = 9
 register_misconceptions(__file__)
 
 
@@ -101,3 +108,50 @@ def test_weight_rows_sum_to_one(attention, rng):
     if len(hits) == 1:
         raise Misconception(hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}")
     raise AssertionError("the rows of the weight matrix do not sum to 1")
+
+
+def _part(fn, index):
+    """The student's attention, answering only its output (0) or its weights (1)."""
+    def picked(*args, **kwargs):
+        return expect_tuple(fn(*args, **kwargs), "attention", ("output", "weights"))[index]
+    return picked
+
+
+def _check_layout(fn, Q, K, V, what):
+    d_k = Q.shape[-1]
+    args = TensorArgs({"Q": Q, "K": K, "V": V, "d_k": Derived(lambda t: t["Q"].shape[-1])},
+                      {"T_q": {"Q": -2}, "T_k": {"K": -2, "V": -2}, "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}},
+                      together_dims=(("T_q", "T_k"),), compare=(("T_q", "T_k"),))
+    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    expected = ref.attention(Q64, K64, V64, d_k)
+    for index, part in ((1, "weights"), (0, "output")):
+        check_value(_part(fn, index), args, expected[index],
+                    reference=lambda Q, K, V, d_k, i=index: ref.attention(Q, K, V, d_k)[i],
+                    what=f"the {'weight matrix' if part == 'weights' else 'output'} {what}", name="attention",
+                    dtype=Q.dtype, variants=ref.wrong_variants(Q64, K64, V64, d_k, part))
+
+
+@test_case(points=1, hidden=True)
+def test_noncontiguous_inputs(attention, rng):
+    # Q and V transposed views ((d, T) memory seen as (T, d)), K every other column of a wider matrix;
+    # T_q = T_k = 6, d_k = 12, d_v = 5, a zero query (uniform weights) and two equal keys (tied scores)
+    T, d_k, d_v = 6, 12, 5
+    Q = randn((d_k, T), rng).T
+    K = randn((T, 2 * d_k), rng)[:, ::2]
+    V = randn((d_v, T), rng).T
+    Q[int(torch.randint(0, T, (1,), generator=rng))] = 0.0
+    i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
+    K[j] = K[i]
+    _check_layout(attention, Q, K, V, "for transposed and strided (not contiguous) inputs")
+
+
+@test_case(points=1, hidden=True)
+def test_broadcast_inputs(attention, rng):
+    # expanded, stride-0 inputs as broadcasting hands them out: one query repeated T times (identical
+    # weight rows) and V's columns one value per key (Q /= ..., Q.mul_(...) raise on them);
+    # T_q = T_k = 7, d_k = 16, d_v = 4
+    T, d_k, d_v = 7, 16, 4
+    Q = randn((1, d_k), rng).expand(T, d_k)
+    K = randn((T, d_k), rng)
+    V = randn((T, 1), rng).expand(T, d_v)
+    _check_layout(attention, Q, K, V, "for expanded (broadcast, stride-0) inputs")

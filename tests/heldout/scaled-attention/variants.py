@@ -82,6 +82,18 @@ CORRECT = {
     weights = F.softmax((Q / math.sqrt(d_k)) @ K.T, dim=1)
     return torch.matmul(weights, V), weights
 '''),
+    # --- memory layout (added with the non-contiguous and broadcast cases) -------------------------------
+    "attention_reshape_flat": attention('''
+    q = Q.reshape(-1).reshape(Q.shape[0], d_k)
+    weights = torch.softmax(q @ K.transpose(0, 1) / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''),
+    "attention_scale_a_clone_in_place": attention('''
+    q = Q.clone()
+    q /= math.sqrt(d_k)
+    weights = torch.softmax(q @ K.T, dim=-1)
+    return weights @ V, weights
+'''),
     "variance_einsum": variance('''
     q = torch.randn(n_samples, d_k, generator=generator)
     k = torch.randn(n_samples, d_k, generator=generator)
@@ -141,6 +153,17 @@ def softmax_entropy(logits):
 }
 
 WRONG = {
+    # --- memory layout (q1's non-contiguous and broadcast cases) ----------------------------------------
+    "attention_view_flat": (attention('''
+    q = Q.view(-1).view(Q.shape[0], d_k)
+    weights = torch.softmax(q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "view_on_noncontiguous", "where": ["q1:test_noncontiguous_inputs", "q1:test_broadcast_inputs"]}),
+    "attention_scale_q_in_place": (attention('''
+    Q /= math.sqrt(d_k)
+    weights = torch.softmax(Q @ K.T, dim=-1)
+    return weights @ V, weights
+'''), {"key": "inplace_on_input", "where": ["q1:test_broadcast_inputs"]}),
     # --- attention (q1; multi_head_attention calls it, so q8 is not charged again) ------------------
     "divide_by_dk": (attention('''
     weights = F.softmax(Q @ K.T / d_k, dim=-1)
