@@ -295,3 +295,40 @@ def test_an_answer_that_is_not_a_tensor_is_not_shrunk():
     err = AssertionError("the output is None: not answered yet (the function returns nothing)")
     assert str(with_smallest(err, proxy, inp, first_failure(proxy, inp), reference=SDPA)) == str(err.args[0])
     assert len(calls) == 1                               # the first call only
+
+
+# --- other signatures (TensorArgs) ------------------------------------------------------------------
+
+def test_other_signatures_shrink_the_same_way():
+    """scaled_scores(Q, K) with a transposed Q, and attention(Q, K, V, d_k) whose d_k follows Q: the
+    layout, the T_q/T_k order and the derived argument survive; the sizes fall to the smallest failing."""
+    from autograder.shrink import Derived, TensorArgs
+    from reference import attention_pipeline as pipe
+    from reference import scaled_attention as sa
+
+    g = gen(3)
+    Q = torch.randn(2, 5, 3, 12, generator=g, dtype=torch.float64).transpose(1, 2)   # (2, 3, 5, 12), strided
+    K = torch.randn(2, 3, 8, 12, generator=g, dtype=torch.float64)
+    inp = TensorArgs({"Q": Q, "K": K}, {"T_q": {"Q": -2}, "T_k": {"K": -2}, "d_k": {"Q": -1, "K": -1}},
+                     compare=(("T_q", "T_k"),))
+    no_scale = student(lambda Q, K: Q @ K.transpose(-2, -1))
+    first = Failure.value(pipe.scaled_scores(Q, K), no_scale(Q, K))
+    found = shrink(inp, first, attempt_with(no_scale, pipe.scaled_scores))
+    small = found.input.tensors()
+    assert layout_of(small["Q"]) == "strided" and kind(found.input) == kind(inp)
+    assert small["Q"].shape[-2] < small["K"].shape[-2] and sizes(found.input) < sizes(inp)
+    assert "not contiguous" in describe(found, inp)
+
+    def div_dk(Q, K, V, d_k):
+        w = torch.softmax(Q @ K.T / d_k, dim=-1)
+        return w @ V
+    fn = student(div_dk)
+    Q2, K2, V2 = qkv((6, 12), (6, 12), (6, 5))
+    args = TensorArgs({"Q": Q2, "K": K2, "V": V2, "d_k": Derived(lambda t: t["Q"].shape[-1])},
+                      {"T_q": {"Q": -2}, "T_k": {"K": -2, "V": -2}, "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}},
+                      together_dims=(("T_q", "T_k"),))
+    def out(Q, K, V, d_k):
+        return sa.attention(Q, K, V, d_k)[0]
+    found = shrink(args, Failure.value(out(Q2, K2, V2, 12), fn(Q2, K2, V2, 12)), attempt_with(fn, out))
+    text = describe(found, args)
+    assert found.input.tensors()["Q"].shape[-1] < 12 and "d_k = " in text and "expected" in text
