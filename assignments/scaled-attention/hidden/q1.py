@@ -147,11 +147,12 @@ def test_noncontiguous_inputs(attention, rng):
 
 @test_case(points=1, hidden=True)
 def test_broadcast_inputs(attention, rng):
-    # expanded, stride-0 inputs as broadcasting hands them out: one query repeated T times (identical
-    # weight rows) and V's columns one value per key (Q /= ..., Q.mul_(...) raise on them);
+    # expanded, stride-0 inputs as broadcasting hands them out: each query one number repeated d_k
+    # times, each row of V one value repeated d_v times (Q /= ..., Q.mul_(...) raise on them). Not one
+    # query repeated T times: identical rows make a softmax over the queries look like other mistakes.
     # T_q = T_k = 7, d_k = 16, d_v = 4
     T, d_k, d_v = 7, 16, 4
-    Q = randn((1, d_k), rng).expand(T, d_k)
+    Q = randn((T, 1), rng).expand(T, d_k)
     K = randn((T, d_k), rng)
     V = randn((T, 1), rng).expand(T, d_v)
     _check_layout(attention, Q, K, V, "for expanded (broadcast, stride-0) inputs")
