@@ -353,17 +353,45 @@ def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None
 
 # --- the message ----------------------------------------------------------------------------------
 
-def _number(x: float | bool) -> str:
+def _number(x: float | bool, digits: int = 3) -> str:
     if isinstance(x, bool):
         return "1" if x else "0"
-    return f"{x:.3g}"
+    return f"{x:.{digits}g}"
 
 
-def _values(t: torch.Tensor) -> str:
+def _values(t: torch.Tensor, digits: int = 3) -> str:
     def nest(v: Any) -> str:
-        return "[" + ", ".join(nest(x) for x in v) + "]" if isinstance(v, list) else _number(v)
+        return "[" + ", ".join(nest(x) for x in v) + "]" if isinstance(v, list) else _number(v, digits)
     data = t.detach().cpu()
     return nest((data if data.dtype == torch.bool else data.to(torch.float64)).tolist())
+
+
+def _largest_difference(expected: torch.Tensor, got: torch.Tensor) -> tuple[tuple[int, ...], float, float] | None:
+    """Where expected and got differ most (a NaN or inf where the other is finite counts as most):
+    (index, expected there, got there), or None when they are equal everywhere."""
+    e, g = expected.detach().cpu().to(torch.float64), got.detach().cpu().to(torch.float64)
+    if e.numel() == 0:
+        return None
+    diff = (e - g).abs()
+    diff = torch.where(torch.isnan(e) & torch.isnan(g), torch.zeros_like(diff), diff)
+    diff = torch.where(torch.isnan(diff) | torch.isinf(diff), torch.full_like(diff, float("inf")), diff)
+    flat = int(torch.argmax(diff).item())
+    if float(diff.reshape(-1)[flat]) == 0:
+        return None
+    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), e.shape))
+    return index, float(e[index]), float(g[index])
+
+
+def _digits(where: tuple[tuple[int, ...], float, float] | None) -> int:
+    """Significant digits that show expected and got as different numbers where they differ most
+    (3, more when the difference is small: a wrong answer never prints as equal to the right one)."""
+    if where is None:
+        return 3
+    _, e, g = where
+    digits = 3
+    while digits < 12 and _number(e, digits) == _number(g, digits):
+        digits += 1
+    return digits
 
 
 def _label(name: str, t: torch.Tensor, note: str) -> str:
@@ -397,18 +425,25 @@ def describe(shrunk: Shrunk, original: Input, limit: int = 700, said: str = "") 
     head = ("The smallest input of this kind that still fails:" if smaller
             else "The input (no smaller one of this kind fails the same way):")
     got_text, got_tensor = _got(failure.got, failure.expected, said)
+    where = (_largest_difference(failure.expected, got_tensor)
+             if failure.expected is not None and got_tensor is not None else None)
+    digits = _digits(where)
     small = all(t.numel() <= SHOW_VALUES for t in inp.tensors().values())
+    small_out = failure.expected is not None and failure.expected.numel() <= SHOW_VALUES
     for show in (True, False) if small else (False,):
-        if not show and not smaller:
+        if not show and not smaller and where is None:
             return ""
         lines = [head] + [f"  {_label(name, t, inp.note(name, original))}" + (f" = {_values(t)}" if show else "")
                           for name, t in inp.tensors().items()]
         lines += [f"  {other}" for other in inp.others()]
-        if show and failure.expected is not None:
-            lines.append(f"  expected {_values(failure.expected)}")
-        if show and got_tensor is not None:
-            lines.append(f"  got      {_values(got_tensor)}")
-        elif got_text:
+        if (show or small_out) and failure.expected is not None:
+            lines.append(f"  expected {_values(failure.expected, digits)}")
+            if got_tensor is not None:
+                lines.append(f"  got      {_values(got_tensor, digits)}")
+        if where is not None:
+            index, e, g = where
+            lines.append(f"  largest difference at {list(index)}: expected {_number(e, digits)}, got {_number(g, digits)}")
+        if got_tensor is None and got_text:
             lines.append(f"  got      {got_text}")
         text = "\n".join(lines)
         if len(text) <= limit:

@@ -332,3 +332,35 @@ def test_other_signatures_shrink_the_same_way():
     found = shrink(args, Failure.value(out(Q2, K2, V2, 12), fn(Q2, K2, V2, 12)), attempt_with(fn, out))
     text = describe(found, args)
     assert found.input.tensors()["Q"].shape[-1] < 12 and "d_k = " in text and "expected" in text
+
+
+def test_a_small_difference_never_prints_as_equal_numbers():
+    """Rounded to 3 digits, 1.0312 and 1.0298 both read 1.03: the student would see expected and got
+    agree. Digits are added until they differ where the difference is largest, and that place is named."""
+    def slightly_off(Q, K, V, mask=None):
+        out = SDPA(Q, K, V, mask)
+        return out + 1e-3 * out.abs().max().clamp(min=1)
+    found = run_shrink(slightly_off, rect_input())
+    text = describe(found, rect_input())
+    expected_line = next(line for line in text.splitlines() if line.strip().startswith("expected"))
+    got_line = next(line for line in text.splitlines() if line.strip().startswith("got"))
+    assert expected_line.split("expected", 1)[1].strip() != got_line.split("got", 1)[1].strip(), text
+    where = next(line for line in text.splitlines() if "largest difference at" in line)
+    e, g = where.split("expected ", 1)[1].split(", got ")
+    assert e != g, where
+
+
+def test_a_large_output_still_says_where_it_differs_most():
+    """Wrong only at full size, so nothing smaller fails: too many values to print, but the place of
+    the largest difference, with both numbers, still fits."""
+    inp = rect_input()
+
+    def wrong_at_full_size(Q, K, V, mask=None):
+        out = SDPA(Q, K, V, mask).clone()
+        if tuple(Q.shape) == (3, 7, 16) and tuple(K.shape) == (3, 9, 16) and V.shape[-1] == 10:
+            out[-1, -1, -1] += 0.5
+        return out
+    found = run_shrink(wrong_at_full_size, inp)
+    assert sizes(found.input) == sizes(inp)
+    text = describe(found, inp)
+    assert "= [" not in text and "largest difference at [2, 6, 9]: expected " in text, text
