@@ -102,7 +102,7 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
 # Hidden tests pass transposed views, strided slices and expanded tensors on purpose (code that calls
 # .view on them, or writes into them, breaks). The values still travel as a dense tensor; "expand"
 # lists the dims of size > 1 with stride 0 (sent once, expanded again), "stride" the strides of the
-# rest (rebuilt with torch.empty_strided). Only decode_value(..., allow_generator=True), the worker
+# rest (rebuilt with torch.empty_strided). Only decode_value(..., from_grader=True), the worker
 # reading the grader's arguments, rebuilds them; a reply never carries a layout.
 MAX_LAYOUT_SLACK = 4096   # elements of storage a rebuilt layout may use beyond 8 x its element count
 
@@ -176,10 +176,10 @@ def _allowed_dtypes() -> frozenset:
 
 
 def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
-                 allow_generator: bool = False) -> Any:
+                 from_grader: bool = False) -> Any:
     """JSON tree from the worker -> plain Python/torch values. Raises ProtocolError on anything odd.
 
-    `allow_generator` is for the worker decoding the grader's arguments (generators, and tensors
+    `from_grader` is for the worker decoding the grader's arguments (generators, and tensors
     with a layout: see `_with_layout`); replies never carry one."""
     import torch
     counter = counter or _Counter()
@@ -189,18 +189,18 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
     if tree is None or type(tree) in (bool, int, float, str):
         return tree
     if type(tree) is list:
-        return [decode_value(v, depth + 1, counter, allow_generator) for v in tree]
+        return [decode_value(v, depth + 1, counter, from_grader) for v in tree]
     if type(tree) is dict:
         if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
             return _decode_tensor(tree)
-        if allow_generator and set(tree) <= {"__tensor__", "stride", "expand"} and "__tensor__" in tree:
+        if from_grader and set(tree) <= {"__tensor__", "stride", "expand"} and "__tensor__" in tree:
             return _rebuild_layout(_decode_tensor({"__tensor__": tree["__tensor__"]}), tree)
         if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
-            return tuple(decode_value(v, depth + 1, counter, allow_generator) for v in tree["__tuple__"])
+            return tuple(decode_value(v, depth + 1, counter, from_grader) for v in tree["__tuple__"])
         if set(tree) == {"__dict__"} and type(tree["__dict__"]) is dict:
-            return {str(k): decode_value(v, depth + 1, counter, allow_generator)
+            return {str(k): decode_value(v, depth + 1, counter, from_grader)
                     for k, v in tree["__dict__"].items()}
-        if allow_generator and set(tree) == {"__generator__"}:
+        if from_grader and set(tree) == {"__generator__"}:
             gen = torch.Generator()
             gen.set_state(_decode_tensor(tree["__generator__"]))
             return gen

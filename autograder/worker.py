@@ -573,8 +573,8 @@ class Worker:
         self.reply(rid, None, output=self.out.take())
 
     def _args(self, msg: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-        args = self.protocol.decode_value(msg.get("args", []), allow_generator=True)
-        kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}), allow_generator=True)
+        args = self.protocol.decode_value(msg.get("args", []), from_grader=True)
+        kwargs = self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}}), from_grader=True)
         return list(args), dict(kwargs)
 
     def _student_call(self, run: Any) -> tuple[bool, Any]:

@@ -100,7 +100,7 @@ def test_frame_that_is_not_a_json_object_is_refused(body):
 def test_generators_cross_into_the_worker_but_never_back():
     g = torch.Generator().manual_seed(7)
     tree = protocol.encode_value([g])
-    (back,) = protocol.decode_value(tree, allow_generator=True)
+    (back,) = protocol.decode_value(tree, from_grader=True)
     assert isinstance(back, torch.Generator)
     assert torch.equal(torch.randn(3, generator=back), torch.randn(3, generator=torch.Generator().manual_seed(7)))
     with pytest.raises(ProtocolError):

@@ -240,7 +240,7 @@ def _layouts():
 @pytest.mark.parametrize("name", list(_layouts()))
 def test_arguments_keep_their_layout_and_replies_do_not(name):
     view = _layouts()[name]
-    (back,) = protocol.decode_value(protocol.encode_value([view], layout=True), allow_generator=True)
+    (back,) = protocol.decode_value(protocol.encode_value([view], layout=True), from_grader=True)
     def strides(t):   # the stride of a dim of size 1 means nothing
         return [s for n, s in zip(t.shape, t.stride()) if n > 1]
     assert torch.equal(back, view) and strides(back) == strides(view) and layout_of(back) == layout_of(view)
@@ -253,7 +253,7 @@ def test_arguments_keep_their_layout_and_replies_do_not(name):
 
 def test_a_layout_that_cannot_be_rebuilt_travels_as_values():
     overlapping = torch.arange(10.0).as_strided((3, 3), (1, 2), 1)
-    (back,) = protocol.decode_value(protocol.encode_value([overlapping], layout=True), allow_generator=True)
+    (back,) = protocol.decode_value(protocol.encode_value([overlapping], layout=True), from_grader=True)
     assert torch.equal(back, overlapping) and back.is_contiguous()
 
 
