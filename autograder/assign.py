@@ -66,7 +66,9 @@ def install_note(pins: dict[str, str]) -> str:
         "```\n"
         "\n"
         f"or in a notebook cell (Colab, or Jupyter) as `%pip install {line}`, then restart the kernel. "
-        "A GPU is not needed.")
+        "A GPU is not needed. On Linux without a GPU, plain pip fetches torch's multi-GB CUDA build; "
+        "the small CPU build comes from PyTorch's CPU index: "
+        f"`pip install torch=={pins['torch']} --index-url https://download.pytorch.org/whl/cpu`, then the line above.")
 
 
 def build_template(course: Course, slug: str) -> nbformat.NotebookNode:
