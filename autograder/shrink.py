@@ -476,19 +476,22 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
 
 def check_value(fn: Callable[..., Any], inp: TensorArgs, expected: torch.Tensor, *,
                 reference: Callable[..., torch.Tensor], what: str, name: str,
-                judge: Callable[[Any], None] | None = None, **matches_kw: Any) -> Any:
+                judge: Callable[[Any], None] | None = None,
+                close: Callable[[Any, torch.Tensor], bool] = matches, **matches_kw: Any) -> Any:
     """One value case of the student's `fn` on `inp` (called as the proxy `name`): the answer must
     match `expected` (checks.assert_matches with `matches_kw`: dtype, variants, rtol, atol), or pass
     `judge`. A crash on inputs that are not contiguous is named from a second call on contiguous
     copies (checks.layout_crash). What a failure is named is decided on this input; its message then
     ends with the smallest input of the same kind that still fails the same way, `reference` giving
-    the expected value of the smaller inputs in their own dtype."""
+    the expected value of the smaller inputs in their own dtype and `close` saying whether a smaller
+    answer is right (the case's own tolerance, when it is not its dtype's)."""
     try:
         got = inp.invoke(fn, name)
     except StudentCodeError as e:
         copies = inp.with_tensors({n: t.contiguous() for n, t in inp.tensors().items()})
         failure: BaseException = layout_crash(e, inp.tensors(), lambda: copies.invoke(fn, name)) or e
-        raise with_smallest(failure, fn, inp, Failure.crash(e), reference=reference, what=name) from None
+        raise with_smallest(failure, fn, inp, Failure.crash(e), reference=reference, close=close,
+                            what=name) from None
     try:
         if judge is not None:
             judge(got)
@@ -496,5 +499,5 @@ def check_value(fn: Callable[..., Any], inp: TensorArgs, expected: torch.Tensor,
             assert_matches(got, expected, what=what, **matches_kw)
     except AssertionError as failure:
         raise with_smallest(failure, fn, inp, Failure.value(inp.expected(reference), got),
-                            reference=reference, what=name) from None
+                            reference=reference, close=close, what=name) from None
     return got

@@ -364,3 +364,28 @@ def test_a_large_output_still_says_where_it_differs_most():
     assert sizes(found.input) == sizes(inp)
     text = describe(found, inp)
     assert "= [" not in text and "largest difference at [2, 6, 9]: expected " in text, text
+
+
+def test_check_value_shrinks_with_the_case_tolerance():
+    """A case with its own tolerance (row_entropy_bits: atol 1e-6, for the epsilon-in-the-log recipe)
+    passes `close` on to shrinking: a smaller input is shown only if it fails by that tolerance, not
+    by float64's 1e-10, which the same recipe's 1e-8-bit bias fails on every input."""
+    from autograder.shrink import TensorArgs, check_value
+    from reference import attention_pipeline as pipe
+
+    def biased(A):   # within 1e-6 everywhere, and wrong by 1 bit from 4 keys on
+        return pipe.row_entropy_bits(A) + 1e-8 + (1.0 if A.shape[-1] >= 4 else 0.0)
+
+    def close(got, expected):
+        return type(got) is torch.Tensor and got.shape == expected.shape and bool(
+            torch.allclose(got, expected, rtol=0, atol=1e-6))
+
+    S = torch.randn(1, 6, 6, generator=gen(4), dtype=torch.float64)
+    A = pipe.attention_weights(S, pipe.causal_additive_mask(6, torch.float64)).mT.contiguous().mT.expand(2, 6, 6)
+    args = TensorArgs({"A": A}, {"T_q": {"A": -2}, "T_k": {"A": -1}}, together_dims=(("T_q", "T_k"),),
+                      compare=(("T_q", "T_k"),))
+    for kw, smallest in (({"close": close}, "A (2, 4, 4)"), ({}, "A (2, 1, 1)")):
+        with pytest.raises(AssertionError) as failed:
+            check_value(student(biased), args, pipe.row_entropy_bits(A), reference=pipe.row_entropy_bits,
+                        what="H", name="row_entropy_bits", rtol=0, atol=1e-6, **kw)
+        assert smallest in str(failed.value) and "expanded over dim 0" in str(failed.value)
