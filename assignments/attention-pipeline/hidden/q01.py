@@ -1,4 +1,9 @@
-"""project_qkv: three right-multiplications of the same X."""
+"""project_qkv: three right-multiplications of the same X.
+
+test_project_views draws inputs that are not contiguous, as real code hands them over: X a transposed
+view, W_Q and W_K the transposes of nn.Linear-layout (d_out, d_model) weights, X shared by every batch
+entry (expanded, stride 0). Flattening X with `.view(-1, d_model)` breaks on them; a failure there
+also shows the smallest input of its kind that still fails (autograder.shrink)."""
 import torch
 from otter.test_files import test_case
 
@@ -9,6 +14,7 @@ from autograder.checks import (
     randn,
     register_misconceptions,
 )
+from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -42,3 +48,33 @@ def test_project_batched_float32(project_qkv, device, rng):
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
     _check(call(project_qkv, X, W_Q, W_K, W_V, what="project_qkv"), X, W_Q, W_K, W_V, torch.float32)
+
+
+def _picked(fn, index):
+    """The student's project_qkv, answering only its Q (0), K (1) or V (2)."""
+    def picked(*args, **kwargs):
+        return expect_tuple(fn(*args, **kwargs), "project_qkv", ("Q", "K", "V"))[index]
+    return picked
+
+
+@test_case(points=1, hidden=True)
+def test_project_views(project_qkv, rng):
+    # X: (1, d_model, T) memory seen as (T, d_model), expanded over B = 3 batch entries (stride 0);
+    # W_Q, W_K: (d_k, d_model) memory seen as (d_model, d_k), as nn.Linear's weight.T hands them out;
+    # W_V contiguous. T = 5, d_model = 7, d_k = 12, d_v = 4; two equal tokens (tied rows of Q, K, V)
+    B, T, d_model, d_k, d_v = 3, 5, 7, 12, 4
+    X = randn((1, d_model, T), rng, torch.float64).transpose(-2, -1)
+    i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
+    X[:, j] = X[:, i]
+    X = X.expand(B, T, d_model)
+    W_Q, W_K = randn((d_k, d_model), rng, torch.float64).T, randn((d_k, d_model), rng, torch.float64).T
+    W_V = randn((d_model, d_v), rng, torch.float64)
+    args = TensorArgs({"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V},
+                      {"T": {"X": -2}, "d_model": {"X": -1, "W_Q": -2, "W_K": -2, "W_V": -2},
+                       "d_k": {"W_Q": -1, "W_K": -1}, "d_v": {"W_V": -1}})
+    want, wrong = ref.project_qkv(X, W_Q, W_K, W_V), ref.qkv_variants(X, W_Q, W_K, W_V)
+    for i, what in enumerate(("Q", "K", "V")):
+        check_value(_picked(project_qkv, i), args, want[i],
+                    reference=lambda X, W_Q, W_K, W_V, i=i: ref.project_qkv(X, W_Q, W_K, W_V)[i],
+                    what=f"{what} for a transposed, expanded X and transposed weights", name="project_qkv",
+                    dtype=torch.float64, variants={k: v[i] for k, v in wrong.items()})

@@ -1,4 +1,9 @@
-"""row_entropy_bits and effective_tokens."""
+"""row_entropy_bits and effective_tokens.
+
+test_entropy_views hands row_entropy_bits a causal A that is not contiguous: transposed in memory and
+shared by every batch entry (expanded, stride 0), as one head's weights broadcast over a batch. Writing
+into A (A.clamp_(...), A[A == 0] = ..., A += eps) raises on it, and `.view(-1, T_k)` does too; a
+failure there also shows the smallest input of its kind that still fails (autograder.shrink)."""
 import torch
 from otter.test_files import test_case
 
@@ -12,6 +17,7 @@ from autograder.checks import (
     randn,
     register_misconceptions,
 )
+from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -61,3 +67,34 @@ def test_effective_tokens(effective_tokens, row_entropy_bits, rng):
 
     charged_in_parts(lambda: call(effective_tokens, A, what="effective_tokens"), check,
                      lambda: ref.effective_tokens(A, entropy=row_entropy_bits))
+
+
+def _entropy_close(got, expected):
+    # this question's tolerance (H_ATOL above), also for the smaller inputs shrinking tries
+    return (type(got) is torch.Tensor and got.dtype == expected.dtype and got.shape == expected.shape
+            and bool(torch.allclose(got, expected, rtol=0, atol=H_ATOL)))
+
+
+@test_case(points=1, hidden=True)
+def test_entropy_views(row_entropy_bits, rng):
+    # A: (1, T, T) causal rows, stored column-major ((T, T) memory seen transposed), expanded over B = 3
+    # (stride 0); exact zeros above the diagonal, one uniform prefix row (ties), one one-hot row
+    B, T = 3, 6
+    S = randn((1, T, T), rng, torch.float64, scale=1.5)
+    S[:, int(torch.randint(1, T, (1,), generator=rng))] = 0.0
+    A = ref.attention_weights(S, ref.causal_additive_mask(T, torch.float64))
+    A = A.mT.contiguous().mT.expand(B, T, T)
+    want = ref.row_entropy_bits(A)
+
+    def judge(got):
+        got = assert_plain_tensor(got, "H")
+        if tuple(got.shape) == (B, T) and torch.isnan(got).any():
+            raise Misconception("zero_log_zero_nan", "H contains NaN on rows with zero weights: "
+                                + describe("zero_log_zero_nan"))
+        assert_matches(got, want, what="H for a transposed, expanded A", variants=ref.entropy_variants(A),
+                       rtol=0, atol=H_ATOL)
+
+    args = TensorArgs({"A": A}, {"T_q": {"A": -2}, "T_k": {"A": -1}}, together_dims=(("T_q", "T_k"),),
+                      compare=(("T_q", "T_k"),))
+    check_value(row_entropy_bits, args, want, reference=ref.row_entropy_bits, what="H", name="row_entropy_bits",
+                judge=judge, close=_entropy_close)

@@ -145,6 +145,20 @@ def nadaraya_watson(q, K, V):
     w = torch.softmax(K.reshape(-1, q.shape[-1]) @ q.reshape(-1, 1) / math.sqrt(q.shape[-1]), dim=0)
     return (w * V).sum(dim=0)
 '''),
+    "project_flatten_reshape": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    flat = X.reshape(-1, X.shape[-1])
+    return tuple((flat @ W).reshape(*X.shape[:-1], W.shape[-1]) for W in (W_Q, W_K, W_V))
+'''),
+    "entropy_clamp_a_clone_in_place": entropy('''
+    P = A.clone()
+    P.clamp_(min=1e-300)
+    return -(A * torch.log2(P)).sum(dim=-1)
+'''),
+    "entropy_reshape_rows": entropy('''
+    rows = A.reshape(-1, A.shape[-1])
+    return (-torch.special.xlogy(rows, rows).sum(-1) / math.log(2)).reshape(A.shape[:-1])
+'''),
     "answers_other_forms": {"ans_scale": 'ans_scale = "B"', "ans_mask": 'ans_mask = "(c)"',
                             "max_rank_S": '''
 max_rank_S = min(100, 8)
@@ -183,6 +197,11 @@ WRONG = {
     return Q @ K.transpose(-2, -1)
 '''), {"key": "inplace_on_input", "where": ["q02:test_scores_broadcast"]}),
     # --- projections (q01) ----------------------------------------------------------------------
+    "project_view_flatten": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    flat = X.view(-1, X.shape[-1])
+    return tuple((flat @ W).view(*X.shape[:-1], W.shape[-1]) for W in (W_Q, W_K, W_V))
+'''), {"key": "view_on_noncontiguous", "where": ["q01:test_project_views"]}),
     "project_qk_swapped": (cell("project_qkv", '''
 def project_qkv(X, W_Q, W_K, W_V):
     return X @ W_K, X @ W_Q, X @ W_V
@@ -298,15 +317,19 @@ def nadaraya_watson(q, K, V):
 def prefix_average_matrix(T):
     return torch.tril(torch.ones(T, T, dtype=torch.float64)) / T
 '''), {"key": "prefix_average_divide_by_T", "where": ["q09:test_prefix_average_matrix"]}),
+    "entropy_clamp_in_place": (entropy('''
+    A.clamp_(min=1e-12)
+    return -(A * torch.log2(A)).sum(dim=-1)
+'''), {"key": "inplace_on_input", "where": ["q10:test_entropy_views"]}),
     "entropy_in_nats": (entropy('''
     return -(A * torch.log(A + 1e-9)).sum(dim=-1)
-'''), {"key": "entropy_in_nats", "where": ["q10:test_entropy_causal_rows"]}),
+'''), {"key": "entropy_in_nats", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
     "entropy_nan_on_zeros": (entropy('''
     return -(A * torch.log2(A)).sum(dim=-1)
-'''), {"key": "zero_log_zero_nan", "where": ["q10:test_entropy_causal_rows"]}),
+'''), {"key": "zero_log_zero_nan", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
     "entropy_sign_dropped": (entropy('''
     return (A * torch.log2(A + 1e-9)).sum(dim=-1)
-'''), {"key": "entropy_sign", "where": ["q10:test_entropy_causal_rows"]}),
+'''), {"key": "entropy_sign", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
     "effective_tokens_exp": (entropy('''
     logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
     return -(A * logs).sum(dim=-1)
