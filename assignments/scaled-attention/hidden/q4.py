@@ -1,4 +1,9 @@
-"""Hidden tests for q4: softmax_entropy(logits) and entropy_table(dims, seed)."""
+"""Hidden tests for q4: softmax_entropy(logits) and entropy_table(dims, seed).
+
+test_entropy_views hands softmax_entropy logits that are not contiguous: transposed in memory and
+shared by every batch entry (expanded, stride 0). Subtracting the row maximum in place (logits -= ...)
+raises on them, and so does flattening with `.view(-1, n)`; a failure there also shows the smallest
+input of its kind that still fails (autograder.shrink)."""
 import torch
 from otter.test_files import test_case
 
@@ -12,11 +17,12 @@ from autograder.checks import (
     randn,
     register_misconceptions,
 )
+from autograder.shrink import TensorArgs, check_value
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q4"
-points = 6
+points = 7
 register_misconceptions(__file__)
 
 
@@ -46,6 +52,23 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     assert_matches(got, ref.softmax_entropy(logits.double()), what="softmax_entropy(logits)",
                    dtype=torch.float32, variants=ref.entropy_variants(logits.double()))
 
+
+
+@test_case(points=1, hidden=True)
+def test_entropy_views(softmax_entropy, rng):
+    # logits (B, T, n) = (3, 5, 7): (n, T) memory seen as (T, n), expanded over the batch (stride 0);
+    # one row of equal logits (ties: entropy log n) and two equal rows
+    B, T, n = 3, 5, 7
+    logits = randn((n, T), rng, torch.float32, scale=2.0).T
+    logits[int(torch.randint(0, T, (1,), generator=rng))] = 0.5
+    i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
+    logits[j] = logits[i]
+    logits = logits.expand(B, T, n)
+    L64 = logits.double()
+    args = TensorArgs({"logits": logits}, {"n": {"logits": -1}, "T": {"logits": -2}})
+    check_value(softmax_entropy, args, ref.softmax_entropy(L64), reference=ref.softmax_entropy,
+                what="softmax_entropy of transposed, expanded logits", name="softmax_entropy",
+                dtype=torch.float32, variants=ref.entropy_variants(L64))
 
 def _table(rows, dims):
     if not isinstance(rows, (list, tuple)):

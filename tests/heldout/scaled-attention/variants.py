@@ -132,6 +132,18 @@ def softmax_entropy(logits):
     p = F.softmax(logits.double(), dim=-1)
     return -(p * torch.log(p.clamp_min(1e-300))).sum(-1).to(logits.dtype)
 '''),
+    "entropy_shift_a_copy": entropy('''
+def softmax_entropy(logits):
+    z = logits - logits.amax(dim=-1, keepdim=True)
+    z -= torch.logsumexp(z, dim=-1, keepdim=True)
+    return -(z.exp() * z).sum(dim=-1)
+'''),
+    "entropy_reshape_rows": entropy('''
+def softmax_entropy(logits):
+    rows = logits.reshape(-1, logits.shape[-1])
+    p = F.softmax(rows, dim=-1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1).reshape(logits.shape[:-1])
+'''),
     "table_torch_std": table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
                              '"raw_std": float(torch.std(raw)), "scaled_std": float(torch.std(scaled))'),
     "mcq_lower_case": {"q5_answer": 'q5_answer = "c"', "q6_answer": 'q6_answer = " a"', "q7_answer": "q7_answer = 'd'"},
@@ -244,11 +256,23 @@ WRONG = {
     return (q * k).sum(1).var().item()
 '''), {"key": ("scaled_flag_ignored", "no_scale"), "where": ["q2:test_scaled_variance_is_one"]}),
     # --- entropy (q4; entropy_table calls softmax_entropy, so its tests are not charged again) ---------
+    "entropy_shift_in_place": (entropy('''
+def softmax_entropy(logits):
+    logits -= logits.amax(dim=-1, keepdim=True)
+    p = F.softmax(logits, dim=-1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1)
+'''), {"key": "inplace_on_input", "where": ["q4:test_entropy_views"]}),
+    "entropy_view_rows": (entropy('''
+def softmax_entropy(logits):
+    rows = logits.view(-1, logits.shape[-1])
+    p = F.softmax(rows, dim=-1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1).view(logits.shape[:-1])
+'''), {"key": "view_on_noncontiguous", "where": ["q4:test_entropy_views"]}),
     "entropy_log2": (entropy('''
 def softmax_entropy(logits):
     p = F.softmax(logits, dim=-1)
     return -(p * torch.log2(p + 1e-9)).sum(dim=-1)
-'''), {"key": "entropy_log_base", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows"]}),
+'''), {"key": "entropy_log_base", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows", "q4:test_entropy_views"]}),
     "entropy_nan_saturated": (entropy('''
 def softmax_entropy(logits):
     p = F.softmax(logits, dim=-1)
@@ -258,7 +282,8 @@ def softmax_entropy(logits):
 def softmax_entropy(logits):
     p = F.softmax(logits, dim=0)
     return -(p * torch.log(p + 1e-9)).sum(dim=0)
-'''), {"key": "entropy_wrong_dim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows"]}),
+'''), {"key": ("entropy_wrong_dim", None),   # dim=0 of a (B, T, n) input: the shape is what differs
+                           "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows", "q4:test_entropy_views"]}),
     "table_biased_std": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
                                '"raw_std": raw.std(unbiased=False).item(), "scaled_std": scaled.std(unbiased=False).item()'),
                          {"key": "biased_std", "where": ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]}),
