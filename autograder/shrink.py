@@ -356,7 +356,7 @@ def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None
 def _number(x: float | bool, digits: int = 3) -> str:
     if isinstance(x, bool):
         return "1" if x else "0"
-    return f"{x:.{digits}g}"
+    return f"{x + 0.0:.{digits}g}"  # + 0.0: a -0.0 prints as 0
 
 
 def _values(t: torch.Tensor, digits: int = 3) -> str:

@@ -389,3 +389,8 @@ def test_check_value_shrinks_with_the_case_tolerance():
             check_value(student(biased), args, pipe.row_entropy_bits(A), reference=pipe.row_entropy_bits,
                         what="H", name="row_entropy_bits", rtol=0, atol=1e-6, **kw)
         assert smallest in str(failed.value) and "expanded over dim 0" in str(failed.value)
+
+
+def test_a_negative_zero_prints_as_zero():
+    from autograder.shrink import _values
+    assert _values(torch.tensor([[-0.0], [0.0]])) == "[[0], [0]]"
