@@ -137,12 +137,19 @@ def softmax_entropy_wrong_dim(logits):
     return -(log_p.exp() * log_p).sum(dim=-2)
 
 
+def softmax_entropy_first_dim(logits):
+    log_p = F.log_softmax(logits, dim=0)
+    return -(log_p.exp() * log_p).sum(dim=0)
+
+
 def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     log2 = softmax_entropy_log2(logits)
     return {
         "entropy_log_base": log2,
         "entropy_log_base_10": softmax_entropy_log10(logits),
         "entropy_wrong_dim": softmax_entropy_wrong_dim(logits) if logits.dim() >= 2 else None,
+        # a hard-coded dim=0: the same mistake, which on a batch of rows sums over the batch
+        "entropy_wrong_dim/first": softmax_entropy_first_dim(logits) if logits.dim() >= 3 else None,
     }
 
 

@@ -282,7 +282,7 @@ def softmax_entropy(logits):
 def softmax_entropy(logits):
     p = F.softmax(logits, dim=0)
     return -(p * torch.log(p + 1e-9)).sum(dim=0)
-'''), {"key": ("entropy_wrong_dim", None),   # dim=0 of a (B, T, n) input: the shape is what differs
+'''), {"key": "entropy_wrong_dim",   # dim=0: on a (B, T, n) input it matches the reference's dim-0 variant
                            "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows", "q4:test_entropy_views"]}),
     "table_biased_std": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
                                '"raw_std": raw.std(unbiased=False).item(), "scaled_std": scaled.std(unbiased=False).item()'),
