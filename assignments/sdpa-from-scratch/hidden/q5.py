@@ -26,6 +26,7 @@ from autograder.checks import (
     assert_vectorised,
     call,
     describe,
+    layout_crash,
     matching_variants,
     nearest_variant,
     randn,
@@ -54,32 +55,23 @@ def _second_call(fn, *args, **kwargs):
         return None
 
 
-def _plain_inputs_run(fn, Q, K, V, mask):
-    """Whether the same call runs on contiguous copies of the inputs, without gradients."""
+def _plain_inputs_call(fn, Q, K, V, mask):
+    """The same call on contiguous copies of the inputs, without gradients (raises StudentCodeError)."""
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
-    return _second_call(fn, *plain[:3], mask=plain[3]) is not None
+    return lambda: fn(*plain[:3], mask=plain[3])
 
 
 def _name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
-    views = [n for n, t in (("Q", Q), ("K", K), ("V", V), ("mask", mask)) if t is not None and not t.is_contiguous()]
-    if "in-place operation" in e.message and _plain_inputs_run(fn, Q, K, V, mask):
+    plain_call = _plain_inputs_call(fn, Q, K, V, mask)
+    if "in-place operation" in e.message and _second_call(plain_call) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
         raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into "
                             "an input")
-    if views and _plain_inputs_run(fn, Q, K, V, mask):
-        where = f"{', '.join(views)} {'is' if len(views) == 1 else 'are'} not contiguous"
-        if "view size is not compatible" in e.message:
-            raise Misconception("view_on_noncontiguous", f"{said}: {where} here, and contiguous copies of the "
-                                "same values work: use .reshape, or .contiguous() before .view")
-        if "written-to tensor" in e.message or "single memory location" in e.message:
-            raise Misconception("inplace_on_input", f"{said}: {where} here (expanded: one memory location "
-                                "for many entries), and contiguous copies of the same values work: do not "
-                                "write into an input")
-        raise AssertionError(f"{said}: {where} here (a transposed, sliced or expanded view), and on "
-                             "contiguous copies of the same values it runs: do not rely on an input's "
-                             "memory layout")
+    layout = layout_crash(e, {"Q": Q, "K": K, "V": V, "mask": mask}, plain_call)
+    if layout is not None:
+        raise layout
     half = str(Q.dtype).replace("torch.", "")
     if "overflow" in e.message and Q.dtype in (torch.float16, torch.bfloat16):
         # which constant? in float32, a blocked key filled with -1e9 outweighs an allowed key whose
