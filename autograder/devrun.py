@@ -10,7 +10,7 @@ from pathlib import Path
 
 from autograder.hidden import load_hidden_tests
 from autograder.intake import read_submission
-from autograder.messages import jupyter_cell
+from autograder.messages import cell_filename, jupyter_cell
 from autograder.runner import SubmissionInfo, TrustedNamespace, run_tests
 
 
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
         ns = {"__name__": "__main__"}
         for i, cell in enumerate(sub.cells):
             try:
-                exec(compile(cell, f"In[{i + 1}]", "exec"), ns)
+                exec(compile(cell, cell_filename(i), "exec"), ns)
             except Exception as e:  # noqa: BLE001
                 print(f"{jupyter_cell(i)}: {type(e).__name__}: {e}")
         source = sub.source

@@ -134,7 +134,12 @@ class Spawned(TypedDict):
     token: str
 
 
+def cell_filename(index: int) -> str:
+    """The name the code cell at `index` (0-based, code cells only) is compiled under, as IPython
+    names it after Run All on a fresh kernel, so a traceback reads like Jupyter's."""
+    return f"In[{index + 1}]"
+
+
 def jupyter_cell(index: int) -> str:
-    """How Jupyter names the code cell at `index` (0-based, code cells only) after Run All on a fresh
-    kernel: its traceback says `Cell In[20], line 1`. Every message about a cell uses these words."""
-    return f"Cell In[{index + 1}]"
+    """How a message names that cell: Jupyter's traceback says `Cell In[20], line 1`."""
+    return f"Cell {cell_filename(index)}"

@@ -535,8 +535,9 @@ def _cell_error(e: BaseException, filename: str) -> str:
 
 class Worker:
     def __init__(self, sock: socket.socket, policy: dict[str, Any]) -> None:
-        from autograder import protocol, calls
-        self.protocol, self.calls = protocol, calls
+        from autograder import calls, protocol
+        from autograder.messages import cell_filename  # preloaded by the zygote, like protocol
+        self.protocol, self.calls, self.cell_filename = protocol, calls, cell_filename
         self.sock = sock
         self.policy = policy
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
@@ -561,8 +562,7 @@ class Worker:
             self.send({"event": "cell_start", "index": i})
             start = time.perf_counter()
             status, err = "ok", ""
-            # Named as IPython names it, so a traceback reads like Jupyter's ("Cell In[20], line 1").
-            filename = f"In[{i + 1}]"
+            filename = self.cell_filename(i)
             try:
                 exec(compile(src, filename, "exec"), self.ns)
             except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
@@ -668,7 +668,7 @@ def zygote_main() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
-    from autograder import calls, protocol  # noqa: F401
+    from autograder import calls, messages, protocol  # noqa: F401
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=int(opts.get("fd", CONTROL_FD)))
     control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid()}).encode())
