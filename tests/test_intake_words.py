@@ -132,7 +132,9 @@ def test_a_rejected_submission_says_why_once_on_the_terminal(toy_grader, tmp_pat
     assert "Score: 0 / 4" in text
     # results.json keeps one row per test (Gradescope and the gradebook need them), each without the reason
     assert all("empty" not in t.message and "not graded" in t.message for t in result.tests)
-    json.dumps(result.model_dump(mode="json"))
+    from autograder.config import VisibilitySettings
+    from autograder.outputs import to_gradescope
+    assert json.dumps(to_gradescope(result, VisibilitySettings())).count("the file is empty") == 1
 
 
 def test_a_large_output_is_read_in_bounded_memory(tmp_path: Path) -> None:
