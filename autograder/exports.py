@@ -18,7 +18,10 @@ is a `Problem`, and every oddity that still allowed grading is a warning.
 
 Every byte here comes from students (file and folder names, zip members, the names in the metadata):
 symlinks are never followed, walks and zips are bounded, YAML is size-checked and alias-checked before
-`yaml.safe_load`, and identity strings are capped and stripped of control characters.
+`yaml.safe_load`, and identity strings are capped and stripped of control characters. A name is data:
+whatever its bytes (not UTF-8, control characters, bidi overrides, 255 bytes long), it becomes a valid
+UTF-8 key and is shown escaped (intake.shown_name); a zip in which two members would be one file is
+refused with the names, never unpacked first-one-wins.
 """
 from __future__ import annotations
 
@@ -29,14 +32,16 @@ import json
 import os
 import re
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_serializer
 
-from autograder.errors import GraderError
+from autograder.errors import GraderError, SubmissionError
 from autograder.gradescope import MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, _safe_extract
+from autograder.intake import check_zip_members, escape_undecodable, shown_name
 from autograder.outcome import NOT_GRADED
 from autograder.results import SubmissionResult, TestReport
 
@@ -102,7 +107,7 @@ def clean(value: Any, limit: int = 200) -> str:
     elif not isinstance(value, str):
         return ""
     text = value[: limit * 8]
-    text = text.encode("utf-8", "replace").decode("utf-8")          # lone surrogates from file names
+    text = escape_undecodable(text)  # a file name's bytes that are not UTF-8 (lone surrogates) as \\xNN
     text = _CONTROL.sub(lambda m: " " if m.group().isspace() else "", text)
     text = _SPACES.sub(" ", text).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -110,12 +115,14 @@ def clean(value: Any, limit: int = 200) -> str:
 
 def _key(raw: str, limit: int = 120) -> str:
     """A submission key from a name on disk: the name itself when it is already clean and short, else
-    its cleaned form plus a hash of the raw bytes (two raw names never share a key)."""
-    cleaned = clean(raw, limit)
-    if cleaned == raw and cleaned:
+    the name as shown (intake.shown_name: bytes that are not UTF-8 and control characters as \\xNN,
+    bidi controls as \\uNNNN, cut to `limit`) plus a hash of the raw bytes. So a key is always valid
+    UTF-8 with no control character, at most limit + 11 characters, and two raw names never share one
+    (b"\\xe9\\xff.ipynb" and a file really named "\\xe9\\xff.ipynb" differ by the hash)."""
+    if clean(raw, limit) == raw and raw:
         return raw
     digest = hashlib.sha256(os.fsencode(raw)).hexdigest()[:10]
-    return f"{cleaned or 'submission'}~{digest}"
+    return f"{shown_name(raw, limit) or 'submission'}~{digest}"
 
 
 class Student(BaseModel):
@@ -147,6 +154,12 @@ class Entry(BaseModel):
     submitters: list[Student] = Field(default_factory=list)
     created_at: str = ""
     late: bool = False
+
+    @field_serializer("path")
+    def _path_text(self, path: Path) -> str:
+        """roster.json is UTF-8: bytes of the path that are not UTF-8 are written as \\xNN. For people
+        only: nothing opens a roster's paths again (a zip's files lie in scratch, gone by then)."""
+        return escape_undecodable(str(path))
 
     @property
     def name(self) -> str:
@@ -307,7 +320,7 @@ def _choose(files: list[tuple[str, Path]], slug: str, rule: NotebookRule) -> tup
 
 
 def _names(pairs: list[tuple[str, Path]]) -> str:
-    names = sorted(clean(n, 80) for n, _ in pairs)
+    names = sorted(shown_name(n, 80) for n, _ in pairs)
     return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
@@ -320,18 +333,45 @@ class _Scratch:
         self.limits = limits
         self.left = limits.class_zip_bytes
 
-    def unzip(self, zpath: Path, budget: int) -> tuple[Optional[Path], int, str]:
-        """(folder, bytes written, "" or the problem)."""
+    def unzip(self, zpath: Path, budget: int) -> tuple[Optional[Path], int, str, str, list[str]]:
+        """(folder, bytes written, problem kind, "" or the problem, members left out as shown names)."""
         budget = min(budget, self.left)
         if budget <= 0:
-            return None, 0, "the class's zips together are too large once unpacked"
+            return None, 0, "too_large", "the class's zips together are too large once unpacked", []
+        try:
+            left_out = _check_zip(zpath, self.limits.zip_members, fold=True)
+        except SubmissionError as e:
+            return None, 0, "ambiguous", f"in {shown_name(zpath, 80)}: {e}", []
+        except Exception as e:  # noqa: BLE001 - every byte of it is the student's
+            return None, 0, "bad_zip", f"could not unpack {shown_name(zpath, 80)}: {_zip_trouble(e)}", []
         dest = Path(tempfile.mkdtemp(prefix="zip-", dir=self.root))
         try:
             n = _safe_extract(zpath, dest, max_bytes=budget, max_members=self.limits.zip_members)
         except Exception as e:  # noqa: BLE001 - every byte of it is the student's
-            return None, 0, f"could not unpack {clean(zpath.name, 80)}: {clean(str(e), 200) or type(e).__name__}"
+            kind = "too_large" if isinstance(e, GraderError) and "too large" in str(e) else "bad_zip"
+            return None, 0, kind, f"could not unpack {shown_name(zpath, 80)}: {_zip_trouble(e)}", []
         self.left -= n
-        return dest, n, ""
+        return dest, n, "", "", left_out
+
+
+def _check_zip(zpath: Path, max_members: int, fold: bool) -> list[str]:
+    """intake.check_zip_members on the zip at `zpath`: SubmissionError when two members would be one
+    file; else the members an extraction leaves out. A zip of more than `max_members` members is left
+    to _safe_extract, which refuses it by its count."""
+    with zipfile.ZipFile(zpath) as z:
+        infos = z.infolist()
+        return check_zip_members(infos, fold=fold) if len(infos) <= max_members else []
+
+
+def _zip_trouble(e: Exception) -> str:
+    """Why a zip could not be unpacked, in words a student can act on."""
+    if isinstance(e, zipfile.BadZipFile):
+        return "it is not a zip archive that can be read (damaged, or cut short by an interrupted upload?)"
+    if isinstance(e, UnicodeDecodeError):
+        return "its file names are marked as UTF-8 but are not (a damaged zip): zip the files again"
+    if isinstance(e, SubmissionError):  # check_zip_members's reason, its names already shown escaped
+        return str(e)
+    return clean(str(e), 200) or type(e).__name__
 
 
 def _pick(files: list[tuple[str, Path]], slug: str, rule: NotebookRule, scratch: _Scratch
@@ -346,16 +386,22 @@ def _pick(files: list[tuple[str, Path]], slug: str, rule: NotebookRule, scratch:
         return None, kind, msg
     inner: list[tuple[str, Path]] = []
     budget = scratch.limits.zip_bytes
+    left_out: list[str] = []
     for name, zp in zips[:10]:
-        dest, used, problem = scratch.unzip(zp, budget)
+        dest, used, zkind, problem, skipped = scratch.unzip(zp, budget)
         if dest is None:
-            return None, ("too_large" if "too large" in problem else "bad_zip"), problem
+            return None, zkind, problem
         budget -= used
+        left_out += skipped
         found, why = _walk(dest, scratch.limits)
         if why:
-            return None, "too_large", f"{clean(name, 80)}: {why}"
+            return None, "too_large", f"{shown_name(name, 80)}: {why}"
         inner += [(p.relative_to(dest).as_posix(), p) for p in found]
     chosen, kind, msg = _choose(inner, slug, rule)
+    if kind == "no_notebook" and left_out:
+        more = f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
+        msg += (f" (left out of the zip: {', '.join(repr(n) for n in left_out[:5])}{more}: links, devices, or "
+                "names that cannot be unpacked safely, such as ones holding control characters or '..')")
     return chosen, kind, (f"in the zip: {msg}" if msg else "")
 
 
@@ -366,9 +412,12 @@ _GS_FOLDER = re.compile(r"submission_\d{1,20}")
 def _yaml_checked(text: str, limits: ExportLimits, where: str) -> Any:
     """The document as `yaml.safe_load` reads it, after checking on the token stream that it uses no
     merge keys (over aliases they grow exponentially even under safe_load), few aliases, and shallow
-    nesting."""
+    nesting, and that its top-level mapping names no key twice (safe_load keeps the last silently:
+    which submitters a folder has would be a guess)."""
     import yaml
     aliases = depth = deepest = 0
+    top_keys: set[str] = set()
+    key_next = False
     opening = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
                yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
     closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
@@ -377,6 +426,12 @@ def _yaml_checked(text: str, limits: ExportLimits, where: str) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         for token in yaml.scan(text, Loader=loader):
+            if key_next and isinstance(token, yaml.ScalarToken):
+                if token.value in top_keys:
+                    raise ExportError(f"{where} lists {shown_name(token.value, 80)!r} twice: which entry is right "
+                                      "cannot be told; download the export again")
+                top_keys.add(token.value)
+            key_next = isinstance(token, yaml.KeyToken) and depth == 1
             if isinstance(token, yaml.ScalarToken) and token.plain and token.value == "<<":
                 raise ExportError(f"{where} uses YAML merge keys ('<<'): refusing to expand it")
             if isinstance(token, (yaml.AliasToken, yaml.AnchorToken)):
@@ -472,7 +527,7 @@ def _discover_gradescope(root: Path, slug: str, rule: NotebookRule, scratch: _Sc
         if item.is_dir(follow_symlinks=False) and not item.is_symlink():
             folders[item.name] = Path(item.path)
         else:
-            found.skipped.append(clean(item.name, 120))
+            found.skipped.append(shown_name(item.name, 120))
     for folder, (students, created) in sorted(meta.items(), key=lambda kv: _natural(kv[0])):
         path = folders.pop(folder, None)
         if path is None:
@@ -483,7 +538,7 @@ def _discover_gradescope(root: Path, slug: str, rule: NotebookRule, scratch: _Sc
                     created_at=created)
     for name, path in sorted(folders.items()):
         key = _key(name)
-        found.warnings.append(f"{clean(name, 120)} is not listed in {METADATA_NAME}: graded under its folder name")
+        found.warnings.append(f"{shown_name(name, 120)} is not listed in {METADATA_NAME}: graded under its folder name")
         _add_folder(found, path, key, name, "gradescope", [Student(name=clean(name, limits.identity_chars))],
                     slug, rule, scratch, limits)
     return found
@@ -494,15 +549,15 @@ def _add_folder(found: Discovery, folder: Path, key: str, source: str, layout: L
                 limits: ExportLimits, created_at: str = "", late: bool = False) -> None:
     files, why = _walk(folder, limits)
     if why:
-        found.problems.append(Problem(kind="too_large", key=key, source=clean(source, 200), submitters=students,
+        found.problems.append(Problem(kind="too_large", key=key, source=shown_name(source, 200), submitters=students,
                                       message=f"the submission folder could not be read whole: {why}"))
         return
     chosen, kind, message = _pick([(p.relative_to(folder).as_posix(), p) for p in files], slug, rule, scratch)
     if chosen is None:
-        found.problems.append(Problem(kind=kind, key=key, source=clean(source, 200), submitters=students,
+        found.problems.append(Problem(kind=kind, key=key, source=shown_name(source, 200), submitters=students,
                                       message=message))
         return
-    found.entries.append(Entry(key=key, path=chosen, layout=layout, source=clean(source, 200),
+    found.entries.append(Entry(key=key, path=chosen, layout=layout, source=shown_name(source, 200),
                                submitters=students, created_at=created_at, late=late))
 
 
@@ -552,13 +607,13 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
         if _hidden(name):
             continue
         if item.is_symlink():
-            found.warnings.append(f"{clean(name, 120)} is a symbolic link: not followed")
+            found.warnings.append(f"{shown_name(name, 120)} is a symbolic link: not followed")
             continue
         path = Path(item.path)
         if item.is_dir(follow_symlinks=False):
             m = _MOODLE.fullmatch(name)
             if not m and not folders:
-                found.warnings.append(f"{clean(name, 120)}/ skipped: this folder has submission files at its top "
+                found.warnings.append(f"{shown_name(name, 120)}/ skipped: this folder has submission files at its top "
                                       "level, so its sub-folders are not read as students (folders=True reads them)")
                 continue
             if m:
@@ -571,7 +626,7 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
             _add_folder(found, path, _key(name), name, layout, students, slug, rule, scratch, limits)
             continue
         if not item.is_file(follow_symlinks=False):
-            found.skipped.append(clean(name, 120))
+            found.skipped.append(shown_name(name, 120))
             continue
         suffix = path.suffix.lower()
         m = _CANVAS.fullmatch(name)
@@ -579,27 +634,27 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
             canvas.setdefault((m["uid"], m["subid"]), []).append((m["file"], path, m))
         elif suffix in rule.suffixes:
             layouts.add("flat")
-            found.entries.append(Entry(key=_key(name), path=path, layout="flat", source=clean(name, 200),
+            found.entries.append(Entry(key=_key(name), path=path, layout="flat", source=shown_name(name, 200),
                                        submitters=[Student(name=clean(path.stem, cap))]))
         elif suffix == ".zip":
             layouts.add("zip")
             students = [Student(name=clean(path.stem, cap))]
             chosen, kind, message = _pick([(name, path)], slug, rule, scratch)
             if chosen is None:
-                found.problems.append(Problem(kind=kind, key=_key(name), source=clean(name, 200),
+                found.problems.append(Problem(kind=kind, key=_key(name), source=shown_name(name, 200),
                                               submitters=students, message=message))
             else:
-                found.entries.append(Entry(key=_key(name), path=chosen, layout="zip", source=clean(name, 200),
+                found.entries.append(Entry(key=_key(name), path=chosen, layout="zip", source=shown_name(name, 200),
                                            submitters=students))
         else:
-            found.skipped.append(clean(name, 120))
+            found.skipped.append(shown_name(name, 120))
     for (uid, subid), files in sorted(canvas.items(), key=lambda kv: (_natural(kv[0][0]), _natural(kv[0][1]))):
         layouts.add("canvas")
         first = files[0][2]
         student = Student(name=clean(first["name"], cap), lms_id=uid)
         key = _key(f"{first['name']}_{uid}_{subid}")
         late = any(m["late"] or m["late0"] for _, _, m in files)
-        source = clean(files[0][1].name, 200) + (f" (+{len(files) - 1} files)" if len(files) > 1 else "")
+        source = shown_name(files[0][1].name, 200) + (f" (+{len(files) - 1} files)" if len(files) > 1 else "")
         chosen, kind, message = _pick([(f, p) for f, p, _ in files], slug, rule, scratch)
         if chosen is None:
             found.problems.append(Problem(kind=kind, key=key, source=source, submitters=[student], message=message))
@@ -629,9 +684,13 @@ def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookR
     if directory.is_file() and directory.suffix.lower() == ".zip":
         dest = Path(tempfile.mkdtemp(prefix="export-", dir=unpacker.root))
         try:
+            # Exact repeats only: two students' folders may differ only in case (unpacked here, on
+            # Linux, they stay two), and a student's own hw.ipynb beside HW.ipynb is ambiguous
+            # when that folder is read. No export tool writes one name twice: that zip is refused.
+            _check_zip(directory, limits.export_zip_members, fold=False)
             _safe_extract(directory, dest, max_bytes=limits.export_zip_bytes, max_members=limits.export_zip_members)
         except Exception as e:  # noqa: BLE001
-            raise ExportError(f"cannot unpack {directory.name}: {clean(str(e), 200) or type(e).__name__}") from None
+            raise ExportError(f"cannot unpack {shown_name(directory)}: {_zip_trouble(e)}") from None
         directory = dest
     if not directory.is_dir():
         raise ExportError(f"{directory} is not a folder of submissions")

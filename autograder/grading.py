@@ -14,7 +14,7 @@ from typing import Optional
 from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
-from autograder.intake import Submission, read_submission
+from autograder.intake import Submission, read_submission, shown_name
 from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import SubmissionInfo, run_tests
@@ -160,7 +160,7 @@ class Grader:
         try:
             return self.grade(path, slug, seed=seed)
         except Exception as e:  # noqa: BLE001 - never lose the batch to one submission
-            return build_result(Path(path).name, slug, status="worker_failed", seed=seed,
+            return build_result(shown_name(path), slug, status="worker_failed", seed=seed,
                                 specs=self.specs(slug), isolation=self.isolation,
                                 message=f"grader error: {type(e).__name__}: {e}",
                                 elapsed_s=time.perf_counter() - start)
@@ -175,7 +175,7 @@ class Grader:
 
         def result(status: str, **parts: object) -> SubmissionResult:
             # isolation is read last: the level the worker really ran at
-            return build_result(Path(path).name, slug, status=status, seed=seed,  # type: ignore[arg-type]
+            return build_result(shown_name(path), slug, status=status, seed=seed,  # type: ignore[arg-type]
                                 specs=specs, isolation=self.isolation,
                                 elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
 
@@ -183,13 +183,13 @@ class Grader:
             sub: Submission = read_submission(Path(path), self.course.config.limits)
         except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
             if not isinstance(e, SubmissionError):
-                e = SubmissionError(f"{Path(path).name} could not be read as a notebook ({type(e).__name__})")
+                e = SubmissionError(f"{shown_name(path)} could not be read as a notebook ({type(e).__name__})")
             return result("rejected", message=str(e))
         other = sub.assignment_name
         if other and other != slug and other in self.course.config.assignments:
             # The template it was written in says which assignment it is: 33 rows of "not defined"
             # would only hide that.
-            return result("rejected", message=f"{Path(path).name} is the notebook of another assignment, "
+            return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
                                               f"'{other}' (its metadata says so), not '{slug}': submit the "
                                               f"{slug}.ipynb notebook")
         manual = self._manual(slug, sub)

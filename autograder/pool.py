@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import socket
 import struct
@@ -86,6 +87,15 @@ def recv(sock: socket.socket) -> Optional[dict[str, Any]]:
 
 
 # --- the parent's side ------------------------------------------------------------------------------
+def grader_command(options: dict[str, Any]) -> list[str]:
+    """How a grader process is started: `python -I`, so neither the working directory nor the
+    script's folder, PYTHONPATH, PYTHONSTARTUP, PYTHONHOME or the user's site-packages decide what it
+    imports: only the interpreter's own library and its site-packages (where this package is
+    installed; `make install` installs it editable). The course's `reference` package joins the path
+    explicitly, by absolute path, when the hidden tests load (autograder.hidden)."""
+    return [sys.executable, "-I", "-m", "autograder.pool", json.dumps(options)]
+
+
 class GraderProcess:
     """One trusted grader process, from the parent's side."""
 
@@ -95,10 +105,12 @@ class GraderProcess:
         self.sock = parent
         self.stderr: IO[bytes] = tempfile.TemporaryFile(prefix="autograder-grader-")
         opts = dict(options, fd=child.fileno(), parent=os.getpid())
+        # Its own empty working directory: whatever folder the instructor ran `batch` from (a class
+        # folder full of students' json.py) is neither its cwd nor on its import path.
+        self.home = tempfile.mkdtemp(prefix="autograder-grader-")
         # Started by exec, from the parent's own thread: PR_SET_PDEATHSIG in the child follows it.
-        self.proc = subprocess.Popen([sys.executable, "-m", "autograder.pool", json.dumps(opts)],
-                                     pass_fds=[child.fileno()], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=self.stderr)
+        self.proc = subprocess.Popen(grader_command(opts), pass_fds=[child.fileno()], cwd=self.home,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr)
         child.close()
         self.task: Optional[Task] = None
         self.since = 0.0
@@ -106,9 +118,11 @@ class GraderProcess:
 
     def give(self, task: Task) -> None:
         self.task, self.since = task, time.monotonic()
+        # Absolute paths: the grader process works in its own folder, not in the caller's.
+        results_path = os.path.abspath(task.results_path) if task.results_path else ""
         try:
-            send(self.sock, {"op": "grade", "name": task.name, "path": task.path, "seed": task.seed,
-                             "results_path": task.results_path})
+            send(self.sock, {"op": "grade", "name": task.name, "path": os.path.abspath(task.path),
+                             "seed": task.seed, "results_path": results_path})
         except OSError:
             pass  # it died: its socket reads EOF next, and the task is reported with its death
 
@@ -140,6 +154,7 @@ class GraderProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 def _why_stopped(proc: GraderProcess) -> str:
@@ -156,7 +171,8 @@ class GraderPool:
 
     def __init__(self, course_root: Path, slug: str, jobs: int, isolation: Optional[Isolation] = None,
                  task_timeout_s: float = 600.0) -> None:
-        self.options: dict[str, Any] = {"course": str(course_root), "slug": slug,
+        # absolute: the grader processes do not share this process's working directory
+        self.options: dict[str, Any] = {"course": str(Path(course_root).resolve()), "slug": slug,
                                         "isolation": isolation.value if isolation else None}
         self.slug = slug
         self.jobs = max(1, int(jobs))
@@ -276,6 +292,28 @@ class GraderPool:
 
 
 # --- the grader process's side ----------------------------------------------------------------------
+def readable_result(result: SubmissionResult) -> tuple[SubmissionResult, str]:
+    """(result, its JSON) for the parent and the results file. A text that still holds bytes of a
+    file name that are not UTF-8 (an exception's message naming the path) cannot be JSON: they are
+    written \\xNN rather than losing the submission and this grader process to a serialisation
+    error."""
+    try:
+        return result, result.model_dump_json()
+    except ValueError:  # pydantic's PydanticSerializationError: "surrogates not allowed"
+        from autograder.intake import escape_undecodable
+
+        def readable(value: Any) -> Any:
+            if isinstance(value, str):
+                return escape_undecodable(value)
+            if isinstance(value, list):
+                return [readable(v) for v in value]
+            if isinstance(value, dict):
+                return {readable(k): readable(v) for k, v in value.items()}
+            return value
+        fixed = SubmissionResult.model_validate(readable(result.model_dump(mode="json")))
+        return fixed, fixed.model_dump_json()
+
+
 def _die_with_parent(parent: int) -> None:
     """No grader process outlives the batch: SIGKILL when the parent goes (its zygote and workers die
     with it: they die with their own parents)."""
@@ -296,6 +334,8 @@ def child_main(options: dict[str, Any]) -> int:
         from autograder.config import Course, load_config
         from autograder.zygote import launch
         root = Path(options["course"])
+        if not root.is_absolute():  # this process's cwd is its own empty folder, not the caller's
+            raise GraderError(f"the course root must be an absolute path, not {root}")
         course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
         zygote = launch(course, iso)  # it imports torch while this process does the same
@@ -321,9 +361,10 @@ def child_main(options: dict[str, Any]) -> int:
                 return 0
             path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
             result = grader.grade_or_fail(path, slug, seed=seed)
+            result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
             if message.get("results_path"):  # here, where the misconception texts are loaded
                 write_results(result, vis, Path(message["results_path"]))
-            send(sock, {"event": "result", "name": name, "result": result.model_dump_json()})
+            send(sock, {"event": "result", "name": name, "result": payload})
     finally:
         grader.close()
 
