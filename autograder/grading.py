@@ -34,8 +34,12 @@ def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxReco
     if policy.cuda:
         cuda = "ready" if facts.get("cuda_ready") else f"failed: {facts.get('cuda_error') or 'no reason given'}"
     return SandboxRecord(seccomp=bool(facts.get("seccomp")), namespaces=list(facts.get("namespaces", [])),
-                         memory=f"RLIMIT_DATA {policy.memory_mb} MiB + private /tmp {policy.tmp_mb} MiB"
-                                f" + /dev/shm {policy.shm_mb} MiB; {shm}", cuda=cuda)
+                         landlock=bool(facts.get("landlock")),
+                         memory=f"RLIMIT_DATA {policy.memory_mb} MiB + " + (
+                             f"private /tmp {policy.tmp_mb} MiB + /dev/shm {policy.shm_mb} MiB"
+                             if "mount" in facts.get("namespaces", [])
+                             else "a scratch dir of its own (no private mounts: files count against the host's /tmp)")
+                         + f"; {shm}", cuda=cuda)
 
 
 def infra_line(tests: list[TestReport]) -> str | None:

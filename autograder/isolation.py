@@ -1,8 +1,16 @@
 """Which isolation this machine can give, and the recipe for it. Decided in the trusted process.
 
     bwrap      the zygote runs under bubblewrap (every namespace, no capabilities, read-only system)
-    fallback   no usable bwrap but root: the zygote hides the course behind private mounts
-    rlimits    neither: limits and seccomp only
+    fallback   no usable bwrap but root with CAP_SYS_ADMIN: the zygote hides the course behind
+               private mounts
+    container  root without CAP_SYS_ADMIN (Docker's default capability set: Gradescope, a Kubernetes
+               pod): no mounts, no namespaces; each worker becomes a uid of its own under seccomp and
+               no_new_privs, and the course must be root-only (Gradescope's setup.sh makes it so)
+    rlimits    not root and no usable bwrap: limits and seccomp only
+
+Which one runs is decided by trying them, strongest first (`candidate_levels`, zygote.LevelChain): a
+level whose zygote does not start is skipped with one line saying why. Who we are only says which
+levels are worth trying.
 
 At every level each worker then gives itself its own namespaces where the kernel allows
 (autograder.worker): that part is the same code everywhere."""
@@ -96,6 +104,18 @@ def bwrap_works() -> bool:
     print(f"note: bubblewrap is unusable here ({BWRAP_PROBLEM[-1]}); using the fallback sandbox",
           file=sys.stderr)
     return False
+
+
+def candidate_levels() -> list[Isolation]:
+    """The levels worth trying here, strongest first. Root never falls to `rlimits`: its worker would
+    stay root, able to read the course and write results."""
+    forced = os.environ.get("AUTOGRADER_ISOLATION")
+    if forced:
+        return [Isolation(forced)]
+    levels = [Isolation.bwrap] if bwrap_executable() is not None else []
+    if os.geteuid() == 0:
+        return levels + [Isolation.fallback, Isolation.container]
+    return levels + [Isolation.rlimits]
 
 
 def detect_isolation(prefer: str | None = None) -> Isolation:

@@ -65,6 +65,7 @@ class Ready(TypedDict):
     event: Literal["ready"]
     seccomp: bool
     namespaces: list[str]         # what this worker has of its own: pid, ipc, mount, net, user
+    landlock: bool                # file-system walls without mounts (the container level)
     shared_memory: Literal["denied", "allowed"]
     cuda_ready: bool              # CUDA was initialised before the filter (only asked when policy.cuda)
     cuda_error: str               # why not, when it was asked and failed ("" otherwise)

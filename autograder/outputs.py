@@ -70,7 +70,8 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                   "output": f"isolation: {result.isolation.value if result.isolation else 'unknown'}\n"
                             + (f"worker namespaces: {', '.join(result.sandbox.namespaces) or 'none'}; "
                                f"seccomp: {'on' if result.sandbox.seccomp else 'OFF'}; "
-                               f"memory: {result.sandbox.memory}\n" if result.sandbox else "")
+                               + ("landlock: on; " if result.sandbox.landlock else "")
+                               + f"memory: {result.sandbox.memory}\n" if result.sandbox else "")
                             + (f"cuda in the worker: {result.sandbox.cuda}\n" if result.sandbox and result.sandbox.cuda else "")
                             + (f"GRADER PROBLEM: {result.infra}\n" if result.infra else "")
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",

@@ -14,7 +14,8 @@ Status = Literal["passed", "failed", "not_run"]
 
 class Isolation(str, Enum):
     bwrap = "bwrap"          # namespaces (net, pid, mount, user) + rlimits + seccomp
-    fallback = "fallback"    # unprivileged uid + rlimits + seccomp (+ net/mount namespaces when root)
+    fallback = "fallback"    # root with CAP_SYS_ADMIN: private mounts hide the course; a uid per worker + rlimits + seccomp
+    container = "container"  # root without CAP_SYS_ADMIN (Docker's default): a uid per worker, root-only course, seccomp
     rlimits = "rlimits"      # rlimits + seccomp only: neither bwrap nor root were available
 
 
@@ -83,6 +84,7 @@ class SandboxRecord(BaseModel):
     memory: str = ""                                      # how the memory limit is enforced
     cuda: Optional[str] = None    # None: not asked for; "ready"; or why CUDA could not be initialised
 
+    landlock: bool = False    # Landlock walls: only the runtime readable, only its scratch dir writable
 
 class ManualAnswer(BaseModel):
     question: str

@@ -185,6 +185,7 @@ class WorkerSession:
             err: dict[str, Any] = error if isinstance(error, dict) else {}
             raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
                                    str(err.get("traceback", "")))
+            "landlock": ready.get("landlock") is True,
         return reply
 
     def kill(self, reason: str = "") -> None:

@@ -89,6 +89,152 @@ def fallback_isolate(hide: list[str]) -> None:
             _mount("/dev/null", path, None, MS_BIND)
 
 
+# --- the zygote's own check at the container level (root without CAP_SYS_ADMIN) ---------------------
+class LevelUnavailable(Exception):
+    """This isolation level cannot hold here; the message says why, in one line, for the instructor."""
+
+
+MAX_CHECKED_PATHS = 20000
+
+
+def _paths_under(roots: list[str]) -> list[str]:
+    """Every file and folder under `roots` (as root, who can list them all), bounded."""
+    found: list[str] = []
+    for root in roots:
+        if not os.path.lexists(root):
+            continue
+        found.append(root)
+        if os.path.isdir(root) and not os.path.islink(root):
+            for dirpath, dirnames, filenames in os.walk(root):
+                found += [os.path.join(dirpath, n) for n in dirnames + filenames]
+                if len(found) > MAX_CHECKED_PATHS:
+                    return found
+    return found
+
+
+def _reachable(path: str) -> bool:
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+        return True
+    except OSError:
+        return False
+
+
+# Landlock (Linux >= 5.13, unprivileged, allowed by Docker's default seccomp profile since 23.0): the
+# container level's file-system walls where no mount can be made. Syscalls 444-446 on every arch.
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LL_EXECUTE, LL_WRITE_FILE, LL_READ_FILE, LL_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+LL_ALL_V1 = (1 << 13) - 1           # execute .. make_sym: every right of ABI 1
+LL_TRUNCATE = 1 << 14               # ABI 3
+LL_READ = LL_EXECUTE | LL_READ_FILE | LL_READ_DIR
+LL_FILE_RIGHTS = LL_EXECUTE | LL_WRITE_FILE | LL_READ_FILE | LL_TRUNCATE
+PR_SET_NO_NEW_PRIVS = 38
+SYSTEM_READ_ONLY = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc", "/proc", "/sys")
+
+
+def landlock(read_only: list[str], writable: list[str]) -> bool:
+    """Confine this process (and what it starts) to reading `read_only` and the system's directories,
+    and to writing only under `writable` (and the device files, e.g. /dev/null). Everything else on
+    disk, the course and classmates' folders included, can be neither read nor written, whatever
+    its permissions. False where the kernel has no Landlock (nothing is changed then)."""
+    libc = _libc()
+
+    class RulesetAttr(ctypes.Structure):
+        _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    abi = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return False
+    handled = LL_ALL_V1 | (LL_TRUNCATE if abi >= 3 else 0)
+    attr = RulesetAttr(handled)
+    ruleset = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
+                           ctypes.c_uint32(0))
+    if ruleset < 0:
+        return False
+    try:
+        rules = [(p, LL_READ) for p in list(SYSTEM_READ_ONLY) + read_only]
+        rules += [("/dev", LL_READ | LL_WRITE_FILE | (LL_TRUNCATE if abi >= 3 else 0))]
+        rules += [(p, handled) for p in writable]
+        for path, access in rules:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # not on this system
+            try:
+                if not os.path.isdir(path):
+                    access &= LL_FILE_RIGHTS
+                rule = PathBeneath(access & handled, fd)
+                _check(libc.syscall(SYS_LANDLOCK_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule),
+                                    ctypes.c_uint32(0)), f"landlock rule for {path}")
+            finally:
+                os.close(fd)
+        _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        _check(libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)), "landlock")
+    finally:
+        os.close(ruleset)
+    return True
+
+
+def container_check(hide: list[str], keep: list[str]) -> None:
+    """Before anything else in the zygote: the container level holds only if a worker's recipe works
+    here and the course is out of its reach. A forked child does what every worker will do (become a
+    fresh uid, load a seccomp filter under no_new_privs) and then tries to read every path the grader
+    must keep secret. Raises LevelUnavailable with the first reason."""
+    paths = _paths_under(hide)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        why = ""
+        try:
+            try:  # while still root: the interpreter's tree may be unreadable to others (under /root)
+                import pyseccomp as sc
+            except Exception as e:  # noqa: BLE001 - libseccomp missing
+                raise LevelUnavailable(f"cannot load a seccomp filter ({type(e).__name__}: {e})") from None
+            uid = WORKER_UID_BASE + int.from_bytes(os.urandom(3), "little")
+            try:
+                drop_privileges(uid, uid)
+            except OSError as e:
+                raise LevelUnavailable(f"cannot become an unprivileged uid ({e.strerror})") from None
+            walled = landlock(keep, [])  # what every worker does next; where it works it hides the course
+            open_to_all = [p for p in paths if _reachable(p)]
+            if open_to_all:
+                raise LevelUnavailable(
+                    f"{open_to_all[0]} is readable by other users, so a student could read it"
+                    + ("" if walled else " (no Landlock here to wall it off)")
+                    + ": make the course root-only (chmod -R go-rwx), as the Gradescope setup.sh does")
+            try:
+                f = sc.SyscallFilter(defaction=sc.ALLOW)
+                f.add_rule(sc.ERRNO(errno.EPERM), "socket")
+                f.load()
+            except Exception as e:  # noqa: BLE001 - libseccomp missing or the kernel refuses filters
+                raise LevelUnavailable(f"cannot load a seccomp filter ({type(e).__name__}: {e})") from None
+            try:
+                socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+                raise LevelUnavailable("a seccomp filter loaded but did not stop socket()")
+            except PermissionError:
+                pass
+        except LevelUnavailable as e:
+            why = str(e)
+        except BaseException as e:  # noqa: BLE001 - anything else is a reason too
+            why = f"{type(e).__name__}: {e}"
+        os.write(w, why.encode(errors="replace")[:2000])
+        os._exit(3 if why else 0)
+    os.close(w)
+    with os.fdopen(r, "rb") as fh:
+        why = fh.read().decode(errors="replace")
+    _pid, status = os.waitpid(pid, 0)
+    if status != 0:
+        raise LevelUnavailable(why or f"the check died ({status:#x})")
+
+
 # Imported while still privileged, so that they work even where the interpreter's own tree is not
 # readable by the unprivileged user (a Python under /root). Trusted library code only.
 PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collections", "typing",
@@ -403,7 +549,9 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     """Make this freshly forked process a sandbox of its own. Returns the facts for `ready`."""
     as_root = os.geteuid() == 0 and bool(opts.get("drop"))
     outer_pid = os.readlink("/proc/self")
-    namespaces = _enter_namespaces(as_root)
+    # The container level is defined without namespaces (where it is chosen the kernel refuses them),
+    # so a forced container level behaves the same on any host
+    namespaces = _enter_namespaces(as_root) if opts.get("level") != "container" else []
     # As root (the fallback level) each worker becomes a uid of its own, never a classmate's: what
     # the kernel counts per user (threads under RLIMIT_NPROC) is then counted per worker.
     uid = WORKER_UID_BASE + int.from_bytes(os.urandom(3), "little")
@@ -444,6 +592,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         if as_root:
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
+    walled = landlock(list(opts.get("keep", [])), [scratch]) if opts.get("level") == "container" else False
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
                        "OMP_NUM_THREADS": "1"})
@@ -472,7 +621,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         # last before the filter: its device files must survive the fd sweep above
         cuda_ready, cuda_error = _init_cuda(str(policy.get("cuda_init", "torch")))
     filtered = _seccomp(os.getpid())
-    return {"seccomp": filtered, "namespaces": namespaces,
+    return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
             "cuda_ready": cuda_ready, "cuda_error": cuda_error}
 
@@ -658,8 +807,19 @@ def zygote_main() -> None:
     set_dumpable(False)  # first: nobody of our uid may trace or read the zygote, nor its children
     opts = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     die_with_parent()
-    if opts.get("drop"):
-        fallback_isolate(opts.get("hide", []))
+    try:
+        if opts.get("level") == "container":
+            container_check(opts.get("hide", []), list(opts.get("keep", [])))
+        elif opts.get("drop"):
+            try:
+                fallback_isolate(opts.get("hide", []))
+            except OSError as e:
+                raise LevelUnavailable(f"cannot make private mounts ({e.strerror}): no CAP_SYS_ADMIN?") from None
+    except LevelUnavailable as e:
+        # one line the grader reads back (its stderr), then gone before any student code exists
+        sys.stderr.write(f"level unavailable: {e}\n")
+        sys.stderr.flush()
+        os._exit(3)
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib

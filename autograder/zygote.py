@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from autograder.errors import GraderError
-from autograder.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, bwrap_executable,
-                                  detect_isolation, runtime_paths)
+from autograder.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
+                                  runtime_paths)
 from autograder.messages import SpawnRequest
 from autograder.results import Isolation
 
@@ -63,9 +63,16 @@ class Zygote:
         elif self.isolation is Isolation.fallback:
             cmd = [sys.executable]
             opts.update(drop=True, uid=SANDBOX_UID, gid=SANDBOX_GID, hide=self.hide)
+        elif self.isolation is Isolation.container:
+            # No mounts here: each worker's scratch dir lives in a folder of ours that workers may
+            # pass through but not list (0711), so no worker can name a classmate's
+            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
+            os.chmod(self._scratch_host, 0o711)
+            opts.update(drop=True, level="container", hide=self.hide, scratch_root=self._scratch_host)
+            cmd = [sys.executable]
         else:
             # Only for a worker the kernel gives no namespaces: its scratch dir is made here
-            self._scratch_host = tempfile.mkdtemp(prefix="autograder-scratch-")
+            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
             os.chmod(self._scratch_host, 0o711)
             opts["scratch_root"] = self._scratch_host
             cmd = [sys.executable]
@@ -105,10 +112,14 @@ class Zygote:
             hello, pid = {}, None
         if not isinstance(hello, dict) or hello.get("event") != "zygote_ready" or pid is None:
             err = ""
+            try:  # it closed the socket as it exited: give it a moment to be gone, then read why
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
             if self.proc.poll() is not None and self.proc.stderr is not None:
                 err = self.proc.stderr.read().decode(errors="replace")[-800:]
             self.close()
-            raise GraderError(f"the sandbox zygote did not start ({self.isolation.value}): {err.strip()}")
+            raise GraderError(f"the sandbox zygote did not start ({self.isolation.value}): {why_not_started(err)}")
         self.host_pid = pid
         self._ready = True
 
@@ -153,50 +164,64 @@ class Zygote:
 def launch_zygote(course: "Course", isolation: Isolation | None = None) -> Zygote:
     """Start the sandbox early, before the grader imports torch and the tests: the two overlap.
     Everything the course must keep from students is hidden from it."""
-    zygote = Zygote(isolation or detect_isolation(), hide=[str(p) for p in course.secret_paths])
-    zygote.launch()
-    return zygote
+    return launch(course, isolation)
 
 
-# --- starting without a separate probe ---------------------------------------------------------------
-# Start the sandbox zygote without a separate probe first.
-#
-# `detect_isolation()` decides whether bubblewrap works by starting our interpreter under the full bwrap
-# recipe and importing the worker's modules (torch included): a whole extra `import torch`, paid
-# before the zygote itself starts, on every `grade` (measured here: most of `launch_zygote`'s 4 s on a
-# loaded 2-core machine). The zygote under bwrap runs that same recipe and imports the same modules,
-# so its own start answers the same question: where bwrap is installed and no level is forced, start
-# the zygote under bwrap straight away; if it does not come up, ask `detect_isolation()` (which probes,
-# records why bwrap failed and says so) and start it again at the level that gives. The level that
-# actually ran is `zygote.isolation`, read after it is ready, and recorded in every result.
+# --- choosing the level by starting it ------------------------------------------------------------
+# Which level holds here is decided by starting the zygote at it, strongest first: bwrap where it is
+# installed, then (as root) the fallback's private mounts, then the container level's uid-per-worker
+# (each of these checks itself before importing anything, so a level that cannot hold fails in
+# milliseconds), then, not as root, rlimits. No separate probe: the zygote's own start answers the
+# question, so a working level costs nothing extra. A skipped level is said in one line (stderr);
+# the level that runs is `zygote.isolation`, read once it is ready and recorded in every result. When
+# none starts, the one GraderError names every level and why.
 
 
-class ProbingZygote(Zygote):
-    """A zygote started at the bwrap level with no probe before it: its own start is the probe."""
+def why_not_started(stderr: str) -> str:
+    """One line from a zygote's stderr: its own 'level unavailable' line, else the last line (the
+    exception of a traceback), else what bwrap said."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("level unavailable: "):
+            return ln.removeprefix("level unavailable: ")[:300]
+    line = lines[-1] if lines else "it exited without a word"
+    return line.split(". See <", 1)[0][:300]  # bwrap's pointer to its README is not the reason
 
-    def __init__(self, course: "Course") -> None:
-        super().__init__(Isolation.bwrap, hide=[str(p) for p in course.secret_paths])
-        self.probing = True
+
+class LevelChain(Zygote):
+    """A zygote that starts at the strongest candidate level and steps down until one starts."""
+
+    def __init__(self, course: "Course", levels: Sequence[Isolation], hide: Sequence[str] = ()) -> None:
+        if not levels:
+            raise GraderError("no sandbox level to try here")
+        super().__init__(levels[0], hide=[str(p) for p in course.secret_paths] + list(hide))
+        self.remaining = list(levels[1:])
+        self.skipped: list[str] = []  # "level: why", in the order tried
 
     def _wait_ready(self) -> None:
-        if not self.probing:
-            super()._wait_ready()
-            return
-        try:
-            super()._wait_ready()
-        except GraderError:
-            # bwrap did not come up: the probe says why (and warns), and picks the level to use
-            self.isolation = detect_isolation()
-            self.probing = False
-            self.launch()
-            super()._wait_ready()
-        self.probing = False
+        while True:
+            try:
+                super()._wait_ready()
+                return
+            except GraderError as e:
+                why = str(e).split("): ", 1)[-1]
+                self.skipped.append(f"{self.isolation.value}: {why}")
+                if not self.remaining:
+                    raise GraderError("no sandbox level starts here (" + "; ".join(self.skipped) + ")") from None
+                nxt = self.remaining.pop(0)
+                print(f"note: sandbox level {self.isolation.value} skipped ({why}); trying {nxt.value}",
+                      file=sys.stderr)
+                self.isolation = nxt
+                self.launch()
 
 
-def launch(course: "Course", isolation: Isolation | None = None) -> Zygote:
-    """Start the zygote now, without waiting for it (it imports torch while the caller does too)."""
-    if isolation is None and not os.environ.get("AUTOGRADER_ISOLATION") and bwrap_executable() is not None:
-        zygote: Zygote = ProbingZygote(course)
-        zygote.launch()
-        return zygote
-    return launch_zygote(course, isolation)
+def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[str] = ()) -> Zygote:
+    """Start the zygote now, without waiting for it (it imports torch while the caller does too).
+    A given level is used as it is; otherwise the strongest that starts (LevelChain). `hide`: more
+    paths no student may read (a batch's class folder and output)."""
+    if isolation is None:
+        zygote: Zygote = LevelChain(course, candidate_levels(), hide)
+    else:
+        zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide))
+    zygote.launch()
+    return zygote

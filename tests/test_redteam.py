@@ -123,7 +123,7 @@ def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
     assert not left, f"{case.name} left processes behind: {left}"
 
 
-@pytest.mark.parametrize("level", ["bwrap", "fallback"])
+@pytest.mark.parametrize("level", ["bwrap", "fallback", "container"])
 def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: str) -> None:
     """Every hostile case and two correct submissions in one `run_batch` (two at a time, one warm
     grader): the batch finishes, the hostile ones get 0, the correct ones full marks."""
@@ -135,8 +135,8 @@ def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: s
 
     if level == "bwrap" and not bwrap_works():
         pytest.skip("bwrap is not usable here")
-    if level == "fallback" and os.geteuid() != 0:
-        pytest.skip("the fallback needs root")
+    if level in ("fallback", "container") and os.geteuid() != 0:
+        pytest.skip(f"the {level} level needs root")
     os.environ[SECRET_ENV] = SECRET_VALUE
     _BEFORE.clear()
     _BEFORE.update(sandbox_processes())

@@ -157,7 +157,7 @@ def _host_leftovers(token: str, keys: list[int], remove: bool) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module", params=["bwrap", "fallback"])
+@pytest.fixture(scope="module", params=["bwrap", "fallback", "container"])
 def class_batch(request, tmp_path_factory) -> BatchRun:
     level = request.param
     if not level_available(level):

@@ -1,14 +1,19 @@
-"""The sandbox starts without a separate bwrap probe: the bwrap zygote's own start is the probe, and a
-bwrap zygote that does not come up falls back to the level the probe then picks, recorded in the result."""
+"""The sandbox's level is chosen by starting it: the strongest candidate's zygote starts with no probe
+before it, a level that cannot start is skipped with one line saying why, and the level that ran is
+recorded in the result."""
 from __future__ import annotations
+
+import os
 
 import pytest
 
+from autograder.errors import GraderError
 from autograder.results import Isolation
 from tests.conftest import FIXTURE_SUBS
 
 
 def test_bwrap_starts_without_the_probe(monkeypatch, fixture_course):
+    from autograder import isolation as isolation_module
     from autograder import zygote as zygote_module
     from autograder.grading import Grader
     from autograder.isolation import bwrap_executable, bwrap_works
@@ -18,29 +23,49 @@ def test_bwrap_starts_without_the_probe(monkeypatch, fixture_course):
 
     def no_probe():
         raise AssertionError("the bwrap probe ran although the zygote started under bwrap")
-    monkeypatch.setattr(zygote_module, "detect_isolation", no_probe)
+    monkeypatch.setattr(isolation_module, "bwrap_works", no_probe)
     zygote = zygote_module.launch(fixture_course)
-    assert isinstance(zygote, zygote_module.ProbingZygote)
+    assert isinstance(zygote, zygote_module.LevelChain)
     with Grader(fixture_course, zygote=zygote) as grader:
         result = grader.grade(FIXTURE_SUBS / "good.ipynb", "toy", seed=1)
     assert result.score == 4 and result.isolation == Isolation.bwrap
+    assert zygote.skipped == []
 
 
-def test_a_bwrap_zygote_that_does_not_start_falls_back(monkeypatch, fixture_course):
+def test_a_level_that_does_not_start_is_skipped_with_its_reason(monkeypatch, fixture_course, capsys):
     from autograder import zygote as zygote_module
     from autograder.grading import Grader
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
-    monkeypatch.setattr(zygote_module, "bwrap_executable", lambda: "/usr/bin/bwrap")
     monkeypatch.setattr(zygote_module, "bwrap_command", lambda python: ["/bin/false"])  # bwrap "fails"
-    asked = []
-    monkeypatch.setattr(zygote_module, "detect_isolation", lambda: asked.append(1) or Isolation.rlimits)
-    zygote = zygote_module.launch(fixture_course)
-    assert isinstance(zygote, zygote_module.ProbingZygote) and zygote.isolation is Isolation.bwrap
+    zygote = zygote_module.LevelChain(fixture_course, [Isolation.bwrap, Isolation.rlimits])
+    zygote.launch()
     with Grader(fixture_course, zygote=zygote) as grader:
         result = grader.grade(FIXTURE_SUBS / "good.ipynb", "toy", seed=1)
         assert grader.isolation is Isolation.rlimits
-    assert asked == [1], "the probe decides the level once bwrap did not start"
     assert result.score == 4 and result.isolation == Isolation.rlimits, "the level that ran is recorded"
+    assert [s.split(":")[0] for s in zygote.skipped] == ["bwrap"]
+    err = capsys.readouterr().err
+    assert "sandbox level bwrap skipped" in err and err.count("\n") == 1, err
+
+
+def test_when_no_level_starts_one_error_names_each(monkeypatch, fixture_course):
+    from autograder import zygote as zygote_module
+    monkeypatch.setattr(zygote_module, "bwrap_command", lambda python: ["/bin/false"])
+    zygote = zygote_module.LevelChain(fixture_course, [Isolation.bwrap])
+    zygote.launch()
+    with pytest.raises(GraderError, match=r"no sandbox level starts here \(bwrap: "):
+        zygote.wait_ready()
+    zygote.close()
+
+
+def test_root_never_falls_to_rlimits(monkeypatch):
+    from autograder import isolation
+    monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
+    levels = isolation.candidate_levels()
+    if os.geteuid() == 0:
+        assert levels[-2:] == [Isolation.fallback, Isolation.container] and Isolation.rlimits not in levels
+    else:
+        assert levels[-1] is Isolation.rlimits and Isolation.container not in levels
 
 
 def test_a_forced_level_is_launched_as_asked(monkeypatch, fixture_course):
@@ -48,6 +73,6 @@ def test_a_forced_level_is_launched_as_asked(monkeypatch, fixture_course):
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
     zygote = zygote_module.launch(fixture_course, Isolation.rlimits)
     try:
-        assert not isinstance(zygote, zygote_module.ProbingZygote) and zygote.isolation is Isolation.rlimits
+        assert not isinstance(zygote, zygote_module.LevelChain) and zygote.isolation is Isolation.rlimits
     finally:
         zygote.close()
