@@ -45,13 +45,33 @@ chmod 700 /autograder/source /autograder/results
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # Gradescope calls this for every submission. AUTOGRADER_ROOT (default /autograder) lets a test
 # rehearse the whole thing under a temporary folder; AUTOGRADER_PYTHON picks the interpreter.
+# Whatever happens, Gradescope gets a results.json: when the grader itself fails, one that says it is
+# the autograder's problem, not the student's (written by the grader, or below if Python never ran).
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 PY="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
+RESULTS="$ROOT/results/results.json"
 if id -u ag-student >/dev/null 2>&1; then
   export AUTOGRADER_SANDBOX_UID="$(id -u ag-student)" AUTOGRADER_SANDBOX_GID="$(id -g ag-student)"
 fi
-exec "$PY" -m autograder.cli gradescope-run --root "$ROOT" --slug "__SLUG__"
+rm -f "$RESULTS"
+# -I: only what is installed is imported, never a file of the submission's or of the working folder
+cd / && "$PY" -I -m autograder.cli gradescope-run --root "$ROOT" --slug "__SLUG__"
+rc=$?
+if [ ! -s "$RESULTS" ]; then
+  mkdir -p "$ROOT/results"
+  cat > "$RESULTS" <<JSON
+{"score": 0, "execution_time": 0, "output": "__FAILED_TEXT__", "visibility": "visible", "stdout_visibility": "hidden", "tests": [],
+ "extra_data": {"autograder_error": "the grader exited with status $rc before writing any results (see the autograder output)"}}
+JSON
+  [ "$rc" = 0 ] && rc=1
+fi
+exit "$rc"
 """
+
+# What a student reads when the grader itself failed: never their fault, and it says what to do.
+AUTOGRADER_FAILED = ("The autograder could not grade this submission. This is a problem with the autograder, "
+                     "not with your work, and your score here does not count: please tell your course staff "
+                     "(they can see the reason) and resubmit once they say it is fixed.")
 
 
 def _reference_imports(source: str, path: Path, package_relative: bool) -> set[str] | None:
@@ -164,7 +184,8 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
                     add_file(p, f"{arc}/{p.relative_to(root).as_posix()}")
 
         add_text(SETUP_SH, "setup.sh", 0o755)
-        add_text(RUN_AUTOGRADER.replace("__SLUG__", slug), "run_autograder", 0o755)
+        add_text(RUN_AUTOGRADER.replace("__SLUG__", slug).replace("__FAILED_TEXT__", AUTOGRADER_FAILED),
+                 "run_autograder", 0o755)
         # Only this assignment's settings travel: other assignments' hidden tests stay home.
         import yaml
         cfg = course.config.model_dump(mode="json")
@@ -262,14 +283,35 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
     return None, f"found several notebooks ({names}) and none named {slug}.ipynb: submit just one"
 
 
+def failure_results(reason: str, elapsed_s: float = 0.0) -> dict:
+    """Gradescope's results when the grader could not grade: 0 points that say so, the reason for staff."""
+    return {"score": 0, "execution_time": round(elapsed_s, 3), "output": AUTOGRADER_FAILED, "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": [], "extra_data": {"autograder_error": reason[:2000]}}
+
+
 def run_in_container(root: Path, slug: str) -> Path:
-    """Grade root/submission into root/results/results.json; always writes a results file."""
+    """Grade root/submission into root/results/results.json. Always writes a results file: when the
+    grader itself fails, one that says so (failure_results), and then raises GraderError (exit 2)."""
+    results_path = root / "results" / "results.json"
+    start = time.perf_counter()
+    try:
+        return _grade_in_container(root, slug, results_path)
+    except Exception as e:  # noqa: BLE001 - ours, not the student's: said where Gradescope looks
+        reason = str(e) if isinstance(e, GraderError) else f"{type(e).__name__}: {e}"
+        try:
+            results_path.parent.mkdir(parents=True, exist_ok=True)
+            results_path.write_text(json.dumps(failure_results(reason, time.perf_counter() - start), indent=2))
+        except OSError:
+            pass  # run_autograder writes its own when this file is missing
+        raise GraderError(reason) from None
+
+
+def _grade_in_container(root: Path, slug: str, results_path: Path) -> Path:
     from autograder.grading import Grader
     from autograder.outcome import build_result, visible_specs
     from autograder.outputs import to_gradescope
 
     start = time.perf_counter()
-    results_path = root / "results" / "results.json"
     results_path.parent.mkdir(parents=True, exist_ok=True)
     course = find_course(root / "source" / "course")
     vis = course.config.visibility

@@ -329,3 +329,73 @@ def test_visible_tests_are_shown_on_gradescope_before_publication(tmp_path):
               and t["name"] not in shown]
     assert others and {t["visibility"] for t in others} == {"after_published"}
     assert "1 test is shown now; the other tests' results appear when grades are published." in data["output"]
+
+
+# --- a grader that cannot grade says so where Gradescope looks ------------------------------------------
+def _run_autograder(root: Path, python: str, wrap=lambda argv: argv) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")}
+    env.update(AUTOGRADER_ROOT=str(root), AUTOGRADER_PYTHON=python)
+    return subprocess.run(wrap(["bash", str(root / "source" / "run_autograder")]), env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+def _layout(zpath: Path, root: Path) -> Path:
+    for d in ("source", "submission", "results"):
+        (root / d).mkdir(parents=True)
+    with zipfile.ZipFile(zpath) as z:
+        z.extractall(root / "source")
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", root / "submission" / "toy.ipynb")
+    return root
+
+
+def _says_autograder_failed(data: dict) -> str:
+    jsonschema.validate(data, SCHEMA)
+    assert data["score"] == 0 and "problem with the autograder, not with your work" in data["output"]
+    return data["extra_data"]["autograder_error"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
+def test_no_sandbox_level_in_a_default_container_still_writes_results(tmp_path):
+    """Docker's default capabilities, no Landlock, and a course every user can read (setup.sh's chmod
+    not run): no level can hide the course, so nothing is graded, and results.json says why."""
+    import tempfile
+
+    from tests.docker_default import command
+    zpath = build(FIXTURE_COURSE, "toy", tmp_path)
+    open_root = Path(tempfile.mkdtemp(prefix="ag-open-root-"))
+    try:
+        os.chmod(open_root, 0o755)
+        root = _layout(zpath, open_root / "autograder")
+        for p in [root, *root.rglob("*")]:
+            os.chmod(p, 0o755 if p.is_dir() else 0o644)
+        proc = _run_autograder(root, sys.executable, lambda argv: command(argv, landlock=False))
+        assert proc.returncode != 0
+        assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        reason = _says_autograder_failed(json.loads((root / "results" / "results.json").read_text()))
+        assert "no sandbox level starts here" in reason and "readable by other users" in reason
+    finally:
+        shutil.rmtree(open_root, ignore_errors=True)
+
+
+def test_a_grader_that_never_starts_still_writes_results(tmp_path):
+    zpath = build(FIXTURE_COURSE, "toy", tmp_path)
+    root = _layout(zpath, tmp_path / "autograder")
+    (root / "results" / "results.json").write_text('{"score": 35}')  # a stale file must not be served
+    proc = _run_autograder(root, str(tmp_path / "no-such-python"))
+    assert proc.returncode != 0
+    reason = _says_autograder_failed(json.loads((root / "results" / "results.json").read_text()))
+    assert "exited with status 127" in reason
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv")
+@pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "permissions-only"])
+def test_graded_in_a_default_container(tmp_path, landlock):
+    """Root without CAP_SYS_ADMIN (Gradescope's Docker): graded at the container level, full marks."""
+    from tests.docker_default import command
+    zpath = build(FIXTURE_COURSE, "toy", tmp_path)
+    root = _layout(zpath, tmp_path / "autograder")   # under pytest's root-only tmp folder, as setup.sh leaves it
+    proc = _run_autograder(root, sys.executable, lambda argv: command(argv, landlock=landlock))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["score"] == 4 and data["extra_data"]["isolation"] == "container"
