@@ -31,7 +31,14 @@ class Limits(_Strict):
         "largest submission file read at all, outputs included, MiB (while it is parsed the grader holds about 2.5x this)"))
     notebook_mb: int = Field(20, ge=1, description=(
         "largest notebook once its outputs are stripped, MiB: outputs are never graded, so a big plot "
-        "or a long printout does not count"))
+        "or a long printout does not count; nor do images attached to written answers (attachment_mb, attachments_mb)"))
+    attachment_mb: float = Field(8, gt=0, description=(
+        "largest image attached to a written answer (a pasted photo of a proof), MiB of decoded image: "
+        "a larger one is named on the report and feedback page, not shown; the submission is graded as usual"))
+    attachments_mb: float = Field(16, gt=0, description=(
+        "all images attached to one submission's written answers together, MiB decoded (in notebook "
+        "order; the ones past it are named, not shown). report.html embeds every shown image, so it "
+        "grows by up to 1.34x this per submission"))
     max_reply_mb: int = Field(64, ge=1, description="largest single reply accepted from the worker, MiB")
     cuda_workers: int = Field(16, ge=1, description=(
         "CUDA workers alive at once on this machine, across all grader processes of this user (batch "

@@ -10,6 +10,10 @@ data: image whose alt text is the LaTeX source. mathtext covers most of what a p
 roots, sums, sub/superscripts, \\mathrm, \\mathbb, \\text, \\left/\\right, \\operatorname); \\big is
 dropped and aligned environments are typeset line by line. A formula it cannot typeset (or one past
 the per-answer budget) is shown as its escaped LaTeX source in <code>, and the page says so.
+
+Images: a PNG, JPEG or GIF the student pasted into a written answer is drawn where the text refers to
+it, from bytes checked again here (autograder.attachments); any other attachment, and any image the
+text itself points at (a web address, a data: URL), is named, never drawn or fetched.
 """
 from __future__ import annotations
 
@@ -22,15 +26,16 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 import jinja2
 from markupsafe import Markup
 
+from autograder.attachments import Reference, image_html, reference_html, split_references
 from autograder.exports import Entry
 from autograder.handscores import AWAITING, is_hand_test
 from autograder.outputs import results_name
-from autograder.results import SubmissionResult
+from autograder.results import AnswerImage, SubmissionResult
 
 MAX_ANSWER_CHARS = 20_000
 MAX_FORMULA_CHARS = 400
@@ -164,6 +169,24 @@ def math_html(text: str, budget: Optional[_Budget] = None, typeset: bool = True)
     return Markup("".join(out))
 
 
+def answer_html(text: str, images: Sequence[AnswerImage] = (), budget: Optional[_Budget] = None,
+                typeset: bool = True) -> Markup:
+    """A written answer with its attached images as safe HTML: math_html for the text, each image
+    reference drawn (an attachment that passed its checks, once) or named (autograder.attachments),
+    and the attachments the text does not refer to after it, so the grader sees everything attached."""
+    budget = budget or _Budget(typeset)
+    by_name = {image.name: image for image in images}
+    shown: set[str] = set()
+    out: list[str] = []
+    for piece in split_references(clean_answer(text)):
+        out.append(reference_html(piece, by_name, shown) if isinstance(piece, Reference) else math_html(piece, budget))
+    rest = [image for image in images if image.name not in shown]
+    if rest:
+        out.append('<div class="attached">Attached to this answer, not referred to in its text:</div>')
+        out.extend(image_html(image) for image in rest)
+    return Markup("".join(out))
+
+
 _ANSWER_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
@@ -193,6 +216,8 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
  .display-math { display: block; text-align: center; margin: .4rem 0; } img.math { display: inline-block; }
  code.tex { background: #eef; padding: 0 .2rem; } .comment { margin: .4rem 0 1.2rem; padding: .5rem .8rem; background: #eef6ff; border-left: 3px solid #2a6fb0; white-space: pre-wrap; overflow-wrap: anywhere; }
  .muted { color: #666; font-size: .9rem; }
+ img.attachment { display: block; max-width: 100%; height: auto; margin: .4rem 0; border: 1px solid #ddd; }
+ .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; font-size: .9rem; }
 </style></head><body>
 <h1>{{ title }}</h1>
 <p id="student">{% if who %}<b>{{ who }}</b>{% if ids %} ({{ ids }}){% endif %} · {% endif %}submission <code>{{ key }}</code>{% if late %} · submitted late{% endif %}</p>
@@ -244,7 +269,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
                           # said once: not again when the message already says it
                           misconception=t.misconception_note if word == "failed" else ""))
     hand = {t.question: t for t in result.tests if is_hand_test(t)}
-    written = {m.question: m.text for m in result.manual}
+    written = {m.question: m for m in result.manual}
     budget = _Budget(typeset_math)
     answers = []
     for q in [*hand, *[q for q in written if q not in hand]]:
@@ -252,7 +277,9 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         graded = h is not None and h.message != AWAITING
         answers.append(dict(
             question=q,
-            html=math_html(written[q], budget) if written.get(q, "").strip() else Markup("<i>(no answer written)</i>"),
+            html=(answer_html(written[q].text, written[q].attachments, budget)
+                  if q in written and (written[q].text.strip() or written[q].attachments)
+                  else Markup("<i>(no answer written)</i>")),
             points=(f"{_num(h.score)} / {_num(h.max_score)}" if graded else
                     f"awaiting hand grading (out of {_num(h.max_score)})") if h is not None else "",
             comment=h.message if h is not None and graded else ""))
@@ -287,4 +314,4 @@ def write_feedback(results: Iterable[SubmissionResult], folder: Path, *, entries
     return written
 
 
-__all__ = ["feedback_name", "math_html", "render_feedback", "write_feedback", "clean_answer"]
+__all__ = ["feedback_name", "math_html", "answer_html", "render_feedback", "write_feedback", "clean_answer"]

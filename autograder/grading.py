@@ -247,16 +247,18 @@ class Grader:
         one each. A block whose heading names a configured question answers it; the other blocks fill
         the configured questions still unanswered, in notebook order. Intake caps each text."""
         names = list(dict.fromkeys(self.course.settings(slug).manual))
-        found = list(sub.manual_answers.items())
-        chosen = {key: text for key, text in found if key in names}
-        others = iter(text for key, text in found if key not in names)
+        found = list(sub.manual_answers)
+        chosen = {key: key for key in found if key in names}   # question -> the block that answers it
+        others = iter(key for key in found if key not in names)
         for name in names:
             if name not in chosen:
-                text = next(others, None)
-                if text is None:
+                block = next(others, None)
+                if block is None:
                     break
-                chosen[name] = text
-        return [ManualAnswer(question=name, text=chosen[name]) for name in names if name in chosen]
+                chosen[name] = block
+        return [ManualAnswer(question=name, text=sub.manual_answers[chosen[name]],
+                             attachments=sub.manual_attachments.get(chosen[name], []))
+                for name in names if name in chosen]
 
     def close(self) -> None:
         if self._zygote is not None:

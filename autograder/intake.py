@@ -20,9 +20,11 @@ from typing import Any, Iterable, Optional
 
 import nbformat
 
+from autograder.attachments import AttachmentReader, take_attachments
 from autograder.config import Limits
 from autograder.errors import SubmissionError
 from autograder.protocol import json_item_bound
+from autograder.results import AnswerImage
 
 MAX_CELLS = 2000
 MAX_JSON_ITEMS = 500_000      # values json.loads may build from one notebook (~300 B each at worst)
@@ -44,6 +46,8 @@ class Submission:
     path: Path
     cells: list[str]                      # code cells, IPython syntax already turned into Python
     manual_answers: dict[str, str] = field(default_factory=dict)
+    # images attached to the written answers' cells (same keys), checked by autograder.attachments
+    manual_attachments: dict[str, list[AnswerImage]] = field(default_factory=dict)
     assignment_name: str = ""             # what the notebook's otter metadata says it is, if anything
 
     @property
@@ -324,30 +328,38 @@ def _question_name(text: str) -> str | None:
     return None
 
 
-def _manual_answers(cells: list[dict], deadline: float, path: Path) -> dict[str, str]:
+def _manual_answers(cells: list[dict], deadline: float, path: Path, attached: dict[int, object],
+                    reader: AttachmentReader) -> tuple[dict[str, str], dict[str, list[AnswerImage]]]:
     """Collect markdown written between otter's BEGIN/END QUESTION comments, keyed by the question's
-    name (else `manualN`): at most MAX_ANSWERS blocks of at most MAX_ANSWER_CHARS each. Which of them
-    count is the grader's decision: only the questions grading.yml lists as manual."""
+    name (else `manualN`): at most MAX_ANSWERS blocks of at most MAX_ANSWER_CHARS each, with the
+    images attached to those cells (`attached`, by cell index; read by `reader` under its limits).
+    Which of them count is the grader's decision: only the questions grading.yml lists as manual."""
     answers: dict[str, str] = {}
+    images: dict[str, list[AnswerImage]] = {}
     current: str | None = None
     buf: list[str] = []
+    found: list[AnswerImage] = []
+    names: set[str] = set()
     size = 0
-    for cell in cells:
+    for index, cell in enumerate(cells):
         _check_time(deadline, path)
         text = _text(cell)[:MAX_SCAN_CHARS]
         if cell.get("cell_type") == "markdown" and _BEGIN_Q.search(text):
             name = _question_name(text)
-            current, buf, size = (name or f"manual{len(answers) + 1}"), [], 0
+            current, buf, found, names, size = (name or f"manual{len(answers) + 1}"), [], [], set(), 0
             continue
         if current is not None:
             if _END_Q.search(text):
                 if current in answers or len(answers) < MAX_ANSWERS:
                     answers[current] = "\n\n".join(b for b in buf if b.strip())[:MAX_ANSWER_CHARS]
+                    images[current] = found
                 current = None
             elif cell.get("cell_type") == "markdown" and size < MAX_ANSWER_CHARS:
+                text, cell_images = reader.cell(attached.get(index), text, names)
                 buf.append(text[:MAX_ANSWER_CHARS])
+                found.extend(cell_images)
                 size += len(buf[-1])
-    return answers
+    return answers, {key: found for key, found in images.items() if found}
 
 
 def _validate(data: dict, path: Path) -> None:
@@ -384,6 +396,9 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     del raw
     _check_time(deadline, path)
     _strip_outputs(data)
+    # Attached images are bounded by limits.attachment_mb/attachments_mb, not by notebook_mb: a
+    # pasted photo of a proof must never make a submission ungradable (autograder.attachments).
+    attached = take_attachments(data["cells"])
     stripped = _stripped_size(data)
     if stripped > limits.notebook_mb * 2**20:
         raise SubmissionError(f"{shown_name(path)} is {stripped / 2**20:.0f} MiB without its outputs; the limit is "
@@ -397,7 +412,9 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     for src in sources:
         _check_time(deadline, path)
         cells.append(transform_ipython(src))
-    return Submission(path=path, cells=cells, manual_answers=_manual_answers(data["cells"], deadline, path),
+    answers, images = _manual_answers(data["cells"], deadline, path, attached,
+                                      AttachmentReader(limits.attachment_mb, limits.attachments_mb))
+    return Submission(path=path, cells=cells, manual_answers=answers, manual_attachments=images,
                       assignment_name=_assignment_name(data))
 
 

@@ -1,5 +1,7 @@
 """report.html for instructors: plots (matplotlib, embedded), pass rates, misconceptions, slow
-submissions, written answers to hand-grade, links to every submission's feedback."""
+submissions, written answers to hand-grade (with the images attached to them, autograder.attachments),
+links to every submission's feedback. The page runs no script and loads nothing: a Content-Security-Policy
+allows only data: images and the inline style."""
 from __future__ import annotations
 
 import base64
@@ -19,12 +21,17 @@ if TYPE_CHECKING:
     from autograder.exports import Discovery
 
 TEMPLATE = jinja2.Template("""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ title }} — class report</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'">
+<meta name="referrer" content="no-referrer">
+<title>{{ title }} — class report</title>
 <style>
  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; color: #222; }
  table { border-collapse: collapse; margin: 1rem 0; } td, th { border: 1px solid #ccc; padding: .3rem .6rem; }
  th { background: #f3f3f3; } .num { text-align: right; } img { max-width: 100%; }
  .answer { white-space: pre-wrap; background: #fafafa; border-left: 3px solid #888; padding: .5rem; }
+ img.attachment { display: block; height: auto; margin: .4rem 0; border: 1px solid #ddd; }
+ .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; }
 </style></head><body>
 <h1>{{ title }}</h1>
 {% if infra %}<div id="grader-problems" style="border:2px solid #c60;background:#fff4e5;padding:.5rem 1rem">
@@ -76,7 +83,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
                  changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None) -> Path:
     """report.html. `found` (exports.Discovery) names each submission's students; `changes`
     ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed."""
-    from autograder.feedback import feedback_name, math_html
+    from autograder.feedback import answer_html, feedback_name
     from autograder.gradebook import misconception_students, question_averages
     import matplotlib
     matplotlib.use("Agg")
@@ -112,8 +119,8 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     who = {key: ", ".join(p.label for p in people) for key, people in submitters.items()}
     students = misconception_students(results, submitters=submitters)
     feedback_of = {r.submission: f"feedback/{quote(feedback_name(r.submission))}" for r in results}
-    written = [(r.submission, who.get(r.submission, ""), m.question, math_html(m.text))
-               for r in results for m in r.manual if m.text.strip()]
+    written = [(r.submission, who.get(r.submission, ""), m.question, answer_html(m.text, m.attachments))
+               for r in results for m in r.manual if m.text.strip() or m.attachments]
     texts = misconception_texts(results)
     # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
     infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)

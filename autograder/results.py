@@ -86,9 +86,24 @@ class SandboxRecord(BaseModel):
 
     landlock: bool = False    # Landlock walls: only the runtime readable, only its scratch dir writable
 
+ImageKind = Literal["png", "jpeg", "gif"]   # the attached images shown: decided by their bytes
+
+
+class AnswerImage(BaseModel):
+    """An image attached to a written answer (a Jupyter markdown attachment), as intake found it:
+    `kind` and `data` (base64 that intake encoded from the decoded bytes whose magic bytes say PNG,
+    JPEG or GIF) when it can be shown, else `note`, the sentence that says why it is not shown.
+    `name` is the student's attachment name: hostile text, escaped wherever it is shown."""
+    name: str
+    kind: Optional[ImageKind] = None
+    data: str = ""
+    note: str = ""
+
+
 class ManualAnswer(BaseModel):
     question: str
     text: str
+    attachments: list[AnswerImage] = Field(default_factory=list)
 
 
 class SubmissionResult(BaseModel):
