@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
+from autograder.atomic import check_writable, disk_faults, ensure_folder
 from autograder.errors import GraderError
 from autograder.journal import Journal
 from autograder.results import Isolation, SubmissionResult
@@ -154,7 +155,13 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     here). A journaled grade is kept while the submission's bytes and the grading's fingerprint are
     unchanged; `regrade` grades everything again. With `grader`, grades in this process on `jobs`
     threads of that grader (one zygote); without, on `jobs` grader processes. Returns the results,
-    hand scores merged, in key order; `info` receives what was regraded and which scores changed."""
+    hand scores merged, in key order; `info` receives what was regraded and which scores changed.
+
+    OUT's disk: this process is its one writer (grader processes only send results), every file is
+    written whole (autograder.atomic), and each grade is journaled before its results file is written.
+    A read-only or full disk stops the batch with a DiskFault (a GraderError naming the path and the
+    cause); what was journaled stays, and the same command run again writes what is missing (the
+    results files of journaled grades included) and grades only what was not journaled."""
     from autograder.outcome import TestSpec, build_result
     from autograder.outputs import results_name, write_results
     from autograder.pool import GraderPool, Task
@@ -177,11 +184,14 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             found = discover_class(directory, slug, scratch)
         part = shard_part(found, shard)
         info.found = part
-        outdir.mkdir(parents=True, exist_ok=True)
+        ensure_folder(outdir, ours=False)  # OUT itself may be a link to another disk
+        check_writable(outdir)  # read-only or full: said now, before anything is graded
+        ensure_folder(outdir / "results")
         journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
         fingerprint, parts = grading_fingerprint(course, slug)
         journal.set_fingerprint(fingerprint, parts)
-        part.write(outdir / "roster.json")
+        with disk_faults(outdir):
+            part.write(outdir / "roster.json")  # whole or not at all (autograder.atomic)
         vis = course.config.visibility
         entries = part.entries
         digests = {e.key: _sha256(e.path) for e in entries}
@@ -197,6 +207,9 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             prev = journal.previous(e.key)
             if prev is not None and prev[0] == digests[e.key] and prev[1] == fingerprint and not regrade:
                 results[e.key] = prev[2]
+                # the run that journaled it may have stopped before its results file was written (a
+                # full disk): written now, left alone where it already says exactly this
+                write_results(prev[2], vis, outdir / "results" / results_name(e.key), skip_same=True)
                 if on_done:
                     on_done(prev[2], True)
                 continue
@@ -206,17 +219,16 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                        why_regraded(journal.parts(old_fp), parts) if old_fp != fingerprint else "--regrade")
                 before[e.key] = old
                 info.regraded[e.key] = why
+            # no results_path: a grader process never writes into OUT; this process writes each
+            # results file after journaling its grade (finish)
             todo.append(Task(name=e.key, path=str(e.path.resolve()),
-                             seed=submission_seed(journal.batch_seed, digests[e.key]),
-                             results_path=str(outdir / "results" / results_name(e.key))))
+                             seed=submission_seed(journal.batch_seed, digests[e.key])))
         why_of = dict(info.regraded)
 
         def finish(task: Task, result: SubmissionResult, final: bool, written: bool = False) -> None:
             assert journal is not None
             if result.submission != task.name:  # the grader names a result after its file: the key names it here
                 result = result.model_copy(update={"submission": task.name})
-            if not written:  # a grader process writes its own results; this one only what it built itself
-                write_results(result, vis, Path(task.results_path))
             if final:
                 journal.record(task.name, digests[task.name], result)
                 old = before.get(task.name)
@@ -226,6 +238,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                     info.changes[task.name] = (old.score, old.max_score, result.score, result.max_score, why)
             else:  # the grader's failure, not the student's: shown now, graded again by a rerun
                 journal.record_failure(task.name, digests[task.name], result)
+            # after the journal: a disk that fills here loses no grade (a rerun writes this file)
+            write_results(result, vis, outdir / "results" / results_name(task.name))
             results[task.name] = result  # only this thread writes it
             if on_done:
                 on_done(result, False)
@@ -257,14 +271,16 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                 specs = []
         for key, problem in problems.items():  # what the export holds that cannot be graded, and why
             result = build_result(key, slug, status="rejected", seed=0, specs=specs, message=problem.message)
-            write_results(result, vis, outdir / "results" / results_name(key))
             journal.record(key, problem_digests[key], result)
+            write_results(result, vis, outdir / "results" / results_name(key), skip_same=True)
             results[key] = result
         if hand is None:
             hand = load_hand_scores(journal.meta("hand_scores"), course, slug)
         ordered = [results[k] for k in sorted(results)]
-        ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
-                                changes={**journal.changes(), **info.changes}, warnings=info.warnings)
+        changes = {**journal.changes(), **info.changes}
+        with disk_faults(outdir):
+            ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
+                                    changes=changes, warnings=info.warnings)
     finally:
         if journal is not None:
             journal.close()
@@ -288,9 +304,14 @@ def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,
     grader.warm_up()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
         futures = {threads.submit(grader.grade_or_fail, Path(t.path), slug, t.seed): t for t in todo}
-        for fut in as_completed(futures):
-            result = fut.result()
-            finish(futures[fut], result, result.status != "worker_failed")
+        try:
+            for fut in as_completed(futures):
+                result = fut.result()
+                finish(futures[fut], result, result.status != "worker_failed")
+        except BaseException:  # e.g. a full disk: grade nothing more that could not be kept
+            for fut in futures:
+                fut.cancel()
+            raise
 
 
 def register_texts(texts: dict[str, str]) -> None:
@@ -366,7 +387,8 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
         # each results file says what the gradebook says: hand scores (or "awaiting") included
         from autograder.outputs import results_name, write_results
         for r in results:
-            write_results(r, course.config.visibility, outdir / "results" / results_name(r.submission))
+            write_results(r, course.config.visibility, outdir / "results" / results_name(r.submission),
+                          skip_same=True)
     entries = found.entries if found is not None else []
     submitters = found.submitters() if found is not None else None
     title = course.config.assignments[slug].title or slug

@@ -245,10 +245,10 @@ class Discovery(BaseModel):
         return out
 
     def write(self, path: Path) -> None:
-        """roster.json: who each submission belongs to, for outputs built later (merge of shards)."""
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(self.model_dump_json(indent=1))
-        tmp.replace(path)
+        """roster.json: who each submission belongs to, for outputs built later (merge of shards).
+        Written whole or not at all; a disk's fault is a DiskFault naming the path (autograder.atomic)."""
+        from autograder.atomic import write_atomic
+        write_atomic(path, self.model_dump_json(indent=1))
 
     @classmethod
     def read(cls, path: Path, max_bytes: int = 256 * 1024 * 1024) -> "Discovery":

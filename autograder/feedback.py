@@ -300,16 +300,15 @@ def write_feedback(results: Iterable[SubmissionResult], folder: Path, *, entries
                    title: str = "", show_hidden: bool = True, show_total: bool = True,
                    typeset_math: bool = True) -> dict[str, Path]:
     """folder/<feedback_name(key)> for every result; {submission key: path}."""
-    folder.mkdir(parents=True, exist_ok=True)
+    from autograder.atomic import ensure_folder, write_atomic
+    ensure_folder(folder)  # never a link: the pages would land wherever it points
     by_key = {e.key: e for e in entries}
     written: dict[str, Path] = {}
     for r in results:
         page = render_feedback(r, by_key.get(r.submission), title=title, show_hidden=show_hidden,
                                show_total=show_total, typeset_math=typeset_math)
         path = folder / feedback_name(r.submission)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, page)  # whole or not at all; a disk's fault names the page (DiskFault)
         written[r.submission] = path
     return written
 

@@ -32,6 +32,7 @@ Every text cell goes through outputs.csv_cell (no formulas in a spreadsheet); nu
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,12 +149,13 @@ def build_rows(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[str]]) -> Path:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(header)
-        w.writerows(rows)
-    tmp.replace(path)
+    """The CSV written whole or not at all (autograder.atomic): a full disk leaves the old file."""
+    from autograder.atomic import write_atomic
+    text = io.StringIO(newline="")
+    w = csv.writer(text)
+    w.writerow(header)
+    w.writerows(rows)
+    write_atomic(path, text.getvalue())
     return path
 
 

@@ -122,11 +122,17 @@ def infra_summary(results: "list[SubmissionResult]") -> Optional[str]:
                          f"not the students' fault: {'; '.join(reasons)}", limit=800)
 
 
-def write_results(result: SubmissionResult, vis: VisibilitySettings, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(to_gradescope(result, vis), indent=2))
-    tmp.replace(path)
+def results_text(result: SubmissionResult, vis: VisibilitySettings) -> str:
+    """The results file's text, exactly as write_results writes it."""
+    return json.dumps(to_gradescope(result, vis), indent=2)
+
+
+def write_results(result: SubmissionResult, vis: VisibilitySettings, path: Path, *, skip_same: bool = False) -> None:
+    """path (results/<results_name>) written whole or not at all (autograder.atomic; a disk's fault is
+    a DiskFault naming the path). `skip_same`: a file that already says exactly this is left alone."""
+    from autograder.atomic import ensure_folder, write_atomic
+    ensure_folder(path.parent, ours=False)  # a --results folder may be a link; batch checks results/ itself
+    write_atomic(path, results_text(result, vis), skip_same=skip_same)
 
 
 # --- inert text ------------------------------------------------------------------------------------

@@ -365,6 +365,8 @@ def child_main(options: dict[str, Any]) -> int:
             if message.get("results_path"):  # here, where the misconception texts are loaded
                 write_results(result, vis, Path(message["results_path"]))
             send(sock, {"event": "result", "name": name, "result": payload})
+    except (BrokenPipeError, ConnectionResetError):  # the batch stopped listening (a full disk, Ctrl-C):
+        return 0                                      # it says why itself; a traceback here would be noise
     finally:
         grader.close()
 

@@ -142,6 +142,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         # The same name batch wrote, URL-quoted: always a relative link into results/.
         feedback=[f"results/{quote(results_name(r.submission))}" for r in results])
     path = outdir / "report.html"
-    path.write_text(page)
+    from autograder.atomic import write_atomic
+    write_atomic(path, page)  # whole or not at all; a disk's fault names the file (DiskFault)
     return path
 
