@@ -5,16 +5,25 @@ Read from each shard's journal (not its gradebook): every result in full, the sh
 the submissions it was given. Refused, with the reason, when the shards do not make one whole:
 different assignments, a missing or repeated shard index, a shard that has not finished (rerun it
 alone with the same command: it resumes from its journal), or one submission name graded from two
-different files. Rows come out in the order one batch writes them (submission names, sorted)."""
+different files. Rows come out in the order one batch writes them (submission names, sorted).
+
+Nor is anything joined that is not one batch: shards run with different seeds (their hidden inputs
+differ) or graded with different hidden tests, reference, grading.yml or grader code (the journals'
+fingerprints), a journal record that does not validate, or a results file that does not say what
+its journal record says (cut short, edited, a link). Each refusal is one line naming the shard. A
+results file is never copied unread: its bytes are checked against the journal and written whole
+(autograder.atomic); one that is missing is rebuilt from the journal."""
 from __future__ import annotations
 
-import shutil
+import json
+import os
+import stat
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import json
-
+from autograder.atomic import check_writable, disk_faults, ensure_folder, write_atomic
 from autograder.batch import load_hand_scores, parse_shard, register_texts, write_outputs
 from autograder.errors import GraderError
 from autograder.exports import Discovery
@@ -47,17 +56,56 @@ def _check_shards(views: list[JournalView], dirs: list[Path]) -> None:
                           "missing: give every shard's output folder")
 
 
+def _label(view: JournalView, folder: Path) -> str:
+    return f"shard {view.shard} ({folder})" if view.shard else f"batch {folder}"
+
+
+def _most_common(values: list[Any]) -> Any:
+    """The value most shards share (the first one's on a tie): the others are named as the odd ones."""
+    counts = Counter(values)
+    top = max(counts.values())
+    return next(v for v in values if counts[v] == top)
+
+
+def _check_one_batch(views: list[JournalView], dirs: list[Path]) -> None:
+    """Every shard drew its hidden inputs from one seed and was graded by one grading (hidden tests,
+    reference, grading.yml, grader code): else GraderError naming the shard that differs."""
+    seed = _most_common([v.batch_seed for v in views])
+    odd = [(v, d) for v, d in zip(views, dirs) if v.batch_seed != seed]
+    if odd:
+        v, d = odd[0]
+        same = next(dd for vv, dd in zip(views, dirs) if vv.batch_seed == seed)
+        more = f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""
+        raise GraderError(f"{_label(v, d)}{more} was run with seed {v.batch_seed}, not {seed} like {same}: its "
+                          f"hidden inputs differ, so it is not part of the same batch; rerun it with --seed {seed} "
+                          "into another -o, then merge")
+    prints = [v.fingerprint for v in views]
+    if len(set(prints)) > 1:
+        common = _most_common(prints)
+        ref_view, ref_dir = next((v, d) for v, d in zip(views, dirs) if v.fingerprint == common)
+        odd = [(v, d) for v, d in zip(views, dirs) if v.fingerprint != common]
+        v, d = odd[0]
+        more = f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""
+        differ = [k.removeprefix("the ") for k in sorted(set(ref_view.parts) | set(v.parts))
+                  if ref_view.parts.get(k) != v.parts.get(k)] if ref_view.parts and v.parts else []
+        what = " and ".join(differ) or "hidden tests, reference, grading.yml or autograder code"
+        raise GraderError(f"{_label(v, d)}{more} was graded with different {what} than {ref_dir}: rerun the "
+                          "older one with the same command (it regrades what changed), then merge")
+
+
 @dataclass
 class Collected:
     slug: str
     rows: list[tuple[str, str, str, bool, Path]]   # (name, sha256, result_json, final, its shard), by name
-    seed: Optional[int]                            # the batch seed every shard shares, or None
+    seed: int                                      # the batch seed every shard shares
     texts: dict[str, str]                          # misconception texts the shards' graders used
     fingerprint: str = ""                          # of the grading every shard used
     parts: Optional[dict[str, str]] = None
     roster: Optional[Discovery] = None             # who each submission belongs to, every shard's roster
     hand: str = ""                                 # the hand scores the shards were given (journal JSON)
     changes: Optional[dict[str, tuple[float, float, float, float, str]]] = None
+    hands: Optional[dict[Path, str]] = None         # each shard's own hand scores (journal JSON)
+    labels: Optional[dict[Path, str]] = None        # each shard as a refusal names it
 
 
 def collect(dirs: list[Path]) -> Collected:
@@ -69,10 +117,8 @@ def collect(dirs: list[Path]) -> Collected:
     if len(slugs) != 1:
         raise GraderError(f"these outputs grade different assignments: {', '.join(sorted(slugs))}")
     _check_shards(views, dirs)
+    _check_one_batch(views, dirs)
     prints = {v.fingerprint for v in views if v.fingerprint}
-    if len(prints) > 1:
-        raise GraderError("these outputs were graded with different hidden tests, reference, settings or "
-                          "autograder code: rerun the older ones (they regrade what changed), then merge")
     rows: dict[str, tuple[str, str, bool, Path]] = {}
     for view, d in zip(views, dirs):
         names = view.expected if view.expected is not None else {n: sha for n, (sha, _) in view.graded.items()}
@@ -88,6 +134,11 @@ def collect(dirs: list[Path]) -> Collected:
         for name, sha in names.items():
             final = view.graded.get(name, ("",))[0] == sha
             text = (view.graded if final else view.failed)[name][1]
+            try:
+                SubmissionResult.model_validate_json(text)
+            except ValueError:
+                raise GraderError(f"{_label(view, d)}: its journal's record of '{name}' does not validate: rerun it "
+                                  "with the same command (it grades that submission again), then merge") from None
             if name in rows and rows[name][0] != sha:
                 raise GraderError(f"'{name}' was graded from two different files ({rows[name][3]} and {d})")
             if name not in rows or (final and not rows[name][2]):
@@ -97,24 +148,96 @@ def collect(dirs: list[Path]) -> Collected:
     for view in views:
         texts.update(view.texts)
     ordered = [(name, sha, text, final, d) for name, (sha, text, final, d) in sorted(rows.items())]
-    rosters = [Discovery.read(d / "roster.json") for d in dirs if (d / "roster.json").is_file()]
+    rosters = []
+    for view, d in zip(views, dirs):
+        if (d / "roster.json").is_file():
+            try:
+                rosters.append(Discovery.read(d / "roster.json"))
+            except (ValueError, OSError, GraderError) as e:
+                first = (str(e).splitlines() or [type(e).__name__])[0][:200]
+                raise GraderError(f"{_label(view, d)}: its roster.json cannot be read ({first}): rerun it with "
+                                  "the same command (it writes the roster again), then merge") from None
     hand: dict[str, dict] = {}
     changes: dict[str, tuple[float, float, float, float, str]] = {}
     for view in views:
         try:
-            hand.update(json.loads(view.meta.get("hand_scores") or "{}"))
+            kept = json.loads(view.meta.get("hand_scores") or "{}")
         except ValueError:
-            pass
+            kept = {}
+        if isinstance(kept, dict):
+            hand.update(kept)
         changes.update(view.changes)
-    return Collected(slugs.pop(), ordered, seeds.pop() if len(seeds) == 1 else None, texts,
+    hands = {d: view.meta.get("hand_scores") or "" for view, d in zip(views, dirs)}
+    labels = {d: _label(view, d) for view, d in zip(views, dirs)}
+    return Collected(slugs.pop(), ordered, seeds.pop(), texts, hands=hands, labels=labels,
                      fingerprint=prints.pop() if prints else "", parts=next((v.parts for v in views if v.parts), {}),
                      roster=Discovery.merged(rosters) if rosters else None,
                      hand=json.dumps(hand, sort_keys=True) if hand else "", changes=changes)
 
 
+# A results file is a few kB per test; anything past this is not one a batch wrote.
+MAX_RESULTS_BYTES = 64 * 1024 * 1024
+
+
+def _read_results(path: Path) -> tuple[Optional[bytes], str]:
+    """(bytes, "") of a shard's results file, (None, "") when there is none, (None, why) when it
+    cannot be one: a link (its bytes would come from elsewhere), not a plain file, too large."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, ""
+    except OSError as e:
+        return None, "it is a symbolic link" if path.is_symlink() else f"it cannot be read ({e.strerror})"
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, "it is not a plain file"
+        if info.st_size > MAX_RESULTS_BYTES:
+            return None, f"it is {info.st_size} bytes, larger than any results file"
+        return fh.read(MAX_RESULTS_BYTES + 1), ""
+
+
+def _summary(data: Any) -> Any:
+    """What a results file must agree on with its journal record: the score, each test's name,
+    number, points and status, and the seed, status and maximum the grader recorded. (Not the
+    visibility or wording, which grading.yml's visibility decides when the file is written.)"""
+    if not isinstance(data, dict):
+        return None
+    tests = data.get("tests")
+    extra = data.get("extra_data")
+    rows = ([(t.get("name"), t.get("number"), t.get("score"), t.get("max_score"), t.get("status"))
+             for t in tests] if isinstance(tests, list) and all(isinstance(t, dict) for t in tests) else None)
+    kept = {k: extra.get(k) for k in ("seed", "status", "max_score")} if isinstance(extra, dict) else None
+    return data.get("score"), rows, kept
+
+
+def results_mismatch(raw: bytes, expected: dict[str, Any]) -> str:
+    """Why a results file's bytes are not the one its journal record gives ("" when they are):
+    `expected` is that record as outputs.to_gradescope writes it."""
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError:
+        return "it is not UTF-8 text"
+    except ValueError as e:
+        return f"it is not whole JSON ({e})"
+    got, want = _summary(data), _summary(json.loads(json.dumps(expected)))
+    if got is None or got[1] is None or got[2] is None:
+        return "it is not a results file"
+    if got[0] != want[0]:
+        return f"its score is {got[0]!r}, its journal record's {want[0]!r}"
+    if got[1] != want[1]:
+        return "its tests differ from its journal record's"
+    if got[2] != want[2]:
+        return "its seed, status or maximum differs from its journal record's"
+    return ""
+
+
 def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionResult]:
-    """Write outdir/{gradebook.csv, results/, report.html, journal.sqlite} for the shards in `dirs`."""
-    from autograder.outputs import results_name, write_results
+    """Write outdir/{gradebook.csv, results/, report.html, journal.sqlite} for the shards in `dirs`.
+    Every file is written whole (autograder.atomic); a fault of OUT's disk is a DiskFault naming the
+    path and the cause, and the same command run again writes the merge from the start."""
+    from autograder.handscores import apply_hand_scores, hand_points
+    from autograder.outputs import results_name, to_gradescope, write_results
     resolved = {d.resolve() for d in dirs}
     if outdir.resolve() in resolved:
         raise GraderError(f"{outdir} is one of the folders being merged: write the merge elsewhere")
@@ -122,8 +245,25 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     slug = got.slug
     course.assignment_dir(slug)
     vis = course.config.visibility
-    outdir.mkdir(parents=True, exist_ok=True)
-    (outdir / "results").mkdir(exist_ok=True)
+    points = hand_points(course.settings(slug), slug)
+    hands = {d: load_hand_scores(text, course, slug) for d, text in (got.hands or {}).items()}
+    # Every shard's results files are checked before anything is written: a refusal leaves no merge.
+    texts: list[Optional[bytes]] = []
+    for name, _sha, text, _final, shard in got.rows:
+        raw, why = _read_results(shard / "results" / results_name(name))
+        if raw is not None:
+            result = SubmissionResult.model_validate_json(text)
+            # the file a batch wrote has its hand scores merged (write_outputs): so is the record here
+            shown = apply_hand_scores(result, points, hands.get(shard)) if points else result
+            why = results_mismatch(raw, to_gradescope(shown, vis))
+        if why:
+            label = (got.labels or {}).get(shard, str(shard))
+            raise GraderError(f"{label}: results/{results_name(name)} is not what its journal recorded ({why}): "
+                              "rerun it with the same command (it rewrites its results from its journal), then merge")
+        texts.append(raw)
+    ensure_folder(outdir, ours=False)
+    check_writable(outdir)
+    ensure_folder(outdir / "results")
     register_texts(got.texts)
     journal = Journal(outdir / "journal.sqlite", slug, got.seed)
     results: list[SubmissionResult] = []
@@ -134,25 +274,27 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
             journal.set_fingerprint(got.fingerprint, got.parts or {})
         if got.hand:
             journal.keep_meta("hand_scores", got.hand)
-        if got.roster is not None:
-            got.roster.write(outdir / "roster.json")
-        for name, sha, text, final, shard in got.rows:
-            result = SubmissionResult.model_validate_json(text)
-            target = outdir / "results" / results_name(name)
-            written = shard / "results" / results_name(name)
-            if written.is_file():  # the shard's own file, byte for byte: what one batch wrote
-                shutil.copyfile(written, target)
-            else:
-                write_results(result, vis, target)
-            if final:
-                journal.record(name, sha, result, result_json=text)
-                if got.changes and name in got.changes:
-                    o, om, n, nm, why = got.changes[name]
-                    journal.record_change(name, result.model_copy(update={"score": o, "max_score": om}), result, why)
-            else:
-                journal.record_failure(name, sha, result)
-            results.append(result)
+        with disk_faults(outdir):
+            if got.roster is not None:
+                got.roster.write(outdir / "roster.json")
+            for (name, sha, text, final, _shard), raw in zip(got.rows, texts):
+                result = SubmissionResult.model_validate_json(text)
+                target = outdir / "results" / results_name(name)
+                if raw is not None:  # the shard's own file, checked above: what one batch wrote
+                    write_atomic(target, raw, skip_same=True)
+                else:  # none was written (the shard's disk filled): rebuilt from its journal
+                    write_results(result, vis, target)
+                if final:
+                    journal.record(name, sha, result, result_json=text)
+                    if got.changes and name in got.changes:
+                        o, om, n, nm, why = got.changes[name]
+                        journal.record_change(name, result.model_copy(update={"score": o, "max_score": om}),
+                                              result, why)
+                else:
+                    journal.record_failure(name, sha, result)
+                results.append(result)
     finally:
         journal.close()
-    return write_outputs(results, course, slug, outdir, found=got.roster,
-                         hand=load_hand_scores(got.hand, course, slug), changes=got.changes)
+    with disk_faults(outdir):
+        return write_outputs(results, course, slug, outdir, found=got.roster,
+                             hand=load_hand_scores(got.hand, course, slug), changes=got.changes)
