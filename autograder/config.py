@@ -22,6 +22,11 @@ class _Strict(BaseModel):
 class Limits(_Strict):
     cell_timeout_s: float = Field(30, gt=0, description="wall-clock limit for one notebook cell")
     call_timeout_s: float = Field(30, gt=0, description="wall-clock limit for one call into student code")
+    shrink_test_s: float = Field(2, ge=0, description=(
+        "seconds the search for a failed case's smallest failing input may spend, its calls into student "
+        "code included (a call still running then is interrupted: shrinking ends, the outcome stays)"))
+    shrink_submission_s: float = Field(10, ge=0, description=(
+        "seconds all such searches of one submission may spend together (0: no smallest inputs)"))
     submission_timeout_s: float = Field(300, gt=0, description="wall-clock limit for one whole submission")
     memory_mb: int = Field(3072, ge=512, description="RLIMIT_DATA of the worker, MiB")
     tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")

@@ -1,6 +1,8 @@
 """The student's namespace as hidden tests see it: names resolved in the sandboxed worker, the worker
 restarted (cells re-run) when a test killed it, and runaway functions remembered so that one endless
-loop costs about one call timeout, not one per test."""
+loop costs about one call timeout, not one per test. It also holds the submission's shrinking budget
+(shrink.ShrinkBudget): a worker lost while shrinking (a call interrupted at the shrinking deadline)
+is replaced without counting as a restart or a runaway, so that it never touches a later test."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,13 +11,18 @@ from typing import Any, Callable, Optional
 
 from autograder.errors import WorkerTimeout
 from autograder.runner import InfraUnavailable
-from autograder.session import SandboxPolicy, WorkerProxy, WorkerSession
+from autograder.session import SandboxPolicy, WorkerProxy, WorkerSession, optional_deadline
+from autograder.shrink import ShrinkBudget
 
 
 # After one call into the student's code has run away (timed out), every later call gets this share
 # of call_timeout_s, and a second runaway stops all calls: one runaway submission costs at most about
 # 1.5x call_timeout_s (plus restarting its worker), however many tests call into it.
 RUNAWAY_SHARE = 0.5
+
+# Workers lost to optional work (shrinking) that are replaced without counting: one per submission is
+# all shrinking can cost (ShrinkBudget stops searching after a loss); any further one counts.
+FREE_RESTARTS = 1
 
 
 class RestartingNamespace:
@@ -31,6 +38,8 @@ class RestartingNamespace:
                  session: WorkerSession) -> None:
         self.spawn, self.policy, self.session = spawn, policy, session
         self.restarts = 0
+        self.free_restarts = 0   # workers replaced after an optional call cost them (FREE_RESTARTS)
+        self.shrink_budget = ShrinkBudget(policy.shrink_test_s, policy.shrink_submission_s)
         self.runaway: dict[str, WorkerTimeout] = {}   # function -> the timeout it ran into
         self.halted: Optional[WorkerTimeout] = None   # a second runaway: no call at all any more
 
@@ -47,10 +56,15 @@ class RestartingNamespace:
     def alive(self) -> bool:
         if self.session.alive():
             return True
-        if (self.restarts >= self.policy.max_restarts or not self.session.cells_completed
+        # a worker an optional call killed (shrinking's deadline) is the grader's cost, not the student's
+        free = getattr(self.session, "lost_to_optional", False) and self.free_restarts < FREE_RESTARTS
+        if ((self.restarts >= self.policy.max_restarts and not free) or not self.session.cells_completed
                 or self.session.deadline - time.monotonic() < 5 or self.halted is not None):
             return False
-        self.restarts += 1
+        if free:
+            self.free_restarts += 1
+        else:
+            self.restarts += 1
         deadline = self.session.deadline
         cells = self.session.cells
         self.session.close()  # gone, with its memory (and CUDA context), before the next one starts
@@ -80,29 +94,41 @@ class RestartingNamespace:
 
 class RunawayGuard:
     """A student function as a hidden test holds it: the worker's proxy, plus the namespace's memory
-    of runaways (a call into a function that timed out before fails at once, with that reason)."""
+    of runaways (a call into a function that timed out before fails at once, with that reason). If an
+    optional call (shrinking) cost its worker, the next call outside optional work goes to the
+    replacement: a call after shrinking gets the answer it would have got without it."""
 
     def __init__(self, proxy: WorkerProxy, name: str, namespace: RestartingNamespace) -> None:
         self._proxy, self._name, self._namespace = proxy, name, namespace
 
-    def _guarded(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+    def _current(self) -> WorkerProxy:
+        session = self._proxy.session
+        if (getattr(session, "lost_to_optional", False) and not session.alive()
+                and optional_deadline() is None and self._namespace.alive()):
+            fresh = self._namespace.resolve(self._name, self._proxy.device)
+            if isinstance(fresh, RunawayGuard):
+                self._proxy = fresh._proxy
+        return self._proxy
+
+    def _guarded(self, method: str, *args: Any, **kwargs: Any) -> Any:
         blocked = self._namespace.runaway_reason(self._name)
         if blocked is not None:
             raise blocked
+        proxy = self._current()
         try:
-            return method(*args, **kwargs)
+            return getattr(proxy, method)(*args, **kwargs)
         except WorkerTimeout as e:
             self._namespace.ran_away(self._name, e)
             raise
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy, *args, **kwargs)
+        return self._guarded("__call__", *args, **kwargs)
 
     def call_with_grad(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy.call_with_grad, *args, **kwargs)
+        return self._guarded("call_with_grad", *args, **kwargs)
 
     def time_fresh(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded(self._proxy.time_fresh, *args, **kwargs)
+        return self._guarded("time_fresh", *args, **kwargs)
 
     def __getattr__(self, attr: str) -> Any:  # last_devices and the like
         return getattr(self._proxy, attr)

@@ -12,6 +12,7 @@ from autograder.checks import Misconception, describe
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.hidden import HiddenTestCase
 from autograder.results import TestReport
+from autograder.shrink import ShrinkBudget, current_budget
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,24 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
 
     `misconceptions` (the assignment's `hidden/_misconceptions.py`) gives each named mistake its
-    text, which travels in the report: outputs read it there, whenever and wherever they run."""
+    text, which travels in the report: outputs read it there, whenever and wherever they run.
+
+    Shrinking (autograder/shrink.py) spends the namespace's budget for the submission
+    (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test."""
     devices = list(devices)
+    budget = getattr(namespace, "shrink_budget", None)
+    with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
+        reports = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
+    reports = name_gpu_only_failures(reports)
+    return [describe_misconception(r, misconceptions or {}) for r in reports]
+
+
+def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
+              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget) -> list[TestReport]:
     reports: list[TestReport] = []
     for test in tests:
         for device in (devices if test.per_device else ["cpu"]):
+            budget.new_test()
             # CUDA cases count for nobody unless the course says otherwise: the maximum must not
             # depend on whether the grading machine has a GPU.
             points = test.points if (device == "cpu" or gpu_points) else 0.0
@@ -172,7 +186,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                 except Exception as e:  # noqa: BLE001 - every failure becomes a report
                     exc = e
             reports.append(classify(test, device, points, exc, time.perf_counter() - start))
-    return [describe_misconception(r, misconceptions or {}) for r in name_gpu_only_failures(reports)]
+    return reports
 
 
 def describe_misconception(report: TestReport, texts: Mapping[str, str]) -> TestReport:

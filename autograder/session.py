@@ -4,6 +4,7 @@ Every limit is enforced from out here; every byte that comes back is checked.
     SandboxPolicy   the limits of one worker, built from grading.yml
     WorkerSession   the grader's handle on one worker (implements runner.StudentNamespace)
     WorkerProxy     what a hidden test holds in place of a student function
+    optional_calls  a deadline of the grader's own for calls that only add to feedback (shrinking)
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -42,6 +46,8 @@ class SandboxPolicy:
     shm_mb: int = _DEFAULTS.shm_mb
     cell_timeout_s: float = _DEFAULTS.cell_timeout_s
     call_timeout_s: float = _DEFAULTS.call_timeout_s
+    shrink_test_s: float = _DEFAULTS.shrink_test_s
+    shrink_submission_s: float = _DEFAULTS.shrink_submission_s
     submission_timeout_s: float = _DEFAULTS.submission_timeout_s
     output_kb: int = _DEFAULTS.output_kb
     max_reply_mb: int = _DEFAULTS.max_reply_mb
@@ -54,6 +60,7 @@ class SandboxPolicy:
     def from_limits(cls, limits: Limits, forbidden: Sequence[str] = (), cuda: bool = False) -> "SandboxPolicy":
         return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
                    cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
+                   shrink_test_s=limits.shrink_test_s, shrink_submission_s=limits.shrink_submission_s,
                    submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
                    max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden), cuda=cuda)
 
@@ -63,6 +70,40 @@ class SandboxPolicy:
         return {"memory_mb": self.memory_mb, "output_kb": self.output_kb, "tmp_mb": self.tmp_mb,
                 "shm_mb": self.shm_mb, "forbidden": list(self.forbidden), "cuda": self.cuda,
                 "cuda_init": self.cuda_init}
+
+
+class CallCutShort(Exception):
+    """A call made inside `optional_calls` that did not return by the grader's deadline for it, or
+    whose worker stopped: it was not (or is no longer) running. Not a timeout of the student's code
+    and never a runaway: the optional work it belonged to just ends. `lost_worker`: the call cost the
+    worker (it was killed, or died), which `RestartingNamespace` replaces without counting it."""
+
+    def __init__(self, what: str, reason: str, lost_worker: bool = False) -> None:
+        self.what, self.reason, self.lost_worker = what, reason, lost_worker
+        super().__init__(f"{what}: {reason}")
+
+
+# The monotonic time by which calls made now must end: set only around work that may add to feedback
+# but never change an outcome (the search for a smallest failing input). A context variable, so that
+# it reaches the proxies through any wrapper a hidden test puts around them.
+_OPTIONAL_UNTIL: ContextVar[float | None] = ContextVar("optional_calls_until", default=None)
+
+
+@contextmanager
+def optional_calls(deadline: float) -> Iterator[None]:
+    """Inside, every call into a worker ends by `deadline` (time.monotonic()) rather than after the
+    call timeout: none starts once it has passed, and one still running then is interrupted, its
+    worker killed (the only way to stop student code). Either way the call raises CallCutShort."""
+    token = _OPTIONAL_UNTIL.set(deadline)
+    try:
+        yield
+    finally:
+        _OPTIONAL_UNTIL.reset(token)
+
+
+def optional_deadline() -> float | None:
+    """The deadline of the `optional_calls` block running now, or None outside one."""
+    return _OPTIONAL_UNTIL.get()
 
 
 @dataclass
@@ -123,6 +164,9 @@ class WorkerSession:
         self.pidfd: int | None = None
         self.gone = False  # `close` saw the worker exit
         self._closed = False
+        # an optional call (optional_calls) killed this worker, or saw it die: replacing it is the
+        # grader's cost, not a restart charged to the submission
+        self.lost_to_optional = False
         try:
             ready, self.pid = _recv_ready(sock, timeout=30)
         except Exception:
@@ -141,6 +185,7 @@ class WorkerSession:
         cuda_error = ready.get("cuda_error")
         self.facts: dict[str, Any] = {
             "seccomp": ready.get("seccomp") is True,
+            "landlock": ready.get("landlock") is True,
             "namespaces": [str(n)[:20] for n in namespaces][:10] if isinstance(namespaces, list) else [],
             "shared_memory": "denied" if ready.get("shared_memory") == "denied" else "allowed",
             # Written by trusted code before any student code ran; still checked like any byte from there.
@@ -175,6 +220,23 @@ class WorkerSession:
         return self._next_id
 
     def request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        until = _OPTIONAL_UNTIL.get()
+        if until is None:
+            return self._request(op, timeout, what, **fields)
+        left = until - time.monotonic()
+        if left <= 0:
+            raise CallCutShort(what, "the grader's time for it was spent")
+        if self._dead:
+            raise CallCutShort(what, "the worker had already stopped")
+        try:
+            return self._request(op, min(timeout, left), what, **fields)
+        except (WorkerTimeout, WorkerCrashed) as e:
+            # a timeout or a death here says nothing about the student's tests: the optional work ends
+            if self._dead:
+                self.lost_to_optional = True
+            raise CallCutShort(what, str(e), lost_worker=self._dead) from None
+
+    def _request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
         rid = self._send(op, **fields)
         reply = self._recv(self._budget(timeout), what)
         if reply.get("id") != rid:
@@ -185,7 +247,6 @@ class WorkerSession:
             err: dict[str, Any] = error if isinstance(error, dict) else {}
             raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
                                    str(err.get("traceback", "")))
-            "landlock": ready.get("landlock") is True,
         return reply
 
     def kill(self, reason: str = "") -> None:
@@ -329,6 +390,15 @@ class WorkerProxy:
 
     def __repr__(self) -> str:
         return f"<student function {self._name} on {self._device}>"
+
+    @property
+    def session(self) -> WorkerSession:
+        """The worker this proxy calls into (a restart brings a new one: resolve the name again)."""
+        return self._session
+
+    @property
+    def device(self) -> str:
+        return self._device
 
     def _call(self, args: Sequence[Any], kwargs: dict[str, Any], **extra: Any) -> Any:
         try:

@@ -6,12 +6,19 @@ Greedy and bounded: each of the batch dims, T_q, T_k, d_k and d_v is halved, els
 leading entries are kept, as views, so strides and the mask's pattern survive), and a smaller input is
 kept only if it is of the same kind (`kind`: dtypes, contiguous / strided / expanded layout of each
 tensor, the mask's broadcast shape and pattern class, T_q against T_k) and still fails the same way
-(a wrong value, or a crash with the same error up to its numbers). At most `MAX_CALLS` student calls
-and `BUDGET_S` seconds (grading.yml's call timeout is 30 s), every call through `checks.call`.
+(a wrong value, or a crash with the same error up to its numbers). At most `MAX_CALLS` student calls,
+every call through `checks.call`.
+
+Shrinking has a hard budget (`ShrinkBudget`, grading.yml's `limits.shrink_test_s` per failed test and
+`limits.shrink_submission_s` per submission: 2 s and 10 s). Its calls run under their own deadline,
+what is left of that budget, not the call timeout (`session.optional_calls`): none starts after it,
+and one still running then is interrupted (its worker killed and replaced free of charge, never
+counted as a runaway). After a search has cost a worker, the submission does no more searches.
 
 Shrinking never changes a test's outcome: the misconception and message are computed on the original
-input before shrinking starts, and anything unexpected while shrinking (a timeout, a worker that
-stopped, an error of the grader's own) ends it with what was found so far, or with nothing added.
+input before shrinking starts, and anything unexpected while shrinking (a call cut short, a worker
+that stopped, an error of the grader's own) ends it with what was found so far ("could not shrink
+further"), or with nothing added.
 
 Other signatures (`scaled_scores(Q, K)`, `nadaraya_watson(q, K, V)`, `attention_weights(S, M)`,
 `attention(Q, K, V, d_k)`...) describe their arguments with `TensorArgs`: the tensors in call order,
@@ -21,19 +28,65 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import torch
 
 from autograder.checks import assert_matches, call, layout_crash, tolerances
+from autograder.config import Limits
 from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
+from autograder.session import CallCutShort, optional_calls
 
 MAX_CALLS = 30      # student calls one shrink may make
-BUDGET_S = 2.0      # and seconds it may spend (no call starts after that)
 SHOW_VALUES = 24    # values are printed when every tensor has at most this many entries
 MESSAGE_LIMIT = 1000  # a report's message is cut there (runner.classify): the example must fit before it
+
+
+_LIMITS = Limits()   # grading.yml's model: the one declaration of both budgets and their defaults
+
+
+@dataclass
+class ShrinkBudget:
+    """The seconds shrinking may spend: `per_test_s` for each failed test, `per_submission_s` for all
+    of one submission's tests together. One per submission: `RestartingNamespace` holds it (from
+    grading.yml's limits), `runner.run_tests` makes it current (`current_budget`) around the tests
+    and starts each test's share (`new_test`). `lost_worker`: a search has cost the worker (a call
+    interrupted at its deadline, or a worker that died), so no more searches in this submission."""
+    per_test_s: float = _LIMITS.shrink_test_s
+    per_submission_s: float = _LIMITS.shrink_submission_s
+    spent_s: float = 0.0
+    test_spent_s: float = 0.0
+    lost_worker: bool = False
+
+    def new_test(self) -> None:
+        self.test_spent_s = 0.0
+
+    def left_s(self) -> float:
+        if self.lost_worker:
+            return 0.0
+        return max(0.0, min(self.per_test_s - self.test_spent_s, self.per_submission_s - self.spent_s))
+
+    def charge(self, seconds: float) -> None:
+        self.spent_s += seconds
+        self.test_spent_s += seconds
+
+
+_CURRENT: ContextVar[ShrinkBudget | None] = ContextVar("shrink_budget", default=None)
+
+
+@contextmanager
+def current_budget(budget: ShrinkBudget) -> Iterator[ShrinkBudget]:
+    """Inside, every search charges `budget` (the submission's). Outside any, a search gets a budget
+    of its own with grading.yml's default per-test share."""
+    token = _CURRENT.set(budget)
+    try:
+        yield budget
+    finally:
+        _CURRENT.reset(token)
 
 
 @dataclass(frozen=True)
@@ -182,16 +235,27 @@ class Failure:
         return Failure(("value",), expected, got)
 
 
+Stopped = Literal["", "budget", "interrupted"]
+
+
 @dataclass(frozen=True)
 class Shrunk:
     input: Input
     failure: Failure
     calls: int          # student calls spent shrinking
     seconds: float
+    # why the search ended before it was done: "" it was done; "budget": out of calls or time;
+    # "interrupted": a call neither returned nor crashed (cut short at the deadline, a worker that died...)
+    stopped: Stopped = ""
 
 
 class _Stop(Exception):
-    """A call whose outcome is neither a result nor a crash of the student's code: stop shrinking."""
+    """A call whose outcome is neither a result nor a crash of the student's code: stop shrinking.
+    `lost_worker`: that call cost the worker."""
+
+    def __init__(self, reason: str, lost_worker: bool = False) -> None:
+        self.lost_worker = lost_worker
+        super().__init__(reason)
 
 
 def matches(got: Any, expected: torch.Tensor) -> bool:
@@ -207,13 +271,15 @@ def attempt_with(fn: Callable[..., Any], reference: Callable[..., torch.Tensor],
                  close: Callable[[Any, torch.Tensor], bool] = matches,
                  what: str = "your function") -> Callable[[Input], Failure | None]:
     """One student call on an input: None when it is right, else how it failed. Anything else than a
-    result or a crash of the student's code (not answered, forbidden, timeout...) raises _Stop."""
+    result or a crash of the student's code (not answered, forbidden, cut short...) raises _Stop."""
     def attempt(inp: Input) -> Failure | None:
         expected = inp.expected(reference)
         try:
             got = inp.invoke(fn, what)
         except StudentCodeError as e:
             return Failure.crash(e, expected)
+        except CallCutShort as e:
+            raise _Stop(str(e), lost_worker=e.lost_worker) from None
         except Exception as e:  # noqa: BLE001 - not a failure of this input: nothing more to learn
             raise _Stop(str(e)) from None
         return None if close(got, expected) else Failure.value(expected, got)
@@ -324,12 +390,31 @@ def sizes(inp: Input) -> tuple[int, ...]:
 
 def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None], *,
            max_calls: int | None = None, budget_s: float | None = None) -> Shrunk:
-    """The smallest input found of `inp`'s kind on which `attempt` fails as `first` did."""
+    """The smallest input found of `inp`'s kind on which `attempt` fails as `first` did, within the
+    current budget (`current_budget`; `budget_s` may only shorten it). Every call into a worker
+    made by `attempt` ends by the budget's deadline (session.optional_calls)."""
+    budget = _CURRENT.get() or ShrinkBudget()
+    start = time.monotonic()
+    seconds = budget.left_s() if budget_s is None else min(budget_s, budget.left_s())
+    if seconds <= 0:
+        return Shrunk(inp, first, 0, 0.0, stopped="budget")
+    try:
+        with optional_calls(start + seconds):
+            return _search(inp, first, attempt, MAX_CALLS if max_calls is None else max_calls,
+                           start + seconds, budget)
+    finally:
+        budget.charge(time.monotonic() - start)
+
+
+def _search(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None], max_calls: int,
+            deadline: float, budget: ShrinkBudget) -> Shrunk:
     start, calls = time.monotonic(), 0
     best, best_failure, want = inp, first, kind(inp)
     tried = {sizes(inp)}
-    max_calls = MAX_CALLS if max_calls is None else max_calls
-    budget_s = BUDGET_S if budget_s is None else budget_s
+
+    def done(stopped: Stopped) -> Shrunk:
+        return Shrunk(best, best_failure, calls, time.monotonic() - start, stopped)
+
     progress = True
     while progress:
         progress = False
@@ -337,18 +422,20 @@ def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None
             for candidate in moves(best, group):
                 if sizes(candidate) in tried or not same_kind(kind(candidate), want):
                     continue
-                if calls >= max_calls or time.monotonic() - start > budget_s:
-                    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+                if calls >= max_calls or time.monotonic() >= deadline:
+                    return done("budget")
                 tried.add(sizes(candidate))
                 calls += 1
                 try:
                     failure = attempt(candidate)
-                except _Stop:
-                    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+                except _Stop as stop:
+                    # a worker lost to a search is replaced; another search would likely lose the next
+                    budget.lost_worker = budget.lost_worker or stop.lost_worker
+                    return done("interrupted")
                 if failure is not None and failure.how == first.how:
                     best, best_failure, progress = candidate, failure, True
                     break   # on to the next group; this one is tried again in the next pass
-    return Shrunk(best, best_failure, calls, time.monotonic() - start)
+    return done("")
 
 
 # --- the message ----------------------------------------------------------------------------------
@@ -378,8 +465,17 @@ def _largest_difference(expected: torch.Tensor, got: torch.Tensor) -> tuple[tupl
     flat = int(torch.argmax(diff).item())
     if float(diff.reshape(-1)[flat]) == 0:
         return None
-    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), e.shape))
-    return index, float(e[index]), float(g[index])
+    return _unravel(flat, tuple(e.shape)), float(e.reshape(-1)[flat]), float(g.reshape(-1)[flat])
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The index of entry `flat` of a contiguous tensor of `shape` (torch.unravel_index costs 0.7 s
+    on its first call in a process, measured here)."""
+    index = []
+    for n in reversed(shape):
+        flat, i = divmod(flat, n)
+        index.append(i)
+    return tuple(reversed(index))
 
 
 def _digits(where: tuple[tuple[int, ...], float, float] | None) -> int:
@@ -422,8 +518,12 @@ def describe(shrunk: Shrunk, original: Input, limit: int = 700, said: str = "") 
     nothing smaller was found and the input is too big to print. `said`: the message it follows."""
     inp, failure = shrunk.input, shrunk.failure
     smaller = sizes(inp) != sizes(original)
-    head = ("The smallest input of this kind that still fails:" if smaller
-            else "The input (no smaller one of this kind fails the same way):")
+    if shrunk.stopped:   # the search ended early: nothing is claimed about the inputs it did not try
+        head = ("A smaller input of this kind that still fails (could not shrink further):" if smaller
+                else "The input (could not shrink further):")
+    else:
+        head = ("The smallest input of this kind that still fails:" if smaller
+                else "The input (no smaller one of this kind fails the same way):")
     got_text, got_tensor = _got(failure.got, failure.expected, said)
     where = (_largest_difference(failure.expected, got_tensor)
              if failure.expected is not None and got_tensor is not None else None)
@@ -465,6 +565,8 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
     try:
         found = shrink(inp, first, attempt_with(fn, reference, close, what), max_calls=max_calls,
                        budget_s=budget_s)
+        if found.calls == 0 and found.stopped:
+            return exc   # no time left for this submission's searches: nothing learnt, nothing added
         message = str(exc)
         text = describe(found, inp, limit=MESSAGE_LIMIT - len(message) - 1, said=message)
         if text:
