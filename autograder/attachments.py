@@ -28,7 +28,7 @@ from urllib.parse import quote, unquote
 
 from autograder.results import AnswerImage, ImageKind
 
-MAX_IMAGES = 50               # attachments read per submission; the rest are named, not decoded
+MAX_IMAGES = 50               # attachments read per submission; the rest of a cell's are one line, not read
 MAX_NAME_CHARS = 200          # of an attachment's name, kept
 # A picture's size as its header states it: a 5 MB PNG can inflate to a billion pixels (a few GB in
 # the browser that draws it). 64 million pixels holds a 48-megapixel phone photo.
@@ -162,7 +162,11 @@ class AttachmentReader:
             return text, []
         images = []
         renames: dict[str, str] = {}
-        for raw_name, bundle in attachments.items():
+        for i, (raw_name, bundle) in enumerate(attachments.items()):
+            if self.read >= MAX_IMAGES:   # one line for the rest of the cell: a result stays small
+                images.append(AnswerImage(name=f"({len(attachments) - i} more attachments)",
+                                          note=f"not read: only a submission's first {MAX_IMAGES} attachments are read"))
+                break
             name = str(raw_name)[:MAX_NAME_CHARS]
             if name in taken:
                 n = 2
@@ -178,8 +182,6 @@ class AttachmentReader:
 
     def _image(self, name: str, bundle: object) -> AnswerImage:
         self.read += 1
-        if self.read > MAX_IMAGES:
-            return AnswerImage(name=name, note=f"not read: a submission's first {MAX_IMAGES} attachments are read")
         if not isinstance(bundle, dict) or not bundle:
             return AnswerImage(name=name, note="an attachment whose data is damaged, not shown")
         mime = next((k for k in bundle if str(k).startswith("image/")), next(iter(bundle)))

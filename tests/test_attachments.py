@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import os
 import re
 import shutil
 import struct
 import subprocess
+import time
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -153,6 +155,16 @@ def test_limits_bound_each_image_and_the_submission_and_never_reject(tmp_path):
     assert notes["a.png"] == ("png", "") and notes["c.png"] == ("png", "")
     assert notes["b.png"][0] is None and "limits.attachments_mb" in notes["b.png"][1]
     assert notes["d.png"][0] is None and "over the limit of 2.0 MiB" in notes["d.png"][1]   # 2.9 MB of noise
+    # 100,000 attachments in one cell: 50 read, one line for the rest, in well under a second
+    many = {f"{i}.png": {"image/png": b64(small)} for i in range(100_000)}
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": text} for text in (BEGIN, "x", END)]
+    cells[1]["attachments"] = many                  # plain JSON: nbformat's NotebookNode takes seconds here
+    (tmp_path / "many.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
+    start = time.perf_counter()
+    (images,) = read_submission(tmp_path / "many.ipynb").manual_attachments.values()
+    assert time.perf_counter() - start < 5
+    assert [i.kind for i in images] == ["png"] * attachments.MAX_IMAGES + [None]
+    assert images[-1].name == "(99950 more attachments)" and "first 50 attachments" in images[-1].note
     # A header that claims a billion pixels (a few bytes of zlib inflate to gigabytes in a browser)
     bomb = bytearray(png(1, 1))
     bomb[16:24] = struct.pack(">II", 40_000, 40_000)
@@ -293,7 +305,6 @@ def test_a_forged_result_cannot_put_other_bytes_on_the_page():
 
 def test_reference_scanning_is_linear():
     """20,000 characters of almost-references (the answer cap) split in well under a second."""
-    import time
     for text in ("![" * 10_000, "![a](" * 4_000, "<img " * 4_000, "![a](<" + "x" * 19_990):
         start = time.perf_counter()
         attachments.split_references(text)
