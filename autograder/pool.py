@@ -34,7 +34,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator, Optional
+from typing import IO, Any, Iterator, Optional, Sequence
 
 from autograder.errors import GraderError
 from autograder.outcome import TestSpec, build_result
@@ -170,10 +170,12 @@ class GraderPool:
     """`jobs` grader processes for one assignment of one course; `run` grades tasks on them."""
 
     def __init__(self, course_root: Path, slug: str, jobs: int, isolation: Optional[Isolation] = None,
-                 task_timeout_s: float = 600.0) -> None:
-        # absolute: the grader processes do not share this process's working directory
+                 task_timeout_s: float = 600.0, private: Sequence[Path] = ()) -> None:
+        # absolute: the grader processes do not share this process's working directory. `private`:
+        # folders no student may read besides the course (the class, the output): zygote.launch
         self.options: dict[str, Any] = {"course": str(Path(course_root).resolve()), "slug": slug,
-                                        "isolation": isolation.value if isolation else None}
+                                        "isolation": isolation.value if isolation else None,
+                                        "private": [str(Path(p).resolve()) for p in private]}
         self.slug = slug
         self.jobs = max(1, int(jobs))
         self.task_timeout_s = task_timeout_s
@@ -338,7 +340,8 @@ def child_main(options: dict[str, Any]) -> int:
             raise GraderError(f"the course root must be an absolute path, not {root}")
         course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
-        zygote = launch(course, iso)  # it imports torch while this process does the same
+        # it imports torch while this process does the same
+        zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []])
         import torch
         torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
         from autograder.grading import Grader
@@ -346,8 +349,11 @@ def child_main(options: dict[str, Any]) -> int:
         specs = [s.to_json() for s in grader.specs(slug)]
         grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
     except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once
-        send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
-                    else f"{type(e).__name__}: {e}"})
+        try:
+            send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
+                        else f"{type(e).__name__}: {e}"})
+        except OSError:
+            pass  # the batch already stopped (a sibling said the same first): nothing to add
         return 2
     from autograder.checks import MISCONCEPTIONS
     from autograder.outputs import write_results

@@ -112,6 +112,11 @@ def _paths_under(roots: list[str]) -> list[str]:
     return found
 
 
+def top_of(path: str, roots: list[str]) -> str:
+    """The root among `roots` that holds `path` (what the instructor should chmod)."""
+    return next((r for r in roots if path == r or path.startswith(r.rstrip("/") + "/")), path)
+
+
 def _reachable(path: str) -> bool:
     try:
         if os.path.isdir(path):
@@ -209,7 +214,8 @@ def container_check(hide: list[str], keep: list[str]) -> None:
                 raise LevelUnavailable(
                     f"{open_to_all[0]} is readable by other users, so a student could read it"
                     + ("" if walled else " (no Landlock here to wall it off)")
-                    + ": make the course root-only (chmod -R go-rwx), as the Gradescope setup.sh does")
+                    + f": make {top_of(open_to_all[0], hide)} root-only (chmod -R go-rwx), as the Gradescope"
+                    " setup.sh does for the course")
             try:
                 f = sc.SyscallFilter(defaction=sc.ALLOW)
                 f.add_rule(sc.ERRNO(errno.EPERM), "socket")

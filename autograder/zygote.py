@@ -219,6 +219,10 @@ def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[
     """Start the zygote now, without waiting for it (it imports torch while the caller does too).
     A given level is used as it is; otherwise the strongest that starts (LevelChain). `hide`: more
     paths no student may read (a batch's class folder and output)."""
+    # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
+    # whole; the course's own secret paths never hold it
+    runtime = [Path(p) for p in runtime_paths()]
+    hide = [h for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
     if isolation is None:
         zygote: Zygote = LevelChain(course, candidate_levels(), hide)
     else:

@@ -66,7 +66,9 @@ def test_grades_at_the_container_level(tmp_path: Path, landlock: bool) -> None:
     course = course_copy(tmp_path / "private", readable_by_all=False)
     scores = {}
     for name in ("good", "no_scale"):
-        proc = grade_in_container(course, FIXTURE_SUBS / f"{name}.ipynb", tmp_path / f"{name}.json", landlock)
+        # the notebook's own folder must be private too (it may hold the class): a copy in tmp_path is
+        sub = shutil.copy(FIXTURE_SUBS / f"{name}.ipynb", tmp_path / f"{name}.ipynb")
+        proc = grade_in_container(course, Path(sub), tmp_path / f"{name}.json", landlock)
         assert proc.returncode == 0, proc.stderr[-2000:]
         data = json.loads((tmp_path / f"{name}.json").read_text())
         extra = data["extra_data"]
@@ -158,3 +160,50 @@ def test_a_worker_reaches_nothing_outside_itself(tmp_path: Path, landlock: bool)
         leftover.unlink(missing_ok=True)
         if landlock or d == str(course):  # without Landlock, world-writable host dirs stay writable (docs/security.md)
             assert not written, f"the worker wrote to {d}"
+
+
+def batch_in_container(course: Path, class_dir: Path, out: Path, landlock: bool):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")}
+    env["AUTOGRADER_COURSE"] = str(course)
+    return subprocess.run(command([sys.executable, "-I", "-m", "autograder.cli", "batch", str(class_dir), "-a", "toy",
+                                   "-o", str(out)], landlock=landlock),
+                          capture_output=True, text=True, env=env, timeout=600, cwd="/")
+
+
+# A student who, at grading time, looks for classmates' notebooks to borrow their functions from
+_COPYCAT = '''
+import glob, os
+seen = []
+for p in glob.glob("{class_dir}/*") + glob.glob("{out}/**", recursive=True):
+    try:
+        if os.path.isfile(p):
+            open(p, "rb").read(1)
+            seen.append(p)
+    except OSError:
+        pass
+def attend(Q, K, V):
+    raise ValueError("reached=" + repr(seen))
+'''
+
+
+@pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "permissions-only"])
+def test_a_batch_keeps_the_class_folder_from_each_student(tmp_path: Path, open_dir: Path, landlock: bool) -> None:
+    course = course_copy(tmp_path / "private", readable_by_all=False)
+    class_dir, out = open_dir / "class", open_dir / "out"
+    class_dir.mkdir(mode=0o755)
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", class_dir / "alice.ipynb")
+    notebook(class_dir / "mallory.ipynb", _COPYCAT.format(class_dir=class_dir, out=out))
+    for p in class_dir.iterdir():
+        os.chmod(p, 0o644)
+    proc = batch_in_container(course, class_dir, out, landlock)
+    if not landlock:
+        # nothing can wall off a folder every user may read: refused, by name, before grading anyone
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        assert str(class_dir) in proc.stderr and "readable by other users" in proc.stderr
+        return
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = {p.name.split(".")[0]: json.loads(p.read_text()) for p in (out / "results").glob("*.json")}
+    assert set(results) == {"alice", "mallory"}, sorted(results)
+    assert results["alice"]["score"] == 4 and results["alice"]["extra_data"]["isolation"] == "container"
+    said = json.dumps(results["mallory"])
+    assert "reached=[]" in said, said[:2000]
