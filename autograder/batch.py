@@ -252,7 +252,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             specs = list(grader.specs(slug))
         elif todo:
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
-                              task_timeout_s=task_timeout(course))
+                              task_timeout_s=task_timeout(course), private=[directory, outdir])
             pool.start()
             _prepare_outputs()
             for task, result, final, written in pool.run(todo):
