@@ -7,7 +7,8 @@ still fails, with its expected and actual output (autograder/shrink.py).
 
 The authoring kit (docs/authoring.md): validators for answers (`expect_number`, `expect_int`,
 `expect_shape`, `expect_tuple`, `expect_matrix`, `expect_choice`), `call` for a call into the student's
-code, `assert_matches` with named wrong variants, `assert_vectorised`, `assert_function_avoids`.
+code, `assert_matches` with named wrong variants, `assert_vectorised`, `assert_function_avoids`, and
+`earned_with` for a rule test whose points wait for a value case.
 Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` holds a plain dict
 `MISCONCEPTIONS = {key: text}`; a hidden file registers it with `register_misconceptions(__file__)`."""
 from __future__ import annotations
@@ -15,11 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 
 from autograder.errors import StudentCodeError
+from autograder.hidden import EARNED_WITH
 
 # (rtol, atol) per dtype
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -48,6 +50,27 @@ MISCONCEPTIONS: dict[str, str] = {
                         "function on the CPU (no device=...), host-only calls such as .numpy(), or "
                         "legacy constructors such as torch.FloatTensor",
 }
+
+
+_Test = TypeVar("_Test")
+
+
+def earned_with(*value_tests: str) -> Callable[[_Test], _Test]:
+    """Declare a rule test's dependency: its points are earned only when each of `value_tests` passes
+    too ("test_float32_no_mask" in the same question, "q5:test_float32_no_mask" in another), on the
+    same device where that test runs per device, else on the CPU. A rule (no built-in in the source
+    or at run time, vectorised) is also kept by code that does nothing: a function returning zeros
+    calls no built-in and is fast. The runner withholds the points of a rule test that passed while
+    a test it is earned with failed, and its feedback says they are earned once the function gives
+    right values (runner.withhold_unearned). Goes under `@test_case(...)`; under stock otter it is an
+    attribute nobody reads."""
+    if not value_tests or not all(isinstance(t, str) and t.strip() for t in value_tests):
+        raise TypeError("earned_with needs the names of the value tests, e.g. earned_with(\"test_float32\")")
+
+    def mark(test: _Test) -> _Test:
+        setattr(test, EARNED_WITH, tuple(t.strip() for t in value_tests))
+        return test
+    return mark
 
 
 def register(key: str, description: str) -> None:

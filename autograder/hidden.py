@@ -16,6 +16,8 @@ from autograder.otter_format import stand_in, test_case_types
 
 # Parameters the engine fills itself; every other parameter is a name from the student's namespace.
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})
+# The attribute checks.earned_with sets on a test function: the value cases its points wait for.
+EARNED_WITH = "earned_with"
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,13 @@ class HiddenTestCase:
     func: Callable[..., None] = field(repr=False, compare=False)
     params: tuple[str, ...] = ()
     file: str = ""
+    # "question:test" of each value case this test's points wait for (checks.earned_with): a rule
+    # test's points are earned only when they pass too (runner.withhold_unearned)
+    earned_with: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.question}:{self.name}"
 
     @property
     def student_names(self) -> tuple[str, ...]:
@@ -69,6 +78,8 @@ def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
         if isinstance(value, kinds):
             value = cast(Any, value)  # ours or otter's test_case: the same attributes
             params = tuple(inspect.signature(value.test_func).parameters)
+            # under @test_case as documented, or above it
+            needs = getattr(value.test_func, EARNED_WITH, None) or getattr(value, EARNED_WITH, None) or ()
             cases.append(HiddenTestCase(
                 question=str(question),
                 name=value.name or value.test_func.__name__,
@@ -77,6 +88,7 @@ def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
                 func=value.test_func,
                 params=params,
                 file=str(path),
+                earned_with=tuple(n if ":" in n else f"{question}:{n}" for n in needs),
             ))
     if not cases:
         raise GraderError(f"hidden test file {path} defines no @test_case")
@@ -91,7 +103,22 @@ def load_hidden_tests(hidden_dir: Path, course_root: Path) -> list[HiddenTestCas
         if path.name.startswith("_"):
             continue
         cases.extend(load_test_file(path, course_root))
+    check_earned_with(cases)
     return cases
+
+
+def check_earned_with(cases: list[HiddenTestCase]) -> None:
+    """Each test a rule's points wait for exists, and is a value case (it waits for nothing itself):
+    else the instructor's mistake is named before any submission is graded."""
+    by_key = {c.key: c for c in cases}
+    for case in cases:
+        for needed in case.earned_with:
+            other = by_key.get(needed)
+            where = f"hidden test {case.key} ({case.file}) is earned with '{needed}'"
+            if other is None:
+                raise GraderError(f"{where}, which names no test of this assignment")
+            if other is case or other.earned_with:
+                raise GraderError(f"{where}, which waits for other tests itself: name a value test")
 
 
 MISCONCEPTIONS_FILE = "_misconceptions.py"

@@ -41,6 +41,9 @@ class TestReport(BaseModel):
     misconception_text: str = ""       # what the key means, from the assignment that named it
     duration_s: float = 0.0
     infra_reason: Optional[str] = None    # status "not_run": the grader's problem, in one line
+    # A rule test that passed, its points withheld because the value case they wait for failed
+    # ("q5:test_float32_no_mask"; hidden.HiddenTestCase.earned_with): the failure is charged there
+    withheld_by: Optional[str] = None
 
     @model_validator(mode="after")
     def _declared_visible(self) -> "TestReport":

@@ -140,12 +140,13 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     text, which travels in the report: outputs read it there, whenever and wherever they run.
 
     Shrinking (autograder/shrink.py) spends the namespace's budget for the submission
-    (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test."""
+    (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test.
+    A rule test's points wait for the value cases it is earned with (withhold_unearned)."""
     devices = list(devices)
     budget = getattr(namespace, "shrink_budget", None)
     with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
         reports = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
-    reports = name_gpu_only_failures(reports)
+    reports = withhold_unearned(name_gpu_only_failures(reports), tests)
     return [describe_misconception(r, misconceptions or {}) for r in reports]
 
 
@@ -187,6 +188,31 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                     exc = e
             reports.append(classify(test, device, points, exc, time.perf_counter() - start))
     return reports
+
+
+def withhold_unearned(reports: Sequence[TestReport], tests: Sequence[HiddenTestCase]) -> list[TestReport]:
+    """A rule test's points are earned by working code: a rule test that passed while a value case it
+    is earned with (HiddenTestCase.earned_with) failed, on the same device or, where that case runs
+    on the CPU only, there, scores 0 and says why. A value case the grader could not run (not_run)
+    withholds nothing: that is the grader's problem. A rule test that failed keeps its own message."""
+    earned_with = {t.key: t.earned_with for t in tests if t.earned_with}
+    names = {t.key: t.student_names for t in tests}
+    status = {(f"{r.question}:{r.name}", r.device or "cpu"): r.status for r in reports}
+    out = []
+    for r in reports:
+        key, device = f"{r.question}:{r.name}", r.device or "cpu"
+        failed = [n for n in earned_with.get(key, ())
+                  if status.get((n, device), status.get((n, "cpu"))) == "failed"]
+        if r.status == "passed" and failed:
+            own = names.get(key, ())
+            fn = next((n for n in names.get(failed[0], ()) if n in own), None) or (own or ("your function",))[0]
+            earned = {0.0: "it is", 1.0: "its point is"}.get(r.max_score, f"its {r.max_score:g} points are")
+            r = r.model_copy(update={
+                "score": 0.0, "status": "failed", "withheld_by": failed[0],
+                "message": (f"the rule holds, but {earned} earned once {fn} gives right values "
+                            f"({failed[0].replace(':', ': ', 1)} fails)")})
+        out.append(r)
+    return out
 
 
 def describe_misconception(report: TestReport, texts: Mapping[str, str]) -> TestReport:

@@ -123,7 +123,8 @@ def build_notebook(variant: Variant, out_dir: Path) -> Path:
 def grade(grader: Any, variant: Variant, out_dir: Path, seed: int = SEED) -> Outcome:
     result = grader.grade(build_notebook(variant, out_dir), variant.slug, seed=seed)
     failed = [(t.question, t.name, t.misconception, t.message) for t in result.tests
-              if t.status == "failed" and t.max_score > 0]
+              if t.status == "failed" and t.max_score > 0
+              and not t.withheld_by]   # a rule's points waiting for a failed value case: charged there
     return Outcome(variant, result.score, result.max_score, failed, result.status)
 
 

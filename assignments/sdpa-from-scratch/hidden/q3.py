@@ -8,6 +8,7 @@ from autograder.checks import (
     assert_matches,
     assert_plain_tensor,
     call,
+    earned_with,
     randn,
     register_misconceptions,
 )
@@ -71,11 +72,13 @@ def test_minus_inf_entries(stable_softmax, device, rng):
 
 
 @test_case(points=1, hidden=True)
+@earned_with("test_matches_softmax")
 def test_no_builtin_softmax(stable_softmax, submission, rng):
     # The rule only, not the values (those are the tests above): an answer that returns a tensor of the
-    # right shape is checked. Static only (the notebook may use torch.softmax outside stable_softmax):
-    # follows the helpers stable_softmax calls and fails when the source cannot show what runs.
-    # "softmax" also catches log_softmax, nn.Softmax...
+    # right shape is checked, and the point is earned once test_matches_softmax passes (earned_with).
+    # Static only (the notebook may use torch.softmax outside stable_softmax): follows the helpers
+    # stable_softmax calls and fails when the source cannot show what runs. "softmax" also catches
+    # log_softmax, nn.Softmax...
     x = randn((4, 9), rng, torch.float64)
     got = assert_plain_tensor(call(stable_softmax, x, dim=-1, what="stable_softmax"), "stable_softmax(x)")
     if tuple(got.shape) != (4, 9):

@@ -6,8 +6,9 @@ T_k apart wherever they can, so that each wrong scale (sqrt(d_v), sqrt(T)...) ca
 A failed value test names a mistake only when the output matches what that mistake gives on the same
 input (reference.sdpa_from_scratch.wrong_variants); a crash is named only from what a second call
 shows (the same call with a mask that allows everything, with as many queries as keys, or with
-contiguous copies of the inputs). The rule tests (source, run-time guard, timing) score their rule
-only: a wrong value costs nothing there.
+contiguous copies of the inputs). The rule tests (source, run-time guard, timing) check their rule
+only, and their points are earned once the function gives right values (`earned_with` the basic
+value case, test_float32_no_mask): a function that returns zeros keeps every rule and earns nothing.
 
 Inputs include the edge cases real code gets wrong: a zero query and a zero key, duplicated keys,
 large scores in float16, rectangular and fully masked shapes, transposed and strided views (`.view`
@@ -26,6 +27,7 @@ from autograder.checks import (
     assert_vectorised,
     call,
     describe,
+    earned_with,
     layout_crash,
     matching_variants,
     nearest_variant,
@@ -417,8 +419,10 @@ def test_gradients_float64(scaled_dot_product_attention, device, rng):
 # ---------------------------------------------------------------------------------------------
 
 @test_case(points=1, hidden=True)
+@earned_with("test_float32_no_mask")
 def test_no_torch_sdpa_in_source(scaled_dot_product_attention, submission, rng):
-    # the rule only: an answer of the right shape is checked, its values are the tests' above
+    # the rule only: an answer of the right shape is checked; its values are the tests' above, and
+    # the point is earned once the basic value case passes (earned_with)
     # (as many queries as keys: an answer that mixes them up still runs, and that is charged above)
     Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float32)
     _attempt(scaled_dot_product_attention, Q, K, V, _random_mask((2, 5, 5), rng))
@@ -429,6 +433,7 @@ def test_no_torch_sdpa_in_source(scaled_dot_product_attention, submission, rng):
 
 
 @test_case(points=1, hidden=True)
+@earned_with("test_float32_no_mask")
 def test_no_torch_sdpa_at_run_time(scaled_dot_product_attention, device, rng):
     # the rule only: the sandbox refuses F.scaled_dot_product_attention while the call runs
     Q, K, V = _qkv(rng, (2, 2, 5, 16), (2, 2, 5, 16), (2, 2, 5, 16), torch.float32)
@@ -451,6 +456,7 @@ TIMED_CASES = [
 
 
 @test_case(points=1, hidden=True)
+@earned_with("test_float32_no_mask")
 def test_vectorised(scaled_dot_product_attention, rng):
     # every timed call gets inputs the student has never seen, and the timed outputs are checked
     call(assert_vectorised, scaled_dot_product_attention, ref.scaled_dot_product_attention, TIMED_CASES,
