@@ -56,7 +56,11 @@ def test_cells_run_and_functions_are_callable(zygote):
 
 def test_grader_files_are_invisible(zygote):
     if zygote.isolation is Isolation.rlimits:
-        pytest.skip("rlimits-only isolation cannot hide files (documented in docs/security.md)")
+        probe = zygote.spawn(POLICY)
+        walled = probe.facts["landlock"]
+        probe.close()
+        if not walled:
+            pytest.skip("rlimits-only isolation without Landlock cannot hide files (documented in docs/security.md)")
     probe = (f"import os\nseen = []\n"
              f"for p in ['{FIXTURE_COURSE}/assignments/toy/hidden/q1.py', '{FIXTURE_COURSE}/reference/toy.py',"
              f" '{FIXTURE_COURSE}/grading.yml']:\n"
