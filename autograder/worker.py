@@ -598,7 +598,8 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         if as_root:
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
-    walled = landlock(list(opts.get("keep", [])), [scratch]) if opts.get("level") == "container" else False
+    # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it
+    walled = landlock(list(opts.get("keep", [])), [scratch]) if opts.get("level") in ("container", "rlimits") else False
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
                        "OMP_NUM_THREADS": "1"})
