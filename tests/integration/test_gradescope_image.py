@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
 
 from tests.integration import rootfs
 from tests.integration.rootfs import Bind, Capabilities
@@ -38,11 +39,13 @@ METRICS = rootfs.CACHE / "gradescope-image.json"
 SETUP_TIMEOUT_S = 1800
 GRADE_TIMEOUT_S = 600
 
-_skip = rootfs.skip_reason()
-if _skip is None and shutil.which("apt-get") is None:
-    _skip = "no apt-get: setup.sh installs Python with apt"
-if _skip:
-    pytest.skip(_skip, allow_module_level=True)
+
+
+def _image_skip_reason() -> str | None:
+    reason = rootfs.skip_reason()
+    if reason is None and shutil.which("apt-get") is None:
+        reason = "no apt-get: setup.sh installs Python with apt"
+    return reason
 
 
 def _pip_setting(name: str) -> list[str]:
@@ -115,6 +118,9 @@ def _os_release(root: Path) -> str:
 def image(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Image]:
     """A clean root with the zip unpacked and setup.sh run in it, as Gradescope builds its image
     (a `docker build`: root with Docker's default capabilities)."""
+    reason = _image_skip_reason()
+    if reason:
+        pytest.skip(reason)
     out = tmp_path_factory.mktemp("zip") / "autograder.zip"
     built = subprocess.run([str(REPO / ".venv" / "bin" / "autograder"), "gradescope", SLUG, "-o", str(out)],
                            cwd=REPO, capture_output=True, text=True)
@@ -138,6 +144,7 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Image]:
             "setup_s": round(setup.seconds, 1), "image_bytes": img.size_bytes,
             "image_gb": round(img.size_bytes / 1e9, 2),
             "autograder_dir_bytes": rootfs.disk_usage_bytes(root / "autograder"),
+            "root_cache_bytes": rootfs.disk_usage_bytes(root / "root" / ".cache") if (root / "root" / ".cache").is_dir() else 0,
             "setup_output_tail": setup.stdout[-600:] + setup.stderr[-600:],
             "runs": {},
         })
@@ -223,3 +230,87 @@ def test_a_grader_that_cannot_grade_says_so_in_results_json(image: Image) -> Non
     image.metrics["runs"]["cap-drop-all"] = {"exit": graded.returncode, "extra_data": extra,
                                              "seconds": round(graded.seconds, 1)}
     image.save_metrics()
+
+
+# --- Gradescope's base image: Ubuntu 22.04, Python 3.10 --------------------------------------------
+GRADESCOPE_PYTHON = "3.10"
+# Ubuntu 22.04 has glibc 2.35: pip expands only the old manylinux aliases, so the tags are listed
+GRADESCOPE_PLATFORMS = ("manylinux_2_35_x86_64", "manylinux_2_34_x86_64", "manylinux_2_28_x86_64",
+                        "manylinux_2_17_x86_64", "manylinux2014_x86_64")
+
+
+def _pip_for_gradescope_base(command: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """pip as Python 3.10 on Ubuntu 22.04 would use it: wheels only, this machine's own wheel
+    folders and constraints ignored (--isolated), its certificate authority kept."""
+    target = ["--python-version", GRADESCOPE_PYTHON, "--implementation", "cp", "--only-binary=:all:"]
+    for plat in GRADESCOPE_PLATFORMS:
+        target += ["--platform", plat]
+    cert = _pip_setting("cert")
+    return subprocess.run([sys.executable, "-m", "pip", *command, "--isolated", *(["--cert", cert[0]] if cert else []),
+                           *target, *args], capture_output=True, text=True, timeout=600)
+
+
+def _dependencies() -> list[Requirement]:
+    import tomllib
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        return [Requirement(d) for d in tomllib.load(fh)["project"]["dependencies"]]
+
+
+def test_the_pins_install_on_python_3_10(tmp_path: Path) -> None:
+    """setup.sh installs with the base image's python3, 3.10 on Gradescope: the pinned torch has a
+    3.10 wheel for Linux x86_64, and pip's resolver finds 3.10 wheels for everything else (torch's
+    own CPU-build requirements included)."""
+    from importlib.metadata import requires
+    deps = _dependencies()
+    torch_pin = next(d for d in deps if d.name == "torch")
+    listed = _pip_for_gradescope_base(["index", "versions"], "torch")
+    assert listed.returncode == 0, listed.stderr
+    versions = re.search(r"Available versions: (.*)", listed.stdout)
+    assert versions, listed.stdout
+    pinned = str(next(iter(torch_pin.specifier)).version)
+    assert pinned in [v.strip() for v in versions.group(1).split(",")], f"no Python 3.10 wheel of torch {pinned}"
+
+    # the CPU build's own requirements, as the installed one declares them (markers kept: pip
+    # evaluates them for 3.10), then everything else we pin
+    torch_requires = [r for r in (requires("torch") or []) if "extra ==" not in r]
+    wanted = [str(d) for d in deps if d.name != "torch"] + torch_requires
+    (tmp_path / "requirements.txt").write_text("\n".join(wanted) + "\n")
+    report = tmp_path / "report.json"
+    resolved = _pip_for_gradescope_base(["install"], "--dry-run", "--ignore-installed", "--target", str(tmp_path / "t"),
+                                        "--report", str(report), "-q", "-r", str(tmp_path / "requirements.txt"))
+    assert resolved.returncode == 0, resolved.stdout[-3000:] + resolved.stderr[-3000:]
+    plan = {i["metadata"]["name"].lower(): i["metadata"]["version"] for i in json.loads(report.read_text())["install"]}
+    for d in deps:
+        if d.name != "torch":
+            assert d.name.lower() in plan and d.specifier.contains(plan[d.name.lower()], prereleases=True), (d, plan.get(d.name.lower()))
+    print(f"\nPython 3.10: torch {pinned} has a wheel; {len(plan)} other packages resolve "
+          f"(otter-grader {plan['otter-grader']}, numpy {plan['numpy']}, matplotlib {plan['matplotlib']})")
+
+
+def _python_3_10() -> str | None:
+    """A working Python 3.10 here (pyenv's shims are on PATH even when they refuse to run)."""
+    pyenv = Path.home() / ".pyenv" / "versions"
+    candidates = [str(p) for p in sorted(pyenv.glob("3.10.*/bin/python3.10"))] if pyenv.is_dir() else []
+    candidates += [p for p in [shutil.which("python3.10")] if p]
+    for python in candidates:
+        probe = subprocess.run([python, "-I", "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
+        if probe.returncode == 0 and probe.stdout.strip() == "(3, 10)":
+            return python
+    return None
+
+
+def test_the_package_compiles_on_python_3_10() -> None:
+    """The package's source is Python 3.10 syntax (compiled in memory: no .pyc is written)."""
+    python = _python_3_10()
+    if python is None:
+        pytest.skip("no Python 3.10 interpreter here (python3.10 on PATH, or pyenv's)")
+    check = ("import pathlib, sys\n"
+             "bad = []\n"
+             "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.py')):\n"
+             "    try:\n"
+             "        compile(p.read_bytes(), str(p), 'exec', dont_inherit=True)\n"
+             "    except SyntaxError as e:\n"
+             "        bad.append(f'{p}:{e.lineno}: {e.msg}')\n"
+             "print('\\n'.join(bad)); sys.exit(1 if bad else 0)\n")
+    done = subprocess.run([python, "-I", "-c", check, str(REPO / "autograder")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
