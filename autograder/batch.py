@@ -187,6 +187,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         ensure_folder(outdir, ours=False)  # OUT itself may be a link to another disk
         check_writable(outdir)  # read-only or full: said now, before anything is graded
         ensure_folder(outdir / "results")
+        ensure_folder(outdir / "feedback")  # a link or a file here is said now, not after the grading
         journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
         fingerprint, parts = grading_fingerprint(course, slug)
         journal.set_fingerprint(fingerprint, parts)

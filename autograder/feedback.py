@@ -308,7 +308,8 @@ def write_feedback(results: Iterable[SubmissionResult], folder: Path, *, entries
         page = render_feedback(r, by_key.get(r.submission), title=title, show_hidden=show_hidden,
                                show_total=show_total, typeset_math=typeset_math)
         path = folder / feedback_name(r.submission)
-        write_atomic(path, page)  # whole or not at all; a disk's fault names the page (DiskFault)
+        # whole or not at all (a disk's fault names the page); a rerun leaves a page that says the same alone
+        write_atomic(path, page, skip_same=True)
         written[r.submission] = path
     return written
 

@@ -264,6 +264,7 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     ensure_folder(outdir, ours=False)
     check_writable(outdir)
     ensure_folder(outdir / "results")
+    ensure_folder(outdir / "feedback")
     register_texts(got.texts)
     journal = Journal(outdir / "journal.sqlite", slug, got.seed)
     results: list[SubmissionResult] = []

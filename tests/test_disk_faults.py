@@ -142,6 +142,19 @@ def test_every_output_on_a_full_disk_keeps_its_old_bytes_and_says_the_path(tmp_p
         assert json.loads(results_file.read_text())["score"] == result.score + 1
 
 
+def test_a_link_in_place_of_an_output_is_replaced_never_written_through(tmp_path: Path) -> None:
+    """os.replace swaps the link itself: the file it pointed at (anywhere on the disk) keeps its bytes."""
+    from autograder.batch import write_gradebook
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "gradebook.csv").symlink_to(target)
+    write_gradebook([], out / "gradebook.csv")
+    assert target.read_text() == "keep me"
+    assert not (out / "gradebook.csv").is_symlink() and (out / "gradebook.csv").read_text().startswith("name,")
+
+
 def test_a_file_that_already_says_it_is_not_rewritten(tmp_path: Path) -> None:
     """A resumed batch rewrites the results files of journaled grades: unchanged bytes cost no write."""
     path = tmp_path / "a.json"
@@ -215,7 +228,7 @@ def test_full_out_stops_batch_before_grading_in_one_line(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("case", ["out is a file", "journal not a database", "journal is a folder",
-                                  "results is a link", "results is a file"])
+                                  "results is a link", "results is a file", "feedback is a link"])
 def test_what_is_not_an_output_folder_is_named_in_one_line(tmp_path: Path, case: str) -> None:
     subs = make_class(tmp_path / "class", n_slow=0)
     out = tmp_path / "out"
@@ -232,9 +245,10 @@ def test_what_is_not_an_output_folder_is_named_in_one_line(tmp_path: Path, case:
         elif case == "journal is a folder":
             (out / "journal.sqlite").mkdir()
             named, cause = out / "journal.sqlite", "a folder"
-        elif case == "results is a link":
-            (out / "results").symlink_to(elsewhere)
-            named, cause = out / "results", "symbolic link"
+        elif case in ("results is a link", "feedback is a link"):
+            folder = out / case.split()[0]
+            folder.symlink_to(elsewhere)
+            named, cause = folder, "symbolic link"
         else:
             (out / "results").write_text("")
             named, cause = out / "results", "a file, not a folder"
