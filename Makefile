@@ -52,6 +52,9 @@ demo: install
 	  rm -rf out/$$slug; $(BIN)/autograder batch examples/submissions/$$slug -a $$slug -o out/$$slug || exit 1; \
 	done
 	@rm -rf out/gradescope-sdpa; $(BIN)/autograder batch examples/exports/gradescope-sdpa -a sdpa-from-scratch -o out/gradescope-sdpa
+	@# a Canvas download (LATE in two file names; the extensions file waives one student's penalty)
+	@rm -rf out/canvas-sdpa; $(BIN)/autograder batch examples/exports/canvas-sdpa -a sdpa-from-scratch -o out/canvas-sdpa \
+	  --hand-scores examples/exports/canvas-sdpa-extensions.csv
 	@echo; echo "Reports: $(foreach s,$(SLUGS),out/$(s)/report.html )"
 
 bench: install

@@ -71,6 +71,7 @@ def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str
     from autograder import __version__
     settings = course.config.assignments[slug].model_dump(mode="json")
     settings.pop("title", None)  # a title decides no score
+    settings.pop("late_policy", None)  # applied to totals after scoring: a new policy regrades nothing
     relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
                 "gpu_points": course.config.gpu_points, "assignment": settings}
     parts = {
@@ -200,7 +201,9 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         problem_digests = {k: "problem:" + hashlib.sha256(p.message.encode()).hexdigest() for k, p in problems.items()}
         journal.expect([*digests.items(), *problem_digests.items()])
         if hand is not None:
+            from autograder.handscores import dump_waivers
             journal.keep_meta("hand_scores", dump_hand_scores(hand))
+            journal.keep_meta("late_waivers", dump_waivers(hand.waivers))
         results: dict[str, SubmissionResult] = {}
         before: dict[str, SubmissionResult] = {}
         todo: list[Task] = []
@@ -276,7 +279,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             write_results(result, vis, outdir / "results" / results_name(key), skip_same=True)
             results[key] = result
         if hand is None:
-            hand = load_hand_scores(journal.meta("hand_scores"), course, slug)
+            hand = load_hand_scores(journal.meta("hand_scores"), course, slug, journal.meta("late_waivers"))
         ordered = [results[k] for k in sorted(results)]
         changes = {**journal.changes(), **info.changes}
         with disk_faults(outdir):
@@ -355,15 +358,18 @@ def dump_hand_scores(hand: "HandScores") -> str:
                        for key, qs in hand.scores.items()}, sort_keys=True)
 
 
-def load_hand_scores(text: Optional[str], course: "Course", slug: str) -> Optional["HandScores"]:
-    from autograder.handscores import HandScore, HandScores, hand_points
-    if not text:
+def load_hand_scores(text: Optional[str], course: "Course", slug: str,
+                     waivers: Optional[str] = None) -> Optional["HandScores"]:
+    """The journal's hand scores and late waivers (handscores.dump_waivers) back; None for neither."""
+    from autograder.handscores import HandScore, HandScores, hand_points, load_waivers
+    late = load_waivers(waivers)
+    if not text and not late:
         return None
     try:
-        data = json.loads(text)
+        data = json.loads(text or "{}")
     except ValueError:
         return None
-    out = HandScores(points=hand_points(course.settings(slug), slug))
+    out = HandScores(points=hand_points(course.settings(slug), slug), waivers=late)
     for key, qs in data.items():
         for q, (score, comment, row) in qs.items():
             out.scores.setdefault(key, {})[q] = HandScore(key=key, question=q, score=float(score),
@@ -377,8 +383,10 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
                   warnings: Optional[list[str]] = None) -> list[SubmissionResult]:
     """gradebook.csv, canvas.csv, feedback/ and report.html of these results, in this order (one
     batch, or merged shards), with the hand-graded questions grading.yml declares (hand scores
-    merged where given, else 0 awaiting hand grading). `found` names each submission's students.
-    Returns the results as written (hand scores merged)."""
+    merged where given, else 0 awaiting hand grading). `found` names each submission's students and
+    when each came in: grading.yml's late policy (autograder.lateness) turns that into the penalty the
+    gradebook, canvas.csv, feedback and report show, with the hand-scores file's waivers; the results
+    (and their files) keep the raw score. Returns the results as written (hand scores merged)."""
     from autograder.feedback import write_feedback
     from autograder.gradebook import write_canvas_csv
     from autograder.handscores import apply_hand_scores, hand_points
@@ -393,17 +401,20 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
     entries = found.entries if found is not None else []
     submitters = found.submitters() if found is not None else None
     title = course.config.assignments[slug].title or slug
-    write_gradebook(results, outdir / "gradebook.csv", entries, submitters)
-    notes = write_canvas_csv(results, outdir / "canvas.csv", title, entries, submitters)
+    from autograder.lateness import assess_class
+    from autograder.lateness import warnings as late_warnings
+    late = assess_class(results, course.config, slug, entries, hand.waivers if hand is not None else None)
+    write_gradebook(results, outdir / "gradebook.csv", entries, submitters, lateness=late)
+    notes = write_canvas_csv(results, outdir / "canvas.csv", title, entries, submitters, lateness=late)
     if warnings is not None:
-        warnings.extend(notes)
-    write_feedback(results, outdir / "feedback", entries=entries, title=title)
+        warnings.extend(notes + late_warnings(late))
+    write_feedback(results, outdir / "feedback", entries=entries, title=title, lateness=late)
     from autograder.report import write_report
-    write_report(results, course, slug, outdir, found=found, changes=changes or {})
+    write_report(results, course, slug, outdir, found=found, changes=changes or {}, lateness=late)
     return results
 
 
-def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None) -> Path:
+def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None, lateness=None) -> Path:
     """gradebook.csv: one row per student (autograder.gradebook says which columns)."""
     from autograder.gradebook import write_gradebook as write
-    return write(results, path, entries, submitters)
+    return write(results, path, entries, submitters, lateness=lateness)

@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError
 
 from autograder.errors import AssignmentNotFound, ConfigError
+from autograder.lateness import LatePolicy, policy_problem
 
 Device = Literal["cpu", "cuda"]
 Vis = Literal["hidden", "after_due_date", "after_published", "visible"]
@@ -69,6 +70,9 @@ class AssignmentSettings(_Strict):
     visible_tests: list[str] = Field(
         default_factory=list, description="tests students see before grades are published: a question "
                                           "(`q1`) or one test (`q5:test_float32_no_mask`)")
+    late_policy: Optional[LatePolicy] = Field(None, description=(
+        "this assignment's late policy: its due time, and any key of the course's late_policy to override "
+        "(autograder.lateness). Applied to totals after scoring: no part of the grading fingerprint"))
 
 
 class CourseConfig(_Strict):
@@ -77,6 +81,9 @@ class CourseConfig(_Strict):
     devices: list[Device] = Field(default_factory=lambda: list[Device](["cpu"]))
     gpu_points: bool = Field(False, description="whether CUDA cases carry points")
     visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
+    late_policy: Optional[LatePolicy] = Field(None, description=(
+        "the course's late policy (grace, penalty per day, cap, zero after): each assignment adds its due "
+        "time and may override any key (autograder.lateness)"))
     assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)
 
 
@@ -117,11 +124,15 @@ def load_config(path: Path) -> CourseConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{path} must be a mapping of settings")
     try:
-        return CourseConfig.model_validate(data)
+        config = CourseConfig.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
         key = ".".join(str(p) for p in err["loc"]) or "(top level)"
         raise ConfigError.from_validation(str(path), key, err["msg"]) from None
+    late = policy_problem(config)  # a due time is placed with its assignment's and the course's keys together
+    if late is not None:
+        raise ConfigError.from_validation(str(path), *late)
+    return config
 
 
 def find_course(start: Optional[Path] = None) -> Course:

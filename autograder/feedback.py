@@ -1,7 +1,9 @@
 """Feedback out: one self-contained HTML file per submission, to hand back to its student(s).
 
 Per test: the result, the points, the reason and the named misconception; the written answers with
-their math typeset, hand score and comment; the total. The page needs nothing at view time: no
+their math typeset, hand score and comment; the total, and the late penalty where grading.yml's late
+policy takes one (autograder.lateness: "Late by 1 day 3 h: -10% of the maximum, 3.5 points"), or
+says it was waived. The page needs nothing at view time: no
 script, no font, no network (a Content-Security-Policy forbids every fetch but data: images).
 
 Math: written answers are LaTeX inside $...$, $$...$$, \\(...\\) or \\[...\\]. Each formula is typeset
@@ -34,6 +36,7 @@ from markupsafe import Markup
 from autograder.attachments import Reference, image_html, reference_html, split_references
 from autograder.exports import Entry
 from autograder.handscores import AWAITING, is_hand_test
+from autograder.lateness import Lateness
 from autograder.outputs import results_name
 from autograder.results import AnswerImage, SubmissionResult
 
@@ -220,8 +223,9 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
  .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; font-size: .9rem; }
 </style></head><body>
 <h1>{{ title }}</h1>
-<p id="student">{% if who %}<b>{{ who }}</b>{% if ids %} ({{ ids }}){% endif %} · {% endif %}submission <code>{{ key }}</code>{% if late %} · submitted late{% endif %}</p>
-{% if show_total %}<p id="total" class="total">Total: <b>{{ score }}</b> / {{ max_score }}{% if awaiting %} <span class="muted">({{ awaiting }} still to be graded by hand)</span>{% endif %}</p>{% endif %}
+<p id="student">{% if who %}<b>{{ who }}</b>{% if ids %} ({{ ids }}){% endif %} · {% endif %}submission <code>{{ key }}</code>{% if late and not late_line %} · submitted late{% endif %}</p>
+{% if late_line %}<p id="late" class="note">{{ late_line }}</p>{% endif %}
+{% if show_total %}<p id="total" class="total">Total: <b>{{ score }}</b> / {{ max_score }}{% if before_penalty %} <span class="muted">({{ before_penalty }} before the late penalty)</span>{% endif %}{% if awaiting %} <span class="muted">({{ awaiting }} still to be graded by hand)</span>{% endif %}</p>{% endif %}
 {% if status != "graded" %}<div id="status" class="warn"><b>{{ "Your submission could not be graded" if status == "rejected" else "The grader failed on this submission (not your fault)" }}:</b> {{ message }}</div>
 {% elif message %}<div id="notes" class="note"><b>While running your notebook:</b> {{ message }}</div>{% endif %}
 {% if questions %}<h2>Per question</h2>
@@ -249,8 +253,10 @@ def _num(x: float) -> str:
 
 
 def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, title: str = "",
-                    show_hidden: bool = True, show_total: bool = True, typeset_math: bool = True) -> str:
-    """The feedback page of one submission. `entry` (from exports.discover) names its student(s)."""
+                    show_hidden: bool = True, show_total: bool = True, typeset_math: bool = True,
+                    lateness: Optional[Lateness] = None) -> str:
+    """The feedback page of one submission. `entry` (from exports.discover) names its student(s);
+    `lateness` (lateness.assess) what the late policy made of it: the total shown is after its penalty."""
     from autograder.gradebook import question_scores
 
     tests, hidden_count = [], 0
@@ -287,9 +293,15 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
     who = ", ".join(s.name or s.sid or s.email or s.lms_id for s in people)
     ids = ", ".join(s.sid for s in people if s.sid)
     awaiting = sum(1 for h in hand.values() if h.message == AWAITING)
+    # the points a penalty took say what the score was: shown only where the total is
+    applies = lateness is not None and lateness.applies  # without a policy: the export's mark, as before
+    late_line = lateness.describe(result if show_total else None) if lateness is not None and applies else ""
+    final = lateness.final(result) if lateness is not None else result.score
     return PAGE.render(
         title=title or result.assignment, who=who, ids=ids, key=result.submission, late=bool(entry and entry.late),
-        show_total=show_total, score=_num(result.score), max_score=_num(result.max_score), awaiting=awaiting,
+        late_line=late_line[:1].upper() + late_line[1:] + ("." if late_line and not late_line.endswith(".") else ""),
+        before_penalty=_num(result.score) if final != result.score else "",
+        show_total=show_total, score=_num(final), max_score=_num(result.max_score), awaiting=awaiting,
         status=result.status, message=clean_answer(result.message)[:4000],
         questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(result).items()],
         tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math,
@@ -298,15 +310,17 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
 
 def write_feedback(results: Iterable[SubmissionResult], folder: Path, *, entries: Iterable[Entry] = (),
                    title: str = "", show_hidden: bool = True, show_total: bool = True,
-                   typeset_math: bool = True) -> dict[str, Path]:
-    """folder/<feedback_name(key)> for every result; {submission key: path}."""
+                   typeset_math: bool = True, lateness: Optional[dict[str, Lateness]] = None) -> dict[str, Path]:
+    """folder/<feedback_name(key)> for every result; {submission key: path}. `lateness`: each
+    submission's late penalty (lateness.assess_class)."""
     from autograder.atomic import ensure_folder, write_atomic
     ensure_folder(folder)  # never a link: the pages would land wherever it points
     by_key = {e.key: e for e in entries}
     written: dict[str, Path] = {}
     for r in results:
         page = render_feedback(r, by_key.get(r.submission), title=title, show_hidden=show_hidden,
-                               show_total=show_total, typeset_math=typeset_math)
+                               show_total=show_total, typeset_math=typeset_math,
+                               lateness=(lateness or {}).get(r.submission))
         path = folder / feedback_name(r.submission)
         # whole or not at all (a disk's fault names the page); a rerun leaves a page that says the same alone
         write_atomic(path, page, skip_same=True)

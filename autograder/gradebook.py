@@ -5,13 +5,21 @@ gradebook.csv columns, in order:
     name, sid, email, lms_id      who (exports.Student); a group's members each get a row of their own
     submission                    the submission's key (results/<results_name(key)>, feedback/<feedback_name(key)>)
     group_size                    how many students share the submission
-    score, max_score              the submission's total, hand-graded questions included once merged
+    score, max_score              the submission's total, hand-graded questions included once merged,
+                                  after the late penalty (the question columns are before it:
+                                  score = their sum - penalty)
     <one column per question>     points per question (q1, q2, ... in natural order; hidden, public and
                                   hand-graded tests of the question summed; maxima in max_score only)
     status, reason                graded / rejected / worker_failed, and why in one line: the rejection
                                   reason, the notebook's cell errors, grader-side cases not run,
                                   questions awaiting hand grading
-    late, submitted_at            from the export, where it says
+    late, submitted_at            from the export, where it says; `late` is also yes for a submission
+                                  that came after the late policy's due time (grace or not)
+    late_by, penalty              with a late policy (grading.yml, autograder.lateness): how long after
+                                  the due time ("1 day 3 h"; empty when on time or the export gives no
+                                  time) and the points the policy took off (0 on time, within the grace
+                                  or waived). Both empty without a policy. A waiver, and an export time
+                                  that could not be read, are said in `reason`
     misconceptions                the misconception keys its tests named
 
 Canvas's gradebook import (Grades > Import, a CSV) expects, in this order:
@@ -21,8 +29,9 @@ Canvas's gradebook import (Grades > Import, a CSV) expects, in this order:
 Canvas matches each row to a student by ID (its own user id: known here for a Canvas download, where
 the file names carry it), else SIS User ID (the sid: known for a Gradescope export), else SIS Login
 ID (filled with the email by default; leave it out with login_id=None where logins are not emails).
-The assignment column's header is the assignment's name, with its Canvas id in parentheses to update
-an existing assignment ("Attention (123456)"); a name Canvas does not know creates a new assignment.
+The assignment column carries the final score: after the late policy's penalty. Its header is the
+assignment's name, with its Canvas id in parentheses to update an existing assignment ("Attention
+(123456)"); a name Canvas does not know creates a new assignment.
 A submission the grader failed on (worker_failed) leaves its cell empty, which Canvas reads as "no
 change"; a rejected one scores 0. A student found in more than one submission is left out and named in
 the returned warnings: nothing is guessed.
@@ -40,6 +49,7 @@ from typing import Iterable, Optional
 
 from autograder.exports import Entry, Student, clean
 from autograder.handscores import AWAITING, is_hand_test
+from autograder.lateness import Lateness, reason_text
 from autograder.results import SubmissionResult
 
 IDENTITY_COLUMNS = ["name", "sid", "email", "lms_id"]
@@ -97,8 +107,9 @@ def misconception_students(results: Iterable[SubmissionResult], entries: Iterabl
     return dict(sorted(out.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
 
-def reason(result: SubmissionResult, limit: int = 300) -> str:
-    """Why a submission has the status it has, in one line."""
+def reason(result: SubmissionResult, limit: int = 300, late: Optional[Lateness] = None) -> str:
+    """Why a submission has the status it has, in one line (with a late waiver, or an export time that
+    could not be read, when `late` says so)."""
     parts = []
     if result.message:
         parts.append(result.message if result.status != "graded" else f"notebook errors: {result.message}")
@@ -108,6 +119,9 @@ def reason(result: SubmissionResult, limit: int = 300) -> str:
     waiting = [t.question for t in result.tests if is_hand_test(t) and t.message == AWAITING]
     if waiting:
         parts.append(f"awaiting hand grading: {', '.join(waiting)}")
+    late_note = reason_text(late)
+    if late_note:
+        parts.append(late_note)
     return clean("; ".join(parts), limit)
 
 
@@ -124,13 +138,17 @@ class Row:
     late: bool = False
     submitted_at: str = ""
     misconceptions: list[str] = field(default_factory=list)
+    late_by: str = ""
+    penalty: Optional[float] = None      # None: no late policy (or the grader failed: nothing to take off)
 
 
 def build_rows(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (),
-               submitters: Optional[dict[str, list[Student]]] = None) -> list[Row]:
+               submitters: Optional[dict[str, list[Student]]] = None,
+               lateness: Optional[dict[str, Lateness]] = None) -> list[Row]:
     """One row per student per submission. `entries` (exports.Discovery.entries) or `submitters`
     (Discovery.submitters(), which also covers problems) say who; a result nobody is known for gets
-    one row named after its submission."""
+    one row named after its submission. `lateness` (lateness.assess_class) gives each score after
+    the late penalty, and the late columns."""
     by_key = {e.key: e for e in entries}
     who = dict(submitters or {})
     for key, known in by_key.items():
@@ -140,11 +158,16 @@ def build_rows(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (
         people = who.get(r.submission) or [Student(name=clean(r.submission))]
         e = by_key.get(r.submission)
         per_q = {q: s for q, (s, _) in question_scores(r).items()}
+        late = (lateness or {}).get(r.submission)
+        applies = late is not None and late.applies and r.status != "worker_failed"
         for person in people:
-            rows.append(Row(student=person, submission=r.submission, group_size=len(people), score=r.score,
-                            max_score=r.max_score, per_question=per_q, status=r.status, reason=reason(r),
-                            late=bool(e and e.late), submitted_at=e.created_at if e else "",
-                            misconceptions=sorted(set(r.misconceptions))))
+            rows.append(Row(student=person, submission=r.submission, group_size=len(people),
+                            score=late.final(r) if late is not None else r.score,
+                            max_score=r.max_score, per_question=per_q, status=r.status, reason=reason(r, late=late),
+                            late=bool(e and e.late) or bool(late and late.late), submitted_at=e.created_at if e else "",
+                            misconceptions=sorted(set(r.misconceptions)),
+                            late_by=late.late_by_text if late is not None and late.applies else "",
+                            penalty=late.deduction(r) if late is not None and applies else None))
     return rows
 
 
@@ -160,12 +183,13 @@ def _write(path: Path, header: list[str], rows: Iterable[list[str]]) -> Path:
 
 
 def write_gradebook(results: list[SubmissionResult], path: Path, entries: Iterable[Entry] = (),
-                    submitters: Optional[dict[str, list[Student]]] = None) -> Path:
+                    submitters: Optional[dict[str, list[Student]]] = None,
+                    lateness: Optional[dict[str, Lateness]] = None) -> Path:
     """gradebook.csv: the columns in this module's docstring."""
     from autograder.outputs import csv_cell
     qs = questions(results)
     header = [*IDENTITY_COLUMNS, "submission", "group_size", "score", "max_score", *qs, "status", "reason",
-              "late", "submitted_at", "misconceptions"]
+              "late", "submitted_at", "late_by", "penalty", "misconceptions"]
 
     def line(row: Row) -> list[str]:
         s = row.student
@@ -173,19 +197,21 @@ def write_gradebook(results: list[SubmissionResult], path: Path, entries: Iterab
                 str(row.group_size), f"{row.score:g}", f"{row.max_score:g}",
                 *[f"{row.per_question[q]:g}" if q in row.per_question else "" for q in qs],
                 csv_cell(row.status), csv_cell(row.reason), "yes" if row.late else "",
-                csv_cell(row.submitted_at), csv_cell(";".join(row.misconceptions))]
+                csv_cell(row.submitted_at), csv_cell(row.late_by), "" if row.penalty is None else f"{row.penalty:g}",
+                csv_cell(";".join(row.misconceptions))]
 
-    return _write(path, header, (line(r) for r in build_rows(results, entries, submitters)))
+    return _write(path, header, (line(r) for r in build_rows(results, entries, submitters, lateness)))
 
 
 def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: str,
                      entries: Iterable[Entry] = (), submitters: Optional[dict[str, list[Student]]] = None,
                      canvas_assignment_id: Optional[str] = None, login_id: Optional[str] = "email",
-                     points_possible: bool = False) -> list[str]:
-    """An import file for Canvas's gradebook (module docstring). Returns warnings for the terminal:
-    students left out (in several submissions) and students Canvas can match by name only."""
+                     points_possible: bool = False, lateness: Optional[dict[str, Lateness]] = None) -> list[str]:
+    """An import file for Canvas's gradebook (module docstring): each score after the late penalty
+    `lateness` gives. Returns warnings for the terminal: students left out (in several submissions)
+    and students Canvas can match by name only."""
     from autograder.outputs import csv_cell
-    rows = build_rows(results, entries, submitters)
+    rows = build_rows(results, entries, submitters, lateness)
     warnings: list[str] = []
     owners: dict[tuple[str, str], set[str]] = {}
     for row in rows:

@@ -18,11 +18,23 @@ The CSV (UTF-8, with or without Excel's BOM; header names are case-insensitive):
 - Every problem is reported at once, each naming its row; nothing is merged unless the whole file is
   valid. A hand-graded question with no row yet counts 0 of its points, marked "awaiting hand
   grading", so the maximum always includes it.
+- An optional `late` column waives a submission's late penalty (autograder.lateness), on a row of its
+  own with `question` and `score` empty: `waive` (no penalty; the lateness is still shown), or a time
+  (an extension: the submission's own due time, ISO 8601, e.g. 2024-03-08T23:59-05:00, or without an
+  offset in the policy's timezone). `comment` says why; the feedback page, gradebook and report say it
+  too. As for scores, a group's submission is found by any member's sid and the waiver covers the
+  group. With a `late` column, `question` and `score` may be left out of the header:
+
+    sid,late,comment
+    1004,waive,Extension: medical note.
+    1002,2024-03-04T23:59-08:00,Extension to Monday.
 """
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +50,8 @@ AWAITING = "awaiting hand grading"
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 100_000
 MAX_COMMENT = 4000
-KNOWN_COLUMNS = ("sid", "submission", "question", "score", "comment", "name", "email")
+KNOWN_COLUMNS = ("sid", "submission", "question", "score", "comment", "name", "email", "late")
+WAIVE_WORDS = ("waive", "waived")
 _FORMULA_START = ("=", "+", "-", "@")
 
 
@@ -61,11 +74,22 @@ class HandScore:
     row: int            # line in the CSV (the header is line 1)
 
 
+@dataclass(frozen=True)
+class Waiver:
+    """A hand-scores row's `late` cell: the submission's late penalty waived (`until` empty) or its due
+    time moved to `until` (an extension, as written: read with the policy's timezone)."""
+    key: str
+    until: str
+    reason: str
+    row: int
+
+
 @dataclass
 class HandScores:
-    """Valid hand scores, by submission key then question."""
+    """Valid hand scores, by submission key then question, and late-penalty waivers by submission key."""
     points: dict[str, float]
     scores: dict[str, dict[str, HandScore]] = field(default_factory=dict)
+    waivers: dict[str, Waiver] = field(default_factory=dict)
 
     def for_submission(self, key: str) -> dict[str, HandScore]:
         return self.scores.get(key, {})
@@ -134,7 +158,8 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
         raise HandScoreError(path, ["the file is empty: it needs a header row (sid,question,score,comment)"])
     columns = [clean(h, 40).lower() for h in header]
     unknown = [c for c in columns if c not in KNOWN_COLUMNS]
-    missing = [c for c in ("question", "score") if c not in columns]
+    # a file of waivers alone needs no question or score column
+    missing = [c for c in ("question", "score") if c not in columns and "late" not in columns]
     if unknown:
         errors.append(f"row 1: unknown column{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
                       f"(known: {', '.join(KNOWN_COLUMNS)})")
@@ -178,8 +203,12 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
         sid, sub = _unquote(cell("sid")), _unquote(cell("submission"))
         question, score_text = clean(cell("question"), 100), cell("score")
         comment = _comment(cell("comment"))
+        late_text = cell("late")
         who = clean(sid or sub, 80)
-        if not score_text:
+        if late_text and (question or score_text):
+            errors.append(f"row {row}: a late waiver goes on a row of its own: leave question and score empty")
+            continue
+        if not score_text and not late_text:
             if comment:
                 errors.append(f"row {row}: a comment for {who} {question} but no score")
             continue
@@ -211,6 +240,17 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
                 errors.append(f"row {row}: no submission {clean(sub, 80)!r} in this batch")
                 continue
             key = sub
+        if late_text:
+            problem = _waiver_problem(late_text)
+            if problem:
+                errors.append(f"row {row}: late {clean(late_text, 40)!r} {problem}")
+            elif key in result.waivers:
+                errors.append(f"row {row}: a second late waiver for {clean(key, 80)} (first on row "
+                              f"{result.waivers[key].row})")
+            else:
+                until = "" if late_text.lower() in WAIVE_WORDS else late_text
+                result.waivers[key] = Waiver(key=key, until=until, reason=comment, row=row)
+            continue
         # what
         if question not in points:
             known = ", ".join(points) or "none: declare them in grading.yml (manual_points)"
@@ -238,6 +278,37 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
     if errors:
         raise HandScoreError(path, errors)
     return result
+
+
+def _waiver_problem(text: str) -> str:
+    """Why a `late` cell is neither `waive` nor a time ("" when it is one)."""
+    from autograder.lateness import BadTime, parse_time
+    if text.lower() in WAIVE_WORDS:
+        return ""
+    try:
+        parse_time(text, datetime.timezone.utc)  # the syntax; a time without offset is read in the policy's zone
+    except BadTime as e:
+        return f"is neither 'waive' nor an extension's due time ({e})"
+    return ""
+
+
+def dump_waivers(waivers: dict[str, Waiver]) -> str:
+    """Waivers as the journal keeps them (a rerun without --hand-scores, and merge, reuse them)."""
+    return json.dumps({key: [w.until, w.reason, w.row] for key, w in waivers.items()}, sort_keys=True)
+
+
+def load_waivers(text: Optional[str]) -> dict[str, Waiver]:
+    """dump_waivers' text back ({} for none, or for text that is not what it wrote)."""
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    out: dict[str, Waiver] = {}
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, list) and len(value) == 3 and isinstance(value[2], int):
+                out[str(key)] = Waiver(key=str(key), until=str(value[0]), reason=str(value[1]), row=value[2])
+    return out
 
 
 def _comment(text: str) -> str:

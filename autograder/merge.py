@@ -103,6 +103,7 @@ class Collected:
     parts: Optional[dict[str, str]] = None
     roster: Optional[Discovery] = None             # who each submission belongs to, every shard's roster
     hand: str = ""                                 # the hand scores the shards were given (journal JSON)
+    waivers: str = ""                              # their late waivers (handscores.dump_waivers)
     changes: Optional[dict[str, tuple[float, float, float, float, str]]] = None
     hands: Optional[dict[Path, str]] = None         # each shard's own hand scores (journal JSON)
     labels: Optional[dict[Path, str]] = None        # each shard as a refusal names it
@@ -158,6 +159,7 @@ def collect(dirs: list[Path]) -> Collected:
                 raise GraderError(f"{_label(view, d)}: its roster.json cannot be read ({first}): rerun it with "
                                   "the same command (it writes the roster again), then merge") from None
     hand: dict[str, dict] = {}
+    waivers: dict[str, Any] = {}
     changes: dict[str, tuple[float, float, float, float, str]] = {}
     for view in views:
         try:
@@ -166,13 +168,20 @@ def collect(dirs: list[Path]) -> Collected:
             kept = {}
         if isinstance(kept, dict):
             hand.update(kept)
+        try:
+            waived = json.loads(view.meta.get("late_waivers") or "{}")
+        except ValueError:
+            waived = {}
+        if isinstance(waived, dict):
+            waivers.update(waived)
         changes.update(view.changes)
     hands = {d: view.meta.get("hand_scores") or "" for view, d in zip(views, dirs)}
     labels = {d: _label(view, d) for view, d in zip(views, dirs)}
     return Collected(slugs.pop(), ordered, seeds.pop(), texts, hands=hands, labels=labels,
                      fingerprint=prints.pop() if prints else "", parts=next((v.parts for v in views if v.parts), {}),
                      roster=Discovery.merged(rosters) if rosters else None,
-                     hand=json.dumps(hand, sort_keys=True) if hand else "", changes=changes)
+                     hand=json.dumps(hand, sort_keys=True) if hand else "", changes=changes,
+                     waivers=json.dumps(waivers, sort_keys=True) if waivers else "")
 
 
 # A results file is a few kB per test; anything past this is not one a batch wrote.
@@ -275,6 +284,8 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
             journal.set_fingerprint(got.fingerprint, got.parts or {})
         if got.hand:
             journal.keep_meta("hand_scores", got.hand)
+        if got.waivers:
+            journal.keep_meta("late_waivers", got.waivers)
         with disk_faults(outdir):
             if got.roster is not None:
                 got.roster.write(outdir / "roster.json")
@@ -298,4 +309,4 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
         journal.close()
     with disk_faults(outdir):
         return write_outputs(results, course, slug, outdir, found=got.roster,
-                             hand=load_hand_scores(got.hand, course, slug), changes=got.changes)
+                             hand=load_hand_scores(got.hand, course, slug, got.waivers), changes=got.changes)

@@ -1,6 +1,8 @@
 """report.html for instructors: plots (matplotlib, embedded), pass rates, misconceptions, slow
 submissions, written answers to hand-grade (with the images attached to them, autograder.attachments),
-links to every submission's feedback. The page runs no script and loads nothing: a Content-Security-Policy
+late submissions and what the late policy took off (autograder.lateness), links to every submission's
+feedback. Scores in the tables are after the late penalty; the plots and averages are of the raw scores
+(how the code did). The page runs no script and loads nothing: a Content-Security-Policy
 allows only data: images and the inline style."""
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from autograder.results import SubmissionResult, misconception_texts
 
 if TYPE_CHECKING:
     from autograder.exports import Discovery
+    from autograder.lateness import Lateness
 
 TEMPLATE = jinja2.Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -58,6 +61,11 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 {% if misconceptions %}<table id="misconceptions"><tr><th>misconception</th><th>submissions</th><th>who</th></tr>
 {% for key, desc, count, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td><td class="who">{% for label, sub in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a>{{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% else %}<p>None detected.</p>{% endif %}
+{% if late_rows %}<h2>Late submissions</h2>
+<p id="late-summary">{{ late_rows|length }} late · {{ penalised }} penalised · {{ waived }} waived{% if policy_applies %}{% else %} · no late policy in grading.yml, so nothing is taken off{% endif %}</p>
+<table id="late"><tr><th>submission</th><th>students</th><th>submitted</th><th>lateness</th><th>score</th></tr>
+{% for key, who, at, what, score in late_rows %}<tr><td>{{ key }}</td><td>{{ who }}</td><td>{{ at }}</td><td>{{ what }}</td><td class="num">{{ score }}</td></tr>{% endfor %}
+</table>{% endif %}
 <h2>Slowest submissions</h2>
 <table id="slowest"><tr><th>submission</th><th>seconds</th></tr>
 {% for r in slowest %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%.2f"|format(r.execution_time_s) }}</td></tr>{% endfor %}
@@ -66,7 +74,7 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 {% for key, who, question, html in written %}<h3>{{ key }}{% if who %} ({{ who }}){% endif %} — {{ question }}</h3><div class="answer">{{ html }}</div>{% endfor %}{% endif %}
 <h2>Every submission</h2>
 <table id="submissions"><tr><th>submission</th><th>students</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
-{% for r in results %}<tr><td>{{ r.submission }}</td><td>{{ students[loop.index0] }}</td><td class="num">{{ "%g"|format(r.score) }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}{% if r.status != "graded" and r.message %}: {{ r.message }}{% endif %}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback_of[r.submission] }}">feedback</a> · <a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
+{% for r in results %}<tr><td>{{ r.submission }}</td><td>{{ students[loop.index0] }}</td><td class="num">{{ final[loop.index0] }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}{% if r.status != "graded" and r.message %}: {{ r.message }}{% endif %}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback_of[r.submission] }}">feedback</a> · <a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
 </table>
 </body></html>
 """, autoescape=True)
@@ -80,9 +88,11 @@ def _png(fig) -> str:
 
 def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path,
                  found: "Optional[Discovery]" = None,
-                 changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None) -> Path:
+                 changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None,
+                 lateness: "Optional[dict[str, Lateness]]" = None) -> Path:
     """report.html. `found` (exports.Discovery) names each submission's students; `changes`
-    ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed."""
+    ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed;
+    `lateness` (lateness.assess_class) what the late policy made of each submission."""
     from autograder.feedback import answer_html, feedback_name
     from autograder.gradebook import misconception_students, question_averages
     import matplotlib
@@ -125,6 +135,17 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
     infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)
     title = course.config.assignments[slug].title or slug
+    late = lateness or {}
+    at = {e.key: e.created_at for e in found.entries} if found is not None else {}
+    final, late_rows = [], []
+    for r in results:
+        assessed = late.get(r.submission)
+        score = assessed.final(r) if assessed is not None else r.score
+        final.append(f"{score:g}" + (f" ({r.score:g} before the late penalty)" if score != r.score else ""))
+        if assessed is not None and (assessed.late or assessed.waived or assessed.extended_to or assessed.warning):
+            said = assessed.describe(r) or ("late penalty waived: on time anyway" if assessed.waived else "")
+            what = "; ".join(x for x in (said, assessed.warning) if x)
+            late_rows.append((r.submission, who.get(r.submission, ""), at.get(r.submission, ""), what, final[-1]))
     page = TEMPLATE.render(
         title=title, n=len(results), max_score=f"{max_score:g}",
         mean=(sum(scores) / len(scores)) if scores else 0.0,
@@ -138,7 +159,10 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
                  for k, (o, om, n, nm, why) in sorted((changes or {}).items())],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
         infra=infra.most_common(), infra_count=sum(1 for r in results if r.infra),
-        results=results,
+        results=results, final=final, late_rows=late_rows,
+        penalised=sum(1 for r in results if r.submission in late and late[r.submission].deduction(r) > 0),
+        waived=sum(1 for x in late.values() if x.waived or x.extended_to),
+        policy_applies=any(x.applies for x in late.values()),
         # The same name batch wrote, URL-quoted: always a relative link into results/.
         feedback=[f"results/{quote(results_name(r.submission))}" for r in results])
     path = outdir / "report.html"

@@ -49,7 +49,7 @@ def test_gradescope_class_one_row_per_student(tmp_path):
     header = list(rows[0])
     assert header[:9] == ["name", "sid", "email", "lms_id", "submission", "group_size", "score", "max_score", "q1"]
     assert header[9:12] == ["q2", "q3", "q10"]                                   # natural order
-    assert header[12:] == ["status", "reason", "late", "submitted_at", "misconceptions"]
+    assert header[12:] == ["status", "reason", "late", "submitted_at", "late_by", "penalty", "misconceptions"]
     by_sid = {r["sid"]: r for r in rows}
     ada = by_sid["1001"]
     assert (ada["name"], ada["email"], ada["score"], ada["max_score"], ada["q3"]) == \
