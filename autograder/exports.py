@@ -41,7 +41,7 @@ from pydantic import BaseModel, Field, field_serializer
 
 from autograder.errors import GraderError, SubmissionError
 from autograder.gradescope import MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, _safe_extract
-from autograder.intake import check_zip_members, escape_undecodable, shown_name
+from autograder.intake import check_zip_members, escape_undecodable, escape_unshown, shown_name
 from autograder.outcome import NOT_GRADED
 from autograder.results import SubmissionResult, TestReport
 
@@ -157,9 +157,10 @@ class Entry(BaseModel):
 
     @field_serializer("path")
     def _path_text(self, path: Path) -> str:
-        """roster.json is UTF-8: bytes of the path that are not UTF-8 are written as \\xNN. For people
-        only: nothing opens a roster's paths again (a zip's files lie in scratch, gone by then)."""
-        return escape_undecodable(str(path))
+        """roster.json is UTF-8 and inert: bytes of the path that are not UTF-8, and control and bidi
+        characters, are written as escapes (intake.escape_unshown). For people only: nothing opens a
+        roster's paths again (a zip's files lie in scratch, gone by then)."""
+        return escape_unshown(str(path))
 
     @property
     def name(self) -> str:
@@ -400,7 +401,8 @@ def _pick(files: list[tuple[str, Path]], slug: str, rule: NotebookRule, scratch:
     chosen, kind, msg = _choose(inner, slug, rule)
     if kind == "no_notebook" and left_out:
         more = f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
-        msg += (f" (left out of the zip: {', '.join(repr(n) for n in left_out[:5])}{more}: links, devices, or "
+        named = ", ".join(f"'{n}'" for n in left_out[:5])
+        msg += (f" (left out of the zip: {named}{more}: links, devices, or "
                 "names that cannot be unpacked safely, such as ones holding control characters or '..')")
     return chosen, kind, (f"in the zip: {msg}" if msg else "")
 

@@ -87,13 +87,26 @@ def recv(sock: socket.socket) -> Optional[dict[str, Any]]:
 
 
 # --- the parent's side ------------------------------------------------------------------------------
+# Run as `python -I -c BOOTSTRAP PACKAGE_ROOT MODULE ARGS...`: put the folder this package lies in first on
+# the path, then run MODULE as __main__ with ARGS as its arguments.
+_BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv.pop(1)); module = sys.argv.pop(1); import runpy; "
+              "runpy.run_module(module, run_name='__main__', alter_sys=True)")
+
+
+def isolated_module_command(module: str, *args: str) -> list[str]:
+    """The command that runs `module` of this package as `python -m` would, but isolated (`-I`):
+    neither the working directory nor PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, the user's site-packages
+    or a sitecustomize beside them decide what it imports; the interpreter's own library, its
+    site-packages, and, first, the folder this very package was imported from (so the child runs the
+    code this process runs and fingerprints, installed or not; nothing of the caller's folder)."""
+    package_root = str(Path(__file__).resolve().parent.parent)
+    return [sys.executable, "-I", "-c", _BOOTSTRAP, package_root, module, *args]
+
+
 def grader_command(options: dict[str, Any]) -> list[str]:
-    """How a grader process is started: `python -I`, so neither the working directory nor the
-    script's folder, PYTHONPATH, PYTHONSTARTUP, PYTHONHOME or the user's site-packages decide what it
-    imports: only the interpreter's own library and its site-packages (where this package is
-    installed; `make install` installs it editable). The course's `reference` package joins the path
-    explicitly, by absolute path, when the hidden tests load (autograder.hidden)."""
-    return [sys.executable, "-I", "-m", "autograder.pool", json.dumps(options)]
+    """How a grader process is started (isolated_module_command). The course's `reference` package
+    joins its path explicitly, by absolute path, when the hidden tests load (autograder.hidden)."""
+    return isolated_module_command("autograder.pool", json.dumps(options))
 
 
 class GraderProcess:
