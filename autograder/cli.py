@@ -75,7 +75,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         _fail(GraderError(f"--isolation must be one of {', '.join(levels)}, not {isolation!r}"))
     from autograder.config import find_course
     try:
-        course = find_course()
+        course = find_course(students=[submission.resolve().parent])
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
         from autograder.results import Isolation
         from autograder.zygote import launch
@@ -129,7 +129,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
         _fail(GraderError(f"{directory} is not a directory"))
     scratch = tempfile.TemporaryDirectory(prefix="autograder-class-")
     try:
-        course = find_course()
+        course = find_course(students=[directory.resolve()] if directory.is_dir() else [])  # a zip holds its own
         course.assignment_dir(assignment)
         part = parse_shard(shard) if shard else None
         level = Isolation(isolation) if isolation else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal, Optional, Sequence
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError
@@ -135,8 +135,12 @@ def load_config(path: Path) -> CourseConfig:
     return config
 
 
-def find_course(start: Optional[Path] = None) -> Course:
-    """The course root: $AUTOGRADER_COURSE, else the nearest directory upward holding grading.yml."""
+def find_course(start: Optional[Path] = None, students: Sequence[Path] = ()) -> Course:
+    """The course root: $AUTOGRADER_COURSE, else the nearest directory upward holding grading.yml.
+    `students`: folders whose files are the students' (the graded notebook's folder, the class). A
+    course found by walking up may not be one of them or lie inside one: a student's folder holding
+    grading.yml and assignments/ would otherwise choose the hidden tests, and run its own Python in
+    the grader, when a TA grades from inside it."""
     env = os.environ.get("AUTOGRADER_COURSE")
     candidates = [Path(env)] if env else [p for p in [(start or Path.cwd()).resolve(),
                                                       *(start or Path.cwd()).resolve().parents]]
@@ -144,3 +148,9 @@ def find_course(start: Optional[Path] = None) -> Course:
         if (root / "grading.yml").is_file():
             return Course(root, load_config(root / "grading.yml"))
     raise ConfigError("no grading.yml found (run inside a course directory or set AUTOGRADER_COURSE)")
+            if not env:
+                for folder in students:
+                    folder = Path(folder).resolve()
+                    if root == folder or folder in root.parents:
+                        raise ConfigError(f"the grading.yml found from the working directory ({root}) is in the "
+                                          f"students' folder {folder}: set AUTOGRADER_COURSE to the course")

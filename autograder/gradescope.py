@@ -10,15 +10,15 @@ from __future__ import annotations
 import ast
 import json
 import os
-import re
 import tempfile
 import time
 import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Optional
 
 from autograder.config import Course, find_course
-from autograder.errors import GraderError
+from autograder.errors import GraderError, SubmissionError
+from autograder.intake import check_zip_members, shown_name, zip_member_path
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Runs once when the Gradescope image is built. Everything is installed now; nothing at grading time.
@@ -206,20 +206,6 @@ MAX_ZIPS = 10
 _S_IFMT, _S_IFREG = 0o170000, 0o100000
 
 
-def _member_path(name: str) -> Optional[PurePosixPath]:
-    """The relative path a zip member may be written to, or None when it must be skipped: absolute
-    paths, drive letters, '..', control characters. Windows tools write '\\' as the separator: it
-    is read as one, so '..\\x' is '..' like any other."""
-    name = name.replace("\\", "/")
-    if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name) \
-            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
-        return None
-    parts = [p for p in name.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts or any(len(p.encode("utf-8", "surrogatepass")) > 255 for p in parts):
-        return None
-    return PurePosixPath(*parts)
-
-
 def _safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
                   max_members: int = MAX_ZIP_MEMBERS) -> int:
     """Extract a student's zip into `dest` (a fresh folder the grader named) without zip-slip, links,
@@ -234,7 +220,7 @@ def _safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
         if len(infos) > max_members:
             raise GraderError(f"the submitted zip has more than {max_members} files")
         for info in infos:
-            rel = _member_path(info.filename)
+            rel = zip_member_path(info.filename)
             kind = (info.external_attr >> 16) & _S_IFMT
             if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
                 continue
@@ -268,18 +254,23 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
             # A fresh folder the grader names: the zip's own name ("...zip" has the stem "..") is never a path.
             dest = Path(tempfile.mkdtemp(prefix=f"zip{i}-", dir=scratch))
             try:
+                with zipfile.ZipFile(zp) as z:
+                    check_zip_members(z.infolist())  # two members that would be one file: none is chosen
                 budget -= _safe_extract(zp, dest, max_bytes=budget)
+            except SubmissionError as e:
+                return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
-                return None, f"could not open {zp.name}: {str(e)[:200]}"
+                return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
         candidates = [p for p in scratch.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
     if not candidates:
         return None, f"no notebook found in your submission: please submit {slug}.ipynb"
-    exact = [p for p in candidates if p.name == f"{slug}.ipynb"]
+    # case-insensitive: toy.ipynb beside TOY.ipynb is two candidates, and neither is chosen
+    exact = [p for p in candidates if p.name.casefold() == f"{slug}.ipynb".casefold()]
     if len(exact) == 1:
         return exact[0], ""
     if len(candidates) == 1:
         return candidates[0], ""
-    names = ", ".join(sorted(p.name for p in candidates)[:5])
+    names = ", ".join(sorted(shown_name(p) for p in candidates)[:5])
     return None, f"found several notebooks ({names}) and none named {slug}.ipynb: submit just one"
 
 

@@ -14,7 +14,7 @@ from typing import Optional
 from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
-from autograder.intake import Submission, read_submission, shown_name
+from autograder.intake import Submission, escape_undecodable, read_submission, shown_name
 from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import SubmissionInfo, run_tests
@@ -166,7 +166,7 @@ class Grader:
         except Exception as e:  # noqa: BLE001 - never lose the batch to one submission
             return build_result(shown_name(path), slug, status="worker_failed", seed=seed,
                                 specs=self.specs(slug), isolation=self.isolation,
-                                message=f"grader error: {type(e).__name__}: {e}",
+                                message=escape_undecodable(f"grader error: {type(e).__name__}: {e}"),
                                 elapsed_s=time.perf_counter() - start)
 
     def grade(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:

@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -399,3 +400,52 @@ def test_graded_in_a_default_container(tmp_path, landlock):
     data = json.loads((root / "results" / "results.json").read_text())
     jsonschema.validate(data, SCHEMA)
     assert data["score"] == 4 and data["extra_data"]["isolation"] == "container"
+
+
+# --- nothing ambiguous is resolved silently on Gradescope either ---------------------------------------
+@pytest.mark.parametrize("members", [
+    ["hw/toy.ipynb", "hw/toy.ipynb"],        # the same name twice: unzip keeps the last, we would keep the first
+    ["hw/toy.ipynb", "hw//toy.ipynb"],       # one path, two spellings
+    ["hw/toy.ipynb", "HW/Toy.ipynb"],        # one file on a case-insensitive disk
+])
+def test_a_zip_whose_members_clash_is_refused_by_name(tmp_path, members):
+    from autograder.gradescope import find_notebook
+    sub, scratch = tmp_path / "submission", tmp_path / "scratch"
+    sub.mkdir()
+    scratch.mkdir()
+    with zipfile.ZipFile(sub / "submission.zip", "w") as z, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile's own "Duplicate name" warning: writing one is the point
+        for i, name in enumerate(members):
+            z.writestr(name, (FIXTURE_SUBS / ("good.ipynb" if i == 0 else "no_scale.ipynb")).read_bytes())
+    path, problem = find_notebook(sub, "toy", scratch)
+    assert path is None and "submission.zip" in problem
+    assert "toy.ipynb" in problem.lower(), problem
+
+
+def test_two_notebooks_named_alike_in_any_case_are_both_refused(tmp_path):
+    from autograder.gradescope import find_notebook
+    sub = tmp_path / "submission"
+    (sub / "a").mkdir(parents=True)
+    (sub / "b").mkdir()
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", sub / "a" / "toy.ipynb")
+    shutil.copy(FIXTURE_SUBS / "no_scale.ipynb", sub / "b" / "TOY.ipynb")
+    path, problem = find_notebook(sub, "toy", tmp_path)
+    assert path is None and "several notebooks" in problem
+
+
+def test_a_course_inside_the_students_folder_is_never_used(tmp_path):
+    """A TA grades from inside a student's folder that holds its own grading.yml and hidden tests: the
+    walk up from the working directory finds them, and they are refused, not imported."""
+    student = tmp_path / "alice"
+    shutil.copytree(FIXTURE_COURSE, student)
+    marker = tmp_path / "ran.txt"
+    (student / "assignments" / "toy" / "hidden" / "q1.py").write_text(
+        f"open({str(marker)!r}, 'w').write('student code ran in the grader')\n")
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", student / "toy.ipynb")
+    env = {k: v for k, v in os.environ.items() if k != "AUTOGRADER_COURSE"}
+    for argv in (["grade", "toy.ipynb", "-a", "toy"], ["batch", ".", "-a", "toy", "-o", str(tmp_path / "out")]):
+        proc = subprocess.run([sys.executable, "-I", "-m", "autograder.cli", *argv], cwd=student, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "set AUTOGRADER_COURSE" in proc.stderr and "Traceback" not in proc.stderr
+        assert not marker.exists()
