@@ -40,10 +40,11 @@ if TYPE_CHECKING:
 
 DAY = dt.timedelta(days=1)
 MAX_TIME_CHARS = 64
+# ASCII digits only: \d would also take other scripts' digits, which int() reads as numbers
 _TIME = re.compile(
-    r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2})"
-    r"(?::(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?)?"
-    r"(?: ?(?P<tz>Z|z|[+-]\d{2}(?::?\d{2})?))?")
+    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{2})-(?P<d>[0-9]{2})[T ](?P<h>[0-9]{2}):(?P<mi>[0-9]{2})"
+    r"(?::(?P<s>[0-9]{2})(?:\.(?P<frac>[0-9]{1,9}))?)?"
+    r"(?: ?(?P<tz>Z|z|[+-][0-9]{2}(?::?[0-9]{2})?))?")
 _ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]{0,40}(?:/[A-Za-z0-9_+\-]{1,40}){0,3}")
 
 
@@ -92,12 +93,12 @@ def parse_time(text: object, zone: Optional[dt.tzinfo] = None) -> dt.datetime:
 def _in_zone(naive: dt.datetime, zone: dt.tzinfo) -> dt.datetime:
     """`naive` as a wall time in `zone`; BadTime when daylight saving skips or repeats it there."""
     early, late = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
+    # first the gap (PEP 495 gives its wall times two offsets as well): there and back lands elsewhere
+    if early.astimezone(dt.timezone.utc).astimezone(zone).replace(tzinfo=None) != naive:
+        raise BadTime(f"{naive.isoformat(timespec='minutes')} does not exist in {zone} (clocks go forward)")
     if early.utcoffset() != late.utcoffset():
         raise BadTime(f"{naive.isoformat(timespec='minutes')} happens twice in {zone} (clocks go back): "
                       "give the UTC offset to say which")
-    there_and_back = early.astimezone(dt.timezone.utc).astimezone(zone).replace(tzinfo=None)
-    if there_and_back != naive:
-        raise BadTime(f"{naive.isoformat(timespec='minutes')} does not exist in {zone} (clocks go forward)")
     return early
 
 

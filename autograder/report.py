@@ -62,7 +62,7 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 {% for key, desc, count, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td><td class="who">{% for label, sub in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a>{{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% else %}<p>None detected.</p>{% endif %}
 {% if late_rows %}<h2>Late submissions</h2>
-<p id="late-summary">{{ late_rows|length }} late · {{ penalised }} penalised · {{ waived }} waived{% if policy_applies %}{% else %} · no late policy in grading.yml, so nothing is taken off{% endif %}</p>
+<p id="late-summary">{{ late_count }} late · {{ penalised }} penalised · {{ waived }} waived{% if policy_applies %}{% else %} · no late policy in grading.yml, so nothing is taken off{% endif %}</p>
 <table id="late"><tr><th>submission</th><th>students</th><th>submitted</th><th>lateness</th><th>score</th></tr>
 {% for key, who, at, what, score in late_rows %}<tr><td>{{ key }}</td><td>{{ who }}</td><td>{{ at }}</td><td>{{ what }}</td><td class="num">{{ score }}</td></tr>{% endfor %}
 </table>{% endif %}
@@ -74,7 +74,7 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 {% for key, who, question, html in written %}<h3>{{ key }}{% if who %} ({{ who }}){% endif %} — {{ question }}</h3><div class="answer">{{ html }}</div>{% endfor %}{% endif %}
 <h2>Every submission</h2>
 <table id="submissions"><tr><th>submission</th><th>students</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
-{% for r in results %}<tr><td>{{ r.submission }}</td><td>{{ students[loop.index0] }}</td><td class="num">{{ final[loop.index0] }} / {{ "%g"|format(r.max_score) }}</td><td>{{ r.status }}{% if r.status != "graded" and r.message %}: {{ r.message }}{% endif %}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback_of[r.submission] }}">feedback</a> · <a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
+{% for r in results %}<tr><td>{{ r.submission }}</td><td>{{ students[loop.index0] }}</td><td class="num">{{ final[loop.index0] }} / {{ "%g"|format(r.max_score) }}{{ before[loop.index0] }}</td><td>{{ r.status }}{% if r.status != "graded" and r.message %}: {{ r.message }}{% endif %}</td><td>{{ r.misconceptions|unique|join(", ") }}</td><td><a href="{{ feedback_of[r.submission] }}">feedback</a> · <a href="{{ feedback[loop.index0] }}">results.json</a></td></tr>{% endfor %}
 </table>
 </body></html>
 """, autoescape=True)
@@ -137,15 +137,17 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     title = course.config.assignments[slug].title or slug
     late = lateness or {}
     at = {e.key: e.created_at for e in found.entries} if found is not None else {}
-    final, late_rows = [], []
+    final, before, late_rows = [], [], []
     for r in results:
         assessed = late.get(r.submission)
         score = assessed.final(r) if assessed is not None else r.score
-        final.append(f"{score:g}" + (f" ({r.score:g} before the late penalty)" if score != r.score else ""))
+        final.append(f"{score:g}")
+        before.append(f" ({r.score:g} before the late penalty)" if score != r.score else "")
         if assessed is not None and (assessed.late or assessed.waived or assessed.extended_to or assessed.warning):
             said = assessed.describe(r) or ("late penalty waived: on time anyway" if assessed.waived else "")
             what = "; ".join(x for x in (said, assessed.warning) if x)
-            late_rows.append((r.submission, who.get(r.submission, ""), at.get(r.submission, ""), what, final[-1]))
+            late_rows.append((r.submission, who.get(r.submission, ""), at.get(r.submission, ""), what,
+                              f"{final[-1]} / {r.max_score:g}{before[-1]}"))
     page = TEMPLATE.render(
         title=title, n=len(results), max_score=f"{max_score:g}",
         mean=(sum(scores) / len(scores)) if scores else 0.0,
@@ -159,7 +161,8 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
                  for k, (o, om, n, nm, why) in sorted((changes or {}).items())],
         slowest=sorted(results, key=lambda r: -r.execution_time_s)[:10],
         infra=infra.most_common(), infra_count=sum(1 for r in results if r.infra),
-        results=results, final=final, late_rows=late_rows,
+        results=results, final=final, before=before, late_rows=late_rows,
+        late_count=sum(1 for x in late.values() if x.late),
         penalised=sum(1 for r in results if r.submission in late and late[r.submission].deduction(r) > 0),
         waived=sum(1 for x in late.values() if x.waived or x.extended_to),
         policy_applies=any(x.applies for x in late.values()),
