@@ -71,6 +71,7 @@ def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str
     from autograder import __version__
     settings = course.config.assignments[slug].model_dump(mode="json")
     settings.pop("title", None)  # a title decides no score
+    settings.pop("similarity", None)  # the similarity report is advice: it decides no score
     settings.pop("late_policy", None)  # applied to totals after scoring: a new policy regrades nothing
     relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
                 "gpu_points": course.config.gpu_points, "assignment": settings}
@@ -285,6 +286,9 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         with disk_faults(outdir):
             ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
                                     changes=changes, warnings=info.warnings)
+            # beside the grades, after them: advice for a person that changes no score
+            from autograder.similarity import write_batch_similarity
+            write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
     finally:
         if journal is not None:
             journal.close()

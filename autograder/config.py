@@ -2,12 +2,13 @@
 error that names the bad key."""
 from __future__ import annotations
 
+import keyword
 import os
 from pathlib import Path
 from typing import Literal, Optional, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
 
 from autograder.errors import AssignmentNotFound, ConfigError
 from autograder.lateness import LatePolicy, policy_problem
@@ -58,6 +59,33 @@ class VisibilitySettings(_Strict):
     isolation: Vis = Field("hidden", description="who sees which sandbox ran (hidden: instructors only)")
 
 
+class SimilaritySettings(_Strict):
+    """The similar-submissions report (autograder.similarity): advice to read, never a score."""
+    threshold: float = Field(0.5, gt=0, le=1, description=(
+        "a pair scoring this or more is flagged: the share of the two submissions' own code (template, "
+        "reference and the master notebook's code left out) that lies in passages they share"))
+    floor: float = Field(0.2, ge=0, le=1, description=(
+        "pairs scoring less are left out of similarity.csv and similarity.html"))
+    functions: list[str] = Field(default_factory=list, max_length=200, description=(
+        "the functions compared, with the helpers they call; empty: every name the hidden tests take "
+        "that a notebook defines as a function"))
+
+    @field_validator("functions")
+    @classmethod
+    def _identifiers(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise ValueError(f"'{name[:80]}' is not a Python function name")
+        return names
+
+    @model_validator(mode="after")
+    def _floor_below_threshold(self) -> "SimilaritySettings":
+        if self.floor > self.threshold:
+            raise ValueError(f"floor ({self.floor:g}) is above threshold ({self.threshold:g}): "
+                             "a flagged pair would not be listed")
+        return self
+
+
 class AssignmentSettings(_Strict):
     title: str = ""
     forbidden_apis: list[str] = Field(default_factory=list,
@@ -70,6 +98,8 @@ class AssignmentSettings(_Strict):
     visible_tests: list[str] = Field(
         default_factory=list, description="tests students see before grades are published: a question "
                                           "(`q1`) or one test (`q5:test_float32_no_mask`)")
+    similarity: SimilaritySettings = Field(default_factory=SimilaritySettings, description=(
+        "the similar-submissions report's threshold, floor and functions: no part of the grading fingerprint"))
     late_policy: Optional[LatePolicy] = Field(None, description=(
         "this assignment's late policy: its due time, and any key of the course's late_policy to override "
         "(autograder.lateness). Applied to totals after scoring: no part of the grading fingerprint"))

@@ -307,6 +307,15 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
                 results.append(result)
     finally:
         journal.close()
+    from autograder.batch import _note
+    from autograder.similarity import merge_similarity
+    notes: list[str] = []
+    with disk_faults(outdir):  # the whole class compared again, from each shard's similarity.json
+        shards = [(d, [name for name, *_rest, shard in got.rows if shard == d], (got.labels or {}).get(d, str(d)))
+                  for d in dirs]
+        merge_similarity(shards, course, slug, outdir, found=got.roster, warnings=notes)
+    for line in notes:
+        _note(f"note: {line}")
     with disk_faults(outdir):
         return write_outputs(results, course, slug, outdir, found=got.roster,
                              hand=load_hand_scores(got.hand, course, slug, got.waivers), changes=got.changes)

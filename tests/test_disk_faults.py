@@ -81,11 +81,12 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def one_line(proc: subprocess.CompletedProcess) -> str:
-    """The exit status is 2 and stderr is one line, no traceback: that line."""
+    """The exit status is 2 and stderr says why in one line, no traceback: that line. (Besides it only
+    the grader's own "note:" lines may appear, such as a host without bwrap saying which level ran.)"""
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-2000:], proc.stderr[-3000:])
     assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-3000:]
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
+    lines = [ln for ln in proc.stderr.strip().splitlines() if not ln.startswith("note: ")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     return lines[0]
 
 
