@@ -92,10 +92,12 @@ class Cluster:
 
 
 def _write_conf(home: Path, host: str, cpus: int, memory_mb: int) -> Path:
+    """One node, its own ports, files and cluster name; addresses given, so no name lookup is needed.
+    Jobs run as whoever submits them: root here."""
     conf = home / "slurm.conf"
     conf.write_text(f"""\
 ClusterName=ag{os.getpid()}
-SlurmctldHost={host}
+SlurmctldHost={host}(127.0.0.1)
 SlurmctldPort={_free_port()}
 SlurmdPort={_free_port()}
 AuthType=auth/munge
@@ -119,7 +121,7 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=3600
-NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
+NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
 PartitionName=main Nodes={host} Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes={host} MaxTime=10 State=UP
 """)
@@ -298,7 +300,10 @@ def test_three_array_tasks_and_the_merge_equal_one_batch(cluster: Cluster, tmp_p
     assert merged_book == whole_book
     assert _scores(out / "merged") == _scores(whole)
     scores = sorted(float(r["score"]) for r in merged_book.values())
+    levels = {json.loads(p.read_text())["extra_data"]["isolation"] for p in (out / "merged" / "results").glob("*.json")}
+    assert None not in levels, "every result records the isolation level it was graded at"
     assert scores[0] < scores[-1] == float(merged_book["full_marks.ipynb"]["max_score"]), scores
     print(f"\nSLURM, one node of {cluster.cpus} CPUs: {len(merged_book)} submissions in 3 array tasks + merge, "
           f"submit to merged gradebook: {elapsed:.1f} s (tasks {', '.join(_runtimes(cluster, array[1]))}; "
-          f"merge {', '.join(_runtimes(cluster, merge[1]))}); one unsharded batch -j {cluster.cpus}: {elapsed_one:.1f} s")
+          f"merge {', '.join(_runtimes(cluster, merge[1]))}); one unsharded batch -j {cluster.cpus}: "
+          f"{elapsed_one:.1f} s; isolation {', '.join(sorted(levels))}")
