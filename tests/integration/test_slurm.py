@@ -56,10 +56,16 @@ def _install_slurm() -> None:
         subprocess.run(install, env=env, check=True, capture_output=True, timeout=900)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))
-        return int(s.getsockname()[1])
+def _free_ports(n: int) -> list[int]:
+    """n distinct ports free now: another copy of this test on the host gets others."""
+    sockets = [socket.socket() for _ in range(n)]
+    try:
+        for s in sockets:
+            s.bind(("", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def _mem_total_mb() -> int:
@@ -95,11 +101,12 @@ def _write_conf(home: Path, host: str, cpus: int, memory_mb: int) -> Path:
     """One node, its own ports, files and cluster name; addresses given, so no name lookup is needed.
     Jobs run as whoever submits them: root here."""
     conf = home / "slurm.conf"
+    ctld_port, slurmd_port = _free_ports(2)
     conf.write_text(f"""\
 ClusterName=ag{os.getpid()}
 SlurmctldHost={host}(127.0.0.1)
-SlurmctldPort={_free_port()}
-SlurmdPort={_free_port()}
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket={home}/munge/socket
@@ -167,7 +174,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
     the = Cluster(home, env, cpus, memory_mb)
     try:
-        # --force: munged refuses to run as root, or with a key under /tmp, without it
+        # --force: munged refuses a socket whose folders others cannot search (pytest's tmp dirs are 0700)
         start("munged", "munged", "--foreground", "--force", f"--socket={home}/munge/socket", f"--key-file={key}",
               f"--pid-file={home}/munge/munged.pid", f"--seed-file={home}/munge/seed",
               f"--log-file={home}/munged.log")
