@@ -91,6 +91,8 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     if results:  # first: nothing printed afterwards can lose it
         try:
             write_results(result, vis, results)
+        except GraderError as e:  # a DiskFault already names the path and the cause
+            _fail(e)
         except OSError as e:
             _fail(GraderError(f"could not write {results}: {e}"))
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from autograder.config import Course, find_course
+from autograder.atomic import write_atomic
 from autograder.errors import GraderError, SubmissionError
 from autograder.intake import check_zip_members, shown_name, zip_member_path
 
@@ -291,7 +292,7 @@ def run_in_container(root: Path, slug: str) -> Path:
         reason = str(e) if isinstance(e, GraderError) else f"{type(e).__name__}: {e}"
         try:
             results_path.parent.mkdir(parents=True, exist_ok=True)
-            results_path.write_text(json.dumps(failure_results(reason, time.perf_counter() - start), indent=2))
+            write_atomic(results_path, json.dumps(failure_results(reason, time.perf_counter() - start), indent=2))
         except OSError:
             pass  # run_autograder writes its own when this file is missing
         raise GraderError(reason) from None
@@ -320,6 +321,6 @@ def _grade_in_container(root: Path, slug: str, results_path: Path) -> Path:
             result = grader.grade(notebook, slug)
             result.execution_time_s = round(time.perf_counter() - start, 3)  # with the start-up
         data = to_gradescope(result, vis)
-    results_path.write_text(json.dumps(data, indent=2))
+    write_atomic(results_path, json.dumps(data, indent=2))  # whole or not at all: Gradescope reads it as it is
     os.chmod(results_path, 0o644)
     return results_path
