@@ -236,6 +236,14 @@ def test_the_course_grading_yml_sets_the_demo_policy(tmp_path):
     said = {e.key: assess(e.created_at, e.late, p).describe(result(e.key, 19, 35)) for e in found.entries}
     assert said == {"submission_1001": "", "submission_1002": "late by 7 min, within the grace period: no penalty",
                     "submission_1003": "late by 22 h 30 min: -10% of the maximum, 3.5 points"}
+    canvas = discover(ROOT / "examples" / "exports" / "canvas-sdpa", "sdpa-from-scratch", tmp_path)
+    waivers = read_hand_scores(ROOT / "examples" / "exports" / "canvas-sdpa-extensions.csv", {}, canvas.entries).waivers
+    said = {e.submitters[0].lms_id: assess(e.created_at, e.late, p, waivers.get(e.key)).describe(result(e.key, 19, 35))
+            for e in canvas.entries}
+    assert said == {"1101": "", "1102": "marked late by the export (no time given: counted as 1 day): -10% of the "
+                                        "maximum, 3.5 points",
+                    "1103": "marked late by the export (no time given: counted as 1 day): penalty waived (Extension "
+                            "granted before the due time (medical note))"}
 
 
 def test_the_policy_is_no_part_of_the_grading_fingerprint(tmp_path):
