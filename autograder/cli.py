@@ -196,7 +196,8 @@ def _summary(results, outdir: Path, extra: str) -> None:
         typer.echo(line, err=True)
     graded = [r for r in results if r.status == "graded"]
     mean = sum(r.score for r in results) / len(results) if results else 0.0
-    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}; {extra}")
+    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f} before any late penalty"
+               f" (gradebook.csv has both); {extra}")
     typer.echo(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
     typer.echo(f"feedback:  {outdir / 'feedback'}/")
     typer.echo(f"report:    {outdir / 'report.html'}")
