@@ -176,11 +176,11 @@ def find_course(start: Optional[Path] = None, students: Sequence[Path] = ()) -> 
                                                       *(start or Path.cwd()).resolve().parents]]
     for root in candidates:
         if (root / "grading.yml").is_file():
-            return Course(root, load_config(root / "grading.yml"))
-    raise ConfigError("no grading.yml found (run inside a course directory or set AUTOGRADER_COURSE)")
             if not env:
                 for folder in students:
                     folder = Path(folder).resolve()
                     if root == folder or folder in root.parents:
                         raise ConfigError(f"the grading.yml found from the working directory ({root}) is in the "
                                           f"students' folder {folder}: set AUTOGRADER_COURSE to the course")
+            return Course(root, load_config(root / "grading.yml"))
+    raise ConfigError("no grading.yml found (run inside a course directory or set AUTOGRADER_COURSE)")
