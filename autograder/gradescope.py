@@ -189,7 +189,9 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
                  "run_autograder", 0o755)
         # Only this assignment's settings travel: other assignments' hidden tests stay home.
         import yaml
-        cfg = course.config.model_dump(mode="json")
+        # only what grading.yml says (exclude_unset): defaults filled in would override the course's
+        # own values where settings merge (an assignment's late_policy over the course's)
+        cfg = course.config.model_dump(mode="json", exclude_unset=True)
         cfg["assignments"] = {slug: cfg["assignments"][slug]}
         add_text(yaml.safe_dump(cfg, sort_keys=False), "course/grading.yml")
         add_tree(adir, f"course/assignments/{slug}")

@@ -449,3 +449,20 @@ def test_a_course_inside_the_students_folder_is_never_used(tmp_path):
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert "set AUTOGRADER_COURSE" in proc.stderr and "Traceback" not in proc.stderr
         assert not marker.exists()
+
+
+def test_the_zips_grading_yml_says_what_the_courses_does(tmp_path):
+    """The zip carries one assignment's settings: loaded there, they are the course's own (a default
+    written out in full once overrode the course-wide late policy and failed to load)."""
+    from autograder.config import find_course, load_config
+    from autograder.lateness import policy_for
+    course = find_course(ROOT)
+    z = zipfile.ZipFile(build(ROOT, "sdpa-from-scratch", tmp_path))
+    (tmp_path / "grading.yml").write_bytes(z.read("course/grading.yml"))
+    shipped = load_config(tmp_path / "grading.yml")
+    assert list(shipped.assignments) == ["sdpa-from-scratch"]
+    assert shipped.assignments["sdpa-from-scratch"] == course.config.assignments["sdpa-from-scratch"]
+    for key in type(course.config).model_fields:
+        if key != "assignments":
+            assert getattr(shipped, key) == getattr(course.config, key), key
+    assert policy_for(shipped, "sdpa-from-scratch") == policy_for(course.config, "sdpa-from-scratch")
