@@ -89,7 +89,7 @@ from autograder.atomic import DiskFault, write_atomic
 from autograder.errors import GraderError, SubmissionError
 
 if TYPE_CHECKING:
-    from autograder.config import Course, SimilaritySettings
+    from autograder.config import Course, Limits, SimilaritySettings
     from autograder.exports import Discovery, Entry
 
 MEASURED = ("500 submissions in 7.9 to 9.3 s (three runs of bench/bench_similarity.py on this 2-core machine "
@@ -274,7 +274,7 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
     return StoredSubmission(functions=functions, imports=kept, note="; ".join(notes)[:2000])
 
 
-def extract_file(path: Path, names: Sequence[str], limits=None) -> StoredSubmission:
+def extract_file(path: Path, names: Sequence[str], limits: Optional["Limits"] = None) -> StoredSubmission:
     """`extract` of a submission file as intake reads it; a file intake refuses gives no functions."""
     from autograder.intake import read_submission
     try:
@@ -521,6 +521,11 @@ class Pair:
         return self.a.key, self.b.key
 
 
+def common_limit(n: int) -> int:
+    """In more submissions than this, a passage matches nobody: the class has made it boilerplate."""
+    return max(COMMON_MIN, int(COMMON_SHARE * n))
+
+
 def compare(docs: Sequence[Document], floor: float) -> tuple[list[Pair], int]:
     """Every pair scoring at least `floor` (and above 0), best first; and how many passages were
     left out as common to the class."""
@@ -528,7 +533,7 @@ def compare(docs: Sequence[Document], floor: float) -> tuple[list[Pair], int]:
     for i, d in enumerate(docs):
         for h in d.fingerprints:
             postings[h].append(i)
-    common = max(COMMON_MIN, int(COMMON_SHARE * len(docs)))
+    common = common_limit(len(docs))
     shared: dict[tuple[int, int], list[int]] = defaultdict(list)
     left_out = 0
     for h, holders in postings.items():
@@ -770,7 +775,8 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     names = compared_names(course, slug)
     boilerplate = class_boilerplate(course, slug, names)
     docs = [fingerprint(key, s, boilerplate, names) for key, s in sorted(stored.items())]
-    pairs, common = compare([d for d in docs if d.n], settings.floor)
+    compared = [d for d in docs if d.n]
+    pairs, common = compare(compared, settings.floor)
     who: dict[str, str] = {}
     if found is not None:
         who = {k: ", ".join(p.label for p in people) for k, people in found.submitters().items()}
@@ -790,10 +796,10 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     shown_functions = ", ".join(found_names[:12]) + (", …" if len(found_names) > 12 else "")
     if found_names:
         shown_functions += ", with the helpers they call"
-    page = PAGE.render(title=title, functions=shown_functions or "none", n=sum(1 for d in docs if d.n),
+    page = PAGE.render(title=title, functions=shown_functions or "none", n=len(compared),
                        threshold=f"{settings.threshold:g}", floor=f"{settings.floor:g}", pairs=rows, views=views,
                        more=len(rows) > MAX_VIEWS, left_out=left_out, problems=list(problems), common=common,
-                       common_limit=max(COMMON_MIN, int(COMMON_SHARE * len(docs))))
+                       common_limit=common_limit(len(compared)))
     write_atomic(outdir / "similarity.html", page)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

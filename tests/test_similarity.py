@@ -389,3 +389,28 @@ def test_batch_and_merge_write_it_and_merged_shards_say_what_one_batch_says(toy_
     merge(dirs, merged, toy_grader.course)
     assert (merged / "similarity.csv").read_text() == (whole / "similarity.csv").read_text()
     assert (merged / "similarity.json").read_text() == (whole / "similarity.json").read_text()
+
+
+def test_a_passage_most_of_a_large_class_shares_matches_nobody(course):
+    """As MOSS's -m: what more than common_limit(n) submissions share is the class's boilerplate (an
+    idiom the lesson did not write down), counted in each score's total but matched by no pair."""
+    idiom = ("def _rowwise(t):\n"
+             "    lo = t.min(dim=-1, keepdim=True).values\n"
+             "    hi = t.max(dim=-1, keepdim=True).values\n"
+             "    return (t - lo) / (hi - lo).clamp_min(1e-6) * 0.5 + t.flip(-1).cumsum(-1) * 0.25\n")
+    own = [f"    z = torch.{op}(x * {i}.5, {i % 3}) - x.roll({i}, 0) * {i + 2}\n    return _rowwise(z)\n"
+           for i, op in enumerate(["sin", "cos", "tanh", "sigmoid", "relu", "exp", "log1p", "erf", "atan", "sinh",
+                                   "cosh", "expm1", "sqrt", "abs", "neg", "sign"])]
+    names = ["stable_softmax"]
+    boilerplate = sim.class_boilerplate(course, SLUG, names)
+
+    def docs(n: int) -> list[sim.Document]:
+        return [sim.fingerprint(f"s{i}", sim.extract([idiom + "def stable_softmax(x, dim=-1):\n" + own[i]], names),
+                                boilerplate, names) for i in range(n)]
+
+    few, many = docs(sim.COMMON_MIN), docs(sim.common_limit(16) + 1)
+    assert len(many) == 11 <= len(own)
+    shared_by_few, left_few = sim.compare(few, 0.0)
+    assert left_few == 0 and len(shared_by_few) == 45 and min(p.score for p in shared_by_few) > 0.3
+    shared_by_many, left_many = sim.compare(many, 0.0)
+    assert left_many > 0 and shared_by_many == []
