@@ -201,6 +201,8 @@ def _summary(results, outdir: Path, extra: str) -> None:
     typer.echo(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
     typer.echo(f"feedback:  {outdir / 'feedback'}/")
     typer.echo(f"report:    {outdir / 'report.html'}")
+    if (outdir / "similarity.html").is_file():
+        typer.echo(f"similar:   {outdir / 'similarity.html'} (pairs to read side by side; it changes no score)")
 
 
 @app.command()
