@@ -84,10 +84,10 @@ class SandboxRecord(BaseModel):
     """What the worker that ran a submission had of its own (instructors only)."""
     seccomp: bool = False
     namespaces: list[str] = Field(default_factory=list)   # pid, ipc, mount, net, uts, user
+    landlock: bool = False    # Landlock walls: only the runtime readable, only its scratch dir writable
     memory: str = ""                                      # how the memory limit is enforced
     cuda: Optional[str] = None    # None: not asked for; "ready"; or why CUDA could not be initialised
 
-    landlock: bool = False    # Landlock walls: only the runtime readable, only its scratch dir writable
 
 ImageKind = Literal["png", "jpeg", "gif"]   # the attached images shown: decided by their bytes
 
