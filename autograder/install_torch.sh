@@ -34,7 +34,12 @@ case "$want" in
     ;;
   cpu)
     index="${index:-https://download.pytorch.org/whl/cpu}"
-    if "$PIP" install -q --timeout 20 --retries 1 "$SPEC" --index-url "$index" "$@"; then
+    # One quick look first: where the index cannot even be reached (no DNS, a closed network), pip
+    # would retry it for every package (about 100 warnings) before failing.
+    py="$(dirname "$PIP")/python"
+    [ -x "$py" ] || py=python3
+    if "$py" -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=8)" "$index/" >/dev/null 2>&1 \
+       && "$PIP" install -q --timeout 20 --retries 1 "$SPEC" --index-url "$index" "$@"; then
       echo "torch: $SPEC, CPU build, from $index"
     else
       echo "torch: $index could not be used; trying pip's own index, for a CPU build only" >&2
