@@ -9,6 +9,16 @@ FIXTURE_COURSE = ROOT / "tests" / "fixtures" / "course"
 FIXTURE_SUBS = ROOT / "tests" / "fixtures" / "submissions"
 
 
+def course_slugs() -> list[str]:
+    """The course's assignments, in grading.yml's order: every per-assignment test takes its list from
+    here, so a new assignment is tested the moment it is registered (no list of slugs in the tests)."""
+    import yaml
+    return list((yaml.safe_load((ROOT / "grading.yml").read_text()) or {}).get("assignments") or {})
+
+
+SLUGS = course_slugs()
+
+
 @pytest.fixture(scope="session")
 def fixture_course():
     from autograder.config import find_course

@@ -8,9 +8,8 @@ import nbformat
 import pytest
 
 from autograder.assign import build_template
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SLUGS
 
-SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)

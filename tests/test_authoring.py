@@ -14,9 +14,9 @@ from autograder import checks
 from autograder.hidden import load_test_file
 from autograder.runner import TrustedNamespace, run_tests
 from reference import sdpa_from_scratch as ref
+from tests.conftest import SLUGS
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
 
 
 def _doc_example() -> str:

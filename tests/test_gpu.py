@@ -9,12 +9,12 @@ import pytest
 import torch
 
 from autograder.runner import TrustedNamespace, run_tests
+from tests.conftest import SLUGS
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")]
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -26,7 +26,7 @@ from typing import Any
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
-SLUGS = ["sdpa-from-scratch", "scaled-attention", "attention-pipeline"]
+from tests.conftest import SLUGS  # noqa: E402 - the course's assignments, from grading.yml
 SEED = int(os.environ.get("HELDOUT_SEED", "2024"))   # the grading seed (any seed must do)
 
 
