@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
+from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT, SLUGS
 
 
 def cli(*args: str, course=FIXTURE_COURSE):
@@ -118,7 +118,7 @@ def _help_text(proc) -> str:
 def test_help_lists_the_course_assignments(command):
     proc = cli(command, "--help", course=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "sdpa-from-scratch, scaled-attention, attention-pipeline" in _help_text(proc)  # grading.yml's order
+    assert ", ".join(SLUGS) in _help_text(proc)  # grading.yml's order
 
 
 def test_help_works_without_a_grading_yml(tmp_path):
@@ -152,5 +152,5 @@ def test_an_unknown_assignment_is_one_line_naming_the_valid_ones(command, tmp_pa
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "unknown assignment 'nope'" in lines[0]
-    for slug in ("sdpa-from-scratch", "scaled-attention", "attention-pipeline"):
+    for slug in SLUGS:
         assert slug in lines[0]
