@@ -63,7 +63,8 @@ def main(n: int = 500) -> None:
         threshold = course.settings(SLUG).similarity.threshold
         print(f"{n} submissions: {took:.1f} s (reading, extracting, fingerprinting, comparing, writing); "
               f"{len(pairs)} pairs above the floor, {sum(p.score >= threshold for p in pairs)} flagged; "
-              f"similarity.html {(out / 'similarity.html').stat().st_size / 1e6:.1f} MB")
+              f"similarity.html {(out / 'similarity.html').stat().st_size / 1e6:.1f} MB, "
+              f"similarity.json {(out / 'similarity.json').stat().st_size / 1e6:.2f} MB")
 
 
 if __name__ == "__main__":
