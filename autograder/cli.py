@@ -63,8 +63,10 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
                                              help="hidden-input seed (replay a recorded grade)"),
           isolation: Optional[str] = typer.Option(None, "--isolation",
                                                   help="force bwrap|fallback|rlimits (default: strongest available)"),
+          all_tests: bool = typer.Option(False, "--all", help="after the diagnosis, the full per-test table"),
           ) -> None:
-    """Grade one submission: a per-test table, and results.json if asked."""
+    """Grade one submission: what went wrong, grouped by mistake (every test with --all), and
+    results.json if asked."""
     if not submission.exists():
         _fail(GraderError(f"{submission}: no such file"))
     if submission.is_dir():
@@ -96,7 +98,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         except OSError as e:
             _fail(GraderError(f"could not write {results}: {e}"))
     try:
-        print_table(result)
+        print_table(result, all_tests=all_tests)
     except Exception as e:  # noqa: BLE001 - grading finished; a display problem must not change the exit status
         typer.echo(f"note: could not print the table ({type(e).__name__})", err=True)
     if results:

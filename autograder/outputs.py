@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
+
+    from autograder.diagnosis import FailureGroup
 
 from autograder.config import VisibilitySettings
-from autograder.results import SubmissionResult
+from autograder.results import SubmissionResult, TestReport
 
 
 def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str, Any]:
@@ -214,13 +217,20 @@ def csv_cell(text: str) -> str:
 
 # --- the terminal table ------------------------------------------------------------------------------
 PIPED_WIDTH = 160
-def print_table(result: SubmissionResult, console: Optional[Console] = None) -> None:
-    """The per-test table for a TA's terminal. Student text is drawn only inside bordered cells or
-    after a fixed prefix on a line that never wraps, so the one unframed line starting with
-    "Score:" is always ours."""
+EXAMPLE_LINES = 16   # a shrunk example's lines shown (shrink.describe writes at most about a dozen)
+
+
+def print_table(result: SubmissionResult, console: Optional[Console] = None, *, all_tests: bool = False) -> None:
+    """A submission for a TA's terminal, diagnosis first (autograder.diagnosis): one block per mistake
+    (its name and text, the tests it explains, the points it cost, the rule points it withholds, one
+    smallest failing example), then each failure no diagnosis explains, once; the passed tests folded
+    into one line per question; cases the grader could not run in one note. `all_tests`: the full
+    per-test table after these.
+
+    Student text is drawn only inside bordered blocks or after a fixed prefix on a line that never
+    wraps, and never as rich markup, so the one unframed line starting with "Score:" is always ours."""
     from rich.console import Console
     from rich.panel import Panel
-    from rich.table import Table
     from rich.text import Text
     # Piped into a file or `less`, rich would assume 80 columns and cut test names: be wide there.
     console = console or Console(highlight=False, emoji=False,
@@ -235,20 +245,9 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
         console.print(f"[bold]Score: {result.score:g} / {result.max_score:g}[/]   "
                       f"({len(result.tests)} tests not run, seed {result.seed})", soft_wrap=True)
         return
-    table = Table(show_lines=True)
-    table.add_column("test", no_wrap=True)  # a test's name is what a TA searches for: never cut
-    table.add_column("result")
-    table.add_column("points", justify="right")
-    table.add_column("why", overflow="fold")
-    for t in result.tests:
-        mark = {"passed": Text("passed", style="green"), "not_run": Text("not run", style="yellow")}.get(
-            t.status, Text("failed", style="red"))
-        why = Text(terminal_text(t.message, newlines=True, max_lines=16))  # room for a shrunk example
-        if t.misconception:
-            why.append(f" [misconception: {terminal_text(t.misconception, limit=100)}]")
-        table.add_row(Text(terminal_text(t.display_name, limit=200)), mark,
-                      Text(f"{t.score:g}/{t.max_score:g}"), why)
-    console.print(table)
+    _print_diagnosis(result, console)
+    if all_tests:
+        _print_every_test(result, console)
     if result.message:
         console.print(Panel(Text(terminal_text(result.message, newlines=True), style="yellow"),
                             title="while running the notebook", title_align="left"))
@@ -259,6 +258,89 @@ def print_table(result: SubmissionResult, console: Optional[Console] = None) -> 
         console.print(Text.assemble("written answer to ", (terminal_text(m.question, limit=100), "cyan"),
                                     f": collected for hand grading ({len(m.text)} chars)"),
                       no_wrap=True, overflow="ellipsis", crop=True)
+    more = "" if all_tests or not result.tests else "; every test: --all"
     console.print(f"[bold]Score: {result.score:g} / {result.max_score:g}[/]   "
                   f"(isolation: {result.isolation.value if result.isolation else '?'}, seed {result.seed}, "
-                  f"{result.execution_time_s:.2f} s)", soft_wrap=True)
+                  f"{result.execution_time_s:.2f} s{more})", soft_wrap=True)
+
+
+def _tests_line(tests: list[TestReport]) -> str:
+    from autograder.diagnosis import tests_by_question
+    return "; ".join(f"{q}: {', '.join(names)}" for q, names in tests_by_question(tests))
+
+
+def _group_text(group: FailureGroup, *, explained: bool) -> Text:
+    """One cause's block: (its text,) the tests, the points, the withheld rule points, the example."""
+    from rich.text import Text
+
+    from autograder.diagnosis import points, split_example
+    body = Text()
+    if explained:
+        body.append(terminal_text(group.text, newlines=True, max_lines=4) + "\n")
+    else:
+        body.append(terminal_text(group.text, newlines=True, max_lines=EXAMPLE_LINES) + "\n", style="red")
+    n = len(group.tests)
+    body.append(f"{n} test{'s' if n != 1 else ''}, {points(group.lost)} lost: ", style="bold")
+    body.append(terminal_text(_tests_line(group.tests), limit=4000) + "\n")
+    if group.withheld:
+        body.append(f"{points(group.withheld_points).replace('point', 'rule point')} withheld until this is fixed: ",
+                    style="bold")
+        body.append(terminal_text(_tests_line(group.withheld), limit=2000) + "\n")
+    shown = group.example.test if group.example is not None else group.tests[0]
+    if explained:  # what one of its tests said: which case, and a crash's own words
+        body.append(f"{terminal_text(shown.display_name, limit=200)}: ", style="bold")
+        body.append(terminal_text(split_example(shown.message)[0], newlines=True, max_lines=EXAMPLE_LINES) + "\n")
+    if group.example is not None:  # shrink's own first line says how small it is
+        body.append(terminal_text(group.example.text, newlines=True, max_lines=EXAMPLE_LINES))
+    body.rstrip()
+    return body
+
+
+def _print_diagnosis(result: SubmissionResult, console: Console) -> None:
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from autograder.diagnosis import diagnose, points
+    from autograder.handscores import is_hand_test
+    found = diagnose(result, [t for t in result.tests if not is_hand_test(t)])
+    for i, group in enumerate(found.mistakes, 1):
+        # the key comes from the assignment, still shown as text: a title is never parsed as markup
+        title = Text.assemble(f"mistake {i}: ", (terminal_text(group.key or "", limit=100), "bold"),
+                              f" — {points(group.cost)}")
+        console.print(Panel(_group_text(group, explained=True), title=title, title_align="left",
+                            border_style="red"))
+    for group in found.unexplained:
+        title = Text(f"not explained by a known mistake — {points(group.cost)}")
+        console.print(Panel(_group_text(group, explained=False), title=title, title_align="left",
+                            border_style="red"))
+    if found.passed:
+        lines = Text("\n".join(terminal_text(line.sentence, limit=300) for line in found.passed))
+        console.print(Panel(lines, title="passed", title_align="left", border_style="green"))
+    if found.not_run:
+        reasons = list(dict.fromkeys(t.infra_reason or "no reason recorded" for t in found.not_run))
+        n = len(found.not_run)
+        note = (f"{n} test case{'s were' if n != 1 else ' was'} not run by the grader: "
+                f"{_tests_line(found.not_run)}. Not the student's mistake; "
+                f"{'they count' if n != 1 else 'it counts'} 0 of 0 points. Why: {'; '.join(reasons)}")
+        console.print(Panel(Text(terminal_text(note, newlines=True)), title="grader note (not run)",
+                            title_align="left", border_style="yellow"))
+
+
+def _print_every_test(result: SubmissionResult, console: Console) -> None:
+    """The per-test table (`grade --all`): every test, its result, points and message."""
+    from rich.table import Table
+    from rich.text import Text
+    table = Table(show_lines=True)
+    table.add_column("test", no_wrap=True)  # a test's name is what a TA searches for: never cut
+    table.add_column("result")
+    table.add_column("points", justify="right")
+    table.add_column("why", overflow="fold")
+    for t in result.tests:
+        mark = {"passed": Text("passed", style="green"), "not_run": Text("not run", style="yellow")}.get(
+            t.status, Text("failed", style="red"))
+        why = Text(terminal_text(t.message, newlines=True, max_lines=EXAMPLE_LINES))  # room for a shrunk example
+        if t.misconception:
+            why.append(f" [misconception: {terminal_text(t.misconception, limit=100)}]")
+        table.add_row(Text(terminal_text(t.display_name, limit=200)), mark,
+                      Text(f"{t.score:g}/{t.max_score:g}"), why)
+    console.print(table)

@@ -73,17 +73,18 @@ def hostile_result(name: str = "=evil\x1b[2J[bold]\nScore: 33 / 33.py") -> Submi
         manual=[ManualAnswer(question="q3\x1b[2J[/]", text="\x1b]0;x\x07" * 100)])
 
 
-def render(result: SubmissionResult, width: int, terminal: bool) -> str:
+def render(result: SubmissionResult, width: int, terminal: bool, all_tests: bool = True) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=terminal, color_system="truecolor" if terminal else None,
                       highlight=False, emoji=False)
-    print_table(result, console=console)
+    print_table(result, console=console, all_tests=all_tests)
     return buf.getvalue()
 
 
+@pytest.mark.parametrize("all_tests", [False, True])
 @pytest.mark.parametrize("width", [40, 80, 132])
-def test_print_table_is_inert_and_only_our_score_line_is_unframed(width):
-    out = render(hostile_result(), width, terminal=False)
+def test_print_table_is_inert_and_only_our_score_line_is_unframed(width, all_tests):
+    out = render(hostile_result(), width, terminal=False, all_tests=all_tests)
     assert "\x1b" not in out and "\r" not in out and "\b" not in out and "\x07" not in out
     assert not FORBIDDEN.search(out)
     score_lines = [line for line in out.splitlines() if re.match(r"\s*Score:", line)]
@@ -93,8 +94,9 @@ def test_print_table_is_inert_and_only_our_score_line_is_unframed(width):
         assert line[:1] in "┏┃┡│├└╭╰" or line.startswith(("submission: ", "written answer to ")), line
 
 
-def test_print_table_with_colours_emits_only_our_styles():
-    out = render(hostile_result(), 100, terminal=True)
+@pytest.mark.parametrize("all_tests", [False, True])
+def test_print_table_with_colours_emits_only_our_styles(all_tests):
+    out = render(hostile_result(), 100, terminal=True, all_tests=all_tests)
     for raw in ("\x1b[2J", "\x1b]", "\r", "\b", "\x07"):
         assert raw not in out
     assert "\\x1b[2J" in out and "\\x1b[31m" in out  # shown, not obeyed
