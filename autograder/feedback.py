@@ -1,6 +1,10 @@
 """Feedback out: one self-contained HTML file per submission, to hand back to its student(s).
 
-Per test: the result, the points, the reason and the named misconception; the written answers with
+The diagnosis first (autograder.diagnosis): one block per mistake (its text and key, the tests it
+explains, the points it cost and the rule points it withholds, one smallest failing example), then each
+failure no known mistake explains, once; the passed tests folded per question; cases the grader could
+not run in one note. Then the points per question, and every test's result, points, reason and named
+misconception in a collapsed <details>. Then the written answers with
 their math typeset, hand score and comment; the total, and the late penalty where grading.yml's late
 policy takes one (autograder.lateness: "Late by 1 day 3 h: -10% of the maximum, 3.5 points"), or
 says it was waived. The page needs nothing at view time: no
@@ -34,11 +38,12 @@ import jinja2
 from markupsafe import Markup
 
 from autograder.attachments import Reference, image_html, reference_html, split_references
+from autograder.diagnosis import FailureGroup, diagnose, points, split_example, tests_by_question
 from autograder.exports import Entry
 from autograder.handscores import AWAITING, is_hand_test
 from autograder.lateness import Lateness
 from autograder.outputs import results_name
-from autograder.results import AnswerImage, SubmissionResult
+from autograder.results import AnswerImage, SubmissionResult, TestReport
 
 MAX_ANSWER_CHARS = 20_000
 MAX_FORMULA_CHARS = 400
@@ -219,6 +224,11 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
  .display-math { display: block; text-align: center; margin: .4rem 0; } img.math { display: inline-block; }
  code.tex { background: #eef; padding: 0 .2rem; } .comment { margin: .4rem 0 1.2rem; padding: .5rem .8rem; background: #eef6ff; border-left: 3px solid #2a6fb0; white-space: pre-wrap; overflow-wrap: anywhere; }
  .muted { color: #666; font-size: .9rem; }
+ section.mistake, section.unexplained { margin: .8rem 0 1.2rem; padding: .5rem .9rem; border-left: 4px solid #a01b1b; background: #fdf6f6; }
+ section.mistake h3, section.unexplained h3 { margin: .2rem 0 .4rem; font-size: 1.05rem; } .key { font-weight: normal; color: #666; font-size: .85rem; }
+ pre.example { background: #f6f6f6; padding: .4rem .6rem; overflow-x: auto; white-space: pre; margin: .3rem 0; }
+ ul#passed { padding-left: 1.2rem; } ul#passed li { color: #176b2c; }
+ details#all-tests > summary { cursor: pointer; font-size: 1.2rem; font-weight: bold; margin: 1rem 0 .5rem; }
  img.attachment { display: block; max-width: 100%; height: auto; margin: .4rem 0; border: 1px solid #ddd; }
  .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; font-size: .9rem; }
 </style></head><body>
@@ -228,14 +238,32 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
 {% if show_total %}<p id="total" class="total">Total: <b>{{ score }}</b> / {{ max_score }}{% if before_penalty %} <span class="muted">({{ before_penalty }} before the late penalty)</span>{% endif %}{% if awaiting %} <span class="muted">({{ awaiting }} still to be graded by hand)</span>{% endif %}</p>{% endif %}
 {% if status != "graded" %}<div id="status" class="warn"><b>{{ "Your submission could not be graded" if status == "rejected" else "The grader failed on this submission (not your fault)" }}:</b> {{ message }}</div>
 {% elif message %}<div id="notes" class="note"><b>While running your notebook:</b> {{ message }}</div>{% endif %}
+{% if diagnosis %}<h2 id="what-went-wrong">What went wrong</h2>
+{% for g in mistakes %}<section class="mistake" id="mistake-{{ loop.index }}"><h3>{{ g.text }} <span class="key">({{ g.key }})</span></h3>
+<p class="cost">Cost you <b>{{ g.cost }}</b>: {{ g.count }} failed.{% if g.withheld %} {{ g.withheld_points }} for rules you kept {{ "is" if g.withheld_count == 1 else "are" }} withheld until this is fixed.{% endif %}</p>
+<p class="tests">{{ g.tests }}{% if g.withheld %}<br><span class="muted">Rule points withheld: {{ g.withheld }}</span>{% endif %}</p>
+<div class="why"><b>{{ g.shown }}:</b> {{ g.said }}</div>
+{% if g.example %}<pre class="example">{{ g.example }}</pre>{% endif %}
+</section>
+{% endfor %}{% for g in unexplained %}<section class="unexplained" id="failure-{{ loop.index }}"><h3>{{ "A failure" if not mistakes and loop.length == 1 else "Another failure" }} no known mistake explains</h3>
+<div class="why">{{ g.text }}</div>
+<p class="cost">Cost you <b>{{ g.cost }}</b>: {{ g.count }} failed.{% if g.withheld %} {{ g.withheld_points }} for rules you kept {{ "is" if g.withheld_count == 1 else "are" }} withheld until this is fixed.{% endif %}</p>
+<p class="tests">{{ g.tests }}{% if g.withheld %}<br><span class="muted">Rule points withheld: {{ g.withheld }}</span>{% endif %}</p>
+{% if g.example %}<pre class="example">{{ g.example }}</pre>{% endif %}
+</section>
+{% endfor %}{% if not mistakes and not unexplained %}<p id="nothing-wrong">Nothing: every test {{ "shown " if hidden_count }}passed.</p>{% endif %}
+{% if not_run %}<p id="grader-note" class="note"><b>Grader note:</b> {{ not_run }}</p>{% endif %}
+{% if passed %}<h2>What passed</h2>
+<ul id="passed">{% for line in passed %}<li>{{ line }}</li>{% endfor %}</ul>{% endif %}{% endif %}
 {% if questions %}<h2>Per question</h2>
 <table id="questions"><tr><th>question</th><th class="num">points</th></tr>
 {% for q, got, out_of in questions %}<tr><td>{{ q }}</td><td class="num">{{ got }} / {{ out_of }}</td></tr>{% endfor %}
 </table>{% endif %}
-<h2>Tests</h2>
-{% if tests %}<table id="tests"><tr><th>test</th><th>result</th><th class="num">points</th><th>why</th></tr>
+{% if tests %}<details id="all-tests"><summary>Every test ({{ tests|length }})</summary>
+<table id="tests"><tr><th>test</th><th>result</th><th class="num">points</th><th>why</th></tr>
 {% for t in tests %}<tr class="{{ t.css }}"><td>{{ t.name }}</td><td class="result">{{ t.word }}</td><td class="num">{{ t.score }} / {{ t.max }}</td><td><div class="why">{{ t.message }}</div>{% if t.misconception %}<div class="misconception"><b>Likely misconception:</b> {{ t.misconception }}</div>{% endif %}</td></tr>
-{% endfor %}</table>{% else %}<p>No tests were run.</p>{% endif %}
+{% endfor %}</table></details>{% else %}<h2>Tests</h2>
+<p>No tests were run.</p>{% endif %}
 {% if hidden_note %}<p class="muted">{{ hidden_note }}</p>{% endif %}
 {% if answers %}<h2>Written answers</h2>
 {% for a in answers %}<section class="written" id="written-{{ loop.index }}"><h3>{{ a.question }}{% if a.points %} — {{ a.points }}{% endif %}</h3>
@@ -252,6 +280,37 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def _tests_text(tests: Sequence[TestReport]) -> str:
+    return "; ".join(f"{q}: {', '.join(names)}" for q, names in tests_by_question(tests))
+
+
+def _group(group: FailureGroup) -> dict[str, object]:
+    """One cause as the page says it; every string is escaped by the template."""
+    shown = group.example.test if group.example is not None else group.tests[0]
+    n = len(group.tests)
+    return dict(key=group.key or "", text=clean_answer(group.text)[:4000], cost=points(group.cost),
+                count=f"{n} test{'s' if n != 1 else ''}", tests=_tests_text(group.tests),
+                withheld=_tests_text(group.withheld), withheld_count=len(group.withheld),
+                withheld_points=points(group.withheld_points),
+                shown=shown.display_name, said=clean_answer(split_example(shown.message)[0])[:4000],
+                example=clean_answer(group.example.text)[:4000] if group.example is not None else "")
+
+
+def _diagnosis(result: SubmissionResult, shown: Sequence[TestReport]) -> dict[str, object]:
+    """What the page leads with (autograder.diagnosis), from the tests it shows only: a hidden test
+    is neither grouped nor counted before publication."""
+    if result.status != "graded" or not shown:
+        return dict(diagnosis=False, mistakes=[], unexplained=[], passed=[], not_run="")
+    found = diagnose(result, shown)
+    n = len(found.not_run)
+    not_run = (f"{n} test case{'s' if n != 1 else ''} ({_tests_text(found.not_run)}) could not be run by the "
+               f"grader on its side: not a problem with your code. {'They count' if n != 1 else 'It counts'} "
+               "0 of 0 points.") if n else ""
+    return dict(diagnosis=True, mistakes=[_group(g) for g in found.mistakes],
+                unexplained=[_group(g) for g in found.unexplained],
+                passed=[line.sentence for line in found.passed], not_run=not_run)
+
+
 def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, title: str = "",
                     show_hidden: bool = True, show_total: bool = True, typeset_math: bool = True,
                     lateness: Optional[Lateness] = None) -> str:
@@ -259,13 +318,14 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
     `lateness` (lateness.assess) what the late policy made of it: the total shown is after its penalty."""
     from autograder.gradebook import question_scores
 
-    tests, hidden_count = [], 0
+    tests, shown, hidden_count = [], [], 0
     for t in result.tests:
         if is_hand_test(t):
             continue
         if not t.visible and not show_hidden:  # `visible`: shown before publication (results carry it)
             hidden_count += 1
             continue
+        shown.append(t)
         word = {"passed": "passed", "failed": "failed"}.get(t.status, "not run")
         message = t.message if t.status == "failed" else ""
         if word == "not run":
@@ -304,7 +364,8 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         show_total=show_total, score=_num(final), max_score=_num(result.max_score), awaiting=awaiting,
         status=result.status, message=clean_answer(result.message)[:4000],
         questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(result).items()],
-        tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math,
+        tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math, hidden_count=hidden_count,
+        **_diagnosis(result, shown),
         hidden_note=(f"{hidden_count} hidden test{'s' if hidden_count != 1 else ''} not shown yet." if hidden_count else ""))
 
 

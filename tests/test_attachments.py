@@ -205,7 +205,8 @@ def parse(page: str) -> list[tuple[str, dict[str, str]]]:
 
 
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "div", "span", "table",
-                "tr", "th", "td", "a", "img", "b", "i", "code", "ul", "li", "br", "section"}
+                "tr", "th", "td", "a", "img", "b", "i", "code", "ul", "li", "br", "section",
+                "details", "summary", "pre"}   # the per-test table folds away under the diagnosis (issue 21)
 
 
 def check_page(page: str) -> list[bytes]:

@@ -217,8 +217,13 @@ def test_the_misconception_is_said_once_and_visible_tests_are_shown_before_publi
     ]
     r = result(tests=tests, score=0.0, max_score=6.0)
     page = render_feedback(r, None)
-    assert page.count("not scaling the scores at all") == 1          # not in its message: said beside it
-    assert page.casefold().count(DK.casefold()) == 2                  # in each message, not again
-    assert page.count("Likely misconception") == 1
+    diagnosis, table = page.split('<details id="all-tests">')
+    # the diagnosis names each mistake once, as a heading
+    assert re.findall(r"<h3>([^<]*) <span", diagnosis) == [DK, "not scaling the scores at all"]
+    assert diagnosis.count("not scaling the scores at all") == 1
+    # the full table says it once per test
+    assert table.count("not scaling the scores at all") == 1          # not in its message: said beside it
+    assert table.casefold().count(DK.casefold()) == 2                  # in each message, not again
+    assert table.count("Likely misconception") == 1
     withheld = render_feedback(r, None, show_hidden=False)            # before publication: only `visible`
     assert "test_values" in withheld and "test_said" not in withheld and "2 hidden tests not shown yet." in withheld
