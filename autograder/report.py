@@ -1,4 +1,6 @@
-"""report.html for instructors: plots (matplotlib, embedded), pass rates, misconceptions, slow
+"""report.html for instructors: plots (matplotlib, embedded), pass rates, the mistakes across the class
+(each student's failures grouped as their feedback page groups them, autograder.diagnosis: how many
+students made each, the points it cost them, a link to each one's page), slow
 submissions, written answers to hand-grade (with the images attached to them, autograder.attachments),
 late submissions and what the late policy took off (autograder.lateness), links to every submission's
 feedback. Scores in the tables are after the late penalty; the plots and averages are of the raw scores
@@ -20,7 +22,7 @@ from autograder.outputs import results_name
 from autograder.results import SubmissionResult, misconception_texts
 
 if TYPE_CHECKING:
-    from autograder.exports import Discovery
+    from autograder.exports import Discovery, Student
     from autograder.lateness import Lateness
 
 TEMPLATE = jinja2.Template("""<!doctype html>
@@ -35,6 +37,7 @@ TEMPLATE = jinja2.Template("""<!doctype html>
  .answer { white-space: pre-wrap; background: #fafafa; border-left: 3px solid #888; padding: .5rem; }
  img.attachment { display: block; height: auto; margin: .4rem 0; border: 1px solid #ddd; }
  .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; }
+ .muted { color: #666; font-size: .9rem; }
 </style></head><body>
 <h1>{{ title }}</h1>
 {% if infra %}<div id="grader-problems" style="border:2px solid #c60;background:#fff4e5;padding:.5rem 1rem">
@@ -57,10 +60,14 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 <table id="question-averages"><tr><th>question</th><th>mean</th><th>out of</th><th>submissions</th></tr>
 {% for q, mean, out_of, count in averages %}<tr><td>{{ q }}</td><td class="num">{{ "%.2f"|format(mean) }}</td><td class="num">{{ "%g"|format(out_of) }}</td><td class="num">{{ count }}</td></tr>{% endfor %}
 </table>
-<h2>Misconceptions across the class</h2>
-{% if misconceptions %}<table id="misconceptions"><tr><th>misconception</th><th>submissions</th><th>who</th></tr>
-{% for key, desc, count, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ count }}</td><td class="who">{% for label, sub in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a>{{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
+<h2>Mistakes across the class</h2>
+<p class="muted">Each failure grouped by the mistake that explains it, as every student's feedback page groups it; points lost include the rule points a mistake withheld. Each name links to that student's feedback page.</p>
+{% if misconceptions %}<table id="misconceptions"><tr><th>mistake</th><th class="num">students</th><th class="num">submissions</th><th class="num">points lost</th><th>who (points it cost them)</th></tr>
+{% for key, desc, people, count, cost, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% else %}<p>None detected.</p>{% endif %}
+{% if unexplained %}<table id="unexplained"><tr><th>failures no known mistake explains</th><th class="num">students</th><th class="num">submissions</th><th class="num">points lost</th><th>who (points)</th></tr>
+{% for desc, people, count, cost, who in unexplained %}<tr><td>{{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
+</table>{% endif %}
 {% if late_rows %}<h2>Late submissions</h2>
 <p id="late-summary">{{ late_count }} late · {{ penalised }} penalised · {{ waived }} waived{% if policy_applies %}{% else %} · no late policy in grading.yml, so nothing is taken off{% endif %}</p>
 <table id="late"><tr><th>submission</th><th>students</th><th>submitted</th><th>lateness</th><th>score</th></tr>
@@ -86,6 +93,43 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+UNEXPLAINED = "failed tests whose output matches no catalogued mistake (each student's page says them once)"
+# (students, submissions, points lost, [(student label, submission key, points it cost them), ...])
+ClassRow = tuple[int, int, str, list[tuple[str, str, str]]]
+
+
+def class_diagnosis(results: list[SubmissionResult], submitters: Optional[dict[str, list[Student]]] = None,
+                    ) -> tuple[dict[str, ClassRow], Optional[ClassRow]]:
+    """Every submission's diagnosis (autograder.diagnosis) summed over the class: per misconception
+    key, how many students and submissions made it and the points it cost them in total (withheld
+    rule points included), most students first; and the same for failures no mistake explains (None
+    when there are none). A group's points are its submission's: counted once in the total, said beside
+    each member."""
+    from autograder.diagnosis import diagnose
+    from autograder.exports import Student, clean
+    from autograder.handscores import is_hand_test
+    per_key: dict[str, list[tuple[SubmissionResult, float]]] = {}
+    other: list[tuple[SubmissionResult, float]] = []
+    for r in results:
+        if r.status != "graded":
+            continue
+        found = diagnose(r, [t for t in r.tests if not is_hand_test(t)])
+        for g in found.mistakes:
+            per_key.setdefault(g.key or "", []).append((r, g.cost))
+        lost = sum(g.cost for g in found.unexplained)
+        if found.unexplained:
+            other.append((r, lost))
+
+    def row(hits: list[tuple[SubmissionResult, float]]) -> ClassRow:
+        people = [(p.label, r.submission, f"{lost:g}") for r, lost in hits
+                  for p in (submitters or {}).get(r.submission) or [Student(name=clean(r.submission))]]
+        return len(people), len(hits), f"{sum(lost for _, lost in hits):g}", people
+
+    rows = {key: row(hits) for key, hits in per_key.items()}
+    ordered = dict(sorted(rows.items(), key=lambda kv: (-kv[1][0], kv[0])))
+    return ordered, row(other) if other else None
+
+
 def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path,
                  found: "Optional[Discovery]" = None,
                  changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None,
@@ -94,7 +138,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed;
     `lateness` (lateness.assess_class) what the late policy made of each submission."""
     from autograder.feedback import answer_html, feedback_name
-    from autograder.gradebook import misconception_students, question_averages
+    from autograder.gradebook import question_averages
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -124,10 +168,9 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     passplot = _png(fig)
     plt.close(fig)
 
-    counts = Counter(m for r in results for m in set(r.misconceptions))
     submitters = found.submitters() if found is not None else {}
     who = {key: ", ".join(p.label for p in people) for key, people in submitters.items()}
-    students = misconception_students(results, submitters=submitters)
+    mistakes, unexplained = class_diagnosis(results, submitters)
     feedback_of = {r.submission: f"feedback/{quote(feedback_name(r.submission))}" for r in results}
     written = [(r.submission, who.get(r.submission, ""), m.question, answer_html(m.text, m.attachments))
                for r in results for m in r.manual if m.text.strip() or m.attachments]
@@ -154,7 +197,8 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         graded=sum(r.status == "graded" for r in results),
         rejected=sum(r.status != "graded" for r in results),
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
-        misconceptions=[(k, texts.get(k, k), c, students.get(k, [])) for k, c in counts.most_common()],
+        misconceptions=[(k, texts.get(k, k), *row) for k, row in mistakes.items()],
+        unexplained=[(UNEXPLAINED, *unexplained)] if unexplained else [],
         averages=question_averages(results), feedback_of=feedback_of, written=written,
         students=[who.get(r.submission, "") for r in results],
         changes=[(k, who.get(k, ""), f"{o:g} / {om:g}", f"{n:g} / {nm:g}", why)
