@@ -1,4 +1,4 @@
-"""Command line: grade, batch, merge, assign, gradescope. Exit 0 whenever grading finished, whatever the
+"""Command line: grade, batch, merge, assign, check, gradescope. Exit 0 whenever grading finished, whatever the
 score; non-zero with a one-line reason only when the grader itself cannot do its job."""
 from __future__ import annotations
 
@@ -233,6 +233,29 @@ def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (defa
             typer.echo(f"wrote {write_template(course, s)}")
     except GraderError as e:
         _fail(e)
+
+
+@app.command()
+def check(slug: Optional[str] = typer.Argument(None, help="one assignment (default: all)" + (f": {_SLUGS}" if _SLUGS else "")),
+          seeds: int = typer.Option(3, "--seeds", min=1, help="grade the reference, the template and every example "
+                                                              "at this many seeds (a score that moves is an error)"),
+          jobs: int = typer.Option(2, "-j", "--jobs", min=1, help="examples graded side by side")) -> None:
+    """The author's check of an assignment (docs/authoring.md): public checks on full_marks.ipynb, the
+    reference, the template, the examples against expected.yml at several seeds, points, misconceptions.
+    Exit 1 when anything is wrong, each problem on a line."""
+    from autograder.authoring import check_course
+    from autograder.config import find_course
+    from autograder.outputs import terminal_text
+    try:
+        reports = check_course(find_course(), [slug] if slug else None, seed_count=seeds, jobs=jobs,
+                               say=lambda line: typer.echo(terminal_text(line, limit=1000)))
+    except GraderError as e:
+        _fail(e)
+        return
+    problems = sum(len(r.problems) for r in reports)
+    typer.echo(f"{len(reports)} assignment(s) checked, {problems} problem(s)")
+    if problems:
+        raise typer.Exit(1)
 
 
 @app.command()
