@@ -288,11 +288,11 @@ def _group(group: FailureGroup) -> dict[str, object]:
     """One cause as the page says it; every string is escaped by the template."""
     shown = group.example.test if group.example is not None else group.tests[0]
     n = len(group.tests)
-    return dict(key=group.key or "", text=clean_answer(group.text)[:4000], cost=points(group.cost),
-                count=f"{n} test{'s' if n != 1 else ''}", tests=_tests_text(group.tests),
-                withheld=_tests_text(group.withheld), withheld_count=len(group.withheld),
+    return dict(key=clean_answer(group.key or "")[:200], text=clean_answer(group.text)[:4000], cost=points(group.cost),
+                count=f"{n} test{'s' if n != 1 else ''}", tests=clean_answer(_tests_text(group.tests)),
+                withheld=clean_answer(_tests_text(group.withheld)), withheld_count=len(group.withheld),
                 withheld_points=points(group.withheld_points),
-                shown=shown.display_name, said=clean_answer(split_example(shown.message)[0])[:4000],
+                shown=clean_answer(shown.display_name)[:400], said=clean_answer(split_example(shown.message)[0])[:4000],
                 example=clean_answer(group.example.text)[:4000] if group.example is not None else "")
 
 
@@ -303,7 +303,7 @@ def _diagnosis(result: SubmissionResult, shown: Sequence[TestReport]) -> dict[st
         return dict(diagnosis=False, mistakes=[], unexplained=[], passed=[], not_run="")
     found = diagnose(result, shown)
     n = len(found.not_run)
-    not_run = (f"{n} test case{'s' if n != 1 else ''} ({_tests_text(found.not_run)}) could not be run by the "
+    not_run = (f"{n} test case{'s' if n != 1 else ''} ({clean_answer(_tests_text(found.not_run))}) could not be run by the "
                f"grader on its side: not a problem with your code. {'They count' if n != 1 else 'It counts'} "
                "0 of 0 points.") if n else ""
     return dict(diagnosis=True, mistakes=[_group(g) for g in found.mistakes],
@@ -330,10 +330,11 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         message = t.message if t.status == "failed" else ""
         if word == "not run":
             message = "The grader could not run this test on its side (not a problem with your code): 0 of 0 points."
-        tests.append(dict(name=t.display_name, word=word, css=word.replace(" ", "_"), score=_num(t.score),
-                          max=_num(t.max_score), message=message,
+        # escaped by the template; control and bidi characters dropped here (they are not text to read)
+        tests.append(dict(name=clean_answer(t.display_name)[:400], word=word, css=word.replace(" ", "_"),
+                          score=_num(t.score), max=_num(t.max_score), message=clean_answer(message),
                           # said once: not again when the message already says it
-                          misconception=t.misconception_note if word == "failed" else ""))
+                          misconception=clean_answer(t.misconception_note) if word == "failed" else ""))
     hand = {t.question: t for t in result.tests if is_hand_test(t)}
     written = {m.question: m for m in result.manual}
     budget = _Budget(typeset_math)
@@ -358,7 +359,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
     late_line = lateness.describe(result if show_total else None) if lateness is not None and applies else ""
     final = lateness.final(result) if lateness is not None else result.score
     return PAGE.render(
-        title=title or result.assignment, who=who, ids=ids, key=result.submission, late=bool(entry and entry.late),
+        title=title or result.assignment, who=who, ids=ids, key=clean_answer(result.submission)[:400], late=bool(entry and entry.late),
         late_line=late_line[:1].upper() + late_line[1:] + ("." if late_line and not late_line.endswith(".") else ""),
         before_penalty=_num(result.score) if final != result.score else "",
         show_total=show_total, score=_num(final), max_score=_num(result.max_score), awaiting=awaiting,
