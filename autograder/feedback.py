@@ -227,7 +227,7 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
  section.mistake, section.unexplained { margin: .8rem 0 1.2rem; padding: .5rem .9rem; border-left: 4px solid #a01b1b; background: #fdf6f6; }
  section.mistake h3, section.unexplained h3 { margin: .2rem 0 .4rem; font-size: 1.05rem; } .key { font-weight: normal; color: #666; font-size: .85rem; }
  pre.example { background: #f6f6f6; padding: .4rem .6rem; overflow-x: auto; white-space: pre; margin: .3rem 0; }
- ul#passed { padding-left: 1.2rem; } ul#passed li { color: #176b2c; }
+ ul#passed { padding-left: 1.2rem; } ul#passed li.whole { color: #176b2c; }
  details#all-tests > summary { cursor: pointer; font-size: 1.2rem; font-weight: bold; margin: 1rem 0 .5rem; }
  img.attachment { display: block; max-width: 100%; height: auto; margin: .4rem 0; border: 1px solid #ddd; }
  .attachment-note { color: #8a5a00; font-style: italic; } .attached { margin-top: .6rem; color: #666; font-size: .9rem; }
@@ -254,7 +254,7 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
 {% endfor %}{% if not mistakes and not unexplained %}<p id="nothing-wrong">Nothing: every test {{ "shown " if hidden_count }}passed.</p>{% endif %}
 {% if not_run %}<p id="grader-note" class="note"><b>Grader note:</b> {{ not_run }}</p>{% endif %}
 {% if passed %}<h2>What passed</h2>
-<ul id="passed">{% for line in passed %}<li>{{ line }}</li>{% endfor %}</ul>{% endif %}{% endif %}
+<ul id="passed">{% for line, whole in passed %}<li{% if whole %} class="whole"{% endif %}>{{ line }}</li>{% endfor %}</ul>{% endif %}{% endif %}
 {% if questions %}<h2>Per question</h2>
 <table id="questions"><tr><th>question</th><th class="num">points</th></tr>
 {% for q, got, out_of in questions %}<tr><td>{{ q }}</td><td class="num">{{ got }} / {{ out_of }}</td></tr>{% endfor %}
@@ -308,7 +308,7 @@ def _diagnosis(result: SubmissionResult, shown: Sequence[TestReport]) -> dict[st
                "0 of 0 points.") if n else ""
     return dict(diagnosis=True, mistakes=[_group(g) for g in found.mistakes],
                 unexplained=[_group(g) for g in found.unexplained],
-                passed=[line.sentence for line in found.passed], not_run=not_run)
+                passed=[(line.sentence, line.passed == line.total) for line in found.passed], not_run=not_run)
 
 
 def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, title: str = "",

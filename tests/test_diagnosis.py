@@ -144,7 +144,7 @@ def test_passed_tests_fold_per_question_and_contiguous_questions_into_a_range():
         "q1–q3: all 6 tests passed", "q4: 1 of 3 tests passed", "q5–q6: all 3 tests passed",
         "q7: its one test failed"]                              # q8 was not run: counted nowhere
     page = render_feedback(submission(tests))
-    assert "<li>q1–q3: all 6 tests passed</li>" in page
+    assert '<li class="whole">q1–q3: all 6 tests passed</li>' in page and "<li>q4: 1 of 3 tests passed</li>" in page
 
 
 def test_a_case_the_grader_did_not_run_is_a_note_never_a_mistake():
