@@ -20,12 +20,11 @@ Every byte here comes from students (file and folder names, zip members, the nam
 symlinks are never followed, walks and zips are bounded, YAML is size-checked and alias-checked before
 `yaml.safe_load`, and identity strings are capped and stripped of control characters. A name is data:
 whatever its bytes (not UTF-8, control characters, bidi overrides, 255 bytes long), it becomes a valid
-UTF-8 key and is shown escaped (intake.shown_name); a zip in which two members would be one file is
+UTF-8 key and is shown escaped (text.shown_name); a zip in which two members would be one file is
 refused with the names, never unpacked first-one-wins.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import fnmatch
 import hashlib
 import json
@@ -40,8 +39,8 @@ from typing import Any, Iterable, Literal, Optional
 from pydantic import BaseModel, Field, field_serializer
 
 from autograder.errors import GraderError, SubmissionError
-from autograder.gradescope import MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, _safe_extract
-from autograder.intake import check_zip_members, escape_undecodable, escape_unshown, shown_name
+from autograder.text import clean, escape_unshown, shown_name
+from autograder.unpack import MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, check_zip_members, safe_extract
 from autograder.outcome import NOT_GRADED
 from autograder.results import SubmissionResult, TestReport
 
@@ -86,36 +85,9 @@ class NotebookRule:
 
 
 # --- identity ----------------------------------------------------------------------------------------
-# C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators,
-# BOM: none has a place in a name, and several rewrite what a terminal or spreadsheet shows.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]")
-_SPACES = re.compile(r"\s+")
-
-
-def clean(value: Any, limit: int = 200) -> str:
-    """A student-influenced string made inert and short: control characters gone (whitespace ones
-    become spaces), runs of whitespace collapsed, at most `limit` characters ("…" when cut). Strings,
-    numbers and dates are kept as text; anything else (lists, mappings, None) becomes ""."""
-    if isinstance(value, bool) or value is None:
-        return ""
-    if isinstance(value, (_dt.date, _dt.datetime)):
-        value = value.isoformat()
-    elif isinstance(value, (int, float)):
-        value = repr(value) if isinstance(value, float) else str(value) if abs(value) < 10 ** 60 else ""
-    elif isinstance(value, bytes):
-        value = value.decode("utf-8", "replace")
-    elif not isinstance(value, str):
-        return ""
-    text = value[: limit * 8]
-    text = escape_undecodable(text)  # a file name's bytes that are not UTF-8 (lone surrogates) as \\xNN
-    text = _CONTROL.sub(lambda m: " " if m.group().isspace() else "", text)
-    text = _SPACES.sub(" ", text).strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _key(raw: str, limit: int = 120) -> str:
     """A submission key from a name on disk: the name itself when it is already clean and short, else
-    the name as shown (intake.shown_name: bytes that are not UTF-8 and control characters as \\xNN,
+    the name as shown (text.shown_name: bytes that are not UTF-8 and control characters as \\xNN,
     bidi controls as \\uNNNN, cut to `limit`) plus a hash of the raw bytes. So a key is always valid
     UTF-8 with no control character, at most limit + 11 characters, and two raw names never share one
     (b"\\xe9\\xff.ipynb" and a file really named "\\xe9\\xff.ipynb" differ by the hash)."""
@@ -347,7 +319,7 @@ class _Scratch:
             return None, 0, "bad_zip", f"could not unpack {shown_name(zpath, 80)}: {_zip_trouble(e)}", []
         dest = Path(tempfile.mkdtemp(prefix="zip-", dir=self.root))
         try:
-            n = _safe_extract(zpath, dest, max_bytes=budget, max_members=self.limits.zip_members)
+            n = safe_extract(zpath, dest, max_bytes=budget, max_members=self.limits.zip_members)
         except Exception as e:  # noqa: BLE001 - every byte of it is the student's
             kind = "too_large" if isinstance(e, GraderError) and "too large" in str(e) else "bad_zip"
             return None, 0, kind, f"could not unpack {shown_name(zpath, 80)}: {_zip_trouble(e)}", []
@@ -358,7 +330,7 @@ class _Scratch:
 def _check_zip(zpath: Path, max_members: int, fold: bool) -> list[str]:
     """intake.check_zip_members on the zip at `zpath`: SubmissionError when two members would be one
     file; else the members an extraction leaves out. A zip of more than `max_members` members is left
-    to _safe_extract, which refuses it by its count."""
+    to unpack.safe_extract, which refuses it by its count."""
     with zipfile.ZipFile(zpath) as z:
         infos = z.infolist()
         return check_zip_members(infos, fold=fold) if len(infos) <= max_members else []
@@ -690,7 +662,7 @@ def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookR
             # Linux, they stay two), and a student's own hw.ipynb beside HW.ipynb is ambiguous
             # when that folder is read. No export tool writes one name twice: that zip is refused.
             _check_zip(directory, limits.export_zip_members, fold=False)
-            _safe_extract(directory, dest, max_bytes=limits.export_zip_bytes, max_members=limits.export_zip_members)
+            safe_extract(directory, dest, max_bytes=limits.export_zip_bytes, max_members=limits.export_zip_members)
         except Exception as e:  # noqa: BLE001
             raise ExportError(f"cannot unpack {shown_name(directory)}: {_zip_trouble(e)}") from None
         directory = dest

@@ -47,7 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from autograder.exports import Entry, Student, clean
+from autograder.exports import Entry, Student
+from autograder.text import clean
 from autograder.handscores import AWAITING, is_hand_test
 from autograder.lateness import Lateness, reason_text
 from autograder.results import SubmissionResult

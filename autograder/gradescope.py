@@ -19,7 +19,8 @@ from typing import Optional
 from autograder.config import Course, find_course
 from autograder.atomic import write_atomic
 from autograder.errors import GraderError, SubmissionError
-from autograder.intake import check_zip_members, shown_name, zip_member_path
+from autograder.text import shown_name
+from autograder.unpack import MAX_UNZIP_BYTES, MAX_ZIPS, check_zip_members, safe_extract
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Runs once when the Gradescope image is built. Everything is installed now; nothing at grading time.
@@ -203,49 +204,6 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
 
 
 # --- grading inside the container ------------------------------------------------------------------
-MAX_UNZIP_BYTES = 50 * 1024 * 1024   # all of a submission's zips together, once unpacked
-MAX_ZIP_MEMBERS = 2000              # per zip: a zip of a million empty files is a bomb too
-MAX_ZIPS = 10
-_S_IFMT, _S_IFREG = 0o170000, 0o100000
-
-
-def _safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
-                  max_members: int = MAX_ZIP_MEMBERS) -> int:
-    """Extract a student's zip into `dest` (a fresh folder the grader named) without zip-slip, links,
-    devices or zip bombs: only regular files, each resolved and checked to lie under `dest`, never
-    overwriting one another; at most `max_members` members and `max_bytes` bytes (counted as they
-    are written, not as the zip claims). Returns the bytes written."""
-    dest.mkdir(parents=True, exist_ok=True)
-    root = dest.resolve()
-    total = 0
-    with zipfile.ZipFile(zpath) as z:
-        infos = z.infolist()
-        if len(infos) > max_members:
-            raise GraderError(f"the submitted zip has more than {max_members} files")
-        for info in infos:
-            rel = zip_member_path(info.filename)
-            kind = (info.external_attr >> 16) & _S_IFMT
-            if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
-                continue
-            target = root.joinpath(*rel.parts)
-            if not target.resolve().is_relative_to(root):
-                continue
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if not target.parent.resolve().is_relative_to(root):
-                    continue
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-            except OSError:  # a duplicate name, a file where a folder should be, a name too long
-                continue
-            with z.open(info) as src, os.fdopen(fd, "wb") as dst:
-                while block := src.read(1 << 16):
-                    total += len(block)
-                    if total > max_bytes:
-                        raise GraderError("the submitted zip is too large once unpacked")
-                    dst.write(block)
-    return total
-
-
 def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
     """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem)."""
     candidates = [p for p in submission_dir.rglob("*.ipynb")
@@ -259,7 +217,7 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
             try:
                 with zipfile.ZipFile(zp) as z:
                     check_zip_members(z.infolist())  # two members that would be one file: none is chosen
-                budget -= _safe_extract(zp, dest, max_bytes=budget)
+                budget -= safe_extract(zp, dest, max_bytes=budget)
             except SubmissionError as e:
                 return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem

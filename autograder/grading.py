@@ -14,7 +14,8 @@ from typing import Optional
 from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
 from autograder.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
-from autograder.intake import Submission, escape_undecodable, read_submission, shown_name
+from autograder.intake import Submission, read_submission
+from autograder.text import escape_undecodable, shown_name
 from autograder.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.runner import SubmissionInfo, run_tests

@@ -42,7 +42,8 @@ from typing import Iterable, Optional
 
 from autograder.config import AssignmentSettings
 from autograder.errors import ConfigError, GraderError
-from autograder.exports import Entry, Student, clean
+from autograder.exports import Entry, Student
+from autograder.text import clean
 from autograder.results import SubmissionResult, TestReport
 
 HAND_TEST_NAME = "written answer (graded by hand)"

@@ -9,14 +9,11 @@ parser's "Expecting value")."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
-import unicodedata
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Optional
+from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -25,6 +22,7 @@ from autograder.config import Limits
 from autograder.errors import SubmissionError
 from autograder.protocol import json_item_bound
 from autograder.results import AnswerImage
+from autograder.text import escape_unshown, shown_name
 
 MAX_CELLS = 2000
 MAX_JSON_ITEMS = 500_000      # values json.loads may build from one notebook (~300 B each at worst)
@@ -53,128 +51,6 @@ class Submission:
     @property
     def source(self) -> str:
         return "\n\n".join(self.cells)
-
-
-# --- names are data --------------------------------------------------------------------------------
-# What a name is never shown with as it is: C0 and C1 controls and DEL (they move a terminal's cursor,
-# end a CSV row), bidi embeddings, overrides, isolates and marks (a name that reads otherwise than it
-# is stored), zero-width characters, line and paragraph separators, the BOM, and lone surrogates:
-# the bytes of a name that are not UTF-8, which Python keeps as U+DC80..U+DCFF and no UTF-8 output
-# (JSON, CSV, HTML, SQLite, a terminal) can hold.
-UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029"
-                     "\u2060-\u2069\ufeff\ud800-\udfff]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    o = ord(match.group())
-    if 0xDC80 <= o <= 0xDCFF:  # a byte that is not UTF-8, as the OS's name decoding kept it
-        return f"\\x{o - 0xDC00:02x}"
-    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
-
-
-def escape_unshown(text: str) -> str:
-    """`text` with every UNSHOWN character written as an escape: valid UTF-8, and inert."""
-    return UNSHOWN.sub(_escaped, text)
-
-
-_UNDECODABLE = re.compile("[\ud800-\udfff]")
-
-
-def escape_undecodable(text: str) -> str:
-    """`text` with only its lone surrogates (a name's bytes that are not UTF-8) written as \\xNN:
-    valid UTF-8, everything else kept."""
-    return _UNDECODABLE.sub(_escaped, text)
-
-
-def shown_name(name: "str | bytes | os.PathLike[str]", limit: int = 200) -> str:
-    """A file or folder name as people are shown it (messages, keys, tables, CSV, HTML): a path
-    gives its last part; bytes that are not UTF-8 are written \\xNN (b"\\xe9\\xff.ipynb" gives
-    "\\xe9\\xff.ipynb"), control characters too ("a\\nb" gives "a\\x0ab"), bidi controls and
-    separators \\uNNNN. At most `limit` characters ("…" when cut). Several names can look alike
-    (a name may itself hold a backslash): a key that must be unique adds a hash (exports._key)."""
-    if isinstance(name, bytes):
-        name = os.fsdecode(name)
-    elif isinstance(name, os.PathLike):
-        path = Path(name)
-        name = path.name or str(path)
-    text = escape_unshown(str(name)[: limit + 1])
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# --- zips ------------------------------------------------------------------------------------------
-_S_IFMT, _S_IFREG = 0o170000, 0o100000
-
-
-def zip_member_path(name: str) -> Optional[PurePosixPath]:
-    """The relative path a zip member is written to, or None when it must be left out: absolute
-    paths, drive letters, '..', control characters, a part longer than a file name may be. Read
-    as unzip reads it: '\\' is a separator (Windows tools write it), empty and '.' parts vanish, so
-    'a//b', './a/b' and 'a\\b' are all a/b."""
-    name = name.replace("\\", "/")
-    if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name) \
-            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
-        return None
-    parts = [p for p in name.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts or any(len(p.encode("utf-8", "surrogatepass")) > 255 for p in parts):
-        return None
-    return PurePosixPath(*parts)
-
-
-def _same_file(path: PurePosixPath, fold: bool) -> str:
-    """What two members must differ in to be two files: the path, and where `fold`, more than case
-    or the Unicode form of an accent (one file on Windows and macOS, whose unzip keeps either)."""
-    text = str(path)
-    return unicodedata.normalize("NFC", text).casefold() if fold else text
-
-
-def check_zip_members(infos: Iterable[zipfile.ZipInfo], fold: bool = True) -> list[str]:
-    """Refuse (SubmissionError, in plain words) a zip in which two members would be one file: the
-    same name twice, names that zip_member_path reads as one path ('a//b.ipynb', './a/b.ipynb',
-    'a/b.ipynb'), with `fold` names that differ only in case or Unicode form, or a name that is a
-    file and a folder at once. Which of two copies is the submission cannot be told (unzip keeps
-    the last, a careful extractor the first), so none is chosen. `fold=False` for a class export,
-    where two students' folders may differ only in case.
-
-    Returns the members left out by any safe extraction, as shown names (a name zip_member_path
-    refuses, a link, a device), so a message can say why a file seems to be missing."""
-    files: dict[str, str] = {}
-    folders: dict[str, str] = {}
-    left_out: list[str] = []
-    for info in infos:
-        rel = zip_member_path(info.filename)
-        kind = (info.external_attr >> 16) & _S_IFMT
-        if info.is_dir():
-            if rel is not None:
-                folders.setdefault(_same_file(rel, fold), info.filename)
-            continue
-        if rel is None or kind not in (0, _S_IFREG):
-            left_out.append(shown_name(info.filename, 80))
-            continue
-        key = _same_file(rel, fold)
-        if key in files:
-            raise SubmissionError(_clash(files[key], info.filename))
-        files[key] = info.filename
-        for parent in list(rel.parents)[:-1]:
-            folders.setdefault(_same_file(parent, fold), str(parent))
-    for key, name in files.items():
-        if key in folders:
-            raise SubmissionError(f"the zip holds '{shown_name(name, 80)}' both as a file and as a folder "
-                                  f"('{shown_name(folders[key], 80)}/...'): which one is meant cannot be told; "
-                                  "rename one and zip again")
-    return left_out
-
-
-def _clash(first: str, second: str) -> str:
-    a, b = shown_name(first, 80), shown_name(second, 80)
-    if first == second:
-        how = f"the zip holds '{a}' twice"
-    elif zip_member_path(first) == zip_member_path(second):
-        how = f"the zip holds '{a}' and '{b}', which unzip writes as the same file"
-    else:
-        how = (f"the zip holds '{a}' and '{b}', which differ only in upper and lower case (or in how an "
-               "accent is written): on Windows and macOS they are the same file")
-    return (f"{how}, so which one is the submission cannot be told (tools disagree on which copy wins): "
-            "keep one, and zip again")
 
 
 _PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")

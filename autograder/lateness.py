@@ -378,7 +378,7 @@ def assess(submitted_at: str, flagged_late: bool, policy: Optional[Policy],
 
 
 def _shown(text: str) -> str:
-    from autograder.exports import clean
+    from autograder.text import clean
     return repr(clean(text, 40))
 
 

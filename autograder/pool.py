@@ -315,7 +315,7 @@ def readable_result(result: SubmissionResult) -> tuple[SubmissionResult, str]:
     try:
         return result, result.model_dump_json()
     except ValueError:  # pydantic's PydanticSerializationError: "surrogates not allowed"
-        from autograder.intake import escape_undecodable
+        from autograder.text import escape_undecodable
 
         def readable(value: Any) -> Any:
             if isinstance(value, str):

@@ -683,7 +683,7 @@ def shown_code(text: str) -> Markup:
 
 
 def _shown_name(text: str, limit: int = 200) -> str:
-    from autograder.intake import escape_unshown
+    from autograder.text import escape_unshown
     text = escape_unshown(str(text))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.exports import (METADATA_NAME, Discovery, ExportError, ExportLimits, NotebookRule, clean,
+from autograder.exports import (METADATA_NAME, Discovery, ExportError, ExportLimits, NotebookRule,
                                 discover, read_gradescope_metadata)
 from autograder.outputs import results_name
+from autograder.text import clean
 from tests.conftest import FIXTURE_SUBS, ROOT
 
 EXAMPLES = ROOT / "examples" / "submissions" / "sdpa-from-scratch"

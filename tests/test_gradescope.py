@@ -133,37 +133,37 @@ HOSTILE_MEMBERS = ["../evil.ipynb", "../../evil.ipynb", "/tmp/evil-abs.ipynb", "
 
 @pytest.mark.parametrize("member", HOSTILE_MEMBERS)
 def test_safe_extract_skips_members_that_leave_the_folder(tmp_path, member):
-    from autograder.gradescope import _safe_extract
+    from autograder.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [(member, b"{}", 0o100644), ("hw/toy.ipynb", b"{}", 0o100644)])
     dest = tmp_path / "a" / "b" / "dest"
-    _safe_extract(zp, dest)
+    safe_extract(zp, dest)
     assert _tree(tmp_path) == {"sub.zip", "a", "a/b", "a/b/dest", "a/b/dest/hw", "a/b/dest/hw/toy.ipynb"}
 
 
 def test_safe_extract_keeps_windows_separators_inside(tmp_path):
-    from autograder.gradescope import _safe_extract
+    from autograder.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [("hw\\toy.ipynb", b"{}", 0)])
-    _safe_extract(zp, tmp_path / "dest")
+    safe_extract(zp, tmp_path / "dest")
     assert _tree(tmp_path / "dest") == {"hw", "hw/toy.ipynb"}
 
 
 @pytest.mark.parametrize("kind", [0o120000, 0o020000, 0o060000, 0o010000, 0o140000])  # link, chr, blk, fifo, sock
 def test_safe_extract_writes_only_regular_files(tmp_path, kind):
-    from autograder.gradescope import _safe_extract
+    from autograder.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [("toy.ipynb", b"/etc/passwd", kind | 0o777),
                                      ("toy.ipynb/../x", b"", kind | 0o777)])
-    _safe_extract(zp, tmp_path / "dest")
+    safe_extract(zp, tmp_path / "dest")
     assert _tree(tmp_path / "dest") == set()
 
 
 def test_safe_extract_never_follows_or_overwrites(tmp_path):
-    from autograder.gradescope import _safe_extract
+    from autograder.unpack import safe_extract
     outside = tmp_path / "outside.txt"
     zp = _zip(tmp_path / "sub.zip", [("link", str(outside).encode(), 0o120777),  # skipped: a symlink
                                      ("link", b"overwrite through the link", 0o100644),
                                      ("twice.ipynb", b"first", 0o100644), ("twice.ipynb", b"second", 0o100644),
                                      ("twice.ipynb/x", b"file under a file", 0o100644)])
-    _safe_extract(zp, tmp_path / "dest")
+    safe_extract(zp, tmp_path / "dest")
     assert not outside.exists() and not (tmp_path / "dest" / "link").is_symlink()
     assert (tmp_path / "dest" / "link").read_bytes() == b"overwrite through the link"
     assert (tmp_path / "dest" / "twice.ipynb").read_bytes() == b"first"
@@ -171,16 +171,16 @@ def test_safe_extract_never_follows_or_overwrites(tmp_path):
 
 def test_safe_extract_caps_members_and_bytes(tmp_path):
     from autograder.errors import GraderError
-    from autograder.gradescope import _safe_extract
+    from autograder.unpack import safe_extract
     many = _zip(tmp_path / "many.zip", [(f"f{i}", b"", 0o100644) for i in range(30)])
     with pytest.raises(GraderError, match="more than 20 files"):
-        _safe_extract(many, tmp_path / "d1", max_members=20)
+        safe_extract(many, tmp_path / "d1", max_members=20)
     big = tmp_path / "big.zip"
     with zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("bomb.ipynb", b"\0" * 5_000_000)  # compresses to a few KB
     assert big.stat().st_size < 50_000
     with pytest.raises(GraderError, match="too large"):
-        _safe_extract(big, tmp_path / "d2", max_bytes=1_000_000)
+        safe_extract(big, tmp_path / "d2", max_bytes=1_000_000)
     assert sum(p.stat().st_size for p in (tmp_path / "d2").rglob("*") if p.is_file()) <= 1_000_000
 
 

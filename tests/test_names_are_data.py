@@ -21,7 +21,8 @@ import pytest
 from autograder.errors import SubmissionError
 from autograder.exports import METADATA_NAME, Discovery, discover
 from autograder.feedback import feedback_name
-from autograder.intake import read_submission, shown_name
+from autograder.intake import read_submission
+from autograder.text import shown_name
 from autograder.outputs import results_name
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 

@@ -17,7 +17,8 @@ import pytest
 
 from autograder.errors import SubmissionError
 from autograder.exports import METADATA_NAME, ExportError, discover
-from autograder.intake import check_zip_members, read_submission, zip_member_path
+from autograder.intake import read_submission
+from autograder.unpack import check_zip_members, zip_member_path
 from tests.conftest import FIXTURE_SUBS
 
 SLUG = "toy"

@@ -1,0 +1,91 @@
+"""Text that came from students or their files, made safe to show: one place for the rules.
+
+    shown_name          a file or folder name as people are shown it (bytes that are not UTF-8,
+                        control and bidi characters as escapes), bounded
+    escape_unshown      every character that could rewrite a terminal, CSV row or page, escaped
+    escape_undecodable  only a name's bytes that are not UTF-8, escaped (valid UTF-8 for JSON/SQLite)
+    clean               a student-influenced value (an export's name, sid, date) as short inert text
+
+Used by intake and the class exports (names), by every output (tables, CSV, HTML); it imports
+nothing of the grader."""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+
+# --- names are data --------------------------------------------------------------------------------
+# What a name is never shown with as it is: C0 and C1 controls and DEL (they move a terminal's cursor,
+# end a CSV row), bidi embeddings, overrides, isolates and marks (a name that reads otherwise than it
+# is stored), zero-width characters, line and paragraph separators, the BOM, and lone surrogates:
+# the bytes of a name that are not UTF-8, which Python keeps as U+DC80..U+DCFF and no UTF-8 output
+# (JSON, CSV, HTML, SQLite, a terminal) can hold.
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029"
+                     "\u2060-\u2069\ufeff\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    o = ord(match.group())
+    if 0xDC80 <= o <= 0xDCFF:  # a byte that is not UTF-8, as the OS's name decoding kept it
+        return f"\\x{o - 0xDC00:02x}"
+    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
+
+
+def escape_unshown(text: str) -> str:
+    """`text` with every UNSHOWN character written as an escape: valid UTF-8, and inert."""
+    return UNSHOWN.sub(_escaped, text)
+
+
+_UNDECODABLE = re.compile("[\ud800-\udfff]")
+
+
+def escape_undecodable(text: str) -> str:
+    """`text` with only its lone surrogates (a name's bytes that are not UTF-8) written as \\xNN:
+    valid UTF-8, everything else kept."""
+    return _UNDECODABLE.sub(_escaped, text)
+
+
+def shown_name(name: "str | bytes | os.PathLike[str]", limit: int = 200) -> str:
+    """A file or folder name as people are shown it (messages, keys, tables, CSV, HTML): a path
+    gives its last part; bytes that are not UTF-8 are written \\xNN (b"\\xe9\\xff.ipynb" gives
+    "\\xe9\\xff.ipynb"), control characters too ("a\\nb" gives "a\\x0ab"), bidi controls and
+    separators \\uNNNN. At most `limit` characters ("…" when cut). Several names can look alike
+    (a name may itself hold a backslash): a key that must be unique adds a hash (exports._key)."""
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    elif isinstance(name, os.PathLike):
+        path = Path(name)
+        name = path.name or str(path)
+    text = escape_unshown(str(name)[: limit + 1])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- identity ----------------------------------------------------------------------------------------
+# C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators,
+# BOM: none has a place in a name, and several rewrite what a terminal or spreadsheet shows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]")
+_SPACES = re.compile(r"\s+")
+
+
+def clean(value: Any, limit: int = 200) -> str:
+    """A student-influenced string made inert and short: control characters gone (whitespace ones
+    become spaces), runs of whitespace collapsed, at most `limit` characters ("…" when cut). Strings,
+    numbers and dates are kept as text; anything else (lists, mappings, None) becomes ""."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        value = value.isoformat()
+    elif isinstance(value, (int, float)):
+        value = repr(value) if isinstance(value, float) else str(value) if abs(value) < 10 ** 60 else ""
+    elif isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    elif not isinstance(value, str):
+        return ""
+    text = value[: limit * 8]
+    text = escape_undecodable(text)  # a file name's bytes that are not UTF-8 (lone surrogates) as \\xNN
+    text = _CONTROL.sub(lambda m: " " if m.group().isspace() else "", text)
+    text = _SPACES.sub(" ", text).strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,132 @@
+"""Unpacking a zip a student (or a class export) sent, safely: which members may be written where,
+which zips are refused as ambiguous, and the extraction itself (no zip-slip, links, devices, bombs).
+Used by the Gradescope runner and the class exports alike."""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import Iterable, Optional
+
+from autograder.errors import GraderError, SubmissionError
+from autograder.text import shown_name
+
+# --- zips ------------------------------------------------------------------------------------------
+_S_IFMT, _S_IFREG = 0o170000, 0o100000
+
+
+def zip_member_path(name: str) -> Optional[PurePosixPath]:
+    """The relative path a zip member is written to, or None when it must be left out: absolute
+    paths, drive letters, '..', control characters, a part longer than a file name may be. Read
+    as unzip reads it: '\\' is a separator (Windows tools write it), empty and '.' parts vanish, so
+    'a//b', './a/b' and 'a\\b' are all a/b."""
+    name = name.replace("\\", "/")
+    if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name) \
+            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        return None
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts or any(len(p.encode("utf-8", "surrogatepass")) > 255 for p in parts):
+        return None
+    return PurePosixPath(*parts)
+
+
+def _same_file(path: PurePosixPath, fold: bool) -> str:
+    """What two members must differ in to be two files: the path, and where `fold`, more than case
+    or the Unicode form of an accent (one file on Windows and macOS, whose unzip keeps either)."""
+    text = str(path)
+    return unicodedata.normalize("NFC", text).casefold() if fold else text
+
+
+def check_zip_members(infos: Iterable[zipfile.ZipInfo], fold: bool = True) -> list[str]:
+    """Refuse (SubmissionError, in plain words) a zip in which two members would be one file: the
+    same name twice, names that zip_member_path reads as one path ('a//b.ipynb', './a/b.ipynb',
+    'a/b.ipynb'), with `fold` names that differ only in case or Unicode form, or a name that is a
+    file and a folder at once. Which of two copies is the submission cannot be told (unzip keeps
+    the last, a careful extractor the first), so none is chosen. `fold=False` for a class export,
+    where two students' folders may differ only in case.
+
+    Returns the members left out by any safe extraction, as shown names (a name zip_member_path
+    refuses, a link, a device), so a message can say why a file seems to be missing."""
+    files: dict[str, str] = {}
+    folders: dict[str, str] = {}
+    left_out: list[str] = []
+    for info in infos:
+        rel = zip_member_path(info.filename)
+        kind = (info.external_attr >> 16) & _S_IFMT
+        if info.is_dir():
+            if rel is not None:
+                folders.setdefault(_same_file(rel, fold), info.filename)
+            continue
+        if rel is None or kind not in (0, _S_IFREG):
+            left_out.append(shown_name(info.filename, 80))
+            continue
+        key = _same_file(rel, fold)
+        if key in files:
+            raise SubmissionError(_clash(files[key], info.filename))
+        files[key] = info.filename
+        for parent in list(rel.parents)[:-1]:
+            folders.setdefault(_same_file(parent, fold), str(parent))
+    for key, name in files.items():
+        if key in folders:
+            raise SubmissionError(f"the zip holds '{shown_name(name, 80)}' both as a file and as a folder "
+                                  f"('{shown_name(folders[key], 80)}/...'): which one is meant cannot be told; "
+                                  "rename one and zip again")
+    return left_out
+
+
+def _clash(first: str, second: str) -> str:
+    a, b = shown_name(first, 80), shown_name(second, 80)
+    if first == second:
+        how = f"the zip holds '{a}' twice"
+    elif zip_member_path(first) == zip_member_path(second):
+        how = f"the zip holds '{a}' and '{b}', which unzip writes as the same file"
+    else:
+        how = (f"the zip holds '{a}' and '{b}', which differ only in upper and lower case (or in how an "
+               "accent is written): on Windows and macOS they are the same file")
+    return (f"{how}, so which one is the submission cannot be told (tools disagree on which copy wins): "
+            "keep one, and zip again")
+
+
+# --- extraction ---------------------------------------------------------------------------------------
+MAX_UNZIP_BYTES = 50 * 1024 * 1024   # all of a submission's zips together, once unpacked
+MAX_ZIP_MEMBERS = 2000              # per zip: a zip of a million empty files is a bomb too
+MAX_ZIPS = 10
+
+
+def safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
+                  max_members: int = MAX_ZIP_MEMBERS) -> int:
+    """Extract a student's zip into `dest` (a fresh folder the grader named) without zip-slip, links,
+    devices or zip bombs: only regular files, each resolved and checked to lie under `dest`, never
+    overwriting one another; at most `max_members` members and `max_bytes` bytes (counted as they
+    are written, not as the zip claims). Returns the bytes written."""
+    dest.mkdir(parents=True, exist_ok=True)
+    root = dest.resolve()
+    total = 0
+    with zipfile.ZipFile(zpath) as z:
+        infos = z.infolist()
+        if len(infos) > max_members:
+            raise GraderError(f"the submitted zip has more than {max_members} files")
+        for info in infos:
+            rel = zip_member_path(info.filename)
+            kind = (info.external_attr >> 16) & _S_IFMT
+            if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
+                continue
+            target = root.joinpath(*rel.parts)
+            if not target.resolve().is_relative_to(root):
+                continue
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.parent.resolve().is_relative_to(root):
+                    continue
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            except OSError:  # a duplicate name, a file where a folder should be, a name too long
+                continue
+            with z.open(info) as src, os.fdopen(fd, "wb") as dst:
+                while block := src.read(1 << 16):
+                    total += len(block)
+                    if total > max_bytes:
+                        raise GraderError("the submitted zip is too large once unpacked")
+                    dst.write(block)
+    return total
