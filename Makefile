@@ -30,8 +30,10 @@ browser:
 	  (apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null 2>&1)) ) || \
 	  echo "note: chromium not installed; the report rendering test will skip"
 
+# pytest, then the author's check (`autograder check`) of every assignment grading.yml lists
 test: install browser lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/autograder check
 
 # The real components: a clean Debian root for the Gradescope zip (with and without CAP_SYS_ADMIN), a
 # one-node SLURM, the Kubernetes manifests against the API schema (tests/integration/README.md).
