@@ -333,10 +333,19 @@ esac
 """
 
 
+# The venv's python beside pip: install_torch.sh asks it whether the index answers at all before pip
+# uses it (where it does not, pip would retry it for every package)
+FAKE_PYTHON = """#!/bin/sh
+echo "python $*" >> "$PIP_LOG.probe"
+[ -n "${FAKE_INDEX_DOWN:-}" ] && exit 1
+exit 0
+"""
+
+
 def install(tmp_path, gpu: bool, **env: str) -> tuple[subprocess.CompletedProcess, list[str]]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    for name, text in [("pip", FAKE_PIP)] + ([("nvidia-smi", "#!/bin/sh\nexit 0\n")] if gpu else []):
+    for name, text in [("pip", FAKE_PIP), ("python", FAKE_PYTHON)] + ([("nvidia-smi", "#!/bin/sh\nexit 0\n")] if gpu else []):
         (bin_dir / name).write_text(text)
         (bin_dir / name).chmod(0o755)
     log = tmp_path / "pip.log"
@@ -367,6 +376,10 @@ def test_without_a_gpu_pips_own_index_is_used_when_it_offers_the_cpu_build(tmp_p
     proc, calls = install(tmp_path, gpu=False, FAKE_INDEX_DOWN="1")
     assert proc.returncode == 0, proc.stderr
     assert calls[-1].split() == ["install", "-q", "torch==2.13.0"]
+    # an index that does not answer is looked at once, never handed to pip (its retries, per package)
+    assert not any("--index-url" in c for c in calls)
+    assert "download.pytorch.org/whl/cpu/" in (tmp_path / "pip.log.probe").read_text()
+    assert "from pip's own index" in proc.stdout
 
 
 def test_with_a_gpu_torch_is_the_default_cuda_build_unless_overridden(tmp_path):
