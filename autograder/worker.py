@@ -140,6 +140,14 @@ PR_SET_NO_NEW_PRIVS = 38
 SYSTEM_READ_ONLY = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc", "/proc", "/sys")
 
 
+def import_roots() -> list[str]:
+    """Where this interpreter imports from (the zygote runs with -I: no working directory, no
+    PYTHONPATH): the standard library, the venv's site-packages and what its .pth files add (an
+    editable install, a dependency kept elsewhere). A worker walled in by Landlock must still read
+    these, or a lazy import inside torch fails."""
+    return [p for p in sys.path if p and os.path.exists(p)]
+
+
 def landlock(read_only: list[str], writable: list[str]) -> bool:
     """Confine this process (and what it starts) to reading `read_only` and the system's directories,
     and to writing only under `writable` (and the device files, e.g. /dev/null). Everything else on
@@ -208,7 +216,7 @@ def container_check(hide: list[str], keep: list[str]) -> None:
                 drop_privileges(uid, uid)
             except OSError as e:
                 raise LevelUnavailable(f"cannot become an unprivileged uid ({e.strerror})") from None
-            walled = landlock(keep, [])  # what every worker does next; where it works it hides the course
+            walled = landlock(keep + import_roots(), [])  # what every worker does next: it hides the course
             open_to_all = [p for p in paths if _reachable(p)]
             if open_to_all:
                 raise LevelUnavailable(
@@ -599,7 +607,8 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
     # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it
-    walled = landlock(list(opts.get("keep", [])), [scratch]) if opts.get("level") in ("container", "rlimits") else False
+    walled = (landlock(list(opts.get("keep", [])) + import_roots(), [scratch])
+              if opts.get("level") in ("container", "rlimits") else False)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
                        "OMP_NUM_THREADS": "1"})
