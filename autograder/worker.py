@@ -140,12 +140,15 @@ PR_SET_NO_NEW_PRIVS = 38
 SYSTEM_READ_ONLY = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc", "/proc", "/sys")
 
 
-def import_roots() -> list[str]:
+def import_roots(hide: list[str]) -> list[str]:
     """Where this interpreter imports from (the zygote runs with -I: no working directory, no
     PYTHONPATH): the standard library, the venv's site-packages and what its .pth files add (an
     editable install, a dependency kept elsewhere). A worker walled in by Landlock must still read
-    these, or a lazy import inside torch fails."""
-    return [p for p in sys.path if p and os.path.exists(p)]
+    these, or a lazy import inside torch fails. Never a folder that holds something hidden (an old
+    style editable install puts the whole checkout, course included, on sys.path)."""
+    def holds_hidden(root: str) -> bool:
+        return any(h == root or h.startswith(root.rstrip("/") + "/") for h in hide)
+    return [p for p in sys.path if p and os.path.exists(p) and not holds_hidden(os.path.realpath(p))]
 
 
 def landlock(read_only: list[str], writable: list[str]) -> bool:
@@ -216,7 +219,7 @@ def container_check(hide: list[str], keep: list[str]) -> None:
                 drop_privileges(uid, uid)
             except OSError as e:
                 raise LevelUnavailable(f"cannot become an unprivileged uid ({e.strerror})") from None
-            walled = landlock(keep + import_roots(), [])  # what every worker does next: it hides the course
+            walled = landlock(keep + import_roots(hide), [])  # what every worker does next: it hides the course
             open_to_all = [p for p in paths if _reachable(p)]
             if open_to_all:
                 raise LevelUnavailable(
@@ -607,7 +610,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
     # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it
-    walled = (landlock(list(opts.get("keep", [])) + import_roots(), [scratch])
+    walled = (landlock(list(opts.get("keep", [])) + import_roots(list(opts.get("hide", []))), [scratch])
               if opts.get("level") in ("container", "rlimits") else False)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",

@@ -74,7 +74,7 @@ class Zygote:
             # Only for a worker the kernel gives no namespaces: its scratch dir is made here
             self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
             os.chmod(self._scratch_host, 0o711)
-            opts.update(level="rlimits", scratch_root=self._scratch_host)
+            opts.update(level="rlimits", hide=self.hide, scratch_root=self._scratch_host)
             cmd = [sys.executable]
         cmd += ["-I", "-m", "autograder.worker", json.dumps(opts)]
         self.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], env=dict(SANDBOX_ENV),
