@@ -3,8 +3,8 @@ that copied with renamed variables and rewritten comments, one pair that copied 
 code and names; bounded extraction; the settings; shards merged like one batch."""
 from __future__ import annotations
 
-import ast
 import csv
+import importlib.util
 import io
 import json
 import os
@@ -12,6 +12,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from types import ModuleType
 
 import nbformat
 import pytest
@@ -24,34 +25,28 @@ from tests.conftest import FIXTURE_COURSE, ROOT
 
 SLUG = "sdpa-from-scratch"
 FIXTURES = ROOT / "tests" / "fixtures" / "similarity"
+DEMO_CLASS = ROOT / "examples" / "exports" / "similarity-class"
 GRADED = ("stable_softmax", "causal_mask", "scaled_dot_product_attention")
 COPIED = ("copied_from_s07", "s07_where")
 HELPER = ("helper_from_s13", "s13_helpers")
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 
 
+def load_class_generator() -> ModuleType:
+    """examples/exports/similarity-class/make_class.py, which builds make demo's class from these fixtures
+    (a script in a folder that is no package, so loaded from its path)."""
+    spec = importlib.util.spec_from_file_location("make_class", DEMO_CLASS / "make_class.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def as_notebook(source: str) -> dict:
     """The student template with each stub replaced by the student's function of that name; the
     student's other code (helpers, imports) goes into the first stub's cell, above it."""
     template = json.loads((ROOT / "student_template" / f"{SLUG}.ipynb").read_text())
-    tree = ast.parse(source)
-    lines = source.splitlines()
-    graded, other = {}, []
-    for node in tree.body:
-        text = "\n".join(lines[node.lineno - 1: node.end_lineno])
-        if isinstance(node, ast.FunctionDef) and node.name in GRADED:
-            graded[node.name] = text
-        else:
-            other.append(text)
-    first = True
-    for cell in template["cells"]:
-        text = "".join(cell["source"]) if cell["cell_type"] == "code" else ""
-        for name, body in graded.items():
-            if text.startswith(f"def {name}("):
-                cell["source"] = (("\n\n\n".join(other) + "\n\n\n" if first and other else "") + body).splitlines(True)
-                first = False
-    assert not first, "the template no longer has a stub to fill"
-    return template
+    return load_class_generator().as_notebook(source, template)
 
 
 @pytest.fixture(scope="module")
@@ -414,3 +409,20 @@ def test_a_passage_most_of_a_large_class_shares_matches_nobody(course):
     assert left_few == 0 and len(shared_by_few) == 45 and min(p.score for p in shared_by_few) > 0.3
     shared_by_many, left_many = sim.compare(many, 0.0)
     assert left_many > 0 and shared_by_many == []
+
+
+# --- make demo's class ------------------------------------------------------------------------------------
+def test_the_demo_class_is_this_class_and_flags_only_the_copied_pair(course, tmp_path):
+    """examples/exports/similarity-class/notebooks is what make_class.py makes from these fixtures (so the
+    demo cannot drift from what is tested here), and its report, read from the committed notebooks as
+    batch reads them, flags the copied pair alone."""
+    made = load_class_generator().notebooks()
+    committed = {p.name: p.read_text(encoding="utf-8") for p in (DEMO_CLASS / "notebooks").iterdir()}
+    assert sorted(made) == sorted(committed) and len(made) == 22
+    assert [name for name in made if made[name] != committed[name]] == [], "run make_class.py again"
+    names = sim.compared_names(course, SLUG)
+    stored = {p.stem: sim.extract_file(p, names) for p in sorted((DEMO_CLASS / "notebooks").glob("*.ipynb"))}
+    pairs = sim.write_report(stored, course, SLUG, tmp_path)
+    with open(tmp_path / "similarity.csv", newline="") as fh:
+        flagged = [{r["a"], r["b"]} for r in csv.DictReader(fh) if r["flagged"] == "yes"]
+    assert flagged == [set(COPIED)] and set(pairs[0].keys) == set(COPIED)
