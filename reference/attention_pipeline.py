@@ -116,6 +116,15 @@ ans_cross_shapes = "b"  # S and A are T x T', O is T x d_v
 ans_cross_causal = "d"  # only when both sequences share one time axis
 ans_complexity = "c"  # S costs O(T^2 d_k): doubling T quadruples it
 
+# wrong choice -> misconception key (a choice not listed is simply wrong)
+MCQ_MISCONCEPTIONS = {
+    "ans_scale": {"a": "scale_direction_reversed", "c": "softmax_scale_invariant", "d": "entropy_negative"},
+    "ans_mask": {"a": "mask_breaks_normalisation", "b": "mask_changes_rank", "d": "mask_blocks_gradient"},
+    "ans_cross_shapes": {"a": "cross_is_self_attention", "c": "cross_roles_swapped", "d": "cross_output_from_keys"},
+    "ans_cross_causal": {"a": "causal_in_cross", "b": "causal_needs_square", "c": "causal_needs_square"},
+    "ans_complexity": {"a": "cost_linear_in_T", "b": "cost_independent_of_T", "d": "cost_cubic_in_T"},
+}
+
 
 # ---------------------------------------------------------------------------------------------------
 # wrong variants (each a complete, plausible student mistake)
@@ -133,22 +142,30 @@ def scores_variants(Q, K):
     if Q.shape[-2] not in (d_k, K.shape[-2]):
         out["scale_by_T/queries"] = QK / math.sqrt(Q.shape[-2])
     out["scores_transposed"] = (K @ Q.transpose(-2, -1)) / math.sqrt(d_k)   # (..., T_k, T_q)
+    if math.isqrt(d_k) ** 2 != d_k:
+        out["integer_sqrt_scale"] = QK / math.isqrt(d_k)
+    out["keys_are_queries"] = (Q @ Q.transpose(-2, -1)) / math.sqrt(d_k)    # (..., T_q, T_q)
     return out
 
 
 def qkv_variants(X, W_Q, W_K, W_V):
     """{key: (Q, K, V)}"""
-    return {
+    out = {
         "qk_swapped": (X @ W_K, X @ W_Q, X @ W_V),
         "same_projection": (X @ W_Q, X @ W_Q, X @ W_V),
     }
+    if all(W.shape[-2] == W.shape[-1] for W in (W_Q, W_K, W_V)):   # only square weights let X @ W.T run
+        out["weight_transposed"] = (X @ W_Q.T, X @ W_K.T, X @ W_V.T)
+    return out
 
 
 def mask_variants(T, dtype):
     lo = torch.finfo(dtype).min
     above = torch.ones(T, T, dtype=torch.bool).triu(1)
     below = torch.ones(T, T, dtype=torch.bool).tril(-1)
+    after_next = torch.ones(T, T, dtype=torch.bool).triu(2)   # tril(1) left open: t may read t + 1
     out = {
+        "causal_includes_next": torch.zeros(T, T, dtype=dtype).masked_fill(after_next, lo),
         "upper_triangular_mask": torch.zeros(T, T, dtype=dtype).masked_fill(below, lo),
         "mask_blocks_diagonal": torch.zeros(T, T, dtype=dtype).masked_fill(~below, lo),
         "infinite_mask": torch.zeros(T, T, dtype=dtype).masked_fill(above, float("-inf")),
@@ -160,20 +177,25 @@ def weights_variants(S, M=None):
     S_ = S if M is None else S + M
     out = {
         "softmax_wrong_dim": torch.softmax(S_, dim=-2),
+        # the scores never reach the weights: the same weight on every (open) key
+        "uniform_weights": torch.softmax(torch.zeros_like(S_) if M is None else torch.zeros_like(S_) + M, dim=-1),
     }
     if M is not None:
+        out["uniform_weights/all_keys"] = torch.full_like(S_, 1.0 / S.shape[-1])
         out["mask_ignored"] = torch.softmax(S, dim=-1)
         out["zero_after_softmax"] = torch.softmax(S, dim=-1) * (M == 0)
         out["mask_sign_flipped"] = torch.softmax(S - M, dim=-1)
     return out
 
 
-def _attend(Q, K, V, M, *, scale, dim=-1, zero_after=False):
+def _attend(Q, K, V, M, *, scale, dim=-1, zero_after=False, values_by_transposed=False):
     S = (Q @ K.transpose(-2, -1)) * scale
     if zero_after:
         A = torch.softmax(S, dim=dim) * (M == 0) if M is not None else torch.softmax(S, dim=dim)
     else:
         A = torch.softmax(S if M is None else S + M, dim=dim)
+    if values_by_transposed:   # A^T V: only when T_q == T_k
+        return (A.transpose(-2, -1) @ V if A.shape[-1] == A.shape[-2] else None), A
     return A @ V, A
 
 
@@ -191,12 +213,19 @@ def self_attention_variants(X, W_Q, W_K, W_V, causal=True):
         "float32_scale": _attend(Q, K, V, M, scale=f32),
         "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
         "qk_swapped": _attend(K, Q, V, M, scale=good),
+        "same_projection": _attend(Q, Q, V, M, scale=good),
+        "output_uses_weights_transposed": _attend(Q, K, V, M, scale=good, values_by_transposed=True),
+        "uniform_weights": _attend(Q, K, V, M, scale=0.0),
     }
+    if math.isqrt(d_k) ** 2 != d_k:
+        out["integer_sqrt_scale"] = _attend(Q, K, V, M, scale=1.0 / math.isqrt(d_k))
     for key, d in (("scale_by_d_model", X.shape[-1]), ("scale_by_d_v", V.shape[-1]), ("scale_by_T", T)):
         if d != d_k:
             out[key] = _attend(Q, K, V, M, scale=1.0 / math.sqrt(d))
     if causal:
         out["upper_triangular_mask"] = _attend(Q, K, V, upper, scale=good)
+        out["causal_includes_next"] = _attend(Q, K, V, mask_variants(T, Q.dtype)["causal_includes_next"],
+                                                scale=good)
         out["mask_blocks_diagonal"] = _attend(Q, K, V, mask_variants(T, Q.dtype)["mask_blocks_diagonal"],
                                               scale=good)
         out["zero_after_softmax"] = _attend(Q, K, V, M, scale=good, zero_after=True)
@@ -222,7 +251,11 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
         "softmax_wrong_dim": _attend(Q, K, V, M, scale=good, dim=-2),
         "causal_in_cross": _attend(Q, K, V, causal if M is None else M + causal, scale=good),
         "scale_by_T": _attend(Q, K, V, M, scale=1.0 / math.sqrt(T_k)),
+        "uniform_weights": _attend(Q, K, V, M, scale=0.0),
+        "output_uses_weights_transposed": _attend(Q, K, V, M, scale=good, values_by_transposed=True),
     }
+    if math.isqrt(d_k) ** 2 != d_k:
+        out["integer_sqrt_scale"] = _attend(Q, K, V, M, scale=1.0 / math.isqrt(d_k))
     if M is not None:
         out["mask_ignored"] = _attend(Q, K, V, None, scale=good)
     if M is None or T_q == T_k:   # (with T_q != T_k their shapes differ from the correct ones: evidence too)
@@ -231,22 +264,64 @@ def cross_attention_variants(X, Y, W_Q, W_K, W_V, M=None):
     return out
 
 
-def nw_variants(q, K, V):
+def gaussian_smoother(q, K, V, gamma: float):
+    # kappa_i = exp(-gamma ||q - k_i||^2): a Gaussian (RBF) kernel, not the lesson's exp(q.k / sqrt(d_k))
+    kappa = torch.exp(-gamma * ((K - q) ** 2).sum(-1))                 # (T,)
+    return (kappa[:, None] * V).sum(0) / kappa.sum()                   # (d_v,)
+
+
+def fitted_gaussian_smoother(q, K, V, got) -> torch.Tensor | None:
+    """The Gaussian-kernel smoother whose width best explains `got` (any width: students pick 1/2,
+    1/(2 sqrt(d_k)), ...), found by a search over log(gamma); None when `got` is not a (d_v,) tensor.
+    One free number fitted to d_v >= 4 of them: a match to 1e-10 is still evidence."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(V.shape[-1:]) or not torch.isfinite(got).all():
+        return None
+    g = got.to(torch.float64)
+
+    def err(log_gamma: float) -> float:
+        return float((gaussian_smoother(q, K, V, math.exp(log_gamma)) - g).abs().max())
+
+    grid = [i / 8 for i in range(-80, 41)]                             # gamma from e^-10 to e^5
+    best = min(grid, key=err)
+    lo, hi = best - 1 / 8, best + 1 / 8
+    for _ in range(80):                                               # golden-section refinement
+        a, b = lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)
+        if err(a) < err(b):
+            hi = b
+        else:
+            lo = a
+    return gaussian_smoother(q, K, V, math.exp((lo + hi) / 2))
+
+
+def nw_variants(q, K, V, got=None):
+    """`got`: the student's answer, to fit the width of a Gaussian kernel to it (see above)."""
     d_k = q.shape[-1]
     k_raw = torch.exp(K @ q)
     k_good = torch.exp(K @ q / math.sqrt(d_k))
-    return {
+    out = {
         "no_scale": (k_raw[:, None] * V).sum(0) / k_raw.sum(),
         "divide_by_dk": (torch.exp(K @ q / d_k)[:, None] * V).sum(0) / torch.exp(K @ q / d_k).sum(),
         "nw_unnormalised": (k_good[:, None] * V).sum(0),
+        "uniform_weights": V.mean(0),
     }
+    if math.isqrt(d_k) ** 2 != d_k:
+        k_int = torch.exp(K @ q / math.isqrt(d_k))
+        out["integer_sqrt_scale"] = (k_int[:, None] * V).sum(0) / k_int.sum()
+    gaussian = fitted_gaussian_smoother(q, K, V, got)
+    if gaussian is not None:
+        out["gaussian_kernel"] = gaussian
+    return out
 
 
 def prefix_average_variants(T, dtype=torch.float64):
     W = torch.ones(T, T, dtype=dtype).tril()
+    t = torch.arange(1, T + 1, dtype=dtype)
     return {
         "upper_triangular_mask": prefix_average_matrix(T, dtype).transpose(0, 1),
         "prefix_average_divide_by_T": W / T,
+        "prefix_average_off_by_one": W / (t[:, None] + 1),        # row t (from 1) divided by t + 1
+        "prefix_average_wrong_axis": W / t[None, :],               # divided by the column's index
+        "uniform_weights": torch.full((T, T), 1.0 / T, dtype=dtype),
     }
 
 
@@ -274,7 +349,11 @@ def param_count_variants(d_model, d_k, d_v, with_output=False):
         + (d_model if with_output else 0),
         "param_count_no_wv": 2 * d_model * d_k + (d_v * d_model if with_output else 0),
         "param_count_dv_as_dk": 3 * d_model * d_k + (d_k * d_model if with_output else 0),
+        "param_count_squares": 3 * d_model * d_model + (d_model * d_model if with_output else 0),
     }
+    if with_output:
+        out["param_count_wo_ignored"] = qkv_param_count(d_model, d_k, d_v)
+        out["param_count_wo_square"] = qkv_param_count(d_model, d_k, d_v) + d_model * d_model
     if with_output:
         out["param_count_wo_as_dk"] = qkv_param_count(d_model, d_k, d_v) + d_k * d_model
     return out

@@ -76,6 +76,29 @@ def attention_scale_by_T(Q, K, V, d_k):
     return _finish(Q @ K.transpose(-2, -1) / math.sqrt(K.shape[-2]), V)
 
 
+def attention_integer_sqrt(Q, K, V, d_k):
+    # int(math.sqrt(d_k)) or math.isqrt(d_k): 3 for d_k = 12
+    return _finish(Q @ K.transpose(-2, -1) / math.isqrt(d_k), V)
+
+
+def attention_keys_are_queries(Q, K, V, d_k):
+    # Q Q^T: K is never used; the output exists only when T_q == T_k
+    weights = F.softmax(Q @ Q.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return (weights @ V if Q.shape[-2] == K.shape[-2] else None), weights
+
+
+def attention_weights_transposed_on_values(Q, K, V, d_k):
+    # A^T V: right weights, mixed down the columns; only when T_q == T_k
+    weights = F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return (weights.transpose(-2, -1) @ V if Q.shape[-2] == K.shape[-2] else None), weights
+
+
+def attention_uniform_weights(Q, K, V, d_k):
+    # every key the same weight 1/T_k: the scores never reach the weights
+    weights = torch.full((*Q.shape[:-1], K.shape[-2]), 1.0 / K.shape[-2], dtype=Q.dtype)
+    return weights @ V, weights
+
+
 ATTENTION_VARIANTS = {
     "divide_by_dk": attention_divide_by_dk,
     "no_scale": attention_no_scale,
@@ -87,15 +110,27 @@ ATTENTION_VARIANTS = {
     "scores_transposed": attention_scores_transposed,
     "scale_by_d_v": attention_scale_by_d_v,
     "scale_by_T": attention_scale_by_T,
+    "integer_sqrt_scale": attention_integer_sqrt,
+    "keys_are_queries": attention_keys_are_queries,
+    "output_uses_weights_transposed": attention_weights_transposed_on_values,
+    "uniform_weights": attention_uniform_weights,
 }
 
 
 def wrong_variants(Q, K, V, d_k, part: str = "output") -> dict[str, torch.Tensor]:
     """{misconception_key: what that mistake returns} for `part` in ("output", "weights")."""
     index = {"output": 0, "weights": 1}[part]
+    right = attention(Q, K, V, d_k)[index]
     sizes = {"scale_by_d_v": V.shape[-1], "scale_by_T": K.shape[-2]}
-    return {key: fn(Q, K, V, d_k)[index] for key, fn in ATTENTION_VARIANTS.items()
-            if sizes.get(key) not in (d_k, d_k * d_k, 1)}   # only variants these shapes can show
+    out = {}
+    for key, fn in ATTENTION_VARIANTS.items():
+        if sizes.get(key) in (d_k * d_k, 1):
+            continue   # the same numbers as divide_by_dk / no_scale: these shapes cannot show it
+        got = fn(Q, K, V, d_k)[index]
+        if got is None or tuple(got.shape) == tuple(right.shape) and torch.allclose(got, right, rtol=1e-12, atol=1e-12):
+            continue   # these inputs cannot tell it from the right answer (d_k = 16: isqrt, float32 scale)
+        out[key] = got
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -145,6 +180,7 @@ def softmax_entropy_first_dim(logits):
 def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     log2 = softmax_entropy_log2(logits)
     return {
+        "entropy_sign": -softmax_entropy(logits),
         "entropy_log_base": log2,
         "entropy_log_base_10": softmax_entropy_log10(logits),
         "entropy_wrong_dim": softmax_entropy_wrong_dim(logits) if logits.dim() >= 2 else None,
@@ -158,7 +194,7 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
                   _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
-                  entropy=None) -> list[dict]:
+                  _keys_first: bool = False, entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
 
@@ -171,8 +207,12 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
     for d in dims:
         if _seed_each:
             torch.manual_seed(seed)
-        q = torch.randn(1, d)            # (1, d)
-        k = torch.randn(5, d)            # (5, d)
+        if _keys_first:
+            k = torch.randn(5, d)        # wrong order: the keys take the first numbers
+            q = torch.randn(1, d)
+        else:
+            q = torch.randn(1, d)        # (1, d)
+            k = torch.randn(5, d)        # (5, d)
         raw = (q @ k.T)[0]               # (5,)
         scaled = {"sqrt": raw / d ** 0.5, "d": raw / d, "none": raw}[_scale]  # (5,)
         nats = math.log(_log_base)
@@ -192,6 +232,7 @@ def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
         "entropy_log_base": entropy_table(dims, seed, _log_base=2.0),
         "entropy_log_base_10": entropy_table(dims, seed, _log_base=10.0),
         "seed_outside_loop": entropy_table(dims, seed, _seed_each=False),
+        "keys_drawn_first": entropy_table(dims, seed, _keys_first=True),
     }
 
 
@@ -210,9 +251,9 @@ q7_answer = "D"   # soft, differentiable mixture of all values
 
 # wrong choice -> misconception key (choices not listed are simply wrong)
 MCQ_MISCONCEPTIONS = {
-    "q5_answer": {"B": "variance_vs_std"},
-    "q6_answer": {"B": "self_attention_identity", "C": "attention_as_argmax"},
-    "q7_answer": {"A": "attention_as_argmax", "C": "attention_as_argmax"},
+    "q5_answer": {"A": "variance_after_scaling", "B": "variance_vs_std", "D": "variance_d_k_squared"},
+    "q6_answer": {"B": "self_attention_identity", "C": "attention_as_argmax", "D": "uniform_weights"},
+    "q7_answer": {"A": "attention_as_argmax", "B": "attention_needs_sorted_keys", "C": "attention_as_argmax"},
 }
 
 
@@ -251,10 +292,20 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, *, _scale_dim=None
     return y @ W_O if _out_proj else y                   # (T, C)
 
 
+def mha_head_slice_offset(X, W_Q, W_K, W_V, W_O, n_heads: int) -> torch.Tensor:
+    """Head h read from columns h to h + d_k (not h * d_k to (h + 1) * d_k): the heads overlap."""
+    d_k = X.shape[-1] // n_heads
+    q, k, v = X @ W_Q, X @ W_K, X @ W_V                               # (T, C)
+    heads = [attention(q[:, h:h + d_k], k[:, h:h + d_k], v[:, h:h + d_k], d_k)[0] for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O                            # (T, C)
+
+
 def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
     args = (X, W_Q, W_K, W_V, W_O, n_heads)
     d_model = X.shape[-1]
     return {
+        "mha_head_slice_offset": mha_head_slice_offset(*args),
+        "integer_sqrt_scale": multi_head_attention(*args, _attn=attention_integer_sqrt),
         "mha_scale_by_d_model": multi_head_attention(*args, _scale_dim=d_model),
         "divide_by_dk": multi_head_attention(*args, _attn=attention_divide_by_dk),
         "no_scale": multi_head_attention(*args, _attn=attention_no_scale),

@@ -16,6 +16,12 @@ MISCONCEPTIONS = {
     "scale_by_d_v": "scaling by 1/sqrt(d_v) (the width of V) instead of 1/sqrt(d_k)",
     "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
                   "1/sqrt(d_k)",
+    "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
+                          "of sqrt(d_k)",
+    "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
+    "weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+    "batched_input_unsupported": "code that works only for 2-D inputs: .T reverses every dimension of a batched "
+                                 "tensor (and a 2-D reshape drops the batch); use .transpose(-2, -1) or .mT",
     # the additive mask
     "infinite_mask": "putting -inf in the additive mask; this assignment asks for a finite, dtype-aware "
                      "value (torch.finfo(dtype).min)",
@@ -24,6 +30,11 @@ MISCONCEPTIONS = {
                           "does not fit in float16)",
     "mask_blocks_diagonal": "blocking the diagonal too: a token must be allowed to attend to itself",
     "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
+    "causal_includes_next": "a causal mask off by one the other way (tril(diagonal=1)): each token also sees "
+                            "the next one",
+    "mask_built_in_float32": "building the mask from Python numbers (torch.where(cond, torch.finfo(dtype).min, "
+                             "0.0)), which gives float32, the default dtype: float64's minimum overflows it and "
+                             "other dtypes come back as float32; use masked_fill on a tensor of the requested dtype",
     # the softmax
     "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
     "mask_ignored": "ignoring the mask",
@@ -32,12 +43,25 @@ MISCONCEPTIONS = {
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",
+    "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
+    "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
+                              "below it underflow to 0 / 0 (NaN)",
+    "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
+                                      "each output row must be its own query's weighted average of the values",
+    "results_reordered": "returning the results in the wrong order (for example (weights, output) instead of "
+                         "(output, weights))",
     # self-attention
     "ignores_causal_flag": "applying the causal mask even when causal=False",
     "no_causal_mask": "never applying the causal mask, so tokens read the future",
     # lenses
     "nw_unnormalised": "forgetting the kernel smoother's denominator (sum of the kernel weights)",
     "prefix_average_divide_by_T": "dividing every prefix sum by T instead of by the prefix length t",
+    "gaussian_kernel": "weights from a Gaussian kernel exp(-||q - k||^2 / c) instead of the softmax of the scaled "
+                       "dot products q.k / sqrt(d_k)",
+    "prefix_average_off_by_one": "dividing row t by t + 1 instead of by t, the number of entries it averages: "
+                                 "rows no longer sum to 1",
+    "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
+                                 "wrong axis)",
     "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
@@ -45,10 +69,15 @@ MISCONCEPTIONS = {
     "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
     "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",
+    "rank_is_the_bound": "giving the bound d_k for the rank of one particular S: its queries and keys may "
+                         "span fewer directions (torch.linalg.matrix_rank counts them)",
     "param_count_bias": "counting bias vectors; the lesson's projections have none",
     "param_count_no_wv": "forgetting W_V in the parameter count",
     "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
     "param_count_wo_as_dk": "sizing W_O as d_k x d_model instead of d_v x d_model",
+    "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",
+    "param_count_wo_ignored": "leaving W_O out when with_output=True",
+    "param_count_wo_square": "sizing W_O as d_model x d_model instead of d_v x d_model",
     # cross-attention
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "
                        "different sequences",
@@ -58,6 +87,21 @@ MISCONCEPTIONS = {
     # multiple choice
     "softmax_scale_invariant": "thinking the softmax does not change when every score is multiplied by "
                                "the same constant (it is unchanged only when a constant is added)",
+    "scale_direction_reversed": "thinking larger scores make the softmax flatter: unscaled scores grow like "
+                                "sqrt(d_k) and make each row sharper",
+    "entropy_negative": "thinking an entropy can be negative: -sum p log p is at least 0 (0 for a one-hot row)",
+    "mask_breaks_normalisation": "thinking the mask is what makes the rows sum to 1: the softmax does that with "
+                                 "or without a mask",
+    "mask_changes_rank": "thinking the causal mask is about the rank of the scores: it is about which tokens a "
+                         "position may read",
+    "mask_blocks_gradient": "thinking the mask is about gradients: without it position t reads the token it is "
+                            "trained to predict",
+    "cross_output_from_keys": "giving the output one row per key (per token of Y): it has one row per query",
+    "causal_needs_square": "tying the causal mask to a square score matrix: what matters is whether both "
+                           "sequences share one time axis",
+    "cost_linear_in_T": "thinking the score matrix costs time linear in T: there are T^2 scores",
+    "cost_independent_of_T": "thinking the cost of the scores does not depend on T: there are T^2 of them",
+    "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

@@ -8,12 +8,16 @@ import torch
 from otter.test_files import test_case
 
 from autograder.checks import (
+    Misconception,
     assert_matches,
     call,
+    describe,
     expect_tuple,
+    matching_variants,
     randn,
     register_misconceptions,
 )
+from autograder.errors import StudentCodeError
 from autograder.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -32,6 +36,65 @@ def _check(got, X, W_Q, W_K, W_V, dtype):
                        variants={k: v[i] for k, v in wrong.items()})
 
 
+def _project(fn, X, W_Q, W_K, W_V):
+    """The student's (Q, K, V). A crash is named from a second call that shows its cause: on the first
+    2-D slice of a batched X (it runs and is right: the code handles 2-D inputs only), or with square
+    weights (d_model = d_k = d_v: X @ W.T runs, and its result is not simply right)."""
+    try:
+        return call(fn, X, W_Q, W_K, W_V, what="project_qkv")
+    except StudentCodeError as e:
+        said = f"your code raised {e.exc_type}: {e.message}"
+        X2 = X[(0,) * (X.dim() - 2)] if X.dim() > 2 else X
+        if X.dim() > 2:
+            right = _all_right(_rerun(fn, X2, W_Q, W_K, W_V), X2, (W_Q, W_K, W_V))
+            if right:
+                raise Misconception("batched_input_unsupported", f"{said} for X of shape {tuple(X.shape)}; on one "
+                                    f"{tuple(X2.shape)} slice of the same X it runs and is right: "
+                                    + describe("batched_input_unsupported")) from None
+        n = X2.shape[-1]
+        square = tuple(randn((n, n), torch.Generator().manual_seed(i), X.dtype) for i in range(3))
+        got = _rerun(fn, X2, *square)
+        if got is not None:
+            X64, W64 = X2.double(), [w.double() for w in square]
+            want, wrong = ref.project_qkv(X64, *W64), ref.qkv_variants(X64, *W64)
+            keys = {_named_by_rerun(g, want[i], {k: v[i] for k, v in wrong.items()}, X.dtype)
+                    for i, g in enumerate(got)}
+            if len(keys) == 1 and None not in keys:
+                key = keys.pop()
+                raise Misconception(key, f"{said}; with square weights (d_model = d_k = d_v) it runs and matches "
+                                    + describe(key)) from None
+        raise
+
+
+def _named_by_rerun(out, expected, variants, dtype):
+    """The one mistake a second call's `out` matches, when that call is not simply right (then the
+    crash itself is the mistake, and nothing catalogued explains it); variants equal to the right
+    answer on that input are no evidence. None when nothing can be named."""
+    if type(out) is not torch.Tensor or matching_variants(out, {"right": expected}, dtype):
+        return None
+    shown = {k: v for k, v in variants.items()
+             if not (isinstance(v, torch.Tensor) and matching_variants(v, {"right": expected}, dtype))}
+    hits = {k.split("/")[0] for k in matching_variants(out, shown, dtype)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _rerun(fn, X, *W):
+    try:
+        out = fn(X, *W)
+    except StudentCodeError:
+        return None
+    if isinstance(out, (tuple, list)) and len(out) == 3 and all(type(t) is torch.Tensor for t in out):
+        return tuple(out)
+    return None
+
+
+def _all_right(got, X, W) -> bool:
+    if got is None:
+        return False
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    return all(matching_variants(g, {"right": w}, X.dtype) for g, w in zip(got, want))
+
+
 @test_case(points=1, hidden=True)
 def test_project_float64(project_qkv, rng):
     # d_model != d_k != d_v, so a transposed weight cannot slip through
@@ -39,7 +102,7 @@ def test_project_float64(project_qkv, rng):
     X = randn((T, d_model), rng, torch.float64)
     W_Q, W_K = randn((d_model, d_k), rng, torch.float64), randn((d_model, d_k), rng, torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64)
-    _check(call(project_qkv, X, W_Q, W_K, W_V, what="project_qkv"), X, W_Q, W_K, W_V, torch.float64)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64)
 
 
 @test_case(points=1, hidden=True)
@@ -47,7 +110,7 @@ def test_project_batched_float32(project_qkv, device, rng):
     B1, B2, T, d_model, d_k, d_v = 2, 3, 6, 10, 12, 4
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
-    _check(call(project_qkv, X, W_Q, W_K, W_V, what="project_qkv"), X, W_Q, W_K, W_V, torch.float32)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32)
 
 
 def _picked(fn, index):
@@ -72,6 +135,10 @@ def test_project_views(project_qkv, rng):
     args = TensorArgs({"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V},
                       {"T": {"X": -2}, "d_model": {"X": -1, "W_Q": -2, "W_K": -2, "W_V": -2},
                        "d_k": {"W_Q": -1, "W_K": -1}, "d_v": {"W_V": -1}})
+    try:   # a crash whatever the layout is named as in the other tests (X @ W.T, 2-D-only code)
+        _project(project_qkv, *(t.contiguous() for t in (X, W_Q, W_K, W_V)))
+    except StudentCodeError:
+        pass
     want, wrong = ref.project_qkv(X, W_Q, W_K, W_V), ref.qkv_variants(X, W_Q, W_K, W_V)
     for i, what in enumerate(("Q", "K", "V")):
         check_value(_picked(project_qkv, i), args, want[i],

@@ -11,4 +11,4 @@ register_misconceptions(__file__)
 
 @test_case(points=1, hidden=True)
 def test_ans_scale(ans_scale):
-    expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong={'c': 'softmax_scale_invariant'})
+    expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"])

@@ -18,12 +18,32 @@ register_misconceptions(__file__)
 
 
 def _get(fn, T, dtype):
-    M = assert_plain_tensor(call(fn, T, dtype, what="causal_additive_mask"), "the mask")
+    try:
+        M = assert_plain_tensor(call(fn, T, dtype, what="causal_additive_mask"), "the mask")
+    except StudentCodeError as e:
+        # torch.where(cond, torch.finfo(torch.float64).min, 0.0) builds float32 from Python numbers
+        if dtype == torch.float64 and "to type float without overflow" in e.message and _float32_right(fn, T):
+            raise Misconception("mask_built_in_float32", f"your code raised {e.exc_type}: {e.message} for "
+                                "dtype=torch.float64, and its float32 mask is right: "
+                                + describe("mask_built_in_float32")) from None
+        raise
     if M.dtype != dtype:
+        if M.dtype == torch.float32 and _float32_right(fn, T):
+            raise Misconception("mask_built_in_float32", f"the mask asked for in {dtype} comes back as float32 "
+                                "(and the float32 mask is right): " + describe("mask_built_in_float32"))
         raise AssertionError(f"the mask has dtype {M.dtype}; it should have the requested dtype {dtype}")
     if tuple(M.shape) != (T, T):
         raise AssertionError(f"the mask has shape {tuple(M.shape)}, expected ({T}, {T})")
     return M
+
+
+def _float32_right(fn, T) -> bool:
+    """Whether the student's float32 mask is exactly the right one (a second call)."""
+    try:
+        M = fn(T, torch.float32)
+    except StudentCodeError:
+        return False
+    return type(M) is torch.Tensor and M.dtype == torch.float32 and torch.equal(M, ref.causal_additive_mask(T))
 
 
 def _check_pattern(M, T):

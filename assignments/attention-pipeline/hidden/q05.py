@@ -12,6 +12,8 @@ from autograder.checks import (
     assert_matches,
     assert_plain_tensor,
     call,
+    describe,
+    matching_variants,
     randn,
     register_misconceptions,
 )
@@ -22,6 +24,31 @@ from reference import attention_pipeline as ref
 OK_FORMAT = False
 name = "q05"
 register_misconceptions(__file__)
+
+
+def _unstable_softmaxes(S, M):
+    """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
+    code would: no maximum subtracted, or one maximum over the whole tensor."""
+    Z = S if M is None else S + M
+    e = torch.exp(Z)
+    g = torch.exp(Z - Z.max())
+    return {"no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
+            "global_max_subtraction": g / g.sum(dim=-1, keepdim=True)}
+
+
+def _raise_if_not_finite(got, S, M, what):
+    """A with NaN or inf is named after the unstable softmax that gives NaN/inf at exactly the same
+    entries and the same finite values elsewhere; otherwise it is said, not named."""
+    if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
+        return
+    bad = ~torch.isfinite(got)
+    for key, wrong in _unstable_softmaxes(S, M).items():
+        if torch.equal(bad, ~torch.isfinite(wrong)) and matching_variants(
+                got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, S.dtype):
+            raise Misconception(key, f"{what} contains NaN or inf at the same entries as {describe(key)}: "
+                                "subtract each row's own maximum before exponentiating")
+    raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
+                         "the correct weights are finite")
 
 
 @test_case(points=1, hidden=True)
@@ -59,9 +86,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
     S = randn((4, 64), rng, torch.float16, scale=6.0)
     M = torch.zeros(4, 64, dtype=torch.float16)  # nothing blocked: this test is about overflow only
     got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
-    if got.dtype == torch.float16 and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all():
-        raise Misconception("no_max_subtraction", "A contains NaN or inf for large float16 scores: "
-                            "subtract each row's maximum before exponentiating")
+    _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
     assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
                    variants=ref.weights_variants(S.double(), M.double()))
 
@@ -101,9 +126,7 @@ def test_weights_large_float32(attention_weights, rng):
 
     def judge(got):
         got = assert_plain_tensor(got, "A (large float32 scores)")
-        if got.dtype == torch.float32 and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all():
-            raise Misconception("no_max_subtraction", "A contains NaN or inf for float32 scores in the thousands: "
-                                "subtract each row's maximum before exponentiating")
+        _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
         assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
                        variants=ref.weights_variants(S64, M.double()))

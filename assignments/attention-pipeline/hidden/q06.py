@@ -11,4 +11,4 @@ register_misconceptions(__file__)
 
 @test_case(points=1, hidden=True)
 def test_ans_mask(ans_mask):
-    expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask)
+    expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"])

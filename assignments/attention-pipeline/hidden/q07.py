@@ -42,6 +42,7 @@ def _check(fn, stages, X, W, causal, dtype):
 
     def check(out):
         O, A = expect_tuple(out, "self_attention", ("O", "A"))
+        raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
         assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
         assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
@@ -51,7 +52,8 @@ def _check(fn, stages, X, W, causal, dtype):
 
 @test_case(points=2, hidden=True)
 def test_causal_float64(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights, rng):
-    T, d_model, d_k, d_v = 9, 7, 12, 5
+    # T = 10, not 9: sqrt(T) must differ from isqrt(d_k) = 3 (scale_by_T and integer_sqrt_scale apart)
+    T, d_model, d_k, d_v = 10, 7, 12, 5
     X = randn((T, d_model), rng, torch.float64)
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
     stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
@@ -77,8 +79,20 @@ def test_batched_float32(self_attention, project_qkv, scaled_scores, causal_addi
     _check(self_attention, stages, X, W, True, torch.float32)
 
 
+def raise_if_reordered(got, want, what, names, dtype):
+    """Every part right, in another order: (A, O) for (O, A)."""
+    if len(got) == 2 and all(type(g) is torch.Tensor for g in got) \
+            and not matching_variants(got[0], {"right": want[0]}, dtype) \
+            and matching_variants(got[0], {"right": want[1]}, dtype) \
+            and matching_variants(got[1], {"right": want[0]}, dtype):
+        raise Misconception("results_reordered", f"{what} returns ({names[1]}, {names[0]}): both are right, in "
+                            f"the other order; return ({names[0]}, {names[1]})")
+
+
 def _properties(out, X, W, T):
     O, A = expect_tuple(out, "self_attention", ("O", "A"))
+    raise_if_reordered((O, A), ref.self_attention(X.double(), *(w.double() for w in W)), "self_attention",
+                       ("O", "A"), torch.float32)
     A = assert_plain_tensor(A, "A")
     if tuple(A.shape) != (T, T):
         raise AssertionError(f"A has shape {tuple(A.shape)}, expected ({T}, {T})")
@@ -90,7 +104,7 @@ def _properties(out, X, W, T):
         X64, W64 = X.double(), [w.double() for w in W]
         wrong = {k: v[1] for k, v in ref.self_attention_variants(X64, *W64).items()}
         hits = [k for k in matching_variants(A, wrong, torch.float32)
-                if k in ("upper_triangular_mask", "mask_blocks_diagonal", "no_causal_mask")]
+                if k in ("upper_triangular_mask", "mask_blocks_diagonal", "no_causal_mask", "causal_includes_next")]
         if len(hits) == 1:
             raise Misconception(hits[0], f"A has weight on future keys: it matches {describe(hits[0])}")
         raise AssertionError("A has weight on future keys (above the diagonal)")
@@ -104,7 +118,8 @@ def _properties(out, X, W, T):
         raise AssertionError("rows of A do not sum to 1")
     # O must be the weights applied to the values: O = A V
     V = X.double() @ W[2].double()
-    assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32)
+    assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
+                   variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V})
 
 
 @test_case(points=1, hidden=True)

@@ -22,8 +22,8 @@ def test_nw_random(nadaraya_watson, rng):
     T, d_k, d_v = 7, 12, 5
     q = randn((d_k,), rng, torch.float64)
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
-    assert_matches(call(nadaraya_watson, q, K, V, what="nadaraya_watson"), ref.nadaraya_watson(q, K, V), what="the smoothed row",
-                   variants=ref.nw_variants(q, K, V))
+    got = call(nadaraya_watson, q, K, V, what="nadaraya_watson")
+    assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=ref.nw_variants(q, K, V, got))
 
 
 @test_case(points=1, hidden=True)
@@ -36,8 +36,8 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
     O, _ = ref.self_attention(X, W_Q, W_K, W_V)
     t = int(torch.randint(3, T, (1,), generator=rng))
-    assert_matches(call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson"), O[t], what="the smoothed row",
-                   variants=ref.nw_variants(Q[t], K[: t + 1], V[: t + 1]))
+    got = call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson")
+    assert_matches(got, O[t], what="the smoothed row", variants=ref.nw_variants(Q[t], K[: t + 1], V[: t + 1], got))
 
 
 @test_case(points=1, hidden=True)
@@ -52,6 +52,11 @@ def test_nw_views(nadaraya_watson, rng):
     K[j] = K[i]
     args = TensorArgs({"q": q, "K": K, "V": V}, {"T": {"K": -2, "V": -2}, "d_k": {"q": -1, "K": -1},
                                                   "d_v": {"V": -1}}, core_of={"q": 1})
-    check_value(nadaraya_watson, args, ref.nadaraya_watson(q, K, V), reference=ref.nadaraya_watson,
-                what="the smoothed row for strided and transposed inputs", name="nadaraya_watson",
-                variants=ref.nw_variants(q, K, V))
+    want = ref.nadaraya_watson(q, K, V)
+
+    def judge(got):
+        assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
+                       variants=ref.nw_variants(q, K, V, got))
+
+    check_value(nadaraya_watson, args, want, reference=ref.nadaraya_watson,
+                what="the smoothed row for strided and transposed inputs", name="nadaraya_watson", judge=judge)

@@ -5,11 +5,13 @@ import torch
 from otter.test_files import test_case
 
 from autograder.checks import (
+    Misconception,
     assert_matches,
     assert_plain_tensor,
     call,
     charged_in_parts,
     expect_tuple,
+    matching_variants,
     randn,
     register_misconceptions,
 )
@@ -42,7 +44,13 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
               "causal_additive_mask": causal_additive_mask, "attention_weights": attention_weights}
 
     def check(out):
-        _, A = expect_tuple(out, "self_attention", ("O", "A"))
+        O, A = expect_tuple(out, "self_attention", ("O", "A"))
+        O_ref, A_ref = ref.self_attention(X, Z, Z, W_V)
+        if all(type(t) is torch.Tensor for t in (O, A)) and not matching_variants(O, {"right": O_ref}, torch.float64) \
+                and matching_variants(O, {"right": A_ref}, torch.float64) \
+                and matching_variants(A, {"right": O_ref}, torch.float64):
+            raise Misconception("results_reordered", "self_attention returns (A, O): both are right, in the "
+                                "other order; return (O, A)")
         assert_matches(A, ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
                        variants={k: v[1] for k, v in wrong.items()})
 

@@ -1,7 +1,7 @@
 """rank(S) <= min(rank Q, rank K) <= d_k: two numeric answers."""
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, expect_int, register_misconceptions
+from autograder.checks import Misconception, describe, expect_int, register_misconceptions
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -21,5 +21,14 @@ def test_max_rank_S(max_rank_S):
 
 @test_case(points=1, hidden=True)
 def test_rank_S_lesson(rank_S_lesson):
-    if expect_int(rank_S_lesson, "rank_S_lesson") != ref.rank_S_lesson:
-        raise AssertionError("rank_S_lesson is not correct: try torch.linalg.matrix_rank on the lesson's S")
+    got = expect_int(rank_S_lesson, "rank_S_lesson")
+    if got == ref.rank_S_lesson:
+        return
+    Q, K = ref.lesson_qk()
+    T, d_k = Q.shape
+    if got == T:       # 5 tokens
+        raise Misconception("rank_bounded_by_T", "rank_S_lesson is the number of tokens: S = Q K^T passes "
+                            "through d_k dimensions, and this S has fewer independent rows still")
+    if got == d_k:     # the bound, not this matrix's rank
+        raise Misconception("rank_is_the_bound", "rank_S_lesson is d_k: " + describe("rank_is_the_bound"))
+    raise AssertionError("rank_S_lesson is not correct: try torch.linalg.matrix_rank on the lesson's S")

@@ -38,6 +38,10 @@ def _check(fn, stages, X, Y, W, M, dtype):
 
     def check(out):
         O, A = expect_tuple(out, "cross_attention", ("O", "A"))
+        if all(type(t) is torch.Tensor for t in (O, A)) and not matching_variants(O, {"right": O_ref}, dtype) \
+                and matching_variants(O, {"right": A_ref}, dtype) and matching_variants(A, {"right": O_ref}, dtype):
+            raise Misconception("results_reordered", "cross_attention returns (A, O): both are right, in the "
+                                "other order; return (O, A)")
         assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
         assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
@@ -64,7 +68,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
 
 @test_case(points=1, hidden=True)
 def test_cross_float64(cross_attention, scaled_scores, attention_weights, rng):
-    T_q, T_k, d_model, d_k, d_v = 5, 9, 7, 12, 5
+    T_q, T_k, d_model, d_k, d_v = 5, 10, 7, 12, 5   # sqrt(T_k) apart from isqrt(d_k) = 3
     X, Y = randn((T_q, d_model), rng, torch.float64), randn((T_k, d_model), rng, torch.float64)
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
     _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X, Y, W, None, torch.float64)

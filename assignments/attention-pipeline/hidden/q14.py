@@ -11,4 +11,4 @@ register_misconceptions(__file__)
 
 @test_case(points=1, hidden=True)
 def test_ans_cross_shapes(ans_cross_shapes):
-    expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes)
+    expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes, wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"])

@@ -11,4 +11,4 @@ register_misconceptions(__file__)
 
 @test_case(points=1, hidden=True)
 def test_ans_cross_causal(ans_cross_causal):
-    expect_choice(ans_cross_causal, "ans_cross_causal", answer=ref.ans_cross_causal, wrong={'a': 'causal_in_cross'})
+    expect_choice(ans_cross_causal, "ans_cross_causal", answer=ref.ans_cross_causal, wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_causal"])

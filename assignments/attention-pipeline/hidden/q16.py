@@ -11,4 +11,4 @@ register_misconceptions(__file__)
 
 @test_case(points=1, hidden=True)
 def test_ans_complexity(ans_complexity):
-    expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity)
+    expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity, wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"])

@@ -17,31 +17,50 @@ MISCONCEPTIONS = {
     "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
     "no_softmax": "skipping the softmax: the scaled scores themselves are used as weights",
     "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
+    "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
+                          "of sqrt(d_k)",
+    "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
+    "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
+                                      "each output row must be its own query's weighted average of the values",
+    "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
+    "results_reordered": "returning the results in the wrong order (for example (weights, output) instead of "
+                         "(output, weights))",
     # Var(q.k)
     "variance_returned_std": "returning the standard deviation of q.k instead of its variance",
     "variance_of_products": "taking the variance of the products q_i k_i (about 1) instead of the variance "
                             "of their sum q.k (about d_k)",
     "scaled_flag_ignored": "returning the unscaled variance when scaled=True",
     "ignores_generator": "not drawing the samples from the generator passed in",
+    "variance_after_scaling": "giving the variance of the scaled dot product (1) for the raw one: scaling by "
+                              "1/sqrt(d_k) is what brings d_k down to 1",
+    "variance_d_k_squared": "squaring d_k: the variances of the d_k independent products add up to d_k, they "
+                            "do not multiply",
     # entropy
     "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
     "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
+    "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",
     "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
+    "keys_drawn_first": "drawing k before q: after torch.manual_seed the first numbers go to q = torch.randn(1, d), "
+                        "then k = torch.randn(5, d)",
     # multiple choice
     "variance_vs_std": "confusing the standard deviation sqrt(d_k) of q.k with its variance d_k",
     "attention_as_argmax": "thinking attention returns only the best-matching value (a hard argmax) instead "
                            "of a weighted mixture",
     "self_attention_identity": "thinking a token in self-attention attends only to itself",
+    "attention_needs_sorted_keys": "thinking attention searches the keys in order (so they must be sorted): it "
+                                   "scores every key at once, in any order",
     # multi-head attention
     "mha_scale_by_d_model": "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)",
     "mha_split_without_transpose": "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, "
                                    "mixing tokens across heads",
     "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
     "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+    "mha_head_slice_offset": "slicing head h as columns h to h + d_k instead of h * d_k to (h + 1) * d_k: the "
+                             "heads overlap and most columns are never used",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

@@ -30,10 +30,11 @@ register_misconceptions(__file__)
 
 
 def _pair(fn, Q, K, V, d_k):
-    """The student's (output, weights); a crash with T_q != T_k is named from the same call cut to as
-    many queries as keys, when that matches a known mistake."""
+    """The student's (output, weights). Both parts right in the other order names results_reordered. A
+    crash with T_q != T_k is named from the same call cut to as many queries as keys, when that run is
+    not simply right and one of its parts matches a known mistake."""
     try:
-        return expect_tuple(call(fn, Q, K, V, d_k, what="attention"), "attention", ("output", "weights"))
+        pair = expect_tuple(call(fn, Q, K, V, d_k, what="attention"), "attention", ("output", "weights"))
     except StudentCodeError as e:
         T = min(Q.shape[-2], K.shape[-2])
         if Q.shape[-2] != K.shape[-2]:
@@ -41,14 +42,36 @@ def _pair(fn, Q, K, V, d_k):
                 out = fn(Q[:T], K[:T], V[:T], d_k)
             except StudentCodeError:
                 raise e from None
-            if isinstance(out, (tuple, list)) and len(out) == 2 and type(out[1]) is torch.Tensor:
+            if isinstance(out, (tuple, list)) and len(out) == 2:
                 Q64, K64, V64 = Q[:T].double(), K[:T].double(), V[:T].double()
-                hits = matching_variants(out[1], ref.wrong_variants(Q64, K64, V64, d_k, "weights"), Q.dtype)
-                if len(hits) == 1:
-                    raise Misconception(hits[0], f"your code raised {e.exc_type}: {e.message}, with T_q = "
-                                        f"{Q.shape[-2]} queries and T_k = {K.shape[-2]} keys; with as many "
-                                        f"queries as keys it runs and matches {describe(hits[0])}") from None
+                right = ref.attention(Q64, K64, V64, d_k)
+                for index, part in ((1, "weights"), (0, "output")):
+                    key = _named_by_rerun(out[index], right[index], ref.wrong_variants(Q64, K64, V64, d_k, part),
+                                          Q.dtype)
+                    if key is not None:
+                        raise Misconception(key, f"your code raised {e.exc_type}: {e.message}, with T_q = "
+                                            f"{Q.shape[-2]} queries and T_k = {K.shape[-2]} keys; with as many "
+                                            f"queries as keys it runs and its {part} match {describe(key)}") from None
         raise
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    if all(type(p) is torch.Tensor for p in pair) and not matching_variants(pair[0], {"right": right[0]}, Q.dtype) \
+            and matching_variants(pair[1], {"right": right[0]}, Q.dtype) \
+            and matching_variants(pair[0], {"right": right[1]}, Q.dtype):
+        raise Misconception("results_reordered", "attention returns (weights, output): both are right, in the "
+                            "other order; return (output, weights)")
+    return pair
+
+
+def _named_by_rerun(out, expected, variants, dtype):
+    """The one mistake a second call's `out` matches, when that call is not simply right (then the
+    crash itself is the mistake, and nothing catalogued explains it); variants equal to the right
+    answer on that input are no evidence. None when nothing can be named."""
+    if type(out) is not torch.Tensor or matching_variants(out, {"right": expected}, dtype):
+        return None
+    shown = {k: v for k, v in variants.items()
+             if not (isinstance(v, torch.Tensor) and matching_variants(v, {"right": expected}, dtype))}
+    hits = {k.split("/")[0] for k in matching_variants(out, shown, dtype)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _inputs(rng, T_q, T_k, d_k, d_v, dtype, scale=1.0):
@@ -58,19 +81,35 @@ def _inputs(rng, T_q, T_k, d_k, d_v, dtype, scale=1.0):
     return Q, K, V
 
 
-def _check(got, Q, K, V, d_k, part):
+def _made_in_float32(t: object) -> bool:
+    """Every entry of a float64 tensor is a float32 number: it went through float32 and was cast back."""
+    return (type(t) is torch.Tensor and t.dtype == torch.float64 and bool(torch.isfinite(t).all())
+            and torch.equal(t, t.float().double()))
+
+
+def _check(got, Q, K, V, d_k, part, weights=None):
+    """`weights`: the student's own weights from the same call, evidence for what the output was made of."""
     # oracle and wrong variants in float64, compared with the tolerance of the input dtype
     Q64, K64, V64 = Q.double(), K.double(), V.double()
     index = {"output": 0, "weights": 1}[part]
-    expected = ref.attention(Q64, K64, V64, d_k)[index]
+    right = ref.attention(Q64, K64, V64, d_k)
+    expected = right[index]
+    variants = ref.wrong_variants(Q64, K64, V64, d_k, part)
+    if Q.dtype == torch.float64:
+        # a softmax done in float32: weights that are float32 numbers, right to float32's rounding
+        made = got if part == "weights" else weights
+        if _made_in_float32(made) and not _made_in_float32(right[1]) \
+                and matching_variants(made, {"right": right[1]}, torch.float32):
+            variants["float32_precision"] = made if part == "weights" else made @ V64
     assert_matches(got, expected, what={"output": "the output", "weights": "the weight matrix"}[part], dtype=Q.dtype,
-                   variants=ref.wrong_variants(Q64, K64, V64, d_k, part))
+                   variants=variants)
 
 
 @test_case(points=2, hidden=True)
 def test_float64_weights(attention, rng):
-    # T_q != T_k, d_v != d_k, d_k = 12 (not a perfect square: a float32 scale constant shows)
-    Q, K, V = _inputs(rng, 5, 7, 12, 9, torch.float64)
+    # T_q != T_k, d_v != d_k, d_k = 12 (not a perfect square: a float32 scale constant shows). d_v = 10:
+    # sqrt(d_v) must differ from every other catalogued scale (isqrt(12) = 3, sqrt(T_k), sqrt(T_q))
+    Q, K, V = _inputs(rng, 5, 7, 12, 10, torch.float64)
     _, weights = _pair(attention, Q, K, V, 12)
     _check(weights, Q, K, V, 12, "weights")
 
@@ -78,8 +117,8 @@ def test_float64_weights(attention, rng):
 @test_case(points=2, hidden=True)
 def test_float64_output(attention, rng):
     Q, K, V = _inputs(rng, 6, 4, 12, 5, torch.float64)
-    output, _ = _pair(attention, Q, K, V, 12)
-    _check(output, Q, K, V, 12, "output")
+    output, weights = _pair(attention, Q, K, V, 12)
+    _check(output, Q, K, V, 12, "output", weights)
 
 
 @test_case(points=2, hidden=True)
@@ -119,6 +158,10 @@ def _part(fn, index):
 
 def _check_layout(fn, Q, K, V, what):
     d_k = Q.shape[-1]
+    try:
+        _pair(fn, Q, K, V, d_k)   # names results returned in the wrong order; a crash is check_value's
+    except StudentCodeError:
+        pass
     args = TensorArgs({"Q": Q, "K": K, "V": V, "d_k": Derived(lambda t: t["Q"].shape[-1])},
                       {"T_q": {"Q": -2}, "T_k": {"K": -2, "V": -2}, "d_k": {"Q": -1, "K": -1}, "d_v": {"V": -1}},
                       together_dims=(("T_q", "T_k"),), compare=(("T_q", "T_k"),))

@@ -54,6 +54,9 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
                 continue
             if _near(v, math.sqrt(d_k)):
                 raise Misconception("variance_returned_std", f"the result is wrong: it matches {describe('variance_returned_std')}")
+            if _near(v, 2.0 * d_k):   # Var(q.q) = Var(chi-square with d_k degrees) = 2 d_k
+                raise Misconception("keys_are_queries", f"the result is about 2 d_k for d_k = {d_k}, the variance "
+                                    "of q.q: it matches " + describe("keys_are_queries"))
             if _near(v, 1.0):   # Var(q_i k_i) = 1 whatever d_k
                 raise Misconception("variance_of_products", f"the result is about 1 for d_k = {d_k}: it matches "
                                     + describe("variance_of_products"))
@@ -75,6 +78,9 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
             if _near(v, 1.0 / d_k) and _near(plain, 1.0):
                 raise Misconception("variance_of_products", "the scaled variance is about 1/d_k and the unscaled one "
                                     "about 1: it matches " + describe("variance_of_products"))
+            if _near(v, 2.0) and _near(plain, 2.0 * d_k):
+                raise Misconception("keys_are_queries", "the variances are about 2 d_k and 2, those of q.q: it "
+                                    "matches " + describe("keys_are_queries"))
             if _near(v, d_k) and _near(plain, d_k):
                 raise Misconception("scaled_flag_ignored", "with scaled=True the result is the unscaled variance, "
                                     "about d_k: it matches " + describe("scaled_flag_ignored"))

@@ -166,7 +166,140 @@ rank_S_lesson = 2.0
 '''},
 }
 
+CORRECT.update({
+    # --- issue 21 -----------------------------------------------------------------------------------------
+    "project_mT_form": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple((W.mT @ X.mT).mT for W in (W_Q, W_K, W_V))
+'''),
+    "mask_where_typed_tensors": mask('''
+    i = torch.arange(T, device=device)
+    low = torch.tensor(torch.finfo(dtype).min, dtype=dtype, device=device)
+    return torch.where(i[None, :] > i[:, None], low, torch.zeros((), dtype=dtype, device=device))
+'''),
+    "weights_row_max_hand_softmax": weights('''
+    Z = S if M is None else S + M
+    e = (Z - Z.max(dim=-1, keepdim=True).values).exp()
+    return e / e.sum(-1, keepdim=True)
+'''),
+    "nw_via_softmax_weights": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    return torch.softmax((K * q).sum(-1) / q.shape[-1] ** 0.5, dim=-1) @ V
+'''),
+})
+
 WRONG = {
+    # --- issue 21: mistakes that had no name ----------------------------------------------------------------
+    "project_weight_transposed": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q.T, X @ W_K.T, X @ W_V.T
+'''), {"key": "weight_transposed", "where": ["q01"]}),
+    "project_T_on_batched": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple((W.T @ X.T).T for W in (W_Q, W_K, W_V))
+'''), {"key": "batched_input_unsupported", "where": ["q01:test_project_batched_float32", "q01:test_project_views"]}),
+    "scores_isqrt": (scores('''
+    return Q @ K.transpose(-2, -1) / math.isqrt(Q.shape[-1])
+'''), {"key": "integer_sqrt_scale", "where": ["q02"]}),
+    "scores_q_q": (scores('''
+    return Q @ Q.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+'''), {"key": "keys_are_queries", "where": ["q02"]}),
+    "mask_next_token_open": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=2)
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, torch.finfo(dtype).min)
+'''), {"key": "causal_includes_next", "where": ["q04"]}),
+    "mask_where_python_scalars": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    return torch.where(future, torch.finfo(dtype).min, 0.0)
+'''), {"key": "mask_built_in_float32", "where": ["q04"]}),
+    "weights_uniform": (weights('''
+    Z = torch.zeros_like(S) if M is None else torch.zeros_like(S) + M
+    return torch.softmax(Z, dim=-1)
+'''), {"key": "uniform_weights", "where": ["q05"]}),
+    "weights_softmax_in_float32": (weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z.float(), dim=-1).to(Z.dtype)
+'''), {"key": "float32_precision", "where": ["q05:test_weights_float64_rectangular_mask",
+                                                "q05:test_weights_noncontiguous"]}),
+    "weights_global_max": (weights('''
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.max())
+    return e / e.sum(dim=-1, keepdim=True)
+'''), {"key": "global_max_subtraction", "where": ["q05:test_weights_large_float32"]}),
+    "weights_softmax_in_place_on_S": (weights('''
+    if M is not None:
+        S = S + M
+    S -= S.amax(dim=-1, keepdim=True)
+    S.exp_()
+    S /= S.sum(dim=-1, keepdim=True)
+    return S
+'''), {"key": "inplace_on_input", "where": ["q05:test_weights_batched_no_mask", "q05:test_weights_noncontiguous"]}),
+    "self_returns_A_O": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A, A @ V
+'''), {"key": "results_reordered", "where": ["q07", "q09:test_zero_projections"]}),
+    "self_A_transposed_on_V": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A.transpose(-2, -1) @ V, A
+'''), {"key": "output_uses_weights_transposed", "where": ["q07"]}),
+    "self_mask_next_token_open": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    T = X.shape[-2]
+    if causal:
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool).tril(1) == 0, torch.finfo(S.dtype).min)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "causal_includes_next", "where": ["q07", "-q07:test_not_causal_float64", "q09:test_zero_projections"]}),
+    "self_isqrt": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ K.transpose(-2, -1) / math.isqrt(Q.shape[-1])
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ V, A
+'''), {"key": "integer_sqrt_scale", "where": ["q07"]}),
+    "cross_returns_A_O": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A, A @ V
+'''), {"key": "results_reordered", "where": ["q13"]}),
+    "nw_gaussian_half": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(-((K - q) ** 2).sum(-1) / 2)
+    return (kappa[:, None] * V).sum(0) / kappa.sum()
+'''), {"key": "gaussian_kernel", "where": ["q08"]}),
+    "nw_gaussian_sqrt_dk": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    d2 = torch.cdist(q[None], K)[0] ** 2
+    w = torch.softmax(-d2 / (2 * math.sqrt(q.shape[-1])), dim=0)
+    return w @ V
+'''), {"key": "gaussian_kernel", "where": ["q08"]}),
+    "prefix_divide_by_t_plus_1": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    t = torch.arange(1, T + 1, dtype=torch.float64)
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)) / (t[:, None] + 1)
+'''), {"key": "prefix_average_off_by_one", "where": ["q09:test_prefix_average_matrix"]}),
+    "prefix_divide_columns": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)) / torch.arange(1, T + 1, dtype=torch.float64)
+'''), {"key": "prefix_average_wrong_axis", "where": ["q09:test_prefix_average_matrix"]}),
+    "param_count_squares": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return (4 if with_output else 3) * d_model * d_model
+'''), {"key": "param_count_squares", "where": ["q12"]}),
+    "rank_lesson_is_d_k": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 4"},
+                           {"key": "rank_is_the_bound", "where": ["q11:test_rank_S_lesson"]}),
+    "rank_lesson_is_T": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 5"},
+                         {"key": "rank_bounded_by_T", "where": ["q11:test_rank_S_lesson"]}),
+    "ans_scale_flatter": ({"ans_scale": 'ans_scale = "a"'}, {"key": "scale_direction_reversed", "where": ["q03"]}),
+    "ans_mask_normalisation": ({"ans_mask": 'ans_mask = "a"'}, {"key": "mask_breaks_normalisation", "where": ["q06"]}),
+    "ans_mask_gradient": ({"ans_mask": 'ans_mask = "d"'}, {"key": "mask_blocks_gradient", "where": ["q06"]}),
+    "ans_cross_shapes_swapped": ({"ans_cross_shapes": 'ans_cross_shapes = "c"'},
+                                 {"key": "cross_roles_swapped", "where": ["q14"]}),
+    "ans_complexity_linear": ({"ans_complexity": 'ans_complexity = "a"'}, {"key": "cost_linear_in_T", "where": ["q16"]}),
     # --- scores (q02) ---------------------------------------------------------------------------
     "scores_divide_by_dk": (scores('''
     return Q @ K.transpose(-2, -1) / Q.shape[-1]
@@ -195,7 +328,7 @@ WRONG = {
     "scores_scale_q_in_place": (scores('''
     Q /= math.sqrt(Q.shape[-1])
     return Q @ K.transpose(-2, -1)
-'''), {"key": "inplace_on_input", "where": ["q02:test_scores_broadcast"]}),
+'''), {"key": "inplace_on_input", "where": ["q02"]}),   # the caller's Q changes
     # --- projections (q01) ----------------------------------------------------------------------
     "project_view_flatten": (cell("project_qkv", '''
 def project_qkv(X, W_Q, W_K, W_V):
@@ -266,7 +399,7 @@ def project_qkv(X, W_Q, W_K, W_V):
     if M is not None:
         S += M
     return torch.softmax(S, dim=-1)
-'''), {"key": "inplace_on_input", "where": ["q05:test_weights_noncontiguous"]}),
+'''), {"key": "inplace_on_input", "where": ["q05"]}),   # the caller's S changes
     "weights_crash_on_none": (weights('''
     return torch.softmax(S + M, dim=-1)
 '''), {"key": "crash_on_mask_none", "where": ["q05:test_weights_batched_no_mask"]}),
@@ -320,7 +453,7 @@ def prefix_average_matrix(T):
     "entropy_clamp_in_place": (entropy('''
     A.clamp_(min=1e-12)
     return -(A * torch.log2(A)).sum(dim=-1)
-'''), {"key": "inplace_on_input", "where": ["q10:test_entropy_views"]}),
+'''), {"key": "inplace_on_input", "where": ["q10"]}),   # the caller's A changes
     "entropy_in_nats": (entropy('''
     return -(A * torch.log(A + 1e-9)).sum(dim=-1)
 '''), {"key": "entropy_in_nats", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),

@@ -164,7 +164,78 @@ def softmax_entropy(logits):
 '''),
 }
 
+CORRECT.update({
+    # --- issue 21 -----------------------------------------------------------------------------------------
+    "attention_computed_in_float64": attention('''
+    scores = Q.double() @ K.double().transpose(-2, -1) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=-1)
+    return (weights @ V.double()).to(Q.dtype), weights.to(Q.dtype)
+'''),
+    "attention_scale_keys_rsqrt": attention('''
+    weights = (Q @ (K * torch.rsqrt(torch.tensor(float(d_k), dtype=K.dtype))).transpose(-2, -1)).softmax(-1)
+    return weights @ V, weights
+'''),
+    "entropy_minus_sum_of_negated": entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=-1)
+    return (-log_p * log_p.exp()).sum(-1)
+'''),
+})
+
 WRONG = {
+    # --- issue 21: mistakes that had no name ----------------------------------------------------------------
+    "attention_isqrt": (attention('''
+    weights = F.softmax(Q @ K.T / math.isqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "integer_sqrt_scale", "where": ["q1"]}),
+    "attention_int_sqrt": (attention('''
+    scale = int(d_k ** 0.5)
+    weights = F.softmax(Q @ K.T / scale, dim=-1)
+    return weights @ V, weights
+'''), {"key": "integer_sqrt_scale", "where": ["q1"]}),
+    "attention_q_q": (attention('''
+    weights = F.softmax(Q @ Q.T / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "keys_are_queries", "where": ["q1"]}),
+    "attention_weights_T_values": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights.T @ V, weights
+'''), {"key": "output_uses_weights_transposed", "where": ["q1"]}),
+    "attention_uniform": (attention('''
+    weights = torch.ones(Q.shape[0], K.shape[0], dtype=Q.dtype) / K.shape[0]
+    return weights @ V, weights
+'''), {"key": "uniform_weights", "where": ["q1"]}),
+    "attention_returns_weights_first": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights, weights @ V
+'''), {"key": "results_reordered", "where": ["q1"]}),
+    "attention_softmax_in_float32": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    weights = F.softmax(scores.float(), dim=-1).to(Q.dtype)
+    return weights @ V, weights
+'''), {"key": "float32_precision", "where": ["q1:test_float64_weights", "q1:test_float64_output"]}),
+    "variance_q_dot_q": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * q).sum(1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "keys_are_queries", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "entropy_sign_dropped": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return (p * torch.log(p + 1e-9)).sum(dim=-1)
+'''), {"key": "entropy_sign", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                          "q4:test_entropy_views"]}),
+    "table_keys_drawn_first": (table("q = torch.randn(1, d); k = torch.randn(5, d)", "k = torch.randn(5, d); q = torch.randn(1, d)"),
+                               {"key": "keys_drawn_first", "where": ["q4:test_entropy_table_lesson",
+                                                                     "q4:test_entropy_table_other_dims_and_seed"]}),
+    "mha_head_slice_offset": (mha(MHA_LOOP.replace("slice(h * d_k, (h + 1) * d_k)", "slice(h, h + d_k)")),
+                              {"key": "mha_head_slice_offset", "where": ["q8"]}),
+    "q5_scaled_variance": ({"q5_answer": 'q5_answer = "A"'}, {"key": "variance_after_scaling", "where": ["q5"]}),
+    "q5_d_k_squared": ({"q5_answer": 'q5_answer = "D"'}, {"key": "variance_d_k_squared", "where": ["q5"]}),
+    "q6_plain_mean": ({"q6_answer": 'q6_answer = "D"'}, {"key": "uniform_weights", "where": ["q6"]}),
+    "q7_sorted_keys": ({"q7_answer": 'q7_answer = "B"'}, {"key": "attention_needs_sorted_keys", "where": ["q7"]}),
     # --- memory layout (q1's non-contiguous and broadcast cases) ----------------------------------------
     "attention_view_flat": (attention('''
     q = Q.view(-1).view(Q.shape[0], d_k)
@@ -175,7 +246,7 @@ WRONG = {
     Q /= math.sqrt(d_k)
     weights = torch.softmax(Q @ K.T, dim=-1)
     return weights @ V, weights
-'''), {"key": "inplace_on_input", "where": ["q1:test_broadcast_inputs"]}),
+'''), {"key": "inplace_on_input", "where": ["q1"]}),   # the caller's Q changes: every q1 case sees it
     # --- attention (q1; multi_head_attention calls it, so q8 is not charged again) ------------------
     "divide_by_dk": (attention('''
     weights = F.softmax(Q @ K.T / d_k, dim=-1)
@@ -261,7 +332,8 @@ def softmax_entropy(logits):
     logits -= logits.amax(dim=-1, keepdim=True)
     p = F.softmax(logits, dim=-1)
     return -(p * torch.log(p + 1e-9)).sum(dim=-1)
-'''), {"key": "inplace_on_input", "where": ["q4:test_entropy_views"]}),
+'''), {"key": "inplace_on_input", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                              "q4:test_entropy_views"]}),   # the caller's logits change
     "entropy_view_rows": (entropy('''
 def softmax_entropy(logits):
     rows = logits.view(-1, logits.shape[-1])
