@@ -57,7 +57,11 @@ demo: install
 	@# a Canvas download (LATE in two file names; the extensions file waives one student's penalty)
 	@rm -rf out/canvas-sdpa; $(BIN)/autograder batch examples/exports/canvas-sdpa -a sdpa-from-scratch -o out/canvas-sdpa \
 	  --hand-scores examples/exports/canvas-sdpa-extensions.csv
+	@# 22 solutions of tests/fixtures/similarity (make_class.py there writes them): one pair copied, one a helper
+	@rm -rf out/similarity-class; $(BIN)/autograder batch examples/exports/similarity-class/notebooks -a sdpa-from-scratch \
+	  -o out/similarity-class
 	@echo; echo "Reports: $(foreach s,$(SLUGS),out/$(s)/report.html )"
+	@echo "Similar submissions: out/similarity-class/similarity.html (the copied pair first and flagged)"
 
 bench: install
 	$(BIN)/python bench/bench_batch.py
