@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 if TYPE_CHECKING:
     from autograder.config import Course
     from autograder.grading import Grader
+    from autograder.hidden import HiddenTestCase
     from autograder.results import SubmissionResult
 
 # The first seeds every example is graded at: 2024 is the one tests/test_examples.py grades at.
@@ -136,6 +137,25 @@ def points_problems(questions: Sequence[MasterQuestion], hidden_points: dict[str
     for name in manual:
         if name not in in_master:
             problems.append(f"points: grading.yml's manual lists {name}, which the master has no question of")
+    return problems
+
+
+def file_points_problems(tests: Sequence["HiddenTestCase"]) -> list[str]:
+    """A hidden file's own `points = N` (otter's total for the file) that is not the sum of its test
+    cases' points: the engine scores the cases, so the file's line only misleads its reader."""
+    import ast
+    by_file: dict[str, float] = {}
+    for t in tests:
+        by_file[t.file] = by_file.get(t.file, 0.0) + t.points
+    problems = []
+    for file, total in by_file.items():
+        tree = ast.parse(Path(file).read_text(), filename=file)
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "points" for t in node.targets)
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, (int, float))
+                    and float(node.value.value) != total):
+                problems.append(f"points: hidden/{Path(file).name} says points = {node.value.value:g}, its test cases "
+                                f"give {total:g} (the test cases' points are scored)")
     return problems
 
 
@@ -254,7 +274,7 @@ def example_problems(name: str, row: dict[str, Any], results: dict[int, "Submiss
         missing = sorted(set(row.get("misconceptions") or []) - set(r.misconceptions))
         if missing:
             problems.append(f"{where} at seed {seed}: the feedback does not name {', '.join(missing)} "
-                            f"(it names {', '.join(r.misconceptions) or 'none'})")
+                            f"(it names {', '.join(dict.fromkeys(r.misconceptions)) or 'none'})")
             break
     first = next(iter(results.values()))
     if name == "full_marks.ipynb" and first.score != first.max_score:
@@ -345,6 +365,7 @@ def check_assignment(grader: "Grader", slug: str, *, seed_list: Sequence[int], j
         hidden_points[t.question] = hidden_points.get(t.question, 0.0) + t.points
     settings = course.settings(slug)
     found = points_problems(master_questions(master), hidden_points, settings.manual, settings.manual_points)
+    found += file_points_problems(tests)
     for line in found:
         problem(line)
     if not found:
@@ -443,6 +464,7 @@ def misconception_problems(grader: "Grader", slug: str, texts: dict[str, str], e
     for key, text in texts.items():
         if key in checks.MISCONCEPTIONS and checks.MISCONCEPTIONS[key] != text:
             problems.append(f"misconceptions: {key} says otherwise than the engine's own text (autograder/checks.py)")
+    differs: dict[str, list[tuple[str, str]]] = {}   # key -> [(other assignment, its text)]
     for other in grader.course.config.assignments:
         if other == slug:
             continue
@@ -452,8 +474,10 @@ def misconception_problems(grader: "Grader", slug: str, texts: dict[str, str], e
             continue  # that assignment's own check names it
         for key in sorted(set(texts) & set(theirs)):
             if texts[key] != theirs[key]:
-                problems.append(f"misconceptions: {key} is said differently in {other}'s _misconceptions.py: "
-                                f"a key shared by assignments has one text")
+                differs.setdefault(key, []).append((other, theirs[key]))
+    for key, others in differs.items():
+        problems.append(f"misconceptions: {key} is said differently in {', '.join(o for o, _ in others)} "
+                        f"({others[0][1][:160]!r}): a key shared by assignments has one text (or take a new key)")
     named = named_in_hidden(grader.course.assignment_dir(slug) / "hidden")
     if (examples / "expected.yml").is_file():
         for row in (yaml.safe_load((examples / "expected.yml").read_text()) or {}).values():

@@ -143,3 +143,17 @@ def test_check_passes_on_a_real_assignment():
 def test_an_unknown_slug_is_refused_before_anything_runs(tmp_path):
     proc = run_check(ROOT, "no-such-assignment")
     assert proc.returncode == 2 and "unknown assignment 'no-such-assignment'" in proc.stderr
+
+
+def test_a_hidden_files_own_points_line_must_be_its_cases_sum(tmp_path):
+    from autograder.authoring import file_points_problems
+    from autograder.hidden import load_test_file
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    case = "@test_case(points={p}, hidden=True)\ndef test_{n}(f):\n    pass\n"
+    head = "from otter.test_files import test_case\nOK_FORMAT = False\nname = 'q1'\npoints = {total}\n"
+    (hidden / "q1.py").write_text(head.format(total=9) + case.format(p=2, n="a") + case.format(p=5, n="b"))
+    (hidden / "q2.py").write_text(head.format(total=3).replace("'q1'", "'q2'") + case.format(p=3, n="c"))
+    tests = load_test_file(hidden / "q1.py", tmp_path) + load_test_file(hidden / "q2.py", tmp_path)
+    assert file_points_problems(tests) == [
+        "points: hidden/q1.py says points = 9, its test cases give 7 (the test cases' points are scored)"]
