@@ -85,22 +85,38 @@ def devices_of(value: Any) -> list[str]:
 
 def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
            grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None,
-           forbidden: Sequence[str] = ()) -> tuple[Any, list[str]]:
+           forbidden: Sequence[str] = (), changed: list[str] | None = None) -> tuple[Any, list[str]]:
+    """`_invoke`, under the forbidden-API guard; `changed`, when given, receives the names of the tensor
+    inputs ("argument 0", "mask") whose values the call changed in place."""
     if forbidden:
         with ForbiddenAPIGuard(forbidden):
-            return _invoke(fn, args, kwargs, device, grad_wrt, grad_output)
-    return _invoke(fn, args, kwargs, device, grad_wrt, grad_output)
+            return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+    return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+
+
+def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:
+    if before.shape != after.shape or before.dtype != after.dtype:
+        return False
+    if before.is_floating_point() or before.is_complex():
+        return bool(((before == after) | (before.isnan() & after.isnan())).all())
+    return bool(torch.equal(before, after))
 
 
 def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
-            grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None) -> tuple[Any, list[str]]:
+            grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None,
+            changed: list[str] | None = None) -> tuple[Any, list[str]]:
     """Call `fn` on `device`. With `grad_wrt`, return (output, [d out/d args[i]]) instead of output.
 
     The second value is the list of devices of the returned tensors, before they come back."""
     args = [to_device(a, device) for a in args]
     kwargs = {k: to_device(v, device) for k, v in kwargs.items()}
     if grad_wrt is None:
+        # copies of the tensor inputs, to see whether the call wrote into one (the caller's tensor)
+        inputs = [(f"argument {i}", a) for i, a in enumerate(args)] + list(kwargs.items())
+        kept = [(n, t, t.detach().clone()) for n, t in inputs if type(t) is torch.Tensor] if changed is not None else []
         out = fn(*args, **kwargs)
+        if changed is not None:
+            changed.extend(n for n, t, copy in kept if not _same_tensor(copy, t.detach()))
         return out, devices_of(out)
     for i in grad_wrt:
         args[i] = args[i].detach().requires_grad_(True)

@@ -49,6 +49,12 @@ MISCONCEPTIONS: dict[str, str] = {
     "gpu_only_failure": "code that works on the CPU but fails on the GPU: tensors created inside the "
                         "function on the CPU (no device=...), host-only calls such as .numpy(), or "
                         "legacy constructors such as torch.FloatTensor",
+    "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
+                        "left on (F.dropout trains by default), or a result that depends on earlier calls",
+    "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
+                         "float64: the result is right only to about 1e-7",
+    "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
+                            "function returns the output alone",
 }
 
 
@@ -193,18 +199,57 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     raise AssertionError(f"{what} is not the best answer{tail}")
 
 
-def call(fn: Callable[..., Any], *args: Any, what: str = "your function", **kwargs: Any) -> Any:
+def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_inputs: bool = True,
+         **kwargs: Any) -> Any:
     """Call the student's function (a proxy). A stub that still raises NotImplementedError is "not
     answered yet"; a forbidden API refused by the sandbox names `forbidden_api`; any other error of
-    the student's code propagates (StudentCodeError: its type and first line)."""
+    the student's code propagates (StudentCodeError: its type and first line). A call that changed one
+    of its tensor inputs in place names `inplace_on_input` (unless `check_inputs` is False: a rule
+    test that checks something else)."""
     try:
-        return fn(*args, **kwargs)
+        out = fn(*args, **kwargs)
     except StudentCodeError as e:
         if e.exc_type == "NotImplementedError":
             raise _unanswered(what) from None
         if e.exc_type == "ForbiddenAPIError":
             raise Misconception("forbidden_api", f"{what} called an API this assignment forbids: {e.message}") from None
         raise
+    if check_inputs:
+        raise_if_inputs_changed(fn, what)
+    return out
+
+
+def raise_if_inputs_changed(fn: object, what: str = "your function") -> None:
+    """The proxy's last call wrote into one of its tensor inputs (the worker compares each input with a
+    copy taken before the call): the caller's tensor changed, which is wrong even when the returned
+    values are right (a softmax done in place on the caller's scores)."""
+    changed = getattr(fn, "last_changed_inputs", None)
+    if isinstance(changed, list) and changed:
+        names = ", ".join(str(n) for n in changed[:4])
+        raise Misconception("inplace_on_input", f"{what} modifies its input in place ({names} is not the same "
+                            "after the call): the caller's tensor changes; compute a new tensor instead "
+                            "(x = x - m, not x -= m; masked_fill, not masked_fill_)")
+
+
+def differs_when_repeated(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
+                          first: object) -> bool:
+    """Whether a second call of the student's `fn` on the same inputs gives something else than `first`
+    (a crash counts as different): dropout or randomness left on."""
+    try:
+        again = fn(*args, **dict(kwargs))
+    except Exception:  # noqa: BLE001 - a second call that crashes where the first did not differs
+        return True
+    return not _same_value(first, again)
+
+
+def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
+                              first: object, what: str = "your function") -> None:
+    """Name `nondeterministic` when a second call on the same inputs does not give `first` again; call
+    it once a check has failed, so that a deterministic function costs no extra call."""
+    if differs_when_repeated(fn, args, kwargs, first):
+        raise Misconception("nondeterministic", f"{what} gives different outputs for the same input: dropout or "
+                            "randomness left on (F.dropout trains by default: pass training=False or leave "
+                            "it out)")
 
 
 def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
@@ -230,16 +275,34 @@ def _close(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype, rtol: float | N
 
 
 def matching_variants(got: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None,
-                      dtype: torch.dtype, rtol: float | None = None, atol: float | None = None) -> list[str]:
+                      dtype: torch.dtype, rtol: float | None = None, atol: float | None = None,
+                      expected: torch.Tensor | None = None) -> list[str]:
     """The keys of the wrong variants `got` matches: same shape, close, NaN exactly where the variant
-    has NaN. An output with no finite entry matches nothing: it holds no evidence of its own."""
+    has NaN. An output with no finite entry matches nothing: it holds no evidence of its own. With
+    `expected` (the correct result), a variant that equals it on this input is dropped: that mistake
+    does not show here, so nothing can be named after it (a float32 scale constant with d_k = 16)."""
     if not torch.isfinite(got).any():
         return []
     hits = []
     for key, wrong in (variants or {}).items():
-        if isinstance(wrong, torch.Tensor) and _close(got, wrong, dtype, rtol, atol, equal_nan=True):
+        if not isinstance(wrong, torch.Tensor):
+            continue
+        if expected is not None and _close(wrong, expected, dtype, rtol, atol, equal_nan=True):
+            continue
+        if _close(got, wrong, dtype, rtol, atol, equal_nan=True):
             hits.append(key)
     return hits
+
+
+def name_from_rerun(out: object, expected: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None,
+                    dtype: torch.dtype) -> str | None:
+    """What a second call (on smaller or simpler inputs, after the first crashed) shows: the one mistake
+    its output `out` matches, and only when `out` is not simply right (then the crash is the mistake
+    itself, and no catalogued one explains it). None when nothing can be named."""
+    if type(out) is not torch.Tensor or _close(out, expected, dtype, equal_nan=True):
+        return None
+    hits = {k.split("/")[0] for k in matching_variants(out, variants, dtype, expected=expected)}
+    return hits.pop() if len(hits) == 1 else None
 
 
 HALF = (torch.float16, torch.bfloat16)
@@ -270,7 +333,8 @@ def raise_if_variant(got: torch.Tensor, variants: Mapping[str, torch.Tensor | No
     do not separate them) are both mentioned and neither is named. A variant called "key/detail" is
     one way of making the mistake `key` (scale_by_T/queries: dividing by sqrt(T_q)). In half
     precision, with `expected` given, a much nearer variant is named too (nearest_variant)."""
-    hits = list(dict.fromkeys(k.split("/")[0] for k in matching_variants(got, variants, dtype, rtol, atol)))
+    hits = list(dict.fromkeys(k.split("/")[0] for k in matching_variants(got, variants, dtype, rtol, atol,
+                                                                           expected=expected)))
     if len(hits) == 1:
         raise Misconception(hits[0], f"{what} is wrong: it matches {describe(hits[0])}")
     if len(hits) > 1:
@@ -302,8 +366,60 @@ def what_differs(got: torch.Tensor, expected: torch.Tensor, what: str, dtype: to
     diff = (g - e).abs().masked_fill(~off, 0.0).nan_to_num(0.0)
     worst = tuple(int(i) for i in (diff == diff.max()).nonzero()[0])
     size = float(e[torch.isfinite(e)].abs().mean()) if torch.isfinite(e).any() else float("nan")
-    return (f"{what} does not match the correct result in {n} of {total} entries (largest difference "
+    said = (f"{what} does not match the correct result in {n} of {total} entries (largest difference "
             f"{float(diff.max()):.3g} at index {worst}; the entries are about {size:.2g} in size)")
+    shape = how_it_differs(g, e, r, t) or where_it_differs(off)
+    return f"{said}: {shape}" if shape else said
+
+
+def how_it_differs(got: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) -> str | None:
+    """A whole-output pattern of a wrong result of the right shape, in words that name no expected
+    value: a constant factor, the opposite sign, the last two axes swapped, each row's entries in
+    another order. None when it shows none of them."""
+    g, e = got.to(torch.float64), expected.to(torch.float64)
+    if not (torch.isfinite(g).all() and torch.isfinite(e).all()) or g.numel() < 2:
+        return None
+
+    def close(a: torch.Tensor, b: torch.Tensor) -> bool:
+        return a.shape == b.shape and bool(torch.allclose(a, b, rtol=rtol, atol=atol))
+
+    if close(g, -e):
+        return "it has the opposite sign everywhere (a sign flipped somewhere)"
+    big = e.abs() > 1e-6 * max(float(e.abs().max()), 1e-300)
+    if int(big.sum()) >= 2 and bool((g[~big].abs() <= atol).all()):
+        ratios = g[big] / e[big]
+        c = float(ratios.median())
+        if math.isfinite(c) and abs(c) > 1e-12 and close(g, c * e):
+            return f"it is the correct result times a constant: off by a constant factor x{c:.4g}"
+    if g.dim() >= 2 and g.shape[-1] == g.shape[-2] and close(g, e.transpose(-2, -1)):
+        return "it equals the correct result transposed (its last two axes swapped)"
+    if g.dim() >= 2 and g.shape[-2] > 1 and close(g.sort(dim=-2).values, e.sort(dim=-2).values) \
+            and not close(g.sort(dim=-1).values, e.sort(dim=-1).values):
+        return "each column holds the right values in another order: rows (positions) permuted or shifted"
+    if g.shape[-1] > 1 and close(g.sort(dim=-1).values, e.sort(dim=-1).values):
+        return "each row holds the right values in another order (a permutation of the last axis)"
+    return None
+
+
+def where_it_differs(off: torch.Tensor) -> str | None:
+    """Which part of the output is wrong, when only part of it is: the indices along each axis that
+    hold every wrong entry (a row, a head, a position), e.g. 'all in index 2 of axis 1 (of 4)'."""
+    if off.dim() == 0 or not off.any() or bool(off.all()):
+        return None
+    parts = []
+    for axis in range(off.dim()):
+        size = off.shape[axis]
+        if size < 2:
+            continue
+        hit = off.transpose(0, axis).reshape(size, -1).any(dim=1)
+        idx = [int(i) for i in hit.nonzero().flatten()]
+        if len(idx) < size:
+            shown = ", ".join(map(str, idx[:6])) + (", ..." if len(idx) > 6 else "")
+            name = {off.dim() - 1: "the last axis", off.dim() - 2: "axis -2 (rows)"}.get(axis, f"axis {axis}")
+            parts.append(f"index {shown} of {name} (size {size})")
+    if not parts:
+        return "wrong entries are spread over every row and column"
+    return "the wrong entries all lie at " + "; ".join(parts[:3]) + ", the rest is right"
 
 
 def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
@@ -315,7 +431,16 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     `expected` may be computed in higher precision; it is compared in float64 with the tolerances of
     the dtype under test (or `rtol`/`atol`, justified where they are passed). On mismatch, each wrong
     variant is tried, whatever its shape (K Q^T has the transposed one): the one it matches raises
-    Misconception; otherwise the message says what differs (dtype, shape, where, how much)."""
+    Misconception; otherwise the message says what differs (dtype, shape, where, how much, and a
+    pattern: a constant factor, a transposition, a part of the output). A tuple holding the right
+    output (out, weights) is `returns_extra_values`; a float64 result right only to float32's
+    precision, no catalogued variant matching, is `float32_precision`."""
+    if isinstance(got, (tuple, list)) and got and all(type(x) is torch.Tensor for x in got):
+        want = dtype or expected.dtype
+        for i, part in enumerate(got):
+            if part.dtype == want and (_close(part, expected, want, rtol, atol) or _near_in_half(part, expected)):
+                raise Misconception("returns_extra_values", f"{what} is a tuple of {len(got)} tensors, and "
+                                    f"its element {i} is the right output: return the output alone")
     t = assert_plain_tensor(got, what)
     dtype = dtype or expected.dtype
     if t.dtype != dtype:
@@ -326,7 +451,22 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     if _close(t, expected, dtype, rtol, atol):
         return
     raise_if_variant(t, variants, what, dtype, rtol, atol, expected=expected)
+    if dtype == torch.float64 and rtol is None and atol is None and _close(t, expected, torch.float32):
+        worst = float((t.to(torch.float64) - expected.to(torch.float64)).abs().max())
+        if worst > 1e-8:   # an epsilon of 1e-9 or so added somewhere stays below: it is not float32
+            raise Misconception("float32_precision", f"{what} is right only to float32's precision (largest "
+                                f"difference {worst:.2g}) for a float64 input: some step computes in float32 "
+                                "(a float32 tensor or constant, or .float()); keep the input's dtype")
     raise AssertionError(what_differs(t, expected, what, dtype, rtol, atol))
+
+
+def _near_in_half(got: torch.Tensor, expected: torch.Tensor) -> bool:
+    """In half precision, near enough to be the output a correct solution gives on large scores (max
+    difference <= 0.25, mean <= 0.01: sdpa-from-scratch q5's measured yardstick); never in float32/64."""
+    if got.dtype not in HALF or got.shape != expected.shape or not bool(torch.isfinite(got).all()):
+        return False
+    d = (got.to(torch.float64) - expected.to(torch.float64)).abs()
+    return bool(d.max() <= 0.25 and d.mean() <= 0.01)
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -376,6 +516,21 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
     except AssertionError:
         if _same_value(got, mine):
             return                                       # wrong only through an earlier answer
+        # different values from the same inputs: randomness somewhere (dropout left on). In an earlier
+        # answer, `own()` differs from itself too and that answer's test charges it; else it is here
+        try:
+            mine_again = own()
+        except Exception:  # noqa: BLE001 - a composition that now crashes differs too
+            return
+        if not _same_value(mine, mine_again):
+            return
+        try:
+            student_again = student()
+        except Exception:  # noqa: BLE001 - a crash the first call did not have is a difference
+            student_again = None
+        if not _same_value(got, student_again):
+            raise Misconception("nondeterministic", "your function gives different outputs for the same "
+                                "input: dropout or randomness left on (F.dropout trains by default)") from None
     raise failure
 
 
@@ -537,6 +692,10 @@ def layout_crash(e: StudentCodeError, tensors: Mapping[str, object], rerun: Call
         return None
     try:
         rerun()
+    except Misconception as m:
+        if m.key != "inplace_on_input":
+            return None
+        # the copies run and are written into: the same write the view refused (named below)
     except Exception:  # noqa: BLE001 - the copies fail too (or cannot tell): nothing to name
         return None
     said = f"your code raised {e.exc_type}: {e.message}"

@@ -233,12 +233,14 @@ class TrustedProxy:
         self._device = device
         self._forbidden = tuple(forbidden)
         self.last_devices: list[str] = []
+        self.last_changed_inputs: list[str] = []
 
     def _run(self, args, kwargs, grad_wrt=None, grad_output=None):
         from autograder.calls import invoke, to_device
+        self.last_changed_inputs = []
         try:
             out, self.last_devices = invoke(self._fn, args, kwargs, self._device, grad_wrt, grad_output,
-                                           self._forbidden)
+                                           self._forbidden, self.last_changed_inputs)
         except Exception as e:  # noqa: BLE001 - mirrors the worker's error reply
             raise StudentCodeError(type(e).__name__, str(e)) from None
         return to_device(out, "cpu")

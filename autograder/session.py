@@ -387,6 +387,7 @@ class WorkerProxy:
     def __init__(self, session: WorkerSession, name: str, device: str) -> None:
         self._session, self._name, self._device = session, name, device
         self.last_devices: list[str] = []
+        self.last_changed_inputs: list[str] = []   # inputs the last call wrote into (checks.call names it)
 
     def __repr__(self) -> str:
         return f"<student function {self._name} on {self._device}>"
@@ -412,6 +413,9 @@ class WorkerProxy:
                                       **payload, **extra)
         devices = reply.get("devices")
         self.last_devices = [str(d) for d in devices][:1000] if isinstance(devices, list) else []
+        changed = reply.get("changed")
+        self.last_changed_inputs = ([str(n)[:40] for n in changed][:20] if isinstance(changed, list)
+                                    and "grad_wrt" not in extra else [])
         return protocol.decode_value(reply.get("value"))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

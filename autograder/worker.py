@@ -773,11 +773,12 @@ class Worker:
             fn = self.ns.get(msg["name"])
             args, kwargs = self._args(msg)
             grad_out = self.protocol.decode_value(msg["grad_output"]) if msg.get("grad_output") else None
+            changed: list[str] = []
             ok, result = self._student_call(
                 lambda: self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), msg.get("grad_wrt"),
-                                          grad_out, self.policy.get("forbidden", ())))
+                                          grad_out, self.policy.get("forbidden", ()), changed))
             if ok:
-                self.reply(rid, result[0], devices=result[1])
+                self.reply(rid, result[0], devices=result[1], changed=changed)
             else:
                 self.send({"id": rid, "ok": False, "error": result})
         elif op == "time_fresh":
