@@ -349,7 +349,7 @@ def _prepare_outputs() -> None:
 def _note(text: str) -> None:
     import sys
 
-    from autograder.outputs import terminal_text
+    from autograder.text import terminal_text
     try:
         print(terminal_text(text, limit=800, newlines=True), file=sys.stderr, flush=True)
     except Exception:  # noqa: BLE001 - a note never changes the outcome

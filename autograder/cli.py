@@ -50,7 +50,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 def _fail(e: Exception) -> None:
-    from autograder.outputs import terminal_text
+    from autograder.text import terminal_text
     typer.echo(f"error: {terminal_text(str(e), limit=500)}", err=True)  # one inert line: may name a student's file
     raise typer.Exit(2)
 
@@ -151,7 +151,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
 
     from autograder.batch import run_batch
     from autograder.exports import summary
-    from autograder.outputs import terminal_text
+    from autograder.text import terminal_text
     mine = shard_part(found, part)
     typer.echo(terminal_text(summary(mine), limit=300))
     for problem in mine.problems:
@@ -245,7 +245,7 @@ def check(slug: Optional[str] = typer.Argument(None, help="one assignment (defau
     Exit 1 when anything is wrong, each problem on a line."""
     from autograder.authoring import check_course
     from autograder.config import find_course
-    from autograder.outputs import terminal_text
+    from autograder.text import terminal_text
     try:
         reports = check_course(find_course(), [slug] if slug else None, seed_count=seeds, jobs=jobs,
                                say=lambda line: typer.echo(terminal_text(line, limit=1000)))

@@ -232,7 +232,7 @@ class Grader:
     def _say_infra(self, line: str) -> None:
         """One line on stderr for the person running the grader, once per distinct problem (a batch
         says it once, not once per submission); results.json and the report carry it too."""
-        from autograder.outputs import terminal_text
+        from autograder.text import terminal_text
         key = line.split(": ", 1)[-1]
         with self._lock:
             if key in self._infra_said:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 from autograder.config import VisibilitySettings
 from autograder.results import SubmissionResult, TestReport
+from autograder.text import terminal_text
 
 
 def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str, Any]:
@@ -136,39 +137,6 @@ def write_results(result: SubmissionResult, vis: VisibilitySettings, path: Path,
     from autograder.atomic import ensure_folder, write_atomic
     ensure_folder(path.parent, ours=False)  # a --results folder may be a link; batch checks results/ itself
     write_atomic(path, results_text(result, vis), skip_same=skip_same)
-
-
-# --- inert text ------------------------------------------------------------------------------------
-# C0 controls (ESC, CR, BS, BEL, ...), DEL, C1 controls (CSI/OSC/NEL as single code points), the
-# Unicode line/paragraph separators, bidirectional overrides and isolates (a line that reads
-# differently than it is stored), and lone surrogates (they cannot be encoded: printing one crashes).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
-                     "\u2066-\u2069\ud800-\udfff]")
-_UNSAFE_KEEP_NEWLINES = re.compile("(?!\n)" + _UNSAFE.pattern)
-
-
-def _visible(match: re.Match[str]) -> str:
-    o = ord(match.group())
-    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
-
-
-def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_lines: int = 8) -> str:
-    """`text` made inert for a terminal: every control character is shown as an escape (ESC as
-    \\x1b, CR as \\x0d), so it can neither move the cursor, rewrite a line nor retitle the window.
-    Newlines survive only when `newlines` (for text drawn inside a bordered cell), at most
-    `max_lines` of them; the result is at most about `limit` characters."""
-    text = str(text)
-    clipped = len(text) > limit
-    text = text[:limit]
-    text = (_UNSAFE_KEEP_NEWLINES if newlines else _UNSAFE).sub(_visible, text)
-    if newlines:
-        lines = text.split("\n")
-        if len(lines) > max_lines:
-            lines, clipped = lines[:max_lines], True
-        text = "\n".join(lines)
-    if len(text) > limit:
-        text, clipped = text[:limit], True
-    return text + "…" if clipped else text
 
 
 def markup_text(text: str, **kwargs: Any) -> str:

@@ -5,6 +5,7 @@
     escape_unshown      every character that could rewrite a terminal, CSV row or page, escaped
     escape_undecodable  only a name's bytes that are not UTF-8, escaped (valid UTF-8 for JSON/SQLite)
     clean               a student-influenced value (an export's name, sid, date) as short inert text
+    terminal_text       any text made inert for a terminal (escapes shown, newlines bounded)
 
 Used by intake and the class exports (names), by every output (tables, CSV, HTML); it imports
 nothing of the grader."""
@@ -89,3 +90,36 @@ def clean(value: Any, limit: int = 200) -> str:
     text = _CONTROL.sub(lambda m: " " if m.group().isspace() else "", text)
     text = _SPACES.sub(" ", text).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# --- inert text ------------------------------------------------------------------------------------
+# C0 controls (ESC, CR, BS, BEL, ...), DEL, C1 controls (CSI/OSC/NEL as single code points), the
+# Unicode line/paragraph separators, bidirectional overrides and isolates (a line that reads
+# differently than it is stored), and lone surrogates (they cannot be encoded: printing one crashes).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_KEEP_NEWLINES = re.compile("(?!\n)" + _UNSAFE.pattern)
+
+
+def _visible(match: re.Match[str]) -> str:
+    o = ord(match.group())
+    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
+
+
+def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_lines: int = 8) -> str:
+    """`text` made inert for a terminal: every control character is shown as an escape (ESC as
+    \\x1b, CR as \\x0d), so it can neither move the cursor, rewrite a line nor retitle the window.
+    Newlines survive only when `newlines` (for text drawn inside a bordered cell), at most
+    `max_lines` of them; the result is at most about `limit` characters."""
+    text = str(text)
+    clipped = len(text) > limit
+    text = text[:limit]
+    text = (_UNSAFE_KEEP_NEWLINES if newlines else _UNSAFE).sub(_visible, text)
+    if newlines:
+        lines = text.split("\n")
+        if len(lines) > max_lines:
+            lines, clipped = lines[:max_lines], True
+        text = "\n".join(lines)
+    if len(text) > limit:
+        text, clipped = text[:limit], True
+    return text + "…" if clipped else text

@@ -16,7 +16,8 @@ from rich.text import Text
 
 from autograder.batch import write_gradebook
 from autograder.outputs import csv_cell
-from autograder.outputs import markup_text, print_table, results_name, terminal_text
+from autograder.outputs import markup_text, print_table, results_name
+from autograder.text import terminal_text
 from autograder.results import Isolation, ManualAnswer, SubmissionResult
 from autograder.results import TestReport as Report
 
