@@ -180,6 +180,8 @@ def weights_variants(S, M=None):
         # the scores never reach the weights: the same weight on every (open) key
         "uniform_weights": torch.softmax(torch.zeros_like(S_) if M is None else torch.zeros_like(S_) + M, dim=-1),
     }
+    if S_.dim() >= 4:   # a hard-coded dim=1: the key axis of a 2-D S only
+        out["softmax_wrong_dim/dim1"] = torch.softmax(S_, dim=1)
     if M is not None:
         out["uniform_weights/all_keys"] = torch.full_like(S_, 1.0 / S.shape[-1])
         out["mask_ignored"] = torch.softmax(S, dim=-1)
@@ -302,6 +304,7 @@ def nw_variants(q, K, V, got=None):
         "no_scale": (k_raw[:, None] * V).sum(0) / k_raw.sum(),
         "divide_by_dk": (torch.exp(K @ q / d_k)[:, None] * V).sum(0) / torch.exp(K @ q / d_k).sum(),
         "nw_unnormalised": (k_good[:, None] * V).sum(0),
+        "nw_unnormalised/mean": (k_good[:, None] * V).mean(0),     # divided by T, not by the kernel's sum
         "uniform_weights": V.mean(0),
     }
     if math.isqrt(d_k) ** 2 != d_k:

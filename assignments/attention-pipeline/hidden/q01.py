@@ -31,6 +31,7 @@ def _check(got, X, W_Q, W_K, W_V, dtype):
     X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
     want = ref.project_qkv(X64, *W)
     wrong = ref.qkv_variants(X64, *W)
+    _raise_if_whole_variant((Q, K, V), wrong, dtype)
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
         assert_matches(g, want[i], what=what, dtype=dtype,
                        variants={k: v[i] for k, v in wrong.items()})
@@ -64,6 +65,15 @@ def _project(fn, X, W_Q, W_K, W_V):
                 raise Misconception(key, f"{said}; with square weights (d_model = d_k = d_v) it runs and matches "
                                     + describe(key)) from None
         raise
+
+
+def _raise_if_whole_variant(got, wrong, dtype):
+    """A mistake is judged on all three results: K from W_Q is same_projection when Q is right, and
+    qk_swapped only when Q comes from W_K as well."""
+    whole = [key for key, parts in wrong.items()
+             if all(type(g) is torch.Tensor and matching_variants(g, {key: w}, dtype) for g, w in zip(got, parts))]
+    if len(whole) == 1:
+        raise Misconception(whole[0], f"(Q, K, V) are wrong: together they match {describe(whole[0])}")
 
 
 def _named_by_rerun(out, expected, variants, dtype):
@@ -135,11 +145,13 @@ def test_project_views(project_qkv, rng):
     args = TensorArgs({"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V},
                       {"T": {"X": -2}, "d_model": {"X": -1, "W_Q": -2, "W_K": -2, "W_V": -2},
                        "d_k": {"W_Q": -1, "W_K": -1}, "d_v": {"W_V": -1}})
-    try:   # a crash whatever the layout is named as in the other tests (X @ W.T, 2-D-only code)
-        _project(project_qkv, *(t.contiguous() for t in (X, W_Q, W_K, W_V)))
-    except StudentCodeError:
-        pass
     want, wrong = ref.project_qkv(X, W_Q, W_K, W_V), ref.qkv_variants(X, W_Q, W_K, W_V)
+    try:   # a crash whatever the layout is named as in the other tests (X @ W.T, 2-D-only code)
+        got = _project(project_qkv, *(t.contiguous() for t in (X, W_Q, W_K, W_V)))
+    except StudentCodeError:
+        got = None
+    if isinstance(got, (tuple, list)) and len(got) == 3:
+        _raise_if_whole_variant(tuple(got), wrong, torch.float64)
     for i, what in enumerate(("Q", "K", "V")):
         check_value(_picked(project_qkv, i), args, want[i],
                     reference=lambda X, W_Q, W_K, W_V, i=i: ref.project_qkv(X, W_Q, W_K, W_V)[i],
