@@ -11,7 +11,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
 
 from autograder.errors import AssignmentNotFound, ConfigError
-from autograder.lateness import LatePolicy, policy_problem
+from autograder.latepolicy import LatePolicy, policy_problem
 
 Device = Literal["cpu", "cuda"]
 Vis = Literal["hidden", "after_due_date", "after_published", "visible"]

@@ -36,7 +36,7 @@ A submission the grader failed on (worker_failed) leaves its cell empty, which C
 change"; a rejected one scores 0. A student found in more than one submission is left out and named in
 the returned warnings: nothing is guessed.
 
-Every text cell goes through outputs.csv_cell (no formulas in a spreadsheet); numbers are ours.
+Every text cell goes through text.csv_cell (no formulas in a spreadsheet); numbers are ours.
 """
 from __future__ import annotations
 
@@ -187,7 +187,7 @@ def write_gradebook(results: list[SubmissionResult], path: Path, entries: Iterab
                     submitters: Optional[dict[str, list[Student]]] = None,
                     lateness: Optional[dict[str, Lateness]] = None) -> Path:
     """gradebook.csv: the columns in this module's docstring."""
-    from autograder.outputs import csv_cell
+    from autograder.text import csv_cell
     qs = questions(results)
     header = [*IDENTITY_COLUMNS, "submission", "group_size", "score", "max_score", *qs, "status", "reason",
               "late", "submitted_at", "late_by", "penalty", "misconceptions"]
@@ -211,7 +211,7 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     """An import file for Canvas's gradebook (module docstring): each score after the late penalty
     `lateness` gives. Returns warnings for the terminal: students left out (in several submissions)
     and students Canvas can match by name only."""
-    from autograder.outputs import csv_cell
+    from autograder.text import csv_cell
     rows = build_rows(results, entries, submitters, lateness)
     warnings: list[str] = []
     owners: dict[tuple[str, str], set[str]] = {}

@@ -283,7 +283,7 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
 
 def _waiver_problem(text: str) -> str:
     """Why a `late` cell is neither `waive` nor a time ("" when it is one)."""
-    from autograder.lateness import BadTime, parse_time
+    from autograder.latepolicy import BadTime, parse_time
     if text.lower() in WAIVE_WORDS:
         return ""
     try:
@@ -362,7 +362,7 @@ def write_template(results: Iterable[SubmissionResult], points: dict[str, float]
     """hand-scores.csv to fill in: one row per submission and hand-graded question, with the sid
     (first submitter's), name and submission; score and comment empty (or the ones merged already).
     Cells are neutralised for spreadsheets; read_hand_scores reads them back."""
-    from autograder.outputs import csv_cell
+    from autograder.text import csv_cell
     by_key = {e.key: e for e in entries}
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w", newline="", encoding="utf-8") as fh:

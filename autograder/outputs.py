@@ -169,20 +169,6 @@ def results_name(submission: str) -> str:
     return f"{safe}~{digest}.json"
 
 
-# OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the
-# full-width forms too: some spreadsheets fold them). Leading whitespace is no cover: some trim it.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-
-
-def csv_cell(text: str) -> str:
-    """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
-    a formula. Numbers the grader writes itself do not go through this and stay numbers."""
-    text = str(text)
-    if text.startswith(_FORMULA_START) or text.lstrip(" \t\r\n\x0b\x0c\xa0").startswith(_FORMULA_START):
-        return "'" + text
-    return text
-
-
 # --- the terminal table ------------------------------------------------------------------------------
 PIPED_WIDTH = 160
 EXAMPLE_LINES = 16   # a shrunk example's lines shown (shrink.describe writes at most about a dozen)

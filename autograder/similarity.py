@@ -60,7 +60,7 @@ CLI's notes, and its submissions are left out.
 
 Every student string on the page (code, names) is escaped; control, bidi and zero-width characters
 are shown as \\uXXXX escapes, so code reads as it is stored. The page runs no script and loads nothing
-(the Content-Security-Policy of report.html); the CSV's text cells go through outputs.csv_cell.
+(the Content-Security-Policy of report.html); the CSV's text cells go through text.csv_cell.
 
 Speed (MEASURED below): 500 submissions in 4.5 s on this 2-core machine (load 1.7), 9.3 s at most while other
 graders ran: well inside the 30 s asked; about half of it (profiled) is reading the notebooks again (intake) and tokenizing."""
@@ -772,7 +772,7 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
                  found: Optional["Discovery"] = None, problems: Sequence[str] = ()) -> list[Pair]:
     """similarity.html and similarity.csv of these submissions (every pair at or above the floor).
     Returns the pairs, best first."""
-    from autograder.outputs import csv_cell
+    from autograder.text import csv_cell
     settings: SimilaritySettings = course.settings(slug).similarity
     names = compared_names(course, slug)
     boilerplate = class_boilerplate(course, slug, names)

@@ -6,6 +6,7 @@
     escape_undecodable  only a name's bytes that are not UTF-8, escaped (valid UTF-8 for JSON/SQLite)
     clean               a student-influenced value (an export's name, sid, date) as short inert text
     terminal_text       any text made inert for a terminal (escapes shown, newlines bounded)
+    csv_cell            a cell of student-influenced text, inert in a spreadsheet (no formula)
 
 Used by intake and the class exports (names), by every output (tables, CSV, HTML); it imports
 nothing of the grader."""
@@ -123,3 +124,17 @@ def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_l
     if len(text) > limit:
         text, clipped = text[:limit], True
     return text + "…" if clipped else text
+
+
+# OWASP's CSV-injection rule: a cell starting with one of these is a formula to a spreadsheet (the
+# full-width forms too: some spreadsheets fold them). Leading whitespace is no cover: some trim it.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(text: str) -> str:
+    """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
+    a formula. Numbers the grader writes itself do not go through this and stay numbers."""
+    text = str(text)
+    if text.startswith(_FORMULA_START) or text.lstrip(" \t\r\n\x0b\x0c\xa0").startswith(_FORMULA_START):
+        return "'" + text
+    return text

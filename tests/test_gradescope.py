@@ -455,7 +455,7 @@ def test_the_zips_grading_yml_says_what_the_courses_does(tmp_path):
     """The zip carries one assignment's settings: loaded there, they are the course's own (a default
     written out in full once overrode the course-wide late policy and failed to load)."""
     from autograder.config import find_course, load_config
-    from autograder.lateness import policy_for
+    from autograder.latepolicy import policy_for
     course = find_course(ROOT)
     z = zipfile.ZipFile(build(ROOT, "sdpa-from-scratch", tmp_path))
     (tmp_path / "grading.yml").write_bytes(z.read("course/grading.yml"))

@@ -20,8 +20,8 @@ from autograder.config import Course, CourseConfig, load_config
 from autograder.errors import ConfigError
 from autograder.exports import METADATA_NAME, discover
 from autograder.handscores import HandScoreError, Waiver, dump_waivers, load_waivers, read_hand_scores
-from autograder.lateness import (BadTime, LatePolicy, Policy, assess, duration_text, merged_policy, parse_time,
-                                 policy_for, resolve)
+from autograder.lateness import assess, duration_text
+from autograder.latepolicy import BadTime, LatePolicy, Policy, merged_policy, parse_time, policy_for, resolve
 from autograder.results import SubmissionResult
 from autograder.results import TestReport as Report
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from autograder.batch import write_gradebook
-from autograder.outputs import csv_cell
+from autograder.text import csv_cell
 from autograder.outputs import markup_text, print_table, results_name
 from autograder.text import terminal_text
 from autograder.results import Isolation, ManualAnswer, SubmissionResult
