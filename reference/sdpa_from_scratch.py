@@ -74,6 +74,13 @@ raw_score_var = float((_Qb @ _Kb.transpose(-2, -1)).var())                 # 6.5
 scaled_score_var = float((_Qb @ _Kb.transpose(-2, -1) / math.sqrt(8)).var())  # 0.8249
 scale_divisor = 8.0                                                          # sqrt(64)
 
+
+def raw_score_var_other_draws() -> list[float]:
+    """The raw scores' variance when the scores come from another pair of the three draws (V drawn
+    before Q or K): Q K^T and K Q^T have the same variance, so only pairs with V differ."""
+    draws = _batched_example()
+    return [float((draws[a] @ draws[b].transpose(-2, -1)).var()) for a, b in ((0, 2), (2, 0), (1, 2), (2, 1))]
+
 # Shape contract: Q, K (4, 10, 64), V (4, 10, 128)
 out_shape = (4, 10, 128)
 weights_shape = (4, 10, 10)
@@ -258,6 +265,60 @@ def sdpa_no_max_subtraction(Q, K, V, mask=None):
     return (e / e.sum(dim=-1, keepdim=True)) @ V
 
 
+def sdpa_integer_sqrt_scale(Q, K, V, mask=None):
+    """scores / int(math.sqrt(d_k)) (or math.isqrt): an integer square root"""
+    return _variant(Q, K, V, mask, divisor=float(math.isqrt(Q.shape[-1])))
+
+
+def sdpa_weights_as_output(Q, K, V, mask=None):
+    """the (..., T_q, T_k) weights returned instead of weights @ V"""
+    return attention_weights(Q, K, mask).to(Q.dtype)
+
+
+def sdpa_keys_are_queries(Q, K, V, mask=None):
+    """scores Q Q^T (k = q): only the right shape when T_q == T_k (None otherwise)"""
+    if Q.shape[-2] != K.shape[-2]:
+        return None
+    w = stable_softmax(_masked(_scores(Q, Q, math.sqrt(Q.shape[-1])), mask), dim=-1)
+    return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
+
+
+def _uniform(Q, K, mask):
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    w = torch.ones(*Q.shape[:-2], T_q, T_k, dtype=torch.float64)
+    if mask is not None:
+        w = w * mask.to(torch.bool)
+    return w / w.sum(-1, keepdim=True).clamp_min(1.0)
+
+
+def sdpa_uniform_weights(Q, K, V, mask=None):
+    """every key the same weight 1/T_k: the mean of V (the mask ignored)"""
+    return _finish(_uniform(Q, K, None), V, Q.dtype)
+
+
+def sdpa_uniform_weights_masked(Q, K, V, mask=None):
+    """every allowed key the same weight: the mean of the allowed values"""
+    return _finish(_uniform(Q, K, mask), V, Q.dtype)
+
+
+def _gaussian(width):
+    def variant(Q, K, V, mask=None):
+        """softmax(-||q - k||^2 / width): a Gaussian kernel instead of scaled dot products"""
+        Q64, K64 = Q.to(torch.float64), K.to(torch.float64)
+        dist = (Q64.unsqueeze(-2) - K64.unsqueeze(-3)).pow(2).sum(-1)       # (..., T_q, T_k)
+        w = stable_softmax(_masked(-dist / width(Q.shape[-1]), mask), dim=-1)
+        return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
+    return variant
+
+
+def sdpa_prefix_average(Q, K, V, mask=None):
+    """output t = mean of V[0..t] (weights 1/(t+1)): a running average, no scores at all; under a causal
+    mask it is the masked uniform weights, so it is a way of making that mistake"""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    w = torch.ones(T_q, T_k, dtype=torch.float64).tril()
+    return _finish(w / w.sum(-1, keepdim=True).clamp_min(1.0), V, Q.dtype)
+
+
 # Each wrong variant, as a function of (Q, K, V, mask) like the oracle (the timing check accepts
 # their values: a value mistake is charged by the value tests only).
 VARIANT_FUNCTIONS = {
@@ -278,6 +339,18 @@ VARIANT_FUNCTIONS = {
     "inverted_mask/nan": sdpa_inverted_mask_nan,
     "upper_triangular_mask": sdpa_upper_triangular_mask,
     "fully_masked_uniform": sdpa_fully_masked_uniform,
+    "integer_sqrt_scale": sdpa_integer_sqrt_scale,
+    "weights_as_output": sdpa_weights_as_output,
+    "keys_are_queries": sdpa_keys_are_queries,
+    "uniform_weights": sdpa_uniform_weights,
+    "uniform_weights/masked": sdpa_uniform_weights_masked,
+    "gaussian_kernel/sqrt_dk": _gaussian(math.sqrt),
+    "gaussian_kernel/2sqrt_dk": _gaussian(lambda d: 2 * math.sqrt(d)),
+    "gaussian_kernel/one": _gaussian(lambda d: 1.0),
+    "gaussian_kernel/two": _gaussian(lambda d: 2.0),
+    "gaussian_kernel/dk": _gaussian(float),
+    "gaussian_kernel/2dk": _gaussian(lambda d: 2.0 * d),
+    "uniform_weights/prefix": sdpa_prefix_average,
 }
 
 
@@ -288,7 +361,9 @@ def wrong_variants(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor,
     variant without a mask...) is left out, and so is one that equals another variant (the test's
     shapes must separate them to name them)."""
     d_k, d_v, T_q, T_k = Q.shape[-1], V.shape[-1], Q.shape[-2], K.shape[-2]
-    keys = ["divide_by_dk", "no_scale", "multiply_by_sqrt_dk", "softmax_wrong_dim", "scores_transposed"]
+    keys = ["divide_by_dk", "no_scale", "multiply_by_sqrt_dk", "softmax_wrong_dim", "scores_transposed",
+            "weights_as_output", "keys_are_queries", "uniform_weights", "uniform_weights/prefix"]
+    keys += [k for k in VARIANT_FUNCTIONS if k.startswith("gaussian_kernel/")]
     divisors = {"scale_by_d_v": d_v, "scale_by_T": T_k, "scale_by_T/queries": T_q}
     seen = {d_k, d_k * d_k, 1}                       # sqrt of these: the correct, d_k and no scale
     for key, n in divisors.items():
@@ -297,10 +372,12 @@ def wrong_variants(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor,
             seen.add(n)
     if Q.dtype == torch.float64:
         keys.append("float32_scale")
+    if math.isqrt(d_k) ** 2 != d_k and math.isqrt(d_k) ** 2 not in seen:
+        keys.append("integer_sqrt_scale")
     if mask is not None:
         mask = mask.to(torch.bool)
         keys += ["zero_after_softmax", "pos_inf_fill", "mask_ignored", "inverted_mask", "inverted_mask/nan",
-                 "softmax_wrong_dim/nan"]
+                 "softmax_wrong_dim/nan", "uniform_weights/masked"]
         if mask.shape[-2:] == (T_q, T_k) and bool((mask == causal_mask(T_q, T_k)).all()):
             keys.append("upper_triangular_mask")
         if bool((~mask.any(dim=-1)).any()):
@@ -339,15 +416,39 @@ def causal_mask_bottom_right(T_q, T_k=None):
     return torch.ones(T_q, T_k, dtype=torch.bool).tril(diagonal=T_k - T_q)
 
 
+def causal_mask_next(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril(diagonal=1)
+
+
 def causal_mask_variants(T_q: int, T_k: int | None = None) -> dict[str, torch.Tensor]:
-    return {
+    """The wrong causal masks that differ from the right one at this shape (bottom-right alignment is
+    the right mask when T_q == T_k)."""
+    right = causal_mask(T_q, T_k)
+    out = {
         "upper_triangular_mask": causal_mask_upper(T_q, T_k),
         "causal_excludes_self": causal_mask_strict(T_q, T_k),
         "causal_bottom_right": causal_mask_bottom_right(T_q, T_k),
+        "causal_includes_next": causal_mask_next(T_q, T_k),
     }
+    return {k: m for k, m in out.items() if not bool((m == right).all())}
 
 
 # Wrong softmaxes
+# Which shift a softmax subtracts, seen from which rows of a float32 probe come out non-finite: row 0
+# holds scores 100, 99, 10 and row 1 their negatives. Subtracting each row's max: both finite; no
+# shift: exp(100) overflows row 0; one max over the whole tensor: row 1 underflows to 0 / 0; each
+# row's minimum: exp(90) overflows both. As attention inputs: d_k = 1 (scale 1), q = (1, -1),
+# k = (100, 99, 10), V the identity, so the output is the weights.
+SOFTMAX_PROBE = torch.tensor([[100.0, 99.0, 10.0], [-100.0, -99.0, -10.0]])
+SOFTMAX_PROBE_QKV = (torch.tensor([[1.0], [-1.0]]), torch.tensor([[100.0], [99.0], [10.0]]), torch.eye(3))
+SOFTMAX_PROBE_PATTERNS = {
+    (True, False): "no_max_subtraction",
+    (False, True): "global_max_subtraction",
+    (True, True): "softmax_subtracts_min",
+}
+
+
 def softmax_no_max_subtraction(x, dim=-1):
     e = torch.exp(x)
     return e / e.sum(dim=dim, keepdim=True)

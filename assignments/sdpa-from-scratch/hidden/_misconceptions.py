@@ -13,12 +13,22 @@ MISCONCEPTIONS = {
     "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
                   "1/sqrt(d_k)",
     "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
+    "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
+                          "of sqrt(d_k)",
     # scores and softmax
     "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
     "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
     "softmax_ignores_dim": "ignoring the dim argument of the softmax",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "builtin_softmax": "calling a built-in softmax instead of writing it by hand",
+    "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
+                              "below it underflow to 0 / 0 (NaN)",
+    "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
+                             "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
+    "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
+    "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
+    "gaussian_kernel": "weights from a Gaussian kernel exp(-||q - k||^2 / c) instead of the softmax of the scaled "
+                       "dot products q.k / sqrt(d_k)",
     # the mask
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "pos_inf_fill": "filling masked scores with +inf instead of -inf: every row with a blocked key becomes NaN",
@@ -33,8 +43,14 @@ MISCONCEPTIONS = {
     "crash_on_mask_none": "crashing when mask=None",
     "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
     "causal_excludes_self": "a causal mask that hides the diagonal: a token may not see itself",
+    "causal_includes_next": "a causal mask off by one the other way (tril(diagonal=1)): each token also sees "
+                            "the next one",
     "causal_bottom_right": "a causal mask aligned at the bottom-right instead of the top-left "
                            "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)",
+    "mask_not_broadcast": "a step that needs the mask at the scores' full shape (scores[~mask] = ...): a "
+                          "(T_q, T_k) or (B, 1, T_k) mask must broadcast; use masked_fill or torch.where",
+    "fixed_axes": "code that assumes 3-D inputs (a fixed axis such as K.transpose(1, 2) or K.T, or "
+                  "B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) so that batch and head dims pass",
     # memory layout
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",
@@ -44,8 +60,16 @@ MISCONCEPTIONS = {
     # shapes and counts
     "output_width_dk": "taking the output width from d_k instead of d_v",
     "weights_as_output": "confusing the (T_q, T_k) weight matrix with the output",
+    "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
+                            "function returns the output alone",
+    "draw_order": "drawing the tensors in another order than the notebook (after torch.manual_seed(0), Q, then K, "
+                  "then V): each draw continues the same random stream",
     "biased_variance": "using the biased variance (divide by n) where torch's default .var() is unbiased (n - 1)",
     "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",
+    "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
+                        "left on (F.dropout trains by default), or a result that depends on earlier calls",
+    "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
+                         "float64: the result is right only to about 1e-7",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -21,6 +21,9 @@ def test_score_variances(raw_score_var, scaled_score_var):
         raise Misconception("biased_variance", "the variances are the biased ones (divided by n): use "
                             "torch's default .var(), which divides by n - 1")
     if abs(raw - ref.raw_score_var) > ATOL:
+        if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
+            raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
+                                "another order: after torch.manual_seed(0) draw Q, then K, then V")
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64
         raise Misconception("divide_by_dk", "scaled_score_var matches scores divided by d_k, not sqrt(d_k)")

@@ -23,14 +23,15 @@ from autograder.checks import (
     Misconception,
     assert_function_avoids,
     assert_matches,
-    assert_plain_tensor,
     assert_vectorised,
     call,
     describe,
     earned_with,
     layout_crash,
     matching_variants,
+    name_from_rerun,
     nearest_variant,
+    raise_if_nondeterministic,
     randn,
     register_misconceptions,
 )
@@ -67,7 +68,13 @@ def _name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
     plain_call = _plain_inputs_call(fn, Q, K, V, mask)
-    if "in-place operation" in e.message and _second_call(plain_call) is not None:
+    if e.message.startswith("expected a tensor"):
+        # the gradient call needs one tensor back: what the plain call returns says what it is (a tuple)
+        plain = _second_call(plain_call)
+        if plain is not None:
+            _judge(fn, Q, K, V, mask, plain, "the output")
+    if ("in-place operation" in e.message or "inplace operation" in e.message) \
+            and _second_call(plain_call) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
         raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into "
                             "an input")
@@ -88,19 +95,73 @@ def _name_crash(fn, Q, K, V, mask, e):
     if mask is None and _second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
         raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "
                             "that allows every key it runs)")
+    # each second call below changes one thing; it names a mistake only if it then runs and is right
+    # (the crash is that mistake) or matches a catalogued mistake and not the right result
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    full = (torch.broadcast_shapes(tuple(lead) + (T_q, T_k), mask.shape) if mask is not None
+            else tuple(lead) + (T_q, T_k))
+    if mask is not None and tuple(mask.shape) != tuple(full):
+        whole = mask.expand(full).contiguous()
+        if _right(_second_call(fn, Q, K, V, mask=whole), Q, K, V, whole):
+            raise Misconception("mask_not_broadcast", f"{said}, with a mask of shape {tuple(mask.shape)} for "
+                                f"scores of shape {tuple(full)}; with the mask expanded to the scores' shape it "
+                                "runs and is right: the mask must broadcast (masked_fill or torch.where do)")
+    if len(full) > 3:
+        flat = [t.reshape(-1, *t.shape[-2:]) for t in (Q.expand(*lead, *Q.shape[-2:]), K.expand(*lead, *K.shape[-2:]),
+                                                       V.expand(*lead, *V.shape[-2:]))]
+        m3 = None if mask is None else mask.expand(full).reshape(-1, T_q, T_k)
+        if _right(_second_call(fn, *flat, mask=m3), *flat, m3):
+            raise Misconception("fixed_axes", f"{said} on {len(full)}-D inputs; the same values with the batch and "
+                                "head dims flattened into one (3-D inputs) run and give the right result: "
+                                "use negative axes (K.transpose(-2, -1)), not K.transpose(1, 2) or K.T")
     if T_q != T_k:
         T = min(T_q, T_k)   # the same inputs cut to T queries and T keys
         Qs, Ks, Vs = Q[..., :T, :], K[..., :T, :], V[..., :T, :]
         ms = None if mask is None else mask[..., : min(T, mask.shape[-2]), :T]
         out = _second_call(fn, Qs, Ks, Vs, mask=ms)
         if type(out) is torch.Tensor:
-            hits = {k.split("/")[0] for k in matching_variants(out, ref.wrong_variants(Qs, Ks, Vs, ms), Q.dtype)}
-            if len(hits) == 1:
-                key = hits.pop()
+            key = name_from_rerun(out, ref.scaled_dot_product_attention(Qs, Ks, Vs, ms),
+                                  ref.wrong_variants(Qs, Ks, Vs, ms), Q.dtype)
+            if key is not None:
                 raise Misconception(key, f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys; with as "
                                     f"many queries as keys it runs and matches {describe(key)}")
             raise AssertionError(f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys (with as many "
                                  "queries as keys it runs): the scores are (..., T_q, T_k)")
+
+
+def _right(out, Q, K, V, mask):
+    """Whether a second call's output is the right result for its inputs (half precision: as near as
+    a correct half-precision solution gets, `_near`)."""
+    if type(out) is not torch.Tensor or out.dtype != Q.dtype:
+        return False
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if Q.dtype in (torch.float16, torch.bfloat16):
+        return out.shape == expected.shape and bool(torch.isfinite(out).all()) and _near(out, expected)
+    return bool(matching_variants(out, {"right": expected}, Q.dtype))
+
+
+def _softmax_shift(fn):
+    """What the student's softmax subtracts before exp, from which rows of reference.SOFTMAX_PROBE come
+    out non-finite: a key of SOFTMAX_PROBE_PATTERNS, "" when both rows are finite (each row's max),
+    None when the probe cannot tell (a crash, a wrong shape)."""
+    out = _second_call(fn, *ref.SOFTMAX_PROBE_QKV, mask=None)
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
+        return None
+    pattern = tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2))
+    return ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
+
+
+def _confirm_pos_inf_fill(fn, named):
+    """NaN on every row with a blocked key is +inf filling only if the softmax itself is sound: a softmax
+    that subtracts the row's minimum gives the same NaN (-inf - (-inf)). Raises what it finds."""
+    shift = _softmax_shift(fn)
+    if shift == "":
+        raise named
+    if shift:
+        raise Misconception(shift, f"the output is NaN on every row with a blocked key, and a second call with "
+                            f"large scores and no mask gives inf or NaN too: it matches {describe(shift)}")
+    raise AssertionError("the output is NaN on every row with a blocked key: look at how the masked scores "
+                         "are filled and at what the softmax subtracts before exp")
 
 
 def _smallest(failure, fn, Q, K, V, mask, first, close=matches):
@@ -110,11 +171,11 @@ def _smallest(failure, fn, Q, K, V, mask, first, close=matches):
                          reference=ref.scaled_dot_product_attention, close=close, what=FN)
 
 
-def _call(fn, Q, K, V, mask, shrink=True):
+def _call(fn, Q, K, V, mask, shrink=True, check_inputs=True):
     """The student's output; a crash says what it reveals (and, with `shrink`, shows the smallest
-    input that crashes the same way)."""
+    input that crashes the same way). A call that writes into an input names inplace_on_input."""
     try:
-        return call(fn, Q, K, V, mask=mask, what=FN)
+        return call(fn, Q, K, V, mask=mask, what=FN, check_inputs=check_inputs)
     except StudentCodeError as e:
         try:
             _name_crash(fn, Q, K, V, mask, e)
@@ -150,8 +211,9 @@ def _name_nan(fn, Q, K, V, mask, got, what):
         return
     if matching_variants(again, {"correct": ref.scaled_dot_product_attention(Q, K, V)}, Q.dtype):
         if torch.equal(torch.isnan(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
-            raise Misconception("pos_inf_fill", f"{what} is NaN on every row with a blocked key (and right "
-                                "with a mask that allows every key): it matches " + describe("pos_inf_fill"))
+            _confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", f"{what} is NaN on every row with a blocked "
+                                  "key (and right with a mask that allows every key): it matches "
+                                  + describe("pos_inf_fill")))
         raise AssertionError(f"{what} contains NaN or inf where the correct result is finite, only when some "
                              "keys are masked (with a mask that allows every key it is right): look at how "
                              "the masked scores are filled and at queries with few keys")
@@ -176,22 +238,26 @@ def _judge(fn, Q, K, V, mask, got, what):
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)
     try:
         assert_matches(got, expected, variants=ref.wrong_variants(Q, K, V, mask), what=what)
-    except Misconception:
+    except Misconception as named:
+        if named.key == "pos_inf_fill":
+            _confirm_pos_inf_fill(fn, named)
         raise
     except AssertionError:
         if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
                 and got.dtype == expected.dtype and not torch.isfinite(got).all()):
             _name_nan(fn, Q, K, V, mask, got, what)
+        if type(got) is torch.Tensor:
+            raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
         raise
     return got
 
 
 def _attempt(fn, Q, K, V, mask):
     """For the rule tests: an answer (a tensor of the output's shape), whatever its values."""
-    got = assert_plain_tensor(_call(fn, Q, K, V, mask, shrink=False), "the output")
+    got = _call(fn, Q, K, V, mask, shrink=False, check_inputs=False)
     want = Q.shape[:-1] + V.shape[-1:]
-    if tuple(got.shape) != tuple(want):
-        raise AssertionError(f"the output has shape {tuple(got.shape)}, expected {tuple(want)}")
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(want):
+        _judge(fn, Q, K, V, mask, got, "the output")     # says what it is (the weights, a tuple...)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,7 +324,8 @@ def test_fully_masked_rows(scaled_dot_product_attention, device, rng):
     mask[:, dead, :] = False
     got = _call(scaled_dot_product_attention, Q, K, V, mask)
     try:
-        got = assert_plain_tensor(got, "the output")
+        if type(got) is not torch.Tensor:
+            _judge(scaled_dot_product_attention, Q, K, V, mask, got, "the output with fully masked queries")
         if (tuple(got.shape) == (2, 6, 10) and torch.isnan(got[:, dead]).any()
                 and torch.isfinite(got[:, ~dead]).all()):
             raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
@@ -335,22 +402,24 @@ def _large_scores_ok(got, expected):
 
 
 def _judge_large_scores(fn, Q, K, V, mask, got):
-    got = assert_plain_tensor(got, "the output")
-    if got.dtype != torch.float16:
-        raise AssertionError(f"the output has dtype {got.dtype}, expected torch.float16 (the input's dtype)")
-    if tuple(got.shape) != tuple(Q.shape):
-        raise AssertionError(f"the output has shape {tuple(got.shape)}, expected {tuple(Q.shape)}")
+    if type(got) is not torch.Tensor or got.dtype != torch.float16 or tuple(got.shape) != tuple(Q.shape):
+        _judge(fn, Q, K, V, mask, got, "the float16 output with large scores")   # a tuple, the weights...
     T_q, T_k = Q.shape[-2], K.shape[-2]
     if not torch.isfinite(got).all():
         # which step makes inf or NaN: the same call with a mask allowing every key tells the
         # softmax (still non-finite) from the masking (finite then)
         again = _second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) and not torch.isfinite(again).all():
-            raise Misconception("no_max_subtraction", "float16 inputs with large scores gave inf or NaN, with "
-                                "or without a mask: subtract each row's max before exp")
+            # which shift the softmax subtracts (none, one global max, the row's min): a float32 probe
+            shift = _softmax_shift(fn)
+            if shift:
+                raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
+                                    f"mask, and so does a float32 probe: it matches {describe(shift)}")
+            raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
+                                 "subtract each row's max before exp, and keep every step in range")
         if torch.equal(~torch.isfinite(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
-            raise Misconception("pos_inf_fill", "the output is NaN on every row with a blocked key, and finite "
-                                "without a mask: it matches " + describe("pos_inf_fill"))
+            _confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", "the output is NaN on every row with a "
+                                  "blocked key, and finite without a mask: it matches " + describe("pos_inf_fill")))
         raise AssertionError("the float16 output contains inf or NaN only when a mask is given: look at how "
                              "the masked scores are filled")
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)
@@ -358,13 +427,14 @@ def _judge_large_scores(fn, Q, K, V, mask, got):
         return
     variants = ref.wrong_variants(Q, K, V, mask)
     for key, wrong in variants.items():
-        if _near(got, wrong):
+        if wrong.shape == got.shape and _near(got, wrong):
             raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it matches "
                                 + describe(key.split("/")[0]))
     key = nearest_variant(got, expected, variants)
     if key is not None:
         raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it is far closer "
                             f"to what {describe(key.split('/')[0])} gives than to the correct result")
+    raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     raise AssertionError("the float16 output with large scores does not match the correct result")
 
 
@@ -389,9 +459,10 @@ def test_float16_large_scores(scaled_dot_product_attention, device, rng):
 
 @test_case(points=1, hidden=True)
 def test_gradients_float64(scaled_dot_product_attention, device, rng):
-    Q, K, V = _qkv(rng, (2, 5, 12), (2, 7, 12), (2, 7, 9), torch.float64)
+    # d_v = 10: with d_v = 9, sqrt(d_v) = 3 = int(sqrt(12)) and an integer square root passed for sqrt(d_v)
+    Q, K, V = _qkv(rng, (2, 5, 12), (2, 7, 12), (2, 7, 10), torch.float64)
     mask = _random_mask((2, 5, 7), rng)
-    G = randn((2, 5, 9), rng, torch.float64)
+    G = randn((2, 5, 10), rng, torch.float64)
     try:
         reply = call(scaled_dot_product_attention.call_with_grad, Q, K, V, mask,
                      grad_wrt=(0, 1, 2), grad_output=G, what=FN)
@@ -436,8 +507,10 @@ def test_no_torch_sdpa_in_source(scaled_dot_product_attention, submission, rng):
 @earned_with("test_float32_no_mask")
 def test_no_torch_sdpa_at_run_time(scaled_dot_product_attention, device, rng):
     # the rule only: the sandbox refuses F.scaled_dot_product_attention while the call runs
-    Q, K, V = _qkv(rng, (2, 2, 5, 16), (2, 2, 5, 16), (2, 2, 5, 16), torch.float32)
-    _attempt(scaled_dot_product_attention, Q, K, V, _random_mask((5, 5), rng))
+    # 3-D inputs and a mask of the scores' full shape: the rule only (4-D inputs and broadcast masks are
+    # the value tests' business)
+    Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float32)
+    _attempt(scaled_dot_product_attention, Q, K, V, _random_mask((2, 5, 5), rng))
 
 
 # Timed shapes (float64, so that a solution which upcasts internally is not slower than the yardstick;
@@ -448,17 +521,39 @@ def test_no_torch_sdpa_at_run_time(scaled_dot_product_attention, device, rng):
 #   (64, 2, 4, 4):   vectorised ~1x, loop over dim 0 ~16x, over batch and heads ~25x
 # The timed outputs must be the reference's or a known wrong variant's (a value mistake is charged by
 # the value tests, not here): anything else cannot vouch for the timing.
+# Masks have the scores' full shape (a mask that must broadcast is the value tests' business).
 TIMED_CASES = [
-    ([((1, 256, 16), "float64")] * 3, {"mask": ref.causal_mask(256)}),
-    ([((128, 4, 4), "float64")] * 3, {"mask": ref.causal_mask(4)}),
-    ([((64, 2, 4, 4), "float64")] * 3, {"mask": ref.causal_mask(4)}),
+    ([((1, 256, 16), "float64")] * 3, {"mask": ref.causal_mask(256).expand(1, 256, 256).contiguous()}),
+    ([((128, 4, 4), "float64")] * 3, {"mask": ref.causal_mask(4).expand(128, 4, 4).contiguous()}),
+    ([((64, 2, 4, 4), "float64")] * 3, {"mask": ref.causal_mask(4).expand(64, 2, 4, 4).contiguous()}),
 ]
 
 
 @test_case(points=1, hidden=True)
 @earned_with("test_float32_no_mask")
 def test_vectorised(scaled_dot_product_attention, rng):
-    # every timed call gets inputs the student has never seen, and the timed outputs are checked
-    call(assert_vectorised, scaled_dot_product_attention, ref.scaled_dot_product_attention, TIMED_CASES,
-         rng=rng, limit=SLOWDOWN_LIMIT, what=FN, variants=list(ref.VARIANT_FUNCTIONS.values()),
-         advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
+    # every timed call gets inputs the student has never seen, and the timed outputs are checked. A case
+    # the function crashes on (4-D inputs with K.transpose(1, 2)) is the value tests' charge: the rule
+    # is judged on the cases it runs, and on none only if it runs none
+    ran = 0
+    for case in TIMED_CASES:
+        try:
+            call(assert_vectorised, scaled_dot_product_attention, ref.scaled_dot_product_attention, [case],
+                 rng=rng, limit=SLOWDOWN_LIMIT, what=FN, variants=list(ref.VARIANT_FUNCTIONS.values()),
+                 advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
+        except StudentCodeError as e:
+            if e.message.startswith("expected a tensor"):      # a tuple...: the rule tests' input says what
+                Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
+                _attempt(scaled_dot_product_attention, Q, K, V, _random_mask((2, 5, 5), rng))
+            if case is TIMED_CASES[-1] and not ran:
+                raise
+            continue
+        except Misconception:
+            raise
+        except AssertionError:
+            # timed values that match nothing: randomness left on explains it (and is named)
+            Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
+            first = _second_call(scaled_dot_product_attention, Q, K, V, mask=None)
+            raise_if_nondeterministic(scaled_dot_product_attention, (Q, K, V), {"mask": None}, first, FN)
+            raise
+        ran += 1

@@ -41,6 +41,11 @@ def _causal_variants():
         s = scores.masked_fill(~m, float("-inf"))
         e = torch.exp(s - s.amax(-1, keepdim=True))
         out[key] = e / e.sum(-1, keepdim=True)
+    # a softmax subtracting the row's minimum gives the NaN rows of a +inf fill: listed, so that a NaN
+    # answer matches both and neither is named (the values alone cannot tell them apart)
+    s = scores.masked_fill(~ref.causal_mask(3), float("-inf"))
+    e = torch.exp(s - s.amin(-1, keepdim=True))
+    out["softmax_subtracts_min"] = e / e.sum(-1, keepdim=True)
     return out
 
 

@@ -370,8 +370,74 @@ scale_divisor = 64.0
 '''), {"key": "view_on_noncontiguous", "where": ["q5:test_noncontiguous_inputs", "q5:test_broadcast_inputs"]}),
     "scale_queries_in_place": (sdpa(FULL.replace(SCALE, "").replace(
                                    "    d_k = Q.size(-1)\n", "    d_k = Q.size(-1)\n    Q.mul_(d_k ** -0.5)\n")),
-                               {"key": "inplace_on_input",
-                                "where": ["q5:test_broadcast_inputs", "q5:test_gradients_float64"]}),
+                               # the caller's Q changes: every value test sees it (issue 21)
+                               {"key": "inplace_on_input", "where": Q5}),
+    # --- issue 21: mistakes seen in held-out code, each named from evidence --------------------------
+    "integer_sqrt_scale": (full_with(SCALE, "/ math.isqrt(d_k)"), {"key": "integer_sqrt_scale", "where": Q5}),
+    "returns_weights": (sdpa(FULL.replace("return torch.matmul(weights, V)", "return weights")),
+                        {"key": "weights_as_output", "where": ["q5"]}),
+    "returns_out_and_weights": (sdpa(FULL.replace("return torch.matmul(weights, V)",
+                                                  "return torch.matmul(weights, V), weights")),
+                                {"key": "returns_extra_values", "where": ["q5"]}),
+    "returns_weights_and_out": (sdpa(FULL.replace("return torch.matmul(weights, V)",
+                                                  "return weights, torch.matmul(weights, V)")),
+                                {"key": "returns_extra_values", "where": ["q5"]}),
+    "k_equals_q": (full_with("torch.matmul(Q, K.transpose(-2, -1))", "torch.matmul(Q, Q.transpose(-2, -1))"),
+                   {"key": "keys_are_queries", "where": Q5}),
+    "uniform_weights": (sdpa('''
+    w = torch.full(Q.shape[:-1] + K.shape[-2:-1], 1.0 / K.shape[-2], dtype=Q.dtype, device=Q.device)
+    return w @ V
+'''), {"key": "uniform_weights", "where": Q5}),
+    "uniform_weights_masked": (full_with("torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                         "torch.zeros_like(torch.matmul(Q, K.transpose(-2, -1)))"),
+                               {"key": "uniform_weights", "where": Q5}),
+    "gaussian_kernel": (full_with("torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                  "-(Q.pow(2).sum(-1, keepdim=True) - 2 * Q @ K.transpose(-2, -1) "
+                                  "+ K.pow(2).sum(-1).unsqueeze(-2)) / math.sqrt(d_k)"),
+                        {"key": "gaussian_kernel", "where": Q5}),
+    "prefix_average": (sdpa('''
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    w = torch.tril(torch.ones(T_q, T_k, dtype=V.dtype, device=V.device))
+    return (w / w.sum(-1, keepdim=True)) @ V
+'''), {"key": "uniform_weights", "where": Q5}),
+    "causal_tril_plus_one": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.tril(torch.ones(T_q, T_k, dtype=torch.bool), diagonal=1)
+'''}, {"key": "causal_includes_next", "where": ["q4", "q6:test_weights3_causal"]}),
+    "softmax_in_float32": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    x32 = x.float()
+    e = torch.exp(x32 - x32.amax(dim=dim, keepdim=True))
+    return (e / e.sum(dim=dim, keepdim=True)).to(x.dtype)
+'''}, {"key": "float32_precision", "where": ["q3", "q5"]}),
+    "global_max_subtraction": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.max())
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, {"key": "global_max_subtraction", "where": ["q3", "q5"]}),
+    "row_min_subtraction": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amin(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, # the hand trace's NaN rows are those of a +inf fill too, and q6 has only the values: no name there
+    {"key": ("softmax_subtracts_min", None), "where": ["q3", "q5", "q6:test_weights3_causal"]}),
+    "dropout_left_on": (full_with("    return torch.matmul(weights, V)",
+                                  "    weights = F.dropout(weights, p=0.1)\n    return torch.matmul(weights, V)"),
+                        {"key": "nondeterministic", "where": ["q5"]}),
+    "softmax_in_place_on_input": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    x -= x.amax(dim=dim, keepdim=True)
+    x.exp_()
+    x /= x.sum(dim=dim, keepdim=True)
+    return x
+'''}, # the notebook's weights3 call overwrites scores3, so weights3_causal is wrong too (no name: q6 has
+    # only the values); autograd needs the overwritten exp in the gradient test
+    {"key": ("inplace_on_input", None), "where": ["q3", "q5:test_gradients_float64", "q6:test_weights3_causal"]}),
+    "transpose_1_2": (full_with("K.transpose(-2, -1)", "K.transpose(1, 2)"), {"key": "fixed_axes", "where": ["q5"]}),
+    "index_with_mask": (full_with('        scores = scores.masked_fill(mask == False, float("-inf"))\n',
+                                  '        scores = scores.clone()\n        scores[~mask] = float("-inf")\n'),
+                        {"key": "mask_not_broadcast", "where": ["q5"]}),
     "q7_answer_A": ({"q_trap_answer": 'q_trap_answer = "A"'},
                     {"key": "zero_after_softmax", "where": ["q7"]}),
     "q8_madds_counted_twice": ({"attn_entries": '''

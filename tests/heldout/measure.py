@@ -1,0 +1,185 @@
+"""How well the grader names mistakes (issue 21): grades the held-out sets of an assignment through the
+real Grader and prints, per set, the wrong variants named right / generic / raw exception / mis-named /
+not caught, and the correct ones at full marks.
+
+    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind] [-v]
+
+`variants.py` says each wrong variant's key; `blind.py` (written without seeing the catalogue) says its
+mistake in words, and BLIND_KEYS below maps each blind variant to the keys that name that mistake (written
+after reading the outcome; the blind variants themselves are never changed). A wrong variant is
+- named right: it loses points and every failed test names one of its acceptable keys;
+- mis-named: some failed test names a key that is not one of them;
+- raw exception: no failed test names anything and each says only "your code raised ...";
+- generic: no failed test names anything, and some message says what differs;
+- not caught: it keeps full marks.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from tests.heldout.harness import ROOT, Outcome, Variant, grade, load_variants
+
+# blind variant -> the misconception keys that name its mistake (None: none exists in the catalogue)
+BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    "sdpa-from-scratch": {
+        "q1_out_shape_uses_d_k": ("output_width_dk",),
+        "q2_variance_scaled_by_sqrt": (),                    # no key says "the variance divided by sqrt(d_k)"
+        "q2_scale_divisor_d_k": ("divide_by_dk",),
+        "q3_global_max": ("global_max_subtraction",),
+        "q3_dim_argument_ignored": ("softmax_ignores_dim",),
+        "q3_max_without_keepdim": (),
+        "q3_float32_result": ("float32_precision",),
+        "q4_bottom_right_aligned": ("causal_bottom_right",),
+        "q4_float_mask": (),
+        "q4_t_k_ignored": (),
+        "q5_returns_output_and_weights": ("returns_extra_values",),
+        "q5_dot_T_on_batched_keys": ("fixed_axes",),
+        "q5_dropout_left_on": ("nondeterministic",),
+        "q5_padding_mask_unsqueeze": (),
+        "q5_flips_callers_mask": ("inplace_on_input",),
+        "q5_detached_weights": (),
+        "q5_bmm_3d_only": ("fixed_axes",),
+        "q5_float32_output": ("float32_precision",),
+        "q5_mask_polarity": ("inverted_mask",),
+        "q5_scale_after_softmax": (),
+        "q6_zeroed_after_softmax": ("zero_after_softmax",),
+        "q6_unscaled_hand_trace": ("no_scale",),
+        "q7_answer_a": ("zero_after_softmax",),
+        "q8_cost_ratio_linear": (),
+        "q8_entries_times_d_k": (),
+    },
+    "scaled-attention": {
+        "q1_returns_weights_first": ("results_reordered",),
+        "q1_whole_matrix_normalised": (),
+        "q1_precedence_d_k_over_2": (),
+        "q1_float32_cast": ("float32_precision",),
+        "q1_sigmoid_gate": (),
+        "q2_returns_std": ("variance_returned_std",),
+        "q2_scaled_variance_by_sqrt": (),
+        "q2_returns_tensor": (),
+        "q2_one_shared_query": (),
+        "q4_entropy_sign": ("entropy_sign",),
+        "q4_entropy_mean_over_rows": (),
+        "q4_entropy_of_scaled_by_T": (),
+        "q4_table_seeded_once": ("seed_outside_loop",),
+        "q4_table_keys_drawn_first": ("keys_drawn_first",),
+        "q4_table_scaled_by_d": ("divide_by_dk",),
+        "q4_table_tensor_values": (),
+        "q5_answer_sqrt": ("variance_vs_std",),
+        "q7_answer_argmax": ("attention_as_argmax",),
+        "q8_linear_convention": ("mha_weight_transposed",),
+        "q8_strided_head_columns": (),
+        "q8_no_output_projection": ("mha_no_output_projection",),
+        "q8_merge_without_transpose": (),
+        "q8_single_full_width_head": (),
+    },
+    "attention-pipeline": {
+        "q01_keys_from_query_matrix": ("same_projection",),
+        "q02_dot_T_batched": ("batched_input_unsupported", "fixed_axes"),
+        "q02_integer_exponent": ("no_scale",),               # 1 // 2 == 0: the scale is 1
+        "q03_answer_flatter": ("scale_direction_reversed",),
+        "q04_mask_in_default_dtype": ("mask_built_in_float32",),
+        "q04_boolean_mask": (),
+        "q05_scores_modified_in_place": ("inplace_on_input",),
+        "q05_softmax_dim1": ("softmax_wrong_dim",),
+        "q05_tensor_truthiness": (),
+        "q07_causal_flag_ignored": ("ignores_causal_flag",),
+        "q07_returns_weights_first": ("results_reordered",),
+        "q07_mask_size_from_batch_dim": (),
+        "q08_kernel_unscaled": ("no_scale",),
+        "q08_mean_not_ratio": ("nw_unnormalised",),
+        "q09_float32": (),
+        "q09_divides_columns": ("prefix_average_wrong_axis",),
+        "q10_effective_tokens_base_e": ("effective_tokens_wrong_base",),
+        "q10_entropy_over_queries": ("entropy_wrong_dim",),
+        "q11_rank_is_d_k": ("rank_is_the_bound",),
+        "q12_output_square": ("param_count_wo_square",),
+        "q13_values_from_queries": ("cross_roles_swapped",),
+        "q13_mask_ignored": ("mask_ignored",),
+        "q06_answer_rows_sum": ("mask_breaks_normalisation",),
+        "q15_answer_square_only": ("causal_needs_square",),
+        "q14_answer_output_rows_from_y": ("cross_output_from_keys",),
+    },
+}
+
+
+def load_blind(slug: str) -> list[Variant]:
+    path = ROOT / "tests" / "heldout" / slug / "blind.py"
+    if not path.exists():
+        return []
+    spec = importlib.util.spec_from_file_location(f"_blind_{slug.replace('-', '_')}", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    keys = BLIND_KEYS.get(slug, {})
+    out = [Variant(slug, name, cells, True) for name, cells in mod.CORRECT.items()]
+    for name, (cells, exp) in mod.WRONG.items():
+        out.append(Variant(slug, name, cells, False, keys.get(name, ()), tuple(exp.get("where", ()))))
+    return out
+
+
+def verdict(o: Outcome) -> str:
+    if o.variant.correct:
+        return "full marks" if o.full_marks else "correct but lost points"
+    if o.status != "graded":
+        return o.status
+    if o.score >= o.max_score or not o.failed:
+        return "not caught"
+    keys = [k for _, _, k, _ in o.failed]
+    if any(k is not None and k not in o.variant.keys for k in keys):
+        return "mis-named"
+    if keys and all(k is not None for k in keys):
+        return "named right"
+    if any(k is not None for k in keys):
+        return "partly named"     # some tests name it, others only say what differs
+    if all(m.startswith("your code raised") for _, _, _, m in o.failed):
+        return "raw exception"
+    return "generic"
+
+
+ORDER = ["named right", "partly named", "generic", "raw exception", "mis-named", "not caught"]
+
+
+def table(name: str, outcomes: list[Outcome]) -> str:
+    good = [o for o in outcomes if o.variant.correct]
+    bad = [o for o in outcomes if not o.variant.correct]
+    counts = Counter(verdict(o) for o in bad)
+    parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in ORDER)
+    return (f"{name}: wrong {len(bad)}: {parts}; correct at full marks "
+            f"{sum(o.full_marks for o in good)}/{len(good)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("slugs", nargs="+")
+    parser.add_argument("--set", choices=["variants", "blind"], action="append")
+    parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
+    args = parser.parse_args(argv)
+    from autograder.config import find_course
+    from autograder.grading import Grader
+
+    sets = args.set or ["variants", "blind"]
+    lines = []
+    with Grader(find_course(ROOT)) as g, tempfile.TemporaryDirectory() as tmp:
+        for slug in args.slugs:
+            for which in sets:
+                variants = load_variants(slug) if which == "variants" else load_blind(slug)
+                if not variants:
+                    continue
+                outcomes = [grade(g, v, Path(tmp)) for v in variants]
+                for o in outcomes:
+                    v = verdict(o)
+                    if args.verbose or v not in ("named right", "full marks"):
+                        print(f"[{v}] {o.explain()}", flush=True)
+                lines.append(table(f"{slug} {which}", outcomes))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
