@@ -80,10 +80,10 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         course = find_course(students=[submission.resolve().parent])
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
         from autograder.results import Isolation
-        from autograder.zygote import launch
+        from autograder.sandbox.zygote import launch
         zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
-        from autograder.grading import Grader
-        from autograder.outputs import print_table, write_results
+        from autograder.grading.grader import Grader
+        from autograder.course.outputs import print_table, write_results
         with Grader(course, zygote=zygote) as grader:
             result = grader.grade(submission, assignment, seed=seed)
             vis = grader.course.config.visibility
@@ -126,7 +126,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
     regrades exactly what the hidden tests, reference, settings or version changed."""
     import tempfile
 
-    from autograder.batch import BatchInfo, discover_class, parse_shard, shard_part
+    from autograder.course.batch import BatchInfo, discover_class, parse_shard, shard_part
     from autograder.config import find_course
     from autograder.results import Isolation
     if not (directory.is_dir() or (directory.is_file() and directory.suffix.lower() == ".zip")):
@@ -140,7 +140,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
         found = discover_class(directory, assignment, Path(scratch.name))
         hand = None
         if hand_scores is not None:  # before any grading: a bad file stops the batch at once, rows named
-            from autograder.handscores import hand_points, read_hand_scores
+            from autograder.course.handscores import hand_points, read_hand_scores
             hand = read_hand_scores(hand_scores, hand_points(course.settings(assignment), assignment),
                                     entries=found.entries, submitters=found.submitters())
     except (GraderError, ValueError) as e:
@@ -149,8 +149,8 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
         return
     from rich.progress import Progress
 
-    from autograder.batch import run_batch
-    from autograder.exports import summary
+    from autograder.course.batch import run_batch
+    from autograder.course.exports import summary
     from autograder.text import terminal_text
     mine = shard_part(found, part)
     typer.echo(terminal_text(summary(mine), limit=300))
@@ -192,7 +192,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
 
 
 def _summary(results, outdir: Path, extra: str) -> None:
-    from autograder.outputs import infra_summary
+    from autograder.course.outputs import infra_summary
     line = infra_summary(results)
     if line:
         typer.echo(line, err=True)
@@ -213,7 +213,7 @@ def merge(outputs: list[Path] = typer.Argument(..., help="the shards' output fol
           ) -> None:
     """Join shards (batch --shard K/N) into the gradebook, results and report one batch would write."""
     from autograder.config import find_course
-    from autograder.merge import merge as merge_outputs
+    from autograder.course.merge import merge as merge_outputs
     try:
         results = merge_outputs(list(outputs), outdir, find_course())
     except GraderError as e:
@@ -225,7 +225,7 @@ def merge(outputs: list[Path] = typer.Argument(..., help="the shards' output fol
 @app.command()
 def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (default: all)" + (f": {_SLUGS}" if _SLUGS else ""))) -> None:
     """Regenerate student_template/<slug>.ipynb from the master notebook(s) with otter assign."""
-    from autograder.assign import write_template
+    from autograder.course.assign import write_template
     from autograder.config import find_course
     try:
         course = find_course()
@@ -243,7 +243,7 @@ def check(slug: Optional[str] = typer.Argument(None, help="one assignment (defau
     """The author's check of an assignment (docs/authoring.md): public checks on full_marks.ipynb, the
     reference, the template, the examples against expected.yml at several seeds, points, misconceptions.
     Exit 1 when anything is wrong, each problem on a line."""
-    from autograder.authoring import check_course
+    from autograder.course.authoring import check_course
     from autograder.config import find_course
     from autograder.text import terminal_text
     try:
@@ -263,7 +263,7 @@ def gradescope(slug: str = typer.Argument(..., help=SLUG_HELP),
                output: Path = typer.Option(Path("autograder.zip"), "-o", "--output", help="zip to write")) -> None:
     """Build the Gradescope autograder zip (setup.sh and run_autograder at its root)."""
     from autograder.config import find_course
-    from autograder.gradescope import build_zip
+    from autograder.course.gradescope import build_zip
     try:
         typer.echo(f"wrote {build_zip(find_course(), slug, output)}")
     except GraderError as e:
@@ -274,7 +274,7 @@ def gradescope(slug: str = typer.Argument(..., help=SLUG_HELP),
 def gradescope_run(root: Path = typer.Option(Path("/autograder"), "--root"),
                    slug: str = typer.Option(..., "--slug")) -> None:
     """Inside Gradescope: grade root/submission into root/results/results.json."""
-    from autograder.gradescope import run_in_container
+    from autograder.course.gradescope import run_in_container
     try:
         typer.echo(f"wrote {run_in_container(root, slug)}")
     except GraderError as e:

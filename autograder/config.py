@@ -60,7 +60,7 @@ class VisibilitySettings(_Strict):
 
 
 class SimilaritySettings(_Strict):
-    """The similar-submissions report (autograder.similarity): advice to read, never a score."""
+    """The similar-submissions report (autograder.course.similarity): advice to read, never a score."""
     threshold: float = Field(0.5, gt=0, le=1, description=(
         "a pair scoring this or more is flagged: the share of the two submissions' own code (template, "
         "reference and the master notebook's code left out) that lies in passages they share"))
@@ -102,7 +102,7 @@ class AssignmentSettings(_Strict):
         "the similar-submissions report's threshold, floor and functions: no part of the grading fingerprint"))
     late_policy: Optional[LatePolicy] = Field(None, description=(
         "this assignment's late policy: its due time, and any key of the course's late_policy to override "
-        "(autograder.lateness). Applied to totals after scoring: no part of the grading fingerprint"))
+        "(autograder.course.lateness). Applied to totals after scoring: no part of the grading fingerprint"))
 
 
 class CourseConfig(_Strict):
@@ -113,7 +113,7 @@ class CourseConfig(_Strict):
     visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
     late_policy: Optional[LatePolicy] = Field(None, description=(
         "the course's late policy (grace, penalty per day, cap, zero after): each assignment adds its due "
-        "time and may override any key (autograder.lateness)"))
+        "time and may override any key (autograder.course.lateness)"))
     assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)
 
 

@@ -1,7 +1,7 @@
 """grading.yml's late policy as declared (`LatePolicy`), the due time it resolves to (`Policy`), and
 the strict reading of times: everything about lateness that settings need, so that the settings
 (autograder.config) can check a policy on load without the course part. Applying a policy to a
-class is autograder.lateness.
+class is autograder.course.lateness.
 
 Times are hostile text where they come from exports: `parse_time` takes only ISO 8601 with a UTC
 offset (and Gradescope's `2024-03-01 10:15:00.000000000 -08:00`), at most 64 characters, years

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder import similarity as sim  # noqa: E402
+from autograder.course import similarity as sim  # noqa: E402
 from autograder.config import find_course  # noqa: E402
 from tests.test_similarity import FIXTURES, SLUG, as_notebook  # noqa: E402
 

@@ -84,7 +84,7 @@ run() {
   "$PY" -c 'import ctypes.util; print("libseccomp:", ctypes.util.find_library("seccomp"))'
   "$PY" - <<'EOF'
 import os, time
-from autograder.isolation import BWRAP_PROBLEM, bwrap_works
+from autograder.sandbox.isolation import BWRAP_PROBLEM, bwrap_works
 from autograder.results import Isolation
 from autograder.sandbox import SandboxPolicy, Zygote
 levels = [Isolation.bwrap] if bwrap_works() else []

@@ -3,7 +3,7 @@
     python bench/scaling.py [--slug sdpa-from-scratch] [-n 40] [-j 1 2 ...]
 
 For each -j, one batch over the same N fresh submissions (each made unique, so nothing is cached),
-run in this process through autograder.batch.run_batch, exactly as the CLI runs it. Measured from
+run in this process through autograder.course.batch.run_batch, exactly as the CLI runs it. Measured from
 the first finished submission to the last one, so start-up (grader processes and zygotes importing
 torch) and the final gradebook and report are left out:
 
@@ -51,7 +51,7 @@ def _cpu() -> float:
 
 
 def measure(slug: str, n: int, jobs: int, tmp: Path) -> dict[str, float]:
-    from autograder.batch import run_batch
+    from autograder.course.batch import run_batch
     from autograder.config import find_course
     course = find_course(ROOT)
     subs = tmp / f"class-j{jobs}"

@@ -28,7 +28,7 @@ def fixture_course():
 @pytest.fixture(scope="session")
 def toy_grader(fixture_course):
     """One warm grader for the fixture course, shared by the engine tests."""
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     with Grader(fixture_course) as g:
         yield g
 
@@ -41,6 +41,6 @@ def course():
 
 @pytest.fixture(scope="session")
 def grader(course):
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     with Grader(course) as g:
         yield g

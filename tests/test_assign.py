@@ -7,7 +7,7 @@ import io
 import nbformat
 import pytest
 
-from autograder.assign import build_template
+from autograder.course.assign import build_template
 from tests.conftest import ROOT, SLUGS
 
 
@@ -32,7 +32,7 @@ def test_template_opens_with_what_to_install(slug):
     """Before the otter init cell: the otter-grader and torch versions pyproject.toml pins, and one pip line."""
     import re
 
-    from autograder.assign import pinned_versions
+    from autograder.course.assign import pinned_versions
     text = (ROOT / "pyproject.toml").read_text()
     otter = re.search(r'"otter-grader==([^"]+)"', text).group(1)
     torch = re.search(r'"torch==([^"]+)"', text).group(1)

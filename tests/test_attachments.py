@@ -23,13 +23,13 @@ import nbformat
 import pytest
 from nbformat.v4 import new_markdown_cell, new_notebook
 
-from autograder import attachments
-from autograder.attachments import MAX_PIXELS, AttachmentReader, describe, pixel_size, sniff
-from autograder.batch import run_batch
+from autograder.grading import attachments
+from autograder.grading.attachments import MAX_PIXELS, AttachmentReader, describe, pixel_size, sniff
+from autograder.course.batch import run_batch
 from autograder.config import Limits
-from autograder.feedback import answer_html, feedback_name, render_feedback
-from autograder.intake import read_submission
-from autograder.outputs import results_name
+from autograder.course.feedback import answer_html, feedback_name, render_feedback
+from autograder.grading.intake import read_submission
+from autograder.course.outputs import results_name
 from autograder.results import AnswerImage, ManualAnswer, SubmissionResult
 from tests.conftest import FIXTURE_SUBS
 

@@ -1,4 +1,4 @@
-"""`autograder check` (autograder/authoring.py): the author's one report. It passes on a real assignment,
+"""`autograder check` (autograder/course/authoring.py): the author's one report. It passes on a real assignment,
 and on a broken copy of one, made in a tmp course, it fails naming each problem on a line: a public check
 with a wrong expected value (its question, function, master cell and line), points that disagree, a
 stale template, and an example whose score moves with the seed (with the tests that moved)."""
@@ -14,7 +14,7 @@ import nbformat
 import pytest
 import yaml
 
-from autograder.authoring import MasterQuestion, describe_failed_check, master_questions, points_problems, seeds
+from autograder.course.authoring import MasterQuestion, describe_failed_check, master_questions, points_problems, seeds
 from tests.conftest import ROOT
 
 SLUG = "attention-pipeline"   # the real assignment whose examples grade fastest (about 37 s at 3 seeds here)
@@ -146,8 +146,8 @@ def test_an_unknown_slug_is_refused_before_anything_runs(tmp_path):
 
 
 def test_a_hidden_files_own_points_line_must_be_its_cases_sum(tmp_path):
-    from autograder.authoring import file_points_problems
-    from autograder.hidden import load_test_file
+    from autograder.course.authoring import file_points_problems
+    from autograder.grading.hidden import load_test_file
     hidden = tmp_path / "hidden"
     hidden.mkdir()
     case = "@test_case(points={p}, hidden=True)\ndef test_{n}(f):\n    pass\n"

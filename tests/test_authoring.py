@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder import checks
-from autograder.hidden import load_test_file
-from autograder.runner import TrustedNamespace, run_tests
+from autograder.grading import checks
+from autograder.grading.hidden import load_test_file
+from autograder.grading.runner import TrustedNamespace, run_tests
 from reference import sdpa_from_scratch as ref
 from tests.conftest import SLUGS
 

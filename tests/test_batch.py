@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
-from autograder.outputs import results_name
+from autograder.course.outputs import results_name
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 
 
@@ -93,7 +93,7 @@ def test_batch_outputs_and_bad_files(tmp_path):
 def workers() -> set[str]:
     """Sandbox processes this test process started (another grader on the host is not counted)."""
     from tests.test_redteam import sandbox_processes
-    return {p for p in sandbox_processes() if "autograder.worker" in p}
+    return {p for p in sandbox_processes() if "autograder.sandbox.worker" in p}
 
 
 def test_kill_9_then_rerun_completes_without_regrading(tmp_path):

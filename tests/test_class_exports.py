@@ -114,7 +114,7 @@ def test_gradescope_export_hand_scores_feedback_and_regrade(tmp_path):
     assert bob["status"] == "rejected" and "no .ipynb or .py file found" in bob["reason"] and bob["score"] == "0"
     assert bob["max_score"] == "6"
     # the results file of a submission says what the gradebook says, hand score included
-    from autograder.outputs import results_name
+    from autograder.course.outputs import results_name
     results_101 = json.loads((out / "results" / results_name("submission_101")).read_text())
     assert results_101["score"] == 6, results_101["score"]
 
@@ -209,7 +209,7 @@ def test_per_student_folders_and_canvas_download(tmp_path):
 
 def test_demo_export_is_a_gradescope_export_with_a_group(tmp_path):
     """What `make demo` grades besides examples/submissions: read here without grading."""
-    from autograder.exports import discover
+    from autograder.course.exports import discover
     from tests.conftest import ROOT
     found = discover(ROOT / "examples" / "exports" / "gradescope-sdpa", "sdpa-from-scratch", tmp_path)
     assert found.layouts == ["gradescope"] and not found.problems and not found.warnings
@@ -245,7 +245,7 @@ def test_shards_of_an_export_merge_into_one_batch_gradebook(tmp_path):
 def test_the_fingerprint_covers_the_grader_code_not_only_its_version(monkeypatch) -> None:
     """A fix to the grader between two releases changes scores as surely as a changed hidden test:
     a resumed batch must regrade then, so the fingerprint digests the package's files."""
-    from autograder import batch
+    from autograder.course import batch
     from autograder.config import Course, load_config
     course = Course(FIXTURE_COURSE, load_config(FIXTURE_COURSE / "grading.yml"))
     first, parts = batch.grading_fingerprint(course, "toy")

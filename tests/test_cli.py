@@ -80,7 +80,7 @@ def test_hostile_student_text_is_inert_and_results_come_first(tmp_path):
 
 def test_a_crash_while_printing_keeps_results_and_exit_0(tmp_path):
     """Whatever goes wrong drawing the table, results.json is already written and grading finished."""
-    code = ("import sys, autograder.outputs as o\n"
+    code = ("import sys, autograder.course.outputs as o\n"
             "def boom(*a, **k): raise RuntimeError('rich fell over')\n"
             "o.print_table = boom\n"
             "from autograder.cli import app\n"

@@ -40,7 +40,7 @@ def test_the_course_config_loads_and_unknown_assignment_is_named(course):
 # --- visible_tests: tests students see before grades are published ---------------------------------
 
 def _specs():
-    from autograder.outcome import TestSpec
+    from autograder.grading.outcome import TestSpec
     return [TestSpec("q1", "test_a", 1.0), TestSpec("q1", "test_b", 1.0), TestSpec("q5", "test_float32_no_mask", 2.0)]
 
 
@@ -51,13 +51,13 @@ def _specs():
     ("test_a", "names no question"),
 ])
 def test_a_visible_test_naming_nothing_is_an_error_that_names_it(entry, says):
-    from autograder.outcome import visible_specs
+    from autograder.grading.outcome import visible_specs
     with pytest.raises(ConfigError, match=f"assignments\\.toy\\.visible_tests: '{entry}' {re.escape(says)}"):
         visible_specs(_specs(), ["q1", entry], "toy")
 
 
 def test_visible_tests_mark_a_question_or_one_test():
-    from autograder.outcome import visible_specs
+    from autograder.grading.outcome import visible_specs
     marked = visible_specs(_specs(), ["q1"], "toy")
     assert [s.visible for s in marked] == [True, True, False]
     marked = visible_specs(_specs(), [" q5 : test_float32_no_mask "], "toy")
@@ -67,9 +67,9 @@ def test_visible_tests_mark_a_question_or_one_test():
 
 def test_the_course_visible_tests_name_real_tests(course):
     """grading.yml's entries resolve against the hidden tests (as the Gradescope zip build checks)."""
-    from autograder.gradescope import check_visible_tests
-    from autograder.hidden import load_hidden_tests
-    from autograder.outcome import TestSpec, visible_specs
+    from autograder.course.gradescope import check_visible_tests
+    from autograder.grading.hidden import load_hidden_tests
+    from autograder.grading.outcome import TestSpec, visible_specs
     for slug, settings in course.config.assignments.items():
         assert settings.visible_tests, f"{slug} lists no visible tests"
         check_visible_tests(course, slug)

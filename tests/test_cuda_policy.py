@@ -16,14 +16,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from autograder.checks import describe
+from autograder.grading.checks import describe
 from autograder.config import AssignmentSettings, Course, CourseConfig, find_course
 from autograder.errors import GraderError, StudentCodeError
-from autograder.gpu import CudaSlots
-from autograder.hidden import HiddenTestCase
+from autograder.sandbox.gpu import CudaSlots
+from autograder.grading.hidden import HiddenTestCase
 from autograder.results import SubmissionResult
 from autograder.results import TestReport as Report
-from autograder.runner import InfraUnavailable, name_gpu_only_failures, run_tests
+from autograder.grading.runner import InfraUnavailable, name_gpu_only_failures, run_tests
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
 SCHEMA = json.loads((ROOT / "tests" / "gradescope_results.schema.json").read_text())
@@ -125,7 +125,7 @@ def test_cases_the_grader_cannot_run_are_not_run_and_count_for_nothing():
 
 # --- what the instructor and the student see of a case not run ------------------------------------
 def not_run_result() -> SubmissionResult:
-    from autograder.grading import infra_line
+    from autograder.grading.grader import infra_line
     tests = [report("cpu", "passed"),
              Report(question="q1", name="t", device="cuda", max_score=0, score=0, status="not_run",
                         infra_reason="CUDA could not be initialised (Error 304)",
@@ -135,7 +135,7 @@ def not_run_result() -> SubmissionResult:
 
 
 def test_results_json_shows_a_case_not_run_as_zero_of_zero_and_says_why_to_instructors(fixture_course):
-    from autograder.outputs import to_gradescope
+    from autograder.course.outputs import to_gradescope
     result = not_run_result()
     assert result.infra == ("1 cuda case(s) not run, not the student's fault: "
                             "CUDA could not be initialised (Error 304)")
@@ -154,7 +154,7 @@ def test_results_json_shows_a_case_not_run_as_zero_of_zero_and_says_why_to_instr
 
 
 def test_a_batch_ends_with_one_line_for_grader_problems():
-    from autograder.outputs import infra_summary
+    from autograder.course.outputs import infra_summary
     ok = SubmissionResult(submission="bob.ipynb", assignment="toy", tests=[report("cpu", "passed")])
     assert infra_summary([ok]) is None
     line = infra_summary([not_run_result(), not_run_result(), ok])
@@ -167,7 +167,7 @@ def test_terminal_table_says_not_run():
 
     from rich.console import Console
 
-    from autograder.outputs import print_table
+    from autograder.course.outputs import print_table
     out = io.StringIO()
     print_table(not_run_result(), console=Console(file=out, width=160, highlight=False))
     text = out.getvalue()
@@ -176,7 +176,7 @@ def test_terminal_table_says_not_run():
 
 
 def test_report_has_a_banner_and_leaves_cases_not_run_out_of_pass_rates(tmp_path, fixture_course):
-    from autograder.report import write_report
+    from autograder.course.report import write_report
     ok = SubmissionResult(submission="bob.ipynb", assignment="toy", score=1, max_score=1,
                           tests=[report("cpu", "passed")])
     html = write_report([not_run_result(), ok], fixture_course, "toy", tmp_path).read_text()
@@ -195,7 +195,7 @@ def cuda_course(cuda_workers: int = 16) -> Course:
 
 
 def test_a_cuda_course_on_a_machine_without_gpu_grades_on_cpu_and_reports_nothing(monkeypatch):
-    import autograder.grading as grading
+    import autograder.grading.grader as grading
     monkeypatch.setattr(grading, "cuda_available", lambda: False)
     with grading.Grader(cuda_course()) as grader:
         assert grader.devices == ["cpu"] and not grader.policy("toy").cuda
@@ -211,7 +211,7 @@ def disagreeing_grader():
     torch.cuda.init fails inside the worker). One CUDA worker at a time."""
     import torch
 
-    import autograder.grading as grading
+    import autograder.grading.grader as grading
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: the worker would initialise CUDA")
     mp = pytest.MonkeyPatch()
@@ -228,7 +228,7 @@ def disagreeing_grader():
 
 def test_cuda_the_worker_could_not_initialise_is_not_run_and_never_the_students_fault(
         disagreeing_grader, capsys, fixture_course):
-    from autograder.outputs import to_gradescope
+    from autograder.course.outputs import to_gradescope
     grader = disagreeing_grader
     assert grader.devices == ["cpu", "cuda"] and grader.policy("toy").cuda
     result = grader.grade(FIXTURE_SUBS / "good.ipynb", "toy", seed=3)
@@ -278,7 +278,7 @@ def test_cuda_workers_never_overlap_beyond_the_limit(disagreeing_grader):
 
 HOLD_SLOT = """import sys, time
 from pathlib import Path
-from autograder.gpu import CudaSlots
+from autograder.sandbox.gpu import CudaSlots
 slots = CudaSlots(1, Path(sys.argv[1]))
 assert slots.acquire(timeout=10)
 print("held", flush=True)
@@ -291,7 +291,7 @@ def test_cuda_slots_are_shared_by_grader_processes_and_freed_when_one_dies(tmp_p
     killed) frees its slot without anyone releasing it."""
     import sys
 
-    from autograder.gpu import CudaSlots
+    from autograder.sandbox.gpu import CudaSlots
     directory = tmp_path / "slots"
     other = subprocess.Popen([sys.executable, "-c", HOLD_SLOT, str(directory), "60"], stdout=subprocess.PIPE,
                              text=True, cwd=ROOT)
@@ -313,7 +313,7 @@ def test_cuda_slots_are_shared_by_grader_processes_and_freed_when_one_dies(tmp_p
 
 
 def test_cuda_slots_refuse_a_directory_others_can_write(tmp_path):
-    from autograder.gpu import CudaSlots
+    from autograder.sandbox.gpu import CudaSlots
     directory = tmp_path / "open"
     directory.mkdir(mode=0o777)
     directory.chmod(0o777)
@@ -395,7 +395,7 @@ def test_with_a_gpu_torch_is_the_default_cuda_build_unless_overridden(tmp_path):
 
 # --- the Gradescope zip carries only its own assignment's reference -------------------------------
 def test_zip_carries_only_the_reference_its_hidden_tests_import(tmp_path, course):
-    from autograder.gradescope import build_zip
+    from autograder.course.gradescope import build_zip
     z = zipfile.ZipFile(build_zip(course, "sdpa-from-scratch", tmp_path / "a.zip"))
     refs = sorted(n for n in z.namelist() if n.startswith("course/reference/"))
     assert refs == ["course/reference/__init__.py", "course/reference/sdpa_from_scratch.py"]
@@ -420,14 +420,14 @@ def tiny_course(tmp_path: Path, hidden: str, refs: dict[str, str]) -> Course:
     ("import reference\n", ["__init__.py", "alpha.py", "beta.py", "common.py", "gamma.py"]),
 ])
 def test_reference_files_follow_imports(tmp_path, hidden, expected):
-    from autograder.gradescope import reference_files
+    from autograder.course.gradescope import reference_files
     course = tiny_course(tmp_path, hidden, {"alpha": "from . import common\n", "beta": "", "common": "",
                                             "gamma": "from .beta import f\n"})
     assert [p.name for p in reference_files(course, "a")] == expected
 
 
 def test_a_missing_reference_module_is_an_error_when_the_zip_is_built(tmp_path):
-    from autograder.gradescope import reference_files
+    from autograder.course.gradescope import reference_files
     course = tiny_course(tmp_path, "from reference import nowhere\n", {})
     with pytest.raises(GraderError, match="reference.nowhere"):
         reference_files(course, "a")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from autograder.diagnosis import diagnose, fold_passed, split_example
-from autograder.feedback import feedback_name, render_feedback
-from autograder.outputs import print_table
-from autograder.report import class_diagnosis, write_report
+from autograder.grading.diagnosis import diagnose, fold_passed, split_example
+from autograder.course.feedback import feedback_name, render_feedback
+from autograder.course.outputs import print_table
+from autograder.course.report import class_diagnosis, write_report
 from autograder.results import Isolation, SubmissionResult
 from autograder.results import TestReport as Report
 from tests.conftest import FIXTURE_SUBS, ROOT
@@ -32,7 +32,7 @@ FORBIDDEN = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u20
 @pytest.fixture(scope="module")
 def divide_by_dk(course) -> SubmissionResult:
     """One real grade of the wrong scale: every value case of scaled_dot_product_attention fails."""
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     with Grader(course) as grader:
         return grader.grade(DIVIDE_BY_DK, "sdpa-from-scratch", seed=3)
 
@@ -235,7 +235,7 @@ class Tags(HTMLParser):
 
 # --- the class ---------------------------------------------------------------------------------------
 def test_the_report_groups_mistakes_across_the_class(tmp_path: Path, fixture_course):
-    from autograder.exports import Student
+    from autograder.course.exports import Student
 
     def dk(key: str, n: int) -> SubmissionResult:
         return submission([report("q1", f"t{i}", message=f"matches d_k\n{example(i + 1)}", misconception="divide_by_dk",

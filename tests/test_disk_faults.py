@@ -1,4 +1,4 @@
-"""Faults of the instructor's disk (autograder.atomic, autograder.journal, batch's outputs): OUT
+"""Faults of the instructor's disk (autograder.course.atomic, autograder.course.journal, batch's outputs): OUT
 read-only, full (before grading, in the middle, after the last grade), a file, its parent missing; the
 journal not a database; results/ a symbolic link. Each gives exit 2 and one line naming the path and
 the cause, never a traceback or half a file; what was graded stays in the journal, and after space is
@@ -22,7 +22,7 @@ from typing import Iterator
 
 import pytest
 
-from autograder.atomic import DiskFault, write_atomic
+from autograder.course.atomic import DiskFault, write_atomic
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 from tests.test_batch import make_class
 
@@ -104,12 +104,12 @@ def no_half_files(out: Path) -> None:
 
 # --- each writer: whole or not at all ----------------------------------------------------------------
 def test_every_output_on_a_full_disk_keeps_its_old_bytes_and_says_the_path(tmp_path, toy_grader, fixture_course):
-    from autograder.batch import write_gradebook
-    from autograder.exports import discover
-    from autograder.feedback import feedback_name, write_feedback
-    from autograder.gradebook import write_canvas_csv
-    from autograder.outputs import results_name, write_results
-    from autograder.report import write_report
+    from autograder.course.batch import write_gradebook
+    from autograder.course.exports import discover
+    from autograder.course.feedback import feedback_name, write_feedback
+    from autograder.course.gradebook import write_canvas_csv
+    from autograder.course.outputs import results_name, write_results
+    from autograder.course.report import write_report
     result = toy_grader.grade(FIXTURE_SUBS / "no_scale.ipynb", "toy", seed=3)
     found = discover(FIXTURE_SUBS, "toy", tmp_path / "scratch")
     vis = fixture_course.config.visibility
@@ -145,7 +145,7 @@ def test_every_output_on_a_full_disk_keeps_its_old_bytes_and_says_the_path(tmp_p
 
 def test_a_link_in_place_of_an_output_is_replaced_never_written_through(tmp_path: Path) -> None:
     """os.replace swaps the link itself: the file it pointed at (anywhere on the disk) keeps its bytes."""
-    from autograder.batch import write_gradebook
+    from autograder.course.batch import write_gradebook
     target = tmp_path / "precious.txt"
     target.write_text("keep me")
     out = tmp_path / "out"
@@ -168,7 +168,7 @@ def test_a_file_that_already_says_it_is_not_rewritten(tmp_path: Path) -> None:
 
 # --- the journal --------------------------------------------------------------------------------------
 def test_the_journal_keeps_what_it_committed_when_the_disk_fills_or_turns_read_only(tmp_path, toy_grader):
-    from autograder.journal import Journal
+    from autograder.course.journal import Journal
     result = toy_grader.grade(FIXTURE_SUBS / "good.ipynb", "toy", seed=5)
     big = result.model_copy(update={"message": "y" * 3_000_000})  # more than the disk has left
     with tmpfs(tmp_path / "disk", "2m") as disk:
@@ -195,7 +195,7 @@ def test_the_journal_keeps_what_it_committed_when_the_disk_fills_or_turns_read_o
 
 
 def test_a_damaged_journal_record_is_graded_again_not_a_traceback(tmp_path, toy_grader):
-    from autograder.journal import Journal
+    from autograder.course.journal import Journal
     result = toy_grader.grade(FIXTURE_SUBS / "good.ipynb", "toy", seed=5)
     journal = Journal(tmp_path / "journal.sqlite", "toy", 7)
     journal.record("a.ipynb", "sha-a", result)
@@ -298,7 +298,7 @@ def test_disk_fills_mid_batch_then_the_same_command_finishes_without_regrading(t
 def test_disk_full_after_the_last_grade_loses_none_and_the_rerun_writes_the_gradebook(tmp_path, toy_grader,
                                                                                      fixture_course):
     """Today's worst case: every submission graded, then no room for the gradebook and report."""
-    from autograder.batch import run_batch
+    from autograder.course.batch import run_batch
     subs = make_class(tmp_path / "class", n_slow=0)
     total = len(list(subs.iterdir()))
     graded: list[str] = []

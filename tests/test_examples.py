@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autograder.runner import TrustedNamespace, run_tests
+from autograder.grading.runner import TrustedNamespace, run_tests
 from tests.conftest import SLUGS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.exports import (METADATA_NAME, Discovery, ExportError, ExportLimits, NotebookRule,
+from autograder.course.exports import (METADATA_NAME, Discovery, ExportError, ExportLimits, NotebookRule,
                                 discover, read_gradescope_metadata)
-from autograder.outputs import results_name
+from autograder.course.outputs import results_name
 from autograder.text import clean
 from tests.conftest import FIXTURE_SUBS, ROOT
 

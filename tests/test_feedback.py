@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.exports import Entry, Student
-from autograder.feedback import clean_answer, feedback_name, math_html, render_feedback, write_feedback
-from autograder.handscores import HandScore, HandScores, apply_hand_scores
-from autograder.outputs import results_name
+from autograder.course.exports import Entry, Student
+from autograder.course.feedback import clean_answer, feedback_name, math_html, render_feedback, write_feedback
+from autograder.course.handscores import HandScore, HandScores, apply_hand_scores
+from autograder.course.outputs import results_name
 from autograder.results import ManualAnswer, SubmissionResult
 from autograder.results import TestReport as Report
 

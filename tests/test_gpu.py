@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.runner import TrustedNamespace, run_tests
+from autograder.grading.runner import TrustedNamespace, run_tests
 from tests.conftest import SLUGS
 
 pytestmark = [pytest.mark.gpu,
@@ -66,8 +66,8 @@ LEVELS = ["bwrap", "fallback"]
 def level_grader(course, level):
     import os
 
-    from autograder.grading import Grader
-    from autograder.isolation import bwrap_works
+    from autograder.grading.grader import Grader
+    from autograder.sandbox.isolation import bwrap_works
     from autograder.results import Isolation
     if level == "bwrap" and not bwrap_works():
         pytest.skip("bwrap is not usable here")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder.exports import METADATA_NAME, Entry, Student, discover
-from autograder.feedback import feedback_name, write_feedback
-from autograder.gradebook import (CANVAS_COLUMNS, build_rows, question_scores, questions, write_canvas_csv,
+from autograder.course.exports import METADATA_NAME, Entry, Student, discover
+from autograder.course.feedback import feedback_name, write_feedback
+from autograder.course.gradebook import (CANVAS_COLUMNS, build_rows, question_scores, questions, write_canvas_csv,
                                   write_gradebook)
-from autograder.handscores import apply_hand_scores, read_hand_scores
+from autograder.course.handscores import apply_hand_scores, read_hand_scores
 from autograder.results import SubmissionResult
 from autograder.results import TestReport as Report
 from tests.conftest import FIXTURE_SUBS
@@ -182,7 +182,7 @@ def test_grader_side_problems_are_in_the_reason(tmp_path):
 
 
 def test_per_question_averages_and_who_made_each_misconception():
-    from autograder.gradebook import misconception_students, question_averages
+    from autograder.course.gradebook import misconception_students, question_averages
     group = Entry(key="g", path=Path("g"), layout="gradescope", source="g",
                   submitters=[Student(name="Pair One", sid="1"), Student(name="Pair Two", sid="2")])
     results = [fake_result("g", 2, 0), fake_result("solo.ipynb", 1, 3),

@@ -16,9 +16,9 @@ import jsonschema
 import pytest
 
 from autograder.config import VisibilitySettings
-from autograder.outcome import NOT_GRADED, build_result, visible_specs
-from autograder.outcome import TestSpec as Spec
-from autograder.outputs import to_gradescope
+from autograder.grading.outcome import NOT_GRADED, build_result, visible_specs
+from autograder.grading.outcome import TestSpec as Spec
+from autograder.course.outputs import to_gradescope
 from autograder.results import TestReport as Report
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
@@ -133,7 +133,7 @@ HOSTILE_MEMBERS = ["../evil.ipynb", "../../evil.ipynb", "/tmp/evil-abs.ipynb", "
 
 @pytest.mark.parametrize("member", HOSTILE_MEMBERS)
 def test_safe_extract_skips_members_that_leave_the_folder(tmp_path, member):
-    from autograder.unpack import safe_extract
+    from autograder.course.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [(member, b"{}", 0o100644), ("hw/toy.ipynb", b"{}", 0o100644)])
     dest = tmp_path / "a" / "b" / "dest"
     safe_extract(zp, dest)
@@ -141,7 +141,7 @@ def test_safe_extract_skips_members_that_leave_the_folder(tmp_path, member):
 
 
 def test_safe_extract_keeps_windows_separators_inside(tmp_path):
-    from autograder.unpack import safe_extract
+    from autograder.course.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [("hw\\toy.ipynb", b"{}", 0)])
     safe_extract(zp, tmp_path / "dest")
     assert _tree(tmp_path / "dest") == {"hw", "hw/toy.ipynb"}
@@ -149,7 +149,7 @@ def test_safe_extract_keeps_windows_separators_inside(tmp_path):
 
 @pytest.mark.parametrize("kind", [0o120000, 0o020000, 0o060000, 0o010000, 0o140000])  # link, chr, blk, fifo, sock
 def test_safe_extract_writes_only_regular_files(tmp_path, kind):
-    from autograder.unpack import safe_extract
+    from autograder.course.unpack import safe_extract
     zp = _zip(tmp_path / "sub.zip", [("toy.ipynb", b"/etc/passwd", kind | 0o777),
                                      ("toy.ipynb/../x", b"", kind | 0o777)])
     safe_extract(zp, tmp_path / "dest")
@@ -157,7 +157,7 @@ def test_safe_extract_writes_only_regular_files(tmp_path, kind):
 
 
 def test_safe_extract_never_follows_or_overwrites(tmp_path):
-    from autograder.unpack import safe_extract
+    from autograder.course.unpack import safe_extract
     outside = tmp_path / "outside.txt"
     zp = _zip(tmp_path / "sub.zip", [("link", str(outside).encode(), 0o120777),  # skipped: a symlink
                                      ("link", b"overwrite through the link", 0o100644),
@@ -171,7 +171,7 @@ def test_safe_extract_never_follows_or_overwrites(tmp_path):
 
 def test_safe_extract_caps_members_and_bytes(tmp_path):
     from autograder.errors import GraderError
-    from autograder.unpack import safe_extract
+    from autograder.course.unpack import safe_extract
     many = _zip(tmp_path / "many.zip", [(f"f{i}", b"", 0o100644) for i in range(30)])
     with pytest.raises(GraderError, match="more than 20 files"):
         safe_extract(many, tmp_path / "d1", max_members=20)
@@ -186,7 +186,7 @@ def test_safe_extract_caps_members_and_bytes(tmp_path):
 
 @pytest.mark.parametrize("zipname", ["...zip", "..zip", ".zip", "-rf.zip", "x\x1b[2J.zip"])
 def test_find_notebook_unpacks_into_a_folder_the_grader_names(tmp_path, zipname):
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     sub, scratch = tmp_path / "submission", tmp_path / "work" / "scratch"
     sub.mkdir()
     scratch.mkdir(parents=True)
@@ -199,7 +199,7 @@ def test_find_notebook_unpacks_into_a_folder_the_grader_names(tmp_path, zipname)
 
 
 def test_find_notebook_ignores_a_symlinked_zip(tmp_path):
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     sub, scratch = tmp_path / "submission", tmp_path / "scratch"
     sub.mkdir()
     scratch.mkdir()
@@ -210,7 +210,7 @@ def test_find_notebook_ignores_a_symlinked_zip(tmp_path):
 
 
 def test_find_notebook_reports_a_broken_zip(tmp_path):
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     sub = tmp_path / "submission"
     sub.mkdir()
     (sub / "sub.zip").write_bytes(b"PK\x03\x04 not really a zip")
@@ -409,7 +409,7 @@ def test_graded_in_a_default_container(tmp_path, landlock):
     ["hw/toy.ipynb", "HW/Toy.ipynb"],        # one file on a case-insensitive disk
 ])
 def test_a_zip_whose_members_clash_is_refused_by_name(tmp_path, members):
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     sub, scratch = tmp_path / "submission", tmp_path / "scratch"
     sub.mkdir()
     scratch.mkdir()
@@ -423,7 +423,7 @@ def test_a_zip_whose_members_clash_is_refused_by_name(tmp_path, members):
 
 
 def test_two_notebooks_named_alike_in_any_case_are_both_refused(tmp_path):
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     sub = tmp_path / "submission"
     (sub / "a").mkdir(parents=True)
     (sub / "b").mkdir()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from autograder.hidden import HiddenTestCase
-from autograder.runner import case_seed as derive_seed
+from autograder.grading.hidden import HiddenTestCase
+from autograder.grading.runner import case_seed as derive_seed
 from tests.conftest import FIXTURE_SUBS
 
 

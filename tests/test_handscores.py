@@ -8,8 +8,8 @@ import pytest
 
 from autograder.config import AssignmentSettings, CourseConfig, load_config
 from autograder.errors import ConfigError
-from autograder.exports import Entry, Student
-from autograder.handscores import (AWAITING, HAND_TEST_NAME, HandScoreError, apply_hand_scores, awaiting,
+from autograder.course.exports import Entry, Student
+from autograder.course.handscores import (AWAITING, HAND_TEST_NAME, HandScoreError, apply_hand_scores, awaiting,
                                    hand_points, hand_score_of, read_hand_scores, write_template)
 from autograder.results import ManualAnswer, SubmissionResult
 from autograder.results import TestReport as Report

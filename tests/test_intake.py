@@ -6,7 +6,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder.config import Limits
 from autograder.errors import SubmissionError
-from autograder.intake import read_submission, transform_ipython
+from autograder.grading.intake import read_submission, transform_ipython
 
 
 def write(tmp_path, name, content: bytes):

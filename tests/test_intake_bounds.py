@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder import intake
+from autograder.grading import intake
 from autograder.config import AssignmentSettings, Course, CourseConfig, Limits
 from autograder.errors import SubmissionError
-from autograder.grading import Grader
-from autograder.intake import MAX_ANSWER_CHARS, MAX_ANSWERS, Submission, read_submission
+from autograder.grading.grader import Grader
+from autograder.grading.intake import MAX_ANSWER_CHARS, MAX_ANSWERS, Submission, read_submission
 from autograder.results import Isolation
 
 BEGIN, END = "<!-- BEGIN QUESTION -->", "<!-- END QUESTION -->"
@@ -69,7 +69,7 @@ CHILD = r'''
 import json, resource, sys
 from pathlib import Path
 from autograder.errors import SubmissionError
-from autograder.intake import read_submission
+from autograder.grading.intake import read_submission
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:
     sub = read_submission(Path(sys.argv[1]))
@@ -102,7 +102,7 @@ def test_pathological_notebooks_finish_quickly_in_little_memory(tmp_path: Path, 
 
 def test_timeit_options_are_stripped_in_linear_time() -> None:
     # 4 MB of options: the old loop copied the rest of the line once per option (~70 s here)
-    child = "from autograder.intake import transform_ipython as t; print(t('%timeit ' + '- ' * 2_000_000 + 'x = 1'))"
+    child = "from autograder.grading.intake import transform_ipython as t; print(t('%timeit ' + '- ' * 2_000_000 + 'x = 1'))"
     try:
         done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=20)
     except subprocess.TimeoutExpired:

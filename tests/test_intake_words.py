@@ -13,8 +13,8 @@ from rich.console import Console
 
 from autograder.config import Limits
 from autograder.errors import SubmissionError
-from autograder.intake import read_submission
-from autograder.outputs import print_table
+from autograder.grading.intake import read_submission
+from autograder.course.outputs import print_table
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples" / "submissions" / "sdpa-from-scratch"
@@ -133,7 +133,7 @@ def test_a_rejected_submission_says_why_once_on_the_terminal(toy_grader, tmp_pat
     # results.json keeps one row per test (Gradescope and the gradebook need them), each without the reason
     assert all("empty" not in t.message and "not graded" in t.message for t in result.tests)
     from autograder.config import VisibilitySettings
-    from autograder.outputs import to_gradescope
+    from autograder.course.outputs import to_gradescope
     assert json.dumps(to_gradescope(result, VisibilitySettings())).count("the file is empty") == 1
 
 
@@ -149,7 +149,7 @@ def test_a_large_output_is_read_in_bounded_memory(tmp_path: Path) -> None:
     path = tmp_path / "printout.ipynb"
     nbformat.write(nb, path)
     size_mb = path.stat().st_size / 2**20
-    child = ("import resource, sys\nfrom pathlib import Path\nfrom autograder.intake import read_submission\n"
+    child = ("import resource, sys\nfrom pathlib import Path\nfrom autograder.grading.intake import read_submission\n"
              "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
              "read_submission(Path(sys.argv[1]))\n"
              "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)\n")

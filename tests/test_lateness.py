@@ -18,9 +18,9 @@ import yaml
 
 from autograder.config import Course, CourseConfig, load_config
 from autograder.errors import ConfigError
-from autograder.exports import METADATA_NAME, discover
-from autograder.handscores import HandScoreError, Waiver, dump_waivers, load_waivers, read_hand_scores
-from autograder.lateness import assess, duration_text
+from autograder.course.exports import METADATA_NAME, discover
+from autograder.course.handscores import HandScoreError, Waiver, dump_waivers, load_waivers, read_hand_scores
+from autograder.course.lateness import assess, duration_text
 from autograder.latepolicy import BadTime, LatePolicy, Policy, merged_policy, parse_time, policy_for, resolve
 from autograder.results import SubmissionResult
 from autograder.results import TestReport as Report
@@ -247,7 +247,7 @@ def test_the_course_grading_yml_sets_the_demo_policy(tmp_path):
 
 
 def test_the_policy_is_no_part_of_the_grading_fingerprint(tmp_path):
-    from autograder.batch import grading_fingerprint
+    from autograder.course.batch import grading_fingerprint
     course = course_with_policy(tmp_path / "course")
     before, _ = grading_fingerprint(course, "toy")
     config = yaml.safe_load((course.root / "grading.yml").read_text())
@@ -358,7 +358,7 @@ def fake_results(found, scores: Optional[dict[str, float]] = None) -> list[Submi
 
 
 def test_gradescope_export_penalties_match_the_policy_in_every_row(tmp_path):
-    from autograder.batch import write_outputs
+    from autograder.course.batch import write_outputs
     course = course_with_policy(tmp_path / "course")
     found = discover(gradescope_export(tmp_path / "export"), "toy", tmp_path / "scratch")
     hand_csv = tmp_path / "hand.csv"
@@ -411,7 +411,7 @@ def test_gradescope_export_penalties_match_the_policy_in_every_row(tmp_path):
 
 
 def test_canvas_download_late_marks_and_a_changed_policy(tmp_path):
-    from autograder.batch import write_outputs
+    from autograder.course.batch import write_outputs
     canvas = tmp_path / "canvas"
     canvas.mkdir()
     for name in ("smithjohn_1234_56789_toy.ipynb", "doejane_late_2222_77777_toy.ipynb",
@@ -511,7 +511,7 @@ def while_the_code_stands(step, resync=lambda: None, tries: int = 3) -> str:
     and `step` made while this package's files did not change. Engineers edit the checkout while tests
     run: an edit changes the grading fingerprint (rightly: a grader fix regrades), so a window an edit
     fell into is run again; one without is asserted on as it is."""
-    from autograder.batch import _tree_digest
+    from autograder.course.batch import _tree_digest
     package = Path(__file__).resolve().parent.parent / "autograder"
     for attempt in range(tries):
         before = _tree_digest(package)

@@ -1,4 +1,4 @@
-"""`merge` joins only what is one batch (autograder.merge): shards run with different seeds, graded with
+"""`merge` joins only what is one batch (autograder.course.merge): shards run with different seeds, graded with
 different hidden tests, with a journal record that does not validate, or with a results file that is
 not what its journal recorded (cut in half, edited, a link, not a results file) are refused in one
 line naming the shard; a broken file is never copied, a missing one is rebuilt from the journal. The
@@ -22,12 +22,12 @@ from typing import Iterator
 import pytest
 import yaml
 
-from autograder.atomic import DiskFault
-from autograder.batch import run_batch, shard_of
+from autograder.course.atomic import DiskFault
+from autograder.course.batch import run_batch, shard_of
 from autograder.config import find_course
 from autograder.errors import GraderError
-from autograder.merge import merge
-from autograder.outputs import results_name
+from autograder.course.merge import merge
+from autograder.course.outputs import results_name
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 from tests.test_batch import comparable
 from tests.test_disk_faults import fill, one_line, tmpfs

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import GraderError
-from autograder.hidden import load_misconceptions
+from autograder.grading.hidden import load_misconceptions
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 
 TOY_TEXT = "toy: the scores were not divided by sqrt(d_k)"
@@ -24,7 +24,7 @@ def test_the_assignment_file_is_plain_data(tmp_path: Path) -> None:
 
 
 def test_the_text_travels_in_the_report_and_a_resumed_batch_keeps_it(tmp_path: Path, toy_grader) -> None:
-    from autograder.batch import run_batch
+    from autograder.course.batch import run_batch
     subs = tmp_path / "class"
     subs.mkdir()
     (subs / "no_scale.ipynb").write_bytes((FIXTURE_SUBS / "no_scale.ipynb").read_bytes())

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import SubmissionError
-from autograder.exports import METADATA_NAME, Discovery, discover
-from autograder.feedback import feedback_name
-from autograder.intake import read_submission
+from autograder.course.exports import METADATA_NAME, Discovery, discover
+from autograder.course.feedback import feedback_name
+from autograder.grading.intake import read_submission
 from autograder.text import shown_name
-from autograder.outputs import results_name
+from autograder.course.outputs import results_name
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
 
 SLUG = "toy"
@@ -178,8 +178,8 @@ def test_a_rejection_names_the_file_escaped(tmp_path):
 
 
 def test_a_result_that_still_names_undecodable_bytes_crosses_to_the_parent(tmp_path):
-    from autograder.outcome import build_result
-    from autograder.pool import readable_result
+    from autograder.grading.outcome import build_result
+    from autograder.course.pool import readable_result
     from autograder.results import SubmissionResult
     plain = build_result("k", SLUG, status="worker_failed", seed=1, specs=[], message="grader error: x")
     same, text = readable_result(plain)

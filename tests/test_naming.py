@@ -1,4 +1,4 @@
-"""Naming a mistake (issue 21), the general mechanisms of autograder.checks, in-process: a failure is
+"""Naming a mistake (issue 21), the general mechanisms of autograder.grading.checks, in-process: a failure is
 named only when the output matches what that mistake gives on the same input, or a second call shows
 it; otherwise the generic message says which part of the output is wrong."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ import math
 import pytest
 import torch
 
-from autograder import checks
-from autograder.calls import invoke
-from autograder.checks import Misconception
-from autograder.runner import TrustedProxy
+from autograder.grading import checks
+from autograder.sandbox.calls import invoke
+from autograder.grading.checks import Misconception
+from autograder.grading.runner import TrustedProxy
 from reference import sdpa_from_scratch as ref
 
 

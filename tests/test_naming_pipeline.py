@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.hidden import read_misconceptions
+from autograder.grading.hidden import read_misconceptions
 from reference import attention_pipeline as ap
 from reference import scaled_attention as sa
 

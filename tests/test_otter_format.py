@@ -20,7 +20,7 @@ LOAD = """
 import json, sys
 from pathlib import Path
 {before}
-from autograder.hidden import load_hidden_tests
+from autograder.grading.hidden import load_hidden_tests
 root = Path({root!r})
 out = {{}}
 for slug in {slugs!r}:
@@ -64,7 +64,7 @@ print(results[("B", "q1")], results[("B", "q2")], results[("C", "q2")])
 
 
 def test_stand_in_records_what_otter_records():
-    from autograder.otter_format import stand_in, test_case
+    from autograder.grading.otter_format import stand_in, test_case
     with stand_in():
         from otter.test_files import test_case as imported  # noqa: F401 - resolved while inside
     if "otter.test_files" in sys.modules:  # the real otter was imported by another test: it won

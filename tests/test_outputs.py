@@ -14,9 +14,9 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from autograder.batch import write_gradebook
+from autograder.course.batch import write_gradebook
 from autograder.text import csv_cell
-from autograder.outputs import markup_text, print_table, results_name
+from autograder.course.outputs import markup_text, print_table, results_name
 from autograder.text import terminal_text
 from autograder.results import Isolation, ManualAnswer, SubmissionResult
 from autograder.results import TestReport as Report
@@ -127,7 +127,7 @@ def test_results_json_is_shown_as_plain_text_and_valid(fixture_course):
 
     import jsonschema
 
-    from autograder.outputs import to_gradescope
+    from autograder.course.outputs import to_gradescope
     result = hostile_result()
     result.manual[0].text = "<img src=x onerror=alert(1)> **md** \x1b[31m"
     data = to_gradescope(result, fixture_course.config.visibility)
@@ -213,7 +213,7 @@ class Collect(HTMLParser):
 
 
 def test_report_cannot_be_injected(tmp_path, fixture_course):
-    from autograder.report import write_report
+    from autograder.course.report import write_report
     names = ["<script>alert(1)</script>.ipynb", "javascript:alert(1).ipynb", '" onmouseover="alert(1).ipynb',
              "x' onclick='alert(1).py", "../../../etc/passwd.ipynb", "a#b?c=1.ipynb", "good.ipynb"]
     results = [SubmissionResult(submission=n, assignment="toy", score=1, max_score=4, seed=i,
@@ -234,7 +234,7 @@ def test_report_cannot_be_injected(tmp_path, fixture_course):
     hrefs = [h for h in links if h.startswith("results/")]
     assert hrefs == [f"results/{results_name(n)}" for n in names]
     # every other link is a submission's feedback page, by the same injective, path-safe name
-    from autograder.feedback import feedback_name
+    from autograder.course.feedback import feedback_name
     assert {h for h in links if not h.startswith("results/")} == {f"feedback/{feedback_name(n)}" for n in names}
     for href in links:
         folder = href.split("/", 1)[0] + "/"
@@ -248,7 +248,7 @@ def test_report_cannot_be_injected(tmp_path, fixture_course):
 
 def test_piped_output_keeps_whole_test_names(capsys):
     """Piped (not a terminal), the table is wide and no test name is cut or folded."""
-    from autograder.outputs import print_table
+    from autograder.course.outputs import print_table
     from autograder.results import SubmissionResult, TestReport
     long_name = "test_float32_4d_random_mask_with_a_name_long_enough_to_be_cut"
     result = SubmissionResult(submission="s.ipynb", assignment="a", tests=[

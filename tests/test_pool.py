@@ -20,7 +20,7 @@ def test_the_parent_never_loads_hidden_tests_or_the_reference(tmp_path: Path):
     code = f"""
 import sys
 from pathlib import Path
-from autograder.batch import run_batch
+from autograder.course.batch import run_batch
 from autograder.config import find_course
 results = run_batch(Path({str(FIXTURE_SUBS)!r}), "toy", Path({str(tmp_path / 'out')!r}), jobs=2, seed=1,
                     course=find_course(Path({str(FIXTURE_COURSE)!r})))
@@ -36,7 +36,7 @@ print(sorted(m for m in sys.modules if m.split(".")[0] == "reference" or m.start
 
 
 def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
-    from autograder.pool import GraderPool, Task
+    from autograder.course.pool import GraderPool, Task
     good = nbformat.read(FIXTURE_SUBS / "good.ipynb", as_version=4)
     slow = nbformat.v4.new_notebook(cells=[new_code_cell("import time\ntime.sleep(20)")] + good.cells)
     nbformat.write(slow, tmp_path / "slow.ipynb")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from autograder import protocol
+from autograder.sandbox import protocol
 from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 
 
@@ -216,7 +216,7 @@ def test_60mb_many_item_frame_is_refused_with_little_memory():
     import sys
     code = r'''
 import resource, socket, threading
-from autograder import protocol
+from autograder.sandbox import protocol
 from autograder.errors import ProtocolError
 body = b'{"v":[' + b"{}," * 19_999_999 + b'{}]}'
 frame = protocol.HEADER.pack(len(body)) + body

@@ -20,7 +20,7 @@ RUNNER = r"""
 import json, sys, nbformat
 nb = nbformat.read(sys.argv[1], as_version=4)
 ns = {"__name__": "__main__"}
-from autograder.intake import transform_ipython
+from autograder.grading.intake import transform_ipython
 for cell in nb.cells:
     if cell.cell_type != "code" or "grader.check" in cell.source:
         continue

@@ -127,9 +127,9 @@ def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
 def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: str) -> None:
     """Every hostile case and two correct submissions in one `run_batch` (two at a time, one warm
     grader): the batch finishes, the hostile ones get 0, the correct ones full marks."""
-    from autograder.batch import run_batch
+    from autograder.course.batch import run_batch
     from autograder.config import find_course
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     from autograder.results import Isolation
     from autograder.sandbox import bwrap_works
 
@@ -163,9 +163,9 @@ def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: s
 
 # --- the leak check itself is tested: it sees our leaks and nothing else ------------------------
 def _old_style_matches(pid: int) -> bool:
-    """What the old check matched: any process of uid 65534 or with autograder.worker in its args."""
+    """What the old check matched: any process of uid 65534 or with autograder.sandbox.worker in its args."""
     out = subprocess.run(["ps", "-o", "uid=,args=", "-p", str(pid)], capture_output=True, text=True).stdout
-    return bool(out.strip()) and (out.split()[0] == "65534" or "autograder.worker" in out)
+    return bool(out.strip()) and (out.split()[0] == "65534" or "autograder.sandbox.worker" in out)
 
 
 def test_leak_check_sees_a_detached_grandchild() -> None:
@@ -185,13 +185,13 @@ def test_leak_check_sees_a_detached_grandchild() -> None:
 
 
 def test_leak_check_ignores_processes_it_did_not_start() -> None:
-    """A process that looks exactly like another grader's sandbox (uid 65534, `autograder.worker`
+    """A process that looks exactly like another grader's sandbox (uid 65534, `autograder.sandbox.worker`
     in its command line) but is not our descendant is not a leak of ours. To build one honestly we
     stop being a subreaper for a moment, so that the orphan goes to init, outside our tree."""
     sandbox_processes()
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
-    marker = f"autograder.worker-unrelated-{os.getpid()}"
+    marker = f"autograder.sandbox.worker-unrelated-{os.getpid()}"
     try:
         subprocess.run(["sh", "-c", f"sh -c 'sleep 300; : {marker}' </dev/null >/dev/null 2>&1 &"],
                        check=True, preexec_fn=lambda: (os.setsid(), os.setgid(65534), os.setuid(65534)))

@@ -162,9 +162,9 @@ def class_batch(request, tmp_path_factory) -> BatchRun:
     level = request.param
     if not level_available(level):
         pytest.skip(f"the {level} isolation level is not available here")
-    from autograder.batch import _sha256, run_batch, submission_seed
+    from autograder.course.batch import _sha256, run_batch, submission_seed
     from autograder.config import find_course
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     from autograder.results import Isolation
 
     tmp = tmp_path_factory.mktemp(f"class-{level}")
@@ -372,7 +372,7 @@ def test_forged_cell_events_make_no_cell_reports(tmp_path: Path, toy_grader) -> 
 
 
 def test_many_question_blocks_collect_only_configured_answers(tmp_path: Path, toy_grader) -> None:
-    from autograder.outputs import write_results
+    from autograder.course.outputs import write_results
     case = SOLO["many_question_blocks"]
     sub = write_nb(tmp_path / "blocks.ipynb", case.cells)
     r = toy_grader.grade(sub, "toy", seed=1)
@@ -396,7 +396,7 @@ def test_negated_view_scores_what_it_denotes(tmp_path: Path, toy_grader) -> None
 
 def test_protocol_rebuilds_the_value_a_view_denotes() -> None:
     import torch
-    from autograder import protocol
+    from autograder.sandbox import protocol
     x = torch.arange(6, dtype=torch.float32).reshape(2, 3) + 1
     neg = torch._neg_view(x)
     got = protocol.decode_value(protocol.encode_value(neg))
@@ -430,7 +430,7 @@ def _replace_def(nb, func: str, new_src: str) -> None:
 @pytest.fixture(scope="module")
 def sdpa_grader():
     from autograder.config import find_course
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
     with Grader(find_course(ROOT)) as g:
         yield g
 
@@ -519,7 +519,7 @@ def test_rich_markup_in_a_message_does_not_crash_grade(tmp_path: Path) -> None:
 
 
 def test_gradescope_zip_named_dotdot_stays_in_scratch(tmp_path: Path) -> None:
-    from autograder.gradescope import find_notebook
+    from autograder.course.gradescope import find_notebook
     case = SOLO["gradescope_dotdot_zip"]
     submission = tmp_path / "submission"
     submission.mkdir()

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from autograder.batch import run_batch
+from autograder.course.batch import run_batch
 from tests.conftest import FIXTURE_SUBS
 
 

@@ -13,9 +13,9 @@ import nbformat
 import pytest
 
 from autograder.errors import GraderError
-from autograder.hidden import HiddenTestCase, load_hidden_tests
+from autograder.grading.hidden import HiddenTestCase, load_hidden_tests
 from autograder.results import TestReport as Report
-from autograder.runner import withhold_unearned
+from autograder.grading.runner import withhold_unearned
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "sdpa-from-scratch"
@@ -72,7 +72,7 @@ def test_a_rule_on_one_device_waits_for_a_value_case_that_runs_on_the_cpu():
 
 HIDDEN = '''
 from otter.test_files import test_case
-from autograder.checks import earned_with
+from autograder.grading.checks import earned_with
 
 name = "q1"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import WorkerCrashed, WorkerTimeout
-from autograder.namespaces import RUNAWAY_SHARE, RestartingNamespace
-from autograder.session import SandboxPolicy, WorkerProxy
+from autograder.grading.namespaces import RUNAWAY_SHARE, RestartingNamespace
+from autograder.sandbox.session import SandboxPolicy, WorkerProxy
 
 
 class FakeSession:
@@ -43,7 +43,7 @@ class FakeSession:
         if fields.get("name") in self.loops:
             self.dead = True
             raise WorkerTimeout(what, timeout)
-        from autograder import protocol
+        from autograder.sandbox import protocol
         return {"ok": True, "value": protocol.encode_value(1.0)}
 
 

@@ -182,7 +182,7 @@ except OSError as e:
 """
 
 STANDIN_PROBE = """import os, sys
-worker = sys.modules.get('autograder.worker') or sys.modules['__main__']
+worker = sys.modules.get('autograder.sandbox.worker') or sys.modules['__main__']
 standin = worker.CUDA_STANDIN
 kept = None if standin is None else os.readlink(f'/proc/self/fd/{standin.device_fd}')
 if standin is not None:

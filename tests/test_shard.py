@@ -17,7 +17,7 @@ import pytest
 import yaml
 from nbformat.v4 import new_code_cell
 
-from autograder.batch import parse_shard, shard_of
+from autograder.course.batch import parse_shard, shard_of
 from autograder.errors import GraderError
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 from tests.test_batch import comparable, journaled

@@ -1,4 +1,4 @@
-"""Shrinking a failing input of the attention function (autograder/shrink.py, issue 13): plain Python
+"""Shrinking a failing input of the attention function (autograder/grading/shrink.py, issue 13): plain Python
 functions stand in for the student's code (wrapped so that their errors arrive as the sandbox delivers
 them, StudentCodeError); the last tests grade real notebooks through the sandbox."""
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder import protocol
-from autograder.calls import to_device
-from autograder.checks import Misconception
+from autograder.sandbox import protocol
+from autograder.sandbox.calls import to_device
+from autograder.grading.checks import Misconception
 from autograder.errors import ProtocolError, StudentCodeError, WorkerTimeout
-from autograder.shrink import (
+from autograder.grading.shrink import (
     AttentionInput,
     Failure,
     ShrinkBudget,
@@ -305,7 +305,7 @@ def test_an_answer_that_is_not_a_tensor_is_not_shrunk():
 def test_other_signatures_shrink_the_same_way():
     """scaled_scores(Q, K) with a transposed Q, and attention(Q, K, V, d_k) whose d_k follows Q: the
     layout, the T_q/T_k order and the derived argument survive; the sizes fall to the smallest failing."""
-    from autograder.shrink import Derived, TensorArgs
+    from autograder.grading.shrink import Derived, TensorArgs
     from reference import attention_pipeline as pipe
     from reference import scaled_attention as sa
 
@@ -373,7 +373,7 @@ def test_check_value_shrinks_with_the_case_tolerance():
     """A case with its own tolerance (row_entropy_bits: atol 1e-6, for the epsilon-in-the-log recipe)
     passes `close` on to shrinking: a smaller input is shown only if it fails by that tolerance, not
     by float64's 1e-10, which the same recipe's 1e-8-bit bias fails on every input."""
-    from autograder.shrink import TensorArgs, check_value
+    from autograder.grading.shrink import TensorArgs, check_value
     from reference import attention_pipeline as pipe
 
     def biased(A):   # within 1e-6 everywhere, and wrong by 1 bit from 4 keys on
@@ -395,5 +395,5 @@ def test_check_value_shrinks_with_the_case_tolerance():
 
 
 def test_a_negative_zero_prints_as_zero():
-    from autograder.shrink import _values
+    from autograder.grading.shrink import _values
     assert _values(torch.tensor([[-0.0], [0.0]])) == "[[0], [0]]"

@@ -14,9 +14,9 @@ import torch
 
 from autograder.config import Limits
 from autograder.errors import WorkerTimeout
-from autograder.namespaces import RestartingNamespace
-from autograder.session import CallCutShort, SandboxPolicy, optional_calls, optional_deadline
-from autograder.shrink import (START_CALLS, START_S, AttentionInput, Failure, ShrinkBudget, current_budget,
+from autograder.grading.namespaces import RestartingNamespace
+from autograder.sandbox.session import CallCutShort, SandboxPolicy, optional_calls, optional_deadline
+from autograder.grading.shrink import (START_CALLS, START_S, AttentionInput, Failure, ShrinkBudget, current_budget,
                                with_smallest)
 from reference import sdpa_from_scratch as ref
 

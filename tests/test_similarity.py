@@ -1,4 +1,4 @@
-"""Similar submissions (autograder.similarity): a class of 20 solutions written independently, one pair
+"""Similar submissions (autograder.course.similarity): a class of 20 solutions written independently, one pair
 that copied with renamed variables and rewritten comments, one pair that copied only a helper; hostile
 code and names; bounded extraction; the settings; shards merged like one batch."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from autograder import similarity as sim
+from autograder.course import similarity as sim
 from autograder.config import find_course
 from autograder.errors import ConfigError
 from tests.conftest import FIXTURE_COURSE, ROOT
@@ -273,7 +273,7 @@ def test_settings_are_validated_with_the_key_named(tmp_path, block, key):
 
 
 def test_similarity_settings_are_not_part_of_the_grading_fingerprint():
-    from autograder.batch import grading_fingerprint
+    from autograder.course.batch import grading_fingerprint
     from autograder.config import Course
     course = find_course(FIXTURE_COURSE)
     tuned = course.config.model_copy(deep=True)
@@ -358,8 +358,8 @@ TOY_ATTEND = {
 
 
 def test_batch_and_merge_write_it_and_merged_shards_say_what_one_batch_says(toy_grader, tmp_path):
-    from autograder.batch import run_batch, shard_of
-    from autograder.merge import merge
+    from autograder.course.batch import run_batch, shard_of
+    from autograder.course.merge import merge
     subs = tmp_path / "class"
     subs.mkdir()
     for name, code in TOY_ATTEND.items():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.checks import Misconception, assert_function_avoids
-from autograder.runner import SubmissionInfo
-from autograder.source_checks import SourceUnreadable, cells_of, find_use, function_uses_attribute
+from autograder.grading.checks import Misconception, assert_function_avoids
+from autograder.grading.runner import SubmissionInfo
+from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use, function_uses_attribute
 
 SDPA = "scaled_dot_product_attention"
 SOFTMAX = ("softmax", "softmin")
@@ -146,7 +146,7 @@ def test_correct_implementation_that_uses_softmax_elsewhere_passes():
 
 def test_full_marks_example_passes():
     from pathlib import Path
-    from autograder.intake import read_submission
+    from autograder.grading.intake import read_submission
     root = Path(__file__).resolve().parent.parent / "examples" / "submissions" / "sdpa-from-scratch"
     cells = read_submission(root / "full_marks.ipynb").cells
     assert not uses(cells)
@@ -211,8 +211,8 @@ def test_the_grader_hands_tests_the_cells_it_ran(tmp_path):
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from autograder.grading import Grader
-    from autograder.hidden import HiddenTestCase
+    from autograder.grading.grader import Grader
+    from autograder.grading.hidden import HiddenTestCase
     from tests.conftest import FIXTURE_COURSE
     from autograder.config import find_course
     seen: list[tuple[str, ...]] = []
@@ -228,7 +228,7 @@ def test_the_grader_hands_tests_the_cells_it_ran(tmp_path):
 
 
 @pytest.mark.parametrize("src,expected", [
-    # the cases of the check this module replaced (formerly in autograder.intake)
+    # the cases of the check this module replaced (formerly in autograder.grading.intake)
     ("import torch.nn.functional as F\ndef sdpa(q):\n    return F.scaled_dot_product_attention(q, q, q)", True),
     ("from torch.nn.functional import scaled_dot_product_attention as s\ndef sdpa(q):\n    return s(q, q, q)", True),
     ("import torch.nn.functional as F\ndef sdpa(q):\n    return q\nF.scaled_dot_product_attention(1, 2, 3)", False),

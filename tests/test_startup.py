@@ -13,10 +13,10 @@ from tests.conftest import FIXTURE_SUBS
 
 
 def test_bwrap_starts_without_the_probe(monkeypatch, fixture_course):
-    from autograder import isolation as isolation_module
-    from autograder import zygote as zygote_module
-    from autograder.grading import Grader
-    from autograder.isolation import bwrap_executable, bwrap_works
+    from autograder.sandbox import isolation as isolation_module
+    from autograder.sandbox import zygote as zygote_module
+    from autograder.grading.grader import Grader
+    from autograder.sandbox.isolation import bwrap_executable, bwrap_works
     if bwrap_executable() is None or not bwrap_works():
         pytest.skip("bwrap is not usable here")
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
@@ -33,8 +33,8 @@ def test_bwrap_starts_without_the_probe(monkeypatch, fixture_course):
 
 
 def test_a_level_that_does_not_start_is_skipped_with_its_reason(monkeypatch, fixture_course, capsys):
-    from autograder import zygote as zygote_module
-    from autograder.grading import Grader
+    from autograder.sandbox import zygote as zygote_module
+    from autograder.grading.grader import Grader
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
     monkeypatch.setattr(zygote_module, "bwrap_command", lambda python: ["/bin/false"])  # bwrap "fails"
     zygote = zygote_module.LevelChain(fixture_course, [Isolation.bwrap, Isolation.rlimits])
@@ -49,7 +49,7 @@ def test_a_level_that_does_not_start_is_skipped_with_its_reason(monkeypatch, fix
 
 
 def test_when_no_level_starts_one_error_names_each(monkeypatch, fixture_course):
-    from autograder import zygote as zygote_module
+    from autograder.sandbox import zygote as zygote_module
     monkeypatch.setattr(zygote_module, "bwrap_command", lambda python: ["/bin/false"])
     zygote = zygote_module.LevelChain(fixture_course, [Isolation.bwrap])
     zygote.launch()
@@ -59,7 +59,7 @@ def test_when_no_level_starts_one_error_names_each(monkeypatch, fixture_course):
 
 
 def test_root_never_falls_to_rlimits(monkeypatch):
-    from autograder import isolation
+    from autograder.sandbox import isolation
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
     levels = isolation.candidate_levels()
     if os.geteuid() == 0:
@@ -69,7 +69,7 @@ def test_root_never_falls_to_rlimits(monkeypatch):
 
 
 def test_a_forced_level_is_launched_as_asked(monkeypatch, fixture_course):
-    from autograder import zygote as zygote_module
+    from autograder.sandbox import zygote as zygote_module
     monkeypatch.delenv("AUTOGRADER_ISOLATION", raising=False)
     zygote = zygote_module.launch(fixture_course, Isolation.rlimits)
     try:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.pool import grader_command
+from autograder.course.pool import grader_command
 from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
 SLUG = "toy"
@@ -98,7 +98,7 @@ def test_every_poison_fires_when_its_folder_is_on_the_path(tmp_path):
 
 def test_grader_processes_start_isolated():
     cmd = grader_command({"course": "/x"})
-    assert cmd[:3] == [sys.executable, "-I", "-c"] and cmd[4:6] == [str(ROOT), "autograder.pool"]
+    assert cmd[:3] == [sys.executable, "-I", "-c"] and cmd[4:6] == [str(ROOT), "autograder.course.pool"]
 
 
 def test_a_started_process_runs_this_package_whatever_is_installed(tmp_path):
@@ -111,7 +111,7 @@ def test_a_started_process_runs_this_package_whatever_is_installed(tmp_path):
     folder, markers = tmp_path / "folder", tmp_path / "markers"
     poison(folder, markers)
     code = ("import sys, subprocess; sys.path.insert(0, sys.argv[1]); "
-            "from autograder.pool import isolated_module_command as c; "
+            "from autograder.course.pool import isolated_module_command as c; "
             "print(subprocess.run(c('autograder.cli', '--version'), capture_output=True, text=True).stdout)")
     proc = run([sys.executable, "-I", "-c", code, str(copy)], folder)
     assert proc.stdout.startswith("autograder copy-"), proc.stdout + proc.stderr[-1000:]

@@ -26,6 +26,6 @@ def test_the_trusted_namespace_says_the_same() -> None:
     import pytest
 
     from autograder.errors import NotAnswered
-    from autograder.runner import TrustedNamespace
+    from autograder.grading.runner import TrustedNamespace
     with pytest.raises(NotAnswered, match="not answered yet"):
         TrustedNamespace({"answer": ...}).resolve("answer", "cpu")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.checks import Misconception, assert_vectorised
-from autograder.runner import TrustedProxy
+from autograder.grading.checks import Misconception, assert_vectorised
+from autograder.grading.runner import TrustedProxy
 from reference import sdpa_from_scratch as ref
 
 ROOT = Path(__file__).resolve().parent.parent

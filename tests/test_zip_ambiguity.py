@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import SubmissionError
-from autograder.exports import METADATA_NAME, ExportError, discover
-from autograder.intake import read_submission
-from autograder.unpack import check_zip_members, zip_member_path
+from autograder.course.exports import METADATA_NAME, ExportError, discover
+from autograder.grading.intake import read_submission
+from autograder.course.unpack import check_zip_members, zip_member_path
 from tests.conftest import FIXTURE_SUBS
 
 SLUG = "toy"

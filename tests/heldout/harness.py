@@ -150,7 +150,7 @@ if __name__ == "__main__":   # python -m tests.heldout.harness [slug ...]: the t
     import tempfile
 
     from autograder.config import find_course
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
 
     slugs = sys.argv[1:] or SLUGS
     outcomes = []

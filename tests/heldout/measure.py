@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
     args = parser.parse_args(argv)
     from autograder.config import find_course
-    from autograder.grading import Grader
+    from autograder.grading.grader import Grader
 
     sets = args.set or ["variants", "blind"]
     lines = []

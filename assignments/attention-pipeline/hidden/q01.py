@@ -3,11 +3,11 @@
 test_project_views draws inputs that are not contiguous, as real code hands them over: X a transposed
 view, W_Q and W_K the transposes of nn.Linear-layout (d_out, d_model) weights, X shared by every batch
 entry (expanded, stride 0). Flattening X with `.view(-1, d_model)` breaks on them; a failure there
-also shows the smallest input of its kind that still fails (autograder.shrink)."""
+also shows the smallest input of its kind that still fails (autograder.grading.shrink)."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     call,
@@ -18,7 +18,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -2,13 +2,13 @@
 
 Edge cases real code gets wrong, drawn from `rng`: a zero query, duplicated keys, rectangular shapes,
 transposed views (`.view` breaks on them) and expanded, stride-0 inputs (writing into them raises).
-A failed layout case also shows the smallest input of its kind that still fails (autograder.shrink);
+A failed layout case also shows the smallest input of its kind that still fails (autograder.grading.shrink);
 what it is named is decided on the original input."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, call, randn, register_misconceptions
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.checks import assert_matches, call, randn, register_misconceptions
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

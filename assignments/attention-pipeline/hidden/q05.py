@@ -3,11 +3,11 @@
 Edge cases real code gets wrong, drawn from `rng`: tied scores, a row of zeros, a transposed S and an
 expanded (stride-0) M, float32 scores in the thousands (exp overflows without the row maximum
 subtracted) and tiny ones. A failed edge case also shows the smallest input of its kind that still
-fails (autograder.shrink); what it is named is decided on the original input."""
+fails (autograder.grading.shrink); what it is named is decided on the original input."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_plain_tensor,
@@ -18,7 +18,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

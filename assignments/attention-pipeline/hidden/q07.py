@@ -8,7 +8,7 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_plain_tensor,

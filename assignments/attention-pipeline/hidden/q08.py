@@ -2,14 +2,14 @@
 
 test_nw_views draws inputs that are not contiguous (a strided q, a transposed K, a strided V) with
 duplicated keys: `.view` breaks on them; a failure there also shows the smallest input of its kind
-that still fails (autograder.shrink)."""
+that still fails (autograder.grading.shrink)."""
 import math
 
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import assert_matches, call, randn, register_misconceptions
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.checks import assert_matches, call, randn, register_misconceptions
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -3,11 +3,11 @@
 test_entropy_views hands row_entropy_bits a causal A that is not contiguous: transposed in memory and
 shared by every batch entry (expanded, stride 0), as one head's weights broadcast over a batch. Writing
 into A (A.clamp_(...), A[A == 0] = ..., A += eps) raises on it, and `.view(-1, T_k)` does too; a
-failure there also shows the smallest input of its kind that still fails (autograder.shrink)."""
+failure there also shows the smallest input of its kind that still fails (autograder.grading.shrink)."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_plain_tensor,
@@ -17,7 +17,7 @@ from autograder.checks import (
     randn,
     register_misconceptions,
 )
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

@@ -1,7 +1,7 @@
 """rank(S) <= min(rank Q, rank K) <= d_k: two numeric answers."""
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, describe, expect_int, register_misconceptions
+from autograder.grading.checks import Misconception, describe, expect_int, register_misconceptions
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

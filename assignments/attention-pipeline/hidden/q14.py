@@ -1,7 +1,7 @@
 """Multiple choice: ans_cross_shapes (one of "a", "b", "c", "d")."""
 from otter.test_files import test_case
 
-from autograder.checks import expect_choice, register_misconceptions
+from autograder.grading.checks import expect_choice, register_misconceptions
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False

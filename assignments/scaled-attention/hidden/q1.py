@@ -2,13 +2,13 @@
 
 Edge cases real code gets wrong, drawn from `rng`: transposed and strided views (`.view` breaks on
 them), expanded stride-0 inputs (writing into them raises), a zero query, duplicated keys. A failed
-layout case also shows the smallest input of its kind that still fails (autograder.shrink); what it
+layout case also shows the smallest input of its kind that still fails (autograder.grading.shrink); what it
 is named is decided on the original input. These cases are square (T_q = T_k) so that a K Q^T is
 still named by its values."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_plain_tensor,
@@ -20,7 +20,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
-from autograder.shrink import Derived, TensorArgs, check_value
+from autograder.grading.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
 
 OK_FORMAT = False

@@ -7,7 +7,7 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     call,
     describe,

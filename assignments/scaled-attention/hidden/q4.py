@@ -3,11 +3,11 @@
 test_entropy_views hands softmax_entropy logits that are not contiguous: transposed in memory and
 shared by every batch entry (expanded, stride 0). Subtracting the row maximum in place (logits -= ...)
 raises on them, and so does flattening with `.view(-1, n)`; a failure there also shows the smallest
-input of its kind that still fails (autograder.shrink)."""
+input of its kind that still fails (autograder.grading.shrink)."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_plain_tensor,
@@ -17,7 +17,7 @@ from autograder.checks import (
     randn,
     register_misconceptions,
 )
-from autograder.shrink import TensorArgs, check_value
+from autograder.grading.shrink import TensorArgs, check_value
 from reference import scaled_attention as ref
 
 OK_FORMAT = False

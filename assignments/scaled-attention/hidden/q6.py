@@ -1,7 +1,7 @@
 """Hidden test for q6: a multiple-choice answer from the lesson's "check your understanding"."""
 from otter.test_files import test_case
 
-from autograder.checks import expect_choice, register_misconceptions
+from autograder.grading.checks import expect_choice, register_misconceptions
 from reference import scaled_attention as ref
 
 OK_FORMAT = False

@@ -6,7 +6,7 @@ reference.scaled_attention.torch_mha."""
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     assert_matches,
     call,
     charged_in_parts,

@@ -1,7 +1,7 @@
 """Question 1: the shape contract (Q, K (4, 10, 64), V (4, 10, 128))."""
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, expect_shape, register_misconceptions
+from autograder.grading.checks import Misconception, expect_shape, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

@@ -1,7 +1,7 @@
 """Question 2: score variance before and after scaling (Lesson 80's batched example)."""
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, expect_number, register_misconceptions
+from autograder.grading.checks import Misconception, expect_number, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

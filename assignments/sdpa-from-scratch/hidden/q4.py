@@ -2,7 +2,7 @@
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_plain_tensor,
     call,

@@ -14,12 +14,12 @@ Inputs include the edge cases real code gets wrong: a zero query and a zero key,
 large scores in float16, rectangular and fully masked shapes, transposed and strided views (`.view`
 breaks on them) and expanded, stride-0 inputs (writing into them raises). When a value case fails,
 its message also shows the smallest input of the same kind that still fails, with what was expected
-and what came back (autograder.shrink); what the failure is named is decided on the original input."""
+and what came back (autograder.grading.shrink); what the failure is named is decided on the original input."""
 
 import torch
 from otter.test_files import test_case
 
-from autograder.checks import (
+from autograder.grading.checks import (
     Misconception,
     assert_function_avoids,
     assert_matches,
@@ -36,7 +36,7 @@ from autograder.checks import (
     register_misconceptions,
 )
 from autograder.errors import StudentCodeError
-from autograder.shrink import AttentionInput, Failure, matches, with_smallest
+from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -166,7 +166,7 @@ def _confirm_pos_inf_fill(fn, named):
 
 def _smallest(failure, fn, Q, K, V, mask, first, close=matches):
     """`failure` with the smallest input of this kind that still fails the same way added to its
-    message (a bounded search, at most 30 more calls: autograder.shrink). It never changes the outcome."""
+    message (a bounded search, at most 30 more calls: autograder.grading.shrink). It never changes the outcome."""
     return with_smallest(failure, fn, AttentionInput(Q, K, V, mask), first,
                          reference=ref.scaled_dot_product_attention, close=close, what=FN)
 

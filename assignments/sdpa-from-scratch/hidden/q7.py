@@ -1,7 +1,7 @@
 """Question 7: the zero-after-softmax trap (multiple choice)."""
 from otter.test_files import test_case
 
-from autograder.checks import expect_choice, register_misconceptions
+from autograder.grading.checks import expect_choice, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

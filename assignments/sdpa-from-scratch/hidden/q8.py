@@ -1,7 +1,7 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
 from otter.test_files import test_case
 
-from autograder.checks import Misconception, expect_int, register_misconceptions
+from autograder.grading.checks import Misconception, expect_int, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False

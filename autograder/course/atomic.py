@@ -1,0 +1,189 @@
+"""Writing the instructor's outputs: whole or not at all, and a fault of the disk said in one line.
+
+Every file a batch or a merge writes (gradebook.csv, canvas.csv, results/*.json, feedback/*.html,
+report.html, roster.json) goes through `write_atomic`: the bytes go to a fresh temporary file in the
+same folder, are fsynced, and `os.replace` puts them in place. A full disk, a read-only remount or a
+kill leaves the old file or the new one, never half of one, and no temporary file behind.
+
+An OSError on the way becomes `DiskFault`, a GraderError (the CLI's exit 2 with one line) that names
+the path and the cause in words ("the disk is full"), never a traceback."""
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional, Union
+
+from autograder.errors import GraderError
+
+# errno -> the cause in words. Anything else is said with the system's own text (os.strerror).
+CAUSES = {
+    errno.ENOSPC: "no space left on the disk (it is full)",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "the file is larger than the file system allows",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ENOENT: "a folder on the way does not exist",
+    errno.EEXIST: "it already exists and is not a folder",
+    errno.ELOOP: "it is a symbolic link",
+    errno.EIO: "an input/output error (the disk may be failing or gone)",
+    errno.ENAMETOOLONG: "the name is too long for the file system",
+}
+
+# The probe a batch writes before anything is graded: room for the journal's first pages and a few
+# results. A disk with less than this is full for our purposes; one with more can still fill later,
+# and then the journal keeps what was graded (autograder.course.journal) and a rerun finishes the rest.
+PROBE_BYTES = 64 * 1024
+
+
+class DiskFault(GraderError, OSError):
+    """The instructor's disk cannot take an output (read-only, full, not a folder): one line naming
+    the path and the cause. What was graded before it stays in the journal. A GraderError (the CLI
+    says it in one line, exit 2) and still an OSError, so code that already catches a failed write
+    as OSError keeps catching it."""
+
+    def __init__(self, path: Union[Path, str], cause: str, doing: str = "write",
+                 code: Optional[int] = None) -> None:
+        super().__init__(f"cannot {doing} {path}: {cause}")
+        self.path = str(path)
+        self.cause = cause
+        self.errno = code
+
+
+def cause_of(error: OSError) -> str:
+    """An OSError's cause in words, without its file name (the message names the path once)."""
+    if error.errno in CAUSES:
+        return CAUSES[error.errno]
+    return os.strerror(error.errno) if error.errno else (str(error) or type(error).__name__)
+
+
+def fault(path: Union[Path, str], error: OSError, doing: str = "write") -> DiskFault:
+    if isinstance(error, DiskFault):  # said already
+        return error
+    return DiskFault(path, cause_of(error), doing, error.errno)
+
+
+def ensure_folder(path: Path, *, ours: bool = True) -> Path:
+    """`path` as a real folder, created with its parents. A folder the grader owns inside OUT
+    (`ours`: results/, feedback/) must not be a symbolic link: its files would land wherever the link
+    points. OUT itself may be one (an instructor's link to another disk): pass ours=False."""
+    if ours and path.is_symlink():
+        raise DiskFault(path, "it is a symbolic link, not a folder (the grader writes only inside OUT): "
+                              "remove the link and run the same command again", "write into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file (or a link to one) where the folder should be
+        raise DiskFault(path, "it is a file, not a folder", "write into") from None
+    except OSError as e:
+        raise fault(path, e, "create the folder") from None
+    if not path.is_dir():
+        raise DiskFault(path, "it is not a folder", "write into")
+    return path
+
+
+def _temporary(path: Path) -> tuple[Path, int]:
+    """A new file beside `path` (same folder, so the rename cannot cross a disk), opened for
+    writing. O_EXCL: never an existing file or a planted link; a random name: writers side by side
+    never share one. Mode 0666 less the umask, as an ordinary open would give."""
+    for _ in range(8):
+        tmp = path.with_name(f".{path.name[:200]}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+        return tmp, fd
+    raise FileExistsError(errno.EEXIST, "could not create a temporary file", str(path))
+
+
+def write_atomic(path: Path, data: Union[bytes, str], *, skip_same: bool = False) -> bool:
+    """Put `data` (text is written as UTF-8) at `path` whole: temporary file, fsync, os.replace.
+    On any OSError the temporary file is removed, the old `path` is untouched, and DiskFault names
+    `path` and the cause. `skip_same`: leave a file that already holds exactly these bytes alone (a
+    resumed batch rewriting what it wrote before costs no fsync). Returns whether it wrote."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if skip_same and _holds(path, raw):
+        return False
+    tmp: Optional[Path] = None
+    try:
+        tmp, fd = _temporary(path)
+        try:
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise fault(path, e) from None
+    finally:
+        if tmp is not None:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    return True
+
+
+def _holds(path: Path, raw: bytes) -> bool:
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != len(raw):
+            return False
+        return path.read_bytes() == raw
+    except OSError:
+        return False
+
+
+def check_writable(folder: Path) -> None:
+    """Before anything is graded: a file of PROBE_BYTES can be written and synced in `folder`, so a
+    read-only or full disk stops the command at once, in one line, instead of after the grading."""
+    probe = folder / f".autograder-probe-{secrets.token_hex(6)}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as e:
+        raise fault(folder, e, "write into") from None
+    try:
+        try:
+            view = memoryview(bytes(PROBE_BYTES))
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise fault(folder, e, "write into") from None
+    finally:
+        try:
+            probe.unlink()
+        except OSError:
+            pass
+
+
+@contextmanager
+def disk_faults(root: Path) -> Iterator[None]:
+    """The safety net around writing outputs under `root`: an OSError about a path inside it that no
+    writer above turned into a DiskFault becomes one here (an OSError about anything else, such as a
+    student's file, is not the disk's fault and passes unchanged)."""
+    try:
+        yield
+    except DiskFault:
+        raise
+    except OSError as e:
+        name = e.filename if isinstance(e.filename, str) else None
+        if name is not None and _inside(Path(name), root):
+            raise fault(name, e) from None
+        raise
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.absolute().relative_to(root.absolute())
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,424 @@
+"""Batch grading: every submission in a directory, side by side, resumable, one report.
+
+`-j N` runs N trusted grader processes (autograder.course.pool), each a whole grader with its own zygote;
+this process hands out submissions, journals results (the one writer) and writes the outputs.
+`--shard K/N` grades a deterministic 1/N of the directory; `autograder merge` (autograder.course.merge)
+joins shards into the outputs one batch would have written."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Optional
+
+from autograder.course.atomic import check_writable, disk_faults, ensure_folder
+from autograder.errors import GraderError
+from autograder.course.journal import Journal
+from autograder.results import Isolation, SubmissionResult
+
+if TYPE_CHECKING:
+    from autograder.config import Course
+    from autograder.course.exports import Discovery
+    from autograder.grading.grader import Grader
+    from autograder.course.handscores import HandScores
+    from autograder.course.pool import Task
+
+SUFFIXES = (".ipynb", ".py")
+
+
+def find_submissions(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in SUFFIXES
+                  and not p.name.startswith("."))
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def submission_seed(batch_seed: int, sha256: str) -> int:
+    """Deterministic per batch and submission: a resumed batch draws the same hidden inputs, and so
+    does every shard of a batch run with the same --seed."""
+    return int.from_bytes(hashlib.sha256(f"{batch_seed}:{sha256}".encode()).digest()[:8], "little") >> 1
+
+
+# --- what decides a score ----------------------------------------------------------------------------
+def _tree_digest(root: Path) -> str:
+    """sha256 over every file under `root` (relative path and bytes; caches left out)."""
+    h = hashlib.sha256()
+    if root.is_dir():
+        for p in sorted(root.rglob("*")):
+            if "__pycache__" in p.parts or p.suffix == ".pyc" or p.is_symlink() or not p.is_file():
+                continue
+            h.update(p.relative_to(root).as_posix().encode("utf-8", "surrogatepass") + b"\0")
+            h.update(_sha256(p).encode() + b"\0")
+    return h.hexdigest()
+
+
+def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str]]:
+    """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
+    test files, the reference modules, grading.yml's settings for it and this package's code (its version and its files).
+    Only bytes are read: nothing of the tests or the reference is imported here."""
+    from autograder import __version__
+    settings = course.config.assignments[slug].model_dump(mode="json")
+    settings.pop("title", None)  # a title decides no score
+    settings.pop("similarity", None)  # the similarity report is advice: it decides no score
+    settings.pop("late_policy", None)  # applied to totals after scoring: a new policy regrades nothing
+    relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
+                "gpu_points": course.config.gpu_points, "assignment": settings}
+    parts = {
+        "the hidden tests": _tree_digest(course.assignment_dir(slug) / "hidden"),
+        "the reference": _tree_digest(course.root / "reference"),
+        "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
+        # the code, not just its version number: a fix between releases changes scores too
+        "the autograder code": f"{__version__}:{_tree_digest(Path(__file__).resolve().parent.parent)}",
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest(), parts
+
+
+def why_regraded(old_parts: dict[str, str], new_parts: dict[str, str]) -> str:
+    """Which of the fingerprint's parts changed, for people: "the hidden tests changed"."""
+    if not old_parts:
+        return "graded before grading was fingerprinted"
+    changed = [k for k in new_parts if old_parts.get(k) != new_parts[k]]
+    return " and ".join(changed) + " changed" if changed else "the grading changed"
+
+
+# --- class exports -----------------------------------------------------------------------------------
+def discover_class(directory: Path, slug: str, scratch: Path) -> "Discovery":
+    """The class in `directory`, in any layout autograder.course.exports reads (flat, per-student folders,
+    zips, Gradescope, Canvas, Moodle). Zips are unpacked into `scratch`, which must outlive grading."""
+    from autograder.course.exports import discover
+    return discover(directory, slug, scratch)
+
+
+def shard_part(found: "Discovery", shard: Optional[tuple[int, int]]) -> "Discovery":
+    """The share of a discovery one shard grades (by key; problems about the export as a whole go to
+    shard 1 only, so a merged roster names each once)."""
+    if shard is None:
+        return found
+    k, n = shard
+    return found.model_copy(update={
+        "entries": [e for e in found.entries if shard_of(e.key, n) == k],
+        "problems": [p for p in found.problems if (shard_of(p.key, n) == k if p.key else k == 1)]})
+
+
+@dataclass
+class BatchInfo:
+    """What a batch did besides its results, for the CLI's summary."""
+    regraded: dict[str, str] = field(default_factory=dict)      # key -> why it was graded again
+    changes: dict[str, tuple[float, float, float, float, str]] = field(default_factory=dict)  # this run's
+    warnings: list[str] = field(default_factory=list)
+    found: Optional["Discovery"] = None
+
+
+# --- shards ------------------------------------------------------------------------------------------
+def parse_shard(text: str) -> tuple[int, int]:
+    """"K/N" -> (K, N), K 1-based: what a SLURM array index or a Kubernetes completion index + 1 gives."""
+    m = re.fullmatch(r"\s*(\d{1,6})\s*/\s*(\d{1,6})\s*", text or "")
+    if not m:
+        raise GraderError(f"--shard takes K/N (for example 2/8), not '{text}'")
+    k, n = int(m.group(1)), int(m.group(2))
+    if not 1 <= k <= n:
+        raise GraderError(f"--shard {k}/{n}: K must be between 1 and N")
+    return k, n
+
+
+def shard_of(name: str, n: int) -> int:
+    """The shard (1..n) a submission belongs to, from its name alone: every shard decides the same
+    whatever else it sees in the folder, so each file is graded by exactly one shard."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big") % n + 1
+
+
+def task_timeout(course: "Course") -> float:
+    """How long a grader process may hold one submission before it is replaced: the submission's
+    own limit twice over, plus a grader process's start-up."""
+    return 2 * course.config.limits.submission_timeout_s + 120
+
+
+def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: Optional["Grader"] = None,
+              on_done: Optional[Callable[[SubmissionResult, bool], None]] = None,
+              seed: Optional[int] = None, shard: Optional[tuple[int, int]] = None,
+              course: Optional["Course"] = None, isolation: Optional[Isolation] = None,
+              found: Optional["Discovery"] = None, regrade: bool = False,
+              hand: Optional["HandScores"] = None, info: Optional[BatchInfo] = None) -> list[SubmissionResult]:
+    """Grade every submission of the class in `directory` (the shard's share of them) into `outdir`;
+    resumes from outdir/journal.sqlite. `found`: the class as discover_class read it (else read
+    here). A journaled grade is kept while the submission's bytes and the grading's fingerprint are
+    unchanged; `regrade` grades everything again. With `grader`, grades in this process on `jobs`
+    threads of that grader (one zygote); without, on `jobs` grader processes. Returns the results,
+    hand scores merged, in key order; `info` receives what was regraded and which scores changed.
+
+    OUT's disk: this process is its one writer (grader processes only send results), every file is
+    written whole (autograder.course.atomic), and each grade is journaled before its results file is written.
+    A read-only or full disk stops the batch with a DiskFault (a GraderError naming the path and the
+    cause); what was journaled stays, and the same command run again writes what is missing (the
+    results files of journaled grades included) and grades only what was not journaled."""
+    from autograder.grading.outcome import TestSpec, build_result
+    from autograder.course.outputs import results_name, write_results
+    from autograder.course.pool import GraderPool, Task
+    if course is None:
+        if grader is not None:
+            course = grader.course
+        else:
+            from autograder.config import find_course
+            course = find_course()
+    course.assignment_dir(slug)  # an unknown assignment stops here, before anything starts
+    info = info if info is not None else BatchInfo()
+    scratch: Optional[Path] = None
+    if found is None:
+        scratch = Path(tempfile.mkdtemp(prefix="autograder-class-"))
+    pool: Optional[GraderPool] = None
+    journal: Optional[Journal] = None
+    try:
+        if found is None:
+            assert scratch is not None
+            found = discover_class(directory, slug, scratch)
+        part = shard_part(found, shard)
+        info.found = part
+        ensure_folder(outdir, ours=False)  # OUT itself may be a link to another disk
+        check_writable(outdir)  # read-only or full: said now, before anything is graded
+        ensure_folder(outdir / "results")
+        ensure_folder(outdir / "feedback")  # a link or a file here is said now, not after the grading
+        journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
+        fingerprint, parts = grading_fingerprint(course, slug)
+        journal.set_fingerprint(fingerprint, parts)
+        with disk_faults(outdir):
+            part.write(outdir / "roster.json")  # whole or not at all (autograder.course.atomic)
+        vis = course.config.visibility
+        entries = part.entries
+        digests = {e.key: _sha256(e.path) for e in entries}
+        problems = {p.key: p for p in part.problems if p.key}
+        problem_digests = {k: "problem:" + hashlib.sha256(p.message.encode()).hexdigest() for k, p in problems.items()}
+        journal.expect([*digests.items(), *problem_digests.items()])
+        if hand is not None:
+            from autograder.course.handscores import dump_waivers
+            journal.keep_meta("hand_scores", dump_hand_scores(hand))
+            journal.keep_meta("late_waivers", dump_waivers(hand.waivers))
+        results: dict[str, SubmissionResult] = {}
+        before: dict[str, SubmissionResult] = {}
+        todo: list[Task] = []
+        for e in entries:
+            prev = journal.previous(e.key)
+            if prev is not None and prev[0] == digests[e.key] and prev[1] == fingerprint and not regrade:
+                results[e.key] = prev[2]
+                # the run that journaled it may have stopped before its results file was written (a
+                # full disk): written now, left alone where it already says exactly this
+                write_results(prev[2], vis, outdir / "results" / results_name(e.key), skip_same=True)
+                if on_done:
+                    on_done(prev[2], True)
+                continue
+            if prev is not None:
+                old_sha, old_fp, old = prev
+                why = ("the submission changed" if old_sha != digests[e.key] else
+                       why_regraded(journal.parts(old_fp), parts) if old_fp != fingerprint else "--regrade")
+                before[e.key] = old
+                info.regraded[e.key] = why
+            # no results_path: a grader process never writes into OUT; this process writes each
+            # results file after journaling its grade (finish)
+            todo.append(Task(name=e.key, path=str(e.path.resolve()),
+                             seed=submission_seed(journal.batch_seed, digests[e.key])))
+        why_of = dict(info.regraded)
+
+        def finish(task: Task, result: SubmissionResult, final: bool, written: bool = False) -> None:
+            assert journal is not None
+            if result.submission != task.name:  # the grader names a result after its file: the key names it here
+                result = result.model_copy(update={"submission": task.name})
+            if final:
+                journal.record(task.name, digests[task.name], result)
+                old = before.get(task.name)
+                if old is not None and (old.score, old.max_score) != (result.score, result.max_score):
+                    why = why_of.get(task.name, "")
+                    journal.record_change(task.name, old, result, why)
+                    info.changes[task.name] = (old.score, old.max_score, result.score, result.max_score, why)
+            else:  # the grader's failure, not the student's: shown now, graded again by a rerun
+                journal.record_failure(task.name, digests[task.name], result)
+            # after the journal: a disk that fills here loses no grade (a rerun writes this file)
+            write_results(result, vis, outdir / "results" / results_name(task.name))
+            results[task.name] = result  # only this thread writes it
+            if on_done:
+                on_done(result, False)
+
+        specs: list[TestSpec] = []
+        if grader is not None:
+            _in_process(grader, slug, todo, jobs, finish)
+            from autograder.grading.checks import MISCONCEPTIONS
+            journal.keep_texts(MISCONCEPTIONS)
+            specs = list(grader.specs(slug))
+        elif todo:
+            pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
+                              task_timeout_s=task_timeout(course), private=[directory, outdir])
+            pool.start()
+            _prepare_outputs()
+            for task, result, final, written in pool.run(todo):
+                finish(task, result, final, written)
+            pool.release()  # the grader processes wind down while the outputs are written
+            specs = list(pool.specs)
+            if pool.misconceptions:
+                journal.keep_texts(pool.misconceptions)
+                register_texts(pool.misconceptions)  # the report names them as the graders did
+        if specs:
+            journal.keep_meta("specs", json.dumps([s.to_json() for s in specs]))
+        else:  # nothing graded now: the test list the last graders announced
+            try:
+                specs = [TestSpec.from_json(x) for x in json.loads(journal.meta("specs") or "[]")]
+            except (ValueError, TypeError):
+                specs = []
+        for key, problem in problems.items():  # what the export holds that cannot be graded, and why
+            result = build_result(key, slug, status="rejected", seed=0, specs=specs, message=problem.message)
+            journal.record(key, problem_digests[key], result)
+            write_results(result, vis, outdir / "results" / results_name(key), skip_same=True)
+            results[key] = result
+        if hand is None:
+            hand = load_hand_scores(journal.meta("hand_scores"), course, slug, journal.meta("late_waivers"))
+        ordered = [results[k] for k in sorted(results)]
+        changes = {**journal.changes(), **info.changes}
+        with disk_faults(outdir):
+            ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
+                                    changes=changes, warnings=info.warnings)
+            # beside the grades, after them: advice for a person that changes no score
+            from autograder.course.similarity import write_batch_similarity
+            write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
+    finally:
+        if journal is not None:
+            journal.close()
+        if pool is not None:
+            pool.close()
+            for note in pool.notes:
+                # a grader process's "grader problem:" lines are summed up by the CLI's closing line
+                kept = "\n".join(x for x in note.splitlines() if not x.startswith("grader problem:"))
+                if kept.strip():
+                    _note(kept)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return ordered
+
+
+def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,
+                finish: Callable[["Task", SubmissionResult, bool], None]) -> None:
+    """Threads of one grader sharing one zygote (tests use this to put students side by side)."""
+    import torch
+    torch.set_num_threads(1)  # parallelism comes from grading submissions side by side
+    grader.warm_up()
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
+        futures = {threads.submit(grader.grade_or_fail, Path(t.path), slug, t.seed): t for t in todo}
+        try:
+            for fut in as_completed(futures):
+                result = fut.result()
+                finish(futures[fut], result, result.status != "worker_failed")
+        except BaseException:  # e.g. a full disk: grade nothing more that could not be kept
+            for fut in futures:
+                fut.cancel()
+            raise
+
+
+def register_texts(texts: dict[str, str]) -> None:
+    """Misconception texts the grader processes loaded with the hidden tests, for this process's
+    report (it never loads the hidden tests itself)."""
+    from autograder.grading.checks import register
+    for key, text in texts.items():
+        register(key, text)
+
+
+def _prepare_outputs() -> None:
+    """The report needs torch (autograder.grading.checks) and matplotlib: a few seconds of imports. This
+    process only waits while its grader processes work, so it imports them meanwhile, on a thread,
+    instead of after the last submission."""
+    def load() -> None:
+        try:
+            import autograder.course.report  # noqa: F401 - imports autograder.grading.checks, so torch
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot  # noqa: F401
+        except Exception:  # noqa: BLE001 - only a head start: write_outputs imports them anyway
+            pass
+
+    threading.Thread(target=load, name="prepare-outputs", daemon=True).start()
+
+
+def _note(text: str) -> None:
+    import sys
+
+    from autograder.text import terminal_text
+    try:
+        print(terminal_text(text, limit=800, newlines=True), file=sys.stderr, flush=True)
+    except Exception:  # noqa: BLE001 - a note never changes the outcome
+        pass
+
+
+def dump_hand_scores(hand: "HandScores") -> str:
+    """Hand scores as the journal keeps them (a rerun without --hand-scores, and merge, reuse them)."""
+    return json.dumps({key: {q: [h.score, h.comment, h.row] for q, h in qs.items()}
+                       for key, qs in hand.scores.items()}, sort_keys=True)
+
+
+def load_hand_scores(text: Optional[str], course: "Course", slug: str,
+                     waivers: Optional[str] = None) -> Optional["HandScores"]:
+    """The journal's hand scores and late waivers (handscores.dump_waivers) back; None for neither."""
+    from autograder.course.handscores import HandScore, HandScores, hand_points, load_waivers
+    late = load_waivers(waivers)
+    if not text and not late:
+        return None
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return None
+    out = HandScores(points=hand_points(course.settings(slug), slug), waivers=late)
+    for key, qs in data.items():
+        for q, (score, comment, row) in qs.items():
+            out.scores.setdefault(key, {})[q] = HandScore(key=key, question=q, score=float(score),
+                                                          comment=str(comment), row=int(row))
+    return out
+
+
+def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, outdir: Path,
+                  found: Optional["Discovery"] = None, hand: Optional["HandScores"] = None,
+                  changes: Optional[dict[str, tuple[float, float, float, float, str]]] = None,
+                  warnings: Optional[list[str]] = None) -> list[SubmissionResult]:
+    """gradebook.csv, canvas.csv, feedback/ and report.html of these results, in this order (one
+    batch, or merged shards), with the hand-graded questions grading.yml declares (hand scores
+    merged where given, else 0 awaiting hand grading). `found` names each submission's students and
+    when each came in: grading.yml's late policy (autograder.course.lateness) turns that into the penalty the
+    gradebook, canvas.csv, feedback and report show, with the hand-scores file's waivers; the results
+    (and their files) keep the raw score. Returns the results as written (hand scores merged)."""
+    from autograder.course.feedback import write_feedback
+    from autograder.course.gradebook import write_canvas_csv
+    from autograder.course.handscores import apply_hand_scores, hand_points
+    points = hand_points(course.settings(slug), slug)
+    if points:
+        results = [apply_hand_scores(r, points, hand) for r in results]
+        # each results file says what the gradebook says: hand scores (or "awaiting") included
+        from autograder.course.outputs import results_name, write_results
+        for r in results:
+            write_results(r, course.config.visibility, outdir / "results" / results_name(r.submission),
+                          skip_same=True)
+    entries = found.entries if found is not None else []
+    submitters = found.submitters() if found is not None else None
+    title = course.config.assignments[slug].title or slug
+    from autograder.course.lateness import assess_class
+    from autograder.course.lateness import warnings as late_warnings
+    late = assess_class(results, course.config, slug, entries, hand.waivers if hand is not None else None)
+    write_gradebook(results, outdir / "gradebook.csv", entries, submitters, lateness=late)
+    notes = write_canvas_csv(results, outdir / "canvas.csv", title, entries, submitters, lateness=late)
+    if warnings is not None:
+        warnings.extend(notes + late_warnings(late))
+    write_feedback(results, outdir / "feedback", entries=entries, title=title, lateness=late)
+    from autograder.course.report import write_report
+    write_report(results, course, slug, outdir, found=found, changes=changes or {}, lateness=late)
+    return results
+
+
+def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None, lateness=None) -> Path:
+    """gradebook.csv: one row per student (autograder.course.gradebook says which columns)."""
+    from autograder.course.gradebook import write_gradebook as write
+    return write(results, path, entries, submitters, lateness=lateness)

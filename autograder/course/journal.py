@@ -1,0 +1,330 @@
+"""The batch journal: one sqlite row per finished submission, committed as it finishes, so a batch
+killed with -9 resumes where it stopped and never grades anything twice.
+
+One writer: the batch's parent process (grader processes send it their results; they never open the
+journal). WAL mode, so a reader (`autograder merge`, a test) can read a journal that is being written.
+
+Besides the graded rows it keeps what `merge` needs to check a shard is whole: the shard it was run
+as (`K/N`, or empty for a whole batch), the submissions it was given (`expected`), and the results
+the grader could not finish (`failed`: worker_failed, retried by a rerun, shown until then).
+
+A fault of the disk (read-only, full, a file that is not a journal) is a DiskFault naming the journal
+and the cause in words, never a traceback; each grade is committed alone, so whatever was recorded
+before the fault stays, and the same command run again grades only the rest."""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+from urllib.parse import quote
+
+from autograder.course.atomic import DiskFault, check_writable, ensure_folder
+from autograder.errors import GraderError
+from autograder.results import SubmissionResult
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS graded (
+    submission TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    result_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS expected (submission TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS failed (
+    submission TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    result_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS fingerprints (fingerprint TEXT PRIMARY KEY, parts_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS changed (
+    submission TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    old_score REAL NOT NULL, old_max REAL NOT NULL,
+    new_score REAL NOT NULL, new_max REAL NOT NULL,
+    why TEXT NOT NULL
+);
+"""
+
+
+def _not_a_journal(error: sqlite3.Error) -> bool:
+    text = str(error)
+    return "not a database" in text or "malformed" in text or "file is encrypted" in text
+
+
+def journal_fault(path: Path, error: sqlite3.Error, doing: str = "write the journal") -> DiskFault:
+    """A sqlite error on the journal as the disk's fault, its cause in words. sqlite says "unable to
+    open database file" or "disk I/O error" without saying why: the folder is asked (a probe file)."""
+    text = str(error)
+    if _not_a_journal(error):
+        return DiskFault(path, f"it is not a journal (sqlite: {text}): move it away, or use another -o",
+                         "read")
+    if "full" in text:
+        return DiskFault(path, "no space left on the disk (it is full)", doing)
+    try:
+        check_writable(path.parent)
+    except DiskFault as probe:
+        return DiskFault(path, probe.cause, doing, probe.errno)
+    if path.exists() and not os.access(path, os.W_OK):
+        return DiskFault(path, "permission denied", doing)
+    return DiskFault(path, f"sqlite: {text}", doing)
+
+
+class Journal:
+    def __init__(self, path: Path, assignment: str, seed: Optional[int] = None, shard: str = "") -> None:
+        ensure_folder(path.parent, ours=False)  # OUT itself: it may be a link to another disk
+        if path.is_dir():
+            raise DiskFault(path, "it is a folder, not a journal", "open")
+        self.path = path
+        self._lock = threading.Lock()
+        self._db: Optional[sqlite3.Connection] = None
+        self.fingerprint = ""  # of everything that decides a score in this run (set_fingerprint)
+        try:
+            self._open(assignment, seed, shard)
+        except sqlite3.Error as e:
+            self.close()
+            raise journal_fault(path, e, "open the journal") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, assignment: str, seed: Optional[int], shard: str) -> None:
+        path = self.path
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(graded)")}
+        if "fingerprint" not in columns:  # a journal written before grades were fingerprinted
+            self._db.execute("ALTER TABLE graded ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''")
+        stored = self._meta("assignment")
+        if stored is not None and stored != assignment:
+            raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
+        # written even when it is there already: sqlite opens a journal it cannot write read-only
+        # without a word, and a read-only disk must stop the batch now, not after its first grade
+        self._set_meta("assignment", assignment)
+        stored_seed = self._meta("batch_seed")
+        if stored_seed is not None and not stored_seed.lstrip("-").isdigit():
+            raise DiskFault(path, f"its batch seed is {stored_seed[:40]!r}, not a number: it is not a journal "
+                                  "this grader wrote; move it away, or use another -o", "read")
+        if stored_seed is None:
+            self._set_meta("batch_seed", str(secrets.randbits(62) if seed is None else seed))
+        elif seed is not None and int(stored_seed) != seed:
+            raise GraderError(f"{path} was started with seed {stored_seed}, not {seed}: use another -o")
+        stored_shard = self._meta("shard")
+        if stored_shard is None:
+            self._set_meta("shard", shard)
+        elif stored_shard != shard:
+            raise GraderError(f"{path} journals shard '{stored_shard or 'all'}', not '{shard or 'all'}': "
+                              "use another -o")
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise GraderError(f"{self.path}: the journal is closed")
+        return self._db
+
+    @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock; a sqlite error (disk full, read-only, not a journal) rolls
+        back what was begun and is said as the disk's fault. Committed grades stay."""
+        with self._lock:
+            db = self._conn
+            try:
+                yield db
+            except sqlite3.Error as e:
+                try:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise journal_fault(self.path, e) from None
+
+    def _meta(self, key: str) -> Optional[str]:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    @property
+    def batch_seed(self) -> int:
+        with self._using():
+            return int(self._meta("batch_seed") or 0)
+
+    def expect(self, submissions: Iterable[tuple[str, str]]) -> None:
+        """The (name, sha256) this run was given: what a complete run has graded."""
+        with self._using() as db:
+            db.execute("BEGIN")
+            db.execute("DELETE FROM expected")
+            db.executemany("INSERT OR REPLACE INTO expected VALUES (?, ?)", list(submissions))
+            db.execute("COMMIT")
+
+    def set_fingerprint(self, fingerprint: str, parts: dict[str, str]) -> None:
+        """What decides a score in this run (hidden tests, reference, settings, version): results
+        recorded from now on carry it, and a result carrying another one is graded again."""
+        self.fingerprint = fingerprint
+        with self._using() as db:
+            db.execute("INSERT OR REPLACE INTO fingerprints VALUES (?, ?)",
+                       (fingerprint, json.dumps(parts, sort_keys=True)))
+            self._set_meta("fingerprint", fingerprint)
+
+    def parts(self, fingerprint: str) -> dict[str, str]:
+        with self._using() as db:
+            row = db.execute("SELECT parts_json FROM fingerprints WHERE fingerprint = ?", (fingerprint,)).fetchone()
+        try:
+            return dict(json.loads(row[0])) if row else {}
+        except (ValueError, TypeError):
+            return {}
+
+    def previous(self, submission: str) -> Optional[tuple[str, str, SubmissionResult]]:
+        """(sha256, fingerprint, result) of the submission's last finished grade, if any. A record that
+        does not validate (a damaged journal) is no grade: the submission is graded again."""
+        with self._using() as db:
+            row = db.execute("SELECT sha256, fingerprint, result_json FROM graded WHERE submission = ?",
+                             (submission,)).fetchone()
+        if not row:
+            return None
+        try:
+            return row[0], row[1], SubmissionResult.model_validate_json(row[2])
+        except ValueError:
+            return None
+
+    def record_change(self, submission: str, old: SubmissionResult, new: SubmissionResult, why: str) -> None:
+        """A regrade that changed a score: kept for the report (under this run's fingerprint)."""
+        with self._using() as db:
+            db.execute("INSERT OR REPLACE INTO changed VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (submission, self.fingerprint, old.score, old.max_score, new.score, new.max_score, why))
+
+    def changes(self) -> dict[str, tuple[float, float, float, float, str]]:
+        """{submission: (old score, old max, new score, new max, why)} of regrades under this fingerprint."""
+        with self._using() as db:
+            rows = db.execute("SELECT submission, old_score, old_max, new_score, new_max, why FROM changed "
+                              "WHERE fingerprint = ?", (self.fingerprint,)).fetchall()
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def keep_meta(self, key: str, value: str) -> None:
+        with self._using():
+            self._set_meta(key, value)
+
+    def meta(self, key: str) -> Optional[str]:
+        with self._using():
+            return self._meta(key)
+
+    def done(self, submission: str, sha256: str) -> Optional[SubmissionResult]:
+        with self._using() as db:
+            row = db.execute("SELECT sha256, result_json FROM graded WHERE submission = ?", (submission,)).fetchone()
+        if row and row[0] == sha256:
+            try:
+                return SubmissionResult.model_validate_json(row[1])
+            except ValueError:  # a damaged record: graded again
+                return None
+        return None
+
+    def record(self, submission: str, sha256: str, result: SubmissionResult,
+               result_json: Optional[str] = None) -> None:
+        """A finished grade (graded or rejected): never graded again while the file is unchanged.
+        Committed (synchronous=FULL) before this returns: a later fault of the disk cannot lose it."""
+        text = result_json if result_json is not None else result.model_dump_json()
+        with self._using() as db:
+            db.execute("BEGIN")
+            db.execute("INSERT OR REPLACE INTO graded (submission, sha256, result_json, fingerprint) "
+                       "VALUES (?, ?, ?, ?)", (submission, sha256, text, self.fingerprint))
+            db.execute("DELETE FROM failed WHERE submission = ?", (submission,))
+            db.execute("COMMIT")
+
+    def record_failure(self, submission: str, sha256: str, result: SubmissionResult) -> None:
+        """A submission the grader could not finish: kept for the gradebook, graded again by a rerun."""
+        with self._using() as db:
+            db.execute("INSERT OR REPLACE INTO failed VALUES (?, ?, ?)", (submission, sha256, result.model_dump_json()))
+
+    def keep_texts(self, texts: dict[str, str]) -> None:
+        """The misconception texts the grader processes used, for `merge`'s report."""
+        with self._using():
+            self._set_meta("misconceptions", json.dumps(dict(sorted(texts.items()))))
+
+    def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:  # closing never hides the error that stopped the run
+                pass
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that only reads `path`. A WAL reader needs the -shm file; on a read-only disk (a
+    shard's output kept on read-only media) that cannot be made, and when no -wal file holds pages
+    not yet in the database, the file is opened as immutable: it is then all there is to read."""
+    uri = "file:" + quote(str(path.absolute()))
+    db = sqlite3.connect(uri + "?mode=ro", uri=True)
+    try:
+        db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise
+    return sqlite3.connect(uri + "?immutable=1", uri=True)
+
+
+class JournalView:
+    """A journal read by `merge`: never written, never created."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.is_file():
+            raise GraderError(f"{path.parent} has no journal.sqlite: not a batch output folder")
+        try:
+            self._db = _read_only(path)
+            meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            self.graded = {name: (sha, text) for name, sha, text in
+                           self._db.execute("SELECT submission, sha256, result_json FROM graded")}
+            self.expected = self._optional("SELECT submission, sha256 FROM expected")
+            self.failed = {name: (sha, text) for name, sha, text in
+                           self._rows("SELECT submission, sha256, result_json FROM failed")}
+            self.fingerprints = {name: fp for name, fp in self._rows("SELECT submission, fingerprint FROM graded")}
+            self.changes = {r[0]: (r[2], r[3], r[4], r[5], r[6]) for r in self._rows(
+                "SELECT submission, fingerprint, old_score, old_max, new_score, new_max, why FROM changed")
+                if r[1] == meta.get("fingerprint", "")}
+            parts = [(text,) for fp, text in self._rows("SELECT fingerprint, parts_json FROM fingerprints")
+                     if fp == meta.get("fingerprint", "")]
+        except sqlite3.Error as e:
+            raise GraderError(f"{path} cannot be read as a journal: {e}") from None
+        finally:
+            if hasattr(self, "_db"):
+                self._db.close()
+        self.path = path
+        self.assignment = meta.get("assignment", "")
+        seed = meta.get("batch_seed") or "0"
+        if not seed.lstrip("-").isdigit():
+            raise GraderError(f"{path} cannot be read as a journal: its batch seed is {seed[:40]!r}, not a number")
+        self.batch_seed = int(seed)
+        self.shard = meta.get("shard", "")
+        self.meta = meta
+        self.fingerprint = meta.get("fingerprint", "")
+        try:
+            self.parts = {str(k): str(v) for k, v in json.loads(parts[0][0]).items()} if parts else {}
+        except (ValueError, AttributeError):
+            self.parts = {}
+        try:
+            texts = json.loads(meta.get("misconceptions") or "{}")
+        except ValueError:
+            texts = {}
+        self.texts = {str(k): str(v) for k, v in texts.items()} if isinstance(texts, dict) else {}
+
+    def _rows(self, sql: str) -> list[tuple]:
+        try:
+            return self._db.execute(sql).fetchall()
+        except sqlite3.OperationalError:  # a journal written before the table existed
+            return []
+
+    def _optional(self, sql: str) -> Optional[dict[str, str]]:
+        try:
+            return dict(self._db.execute(sql).fetchall())
+        except sqlite3.OperationalError:
+            return None

@@ -1,0 +1,394 @@
+"""Batch grading on every core: N trusted grader processes, one submission at a time each.
+
+One grader process (threads sharing one interpreter) stops scaling at about 4 workers: the hidden
+tests, the reference and the comparisons all run in the grader, under one GIL. So a batch runs N
+grader processes (`-j N`), each exactly what `autograder grade` runs: its own Grader (course, hidden
+tests, reference) and its own zygote, started by exec (never forked from a process holding tests, so
+the trust boundary is the one of a single grade: hidden tests and reference never enter a student's
+process, and students in different grader processes do not even share a zygote).
+
+The parent (the `batch` command) only hands out work and collects results: it never imports the
+tests, the reference or torch for grading. It is the journal's one writer. Work is handed out one
+submission at a time, so a slow notebook never holds up a queue behind it.
+
+    parent ── task {id, path, seed} ──> grader process ── spawn ──> zygote ──fork──> worker
+           <── result (SubmissionResult JSON) ──
+
+The two ends are trusted processes of the same user; the link is a socketpair carrying
+length-prefixed JSON (never pickle). A grader process that dies (a grader bug, the OOM killer) costs
+the submission it held a `worker_failed` result (not journaled: a rerun grades it again) and is
+replaced; one that outlives a generous deadline is killed the same way."""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Iterator, Optional, Sequence
+
+from autograder.errors import GraderError
+from autograder.grading.outcome import TestSpec, build_result
+from autograder.results import Isolation, SubmissionResult
+
+_HEADER = struct.Struct(">Q")
+MAX_FRAME = 1 << 30
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str      # the submission's file name (its key in the journal and the gradebook)
+    path: str
+    seed: int
+    results_path: str = ""  # where the grader process writes its results.json ("" : it does not)
+
+
+def send(sock: socket.socket, message: dict[str, Any]) -> None:
+    data = json.dumps(message, separators=(",", ":")).encode()
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> Optional[bytes]:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def recv(sock: socket.socket) -> Optional[dict[str, Any]]:
+    """One message, or None when the other end is gone (EOF mid-frame counts as gone)."""
+    try:
+        header = _recv_exact(sock, _HEADER.size)
+        if header is None:
+            return None
+        (size,) = _HEADER.unpack(header)
+        if size > MAX_FRAME:
+            return None
+        body = _recv_exact(sock, size)
+    except OSError:
+        return None
+    if body is None:
+        return None
+    message = json.loads(body)
+    return message if isinstance(message, dict) else None
+
+
+# --- the parent's side ------------------------------------------------------------------------------
+# Run as `python -I -c BOOTSTRAP PACKAGE_ROOT MODULE ARGS...`: put the folder this package lies in first on
+# the path, then run MODULE as __main__ with ARGS as its arguments.
+_BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv.pop(1)); module = sys.argv.pop(1); import runpy; "
+              "runpy.run_module(module, run_name='__main__', alter_sys=True)")
+
+
+def isolated_module_command(module: str, *args: str) -> list[str]:
+    """The command that runs `module` of this package as `python -m` would, but isolated (`-I`):
+    neither the working directory nor PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, the user's site-packages
+    or a sitecustomize beside them decide what it imports; the interpreter's own library, its
+    site-packages, and, first, the folder this very package was imported from (so the child runs the
+    code this process runs and fingerprints, installed or not; nothing of the caller's folder)."""
+    package_root = str(Path(__file__).resolve().parent.parent.parent)
+    return [sys.executable, "-I", "-c", _BOOTSTRAP, package_root, module, *args]
+
+
+def grader_command(options: dict[str, Any]) -> list[str]:
+    """How a grader process is started (isolated_module_command). The course's `reference` package
+    joins its path explicitly, by absolute path, when the hidden tests load (autograder.grading.hidden)."""
+    return isolated_module_command("autograder.course.pool", json.dumps(options))
+
+
+class GraderProcess:
+    """One trusted grader process, from the parent's side."""
+
+    def __init__(self, index: int, options: dict[str, Any]) -> None:
+        self.index = index
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock = parent
+        self.stderr: IO[bytes] = tempfile.TemporaryFile(prefix="autograder-grader-")
+        opts = dict(options, fd=child.fileno(), parent=os.getpid())
+        # Its own empty working directory: whatever folder the instructor ran `batch` from (a class
+        # folder full of students' json.py) is neither its cwd nor on its import path.
+        self.home = tempfile.mkdtemp(prefix="autograder-grader-")
+        # Started by exec, from the parent's own thread: PR_SET_PDEATHSIG in the child follows it.
+        self.proc = subprocess.Popen(grader_command(opts), pass_fds=[child.fileno()], cwd=self.home,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr)
+        child.close()
+        self.task: Optional[Task] = None
+        self.since = 0.0
+        self.ready = False
+
+    def give(self, task: Task) -> None:
+        self.task, self.since = task, time.monotonic()
+        # Absolute paths: the grader process works in its own folder, not in the caller's.
+        results_path = os.path.abspath(task.results_path) if task.results_path else ""
+        try:
+            send(self.sock, {"op": "grade", "name": task.name, "path": os.path.abspath(task.path),
+                             "seed": task.seed, "results_path": results_path})
+        except OSError:
+            pass  # it died: its socket reads EOF next, and the task is reported with its death
+
+    def stderr_tail(self, limit: int = 800) -> str:
+        try:
+            self.stderr.seek(0)
+            return self.stderr.read().decode(errors="replace").strip()[-limit:]
+        except (OSError, ValueError):
+            return ""
+
+    def ask_to_exit(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                send(self.sock, {"op": "exit"})
+            except OSError:
+                pass
+
+    def stop(self, kill: bool = False) -> None:
+        if kill and self.proc.poll() is None:
+            self.proc.kill()
+        elif not kill:
+            self.ask_to_exit()
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=None if kill else 30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def _why_stopped(proc: GraderProcess) -> str:
+    try:
+        code = proc.proc.wait(timeout=5)  # its socket closed as it died: the exit follows at once
+    except subprocess.TimeoutExpired:
+        return "the grader process broke off"
+    how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+    return f"the grader process stopped ({how})"
+
+
+class GraderPool:
+    """`jobs` grader processes for one assignment of one course; `run` grades tasks on them."""
+
+    def __init__(self, course_root: Path, slug: str, jobs: int, isolation: Optional[Isolation] = None,
+                 task_timeout_s: float = 600.0, private: Sequence[Path] = ()) -> None:
+        # absolute: the grader processes do not share this process's working directory. `private`:
+        # folders no student may read besides the course (the class, the output): zygote.launch
+        self.options: dict[str, Any] = {"course": str(Path(course_root).resolve()), "slug": slug,
+                                        "isolation": isolation.value if isolation else None,
+                                        "private": [str(Path(p).resolve()) for p in private]}
+        self.slug = slug
+        self.jobs = max(1, int(jobs))
+        self.task_timeout_s = task_timeout_s
+        self.procs: list[GraderProcess] = []
+        self.specs: list[TestSpec] = []
+        self.isolation: Optional[Isolation] = isolation
+        self.notes: list[str] = []
+        self.misconceptions: dict[str, str] = {}  # texts of the keys the hidden tests may name
+        self._started = 0
+
+    def _start_one(self) -> GraderProcess:
+        self._started += 1
+        proc = GraderProcess(self._started, self.options)
+        self.procs.append(proc)
+        return proc
+
+    def start(self) -> None:
+        """Start every grader process now: their start-ups (torch, tests, zygote) overlap."""
+        while len(self.procs) < self.jobs:
+            self._start_one()
+
+    def _failed(self, task: Task, reason: str) -> SubmissionResult:
+        return build_result(task.name, self.slug, status="worker_failed", seed=task.seed, specs=self.specs,
+                            isolation=self.isolation, message=f"grader error: {reason}")
+
+    def _retire(self, proc: GraderProcess, kill: bool) -> None:
+        proc.stop(kill=kill)
+        self.procs.remove(proc)
+        tail = proc.stderr_tail()
+        if tail and tail not in self.notes:
+            self.notes.append(tail)
+        proc.stderr.close()
+
+    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, SubmissionResult, bool, bool]]:
+        """Grade every task; yields (task, result, final, written) as each finishes, in completion
+        order. `final` is False for a result the grader could not finish (worker_failed: not
+        journaled); `written` says the grader process wrote task.results_path itself."""
+        queue = deque(tasks)
+        if not queue:
+            return
+        self.start()
+        sel = selectors.DefaultSelector()
+        for p in self.procs:
+            sel.register(p.sock, selectors.EVENT_READ, p)
+        # One task each right away: it waits in the socket while the process starts up.
+        for p in self.procs:
+            if queue:
+                p.give(queue.popleft())
+        # Failures seen before any process announced the tests wait for the test list.
+        unannounced: list[tuple[Task, str]] = []
+        failures_before_ready = 0
+
+        def replace(proc: GraderProcess, reason: str) -> None:
+            nonlocal failures_before_ready
+            sel.unregister(proc.sock)
+            tail = proc.stderr_tail()
+            self._retire(proc, kill=True)
+            if not proc.ready:
+                failures_before_ready += 1
+                if failures_before_ready >= 2:
+                    raise GraderError(f"a grader process could not start: {tail or reason}")
+            if proc.task is not None:
+                unannounced.append((proc.task, reason))
+            if queue:
+                fresh = self._start_one()
+                sel.register(fresh.sock, selectors.EVENT_READ, fresh)
+                fresh.give(queue.popleft())
+
+        try:
+            while any(p.task is not None for p in self.procs) or unannounced:
+                if unannounced and (self.specs or not any(p.task is not None for p in self.procs)):
+                    for task, reason in unannounced:
+                        yield task, self._failed(task, reason), False, False
+                    unannounced.clear()
+                    continue
+                for key, _mask in sel.select(timeout=1.0):
+                    proc: GraderProcess = key.data
+                    message = recv(proc.sock) or {}  # {}: EOF or nonsense, handled below
+                    event = message.get("event")
+                    if event == "ready":
+                        proc.ready = True
+                        if not self.specs:
+                            self.specs = [TestSpec.from_json(s) for s in message.get("tests", [])]
+                        if self.isolation is None and message.get("isolation"):
+                            self.isolation = Isolation(message["isolation"])
+                        texts = message.get("misconceptions")
+                        if isinstance(texts, dict):
+                            self.misconceptions.update({str(k): str(v) for k, v in texts.items()})
+                    elif event == "error":
+                        # The grader cannot do its job at all (bad course, unreadable tests): stop.
+                        raise GraderError(str(message.get("message") or "a grader process failed"))
+                    elif event == "result" and proc.task is not None and message.get("name") == proc.task.name:
+                        task, proc.task = proc.task, None
+                        result = SubmissionResult.model_validate_json(message["result"])
+                        if queue:
+                            proc.give(queue.popleft())
+                        yield task, result, result.status != "worker_failed", bool(task.results_path)
+                    else:  # EOF or nonsense: this grader process is gone with the submission it held
+                        replace(proc, _why_stopped(proc))
+                now = time.monotonic()
+                for proc in list(self.procs):
+                    if proc.task is not None and now - proc.since > self.task_timeout_s:
+                        replace(proc, f"not finished within {self.task_timeout_s:g} s")
+        finally:
+            sel.close()
+
+    def release(self) -> None:
+        """Ask every grader process to exit, without waiting: they wind down while the caller works."""
+        for proc in self.procs:
+            proc.ask_to_exit()
+
+    def close(self) -> None:
+        self.release()  # all at once: their shutdowns (zygote, interpreter) overlap
+        for proc in list(self.procs):
+            self._retire(proc, kill=False)
+
+
+# --- the grader process's side ----------------------------------------------------------------------
+def readable_result(result: SubmissionResult) -> tuple[SubmissionResult, str]:
+    """(result, its JSON) for the parent and the results file. A text that still holds bytes of a
+    file name that are not UTF-8 (an exception's message naming the path) cannot be JSON: they are
+    written \\xNN rather than losing the submission and this grader process to a serialisation
+    error."""
+    try:
+        return result, result.model_dump_json()
+    except ValueError:  # pydantic's PydanticSerializationError: "surrogates not allowed"
+        from autograder.text import escape_undecodable
+
+        def readable(value: Any) -> Any:
+            if isinstance(value, str):
+                return escape_undecodable(value)
+            if isinstance(value, list):
+                return [readable(v) for v in value]
+            if isinstance(value, dict):
+                return {readable(k): readable(v) for k, v in value.items()}
+            return value
+        fixed = SubmissionResult.model_validate(readable(result.model_dump(mode="json")))
+        return fixed, fixed.model_dump_json()
+
+
+def _die_with_parent(parent: int) -> None:
+    """No grader process outlives the batch: SIGKILL when the parent goes (its zygote and workers die
+    with it: they die with their own parents)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def child_main(options: dict[str, Any]) -> int:
+    _die_with_parent(int(options["parent"]))
+    sock = socket.socket(fileno=int(options["fd"]))
+    slug = str(options["slug"])
+    try:
+        from autograder.config import Course, load_config
+        from autograder.sandbox.zygote import launch
+        root = Path(options["course"])
+        if not root.is_absolute():  # this process's cwd is its own empty folder, not the caller's
+            raise GraderError(f"the course root must be an absolute path, not {root}")
+        course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
+        iso = Isolation(options["isolation"]) if options.get("isolation") else None
+        # it imports torch while this process does the same
+        zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []])
+        import torch
+        torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
+        from autograder.grading.grader import Grader
+        grader = Grader(course, zygote=zygote)
+        specs = [s.to_json() for s in grader.specs(slug)]
+        grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
+    except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once
+        try:
+            send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
+                        else f"{type(e).__name__}: {e}"})
+        except OSError:
+            pass  # the batch already stopped (a sibling said the same first): nothing to add
+        return 2
+    from autograder.grading.checks import MISCONCEPTIONS
+    from autograder.course.outputs import write_results
+    vis = course.config.visibility
+    send(sock, {"event": "ready", "tests": specs, "isolation": grader.isolation.value,
+                "misconceptions": dict(MISCONCEPTIONS)})
+    try:
+        while True:
+            message = recv(sock)
+            if message is None or message.get("op") != "grade":
+                return 0
+            path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
+            result = grader.grade_or_fail(path, slug, seed=seed)
+            result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
+            if message.get("results_path"):  # here, where the misconception texts are loaded
+                write_results(result, vis, Path(message["results_path"]))
+            send(sock, {"event": "result", "name": name, "result": payload})
+    except (BrokenPipeError, ConnectionResetError):  # the batch stopped listening (a full disk, Ctrl-C):
+        return 0                                      # it says why itself; a traceback here would be noise
+    finally:
+        grader.close()
+
+
+if __name__ == "__main__":
+    sys.exit(child_main(json.loads(sys.argv[1])))

@@ -1,0 +1,712 @@
+"""Helpers for hidden tests. They run only in the trusted process.
+
+Tolerances come from DESIGN.md (measured with torch 2.13.0): they pass every correct implementation
+and fail every known wrong one. Failure messages say what is wrong, never what was expected on the
+test's own input; a value case of an attention function may add the smallest input of its kind that
+still fails, with its expected and actual output (autograder/grading/shrink.py).
+
+The authoring kit (docs/authoring.md): validators for answers (`expect_number`, `expect_int`,
+`expect_shape`, `expect_tuple`, `expect_matrix`, `expect_choice`), `call` for a call into the student's
+code, `assert_matches` with named wrong variants, `assert_vectorised`, `assert_function_avoids`, and
+`earned_with` for a rule test whose points wait for a value case.
+Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` holds a plain dict
+`MISCONCEPTIONS = {key: text}`; a hidden file registers it with `register_misconceptions(__file__)`."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import torch
+
+from autograder.errors import StudentCodeError
+from autograder.grading.hidden import EARNED_WITH
+
+# (rtol, atol) per dtype
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float64: (1e-10, 1e-10),
+    torch.float32: (1e-5, 1e-5),
+    torch.float16: (5e-3, 5e-3),
+    torch.bfloat16: (4e-2, 2e-2),
+}
+
+
+class Misconception(AssertionError):
+    """A failed check whose output matches a known wrong variant. `key` is counted in the report."""
+
+    def __init__(self, key: str, message: str) -> None:
+        self.key = key
+        super().__init__(message)
+
+
+# Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
+# by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
+MISCONCEPTIONS: dict[str, str] = {
+    "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
+                     "implementing it",
+    "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",
+    "gpu_only_failure": "code that works on the CPU but fails on the GPU: tensors created inside the "
+                        "function on the CPU (no device=...), host-only calls such as .numpy(), or "
+                        "legacy constructors such as torch.FloatTensor",
+    "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
+                        "left on (F.dropout trains by default), or a result that depends on earlier calls",
+    "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
+                         "float64: the result is right only to about 1e-7",
+    "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
+                            "function returns the output alone",
+}
+
+
+_Test = TypeVar("_Test")
+
+
+def earned_with(*value_tests: str) -> Callable[[_Test], _Test]:
+    """Declare a rule test's dependency: its points are earned only when each of `value_tests` passes
+    too ("test_float32_no_mask" in the same question, "q5:test_float32_no_mask" in another), on the
+    same device where that test runs per device, else on the CPU. A rule (no built-in in the source
+    or at run time, vectorised) is also kept by code that does nothing: a function returning zeros
+    calls no built-in and is fast. The runner withholds the points of a rule test that passed while
+    a test it is earned with failed, and its feedback says they are earned once the function gives
+    right values (runner.withhold_unearned). Goes under `@test_case(...)`; under stock otter it is an
+    attribute nobody reads."""
+    if not value_tests or not all(isinstance(t, str) and t.strip() for t in value_tests):
+        raise TypeError("earned_with needs the names of the value tests, e.g. earned_with(\"test_float32\")")
+
+    def mark(test: _Test) -> _Test:
+        setattr(test, EARNED_WITH, tuple(t.strip() for t in value_tests))
+        return test
+    return mark
+
+
+def register(key: str, description: str) -> None:
+    MISCONCEPTIONS.setdefault(key, description)
+
+
+def load_misconceptions(path: str | Path) -> dict[str, str]:
+    """The plain dict of a `_misconceptions.py` file (hidden.read_misconceptions: read, never run)."""
+    from autograder.grading.hidden import read_misconceptions
+    return read_misconceptions(Path(path))
+
+
+def register_misconceptions(test_file: str | Path) -> dict[str, str]:
+    """Register the texts of `_misconceptions.py` beside a hidden test file (call with `__file__`)."""
+    table = load_misconceptions(Path(test_file).with_name("_misconceptions.py"))
+    for key, text in table.items():
+        register(key, text)
+    return table
+
+
+def describe(key: str) -> str:
+    return MISCONCEPTIONS.get(key, key.replace("_", " "))
+
+
+def randn(shape: tuple[int, ...], rng: torch.Generator, dtype: torch.dtype = torch.float32,
+          scale: float = 1.0) -> torch.Tensor:
+    """Standard normal CPU tensor drawn from the test's generator (float64 draw, then cast)."""
+    return (torch.randn(shape, generator=rng, dtype=torch.float64) * scale).to(dtype)
+
+
+def tolerances(dtype: torch.dtype) -> tuple[float, float]:
+    return TOLERANCES.get(dtype, TOLERANCES[torch.float32])
+
+
+# --- answers: the validators every hidden test needs -------------------------------------------------
+
+def not_answered(value: object) -> bool:
+    """What an untouched template leaves: `x = ...`, or a stub function that returns nothing."""
+    return value is None or value is Ellipsis
+
+
+def _unanswered(what: str) -> AssertionError:
+    return AssertionError(f"{what} is not answered yet")
+
+
+def expect_number(value: object, what: str) -> float:
+    """A finite Python number (a one-element tensor is accepted and read with .item())."""
+    if not_answered(value):
+        raise _unanswered(what)
+    if type(value) is torch.Tensor and value.numel() == 1 and value.dtype != torch.bool:
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "  # noqa: TRY004 - a failed check, shown to the student
+                             f"got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise AssertionError(f"{what} is not a finite number")
+    return value
+
+
+def expect_int(value: object, what: str) -> int:
+    """A whole number (an int, a whole float, or a one-element tensor holding one)."""
+    number = expect_number(value, what)
+    if not number.is_integer():
+        raise AssertionError(f"{what} should be a whole number (a Python int)")
+    return int(number)
+
+
+def expect_shape(value: object, what: str) -> tuple[int, ...]:
+    """A shape: a tuple (or list, or torch.Size) of Python ints."""
+    if not_answered(value):
+        raise _unanswered(what)
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in value):
+        raise AssertionError(f"{what} should be a tuple of Python ints, for example (2, 3, 4)")
+    return tuple(value)
+
+
+def expect_tuple(value: object, what: str, names: Sequence[str]) -> tuple[Any, ...]:
+    """A function's tuple of len(names) results, e.g. expect_tuple(out, "attention", ("output", "weights"))."""
+    if not_answered(value):
+        raise _unanswered(what)
+    if not isinstance(value, (tuple, list)) or len(value) != len(names):
+        raise AssertionError(f"{what} should return {len(names)} values ({', '.join(names)}), "
+                             f"got {type(value).__name__}")
+    return tuple(value)
+
+
+def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Tensor:
+    """A tensor or nested list of numbers of `shape`, as a float64 tensor (NaN and inf kept, so that a
+    wrong variant producing them can still be recognised)."""
+    if not_answered(value):
+        raise _unanswered(what)
+    try:
+        t = torch.as_tensor(value, dtype=torch.float64)
+    except Exception:  # noqa: BLE001 - any unreadable answer
+        raise AssertionError(f"{what} should be a tensor or a nested list of numbers") from None
+    if tuple(t.shape) != tuple(shape):
+        raise AssertionError(f"{what} should have shape {tuple(shape)}, got {tuple(t.shape)}")
+    return t
+
+
+def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[str] = ("a", "b", "c", "d"),
+                  wrong: Mapping[str, str] | None = None, hint: str = "") -> None:
+    """A multiple-choice answer: one letter, any case, parentheses and spaces ignored ("(B) " is "b").
+    A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer."""
+    if not_answered(value):
+        raise _unanswered(what)
+    letters = [c.lower() for c in choices]
+    shown = ", ".join(f'"{c}"' for c in choices)
+    if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
+        raise AssertionError(f"{what} should be one letter as a string: {shown}")
+    letter = value.strip().strip("()").strip().lower()
+    if letter == answer.lower():
+        return
+    tail = f": {hint}" if hint else ""
+    key = {k.lower(): v for k, v in (wrong or {}).items()}.get(letter)
+    if key:
+        raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
+    raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_inputs: bool = True,
+         **kwargs: Any) -> Any:
+    """Call the student's function (a proxy). A stub that still raises NotImplementedError is "not
+    answered yet"; a forbidden API refused by the sandbox names `forbidden_api`; any other error of
+    the student's code propagates (StudentCodeError: its type and first line). A call that changed one
+    of its tensor inputs in place names `inplace_on_input` (unless `check_inputs` is False: a rule
+    test that checks something else)."""
+    try:
+        out = fn(*args, **kwargs)
+    except StudentCodeError as e:
+        if e.exc_type == "NotImplementedError":
+            raise _unanswered(what) from None
+        if e.exc_type == "ForbiddenAPIError":
+            raise Misconception("forbidden_api", f"{what} called an API this assignment forbids: {e.message}") from None
+        raise
+    if check_inputs:
+        raise_if_inputs_changed(fn, what)
+    return out
+
+
+def raise_if_inputs_changed(fn: object, what: str = "your function") -> None:
+    """The proxy's last call wrote into one of its tensor inputs (the worker compares each input with a
+    copy taken before the call): the caller's tensor changed, which is wrong even when the returned
+    values are right (a softmax done in place on the caller's scores)."""
+    changed = getattr(fn, "last_changed_inputs", None)
+    if isinstance(changed, list) and changed:
+        names = ", ".join(str(n) for n in changed[:4])
+        raise Misconception("inplace_on_input", f"{what} modifies its input in place ({names} is not the same "
+                            "after the call): the caller's tensor changes; compute a new tensor instead "
+                            "(x = x - m, not x -= m; masked_fill, not masked_fill_)")
+
+
+def differs_when_repeated(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
+                          first: object) -> bool:
+    """Whether a second call of the student's `fn` on the same inputs gives something else than `first`
+    (a crash counts as different): dropout or randomness left on."""
+    try:
+        again = fn(*args, **dict(kwargs))
+    except Exception:  # noqa: BLE001 - a second call that crashes where the first did not differs
+        return True
+    return not _same_value(first, again)
+
+
+def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
+                              first: object, what: str = "your function") -> None:
+    """Name `nondeterministic` when a second call on the same inputs does not give `first` again; call
+    it once a check has failed, so that a deterministic function costs no extra call."""
+    if differs_when_repeated(fn, args, kwargs, first):
+        raise Misconception("nondeterministic", f"{what} gives different outputs for the same input: dropout or "
+                            "randomness left on (F.dropout trains by default: pass training=False or leave "
+                            "it out)")
+
+
+def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
+    # Replies are rebuilt by the proxy, so a subclass cannot arrive; this check gives a clear message
+    # when the student returned something that is not a tensor at all.
+    if not_answered(got):
+        raise AssertionError(f"{what} is None: not answered yet (the function returns nothing)")
+    if type(got) is not torch.Tensor:
+        raise AssertionError(f"{what} should be a torch.Tensor, got {type(got).__name__}")
+    return got
+
+
+# --- values -------------------------------------------------------------------------------------------
+
+def _close(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype, rtol: float | None = None,
+           atol: float | None = None, equal_nan: bool = False) -> bool:
+    if tuple(a.shape) != tuple(b.shape):
+        return False
+    r, t = tolerances(dtype)
+    r, t = (r if rtol is None else rtol), (t if atol is None else atol)
+    a64, b64 = a.detach().to(torch.float64), b.detach().to(torch.float64)
+    return bool(torch.allclose(a64, b64, rtol=r, atol=t, equal_nan=equal_nan))
+
+
+def matching_variants(got: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None,
+                      dtype: torch.dtype, rtol: float | None = None, atol: float | None = None,
+                      expected: torch.Tensor | None = None) -> list[str]:
+    """The keys of the wrong variants `got` matches: same shape, close, NaN exactly where the variant
+    has NaN. An output with no finite entry matches nothing: it holds no evidence of its own. With
+    `expected` (the correct result), a variant that equals it on this input is dropped: that mistake
+    does not show here, so nothing can be named after it (a float32 scale constant with d_k = 16)."""
+    if not torch.isfinite(got).any():
+        return []
+    hits = []
+    for key, wrong in (variants or {}).items():
+        if not isinstance(wrong, torch.Tensor):
+            continue
+        if expected is not None and _close(wrong, expected, dtype, rtol, atol, equal_nan=True):
+            continue
+        if _close(got, wrong, dtype, rtol, atol, equal_nan=True):
+            hits.append(key)
+    return hits
+
+
+def name_from_rerun(out: object, expected: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None,
+                    dtype: torch.dtype) -> str | None:
+    """What a second call (on smaller or simpler inputs, after the first crashed) shows: the one mistake
+    its output `out` matches, and only when `out` is not simply right (then the crash is the mistake
+    itself, and no catalogued one explains it). None when nothing can be named."""
+    if type(out) is not torch.Tensor or _close(out, expected, dtype, equal_nan=True):
+        return None
+    hits = {k.split("/")[0] for k in matching_variants(out, variants, dtype, expected=expected)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+HALF = (torch.float16, torch.bfloat16)
+
+
+def nearest_variant(got: torch.Tensor, expected: torch.Tensor,
+                          variants: Mapping[str, torch.Tensor | None]) -> str | None:
+    """In half precision a mistake that saturates the softmax (scores times d_k...) is rounded so
+    differently from its float64 variant that no tolerance matches it; it is still named when the output
+    is at least 5 times closer (mean absolute difference) to that variant than to the correct result,
+    and twice closer than to any other variant."""
+    g = got.detach().to(torch.float64)
+    if not torch.isfinite(g).all():
+        return None
+    d_ref = float((g - expected.to(torch.float64)).abs().mean())
+    dist = sorted((float((g - w.to(torch.float64)).abs().mean()), k) for k, w in variants.items()
+                  if isinstance(w, torch.Tensor) and tuple(w.shape) == tuple(g.shape) and torch.isfinite(w).all())
+    if not dist or dist[0][0] * 5 > d_ref or (len(dist) > 1 and dist[0][0] * 2 > dist[1][0]
+                                               and dist[1][1].split("/")[0] != dist[0][1].split("/")[0]):
+        return None
+    return dist[0][1]
+
+
+def raise_if_variant(got: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None, what: str,
+                     dtype: torch.dtype, rtol: float | None = None, atol: float | None = None,
+                     expected: torch.Tensor | None = None) -> None:
+    """Name the one wrong variant `got` matches. Two that match on this input (the test's shapes
+    do not separate them) are both mentioned and neither is named. A variant called "key/detail" is
+    one way of making the mistake `key` (scale_by_T/queries: dividing by sqrt(T_q)). In half
+    precision, with `expected` given, a much nearer variant is named too (nearest_variant)."""
+    hits = list(dict.fromkeys(k.split("/")[0] for k in matching_variants(got, variants, dtype, rtol, atol,
+                                                                           expected=expected)))
+    if len(hits) == 1:
+        raise Misconception(hits[0], f"{what} is wrong: it matches {describe(hits[0])}")
+    if len(hits) > 1:
+        raise AssertionError(f"{what} is wrong: on this input it matches each of "
+                             + "; ".join(describe(k) for k in hits))
+    if dtype in HALF and expected is not None and variants and tuple(got.shape) == tuple(expected.shape):
+        near = nearest_variant(got, expected, variants)
+        if near is not None:
+            key = near.split("/")[0]
+            raise Misconception(key, f"{what} is wrong: it is far closer to what {describe(key)} gives than "
+                                     "to the correct result")
+
+
+def what_differs(got: torch.Tensor, expected: torch.Tensor, what: str, dtype: torch.dtype,
+                 rtol: float | None = None, atol: float | None = None) -> str:
+    """Where and by how much `got` differs from `expected` (same shape), never the expected values."""
+    r, t = tolerances(dtype)
+    r, t = (r if rtol is None else rtol), (t if atol is None else atol)
+    g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    total = e.numel()
+    bad_g, bad_e = ~torch.isfinite(g), ~torch.isfinite(e)
+    if (bad_g & ~bad_e).any():
+        n = int((bad_g & ~bad_e).sum())
+        first = tuple(int(i) for i in (bad_g & ~bad_e).nonzero()[0])
+        return (f"{what} contains NaN or inf in {n} of {total} entries (the first at index {first}) "
+                "where the correct result is finite")
+    off = ~torch.isclose(g, e, rtol=r, atol=t, equal_nan=True)
+    n = int(off.sum())
+    diff = (g - e).abs().masked_fill(~off, 0.0).nan_to_num(0.0)
+    worst = tuple(int(i) for i in (diff == diff.max()).nonzero()[0])
+    size = float(e[torch.isfinite(e)].abs().mean()) if torch.isfinite(e).any() else float("nan")
+    said = (f"{what} does not match the correct result in {n} of {total} entries (largest difference "
+            f"{float(diff.max()):.3g} at index {worst}; the entries are about {size:.2g} in size)")
+    shape = how_it_differs(g, e, r, t) or where_it_differs(off)
+    return f"{said}: {shape}" if shape else said
+
+
+def how_it_differs(got: torch.Tensor, expected: torch.Tensor, rtol: float, atol: float) -> str | None:
+    """A whole-output pattern of a wrong result of the right shape, in words that name no expected
+    value: a constant factor, the opposite sign, the last two axes swapped, each row's entries in
+    another order. None when it shows none of them."""
+    g, e = got.to(torch.float64), expected.to(torch.float64)
+    if not (torch.isfinite(g).all() and torch.isfinite(e).all()) or g.numel() < 2:
+        return None
+
+    def close(a: torch.Tensor, b: torch.Tensor) -> bool:
+        return a.shape == b.shape and bool(torch.allclose(a, b, rtol=rtol, atol=atol))
+
+    if close(g, -e):
+        return "it has the opposite sign everywhere (a sign flipped somewhere)"
+    big = e.abs() > 1e-6 * max(float(e.abs().max()), 1e-300)
+    if int(big.sum()) >= 2 and bool((g[~big].abs() <= atol).all()):
+        ratios = g[big] / e[big]
+        c = float(ratios.median())
+        if math.isfinite(c) and abs(c) > 1e-12 and close(g, c * e):
+            return f"it is the correct result times a constant: off by a constant factor x{c:.4g}"
+    if g.dim() >= 2 and g.shape[-1] == g.shape[-2] and close(g, e.transpose(-2, -1)):
+        return "it equals the correct result transposed (its last two axes swapped)"
+    if g.dim() >= 2 and g.shape[-2] > 1 and close(g.sort(dim=-2).values, e.sort(dim=-2).values) \
+            and not close(g.sort(dim=-1).values, e.sort(dim=-1).values):
+        return "each column holds the right values in another order: rows (positions) permuted or shifted"
+    if g.shape[-1] > 1 and close(g.sort(dim=-1).values, e.sort(dim=-1).values):
+        return "each row holds the right values in another order (a permutation of the last axis)"
+    return None
+
+
+def where_it_differs(off: torch.Tensor) -> str | None:
+    """Which part of the output is wrong, when only part of it is: the indices along each axis that
+    hold every wrong entry (a row, a head, a position), e.g. 'all in index 2 of axis 1 (of 4)'."""
+    if off.dim() == 0 or not off.any() or bool(off.all()):
+        return None
+    parts = []
+    for axis in range(off.dim()):
+        size = off.shape[axis]
+        if size < 2:
+            continue
+        hit = off.transpose(0, axis).reshape(size, -1).any(dim=1)
+        idx = [int(i) for i in hit.nonzero().flatten()]
+        if len(idx) < size:
+            shown = ", ".join(map(str, idx[:6])) + (", ..." if len(idx) > 6 else "")
+            name = {off.dim() - 1: "the last axis", off.dim() - 2: "axis -2 (rows)"}.get(axis, f"axis {axis}")
+            parts.append(f"index {shown} of {name} (size {size})")
+    if not parts:
+        return "wrong entries are spread over every row and column"
+    return "the wrong entries all lie at " + "; ".join(parts[:3]) + ", the rest is right"
+
+
+def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
+                   dtype: torch.dtype | None = None,
+                   variants: Mapping[str, torch.Tensor | None] | None = None,
+                   rtol: float | None = None, atol: float | None = None) -> None:
+    """`got` must be a plain tensor of `expected`'s shape and dtype (or `dtype`) and close to it.
+
+    `expected` may be computed in higher precision; it is compared in float64 with the tolerances of
+    the dtype under test (or `rtol`/`atol`, justified where they are passed). On mismatch, each wrong
+    variant is tried, whatever its shape (K Q^T has the transposed one): the one it matches raises
+    Misconception; otherwise the message says what differs (dtype, shape, where, how much, and a
+    pattern: a constant factor, a transposition, a part of the output). A tuple holding the right
+    output (out, weights) is `returns_extra_values`; a float64 result right only to float32's
+    precision, no catalogued variant matching, is `float32_precision`."""
+    if isinstance(got, (tuple, list)) and got and all(type(x) is torch.Tensor for x in got):
+        want = dtype or expected.dtype
+        for i, part in enumerate(got):
+            if part.dtype == want and (_close(part, expected, want, rtol, atol) or _near_in_half(part, expected)):
+                raise Misconception("returns_extra_values", f"{what} is a tuple of {len(got)} tensors, and "
+                                    f"its element {i} is the right output: return the output alone")
+    t = assert_plain_tensor(got, what)
+    dtype = dtype or expected.dtype
+    if t.dtype != dtype:
+        raise AssertionError(f"{what} has dtype {t.dtype}, expected {dtype} (the input's dtype)")
+    if tuple(t.shape) != tuple(expected.shape):
+        raise_if_variant(t, variants, what, dtype, rtol, atol)
+        raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
+    if _close(t, expected, dtype, rtol, atol):
+        return
+    raise_if_variant(t, variants, what, dtype, rtol, atol, expected=expected)
+    if dtype == torch.float64 and rtol is None and atol is None and _close(t, expected, torch.float32):
+        worst = float((t.to(torch.float64) - expected.to(torch.float64)).abs().max())
+        if worst > 1e-8:   # an epsilon of 1e-9 or so added somewhere stays below: it is not float32
+            raise Misconception("float32_precision", f"{what} is right only to float32's precision (largest "
+                                f"difference {worst:.2g}) for a float64 input: some step computes in float32 "
+                                "(a float32 tensor or constant, or .float()); keep the input's dtype")
+    raise AssertionError(what_differs(t, expected, what, dtype, rtol, atol))
+
+
+def _near_in_half(got: torch.Tensor, expected: torch.Tensor) -> bool:
+    """In half precision, near enough to be the output a correct solution gives on large scores (max
+    difference <= 0.25, mean <= 0.01: sdpa-from-scratch q5's measured yardstick); never in float32/64."""
+    if got.dtype not in HALF or got.shape != expected.shape or not bool(torch.isfinite(got).all()):
+        return False
+    d = (got.to(torch.float64) - expected.to(torch.float64)).abs()
+    return bool(d.max() <= 0.25 and d.mean() <= 0.01)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal up to the rounding of their dtype (tensors, numbers; tuples, lists and dicts of them).
+    Numbers: float32 rounding (rel 1e-6), as a float read from a float32 tensor with .item()."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
+    if type(a) is torch.Tensor and type(b) is torch.Tensor:
+        return a.dtype == b.dtype and _close(a, b, a.dtype, equal_nan=True)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
+    return False
+
+
+def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any]) -> None:
+    """One mistake, one charge. `student()` is the student's answer to a question built on earlier ones
+    (self_attention on their project_qkv, scaled_scores...), `check` fails if it is wrong, and `own()`
+    is the reference's composition run on the student's own earlier answers (their proxies). When the
+    answer is wrong but equals `own()` (or crashes exactly as `own()` does), and `own()` itself is
+    wrong, the mistake lies in the earlier answers, whose tests charge it: this one passes."""
+    try:
+        got = student()
+    except StudentCodeError as e:
+        try:
+            own()
+        except StudentCodeError as again:   # an earlier answer crashed
+            if (again.exc_type, again.message) == (e.exc_type, e.message):
+                return
+        except Exception as again:  # noqa: BLE001 - the composition is only evidence
+            # an earlier answer's output made the composition itself fail, as it made theirs
+            if (type(again).__name__, str(again).split("\n")[0]) == (e.exc_type, e.message):
+                return
+        raise
+    try:
+        check(got)
+        return
+    except AssertionError as wrong:
+        failure = wrong
+    try:
+        mine = own()
+    except Exception:  # noqa: BLE001 - no evidence: the student's failure stands
+        raise failure from None
+    try:
+        check(mine)
+    except AssertionError:
+        if _same_value(got, mine):
+            return                                       # wrong only through an earlier answer
+        # different values from the same inputs: randomness somewhere (dropout left on). In an earlier
+        # answer, `own()` differs from itself too and that answer's test charges it; else it is here
+        try:
+            mine_again = own()
+        except Exception:  # noqa: BLE001 - a composition that now crashes differs too
+            return
+        if not _same_value(mine, mine_again):
+            return
+        try:
+            student_again = student()
+        except Exception:  # noqa: BLE001 - a crash the first call did not have is a difference
+            student_again = None
+        if not _same_value(got, student_again):
+            raise Misconception("nondeterministic", "your function gives different outputs for the same "
+                                "input: dropout or randomness left on (F.dropout trains by default)") from None
+    raise failure
+
+
+def expect_no_crash(key: str, thunk: Callable[[], object]) -> object:
+    """Run a proxied call; if the student's code raises, fail naming misconception `key`."""
+    try:
+        return thunk()
+    except StudentCodeError as e:
+        if e.exc_type == "ForbiddenAPIError":  # a forbidden call is not a crash of its own
+            key = "forbidden_api"
+        if e.exc_type == "NotImplementedError":
+            raise _unanswered("this function") from None
+        raise Misconception(key, f"{describe(key)}: {e}") from None
+
+
+# --- vectorisation ---------------------------------------------------------------------------------
+# A timed student call must be neither recognisable nor cheaper than an honest one. Every timed call
+# runs on inputs drawn inside the timed request from a seed the student has never seen (nothing to
+# memoise or precompute: `calls.run_fresh_calls`), the sum of all the outputs comes back and must equal
+# the reference's sum over the same inputs, and the yardstick is the reference run through the same
+# `run_fresh_calls` in this process (same input generation, one thread like the worker). Times are CPU
+# seconds (the worker's read by the grader from outside), and only their ratio is used.
+
+InputSpecs = Sequence[tuple[tuple[int, ...], str]]   # one (shape, dtype name) per positional input
+
+# Largest difference allowed between the MEAN of the timed outputs and the reference's mean (float64
+# inputs, entries |x| < 9). It separates rounding from wrong outputs: a float64 solution is ~1e-15 off
+# per entry, one that computes in float32 (a dtype mistake the value tests charge, not this one) at most
+# ~6e-8 * 9 = 5e-7; one wrong output among n <= 2000 calls (entries ~0.1-1 off) moves the mean by > 5e-5.
+TIMED_MEAN_ATOL = 2e-6
+
+
+def _fresh_seed(rng: torch.Generator) -> int:
+    return int(torch.randint(0, 2 ** 62, (1,), generator=rng))
+
+
+def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
+              kwargs: dict[str, Any], rng: torch.Generator, limit: float, what: str,
+              variants: Sequence[Callable[..., object]] = ()) -> float:
+    """Student CPU time per call over the reference's, for inputs of `specs`."""
+    import time
+
+    from autograder.sandbox.calls import run_fresh_calls
+    best_ref = [float("inf")]
+
+    def reference_sum(seed: int, n: int) -> torch.Tensor:
+        start = time.thread_time()
+        total = run_fresh_calls(reference, specs, kwargs, seed, n)
+        best_ref[0] = min(best_ref[0], (time.thread_time() - start) / n)
+        return total
+
+    def timed(n: int) -> float:
+        """Seconds per call of the student's function over n fresh calls, outputs checked."""
+        seed = _fresh_seed(rng)
+        spent, total = student.time_fresh(specs, kwargs, seed=seed, repeat=n)
+        expected = reference_sum(seed, n)
+
+        def same(other: torch.Tensor) -> bool:
+            return (type(total) is torch.Tensor and total.shape == other.shape
+                    and bool(torch.allclose(total.to(torch.float64) / n, other / n, rtol=0.0,
+                                            atol=TIMED_MEAN_ATOL, equal_nan=True)))
+
+        # a known wrong variant's values verify the timing too: the value tests charge the mistake
+        def variant_sum(v: Callable[..., object]) -> torch.Tensor | None:
+            try:
+                return run_fresh_calls(v, specs, kwargs, seed, n)
+            except Exception:  # noqa: BLE001 - a variant that does not apply to these inputs
+                return None
+
+        ok = same(expected) or any(same(t) for t in map(variant_sum, variants) if t is not None)
+        if not ok:
+            shape = "x".join(map(str, specs[0][0])) if specs else "?"
+            raise AssertionError(f"the timing of {what} could not be verified: the timed calls (inputs of "
+                                 f"shape {shape}) returned wrong values; the tests of its values say "
+                                 "what is wrong")
+        return spent / n
+
+    reference_sum(_fresh_seed(rng), 2)               # warm-up: one-off costs of the first calls
+    one = timed(1)                                    # the student's warm-up, its output checked
+    for _ in range(3):                                # yardstick: best of three (load only slows)
+        reference_sum(_fresh_seed(rng), 10)
+    per_call = max(best_ref[0], 1e-6)
+
+    def ratio(student_s: float, guess: float) -> float:
+        # enough calls for about `student_s` seconds of the student's code, given a guess of the
+        # slowdown; the reference's time is re-read after each run (its sum is computed anyway)
+        n = max(5, min(2000, math.ceil(student_s / (guess * per_call))))
+        return timed(n) / max(best_ref[0], 1e-6)
+
+    if one >= 0.1 and one > 20 * limit * per_call:
+        return one / per_call                         # hopeless (nested loops): stop here
+    r = ratio(0.05, max(1.0, one / per_call))         # quick look, sized by the first call
+    if 0.8 * limit <= r <= 3 * limit:
+        # near the limit: ~0.3 s per measurement, best of three (a busy machine only slows)
+        r = min(ratio(0.3, r) for _ in range(3))
+    return r
+
+
+def assert_vectorised(student: Any, reference: Callable[..., object],
+                      cases: Sequence[tuple[InputSpecs, Mapping[str, Any]]], *, rng: torch.Generator,
+                      limit: float = 5.0, what: str = "the function", key: str = "not_vectorised",
+                      advice: str = "replace Python loops by batched tensor operations",
+                      variants: Sequence[Callable[..., object]] = ()) -> float:
+    """Fail (Misconception `key`) if the student's function is more than `limit` times slower than
+    `reference` on any of `cases`: (input specs, keyword arguments), e.g. one shape with long
+    sequences (a loop over rows shows) and one with many batch entries (a loop over them shows).
+
+    `student` is a proxy with `time_fresh`. Each timed request draws its own inputs from a new seed
+    taken from `rng`; its summed output must match the reference's or that of one of `variants` (the
+    known wrong versions, same signature: a value mistake is the value tests' business and costs
+    nothing here), else the test fails saying the timing could not be verified.
+    A crash of the student's code propagates (StudentCodeError). Returns the worst ratio."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)                           # the worker runs one thread: so does the yardstick
+    worst = 0.0
+    try:
+        for specs, kwargs in cases:
+            r = _slowdown(student, reference, specs, dict(kwargs), rng, limit, what, variants)
+            worst = max(worst, r)
+            if worst > limit:
+                break
+    finally:
+        torch.set_num_threads(threads)
+    if worst > limit:
+        raise Misconception(key, f"{what} took {worst:.0f}x the time of a vectorised version: {advice}")
+    return worst
+
+
+def assert_function_avoids(submission: object, func_name: str, names: str | tuple[str, ...], *,
+                           key: str, rule: str) -> None:
+    """Static check that `func_name`, and everything it calls, never uses `names` (`rule` says it in
+    words: "a built-in softmax"). A use raises Misconception(key); a source that does not show what
+    runs (exec, a function built out of sight...) fails with a message saying the rule cannot be
+    verified. The run-time guard of the sandbox is the first layer where there is one; this is the
+    second. With no notebook at all (the reference run in-process) there is nothing to read."""
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    cells = cells_of(submission)
+    if not cells:
+        return
+    try:
+        use = find_use(cells, func_name, names)
+    except SourceUnreadable as e:
+        raise AssertionError(f"the grader cannot check from your source that `{func_name}` avoids "
+                             f"{rule}: {e}. Define it with a plain `def` that calls only functions "
+                             "defined in your notebook or in torch/math") from None
+    if use is not None:
+        raise Misconception(key, f"{use.describe()}, which this assignment forbids ({rule})")
+
+
+# --- memory layout ------------------------------------------------------------------------------------
+
+def layout_crash(e: StudentCodeError, tensors: Mapping[str, object], rerun: Callable[[], object]) -> AssertionError | None:
+    """What a crash on inputs that are not contiguous (transposed, sliced or expanded views) reveals,
+    from a second call on contiguous copies of the same values (`rerun`, which raises StudentCodeError
+    if that crashes too): view_on_noncontiguous or inplace_on_input when the error says which, else a
+    plain message about the layout. None when every input is contiguous or the copies crash too."""
+    views = [n for n, t in tensors.items() if isinstance(t, torch.Tensor) and not t.is_contiguous()]
+    if not views:
+        return None
+    try:
+        rerun()
+    except Misconception as m:
+        if m.key != "inplace_on_input":
+            return None
+        # the copies run and are written into: the same write the view refused (named below)
+    except Exception:  # noqa: BLE001 - the copies fail too (or cannot tell): nothing to name
+        return None
+    said = f"your code raised {e.exc_type}: {e.message}"
+    where = f"{', '.join(views)} {'is' if len(views) == 1 else 'are'} not contiguous"
+    if "view size is not compatible" in e.message:
+        return Misconception("view_on_noncontiguous", f"{said}: {where} here, and contiguous copies of the "
+                             "same values work: use .reshape, or .contiguous() before .view")
+    if "written-to tensor" in e.message or "single memory location" in e.message:
+        return Misconception("inplace_on_input", f"{said}: {where} here (expanded: one memory location "
+                             "for many entries), and contiguous copies of the same values work: do not "
+                             "write into an input")
+    return AssertionError(f"{said}: {where} here (a transposed, sliced or expanded view), and on "
+                          "contiguous copies of the same values it runs: do not rely on an input's "
+                          "memory layout")

@@ -1,0 +1,279 @@
+"""grade_submission: intake -> sandbox execution -> hidden tests -> one SubmissionResult.
+
+A `Grader` holds what is trusted and warm (config, loaded hidden tests, the zygote) and grades any
+number of submissions; one bad submission never raises out of `grade`."""
+from __future__ import annotations
+
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Optional
+
+from autograder.config import Course, find_course
+from autograder.errors import SubmissionError
+from autograder.grading.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
+from autograder.grading.intake import Submission, read_submission
+from autograder.text import escape_undecodable, shown_name
+from autograder.sandbox.messages import jupyter_cell
+from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
+from autograder.grading.runner import SubmissionInfo, run_tests
+from autograder.sandbox.isolation import detect_isolation
+from autograder.grading.outcome import TestSpec, build_result, failed_everything, visible_specs
+from autograder.sandbox.gpu import CudaSlots, cuda_available
+from autograder.grading.namespaces import RestartingNamespace
+from autograder.sandbox.session import SandboxPolicy, WorkerSession
+from autograder.sandbox.zygote import Zygote, launch
+
+
+def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
+    facts = session.facts
+    shm = ("shared memory refused" if facts.get("shared_memory") == "denied"
+           else "shared memory NOT refused (no seccomp)")
+    cuda = None
+    if policy.cuda:
+        cuda = "ready" if facts.get("cuda_ready") else f"failed: {facts.get('cuda_error') or 'no reason given'}"
+    return SandboxRecord(seccomp=bool(facts.get("seccomp")), namespaces=list(facts.get("namespaces", [])),
+                         landlock=bool(facts.get("landlock")),
+                         memory=f"RLIMIT_DATA {policy.memory_mb} MiB + " + (
+                             f"private /tmp {policy.tmp_mb} MiB + /dev/shm {policy.shm_mb} MiB"
+                             if "mount" in facts.get("namespaces", [])
+                             else "a scratch dir of its own (no private mounts: files count against the host's /tmp)")
+                         + f"; {shm}", cuda=cuda)
+
+
+def infra_line(tests: list[TestReport]) -> str | None:
+    """The one line an instructor reads when cases were not run for a grader-side reason."""
+    skipped = [t for t in tests if t.status == "not_run"]
+    if not skipped:
+        return None
+    reasons = list(dict.fromkeys(t.infra_reason or "no reason given" for t in skipped))
+    devices = sorted({t.device or "cpu" for t in skipped})
+    return (f"{len(skipped)} {'/'.join(devices)} case(s) not run, not the student's fault: "
+            + "; ".join(reasons))[:600]
+
+
+class Grader:
+    def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
+                 zygote: Optional[Zygote] = None) -> None:
+        self.course = course or find_course()
+        self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
+        self._tests: dict[str, list[HiddenTestCase]] = {}
+        self._misconceptions: dict[str, dict[str, str]] = {}
+        self._zygote: Optional[Zygote] = zygote
+        self._lock = threading.RLock()
+        cfg = self.course.config
+        # CUDA where the course grades on it and this machine has a GPU (asked once, here). Without a
+        # GPU there simply are no CUDA cases: nothing failed, nothing to report.
+        self.devices = [d for d in cfg.devices if d == "cpu" or (d == "cuda" and cuda_available())]
+        # A CUDA worker holds its context from start to exit (CUDA must be initialised before the
+        # filter, so before any student code). At most `cuda_workers` are alive at once; a slot frees
+        # only once its worker has exited (WorkerSession.close waits on the pidfd).
+        self._cuda_slots = CudaSlots(cfg.limits.cuda_workers)
+        self._infra_said: set[str] = set()
+
+    @property
+    def isolation(self) -> Isolation:
+        """The level the zygote runs at (once it is ready: a bwrap start that fails falls back)."""
+        if self._zygote is not None:
+            return self._zygote.isolation
+        if self._isolation is None:
+            self._isolation = detect_isolation()
+        return self._isolation
+
+    def warm_up(self) -> None:
+        """Launch the zygote now; it imports torch while the grader loads tests."""
+        with self._lock:
+            self._warm_up()
+
+    def _warm_up(self) -> None:
+        # Only a first launch here: a zygote that died is restarted by its own spawn (at its level),
+        # and one that died before it was ever ready is a bwrap start that failed: waiting on it
+        # falls back (zygote.ProbingZygote) rather than trying bwrap again blindly.
+        if self._zygote is None:
+            self._zygote = launch(self.course, self._isolation)
+
+    @property
+    def zygote(self) -> Zygote:
+        self.warm_up()
+        assert self._zygote is not None
+        if not self._zygote.ready_now():
+            self._while_waiting()
+        self._zygote.wait_ready()
+        return self._zygote
+
+    def _while_waiting(self) -> None:
+        """Work this process would do later anyway, done while the zygote is still importing: the
+        first torch.autograd.grad given a grad_output imports sympy (~0.9 s, measured: most of a
+        single `grade`'s own grading work), so where a loaded hidden test file takes gradients, it
+        is imported now. On this thread, not another: a second thread fighting for the GIL was
+        measured slower."""
+        if "torch.fx.experimental.symbolic_shapes" in sys.modules:
+            return
+        with self._lock:
+            files = {t.file for cases in self._tests.values() for t in cases}
+        try:
+            wanted = any("autograd" in Path(f).read_text() for f in files if f)
+        except OSError:
+            return
+        if wanted:
+            import torch.fx.experimental.symbolic_shapes  # noqa: F401
+
+    def tests(self, slug: str) -> list[HiddenTestCase]:
+        with self._lock:
+            return self._load_tests(slug)
+
+    def misconceptions(self, slug: str) -> dict[str, str]:
+        """The assignment's hidden/_misconceptions.py, loaded once."""
+        with self._lock:
+            if slug not in self._misconceptions:
+                self._misconceptions[slug] = load_misconceptions(
+                    self.course.assignment_dir(slug) / "hidden")
+            return self._misconceptions[slug]
+
+    def _load_tests(self, slug: str) -> list[HiddenTestCase]:
+        if slug not in self._tests:
+            self._tests[slug] = load_hidden_tests(self.course.assignment_dir(slug) / "hidden",
+                                                  self.course.root)
+        return self._tests[slug]
+
+    def max_score(self, slug: str) -> float:
+        return sum(t.points for t in self.tests(slug))
+
+    def specs(self, slug: str) -> list[TestSpec]:
+        """The tests as results carry them, `visible` from grading.yml's visible_tests (an entry that
+        names no test is a ConfigError naming it)."""
+        return visible_specs([TestSpec.of(t) for t in self.tests(slug)],
+                             self.course.settings(slug).visible_tests, slug)
+
+    def policy(self, slug: str) -> SandboxPolicy:
+        """The worker's limits; CUDA only where some case of this assignment will run on it."""
+        cuda = "cuda" in self.devices and any(t.per_device for t in self.tests(slug))
+        return SandboxPolicy.from_limits(self.course.config.limits,
+                                         forbidden=self.course.settings(slug).forbidden_apis, cuda=cuda)
+
+    def failed_everything(self, slug: str, message: str) -> list[TestReport]:
+        return failed_everything(self.specs(slug), message)
+
+    def grade_or_fail(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:
+        """`grade`, and a worker_failed result instead of an exception when the grader itself could
+        not finish (never journaled: a rerun grades it again). For batches: one submission never
+        stops the others."""
+        start = time.perf_counter()
+        seed = secrets.randbits(63) if seed is None else int(seed)
+        try:
+            return self.grade(path, slug, seed=seed)
+        except Exception as e:  # noqa: BLE001 - never lose the batch to one submission
+            return build_result(shown_name(path), slug, status="worker_failed", seed=seed,
+                                specs=self.specs(slug), isolation=self.isolation,
+                                message=escape_undecodable(f"grader error: {type(e).__name__}: {e}"),
+                                elapsed_s=time.perf_counter() - start)
+
+    def grade(self, path: Path, slug: str, seed: Optional[int] = None) -> SubmissionResult:
+        """Grade one submission. Raises only GraderError (our problem), never for the student's."""
+        start = time.perf_counter()
+        self.warm_up()
+        seed = secrets.randbits(63) if seed is None else int(seed)
+        tests = self.tests(slug)
+        specs = self.specs(slug)  # a bad visible_tests entry stops here, before any student code runs
+
+        def result(status: str, **parts: object) -> SubmissionResult:
+            # isolation is read last: the level the worker really ran at
+            return build_result(shown_name(path), slug, status=status, seed=seed,  # type: ignore[arg-type]
+                                specs=specs, isolation=self.isolation,
+                                elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
+
+        try:
+            sub: Submission = read_submission(Path(path), self.course.config.limits)
+        except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
+            if not isinstance(e, SubmissionError):
+                e = SubmissionError(f"{shown_name(path)} could not be read as a notebook ({type(e).__name__})")
+            return result("rejected", message=str(e))
+        other = sub.assignment_name
+        if other and other != slug and other in self.course.config.assignments:
+            # The template it was written in says which assignment it is: 33 rows of "not defined"
+            # would only hide that.
+            return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
+                                              f"'{other}' (its metadata says so), not '{slug}': submit the "
+                                              f"{slug}.ipynb notebook")
+        manual = self._manual(slug, sub)
+        policy = self.policy(slug)
+        message = ""
+        slot = self._cuda_slots if policy.cuda else None
+        if slot is not None:
+            slot.acquire()
+        try:
+            session = self.zygote.spawn(policy)
+            try:
+                outcome = session.exec_cells(sub.cells)
+                errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
+                if errors:
+                    message = "; ".join(f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5])
+                namespace = RestartingNamespace(self.zygote.spawn, policy, session)
+                reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
+                                    submission=SubmissionInfo(source=sub.source, path=str(path),
+                                                              cells=tuple(sub.cells)),
+                                    gpu_points=self.course.config.gpu_points,
+                                    misconceptions=self.misconceptions(slug))
+                sandbox = sandbox_record(session, policy)
+                namespace.session.close()
+            finally:
+                session.close()
+        finally:
+            if slot is not None:
+                slot.release()
+        infra = infra_line(reports)
+        if infra:
+            self._say_infra(infra)
+        return result("graded", tests=reports, cells=outcome.cells, manual=manual, message=message,
+                      sandbox=sandbox, infra=infra)
+
+    def _say_infra(self, line: str) -> None:
+        """One line on stderr for the person running the grader, once per distinct problem (a batch
+        says it once, not once per submission); results.json and the report carry it too."""
+        from autograder.text import terminal_text
+        key = line.split(": ", 1)[-1]
+        with self._lock:
+            if key in self._infra_said:
+                return
+            self._infra_said.add(key)
+        try:
+            print(f"grader problem: {terminal_text(line, limit=600)}", file=sys.stderr, flush=True)
+        except Exception:  # noqa: BLE001 - a closed or strict stderr must not lose a finished grade
+            pass
+
+    def _manual(self, slug: str, sub: Submission) -> list[ManualAnswer]:
+        """Written answers for the questions grading.yml lists as manual, and for nothing else: at most
+        one each. A block whose heading names a configured question answers it; the other blocks fill
+        the configured questions still unanswered, in notebook order. Intake caps each text."""
+        names = list(dict.fromkeys(self.course.settings(slug).manual))
+        found = list(sub.manual_answers)
+        chosen = {key: key for key in found if key in names}   # question -> the block that answers it
+        others = iter(key for key in found if key not in names)
+        for name in names:
+            if name not in chosen:
+                block = next(others, None)
+                if block is None:
+                    break
+                chosen[name] = block
+        return [ManualAnswer(question=name, text=sub.manual_answers[chosen[name]],
+                             attachments=sub.manual_attachments.get(chosen[name], []))
+                for name in names if name in chosen]
+
+    def close(self) -> None:
+        if self._zygote is not None:
+            self._zygote.close()
+            self._zygote = None
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def grade_submission(path: Path, slug: str, seed: Optional[int] = None,
+                     course: Optional[Course] = None) -> SubmissionResult:
+    with Grader(course) as grader:
+        return grader.grade(path, slug, seed)

@@ -1,0 +1,280 @@
+"""Run hidden tests in the trusted process against a student namespace, classify each outcome once."""
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
+
+import torch
+
+from autograder.grading.checks import Misconception, describe
+from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
+from autograder.grading.hidden import HiddenTestCase
+from autograder.results import TestReport
+from autograder.grading.shrink import ShrinkBudget, current_budget
+
+
+@dataclass(frozen=True)
+class SubmissionInfo:
+    """What a test may know about the submission besides its functions: its source, for static checks.
+    `cells` are the code cells as intake read them (each parsed on its own by source_checks)."""
+    source: str
+    path: str = ""
+    cells: tuple[str, ...] = ()
+
+
+class InfraUnavailable(Exception):
+    """Raised by a namespace that cannot serve a device for a reason of the grader's (CUDA could not
+    be initialised in the worker): the case is reported `not_run`, never failed. The message is the
+    reason, one line."""
+
+
+class StudentNamespace(Protocol):
+    def resolve(self, name: str, device: str) -> object:
+        """A callable proxy for a student function, a plain value for data, None if undefined.
+        Raises InfraUnavailable when this namespace cannot run anything on `device`."""
+
+    def alive(self) -> bool: ...
+
+
+def case_seed(seed: int, test: HiddenTestCase, device: str) -> int:
+    """Fresh inputs per submission: derive each test's generator seed from the submission seed."""
+    digest = hashlib.sha256(f"{seed}:{test.question}:{test.name}:{device}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") & ((1 << 63) - 1)
+
+
+def not_run(test: HiddenTestCase, device: str, reason: str) -> TestReport:
+    """A case the grader could not run, for a reason of its own (`reason`, one line): 0 of 0 points,
+    so it never costs or grants anything, and it is not the student's failure."""
+    return TestReport(question=test.question, name=test.name, device=device, hidden=test.hidden,
+                      max_score=0.0, score=0.0, status="not_run", infra_reason=reason[:400],
+                      message=f"not run: {reason[:400]}")
+
+
+def classify(test: HiddenTestCase, device: str, points: float, exc: BaseException | None,
+             duration: float) -> TestReport:
+    """The one place an outcome becomes a report."""
+    base: dict[str, Any] = dict(question=test.question, name=test.name, device=device, hidden=test.hidden,
+                                max_score=points, duration_s=round(duration, 4))
+    if exc is None:
+        return TestReport(**base, score=points, status="passed")
+    if isinstance(exc, InfraUnavailable):
+        return not_run(test, device, str(exc) or "the grader could not run this case")
+    misconception = exc.key if isinstance(exc, Misconception) else None
+    if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
+        message = str(exc) or "assertion failed"
+    else:
+        # An unexpected error inside the test while handling the student's values (for example a
+        # list where a tensor was due). Name its type; never show a traceback of hidden code.
+        message = f"{type(exc).__name__}: {exc}"
+    return TestReport(**base, score=0.0, status="failed", message=message[:1000],
+                      misconception=misconception)
+
+
+# "Fails only on the GPU": what the error says -> what to tell the student. Measured on 85 real
+# student implementations graded on an H200 (issue 12): 4 failed only on CUDA, for these reasons.
+GPU_ONLY_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (   # first match wins
+    (("legacy constructor", "FloatTensor", "LongTensor", "DoubleTensor", "ByteTensor", "BoolTensor"),
+     "legacy constructors such as torch.FloatTensor(...) always build CPU tensors: use torch.tensor / "
+     "torch.empty with device=... instead"),
+    (("numpy", "to host memory"),
+     "`.numpy()` (and numpy functions) work only on CPU tensors: stay with torch operations"),
+    (("same device", "another device", "different device", "device type"),
+     "a tensor made inside the function lives on the CPU while the inputs are on the GPU: create it "
+     "on the inputs' device (torch.zeros(..., device=Q.device), torch.ones_like(scores), Q.new_full(...))"),
+)
+
+
+def gpu_only_hint(message: str) -> str:
+    low = message.lower()
+    for needles, hint in GPU_ONLY_HINTS:
+        if any(n.lower() in low for n in needles):
+            return hint
+    return ("look for tensors created without device=..., and for calls that only work on the CPU "
+            "(.numpy(), numpy or Python math on tensors, legacy constructors)")
+
+
+KNOCK_ON = "the worker had already stopped before this test"
+
+
+def name_gpu_only_failures(reports: Sequence[TestReport]) -> list[TestReport]:
+    """A per-device case that passed on the CPU and failed on CUDA fails because of the device: its
+    CUDA report names the misconception `gpu_only_failure` (replacing a variant the failure may have
+    matched by accident: the CPU run proves the logic right) and says what to look for. A case that
+    failed only because an earlier one had stopped the worker says nothing about the device."""
+    passed_on_cpu = {(r.question, r.name) for r in reports if r.device == "cpu" and r.status == "passed"}
+    out = []
+    for r in reports:
+        if (r.device == "cuda" and r.status == "failed" and (r.question, r.name) in passed_on_cpu
+                and not r.message.startswith(KNOCK_ON)):
+            r = r.model_copy(update={
+                "misconception": "gpu_only_failure",
+                "message": (f"{r.message}\nIt passes on the CPU and fails on the GPU: "
+                            f"{gpu_only_hint(r.message)}.")[:1200]})
+        out.append(r)
+    return out
+
+
+def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseException | None:
+    """The timeout of an earlier call into one of the functions `test` takes, if any: such a test
+    fails at once with that reason (RestartingNamespace remembers runaways; other namespaces have
+    none)."""
+    reason_of = getattr(namespace, "runaway_reason", None)
+    if reason_of is None:
+        return None
+    for name in test.student_names:
+        reason = reason_of(name)
+        if reason is not None:
+            return reason
+    return None
+
+
+def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
+              devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
+              gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None) -> list[TestReport]:
+    """Run every test on every device it takes. A namespace that cannot serve a device (its worker
+    has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
+
+    `misconceptions` (the assignment's `hidden/_misconceptions.py`) gives each named mistake its
+    text, which travels in the report: outputs read it there, whenever and wherever they run.
+
+    Shrinking (autograder/grading/shrink.py) spends the namespace's budget for the submission
+    (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test.
+    A rule test's points wait for the value cases it is earned with (withhold_unearned)."""
+    devices = list(devices)
+    budget = getattr(namespace, "shrink_budget", None)
+    with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
+        reports = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
+    reports = withhold_unearned(name_gpu_only_failures(reports), tests)
+    return [describe_misconception(r, misconceptions or {}) for r in reports]
+
+
+def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
+              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget) -> list[TestReport]:
+    reports: list[TestReport] = []
+    for test in tests:
+        for device in (devices if test.per_device else ["cpu"]):
+            budget.new_test()
+            # CUDA cases count for nobody unless the course says otherwise: the maximum must not
+            # depend on whether the grading machine has a GPU.
+            points = test.points if (device == "cpu" or gpu_points) else 0.0
+            start = time.perf_counter()
+            exc: BaseException | None = runaway_reason(namespace, test)
+            if exc is not None:
+                pass  # it takes a function that ran away before: fails at once, nothing restarted
+            elif test.student_names and not namespace.alive():
+                exc = WorkerCrashed(KNOCK_ON)
+            else:
+                try:
+                    kwargs: dict[str, Any] = {}
+                    for p in test.params:
+                        if p == "device":
+                            kwargs[p] = device
+                        elif p == "rng":
+                            kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
+                        elif p == "submission":
+                            kwargs[p] = submission or SubmissionInfo(source="")
+                        elif p == "env":
+                            kwargs[p] = {}
+                        else:
+                            kwargs[p] = namespace.resolve(p, device)
+                    missing = [p for p in test.student_names if kwargs[p] is None]
+                    if missing:
+                        raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
+                                             "(or is None): run every cell, keep the given names")
+                    test.func(**kwargs)
+                except Exception as e:  # noqa: BLE001 - every failure becomes a report
+                    exc = e
+            reports.append(classify(test, device, points, exc, time.perf_counter() - start))
+    return reports
+
+
+def withhold_unearned(reports: Sequence[TestReport], tests: Sequence[HiddenTestCase]) -> list[TestReport]:
+    """A rule test's points are earned by working code: a rule test that passed while a value case it
+    is earned with (HiddenTestCase.earned_with) failed, on the same device or, where that case runs
+    on the CPU only, there, scores 0 and says why. A value case the grader could not run (not_run)
+    withholds nothing: that is the grader's problem. A rule test that failed keeps its own message."""
+    earned_with = {t.key: t.earned_with for t in tests if t.earned_with}
+    names = {t.key: t.student_names for t in tests}
+    status = {(f"{r.question}:{r.name}", r.device or "cpu"): r.status for r in reports}
+    out = []
+    for r in reports:
+        key, device = f"{r.question}:{r.name}", r.device or "cpu"
+        failed = [n for n in earned_with.get(key, ())
+                  if status.get((n, device), status.get((n, "cpu"))) == "failed"]
+        if r.status == "passed" and failed:
+            own = names.get(key, ())
+            fn = next((n for n in names.get(failed[0], ()) if n in own), None) or (own or ("your function",))[0]
+            earned = {0.0: "it is", 1.0: "its point is"}.get(r.max_score, f"its {r.max_score:g} points are")
+            r = r.model_copy(update={
+                "score": 0.0, "status": "failed", "withheld_by": failed[0],
+                "message": (f"the rule holds, but {earned} earned once {fn} gives right values "
+                            f"({failed[0].replace(':', ': ', 1)} fails)")})
+        out.append(r)
+    return out
+
+
+def describe_misconception(report: TestReport, texts: Mapping[str, str]) -> TestReport:
+    """Copy the text of the report's misconception into it: the assignment's own first, then the
+    engine's (forbidden_api, not_vectorised, gpu_only_failure, ...)."""
+    key = report.misconception
+    if not key or report.misconception_text:
+        return report
+    text = texts.get(key) or describe(key)
+    return report.model_copy(update={"misconception_text": text})
+
+
+class TrustedProxy:
+    """Same interface as the sandbox's WorkerProxy, for trusted code only (the reference)."""
+
+    def __init__(self, fn: Callable[..., object], device: str, forbidden: Sequence[str] = ()) -> None:
+        self._fn = fn
+        self._device = device
+        self._forbidden = tuple(forbidden)
+        self.last_devices: list[str] = []
+        self.last_changed_inputs: list[str] = []
+
+    def _run(self, args, kwargs, grad_wrt=None, grad_output=None):
+        from autograder.sandbox.calls import invoke, to_device
+        self.last_changed_inputs = []
+        try:
+            out, self.last_devices = invoke(self._fn, args, kwargs, self._device, grad_wrt, grad_output,
+                                           self._forbidden, self.last_changed_inputs)
+        except Exception as e:  # noqa: BLE001 - mirrors the worker's error reply
+            raise StudentCodeError(type(e).__name__, str(e)) from None
+        return to_device(out, "cpu")
+
+    def __call__(self, *args, **kwargs):
+        return self._run(args, kwargs)
+
+    def call_with_grad(self, *args, grad_wrt=(0, 1, 2), grad_output=None, **kwargs):
+        return self._run(args, kwargs, list(grad_wrt), grad_output)
+
+    def time_fresh(self, specs, kwargs=None, *, seed: int, repeat: int = 10):
+        """Same contract as WorkerProxy.time_fresh, timed with this thread's CPU clock."""
+        from autograder.sandbox.calls import run_fresh_calls
+        start = time.thread_time()
+        try:
+            total = run_fresh_calls(self._fn, specs, dict(kwargs or {}), seed, repeat, self._device,
+                                    self._forbidden)
+        except Exception as e:  # noqa: BLE001 - mirrors the worker's error reply
+            raise StudentCodeError(type(e).__name__, str(e)) from None
+        return time.thread_time() - start, total
+
+
+class TrustedNamespace:
+    """Resolve names from a trusted dict (the reference module), for testing the hidden tests."""
+
+    def __init__(self, values: dict[str, object], forbidden: Sequence[str] = ()) -> None:
+        self._values = values
+        self._forbidden = tuple(forbidden)
+
+    def resolve(self, name: str, device: str) -> object:
+        value = self._values.get(name)
+        if value is Ellipsis:
+            raise NotAnswered(name)
+        return TrustedProxy(value, device, self._forbidden) if callable(value) else value
+
+    def alive(self) -> bool:
+        return True

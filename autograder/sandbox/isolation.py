@@ -1,0 +1,143 @@
+"""Which isolation this machine can give, and the recipe for it. Decided in the trusted process.
+
+    bwrap      the zygote runs under bubblewrap (every namespace, no capabilities, read-only system)
+    fallback   no usable bwrap but root with CAP_SYS_ADMIN: the zygote hides the course behind
+               private mounts
+    container  root without CAP_SYS_ADMIN (Docker's default capability set: Gradescope, a Kubernetes
+               pod): no mounts, no namespaces; each worker becomes a uid of its own under seccomp and
+               no_new_privs, and the course must be root-only (Gradescope's setup.sh makes it so)
+    rlimits    not root and no usable bwrap: limits and seccomp only
+
+Which one runs is decided by trying them, strongest first (`candidate_levels`, zygote.LevelChain): a
+level whose zygote does not start is skipped with one line saying why. Who we are only says which
+levels are worth trying.
+
+At every level each worker then gives itself its own namespaces where the kernel allows
+(autograder.sandbox.worker): that part is the same code everywhere."""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from autograder.results import Isolation
+
+# The unprivileged user student code runs as: nobody, or the user Gradescope's setup.sh creates.
+SANDBOX_UID = int(os.environ.get("AUTOGRADER_SANDBOX_UID", 65534))
+SANDBOX_GID = int(os.environ.get("AUTOGRADER_SANDBOX_GID", SANDBOX_UID))
+PKG_DIR = Path(__file__).resolve().parent.parent  # the whole package: the worker imports autograder.sandbox.*
+
+# The environment of every sandboxed process, and nothing else of the grader's.
+SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+# The zygote's own /tmp: it writes nothing there; each worker mounts a private one (policy.tmp_mb).
+ZYGOTE_TMP_BYTES = 1 << 20
+
+BWRAP_PROBLEM: list[str] = []  # why bwrap was not used, for the instructor
+
+
+@lru_cache(maxsize=1)
+def bwrap_executable() -> str | None:
+    """bwrap's absolute path, resolved once: the probe and the launcher run the same file, whatever
+    PATH the sandbox gets."""
+    found = shutil.which("bwrap")
+    return os.path.realpath(found) if found else None
+
+
+def runtime_paths() -> list[str]:
+    """What the worker needs to read: the interpreter, its environment, this package."""
+    return sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix,
+                   str(PKG_DIR)})
+
+
+def bwrap_command(python: str) -> list[str]:
+    """bwrap recipe from DESIGN.md: every namespace, no capabilities, read-only system, small /tmp."""
+    bwrap = bwrap_executable()
+    if bwrap is None:
+        raise FileNotFoundError("bwrap")
+    cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+           "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID),
+           # /tmp first: the binds below may live under /tmp (a checkout in /tmp) and must stay on top
+           "--dev", "/dev", "--proc", "/proc", "--size", str(ZYGOTE_TMP_BYTES), "--tmpfs", "/tmp"]
+    for top in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin"):
+        if os.path.islink(top):
+            cmd += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            cmd += ["--ro-bind", top, top]
+    for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/nsswitch.conf",
+              "/etc/passwd", "/etc/group"):
+        if os.path.exists(f):
+            cmd += ["--ro-bind", f, f]
+    # The interpreter, its environment and our package: read-only. Nothing else of the course.
+    for path in runtime_paths():
+        cmd += ["--ro-bind", path, path]
+    for dev in sorted(glob.glob("/dev/nvidia*")):
+        cmd += ["--dev-bind", dev, dev]
+    cmd += ["--clearenv"]
+    for key, value in SANDBOX_ENV.items():
+        cmd += ["--setenv", key, value]
+    cmd += ["--chdir", "/tmp", "--", python]
+    return cmd
+
+
+@lru_cache(maxsize=1)
+def bwrap_works() -> bool:
+    """Can bwrap start our interpreter with the full recipe? Tried twice: a loaded machine is slow."""
+    if bwrap_executable() is None:
+        BWRAP_PROBLEM.append("bwrap is not installed")
+        return False
+    for _ in range(2):
+        try:
+            r = subprocess.run(bwrap_command(sys.executable) + ["-I", "-c", "import autograder.sandbox.calls"],
+                               capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            BWRAP_PROBLEM.append(f"bwrap probe failed: {e}")
+            continue
+        if r.returncode == 0:
+            return True
+        BWRAP_PROBLEM.append(r.stderr.decode(errors="replace").strip()[-300:])
+    print(f"note: bubblewrap is unusable here ({BWRAP_PROBLEM[-1]}); using the fallback sandbox",
+          file=sys.stderr)
+    return False
+
+
+def candidate_levels() -> list[Isolation]:
+    """The levels worth trying here, strongest first. Root never falls to `rlimits`: its worker would
+    stay root, able to read the course and write results."""
+    forced = os.environ.get("AUTOGRADER_ISOLATION")
+    if forced:
+        return [Isolation(forced)]
+    levels = [Isolation.bwrap] if bwrap_executable() is not None else []
+    if os.geteuid() == 0:
+        return levels + [Isolation.fallback, Isolation.container]
+    return levels + [Isolation.rlimits]
+
+
+def detect_isolation(prefer: str | None = None) -> Isolation:
+    """bwrap where it works; else the unprivileged-uid fallback (needs root); else rlimits only.
+    `prefer` (or AUTOGRADER_ISOLATION) forces a weaker level, for tests of the fallback path."""
+    prefer = prefer or os.environ.get("AUTOGRADER_ISOLATION")
+    if prefer:
+        return Isolation(prefer)
+    if bwrap_works():
+        return Isolation.bwrap
+    if os.geteuid() == 0:
+        return Isolation.fallback
+    return Isolation.rlimits
+
+
+def cpu_seconds_of(pid: int) -> float:
+    """CPU time of a whole process (all its threads), read by the parent: a clock the student cannot
+    touch. The process's CPU clock (clock_getcpuclockid) has nanosecond resolution; /proc/<pid>/stat
+    (10 ms ticks) is the fallback."""
+    try:
+        return time.clock_gettime((~pid << 3) | 2)  # CPUCLOCK_SCHED of process `pid`
+    except OSError:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -1,0 +1,146 @@
+"""Every message that crosses the sandbox boundary, typed once for both sides.
+
+    grader -> worker   a Request: exec, resolve, call, time_fresh, exit
+    worker -> grader   an Event while cells run (cell_start, cell_end), the worker's `ready`, or a
+                       Reply to the request with the same id
+    grader -> zygote   SpawnRequest on the control socket, one socket fd attached
+    zygote -> grader   ZygoteReady once, then Spawned per request
+
+Frames and values (JSON, safetensors) are `autograder.sandbox.protocol`'s job; this module says what the
+frames contain. Everything the worker sends is untrusted: readers check each field's type."""
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from typing_extensions import NotRequired
+
+Op = Literal["exec", "resolve", "call", "time_fresh", "exit"]
+OPS: tuple[Op, ...] = ("exec", "resolve", "call", "time_fresh", "exit")
+
+
+# --- grader -> worker ------------------------------------------------------------------------
+class ExecRequest(TypedDict):
+    id: int
+    op: Literal["exec"]
+    cells: list[str]
+
+
+class ResolveRequest(TypedDict):
+    id: int
+    op: Literal["resolve"]
+    name: str
+
+
+class CallRequest(TypedDict):
+    id: int
+    op: Literal["call"]
+    name: str
+    device: str
+    args: Any                     # protocol.encode_value(list)
+    kwargs: Any                   # protocol.encode_value(dict)
+    grad_wrt: NotRequired[list[int]]
+    grad_output: NotRequired[Any]
+
+
+class TimeFreshRequest(TypedDict):
+    """Call `name` `repeat` times on inputs drawn inside the worker from `seed` (calls.run_fresh_calls);
+    the grader reads the worker's CPU clock around the whole request."""
+    id: int
+    op: Literal["time_fresh"]
+    name: str
+    device: str
+    specs: list[tuple[list[int], str]]
+    kwargs: Any
+    seed: int
+    repeat: int
+
+
+class ExitRequest(TypedDict):
+    id: int
+    op: Literal["exit"]
+
+
+# --- worker -> grader ------------------------------------------------------------------------
+class Ready(TypedDict):
+    event: Literal["ready"]
+    seccomp: bool
+    namespaces: list[str]         # what this worker has of its own: pid, ipc, mount, net, user
+    landlock: bool                # file-system walls without mounts (the container level)
+    shared_memory: Literal["denied", "allowed"]
+    cuda_ready: bool              # CUDA was initialised before the filter (only asked when policy.cuda)
+    cuda_error: str               # why not, when it was asked and failed ("" otherwise)
+
+
+class CellStart(TypedDict):
+    event: Literal["cell_start"]
+    index: int
+
+
+class CellEnd(TypedDict):
+    event: Literal["cell_end"]
+    index: int
+    status: Literal["ok", "error"]
+    error: str
+    duration_s: float
+
+
+class ErrorInfo(TypedDict):
+    type: str
+    message: str
+    traceback: str
+
+
+class Reply(TypedDict):
+    id: int
+    ok: bool
+    value: NotRequired[Any]
+    error: NotRequired[ErrorInfo]
+    kind: NotRequired[Literal["missing", "unanswered", "callable", "value"]]
+    devices: NotRequired[list[str]]
+
+
+# --- grader <-> zygote -----------------------------------------------------------------------
+CudaInit = Literal["torch", "os_standin"]
+CUDA_INITS: tuple[CudaInit, ...] = ("torch", "os_standin")
+
+
+class WorkerPolicy(TypedDict):
+    """What the worker needs to lock itself down; built from grading.yml's limits by the grader (only
+    the grader can send a spawn request: nothing here comes from a student)."""
+    memory_mb: int
+    output_kb: int
+    tmp_mb: int
+    shm_mb: int
+    forbidden: list[str]
+    # Initialise CUDA before the seccomp filter is loaded (it needs calls the filter refuses, a
+    # socket among them). `cuda_init` names how, from a fixed list: "torch" (the real thing) or
+    # "os_standin", which asks the OS for what CUDA's initialisation asks, for tests without a GPU.
+    cuda: bool
+    cuda_init: CudaInit
+
+
+class SpawnRequest(TypedDict):
+    op: Literal["spawn"]
+    token: str
+    policy: WorkerPolicy
+
+
+class ZygoteReady(TypedDict):
+    event: Literal["zygote_ready"]
+    uid: int
+
+
+class Spawned(TypedDict):
+    event: Literal["spawned"]
+    token: str
+
+
+def cell_filename(index: int) -> str:
+    """The name the code cell at `index` (0-based, code cells only) is compiled under, as IPython
+    names it after Run All on a fresh kernel, so a traceback reads like Jupyter's."""
+    return f"In[{index + 1}]"
+
+
+def jupyter_cell(index: int) -> str:
+    """How a message names that cell: Jupyter's traceback says `Cell In[20], line 1`."""
+    return f"Cell {cell_filename(index)}"

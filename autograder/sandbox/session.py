@@ -1,0 +1,444 @@
+"""One submission's worker, from the grader's side: run the cells, resolve names, call, time, kill.
+Every limit is enforced from out here; every byte that comes back is checked.
+
+    SandboxPolicy   the limits of one worker, built from grading.yml
+    WorkerSession   the grader's handle on one worker (implements runner.StudentNamespace)
+    WorkerProxy     what a hidden test holds in place of a student function
+    optional_calls  a deadline of the grader's own for calls that only add to feedback (shrinking)
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
+from autograder.sandbox import protocol
+from autograder.config import Limits
+from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
+                               WorkerTimeout)
+from autograder.sandbox.isolation import cpu_seconds_of
+from autograder.sandbox.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy, jupyter_cell
+from autograder.results import CellReport
+
+if TYPE_CHECKING:
+    import torch
+
+
+MAX_CELL_ERROR = 500
+
+
+_DEFAULTS = Limits()  # grading.yml's model is the one declaration of every limit and its default
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    memory_mb: int = _DEFAULTS.memory_mb
+    tmp_mb: int = _DEFAULTS.tmp_mb
+    shm_mb: int = _DEFAULTS.shm_mb
+    cell_timeout_s: float = _DEFAULTS.cell_timeout_s
+    call_timeout_s: float = _DEFAULTS.call_timeout_s
+    shrink_test_s: float = _DEFAULTS.shrink_test_s
+    shrink_submission_s: float = _DEFAULTS.shrink_submission_s
+    submission_timeout_s: float = _DEFAULTS.submission_timeout_s
+    output_kb: int = _DEFAULTS.output_kb
+    max_reply_mb: int = _DEFAULTS.max_reply_mb
+    forbidden: tuple[str, ...] = ()
+    max_restarts: int = 2
+    cuda: bool = False                 # initialise CUDA in the worker, before its filter
+    cuda_init: CudaInit = "torch"      # how (messages.CUDA_INITS): tests without a GPU use "os_standin"
+
+    @classmethod
+    def from_limits(cls, limits: Limits, forbidden: Sequence[str] = (), cuda: bool = False) -> "SandboxPolicy":
+        return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
+                   cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
+                   shrink_test_s=limits.shrink_test_s, shrink_submission_s=limits.shrink_submission_s,
+                   submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
+                   max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden), cuda=cuda)
+
+    def for_worker(self) -> WorkerPolicy:
+        if self.cuda_init not in CUDA_INITS:
+            raise GraderError(f"unknown CUDA initialisation {self.cuda_init!r}")
+        return {"memory_mb": self.memory_mb, "output_kb": self.output_kb, "tmp_mb": self.tmp_mb,
+                "shm_mb": self.shm_mb, "forbidden": list(self.forbidden), "cuda": self.cuda,
+                "cuda_init": self.cuda_init}
+
+
+class CallCutShort(Exception):
+    """A call made inside `optional_calls` that did not return by the grader's deadline for it, or
+    whose worker stopped: it was not (or is no longer) running. Not a timeout of the student's code
+    and never a runaway: the optional work it belonged to just ends. `lost_worker`: the call cost the
+    worker (it was killed, or died), which `RestartingNamespace` replaces without counting it."""
+
+    def __init__(self, what: str, reason: str, lost_worker: bool = False) -> None:
+        self.what, self.reason, self.lost_worker = what, reason, lost_worker
+        super().__init__(f"{what}: {reason}")
+
+
+# The monotonic time by which calls made now must end: set only around work that may add to feedback
+# but never change an outcome (the search for a smallest failing input). A context variable, so that
+# it reaches the proxies through any wrapper a hidden test puts around them.
+_OPTIONAL_UNTIL: ContextVar[float | None] = ContextVar("optional_calls_until", default=None)
+
+
+@contextmanager
+def optional_calls(deadline: float) -> Iterator[None]:
+    """Inside, every call into a worker ends by `deadline` (time.monotonic()) rather than after the
+    call timeout: none starts once it has passed, and one still running then is interrupted, its
+    worker killed (the only way to stop student code). Either way the call raises CallCutShort."""
+    token = _OPTIONAL_UNTIL.set(deadline)
+    try:
+        yield
+    finally:
+        _OPTIONAL_UNTIL.reset(token)
+
+
+def optional_deadline() -> float | None:
+    """The deadline of the `optional_calls` block running now, or None outside one."""
+    return _OPTIONAL_UNTIL.get()
+
+
+@dataclass
+class ExecOutcome:
+    cells: list[CellReport] = field(default_factory=list)
+
+
+def _recv_ready(sock: socket.socket, timeout: float) -> tuple[dict[str, Any], int]:
+    """The worker's first frame and its sender's pid in our namespace, from the kernel (SO_PASSCRED
+    on our end): each worker is pid 1 of its own namespace, so it could not tell us if it wanted."""
+    deadline = time.monotonic() + timeout
+    header, pid = b"", None
+    while len(header) < protocol.HEADER.size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise WorkerTimeout("starting the worker", timeout)
+        sock.settimeout(left)
+        try:
+            data, anc, _flags, _addr = sock.recvmsg(protocol.HEADER.size - len(header),
+                                                    socket.CMSG_SPACE(12))
+        except socket.timeout:
+            continue
+        except OSError as e:
+            raise WorkerCrashed(f"connection lost ({e.strerror or e})") from None
+        if not data:
+            raise WorkerCrashed("the worker exited while starting")
+        for level, kind, payload in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(payload) >= 12:
+                pid = pid or int.from_bytes(payload[:4], sys.byteorder, signed=True)
+        header += data
+    if not pid or pid <= 0:
+        raise GraderError("the worker's pid is not visible from the grader")
+    (size,) = protocol.HEADER.unpack(header)
+    if size > 1 << 16:
+        raise ProtocolError("the worker's first message is too large")
+    body = protocol._recv_exact(sock, size, deadline, timeout, "starting the worker")
+    try:
+        message = json.loads(body)
+    except ValueError:
+        raise ProtocolError("the worker's first message is not JSON") from None
+    if type(message) is not dict:
+        raise ProtocolError("the worker's first message is not an object")
+    return message, pid
+
+
+class WorkerSession:
+    """The grader's handle on one submission's worker. Implements runner.StudentNamespace."""
+
+    def __init__(self, sock: socket.socket, policy: SandboxPolicy) -> None:
+        self.sock, self.policy = sock, policy
+        self._next_id = 0
+        self._dead = False
+        self.deadline = time.monotonic() + policy.submission_timeout_s
+        self.cells: list[str] = []
+        self.cells_completed = False  # a restart re-runs the cells only if they finished once
+        self.death_reason = ""
+        self.pid = 0
+        self.pidfd: int | None = None
+        self.gone = False  # `close` saw the worker exit
+        self._closed = False
+        # an optional call (optional_calls) killed this worker, or saw it die: replacing it is the
+        # grader's cost, not a restart charged to the submission
+        self.lost_to_optional = False
+        try:
+            ready, self.pid = _recv_ready(sock, timeout=30)
+        except Exception:
+            sock.close()
+            raise
+        try:
+            # A handle on exactly this process: a recycled pid can never be killed by mistake.
+            self.pidfd = os.pidfd_open(self.pid)
+        except OSError:
+            self.pidfd = None
+        if ready.get("event") != "ready":
+            self.kill("did not start")
+            self.close()
+            raise GraderError("the worker did not start")
+        namespaces = ready.get("namespaces")
+        cuda_error = ready.get("cuda_error")
+        self.facts: dict[str, Any] = {
+            "seccomp": ready.get("seccomp") is True,
+            "landlock": ready.get("landlock") is True,
+            "namespaces": [str(n)[:20] for n in namespaces][:10] if isinstance(namespaces, list) else [],
+            "shared_memory": "denied" if ready.get("shared_memory") == "denied" else "allowed",
+            # Written by trusted code before any student code ran; still checked like any byte from there.
+            "cuda_ready": policy.cuda and ready.get("cuda_ready") is True,
+            "cuda_error": cuda_error[:400] if isinstance(cuda_error, str) else "",
+        }
+
+    # transport
+    def _budget(self, limit: float) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise WorkerTimeout("grading this submission", self.policy.submission_timeout_s)
+        return min(limit, left)
+
+    def _recv(self, timeout: float, what: str) -> dict[str, Any]:
+        try:
+            return protocol.recv_frame(self.sock, max_bytes=self.policy.max_reply_mb << 20,
+                                       timeout=timeout, what=what)
+        except (WorkerTimeout, WorkerCrashed) as e:
+            self.kill(str(e))
+            raise
+
+    def _send(self, op: Op, **fields: Any) -> int:
+        if self._dead:
+            raise WorkerCrashed(self.death_reason or "the worker had already stopped")
+        self._next_id += 1
+        try:
+            protocol.send_frame(self.sock, {"id": self._next_id, "op": op, **fields})
+        except OSError:
+            self.kill("the worker stopped reading")
+            raise WorkerCrashed("the worker stopped reading") from None
+        return self._next_id
+
+    def request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        until = _OPTIONAL_UNTIL.get()
+        if until is None:
+            return self._request(op, timeout, what, **fields)
+        left = until - time.monotonic()
+        if left <= 0:
+            raise CallCutShort(what, "the grader's time for it was spent")
+        if self._dead:
+            raise CallCutShort(what, "the worker had already stopped")
+        try:
+            return self._request(op, min(timeout, left), what, **fields)
+        except (WorkerTimeout, WorkerCrashed) as e:
+            # a timeout or a death here says nothing about the student's tests: the optional work ends
+            if self._dead:
+                self.lost_to_optional = True
+            raise CallCutShort(what, str(e), lost_worker=self._dead) from None
+
+    def _request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        rid = self._send(op, **fields)
+        reply = self._recv(self._budget(timeout), what)
+        if reply.get("id") != rid:
+            self.kill("forged reply")
+            raise ProtocolError("the worker sent a reply out of turn")
+        if reply.get("ok") is not True:
+            error = reply.get("error")
+            err: dict[str, Any] = error if isinstance(error, dict) else {}
+            raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
+                                   str(err.get("traceback", "")))
+        return reply
+
+    def kill(self, reason: str = "") -> None:
+        """SIGKILL the worker (through its pidfd) and stop talking to it. The pidfd stays open for
+        `wait_gone`; `close` releases it."""
+        if not self._dead:
+            self._dead = True
+            self.death_reason = reason
+            try:
+                if self.pidfd is not None:
+                    signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+                elif self.pid:
+                    os.kill(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self.sock.close()
+
+    def wait_gone(self, timeout: float = 10.0) -> bool:
+        """After `kill`: wait until the worker has exited, so that what it held (its memory, its CUDA
+        context and device memory, released when its device files close at exit) is free before the
+        next worker starts. The pidfd turns readable when the process has exited; without one,
+        /proc/<pid> is polled (a zombie has already released everything). True when it is gone."""
+        deadline = time.monotonic() + timeout
+        if self.pidfd is not None:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                try:
+                    ready, _, _ = select.select([self.pidfd], [], [], left)
+                except InterruptedError:
+                    continue
+                if ready:
+                    return True
+        while self.pid and time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.pid}/stat") as fh:
+                    state = fh.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                return True
+            if state in ("Z", "X"):
+                return True
+            time.sleep(0.01)
+        return not self.pid
+
+    def close(self) -> None:
+        """Ask the worker to exit, kill it, wait until it is gone, release the pidfd."""
+        if not self._dead:
+            try:
+                protocol.send_frame(self.sock, {"id": 0, "op": "exit"})
+            except OSError:
+                pass
+        self.kill("closed")
+        if not self._closed:
+            self._closed = True
+            self.gone = self.wait_gone()
+            if self.pidfd is not None:
+                os.close(self.pidfd)
+                self.pidfd = None
+
+    def cpu_seconds(self) -> float:
+        try:
+            return cpu_seconds_of(self.pid)
+        except OSError:
+            raise WorkerCrashed("the worker exited") from None
+
+    # notebook
+    def exec_cells(self, cells: list[str]) -> ExecOutcome:
+        """Run the cells; one report per cell that exists, whatever the worker claims. Events must
+        come in order (start i, end i, start i+1, ...): anything else is a forgery and ends the
+        worker."""
+        self.cells = list(cells)
+        outcome = ExecOutcome()
+        rid = self._send("exec", cells=cells)
+        current, started = None, 0.0
+        while True:
+            limit = self.policy.cell_timeout_s if current is not None else 30
+            try:
+                msg = self._recv(self._budget(limit), jupyter_cell(current) if current is not None else "the notebook")
+            except WorkerTimeout as e:
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="timeout",
+                                                    error=f"did not finish within {e.seconds:g} s",
+                                                    duration_s=round(time.monotonic() - started, 3)))
+                self._skip_rest(outcome, cells)
+                return outcome
+            except WorkerCrashed as e:
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="error", error=str(e)))
+                self._skip_rest(outcome, cells)
+                return outcome
+            event, index = msg.get("event"), msg.get("index")
+            expected = len(outcome.cells)
+            if event == "cell_start" and current is None and index == expected and expected < len(cells):
+                current, started = expected, time.monotonic()
+            elif event == "cell_end" and current is not None and index == current:
+                error = msg.get("error")
+                outcome.cells.append(CellReport(
+                    index=current, status="ok" if msg.get("status") == "ok" else "error",
+                    error=error[:MAX_CELL_ERROR] if isinstance(error, str) else "",
+                    duration_s=round(time.monotonic() - started, 4)))
+                current = None
+            elif msg.get("id") == rid and current is None and len(outcome.cells) == len(cells):
+                self.cells_completed = True
+                return outcome
+            else:
+                self.kill("protocol violation")
+                if current is not None:
+                    outcome.cells.append(CellReport(index=current, status="error",
+                                                    error="the worker broke the protocol"))
+                self._skip_rest(outcome, cells)
+                return outcome
+
+    @staticmethod
+    def _skip_rest(outcome: ExecOutcome, cells: list[str]) -> None:
+        done = {c.index for c in outcome.cells}
+        outcome.cells += [CellReport(index=i, status="skipped") for i in range(len(cells)) if i not in done]
+
+    # runner.StudentNamespace
+    def alive(self) -> bool:
+        return not self._dead
+
+    def resolve(self, name: str, device: str) -> object:
+        reply = self.request("resolve", self.policy.call_timeout_s, f"reading {name}", name=name)
+        kind = reply.get("kind")
+        if kind == "callable":
+            return WorkerProxy(self, name, device)
+        if kind == "value":
+            return protocol.decode_value(reply.get("value"))
+        if kind == "unanswered":
+            raise NotAnswered(name)
+        return None
+
+
+class WorkerProxy:
+    """Stands in for a student function in a hidden test. Calls cross the boundary as plain data."""
+
+    def __init__(self, session: WorkerSession, name: str, device: str) -> None:
+        self._session, self._name, self._device = session, name, device
+        self.last_devices: list[str] = []
+        self.last_changed_inputs: list[str] = []   # inputs the last call wrote into (checks.call names it)
+
+    def __repr__(self) -> str:
+        return f"<student function {self._name} on {self._device}>"
+
+    @property
+    def session(self) -> WorkerSession:
+        """The worker this proxy calls into (a restart brings a new one: resolve the name again)."""
+        return self._session
+
+    @property
+    def device(self) -> str:
+        return self._device
+
+    def _call(self, args: Sequence[Any], kwargs: dict[str, Any], **extra: Any) -> Any:
+        try:
+            # layout=True: a transposed or expanded input reaches the student's code as the test built it
+            payload = {"args": protocol.encode_value(list(args), layout=True),
+                       "kwargs": protocol.encode_value(kwargs, layout=True)}
+        except protocol.EncodeError as e:
+            raise GraderError(f"a hidden test passed a value that cannot cross the boundary: {e}") from None
+        reply = self._session.request("call", self._session.policy.call_timeout_s,
+                                      f"calling {self._name}", name=self._name, device=self._device,
+                                      **payload, **extra)
+        devices = reply.get("devices")
+        self.last_devices = [str(d) for d in devices][:1000] if isinstance(devices, list) else []
+        changed = reply.get("changed")
+        self.last_changed_inputs = ([str(n)[:40] for n in changed][:20] if isinstance(changed, list)
+                                    and "grad_wrt" not in extra else [])
+        return protocol.decode_value(reply.get("value"))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call(args, kwargs)
+
+    def call_with_grad(self, *args: Any, grad_wrt: Sequence[int] = (0, 1, 2),
+                       grad_output: "torch.Tensor | None" = None, **kwargs: Any) -> Any:
+        extra: dict[str, Any] = {"grad_wrt": list(grad_wrt)}
+        if grad_output is not None:
+            extra["grad_output"] = protocol.encode_value(grad_output)
+        result = self._call(args, kwargs, **extra)
+        if not (isinstance(result, (list, tuple)) and len(result) == 2):
+            raise ProtocolError("malformed gradient reply")
+        return result[0], list(result[1]) if isinstance(result[1], (list, tuple)) else result[1]
+
+    def time_fresh(self, specs: Sequence[tuple[Sequence[int], str]], kwargs: dict[str, Any] | None = None,
+                   *, seed: int, repeat: int = 10) -> tuple[float, Any]:
+        """CPU seconds the worker spent on `repeat` calls, each on inputs it had never seen (drawn
+        inside the request from `seed`, see calls.run_fresh_calls), and the sum of their outputs."""
+        s = self._session
+        before = s.cpu_seconds()
+        reply = s.request("time_fresh", s.policy.call_timeout_s, f"timing {self._name}", name=self._name,
+                          device=self._device, specs=[[list(map(int, shape)), str(dtype)] for shape, dtype in specs],
+                          kwargs=protocol.encode_value(dict(kwargs or {})), seed=int(seed), repeat=int(repeat))
+        spent = s.cpu_seconds() - before
+        return spent, protocol.decode_value(reply.get("value"))

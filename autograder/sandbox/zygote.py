@@ -1,0 +1,231 @@
+"""The zygote: a clean process inside the sandbox that has imported torch and forks one worker per
+submission. It is started by exec, never forked from the grader, so it holds no tests, reference
+or seeds; each worker then isolates itself from the zygote and from its classmates
+(autograder.sandbox.worker)."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from autograder.errors import GraderError
+from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
+                                  runtime_paths)
+from autograder.sandbox.messages import SpawnRequest
+from autograder.results import Isolation
+
+if TYPE_CHECKING:
+    from autograder.config import Course
+    from autograder.sandbox.session import SandboxPolicy, WorkerSession
+
+
+def peer_pid(sock: socket.socket, bufsize: int) -> tuple[bytes, int | None]:
+    """Receive one message and the sender's pid as the kernel reports it in our pid namespace
+    (SO_PASSCRED must be on): no /proc scan, and nothing the sender can forge."""
+    data, ancdata, _flags, _addr = sock.recvmsg(bufsize, socket.CMSG_SPACE(12))
+    for level, kind, payload in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(payload) >= 12:
+            pid = int.from_bytes(payload[:4], sys.byteorder, signed=True)
+            return data, pid if pid > 0 else None
+    return data, None
+
+
+class Zygote:
+    def __init__(self, isolation: Isolation, hide: Sequence[str] = ()) -> None:
+        self.isolation = isolation
+        self.hide = [str(Path(p).resolve()) for p in hide]
+        self._lock = threading.Lock()
+        self._scratch_host: str | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.host_pid: int | None = None
+        self.scratch_root = "/tmp"
+
+    def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the zygote without waiting: its imports overlap with the grader's own."""
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        parent.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        opts: dict[str, Any] = {"fd": child.fileno(), "keep": runtime_paths()}
+        if self.isolation is Isolation.bwrap:
+            cmd = bwrap_command(sys.executable)
+        elif self.isolation is Isolation.fallback:
+            cmd = [sys.executable]
+            opts.update(drop=True, uid=SANDBOX_UID, gid=SANDBOX_GID, hide=self.hide)
+        elif self.isolation is Isolation.container:
+            # No mounts here: each worker's scratch dir lives in a folder of ours that workers may
+            # pass through but not list (0711), so no worker can name a classmate's
+            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
+            os.chmod(self._scratch_host, 0o711)
+            opts.update(drop=True, level="container", hide=self.hide, scratch_root=self._scratch_host)
+            cmd = [sys.executable]
+        else:
+            # Only for a worker the kernel gives no namespaces: its scratch dir is made here
+            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
+            os.chmod(self._scratch_host, 0o711)
+            opts.update(level="rlimits", hide=self.hide, scratch_root=self._scratch_host)
+            cmd = [sys.executable]
+        cmd += ["-I", "-m", "autograder.sandbox.worker", json.dumps(opts)]
+        self.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], env=dict(SANDBOX_ENV),
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, start_new_session=True, cwd="/")
+        child.close()
+        self.control = parent
+        self._ready = False
+
+    def ready_now(self) -> bool:
+        """Whether the zygote has said it is ready (or is about to be read as ready), without waiting."""
+        if getattr(self, "_ready", False):
+            return True
+        control = getattr(self, "control", None)
+        if control is None:
+            return True
+        try:
+            return bool(select.select([control], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
+
+    def wait_ready(self) -> None:
+        with self._lock:
+            self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        if self._ready:
+            return
+        assert self.proc is not None
+        self.control.settimeout(120)
+        try:
+            data, pid = peer_pid(self.control, 1 << 16)
+            hello = json.loads(data or b"{}")
+        except (OSError, ValueError):
+            hello, pid = {}, None
+        if not isinstance(hello, dict) or hello.get("event") != "zygote_ready" or pid is None:
+            err = ""
+            try:  # it closed the socket as it exited: give it a moment to be gone, then read why
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            if self.proc.poll() is not None and self.proc.stderr is not None:
+                err = self.proc.stderr.read().decode(errors="replace")[-800:]
+            self.close()
+            raise GraderError(f"the sandbox zygote did not start ({self.isolation.value}): {why_not_started(err)}")
+        self.host_pid = pid
+        self._ready = True
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def spawn(self, policy: "SandboxPolicy") -> "WorkerSession":
+        from autograder.sandbox.session import WorkerSession
+        with self._lock:
+            if not self.alive():
+                self.launch()
+            self._wait_ready()
+            parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            parent.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+            token = os.urandom(8).hex()
+            request: SpawnRequest = {"op": "spawn", "token": token, "policy": policy.for_worker()}
+            socket.send_fds(self.control, [json.dumps(request).encode()], [child.fileno()])
+            child.close()
+            try:
+                reply = json.loads(self.control.recv(1 << 16) or b"{}")
+            except (OSError, ValueError):
+                reply = {}
+        if not isinstance(reply, dict) or reply.get("token") != token:
+            parent.close()
+            raise GraderError("the sandbox zygote answered out of turn")
+        return WorkerSession(parent, policy)
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self.proc.wait()
+        if self.proc is not None and self.proc.stderr is not None:
+            self.proc.stderr.close()
+        if self._scratch_host:
+            shutil.rmtree(self._scratch_host, ignore_errors=True)
+            self._scratch_host = None
+
+
+def launch_zygote(course: "Course", isolation: Isolation | None = None) -> Zygote:
+    """Start the sandbox early, before the grader imports torch and the tests: the two overlap.
+    Everything the course must keep from students is hidden from it."""
+    return launch(course, isolation)
+
+
+# --- choosing the level by starting it ------------------------------------------------------------
+# Which level holds here is decided by starting the zygote at it, strongest first: bwrap where it is
+# installed, then (as root) the fallback's private mounts, then the container level's uid-per-worker
+# (each of these checks itself before importing anything, so a level that cannot hold fails in
+# milliseconds), then, not as root, rlimits. No separate probe: the zygote's own start answers the
+# question, so a working level costs nothing extra. A skipped level is said in one line (stderr);
+# the level that runs is `zygote.isolation`, read once it is ready and recorded in every result. When
+# none starts, the one GraderError names every level and why.
+
+
+def why_not_started(stderr: str) -> str:
+    """One line from a zygote's stderr: its own 'level unavailable' line, else the last line (the
+    exception of a traceback), else what bwrap said."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("level unavailable: "):
+            return ln.removeprefix("level unavailable: ")[:300]
+    line = lines[-1] if lines else "it exited without a word"
+    return line.split(". See <", 1)[0][:300]  # bwrap's pointer to its README is not the reason
+
+
+class LevelChain(Zygote):
+    """A zygote that starts at the strongest candidate level and steps down until one starts."""
+
+    def __init__(self, course: "Course", levels: Sequence[Isolation], hide: Sequence[str] = ()) -> None:
+        if not levels:
+            raise GraderError("no sandbox level to try here")
+        super().__init__(levels[0], hide=[str(p) for p in course.secret_paths] + list(hide))
+        self.remaining = list(levels[1:])
+        self.skipped: list[str] = []  # "level: why", in the order tried
+
+    def _wait_ready(self) -> None:
+        while True:
+            try:
+                super()._wait_ready()
+                return
+            except GraderError as e:
+                why = str(e).split("): ", 1)[-1]
+                self.skipped.append(f"{self.isolation.value}: {why}")
+                if not self.remaining:
+                    raise GraderError("no sandbox level starts here (" + "; ".join(self.skipped) + ")") from None
+                nxt = self.remaining.pop(0)
+                print(f"note: sandbox level {self.isolation.value} skipped ({why}); trying {nxt.value}",
+                      file=sys.stderr)
+                self.isolation = nxt
+                self.launch()
+
+
+def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[str] = ()) -> Zygote:
+    """Start the zygote now, without waiting for it (it imports torch while the caller does too).
+    A given level is used as it is; otherwise the strongest that starts (LevelChain). `hide`: more
+    paths no student may read (a batch's class folder and output)."""
+    # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
+    # whole; the course's own secret paths never hold it
+    runtime = [Path(p) for p in runtime_paths()]
+    hide = [h for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
+    if isolation is None:
+        zygote: Zygote = LevelChain(course, candidate_levels(), hide)
+    else:
+        zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide))
+    zygote.launch()
+    return zygote
