@@ -233,12 +233,15 @@ def raise_if_inputs_changed(fn: object, what: str = "your function") -> None:
 
 def differs_when_repeated(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
                           first: object) -> bool:
-    """Whether a second call of the student's `fn` on the same inputs gives something else than `first`
-    (a crash counts as different): dropout or randomness left on."""
+    """Whether a second call of the student's `fn` on the same inputs gives something else than `first`:
+    dropout or randomness left on. Without a first value (it crashed), or when the second call crashes,
+    there is nothing to compare: False (never named from a crash)."""
+    if first is None:
+        return False
     try:
         again = fn(*args, **dict(kwargs))
-    except Exception:  # noqa: BLE001 - a second call that crashes where the first did not differs
-        return True
+    except Exception:  # noqa: BLE001 - no second value: no evidence of randomness
+        return False
     return not _same_value(first, again)
 
 

@@ -49,8 +49,9 @@ MISCONCEPTIONS = {
                            "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)",
     "mask_not_broadcast": "a step that needs the mask at the scores' full shape (scores[~mask] = ...): a "
                           "(T_q, T_k) or (B, 1, T_k) mask must broadcast; use masked_fill or torch.where",
-    "fixed_axes": "code that assumes 3-D inputs (a fixed axis such as K.transpose(1, 2) or K.T, or "
-                  "B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) so that batch and head dims pass",
+    "fixed_axes": "code that assumes a fixed number of dims (K.T, which reverses every axis of a batched tensor; "
+                  "K.transpose(1, 2) on 4-D inputs; B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) "
+                  "so that batch and head dims pass through",
     # memory layout
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

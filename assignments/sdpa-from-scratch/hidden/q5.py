@@ -114,6 +114,7 @@ def _name_crash(fn, Q, K, V, mask, e):
             raise Misconception("fixed_axes", f"{said} on {len(full)}-D inputs; the same values with the batch and "
                                 "head dims flattened into one (3-D inputs) run and give the right result: "
                                 "use negative axes (K.transpose(-2, -1)), not K.transpose(1, 2) or K.T")
+    _name_from_a_slice(fn, Q, K, V, mask, said)
     if T_q != T_k:
         T = min(T_q, T_k)   # the same inputs cut to T queries and T keys
         Qs, Ks, Vs = Q[..., :T, :], K[..., :T, :], V[..., :T, :]
@@ -127,6 +128,22 @@ def _name_crash(fn, Q, K, V, mask, e):
                                     f"many queries as keys it runs and matches {describe(key)}")
             raise AssertionError(f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys (with as many "
                                  "queries as keys it runs): the scores are (..., T_q, T_k)")
+
+
+def _name_from_a_slice(fn, Q, K, V, mask, said):
+    """fixed_axes when one 2-D slice of the same values (the first batch entry and head) runs and gives
+    the right result while the batched call crashed or came back wrong (`said`): .T reverses every axis
+    of a batched tensor, transpose(1, 2) picks the wrong ones."""
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    if len(lead) == 0:
+        return
+    first = (0,) * len(lead)
+    Q2, K2, V2 = (t.expand(*lead, *t.shape[-2:])[first] for t in (Q, K, V))
+    m2 = None if mask is None else mask.expand(*lead, Q.shape[-2], K.shape[-2])[first]
+    if _right(_second_call(fn, Q2, K2, V2, mask=m2), Q2, K2, V2, m2):
+        raise Misconception("fixed_axes", f"{said} on {len(lead) + 2}-D inputs; one 2-D slice of the same values "
+                            "runs and gives the right result: K.T or a fixed axis reverses or picks the wrong dims "
+                            "of batched inputs; use K.transpose(-2, -1)")
 
 
 def _right(out, Q, K, V, mask):
@@ -247,6 +264,8 @@ def _judge(fn, Q, K, V, mask, got, what):
                 and got.dtype == expected.dtype and not torch.isfinite(got).all()):
             _name_nan(fn, Q, K, V, mask, got, what)
         if type(got) is torch.Tensor:
+            if got.shape != expected.shape:
+                _name_from_a_slice(fn, Q, K, V, mask, f"{what} has shape {tuple(got.shape)}")
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
         raise
     return got
@@ -542,7 +561,8 @@ def test_vectorised(scaled_dot_product_attention, rng):
                  rng=rng, limit=SLOWDOWN_LIMIT, what=FN, variants=list(ref.VARIANT_FUNCTIONS.values()),
                  advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
         except StudentCodeError as e:
-            if e.message.startswith("expected a tensor"):      # a tuple...: the rule tests' input says what
+            if e.message.startswith("expected a tensor") or (case is TIMED_CASES[-1] and not ran):
+                # a tuple, or a crash on every case: the rule tests' input says what it is
                 Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
                 _attempt(scaled_dot_product_attention, Q, K, V, _random_mask((2, 5, 5), rng))
             if case is TIMED_CASES[-1] and not ran:
@@ -551,9 +571,16 @@ def test_vectorised(scaled_dot_product_attention, rng):
         except Misconception:
             raise
         except AssertionError:
-            # timed values that match nothing: randomness left on explains it (and is named)
+            # timed values that match nothing: an input changed in place (the timed calls share one
+            # mask) or randomness left on explains it, and is named; a plain wrong value is not
             Q, K, V = _qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
-            first = _second_call(scaled_dot_product_attention, Q, K, V, mask=None)
-            raise_if_nondeterministic(scaled_dot_product_attention, (Q, K, V), {"mask": None}, first, FN)
+            mask = _random_mask((2, 5, 5), rng)
+            try:
+                first = call(scaled_dot_product_attention, Q, K, V, mask=mask, what=FN)
+            except StudentCodeError:
+                raise AssertionError(f"the timing of {FN} could not be verified: it crashes on 3-D inputs "
+                                     "with a full mask; the tests of its values say what is wrong") from None
+            if type(first) is torch.Tensor:
+                raise_if_nondeterministic(scaled_dot_product_attention, (Q, K, V), {"mask": mask}, first, FN)
             raise
         ran += 1
