@@ -245,13 +245,13 @@ def test_shards_of_an_export_merge_into_one_batch_gradebook(tmp_path):
 def test_the_fingerprint_covers_the_grader_code_not_only_its_version(monkeypatch) -> None:
     """A fix to the grader between two releases changes scores as surely as a changed hidden test:
     a resumed batch must regrade then, so the fingerprint digests the package's files."""
-    from autograder.course import batch
+    from autograder.course import fingerprint
     from autograder.config import Course, load_config
     course = Course(FIXTURE_COURSE, load_config(FIXTURE_COURSE / "grading.yml"))
-    first, parts = batch.grading_fingerprint(course, "toy")
-    real = batch._tree_digest
-    package = Path(batch.__file__).resolve().parent
-    monkeypatch.setattr(batch, "_tree_digest", lambda root: "edited" if root == package else real(root))
-    second, new_parts = batch.grading_fingerprint(course, "toy")
+    first, parts = fingerprint.grading_fingerprint(course, "toy")
+    real = fingerprint.tree_digest
+    package = Path(fingerprint.__file__).resolve().parents[1]  # the whole autograder package
+    monkeypatch.setattr(fingerprint, "tree_digest", lambda root: "edited" if root == package else real(root))
+    second, new_parts = fingerprint.grading_fingerprint(course, "toy")
     assert first != second
-    assert batch.why_regraded(parts, new_parts) == "the autograder code changed"
+    assert fingerprint.why_regraded(parts, new_parts) == "the autograder code changed"

@@ -247,7 +247,7 @@ def test_the_course_grading_yml_sets_the_demo_policy(tmp_path):
 
 
 def test_the_policy_is_no_part_of_the_grading_fingerprint(tmp_path):
-    from autograder.course.batch import grading_fingerprint
+    from autograder.course.fingerprint import grading_fingerprint
     course = course_with_policy(tmp_path / "course")
     before, _ = grading_fingerprint(course, "toy")
     config = yaml.safe_load((course.root / "grading.yml").read_text())
@@ -511,7 +511,7 @@ def while_the_code_stands(step, resync=lambda: None, tries: int = 3) -> str:
     and `step` made while this package's files did not change. Engineers edit the checkout while tests
     run: an edit changes the grading fingerprint (rightly: a grader fix regrades), so a window an edit
     fell into is run again; one without is asserted on as it is."""
-    from autograder.course.batch import _tree_digest
+    from autograder.course.fingerprint import tree_digest as _tree_digest
     package = Path(__file__).resolve().parent.parent / "autograder"
     for attempt in range(tries):
         before = _tree_digest(package)

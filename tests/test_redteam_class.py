@@ -162,7 +162,8 @@ def class_batch(request, tmp_path_factory) -> BatchRun:
     level = request.param
     if not level_available(level):
         pytest.skip(f"the {level} isolation level is not available here")
-    from autograder.course.batch import _sha256, run_batch, submission_seed
+    from autograder.course.batch import run_batch
+    from autograder.course.fingerprint import file_sha256 as _sha256, submission_seed
     from autograder.config import find_course
     from autograder.grading.grader import Grader
     from autograder.results import Isolation

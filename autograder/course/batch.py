@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from autograder.course.atomic import check_writable, disk_faults, ensure_folder
 from autograder.errors import GraderError
+from autograder.course.fingerprint import file_sha256, grading_fingerprint, submission_seed, why_regraded
+from autograder.course.handscores import dump_hand_scores, load_hand_scores
 from autograder.course.journal import Journal
 from autograder.results import Isolation, SubmissionResult
 
@@ -35,62 +37,6 @@ SUFFIXES = (".ipynb", ".py")
 def find_submissions(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in SUFFIXES
                   and not p.name.startswith("."))
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def submission_seed(batch_seed: int, sha256: str) -> int:
-    """Deterministic per batch and submission: a resumed batch draws the same hidden inputs, and so
-    does every shard of a batch run with the same --seed."""
-    return int.from_bytes(hashlib.sha256(f"{batch_seed}:{sha256}".encode()).digest()[:8], "little") >> 1
-
-
-# --- what decides a score ----------------------------------------------------------------------------
-def _tree_digest(root: Path) -> str:
-    """sha256 over every file under `root` (relative path and bytes; caches left out)."""
-    h = hashlib.sha256()
-    if root.is_dir():
-        for p in sorted(root.rglob("*")):
-            if "__pycache__" in p.parts or p.suffix == ".pyc" or p.is_symlink() or not p.is_file():
-                continue
-            h.update(p.relative_to(root).as_posix().encode("utf-8", "surrogatepass") + b"\0")
-            h.update(_sha256(p).encode() + b"\0")
-    return h.hexdigest()
-
-
-def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str]]:
-    """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
-    test files, the reference modules, grading.yml's settings for it and this package's code (its version and its files).
-    Only bytes are read: nothing of the tests or the reference is imported here."""
-    from autograder import __version__
-    settings = course.config.assignments[slug].model_dump(mode="json")
-    settings.pop("title", None)  # a title decides no score
-    settings.pop("similarity", None)  # the similarity report is advice: it decides no score
-    settings.pop("late_policy", None)  # applied to totals after scoring: a new policy regrades nothing
-    relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
-                "gpu_points": course.config.gpu_points, "assignment": settings}
-    parts = {
-        "the hidden tests": _tree_digest(course.assignment_dir(slug) / "hidden"),
-        "the reference": _tree_digest(course.root / "reference"),
-        "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
-        # the code, not just its version number: a fix between releases changes scores too
-        "the autograder code": f"{__version__}:{_tree_digest(Path(__file__).resolve().parent.parent)}",
-    }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest(), parts
-
-
-def why_regraded(old_parts: dict[str, str], new_parts: dict[str, str]) -> str:
-    """Which of the fingerprint's parts changed, for people: "the hidden tests changed"."""
-    if not old_parts:
-        return "graded before grading was fingerprinted"
-    changed = [k for k in new_parts if old_parts.get(k) != new_parts[k]]
-    return " and ".join(changed) + " changed" if changed else "the grading changed"
 
 
 # --- class exports -----------------------------------------------------------------------------------
@@ -197,7 +143,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             part.write(outdir / "roster.json")  # whole or not at all (autograder.course.atomic)
         vis = course.config.visibility
         entries = part.entries
-        digests = {e.key: _sha256(e.path) for e in entries}
+        digests = {e.key: file_sha256(e.path) for e in entries}
         problems = {p.key: p for p in part.problems if p.key}
         problem_digests = {k: "problem:" + hashlib.sha256(p.message.encode()).hexdigest() for k, p in problems.items()}
         journal.expect([*digests.items(), *problem_digests.items()])
@@ -354,31 +300,6 @@ def _note(text: str) -> None:
         print(terminal_text(text, limit=800, newlines=True), file=sys.stderr, flush=True)
     except Exception:  # noqa: BLE001 - a note never changes the outcome
         pass
-
-
-def dump_hand_scores(hand: "HandScores") -> str:
-    """Hand scores as the journal keeps them (a rerun without --hand-scores, and merge, reuse them)."""
-    return json.dumps({key: {q: [h.score, h.comment, h.row] for q, h in qs.items()}
-                       for key, qs in hand.scores.items()}, sort_keys=True)
-
-
-def load_hand_scores(text: Optional[str], course: "Course", slug: str,
-                     waivers: Optional[str] = None) -> Optional["HandScores"]:
-    """The journal's hand scores and late waivers (handscores.dump_waivers) back; None for neither."""
-    from autograder.course.handscores import HandScore, HandScores, hand_points, load_waivers
-    late = load_waivers(waivers)
-    if not text and not late:
-        return None
-    try:
-        data = json.loads(text or "{}")
-    except ValueError:
-        return None
-    out = HandScores(points=hand_points(course.settings(slug), slug), waivers=late)
-    for key, qs in data.items():
-        for q, (score, comment, row) in qs.items():
-            out.scores.setdefault(key, {})[q] = HandScore(key=key, question=q, score=float(score),
-                                                          comment=str(comment), row=int(row))
-    return out
 
 
 def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, outdir: Path,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from autograder.config import AssignmentSettings
+from autograder.config import AssignmentSettings, Course
 from autograder.errors import ConfigError, GraderError
 from autograder.course.exports import Entry, Student
 from autograder.text import clean
@@ -380,3 +380,28 @@ def write_template(results: Iterable[SubmissionResult], points: dict[str, float]
                             score, csv_cell(comment) if comment else ""])
     tmp.replace(path)
     return path
+
+
+# --- as the journal keeps them ----------------------------------------------------------------------
+def dump_hand_scores(hand: HandScores) -> str:
+    """Hand scores as the journal keeps them (a rerun without --hand-scores, and merge, reuse them)."""
+    return json.dumps({key: {q: [h.score, h.comment, h.row] for q, h in qs.items()}
+                       for key, qs in hand.scores.items()}, sort_keys=True)
+
+
+def load_hand_scores(text: Optional[str], course: Course, slug: str,
+                     waivers: Optional[str] = None) -> Optional[HandScores]:
+    """The journal's hand scores and late waivers (handscores.dump_waivers) back; None for neither."""
+    late = load_waivers(waivers)
+    if not text and not late:
+        return None
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return None
+    out = HandScores(points=hand_points(course.settings(slug), slug), waivers=late)
+    for key, qs in data.items():
+        for q, (score, comment, row) in qs.items():
+            out.scores.setdefault(key, {})[q] = HandScore(key=key, question=q, score=float(score),
+                                                          comment=str(comment), row=int(row))
+    return out

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from autograder.course.atomic import check_writable, disk_faults, ensure_folder, write_atomic
-from autograder.course.batch import load_hand_scores, parse_shard, register_texts, write_outputs
+from autograder.course.batch import parse_shard, register_texts, write_outputs
+from autograder.course.handscores import load_hand_scores
 from autograder.errors import GraderError
 from autograder.course.exports import Discovery
 from autograder.course.journal import Journal, JournalView
