@@ -2,7 +2,6 @@
 declared once per assignment (shared keys, one text), and the validators say what is wrong."""
 from __future__ import annotations
 
-import ast
 import re
 import shutil
 from pathlib import Path
@@ -63,19 +62,9 @@ def test_a_key_shared_by_assignments_has_one_text():
 
 
 def _named_in_hidden(slug: str) -> set[str]:
-    """Keys a hidden file names literally: Misconception("key", ...), wrong={...: "key"}, key="key"."""
-    keys: set[str] = set()
-    for path in (ROOT / "assignments" / slug / "hidden").glob("q*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Misconception" and node.args
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-                keys.add(node.args[0].value)
-            if isinstance(node, ast.keyword) and node.arg in ("key", "wrong"):
-                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                    keys.add(node.value.value)
-                if isinstance(node.value, ast.Dict):
-                    keys |= {v.value for v in node.value.values if isinstance(v, ast.Constant)}
-    return keys
+    """Keys the hidden files name literally: the author's check reads them the same way."""
+    from autograder.course.authoring import named_in_hidden
+    return named_in_hidden(ROOT / "assignments" / slug / "hidden")
 
 
 def _variant_keys(slug: str) -> set[str]:
