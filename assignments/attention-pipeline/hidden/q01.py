@@ -12,6 +12,7 @@ from autograder.grading.checks import (
     assert_matches,
     call,
     describe,
+    name_from_rerun,
     expect_tuple,
     matching_variants,
     randn,
@@ -58,7 +59,7 @@ def _project(fn, X, W_Q, W_K, W_V):
         if got is not None:
             X64, W64 = X2.double(), [w.double() for w in square]
             want, wrong = ref.project_qkv(X64, *W64), ref.qkv_variants(X64, *W64)
-            keys = {_named_by_rerun(g, want[i], {k: v[i] for k, v in wrong.items()}, X.dtype)
+            keys = {name_from_rerun(g, want[i], {k: v[i] for k, v in wrong.items()}, X.dtype)
                     for i, g in enumerate(got)}
             if len(keys) == 1 and None not in keys:
                 key = keys.pop()
@@ -74,18 +75,6 @@ def _raise_if_whole_variant(got, wrong, dtype):
              if all(type(g) is torch.Tensor and matching_variants(g, {key: w}, dtype) for g, w in zip(got, parts))]
     if len(whole) == 1:
         raise Misconception(whole[0], f"(Q, K, V) are wrong: together they match {describe(whole[0])}")
-
-
-def _named_by_rerun(out, expected, variants, dtype):
-    """The one mistake a second call's `out` matches, when that call is not simply right (then the
-    crash itself is the mistake, and nothing catalogued explains it); variants equal to the right
-    answer on that input are no evidence. None when nothing can be named."""
-    if type(out) is not torch.Tensor or matching_variants(out, {"right": expected}, dtype):
-        return None
-    shown = {k: v for k, v in variants.items()
-             if not (isinstance(v, torch.Tensor) and matching_variants(v, {"right": expected}, dtype))}
-    hits = {k.split("/")[0] for k in matching_variants(out, shown, dtype)}
-    return hits.pop() if len(hits) == 1 else None
 
 
 def _rerun(fn, X, *W):

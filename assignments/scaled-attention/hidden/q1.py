@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     assert_plain_tensor,
     call,
     describe,
+    name_from_rerun,
     expect_tuple,
     matching_variants,
     randn,
@@ -46,7 +47,7 @@ def _pair(fn, Q, K, V, d_k):
                 Q64, K64, V64 = Q[:T].double(), K[:T].double(), V[:T].double()
                 right = ref.attention(Q64, K64, V64, d_k)
                 for index, part in ((1, "weights"), (0, "output")):
-                    key = _named_by_rerun(out[index], right[index], ref.wrong_variants(Q64, K64, V64, d_k, part),
+                    key = name_from_rerun(out[index], right[index], ref.wrong_variants(Q64, K64, V64, d_k, part),
                                           Q.dtype)
                     if key is not None:
                         raise Misconception(key, f"your code raised {e.exc_type}: {e.message}, with T_q = "
@@ -60,18 +61,6 @@ def _pair(fn, Q, K, V, d_k):
         raise Misconception("results_reordered", "attention returns (weights, output): both are right, in the "
                             "other order; return (output, weights)")
     return pair
-
-
-def _named_by_rerun(out, expected, variants, dtype):
-    """The one mistake a second call's `out` matches, when that call is not simply right (then the
-    crash itself is the mistake, and nothing catalogued explains it); variants equal to the right
-    answer on that input are no evidence. None when nothing can be named."""
-    if type(out) is not torch.Tensor or matching_variants(out, {"right": expected}, dtype):
-        return None
-    shown = {k: v for k, v in variants.items()
-             if not (isinstance(v, torch.Tensor) and matching_variants(v, {"right": expected}, dtype))}
-    hits = {k.split("/")[0] for k in matching_variants(out, shown, dtype)}
-    return hits.pop() if len(hits) == 1 else None
 
 
 def _inputs(rng, T_q, T_k, d_k, d_v, dtype, scale=1.0):
