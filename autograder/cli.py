@@ -72,6 +72,9 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     if submission.is_dir():
         _fail(GraderError(f"{submission} is a folder: grade one notebook, or use "
                           f"`autograder batch {submission} -a {assignment} -o OUT` for a class"))
+    from autograder.sandbox import timers
+    timers.role("grade")
+    timers.mark("cli command start")
     levels = ("bwrap", "fallback", "rlimits")
     if isolation is not None and isolation not in levels:
         _fail(GraderError(f"--isolation must be one of {', '.join(levels)}, not {isolation!r}"))
@@ -82,10 +85,12 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         from autograder.results import Isolation
         from autograder.sandbox.zygote import launch
         zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
-        from autograder.grading.grader import Grader
-        from autograder.course.outputs import print_table, write_results
+        with timers.span("import the grader"):
+            from autograder.grading.grader import Grader
+            from autograder.course.outputs import print_table, write_results
         with Grader(course, zygote=zygote) as grader:
-            result = grader.grade(submission, assignment, seed=seed)
+            with timers.span("grade"):
+                result = grader.grade(submission, assignment, seed=seed)
             vis = grader.course.config.visibility
     except (GraderError, ValueError) as e:
         _fail(e)
@@ -97,6 +102,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
             _fail(e)
         except OSError as e:
             _fail(GraderError(f"could not write {results}: {e}"))
+    timers.mark("result written")
     try:
         print_table(result, all_tests=all_tests)
     except Exception as e:  # noqa: BLE001 - grading finished; a display problem must not change the exit status
@@ -125,6 +131,10 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
     """Grade a class: gradebook.csv, canvas.csv, results/, feedback/, report.html. Resumable; a rerun
     regrades exactly what the hidden tests, reference, settings or version changed."""
     import tempfile
+
+    from autograder.sandbox import timers
+    timers.role("batch")
+    timers.mark("cli command start")
 
     from autograder.course.batch import BatchInfo, discover_class, parse_shard, shard_part
     from autograder.config import find_course

@@ -23,6 +23,7 @@ from autograder.course.fingerprint import file_sha256, grading_fingerprint, subm
 from autograder.course.handscores import dump_hand_scores, load_hand_scores
 from autograder.course.journal import Journal
 from autograder.results import Isolation, SubmissionResult
+from autograder.sandbox import timers
 
 if TYPE_CHECKING:
     from autograder.config import Course
@@ -229,7 +230,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             hand = load_hand_scores(journal.meta("hand_scores"), course, slug, journal.meta("late_waivers"))
         ordered = [results[k] for k in sorted(results)]
         changes = {**journal.changes(), **info.changes}
-        with disk_faults(outdir):
+        with disk_faults(outdir), timers.span("outputs"):
             ordered = write_outputs(ordered, course, slug, outdir, found=part, hand=hand,
                                     changes=changes, warnings=info.warnings)
             # beside the grades, after them: advice for a person that changes no score

@@ -39,6 +39,7 @@ from typing import IO, Any, Iterator, Optional, Sequence
 from autograder.errors import GraderError
 from autograder.grading.outcome import TestSpec, build_result
 from autograder.results import Isolation, SubmissionResult
+from autograder.sandbox import timers
 
 _HEADER = struct.Struct(">Q")
 MAX_FRAME = 1 << 30
@@ -283,6 +284,7 @@ class GraderPool:
                     elif event == "result" and proc.task is not None and message.get("name") == proc.task.name:
                         task, proc.task = proc.task, None
                         result = SubmissionResult.model_validate_json(message["result"])
+                        timers.mark("result received")
                         if queue:
                             proc.give(queue.popleft())
                         yield task, result, result.status != "worker_failed", bool(task.results_path)
@@ -343,6 +345,8 @@ def _die_with_parent(parent: int) -> None:
 
 def child_main(options: dict[str, Any]) -> int:
     _die_with_parent(int(options["parent"]))
+    timers.role("grader process")
+    timers.mark("grader process start")
     sock = socket.socket(fileno=int(options["fd"]))
     slug = str(options["slug"])
     try:
@@ -355,12 +359,15 @@ def child_main(options: dict[str, Any]) -> int:
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
         # it imports torch while this process does the same
         zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []])
-        import torch
-        torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
-        from autograder.grading.grader import Grader
+        with timers.span("import the grader"):
+            import torch
+            torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
+            from autograder.grading.grader import Grader
         grader = Grader(course, zygote=zygote)
-        specs = [s.to_json() for s in grader.specs(slug)]
-        grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
+        with timers.span("load tests"):
+            specs = [s.to_json() for s in grader.specs(slug)]
+        with timers.span("wait for the zygote"):
+            grader.zygote  # noqa: B018 - wait until it is ready (or replaced by a weaker level)
     except Exception as e:  # noqa: BLE001 - the grader cannot work: say why, once
         try:
             send(sock, {"event": "error", "message": str(e) if isinstance(e, GraderError)
@@ -379,11 +386,13 @@ def child_main(options: dict[str, Any]) -> int:
             if message is None or message.get("op") != "grade":
                 return 0
             path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
-            result = grader.grade_or_fail(path, slug, seed=seed)
-            result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
-            if message.get("results_path"):  # here, where the misconception texts are loaded
-                write_results(result, vis, Path(message["results_path"]))
-            send(sock, {"event": "result", "name": name, "result": payload})
+            with timers.span("grade"):
+                result = grader.grade_or_fail(path, slug, seed=seed)
+            with timers.span("result writing"):
+                result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
+                if message.get("results_path"):  # here, where the misconception texts are loaded
+                    write_results(result, vis, Path(message["results_path"]))
+                send(sock, {"event": "result", "name": name, "result": payload})
     except (BrokenPipeError, ConnectionResetError):  # the batch stopped listening (a full disk, Ctrl-C):
         return 0                                      # it says why itself; a traceback here would be noise
     finally:

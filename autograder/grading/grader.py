@@ -23,6 +23,7 @@ from autograder.sandbox.isolation import detect_isolation
 from autograder.grading.outcome import TestSpec, build_result, failed_everything, visible_specs
 from autograder.sandbox.gpu import CudaSlots, cuda_available
 from autograder.grading.namespaces import RestartingNamespace
+from autograder.sandbox import timers
 from autograder.sandbox.session import SandboxPolicy, WorkerSession
 from autograder.sandbox.zygote import Zygote, launch
 
@@ -175,8 +176,9 @@ class Grader:
         start = time.perf_counter()
         self.warm_up()
         seed = secrets.randbits(63) if seed is None else int(seed)
-        tests = self.tests(slug)
-        specs = self.specs(slug)  # a bad visible_tests entry stops here, before any student code runs
+        with timers.span("load tests"):
+            tests = self.tests(slug)
+            specs = self.specs(slug)  # a bad visible_tests entry stops here, before any student code runs
 
         def result(status: str, **parts: object) -> SubmissionResult:
             # isolation is read last: the level the worker really ran at
@@ -185,7 +187,8 @@ class Grader:
                                 elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
 
         try:
-            sub: Submission = read_submission(Path(path), self.course.config.limits)
+            with timers.span("read notebook"):
+                sub: Submission = read_submission(Path(path), self.course.config.limits)
         except Exception as e:  # noqa: BLE001 - whatever the file is, it is the submission's fault
             if not isinstance(e, SubmissionError):
                 e = SubmissionError(f"{shown_name(path)} could not be read as a notebook ({type(e).__name__})")
@@ -204,9 +207,12 @@ class Grader:
         if slot is not None:
             slot.acquire()
         try:
-            session = self.zygote.spawn(policy)
+            with timers.span("wait for the zygote"):
+                zygote = self.zygote
+            session = zygote.spawn(policy)
             try:
-                outcome = session.exec_cells(sub.cells)
+                with timers.span("cells"):
+                    outcome = session.exec_cells(sub.cells)
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
                     message = "; ".join(f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5])
@@ -217,9 +223,11 @@ class Grader:
                                     gpu_points=self.course.config.gpu_points,
                                     misconceptions=self.misconceptions(slug))
                 sandbox = sandbox_record(session, policy)
-                namespace.session.close()
+                with timers.span("close worker"):
+                    namespace.session.close()
             finally:
-                session.close()
+                with timers.span("close worker"):
+                    session.close()
         finally:
             if slot is not None:
                 slot.release()

@@ -12,6 +12,7 @@ from autograder.grading.checks import Misconception, describe
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.results import TestReport
+from autograder.sandbox import timers
 from autograder.grading.shrink import ShrinkBudget, current_budget
 
 
@@ -160,6 +161,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
             # depend on whether the grading machine has a GPU.
             points = test.points if (device == "cpu" or gpu_points) else 0.0
             start = time.perf_counter()
+            started = time.monotonic() if timers.ON else 0.0
             exc: BaseException | None = runaway_reason(namespace, test)
             if exc is not None:
                 pass  # it takes a function that ran away before: fails at once, nothing restarted
@@ -187,6 +189,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                 except Exception as e:  # noqa: BLE001 - every failure becomes a report
                     exc = e
             reports.append(classify(test, device, points, exc, time.perf_counter() - start))
+            timers.add(f"test {test.question} {test.name}", started, time.monotonic())
     return reports
 
 

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from autograder.sandbox import protocol
+from autograder.sandbox import protocol, timers
 from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
@@ -96,7 +96,8 @@ def optional_calls(deadline: float) -> Iterator[None]:
     worker killed (the only way to stop student code). Either way the call raises CallCutShort."""
     token = _OPTIONAL_UNTIL.set(deadline)
     try:
-        yield
+        with timers.span("shrinking"):
+            yield
     finally:
         _OPTIONAL_UNTIL.reset(token)
 
@@ -237,8 +238,9 @@ class WorkerSession:
             raise CallCutShort(what, str(e), lost_worker=self._dead) from None
 
     def _request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
-        rid = self._send(op, **fields)
-        reply = self._recv(self._budget(timeout), what)
+        with timers.span(f"round trip {op}"):
+            rid = self._send(op, **fields)
+            reply = self._recv(self._budget(timeout), what)
         if reply.get("id") != rid:
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")

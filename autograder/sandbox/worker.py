@@ -825,6 +825,7 @@ def child_main(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> No
 def zygote_main() -> None:
     """Serve spawn requests on the control socket (fd 3, SOCK_SEQPACKET): one fd per request."""
     set_dumpable(False)  # first: nobody of our uid may trace or read the zygote, nor its children
+    started = time.monotonic()  # for bench/breakdown.py: one clock for every process of the machine
     opts = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     die_with_parent()
     try:
@@ -851,7 +852,8 @@ def zygote_main() -> None:
     from autograder.sandbox import calls, messages, protocol  # noqa: F401
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=int(opts.get("fd", CONTROL_FD)))
-    control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid()}).encode())
+    control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid(), "started": started,
+                             "imported": time.monotonic()}).encode())
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, 1 << 16, 1)

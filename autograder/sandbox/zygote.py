@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from autograder.errors import GraderError
+from autograder.sandbox import timers
 from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
                                   runtime_paths)
 from autograder.sandbox.messages import SpawnRequest
@@ -77,6 +78,7 @@ class Zygote:
             opts.update(level="rlimits", hide=self.hide, scratch_root=self._scratch_host)
             cmd = [sys.executable]
         cmd += ["-I", "-m", "autograder.sandbox.worker", json.dumps(opts)]
+        timers.mark(f"zygote launch {self.isolation.value}")
         self.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], env=dict(SANDBOX_ENV),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, start_new_session=True, cwd="/")
@@ -122,11 +124,20 @@ class Zygote:
             raise GraderError(f"the sandbox zygote did not start ({self.isolation.value}): {why_not_started(err)}")
         self.host_pid = pid
         self._ready = True
+        if timers.ON:  # the zygote's own stamps (trusted: no student code exists yet); for the bench
+            for name in ("started", "imported"):
+                if isinstance(hello.get(name), float):
+                    timers.mark(f"zygote {name}", hello[name])
+            timers.mark("zygote ready seen")
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def spawn(self, policy: "SandboxPolicy") -> "WorkerSession":
+        with timers.span("worker fork"):
+            return self._spawn(policy)
+
+    def _spawn(self, policy: "SandboxPolicy") -> "WorkerSession":
         from autograder.sandbox.session import WorkerSession
         with self._lock:
             if not self.alive():

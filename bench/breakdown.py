@@ -1,0 +1,230 @@
+"""Where a grade's time goes: per submission, and in the start-up of each process.
+
+    python bench/breakdown.py [--slug sdpa-from-scratch] [-n 12] [--mix full|examples] [-j 1]
+                              [--skip startup,submissions] [--runs 1]
+
+Everything runs as the CLI runs it (`autograder grade`, `autograder batch`), with AUTOGRADER_TIMERS set
+(autograder.sandbox.timers): each trusted process appends its spans and counts to a file when it
+exits; the sandbox's processes only report their own start in the zygote's ready message. All times are
+time.monotonic(), one clock for the whole machine, so processes line up. Wall-clock: on a shared
+machine every figure is disturbed by the others, so read the proportions, and compare before/after
+with farm-bench-like alternated runs, not with these.
+
+1. start-up (`autograder grade` of one full-marks notebook, then `autograder batch -j J` of J+1
+   notebooks), seconds from the launch of the command: the CLI's own imports, the zygote's launch,
+   its bwrap/level start, its `import torch`, the grader's imports, the hidden tests' load, the first
+   result; `python -c "import torch"` beside it as the yardstick.
+2. per submission (`autograder batch -j1` over N fresh notebooks: full marks only, or every example
+   in turn), from the grader process's spans: the worker's fork and lock-down, the notebook's cells,
+   each question's tests, the round trips into the worker (how many, how long), shrinking, closing
+   the worker, writing the result; "other" is the grade's time none of these covers."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scaling import build_submissions  # noqa: E402
+
+
+def run_timed(cmd: list[str], timers_file: Path) -> tuple[float, float, list[dict[str, Any]]]:
+    """(launch, exit) in time.monotonic() and each process's timer line."""
+    timers_file.unlink(missing_ok=True)
+    env = dict(os.environ, AUTOGRADER_TIMERS=str(timers_file))
+    launch = time.monotonic()
+    done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    end = time.monotonic()
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.decode()[-800:]}")
+    lines = [json.loads(ln) for ln in timers_file.read_text().splitlines() if ln.strip()]
+    return launch, end, lines
+
+
+def _first(spans: list[list[Any]], name: str, end: bool = False) -> float | None:
+    for n, a, b in spans:
+        if n == name:
+            return b if end else a
+    return None
+
+
+def import_torch_s() -> float:
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-c", "import torch"], check=True)
+    return time.monotonic() - start
+
+
+STARTUP_ROWS = [  # (label, span name, its end?)
+    ("CLI imported (interpreter, typer, config)", "cli command start", False),
+    ("zygote launched (course found)", "zygote launch bwrap", False),
+    ("zygote's interpreter running (bwrap/level start)", "zygote started", False),
+    ("grader's imports done (torch, tests' stack)", "import the grader", True),
+    ("hidden tests loaded", "load tests", True),
+    ("zygote's imports done (torch, preload)", "zygote imported", False),
+    ("zygote ready, seen by the grader", "zygote ready seen", False),
+    ("first worker forked", "worker fork", True),
+    ("first result", "grade", True),
+]
+
+
+def _startup_rows(spans: list[list[Any]], launch: float, torch_s: float) -> list[str]:
+    out = []
+    names = {n for n, _a, _b in spans}
+    for label, name, end in STARTUP_ROWS:
+        if name == "zygote launch bwrap" and name not in names:
+            name = next((n for n in names if n.startswith("zygote launch ")), name)
+        t = _first(spans, name, end)
+        if t is not None:
+            out.append(f"  {label:<52} {t - launch:6.2f} s   {(t - launch) / torch_s:5.2f}x import torch")
+    return out
+
+
+def startup(slug: str, jobs: int, tmp: Path, runs: int) -> str:
+    sub = ROOT / "examples" / "submissions" / slug / "full_marks.ipynb"
+    lines: list[str] = []
+    for r in range(runs):
+        torch_s = import_torch_s()
+        launch, end, procs = run_timed([str(BIN / "autograder"), "grade", str(sub), "-a", slug], tmp / "grade.jsonl")
+        lines.append(f"autograder grade (run {r + 1}): {end - launch:.2f} s = {(end - launch) / torch_s:.2f}x "
+                     f"python -c 'import torch' ({torch_s:.2f} s, just before)")
+        for p in procs:
+            lines += _startup_rows(p["spans"], launch, torch_s)
+            exit_t = p.get("exit")
+            if isinstance(exit_t, float):
+                lines.append(f"  {'process exits':<52} {exit_t - launch:6.2f} s")
+    # a batch: the parent, then each grader process, from the batch's launch
+    for r in range(runs):
+        cls = tmp / f"startup-class-{r}"
+        build_submissions(slug, jobs + 1, cls, tag=f"startup{r}")
+        torch_s = import_torch_s()
+        launch, end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
+                                        str(tmp / f"startup-out-{r}"), "-j", str(jobs)], tmp / "batch.jsonl")
+        lines.append(f"\nautograder batch -j{jobs} of {jobs + 1} (run {r + 1}): {end - launch:.2f} s; "
+                     f"import torch {torch_s:.2f} s just before")
+        for p in sorted(procs, key=lambda p: p["role"]):
+            if p["role"] == "batch":
+                first = _first(p["spans"], "result received")
+                outputs = [b - a for n, a, b in p["spans"] if n == "outputs"]
+                if first is not None:
+                    lines.append(f"  batch parent: first result received {first - launch:.2f} s = "
+                                 f"{(first - launch) / torch_s:.2f}x import torch"
+                                 + (f"; outputs (gradebook, report) {outputs[0]:.2f} s" if outputs else ""))
+            else:
+                lines.append(f"  grader process {p['pid']}:")
+                lines += _startup_rows(p["spans"], launch, torch_s)
+    return "\n".join(lines)
+
+
+def _per_submission(spans: list[list[Any]]) -> list[dict[str, float]]:
+    """Split a grader process's spans by its `grade` spans; sum what each holds."""
+    grades = [(a, b) for n, a, b in spans if n == "grade"]
+    writes = [(a, b) for n, a, b in spans if n == "result writing"]
+    rows = []
+    for i, (a, b) in enumerate(grades):
+        row: dict[str, float] = defaultdict(float)
+        row["total"] = b - a
+        for n, s, e in spans:
+            if not (a <= s and e <= b) or n == "grade":
+                continue
+            d = e - s
+            if n.startswith("test "):
+                row[n.split()[1]] += d
+                row["tests"] += d
+            elif n.startswith("round trip"):
+                row["trips"] += 1
+                row["trip s"] += d
+            elif n in ("worker fork", "cells", "shrinking", "close worker", "read notebook", "load tests",
+                       "wait for the zygote"):
+                row[n] += d
+        row["fork"] = row.pop("worker fork", 0.0)
+        row["close"] = row.pop("close worker", 0.0)
+        row["other"] = row["total"] - row["fork"] - row["cells"] - row["tests"] - row["close"] - row.get(
+            "read notebook", 0.0) - row.get("load tests", 0.0) - row.get("wait for the zygote", 0.0)
+        if i < len(writes):
+            row["write"] = writes[i][1] - writes[i][0]
+        rows.append(row)
+    return rows
+
+
+def submissions(slug: str, n: int, mix: str, tmp: Path) -> str:
+    cls = tmp / "class"
+    if mix == "full":
+        cls.mkdir(parents=True)
+        import nbformat
+        nb = nbformat.read(ROOT / "examples" / "submissions" / slug / "full_marks.ipynb", as_version=4)
+        for i in range(n):
+            copy = nbformat.from_dict(json.loads(json.dumps(nb)))
+            copy.cells.append(nbformat.v4.new_code_cell(f"# student {i}"))
+            nbformat.write(copy, cls / f"student_{i:03d}.ipynb")
+        names = ["full_marks"] * n
+    else:
+        build_submissions(slug, n, cls, tag="breakdown")
+        examples = sorted((ROOT / "examples" / "submissions" / slug).glob("*.ipynb"))
+        names = [examples[i % len(examples)].stem for i in range(n)]
+    _launch, _end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
+                                      str(tmp / "out"), "-j", "1"], tmp / "subs.jsonl")
+    grader = next(p for p in procs if p["role"] == "grader process")
+    rows = _per_submission(grader["spans"])
+    questions = sorted({k for r in rows for k in r if k[:1] == "q" and k[1:].isdigit()}, key=lambda q: int(q[1:]))
+    cols = ["total", "fork", "cells"] + questions + ["trips", "trip s", "shrinking", "close", "write", "other"]
+    head = f"{'submission':<24}" + "".join(f"{c:>8}" for c in cols)
+    out = [head]
+
+    def fmt(r: dict[str, float]) -> str:
+        return "".join(f"{int(r.get(c, 0)):>8}" if c == "trips" else f"{r.get(c, 0.0) * 1000:>8.0f}" for c in cols)
+    for name, r in zip(names, rows):
+        out.append(f"{name[:24]:<24}" + fmt(r))
+    # the first submission of a process pays one-off costs (first calls): medians leave it out
+    steady = rows[1:] or rows
+    med = {c: statistics.median(r.get(c, 0.0) for r in steady) for c in cols}
+    out.append(f"{'median (2nd on)':<24}" + fmt(med))
+    # the slowest tests, medians over the same submissions
+    per_test: dict[str, list[float]] = defaultdict(list)
+    grades = [(a, b) for name, a, b in grader["spans"] if name == "grade"][1:] or [(0.0, float("inf"))]
+    for name, a, b in grader["spans"]:
+        if name.startswith("test ") and any(g0 <= a and b <= g1 for g0, g1 in grades):
+            per_test[name[5:]].append(b - a)
+    slowest = sorted(per_test.items(), key=lambda kv: -statistics.median(kv[1]))[:10]
+    out.append("slowest tests (median ms): " + ", ".join(f"{k} {statistics.median(v) * 1000:.0f}"
+                                                         for k, v in slowest))
+    out.append("milliseconds, except trips (round trips into the worker, a count); 'trip s' is the time "
+               "the grader waited on them (inside the tests)")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--slug", default="sdpa-from-scratch")
+    ap.add_argument("-n", type=int, default=12, help="submissions graded for the per-submission table")
+    ap.add_argument("--mix", choices=("full", "examples"), default="full",
+                    help="full: full-marks notebooks only; examples: every example in turn")
+    ap.add_argument("-j", type=int, default=2, help="grader processes of the start-up batch")
+    ap.add_argument("--runs", type=int, default=1, help="start-up runs")
+    ap.add_argument("--skip", default="", help="comma-separated: startup, submissions")
+    args = ap.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; assignment {args.slug}",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="breakdown-") as tmp:
+        if "startup" not in skip:
+            print("\n== start-up, seconds from the command's launch\n" + startup(args.slug, args.j, Path(tmp), args.runs),
+                  flush=True)
+        if "submissions" not in skip:
+            print(f"\n== per submission, batch -j1, {args.n} {'full-marks' if args.mix == 'full' else 'example'} "
+                  "notebooks\n" + submissions(args.slug, args.n, args.mix, Path(tmp)), flush=True)
+    print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
