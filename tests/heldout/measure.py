@@ -2,13 +2,16 @@
 real Grader and prints, per set, the wrong variants named right / generic / raw exception / mis-named /
 not caught, and the correct ones at full marks.
 
-    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind] [-v]
+    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|NAME] [-v]
 
-`variants.py` says each wrong variant's key; `blind.py` (written without seeing the catalogue) says its
-mistake in words, and BLIND_KEYS below maps each blind variant to the keys that name that mistake (written
-after reading the outcome; the blind variants themselves are never changed). A wrong variant is
+`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py`, `blind2.py`:
+written without seeing the catalogue), says each mistake in words, and SET_KEYS below maps each of its
+variants to the keys that name that mistake (written after reading the outcome; the blind variants
+themselves are never changed). A wrong variant is
 - named right: it loses points and every failed test names one of its acceptable keys;
-- mis-named: some failed test names a key that is not one of them;
+- named, unmapped: its set has no key mapping for it yet, it loses points and every failed test names
+  some key (whether the right one is for a person to judge);
+- mis-named: some failed test names a key that is not one of its mapped keys;
 - raw exception: no failed test names anything and each says only "your code raised ...";
 - generic: no failed test names anything, and some message says what differs;
 - not caught: it keeps full marks.
@@ -20,6 +23,7 @@ import importlib.util
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 
 from tests.heldout.harness import ROOT, Outcome, Variant, grade, load_variants
@@ -108,22 +112,38 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def load_blind(slug: str) -> list[Variant]:
-    path = ROOT / "tests" / "heldout" / slug / "blind.py"
+# blind2 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
+BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+
+# set name -> its mapping; a set not named here has no mapping at all
+SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"blind": BLIND_KEYS, "blind2": BLIND2_KEYS}
+
+
+def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
+    """The variants of `tests/heldout/<slug>/<set_name>.py` (a blind-format set), [] where there is none."""
+    path = ROOT / "tests" / "heldout" / slug / f"{set_name}.py"
     if not path.exists():
         return []
-    spec = importlib.util.spec_from_file_location(f"_blind_{slug.replace('-', '_')}", path)
+    spec = importlib.util.spec_from_file_location(f"_{set_name}_{slug.replace('-', '_')}", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    keys = BLIND_KEYS.get(slug, {})
+    keys = SET_KEYS.get(set_name, {}).get(slug, {})
     out = [Variant(slug, name, cells, True) for name, cells in mod.CORRECT.items()]
     for name, (cells, exp) in mod.WRONG.items():
         out.append(Variant(slug, name, cells, False, keys.get(name, ()), tuple(exp.get("where", ()))))
     return out
 
 
-def verdict(o: Outcome) -> str:
+def unmapped(slug: str, set_name: str, variants: list[Variant]) -> set[str]:
+    """The wrong variants of a set that its key mapping does not cover (variants.py says every key)."""
+    if set_name == "variants":
+        return set()
+    keys = SET_KEYS.get(set_name, {}).get(slug, {})
+    return {v.name for v in variants if not v.correct and v.name not in keys}
+
+
+def verdict(o: Outcome, mapped: bool = True) -> str:
     if o.variant.correct:
         return "full marks" if o.full_marks else "correct but lost points"
     if o.status != "graded":
@@ -131,7 +151,10 @@ def verdict(o: Outcome) -> str:
     if o.score >= o.max_score or not o.failed:
         return "not caught"
     keys = [k for _, _, k, _ in o.failed]
-    if any(k is not None and k not in o.variant.keys for k in keys):
+    if not mapped:
+        if all(k is not None for k in keys):
+            return "named, unmapped"
+    elif any(k is not None and k not in o.variant.keys for k in keys):
         return "mis-named"
     if keys and all(k is not None for k in keys):
         return "named right"
@@ -145,11 +168,13 @@ def verdict(o: Outcome) -> str:
 ORDER = ["named right", "partly named", "generic", "raw exception", "mis-named", "not caught"]
 
 
-def table(name: str, outcomes: list[Outcome]) -> str:
+def table(name: str, outcomes: list[Outcome], unmapped_names: Collection[str] = ()) -> str:
     good = [o for o in outcomes if o.variant.correct]
     bad = [o for o in outcomes if not o.variant.correct]
-    counts = Counter(verdict(o) for o in bad)
-    parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in ORDER)
+    counts = Counter(verdict(o, o.variant.name not in unmapped_names) for o in bad)
+    order = ORDER[:1] + ["named, unmapped"] + ORDER[1:] if unmapped_names else ORDER
+    parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in order)
+    parts += "".join(f", {k} {n}" for k, n in counts.items() if k not in order)   # e.g. a failed grade
     return (f"{name}: wrong {len(bad)}: {parts}; correct at full marks "
             f"{sum(o.full_marks for o in good)}/{len(good)}")
 
@@ -157,9 +182,13 @@ def table(name: str, outcomes: list[Outcome]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("slugs", nargs="+")
-    parser.add_argument("--set", choices=["variants", "blind"], action="append")
+    parser.add_argument("--set", action="append", metavar="NAME",
+                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
     args = parser.parse_args(argv)
+    for name in args.set or ():
+        if not name.isidentifier():          # a file name beside variants.py, never a path
+            parser.error(f"--set {name!r}: not a set name")
     from autograder.config import find_course
     from autograder.grading.grader import Grader
 
@@ -168,15 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     with Grader(find_course(ROOT)) as g, tempfile.TemporaryDirectory() as tmp:
         for slug in args.slugs:
             for which in sets:
-                variants = load_variants(slug) if which == "variants" else load_blind(slug)
+                variants = load_variants(slug) if which == "variants" else load_blind(slug, which)
                 if not variants:
                     continue
+                loose = unmapped(slug, which, variants)
                 outcomes = [grade(g, v, Path(tmp)) for v in variants]
                 for o in outcomes:
-                    v = verdict(o)
+                    v = verdict(o, o.variant.name not in loose)
                     if args.verbose or v not in ("named right", "full marks"):
                         print(f"[{v}] {o.explain()}", flush=True)
-                lines.append(table(f"{slug} {which}", outcomes))
+                lines.append(table(f"{slug} {which}", outcomes, loose))
     print("\n".join(lines))
     return 0
 
