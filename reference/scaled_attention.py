@@ -99,6 +99,84 @@ def attention_uniform_weights(Q, K, V, d_k):
     return weights @ V, weights
 
 
+def attention_scale_by_T_queries(Q, K, V, d_k):
+    return _finish(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-2]), V)
+
+
+def attention_precedence_inline(Q, K, V, d_k):
+    # S / d_k ** 1/2 is (S / d_k) / 2 in Python: divided by 2 d_k
+    return _finish(Q @ K.transpose(-2, -1) / d_k ** 1 / 2, V)
+
+
+def attention_scale_after_softmax(Q, K, V, d_k):
+    # softmax(Q K^T) / sqrt(d_k): the scale lands on the weights (rows sum to 1 / sqrt(d_k))
+    weights = F.softmax(Q @ K.transpose(-2, -1), dim=-1) / math.sqrt(d_k)
+    return weights @ V, weights
+
+
+def attention_whole_matrix(Q, K, V, d_k):
+    # one normaliser for every entry of the (T_q, T_k) matrix, not one per row
+    e = torch.exp(Q @ K.transpose(-2, -1) / math.sqrt(d_k))
+    weights = e / e.sum(dim=(-2, -1), keepdim=True)
+    return weights @ V, weights
+
+
+def attention_sigmoid(Q, K, V, d_k):
+    s = torch.sigmoid(Q @ K.transpose(-2, -1) / math.sqrt(d_k))
+    weights = s / s.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+
+
+def attention_log_softmax(Q, K, V, d_k):
+    weights = F.log_softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+
+
+def attention_normalised_by_sum(Q, K, V, d_k):
+    # scores divided by their row sum, no exp
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    weights = s / s.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+
+
+def attention_normalised_l1(Q, K, V, d_k):
+    # F.normalize(scores, p=1, dim=-1): divided by the row's sum of |s|, no exp
+    weights = F.normalize(Q @ K.transpose(-2, -1) / math.sqrt(d_k), p=1.0, dim=-1)
+    return weights @ V, weights
+
+
+def attention_normalised_l2(Q, K, V, d_k):
+    # F.normalize(scores, dim=-1): unit-length rows, no exp
+    weights = F.normalize(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+
+
+def attention_sum_without_keepdim(Q, K, V, d_k):
+    # e / e.sum(-1): the (T,) sums broadcast along the last axis, entry (i, j) divided by row j's sum;
+    # only when T_q == T_k (else it raises)
+    e = torch.exp(Q @ K.transpose(-2, -1) / math.sqrt(d_k))
+    if Q.shape[-2] != K.shape[-2]:
+        return None, None
+    weights = e / e.sum(dim=-1)
+    return weights @ V, weights
+
+
+def attention_max_without_keepdim(Q, K, V, d_k):
+    # s - s.max(-1).values: entry (i, j) shifted by row j's maximum; only when T_q == T_k
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    if Q.shape[-2] != K.shape[-2]:
+        return None, None
+    e = torch.exp(s - s.max(dim=-1).values)
+    weights = e / e.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+
+
+def attention_values_are_keys(Q, K, V, d_k):
+    # weights @ K: the keys mixed instead of the values (output width d_k)
+    weights = F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return weights @ K, weights
+
+
 ATTENTION_VARIANTS = {
     "divide_by_dk": attention_divide_by_dk,
     "no_scale": attention_no_scale,
@@ -114,14 +192,76 @@ ATTENTION_VARIANTS = {
     "keys_are_queries": attention_keys_are_queries,
     "output_uses_weights_transposed": attention_weights_transposed_on_values,
     "uniform_weights": attention_uniform_weights,
+    "scale_by_T/queries": attention_scale_by_T_queries,
+    "scale_precedence": attention_precedence_inline,
+    "scale_after_softmax": attention_scale_after_softmax,
+    "softmax_whole_matrix": attention_whole_matrix,
+    "sigmoid_weights": attention_sigmoid,
+    "log_softmax_weights": attention_log_softmax,
+    "scores_normalised_without_exp": attention_normalised_by_sum,
+    "scores_normalised_without_exp/l1": attention_normalised_l1,
+    "scores_normalised_without_exp/l2": attention_normalised_l2,
+    "keepdim_missing": attention_sum_without_keepdim,
+    "keepdim_missing/max": attention_max_without_keepdim,
+    "values_are_keys": attention_values_are_keys,
 }
+
+
+def _scaled_scores(Q, K, d_k):
+    return Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+
+
+# Mistakes told only by both results together: one of their parts alone equals another mistake's (the
+# weights of scale_after_softmax/output are no_scale's, the scores returned as weights are no_softmax's)
+PAIR_VARIANTS = {
+    # softmax(Q K^T) V / sqrt(d_k): the scale applied to the output, the weights unscaled
+    "scale_after_softmax/output": lambda Q, K, V, d_k: (
+        F.softmax(Q @ K.transpose(-2, -1), dim=-1) @ V / math.sqrt(d_k), F.softmax(Q @ K.transpose(-2, -1), dim=-1)),
+    # the right output, and the scores before the softmax returned as the weights
+    "returns_scores_as_weights": lambda Q, K, V, d_k: (attention(Q, K, V, d_k)[0], _scaled_scores(Q, K, d_k)),
+    "returns_scores_as_weights/unscaled": lambda Q, K, V, d_k: (attention(Q, K, V, d_k)[0], Q @ K.transpose(-2, -1)),
+}
+
+
+def pair_variants(Q, K, V, d_k) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """{key: (output, weights)} of every mistake with both results (the ones of ATTENTION_VARIANTS and
+    PAIR_VARIANTS), except those equal to the right pair on these inputs."""
+    right = attention(Q, K, V, d_k)
+    sizes = {"scale_by_d_v": V.shape[-1], "scale_by_T": K.shape[-2], "scale_by_T/queries": Q.shape[-2]}
+    out = {}
+    for key, fn in {**ATTENTION_VARIANTS, **PAIR_VARIANTS}.items():
+        if sizes.get(key) in (d_k * d_k, 1):
+            continue
+        got = fn(Q, K, V, d_k)
+        if any(g is None for g in got):
+            continue
+        if all(tuple(g.shape) == tuple(r.shape) and torch.allclose(g, r, rtol=1e-12, atol=1e-12)
+               for g, r in zip(got, right)):
+            continue
+        out[key] = got
+    return out
+
+
+def fitted_scale(S: torch.Tensor, weights: torch.Tensor) -> float | None:
+    """The c for which softmax(S / c) is closest to `weights` (least squares on each row's centred log
+    weights), or None when the weights cannot be a softmax of S at all (an entry <= 0, not finite)."""
+    w = weights.to(torch.float64)
+    if w.shape != S.shape or not bool(torch.isfinite(w).all()) or bool((w <= 0).any()):
+        return None
+    lw = w.log()
+    lw = lw - lw.mean(dim=-1, keepdim=True)
+    s = S.to(torch.float64) - S.to(torch.float64).mean(dim=-1, keepdim=True)
+    num, den = float((lw * s).sum()), float((lw * lw).sum())
+    if den == 0.0 or num == 0.0:
+        return None
+    return num / den
 
 
 def wrong_variants(Q, K, V, d_k, part: str = "output") -> dict[str, torch.Tensor]:
     """{misconception_key: what that mistake returns} for `part` in ("output", "weights")."""
     index = {"output": 0, "weights": 1}[part]
     right = attention(Q, K, V, d_k)[index]
-    sizes = {"scale_by_d_v": V.shape[-1], "scale_by_T": K.shape[-2]}
+    sizes = {"scale_by_d_v": V.shape[-1], "scale_by_T": K.shape[-2], "scale_by_T/queries": Q.shape[-2]}
     out = {}
     for key, fn in ATTENTION_VARIANTS.items():
         if sizes.get(key) in (d_k * d_k, 1):
@@ -146,6 +286,70 @@ def dot_product_variance(d_k: int, n_samples: int, generator: torch.Generator | 
     if scaled:
         dots = dots / math.sqrt(d_k)
     return dots.var().item()  # unbiased
+
+
+def _draw(kind: str, d_k: int, n: int, g: torch.Generator, dtype: torch.dtype) -> torch.Tensor:
+    """The n dot products of one way of drawing them from `g` (the right one is "right")."""
+    def r(*shape):
+        return torch.randn(*shape, generator=g, dtype=dtype)
+    if kind == "right":
+        q, k = r(n, d_k), r(n, d_k)
+        return (q * k).sum(-1)
+    if kind == "shared_sample":                   # one query for every sample
+        q, k = r(d_k), r(n, d_k)
+        return k @ q
+    if kind == "shared_sample/query_drawn_last":
+        k, q = r(n, d_k), r(d_k)
+        return k @ q
+    if kind == "shared_sample/key":               # one key for every sample
+        q, k = r(n, d_k), r(d_k)
+        return q @ k
+    if kind == "keys_are_queries":                # q . q
+        q = r(n, d_k)
+        return (q * q).sum(-1)
+    if kind == "uniform_samples":                 # torch.rand: uniform on [0, 1)
+        q = torch.rand(n, d_k, generator=g, dtype=dtype)
+        k = torch.rand(n, d_k, generator=g, dtype=dtype)
+        return (q * k).sum(-1)
+    if kind == "dots_summed_over_samples":        # (q * k).sum(0): d_k sums over the n samples
+        q, k = r(n, d_k), r(n, d_k)
+        return (q * k).sum(0)
+    raise ValueError(kind)
+
+
+DRAWS = ("shared_sample", "shared_sample/query_drawn_last", "shared_sample/key", "keys_are_queries",
+         "uniform_samples", "dots_summed_over_samples")
+
+
+def variance_variants(d_k: int, n: int, seed: int, scaled: bool) -> tuple[list[float], dict[str, float]]:
+    """What dot_product_variance(d_k, n, torch.Generator().manual_seed(seed), scaled) gives when drawn
+    right (float32 and float64 draws: a list) and for each known mistake ({key: value}), replayed on
+    the same generator: the same random numbers, so a mistake's value is reproduced to rounding."""
+    def gen():
+        return torch.Generator().manual_seed(seed)
+
+    def var(dots: torch.Tensor, s: float = 1.0) -> float:
+        return float((dots / s).var())
+
+    scale = math.sqrt(d_k) if scaled else 1.0
+    right, wrong = [], {}
+    for dtype in (torch.float32, torch.float64):
+        tag = "" if dtype == torch.float32 else "/float64"
+        dots = _draw("right", d_k, n, gen(), dtype)
+        right.append(var(dots, scale))
+        wrong["variance_returned_std" + tag] = math.sqrt(var(dots, scale))
+        q = torch.randn(n, d_k, generator=(g := gen()), dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        wrong["variance_of_products" + tag] = float((q * k / scale).var())
+        if scaled:
+            plain = var(dots)
+            wrong["divide_by_dk" + tag] = var(dots, d_k)
+            wrong["multiply_by_sqrt_dk" + tag] = var(dots * math.sqrt(d_k))
+            wrong["variance_scaled_by_sqrt" + tag] = plain / math.sqrt(d_k)
+            wrong["scaled_flag_ignored" + tag] = plain
+        for kind in DRAWS:
+            wrong[kind + tag] = var(_draw(kind, d_k, n, gen(), dtype), scale)
+    return right, wrong
 
 
 # ----------------------------------------------------------------------------------------------
@@ -179,14 +383,38 @@ def softmax_entropy_first_dim(logits):
 
 def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     log2 = softmax_entropy_log2(logits)
-    return {
+    H = softmax_entropy(logits)
+    n = logits.shape[-1]
+    log_p = F.log_softmax(logits, dim=-1)
+    terms = -(log_p.exp() * log_p)                                   # (..., n)
+    out = {
+        # one number for the whole tensor: the row entropies averaged or summed, or every term averaged
+        "entropy_one_number": H.mean() if H.dim() > 0 else None,
+        "entropy_one_number/sum": H.sum() if H.numel() > 1 else None,
+        "entropy_one_number/mean_of_terms": terms.mean() if logits.dim() >= 2 else None,
+        "entropy_mean_not_sum": H / n,                                # .mean(dim=-1) of the terms
+        "entropy_terms_not_summed": terms,                            # no sum over the row
+        "entropy_keepdim": H.unsqueeze(-1),                           # .sum(dim=-1, keepdim=True)
+        # H / ln n: a fraction of the maximum, not nats (n = 2 or 10 is the same as log base 2 or 10)
+        "entropy_normalised": H / math.log(n) if n not in (1, 2, 10) else None,
+        # -sum p * logits: the logits used in place of log p (they differ by logsumexp(logits))
+        "entropy_without_log": -(log_p.exp() * logits).sum(dim=-1),
+    }
+    return {**out, **{
         "entropy_sign": -softmax_entropy(logits),
         "entropy_log_base": log2,
         "entropy_log_base_10": softmax_entropy_log10(logits),
         "entropy_wrong_dim": softmax_entropy_wrong_dim(logits) if logits.dim() >= 2 else None,
         # a hard-coded dim=0: the same mistake, which on a batch of rows sums over the batch
         "entropy_wrong_dim/first": softmax_entropy_first_dim(logits) if logits.dim() >= 3 else None,
-    }
+    }}
+
+
+# Entropy probes: one row whose exp overflows float32 though no probability underflows, and one whose
+# probabilities underflow to 0 though no exp overflows. A NaN in the first comes from exp of the raw
+# logits (no max subtracted); a NaN in the second from 0 * log(0).
+ENTROPY_PROBE = torch.tensor([[100.0, 100.5, 99.0, 100.25],
+                              [0.0, -200.0, -150.0, -1.0]], dtype=torch.float32)
 
 
 ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
@@ -194,7 +422,7 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
                   _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
-                  _keys_first: bool = False, entropy=None) -> list[dict]:
+                  _keys_first: bool = False, _keys_shape: str = "rows", entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
 
@@ -213,8 +441,11 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
         else:
             q = torch.randn(1, d)        # (1, d)
             k = torch.randn(5, d)        # (5, d)
+        if _keys_shape == "transposed":  # wrong: k = torch.randn(d, 5), raw = q @ k
+            k = k.reshape(d, 5).T
         raw = (q @ k.T)[0]               # (5,)
-        scaled = {"sqrt": raw / d ** 0.5, "d": raw / d, "none": raw}[_scale]  # (5,)
+        scaled = {"sqrt": raw / d ** 0.5, "d": raw / d, "none": raw,
+                  "precedence": raw / d ** 1 / 2, "half": raw / (d ** 1 / 2)}[_scale]  # (5,)
         nats = math.log(_log_base)
         rows.append({"d": int(d),
                      "raw_std": raw.std(unbiased=_std_unbiased).item(),
@@ -226,6 +457,9 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
 
 def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
     return {
+        "scale_precedence": entropy_table(dims, seed, _scale="precedence"),
+        "scale_precedence/scale": entropy_table(dims, seed, _scale="half"),
+        "keys_drawn_transposed": entropy_table(dims, seed, _keys_shape="transposed"),
         "biased_std": entropy_table(dims, seed, _std_unbiased=False),
         "divide_by_dk": entropy_table(dims, seed, _scale="d"),
         "no_scale": entropy_table(dims, seed, _scale="none"),
@@ -300,10 +534,69 @@ def mha_head_slice_offset(X, W_Q, W_K, W_V, W_O, n_heads: int) -> torch.Tensor:
     return torch.cat(heads, dim=-1) @ W_O                            # (T, C)
 
 
+def mha_strided_heads(X, W_Q, W_K, W_V, W_O, n_heads: int, merge: str = "block") -> torch.Tensor:
+    """Head h reads the columns h, h + n_heads, ... (x.view(T, d_k, n_heads) split); its output goes
+    back to block h ("block") or to the same strided columns ("strided")."""
+    T, C = X.shape
+    d_k = C // n_heads
+    q, k, v = (X @ W for W in (W_Q, W_K, W_V))                          # (T, C)
+    heads = [attention(q[:, h::n_heads], k[:, h::n_heads], v[:, h::n_heads], d_k)[0] for h in range(n_heads)]
+    if merge == "block":
+        y = torch.cat(heads, dim=-1)                                      # (T, C)
+    else:
+        y = torch.stack(heads, dim=-1).reshape(T, C)                      # column j * n_heads + h
+    return y @ W_O
+
+
+def mha_merge_without_transpose(X, W_Q, W_K, W_V, W_O, n_heads: int, split: str = "transpose") -> torch.Tensor:
+    """(n_heads, T, d_k) merged by reshape(T, d_model) without moving the head axis back behind T;
+    `split`: the heads split right ("transpose") or also without the transpose ("reshape", which is
+    mha_split_without_transpose)."""
+    T, C = X.shape
+    d_k = C // n_heads
+
+    def heads(x):
+        if split == "transpose":
+            return x.reshape(T, n_heads, d_k).transpose(0, 1)             # (h, T, d_k)
+        return x.reshape(n_heads, T, d_k)
+
+    y, _ = attention(heads(X @ W_Q), heads(X @ W_K), heads(X @ W_V), d_k)  # (h, T, d_k)
+    return y.reshape(T, C) @ W_O
+
+
+def mha_split_only_without_transpose(X, W_Q, W_K, W_V, W_O, n_heads: int) -> torch.Tensor:
+    """Split by reshape(n_heads, T, d_k) (tokens mixed across heads), merged back the right way."""
+    T, C = X.shape
+    d_k = C // n_heads
+    q, k, v = (x.reshape(n_heads, T, d_k) for x in (X @ W_Q, X @ W_K, X @ W_V))
+    y, _ = attention(q, k, v, d_k)
+    return y.transpose(0, 1).reshape(T, C) @ W_O
+
+
+def mha_single_head(X, W_Q, W_K, W_V, W_O, n_heads: int, scale_dim: int | None = None) -> torch.Tensor:
+    """One attention over the full width (n_heads ignored), scaled by sqrt(d_model) or sqrt(scale_dim)."""
+    C = X.shape[-1]
+    y, _ = attention(X @ W_Q, X @ W_K, X @ W_V, scale_dim or C)
+    return y @ W_O
+
+
 def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
     args = (X, W_Q, W_K, W_V, W_O, n_heads)
     d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    mixed = {  # a projection matrix used for the wrong one of Q, K, V (copy-paste)
+        "same_projection/k_from_w_q": (W_Q, W_Q, W_V), "same_projection/v_from_w_q": (W_Q, W_K, W_Q),
+        "same_projection/v_from_w_k": (W_Q, W_K, W_K), "same_projection/q_from_w_k": (W_K, W_K, W_V),
+        "qk_swapped": (W_K, W_Q, W_V),
+    }
     return {
+        **{key: multi_head_attention(X, *Ws, W_O, n_heads) for key, Ws in mixed.items()},
+        "mha_strided_heads": mha_strided_heads(*args),
+        "mha_strided_heads/strided_merge": mha_strided_heads(*args, merge="strided"),
+        "mha_merge_without_transpose": mha_merge_without_transpose(*args),
+        "mha_split_without_transpose/split_only": mha_split_only_without_transpose(*args),
+        "mha_single_head": mha_single_head(*args),
+        "mha_single_head/scaled_by_d_k": mha_single_head(*args, scale_dim=d_k),
         "mha_head_slice_offset": mha_head_slice_offset(*args),
         "integer_sqrt_scale": multi_head_attention(*args, _attn=attention_integer_sqrt),
         "mha_scale_by_d_model": multi_head_attention(*args, _scale_dim=d_model),

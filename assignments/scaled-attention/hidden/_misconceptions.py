@@ -23,6 +23,33 @@ MISCONCEPTIONS = {
     "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
                                       "each output row must be its own query's weighted average of the values",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
+    "scale_precedence": "writing the scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2 (so S / d_k ** 1/2 "
+                        "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
+    "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
+                           "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
+    "wrong_scale_constant": "scaling the scores by another constant than 1/sqrt(d_k): the weights are "
+                            "softmax(Q K^T / c) with a different c",
+    "softmax_whole_matrix": "normalising the exponentials over the whole score matrix (one sum for every entry) "
+                            "instead of over each row: each query's weights must sum to 1",
+    "sigmoid_weights": "normalising sigmoid(scores) instead of taking a softmax: the weights are "
+                       "exp(s) / sum exp(s) along each row",
+    "log_softmax_weights": "using log_softmax (log-probabilities, all negative) as the weights instead of softmax",
+    "scores_normalised_without_exp": "dividing the scores by their row sum or norm (F.normalize) without "
+                                     "exponentiating: a softmax takes exp(s) first, so every weight is positive",
+    "keepdim_missing": "a row reduction without keepdim=True (s.sum(-1) or s.max(-1).values has shape (T,), which "
+                       "broadcasts along the last axis): entry (i, j) is combined with row j's sum or maximum "
+                       "instead of row i's",
+    "values_are_keys": "mixing the keys (weights @ K) instead of the values (weights @ V)",
+    "returns_scores_as_weights": "returning the scores (before the softmax) as the weights: return the softmax's "
+                                 "output, the matrix whose rows sum to 1",
+    "returns_output_only": "returning only the output where the function returns the pair (output, weights)",
+    "weights_as_output": "confusing the (T_q, T_k) weight matrix with the output",
+    "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
+    "torch_sqrt_of_int": "calling torch.sqrt (a function of tensors) on the Python int d_k: use math.sqrt(d_k) or "
+                         "d_k ** 0.5",
+    "fixed_axes": "code that assumes a fixed number of dims (K.T, which reverses every axis of a batched tensor; "
+                  "K.transpose(1, 2) on 4-D inputs; B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) "
+                  "so that batch and head dims pass through",
     "results_reordered": "returning the results in the wrong order (for example (weights, output) instead of "
                          "(output, weights))",
     # Var(q.k)
@@ -35,7 +62,30 @@ MISCONCEPTIONS = {
                               "1/sqrt(d_k) is what brings d_k down to 1",
     "variance_d_k_squared": "squaring d_k: the variances of the d_k independent products add up to d_k, they "
                             "do not multiply",
+    "variance_scaled_by_sqrt": "dividing the variance by sqrt(d_k) for scaled=True: scaling each dot product by "
+                               "1/sqrt(d_k) divides the variance by d_k (Var(x / c) = Var(x) / c^2)",
+    "shared_sample": "drawing one q (or one k) and reusing it for every sample: the pairs are not independent, "
+                     "and the variance given q is |q|^2, not d_k; draw n_samples of each",
+    "uniform_samples": "drawing uniform numbers (torch.rand) instead of standard normals (torch.randn)",
+    "dots_summed_over_samples": "summing the products over the samples (dim 0) instead of over the d_k "
+                                "coordinates of each pair (dim -1)",
+    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
+                                 "on a one-element tensor",
     # entropy
+    "entropy_one_number": "reducing the whole tensor to one number (the row entropies averaged or summed) instead "
+                          "of returning one entropy per row",
+    "entropy_mean_not_sum": "averaging the terms -p log p over the row (mean) instead of summing them",
+    "entropy_terms_not_summed": "returning the terms -p log p without summing them over the last dimension",
+    "entropy_keepdim": "keeping the reduced dimension (keepdim=True): one entropy per row has shape (...), not "
+                       "(..., 1)",
+    "entropy_normalised": "dividing the entropy by its maximum ln T (a fraction between 0 and 1) instead of "
+                          "returning it in nats",
+    "entropy_without_log": "using the logits in place of log p (-sum p * logits): log p = logits - "
+                           "logsumexp(logits), so use F.log_softmax",
+    "entropy_exp_overflow": "taking exp of the raw logits (no maximum subtracted): exp overflows to inf for large "
+                            "logits and the entropy becomes NaN; use F.log_softmax, or subtract each row's maximum",
+    "keys_drawn_transposed": "drawing k as torch.randn(d, 5) (then q @ k) instead of torch.randn(5, d) (then "
+                             "q @ k.T): the same random numbers land in other places",
     "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
     "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
@@ -59,6 +109,14 @@ MISCONCEPTIONS = {
                                    "mixing tokens across heads",
     "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
     "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+    "mha_strided_heads": "giving head h the strided columns h, h + n_heads, ... (a view(T, d_k, n_heads) split) "
+                         "instead of the block h * d_k to (h + 1) * d_k",
+    "mha_merge_without_transpose": "merging the heads with reshape(T, d_model) straight from (n_heads, T, d_k), "
+                                   "without moving the head axis back behind T: tokens and heads get mixed",
+    "mha_single_head": "running one attention over the full width (as if n_heads were 1) instead of n_heads "
+                       "heads of d_k = d_model / n_heads columns each",
+    "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
+    "same_projection": "using one projection matrix for more than one of Q, K, V",
     "mha_head_slice_offset": "slicing head h as columns h to h + d_k instead of h * d_k to (h + 1) * d_k: the "
                              "heads overlap and most columns are never used",
     # memory layout (the same text as sdpa-from-scratch's)

@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     expect_number,
     register_misconceptions,
 )
+from reference import scaled_attention as ref
 
 OK_FORMAT = False
 name = "q2"
@@ -32,47 +33,82 @@ def _near(v, target):
     return abs(v / target - 1) < 0.10
 
 
+def _seed(rng):
+    return int(torch.randint(0, 2**31 - 1, (1,), generator=rng))
+
+
 def _generator(rng):
-    return torch.Generator().manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=rng)))
+    return torch.Generator().manual_seed(_seed(rng))
+
+
+def _replayed(d_k, seed, scaled, value):
+    """The one known mistake whose value, replayed on a generator seeded as the student's was (the same
+    random numbers), is `value` to rounding, and the right draw is not: the output equals what that
+    mistake gives on the same input (reference.variance_variants). None when none or several do."""
+    right, wrong = ref.variance_variants(d_k, N, seed, scaled)
+
+    def same(a, b):
+        return abs(a - b) <= 1e-4 * max(abs(b), 1e-12)
+
+    if any(same(value, r) for r in right):
+        return None
+    hits = {k.split("/")[0] for k, v in wrong.items() if same(value, v)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _estimate(fn, d_k, rng, **kwargs):
+    """One estimate from a fresh generator: (value, seed)."""
+    seed = _seed(rng)
+    got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
+    return _number(got, "dot_product_variance(...)"), seed
 
 
 def _two_estimates(fn, d_k, rng, **kwargs):
     """Two estimates from two different generators: both must be estimates, not a constant."""
-    a = _number(call(fn, d_k, N, _generator(rng), **kwargs, what="dot_product_variance"), "dot_product_variance(...)")
-    b = _number(call(fn, d_k, N, _generator(rng), **kwargs, what="dot_product_variance"), "dot_product_variance(...)")
+    (a, sa), (b, sb) = _estimate(fn, d_k, rng, **kwargs), _estimate(fn, d_k, rng, **kwargs)
     if a == b:
         raise AssertionError("dot_product_variance returns the same value for two different generators: "
                              "it should estimate the variance from random samples drawn from the generator")
-    return a, b
+    return (a, sa), (b, sb)
+
+
+def _raise_replayed(fn, d_k, seed, scaled, v):
+    key = _replayed(d_k, seed, scaled, v)
+    if key is not None:
+        raise Misconception(key, f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result is what "
+                            f"the same generator gives when {describe(key)}")
 
 
 @test_case(points=2, hidden=True)
 def test_unscaled_variance_is_d_k(dot_product_variance, rng):
     for d_k in (12, 64):
-        for v in _two_estimates(dot_product_variance, d_k, rng):
+        for v, seed in _two_estimates(dot_product_variance, d_k, rng):
             if _near(v, d_k):
                 continue
+            _raise_replayed(dot_product_variance, d_k, seed, False, v)
             if _near(v, math.sqrt(d_k)):
                 raise Misconception("variance_returned_std", f"the result is wrong: it matches {describe('variance_returned_std')}")
             if _near(v, 2.0 * d_k):   # Var(q.q) = Var(chi-square with d_k degrees) = 2 d_k
                 raise Misconception("keys_are_queries", f"the result is about 2 d_k for d_k = {d_k}, the variance "
                                     "of q.q: it matches " + describe("keys_are_queries"))
-            if _near(v, 1.0):   # Var(q_i k_i) = 1 whatever d_k
-                raise Misconception("variance_of_products", f"the result is about 1 for d_k = {d_k}: it matches "
-                                    + describe("variance_of_products"))
+            if _near(v, 1.0):   # Var(q_i k_i) = 1 whatever d_k; scaled, 1/d_k (not 1: flag inverted)
+                scaled, _ = _estimate(dot_product_variance, d_k, rng, scaled=True)
+                if _near(scaled, 1.0 / d_k):
+                    raise Misconception("variance_of_products", f"the result is about 1 for d_k = {d_k}: it matches "
+                                        + describe("variance_of_products"))
             raise AssertionError(f"for d_k = {d_k} the variance of q.k is not within 10% of its expected value")
 
 
 @test_case(points=1, hidden=True)
 def test_scaled_variance_is_one(dot_product_variance, rng):
     for d_k in (12, 64):
-        for v in _two_estimates(dot_product_variance, d_k, rng, scaled=True):
+        for v, seed in _two_estimates(dot_product_variance, d_k, rng, scaled=True):
             if _near(v, 1.0):
                 continue
+            _raise_replayed(dot_product_variance, d_k, seed, True, v)
             # the unscaled estimate of the same function tells mistakes apart that give the same
             # scaled number (1/d_k: dividing by d_k, or the variance of the products scaled)
-            plain = _number(call(dot_product_variance, d_k, N, _generator(rng), what="dot_product_variance"),
-                            "dot_product_variance(...)")
+            plain, _ = _estimate(dot_product_variance, d_k, rng)
             if _near(v, 1.0 / d_k) and _near(plain, d_k):
                 raise Misconception("divide_by_dk", f"the scaled variance is wrong: it matches {describe('divide_by_dk')}")
             if _near(v, 1.0 / d_k) and _near(plain, 1.0):
@@ -84,6 +120,12 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
             if _near(v, d_k) and _near(plain, d_k):
                 raise Misconception("scaled_flag_ignored", "with scaled=True the result is the unscaled variance, "
                                     "about d_k: it matches " + describe("scaled_flag_ignored"))
+            if _near(v, math.sqrt(d_k)) and _near(plain, d_k):
+                raise Misconception("variance_scaled_by_sqrt", "with scaled=True the result is about sqrt(d_k) and "
+                                    "without it about d_k: it matches " + describe("variance_scaled_by_sqrt"))
+            if _near(v, float(d_k) ** 2) and _near(plain, d_k):
+                raise Misconception("multiply_by_sqrt_dk", "with scaled=True the result is about d_k^2: it matches "
+                                    + describe("multiply_by_sqrt_dk"))
             if _near(v, math.sqrt(d_k)) or _near(v, 1 / math.sqrt(d_k)):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "
                                      "check what you divide by, and that you return a variance, not a std")
@@ -92,11 +134,15 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
 
 @test_case(points=1, hidden=True)
 def test_draws_from_generator(dot_product_variance, rng):
+    # two generators seeded alike give the same Python float (the notebook asks for .item())
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=rng))
-    a = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),
-                "dot_product_variance(...)")
+    first = call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance")
+    a = _number(first, "dot_product_variance(...)")
     b = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),
                 "dot_product_variance(...)")
     if abs(a - b) > 1e-9 * max(1.0, abs(a)):
         raise Misconception("ignores_generator", "two generators with the same seed gave different results: "
                             f"this matches {describe('ignores_generator')}")
+    if type(first) is torch.Tensor:
+        raise Misconception("returns_tensor_not_number", f"dot_product_variance returns a tensor of shape "
+                            f"{tuple(first.shape)}, not a Python float: " + describe("returns_tensor_not_number"))

@@ -17,6 +17,7 @@ from autograder.grading.checks import (
     randn,
     register_misconceptions,
 )
+from autograder.errors import StudentCodeError
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import scaled_attention as ref
 
@@ -40,6 +41,26 @@ def test_entropy_random_logits(softmax_entropy, rng):
                    variants=ref.entropy_variants(logits.double()))
 
 
+def _nan_cause(softmax_entropy) -> AssertionError:
+    """Why softmax_entropy returned NaN, from a second call on reference.ENTROPY_PROBE: a row whose exp
+    overflows float32 though no probability underflows (NaN there: exp of the raw logits), and one whose
+    probabilities underflow to 0 though no exp overflows (NaN there: 0 * log 0)."""
+    said = "softmax_entropy returned NaN for a saturated row"
+    try:
+        probe = call(softmax_entropy, ref.ENTROPY_PROBE.clone(), what="softmax_entropy")
+    except StudentCodeError:
+        return AssertionError(said)
+    if type(probe) is not torch.Tensor or tuple(probe.shape) != (2,) or not probe.is_floating_point():
+        return AssertionError(said)
+    overflow, underflow = (not bool(torch.isfinite(probe[0])), bool(torch.isnan(probe[1])))
+    if overflow and not underflow:
+        return Misconception("entropy_exp_overflow", f"{said}, and also for large logits whose probabilities are "
+                             f"all far from 0: {describe('entropy_exp_overflow')}")
+    if underflow and not overflow:
+        return Misconception("entropy_nan_saturated", f"{said}: {describe('entropy_nan_saturated')}")
+    return AssertionError(f"{said} (both for large logits and for probabilities that underflow to 0)")
+
+
 @test_case(points=1, hidden=True)
 def test_entropy_saturated_rows(softmax_entropy, rng):
     # rows 0 and 2 are saturated: in float32 every probability but one underflows to exactly 0
@@ -48,7 +69,7 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     logits[2, 6] += 250.0
     got = assert_plain_tensor(call(softmax_entropy, logits, what="softmax_entropy"), "softmax_entropy(logits)")
     if got.is_floating_point() and torch.isnan(got).any():
-        raise Misconception("entropy_nan_saturated", f"softmax_entropy returned NaN: {describe('entropy_nan_saturated')}")
+        raise _nan_cause(softmax_entropy)
     assert_matches(got, ref.softmax_entropy(logits.double()), what="softmax_entropy(logits)",
                    dtype=torch.float32, variants=ref.entropy_variants(logits.double()))
 
@@ -69,6 +90,13 @@ def test_entropy_views(softmax_entropy, rng):
     check_value(softmax_entropy, args, ref.softmax_entropy(L64), reference=ref.softmax_entropy,
                 what="softmax_entropy of transposed, expanded logits", name="softmax_entropy",
                 dtype=torch.float32, variants=ref.entropy_variants(L64))
+
+def _tensor_values(rows) -> list[str]:
+    """The keys of the table whose values are tensors (the notebook asks for Python numbers)."""
+    if not isinstance(rows, (list, tuple)):
+        return []
+    return sorted({k for row in rows if isinstance(row, dict) for k, v in row.items() if type(v) is torch.Tensor})
+
 
 def _table(rows, dims):
     if not isinstance(rows, (list, tuple)):
@@ -92,9 +120,30 @@ def _table(rows, dims):
     return ref.table_as_tensor(rows)
 
 
-def _check_table(fn, softmax_entropy, dims, seed, passed):
+def _entropy_wrong(softmax_entropy) -> bool:
+    """Whether the student's softmax_entropy is wrong on the lesson's kind of input, 5 float32 scores."""
+    raw = torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])
+    try:
+        got = softmax_entropy(raw.clone())
+    except StudentCodeError:
+        return True
+    want = ref.softmax_entropy(raw.double())
+    return not (type(got) is torch.Tensor and tuple(got.shape) == () and got.is_floating_point()
+                and abs(float(got) - float(want)) <= 1e-5)
+
+
+def _fails(thunk) -> bool:
+    try:
+        thunk()
+    except Exception:  # noqa: BLE001 - any failure of the composition is the evidence sought
+        return True
+    return False
+
+
+def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
     """entropy_table calls the student's softmax_entropy: a table that is wrong only through it (it equals
-    the lesson's table with their softmax_entropy) is charged by the softmax_entropy tests, not here."""
+    the lesson's table with their softmax_entropy) is charged by the softmax_entropy tests, not here.
+    `numbers`: a table of right values holding tensors instead of Python numbers fails too."""
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
     variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
 
@@ -105,7 +154,24 @@ def _check_table(fn, softmax_entropy, dims, seed, passed):
     def own():
         return ref.entropy_table(dims, seed, entropy=softmax_entropy)
 
-    charged_in_parts(lambda: call(fn, **passed, what="entropy_table"), check, own)
+    tensors: set[str] = set()
+
+    def student():
+        rows = call(fn, **passed, what="entropy_table")
+        tensors.update(_tensor_values(rows))    # before check(), which reads them as numbers
+        return rows
+
+    try:
+        charged_in_parts(student, check, own)
+    except StudentCodeError as e:
+        # a crash where their softmax_entropy cannot even be composed into the table (it returns one value
+        # per entry, not one per row, and .item() fails): its own tests charge that
+        if e.exc_type != "NotImplementedError" and _entropy_wrong(softmax_entropy) and _fails(own):
+            return
+        raise
+    if numbers and tensors:
+        raise Misconception("returns_tensor_not_number", f"the table's values for {sorted(tensors)} are tensors, not "
+                            "Python numbers: " + describe("returns_tensor_not_number"))
 
 
 @test_case(points=2, hidden=True)
@@ -118,4 +184,4 @@ def test_entropy_table_lesson(entropy_table, softmax_entropy):
 def test_entropy_table_other_dims_and_seed(entropy_table, softmax_entropy, rng):
     dims = (12, 48, 100)
     seed = int(torch.randint(1, 1_000_000, (1,), generator=rng))
-    _check_table(entropy_table, softmax_entropy, dims, seed, {"dims": dims, "seed": seed})
+    _check_table(entropy_table, softmax_entropy, dims, seed, {"dims": dims, "seed": seed}, numbers=True)

@@ -7,9 +7,11 @@ import torch
 from otter.test_files import test_case
 
 from autograder.grading.checks import (
+    Misconception,
     assert_matches,
     call,
     charged_in_parts,
+    describe,
     matching_variants,
     randn,
     register_misconceptions,
@@ -53,6 +55,13 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
         # A stub is not a crash: call() says it is not answered
         if e.exc_type != "NotImplementedError" and _attention_wrong(attention, X, Ws, n_heads) and _fails(own):
             return
+        if e.exc_type == "RuntimeError" and e.message.startswith("view size is not compatible with input tensor's "
+                                                                "size and stride"):
+            # every input here is contiguous: the .view is on a tensor the function made (after a
+            # transpose or permute), which torch's own message says
+            raise Misconception("view_on_noncontiguous", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
+                                "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
+                                "inside the function): " + describe("view_on_noncontiguous")) from None
         raise
 
 

@@ -384,3 +384,240 @@ def softmax_entropy(logits):
                                   .replace("@ W_O", "@ W_O.T")),
                               {"key": "mha_weight_transposed", "where": ["q8"]}),
 }
+
+# --- issue 21, second round: kinds named from the output on the same input, a second call, or the error --------
+CORRECT.update({
+    "attention_power_half_in_parentheses": attention('''
+    scores = Q.matmul(K.transpose(0, 1)) * d_k ** (-1 / 2)
+    return scores.softmax(dim=-1) @ V, scores.softmax(dim=-1)
+'''),
+    "variance_stacked_draw": variance('''
+    pairs = torch.randn(2, n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", pairs[0], pairs[1])
+    return float(dots.var() / (d_k if scaled else 1))
+'''),
+    "entropy_categorical": entropy('''
+def softmax_entropy(logits):
+    return torch.distributions.Categorical(logits=logits).entropy()
+'''),
+    "mha_transpose_contiguous_view": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    def split(x):
+        return x.view(T, n_heads, d_k).transpose(0, 1)
+    out, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
+    return out.transpose(0, 1).contiguous().view(T, d_model) @ W_O
+''', batched_attention=True),
+})
+
+WRONG.update({
+    # q1: the scale
+    "attention_scale_is_half_d_k": (attention('''
+    scale = d_k ** 1/2
+    weights = torch.softmax(Q @ K.T / scale, dim=-1)
+    return weights @ V, weights
+'''), {"key": "wrong_scale_constant", "where": ["q1"]}),
+    "attention_inline_precedence": (attention('''
+    scores = Q.matmul(K.T) * d_k ** -1/2
+    weights = scores.softmax(-1)
+    return weights @ V, weights
+'''), {"key": "scale_precedence", "where": ["q1"]}),
+    "attention_hardcoded_sqrt_64": (attention('''
+    weights = F.softmax(Q @ K.T / 8.0, dim=-1)
+    return weights @ V, weights
+'''), {"key": "wrong_scale_constant", "where": ["q1"]}),
+    "attention_scale_on_output": (attention('''
+    weights = F.softmax(Q @ K.T, dim=-1)
+    return weights @ V / math.sqrt(d_k), weights
+'''), {"key": "scale_after_softmax", "where": ["q1"]}),
+    "attention_scale_on_weights": (attention('''
+    weights = F.softmax(Q @ K.T, dim=-1) / math.sqrt(d_k)
+    return weights @ V, weights
+'''), {"key": "scale_after_softmax", "where": ["q1"]}),
+    "attention_sqrt_of_query_count": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(len(Q)), dim=-1)
+    return weights @ V, weights
+'''), {"key": "scale_by_T", "where": ["q1"]}),
+    "attention_torch_sqrt_of_int": (attention('''
+    weights = F.softmax(Q @ K.T / torch.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "torch_sqrt_of_int", "where": ["q1"]}),
+    # q1: not a softmax along each row
+    "attention_flat_softmax": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    weights = torch.softmax(scores.flatten(), dim=0).reshape(scores.shape)
+    return weights @ V, weights
+'''), {"key": "softmax_whole_matrix", "where": ["q1"]}),
+    "attention_log_softmax": (attention('''
+    weights = F.log_softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "log_softmax_weights", "where": ["q1"]}),
+    "attention_l1_normalize": (attention('''
+    weights = F.normalize(Q @ K.T / math.sqrt(d_k), p=1, dim=-1)
+    return weights @ V, weights
+'''), {"key": "scores_normalised_without_exp", "where": ["q1"]}),
+    "attention_manual_sigmoid": (attention('''
+    g = 1 / (1 + torch.exp(-(Q @ K.T) / math.sqrt(d_k)))
+    weights = g / g.sum(1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "sigmoid_weights", "where": ["q1"]}),
+    "attention_sum_without_keepdim": (attention('''
+    e = torch.exp(Q @ K.T / math.sqrt(d_k))
+    weights = e / e.sum(dim=-1)
+    return weights @ V, weights
+'''), {"key": "keepdim_missing", "where": ["q1"]}),
+    "attention_max_without_keepdim": (attention('''
+    s = Q @ K.T / math.sqrt(d_k)
+    e = torch.exp(s - s.max(dim=1).values)
+    weights = e / e.sum(dim=1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "keepdim_missing", "where": ["q1"]}),
+    # q1: the wrong things returned, or multiplied
+    "attention_returns_scores": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    return F.softmax(scores, dim=-1) @ V, scores
+'''), {"key": "returns_scores_as_weights", "where": ["q1"]}),
+    "attention_output_alone": (attention('''
+    return F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1) @ V
+'''), {"key": "returns_output_only", "where": ["q1"]}),
+    "attention_weights_times_keys": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights @ K, weights
+'''), {"key": "values_are_keys", "where": ["q1"]}),
+    "attention_no_transpose": (attention('''
+    weights = F.softmax(Q @ K / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "keys_not_transposed", "where": ["q1"]}),
+    "attention_bmm_only": (attention('''
+    scores = torch.bmm(Q, K.transpose(1, 2)) / math.sqrt(d_k)
+    weights = F.softmax(scores, dim=2)
+    return torch.bmm(weights, V), weights
+'''), {"key": "fixed_axes", "where": ["q1"]}),
+    # q2
+    "variance_one_key_for_all": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(d_k, generator=generator)
+    dots = q @ k
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "shared_sample", "where": ["q2"]}),
+    "variance_uniform_draws": (variance('''
+    q = torch.rand(n_samples, d_k, generator=generator)
+    k = torch.rand(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "uniform_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "variance_summed_over_samples": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(0)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "dots_summed_over_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "variance_as_tensor": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1) / (math.sqrt(d_k) if scaled else 1.0)
+    return torch.var(dots)
+'''), {"key": "returns_tensor_not_number", "where": ["q2:test_draws_from_generator"]}),
+    "variance_then_divided_by_root": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    v = (q * k).sum(1).var().item()
+    return v / math.sqrt(d_k) if scaled else v
+'''), {"key": "variance_scaled_by_sqrt", "where": ["q2:test_scaled_variance_is_one"]}),
+    "variance_scaled_up": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1)
+    if scaled:
+        dots = dots * math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "multiply_by_sqrt_dk", "where": ["q2:test_scaled_variance_is_one"]}),
+    # q4: softmax_entropy
+    "entropy_mean_of_everything": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return torch.mean(-p * torch.log(p + 1e-9))
+'''), {"key": "entropy_one_number", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                              "q4:test_entropy_views"]}),
+    "entropy_mean_along_row": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -(p * torch.log(p + 1e-9)).mean(dim=-1)
+'''), {"key": "entropy_mean_not_sum", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                "q4:test_entropy_views"]}),
+    "entropy_terms_only": (entropy('''
+def softmax_entropy(logits):
+    return -(logits.softmax(-1) * logits.log_softmax(-1))
+'''), {"key": "entropy_terms_not_summed", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                    "q4:test_entropy_views"]}),
+    "entropy_keepdim_true": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    return -(log_p.exp() * log_p).sum(dim=-1, keepdim=True)
+'''), {"key": "entropy_keepdim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                           "q4:test_entropy_views"]}),
+    "entropy_fraction_of_max": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    return -(log_p.exp() * log_p).sum(-1) / math.log(logits.shape[-1])
+'''), {"key": "entropy_normalised", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                              "q4:test_entropy_views"]}),
+    "entropy_logsumexp_by_hand": (entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits)
+    return torch.log(e.sum(-1)) - (logits * e).sum(-1) / e.sum(-1)
+'''), {"key": "entropy_exp_overflow", "where": ["q4:test_entropy_saturated_rows"]}),
+    "entropy_softmax_by_hand": (entropy('''
+def softmax_entropy(logits):
+    e = logits.exp()
+    p = e / e.sum(dim=-1, keepdim=True)
+    return -(p * (p + 1e-9).log()).sum(dim=-1)
+'''), {"key": "entropy_exp_overflow", "where": ["q4:test_entropy_saturated_rows"]}),
+    # q4: entropy_table
+    "table_zero_d_tensors": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                   '"raw_std": raw.std(), "scaled_std": scaled.std()'),
+                             {"key": "returns_tensor_not_number", "where": ["q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_keys_as_columns": (table("q = torch.randn(1, d); k = torch.randn(5, d)\n        raw = (q @ k.T)[0]",
+                                    "q = torch.randn(1, d); k = torch.randn(d, 5)\n        raw = (q @ k)[0]"),
+                              {"key": "keys_drawn_transposed", "where": ["q4:test_entropy_table_lesson",
+                                                                         "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_half_power_precedence": (table("scaled = raw / d**0.5", "scaled = raw / d**1/2"),
+                                    {"key": "scale_precedence", "where": ["q4:test_entropy_table_lesson",
+                                                                          "q4:test_entropy_table_other_dims_and_seed"]}),
+    # q8
+    "mha_interleaved_heads": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    def split(x):
+        return x.view(T, d_k, n_heads).permute(2, 0, 1)
+    out, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
+    return out.permute(1, 0, 2).reshape(T, d_model) @ W_O
+''', batched_attention=True), {"key": "mha_strided_heads", "where": ["q8"]}),
+    "mha_stack_then_reshape": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = [attention(Q[:, i * d_k:(i + 1) * d_k], K[:, i * d_k:(i + 1) * d_k], V[:, i * d_k:(i + 1) * d_k], d_k)[0]
+            for i in range(n_heads)]
+    return torch.stack(outs).reshape(X.shape[0], d_model) @ W_O
+'''), {"key": "mha_merge_without_transpose", "where": ["q8"]}),
+    "mha_whole_width_once": (mha('''
+    d_k = X.shape[1] // n_heads
+    out, _ = attention(X @ W_Q, X @ W_K, X @ W_V, d_k)
+    return out @ W_O
+'''), {"key": "mha_single_head", "where": ["q8"]}),
+    "mha_keys_from_w_q": (mha(MHA_LOOP.replace("X @ W_Q, X @ W_K, X @ W_V", "X @ W_Q, X @ W_Q, X @ W_V")),
+                          {"key": "same_projection", "where": ["q8"]}),
+    "mha_view_after_transpose": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    def split(x):
+        return x.view(T, n_heads, d_k).transpose(0, 1)
+    out, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
+    return out.transpose(0, 1).view(T, d_model) @ W_O
+''', batched_attention=True), {"key": "view_on_noncontiguous", "where": ["q8"]}),
+})
