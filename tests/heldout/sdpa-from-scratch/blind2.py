@@ -305,7 +305,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     for i in range(Q.shape[-2]):                       # one query at a time
         s = (Q[..., i:i + 1, :] @ K.transpose(-2, -1)) / math.sqrt(d_k)   # (..., 1, T_k)
         if mask is not None:
-            m = mask[..., i:i + 1, :]
+            m = mask[..., i:i + 1, :] if mask.shape[-2] > 1 else mask   # a (..., 1, T_k) mask serves every query
             s = s.masked_fill(~m, float("-inf"))
             w = stable_softmax(s, dim=-1)
             w = torch.where(m.any(dim=-1, keepdim=True), w, torch.zeros_like(w))
