@@ -32,8 +32,18 @@ def _course_slugs() -> list[str]:
 _SLUGS = ", ".join(_course_slugs())
 SLUG_HELP = f"assignment slug: {_SLUGS}" if _SLUGS else "assignment slug (grading.yml lists them; none found from here)"
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Sandboxed autograder for attention homework.")
+class _App(typer.Typer):
+    def __call__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """The console script's entry (tests invoke the commands through typer's runner instead): its
+        exit skips the interpreter's teardown, a third of an `import torch` (pool.exit_without_teardown)."""
+        try:
+            return super().__call__(*args, **kwargs)
+        except SystemExit as e:
+            from autograder.course.pool import exit_without_teardown
+            exit_without_teardown(e.code)
+
+
+app = _App(add_completion=False, no_args_is_help=True, help="Sandboxed autograder for attention homework.")
 
 
 def _version(value: bool) -> None:

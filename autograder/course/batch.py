@@ -206,9 +206,12 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
                               task_timeout_s=task_timeout(course), private=[directory, outdir])
             pool.start()
-            _prepare_outputs()
+            prepared = False
             for task, result, final, written in pool.run(todo):
                 finish(task, result, final, written)
+                if not prepared:  # not before: its imports would slow the graders' start-up
+                    _prepare_outputs()
+                    prepared = True
             pool.release()  # the grader processes wind down while the outputs are written
             specs = list(pool.specs)
             if pool.misconceptions:
@@ -280,7 +283,8 @@ def register_texts(texts: dict[str, str]) -> None:
 def _prepare_outputs() -> None:
     """The report needs torch (autograder.grading.checks) and matplotlib: a few seconds of imports. This
     process only waits while its grader processes work, so it imports them meanwhile, on a thread,
-    instead of after the last submission."""
+    instead of after the last submission; from the first result on, so as not to compete with the
+    grader processes' own start-up."""
     def load() -> None:
         try:
             import autograder.course.report  # noqa: F401 - imports autograder.grading.checks, so torch

@@ -73,6 +73,12 @@ class Grader:
         # only once its worker has exited (WorkerSession.close waits on the pidfd).
         self._cuda_slots = CudaSlots(cfg.limits.cuda_workers)
         self._infra_said: set[str] = set()
+        # The grader's torch work is small tensors (references, comparisons): one thread. More only
+        # wait on each other, and on a busy machine cost several times the work (bench/breakdown.py:
+        # a `grade` under load spent 10 s in its tests with two threads, 1 s with one). A batch's
+        # grader processes do the same; parallelism comes from grading submissions side by side.
+        import torch
+        torch.set_num_threads(1)
 
     @property
     def isolation(self) -> Isolation:
