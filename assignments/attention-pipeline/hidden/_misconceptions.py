@@ -20,8 +20,15 @@ MISCONCEPTIONS = {
                           "of sqrt(d_k)",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
     "weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
-    "batched_input_unsupported": "code that works only for 2-D inputs: .T reverses every dimension of a batched "
-                                 "tensor (and a 2-D reshape drops the batch); use .transpose(-2, -1) or .mT",
+    "batched_input_unsupported": "code that works only for 2-D inputs (or one fixed number of dims): .T reverses "
+                                 "every dimension of a batched tensor, transpose(0, 1) or torch.bmm fit one layout, "
+                                 "X.shape[0] is the batch size rather than T, and a 2-D reshape drops the batch; use "
+                                 ".transpose(-2, -1) or .mT and X.shape[-2]",
+    "multiply_by_sqrt_dk": "multiplying the scores by sqrt(d_k) instead of dividing",
+    "sqrt_precedence": "writing the square root as d_k ** 1/2, which Python reads as (d_k ** 1) / 2: the scale "
+                       "becomes d_k / 2 (or 2 d_k), not sqrt(d_k); write math.sqrt(d_k) or d_k ** 0.5",
+    "scale_wrong_axis": "taking d_k from the wrong axis (Q.shape[0] or Q.size(1) of a batched Q is a batch or head "
+                        "count): d_k is Q.shape[-1]",
     # the additive mask
     "infinite_mask": "putting -inf in the additive mask; this assignment asks for a finite, dtype-aware "
                      "value (torch.finfo(dtype).min)",
@@ -32,6 +39,11 @@ MISCONCEPTIONS = {
     "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
     "causal_includes_next": "a causal mask off by one the other way (tril(diagonal=1)): each token also sees "
                             "the next one",
+    "mask_not_additive": "returning the 0/1 (or True/False) pattern of the blocked keys instead of an additive "
+                         "mask: S + M then adds 1 (or nothing) to the scores instead of blocking them; blocked "
+                         "entries must hold torch.finfo(dtype).min and every other entry 0",
+    "mask_nan_from_inf": "multiplying a 0/1 pattern by -inf: 0 * -inf is NaN, so the open entries become NaN "
+                         "(use masked_fill, or torch.finfo(dtype).min, which times 0 is 0)",
     "mask_built_in_float32": "building the mask from Python numbers (torch.where(cond, torch.finfo(dtype).min, "
                              "0.0)), which gives float32, the default dtype: float64's minimum overflows it and "
                              "other dtypes come back as float32; use masked_fill on a tensor of the requested dtype",
@@ -43,6 +55,22 @@ MISCONCEPTIONS = {
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",
+    "tensor_truthiness": "testing a tensor's truth value (if M:, M or ...), which raises for a tensor of more than "
+                         "one entry: test if M is not None:",
+    "no_softmax": "skipping the softmax: the scaled scores themselves are used as weights",
+    "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
+    "log_softmax_weights": "using log_softmax (log-probabilities, all negative) as the weights instead of softmax",
+    "sigmoid_weights": "normalising sigmoid(scores) instead of taking a softmax: the weights are exp(s) / sum exp(s) "
+                       "along each row",
+    "sigmoid_not_normalised": "squashing each score on its own with a sigmoid instead of a softmax over the row: "
+                              "rows no longer sum to 1",
+    "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, and a "
+                             "row with a -inf (masked) score becomes NaN (-inf - (-inf))",
+    "sum_without_keepdim": "dividing by e.sum(dim=-1) without keepdim=True: the row sums broadcast along the wrong "
+                           "axis (entry (t, i) is divided by row i's sum), and a rectangular S does not run",
+    "max_without_keepdim": "subtracting S.max(dim=-1) without keepdim=True: the row maxima broadcast along the "
+                           "wrong axis (entry (t, i) loses row i's maximum), and a rectangular S does not run",
+    "mask_multiplied": "multiplying the scores by the mask instead of adding it",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
                               "below it underflow to 0 / 0 (NaN)",
@@ -50,6 +78,8 @@ MISCONCEPTIONS = {
                                       "each output row must be its own query's weighted average of the values",
     "results_reordered": "returning the results in the wrong order (for example (weights, output) instead of "
                          "(output, weights))",
+    "values_not_projected": "mixing the inputs themselves (A X, or A Y in cross-attention) instead of the values "
+                            "V = X W_V",
     # self-attention
     "ignores_causal_flag": "applying the causal mask even when causal=False",
     "no_causal_mask": "never applying the causal mask, so tokens read the future",
@@ -60,10 +90,20 @@ MISCONCEPTIONS = {
                        "dot products q.k / sqrt(d_k)",
     "prefix_average_off_by_one": "dividing row t by t + 1 instead of by t, the number of entries it averages: "
                                  "rows no longer sum to 1",
+    "prefix_average_not_divided": "returning the 0/1 lower triangle without dividing row t by t: rows sum to t, "
+                                  "not 1",
+    "prefix_average_zero_based": "dividing row t by its 0-based index (0, 1, ...) instead of its length (1, 2, ...): "
+                                 "the first row divides by 0",
+    "prefix_average_float32": "building the prefix-average matrix in float32, torch's default dtype, where the "
+                              "question asks for float64 (torch.ones(T, T) needs dtype=torch.float64)",
+    "nw_returns_weights": "returning the kernel weights (one per key) instead of the weighted average of the values",
     "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
                                  "wrong axis)",
     "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
+    "entropy_mean_not_sum": "averaging the terms -p log p over the row (mean) instead of summing them",
+    "entropy_log10": "measuring entropy with log base 10 instead of log base 2 (bits)",
+    "effective_tokens_power_reversed": "computing H ** 2 instead of 2 ** H for the effective number of tokens",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",
     "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",

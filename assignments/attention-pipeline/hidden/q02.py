@@ -7,6 +7,7 @@ what it is named is decided on the original input."""
 import torch
 from otter.test_files import test_case
 
+from autograder.errors import StudentCodeError
 from autograder.grading.checks import assert_matches, call, randn, register_misconceptions
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
@@ -16,13 +17,44 @@ name = "q02"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
+def _variants(Q, K):
+    return {**ref.scores_variants(Q, K), **D.scores_variants(Q, K)}
+
+
+def _scores(fn, Q, K, run):
+    """`run()`, the student's S for Q and K; a crash on batched inputs is named when one slice of them
+    with fewer batch dims runs and is right (K.T, transpose(1, 2), bmm: code for one layout only)."""
+    try:
+        return run()
+    except StudentCodeError as e:
+        named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
+                                lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
+                                                          Q.dtype))
+        if named is not None:
+            raise named from None
+        raise
+
+
 @test_case(points=2, hidden=True)
 def test_scores_float64_rectangular(scaled_scores, rng):
     # T_q != T_k and d_k = 12 (not a perfect square): catches the float32 scale constant in float64
     Q = randn((5, 12), rng, torch.float64)
     K = randn((8, 12), rng, torch.float64)
     assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
-                   variants=ref.scores_variants(Q, K))
+                   variants=_variants(Q, K))
 
 
 @test_case(points=1, hidden=True)
@@ -30,8 +62,8 @@ def test_scores_batched_float32(scaled_scores, device, rng):
     Q = randn((3, 6, 16), rng)
     K = randn((3, 6, 16), rng)
     Q64, K64 = Q.double(), K.double()
-    assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
-                   variants=ref.scores_variants(Q64, K64))
+    got = _scores(scaled_scores, Q, K, lambda: call(scaled_scores, Q, K, what="scaled_scores"))
+    assert_matches(got, ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32, variants=_variants(Q64, K64))
 
 
 def _scores_args(Q, K):
@@ -41,8 +73,9 @@ def _scores_args(Q, K):
 
 def _check_scores(fn, Q, K, what):
     Q64, K64 = Q.double(), K.double()
-    check_value(fn, _scores_args(Q, K), ref.scaled_scores(Q64, K64), reference=ref.scaled_scores,
-                what=what, name="scaled_scores", dtype=Q.dtype, variants=ref.scores_variants(Q64, K64))
+    _scores(fn, Q, K, lambda: check_value(fn, _scores_args(Q, K), ref.scaled_scores(Q64, K64),
+                                          reference=ref.scaled_scores, what=what, name="scaled_scores",
+                                          dtype=Q.dtype, variants=_variants(Q64, K64)))
 
 
 @test_case(points=1, hidden=True)

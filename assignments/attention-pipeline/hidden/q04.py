@@ -17,6 +17,19 @@ name = "q04"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _get(fn, T, dtype):
     try:
         M = assert_plain_tensor(call(fn, T, dtype, what="causal_additive_mask"), "the mask")
@@ -27,6 +40,7 @@ def _get(fn, T, dtype):
                                 "dtype=torch.float64, and its float32 mask is right: "
                                 + describe("mask_built_in_float32")) from None
         raise
+    _raise_if_pattern(M, T)
     if M.dtype != dtype:
         if M.dtype == torch.float32 and _float32_right(fn, T):
             raise Misconception("mask_built_in_float32", f"the mask asked for in {dtype} comes back as float32 "
@@ -35,6 +49,24 @@ def _get(fn, T, dtype):
     if tuple(M.shape) != (T, T):
         raise AssertionError(f"the mask has shape {tuple(M.shape)}, expected ({T}, {T})")
     return M
+
+
+def _raise_if_pattern(M, T):
+    """A 0/1 (or boolean) pattern of the blocked keys, or of the open ones, in place of an additive mask;
+    or that pattern times -inf (NaN wherever 0 * -inf)."""
+    if type(M) is not torch.Tensor or tuple(M.shape) != (T, T):
+        return
+    future = torch.ones(T, T, dtype=torch.bool).triu(1)
+    values = M.to(torch.float64)
+    for pattern in (future, ~future):
+        if torch.equal(values, pattern.to(torch.float64)):
+            raise Misconception("mask_not_additive", f"the mask is {'True/False' if M.dtype == torch.bool else '0/1'} "
+                                f"({'1 on the blocked keys' if pattern is future else '1 on the open keys'}): "
+                                + describe("mask_not_additive"))
+        nan = torch.isnan(values)
+        if M.is_floating_point() and torch.equal(nan, ~pattern) and bool((values[pattern] == float("-inf")).all()):
+            raise Misconception("mask_nan_from_inf", "the mask is NaN on every open entry and -inf on the blocked "
+                                "ones: " + describe("mask_nan_from_inf"))
 
 
 def _float32_right(fn, T) -> bool:

@@ -26,14 +26,78 @@ name = "q05"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _unstable_softmaxes(S, M):
     """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
     code would: no maximum subtracted, or one maximum over the whole tensor."""
     Z = S if M is None else S + M
     e = torch.exp(Z)
     g = torch.exp(Z - Z.max())
+    m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     return {"no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
-            "global_max_subtraction": g / g.sum(dim=-1, keepdim=True)}
+            "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
+            "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True)}
+
+
+def _variants(S, M=None):
+    return {**ref.weights_variants(S, M), **D.weights_variants(S, M)}
+
+
+def _weights(fn, S, M, run):
+    """`run()`, the student's A for S and M. A crash is named from a second call that shows its cause:
+    `if M:` (the tensor's truth value) when the same call with M=None runs and is right; code for 2-D
+    (or 3-D) S only when one slice of S with fewer batch dims runs and is right; a catalogued mistake
+    (a row sum without keepdim...) that a square S shows, when its answer is not simply right."""
+    try:
+        return run()
+    except StudentCodeError as e:
+        named = _crash_named(fn, S, M, e)
+        if named is not None:
+            raise named from None
+        raise
+
+
+def _crash_named(fn, S, M, e):
+    """What a second call shows of the crash `e` of the student's attention_weights on S and M (see
+    _weights); None when nothing is shown."""
+    dtype = S.dtype
+
+    def right(S_, M_, out):
+        return D.is_right(out, ref.attention_weights(S_.double(), None if M_ is None else M_.double()), dtype)
+
+    named = None
+    if M is not None:
+        named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
+    if named is None:
+        named = D.batched_crash(e, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"]),
+                                lambda t, out: right(t["S"], t["M"], out))
+    n = min(S.shape[-2:])
+    if named is None and S.shape[-1] != S.shape[-2] and (M is None or M.dim() >= 2):
+        # square: the first n queries and keys, with the batch dims, else of the first 2-D slice
+        for lead in ((), (0,) * (S.dim() - 2)) if S.dim() > 2 else ((),):
+            S2 = S[lead][..., :n, :n]
+            M2 = None if M is None else M[lead[: max(0, M.dim() - 2)]][..., : min(n, M.shape[-2]), :n]
+            try:
+                out = fn(S2, M2)
+            except StudentCodeError:
+                continue
+            S64, M64 = S2.double(), None if M2 is None else M2.double()
+            named = D.square_crash(e, out, ref.attention_weights(S64, M64), _variants(S64, M64), dtype,
+                                   f"S {tuple(S2.shape)}")
+            break
+    return named
 
 
 def _raise_if_not_finite(got, S, M, what):
@@ -58,8 +122,8 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     blocked = torch.rand((T_q, T_k), generator=rng) < 0.35
     blocked[torch.arange(T_q), torch.randint(0, T_k, (T_q,), generator=rng)] = False  # one open key per row
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
-    assert_matches(call(attention_weights, S, M, what="attention_weights"), ref.attention_weights(S, M), what="A",
-                   variants=ref.weights_variants(S, M))
+    got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
+    assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M))
 
 
 @test_case(points=1, hidden=True)
@@ -72,12 +136,14 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
         try:
             attention_weights(S, torch.zeros(S.shape[-2:], dtype=S.dtype))
         except StudentCodeError:
+            named = _crash_named(attention_weights, S, None, e)
+            if named is not None:
+                raise named from None
             raise e from None
         raise Misconception("crash_on_mask_none", f"your code raised {e.exc_type}: {e.message} with M=None "
                             "(with a mask of zeros it runs)") from None
     S64 = S.double()
-    assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32,
-                   variants=ref.weights_variants(S64))
+    assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32, variants=_variants(S64))
 
 
 @test_case(points=1, hidden=True)
@@ -85,10 +151,11 @@ def test_weights_float16_stable(attention_weights, device, rng):
     # scores up to ~20: exp overflows float16 unless the row maximum is subtracted first
     S = randn((4, 64), rng, torch.float16, scale=6.0)
     M = torch.zeros(4, 64, dtype=torch.float16)  # nothing blocked: this test is about overflow only
-    got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
+    got = assert_plain_tensor(_weights(attention_weights, S, M,
+                                       lambda: call(attention_weights, S, M, what="attention_weights")), "A (float16)")
     _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
     assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
-                   variants=ref.weights_variants(S.double(), M.double()))
+                   variants=_variants(S.double(), M.double()))
 
 
 def _weights_args(S, M):
@@ -111,9 +178,9 @@ def test_weights_noncontiguous(attention_weights, rng):
     row = torch.zeros(1, T_k, dtype=torch.float64)
     row[:, T_k - pad:] = torch.finfo(torch.float64).min
     M = row.expand(T_q, T_k)
-    check_value(attention_weights, _weights_args(S, M), ref.attention_weights(S, M),
-                reference=ref.attention_weights, what="A for a transposed S and an expanded M",
-                name="attention_weights", variants=ref.weights_variants(S, M))
+    _weights(attention_weights, S, M, lambda: check_value(
+        attention_weights, _weights_args(S, M), ref.attention_weights(S, M), reference=ref.attention_weights,
+        what="A for a transposed S and an expanded M", name="attention_weights", variants=_variants(S, M)))
 
 
 @test_case(points=1, hidden=True)
@@ -129,8 +196,8 @@ def test_weights_large_float32(attention_weights, rng):
         _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
         assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
-                       variants=ref.weights_variants(S64, M.double()))
+                       variants=_variants(S64, M.double()))
 
-    check_value(attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),
-                reference=ref.attention_weights, what="A (large float32 scores)", name="attention_weights",
-                judge=judge)
+    _weights(attention_weights, S, M, lambda: check_value(
+        attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),
+        reference=ref.attention_weights, what="A (large float32 scores)", name="attention_weights", judge=judge))

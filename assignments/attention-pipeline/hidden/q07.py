@@ -20,11 +20,25 @@ from autograder.grading.checks import (
     randn,
     register_misconceptions,
 )
+from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
 name = "q07"
 register_misconceptions(__file__)
+
+
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
 
 STAGES = ("project_qkv", "scaled_scores", "causal_additive_mask", "attention_weights")
 
@@ -38,16 +52,36 @@ def _weights(rng, d_model, d_k, d_v, dtype):
 def _check(fn, stages, X, W, causal, dtype):
     X64, W64 = X.double(), [w.double() for w in W]
     O_ref, A_ref = ref.self_attention(X64, *W64, causal=causal)
-    wrong = ref.self_attention_variants(X64, *W64, causal=causal)
+    wrong = {**ref.self_attention_variants(X64, *W64, causal=causal),
+             **D.self_attention_variants(X64, *W64, causal=causal)}
 
     def check(out):
         O, A = expect_tuple(out, "self_attention", ("O", "A"))
         raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
+        key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
+        if key is not None:
+            raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
         assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
-    charged_in_parts(lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
-                     lambda: ref.self_attention(X, *W, causal=causal, parts=stages))
+    _batched(fn, X, W, causal, lambda: charged_in_parts(
+        lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
+        lambda: ref.self_attention(X, *W, causal=causal, parts=stages)))
+
+
+def _batched(fn, X, W, causal, run):
+    """`run()`; a crash of self_attention itself (charged_in_parts lets through only a crash its stages
+    do not explain) on a batched X is named when one 2-D slice of X runs and is right (X.shape[0] as T)."""
+    try:
+        run()
+    except StudentCodeError as e:
+        def right(t, out):
+            return D.all_right(out, ref.self_attention(t["X"].double(), *(w.double() for w in W), causal=causal),
+                               X.dtype)
+        named = D.batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), right) if X.dim() > 2 else None
+        if named is not None:
+            raise named from None
+        raise
 
 
 @test_case(points=2, hidden=True)
@@ -111,15 +145,17 @@ def _properties(out, X, W, T):
     one = torch.ones(T, dtype=torch.float64)
     if not torch.allclose(A.double().sum(-1), one, rtol=0, atol=1e-5):
         X64, W64 = X.double(), [w.double() for w in W]
-        wrong = {k: v[1] for k, v in ref.self_attention_variants(X64, *W64).items()}
-        hits = matching_variants(A, wrong, torch.float32)
+        wrong = {k: v[1] for k, v in {**ref.self_attention_variants(X64, *W64),
+                                      **D.self_attention_variants(X64, *W64)}.items()}
+        hits = list({k.split("/")[0] for k in matching_variants(A, wrong, torch.float32)})
         if len(hits) == 1:
             raise Misconception(hits[0], f"rows of A do not sum to 1: it matches {describe(hits[0])}")
         raise AssertionError("rows of A do not sum to 1")
     # O must be the weights applied to the values: O = A V
     V = X.double() @ W[2].double()
     assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
-                   variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V})
+                   variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V,
+                             "values_not_projected": A.double() @ X.double()})
 
 
 @test_case(points=1, hidden=True)

@@ -23,6 +23,19 @@ name = "q13"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _weights(rng, d_model, d_k, d_v, dtype):
     s = 1.0 / math.sqrt(d_model)
     return tuple(randn((d_model, d), rng, dtype, s) for d in (d_k, d_k, d_v))
@@ -34,7 +47,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
     X64, Y64, W64 = X.double(), Y.double(), [w.double() for w in W]
     M64 = None if M is None else M.double()
     O_ref, A_ref = ref.cross_attention(X64, Y64, *W64, M64)
-    wrong = ref.cross_attention_variants(X64, Y64, *W64, M64)
+    wrong = _variants(X64, Y64, W64, M64)
 
     def check(out):
         O, A = expect_tuple(out, "cross_attention", ("O", "A"))
@@ -42,6 +55,9 @@ def _check(fn, stages, X, Y, W, M, dtype):
                 and matching_variants(O, {"right": A_ref}, dtype) and matching_variants(A, {"right": O_ref}, dtype):
             raise Misconception("results_reordered", "cross_attention returns (A, O): both are right, in the "
                                 "other order; return (O, A)")
+        key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
+        if key is not None:
+            raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
         assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
@@ -63,7 +79,51 @@ def _check(fn, stages, X, Y, W, M, dtype):
                                     f"without it, A matches {describe(hits[0])}") from None
             raise
 
-    charged_in_parts(student, check, lambda: ref.cross_attention(X, Y, *W, M, parts=stages))
+    try:
+        charged_in_parts(student, check, lambda: ref.cross_attention(X, Y, *W, M, parts=stages))
+    except StudentCodeError as e:   # a crash of cross_attention itself: what a second call shows
+        named = _crash_named(fn, X, Y, W, M, e)
+        if named is not None:
+            raise named from None
+        raise
+
+
+def _variants(X, Y, W, M):
+    return {**ref.cross_attention_variants(X, Y, *W, M), **D.cross_attention_variants(X, Y, *W, M)}
+
+
+def _crash_named(fn, X, Y, W, M, e):
+    """`if M:` when the same call with M=None runs and is right; code for 2-D inputs only when one 2-D
+    slice runs and is right; with T != T', the one mistake that inputs of one length T show (values from
+    X, a causal mask...), when that answer is not simply right. None when nothing is shown."""
+    dtype = X.dtype
+    W64 = [w.double() for w in W]
+
+    def want(X_, Y_, M_):
+        return ref.cross_attention(X_.double(), Y_.double(), *W64, None if M_ is None else M_.double())
+
+    named = None
+    if M is not None:
+        named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
+    if named is None and X.dim() > 2:
+        named = D.batched_crash(e, {"X": X, "Y": Y, "M": M}, lambda t: fn(t["X"], t["Y"], *W, t["M"]),
+                                lambda t, out: D.all_right(out, want(t["X"], t["Y"], t["M"]), dtype))
+    T_q, T_k = X.shape[-2], Y.shape[-2]
+    if named is None and T_q < T_k:
+        Y2, M2 = Y[..., :T_q, :], None if M is None else M[..., :T_q]
+        try:
+            out = fn(X, Y2, *W, M2)
+        except StudentCodeError:
+            return None
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            return None
+        M64 = None if M2 is None else M2.double()
+        key = D.whole_key(out, _variants(X.double(), Y2.double(), W64, M64), want(X, Y2, M2), dtype)
+        if key is not None:
+            named = Misconception(key, f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]}; with Y "
+                                  f"as long as X (the first {T_q} of its {T_k} tokens) it runs and matches "
+                                  + describe(key))
+    return named
 
 
 @test_case(points=1, hidden=True)

@@ -188,6 +188,32 @@ def nadaraya_watson(q, K, V):
 '''),
 })
 
+CORRECT.update({
+    # --- issue 21, after the blind set: forms the new diagnoses must leave at full marks ----------------------
+    "weights_mask_defaults_to_zeros": weights('''
+    if M is None:
+        M = torch.zeros((), dtype=S.dtype, device=S.device)
+    return torch.softmax(S + M, dim=S.dim() - 1)
+'''),
+    "prefix_average_div_unsqueeze": cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    lengths = torch.arange(1, T + 1, dtype=torch.float64).unsqueeze(-1)
+    return torch.ones(T, T, dtype=torch.float64).tril().div(lengths)
+'''),
+    "mask_triu_of_full_min": mask('''
+    low = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)
+    return torch.triu(low, diagonal=1)
+'''),
+    "self_attention_size_minus_2": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S + causal_additive_mask(X.size(-2), S.dtype, S.device)
+    A = attention_weights(S)
+    return torch.matmul(A, V), A
+'''),
+})
+
 WRONG = {
     # --- issue 21: mistakes that had no name ----------------------------------------------------------------
     "project_weight_transposed": (cell("project_qkv", '''
@@ -318,8 +344,8 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
 '''), {"key": "scores_transposed", "where": ["q02"]}),
     "scores_dot_T": (scores('''
     return Q @ K.T / math.sqrt(Q.shape[-1])
-'''), {"key": None, "where": ["q02:test_scores_batched_float32", "q02:test_scores_noncontiguous",
-                                "q02:test_scores_broadcast"]}),
+'''), {"key": "batched_input_unsupported", "where": ["q02:test_scores_batched_float32",
+                                                     "q02:test_scores_noncontiguous", "q02:test_scores_broadcast"]}),
     "scores_view_on_inputs": (scores('''
     T_q, T_k, d_k = Q.shape[-2], K.shape[-2], Q.shape[-1]
     q, k = Q.view(-1, T_q, d_k), K.view(-1, T_k, d_k)
@@ -512,3 +538,112 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     "rank_is_T": ({"max_rank_S": "max_rank_S = 100\nrank_S_lesson = 2"},
                   {"key": "rank_bounded_by_T", "where": ["q11:test_max_rank_S"]}),
 }
+
+WRONG.update({
+    # --- issue 21, after the blind set: crashes named from a second call, and mistakes found in student code
+    "scores_bmm_3d_only": (scores('''
+    if Q.dim() == 2:
+        return Q @ K.T / math.sqrt(Q.shape[-1])
+    return torch.bmm(Q, K.transpose(1, 2)) / math.sqrt(Q.shape[-1])
+'''), {"key": "batched_input_unsupported", "where": ["q02:test_scores_noncontiguous", "q02:test_scores_broadcast"]}),
+    "scores_times_sqrt_dk": (scores('''
+    return Q @ K.transpose(-2, -1) * math.sqrt(Q.shape[-1])
+'''), {"key": "multiply_by_sqrt_dk", "where": ["q02"]}),
+    "scores_power_precedence": (scores('''
+    return Q @ K.transpose(-2, -1) / Q.shape[-1] ** 1/2
+'''), {"key": "sqrt_precedence", "where": ["q02"]}),
+    "scores_d_k_from_shape0": (scores('''
+    d_k = Q.shape[0]
+    return Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+'''), {"key": ("scale_by_T", "scale_wrong_axis"), "where": ["q02"]}),
+    "mask_bool_future": (mask('''
+    return torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
+'''), {"key": "mask_not_additive", "where": ["q04"]}),
+    "mask_float_open_ones": (mask('''
+    return torch.ones(T, T, dtype=dtype, device=device).tril()
+'''), {"key": "mask_not_additive", "where": ["q04"]}),
+    "mask_ones_times_neg_inf": (mask('''
+    return torch.triu(torch.ones(T, T, dtype=dtype, device=device), diagonal=1) * float("-inf")
+'''), {"key": "mask_nan_from_inf", "where": ["q04"]}),
+    "weights_mask_truth_value": (weights('''
+    return torch.softmax(S + M if M else S, dim=-1)
+'''), {"key": "tensor_truthiness", "where": ["q05"]}),
+    "weights_sum_without_keepdim": (weights('''
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.max(dim=-1, keepdim=True).values)
+    return e / e.sum(dim=-1)
+'''), {"key": "sum_without_keepdim", "where": ["q05"]}),
+    "weights_log_softmax": (weights('''
+    Z = S if M is None else S + M
+    return torch.log_softmax(Z, dim=-1)
+'''), {"key": "log_softmax_weights", "where": ["q05"]}),
+    "weights_row_min_subtracted": (weights('''
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.min(dim=-1, keepdim=True).values)
+    return e / e.sum(dim=-1, keepdim=True)
+'''), {"key": "softmax_subtracts_min", "where": ["q05:test_weights_float64_rectangular_mask",
+                                                  "q05:test_weights_float16_stable", "q05:test_weights_noncontiguous",
+                                                  "q05:test_weights_large_float32"]}),
+    "weights_scores_returned": (weights('''
+    return S if M is None else S + M
+'''), {"key": "no_softmax", "where": ["q05"]}),
+    "self_values_not_projected": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ X, A
+'''), {"key": "values_not_projected", "where": ["q07"]}),
+    "self_mask_from_size0": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S + causal_additive_mask(X.size(0), S.dtype, S.device)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "batched_input_unsupported", "where": ["q07:test_batched_float32"]}),
+    "cross_keys_from_x": (cross('''
+    Q, K, V = X @ W_Q, X @ W_K, Y @ W_V
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''), {"key": "cross_roles_swapped", "where": ["q13"]}),
+    "cross_values_not_projected": (cross('''
+    Q, K = X @ W_Q, Y @ W_K
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ Y, A
+'''), {"key": "values_not_projected", "where": ["q13"]}),
+    "nw_times_sqrt_dk": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(K @ q * math.sqrt(q.shape[-1]))
+    return (kappa[:, None] * V).sum(dim=0) / kappa.sum()
+'''), {"key": "multiply_by_sqrt_dk", "where": ["q08"]}),
+    "nw_returns_weights": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(K @ q / math.sqrt(q.shape[-1]))
+    return kappa / kappa.sum()
+'''), {"key": "nw_returns_weights", "where": ["q08"]}),
+    "prefix_int_arange_float32": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T)) / torch.arange(1, T + 1)[:, None]
+'''), {"key": "prefix_average_float32", "where": ["q09:test_prefix_average_matrix"]}),
+    "prefix_not_divided": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.float64))
+'''), {"key": "prefix_average_not_divided", "where": ["q09:test_prefix_average_matrix"]}),
+    "entropy_mean_over_keys": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).mean(dim=-1)
+'''), {"key": "entropy_mean_not_sum", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
+    "effective_tokens_squared": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return row_entropy_bits(A) ** 2\n"), {"key": "effective_tokens_power_reversed",
+                                              "where": ["q10:test_effective_tokens"]}),
+    "project_returns_q_v_k": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_V, X @ W_K
+'''), {"key": "results_reordered", "where": ["q01"]}),
+    "project_values_from_w_k": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_K
+'''), {"key": "same_projection", "where": ["q01"]}),
+})

@@ -1,0 +1,264 @@
+"""What attention-pipeline's hidden tests name beyond the reference's catalogue (issue 21), from evidence
+only: a wrong variant is named when the student's output equals it on the same input; a crash is named
+from a second call that shows its cause (one slice of a batched input runs and is right; the same call
+without the mask runs and is right; a square input runs and matches one catalogued mistake, and is not
+simply right).
+
+Each question file loads it from beside itself (this folder is no package); the engine never runs it
+as a test file (its name starts with "_"). Variants here extend reference/attention_pipeline.py's,
+with the same {key: tensor} shape: a key "mistake/detail" is one way of making `mistake`."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import torch
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception, describe, matching_variants, name_from_rerun
+from reference import attention_pipeline as ref
+
+Tensors = dict[str, Any]
+
+
+def is_right(got: object, want: torch.Tensor, dtype: torch.dtype) -> bool:
+    """`got` is a tensor equal to `want` within `dtype`'s tolerances."""
+    return type(got) is torch.Tensor and bool(matching_variants(got, {"right": want}, dtype))
+
+
+def all_right(got: object, want: tuple[torch.Tensor, ...], dtype: torch.dtype) -> bool:
+    """`got` is a tuple or list of tensors, each equal to the matching part of `want`."""
+    return (isinstance(got, (tuple, list)) and len(got) == len(want)
+            and all(is_right(g, w, dtype) for g, w in zip(got, want)))
+
+
+def _tail(e: BaseException) -> str:
+    """What a failure's message adds after its first line (the smallest failing input, from shrink)."""
+    text = str(e)
+    return "\n" + text.split("\n", 1)[1] if "\n" in text else ""
+
+
+def _said(e: StudentCodeError) -> str:
+    return f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]}"
+
+
+def _shapes(tensors: Tensors) -> str:
+    return ", ".join(f"{n} {tuple(t.shape)}" for n, t in tensors.items() if isinstance(t, torch.Tensor))
+
+
+# --- crashes named from a second call ---------------------------------------------------------------
+
+def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensors], object],
+                  right: Callable[[Tensors, object], bool]) -> Misconception | None:
+    """A crash on inputs with batch dims, where the first slice with fewer batch dims (down to 2-D) that
+    runs at all is right: the code handles only 2-D (or 3-D) inputs. `rerun(part)` calls the student's
+    function on `part` (the tensors sliced at index 0 of their leading dims), `right(part, out)` judges
+    its output. None when no slice runs, or the first that runs is not right."""
+    top = max((t.dim() for t in tensors.values() if isinstance(t, torch.Tensor)), default=0)
+    for k in range(top - 1, 1, -1):
+        part = {n: t[(0,) * (t.dim() - k)] if isinstance(t, torch.Tensor) and t.dim() > k else t
+                for n, t in tensors.items()}
+        try:
+            out = rerun(part)
+        except StudentCodeError:
+            continue
+        if not right(part, out):
+            return None
+        return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; on one slice of "
+                             f"the same inputs ({_shapes(part)}) it runs and is right: "
+                             + describe("batched_input_unsupported") + _tail(e))
+    return None
+
+
+TRUTHINESS = "Boolean value of Tensor with more than one value is ambiguous"
+
+
+def truthiness_crash(e: StudentCodeError, without: Callable[[], object], right: Callable[[object], bool],
+                     name: str = "M") -> Misconception | None:
+    """`if M:` on a tensor: the crash says a tensor's truth value is ambiguous, and the same call with
+    M=None (the argument left out) runs and is right."""
+    if TRUTHINESS not in e.message:
+        return None
+    try:
+        out = without()
+    except StudentCodeError:
+        return None
+    if not right(out):
+        return None
+    return Misconception("tensor_truthiness", f"{_said(e)} when {name} is a tensor; with {name}=None the same call "
+                         "runs and is right: " + describe("tensor_truthiness") + _tail(e))
+
+
+def square_crash(e: StudentCodeError, out: object, expected: torch.Tensor,
+                 variants: Mapping[str, torch.Tensor | None], dtype: torch.dtype, square: str) -> Misconception | None:
+    """A crash on rectangular inputs named after the one catalogued mistake that `out`, the answer of a
+    square re-run, matches (`expected` and `variants` computed on the square input), when that re-run
+    is not simply right (checks.name_from_rerun)."""
+    key = name_from_rerun(out, expected, variants, dtype)
+    if key is None:
+        return None
+    return Misconception(key, f"{_said(e)}; on a square input ({square}) it runs and matches "
+                         + describe(key) + _tail(e))
+
+
+# --- more wrong variants -----------------------------------------------------------------------------
+
+def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]:
+    d_k = Q.shape[-1]
+    QK = Q @ K.transpose(-2, -1)
+    out = {
+        "multiply_by_sqrt_dk": QK * math.sqrt(d_k),
+        "sqrt_precedence": QK / (d_k / 2),           # / d_k ** 1/2 read as / ((d_k ** 1) / 2)
+        "sqrt_precedence/times": QK * d_k ** -1 / 2,  # * d_k ** -1/2: QK / (2 d_k)
+    }
+    lengths = {d_k, Q.shape[-2], K.shape[-2]}
+    for i, n in enumerate(Q.shape[:-2]):              # d_k taken from a batch axis (Q.shape[0] of 3-D Q)
+        if n not in lengths and n > 1:
+            out[f"scale_wrong_axis/{i}"] = QK / math.sqrt(n)
+    return out
+
+
+def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+    Z = S if M is None else S + M
+    row_max = Z.amax(dim=-1, keepdim=True)
+    e = torch.exp(Z - row_max)
+    out = {
+        "no_softmax": Z,
+        "weights_not_normalised": torch.exp(Z),
+        "weights_not_normalised/shifted": e,
+        "log_softmax_weights": torch.log_softmax(Z, dim=-1),
+        "sigmoid_not_normalised": torch.sigmoid(Z),
+        "sigmoid_weights": torch.sigmoid(Z) / torch.sigmoid(Z).sum(dim=-1, keepdim=True),
+    }
+    m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
+    out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
+    if Z.dim() >= 3:                                 # F.softmax without dim picks dim 0 for 3-D input
+        out["softmax_wrong_dim/dim0"] = torch.softmax(Z, dim=0)
+    # without keepdim a row statistic broadcasts along the last axis: only a square 2-D S (or one whose
+    # batch dims happen to align) runs at all
+    for key, wrong in (("sum_without_keepdim", lambda: e / e.sum(dim=-1)),
+                       ("sum_without_keepdim/no_max", lambda: torch.exp(Z) / torch.exp(Z).sum(dim=-1)),
+                       ("max_without_keepdim", lambda: _normalised(torch.exp(Z - Z.amax(dim=-1))))):
+        try:
+            out[key] = wrong()
+        except RuntimeError:
+            pass
+    if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
+        out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
+    return out
+
+
+def _normalised(e: torch.Tensor) -> torch.Tensor:
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def whole_key(got: object, wrong: Mapping[str, tuple[torch.Tensor, ...]], want: tuple[torch.Tensor, ...],
+              dtype: torch.dtype) -> str | None:
+    """The one mistake every part of `got` (a tuple: (O, A), (Q, K, V)) matches together, when `got` is
+    not simply right: parts one mistake leaves right count too (A V with V from X keeps A right, and
+    its A alone would also match every mistake that shares that A). None when no one mistake does."""
+    if not (isinstance(got, (tuple, list)) and len(got) == len(want)) or all_right(got, want, dtype):
+        return None
+    keys = {key.split("/")[0] for key, parts in wrong.items()
+            if len(parts) == len(got) and all(type(g) is torch.Tensor and isinstance(w, torch.Tensor)
+                                              and bool(matching_variants(g, {key: w}, dtype))
+                                              for g, w in zip(got, parts))}
+    return keys.pop() if len(keys) == 1 else None
+
+
+def _attend(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch.Tensor | None,
+            scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    S = (Q @ K.transpose(-2, -1)) * scale
+    A = torch.softmax(S if M is None else S + M, dim=-1)
+    return A @ V, A
+
+
+def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
+                            causal: bool = True) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """{key: (O, A)}"""
+    Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
+    d_k = Q.shape[-1]
+    M = ref.causal_additive_mask(X.shape[-2], Q.dtype) if causal else None
+    _, A = ref.self_attention(X, W_Q, W_K, W_V, causal=causal)
+    return {
+        "values_not_projected": (A @ X, A),
+        "multiply_by_sqrt_dk": _attend(Q, K, V, M, math.sqrt(d_k)),
+        "sqrt_precedence": _attend(Q, K, V, M, 2 / d_k),
+    }
+
+
+def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
+                             W_V: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """{key: (O, A)}"""
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    d_k = Q.shape[-1]
+    _, A = ref.cross_attention(X, Y, W_Q, W_K, W_V, M)
+    out = {
+        "values_not_projected": (A @ Y, A),
+        "multiply_by_sqrt_dk": _attend(Q, K, V, M, math.sqrt(d_k)),
+    }
+    if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
+        out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
+        out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))
+    return out
+
+
+def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    T, d_k, d_v = K.shape[-2], q.shape[-1], V.shape[-1]
+
+    def smooth(scale: float) -> torch.Tensor:
+        kappa = torch.exp(K @ q * scale)
+        return (kappa[:, None] * V).sum(0) / kappa.sum()
+
+    kappa = torch.exp(K @ q / math.sqrt(d_k))
+    out = {
+        "multiply_by_sqrt_dk": smooth(math.sqrt(d_k)),
+        "sqrt_precedence": smooth(2 / d_k),
+        "nw_returns_weights": kappa / kappa.sum(),
+    }
+    # sqrt of another length, kept only where it differs from every other scale the catalogue tries
+    # (d_v = T = 4 would tell neither apart; T = 9 gives isqrt(12) = 3)
+    other = {math.sqrt(d_k), float(math.isqrt(d_k)), d_k / 2, float(d_k)}
+    lengths = {"scale_by_d_v": d_v, "scale_by_T": T}
+    for key, n in lengths.items():
+        if math.sqrt(n) not in other and list(lengths.values()).count(n) == 1:
+            out[key] = smooth(1 / math.sqrt(n))
+    return out
+
+
+def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
+    W = torch.ones(T, T, dtype=torch.float64).tril()
+    return {
+        "prefix_average_not_divided": W,
+        "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
+    }
+
+
+def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    H = ref.row_entropy_bits(A)
+    return {
+        "entropy_mean_not_sum": H / A.shape[-1],
+        "entropy_log10": H * math.log10(2),
+    }
+
+
+def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    return {"effective_tokens_power_reversed": ref.row_entropy_bits(A) ** 2}
+
+
+def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
+                 W_V: torch.Tensor) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """{key: (Q, K, V)}: one matrix used twice, or the right three in another order ((K, Q, V) is
+    qk_swapped, in the reference's catalogue)."""
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    return {
+        "same_projection/q_from_wk": (K, K, V),
+        "same_projection/v_from_wq": (Q, K, Q),
+        "same_projection/v_from_wk": (Q, K, K),
+        "same_projection/k_from_wv": (Q, V, V),
+        "results_reordered/qvk": (Q, V, K),
+        "results_reordered/vkq": (V, K, Q),
+        "results_reordered/kvq": (K, V, Q),
+        "results_reordered/vqk": (V, Q, K),
+    }
