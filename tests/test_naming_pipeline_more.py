@@ -228,3 +228,17 @@ def test_every_key_the_diagnoses_can_name_has_a_text():
              "prefix_average_float32"}
     missing = {k.split("/")[0] for k in keys} - set(texts)
     assert not missing, sorted(missing)
+
+
+def test_a_float32_answer_is_named_only_when_right_to_float32():
+    want = _r(4, 5)
+    assert _named(lambda: D.assert_matches(want.float(), want, what="H")) == "float32_precision"
+    assert _named(lambda: D.assert_matches((want * 2).float(), want, what="H")) is None     # its dtype, said
+    D.assert_matches(want.float(), want.float(), what="H")                                  # a float32 case
+
+
+def test_one_tensor_for_a_pair_is_named_only_when_it_is_one_of_the_right_results():
+    O, A = _r(4, 3), _r(4, 4, seed=1)
+    assert _named(lambda: D.raise_if_one_value(O, (O, A), ("O", "A"), "f", torch.float64)) == "returns_one_value"
+    D.raise_if_one_value(O * 2, (O, A), ("O", "A"), "f", torch.float64)                      # nothing to name
+    D.raise_if_one_value((O, A), (O, A), ("O", "A"), "f", torch.float64)

@@ -16,6 +16,7 @@ from typing import Any
 import torch
 
 from autograder.errors import StudentCodeError
+from autograder.grading import checks
 from autograder.grading.checks import Misconception, describe, matching_variants, name_from_rerun
 from reference import attention_pipeline as ref
 
@@ -45,6 +46,29 @@ def _said(e: StudentCodeError) -> str:
 
 def _shapes(tensors: Tensors) -> str:
     return ", ".join(f"{n} {tuple(t.shape)}" for n, t in tensors.items() if isinstance(t, torch.Tensor))
+
+
+def assert_matches(got: object, expected: torch.Tensor, **kw: Any) -> None:
+    """checks.assert_matches, except that a float32 answer where float64 is asked for, right to float32's
+    precision, is named float32_precision (some step computes in float32: .float(), a float32 constant or
+    tensor) instead of being told only its dtype."""
+    want = kw.get("dtype") or expected.dtype
+    if (type(got) is torch.Tensor and got.dtype == torch.float32 and want == torch.float64
+            and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, torch.float32)):
+        raise Misconception("float32_precision", f"{kw.get('what', 'the output')} is float32 for float64 inputs, "
+                            "and right only to float32's precision: " + describe("float32_precision"))
+    checks.assert_matches(got, expected, **kw)
+
+
+def raise_if_one_value(got: object, want: tuple[torch.Tensor, ...], names: tuple[str, ...], what: str,
+                       dtype: torch.dtype) -> None:
+    """One tensor that is one of the right results, where the function returns them all as a tuple."""
+    if type(got) is not torch.Tensor:
+        return
+    for name, w in zip(names, want):
+        if is_right(got, w, dtype):
+            raise Misconception("returns_one_value", f"{what} returns one tensor, the right {name}: "
+                                + describe("returns_one_value") + f" (return ({', '.join(names)}))")
 
 
 # --- crashes named from a second call ---------------------------------------------------------------

@@ -76,6 +76,7 @@ MISCONCEPTIONS = {
                               "below it underflow to 0 / 0 (NaN)",
     "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
                                       "each output row must be its own query's weighted average of the values",
+    "returns_one_value": "returning one tensor (the output alone) where the function returns a tuple of results",
     "results_reordered": "returning the results in the wrong order (for example (weights, output) instead of "
                          "(output, weights))",
     "values_not_projected": "mixing the inputs themselves (A X, or A Y in cross-attention) instead of the values "
@@ -113,6 +114,8 @@ MISCONCEPTIONS = {
                          "span fewer directions (torch.linalg.matrix_rank counts them)",
     "param_count_bias": "counting bias vectors; the lesson's projections have none",
     "param_count_no_wv": "forgetting W_V in the parameter count",
+    "param_count_no_wk": "forgetting W_K in the parameter count",
+    "param_count_wo_always": "counting W_O even when with_output=False",
     "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
     "param_count_wo_as_dk": "sizing W_O as d_k x d_model instead of d_v x d_model",
     "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",

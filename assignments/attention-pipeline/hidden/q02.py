@@ -8,7 +8,7 @@ import torch
 from otter.test_files import test_case
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import assert_matches, call, randn, register_misconceptions
+from autograder.grading.checks import call, randn, register_misconceptions
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -53,7 +53,7 @@ def test_scores_float64_rectangular(scaled_scores, rng):
     # T_q != T_k and d_k = 12 (not a perfect square): catches the float32 scale constant in float64
     Q = randn((5, 12), rng, torch.float64)
     K = randn((8, 12), rng, torch.float64)
-    assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
+    D.assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
                    variants=_variants(Q, K))
 
 
@@ -63,7 +63,7 @@ def test_scores_batched_float32(scaled_scores, device, rng):
     K = randn((3, 6, 16), rng)
     Q64, K64 = Q.double(), K.double()
     got = _scores(scaled_scores, Q, K, lambda: call(scaled_scores, Q, K, what="scaled_scores"))
-    assert_matches(got, ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32, variants=_variants(Q64, K64))
+    D.assert_matches(got, ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32, variants=_variants(Q64, K64))
 
 
 def _scores_args(Q, K):

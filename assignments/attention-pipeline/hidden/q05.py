@@ -9,7 +9,6 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
-    assert_matches,
     assert_plain_tensor,
     call,
     describe,
@@ -123,7 +122,7 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     blocked[torch.arange(T_q), torch.randint(0, T_k, (T_q,), generator=rng)] = False  # one open key per row
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
     got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
-    assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M))
+    D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M))
 
 
 @test_case(points=1, hidden=True)
@@ -143,7 +142,7 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
         raise Misconception("crash_on_mask_none", f"your code raised {e.exc_type}: {e.message} with M=None "
                             "(with a mask of zeros it runs)") from None
     S64 = S.double()
-    assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32, variants=_variants(S64))
+    D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32, variants=_variants(S64))
 
 
 @test_case(points=1, hidden=True)
@@ -154,7 +153,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
     got = assert_plain_tensor(_weights(attention_weights, S, M,
                                        lambda: call(attention_weights, S, M, what="attention_weights")), "A (float16)")
     _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
-    assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
+    D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
                    variants=_variants(S.double(), M.double()))
 
 
@@ -195,7 +194,7 @@ def test_weights_large_float32(attention_weights, rng):
         got = assert_plain_tensor(got, "A (large float32 scores)")
         _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
-        assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
+        D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
                        variants=_variants(S64, M.double()))
 
     _weights(attention_weights, S, M, lambda: check_value(

@@ -10,7 +10,6 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
-    assert_matches,
     assert_plain_tensor,
     call,
     charged_in_parts,
@@ -56,13 +55,14 @@ def _check(fn, stages, X, W, causal, dtype):
              **D.self_attention_variants(X64, *W64, causal=causal)}
 
     def check(out):
+        D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "self_attention", dtype)
         O, A = expect_tuple(out, "self_attention", ("O", "A"))
         raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
         key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
-        assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
-        assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
+        D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
+        D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
     _batched(fn, X, W, causal, lambda: charged_in_parts(
         lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
@@ -124,9 +124,10 @@ def raise_if_reordered(got, want, what, names, dtype):
 
 
 def _properties(out, X, W, T):
+    want = ref.self_attention(X.double(), *(w.double() for w in W))
+    D.raise_if_one_value(out, want, ("O", "A"), "self_attention", torch.float32)
     O, A = expect_tuple(out, "self_attention", ("O", "A"))
-    raise_if_reordered((O, A), ref.self_attention(X.double(), *(w.double() for w in W)), "self_attention",
-                       ("O", "A"), torch.float32)
+    raise_if_reordered((O, A), want, "self_attention", ("O", "A"), torch.float32)
     A = assert_plain_tensor(A, "A")
     if tuple(A.shape) != (T, T):
         raise AssertionError(f"A has shape {tuple(A.shape)}, expected ({T}, {T})")
@@ -153,7 +154,7 @@ def _properties(out, X, W, T):
         raise AssertionError("rows of A do not sum to 1")
     # O must be the weights applied to the values: O = A V
     V = X.double() @ W[2].double()
-    assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
+    D.assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
                    variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V,
                              "values_not_projected": A.double() @ X.double()})
 

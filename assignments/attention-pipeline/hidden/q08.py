@@ -8,7 +8,7 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.grading.checks import assert_matches, call, randn, register_misconceptions
+from autograder.grading.checks import call, randn, register_misconceptions
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -40,7 +40,7 @@ def test_nw_random(nadaraya_watson, rng):
     q = randn((d_k,), rng, torch.float64)
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
     got = call(nadaraya_watson, q, K, V, what="nadaraya_watson")
-    assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=_variants(q, K, V, got))
+    D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=_variants(q, K, V, got))
 
 
 @test_case(points=1, hidden=True)
@@ -54,7 +54,7 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     O, _ = ref.self_attention(X, W_Q, W_K, W_V)
     t = int(torch.randint(3, T, (1,), generator=rng))
     got = call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson")
-    assert_matches(got, O[t], what="the smoothed row", variants=_variants(Q[t], K[: t + 1], V[: t + 1], got))
+    D.assert_matches(got, O[t], what="the smoothed row", variants=_variants(Q[t], K[: t + 1], V[: t + 1], got))
 
 
 @test_case(points=1, hidden=True)
@@ -72,7 +72,7 @@ def test_nw_views(nadaraya_watson, rng):
     want = ref.nadaraya_watson(q, K, V)
 
     def judge(got):
-        assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
+        D.assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
                        variants=_variants(q, K, V, got))
 
     check_value(nadaraya_watson, args, want, reference=ref.nadaraya_watson,

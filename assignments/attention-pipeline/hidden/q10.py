@@ -9,7 +9,6 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
-    assert_matches,
     assert_plain_tensor,
     call,
     charged_in_parts,
@@ -62,10 +61,10 @@ def test_entropy_causal_rows(row_entropy_bits, rng):
     if tuple(got.shape) == (2, 7) and torch.isnan(got).any():
         raise Misconception("zero_log_zero_nan", "H contains NaN on rows with zero weights: "
                             + describe("zero_log_zero_nan"))
-    assert_matches(got, ref.row_entropy_bits(A), what="H", variants=_entropy_variants(A), rtol=0, atol=H_ATOL)
+    D.assert_matches(got, ref.row_entropy_bits(A), what="H", variants=_entropy_variants(A), rtol=0, atol=H_ATOL)
     # uniform prefix rows carry the maximum, log2(t) bits
     W = ref.prefix_average_matrix(6)
-    assert_matches(call(row_entropy_bits, W, what="row_entropy_bits"), ref.row_entropy_bits(W),
+    D.assert_matches(call(row_entropy_bits, W, what="row_entropy_bits"), ref.row_entropy_bits(W),
                    what="H of uniform prefix rows", variants=_entropy_variants(W), rtol=0, atol=H_ATOL)
 
 
@@ -79,7 +78,7 @@ def test_effective_tokens(effective_tokens, row_entropy_bits, rng):
         if tuple(got.shape) == (3, 6) and torch.isnan(got).any():
             raise Misconception("zero_log_zero_nan", "effective tokens contain NaN: "
                                 + describe("zero_log_zero_nan"))
-        assert_matches(got, ref.effective_tokens(A), what="effective tokens",
+        D.assert_matches(got, ref.effective_tokens(A), what="effective tokens",
                        variants={**ref.effective_tokens_variants(A), **D.effective_tokens_variants(A)}, rtol=N_RTOL, atol=N_ATOL)
 
     charged_in_parts(lambda: call(effective_tokens, A, what="effective_tokens"), check,
@@ -108,7 +107,7 @@ def test_entropy_views(row_entropy_bits, rng):
         if tuple(got.shape) == (B, T) and torch.isnan(got).any():
             raise Misconception("zero_log_zero_nan", "H contains NaN on rows with zero weights: "
                                 + describe("zero_log_zero_nan"))
-        assert_matches(got, want, what="H for a transposed, expanded A", variants=_entropy_variants(A),
+        D.assert_matches(got, want, what="H for a transposed, expanded A", variants=_entropy_variants(A),
                        rtol=0, atol=H_ATOL)
 
     args = TensorArgs({"A": A}, {"T_q": {"A": -2}, "T_k": {"A": -1}}, together_dims=(("T_q", "T_k"),),

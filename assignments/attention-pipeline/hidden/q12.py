@@ -27,7 +27,10 @@ def _check(got, d_model, d_k, d_v, with_output):
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
-    for key, wrong in ref.param_count_variants(d_model, d_k, d_v, with_output).items():
+    more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0)}
+    if not with_output:
+        more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
+    for key, wrong in {**ref.param_count_variants(d_model, d_k, d_v, with_output), **more}.items():
         if got == wrong:
             raise Misconception(key, f"the count is wrong: it matches {describe(key)}")
     raise AssertionError("the count is wrong (for d_v different from d_k)")

@@ -6,7 +6,6 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
-    assert_matches,
     call,
     charged_in_parts,
     describe,
@@ -50,6 +49,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
     wrong = _variants(X64, Y64, W64, M64)
 
     def check(out):
+        D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "cross_attention", dtype)
         O, A = expect_tuple(out, "cross_attention", ("O", "A"))
         if all(type(t) is torch.Tensor for t in (O, A)) and not matching_variants(O, {"right": O_ref}, dtype) \
                 and matching_variants(O, {"right": A_ref}, dtype) and matching_variants(A, {"right": O_ref}, dtype):
@@ -58,8 +58,8 @@ def _check(fn, stages, X, Y, W, M, dtype):
         key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
-        assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
-        assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
+        D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
+        D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
 
     def student():
         if M is None:

@@ -646,4 +646,26 @@ def project_qkv(X, W_Q, W_K, W_V):
 def project_qkv(X, W_Q, W_K, W_V):
     return X @ W_Q, X @ W_K, X @ W_K
 '''), {"key": "same_projection", "where": ["q01"]}),
+    "self_returns_output_only": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ V
+'''), {"key": "returns_one_value", "where": ["q07", "q09:test_zero_projections"]}),
+    "entropy_in_float32": (entropy('''
+    P = A.float()
+    logs = torch.where(P > 0, torch.log2(P), torch.zeros_like(P))
+    return -(P * logs).sum(dim=-1)
+'''), {"key": "float32_precision", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
+    "param_count_without_w_k": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = d_model * d_k + d_model * d_v
+    if with_output:
+        n += d_v * d_model
+    return n
+'''), {"key": "param_count_no_wk", "where": ["q12"]}),
+    "param_count_output_always": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return d_model * (2 * d_k + d_v) + d_v * d_model
+'''), {"key": "param_count_wo_always", "where": ["q12:test_count_qkv"]}),
 })
