@@ -177,6 +177,14 @@ def attention_values_are_keys(Q, K, V, d_k):
     return weights @ K, weights
 
 
+def attention_causal(Q, K, V, d_k):
+    # a causal mask (query i sees keys 0..i, top-left aligned) where every key should be seen
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    allowed = torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool).tril()
+    weights = F.softmax(s.masked_fill(~allowed, float("-inf")), dim=-1)
+    return weights @ V, weights
+
+
 ATTENTION_VARIANTS = {
     "divide_by_dk": attention_divide_by_dk,
     "no_scale": attention_no_scale,
@@ -204,6 +212,7 @@ ATTENTION_VARIANTS = {
     "keepdim_missing": attention_sum_without_keepdim,
     "keepdim_missing/max": attention_max_without_keepdim,
     "values_are_keys": attention_values_are_keys,
+    "causal_mask_added": attention_causal,
 }
 
 
@@ -242,6 +251,14 @@ def pair_variants(Q, K, V, d_k) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     return out
 
 
+def kernel_scores(Q, K) -> dict[str, torch.Tensor]:
+    """Scores of the other similarity kernels a softmax might be taken of, divided by some constant c:
+    {key: scores} (the dot product itself: a scale constant other than sqrt(d_k))."""
+    sq = (Q.unsqueeze(-2) - K.unsqueeze(-3)).pow(2).sum(-1)                       # (T_q, T_k)
+    cos = F.normalize(Q, dim=-1) @ F.normalize(K, dim=-1).transpose(-2, -1)       # (T_q, T_k)
+    return {"wrong_scale_constant": Q @ K.transpose(-2, -1), "gaussian_kernel": -sq, "cosine_scores": cos}
+
+
 def fitted_scale(S: torch.Tensor, weights: torch.Tensor) -> float | None:
     """The c for which softmax(S / c) is closest to `weights` (least squares on each row's centred log
     weights), or None when the weights cannot be a softmax of S at all (an entry <= 0, not finite)."""
@@ -252,7 +269,7 @@ def fitted_scale(S: torch.Tensor, weights: torch.Tensor) -> float | None:
     lw = lw - lw.mean(dim=-1, keepdim=True)
     s = S.to(torch.float64) - S.to(torch.float64).mean(dim=-1, keepdim=True)
     num, den = float((lw * s).sum()), float((lw * lw).sum())
-    if den == 0.0 or num == 0.0:
+    if float(lw.abs().max()) < 1e-9 or num == 0.0:   # equal weights in every row: a softmax of nothing
         return None
     return num / den
 
@@ -314,11 +331,14 @@ def _draw(kind: str, d_k: int, n: int, g: torch.Generator, dtype: torch.dtype) -
     if kind == "dots_summed_over_samples":        # (q * k).sum(0): d_k sums over the n samples
         q, k = r(n, d_k), r(n, d_k)
         return (q * k).sum(0)
+    if kind == "dots_summed_over_samples/shape_swapped":   # drawn (d_k, n), summed over the n
+        q, k = r(d_k, n), r(d_k, n)
+        return (q * k).sum(-1)
     raise ValueError(kind)
 
 
 DRAWS = ("shared_sample", "shared_sample/query_drawn_last", "shared_sample/key", "keys_are_queries",
-         "uniform_samples", "dots_summed_over_samples")
+         "uniform_samples", "dots_summed_over_samples", "dots_summed_over_samples/shape_swapped")
 
 
 def variance_variants(d_k: int, n: int, seed: int, scaled: bool) -> tuple[list[float], dict[str, float]]:
@@ -341,6 +361,7 @@ def variance_variants(d_k: int, n: int, seed: int, scaled: bool) -> tuple[list[f
         q = torch.randn(n, d_k, generator=(g := gen()), dtype=dtype)
         k = torch.randn(n, d_k, generator=g, dtype=dtype)
         wrong["variance_of_products" + tag] = float((q * k / scale).var())
+        wrong["scaled_flag_inverted" + tag] = var(dots, 1.0 if scaled else math.sqrt(d_k))
         if scaled:
             plain = var(dots)
             wrong["divide_by_dk" + tag] = var(dots, d_k)
@@ -422,7 +443,8 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
                   _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
-                  _keys_first: bool = False, _keys_shape: str = "rows", entropy=None) -> list[dict]:
+                  _keys_first: bool = False, _keys_shape: str = "rows", _dtype: torch.dtype = torch.float32,
+                  entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
 
@@ -436,11 +458,11 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
         if _seed_each:
             torch.manual_seed(seed)
         if _keys_first:
-            k = torch.randn(5, d)        # wrong order: the keys take the first numbers
-            q = torch.randn(1, d)
+            k = torch.randn(5, d, dtype=_dtype)   # wrong order: the keys take the first numbers
+            q = torch.randn(1, d, dtype=_dtype)
         else:
-            q = torch.randn(1, d)        # (1, d)
-            k = torch.randn(5, d)        # (5, d)
+            q = torch.randn(1, d, dtype=_dtype)   # (1, d)
+            k = torch.randn(5, d, dtype=_dtype)   # (5, d)
         if _keys_shape == "transposed":  # wrong: k = torch.randn(d, 5), raw = q @ k
             k = k.reshape(d, 5).T
         raw = (q @ k.T)[0]               # (5,)
@@ -460,6 +482,7 @@ def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
         "scale_precedence": entropy_table(dims, seed, _scale="precedence"),
         "scale_precedence/scale": entropy_table(dims, seed, _scale="half"),
         "keys_drawn_transposed": entropy_table(dims, seed, _keys_shape="transposed"),
+        "draws_in_float64": entropy_table(dims, seed, _dtype=torch.float64),
         "biased_std": entropy_table(dims, seed, _std_unbiased=False),
         "divide_by_dk": entropy_table(dims, seed, _scale="d"),
         "no_scale": entropy_table(dims, seed, _scale="none"),
@@ -589,8 +612,18 @@ def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
         "same_projection/v_from_w_k": (W_Q, W_K, W_K), "same_projection/q_from_w_k": (W_K, W_K, W_V),
         "qk_swapped": (W_K, W_Q, W_V),
     }
+    T = X.shape[0]
+
+    def heads(x):
+        return x.reshape(T, n_heads, d_k).transpose(0, 1)                 # (h, T, d_k)
+
+    s = heads(X @ W_Q) @ heads(X @ W_K).transpose(-2, -1) / math.sqrt(d_k)  # (h, T, T)
+    over_heads = (F.softmax(s, dim=0) @ heads(X @ W_V)).transpose(0, 1).reshape(T, d_model) @ W_O
     return {
         **{key: multi_head_attention(X, *Ws, W_O, n_heads) for key, Ws in mixed.items()},
+        "mha_weight_transposed/output_only": multi_head_attention(X, W_Q, W_K, W_V, W_O.T, n_heads),
+        "mha_weight_transposed/inputs_only": multi_head_attention(X, W_Q.T, W_K.T, W_V.T, W_O, n_heads),
+        "mha_softmax_over_heads": over_heads,
         "mha_strided_heads": mha_strided_heads(*args),
         "mha_strided_heads/strided_merge": mha_strided_heads(*args, merge="strided"),
         "mha_merge_without_transpose": mha_merge_without_transpose(*args),

@@ -40,6 +40,12 @@ MISCONCEPTIONS = {
                        "broadcasts along the last axis): entry (i, j) is combined with row j's sum or maximum "
                        "instead of row i's",
     "values_are_keys": "mixing the keys (weights @ K) instead of the values (weights @ V)",
+    "causal_mask_added": "applying a causal mask (query i sees only keys 0 to i) where every query attends to "
+                         "every key",
+    "gaussian_kernel": "weights from a Gaussian kernel exp(-||q - k||^2 / c) instead of the softmax of the scaled "
+                       "dot products q.k / sqrt(d_k)",
+    "cosine_scores": "scoring with the cosine similarity (q and k normalised to length 1) instead of the dot "
+                     "product q.k / sqrt(d_k)",
     "returns_scores_as_weights": "returning the scores (before the softmax) as the weights: return the softmax's "
                                  "output, the matrix whose rows sum to 1",
     "returns_output_only": "returning only the output where the function returns the pair (output, weights)",
@@ -64,6 +70,8 @@ MISCONCEPTIONS = {
                             "do not multiply",
     "variance_scaled_by_sqrt": "dividing the variance by sqrt(d_k) for scaled=True: scaling each dot product by "
                                "1/sqrt(d_k) divides the variance by d_k (Var(x / c) = Var(x) / c^2)",
+    "scaled_flag_inverted": "reading the scaled flag the other way round: dividing by sqrt(d_k) when scaled=False "
+                            "and not when scaled=True",
     "shared_sample": "drawing one q (or one k) and reusing it for every sample: the pairs are not independent, "
                      "and the variance given q is |q|^2, not d_k; draw n_samples of each",
     "uniform_samples": "drawing uniform numbers (torch.rand) instead of standard normals (torch.randn)",
@@ -84,6 +92,8 @@ MISCONCEPTIONS = {
                            "logsumexp(logits), so use F.log_softmax",
     "entropy_exp_overflow": "taking exp of the raw logits (no maximum subtracted): exp overflows to inf for large "
                             "logits and the entropy becomes NaN; use F.log_softmax, or subtract each row's maximum",
+    "draws_in_float64": "drawing q and k in float64 (dtype=torch.float64) where the notebook draws float32: the "
+                        "same seed gives other numbers",
     "keys_drawn_transposed": "drawing k as torch.randn(d, 5) (then q @ k) instead of torch.randn(5, d) (then "
                              "q @ k.T): the same random numbers land in other places",
     "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
@@ -113,6 +123,8 @@ MISCONCEPTIONS = {
                          "instead of the block h * d_k to (h + 1) * d_k",
     "mha_merge_without_transpose": "merging the heads with reshape(T, d_model) straight from (n_heads, T, d_k), "
                                    "without moving the head axis back behind T: tokens and heads get mixed",
+    "mha_softmax_over_heads": "taking the softmax over the heads (dim=0 of the (n_heads, T, T) scores, the default "
+                              "of F.softmax without dim on 3-D input) instead of over the keys (dim=-1)",
     "mha_single_head": "running one attention over the full width (as if n_heads were 1) instead of n_heads "
                        "heads of d_k = d_model / n_heads columns each",
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",

@@ -621,3 +621,54 @@ def softmax_entropy(logits):
     return out.transpose(0, 1).view(T, d_model) @ W_O
 ''', batched_attention=True), {"key": "view_on_noncontiguous", "where": ["q8"]}),
 })
+
+WRONG.update({
+    "attention_causal_tril": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    keep = torch.tril(torch.ones(Q.shape[0], K.shape[0]))
+    weights = F.softmax(scores.masked_fill(keep == 0, float("-inf")), dim=-1)
+    return weights @ V, weights
+'''), {"key": "causal_mask_added", "where": ["q1"]}),
+    "attention_distance_kernel": (attention('''
+    dist2 = torch.cdist(Q, K) ** 2
+    weights = torch.softmax(-dist2 / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "gaussian_kernel", "where": ["q1"]}),
+    "attention_cosine": (attention('''
+    weights = F.softmax(F.normalize(Q, dim=-1) @ F.normalize(K, dim=-1).T * 3.0, dim=-1)
+    return weights @ V, weights
+'''), {"key": "cosine_scores", "where": ["q1"]}),
+    "attention_dropout_on": (attention('''
+    weights = F.dropout(F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1), p=0.2)
+    return weights @ V, weights
+'''), {"key": "nondeterministic", "where": ["q1"]}),
+    "variance_flag_backwards": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1)
+    if not scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "scaled_flag_inverted", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "variance_draws_transposed": (variance('''
+    q = torch.randn(d_k, n_samples, generator=generator)
+    k = torch.randn(d_k, n_samples, generator=generator)
+    dots = (q * k).sum(dim=1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "dots_summed_over_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    "table_float64_draws": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                  "q = torch.randn(1, d, dtype=torch.float64); k = torch.randn(5, d, dtype=torch.float64)"),
+                            {"key": "draws_in_float64", "where": ["q4:test_entropy_table_lesson",
+                                                                  "q4:test_entropy_table_other_dims_and_seed"]}),
+    "mha_output_projection_transposed": (mha(MHA_LOOP.replace("torch.cat(heads, dim=1) @ W_O", "torch.cat(heads, dim=1) @ W_O.T")),
+                                         {"key": "mha_weight_transposed", "where": ["q8"]}),
+    "mha_softmax_default_dim": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).view(T, n_heads, d_k).transpose(0, 1) for W in (W_Q, W_K, W_V))
+    w = F.softmax(q @ k.transpose(1, 2) / math.sqrt(d_k))
+    return (w @ v).transpose(0, 1).reshape(T, d_model) @ W_O
+'''), {"key": "mha_softmax_over_heads", "where": ["q8"]}),
+})
