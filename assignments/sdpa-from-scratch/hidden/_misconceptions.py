@@ -13,6 +13,12 @@ MISCONCEPTIONS = {
     "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
                   "1/sqrt(d_k)",
     "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
+    "scale_precedence": "writing the scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2 (so S / d_k ** 1/2 "
+                        "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
+    "scale_by_batch_dim": "taking d_k from a leading axis (Q.shape[0] or Q.size(1) of batched inputs: the batch or the "
+                          "heads) instead of the last one, Q.shape[-1]",
+    "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
+                           "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
                           "of sqrt(d_k)",
     # scores and softmax
@@ -29,12 +35,37 @@ MISCONCEPTIONS = {
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "gaussian_kernel": "weights from a Gaussian kernel exp(-||q - k||^2 / c) instead of the softmax of the scaled "
                        "dot products q.k / sqrt(d_k)",
+    "softmax_global_sum": "dividing by the sum over the whole tensor (e.sum() with no dim) instead of each slice's "
+                          "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
+    "log_softmax": "returning the log-probabilities (x - max - log(sum(exp(x - max)))) instead of the probabilities: "
+                   "the exp at the end is missing",
+    "softmax_twice": "applying the softmax twice (to weights that are already a softmax): the weights come out "
+                     "nearly uniform",
+    "reduction_without_keepdim": "reducing without keepdim=True (x.max(dim).values, e.sum(dim)): the result loses its "
+                                 "axis and broadcasts against the last one, which is wrong on square inputs and a "
+                                 "crash on others; keep the dim (keepdim=True)",
+    "weights_transposed": "multiplying V by the transposed weights (A^T V): output row i must be the weighted sum of "
+                          "the values with query i's own weights (A V)",
+    "scores_as_output": "returning the scores (Q K^T / sqrt(d_k), before the softmax) instead of the weighted sum of "
+                        "the values",
+    # the mask
     # the mask
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "pos_inf_fill": "filling masked scores with +inf instead of -inf: every row with a blocked key becomes NaN",
     "neg_1e9_float16": "filling masked scores with -1e9, which overflows float16 (use -inf or the dtype's min)",
     "fill_overflows_half": "filling masked scores with a fixed constant that half precision cannot hold (such "
                            "as float32's minimum): use float('-inf') or torch.finfo(scores.dtype).min",
+    "mask_fills_zero": "setting blocked scores to 0 (scores * mask, or a fill of 0) instead of -inf: exp(0) is not 0, "
+                       "so blocked keys still get weight",
+    "mask_added": "adding the boolean mask to the scores (+1 where allowed) instead of filling blocked scores with "
+                  "-inf: blocked keys keep their weight",
+    "mask_unsqueezed": "adding a dim to the mask (mask.unsqueeze(1), the habit of a (B, T_k) padding mask): a mask "
+                       "already shaped (..., T_q, T_k) then broadcasts into an extra dim or crashes; use the mask "
+                       "as given (it broadcasts)",
+    "mask_not_bool": "building the mask of 0/1 numbers (torch.ones(...).tril() is float) instead of torch.bool: "
+                     "~mask and masked_fill need a boolean mask (True = may attend)",
+    "causal_ignores_T_k": "building a square causal mask from one length, ignoring T_k (or T_q): the mask has one "
+                          "row per query and one column per key, (T_q, T_k)",
     "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
     "mask_ignored": "ignoring the mask",
     "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
@@ -65,10 +96,20 @@ MISCONCEPTIONS = {
                             "function returns the output alone",
     "draw_order": "drawing the tensors in another order than the notebook (after torch.manual_seed(0), Q, then K, "
                   "then V): each draw continues the same random stream",
+    "variance_scaled_like_scores": "dividing the variance by sqrt(d_k) as if it scaled like the scores: scores "
+                                   "divided by sqrt(d_k) have their variance divided by d_k",
     "biased_variance": "using the biased variance (divide by n) where torch's default .var() is unbiased (n - 1)",
+    "cost_linear_in_T": "thinking the score matrix costs time linear in T: there are T^2 scores",
+    "entries_times_d_k": "counting d_k numbers per attention weight: the weight matrix has one entry per (query, key) "
+                         "pair, T^2; d_k enters the cost of each score, not the number of weights",
     "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
+    "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "
+                     "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
+                     "dtype a product raises ('expected scalar type ...')",
+    "gradient_cut": "cutting the autograd graph (.detach(), .data, .item(), NumPy, torch.tensor(...) of a result): "
+                    "no gradient flows back to the inputs on that path",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
     # rules

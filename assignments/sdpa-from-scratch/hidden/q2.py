@@ -25,6 +25,9 @@ def test_score_variances(raw_score_var, scaled_score_var):
             raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
                                 "another order: after torch.manual_seed(0) draw Q, then K, then V")
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
+    if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
+        raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
+                            "sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64
         raise Misconception("divide_by_dk", "scaled_score_var matches scores divided by d_k, not sqrt(d_k)")
     if abs(scaled - ref.scaled_score_var) > ATOL:

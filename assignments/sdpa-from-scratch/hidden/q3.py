@@ -1,4 +1,7 @@
 """Question 3: stable_softmax(x, dim=-1), written by hand with max-subtraction."""
+import importlib.util
+from pathlib import Path
+
 import torch
 from otter.test_files import test_case
 
@@ -21,6 +24,28 @@ name = "q3"
 register_misconceptions(__file__)
 
 
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
+
+
+def _softmax(fn, x, what, **kwargs):
+    """The student's softmax of x; a crash is named only from what a second call on a square input shows."""
+    try:
+        return call(fn, x, what="stable_softmax", **kwargs)
+    except StudentCodeError as e:
+        diag.name_softmax_crash(fn, e, what)
+        raise
+
+
 def _shift(fn):
     """What the student's softmax subtracts before exp (reference.SOFTMAX_PROBE): a misconception key,
     "" when the probe is fine, None when it cannot tell."""
@@ -39,19 +64,23 @@ def test_matches_softmax(stable_softmax, device, rng):
         x = randn((3, 5, 7), rng, dtype, scale=3.0)
         x[0, 1, :] = x[0, 1, 0]                  # a tie: one slice of equal logits (uniform weights)
         x[1, 2, 3] = 0.0                         # an exact zero
-        got = call(stable_softmax, x, what="stable_softmax")
-        assert_matches(got, ref.stable_softmax(x, dim=-1), what=f"stable_softmax of a {dtype} input",
-                       variants=ref.softmax_variants(x, dim=-1))
+        what = f"stable_softmax of a {dtype} input"
+        got = _softmax(stable_softmax, x, what)
+        diag.name_dtype_changed(got, ref.stable_softmax(x, dim=-1), what)
+        assert_matches(got, ref.stable_softmax(x, dim=-1), what=what, variants=diag.softmax_variants(x, dim=-1))
 
 
 @test_case(points=1, hidden=True)
 def test_dim_argument(stable_softmax, device, rng):
     x = randn((4, 6, 5), rng, torch.float64, scale=2.0)
     for dim in (0, 1, -2):
-        got = call(stable_softmax, x, dim=dim, what="stable_softmax")
-        variants = {"softmax_ignores_dim": ref.stable_softmax(x, dim=-1)}
-        assert_matches(got, ref.stable_softmax(x, dim=dim), what=f"stable_softmax(x, dim={dim})",
-                       variants=variants)
+        what = f"stable_softmax(x, dim={dim})"
+        got = _softmax(stable_softmax, x, what, dim=dim)
+        # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
+        variants = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
+        variants["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
+        diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
+        assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
 
 
 @test_case(points=1, hidden=True)
@@ -59,7 +88,9 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
     # half the rows near +2000, half near -3000: exp overflows or underflows without the shift
     centre = torch.tensor([2000.0, -3000.0]).repeat(4).reshape(8, 1)
     x = (centre + randn((8, 24), rng, torch.float64, scale=4.0)).to(torch.float16)
-    got = assert_plain_tensor(call(stable_softmax, x, dim=-1, what="stable_softmax"), "stable_softmax")
+    what = "stable_softmax of float16 logits in the thousands"
+    got = assert_plain_tensor(_softmax(stable_softmax, x, what, dim=-1), "stable_softmax")
+    diag.name_dtype_changed(got, ref.stable_softmax(x, dim=-1), what)
     if got.dtype == torch.float16 and tuple(got.shape) == (8, 24):
         if not torch.isfinite(got).all():
             shift = _shift(stable_softmax)
@@ -68,6 +99,7 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
                                     f"and so does a float32 probe: it matches {describe(shift)}")
             raise AssertionError("stable_softmax of float16 logits in the thousands gave inf or NaN: subtract "
                                  "each slice's max before exp, and keep every step in float16's range")
+        diag.name_softmax_variant(got, x, -1, what)
         sums = got.double().sum(-1)
         # a correct float16 result sums to 1 within ~1e-2 (24 entries rounded to float16)
         if ((sums - 1).abs() > 0.05).any():
@@ -83,9 +115,10 @@ def test_minus_inf_entries(stable_softmax, device, rng):
     blocked = torch.rand((6, 10), generator=rng) < 0.5
     blocked[:, 3] = False                         # every row keeps at least one finite logit
     x = x.masked_fill(blocked, float("-inf"))
-    got = call(stable_softmax, x, dim=-1, what="stable_softmax")
+    got = _softmax(stable_softmax, x, "stable_softmax with -inf entries", dim=-1)
     try:
-        assert_matches(got, ref.stable_softmax(x, dim=-1), what="stable_softmax with -inf entries")
+        assert_matches(got, ref.stable_softmax(x, dim=-1), what="stable_softmax with -inf entries",
+                       variants=diag.softmax_variants(x, dim=-1))
     except Misconception:
         raise
     except AssertionError:
@@ -108,8 +141,12 @@ def test_no_builtin_softmax(stable_softmax, submission, rng):
     # stable_softmax calls and fails when the source cannot show what runs. "softmax" also catches
     # log_softmax, nn.Softmax...
     x = randn((4, 9), rng, torch.float64)
-    got = assert_plain_tensor(call(stable_softmax, x, dim=-1, what="stable_softmax", check_inputs=False),
-                              "stable_softmax(x)")
+    try:
+        got = assert_plain_tensor(call(stable_softmax, x, dim=-1, what="stable_softmax", check_inputs=False),
+                                  "stable_softmax(x)")
+    except StudentCodeError as e:
+        diag.name_softmax_crash(stable_softmax, e, "stable_softmax(x)")
+        raise
     if tuple(got.shape) != (4, 9):
         raise AssertionError(f"stable_softmax(x) has shape {tuple(got.shape)}, expected (4, 9)")
     assert_function_avoids(submission, "stable_softmax", ("softmax", "softmin"), key="builtin_softmax",

@@ -22,8 +22,16 @@ def _check(fn, T_q, T_k):
     expected = ref.causal_mask(T_q, T_k)
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
+        for n in {T_q, expected.shape[-1]}:
+            if tuple(t.shape) == (n, n) and bool(((t != 0) == ref.causal_mask(n)).all()):
+                raise Misconception("causal_ignores_T_k", f"{what} has shape {tuple(t.shape)}: a square mask from "
+                                    f"one length; it should be ({T_q}, {expected.shape[-1]}), one row per query "
+                                    "and one column per key")
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if t.dtype != torch.bool:
+        if bool(((t != 0) == expected).all()):
+            raise Misconception("mask_not_bool", f"{what} has the right pattern in dtype {t.dtype}: return a "
+                                "torch.bool mask (True = may attend), which ~mask and masked_fill need")
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return

@@ -1,4 +1,7 @@
 """Question 6: the 3-token trace (T = 3, d_k = 4, d_v = 2) with the notebook's fixed Q3, K3, V3."""
+import importlib.util
+from pathlib import Path
+
 import torch
 from otter.test_files import test_case
 
@@ -14,6 +17,19 @@ from reference import sdpa_from_scratch as ref
 OK_FORMAT = False
 name = "q6"
 register_misconceptions(__file__)
+
+
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
 
 ATOL = 5e-4   # answers typed with four decimals pass; every known wrong variant is > 1e-2 away
 
@@ -35,7 +51,7 @@ def _compare(got, expected, variants, what):
 def _causal_variants():
     """Weights with each wrong causal mask, softmax as a student writes it (a query with no key
     left gets NaN), and the generic wrong variants under the right mask."""
-    out = {k: v for k, v in ref.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3)).items()}
+    out = {k: v for k, v in diag.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3)).items()}
     scores = ref.Q3 @ ref.K3.T / 2.0
     for key, m in ref.causal_mask_variants(3, 3).items():
         s = scores.masked_fill(~m, float("-inf"))
@@ -52,13 +68,13 @@ def _causal_variants():
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
     got = expect_matrix(weights3, "weights3", (3, 3))
-    _compare(got, ref.weights3, ref.weight_variants(ref.Q3, ref.K3), "weights3")
+    _compare(got, ref.weights3, diag.weight_variants(ref.Q3, ref.K3), "weights3")
 
 
 @test_case(points=1, hidden=True)
 def test_out3(out3):
     got = expect_matrix(out3, "out3", (3, 2))
-    variants = {k: v.to(torch.float64) for k, v in ref.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
+    variants = {k: v.to(torch.float64) for k, v in diag.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
     _compare(got, ref.out3, variants, "out3")
 
 

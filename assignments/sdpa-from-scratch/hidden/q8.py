@@ -12,6 +12,9 @@ register_misconceptions(__file__)
 @test_case(points=1, hidden=True)
 def test_attn_entries(attn_entries):
     got = expect_int(attn_entries, "attn_entries")
+    if got == ref.attn_entries * 64:
+        raise Misconception("entries_times_d_k", "attn_entries counts d_k = 64 numbers per weight: the weight "
+                            "matrix has one entry per (query, key) pair")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -31,5 +34,8 @@ def test_score_madds(score_madds):
 @test_case(points=1, hidden=True)
 def test_cost_ratio(cost_ratio):
     got = expect_int(cost_ratio, "cost_ratio")
+    if got == 2:
+        raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
+                            "every key, so T * T entries")
     if got != ref.cost_ratio:
         raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")

@@ -304,7 +304,7 @@ def causal_mask(T_q, T_k=None):
     if mask is not None:
         w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
     return w @ v
-'''), {"key": None, "where": Q5}),
+'''), {"key": "dtype_changed", "where": Q5}),
     "loop_over_batch_entries": (sdpa('''
     if Q.dim() > 2:
         lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])
@@ -445,4 +445,74 @@ attn_entries = 1024 * 1024
 score_madds = 2 * 1024 * 1024 * 64
 cost_ratio = 4
 '''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
+    # --- issue 21, second round: kinds seen in the blind set and in public student code, each named
+    # from what its output matches on the same input or what a second call shows --------------------
+    "weights_scaled_after_softmax": (sdpa(FULL.replace(SCALE, "").replace(
+        "return torch.matmul(weights, V)", "return torch.matmul(weights / math.sqrt(d_k), V)")),
+        {"key": "scale_after_softmax", "where": Q5}),
+    "output_scaled_instead_of_scores": (sdpa(FULL.replace(SCALE, "").replace(
+        "return torch.matmul(weights, V)", "return torch.matmul(weights, V) * d_k ** -0.5")),
+        {"key": "scale_after_softmax", "where": Q5}),
+    "mask_multiplied_into_scores": (full_with(FILL, "scores * mask"), {"key": "mask_fills_zero", "where": Q5}),
+    "mask_added_to_scores": (full_with(FILL, "scores + mask"), {"key": "mask_added", "where": Q5}),
+    "power_precedence": (full_with(SCALE, "/ d_k**1/2"), {"key": "scale_precedence", "where": Q5}),
+    "d_k_from_batch_axis": (full_with("d_k = Q.size(-1)", "d_k = Q.size(0)"), {"key": "scale_by_batch_dim", "where": Q5}),
+    "softmax_applied_twice": (full_with("        weights = stable_softmax(scores, dim=-1)\n    return",
+                                        "        weights = stable_softmax(stable_softmax(scores, dim=-1), dim=-1)\n    return"),
+                              {"key": "softmax_twice", "where": Q5}),
+    "weights_transposed_times_V": (full_with("return torch.matmul(weights, V)", "return torch.matmul(weights.transpose(-2, -1), V)"),
+                                   {"key": "weights_transposed", "where": ["q5"]}),
+    "returns_the_scores": (full_with("return torch.matmul(weights, V)", "return scores"),
+                           {"key": "scores_as_output", "where": ["q5"]}),
+    "softmax_sum_over_everything": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum()
+'''}, {"key": "softmax_global_sum", "where": ["q3", "q5", "q6"]}),
+    "softmax_returns_log_probabilities": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = x - x.amax(dim=dim, keepdim=True)
+    return shifted - torch.log(torch.exp(shifted).sum(dim=dim, keepdim=True))
+'''}, {"key": "log_softmax", "where": ["q3", "q5", "q6"]}),
+    "softmax_sum_without_keepdim": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim)
+'''}, {"key": "reduction_without_keepdim", "where": ["q3", "q5", "q6"]}),
+    "softmax_returns_float32": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    x = x.to(torch.float32)
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, # the notebook's q6 cell then multiplies float32 weights by float64 V3 and stops: out3 and
+    # weights3_causal are never defined (no name: the test cannot run)
+    {"key": ("dtype_changed", None), "where": ["q3", "q5", "q6"]}),
+    "causal_mask_of_ints": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, dtype=torch.int64).tril()
+'''}, {"key": ("mask_not_bool", None), "where": ["q4", "q6"]}),
+    "causal_mask_from_T_k_only": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    n = T_q if T_k is None else T_k
+    return torch.ones(n, n, dtype=torch.bool).tril()
+'''}, {"key": "causal_ignores_T_k", "where": ["q4"]}),
+    "scores_detached": (full_with("scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                  "scores = (torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)).detach()"),
+                        {"key": "gradient_cut", "where": ["q5:test_gradients_float64"]}),
+    "padding_mask_habit": (full_with("    if mask is not None:\n        scores",
+                                     "    if mask is not None:\n        mask = mask.unsqueeze(1)\n        scores"),
+                           {"key": "mask_unsqueezed", "where": ["q5"]}),
+    "q2_variance_over_sqrt_dk": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = raw_score_var / d_k ** 0.5
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_scaled_like_scores", "where": ["q2:test_score_variances"]}),
+    "q8_linear_cost_and_entries_with_d_k": ({"attn_entries": '''
+attn_entries = 1024 * 1024 * 64
+score_madds = 1024 * 1024 * 64
+cost_ratio = 2
+'''}, {"key": ("entries_times_d_k", "cost_linear_in_T"), "where": ["q8:test_attn_entries", "q8:test_cost_ratio"]}),
 }

@@ -1,0 +1,753 @@
+"""What a failed sdpa-from-scratch test reveals (trusted side only). The hidden files load it by path
+(the folder is no package); it holds no tests, and a file whose name starts with "_" is never collected.
+
+Two parts:
+- the wrong variants this assignment adds to reference.sdpa_from_scratch's (mistakes seen in held-out
+  and public student code, issue 21), each a function of the same inputs as the oracle, computed in
+  float64 and returned in Q's dtype: `wrong_variants` (all of them, for one input) and
+  `VARIANT_FUNCTIONS` (the timing check accepts their values), and the wrong softmaxes of q3;
+- naming a failed call of scaled_dot_product_attention (q5): a crash only from what a second call
+  shows, a wrong value only from what it matches on the same input (`check`, `judge`, `call_sdpa`).
+
+A variant that equals the correct result on an input, or another variant, names nothing there
+(checks.matching_variants / raise_if_variant): the tests' shapes keep them apart."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import (
+    Misconception,
+    assert_matches,
+    assert_vectorised,
+    call,
+    describe,
+    layout_crash,
+    matching_variants,
+    name_from_rerun,
+    nearest_variant,
+    raise_if_nondeterministic,
+    randn,
+    tolerances,
+)
+from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
+from reference import sdpa_from_scratch as ref
+
+FN = "scaled_dot_product_attention"
+
+
+# ---------------------------------------------------------------------------------------------
+# wrong softmaxes, as students write them (float64, any dtype in)
+# ---------------------------------------------------------------------------------------------
+
+def _finite_max(x: torch.Tensor, dim: int) -> torch.Tensor:
+    m = x.amax(dim=dim, keepdim=True)
+    return torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+
+
+def softmax_global_sum(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """each slice's max subtracted, then divided by the sum over the WHOLE tensor (e.sum(), no dim)"""
+    e = torch.exp(x.double() - _finite_max(x.double(), dim))
+    return e / e.sum()
+
+
+def softmax_global_sum_global_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """exp(x - x.max()) / its sum over the whole tensor: a softmax of the flattened tensor"""
+    x64 = x.double()
+    e = torch.exp(x64 - x64[torch.isfinite(x64)].max() if torch.isfinite(x64).any() else x64)
+    return e / e.sum()
+
+
+def log_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """the log-probabilities x - m - log(sum exp(x - m)): the exp at the end left out"""
+    x64 = x.double()
+    s = x64 - _finite_max(x64, dim)
+    return s - torch.log(torch.exp(s).sum(dim=dim, keepdim=True))
+
+
+def softmax_twice(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    return ref.stable_softmax(ref.stable_softmax(x.double(), dim), dim)
+
+
+def softmax_without_keepdim(x: torch.Tensor, dim: int = -1, max_keep: bool = False,
+                            sum_keep: bool = True) -> torch.Tensor | None:
+    """x - x.max(dim).values (no keepdim) and/or e / e.sum(dim) (no keepdim), broadcast as torch does:
+    wrong values where the shapes still broadcast (a square slice), None where they do not."""
+    x64 = x.double()
+    try:
+        e = torch.exp(x64 - x64.amax(dim=dim, keepdim=max_keep))
+        out = e / e.sum(dim=dim, keepdim=sum_keep)
+    except RuntimeError:
+        return None
+    return out if out.shape == x.shape else None
+
+
+KEEPDIM = {"reduction_without_keepdim/max": {"max_keep": False, "sum_keep": True},
+           "reduction_without_keepdim/sum": {"max_keep": True, "sum_keep": False},
+           "reduction_without_keepdim/both": {"max_keep": False, "sum_keep": False}}
+
+
+def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
+    """reference.softmax_variants and this assignment's: {key: what that softmax gives on x}."""
+    out: dict[str, torch.Tensor] = dict(ref.softmax_variants(x, dim=dim))
+    out["softmax_global_sum"] = softmax_global_sum(x, dim)
+    out["softmax_global_sum/global_max"] = softmax_global_sum_global_max(x, dim)
+    out["log_softmax"] = log_softmax(x, dim)
+    out["softmax_twice"] = softmax_twice(x, dim)
+    for key, kw in KEEPDIM.items():
+        t = softmax_without_keepdim(x, dim, **kw)
+        if t is not None:
+            out[key] = t
+    return {k: v.to(x.dtype) for k, v in out.items()}
+
+
+def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
+    """A crash of stable_softmax named from what a second call on a square input (6, 6) shows: a
+    reduction without keepdim broadcasts there (and gives wrong values) where it crashed elsewhere."""
+    x = torch.arange(36, dtype=torch.float64).reshape(6, 6).sin() * 3
+    try:
+        out = fn(x.clone(), dim=-1)
+    except StudentCodeError:
+        return
+    key = name_from_rerun(out, ref.stable_softmax(x, -1), softmax_variants(x, -1), torch.float64)
+    if key is not None:
+        raise Misconception(key, f"your code raised {e.exc_type}: {e.message} ({what}); on a square input it runs "
+                                 f"and matches {describe(key)}")
+
+
+def name_softmax_variant(got: torch.Tensor, x: torch.Tensor, dim: int, what: str) -> None:
+    """The one wrong softmax (softmax_variants) that `got` matches on x, if exactly one does; a variant
+    equal to the right result names nothing, and so does a `got` that is right."""
+    expected = ref.stable_softmax(x, dim)
+    if matching_variants(got, {"right": expected}, x.dtype):
+        return
+    hits = {k.split("/")[0] for k in matching_variants(got, softmax_variants(x, dim), x.dtype, expected=expected)}
+    if len(hits) == 1:
+        key = hits.pop()
+        raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+
+
+def name_dtype_changed(got: object, expected: torch.Tensor, what: str) -> None:
+    """A result of another dtype whose values are right (at the coarser dtype's tolerance)."""
+    if (type(got) is torch.Tensor and got.dtype != expected.dtype and got.shape == expected.shape
+            and got.is_floating_point()):
+        coarse = max(got.dtype, expected.dtype, key=lambda d: tolerances(d)[1])
+        if matching_variants(got.to(torch.float64), {"right": expected.to(torch.float64)}, coarse):
+            raise Misconception("dtype_changed", f"{what} comes back as {got.dtype} for a {expected.dtype} "
+                                "input, with the right values: keep the input's dtype (cast back, or do not convert)")
+
+
+# ---------------------------------------------------------------------------------------------
+# wrong attention functions (Q, K, V, mask) -> output in Q's dtype, or None where they do not apply
+# ---------------------------------------------------------------------------------------------
+
+def _scores(Q, K, divisor=1.0):
+    return Q.double() @ K.double().transpose(-2, -1) / divisor
+
+
+def _masked(s, mask, fill=float("-inf")):
+    return s if mask is None else s.masked_fill(~mask.to(torch.bool), fill)
+
+
+def _dead_rows_zeroed(w, mask):
+    if mask is None:
+        return w
+    return w.masked_fill(~mask.to(torch.bool).any(dim=-1, keepdim=True), 0.0)
+
+
+def _out(w, V, Q):
+    try:
+        return (w @ V.double()).to(Q.dtype)
+    except RuntimeError:
+        return None
+
+
+def _weights_fn(softmax):
+    """A variant whose softmax is `softmax`; its `.weights(Q, K, mask)` are the weights themselves (a
+    log-probability of -inf survives there, where w @ I would make it NaN)."""
+    def weights(Q, K, mask=None):
+        w = softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask))
+        return None if w is None else _dead_rows_zeroed(w, mask)
+
+    def variant(Q, K, V, mask=None):
+        w = weights(Q, K, mask)
+        return None if w is None else _out(w, V, Q)
+    variant.weights = weights  # type: ignore[attr-defined]
+    return variant
+
+
+def sdpa_scale_after_softmax(Q, K, V, mask=None):
+    """softmax of the unscaled scores, then the weights (or V, or the output) divided by sqrt(d_k)"""
+    w = _dead_rows_zeroed(ref.stable_softmax(_masked(_scores(Q, K), mask)), mask)
+    return _out(w / math.sqrt(Q.shape[-1]), V, Q)
+
+
+def sdpa_mask_fills_zero(Q, K, V, mask=None, zero_dead=False):
+    """scores * mask (or masked_fill(~mask, 0)): a blocked score becomes 0, not -inf"""
+    if mask is None:
+        return None
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask, 0.0))
+    return _out(_dead_rows_zeroed(w, mask) if zero_dead else w, V, Q)
+
+
+def sdpa_mask_added(Q, K, V, mask=None, zero_dead=False):
+    """scores + mask: +1 on the allowed keys, nothing blocked"""
+    if mask is None:
+        return None
+    w = ref.stable_softmax(_scores(Q, K, math.sqrt(Q.shape[-1])) + mask.double())
+    return _out(_dead_rows_zeroed(w, mask) if zero_dead else w, V, Q)
+
+
+def sdpa_weights_transposed(Q, K, V, mask=None):
+    """A^T V: the weights transposed before multiplying V (the right shape only when T_q == T_k)"""
+    if Q.shape[-2] != K.shape[-2]:
+        return None
+    w = ref.attention_weights(Q, K, mask)
+    return _out(w.transpose(-2, -1), V, Q)
+
+
+def sdpa_scores_as_output(Q, K, V, mask=None):
+    """the scaled (masked) scores returned instead of weights @ V"""
+    return _masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask).to(Q.dtype)
+
+
+def sdpa_unmasked_scores_as_output(Q, K, V, mask=None):
+    return _scores(Q, K, math.sqrt(Q.shape[-1])).to(Q.dtype)
+
+
+def _divided(divisor):
+    def variant(Q, K, V, mask=None):
+        w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
+        return _out(_dead_rows_zeroed(w, mask), V, Q)
+    return variant
+
+
+# {key: function}; "key/detail" is one way of making the mistake `key`
+VARIANT_FUNCTIONS = {
+    "scale_after_softmax": sdpa_scale_after_softmax,
+    "mask_fills_zero": sdpa_mask_fills_zero,
+    "mask_added": sdpa_mask_added,
+    # ... and a query with no allowed key given zeros, as the notebook asks
+    "mask_fills_zero/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_fills_zero(Q, K, V, mask, True),
+    "mask_added/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_added(Q, K, V, mask, True),
+    "weights_transposed": sdpa_weights_transposed,
+    "scores_as_output": sdpa_scores_as_output,
+    "scores_as_output/unmasked": sdpa_unmasked_scores_as_output,
+    "softmax_global_sum": _weights_fn(softmax_global_sum),
+    "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
+    "log_softmax": _weights_fn(log_softmax),
+    "softmax_twice": _weights_fn(softmax_twice),
+    **{key: _weights_fn(lambda x, kw=kw: softmax_without_keepdim(x, -1, **kw)) for key, kw in KEEPDIM.items()},
+    # d_k ** 1/2 is (d_k ** 1) / 2; scores * d_k ** -1/2 divides by 2 d_k
+    "scale_precedence/half": _divided(lambda Q, K, V: Q.shape[-1] / 2),
+    "scale_precedence/twice": _divided(lambda Q, K, V: 2.0 * Q.shape[-1]),
+}
+
+
+def _lead_divisors(Q, K, V) -> dict[str, float]:
+    """sqrt of a leading axis of Q (the batch, the heads): d_k taken from the wrong axis."""
+    return {f"scale_by_batch_dim/{i}": math.sqrt(n) for i, n in enumerate(Q.shape[:-2])}
+
+
+def _taken(Q, K, V) -> list[float]:
+    """Divisors of the scores the reference's variants already stand for (the right one included)."""
+    d_k, d_v, T_q, T_k = Q.shape[-1], V.shape[-1], Q.shape[-2], K.shape[-2]
+    return [math.sqrt(n) for n in (d_k, d_k * d_k, 1, d_v, T_q, T_k)] + [float(math.isqrt(d_k))]
+
+
+def wrong_variants(Q, K, V, mask=None) -> dict[str, torch.Tensor]:
+    """reference.wrong_variants and this assignment's, on these inputs. A divisor another variant
+    already stands for is left out (its key could not be told from the other)."""
+    out = dict(ref.wrong_variants(Q, K, V, mask))
+    taken = _taken(Q, K, V)
+    for key, f in VARIANT_FUNCTIONS.items():
+        if key.startswith("scale_precedence/"):
+            d = Q.shape[-1] / 2 if key.endswith("half") else 2.0 * Q.shape[-1]
+            if any(abs(d - t) < 1e-9 * d for t in taken):
+                continue
+            taken.append(d)
+        t = f(Q, K, V, mask)
+        if t is not None:
+            out[key] = t
+    for key, d in _lead_divisors(Q, K, V).items():
+        if d > 1 and not any(abs(d - t) < 1e-9 * d for t in taken):
+            taken.append(d)
+            out[key] = _divided(lambda Q, K, V, d=d: d)(Q, K, V, mask)
+    return out
+
+
+def timing_variants() -> list:
+    """Functions whose values verify a timed call: the reference's and this assignment's (a value
+    mistake is charged by the value tests, not by the timing)."""
+    lead = [_divided(lambda Q, K, V, i=i: math.sqrt(Q.shape[i])) for i in range(3)]
+    return list(ref.VARIANT_FUNCTIONS.values()) + list(VARIANT_FUNCTIONS.values()) + lead
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs
+# ---------------------------------------------------------------------------------------------
+
+def random_mask(shape, rng, p=0.5):
+    """Bool mask, True = may attend; every query keeps at least one key and loses at least one."""
+    m = torch.rand(shape, generator=rng) < p
+    T_q, T_k = shape[-2], shape[-1]
+    i = torch.arange(T_q)
+    m[..., i, i % T_k] = True
+    m[..., i, (i + 1) % T_k] = False
+    return m
+
+
+def qkv(rng, q_shape, k_shape, v_shape, dtype, scale=1.0):
+    return (randn(q_shape, rng, dtype, scale), randn(k_shape, rng, dtype, scale), randn(v_shape, rng, dtype))
+
+
+# A (B, T_k) padding mask for 3-D inputs with B != T_q: a correct function cannot broadcast it against
+# the (B, T_q, T_k) scores (it raises); one that adds a dim at position 1 (mask.unsqueeze(1), the
+# padding-mask habit) turns it into (B, 1, T_k) and masks every query's keys by it.
+_g = torch.Generator().manual_seed(80)
+PAD_PROBE = (torch.randn(2, 5, 4, generator=_g, dtype=torch.float64),
+             torch.randn(2, 3, 4, generator=_g, dtype=torch.float64),
+             torch.randn(2, 3, 2, generator=_g, dtype=torch.float64),
+             torch.tensor([[True, False, True], [False, True, True]]))
+
+
+# ---------------------------------------------------------------------------------------------
+# second calls
+# ---------------------------------------------------------------------------------------------
+
+def second_call(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except StudentCodeError:
+        return None
+
+
+def right(out, Q, K, V, mask):
+    """Whether a second call's output is the right result for its inputs (half precision: as near as
+    a correct half-precision solution gets, `near`)."""
+    if type(out) is not torch.Tensor or out.dtype != Q.dtype:
+        return False
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if Q.dtype in (torch.float16, torch.bfloat16):
+        return out.shape == expected.shape and bool(torch.isfinite(out).all()) and near(out, expected)
+    return bool(matching_variants(out, {"right": expected}, Q.dtype))
+
+
+def near(a, b):
+    # near one-hot weights amplify float16 rounding of the scores; a correct half-precision solution
+    # stays below ~0.02 (max) and ~1e-3 (mean), every known wrong variant is above 0.25 or 0.01
+    d = (a.to(torch.float64) - b.to(torch.float64)).abs()
+    return bool(d.max() <= 0.25 and d.mean() <= 0.01)
+
+
+def name_mask_unsqueezed(fn, said):
+    """Whether the function adds a dim to the mask at position 1: a (B, T_k) padding mask (PAD_PROBE),
+    which a correct function cannot broadcast, runs and masks each batch entry's keys."""
+    Q, K, V, pad = PAD_PROBE
+    out = second_call(fn, Q, K, V, mask=pad)
+    if right(out, Q, K, V, pad[:, None, :]):
+        raise Misconception("mask_unsqueezed", f"{said}; and a (B, T_k) padding mask, which cannot broadcast "
+                            "against (B, T_q, T_k) scores as given, runs and masks each batch entry's keys: your "
+                            "code adds a dim to the mask (mask.unsqueeze(1)); use the mask as given")
+
+
+def name_dtype_crash(fn, Q, K, V, mask, said):
+    """A crash about dtypes, with the same values in float32 running right: a step computes in float32."""
+    if Q.dtype == torch.float32:
+        return
+    f32 = [None if t is None else (t if t.dtype == torch.bool else t.detach().float()) for t in (Q, K, V, mask)]
+    out = second_call(fn, *f32[:3], mask=f32[3])
+    if right(out, *f32):
+        raise Misconception("dtype_changed", f"{said} for {str(Q.dtype).replace('torch.', '')} inputs; the same "
+                            "values in float32 run and are right: some step converts to float32 (.float(), a "
+                            "float32 tensor) and meets the input's dtype; keep the input's dtype")
+
+
+def name_from_a_slice(fn, Q, K, V, mask, said):
+    """fixed_axes when one 2-D slice of the same values (the first batch entry and head) runs and gives
+    the right result while the batched call crashed or came back wrong (`said`): .T reverses every axis
+    of a batched tensor, transpose(1, 2) picks the wrong ones."""
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    if len(lead) == 0:
+        return
+    first = (0,) * len(lead)
+    Q2, K2, V2 = (t.expand(*lead, *t.shape[-2:])[first] for t in (Q, K, V))
+    m2 = None if mask is None else mask.expand(*lead, Q.shape[-2], K.shape[-2])[first]
+    if right(second_call(fn, Q2, K2, V2, mask=m2), Q2, K2, V2, m2):
+        raise Misconception("fixed_axes", f"{said} on {len(lead) + 2}-D inputs; one 2-D slice of the same values "
+                            "runs and gives the right result: K.T or a fixed axis reverses or picks the wrong dims "
+                            "of batched inputs; use K.transpose(-2, -1)")
+
+
+def _name_from_square(fn, Q, K, V, mask, said):
+    """The same inputs cut to as many queries as keys (all of them; then one 2-D slice, with its mask
+    and without, in float32 where the inputs are half precision so that values can be compared): a
+    mistake that needs T_q == T_k to run (K Q^T, A^T V, a reduction without keepdim) shows there."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    T = min(T_q, T_k)
+    Qs, Ks, Vs = Q[..., :T, :], K[..., :T, :], V[..., :T, :]
+    ms = None if mask is None else mask[..., : min(T, mask.shape[-2]), :T]
+    cases = [(Qs, Ks, Vs, ms, "")] if T_q != T_k else []
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    if len(lead):
+        first = (0,) * len(lead)
+        dtype = torch.float32 if Q.dtype in (torch.float16, torch.bfloat16) else Q.dtype
+        q, k, v = (t.expand(*lead, *t.shape[-2:])[first].to(dtype) for t in (Qs, Ks, Vs))
+        if ms is not None:
+            cases.append((q, k, v, ms.expand(*lead, T, T)[first], ", one 2-D slice,"))
+        cases.append((q, k, v, None, ", one 2-D slice without a mask,"))
+    for q, k, v, m, how in cases:
+        out = second_call(fn, q, k, v, mask=m)
+        if type(out) is not torch.Tensor:
+            continue
+        key = name_from_rerun(out, ref.scaled_dot_product_attention(q, k, v, m), wrong_variants(q, k, v, m), q.dtype)
+        if key is not None:
+            raise Misconception(key, f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys; with {T} queries and "
+                                f"{T} keys{how} it runs and matches {describe(key)}")
+        if T_q != T_k and not how and right(out, q, k, v, m):
+            raise AssertionError(f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys (with as many queries as "
+                                 "keys it runs and is right): the scores are (..., T_q, T_k)")
+
+
+def name_crash(fn, Q, K, V, mask, e):
+    """A crash is named only from what a second call shows; otherwise it is reported as it is."""
+    said = f"your code raised {e.exc_type}: {e.message}"
+    plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
+
+    def plain_call():
+        return fn(*plain[:3], mask=plain[3])
+
+    if e.message.startswith("expected a tensor"):
+        # the gradient call needs one tensor back: what the plain call returns says what it is (a tuple)
+        out = second_call(plain_call)
+        if out is not None:
+            judge(fn, Q, K, V, mask, out, "the output")
+    if ("in-place operation" in e.message or "inplace operation" in e.message) \
+            and second_call(plain_call) is not None:
+        # a leaf that needs gradients was written into (the gradient test's inputs)
+        raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into an input")
+    layout = layout_crash(e, {"Q": Q, "K": K, "V": V, "mask": mask}, plain_call)
+    if layout is not None:
+        raise layout
+    half = str(Q.dtype).replace("torch.", "")
+    if "overflow" in e.message and Q.dtype in (torch.float16, torch.bfloat16):
+        # which constant? in float32, a blocked key filled with -1e9 outweighs an allowed key whose
+        # score is -4e9 (reference.FILL_PROBE); -inf, the dtype's min or float32's min do not
+        out = second_call(fn, *ref.FILL_PROBE[:3], mask=ref.FILL_PROBE[3])
+        if type(out) is torch.Tensor and tuple(out.shape) == (1, 1) and abs(float(out)) < 0.5:
+            raise Misconception("neg_1e9_float16", f"{said}: {half} cannot hold the -1e9 your code fills "
+                                "masked scores with (use float('-inf'))")
+        raise Misconception("fill_overflows_half", f"{said}: the constant your code fills masked scores "
+                            f"with does not fit in {half} (use float('-inf') or torch.finfo(scores.dtype).min)")
+    if "dtype" in e.message or "scalar type" in e.message:
+        name_dtype_crash(fn, Q, K, V, mask, said)
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if mask is None and second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
+        raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "
+                            "that allows every key it runs)")
+    # each second call below changes one thing; it names a mistake only if it then runs and is right
+    # (the crash is that mistake) or matches a catalogued mistake and not the right result
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    full = (torch.broadcast_shapes(tuple(lead) + (T_q, T_k), mask.shape) if mask is not None
+            else tuple(lead) + (T_q, T_k))
+    if mask is not None and tuple(mask.shape) != tuple(full):
+        whole = mask.expand(full).contiguous()
+        if right(second_call(fn, Q, K, V, mask=whole), Q, K, V, whole):
+            name_mask_unsqueezed(fn, said)
+            raise Misconception("mask_not_broadcast", f"{said}, with a mask of shape {tuple(mask.shape)} for "
+                                f"scores of shape {tuple(full)}; with the mask expanded to the scores' shape it "
+                                "runs and is right: the mask must broadcast (masked_fill or torch.where do)")
+    if len(full) > 3:
+        flat = [t.reshape(-1, *t.shape[-2:]) for t in (Q.expand(*lead, *Q.shape[-2:]), K.expand(*lead, *K.shape[-2:]),
+                                                       V.expand(*lead, *V.shape[-2:]))]
+        m3 = None if mask is None else mask.expand(full).reshape(-1, T_q, T_k)
+        if right(second_call(fn, *flat, mask=m3), *flat, m3):
+            raise Misconception("fixed_axes", f"{said} on {len(full)}-D inputs; the same values with the batch and "
+                                "head dims flattened into one (3-D inputs) run and give the right result: "
+                                "use negative axes (K.transpose(-2, -1)), not K.transpose(1, 2) or K.T")
+    name_from_a_slice(fn, Q, K, V, mask, said)
+    if mask is not None:
+        name_mask_unsqueezed(fn, said)
+    _name_from_square(fn, Q, K, V, mask, said)
+
+
+def softmax_shift(fn):
+    """What the student's softmax subtracts before exp, from which rows of reference.SOFTMAX_PROBE come
+    out non-finite: a key of SOFTMAX_PROBE_PATTERNS, "" when both rows are finite (each row's max),
+    None when the probe cannot tell (a crash, a wrong shape)."""
+    out = second_call(fn, *ref.SOFTMAX_PROBE_QKV, mask=None)
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
+        return None
+    pattern = tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2))
+    return ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
+
+
+def confirm_pos_inf_fill(fn, named):
+    """NaN on every row with a blocked key is +inf filling only if the softmax itself is sound: a softmax
+    that subtracts the row's minimum gives the same NaN (-inf - (-inf)). Raises what it finds."""
+    shift = softmax_shift(fn)
+    if shift == "":
+        raise named
+    if shift:
+        raise Misconception(shift, f"the output is NaN on every row with a blocked key, and a second call with "
+                            f"large scores and no mask gives inf or NaN too: it matches {describe(shift)}")
+    raise AssertionError("the output is NaN on every row with a blocked key: look at how the masked scores "
+                         "are filled and at what the softmax subtracts before exp")
+
+
+def smallest(failure, fn, Q, K, V, mask, first, close=matches):
+    """`failure` with the smallest input of this kind that still fails the same way added to its
+    message (a bounded search, at most 30 more calls: autograder.grading.shrink). It never changes the outcome."""
+    return with_smallest(failure, fn, AttentionInput(Q, K, V, mask), first,
+                         reference=ref.scaled_dot_product_attention, close=close, what=FN)
+
+
+def call_sdpa(fn, Q, K, V, mask, shrink=True, check_inputs=True):
+    """The student's output; a crash says what it reveals (and, with `shrink`, shows the smallest
+    input that crashes the same way). A call that writes into an input names inplace_on_input."""
+    try:
+        return call(fn, Q, K, V, mask=mask, what=FN, check_inputs=check_inputs)
+    except StudentCodeError as e:
+        try:
+            name_crash(fn, Q, K, V, mask, e)
+            failure: BaseException = e
+        except AssertionError as named:
+            failure = named
+        if shrink:
+            failure = smallest(failure, fn, Q, K, V, mask, Failure.crash(e))
+        raise failure from None
+
+
+def name_nan(fn, Q, K, V, mask, got, what):
+    """NaN where the correct output is finite, with a mask: the same call with a mask that allows
+    every key shows whether the NaN comes from the masking, or which mistake it is."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    again = second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
+    if type(again) is not torch.Tensor or again.shape != got.shape or not torch.isfinite(again).all():
+        return
+    if matching_variants(again, {"correct": ref.scaled_dot_product_attention(Q, K, V)}, Q.dtype):
+        if torch.equal(torch.isnan(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
+            confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", f"{what} is NaN on every row with a blocked "
+                                 "key (and right with a mask that allows every key): it matches "
+                                 + describe("pos_inf_fill")))
+        raise AssertionError(f"{what} contains NaN or inf where the correct result is finite, only when some "
+                             "keys are masked (with a mask that allows every key it is right): look at how "
+                             "the masked scores are filled and at queries with few keys")
+    variants = wrong_variants(Q, K, V)
+    hits = {k.split("/")[0] for k in matching_variants(again, variants, Q.dtype)}
+    if not hits and Q.dtype in (torch.float16, torch.bfloat16):
+        near_key = nearest_variant(again, ref.scaled_dot_product_attention(Q, K, V), variants)
+        hits = set() if near_key is None else {near_key.split("/")[0]}
+    if len(hits) == 1:
+        key = hits.pop()
+        raise Misconception(key, f"{what} contains NaN or inf where the correct result is finite; with a mask "
+                                 f"that allows every key it matches {describe(key)}")
+
+
+def check(fn, Q, K, V, mask, what):
+    got = call_sdpa(fn, Q, K, V, mask)
+    try:
+        return judge(fn, Q, K, V, mask, got, what)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
+
+
+def judge(fn, Q, K, V, mask, got, what):
+    """The student's output `got` for these inputs against the reference, naming what it matches."""
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    try:
+        name_dtype_changed(got, expected, what)
+        assert_matches(got, expected, variants=wrong_variants(Q, K, V, mask), what=what)
+    except Misconception as named:
+        if named.key == "pos_inf_fill":
+            confirm_pos_inf_fill(fn, named)
+        raise
+    except AssertionError:
+        if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
+                and got.dtype == expected.dtype and not torch.isfinite(got).all()):
+            name_nan(fn, Q, K, V, mask, got, what)
+        if type(got) is torch.Tensor:
+            if got.shape != expected.shape:
+                said = f"{what} has shape {tuple(got.shape)}"
+                name_from_a_slice(fn, Q, K, V, mask, said)
+                if mask is not None:
+                    name_mask_unsqueezed(fn, said)
+            raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
+        raise
+    return got
+
+
+def attempt(fn, Q, K, V, mask):
+    """For the rule tests: an answer (a tensor of the output's shape), whatever its values."""
+    got = call_sdpa(fn, Q, K, V, mask, shrink=False, check_inputs=False)
+    want = Q.shape[:-1] + V.shape[-1:]
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(want):
+        judge(fn, Q, K, V, mask, got, "the output")     # says what it is (the weights, a tuple...)
+
+
+def large_scores_ok(got, expected):
+    """The verdict of test_float16_large_scores, for the shrunk inputs too."""
+    return (type(got) is torch.Tensor and got.dtype == torch.float16 and got.shape == expected.shape
+            and bool(torch.isfinite(got).all()) and near(got, expected))
+
+
+def judge_large_scores(fn, Q, K, V, mask, got):
+    if type(got) is not torch.Tensor or got.dtype != torch.float16 or tuple(got.shape) != tuple(Q.shape):
+        judge(fn, Q, K, V, mask, got, "the float16 output with large scores")   # a tuple, the weights...
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if not torch.isfinite(got).all():
+        # which step makes inf or NaN: the same call with a mask allowing every key tells the
+        # softmax (still non-finite) from the masking (finite then)
+        again = second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
+        if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) and not torch.isfinite(again).all():
+            # which shift the softmax subtracts (none, one global max, the row's min): a float32 probe
+            shift = softmax_shift(fn)
+            if shift:
+                raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
+                                    f"mask, and so does a float32 probe: it matches {describe(shift)}")
+            raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
+                                 "subtract each row's max before exp, and keep every step in range")
+        if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) \
+                and not near(again, ref.scaled_dot_product_attention(Q, K, V)):
+            # finite but wrong without a mask: the NaN says nothing of the fill; the mask-free values may
+            name_nan(fn, Q, K, V, mask, got, "the float16 output with large scores")
+            raise AssertionError("the float16 output with large scores contains inf or NaN with a mask, and is "
+                                 "wrong without one too")
+        if torch.equal(~torch.isfinite(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
+            confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", "the output is NaN on every row with a "
+                                 "blocked key, and right without a mask: it matches " + describe("pos_inf_fill")))
+        raise AssertionError("the float16 output contains inf or NaN only when a mask is given: look at how "
+                             "the masked scores are filled")
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if near(got, expected):
+        return
+    variants = wrong_variants(Q, K, V, mask)
+    for key, wrong in variants.items():
+        if wrong.shape == got.shape and bool(torch.isfinite(wrong).all()) and near(got, wrong):
+            raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it matches "
+                                + describe(key.split("/")[0]))
+    key = nearest_variant(got, expected, variants)
+    if key is not None:
+        raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it is far closer "
+                            f"to what {describe(key.split('/')[0])} gives than to the correct result")
+    raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
+    raise AssertionError("the float16 output with large scores does not match the correct result")
+
+
+def name_missing_gradient(grads, what):
+    """No gradient (None) reached some inputs while the output is right: the graph is cut (.detach(),
+    .data, .item(), NumPy, torch.tensor(...) of a result) on their way to the output."""
+    cut = [name for name, g in zip(("Q", "K", "V"), grads) if g is None]
+    reached = [name for name, g in zip(("Q", "K", "V"), grads) if g is not None]
+    if cut:
+        where = ("the weights (both Q and K lose it, V keeps it)" if cut == ["Q", "K"] else
+                 "the output" if len(cut) == 3 else "the path from " + " and ".join(cut))
+        raise Misconception("gradient_cut", f"{what} is right but no gradient reached {' or '.join(cut)}"
+                            f"{' (it reached ' + ', '.join(reached) + ')' if reached else ''}: the autograd graph is "
+                            f"cut at {where}; keep the computation in torch (no .detach(), .data, .item() or NumPy)")
+
+
+# ---------------------------------------------------------------------------------------------
+# whole checks of q5's tests that take more than one call
+# ---------------------------------------------------------------------------------------------
+
+def check_fully_masked(fn, Q, K, V, mask, dead):
+    """The output where the queries `dead` have no allowed key: a row of zeros for each."""
+    got = call_sdpa(fn, Q, K, V, mask)
+    what = "the output with fully masked queries"
+    try:
+        if type(got) is not torch.Tensor:
+            judge(fn, Q, K, V, mask, got, what)
+        if (tuple(got.shape) == tuple(Q.shape[:-1] + V.shape[-1:]) and torch.isnan(got[..., dead, :]).any()
+                and torch.isfinite(got[..., ~dead, :]).all()):
+            raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
+                                "it should get a row of zeros")
+        judge(fn, Q, K, V, mask, got, what)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
+
+
+def check_large_scores(fn, Q, K, V, mask):
+    got = call_sdpa(fn, Q, K, V, mask)
+    try:
+        judge_large_scores(fn, Q, K, V, mask, got)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got), close=large_scores_ok) from None
+
+
+def check_gradients(fn, Q, K, V, mask, G):
+    """The output and the gradients with respect to Q, K and V of sum(output * G)."""
+    try:
+        out, grads = call(fn.call_with_grad, Q, K, V, mask, grad_wrt=(0, 1, 2), grad_output=G, what=FN)
+    except StudentCodeError as e:
+        name_crash(fn, Q, K, V, mask, e)
+        raise
+    try:
+        judge(fn, Q, K, V, mask, out, "the output")
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, out)) from None
+    name_missing_gradient(grads, "the output")
+    leaves = [t.clone().requires_grad_(True) for t in (Q, K, V)]
+    expected = torch.autograd.grad(ref.scaled_dot_product_attention(*leaves, mask), leaves, G)
+    for label, g, want in zip(("Q", "K", "V"), grads, expected):
+        assert_matches(g, want, what=f"the gradient with respect to {label}")
+
+
+def check_vectorised(fn, cases, rng, limit):
+    """Every timed call gets inputs the student has never seen, and the timed outputs are checked. A case
+    the function crashes on (4-D inputs with K.transpose(1, 2)) is the value tests' charge: the rule
+    is judged on the cases it runs, and on none only if it runs none."""
+    ran = 0
+    for case in cases:
+        try:
+            call(assert_vectorised, fn, ref.scaled_dot_product_attention, [case], rng=rng, limit=limit, what=FN,
+                 variants=timing_variants(),
+                 advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
+        except StudentCodeError as e:
+            if e.message.startswith("expected a tensor") or (case is cases[-1] and not ran):
+                # a tuple, or a crash on every case: the rule tests' input says what it is
+                Q, K, V = qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
+                attempt(fn, Q, K, V, random_mask((2, 5, 5), rng))
+            if case is cases[-1] and not ran:
+                raise
+            continue
+        except Misconception:
+            raise
+        except AssertionError as unverified:
+            # timed values that match nothing: an input changed in place (the timed calls share one
+            # mask), randomness left on, or a catalogued mistake on a plain input explains it, and is named
+            Q, K, V = qkv(rng, (2, 5, 16), (2, 5, 16), (2, 5, 16), torch.float64)
+            mask = random_mask((2, 5, 5), rng)
+            try:
+                first = call(fn, Q, K, V, mask=mask, what=FN)
+            except StudentCodeError:
+                raise AssertionError(f"the timing of {FN} could not be verified: it crashes on 3-D inputs "
+                                     "with a full mask; the tests of its values say what is wrong") from None
+            if type(first) is torch.Tensor:
+                raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, first, FN)
+            try:
+                judge(fn, Q, K, V, mask, first, "the output")
+            except Misconception:
+                raise
+            except AssertionError:
+                pass
+            raise unverified from None
+        ran += 1
+
+
+def weight_variants(Q, K, mask=None) -> dict[str, torch.Tensor]:
+    """Wrong variants of the weight matrix alone (the hand trace): the output's with V = I, less those
+    whose text speaks of the output (the scores returned, A^T V)."""
+    eye = torch.eye(K.shape[-2], dtype=torch.float64)
+    out = {k: v.to(torch.float64) for k, v in wrong_variants(Q.double(), K.double(), eye, mask).items()
+           if k.split("/")[0] not in ("scores_as_output", "weights_transposed")}
+    for key, f in VARIANT_FUNCTIONS.items():
+        if key in out and hasattr(f, "weights"):
+            out[key] = f.weights(Q.double(), K.double(), mask)
+    return out
