@@ -198,6 +198,18 @@ def submissions(slug: str, n: int, mix: str, tmp: Path) -> str:
     slowest = sorted(per_test.items(), key=lambda kv: -statistics.median(kv[1]))[:10]
     out.append("slowest tests (median ms): " + ", ".join(f"{k} {statistics.median(v) * 1000:.0f}"
                                                          for k, v in slowest))
+    counts = grader.get("counts", {})
+    if counts.get("workers"):
+        w = counts["workers"]
+        ops = {k.removeprefix("worker cpu us "): v for k, v in counts.items() if k.startswith("worker cpu us ")}
+        total, lock = counts.get("worker cpu us", 0), counts.get("worker lock-down cpu us", 0)
+        rest = total - lock - sum(ops.values())
+        out.append(f"grader CPU per submission (mean of {len(rows)}): "
+                   f"{counts.get('grader cpu us', 0) / max(1, len(rows)) / 1000:.1f} ms (its process clock)")
+        out.append(f"worker CPU per submission (mean of {w}): {total / w / 1000:.1f} ms = lock-down "
+                   f"{lock / w / 1000:.1f} + " + " + ".join(f"{op} requests {v / w / 1000:.1f}" for op, v in ops.items())
+                   + f" + cells and the rest {rest / w / 1000:.1f} (its own CPU clock, read from outside; "
+                   "the zygote's fork is the zygote's)")
     out.append("milliseconds, except trips (round trips into the worker, a count); 'trip s' is the time "
                "the grader waited on them (inside the tests)")
     return "\n".join(out)

@@ -26,14 +26,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def build_submissions(slug: str, n: int, where: Path, tag: str = "") -> list[Path]:
+def build_submissions(slug: str, n: int, where: Path, tag: str = "", full_marks: bool = False) -> list[Path]:
+    """n notebooks, each made unique (nothing is cached): every example in turn, or `full_marks` only."""
     import nbformat
     examples = sorted((ROOT / "examples" / "submissions" / slug).glob("*.ipynb"))
+    if full_marks:
+        examples = [p for p in examples if p.stem == "full_marks"]
     where.mkdir(parents=True)
     subs = []
     for i in range(n):
@@ -68,13 +72,13 @@ def measure(slug: str, n: int, jobs: int, tmp: Path) -> dict[str, float]:
             "failed": sum(r.status == "worker_failed" for r in results)}
 
 
-def summarise(reps: list[list[dict[str, float]]]) -> list[dict[str, float]]:
+def summarise(reps: list[list[dict[str, float]]]) -> list[dict[str, Any]]:
     """Median per -j over repetitions; the speedup of each -j is the median of its ratios to the
     -j1 run of the same repetition (runs alternate, so a ratio compares runs made side by side)."""
     out = []
     for i, first in enumerate(reps[0]):
         runs = [rep[i] for rep in reps]
-        row = {k: statistics.median(r[k] for r in runs) for k in first}
+        row: dict[str, Any] = {k: statistics.median(r[k] for r in runs) for k in first}
         row["speedup"] = statistics.median(rep[0]["wall_per_sub"] * rep[0]["jobs"] / rep[i]["wall_per_sub"]
                                            for rep in reps)
         row["spread"] = (min(r["wall_per_sub"] for r in runs), max(r["wall_per_sub"] for r in runs))
@@ -82,7 +86,7 @@ def summarise(reps: list[list[dict[str, float]]]) -> list[dict[str, float]]:
     return out
 
 
-def table(rows: list[dict[str, float]], cores: int = 16) -> str:
+def table(rows: list[dict[str, Any]], cores: int = 16) -> str:
     """rows from `summarise` (or single runs, -j1 first)."""
     lines = [f"{'-j':>4} {'wall/sub s':>10} {'speedup':>8} {'effic.':>7} {'parent cpu/sub ms':>18} "
              f"{'start-up s':>10} {'total s':>8}"]
@@ -102,7 +106,7 @@ def table(rows: list[dict[str, float]], cores: int = 16) -> str:
     return "\n".join(lines)
 
 
-def run(slug: str, n: int, jobs: list[int], repeat: int, tmp: Path) -> list[dict[str, float]]:
+def run(slug: str, n: int, jobs: list[int], repeat: int, tmp: Path) -> list[dict[str, Any]]:
     """-j1 first, then the others, `repeat` times over, alternating."""
     jobs = [1] + [j for j in jobs if j != 1]
     reps = [[measure(slug, n, j, tmp / f"rep{r}") for j in jobs] for r in range(repeat)]

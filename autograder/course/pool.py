@@ -386,6 +386,7 @@ def child_main(options: dict[str, Any]) -> int:
             torch.set_num_threads(1)  # parallelism comes from the grader processes side by side
             from autograder.grading.grader import Grader
         grader = Grader(course, zygote=zygote)
+        grader.prefork = True  # submissions come one after another: the next worker starts early
         with timers.span("load tests"):
             specs = [s.to_json() for s in grader.specs(slug)]
         with timers.span("wait for the zygote"):
@@ -408,8 +409,10 @@ def child_main(options: dict[str, Any]) -> int:
             if message is None or message.get("op") != "grade":
                 return 0
             path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
+            cpu = time.process_time()
             with timers.span("grade"):
                 result = grader.grade_or_fail(path, slug, seed=seed)
+            timers.count("grader cpu us", int((time.process_time() - cpu) * 1e6))
             with timers.span("result writing"):
                 result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
                 if message.get("results_path"):  # here, where the misconception texts are loaded

@@ -5,6 +5,7 @@ number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -73,6 +74,11 @@ class Grader:
         # only once its worker has exited (WorkerSession.close waits on the pidfd).
         self._cuda_slots = CudaSlots(cfg.limits.cuda_workers)
         self._infra_said: set[str] = set()
+        # A batch's grader process grades one submission after another: the next one's worker is
+        # forked (by the zygote, fresh, holding nothing of anyone) and locks itself down while this
+        # one is graded, instead of after. Never for CUDA (a worker holds a CUDA slot from its start).
+        self.prefork = False
+        self._spare: tuple[socket.socket, SandboxPolicy] | None = None
         # The grader's torch work is small tensors (references, comparisons): one thread. More only
         # wait on each other, and on a busy machine cost several times the work (bench/breakdown.py:
         # a `grade` under load spent 10 s in its tests with two threads, 1 s with one). A batch's
@@ -215,7 +221,7 @@ class Grader:
         try:
             with timers.span("wait for the zygote"):
                 zygote = self.zygote
-            session = zygote.spawn(policy)
+            session = self._worker(zygote, policy)
             try:
                 with timers.span("cells"):
                     outcome = session.exec_cells(sub.cells)
@@ -242,6 +248,40 @@ class Grader:
             self._say_infra(infra)
         return result("graded", tests=reports, cells=outcome.cells, manual=manual, message=message,
                       sandbox=sandbox, infra=infra)
+
+    def _worker(self, zygote: Zygote, policy: SandboxPolicy) -> WorkerSession:
+        """A fresh worker for one submission: the spare forked during the previous one where there
+        is one (forked from this zygote for this policy, never used), else one forked now."""
+        with self._lock:
+            spare, self._spare = self._spare, None
+        session: WorkerSession | None = None
+        if spare is not None:
+            sock, made_for = spare
+            if made_for == policy:
+                try:
+                    with timers.span("worker fork"):
+                        session = WorkerSession(sock, policy)   # its clock starts now
+                except Exception:  # noqa: BLE001 - it died with an old zygote, or never started: fork anew
+                    session = None
+            else:
+                sock.close()
+        if session is None:
+            session = zygote.spawn(policy)
+        if self.prefork and not policy.cuda:
+            try:
+                fresh = zygote.fork_worker(policy)
+            except Exception:  # noqa: BLE001 - no spare: the next submission forks its own
+                fresh = None
+            if fresh is not None:
+                with self._lock:
+                    self._spare = (fresh, policy)
+        return session
+
+    def _drop_spare(self) -> None:
+        with self._lock:
+            spare, self._spare = self._spare, None
+        if spare is not None:
+            spare[0].close()   # the worker reads EOF and exits
 
     def _say_infra(self, line: str) -> None:
         """One line on stderr for the person running the grader, once per distinct problem (a batch
@@ -276,6 +316,7 @@ class Grader:
                 for name in names if name in chosen]
 
     def close(self) -> None:
+        self._drop_spare()
         if self._zygote is not None:
             self._zygote.close()
             self._zygote = None

@@ -182,6 +182,12 @@ class WorkerSession:
             self.kill("did not start")
             self.close()
             raise GraderError("the worker did not start")
+        stamps = ready.get("stamps")
+        if timers.ON and isinstance(stamps, dict):
+            if isinstance(stamps.get("forked"), float) and isinstance(stamps.get("locked"), float):
+                timers.add("worker lock-down", stamps["forked"], stamps["locked"])
+            if isinstance(stamps.get("cpu"), float):
+                timers.count("worker lock-down cpu us", int(stamps["cpu"] * 1e6))
         namespaces = ready.get("namespaces")
         cuda_error = ready.get("cuda_error")
         self.facts: dict[str, Any] = {
@@ -238,9 +244,29 @@ class WorkerSession:
             raise CallCutShort(what, str(e), lost_worker=self._dead) from None
 
     def _request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
-        with timers.span(f"round trip {op}"):
-            rid = self._send(op, **fields)
-            reply = self._recv(self._budget(timeout), what)
+        if timers.ON:
+            return self._timed_request(op, timeout, what, **fields)
+        return self._untimed_request(op, timeout, what, **fields)
+
+    def _timed_request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        """For bench/breakdown.py: the round trip's wall time, and the worker's CPU time in it."""
+        try:
+            before = cpu_seconds_of(self.pid)
+        except OSError:
+            before = None
+        try:
+            with timers.span(f"round trip {op}"):
+                return self._untimed_request(op, timeout, what, **fields)
+        finally:
+            if before is not None:
+                try:
+                    timers.count(f"worker cpu us {op}", int((cpu_seconds_of(self.pid) - before) * 1e6))
+                except OSError:
+                    pass
+
+    def _untimed_request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        rid = self._send(op, **fields)
+        reply = self._recv(self._budget(timeout), what)
         if reply.get("id") != rid:
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")
@@ -296,6 +322,12 @@ class WorkerSession:
 
     def close(self) -> None:
         """Ask the worker to exit, kill it, wait until it is gone, release the pidfd."""
+        if timers.ON and not self._dead and self.pid:
+            try:
+                timers.count("worker cpu us", int(cpu_seconds_of(self.pid) * 1e6))
+                timers.count("workers")
+            except OSError:
+                pass
         if not self._dead:
             try:
                 protocol.send_frame(self.sock, {"id": 0, "op": "exit"})

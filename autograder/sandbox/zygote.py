@@ -139,6 +139,12 @@ class Zygote:
 
     def _spawn(self, policy: "SandboxPolicy") -> "WorkerSession":
         from autograder.sandbox.session import WorkerSession
+        return WorkerSession(self.fork_worker(policy), policy)
+
+    def fork_worker(self, policy: "SandboxPolicy") -> socket.socket:
+        """Have the zygote fork a fresh worker and return the grader's end of its socket at once:
+        the worker locks itself down meanwhile, and `WorkerSession(sock, policy)` later reads its
+        `ready` (and starts its clock). Closing the socket unused ends the worker."""
         with self._lock:
             if not self.alive():
                 self.launch()
@@ -156,7 +162,7 @@ class Zygote:
         if not isinstance(reply, dict) or reply.get("token") != token:
             parent.close()
             raise GraderError("the sandbox zygote answered out of turn")
-        return WorkerSession(parent, policy)
+        return parent
 
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
