@@ -215,8 +215,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             pool.release()  # the grader processes wind down while the outputs are written
             specs = list(pool.specs)
             if pool.misconceptions:
+                # the journal keeps them; the report reads each text from the results that name it
                 journal.keep_texts(pool.misconceptions)
-                register_texts(pool.misconceptions)  # the report names them as the graders did
         if specs:
             journal.keep_meta("specs", json.dumps([s.to_json() for s in specs]))
         else:  # nothing graded now: the test list the last graders announced
@@ -238,12 +238,14 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                                     changes=changes, warnings=info.warnings)
             # beside the grades, after them: advice for a person that changes no score
             from autograder.course.similarity import write_batch_similarity
-            write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
+            with timers.span("similarity"):
+                write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
     finally:
         if journal is not None:
             journal.close()
         if pool is not None:
-            pool.close()
+            with timers.span("grader processes closed"):
+                pool.close()
             for note in pool.notes:
                 # a grader process's "grader problem:" lines are summed up by the CLI's closing line
                 kept = "\n".join(x for x in note.splitlines() if not x.startswith("grader problem:"))
@@ -281,13 +283,14 @@ def register_texts(texts: dict[str, str]) -> None:
 
 
 def _prepare_outputs() -> None:
-    """The report needs torch (autograder.grading.checks) and matplotlib: a few seconds of imports. This
-    process only waits while its grader processes work, so it imports them meanwhile, on a thread,
-    instead of after the last submission; from the first result on, so as not to compete with the
-    grader processes' own start-up."""
+    """The outputs need jinja2, numpy and matplotlib (feedback's formulas): about a second of imports.
+    This process only waits while its grader processes work, so it imports them meanwhile, on a
+    thread, instead of after the last submission; from the first result on, so as not to compete with
+    the grader processes' own start-up. It never imports torch (tests/test_pool.py)."""
     def load() -> None:
         try:
-            import autograder.course.report  # noqa: F401 - imports autograder.grading.checks, so torch
+            import autograder.course.report  # noqa: F401
+            import autograder.course.similarity  # noqa: F401
             import matplotlib
             matplotlib.use("Agg")
             import matplotlib.pyplot  # noqa: F401
