@@ -217,6 +217,14 @@ def sdpa_unmasked_scores_as_output(Q, K, V, mask=None):
     return _scores(Q, K, math.sqrt(Q.shape[-1])).to(Q.dtype)
 
 
+def sdpa_keys_not_transposed(Q, K, V, mask=None):
+    """Q @ K without the transpose: it runs only when K is square (T_k == d_k)"""
+    if K.shape[-2] != K.shape[-1]:
+        return None
+    w = ref.stable_softmax(_masked(Q.double() @ K.double() / math.sqrt(Q.shape[-1]), mask))
+    return _out(_dead_rows_zeroed(w, mask), V, Q)
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -235,6 +243,7 @@ VARIANT_FUNCTIONS = {
     "weights_transposed": sdpa_weights_transposed,
     "scores_as_output": sdpa_scores_as_output,
     "scores_as_output/unmasked": sdpa_unmasked_scores_as_output,
+    "keys_not_transposed": sdpa_keys_not_transposed,
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
@@ -311,6 +320,12 @@ PAD_PROBE = (torch.randn(2, 5, 4, generator=_g, dtype=torch.float64),
              torch.randn(2, 3, 4, generator=_g, dtype=torch.float64),
              torch.randn(2, 3, 2, generator=_g, dtype=torch.float64),
              torch.tensor([[True, False, True], [False, True, True]]))
+
+
+# Square keys (T_k = d_k = 4) with T_q = 3 and d_v = 5: Q @ K without the transpose runs here.
+KEYS_PROBE = (torch.randn(2, 3, 4, generator=_g, dtype=torch.float64),
+              torch.randn(2, 4, 4, generator=_g, dtype=torch.float64),
+              torch.randn(2, 4, 5, generator=_g, dtype=torch.float64))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -443,6 +458,16 @@ def name_crash(fn, Q, K, V, mask, e):
                             f"with does not fit in {half} (use float('-inf') or torch.finfo(scores.dtype).min)")
     if "dtype" in e.message or "scalar type" in e.message:
         name_dtype_crash(fn, Q, K, V, mask, said)
+    if e.exc_type == "TypeError" and e.message.startswith("sqrt(): argument") and "must be Tensor, not int" in e.message:
+        raise Misconception("torch_sqrt_of_int", f"{said}: " + describe("torch_sqrt_of_int"))
+    if "cannot be multiplied" in e.message or "batch2" in e.message:
+        # a product of the wrong shapes: square keys (T_k = d_k, KEYS_PROBE) let Q @ K run
+        out = second_call(fn, *KEYS_PROBE, mask=None)
+        key = name_from_rerun(out, ref.scaled_dot_product_attention(*KEYS_PROBE), wrong_variants(*KEYS_PROBE),
+                              torch.float64)
+        if key == "keys_not_transposed":
+            raise Misconception(key, f"{said}; with as many keys as their width (T_k = d_k) it runs and matches "
+                                + describe(key))
     T_q, T_k = Q.shape[-2], K.shape[-2]
     if mask is None and second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
         raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "

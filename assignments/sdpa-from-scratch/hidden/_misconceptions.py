@@ -44,6 +44,9 @@ MISCONCEPTIONS = {
     "reduction_without_keepdim": "reducing without keepdim=True (x.max(dim).values, e.sum(dim)): the result loses its "
                                  "axis and broadcasts against the last one, which is wrong on square inputs and a "
                                  "crash on others; keep the dim (keepdim=True)",
+    "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
+    "torch_sqrt_of_int": "calling torch.sqrt (a function of tensors) on the Python int d_k: use math.sqrt(d_k) or "
+                         "d_k ** 0.5",
     "weights_transposed": "multiplying V by the transposed weights (A^T V): output row i must be the weighted sum of "
                           "the values with query i's own weights (A V)",
     "scores_as_output": "returning the scores (Q K^T / sqrt(d_k), before the softmax) instead of the weighted sum of "

@@ -515,4 +515,7 @@ attn_entries = 1024 * 1024 * 64
 score_madds = 1024 * 1024 * 64
 cost_ratio = 2
 '''}, {"key": ("entries_times_d_k", "cost_linear_in_T"), "where": ["q8:test_attn_entries", "q8:test_cost_ratio"]}),
+    "torch_sqrt_of_an_int": (full_with(SCALE, "/ torch.sqrt(d_k)"), {"key": "torch_sqrt_of_int", "where": ["q5"]}),
+    "keys_not_transposed": (full_with("torch.matmul(Q, K.transpose(-2, -1))", "torch.matmul(Q, K)"),
+                            {"key": "keys_not_transposed", "where": ["q5"]}),
 }
