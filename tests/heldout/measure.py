@@ -113,7 +113,73 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 
 # blind2 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
-BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure <slug> --set blind2 -v` against each variant's "mistake" words and code
+    "scaled-attention": {
+        "q1_softmax_over_queries": ("softmax_wrong_dim",),         # dim=0 of a 2-D score matrix is dim=-2
+        "q1_multiplies_by_sqrt": ("multiply_by_sqrt_dk",),
+        "q1_scale_from_len": ("scale_by_T",),                      # len(K) is the number of keys
+        "q1_returns_scores_as_weights": ("returns_scores_as_weights",),
+        "q1_weights_transposed_in_output": ("output_uses_weights_transposed",),
+        "q2_sums_over_samples": ("dots_summed_over_samples",),
+        "q2_ignores_generator": ("ignores_generator",),
+        "q2_variance_of_products": ("variance_of_products",),
+        "q4_entropy_in_bits": ("entropy_log_base",),               # its text says "log base 2 or 10"
+        "q4_softmax_without_dim": (),                              # generic: no key for a softmax without dim
+        "q4_log_of_zero": ("entropy_nan_saturated",),
+        "q4_table_numpy_std": ("biased_std",),
+        "q4_table_uniform_draws": (),       # generic; uniform_samples (a q2 key) would name it, q4 never says it
+        "q5_answer_d_squared": ("variance_d_k_squared",),
+        "q6_answer_self_only": ("self_attention_identity",),
+        # choice A (exact-match lookup) shares choice C's key: both expect one value back instead of a mix
+        "q7_answer_exact_match": ("attention_as_argmax",),
+        "q8_split_view_without_transpose": ("mha_split_without_transpose",),
+        "q8_heads_scaled_by_d_model": ("mha_scale_by_d_model",),
+        "q8_no_input_projections": (),                             # generic: no key for missing W_Q, W_K, W_V
+        "q8_slices_rows": (),                                      # raw exception (max() of an empty slice)
+        "q8_true_division_head_size": (),                          # raw exception (float slice indices)
+    },
+    "attention-pipeline": {
+        "q01_linear_convention": ("weight_transposed",),
+        "q01_mm_two_dims_only": ("batched_input_unsupported",),
+        # mis-named on the (B, T, d_k) test: scale_by_T says the student meant a sequence length; the code
+        # reads d_k from Q.shape[1], which is T only by accident there (the other tests say scale_wrong_axis)
+        "q02_d_k_from_shape_1": ("scale_wrong_axis",),
+        "q02_scale_from_float32_tensor": ("float32_scale",),
+        "q03_answer_scale_invariant": ("softmax_scale_invariant",),
+        "q04_lesson_minus_1e9": ("neg_1e9_float16",),
+        "q04_minus_inf": ("infinite_mask",),
+        "q04_diagonal_blocked": ("mask_blocks_diagonal",),
+        "q04_blocks_the_past": ("upper_triangular_mask",),         # its text names the visible (future) pattern
+        "q05_naive_exp_softmax": ("no_max_subtraction",),
+        "q05_always_adds_mask": ("crash_on_mask_none",),
+        "q05_softmax_in_float32": ("float32_precision",),          # partly: the float16 tests only state the dtype
+        "q06_answer_no_gradient": ("mask_blocks_gradient",),
+        "q07_mask_dtype_hardcoded": (),                            # not caught: q07 grades no float16 input
+        "q07_skips_scaling": ("no_scale",),
+        "q07_tril_after_softmax": ("zero_after_softmax",),
+        "q07_tril_then_renormalise": (),                           # not caught (equal within the tolerances)
+        "q08_gaussian_kernel": ("gaussian_kernel",),
+        "q08_no_denominator": ("nw_unnormalised",),
+        "q08_scale_from_d_v": ("scale_by_d_v",),
+        "q09_zero_based_counts": ("prefix_average_zero_based",),
+        "q09_divides_by_T": ("prefix_average_divide_by_T",),
+        "q10_entropy_in_nats": ("entropy_in_nats",),
+        "q10_log_of_zero_nan": ("zero_log_zero_nan",),
+        "q10_squares_entropy": ("effective_tokens_power_reversed",),
+        "q11_rank_is_T": ("rank_bounded_by_T",),                   # 5 for the lesson's S is its T as well
+        "q11_rank_left_a_tensor": (),                              # not caught: a 0-d tensor passes as an int
+        "q12_counts_biases": ("param_count_bias",),
+        "q12_assumes_d_v_equals_d_k": ("param_count_dv_as_dk",),
+        "q13_causal_mask_copied_in": ("causal_in_cross",),
+        "q13_mask_zeroes_weights": (),                             # generic; zero_after_softmax would name it
+        "q13_scaled_by_d_model": (),                               # generic; scale_by_d_model would name it
+        # choice a (S is T x T) is named as keys and values taken from X: the same confusion with self-attention
+        "q14_answer_square_scores": ("cross_is_self_attention",),
+        "q15_answer_always": ("causal_in_cross",),
+        "q16_answer_linear": ("cost_linear_in_T",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"blind": BLIND_KEYS, "blind2": BLIND2_KEYS}
