@@ -34,12 +34,15 @@ SLUG_HELP = f"assignment slug: {_SLUGS}" if _SLUGS else "assignment slug (gradin
 
 class _App(typer.Typer):
     def __call__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        """The console script's entry (tests invoke the commands through typer's runner instead): its
-        exit skips the interpreter's teardown, a third of an `import torch` (pool.exit_without_teardown)."""
-        try:
+        """Called bare, it is the console script (`sys.exit(app())`): its exit skips the interpreter's
+        teardown, a third of an `import torch` (autograder.exit_without_teardown). Called with
+        arguments (a test, a caller of its own), it exits as any command does."""
+        if args or kwargs:
             return super().__call__(*args, **kwargs)
+        try:
+            return super().__call__()
         except SystemExit as e:
-            from autograder.course.pool import exit_without_teardown
+            from autograder import exit_without_teardown
             exit_without_teardown(e.code)
 
 

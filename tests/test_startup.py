@@ -76,3 +76,30 @@ def test_a_forced_level_is_launched_as_asked(monkeypatch, fixture_course):
         assert not isinstance(zygote, zygote_module.LevelChain) and zygote.isolation is Isolation.rlimits
     finally:
         zygote.close()
+
+
+def test_exit_without_teardown_runs_atexit_flushes_and_keeps_the_status(tmp_path):
+    import subprocess
+    import sys
+    code = ("import atexit, sys\n"
+            "from autograder import exit_without_teardown\n"
+            "atexit.register(lambda: print('atexit ran'))\n"
+            "sys.stdout.write('unflushed ')\n"
+            "exit_without_teardown(3)\n"
+            "print('never')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3 and proc.stdout == "unflushed atexit ran\n", proc
+
+
+def test_the_console_script_exits_with_the_commands_status(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(sys.executable).parent / "autograder"
+    if not script.exists():
+        pytest.skip("no console script in this environment")
+    ok = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and ok.stdout.startswith("autograder ")
+    missing = subprocess.run([str(script), "grade", str(tmp_path / "none.ipynb"), "-a", "x"], capture_output=True,
+                             text=True, timeout=60)
+    assert missing.returncode == 2 and "no such file" in missing.stderr
