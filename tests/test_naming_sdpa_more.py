@@ -49,7 +49,8 @@ def test_every_key_the_diagnosis_names_has_a_text() -> None:
     keys = {k.split("/")[0] for k in diag.VARIANT_FUNCTIONS} | {k.split("/")[0] for k in diag.KEEPDIM}
     keys |= {"scale_by_batch_dim", "mask_unsqueezed", "dtype_changed", "gradient_cut", "softmax_global_sum",
              "log_softmax", "softmax_twice", "mask_not_bool", "causal_ignores_T_k", "variance_scaled_like_scores",
-             "cost_linear_in_T", "entries_times_d_k"}
+             "cost_linear_in_T", "entries_times_d_k", "bool_mask_arithmetic", "softmax_over_batch_axis",
+             "keys_not_transposed", "torch_sqrt_of_int"}
     assert keys <= set(texts) | set(checks.MISCONCEPTIONS)
 
 
@@ -175,6 +176,30 @@ def test_a_crash_from_a_product_of_wrong_shapes_is_named_only_where_square_keys_
         with pytest.raises(Misconception) as named:
             diag.name_crash(proxy, Q, K, V, None, crash.value)
         assert named.value.key == key
+
+
+def _bool_arithmetic(Q, K, V, mask=None):
+    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    return torch.softmax(s + (1 - mask) * -1e9, -1) @ V
+
+
+def test_arithmetic_on_a_bool_mask_is_named_when_the_same_mask_as_numbers_runs_right() -> None:
+    Q, K, V = _qkv((2, 5, 12), (2, 7, 12), (2, 7, 10))
+    mask = diag.random_mask((2, 5, 7), torch.Generator().manual_seed(3))
+    proxy = TrustedProxy(_bool_arithmetic, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        proxy(Q, K, V, mask=mask)
+    with pytest.raises(Misconception) as named:
+        diag.name_crash(proxy, Q, K, V, mask, crash.value)
+    assert named.value.key == "bool_mask_arithmetic"
+
+
+def test_a_softmax_over_the_heads_is_its_own_mistake_on_4d_scores() -> None:
+    Q, K, V = _qkv((2, 3, 7, 16), (2, 3, 7, 16), (2, 3, 7, 16), dtype=torch.float32)
+    got = (torch.softmax(Q.double() @ K.double().transpose(-2, -1) / 4.0, dim=1) @ V.double()).float()
+    with pytest.raises(Misconception) as named:
+        checks.assert_matches(got, ref.scaled_dot_product_attention(Q, K, V), variants=diag.wrong_variants(Q, K, V))
+    assert named.value.key == "softmax_over_batch_axis"
 
 
 def _log_softmax_attention(Q, K, V, mask=None):

@@ -39,6 +39,8 @@ MISCONCEPTIONS = {
                           "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
     "log_softmax": "returning the log-probabilities (x - max - log(sum(exp(x - max)))) instead of the probabilities: "
                    "the exp at the end is missing",
+    "softmax_over_batch_axis": "taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 of batched "
+                               "scores) instead of the keys' axis, dim=-1",
     "softmax_twice": "applying the softmax twice (to weights that are already a softmax): the weights come out "
                      "nearly uniform",
     "reduction_without_keepdim": "reducing without keepdim=True (x.max(dim).values, e.sum(dim)): the result loses its "
@@ -65,6 +67,8 @@ MISCONCEPTIONS = {
     "mask_unsqueezed": "adding a dim to the mask (mask.unsqueeze(1), the habit of a (B, T_k) padding mask): a mask "
                        "already shaped (..., T_q, T_k) then broadcasts into an extra dim or crashes; use the mask "
                        "as given (it broadcasts)",
+    "bool_mask_arithmetic": "doing arithmetic on the boolean mask ((1 - mask) * -1e9): torch refuses - on bool "
+                            "tensors; fill the blocked scores with masked_fill(~mask, float('-inf')) or torch.where",
     "mask_not_bool": "building the mask of 0/1 numbers (torch.ones(...).tril() is float) instead of torch.bool: "
                      "~mask and masked_fill need a boolean mask (True = may attend)",
     "causal_ignores_T_k": "building a square causal mask from one length, ignoring T_k (or T_q): the mask has one "

@@ -518,4 +518,9 @@ cost_ratio = 2
     "torch_sqrt_of_an_int": (full_with(SCALE, "/ torch.sqrt(d_k)"), {"key": "torch_sqrt_of_int", "where": ["q5"]}),
     "keys_not_transposed": (full_with("torch.matmul(Q, K.transpose(-2, -1))", "torch.matmul(Q, K)"),
                             {"key": "keys_not_transposed", "where": ["q5"]}),
+    "additive_mask_from_bool": (full_with(FILL, "scores + (1 - mask) * -1e9"),
+                                {"key": "bool_mask_arithmetic", "where": ["q5"]}),
+    "softmax_dim_1_of_4d_scores": (sdpa(FULL.replace("stable_softmax(scores, dim=-1)", "stable_softmax(scores, dim=1)")),
+                                   # 3-D scores: dim=1 is the queries' axis (-2); 4-D: the heads'
+                                   {"key": ("softmax_wrong_dim", "softmax_over_batch_axis"), "where": Q5}),
 }
