@@ -88,7 +88,8 @@ def a_class(slug: str, n: int, repeat: int, tmp: Path, figures: dict[str, float]
             if len(marks) != n:
                 raise SystemExit(f"batch -j{jobs}: {len(marks)} results of {n}")
             rows[jobs].append({"total": end - launch, "torch": torch_s, "first": (marks[0] - launch) / torch_s,
-                               "per_sub": (marks[-1] - marks[0]) / (n - 1)})
+                               "first_s": marks[0] - launch, "per_sub": (marks[-1] - marks[0]) / (n - 1),
+                               "tail": end - marks[-1]})
     med = {j: {k: statistics.median(x[k] for x in rs) for k in rs[0]} for j, rs in rows.items()}
     eff = [a["total"] / (2 * b["total"]) for a, b in zip(rows[1], rows[2])]
     figures.update(per_sub=med[1]["per_sub"], first=max(med[1]["first"], med[2]["first"]),
@@ -99,6 +100,12 @@ def a_class(slug: str, n: int, repeat: int, tmp: Path, figures: dict[str, float]
     lines.append(f"import torch (next to each) median {statistics.median(x['torch'] for x in rows[1] + rows[2]):.2f} s;"
                  f" -j2 efficiency counting start-up T(-j1)/(2 T(-j2)): {statistics.median(eff):.2f} "
                  f"(runs {', '.join(f'{e:.2f}' for e in eff)})")
+    # The most -j2 can give counting start-up: its first result no sooner than -j1's, then n/2
+    # submissions each, then the same outputs: T(-j1) / (2 (S + (n/2 - 1) p + tail))
+    one = med[1]
+    best = one["total"] / (2 * (one["first_s"] + (n / 2 - 1) * one["per_sub"] + one["tail"]))
+    lines.append(f"-j1: start-up to the first result {one['first_s']:.2f} s, outputs and exit after the last "
+                 f"{one['tail']:.2f} s; so on 2 cores the -j2 efficiency counting start-up is at most {best:.2f}")
     return "\n".join(lines)
 
 
