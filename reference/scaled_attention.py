@@ -402,6 +402,18 @@ def softmax_entropy_first_dim(logits):
     return -(log_p.exp() * log_p).sum(dim=0)
 
 
+def implicit_softmax_dim(ndim: int) -> int:
+    """The dim F.softmax picks without `dim` (torch's legacy rule, with a deprecation warning): 0 for
+    0-, 1- and 3-D input, else 1."""
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax_entropy_implicit_dim(logits):
+    # p = F.softmax(logits): normalised over the implicit dim, summed over the last
+    p = F.softmax(logits, dim=implicit_softmax_dim(logits.dim()))
+    return -(p * torch.log(p)).sum(dim=-1)
+
+
 def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     log2 = softmax_entropy_log2(logits)
     H = softmax_entropy(logits)
@@ -420,6 +432,9 @@ def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
         "entropy_normalised": H / math.log(n) if n not in (1, 2, 10) else None,
         # -sum p * logits: the logits used in place of log p (they differ by logsumexp(logits))
         "entropy_without_log": -(log_p.exp() * logits).sum(dim=-1),
+        # F.softmax(logits) without dim: another dim than the last only for 3-D (or 1-D: the same) input
+        "softmax_implicit_dim": (softmax_entropy_implicit_dim(logits)
+                                 if implicit_softmax_dim(logits.dim()) != logits.dim() - 1 else None),
     }
     return {**out, **{
         "entropy_sign": -softmax_entropy(logits),
@@ -444,6 +459,7 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
                   _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
                   _keys_first: bool = False, _keys_shape: str = "rows", _dtype: torch.dtype = torch.float32,
+                  _draw=torch.randn,
                   entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
@@ -458,11 +474,11 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
         if _seed_each:
             torch.manual_seed(seed)
         if _keys_first:
-            k = torch.randn(5, d, dtype=_dtype)   # wrong order: the keys take the first numbers
-            q = torch.randn(1, d, dtype=_dtype)
+            k = _draw(5, d, dtype=_dtype)   # wrong order: the keys take the first numbers
+            q = _draw(1, d, dtype=_dtype)
         else:
-            q = torch.randn(1, d, dtype=_dtype)   # (1, d)
-            k = torch.randn(5, d, dtype=_dtype)   # (5, d)
+            q = _draw(1, d, dtype=_dtype)   # (1, d)
+            k = _draw(5, d, dtype=_dtype)   # (5, d)
         if _keys_shape == "transposed":  # wrong: k = torch.randn(d, 5), raw = q @ k
             k = k.reshape(d, 5).T
         raw = (q @ k.T)[0]               # (5,)
@@ -490,6 +506,7 @@ def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
         "entropy_log_base_10": entropy_table(dims, seed, _log_base=10.0),
         "seed_outside_loop": entropy_table(dims, seed, _seed_each=False),
         "keys_drawn_first": entropy_table(dims, seed, _keys_first=True),
+        "uniform_samples": entropy_table(dims, seed, _draw=torch.rand),
     }
 
 
@@ -603,6 +620,22 @@ def mha_single_head(X, W_Q, W_K, W_V, W_O, n_heads: int, scale_dim: int | None =
     return y @ W_O
 
 
+def mha_attention_family(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
+    """Every catalogued mistake of attention (ATTENTION_VARIANTS and PAIR_VARIANTS) made in each head:
+    one shared list, so that multi-head attention tries the whole family q1 tries. A variant that needs
+    T_q != T_k or fails on (n_heads, T, d_k) heads is left out."""
+    out = {}
+    for key, fn in {**ATTENTION_VARIANTS, **PAIR_VARIANTS}.items():
+        if key == "keys_are_queries":   # k = q in a head is W_Q used for K: same_projection, mha_variants'
+            continue
+        try:
+            got = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads, _attn=fn)
+        except (RuntimeError, TypeError, AttributeError):
+            continue
+        out[key] = got
+    return out
+
+
 def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
     args = (X, W_Q, W_K, W_V, W_O, n_heads)
     d_model = X.shape[-1]
@@ -619,8 +652,15 @@ def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
 
     s = heads(X @ W_Q) @ heads(X @ W_K).transpose(-2, -1) / math.sqrt(d_k)  # (h, T, T)
     over_heads = (F.softmax(s, dim=0) @ heads(X @ W_V)).transpose(0, 1).reshape(T, d_model) @ W_O
+    eye = torch.eye(d_model, dtype=X.dtype)
+    right = multi_head_attention(*args)
+    family = {k: v for k, v in mha_attention_family(*args).items()
+              if not (v.shape == right.shape and torch.allclose(v, right, rtol=1e-12, atol=1e-12))}
     return {
+        **family,
         **{key: multi_head_attention(X, *Ws, W_O, n_heads) for key, Ws in mixed.items()},
+        # the heads run on X itself: no W_Q, W_K, W_V (identity projections)
+        "mha_no_input_projections": multi_head_attention(X, eye, eye, eye, W_O, n_heads),
         "mha_weight_transposed/output_only": multi_head_attention(X, W_Q, W_K, W_V, W_O.T, n_heads),
         "mha_weight_transposed/inputs_only": multi_head_attention(X, W_Q.T, W_K.T, W_V.T, W_O, n_heads),
         "mha_softmax_over_heads": over_heads,

@@ -101,6 +101,8 @@ MISCONCEPTIONS = {
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",
+    "softmax_implicit_dim": "calling F.softmax without dim: torch's legacy rule then normalises dim 0 of a 1-D or "
+                            "3-D input (dim 1 otherwise), not the last dimension; pass dim=-1",
     "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
@@ -129,6 +131,11 @@ MISCONCEPTIONS = {
                        "heads of d_k = d_model / n_heads columns each",
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
     "same_projection": "using one projection matrix for more than one of Q, K, V",
+    "mha_no_input_projections": "running the heads on X itself, never applying the projections W_Q, W_K, W_V",
+    "mha_head_rows_sliced": "slicing head h from the rows (tokens) h * d_k to (h + 1) * d_k instead of those "
+                            "columns (Q[:, h * d_k:(h + 1) * d_k])",
+    "mha_head_size_float": "computing d_k = d_model / n_heads, a float (true division): slice bounds and shapes "
+                           "need an int, d_model // n_heads",
     "mha_head_slice_offset": "slicing head h as columns h to h + d_k instead of h * d_k to (h + 1) * d_k: the "
                              "heads overlap and most columns are never used",
     # memory layout (the same text as sdpa-from-scratch's)

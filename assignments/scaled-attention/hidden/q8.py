@@ -62,9 +62,40 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
             raise Misconception("view_on_noncontiguous", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
+        named = _crash_named(fn, e, X, Ws, n_heads)
+        if named is not None:
+            raise named from None
         raise
 
 
+FLOAT_SIZE = ("slice indices must be integers", "must be tuple of ints, but found element of type float",
+              "argument 'split_size' must be int", "type must be tuple of ints,but got float")
+
+
+def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
+    """A crash whose cause shows: a float where a slice bound or a shape needs an int (torch's or
+    Python's own message: d_k = d_model / n_heads), or heads sliced from the rows, shown by a second
+    call on X with T = d_model tokens (every head then gets d_k whole rows): torch's message there
+    multiplies the concatenated heads, (d_k, n_heads * d_model), by W_O."""
+    first = (e.message.splitlines() or [""])[0]
+    if e.exc_type == "TypeError" and any(m in e.message for m in FLOAT_SIZE) and X.shape[-1] % n_heads == 0:
+        return Misconception("mha_head_size_float", f"your code raised {e.exc_type}: {first[:200]}: "
+                             + describe("mha_head_size_float"))
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    if X.shape[0] >= d_model or n_heads == 1:
+        return None
+    X2 = torch.randn((d_model, d_model), generator=torch.Generator().manual_seed(0), dtype=X.dtype)
+    try:
+        fn(X2, *Ws, n_heads)
+    except StudentCodeError as again:
+        said = f"mat1 and mat2 shapes cannot be multiplied ({d_k}x{n_heads * d_model} and {d_model}x{d_model})"
+        if again.exc_type == "RuntimeError" and said in again.message:
+            return Misconception("mha_head_rows_sliced", f"your code raised {e.exc_type}: {first[:200]} with T = "
+                                 f"{X.shape[0]} tokens; with T = d_model = {d_model} tokens it raises {said}: the "
+                                 f"heads, concatenated, are {d_k} rows of the full width: "
+                                 + describe("mha_head_rows_sliced"))
+    return None
 def _fails(thunk) -> bool:
     try:
         thunk()

@@ -672,3 +672,54 @@ WRONG.update({
     return (w @ v).transpose(0, 1).reshape(T, d_model) @ W_O
 '''), {"key": "mha_softmax_over_heads", "where": ["q8"]}),
 })
+
+# Issue 21, generalisation round: one wrong variant for each kind blind2 showed unnamed, and inline
+# multi-head attentions making q1's mistakes (q8 now tries the whole attention family per head)
+MHA_INLINE = '''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).view(T, n_heads, d_k).transpose(0, 1) for W in (W_Q, W_K, W_V))   # (h, T, d_k)
+    s = q @ k.transpose(1, 2) / math.sqrt(d_k)
+    w = torch.softmax(s, dim=-1)
+    o = w @ v
+    return o.transpose(0, 1).reshape(T, d_model) @ W_O
+'''
+
+
+def mha_inline(old: str, new: str) -> dict:
+    assert old in MHA_INLINE, old
+    return mha(MHA_INLINE.replace(old, new))
+
+
+WRONG.update({
+    "entropy_log_softmax_no_dim": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits)
+    return -(log_p.exp() * log_p).sum(dim=-1)
+'''), {"key": "softmax_implicit_dim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_views"]}),
+    "table_uniform_draws": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                  "q = torch.rand(1, d); k = torch.rand(5, d)"),
+                            {"key": "uniform_samples", "where": ["q4:test_entropy_table_lesson",
+                                                                 "q4:test_entropy_table_other_dims_and_seed"]}),
+    "mha_rows_for_columns": (mha(MHA_LOOP.replace("Q[:, cols], K[:, cols], V[:, cols]", "Q[cols], K[cols], V[cols]")),
+                             {"key": "mha_head_rows_sliced", "where": ["q8"]}),
+    "mha_true_division_slices": (mha(MHA_LOOP.replace("d_k = d_model // n_heads", "d_k = d_model / n_heads")),
+                                 {"key": "mha_head_size_float", "where": ["q8"]}),
+    "mha_true_division_view": (mha_inline("d_k = d_model // n_heads", "d_k = d_model / n_heads"),
+                               {"key": "mha_head_size_float", "where": ["q8"]}),
+    "mha_heads_on_x": (mha_inline("(X @ W).view", "X.view"),
+                       {"key": "mha_no_input_projections", "where": ["q8"]}),
+    "mha_inline_scale_after_softmax": (mha_inline("w = torch.softmax(s, dim=-1)",
+                                                  "w = torch.softmax(s * math.sqrt(d_k), dim=-1) / math.sqrt(d_k)"),
+                                       {"key": "scale_after_softmax", "where": ["q8"]}),
+    "mha_inline_sigmoid": (mha_inline("w = torch.softmax(s, dim=-1)",
+                                      "w = torch.sigmoid(s); w = w / w.sum(-1, keepdim=True)"),
+                           {"key": "sigmoid_weights", "where": ["q8"]}),
+    "mha_inline_times_sqrt": (mha_inline("s = q @ k.transpose(1, 2) / math.sqrt(d_k)",
+                                         "s = q @ k.transpose(1, 2) * math.sqrt(d_k)"),
+                              {"key": "multiply_by_sqrt_dk", "where": ["q8"]}),
+    "mha_inline_weights_transposed": (mha_inline("o = w @ v", "o = w.transpose(1, 2) @ v"),
+                                      {"key": "output_uses_weights_transposed", "where": ["q8"]}),
+    "mha_inline_log_softmax": (mha_inline("w = torch.softmax(s, dim=-1)", "w = torch.log_softmax(s, dim=-1)"),
+                               {"key": "log_softmax_weights", "where": ["q8"]}),
+})
