@@ -230,6 +230,13 @@ def test_the_written_answers_name_what_they_match() -> None:
     with pytest.raises(Misconception) as named:
         _test("q8", "test_attn_entries")(attn_entries=1024 * 1024 * 64)
     assert named.value.key == "entries_times_d_k"
+    with pytest.raises(Misconception) as named:
+        _test("q8", "test_score_madds")(score_madds=1024 * 1024)
+    assert named.value.key == "madds_without_d_k"
+    with pytest.raises(Misconception) as named:
+        _test("q2", "test_score_variances")(raw_score_var=ref.raw_score_var ** 0.5,
+                                            scaled_score_var=ref.scaled_score_var ** 0.5)
+    assert named.value.key == "variance_returned_std"
     with pytest.raises(AssertionError) as failure:
         _test("q8", "test_cost_ratio")(cost_ratio=3)
     assert not isinstance(failure.value, Misconception)

@@ -103,12 +103,15 @@ MISCONCEPTIONS = {
                             "function returns the output alone",
     "draw_order": "drawing the tensors in another order than the notebook (after torch.manual_seed(0), Q, then K, "
                   "then V): each draw continues the same random stream",
+    "variance_returned_std": "returning the standard deviation of q.k instead of its variance",
     "variance_scaled_like_scores": "dividing the variance by sqrt(d_k) as if it scaled like the scores: scores "
                                    "divided by sqrt(d_k) have their variance divided by d_k",
     "biased_variance": "using the biased variance (divide by n) where torch's default .var() is unbiased (n - 1)",
     "cost_linear_in_T": "thinking the score matrix costs time linear in T: there are T^2 scores",
     "entries_times_d_k": "counting d_k numbers per attention weight: the weight matrix has one entry per (query, key) "
                          "pair, T^2; d_k enters the cost of each score, not the number of weights",
+    "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
+                         "Q K^T costs T^2 d_k multiply-adds",
     "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",

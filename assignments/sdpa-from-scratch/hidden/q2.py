@@ -20,6 +20,9 @@ def test_score_variances(raw_score_var, scaled_score_var):
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:
         raise Misconception("biased_variance", "the variances are the biased ones (divided by n): use "
                             "torch's default .var(), which divides by n - 1")
+    if abs(raw - ref.raw_score_var ** 0.5) < ATOL or abs(scaled - ref.scaled_score_var ** 0.5) < ATOL:
+        raise Misconception("variance_returned_std", "the answer is a standard deviation (.std(), or the square "
+                            "root of the variance): the question asks for the variance, .var()")
     if abs(raw - ref.raw_score_var) > ATOL:
         if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
             raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
@@ -28,6 +31,8 @@ def test_score_variances(raw_score_var, scaled_score_var):
     if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
         raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
                             "sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k")
+    if abs(scaled - ref.raw_score_var) < ATOL:
+        raise Misconception("no_scale", "scaled_score_var is the raw variance: the scores were not scaled")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64
         raise Misconception("divide_by_dk", "scaled_score_var matches scores divided by d_k, not sqrt(d_k)")
     if abs(scaled - ref.scaled_score_var) > ATOL:

@@ -26,6 +26,9 @@ def test_score_madds(score_madds):
     if got == 2 * ref.score_madds:
         raise Misconception("madds_counted_twice", "score_madds counts a multiply and an add separately: "
                             "count each multiply-add once")
+    if got == ref.attn_entries:
+        raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
+                            "product of length d_k")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")

@@ -523,4 +523,23 @@ cost_ratio = 2
     "softmax_dim_1_of_4d_scores": (sdpa(FULL.replace("stable_softmax(scores, dim=-1)", "stable_softmax(scores, dim=1)")),
                                    # 3-D scores: dim=1 is the queries' axis (-2); 4-D: the heads'
                                    {"key": ("softmax_wrong_dim", "softmax_over_batch_axis"), "where": Q5}),
+    "q2_std_for_variance": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.std().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).std().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_returned_std", "where": ["q2:test_score_variances"]}),
+    "q2_scaled_variance_unscaled": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = raw_scores.var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "no_scale", "where": ["q2:test_score_variances"]}),
+    "q8_madds_per_score_one": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 1024 * 1024
+cost_ratio = 4
+'''}, {"key": "madds_without_d_k", "where": ["q8:test_score_madds"]}),
 }
