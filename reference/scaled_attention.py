@@ -626,8 +626,8 @@ def mha_attention_family(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tens
     T_q != T_k or fails on (n_heads, T, d_k) heads is left out."""
     out = {}
     for key, fn in {**ATTENTION_VARIANTS, **PAIR_VARIANTS}.items():
-        if key == "keys_are_queries":   # k = q in a head is W_Q used for K: same_projection, mha_variants'
-            continue
+        if key in ("keys_are_queries", "scores_transposed", "values_are_keys"):
+            continue   # in self-attention heads: W_Q used for K, W_Q and W_K swapped, W_K for V (mha_variants' own)
         try:
             got = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads, _attn=fn)
         except (RuntimeError, TypeError, AttributeError):

@@ -2,9 +2,9 @@
 real Grader and prints, per set, the wrong variants named right / generic / raw exception / mis-named /
 not caught, and the correct ones at full marks.
 
-    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|NAME] [-v]
+    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|blind3|NAME] [-v]
 
-`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py`, `blind2.py`:
+`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py` to `blind3.py`:
 written without seeing the catalogue), says each mistake in words, and SET_KEYS below maps each of its
 variants to the keys that name that mistake (written after reading the outcome; the blind variants
 themselves are never changed). A wrong variant is
@@ -125,19 +125,19 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_ignores_generator": ("ignores_generator",),
         "q2_variance_of_products": ("variance_of_products",),
         "q4_entropy_in_bits": ("entropy_log_base",),               # its text says "log base 2 or 10"
-        "q4_softmax_without_dim": (),                              # generic: no key for a softmax without dim
+        "q4_softmax_without_dim": ("softmax_implicit_dim",),
         "q4_log_of_zero": ("entropy_nan_saturated",),
         "q4_table_numpy_std": ("biased_std",),
-        "q4_table_uniform_draws": (),       # generic; uniform_samples (a q2 key) would name it, q4 never says it
+        "q4_table_uniform_draws": ("uniform_samples",),
         "q5_answer_d_squared": ("variance_d_k_squared",),
         "q6_answer_self_only": ("self_attention_identity",),
         # choice A (exact-match lookup) shares choice C's key: both expect one value back instead of a mix
         "q7_answer_exact_match": ("attention_as_argmax",),
         "q8_split_view_without_transpose": ("mha_split_without_transpose",),
         "q8_heads_scaled_by_d_model": ("mha_scale_by_d_model",),
-        "q8_no_input_projections": (),                             # generic: no key for missing W_Q, W_K, W_V
-        "q8_slices_rows": (),                                      # raw exception (max() of an empty slice)
-        "q8_true_division_head_size": (),                          # raw exception (float slice indices)
+        "q8_no_input_projections": ("mha_no_input_projections",),
+        "q8_slices_rows": ("mha_head_rows_sliced",),               # named from a re-run with T = d_model
+        "q8_true_division_head_size": ("mha_head_size_float",),
     },
     "attention-pipeline": {
         "q01_linear_convention": ("weight_transposed",),
@@ -153,12 +153,12 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q04_blocks_the_past": ("upper_triangular_mask",),         # its text names the visible (future) pattern
         "q05_naive_exp_softmax": ("no_max_subtraction",),
         "q05_always_adds_mask": ("crash_on_mask_none",),
-        "q05_softmax_in_float32": ("float32_precision",),          # partly: the float16 tests only state the dtype
+        "q05_softmax_in_float32": ("float32_precision", "dtype_changed"),   # float64 / float16 inputs
         "q06_answer_no_gradient": ("mask_blocks_gradient",),
-        "q07_mask_dtype_hardcoded": (),                            # not caught: q07 grades no float16 input
+        "q07_mask_dtype_hardcoded": ("dtype_changed",),            # float16 crash, float32 copy right
         "q07_skips_scaling": ("no_scale",),
         "q07_tril_after_softmax": ("zero_after_softmax",),
-        "q07_tril_then_renormalise": (),                           # not caught (equal within the tolerances)
+        "q07_tril_then_renormalise": ("renormalised_after_softmax",),
         "q08_gaussian_kernel": ("gaussian_kernel",),
         "q08_no_denominator": ("nw_unnormalised",),
         "q08_scale_from_d_v": ("scale_by_d_v",),
@@ -168,12 +168,12 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_log_of_zero_nan": ("zero_log_zero_nan",),
         "q10_squares_entropy": ("effective_tokens_power_reversed",),
         "q11_rank_is_T": ("rank_bounded_by_T",),                   # 5 for the lesson's S is its T as well
-        "q11_rank_left_a_tensor": (),                              # not caught: a 0-d tensor passes as an int
+        "q11_rank_left_a_tensor": ("returns_tensor_not_number",),  # charged as scaled-attention charges it
         "q12_counts_biases": ("param_count_bias",),
         "q12_assumes_d_v_equals_d_k": ("param_count_dv_as_dk",),
         "q13_causal_mask_copied_in": ("causal_in_cross",),
-        "q13_mask_zeroes_weights": (),                             # generic; zero_after_softmax would name it
-        "q13_scaled_by_d_model": (),                               # generic; scale_by_d_model would name it
+        "q13_mask_zeroes_weights": ("zero_after_softmax",),
+        "q13_scaled_by_d_model": ("scale_by_d_model",),
         # choice a (S is T x T) is named as keys and values taken from X: the same confusion with self-attention
         "q14_answer_square_scores": ("cross_is_self_attention",),
         "q15_answer_always": ("causal_in_cross",),
@@ -181,8 +181,12 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# blind3 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
+BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+
 # set name -> its mapping; a set not named here has no mapping at all
-SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {"blind": BLIND_KEYS, "blind2": BLIND2_KEYS}
+SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
+    "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
@@ -249,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("slugs", nargs="+")
     parser.add_argument("--set", action="append", metavar="NAME",
-                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2); repeatable")
+                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2, blind3); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
     args = parser.parse_args(argv)
     for name in args.set or ():

@@ -57,6 +57,10 @@ def assert_matches(got: object, expected: torch.Tensor, **kw: Any) -> None:
             and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, torch.float32)):
         raise Misconception("float32_precision", f"{kw.get('what', 'the output')} is float32 for float64 inputs, "
                             "and right only to float32's precision: " + describe("float32_precision"))
+    if (type(got) is torch.Tensor and got.dtype != want and want in (torch.float16, torch.bfloat16)
+            and got.is_floating_point() and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, want)):
+        raise Misconception("dtype_changed", f"{kw.get('what', 'the output')} is {got.dtype} for {want} inputs, with "
+                            "the right values: " + describe("dtype_changed"))
     checks.assert_matches(got, expected, **kw)
 
 
@@ -198,29 +202,67 @@ def _attend(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch.Tensor |
     return A @ V, A
 
 
+def attention_family(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch.Tensor | None,
+                     lengths: Mapping[str, int], aliases: Mapping[str, str] | None = None,
+                     ) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """{key: (O, A)}: every catalogued mistake of the scores (ref.scores_variants, scores_variants above,
+    and a scale by the square root of each of `lengths`, {key: length}), of the weights (both
+    weights_variants, M applied as the question does) and of the values (A^T V), made in one attention
+    on Q, K, V. One shared list for every question that computes attention (q05's stages, q07, q13),
+    instead of a subset per question. `aliases` renames a key where the question calls the same mistake
+    otherwise (self-attention's causal mask ignored is no_causal_mask). A length equal to d_k, or to
+    another length tried, is left out: those shapes cannot tell the mistakes apart."""
+    d_k = Q.shape[-1]
+    aliases = aliases or {}
+    S = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    right = S.shape
+    out: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+    scores = {**ref.scores_variants(Q, K), **scores_variants(Q, K)}
+    for key, n in lengths.items():
+        if n != d_k and list(lengths.values()).count(n) == 1:
+            scores[key] = Q @ K.transpose(-2, -1) / math.sqrt(n)
+        else:                                        # d_v = T_q: neither name can be told on these shapes
+            for other in [k for k, m in lengths.items() if m == n]:
+                scores.pop(other, None)
+    for key, S2 in scores.items():
+        if S2.shape == right:
+            A = torch.softmax(S2 if M is None else S2 + M, dim=-1)
+            out[aliases.get(key, key)] = (A @ V, A)
+    for key, A in {**ref.weights_variants(S, M), **weights_variants(S, M)}.items():
+        if A.shape == right:
+            out[aliases.get(key, key)] = (A @ V, A)
+    A = torch.softmax(S if M is None else S + M, dim=-1)
+    if A.shape[-1] == A.shape[-2]:
+        out["output_uses_weights_transposed"] = (A.transpose(-2, -1) @ V, A)
+    return out
+
+
 def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
                             causal: bool = True) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
-    """{key: (O, A)}"""
+    """{key: (O, A)}: the attention family, and the values taken from X."""
     Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
-    d_k = Q.shape[-1]
     M = ref.causal_additive_mask(X.shape[-2], Q.dtype) if causal else None
     _, A = ref.self_attention(X, W_Q, W_K, W_V, causal=causal)
+    lengths = {"scale_by_d_model": X.shape[-1], "scale_by_d_v": V.shape[-1], "scale_by_T": X.shape[-2]}
     return {
+        # in self-attention K Q^T is Q and K swapped, Q Q^T is W_Q used twice: one mistake, one name
+        **attention_family(Q, K, V, M, lengths, {"mask_ignored": "no_causal_mask", "scores_transposed": "qk_swapped",
+                                                 "keys_are_queries": "same_projection"}),
         "values_not_projected": (A @ X, A),
-        "multiply_by_sqrt_dk": _attend(Q, K, V, M, math.sqrt(d_k)),
-        "sqrt_precedence": _attend(Q, K, V, M, 2 / d_k),
     }
 
 
 def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
                              W_V: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
-    """{key: (O, A)}"""
+    """{key: (O, A)}: the attention family, and the roles of X and Y mixed up."""
     Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
     d_k = Q.shape[-1]
     _, A = ref.cross_attention(X, Y, W_Q, W_K, W_V, M)
+    lengths = {"scale_by_d_model": X.shape[-1], "scale_by_d_v": V.shape[-1], "scale_by_T": Y.shape[-2],
+               "scale_by_T/queries": X.shape[-2]}
     out = {
+        **attention_family(Q, K, V, M, lengths),
         "values_not_projected": (A @ Y, A),
-        "multiply_by_sqrt_dk": _attend(Q, K, V, M, math.sqrt(d_k)),
     }
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))

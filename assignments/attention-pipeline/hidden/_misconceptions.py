@@ -52,6 +52,13 @@ MISCONCEPTIONS = {
     "mask_ignored": "ignoring the mask",
     "mask_sign_flipped": "subtracting the additive mask (S - M) instead of adding it: the blocked keys get "
                          "all the weight",
+    "renormalised_after_softmax": "zeroing the future after the softmax and renormalising the rows: equal on "
+                                  "paper, but a large future score first underflows the visible weights to 0 "
+                                  "(0 / 0 = NaN, in float16 especially); add the mask to the scores before the "
+                                  "softmax",
+    "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "
+                     "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
+                     "dtype a product raises ('expected scalar type ...')",
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",
@@ -109,6 +116,8 @@ MISCONCEPTIONS = {
                          "each row)",
     "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
     "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
+    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
+                                 "on a one-element tensor",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",
     "rank_is_the_bound": "giving the bound d_k for the rank of one particular S: its queries and keys may "
                          "span fewer directions (torch.linalg.matrix_rank counts them)",

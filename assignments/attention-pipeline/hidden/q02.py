@@ -8,7 +8,7 @@ import torch
 from otter.test_files import test_case
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import call, randn, register_misconceptions
+from autograder.grading.checks import Misconception, call, describe, randn, register_misconceptions
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -36,9 +36,17 @@ def _variants(Q, K):
 
 def _scores(fn, Q, K, run):
     """`run()`, the student's S for Q and K; a crash on batched inputs is named when one slice of them
-    with fewer batch dims runs and is right (K.T, transpose(1, 2), bmm: code for one layout only)."""
+    with fewer batch dims runs and is right (K.T, transpose(1, 2), bmm: code for one layout only). One
+    mistake, one name: a batched S scaled by a sequence length whose 2-D slice is right reads d_k from
+    a fixed axis (Q.shape[1] is d_k of a 2-D Q, T of a 3-D one): scale_wrong_axis, by its cause."""
     try:
         return run()
+    except Misconception as m:
+        if m.key == "scale_by_T" and Q.dim() > 2 and _right_on_2d(fn, Q, K):
+            raise Misconception("scale_wrong_axis", f"S is scaled by 1/sqrt(T) on these {Q.dim()}-D inputs, and on "
+                                "one 2-D slice of them it is right: the size read is a fixed axis (Q.shape[1] is "
+                                "d_k only for a 2-D Q): " + describe("scale_wrong_axis")) from None
+        raise
     except StudentCodeError as e:
         named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
                                 lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
@@ -46,6 +54,15 @@ def _scores(fn, Q, K, run):
         if named is not None:
             raise named from None
         raise
+
+
+def _right_on_2d(fn, Q, K) -> bool:
+    q, k = Q[(0,) * (Q.dim() - 2)], K[(0,) * (K.dim() - 2)]
+    try:
+        out = fn(q, k)
+    except StudentCodeError:
+        return False
+    return D.is_right(out, ref.scaled_scores(q.double(), k.double()), Q.dtype)
 
 
 @test_case(points=2, hidden=True)
@@ -62,8 +79,9 @@ def test_scores_batched_float32(scaled_scores, device, rng):
     Q = randn((3, 6, 16), rng)
     K = randn((3, 6, 16), rng)
     Q64, K64 = Q.double(), K.double()
-    got = _scores(scaled_scores, Q, K, lambda: call(scaled_scores, Q, K, what="scaled_scores"))
-    D.assert_matches(got, ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32, variants=_variants(Q64, K64))
+    _scores(scaled_scores, Q, K, lambda: D.assert_matches(
+        call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
+        variants=_variants(Q64, K64)))
 
 
 def _scores_args(Q, K):

@@ -58,6 +58,7 @@ def _check(fn, stages, X, W, causal, dtype):
         D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "self_attention", dtype)
         O, A = expect_tuple(out, "self_attention", ("O", "A"))
         raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
+        _raise_if_renormalised(A, X, W, causal, dtype)
         key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
@@ -67,6 +68,23 @@ def _check(fn, stages, X, W, causal, dtype):
     _batched(fn, X, W, causal, lambda: charged_in_parts(
         lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
         lambda: ref.self_attention(X, *W, causal=causal, parts=stages)))
+
+
+def _raise_if_renormalised(A, X, W, causal, dtype):
+    """NaN rows of A where the future, zeroed after an unmasked softmax computed in the input's dtype
+    and renormalised, gives 0 / 0: the same NaN rows, and the same values elsewhere, name it."""
+    if not causal or type(A) is not torch.Tensor or not A.is_floating_point() or not bool(torch.isnan(A).any()):
+        return
+    Q, K, _ = ref.project_qkv(X, *W)
+    P = torch.softmax((Q @ K.transpose(-2, -1)) / math.sqrt(Q.shape[-1]), dim=-1).tril()
+    wrong = P / P.sum(dim=-1, keepdim=True)
+    if A.shape != wrong.shape or not torch.equal(torch.isnan(A), torch.isnan(wrong)):
+        return
+    ok = ~torch.isnan(A)
+    if matching_variants(A[ok], {"v": wrong[ok].double()}, dtype):
+        raise Misconception("renormalised_after_softmax", f"A has NaN rows ({int(torch.isnan(A).any(-1).sum())} of "
+                            f"{A.shape[-2]}) on these {dtype} inputs with one large future score: "
+                            + describe("renormalised_after_softmax"))
 
 
 def _batched(fn, X, W, causal, run):
@@ -79,9 +97,30 @@ def _batched(fn, X, W, causal, run):
             return D.all_right(out, ref.self_attention(t["X"].double(), *(w.double() for w in W), causal=causal),
                                X.dtype)
         named = D.batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), right) if X.dim() > 2 else None
+        if named is None:
+            named = _dtype_crash(fn, e, X, W, causal)
         if named is not None:
             raise named from None
         raise
+
+
+DTYPE_CRASH = ("to have the same dtype", "expected scalar type", "expected both vectors to have same dtype")
+
+
+def _dtype_crash(fn, e, X, W, causal):
+    """A float16 crash on mixed dtypes (torch's own message) whose float32 copy runs and is right: some
+    step makes float32 (a mask built in float32, .float()) and mixes it with the input's dtype."""
+    if X.dtype not in (torch.float16, torch.bfloat16) or not any(m in e.message for m in DTYPE_CRASH):
+        return None
+    X32, W32 = X.float(), [w.float() for w in W]
+    try:
+        out = fn(X32, *W32, causal=causal)
+    except StudentCodeError:
+        return None
+    if not D.all_right(out, ref.self_attention(X32.double(), *(w.double() for w in W32), causal=causal), torch.float32):
+        return None
+    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]} "
+                         f"on {X.dtype} inputs, and on their float32 copy it runs and is right: " + describe("dtype_changed"))
 
 
 @test_case(points=2, hidden=True)
@@ -104,13 +143,31 @@ def test_not_causal_float64(self_attention, project_qkv, scaled_scores, causal_a
 
 
 @test_case(points=1, hidden=True)
-def test_batched_float32(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights,
+def test_batched_float32_and_float16(self_attention, project_qkv, scaled_scores, causal_additive_mask, attention_weights,
                          device, rng):
     B, T, d_model, d_k, d_v = 3, 8, 10, 12, 6
     X = randn((B, T, d_model), rng)
     W = _weights(rng, d_model, d_k, d_v, torch.float32)
     stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
     _check(self_attention, stages, X, W, True, torch.float32)
+    # every dtype the notebook promises is graded: float16 in, float16 out (one point with float32's)
+    _causal_float16(self_attention, stages, rng)
+
+
+def _causal_float16(self_attention, stages, rng):
+    # the notebook promises the input's dtype back: float16 in, float16 out. The last token's key points
+    # along query 0 and is large (its score ~ 60 |W_K q_0|^2): masked for every earlier query, it
+    # underflows their weights to 0 in float16 if the mask comes after the softmax (query 0's at least)
+    T, d_model, d_k, d_v = 8, 7, 12, 5
+    X = randn((T, d_model), rng, torch.float64)
+    W = _weights(rng, d_model, d_k, d_v, torch.float64)
+    u = W[1] @ (X[0] @ W[0])                       # k = c u W_K scores c |u|^2 / sqrt(d_k) with query 0
+    s00 = float((X[0] @ W[0]) @ (X[0] @ W[1])) / math.sqrt(d_k)
+    X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(u @ u) * u   # 30 above query 0's own score
+    if float((X[-1] @ W[0]).abs().max()) > 60.0:    # (its own query stays within float16's reach)
+        X[-1] *= 60.0 / float((X[-1] @ W[0]).abs().max())
+    X, W = X.half(), tuple(w.half() for w in W)
+    _check(self_attention, stages, X, W, True, torch.float16)
 
 
 def raise_if_reordered(got, want, what, names, dtype):
@@ -133,6 +190,10 @@ def _properties(out, X, W, T):
         raise AssertionError(f"A has shape {tuple(A.shape)}, expected ({T}, {T})")
     upper = A.double().triu(1)
     if not torch.isfinite(A).all():
+        X64, W64 = X.double(), [w.double() for w in W]
+        key = D.whole_key((O, A), D.self_attention_variants(X64, *W64), want, torch.float32)
+        if key is not None:
+            raise Misconception(key, f"A contains NaN or inf: (O, A) match {describe(key)}")
         raise AssertionError("A contains NaN or inf")
     if (upper != 0).any():
         # named only if A is what that mistake gives on this input

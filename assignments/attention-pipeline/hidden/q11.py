@@ -1,4 +1,5 @@
 """rank(S) <= min(rank Q, rank K) <= d_k: two numeric answers."""
+import torch
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_int, register_misconceptions
@@ -9,9 +10,20 @@ name = "q11"
 register_misconceptions(__file__)
 
 
+def _int(value, what, right):
+    """The whole number asked for. A tensor holding it is charged as scaled-attention charges a tensor
+    where a Python number is asked (one policy for both): returns_tensor_not_number; a tensor holding
+    another number is judged by that number."""
+    got = expect_int(value, what)
+    if type(value) is torch.Tensor and got == right:
+        raise Misconception("returns_tensor_not_number", f"{what} is a tensor of shape {tuple(value.shape)} holding "
+                            f"the right number, not a Python int: " + describe("returns_tensor_not_number"))
+    return got
+
+
 @test_case(points=1, hidden=True)
 def test_max_rank_S(max_rank_S):
-    got = expect_int(max_rank_S, "max_rank_S")
+    got = _int(max_rank_S, "max_rank_S", ref.max_rank_S)
     if got == 100:   # T, the number of tokens
         raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens: S = Q K^T passes "
                             "through d_k dimensions, so its rank is at most d_k")
@@ -21,7 +33,7 @@ def test_max_rank_S(max_rank_S):
 
 @test_case(points=1, hidden=True)
 def test_rank_S_lesson(rank_S_lesson):
-    got = expect_int(rank_S_lesson, "rank_S_lesson")
+    got = _int(rank_S_lesson, "rank_S_lesson", ref.rank_S_lesson)
     if got == ref.rank_S_lesson:
         return
     Q, K = ref.lesson_qk()

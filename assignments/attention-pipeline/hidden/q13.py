@@ -128,7 +128,7 @@ def _crash_named(fn, X, Y, W, M, e):
 
 @test_case(points=1, hidden=True)
 def test_cross_float64(cross_attention, scaled_scores, attention_weights, rng):
-    T_q, T_k, d_model, d_k, d_v = 5, 10, 7, 12, 5   # sqrt(T_k) apart from isqrt(d_k) = 3
+    T_q, T_k, d_model, d_k, d_v = 5, 10, 7, 12, 6   # sqrt(T_k) apart from isqrt(d_k) = 3; d_v apart from T_q
     X, Y = randn((T_q, d_model), rng, torch.float64), randn((T_k, d_model), rng, torch.float64)
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
     _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X, Y, W, None, torch.float64)

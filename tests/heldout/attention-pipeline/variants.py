@@ -432,7 +432,7 @@ def project_qkv(X, W_Q, W_K, W_V):
     "weights_float16_returned_float32": (weights('''
     Z = S if M is None else S + M
     return torch.softmax(Z.float(), dim=-1) if Z.dtype == torch.float16 else torch.softmax(Z, dim=-1)
-'''), {"key": None, "where": ["q05:test_weights_float16_stable"]}),
+'''), {"key": "dtype_changed", "where": ["q05:test_weights_float16_stable"]}),
     # --- self-attention (q07; q09's zero-projection test checks self_attention too) --------------------
     "self_ignores_causal_flag": (self_attn('''
     Q, K, V = project_qkv(X, W_Q, W_K, W_V)
@@ -668,4 +668,65 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
 def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return d_model * (2 * d_k + d_v) + d_v * d_model
 '''), {"key": "param_count_wo_always", "where": ["q12:test_count_qkv"]}),
+})
+
+
+# Issue 21, generalisation round: q07 and q13 try the whole attention family (hidden/_diagnose.py
+# attention_family), q07 grades float16, a tensor where a number is asked is charged as in scaled-attention
+CROSS_INLINE = '''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    A = torch.softmax(S if M is None else S + M, dim=-1)
+    return A @ V, A
+'''
+SELF_INLINE = '''
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    T = X.shape[-2]
+    if causal:
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool, device=X.device).triu(1), torch.finfo(S.dtype).min)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''
+
+
+def cross_inline(old: str, new: str) -> dict:
+    assert old in CROSS_INLINE, old
+    return cross(CROSS_INLINE.replace(old, new))
+
+
+def self_inline(old: str, new: str) -> dict:
+    assert old in SELF_INLINE, old
+    return self_attn(SELF_INLINE.replace(old, new))
+
+
+WRONG.update({
+    "cross_scale_by_input_width": (cross_inline("math.sqrt(Q.shape[-1])", "math.sqrt(X.shape[-1])"),
+                                   {"key": "scale_by_d_model", "where": ["q13"]}),
+    "cross_mask_zeroes_after": (cross_inline("A = torch.softmax(S if M is None else S + M, dim=-1)",
+                                             "A = torch.softmax(S, dim=-1)\n    A = A if M is None else A * (M == 0)"),
+                                {"key": "zero_after_softmax", "where": ["q13:test_cross_padding_mask"]}),
+    "cross_sigmoid_weights": (cross_inline("A = torch.softmax(S if M is None else S + M, dim=-1)",
+                                           "A = torch.sigmoid(S if M is None else S + M)\n"
+                                           "    A = A / A.sum(-1, keepdim=True)"),
+                              {"key": "sigmoid_weights", "where": ["q13"]}),
+    "cross_log_softmax": (cross_inline("torch.softmax(", "torch.log_softmax("),
+                          {"key": "log_softmax_weights", "where": ["q13"]}),
+    "cross_scale_by_d_v": (cross_inline("math.sqrt(Q.shape[-1])", "math.sqrt(V.shape[-1])"),
+                           {"key": "scale_by_d_v", "where": ["q13"]}),
+    "self_renormalised_after_softmax": (self_inline(
+        "A = torch.softmax(S, dim=-1)",
+        "A = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)\n"
+        "    if causal:\n        A = A.tril()\n        A = A / A.sum(-1, keepdim=True)"),
+        {"key": "renormalised_after_softmax", "where": ["q07:test_batched_float32_and_float16"]}),
+    "self_mask_float32_always": (self_inline(
+        "S = S.masked_fill(torch.ones(T, T, dtype=torch.bool, device=X.device).triu(1), torch.finfo(S.dtype).min)",
+        "S = S + torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e9)"),
+        {"key": "dtype_changed", "where": ["q07:test_batched_float32_and_float16"]}),
+    "scores_d_k_from_size_1": (scores('''
+    return Q @ K.transpose(-2, -1) / math.sqrt(Q.size(1))
+'''), {"key": "scale_wrong_axis", "where": ["q02:test_scores_batched_float32", "q02:test_scores_noncontiguous",
+                                           "q02:test_scores_broadcast"]}),
+    "rank_bound_as_tensor": ({"max_rank_S": "max_rank_S = torch.tensor(8)\nrank_S_lesson = 2"},
+                             {"key": "returns_tensor_not_number", "where": ["q11:test_max_rank_S"]}),
 })
