@@ -10,7 +10,7 @@ SLUGS    = $(shell $(BIN)/python -c 'import yaml; print(*yaml.safe_load(open("gr
 TORCH           ?= auto
 TORCH_INDEX_URL ?=
 
-.PHONY: install browser lint test test-integration test-gpu demo bench assign clean
+.PHONY: install browser lint check test test-integration test-gpu demo bench assign clean
 
 install: $(STAMP)
 
@@ -31,10 +31,17 @@ browser:
 	  (apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null 2>&1)) ) || \
 	  echo "note: chromium not installed; the report rendering test will skip"
 
-# pytest, then the author's check (`autograder check`) of every assignment grading.yml lists
+# Everything, spread over the machine's cores (pytest-xdist): the unit tests, the sandbox and batch tests,
+# the held-out variants and the author's check of every assignment grading.yml lists
+# (tests/test_author_check.py runs `autograder check SLUG` for each).
+PYTEST_JOBS ?= auto
 test: install browser lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider
-	$(BIN)/autograder check
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS)
+
+# The quick loop while changing a module: lint, then every test that starts no grader, zygote, batch or
+# browser (the `sandbox` marker, tests/conftest.py).
+check: install lint
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS) -m "not sandbox"
 
 # The real components: a clean Debian root for the Gradescope zip (with and without CAP_SYS_ADMIN), a
 # one-node SLURM, the Kubernetes manifests against the API schema (tests/integration/README.md).
