@@ -53,6 +53,9 @@ MISCONCEPTIONS: dict[str, str] = {
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
+    "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
+                              "signature says causal=True): a call that leaves the argument out gets the wrong "
+                              "behaviour, although passing it explicitly is right",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
 }
@@ -118,14 +121,19 @@ def not_answered(value: object) -> bool:
     return value is None or value is Ellipsis
 
 
-def _unanswered(what: str) -> AssertionError:
+def _unanswered(what: str, value: object = Ellipsis) -> AssertionError:
+    """The template's `...` is not answered yet; None is what a function returns when no `return` ran:
+    either a stub, or code whose `return` is missing on some path (one branch computes and drops it)."""
+    if value is None:
+        return AssertionError(f"{what} is None: not answered yet, or a `return` is missing on some path of "
+                              "your function (a branch that computes its result without returning it)")
     return AssertionError(f"{what} is not answered yet")
 
 
 def expect_number(value: object, what: str) -> float:
     """A finite Python number (a one-element tensor is accepted and read with .item())."""
     if not_answered(value):
-        raise _unanswered(what)
+        raise _unanswered(what, value)
     if type(value) is torch.Tensor and value.numel() == 1 and value.dtype != torch.bool:
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -148,7 +156,7 @@ def expect_int(value: object, what: str) -> int:
 def expect_shape(value: object, what: str) -> tuple[int, ...]:
     """A shape: a tuple (or list, or torch.Size) of Python ints."""
     if not_answered(value):
-        raise _unanswered(what)
+        raise _unanswered(what, value)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(n, int) and not isinstance(n, bool) for n in value):
         raise AssertionError(f"{what} should be a tuple of Python ints, for example (2, 3, 4)")
@@ -158,7 +166,7 @@ def expect_shape(value: object, what: str) -> tuple[int, ...]:
 def expect_tuple(value: object, what: str, names: Sequence[str]) -> tuple[Any, ...]:
     """A function's tuple of len(names) results, e.g. expect_tuple(out, "attention", ("output", "weights"))."""
     if not_answered(value):
-        raise _unanswered(what)
+        raise _unanswered(what, value)
     if not isinstance(value, (tuple, list)) or len(value) != len(names):
         raise AssertionError(f"{what} should return {len(names)} values ({', '.join(names)}), "
                              f"got {type(value).__name__}")
@@ -169,7 +177,7 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
     """A tensor or nested list of numbers of `shape`, as a float64 tensor (NaN and inf kept, so that a
     wrong variant producing them can still be recognised)."""
     if not_answered(value):
-        raise _unanswered(what)
+        raise _unanswered(what, value)
     try:
         t = torch.as_tensor(value, dtype=torch.float64)
     except Exception:  # noqa: BLE001 - any unreadable answer
@@ -184,7 +192,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     """A multiple-choice answer: one letter, any case, parentheses and spaces ignored ("(B) " is "b").
     A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer."""
     if not_answered(value):
-        raise _unanswered(what)
+        raise _unanswered(what, value)
     letters = [c.lower() for c in choices]
     shown = ", ".join(f'"{c}"' for c in choices)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
@@ -231,6 +239,23 @@ def raise_if_inputs_changed(fn: object, what: str = "your function") -> None:
                             "(x = x - m, not x -= m; masked_fill, not masked_fill_)")
 
 
+def raise_if_wrong_default(fn: Callable[..., Any], args: Sequence[Any], defaults: Mapping[str, Any],
+                           right: Callable[[Any], bool], what: str = "your function") -> None:
+    """Name `default_argument_wrong` when a call that left arguments to their defaults failed and a second
+    call passing the notebook's defaults (`defaults`) explicitly is `right`: the signature declares another
+    default (causal=False for causal=True). Call it once a check has failed; a crash of the second call
+    is no evidence."""
+    try:
+        out = fn(*args, **dict(defaults))
+    except Exception:  # noqa: BLE001 - no second value: nothing to name
+        return
+    if right(out):
+        given = ", ".join(f"{k}={v!r}" for k, v in defaults.items())
+        raise Misconception("default_argument_wrong", f"{what} is wrong when called without {given}, and right "
+                            f"when {given} is passed explicitly: its default must be {given}, as in the "
+                            "notebook's signature")
+
+
 def differs_when_repeated(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
                           first: object) -> bool:
     """Whether a second call of the student's `fn` on the same inputs gives something else than `first`:
@@ -259,7 +284,7 @@ def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
     # Replies are rebuilt by the proxy, so a subclass cannot arrive; this check gives a clear message
     # when the student returned something that is not a tensor at all.
     if not_answered(got):
-        raise AssertionError(f"{what} is None: not answered yet (the function returns nothing)")
+        raise _unanswered(what, got)
     if type(got) is not torch.Tensor:
         raise AssertionError(f"{what} should be a torch.Tensor, got {type(got).__name__}")
     return got
@@ -425,9 +450,12 @@ def where_it_differs(off: torch.Tensor) -> str | None:
     return "the wrong entries all lie at " + "; ".join(parts[:3]) + ", the rest is right"
 
 
+Variants = Mapping[str, "torch.Tensor | None"]
+
+
 def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
                    dtype: torch.dtype | None = None,
-                   variants: Mapping[str, torch.Tensor | None] | None = None,
+                   variants: Variants | Callable[[], Variants] | None = None,
                    rtol: float | None = None, atol: float | None = None) -> None:
     """`got` must be a plain tensor of `expected`'s shape and dtype (or `dtype`) and close to it.
 
@@ -437,7 +465,13 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     Misconception; otherwise the message says what differs (dtype, shape, where, how much, and a
     pattern: a constant factor, a transposition, a part of the output). A tuple holding the right
     output (out, weights) is `returns_extra_values`; a float64 result right only to float32's
-    precision, no catalogued variant matching, is `float32_precision`."""
+    precision, no catalogued variant matching, is `float32_precision`.
+
+    `variants` may be given as a function of no arguments that returns them: it is called only when
+    `got` is wrong (computing every variant was most of a right answer's grading time)."""
+    def wrong() -> Variants | None:
+        return variants() if callable(variants) else variants
+
     if isinstance(got, (tuple, list)) and got and all(type(x) is torch.Tensor for x in got):
         want = dtype or expected.dtype
         for i, part in enumerate(got):
@@ -449,11 +483,11 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     if t.dtype != dtype:
         raise AssertionError(f"{what} has dtype {t.dtype}, expected {dtype} (the input's dtype)")
     if tuple(t.shape) != tuple(expected.shape):
-        raise_if_variant(t, variants, what, dtype, rtol, atol)
+        raise_if_variant(t, wrong(), what, dtype, rtol, atol)
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if _close(t, expected, dtype, rtol, atol):
         return
-    raise_if_variant(t, variants, what, dtype, rtol, atol, expected=expected)
+    raise_if_variant(t, wrong(), what, dtype, rtol, atol, expected=expected)
     if dtype == torch.float64 and rtol is None and atol is None and _close(t, expected, torch.float32):
         worst = float((t.to(torch.float64) - expected.to(torch.float64)).abs().max())
         if worst > 1e-8:   # an epsilon of 1e-9 or so added somewhere stays below: it is not float32
@@ -486,14 +520,22 @@ def _same_value(a: Any, b: Any) -> bool:
     return False
 
 
-def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any]) -> None:
+def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any],
+                     parts: Sequence[object] = ()) -> None:
     """One mistake, one charge. `student()` is the student's answer to a question built on earlier ones
     (self_attention on their project_qkv, scaled_scores...), `check` fails if it is wrong, and `own()`
     is the reference's composition run on the student's own earlier answers (their proxies). When the
     answer is wrong but equals `own()` (or crashes exactly as `own()` does), and `own()` itself is
-    wrong, the mistake lies in the earlier answers, whose tests charge it: this one passes."""
+    wrong, the mistake lies in the earlier answers, whose tests charge it: this one passes.
+    `parts` are the proxies of those earlier answers that `own()` calls: when the answer writes into
+    the caller's input (inplace_on_input) and `own()` shows one of them writing into its input, the
+    write is that earlier answer's, which its own test charges: this one passes."""
     try:
         got = student()
+    except Misconception as m:
+        if m.key == "inplace_on_input" and parts and _parts_write_inputs(own, parts):
+            return
+        raise
     except StudentCodeError as e:
         try:
             own()
@@ -535,6 +577,18 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
             raise Misconception("nondeterministic", "your function gives different outputs for the same "
                                 "input: dropout or randomness left on (F.dropout trains by default)") from None
     raise failure
+
+
+def _parts_write_inputs(own: Callable[[], Any], parts: Sequence[object]) -> bool:
+    """Whether running `own()` makes one of the proxies `parts` report an input it wrote into."""
+    for p in parts:
+        if isinstance(getattr(p, "last_changed_inputs", None), list):
+            p.last_changed_inputs = []   # type: ignore[attr-defined]  # only what own() does counts
+    try:
+        own()
+    except Exception:  # noqa: BLE001 - a composition that fails shows no write
+        return False
+    return any(getattr(p, "last_changed_inputs", None) for p in parts)
 
 
 def expect_no_crash(key: str, thunk: Callable[[], object]) -> object:
@@ -614,7 +668,7 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
     reference_sum(_fresh_seed(rng), 2)               # warm-up: one-off costs of the first calls
     one = timed(1)                                    # the student's warm-up, its output checked
     for _ in range(3):                                # yardstick: best of three (load only slows)
-        reference_sum(_fresh_seed(rng), 10)
+        reference_sum(_fresh_seed(rng), 2)
     per_call = max(best_ref[0], 1e-6)
 
     def ratio(student_s: float, guess: float) -> float:
@@ -625,7 +679,9 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
 
     if one >= 0.1 and one > 20 * limit * per_call:
         return one / per_call                         # hopeless (nested loops): stop here
-    r = ratio(0.05, max(1.0, one / per_call))         # quick look, sized by the first call
+    # quick look, sized by the first call: ~10 ms of the student's CPU (a nanosecond clock) decide
+    # every verdict far from the limit; one near it is measured again below
+    r = ratio(0.01, max(1.0, one / per_call))
     if 0.8 * limit <= r <= 3 * limit:
         # near the limit: ~0.3 s per measurement, best of three (a busy machine only slows)
         r = min(ratio(0.3, r) for _ in range(3))

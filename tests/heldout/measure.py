@@ -212,9 +212,8 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q04_returns_numpy": (),                                # generic: "should be a torch.Tensor, got ndarray"
         "q05_subtracts_mask": ("mask_sign_flipped",),
         "q06_answer_rank": ("mask_changes_rank",),
-        # mis-named: no_causal_mask says the mask is never applied, but causal=True masks right (those tests
-        # pass); the fix is the default causal=True, and no key of the catalogue says that
-        "q07_causal_default_false": (),
+        # was mis-named no_causal_mask (causal=True masks right); a second call passing causal=True names the default
+        "q07_causal_default_false": ("default_argument_wrong",),
         "q07_mixes_inputs": ("values_not_projected",),
         "q08_kernel_broadcast_on_columns": (),                  # raw: torch's size-mismatch message only
         "q09_tril_forgotten": (),                               # generic

@@ -249,6 +249,8 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         **attention_family(Q, K, V, M, lengths, {"mask_ignored": "no_causal_mask", "scores_transposed": "qk_swapped",
                                                  "keys_are_queries": "same_projection"}),
         "values_not_projected": (A @ X, A),
+        "same_projection/v_from_wk": (A @ (X @ W_K), A),
+        "same_projection/v_from_wq": (A @ (X @ W_Q), A),
     }
 
 
@@ -264,6 +266,11 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
         **attention_family(Q, K, V, M, lengths),
         "values_not_projected": (A @ Y, A),
     }
+    # one projection matrix used for two of Q, K, V (a copy-paste slip): the values' width tells W_K from W_V
+    for key, (Q2, K2, V2) in {"same_projection/v_from_wk": (Q, K, Y @ W_K), "same_projection/v_from_wq": (Q, K, Y @ W_Q),
+                              "same_projection/k_from_wq": (Q, Y @ W_Q, V), "same_projection/q_from_wk": (X @ W_K, K, V),
+                              }.items():
+        out[key] = _attend(Q2, K2, V2, M, 1 / math.sqrt(d_k))
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
         out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))

@@ -600,7 +600,7 @@ WRONG.update({
         S = S + causal_additive_mask(X.size(0), S.dtype, S.device)
     A = attention_weights(S)
     return A @ V, A
-'''), {"key": "batched_input_unsupported", "where": ["q07:test_batched_float32"]}),
+'''), {"key": "batched_input_unsupported", "where": ["q07:test_batched_float32_and_float16"]}),
     "cross_keys_from_x": (cross('''
     Q, K, V = X @ W_Q, X @ W_K, Y @ W_V
     A = attention_weights(scaled_scores(Q, K), M)
@@ -729,4 +729,19 @@ WRONG.update({
                                            "q02:test_scores_broadcast"]}),
     "rank_bound_as_tensor": ({"max_rank_S": "max_rank_S = torch.tensor(8)\nrank_S_lesson = 2"},
                              {"key": "returns_tensor_not_number", "where": ["q11:test_max_rank_S"]}),
+})
+
+
+# Issue 21, third round (blind3's kinds, made structurally): a wrong default named by a second call that
+# passes it; one projection matrix used twice in cross- and self-attention
+WRONG.update({
+    "self_default_not_causal": ({"self_attention": "def self_attention(X, W_Q, W_K, W_V, causal=False):\n" + SELF_INLINE},
+        {"key": "default_argument_wrong", "where": ["q07:test_causal_properties", "q09:test_zero_projections"]}),
+    "self_default_none": ({"self_attention": "def self_attention(X, W_Q, W_K, W_V, causal=None):\n" + SELF_INLINE},
+                          {"key": "default_argument_wrong",
+                           "where": ["q07:test_causal_properties", "q09:test_zero_projections"]}),
+    "cross_values_with_w_q": (cross_inline("Y @ W_V", "Y @ W_Q"), {"key": "same_projection", "where": ["q13"]}),
+    "cross_keys_with_w_q": (cross_inline("Y @ W_K", "Y @ W_Q"), {"key": "same_projection", "where": ["q13"]}),
+    "cross_values_with_w_k": (cross_inline("Y @ W_V", "Y @ W_K"), {"key": "same_projection", "where": ["q13"]}),
+    "self_values_with_w_k": (self_inline("X @ W_V", "X @ W_K"), {"key": "same_projection", "where": ["q07"]}),
 })
