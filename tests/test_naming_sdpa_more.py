@@ -249,6 +249,7 @@ def test_the_written_answers_name_what_they_match() -> None:
 @pytest.mark.parametrize("mask_fn, key", [
     (lambda T_q, T_k=None: torch.ones(T_q, T_q if T_k is None else T_k).tril(), "mask_not_bool"),
     (lambda T_q, T_k=None: torch.ones(T_q, T_q, dtype=torch.bool).tril(), "causal_ignores_T_k"),
+    (lambda T_q, T_k=None: torch.ones(T_q, T_q if T_k is None else T_k, dtype=torch.bool).triu(1), "inverted_mask"),
 ])
 def test_a_causal_mask_of_numbers_or_of_one_length_is_named(mask_fn, key) -> None:
     with pytest.raises(Misconception) as named:

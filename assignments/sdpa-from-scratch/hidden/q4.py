@@ -35,6 +35,9 @@ def _check(fn, T_q, T_k):
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return
+    if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
+        raise Misconception("inverted_mask", f"{what} is True on the keys a query may not see: it matches "
+                            + describe("inverted_mask"))
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")

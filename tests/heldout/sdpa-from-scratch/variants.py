@@ -542,4 +542,9 @@ attn_entries = 1024 * 1024
 score_madds = 1024 * 1024
 cost_ratio = 4
 '''}, {"key": "madds_without_d_k", "where": ["q8:test_score_madds"]}),
+    "causal_mask_of_blocked_keys": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.triu(torch.ones(T_q, T_k, dtype=torch.bool), diagonal=1)
+'''}, {"key": "inverted_mask", "where": ["q4", "q6:test_weights3_causal"]}),
 }
