@@ -436,6 +436,13 @@ def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
         "softmax_implicit_dim": (softmax_entropy_implicit_dim(logits)
                                  if implicit_softmax_dim(logits.dim()) != logits.dim() - 1 else None),
     }
+    # every other axis a reduction could use: the softmax right, the sum of p log p over another axis (a
+    # numpy-style axis=0), and the softmax over another axis summed over the last
+    for d in range(logits.dim() - 1):
+        out[f"entropy_wrong_dim/sum_dim{d}"] = terms.sum(dim=d)
+        if d != implicit_softmax_dim(logits.dim()):     # that one is softmax_implicit_dim
+            log_q = F.log_softmax(logits, dim=d)
+            out[f"entropy_wrong_dim/softmax_dim{d}"] = -(log_q.exp() * log_q).sum(dim=-1)
     return {**out, **{
         "entropy_sign": -softmax_entropy(logits),
         "entropy_log_base": log2,

@@ -723,3 +723,13 @@ def softmax_entropy(logits):
     "mha_inline_log_softmax": (mha_inline("w = torch.softmax(s, dim=-1)", "w = torch.log_softmax(s, dim=-1)"),
                                {"key": "log_softmax_weights", "where": ["q8"]}),
 })
+
+
+# Issue 21, third round: a reduction over any other axis than the last (reference.entropy_variants)
+WRONG.update({
+    "entropy_sum_dim0_softmax_last": (entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=-1)
+    return -(log_p.exp() * log_p).sum(dim=0)
+'''), {"key": "entropy_wrong_dim", "where": ["q4"]}),
+})
