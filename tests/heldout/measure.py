@@ -192,7 +192,7 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_row_sum_without_keepdim": (),                       # generic; keepdim_missing exists but is not given
         "q2_missing_return": (),                                # generic: "is not answered yet" for a None return
         "q2_key_equals_query": ("keys_are_queries",),
-        "q4_entropy_sum_dim0": (),                              # generic; entropy_wrong_dim exists but is not given
+        "q4_entropy_sum_dim0": ("entropy_wrong_dim",),          # named since every other axis is tried
         "q4_table_keys_as_columns": ("keys_drawn_transposed",),
         "q4_table_entropies_swapped": (),                       # generic: no key for H_raw / H_scaled swapped
         "q4_table_dict_of_lists": (),                           # generic: "should return a list of dicts, got dict"
@@ -222,7 +222,7 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_entropy_keepdim": (),                              # generic: a shape message, no key given
         "q11_max_rank_is_T": ("rank_bounded_by_T",),
         "q12_missing_parentheses": (),                          # generic: "the count is wrong"
-        "q13_values_with_W_K": (),                              # generic; same_projection exists but is not given
+        "q13_values_with_W_K": ("same_projection",),            # named since V from W_K / W_Q is tried
         # choice c (S T' x T, O T' x d_v) is queries from Y and keys/values from X: the roles swapped
         "q14_answer_transposed_shapes": ("cross_roles_swapped",),
         "q15_answer_equal_lengths": ("causal_needs_square",),
