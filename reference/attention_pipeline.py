@@ -383,3 +383,23 @@ def lesson_pipeline(dtype=torch.float64):
     W_K[0, 0] = W_K[3, 1] = W_K[1, 2] = W_K[2, 3] = 3.0
     W_V = torch.cat([torch.eye(4, dtype=dtype), torch.zeros(2, 4, dtype=dtype)])
     return X, W_Q, W_K, W_V
+
+
+def nameable_keys() -> set[str]:
+    """Every misconception key this module's wrong variants can name (the part before any "/"), found by
+    calling each variant function once on small float64 inputs: tests/test_authoring.py checks that each
+    has a text in the assignment's hidden/_misconceptions.py. A new variant function belongs here too."""
+    g = torch.Generator().manual_seed(0)
+
+    def r(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape, generator=g, dtype=torch.float64)
+
+    X, Y, W = r(5, 6), r(7, 6), [r(6, 12), r(6, 12), r(6, 4)]
+    M = torch.zeros(5, 7, dtype=torch.float64)
+    keys = set(scores_variants(r(5, 12), r(7, 12))) | set(qkv_variants(X, *W)) | set(mask_variants(4, torch.float64))
+    keys |= set(weights_variants(r(5, 7), M)) | set(self_attention_variants(X, *W))
+    keys |= set(self_attention_variants(X, *W, causal=False)) | set(cross_attention_variants(X, Y, *W, M))
+    keys |= set(nw_variants(r(12), r(5, 12), r(5, 4))) | set(prefix_average_variants(4))
+    keys |= set(entropy_variants(r(3, 3).softmax(-1))) | set(effective_tokens_variants(r(3, 3).softmax(-1)))
+    keys |= set(param_count_variants(10, 4, 6, True))
+    return {k.split("/")[0] for k in keys}

@@ -701,3 +701,18 @@ def torch_mha(X, W_Q, W_K, W_V, W_O, n_heads) -> torch.Tensor:
         mha.out_proj.weight.copy_(W_O.T)                                   # (C, C)
         out, _ = mha(X, X, X, need_weights=False)                          # (T, C), unbatched
     return out
+
+
+def nameable_keys() -> set[str]:
+    """Every misconception key this module's wrong variants can name (the part before any "/"), found by
+    calling each variant function once on small float64 inputs: tests/test_authoring.py checks that each
+    has a text in the assignment's hidden/_misconceptions.py. A new variant function belongs here too."""
+    g = torch.Generator().manual_seed(0)
+
+    def r(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape, generator=g, dtype=torch.float64)
+
+    keys = set(ATTENTION_VARIANTS) | set(entropy_variants(r(3, 4)))
+    keys |= set(entropy_table_variants((4, 8), 0)) | set(mha_variants(r(4, 8), *(r(8, 8) for _ in range(4)), 2))
+    keys |= {k for choice in MCQ_MISCONCEPTIONS.values() for k in choice.values()}
+    return {k.split("/")[0] for k in keys}

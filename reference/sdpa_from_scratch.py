@@ -459,3 +459,16 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     other = -2 if dim in (-1, x.dim() - 1) else -1
     out["softmax_wrong_dim"] = stable_softmax(x, dim=other)
     return out
+
+
+def nameable_keys() -> set[str]:
+    """Every misconception key this module's wrong variants can name (the part before any "/"), found by
+    calling each variant function once on small float64 inputs: tests/test_authoring.py checks that each
+    has a text in the assignment's hidden/_misconceptions.py. A new variant function belongs here too."""
+    g = torch.Generator().manual_seed(0)
+    Q, K, V = (torch.randn(*s, generator=g, dtype=torch.float64) for s in ((2, 5, 12), (2, 7, 12), (2, 7, 3)))
+    m = torch.rand(2, 5, 7, generator=g) < 0.5
+    m[:, 0] = False
+    keys = set(VARIANT_FUNCTIONS) | set(causal_mask_variants(4, 6)) | set(softmax_variants(Q))
+    keys |= set(wrong_variants(Q, K, V, m))
+    return {k.split("/")[0] for k in keys}
