@@ -679,9 +679,9 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
 
     if one >= 0.1 and one > 20 * limit * per_call:
         return one / per_call                         # hopeless (nested loops): stop here
-    # quick look, sized by the first call: ~10 ms of the student's CPU (a nanosecond clock) decide
-    # every verdict far from the limit; one near it is measured again below
-    r = ratio(0.01, max(1.0, one / per_call))
+    # quick look, sized by the first call: ~5 ms of the student's CPU (a nanosecond clock) decide
+    # every verdict far from the limit; one near it (load only inflates) is measured again below
+    r = ratio(0.005, max(1.0, one / per_call))
     if 0.8 * limit <= r <= 3 * limit:
         # near the limit: ~0.3 s per measurement, best of three (a busy machine only slows)
         r = min(ratio(0.3, r) for _ in range(3))
