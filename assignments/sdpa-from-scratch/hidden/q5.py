@@ -230,7 +230,8 @@ TIMED_CASES = [
 @test_case(points=1, hidden=True)
 @earned_with("test_float32_no_mask")
 def test_vectorised(scaled_dot_product_attention, rng):
-    # every timed call gets inputs the student has never seen, and the timed outputs are checked. A case
+    # the rule only (vectorised, through the engine's assert_vectorised): every timed call gets inputs the
+    # student has never seen, and the timed outputs are checked. A case
     # the function crashes on (4-D inputs with K.transpose(1, 2)) is the value tests' charge: the rule
     # is judged on the cases it runs, and on none only if it runs none
     diag.check_vectorised(scaled_dot_product_attention, TIMED_CASES, rng, SLOWDOWN_LIMIT)
