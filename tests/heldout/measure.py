@@ -115,6 +115,37 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # blind2 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
 BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind2 -v` against each variant's "mistake" words and code
+    "sdpa-from-scratch": {
+        "q1_batch_dim_dropped": (),                             # generic: "is not the shape of ..."
+        "q2_numpy_biased_var": ("biased_variance",),
+        "q2_power_precedence": (),                              # generic; scale_precedence exists but is not given
+        "q3_no_max_shift": ("no_max_subtraction",),
+        # max(...)[1] subtracts an index, so no maximum is subtracted: the fix is on the max-subtraction line
+        "q3_subtracts_argmax_index": ("no_max_subtraction",),
+        "q3_global_sum": ("softmax_global_sum",),
+        "q3_shifts_input_in_place": ("inplace_on_input",),
+        "q4_strict_lower_triangle": ("causal_excludes_self",),
+        "q4_returns_future_mask": ("inverted_mask",),           # True on the blocked keys
+        "q5_fill_minus_1e9": ("fully_masked_uniform", "neg_1e9_float16"),   # its words name both effects
+        "q5_fully_masked_rows_nan": ("fully_masked_nan",),
+        "q5_scale_from_float32_tensor": ("float32_scale",),
+        # mis-named on 8 of 13 tests: scale_by_T says the scale is a sequence length; the code reads d_k from
+        # axis 1, which is T_q only on 3-D inputs (as attention-pipeline's q02_d_k_from_shape_1 is judged)
+        "q5_d_k_from_dim_1": ("scale_by_batch_dim",),
+        "q5_masked_fill_result_discarded": ("mask_ignored",),   # the fill is thrown away: no score is masked
+        "q5_mask_multiplies_scores": ("mask_fills_zero",),
+        # mis-named: fixed_axes (a fixed number of dims) is not the mistake; the any() lost its keepdim
+        "q5_any_without_keepdim": ("reduction_without_keepdim",),
+        "q5_boolean_index_assignment": ("mask_not_broadcast",),
+        "q5_loop_over_queries": ("not_vectorised",),
+        "q6_softmax_over_queries": ("softmax_wrong_dim",),
+        "q6_two_decimals": (),                                  # generic: "is not correct in row(s) ..."
+        "q6_causal_keeps_upper_triangle": ("upper_triangular_mask",),
+        # choice D (only float16 goes wrong) keeps zeroing after the softmax, as blind's q7_answer_a does
+        "q7_answer_d": ("zero_after_softmax",),
+        "q8_caret_is_xor": (),                                  # generic: no key for ^ read as xor
+        "q8_counts_flops": ("madds_counted_twice",),
+    },
     "scaled-attention": {
         "q1_softmax_over_queries": ("softmax_wrong_dim",),         # dim=0 of a 2-D score matrix is dim=-2
         "q1_multiplies_by_sqrt": ("multiply_by_sqrt_dk",),
@@ -185,6 +216,29 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind3 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
+    "sdpa-from-scratch": {
+        "q1_out_shape_transposed": (),                          # generic: "is not the shape of the attention output"
+        "q2_elementwise_diagonal_dots": (),                     # generic: "is not the variance of the raw scores"
+        "q2_mean_of_row_variances": (),                         # generic: the same message
+        "q3_subtracts_min": ("softmax_subtracts_min",),         # q6's causal weights say only "NaN or inf"
+        # mis-named: q5's float16 test says softmax_global_sum ("far closer to"); no key names clamped logits
+        "q3_clamps_logits": (),
+        "q3_transposed_not_restored": (),                       # generic: a shape message
+        # its mask is tril's transpose, the upper triangle: named on square masks, a shape message otherwise
+        "q4_arange_unsqueeze_swapped": ("upper_triangular_mask",),
+        "q4_diagonal_plus_one": ("causal_includes_next",),
+        # mis-named: view_on_noncontiguous advises .reshape, which keeps the bug; K is never transposed
+        "q5_view_instead_of_transpose": ("keys_not_transposed",),
+        "q5_floor_division_scale": (),                          # generic; no key for // in the scale
+        # mis-named: the half-precision tests say softmax_global_sum; no key for mask.all taken for mask.any
+        "q5_all_instead_of_any": (),
+        "q5_zeros_without_like": ("dtype_changed",),            # float32 zeros mixed into half weights
+        "q6_output_from_scores": (),                            # generic: "out3 is not correct in row(s) ..."
+        "q6_masked_scores_zero": ("mask_fills_zero",),
+        "q7_answer_b": ("upper_triangular_mask",),              # choice B says the upper triangle should be kept
+        "q8_entries_T_times_d_k": (),                           # generic: "is not the number of entries ..."
+        "q8_cost_ratio_cubic": (),                              # generic; no cost_cubic_in_T key in this catalogue
+    },
     "scaled-attention": {
         "q1_int_sqrt_scale": ("integer_sqrt_scale",),
         "q1_returns_output_only": ("returns_output_only",),
