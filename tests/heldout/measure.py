@@ -2,9 +2,9 @@
 real Grader and prints, per set, the wrong variants named right / generic / raw exception / mis-named /
 not caught, and the correct ones at full marks.
 
-    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|blind3|NAME] [-v]
+    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|blind3|blind4|NAME] [-v]
 
-`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py` to `blind3.py`:
+`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py` to `blind4.py`:
 written without seeing the catalogue), says each mistake in words, and SET_KEYS below maps each of its
 variants to the keys that name that mistake (written after reading the outcome; the blind variants
 themselves are never changed). A wrong variant is
@@ -244,7 +244,8 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_returns_output_only": ("returns_output_only",),
         "q1_scales_queries_in_place": ("inplace_on_input",),
         "q1_row_sum_without_keepdim": (),                       # generic; keepdim_missing exists but is not given
-        "q2_missing_return": (),                                # generic: "is not answered yet" for a None return
+        # named since a None is checked against the other flag value's call (checks.raise_if_return_missing)
+        "q2_missing_return": ("return_missing_on_path",),
         "q2_key_equals_query": ("keys_are_queries",),
         "q4_entropy_sum_dim0": ("entropy_wrong_dim",),          # named since every other axis is tried
         "q4_table_keys_as_columns": ("keys_drawn_transposed",),
@@ -253,9 +254,10 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_answer_one": ("variance_after_scaling",),           # variance 1 whatever d_k: the scaled one for the raw
         "q6_answer_plain_mean": ("uniform_weights",),           # the unweighted mean = every key the same weight
         "q7_answer_sorted_keys": ("attention_needs_sorted_keys",),
-        "q8_heads_concatenated_as_rows": (),                    # raw: torch's mat1/mat2 shape message only
+        # named from torch's message: (n_heads * T, d_k) @ W_O, the heads stacked as rows
+        "q8_heads_concatenated_as_rows": ("mha_heads_concatenated_as_rows",),
         "q8_head_slices_start_at_h": ("mha_head_slice_offset",),
-        "q8_heads_project_own_input_slice": (),                 # generic: no key for per-head diagonal blocks
+        "q8_heads_project_own_input_slice": ("mha_input_split_before_projection",),   # diagonal blocks of W_*
     },
     "attention-pipeline": {
         # the mistake (Q, V, K) is named; the key's example, (weights, output), is about another function
@@ -284,9 +286,12 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# blind4 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
+BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
-    "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS}
+    "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
@@ -353,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("slugs", nargs="+")
     parser.add_argument("--set", action="append", metavar="NAME",
-                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2, blind3); repeatable")
+                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2, blind3, blind4); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
     args = parser.parse_args(argv)
     for name in args.set or ():
