@@ -611,6 +611,18 @@ def mha_merge_without_transpose(X, W_Q, W_K, W_V, W_O, n_heads: int, split: str 
     return y.reshape(T, C) @ W_O
 
 
+def mha_input_split_before_projection(X, W_Q, W_K, W_V, W_O, n_heads: int) -> torch.Tensor:
+    """X split into column slices before projecting: head h computes X[:, c] @ W[c, c] for its columns c,
+    so it sees only its own slice of the input through the diagonal block of each projection."""
+    d_k = X.shape[-1] // n_heads
+    heads = []
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        x = X[:, c]                                                       # (T, d_k)
+        heads.append(attention(x @ W_Q[c, c], x @ W_K[c, c], x @ W_V[c, c], d_k)[0])
+    return torch.cat(heads, dim=-1) @ W_O                                 # (T, C)
+
+
 def mha_split_only_without_transpose(X, W_Q, W_K, W_V, W_O, n_heads: int) -> torch.Tensor:
     """Split by reshape(n_heads, T, d_k) (tokens mixed across heads), merged back the right way."""
     T, C = X.shape
@@ -678,6 +690,7 @@ def mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict[str, torch.Tensor]:
         "mha_single_head": mha_single_head(*args),
         "mha_single_head/scaled_by_d_k": mha_single_head(*args, scale_dim=d_k),
         "mha_head_slice_offset": mha_head_slice_offset(*args),
+        "mha_input_split_before_projection": mha_input_split_before_projection(*args),
         "integer_sqrt_scale": multi_head_attention(*args, _attn=attention_integer_sqrt),
         "mha_scale_by_d_model": multi_head_attention(*args, _scale_dim=d_model),
         "divide_by_dk": multi_head_attention(*args, _attn=attention_divide_by_dk),
@@ -713,6 +726,6 @@ def nameable_keys() -> set[str]:
         return torch.randn(*shape, generator=g, dtype=torch.float64)
 
     keys = set(ATTENTION_VARIANTS) | set(entropy_variants(r(3, 4)))
-    keys |= set(entropy_table_variants((4, 8), 0)) | set(mha_variants(r(4, 8), *(r(8, 8) for _ in range(4)), 2))
+    keys |= set(entropy_table_variants((4, 8), 0)) | set(mha_variants(r(4, 8), r(8, 8), r(8, 8), r(8, 8), r(8, 8), 2))
     keys |= {k for choice in MCQ_MISCONCEPTIONS.values() for k in choice.values()}
     return {k.split("/")[0] for k in keys}

@@ -182,3 +182,31 @@ def test_a_misconception_is_what_the_hidden_helpers_raise():
     q1 = _hidden("q1")
     e = StudentCodeError("TypeError", "sqrt(): argument 'input' (position 1) must be Tensor, not int")
     assert isinstance(q1._crash_named(e, _r(5, 12), _r(7, 12)), Misconception)
+
+
+# --- issue 21, fourth round ------------------------------------------------------------------------------
+
+def test_the_input_split_before_projecting_is_the_diagonal_blocks_and_apart():
+    X = _r(5, 48)
+    Ws = [_r(48, 48, seed=s) / math.sqrt(48) for s in range(1, 5)]
+    got = sa.mha_input_split_before_projection(X, *Ws, 4)
+    # the same as projecting X by the block-diagonal part of each weight
+    blocks = [torch.block_diag(*(W[i * 12:(i + 1) * 12, i * 12:(i + 1) * 12] for i in range(4))) for W in Ws[:3]]
+    assert _same(got, sa.multi_head_attention(X, *blocks, Ws[3], 4))
+    assert not _same(got, sa.multi_head_attention(X, *Ws, 4))
+    assert "mha_input_split_before_projection" in sa.mha_variants(X, *Ws, 4)
+
+
+def test_heads_stacked_as_rows_are_named_from_torchs_shapes_only():
+    q8 = _hidden("q8")
+    X = _r(5, 48)
+    Ws = [_r(48, 48, seed=s) for s in range(1, 5)]
+
+    def never(*_a):
+        raise AssertionError("no re-run is needed")
+
+    e = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (20x12 and 48x48)")
+    named = q8._crash_named(never, e, X, Ws, 4)
+    assert isinstance(named, Misconception) and named.key == "mha_heads_concatenated_as_rows"
+    other = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x48)")
+    assert q8._crash_named(lambda *_a: None, other, X, Ws, 4) is None

@@ -56,6 +56,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
                               "signature says causal=True): a call that leaves the argument out gets the wrong "
                               "behaviour, although passing it explicitly is right",
+    "return_missing_on_path": "computing the result on one path of the function (a branch of an if) without "
+                              "returning it: that call returns None, while a call taking another path returns "
+                              "its value",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
 }
@@ -256,6 +259,25 @@ def raise_if_wrong_default(fn: Callable[..., Any], args: Sequence[Any], defaults
                             "notebook's signature")
 
 
+def raise_if_return_missing(got: object, others: Mapping[str, Callable[[], Any]], right: Callable[[Any], bool],
+                            what: str = "your function") -> None:
+    """Name `return_missing_on_path` when `got` is None and a second call taking another path (each of
+    `others`: how it differs, in words -> the call) returns a value that `right` accepts: the function has
+    code that computes an answer, and one path drops it. A crash or a None of the second call is no
+    evidence (a stub returns None on every path)."""
+    if got is not None:
+        return
+    for said, again in others.items():
+        try:
+            out = again()
+        except Exception:  # noqa: BLE001 - no second value: nothing to name
+            continue
+        if out is not None and right(out):
+            raise Misconception("return_missing_on_path", f"{what} returns None, and a call {said} returns the "
+                                "right value: a `return` is missing on the path this call takes: "
+                                + describe("return_missing_on_path"))
+
+
 def differs_when_repeated(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any],
                           first: object) -> bool:
     """Whether a second call of the student's `fn` on the same inputs gives something else than `first`:
@@ -356,11 +378,12 @@ def nearest_variant(got: torch.Tensor, expected: torch.Tensor,
 
 def raise_if_variant(got: torch.Tensor, variants: Mapping[str, torch.Tensor | None] | None, what: str,
                      dtype: torch.dtype, rtol: float | None = None, atol: float | None = None,
-                     expected: torch.Tensor | None = None) -> None:
+                     expected: torch.Tensor | None = None, nearest: bool = True) -> None:
     """Name the one wrong variant `got` matches. Two that match on this input (the test's shapes
     do not separate them) are both mentioned and neither is named. A variant called "key/detail" is
     one way of making the mistake `key` (scale_by_T/queries: dividing by sqrt(T_q)). In half
-    precision, with `expected` given, a much nearer variant is named too (nearest_variant)."""
+    precision, with `expected` given, a much nearer variant is named too (nearest_variant), unless
+    `nearest` is False (an assignment that names half precision only from what equals a mistake's output)."""
     hits = list(dict.fromkeys(k.split("/")[0] for k in matching_variants(got, variants, dtype, rtol, atol,
                                                                            expected=expected)))
     if len(hits) == 1:
@@ -368,7 +391,7 @@ def raise_if_variant(got: torch.Tensor, variants: Mapping[str, torch.Tensor | No
     if len(hits) > 1:
         raise AssertionError(f"{what} is wrong: on this input it matches each of "
                              + "; ".join(describe(k) for k in hits))
-    if dtype in HALF and expected is not None and variants and tuple(got.shape) == tuple(expected.shape):
+    if nearest and dtype in HALF and expected is not None and variants and tuple(got.shape) == tuple(expected.shape):
         near = nearest_variant(got, expected, variants)
         if near is not None:
             key = near.split("/")[0]
@@ -456,7 +479,7 @@ Variants = Mapping[str, "torch.Tensor | None"]
 def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
                    dtype: torch.dtype | None = None,
                    variants: Variants | Callable[[], Variants] | None = None,
-                   rtol: float | None = None, atol: float | None = None) -> None:
+                   rtol: float | None = None, atol: float | None = None, nearest: bool = True) -> None:
     """`got` must be a plain tensor of `expected`'s shape and dtype (or `dtype`) and close to it.
 
     `expected` may be computed in higher precision; it is compared in float64 with the tolerances of
@@ -468,7 +491,8 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     precision, no catalogued variant matching, is `float32_precision`.
 
     `variants` may be given as a function of no arguments that returns them: it is called only when
-    `got` is wrong (computing every variant was most of a right answer's grading time)."""
+    `got` is wrong (computing every variant was most of a right answer's grading time). `nearest=False`
+    names a half-precision result only when it matches a variant, never for being merely nearer to one."""
     def wrong() -> Variants | None:
         return variants() if callable(variants) else variants
 
@@ -487,7 +511,7 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if _close(t, expected, dtype, rtol, atol):
         return
-    raise_if_variant(t, wrong(), what, dtype, rtol, atol, expected=expected)
+    raise_if_variant(t, wrong(), what, dtype, rtol, atol, expected=expected, nearest=nearest)
     if dtype == torch.float64 and rtol is None and atol is None and _close(t, expected, torch.float32):
         worst = float((t.to(torch.float64) - expected.to(torch.float64)).abs().max())
         if worst > 1e-8:   # an epsilon of 1e-9 or so added somewhere stays below: it is not float32

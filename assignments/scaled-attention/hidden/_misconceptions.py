@@ -138,6 +138,11 @@ MISCONCEPTIONS = {
                            "need an int, d_model // n_heads",
     "mha_head_slice_offset": "slicing head h as columns h to h + d_k instead of h * d_k to (h + 1) * d_k: the "
                              "heads overlap and most columns are never used",
+    "mha_heads_concatenated_as_rows": "concatenating the head outputs along the rows (torch.cat's default "
+                                      "dim=0, (n_heads * T, d_k)) instead of the columns (dim=-1, (T, d_model))",
+    "mha_input_split_before_projection": "splitting the input X into column slices before projecting (each head "
+                                         "multiplies its slice by its diagonal block of W_Q, W_K, W_V) instead of "
+                                         "projecting all of X and then splitting Q, K, V into heads",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

@@ -12,6 +12,7 @@ from autograder.grading.checks import (
     call,
     describe,
     expect_number,
+    raise_if_return_missing,
     register_misconceptions,
 )
 from reference import scaled_attention as ref
@@ -62,7 +63,24 @@ def _estimate(fn, d_k, rng, **kwargs):
     """One estimate from a fresh generator: (value, seed)."""
     seed = _seed(rng)
     got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
+    _raise_if_return_missing(fn, got, d_k, seed, kwargs.get("scaled", False))
     return _number(got, "dot_product_variance(...)"), seed
+
+
+def _raise_if_return_missing(fn, got, d_k, seed, scaled):
+    """A None from one flag value where the other returns its right estimate (within the 10% band) on
+    the same generator: that branch computes the variance and drops it."""
+    other = not scaled
+    target = 1.0 if other else float(d_k)
+
+    def right(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and _near(float(v), target)
+
+    def again():
+        return fn(d_k, N, torch.Generator().manual_seed(seed), scaled=other)
+
+    raise_if_return_missing(got, {f"with scaled={other}": again}, right, what=f"dot_product_variance(d_k={d_k}, "
+                            f"..., scaled={scaled})")
 
 
 def _two_estimates(fn, d_k, rng, **kwargs):
@@ -142,6 +160,7 @@ def test_draws_from_generator(dot_product_variance, rng):
     # two generators seeded alike give the same Python float (the notebook asks for .item())
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=rng))
     first = call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance")
+    _raise_if_return_missing(dot_product_variance, first, 16, seed, False)
     a = _number(first, "dot_product_variance(...)")
     b = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),
                 "dot_product_variance(...)")

@@ -83,7 +83,14 @@ def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | Non
                              + describe("mha_head_size_float"))
     d_model = X.shape[-1]
     d_k = d_model // n_heads
-    if X.shape[0] >= d_model or n_heads == 1:
+    T = X.shape[0]
+    stacked = f"mat1 and mat2 shapes cannot be multiplied ({n_heads * T}x{d_k} and {d_model}x{d_model})"
+    if e.exc_type == "RuntimeError" and stacked in e.message and n_heads > 1 and n_heads * T != d_k:
+        # the heads' outputs, (T, d_k) each, stacked as n_heads * T rows: torch.cat's default dim=0
+        return Misconception("mha_heads_concatenated_as_rows", f"your code raised {e.exc_type}: {first[:200]}: "
+                             f"{n_heads} heads of ({T}, {d_k}) stacked as rows, then multiplied by W_O: "
+                             + describe("mha_heads_concatenated_as_rows"))
+    if T >= d_model or n_heads == 1:
         return None
     X2 = torch.randn((d_model, d_model), generator=torch.Generator().manual_seed(0), dtype=X.dtype)
     try:

@@ -733,3 +733,51 @@ def softmax_entropy(logits):
     return -(log_p.exp() * log_p).sum(dim=0)
 '''), {"key": "entropy_wrong_dim", "where": ["q4"]}),
 })
+
+
+# Issue 21, fourth round: heads stacked as rows (torch.cat's default dim=0), the input split before projecting
+MHA_INPUT_SPLIT_INLINE = '''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    x = X.view(T, n_heads, d_k).transpose(0, 1)                                           # (h, T, d_k)
+    q, k, v = (x @ torch.stack([W[i * d_k:(i + 1) * d_k, i * d_k:(i + 1) * d_k] for i in range(n_heads)])
+               for W in (W_Q, W_K, W_V))                                                 # diagonal blocks
+    w = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(d_k), dim=-1)
+    return (w @ v).transpose(0, 1).reshape(T, d_model) @ W_O
+'''
+WRONG.update({
+    "mha_cat_default_dim": (mha(MHA_LOOP.replace("torch.cat(heads, dim=1)", "torch.cat(heads)")),
+                            {"key": "mha_heads_concatenated_as_rows", "where": ["q8"]}),
+    "mha_inline_heads_flattened_as_rows": (mha_inline("o.transpose(0, 1).reshape(T, d_model) @ W_O",
+                                                      "o.reshape(-1, d_k) @ W_O"),
+                                           {"key": "mha_heads_concatenated_as_rows", "where": ["q8"]}),
+    "mha_loop_input_slices": (mha(MHA_LOOP.replace(
+        "out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k)",
+        "x_h = X[:, cols]\n        out_h, _ = attention(x_h @ W_Q[cols, cols], x_h @ W_K[cols, cols], "
+        "x_h @ W_V[cols, cols], d_k)")),
+        {"key": "mha_input_split_before_projection", "where": ["q8"]}),
+    "mha_inline_input_slices": (mha(MHA_INPUT_SPLIT_INLINE),
+                                {"key": "mha_input_split_before_projection", "where": ["q8"]}),
+})
+
+# Issue 21, fourth round: a `return` missing on one path (the other flag value returns the right estimate)
+WRONG.update({
+    "variance_scaled_branch_no_return": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+        result = dots.var().item()
+    else:
+        return dots.var().item()
+'''), {"key": "return_missing_on_path", "where": ["q2:test_scaled_variance_is_one"]}),
+    "variance_unscaled_path_no_return": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        return (dots / d_k ** 0.5).var().item()
+    v = dots.var().item()
+'''), {"key": "return_missing_on_path", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_draws_from_generator"]}),
+})
