@@ -514,7 +514,16 @@ def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
         "seed_outside_loop": entropy_table(dims, seed, _seed_each=False),
         "keys_drawn_first": entropy_table(dims, seed, _keys_first=True),
         "uniform_samples": entropy_table(dims, seed, _draw=torch.rand),
+        **table_fields_swapped(entropy_table(dims, seed)),
     }
+
+
+def table_fields_swapped(rows: list[dict]) -> dict[str, list[dict]]:
+    """The table with two of its number columns exchanged in every row (H_raw holding H_scaled's value and
+    the other way round: a copy-paste slip), one variant per pair of columns."""
+    cols = ENTROPY_TABLE_KEYS[1:]
+    return {f"table_fields_swapped/{a}_{b}": [{**r, a: r[b], b: r[a]} for r in rows]
+            for i, a in enumerate(cols) for b in cols[i + 1:]}
 
 
 def table_as_tensor(rows) -> torch.Tensor:

@@ -210,3 +210,20 @@ def test_heads_stacked_as_rows_are_named_from_torchs_shapes_only():
     assert isinstance(named, Misconception) and named.key == "mha_heads_concatenated_as_rows"
     other = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x48)")
     assert q8._crash_named(lambda *_a: None, other, X, Ws, 4) is None
+
+
+def test_swapped_table_fields_are_apart_and_a_dict_of_columns_is_named_only_when_right():
+    rows = sa.entropy_table((12, 48, 100), 3)
+    variants = {k: sa.table_as_tensor(v) for k, v in sa.entropy_table_variants((12, 48, 100), 3).items()}
+    right = sa.table_as_tensor(rows)
+    swapped = {k: v for k, v in variants.items() if k.startswith("table_fields_swapped/")}
+    assert len(swapped) == 6 and not any(torch.allclose(v, right) for v in swapped.values())
+    assert not [(a, b) for (a, x), (b, y) in combinations(variants.items(), 2)
+                if a.split("/")[0] != b.split("/")[0] and torch.allclose(x, y)]
+    q4 = _hidden("q4")
+    cols = {k: [r[k] for r in rows] for k in sa.ENTROPY_TABLE_KEYS}
+    with pytest.raises(Misconception) as e:
+        q4._raise_if_columns(cols, (12, 48, 100), right)
+    assert e.value.key == "table_dict_of_lists"
+    cols["H_raw"] = cols["H_scaled"]                  # wrong values as columns: not named
+    q4._raise_if_columns(cols, (12, 48, 100), right)

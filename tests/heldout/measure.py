@@ -249,8 +249,8 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_key_equals_query": ("keys_are_queries",),
         "q4_entropy_sum_dim0": ("entropy_wrong_dim",),          # named since every other axis is tried
         "q4_table_keys_as_columns": ("keys_drawn_transposed",),
-        "q4_table_entropies_swapped": (),                       # generic: no key for H_raw / H_scaled swapped
-        "q4_table_dict_of_lists": (),                           # generic: "should return a list of dicts, got dict"
+        "q4_table_entropies_swapped": ("table_fields_swapped",),   # H_raw / H_scaled: every pair of columns is tried
+        "q4_table_dict_of_lists": ("table_dict_of_lists",),     # its columns, made rows, are the right table
         "q5_answer_one": ("variance_after_scaling",),           # variance 1 whatever d_k: the scaled one for the raw
         "q6_answer_plain_mean": ("uniform_weights",),           # the unweighted mean = every key the same weight
         "q7_answer_sorted_keys": ("attention_needs_sorted_keys",),

@@ -105,6 +105,10 @@ MISCONCEPTIONS = {
                             "3-D input (dim 1 otherwise), not the last dimension; pass dim=-1",
     "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
+    "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
+                            "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",
+    "table_dict_of_lists": "returning one dict of columns (a list of values per key, pandas style) where a list "
+                           "with one dict per row is asked",
     "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
     "keys_drawn_first": "drawing k before q: after torch.manual_seed the first numbers go to q = torch.randn(1, d), "
                         "then k = torch.randn(5, d)",

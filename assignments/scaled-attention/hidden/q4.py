@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     call,
     charged_in_parts,
     describe,
+    matching_variants,
     randn,
     register_misconceptions,
 )
@@ -120,6 +121,23 @@ def _table(rows, dims):
     return ref.table_as_tensor(rows)
 
 
+def _raise_if_columns(rows, dims, expected) -> None:
+    """A dict of columns (one list per key) where a list of rows is asked, named when turning it into rows
+    gives the right table."""
+    if not isinstance(rows, dict) or not all(isinstance(rows.get(k), (list, tuple)) for k in ref.ENTROPY_TABLE_KEYS):
+        return
+    if any(len(rows[k]) != len(dims) for k in ref.ENTROPY_TABLE_KEYS):
+        return
+    as_rows = [{k: rows[k][i] for k in ref.ENTROPY_TABLE_KEYS} for i in range(len(dims))]
+    try:
+        table = _table(as_rows, dims)
+    except AssertionError:
+        return
+    if matching_variants(table, {"right": expected}, torch.float32):
+        raise Misconception("table_dict_of_lists", "entropy_table returns a dict of columns (one list per key); as "
+                            "one dict per d its values are right: " + describe("table_dict_of_lists"))
+
+
 def _entropy_wrong(softmax_entropy) -> bool:
     """Whether the student's softmax_entropy is wrong on the lesson's kind of input, 5 float32 scores."""
     raw = torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])
@@ -148,6 +166,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
     variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
 
     def check(rows):
+        _raise_if_columns(rows, dims, expected)
         assert_matches(_table(rows, dims), expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
                        variants=variants)
 

@@ -781,3 +781,32 @@ WRONG.update({
     v = dots.var().item()
 '''), {"key": "return_missing_on_path", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_draws_from_generator"]}),
 })
+
+# Issue 21, fourth round: container kinds and swapped fields in the table
+TABLE_COLUMNS = '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    cols = {key: [] for key in ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")}
+    for d in dims:
+        torch.manual_seed(seed)
+        q = torch.randn(1, d); k = torch.randn(5, d)
+        raw = (q @ k.T)[0]
+        scaled = raw / d**0.5
+        for key, value in zip(cols, (d, raw.std().item(), scaled.std().item(), softmax_entropy(raw).item(),
+                                     softmax_entropy(scaled).item())):
+            cols[key].append(value)
+    return cols
+'''
+WRONG.update({
+    "table_stds_swapped": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                 '"raw_std": scaled.std().item(), "scaled_std": raw.std().item()'),
+                           {"key": "table_fields_swapped", "where": ["q4:test_entropy_table_lesson",
+                                                                     "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_entropies_swapped": (table('"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
+                                      '"H_raw": softmax_entropy(scaled).item(), "H_scaled": softmax_entropy(raw).item()'),
+                                {"key": "table_fields_swapped", "where": ["q4:test_entropy_table_lesson",
+                                                                          "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_columns_dict": ({"softmax_entropy": ENTROPY + TABLE_COLUMNS},
+                           {"key": "table_dict_of_lists", "where": ["q4:test_entropy_table_lesson",
+                                                                    "q4:test_entropy_table_other_dims_and_seed"]}),
+})
