@@ -97,6 +97,9 @@ class Reply(TypedDict):
     error: NotRequired[ErrorInfo]
     kind: NotRequired[Literal["missing", "unanswered", "callable", "value"]]
     devices: NotRequired[list[str]]
+    # on a reply to call or time_fresh (ok or not) and to exec: the kind of each name resolved so far,
+    # as it is after the student's code ran (the grader resolves those again only for values)
+    kinds: NotRequired[dict[str, Literal["missing", "unanswered", "callable", "value"]]]
 
 
 # --- grader <-> zygote -----------------------------------------------------------------------

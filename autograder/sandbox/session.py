@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 
 MAX_CELL_ERROR = 500
+RESOLVE_KINDS = ("missing", "unanswered", "callable", "value")   # messages.Reply's `kind`
 
 
 _DEFAULTS = Limits()  # grading.yml's model is the one declaration of every limit and its default
@@ -168,6 +169,11 @@ class WorkerSession:
         # an optional call (optional_calls) killed this worker, or saw it die: replacing it is the
         # grader's cost, not a restart charged to the submission
         self.lost_to_optional = False
+        # What each name the tests resolved is, as the worker said after the last request that ran
+        # student code (RESOLVE_KINDS): a resolve of a function, a missing name or an unanswered one
+        # is answered from here without a round trip (resolve).
+        self._kinds: dict[str, str] = {}
+        self._asked: set[str] = set()
         try:
             ready, self.pid = _recv_ready(sock, timeout=30)
         except Exception:
@@ -265,17 +271,31 @@ class WorkerSession:
                     pass
 
     def _untimed_request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
+        if op != "resolve":
+            self._kinds = {}   # student code runs: nothing known survives unless the reply says so
         rid = self._send(op, **fields)
         reply = self._recv(self._budget(timeout), what)
         if reply.get("id") != rid:
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")
+        if op in ("call", "time_fresh"):
+            self._learn_kinds(reply.get("kinds"))
         if reply.get("ok") is not True:
             error = reply.get("error")
             err: dict[str, Any] = error if isinstance(error, dict) else {}
             raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
                                    str(err.get("traceback", "")))
         return reply
+
+    def _learn_kinds(self, kinds: Any) -> None:
+        """The kinds a reply to a request that ran student code carries (Reply.kinds): only names
+        this session asked about, only known kinds, else nothing is learnt. A worker could lie here
+        as it could lie to a resolve: a cached kind gives it nothing it could not answer anyway."""
+        self._kinds = {}
+        if type(kinds) is not dict or len(kinds) > len(self._asked):
+            return
+        if all(type(k) is str and k in self._asked and v in RESOLVE_KINDS for k, v in kinds.items()):
+            self._kinds = {k: v for k, v in kinds.items() if v != "value"}
 
     def kill(self, reason: str = "") -> None:
         """SIGKILL the worker (through its pidfd) and stop talking to it. The pidfd stays open for
@@ -353,6 +373,7 @@ class WorkerSession:
         come in order (start i, end i, start i+1, ...): anything else is a forgery and ends the
         worker."""
         self.cells = list(cells)
+        self._kinds = {}
         outcome = ExecOutcome()
         rid = self._send("exec", cells=cells)
         current, started = None, 0.0
@@ -404,11 +425,34 @@ class WorkerSession:
         return not self._dead
 
     def resolve(self, name: str, device: str) -> object:
+        """A proxy for a function, a plain value, None for a name the notebook does not define.
+
+        A name's kind changes only when student code runs, and every request that runs it (exec,
+        call, time_fresh) clears what is known; a call's or a timing's reply then says what each name
+        asked before is now (Worker.kinds). So a function is resolved once per test only where no
+        call came before; a value is always read afresh. Every check a round trip would make first
+        (a stopped worker, the submission's deadline, shrinking's deadline) is made here too."""
+        kind = self._kinds.get(name)
+        if kind is not None and not self._dead:
+            until = _OPTIONAL_UNTIL.get()
+            if until is not None and until - time.monotonic() <= 0:
+                raise CallCutShort(f"reading {name}", "the grader's time for it was spent")
+            self._budget(self.policy.call_timeout_s)
+            timers.count("resolve from the last reply")
+            return self._resolved(name, device, kind, None)
+        self._asked.add(name)
         reply = self.request("resolve", self.policy.call_timeout_s, f"reading {name}", name=name)
         kind = reply.get("kind")
+        if kind in ("callable", "missing", "unanswered"):
+            self._kinds[name] = kind
+        elif kind == "value":
+            self._kinds = {}   # encoding a value may have run the student's code (a subclass's hooks)
+        return self._resolved(name, device, kind, reply)
+
+    def _resolved(self, name: str, device: str, kind: Any, reply: dict[str, Any] | None) -> object:
         if kind == "callable":
             return WorkerProxy(self, name, device)
-        if kind == "value":
+        if kind == "value" and reply is not None:
             return protocol.decode_value(reply.get("value"))
         if kind == "unanswered":
             raise NotAnswered(name)

@@ -41,6 +41,7 @@ import types
 from typing import Any
 
 CONTROL_FD = 3
+MAX_WATCHED = 64  # names whose kinds a reply carries (Worker.watched)
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -712,19 +713,44 @@ class Worker:
         self.policy = policy
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
         self.stash: dict[str, Any] = {}
+        # names the grader has resolved: every reply to a request that ran student code tells it
+        # their kinds as they are after it (Reply.kinds), so it need not ask again before each call
+        self.watched: dict[str, None] = {}
         self.out = CappedWriter(int(policy["output_kb"]) * 1024)
         sys.modules["otter"] = _otter_stub()
 
     def send(self, message: dict[str, Any]) -> None:
         self.protocol.send_frame(self.sock, message)
 
-    def reply(self, rid: int, value: Any = None, **extra: Any) -> None:
+    def reply(self, rid: int, value: Any = None, kinds: bool = False, **extra: Any) -> None:
+        """`kinds`: the request ran student code, so the reply says what the watched names are now
+        (computed last, after anything of the student's that encoding or an error's text ran)."""
         try:
             encoded = self.protocol.encode_value(value)
         except Exception as e:  # noqa: BLE001 - the student's value cannot be sent: an error reply
-            self.send({"id": rid, "ok": False, "error": _error(e)})
+            self.fail(rid, _error(e), kinds)
             return
-        self.send({"id": rid, "ok": True, "value": encoded, **extra})
+        message = {"id": rid, "ok": True, "value": encoded, **extra}
+        if kinds:
+            message["kinds"] = self.kinds()
+        self.send(message)
+
+    def fail(self, rid: int, error: dict[str, Any], kinds: bool = False) -> None:
+        message: dict[str, Any] = {"id": rid, "ok": False, "error": error}
+        if kinds:
+            message["kinds"] = self.kinds()
+        self.send(message)
+
+    def kind(self, name: str) -> str:
+        if name not in self.ns:
+            return "missing"
+        value = self.ns[name]
+        if value is Ellipsis:  # the template's `answer = ...`, still as given
+            return "unanswered"
+        return "callable" if callable(value) else "value"
+
+    def kinds(self) -> dict[str, str]:
+        return {name: self.kind(name) for name in self.watched}
 
     def exec_cells(self, rid: int, cells: list[str]) -> None:
         sys.stdout = sys.stderr = self.out
@@ -740,7 +766,7 @@ class Worker:
             self.send({"event": "cell_end", "index": i, "status": status, "error": err,
                        "duration_s": round(time.perf_counter() - start, 4)})
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        self.reply(rid, None, output=self.out.take())
+        self.reply(rid, None, kinds=True, output=self.out.take())
 
     def _args(self, msg: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         args = self.protocol.decode_value(msg.get("args", []), from_grader=True)
@@ -763,14 +789,13 @@ class Worker:
             self.exec_cells(rid, msg["cells"])
         elif op == "resolve":
             name = msg["name"]
-            if name not in self.ns:
-                self.send({"id": rid, "ok": True, "kind": "missing", "value": None})
-            elif self.ns[name] is Ellipsis:  # the template's `answer = ...`, still as given
-                self.send({"id": rid, "ok": True, "kind": "unanswered", "value": None})
-            elif callable(self.ns[name]):
-                self.send({"id": rid, "ok": True, "kind": "callable", "value": None})
-            else:
+            if len(self.watched) < MAX_WATCHED and type(name) is str and len(name) <= 200:
+                self.watched[name] = None
+            kind = self.kind(name)
+            if kind == "value":
                 self.reply(rid, self.ns[name], kind="value")
+            else:
+                self.send({"id": rid, "ok": True, "kind": kind, "value": None})
         elif op == "call":
             fn = self.ns.get(msg["name"])
             args, kwargs = self._args(msg)
@@ -780,9 +805,9 @@ class Worker:
                 lambda: self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), msg.get("grad_wrt"),
                                           grad_out, self.policy.get("forbidden", ()), changed))
             if ok:
-                self.reply(rid, result[0], devices=result[1], changed=changed)
+                self.reply(rid, result[0], kinds=True, devices=result[1], changed=changed)
             else:
-                self.send({"id": rid, "ok": False, "error": result})
+                self.fail(rid, result, kinds=True)
         elif op == "time_fresh":
             fn = self.ns.get(msg["name"])
             kwargs = dict(self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}})))
@@ -791,9 +816,9 @@ class Worker:
                 lambda: self.calls.run_fresh_calls(fn, specs, kwargs, int(msg["seed"]), int(msg["repeat"]),
                                                    msg.get("device", "cpu"), self.policy.get("forbidden", ())))
             if ok:
-                self.reply(rid, result)
+                self.reply(rid, result, kinds=True)
             else:
-                self.send({"id": rid, "ok": False, "error": result})
+                self.fail(rid, result, kinds=True)
         elif op == "exit":
             return False
         else:
