@@ -171,6 +171,18 @@ def attention_max_without_keepdim(Q, K, V, d_k):
     return weights @ V, weights
 
 
+def attention_stable_sum_without_keepdim(Q, K, V, d_k, keep_max: bool = True):
+    # exp(s - s.max(-1, keepdim=keep_max)) / e.sum(-1): the sum (and without keep_max the max too) of row j
+    # broadcast along the keys; only when T_q == T_k (else it raises)
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    if Q.shape[-2] != K.shape[-2]:
+        return None, None
+    m = s.max(dim=-1, keepdim=True).values if keep_max else s.max(dim=-1).values
+    e = torch.exp(s - m)
+    weights = e / e.sum(dim=-1)
+    return weights @ V, weights
+
+
 def attention_values_are_keys(Q, K, V, d_k):
     # weights @ K: the keys mixed instead of the values (output width d_k)
     weights = F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
@@ -211,6 +223,8 @@ ATTENTION_VARIANTS = {
     "scores_normalised_without_exp/l2": attention_normalised_l2,
     "keepdim_missing": attention_sum_without_keepdim,
     "keepdim_missing/max": attention_max_without_keepdim,
+    "keepdim_missing/stable_sum": attention_stable_sum_without_keepdim,
+    "keepdim_missing/stable_both": lambda Q, K, V, d_k: attention_stable_sum_without_keepdim(Q, K, V, d_k, False),
     "values_are_keys": attention_values_are_keys,
     "causal_mask_added": attention_causal,
 }

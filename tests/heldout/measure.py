@@ -221,17 +221,18 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_elementwise_diagonal_dots": (),                     # generic: "is not the variance of the raw scores"
         "q2_mean_of_row_variances": (),                         # generic: the same message
         "q3_subtracts_min": ("softmax_subtracts_min",),         # q6's causal weights say only "NaN or inf"
-        # mis-named: q5's float16 test says softmax_global_sum ("far closer to"); no key names clamped logits
+        # no key names clamped logits (q5's float16 test once said softmax_global_sum, "far closer to")
         "q3_clamps_logits": (),
         "q3_transposed_not_restored": (),                       # generic: a shape message
         # its mask is tril's transpose, the upper triangle: named on square masks, a shape message otherwise
         "q4_arange_unsqueeze_swapped": ("upper_triangular_mask",),
         "q4_diagonal_plus_one": ("causal_includes_next",),
-        # mis-named: view_on_noncontiguous advises .reshape, which keeps the bug; K is never transposed
-        "q5_view_instead_of_transpose": ("keys_not_transposed",),
+        # K.view(..., d_k, T_k) taken for a transpose: view_as_transpose (view_on_noncontiguous would advise
+        # .reshape, which keeps the bug)
+        "q5_view_instead_of_transpose": ("view_as_transpose",),
         "q5_floor_division_scale": (),                          # generic; no key for // in the scale
-        # mis-named: the half-precision tests say softmax_global_sum; no key for mask.all taken for mask.any
-        "q5_all_instead_of_any": (),
+        # mask.all taken for mask.any: mask_all_for_any (it was mis-named softmax_global_sum in half precision)
+        "q5_all_instead_of_any": ("mask_all_for_any",),
         "q5_zeros_without_like": ("dtype_changed",),            # float32 zeros mixed into half weights
         "q6_output_from_scores": (),                            # generic: "out3 is not correct in row(s) ..."
         "q6_masked_scores_zero": ("mask_fills_zero",),
@@ -243,7 +244,9 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_int_sqrt_scale": ("integer_sqrt_scale",),
         "q1_returns_output_only": ("returns_output_only",),
         "q1_scales_queries_in_place": ("inplace_on_input",),
-        "q1_row_sum_without_keepdim": (),                       # generic; keepdim_missing exists but is not given
+        # named since the max-subtracted exp divided by a sum without keepdim is tried (square inputs, and a
+        # rectangular crash re-run with as many queries as keys)
+        "q1_row_sum_without_keepdim": ("keepdim_missing",),
         # named since a None is checked against the other flag value's call (checks.raise_if_return_missing)
         "q2_missing_return": ("return_missing_on_path",),
         "q2_key_equals_query": ("keys_are_queries",),

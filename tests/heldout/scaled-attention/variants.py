@@ -810,3 +810,20 @@ WRONG.update({
                            {"key": "table_dict_of_lists", "where": ["q4:test_entropy_table_lesson",
                                                                     "q4:test_entropy_table_other_dims_and_seed"]}),
 })
+
+# Issue 21, fourth round: a row sum without keepdim after a max-subtracted exp (wrong when square, a crash
+# otherwise: named from the same call cut to as many queries as keys)
+WRONG.update({
+    "attention_stable_sum_no_keepdim": (attention('''
+    s = Q @ K.T / math.sqrt(d_k)
+    e = torch.exp(s - s.max(dim=-1, keepdim=True).values)
+    weights = e / e.sum(dim=-1)
+    return weights @ V, weights
+'''), {"key": "keepdim_missing", "where": ["q1", "q8"]}),
+    "attention_stable_both_no_keepdim": (attention('''
+    s = Q @ K.transpose(-2, -1) / d_k ** 0.5
+    e = (s - s.amax(-1)).exp()
+    weights = e / e.sum(-1)
+    return weights @ V, weights
+'''), {"key": "keepdim_missing", "where": ["q1", "q8"]}),
+})
