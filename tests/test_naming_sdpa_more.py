@@ -256,3 +256,96 @@ def test_a_causal_mask_of_numbers_or_of_one_length_is_named(mask_fn, key) -> Non
         _test("q4", "test_more_keys_than_queries")(causal_mask=TrustedProxy(mask_fn, "cpu"),
                                                     rng=torch.Generator().manual_seed(0))
     assert named.value.key == key
+
+
+# --- fourth round: blind2/blind3's mis-names, by cause --------------------------------------------------
+
+def _attention(scores, mask, V, has_key=lambda m: m.any(dim=-1, keepdim=True)):
+    if mask is not None:
+        w = torch.softmax(scores.masked_fill(~mask, float("-inf")), -1)
+        return torch.where(has_key(mask), w, torch.zeros_like(w)) @ V
+    return torch.softmax(scores, -1) @ V
+
+
+def _d_k_from_dim_1(Q, K, V, mask=None):
+    return _attention(Q @ K.transpose(-2, -1) / math.sqrt(Q.size(1)), mask, V)
+
+
+def _sqrt_T_q(Q, K, V, mask=None):
+    return _attention(Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-2)), mask, V)
+
+
+def test_d_k_from_axis_1_is_scale_by_batch_dim_on_3d_and_a_real_sqrt_T_stays_scale_by_T() -> None:
+    Q, K, V = _qkv((2, 6, 12), (2, 8, 12), (2, 8, 5))
+    mask = diag.random_mask((2, 6, 8), torch.Generator().manual_seed(1))
+    for fn, key in ((_d_k_from_dim_1, "scale_by_batch_dim"), (_sqrt_T_q, "scale_by_T")):
+        with pytest.raises(Misconception) as named:
+            diag.judge(fn, Q, K, V, mask, fn(Q, K, V, mask), "the output")
+        assert named.value.key == key
+
+
+def _any_without_keepdim(Q, K, V, mask=None):
+    return _attention(Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1)), mask, V, lambda m: m.any(dim=-1))
+
+
+def test_any_without_keepdim_is_named_from_the_square_probe_not_fixed_axes() -> None:
+    Q, K, V = _qkv((2, 5, 16), (2, 5, 16), (2, 5, 16))
+    mask = diag.random_mask((2, 5, 5), torch.Generator().manual_seed(2))
+    proxy = TrustedProxy(_any_without_keepdim, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        proxy(Q, K, V, mask=mask)
+    with pytest.raises(Misconception) as named:
+        diag.name_crash(proxy, Q, K, V, mask, crash.value)
+    assert named.value.key == "reduction_without_keepdim"
+    # a correct function gives the right result on the probe: nothing to name
+    diag.name_from_mask_probes(TrustedProxy(ref.scaled_dot_product_attention, "cpu"), "said")
+
+
+def _keys_viewed(Q, K, V, mask=None):
+    return _attention(Q @ K.view(*K.shape[:-2], K.shape[-1], K.shape[-2]) / math.sqrt(Q.size(-1)), mask, V)
+
+
+def test_a_view_taken_for_a_transpose_is_view_as_transpose_on_contiguous_and_strided_inputs() -> None:
+    Q, K, V = _qkv((2, 6, 12), (2, 8, 12), (2, 8, 5))
+    with pytest.raises(Misconception) as named:
+        diag.judge(_keys_viewed, Q, K, V, None, _keys_viewed(Q, K, V), "the output")
+    assert named.value.key == "view_as_transpose"
+    Kt = K.transpose(-2, -1).contiguous().transpose(-2, -1)          # not contiguous: .view raises
+    proxy = TrustedProxy(_keys_viewed, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        proxy(Q, Kt, V, mask=None)
+    with pytest.raises(Misconception) as named:
+        diag.name_crash(proxy, Q, Kt, V, None, crash.value)
+    assert named.value.key == "view_as_transpose"
+
+
+def _clamped(Q, K, V, mask=None):
+    e = torch.exp((Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))).clamp(max=10.0))
+    if mask is not None:
+        e = e.masked_fill(~mask, 0.0)
+    return (e / e.sum(-1, keepdim=True)) @ V
+
+
+def test_half_precision_is_never_named_for_being_merely_nearer_to_a_mistake() -> None:
+    g = torch.Generator().manual_seed(4)
+    Q, K, V = diag.qkv(g, (2, 128, 64), (2, 128, 64), (2, 128, 64), torch.float16, scale=3.0)
+    mask = diag.random_mask((128, 128), g)
+    proxy = TrustedProxy(_clamped, "cpu")
+    with pytest.raises(AssertionError) as failed:
+        diag.judge_large_scores(proxy, Q, K, V, mask, proxy(Q, K, V, mask=mask))
+    assert not isinstance(failed.value, Misconception), failed.value
+
+
+def _all_for_any(Q, K, V, mask=None):
+    return _attention(Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1)), mask, V,
+                      lambda m: m.all(dim=-1, keepdim=True))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_mask_all_for_mask_any_is_named_only_as_itself(dtype) -> None:
+    g = torch.Generator().manual_seed(5)
+    Q, K, V = diag.qkv(g, (2, 3, 10, 32), (2, 3, 10, 32), (2, 3, 10, 32), dtype)
+    mask = diag.random_mask((2, 3, 10, 10), g)
+    with pytest.raises(Misconception) as named:
+        diag.judge(_all_for_any, Q, K, V, mask, _all_for_any(Q, K, V, mask), "the output")
+    assert named.value.key == "mask_all_for_any"

@@ -27,7 +27,6 @@ from autograder.grading.checks import (
     layout_crash,
     matching_variants,
     name_from_rerun,
-    nearest_variant,
     raise_if_nondeterministic,
     randn,
     tolerances,
@@ -225,6 +224,28 @@ def sdpa_keys_not_transposed(Q, K, V, mask=None):
     return _out(_dead_rows_zeroed(w, mask), V, Q)
 
 
+def sdpa_view_as_transpose(Q, K, V, mask=None):
+    """Q @ K.view(..., d_k, T_k): the keys' memory read again in another shape, not transposed"""
+    if K.shape[-2] == K.shape[-1]:
+        return None                     # a square K: the same as Q @ K (keys_not_transposed)
+    Kr = K.double().reshape(*K.shape[:-2], K.shape[-1], K.shape[-2])
+    w = ref.stable_softmax(_masked(Q.double() @ Kr / math.sqrt(Q.shape[-1]), mask))
+    return _out(_dead_rows_zeroed(w, mask), V, Q)
+
+
+def sdpa_mask_all_for_any(Q, K, V, mask=None):
+    """the queries without a key found by mask.all(dim=-1, keepdim=True): every query that has one
+    blocked key gets a row of zeros"""
+    if mask is None:
+        return None
+    m = mask.to(torch.bool)
+    kept = m.all(dim=-1, keepdim=True)
+    if not kept.any():
+        return None                     # every row zeroed: an output of zeros is no evidence of this mistake
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m))
+    return _out(w.masked_fill(~kept, 0.0), V, Q)
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -244,6 +265,8 @@ VARIANT_FUNCTIONS = {
     "scores_as_output": sdpa_scores_as_output,
     "scores_as_output/unmasked": sdpa_unmasked_scores_as_output,
     "keys_not_transposed": sdpa_keys_not_transposed,
+    "view_as_transpose": sdpa_view_as_transpose,
+    "mask_all_for_any": sdpa_mask_all_for_any,
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
@@ -385,6 +408,94 @@ def name_dtype_crash(fn, Q, K, V, mask, said):
                             "float32 tensor) and meets the input's dtype; keep the input's dtype")
 
 
+def _first_slice(Q, K, V, mask):
+    """The first 2-D slice (batch entry and head) of batched inputs, None for 2-D ones."""
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    if len(lead) == 0:
+        return None
+    first = (0,) * len(lead)
+    Q2, K2, V2 = (t.expand(*lead, *t.shape[-2:])[first] for t in (Q, K, V))
+    m2 = None if mask is None else mask.expand(*lead, Q.shape[-2], K.shape[-2])[first]
+    return Q2, K2, V2, m2
+
+
+def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
+    """A batched output scaled by sqrt(T) whose 2-D slice is right: d_k is read from a fixed axis
+    (Q.size(1) is T_q on 3-D inputs, the heads on 4-D ones, and d_k only on 2-D ones), which is
+    scale_by_batch_dim on every shape, not a sequence length taken for d_k (attention-pipeline's q02)."""
+    sliced = _first_slice(Q, K, V, mask)
+    if sliced is not None and right(second_call(fn, *sliced[:3], mask=sliced[3]), *sliced):
+        raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and one "
+                            "2-D slice of the same values is right: it matches " + describe("scale_by_batch_dim"))
+
+
+def name_in_float64(fn, Q, K, V, mask, said, q_scale=1.0):
+    """A wrong half-precision output named only from what a float64 call on the same values shows: the
+    one mistake that output equals (within float64's tolerance, where rounding is no excuse), never one
+    it is merely nearer to. `q_scale` shrinks the queries first (large scores saturate the softmax,
+    where several mistakes give the same near one-hot weights and none could be named): a function
+    right there names nothing."""
+    f64 = [None if t is None else (t if t.dtype == torch.bool else t.detach().double()) for t in (Q, K, V, mask)]
+    f64[0] = f64[0] * q_scale
+    out = second_call(fn, *f64[:3], mask=f64[3])
+    if type(out) is not torch.Tensor or out.dtype != torch.float64:
+        return
+    key = name_from_rerun(out, ref.scaled_dot_product_attention(*f64), wrong_variants(*f64), torch.float64)
+    if key == "scale_by_T":
+        name_d_k_from_a_leading_axis(fn, *f64, said)
+    if key is not None:
+        how = "the same values in float64" if q_scale == 1.0 else f"the same values in float64, Q times {q_scale:.3g},"
+        raise Misconception(key, f"{said}; {how} match {describe(key)}")
+
+
+# A square 2-D input whose query 1 has no allowed key: mask.any(dim=-1) without keepdim, shape (T_q,),
+# broadcasts along the keys here (and crashes where T_q != T_k); it zeroes key 1's column of every row.
+ANY_PROBE = (torch.randn(4, 3, generator=_g, dtype=torch.float64),
+             torch.randn(4, 3, generator=_g, dtype=torch.float64),
+             torch.randn(4, 5, generator=_g, dtype=torch.float64),
+             torch.tensor([[True, False, True, True], [False, False, False, False],
+                           [True, True, False, True], [False, True, True, True]]))
+
+
+def any_without_keepdim(Q, K, V, mask):
+    """torch.where(mask.any(dim=-1), weights, 0) with the softmax's NaN rows left in: None where the
+    shapes do not broadcast."""
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask))
+    try:
+        w = torch.where(mask.any(dim=-1), w, torch.zeros_like(w))
+    except RuntimeError:
+        return None
+    return _out(w, V, Q)
+
+
+# ANY_PROBE's values with a mask whose queries 0 and 3 see every key: mask.all(dim=-1) for mask.any keeps
+# only those and zeroes query 1 (one blocked key), which a correct function does not.
+ALL_MASK = torch.tensor([[True, True, True, True], [True, False, True, True],
+                         [False, False, False, False], [True, True, True, True]])
+
+
+def name_from_mask_probes(fn, said):
+    """What a second call on ANY_PROBE's square values shows about finding the queries with no key:
+    reduction_without_keepdim when it gives what mask.any(dim=-1) without keepdim gives there (key 1's
+    weight zeroed, not renormalised), mask_all_for_any when, with ALL_MASK, it gives what mask.all gives;
+    compared on the queries that have a key (the dead one is NaN or zeros, as the softmax makes it), and
+    never when the call is right there."""
+    Q, K, V = ANY_PROBE[:3]
+    probes = ((ANY_PROBE[3], "reduction_without_keepdim", any_without_keepdim,
+               "gives what mask.any(dim=-1) without keepdim gives (a (T_q,) result broadcast along the keys)"),
+              (ALL_MASK, "mask_all_for_any", sdpa_mask_all_for_any, "gives what mask.all(dim=-1) gives"))
+    for mask, key, variant, how in probes:
+        out = second_call(fn, Q, K, V, mask=mask)
+        wrong = variant(Q, K, V, mask)
+        live = mask.any(dim=-1)
+        if (type(out) is torch.Tensor and wrong is not None and out.shape == wrong.shape
+                and not matching_variants(out[live], {"right": ref.scaled_dot_product_attention(Q, K, V, mask)[live]},
+                                          torch.float64)
+                and matching_variants(out[live], {key: wrong[live]}, torch.float64)):
+            raise Misconception(key, f"{said}; on a square input with a query that has no allowed key, it {how}: "
+                                + describe(key))
+
+
 def name_from_a_slice(fn, Q, K, V, mask, said):
     """fixed_axes when one 2-D slice of the same values (the first batch entry and head) runs and gives
     the right result while the batched call crashed or came back wrong (`said`): .T reverses every axis
@@ -448,6 +559,19 @@ def name_crash(fn, Q, K, V, mask, e):
             and second_call(plain_call) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
         raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into an input")
+    if "view size is not compatible" in e.message:
+        # contiguous copies that run and are wrong say the view was the mistake itself, not the layout
+        try:
+            out = plain_call()
+        except (StudentCodeError, AssertionError):
+            out = None
+        if type(out) is torch.Tensor and not right(out, *plain):
+            key = name_from_rerun(out, ref.scaled_dot_product_attention(*plain), wrong_variants(*plain), Q.dtype)
+            if key is not None:
+                raise Misconception(key, f"{said}; on contiguous copies of the same values it runs and matches "
+                                    + describe(key))
+            raise AssertionError(f"{said}; on contiguous copies of the same values it runs and is wrong too: "
+                                 "a .view that works there still reads the values in another order")
     layout = layout_crash(e, {"Q": Q, "K": K, "V": V, "mask": mask}, plain_call)
     if layout is not None:
         raise layout
@@ -504,6 +628,8 @@ def name_crash(fn, Q, K, V, mask, e):
             raise Misconception("fixed_axes", f"{said} on {len(full)}-D inputs; the same values with the batch and "
                                 "head dims flattened into one (3-D inputs) run and give the right result: "
                                 "use negative axes (K.transpose(-2, -1)), not K.transpose(1, 2) or K.T")
+    if mask is not None:
+        name_from_mask_probes(fn, said)
     name_from_a_slice(fn, Q, K, V, mask, said)
     if mask is not None:
         name_mask_unsqueezed(fn, said)
@@ -557,7 +683,7 @@ def call_sdpa(fn, Q, K, V, mask, shrink=True, check_inputs=True):
         raise failure from None
 
 
-def name_nan(fn, Q, K, V, mask, got, what):
+def name_nan(fn, Q, K, V, mask, got, what, q_scale=1.0):
     """NaN where the correct output is finite, with a mask: the same call with a mask that allows
     every key shows whether the NaN comes from the masking, or which mistake it is."""
     T_q, T_k = Q.shape[-2], K.shape[-2]
@@ -575,8 +701,8 @@ def name_nan(fn, Q, K, V, mask, got, what):
     variants = wrong_variants(Q, K, V)
     hits = {k.split("/")[0] for k in matching_variants(again, variants, Q.dtype)}
     if not hits and Q.dtype in (torch.float16, torch.bfloat16):
-        near_key = nearest_variant(again, ref.scaled_dot_product_attention(Q, K, V), variants)
-        hits = set() if near_key is None else {near_key.split("/")[0]}
+        name_in_float64(fn, Q, K, V, None, f"{what} contains NaN or inf where the correct result is finite; "
+                        "with a mask that allows every key it is wrong", q_scale)
     if len(hits) == 1:
         key = hits.pop()
         raise Misconception(key, f"{what} contains NaN or inf where the correct result is finite; with a mask "
@@ -600,12 +726,16 @@ def judge(fn, Q, K, V, mask, got, what):
         return got                      # right: no wrong variant computed (most of a right answer's time)
     try:
         name_dtype_changed(got, expected, what)
-        assert_matches(got, expected, variants=wrong_variants(Q, K, V, mask), what=what)
+        assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False)
     except Misconception as named:
         if named.key == "pos_inf_fill":
             confirm_pos_inf_fill(fn, named)
+        if named.key == "scale_by_T":
+            name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what)
         raise
     except AssertionError:
+        if mask is not None and type(got) is torch.Tensor:
+            name_from_mask_probes(fn, f"{what} is wrong")
         if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
                 and got.dtype == expected.dtype and not torch.isfinite(got).all()):
             name_nan(fn, Q, K, V, mask, got, what)
@@ -616,6 +746,8 @@ def judge(fn, Q, K, V, mask, got, what):
                 if mask is not None:
                     name_mask_unsqueezed(fn, said)
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
+            if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
+                name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
         raise
     return got
 
@@ -653,7 +785,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) \
                 and not near(again, ref.scaled_dot_product_attention(Q, K, V)):
             # finite but wrong without a mask: the NaN says nothing of the fill; the mask-free values may
-            name_nan(fn, Q, K, V, mask, got, "the float16 output with large scores")
+            name_nan(fn, Q, K, V, mask, got, "the float16 output with large scores", q_scale=1 / 9)
             raise AssertionError("the float16 output with large scores contains inf or NaN with a mask, and is "
                                  "wrong without one too")
         if torch.equal(~torch.isfinite(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
@@ -664,15 +796,17 @@ def judge_large_scores(fn, Q, K, V, mask, got):
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)
     if near(got, expected):
         return
-    variants = wrong_variants(Q, K, V, mask)
-    for key, wrong in variants.items():
-        if wrong.shape == got.shape and bool(torch.isfinite(wrong).all()) and near(got, wrong):
-            raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it matches "
-                                + describe(key.split("/")[0]))
-    key = nearest_variant(got, expected, variants)
-    if key is not None:
-        raise Misconception(key.split("/")[0], "the float16 output with large scores is wrong: it is far closer "
-                            f"to what {describe(key.split('/')[0])} gives than to the correct result")
+    # named only from a variant it equals within float16's tolerance, or from what float32 shows: never
+    # from being near one (an output of small entries is near every variant that averages V away)
+    hits = {k.split("/")[0] for k in matching_variants(got, wrong_variants(Q, K, V, mask), torch.float16,
+                                                        expected=expected)}
+    if len(hits) == 1:
+        key = hits.pop()
+        if key == "scale_by_T":
+            name_d_k_from_a_leading_axis(fn, Q, K, V, mask, "the float16 output with large scores")
+        raise Misconception(key, "the float16 output with large scores is wrong: it matches " + describe(key))
+    name_from_mask_probes(fn, "the float16 output with large scores is wrong")
+    name_in_float64(fn, Q, K, V, mask, "the float16 output with large scores is wrong", q_scale=1 / 9)
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     raise AssertionError("the float16 output with large scores does not match the correct result")
 

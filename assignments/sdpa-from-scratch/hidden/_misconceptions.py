@@ -47,6 +47,8 @@ MISCONCEPTIONS = {
                                  "axis and broadcasts against the last one, which is wrong on square inputs and a "
                                  "crash on others; keep the dim (keepdim=True)",
     "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
+    "view_as_transpose": "reshaping K to (..., d_k, T_k) with .view or .reshape as if that transposed it: the "
+                         "shape is right but the memory is read in another order; use K.transpose(-2, -1)",
     "torch_sqrt_of_int": "calling torch.sqrt (a function of tensors) on the Python int d_k: use math.sqrt(d_k) or "
                          "d_k ** 0.5",
     "weights_transposed": "multiplying V by the transposed weights (A^T V): output row i must be the weighted sum of "
@@ -75,6 +77,8 @@ MISCONCEPTIONS = {
                           "row per query and one column per key, (T_q, T_k)",
     "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
     "mask_ignored": "ignoring the mask",
+    "mask_all_for_any": "finding the queries with no allowed key by mask.all(dim=-1) instead of mask.any(dim=-1): "
+                        "every query with one blocked key gets a row of zeros",
     "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
     "fully_masked_uniform": "filling masked scores with a large finite number: a query whose keys are all "
                             "masked averages V instead of returning zeros",

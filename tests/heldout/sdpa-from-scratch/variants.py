@@ -547,4 +547,15 @@ def causal_mask(T_q, T_k=None):
     T_k = T_q if T_k is None else T_k
     return torch.triu(torch.ones(T_q, T_k, dtype=torch.bool), diagonal=1)
 '''}, {"key": "inverted_mask", "where": ["q4", "q6:test_weights3_causal"]}),
+    # issue 21, fourth round: blind2/blind3 mis-names fixed by cause (own spellings of each kind)
+    "d_k_from_shape_1": (full_with("d_k = Q.size(-1)", "d_k = Q.shape[1]"), {"key": "scale_by_batch_dim", "where": Q5}),
+    "has_key_without_keepdim": (full_with("has_key = mask.any(dim=-1, keepdim=True)", "has_key = mask.any(-1)"),
+                                # the rule tests' (2, 5, 5) call crashes too, and is named there
+                                {"key": "reduction_without_keepdim", "where": ["q5"]}),
+    "keys_reshaped_for_transpose": (full_with("torch.matmul(Q, K.transpose(-2, -1))",
+                                              "torch.matmul(Q, K.reshape(*K.shape[:-2], K.shape[-1], K.shape[-2]))"),
+                                    {"key": "view_as_transpose", "where": Q5}),
+    "empty_rows_from_all": (full_with("has_key = mask.any(dim=-1, keepdim=True)",
+                                      "has_key = mask.all(dim=-1, keepdim=True)"),
+                            {"key": "mask_all_for_any", "where": Q5}),
 }
