@@ -349,3 +349,29 @@ def test_mask_all_for_mask_any_is_named_only_as_itself(dtype) -> None:
     with pytest.raises(Misconception) as named:
         diag.judge(_all_for_any, Q, K, V, mask, _all_for_any(Q, K, V, mask), "the output")
     assert named.value.key == "mask_all_for_any"
+
+
+@pytest.mark.parametrize("question, test, kwargs, key", [
+    ("q2", "test_scale_divisor", {"scale_divisor": 64 ** 1 / 2}, "scale_precedence"),
+    ("q2", "test_score_variances", {"raw_score_var": ref.raw_score_var, "scaled_score_var": ref.raw_score_var / 16},
+     "scale_precedence"),
+    ("q8", "test_attn_entries", {"attn_entries": 1024 ^ 2}, "caret_is_xor"),
+    ("q8", "test_attn_entries", {"attn_entries": 1024 * 64}, "entries_of_Q"),
+    ("q8", "test_score_madds", {"score_madds": 1024 ^ 2 * 64}, "caret_is_xor"),
+    ("q8", "test_cost_ratio", {"cost_ratio": 8}, "cost_cubic_in_T"),
+])
+def test_written_answers_of_the_fourth_round_name_what_they_equal(question, test, kwargs, key) -> None:
+    with pytest.raises(Misconception) as named:
+        _test(question, test)(**kwargs)
+    assert named.value.key == key
+
+
+@pytest.mark.parametrize("question, test, kwargs", [
+    ("q2", "test_scale_divisor", {"scale_divisor": 31}),
+    ("q8", "test_attn_entries", {"attn_entries": 1025}),
+    ("q8", "test_cost_ratio", {"cost_ratio": 6}),
+])
+def test_other_wrong_written_answers_stay_generic(question, test, kwargs) -> None:
+    with pytest.raises(AssertionError) as failed:
+        _test(question, test)(**kwargs)
+    assert not isinstance(failed.value, Misconception)

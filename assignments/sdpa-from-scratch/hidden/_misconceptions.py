@@ -114,6 +114,10 @@ MISCONCEPTIONS = {
     "cost_linear_in_T": "thinking the score matrix costs time linear in T: there are T^2 scores",
     "entries_times_d_k": "counting d_k numbers per attention weight: the weight matrix has one entry per (query, key) "
                          "pair, T^2; d_k enters the cost of each score, not the number of weights",
+    "entries_of_Q": "counting the entries of Q or K (T x d_k) instead of the T x T weight matrix: one weight per "
+                    "(query, key) pair",
+    "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
+    "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",
     "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",

@@ -1,7 +1,7 @@
 """Question 2: score variance before and after scaling (Lesson 80's batched example)."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import Misconception, expect_number, register_misconceptions
+from autograder.grading.checks import Misconception, describe, expect_number, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -35,6 +35,10 @@ def test_score_variances(raw_score_var, scaled_score_var):
         raise Misconception("no_scale", "scaled_score_var is the raw variance: the scores were not scaled")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64
         raise Misconception("divide_by_dk", "scaled_score_var matches scores divided by d_k, not sqrt(d_k)")
+    if abs(scaled - ref.raw_score_var / 4 ** 2) < ATOL or abs(scaled - ref.raw_score_var / 16 ** 2) < ATOL:
+        # S / d_k ** 1/2 divides by d_k / 2 = 4; S * d_k ** -1/2 by 2 d_k = 16
+        raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
+                            + describe("scale_precedence"))
     if abs(scaled - ref.scaled_score_var) > ATOL:
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
@@ -44,6 +48,8 @@ def test_scale_divisor(scale_divisor):
     got = expect_number(scale_divisor, "scale_divisor")
     if got == 64:
         raise Misconception("divide_by_dk", "scale_divisor is d_k; the scores are divided by sqrt(d_k)")
+    if got == 32:                                       # 64 ** 1/2 is (64 ** 1) / 2
+        raise Misconception("scale_precedence", f"scale_divisor is {got:g}: " + describe("scale_precedence"))
     if got == 1:
         raise Misconception("no_scale", "scale_divisor of 1 means no scaling at all")
     if abs(got - ref.scale_divisor) > 1e-9:

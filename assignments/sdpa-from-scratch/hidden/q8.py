@@ -1,12 +1,21 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import Misconception, expect_int, register_misconceptions
+from autograder.grading.checks import Misconception, describe, expect_int, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
 name = "q8"
 register_misconceptions(__file__)
+
+T, D_K = 1024, 64
+# the question's counts written with MATLAB's ^, which Python reads as bitwise xor (below * in precedence)
+XOR = {"attn_entries": {T ^ 2}, "score_madds": {T ^ 2 * D_K, (T ^ 2) * D_K, T ^ 2 ^ D_K, T * T ^ D_K}}
+
+
+def _raise_if_xor(got, name):
+    if got in XOR[name]:
+        raise Misconception("caret_is_xor", f"{name} is what a power written with ^ gives: " + describe("caret_is_xor"))
 
 
 @test_case(points=1, hidden=True)
@@ -15,6 +24,9 @@ def test_attn_entries(attn_entries):
     if got == ref.attn_entries * 64:
         raise Misconception("entries_times_d_k", "attn_entries counts d_k = 64 numbers per weight: the weight "
                             "matrix has one entry per (query, key) pair")
+    if got == T * D_K:
+        raise Misconception("entries_of_Q", "attn_entries is T * d_k: " + describe("entries_of_Q"))
+    _raise_if_xor(got, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -29,6 +41,7 @@ def test_score_madds(score_madds):
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
+    _raise_if_xor(got, "score_madds")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
@@ -40,5 +53,8 @@ def test_cost_ratio(cost_ratio):
     if got == 2:
         raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
                             "every key, so T * T entries")
+    if got == 8:
+        raise Misconception("cost_cubic_in_T", "cost_ratio of 8 means a cost cubic in T: "
+                            + describe("cost_cubic_in_T"))
     if got != ref.cost_ratio:
         raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")

@@ -558,4 +558,16 @@ def causal_mask(T_q, T_k=None):
     "empty_rows_from_all": (full_with("has_key = mask.any(dim=-1, keepdim=True)",
                                       "has_key = mask.all(dim=-1, keepdim=True)"),
                             {"key": "mask_all_for_any", "where": Q5}),
+    "q2_half_power_precedence": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores * d_k ** -1/2).var().item()
+scale_divisor = 64 ** 1/2
+'''}, {"key": "scale_precedence", "where": ["q2"]}),
+    "q8_xor_cubic_and_entries_of_Q": ({"attn_entries": '''
+attn_entries = 1024 * 64
+score_madds = (1024 ^ 2) * 64
+cost_ratio = 2 ** 3
+'''}, {"key": ("entries_of_Q", "caret_is_xor", "cost_cubic_in_T"), "where": ["q8"]}),
 }
