@@ -325,6 +325,10 @@ def prefix_average_variants(T, dtype=torch.float64):
         "prefix_average_off_by_one": W / (t[:, None] + 1),        # row t (from 1) divided by t + 1
         "prefix_average_wrong_axis": W / t[None, :],               # divided by the column's index
         "uniform_weights": torch.full((T, T), 1.0 / T, dtype=dtype),
+        # the lower triangle forgotten: every column of row t holds 1/t
+        "prefix_average_no_tril": torch.ones(T, T, dtype=dtype) / t[:, None],
+        # integer tensors divided with //: 1 // t is 0 for t > 1, only the first row keeps its weight
+        "prefix_average_floor_division": (W.long() // t.long()[:, None]).to(dtype),
     }
 
 
@@ -359,6 +363,11 @@ def param_count_variants(d_model, d_k, d_v, with_output=False):
         out["param_count_wo_square"] = qkv_param_count(d_model, d_k, d_v) + d_model * d_model
     if with_output:
         out["param_count_wo_as_dk"] = qkv_param_count(d_model, d_k, d_v) + d_k * d_model
+    # d_model * (2 * d_k + d_v) with the parentheses dropped: Python multiplies before it adds
+    wo = d_v * d_model if with_output else 0
+    out["param_count_precedence"] = d_model * 2 * d_k + d_v + wo                  # d_model * 2 * d_k + d_v
+    out["param_count_precedence/last_term"] = 2 * d_k + d_v * d_model + wo         # 2 * d_k + d_v * d_model
+    out["param_count_precedence/first_term"] = d_model * d_k + d_k + d_v + wo      # d_model * d_k + d_k + d_v
     return out
 
 
@@ -394,7 +403,8 @@ def nameable_keys() -> set[str]:
     def r(*shape: int) -> torch.Tensor:
         return torch.randn(*shape, generator=g, dtype=torch.float64)
 
-    X, Y, W = r(5, 6), r(7, 6), [r(6, 12), r(6, 12), r(6, 4)]
+    X, Y = r(5, 6), r(7, 6)
+    W = (r(6, 12), r(6, 12), r(6, 4))
     M = torch.zeros(5, 7, dtype=torch.float64)
     keys = set(scores_variants(r(5, 12), r(7, 12))) | set(qkv_variants(X, *W)) | set(mask_variants(4, torch.float64))
     keys |= set(weights_variants(r(5, 7), M)) | set(self_attention_variants(X, *W))

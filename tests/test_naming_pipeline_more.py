@@ -242,3 +242,51 @@ def test_one_tensor_for_a_pair_is_named_only_when_it_is_one_of_the_right_results
     assert _named(lambda: D.raise_if_one_value(O, (O, A), ("O", "A"), "f", torch.float64)) == "returns_one_value"
     D.raise_if_one_value(O * 2, (O, A), ("O", "A"), "f", torch.float64)                      # nothing to name
     D.raise_if_one_value((O, A), (O, A), ("O", "A"), "f", torch.float64)
+
+
+# --- issue 21, fourth round: the right values in another container ---------------------------------------
+
+def test_the_right_values_in_another_container_are_named_and_wrong_ones_are_not():
+    from autograder.grading.checks import raise_if_other_container
+
+    A = ap.attention_weights(torch.randn(2, 5, 5, dtype=torch.float64), ap.causal_additive_mask(5, torch.float64))
+    H = ap.row_entropy_bits(A)                                        # (2, 5)
+    for got, key in ((H[..., None], "keepdim_left_on"), (H[:1].reshape(5), "size_one_axis_dropped"),
+                     (H.numpy(), "returns_numpy_not_tensor")):
+        want = H[:1] if key == "size_one_axis_dropped" else H
+        with pytest.raises(Misconception) as e:
+            raise_if_other_container(got, want, "H")
+        assert e.value.key == key
+    raise_if_other_container(H[..., None] + 1, H, "H")              # the wrong values: nothing named
+    raise_if_other_container(H.T.contiguous(), H, "H")               # another shape, not a size-1 axis
+    raise_if_other_container((H + 1).numpy(), H, "H")
+    raise_if_other_container(H, H, "H")
+
+
+@pytest.mark.parametrize("T", range(4, 10))
+def test_prefix_average_mistakes_are_apart_on_every_test_length(T):
+    right = ap.prefix_average_matrix(T)
+    items = list(ap.prefix_average_variants(T).items())
+    assert {"prefix_average_no_tril", "prefix_average_floor_division"} <= {k for k, _ in items}
+    assert not any(torch.allclose(v, right) for _, v in items)
+    assert not [(a, b) for (a, x), (b, y) in combinations(items, 2) if torch.allclose(x, y)]
+
+
+@pytest.mark.parametrize("with_output", [False, True])
+def test_param_count_precedence_variants_are_apart_and_wrong(with_output):
+    rng = torch.Generator().manual_seed(0)
+    for _ in range(200):                       # the hidden test's ranges: d_model 20..499, d_k 2..79, d_v > d_k
+        d_model = int(torch.randint(20, 500, (1,), generator=rng))
+        d_k = int(torch.randint(2, 80, (1,), generator=rng))
+        d_v = d_k + int(torch.randint(1, 40, (1,), generator=rng))
+        got = ap.param_count_variants(d_model, d_k, d_v, with_output)
+        right = ap.qkv_param_count(d_model, d_k, d_v, with_output)
+        assert got["param_count_precedence"] == d_model * 2 * d_k + d_v + (d_v * d_model if with_output else 0)
+        assert right not in got.values()
+        by_value: dict[int, set[str]] = {}
+        for key, n in got.items():
+            by_value.setdefault(n, set()).add(key.split("/")[0])
+        # precedence's own forms meet when d_v = 2 d_k: one key, still named right. (W_V forgotten plus W_O
+        # equals W_O left out, the same formula: q12 names neither, as two keys match)
+        clash = {n: keys for n, keys in by_value.items() if len(keys) > 1 and "param_count_precedence" in keys}
+        assert not clash

@@ -59,6 +59,12 @@ MISCONCEPTIONS: dict[str, str] = {
     "return_missing_on_path": "computing the result on one path of the function (a branch of an if) without "
                               "returning it: that call returns None, while a call taking another path returns "
                               "its value",
+    "returns_numpy_not_tensor": "returning a NumPy array (np.zeros, .numpy()) where a torch tensor is asked: "
+                                "build the result with torch (torch.zeros(..., dtype=dtype)) and return it",
+    "keepdim_left_on": "keeping a reduced axis (keepdim=True, or a [..., None]) that the result should not have: "
+                       "its values are right with one more size-1 axis than asked",
+    "size_one_axis_dropped": "dropping a size-1 axis the result should keep (a reduction without keepdim=True, or "
+                             "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
 }
@@ -302,6 +308,35 @@ def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwarg
                             "it out)")
 
 
+def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "the result",
+                             dtype: torch.dtype | None = None, rtol: float | None = None,
+                             atol: float | None = None) -> None:
+    """The right values in another container: a NumPy array where a tensor is asked
+    (`returns_numpy_not_tensor`, compared whatever its dtype), or a tensor whose shape differs from
+    `expected`'s only by size-1 axes (`keepdim_left_on` with more axes, `size_one_axis_dropped` with
+    fewer), named only when squeezing both gives the right values."""
+    dtype = dtype or expected.dtype
+    if type(got).__module__ == "numpy" and type(got).__name__ == "ndarray":
+        try:
+            t = torch.from_numpy(got).to(torch.float64)  # type: ignore[arg-type]
+        except (TypeError, RuntimeError):
+            return
+        if tuple(t.shape) == tuple(expected.shape) and _close(t, expected.to(torch.float64), dtype, rtol, atol,
+                                                              equal_nan=True):
+            raise Misconception("returns_numpy_not_tensor", f"{what} is a NumPy array with the right values, not a "
+                                "torch tensor: " + describe("returns_numpy_not_tensor"))
+        return
+    if type(got) is not torch.Tensor or tuple(got.shape) == tuple(expected.shape) or got.dim() == expected.dim():
+        return
+    squeezed = [s for s in got.shape if s != 1], [s for s in expected.shape if s != 1]
+    if squeezed[0] != squeezed[1] or got.dtype != dtype:
+        return
+    if _close(got.reshape(expected.shape), expected, dtype, rtol, atol, equal_nan=True):
+        key = "keepdim_left_on" if got.dim() > expected.dim() else "size_one_axis_dropped"
+        raise Misconception(key, f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}, and its "
+                            "values are right: " + describe(key))
+
+
 def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
     # Replies are rebuilt by the proxy, so a subclass cannot arrive; this check gives a clear message
     # when the student returned something that is not a tensor at all.
@@ -502,12 +537,15 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
             if part.dtype == want and (_close(part, expected, want, rtol, atol) or _near_in_half(part, expected)):
                 raise Misconception("returns_extra_values", f"{what} is a tuple of {len(got)} tensors, and "
                                     f"its element {i} is the right output: return the output alone")
+    if type(got) is not torch.Tensor:
+        raise_if_other_container(got, expected, what, dtype, rtol, atol)
     t = assert_plain_tensor(got, what)
     dtype = dtype or expected.dtype
     if t.dtype != dtype:
         raise AssertionError(f"{what} has dtype {t.dtype}, expected {dtype} (the input's dtype)")
     if tuple(t.shape) != tuple(expected.shape):
         raise_if_variant(t, wrong(), what, dtype, rtol, atol)
+        raise_if_other_container(t, expected, what, dtype, rtol, atol)   # only a size-1 axis kept or dropped
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if _close(t, expected, dtype, rtol, atol):
         return

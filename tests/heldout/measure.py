@@ -118,7 +118,7 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         "q1_batch_dim_dropped": (),                             # generic: "is not the shape of ..."
         "q2_numpy_biased_var": ("biased_variance",),
-        "q2_power_precedence": (),                              # generic; scale_precedence exists but is not given
+        "q2_power_precedence": ("scale_precedence",),           # scale_divisor 32 = 64 ** 1/2
         "q3_no_max_shift": ("no_max_subtraction",),
         # max(...)[1] subtracts an index, so no maximum is subtracted: the fix is on the max-subtraction line
         "q3_subtracts_argmax_index": ("no_max_subtraction",),
@@ -143,7 +143,7 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_causal_keeps_upper_triangle": ("upper_triangular_mask",),
         # choice D (only float16 goes wrong) keeps zeroing after the softmax, as blind's q7_answer_a does
         "q7_answer_d": ("zero_after_softmax",),
-        "q8_caret_is_xor": (),                                  # generic: no key for ^ read as xor
+        "q8_caret_is_xor": ("caret_is_xor",),
         "q8_counts_flops": ("madds_counted_twice",),
     },
     "scaled-attention": {
@@ -230,15 +230,15 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # K.view(..., d_k, T_k) taken for a transpose: view_as_transpose (view_on_noncontiguous would advise
         # .reshape, which keeps the bug)
         "q5_view_instead_of_transpose": ("view_as_transpose",),
-        "q5_floor_division_scale": (),                          # generic; no key for // in the scale
+        "q5_floor_division_scale": ("floor_division_scale",),
         # mask.all taken for mask.any: mask_all_for_any (it was mis-named softmax_global_sum in half precision)
         "q5_all_instead_of_any": ("mask_all_for_any",),
         "q5_zeros_without_like": ("dtype_changed",),            # float32 zeros mixed into half weights
         "q6_output_from_scores": (),                            # generic: "out3 is not correct in row(s) ..."
         "q6_masked_scores_zero": ("mask_fills_zero",),
         "q7_answer_b": ("upper_triangular_mask",),              # choice B says the upper triangle should be kept
-        "q8_entries_T_times_d_k": (),                           # generic: "is not the number of entries ..."
-        "q8_cost_ratio_cubic": (),                              # generic; no cost_cubic_in_T key in this catalogue
+        "q8_entries_T_times_d_k": ("entries_of_Q",),            # T x d_k: the entries of Q
+        "q8_cost_ratio_cubic": ("cost_cubic_in_T",),
     },
     "scaled-attention": {
         "q1_int_sqrt_scale": ("integer_sqrt_scale",),
@@ -268,19 +268,19 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q02_keys_times_queries": ("scores_transposed",),
         "q03_answer_negative": ("entropy_negative",),
         "q04_finfo_of_float32": ("mask_not_dtype_min",),
-        "q04_returns_numpy": (),                                # generic: "should be a torch.Tensor, got ndarray"
+        "q04_returns_numpy": ("returns_numpy_not_tensor",),     # its values, made a tensor, are the right mask
         "q05_subtracts_mask": ("mask_sign_flipped",),
         "q06_answer_rank": ("mask_changes_rank",),
         # was mis-named no_causal_mask (causal=True masks right); a second call passing causal=True names the default
         "q07_causal_default_false": ("default_argument_wrong",),
         "q07_mixes_inputs": ("values_not_projected",),
         "q08_kernel_broadcast_on_columns": (),                  # raw: torch's size-mismatch message only
-        "q09_tril_forgotten": (),                               # generic
-        "q09_integer_floor_division": (),                       # generic
+        "q09_tril_forgotten": ("prefix_average_no_tril",),
+        "q09_integer_floor_division": ("prefix_average_floor_division",),
         "q10_epsilon_inside_log": (),                           # not caught (float16 0 * log2(0 + 1e-9) = NaN)
-        "q10_entropy_keepdim": (),                              # generic: a shape message, no key given
+        "q10_entropy_keepdim": ("keepdim_left_on",),            # right values with one more size-1 axis
         "q11_max_rank_is_T": ("rank_bounded_by_T",),
-        "q12_missing_parentheses": (),                          # generic: "the count is wrong"
+        "q12_missing_parentheses": ("param_count_precedence",),  # d_model * 2 * d_k + d_v
         "q13_values_with_W_K": ("same_projection",),            # named since V from W_K / W_Q is tried
         # choice c (S T' x T, O T' x d_v) is queries from Y and keys/values from X: the roles swapped
         "q14_answer_transposed_shapes": ("cross_roles_swapped",),

@@ -102,6 +102,10 @@ MISCONCEPTIONS = {
                                   "not 1",
     "prefix_average_zero_based": "dividing row t by its 0-based index (0, 1, ...) instead of its length (1, 2, ...): "
                                  "the first row divides by 0",
+    "prefix_average_no_tril": "dividing a matrix of ones by the row length without keeping only its lower "
+                              "triangle (torch.tril): row t puts 1/t on every column, the future included",
+    "prefix_average_floor_division": "dividing integer tensors with // (floor division): 1 // t is 0 for t > 1, so "
+                                     "only the first row keeps a weight; divide floats with /",
     "prefix_average_float32": "building the prefix-average matrix in float32, torch's default dtype, where the "
                               "question asks for float64 (torch.ones(T, T) needs dtype=torch.float64)",
     "nw_returns_weights": "returning the kernel weights (one per key) instead of the weighted average of the values",
@@ -129,6 +133,8 @@ MISCONCEPTIONS = {
     "param_count_wo_as_dk": "sizing W_O as d_k x d_model instead of d_v x d_model",
     "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",
     "param_count_wo_ignored": "leaving W_O out when with_output=True",
+    "param_count_precedence": "dropping the parentheses of d_model * (2 * d_k + d_v): Python multiplies before "
+                              "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
     "param_count_wo_square": "sizing W_O as d_model x d_model instead of d_v x d_model",
     # cross-attention
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "

@@ -5,6 +5,7 @@ from otter.test_files import test_case
 from autograder.grading.checks import (
     Misconception,
     assert_plain_tensor,
+    raise_if_other_container,
     call,
     describe,
     register_misconceptions,
@@ -32,7 +33,9 @@ D = _load_diagnose()
 
 def _get(fn, T, dtype):
     try:
-        M = assert_plain_tensor(call(fn, T, dtype, what="causal_additive_mask"), "the mask")
+        got = call(fn, T, dtype, what="causal_additive_mask")
+        raise_if_other_container(got, ref.causal_additive_mask(T, dtype), "the mask", dtype)
+        M = assert_plain_tensor(got, "the mask")
     except StudentCodeError as e:
         # torch.where(cond, torch.finfo(torch.float64).min, 0.0) builds float32 from Python numbers
         if dtype == torch.float64 and "to type float without overflow" in e.message and _float32_right(fn, T):

@@ -745,3 +745,45 @@ WRONG.update({
     "cross_values_with_w_k": (cross_inline("Y @ W_V", "Y @ W_K"), {"key": "same_projection", "where": ["q13"]}),
     "self_values_with_w_k": (self_inline("X @ W_V", "X @ W_K"), {"key": "same_projection", "where": ["q07"]}),
 })
+
+
+# Issue 21, fourth round: the right values in another container (a NumPy array; a size-1 axis kept)
+WRONG.update({
+    "mask_numpy_array": (mask('''
+    M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype).triu(1)
+    return M.numpy()
+'''), {"key": "returns_numpy_not_tensor", "where": ["q04", "q07", "q09"]}),
+    "entropy_keepdim_left_on": (entropy('''
+    P = A.clamp_min(torch.finfo(A.dtype).tiny)
+    return -(A * torch.log2(P)).sum(-1, keepdim=True)
+'''), {"key": "keepdim_left_on", "where": ["q10"]}),
+    "entropy_trailing_none": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return (-(A * logs).sum(-1))[..., None]
+'''), {"key": "keepdim_left_on", "where": ["q10"]}),
+})
+
+# Issue 21, fourth round: the prefix average without tril, with //; the parameter count's precedence
+WRONG.update({
+    "prefix_no_tril": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.ones(T, T, dtype=torch.float64) / torch.arange(1, T + 1, dtype=torch.float64).unsqueeze(1)
+'''), {"key": "prefix_average_no_tril", "where": ["q09"]}),
+    "prefix_floor_division": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones(T, T, dtype=torch.long))
+    return (W // W.sum(dim=1, keepdim=True)).double()
+'''), {"key": "prefix_average_floor_division", "where": ["q09"]}),
+    "params_no_parentheses": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    total = d_model * 2 * d_k + d_v
+    return total + d_v * d_model if with_output else total
+'''), {"key": "param_count_precedence", "where": ["q12"]}),
+    "params_last_term_only": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = 2 * d_k + d_v * d_model
+    if with_output:
+        n += d_v * d_model
+    return n
+'''), {"key": "param_count_precedence", "where": ["q12"]}),
+})
