@@ -307,6 +307,8 @@ def nw_variants(q, K, V, got=None):
         "nw_unnormalised/mean": (k_good[:, None] * V).mean(0),     # divided by T, not by the kernel's sum
         "uniform_weights": V.mean(0),
     }
+    if V.shape[-1] == K.shape[0]:    # kappa * V without [:, None]: only d_v = T runs (q08 names the crash)
+        out["nw_weights_on_columns"] = (k_good * V).sum(0) / k_good.sum()
     if math.isqrt(d_k) ** 2 != d_k:
         k_int = torch.exp(K @ q / math.isqrt(d_k))
         out["integer_sqrt_scale"] = (k_int[:, None] * V).sum(0) / k_int.sum()
@@ -409,7 +411,7 @@ def nameable_keys() -> set[str]:
     keys = set(scores_variants(r(5, 12), r(7, 12))) | set(qkv_variants(X, *W)) | set(mask_variants(4, torch.float64))
     keys |= set(weights_variants(r(5, 7), M)) | set(self_attention_variants(X, *W))
     keys |= set(self_attention_variants(X, *W, causal=False)) | set(cross_attention_variants(X, Y, *W, M))
-    keys |= set(nw_variants(r(12), r(5, 12), r(5, 4))) | set(prefix_average_variants(4))
+    keys |= set(nw_variants(r(12), r(5, 12), r(5, 5))) | set(prefix_average_variants(4))
     keys |= set(entropy_variants(r(3, 3).softmax(-1))) | set(effective_tokens_variants(r(3, 3).softmax(-1)))
     keys |= set(param_count_variants(10, 4, 6, True))
     return {k.split("/")[0] for k in keys}

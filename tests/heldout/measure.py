@@ -274,7 +274,8 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # was mis-named no_causal_mask (causal=True masks right); a second call passing causal=True names the default
         "q07_causal_default_false": ("default_argument_wrong",),
         "q07_mixes_inputs": ("values_not_projected",),
-        "q08_kernel_broadcast_on_columns": (),                  # raw: torch's size-mismatch message only
+        # named from a second call with d_v = T, where it runs: the weights lined up with V's columns
+        "q08_kernel_broadcast_on_columns": ("nw_weights_on_columns",),
         "q09_tril_forgotten": ("prefix_average_no_tril",),
         "q09_integer_floor_division": ("prefix_average_floor_division",),
         "q10_epsilon_inside_log": (),                           # not caught (float16 0 * log2(0 + 1e-9) = NaN)

@@ -102,6 +102,8 @@ MISCONCEPTIONS = {
                                   "not 1",
     "prefix_average_zero_based": "dividing row t by its 0-based index (0, 1, ...) instead of its length (1, 2, ...): "
                                  "the first row divides by 0",
+    "nw_weights_on_columns": "multiplying the (T,) kernel weights by V (T, d_v) without [:, None]: they broadcast "
+                             "along V's columns instead of its rows (a crash unless d_v = T, wrong values when it is)",
     "prefix_average_no_tril": "dividing a matrix of ones by the row length without keeping only its lower "
                               "triangle (torch.tril): row t puts 1/t on every column, the future included",
     "prefix_average_floor_division": "dividing integer tensors with // (floor division): 1 // t is 0 for t > 1, so "

@@ -8,7 +8,8 @@ import math
 import torch
 from otter.test_files import test_case
 
-from autograder.grading.checks import call, randn, register_misconceptions
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception, call, describe, randn, register_misconceptions
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -34,12 +35,38 @@ def _variants(q, K, V, got):
     return {**ref.nw_variants(q, K, V, got), **D.nw_variants(q, K, V)}
 
 
+def _call(fn, q, K, V):
+    """The student's row; a broadcast crash between the T kernel weights and V's d_v columns is named
+    when a second call with as many value columns as keys (d_v = T, where it runs) equals the weights
+    lined up with V's columns, (kappa * V).sum(0) / kappa.sum(), and that is not the right row."""
+    try:
+        return call(fn, q, K, V, what="nadaraya_watson")
+    except StudentCodeError as e:
+        T, d_v = K.shape[0], V.shape[-1]
+        said = f"The size of tensor a ({T}) must match the size of tensor b ({d_v})"
+        if e.exc_type != "RuntimeError" or T == d_v or said not in e.message:
+            raise
+        V2 = torch.randn((T, T), generator=torch.Generator().manual_seed(0), dtype=V.dtype)
+        try:
+            again = fn(q, K, V2)
+        except StudentCodeError:
+            raise e from None
+        kappa = torch.exp(K @ q / math.sqrt(q.shape[-1]))
+        wrong = (kappa * V2).sum(0) / kappa.sum()
+        if (type(again) is torch.Tensor and D.is_right(again, wrong, V.dtype)
+                and not D.is_right(again, ref.nadaraya_watson(q, K, V2), V.dtype)):
+            raise Misconception("nw_weights_on_columns", f"your code raised {e.exc_type}: {said}; with d_v = T = {T} "
+                                "it runs, and its row is the weights lined up with V's columns: "
+                                + describe("nw_weights_on_columns")) from None
+        raise
+
+
 @test_case(points=1, hidden=True)
 def test_nw_random(nadaraya_watson, rng):
     T, d_k, d_v = 7, 12, 5
     q = randn((d_k,), rng, torch.float64)
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
-    got = call(nadaraya_watson, q, K, V, what="nadaraya_watson")
+    got = _call(nadaraya_watson, q, K, V)
     D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=_variants(q, K, V, got))
 
 
@@ -53,7 +80,7 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
     O, _ = ref.self_attention(X, W_Q, W_K, W_V)
     t = int(torch.randint(3, T, (1,), generator=rng))
-    got = call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1], what="nadaraya_watson")
+    got = _call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1])
     D.assert_matches(got, O[t], what="the smoothed row", variants=_variants(Q[t], K[: t + 1], V[: t + 1], got))
 
 
@@ -75,5 +102,9 @@ def test_nw_views(nadaraya_watson, rng):
         D.assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
                        variants=_variants(q, K, V, got))
 
+    try:
+        _call(nadaraya_watson, q, K, V)     # a broadcast crash named from its second call
+    except StudentCodeError:
+        pass                                # any other crash: check_value shows its smallest input
     check_value(nadaraya_watson, args, want, reference=ref.nadaraya_watson,
                 what="the smoothed row for strided and transposed inputs", name="nadaraya_watson", judge=judge)

@@ -787,3 +787,13 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return n
 '''), {"key": "param_count_precedence", "where": ["q12"]}),
 })
+
+# Issue 21, fourth round: the kernel weights without [:, None] (a broadcast crash, named from d_v = T)
+WRONG.update({
+    "nw_weights_unsqueezed_last": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K @ q / math.sqrt(q.numel()), dim=0)
+    return (w * V).sum(0)
+'''), {"key": "nw_weights_on_columns", "where": ["q08:test_nw_random", "q08:test_nw_is_attention_row",
+                                                "q08:test_nw_views"]}),
+})
