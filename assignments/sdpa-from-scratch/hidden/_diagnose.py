@@ -246,6 +246,13 @@ def sdpa_mask_all_for_any(Q, K, V, mask=None):
     return _out(w.masked_fill(~kept, 0.0), V, Q)
 
 
+def sdpa_floor_divided(Q, K, V, mask=None):
+    """scores // sqrt(d_k): each scaled score rounded down to an integer"""
+    s = torch.floor(_scores(Q, K) / math.sqrt(Q.shape[-1]))
+    w = ref.stable_softmax(_masked(s, mask))
+    return _out(_dead_rows_zeroed(w, mask), V, Q)
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -267,6 +274,7 @@ VARIANT_FUNCTIONS = {
     "keys_not_transposed": sdpa_keys_not_transposed,
     "view_as_transpose": sdpa_view_as_transpose,
     "mask_all_for_any": sdpa_mask_all_for_any,
+    "floor_division_scale": sdpa_floor_divided,
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),

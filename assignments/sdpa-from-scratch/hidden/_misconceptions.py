@@ -19,6 +19,8 @@ MISCONCEPTIONS = {
                           "heads) instead of the last one, Q.shape[-1]",
     "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
                            "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
+    "floor_division_scale": "dividing the scores with // (floor division) instead of /: every scaled score is "
+                            "rounded down to an integer",
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
                           "of sqrt(d_k)",
     # scores and softmax

@@ -570,4 +570,5 @@ attn_entries = 1024 * 64
 score_madds = (1024 ^ 2) * 64
 cost_ratio = 2 ** 3
 '''}, {"key": ("entries_of_Q", "caret_is_xor", "cost_cubic_in_T"), "where": ["q8"]}),
+    "scale_floor_divided": (full_with(SCALE, "// d_k ** 0.5"), {"key": "floor_division_scale", "where": Q5}),
 }
