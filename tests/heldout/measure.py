@@ -291,7 +291,46 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind4 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
-BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure <slug> --set blind4 -v` against each variant's "mistake" words and code; () where
+    # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
+    "scaled-attention": {
+        "q1_torch_sqrt_of_int": ("torch_sqrt_of_int",),
+        # generic ("rows do not sum to 1", "does not match"): weights_not_normalised exists but is not given
+        "q1_softmax_numerator_only": (),
+        "q1_log_softmax_weights": ("log_softmax_weights",),
+        "q2_scaled_flag_inverted": ("scaled_flag_inverted",),
+        # q / sqrt(d_k) times k / sqrt(d_k) is the dot product over d_k: the effect divide_by_dk describes
+        "q2_both_operands_scaled": ("divide_by_dk",),
+        "q4_logits_as_log_probs": ("entropy_without_log",),
+        "q4_entropy_upcast_float64": (),                        # generic: "has dtype torch.float64, expected ..."
+        "q4_table_k_times_q": (),                               # generic: "contains NaN or inf in 8 of 16 entries"
+        "q4_table_loop_over_indices": (),                       # generic: "row 0 should be for d = 4, got d = 1"
+        "q6_answer_argmax_row": ("attention_as_argmax",),       # choice C: the single best-matching row
+        "q8_range_off_by_one": (),                              # raw: torch's "shapes cannot be multiplied"
+        "q8_query_slice_fixed": (),                             # generic: "does not match ... in 240 of 240"
+    },
+    "attention-pipeline": {
+        "q01_einsum_needs_batch": (),                           # raw: torch's einsum subscript-count error
+        "q02_transpose_0_1": ("batched_input_unsupported",),    # its text names transpose(0, 1) and .mT
+        # generic ("must be very negative"): mask_not_dtype_min would be right but is not given
+        "q04_finfo_max": (),
+        "q04_finfo_tiny": (),                                   # the same generic message
+        "q05_mask_added_after_softmax": (),                     # generic: "A does not match ... 1.8e+308"
+        # named on the input where M only broadcasts (transposed S, expanded M): there the mask is ignored
+        "q05_mask_needs_same_shape": ("mask_ignored",),
+        "q07_mask_size_from_model_width": (),                   # raw: torch's size-mismatch error
+        "q08_sum_over_value_dim": (),                           # generic: a shape message
+        "q09_softmax_of_lower_triangle": (),                    # generic: "W_avg does not match ..."
+        "q10_effective_tokens_negative_exponent": (),           # generic; no key names 2 ** -H
+        # mis-named: 4 = max(rank Q, rank K) happens to be d_k, so rank_is_the_bound ("giving the bound d_k;
+        # count the directions") is given, but the student counted them and took max for min; no key exists
+        "q11_rank_is_max_of_ranks": (),
+        "q12_output_counted_with_d_k": ("param_count_wo_as_dk",),
+        "q13_additive_mask_as_boolean": (),                     # raw: "masked_fill_ only supports boolean masks"
+        "q16_answer_b": ("cost_independent_of_T",),             # choice b: cost depends only on d_k
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
