@@ -292,6 +292,22 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # blind4 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
 BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged by the lead from each variant's mistake words, its code and the key texts (measure -v):
+    "sdpa-from-scratch": {
+        "q1_weights_shape_is_query_shape": (),            # generic: "is not the shape of the weight matrix"
+        "q2_scale_divisor_from_example_d_k": (),          # generic
+        "q2_inplace_div_rescales_raw": (),                # generic
+        "q3_max_over_last_axis_only": (),                 # generic (dim=0 tests only say what differs)
+        "q3_returns_log_probs": ("log_softmax",),
+        "q4_uint8_mask": ("mask_not_bool",),              # q4 named; q6's weights3_causal never defined: partly
+        "q5_transpose_1_2": ("fixed_axes",),              # the key's text: assumes a fixed number of dims
+        "q5_boolean_index_assignment": ("mask_not_broadcast",),
+        "q5_scale_from_V": ("scale_by_d_v",),
+        "q5_shape_slice_not_index": (),                   # raw: TypeError must be real number, not torch.Size
+        "q6_rounded_to_two_decimals": (),                 # generic
+        "q8_score_madds_per_query": (),                   # generic
+        "q8_entries_causal_triangle": (),                 # generic
+    },
     # judged from `measure <slug> --set blind4 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
     "scaled-attention": {
