@@ -10,7 +10,7 @@ SLUGS    = $(shell $(BIN)/python -c 'import yaml; print(*yaml.safe_load(open("gr
 TORCH           ?= auto
 TORCH_INDEX_URL ?=
 
-.PHONY: install browser lint check test test-integration test-gpu demo bench assign clean
+.PHONY: install browser lint check test test-heldout test-integration test-gpu demo bench assign clean
 
 install: $(STAMP)
 
@@ -31,12 +31,17 @@ browser:
 	  (apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null 2>&1)) ) || \
 	  echo "note: chromium not installed; the report rendering test will skip"
 
-# Everything, spread over the machine's cores (pytest-xdist): the unit tests, the sandbox and batch tests,
-# the held-out variants and the author's check of every assignment grading.yml lists
+# Everything but the held-out variants, spread over the machine's cores (pytest-xdist): the unit tests, the
+# sandbox and batch tests and the author's check of every assignment grading.yml lists
 # (tests/test_author_check.py runs `autograder check SLUG` for each).
 PYTEST_JOBS ?= auto
 test: install browser lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS) -m "not heldout"
+
+# The naming regression set: every held-out variant of tests/heldout/<slug>/variants.py graded in the
+# sandbox (correct ones at full marks, wrong ones losing points only where their mistake is, named right).
+test-heldout: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS) -m heldout tests/test_heldout.py
 
 # The quick loop while changing a module: lint, then every test that starts no grader, zygote, batch or
 # browser (the `sandbox` marker, tests/conftest.py).
