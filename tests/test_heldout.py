@@ -7,7 +7,7 @@ import pytest
 
 from tests.heldout.harness import SLUGS, grade, load_variants
 
-# the naming regression set, ~400 notebooks: `make test-heldout` (and .ci/run) runs it, `make test` does not
+# the naming regression set, ~400 notebooks: `make test` runs it, `make test-heldout` runs only it
 pytestmark = pytest.mark.heldout
 
 VARIANTS = [pytest.param(v, id=f"{v.slug}/{v.name}") for slug in SLUGS for v in load_variants(slug)]

@@ -45,10 +45,10 @@ def test_the_scale_on_the_output_is_not_named_no_scale_from_its_weights():
     w = torch.softmax(Q @ K.T, -1)
     pair = (w @ V / math.sqrt(12), w)           # its weights alone are no_scale's
     assert _same(w, sa.wrong_variants(Q, K, V, 12, "weights")["no_scale"])
-    key, wrong, _ = q1._evidence(pair, Q, K, V, 12)
+    key, wrong, _ = q1.D.pair_evidence(pair, Q, K, V, 12)
     assert key == "scale_after_softmax" and _same(wrong[0], pair[0])
     # and the right pair is evidence of nothing
-    assert q1._evidence(sa.attention(Q, K, V, 12), Q, K, V, 12) is None
+    assert q1.D.pair_evidence(sa.attention(Q, K, V, 12), Q, K, V, 12) is None
 
 
 def test_the_scores_returned_as_weights_are_told_from_a_missing_softmax():
@@ -56,8 +56,8 @@ def test_the_scores_returned_as_weights_are_told_from_a_missing_softmax():
     Q, K, V = _r(6, 16), _r(6, 16, seed=1), _r(6, 10, seed=2)
     out, _ = sa.attention(Q, K, V, 16)
     S = Q @ K.T / 4
-    assert q1._evidence((out, S), Q, K, V, 16)[0] == "returns_scores_as_weights"
-    assert q1._evidence((S @ V, S), Q, K, V, 16)[0] == "no_softmax"
+    assert q1.D.pair_evidence((out, S), Q, K, V, 16)[0] == "returns_scores_as_weights"
+    assert q1.D.pair_evidence((S @ V, S), Q, K, V, 16)[0] == "no_softmax"
 
 
 @pytest.mark.parametrize("c", [8.0, 6.0, 1.7, -3.0])
@@ -65,22 +65,22 @@ def test_a_scale_constant_is_fitted_to_the_weights_and_reported(c):
     q1 = _hidden("q1")
     Q, K, V = _r(5, 12), _r(7, 12, seed=1), _r(7, 10, seed=2)
     w = torch.softmax(Q @ K.T / c, -1)
-    key, _, message = q1._evidence((w @ V, w), Q, K, V, 12)
+    key, _, message = q1.D.pair_evidence((w @ V, w), Q, K, V, 12)
     assert key == "wrong_scale_constant" and f"c = {c:.4g}" in message
     assert ("d_k ** 1/2" in message) == (c == 6.0)      # d_k / 2 for d_k = 12
     # the same weights with an output that is not theirs: nothing follows from the weights alone
-    assert q1._evidence((w @ V + 0.1, w), Q, K, V, 12) is None
+    assert q1.D.pair_evidence((w @ V + 0.1, w), Q, K, V, 12) is None
 
 
 def test_the_fitted_kernels_are_named_only_when_they_fit():
     q1 = _hidden("q1")
     Q, K, V = _r(6, 12), _r(6, 12, seed=1), _r(6, 5, seed=2)
     gauss = torch.softmax(-torch.cdist(Q, K) ** 2 / 3.0, -1)
-    assert q1._evidence((gauss @ V, gauss), Q, K, V, 12)[0] == "gaussian_kernel"
+    assert q1.D.pair_evidence((gauss @ V, gauss), Q, K, V, 12)[0] == "gaussian_kernel"
     cos = torch.softmax(F.normalize(Q, dim=-1) @ F.normalize(K, dim=-1).T * 2.5, -1)
-    assert q1._evidence((cos @ V, cos), Q, K, V, 12)[0] == "cosine_scores"
+    assert q1.D.pair_evidence((cos @ V, cos), Q, K, V, 12)[0] == "cosine_scores"
     uniform = torch.full((6, 6), 1 / 6, dtype=torch.float64)   # a softmax of nothing: no c fits
-    assert q1._evidence((uniform @ V, uniform), Q, K, V, 12)[0] == "uniform_weights"
+    assert q1.D.pair_evidence((uniform @ V, uniform), Q, K, V, 12)[0] == "uniform_weights"
     assert sa.fitted_scale(Q @ K.T, uniform) is None
 
 
@@ -88,12 +88,12 @@ def test_crashes_named_from_torchs_own_message():
     q1 = _hidden("q1")
     Q, K = _r(5, 12), _r(7, 12)
     e = StudentCodeError("TypeError", "sqrt(): argument 'input' (position 1) must be Tensor, not int")
-    assert q1._crash_named(e, Q, K).key == "torch_sqrt_of_int"
+    assert q1.D._crash_named(e, Q, K).key == "torch_sqrt_of_int"
     e = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (5x12 and 7x12)")
-    assert q1._crash_named(e, Q, K).key == "keys_not_transposed"
+    assert q1.D._crash_named(e, Q, K).key == "keys_not_transposed"
     # the same error with other shapes (weights @ V.T, say) names nothing
     e = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (5x7 and 10x7)")
-    assert q1._crash_named(e, Q, K) is None
+    assert q1.D._crash_named(e, Q, K) is None
 
 
 def test_the_new_q1_mistakes_are_apart_as_pairs_on_the_test_shapes():
@@ -181,7 +181,7 @@ def test_mha_mistakes_are_apart_on_the_test_shapes(T, d_model, n_heads):
 def test_a_misconception_is_what_the_hidden_helpers_raise():
     q1 = _hidden("q1")
     e = StudentCodeError("TypeError", "sqrt(): argument 'input' (position 1) must be Tensor, not int")
-    assert isinstance(q1._crash_named(e, _r(5, 12), _r(7, 12)), Misconception)
+    assert isinstance(q1.D._crash_named(e, _r(5, 12), _r(7, 12)), Misconception)
 
 
 # --- issue 21, fourth round ------------------------------------------------------------------------------
