@@ -766,7 +766,7 @@ class Worker:
             self.send({"event": "cell_end", "index": i, "status": status, "error": err,
                        "duration_s": round(time.perf_counter() - start, 4)})
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        self.reply(rid, None, kinds=True, output=self.out.take())
+        self.reply(rid, None, output=self.out.take())   # no kinds: nothing is watched before the first resolve
 
     def _args(self, msg: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         args = self.protocol.decode_value(msg.get("args", []), from_grader=True)
