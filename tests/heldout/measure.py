@@ -312,19 +312,19 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
     "scaled-attention": {
         "q1_torch_sqrt_of_int": ("torch_sqrt_of_int",),
-        # generic ("rows do not sum to 1", "does not match"): weights_not_normalised exists but is not given
-        "q1_softmax_numerator_only": (),
+        # named since weights that, each row divided by its sum, are the right ones name weights_not_normalised
+        "q1_softmax_numerator_only": ("weights_not_normalised",),
         "q1_log_softmax_weights": ("log_softmax_weights",),
         "q2_scaled_flag_inverted": ("scaled_flag_inverted",),
         # q / sqrt(d_k) times k / sqrt(d_k) is the dot product over d_k: the effect divide_by_dk describes
         "q2_both_operands_scaled": ("divide_by_dk",),
         "q4_logits_as_log_probs": ("entropy_without_log",),
-        "q4_entropy_upcast_float64": (),                        # generic: "has dtype torch.float64, expected ..."
-        "q4_table_k_times_q": (),                               # generic: "contains NaN or inf in 8 of 16 entries"
-        "q4_table_loop_over_indices": (),                       # generic: "row 0 should be for d = 4, got d = 1"
+        "q4_entropy_upcast_float64": ("dtype_changed",),        # named since right values in another dtype are
+        "q4_table_k_times_q": ("scores_transposed",),           # the table of raw = (k @ q.T)[0] is tried
+        "q4_table_loop_over_indices": ("loop_index_as_d",),     # the d column holds the positions 1, 2, ...
         "q6_answer_argmax_row": ("attention_as_argmax",),       # choice C: the single best-matching row
-        "q8_range_off_by_one": (),                              # raw: torch's "shapes cannot be multiplied"
-        "q8_query_slice_fixed": (),                             # generic: "does not match ... in 240 of 240"
+        "q8_range_off_by_one": ("mha_heads_missing",),          # a second call with W_O cut to the heads given
+        "q8_query_slice_fixed": ("mha_head_slice_fixed",),      # every set of Q, K, V slices fixed at a head
     },
     "attention-pipeline": {
         "q01_einsum_needs_batch": (),                           # raw: torch's einsum subscript-count error

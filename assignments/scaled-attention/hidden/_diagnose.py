@@ -123,6 +123,9 @@ def pair_evidence(pair, Q, K, V, d_k):
         return base, wrong, describe(base)
     if hits:
         return None
+    found = row_sums_evidence(pair, Q, K, V, d_k)
+    if found is not None:
+        return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
     # than sqrt(d_k)), the negative squared distances (a Gaussian kernel), the cosine similarities
     for key, S in ref.kernel_scores(Q64, K64).items():
@@ -172,6 +175,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
                             "to float32's precision): " + describe("float32_precision"))
     if type(got) is torch.Tensor and got.dtype == Q.dtype and matching_variants(got, {"right": expected}, Q.dtype):
         return
+    raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
     found = pair_evidence(pair, Q, K, V, d_k)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
         raise Misconception(found[0], f"the {named} is wrong: with the other result of the same call it matches "
@@ -185,10 +189,13 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         assert_matches(got, expected, what=f"the {named}", dtype=Q.dtype, variants=variants)
     except Misconception:
         raise
-    except AssertionError:
+    except AssertionError as failure:
         if fn is not None:   # nothing named: a second call that differs shows randomness (dropout left on)
             raise_if_nondeterministic(fn, (Q, K, V, d_k), {}, pair, what="attention")
-        raise
+        said = rows_summary(weights, "the weight matrix") if part == "weights" else ""
+        if not said:
+            raise
+        raise AssertionError(f"{failure}{said}") from None
 
 
 def answer_part(fn, index):
@@ -220,5 +227,199 @@ def check_layout(fn, Q, K, V, what):
         check_value(answer_part(fn, index), args, expected[index],
                     reference=lambda Q, K, V, d_k, i=index: ref.attention(Q, K, V, d_k)[i],
                     what=f"the {'weight matrix' if part == 'weights' else 'output'} {what}", name="attention",
-                    dtype=Q.dtype, variants=({found[0]: found[1][index]} if found is not None
-                                             else ref.wrong_variants(Q64, K64, V64, d_k, part)))
+                    judge=dtype_judge(expected[index], f"the {'weight matrix' if part == 'weights' else 'output'} "
+                                      f"{what}", Q.dtype, ({found[0]: found[1][index]} if found is not None
+                                                           else ref.wrong_variants(Q64, K64, V64, d_k, part))))
+
+
+# --- kinds named from a property of the answer (issue 21, fifth round) ---------------------------------
+
+def row_sums_evidence(pair, Q, K, V, d_k):
+    """(key, (output, weights), message) when the weights are non-negative and, each row divided by its own
+    sum, exactly the right weights, while the rows do not sum to 1: a softmax numerator never divided by
+    its row sum, whatever was subtracted first (weights_not_normalised), or divided by one sum over the
+    whole matrix (softmax_whole_matrix). The output must then be those weights times V. Rows that all sum
+    to one constant are a constant factor, named nothing here (the generic message says the factor)."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return None
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)[1]
+    w = pair[1]
+    if tuple(w.shape) != tuple(right.shape) or w.dim() != 2 or not w.is_floating_point():
+        return None
+    w = w.detach().double()
+    sums = w.sum(dim=-1, keepdim=True)
+    if not (bool(torch.isfinite(w).all()) and bool((w >= 0).all()) and bool((sums > 0).all())):
+        return None
+    if not matching_variants(w / sums, {"right": right}, Q.dtype) or matching_variants(sums, {"one": torch.ones_like(sums)}, Q.dtype):
+        return None
+    lo, hi = float(sums.min()), float(sums.max())
+    if hi - lo <= 1e-6 * hi:
+        return None
+    wrong = (w @ V.double(), w)
+    said = f"each row divided by its own sum gives the right weights, but the rows sum to {lo:.3g} ... {hi:.3g}"
+    if abs(float(w.sum()) - 1.0) <= 1e-5:
+        return "softmax_whole_matrix", wrong, f"{describe('softmax_whole_matrix')} ({said}, the whole matrix to 1)"
+    return "weights_not_normalised", wrong, f"{describe('weights_not_normalised')} ({said})"
+
+
+def raise_if_dtype_changed(got, expected, dtype, what):
+    """A floating result of another dtype than the input's whose values are right (at the coarser of the two
+    dtypes' tolerances): only the dtype is wrong (an upcast to float64, .float(), a float64 constant)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or got.dtype == dtype \
+            or tuple(got.shape) != tuple(expected.shape):
+        return
+    from autograder.grading.checks import tolerances
+    coarser = got.dtype if tolerances(got.dtype)[0] > tolerances(dtype)[0] else dtype
+    if matching_variants(got, {"right": expected}, coarser):
+        raise Misconception("dtype_changed", f"{what} has dtype {got.dtype} for {dtype} input; its values are right: "
+                            + describe("dtype_changed"))
+
+
+def dtype_judge(expected, what, dtype, variants):
+    """check_value's judge: a right value in another dtype is dtype_changed, else assert_matches."""
+    def judge(got):
+        raise_if_dtype_changed(got, expected, dtype, what)
+        assert_matches(got, expected, what=what, dtype=dtype, variants=variants)
+    return judge
+
+
+def rows_summary(got, what):
+    """The weights' row sums, when they are not all 1 (for the generic message): which rows are off."""
+    if type(got) is not torch.Tensor or got.dim() != 2 or not got.is_floating_point():
+        return ""
+    sums = got.detach().double().sum(dim=-1)
+    off = ~torch.isclose(sums, torch.ones_like(sums), rtol=0, atol=1e-5)
+    if not bool(torch.isfinite(sums).all()) or not bool(off.any()):
+        return ""
+    rows = [int(i) for i in off.nonzero().flatten()]
+    shown = ", ".join(map(str, rows[:6])) + (", ..." if len(rows) > 6 else "")
+    return (f"; the rows of {what} should each sum to 1: row(s) {shown} of {sums.numel()} sum to "
+            f"{float(sums[off].min()):.3g} ... {float(sums[off].max()):.3g}")
+
+
+# --- the entropy table ----------------------------------------------------------------------------------
+
+def table_one_score(dims, seed):
+    """The lesson's table with raw = (k @ q.T)[0]: K Q^T is (5, 1), so its row 0 is one key's score alone
+    (std NaN, entropy 0), as (float32) rows of raw_std, scaled_std, H_raw, H_scaled."""
+    rows = []
+    for d in dims:
+        torch.manual_seed(seed)
+        q, k = torch.randn(1, d), torch.randn(5, d)
+        raw = (k @ q.T)[0]
+        scaled = raw / d ** 0.5
+        one = raw.numel() == 1      # the unbiased std of one number is 0 / 0 (torch warns): NaN
+        rows.append([math.nan if one else float(raw.std()), math.nan if one else float(scaled.std()),
+                     float(ref.softmax_entropy(raw.double())), float(ref.softmax_entropy(scaled.double()))])
+    return torch.tensor(rows, dtype=torch.float32)
+
+
+def raise_if_index_as_d(rows, dims):
+    """A d column that holds the positions 0, 1, ... or 1, 2, ... of the dims instead of the dims."""
+    try:
+        got = [row["d"] for row in rows]
+    except (TypeError, KeyError):
+        return
+    if any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in got):
+        return
+    for start in (0, 1):
+        positions = list(range(start, start + len(dims)))
+        if [float(x) for x in got] == [float(p) for p in positions] and list(dims) != positions:
+            raise Misconception("loop_index_as_d", f"the d column is {positions}, the positions of dims = "
+                                f"{tuple(dims)} in the list, not the dims: " + describe("loop_index_as_d"))
+
+
+# --- multi-head attention -------------------------------------------------------------------------------
+
+def _mha_heads(X, W_Q, W_K, W_V, n_heads, source=None):
+    """The float64 output of each head; `source` maps (role, h) to the head whose columns role uses."""
+    d_k = X.shape[-1] // n_heads
+    proj = {r: X.double() @ W.double() for r, W in zip("qkv", (W_Q, W_K, W_V))}
+
+    def cols(r, h):
+        f = source(r, h) if source is not None else h
+        return proj[r][:, f * d_k:(f + 1) * d_k]
+    return [ref.attention(cols("q", h), cols("k", h), cols("v", h), d_k)[0] for h in range(n_heads)]
+
+
+def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """{mha_head_slice_fixed/<roles>_<f>: output} for every non-empty set of Q, K, V whose slice is head f's
+    in every head (the slice not moved with h), every f."""
+    out = {}
+    if n_heads < 2:
+        return out
+    W = W_O.double()
+    for roles in ("q", "k", "v", "qk", "qv", "kv", "qkv"):
+        for f in range(n_heads):
+            heads = _mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h, roles=roles, f=f: f if r in roles else h)
+            out[f"mha_head_slice_fixed/{roles}_{f}"] = torch.cat(heads, dim=-1) @ W
+    return out
+
+
+def heads_missing(fn, e, X, Ws, n_heads):
+    """Torch's (T x m d_k) @ (d_model x d_model) message, m < n_heads: fewer heads concatenated. Confirmed by
+    a second call with W_O cut to its first m d_k rows, whose output must equal m of the heads, in order,
+    times those rows; the heads left out are said."""
+    import itertools
+    found = re.search(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)", e.message)
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    if e.exc_type != "RuntimeError" or not found or n_heads < 2:
+        return None
+    rows, width, a, b = (int(x) for x in found.groups())
+    if (rows, a, b) != (T, d_model, d_model) or width % d_k or not 0 < width // d_k < n_heads:
+        return None
+    m = width // d_k
+    W_O = Ws[3][:width].contiguous()
+    try:
+        again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+    except StudentCodeError:
+        return None
+    if type(again) is not torch.Tensor or tuple(again.shape) != (T, d_model):
+        return None
+    heads = _mha_heads(X, *Ws[:3], n_heads)
+    hits = [kept for kept in itertools.combinations(range(n_heads), m)
+            if matching_variants(again, {"v": torch.cat([heads[h] for h in kept], dim=-1) @ W_O.double()}, X.dtype)]
+    if len(hits) != 1:
+        return None
+    left = [h for h in range(n_heads) if h not in hits[0]]
+    return Misconception("mha_heads_missing", f"your code raised {e.exc_type}: {found.group(0)}: {m} heads of "
+                         f"d_k = {d_k} concatenated where there are {n_heads}; given only W_O's first {width} rows it "
+                         f"runs, and its output is heads {list(hits[0])} (head(s) {left} left out): "
+                         + describe("mha_heads_missing"))
+
+
+def heads_through_w_o(got, X, Ws, n_heads):
+    """What the concatenated heads were, read back through W_O (got = concat @ W_O, W_O square and
+    invertible): (key, text). Every block another head's right output, in another order, is
+    mha_heads_reordered; else the text says which head blocks are right and which are not (None, text),
+    or (None, "") when no block is right (a mistake after W_O, or in every head)."""
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    if type(got) is not torch.Tensor or tuple(got.shape) != (T, d_model) or not got.is_floating_point() \
+            or not bool(torch.isfinite(got).all()) or n_heads < 2:
+        return None, ""
+    try:
+        concat = torch.linalg.solve(Ws[3].double(), got.double(), left=False)        # (T, d_model)
+    except RuntimeError:
+        return None, ""
+    heads = _mha_heads(X, *Ws[:3], n_heads)
+    tol = 1e-7 if X.dtype == torch.float64 else 1e-3
+
+    def same(a, b):
+        return bool(torch.allclose(a, b, rtol=tol, atol=tol))
+    holds = []
+    for h in range(n_heads):
+        block = concat[:, h * d_k:(h + 1) * d_k]
+        holds.append([j for j in range(n_heads) if same(block, heads[j])])
+    if all(len(x) == 1 for x in holds) and sorted(x[0] for x in holds) == list(range(n_heads)) \
+            and any(x[0] != h for h, x in enumerate(holds)):
+        order = [x[0] for x in holds]
+        return "mha_heads_reordered", (f"read back through W_O, its column blocks hold the right heads in the order "
+                                       f"{order}: " + describe("mha_heads_reordered"))
+    right = [h for h, x in enumerate(holds) if h in x]
+    if not right or len(right) == n_heads:
+        return None, ""
+    wrong = [h for h in range(n_heads) if h not in right]
+    return None, (f"; read back through W_O, head(s) {right} of the concatenated heads are right and head(s) "
+                  f"{wrong} (columns h * d_k to (h + 1) * d_k, d_k = {d_k}) are wrong")

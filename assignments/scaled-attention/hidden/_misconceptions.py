@@ -147,6 +147,21 @@ MISCONCEPTIONS = {
     "mha_input_split_before_projection": "splitting the input X into column slices before projecting (each head "
                                          "multiplies its slice by its diagonal block of W_Q, W_K, W_V) instead of "
                                          "projecting all of X and then splitting Q, K, V into heads",
+    "mha_heads_missing": "looping over fewer heads than n_heads (range(n_heads - 1), range(1, n_heads)): the "
+                         "concatenated heads are narrower than d_model, and every head h in range(n_heads) must "
+                         "be computed and concatenated",
+    "mha_head_slice_fixed": "slicing the same head's columns of Q, K or V for every head (Q[:, :d_k] left in the "
+                            "loop): the slice must move with the head, columns h * d_k to (h + 1) * d_k",
+    "mha_heads_reordered": "concatenating the heads in another order than 0, 1, ..., n_heads - 1 (heads.insert(0, "
+                           "...), a reversed list): head h's output belongs in columns h * d_k to (h + 1) * d_k, "
+                           "the rows of W_O that head h is multiplied by",
+    # entropy table
+    "loop_index_as_d": "looping over the positions (for i in range(len(dims))) and using the position i (or i + 1) "
+                       "as d instead of the dims themselves: loop with for d in dims",
+    # dtype (the same text as sdpa-from-scratch's and attention-pipeline's)
+    "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "
+                     "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
+                     "dtype a product raises ('expected scalar type ...')",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

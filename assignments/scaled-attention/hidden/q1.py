@@ -83,7 +83,7 @@ def test_weight_rows_sum_to_one(attention, rng):
     if len(hits) == 1:
         raise Misconception(hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}")
     raise_if_nondeterministic(attention, (Q, K, V, 16), {}, pair, what="attention")
-    raise AssertionError("the rows of the weight matrix do not sum to 1")
+    raise AssertionError("the rows of the weight matrix do not sum to 1" + D.rows_summary(w, "the weight matrix"))
 
 
 @test_case(points=1, hidden=True)

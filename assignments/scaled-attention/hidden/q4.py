@@ -28,18 +28,30 @@ points = 7
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 @test_case(points=2, hidden=True)
 def test_entropy_random_logits(softmax_entropy, rng):
     # square (6, 6): an entropy over the wrong dim has the right shape and can be named
     logits = randn((6, 6), rng, torch.float32, scale=2.0)
     expected = ref.softmax_entropy(logits.double())
-    assert_matches(call(softmax_entropy, logits, what="softmax_entropy"), expected, what="softmax_entropy(logits)", dtype=torch.float32,
-                   variants=ref.entropy_variants(logits.double()))
+    D.dtype_judge(expected, "softmax_entropy(logits)", torch.float32, ref.entropy_variants(logits.double()))(
+        call(softmax_entropy, logits, what="softmax_entropy"))
     # leading batch dims: one entropy per row of the last dim
     logits = randn((2, 3, 5), rng, torch.float32, scale=2.0)
-    assert_matches(call(softmax_entropy, logits, what="softmax_entropy"), ref.softmax_entropy(logits.double()),
-                   what="softmax_entropy of a (2, 3, 5) tensor", dtype=torch.float32,
-                   variants=ref.entropy_variants(logits.double()))
+    D.dtype_judge(ref.softmax_entropy(logits.double()), "softmax_entropy of a (2, 3, 5) tensor", torch.float32,
+                  ref.entropy_variants(logits.double()))(call(softmax_entropy, logits, what="softmax_entropy"))
 
 
 def _nan_cause(softmax_entropy) -> AssertionError:
@@ -71,8 +83,8 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     got = assert_plain_tensor(call(softmax_entropy, logits, what="softmax_entropy"), "softmax_entropy(logits)")
     if got.is_floating_point() and torch.isnan(got).any():
         raise _nan_cause(softmax_entropy)
-    assert_matches(got, ref.softmax_entropy(logits.double()), what="softmax_entropy(logits)",
-                   dtype=torch.float32, variants=ref.entropy_variants(logits.double()))
+    D.dtype_judge(ref.softmax_entropy(logits.double()), "softmax_entropy(logits)", torch.float32,
+                  ref.entropy_variants(logits.double()))(got)
 
 
 
@@ -90,7 +102,8 @@ def test_entropy_views(softmax_entropy, rng):
     args = TensorArgs({"logits": logits}, {"n": {"logits": -1}, "T": {"logits": -2}})
     check_value(softmax_entropy, args, ref.softmax_entropy(L64), reference=ref.softmax_entropy,
                 what="softmax_entropy of transposed, expanded logits", name="softmax_entropy",
-                dtype=torch.float32, variants=ref.entropy_variants(L64))
+                judge=D.dtype_judge(ref.softmax_entropy(L64), "softmax_entropy of transposed, expanded logits",
+                                    torch.float32, ref.entropy_variants(L64)))
 
 def _tensor_values(rows) -> list[str]:
     """The keys of the table whose values are tensors (the notebook asks for Python numbers)."""
@@ -104,6 +117,7 @@ def _table(rows, dims):
         raise AssertionError(f"entropy_table should return a list of dicts, got {type(rows).__name__}")
     if len(rows) != len(dims):
         raise AssertionError(f"entropy_table should return one row per d: {len(dims)} rows, got {len(rows)}")
+    D.raise_if_index_as_d(rows, dims)
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             raise AssertionError(f"row {i} of entropy_table should be a dict, got {type(row).__name__}")
@@ -164,6 +178,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
     `numbers`: a table of right values holding tensors instead of Python numbers fails too."""
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
     variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
+    variants["scores_transposed/one_score"] = D.table_one_score(dims, seed)    # (k @ q.T)[0]: one key's score
 
     def check(rows):
         _raise_if_columns(rows, dims, expected)
@@ -181,7 +196,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
         return rows
 
     try:
-        charged_in_parts(student, check, own)
+        charged_in_parts(student, check, own, parts=(softmax_entropy,))
     except StudentCodeError as e:
         # a crash where their softmax_entropy cannot even be composed into the table (it returns one value
         # per entry, not one per row, and .item() fails): its own tests charge that

@@ -25,6 +25,19 @@ points = 5
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _inputs(rng, T, d_model, dtype):
     X = randn((T, d_model), rng, dtype)
     # scaled so that X @ W keeps unit variance
@@ -39,16 +52,28 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
     X64, W64 = X.double(), [w.double() for w in Ws]
     if expected is None:
         expected = ref.multi_head_attention(X64, *W64, n_heads)
-    variants = ref.mha_variants(X64, *W64, n_heads)
+    def variants():
+        return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads)}
 
     def check(got):
-        assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
+        try:
+            assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
+        except Misconception:
+            raise
+        except AssertionError as failure:
+            key, said = D.heads_through_w_o(got, X, Ws, n_heads)
+            if key is not None:
+                raise Misconception(key, f"multi_head_attention(...) is wrong: {said}") from None
+            if said:
+                raise AssertionError(f"{failure}{said}") from None
+            raise
 
     def own():
         return ref.multi_head_attention(X, *Ws, n_heads, per_head=attention)
 
     try:
-        charged_in_parts(lambda: call(fn, X, *Ws, n_heads, what="multi_head_attention"), check, own)
+        charged_in_parts(lambda: call(fn, X, *Ws, n_heads, what="multi_head_attention"), check, own,
+                         parts=(attention,))
     except StudentCodeError as e:
         # a crash where their attention cannot even be composed into heads (it returns the wrong things,
         # (weights, output) say): q1 charges that, and this answer cannot be judged until it is fixed.
@@ -62,7 +87,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
             raise Misconception("view_on_noncontiguous", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
-        named = _crash_named(fn, e, X, Ws, n_heads)
+        named = _crash_named(fn, e, X, Ws, n_heads) or D.heads_missing(fn, e, X, Ws, n_heads)
         if named is not None:
             raise named from None
         raise

@@ -827,3 +827,56 @@ WRONG.update({
     return weights @ V, weights
 '''), {"key": "keepdim_missing", "where": ["q1", "q8"]}),
 })
+
+# Issue 21, fifth round: kinds named from a property of the answer, each in other forms than blind4's
+WRONG.update({
+    # weights that, each row divided by its own sum, are the softmax: a numerator never divided
+    "attention_exp_minus_global_max": (attention('''
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    weights = torch.exp(s - s.max())
+    return weights @ V, weights
+'''), {"key": "weights_not_normalised", "where": ["q1", "q8"]}),
+    "attention_exp_minus_row_mean": (attention('''
+    s = torch.einsum("qd,kd->qk", Q, K) * d_k ** -0.5
+    weights = (s - s.mean(dim=1, keepdim=True)).exp()
+    return weights @ V, weights
+'''), {"key": "weights_not_normalised", "where": ["q1", "q8"]}),
+    # one sum over the whole matrix, the maximum subtracted first
+    "attention_stable_whole_matrix": (attention('''
+    s = Q @ K.T / math.sqrt(d_k)
+    e = torch.exp(s - s.max())
+    weights = e / e.sum()
+    return weights @ V, weights
+'''), {"key": "softmax_whole_matrix", "where": ["q1", "q8"]}),
+    # right values in float64 for float32 input
+    "attention_softmax_in_float64": (attention('''
+    weights = torch.softmax((Q @ K.T).double() / math.sqrt(d_k), dim=-1)
+    return weights @ V.double(), weights
+'''), {"key": "dtype_changed", "where": ["q1:test_float32_square", "q1:test_weight_rows_sum_to_one",
+                                        "q1:test_noncontiguous_inputs", "q1:test_broadcast_inputs"]}),
+    "entropy_returned_as_float64": (entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=-1)
+    return (-(log_p.exp() * log_p).sum(dim=-1)).to(torch.float64)
+'''), {"key": "dtype_changed", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                        "q4:test_entropy_views"]}),
+    # (k @ q.T)[0] written with matmul: one key's score where the query's five belong
+    "table_matmul_keys_first": (table("raw = (q @ k.T)[0]", "raw = torch.matmul(k, q.t())[0, :]"),
+                                {"key": "scores_transposed", "where": ["q4:test_entropy_table_lesson",
+                                                                       "q4:test_entropy_table_other_dims_and_seed"]}),
+    # enumerate's index recorded as d (the values computed with the right d)
+    "table_enumerate_index_as_d": ({"softmax_entropy": ENTROPY + TABLE.replace(
+        "    for d in dims:\n", "    for i, d in enumerate(dims):\n").replace('{"d": d,', '{"d": i,')},
+        {"key": "loop_index_as_d", "where": ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]}),
+    # a head left out of the loop: the first one
+    "mha_range_skips_head_0": (mha(MHA_LOOP.replace("for h in range(n_heads):", "for h in range(1, n_heads):")),
+                               {"key": "mha_heads_missing", "where": ["q8"]}),
+    # a slice that never moves with the head: the keys' first block, the values' last block
+    "mha_key_slice_fixed": (mha(MHA_LOOP.replace("K[:, cols]", "K[:, :d_k]")),
+                            {"key": "mha_head_slice_fixed", "where": ["q8"]}),
+    "mha_value_slice_last": (mha(MHA_LOOP.replace("V[:, cols]", "V[:, -d_k:]")),
+                             {"key": "mha_head_slice_fixed", "where": ["q8"]}),
+    # heads put in front of the list: concatenated in reverse order
+    "mha_heads_inserted_first": (mha(MHA_LOOP.replace("heads.append(out_h)", "heads.insert(0, out_h)")),
+                                 {"key": "mha_heads_reordered", "where": ["q8"]}),
+})
