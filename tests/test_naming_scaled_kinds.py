@@ -1,0 +1,161 @@
+"""Naming scaled-attention's mistakes by kind (issue 21, fifth round), in-process: each diagnosis in
+hidden/_diagnose.py rests on a property of the answer (or a second call), so it must name forms of the
+mistake it was never shown, and name nothing on a right answer or on another mistake."""
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception, register_misconceptions
+from reference import scaled_attention as sa
+
+HIDDEN = Path(__file__).resolve().parents[1] / "assignments" / "scaled-attention" / "hidden"
+register_misconceptions(HIDDEN / "q1.py")
+_spec = importlib.util.spec_from_file_location("_test_scaled_kinds_diagnose", HIDDEN / "_diagnose.py")
+assert _spec is not None and _spec.loader is not None
+D = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(D)
+
+
+def _r(*shape, seed=0, dtype=torch.float64):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=dtype)
+
+
+def _qkv(dtype=torch.float64):
+    return _r(5, 12, seed=1, dtype=dtype), _r(7, 12, seed=2, dtype=dtype), _r(7, 10, seed=3, dtype=dtype)
+
+
+# --- weights that are a softmax numerator ----------------------------------------------------------------
+
+@pytest.mark.parametrize("shift", ["row_max", "global_max", "row_mean", "none"])
+def test_unnormalised_weights_are_named_whatever_was_subtracted(shift):
+    Q, K, V = _qkv()
+    s = Q @ K.T / math.sqrt(12)
+    sub = {"row_max": s.amax(-1, keepdim=True), "global_max": s.max(), "row_mean": s.mean(-1, keepdim=True),
+           "none": torch.zeros(())}[shift]
+    w = torch.exp(s - sub)
+    found = D.row_sums_evidence((w @ V, w), Q, K, V, 12)
+    assert found is not None and found[0] == "weights_not_normalised"
+    assert torch.allclose(found[1][0], w @ V)
+
+
+def test_one_sum_over_the_matrix_is_whole_matrix_and_right_or_constant_names_nothing():
+    Q, K, V = _qkv()
+    e = torch.exp(Q @ K.T / math.sqrt(12))
+    w = e / e.sum()
+    assert D.row_sums_evidence((w @ V, w), Q, K, V, 12)[0] == "softmax_whole_matrix"
+    out, right = sa.attention(Q, K, V, 12)
+    assert D.row_sums_evidence((out, right), Q, K, V, 12) is None
+    # every row times one constant: a constant factor, which the generic message says
+    assert D.row_sums_evidence((out * 0.5, right * 0.5), Q, K, V, 12) is None
+    # weights of another mistake (no scale): their rows, normalised, are not the right weights
+    w = F.softmax(Q @ K.T, dim=-1) * 3.0
+    assert D.row_sums_evidence((w @ V, w), Q, K, V, 12) is None
+
+
+# --- dtype ------------------------------------------------------------------------------------------------
+
+def test_right_values_in_another_dtype_are_dtype_changed_and_wrong_values_are_not():
+    x = _r(4, 6, dtype=torch.float32)
+    expected = sa.softmax_entropy(x.double())
+    with pytest.raises(Misconception) as e:
+        D.raise_if_dtype_changed(sa.softmax_entropy(x.double()), expected, torch.float32, "H")
+    assert e.value.key == "dtype_changed"
+    D.raise_if_dtype_changed(sa.softmax_entropy(x).double() * 2, expected, torch.float32, "H")   # wrong: not named
+    D.raise_if_dtype_changed(sa.softmax_entropy(x), expected, torch.float32, "H")                # right dtype
+
+
+# --- the entropy table -------------------------------------------------------------------------------------
+
+def test_positions_as_d_are_named_and_the_dims_are_not():
+    dims = (12, 48, 100)
+    for start in (0, 1):
+        with pytest.raises(Misconception) as e:
+            D.raise_if_index_as_d([{"d": start + i} for i in range(3)], dims)
+        assert e.value.key == "loop_index_as_d"
+    D.raise_if_index_as_d([{"d": d} for d in dims], dims)
+    D.raise_if_index_as_d([{"d": d} for d in (0, 1, 2)], (0, 1, 2))   # dims that are the positions: no evidence
+    D.raise_if_index_as_d([{"d": 7}, {"d": 8}, {"d": 9}], dims)
+
+
+def test_one_key_score_table_differs_from_the_right_one():
+    table = D.table_one_score((4, 16), 0)
+    right = sa.table_as_tensor(sa.entropy_table((4, 16), 0))
+    assert torch.isnan(table[:, :2]).all() and (table[:, 2:] == 0).all() and torch.isfinite(right).all()
+
+
+# --- multi-head attention ----------------------------------------------------------------------------------
+
+def _mha_inputs(T=5, d_model=24):
+    return _r(T, d_model, seed=4), [_r(d_model, d_model, seed=10 + i) * d_model ** -0.5 for i in range(4)]
+
+
+def _mha(X, Ws, n_heads, order=None, fixed=None):
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = (X @ W for W in Ws[:3])
+    heads = []
+    for h in order if order is not None else range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        f = slice(fixed * d_k, (fixed + 1) * d_k) if fixed is not None else c
+        heads.append(sa.attention(Q[:, c], K[:, f], V[:, c], d_k)[0])
+    return torch.cat(heads, dim=-1) @ Ws[3]
+
+
+def test_heads_in_another_order_are_named_and_wrong_heads_are_said():
+    X, Ws = _mha_inputs()
+    key, _ = D.heads_through_w_o(_mha(X, Ws, 4, order=[3, 2, 1, 0]), X, Ws, 4)
+    assert key == "mha_heads_reordered"
+    assert D.heads_through_w_o(_mha(X, Ws, 4), X, Ws, 4) == (None, "")       # right: nothing to say
+    key, said = D.heads_through_w_o(_mha(X, Ws, 4, fixed=1), X, Ws, 4)       # keys of head 1 everywhere
+    assert key is None and "head(s) [1]" in said and "[0, 2, 3]" in said
+
+
+def test_a_fixed_slice_is_a_variant_for_each_role_and_head():
+    X, Ws = _mha_inputs()
+    variants = D.mha_slice_variants(X, *Ws, 4)
+    assert torch.allclose(variants["mha_head_slice_fixed/k_2"], _mha(X, Ws, 4, fixed=2))
+    right = sa.multi_head_attention(X, *Ws, 4)
+    assert not any(torch.allclose(v, right) for v in variants.values())
+
+
+class _Crash:
+    """A stand-in for the student's proxy: the first call's error, then the function itself."""
+    def __init__(self, kept):
+        self.kept = kept
+
+    def __call__(self, X, W_Q, W_K, W_V, W_O, n_heads):
+        d_k = X.shape[-1] // n_heads
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        heads = [sa.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k],
+                              V[:, h * d_k:(h + 1) * d_k], d_k)[0] for h in self.kept(n_heads)]
+        cat = torch.cat(heads, dim=-1)
+        if cat.shape[-1] != W_O.shape[0]:
+            raise StudentCodeError("RuntimeError", f"mat1 and mat2 shapes cannot be multiplied ({cat.shape[0]}x"
+                                   f"{cat.shape[1]} and {W_O.shape[0]}x{W_O.shape[1]})", "")
+        return cat @ W_O
+
+
+@pytest.mark.parametrize("kept", [lambda n: range(n - 1), lambda n: range(1, n)])
+def test_missing_heads_are_named_from_a_second_call(kept):
+    X, Ws = _mha_inputs()
+    fn = _Crash(kept)
+    with pytest.raises(StudentCodeError) as e:
+        fn(X, *Ws, 4)
+    named = D.heads_missing(fn, e.value, X, Ws, 4)
+    assert named is not None and named.key == "mha_heads_missing"
+
+
+def test_a_shape_crash_of_another_cause_is_not_heads_missing():
+    X, Ws = _mha_inputs()
+
+    def fn(X, W_Q, W_K, W_V, W_O, n_heads):   # fails the same way whatever W_O is: no heads dropped
+        raise StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (5x18 and 24x24)", "")
+    with pytest.raises(StudentCodeError) as e:
+        fn(X, *Ws, 4)
+    assert D.heads_missing(fn, e.value, X, Ws, 4) is None
