@@ -2,9 +2,9 @@
 real Grader and prints, per set, the wrong variants named right / generic / raw exception / mis-named /
 not caught, and the correct ones at full marks.
 
-    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|blind3|blind4|NAME] [-v]
+    .venv/bin/python -m tests.heldout.measure sdpa-from-scratch [--set variants|blind|blind2|...|blind5|NAME] [-v]
 
-`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py` to `blind4.py`:
+`variants.py` says each wrong variant's key; any other set, `<slug>/NAME.py` (`blind.py` to `blind5.py`:
 written without seeing the catalogue), says each mistake in words, and SET_KEYS below maps each of its
 variants to the keys that name that mistake (written after reading the outcome; the blind variants
 themselves are never changed). A wrong variant is
@@ -101,7 +101,7 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q09_divides_columns": ("prefix_average_wrong_axis",),
         "q10_effective_tokens_base_e": ("effective_tokens_wrong_base",),
         "q10_entropy_over_queries": ("entropy_wrong_dim",),
-        "q11_rank_is_d_k": ("rank_is_the_bound",),
+        "q11_rank_is_d_k": ("rank_is_the_bound", "rank_above_min"),   # 4 is d_k and rank K on the lesson's S
         "q12_output_square": ("param_count_wo_square",),
         "q13_values_from_queries": ("cross_roles_swapped",),
         "q13_mask_ignored": ("mask_ignored",),
@@ -116,7 +116,7 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind2 -v` against each variant's "mistake" words and code
     "sdpa-from-scratch": {
-        "q1_batch_dim_dropped": (),                             # generic: "is not the shape of ..."
+        "q1_batch_dim_dropped": ("batch_dim_dropped",),
         "q2_numpy_biased_var": ("biased_variance",),
         "q2_power_precedence": ("scale_precedence",),           # scale_divisor 32 = 64 ** 1/2
         "q3_no_max_shift": ("no_max_subtraction",),
@@ -139,7 +139,7 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_boolean_index_assignment": ("mask_not_broadcast",),
         "q5_loop_over_queries": ("not_vectorised",),
         "q6_softmax_over_queries": ("softmax_wrong_dim",),
-        "q6_two_decimals": (),                                  # generic: "is not correct in row(s) ..."
+        "q6_two_decimals": ("rounded_answer",),
         "q6_causal_keeps_upper_triangle": ("upper_triangular_mask",),
         # choice D (only float16 goes wrong) keeps zeroing after the softmax, as blind's q7_answer_a does
         "q7_answer_d": ("zero_after_softmax",),
@@ -217,13 +217,13 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind3 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
     "sdpa-from-scratch": {
-        "q1_out_shape_transposed": (),                          # generic: "is not the shape of the attention output"
-        "q2_elementwise_diagonal_dots": (),                     # generic: "is not the variance of the raw scores"
-        "q2_mean_of_row_variances": (),                         # generic: the same message
+        "q1_out_shape_transposed": ("shape_dims_swapped",),     # (4, 128, 10): the right sizes, another order
+        "q2_elementwise_diagonal_dots": ("diagonal_scores_only",),
+        "q2_mean_of_row_variances": ("mean_of_slice_variances",),
         "q3_subtracts_min": ("softmax_subtracts_min",),         # q6's causal weights say only "NaN or inf"
-        # no key names clamped logits (q5's float16 test once said softmax_global_sum, "far closer to")
-        "q3_clamps_logits": (),
-        "q3_transposed_not_restored": (),                       # generic: a shape message
+        # clamped logits: a probe of far-apart logits gives the two largest the same weight
+        "q3_clamps_logits": ("clamped_logits",),
+        "q3_transposed_not_restored": ("result_axes_permuted",),  # transpose(dim, -1) never undone
         # its mask is tril's transpose, the upper triangle: named on square masks, a shape message otherwise
         "q4_arange_unsqueeze_swapped": ("upper_triangular_mask",),
         "q4_diagonal_plus_one": ("causal_includes_next",),
@@ -234,7 +234,7 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mask.all taken for mask.any: mask_all_for_any (it was mis-named softmax_global_sum in half precision)
         "q5_all_instead_of_any": ("mask_all_for_any",),
         "q5_zeros_without_like": ("dtype_changed",),            # float32 zeros mixed into half weights
-        "q6_output_from_scores": (),                            # generic: "out3 is not correct in row(s) ..."
+        "q6_output_from_scores": ("values_weighted_by_scores",),  # out3 = scores3 @ V3
         "q6_masked_scores_zero": ("mask_fills_zero",),
         "q7_answer_b": ("upper_triangular_mask",),              # choice B says the upper triangle should be kept
         "q8_entries_T_times_d_k": ("entries_of_Q",),            # T x d_k: the entries of Q
@@ -278,7 +278,8 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q08_kernel_broadcast_on_columns": ("nw_weights_on_columns",),
         "q09_tril_forgotten": ("prefix_average_no_tril",),
         "q09_integer_floor_division": ("prefix_average_floor_division",),
-        "q10_epsilon_inside_log": (),                           # not caught (float16 0 * log2(0 + 1e-9) = NaN)
+        # caught since q10 grades float16 rows with exact zeros, where 1e-9 rounds to 0: 0 * log2(0) = NaN
+        "q10_epsilon_inside_log": ("zero_log_zero_nan",),
         "q10_entropy_keepdim": ("keepdim_left_on",),            # right values with one more size-1 axis
         "q11_max_rank_is_T": ("rank_bounded_by_T",),
         "q12_missing_parentheses": ("param_count_precedence",),  # d_model * 2 * d_k + d_v
@@ -294,19 +295,19 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged by the lead from each variant's mistake words, its code and the key texts (measure -v):
     "sdpa-from-scratch": {
-        "q1_weights_shape_is_query_shape": (),            # generic: "is not the shape of the weight matrix"
-        "q2_scale_divisor_from_example_d_k": (),          # generic
-        "q2_inplace_div_rescales_raw": (),                # generic
-        "q3_max_over_last_axis_only": (),                 # generic (dim=0 tests only say what differs)
+        "q1_weights_shape_is_query_shape": ("shape_of_an_input",),     # (4, 10, 64) is Q's shape
+        "q2_scale_divisor_from_example_d_k": ("example_value_reused",),  # sqrt(8): the example's d_k
+        "q2_inplace_div_rescales_raw": ("raw_variance_of_scaled_scores",),  # raw_score_var is the scaled one
+        "q3_max_over_last_axis_only": ("softmax_max_wrong_axis",),
         "q3_returns_log_probs": ("log_softmax",),
         "q4_uint8_mask": ("mask_not_bool",),              # q4 named; q6's weights3_causal never defined: partly
         "q5_transpose_1_2": ("fixed_axes",),              # the key's text: assumes a fixed number of dims
         "q5_boolean_index_assignment": ("mask_not_broadcast",),
         "q5_scale_from_V": ("scale_by_d_v",),
-        "q5_shape_slice_not_index": (),                   # raw: TypeError must be real number, not torch.Size
-        "q6_rounded_to_two_decimals": (),                 # generic
-        "q8_score_madds_per_query": (),                   # generic
-        "q8_entries_causal_triangle": (),                 # generic
+        "q5_shape_slice_not_index": ("size_not_int",),   # TypeError: must be real number, not torch.Size
+        "q6_rounded_to_two_decimals": ("rounded_answer",),
+        "q8_score_madds_per_query": ("count_per_query",),
+        "q8_entries_causal_triangle": ("causal_triangle_count",),
     },
     # judged from `measure <slug> --set blind4 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
@@ -327,30 +328,37 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_query_slice_fixed": ("mha_head_slice_fixed",),      # every set of Q, K, V slices fixed at a head
     },
     "attention-pipeline": {
-        "q01_einsum_needs_batch": (),                           # raw: torch's einsum subscript-count error
+        # named from a second call: a 2-D X with a batch axis added (and a 3-D slice of a 4-D X) runs and is right
+        "q01_einsum_needs_batch": ("batched_input_unsupported",),
         "q02_transpose_0_1": ("batched_input_unsupported",),    # its text names transpose(0, 1) and .mT
-        # generic ("must be very negative"): mask_not_dtype_min would be right but is not given
-        "q04_finfo_max": (),
-        "q04_finfo_tiny": (),                                   # the same generic message
-        "q05_mask_added_after_softmax": (),                     # generic: "A does not match ... 1.8e+308"
+        # the right entries blocked, each holding one constant that is not finfo.min: said which constant
+        "q04_finfo_max": ("mask_not_dtype_min",),
+        "q04_finfo_tiny": ("mask_not_dtype_min",),
+        "q05_mask_added_after_softmax": ("mask_after_softmax",),
         # named on the input where M only broadcasts (transposed S, expanded M): there the mask is ignored
         "q05_mask_needs_same_shape": ("mask_ignored",),
-        "q07_mask_size_from_model_width": (),                   # raw: torch's size-mismatch error
-        "q08_sum_over_value_dim": (),                           # generic: a shape message
-        "q09_softmax_of_lower_triangle": (),                    # generic: "W_avg does not match ..."
-        "q10_effective_tokens_negative_exponent": (),           # generic; no key names 2 ** -H
-        # mis-named: 4 = max(rank Q, rank K) happens to be d_k, so rank_is_the_bound ("giving the bound d_k;
-        # count the directions") is given, but the student counted them and took max for min; no key exists
-        "q11_rank_is_max_of_ranks": (),
+        # a size-mismatch crash; inputs as wide as long (d_model = T) run and are right
+        "q07_mask_size_from_model_width": ("length_from_wrong_axis",),
+        "q08_sum_over_value_dim": ("nw_sum_wrong_axis",),
+        "q09_softmax_of_lower_triangle": ("prefix_average_softmax_of_pattern",),
+        "q10_effective_tokens_negative_exponent": ("effective_tokens_exponent_negated",),
+        # 4 = max(rank Q, rank K) = d_k on the lesson's S: rank_above_min names both readings (was mis-named
+        # rank_is_the_bound, which says only "the bound d_k")
+        "q11_rank_is_max_of_ranks": ("rank_above_min",),
         "q12_output_counted_with_d_k": ("param_count_wo_as_dk",),
-        "q13_additive_mask_as_boolean": (),                     # raw: "masked_fill_ only supports boolean masks"
+        # a crash; the same call with the mask's boolean pattern (True on the blocked keys) runs and is right
+        "q13_additive_mask_as_boolean": ("additive_mask_as_boolean",),
         "q16_answer_b": ("cost_independent_of_T",),             # choice b: cost depends only on d_k
     },
 }
 
+# blind5 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
+BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
-    "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS}
+    "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
+    "blind5": BLIND5_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
@@ -417,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("slugs", nargs="+")
     parser.add_argument("--set", action="append", metavar="NAME",
-                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2, blind3, blind4); repeatable")
+                        help="variants, or a blind-format set <slug>/NAME.py (blind, blind2 .. blind5); repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="each wrong variant's failed tests")
     args = parser.parse_args(argv)
     for name in args.set or ():
