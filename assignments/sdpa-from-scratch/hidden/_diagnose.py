@@ -216,6 +216,14 @@ def sdpa_unmasked_scores_as_output(Q, K, V, mask=None):
     return _scores(Q, K, math.sqrt(Q.shape[-1])).to(Q.dtype)
 
 
+def sdpa_values_weighted_by_scores(Q, K, V, mask=None):
+    """V multiplied by the scaled scores instead of their softmax (blocked scores zeroed)"""
+    s = _scores(Q, K, math.sqrt(Q.shape[-1]))
+    if mask is not None:
+        s = s.masked_fill(~mask.to(torch.bool), 0.0)
+    return (s @ V.double()).to(Q.dtype)
+
+
 def sdpa_keys_not_transposed(Q, K, V, mask=None):
     """Q @ K without the transpose: it runs only when K is square (T_k == d_k)"""
     if K.shape[-2] != K.shape[-1]:
@@ -270,6 +278,7 @@ VARIANT_FUNCTIONS = {
     "mask_added/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_added(Q, K, V, mask, True),
     "weights_transposed": sdpa_weights_transposed,
     "scores_as_output": sdpa_scores_as_output,
+    "values_weighted_by_scores": sdpa_values_weighted_by_scores,
     "scores_as_output/unmasked": sdpa_unmasked_scores_as_output,
     "keys_not_transposed": sdpa_keys_not_transposed,
     "view_as_transpose": sdpa_view_as_transpose,
@@ -554,6 +563,7 @@ def name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
+    name_size_crash(e, said)
 
     def plain_call():
         return fn(*plain[:3], mask=plain[3])
@@ -788,6 +798,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
             if shift:
                 raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
                                     f"mask, and so does a float32 probe: it matches {describe(shift)}")
+            name_clamped_sdpa(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
                                  "subtract each row's max before exp, and keep every step in range")
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) \
@@ -816,6 +827,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
     name_from_mask_probes(fn, "the float16 output with large scores is wrong")
     name_in_float64(fn, Q, K, V, mask, "the float16 output with large scores is wrong", q_scale=1 / 9)
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
+    name_clamped_sdpa(fn, "the float16 output with large scores is wrong")
     raise AssertionError("the float16 output with large scores does not match the correct result")
 
 
@@ -928,8 +940,143 @@ def weight_variants(Q, K, mask=None) -> dict[str, torch.Tensor]:
     whose text speaks of the output (the scores returned, A^T V)."""
     eye = torch.eye(K.shape[-2], dtype=torch.float64)
     out = {k: v.to(torch.float64) for k, v in wrong_variants(Q.double(), K.double(), eye, mask).items()
-           if k.split("/")[0] not in ("scores_as_output", "weights_transposed")}
+           if k.split("/")[0] not in ("scores_as_output", "weights_transposed", "values_weighted_by_scores")}
     for key, f in VARIANT_FUNCTIONS.items():
         if key in out and hasattr(f, "weights"):
             out[key] = f.weights(Q.double(), K.double(), mask)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# kinds named from a property of the answer, whatever code made it (issue 21, fifth round)
+# ---------------------------------------------------------------------------------------------
+
+def name_shape(got, expected, what, inputs):
+    """A wrong shape answer named by its kind: the batch dim left out, the right dims in another order,
+    an input's shape (`inputs`: name -> the question's shape of Q, K, V). Says nothing otherwise."""
+    got, expected = tuple(got), tuple(expected)
+    if got == expected:
+        return
+    if len(expected) > 2 and got == expected[1:]:
+        raise Misconception("batch_dim_dropped", f"{what} is {got}, the shape of one batch entry: "
+                            + describe("batch_dim_dropped"))
+    if sorted(got) == sorted(expected):
+        raise Misconception("shape_dims_swapped", f"{what} is {got}: it holds the right sizes in another order: "
+                            + describe("shape_dims_swapped"))
+    names = [n for n, s in inputs.items() if tuple(s) == got]
+    if names:
+        raise Misconception("shape_of_an_input", f"{what} is {got}, the shape of {' and '.join(names)}: "
+                            + describe("shape_of_an_input"))
+
+
+def name_number(got, expected, candidates, what, atol):
+    """A numeric answer that equals a related quantity: `candidates` maps a key to the values that mistake
+    gives. Named only when the answer is within atol of exactly one key's values, and none of those is
+    within 2 atol of the right answer or of another key's values (two mistakes that coincide name none)."""
+    def near(a, b, tol=atol):
+        return abs(a - b) <= tol
+
+    usable = {k: [v for v in vs if not near(v, expected, 2 * atol)] for k, vs in candidates.items()}
+    hits = [k for k, vs in usable.items() if any(near(got, v) for v in vs)]
+    if len(hits) != 1:
+        return
+    key = hits[0]
+    if any(near(v, w, 2 * atol) for v in usable[key] for k, ws in usable.items() if k != key for w in ws
+           if near(got, v)):
+        return
+    raise Misconception(key, f"{what} is {got:.6g}, what this mistake gives: {describe(key)}")
+
+
+def score_statistics(divisor=1.0):
+    """What the wrong statistics of q2 give on the batched example's scores divided by `divisor`: the
+    variance of the diagonal dot products only, and the mean of the variances of each slice."""
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.transpose(-2, -1) / divisor
+    return {
+        "diagonal_scores_only": [float(((Q * K).sum(-1) / divisor).var())],
+        "mean_of_slice_variances": [float(S.var(dim=d).mean()) for d in (-1, -2, 0, (-2, -1))],
+    }
+
+
+def permuted_variants(expected, prefix="result_axes_permuted"):
+    """The right result with its axes in every other order (a transpose or permute never undone)."""
+    import itertools
+    n = expected.dim()
+    return {f"{prefix}/{p}": expected.permute(*p) for p in itertools.permutations(range(n))
+            if p != tuple(range(n))}
+
+
+def max_wrong_axis_variants(x, dim):
+    """A softmax along `dim` whose shift is the max over another single axis: sums to 1 along dim,
+    but the shift differs within a slice, so the values are wrong."""
+    x = x.to(torch.float64)
+    dim = dim % x.dim()
+    out = {}
+    for a in range(x.dim()):
+        if a != dim:
+            e = torch.exp(x - x.amax(dim=a, keepdim=True))
+            out[f"softmax_max_wrong_axis/{a}"] = e / e.sum(dim=dim, keepdim=True)
+    return out
+
+
+# logits far apart: a correct softmax gives ratios of e^-50 between neighbours; a capped one ties the top
+CLAMP_PROBE = torch.tensor([[200.0, 150.0, 100.0, 0.0]], dtype=torch.float64)
+
+
+def ties_capped_logits(w):
+    """`w`, the weights of CLAMP_PROBE's logits: finite, the two largest logits tied (within 1e-6), and the
+    smallest one lighter: what capping the logits gives, for any cap below 150."""
+    if type(w) is not torch.Tensor or w.numel() != 4 or not w.dtype.is_floating_point:
+        return False
+    w = w.detach().reshape(4).to(torch.float64)
+    return bool(torch.isfinite(w).all() and w[0] > 0 and torch.isclose(w[0], w[1], rtol=1e-6, atol=0)
+                and w[3] < w[0] * (1 - 1e-3))
+
+
+def name_clamped_softmax(fn, what):
+    """A softmax that gave inf/NaN or wrong values: a float64 probe of far-apart logits shows a cap."""
+    if ties_capped_logits(second_call(fn, CLAMP_PROBE.clone(), dim=-1)):
+        raise Misconception("clamped_logits", f"{what}; a probe with logits 200, 150, 100, 0 gives the two largest "
+                            "the same weight: it matches " + describe("clamped_logits"))
+
+
+def name_clamped_sdpa(fn, what):
+    """The same probe through scaled_dot_product_attention: d_k = 1, the keys are the logits, V = I, so the
+    output row is the weights."""
+    Q = torch.ones(1, 1, 1, dtype=torch.float64)
+    K = CLAMP_PROBE.reshape(1, 4, 1).clone()
+    V = torch.eye(4, dtype=torch.float64).reshape(1, 4, 4)
+    if ties_capped_logits(second_call(fn, Q, K, V, mask=None)):
+        raise Misconception("clamped_logits", f"{what}; a second call whose scores are 200, 150, 100, 0 gives the "
+                            "two largest the same weight: it matches " + describe("clamped_logits"))
+
+
+def name_size_crash(e, said):
+    """A TypeError that says a torch.Size (or tuple) came where a number belongs: the shape was sliced
+    (Q.shape[-1:]) or used whole where one of its sizes was meant."""
+    if e.exc_type == "TypeError" and ("torch.Size" in e.message or "not tuple" in e.message):
+        raise Misconception("size_not_int", f"{said}: " + describe("size_not_int"))
+
+
+def f16_normaliser_rounding(got, x, dim=-1):
+    """True when `got` (float16) is the softmax of x times one factor per slice, each factor within the
+    float16 rounding of that slice's log-normaliser: exp(x - logsumexp(x)) done in float16 rounds
+    logsumexp to half an ulp of its size (0.5 near 2000, 1 near -3000), a correct method's limit there."""
+    if type(got) is not torch.Tensor or got.dtype != torch.float16 or got.shape != x.shape:
+        return False
+    g = got.to(torch.float64)
+    xd = x.to(torch.float64)
+    if not torch.isfinite(g).all():
+        return False
+    p = torch.softmax(xd, dim=dim)
+    lse = torch.logsumexp(xd, dim=dim, keepdim=True)
+    # half an ulp of float16 at |lse| (10 mantissa bits), plus float16's own relative rounding of the output
+    half_ulp = torch.exp2(torch.floor(torch.log2(lse.abs().clamp_min(1.0))) - 11)
+    big = p > 1e-3
+    ratio = torch.where(big, g / p, torch.nan)
+    lo = torch.where(big, ratio, torch.inf).amin(dim=dim, keepdim=True)
+    hi = torch.where(big, ratio, -torch.inf).amax(dim=dim, keepdim=True)
+    tiny = (~big) & (g > 2 * p.clamp_min(1e-300) * torch.exp(half_ulp) + 1e-3)
+    return bool((lo > 0).all() and ((hi / lo) < 1 + 4e-3).all()
+                and (lo.log().abs() <= half_ulp + 4e-3).all() and (hi.log().abs() <= half_ulp + 4e-3).all()
+                and not tiny.any())

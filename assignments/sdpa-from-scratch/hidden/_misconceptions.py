@@ -132,6 +132,42 @@ MISCONCEPTIONS = {
                     "no gradient flows back to the inputs on that path",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
+    # kinds named from a property of the answer (issue 21, fifth round)
+    "shape_of_an_input": "giving a result the shape of an input (Q, K or V, (..., T, d_k)) instead of its own: "
+                         "the weights are (..., T_q, T_k), one per (query, key) pair; the output (..., T_q, d_v)",
+    "shape_dims_swapped": "writing the right dimensions in another order (such as (batch, d_v, T) for "
+                          "(batch, T, d_v)): the query axis comes before the feature axis",
+    "batch_dim_dropped": "leaving out the leading batch dimension: a batched input gives batched weights and "
+                         "outputs, (batch, T_q, T_k) and (batch, T_q, d_v)",
+    "example_value_reused": "reusing the worked example's value (its d_k = 8) where the question asks about "
+                            "another one (d_k = 64)",
+    "reciprocal_scale": "giving the factor 1/sqrt(d_k) where the divisor sqrt(d_k) is asked (or the other way "
+                        "round)",
+    "raw_variance_of_scaled_scores": "computing the 'raw' variance from scores that were already scaled (an "
+                                     "in-place div_ or /= on raw_scores changes it too): compute the scaled "
+                                     "scores as a new tensor, raw_scores / sqrt(d_k)",
+    "diagonal_scores_only": "computing only the dot products of query t with key t ((Q * K).sum(-1)) instead "
+                            "of every query with every key (Q @ K^T)",
+    "mean_of_slice_variances": "averaging the variances of each row, column or batch entry (var(dim=...).mean()) "
+                               "instead of the variance of all the scores (.var())",
+    "softmax_max_wrong_axis": "subtracting the maximum over another axis than the softmax's dim (x.max(dim=-1) "
+                              "whatever dim is): the shift then differs within one slice, so the result is not "
+                              "a softmax; take the max over the same dim",
+    "result_axes_permuted": "returning the right values with the axes in another order (a transpose(dim, -1) or "
+                            "permute that is never undone): move the axes back before returning",
+    "clamped_logits": "capping the logits (x.clamp(max=c)) instead of subtracting each slice's maximum: every "
+                      "logit above the cap gets the same weight, and exp of many capped logits still overflows "
+                      "half precision",
+    "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "
+                    "index the shape, Q.shape[-1]",
+    "values_weighted_by_scores": "multiplying V by the scores (before the softmax) instead of the softmax "
+                                 "weights: out = softmax(Q K^T / sqrt(d_k)) V",
+    "rounded_answer": "rounding the computed values (to one or two decimals) where the question wants them "
+                      "as computed: keep full precision, round only what you print",
+    "count_per_query": "counting for one query (T entries, T d_k multiply-adds) instead of all T queries: the "
+                       "weight matrix has T x T entries and Q K^T costs T x T x d_k",
+    "causal_triangle_count": "counting only the causal triangle (T (T + 1) / 2): the weight matrix still has "
+                             "T x T entries (the mask zeroes weights, it does not remove them)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

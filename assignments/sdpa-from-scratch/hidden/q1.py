@@ -1,4 +1,7 @@
 """Question 1: the shape contract (Q, K (4, 10, 64), V (4, 10, 128))."""
+import importlib.util
+from pathlib import Path
+
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, expect_shape, register_misconceptions
@@ -9,12 +12,27 @@ name = "q1"
 register_misconceptions(__file__)
 
 
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
+INPUTS = {"Q": (4, 10, 64), "K": (4, 10, 64), "V": (4, 10, 128)}
+
+
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
+    diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
     if got != ref.weights_shape:
         raise AssertionError("weights_shape is not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")
@@ -29,5 +47,7 @@ def test_out_shape(out_shape):
     if len(got) == 3 and got[:2] == ref.out_shape[:2] and got[2] == 64:
         raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; "
                             "the output width comes from V")
+    # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
+    diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     if got != ref.out_shape:
         raise AssertionError("out_shape is not the shape of the attention output")

@@ -1,4 +1,7 @@
 """Question 2: score variance before and after scaling (Lesson 80's batched example)."""
+import importlib.util
+from pathlib import Path
+
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_number, register_misconceptions
@@ -7,6 +10,19 @@ from reference import sdpa_from_scratch as ref
 OK_FORMAT = False
 name = "q2"
 register_misconceptions(__file__)
+
+
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
 
 # The notebook's printed values have four decimals; every wrong variant below is > 0.1 away.
 ATOL = 1e-3
@@ -27,6 +43,9 @@ def test_score_variances(raw_score_var, scaled_score_var):
         if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
             raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
                                 "another order: after torch.manual_seed(0) draw Q, then K, then V")
+        # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
+        diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": [ref.scaled_score_var],
+                                                  **diag.score_statistics()}, "raw_score_var", ATOL)
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
     if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
         raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
@@ -40,6 +59,7 @@ def test_score_variances(raw_score_var, scaled_score_var):
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
                             + describe("scale_precedence"))
     if abs(scaled - ref.scaled_score_var) > ATOL:
+        diag.name_number(scaled, ref.scaled_score_var, diag.score_statistics(8 ** 0.5), "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
 
@@ -53,4 +73,7 @@ def test_scale_divisor(scale_divisor):
     if got == 1:
         raise Misconception("no_scale", "scale_divisor of 1 means no scaling at all")
     if abs(got - ref.scale_divisor) > 1e-9:
+        # the example's d_k = 8 (sqrt 8), or the factor 1/sqrt(d_k) given for the divisor
+        diag.name_number(got, ref.scale_divisor, {"example_value_reused": [8 ** 0.5],
+                                                  "reciprocal_scale": [1 / 8]}, "scale_divisor", 1e-6)
         raise AssertionError("scale_divisor is not the divisor for d_k = 64")

@@ -79,6 +79,9 @@ def test_dim_argument(stable_softmax, device, rng):
         # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
         variants = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
         variants["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
+        # kinds, not instances: a shift over any other single axis, the right values in any other axis order
+        variants.update(diag.max_wrong_axis_variants(x, dim))
+        variants.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
         assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
 
@@ -97,15 +100,20 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
             if shift:
                 raise Misconception(shift, "stable_softmax of float16 logits in the thousands gave inf or NaN, "
                                     f"and so does a float32 probe: it matches {describe(shift)}")
+            diag.name_clamped_softmax(stable_softmax, f"{what} gave inf or NaN")
             raise AssertionError("stable_softmax of float16 logits in the thousands gave inf or NaN: subtract "
                                  "each slice's max before exp, and keep every step in float16's range")
         diag.name_softmax_variant(got, x, -1, what)
+        if diag.f16_normaliser_rounding(got, x):
+            # exp(x - logsumexp(x)) in float16: right up to the rounding of logsumexp to float16 (half an
+            # ulp is 0.5 near 2000), the limit of that correct method here, not a mistake
+            return
         sums = got.double().sum(-1)
         # a correct float16 result sums to 1 within ~1e-2 (24 entries rounded to float16)
         if ((sums - 1).abs() > 0.05).any():
             raise AssertionError(f"stable_softmax of float16 logits in the thousands: slices sum to between "
-                                 f"{float(sums.min()):.3g} and {float(sums.max()):.3g}, not 1 (what you subtract "
-                                 "from the logits must be exact in float16: the max is, a logsumexp is not)")
+                                 f"{float(sums.min()):.3g} and {float(sums.max()):.3g}, not 1: keep what you "
+                                 "subtract from the logits exact in float16 (each slice's max is)")
     assert_matches(got, ref.stable_softmax(x, dim=-1), what="stable_softmax of float16 logits in the thousands")
 
 

@@ -65,16 +65,29 @@ def _causal_variants():
     return out
 
 
+def _rounded(exact, weights=None):
+    """The answer rounded to one or two decimals, or (for out3) computed from rounded weights."""
+    out = {f"rounded_answer/{d}": exact.round(decimals=d) for d in (1, 2)}
+    if weights is not None:
+        out.update({f"rounded_answer/w{d}": weights.round(decimals=d) @ ref.V3 for d in (1, 2)})
+    return out
+
+
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
     got = expect_matrix(weights3, "weights3", (3, 3))
-    _compare(got, ref.weights3, diag.weight_variants(ref.Q3, ref.K3), "weights3")
+    _compare(got, ref.weights3, {**diag.weight_variants(ref.Q3, ref.K3), **_rounded(ref.weights3)}, "weights3")
 
 
 @test_case(points=1, hidden=True)
 def test_out3(out3):
     got = expect_matrix(out3, "out3", (3, 2))
     variants = {k: v.to(torch.float64) for k, v in diag.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
+    variants.update(_rounded(ref.out3, ref.weights3))
+    scores = ref.Q3 @ ref.K3.T
+    # V weighted by the scores, scaled or not, instead of by their softmax
+    variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
+                     "values_weighted_by_scores/raw": scores @ ref.V3})
     _compare(got, ref.out3, variants, "out3")
 
 
@@ -84,4 +97,4 @@ def test_weights3_causal(weights3_causal):
     if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
-    _compare(got, ref.weights3_causal, _causal_variants(), "weights3_causal")
+    _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal)}, "weights3_causal")

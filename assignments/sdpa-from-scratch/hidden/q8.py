@@ -13,9 +13,21 @@ T, D_K = 1024, 64
 XOR = {"attn_entries": {T ^ 2}, "score_madds": {T ^ 2 * D_K, (T ^ 2) * D_K, T ^ 2 ^ D_K, T * T ^ D_K}}
 
 
-def _raise_if_xor(got, name):
+# the question's counts for one query, or for the causal triangle only (with or without the diagonal)
+PER_QUERY = {"attn_entries": {T}, "score_madds": {T * D_K}}
+TRIANGLE = {"attn_entries": {T * (T + 1) // 2, T * (T - 1) // 2},
+            "score_madds": {T * (T + 1) // 2 * D_K, T * (T - 1) // 2 * D_K}}
+
+
+def _raise_if_related(got, name):
     if got in XOR[name]:
         raise Misconception("caret_is_xor", f"{name} is what a power written with ^ gives: " + describe("caret_is_xor"))
+    if got in PER_QUERY[name]:
+        raise Misconception("count_per_query", f"{name} is {got}, the count for one query: "
+                            + describe("count_per_query"))
+    if got in TRIANGLE[name]:
+        raise Misconception("causal_triangle_count", f"{name} is {got}, the count of the causal triangle only: "
+                            + describe("causal_triangle_count"))
 
 
 @test_case(points=1, hidden=True)
@@ -26,7 +38,7 @@ def test_attn_entries(attn_entries):
                             "matrix has one entry per (query, key) pair")
     if got == T * D_K:
         raise Misconception("entries_of_Q", "attn_entries is T * d_k: " + describe("entries_of_Q"))
-    _raise_if_xor(got, "attn_entries")
+    _raise_if_related(got, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -41,7 +53,7 @@ def test_score_madds(score_madds):
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
-    _raise_if_xor(got, "score_madds")
+    _raise_if_related(got, "score_madds")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
