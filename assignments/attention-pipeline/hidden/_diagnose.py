@@ -75,14 +75,32 @@ def raise_if_one_value(got: object, want: tuple[torch.Tensor, ...], names: tuple
                                 + describe("returns_one_value") + f" (return ({', '.join(names)}))")
 
 
+def raise_if_blocked_value(blocked: torch.Tensor, dtype: torch.dtype) -> None:
+    """The right entries blocked, every one holding one constant that is not very negative: named after
+    the constant that is not torch.finfo(dtype).min (finfo.max or finfo.tiny typed for it, a small
+    negative number), and said which it is. Returns when the blocked entries differ among themselves."""
+    if blocked.numel() == 0 or not bool((blocked == blocked.flatten()[0]).all()):
+        return
+    c = float(blocked.flatten()[0])
+    if math.isnan(c) or c == float("-inf"):
+        return
+    info = torch.finfo(dtype)
+    which = {info.max: "torch.finfo(dtype).max, the largest positive number", info.tiny: "torch.finfo(dtype).tiny, "
+             "the smallest positive normal number", info.eps: "torch.finfo(dtype).eps"}.get(c, f"{c:.3g}")
+    effect = "blocks nothing" if c >= 0 else "is not negative enough to block a key"
+    raise Misconception("mask_not_dtype_min", f"the blocked entries ({dtype}) all hold {which}, which added to "
+                        f"the scores {effect}: " + describe("mask_not_dtype_min"))
+
+
 # --- crashes named from a second call ---------------------------------------------------------------
 
 def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensors], object],
-                  right: Callable[[Tensors, object], bool]) -> Misconception | None:
+                  right: Callable[[Tensors, object], bool], up: bool = False) -> Misconception | None:
     """A crash on inputs with batch dims, where the first slice with fewer batch dims (down to 2-D) that
     runs at all is right: the code handles only 2-D (or 3-D) inputs. `rerun(part)` calls the student's
     function on `part` (the tensors sliced at index 0 of their leading dims), `right(part, out)` judges
-    its output. None when no slice runs, or the first that runs is not right."""
+    its output. None when no slice runs, or the first that runs is not right. With `up`, when no slice
+    runs, the same inputs with one batch axis added (their largest, 2-D or 3-D) are tried as well."""
     top = max((t.dim() for t in tensors.values() if isinstance(t, torch.Tensor)), default=0)
     for k in range(top - 1, 1, -1):
         part = {n: t[(0,) * (t.dim() - k)] if isinstance(t, torch.Tensor) and t.dim() > k else t
@@ -96,7 +114,99 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
         return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; on one slice of "
                              f"the same inputs ({_shapes(part)}) it runs and is right: "
                              + describe("batched_input_unsupported") + _tail(e))
+    if up and 2 <= top <= 3:
+        # nothing with fewer dims runs: the same inputs with one batch axis added (code written for
+        # exactly (B, T, d): an einsum "btd,...", a fixed unpacking of X.shape) run and are right
+        part = {n: t.unsqueeze(0) if isinstance(t, torch.Tensor) and t.dim() == top else t for n, t in tensors.items()}
+        try:
+            out = rerun(part)
+        except StudentCodeError:
+            return None
+        if right(part, out):
+            return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; with a batch axis "
+                                 f"added ({_shapes(part)}) it runs and is right: your code works for one number of "
+                                 "dimensions only. " + describe("batched_input_unsupported") + _tail(e))
     return None
+
+
+def width_crash(e: StudentCodeError, tensors: Tensors, part: Tensors, rerun: Callable[[Tensors], object],
+                right: Callable[[Tensors, object], bool]) -> Misconception | None:
+    """A size-mismatch crash on `tensors`, whose width (d_model) differs from their length (T), where the
+    same call on `part`, inputs of the same length T whose width is T too (the caller draws them, with
+    weights to match), runs and is right: a length read from the wrong axis (a causal mask sized from
+    X.shape[-1]). `rerun(part)` calls the student's function, `right(part, out)` judges its output."""
+    if "must match the size" not in e.message and "size mismatch" not in e.message.lower():
+        return None
+    try:
+        out = rerun(part)
+    except StudentCodeError:
+        return None
+    if not right(part, out):
+        return None
+    return Misconception("length_from_wrong_axis", f"{_said(e)} for {_shapes(tensors)}; on inputs as wide as they "
+                         f"are long ({_shapes(part)}) it runs and is right: " + describe("length_from_wrong_axis")
+                         + _tail(e))
+
+
+DTYPE_CRASH = ("to have the same dtype", "expected scalar type", "expected both vectors to have same dtype")
+
+
+def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
+                         W: tuple[torch.Tensor, ...], causal: bool = True) -> Misconception | None:
+    """What a second call shows of a crash of self_attention itself (charged_in_parts lets through only a
+    crash its stages do not explain): on a batched X, one 2-D slice runs and is right (X.shape[0] as T);
+    on float16, the float32 copy runs and is right (some step makes float32 and mixes it in); with
+    d_model != T, inputs as wide as long run and are right (T read from X.shape[-1]). None otherwise."""
+    def right(X_: torch.Tensor, W_: Any, out: object, dtype: torch.dtype = X.dtype) -> bool:
+        W_Q, W_K, W_V = (w.double() for w in W_)
+        return all_right(out, ref.self_attention(X_.double(), W_Q, W_K, W_V, causal=causal), dtype)
+
+    named = None
+    if X.dim() > 2:
+        named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o))
+    if named is None and X.dtype in (torch.float16, torch.bfloat16) and any(m in e.message for m in DTYPE_CRASH):
+        X32, W32 = X.float(), [w.float() for w in W]
+        try:
+            out = fn(X32, *W32, causal=causal)
+        except StudentCodeError:
+            out = None
+        if out is not None and right(X32, W32, out, torch.float32):
+            named = Misconception("dtype_changed", f"{_said(e)} on {X.dtype} inputs, and on their float32 copy it runs "
+                                  "and is right: " + describe("dtype_changed"))
+    if named is None and X.shape[-1] != X.shape[-2]:
+        part = as_wide_as_long(X, W)
+        named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
+                            lambda t, o: right(t["X"], t["W"], o))
+    return named
+
+
+def as_wide_as_long(X: torch.Tensor, W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Tensors:
+    """{"X": X', "W": weights'}: X cut or extended (with fresh entries) to d_model = T, and each weight
+    given as many rows, drawn from a fixed seed: inputs where reading T from X.shape[-1] is harmless."""
+    T, d = X.shape[-2], X.shape[-1]
+    g = torch.Generator().manual_seed(0)
+    extra = torch.randn((*X.shape[:-1], max(T - d, 0)), generator=g, dtype=torch.float64).to(X.dtype)
+    X2 = torch.cat([X, extra], dim=-1)[..., :T]
+    W2 = [torch.cat([w, (torch.randn((max(T - d, 0), w.shape[-1]), generator=g, dtype=torch.float64)
+                         / math.sqrt(T)).to(w.dtype)], dim=-2)[:T] for w in W]
+    return {"X": X2, "W": W2}
+
+
+def mask_as_bool_crash(e: StudentCodeError, M: torch.Tensor | None, rerun: Callable[[torch.Tensor], object],
+                       right: Callable[[object], bool]) -> Misconception | None:
+    """A crash with the additive float mask M where the same call with its boolean pattern (True on the
+    blocked keys, M != 0) runs and is right: the code treats the mask as a boolean one."""
+    if M is None or not M.is_floating_point():
+        return None
+    try:
+        out = rerun(M != 0)
+    except StudentCodeError:
+        return None
+    if not right(out):
+        return None
+    return Misconception("additive_mask_as_boolean", f"{_said(e)} with the additive float mask; with its boolean "
+                         "pattern (True on the blocked keys) in its place the same call runs and is right: "
+                         + describe("additive_mask_as_boolean") + _tail(e))
 
 
 TRUTHINESS = "Boolean value of Tensor with more than one value is ambiguous"
@@ -174,6 +284,7 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
             pass
     if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
         out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
+        out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
     return out
 
 
@@ -289,6 +400,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "multiply_by_sqrt_dk": smooth(math.sqrt(d_k)),
         "sqrt_precedence": smooth(2 / d_k),
         "nw_returns_weights": kappa / kappa.sum(),
+        # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
+        "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
+        "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
+        "nw_sum_wrong_axis/no_denominator": (kappa[:, None] * V).sum(-1),
     }
     # sqrt of another length, kept only where it differs from every other scale the catalogue tries
     # (d_v = T = 4 would tell neither apart; T = 9 gives isqrt(12) = 3)
@@ -305,6 +420,9 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
     return {
         "prefix_average_not_divided": W,
         "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
+        # a softmax of the 0/1 pattern: e^0 = 1 above the diagonal, e^1 on and below it
+        "prefix_average_softmax_of_pattern": torch.softmax(W, dim=-1),
+        "prefix_average_softmax_of_pattern/columns": torch.softmax(W, dim=0),
     }
 
 
@@ -317,7 +435,9 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
 
 
 def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
-    return {"effective_tokens_power_reversed": ref.row_entropy_bits(A) ** 2}
+    H = ref.row_entropy_bits(A)
+    return {"effective_tokens_power_reversed": H ** 2,
+            "effective_tokens_exponent_negated": 2.0 ** -H}      # also 1 / 2 ** H, torch.exp2(-H)
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,

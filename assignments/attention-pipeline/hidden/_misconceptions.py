@@ -27,6 +27,9 @@ MISCONCEPTIONS = {
     "multiply_by_sqrt_dk": "multiplying the scores by sqrt(d_k) instead of dividing",
     "sqrt_precedence": "writing the square root as d_k ** 1/2, which Python reads as (d_k ** 1) / 2: the scale "
                        "becomes d_k / 2 (or 2 d_k), not sqrt(d_k); write math.sqrt(d_k) or d_k ** 0.5",
+    "length_from_wrong_axis": "taking the sequence length from the wrong axis (X.shape[-1] is d_model, X.shape[0] of a "
+                              "batched X its batch size): T is X.shape[-2]; the code runs only where that axis "
+                              "happens to equal T",
     "scale_wrong_axis": "taking d_k from the wrong axis (Q.shape[0] or Q.size(1) of a batched Q is a batch or head "
                         "count): d_k is Q.shape[-1]",
     # the additive mask
@@ -59,6 +62,11 @@ MISCONCEPTIONS = {
     "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "
                      "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
                      "dtype a product raises ('expected scalar type ...')",
+    "mask_after_softmax": "adding the mask to the weights after the softmax (softmax(S) + M) instead of to the "
+                          "scores before it: the blocked weights become huge negative numbers and the rows no "
+                          "longer sum to 1",
+    "additive_mask_as_boolean": "treating the additive float mask as a boolean one (masked_fill(M, ...), S[M], ~M): "
+                                "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",
@@ -110,6 +118,11 @@ MISCONCEPTIONS = {
                                      "only the first row keeps a weight; divide floats with /",
     "prefix_average_float32": "building the prefix-average matrix in float32, torch's default dtype, where the "
                               "question asks for float64 (torch.ones(T, T) needs dtype=torch.float64)",
+    "nw_sum_wrong_axis": "summing the weighted values over their feature axis (dim=1 or -1) instead of over the "
+                         "keys (dim=0): the result has one entry per key (T), not one per value column (d_v)",
+    "prefix_average_softmax_of_pattern": "taking a softmax of the 0/1 lower triangle: its zeros become e^0 = 1, so "
+                                         "the future keeps weight; divide the triangle by each row's count (or "
+                                         "mask the future with -inf before a softmax)",
     "nw_returns_weights": "returning the kernel weights (one per key) instead of the weighted average of the values",
     "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
                                  "wrong axis)",
@@ -121,12 +134,17 @@ MISCONCEPTIONS = {
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",
     "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
+    "effective_tokens_exponent_negated": "raising 2 to -H instead of H (2 ** -H is 1 / 2 ** H): the effective "
+                                         "number of tokens is 2 ** H, at least 1",
     "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",
     "rank_is_the_bound": "giving the bound d_k for the rank of one particular S: its queries and keys may "
                          "span fewer directions (torch.linalg.matrix_rank counts them)",
+    "rank_above_min": "giving a bound above this S's rank (d_k, or the larger of rank Q and rank K): the rank of "
+                      "a product is at most the smaller of its factors' ranks, rank(Q K^T) <= min(rank Q, rank K); "
+                      "torch.linalg.matrix_rank counts it",
     "param_count_bias": "counting bias vectors; the lesson's projections have none",
     "param_count_no_wv": "forgetting W_V in the parameter count",
     "param_count_no_wk": "forgetting W_K in the parameter count",

@@ -60,12 +60,11 @@ def _project(fn, X, W_Q, W_K, W_V):
     except StudentCodeError as e:
         said = f"your code raised {e.exc_type}: {e.message}"
         X2 = X[(0,) * (X.dim() - 2)] if X.dim() > 2 else X
-        if X.dim() > 2:
-            right = _all_right(_rerun(fn, X2, W_Q, W_K, W_V), X2, (W_Q, W_K, W_V))
-            if right:
-                raise Misconception("batched_input_unsupported", f"{said} for X of shape {tuple(X.shape)}; on one "
-                                    f"{tuple(X2.shape)} slice of the same X it runs and is right: "
-                                    + describe("batched_input_unsupported")) from None
+        # one slice with fewer batch dims, or (nothing smaller runs) X with a batch axis added, right
+        named = D.batched_crash(e, {"X": X}, lambda t: fn(t["X"], W_Q, W_K, W_V),
+                                lambda t, out: _all_right(_tuple(out), t["X"], (W_Q, W_K, W_V)), up=True)
+        if named is not None:
+            raise named from None
         n = X2.shape[-1]
         square = tuple(randn((n, n), torch.Generator().manual_seed(i), X.dtype) for i in range(3))
         got = _rerun(fn, X2, *square)
@@ -99,6 +98,11 @@ def _rerun(fn, X, *W):
     if isinstance(out, (tuple, list)) and len(out) == 3 and all(type(t) is torch.Tensor for t in out):
         return tuple(out)
     return None
+
+
+def _tuple(out):
+    ok = isinstance(out, (tuple, list)) and len(out) == 3 and all(type(t) is torch.Tensor for t in out)
+    return tuple(out) if ok else None
 
 
 def _all_right(got, X, W) -> bool:

@@ -85,6 +85,7 @@ def _check_pattern(M, T):
     blocked = M != 0
     if torch.equal(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)):
         if not (M[blocked] < 0).all():
+            D.raise_if_blocked_value(M[blocked], M.dtype)
             raise AssertionError("blocked entries of an additive mask must be very negative")
         return
     for key, wrong in ref.mask_variants(T, torch.float64).items():
@@ -147,4 +148,5 @@ def test_mask_float16_finite(causal_additive_mask, rng):
         raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
     _check_pattern(M, T)
     if not (M[M != 0] <= -1e4).all():
+        D.raise_if_blocked_value(M[M != 0], M.dtype)
         raise AssertionError("blocked float16 entries are not negative enough to vanish after the softmax")

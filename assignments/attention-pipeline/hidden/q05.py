@@ -80,6 +80,8 @@ def _crash_named(fn, S, M, e):
     if M is not None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
     if named is None:
+        named = D.mask_as_bool_crash(e, M, lambda B: fn(S, B), lambda out: right(S, M, out))
+    if named is None:
         named = D.batched_crash(e, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"]),
                                 lambda t, out: right(t["S"], t["M"], out))
     n = min(S.shape[-2:])
@@ -177,9 +179,10 @@ def test_weights_noncontiguous(attention_weights, rng):
     row = torch.zeros(1, T_k, dtype=torch.float64)
     row[:, T_k - pad:] = torch.finfo(torch.float64).min
     M = row.expand(T_q, T_k)
-    _weights(attention_weights, S, M, lambda: check_value(
-        attention_weights, _weights_args(S, M), ref.attention_weights(S, M), reference=ref.attention_weights,
-        what="A for a transposed S and an expanded M", name="attention_weights", variants=_variants(S, M)))
+    want, what = ref.attention_weights(S, M), "A for a transposed S and an expanded M"
+    _weights(attention_weights, S, M, lambda: check_value(   # D's judge: float32 for float64 is named
+        attention_weights, _weights_args(S, M), want, reference=ref.attention_weights, what=what,
+        name="attention_weights", judge=lambda got: D.assert_matches(got, want, what=what, variants=_variants(S, M))))
 
 
 @test_case(points=1, hidden=True)

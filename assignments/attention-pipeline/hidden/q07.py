@@ -90,38 +90,14 @@ def _raise_if_renormalised(A, X, W, causal, dtype):
 
 def _batched(fn, X, W, causal, run):
     """`run()`; a crash of self_attention itself (charged_in_parts lets through only a crash its stages
-    do not explain) on a batched X is named when one 2-D slice of X runs and is right (X.shape[0] as T)."""
+    do not explain) is named from what a second call shows (D.self_attention_crash)."""
     try:
         run()
     except StudentCodeError as e:
-        def right(t, out):
-            return D.all_right(out, ref.self_attention(t["X"].double(), *(w.double() for w in W), causal=causal),
-                               X.dtype)
-        named = D.batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), right) if X.dim() > 2 else None
-        if named is None:
-            named = _dtype_crash(fn, e, X, W, causal)
+        named = D.self_attention_crash(fn, e, X, W, causal)
         if named is not None:
             raise named from None
         raise
-
-
-DTYPE_CRASH = ("to have the same dtype", "expected scalar type", "expected both vectors to have same dtype")
-
-
-def _dtype_crash(fn, e, X, W, causal):
-    """A float16 crash on mixed dtypes (torch's own message) whose float32 copy runs and is right: some
-    step makes float32 (a mask built in float32, .float()) and mixes it with the input's dtype."""
-    if X.dtype not in (torch.float16, torch.bfloat16) or not any(m in e.message for m in DTYPE_CRASH):
-        return None
-    X32, W32 = X.float(), [w.float() for w in W]
-    try:
-        out = fn(X32, *W32, causal=causal)
-    except StudentCodeError:
-        return None
-    if not D.all_right(out, ref.self_attention(X32.double(), *(w.double() for w in W32), causal=causal), torch.float32):
-        return None
-    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]} "
-                         f"on {X.dtype} inputs, and on their float32 copy it runs and is right: " + describe("dtype_changed"))
 
 
 @test_case(points=2, hidden=True)
@@ -241,5 +217,5 @@ def test_causal_properties(self_attention, project_qkv, scaled_scores, causal_ad
                                    lambda o: D.all_right(o, want, torch.float32), "self_attention")
             raise
 
-    charged_in_parts(lambda: call(self_attention, X, *W, what="self_attention"), check,
-                     lambda: ref.self_attention(X, *W, parts=stages))
+    _batched(self_attention, X, W, True, lambda: charged_in_parts(
+        lambda: call(self_attention, X, *W, what="self_attention"), check, lambda: ref.self_attention(X, *W, parts=stages)))

@@ -17,6 +17,7 @@ from autograder.grading.checks import (
     raise_if_wrong_default,
     register_misconceptions,
 )
+from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
 
 OK_FORMAT = False
@@ -80,5 +81,11 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
                                    lambda o: D.all_right(o, (O_ref, A_ref), torch.float64), "self_attention")
             raise
 
-    charged_in_parts(lambda: call(self_attention, X, Z, Z, W_V, what="self_attention"), check,
-                     lambda: ref.self_attention(X, Z, Z, W_V, parts=stages))
+    try:
+        charged_in_parts(lambda: call(self_attention, X, Z, Z, W_V, what="self_attention"), check,
+                         lambda: ref.self_attention(X, Z, Z, W_V, parts=stages))
+    except StudentCodeError as e:   # a crash of self_attention itself: what a second call shows
+        named = D.self_attention_crash(self_attention, e, X, (Z, Z, W_V))
+        if named is not None:
+            raise named from None
+        raise

@@ -41,6 +41,13 @@ def test_rank_S_lesson(rank_S_lesson):
     if got == T:       # 5 tokens
         raise Misconception("rank_bounded_by_T", "rank_S_lesson is the number of tokens: S = Q K^T passes "
                             "through d_k dimensions, and this S has fewer independent rows still")
-    if got == d_k:     # the bound, not this matrix's rank
-        raise Misconception("rank_is_the_bound", "rank_S_lesson is d_k: " + describe("rank_is_the_bound"))
+    r_q, r_k = (int(torch.linalg.matrix_rank(t)) for t in (Q, K))
+    if got == max(r_q, r_k) or got == d_k:
+        # a bound, not this matrix's rank: d_k, or the larger factor's rank where min was meant; on the
+        # lesson's S (rank K = d_k = 4) the two coincide, so one key names either reading
+        said = " and ".join(w for w, n in ((f"d_k ({d_k})", d_k), (f"the larger of rank Q ({r_q}) and rank K ({r_k})",
+                                                                     max(r_q, r_k))) if n == got)
+        if got == d_k and got != max(r_q, r_k):
+            raise Misconception("rank_is_the_bound", "rank_S_lesson is d_k: " + describe("rank_is_the_bound"))
+        raise Misconception("rank_above_min", f"rank_S_lesson is {said}: " + describe("rank_above_min"))
     raise AssertionError("rank_S_lesson is not correct: try torch.linalg.matrix_rank on the lesson's S")

@@ -105,6 +105,8 @@ def _crash_named(fn, X, Y, W, M, e):
     named = None
     if M is not None:
         named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
+    if named is None:
+        named = D.mask_as_bool_crash(e, M, lambda B: fn(X, Y, *W, B), lambda out: D.all_right(out, want(X, Y, M), dtype))
     if named is None and X.dim() > 2:
         named = D.batched_crash(e, {"X": X, "Y": Y, "M": M}, lambda t: fn(t["X"], t["Y"], *W, t["M"]),
                                 lambda t, out: D.all_right(out, want(t["X"], t["Y"], t["M"]), dtype))

@@ -317,7 +317,7 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return (4 if with_output else 3) * d_model * d_model
 '''), {"key": "param_count_squares", "where": ["q12"]}),
     "rank_lesson_is_d_k": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 4"},
-                           {"key": "rank_is_the_bound", "where": ["q11:test_rank_S_lesson"]}),
+                           {"key": "rank_above_min", "where": ["q11:test_rank_S_lesson"]}),
     "rank_lesson_is_T": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 5"},
                          {"key": "rank_bounded_by_T", "where": ["q11:test_rank_S_lesson"]}),
     "ans_scale_flatter": ({"ans_scale": 'ans_scale = "a"'}, {"key": "scale_direction_reversed", "where": ["q03"]}),
@@ -796,4 +796,75 @@ def nadaraya_watson(q, K, V):
     return (w * V).sum(0)
 '''), {"key": "nw_weights_on_columns", "where": ["q08:test_nw_random", "q08:test_nw_is_attention_row",
                                                 "q08:test_nw_views"]}),
+})
+
+# Issue 21, fifth round: kinds, not instances. Each is another way of making one kind the grader names by
+# a property of the student's own output or by a second call (hidden/_diagnose.py): a blocked value that
+# is not finfo.min, the mask after the softmax, an additive mask used as a boolean, code for one number
+# of dims, a length read from d_model's axis, a reduction over the wrong axis, a softmax of a 0/1
+# pattern, 2 ** -H
+WRONG.update({
+    "mask_fill_minus_100": (mask('''
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    return M.masked_fill(torch.ones(T, T, dtype=torch.bool, device=device).triu(1), -100.0)
+'''), {"key": "mask_not_dtype_min", "where": ["q04"]}),
+    "mask_full_of_max": (mask('''
+    return torch.full((T, T), torch.finfo(dtype).max, dtype=dtype, device=device).triu(1)
+'''), {"key": "mask_not_dtype_min", "where": ["q04"]}),
+    "weights_mask_added_in_place_after": (weights('''
+    A = S.softmax(dim=-1)
+    if M is not None:
+        A = A + M
+    return A
+'''), {"key": "mask_after_softmax", "where": ["q05"]}),
+    "weights_masked_fill_with_additive": (weights('''
+    if M is not None:
+        S = S.masked_fill(M, float("-inf"))
+    return torch.softmax(S, dim=-1)
+'''), {"key": "additive_mask_as_boolean", "where": ["q05"]}),
+    "cross_where_on_additive_mask": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if M is not None:
+        S = torch.where(M, torch.full_like(S, float("-inf")), S)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "additive_mask_as_boolean", "where": ["q13"]}),
+    "cross_mask_after_softmax": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    A = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+    if M is not None:
+        A = A + M
+    return A @ V, A
+'''), {"key": "mask_after_softmax", "where": ["q13"]}),
+    "project_unpacks_three_dims": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    B, T, d = X.shape
+    flat = X.reshape(B * T, d)
+    return tuple((flat @ W).reshape(B, T, -1) for W in (W_Q, W_K, W_V))
+'''), {"key": "batched_input_unsupported", "where": ["q01"]}),
+    "project_bmm_only": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple(torch.bmm(X, W.expand(X.shape[0], *W.shape)) for W in (W_Q, W_K, W_V))
+'''), {"key": "batched_input_unsupported", "where": ["q01"]}),
+    "self_attention_T_from_size_1": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    M = causal_additive_mask(X.size(1), S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "length_from_wrong_axis", "where": ["q07", "q09"]}),
+    "nw_normalised_then_summed_over_columns": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    alpha = torch.softmax(K @ q / math.sqrt(q.shape[-1]), dim=0)
+    return (alpha[:, None] * V).sum(dim=-1)
+'''), {"key": "nw_sum_wrong_axis", "where": ["q08"]}),
+    "prefix_softmax_rows_of_tril": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.ones(T, T, dtype=torch.float64).tril().softmax(dim=1)
+'''), {"key": "prefix_average_softmax_of_pattern", "where": ["q09"]}),
+    "effective_tokens_reciprocal": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(-1)
+''', "    return 1.0 / torch.exp2(row_entropy_bits(A))\n"), {"key": "effective_tokens_exponent_negated", "where": ["q10"]}),
 })
