@@ -333,7 +333,8 @@ def test_half_precision_is_never_named_for_being_merely_nearer_to_a_mistake() ->
     proxy = TrustedProxy(_clamped, "cpu")
     with pytest.raises(AssertionError) as failed:
         diag.judge_large_scores(proxy, Q, K, V, mask, proxy(Q, K, V, mask=mask))
-    assert not isinstance(failed.value, Misconception), failed.value
+    # no catalogued variant is named for being nearer; the cap itself is, from a probe call (issue 21, fifth round)
+    assert not isinstance(failed.value, Misconception) or failed.value.key == "clamped_logits", failed.value
 
 
 def _all_for_any(Q, K, V, mask=None):

@@ -183,6 +183,12 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                             kwargs[p] = namespace.resolve(p, device)
                     missing = [p for p in test.student_names if kwargs[p] is None]
                     if missing:
+                        # a test may say why a name is missing (a cell that crashed on a mistake one of the
+                        # notebook's functions shows): on_missing(name, resolve) raises a named failure or
+                        # returns; resolve(other) is that name in the student's namespace (None if undefined)
+                        on_missing = getattr(test.func, "on_missing", None)
+                        if callable(on_missing):
+                            on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
                         raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
                                              "(or is None): run every cell, keep the given names")
                     test.func(**kwargs)

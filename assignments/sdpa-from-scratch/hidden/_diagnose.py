@@ -99,6 +99,7 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
             out[key] = t
+    out.update(max_wrong_axis_variants(x, dim))
     return {k: v.to(x.dtype) for k, v in out.items()}
 
 
@@ -276,6 +277,9 @@ VARIANT_FUNCTIONS = {
     # ... and a query with no allowed key given zeros, as the notebook asks
     "mask_fills_zero/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_fills_zero(Q, K, V, mask, True),
     "mask_added/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_added(Q, K, V, mask, True),
+    # the masked scores computed and dropped (masked_fill's result not kept), the empty rows still zeroed
+    "mask_ignored/dead_rows_zeroed": lambda Q, K, V, mask=None: _out(
+        _dead_rows_zeroed(ref.stable_softmax(_scores(Q, K, math.sqrt(Q.shape[-1]))), mask), V, Q),
     "weights_transposed": sdpa_weights_transposed,
     "scores_as_output": sdpa_scores_as_output,
     "values_weighted_by_scores": sdpa_values_weighted_by_scores,
@@ -324,6 +328,8 @@ def wrong_variants(Q, K, V, mask=None) -> dict[str, torch.Tensor]:
     for axis in range(scores.dim() - 2):             # a fixed dim=0 or dim=1 of batched scores
         w = _dead_rows_zeroed(ref.plain_softmax(scores, dim=axis), mask)
         out[f"softmax_over_batch_axis/{axis}"] = _out(w, V, Q)
+    for key, w in max_wrong_axis_variants(scores, -1).items():   # the shift's max over another axis
+        out[key] = _out(_dead_rows_zeroed(w, mask), V, Q)
     for key, d in _lead_divisors(Q, K, V).items():
         if d > 1 and not any(abs(d - t) < 1e-9 * d for t in taken):
             taken.append(d)
@@ -1013,7 +1019,7 @@ def max_wrong_axis_variants(x, dim):
     dim = dim % x.dim()
     out = {}
     for a in range(x.dim()):
-        if a != dim:
+        if a != dim and x.shape[a] > 1:       # over a size-1 axis the shift is x itself: uniform weights
             e = torch.exp(x - x.amax(dim=a, keepdim=True))
             out[f"softmax_max_wrong_axis/{a}"] = e / e.sum(dim=dim, keepdim=True)
     return out

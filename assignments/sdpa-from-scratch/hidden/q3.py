@@ -79,8 +79,7 @@ def test_dim_argument(stable_softmax, device, rng):
         # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
         variants = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
         variants["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
-        # kinds, not instances: a shift over any other single axis, the right values in any other axis order
-        variants.update(diag.max_wrong_axis_variants(x, dim))
+        # a kind, not an instance: the right values in any other axis order
         variants.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
         assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)

@@ -27,6 +27,12 @@ def _check(fn, T_q, T_k):
                 raise Misconception("causal_ignores_T_k", f"{what} has shape {tuple(t.shape)}: a square mask from "
                                     f"one length; it should be ({T_q}, {expected.shape[-1]}), one row per query "
                                     "and one column per key")
+        if tuple(t.shape) == tuple(expected.shape)[::-1] and bool(((t != 0) == expected.T).all()):
+            # rows and columns swapped (arange(T_k)[:, None] against arange(T_q)): the transpose of a
+            # lower-triangular mask is the upper triangle of (T_k, T_q), which a square mask names too
+            raise Misconception("upper_triangular_mask", f"{what} has shape {tuple(t.shape)}: it is the right "
+                                "mask transposed (one row per key), the upper triangle: it matches "
+                                + describe("upper_triangular_mask"))
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if t.dtype != torch.bool:
         if bool(((t != 0) == expected).all()):

@@ -98,3 +98,30 @@ def test_weights3_causal(weights3_causal):
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
     _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal)}, "weights3_causal")
+
+
+def _cell_crashed(missing, resolve):
+    """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
+    functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
+    right pattern (~mask or masked_fill fail; q4 names it), or a stable_softmax whose float64 result comes
+    back in another dtype (weights3 @ V3 then mixes dtypes; q3 names it)."""
+    if missing not in ("out3", "weights3_causal"):
+        return
+    softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
+    try:
+        probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
+        mask = mask_fn(3) if mask_fn is not None and missing == "weights3_causal" else None
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if (type(mask) is torch.Tensor and tuple(mask.shape) == (3, 3) and mask.dtype != torch.bool
+            and bool(((mask != 0) == ref.causal_mask(3)).all())):
+        raise Misconception("mask_not_bool", f"{missing} is not defined: its cell stopped, and causal_mask(3) "
+                            f"has the right pattern in dtype {mask.dtype}: " + describe("mask_not_bool"))
+    if (type(probe) is torch.Tensor and probe.dtype != torch.float64 and probe.dtype.is_floating_point
+            and tuple(probe.shape) == (3, 3) and torch.allclose(probe.double(), ref.weights3, atol=1e-4)):
+        raise Misconception("dtype_changed", f"{missing} is not defined: its cell stopped, and stable_softmax of "
+                            f"the float64 scores comes back as {probe.dtype}: " + describe("dtype_changed"))
+
+
+test_out3.test_func.on_missing = _cell_crashed
+test_weights3_causal.test_func.on_missing = _cell_crashed

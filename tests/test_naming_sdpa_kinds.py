@@ -1,0 +1,217 @@
+"""sdpa-from-scratch's fifth round of names (issue 21): mistakes named by KIND, from a property of the
+answer that holds for any code with that mistake, never for a correct answer, and never where two
+kinds coincide. In-process: the hidden tests' functions called with plain values and trusted proxies."""
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from autograder.grading.checks import Misconception
+from autograder.grading.hidden import load_test_file, read_misconceptions
+from autograder.grading.runner import TrustedProxy
+from reference import sdpa_from_scratch as ref
+
+ROOT = Path(__file__).resolve().parents[1]
+HIDDEN = ROOT / "assignments" / "sdpa-from-scratch" / "hidden"
+NEW_KEYS = ("shape_of_an_input", "shape_dims_swapped", "batch_dim_dropped", "example_value_reused",
+            "reciprocal_scale", "raw_variance_of_scaled_scores", "diagonal_scores_only", "mean_of_slice_variances",
+            "softmax_max_wrong_axis", "result_axes_permuted", "clamped_logits", "size_not_int",
+            "values_weighted_by_scores", "rounded_answer", "count_per_query", "causal_triangle_count")
+
+
+def _load_diagnose():
+    spec = importlib.util.spec_from_file_location("_test_sdpa_kinds_diagnose", HIDDEN / "_diagnose.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _load_diagnose()
+
+
+def _test(question: str, name: str):
+    return next(c.func for c in load_test_file(HIDDEN / f"{question}.py", ROOT) if c.name == name)
+
+
+def _key(thunk) -> str | None:
+    """The key a check names, None when it passes, "" when it fails unnamed."""
+    try:
+        thunk()
+    except Misconception as e:
+        return e.key
+    except AssertionError:
+        return ""
+    return None
+
+
+def test_every_new_key_has_a_text() -> None:
+    assert set(NEW_KEYS) <= set(read_misconceptions(HIDDEN / "_misconceptions.py"))
+
+
+@pytest.mark.parametrize("weights, out, key", [
+    ((4, 10, 64), (4, 10, 128), "shape_of_an_input"),       # Q's shape for the weights
+    ((4, 10, 10), (4, 128, 10), "shape_dims_swapped"),
+    ((4, 10, 10), (10, 4, 128), "shape_dims_swapped"),
+    ((10, 10), (10, 128), "batch_dim_dropped"),
+    ((4, 10, 10), (4, 10, 128), None),                      # right
+    ((4, 10, 11), (4, 10, 128), ""),                        # wrong, and no kind of the catalogue
+])
+def test_q1_shapes_named_by_kind(weights, out, key) -> None:
+    keys = {_key(lambda: _test("q1", "test_weights_shape")(weights)),
+            _key(lambda: _test("q1", "test_out_shape")(out))} - {None}
+    assert keys == ({key} if key is not None else set())
+
+
+@pytest.mark.parametrize("raw, scaled, divisor, key", [
+    (ref.scaled_score_var, ref.scaled_score_var, 8.0, "raw_variance_of_scaled_scores"),
+    (diag.score_statistics()["diagonal_scores_only"][0], ref.scaled_score_var, 8.0, "diagonal_scores_only"),
+    (diag.score_statistics()["mean_of_slice_variances"][1], ref.scaled_score_var, 8.0, "mean_of_slice_variances"),
+    (ref.raw_score_var, diag.score_statistics(8 ** 0.5)["mean_of_slice_variances"][0], 8.0,
+     "mean_of_slice_variances"),
+    (ref.raw_score_var, ref.scaled_score_var, math.sqrt(8), "example_value_reused"),
+    (ref.raw_score_var, ref.scaled_score_var, 0.125, "reciprocal_scale"),
+    (ref.raw_score_var, ref.scaled_score_var, 8.0, None),
+    (ref.raw_score_var + 1.0, ref.scaled_score_var, 8.0, ""),
+])
+def test_q2_numbers_equal_to_one_related_quantity(raw, scaled, divisor, key) -> None:
+    keys = {_key(lambda: _test("q2", "test_score_variances")(raw, scaled)),
+            _key(lambda: _test("q2", "test_scale_divisor")(divisor))} - {None}
+    assert keys == ({key} if key is not None else set())
+
+
+def test_name_number_names_nothing_where_two_kinds_coincide() -> None:
+    diag.name_number(1.0, 3.0, {"a": [1.0], "b": [1.0005]}, "x", 1e-3)          # a and b coincide: no name
+    diag.name_number(3.0005, 3.0, {"a": [3.0001]}, "x", 1e-3)                    # a equals the right answer
+    with pytest.raises(Misconception) as named:
+        diag.name_number(1.0, 3.0, {"a": [1.0], "b": [2.0]}, "x", 1e-3)
+    assert named.value.key == "a"
+
+
+@pytest.mark.parametrize("count, test, key", [
+    (1024, "test_attn_entries", "count_per_query"),
+    (1024 * 1025 // 2, "test_attn_entries", "causal_triangle_count"),
+    (1024 * 64, "test_score_madds", "count_per_query"),
+    (1024 * 1023 // 2 * 64, "test_score_madds", "causal_triangle_count"),
+    (1024 * 64, "test_attn_entries", "entries_of_Q"),                          # still its own kind
+])
+def test_q8_counts(count, test, key) -> None:
+    assert _key(lambda: _test("q8", test)(count)) == key
+
+
+def _softmax_max_over(axis):
+    def f(x, dim=-1):
+        e = torch.exp(x - x.amax(dim=axis, keepdim=True))
+        return e / e.sum(dim=dim, keepdim=True)
+    return f
+
+
+def _softmax_moved(x, dim=-1):
+    y = x.movedim(dim, -1)
+    e = torch.exp(y - y.amax(-1, keepdim=True))
+    return e / e.sum(-1, keepdim=True)
+
+
+def _capped(cap):
+    def f(x, dim=-1):
+        e = torch.exp(x.clamp(max=cap))
+        return e / e.sum(dim=dim, keepdim=True)
+    return f
+
+
+def _logsumexp(x, dim=-1):
+    return torch.exp(x - torch.logsumexp(x, dim=dim, keepdim=True))
+
+
+@pytest.mark.parametrize("fn, key", [
+    (_softmax_max_over(-1), "softmax_max_wrong_axis"),
+    (_softmax_max_over(2), "softmax_max_wrong_axis"),
+    (_softmax_moved, "result_axes_permuted"),
+    (ref.stable_softmax, None),
+])
+def test_q3_dim_argument_kinds(fn, key) -> None:
+    rng = torch.Generator().manual_seed(3)
+    assert _key(lambda: _test("q3", "test_dim_argument")(TrustedProxy(fn, "cpu"), "cpu", rng)) == key
+
+
+@pytest.mark.parametrize("cap", [10.0, 30.0, 140.0])
+def test_capped_logits_are_named_from_the_probe_for_any_cap_below_150(cap) -> None:
+    with pytest.raises(Misconception) as named:
+        diag.name_clamped_softmax(TrustedProxy(_capped(cap), "cpu"), "it overflowed")
+    assert named.value.key == "clamped_logits"
+
+
+@pytest.mark.parametrize("fn", [ref.stable_softmax, _logsumexp, _softmax_max_over(-1),
+                                lambda x, dim=-1: torch.ones_like(x) / x.shape[dim]])
+def test_the_clamp_probe_names_no_other_softmax(fn) -> None:
+    assert not diag.ties_capped_logits(fn(diag.CLAMP_PROBE.clone(), dim=-1))
+
+
+def test_a_float16_logsumexp_softmax_keeps_its_point_and_a_numerator_alone_does_not() -> None:
+    test = _test("q3", "test_float16_logits_in_the_thousands")
+    for seed in range(5):
+        assert _key(lambda s=seed: test(TrustedProxy(_logsumexp, "cpu"), "cpu", torch.Generator().manual_seed(s))) is None
+    centre = torch.tensor([2000.0, -3000.0]).repeat(4).reshape(8, 1)
+    x = (centre + 4 * torch.randn(8, 24, generator=torch.Generator().manual_seed(0), dtype=torch.float64)).half()
+    e = torch.exp(x - x.amax(-1, keepdim=True))
+    assert not diag.f16_normaliser_rounding(e, x)                                 # not normalised
+    assert not diag.f16_normaliser_rounding(e / e.sum(-1, keepdim=True) * 2, x)   # off by more than the rounding
+    assert diag.f16_normaliser_rounding(_logsumexp(x), x)
+
+
+def test_a_size_in_place_of_a_number_is_named_from_its_type_error() -> None:
+    def sized(Q, K, V, mask=None):
+        return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1:]), -1) @ V
+    Q, K, V = (torch.randn(2, 3, 4, dtype=torch.float64) for _ in range(3))
+    with pytest.raises(Misconception) as named:
+        diag.check(TrustedProxy(sized, "cpu"), Q, K, V, None, "the output")
+    assert named.value.key == "size_not_int"
+
+
+@pytest.mark.parametrize("out3, key", [
+    (ref.out3.round(decimals=2), "rounded_answer"),
+    (ref.weights3.round(decimals=1) @ ref.V3, "rounded_answer"),
+    (ref.Q3 @ ref.K3.T / 2 @ ref.V3, "values_weighted_by_scores"),
+    (ref.out3, None),
+])
+def test_q6_out3_kinds(out3, key) -> None:
+    assert _key(lambda: _test("q6", "test_out3")(out3)) == key
+
+
+def test_q6_a_missing_causal_weights_are_named_from_a_mask_of_numbers_and_only_then() -> None:
+    hook = _test("q6", "test_weights3_causal").on_missing
+    assert _test("q6", "test_out3").on_missing.__name__ == hook.__name__
+
+    def numbers(T_q, T_k=None):
+        return torch.ones(T_q, T_q if T_k is None else T_k, dtype=torch.uint8).tril()
+    with pytest.raises(Misconception) as named:
+        hook("weights3_causal", lambda name: TrustedProxy(numbers, "cpu") if name == "causal_mask" else None)
+    assert named.value.key == "mask_not_bool"
+    hook("weights3_causal", lambda name: TrustedProxy(ref.causal_mask, "cpu"))     # a bool mask: says nothing
+    hook("weights3_causal", lambda name: None)                                     # no causal_mask: nothing
+
+
+def test_q4_a_transposed_rectangular_mask_is_the_upper_triangle() -> None:
+    def swapped(T_q, T_k=None):
+        T_k = T_q if T_k is None else T_k
+        return torch.arange(T_k)[:, None] <= torch.arange(T_q)[None, :]       # (T_k, T_q)
+    rng = torch.Generator().manual_seed(0)
+    assert _key(lambda: _test("q4", "test_more_queries_than_keys")(TrustedProxy(swapped, "cpu"), rng)) \
+        == "upper_triangular_mask"
+
+
+def test_q6_a_missing_output_is_named_from_a_softmax_that_changes_the_dtype() -> None:
+    hook = _test("q6", "test_out3").on_missing
+
+    def upcast(x, dim=-1):
+        return ref.stable_softmax(x.float(), dim=dim)
+    names = {"stable_softmax": TrustedProxy(upcast, "cpu"), "causal_mask": TrustedProxy(ref.causal_mask, "cpu")}
+    with pytest.raises(Misconception) as named:
+        hook("out3", names.get)
+    assert named.value.key == "dtype_changed"
+    hook("out3", {"stable_softmax": TrustedProxy(ref.stable_softmax, "cpu")}.get)   # right: says nothing
+    hook("weights3", names.get)                                                        # not a name it explains
