@@ -1,7 +1,8 @@
 """`autograder check` (autograder/course/authoring.py): the author's one report. It passes on a real assignment,
 and on a broken copy of one, made in a tmp course, it fails naming each problem on a line: a public check
-with a wrong expected value (its question, function, master cell and line), points that disagree, a
-stale template, and an example whose score moves with the seed (with the tests that moved)."""
+with a wrong expected value (its question, function, master cell and line), a question whose public checks
+all pass on the untouched template, points that disagree, a stale template, and an example whose score
+moves with the seed (with the tests that moved)."""
 from __future__ import annotations
 
 import os
@@ -78,7 +79,7 @@ def _replace_in_cell(nb, old: str, new: str) -> int:
 
 @pytest.fixture
 def broken_course(tmp_path):
-    """attention-pipeline in a tmp course, broken three ways, with five honest examples kept."""
+    """attention-pipeline in a tmp course, broken four ways, with five honest examples kept."""
     course = tmp_path / "course"
     course.mkdir()
     shutil.copy(ROOT / "grading.yml", course)
@@ -94,6 +95,11 @@ def broken_course(tmp_path):
     master_path = course / "assignments" / SLUG / f"{SLUG}.ipynb"
     master = nbformat.read(master_path, as_version=4)
     _replace_in_cell(master, "_S[1, 0].item() - 1.0)", "_S[1, 0].item() - 2.0)")
+    # q01's public checks only ask that the function exists: they pass on the untouched stub too
+    for cell in master.cells:
+        if cell.cell_type == "code" and cell.source.startswith("def test_q01_"):
+            name = cell.source.split("(")[0].removeprefix("def ")
+            cell.source = f"def {name}(project_qkv):\n    assert callable(project_qkv)\n\n{name}(project_qkv)"
     q02 = next(c for c in master.cells if c.cell_type == "raw" and "name: q02" in c.source)
     hidden_q02 = sum(float(p) for p in re.findall(
         r"points=([0-9.]+)", (course / "assignments" / SLUG / "hidden" / "q02.py").read_text()))
@@ -120,6 +126,8 @@ def test_check_names_each_problem_of_a_broken_copy(broken_course):
     public = [f for f in fails if "public check q02 test_q02_lesson_scores" in f]
     assert public and "fails on full_marks.ipynb, line" in public[0] and "- 2.0) < 1e-12" in public[0], said
     assert "AssertionError: query 2 against key 1" in public[0] and "(master cell " in public[0], said
+    assert "FAIL public checks: every check of q01 passes on the untouched template" in said, said
+    assert not [f for f in fails if "passes on the untouched template" in f and "q01" not in f], said
     assert (f"FAIL points: q02 is worth {hidden_q02 + 1:g} in the master, {hidden_q02:g} in its hidden tests"
             in said), said
     assert "is not what the master gives today: run `autograder assign attention-pipeline`" in said, said

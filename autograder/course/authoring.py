@@ -161,64 +161,78 @@ def file_points_problems(tests: Sequence["HiddenTestCase"]) -> list[str]:
 
 # -- the student's side: public checks, run as a student runs them ---------------------------------------
 
-def public_check_results(notebook: Path, tests: dict[str, str], slug: str,
-                         timeout_s: float = PUBLIC_CHECKS_TIMEOUT_S) -> dict[str, Any]:
-    """Run `notebook`'s code cells, then `grader.check(q)` for every question of `tests` (otter's
-    exception-format test files, as the template's metadata holds them), in a child process, as a
-    student's Run All does. Returns {"cells": [errors], "checks": [{question, test, passed, message}]}.
+def public_check_results(notebooks: Sequence[Path], tests: dict[str, str], slug: str,
+                         timeout_s: float = PUBLIC_CHECKS_TIMEOUT_S) -> list[dict[str, Any]]:
+    """Run each notebook's code cells, then `grader.check(q)` for every question of `tests` (otter's
+    exception-format test files, as the template's metadata holds them), as a student's Run All does.
+    Returns, per notebook, {"cells": [errors], "checks": [{question, test, passed, message}]}, or
+    {"error": why} for every notebook when the child did not finish.
 
     Real otter (Notebook.check), not our reading of its files: what passes here passes for a student.
-    In a child, so nothing the notebook does stays in the grader's process."""
+    In one child process for all of them (torch and otter imported once), each notebook in a fresh
+    namespace, so nothing a notebook does stays in the grader's process or reaches the next notebook's
+    names."""
     import nbformat
-    nb = nbformat.read(notebook, as_version=4)
-    nb.metadata.setdefault("otter", {})["tests"] = tests  # the master's checks of today, not the copy's
     with tempfile.TemporaryDirectory(prefix="autograder-check-") as tmp:
-        path = Path(tmp) / f"{slug}.ipynb"   # otter finds its tests in the notebook it is given
-        nbformat.write(nb, path)
+        paths: list[str] = []
+        for index, notebook in enumerate(notebooks):
+            nb = nbformat.read(notebook, as_version=4)
+            nb.metadata.setdefault("otter", {})["tests"] = tests  # the master's checks of today, not the copy's
+            folder = Path(tmp) / str(index)
+            folder.mkdir()
+            path = folder / f"{slug}.ipynb"   # otter finds its tests in the notebook it is given
+            nbformat.write(nb, path)
+            paths.append(str(path))
         out = Path(tmp) / "public-checks.json"
         cmd = [sys.executable, "-c", "from autograder.course.authoring import _public_checks_child; _public_checks_child()",
-               str(path), str(out)]
+               str(out), *paths]
         try:
             proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            return {"error": f"the notebook and its public checks took over {timeout_s:g} s"}
+            return [{"error": f"the notebooks and their public checks took over {timeout_s:g} s"}] * len(paths)
         if not out.is_file():
             tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
-            return {"error": f"the public checks did not run (exit {proc.returncode}): {tail}"}
-        result: dict[str, Any] = json.loads(out.read_text())
-        return result
+            return [{"error": f"the public checks did not run (exit {proc.returncode}): {tail}"}] * len(paths)
+        results: list[dict[str, Any]] = json.loads(out.read_text())
+        return results
 
 
 def _public_checks_child() -> None:  # pragma: no cover - runs in the child process
-    notebook, out = Path(sys.argv[1]), Path(sys.argv[2])
+    out, notebooks = Path(sys.argv[1]), [Path(arg) for arg in sys.argv[2:]]
+    import os
+
     import nbformat
     import otter
 
     from autograder.grading.intake import transform_ipython
-    nb = nbformat.read(notebook, as_version=4)
-    ns: dict[str, Any] = {"__name__": "__main__"}
-    cells: list[str] = []
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or "grader.check" in cell.source:
-            continue  # the checks run below, one result each
-        try:
-            exec(compile(transform_ipython(cell.source), f"<cell {index}>", "exec"), ns)
-        except Exception as e:  # noqa: BLE001 - named in the report; the next cells still run, as in Jupyter's Run All after a fix
-            cells.append(f"cell {index} raises {type(e).__name__}: {str(e)[:300]}")
-    grader = otter.Notebook(str(notebook))
-    checks: list[dict[str, Any]] = []
-    for question in nb.metadata["otter"]["tests"]:
-        try:
-            result = grader.check(question, ns)
-        except Exception as e:  # noqa: BLE001 - a check file that does not even load is named too
-            checks.append({"question": question, "test": "(the check file)", "passed": False,
-                           "message": f"{type(e).__name__}: {e}"})
-            continue
-        for case in result.test_case_results:
-            func = getattr(case.test_case.body, "test_func", None)
-            checks.append({"question": question, "test": getattr(func, "__name__", case.test_case.name),
-                           "passed": bool(case.passed), "message": case.message or ""})
-    out.write_text(json.dumps({"cells": cells, "checks": checks}))
+    runs: list[dict[str, Any]] = []
+    for notebook in notebooks:
+        os.chdir(notebook.parent)  # as Jupyter runs a notebook: in its own folder
+        nb = nbformat.read(notebook, as_version=4)
+        ns: dict[str, Any] = {"__name__": "__main__"}
+        cells: list[str] = []
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code" or "grader.check" in cell.source:
+                continue  # the checks run below, one result each
+            try:
+                exec(compile(transform_ipython(cell.source), f"<cell {index}>", "exec"), ns)
+            except Exception as e:  # noqa: BLE001 - named in the report; the next cells still run, as in Jupyter's Run All after a fix
+                cells.append(f"cell {index} raises {type(e).__name__}: {str(e)[:300]}")
+        grader = otter.Notebook(str(notebook))
+        checks: list[dict[str, Any]] = []
+        for question in nb.metadata["otter"]["tests"]:
+            try:
+                result = grader.check(question, ns)
+            except Exception as e:  # noqa: BLE001 - a check file that does not even load is named too
+                checks.append({"question": question, "test": "(the check file)", "passed": False,
+                               "message": f"{type(e).__name__}: {e}"})
+                continue
+            for case in result.test_case_results:
+                func = getattr(case.test_case.body, "test_func", None)
+                checks.append({"question": question, "test": getattr(func, "__name__", case.test_case.name),
+                               "passed": bool(case.passed), "message": case.message or ""})
+        runs.append({"cells": cells, "checks": checks})
+    out.write_text(json.dumps(runs))
 
 
 def describe_failed_check(check: dict[str, Any], master_cells: Sequence[str]) -> str:
@@ -345,7 +359,10 @@ def check_assignment(grader: "Grader", slug: str, *, seed_list: Sequence[int], j
     except GraderError as e:
         problem(f"template: {e}")
     if public and (examples / "full_marks.ipynb").is_file():
-        ran = public_check_results(examples / "full_marks.ipynb", public, slug)
+        # full_marks.ipynb must pass every public check; the untouched template must fail at least one
+        # check of every question (a check that passes on a stub tells the student nothing)
+        notebooks = [examples / "full_marks.ipynb"] + ([template] if template.is_file() else [])
+        ran, *on_template = public_check_results(notebooks, public, slug)
         master_cells = [c.source for c in nbformat.read(master, as_version=4).cells]
         if "error" in ran:
             problem(f"public checks: {ran['error']}")
@@ -356,6 +373,16 @@ def check_assignment(grader: "Grader", slug: str, *, seed_list: Sequence[int], j
             problem(describe_failed_check(check, master_cells))
         if "checks" in ran and not failed:
             ok(f"public checks: {len(ran['checks'])} checks in {len(public)} questions pass on full_marks.ipynb")
+        for stub in on_template:
+            if "error" in stub:
+                problem(f"public checks: on the template: {stub['error']}")
+                continue
+            passing = [q for q in public if all(c["passed"] for c in stub["checks"] if c["question"] == q)]
+            for question in passing:
+                problem(f"public checks: every check of {question} passes on the untouched template, so they "
+                        f"tell a student nothing; check a value the stub cannot give")
+            if not passing:
+                ok(f"public checks: each of the {len(public)} questions fails a check on the untouched template")
     elif not public:
         problem("public checks: the master has none (a `# BEGIN TESTS` cell in each question)")
 
