@@ -130,6 +130,13 @@ class RunawayGuard:
     def time_fresh(self, *args: Any, **kwargs: Any) -> Any:
         return self._guarded("time_fresh", *args, **kwargs)
 
+    def call_ahead(self, *args: Any, **kwargs: Any) -> tuple[int, bool]:
+        """WorkerProxy.call_ahead (shrinking's candidates in one round trip): none for a runaway."""
+        if self._namespace.runaway_reason(self._name) is not None:
+            return 0, False
+        made, lost = self._current().call_ahead(*args, **kwargs)
+        return int(made), bool(lost)
+
     def __getattr__(self, attr: str) -> Any:  # last_devices and the like
         return getattr(self._proxy, attr)
 

@@ -16,6 +16,15 @@ time enough for it (`START_S`, `START_CALLS`), and one still running at the dead
 (its worker killed and replaced free of charge, never counted as a runaway). After a search has cost
 a worker, the submission does no more searches.
 
+Round trips (issue 20): where the test holds the student's function as the namespace gave it (a proxy
+into the worker), the calls of the candidates the search will probably try next go to the worker in
+one request (`Ahead`, session.call_ahead): the next candidate and those after it as they follow if
+each verdict is what the same group's same move gave last time (fails the same way, at first). The
+search then makes its calls one by one as before and each is answered from there; a guess that was
+wrong only costs the calls made after it (at most AHEAD_SPARE per search). The search, its calls
+and its result are those of the one-by-one search; a divide-by-d_k notebook needs about a third of
+the round trips.
+
 Shrinking never changes a test's outcome: the misconception and message are computed on the original
 input before shrinking starts, and anything unexpected while shrinking (a call cut short, a worker
 that stopped, an error of the grader's own) ends it with what was found so far ("could not shrink
@@ -43,6 +52,10 @@ from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.sandbox.session import CallCutShort, optional_calls
 
 MAX_CALLS = 30      # student calls one shrink may make
+# The candidates a step of the search would try next are made in one round trip (`Ahead`), at most
+# this many at once, and at most AHEAD_SPARE calls per search beyond those the search itself makes.
+AHEAD = 6
+AHEAD_SPARE = 2 * MAX_CALLS
 # A call cut short at the deadline costs a worker, so one starts only while there is time for it: at
 # least START_S, and START_CALLS times the call before it (calls get cheaper as the input shrinks, so
 # the last one is the estimate, not the first). (Measured
@@ -134,7 +147,11 @@ class AttentionInput:
         return mask_class(self), (T_q > T_k) - (T_q < T_k)
 
     def invoke(self, fn: Callable[..., Any], what: str) -> Any:
-        return call(fn, self.Q, self.K, self.V, mask=self.mask, what=what)
+        return call(fn, *self.call_arguments()[0], what=what, mask=self.mask)
+
+    def call_arguments(self) -> tuple[list[Any], dict[str, Any]]:
+        """The student function's arguments, as `invoke` passes them."""
+        return [self.Q, self.K, self.V], {"mask": self.mask}
 
     def expected(self, reference: Callable[..., torch.Tensor]) -> torch.Tensor:
         return reference(self.Q, self.K, self.V, self.mask)
@@ -205,6 +222,9 @@ class TensorArgs:
         args, kwargs = self.arguments()
         return call(fn, *args, what=what, **kwargs)
 
+    def call_arguments(self) -> tuple[list[Any], dict[str, Any]]:
+        return self.arguments()
+
     def expected(self, reference: Callable[..., torch.Tensor]) -> torch.Tensor:
         args, kwargs = self.arguments()
         return reference(*args, **kwargs)
@@ -227,6 +247,28 @@ class TensorArgs:
 
 
 Input = AttentionInput | TensorArgs
+
+# Makes the student calls of these inputs now, in one round trip, so that the search's calls, made one
+# by one next, are answered without one each: how many were made (their order kept; 0 for none), and
+# whether that cost the worker. The second argument: seconds after which the worker starts no more.
+Ahead = Callable[[list[Input], float], tuple[int, bool]]
+
+
+def ahead_with(fn: Callable[..., Any]) -> Ahead | None:
+    """An `Ahead` for a student function the tests hold as it came from the namespace (a proxy into
+    the worker, namespaces.RunawayGuard); None for a test's own wrapper around it, whose calls are
+    not known in advance."""
+    call_ahead = getattr(type(fn), "call_ahead", None)
+    if call_ahead is None:
+        return None
+
+    def ahead(inputs: list[Input], stop_after_s: float) -> tuple[int, bool]:
+        try:
+            made, lost = call_ahead(fn, [i.call_arguments() for i in inputs], stop_after_s)
+            return int(made), bool(lost)
+        except Exception:  # noqa: BLE001 - the calls are then made one by one, as without it
+            return 0, False
+    return ahead
 
 
 @dataclass(frozen=True)
@@ -401,10 +443,11 @@ def sizes(inp: Input) -> tuple[int, ...]:
 # --- the search ---------------------------------------------------------------------------------------
 
 def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None], *,
-           max_calls: int | None = None, budget_s: float | None = None) -> Shrunk:
+           max_calls: int | None = None, budget_s: float | None = None, ahead: Ahead | None = None) -> Shrunk:
     """The smallest input found of `inp`'s kind on which `attempt` fails as `first` did, within the
     current budget (`current_budget`; `budget_s` may only shorten it). Every call into a worker
-    made by `attempt` ends by the budget's deadline (session.optional_calls)."""
+    made by `attempt` ends by the budget's deadline (session.optional_calls). `ahead`: the calls
+    of a step's candidates are made in one round trip first (the same search, the same result)."""
     budget = _CURRENT.get() or ShrinkBudget()
     start = time.monotonic()
     seconds = budget.left_s() if budget_s is None else min(budget_s, budget.left_s())
@@ -413,42 +456,128 @@ def shrink(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None
     try:
         with optional_calls(start + seconds):
             return _search(inp, first, attempt, MAX_CALLS if max_calls is None else max_calls,
-                           start + seconds, budget)
+                           start + seconds, budget, ahead)
     finally:
         budget.charge(time.monotonic() - start)
 
 
+Step = tuple[Input, tuple[int, ...], bool]   # a candidate, its sizes, whether it is of the input's kind
+
+
+@dataclass
+class _Walk:
+    """Where the greedy search stands: its best input so far, the pass's groups, the group and move
+    it tries next, the sizes tried. `next` gives the next candidate, `tell` its verdict (does it fail
+    as the first input did?). A copy walks ahead on guessed verdicts without touching the original;
+    both share `memo`, the candidates of each (input, group), computed once (a candidate is the
+    original input cut to its sizes, whatever the path to it)."""
+    best: Input
+    want: tuple[Any, ...]
+    tried: set[tuple[int, ...]]
+    groups: list[tuple[str, ...]]
+    memo: dict[tuple[tuple[int, ...], tuple[str, ...]], list[Step]]
+    best_sizes: tuple[int, ...] = ()
+    g: int = 0
+    c: int = 0
+    progress: bool = False
+    at: tuple[tuple[str, ...], int] = ((), 0)   # the group and move index of the last candidate given
+    at_sizes: tuple[int, ...] = ()              # and its sizes
+
+    def _steps(self) -> list[Step]:
+        key = (self.best_sizes, self.groups[self.g])
+        steps = self.memo.get(key)
+        if steps is None:
+            steps = [(m, sizes(m), same_kind(kind(m), self.want)) for m in moves(self.best, self.groups[self.g])]
+            self.memo[key] = steps
+        return steps
+
+    def next(self) -> Input | None:
+        while True:
+            if self.g >= len(self.groups):
+                if not self.progress:
+                    return None
+                self.progress, self.groups, self.g, self.c = False, groups_of(self.best), 0, 0
+                continue
+            steps = self._steps()
+            if self.c >= len(steps):
+                self.g, self.c = self.g + 1, 0
+                continue
+            candidate, size, ok = steps[self.c]
+            self.at, self.at_sizes = (self.groups[self.g], self.c), size
+            self.c += 1
+            if ok and size not in self.tried:
+                return candidate
+
+    def tell(self, candidate: Input, fails: bool) -> None:
+        """The verdict on the candidate `next` gave last."""
+        self.tried.add(self.at_sizes)
+        if fails:   # on to the next group; this one is tried again in the next pass
+            self.best, self.best_sizes = candidate, self.at_sizes
+            self.progress, self.g, self.c = True, self.g + 1, 0
+
+    def ahead(self, first: Input, guess: dict[tuple[tuple[str, ...], int], bool], limit: int) -> list[Input]:
+        """`first` (given last by `next`) and the candidates after it, at most `limit`, if each verdict
+        is as `guess` says (what the same group's same move did last time; fails the same way, at first)."""
+        walk = replace(self, tried=set(self.tried))
+        plan, candidate = [first], first
+        while len(plan) < limit:
+            walk.tell(candidate, guess.get(walk.at, True))
+            nxt = walk.next()
+            if nxt is None:
+                break
+            plan.append(nxt)
+            candidate = nxt
+        return plan
+
+
 def _search(inp: Input, first: Failure, attempt: Callable[[Input], Failure | None], max_calls: int,
-            deadline: float, budget: ShrinkBudget) -> Shrunk:
+            deadline: float, budget: ShrinkBudget, ahead: Ahead | None = None) -> Shrunk:
+    """The greedy search (see the module's text). With `ahead`, the calls of the candidates it will
+    probably try next are made in one round trip first, on verdicts guessed from the same group's
+    last ones; a wrong guess only costs the calls made after it, never a different search."""
     start, calls = time.monotonic(), 0
     best, best_failure, want = inp, first, kind(inp)
-    tried = {sizes(inp)}
+    walk = _Walk(inp, want, {sizes(inp)}, groups_of(inp), {}, sizes(inp))
+    guess: dict[tuple[tuple[str, ...], int], bool] = {}
+    pending: list[int] = []   # the candidates whose answers wait in the session (the memo keeps them)
+    per_call_s, spare, lost = 0.0, AHEAD_SPARE, False
 
     def done(stopped: Stopped) -> Shrunk:
+        # a worker lost to calls made ahead ends this search once their answers are used, and the rest
+        budget.lost_worker = budget.lost_worker or lost
         return Shrunk(best, best_failure, calls, time.monotonic() - start, stopped)
 
-    progress = True
-    while progress:
-        progress = False
-        for group in groups_of(best):
-            for candidate in moves(best, group):
-                if sizes(candidate) in tried or not same_kind(kind(candidate), want):
-                    continue
-                if calls >= max_calls or not budget.room_for_a_call(deadline):
-                    return done("budget")
-                tried.add(sizes(candidate))
-                calls += 1
+    while (candidate := walk.next()) is not None:
+        at = walk.at
+        if calls >= max_calls or not budget.room_for_a_call(deadline):
+            return done("budget")
+        if ahead is not None and not pending and spare > 0 and not lost:
+            plan = walk.ahead(candidate, guess, min(AHEAD, max_calls - calls, spare + 1))
+            if len(plan) > 1:
                 began = time.monotonic()
-                try:
-                    failure = attempt(candidate)
-                    budget.last_call_s = time.monotonic() - began
-                except _Stop as stop:
-                    # a worker lost to a search is replaced; another search would likely lose the next
-                    budget.lost_worker = budget.lost_worker or stop.lost_worker
-                    return done("interrupted")
-                if failure is not None and failure.how == first.how:
-                    best, best_failure, progress = candidate, failure, True
-                    break   # on to the next group; this one is tried again in the next pass
+                made, lost = ahead(plan, deadline - began - max(START_S, START_CALLS * budget.last_call_s))
+                pending = [id(p) for p in plan[:made]]
+                spare -= max(0, made - 1)
+                per_call_s = (time.monotonic() - began) / max(1, made)
+        served = bool(pending) and pending[0] == id(candidate)
+        pending = pending[1:] if served else []
+        calls += 1
+        began = time.monotonic()
+        try:
+            failure = attempt(candidate)
+            budget.last_call_s = per_call_s if served else time.monotonic() - began
+        except _Stop as stop:
+            # a worker lost to a search is replaced; another search would likely lose the next
+            budget.lost_worker = budget.lost_worker or stop.lost_worker
+            return done("interrupted")
+        fails = failure is not None and failure.how == first.how
+        if served and fails != guess.get(at, True):
+            pending = []   # the answers made ahead after this one followed the wrong verdict
+        guess[at] = fails
+        walk.tell(candidate, fails)
+        if fails:
+            assert failure is not None
+            best, best_failure = candidate, failure
     return done("")
 
 
@@ -578,7 +707,7 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
         return exc   # None (not answered yet), a tuple...: no smaller input says more than the message
     try:
         found = shrink(inp, first, attempt_with(fn, reference, close, what), max_calls=max_calls,
-                       budget_s=budget_s)
+                       budget_s=budget_s, ahead=ahead_with(fn))
         if found.calls == 0 and found.stopped:
             return exc   # no time left for this submission's searches: nothing learnt, nothing added
         message = str(exc)

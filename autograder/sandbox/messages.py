@@ -1,8 +1,9 @@
 """Every message that crosses the sandbox boundary, typed once for both sides.
 
-    grader -> worker   a Request: exec, resolve, call, time_fresh, exit
+    grader -> worker   a Request: exec, resolve, call, call_ahead, time_fresh, exit
     worker -> grader   an Event while cells run (cell_start, cell_end), the worker's `ready`, or a
-                       Reply to the request with the same id
+                       Reply to the request with the same id (call_ahead: one Reply per call, in
+                       order, each with its `index`, the last with `more` false)
     grader -> zygote   SpawnRequest on the control socket, one socket fd attached
     zygote -> grader   ZygoteReady once, then Spawned per request
 
@@ -14,8 +15,13 @@ from typing import Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
 
-Op = Literal["exec", "resolve", "call", "time_fresh", "exit"]
-OPS: tuple[Op, ...] = ("exec", "resolve", "call", "time_fresh", "exit")
+Op = Literal["exec", "resolve", "call", "call_ahead", "time_fresh", "exit"]
+OPS: tuple[Op, ...] = ("exec", "resolve", "call", "call_ahead", "time_fresh", "exit")
+
+# A call_ahead request carries at most this many calls, and at most this many bytes of arguments
+# (the worker refuses more; the grader never sends more).
+MAX_AHEAD = 12
+MAX_AHEAD_BYTES = 4 << 20
 
 
 # --- grader -> worker ------------------------------------------------------------------------
@@ -40,6 +46,24 @@ class CallRequest(TypedDict):
     kwargs: Any                   # protocol.encode_value(dict)
     grad_wrt: NotRequired[list[int]]
     grad_output: NotRequired[Any]
+
+
+class AheadCall(TypedDict):
+    args: Any                     # protocol.encode_value(list, layout=True)
+    kwargs: Any                   # protocol.encode_value(dict, layout=True)
+
+
+class CallAheadRequest(TypedDict):
+    """Several calls of `name`, made in order before the grader needs their answers (the candidates of
+    a shrinking step, autograder.grading.shrink): the worker answers each with its own Reply (`index`
+    i, `more`) and starts the next only while `more`: less than `stop_after_s` has passed since the
+    request arrived (a courtesy: the grader's own deadline still ends the request from outside)."""
+    id: int
+    op: Literal["call_ahead"]
+    name: str
+    device: str
+    calls: list[AheadCall]
+    stop_after_s: float
 
 
 class TimeFreshRequest(TypedDict):
@@ -100,6 +124,9 @@ class Reply(TypedDict):
     # on a reply to call or time_fresh (ok or not) and to exec: the kind of each name resolved so far,
     # as it is after the student's code ran (the grader resolves those again only for values)
     kinds: NotRequired[dict[str, Literal["missing", "unanswered", "callable", "value"]]]
+    # on a reply to call_ahead: which call of the request it answers, and whether another follows
+    index: NotRequired[int]
+    more: NotRequired[bool]
 
 
 # --- grader <-> zygote -----------------------------------------------------------------------

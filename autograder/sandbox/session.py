@@ -26,7 +26,8 @@ from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.sandbox.isolation import cpu_seconds_of
-from autograder.sandbox.messages import CUDA_INITS, CudaInit, Op, WorkerPolicy, jupyter_cell
+from autograder.sandbox.messages import (CUDA_INITS, MAX_AHEAD, MAX_AHEAD_BYTES, CudaInit, Op, WorkerPolicy,
+                                         jupyter_cell)
 from autograder.results import CellReport
 
 if TYPE_CHECKING:
@@ -113,6 +114,38 @@ class ExecOutcome:
     cells: list[CellReport] = field(default_factory=list)
 
 
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _same_arguments(a: Any, b: Any) -> bool:
+    """The same call: the same tensor objects (never copied or changed on the grader's side between
+    the call made ahead and the call asked for), and equal plain values, in the same structure."""
+    import torch
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return a is b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_arguments(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_arguments(a[k], b[k]) for k in a)
+    if a is None or type(a) in (bool, int, float, str):
+        return bool(a == b)
+    return a is b
+
+
+def _answer(reply: dict[str, Any]) -> dict[str, Any]:
+    """The reply of a call that returned; the student's error as StudentCodeError for one that raised."""
+    if reply.get("ok") is not True:
+        error = reply.get("error")
+        err: dict[str, Any] = error if isinstance(error, dict) else {}
+        raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
+                               str(err.get("traceback", "")))
+    return reply
+
+
 def _recv_ready(sock: socket.socket, timeout: float) -> tuple[dict[str, Any], int]:
     """The worker's first frame and its sender's pid in our namespace, from the kernel (SO_PASSCRED
     on our end): each worker is pid 1 of its own namespace, so it could not tell us if it wanted."""
@@ -174,6 +207,11 @@ class WorkerSession:
         # is answered from here without a round trip (resolve).
         self._kinds: dict[str, str] = {}
         self._asked: set[str] = set()
+        # Answers to calls made ahead of time (call_ahead), in order: (name, device, the arguments
+        # (args, kwargs) as the grader passed them, reply). A call with the very same argument objects
+        # takes its answer from here; anything sent to the worker first drops them all (the
+        # student's state may have changed).
+        self._ahead: list[tuple[str, str, Any, dict[str, Any]]] = []
         try:
             ready, self.pid = _recv_ready(sock, timeout=30)
         except Exception:
@@ -225,6 +263,7 @@ class WorkerSession:
         if self._dead:
             raise WorkerCrashed(self.death_reason or "the worker had already stopped")
         self._next_id += 1
+        self._ahead = []
         try:
             protocol.send_frame(self.sock, {"id": self._next_id, "op": op, **fields})
         except OSError:
@@ -280,12 +319,77 @@ class WorkerSession:
             raise ProtocolError("the worker sent a reply out of turn")
         if op in ("call", "time_fresh"):
             self._learn_kinds(reply.get("kinds"))
-        if reply.get("ok") is not True:
-            error = reply.get("error")
-            err: dict[str, Any] = error if isinstance(error, dict) else {}
-            raise StudentCodeError(str(err.get("type", "Error")), str(err.get("message", "")),
-                                   str(err.get("traceback", "")))
-        return reply
+        return _answer(reply)
+
+    def call_ahead(self, name: str, device: str, calls: list[dict[str, Any]], stop_after_s: float,
+                   raw: Sequence[Any] = ()) -> tuple[int, bool]:
+        """Make `calls` of `name` now, in one request, for a search that will ask for them one by one
+        (shrink's candidates): each answer waits here until a call with exactly those arguments comes
+        (`take_ahead`; `raw`: each call's (args, kwargs) as the grader holds them). Only inside
+        `optional_calls` and by its deadline; how many were answered (0 if none: the calls are then
+        made one by one as before). The worker starts the next call only
+        while less than `stop_after_s` has passed; a request still running at the deadline loses the
+        worker as an optional call does (the answers read before it are kept; the second value says
+        the worker was lost)."""
+        until = _OPTIONAL_UNTIL.get()
+        calls = calls[:MAX_AHEAD]
+        if until is None or self._dead or not calls or until - time.monotonic() <= 0:
+            return 0, False
+        if len(json.dumps(calls, separators=(",", ":"))) > MAX_AHEAD_BYTES:
+            return 0, False
+        with timers.span("round trip call_ahead") if timers.ON else _nothing():
+            before = self._cpu_if_timed()
+            self._kinds = {}
+            rid = self._send("call_ahead", name=name, device=device, calls=calls,
+                             stop_after_s=max(0.0, float(stop_after_s)))
+            ahead: list[tuple[str, str, Any, dict[str, Any]]] = []
+            last: dict[str, Any] = {}
+            try:
+                for i in range(len(calls)):
+                    left = min(self.policy.call_timeout_s, until - time.monotonic())
+                    reply = self._recv(self._budget(max(left, 0.0)), f"calling {name}")
+                    if reply.get("id") != rid or reply.get("index") != i:
+                        self.kill("forged reply")
+                        raise ProtocolError("the worker sent a reply out of turn")
+                    ahead.append((name, device, raw[i] if i < len(raw) else None, reply))
+                    last = reply
+                    if reply.get("more") is not True:
+                        break
+            except (WorkerTimeout, WorkerCrashed):
+                if self._dead:
+                    self.lost_to_optional = True   # as for a call cut short: replaced without charge
+            finally:
+                self._learn_kinds(last.get("kinds"))
+                self._ahead = ahead
+                self._count_cpu("call_ahead", before)
+        timers.count("calls made ahead", len(ahead))
+        return len(ahead), self._dead
+
+    def take_ahead(self, name: str, device: str, args: Sequence[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer made ahead of time to this very call (name, device, the same argument objects),
+        or None; answers before it that nobody asked for are dropped, and all of them when none
+        matches."""
+        while self._ahead:
+            n, d, made, reply = self._ahead.pop(0)
+            if n == name and d == device and made is not None and _same_arguments(made, (args, kwargs)):
+                timers.count("call answered ahead")
+                return _answer(reply)
+        return None
+
+    def _cpu_if_timed(self) -> float | None:
+        if not timers.ON:
+            return None
+        try:
+            return cpu_seconds_of(self.pid)
+        except OSError:
+            return None
+
+    def _count_cpu(self, op: str, before: float | None) -> None:
+        if before is not None:
+            try:
+                timers.count(f"worker cpu us {op}", int((cpu_seconds_of(self.pid) - before) * 1e6))
+            except OSError:
+                pass
 
     def _learn_kinds(self, kinds: Any) -> None:
         """The kinds a reply to a request that ran student code carries (Reply.kinds): only names
@@ -480,6 +584,9 @@ class WorkerProxy:
         return self._device
 
     def _call(self, args: Sequence[Any], kwargs: dict[str, Any], **extra: Any) -> Any:
+        reply = None if extra else self._session.take_ahead(self._name, self._device, list(args), kwargs)
+        if reply is not None:
+            return self._reply(reply, extra)
         try:
             # layout=True: a transposed or expanded input reaches the student's code as the test built it
             payload = {"args": protocol.encode_value(list(args), layout=True),
@@ -489,6 +596,9 @@ class WorkerProxy:
         reply = self._session.request("call", self._session.policy.call_timeout_s,
                                       f"calling {self._name}", name=self._name, device=self._device,
                                       **payload, **extra)
+        return self._reply(reply, extra)
+
+    def _reply(self, reply: dict[str, Any], extra: dict[str, Any]) -> Any:
         devices = reply.get("devices")
         self.last_devices = [str(d) for d in devices][:1000] if isinstance(devices, list) else []
         changed = reply.get("changed")
@@ -498,6 +608,19 @@ class WorkerProxy:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._call(args, kwargs)
+
+    def call_ahead(self, calls: Sequence[tuple[Sequence[Any], dict[str, Any]]],
+                   stop_after_s: float) -> tuple[int, bool]:
+        """Make these calls (args, kwargs) now, in one round trip, for a search that will make them one
+        by one next (WorkerSession.call_ahead): how many were made (0: none, nothing changes), and
+        whether that cost the worker."""
+        try:
+            payloads = [{"args": protocol.encode_value(list(a), layout=True),
+                         "kwargs": protocol.encode_value(dict(k), layout=True)} for a, k in calls]
+        except protocol.EncodeError:
+            return 0, False
+        return self._session.call_ahead(self._name, self._device, payloads, stop_after_s,
+                                        raw=[(list(a), dict(k)) for a, k in calls])
 
     def call_with_grad(self, *args: Any, grad_wrt: Sequence[int] = (0, 1, 2),
                        grad_output: "torch.Tensor | None" = None, **kwargs: Any) -> Any:

@@ -707,8 +707,9 @@ def _cell_error(e: BaseException, filename: str) -> str:
 class Worker:
     def __init__(self, sock: socket.socket, policy: dict[str, Any]) -> None:
         from autograder.sandbox import calls, protocol
-        from autograder.sandbox.messages import cell_filename  # preloaded by the zygote, like protocol
+        from autograder.sandbox.messages import MAX_AHEAD, cell_filename  # preloaded by the zygote, like protocol
         self.protocol, self.calls, self.cell_filename = protocol, calls, cell_filename
+        self.max_ahead = MAX_AHEAD
         self.sock = sock
         self.policy = policy
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
@@ -722,21 +723,23 @@ class Worker:
     def send(self, message: dict[str, Any]) -> None:
         self.protocol.send_frame(self.sock, message)
 
-    def reply(self, rid: int, value: Any = None, kinds: bool = False, **extra: Any) -> None:
+    def reply(self, rid: int, value: Any = None, kinds: bool = False, tag: dict[str, Any] | None = None,
+              **extra: Any) -> None:
         """`kinds`: the request ran student code, so the reply says what the watched names are now
-        (computed last, after anything of the student's that encoding or an error's text ran)."""
+        (computed last, after anything of the student's that encoding or an error's text ran).
+        `tag`: fields every reply to this request carries, an error reply too (call_ahead's index)."""
         try:
             encoded = self.protocol.encode_value(value)
         except Exception as e:  # noqa: BLE001 - the student's value cannot be sent: an error reply
-            self.fail(rid, _error(e), kinds)
+            self.fail(rid, _error(e), kinds, tag)
             return
-        message = {"id": rid, "ok": True, "value": encoded, **extra}
+        message = {"id": rid, "ok": True, "value": encoded, **extra, **(tag or {})}
         if kinds:
             message["kinds"] = self.kinds()
         self.send(message)
 
-    def fail(self, rid: int, error: dict[str, Any], kinds: bool = False) -> None:
-        message: dict[str, Any] = {"id": rid, "ok": False, "error": error}
+    def fail(self, rid: int, error: dict[str, Any], kinds: bool = False, tag: dict[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"id": rid, "ok": False, "error": error, **(tag or {})}
         if kinds:
             message["kinds"] = self.kinds()
         self.send(message)
@@ -808,6 +811,8 @@ class Worker:
                 self.reply(rid, result[0], kinds=True, devices=result[1], changed=changed)
             else:
                 self.fail(rid, result, kinds=True)
+        elif op == "call_ahead":
+            self.call_ahead(rid, msg)
         elif op == "time_fresh":
             fn = self.ns.get(msg["name"])
             kwargs = dict(self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}})))
@@ -825,6 +830,33 @@ class Worker:
             self.send({"id": rid, "ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}",
                                                          "traceback": ""}})
         return True
+
+    def call_ahead(self, rid: int, msg: dict[str, Any]) -> None:
+        """Each call of the request in order, one reply each (messages.CallAheadRequest); the next
+        starts only while less than `stop_after_s` has passed. Each call is a call of its own: its
+        own arguments, its own captured error, its own record of the inputs it changed."""
+        calls = msg.get("calls")
+        if type(calls) is not list or not 0 < len(calls) <= self.max_ahead:
+            self.fail(rid, {"type": "ProtocolError", "message": "call_ahead: 1 to "
+                            f"{self.max_ahead} calls", "traceback": ""}, tag={"index": 0, "more": False})
+            return
+        fn = self.ns.get(msg["name"])
+        device = msg.get("device", "cpu")
+        start, stop_after = time.monotonic(), float(msg.get("stop_after_s", 0.0))
+        for i, one in enumerate(calls):
+            args, kwargs = self._args(one)
+            changed: list[str] = []
+            ok, result = self._student_call(
+                lambda a=args, k=kwargs, c=changed: self.calls.invoke(  # type: ignore[misc]
+                    fn, a, k, device, None, None, self.policy.get("forbidden", ()), c))
+            more = i + 1 < len(calls) and time.monotonic() - start < stop_after
+            tag = {"index": i, "more": more}
+            if ok:
+                self.reply(rid, result[0], kinds=True, tag=tag, devices=result[1], changed=changed)
+            else:
+                self.fail(rid, result, kinds=True, tag=tag)
+            if not more:
+                return
 
     def serve(self) -> None:
         while True:
