@@ -354,7 +354,29 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind5 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
-BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure <slug> --set blind5 -v` against each variant's "mistake" words and code; () where
+    # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
+    "scaled-attention": {
+        "q1_scaled_twice": ("divide_by_dk",),                  # its words: "so they are divided by d_k"
+        # F.normalize (p=2) divides by the row's length, not its sum: the key's "without dividing by the row
+        # sum: rows do not sum to 1" is the fix, though its "exp(scores) as weights" skips the L2 division
+        "q1_normalize_default_p2": ("weights_not_normalised",),
+        "q2_variance_of_the_mean": (),                         # generic; no key for var / n_samples
+        "q2_randn_like_ignores_generator": ("ignores_generator",),
+        "q4_entropy_log10": ("entropy_log_base_10",),
+        # mis-named: entropy_nan_saturated (0 * log 0, add an epsilon) is not it; the epsilon is there, the NaN
+        # is log of a negative logit, and the softmax is missing: no key says so (entropy_without_log keeps p)
+        "q4_logits_used_as_probabilities": (),
+        "q4_table_variance_as_std": (),                        # generic
+        "q4_table_seed_offset_by_d": (),                       # generic
+        "q5_answer_option_number": (),                         # generic: "should be one letter as a string"
+        # generic; no key fits: mha_strided_heads is the split's interleaving, not the merge's
+        "q8_heads_stacked_on_last_axis": (),
+        "q8_output_projection_transposed": ("mha_weight_transposed",),   # only W_O is transposed here
+        "q8_causal_mask_added": ("causal_mask_added",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
