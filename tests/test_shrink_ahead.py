@@ -103,6 +103,10 @@ def g(x):
     return x + 1
 def count():
     return len(calls)
+def h(x):
+    global h
+    h = "no longer a function"
+    return x
 """
 
 
@@ -194,3 +198,14 @@ def test_only_inside_optional_calls_and_never_more_than_max_ahead(session):
     reply = session._recv(5, "calling f")
     assert reply["id"] == rid and reply["ok"] is False and reply["error"]["type"] == "ProtocolError"
     assert reply["more"] is False
+
+
+@pytest.mark.sandbox
+def test_a_call_that_rebinds_the_name_is_seen_by_the_next_call(session):
+    h = session.resolve("h", "cpu")
+    x, y = torch.ones(1), torch.ones(2)
+    with optional_calls(time.monotonic() + 30):
+        assert h.call_ahead([((x,), {}), ((y,), {})], stop_after_s=30) == (2, False)
+        assert torch.equal(h(x), x)
+        with pytest.raises(StudentCodeError):
+            h(y)   # as a second call of its own would: h is a string now

@@ -840,15 +840,15 @@ class Worker:
             self.fail(rid, {"type": "ProtocolError", "message": "call_ahead: 1 to "
                             f"{self.max_ahead} calls", "traceback": ""}, tag={"index": 0, "more": False})
             return
-        fn = self.ns.get(msg["name"])
         device = msg.get("device", "cpu")
         start, stop_after = time.monotonic(), float(msg.get("stop_after_s", 0.0))
         for i, one in enumerate(calls):
+            fn = self.ns.get(msg["name"])   # looked up for each call, as separate calls would: one may rebind it
             args, kwargs = self._args(one)
             changed: list[str] = []
             ok, result = self._student_call(
-                lambda a=args, k=kwargs, c=changed: self.calls.invoke(  # type: ignore[misc]
-                    fn, a, k, device, None, None, self.policy.get("forbidden", ()), c))
+                lambda f=fn, a=args, k=kwargs, c=changed: self.calls.invoke(  # type: ignore[misc]
+                    f, a, k, device, None, None, self.policy.get("forbidden", ()), c))
             more = i + 1 < len(calls) and time.monotonic() - start < stop_after
             tag = {"index": i, "more": more}
             if ok:
