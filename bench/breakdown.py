@@ -157,7 +157,7 @@ def _per_submission(spans: list[list[Any]]) -> list[dict[str, float]]:
     return rows
 
 
-def submissions(slug: str, n: int, mix: str, tmp: Path) -> str:
+def submissions(slug: str, n: int, mix: str, tmp: Path, jobs: int = 1) -> str:
     cls = tmp / "class"
     if mix == "full":
         cls.mkdir(parents=True)
@@ -172,9 +172,16 @@ def submissions(slug: str, n: int, mix: str, tmp: Path) -> str:
         build_submissions(slug, n, cls, tag="breakdown")
         examples = sorted((ROOT / "examples" / "submissions" / slug).glob("*.ipynb"))
         names = [examples[i % len(examples)].stem for i in range(n)]
+    before = os.times()
     _launch, _end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
-                                      str(tmp / "out"), "-j", "1"], tmp / "subs.jsonl")
-    grader = next(p for p in procs if p["role"] == "grader process")
+                                      str(tmp / "out"), "-j", str(jobs)], tmp / "subs.jsonl")
+    after = os.times()
+    graders = [p for p in procs if p["role"] == "grader process"]
+    whole = side_by_side(graders, (after.children_user + after.children_system)
+                         - (before.children_user + before.children_system))
+    if jobs > 1:
+        return whole
+    grader = graders[0]
     rows = _per_submission(grader["spans"])
     questions = sorted({k for r in rows for k in r if k[:1] == "q" and k[1:].isdigit()}, key=lambda q: int(q[1:]))
     cols = ["total", "fork", "cells"] + questions + ["trips", "trip s", "shrinking", "close", "write", "other"]
@@ -212,6 +219,44 @@ def submissions(slug: str, n: int, mix: str, tmp: Path) -> str:
                    "the zygote's fork is the zygote's)")
     out.append("milliseconds, except trips (round trips into the worker, a count); 'trip s' is the time "
                "the grader waited on them (inside the tests)")
+    out.append("the whole class:\n" + whole)
+    return "\n".join(out)
+
+
+def side_by_side(graders: list[dict[str, Any]], tree_cpu_s: float) -> str:
+    """`batch -jN`: each grader process's submissions, and the whole class's steady part (from the first
+    grade's start to the last one's end): wall and CPU per submission, how many cores were busy, and
+    what a round trip into the worker waited. Read it beside the same figures at -j1."""
+    out: list[str] = []
+    starts, ends, grades, trips, trip_s = [], [], [], 0, 0.0
+    grader_us = worker_us = lock_us = workers = 0
+    for p in graders:
+        spans = p["spans"]
+        g = [(a, b) for name, a, b in spans if name == "grade"]
+        starts += [a for a, _ in g]
+        ends += [b for _, b in g]
+        grades += [b - a for a, b in g[1:]] or [b - a for a, b in g]
+        t = [b - a for name, a, b in spans if name.startswith("round trip")]
+        trips, trip_s = trips + len(t), trip_s + sum(t)
+        c = p.get("counts", {})
+        grader_us += c.get("grader cpu us", 0)
+        worker_us += c.get("worker cpu us", 0)
+        lock_us += c.get("worker lock-down cpu us", 0)
+        workers += c.get("workers", 0)
+        out.append(f"  grader process {p['pid']}: {len(g)} submissions, grade median "
+                   f"{statistics.median([b - a for a, b in g]) * 1000:.0f} ms")
+    wall = max(ends) - min(starts)
+    graded = len(starts)
+    out.append(f"steady part (first grade's start to last one's end): {wall:.2f} s for {graded} submissions "
+               f"= {wall / graded * 1000:.0f} ms per submission")
+    out.append(f"a submission inside its grader process (median, 2nd on): {statistics.median(grades) * 1000:.0f} ms")
+    out.append(f"round trips: {trips / graded:.0f} per submission, {trip_s / max(1, trips) * 1000:.2f} ms each")
+    out.append(f"CPU per submission: grader {grader_us / graded / 1000:.0f} ms + worker "
+               f"{worker_us / max(1, workers) / 1000:.0f} ms (lock-down {lock_us / max(1, workers) / 1000:.0f})")
+    out.append(f"the batch's whole process tree (reaped children): {tree_cpu_s:.1f} s of CPU, "
+               f"{tree_cpu_s / graded * 1000:.0f} ms per submission including start-up")
+    out.append(f"cores busy in the steady part, graders and workers only: "
+               f"{(grader_us + worker_us) / 1e6 / wall:.2f} of {os.cpu_count()}")
     return "\n".join(out)
 
 
@@ -222,6 +267,8 @@ def main() -> None:
     ap.add_argument("--mix", choices=("full", "examples"), default="full",
                     help="full: full-marks notebooks only; examples: every example in turn")
     ap.add_argument("-j", type=int, default=2, help="grader processes of the start-up batch")
+    ap.add_argument("--sub-j", type=int, default=1,
+                    help="grader processes of the per-submission batch (above 1: whole-class figures)")
     ap.add_argument("--runs", type=int, default=1, help="start-up runs")
     ap.add_argument("--skip", default="", help="comma-separated: startup, submissions")
     args = ap.parse_args()
@@ -233,8 +280,9 @@ def main() -> None:
             print("\n== start-up, seconds from the command's launch\n" + startup(args.slug, args.j, Path(tmp), args.runs),
                   flush=True)
         if "submissions" not in skip:
-            print(f"\n== per submission, batch -j1, {args.n} {'full-marks' if args.mix == 'full' else 'example'} "
-                  "notebooks\n" + submissions(args.slug, args.n, args.mix, Path(tmp)), flush=True)
+            print(f"\n== per submission, batch -j{args.sub_j}, {args.n} "
+                  f"{'full-marks' if args.mix == 'full' else 'example'} notebooks\n"
+                  + submissions(args.slug, args.n, args.mix, Path(tmp), args.sub_j), flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.2f}")
 
 
