@@ -20,7 +20,8 @@ HIDDEN = ROOT / "assignments" / "sdpa-from-scratch" / "hidden"
 NEW_KEYS = ("shape_of_an_input", "shape_dims_swapped", "batch_dim_dropped", "example_value_reused",
             "reciprocal_scale", "raw_variance_of_scaled_scores", "diagonal_scores_only", "mean_of_slice_variances",
             "softmax_max_wrong_axis", "result_axes_permuted", "clamped_logits", "size_not_int",
-            "values_weighted_by_scores", "rounded_answer", "count_per_query", "causal_triangle_count")
+            "values_weighted_by_scores", "rounded_answer", "count_per_query", "causal_triangle_count",
+            "weights_not_normalised")
 
 
 def _load_diagnose():
@@ -215,3 +216,22 @@ def test_q6_a_missing_output_is_named_from_a_softmax_that_changes_the_dtype() ->
     assert named.value.key == "dtype_changed"
     hook("out3", {"stable_softmax": TrustedProxy(ref.stable_softmax, "cpu")}.get)   # right: says nothing
     hook("weights3", names.get)                                                        # not a name it explains
+
+
+def _not_divided(x, dim=-1):
+    return torch.exp(x - x.amax(dim=dim, keepdim=True))
+
+
+@pytest.mark.parametrize("fn, key", [
+    (_not_divided, "weights_not_normalised"),
+    (lambda x, dim=-1: _not_divided(x, dim) / _not_divided(x, dim).sum(), "softmax_global_sum"),   # its own kind
+    (ref.stable_softmax, None),
+])
+def test_q3_exponentials_never_divided_by_their_sum(fn, key) -> None:
+    rng = torch.Generator().manual_seed(5)
+    assert _key(lambda: _test("q3", "test_matches_softmax")(TrustedProxy(fn, "cpu"), "cpu", rng)) == key
+
+
+def test_q2_scores_multiplied_by_sqrt_d_k() -> None:
+    assert _key(lambda: _test("q2", "test_score_variances")(ref.raw_score_var, ref.raw_score_var * 8)) \
+        == "multiply_by_sqrt_dk"

@@ -278,7 +278,7 @@ VARIANT_FUNCTIONS = {
     "mask_fills_zero/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_fills_zero(Q, K, V, mask, True),
     "mask_added/dead_rows_zeroed": lambda Q, K, V, mask=None: sdpa_mask_added(Q, K, V, mask, True),
     # the masked scores computed and dropped (masked_fill's result not kept), the empty rows still zeroed
-    "mask_ignored/dead_rows_zeroed": lambda Q, K, V, mask=None: _out(
+    "mask_ignored/dead_rows_zeroed": lambda Q, K, V, mask=None: None if mask is None else _out(
         _dead_rows_zeroed(ref.stable_softmax(_scores(Q, K, math.sqrt(Q.shape[-1]))), mask), V, Q),
     "weights_transposed": sdpa_weights_transposed,
     "scores_as_output": sdpa_scores_as_output,
@@ -291,6 +291,9 @@ VARIANT_FUNCTIONS = {
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
+    # the exponentials never divided by their sum (shifted by the row's max, or not shifted)
+    "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
+    "weights_not_normalised/no_shift": _weights_fn(torch.exp),
     "softmax_twice": _weights_fn(softmax_twice),
     **{key: _weights_fn(lambda x, kw=kw: softmax_without_keepdim(x, -1, **kw)) for key, kw in KEEPDIM.items()},
     # d_k ** 1/2 is (d_k ** 1) / 2; scores * d_k ** -1/2 divides by 2 d_k
@@ -330,6 +333,8 @@ def wrong_variants(Q, K, V, mask=None) -> dict[str, torch.Tensor]:
         out[f"softmax_over_batch_axis/{axis}"] = _out(w, V, Q)
     for key, w in max_wrong_axis_variants(scores, -1).items():   # the shift's max over another axis
         out[key] = _out(_dead_rows_zeroed(w, mask), V, Q)
+    # the right output with its last two axes swapped (a transpose never undone)
+    out["result_axes_permuted/last_two"] = ref.scaled_dot_product_attention(Q, K, V, mask).transpose(-2, -1)
     for key, d in _lead_divisors(Q, K, V).items():
         if d > 1 and not any(abs(d - t) < 1e-9 * d for t in taken):
             taken.append(d)
@@ -792,6 +797,13 @@ def large_scores_ok(got, expected):
 
 def judge_large_scores(fn, Q, K, V, mask, got):
     if type(got) is not torch.Tensor or got.dtype != torch.float16 or tuple(got.shape) != tuple(Q.shape):
+        if type(got) is torch.Tensor and got.dtype == torch.float16:
+            # the right values in another axis order, within float16's rounding of large scores (`near`)
+            expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+            for key, t in permuted_variants(expected).items():
+                if t.shape == got.shape and near(got, t):
+                    raise Misconception(key.split("/")[0], "the float16 output with large scores has shape "
+                                        f"{tuple(got.shape)}: it matches " + describe(key.split("/")[0]))
         judge(fn, Q, K, V, mask, got, "the float16 output with large scores")   # a tuple, the weights...
     T_q, T_k = Q.shape[-2], K.shape[-2]
     if not torch.isfinite(got).all():
@@ -1086,3 +1098,32 @@ def f16_normaliser_rounding(got, x, dim=-1):
     return bool((lo > 0).all() and ((hi / lo) < 1 + 4e-3).all()
                 and (lo.log().abs() <= half_ulp + 4e-3).all() and (hi.log().abs() <= half_ulp + 4e-3).all()
                 and not tiny.any())
+
+
+def name_not_normalised(got, x, dim, what):
+    """Non-negative weights that are the right softmax once each slice is divided by its own sum, while
+    some slice does not sum to 1: the division by the sum is missing (whatever was subtracted first)."""
+    if type(got) is not torch.Tensor or got.shape != x.shape or not got.dtype.is_floating_point:
+        return
+    g = got.detach().to(torch.float64)
+    if not torch.isfinite(g).all() or (g < 0).any():
+        return
+    sums = g.sum(dim=dim, keepdim=True)
+    if (sums <= 0).any() or bool(((sums - 1).abs() < 1e-3).all()):
+        return
+    if matching_variants(g / sums, {"right": ref.stable_softmax(x, dim)}, x.dtype):
+        raise Misconception("weights_not_normalised", f"{what} is wrong: each slice along dim={dim} is the right "
+                            "softmax times its own factor (the slices sum to between "
+                            f"{float(sums.min()):.3g} and {float(sums.max()):.3g}): "
+                            + describe("weights_not_normalised"))
+
+
+def assert_softmax(got, x, dim, what, variants):
+    """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs."""
+    try:
+        assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
+    except Misconception:
+        raise
+    except AssertionError:
+        name_not_normalised(got, x, dim, what)
+        raise

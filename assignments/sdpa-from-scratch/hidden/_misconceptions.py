@@ -158,6 +158,7 @@ MISCONCEPTIONS = {
     "clamped_logits": "capping the logits (x.clamp(max=c)) instead of subtracting each slice's maximum: every "
                       "logit above the cap gets the same weight, and exp of many capped logits still overflows "
                       "half precision",
+    "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
     "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "
                     "index the shape, Q.shape[-1]",
     "values_weighted_by_scores": "multiplying V by the scores (before the softmax) instead of the softmax "

@@ -59,7 +59,8 @@ def test_score_variances(raw_score_var, scaled_score_var):
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
                             + describe("scale_precedence"))
     if abs(scaled - ref.scaled_score_var) > ATOL:
-        diag.name_number(scaled, ref.scaled_score_var, diag.score_statistics(8 ** 0.5), "scaled_score_var", ATOL)
+        diag.name_number(scaled, ref.scaled_score_var, {"multiply_by_sqrt_dk": [ref.raw_score_var * 8],
+                                                        **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
 

@@ -649,4 +649,18 @@ attn_entries = T * T
 score_madds = T * (T - 1) // 2 * d_k
 cost_ratio = 4
 '''}, {"key": "causal_triangle_count", "where": ["q8:test_score_madds"]}),
+    "softmax_exps_not_divided": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    return (x - x.amax(dim=dim, keepdim=True)).exp()
+'''}, {"key": ("weights_not_normalised", None), "where": ["q3", "q5", "q6"]}),
+    "q2_scaled_by_multiplying": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores * math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "multiply_by_sqrt_dk", "where": ["q2:test_score_variances"]}),
+    "output_transposed_at_the_end": (full_with("return torch.matmul(weights, V)",
+                                               "return torch.matmul(weights, V).transpose(-1, -2)"),
+                                     {"key": "result_axes_permuted", "where": ["q5"]}),
 }
