@@ -643,14 +643,15 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
 
 def _parts_write_inputs(own: Callable[[], Any], parts: Sequence[object]) -> bool:
     """Whether running `own()` makes one of the proxies `parts` report an input it wrote into."""
-    for p in parts:
-        if isinstance(getattr(p, "last_changed_inputs", None), list):
-            p.last_changed_inputs = []   # type: ignore[attr-defined]  # only what own() does counts
+    # each call leaves a new list: one that is not the list seen before own() is own()'s (never set it
+    # here: a namespace's guard forwards reads to the proxy, and a value set on the guard would hide them)
+    before = [getattr(p, "last_changed_inputs", None) for p in parts]
     try:
         own()
     except Exception:  # noqa: BLE001 - a composition that fails shows no write
         return False
-    return any(getattr(p, "last_changed_inputs", None) for p in parts)
+    return any(isinstance(now, list) and now is not was and bool(now)
+               for now, was in ((getattr(p, "last_changed_inputs", None), b) for p, b in zip(parts, before)))
 
 
 def expect_no_crash(key: str, thunk: Callable[[], object]) -> object:

@@ -48,20 +48,64 @@ def _shapes(tensors: Tensors) -> str:
     return ", ".join(f"{n} {tuple(t.shape)}" for n, t in tensors.items() if isinstance(t, torch.Tensor))
 
 
-def assert_matches(got: object, expected: torch.Tensor, **kw: Any) -> None:
+def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool = False,
+                   mask: torch.Tensor | None = None, **kw: Any) -> None:
     """checks.assert_matches, except that a float32 answer where float64 is asked for, right to float32's
     precision, is named float32_precision (some step computes in float32: .float(), a float32 constant or
-    tensor) instead of being told only its dtype."""
+    tensor) instead of being told only its dtype. `rows_unnormalised`: weights (masked by `mask`) whose rows
+    divided by their own sums are right are weights_not_normalised (raise_if_rows_unnormalised)."""
     want = kw.get("dtype") or expected.dtype
     if (type(got) is torch.Tensor and got.dtype == torch.float32 and want == torch.float64
             and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, torch.float32)):
         raise Misconception("float32_precision", f"{kw.get('what', 'the output')} is float32 for float64 inputs, "
                             "and right only to float32's precision: " + describe("float32_precision"))
-    if (type(got) is torch.Tensor and got.dtype != want and want in (torch.float16, torch.bfloat16)
+    if (type(got) is torch.Tensor and got.dtype != want and want.is_floating_point
             and got.is_floating_point() and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, want)):
+        # any other float dtype with the right values (float16 upcast to float32, float32 to float64)
         raise Misconception("dtype_changed", f"{kw.get('what', 'the output')} is {got.dtype} for {want} inputs, with "
                             "the right values: " + describe("dtype_changed"))
+    if (type(got) is torch.Tensor and got.numel() == 1 and expected.numel() > 1 and got.is_floating_point()
+            and bool(torch.isfinite(got).all())):
+        for how, total in (("sum", expected.sum()), ("mean", expected.mean())):
+            if is_right(got.reshape(()), total.reshape(()), want):
+                raise Misconception("reduced_every_axis", f"{kw.get('what', 'the output')} is one number, the {how} "
+                                    f"of the right {tuple(expected.shape)} result over all its entries: "
+                                    + describe("reduced_every_axis"))
+    if rows_unnormalised:
+        try:
+            checks.assert_matches(got, expected, **kw)
+        except Misconception:
+            raise
+        except AssertionError:
+            raise_if_rows_unnormalised(got, expected, want, kw.get("what", "the weights"), mask)
+            raise
+        return
     checks.assert_matches(got, expected, **kw)
+
+
+def raise_if_rows_unnormalised(got: object, expected: torch.Tensor, dtype: torch.dtype, what: str,
+                               M: torch.Tensor | None = None) -> None:
+    """Positive weights of the right shape whose rows do not sum to 1, but each row divided by its own sum
+    is right: not normalised, whatever was subtracted before the exp (nothing, a global maximum, a mean).
+    Zeroing masked weights after the softmax looks the same row by row, but its rows sum to at most 1,
+    and to exactly 1 where M blocks nothing: named only when some row sums to more than 1, or a row M
+    leaves open does not sum to 1. A whole matrix that sums to 1 (one sum over everything) is not named."""
+    if not (type(got) is torch.Tensor and got.is_floating_point() and tuple(got.shape) == tuple(expected.shape)):
+        return
+    g = got.detach().to(torch.float64)
+    if g.dim() < 2 or g.numel() == 0 or not bool(torch.isfinite(g).all()) or bool((g < 0).any()):
+        return
+    sums = g.sum(dim=-1)
+    if bool((sums <= 0).any()) or bool(torch.allclose(g.sum(dim=(-2, -1)), torch.ones((), dtype=torch.float64), rtol=0, atol=1e-3)):
+        return
+    off = (sums - 1).abs() > 1e-3
+    open_rows = torch.ones_like(off) if M is None else (M == 0).all(dim=-1).expand_as(off)
+    if not (bool((sums > 1 + 1e-3).any()) or bool((off & open_rows).any())):
+        return
+    if is_right(g / sums[..., None], expected, dtype):
+        raise Misconception("weights_not_normalised", f"{what}: its rows sum to {float(sums.min()):.3g} .. "
+                            f"{float(sums.max()):.3g}, and each row divided by its own sum is right: "
+                            + describe("weights_not_normalised"))
 
 
 def raise_if_one_value(got: object, want: tuple[torch.Tensor, ...], names: tuple[str, ...], what: str,
@@ -90,6 +134,17 @@ def raise_if_blocked_value(blocked: torch.Tensor, dtype: torch.dtype) -> None:
     effect = "blocks nothing" if c >= 0 else "is not negative enough to block a key"
     raise Misconception("mask_not_dtype_min", f"the blocked entries ({dtype}) all hold {which}, which added to "
                         f"the scores {effect}: " + describe("mask_not_dtype_min"))
+
+
+def pattern_differs(blocked: torch.Tensor, want: torch.Tensor) -> str:
+    """Which entries a mask gets wrong, in words: how many it blocks that must stay open and how many it
+    leaves open that must be blocked, each with its first (query, key) position."""
+    said = []
+    for n, what in ((blocked & ~want, "blocked that must stay open"), (~blocked & want, "open that must be blocked")):
+        if bool(n.any()):
+            first = tuple(int(i) for i in n.nonzero()[0])
+            said.append(f"{int(n.sum())} entries {what} (the first at (query, key) = {first})")
+    return "; ".join(said) or "the blocked entries are right"
 
 
 # --- crashes named from a second call ---------------------------------------------------------------

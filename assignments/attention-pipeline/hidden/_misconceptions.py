@@ -137,6 +137,8 @@ MISCONCEPTIONS = {
     "effective_tokens_exponent_negated": "raising 2 to -H instead of H (2 ** -H is 1 / 2 ** H): the effective "
                                          "number of tokens is 2 ** H, at least 1",
     "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
+    "reduced_every_axis": "reducing over every axis (.sum() or .mean() without dim=) where one axis is asked for: "
+                          "the result is one number instead of one per row",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",

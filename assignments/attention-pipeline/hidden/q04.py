@@ -92,7 +92,8 @@ def _check_pattern(M, T):
         if torch.equal(blocked, wrong != 0):
             raise Misconception(key, f"the mask blocks the wrong entries: it matches {describe(key)}")
     raise AssertionError("the mask blocks the wrong entries: exactly the keys after each query "
-                         "(strictly above the diagonal) should be blocked, and every other entry 0")
+                         "(strictly above the diagonal) should be blocked, and every other entry 0; "
+                         + D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)))
 
 
 @test_case(points=1, hidden=True)

@@ -124,7 +124,7 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     blocked[torch.arange(T_q), torch.randint(0, T_k, (T_q,), generator=rng)] = False  # one open key per row
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
     got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
-    D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M))
+    D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M), rows_unnormalised=True, mask=M)
 
 
 @test_case(points=1, hidden=True)
@@ -144,7 +144,8 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
         raise Misconception("crash_on_mask_none", f"your code raised {e.exc_type}: {e.message} with M=None "
                             "(with a mask of zeros it runs)") from None
     S64 = S.double()
-    D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32, variants=_variants(S64))
+    D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32, variants=_variants(S64),
+                     rows_unnormalised=True)
 
 
 @test_case(points=1, hidden=True)
@@ -156,7 +157,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
                                        lambda: call(attention_weights, S, M, what="attention_weights")), "A (float16)")
     _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
     D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
-                   variants=_variants(S.double(), M.double()))
+                     variants=_variants(S.double(), M.double()), rows_unnormalised=True)
 
 
 def _weights_args(S, M):
@@ -182,7 +183,8 @@ def test_weights_noncontiguous(attention_weights, rng):
     want, what = ref.attention_weights(S, M), "A for a transposed S and an expanded M"
     _weights(attention_weights, S, M, lambda: check_value(   # D's judge: float32 for float64 is named
         attention_weights, _weights_args(S, M), want, reference=ref.attention_weights, what=what,
-        name="attention_weights", judge=lambda got: D.assert_matches(got, want, what=what, variants=_variants(S, M))))
+        name="attention_weights", judge=lambda got: D.assert_matches(got, want, what=what, variants=_variants(S, M),
+                                                                    rows_unnormalised=True, mask=M)))
 
 
 @test_case(points=1, hidden=True)
@@ -198,7 +200,7 @@ def test_weights_large_float32(attention_weights, rng):
         _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
-                       variants=_variants(S64, M.double()))
+                         variants=_variants(S64, M.double()), rows_unnormalised=True)
 
     _weights(attention_weights, S, M, lambda: check_value(
         attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),

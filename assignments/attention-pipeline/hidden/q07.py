@@ -68,7 +68,7 @@ def _check(fn, stages, X, W, causal, dtype):
 
     _batched(fn, X, W, causal, lambda: charged_in_parts(
         lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
-        lambda: ref.self_attention(X, *W, causal=causal, parts=stages)))
+        lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())))
 
 
 def _raise_if_renormalised(A, X, W, causal, dtype):
@@ -218,4 +218,5 @@ def test_causal_properties(self_attention, project_qkv, scaled_scores, causal_ad
             raise
 
     _batched(self_attention, X, W, True, lambda: charged_in_parts(
-        lambda: call(self_attention, X, *W, what="self_attention"), check, lambda: ref.self_attention(X, *W, parts=stages)))
+        lambda: call(self_attention, X, *W, what="self_attention"), check, lambda: ref.self_attention(X, *W, parts=stages),
+        parts=tuple(stages.values())))

@@ -83,7 +83,7 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
 
     try:
         charged_in_parts(lambda: call(self_attention, X, Z, Z, W_V, what="self_attention"), check,
-                         lambda: ref.self_attention(X, Z, Z, W_V, parts=stages))
+                         lambda: ref.self_attention(X, Z, Z, W_V, parts=stages), parts=tuple(stages.values()))
     except StudentCodeError as e:   # a crash of self_attention itself: what a second call shows
         named = D.self_attention_crash(self_attention, e, X, (Z, Z, W_V))
         if named is not None:

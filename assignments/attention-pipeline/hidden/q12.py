@@ -7,6 +7,7 @@ from autograder.grading.checks import (
     call,
     describe,
     expect_number,
+    raise_if_wrong_default,
     register_misconceptions,
 )
 from reference import attention_pipeline as ref
@@ -41,7 +42,13 @@ def _check(got, d_model, d_k, d_v, with_output):
 @test_case(points=1, hidden=True)
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
-    _check(call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count"), d_model, d_k, d_v, False)
+    try:
+        _check(call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count"), d_model, d_k, d_v, False)
+    except AssertionError:   # with_output left to its default: right when with_output=False is passed names it
+        want = ref.qkv_param_count(d_model, d_k, d_v, False)
+        raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
+                               lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
+        raise
 
 
 @test_case(points=1, hidden=True)

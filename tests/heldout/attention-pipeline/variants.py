@@ -868,3 +868,44 @@ def prefix_average_matrix(T):
     return -(A * logs).sum(-1)
 ''', "    return 1.0 / torch.exp2(row_entropy_bits(A))\n"), {"key": "effective_tokens_exponent_negated", "where": ["q10"]}),
 })
+
+# Issue 21, fifth round: a wrong default (with_output=True), an entropy helper that writes into A (charged
+# once, by row_entropy_bits' tests: effective_tokens passes parts=), weights never normalised after an exp
+# with another shift than the row maximum (named from the property: each row over its own sum is right)
+WRONG.update({
+    "params_default_with_output_true": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=True):
+    n = d_model * (2 * d_k + d_v)
+    return n + d_v * d_model if with_output else n
+'''), {"key": "default_argument_wrong", "where": ["q12:test_count_qkv"]}),
+    "entropy_clamps_caller_A": (entropy('''
+    A.clamp_(min=1e-300)
+    return -(A * torch.log2(A)).sum(dim=-1)
+'''), {"key": "inplace_on_input", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
+    "weights_exp_over_key_count": (weights('''
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.amax(dim=-1, keepdim=True))
+    return e / e.shape[-1]
+'''), {"key": ("weights_not_normalised", None), "where": ["q05"]}),   # rows all below 1: where every row
+    # is masked, zeroing after the softmax looks the same, so those cases only say what differs
+})
+
+# Issue 21, fifth round: the right values in another dtype than the input's, named from the values
+WRONG.update({
+    "weights_upcast_to_float64": (weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z.double(), dim=-1)
+'''), {"key": "dtype_changed", "where": ["q05"]}),
+    "nw_kernel_in_float32": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp((K.float() @ q.float()) / math.sqrt(q.shape[-1]))
+    return (kappa[:, None] * V.float()).sum(0) / kappa.sum()
+'''), {"key": ("float32_precision", "dtype_changed"), "where": ["q08"]}),
+})
+
+# Issue 21, fifth round: one number where one per row is asked (a reduction without dim=)
+WRONG.update({
+    "entropy_summed_over_everything": (entropy('''
+    return -torch.special.xlogy(A, A).sum() / math.log(2)
+'''), {"key": "reduced_every_axis", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
+})
