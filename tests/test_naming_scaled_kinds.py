@@ -159,3 +159,138 @@ def test_a_shape_crash_of_another_cause_is_not_heads_missing():
     with pytest.raises(StudentCodeError) as e:
         fn(X, *Ws, 4)
     assert D.heads_missing(fn, e.value, X, Ws, 4) is None
+
+
+# --- sixth round: the fifth blind set's kinds --------------------------------------------------------------
+
+def _raw_entropy(eps):
+    def fn(s):
+        return -(s * torch.log(s + eps)).sum(dim=-1)
+    return fn
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-12, 1e-9, 1e-6])
+def test_the_entropy_of_the_scores_is_named_from_its_probe_whatever_the_epsilon(eps):
+    named = D.raw_scores_entropy(_raw_entropy(eps), nan_seen=True)
+    assert named is not None and named.key == "entropy_of_raw_scores"
+
+
+def test_the_entropy_of_the_scores_is_not_named_for_other_entropies():
+    def clamped(s):                      # no NaN: the negative row is finite, so a NaN cannot be blamed on it
+        return -(s * torch.log(s.clamp_min(1e-9))).sum(dim=-1)
+    assert D.raw_scores_entropy(clamped, nan_seen=True) is None
+    assert D.raw_scores_entropy(clamped, nan_seen=False).key == "entropy_of_raw_scores"
+    assert D.raw_scores_entropy(sa.softmax_entropy, nan_seen=False) is None
+
+    def saturated(s):                    # 0 * log 0: right on these scores
+        p = F.softmax(s, dim=-1)
+        return -(p * torch.log(p)).sum(dim=-1)
+    assert D.raw_scores_entropy(saturated, nan_seen=True) is None
+    assert D.raw_scores_entropy(lambda s: sa.softmax_entropy(s) * 2, nan_seen=False) is None
+
+    def crash(s):
+        raise StudentCodeError("RuntimeError", "boom", "")
+    assert D.raw_scores_entropy(crash, nan_seen=True) is None
+
+
+def _lesson_table(dims=(4, 16, 64), seed=0):
+    return sa.table_as_tensor(sa.entropy_table(dims, seed))
+
+
+@pytest.mark.parametrize("column, op, said", [(0, torch.square, "raw_std holds the square"),
+                                              (1, torch.square, "scaled_std holds the square"),
+                                              (0, torch.sqrt, "raw_std holds the square root")])
+def test_a_std_column_squared_or_rooted_is_named_with_its_column(column, op, said):
+    right = _lesson_table()
+    table = right.clone()
+    table[:, column] = op(table[:, column])
+    with pytest.raises(Misconception) as e:
+        D.raise_if_column_squared(table, right)
+    assert e.value.key == "table_variance_as_std" and said in str(e.value)
+
+
+def test_a_column_wrong_otherwise_or_two_wrong_ways_is_not_named():
+    right = _lesson_table()
+    D.raise_if_column_squared(right, right)                      # right: nothing
+    table = right.clone()
+    table[:, 0] *= 1.1
+    D.raise_if_column_squared(table, right)                      # 10% off: not a square
+    table = right.clone()
+    table[:, 0] = table[:, 0] ** 2
+    table[:, 2] += 0.5                                           # and an entropy wrong: not this one mistake
+    D.raise_if_column_squared(table, right)
+
+
+def _reseeded(rule):
+    def table(dims, seed):
+        rows = [sa.entropy_table((d,), rule(seed, d, i))[0] for i, d in enumerate(dims)]
+        return sa.table_as_tensor(rows)
+    return table
+
+
+@pytest.mark.parametrize("rule, shown", [(lambda s, d, i: s + d, "d = 16: seed +16"),
+                                         (lambda s, d, i: s + i + 1, "d = 16: seed +2"),
+                                         (lambda s, d, i: s * d, "d = 16: seed * 16")])
+def test_rows_at_other_seeds_are_named_when_a_second_seed_follows_the_rule(rule, shown):
+    dims, seed = (4, 16, 64), 11
+    make = _reseeded(rule)
+    with pytest.raises(Misconception) as e:
+        D.raise_if_reseeded(make(dims, seed), dims, seed, lambda s: make(dims, s))
+    assert e.value.key == "table_reseeded_per_row" and shown in str(e.value)
+
+
+def test_rows_at_other_seeds_are_not_named_without_the_second_seeds_confirmation():
+    dims, seed = (4, 16, 64), 11
+    fixed = _reseeded(lambda s, d, i: 11 + d)(dims, seed)       # seeded with 11 + d whatever the seed passed
+    # at seed 11 it is seed + d; at the second seed it is not: no rule holds for both
+    D.raise_if_reseeded(fixed, dims, seed, lambda s: fixed)
+    right = _lesson_table(dims, seed)
+    D.raise_if_reseeded(right, dims, seed, lambda s: _lesson_table(dims, s))        # right: nothing
+    scaled = right.clone()
+    scaled[:, 1] *= 2
+    D.raise_if_reseeded(scaled, dims, seed, lambda s: _lesson_table(dims, s))       # not a row at any seed
+
+
+def _merged(X, Ws, n_heads, merge):
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = (X @ W for W in Ws[:3])
+    heads = [sa.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k],
+                          d_k)[0] for h in range(n_heads)]
+    return merge(heads) @ Ws[3]
+
+
+@pytest.mark.parametrize("n_heads", [2, 3, 4])
+def test_heads_interleaved_when_merged_are_named(n_heads):
+    X, Ws = _mha_inputs()
+    T, d_model = X.shape
+    got = _merged(X, Ws, n_heads, lambda hs: torch.stack(hs, dim=-1).reshape(T, d_model))
+    key, said = D.heads_through_w_o(got, X, Ws, n_heads)
+    assert key == "mha_heads_interleaved" and "interleaved head by head" in said
+    # another column order within the heads: named, not said to be the stack interleaving
+    got = _merged(X, Ws, n_heads, lambda hs: torch.cat([h.flip(-1) for h in hs], dim=-1))
+    key, said = D.heads_through_w_o(got, X, Ws, n_heads)
+    assert key == "mha_heads_interleaved" and "another order" in said
+
+
+def test_whole_head_blocks_reordered_stay_heads_reordered_not_interleaved():
+    X, Ws = _mha_inputs()
+    key, _ = D.heads_through_w_o(_merged(X, Ws, 4, lambda hs: torch.cat(hs[::-1], dim=-1)), X, Ws, 4)
+    assert key == "mha_heads_reordered"
+
+
+@pytest.mark.parametrize("value, said", [(3, "counted from 1 it is 'C'; counted from 0 it is 'D'"),
+                                         ("1", "counted from 1 it is 'A'; counted from 0 it is 'B'"),
+                                         (0, "counted from 0 it is 'A'")])
+def test_a_choice_given_as_its_number_is_named(value, said):
+    from autograder.grading.checks import expect_choice
+    with pytest.raises(Misconception) as e:
+        expect_choice(value, "q5_answer", answer="C", choices="ABCD")
+    assert e.value.key == "answer_option_number" and said in str(e.value)
+
+
+@pytest.mark.parametrize("value", [7, True, 2.0, "C3", "x"])
+def test_other_non_letters_are_not_an_option_number(value):
+    from autograder.grading.checks import expect_choice
+    with pytest.raises(AssertionError) as e:
+        expect_choice(value, "q5_answer", answer="C", choices="ABCD")
+    assert not isinstance(e.value, Misconception)

@@ -51,6 +51,8 @@ MISCONCEPTIONS: dict[str, str] = {
                         "legacy constructors such as torch.FloatTensor",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
+    "answer_option_number": "answering a multiple-choice question with the option's number (3 for the third "
+                            "option, counted from 1 or from 0) instead of its letter as a string (\"C\")",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
     "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
@@ -204,6 +206,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
         raise _unanswered(what, value)
     letters = [c.lower() for c in choices]
     shown = ", ".join(f'"{c}"' for c in choices)
+    _raise_if_option_number(value, what, choices)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
@@ -214,6 +217,22 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) -> None:
+    """A multiple-choice answer given as the option's number (an int, or a string of digits): which letter
+    it is counted from 1 and from 0 is said, the right letter is not."""
+    text = value.strip().strip("()").strip() if isinstance(value, str) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif text is not None and text.isdigit() and text.lower() not in [c.lower() for c in choices]:
+        n = int(text)
+    else:
+        return
+    read = [f"counted from {base} it is {choices[n - base]!r}" for base in (1, 0) if 0 <= n - base < len(choices)]
+    if read:
+        raise Misconception("answer_option_number", f"{what} is {value!r}, an option's number ({'; '.join(read)}): "
+                            + describe("answer_option_number"))
 
 
 def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_inputs: bool = True,

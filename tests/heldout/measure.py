@@ -362,17 +362,17 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # F.normalize (p=2) divides by the row's length, not its sum: the key's "without dividing by the row
         # sum: rows do not sum to 1" is the fix, though its "exp(scores) as weights" skips the L2 division
         "q1_normalize_default_p2": ("weights_not_normalised",),
-        "q2_variance_of_the_mean": (),                         # generic; no key for var / n_samples
+        "q2_variance_of_the_mean": ("variance_of_the_mean",),  # var / n_samples (naming round 6)
         "q2_randn_like_ignores_generator": ("ignores_generator",),
         "q4_entropy_log10": ("entropy_log_base_10",),
-        # mis-named: entropy_nan_saturated (0 * log 0, add an epsilon) is not it; the epsilon is there, the NaN
-        # is log of a negative logit, and the softmax is missing: no key says so (entropy_without_log keeps p)
-        "q4_logits_used_as_probabilities": (),
-        "q4_table_variance_as_std": (),                        # generic
-        "q4_table_seed_offset_by_d": (),                       # generic
-        "q5_answer_option_number": (),                         # generic: "should be one letter as a string"
-        # generic; no key fits: mha_strided_heads is the split's interleaving, not the merge's
-        "q8_heads_stacked_on_last_axis": (),
+        # was mis-named entropy_nan_saturated (0 * log 0); the epsilon is there, the NaN is log of a negative
+        # logit and the softmax is missing: entropy_of_raw_scores, named from a probe (naming round 6)
+        "q4_logits_used_as_probabilities": ("entropy_of_raw_scores",),
+        "q4_table_variance_as_std": ("table_variance_as_std",),    # raw_std holds .var() (naming round 6)
+        "q4_table_seed_offset_by_d": ("table_reseeded_per_row",),  # seed + d, from a second seed (round 6)
+        "q5_answer_option_number": ("answer_option_number",),  # 3 for "C" (naming round 6)
+        # the merge's interleaving (mha_strided_heads is the split's): mha_heads_interleaved (naming round 6)
+        "q8_heads_stacked_on_last_axis": ("mha_heads_interleaved",),
         "q8_output_projection_transposed": ("mha_weight_transposed",),   # only W_O is transposed here
         "q8_causal_mask_added": ("causal_mask_added",),
     },

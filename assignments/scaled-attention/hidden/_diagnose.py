@@ -417,9 +417,178 @@ def heads_through_w_o(got, X, Ws, n_heads):
         order = [x[0] for x in holds]
         return "mha_heads_reordered", (f"read back through W_O, its column blocks hold the right heads in the order "
                                        f"{order}: " + describe("mha_heads_reordered"))
+    said = columns_permuted(concat, torch.cat(heads, dim=-1), n_heads, same)
+    if said:
+        return "mha_heads_interleaved", f"read back through W_O, {said}: " + describe("mha_heads_interleaved")
     right = [h for h, x in enumerate(holds) if h in x]
     if not right or len(right) == n_heads:
         return None, ""
     wrong = [h for h in range(n_heads) if h not in right]
     return None, (f"; read back through W_O, head(s) {right} of the concatenated heads are right and head(s) "
                   f"{wrong} (columns h * d_k to (h + 1) * d_k, d_k = {d_k}) are wrong")
+
+
+# --- the entropy of the raw scores (issue 21, sixth round) ----------------------------------------------
+
+# One row of non-negative scores (some below 1, none summing to 1) and one with a negative score: the
+# entropy taken of the scores themselves is -sum s log s on the first (whatever tiny epsilon is added)
+# and log of a negative number, NaN, on the second.
+RAW_SCORES_PROBE = torch.tensor([[0.2, 0.5, 1.5, 0.05, 0.9],
+                                 [0.3, -1.2, 2.5, 0.0, 0.7]], dtype=torch.float32)
+
+
+def raw_scores_entropy(fn, nan_seen: bool) -> Misconception | None:
+    """entropy_of_raw_scores when a call on RAW_SCORES_PROBE shows it: the non-negative row gives
+    -sum s log s (to 1e-4, any epsilon up to 1e-6 added inside the log) and not the softmax entropy, and,
+    when the failing answer held NaN (`nan_seen`), the row with a negative score is NaN too."""
+    probe = RAW_SCORES_PROBE.clone()
+    try:
+        got = fn(probe)
+    except StudentCodeError:
+        return None
+    if type(got) is not torch.Tensor or tuple(got.shape) != (2,) or not got.is_floating_point():
+        return None
+    s = RAW_SCORES_PROBE[0].double()
+    raw = float(-(s * s.log()).sum())
+    right = float(ref.softmax_entropy(s))
+    first = float(got[0])
+    if not math.isfinite(first) or abs(first - raw) > 1e-4 * max(1.0, abs(raw)) or abs(first - right) < 1e-3:
+        return None
+    if nan_seen and not bool(torch.isnan(got[1])):
+        return None
+    said = (f"on the scores {[round(float(x), 2) for x in s]} it gives {first:.5g} = -sum s log s, the entropy of "
+            f"the scores themselves, where softmax(scores) has entropy {right:.5g}")
+    if nan_seen:
+        said += "; a row with a negative score gives NaN (log of a negative number)"
+    return Misconception("entropy_of_raw_scores", f"{said}: " + describe("entropy_of_raw_scores"))
+
+
+def entropy_judge(fn, expected, what, dtype, variants):
+    """dtype_judge for softmax_entropy, with a failure that nothing names checked for the entropy of the
+    raw scores by a call of its own (raw_scores_entropy)."""
+    plain = dtype_judge(expected, what, dtype, variants)
+
+    def judge(got):
+        try:
+            plain(got)
+        except Misconception:
+            raise
+        except AssertionError:
+            nan_seen = type(got) is torch.Tensor and got.is_floating_point() and bool(torch.isnan(got).any())
+            named = raw_scores_entropy(fn, nan_seen)
+            if named is not None:
+                raise named from None
+            raise
+    return judge
+
+
+# --- the entropy table's columns and seeds (issue 21, sixth round) ---------------------------------------
+
+TABLE_COLUMNS = ("raw_std", "scaled_std", "H_raw", "H_scaled")
+
+
+def raise_if_column_squared(table, expected):
+    """Every wrong column of the (rows, 4) table holds the square of the right one (a variance where a std
+    is asked) or its square root (the converse), and every other column is right: named, with the column."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape):
+        return
+    said = []
+    for c, column in enumerate(TABLE_COLUMNS):
+        got, want = table[:, c].double(), expected[:, c].double()
+        if matching_variants(got, {"right": want}, torch.float32):
+            continue
+        if column.endswith("_std") and matching_variants(got, {"v": want ** 2}, torch.float32):
+            said.append(f"{column} holds the square of the std (the variance, .var())")
+        elif column.endswith("_std") and bool((want >= 0).all()) \
+                and matching_variants(got, {"v": want.sqrt()}, torch.float32):
+            said.append(f"{column} holds the square root of the std (a std taken where it already is one)")
+        else:
+            return
+    if said:
+        raise Misconception("table_variance_as_std", f"the entropy table's {'; '.join(said)}, every other column "
+                            "is right: " + describe("table_variance_as_std"))
+
+
+def _row_at(d, seed):
+    """The lesson's row (raw_std, scaled_std, H_raw, H_scaled) for one d at one seed, float32."""
+    return torch.tensor([[float(r[k]) for k in TABLE_COLUMNS] for r in ref.entropy_table((d,), seed)])
+
+
+def _raw_std_at(d, seed):
+    g = torch.Generator().manual_seed(seed)      # the stream torch.manual_seed(seed) gives on the CPU
+    q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)
+    return float((q @ k.T)[0].std())
+
+
+def _seed_rules(value_row, d, i, seed, reach):
+    """The rules that give the seed at which the row is the lesson's row for d: ('offset', o) for seed + o
+    (|o| <= reach searched) and ('times', m) for seed * m (m = d or i + 1); [] when no such seed gives it."""
+    got = float(value_row[0])
+    seeds = [seed + o for o in sorted(range(-reach, reach + 1), key=abs)] + [seed * d, seed * (i + 1)]
+    for s in seeds:
+        if s < 0 or abs(_raw_std_at(d, s) - got) > 1e-5 * max(1.0, abs(got)):
+            continue
+        if matching_variants(value_row[None], {"v": _row_at(d, s)}, torch.float32):
+            return [("offset", s - seed)] + [("times", m) for m in (d, i + 1) if seed * m == s]
+    return []
+
+
+def _seed_of(rule, seed):
+    return seed + rule[1] if rule[0] == "offset" else seed * rule[1]
+
+
+def raise_if_reseeded(table, dims, seed, again):
+    """Each row is the lesson's row at another seed than `seed` (seed + d, seed + i, seed * d ...): named only
+    when the student's table at a second seed (`again(seed2)`, a call of its own) follows one same rule
+    in every row; the rule found for each row is said."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != (len(dims), 4) or len(dims) > 8:
+        return
+    reach = max(int(d) for d in dims) + len(dims) + 1
+    found = [_seed_rules(table[i], int(d), i, seed, reach) for i, d in enumerate(dims)]
+    if any(not r for r in found) or all(r[0] == ("offset", 0) for r in found):
+        return
+    seed2 = seed + 7
+    try:
+        table2 = again(seed2)
+    except Exception:  # noqa: BLE001 - no second table: nothing to name
+        return
+    if type(table2) is not torch.Tensor or tuple(table2.shape) != (len(dims), 4):
+        return
+    rules = []
+    for i, (d, candidates) in enumerate(zip(dims, found)):
+        held = [r for r in candidates if _seed_of(r, seed2) >= 0 and matching_variants(
+            table2[i][None], {"v": _row_at(int(d), _seed_of(r, seed2))}, torch.float32)]
+        if not held:
+            return
+        rules.append(held[0])
+    shown = ", ".join(f"d = {d}: seed {'+' if kind == 'offset' and x >= 0 else ''}"
+                      f"{'' if kind == 'offset' else '* '}{x}" for d, (kind, x) in zip(dims, rules))
+    raise Misconception("table_reseeded_per_row", f"each row of the entropy table is the lesson's row at another seed "
+                        f"({shown}), at seed = {seed} and again at seed = {seed2}: " + describe("table_reseeded_per_row"))
+
+
+def columns_permuted(concat, right, n_heads, same):
+    """What the merged heads are when their columns are the right concatenation's in another order that
+    is no reordering of whole head blocks (that is mha_heads_reordered): '' when they are not. Each column
+    must match exactly one right column; the stack(dim=-1) interleaving (column j * n_heads + h holding
+    head h's column j) is said as such."""
+    T, d_model = right.shape
+    d_k = d_model // n_heads
+    if tuple(concat.shape) != (T, d_model) or d_k < 2:
+        return ""
+    perm = []
+    for c in range(d_model):
+        hits = [j for j in range(d_model) if same(concat[:, c], right[:, j])]
+        if len(hits) != 1:
+            return ""
+        perm.append(hits[0])
+    if sorted(perm) != list(range(d_model)) or perm == list(range(d_model)):
+        return ""
+    blocks = [perm[h * d_k:(h + 1) * d_k] for h in range(n_heads)]
+    if all(b == list(range(b[0], b[0] + d_k)) and b[0] % d_k == 0 for b in blocks):
+        return ""
+    interleaved = [(c % n_heads) * d_k + c // n_heads for c in range(d_model)]
+    if perm == interleaved:
+        return ("its columns are the right heads' columns interleaved head by head (column j * n_heads + h holds "
+                "head h's column j, what torch.stack(heads, dim=-1).reshape(T, d_model) gives)")
+    return "its columns are the right heads' columns in another order, not head 0's block first, then head 1's, ..."

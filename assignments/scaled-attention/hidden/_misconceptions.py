@@ -77,6 +77,9 @@ MISCONCEPTIONS = {
     "uniform_samples": "drawing uniform numbers (torch.rand) instead of standard normals (torch.randn)",
     "dots_summed_over_samples": "summing the products over the samples (dim 0) instead of over the d_k "
                                 "coordinates of each pair (dim -1)",
+    "variance_of_the_mean": "returning a statistic of the sample mean (the variance divided by n_samples, var / n, "
+                            "or the standard error std / sqrt(n)) instead of the variance of the dot products "
+                            "themselves: return dots.var()",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     # entropy
@@ -103,12 +106,21 @@ MISCONCEPTIONS = {
                          "each row)",
     "softmax_implicit_dim": "calling F.softmax without dim: torch's legacy rule then normalises dim 0 of a 1-D or "
                             "3-D input (dim 1 otherwise), not the last dimension; pass dim=-1",
+    "entropy_of_raw_scores": "taking the entropy of the scores themselves (-sum s log s) instead of the "
+                             "probabilities p = softmax(scores): scores can be negative (log of a negative number is "
+                             "NaN) and do not sum to 1; compute p first, or use F.log_softmax",
     "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
                             "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",
     "table_dict_of_lists": "returning one dict of columns (a list of values per key, pandas style) where a list "
                            "with one dict per row is asked",
+    "table_variance_as_std": "giving a variance (the square of the std, .var()) in a std column of the table, or "
+                             "the converse (a square root too many): raw_std and scaled_std are standard "
+                             "deviations, .std()",
+    "table_reseeded_per_row": "re-seeding each row with another seed than the one passed (seed + d, seed + i, "
+                              "'fresh numbers per d'): every row uses torch.manual_seed(seed) itself, so that each "
+                              "d sees the lesson's draws",
     "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
     "keys_drawn_first": "drawing k before q: after torch.manual_seed the first numbers go to q = torch.randn(1, d), "
                         "then k = torch.randn(5, d)",
@@ -155,6 +167,9 @@ MISCONCEPTIONS = {
     "mha_heads_reordered": "concatenating the heads in another order than 0, 1, ..., n_heads - 1 (heads.insert(0, "
                            "...), a reversed list): head h's output belongs in columns h * d_k to (h + 1) * d_k, "
                            "the rows of W_O that head h is multiplied by",
+    "mha_heads_interleaved": "merging the heads with their columns interleaved (torch.stack(heads, dim=-1) then a "
+                             "reshape to (T, d_model), or another axis order) instead of side by side: "
+                             "torch.cat(heads, dim=-1) puts head h's d_k columns at h * d_k to (h + 1) * d_k",
     # entropy table
     "loop_index_as_d": "looping over the positions (for i in range(len(dims))) and using the position i (or i + 1) "
                        "as d instead of the dims themselves: loop with for d in dims",

@@ -99,6 +99,18 @@ def _raise_replayed(fn, d_k, seed, scaled, v):
                             f"the same generator gives when {describe(key)}")
 
 
+def _raise_if_of_the_mean(v, target, d_k, scaled):
+    """A value off by the sample count: times n (or sqrt(n)) it is the variance, or the std, within the 10%
+    band (N = 10000 keeps every such value far from any other mistake's): a statistic of the sample mean
+    (var / n, its standard error std / sqrt(n), ...) returned for that of the dot products."""
+    for stat, said in ((target, "variance"), (math.sqrt(target), "standard deviation")):
+        for factor, by in ((N, "n_samples"), (math.sqrt(N), "sqrt(n_samples)")):
+            if v > 0 and _near(v * factor, stat):
+                raise Misconception("variance_of_the_mean", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} "
+                                    f"the result {v:.4g} is the {said} of the dot products ({stat:.4g}) divided by "
+                                    f"{by} = {factor:.0f}: " + describe("variance_of_the_mean"))
+
+
 @test_case(points=2, hidden=True)
 def test_unscaled_variance_is_d_k(dot_product_variance, rng):
     for d_k in (12, 64):
@@ -116,6 +128,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
                 if _near(scaled, 1.0 / d_k):
                     raise Misconception("variance_of_products", f"the result is about 1 for d_k = {d_k}: it matches "
                                         + describe("variance_of_products"))
+            _raise_if_of_the_mean(v, float(d_k), d_k, False)
             raise AssertionError(f"for d_k = {d_k} the variance of q.k is not within 10% of its expected value")
 
 
@@ -149,6 +162,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
             if _near(v, float(d_k) ** 2) and _near(plain, d_k):
                 raise Misconception("multiply_by_sqrt_dk", "with scaled=True the result is about d_k^2: it matches "
                                     + describe("multiply_by_sqrt_dk"))
+            _raise_if_of_the_mean(v, 1.0, d_k, True)
             if _near(v, math.sqrt(d_k)) or _near(v, 1 / math.sqrt(d_k)):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "
                                      "check what you divide by, and that you return a variance, not a std")

@@ -46,19 +46,27 @@ def test_entropy_random_logits(softmax_entropy, rng):
     # square (6, 6): an entropy over the wrong dim has the right shape and can be named
     logits = randn((6, 6), rng, torch.float32, scale=2.0)
     expected = ref.softmax_entropy(logits.double())
-    D.dtype_judge(expected, "softmax_entropy(logits)", torch.float32, ref.entropy_variants(logits.double()))(
-        call(softmax_entropy, logits, what="softmax_entropy"))
+    D.entropy_judge(softmax_entropy, expected, "softmax_entropy(logits)", torch.float32,
+                    ref.entropy_variants(logits.double()))(call(softmax_entropy, logits, what="softmax_entropy"))
     # leading batch dims: one entropy per row of the last dim
     logits = randn((2, 3, 5), rng, torch.float32, scale=2.0)
-    D.dtype_judge(ref.softmax_entropy(logits.double()), "softmax_entropy of a (2, 3, 5) tensor", torch.float32,
-                  ref.entropy_variants(logits.double()))(call(softmax_entropy, logits, what="softmax_entropy"))
+    D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy of a (2, 3, 5) tensor",
+                    torch.float32, ref.entropy_variants(logits.double()))(
+        call(softmax_entropy, logits, what="softmax_entropy"))
 
 
 def _nan_cause(softmax_entropy) -> AssertionError:
     """Why softmax_entropy returned NaN, from a second call on reference.ENTROPY_PROBE: a row whose exp
     overflows float32 though no probability underflows (NaN there: exp of the raw logits), and one whose
-    probabilities underflow to 0 though no exp overflows (NaN there: 0 * log 0)."""
+    probabilities underflow to 0 though no exp overflows (NaN there: 0 * log 0). Either cause is blamed
+    only when the same function is right on ordinary logits; the entropy of the raw scores (log of a
+    negative score) is named from a probe of its own (D.raw_scores_entropy)."""
     said = "softmax_entropy returned NaN for a saturated row"
+    named = D.raw_scores_entropy(softmax_entropy, True)
+    if named is not None:
+        return named
+    if _entropy_wrong(softmax_entropy):
+        return AssertionError(f"{said} (and it is wrong on ordinary logits too)")
     try:
         probe = call(softmax_entropy, ref.ENTROPY_PROBE.clone(), what="softmax_entropy")
     except StudentCodeError:
@@ -83,8 +91,8 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     got = assert_plain_tensor(call(softmax_entropy, logits, what="softmax_entropy"), "softmax_entropy(logits)")
     if got.is_floating_point() and torch.isnan(got).any():
         raise _nan_cause(softmax_entropy)
-    D.dtype_judge(ref.softmax_entropy(logits.double()), "softmax_entropy(logits)", torch.float32,
-                  ref.entropy_variants(logits.double()))(got)
+    D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy(logits)", torch.float32,
+                    ref.entropy_variants(logits.double()))(got)
 
 
 
@@ -102,8 +110,8 @@ def test_entropy_views(softmax_entropy, rng):
     args = TensorArgs({"logits": logits}, {"n": {"logits": -1}, "T": {"logits": -2}})
     check_value(softmax_entropy, args, ref.softmax_entropy(L64), reference=ref.softmax_entropy,
                 what="softmax_entropy of transposed, expanded logits", name="softmax_entropy",
-                judge=D.dtype_judge(ref.softmax_entropy(L64), "softmax_entropy of transposed, expanded logits",
-                                    torch.float32, ref.entropy_variants(L64)))
+                judge=D.entropy_judge(softmax_entropy, ref.softmax_entropy(L64), "softmax_entropy of transposed, "
+                                      "expanded logits", torch.float32, ref.entropy_variants(L64)))
 
 def _tensor_values(rows) -> list[str]:
     """The keys of the table whose values are tensors (the notebook asks for Python numbers)."""
@@ -182,8 +190,18 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
 
     def check(rows):
         _raise_if_columns(rows, dims, expected)
-        assert_matches(_table(rows, dims), expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
-                       variants=variants)
+        table = _table(rows, dims)
+        try:
+            assert_matches(table, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
+                           variants=variants)
+        except Misconception:
+            raise
+        except AssertionError:
+            # what nothing above names: a std column squared, or every row drawn at another seed
+            D.raise_if_column_squared(table, expected)
+            D.raise_if_reseeded(table, dims, seed, lambda s: _table(call(fn, dims=dims, seed=s, what="entropy_table"),
+                                                                   dims))
+            raise
 
     def own():
         return ref.entropy_table(dims, seed, entropy=softmax_entropy)
