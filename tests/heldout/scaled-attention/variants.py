@@ -880,3 +880,63 @@ def softmax_entropy(logits):
     "mha_heads_inserted_first": (mha(MHA_LOOP.replace("heads.append(out_h)", "heads.insert(0, out_h)")),
                                  {"key": "mha_heads_reordered", "where": ["q8"]}),
 })
+
+# Issue 21, sixth round: other instances of the kinds the fifth blind set showed (entropy of the raw scores,
+# a statistic of the sample mean, a std column squared, rows re-seeded, an option's number, heads interleaved)
+WRONG.update({
+    # the scores used as probabilities, clamped so that nothing is NaN: named from the probe's non-negative row
+    "entropy_of_clamped_scores": (entropy('''
+def softmax_entropy(logits):
+    return -(logits * torch.log(logits.clamp(min=1e-12))).sum(dim=-1)
+'''), {"key": "entropy_of_raw_scores", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                "q4:test_entropy_views"]}),
+    # no epsilon at all: NaN for negative scores, and the probe's row of negative scores is NaN too
+    "entropy_of_scores_no_eps": (entropy('''
+def softmax_entropy(logits):
+    p = logits
+    return -(p * p.log()).sum(-1)
+'''), {"key": "entropy_of_raw_scores", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                "q4:test_entropy_views"]}),
+    # the standard error of the mean, std / sqrt(n)
+    "variance_standard_error": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=-1) / (math.sqrt(d_k) if scaled else 1.0)
+    return (dots.std() / math.sqrt(n_samples)).item()
+'''), {"key": "variance_of_the_mean", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    # var / (n - 1): divided by the count once more
+    "variance_divided_by_n_minus_1": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        dots = dots / d_k ** 0.5
+    return float(dots.var() / (n_samples - 1))
+'''), {"key": "variance_of_the_mean", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    # the scaled column holds a variance
+    "table_scaled_std_as_var": (table('"scaled_std": scaled.std().item()', '"scaled_std": torch.var(scaled).item()'),
+                                {"key": "table_variance_as_std", "where": ["q4:test_entropy_table_lesson",
+                                                                           "q4:test_entropy_table_other_dims_and_seed"]}),
+    # re-seeded with seed + the row's position
+    "table_seed_plus_position": ({"softmax_entropy": ENTROPY + TABLE.replace(
+        "    for d in dims:\n        torch.manual_seed(seed)\n",
+        "    for i, d in enumerate(dims):\n        torch.manual_seed(seed + i)\n")},
+        {"key": "table_reseeded_per_row", "where": ["q4:test_entropy_table_lesson",
+                                                    "q4:test_entropy_table_other_dims_and_seed"]}),
+    # re-seeded with seed + d + 1
+    "table_seed_plus_d_plus_1": (table("torch.manual_seed(seed)", "torch.manual_seed(seed + d + 1)"),
+                                 {"key": "table_reseeded_per_row", "where": ["q4:test_entropy_table_lesson",
+                                                                             "q4:test_entropy_table_other_dims_and_seed"]}),
+    # the option's number: 1 for "A" (right letter, wrong form), "4" as a string for "D"
+    "q6_answer_number_one": ({"q6_answer": "q6_answer = 1\n"}, {"key": "answer_option_number", "where": ["q6"]}),
+    "q7_answer_digit_string": ({"q7_answer": 'q7_answer = "4"\n'}, {"key": "answer_option_number", "where": ["q7"]}),
+    # heads stacked on a new last axis, then flattened: columns interleaved head by head
+    "mha_stack_last_flatten": (mha(MHA_LOOP.replace("return torch.cat(heads, dim=1) @ W_O",
+                                                    "return torch.stack(heads, dim=-1).flatten(1) @ W_O")),
+                               {"key": "mha_heads_interleaved", "where": ["q8"]}),
+    # the concatenation viewed as (T, d_k, n_heads) and transposed: another column order
+    "mha_merge_view_transposed": (mha(MHA_LOOP.replace(
+        "return torch.cat(heads, dim=1) @ W_O",
+        "T = X.shape[0]\n    merged = torch.cat(heads, dim=1).view(T, d_k, n_heads).transpose(1, 2).reshape(T, d_model)\n"
+        "    return merged @ W_O")), {"key": "mha_heads_interleaved", "where": ["q8"]}),
+})
