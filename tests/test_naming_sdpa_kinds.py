@@ -21,7 +21,7 @@ NEW_KEYS = ("shape_of_an_input", "shape_dims_swapped", "batch_dim_dropped", "exa
             "reciprocal_scale", "raw_variance_of_scaled_scores", "diagonal_scores_only", "mean_of_slice_variances",
             "softmax_max_wrong_axis", "result_axes_permuted", "clamped_logits", "size_not_int",
             "values_weighted_by_scores", "rounded_answer", "count_per_query", "causal_triangle_count",
-            "weights_not_normalised")
+            "weights_not_normalised", "softmax_sum_wrong_axis")
 
 
 def _load_diagnose():
@@ -111,6 +111,10 @@ def _softmax_max_over(axis):
     return f
 
 
+def _not_divided(x, dim=-1):
+    return torch.exp(x - x.amax(dim=dim, keepdim=True))
+
+
 def _softmax_moved(x, dim=-1):
     y = x.movedim(dim, -1)
     e = torch.exp(y - y.amax(-1, keepdim=True))
@@ -132,6 +136,7 @@ def _logsumexp(x, dim=-1):
     (_softmax_max_over(-1), "softmax_max_wrong_axis"),
     (_softmax_max_over(2), "softmax_max_wrong_axis"),
     (_softmax_moved, "result_axes_permuted"),
+    (lambda x, dim=-1: _not_divided(x, dim) / _not_divided(x, dim).sum(-1, keepdim=True), "softmax_sum_wrong_axis"),
     (ref.stable_softmax, None),
 ])
 def test_q3_dim_argument_kinds(fn, key) -> None:
@@ -216,10 +221,6 @@ def test_q6_a_missing_output_is_named_from_a_softmax_that_changes_the_dtype() ->
     assert named.value.key == "dtype_changed"
     hook("out3", {"stable_softmax": TrustedProxy(ref.stable_softmax, "cpu")}.get)   # right: says nothing
     hook("weights3", names.get)                                                        # not a name it explains
-
-
-def _not_divided(x, dim=-1):
-    return torch.exp(x - x.amax(dim=dim, keepdim=True))
 
 
 @pytest.mark.parametrize("fn, key", [

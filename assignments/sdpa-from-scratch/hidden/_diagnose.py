@@ -1030,10 +1030,13 @@ def max_wrong_axis_variants(x, dim):
     x = x.to(torch.float64)
     dim = dim % x.dim()
     out = {}
+    right = torch.exp(x - _finite_max(x, dim))
     for a in range(x.dim()):
         if a != dim and x.shape[a] > 1:       # over a size-1 axis the shift is x itself: uniform weights
             e = torch.exp(x - x.amax(dim=a, keepdim=True))
             out[f"softmax_max_wrong_axis/{a}"] = e / e.sum(dim=dim, keepdim=True)
+            # the right shift, and the sum over the other axis
+            out[f"softmax_sum_wrong_axis/{a}"] = right / right.sum(dim=a, keepdim=True)
     return out
 
 

@@ -153,6 +153,9 @@ MISCONCEPTIONS = {
     "softmax_max_wrong_axis": "subtracting the maximum over another axis than the softmax's dim (x.max(dim=-1) "
                               "whatever dim is): the shift then differs within one slice, so the result is not "
                               "a softmax; take the max over the same dim",
+    "softmax_sum_wrong_axis": "dividing by the sum over another axis than the softmax's dim (e.sum(dim=-2), or a "
+                              "fixed axis whatever dim is): the slices along dim no longer sum to 1; sum over the "
+                              "same dim as the max",
     "result_axes_permuted": "returning the right values with the axes in another order (a transpose(dim, -1) or "
                             "permute that is never undone): move the axes back before returning",
     "clamped_logits": "capping the logits (x.clamp(max=c)) instead of subtracting each slice's maximum: every "

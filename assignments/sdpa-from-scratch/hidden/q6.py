@@ -9,6 +9,7 @@ from autograder.grading.checks import (
     Misconception,
     describe,
     expect_matrix,
+    how_it_differs,
     matching_variants,
     register_misconceptions,
 )
@@ -44,8 +45,9 @@ def _compare(got, expected, variants, what):
     if not torch.isfinite(got).all():
         raise AssertionError(f"{what} contains NaN or inf")
     rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
-    raise AssertionError(f"{what} is not correct in row(s) {rows} (recompute the scores, divide by "
-                         "sqrt(d_k) = 2, then take the softmax of each row)")
+    pattern = how_it_differs(got, expected, 0.0, ATOL)      # a constant factor, a transposition, a permutation
+    raise AssertionError(f"{what} is not correct in row(s) {rows}{': ' + pattern if pattern else ''} (recompute "
+                         "the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)")
 
 
 def _causal_variants():

@@ -663,4 +663,9 @@ scale_divisor = math.sqrt(64)
     "output_transposed_at_the_end": (full_with("return torch.matmul(weights, V)",
                                                "return torch.matmul(weights, V).transpose(-1, -2)"),
                                      {"key": "result_axes_permuted", "where": ["q5"]}),
+    "softmax_sum_over_last_axis": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.max(dim, keepdim=True)[0])
+    return e / torch.sum(e, -1, keepdim=True)
+'''}, {"key": "softmax_sum_wrong_axis", "where": ["q3:test_dim_argument"]}),
 }
