@@ -83,6 +83,27 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
     checks.assert_matches(got, expected, **kw)
 
 
+def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype) -> None:
+    """Self-attention's A whose future entries all hold about torch.finfo(A.dtype).min (the mask's value,
+    in the input's own dtype) and whose other entries are the unmasked softmax of the scores: the causal
+    mask was added to the weights after the softmax (mask_after_softmax), whatever the dtype."""
+    if not causal or type(A) is not torch.Tensor or not A.is_floating_point() or A.dim() < 2:
+        return
+    W_Q, W_K, _ = (w.double() for w in W)
+    Q, K = X.double() @ W_Q, X.double() @ W_K
+    P = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+    T = P.shape[-1]
+    if tuple(P.shape) != tuple(A.shape) or T < 2:
+        return
+    blocked = torch.ones(T, T, dtype=torch.bool).triu(1)
+    a = A.detach().to(torch.float64)
+    if not bool((a[..., blocked] <= torch.finfo(A.dtype).min / 2).all()):
+        return
+    if is_right(a.masked_fill(blocked, 0.0), P.masked_fill(blocked, 0.0), dtype):
+        raise Misconception("mask_after_softmax", "A holds the unmasked softmax of the scores, and about "
+                            f"torch.finfo({A.dtype}).min on every future key: " + describe("mask_after_softmax"))
+
+
 def raise_if_rows_unnormalised(got: object, expected: torch.Tensor, dtype: torch.dtype, what: str,
                                M: torch.Tensor | None = None) -> None:
     """Positive weights of the right shape whose rows do not sum to 1, but each row divided by its own sum

@@ -909,3 +909,14 @@ WRONG.update({
     return -torch.special.xlogy(A, A).sum() / math.log(2)
 '''), {"key": "reduced_every_axis", "where": ["q10:test_entropy_causal_rows", "q10:test_entropy_views"]}),
 })
+
+# Issue 21, fifth round: the mask added after the softmax inside self_attention itself
+WRONG.update({
+    "self_attention_mask_after_softmax": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    A = torch.softmax(scaled_scores(Q, K), dim=-1)
+    if causal:
+        A = A + causal_additive_mask(X.shape[-2], A.dtype, A.device)
+    return A @ V, A
+'''), {"key": "mask_after_softmax", "where": ["q07", "q09"]}),
+})
