@@ -376,6 +376,31 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_output_projection_transposed": ("mha_weight_transposed",),   # only W_O is transposed here
         "q8_causal_mask_added": ("causal_mask_added",),
     },
+    "attention-pipeline": {
+        "q01_cast_to_float32": (),            # generic ("Q has dtype float32, expected float64"); dtype_changed fits
+        "q02_divides_by_d_k": ("divide_by_dk",),
+        # mis-named: keepdim_left_on says a reduced axis was kept (one more size-1 axis); nothing is reduced here,
+        # .view(1, 1, T, T) adds two batch/head axes, and no key of the catalogue names that
+        "q04_nanogpt_buffer_shape": (),
+        "q04_device_ignored": (),             # not caught on the CPU (gpu_only_failure would fit a GPU run)
+        "q05_mask_turned_into_minus_inf": (),  # not caught (additive_mask_as_boolean is the nearest key)
+        # mis-named: no_softmax says the scores are used as weights; the softmax is computed and O is right,
+        # only S is returned where A is asked (named on 1 of 5 failed tests, the rest generic); no key exists
+        "q07_returns_scores": (),
+        "q08_scale_from_number_of_keys": ("scale_by_T",),
+        "q08_returns_kernel_weights": ("nw_returns_weights",),
+        # the transpose of the prefix average is upper-triangular (future-looking); the key leaves out that the
+        # columns are normalised, but names what makes the matrix wrong
+        "q09_transposed_matrix": ("upper_triangular_mask",),
+        "q10_inverse_simpson": (),            # generic; no key names 1 / sum A^2
+        "q10_patches_zeros_in_callers_A": ("inplace_on_input",),
+        # mis-named: rank_bounded_by_T says T was taken as the bound; the code gives the rank of A (which equals
+        # T here) for the rank of S, and no key names that confusion
+        "q11_rank_of_the_weights": (),
+        "q12_q_and_k_counted_once": ("param_count_no_wk",),  # d_model * (d_k + d_v): W_K's d_model x d_k is missing
+        "q13_queries_from_Y": ("cross_roles_swapped",),
+        "q15_answer_b": ("causal_needs_square",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
