@@ -37,11 +37,14 @@ ATTACKS = {
         "import os\n"
         "os._exit(0)\n"),
     "reads_outside_submission.ipynb": (
-        "# Go looking for the hidden tests, the reference and the grader's secrets.\n"
+        "# Go looking for the hidden tests, the reference and the grader's secrets, where this course keeps\n"
+        "# them (its layout is public): Gradescope's /autograder/source, a checkout under /work or up from here.\n"
         "import glob, os\n"
         "stolen = {}\n"
-        "for pattern in ['/autograder/**/*.py', '/work/**/reference/*.py', '/work/**/hidden/*.py',\n"
-        "                '../**/*.py', '/etc/shadow', '/proc/1/environ', os.path.expanduser('~/.ssh/*')]:\n"
+        "for pattern in ['/autograder/source/*/reference/*.py', '/autograder/source/assignments/*/hidden/*.py',\n"
+        "                '/work/*/reference/*.py', '/work/*/assignments/*/hidden/*.py', '../*/reference/*.py',\n"
+        "                '../../*/assignments/*/hidden/*.py', '/etc/shadow', '/proc/1/environ',\n"
+        "                os.path.expanduser('~/.ssh/*')]:\n"
         "    for p in glob.glob(pattern, recursive=True)[:50]:\n"
         "        try:\n"
         "            stolen[p] = open(p).read()[:2000]\n"
