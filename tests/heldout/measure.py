@@ -357,6 +357,30 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind5 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
+    "sdpa-from-scratch": {
+        "q1_output_keeps_key_axis": (),        # generic ("out_shape is not the shape of the attention output")
+        "q2_scale_factor_for_divisor": ("reciprocal_scale",),
+        "q2_scores_divided_by_d_k": ("divide_by_dk",),
+        # dim += x.dim() - 1 turns dim=-1 into dim=-2 at every rank: softmax_wrong_dim says that axis truly
+        "q3_negative_dim_off_by_one": ("softmax_wrong_dim",),
+        # exp(x) / exp(max) never shifts before exp: "without max-subtraction, overflows in float16" is the fix
+        "q3_max_divided_out_after_exp": ("no_max_subtraction",),
+        # mis-named: global_max_subtraction says one max over the whole tensor; the shift is each row's own
+        # max of |x| (per row, wrong quantity), and no key of the catalogue names that
+        "q3_shift_by_largest_magnitude": (),
+        "q4_leading_batch_axis": (),           # generic (shape (1, 11, 11), expected (11, 11))
+        "q4_transposed_upper_triangle": (),    # generic (shape (6, 9), expected (9, 6))
+        # any over dim=-2: a query with every key blocked keeps NaN, which is fully_masked_nan's text
+        "q5_empty_rows_found_over_queries": ("fully_masked_nan",),
+        "q5_float32_cast_back": ("float32_precision",),
+        "q5_scale_applied_to_values": ("scale_after_softmax",),   # weights @ (V / sqrt(d_k)): the output scaled
+        "q6_trace_divided_by_d_k": ("divide_by_dk",),
+        "q6_output_mixed_with_transposed_weights": ("weights_transposed",),
+        "q8_cost_ratio_upside_down": (),       # generic ("cost_ratio should be a whole number (a Python int)")
+        # mis-named: madds_counted_twice says a multiply and an add were counted apart; the code adds weights @ V's
+        # T^2 d_v multiply-adds to Q K^T's (the same 2x since d_v = d_k), and no key names that
+        "q8_madds_of_both_products": (),
+    },
     "scaled-attention": {
         "q1_scaled_twice": ("divide_by_dk",),                  # its words: "so they are divided by d_k"
         # F.normalize (p=2) divides by the row's length, not its sum: the key's "without dividing by the row
