@@ -236,3 +236,98 @@ def test_q3_exponentials_never_divided_by_their_sum(fn, key) -> None:
 def test_q2_scores_multiplied_by_sqrt_d_k() -> None:
     assert _key(lambda: _test("q2", "test_score_variances")(ref.raw_score_var, ref.raw_score_var * 8)) \
         == "multiply_by_sqrt_dk"
+
+
+# --- naming round 6: blind5's misses, by kind -----------------------------------------------------------------
+ROUND6_KEYS = ("softmax_shift_by_max_abs", "extra_leading_axes", "causal_sizes_swapped", "output_keeps_key_axis",
+               "cost_ratio_inverted", "negative_dim_off_by_one")
+
+
+def test_every_round6_key_has_a_text() -> None:
+    assert set(ROUND6_KEYS) <= set(read_misconceptions(HIDDEN / "_misconceptions.py"))
+
+
+def _shifted(shift):
+    def softmax(x, dim=-1):
+        e = torch.exp(x - shift(x, dim))
+        return e / e.sum(dim=dim, keepdim=True)
+    return softmax
+
+
+MAX_ABS = [_shifted(lambda x, d: x.abs().amax(dim=d, keepdim=True)),
+           _shifted(lambda x, d: torch.max(torch.abs(x), dim=d, keepdim=True)[0])]
+GLOBAL = [_shifted(lambda x, d: x.max()), _shifted(lambda x, d: x.amax())]
+
+
+@pytest.mark.parametrize("fn, key", [(f, "softmax_shift_by_max_abs") for f in MAX_ABS]
+                         + [(f, "global_max_subtraction") for f in GLOBAL] + [(ref.stable_softmax, None)])
+def test_q3_a_shift_is_named_by_which_constant_a_second_probe_shows(fn, key) -> None:
+    rng = torch.Generator().manual_seed(1)
+    test = _test("q3", "test_float16_logits_in_the_thousands")
+    assert _key(lambda: test(TrustedProxy(fn, "cpu"), "cpu", rng)) == key
+    # the max-abs shift's NaN rows with -inf entries are named; one global max is right there
+    got = _key(lambda: _test("q3", "test_minus_inf_entries")(TrustedProxy(fn, "cpu"), "cpu",
+                                                            torch.Generator().manual_seed(2)))
+    assert got == (key if key == "softmax_shift_by_max_abs" else None)
+
+
+def test_the_second_shift_probe_tells_only_its_two_readings() -> None:
+    assert diag.global_or_max_abs(MAX_ABS[0](diag.MAX_ABS_PROBE.clone())) == "softmax_shift_by_max_abs"
+    assert diag.global_or_max_abs(GLOBAL[0](diag.MAX_ABS_PROBE.clone())) == "global_max_subtraction"
+    assert diag.global_or_max_abs(torch.full((1, 3), 1 / 3)) is None          # uniform: neither
+    assert diag.global_or_max_abs(torch.zeros(3)) is None                      # another shape
+
+
+@pytest.mark.parametrize("out, key", [((4, 10, 10, 128), "output_keeps_key_axis"),
+                                      ((4, 10, 128, 10), "output_keeps_key_axis"),
+                                      ((1, 4, 10, 128), None), ((4, 10, 10, 64), None)])
+def test_q1_an_output_that_keeps_the_key_axis(out, key) -> None:
+    got = _key(lambda: _test("q1", "test_out_shape")(out))
+    assert got == key if key else got != "output_keeps_key_axis"
+
+
+@pytest.mark.parametrize("fn, key", [
+    (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k)[None], "extra_leading_axes"),
+    (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k).view(1, 1, T_q, T_q if T_k is None else T_k).float(),
+     "extra_leading_axes"),
+    (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k).T.contiguous()[None], None),         # wrong values
+    (lambda T_q, T_k=None: ref.causal_mask(T_q if T_k is None else T_k, T_q), "causal_sizes_swapped"),
+    (lambda T_q, T_k=None: torch.ones(T_q, T_q if T_k is None else T_k, dtype=torch.bool).triu().T,
+     "causal_sizes_swapped"),
+])
+def test_q4_masks_named_by_kind(fn, key) -> None:
+    got = _key(lambda: _test("q4", "test_more_keys_than_queries")(TrustedProxy(fn, "cpu"),
+                                                                  torch.Generator().manual_seed(0)))
+    assert got == key if key else got not in ROUND6_KEYS
+
+
+@pytest.mark.parametrize("weights, key", [(ref.weights3_causal[None], "extra_leading_axes"),
+                                          (ref.weights3_causal.float()[None, None], "extra_leading_axes"),
+                                          (ref.weights3[None], "mask_ignored"),
+                                          (ref.weights3_causal.T.contiguous()[None], "")])
+def test_q6_causal_weights_with_leading_axes(weights, key) -> None:
+    got = _key(lambda: _test("q6", "test_weights3_causal")(weights))
+    assert got == key if key != "mask_ignored" else got != "extra_leading_axes"
+
+
+@pytest.mark.parametrize("ratio, key", [(0.25, "cost_ratio_inverted"), (1 / 4, "cost_ratio_inverted"),
+                                        (4, None), (0.5, ""), ("0.25", ""), (True, "")])
+def test_q8_a_ratio_upside_down(ratio, key) -> None:
+    assert _key(lambda: _test("q8", "test_cost_ratio")(ratio)) == key
+
+
+def test_q8_twice_the_madds_says_both_readings() -> None:
+    with pytest.raises(Misconception) as named:
+        _test("q8", "test_score_madds")(2 * ref.score_madds)
+    assert named.value.key == "madds_counted_twice"
+    assert "weights @ V" in read_misconceptions(HIDDEN / "_misconceptions.py")["madds_counted_twice"]
+
+
+def test_q3_a_negative_dim_turned_positive_one_axis_early() -> None:
+    def early(x, dim=-1):
+        axis = dim if dim >= 0 else x.dim() + dim - 1
+        e = torch.exp(x - x.amax(dim=axis, keepdim=True))
+        return e / e.sum(dim=axis, keepdim=True)
+    rng = torch.Generator().manual_seed(3)
+    assert _key(lambda: _test("q3", "test_dim_argument")(TrustedProxy(early, "cpu"), "cpu", rng)) \
+        == "negative_dim_off_by_one"

@@ -198,7 +198,8 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_entropy_in_nats": ("entropy_in_nats",),
         "q10_log_of_zero_nan": ("zero_log_zero_nan",),
         "q10_squares_entropy": ("effective_tokens_power_reversed",),
-        "q11_rank_is_T": ("rank_bounded_by_T",),                   # 5 for the lesson's S is its T as well
+        # 5 for the lesson's S is its T as well: rank_is_T (both readings, naming round 6), max_rank_S = 100 T's bound
+        "q11_rank_is_T": ("rank_bounded_by_T", "rank_is_T"),
         "q11_rank_left_a_tensor": ("returns_tensor_not_number",),  # charged as scaled-attention charges it
         "q12_counts_biases": ("param_count_bias",),
         "q12_assumes_d_v_equals_d_k": ("param_count_dv_as_dk",),
@@ -358,28 +359,31 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind5 -v` against each variant's "mistake" words and code; () where
     # the grader named nothing (generic, raw, not caught) or where no key of the catalogue names the mistake
     "sdpa-from-scratch": {
-        "q1_output_keeps_key_axis": (),        # generic ("out_shape is not the shape of the attention output")
+        # (4, 10, 10, 128): one more axis of size T_k, never summed over the keys (naming round 6)
+        "q1_output_keeps_key_axis": ("output_keeps_key_axis",),
         "q2_scale_factor_for_divisor": ("reciprocal_scale",),
         "q2_scores_divided_by_d_k": ("divide_by_dk",),
-        # dim += x.dim() - 1 turns dim=-1 into dim=-2 at every rank: softmax_wrong_dim says that axis truly
-        "q3_negative_dim_off_by_one": ("softmax_wrong_dim",),
+        # dim += x.dim() - 1 turns dim=-1 into dim=-2 at every rank: softmax_wrong_dim says that axis truly;
+        # test_dim_argument's dim=-2 lands on axis 0, named negative_dim_off_by_one (naming round 6)
+        "q3_negative_dim_off_by_one": ("softmax_wrong_dim", "negative_dim_off_by_one"),
         # exp(x) / exp(max) never shifts before exp: "without max-subtraction, overflows in float16" is the fix
         "q3_max_divided_out_after_exp": ("no_max_subtraction",),
-        # mis-named: global_max_subtraction says one max over the whole tensor; the shift is each row's own
-        # max of |x| (per row, wrong quantity), and no key of the catalogue names that
-        "q3_shift_by_largest_magnitude": (),
-        "q4_leading_batch_axis": (),           # generic (shape (1, 11, 11), expected (11, 11))
-        "q4_transposed_upper_triangle": (),    # generic (shape (6, 9), expected (9, 6))
+        # was mis-named global_max_subtraction; each row's max of |x|, told from one global max by a second
+        # probe (one row 0, -1, -300: NaN only for max |x|): softmax_shift_by_max_abs (naming round 6)
+        "q3_shift_by_largest_magnitude": ("softmax_shift_by_max_abs",),
+        "q4_leading_batch_axis": ("extra_leading_axes",),       # (1, T, T), right values (naming round 6)
+        # triu(ones(T_q, T_k)).T is causal_mask(T_k, T_q): causal_sizes_swapped (naming round 6)
+        "q4_transposed_upper_triangle": ("causal_sizes_swapped",),
         # any over dim=-2: a query with every key blocked keeps NaN, which is fully_masked_nan's text
         "q5_empty_rows_found_over_queries": ("fully_masked_nan",),
         "q5_float32_cast_back": ("float32_precision",),
         "q5_scale_applied_to_values": ("scale_after_softmax",),   # weights @ (V / sqrt(d_k)): the output scaled
         "q6_trace_divided_by_d_k": ("divide_by_dk",),
         "q6_output_mixed_with_transposed_weights": ("weights_transposed",),
-        "q8_cost_ratio_upside_down": (),       # generic ("cost_ratio should be a whole number (a Python int)")
-        # mis-named: madds_counted_twice says a multiply and an add were counted apart; the code adds weights @ V's
-        # T^2 d_v multiply-adds to Q K^T's (the same 2x since d_v = d_k), and no key names that
-        "q8_madds_of_both_products": (),
+        "q8_cost_ratio_upside_down": ("cost_ratio_inverted",),  # 0.25 = 1 / 4 (naming round 6)
+        # was mis-named: madds_counted_twice said only "a multiply and an add counted apart"; its text now says
+        # both readings of 2 T^2 d_k (that, or weights @ V's T^2 d_v added, the same number as d_v = d_k)
+        "q8_madds_of_both_products": ("madds_counted_twice",),
     },
     "scaled-attention": {
         "q1_scaled_twice": ("divide_by_dk",),                  # its words: "so they are divided by d_k"
@@ -401,26 +405,25 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_causal_mask_added": ("causal_mask_added",),
     },
     "attention-pipeline": {
-        "q01_cast_to_float32": (),            # generic ("Q has dtype float32, expected float64"); dtype_changed fits
+        # float64 in, float32 out, right to float32's precision (q01 now judged as q05 is: naming round 6)
+        "q01_cast_to_float32": ("float32_precision", "dtype_changed"),
         "q02_divides_by_d_k": ("divide_by_dk",),
-        # mis-named: keepdim_left_on says a reduced axis was kept (one more size-1 axis); nothing is reduced here,
-        # .view(1, 1, T, T) adds two batch/head axes, and no key of the catalogue names that
-        "q04_nanogpt_buffer_shape": (),
+        # was mis-named keepdim_left_on (nothing is reduced): .view(1, 1, T, T) is size_one_axes_added (round 6)
+        "q04_nanogpt_buffer_shape": ("size_one_axes_added",),
         "q04_device_ignored": (),             # not caught on the CPU (gpu_only_failure would fit a GPU run)
-        "q05_mask_turned_into_minus_inf": (),  # not caught (additive_mask_as_boolean is the nearest key)
-        # mis-named: no_softmax says the scores are used as weights; the softmax is computed and O is right,
-        # only S is returned where A is asked (named on 1 of 5 failed tests, the rest generic); no key exists
-        "q07_returns_scores": (),
+        # NaN on a fully blocked row (the notebook promises it finite) and a probe mask of -5 (round 6)
+        "q05_mask_turned_into_minus_inf": ("mask_filled_with_inf",),
+        # was mis-named no_softmax: O right and A = S is returns_scores_as_weights (naming round 6)
+        "q07_returns_scores": ("returns_scores_as_weights",),
         "q08_scale_from_number_of_keys": ("scale_by_T",),
         "q08_returns_kernel_weights": ("nw_returns_weights",),
         # the transpose of the prefix average is upper-triangular (future-looking); the key leaves out that the
         # columns are normalised, but names what makes the matrix wrong
         "q09_transposed_matrix": ("upper_triangular_mask",),
-        "q10_inverse_simpson": (),            # generic; no key names 1 / sum A^2
+        "q10_inverse_simpson": ("effective_tokens_inverse_simpson",),   # 1 / sum A^2 matched exactly (round 6)
         "q10_patches_zeros_in_callers_A": ("inplace_on_input",),
-        # mis-named: rank_bounded_by_T says T was taken as the bound; the code gives the rank of A (which equals
-        # T here) for the rank of S, and no key names that confusion
-        "q11_rank_of_the_weights": (),
+        # was mis-named rank_bounded_by_T (one reading); 5 is T and the rank of the causal A: rank_is_T says both
+        "q11_rank_of_the_weights": ("rank_is_T",),
         "q12_q_and_k_counted_once": ("param_count_no_wk",),  # d_model * (d_k + d_v): W_K's d_model x d_k is missing
         "q13_queries_from_Y": ("cross_roles_swapped",),
         "q15_answer_b": ("causal_needs_square",),

@@ -673,7 +673,32 @@ def softmax_shift(fn):
     if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
         return None
     pattern = tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2))
-    return ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
+    shift = ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
+    if shift != "global_max_subtraction":
+        return shift
+    return global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
+
+
+# Each slice's largest |x| subtracted leaves SOFTMAX_PROBE's rows as one global max does (row 0's max is
+# its largest |x| and the global max; row 1, -100 .. -10, underflows to 0 / 0 either way). One row
+# 0, -1, -300 tells them apart: its max is the whole tensor's (right), its largest |x| is 300 (every exp
+# underflows: 0 / 0, NaN). As attention inputs: d_k = 1, q = 1, k = (0, -1, -300), V the identity.
+MAX_ABS_PROBE = torch.tensor([[0.0, -1.0, -300.0]])
+MAX_ABS_PROBE_QKV = (torch.tensor([[1.0]]), torch.tensor([[0.0], [-1.0], [-300.0]]), torch.eye(3))
+
+
+def global_or_max_abs(out):
+    """Which shift a softmax that looks like global_max_subtraction on SOFTMAX_PROBE subtracts, from its
+    output on MAX_ABS_PROBE: NaN in every entry is each slice's largest |x| (softmax_shift_by_max_abs),
+    the right values one global max; None (cannot tell) for anything else."""
+    if type(out) is not torch.Tensor or tuple(out.shape) != (1, 3):
+        return None
+    if bool(torch.isnan(out).all()):
+        return "softmax_shift_by_max_abs"
+    right = ref.stable_softmax(MAX_ABS_PROBE.double(), dim=-1)
+    if bool(torch.isfinite(out).all()) and bool(torch.allclose(out.double(), right, atol=1e-6)):
+        return "global_max_subtraction"
+    return None
 
 
 def confirm_pos_inf_fill(fn, named):
@@ -985,6 +1010,31 @@ def name_shape(got, expected, what, inputs):
     if names:
         raise Misconception("shape_of_an_input", f"{what} is {got}, the shape of {' and '.join(names)}: "
                             + describe("shape_of_an_input"))
+
+
+def name_extra_leading_axes(got, expected, what, same=None):
+    """The right values with extra leading size-1 axes ((1, T, T), a (1, 1, T, T) buffer): named when `got`
+    reshaped to the expected shape is right (`same(a, b)`: exact equality unless given)."""
+    if type(got) is not torch.Tensor or got.dim() <= expected.dim() or got.numel() != expected.numel():
+        return
+    if any(n != 1 for n in got.shape[:got.dim() - expected.dim()]) or tuple(got.shape[-expected.dim():]) != tuple(
+            expected.shape):
+        return
+    flat = got.reshape(expected.shape)
+    if bool(same(flat, expected)) if same is not None else bool(torch.equal(flat, expected)):
+        raise Misconception("extra_leading_axes", f"{what} has shape {tuple(got.shape)}: the right values with "
+                            f"leading size-1 axes added, where {tuple(expected.shape)} is asked: "
+                            + describe("extra_leading_axes"))
+
+
+def name_key_axis_kept(got, expected, T_k, what):
+    """An output shape with one more axis of size T_k than the right one (each weight times its value row,
+    never summed over the keys: (B, T_q, T_k, d_v))."""
+    got, expected = tuple(got), tuple(expected)
+    if len(got) == len(expected) + 1 and any(got[i] == T_k and got[:i] + got[i + 1:] == expected
+                                             for i in range(len(got))):
+        raise Misconception("output_keeps_key_axis", f"{what} is {got}: the right shape {expected} with one more "
+                            f"axis of size T_k = {T_k}: " + describe("output_keeps_key_axis"))
 
 
 def name_number(got, expected, candidates, what, atol):

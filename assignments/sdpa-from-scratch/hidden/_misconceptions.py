@@ -31,6 +31,20 @@ MISCONCEPTIONS = {
     "builtin_softmax": "calling a built-in softmax instead of writing it by hand",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
                               "below it underflow to 0 / 0 (NaN)",
+    "softmax_shift_by_max_abs": "subtracting each slice's largest |x| (x.abs().amax) instead of its largest x before "
+                                "exp: a large negative logit pushes every exp to 0 (0 / 0, NaN), and a -inf "
+                                "(masked) entry makes the shift inf and the whole slice NaN",
+    "extra_leading_axes": "returning the right values with extra leading size-1 axes (a (1, T, T) mask, the "
+                          "(1, 1, T, T) buffer of nanoGPT or the Annotated Transformer): return the shape asked; "
+                          "broadcasting adds batch axes where they are needed",
+    "causal_sizes_swapped": "building the causal mask with T_q and T_k swapped (tril of (T_k, T_q), or the upper "
+                            "triangle of (T_q, T_k) transposed): right only when T_q == T_k; one row per query, "
+                            "one column per key",
+    "output_keeps_key_axis": "keeping one axis per key in the output (each weight times its value row, never summed "
+                             "over the keys): weights @ V sums over the keys",
+    "negative_dim_off_by_one": "turning a negative dim into a positive one off by one (dim + x.dim() - 1 instead of "
+                               "dim + x.dim()): the softmax runs over the axis before the one asked (dim=-1 lands "
+                               "on dim=-2); use the negative dim as it is, torch accepts it",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
@@ -122,7 +136,12 @@ MISCONCEPTIONS = {
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",
-    "madds_counted_twice": "counting a multiply and an add separately where the question counts multiply-adds",
+    "madds_counted_twice": "counting the multiply-adds of Q @ K.T twice: either a multiply and an add counted "
+                           "apart, or the T^2 d_v multiply-adds of weights @ V added to the T^2 d_k of the scores "
+                           "(the same number when d_v = d_k); score_madds asks for Q @ K.T only, each multiply-add "
+                           "once",
+    "cost_ratio_inverted": "writing the cost ratio upside down (old cost / new cost): doubling T multiplies the cost "
+                           "by the ratio new / old, a whole number above 1",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
     "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "

@@ -47,6 +47,7 @@ def test_out_shape(out_shape):
     if len(got) == 3 and got[:2] == ref.out_shape[:2] and got[2] == 64:
         raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; "
                             "the output width comes from V")
+    diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
     # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     if got != ref.out_shape:

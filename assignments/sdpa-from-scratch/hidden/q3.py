@@ -55,7 +55,13 @@ def _shift(fn):
         return None
     if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
         return None
-    return ref.SOFTMAX_PROBE_PATTERNS.get(tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2)), "")
+    shift = ref.SOFTMAX_PROBE_PATTERNS.get(tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2)), "")
+    if shift != "global_max_subtraction":
+        return shift
+    try:     # one global max or each slice's largest |x|: a second probe tells them apart
+        return diag.global_or_max_abs(fn(diag.MAX_ABS_PROBE.clone(), dim=-1))
+    except StudentCodeError:
+        return None
 
 
 @test_case(points=1, hidden=True)
@@ -79,6 +85,8 @@ def test_dim_argument(stable_softmax, device, rng):
         # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
         variants = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
         variants["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
+        if dim < 0:      # dim + x.dim() - 1: a negative dim turned positive one axis too early (axis 0 here)
+            variants["negative_dim_off_by_one"] = ref.stable_softmax(x, dim=dim + x.dim() - 1)
         # a kind, not an instance: the right values in any other axis order
         variants.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
@@ -133,6 +141,10 @@ def test_minus_inf_entries(stable_softmax, device, rng):
             if shift == "softmax_subtracts_min":
                 raise Misconception(shift, "stable_softmax with -inf entries gave NaN (-inf - (-inf)), and a "
                                     f"float32 probe with large logits gives inf or NaN: it matches {describe(shift)}") from None
+            if shift == "softmax_shift_by_max_abs" and bool(torch.isnan(got[blocked.any(dim=-1)]).all()):
+                raise Misconception(shift, "stable_softmax with -inf entries is NaN on every row with a -inf (its "
+                                    "largest |x| is inf), and float32 probes show which shift it subtracts: it "
+                                    f"matches {describe(shift)}") from None
         raise
     if bool((got[blocked] != 0).any()):
         raise AssertionError("entries equal to -inf should get weight exactly 0")

@@ -1,4 +1,7 @@
 """Question 4: causal_mask(T_q, T_k=None), lower-triangular, top-left aligned like is_causal."""
+import importlib.util
+from pathlib import Path
+
 import torch
 from otter.test_files import test_case
 
@@ -16,12 +19,32 @@ name = "q4"
 register_misconceptions(__file__)
 
 
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
+
+
 def _check(fn, T_q, T_k):
     what = f"causal_mask({T_q})" if T_k is None else f"causal_mask({T_q}, {T_k})"
     got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
     expected = ref.causal_mask(T_q, T_k)
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
+        diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())
+        if tuple(t.shape) == tuple(expected.shape)[::-1] and T_k is not None and T_q != T_k \
+                and bool(((t != 0) == ref.causal_mask(T_k, T_q)).all()):
+            # triu(ones(T_q, T_k)).T or tril(ones(T_k, T_q)): the causal mask of the swapped sizes
+            raise Misconception("causal_sizes_swapped", f"{what} has shape {tuple(t.shape)}: it is "
+                                f"causal_mask({T_k}, {T_q}), the mask of the swapped sizes: "
+                                + describe("causal_sizes_swapped"))
         for n in {T_q, expected.shape[-1]}:
             if tuple(t.shape) == (n, n) and bool(((t != 0) == ref.causal_mask(n)).all()):
                 raise Misconception("causal_ignores_T_k", f"{what} has shape {tuple(t.shape)}: a square mask from "

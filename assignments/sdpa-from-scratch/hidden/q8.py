@@ -48,8 +48,10 @@ def test_attn_entries(attn_entries):
 def test_score_madds(score_madds):
     got = expect_int(score_madds, "score_madds")
     if got == 2 * ref.score_madds:
-        raise Misconception("madds_counted_twice", "score_madds counts a multiply and an add separately: "
-                            "count each multiply-add once")
+        # two readings give 2 T^2 d_k here (d_v = d_k): a multiply and an add counted apart, or weights @ V's
+        # T^2 d_v multiply-adds added to Q K^T's; the key's text says both
+        raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T: "
+                            + describe("madds_counted_twice"))
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
@@ -61,6 +63,10 @@ def test_score_madds(score_madds):
 
 @test_case(points=1, hidden=True)
 def test_cost_ratio(cost_ratio):
+    # a plain number only (anything else goes to expect_int, which says what it is)
+    if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
+        raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: "
+                            + describe("cost_ratio_inverted"))
     got = expect_int(cost_ratio, "cost_ratio")
     if got == 2:
         raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "

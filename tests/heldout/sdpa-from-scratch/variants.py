@@ -668,4 +668,52 @@ def stable_softmax(x, dim=-1):
     e = torch.exp(x - x.max(dim, keepdim=True)[0])
     return e / torch.sum(e, -1, keepdim=True)
 '''}, {"key": "softmax_sum_wrong_axis", "where": ["q3:test_dim_argument"]}),
+    # --- naming round 6: other instances of blind5's kinds than blind5's own code ----------------------
+    # the output's shape read off a broadcast product that is never summed over the keys
+    "q1_out_shape_from_broadcast_product": ({"weights_shape": '''
+_w = torch.empty(4, 10, 10)
+_v = torch.empty(4, 10, 128)
+weights_shape = tuple(_w.shape)
+out_shape = tuple((_w.unsqueeze(-1) * _v.unsqueeze(1)).shape)
+'''}, {"key": "output_keeps_key_axis", "where": ["q1:test_out_shape"]}),
+    # the shift by each slice's largest magnitude, through torch.max of abs (q6's causal weights: NaN rows
+    # the values alone cannot tell from a +inf fill, so that test names nothing)
+    "softmax_shift_by_max_of_abs": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    big = torch.max(torch.abs(x), dim=dim, keepdim=True)[0]
+    e = torch.exp(x - big)
+    return e / torch.sum(e, dim=dim, keepdim=True)
+'''}, {"key": ("softmax_shift_by_max_abs", None), "where": ["q3", "q5", "q6"]}),
+    # nanoGPT's (1, 1, T, T) buffer shape returned as the mask (q6's weights come out (1, 1, 3, 3))
+    "causal_mask_as_nanogpt_buffer": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.tril(torch.ones(T_q, T_k)).view(1, 1, T_q, T_k).bool()
+'''}, {"key": "extra_leading_axes", "where": ["q4", "q6:test_weights3_causal"]}),
+    # the lower triangle built with the sizes in the other order
+    "causal_mask_sizes_in_other_order": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    if T_k is None:
+        T_k = T_q
+    return torch.tril(torch.ones(T_k, T_q, dtype=torch.bool))
+'''}, {"key": "causal_sizes_swapped", "where": ["q4:test_more_queries_than_keys", "q4:test_more_keys_than_queries"]}),
+    # the ratio written as old / new
+    "q8_ratio_as_a_fraction": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = attn_entries * 64
+cost_ratio = 1 / 4
+'''}, {"key": "cost_ratio_inverted", "where": ["q8:test_cost_ratio"]}),
+    # the multiply-adds of weights @ V added to those of the scores
+    "q8_madds_of_scores_and_output": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = attn_entries * 64 + attn_entries * 64     # Q K^T, then weights @ V
+cost_ratio = 4
+'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
+    # a negative dim turned positive one axis too early, with a conditional expression
+    "softmax_negative_axis_minus_one": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    axis = dim if dim >= 0 else x.ndim + dim - 1
+    e = torch.exp(x - x.amax(dim=axis, keepdim=True))
+    return e / e.sum(dim=axis, keepdim=True)
+'''}, {"key": ("softmax_wrong_dim", "negative_dim_off_by_one"), "where": ["q3", "q5", "q6"]}),
 }
