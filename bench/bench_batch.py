@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -81,22 +82,31 @@ def a_class(slug: str, n: int, repeat: int, tmp: Path, figures: dict[str, float]
     for r in range(repeat):
         for jobs in (1, 2):
             torch_s = _timed([sys.executable, "-c", "import torch"])
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             launch, end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
                                             str(tmp / f"out-{r}-{jobs}"), "-j", str(jobs)], tmp / "class.jsonl")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # the command's CPU: the batch, its grader processes and zygotes (the workers, reaped by
+            # the kernel, are not counted: bench/breakdown.py counts them)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
             parent = next(p for p in procs if p["role"] == "batch")
             marks = sorted(b for name, _a, b in parent["spans"] if name == "result received")
             if len(marks) != n:
                 raise SystemExit(f"batch -j{jobs}: {len(marks)} results of {n}")
             rows[jobs].append({"total": end - launch, "torch": torch_s, "first": (marks[0] - launch) / torch_s,
                                "first_s": marks[0] - launch, "per_sub": (marks[-1] - marks[0]) / (n - 1),
-                               "tail": end - marks[-1]})
+                               "tail": end - marks[-1], "cpu": cpu})
     med = {j: {k: statistics.median(x[k] for x in rs) for k in rs[0]} for j, rs in rows.items()}
     eff = [a["total"] / (2 * b["total"]) for a, b in zip(rows[1], rows[2])]
     figures.update(per_sub=med[1]["per_sub"], first=max(med[1]["first"], med[2]["first"]),
                    efficiency=statistics.median(eff))
-    lines = [f"{'':<8}{'whole command s':>16}{'first result / import torch':>29}{'s per submission after it':>27}"]
+    lines = [f"{'':<8}{'whole command s':>16}{'first result / import torch':>29}{'s per submission after it':>27}"
+             f"{'CPU s (no workers)':>20}"]
     for j in (1, 2):
-        lines.append(f"-j{j:<6}{med[j]['total']:>16.2f}{med[j]['first']:>29.2f}{med[j]['per_sub']:>27.3f}")
+        lines.append(f"-j{j:<6}{med[j]['total']:>16.2f}{med[j]['first']:>29.2f}{med[j]['per_sub']:>27.3f}"
+                     f"{med[j]['cpu']:>20.2f}")
+    if os.environ.get("AUTOGRADER_FORK_GRADERS") == "0":
+        lines.append("(AUTOGRADER_FORK_GRADERS=0: every grader process started by exec, as before)")
     lines.append(f"import torch (next to each) median {statistics.median(x['torch'] for x in rows[1] + rows[2]):.2f} s;"
                  f" -j2 efficiency counting start-up T(-j1)/(2 T(-j2)): {statistics.median(eff):.2f} "
                  f"(runs {', '.join(f'{e:.2f}' for e in eff)})")

@@ -3,9 +3,11 @@
 One grader process (threads sharing one interpreter) stops scaling at about 4 workers: the hidden
 tests, the reference and the comparisons all run in the grader, under one GIL. So a batch runs N
 grader processes (`-j N`), each exactly what `autograder grade` runs: its own Grader (course, hidden
-tests, reference) and its own zygote, started by exec (never forked from a process holding tests, so
-the trust boundary is the one of a single grade: hidden tests and reference never enter a student's
-process, and students in different grader processes do not even share a zygote).
+tests, reference) and its own zygote. The first is started by exec and forks the others once its
+imports and tests are loaded, before it grades anything (trusted from trusted), each with a zygote
+forked from its own zygote (which has never run student code): one `import torch` for the graders
+and one for the zygotes. A worker is still forked only from a zygote, never from a process holding
+tests, so the trust boundary is the one of a single grade (docs/performance.md, fourth round).
 
 The parent (the `batch` command) only hands out work and collects results: it never imports the
 tests, the reference or torch for grading. It is the journal's one writer. Work is handed out one
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -87,6 +90,73 @@ def recv(sock: socket.socket) -> Optional[dict[str, Any]]:
     return message if isinstance(message, dict) else None
 
 
+def recv_with_fd(sock: socket.socket) -> tuple[Optional[dict[str, Any]], Optional[int]]:
+    """`recv`, keeping the one file descriptor a message may carry (a forked grader process's link,
+    sent with its `forked` event); any other descriptor is closed."""
+    try:
+        header, fds, _flags, _addr = socket.recv_fds(sock, _HEADER.size, 4)
+    except OSError:
+        return None, None
+    fd = fds[0] if len(fds) == 1 else None
+    for extra in fds[1:] if fd is not None else fds:
+        os.close(extra)
+    if header and len(header) < _HEADER.size:
+        rest = _recv_exact(sock, _HEADER.size - len(header)) if header else None
+        header = header + rest if rest is not None else b""
+    if len(header) < _HEADER.size:
+        if fd is not None:
+            os.close(fd)
+        return None, None
+    (size,) = _HEADER.unpack(header)
+    body = _recv_exact(sock, size) if size <= MAX_FRAME else None
+    message = json.loads(body) if body is not None else None
+    if not isinstance(message, dict):
+        if fd is not None:
+            os.close(fd)
+        return None, None
+    return message, fd
+
+
+class _ForkedProc:
+    """What the parent holds of a grader process forked by another (not its child, so no Popen):
+    its pidfd, to know when it is gone and to kill it. Its exit status is its forker's to read."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: Optional[int] = None
+        try:
+            self.pidfd: Optional[int] = os.pidfd_open(pid)
+        except OSError:  # already gone
+            self.pidfd, self.returncode = None, 1
+
+    def _gone(self, timeout: float) -> bool:
+        if self.pidfd is None:
+            return True
+        if select.select([self.pidfd], [], [], timeout)[0]:
+            os.close(self.pidfd)
+            self.pidfd = None
+            if self.returncode is None:
+                self.returncode = 1
+            return True
+        return False
+
+    def poll(self) -> Optional[int]:
+        return self.returncode if self._gone(0) else None
+
+    def wait(self, timeout: Optional[float] = None) -> int:
+        if not self._gone(86400.0 if timeout is None else timeout):
+            raise subprocess.TimeoutExpired("forked grader process", timeout or 0)
+        return self.returncode if self.returncode is not None else 1
+
+    def kill(self) -> None:
+        if self.pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+                self.returncode = -signal.SIGKILL
+            except OSError:
+                pass
+
+
 # --- the parent's side ------------------------------------------------------------------------------
 # Run as `python -I -c BOOTSTRAP PACKAGE_ROOT MODULE ARGS...`: put the folder this package lies in first on
 # the path, then run MODULE as __main__ with ARGS as its arguments.
@@ -113,11 +183,24 @@ def grader_command(options: dict[str, Any]) -> list[str]:
 class GraderProcess:
     """One trusted grader process, from the parent's side."""
 
-    def __init__(self, index: int, options: dict[str, Any]) -> None:
+    proc: "subprocess.Popen[bytes] | _ForkedProc"
+    stderr: IO[bytes]
+
+    def __init__(self, index: int, options: dict[str, Any],
+                 forked: Optional[tuple[socket.socket, int, "GraderProcess"]] = None) -> None:
         self.index = index
+        self.task: Optional[Task] = None
+        self.since = 0.0
+        self.ready = False
+        if forked is not None:  # forked by `template` once its imports and tests were loaded
+            self.sock, pid, template = forked
+            self.proc = _ForkedProc(pid)
+            self.stderr = os.fdopen(os.dup(template.stderr.fileno()), "rb")  # it writes where its forker does
+            self.home = ""
+            return
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock = parent
-        self.stderr: IO[bytes] = tempfile.TemporaryFile(prefix="autograder-grader-")
+        self.stderr = tempfile.TemporaryFile(prefix="autograder-grader-")
         opts = dict(options, fd=child.fileno(), parent=os.getpid())
         # Its own empty working directory: whatever folder the instructor ran `batch` from (a class
         # folder full of students' json.py) is neither its cwd nor on its import path.
@@ -126,9 +209,6 @@ class GraderProcess:
         self.proc = subprocess.Popen(grader_command(opts), pass_fds=[child.fileno()], cwd=self.home,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr)
         child.close()
-        self.task: Optional[Task] = None
-        self.since = 0.0
-        self.ready = False
 
     def give(self, task: Task) -> None:
         self.task, self.since = task, time.monotonic()
@@ -168,7 +248,8 @@ class GraderProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        shutil.rmtree(self.home, ignore_errors=True)
+        if self.home:
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 def _why_stopped(proc: GraderProcess) -> str:
@@ -199,10 +280,25 @@ class GraderPool:
         self.notes: list[str] = []
         self.misconceptions: dict[str, str] = {}  # texts of the keys the hidden tests may name
         self._started = 0
+        # -jN with N > 1: the first grader process forks the other N - 1 once its imports and tests
+        # are loaded, each with a zygote forked from its own (one `import torch` for the batch
+        # instead of 2N). AUTOGRADER_FORK_GRADERS=0 starts each by exec, as before (bench/: the
+        # comparison).
+        self.fork_graders = os.environ.get("AUTOGRADER_FORK_GRADERS", "1") != "0"
 
     def _start_one(self) -> GraderProcess:
         self._started += 1
-        proc = GraderProcess(self._started, self.options)
+        options = self.options
+        if self._started == 1 and self.jobs > 1 and self.fork_graders:
+            options = dict(options, forks=self.jobs - 1)
+        proc = GraderProcess(self._started, options)
+        self.procs.append(proc)
+        return proc
+
+    def _adopt(self, template: GraderProcess, sock: socket.socket, pid: int) -> GraderProcess:
+        """A grader process `template` forked (its `forked` event): graded like any other."""
+        self._started += 1
+        proc = GraderProcess(self._started, self.options, forked=(sock, pid, template))
         self.procs.append(proc)
         return proc
 
@@ -217,7 +313,8 @@ class GraderPool:
     def start(self) -> None:
         """Start the first grader processes now (`starting_at_once`); `run` starts the rest as they
         become ready."""
-        while len(self.procs) < self.starting_at_once():
+        at_once = 1 if self.fork_graders else self.starting_at_once()
+        while len(self.procs) < at_once:
             self._start_one()
 
     def _starting(self) -> int:
@@ -279,9 +376,19 @@ class GraderPool:
                     continue
                 for key, _mask in sel.select(timeout=1.0):
                     proc: GraderProcess = key.data
-                    message = recv(proc.sock) or {}  # {}: EOF or nonsense, handled below
+                    message, fd = recv_with_fd(proc.sock)
+                    message = message or {}  # {}: EOF or nonsense, handled below
                     event = message.get("event")
-                    if event == "ready":
+                    if fd is not None and (event != "forked" or not isinstance(message.get("pid"), int)):
+                        os.close(fd)
+                        fd = None
+                    if event == "forked":
+                        if fd is not None:
+                            forked = self._adopt(proc, socket.socket(fileno=fd), int(message["pid"]))
+                            sel.register(forked.sock, selectors.EVENT_READ, forked)
+                            if queue:  # it waits in the socket while the fork gets ready
+                                forked.give(queue.popleft())
+                    elif event == "ready":
                         proc.ready = True
                         if proc.task is None and queue:  # started while others graded: work now
                             proc.give(queue.popleft())
@@ -365,6 +472,56 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def _one_thread() -> bool:
+    """No Python thread besides this one (a lock it held would stay held in the fork). Native
+    threads may exist: OpenBLAS starts its pool when numpy is imported and stops it around a fork
+    (pthread_atfork), as in the zygote, which forks after the same imports; torch runs one thread
+    here and no multi-threaded op has run."""
+    import threading
+    return threading.active_count() == 1
+
+
+def _fork_grader(sock: socket.socket, grader: Any) -> "socket.socket | int | None":
+    """Fork another grader process of this batch from this one, once its imports and tests are
+    loaded (trusted from trusted: it holds what this one holds, nothing of any student yet), with a
+    zygote forked from this one's (which has never run student code). Only while this process has
+    one thread and no worker forked ahead. The forker sends the parent the new process's link and
+    pid, and gets its pid; the fork gets its link; None: not forked (the parent starts one by exec)."""
+    if not _one_thread() or grader._spare is not None:
+        return None
+    try:
+        sibling = grader.zygote.fork_sibling()
+    except Exception:  # noqa: BLE001 - no sibling zygote: no fork
+        return None
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        mine.close()
+        sock.close()  # the forker's link: the parent's talk with it is not ours
+        forker = os.getppid()
+        _die_with_parent(forker)  # its zygote, and so ours, die with it
+        timers.take()  # the forker's spans are its own
+        timers.role("grader process (forked)")
+        timers.mark("grader process forked")
+        inherited, grader._zygote = grader._zygote, sibling
+        inherited.control.close()  # the forker's zygote is the forker's to talk to (and to close)
+        if inherited.proc is not None and inherited.proc.stderr is not None:
+            inherited.proc.stderr.close()
+        return theirs
+    theirs.close()
+    sibling.control.close()  # the fork's own
+    try:
+        data = json.dumps({"event": "forked", "pid": pid}, separators=(",", ":")).encode()
+        socket.send_fds(sock, [_HEADER.pack(len(data)) + data], [mine.fileno()])
+    except OSError:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return None
+    finally:
+        mine.close()
+    return pid
+
+
 def child_main(options: dict[str, Any]) -> int:
     _die_with_parent(int(options["parent"]))
     timers.role("grader process")
@@ -401,6 +558,16 @@ def child_main(options: dict[str, Any]) -> int:
     from autograder.grading.checks import MISCONCEPTIONS
     from autograder.course.outputs import write_results
     vis = course.config.visibility
+    forker = 0  # in a grader process forked by another: that one's pid
+    forked: list[int] = []  # the grader processes this one forked: reaped as it ends
+    for _ in range(int(options.get("forks") or 0)):
+        link = _fork_grader(sock, grader)
+        if link is None:
+            break  # the parent starts the rest by exec, as they are missing
+        if isinstance(link, socket.socket):  # the fork: grade on this link, nothing more to fork
+            forker, sock, forked = os.getppid(), link, []
+            break
+        forked.append(link)
     send(sock, {"event": "ready", "tests": specs, "isolation": grader.isolation.value,
                 "misconceptions": dict(MISCONCEPTIONS)})
     try:
@@ -413,6 +580,11 @@ def child_main(options: dict[str, Any]) -> int:
             with timers.span("grade"):
                 result = grader.grade_or_fail(path, slug, seed=seed)
             timers.count("grader cpu us", int((time.process_time() - cpu) * 1e6))
+            if forker and os.getppid() != forker:
+                # Our forker died, and its zygote with ours: this grade may have lost its worker to
+                # that, not to the student. Say nothing: the parent sees this process go and grades
+                # the submission again.
+                os._exit(1)
             with timers.span("result writing"):
                 result, payload = readable_result(result.model_copy(update={"submission": name}))  # named by its key
                 if message.get("results_path"):  # here, where the misconception texts are loaded
@@ -422,6 +594,24 @@ def child_main(options: dict[str, Any]) -> int:
         return 0                                      # it says why itself; a traceback here would be noise
     finally:
         grader.close()
+        _reap(forked)
+
+
+def _reap(pids: list[int], within_s: float = 10.0) -> None:
+    """Wait for the grader processes this one forked (asked to exit with it), so that their CPU is
+    counted where a parent counts its children's; one that takes longer is left to init."""
+    deadline = time.monotonic() + within_s
+    pending = list(pids)
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                pending.remove(pid)
+        if pending:
+            time.sleep(0.02)
 
 
 if __name__ == "__main__":

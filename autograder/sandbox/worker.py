@@ -928,9 +928,24 @@ def zygote_main() -> None:
             request = json.loads(data)
         except ValueError:
             request = {}
-        if not isinstance(request, dict) or request.get("op") != "spawn" or len(fds) != 1:
+        if not isinstance(request, dict) or request.get("op") not in ("spawn", "zygote") or len(fds) != 1:
             for fd in fds:
                 os.close(fd)
+            continue
+        if request["op"] == "zygote":
+            # A sibling zygote for another grader process of the same batch: a copy of this one,
+            # which has never run student code, serving its own control socket (one `import torch`
+            # for both). It stays in this sandbox and dies with this zygote; its workers lock
+            # themselves down as every worker does.
+            control.send(json.dumps({"event": "spawned", "token": request.get("token")}).encode())
+            if os.fork() == 0:
+                control.close()
+                die_with_parent()
+                control = socket.socket(fileno=fds[0])
+                control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid(), "started": started,
+                                         "imported": time.monotonic()}).encode())
+            else:
+                os.close(fds[0])
             continue
         # Answered before the fork, which copies this whole process (tens of milliseconds): the
         # grader goes on meanwhile, and learns the worker's start from the worker itself (`ready`)

@@ -164,6 +164,27 @@ class Zygote:
             raise GraderError("the sandbox zygote answered out of turn")
         return parent
 
+    def fork_sibling(self) -> "SiblingZygote":
+        """Have the zygote fork a copy of itself for another grader process of the same batch (one
+        `import torch` for both). The copy has never run student code, as this zygote has not; it
+        serves its own control socket, inside this zygote's sandbox, and dies with it. Call before
+        this process forks the grader that will own it (the new grader takes the returned object)."""
+        with self._lock:
+            self._wait_ready()
+            parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            parent.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+            token = os.urandom(8).hex()
+            socket.send_fds(self.control, [json.dumps({"op": "zygote", "token": token}).encode()], [child.fileno()])
+            child.close()
+            try:
+                reply = json.loads(self.control.recv(1 << 16) or b"{}")
+            except (OSError, ValueError):
+                reply = {}
+        if not isinstance(reply, dict) or reply.get("token") != token:
+            parent.close()
+            raise GraderError("the sandbox zygote answered out of turn")
+        return SiblingZygote(self, parent)
+
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
@@ -246,3 +267,69 @@ def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[
         zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide))
     zygote.launch()
     return zygote
+
+
+class SiblingZygote(Zygote):
+    """A zygote forked by another grader process's zygote (`Zygote.fork_sibling`): no process of
+    ours to wait for, only its control socket and its pid (the kernel's word, SO_PASSCRED). Where it
+    dies (with the zygote it was forked from) the next spawn launches a zygote of its own, by exec,
+    at the same level."""
+
+    def __init__(self, origin: Zygote, control: socket.socket) -> None:
+        super().__init__(origin.isolation)
+        self.hide = list(origin.hide)
+        self.scratch_root = origin.scratch_root
+        self.control = control
+        self._ready = False
+
+    def _wait_ready(self) -> None:
+        if self.proc is not None:  # relaunched by exec: a zygote like any other
+            super()._wait_ready()
+            return
+        if self._ready:
+            return
+        self.control.settimeout(120)
+        try:
+            data, pid = peer_pid(self.control, 1 << 16)
+            hello = json.loads(data or b"{}")
+        except (OSError, ValueError):
+            hello, pid = {}, None
+        if not isinstance(hello, dict) or hello.get("event") != "zygote_ready" or pid is None:
+            self.close()
+            raise GraderError(f"the sibling sandbox zygote did not start ({self.isolation.value})")
+        self.host_pid = pid
+        self._ready = True
+
+    def alive(self) -> bool:
+        if self.proc is not None:
+            return super().alive()
+        if self.host_pid is None:
+            return not self._ready and self.control.fileno() >= 0
+        try:
+            os.kill(self.host_pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # another uid (the sandbox's): it exists
+        try:  # a zygote that died closed its end: the socket reads EOF at once
+            return not select.select([self.control], [], [], 0)[0] or bool(
+                self.control.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        except (BlockingIOError, InterruptedError):
+            return True
+        except OSError:
+            return False
+
+    def close(self) -> None:
+        if self.proc is not None:
+            super().close()
+            return
+        if self.host_pid is not None:
+            try:
+                os.kill(self.host_pid, signal.SIGKILL)  # its workers die with it (die_with_parent)
+            except OSError:
+                pass
+            self.host_pid = None
+        try:
+            self.control.close()
+        except OSError:
+            pass
