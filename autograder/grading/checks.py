@@ -65,6 +65,9 @@ MISCONCEPTIONS: dict[str, str] = {
                                 "build the result with torch (torch.zeros(..., dtype=dtype)) and return it",
     "keepdim_left_on": "keeping a reduced axis (keepdim=True, or a [..., None]) that the result should not have: "
                        "its values are right with one more size-1 axis than asked",
+    "size_one_axes_added": "extra axes of size 1 where nothing was reduced (a (1, 1, T, T) buffer as nanoGPT "
+                           "registers its causal mask, an unsqueeze or a [None] left in): its values are right with "
+                           "more size-1 axes than asked; return the shape asked for",
     "size_one_axis_dropped": "dropping a size-1 axis the result should keep (a reduction without keepdim=True, or "
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
@@ -329,11 +332,13 @@ def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwarg
 
 def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "the result",
                              dtype: torch.dtype | None = None, rtol: float | None = None,
-                             atol: float | None = None) -> None:
+                             atol: float | None = None, reduced: bool = True) -> None:
     """The right values in another container: a NumPy array where a tensor is asked
     (`returns_numpy_not_tensor`, compared whatever its dtype), or a tensor whose shape differs from
     `expected`'s only by size-1 axes (`keepdim_left_on` with more axes, `size_one_axis_dropped` with
-    fewer), named only when squeezing both gives the right values."""
+    fewer), named only when squeezing both gives the right values. `reduced=False`: the function reduces
+    no axis of its input (a mask built from T, a projection), so more size-1 axes cannot be a kept reduced
+    axis: they are `size_one_axes_added` (nanoGPT's (1, 1, T, T) buffer)."""
     dtype = dtype or expected.dtype
     if type(got).__module__ == "numpy" and type(got).__name__ == "ndarray":
         try:
@@ -352,8 +357,12 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
         return
     if _close(got.reshape(expected.shape), expected, dtype, rtol, atol, equal_nan=True):
         key = "keepdim_left_on" if got.dim() > expected.dim() else "size_one_axis_dropped"
+        if got.dim() > expected.dim() and not reduced:
+            key = "size_one_axes_added"
+        where = f" with {got.dim() - expected.dim()} leading size-1 axes added" if key == "size_one_axes_added" \
+            and tuple(got.shape[got.dim() - expected.dim():]) == tuple(expected.shape) else ""
         raise Misconception(key, f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}, and its "
-                            "values are right: " + describe(key))
+                            f"values are right{where}: " + describe(key))
 
 
 def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
@@ -533,7 +542,8 @@ Variants = Mapping[str, "torch.Tensor | None"]
 def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the output",
                    dtype: torch.dtype | None = None,
                    variants: Variants | Callable[[], Variants] | None = None,
-                   rtol: float | None = None, atol: float | None = None, nearest: bool = True) -> None:
+                   rtol: float | None = None, atol: float | None = None, nearest: bool = True,
+                   reduced: bool = True) -> None:
     """`got` must be a plain tensor of `expected`'s shape and dtype (or `dtype`) and close to it.
 
     `expected` may be computed in higher precision; it is compared in float64 with the tolerances of
@@ -546,7 +556,8 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
 
     `variants` may be given as a function of no arguments that returns them: it is called only when
     `got` is wrong (computing every variant was most of a right answer's grading time). `nearest=False`
-    names a half-precision result only when it matches a variant, never for being merely nearer to one."""
+    names a half-precision result only when it matches a variant, never for being merely nearer to one.
+    `reduced=False`: the function reduces no axis (raise_if_other_container)."""
     def wrong() -> Variants | None:
         return variants() if callable(variants) else variants
 
@@ -557,14 +568,14 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
                 raise Misconception("returns_extra_values", f"{what} is a tuple of {len(got)} tensors, and "
                                     f"its element {i} is the right output: return the output alone")
     if type(got) is not torch.Tensor:
-        raise_if_other_container(got, expected, what, dtype, rtol, atol)
+        raise_if_other_container(got, expected, what, dtype, rtol, atol, reduced)
     t = assert_plain_tensor(got, what)
     dtype = dtype or expected.dtype
     if t.dtype != dtype:
         raise AssertionError(f"{what} has dtype {t.dtype}, expected {dtype} (the input's dtype)")
     if tuple(t.shape) != tuple(expected.shape):
         raise_if_variant(t, wrong(), what, dtype, rtol, atol)
-        raise_if_other_container(t, expected, what, dtype, rtol, atol)   # only a size-1 axis kept or dropped
+        raise_if_other_container(t, expected, what, dtype, rtol, atol, reduced)   # a size-1 axis kept or dropped
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if _close(t, expected, dtype, rtol, atol):
         return

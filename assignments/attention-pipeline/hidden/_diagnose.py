@@ -54,16 +54,9 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
     precision, is named float32_precision (some step computes in float32: .float(), a float32 constant or
     tensor) instead of being told only its dtype. `rows_unnormalised`: weights (masked by `mask`) whose rows
     divided by their own sums are right are weights_not_normalised (raise_if_rows_unnormalised)."""
+    kw.setdefault("reduced", False)   # only q08's and q10's functions reduce an axis: they pass reduced=True
     want = kw.get("dtype") or expected.dtype
-    if (type(got) is torch.Tensor and got.dtype == torch.float32 and want == torch.float64
-            and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, torch.float32)):
-        raise Misconception("float32_precision", f"{kw.get('what', 'the output')} is float32 for float64 inputs, "
-                            "and right only to float32's precision: " + describe("float32_precision"))
-    if (type(got) is torch.Tensor and got.dtype != want and want.is_floating_point
-            and got.is_floating_point() and tuple(got.shape) == tuple(expected.shape) and is_right(got, expected, want)):
-        # any other float dtype with the right values (float16 upcast to float32, float32 to float64)
-        raise Misconception("dtype_changed", f"{kw.get('what', 'the output')} is {got.dtype} for {want} inputs, with "
-                            "the right values: " + describe("dtype_changed"))
+    raise_if_other_dtype(got, expected, want, kw.get("what", "the output"))
     if (type(got) is torch.Tensor and got.numel() == 1 and expected.numel() > 1 and got.is_floating_point()
             and bool(torch.isfinite(got).all())):
         for how, total in (("sum", expected.sum()), ("mean", expected.mean())):
@@ -81,6 +74,20 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             raise
         return
     checks.assert_matches(got, expected, **kw)
+
+
+def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype, what: str) -> None:
+    """The right values in another float dtype than `want`: float32 for float64 inputs, right to float32's
+    precision, is float32_precision; any other (float16 upcast to float32, float32 to float64, .float() on
+    everything) is dtype_changed."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or got.dtype == want:
+        return
+    if got.dtype == torch.float32 and want == torch.float64 and is_right(got, expected, torch.float32):
+        raise Misconception("float32_precision", f"{what} is float32 for float64 inputs, and right only to "
+                            "float32's precision: " + describe("float32_precision"))
+    if want.is_floating_point and got.is_floating_point() and is_right(got, expected, want):
+        raise Misconception("dtype_changed", f"{what} is {got.dtype} for {want} inputs, with the right values: "
+                            + describe("dtype_changed"))
 
 
 def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype) -> None:
@@ -102,6 +109,49 @@ def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool
     if is_right(a.masked_fill(blocked, 0.0), P.masked_fill(blocked, 0.0), dtype):
         raise Misconception("mask_after_softmax", "A holds the unmasked softmax of the scores, and about "
                             f"torch.finfo({A.dtype}).min on every future key: " + describe("mask_after_softmax"))
+
+
+def raise_if_scores_returned(O: object, A: object, O_ref: torch.Tensor, X: torch.Tensor, W: Any, causal: bool,
+                             dtype: torch.dtype) -> None:
+    """O right and A the scaled scores S, unmasked or masked (every future entry very negative): the
+    softmax was computed and used, and an intermediate returned in A's place (returns_scores_as_weights).
+    A right O tells it from the scores used as weights (no_softmax), whose O is S V."""
+    if not (type(A) is torch.Tensor and A.is_floating_point() and is_right(O, O_ref, dtype)):
+        return
+    W_Q, W_K, _ = (w.double() for w in W)
+    Q, K = X.double() @ W_Q, X.double() @ W_K
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if tuple(S.shape) != tuple(A.shape) or is_right(A, torch.softmax(S, dim=-1), dtype):
+        return
+    a = A.detach().to(torch.float64)
+    blocked = torch.ones(S.shape[-2:], dtype=torch.bool).triu(1) if causal else torch.zeros(S.shape[-2:], dtype=torch.bool)
+    masked = bool(blocked.any()) and bool((a[..., blocked] <= -1e4).all())
+    if is_right(a.masked_fill(blocked, 0.0) if masked else a, S.masked_fill(blocked, 0.0) if masked else S, dtype):
+        raise Misconception("returns_scores_as_weights", f"O is right, and A holds the scaled scores S{' (masked)' if masked else ''} "
+                            "rather than their softmax: " + describe("returns_scores_as_weights"))
+
+
+def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
+    """NaN on exactly the rows M blocks entirely, the other rows right, where a second call with the
+    blocked entries at -5 (an additive mask, no longer finfo.min) gives what -inf there gives: the mask
+    was turned into -inf (masked_fill(M != 0, -inf)) instead of added (mask_filled_with_inf)."""
+    def nan_rows_else_right(out: object, want: torch.Tensor) -> bool:
+        bad = torch.isnan(want).any(dim=-1)
+        return (type(out) is torch.Tensor and tuple(out.shape) == tuple(want.shape)
+                and torch.equal(torch.isnan(out).any(dim=-1), bad) and is_right(out[~bad], want[~bad], S.dtype))
+
+    if not nan_rows_else_right(got, ref.attention_weights(S, M).masked_fill((M != 0).all(-1, keepdim=True),
+                                                                          float("nan"))):
+        return
+    M5 = M.masked_fill(M != 0, -5.0)
+    try:
+        probe = fn(S, M5)
+    except StudentCodeError:
+        return
+    if nan_rows_else_right(probe, torch.softmax(S.masked_fill(M5 != 0, float("-inf")), dim=-1)):
+        raise Misconception("mask_filled_with_inf", f"A is NaN on the {int((M != 0).all(-1).sum())} row(s) whose "
+                            "keys are all blocked and right elsewhere, and a mask of -5 gives its keys no weight "
+                            "at all: " + describe("mask_filled_with_inf"))
 
 
 def raise_if_rows_unnormalised(got: object, expected: torch.Tensor, dtype: torch.dtype, what: str,
@@ -513,7 +563,8 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
 def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     H = ref.row_entropy_bits(A)
     return {"effective_tokens_power_reversed": H ** 2,
-            "effective_tokens_exponent_negated": 2.0 ** -H}      # also 1 / 2 ** H, torch.exp2(-H)
+            "effective_tokens_exponent_negated": 2.0 ** -H,      # also 1 / 2 ** H, torch.exp2(-H)
+            "effective_tokens_inverse_simpson": 1.0 / (A ** 2).sum(dim=-1)}
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,

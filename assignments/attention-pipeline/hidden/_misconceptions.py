@@ -137,11 +137,24 @@ MISCONCEPTIONS = {
     "effective_tokens_exponent_negated": "raising 2 to -H instead of H (2 ** -H is 1 / 2 ** H): the effective "
                                          "number of tokens is 2 ** H, at least 1",
     "effective_tokens_wrong_base": "raising e (not 2) to an entropy measured in bits",
+    "returns_scores_as_weights": "returning the scores (before the softmax) as the weights: return the softmax's "
+                                 "output, the matrix whose rows sum to 1",
+    "mask_filled_with_inf": "turning the additive mask into -inf (S.masked_fill(M != 0, -inf)) instead of adding "
+                            "it: a row whose keys are all blocked becomes NaN (0 / 0) where S + M stays finite and "
+                            "uniform, and a mask entry that is neither 0 nor finfo.min is not added as it is",
+    "effective_tokens_inverse_simpson": "taking the effective number of tokens as 1 / sum A^2 (the inverse Simpson "
+                                        "index, from the collision entropy): the lesson's is 2 ** H with the "
+                                        "Shannon entropy H in bits; the two agree only on uniform rows",
     "reduced_every_axis": "reducing over every axis (.sum() or .mean() without dim=) where one axis is asked for: "
                           "the result is one number instead of one per row",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",
+    # 5 for the lesson's S is its T and the rank of its (full-rank) softmax weights alike: one key, both readings
+    "rank_is_T": "giving T, the number of tokens, for the rank of this S: either T taken as its bound (S = Q K^T "
+                 "passes through d_k dimensions, so its rank is at most d_k) or the rank of another T x T matrix "
+                 "in its place, such as the softmax weights A (full rank); torch.linalg.matrix_rank of S itself "
+                 "counts it",
     "rank_is_the_bound": "giving the bound d_k for the rank of one particular S: its queries and keys may "
                          "span fewer directions (torch.linalg.matrix_rank counts them)",
     "rank_above_min": "giving a bound above this S's rank (d_k, or the larger of rank Q and rank K): the rank of "

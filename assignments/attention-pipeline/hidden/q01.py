@@ -9,7 +9,6 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
-    assert_matches,
     call,
     describe,
     name_from_rerun,
@@ -47,8 +46,8 @@ def _check(got, X, W_Q, W_K, W_V, dtype):
     wrong = {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
-        assert_matches(g, want[i], what=what, dtype=dtype,
-                       variants={k: v[i] for k, v in wrong.items()})
+        D.assert_matches(g, want[i], what=what, dtype=dtype,
+                         variants={k: v[i] for k, v in wrong.items()})
 
 
 def _project(fn, X, W_Q, W_K, W_V):
@@ -160,6 +159,8 @@ def test_project_views(project_qkv, rng):
         got = None
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
+        for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32
+            D.raise_if_other_dtype(g, w, torch.float64, what + " for a transposed, expanded X and transposed weights")
     for i, what in enumerate(("Q", "K", "V")):
         check_value(_picked(project_qkv, i), args, want[i],
                     reference=lambda X, W_Q, W_K, W_V, i=i: ref.project_qkv(X, W_Q, W_K, W_V)[i],

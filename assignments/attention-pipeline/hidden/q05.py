@@ -101,17 +101,25 @@ def _crash_named(fn, S, M, e):
     return named
 
 
+def _rerun(fn, S, M):
+    try:
+        out = fn(S, M)
+    except StudentCodeError:
+        return None
+    return out if type(out) is torch.Tensor and tuple(out.shape) == tuple(S.shape) else None
+
+
 def _raise_if_not_finite(got, S, M, what):
-    """A with NaN or inf is named after the unstable softmax that gives NaN/inf at exactly the same
-    entries and the same finite values elsewhere; otherwise it is said, not named."""
+    """A with NaN or inf is named after the one unstable softmax that gives NaN/inf at exactly the same
+    entries and the same finite values elsewhere; otherwise (none, or two alike) it is said, not named."""
     if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
         return
     bad = ~torch.isfinite(got)
-    for key, wrong in _unstable_softmaxes(S, M).items():
-        if torch.equal(bad, ~torch.isfinite(wrong)) and matching_variants(
-                got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, S.dtype):
-            raise Misconception(key, f"{what} contains NaN or inf at the same entries as {describe(key)}: "
-                                "subtract each row's own maximum before exponentiating")
+    hits = [key for key, wrong in _unstable_softmaxes(S, M).items() if torch.equal(bad, ~torch.isfinite(wrong))
+            and matching_variants(got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, S.dtype)]
+    if len(hits) == 1:
+        raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}: "
+                            "subtract each row's own maximum before exponentiating")
     raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
                          "the correct weights are finite")
 
@@ -125,6 +133,24 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
     got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
     D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M), rows_unnormalised=True, mask=M)
+    # the notebook promises that a row whose keys are all blocked stays finite: S + M, not -inf. Only finite
+    # is asked of that row (exp(S - logsumexp(S)) gives ones there, finfo.min having swallowed S); the rest
+    # must be right
+    M[2] = torch.finfo(torch.float64).min
+    what, full = "A with every key of row 2 blocked", (M != 0).all(dim=-1)
+    got = assert_plain_tensor(_weights(attention_weights, S, M, lambda: call(attention_weights, S, M,
+                                                                            what="attention_weights")), what)
+    D.raise_if_blocked_row_nan(attention_weights, got, S, M)
+    if tuple(got.shape) == tuple(S.shape) and not bool(torch.isfinite(got).all()):
+        # no maximum subtracted and one global maximum both give NaN there: every score +1000 tells them apart
+        probe = _rerun(attention_weights, S + 1000.0, M)
+        if probe is not None and not bool(torch.isfinite(probe).all()):
+            _raise_if_not_finite(probe, S + 1000.0, M, what + ", every score 1000 larger,")
+    _raise_if_not_finite(got, S, M, what)
+    want = ref.attention_weights(S, M)
+    if tuple(got.shape) == tuple(S.shape):
+        got = torch.where(full[:, None], want.to(got.dtype), got)
+    D.assert_matches(got, want, what=what, variants=_variants(S, M))
 
 
 @test_case(points=1, hidden=True)

@@ -61,6 +61,7 @@ def _check(fn, stages, X, W, causal, dtype):
         raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
         _raise_if_renormalised(A, X, W, causal, dtype)
         D.raise_if_mask_after_softmax(A, X, W, causal, dtype)
+        D.raise_if_scores_returned(O, A, O_ref, X, W, causal, dtype)
         key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
@@ -165,6 +166,7 @@ def _properties(out, X, W, T):
     raise_if_reordered((O, A), want, "self_attention", ("O", "A"), torch.float32)
     A = assert_plain_tensor(A, "A")
     D.raise_if_mask_after_softmax(A, X, W, True, torch.float32)
+    D.raise_if_scores_returned(O, A, want[0], X, W, True, torch.float32)
     if tuple(A.shape) != (T, T):
         raise AssertionError(f"A has shape {tuple(A.shape)}, expected ({T}, {T})")
     upper = A.double().triu(1)

@@ -48,8 +48,8 @@ def test_prefix_average_matrix(prefix_average_matrix, rng):
         if D.is_right(got, want, torch.float32):
             raise Misconception("prefix_average_float32", "W_avg is float32 (its values are right to float32's "
                                 "precision): " + describe("prefix_average_float32"))
-        assert_matches(got, want, what="W_avg", dtype=torch.float32, variants=variants)
-    assert_matches(got, want, what="W_avg", variants=variants)
+        assert_matches(got, want, what="W_avg", dtype=torch.float32, variants=variants, reduced=False)
+    assert_matches(got, want, what="W_avg", variants=variants, reduced=False)
 
 
 @test_case(points=1, hidden=True)
@@ -76,9 +76,10 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
                 and matching_variants(A, {"right": O_ref}, torch.float64):
             raise Misconception("results_reordered", "self_attention returns (A, O): both are right, in the "
                                 "other order; return (O, A)")
+        D.raise_if_scores_returned(O, A, O_ref, X, (Z, Z, W_V), True, torch.float64)
         try:
             assert_matches(A, ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
-                           variants={k: v[1] for k, v in wrong.items()})
+                           variants={k: v[1] for k, v in wrong.items()}, reduced=False)
         except AssertionError:   # called with causal left to its default: right when it is passed
             raise_if_wrong_default(self_attention, (X, Z, Z, W_V), {"causal": True},
                                    lambda o: D.all_right(o, (O_ref, A_ref), torch.float64), "self_attention")

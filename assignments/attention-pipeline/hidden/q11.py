@@ -38,9 +38,9 @@ def test_rank_S_lesson(rank_S_lesson):
         return
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
-    if got == T:       # 5 tokens
-        raise Misconception("rank_bounded_by_T", "rank_S_lesson is the number of tokens: S = Q K^T passes "
-                            "through d_k dimensions, and this S has fewer independent rows still")
+    if got == T:       # 5 tokens, and the rank of the lesson's (full-rank) softmax weights A: one key, both readings
+        raise Misconception("rank_is_T", f"rank_S_lesson is {T}, the number of tokens (and the rank of the lesson's "
+                            "causal weights A, lower-triangular and full rank): " + describe("rank_is_T"))
     r_q, r_k = (int(torch.linalg.matrix_rank(t)) for t in (Q, K))
     if got == max(r_q, r_k) or got == d_k:
         # a bound, not this matrix's rank: d_k, or the larger factor's rank where min was meant; on the

@@ -251,7 +251,7 @@ def project_qkv(X, W_Q, W_K, W_V):
     Z = S if M is None else S + M
     e = torch.exp(Z - Z.max())
     return e / e.sum(dim=-1, keepdim=True)
-'''), {"key": "global_max_subtraction", "where": ["q05:test_weights_large_float32"]}),
+'''), {"key": "global_max_subtraction", "where": ["q05:test_weights_large_float32", "q05:test_weights_float64_rectangular_mask"]}),
     "weights_softmax_in_place_on_S": (weights('''
     if M is not None:
         S = S + M
@@ -319,7 +319,7 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     "rank_lesson_is_d_k": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 4"},
                            {"key": "rank_above_min", "where": ["q11:test_rank_S_lesson"]}),
     "rank_lesson_is_T": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 5"},
-                         {"key": "rank_bounded_by_T", "where": ["q11:test_rank_S_lesson"]}),
+                         {"key": "rank_is_T", "where": ["q11:test_rank_S_lesson"]}),
     "ans_scale_flatter": ({"ans_scale": 'ans_scale = "a"'}, {"key": "scale_direction_reversed", "where": ["q03"]}),
     "ans_mask_normalisation": ({"ans_mask": 'ans_mask = "a"'}, {"key": "mask_breaks_normalisation", "where": ["q06"]}),
     "ans_mask_gradient": ({"ans_mask": 'ans_mask = "d"'}, {"key": "mask_blocks_gradient", "where": ["q06"]}),
@@ -413,7 +413,8 @@ def project_qkv(X, W_Q, W_K, W_V):
         S = S + M
     e = torch.exp(S)
     return e / e.sum(dim=-1, keepdim=True)
-'''), {"key": "no_max_subtraction", "where": ["q05:test_weights_float16_stable", "q05:test_weights_large_float32"]}),
+'''), {"key": "no_max_subtraction", "where": ["q05:test_weights_float16_stable", "q05:test_weights_large_float32",
+                                                 "q05:test_weights_float64_rectangular_mask"]}),
     "weights_view_rows": (weights('''
     T_k = S.shape[-1]
     rows = S.view(-1, T_k)
