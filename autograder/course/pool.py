@@ -501,7 +501,6 @@ def _fork_grader(sock: socket.socket, grader: Any) -> "socket.socket | int | Non
         forker = os.getppid()
         _die_with_parent(forker)  # its zygote, and so ours, die with it
         timers.take()  # the forker's spans are its own
-        timers.role("grader process (forked)")
         timers.mark("grader process forked")
         inherited, grader._zygote = grader._zygote, sibling
         inherited.control.close()  # the forker's zygote is the forker's to talk to (and to close)
