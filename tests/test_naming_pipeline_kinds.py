@@ -59,3 +59,99 @@ def test_parts_do_not_excuse_a_write_of_the_answer_itself() -> None:
         checks.charged_in_parts(lambda: checks.call(writes, A.clone(), what="f"), lambda got: None,
                                 lambda: steady(A.clone()), parts=[steady])
     assert named.value.key == "inplace_on_input"
+
+
+# --- sixth round (blind5's kinds) ---------------------------------------------------------------------
+
+def _hidden(name: str) -> Any:
+    """A hidden file of attention-pipeline, loaded as the engine loads it (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "assignments" / "attention-pipeline" / "hidden" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_naming6_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_size_one_axes_are_keepdim_only_where_an_axis_was_reduced() -> None:
+    want = torch.randn(5, 5, dtype=torch.float64)
+    for reduced, key in ((False, "size_one_axes_added"), (True, "keepdim_left_on")):
+        with pytest.raises(Misconception) as named:
+            checks.assert_matches(want.view(1, 1, 5, 5), want, reduced=reduced)
+        assert named.value.key == key
+    with pytest.raises(Misconception) as named:   # the default is the engine's old behaviour
+        checks.raise_if_other_container(want[:, None], want)
+    assert named.value.key == "keepdim_left_on"
+
+
+def _attention(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    Q, K, V = (X @ w for w in W)
+    T = X.shape[-2]
+    S = Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5
+    M = torch.zeros(T, T, dtype=X.dtype).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), torch.finfo(X.dtype).min)
+    A = torch.softmax(S + M, dim=-1)
+    return A @ V, S, M
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_scores_returned_with_a_right_output_is_told_from_no_softmax(masked: bool) -> None:
+    D = _hidden("_diagnose")
+    X = torch.randn(6, 7, dtype=torch.float64)
+    W = tuple(torch.randn(7, n, dtype=torch.float64) / 7 ** 0.5 for n in (12, 12, 5))
+    O, S, M = _attention(X, W)
+    with pytest.raises(Misconception) as named:
+        D.raise_if_scores_returned(O, S + M if masked else S, O, X, W, True, torch.float64)
+    assert named.value.key == "returns_scores_as_weights"
+    # the scores used as weights: O = S V is wrong, so this is not the intermediate returned
+    D.raise_if_scores_returned((S + M) @ (X @ W[2]), S + M, O, X, W, True, torch.float64)
+    D.raise_if_scores_returned(O, torch.softmax(S + M, -1), O, X, W, True, torch.float64)   # right: nothing
+
+
+def _fill_with_inf(S: torch.Tensor, M: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(S.masked_fill(M != 0, float("-inf")), dim=-1)
+
+
+def test_a_fully_blocked_row_names_the_mask_turned_into_inf_only_from_the_probe() -> None:
+    D = _hidden("_diagnose")
+    S = torch.randn(5, 8, dtype=torch.float64)
+    M = torch.zeros(5, 8, dtype=torch.float64)
+    M[0, 5:] = M[2] = torch.finfo(torch.float64).min
+    with pytest.raises(Misconception) as named:
+        D.raise_if_blocked_row_nan(_fill_with_inf, _fill_with_inf(S, M), S, M)
+    assert named.value.key == "mask_filled_with_inf"
+
+    def no_max(S: torch.Tensor, M: torch.Tensor) -> torch.Tensor:   # also NaN there, but -5 is added right
+        e = torch.exp(S + M)
+        return e / e.sum(-1, keepdim=True)
+    D.raise_if_blocked_row_nan(no_max, no_max(S, M), S, M)
+
+
+def test_rank_five_names_both_readings() -> None:
+    q11 = _hidden("q11")
+    with pytest.raises(Misconception) as named:
+        q11.test_rank_S_lesson.test_func(5)
+    assert named.value.key == "rank_is_T"
+    with pytest.raises(Misconception) as named:
+        q11.test_max_rank_S.test_func(100)
+    assert named.value.key == "rank_bounded_by_T"
+
+
+def _mask_on_cpu(T: int, dtype: torch.dtype, device: str | None = None) -> torch.Tensor:
+    M = torch.zeros(T, T, dtype=dtype)                       # device ignored, as blind5's q04_device_ignored
+    return M.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), torch.finfo(dtype).min)
+
+
+def test_a_mask_that_ignores_device_passes_on_the_cpu() -> None:
+    q04 = _hidden("q04")
+    q04.test_mask_pattern.test_func(TrustedProxy(_mask_on_cpu, "cpu"), "cpu", torch.Generator().manual_seed(0))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="the device a mask is built on shows only on a GPU")
+def test_a_mask_that_ignores_device_fails_on_the_gpu() -> None:
+    from reference import attention_pipeline as ref
+    q04 = _hidden("q04")
+    q04.test_mask_pattern.test_func(TrustedProxy(ref.causal_additive_mask, "cuda"), "cuda", torch.Generator().manual_seed(0))
+    with pytest.raises(AssertionError, match="create it with device=device"):
+        q04.test_mask_pattern.test_func(TrustedProxy(_mask_on_cpu, "cuda"), "cuda", torch.Generator().manual_seed(0))

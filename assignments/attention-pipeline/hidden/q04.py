@@ -97,10 +97,17 @@ def _check_pattern(M, T):
 
 
 @test_case(points=1, hidden=True)
-def test_mask_pattern(causal_additive_mask, rng):
+def test_mask_pattern(causal_additive_mask, device, rng):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     for dtype in (torch.float32, torch.float64):
         _check_pattern(_get(causal_additive_mask, T, dtype), T)
+    # the mask is built where it is asked (run once per device: on a GPU a mask left on the CPU fails here,
+    # and the runner names gpu_only_failure, the CPU run having passed)
+    call(causal_additive_mask, T, torch.float32, device=device, what="causal_additive_mask")
+    on = getattr(causal_additive_mask, "last_devices", None) or []
+    if any(d != device for d in on):
+        raise AssertionError(f"causal_additive_mask(T, dtype, device={device!r}) returned a mask on {on[0]}: "
+                             "create it with device=device")
 
 
 @test_case(points=1, hidden=True)

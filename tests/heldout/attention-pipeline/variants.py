@@ -921,3 +921,55 @@ WRONG.update({
     return A @ V, A
 '''), {"key": "mask_after_softmax", "where": ["q07", "q09"]}),
 })
+
+# Issue 21, sixth round: other instances of blind5's kinds than blind5's own code
+WRONG.update({
+    # size-1 axes added where nothing is reduced: not keepdim_left_on
+    "mask_batch_axis_added": (mask('''
+    future = torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, torch.finfo(dtype).min)[None]
+'''), {"key": "size_one_axes_added", "where": ["q04"]}),
+    "mask_hf_expand_shape": (mask('''
+    M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device).triu(1)
+    return M[None, None, :, :].expand(1, 1, T, T)
+'''), {"key": "size_one_axes_added", "where": ["q04"]}),
+    # O right, A an intermediate: the masked scores (-inf filled), or the scores before the mask
+    "self_attention_returns_masked_scores": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        T = X.shape[-2]
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool, device=S.device).triu(1), float("-inf"))
+    return torch.softmax(S, dim=-1) @ V, S
+'''), {"key": "returns_scores_as_weights", "where": ["q07", "q09"]}),
+    "self_attention_returns_added_scores": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S + causal_additive_mask(X.shape[-2], S.dtype, S.device)
+    A = attention_weights(S)
+    return A @ V, S
+'''), {"key": "returns_scores_as_weights", "where": ["q07", "q09"]}),
+    # the additive mask turned into -inf: NaN on a fully blocked row
+    "weights_where_mask_negative": (weights('''
+    if M is not None:
+        S = torch.where(M < 0, torch.tensor(float("-inf"), dtype=S.dtype), S)
+    return torch.softmax(S, dim=-1)
+'''), {"key": "mask_filled_with_inf", "where": ["q05:test_weights_float64_rectangular_mask"]}),
+    "weights_adds_inf_mask": (weights('''
+    if M is not None:
+        S = S + M.masked_fill(M != 0, float("-inf"))
+    return torch.softmax(S, dim=-1)
+'''), {"key": "mask_filled_with_inf", "where": ["q05:test_weights_float64_rectangular_mask"]}),
+    # another "effective number": the inverse Simpson index by a norm
+    "effective_tokens_inverse_norm": (entropy('''
+    return -torch.special.xlogy(A, A).sum(dim=-1) / math.log(2)
+''', "    return torch.linalg.vector_norm(A, dim=-1) ** -2\n"), {"key": "effective_tokens_inverse_simpson",
+                                                            "where": ["q10:test_effective_tokens"]}),
+    # everything cast to float32 with .to: float64 inputs come back float32
+    "project_to_float32": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    X = X.to(torch.float32)
+    return tuple(X @ W.to(torch.float32) for W in (W_Q, W_K, W_V))
+'''), {"key": ("float32_precision", "dtype_changed"), "where": ["q01"]}),
+})
