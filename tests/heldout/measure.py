@@ -410,7 +410,8 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q02_divides_by_d_k": ("divide_by_dk",),
         # was mis-named keepdim_left_on (nothing is reduced): .view(1, 1, T, T) is size_one_axes_added (round 6)
         "q04_nanogpt_buffer_shape": ("size_one_axes_added",),
-        "q04_device_ignored": (),             # not caught on the CPU (gpu_only_failure would fit a GPU run)
+        # not caught on the CPU; q04's test_mask_pattern runs per device, so a GPU run names gpu_only_failure
+        "q04_device_ignored": ("gpu_only_failure",),
         # NaN on a fully blocked row (the notebook promises it finite) and a probe mask of -5 (round 6)
         "q05_mask_turned_into_minus_inf": ("mask_filled_with_inf",),
         # was mis-named no_softmax: O right and A = S is returns_scores_as_weights (naming round 6)
