@@ -437,11 +437,11 @@ BLIND6_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "attention-pipeline": {
         "q01_elementwise_projection": (),                       # raw size-mismatch crashes
         "q02_scale_from_sequence_length": ("scale_by_T",),      # sqrt(Q.shape[-2]), the number of queries
-        # -finfo.min is finfo.max; its message says the blocked entries hold finfo.max (as blind2's q04_finfo_max)
+        # -finfo.min is finfo.max; its message says the blocked entries hold finfo.max (as blind4's q04_finfo_max)
         "q04_positive_fill": ("mask_not_dtype_min",),
         "q04_built_in_float64": (),                             # a clear dtype message, but no key
         # E / E.sum() over the whole tensor: the key's fix "divide by the row sum: rows do not sum to 1" is this
-        # one's (as blind2's q1_normalize_default_p2), though its "without dividing" is not literally the code;
+        # one's (as blind5's q1_normalize_default_p2), though its "without dividing" is not literally the code;
         # sdpa-from-scratch's softmax_global_sum would be exact; 4 of 5 failed tests say only what differs
         "q05_softmax_over_all_axes": ("weights_not_normalised",),
         "q07_mask_size_from_first_axis": ("batched_input_unsupported",),  # its text: X.shape[0] is the batch size
