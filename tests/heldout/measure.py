@@ -433,6 +433,24 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # blind6 variant -> keys (None: none exists); empty until someone maps them after reading an outcome
 BLIND6_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind6 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # exp / row max: the key's "without dividing by the row sum: rows do not sum to 1" is the fix (as
+        # blind5's q1_normalize_default_p2), though its "exp(scores) as weights" skips the division by the max
+        "q1_normalised_by_row_max": ("weights_not_normalised",),
+        # mis-named on 2 of 5 failed tests: nondeterministic (the code has no randomness); 1 more is generic
+        "q1_weights_as_numpy": ("returns_numpy_not_tensor",),
+        "q1_scores_upcast_to_float64": (),                      # raw dtype-mismatch crashes (dtype_changed would fit)
+        "q1_scores_keys_by_queries": ("scores_transposed",),
+        "q2_all_pairs_of_one_product": (),                      # not caught
+        "q4_entropy_mean_over_keys": ("entropy_mean_not_sum",),
+        "q4_table_key_lower_case": (),                          # "missing the key(s) ['H_raw']": clear, no key
+        "q4_table_scaled_by_number_of_keys": (),
+        "q5_answer_content_not_letter": (),
+        "q8_values_from_W_K": ("same_projection",),             # W_K for both K and V
+        "q8_heads_summed": (),
+        "q8_attention_maps_averaged": (),
+    },
     # judged from `measure attention-pipeline --set blind6 -v`: () where the grader named nothing
     "attention-pipeline": {
         "q01_elementwise_projection": (),                       # raw size-mismatch crashes
@@ -451,6 +469,24 @@ BLIND6_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q11_max_rank_is_T": ("rank_bounded_by_T", "rank_is_T"),  # T = 100 for a rank at most d_k
         "q12_output_d_v_by_d_k": (),
         "q13_cross_scores_from_values": (),                     # raw shape-mismatch crashes
+    },
+    # judged from `measure sdpa-from-scratch --set blind6 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q1_output_pooled_over_queries": (),     # generic: "out_shape is not the shape of the attention output"
+        "q2_variance_of_the_queries": (),        # generic: "raw_score_var is not the variance of the raw scores"
+        # mis-named: q5 says pos_inf_fill (+inf fill) but the fill is -inf; the softmax subtracts the mean, not
+        # the max, so a -inf entry makes the mean -inf: no_max_subtraction names the fix
+        "q3_centred_by_mean": ("no_max_subtraction",),
+        # e.sum(dim).unsqueeze(0) broadcasts exactly as e.sum(dim) does; the fix is keepdim=True, as the key says
+        "q3_sum_axis_restored_at_front": ("reduction_without_keepdim",),
+        "q4_list_of_lists": (),                  # generic: "should be a torch.Tensor, got list"
+        "q5_dot_T_on_batched_keys": ("fixed_axes",),  # the key's text names K.T on a batched tensor
+        "q5_bool_mask_added_to_scores": ("mask_added",),
+        "q5_scale_from_d_v": ("scale_by_d_v",),
+        "q5_output_squeezed": (),                # generic: only the timing test fails, "returned wrong values"
+        "q6_scores_keys_by_queries": ("scores_transposed",),
+        "q8_entries_of_Q": ("entries_of_Q",),
+        "q8_madds_halved_for_symmetry": (),      # generic: "score_madds is not the number of multiply-adds"
     },
 }
 
