@@ -239,12 +239,14 @@ def test_q2_scores_multiplied_by_sqrt_d_k() -> None:
 
 
 # --- naming round 6: blind5's misses, by kind -----------------------------------------------------------------
-ROUND6_KEYS = ("softmax_shift_by_max_abs", "extra_leading_axes", "causal_sizes_swapped", "output_keeps_key_axis",
+ROUND6_KEYS = ("softmax_shift_by_max_abs", "size_one_axes_added", "causal_sizes_swapped", "output_keeps_key_axis",
                "cost_ratio_inverted", "negative_dim_off_by_one")
 
 
 def test_every_round6_key_has_a_text() -> None:
-    assert set(ROUND6_KEYS) <= set(read_misconceptions(HIDDEN / "_misconceptions.py"))
+    """Each key has one text: the assignment's own, or the engine's for a kind every assignment shares."""
+    from autograder.grading.checks import MISCONCEPTIONS
+    assert set(ROUND6_KEYS) <= set(read_misconceptions(HIDDEN / "_misconceptions.py")) | set(MISCONCEPTIONS)
 
 
 def _shifted(shift):
@@ -287,9 +289,9 @@ def test_q1_an_output_that_keeps_the_key_axis(out, key) -> None:
 
 
 @pytest.mark.parametrize("fn, key", [
-    (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k)[None], "extra_leading_axes"),
+    (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k)[None], "size_one_axes_added"),
     (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k).view(1, 1, T_q, T_q if T_k is None else T_k).float(),
-     "extra_leading_axes"),
+     "size_one_axes_added"),
     (lambda T_q, T_k=None: ref.causal_mask(T_q, T_k).T.contiguous()[None], None),         # wrong values
     (lambda T_q, T_k=None: ref.causal_mask(T_q if T_k is None else T_k, T_q), "causal_sizes_swapped"),
     (lambda T_q, T_k=None: torch.ones(T_q, T_q if T_k is None else T_k, dtype=torch.bool).triu().T,
@@ -301,13 +303,13 @@ def test_q4_masks_named_by_kind(fn, key) -> None:
     assert got == key if key else got not in ROUND6_KEYS
 
 
-@pytest.mark.parametrize("weights, key", [(ref.weights3_causal[None], "extra_leading_axes"),
-                                          (ref.weights3_causal.float()[None, None], "extra_leading_axes"),
+@pytest.mark.parametrize("weights, key", [(ref.weights3_causal[None], "size_one_axes_added"),
+                                          (ref.weights3_causal.float()[None, None], "size_one_axes_added"),
                                           (ref.weights3[None], "mask_ignored"),
                                           (ref.weights3_causal.T.contiguous()[None], "")])
 def test_q6_causal_weights_with_leading_axes(weights, key) -> None:
     got = _key(lambda: _test("q6", "test_weights3_causal")(weights))
-    assert got == key if key != "mask_ignored" else got != "extra_leading_axes"
+    assert got == key if key != "mask_ignored" else got != "size_one_axes_added"
 
 
 @pytest.mark.parametrize("ratio, key", [(0.25, "cost_ratio_inverted"), (1 / 4, "cost_ratio_inverted"),

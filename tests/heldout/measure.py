@@ -371,7 +371,7 @@ BLIND5_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # was mis-named global_max_subtraction; each row's max of |x|, told from one global max by a second
         # probe (one row 0, -1, -300: NaN only for max |x|): softmax_shift_by_max_abs (naming round 6)
         "q3_shift_by_largest_magnitude": ("softmax_shift_by_max_abs",),
-        "q4_leading_batch_axis": ("extra_leading_axes",),       # (1, T, T), right values (naming round 6)
+        "q4_leading_batch_axis": ("size_one_axes_added",),       # (1, T, T), right values (naming round 6)
         # triu(ones(T_q, T_k)).T is causal_mask(T_k, T_q): causal_sizes_swapped (naming round 6)
         "q4_transposed_upper_triangle": ("causal_sizes_swapped",),
         # any over dim=-2: a query with every key blocked keeps NaN, which is fully_masked_nan's text

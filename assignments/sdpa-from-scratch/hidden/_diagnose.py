@@ -1022,9 +1022,9 @@ def name_extra_leading_axes(got, expected, what, same=None):
         return
     flat = got.reshape(expected.shape)
     if bool(same(flat, expected)) if same is not None else bool(torch.equal(flat, expected)):
-        raise Misconception("extra_leading_axes", f"{what} has shape {tuple(got.shape)}: the right values with "
+        raise Misconception("size_one_axes_added", f"{what} has shape {tuple(got.shape)}: the right values with "
                             f"leading size-1 axes added, where {tuple(expected.shape)} is asked: "
-                            + describe("extra_leading_axes"))
+                            + describe("size_one_axes_added"))
 
 
 def name_key_axis_kept(got, expected, T_k, what):

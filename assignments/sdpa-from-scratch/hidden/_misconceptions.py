@@ -34,9 +34,6 @@ MISCONCEPTIONS = {
     "softmax_shift_by_max_abs": "subtracting each slice's largest |x| (x.abs().amax) instead of its largest x before "
                                 "exp: a large negative logit pushes every exp to 0 (0 / 0, NaN), and a -inf "
                                 "(masked) entry makes the shift inf and the whole slice NaN",
-    "extra_leading_axes": "returning the right values with extra leading size-1 axes (a (1, T, T) mask, the "
-                          "(1, 1, T, T) buffer of nanoGPT or the Annotated Transformer): return the shape asked; "
-                          "broadcasting adds batch axes where they are needed",
     "causal_sizes_swapped": "building the causal mask with T_q and T_k swapped (tril of (T_k, T_q), or the upper "
                             "triangle of (T_q, T_k) transposed): right only when T_q == T_k; one row per query, "
                             "one column per key",

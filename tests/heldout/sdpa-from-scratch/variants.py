@@ -689,7 +689,7 @@ def stable_softmax(x, dim=-1):
 def causal_mask(T_q, T_k=None):
     T_k = T_q if T_k is None else T_k
     return torch.tril(torch.ones(T_q, T_k)).view(1, 1, T_q, T_k).bool()
-'''}, {"key": "extra_leading_axes", "where": ["q4", "q6:test_weights3_causal"]}),
+'''}, {"key": "size_one_axes_added", "where": ["q4", "q6:test_weights3_causal"]}),
     # the lower triangle built with the sizes in the other order
     "causal_mask_sizes_in_other_order": ({"causal_mask": '''
 def causal_mask(T_q, T_k=None):
