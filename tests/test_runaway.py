@@ -36,6 +36,9 @@ class FakeSession:
     def resolve(self, name: str, device: str):
         return WorkerProxy(self, name, device)
 
+    def take_ahead(self, name, device, args, kwargs):
+        return None   # nothing is ever called ahead here: each call is one request
+
     def request(self, op, timeout, what, **fields):
         if self.dead:
             raise WorkerCrashed("the worker had already stopped")
