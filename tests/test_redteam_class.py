@@ -3,9 +3,10 @@ zygote or the grader; the trusted process parses student bytes in bounded time a
 tests cannot be gamed; outputs are inert; the fallback leaves nothing on the host.
 
 Cases are data in tests/redteam/class_cases.py. Cross-student cases run in ONE `run_batch(jobs=2)`
-per isolation level, attackers interleaved with honest victims; each victim kind is first graded
-alone, in the same warm grader, with the seed the batch gives it, and must score the same in the
-batch. Everything else is graded alone."""
+per isolation level, through the grader pool as `batch -j2` runs (the second grader process and its
+zygote forked from the first's), attackers interleaved with honest victims; each victim kind is first
+graded alone, by a grader of the same level, with the seed the batch gives it, and must score the
+same in the batch. Everything else is graded alone."""
 from __future__ import annotations
 
 import csv
@@ -185,14 +186,18 @@ def class_batch(request, tmp_path_factory) -> BatchRun:
     batch_seed = secrets.randbits(40)
     start = time.monotonic()
     try:
-        with Grader(find_course(COURSE), isolation=Isolation(level)) as grader:
+        course = find_course(COURSE)
+        with Grader(course, isolation=Isolation(level)) as grader:
             # each kind of victim graded alone first, with the seed the batch will give it
             for kind in VICTIMS:
                 alone = write_nb(tmp / f"alone_{kind}.ipynb", VICTIMS[kind])
                 seed = submission_seed(batch_seed, _sha256(alone))
                 run.alone[kind] = grader.grade(alone, "toy", seed=seed).score
-            results = run_batch(subs, "toy", tmp / "out", jobs=2, grader=grader, seed=batch_seed)
-            run.results = {r.submission: r for r in results}
+        # then the class as `batch -j2` grades it: two grader processes, the second forked from the
+        # first with a zygote forked from the first's (pool.py), so students of both share one sandbox
+        results = run_batch(subs, "toy", tmp / "out", jobs=2, course=course, isolation=Isolation(level),
+                            seed=batch_seed)
+        run.results = {r.submission: r for r in results}
         run.seconds = time.monotonic() - start
         deadline = time.monotonic() + 5
         while True:
