@@ -179,6 +179,9 @@ def submissions(slug: str, n: int, mix: str, tmp: Path, jobs: int = 1) -> str:
     graders = [p for p in procs if p["role"] == "grader process"]
     whole = side_by_side(graders, (after.children_user + after.children_system)
                          - (before.children_user + before.children_system))
+    parent = next((p for p in procs if p["role"] == "batch"), None)
+    if jobs == 1 and parent is not None:
+        whole += "\n" + between(graders[0]["spans"], parent["spans"])
     if jobs > 1:
         return whole
     grader = graders[0]
@@ -223,6 +226,40 @@ def submissions(slug: str, n: int, mix: str, tmp: Path, jobs: int = 1) -> str:
     return "\n".join(out)
 
 
+def between(grader: list[list[Any]], parent: list[list[Any]]) -> str:
+    """At -j1, the time from one grade's end to the next one's start, phase by phase: the grader
+    process writes the result (results file, message), the parent reads it, hands out the next task,
+    the grader reads that, and starts the grade. Each gap's phases add up to it exactly."""
+    grades = [(a, b) for n, a, b in grader if n == "grade"]
+    writes = [(a, b) for n, a, b in grader if n == "result writing"]
+    got = [a for n, a, _b in grader if n == "task received"]
+    received = [a for n, a, _b in parent if n == "result received"]
+    given = [a for n, a, _b in parent if n == "task given"]
+    phases: dict[str, list[float]] = defaultdict(list)
+    for i in range(len(grades) - 1):
+        nxt = grades[i + 1][0]
+        # the task the parent hands out right after this result (the first was handed out at the start)
+        give = next((t for t in given if t >= received[i]), None) if i < len(received) else None
+        take = next((t for t in got if t >= (give or grades[i][1])), None)
+        if i >= len(writes) or give is None or take is None:
+            continue
+        phases["grade end -> write"].append(writes[i][0] - grades[i][1])
+        phases["result writing"].append(writes[i][1] - writes[i][0])
+        phases["-> parent received"].append(received[i] - writes[i][1])
+        phases["-> next task given"].append(give - received[i])
+        phases["-> grader got it"].append(take - give)
+        phases["-> next grade starts"].append(nxt - take)
+        phases["gap"].append(nxt - grades[i][1])
+    if not phases:
+        return "between submissions: no gaps to measure"
+    sums = [sum(v) for v in zip(*[phases[k] for k in phases if k != "gap"])]
+    assert all(abs(s - g) < 1e-6 for s, g in zip(sums, phases["gap"]))
+    return ("between submissions (one grade's end to the next one's start), ms, median / mean / max "
+            f"over {len(phases['gap'])} gaps:\n" + "\n".join(
+                f"  {k:<24} {statistics.median(v) * 1000:7.2f} {statistics.mean(v) * 1000:7.2f} "
+                f"{max(v) * 1000:7.2f}" for k, v in phases.items()))
+
+
 def side_by_side(graders: list[dict[str, Any]], tree_cpu_s: float) -> str:
     """`batch -jN`: each grader process's submissions, and the whole class's steady part (from the first
     grade's start to the last one's end): wall and CPU per submission, how many cores were busy, and
@@ -249,7 +286,9 @@ def side_by_side(graders: list[dict[str, Any]], tree_cpu_s: float) -> str:
     graded = len(starts)
     out.append(f"steady part (first grade's start to last one's end): {wall:.2f} s for {graded} submissions "
                f"= {wall / graded * 1000:.0f} ms per submission")
-    out.append(f"a submission inside its grader process (median, 2nd on): {statistics.median(grades) * 1000:.0f} ms")
+    out.append(f"a submission inside its grader process (2nd on): median {statistics.median(grades) * 1000:.0f} ms, "
+               f"mean {statistics.mean(grades) * 1000:.0f} ms (compare the mean with the steady part: "
+               "a median leaves the slow grades out)")
     out.append(f"round trips: {trips / graded:.0f} per submission, {trip_s / max(1, trips) * 1000:.2f} ms each")
     out.append(f"CPU per submission: grader {grader_us / graded / 1000:.0f} ms + worker "
                f"{worker_us / max(1, workers) / 1000:.0f} ms (lock-down {lock_us / max(1, workers) / 1000:.0f})")

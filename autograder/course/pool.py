@@ -214,6 +214,7 @@ class GraderProcess:
         self.task, self.since = task, time.monotonic()
         # Absolute paths: the grader process works in its own folder, not in the caller's.
         results_path = os.path.abspath(task.results_path) if task.results_path else ""
+        timers.mark("task given")
         try:
             send(self.sock, {"op": "grade", "name": task.name, "path": os.path.abspath(task.path),
                              "seed": task.seed, "results_path": results_path})
@@ -572,6 +573,7 @@ def child_main(options: dict[str, Any]) -> int:
     try:
         while True:
             message = recv(sock)
+            timers.mark("task received")
             if message is None or message.get("op") != "grade":
                 return 0
             path, name, seed = Path(message["path"]), str(message["name"]), int(message["seed"])
