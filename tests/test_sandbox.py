@@ -3,6 +3,7 @@ and limits are enforced by the grader."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -224,6 +225,29 @@ def test_a_failed_cuda_initialisation_is_reported_and_the_worker_still_serves(zy
     outcome = session.exec_cells(["x = 41 + 1"])
     assert outcome.cells[0].status == "ok" and session.resolve("x", "cpu") == 42
     session.close()
+
+
+def test_close_without_waiting_still_kills_the_worker(zygote):
+    """close(wait=False), as the grader closes a CPU worker: the worker is killed through its pidfd at
+    once (it runs nothing more, even a cell that ignores every catchable signal), the pidfd is
+    released, and the kernel reaps it without anyone waiting on it."""
+    session = zygote.spawn(POLICY)
+    session.exec_cells(["import signal\nfor s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n"
+                        "    signal.signal(s, signal.SIG_IGN)\nx = 1"])
+    pid = session.pid
+    session.close(wait=False)
+    assert session.pidfd is None and not session.gone and not session.alive()
+    deadline, state = time.monotonic() + 10, "running"
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            state = "gone"
+        if state in ("gone", "X"):
+            break
+        time.sleep(0.01)
+    assert state in ("gone", "X")   # reaped (the zygote ignores SIGCHLD), not left a zombie
 
 
 def test_close_returns_only_once_the_worker_is_gone(zygote):

@@ -236,10 +236,12 @@ class Grader:
                                     misconceptions=self.misconceptions(slug))
                 sandbox = sandbox_record(session, policy)
                 with timers.span("close worker"):
-                    namespace.session.close()
+                    # a CPU worker's exit is not waited for (WorkerSession.close): only a CUDA
+                    # worker's must be over before its slot frees
+                    namespace.session.close(wait=policy.cuda)
             finally:
                 with timers.span("close worker"):
-                    session.close()
+                    session.close(wait=policy.cuda)
         finally:
             if slot is not None:
                 slot.release()

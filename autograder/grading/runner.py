@@ -154,48 +154,55 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
 def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
               submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget) -> list[TestReport]:
     reports: list[TestReport] = []
-    for test in tests:
-        for device in (devices if test.per_device else ["cpu"]):
-            budget.new_test()
-            # CUDA cases count for nobody unless the course says otherwise: the maximum must not
-            # depend on whether the grading machine has a GPU.
-            points = test.points if (device == "cpu" or gpu_points) else 0.0
-            start = time.perf_counter()
-            started = time.monotonic() if timers.ON else 0.0
-            exc: BaseException | None = runaway_reason(namespace, test)
-            if exc is not None:
-                pass  # it takes a function that ran away before: fails at once, nothing restarted
-            elif test.student_names and not namespace.alive():
-                exc = WorkerCrashed(KNOCK_ON)
-            else:
-                try:
-                    kwargs: dict[str, Any] = {}
-                    for p in test.params:
-                        if p == "device":
-                            kwargs[p] = device
-                        elif p == "rng":
-                            kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
-                        elif p == "submission":
-                            kwargs[p] = submission or SubmissionInfo(source="")
-                        elif p == "env":
-                            kwargs[p] = {}
-                        else:
-                            kwargs[p] = namespace.resolve(p, device)
-                    missing = [p for p in test.student_names if kwargs[p] is None]
-                    if missing:
-                        # a test may say why a name is missing (a cell that crashed on a mistake one of the
-                        # notebook's functions shows): on_missing(name, resolve) raises a named failure or
-                        # returns; resolve(other) is that name in the student's namespace (None if undefined)
-                        on_missing = getattr(test.func, "on_missing", None)
-                        if callable(on_missing):
-                            on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
-                        raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
-                                             "(or is None): run every cell, keep the given names")
-                    test.func(**kwargs)
-                except Exception as e:  # noqa: BLE001 - every failure becomes a report
-                    exc = e
-            reports.append(classify(test, device, points, exc, time.perf_counter() - start))
-            timers.add(f"test {test.question} {test.name}", started, time.monotonic())
+    # the names every case resolves, in the order it does (its parameters the runner does not fill):
+    # the worker's session asks for the next ones in the round trip of the one it must ask for
+    filled = ("device", "rng", "submission", "env")
+    runs = [(test, device) for test in tests for device in (devices if test.per_device else ["cpu"])]
+    order = [[p for p in test.params if p not in filled] for test, _device in runs]
+    for i, (test, device) in enumerate(runs):
+        expect = getattr(getattr(namespace, "session", None), "expect", None)
+        if callable(expect):
+            expect([p for names in order[i:] for p in names])
+        budget.new_test()
+        # CUDA cases count for nobody unless the course says otherwise: the maximum must not
+        # depend on whether the grading machine has a GPU.
+        points = test.points if (device == "cpu" or gpu_points) else 0.0
+        start = time.perf_counter()
+        started = time.monotonic() if timers.ON else 0.0
+        exc: BaseException | None = runaway_reason(namespace, test)
+        if exc is not None:
+            pass  # it takes a function that ran away before: fails at once, nothing restarted
+        elif test.student_names and not namespace.alive():
+            exc = WorkerCrashed(KNOCK_ON)
+        else:
+            try:
+                kwargs: dict[str, Any] = {}
+                for p in test.params:
+                    if p == "device":
+                        kwargs[p] = device
+                    elif p == "rng":
+                        kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
+                    elif p == "submission":
+                        kwargs[p] = submission or SubmissionInfo(source="")
+                    elif p == "env":
+                        kwargs[p] = {}
+                    else:
+                        kwargs[p] = namespace.resolve(p, device)
+                missing = [p for p in test.student_names if kwargs[p] is None]
+                if missing:
+                    # a test may say why a name is missing (a cell that crashed on a mistake one of the
+                    # notebook's functions shows): on_missing(name, resolve) raises a named failure or
+                    # returns; resolve(other) is that name in the student's namespace (None if undefined)
+                    on_missing = getattr(test.func, "on_missing", None)
+                    if callable(on_missing):
+                        on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
+                    raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
+                                         "(or is None): run every cell, keep the given names")
+                test.func(**kwargs)
+            except Exception as e:  # noqa: BLE001 - every failure becomes a report
+                exc = e
+        reports.append(classify(test, device, points, exc, time.perf_counter() - start))
+        timers.add(f"test {test.question} {test.name}", started, time.monotonic())
     return reports
 
 

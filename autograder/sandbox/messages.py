@@ -22,6 +22,8 @@ OPS: tuple[Op, ...] = ("exec", "resolve", "call", "call_ahead", "time_fresh", "e
 # (the worker refuses more; the grader never sends more).
 MAX_AHEAD = 12
 MAX_AHEAD_BYTES = 4 << 20
+# A resolve's `then` answers (ResolveRequest): each at most this many bytes; a larger one is asked alone.
+RESOLVE_THEN_BYTES = 1 << 20
 
 
 # --- grader -> worker ------------------------------------------------------------------------
@@ -32,9 +34,14 @@ class ExecRequest(TypedDict):
 
 
 class ResolveRequest(TypedDict):
+    """What `name` is (Reply.kind; a value's value). With `then`, the names the grader will ask for
+    next, in its order: the worker answers `name` and then each of them, one Reply each (`index`,
+    `more`, as call_ahead), as separate resolves would, in one round trip. A later name's reply over
+    RESOLVE_THEN_BYTES is `skipped` instead, and ends the request."""
     id: int
     op: Literal["resolve"]
     name: str
+    then: NotRequired[list[str]]  # at most MAX_AHEAD names
 
 
 class CallRequest(TypedDict):
@@ -124,9 +131,11 @@ class Reply(TypedDict):
     # on a reply to call or time_fresh (ok or not) and to exec: the kind of each name resolved so far,
     # as it is after the student's code ran (the grader resolves those again only for values)
     kinds: NotRequired[dict[str, Literal["missing", "unanswered", "callable", "value"]]]
-    # on a reply to call_ahead: which call of the request it answers, and whether another follows
+    # on a reply to call_ahead, or to a resolve with `then`: which call or name of the request it
+    # answers, and whether another follows
     index: NotRequired[int]
     more: NotRequired[bool]
+    skipped: NotRequired[bool]    # a resolve's `then` name not answered here (too large): ask it alone
 
 
 # --- grader <-> zygote -----------------------------------------------------------------------

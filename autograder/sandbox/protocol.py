@@ -257,9 +257,14 @@ def _decode_tensor(tree: dict) -> Any:
 
 
 # --- framing -----------------------------------------------------------------------------------
-def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:
+def frame_bytes(message: dict[str, Any]) -> bytes:
+    """The bytes `send_frame` writes for `message`: its length header, then its JSON."""
     body = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
-    sock.sendall(HEADER.pack(len(body)) + body)
+    return HEADER.pack(len(body)) + body
+
+
+def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:
+    sock.sendall(frame_bytes(message))
 
 
 def _recv_exact(sock: socket.socket, n: int, deadline: float | None, timeout: float | None,

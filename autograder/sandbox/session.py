@@ -26,8 +26,8 @@ from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
 from autograder.sandbox.isolation import cpu_seconds_of
-from autograder.sandbox.messages import (CUDA_INITS, MAX_AHEAD, MAX_AHEAD_BYTES, CudaInit, Op, WorkerPolicy,
-                                         jupyter_cell)
+from autograder.sandbox.messages import (CUDA_INITS, MAX_AHEAD, MAX_AHEAD_BYTES, RESOLVE_THEN_BYTES, CudaInit,
+                                         Op, WorkerPolicy, jupyter_cell)
 from autograder.results import CellReport
 
 if TYPE_CHECKING:
@@ -212,6 +212,11 @@ class WorkerSession:
         # takes its answer from here; anything sent to the worker first drops them all (the
         # student's state may have changed).
         self._ahead: list[tuple[str, str, Any, dict[str, Any]]] = []
+        # The names the tests will resolve next, in order (`expect`, from the runner), and the replies
+        # read ahead for them by the last resolve (its `then`): (name, reply), consumed in order.
+        # Anything sent to the worker drops them (student code may run).
+        self._expected: list[str] = []
+        self._resolved_ahead: list[tuple[str, dict[str, Any]]] = []
         try:
             ready, self.pid = _recv_ready(sock, timeout=30)
         except Exception:
@@ -251,9 +256,9 @@ class WorkerSession:
             raise WorkerTimeout("grading this submission", self.policy.submission_timeout_s)
         return min(limit, left)
 
-    def _recv(self, timeout: float, what: str) -> dict[str, Any]:
+    def _recv(self, timeout: float, what: str, max_bytes: int | None = None) -> dict[str, Any]:
         try:
-            return protocol.recv_frame(self.sock, max_bytes=self.policy.max_reply_mb << 20,
+            return protocol.recv_frame(self.sock, max_bytes=max_bytes or self.policy.max_reply_mb << 20,
                                        timeout=timeout, what=what)
         except (WorkerTimeout, WorkerCrashed) as e:
             self.kill(str(e))
@@ -264,6 +269,7 @@ class WorkerSession:
             raise WorkerCrashed(self.death_reason or "the worker had already stopped")
         self._next_id += 1
         self._ahead = []
+        self._resolved_ahead = []
         try:
             protocol.send_frame(self.sock, {"id": self._next_id, "op": op, **fields})
         except OSError:
@@ -314,12 +320,34 @@ class WorkerSession:
             self._kinds = {}   # student code runs: nothing known survives unless the reply says so
         rid = self._send(op, **fields)
         reply = self._recv(self._budget(timeout), what)
-        if reply.get("id") != rid:
+        if reply.get("id") != rid or ("then" in fields and reply.get("index") != 0):
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")
         if op in ("call", "time_fresh"):
             self._learn_kinds(reply.get("kinds"))
+        if "then" in fields and reply.get("more") is True:
+            self._read_resolved_ahead(rid, list(fields["then"]), timeout, what)
         return _answer(reply)
+
+    def _read_resolved_ahead(self, rid: int, names: list[str], timeout: float, what: str) -> None:
+        """The replies to a resolve's `then` names, each checked for its turn and capped at
+        RESOLVE_THEN_BYTES, kept for `resolve` to hand out in order; a `skipped` one ends them."""
+        ahead: list[tuple[str, dict[str, Any]]] = []
+        for i, name in enumerate(names, start=1):
+            reply = self._recv(self._budget(timeout), what, max_bytes=RESOLVE_THEN_BYTES + 1024)
+            if reply.get("id") != rid or reply.get("index") != i:
+                self.kill("forged reply")
+                raise ProtocolError("the worker sent a reply out of turn")
+            if reply.get("skipped") is True:
+                break
+            ahead.append((name, reply))
+            if reply.get("more") is not True:
+                break
+        else:
+            if ahead and ahead[-1][1].get("more") is True:   # more replies than names: a forgery
+                self.kill("forged reply")
+                raise ProtocolError("the worker sent a reply out of turn")
+        self._resolved_ahead = ahead
 
     def call_ahead(self, name: str, device: str, calls: list[dict[str, Any]], stop_after_s: float,
                    raw: Sequence[Any] = ()) -> tuple[int, bool]:
@@ -444,8 +472,15 @@ class WorkerSession:
             time.sleep(0.01)
         return not self.pid
 
-    def close(self) -> None:
-        """Ask the worker to exit, kill it, wait until it is gone, release the pidfd."""
+    def close(self, wait: bool = True) -> None:
+        """Ask the worker to exit, kill it, wait until it is gone, release the pidfd.
+
+        `wait=False` (a CPU worker whose grade is done): the same SIGKILL, through the same pidfd,
+        without waiting for the kernel to tear the process down (its exit, ~10-30 ms of unmapping a
+        torch process, runs on its own while the grader goes on; the zygote's SIGCHLD is ignored, so
+        the kernel reaps it). Nothing of the student runs after a SIGKILL is queued; what waiting buys
+        is only that its memory is free first, which a CUDA worker needs (its slot) and a CPU one
+        does not (`gone` then stays False: not seen)."""
         if timers.ON and not self._dead and self.pid:
             try:
                 timers.count("worker cpu us", int(cpu_seconds_of(self.pid) * 1e6))
@@ -460,7 +495,7 @@ class WorkerSession:
         self.kill("closed")
         if not self._closed:
             self._closed = True
-            self.gone = self.wait_gone()
+            self.gone = self.wait_gone() if wait else False
             if self.pidfd is not None:
                 os.close(self.pidfd)
                 self.pidfd = None
@@ -536,6 +571,16 @@ class WorkerSession:
         asked before is now (Worker.kinds). So a function is resolved once per test only where no
         call came before; a value is always read afresh. Every check a round trip would make first
         (a stopped worker, the submission's deadline, shrinking's deadline) is made here too."""
+        if self._resolved_ahead and not self._dead:
+            ahead_name, ahead_reply = self._resolved_ahead[0]
+            if ahead_name == name:
+                # read ahead by the last resolve, nothing sent since: what a resolve now would answer
+                self._resolved_ahead.pop(0)
+                self._check_time()
+                timers.count("resolve answered ahead")
+                return self._after_resolve(name, device, _answer(ahead_reply))
+            if name not in self._kinds:
+                self._resolved_ahead = []   # not the order they were read in: ask afresh
         kind = self._kinds.get(name)
         if kind is not None and not self._dead:
             until = _OPTIONAL_UNTIL.get()
@@ -545,7 +590,40 @@ class WorkerSession:
             timers.count("resolve from the last reply")
             return self._resolved(name, device, kind, None)
         self._asked.add(name)
-        reply = self.request("resolve", self.policy.call_timeout_s, f"reading {name}", name=name)
+        then = self._then(name)
+        self._asked.update(then)
+        reply = self.request("resolve", self.policy.call_timeout_s, f"reading {name}", name=name,
+                             **({"then": then} if then else {}))
+        return self._after_resolve(name, device, reply)
+
+    def expect(self, names: Sequence[str]) -> None:
+        """The names the tests will resolve next, in their order (the runner says so before each test):
+        a resolve that has to ask the worker asks for the following ones in the same round trip."""
+        self._expected = [n for n in names[:256] if type(n) is str]
+
+    def _then(self, name: str) -> list[str]:
+        """The distinct names expected after `name`'s first place in `expect`'s list (none if it is
+        not there), at most MAX_AHEAD."""
+        try:
+            at = self._expected.index(name)
+        except ValueError:
+            return []
+        out: list[str] = []
+        for n in self._expected[at + 1:]:
+            if n != name and n not in out:
+                out.append(n)
+                if len(out) == MAX_AHEAD:
+                    break
+        return out
+
+    def _check_time(self) -> None:
+        """What a round trip would check first: shrinking's deadline, the submission's."""
+        until = _OPTIONAL_UNTIL.get()
+        if until is not None and until - time.monotonic() <= 0:
+            raise CallCutShort("reading a name", "the grader's time for it was spent")
+        self._budget(self.policy.call_timeout_s)
+
+    def _after_resolve(self, name: str, device: str, reply: dict[str, Any]) -> object:
         kind = reply.get("kind")
         if kind in ("callable", "missing", "unanswered"):
             self._kinds[name] = kind

@@ -707,9 +707,10 @@ def _cell_error(e: BaseException, filename: str) -> str:
 class Worker:
     def __init__(self, sock: socket.socket, policy: dict[str, Any]) -> None:
         from autograder.sandbox import calls, protocol
-        from autograder.sandbox.messages import MAX_AHEAD, cell_filename  # preloaded by the zygote, like protocol
+        from autograder.sandbox.messages import (MAX_AHEAD, RESOLVE_THEN_BYTES,  # preloaded by the zygote,
+                                                 cell_filename)                  # like protocol
         self.protocol, self.calls, self.cell_filename = protocol, calls, cell_filename
-        self.max_ahead = MAX_AHEAD
+        self.max_ahead, self.resolve_then_bytes = MAX_AHEAD, RESOLVE_THEN_BYTES
         self.sock = sock
         self.policy = policy
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
@@ -791,6 +792,10 @@ class Worker:
         if op == "exec":
             self.exec_cells(rid, msg["cells"])
         elif op == "resolve":
+            then = msg.get("then")
+            if type(then) is list and then:
+                self.resolve_then(rid, msg["name"], then)
+                return True
             name = msg["name"]
             if len(self.watched) < MAX_WATCHED and type(name) is str and len(name) <= 200:
                 self.watched[name] = None
@@ -830,6 +835,34 @@ class Worker:
             self.send({"id": rid, "ok": False, "error": {"type": "ProtocolError", "message": f"unknown op {op!r}",
                                                          "traceback": ""}})
         return True
+
+    def resolve_then(self, rid: int, name: Any, then: list[Any]) -> None:
+        """Resolve `name`, then each name of `then` in order (messages.ResolveRequest): one reply each,
+        `index` i and `more`, exactly what separate resolves one after another would answer, since
+        nothing else runs between them. A later name's reply that would be larger than
+        RESOLVE_THEN_BYTES is not sent: a reply marked `skipped` ends the request instead (the
+        grader asks for that name on its own)."""
+        names = [name] + [n for n in then[:self.max_ahead] if type(n) is str]
+        for i, one in enumerate(names):
+            if len(self.watched) < MAX_WATCHED and type(one) is str and len(one) <= 200:
+                self.watched[one] = None
+            more = i + 1 < len(names)
+            tag = {"index": i, "more": more}
+            kind = self.kind(one)
+            if kind != "value":
+                self.send({"id": rid, "ok": True, "kind": kind, "value": None, **tag})
+                continue
+            try:
+                message = {"id": rid, "ok": True, "value": self.protocol.encode_value(self.ns[one]),
+                           "kind": "value", **tag}
+            except Exception as e:  # noqa: BLE001 - the student's value cannot be sent: an error reply
+                self.fail(rid, _error(e), tag=tag)
+                continue
+            frame = self.protocol.frame_bytes(message)
+            if i > 0 and len(frame) > self.resolve_then_bytes:
+                self.send({"id": rid, "ok": True, "index": i, "more": False, "skipped": True})
+                return
+            self.sock.sendall(frame)
 
     def call_ahead(self, rid: int, msg: dict[str, Any]) -> None:
         """Each call of the request in order, one reply each (messages.CallAheadRequest); the next

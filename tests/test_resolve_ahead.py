@@ -1,0 +1,114 @@
+"""A resolve the worker must answer also answers the names the tests will resolve next (`expect`, said
+by the runner), in one round trip: each answer is what a resolve of its own would have given at that
+moment, because nothing else reaches the worker in between; anything sent to it (a call) drops them,
+a name asked out of order is asked afresh, and a value too large to read ahead is asked alone."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from autograder.errors import NotAnswered, StudentCodeError
+from autograder.results import Isolation
+from autograder.sandbox import SandboxPolicy, Zygote
+from autograder.sandbox.messages import RESOLVE_THEN_BYTES
+
+from tests.conftest import FIXTURE_COURSE
+
+pytestmark = pytest.mark.sandbox
+
+POLICY = SandboxPolicy(cell_timeout_s=5, call_timeout_s=5, submission_timeout_s=60)
+
+CELL = """
+import torch
+a = 1
+b = torch.arange(4.0)
+answer = ...
+def f(x):
+    return x * 2
+def bump(x):
+    global a
+    a = a + 1
+    return x
+class Loud:
+    def __init__(self):
+        self.__dict__ = {}
+loud = Loud()
+big = torch.zeros(%d, dtype=torch.float64)
+""" % (RESOLVE_THEN_BYTES // 4)
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    z = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
+                                        str(FIXTURE_COURSE / "grading.yml")])
+    z.start()
+    yield z
+    z.close()
+
+
+@pytest.fixture
+def session(zygote):
+    s = zygote.spawn(POLICY)
+    assert [c.status for c in s.exec_cells([CELL]).cells] == ["ok"]
+    yield s
+    s.close()
+
+
+def requests(session) -> int:
+    return session._next_id
+
+
+def test_the_names_expected_next_come_in_one_round_trip(session):
+    session.expect(["a", "b", "f", "missing_name", "answer"])
+    sent = requests(session)
+    assert session.resolve("a", "cpu") == 1
+    assert torch.equal(session.resolve("b", "cpu"), torch.arange(4.0))
+    f = session.resolve("f", "cpu")
+    assert session.resolve("missing_name", "cpu") is None
+    with pytest.raises(NotAnswered):
+        session.resolve("answer", "cpu")
+    assert requests(session) == sent + 1
+    assert torch.equal(f(torch.ones(2)), torch.full((2,), 2.0))
+
+
+def test_a_call_drops_what_was_read_ahead(session):
+    session.expect(["a", "bump", "a", "b"])
+    assert session.resolve("a", "cpu") == 1
+    session.resolve("bump", "cpu")(torch.ones(1))
+    assert session.resolve("a", "cpu") == 2   # read afresh after the call, not the 1 read ahead
+    assert torch.equal(session.resolve("b", "cpu"), torch.arange(4.0))
+
+
+def test_a_name_asked_out_of_order_is_asked_afresh(session):
+    session.expect(["a", "b", "f"])
+    session.resolve("a", "cpu")
+    sent = requests(session)
+    assert callable(session.resolve("f", "cpu"))          # b skipped: the read-ahead is dropped
+    assert requests(session) == sent + 1
+    assert torch.equal(session.resolve("b", "cpu"), torch.arange(4.0))
+    assert requests(session) == sent + 2
+
+
+def test_a_large_value_is_not_read_ahead(session):
+    session.expect(["a", "big", "b"])
+    sent = requests(session)
+    assert session.resolve("a", "cpu") == 1
+    big = session.resolve("big", "cpu")                 # skipped by the worker: asked alone
+    assert requests(session) == sent + 2 and big.shape == (RESOLVE_THEN_BYTES // 4,)
+    assert torch.equal(session.resolve("b", "cpu"), torch.arange(4.0))
+    assert requests(session) == sent + 2               # b came with big's own request
+
+
+def test_a_value_that_cannot_cross_fails_when_asked_only(session):
+    session.expect(["a", "loud", "b"])
+    assert session.resolve("a", "cpu") == 1
+    with pytest.raises(StudentCodeError):
+        session.resolve("loud", "cpu")
+    assert torch.equal(session.resolve("b", "cpu"), torch.arange(4.0))
+
+
+def test_unexpected_names_are_resolved_alone(session):
+    session.expect([])
+    sent = requests(session)
+    assert session.resolve("a", "cpu") == 1 and requests(session) == sent + 1
+    assert session._resolved_ahead == []
