@@ -438,55 +438,70 @@ BLIND6_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # exp / row max: the key's "without dividing by the row sum: rows do not sum to 1" is the fix (as
         # blind5's q1_normalize_default_p2), though its "exp(scores) as weights" skips the division by the max
         "q1_normalised_by_row_max": ("weights_not_normalised",),
-        # mis-named on 2 of 5 failed tests: nondeterministic (the code has no randomness); 1 more is generic
+        # mis-named on 2 of 5 failed tests: nondeterministic (the code has no randomness); 1 more is generic;
+        # now named by returns_numpy_not_tensor on all 5 (naming7: two arrays compare as equal values)
         "q1_weights_as_numpy": ("returns_numpy_not_tensor",),
-        "q1_scores_upcast_to_float64": (),                      # raw dtype-mismatch crashes (dtype_changed would fit)
+        # raw dtype-mismatch crashes (dtype_changed would fit); now named by dtype_changed (naming7): the same
+        # call in float64 runs and is right
+        "q1_scores_upcast_to_float64": ("dtype_changed",),
         "q1_scores_keys_by_queries": ("scores_transposed",),
-        "q2_all_pairs_of_one_product": (),                      # not caught
+        # not caught; now named by variance_over_all_pairs (naming7: replayed on two seeded generators)
+        "q2_all_pairs_of_one_product": ("variance_over_all_pairs",),
         "q4_entropy_mean_over_keys": ("entropy_mean_not_sum",),
-        "q4_table_key_lower_case": (),                          # "missing the key(s) ['H_raw']": clear, no key
-        "q4_table_scaled_by_number_of_keys": (),
-        "q5_answer_content_not_letter": (),
+        # "missing the key(s) ['H_raw']": clear, no key; now named by table_key_misspelled (naming7)
+        "q4_table_key_lower_case": ("table_key_misspelled",),
+        "q4_table_scaled_by_number_of_keys": ("scale_by_T",),  # now named by scale_by_T: c = sqrt(5) fitted (naming7)
+        "q5_answer_content_not_letter": ("answer_option_text",),  # now named by answer_option_text (naming7)
         "q8_values_from_W_K": ("same_projection",),             # W_K for both K and V
-        "q8_heads_summed": (),
-        "q8_attention_maps_averaged": (),
+        "q8_heads_summed": ("mha_heads_summed",),               # now named by mha_heads_summed (naming7)
+        "q8_attention_maps_averaged": ("mha_attention_maps_averaged",),  # now named by it (naming7)
     },
     # judged from `measure attention-pipeline --set blind6 -v`: () where the grader named nothing
     "attention-pipeline": {
-        "q01_elementwise_projection": (),                       # raw size-mismatch crashes
+        "q01_elementwise_projection": ("elementwise_product",),  # raw size-mismatch crashes; now named by elementwise_product (naming7)
         "q02_scale_from_sequence_length": ("scale_by_T",),      # sqrt(Q.shape[-2]), the number of queries
         # -finfo.min is finfo.max; its message says the blocked entries hold finfo.max (as blind4's q04_finfo_max)
         "q04_positive_fill": ("mask_not_dtype_min",),
-        "q04_built_in_float64": (),                             # a clear dtype message, but no key
+        "q04_built_in_float64": ("mask_dtype_ignored",),        # a clear dtype message, but no key; now named by mask_dtype_ignored (naming7)
         # E / E.sum() over the whole tensor: the key's fix "divide by the row sum: rows do not sum to 1" is this
         # one's (as blind5's q1_normalize_default_p2), though its "without dividing" is not literally the code;
-        # sdpa-from-scratch's softmax_global_sum would be exact; 4 of 5 failed tests say only what differs
-        "q05_softmax_over_all_axes": ("weights_not_normalised",),
+        # sdpa-from-scratch's softmax_global_sum would be exact; 4 of 5 failed tests say only what differs;
+        # now named by softmax_global_sum on every test (naming7)
+        "q05_softmax_over_all_axes": ("weights_not_normalised", "softmax_global_sum"),
         "q07_mask_size_from_first_axis": ("batched_input_unsupported",),  # its text: X.shape[0] is the batch size
-        "q08_weights_normalised_by_mean": (),
-        "q09_cumsum_on_wrong_axis": (),                         # says only "NaN or inf"
-        "q10_log_of_one_plus_a": (),
+        "q08_weights_normalised_by_mean": ("nw_wrong_denominator",),  # now named by nw_wrong_denominator (naming7)
+        # says only "NaN or inf"; now named by prefix_average_count_wrong_axis (naming7)
+        "q09_cumsum_on_wrong_axis": ("prefix_average_count_wrong_axis",),
+        "q10_log_of_one_plus_a": ("entropy_log_shifted",),      # now named by entropy_log_shifted (naming7)
         "q11_max_rank_is_T": ("rank_bounded_by_T", "rank_is_T"),  # T = 100 for a rank at most d_k
-        "q12_output_d_v_by_d_k": (),
-        "q13_cross_scores_from_values": (),                     # raw shape-mismatch crashes
+        "q12_output_d_v_by_d_k": ("param_count_wo_wrong_size",),  # now named by param_count_wo_wrong_size (naming7)
+        # raw shape-mismatch crashes; now named by scores_from_values from a d_v = d_k re-run (naming7)
+        "q13_cross_scores_from_values": ("scores_from_values",),
     },
     # judged from `measure sdpa-from-scratch --set blind6 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
-        "q1_output_pooled_over_queries": (),     # generic: "out_shape is not the shape of the attention output"
-        "q2_variance_of_the_queries": (),        # generic: "raw_score_var is not the variance of the raw scores"
+        # generic: "out_shape is not the shape of the attention output"; now named by shape_axis_dropped (naming7)
+        "q1_output_pooled_over_queries": ("shape_axis_dropped",),
+        # generic: "raw_score_var is not the variance of the raw scores"; now named by variance_of_an_input (naming7)
+        "q2_variance_of_the_queries": ("variance_of_an_input",),
         # mis-named: q5 says pos_inf_fill (+inf fill) but the fill is -inf; the softmax subtracts the mean, not
         # the max, so a -inf entry makes the mean -inf: no_max_subtraction names the fix
-        "q3_centred_by_mean": ("no_max_subtraction",),
+        # now named by softmax_subtracts_mean (naming7): float64 probes 0, -1, -inf and 1000, 0, 0, 0
+        "q3_centred_by_mean": ("no_max_subtraction", "softmax_subtracts_mean"),
         # e.sum(dim).unsqueeze(0) broadcasts exactly as e.sum(dim) does; the fix is keepdim=True, as the key says
         "q3_sum_axis_restored_at_front": ("reduction_without_keepdim",),
-        "q4_list_of_lists": (),                  # generic: "should be a torch.Tensor, got list"
+        # generic: "should be a torch.Tensor, got list"; now named by returns_list_not_tensor (naming7)
+        "q4_list_of_lists": ("returns_list_not_tensor",),
         "q5_dot_T_on_batched_keys": ("fixed_axes",),  # the key's text names K.T on a batched tensor
         "q5_bool_mask_added_to_scores": ("mask_added",),
         "q5_scale_from_d_v": ("scale_by_d_v",),
-        "q5_output_squeezed": (),                # generic: only the timing test fails, "returned wrong values"
+        # generic: only the timing test fails, "returned wrong values"; now named by size_one_axis_dropped
+        # (naming7: a batch-of-one call)
+        "q5_output_squeezed": ("size_one_axis_dropped",),
         "q6_scores_keys_by_queries": ("scores_transposed",),
         "q8_entries_of_Q": ("entries_of_Q",),
-        "q8_madds_halved_for_symmetry": (),      # generic: "score_madds is not the number of multiply-adds"
+        # generic: "score_madds is not the number of multiply-adds"; now named by count_halved_symmetric (naming7)
+        "q8_madds_halved_for_symmetry": ("count_halved_symmetric",),
     },
 }
 

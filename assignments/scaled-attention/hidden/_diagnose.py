@@ -37,6 +37,32 @@ def _crash_named(e: StudentCodeError, Q, K) -> Misconception | None:
     return None
 
 
+DTYPE_CRASH = re.compile(r"same dtype|scalar type|dtype.* != |expected .*(Double|Float|Half).* but (got|found)")
+
+
+def dtype_mix_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """A crash of torch's dtype-mismatch kind ('expected m1 and m2 to have the same dtype', 'expected scalar
+    type ...') on inputs that are not float64, named dtype_changed when the same call on the same values
+    in float64 runs and both results are right: something inside was cast to float64 and mixed with the
+    input's dtype."""
+    if Q.dtype == torch.float64 or e.exc_type != "RuntimeError" or not DTYPE_CRASH.search(e.message or ""):
+        return None
+    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    try:
+        out = fn(Q64, K64, V64, d_k)
+    except StudentCodeError:
+        return None
+    right = ref.attention(Q64, K64, V64, d_k)
+    if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(type(p) is torch.Tensor for p in out)
+            and all(p.dtype == torch.float64 and matching_variants(p, {"right": r}, torch.float64)
+                    for p, r in zip(out, right))):
+        return None
+    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on {Q.dtype} "
+                         "inputs; on the same values in float64 it runs and both results are right, so a float64 "
+                         "tensor made inside meets a " + str(Q.dtype).replace("torch.", "") + " input: "
+                         + describe("dtype_changed"))
+
+
 def _batched_rerun(fn, Q, K, V, d_k) -> bool:
     """Whether the same call on a batch of one (Q[None], K[None], V[None]) runs and is simply right: code
     that works only on 3-D inputs."""
@@ -60,7 +86,7 @@ def call_pair(fn, Q, K, V, d_k):
     try:
         value = call(fn, Q, K, V, d_k, what="attention")
     except StudentCodeError as e:
-        named = _crash_named(e, Q, K)
+        named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -191,11 +217,18 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         raise
     except AssertionError as failure:
         if fn is not None:   # nothing named: a second call that differs shows randomness (dropout left on)
-            raise_if_nondeterministic(fn, (Q, K, V, d_k), {}, pair, what="attention")
+            _raise_if_random(fn, Q, K, V, d_k, pair)
         said = rows_summary(weights, "the weight matrix") if part == "weights" else ""
         if not said:
             raise
         raise AssertionError(f"{failure}{said}") from None
+
+
+def _raise_if_random(fn, Q, K, V, d_k, pair):
+    """nondeterministic when a second call differs, and only for a pair of two tensors: the engine's comparison
+    knows tensors and numbers, so two NumPy arrays (or lists) of the same values would read as different."""
+    if isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair):
+        raise_if_nondeterministic(fn, (Q, K, V, d_k), {}, pair, what="attention")
 
 
 def answer_part(fn, index):
@@ -215,7 +248,7 @@ def check_layout(fn, Q, K, V, what):
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
-            raise_if_nondeterministic(fn, (Q, K, V, d_k), {}, pair, what="attention")
+            _raise_if_random(fn, Q, K, V, d_k, pair)
     except StudentCodeError:
         pass
     args = TensorArgs({"Q": Q, "K": K, "V": V, "d_k": Derived(lambda t: t["Q"].shape[-1])},
@@ -353,7 +386,27 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         for f in range(n_heads):
             heads = _mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h, roles=roles, f=f: f if r in roles else h)
             out[f"mha_head_slice_fixed/{roles}_{f}"] = torch.cat(heads, dim=-1) @ W
+    out.update(averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def head_maps(X, W_Q, W_K, W_V, n_heads):
+    """Each head's (T, T) attention weights, float64."""
+    d_k = X.shape[-1] // n_heads
+    Q, K = X.double() @ W_Q.double(), X.double() @ W_K.double()
+    return [ref.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], K[:, :1], d_k)[1]
+            for h in range(n_heads)]
+
+
+def averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """The heads' attention maps merged into one map (their mean, as nn.MultiheadAttention's
+    average_attn_weights returns for display, or their sum) and that map applied to the full V, or per head to
+    each head's V: mha_attention_maps_averaged."""
+    maps = torch.stack(head_maps(X, W_Q, W_K, W_V, n_heads))
+    V = X.double() @ W_V.double()
+    W = W_O.double()
+    return {f"mha_attention_maps_averaged/{how}": (m @ V) @ W
+            for how, m in (("mean", maps.mean(dim=0)), ("sum", maps.sum(dim=0)))}
 
 
 def heads_missing(fn, e, X, Ws, n_heads):
@@ -417,6 +470,15 @@ def heads_through_w_o(got, X, Ws, n_heads):
         order = [x[0] for x in holds]
         return "mha_heads_reordered", (f"read back through W_O, its column blocks hold the right heads in the order "
                                        f"{order}: " + describe("mha_heads_reordered"))
+    stacked = torch.stack(heads)
+    for how, merged in (("summed", stacked.sum(dim=0)), ("averaged", stacked.mean(dim=0))):
+        blocks = [h for h in range(n_heads) if same(concat[:, h * d_k:(h + 1) * d_k], merged)]
+        rest = [h for h in range(n_heads) if h not in blocks]
+        if blocks and all(same(concat[:, h * d_k:(h + 1) * d_k], torch.zeros_like(merged)) for h in rest):
+            where = "every block" if not rest else f"block(s) {blocks} (the others zero)"
+            return "mha_heads_summed", (f"read back through W_O, {where} of the merged heads is the {how} output "
+                                        f"of the {n_heads} heads (columns h * d_k to (h + 1) * d_k, d_k = {d_k}): "
+                                        + describe("mha_heads_summed"))
     said = columns_permuted(concat, torch.cat(heads, dim=-1), n_heads, same)
     if said:
         return "mha_heads_interleaved", f"read back through W_O, {said}: " + describe("mha_heads_interleaved")
@@ -509,6 +571,66 @@ def raise_if_column_squared(table, expected):
                             "is right: " + describe("table_variance_as_std"))
 
 
+def _spelling(key) -> str:
+    """A key without case, spaces, underscores or other punctuation: 'h_raw', 'H-raw', 'Hraw' are 'hraw'."""
+    return re.sub(r"[^0-9a-z]", "", str(key).lower())
+
+
+def raise_if_key_misspelled(row, missing, i):
+    """Each missing key of row i present under a key that differs from it only in case or punctuation
+    ('h_raw', 'H raw', 'Hraw' for 'H_raw'): table_key_misspelled, with the keys to rename."""
+    found = {}
+    for want in missing:
+        same = [k for k in row if isinstance(k, str) and k != want and _spelling(k) == _spelling(want)]
+        if len(same) != 1:
+            return
+        found[want] = same[0]
+    said = ", ".join(f"{got!r} for {want!r}" for want, got in found.items())
+    raise Misconception("table_key_misspelled", f"row {i} of entropy_table spells its key(s) {said}: "
+                        + describe("table_key_misspelled"))
+
+
+def _raw_scores_at(d, seed):
+    """The lesson's five raw scores (q @ k.T)[0] for one d at one seed, float32 (torch.manual_seed's stream)."""
+    g = torch.Generator().manual_seed(seed)
+    q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)
+    return (q @ k.T)[0]
+
+
+def raise_if_table_scale(table, expected, dims, seed):
+    """The raw columns right and the scaled ones those of raw / c for another c than sqrt(d), c fitted per row
+    from the two stds (the entropy then checked with that c): one c for every d is a constant where sqrt(d)
+    belongs, sqrt(5) the number of keys (scale_by_T), another constant wrong_scale_constant; a c that changes
+    with d is said in the message (which rows, which c) and named nothing."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
+        return
+    got, want = table.double(), expected.double()
+    if not all(matching_variants(got[:, c], {"right": want[:, c]}, torch.float32) for c in (0, 2)) \
+            or matching_variants(got[:, 1], {"right": want[:, 1]}, torch.float32):
+        return
+    cs = []
+    for i, d in enumerate(dims):
+        if not float(got[i, 1]) > 0:
+            return
+        c = float(got[i, 0] / got[i, 1])
+        scaled = _raw_scores_at(d, seed).double() / c
+        if not matching_variants(torch.tensor([float(scaled.std()), float(ref.softmax_entropy(scaled))]),
+                                 {"v": got[i, [1, 3]]}, torch.float32):
+            return
+        cs.append(c)
+    if max(cs) - min(cs) <= 1e-3 * max(cs) and len(dims) > 1:
+        c = sum(cs) / len(cs)
+        if abs(c / math.sqrt(5) - 1) < 1e-3:
+            raise Misconception("scale_by_T", f"the table's scaled columns are those of raw / {c:.4g} for every d: "
+                                "sqrt(5), the number of keys: " + describe("scale_by_T") + "; divide by sqrt(d)")
+        what = " (5, the number of keys)" if abs(c / 5 - 1) < 1e-3 else ""
+        raise Misconception("wrong_scale_constant", f"the table's scaled columns are those of raw / {c:.4g}{what} "
+                            f"for every d, where each row divides by sqrt(d): " + describe("wrong_scale_constant"))
+    said = ", ".join(f"d = {d}: c = {c:.4g} (sqrt(d) = {math.sqrt(d):.4g})" for d, c in zip(dims, cs))
+    raise AssertionError(f"the entropy table's raw columns are right; its scaled columns are those of raw / c with "
+                         f"{said}: each row divides by sqrt(d)")
+
+
 def _row_at(d, seed):
     """The lesson's row (raw_std, scaled_std, H_raw, H_scaled) for one d at one seed, float32."""
     return torch.tensor([[float(r[k]) for k in TABLE_COLUMNS] for r in ref.entropy_table((d,), seed)])
@@ -592,3 +714,105 @@ def columns_permuted(concat, right, n_heads, same):
         return ("its columns are the right heads' columns interleaved head by head (column j * n_heads + h holds "
                 "head h's column j, what torch.stack(heads, dim=-1).reshape(T, d_model) gives)")
     return "its columns are the right heads' columns in another order, not head 0's block first, then head 1's, ..."
+
+
+# --- a multiple-choice answer written as its option's text (issue 21, seventh round) ------------------------
+
+# each question's options as the notebook words them, and the short ways of writing the formula ones
+OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "q5_answer": {"A": ("1", "1, whatever d_k is", "one"), "B": ("sqrt(d_k)", "d_k ** 0.5", "d_k^(1/2)", "sqrt d_k"),
+                  "C": ("d_k", "dk"), "D": ("d_k^2", "d_k ** 2", "d_k * d_k", "d_k squared")},
+    "q6_answer": {"A": ("A weighted average of all the rows of X, with weights softmax_j(X_i . X_j / sqrt(d_k))",),
+                  "B": ("X_i itself, since each token attends only to itself",),
+                  "C": ("The single row X_j whose dot product with X_i is largest",),
+                  "D": ("The plain (unweighted) mean of the rows of X",)},
+    "q7_answer": {"A": ("It returns the value of the key that equals the query exactly, like the table does",),
+                  "B": ("It only works when the keys are sorted",),
+                  "C": ("It returns the value of the best-scoring key only, so it is an argmax and has no useful "
+                        "gradient",),
+                  "D": ("It scores the query against every key and returns a softmax-weighted mix of all the values: "
+                        "a soft, differentiable version of the lookup (kernel regression with an exponential kernel)",)},
+}
+
+
+def _plain(text: str) -> str:
+    """Lower case, letters and digits only, after spelling out the symbols a formula may be typed with."""
+    text = text.lower().replace("\u221a", "sqrt").replace("\u00b2", "2").replace("\\sqrt", "sqrt")
+    for word in ("\\mathrm", "\\big", "\\cdot", "\\top"):
+        text = text.replace(word, " ")
+    return re.sub(r"[^0-9a-z]", "", text)
+
+
+def option_of_text(question: str, value) -> str | None:
+    """The letter whose option `value` writes out: the same letters and digits as one of its texts, or for a
+    long option (a sentence) at least 15 of them that only that option's text contains. None otherwise."""
+    if not isinstance(value, str) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+        return None     # a letter however it is dressed ("(D)", "d."): expect_choice reads it
+    if value.strip().strip("()").strip().isdigit():
+        return None     # an option's number (or q5's option A, "1"): expect_choice says both readings
+    said = _plain(value)
+    if not said:
+        return None
+    hits = {letter for letter, texts in OPTIONS[question].items() if any(_plain(t) == said for t in texts)}
+    if not hits and len(said) >= 15:
+        hits = {letter for letter, texts in OPTIONS[question].items() if any(said in _plain(t) for t in texts)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def raise_if_option_text(question: str, value, answer: str, wrong) -> None:
+    """A multiple-choice answer that writes out an option's text instead of its letter: answer_option_text
+    when it is the right option (only the letter is missing); a wrong option's misconception, when it has
+    one, with the letter said."""
+    letter = option_of_text(question, value)
+    if letter is None:
+        return
+    shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."
+    if letter == answer:
+        raise Misconception("answer_option_text", f"{question} is {shown!r}, the text of option {letter}, the right "
+                            f"one: " + describe("answer_option_text") + f' (here "{letter}")')
+    key = wrong.get(letter)
+    if key:
+        raise Misconception(key, f"{question} is {shown!r}, the text of option {letter}, which is not the best "
+                            f"answer: that choice reflects {describe(key)}; answer with one letter")
+
+
+# --- Var(q.k) over every (q_i, k_j) pair of one product (issue 21, seventh round) -------------------------
+
+def _all_pairs_values(d_k, n, seed):
+    """(right, all_pairs): dot_product_variance(d_k, n, generator seeded `seed`) drawn right (float32 and float64
+    draws), and taken over all n^2 entries of q @ k.T of the same draws."""
+    right, pairs = [], []
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(n, d_k, generator=g, dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        right.append(float((q * k).sum(-1).var()))
+        pairs.append(float((q @ k.T).var()))
+    return right, pairs
+
+
+def _replays(value, values) -> bool:
+    return isinstance(value, (int, float)) and any(abs(value - v) <= 2e-5 * max(abs(v), 1e-12) for v in values)
+
+
+def raise_if_all_pairs(fn, value, d_k, n, seed) -> None:
+    """variance_over_all_pairs: the estimate is, to rounding, the variance over all n^2 entries of q @ k.T on
+    the same generator's draws, and not the right n paired dot products; confirmed on a second seed, so that
+    a right estimator drawing its numbers another way cannot match both by chance (about 1e-3 each). The
+    expected value is the same d_k, so the 10% band of the other tests cannot see it."""
+    right, pairs = _all_pairs_values(d_k, n, seed)
+    if _replays(value, right) or not _replays(value, pairs):
+        return
+    seed2 = (seed * 7919 + 1) % (2**31 - 1)
+    try:
+        again = fn(d_k, n, torch.Generator().manual_seed(seed2))
+    except StudentCodeError:
+        return
+    again = again.item() if type(again) is torch.Tensor and again.numel() == 1 else again
+    right2, pairs2 = _all_pairs_values(d_k, n, seed2)
+    if _replays(again, right2) or not _replays(again, pairs2):
+        return
+    raise Misconception("variance_over_all_pairs", f"for d_k = {d_k}, n_samples = {n} the result is, on two "
+                        f"generators, the variance of all {n}x{n} entries of q @ k.T drawn from them: "
+                        + describe("variance_over_all_pairs"))
+

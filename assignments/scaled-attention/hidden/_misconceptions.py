@@ -80,6 +80,9 @@ MISCONCEPTIONS = {
     "variance_of_the_mean": "returning a statistic of the sample mean (the variance divided by n_samples, var / n, "
                             "or the standard error std / sqrt(n)) instead of the variance of the dot products "
                             "themselves: return dots.var()",
+    "variance_over_all_pairs": "taking the variance over all n^2 entries of q @ k.T (every q_i with every k_j) "
+                               "instead of over the n paired dot products q_i . k_i: the pairs share their vectors, "
+                               "so they are not n^2 independent samples; compute (q * k).sum(dim=-1)",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     # entropy
@@ -131,6 +134,8 @@ MISCONCEPTIONS = {
     "self_attention_identity": "thinking a token in self-attention attends only to itself",
     "attention_needs_sorted_keys": "thinking attention searches the keys in order (so they must be sorted): it "
                                    "scores every key at once, in any order",
+    "answer_option_text": "answering a multiple-choice question with the option's text (its formula or sentence) "
+                          "instead of its letter: the answer is the letter as a string",
     # multi-head attention
     "mha_scale_by_d_model": "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)",
     "mha_split_without_transpose": "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, "
@@ -170,7 +175,15 @@ MISCONCEPTIONS = {
     "mha_heads_interleaved": "merging the heads with their columns interleaved (torch.stack(heads, dim=-1) then a "
                              "reshape to (T, d_model), or another axis order) instead of side by side: "
                              "torch.cat(heads, dim=-1) puts head h's d_k columns at h * d_k to (h + 1) * d_k",
+    "mha_heads_summed": "adding (or averaging) the heads' outputs into one (T, d_k) block instead of "
+                        "concatenating them side by side: torch.cat(heads, dim=-1) keeps head h in columns h * d_k "
+                        "to (h + 1) * d_k, each multiplied by its own rows of W_O",
+    "mha_attention_maps_averaged": "merging the heads' attention maps into one (their mean, as "
+                                   "nn.MultiheadAttention returns for display, or their sum) and mixing the values "
+                                   "with it: each head applies its own weights to its own d_k columns of V",
     # entropy table
+    "table_key_misspelled": "spelling a key of the table differently (another case or punctuation, 'h_raw' for "
+                            "'H_raw'): dict keys are exact strings, so the key the table asks for is missing",
     "loop_index_as_d": "looping over the positions (for i in range(len(dims))) and using the position i (or i + 1) "
                        "as d instead of the dims themselves: loop with for d in dims",
     # dtype (the same text as sdpa-from-scratch's and attention-pipeline's)

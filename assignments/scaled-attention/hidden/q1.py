@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     assert_plain_tensor,
     describe,
     raise_if_nondeterministic,
+    raise_if_other_container,
     matching_variants,
     randn,
     register_misconceptions,
@@ -66,6 +67,8 @@ def test_float32_square(attention, device, rng):
 def test_weight_rows_sum_to_one(attention, rng):
     Q, K, V = D.draw_inputs(rng, 4, 9, 16, 3, torch.float32, scale=3.0)
     pair = D.call_pair(attention, Q, K, V, 16)
+    raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1], "the weight matrix",
+                             dtype=Q.dtype)
     w = assert_plain_tensor(pair[1], "weights")
     if tuple(w.shape) != (4, 9):
         raise AssertionError(f"weights should have shape (T_q, T_k) = (4, 9), got {tuple(w.shape)}")

@@ -25,6 +25,19 @@ register_misconceptions(__file__)
 N = 10_000
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _number(value, what):
     return expect_number(value, what)
 
@@ -181,6 +194,7 @@ def test_draws_from_generator(dot_product_variance, rng):
     if abs(a - b) > 1e-9 * max(1.0, abs(a)):
         raise Misconception("ignores_generator", "two generators with the same seed gave different results: "
                             f"this matches {describe('ignores_generator')}")
+    D.raise_if_all_pairs(dot_product_variance, a, 16, 2000, seed)
     if type(first) is torch.Tensor:
         raise Misconception("returns_tensor_not_number", f"dot_product_variance returns a tensor of shape "
                             f"{tuple(first.shape)}, not a Python float: " + describe("returns_tensor_not_number"))

@@ -131,6 +131,7 @@ def _table(rows, dims):
             raise AssertionError(f"row {i} of entropy_table should be a dict, got {type(row).__name__}")
         missing = [k for k in ref.ENTROPY_TABLE_KEYS if k not in row]
         if missing:
+            D.raise_if_key_misspelled(row, missing, i)
             raise AssertionError(f"row {i} of entropy_table is missing the key(s) {missing}")
         for key in ref.ENTROPY_TABLE_KEYS:
             value = row[key]
@@ -199,6 +200,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
         except AssertionError:
             # what nothing above names: a std column squared, or every row drawn at another seed
             D.raise_if_column_squared(table, expected)
+            D.raise_if_table_scale(table, expected, dims, seed)
             D.raise_if_reseeded(table, dims, seed, lambda s: _table(call(fn, dims=dims, seed=s, what="entropy_table"),
                                                                    dims))
             raise

@@ -10,7 +10,21 @@ points = 1
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 @test_case(points=1, hidden=True)
 def test_q6_answer(q6_answer):
+    D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
