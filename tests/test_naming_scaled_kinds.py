@@ -294,3 +294,106 @@ def test_other_non_letters_are_not_an_option_number(value):
     with pytest.raises(AssertionError) as e:
         expect_choice(value, "q5_answer", answer="C", choices="ABCD")
     assert not isinstance(e.value, Misconception)
+
+
+# --- issue 21, naming7: blind6's misses as kinds ------------------------------------------------------------
+
+def _student(fn):
+    """fn as the sandbox hands it back: a RuntimeError inside becomes StudentCodeError."""
+    def proxy(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except RuntimeError as e:
+            raise StudentCodeError("RuntimeError", str(e), "") from None
+    return proxy
+
+
+def _upcast_scores(Q, K, V, d_k):
+    w = torch.softmax(Q.double() @ K.double().T / math.sqrt(d_k), dim=-1)
+    return w @ V, w
+
+
+def _upcast_and_wrong(Q, K, V, d_k):
+    w = torch.softmax(Q.double() @ K.double().T / d_k, dim=-1)
+    return w @ V, w
+
+
+@pytest.mark.parametrize("fn, named", [(_upcast_scores, True), (_upcast_and_wrong, False)])
+def test_a_dtype_mismatch_crash_is_dtype_changed_only_when_float64_is_right(fn, named):
+    Q, K, V = _qkv(torch.float32)
+    with pytest.raises(StudentCodeError) as crash:
+        _student(fn)(Q, K, V, 12)
+    got = D.dtype_mix_crash(_student(fn), crash.value, Q, K, V, 12)
+    assert (got is not None and got.key == "dtype_changed") is named
+    assert D.dtype_mix_crash(_student(fn), StudentCodeError("RuntimeError", "boom", ""), Q, K, V, 12) is None
+
+
+def _all_pairs(d_k, n, g, scaled=False):
+    q, k = torch.randn(n, d_k, generator=g), torch.randn(n, d_k, generator=g)
+    return float((q @ k.T / (math.sqrt(d_k) if scaled else 1.0)).var())
+
+
+def _paired_through_diagonal(d_k, n, g, scaled=False):
+    q, k = torch.randn(n, d_k, generator=g), torch.randn(n, d_k, generator=g)
+    return float((q @ k.T).diagonal().var())
+
+
+def test_variance_over_all_pairs_is_named_and_a_right_estimate_is_not():
+    with pytest.raises(Misconception) as named:
+        D.raise_if_all_pairs(_all_pairs, _all_pairs(16, 600, torch.Generator().manual_seed(5)), 16, 600, 5)
+    assert named.value.key == "variance_over_all_pairs"
+    D.raise_if_all_pairs(_paired_through_diagonal, _paired_through_diagonal(16, 600, torch.Generator().manual_seed(5)),
+                         16, 600, 5)
+
+
+def test_a_key_differing_in_case_or_punctuation_is_misspelled_and_another_key_is_not():
+    for spelled in ("h_raw", "H-raw", "Hraw", "H raw"):
+        with pytest.raises(Misconception) as named:
+            D.raise_if_key_misspelled({"d": 4, spelled: 1.0}, ["H_raw"], 0)
+        assert named.value.key == "table_key_misspelled" and repr(spelled) in str(named.value)
+    D.raise_if_key_misspelled({"d": 4, "entropy_raw": 1.0}, ["H_raw"], 0)        # another word: not named
+    D.raise_if_key_misspelled({"d": 4, "h_raw": 1.0, "hraw": 2.0}, ["H_raw"], 0)  # two readings: not named
+
+
+def _table_with(dims, seed, c):
+    rows = []
+    for d in dims:
+        raw = D._raw_scores_at(d, seed)
+        s = raw / c(d)
+        rows.append([float(raw.std()), float(s.std()), float(sa.softmax_entropy(raw)), float(sa.softmax_entropy(s))])
+    return torch.tensor(rows)
+
+
+@pytest.mark.parametrize("c, key", [(lambda d: math.sqrt(5), "scale_by_T"), (lambda d: 5.0, "wrong_scale_constant"),
+                                    (lambda d: d ** 0.6, None), (lambda d: math.sqrt(d), "right")])
+def test_the_table_scale_is_fitted_per_row(c, key):
+    dims, seed = (4, 16, 64), 3
+    expected = _table_with(dims, seed, math.sqrt)
+    table = _table_with(dims, seed, c)
+    if key == "right":
+        D.raise_if_table_scale(table, expected, dims, seed)
+        return
+    with pytest.raises(AssertionError) as failed:
+        D.raise_if_table_scale(table, expected, dims, seed)
+    assert getattr(failed.value, "key", None) == key
+    if key is None:
+        assert "d = 16: c = 5.278" in str(failed.value)
+
+
+@pytest.mark.parametrize("value, letter", [("d_k", "C"), ("$d_k$", "C"), ("sqrt(d_k)", "B"), ("\u221ad_k", "B"),
+                                           ("d_k\u00b2", "D"), ("d_k ** 2", "D"), ("(D)", None), ("d.", None),
+                                           ("1", None), ("C", None), ("variance", None)])
+def test_an_option_written_out_maps_to_its_letter_and_a_letter_does_not(value, letter):
+    assert D.option_of_text("q5_answer", value) == letter
+
+
+def test_heads_summed_or_averaged_are_read_back_through_w_o():
+    X = _r(5, 24, seed=4)
+    Ws = [_r(24, 24, seed=10 + i) / math.sqrt(24) for i in range(4)]
+    heads = torch.stack(D._mha_heads(X, *Ws[:3], 3))
+    for merged in (heads.sum(0).repeat(1, 3), heads.mean(0).repeat(1, 3),
+                   torch.cat([heads.sum(0), torch.zeros(5, 16, dtype=X.dtype)], dim=1)):
+        assert D.heads_through_w_o(merged @ Ws[3], X, Ws, 3)[0] == "mha_heads_summed"
+    assert D.heads_through_w_o(torch.cat(list(heads), dim=1) @ Ws[3], X, Ws, 3) == (None, "")
+    averaged = D.averaged_map_variants(X, *Ws, 3)["mha_attention_maps_averaged/mean"]
+    assert not torch.allclose(averaged, sa.multi_head_attention(X, *Ws, 3))

@@ -940,3 +940,65 @@ def softmax_entropy(logits):
         "T = X.shape[0]\n    merged = torch.cat(heads, dim=1).view(T, d_k, n_heads).transpose(1, 2).reshape(T, d_model)\n"
         "    return merged @ W_O")), {"key": "mha_heads_interleaved", "where": ["q8"]}),
 })
+
+# issue 21, naming7: other instances of the kinds built from blind6's misses
+WRONG.update({
+    # the softmax taken in float64 "for stability", the weights never cast back: float32 V @ float64 weights raise
+    "softmax_in_float64_crash": (attention('''
+    weights = F.softmax((Q @ K.T / math.sqrt(d_k)).to(torch.float64), dim=-1)
+    return weights @ V, weights
+'''), {"key": "dtype_changed", "where": ["q1"]}),
+    # the output handed back as a NumPy array (the weights stay a tensor)
+    "output_as_numpy": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return (weights @ V).detach().numpy(), weights
+'''), {"key": "returns_numpy_not_tensor", "where": ["q1"]}),
+    # every query against every key through einsum, drawn in float64: n^2 dependent dot products
+    "variance_all_pairs_einsum": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n_samples, d_k, generator=generator, dtype=torch.float64)
+    dots = torch.einsum("id,jd->ij", q, k).flatten()
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "variance_over_all_pairs", "where": ["q2:test_draws_from_generator"]}),
+    # the table's key typed "h_scaled"
+    "table_key_h_scaled": (table('"H_scaled": softmax_entropy', '"h_scaled": softmax_entropy'),
+                           {"key": "table_key_misspelled", "where": ["q4:test_entropy_table_lesson",
+                                                                    "q4:test_entropy_table_other_dims_and_seed"]}),
+    # the table's scores divided by the number of keys itself, 5
+    "table_scaled_by_five": (table("scaled = raw / d**0.5", "scaled = raw / raw.numel()"),
+                             {"key": "wrong_scale_constant", "where": ["q4:test_entropy_table_lesson",
+                                                                       "q4:test_entropy_table_other_dims_and_seed"]}),
+    # the table's scores divided by the square root of their own length
+    "table_scaled_by_sqrt_len": (table("scaled = raw / d**0.5", "scaled = raw / len(raw) ** 0.5"),
+                                 {"key": "scale_by_T", "where": ["q4:test_entropy_table_lesson",
+                                                                 "q4:test_entropy_table_other_dims_and_seed"]}),
+    # the formula of option B written out: the standard deviation chosen
+    "q5_answer_formula_sqrt": ({"q5_answer": 'q5_answer = "sqrt(d_k)"\n'}, {"key": "variance_vs_std", "where": ["q5"]}),
+    # the right option's sentence copied instead of its letter
+    "q6_answer_sentence": ({"q6_answer": 'q6_answer = "A weighted average of all the rows of X"\n'},
+                           {"key": "answer_option_text", "where": ["q6"]}),
+    # the heads averaged into one (T, d_k) block, multiplied by W_O's first d_k rows
+    "mha_heads_mean_first_rows": (mha(MHA_LOOP.replace("return torch.cat(heads, dim=1) @ W_O",
+                                                       "return torch.stack(heads).mean(dim=0) @ W_O[:d_k]")),
+                                  {"key": "mha_heads_summed", "where": ["q8"]}),
+    # one summed attention map (every head's weights added) applied to each head's values
+    "mha_maps_summed_per_head": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    maps = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, :d_k], d_k)[1]
+            for h in range(n_heads)]
+    A = sum(maps)
+    return torch.cat([A @ V[:, h * d_k:(h + 1) * d_k] for h in range(n_heads)], dim=1) @ W_O
+'''), {"key": "mha_attention_maps_averaged", "where": ["q8"]}),
+})
+
+CORRECT.update({
+    # every q_i . k_j computed, only the paired ones (the diagonal) kept: right, and not variance_over_all_pairs
+    "variance_paired_from_the_diagonal": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q @ k.T).diagonal() / (math.sqrt(d_k) if scaled else 1.0)
+    return dots.var().item()
+'''),
+})
