@@ -5,6 +5,7 @@ namespaces' guard forwards attribute reads to the worker's proxy (`__getattr__`)
 guard would hide every later read of the proxy's own `last_changed_inputs`."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -63,6 +64,7 @@ def test_parts_do_not_excuse_a_write_of_the_answer_itself() -> None:
 
 # --- sixth round (blind5's kinds) ---------------------------------------------------------------------
 
+@functools.cache
 def _hidden(name: str) -> Any:
     """A hidden file of attention-pipeline, loaded as the engine loads it (the folder is no package)."""
     import importlib.util
@@ -155,3 +157,66 @@ def test_a_mask_that_ignores_device_fails_on_the_gpu() -> None:
     q04.test_mask_pattern.test_func(TrustedProxy(ref.causal_additive_mask, "cuda"), "cuda", torch.Generator().manual_seed(0))
     with pytest.raises(AssertionError, match="create it with device=device"):
         q04.test_mask_pattern.test_func(TrustedProxy(_mask_on_cpu, "cuda"), "cuda", torch.Generator().manual_seed(0))
+
+
+# --- seventh round (blind6's kinds) -------------------------------------------------------------------
+
+def _scores_against_values(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
+                           causal: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    Q, V = X @ W_Q, X @ W_V
+    T = X.shape[-2]
+    S = Q @ V.transpose(-2, -1) / Q.shape[-1] ** 0.5
+    if causal:
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), torch.finfo(X.dtype).min)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+
+
+def _needs_square_values(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
+                         causal: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right whenever it runs: the crash itself is the mistake, no catalogued one."""
+    if W_V.shape[-1] != W_Q.shape[-1]:
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied")
+    from reference import attention_pipeline as ref
+    return ref.self_attention(X, W_Q, W_K, W_V, causal=causal)
+
+
+@pytest.mark.parametrize("zero", [False, True])
+def test_a_crash_that_d_v_equal_to_d_k_removes_is_named_only_from_what_that_rerun_matches(zero: bool) -> None:
+    from autograder.errors import StudentCodeError
+    D = _hidden("_diagnose")
+    X = torch.randn(8, 7, dtype=torch.float64)
+    W = [torch.randn(7, n, dtype=torch.float64) / 7 ** 0.5 for n in (12, 12, 5)]
+    if zero:                    # q09's zero W_Q and W_K: the probe draws nonzero ones, or every score is 0
+        W[0], W[1] = torch.zeros(7, 12, dtype=torch.float64), torch.zeros(7, 12, dtype=torch.float64)
+    wrong = TrustedProxy(_scores_against_values, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        wrong(X, *W)
+    named = D.self_attention_crash(wrong, crash.value, X, tuple(W))
+    assert named is not None and named.key == "scores_from_values"
+    strict = TrustedProxy(_needs_square_values, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        strict(X, *W)
+    assert D.self_attention_crash(strict, crash.value, X, tuple(W)) is None
+
+
+def test_blind6_kinds_never_equal_the_reference_on_the_tests_shapes() -> None:
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    S = torch.randn(2, 5, 7, dtype=torch.float64)
+    right = torch.softmax(S, dim=-1)
+    for key in ("softmax_global_sum", "softmax_global_sum/per_matrix"):
+        assert not torch.allclose(D.weights_variants(S)[key], right)
+    q, K, V = torch.randn(12, dtype=torch.float64), torch.randn(7, 12, dtype=torch.float64), torch.randn(7, 5, dtype=torch.float64)
+    for key in ("nw_wrong_denominator/mean", "nw_wrong_denominator/max", "nw_wrong_denominator/norm"):
+        assert not torch.allclose(D.nw_variants(q, K, V)[key], ref.nadaraya_watson(q, K, V)), key
+    for T in range(4, 10):
+        W = D.prefix_average_variants(T)
+        for key in ("prefix_average_count_wrong_axis/cumsum", "prefix_average_count_wrong_axis/sum"):
+            assert not torch.allclose(W[key], ref.prefix_average_matrix(T), equal_nan=True), (key, T)
+    A = torch.softmax(torch.randn(3, 6, 6, dtype=torch.float64), -1)
+    assert not torch.allclose(D.entropy_variants(A)["entropy_log_shifted"], ref.row_entropy_bits(A), atol=1e-6)
+    X, W2 = torch.randn(4, 4, dtype=torch.float64), torch.randn(4, 4, dtype=torch.float64)
+    assert "elementwise_product" in D.qkv_variants(X, W2, W2, W2)
+    assert "elementwise_product" not in D.qkv_variants(torch.randn(7, 9, dtype=torch.float64), *(
+        torch.randn(9, n, dtype=torch.float64) for n in (12, 12, 5)))

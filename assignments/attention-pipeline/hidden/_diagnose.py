@@ -299,11 +299,49 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         if out is not None and right(X32, W32, out, torch.float32):
             named = Misconception("dtype_changed", f"{_said(e)} on {X.dtype} inputs, and on their float32 copy it runs "
                                   "and is right: " + describe("dtype_changed"))
+    if named is None:
+        named = values_as_wide_crash(e, W, lambda W2: fn(X, *W2, causal=causal), lambda W2, out: whole_key(
+            out, self_attention_variants(X.double(), *(w.double() for w in W2), causal=causal),
+            ref.self_attention(X.double(), *(w.double() for w in W2), causal=causal), X.dtype))
     if named is None and X.shape[-1] != X.shape[-2]:
         part = as_wide_as_long(X, W)
         named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
                             lambda t, o: right(t["X"], t["W"], o))
     return named
+
+
+SIZE_CRASH = ("must match the size", "cannot be multiplied", "Expected size", "size mismatch", "shape mismatch")
+
+
+def values_as_wide_crash(e: StudentCodeError, W: tuple[torch.Tensor, ...] | list[torch.Tensor],
+                         rerun: Callable[[list[torch.Tensor]], object],
+                         judge: Callable[[list[torch.Tensor], object], str | None]) -> Misconception | None:
+    """A size-mismatch crash with d_v != d_k, where the same call with W_V as wide as W_Q (d_v = d_k, extra
+    columns drawn from a fixed seed) runs and its (O, A) match one catalogued mistake and are not simply
+    right (`judge(W2, out)` says which, whole_key): the values used where the keys belong (Q V^T) runs only
+    there. None otherwise."""
+    W_Q, W_K, W_V = W
+    d_k, d_v = W_Q.shape[-1], W_V.shape[-1]
+    if d_k == d_v or not any(m.lower() in e.message.lower() for m in SIZE_CRASH):
+        return None
+    g = torch.Generator().manual_seed(0)
+    extra = (torch.randn((W_V.shape[-2], max(d_k - d_v, 0)), generator=g, dtype=torch.float64)
+             / math.sqrt(W_V.shape[-2])).to(W_V.dtype)
+    zero = not bool(W_Q.any()) and not bool(W_K.any())
+    if zero:   # zero W_Q and W_K (q09) make every score 0 whatever it is scored against: draw nonzero ones
+        W_Q, W_K = ((torch.randn(W_Q.shape, generator=g, dtype=torch.float64) / math.sqrt(W_Q.shape[-2])).to(W_Q.dtype)
+                    for _ in range(2))
+    W2 = [W_Q, W_K, torch.cat([W_V, extra], dim=-1)[..., :d_k]]
+    try:
+        out = rerun(W2)
+    except StudentCodeError:
+        return None
+    key = judge(W2, out)
+    if key is None:
+        return None
+    return Misconception(key, f"{_said(e)}; with W_V as wide as W_Q (d_v = d_k = {d_k})"
+                         + (", and W_Q, W_K drawn nonzero," if zero else "") + " it runs and matches "
+                         + describe(key) + _tail(e))
 
 
 def as_wide_as_long(X: torch.Tensor, W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Tensors:
@@ -408,6 +446,12 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
             out[key] = wrong()
         except RuntimeError:
             pass
+    # one sum over the whole tensor (E / E.sum()) or over each matrix, instead of each row's own
+    g = torch.exp(Z - Z.max())
+    out["softmax_global_sum"] = g / g.sum()
+    if Z.dim() > 2:
+        p = torch.exp(Z - Z.amax(dim=(-2, -1), keepdim=True))
+        out["softmax_global_sum/per_matrix"] = p / p.sum(dim=(-2, -1), keepdim=True)
     if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
         out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
         out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
@@ -488,6 +532,7 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         "values_not_projected": (A @ X, A),
         "same_projection/v_from_wk": (A @ (X @ W_K), A),
         "same_projection/v_from_wq": (A @ (X @ W_Q), A),
+        **({"scores_from_values": _attend(Q, V, V, M, 1 / math.sqrt(Q.shape[-1]))} if V.shape[-1] == Q.shape[-1] else {}),
     }
 
 
@@ -508,6 +553,8 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
                               "same_projection/k_from_wq": (Q, Y @ W_Q, V), "same_projection/q_from_wk": (X @ W_K, K, V),
                               }.items():
         out[key] = _attend(Q2, K2, V2, M, 1 / math.sqrt(d_k))
+    if V.shape[-1] == d_k:                           # Q V^T runs only where d_v = d_k (values_as_wide_crash)
+        out["scores_from_values"] = _attend(Q, V, V, M, 1 / math.sqrt(d_k))
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
         out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))
@@ -530,6 +577,11 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
         "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
         "nw_sum_wrong_axis/no_denominator": (kappa[:, None] * V).sum(-1),
+        # the weighted sum divided by another statistic of the kernel weights than their sum: by their
+        # mean it is T times too large, by their maximum or norm off by a factor of its own
+        "nw_wrong_denominator/mean": (kappa[:, None] * V).sum(0) / kappa.mean(),
+        "nw_wrong_denominator/max": (kappa[:, None] * V).sum(0) / kappa.max(),
+        "nw_wrong_denominator/norm": (kappa[:, None] * V).sum(0) / kappa.norm(),
     }
     # sqrt of another length, kept only where it differs from every other scale the catalogue tries
     # (d_v = T = 4 would tell neither apart; T = 9 gives isqrt(12) = 3)
@@ -549,6 +601,10 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # a softmax of the 0/1 pattern: e^0 = 1 above the diagonal, e^1 on and below it
         "prefix_average_softmax_of_pattern": torch.softmax(W, dim=-1),
         "prefix_average_softmax_of_pattern/columns": torch.softmax(W, dim=0),
+        # the count taken down the columns instead of along the rows: W.cumsum(0) holds row - col + 1
+        # below the diagonal (0 / 0 above it), W.sum(0) broadcast over the last axis divides column j by T - j
+        "prefix_average_count_wrong_axis/cumsum": W / W.cumsum(dim=0),
+        "prefix_average_count_wrong_axis/sum": W / W.sum(dim=0),
     }
 
 
@@ -557,6 +613,9 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     return {
         "entropy_mean_not_sum": H / A.shape[-1],
         "entropy_log10": H * math.log10(2),
+        # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros
+        "entropy_log_shifted": -(A * torch.log2(A + 1)).sum(dim=-1),
+        "entropy_log_shifted/nats": -(A * torch.log(A + 1)).sum(dim=-1),
     }
 
 
@@ -564,7 +623,8 @@ def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     H = ref.row_entropy_bits(A)
     return {"effective_tokens_power_reversed": H ** 2,
             "effective_tokens_exponent_negated": 2.0 ** -H,      # also 1 / 2 ** H, torch.exp2(-H)
-            "effective_tokens_inverse_simpson": 1.0 / (A ** 2).sum(dim=-1)}
+            "effective_tokens_inverse_simpson": 1.0 / (A ** 2).sum(dim=-1),
+            "entropy_log_shifted": 2.0 ** -(A * torch.log2(A + 1)).sum(dim=-1)}
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
@@ -572,7 +632,12 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     """{key: (Q, K, V)}: one matrix used twice, or the right three in another order ((K, Q, V) is
     qk_swapped, in the reference's catalogue)."""
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V
-    return {
+    out: dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]] = {}
+    try:   # * (elementwise) for @: runs only where X and W broadcast (square X and W, as a re-run draws them)
+        out["elementwise_product"] = (X * W_Q, X * W_K, X * W_V)
+    except RuntimeError:
+        pass
+    return out | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),
         "same_projection/v_from_wk": (Q, K, K),

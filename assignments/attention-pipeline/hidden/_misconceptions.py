@@ -47,6 +47,13 @@ MISCONCEPTIONS = {
                          "entries must hold torch.finfo(dtype).min and every other entry 0",
     "mask_nan_from_inf": "multiplying a 0/1 pattern by -inf: 0 * -inf is NaN, so the open entries become NaN "
                          "(use masked_fill, or torch.finfo(dtype).min, which times 0 is 0)",
+    "elementwise_product": "multiplying elementwise (X * W) instead of the matrix product (X @ W): each projected "
+                           "entry is a sum over d_model products; * runs only where the shapes happen to broadcast",
+    "scores_from_values": "scoring the queries against the values (Q V^T) instead of the keys (Q K^T): the keys "
+                          "decide the weights, the values are what is averaged",
+    "mask_dtype_ignored": "building the mask in one fixed dtype (torch.zeros(T, T, dtype=torch.float64), a float64 "
+                          "tensor filled in place) instead of the requested one: create it with dtype=dtype (or "
+                          "return M.to(dtype)), so that S + M keeps the scores' dtype",
     "mask_built_in_float32": "building the mask from Python numbers (torch.where(cond, torch.finfo(dtype).min, "
                              "0.0)), which gives float32, the default dtype: float64's minimum overflows it and "
                              "other dtypes come back as float32; use masked_fill on a tensor of the requested dtype",
@@ -85,6 +92,9 @@ MISCONCEPTIONS = {
                            "axis (entry (t, i) is divided by row i's sum), and a rectangular S does not run",
     "max_without_keepdim": "subtracting S.max(dim=-1) without keepdim=True: the row maxima broadcast along the "
                            "wrong axis (entry (t, i) loses row i's maximum), and a rectangular S does not run",
+    # the same text as sdpa-from-scratch's (a key shared by assignments has one text)
+    "softmax_global_sum": "dividing by the sum over the whole tensor (e.sum() with no dim) instead of each slice's "
+                          "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
     "mask_multiplied": "multiplying the scores by the mask instead of adding it",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
@@ -124,6 +134,15 @@ MISCONCEPTIONS = {
                                          "the future keeps weight; divide the triangle by each row's count (or "
                                          "mask the future with -inf before a softmax)",
     "nw_returns_weights": "returning the kernel weights (one per key) instead of the weighted average of the values",
+    "prefix_average_count_wrong_axis": "counting each row's entries down the columns (W.cumsum(dim=0) or W.sum(dim=0) "
+                                       "of the lower triangle) instead of along the row: row t must be divided by its "
+                                       "own length t (W.sum(dim=-1, keepdim=True))",
+    "nw_wrong_denominator": "dividing the weighted sum of the values by another statistic of the kernel weights "
+                            "(their mean, maximum or norm) instead of their sum: the weights must sum to 1, and a "
+                            "mean makes the row T times too large",
+    "entropy_log_shifted": "guarding log(0) by shifting every argument (log2(A + 1)): that changes every term, not "
+                           "only the zero ones; give 0 log 0 the value 0 instead (torch.special.xlogy(A, A), or "
+                           "A.clamp_min(tiny) inside the log)",
     "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
                                  "wrong axis)",
     "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
@@ -170,6 +189,12 @@ MISCONCEPTIONS = {
     "param_count_wo_ignored": "leaving W_O out when with_output=True",
     "param_count_precedence": "dropping the parentheses of d_model * (2 * d_k + d_v): Python multiplies before "
                               "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
+    "param_count_wo_wrong_size": "sizing W_O from the wrong dimensions (d_v x d_k, d_k x d_k, d_v x d_v): W_O maps "
+                                 "the d_v-wide output of attention back to d_model, so it is d_v x d_model",
+    "param_count_conditional_precedence": "writing `d_model * (2 * d_k + d_v) + d_v * d_model if with_output else 0`: "
+                                          "Python's conditional expression binds loosest, so it takes the whole sum "
+                                          "and the count is 0 without W_O; parenthesise the W_O term: "
+                                          "(d_v * d_model if with_output else 0)",
     "param_count_wo_square": "sizing W_O as d_model x d_model instead of d_v x d_model",
     # cross-attention
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "

@@ -66,16 +66,19 @@ def _project(fn, X, W_Q, W_K, W_V):
             raise named from None
         n = X2.shape[-1]
         square = tuple(randn((n, n), torch.Generator().manual_seed(i), X.dtype) for i in range(3))
-        got = _rerun(fn, X2, *square)
-        if got is not None:
-            X64, W64 = X2.double(), [w.double() for w in square]
-            want, wrong = ref.project_qkv(X64, *W64), ref.qkv_variants(X64, *W64)
+        # square weights, then X made square as well (T = d_model: X * W, elementwise, runs only there)
+        Xsq = torch.cat([X2, randn((max(n - X2.shape[-2], 0), n), torch.Generator().manual_seed(3), X.dtype)])[:n]
+        for Xr, how in ((X2, "square weights (d_model = d_k = d_v)"), (Xsq, "square X and weights (T = d_model = d_k = d_v)")):
+            got = _rerun(fn, Xr, *square)
+            if got is None:
+                continue
+            X64, W64 = Xr.double(), [w.double() for w in square]
+            want, wrong = ref.project_qkv(X64, *W64), {**ref.qkv_variants(X64, *W64), **D.qkv_variants(X64, *W64)}
             keys = {name_from_rerun(g, want[i], {k: v[i] for k, v in wrong.items()}, X.dtype)
                     for i, g in enumerate(got)}
             if len(keys) == 1 and None not in keys:
                 key = keys.pop()
-                raise Misconception(key, f"{said}; with square weights (d_model = d_k = d_v) it runs and matches "
-                                    + describe(key)) from None
+                raise Misconception(key, f"{said}; with {how} it runs and matches " + describe(key)) from None
         raise
 
 

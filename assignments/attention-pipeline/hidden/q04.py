@@ -48,10 +48,31 @@ def _get(fn, T, dtype):
         if M.dtype == torch.float32 and _float32_right(fn, T):
             raise Misconception("mask_built_in_float32", f"the mask asked for in {dtype} comes back as float32 "
                                 "(and the float32 mask is right): " + describe("mask_built_in_float32"))
+        _raise_if_dtype_ignored(fn, M, T, dtype)
         raise AssertionError(f"the mask has dtype {M.dtype}; it should have the requested dtype {dtype}")
     if tuple(M.shape) != (T, T):
         raise AssertionError(f"the mask has shape {tuple(M.shape)}, expected ({T}, {T})")
     return M
+
+
+def _raise_if_dtype_ignored(fn, M, T, dtype):
+    """A mask in another float dtype than asked whose values cast to the asked dtype are the right mask,
+    or which is right when that other dtype is asked for: the tensor is built in one fixed dtype."""
+    if not M.is_floating_point() or tuple(M.shape) != (T, T):
+        return
+    if torch.equal(M.to(dtype), ref.causal_additive_mask(T, dtype)):
+        how = f"its values cast to {dtype} are the right mask"
+    else:
+        try:
+            again = fn(T, M.dtype)
+        except StudentCodeError:
+            return
+        if not (type(again) is torch.Tensor and again.dtype == M.dtype
+                and torch.equal(again, ref.causal_additive_mask(T, M.dtype))):
+            return
+        how = f"asked for in {M.dtype} it is right"
+    raise Misconception("mask_dtype_ignored", f"the mask asked for in {dtype} comes back as {M.dtype}, and {how}: "
+                        + describe("mask_dtype_ignored"))
 
 
 def _raise_if_pattern(M, T):

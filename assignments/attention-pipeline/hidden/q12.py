@@ -2,6 +2,7 @@
 import torch
 from otter.test_files import test_case
 
+from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     call,
@@ -31,11 +32,22 @@ def _check(got, d_model, d_k, d_v, with_output):
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0)}
     if not with_output:
         more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
+    else:   # W_O sized from two other dimensions: d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
+        base = ref.qkv_param_count(d_model, d_k, d_v)
+        for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
+            more[f"param_count_wo_wrong_size/{a}x{b}"] = base + {"d_k": d_k, "d_v": d_v}[a] * {"d_k": d_k, "d_v": d_v}[b]
     hits = {key.split("/")[0] for key, wrong in {**ref.param_count_variants(d_model, d_k, d_v, with_output),
                                                  **more}.items() if got == wrong}
     if len(hits) == 1:    # two mistakes giving this same count name neither
         key = hits.pop()
-        raise Misconception(key, f"the count is wrong: it matches {describe(key)}")
+        sizes = [k.split("/")[1] for k in more if k.startswith(key + "/") and more[k] == got]
+        shape = f" (you count W_O as {sizes[0].replace('x', ' x ')})" if sizes else ""
+        raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
+    if with_output:   # where it goes wrong: the part without W_O, or W_O's own term
+        base = ref.qkv_param_count(d_model, d_k, d_v)
+        raise AssertionError(f"the count is wrong (for d_v different from d_k): with d_model={d_model}, d_k={d_k}, "
+                             f"d_v={d_v} you give {got}; W_Q, W_K, W_V hold {base} and W_O (d_v x d_model) "
+                             f"{d_v * d_model}, so your count holds {got - base} for W_O if the rest is right")
     raise AssertionError("the count is wrong (for d_v different from d_k)")
 
 
@@ -46,6 +58,15 @@ def test_count_qkv(qkv_param_count, rng):
         _check(call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count"), d_model, d_k, d_v, False)
     except AssertionError:   # with_output left to its default: right when with_output=False is passed names it
         want = ref.qkv_param_count(d_model, d_k, d_v, False)
+        try:   # `... + d_v * d_model if with_output else 0`: the conditional takes the whole sum
+            got, full = (qkv_param_count(d_model, d_k, d_v, with_output=w) for w in (False, True))
+        except StudentCodeError:
+            got = full = None
+        if type(got) is int and got == 0 and type(full) is int:
+            if full == ref.qkv_param_count(d_model, d_k, d_v, True):
+                raise Misconception("param_count_conditional_precedence", "the count is 0 with with_output=False "
+                                    "and right with with_output=True: " + describe("param_count_conditional_precedence")
+                                    ) from None
         raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
         raise

@@ -118,6 +118,11 @@ def _crash_named(fn, X, Y, W, M, e):
     if named is None and X.dim() > 2:
         named = D.batched_crash(e, {"X": X, "Y": Y, "M": M}, lambda t: fn(t["X"], t["Y"], *W, t["M"]),
                                 lambda t, out: D.all_right(out, want(t["X"], t["Y"], t["M"]), dtype))
+    if named is None:   # Q V^T for Q K^T runs only where d_v = d_k
+        named = D.values_as_wide_crash(e, W, lambda W2: fn(X, Y, *W2, M), lambda W2, out: D.whole_key(
+            out, _variants(X.double(), Y.double(), [w.double() for w in W2], None if M is None else M.double()),
+            ref.cross_attention(X.double(), Y.double(), *(w.double() for w in W2), None if M is None else M.double()),
+            dtype))
     T_q, T_k = X.shape[-2], Y.shape[-2]
     if named is None and T_q < T_k:
         Y2, M2 = Y[..., :T_q, :], None if M is None else M[..., :T_q]

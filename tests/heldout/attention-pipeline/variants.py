@@ -973,3 +973,67 @@ def project_qkv(X, W_Q, W_K, W_V):
     return tuple(X @ W.to(torch.float32) for W in (W_Q, W_K, W_V))
 '''), {"key": ("float32_precision", "dtype_changed"), "where": ["q01"]}),
 })
+
+# naming7 (issue 21, third round): other instances of the kinds built from blind6's misses, and kinds
+# no set had (the conditional expression that takes the whole parameter count)
+WRONG.update({
+    # elementwise for matrix product, written with torch.mul: a size-mismatch crash; square X and weights run
+    "project_torch_mul": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return torch.mul(X, W_Q), torch.mul(X, W_K), torch.mul(X, W_V)
+'''), {"key": "elementwise_product", "where": ["q01", "q07", "q09"]}),
+    # one sum over each whole (T_q, T_k) matrix instead of each row
+    "weights_sum_per_matrix": (weights('''
+    Z = S if M is None else S + M
+    E = torch.exp(Z - Z.amax(dim=(-2, -1), keepdim=True))
+    return E / E.sum(dim=(-2, -1), keepdim=True)
+'''), {"key": "softmax_global_sum", "where": ["q05", "q07", "q09", "q13"]}),
+    # the kernel weights L2-normalised (F.normalize's default p=2) instead of divided by their sum
+    "nw_l2_normalised": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.nn.functional.normalize(torch.exp(K @ q / math.sqrt(q.shape[-1])), dim=0)
+    return w @ V
+'''), {"key": "nw_wrong_denominator", "where": ["q08"]}),
+    # each row divided by its column's count (sum over dim 0, kept as a row)
+    "prefix_column_counts": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones(T, T, dtype=torch.float64))
+    return W / W.sum(dim=0, keepdim=True)
+'''), {"key": "prefix_average_count_wrong_axis", "where": ["q09"]}),
+    # log(0) guarded with log1p: every term changes
+    "entropy_log1p": (entropy('''
+    return -(A * torch.log1p(A)).sum(dim=-1) / math.log(2)
+'''), {"key": "entropy_log_shifted", "where": ["q10"]}),
+    # W_O sized d_k x d_k
+    "count_wo_dk_square": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return d_model * (2 * d_k + d_v) + (d_k * d_k if with_output else 0)
+'''), {"key": "param_count_wo_wrong_size", "where": ["q12"]}),
+    # the conditional expression takes the whole sum: 0 without W_O
+    "count_conditional_precedence": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return d_model * (2 * d_k + d_v) + d_v * d_model if with_output else 0
+'''), {"key": "param_count_conditional_precedence", "where": ["q12"]}),
+    # the mask always float64, filled with float64's minimum (-inf once cast to float32)
+    "mask_always_float64": (mask('''
+    M = torch.zeros(T, T, dtype=torch.float64, device=device)
+    M.masked_fill_(torch.ones(T, T, dtype=torch.bool, device=device).triu(1), torch.finfo(torch.float64).min)
+    return M
+'''), {"key": "mask_dtype_ignored", "where": ["q04", "q07"]}),
+    # self-attention scored against the values: runs only where d_v = d_k
+    "self_scores_from_values": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ V.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if causal:
+        S = S + causal_additive_mask(X.shape[-2], S.dtype, S.device)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "scores_from_values", "where": ["q07", "q09"]}),
+    # cross-attention scored against the values, by hand
+    "cross_scores_against_values": (cross('''
+    Q, V = X @ W_Q, Y @ W_V
+    S = Q @ V.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "scores_from_values", "where": ["q13"]}),
+})
