@@ -1,5 +1,6 @@
 """batch -j N: N trusted grader processes fed by a parent that holds no tests and no reference; a grader
-process that dies costs only the submission it held (worker_failed, graded again by a rerun)."""
+process that dies costs only the submission it held (worker_failed, graded again by a rerun); at -j1 the
+next submission, handed out ahead, goes to its replacement."""
 from __future__ import annotations
 
 import os
@@ -48,6 +49,7 @@ def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
     before = workers()
     pool = GraderPool(FIXTURE_COURSE, "toy", jobs=1, task_timeout_s=200)
     killed: list[int] = []
+    ahead: list[str | None] = []
 
     def kill_when_busy() -> None:
         deadline = time.monotonic() + 120
@@ -55,6 +57,7 @@ def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
             procs = list(pool.procs)
             if procs and procs[0].ready and procs[0].task is not None and procs[0].task.name == "slow.ipynb":
                 time.sleep(1.0)  # inside the slow notebook's first cell
+                ahead.append(procs[0].next.name if procs[0].next is not None else None)
                 killed.append(procs[0].proc.pid)
                 os.kill(procs[0].proc.pid, signal.SIGKILL)
                 return
@@ -68,6 +71,9 @@ def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
         killer.join()
         pool.close()
     assert killed, "the grader process was never seen grading"
+    # at -j1 the next submission waited in the grader process's socket (handed out ahead); it was
+    # never started, so it went to the fresh grader process and was graded there
+    assert ahead == ["good.ipynb"]
     result, final = out["slow.ipynb"]
     assert result.status == "worker_failed" and not final
     assert "the grader process stopped" in result.message and result.max_score == 4

@@ -190,6 +190,7 @@ class GraderProcess:
                  forked: Optional[tuple[socket.socket, int, "GraderProcess"]] = None) -> None:
         self.index = index
         self.task: Optional[Task] = None
+        self.next: Optional[Task] = None   # handed out ahead: waits in the socket until `task` is done
         self.since = 0.0
         self.ready = False
         if forked is not None:  # forked by `template` once its imports and tests were loaded
@@ -211,7 +212,10 @@ class GraderProcess:
         child.close()
 
     def give(self, task: Task) -> None:
-        self.task, self.since = task, time.monotonic()
+        if self.task is None:
+            self.task, self.since = task, time.monotonic()
+        else:
+            self.next = task
         # Absolute paths: the grader process works in its own folder, not in the caller's.
         results_path = os.path.abspath(task.results_path) if task.results_path else ""
         timers.mark("task given")
@@ -344,10 +348,19 @@ class GraderPool:
         sel = selectors.DefaultSelector()
         for p in self.procs:
             sel.register(p.sock, selectors.EVENT_READ, p)
+        # At -j1 the grader process holds the next task too: it reads it from its socket as soon as
+        # it has sent a result, without waiting for this process to wake up, read the result and hand
+        # the next one out (at -jN a task given ahead could wait behind a slow one while another
+        # process idles).
+        ahead = self.jobs == 1
+
+        def feed(proc: GraderProcess) -> None:
+            while queue and (proc.task is None or (ahead and proc.next is None)):
+                proc.give(queue.popleft())
+
         # One task each right away: it waits in the socket while the process starts up.
         for p in self.procs:
-            if queue:
-                p.give(queue.popleft())
+            feed(p)
         # Failures seen before any process announced the tests wait for the test list.
         unannounced: list[tuple[Task, str]] = []
         failures_before_ready = 0
@@ -363,10 +376,15 @@ class GraderPool:
                     raise GraderError(f"a grader process could not start: {tail or reason}")
             if proc.task is not None:
                 unannounced.append((proc.task, reason))
+            if proc.next is not None:
+                # never started: a grader process reads it only after sending the result before it,
+                # which came first on the same socket; it goes to the next process like any other
+                queue.appendleft(proc.next)
+            proc.task = proc.next = None
             if queue:
                 fresh = self._start_one()
                 sel.register(fresh.sock, selectors.EVENT_READ, fresh)
-                fresh.give(queue.popleft())
+                feed(fresh)
 
         try:
             while any(p.task is not None for p in self.procs) or unannounced:
@@ -387,12 +405,10 @@ class GraderPool:
                         if fd is not None:
                             forked = self._adopt(proc, socket.socket(fileno=fd), int(message["pid"]))
                             sel.register(forked.sock, selectors.EVENT_READ, forked)
-                            if queue:  # it waits in the socket while the fork gets ready
-                                forked.give(queue.popleft())
+                            feed(forked)  # it waits in the socket while the fork gets ready
                     elif event == "ready":
                         proc.ready = True
-                        if proc.task is None and queue:  # started while others graded: work now
-                            proc.give(queue.popleft())
+                        feed(proc)  # started while others graded: work now
                         # one more may start now; it takes a task once it is ready (a short class
                         # is then not left waiting on a start-up)
                         while queue and len(self.procs) < self.jobs and self._starting() < self.starting_at_once():
@@ -408,11 +424,11 @@ class GraderPool:
                         # The grader cannot do its job at all (bad course, unreadable tests): stop.
                         raise GraderError(str(message.get("message") or "a grader process failed"))
                     elif event == "result" and proc.task is not None and message.get("name") == proc.task.name:
-                        task, proc.task = proc.task, None
+                        task, proc.task, proc.next = proc.task, proc.next, None
+                        proc.since = time.monotonic()   # the one given ahead starts now
                         result = SubmissionResult.model_validate_json(message["result"])
                         timers.mark("result received")
-                        if queue:
-                            proc.give(queue.popleft())
+                        feed(proc)
                         yield task, result, result.status != "worker_failed", bool(task.results_path)
                     else:  # EOF or nonsense: this grader process is gone with the submission it held
                         replace(proc, _why_stopped(proc))
