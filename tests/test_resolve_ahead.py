@@ -112,3 +112,28 @@ def test_unexpected_names_are_resolved_alone(session):
     sent = requests(session)
     assert session.resolve("a", "cpu") == 1 and requests(session) == sent + 1
     assert session._resolved_ahead == []
+
+
+FORGE = """
+import gc, sys
+worker = next(o for o in gc.get_objects() if type(o).__name__ == "Worker")
+worker.resolve_then_bytes = 1 << 40          # it no longer keeps to the limit itself
+protocol = sys.modules["autograder.sandbox.protocol"]
+real = protocol.frame_bytes
+def padded(message):
+    if message.get("index") == 1:
+        message = dict(message, pad="x" * (%d))
+    return real(message)
+protocol.frame_bytes = padded
+""" % (2 * RESOLVE_THEN_BYTES)
+
+
+def test_a_worker_that_sends_an_oversized_answer_ahead_is_killed(session):
+    """A compromised worker (student code that patched it) answering a name ahead with more than the
+    limit: refused before it is read, and the worker is stopped."""
+    from autograder.errors import ProtocolError
+    assert [c.status for c in session.exec_cells([CELL, FORGE]).cells] == ["ok", "ok"]
+    session.expect(["a", "b"])
+    with pytest.raises(ProtocolError):
+        session.resolve("a", "cpu")
+    assert not session.alive()

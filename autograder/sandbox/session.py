@@ -334,7 +334,11 @@ class WorkerSession:
         RESOLVE_THEN_BYTES, kept for `resolve` to hand out in order; a `skipped` one ends them."""
         ahead: list[tuple[str, dict[str, Any]]] = []
         for i, name in enumerate(names, start=1):
-            reply = self._recv(self._budget(timeout), what, max_bytes=RESOLVE_THEN_BYTES + 1024)
+            try:
+                reply = self._recv(self._budget(timeout), what, max_bytes=RESOLVE_THEN_BYTES + 1024)
+            except ProtocolError:
+                self.kill("forged reply")   # over the size the worker itself keeps to: not ours
+                raise
             if reply.get("id") != rid or reply.get("index") != i:
                 self.kill("forged reply")
                 raise ProtocolError("the worker sent a reply out of turn")
