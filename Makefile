@@ -38,18 +38,21 @@ browser:
 # batch killed mid-way, a student's sleep), and the extra worker fills those gaps. On the 2-core machine,
 # quiet, same tree: -n 2 took 9 min 40 s for make test, -n 3 8 min 51 s (a fresh clone at -n 4: 11 min).
 PYTEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# each unit of work (a test, or the tests sharing a module fixture: tests/conftest.py) to the next free worker,
+# longest first, in conftest's order
+XDIST   = -n $(PYTEST_JOBS) --dist loadgroup --no-loadscope-reorder
 test: install browser lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(XDIST)
 
 # Only the naming regression set (make test runs it too): every held-out variant of
 # tests/heldout/<slug>/variants.py graded in the sandbox, for someone changing a catalogue.
 test-heldout: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS) -m heldout tests/test_heldout.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(XDIST) -m heldout tests/test_heldout.py
 
 # The quick loop while changing a module: lint, then every test that starts no grader, zygote, batch or
 # browser (the `sandbox` marker, tests/conftest.py).
 check: install lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(PYTEST_JOBS) -m "not sandbox"
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(XDIST) -m "not sandbox"
 
 # The real components: a clean Debian root for the Gradescope zip (with and without CAP_SYS_ADMIN), a
 # one-node SLURM, the Kubernetes manifests against the API schema (tests/integration/README.md).
