@@ -333,3 +333,103 @@ def test_q3_a_negative_dim_turned_positive_one_axis_early() -> None:
     rng = torch.Generator().manual_seed(3)
     assert _key(lambda: _test("q3", "test_dim_argument")(TrustedProxy(early, "cpu"), "cpu", rng)) \
         == "negative_dim_off_by_one"
+
+
+# naming7 (issue 21, third round): blind6's misses built as kinds, each named from a probe or an equality
+
+def _mean_centred(x, dim=-1):
+    e = torch.exp(x - x.mean(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def _midrange_centred(x, dim=-1):      # another shift a -inf entry breaks, which is not the mean
+    e = torch.exp(x - (x.amax(dim=dim, keepdim=True) + x.amin(dim=dim, keepdim=True)) / 2)
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def _sdpa_with(softmax, fill=float("-inf")):
+    def sdpa(Q, K, V, mask=None):
+        s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+        if mask is not None:
+            s = s.masked_fill(~mask, fill)
+        return softmax(s, dim=-1) @ V
+    return sdpa
+
+
+@pytest.mark.parametrize("softmax, shift", [
+    (ref.stable_softmax, ""), (_mean_centred, "softmax_subtracts_mean"), (_midrange_centred, None)])
+def test_a_shift_only_a_minus_inf_entry_breaks_is_told_from_the_max(softmax, shift) -> None:
+    # both probes hold finite maxima: a sound softmax is right on them; the mean is NaN and overflows;
+    # the midrange is NaN on the -inf row but does not overflow the wide one: cannot be named
+    assert diag.softmax_shift(TrustedProxy(_sdpa_with(softmax), "cpu")) == shift
+
+
+def test_plus_inf_fill_is_named_only_when_the_softmax_takes_a_minus_inf_score() -> None:
+    rng = torch.Generator().manual_seed(4)
+    Q, K, V = (torch.randn(2, 5, 4, generator=rng, dtype=torch.float64) for _ in range(3))
+    mask = torch.rand(2, 5, 5, generator=rng) < 0.6
+    mask[..., 0] = True
+    for softmax, key in ((ref.stable_softmax, "pos_inf_fill"), (_mean_centred, "softmax_subtracts_mean")):
+        fill = float("inf") if key == "pos_inf_fill" else float("-inf")
+        fn = TrustedProxy(_sdpa_with(softmax, fill), "cpu")
+        assert _key(lambda f=fn: diag.judge(f, Q, K, V, mask, f(Q, K, V, mask=mask), "the output")) == key
+
+
+def test_q3_mean_centred_softmax_is_named_from_its_probes() -> None:
+    fn = TrustedProxy(_mean_centred, "cpu")
+    assert _key(lambda: _test("q3", "test_minus_inf_entries")(fn, "cpu", torch.Generator().manual_seed(2))) \
+        == "softmax_subtracts_mean"
+    # float16 rows whose max is within ~11 of their mean do not overflow: passed, or named, never generic
+    for seed in (0,):
+        assert _key(lambda s=seed: _test("q3", "test_float16_logits_in_the_thousands")(
+            fn, "cpu", torch.Generator().manual_seed(s))) in (None, "softmax_subtracts_mean")
+
+
+@pytest.mark.parametrize("weights, out, key", [
+    ((4, 10, 10), (4, 128), "shape_axis_dropped"),           # pooled over the queries
+    ((4, 10, 10), (4, 10), "shape_axis_dropped"),            # the feature axis left out
+    ((4, 10), (4, 10, 128), "shape_axis_dropped"),
+])
+def test_q1_an_axis_left_out(weights, out, key) -> None:
+    keys = {_key(lambda: _test("q1", "test_weights_shape")(weights)),
+            _key(lambda: _test("q1", "test_out_shape")(out))} - {None}
+    assert keys == {key}
+
+
+def test_q2_variance_of_an_input() -> None:
+    Q, K, V = ref._batched_example()
+    assert _key(lambda: _test("q2", "test_score_variances")(float(Q.var()), ref.scaled_score_var)) \
+        == "variance_of_an_input"
+    assert _key(lambda: _test("q2", "test_score_variances")(ref.raw_score_var, float((K / 8 ** 0.5).var()))) \
+        == "variance_of_an_input"
+
+
+@pytest.mark.parametrize("count, test, key", [
+    (1024 * 1024 // 2, "test_attn_entries", "count_halved_symmetric"),
+    (1024 * 1024 * 32, "test_score_madds", "count_halved_symmetric"),
+    (1024 * 1025 // 2, "test_attn_entries", "causal_triangle_count"),  # the triangle stays its own kind
+])
+def test_q8_half_the_count(count, test, key) -> None:
+    assert _key(lambda: _test("q8", test)(count)) == key
+
+
+def _list_mask(T_q, T_k=None):
+    return ref.causal_mask(T_q, T_k).tolist()
+
+
+def _wrong_list_mask(T_q, T_k=None):
+    return ref.causal_mask(T_q, T_k).T.tolist() if T_k is None else [[True] * T_k] * T_q
+
+
+def test_q4_mask_as_a_list_is_named_only_with_the_right_values() -> None:
+    rng = torch.Generator().manual_seed(1)
+    assert _key(lambda: _test("q4", "test_square")(TrustedProxy(_list_mask, "cpu"), rng)) == "returns_list_not_tensor"
+    assert _key(lambda: _test("q4", "test_square")(TrustedProxy(_wrong_list_mask, "cpu"), rng)) == ""
+
+
+def test_an_output_squeezed_is_named_from_a_batch_of_one() -> None:
+    rng = torch.Generator().manual_seed(2)
+    Q, K, V = (torch.randn(1, 5, 4, generator=rng, dtype=torch.float64) for _ in range(3))
+    squeezed = TrustedProxy(lambda Q, K, V, mask=None: ref.scaled_dot_product_attention(Q, K, V, mask).squeeze(), "cpu")
+    assert _key(lambda: diag.judge(squeezed, Q, K, V, None, squeezed(Q, K, V), "the output")) \
+        == "size_one_axis_dropped"

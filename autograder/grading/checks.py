@@ -63,6 +63,9 @@ MISCONCEPTIONS: dict[str, str] = {
                               "its value",
     "returns_numpy_not_tensor": "returning a NumPy array (np.zeros, .numpy()) where a torch tensor is asked: "
                                 "build the result with torch (torch.zeros(..., dtype=dtype)) and return it",
+    "returns_list_not_tensor": "returning a Python list (of lists) where a torch tensor is asked: its values are "
+                               "right, but ~, masked_fill and broadcasting need a tensor; build it with torch "
+                               "(torch.tril(torch.ones(T_q, T_k, dtype=torch.bool)))",
     "keepdim_left_on": "keeping a reduced axis (keepdim=True, or a [..., None]) that the result should not have: "
                        "its values are right with one more size-1 axis than asked",
     "size_one_axes_added": "extra axes of size 1 where nothing was reduced (a (1, 1, T, T) buffer as nanoGPT "
@@ -349,6 +352,17 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
                                                               equal_nan=True):
             raise Misconception("returns_numpy_not_tensor", f"{what} is a NumPy array with the right values, not a "
                                 "torch tensor: " + describe("returns_numpy_not_tensor"))
+        return
+    if isinstance(got, (list, tuple)) and type(got) in (list, tuple) and expected.dim() > 0 \
+            and len(got) == expected.shape[0]:
+        try:     # nested plain numbers only (torch.tensor refuses anything else), at most expected's size
+            t = torch.tensor(got, dtype=torch.float64)
+        except (TypeError, ValueError, RuntimeError, OverflowError):
+            return
+        if tuple(t.shape) == tuple(expected.shape) and _close(t, expected.to(torch.float64), torch.float64, rtol,
+                                                              atol, equal_nan=True):
+            raise Misconception("returns_list_not_tensor", f"{what} is a Python {type(got).__name__} with the right "
+                                "values, not a torch tensor: " + describe("returns_list_not_tensor"))
         return
     if type(got) is not torch.Tensor or tuple(got.shape) == tuple(expected.shape) or got.dim() == expected.dim():
         return

@@ -28,6 +28,7 @@ from autograder.grading.checks import (
     matching_variants,
     name_from_rerun,
     raise_if_nondeterministic,
+    raise_if_other_container,
     randn,
     tolerances,
 )
@@ -674,9 +675,37 @@ def softmax_shift(fn):
         return None
     pattern = tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2))
     shift = ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
+    if shift == "":     # finite on SOFTMAX_PROBE: each row's max, or a shift only a -inf entry breaks
+        return mean_or_sound(*(second_call(fn, *qkv, mask=None) for qkv in MEAN_PROBES_QKV))
     if shift != "global_max_subtraction":
         return shift
     return global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
+
+
+# A shift finite on SOFTMAX_PROBE need not be the max: each slice's mean keeps both rows in range. Two
+# float64 rows tell it (issue 21, naming7): 0, -1, -inf (the max 0 is finite, so the right softmax is
+# finite; the mean is -inf, so x - mean is NaN or +inf and the slice NaN), and 1000, 0, 0, 0 (max - mean
+# = 750 overflows exp in float64; max - midrange = 500 does not, nor anything after subtracting the max).
+# NaN on the first and not on the second is some other shift a -inf entry breaks: None (cannot name it),
+# never "" (a +inf fill is named only when the softmax takes a -inf score right).
+MEAN_PROBES = (torch.tensor([[0.0, -1.0, float("-inf")]], dtype=torch.float64),
+               torch.tensor([[1000.0, 0.0, 0.0, 0.0]], dtype=torch.float64))
+MEAN_PROBES_QKV = tuple((torch.ones(1, 1, dtype=torch.float64), row.T.clone(),
+                         torch.eye(row.shape[-1], dtype=torch.float64)) for row in MEAN_PROBES)
+
+
+def mean_or_sound(minus_inf_out, spread_out):
+    """From the student's softmax of MEAN_PROBES (directly or as attention weights): "" when both are
+    right, "softmax_subtracts_mean" when the -inf row is all NaN and the wide row not finite, None else."""
+    rights = [ref.stable_softmax(row, dim=-1) for row in MEAN_PROBES]
+    outs = (minus_inf_out, spread_out)
+    if any(type(o) is not torch.Tensor or o.shape != r.shape for o, r in zip(outs, rights)):
+        return None
+    if all(bool(torch.isfinite(o).all()) and torch.allclose(o.double(), r, atol=1e-6) for o, r in zip(outs, rights)):
+        return ""
+    if bool(torch.isnan(minus_inf_out).all()) and not bool(torch.isfinite(spread_out).all()):
+        return "softmax_subtracts_mean"
+    return None
 
 
 # Each slice's largest |x| subtracted leaves SOFTMAX_PROBE's rows as one global max does (row 0's max is
@@ -707,6 +736,10 @@ def confirm_pos_inf_fill(fn, named):
     shift = softmax_shift(fn)
     if shift == "":
         raise named
+    if shift == "softmax_subtracts_mean":
+        raise Misconception(shift, "the output is NaN on every row with a blocked key, and so is a second call "
+                            "with no mask whose scores hold a -inf (0, -1, -inf: the right weights are finite); "
+                            "a third with scores 1000, 0, 0, 0 overflows: it matches " + describe(shift))
     if shift:
         raise Misconception(shift, f"the output is NaN on every row with a blocked key, and a second call with "
                             f"large scores and no mask gives inf or NaN too: it matches {describe(shift)}")
@@ -799,6 +832,7 @@ def judge(fn, Q, K, V, mask, got, what):
                 name_from_a_slice(fn, Q, K, V, mask, said)
                 if mask is not None:
                     name_mask_unsqueezed(fn, said)
+                raise_if_other_container(got, expected, what)     # right values, size-1 axes dropped or added
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
@@ -840,7 +874,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
             shift = softmax_shift(fn)
             if shift:
                 raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
-                                    f"mask, and so does a float32 probe: it matches {describe(shift)}")
+                                    f"mask, and so do probes of its softmax: it matches {describe(shift)}")
             name_clamped_sdpa(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
                                  "subtract each row's max before exp, and keep every step in range")
@@ -968,6 +1002,13 @@ def check_vectorised(fn, cases, rng, limit):
                                      "with a full mask; the tests of its values say what is wrong") from None
             if type(first) is torch.Tensor:
                 raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, first, FN)
+            # the timed inputs have a batch of one: a squeeze (or a [0]) drops that axis only there. Only
+            # fewer axes are named here: more (a mask unsqueezed into the scores) is what judge's probes name
+            one = tuple(t[:1] for t in (Q, K, V))
+            single = second_call(fn, *one, mask=mask[:1])
+            if type(single) is torch.Tensor and single.dim() < Q.dim():
+                raise_if_other_container(single, ref.scaled_dot_product_attention(*one, mask[:1]),
+                                         "the output for a batch of one")
             try:
                 judge(fn, Q, K, V, mask, first, "the output")
             except Misconception:
@@ -1003,6 +1044,11 @@ def name_shape(got, expected, what, inputs):
     if len(expected) > 2 and got == expected[1:]:
         raise Misconception("batch_dim_dropped", f"{what} is {got}, the shape of one batch entry: "
                             + describe("batch_dim_dropped"))
+    dropped = [i for i in range(len(expected)) if expected[:i] + expected[i + 1:] == got]
+    if dropped:     # a kind: one axis left out (pooled over the queries, a sum or mean over an axis)
+        axes = " or ".join(f"axis {i} (size {expected[i]})" for i in dropped)
+        raise Misconception("shape_axis_dropped", f"{what} is {got}: the right shape {expected} with {axes} "
+                            "left out: " + describe("shape_axis_dropped"))
     if sorted(got) == sorted(expected):
         raise Misconception("shape_dims_swapped", f"{what} is {got}: it holds the right sizes in another order: "
                             + describe("shape_dims_swapped"))
@@ -1063,6 +1109,8 @@ def score_statistics(divisor=1.0):
     return {
         "diagonal_scores_only": [float(((Q * K).sum(-1) / divisor).var())],
         "mean_of_slice_variances": [float(S.var(dim=d).mean()) for d in (-1, -2, 0, (-2, -1))],
+        # a kind: the statistic of an input's entries (about 1) where the scores' (about d_k) is asked
+        "variance_of_an_input": [float(t.var()) / divisor ** 2 for t in (Q, K, _)],
     }
 
 

@@ -42,6 +42,9 @@ MISCONCEPTIONS = {
     "negative_dim_off_by_one": "turning a negative dim into a positive one off by one (dim + x.dim() - 1 instead of "
                                "dim + x.dim()): the softmax runs over the axis before the one asked (dim=-1 lands "
                                "on dim=-2); use the negative dim as it is, torch accepts it",
+    "softmax_subtracts_mean": "subtracting each slice's mean instead of its maximum before exp: a wide spread of "
+                              "logits still overflows exp (inf / inf, NaN), and a -inf (masked) entry makes the "
+                              "mean -inf and the whole slice NaN; subtract x.amax(dim, keepdim=True)",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
@@ -155,6 +158,12 @@ MISCONCEPTIONS = {
                           "(batch, T, d_v)): the query axis comes before the feature axis",
     "batch_dim_dropped": "leaving out the leading batch dimension: a batched input gives batched weights and "
                          "outputs, (batch, T_q, T_k) and (batch, T_q, d_v)",
+    "shape_axis_dropped": "leaving an axis out of the shape (one vector per sequence, as if pooled over the "
+                          "queries): attention keeps one output row per query, (batch, T_q, d_v), and one weight "
+                          "per (query, key) pair, (batch, T_q, T_k); only the keys are summed over",
+    "count_halved_symmetric": "halving a count because Q K^T looks symmetric: it is symmetric only when Q = K "
+                              "(even self-attention projects queries and keys with different weights), so all "
+                              "T x T scores are computed, each a dot product of length d_k",
     "example_value_reused": "reusing the worked example's value (its d_k = 8) where the question asks about "
                             "another one (d_k = 64)",
     "reciprocal_scale": "giving the factor 1/sqrt(d_k) where the divisor sqrt(d_k) is asked (or the other way "
@@ -164,6 +173,8 @@ MISCONCEPTIONS = {
                                      "scores as a new tensor, raw_scores / sqrt(d_k)",
     "diagonal_scores_only": "computing only the dot products of query t with key t ((Q * K).sum(-1)) instead "
                             "of every query with every key (Q @ K^T)",
+    "variance_of_an_input": "taking the variance of an input's entries (Q, K or V: about 1) instead of the "
+                            "variance of the scores q.k (about d_k: each is a sum of d_k products)",
     "mean_of_slice_variances": "averaging the variances of each row, column or batch entry (var(dim=...).mean()) "
                                "instead of the variance of all the scores (.var())",
     "softmax_max_wrong_axis": "subtracting the maximum over another axis than the softmax's dim (x.max(dim=-1) "

@@ -10,6 +10,7 @@ from autograder.grading.checks import (
     assert_plain_tensor,
     call,
     describe,
+    raise_if_other_container,
     register_misconceptions,
 )
 from reference import sdpa_from_scratch as ref
@@ -36,6 +37,7 @@ def _check(fn, T_q, T_k):
     what = f"causal_mask({T_q})" if T_k is None else f"causal_mask({T_q}, {T_k})"
     got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
     expected = ref.causal_mask(T_q, T_k)
+    raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
         diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())

@@ -11,6 +11,7 @@ from autograder.grading.checks import (
     expect_matrix,
     how_it_differs,
     matching_variants,
+    raise_if_other_container,
     register_misconceptions,
 )
 from reference import sdpa_from_scratch as ref
@@ -125,6 +126,11 @@ def _cell_crashed(missing, resolve):
         mask = mask_fn(3) if mask_fn is not None and missing == "weights3_causal" else None
     except Exception:  # noqa: BLE001 - a crash here says nothing more
         return
+    if mask is not None and type(mask) is not torch.Tensor:   # the right pattern as a list or NumPy array
+        try:
+            raise_if_other_container(mask, ref.causal_mask(3).double(), "causal_mask(3)")
+        except Misconception as named:
+            raise Misconception(named.key, f"{missing} is not defined: its cell stopped, and {named}") from None
     if (type(mask) is torch.Tensor and tuple(mask.shape) == (3, 3) and mask.dtype != torch.bool
             and bool(((mask != 0) == ref.causal_mask(3)).all())):
         raise Misconception("mask_not_bool", f"{missing} is not defined: its cell stopped, and causal_mask(3) "

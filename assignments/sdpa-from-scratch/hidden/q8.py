@@ -20,6 +20,10 @@ TRIANGLE = {"attn_entries": {T * (T + 1) // 2, T * (T - 1) // 2},
 
 
 def _raise_if_related(got, name):
+    right = getattr(ref, name)
+    if 2 * got in (right, right - 1, right + 1):     # T^2 / 2 (or rounded): not T (T + 1) / 2, the triangle
+        raise Misconception("count_halved_symmetric", f"{name} is {got}, half the right count: "
+                            + describe("count_halved_symmetric"))
     if got in XOR[name]:
         raise Misconception("caret_is_xor", f"{name} is what a power written with ^ gives: " + describe("caret_is_xor"))
     if got in PER_QUERY[name]:

@@ -716,4 +716,57 @@ def stable_softmax(x, dim=-1):
     e = torch.exp(x - x.amax(dim=axis, keepdim=True))
     return e / e.sum(dim=axis, keepdim=True)
 '''}, {"key": ("softmax_wrong_dim", "negative_dim_off_by_one"), "where": ["q3", "q5", "q6"]}),
+
+    # naming7 (issue 21): kinds built from blind6's misses, other instances of each
+    # the mean as a sum over the slice length: the shift a -inf entry breaks (q6's value shows only the NaN rows)
+    "softmax_centred_by_sum_over_n": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    z = x - x.sum(dim=dim, keepdim=True) / x.shape[dim]
+    e = torch.exp(z)
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, {"key": ("softmax_subtracts_mean", None), "where": ["q3", "q5", "q6"]}),
+    # one number per query: the feature axis left out of the output shape
+    "out_shape_without_d_v": ({"weights_shape": "weights_shape = (4, 10, 10)\nout_shape = (4, 10)"},
+                              {"key": "shape_axis_dropped", "where": ["q1:test_out_shape"]}),
+    # one weight per query: a length-T axis left out of the weights' shape
+    "weights_shape_one_per_query": ({"weights_shape": "weights_shape = (4, 10)\nout_shape = (4, 10, 128)"},
+                                    {"key": "shape_axis_dropped", "where": ["q1:test_weights_shape"]}),
+    # the variance of the keys' entries for the raw scores'
+    "q2_variance_of_the_keys": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = K.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_of_an_input", "where": ["q2:test_score_variances"]}),
+    # the scaled variance from the scaled queries alone
+    "q2_scaled_queries_variance": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (Q / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_of_an_input", "where": ["q2:test_score_variances"]}),
+    # the mask built right, then handed back as nested Python lists
+    "causal_mask_tolist": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.tril(torch.ones(T_q, T_k, dtype=torch.bool)).tolist()
+'''}, {"key": "returns_list_not_tensor", "where": ["q4", "q5", "q6"]}),
+    # a NumPy mask
+    "causal_mask_numpy": ({"causal_mask": '''
+import numpy as np
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return np.tril(np.ones((T_q, T_k), dtype=bool))
+'''}, {"key": "returns_numpy_not_tensor", "where": ["q4", "q5", "q6"]}),
+    # the batch axis squeezed away "for a single sequence"
+    "sdpa_output_squeeze_0": (full_with("return torch.matmul(weights, V)", "return torch.matmul(weights, V).squeeze(0)"),
+                              {"key": "size_one_axis_dropped", "where": ["q5:test_vectorised"]}),
+    # the weight matrix counted as its upper triangle and diagonal, T^2 / 2
+    "q8_entries_halved": ({"attn_entries": '''
+attn_entries = 1024 * 1024 // 2
+score_madds = 1024 * 1024 * 64
+cost_ratio = 4
+'''}, {"key": "count_halved_symmetric", "where": ["q8:test_attn_entries"]}),
 }
