@@ -397,3 +397,16 @@ def test_heads_summed_or_averaged_are_read_back_through_w_o():
     assert D.heads_through_w_o(torch.cat(list(heads), dim=1) @ Ws[3], X, Ws, 3) == (None, "")
     averaged = D.averaged_map_variants(X, *Ws, 3)["mha_attention_maps_averaged/mean"]
     assert not torch.allclose(averaged, sa.multi_head_attention(X, *Ws, 3))
+
+
+def _downcast_scores(Q, K, V, d_k):
+    w = torch.softmax(Q.float() @ K.float().T / math.sqrt(d_k), dim=-1)
+    return w @ V, w
+
+
+def test_a_float32_cast_crashing_on_float64_input_is_dtype_changed():
+    Q, K, V = _qkv(torch.float64)
+    with pytest.raises(StudentCodeError) as crash:
+        _student(_downcast_scores)(Q, K, V, 12)
+    got = D.dtype_mix_crash(_student(_downcast_scores), crash.value, Q, K, V, 12)
+    assert got is not None and got.key == "dtype_changed"

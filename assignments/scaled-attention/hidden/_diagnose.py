@@ -42,24 +42,25 @@ DTYPE_CRASH = re.compile(r"same dtype|scalar type|dtype.* != |expected .*(Double
 
 def dtype_mix_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
     """A crash of torch's dtype-mismatch kind ('expected m1 and m2 to have the same dtype', 'expected scalar
-    type ...') on inputs that are not float64, named dtype_changed when the same call on the same values
-    in float64 runs and both results are right: something inside was cast to float64 and mixed with the
-    input's dtype."""
-    if Q.dtype == torch.float64 or e.exc_type != "RuntimeError" or not DTYPE_CRASH.search(e.message or ""):
+    type ...'), named dtype_changed when the same call on the same values in the other dtype the code works in
+    (float64 for float32 or float16 input, float32 for float64 input) runs and both results are right in it:
+    something inside was cast (.double(), .float()) and mixed with the input's dtype."""
+    if e.exc_type != "RuntimeError" or not DTYPE_CRASH.search(e.message or "") or not Q.is_floating_point():
         return None
-    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    other = torch.float32 if Q.dtype == torch.float64 else torch.float64
+    Qo, Ko, Vo = Q.to(other), K.to(other), V.to(other)
     try:
-        out = fn(Q64, K64, V64, d_k)
+        out = fn(Qo, Ko, Vo, d_k)
     except StudentCodeError:
         return None
-    right = ref.attention(Q64, K64, V64, d_k)
+    right = ref.attention(Qo.double(), Ko.double(), Vo.double(), d_k)
     if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(type(p) is torch.Tensor for p in out)
-            and all(p.dtype == torch.float64 and matching_variants(p, {"right": r}, torch.float64)
-                    for p, r in zip(out, right))):
+            and all(p.dtype == other and matching_variants(p, {"right": r}, other) for p, r in zip(out, right))):
         return None
-    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on {Q.dtype} "
-                         "inputs; on the same values in float64 it runs and both results are right, so a float64 "
-                         "tensor made inside meets a " + str(Q.dtype).replace("torch.", "") + " input: "
+    named = str(other).replace("torch.", "")
+    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on "
+                         f"{str(Q.dtype).replace('torch.', '')} inputs; on the same values in {named} it runs and both "
+                         f"results are right, so a {named} tensor made inside meets an input of another dtype: "
                          + describe("dtype_changed"))
 
 
