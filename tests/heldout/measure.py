@@ -506,7 +506,26 @@ BLIND6_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind7 (written without seeing the catalogue): no mapping yet, filled in after reading its outcome
-BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind7 -v`: () where the grader named nothing
+    "scaled-attention": {
+        "q1_keys_not_transposed": ("keys_not_transposed",),
+        # softmax of -||q - k||^2 / c is the normalised Gaussian kernel exp(-||q - k||^2 / c): the key is exact
+        "q1_gaussian_kernel": ("gaussian_kernel",),
+        "q2_scaled_by_sample_count": (),                  # generic: "not within 10% of its expected value"
+        # 1 // 2 == 0 divides by 1: the key's text (the unscaled variance for scaled=True) is what the code
+        # returns, as blind's q02_integer_exponent -> no_scale; its name says the flag is ignored, it is not
+        "q2_integer_exponent": ("scaled_flag_ignored",),
+        "q4_entropy_item": (),                            # raw: "a Tensor with 6 elements cannot be converted to Scalar"
+        "q4_entropy_keepdim": ("entropy_keepdim",),
+        "q4_table_softmax_twice": (),                     # generic: table differs in 8 of 16 entries
+        "q6_hedged_answer": (),                           # generic: "should be one letter as a string"
+        "q7_answer_in_a_list": (),                        # generic: same message, says nothing of the list
+        "q8_residual_added": (),                          # generic: differs in every entry
+        "q8_q_overwritten_in_loop": (),                   # raw: "shapes cannot be multiplied (5x0 and 12x5)"
+        "q8_unpacks_weights_as_output": (),               # raw: "shapes cannot be multiplied (5x20 and 48x48)"
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
