@@ -414,6 +414,10 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         "sqrt_precedence": QK / (d_k / 2),           # / d_k ** 1/2 read as / ((d_k ** 1) / 2)
         "sqrt_precedence/times": QK * d_k ** -1 / 2,  # * d_k ** -1/2: QK / (2 d_k)
     }
+    try:   # Q * K^T, elementwise: runs only where the shapes broadcast (a square re-run draws them)
+        out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
+    except RuntimeError:
+        pass
     lengths = {d_k, Q.shape[-2], K.shape[-2]}
     for i, n in enumerate(Q.shape[:-2]):              # d_k taken from a batch axis (Q.shape[0] of 3-D Q)
         if n not in lengths and n > 1:

@@ -51,6 +51,16 @@ def _scores(fn, Q, K, run):
         named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
                                 lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
                                                           Q.dtype))
+        if named is None:   # Q * K^T for Q @ K^T: runs only on square Q and K (T = d_k), re-run there
+            n = Q.shape[-1]
+            Qs, Ks = (randn((n, n), torch.Generator().manual_seed(i), Q.dtype) for i in (0, 1))
+            try:
+                out = fn(Qs, Ks)
+            except StudentCodeError:
+                out = None
+            if out is not None:
+                named = D.square_crash(e, out, ref.scaled_scores(Qs.double(), Ks.double()),
+                                       _variants(Qs.double(), Ks.double()), Q.dtype, f"Q and K both ({n}, {n})")
         if named is not None:
             raise named from None
         raise
@@ -70,8 +80,9 @@ def test_scores_float64_rectangular(scaled_scores, rng):
     # T_q != T_k and d_k = 12 (not a perfect square): catches the float32 scale constant in float64
     Q = randn((5, 12), rng, torch.float64)
     K = randn((8, 12), rng, torch.float64)
-    D.assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
-                   variants=lambda: _variants(Q, K))  # computed only for a wrong S (issue 20)
+    _scores(scaled_scores, Q, K, lambda: D.assert_matches(
+        call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
+        variants=lambda: _variants(Q, K)))  # computed only for a wrong S (issue 20)
 
 
 @test_case(points=1, hidden=True)

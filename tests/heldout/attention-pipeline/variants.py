@@ -1029,6 +1029,10 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     A = torch.softmax(S, dim=-1)
     return A @ V, A
 '''), {"key": "scores_from_values", "where": ["q07", "q09"]}),
+    # the scores multiplied elementwise: a size-mismatch crash; square Q and K run
+    "scores_elementwise": (scores('''
+    return Q * K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+'''), {"key": "elementwise_product", "where": ["q02"]}),
     # cross-attention scored against the values, by hand
     "cross_scores_against_values": (cross('''
     Q, V = X @ W_Q, Y @ W_V
