@@ -546,6 +546,29 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # cost_ratio = 2 is cost_linear_in_T (right); score_madds = T d_k^2 only "is not the number of madds"
         "q8_projection_cost": ("cost_linear_in_T",),
     },
+    # judged from `measure attention-pipeline --set blind7 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        "q01_values_from_key_matrix": ("same_projection",),    # W_K for both K and V
+        # its text: "works only for one fixed number of dims ... use .transpose(-2, -1)"; 1 of 3 tests is raw
+        "q02_permute_three_dims": ("batched_input_unsupported",),
+        "q04_masked_fill_result_dropped": (),  # generic: "the mask blocks the wrong entries ... N entries open"
+        # generic: "A does not match in 40 of 40 entries"; mask_multiplied would be near (S times a 0/1 pattern)
+        "q05_blocked_scores_multiplied_by_zero": (),
+        # nn.Softmax() normalises dim 0 of a 3-D tensor (the batch), not dim=-2 as the key's text says; its fix
+        # (softmax over the keys, dim=-1) is this one's, as blind6's q05_softmax_over_all_axes; scaled-attention's
+        # softmax_implicit_dim would be exact
+        "q05_softmax_module_without_dim": ("softmax_wrong_dim",),
+        # inverted flag: no_causal_mask on the causal=True calls, ignores_causal_flag on causal=False: each true
+        # of its call, and together they say the flag is read the wrong way round
+        "q07_causal_flag_inverted": ("no_causal_mask", "ignores_causal_flag"),
+        # exp(s) / sqrt(d_k): the factor cancels, so the kernel is exp of the unscaled scores, as the key says
+        "q08_scale_outside_exp": ("no_scale",),
+        "q09_every_row_divided_by_T": ("prefix_average_divide_by_T",),
+        "q10_entropy_sign_dropped": ("entropy_sign",),
+        "q11_rank_bounded_by_tokens": ("rank_bounded_by_T",),
+        "q12_budget_times_heads": (),          # generic: "the count is wrong (for d_v different from d_k)"
+        "q13_sequences_swapped": ("cross_roles_swapped",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
