@@ -433,3 +433,69 @@ def test_an_output_squeezed_is_named_from_a_batch_of_one() -> None:
     squeezed = TrustedProxy(lambda Q, K, V, mask=None: ref.scaled_dot_product_attention(Q, K, V, mask).squeeze(), "cpu")
     assert _key(lambda: diag.judge(squeezed, Q, K, V, None, squeezed(Q, K, V), "the output")) \
         == "size_one_axis_dropped"
+
+
+# ---------------------------------------------------------------------------------------------
+# naming8 (issue 21, blind7's misses as kinds)
+# ---------------------------------------------------------------------------------------------
+
+def _trace_weights(divisor: float, causal: bool = False) -> torch.Tensor:
+    s = ref.Q3 @ ref.K3.T / divisor
+    if causal:
+        s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
+    return torch.softmax(s, -1)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_hand_trace_scaled_by_the_token_count_is_not_scale_by_d_v(causal: bool) -> None:
+    """V = I stood in for V3 in the weights' variants, so d_v was T = 3: sqrt(3) was named scale_by_d_v."""
+    name, arg = ("test_weights3_causal", "weights3_causal") if causal else ("test_weights3", "weights3")
+    test = _test("q6", name)
+    assert _key(lambda: test(**{arg: _trace_weights(math.sqrt(3), causal)})) == "scale_by_T"
+    assert _key(lambda: test(**{arg: _trace_weights(math.sqrt(ref.V3.shape[-1]), causal)})) == "scale_by_d_v"
+    assert _key(lambda: test(**{arg: _trace_weights(2.0, causal)})) is None
+
+
+def _buffer_mask(size: int, crash: bool = False):
+    tril = torch.tril(torch.ones(size, size))
+
+    def causal_mask(T_q, T_k=None):
+        T_k = T_q if T_k is None else T_k
+        m = tril[:T_q, :T_k] == 1
+        return m.view(T_q, T_k) if crash else m
+    return causal_mask
+
+
+@pytest.mark.parametrize("size,crash", [(16, False), (256, False), (1024, True)])
+def test_fixed_size_buffer_mask_is_named(size: int, crash: bool) -> None:
+    test = _test("q4", "test_square")
+    fn = TrustedProxy(_buffer_mask(size, crash), "cpu")
+    assert _key(lambda: test(causal_mask=fn, rng=torch.Generator().manual_seed(0))) == "fixed_size_mask"
+
+
+def test_long_mask_right_or_wrong_everywhere_is_not_a_fixed_buffer() -> None:
+    test = _test("q4", "test_square")
+    right = TrustedProxy(ref.causal_mask, "cpu")
+    assert _key(lambda: test(causal_mask=right, rng=torch.Generator().manual_seed(0))) is None
+    inverted = TrustedProxy(lambda T_q, T_k=None: ~ref.causal_mask(T_q, T_k), "cpu")
+    assert _key(lambda: test(causal_mask=inverted, rng=torch.Generator().manual_seed(0))) == "inverted_mask"
+
+
+def _sdpa_if_mask(Q, K, V, mask=None):
+    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask:
+        s = s.masked_fill(~mask, float("-inf"))
+    return torch.softmax(s, -1) @ V
+
+
+def test_if_mask_on_a_tensor_is_named_from_two_reruns() -> None:
+    fn = TrustedProxy(_sdpa_if_mask, "cpu")
+    test = _test("q5", "test_float32_4d_random_mask")
+    assert _key(lambda: test(fn, "cpu", torch.Generator().manual_seed(0))) == "tensor_truthiness"
+
+
+def test_a_truthiness_crash_that_is_wrong_without_a_mask_is_not_named() -> None:
+    def wrong(Q, K, V, mask=None):
+        return _sdpa_if_mask(Q, K, V, mask) * 2.0
+    test = _test("q5", "test_float32_4d_random_mask")
+    assert _key(lambda: test(TrustedProxy(wrong, "cpu"), "cpu", torch.Generator().manual_seed(0))) != "tensor_truthiness"

@@ -580,6 +580,13 @@ def name_crash(fn, Q, K, V, mask, e):
     def plain_call():
         return fn(*plain[:3], mask=plain[3])
 
+    if "Boolean value of Tensor with more than one value is ambiguous" in e.message and plain[3] is not None:
+        # `if mask:`: with mask=None, and with a one-entry all-True mask (truthy), the same call is right
+        one = torch.ones(1, 1, dtype=torch.bool)
+        if right(second_call(fn, *plain[:3], mask=None), *plain[:3], None) \
+                and right(second_call(fn, *plain[:3], mask=one), *plain[:3], one):
+            raise Misconception("tensor_truthiness", f"{said}: with mask=None, and with a mask of one True entry, "
+                                "the same call runs and is right: " + describe("tensor_truthiness"))
     if e.message.startswith("expected a tensor"):
         # the gradient call needs one tensor back: what the plain call returns says what it is (a tuple)
         out = second_call(plain_call)
@@ -1019,15 +1026,26 @@ def check_vectorised(fn, cases, rng, limit):
         ran += 1
 
 
-def weight_variants(Q, K, mask=None) -> dict[str, torch.Tensor]:
+def weight_variants(Q, K, mask=None, d_v=None) -> dict[str, torch.Tensor]:
     """Wrong variants of the weight matrix alone (the hand trace): the output's with V = I, less those
-    whose text speaks of the output (the scores returned, A^T V)."""
+    whose text speaks of the output (the scores returned, A^T V). V = I has d_v = T, so the divisors
+    sqrt(d_v), sqrt(T_k), sqrt(T_q) are redone with the real d_v (the hand trace's V is 3 x 2): each is
+    listed only when no other divisor (the right one, d_k, none, another of them) equals it."""
     eye = torch.eye(K.shape[-2], dtype=torch.float64)
     out = {k: v.to(torch.float64) for k, v in wrong_variants(Q.double(), K.double(), eye, mask).items()
-           if k.split("/")[0] not in ("scores_as_output", "weights_transposed", "values_weighted_by_scores")}
+           if k.split("/")[0] not in ("scores_as_output", "weights_transposed", "values_weighted_by_scores",
+                                      "scale_by_d_v", "scale_by_T")}
     for key, f in VARIANT_FUNCTIONS.items():
         if key in out and hasattr(f, "weights"):
             out[key] = f.weights(Q.double(), K.double(), mask)
+    d_k = Q.shape[-1]
+    sizes = {"scale_by_T": K.shape[-2], "scale_by_T/queries": Q.shape[-2], "scale_by_d_v": d_v}
+    for key, n in sizes.items():
+        others = [m for k2, m in sizes.items() if k2.split("/")[0] != key.split("/")[0]]
+        if n is None or n in (d_k, d_k * d_k, 1) or n in others:
+            continue
+        w = ref.stable_softmax(_masked(_scores(Q.double(), K.double(), math.sqrt(n)), mask))
+        out[key] = _dead_rows_zeroed(w, mask) if mask is not None else w
     return out
 
 
@@ -1228,3 +1246,31 @@ def assert_softmax(got, x, dim, what, variants):
     except AssertionError:
         name_not_normalised(got, x, dim, what)
         raise
+
+
+def _mask_right(fn, T_q, T_k=None) -> bool:
+    """fn(T_q[, T_k]) is the causal mask (any 0/1 dtype); a crash or a wrong answer is False."""
+    try:
+        got = fn(T_q) if T_k is None else fn(T_q, T_k)
+    except Exception:  # noqa: BLE001 - a crash is "not right" here
+        return False
+    expected = ref.causal_mask(T_q, T_k)
+    return (isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(expected.shape)
+            and bool(((got != 0) == expected).all()))
+
+
+def name_fixed_size_mask(fn, T_q, T_k, what) -> None:
+    """A mask right up to some size N and wrong (or crashing) beyond, square and rectangular alike:
+    cut from a fixed N x N buffer (nanoGPT's tril(ones(block_size, block_size))[:T_q, :T_k]). Found by
+    a search over square sizes, then confirmed: right at N, wrong at N + 1 and at a rectangular size
+    inside N. Called only after causal_mask(T_q, T_k) failed at a length above the other tests'."""
+    hi = max(T_q, T_k if T_k is not None else T_q)
+    if not all(_mask_right(fn, n) for n in (1, 2, 3, 8)) or _mask_right(fn, hi):
+        return
+    lo = 8                                   # right at lo, wrong at hi: the boundary lies between
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if _mask_right(fn, mid) else (lo, mid)
+    if _mask_right(fn, lo, max(1, lo - 2)) and _mask_right(fn, max(1, lo - 2), lo) and not _mask_right(fn, lo + 1):
+        raise Misconception("fixed_size_mask", f"{what} is wrong, yet causal_mask(n) is right for every n up to "
+                            f"{lo} and wrong from {lo + 1}: " + describe("fixed_size_mask"))

@@ -91,6 +91,11 @@ MISCONCEPTIONS = {
                      "~mask and masked_fill need a boolean mask (True = may attend)",
     "causal_ignores_T_k": "building a square causal mask from one length, ignoring T_k (or T_q): the mask has one "
                           "row per query and one column per key, (T_q, T_k)",
+    "tensor_truthiness": "testing a tensor's truth value (if M:, M or ...), which raises for a tensor of more than "
+                         "one entry: test if M is not None:",
+    "fixed_size_mask": "cutting the mask from a fixed-size buffer (tril(ones(block_size, block_size))[:T_q, :T_k], "
+                       "nanoGPT style): it is right up to that size and wrong beyond; build it from T_q and T_k "
+                       "on each call",
     "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
     "mask_ignored": "ignoring the mask",
     "mask_all_for_any": "finding the queries with no allowed key by mask.all(dim=-1) instead of mask.any(dim=-1): "

@@ -5,6 +5,7 @@ from pathlib import Path
 import torch
 from otter.test_files import test_case
 
+from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     assert_plain_tensor,
@@ -33,8 +34,15 @@ def _diagnose():
 diag = _diagnose()
 
 
-def _check(fn, T_q, T_k):
+def _check(fn, T_q, T_k, long=False):
     what = f"causal_mask({T_q})" if T_k is None else f"causal_mask({T_q}, {T_k})"
+    if long:                                  # a fixed-size buffer: right up to some size, wrong beyond
+        try:
+            _check(fn, T_q, T_k)
+        except (AssertionError, StudentCodeError):
+            diag.name_fixed_size_mask(fn, T_q, T_k, what)
+            raise
+        return
     got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
     expected = ref.causal_mask(T_q, T_k)
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
@@ -82,6 +90,11 @@ def test_square(causal_mask, rng):
     T = int(torch.randint(5, 13, (1,), generator=rng))
     _check(causal_mask, T, None)
     _check(causal_mask, T, T)
+    # longer than any fixed buffer a student may cut the mask from (nanoGPT's block_size = 1024), and
+    # rectangular at that length
+    T = int(torch.randint(1030, 1100, (1,), generator=rng))
+    _check(causal_mask, T, None, long=True)
+    _check(causal_mask, T, T - int(torch.randint(2, 6, (1,), generator=rng)), long=True)
 
 
 @test_case(points=1, hidden=True)
@@ -96,3 +109,4 @@ def test_more_keys_than_queries(causal_mask, rng):
     T_q = int(torch.randint(3, 7, (1,), generator=rng))
     T_k = T_q + int(torch.randint(2, 6, (1,), generator=rng))
     _check(causal_mask, T_q, T_k)
+

@@ -61,7 +61,7 @@ def _compare(got, expected, variants, what):
 def _causal_variants():
     """Weights with each wrong causal mask, softmax as a student writes it (a query with no key
     left gets NaN), and the generic wrong variants under the right mask."""
-    out = {k: v for k, v in diag.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3)).items()}
+    out = dict(diag.weight_variants(ref.Q3, ref.K3, ref.causal_mask(3), d_v=ref.V3.shape[-1]))
     scores = ref.Q3 @ ref.K3.T / 2.0
     for key, m in ref.causal_mask_variants(3, 3).items():
         s = scores.masked_fill(~m, float("-inf"))
@@ -86,7 +86,8 @@ def _rounded(exact, weights=None):
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
     got = expect_matrix(weights3, "weights3", (3, 3))
-    _compare(got, ref.weights3, {**diag.weight_variants(ref.Q3, ref.K3), **_rounded(ref.weights3)}, "weights3")
+    variants = {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]), **_rounded(ref.weights3)}
+    _compare(got, ref.weights3, variants, "weights3")
 
 
 @test_case(points=1, hidden=True)
