@@ -769,4 +769,40 @@ attn_entries = 1024 * 1024 // 2
 score_madds = 1024 * 1024 * 64
 cost_ratio = 4
 '''}, {"key": "count_halved_symmetric", "where": ["q8:test_attn_entries"]}),
+    # naming8 (issue 21): blind7's misses built as kinds, other instances of each
+    # the hand trace divided by sqrt(d_v) = sqrt(2) (V3's width), the weights of each say so
+    "q6_trace_scaled_by_d_v": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(V3.shape[1])
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "scale_by_d_v", "where": ["q6"]}),
+    # the hand trace divided by sqrt(T) written as a power of the number of tokens
+    "q6_trace_scaled_by_len": ({"weights3": '''
+scores3 = Q3 @ K3.T / len(Q3) ** 0.5
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "scale_by_T", "where": ["q6"]}),
+    # nanoGPT's registered buffer of block_size = 256, sliced per call
+    "causal_mask_buffer_256": ({"causal_mask": '''
+_bias = torch.tril(torch.ones(256, 256)).view(1, 1, 256, 256)
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return _bias[0, 0, :T_q, :T_k].bool()
+'''}, {"key": "fixed_size_mask", "where": ["q4:test_square"]}),
+    # a precomputed boolean mask of 512 that is reshaped, so a longer one crashes
+    "causal_mask_buffer_reshaped": ({"causal_mask": '''
+MAX_LEN = 512
+_MASK = torch.ones(MAX_LEN, MAX_LEN, dtype=torch.bool).tril()
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return _MASK[:T_q, :T_k].reshape(T_q, T_k)
+'''}, {"key": "fixed_size_mask", "where": ["q4:test_square"]}),
+    # `if mask:` through a conditional expression
+    "sdpa_mask_truthiness_ternary": (full_with(FILL, f"({FILL} if mask else scores)"),
+                                     {"key": "tensor_truthiness", "where": ["q5"]}),
+    # `mask and ...`: the truth value of the mask taken by `and`
+    "sdpa_mask_truthiness_and": (full_with("if mask is not None:", "if mask is not None and mask:"),
+                                 {"key": "tensor_truthiness", "where": ["q5"]}),
 }
