@@ -5,8 +5,8 @@ text of `full_marks.ipynb` (whose cells these replace), `harness.py`, the regist
 `measure.py` and the names of the seven earlier blind sets' variants, so that their kinds of mistake are
 not repeated in the same form.
 
-The class is mixed. Beginners: a letter in upper case where lower case is asked, a letter copied with
-its parenthesis, a uniform 1/T in every row of the prefix average, the number of keys with non-zero
+The class is mixed. Beginners: the lesson's d_k given for another head's rank bound, a stray comma that
+makes a letter answer a tuple, a uniform 1/T in every row of the prefix average, the number of keys with non-zero
 weight counted as the effective number of tokens, the d_k bound given for the lesson's actual rank, an
 increment `n + ...` whose result is thrown away, the weights transposed before mixing the values.
 Intermediate: finfo(dtype).min times a float32 ones matrix (overflows to -inf and loses the dtype for
@@ -112,12 +112,15 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
 }
 
 WRONG = {
-    "q03_upper_case_letter": ({"ans_scale": 'ans_scale = "B"\n'},
-                              {"mistake": "gives the right option in upper case, \"B\", where a lower-case "
-                                          "letter such as \"a\" is asked", "where": ["q03"]}),
-    "q06_letter_with_parenthesis": ({"ans_mask": 'ans_mask = "c)"\n'},
-                                    {"mistake": "copies the option label with its parenthesis, \"c)\", "
-                                                "instead of the letter alone", "where": ["q06"]}),
+    "q11_new_head_rank_from_lesson_d_k": ({RANK: '''
+max_rank_S = 4
+
+rank_S_lesson = 2
+'''}, {"mistake": "answers (a) with the lesson's d_k = 4 instead of the d_k = 8 of the head in the question: "
+                  "the bound is min(d_k, T) = 8", "where": ["q11"]}),
+    "q15_trailing_comma_tuple": ({"ans_cross_causal": 'ans_cross_causal = "d",\n'},
+                                 {"mistake": "ends the line with a comma, so ans_cross_causal is the tuple "
+                                             "(\"d\",) instead of the string \"d\"", "where": ["q15"]}),
     "q04_min_times_float32_ones": ({MASK: '''
 def causal_additive_mask(T, dtype, device=None):
     return torch.finfo(dtype).min * torch.ones(T, T, device=device).triu(diagonal=1)

@@ -7,7 +7,7 @@ not repeated in the same form.
 
 The class is mixed. Beginners: a sanity assert on the total of the weights (which is T_q, not 1), scores
 negated as if they were distances, the dot product averaged instead of summed, uniform draws for
-standard normals, a misnamed answer variable, a letter in the wrong case, the head width taken from the
+standard normals, a misnamed answer variable, a stray comma that makes the answer a tuple, the head width taken from the
 number of tokens. Intermediate: the entropy divided by log T (a normalised entropy), the population
 standard deviation in the table, keys and values swapped inside the heads, heads stacked head-first and
 reshaped to (T, d_model) without moving the head axis.
@@ -178,9 +178,9 @@ WRONG = {
     "q5_answer_variable_misnamed": ({Q5: 'q5_ans = "C"\n'},
                                     {"mistake": "stores the answer in `q5_ans` instead of `q5_answer`, so "
                                                 "the asked variable is never set", "where": ["q5"]}),
-    "q6_lower_case_letter": ({Q6: 'q6_answer = "a"\n'},
-                             {"mistake": "gives the right option in lower case, \"a\", where one of the "
-                                         "strings \"A\" to \"D\" is asked", "where": ["q6"]}),
+    "q6_trailing_comma_tuple": ({Q6: 'q6_answer = "A",\n'},
+                                {"mistake": "ends the line with a comma, so q6_answer is the tuple (\"A\",) "
+                                            "instead of the string \"A\"", "where": ["q6"]}),
     "q8_keys_and_values_swapped": ({MHA: _mha('''d_k = d_model // n_heads
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V
     heads = []

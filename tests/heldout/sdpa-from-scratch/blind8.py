@@ -28,7 +28,6 @@ CM = "causal_mask"
 SHAPES = "weights_shape"     # the q1 cell (also defines out_shape)
 VAR = "raw_score_var"        # the q2 cell
 TRACE = "weights3"           # the q6 cell
-TRAP = "q_trap_answer"       # the q7 cell
 COST = "attn_entries"        # the q8 cell
 
 
@@ -170,9 +169,6 @@ weights3_causal = causal3 / causal3.sum(dim=-1, keepdim=True)
 print(weights3, out3, weights3_causal, sep="\\n")
 '''}, {"mistake": "turns the scores into weights by dividing by their row sum instead of taking a softmax "
                   "(no exponential), in the trace and in its causal version", "where": ["q6"]}),
-    "q7_lower_case_letter": ({TRAP: 'q_trap_answer = "c"\n'},
-                             {"mistake": "gives the right option in lower case, \"c\", where one of the "
-                                         "strings \"A\" to \"D\" is asked", "where": ["q7"]}),
     "q8_entries_as_query_size": ({COST: '''
 attn_entries = 1024 * 64
 score_madds = 1024 * 1024 * 64
