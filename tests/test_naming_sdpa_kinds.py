@@ -499,3 +499,33 @@ def test_a_truthiness_crash_that_is_wrong_without_a_mask_is_not_named() -> None:
         return _sdpa_if_mask(Q, K, V, mask) * 2.0
     test = _test("q5", "test_float32_4d_random_mask")
     assert _key(lambda: test(TrustedProxy(wrong, "cpu"), "cpu", torch.Generator().manual_seed(0))) != "tensor_truthiness"
+
+
+def test_out3_from_the_causal_weights_is_named() -> None:
+    assert _key(lambda: _test("q6", "test_out3")(out3=ref.weights3_causal @ ref.V3)) == "output_from_causal_weights"
+
+
+def _divides_by_max(x, dim=-1):
+    e = torch.exp(x / x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def test_softmax_dividing_by_the_max_is_named() -> None:
+    fn = TrustedProxy(_divides_by_max, "cpu")
+    assert _key(lambda: _test("q3", "test_dim_argument")(fn, "cpu", torch.Generator().manual_seed(0))) \
+        == "softmax_divides_by_max"
+    trace = ref.Q3 @ ref.K3.T / 2
+    assert _key(lambda: _test("q6", "test_weights3")(weights3=_divides_by_max(trace))) == "softmax_divides_by_max"
+
+
+def test_variance_of_the_first_sequence_only_is_named() -> None:
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.transpose(-2, -1)
+    test = _test("q2", "test_score_variances")
+    assert _key(lambda: test(raw_score_var=float(S[0].var()),
+                             scaled_score_var=float((S[0] / 8 ** 0.5).var()))) == "variance_of_one_slice"
+
+
+@pytest.mark.parametrize("shape", [(4, 64, 64), (4, 128, 128), (4, 64, 128)])
+def test_weights_sized_by_the_feature_widths_are_named(shape) -> None:
+    assert _key(lambda: _test("q1", "test_weights_shape")(weights_shape=shape)) == "weights_sized_by_features"

@@ -89,6 +89,12 @@ KEEPDIM = {"reduction_without_keepdim/max": {"max_keep": False, "sum_keep": True
            "reduction_without_keepdim/both": {"max_keep": False, "sum_keep": False}}
 
 
+def softmax_divides_by_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """exp(x / max) instead of exp(x - max): the logits divided by their row's maximum"""
+    e = torch.exp(x / x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
 def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     """reference.softmax_variants and this assignment's: {key: what that softmax gives on x}."""
     out: dict[str, torch.Tensor] = dict(ref.softmax_variants(x, dim=dim))
@@ -96,6 +102,7 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_global_sum/global_max"] = softmax_global_sum_global_max(x, dim)
     out["log_softmax"] = log_softmax(x, dim)
     out["softmax_twice"] = softmax_twice(x, dim)
+    out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
@@ -296,6 +303,7 @@ VARIANT_FUNCTIONS = {
     "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
     "weights_not_normalised/no_shift": _weights_fn(torch.exp),
     "softmax_twice": _weights_fn(softmax_twice),
+    "softmax_divides_by_max": _weights_fn(softmax_divides_by_max),
     **{key: _weights_fn(lambda x, kw=kw: softmax_without_keepdim(x, -1, **kw)) for key, kw in KEEPDIM.items()},
     # d_k ** 1/2 is (d_k ** 1) / 2; scores * d_k ** -1/2 divides by 2 d_k
     "scale_precedence/half": _divided(lambda Q, K, V: Q.shape[-1] / 2),
@@ -1129,6 +1137,8 @@ def score_statistics(divisor=1.0):
         "mean_of_slice_variances": [float(S.var(dim=d).mean()) for d in (-1, -2, 0, (-2, -1))],
         # a kind: the statistic of an input's entries (about 1) where the scores' (about d_k) is asked
         "variance_of_an_input": [float(t.var()) / divisor ** 2 for t in (Q, K, _)],
+        # a kind: the statistic of one slice of the scores (raw_scores[0], one sequence of the batch)
+        "variance_of_one_slice": [float(S[b].var()) for b in range(S.shape[0])],
     }
 
 

@@ -45,6 +45,9 @@ MISCONCEPTIONS = {
     "softmax_subtracts_mean": "subtracting each slice's mean instead of its maximum before exp: a wide spread of "
                               "logits still overflows exp (inf / inf, NaN), and a -inf (masked) entry makes the "
                               "mean -inf and the whole slice NaN; subtract x.amax(dim, keepdim=True)",
+    "softmax_divides_by_max": "dividing the logits by their row's maximum (exp(x / max)) instead of subtracting it "
+                              "(exp(x - max)): that changes the softmax itself (a different temperature per row, "
+                              "sign flips when the maximum is negative)",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
@@ -93,6 +96,12 @@ MISCONCEPTIONS = {
                           "row per query and one column per key, (T_q, T_k)",
     "tensor_truthiness": "testing a tensor's truth value (if M:, M or ...), which raises for a tensor of more than "
                          "one entry: test if M is not None:",
+    "output_from_causal_weights": "computing out3 (the unmasked output) from the causal weights weights3_causal "
+                                  "instead of weights3",
+    "variance_of_one_slice": "taking the variance over one slice of the scores (raw_scores[0], the first sequence "
+                             "of the batch) instead of over all their entries",
+    "weights_sized_by_features": "sizing the attention weights by the feature width (d_k x d_k, like Q^T K or a "
+                                 "projection matrix) instead of one entry per (query, key) pair: (B, T_q, T_k)",
     "fixed_size_mask": "cutting the mask from a fixed-size buffer (tril(ones(block_size, block_size))[:T_q, :T_k], "
                        "nanoGPT style): it is right up to that size and wrong beyond; build it from T_q and T_k "
                        "on each call",

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from otter.test_files import test_case
 
-from autograder.grading.checks import Misconception, expect_shape, register_misconceptions
+from autograder.grading.checks import Misconception, describe, expect_shape, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -33,6 +33,11 @@ def test_weights_shape(weights_shape):
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
     diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
+    widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
+    if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
+        # Q^T K (a d_k x d_k covariance / projection-like matrix): the feature widths where the tokens go
+        raise Misconception("weights_sized_by_features", f"weights_shape is {got}: its last two axes are feature "
+                            "widths (d_k, d_v), not sequence lengths: " + describe("weights_sized_by_features"))
     if got != ref.weights_shape:
         raise AssertionError("weights_shape is not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")

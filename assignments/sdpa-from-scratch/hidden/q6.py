@@ -98,7 +98,9 @@ def test_out3(out3):
     scores = ref.Q3 @ ref.K3.T
     # V weighted by the scores, scaled or not, instead of by their softmax
     variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
-                     "values_weighted_by_scores/raw": scores @ ref.V3})
+                     "values_weighted_by_scores/raw": scores @ ref.V3,
+                     # the causal weights (the next cell's) used for the unmasked output
+                     "output_from_causal_weights": ref.weights3_causal @ ref.V3})
     _compare(got, ref.out3, variants, "out3")
 
 

@@ -805,4 +805,10 @@ def causal_mask(T_q, T_k=None):
     # `mask and ...`: the truth value of the mask taken by `and`
     "sdpa_mask_truthiness_and": (full_with("if mask is not None:", "if mask is not None and mask:"),
                                  {"key": "tensor_truthiness", "where": ["q5"]}),
+    # the logits divided by the row's max (torch.max(...)[0]) instead of shifted by it
+    "softmax_divides_by_torch_max": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    scaled = x / torch.max(x, dim=dim, keepdim=True)[0]
+    return torch.exp(scaled) / torch.exp(scaled).sum(dim=dim, keepdim=True)
+'''}, {"key": "softmax_divides_by_max", "where": ["q3", "q5", "q6"]}),
 }
