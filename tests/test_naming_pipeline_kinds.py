@@ -220,3 +220,54 @@ def test_blind6_kinds_never_equal_the_reference_on_the_tests_shapes() -> None:
     assert "elementwise_product" in D.qkv_variants(X, W2, W2, W2)
     assert "elementwise_product" not in D.qkv_variants(torch.randn(7, 9, dtype=torch.float64), *(
         torch.randn(9, n, dtype=torch.float64) for n in (12, 12, 5)))
+
+
+# --- eighth round (blind7's kinds) --------------------------------------------------------------------
+
+def _implicit_dim(S: torch.Tensor, M: torch.Tensor | None = None) -> torch.Tensor:
+    return torch.softmax(S, dim=0 if S.dim() in (0, 1, 3) else 1)        # nn.Softmax()'s legacy rule
+
+
+def _hard_coded_dim1(S: torch.Tensor, M: torch.Tensor | None = None) -> torch.Tensor:
+    return torch.softmax(S, dim=1)
+
+
+def test_dim_1_of_a_4d_softmax_is_named_implicit_only_when_a_3d_call_shows_dim_0() -> None:
+    D = _hidden("_diagnose")
+    S = torch.randn(2, 3, 6, 7)
+    for fn, shown in ((_implicit_dim, True), (_hard_coded_dim1, False)):
+        proxy = TrustedProxy(fn, "cpu")
+        assert D.implicit_dim_shown(proxy, S, proxy(S, None)) is shown
+
+
+def test_blind7_kinds_differ_from_the_reference_and_from_each_other() -> None:
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    S = torch.randn(2, 5, 5, dtype=torch.float64)
+    M = ref.causal_additive_mask(5, torch.float64)
+    right = ref.attention_weights(S, M)
+    zeroed = D.weights_variants(S, M)["blocked_scores_zeroed"]
+    assert torch.allclose(zeroed, torch.softmax(S * (M == 0), dim=-1))
+    assert not torch.allclose(zeroed, right) and not torch.allclose(zeroed, D.weights_variants(S, M)["mask_multiplied"])
+    assert "softmax_implicit_dim" in D.weights_variants(S) and "softmax_implicit_dim" not in D.weights_variants(S[0])
+
+
+def _per_head(d_model: int, d_k: int, d_v: int, with_output: bool = False) -> int:
+    return (d_model // d_k) * d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)
+
+
+def test_a_count_multiplied_by_the_heads_is_named_and_one_head_is_no_candidate() -> None:
+    q12 = _hidden("q12")
+    with pytest.raises(Misconception) as named:
+        q12._check(_per_head(248, 43, 70), 248, 43, 70, False)
+    assert named.value.key == "param_count_times_heads"
+    with pytest.raises(AssertionError) as generic:          # d_model // d_k = 1: the right count, no such key
+        q12._check(_per_head(60, 43, 70) + 1, 60, 43, 70, False)
+    assert not isinstance(generic.value, Misconception)
+
+
+def test_an_all_zero_mask_is_named_as_blocking_nothing() -> None:
+    q04 = _hidden("q04")
+    with pytest.raises(Misconception) as named:
+        q04._check_pattern(torch.zeros(6, 6, dtype=torch.float64), 6)
+    assert named.value.key == "mask_blocks_nothing"

@@ -512,37 +512,55 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_keys_not_transposed": ("keys_not_transposed",),
         # softmax of -||q - k||^2 / c is the normalised Gaussian kernel exp(-||q - k||^2 / c): the key is exact
         "q1_gaussian_kernel": ("gaussian_kernel",),
-        "q2_scaled_by_sample_count": (),                  # generic: "not within 10% of its expected value"
+        # generic: "not within 10% of its expected value"; now named by variance_scaled_by_sample_count (naming8)
+        "q2_scaled_by_sample_count": ("variance_scaled_by_sample_count",),
         # 1 // 2 == 0 divides by 1: the key's text (the unscaled variance for scaled=True) is what the code
         # returns, as blind's q02_integer_exponent -> no_scale; its name says the flag is ignored, it is not
         "q2_integer_exponent": ("scaled_flag_ignored",),
-        "q4_entropy_item": (),                            # raw: "a Tensor with 6 elements cannot be converted to Scalar"
+        # raw: "a Tensor with 6 elements cannot be converted to Scalar"; now named by entropy_item (naming8)
+        "q4_entropy_item": ("entropy_item",),
         "q4_entropy_keepdim": ("entropy_keepdim",),
-        "q4_table_softmax_twice": (),                     # generic: table differs in 8 of 16 entries
-        "q6_hedged_answer": (),                           # generic: "should be one letter as a string"
-        "q7_answer_in_a_list": (),                        # generic: same message, says nothing of the list
-        "q8_residual_added": (),                          # generic: differs in every entry
-        "q8_q_overwritten_in_loop": (),                   # raw: "shapes cannot be multiplied (5x0 and 12x5)"
-        "q8_unpacks_weights_as_output": (),               # raw: "shapes cannot be multiplied (5x20 and 48x48)"
+        # generic: table differs in 8 of 16 entries; now named by softmax_applied_twice (naming8)
+        "q4_table_softmax_twice": ("softmax_applied_twice",),
+        # generic: "should be one letter as a string"; now named by answer_hedged (naming8)
+        "q6_hedged_answer": ("answer_hedged",),
+        # generic: same message, says nothing of the list; now named by answer_in_container (naming8)
+        "q7_answer_in_a_list": ("answer_in_container",),
+        # generic: differs in every entry; now named by mha_residual_added (naming8)
+        "q8_residual_added": ("mha_residual_added",),
+        # raw: "shapes cannot be multiplied (5x0 and 12x5)"; now named by mha_head_slice_overwrites (naming8)
+        "q8_q_overwritten_in_loop": ("mha_head_slice_overwrites",),
+        # raw: "shapes cannot be multiplied (5x20 and 48x48)"; now named by mha_heads_weights_concatenated (naming8)
+        "q8_unpacks_weights_as_output": ("mha_heads_weights_concatenated",),
     },
     # judged from `measure sdpa-from-scratch --set blind7 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
-        "q1_weights_sized_by_features": (),   # generic: "not the shape of the attention-weight matrix"
+        # generic: "not the shape of the attention-weight matrix"; now named by weights_sized_by_features (naming8)
+        "q1_weights_sized_by_features": ("weights_sized_by_features",),
         "q2_std_for_variance": ("variance_returned_std",),
-        "q2_first_sequence_only": (),         # generic: "not the variance of the raw scores of the batched example"
-        "q3_divides_by_max": (),              # generic on all 21 failed tests (differs / NaN or inf)
+        # generic: "not the variance of the raw scores of the batched example"; now named by variance_of_one_slice
+        # (naming8)
+        "q2_first_sequence_only": ("variance_of_one_slice",),
+        # generic on all 21 failed tests (differs / NaN or inf); now named by softmax_divides_by_max (naming8)
+        "q3_divides_by_max": ("softmax_divides_by_max",),
         # exp(x - max) / sum(exp(x)): each row the right softmax times e^-max; the fix is to divide by the row
         # sum of the numerator, as the key says (as blind6's scaled-attention q1_normalised_by_row_max), though
         # its "without dividing" is not literally the code; q3's float16 test and q5/q6 say only what differs
         "q3_unshifted_denominator": ("weights_not_normalised",),
-        "q4_fixed_block_size_buffer": (),     # not caught: no test asks for a mask longer than block_size = 16
-        "q5_if_mask_truthiness": (),          # raw: "Boolean value of Tensor with more than one value is ambiguous"
+        # not caught: no test asks for a mask longer than block_size = 16; now caught (q4's test_square asks for
+        # T > 1024) and named by fixed_size_mask (naming8)
+        "q4_fixed_block_size_buffer": ("fixed_size_mask",),
+        # raw: "Boolean value of Tensor with more than one value is ambiguous"; now named by tensor_truthiness
+        # from two re-runs (mask=None, a one-entry mask) (naming8)
+        "q5_if_mask_truthiness": ("tensor_truthiness",),
         "q5_scales_callers_q_in_place": ("inplace_on_input",),
         "q5_power_precedence_in_scale": ("scale_precedence",),
         # mis-named on 2 of 3 tests: scale_by_d_v, but V3 is 3 x 2 (sqrt(d_v) = sqrt(2)); the code divides by
-        # sqrt(3), the number of tokens, which out3's scale_by_T says
+        # sqrt(3), the number of tokens, which out3's scale_by_T says; now all 3 say scale_by_T (naming8: the
+        # weights' variants use V3's real d_v)
         "q6_trace_scaled_by_token_count": ("scale_by_T",),
-        "q6_output_from_causal_weights": (),  # generic: "out3 is not correct in row(s) [0, 1]"
+        # generic: "out3 is not correct in row(s) [0, 1]"; now named by output_from_causal_weights (naming8)
+        "q6_output_from_causal_weights": ("output_from_causal_weights",),
         # cost_ratio = 2 is cost_linear_in_T (right); score_madds = T d_k^2 only "is not the number of madds"
         "q8_projection_cost": ("cost_linear_in_T",),
     },
@@ -550,14 +568,18 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "attention-pipeline": {
         "q01_values_from_key_matrix": ("same_projection",),    # W_K for both K and V
         # its text: "works only for one fixed number of dims ... use .transpose(-2, -1)"; 1 of 3 tests is raw
+        # (now named by batched_input_unsupported there too: the 2-D crash runs right with a batch axis added, naming8)
         "q02_permute_three_dims": ("batched_input_unsupported",),
-        "q04_masked_fill_result_dropped": (),  # generic: "the mask blocks the wrong entries ... N entries open"
+        # generic: "the mask blocks the wrong entries ... N entries open"; now named by mask_blocks_nothing (naming8)
+        "q04_masked_fill_result_dropped": ("mask_blocks_nothing",),
         # generic: "A does not match in 40 of 40 entries"; mask_multiplied would be near (S times a 0/1 pattern)
-        "q05_blocked_scores_multiplied_by_zero": (),
+        # now named by blocked_scores_zeroed (naming8): softmax of S with the blocked scores set to 0
+        "q05_blocked_scores_multiplied_by_zero": ("blocked_scores_zeroed",),
         # nn.Softmax() normalises dim 0 of a 3-D tensor (the batch), not dim=-2 as the key's text says; its fix
         # (softmax over the keys, dim=-1) is this one's, as blind6's q05_softmax_over_all_axes; scaled-attention's
-        # softmax_implicit_dim would be exact
-        "q05_softmax_module_without_dim": ("softmax_wrong_dim",),
+        # softmax_implicit_dim would be exact; now named by softmax_implicit_dim (naming8; on 4-D S from a 3-D
+        # second call, since dim 1 of 4-D is also a hard-coded dim=1)
+        "q05_softmax_module_without_dim": ("softmax_implicit_dim",),
         # inverted flag: no_causal_mask on the causal=True calls, ignores_causal_flag on causal=False: each true
         # of its call, and together they say the flag is read the wrong way round
         "q07_causal_flag_inverted": ("no_causal_mask", "ignores_causal_flag"),
@@ -566,7 +588,8 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q09_every_row_divided_by_T": ("prefix_average_divide_by_T",),
         "q10_entropy_sign_dropped": ("entropy_sign",),
         "q11_rank_bounded_by_tokens": ("rank_bounded_by_T",),
-        "q12_budget_times_heads": (),          # generic: "the count is wrong (for d_v different from d_k)"
+        # generic: "the count is wrong (for d_v different from d_k)"; now named by param_count_times_heads (naming8)
+        "q12_budget_times_heads": ("param_count_times_heads",),
         "q13_sequences_swapped": ("cross_roles_swapped",),
     },
 }

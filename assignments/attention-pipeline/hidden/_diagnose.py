@@ -439,7 +439,9 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     }
     m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
-    if Z.dim() >= 3:                                 # F.softmax without dim picks dim 0 for 3-D input
+    if Z.dim() == 3:      # nn.Softmax() / F.softmax without dim: torch's legacy rule normalises dim 0 of 3-D
+        out["softmax_implicit_dim"] = torch.softmax(Z, dim=0)
+    elif Z.dim() > 3:
         out["softmax_wrong_dim/dim0"] = torch.softmax(Z, dim=0)
     # without keepdim a row statistic broadcasts along the last axis: only a square 2-D S (or one whose
     # batch dims happen to align) runs at all
@@ -459,7 +461,23 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
         out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
         out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
+        # S * (M == 0), S.masked_fill(M != 0, 0): a blocked score of 0 still gets weight exp(0)
+        out["blocked_scores_zeroed"] = torch.softmax(S.masked_fill(M != 0, 0.0), dim=-1)
     return out
+
+
+def implicit_dim_shown(fn: Callable[..., object], S: torch.Tensor, got: object) -> bool:
+    """Whether A for a 4-D S is the softmax over dim 1 and a second call on the 3-D S[0] gives the
+    softmax over dim 0: torch's legacy implicit dim (nn.Softmax(), F.softmax without dim), not a
+    hard-coded dim=1 (which on 3-D S would normalise dim -2)."""
+    if S.dim() != 4 or not is_right(got, torch.softmax(S.double(), dim=1), S.dtype):
+        return False
+    S3 = S[0]
+    try:
+        out = fn(S3, None)
+    except StudentCodeError:
+        return False
+    return is_right(out, torch.softmax(S3.double(), dim=0), S.dtype)
 
 
 def _normalised(e: torch.Tensor) -> torch.Tensor:

@@ -95,6 +95,16 @@ MISCONCEPTIONS = {
     # the same text as sdpa-from-scratch's (a key shared by assignments has one text)
     "softmax_global_sum": "dividing by the sum over the whole tensor (e.sum() with no dim) instead of each slice's "
                           "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
+    "softmax_implicit_dim": "calling F.softmax without dim: torch's legacy rule then normalises dim 0 of a 1-D or "
+                            "3-D input (dim 1 otherwise), not the last dimension; pass dim=-1",
+    "blocked_scores_zeroed": "setting the blocked scores to 0 (S * (M == 0), S.masked_fill(M != 0, 0)) instead of "
+                             "adding the very negative mask: a score of 0 still gets weight exp(0), so the blocked "
+                             "keys are not hidden",
+    "mask_blocks_nothing": "a mask that blocks nothing (all zeros): often an out-of-place call (M.masked_fill(...), "
+                           "M.triu(...)) whose result is dropped; use masked_fill_ or assign the result "
+                           "(M = M.masked_fill(...))",
+    "param_count_times_heads": "multiplying one head's W_Q, W_K, W_V by the number of heads (d_model // d_k): the "
+                               "question counts the projections of one head",
     "mask_multiplied": "multiplying the scores by the mask instead of adding it",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "

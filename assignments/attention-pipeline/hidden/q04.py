@@ -109,6 +109,9 @@ def _check_pattern(M, T):
             D.raise_if_blocked_value(M[blocked], M.dtype)
             raise AssertionError("blocked entries of an additive mask must be very negative")
         return
+    if not bool(blocked.any()):   # all zeros: M.masked_fill(...) whose result is dropped, a fill never made
+        raise Misconception("mask_blocks_nothing", "the mask is all zeros, so no key is blocked: "
+                            + describe("mask_blocks_nothing"))
     for key, wrong in ref.mask_variants(T, torch.float64).items():
         if torch.equal(blocked, wrong != 0):
             raise Misconception(key, f"the mask blocks the wrong entries: it matches {describe(key)}")

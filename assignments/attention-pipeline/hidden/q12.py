@@ -36,11 +36,17 @@ def _check(got, d_model, d_k, d_v, with_output):
         base = ref.qkv_param_count(d_model, d_k, d_v)
         for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
             more[f"param_count_wo_wrong_size/{a}x{b}"] = base + {"d_k": d_k, "d_v": d_v}[a] * {"d_k": d_k, "d_v": d_v}[b]
+    for n_heads in {d_model // d_k, d_model // d_v, -(-d_model // d_k)} - {0, 1}:  # one head's count times h
+        qkv = ref.qkv_param_count(d_model, d_k, d_v)
+        more[f"param_count_times_heads/{n_heads}"] = n_heads * qkv + (d_v * d_model if with_output else 0)
+        if with_output:
+            more[f"param_count_times_heads/{n_heads}/all"] = n_heads * ref.qkv_param_count(d_model, d_k, d_v, True)
     hits = {key.split("/")[0] for key, wrong in {**ref.param_count_variants(d_model, d_k, d_v, with_output),
                                                  **more}.items() if got == wrong}
     if len(hits) == 1:    # two mistakes giving this same count name neither
         key = hits.pop()
-        sizes = [k.split("/")[1] for k in more if k.startswith(key + "/") and more[k] == got]
+        sizes = [k.split("/")[1] for k in more if key == "param_count_wo_wrong_size" and k.startswith(key + "/")
+                 and more[k] == got]
         shape = f" (you count W_O as {sizes[0].replace('x', ' x ')})" if sizes else ""
         raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
     if with_output:   # where it goes wrong: the part without W_O, or W_O's own term

@@ -1041,3 +1041,35 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return A @ V, A
 '''), {"key": "scores_from_values", "where": ["q13"]}),
 })
+
+# naming8 (issue 21): other instances of blind7's kinds
+WRONG.update({
+    # torch.where's result dropped: the mask stays all zeros
+    "mask_where_result_dropped": (mask('''
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    future = torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
+    torch.where(future, torch.finfo(dtype).min, M)
+    return M
+'''), {"key": "mask_blocks_nothing", "where": ["q04", "q07", "q09"]}),
+    # the blocked scores filled with 0 instead of a very negative number
+    "weights_blocked_filled_with_zero": (weights('''
+    if M is not None:
+        S = S.masked_fill(M != 0, 0.0)
+    return torch.softmax(S, dim=-1)
+'''), {"key": "blocked_scores_zeroed", "where": ["q05", "q07", "q09", "q13"]}),
+    # F.softmax without dim: torch's legacy implicit dim
+    "weights_functional_softmax_no_dim": (weights('''
+    Z = S if M is None else S + M
+    return torch.nn.functional.softmax(Z, _stacklevel=5)
+'''), {"key": "softmax_implicit_dim", "where": ["q05", "q07", "q09", "q13"]}),
+    # every head's W_Q, W_K, W_V and W_O counted
+    "count_all_heads_with_output": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    h = d_model // d_k
+    return h * (d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0))
+'''), {"key": "param_count_times_heads", "where": ["q12"]}),
+    # an einsum written for exactly 3-D inputs
+    "scores_einsum_three_dims": (scores('''
+    return torch.einsum("bqd,bkd->bqk", Q, K) / math.sqrt(Q.shape[-1])
+'''), {"key": "batched_input_unsupported", "where": ["q02", "q07", "q09", "q13"]}),
+})
