@@ -764,6 +764,7 @@ def raise_if_option_text(question: str, value, answer: str, wrong) -> None:
     """A multiple-choice answer that writes out an option's text instead of its letter: answer_option_text
     when it is the right option (only the letter is missing); a wrong option's misconception, when it has
     one, with the letter said."""
+    raise_if_answer_form(question, value)
     letter = option_of_text(question, value)
     if letter is None:
         return
@@ -817,3 +818,157 @@ def raise_if_all_pairs(fn, value, d_k, n, seed) -> None:
                         f"generators, the variance of all {n}x{n} entries of q @ k.T drawn from them: "
                         + describe("variance_over_all_pairs"))
 
+
+
+# --- issue 21, fourth round of naming: kinds from blind7's misses ----------------------------------------
+
+_JOINERS = re.compile(r"\b(or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
+
+
+def raise_if_answer_form(question: str, value, choices: str = "ABCD") -> None:
+    """A multiple-choice answer in the wrong form, whatever the letter: several letters joined by "or", "/",
+    "," (answer_hedged), or a letter inside a one-element list or tuple (answer_in_container). Neither says
+    whether a letter in it is right."""
+    if isinstance(value, (list, tuple)) and len(value) == 1 and isinstance(value[0], str) \
+            and value[0].strip().strip("()").strip().upper() in choices:
+        raise Misconception("answer_in_container", f"{question} is {value!r}, a {type(value).__name__} holding a "
+                            f"letter: " + describe("answer_in_container"))
+    if not isinstance(value, str) or len(value) > 40:
+        return
+    rest = _JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
+    if len(rest) >= 2 and all(len(t) == 1 and t.upper() in choices for t in rest) and len({t.upper() for t in rest}) >= 2:
+        raise Misconception("answer_hedged", f"{question} is {value!r}, {len(set(t.upper() for t in rest))} "
+                            f"letters: " + describe("answer_hedged"))
+
+
+_SCALAR_CRASH = ("cannot be converted to Scalar", "only one element tensors can be converted to Python scalars")
+
+
+def call_entropy(fn, logits):
+    """call(softmax_entropy, logits), a crash named by entropy_crash where it can be."""
+    try:
+        return call(fn, logits, what="softmax_entropy")
+    except StudentCodeError as e:
+        named = entropy_crash(fn, e, tuple(logits.shape))
+        if named is not None:
+            raise named from None
+        raise
+
+
+def entropy_crash(fn, e, shape) -> Misconception | None:
+    """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
+    logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong."""
+    if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):
+        return None
+    row = torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])
+    try:
+        one = fn(row.clone())
+    except StudentCodeError:
+        return None
+    want = float(ref.softmax_entropy(row.double()))
+    if not (isinstance(one, float) and abs(one - want) <= 1e-5):
+        return None
+    return Misconception("entropy_item", f"softmax_entropy raised {e.exc_type}: {e.message.splitlines()[0][:120]} on a "
+                         f"{shape} input; on one row of 5 logits it returns the right entropy as a Python float: "
+                         + describe("entropy_item"))
+
+
+def table_softmax_twice(dims, seed):
+    """The lesson's table with each entropy taken of softmax(softmax(scores)): probabilities passed to a
+    softmax_entropy that applies the softmax again (softmax_applied_twice)."""
+    def H(s):
+        return float(ref.softmax_entropy(torch.softmax(s.double(), dim=-1)))
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed)
+        scaled = raw / d ** 0.5
+        rows.append({"d": d, "raw_std": float(raw.std()), "scaled_std": float(scaled.std()),
+                     "H_raw": H(raw), "H_scaled": H(scaled)})
+    return ref.table_as_tensor(rows)
+
+
+def raise_if_residual(got, X, Ws, expected) -> None:
+    """mha_residual_added: the output minus X (or minus X @ W_O, the input added before the projection) is the
+    right multi-head attention, to the test's tolerance."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(X.shape) or not got.is_floating_point():
+        return
+    for where, extra in (("after", X.double()), ("before", X.double() @ Ws[3].double())):
+        if matching_variants(got.double() - extra, {"right": expected.double()}, X.dtype):
+            raise Misconception("mha_residual_added", f"multi_head_attention(...) is the right output plus the input "
+                                f"X (added {where} the output projection W_O): " + describe("mha_residual_added"))
+
+
+_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def mha_crash(fn, e, X, Ws, n_heads):
+    """Crashes of the head loop whose cause a second call shows: fewer heads (heads_missing); each head's
+    (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
+    rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
+    multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
+    named = heads_missing(fn, e, X, Ws, n_heads)
+    found = _MATMUL.search(e.message or "")
+    if named is not None or e.exc_type != "RuntimeError" or not found or n_heads < 2:
+        return named
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    shapes = tuple(int(x) for x in found.groups())
+    if shapes == (T, n_heads * T, d_model, d_model) and n_heads * T != d_model:
+        W_O = torch.randn((n_heads * T, d_model), generator=torch.Generator().manual_seed(1), dtype=X.dtype)
+        try:
+            again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+        except StudentCodeError:
+            return None
+        maps = torch.cat(head_maps(X, *Ws[:3], n_heads), dim=-1) @ W_O.double()
+        if type(again) is torch.Tensor and matching_variants(again, {"maps": maps}, X.dtype):
+            return Misconception("mha_heads_weights_concatenated", f"your code raised {e.exc_type}: {found.group(0)}: "
+                                 f"{n_heads} heads of ({T}, {T}) concatenated; given a W_O of {n_heads * T} rows it "
+                                 "runs, and its output is the heads' attention weights concatenated times it: "
+                                 + describe("mha_heads_weights_concatenated"))
+        return None
+    if shapes in ((T, 0, d_k, T), (T, d_k, 0, T)):
+        try:
+            one = fn(X, *Ws, 1)
+        except StudentCodeError:
+            return None
+        right = ref.multi_head_attention(X.double(), *(w.double() for w in Ws), 1)
+        if type(one) is torch.Tensor and matching_variants(one, {"right": right}, X.dtype):
+            which = "Q" if shapes[1] == 0 else "K"
+            return Misconception("mha_head_slice_overwrites", f"your code raised {e.exc_type}: {found.group(0)}: "
+                                 f"from head 1 on, {which}'s head slice is empty ({T}x0) while the other is ({T}, "
+                                 f"{d_k}); with n_heads = 1 the same function is right: "
+                                 + describe("mha_head_slice_overwrites"))
+    return None
+
+
+def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
+    """The scaled variance against the unscaled one of the same generator's draws (a second call, scaled=False,
+    seeded alike): a constant ratio c that is not d_k means the dot products were divided by sqrt(c). c equal
+    to n_samples is named (variance_scaled_by_sample_count); any other c is said as the factor it is."""
+    try:
+        plain = fn(d_k, n, torch.Generator().manual_seed(seed))
+    except StudentCodeError:
+        return
+    plain = plain.item() if type(plain) is torch.Tensor and plain.numel() == 1 else plain
+    if not isinstance(plain, float) or not isinstance(v, (int, float)) or v <= 0 or not abs(plain / d_k - 1) < 0.1:
+        return
+    c = plain / v
+    if abs(c / n - 1) <= 1e-4:
+        raise Misconception("variance_scaled_by_sample_count", f"for d_k = {d_k} with scaled=True the result is the "
+                            f"unscaled variance of the same draws divided by n_samples = {n}: "
+                            + describe("variance_scaled_by_sample_count"))
+    if abs(c / d_k - 1) > 0.01 and abs(c - round(c)) <= 1e-4 * c:
+        raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
+                             f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
+                             f"dot product by sqrt(d_k) divides the variance by d_k = {d_k}")
+
+
+def float_has_no_item(e, softmax_entropy) -> bool:
+    """A table that crashes calling .item() on what softmax_entropy returned, a Python float for one row
+    (entropy_item): wrong only through softmax_entropy, whose own tests name it."""
+    if e.exc_type != "AttributeError" or "'float' object has no attribute 'item'" not in (e.message or ""):
+        return False
+    try:
+        return isinstance(softmax_entropy(torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])), float)
+    except StudentCodeError:
+        return False

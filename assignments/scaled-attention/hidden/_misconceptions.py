@@ -196,4 +196,25 @@ MISCONCEPTIONS = {
     "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",
+    # issue 21, fourth round of naming (blind7's misses as kinds)
+    "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
+                     "and give its letter alone",
+    "answer_in_container": "giving the letter inside a list or tuple ([\"D\"]) where the answer is the letter "
+                           "itself as a string (\"D\")",
+    "variance_scaled_by_sample_count": "dividing the dot products by sqrt(n_samples) (or their variance by "
+                                       "n_samples, the standard-error habit) for scaled=True instead of by sqrt(d_k): "
+                                       "the scale belongs to each dot product, 1/sqrt(d_k)",
+    "entropy_item": "calling .item() (or float()) on the entropy: one Python number works only for a single row; "
+                    "return the tensor of one entropy per row",
+    "softmax_applied_twice": "applying the softmax to probabilities (a softmax's output passed to a function that "
+                             "takes logits, as softmax_entropy does): the entropy of softmax(p) is near ln T; pass "
+                             "the scores themselves",
+    "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
+                          "which multi-head attention itself does not do: return concat(heads) @ W_O",
+    "mha_head_slice_overwrites": "overwriting Q (or K) with its own head slice inside the loop (Q = Q[:, cols]): "
+                                 "from head 1 on the loop slices an already cut (T, d_k) tensor; keep the slice in a "
+                                 "new name (q_h = Q[:, cols])",
+    "mha_heads_weights_concatenated": "unpacking attention's (output, weights) pair the wrong way round "
+                                      "(_, out_h = attention(...)): each head's (T, T) weights are concatenated "
+                                      "instead of its (T, d_k) output",
 }
