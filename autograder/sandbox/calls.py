@@ -166,3 +166,22 @@ def run_fresh_calls(fn: Callable[..., Any], specs: Sequence[InputSpec], kwargs: 
     assert total is not None
     return total
 
+
+
+def fresh_batch(specs: Sequence[InputSpec], seed: int, repeat: int) -> list[torch.Tensor]:
+    """The inputs of `run_fresh_calls(fn, specs, kwargs, seed, repeat)`, drawn in the same order from
+    the same generator, each position's `repeat` tensors stacked along a new leading axis."""
+    gen = torch.Generator().manual_seed(int(seed))
+    draws = [fresh_inputs(specs, gen) for _ in range(max(1, int(repeat)))]
+    return [torch.stack([d[i] for d in draws]) for i in range(len(specs))]
+
+
+def run_fresh_batched(fn: Callable[..., Any], specs: Sequence[InputSpec], kwargs: dict[str, Any],
+                      seed: int, repeat: int) -> torch.Tensor:
+    """`run_fresh_calls`'s sum for a trusted `fn` that treats a leading axis as one more batch axis
+    (and broadcasts `kwargs` over it): one call on `fresh_batch`, summed over that axis in float64.
+    Only for the reference in the grader's process: the student's calls are never batched."""
+    out = fn(*fresh_batch(specs, seed, repeat), **kwargs)
+    if type(out) is not torch.Tensor:
+        raise TypeError(f"expected a tensor, got {type(out).__name__}")
+    return out.detach().to("cpu", torch.float64).sum(dim=0)
