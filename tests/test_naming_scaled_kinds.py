@@ -410,3 +410,16 @@ def test_a_float32_cast_crashing_on_float64_input_is_dtype_changed():
         _student(_downcast_scores)(Q, K, V, 12)
     got = D.dtype_mix_crash(_student(_downcast_scores), crash.value, Q, K, V, 12)
     assert got is not None and got.key == "dtype_changed"
+
+
+@pytest.mark.parametrize("value, key", [("A or D", "answer_hedged"), ("b/c", "answer_hedged"), ("A, B", "answer_hedged"),
+                                        (["D"], "answer_in_container"), (("a",), "answer_in_container")])
+def test_answers_in_the_wrong_form_are_named(value, key):
+    with pytest.raises(Misconception) as caught:
+        D.raise_if_answer_form("q6_answer", value)
+    assert caught.value.key == key
+
+
+@pytest.mark.parametrize("value", ["A", "(d)", "A or A", "Attention", ["D", "A"], 3])
+def test_one_letter_or_other_forms_name_no_answer_form(value):
+    D.raise_if_answer_form("q6_answer", value)     # nothing raised: expect_choice judges these

@@ -1002,3 +1002,46 @@ CORRECT.update({
     return dots.var().item()
 '''),
 })
+
+# --- issue 21, fourth round (naming8): other instances of the kinds built from blind7's misses ------------------
+WRONG.update({
+    # two letters joined by a slash: a hedge, whatever the letters
+    "q5_answer_hedged_slash": ({"q5_answer": 'q5_answer = "B/C"\n'}, {"key": "answer_hedged", "where": ["q5"]}),
+    # the right letter in a one-element tuple
+    "q6_answer_in_a_tuple": ({"q6_answer": 'q6_answer = ("A",)\n'}, {"key": "answer_in_container", "where": ["q6"]}),
+    # the variance divided by n_samples (the variance of the mean) for scaled=True: the same ratio as sqrt(n) on q.k
+    "variance_scaled_divided_by_n": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    v = (q * k).sum(-1).var().item()
+    return v / n_samples if scaled else v
+'''), {"key": "variance_scaled_by_sample_count", "where": ["q2"]}),
+    # float() instead of .item(): the same one-number reduction, another message (only one element tensors ...)
+    "entropy_float_of_rows": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return float(-(p * torch.log(p + 1e-9)).sum(dim=-1))
+'''), {"key": "entropy_item", "where": ["q4"]}),
+    # the table's probabilities by .softmax(-1) handed to softmax_entropy, which takes logits
+    "table_probabilities_to_entropy": (table(
+        '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
+        '"H_raw": softmax_entropy(raw.softmax(-1)).item(), "H_scaled": softmax_entropy(scaled.softmax(-1)).item()'),
+        {"key": "softmax_applied_twice", "where": ["q4"]}),
+    # the residual added before the output projection
+    "mha_residual_before_w_o": (mha(MHA_LOOP.replace("return torch.cat(heads, dim=1) @ W_O",
+                                                     "return (torch.cat(heads, dim=1) + X) @ W_O")),
+                                {"key": "mha_residual_added", "where": ["q8"]}),
+    # K overwritten by its head slice in the loop: head 1 scores against an empty (T, 0) K
+    "mha_k_overwritten_in_loop": (mha(MHA_LOOP.replace(
+        "        out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k)",
+        "        K = K[:, cols]\n        out_h, _ = attention(Q[:, cols], K, V[:, cols], d_k)")),
+        {"key": "mha_head_slice_overwrites", "where": ["q8"]}),
+    # a list comprehension that keeps the second element of each pair: the weights
+    "mha_heads_are_weights_comprehension": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[1]
+             for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "mha_heads_weights_concatenated", "where": ["q8"]}),
+})
