@@ -480,6 +480,17 @@ def implicit_dim_shown(fn: Callable[..., object], S: torch.Tensor, got: object) 
     return is_right(out, torch.softmax(S3.double(), dim=0), S.dtype)
 
 
+def dim0_hard_coded(fn: Callable[..., object], S: torch.Tensor) -> bool:
+    """Whether a second call on a 2-D slice of S gives the softmax over dim 0 there too: dim=0 written
+    out, not torch's implicit dim (which is 1, the right one, for 2-D input)."""
+    S2 = S[(0,) * (S.dim() - 2)]
+    try:
+        out = fn(S2, None)
+    except StudentCodeError:
+        return False
+    return is_right(out, torch.softmax(S2.double(), dim=0), S.dtype)
+
+
 def _normalised(e: torch.Tensor) -> torch.Tensor:
     return e / e.sum(dim=-1, keepdim=True)
 

@@ -61,6 +61,11 @@ def _weights(fn, S, M, run):
     (a row sum without keepdim...) that a square S shows, when its answer is not simply right."""
     try:
         return run()
+    except Misconception as m:   # dim 0 of 3-D S: the implicit dim, or a hard-coded dim=0 (a 2-D call tells)
+        if m.key == "softmax_implicit_dim" and D.dim0_hard_coded(fn, S):
+            raise Misconception("softmax_wrong_dim", "A is the softmax over dim 0, on 3-D S and on a 2-D S alike "
+                                "(dim=0 written out): " + describe("softmax_wrong_dim")) from None
+        raise
     except StudentCodeError as e:
         named = _crash_named(fn, S, M, e)
         if named is not None:

@@ -1073,3 +1073,10 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return torch.einsum("bqd,bkd->bqk", Q, K) / math.sqrt(Q.shape[-1])
 '''), {"key": "batched_input_unsupported", "where": ["q02", "q07", "q09", "q13"]}),
 })
+WRONG.update({
+    # dim=0 written out: on 3-D S the same as the implicit dim; a 2-D call tells them apart
+    "weights_softmax_dim0_written": (weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z, dim=0)
+'''), {"key": "softmax_wrong_dim", "where": ["q05", "q07", "q09", "q13"]}),
+})
