@@ -595,7 +595,58 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind8: written without the catalogue; keys filled in by a judge from `measure --set blind8 -v`
-BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind8 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # raw: "your code raised AssertionError: " (the student's own assert on the total weight)
+        "q1_asserts_total_weight": (),
+        # mis-named: wrong_scale_constant ("another constant than 1/sqrt(d_k)") fits c = -sqrt(d_k) only
+        # formally; the mistake is the sign (scores read as distances), the constant is right; no key says so
+        "q1_scores_negated_as_distances": (),
+        # generic: "does not match ... largest difference 4.83e-05"; nothing says rounded
+        "q1_weights_rounded": (),
+        # generic: "not within 10% of its expected value"
+        "q2_dot_averaged_not_summed": (),
+        "q2_uniform_draws": ("uniform_samples",),
+        "q4_entropy_divided_by_log_T": ("entropy_normalised",),
+        "q4_table_population_std": ("biased_std",),
+        # generic: "`q5_answer` is not defined"; true, but the harness's message, no key
+        "q5_answer_variable_misnamed": (),
+        # the message shows the tuple ('A',) and says the letter is inside a tuple: the fix (drop the comma)
+        "q6_trailing_comma_tuple": ("answer_in_container",),
+        # generic: differs in every entry
+        "q8_keys_and_values_swapped": (),
+        "q8_heads_stacked_first_then_reshaped": ("mha_merge_without_transpose",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x4 and 48x48)"
+        "q8_head_width_from_tokens": (),
+    },
+    # judged from `measure attention-pipeline --set blind8 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; nothing says the lesson's d_k
+        "q11_new_head_rank_from_lesson_d_k": (),
+        # generic: "should be one letter as a string"; nothing says it is a tuple (the trailing comma)
+        "q15_trailing_comma_tuple": (),
+        # mis-named on 2 of 3 tests: mask_nan_from_inf says a 0/1 pattern times -inf (fix: finfo(dtype).min,
+        # which the code already uses); the mistake is the float32 ones, which turn float64's min into -inf.
+        # mask_built_in_float32 (the float16 test) is the right key
+        "q04_min_times_float32_ones": ("mask_built_in_float32",),
+        # raw: "The size of tensor a (8) must match the size of tensor b (5)" (transposed rectangular mask)
+        "q05_mask_transposed": (),
+        "q05_upcast_not_cast_back": ("dtype_changed",),
+        "q07_weights_transposed_in_mix": ("output_uses_weights_transposed",),
+        # generic: smoothed row differs in 5 of 5 entries; nothing says the last key is dropped
+        "q08_drops_the_last_key": (),
+        "q09_uniform_one_over_T": ("prefix_average_divide_by_T",),
+        # generic: differs in 15 of 18 entries; nothing says the support size was counted instead of 2^H
+        "q10_effective_tokens_as_support_size": (),
+        # the message says rank_S_lesson is d_k (4), a bound above this S's rank: the student's mistake exactly
+        "q11_lesson_rank_is_d_k": ("rank_above_min",),
+        # generic: the count lacks W_O's 17360 (says what differs, no key); the discarded `n + ...` not named
+        "q12_increment_discarded": (),
+        # generic: "A has shape (5, 15), expected (5, 10)" and one raw size mismatch; X in the keys not named
+        "q13_keys_over_both_sequences": (),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
