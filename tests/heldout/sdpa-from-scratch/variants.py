@@ -790,7 +790,7 @@ _bias = torch.tril(torch.ones(256, 256)).view(1, 1, 256, 256)
 def causal_mask(T_q, T_k=None):
     T_k = T_q if T_k is None else T_k
     return _bias[0, 0, :T_q, :T_k].bool()
-'''}, {"key": "fixed_size_mask", "where": ["q4:test_square"]}),
+'''}, {"key": "fixed_size_mask", "where": ["q4"]}),
     # a precomputed boolean mask of 512 that is reshaped, so a longer one crashes
     "causal_mask_buffer_reshaped": ({"causal_mask": '''
 MAX_LEN = 512
@@ -798,7 +798,7 @@ _MASK = torch.ones(MAX_LEN, MAX_LEN, dtype=torch.bool).tril()
 def causal_mask(T_q, T_k=None):
     T_k = T_q if T_k is None else T_k
     return _MASK[:T_q, :T_k].reshape(T_q, T_k)
-'''}, {"key": "fixed_size_mask", "where": ["q4:test_square"]}),
+'''}, {"key": "fixed_size_mask", "where": ["q4"]}),
     # `if mask:` through a conditional expression
     "sdpa_mask_truthiness_ternary": (full_with(FILL, f"({FILL} if mask else scores)"),
                                      {"key": "tensor_truthiness", "where": ["q5"]}),
