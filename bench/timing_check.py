@@ -57,7 +57,7 @@ def main() -> None:
             return spent, total
 
     torch.set_num_threads(1)
-    grader_ms, verdicts = [], []
+    grader_ms, student_ms, verdicts = [], [], []
     for i in range(args.n):
         Student.cpu = 0.0
         rng = torch.Generator().manual_seed(1000 + i)
@@ -71,9 +71,11 @@ def main() -> None:
         except Misconception as e:
             verdicts.append(f"{e.key} ({str(e).split(' the time')[0].split()[-1]})")
         grader_ms.append((time.thread_time() - start - Student.cpu) * 1000)
+        student_ms.append(Student.cpu * 1000)
     print(f"load average {os.getloadavg()[0]:.2f}; root {args.root}; student {args.student}")
     print(f"grader CPU, ms: first {grader_ms[0]:.1f}; 2nd on median {statistics.median(grader_ms[1:]):.1f} "
-          f"mean {statistics.mean(grader_ms[1:]):.1f}")
+          f"mean {statistics.mean(grader_ms[1:]):.1f}; the student's timed calls, median "
+          f"{statistics.median(student_ms[1:]):.1f}")
     print("verdicts: " + ", ".join(sorted(set(verdicts))))
 
 

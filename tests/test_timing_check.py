@@ -74,9 +74,10 @@ def test_the_yardstick_is_measured_once_then_one_sample_per_use_replaces_the_old
         assert_vectorised(student, reference, [CASES[1]], rng=torch.Generator().manual_seed(i), limit=1e9)
         spent.append(calls[0] - before)
         samples.append(list(next(iter(checks._YARDSTICKS.values())).samples))
-    # first: the probe, a warm-up and the best of three (2 calls each); then one sample (2 calls) each
-    assert spent[0] >= spent[1] + 2 + 2 * checks.YARDSTICK_SAMPLES, spent
-    assert spent[1] == spent[2] == spent[3] == spent[4], spent
+    # first: the probe (2 batched calls, 4 one by one), a warm-up and the best of three (2 calls each);
+    # then one sample of 2 calls each (the verifications vary: batched or call by call, 1 or 2 looks)
+    assert spent[0] >= 6 + 2 + 2 * checks.YARDSTICK_SAMPLES + 2, spent
+    assert next(iter(checks._YARDSTICKS.values())).uses == 5
     assert all(len(s) == checks.YARDSTICK_SAMPLES for s in samples)
     for older, newer in zip(samples, samples[1:]):
         assert newer[:-1] == older[1:] and 0 < newer[-1] < float("inf")   # the oldest sample goes
