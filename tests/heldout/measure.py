@@ -646,6 +646,35 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "A has shape (5, 15), expected (5, 10)" and one raw size mismatch; X in the keys not named
         "q13_keys_over_both_sequences": (),
     },
+    # judged from `measure sdpa-from-scratch --set blind8 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q1_output_shape_is_weight_shape": ("weights_as_output",),
+        # generic: "scaled_score_var is not the variance of the scaled scores"; nothing says softmax weights
+        "q2_variance_of_the_weights": (),
+        # generic: q3/q5/q6 differ in most entries; nothing says exp2 without log2(e)
+        "q3_exp2_without_log2e": (),
+        # q3 says "comes back as float16 ... keep the input's dtype (or do not convert)": the fix; the q5
+        # "expected scalar type Float but found Half" errors name nothing, so partly named
+        "q3_exponentials_in_float16": ("dtype_changed",),
+        # mis-named: q6 says mask_ignored ("apply the causal mask before the softmax"), but the q6 cell does
+        # apply it; the 1-D causal_mask (no unsqueeze) is the mistake and no key says so. q4: shape/raw only
+        "q4_compare_without_unsqueeze": (),
+        "q5_dot_T_on_batched_keys": ("fixed_axes",),
+        # generic: NaN/inf in the output; one keyless message even says "+inf instead of -inf" (pos_inf_fill's
+        # words), which is not the mistake (0 * -inf = nan from scores * mask + (~mask) * -inf)
+        "q5_mask_by_multiplying_inf": (),
+        # raw: "Subtraction, the `-` operator, with a bool tensor is not supported" (bool_mask_arithmetic
+        # would be right, but the grader did not name it)
+        "q5_one_minus_bool_mask": (),
+        # mis-named: scale_by_T ("1/sqrt(a sequence length)") where the function reads the notebook's global
+        # d_k = 8 (T happens to be 8 there); no key says a global d_k (example_value_reused is about answers)
+        "q5_uses_the_notebook_d_k": (),
+        # generic: "not correct in row(s) ... take the softmax of each row"; no key for plain-sum weights
+        "q6_normalised_by_plain_sum": (),
+        "q8_entries_as_query_size": ("entries_of_Q",),
+        # generic: "score_madds is not the number of multiply-adds"; nothing says d_k - 1 additions
+        "q8_counts_additions": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
