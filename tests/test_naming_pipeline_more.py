@@ -127,9 +127,10 @@ def test_K_T_on_batched_scores_is_named_from_a_2d_slice():
     Q, K = _r(3, 6, 16, dtype=torch.float32), _r(3, 6, 16, seed=1, dtype=torch.float32)
     fn = TrustedProxy(lambda Q, K: Q @ K.T / math.sqrt(Q.shape[-1]), "cpu")
     assert _named(lambda: q02._scores(fn, Q, K, lambda: fn(Q, K))) == "batched_input_unsupported"
-    # wrong on the 2-D slice as well: the slice shows nothing
+    # wrong on the 2-D slice as well: the slice does not show the batched mistake, only its own (the
+    # unscaled scores the 2-D call returns, a second mistake of the same code)
     fn = TrustedProxy(lambda Q, K: Q @ K.T, "cpu")
-    assert _named(lambda: q02._scores(fn, Q, K, lambda: fn(Q, K))) is None
+    assert _named(lambda: q02._scores(fn, Q, K, lambda: fn(Q, K))) == "no_scale"
 
 
 def test_values_from_X_in_cross_attention_is_named_from_inputs_of_one_length():
