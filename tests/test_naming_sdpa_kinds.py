@@ -466,9 +466,14 @@ def _buffer_mask(size: int, crash: bool = False):
     return causal_mask
 
 
-@pytest.mark.parametrize("size,crash", [(16, False), (256, False), (1024, True)])
-def test_fixed_size_buffer_mask_is_named(size: int, crash: bool) -> None:
-    test = _test("q4", "test_square")
+# test_square asks for a mask of 300-340 (small buffers); test_more_keys_than_queries for 3-7 queries over
+# 1030-1100 keys, past nanoGPT's block_size = 1024, which a square one that long would cost every submission
+@pytest.mark.parametrize("size,crash,test_name", [
+    (16, False, "test_square"), (256, False, "test_square"), (16, False, "test_more_keys_than_queries"),
+    (512, True, "test_more_keys_than_queries"), (1024, True, "test_more_keys_than_queries"),
+    (1024, False, "test_more_keys_than_queries")])
+def test_fixed_size_buffer_mask_is_named(size: int, crash: bool, test_name: str) -> None:
+    test = _test("q4", test_name)
     fn = TrustedProxy(_buffer_mask(size, crash), "cpu")
     assert _key(lambda: test(causal_mask=fn, rng=torch.Generator().manual_seed(0))) == "fixed_size_mask"
 
