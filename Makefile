@@ -34,9 +34,9 @@ browser:
 # Everything, spread over the machine's cores (pytest-xdist): the unit tests, the sandbox and batch tests,
 # the held-out variants and the author's check of every assignment grading.yml lists
 # (tests/test_author_check.py runs `autograder check SLUG` for each).
-# One pytest-xdist worker more than cores: many sandbox tests wait with the CPU idle (a call's time limit, a
+# One pytest-xdist worker more than cores: some sandbox tests wait with the CPU idle (a call's time limit, a
 # batch killed mid-way, a student's sleep), and the extra worker fills those gaps. On the 2-core machine,
-# quiet, same tree: -n 2 took 9 min 40 s for make test, -n 3 8 min 51 s (a fresh clone at -n 4: 11 min).
+# quiet: -n 3 10 min 1 s for make test (cores 94% busy), -n 4 11 min 40 s.
 PYTEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # each unit of work (a test, or the tests sharing a module fixture: tests/conftest.py) to the next free worker,
 # longest first, in conftest's order
