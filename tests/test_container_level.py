@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -94,7 +95,8 @@ def test_a_readable_course_without_landlock_is_refused_in_one_line(tmp_path: Pat
 def test_landlock_hides_a_readable_course(tmp_path: Path, open_dir: Path) -> None:
     """Where the kernel has Landlock, a course readable by everyone is still out of the worker's reach."""
     course = course_copy(open_dir, readable_by_all=True)
-    nb = notebook(tmp_path / "peek.ipynb", _ATTACK.format(course=course),
+    token = secrets.token_hex(6)
+    nb = notebook(tmp_path / "peek.ipynb", _ATTACK.format(course=course, token=token),
                   "def attend(Q, K, V):\n    raise ValueError('reached=' + repr(seen))")
     proc = grade_in_container(course, nb, tmp_path / "r.json", landlock=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -119,7 +121,7 @@ for p in glob.glob("{course}/**", recursive=True) + ["{course}/assignments/toy/h
         pass
 for d in ("/tmp", "/dev/shm", "/var/tmp", "{course}"):
     try:
-        with open(os.path.join(d, "ag-container-escape"), "w") as fh:
+        with open(os.path.join(d, "ag-container-escape-{token}"), "w") as fh:
             fh.write("x")
         seen.append("wrote " + d)
     except OSError:
@@ -140,7 +142,10 @@ except OSError:
 @pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "permissions-only"])
 def test_a_worker_reaches_nothing_outside_itself(tmp_path: Path, landlock: bool) -> None:
     course = course_copy(tmp_path / "private", readable_by_all=False)
-    nb = notebook(tmp_path / "attack.ipynb", _ATTACK.format(course=course),
+    # the file it tries to leave on the host is named for this run: the permissions-only case may write
+    # its own to /tmp while the landlock case runs on another pytest worker
+    token = secrets.token_hex(6)
+    nb = notebook(tmp_path / "attack.ipynb", _ATTACK.format(course=course, token=token),
                   "import torch\ndef attend(Q, K, V):\n    return torch.softmax(Q @ K.T / Q.shape[-1] ** 0.5, -1) @ V\n"
                   "def leak():\n    raise ValueError('reached=' + repr(seen))\nleak()")
     proc = grade_in_container(course, nb, tmp_path / "r.json", landlock)
@@ -155,7 +160,7 @@ def test_a_worker_reaches_nothing_outside_itself(tmp_path: Path, landlock: bool)
     reached = said.split("reached=", 1)[1][:300]
     assert "read " not in reached and "socket" not in reached and "kill" not in reached, reached
     for d in ("/tmp", "/dev/shm", "/var/tmp", str(course)):
-        leftover = Path(d, "ag-container-escape")
+        leftover = Path(d, f"ag-container-escape-{token}")
         written = leftover.exists()
         leftover.unlink(missing_ok=True)
         if landlock or d == str(course):  # without Landlock, world-writable host dirs stay writable (docs/security.md)

@@ -30,6 +30,10 @@ from tests.test_redteam import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "tests" / "fixtures" / "course"
+# the three class batches (one per isolation level) run one after another on one pytest worker
+# (tests/conftest.py): side by side, their attackers flooding 2 cores pushed an honest victim's cell past
+# the course's 5 s limit (make test, 2026-12-02)
+SERIAL_PARAMS = True
 SDPA_EXAMPLES = ROOT / "examples" / "submissions" / "sdpa-from-scratch"
 SOLO = {c.name: c for c in SOLO_CASES}
 
