@@ -137,3 +137,27 @@ def test_a_worker_that_sends_an_oversized_answer_ahead_is_killed(session):
     with pytest.raises(ProtocolError):
         session.resolve("a", "cpu")
     assert not session.alive()
+
+
+FORGE_TURN = """
+import sys
+protocol = sys.modules["autograder.sandbox.protocol"]
+real = protocol.frame_bytes
+def forged(message):
+    if message.get("index") == 1 and "kind" in message:   # a resolve's answer ahead, not a cell's event
+        message = dict(message, %s)
+    return real(message)
+protocol.frame_bytes = forged
+"""
+
+
+@pytest.mark.parametrize("change", ['index=2', 'more=True'], ids=["out_of_turn", "more_replies_than_names"])
+def test_a_worker_that_answers_ahead_out_of_turn_is_killed(session, change):
+    """A compromised worker answering ahead under another name's index, or announcing more answers than
+    names were asked: the reply is not taken for any name, and the worker is stopped."""
+    from autograder.errors import ProtocolError
+    assert [c.status for c in session.exec_cells([CELL, FORGE_TURN % change]).cells] == ["ok", "ok"]
+    session.expect(["a", "b"])
+    with pytest.raises(ProtocolError):
+        session.resolve("a", "cpu")
+    assert not session.alive()

@@ -353,9 +353,10 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
             raise Misconception("returns_numpy_not_tensor", f"{what} is a NumPy array with the right values, not a "
                                 "torch tensor: " + describe("returns_numpy_not_tensor"))
         return
+    # isinstance for the type checker; the exact type, so that a subclass's __len__/__iter__ never runs
     if isinstance(got, (list, tuple)) and type(got) in (list, tuple) and expected.dim() > 0 \
             and len(got) == expected.shape[0]:
-        try:     # nested plain numbers only (torch.tensor refuses anything else), at most expected's size
+        try:     # nested plain numbers only (torch.tensor refuses anything else); as large as the reply was
             t = torch.tensor(got, dtype=torch.float64)
         except (TypeError, ValueError, RuntimeError, OverflowError):
             return

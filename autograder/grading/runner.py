@@ -158,11 +158,13 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
     # the worker's session asks for the next ones in the round trip of the one it must ask for
     filled = ("device", "rng", "submission", "env")
     runs = [(test, device) for test in tests for device in (devices if test.per_device else ["cpu"])]
-    order = [[p for p in test.params if p not in filled] for test, _device in runs]
-    for i, (test, device) in enumerate(runs):
-        expect = getattr(getattr(namespace, "session", None), "expect", None)
+    names = [p for test, _device in runs for p in test.params if p not in filled]   # all cases, in order
+    expect = getattr(getattr(namespace, "session", None), "expect", None)
+    first = 0                                   # where the current case's names start in `names`
+    for test, device in runs:
         if callable(expect):
-            expect([p for names in order[i:] for p in names])
+            expect(names[first:])
+        first += sum(p not in filled for p in test.params)
         budget.new_test()
         # CUDA cases count for nobody unless the course says otherwise: the maximum must not
         # depend on whether the grading machine has a GPU.

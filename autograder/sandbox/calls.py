@@ -167,7 +167,6 @@ def run_fresh_calls(fn: Callable[..., Any], specs: Sequence[InputSpec], kwargs: 
     return total
 
 
-
 def fresh_batch(specs: Sequence[InputSpec], seed: int, repeat: int) -> list[torch.Tensor]:
     """The inputs of `run_fresh_calls(fn, specs, kwargs, seed, repeat)`, drawn in the same order from
     the same generator, each position's `repeat` tensors stacked along a new leading axis."""
