@@ -456,6 +456,57 @@ def _first_slice(Q, K, V, mask):
     return Q2, K2, V2, m2
 
 
+# Two unmasked float64 probes that differ in d_k alone; no two of B, T, d_k, d_v coincide, nor any of
+# them with the notebook's globals (d_k = 8 in Question 2, T = 3 and d_k = 4 in Question 6)
+SCALE_PROBE_SIZES = {"B": 2, "T": 7, "d_v": 5}
+SCALE_PROBE_D_K = (6, 11)
+
+
+def _probe_divisor_n(fn, d_k):
+    """The n with fn(Q, K, V) == softmax(Q K^T / sqrt(n)) V on a probe of this d_k (n up to 256), None
+    where no n fits (another mistake) or the call fails."""
+    g = torch.Generator().manual_seed(2100 + d_k)
+    B, T, d_v = SCALE_PROBE_SIZES["B"], SCALE_PROBE_SIZES["T"], SCALE_PROBE_SIZES["d_v"]
+    Q = 2 * torch.randn(B, T, d_k, generator=g, dtype=torch.float64)
+    K = torch.randn(B, T, d_k, generator=g, dtype=torch.float64)
+    V = torch.randn(B, T, d_v, generator=g, dtype=torch.float64)
+    out = second_call(fn, Q, K, V, mask=None)
+    if type(out) is not torch.Tensor or out.dtype != torch.float64 or tuple(out.shape) != (B, T, d_v):
+        return None
+    S = Q @ K.transpose(-2, -1)
+    ns = torch.arange(1, 257, dtype=torch.float64)
+    outs = torch.softmax(S[None] / ns.sqrt()[:, None, None, None], dim=-1) @ V
+    close = ((outs - out[None]).abs().flatten(1).amax(1) < 1e-9).nonzero()
+    return int(close[0, 0]) + 1 if close.numel() == 1 else None
+
+
+def name_scale_constant(fn, what):
+    """The scale does not move with d_k: two calls that differ in d_k alone (6, then 11) are each
+    softmax(Q K^T / sqrt(n)) V with the same n, and n is none of the probes' sizes: d_k is a constant
+    or the notebook's global (d_k = 8 from Question 2) instead of Q.shape[-1]. n = 1 is no_scale."""
+    ns = [_probe_divisor_n(fn, d) for d in SCALE_PROBE_D_K]
+    n = ns[0]
+    if n is None or n != ns[1] or n == 1 or n in (*SCALE_PROBE_SIZES.values(), *SCALE_PROBE_D_K):
+        return
+    raise Misconception("scale_constant", f"{what}; called with d_k = {SCALE_PROBE_D_K[0]} and then "
+                        f"d_k = {SCALE_PROBE_D_K[1]}, it divides the scores by sqrt({n}) both times: "
+                        + describe("scale_constant"))
+
+
+def confirm_scale_by_size(fn, named, what):
+    """scale_by_T (or scale_by_d_v) only where the probes, whose sizes all differ, show that size: a
+    constant d_k (the notebook's global 8) equals T on an input where T = 8 and is named from the probes;
+    a function that divides by neither is not named (the coincidence of one input's shapes)."""
+    name_scale_constant(fn, what if what.endswith("wrong") else f"{what} is wrong")
+    size = {"scale_by_T": SCALE_PROBE_SIZES["T"], "scale_by_d_v": SCALE_PROBE_SIZES["d_v"]}.get(named.key)
+    if size is None:
+        return
+    ns = [_probe_divisor_n(fn, d) for d in SCALE_PROBE_D_K]
+    if ns != [size, size] and ns != [None, None]:
+        raise AssertionError(f"{what}: the scale is wrong (on this input it equals {describe(named.key)}, "
+                             "but not on another input whose sizes all differ)") from None
+
+
 def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
     """A batched output scaled by sqrt(T) whose 2-D slice is right: d_k is read from a fixed axis
     (Q.size(1) is T_q on 3-D inputs, the heads on 4-D ones, and d_k only on 2-D ones), which is
@@ -464,6 +515,7 @@ def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
     if sliced is not None and right(second_call(fn, *sliced[:3], mask=sliced[3]), *sliced):
         raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and one "
                             "2-D slice of the same values is right: it matches " + describe("scale_by_batch_dim"))
+    confirm_scale_by_size(fn, Misconception("scale_by_T", ""), what)
 
 
 def name_in_float64(fn, Q, K, V, mask, said, q_scale=1.0):
@@ -642,6 +694,12 @@ def name_crash(fn, Q, K, V, mask, e):
         if key == "keys_not_transposed":
             raise Misconception(key, f"{said}; with as many keys as their width (T_k = d_k) it runs and matches "
                                 + describe(key))
+    if (mask is not None and "Subtraction, the `-` operator, with a bool tensor" in e.message
+            and right(second_call(fn, *plain[:3], mask=None), *plain[:3], None)):
+        # torch's own words for `1 - mask` (or `mask - 1`) on a bool tensor, and the same call without a
+        # mask is right: the only bool tensor the function is given is the mask
+        raise Misconception("bool_mask_arithmetic", f"{said}; with mask=None the same call runs and is right: "
+                            + describe("bool_mask_arithmetic"))
     if mask is not None and mask.dtype == torch.bool and "bool" in e.message:
         # arithmetic on the boolean mask ((1 - mask) * -1e9): a 0/1 mask of the input's dtype, which a
         # correct function cannot use (~ and masked_fill refuse it), runs and is right
@@ -834,8 +892,12 @@ def judge(fn, Q, K, V, mask, got, what):
             confirm_pos_inf_fill(fn, named)
         if named.key == "scale_by_T":
             name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what)
+        if named.key == "scale_by_d_v":
+            confirm_scale_by_size(fn, named, what)
         raise
     except AssertionError:
+        if type(got) is torch.Tensor and got.shape == expected.shape and torch.isfinite(got).all():
+            name_scale_constant(fn, f"{what} is wrong")
         if mask is not None and type(got) is torch.Tensor:
             name_from_mask_probes(fn, f"{what} is wrong")
         if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
@@ -1284,3 +1346,24 @@ def name_fixed_size_mask(fn, T_q, T_k, what) -> None:
     if _mask_right(fn, lo, max(1, lo - 2)) and _mask_right(fn, max(1, lo - 2), lo) and not _mask_right(fn, lo + 1):
         raise Misconception("fixed_size_mask", f"{what} is wrong, yet causal_mask(n) is right for every n up to "
                             f"{lo} and wrong from {lo + 1}: " + describe("fixed_size_mask"))
+
+
+def name_mask_not_outer(fn, what) -> None:
+    """Two 1-D aranges compared without unsqueezing one (arange(T_k) <= arange(T_q)): elementwise, so
+    causal_mask(n) is a vector of length n (all True for <= or >=, all False for < or >), and
+    causal_mask(3, 5) raises a size mismatch. Both calls must show it."""
+    try:
+        square = fn(4)
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if type(square) is not torch.Tensor or tuple(square.shape) != (4,) or bool((square != 0).any() != (square != 0).all()):
+        return
+    try:
+        fn(3, 5)
+    except Exception as e:  # noqa: BLE001 - the size mismatch is the proof
+        if "must match the size of tensor" not in str(e):
+            return
+    else:
+        return
+    raise Misconception("mask_not_outer", f"{what}: causal_mask(4) is a vector of shape (4,) with one value "
+                        "everywhere, and causal_mask(3, 5) raises a size mismatch: " + describe("mask_not_outer"))

@@ -12,6 +12,9 @@ MISCONCEPTIONS = {
     "scale_by_d_v": "scaling by 1/sqrt(d_v) (the width of V) instead of 1/sqrt(d_k)",
     "scale_by_T": "scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of "
                   "1/sqrt(d_k)",
+    "scale_constant": "using a fixed d_k inside the function (a number, or the notebook's global d_k = 8 from "
+                      "Question 2) instead of the input's own width, d_k = Q.shape[-1]: the scale must change "
+                      "when d_k does",
     "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",
     "scale_precedence": "writing the scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2 (so S / d_k ** 1/2 "
                         "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
@@ -92,6 +95,9 @@ MISCONCEPTIONS = {
                             "tensors; fill the blocked scores with masked_fill(~mask, float('-inf')) or torch.where",
     "mask_not_bool": "building the mask of 0/1 numbers (torch.ones(...).tril() is float) instead of torch.bool: "
                      "~mask and masked_fill need a boolean mask (True = may attend)",
+    "mask_not_outer": "comparing two 1-D aranges (arange(T_k) <= arange(T_q)) without unsqueezing one of them: "
+                      "torch compares them entry by entry, a vector (or a size mismatch), not one entry per "
+                      "(query, key) pair; compare arange(T_q)[:, None] >= arange(T_k)[None, :]",
     "causal_ignores_T_k": "building a square causal mask from one length, ignoring T_k (or T_q): the mask has one "
                           "row per query and one column per key, (T_q, T_k)",
     "tensor_truthiness": "testing a tensor's truth value (if M:, M or ...), which raises for a tensor of more than "
@@ -154,6 +160,12 @@ MISCONCEPTIONS = {
                            "apart, or the T^2 d_v multiply-adds of weights @ V added to the T^2 d_k of the scores "
                            "(the same number when d_v = d_k); score_madds asks for Q @ K.T only, each multiply-add "
                            "once",
+    "madds_counts_additions": "counting the additions of each dot product (d_k - 1 of them, or 2 d_k - 1 flops: "
+                              "d_k multiplies and d_k - 1 adds) instead of its multiply-adds: a dot product of "
+                              "length d_k is d_k multiply-adds, so Q K^T costs T^2 d_k",
+    "weights_by_plain_sum": "dividing the scores by their row sum (scores / scores.sum) instead of taking a "
+                            "softmax: without the exponential the weights follow the raw scores (and can be "
+                            "negative); weights = exp(s - max) / sum(exp(s - max))",
     "cost_ratio_inverted": "writing the cost ratio upside down (old cost / new cost): doubling T multiplies the cost "
                            "by the ratio new / old, a whole number above 1",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "

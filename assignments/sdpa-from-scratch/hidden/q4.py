@@ -43,11 +43,17 @@ def _check(fn, T_q, T_k, long=False):
             diag.name_fixed_size_mask(fn, T_q, T_k, what)
             raise
         return
-    got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
+    try:
+        got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
+    except StudentCodeError as e:
+        diag.name_mask_not_outer(fn, f"{what} raised {e.exc_type}")
+        raise
     expected = ref.causal_mask(T_q, T_k)
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
+        if t.dim() == 1:
+            diag.name_mask_not_outer(fn, f"{what} has shape {tuple(t.shape)}")
         diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())
         if tuple(t.shape) == tuple(expected.shape)[::-1] and T_k is not None and T_q != T_k \
                 and bool(((t != 0) == ref.causal_mask(T_k, T_q)).all()):

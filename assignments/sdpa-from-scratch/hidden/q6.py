@@ -83,10 +83,21 @@ def _rounded(exact, weights=None):
     return out
 
 
+def _plain_sum(causal=False):
+    """The scores (scaled or raw, causal ones zeroed) divided by their row sum: no exponential."""
+    out = {}
+    for name, s in (("scaled", ref.Q3 @ ref.K3.T / 2.0), ("raw", ref.Q3 @ ref.K3.T)):
+        if causal:
+            s = s * ref.causal_mask(3)
+        out[f"weights_by_plain_sum/{name}"] = s / s.sum(-1, keepdim=True)
+    return out
+
+
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
     got = expect_matrix(weights3, "weights3", (3, 3))
-    variants = {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]), **_rounded(ref.weights3)}
+    variants = {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]), **_rounded(ref.weights3),
+                **_plain_sum()}
     _compare(got, ref.weights3, variants, "weights3")
 
 
@@ -95,6 +106,7 @@ def test_out3(out3):
     got = expect_matrix(out3, "out3", (3, 2))
     variants = {k: v.to(torch.float64) for k, v in diag.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
     variants.update(_rounded(ref.out3, ref.weights3))
+    variants.update({k: w @ ref.V3 for k, w in _plain_sum().items()})
     scores = ref.Q3 @ ref.K3.T
     # V weighted by the scores, scaled or not, instead of by their softmax
     variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
@@ -105,15 +117,20 @@ def test_out3(out3):
 
 
 @test_case(points=1, hidden=True)
-def test_weights3_causal(weights3_causal):
+def test_weights3_causal(weights3_causal, causal_mask):
     diag.name_extra_leading_axes(weights3_causal, ref.weights3_causal, "weights3_causal",
                                  same=lambda a, b: a.dtype.is_floating_point
                                  and torch.allclose(a.double(), b.double(), rtol=0, atol=ATOL))
     got = expect_matrix(weights3_causal, "weights3_causal", (3, 3))
     if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
+        if not diag._mask_right(causal_mask, 3):
+            # the cell may apply the mask: the mask it gets is wrong (Question 4's mistake, named there)
+            said = "weights3_causal equals the unmasked weights, and causal_mask(3) is not the (3, 3) causal mask"
+            diag.name_mask_not_outer(causal_mask, said)
+            raise AssertionError(f"{said}: fix causal_mask (Question 4) first, then check this cell")
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
-    _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal)}, "weights3_causal")
+    _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal), **_plain_sum(True)}, "weights3_causal")
 
 
 def _cell_crashed(missing, resolve):

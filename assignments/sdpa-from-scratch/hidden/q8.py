@@ -56,6 +56,9 @@ def test_score_madds(score_madds):
         # T^2 d_v multiply-adds added to Q K^T's; the key's text says both
         raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T: "
                             + describe("madds_counted_twice"))
+    if got in (T * T * (D_K - 1), T * T * (2 * D_K - 1)):
+        raise Misconception("madds_counts_additions", f"score_madds is {got}, T^2 x "
+                            f"{got // (T * T)}: " + describe("madds_counts_additions"))
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
