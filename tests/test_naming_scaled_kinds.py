@@ -423,3 +423,110 @@ def test_answers_in_the_wrong_form_are_named(value, key):
 @pytest.mark.parametrize("value", ["A", "(d)", "A or A", "Attention", ["D", "A"], 3])
 def test_one_letter_or_other_forms_name_no_answer_form(value):
     D.raise_if_answer_form("q6_answer", value)     # nothing raised: expect_choice judges these
+
+
+# --- issue 21, fifth round: blind8's misses as kinds ------------------------------------------------------
+
+def _sandboxed(fn):
+    """fn as the grader sees it: whatever it raises comes back as a StudentCodeError."""
+    def wrapped(*args):
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001 - the sandbox turns every exception into one
+            raise StudentCodeError(type(e).__name__, str(e), 'File "<cell>", line 4, in attention\n') from None
+    return wrapped
+
+
+@pytest.mark.parametrize("c", [1.0, 2.0])
+def test_negated_scores_are_a_sign_not_a_constant(c):
+    Q, K, V = _qkv()
+    w = F.softmax(-(Q @ K.T) / (c * math.sqrt(12)), dim=-1)
+    found = D.pair_evidence((w @ V, w), Q, K, V, 12)
+    # the right constant negated is named; a negated other constant is neither named a sign nor a constant
+    assert (found[0] if found else None) == ("scores_negated" if c == 1.0 else None)
+    w = F.softmax(Q @ K.T / 5.0, dim=-1)      # a positive other constant stays wrong_scale_constant
+    assert D.pair_evidence((w @ V, w), Q, K, V, 12)[0] == "wrong_scale_constant"
+
+
+@pytest.mark.parametrize("k,dtype,output_rounded", [(2, torch.float64, False), (3, torch.float32, True),
+                                                    (5, torch.float64, True)])
+def test_rounded_weights_are_named_for_any_number_of_decimals(k, dtype, output_rounded):
+    Q, K, V = _qkv(dtype)
+    w = sa.attention(Q, K, V, 12)[1].round(decimals=k)
+    out = (w @ V).round(decimals=k) if output_rounded else w @ V
+    assert D.pair_evidence((out, w), Q, K, V, 12)[0] == "weights_rounded"
+    # weights of another mistake that happen to be short decimals are not rounding: too far from the right ones
+    u = torch.full_like(w, 1 / 7).round(decimals=k)
+    assert D.rounded_evidence((u @ V, u), sa.attention(Q.double(), K.double(), V.double(), 12), V.double(),
+                              dtype) is None
+
+
+@pytest.mark.parametrize("check,named", [("total", "own_assert_total_weight"), ("tight", None), ("row", None)])
+def test_own_assert_is_said_and_named_when_one_query_passes(check, named):
+    Q, K, V = _qkv(torch.float32)
+
+    def attention(Q, K, V, d_k):
+        w = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+        if check == "total":
+            assert abs(float(w.sum()) - 1) < 1e-5
+        elif check == "tight":
+            assert bool(((w.sum(-1) - 1).abs() == 0).all()) or w.dtype == torch.float64
+        else:
+            assert w.shape[0] < 3
+        return w @ V, w
+    with pytest.raises(AssertionError) as raised:
+        D.call_pair(_sandboxed(attention), Q, K, V, 12)
+    assert getattr(raised.value, "key", None) == named
+    assert "your own assert failed (line 4 of `attention`)" in str(raised.value)
+    if check == "tight":
+        assert "tolerance" in str(raised.value)
+
+
+@pytest.mark.parametrize("reduce", ["mean", "sum"])
+def test_averaged_dot_products_are_named_by_the_same_draws(reduce):
+    def variance(d_k, n, g, scaled=False):
+        q, k = torch.randn(n, d_k, generator=g), torch.randn(n, d_k, generator=g)
+        dots = getattr(q * k, reduce)(1) / (math.sqrt(d_k) if scaled else 1)
+        return dots.var().item()
+    for scaled in (False, True):
+        v = variance(12, 2000, torch.Generator().manual_seed(5), scaled)
+        if reduce == "mean":
+            with pytest.raises(Misconception) as raised:
+                D.raise_if_averaged(v, 5, 12, 2000, scaled)
+            assert raised.value.key == "dot_averaged_not_summed"
+        else:
+            D.raise_if_averaged(v, 5, 12, 2000, scaled)
+
+
+def test_misnamed_answer_variable_is_said_escaped():
+    names = {"q7_choice": "D\x1b[2J", "q5": len}
+    with pytest.raises(Misconception) as raised:
+        D.on_missing_answer("q7_answer", names.get)
+    assert raised.value.key == "answer_variable_misnamed" and "`q7_choice`" in str(raised.value)
+    assert "\x1b" not in str(raised.value)
+    D.on_missing_answer("q5_answer", names.get)     # a function under a near name is not an answer
+
+
+def test_head_width_from_tokens_is_shown_by_a_square_input():
+    def mha(X, W_Q, W_K, W_V, W_O, n_heads, width=lambda X: X.shape[0]):
+        d_k = width(X) // n_heads
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        heads = [sa.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k],
+                              d_k)[0] for h in range(n_heads)]
+        return torch.cat(heads, dim=-1) @ W_O
+    X, Ws = _r(5, 24, seed=4), [_r(24, 24, seed=5 + i) / 24 ** 0.5 for i in range(4)]
+    fn = _sandboxed(mha)
+    with pytest.raises(StudentCodeError) as raised:
+        fn(X, *Ws, 4)
+    assert D.width_from_tokens(fn, raised.value, X, Ws, 4).key == "mha_head_width_from_tokens"
+    # a crash whose square re-run is not right names nothing
+    bad = _sandboxed(lambda X, *a: mha(X, *a[:5], width=lambda X: X.shape[0] + 1) if X.shape[0] != 24 else X)
+    with pytest.raises(StudentCodeError) as raised:
+        bad(X, *Ws, 4)
+    assert D.width_from_tokens(bad, raised.value, X, Ws, 4) is None
+
+
+def test_keys_and_values_swapped_in_heads_is_a_variant_only_when_it_differs():
+    X, Ws = _r(5, 24, seed=4), [_r(24, 24, seed=5 + i) / 24 ** 0.5 for i in range(4)]
+    got = D.role_swap_variants(X, *Ws, 4)["mha_keys_values_swapped"]
+    assert not torch.allclose(got, sa.multi_head_attention(X, *Ws, 4))

@@ -599,52 +599,67 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure scaled-attention --set blind8 -v`: () where the grader named nothing
     "scaled-attention": {
         # raw: "your code raised AssertionError: " (the student's own assert on the total weight)
-        "q1_asserts_total_weight": (),
+        # now named by own_assert_total_weight: one query runs and is right (naming9)
+        "q1_asserts_total_weight": ("own_assert_total_weight",),
         # mis-named: wrong_scale_constant ("another constant than 1/sqrt(d_k)") fits c = -sqrt(d_k) only
         # formally; the mistake is the sign (scores read as distances), the constant is right; no key says so
-        "q1_scores_negated_as_distances": (),
+        # now named by scores_negated: c = -sqrt(d_k) exactly (naming9)
+        "q1_scores_negated_as_distances": ("scores_negated",),
         # generic: "does not match ... largest difference 4.83e-05"; nothing says rounded
-        "q1_weights_rounded": (),
+        # now named by weights_rounded: multiples of 1e-k within 0.5e-k (naming9)
+        "q1_weights_rounded": ("weights_rounded",),
         # generic: "not within 10% of its expected value"
-        "q2_dot_averaged_not_summed": (),
+        # now named by dot_averaged_not_summed: same draws / d_k^2 (naming9)
+        "q2_dot_averaged_not_summed": ("dot_averaged_not_summed",),
         "q2_uniform_draws": ("uniform_samples",),
         "q4_entropy_divided_by_log_T": ("entropy_normalised",),
         "q4_table_population_std": ("biased_std",),
         # generic: "`q5_answer` is not defined"; true, but the harness's message, no key
-        "q5_answer_variable_misnamed": (),
+        # now named by answer_variable_misnamed: says q5_ans (naming9)
+        "q5_answer_variable_misnamed": ("answer_variable_misnamed",),
         # the message shows the tuple ('A',) and says the letter is inside a tuple: the fix (drop the comma)
         "q6_trailing_comma_tuple": ("answer_in_container",),
         # generic: differs in every entry
-        "q8_keys_and_values_swapped": (),
+        # now named by mha_keys_values_swapped (naming9)
+        "q8_keys_and_values_swapped": ("mha_keys_values_swapped",),
         "q8_heads_stacked_first_then_reshaped": ("mha_merge_without_transpose",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x4 and 48x48)"
-        "q8_head_width_from_tokens": (),
+        # now named by mha_head_width_from_tokens: T = d_model runs and is right (naming9)
+        "q8_head_width_from_tokens": ("mha_head_width_from_tokens",),
     },
     # judged from `measure attention-pipeline --set blind8 -v`: () where the grader named nothing
     "attention-pipeline": {
         # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; nothing says the lesson's d_k
-        "q11_new_head_rank_from_lesson_d_k": (),
+        # now named by bound_from_lesson_head (naming9)
+        "q11_new_head_rank_from_lesson_d_k": ("bound_from_lesson_head",),
         # generic: "should be one letter as a string"; nothing says it is a tuple (the trailing comma)
-        "q15_trailing_comma_tuple": (),
+        # now named by answer_in_container (naming9)
+        "q15_trailing_comma_tuple": ("answer_in_container",),
         # mis-named on 2 of 3 tests: mask_nan_from_inf says a 0/1 pattern times -inf (fix: finfo(dtype).min,
         # which the code already uses); the mistake is the float32 ones, which turn float64's min into -inf.
         # mask_built_in_float32 (the float16 test) is the right key
+        # now named by mask_built_in_float32 on all 3 tests (naming9): NaN is mask_nan_from_inf only in the asked dtype
         "q04_min_times_float32_ones": ("mask_built_in_float32",),
         # raw: "The size of tensor a (8) must match the size of tensor b (5)" (transposed rectangular mask)
-        "q05_mask_transposed": (),
+        # now named by mask_transposed (naming9): given M transposed it runs and is right
+        "q05_mask_transposed": ("mask_transposed",),
         "q05_upcast_not_cast_back": ("dtype_changed",),
         "q07_weights_transposed_in_mix": ("output_uses_weights_transposed",),
         # generic: smoothed row differs in 5 of 5 entries; nothing says the last key is dropped
-        "q08_drops_the_last_key": (),
+        # now named by nw_drops_a_key (naming9)
+        "q08_drops_the_last_key": ("nw_drops_a_key",),
         "q09_uniform_one_over_T": ("prefix_average_divide_by_T",),
         # generic: differs in 15 of 18 entries; nothing says the support size was counted instead of 2^H
-        "q10_effective_tokens_as_support_size": (),
+        # now named by effective_tokens_support_size (naming9)
+        "q10_effective_tokens_as_support_size": ("effective_tokens_support_size",),
         # the message says rank_S_lesson is d_k (4), a bound above this S's rank: the student's mistake exactly
         "q11_lesson_rank_is_d_k": ("rank_above_min",),
         # generic: the count lacks W_O's 17360 (says what differs, no key); the discarded `n + ...` not named
-        "q12_increment_discarded": (),
+        # now named by param_count_wo_ignored (naming9): with_output=False right tells it from param_count_no_wv
+        "q12_increment_discarded": ("param_count_wo_ignored",),
         # generic: "A has shape (5, 15), expected (5, 10)" and one raw size mismatch; X in the keys not named
-        "q13_keys_over_both_sequences": (),
+        # now named by cross_keys_over_both (naming9)
+        "q13_keys_over_both_sequences": ("cross_keys_over_both",),
     },
     # judged from `measure sdpa-from-scratch --set blind8 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
@@ -658,22 +673,27 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_exponentials_in_float16": ("dtype_changed",),
         # mis-named: q6 says mask_ignored ("apply the causal mask before the softmax"), but the q6 cell does
         # apply it; the 1-D causal_mask (no unsqueeze) is the mistake and no key says so. q4: shape/raw only
-        "q4_compare_without_unsqueeze": (),
+        # now named by mask_not_outer (naming9): q4 from two probe calls, q6 from the student's causal_mask(3)
+        "q4_compare_without_unsqueeze": ("mask_not_outer",),
         "q5_dot_T_on_batched_keys": ("fixed_axes",),
         # generic: NaN/inf in the output; one keyless message even says "+inf instead of -inf" (pos_inf_fill's
         # words), which is not the mistake (0 * -inf = nan from scores * mask + (~mask) * -inf)
         "q5_mask_by_multiplying_inf": (),
         # raw: "Subtraction, the `-` operator, with a bool tensor is not supported" (bool_mask_arithmetic
         # would be right, but the grader did not name it)
-        "q5_one_minus_bool_mask": (),
+        # now named by bool_mask_arithmetic (naming9): torch's bool-subtraction text, and mask=None right
+        "q5_one_minus_bool_mask": ("bool_mask_arithmetic",),
         # mis-named: scale_by_T ("1/sqrt(a sequence length)") where the function reads the notebook's global
         # d_k = 8 (T happens to be 8 there); no key says a global d_k (example_value_reused is about answers)
-        "q5_uses_the_notebook_d_k": (),
+        # now named by scale_constant (naming9): two probes differing in d_k alone divide by sqrt(8) both times
+        "q5_uses_the_notebook_d_k": ("scale_constant",),
         # generic: "not correct in row(s) ... take the softmax of each row"; no key for plain-sum weights
-        "q6_normalised_by_plain_sum": (),
+        # now named by weights_by_plain_sum (naming9)
+        "q6_normalised_by_plain_sum": ("weights_by_plain_sum",),
         "q8_entries_as_query_size": ("entries_of_Q",),
         # generic: "score_madds is not the number of multiply-adds"; nothing says d_k - 1 additions
-        "q8_counts_additions": (),
+        # now named by madds_counts_additions (naming9)
+        "q8_counts_additions": ("madds_counts_additions",),
     },
 }
 

@@ -87,6 +87,7 @@ def call_pair(fn, Q, K, V, d_k):
     try:
         value = call(fn, Q, K, V, d_k, what="attention")
     except StudentCodeError as e:
+        own_assert(fn, e, Q, K, V, d_k)
         named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k)
         if named is not None:
             raise named from None
@@ -150,7 +151,7 @@ def pair_evidence(pair, Q, K, V, d_k):
         return base, wrong, describe(base)
     if hits:
         return None
-    found = row_sums_evidence(pair, Q, K, V, d_k)
+    found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype)
     if found is not None:
         return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
@@ -158,6 +159,13 @@ def pair_evidence(pair, Q, K, V, d_k):
     for key, S in ref.kernel_scores(Q64, K64).items():
         c = ref.fitted_scale(S, pair[1])
         if c is None or (key == "wrong_scale_constant" and abs(c / math.sqrt(d_k) - 1) < 1e-6):
+            continue
+        if c < 0:
+            # a negative c is a sign, not a scale: named only as the scores negated with the right constant
+            w = torch.softmax(-S / math.sqrt(d_k), dim=-1)
+            if key == "wrong_scale_constant" and abs(c / -math.sqrt(d_k) - 1) < 1e-6 \
+                    and all(same(p, x) for p, x in zip(pair, (w @ V64, w))):
+                return "scores_negated", (w @ V64, w), describe("scores_negated")
             continue
         w = torch.softmax(S / c, dim=-1)
         wrong = (w @ V64, w)
@@ -388,7 +396,18 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
             heads = _mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h, roles=roles, f=f: f if r in roles else h)
             out[f"mha_head_slice_fixed/{roles}_{f}"] = torch.cat(heads, dim=-1) @ W
     out.update(averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """Each head's attention called with its keys and values swapped (attention(q_h, v_h, k_h)):
+    mha_keys_values_swapped."""
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = (X.double() @ W.double() for W in (W_Q, W_K, W_V))
+    heads = [ref.attention(Q[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k],
+                           d_k)[0] for h in range(n_heads)]
+    return {"mha_keys_values_swapped": torch.cat(heads, dim=-1) @ W_O.double()}
 
 
 def head_maps(X, W_Q, W_K, W_V, n_heads):
@@ -906,7 +925,7 @@ def mha_crash(fn, e, X, Ws, n_heads):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = heads_missing(fn, e, X, Ws, n_heads)
+    named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
     if named is not None or e.exc_type != "RuntimeError" or not found or n_heads < 2:
         return named
@@ -972,3 +991,136 @@ def float_has_no_item(e, softmax_entropy) -> bool:
         return isinstance(softmax_entropy(torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])), float)
     except StudentCodeError:
         return False
+
+
+# --- issue 21, fifth round of naming: kinds from blind8's misses ----------------------------------------
+
+def _decimals(t: torch.Tensor) -> int | None:
+    """The fewest decimals k (1..6) that every entry of t is a multiple of 10^-k, to t's own rounding."""
+    eps = torch.finfo(t.dtype).eps
+    for k in range(1, 7):
+        scaled = t.double() * 10 ** k
+        if bool(((scaled - scaled.round()).abs() <= torch.clamp(scaled.abs() * 4 * eps, min=1e-6)).all()):
+            return k
+    return None
+
+
+def rounded_evidence(pair, right, V64, dtype):
+    """(weights_rounded, (output, weights), message) when the weights are the right ones rounded to k decimals:
+    every entry a multiple of 10^-k (the fewest k), within half of 10^-k of the right weight and not simply
+    right; the output is those weights times V, or that rounded to k decimals too."""
+    w = pair[1]
+    if tuple(w.shape) != tuple(right[1].shape) or not w.is_floating_point() or not bool(torch.isfinite(w).all()):
+        return None
+    k = _decimals(w)
+    if k is None or bool(((w == 0) | (w == 1)).all()) or matching_variants(w, {"right": right[1]}, dtype):
+        return None
+    w64 = w.detach().double()
+    if float((w64 - right[1]).abs().max()) > 0.5 * 10 ** -k + 1e-6:
+        return None
+    out = w64 @ V64
+    for o in (out, torch.round(out, decimals=k)):
+        if matching_variants(pair[0], {"v": o}, dtype):
+            return "weights_rounded", (o, w64), (f"{describe('weights_rounded')} (every weight is a multiple of "
+                                                  f"1e-{k}, within 0.5e-{k} of the right one)")
+    return None
+
+
+def _assert_line(e: StudentCodeError) -> str:
+    """The `assert ...` line of the student's traceback, shortened and escaped (hostile text), or ""."""
+    lines = [ln.strip() for ln in (e.traceback or "").splitlines() if ln.strip().startswith("assert")]
+    if not lines:   # the cell's source is not in the traceback: its line and function
+        where = re.findall(r'line (\d+), in ([A-Za-z_]\w{0,40})', e.traceback or "")
+        return f" (line {where[-1][0]} of `{where[-1][1]}`)" if where else ""
+    line = lines[-1][:100] + ("..." if len(lines[-1]) > 100 else "")
+    return f" (`{ascii(line)[1:-1]}`)"
+
+
+def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
+    """The student's own assert failed. With one query the same call runs and is right: the assert holds only for
+    T_q = 1, a total over the whole matrix (T_q) checked against 1 (own_assert_total_weight). On float32 input
+    whose float64 copy runs and is right: a tolerance tighter than float32's rounding. Else it says only that it
+    is their own assert, and which line."""
+    if e.exc_type != "AssertionError":
+        return
+    line = _assert_line(e)
+
+    def right_on(q, k, v):
+        try:
+            out = fn(q, k, v, d_k)
+        except StudentCodeError:
+            return False
+        want = ref.attention(q.double(), k.double(), v.double(), d_k)
+        return isinstance(out, (tuple, list)) and len(out) == 2 and all(
+            type(p) is torch.Tensor and matching_variants(p, {"right": r}, q.dtype) for p, r in zip(out, want))
+
+    if Q.dtype != torch.float64 and right_on(Q.double(), K.double(), V.double()):
+        raise AssertionError(f"your own assert failed{line} on {str(Q.dtype).replace('torch.', '')} inputs; on the "
+                             "same values in float64 it runs and is right: its tolerance is tighter than the "
+                             "rounding of the input's dtype (a row sum in float32 is off by about 1e-7 per entry)"
+                             ) from None
+    if Q.shape[-2] > 2 and right_on(Q[..., :1, :], K, V) and not right_on(Q[..., :2, :], K, V):
+        raise Misconception("own_assert_total_weight", f"your own assert failed{line} with T_q = {Q.shape[-2]} "
+                            "queries; with one query the same call runs and is right, with two it fails again, so "
+                            "the assert holds only when T_q = 1: " + describe("own_assert_total_weight")) from None
+    raise AssertionError(f"your own assert failed{line}: the assert in your code, not the grader's, stopped the "
+                         "call on these inputs") from None
+
+
+def raise_if_averaged(v, seed, d_k, n, scaled) -> None:
+    """dot_averaged_not_summed: the result is, to rounding, the right variance of the same generator's draws
+    divided by d_k^2 (each dot product a mean over the d_k features, a factor 1/d_k), and not the right one."""
+    right, _ = _all_pairs_values(d_k, n, seed)
+    if scaled:
+        right = [r / d_k for r in right]
+    if _replays(v, right) or not _replays(v, [r / d_k ** 2 for r in right]):
+        return
+    raise Misconception("dot_averaged_not_summed", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result "
+                        f"is the variance of the same generator's dot products divided by d_k^2 = {d_k ** 2}: "
+                        + describe("dot_averaged_not_summed"))
+
+
+# the names a misnamed answer is plausibly stored under ({q} is the question's own name, q5 say)
+_ANSWER_NAMES = ("{q}_ans", "{q}", "{q}_answers", "{q}answer", "{q}_anwser", "{q}_answ", "{q}_choice", "{q}_letter",
+                 "{q}_response", "answer_{q}", "ans_{q}", "{Q}_answer", "{q}_Answer", "{q}_answer_")
+
+
+def on_missing_answer(missing: str, resolve) -> None:
+    """on_missing hook of a multiple-choice test: the asked name is undefined; a similarly named variable the
+    notebook does define (one of _ANSWER_NAMES) is said, with its value shortened and escaped."""
+    q = missing[: -len("_answer")] if missing.endswith("_answer") else missing
+    for pattern in _ANSWER_NAMES:
+        other = pattern.format(q=q, Q=q.upper())
+        if other == missing:
+            continue
+        try:
+            value = resolve(other)
+        except Exception:  # noqa: BLE001 - a name that cannot be read is not the one sought
+            continue
+        if value is None or callable(value):
+            continue
+        shown = ascii(value) if isinstance(value, (str, int, float, list, tuple)) else type(value).__name__
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise Misconception("answer_variable_misnamed", f"`{missing}` is not defined, but your notebook defines "
+                            f"`{other}` (= {shown}): " + describe("answer_variable_misnamed")
+                            + f"; name it `{missing}`")
+
+
+def width_from_tokens(fn, e, X, Ws, n_heads):
+    """mha_head_width_from_tokens: a crash with T != d_model tokens, while the same function on T = d_model tokens
+    (X drawn anew, the same weights) runs and is right: a size taken from X.shape[0] where X.shape[1] belongs."""
+    T, d_model = X.shape
+    if T == d_model:
+        return None
+    X2 = torch.randn((d_model, d_model), generator=torch.Generator().manual_seed(2), dtype=X.dtype)
+    try:
+        again = fn(X2, *Ws, n_heads)
+    except StudentCodeError:
+        return None
+    right = ref.multi_head_attention(X2.double(), *(w.double() for w in Ws), n_heads)
+    if type(again) is not torch.Tensor or not matching_variants(again, {"right": right}, X.dtype):
+        return None
+    first = (e.message or "").splitlines()[0][:200] if e.message else ""
+    return Misconception("mha_head_width_from_tokens", f"your code raised {e.exc_type}: {first} with T = {T} tokens "
+                         f"and d_model = {d_model}; with T = d_model = {d_model} tokens it runs and is right: "
+                         + describe("mha_head_width_from_tokens"))

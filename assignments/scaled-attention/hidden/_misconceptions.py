@@ -199,8 +199,9 @@ MISCONCEPTIONS = {
     # issue 21, fourth round of naming (blind7's misses as kinds)
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
-    "answer_in_container": "giving the letter inside a list or tuple ([\"D\"]) where the answer is the letter "
-                           "itself as a string (\"D\")",
+    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
+                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
+                           "(or the brackets)",
     "variance_scaled_by_sample_count": "dividing the dot products by sqrt(n_samples) (or their variance by "
                                        "n_samples, the standard-error habit) for scaled=True instead of by sqrt(d_k): "
                                        "the scale belongs to each dot product, 1/sqrt(d_k)",
@@ -217,4 +218,19 @@ MISCONCEPTIONS = {
     "mha_heads_weights_concatenated": "unpacking attention's (output, weights) pair the wrong way round "
                                       "(_, out_h = attention(...)): each head's (T, T) weights are concatenated "
                                       "instead of its (T, d_k) output",
+    # issue 21, fifth round of naming (blind8's misses as kinds)
+    "scores_negated": "negating the scores before the softmax (softmax(-Q K^T / sqrt(d_k)), as if they were "
+                      "distances where small means close): the key that matches worst gets the most weight",
+    "weights_rounded": "rounding the weights (or the output) to a few decimals, for a readable printout, and "
+                       "returning the rounded values: round only what you print",
+    "own_assert_total_weight": "checking with an assert that the whole weight matrix sums to 1: each row sums to "
+                               "1, so the total is T_q; check each row (weights.sum(-1)) instead",
+    "dot_averaged_not_summed": "averaging the d_k products q_i k_i (mean) instead of summing them: the dot "
+                               "product is divided by d_k, and its variance by d_k^2",
+    "answer_variable_misnamed": "storing the answer under another name than the one asked for: the grader reads "
+                                "only the variable the question names",
+    "mha_keys_values_swapped": "passing each head's values as the keys and its keys as the values "
+                               "(attention(Q_h, V_h, K_h)): the scores are Q_h V_h^T and the heads mix the keys",
+    "mha_head_width_from_tokens": "taking the head width from the number of tokens (X.shape[0] // n_heads) "
+                                  "instead of d_model // n_heads (X.shape[1]): right only when T = d_model",
 }

@@ -131,6 +131,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
             if _near(v, d_k):
                 continue
             _raise_replayed(dot_product_variance, d_k, seed, False, v)
+            D.raise_if_averaged(v, seed, d_k, N, False)
             if _near(v, math.sqrt(d_k)):
                 raise Misconception("variance_returned_std", f"the result is wrong: it matches {describe('variance_returned_std')}")
             if _near(v, 2.0 * d_k):   # Var(q.q) = Var(chi-square with d_k degrees) = 2 d_k
@@ -152,6 +153,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
             if _near(v, 1.0):
                 continue
             _raise_replayed(dot_product_variance, d_k, seed, True, v)
+            D.raise_if_averaged(v, seed, d_k, N, True)
             # the unscaled estimate of the same function tells mistakes apart that give the same
             # scaled number (1/d_k: dividing by d_k, or the variance of the products scaled)
             plain, _ = _estimate(dot_product_variance, d_k, rng)

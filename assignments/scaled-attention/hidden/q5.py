@@ -28,3 +28,6 @@ def test_q5_answer(q5_answer):
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q5_answer"])
+
+
+test_q5_answer.test_func.on_missing = D.on_missing_answer

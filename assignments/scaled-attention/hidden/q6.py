@@ -28,3 +28,6 @@ def test_q6_answer(q6_answer):
     D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
+
+
+test_q6_answer.test_func.on_missing = D.on_missing_answer

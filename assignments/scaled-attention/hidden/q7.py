@@ -28,3 +28,6 @@ def test_q7_answer(q7_answer):
     D.raise_if_option_text("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
     expect_choice(q7_answer, "q7_answer", answer=ref.q7_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q7_answer"])
+
+
+test_q7_answer.test_func.on_missing = D.on_missing_answer
