@@ -588,6 +588,9 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
         out[key] = _attend(Q2, K2, V2, M, 1 / math.sqrt(d_k))
     if V.shape[-1] == d_k:                           # Q V^T runs only where d_v = d_k (values_as_wide_crash)
         out["scores_from_values"] = _attend(Q, V, V, M, 1 / math.sqrt(d_k))
+    if M is None:   # keys and values over X and Y together (T + T' of them): a mask for Y's keys alone will not add
+        for order, XY in (("x_first", torch.cat([X, Y], dim=-2)), ("y_first", torch.cat([Y, X], dim=-2))):
+            out[f"cross_keys_over_both/{order}"] = _attend(Q, XY @ W_K, XY @ W_V, None, 1 / math.sqrt(d_k))
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
         out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))
@@ -616,6 +619,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "nw_wrong_denominator/max": (kappa[:, None] * V).sum(0) / kappa.max(),
         "nw_wrong_denominator/norm": (kappa[:, None] * V).sum(0) / kappa.norm(),
     }
+    if T >= 2:   # one key and its value left out (K[:-1], V[:-1] or K[1:], V[1:]): an off-by-one in the range
+        for end, keep in (("last", slice(None, -1)), ("first", slice(1, None))):
+            k = kappa[keep]
+            out[f"nw_drops_a_key/{end}"] = (k[:, None] * V[keep]).sum(0) / k.sum()
     # sqrt of another length, kept only where it differs from every other scale the catalogue tries
     # (d_v = T = 4 would tell neither apart; T = 9 gives isqrt(12) = 3)
     other = {math.sqrt(d_k), float(math.isqrt(d_k)), d_k / 2, float(d_k)}
@@ -657,7 +664,9 @@ def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     return {"effective_tokens_power_reversed": H ** 2,
             "effective_tokens_exponent_negated": 2.0 ** -H,      # also 1 / 2 ** H, torch.exp2(-H)
             "effective_tokens_inverse_simpson": 1.0 / (A ** 2).sum(dim=-1),
-            "entropy_log_shifted": 2.0 ** -(A * torch.log2(A + 1)).sum(dim=-1)}
+            "entropy_log_shifted": 2.0 ** -(A * torch.log2(A + 1)).sum(dim=-1),
+            # the number of keys with any weight (the support size): 2^H only for uniform rows
+            "effective_tokens_support_size": (A > 0).sum(dim=-1).to(A.dtype)}
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
@@ -680,3 +689,34 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
         "results_reordered/kvq": (K, V, Q),
         "results_reordered/vqk": (V, Q, K),
     }
+
+
+# --- issue 21, fifth round of naming: kinds from blind8's misses ----------------------------------------
+
+def mask_transposed_crash(e: StudentCodeError, M: torch.Tensor | None, rerun: Callable[[torch.Tensor], object],
+                          right: Callable[[object], bool]) -> Misconception | None:
+    """A size-mismatch crash with a rectangular mask M, when the same call given M already transposed
+    (T_k, T_q) runs and is right for M: the code transposes the mask (S + M.T). A right implementation
+    cannot add a (T_k, T_q) mask to (T_q, T_k) scores, so the right answer there is the proof."""
+    if (M is None or M.dim() < 2 or M.shape[-1] == M.shape[-2] or min(M.shape[-2:]) < 2
+            or "must match the size" not in e.message):
+        return None
+    try:
+        out = rerun(M.transpose(-2, -1))
+    except StudentCodeError:
+        return None
+    if not right(out):
+        return None
+    return Misconception("mask_transposed", f"{_said(e)}; given the mask transposed ({tuple(M.shape[-1:-3:-1])}) "
+                         "it runs and gives the right weights for M: " + describe("mask_transposed") + _tail(e))
+
+
+def raise_if_answer_in_container(value: object, what: str, choices: str = "abcd") -> None:
+    """A multiple-choice letter inside a one-element tuple or list (`ans = "d",` makes a tuple): the form is
+    the mistake, whichever letter it holds (answer_in_container, as scaled-attention names it)."""
+    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1 and type(value[0]) is str
+            and value[0].strip().strip("()").strip().lower() in choices):
+        kind = "tuple" if type(value) is tuple else "list"
+        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
+                            + (" (the trailing comma after the string makes it one)" if kind == "tuple" else "")
+                            + ": " + describe("answer_in_container"))

@@ -55,8 +55,10 @@ MISCONCEPTIONS = {
                           "tensor filled in place) instead of the requested one: create it with dtype=dtype (or "
                           "return M.to(dtype)), so that S + M keeps the scores' dtype",
     "mask_built_in_float32": "building the mask from Python numbers (torch.where(cond, torch.finfo(dtype).min, "
-                             "0.0)), which gives float32, the default dtype: float64's minimum overflows it and "
-                             "other dtypes come back as float32; use masked_fill on a tensor of the requested dtype",
+                             "0.0)) or on a tensor made without dtype= (torch.ones(T, T) times finfo(dtype).min), "
+                             "which gives float32, the default dtype: float64's minimum overflows it (to -inf, or "
+                             "an error) and other dtypes come back as float32; use masked_fill on a tensor of the "
+                             "requested dtype (dtype=dtype)",
     # the softmax
     "softmax_wrong_dim": "taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)",
     "mask_ignored": "ignoring the mask",
@@ -196,7 +198,9 @@ MISCONCEPTIONS = {
     "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
     "param_count_wo_as_dk": "sizing W_O as d_k x d_model instead of d_v x d_model",
     "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",
-    "param_count_wo_ignored": "leaving W_O out when with_output=True",
+    "param_count_wo_ignored": "leaving W_O out when with_output=True: its d_v x d_model term is never added (a "
+                              "line `n + d_v * d_model` computes the sum and drops it: write n += ...; or the "
+                              "flag is not read)",
     "param_count_precedence": "dropping the parentheses of d_model * (2 * d_k + d_v): Python multiplies before "
                               "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
     "param_count_wo_wrong_size": "sizing W_O from the wrong dimensions (d_v x d_k, d_k x d_k, d_v x d_v): W_O maps "
@@ -230,6 +234,22 @@ MISCONCEPTIONS = {
     "cost_linear_in_T": "thinking the score matrix costs time linear in T: there are T^2 scores",
     "cost_independent_of_T": "thinking the cost of the scores does not depend on T: there are T^2 of them",
     "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
+    "bound_from_lesson_head": "answering with the numbers of the lesson's example (its d_k) instead of the ones "
+                              "the question gives: the bound min(d_k, T) is computed from this head's d_k and T",
+    "nw_drops_a_key": "leaving one key and its value out of the kernel average (K[:-1], V[:-1], or K[1:]): the "
+                      "smoother averages over every key it is given, the current one included",
+    "effective_tokens_support_size": "counting the keys with non-zero weight as the effective number of tokens: "
+                                     "it is 2 ** H, which counts a key by how much weight it gets (a row with "
+                                     "almost all its weight on one key is about 1, not T)",
+    "cross_keys_over_both": "attending over X and Y together (keys and values from torch.cat([X, Y])): in "
+                            "cross-attention the queries come from X and the keys and values from Y alone, so A "
+                            "has one column per token of Y",
+    "mask_transposed": "transposing the mask before adding it (S + M.T): M is already laid out like S, one "
+                       "row per query and one column per key; M.T blocks the wrong entries (the past instead of "
+                       "the future for a causal mask) and does not fit a rectangular S at all",
+    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
+                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
+                           "(or the brackets)",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

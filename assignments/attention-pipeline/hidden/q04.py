@@ -43,11 +43,24 @@ def _get(fn, T, dtype):
                                 "dtype=torch.float64, and its float32 mask is right: "
                                 + describe("mask_built_in_float32")) from None
         raise
-    _raise_if_pattern(M, T)
+    _raise_if_pattern(M, T, dtype)
     if M.dtype != dtype:
         if M.dtype == torch.float32 and _float32_right(fn, T):
+            # a NaN/-inf mask here is float64's minimum overflowing float32 (then 0 * -inf), not an -inf constant:
+            # the float32 mask of the same code is right (naming9: blind8's q04_min_times_float32_ones)
+            broke = "; in float32 float64's minimum overflows to -inf, and 0 * -inf is NaN" if bool(
+                (~torch.isfinite(M)).any()) else ""
             raise Misconception("mask_built_in_float32", f"the mask asked for in {dtype} comes back as float32 "
-                                "(and the float32 mask is right): " + describe("mask_built_in_float32"))
+                                f"(and the float32 mask is right{broke}): " + describe("mask_built_in_float32"))
+        if M.is_floating_point() and bool(torch.isnan(M).any()):
+            # NaN in another dtype than asked: named as -inf times the pattern only where the mask asked for
+            # in its own dtype (where no overflow can come from a dtype change) is that NaN pattern too
+            try:
+                again = fn(T, M.dtype)
+            except StudentCodeError:
+                again = None
+            if type(again) is torch.Tensor and again.dtype == M.dtype:
+                _raise_if_pattern(again, T, M.dtype)
         _raise_if_dtype_ignored(fn, M, T, dtype)
         raise AssertionError(f"the mask has dtype {M.dtype}; it should have the requested dtype {dtype}")
     if tuple(M.shape) != (T, T):
@@ -75,9 +88,10 @@ def _raise_if_dtype_ignored(fn, M, T, dtype):
                         + describe("mask_dtype_ignored"))
 
 
-def _raise_if_pattern(M, T):
+def _raise_if_pattern(M, T, dtype):
     """A 0/1 (or boolean) pattern of the blocked keys, or of the open ones, in place of an additive mask;
-    or that pattern times -inf (NaN wherever 0 * -inf)."""
+    or that pattern times -inf (NaN wherever 0 * -inf), named only on a mask in the asked dtype: a float32
+    mask for float64 turns finfo(float64).min itself into -inf (the same NaN, another cause; _get names it)."""
     if type(M) is not torch.Tensor or tuple(M.shape) != (T, T):
         return
     future = torch.ones(T, T, dtype=torch.bool).triu(1)
@@ -88,7 +102,7 @@ def _raise_if_pattern(M, T):
                                 f"({'1 on the blocked keys' if pattern is future else '1 on the open keys'}): "
                                 + describe("mask_not_additive"))
         nan = torch.isnan(values)
-        if M.is_floating_point() and torch.equal(nan, ~pattern) and bool((values[pattern] == float("-inf")).all()):
+        if M.dtype == dtype and torch.equal(nan, ~pattern) and bool((values[pattern] == float("-inf")).all()):
             raise Misconception("mask_nan_from_inf", "the mask is NaN on every open entry and -inf on the blocked "
                                 "ones: " + describe("mask_nan_from_inf"))
 

@@ -81,8 +81,8 @@ def _crash_named(fn, S, M, e):
     def right(S_, M_, out):
         return D.is_right(out, ref.attention_weights(S_.double(), None if M_ is None else M_.double()), dtype)
 
-    named = None
-    if M is not None:
+    named = D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
+    if M is not None and named is None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
     if named is None:
         named = D.mask_as_bool_crash(e, M, lambda B: fn(S, B), lambda out: right(S, M, out))

@@ -27,6 +27,11 @@ def test_max_rank_S(max_rank_S):
     if got == 100:   # T, the number of tokens
         raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens: S = Q K^T passes "
                             "through d_k dimensions, so its rank is at most d_k")
+    lesson_d_k = ref.lesson_qk()[0].shape[-1]
+    if got == lesson_d_k and got != ref.max_rank_S:   # 4: the bound of the lesson's head, not of this one
+        raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "
+                            f"min(d_k, T) = {got}); the head in this question has d_k = 8 and T = 100: "
+                            + describe("bound_from_lesson_head"))
     if got != ref.max_rank_S:
         raise AssertionError("max_rank_S is not correct: what limits the rank of Q K^T?")
 

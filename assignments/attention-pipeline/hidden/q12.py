@@ -81,4 +81,20 @@ def test_count_qkv(qkv_param_count, rng):
 @test_case(points=1, hidden=True)
 def test_count_with_output(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
-    _check(call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count"), d_model, d_k, d_v, True)
+    got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
+    try:
+        _check(got, d_model, d_k, d_v, True)
+    except AssertionError:
+        # the count without W_O is also W_V left out with W_O counted (d_model (2 d_k + d_v) both ways): a
+        # second call with with_output=False that is right tells W_O never added (naming9, blind8)
+        base = ref.qkv_param_count(d_model, d_k, d_v)
+        if type(got) in (int, float) and got == base:
+            try:
+                alone = qkv_param_count(d_model, d_k, d_v, with_output=False)
+            except StudentCodeError:
+                alone = None
+            if type(alone) in (int, float) and alone == base:
+                raise Misconception("param_count_wo_ignored", f"with_output=True gives {got}, the count without "
+                                    f"W_O, and with_output=False gives it too (right there): "
+                                    + describe("param_count_wo_ignored")) from None
+        raise
