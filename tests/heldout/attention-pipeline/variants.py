@@ -1080,3 +1080,42 @@ WRONG.update({
     return torch.softmax(Z, dim=0)
 '''), {"key": "softmax_wrong_dim", "where": ["q05", "q07", "q09", "q13"]}),
 })
+# naming9 (issue 21, fifth round): other instances of the kinds built from blind8's misses
+WRONG.update({
+    # finfo(float64).min put into a float32 tensor (torch.full without dtype): -inf for float64, and
+    # float32 whatever dtype is asked; the float32 mask itself is right
+    "mask_full_without_dtype": (mask('''
+    return torch.full((T, T), torch.finfo(dtype).min, device=device).triu(1)
+'''), {"key": "mask_built_in_float32", "where": ["q04"]}),
+    # the right letter inside a one-element list
+    "mcq_letter_in_a_list": (cell("ans_scale", 'ans_scale = ["b"]\n'),
+                             {"key": "answer_in_container", "where": ["q03"]}),
+    # the first key and value left out of the kernel average (K[1:], V[1:]): an off-by-one at the start
+    "nw_drops_the_first_key": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = torch.exp(K[1:] @ q / math.sqrt(q.shape[-1]))
+    return (kappa[:, None] * V[1:]).sum(dim=0) / kappa.sum()
+'''), {"key": "nw_drops_a_key", "where": ["q08"]}),
+    # the number of non-zero weights per row as the effective number of tokens
+    "effective_tokens_count_nonzero": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return (A != 0).sum(dim=-1).to(A.dtype)\n"), {"key": "effective_tokens_support_size", "where": ["q10"]}),
+    # with_output accepted and never read
+    "count_flag_never_read": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return d_model * (2 * d_k + d_v)
+'''), {"key": "param_count_wo_ignored", "where": ["q12"]}),
+    # keys and values over Y then X (the other order of the concatenation)
+    "cross_keys_over_y_then_x": (cross('''
+    Q = X @ W_Q
+    Z = torch.cat((Y, X), dim=-2)
+    A = attention_weights(scaled_scores(Q, Z @ W_K), M)
+    return A @ (Z @ W_V), A
+'''), {"key": "cross_keys_over_both", "where": ["q13"]}),
+    # the mask turned round with .T (2-D masks only), thinking its rows are keys
+    "weights_mask_dot_T": (weights('''
+    Z = S if M is None else S + M.T
+    return torch.softmax(Z, dim=-1)
+'''), {"key": "mask_transposed", "where": ["q05", "q07", "q09", "q13"]}),
+})
