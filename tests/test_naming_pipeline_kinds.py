@@ -271,3 +271,50 @@ def test_an_all_zero_mask_is_named_as_blocking_nothing() -> None:
     with pytest.raises(Misconception) as named:
         q04._check_pattern(torch.zeros(6, 6, dtype=torch.float64), 6)
     assert named.value.key == "mask_blocks_nothing"
+
+
+def _adds_mask_transposed(S, M=None):
+    return torch.softmax(S if M is None else S + M.transpose(-2, -1), dim=-1)
+
+
+def _adds_mask(S, M=None):
+    return torch.softmax(S if M is None else S + M, dim=-1)
+
+
+def test_a_transposed_mask_is_named_only_when_the_call_given_m_transposed_is_right() -> None:
+    # naming9 (blind8's q05_mask_transposed): a right attention_weights cannot add an (8, 5) mask to (5, 8)
+    # scores, so the probe never names it; the transposing one gives the right A for M there
+    from autograder.errors import StudentCodeError
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    S = torch.randn(5, 8, dtype=torch.float64)
+    M = torch.zeros(5, 8, dtype=torch.float64)
+    M[:, 6:] = torch.finfo(torch.float64).min
+    right = lambda out: D.is_right(out, ref.attention_weights(S, M), torch.float64)   # noqa: E731
+    wrong, ok = TrustedProxy(_adds_mask_transposed, "cpu"), TrustedProxy(_adds_mask, "cpu")
+    with pytest.raises(StudentCodeError) as crash:
+        wrong(S, M)
+    named = D.mask_transposed_crash(crash.value, M, lambda MT: wrong(S, MT), right)
+    assert named is not None and named.key == "mask_transposed"
+    assert D.mask_transposed_crash(crash.value, M, lambda MT: ok(S, MT), right) is None
+
+
+def test_a_letter_in_a_tuple_or_list_is_answer_in_container_and_a_plain_letter_is_not() -> None:
+    D = _hidden("_diagnose")
+    for value in (("d",), ["B"]):
+        with pytest.raises(Misconception) as named:
+            D.raise_if_answer_in_container(value, "ans")
+        assert named.value.key == "answer_in_container"
+    for value in ("d", ("d", "b"), ("z",), 3):
+        D.raise_if_answer_in_container(value, "ans")
+
+
+def test_a_float32_mask_for_float64_is_told_from_minus_inf_times_the_pattern() -> None:
+    # naming9 (blind8's q04_min_times_float32_ones): the same NaN/-inf mask, two causes; the dtype decides
+    q04 = _hidden("q04")
+    float32_ones = lambda T, dtype, device=None: torch.finfo(dtype).min * torch.ones(T, T).triu(1)  # noqa: E731
+    inf_times = lambda T, dtype, device=None: float("-inf") * torch.ones(T, T, dtype=dtype).triu(1)  # noqa: E731
+    for fn, key in ((float32_ones, "mask_built_in_float32"), (inf_times, "mask_nan_from_inf")):
+        with pytest.raises(Misconception) as named:
+            q04._get(fn, 6, torch.float64)
+        assert named.value.key == key
