@@ -894,6 +894,10 @@ def judge(fn, Q, K, V, mask, got, what):
             name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what)
         if named.key == "scale_by_d_v":
             confirm_scale_by_size(fn, named, what)
+        if named.key in ("divide_by_dk", "multiply_by_sqrt_dk", "scale_precedence", "integer_sqrt_scale",
+                         "scale_by_batch_dim", "floor_division_scale"):
+            # a fixed d_k (64 on an input of d_k = 32 is d_k ** 1/2's 2 d_k) equals these on one input only
+            name_scale_constant(fn, f"{what} is wrong")
         raise
     except AssertionError:
         if type(got) is torch.Tensor and got.shape == expected.shape and torch.isfinite(got).all():

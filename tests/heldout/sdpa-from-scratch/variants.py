@@ -811,4 +811,29 @@ def stable_softmax(x, dim=-1):
     scaled = x / torch.max(x, dim=dim, keepdim=True)[0]
     return torch.exp(scaled) / torch.exp(scaled).sum(dim=dim, keepdim=True)
 '''}, {"key": "softmax_divides_by_max", "where": ["q3", "q5", "q6"]}),
+    # naming9: d_k hard-coded as the lesson's 64 (a constant, not Q.shape[-1]): the scale does not move with d_k
+    "sdpa_d_k_hard_coded_64": (full_with("d_k = Q.size(-1)", "d_k = 64"), {"key": "scale_constant", "where": Q5}),
+    # naming9: the two aranges compared with >= and no unsqueeze (another order of the same 1-D comparison)
+    "causal_mask_aranges_ge_no_unsqueeze": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.arange(T_q) >= torch.arange(T_k)
+'''}, {"key": "mask_not_outer", "where": ["q4", "q5", "q6"]}),
+    # naming9: `mask - 1` on the bool mask (the other side of the same bool arithmetic)
+    "sdpa_bool_mask_minus_one": (full_with(FILL, 'scores + (mask - 1) * 1e9'),
+                                 {"key": "bool_mask_arithmetic", "where": Q5}),
+    # naming9: the trace's weights as scores over their row sum, raw (unscaled) scores
+    "trace_plain_sum_unscaled": ({"weights3": '''
+scores3 = Q3 @ K3.T
+weights3 = scores3 / scores3.sum(dim=1, keepdim=True)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3 / 2.0 + torch.zeros(3, 3).masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+print(weights3, out3, weights3_causal, sep="\\n")
+'''}, {"key": "weights_by_plain_sum", "where": ["q6"]}),
+    # naming9: flops counted (d_k multiplies and d_k - 1 adds) instead of multiply-adds
+    "cost_counts_flops": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 1024 * 1024 * (2 * 64 - 1)
+cost_ratio = 4
+'''}, {"key": "madds_counts_additions", "where": ["q8"]}),
 }
