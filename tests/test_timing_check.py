@@ -123,3 +123,29 @@ def test_wrong_timed_values_are_still_refused_with_the_batched_sum():
         with pytest.raises(AssertionError, match="could not be verified"):
             assert_vectorised(TrustedProxy(off, "cpu"), SDPA, [CASES[1]], rng=torch.Generator().manual_seed(i),
                               limit=1e9)
+
+
+def test_the_variant_that_verified_a_timing_is_tried_first_then():
+    """A wrong answer that one of the known variants explains is verified by that variant; each
+    variant tried costs the timed calls' count in the grader, so the one that matched is tried first
+    on every later timing of the same function (one case or several sharing `verified_by`)."""
+    calls: dict[str, int] = {}
+
+    def counted(name, fn):
+        def variant(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return fn(*args, **kwargs)
+        return variant
+
+    def doubled(Q, K, V, mask=None):
+        return 2 * SDPA(Q, K, V, mask)
+
+    others = [counted(f"other{i}", lambda Q, K, V, mask=None, i=i: SDPA(Q, K, V, mask) + i + 1) for i in range(4)]
+    variants = [*others, counted("doubled", doubled)]
+    shared: list = []
+    for case in CASES[1:]:
+        assert_vectorised(TrustedProxy(doubled, "cpu"), SDPA, [case], rng=torch.Generator().manual_seed(3),
+                          limit=1e9, variants=variants, verified_by=shared)
+    # the first timing (one call, the warm-up) scans the list once; afterwards only `doubled` runs
+    assert all(calls[f"other{i}"] == 1 for i in range(4)), calls
+    assert calls["doubled"] > 5 and shared and shared[0] is variants[-1]
