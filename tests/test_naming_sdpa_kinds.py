@@ -534,3 +534,48 @@ def test_variance_of_the_first_sequence_only_is_named() -> None:
 @pytest.mark.parametrize("shape", [(4, 64, 64), (4, 128, 128), (4, 64, 128)])
 def test_weights_sized_by_the_feature_widths_are_named(shape) -> None:
     assert _key(lambda: _test("q1", "test_weights_shape")(weights_shape=shape)) == "weights_sized_by_features"
+
+
+# naming9: blind8's misses built as kinds, each proved by a probe or a value
+
+
+def _fixed_d_k(d_k: float):
+    def fn(Q, K, V, mask=None):
+        return ref.scaled_dot_product_attention(Q * math.sqrt(Q.shape[-1] / d_k), K, V, mask)
+    return fn
+
+
+def _by_keys(Q, K, V, mask=None):
+    return ref.scaled_dot_product_attention(Q * math.sqrt(Q.shape[-1] / K.shape[-2]), K, V, mask)
+
+
+@pytest.mark.parametrize("fn, key", [(_fixed_d_k(8), "scale_constant"), (_fixed_d_k(64), "scale_constant"),
+                                     (_by_keys, "scale_by_T"), (ref.scaled_dot_product_attention, None)])
+def test_a_fixed_d_k_is_not_named_by_a_size_it_equals_on_one_input(fn, key) -> None:
+    """T = 8 = the notebook's global d_k on this input (and 64 = 2 d_k): the probes, whose sizes all
+    differ, tell a constant from a sequence length."""
+    g = torch.Generator().manual_seed(0)
+    Q, K, V = (torch.randn(2, 8, d, generator=g, dtype=torch.float64) for d in (32, 32, 5))
+    assert _key(lambda: diag.check(TrustedProxy(fn, "cpu"), Q, K, V, None, "the output")) == key
+
+
+def _aranges(T_q, T_k=None):
+    return torch.arange(T_q if T_k is None else T_k) <= torch.arange(T_q)
+
+
+def test_a_one_dimensional_mask_comparison_is_named_in_q4_and_q6() -> None:
+    assert _key(lambda: diag.name_mask_not_outer(_aranges, "it")) == "mask_not_outer"
+    assert _key(lambda: diag.name_mask_not_outer(ref.causal_mask, "it")) is None
+    assert _key(lambda: _test("q4", "test_square")(TrustedProxy(_aranges, "cpu"),
+                                                     torch.Generator().manual_seed(0))) == "mask_not_outer"
+    test = _test("q6", "test_weights3_causal")
+    # the cell applied the (all-True) mask it got: the mask is blamed, not the cell
+    assert _key(lambda: test(ref.weights3, TrustedProxy(_aranges, "cpu"))) == "mask_not_outer"
+    assert _key(lambda: test(ref.weights3, TrustedProxy(ref.causal_mask, "cpu"))) == "mask_ignored"
+
+
+def test_plain_sum_weights_and_counted_additions_are_named() -> None:
+    s = ref.Q3 @ ref.K3.T / 2.0
+    assert _key(lambda: _test("q6", "test_weights3")(weights3=s / s.sum(-1, keepdim=True))) == "weights_by_plain_sum"
+    for madds in (1024 ** 2 * 63, 1024 ** 2 * 127):
+        assert _key(lambda m=madds: _test("q8", "test_score_madds")(score_madds=m)) == "madds_counts_additions"
