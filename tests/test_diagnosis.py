@@ -78,6 +78,7 @@ def test_one_wrong_scale_is_one_mistake_with_its_tests_points_and_one_smallest_e
     assert mistake.example is not None and mistake.example.text.startswith(HEADS)
     sizes = [_elements(split_example(t.message)[1]) for t in named if split_example(t.message)[1]]
     assert _elements(mistake.example.text) == min(sizes)
+    assert len(sizes) == 1     # the grader searched once for the mistake, not once per test (shrink.py)
 
     out = terminal(r)
     assert out.count("mistake ") == 1 and "divide_by_dk" in out

@@ -14,6 +14,7 @@ import torch
 
 from autograder.config import Limits
 from autograder.errors import WorkerTimeout
+from autograder.grading.checks import Misconception
 from autograder.grading.namespaces import RestartingNamespace
 from autograder.sandbox.session import CallCutShort, SandboxPolicy, optional_calls, optional_deadline
 from autograder.grading.shrink import (START_CALLS, START_S, AttentionInput, Failure, ShrinkBudget, current_budget,
@@ -87,6 +88,24 @@ def test_a_search_that_runs_out_says_it_could_not_shrink_further():
         n = len(left)
         assert str(with_smallest(AssertionError("wrong"), fn, inp, first, reference=SDPA)) == "wrong"
         assert len(left) == n                            # no time left: no call at all, nothing added
+
+
+def test_a_mistake_gets_one_example_per_submission_and_an_unnamed_failure_each_time():
+    calls: list[float] = []
+    fn = _slow_wrong(0, calls)
+    messages = []
+    with current_budget(ShrinkBudget()) as budget:
+        for seed, exc in enumerate([Misconception("doubled", "twice the output"), AssertionError("wrong"),
+                                    Misconception("doubled", "twice the output"), AssertionError("wrong")]):
+            budget.new_test()
+            inp = _failing_input(seed)
+            first = Failure.value(SDPA(inp.Q, inp.K, inp.V), fn(inp.Q, inp.K, inp.V))
+            before = len(calls)
+            messages.append((str(with_smallest(exc, fn, inp, first, reference=SDPA)), len(calls) - before))
+    (named, n1), (plain, n2), (named_again, n3), (plain_again, n4) = messages
+    assert "smallest input" in named and n1 > 1          # the first failure of the mistake is searched
+    assert named_again == "twice the output" and n3 == 0  # the same mistake again: no search
+    assert "smallest input" in plain and "smallest input" in plain_again and n2 > 1 and n4 > 1
 
 
 # --- a call in flight is interrupted, in a real worker ----------------------------------------------------

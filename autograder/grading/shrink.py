@@ -25,6 +25,11 @@ wrong only costs the calls made after it (at most AHEAD_SPARE per search). The s
 and its result are those of the one-by-one search; a divide-by-d_k notebook needs about a third of
 the round trips.
 
+One example per mistake: once a failure named with a misconception key has its example, the
+submission's later failures named with the same key are not searched again (`ShrinkBudget.shown`); the
+student reads the mistake once, grouped (diagnosis.py), with that example. A failure no key explains
+is searched each time: nothing says two of them are the same mistake.
+
 Shrinking never changes a test's outcome: the misconception and message are computed on the original
 input before shrinking starts, and anything unexpected while shrinking (a call cut short, a worker
 that stopped, an error of the grader's own) ends it with what was found so far ("could not shrink
@@ -46,7 +51,7 @@ from typing import Any, Literal
 
 import torch
 
-from autograder.grading.checks import assert_matches, call, layout_crash, tolerances
+from autograder.grading.checks import Misconception, assert_matches, call, layout_crash, tolerances
 from autograder.config import Limits
 from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.sandbox.session import CallCutShort, optional_calls
@@ -83,6 +88,9 @@ class ShrinkBudget:
     test_spent_s: float = 0.0
     lost_worker: bool = False
     last_call_s: float = 0.0
+    # misconception keys whose failure already ends with a smallest example in this submission: one
+    # mistake fails a dozen tests, and the student reads it once, with one example (diagnosis.py)
+    shown: set[str] = field(default_factory=set)
 
     def room_for_a_call(self, deadline: float) -> bool:
         return deadline - time.monotonic() >= max(START_S, START_CALLS * self.last_call_s)
@@ -700,8 +708,14 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
                   budget_s: float | None = None) -> BaseException:
     """`exc` (the test's failure on `inp`, already worded and named) with the smallest failing input
     appended to its message. Never raises: if shrinking goes wrong, `exc` comes back as it was. A
-    timeout or a stopped worker is not shrunk, nor a result that is not a tensor at all."""
+    timeout or a stopped worker is not shrunk, nor a result that is not a tensor at all, nor a mistake
+    (a misconception key) that already has its example in this submission: its diagnosis shows one
+    (diagnosis.py), and a wrong scale that fails 13 tests no longer pays for 13 searches."""
     if isinstance(exc, (WorkerTimeout, WorkerCrashed)):
+        return exc
+    key = getattr(exc, "key", None) if isinstance(exc, Misconception) else None
+    budget = _CURRENT.get()
+    if key and budget is not None and key in budget.shown:
         return exc
     if first.how == ("value",) and type(first.got) is not torch.Tensor:
         return exc   # None (not answered yet), a tuple...: no smaller input says more than the message
@@ -714,6 +728,8 @@ def with_smallest(exc: BaseException, fn: Callable[..., Any], inp: Input, first:
         text = describe(found, inp, limit=MESSAGE_LIMIT - len(message) - 1, said=message)
         if text:
             exc.args = (f"{message}\n{text}",)
+            if key and budget is not None:
+                budget.shown.add(key)
     except Exception:  # noqa: BLE001 - shrinking only adds an example; it must never change the outcome
         pass
     return exc
