@@ -1012,6 +1012,17 @@ def rounded_evidence(pair, right, V64, dtype):
     w = pair[1]
     if tuple(w.shape) != tuple(right[1].shape) or not w.is_floating_point() or not bool(torch.isfinite(w).all()):
         return None
+    o = pair[0]
+    if matching_variants(w, {"right": right[1]}, dtype) and tuple(o.shape) == tuple(right[0].shape) \
+            and o.is_floating_point() and bool(torch.isfinite(o).all()):
+        # the right weights, the output rounded: every entry a multiple of 10^-k, within half of it
+        k = _decimals(o)
+        if k is not None and not matching_variants(o, {"right": right[0]}, dtype) \
+                and float((o.detach().double() - right[0]).abs().max()) <= 0.5 * 10 ** -k + 1e-6:
+            return "weights_rounded", (o.detach().double(), right[1]), (
+                f"{describe('weights_rounded')} (every output entry is a multiple of 1e-{k}, within 0.5e-{k} of "
+                "the right one)")
+        return None
     k = _decimals(w)
     if k is None or bool(((w == 0) | (w == 1)).all()) or matching_variants(w, {"right": right[1]}, dtype):
         return None

@@ -1045,3 +1045,54 @@ def softmax_entropy(logits):
     return torch.cat(heads, dim=-1) @ W_O
 '''), {"key": "mha_heads_weights_concatenated", "where": ["q8"]}),
 })
+
+
+# issue 21, naming9: other instances of blind8's kinds (negated scores, rounding, the student's own assert on the
+# total weight, dot products averaged, a misnamed answer, keys and values swapped in the heads, head width from T)
+WRONG.update({
+    # the minus sign in the scores line, not the softmax's argument
+    "attention_scores_negated_in_place": (attention('''
+    scores = -(Q @ K.T) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights
+'''), {"key": "scores_negated", "where": ["q1", "q8"]}),
+    # rounding by hand to 3 decimals
+    "attention_weights_rounded_by_hand": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    weights = torch.round(weights * 1000) / 1000
+    return weights @ V, weights
+'''), {"key": "weights_rounded", "where": ["q1", "q8"]}),
+    # the weights right, the output rounded to 2 decimals for the printout
+    "attention_output_rounded": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return (weights @ V).round(decimals=2), weights
+'''), {"key": "weights_rounded", "where": ["q1", "q8"]}),
+    # the total checked with torch.isclose
+    "attention_asserts_total_isclose": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    assert torch.isclose(weights.sum(), torch.tensor(1.0, dtype=weights.dtype))
+    return weights @ V, weights
+'''), {"key": "own_assert_total_weight", "where": ["q1", "q8"]}),
+    # the dot products by einsum, then divided by d_k "to normalise"
+    "variance_einsum_divided_by_d_k": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k) / d_k
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "dot_averaged_not_summed", "where": ["q2"]}),
+    "q7_answer_named_answer_q7": ({"q7_answer": 'answer_q7 = "D"\n'},
+                                  {"key": "answer_variable_misnamed", "where": ["q7"]}),
+    # batched heads, keys and values swapped in the call
+    "mha_batched_keys_values_swapped": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).view(T, n_heads, d_k).transpose(0, 1) for W in (W_Q, W_K, W_V))
+    out, _ = attention(q, v, k, d_k)
+    return out.transpose(0, 1).reshape(T, d_model) @ W_O
+''', batched_attention=True), {"key": "mha_keys_values_swapped", "where": ["q8"]}),
+    # the head width from len(X), the number of tokens
+    "mha_head_width_from_len": (mha(MHA_LOOP.replace("d_k = d_model // n_heads", "d_k = len(X) // n_heads")),
+                                {"key": "mha_head_width_from_tokens", "where": ["q8"]}),
+})
