@@ -305,7 +305,10 @@ def _gaussian(width):
     def variant(Q, K, V, mask=None):
         """softmax(-||q - k||^2 / width): a Gaussian kernel instead of scaled dot products"""
         Q64, K64 = Q.to(torch.float64), K.to(torch.float64)
-        dist = (Q64.unsqueeze(-2) - K64.unsqueeze(-3)).pow(2).sum(-1)       # (..., T_q, T_k)
+        # ||q - k||^2 = |q|^2 + |k|^2 - 2 q.k: a matmul, where the difference tensor (..., T_q, T_k, d)
+        # cost 30 ms per call at (2, 128, 128, 64), six widths per naming
+        dist = ((Q64 * Q64).sum(-1, keepdim=True) + (K64 * K64).sum(-1).unsqueeze(-2)
+                - 2 * Q64 @ K64.transpose(-2, -1)).clamp_min(0)                 # (..., T_q, T_k)
         w = stable_softmax(_masked(-dist / width(Q.shape[-1]), mask), dim=-1)
         return _finish(_zero_dead_rows(w, mask), V, Q.dtype)
     return variant
