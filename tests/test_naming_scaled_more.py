@@ -65,6 +65,9 @@ def test_a_scale_constant_is_fitted_to_the_weights_and_reported(c):
     q1 = _hidden("q1")
     Q, K, V = _r(5, 12), _r(7, 12, seed=1), _r(7, 10, seed=2)
     w = torch.softmax(Q @ K.T / c, -1)
+    if c < 0:   # a sign, not a scale constant (naming9): only -sqrt(d_k) is named, as scores_negated
+        assert q1.D.pair_evidence((w @ V, w), Q, K, V, 12) is None
+        return
     key, _, message = q1.D.pair_evidence((w @ V, w), Q, K, V, 12)
     assert key == "wrong_scale_constant" and f"c = {c:.4g}" in message
     assert ("d_k ** 1/2" in message) == (c == 6.0)      # d_k / 2 for d_k = 12
