@@ -678,7 +678,9 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_dot_T_on_batched_keys": ("fixed_axes",),
         # generic: NaN/inf in the output; one keyless message even says "+inf instead of -inf" (pos_inf_fill's
         # words), which is not the mistake (0 * -inf = nan from scores * mask + (~mask) * -inf)
-        "q5_mask_by_multiplying_inf": (),
+        # now named by mask_times_inf (naming9) on every float32/64 test; float16/bfloat16 crash on the float32
+        # the bool * -inf product gives (raw dtype text)
+        "q5_mask_by_multiplying_inf": ("mask_times_inf",),
         # raw: "Subtraction, the `-` operator, with a bool tensor is not supported" (bool_mask_arithmetic
         # would be right, but the grader did not name it)
         # now named by bool_mask_arithmetic (naming9): torch's bool-subtraction text, and mask=None right

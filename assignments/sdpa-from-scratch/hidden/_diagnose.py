@@ -843,11 +843,29 @@ def call_sdpa(fn, Q, K, V, mask, shrink=True, check_inputs=True):
         raise failure from None
 
 
+def name_mask_times_inf(fn, Q, K, V, mask, got, again, what):
+    """scores * mask + (~mask) * -inf: 0 * -inf is NaN wherever the mask is True, so the output is NaN
+    on exactly the queries that have an allowed key, NaN everywhere with a mask that allows every key,
+    and right with mask=None. (+inf fills and shifts by the minimum are NaN on the rows with a BLOCKED
+    key and right with an all-True mask; an inverted mask is NaN on the rows with no blocked key.)"""
+    if type(again) is not torch.Tensor or again.shape != got.shape or not torch.isnan(again).all():
+        return
+    live = torch.broadcast_to(mask.any(dim=-1), got.shape[:-1])
+    rows_nan = torch.isnan(got).any(dim=-1)
+    if not bool(live.any()) or not torch.equal(rows_nan, live) or bool(live.all() and mask.all()):
+        return
+    if not right(second_call(fn, Q, K, V, mask=None), Q, K, V, None):
+        return
+    raise Misconception("mask_times_inf", f"{what} is NaN on every query that has an allowed key, NaN everywhere "
+                        "with a mask that allows every key, and right with mask=None: " + describe("mask_times_inf"))
+
+
 def name_nan(fn, Q, K, V, mask, got, what, q_scale=1.0):
     """NaN where the correct output is finite, with a mask: the same call with a mask that allows
     every key shows whether the NaN comes from the masking, or which mistake it is."""
     T_q, T_k = Q.shape[-2], K.shape[-2]
     again = second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
+    name_mask_times_inf(fn, Q, K, V, mask, got, again, what)
     if type(again) is not torch.Tensor or again.shape != got.shape or not torch.isfinite(again).all():
         return
     if matching_variants(again, {"correct": ref.scaled_dot_product_attention(Q, K, V)}, Q.dtype):
@@ -950,6 +968,8 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         # which step makes inf or NaN: the same call with a mask allowing every key tells the
         # softmax (still non-finite) from the masking (finite then)
         again = second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool))
+        if mask is not None:
+            name_mask_times_inf(fn, Q, K, V, mask, got, again, "the float16 output with large scores")
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) and not torch.isfinite(again).all():
             # which shift the softmax subtracts (none, one global max, the row's min): a float32 probe
             shift = softmax_shift(fn)

@@ -81,6 +81,9 @@ MISCONCEPTIONS = {
     # the mask
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "pos_inf_fill": "filling masked scores with +inf instead of -inf: every row with a blocked key becomes NaN",
+    "mask_times_inf": "applying the mask by arithmetic with an infinity (scores * mask + (~mask) * -inf): where the "
+                      "mask is True the second term is 0 * -inf = NaN, so every score of a query with an allowed "
+                      "key is NaN; fill with masked_fill(~mask, float('-inf')) or torch.where(mask, scores, -inf)",
     "neg_1e9_float16": "filling masked scores with -1e9, which overflows float16 (use -inf or the dtype's min)",
     "fill_overflows_half": "filling masked scores with a fixed constant that half precision cannot hold (such "
                            "as float32's minimum): use float('-inf') or torch.finfo(scores.dtype).min",

@@ -821,7 +821,7 @@ def causal_mask(T_q, T_k=None):
 '''}, {"key": "mask_not_outer", "where": ["q4", "q5", "q6"]}),
     # naming9: `mask - 1` on the bool mask (the other side of the same bool arithmetic)
     "sdpa_bool_mask_minus_one": (full_with(FILL, 'scores + (mask - 1) * 1e9'),
-                                 {"key": "bool_mask_arithmetic", "where": Q5}),
+                                 {"key": "bool_mask_arithmetic", "where": ["q5"]}),
     # naming9: the trace's weights as scores over their row sum, raw (unscaled) scores
     "trace_plain_sum_unscaled": ({"weights3": '''
 scores3 = Q3 @ K3.T
@@ -836,4 +836,7 @@ attn_entries = 1024 * 1024
 score_madds = 1024 * 1024 * (2 * 64 - 1)
 cost_ratio = 4
 '''}, {"key": "madds_counts_additions", "where": ["q8"]}),
+    # naming9: the mask as 0/1 floats times -inf (1 - m) * -inf: 0 * -inf = NaN wherever a key is allowed
+    "sdpa_float_mask_times_inf": (full_with(FILL, 'scores * mask.to(scores.dtype) + (1 - mask.to(scores.dtype)) * float("-inf")'),
+                                  {"key": "mask_times_inf", "where": ["q5"]}),
 }
