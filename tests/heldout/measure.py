@@ -667,7 +667,8 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "scaled_score_var is not the variance of the scaled scores"; nothing says softmax weights
         "q2_variance_of_the_weights": (),
         # generic: q3/q5/q6 differ in most entries; nothing says exp2 without log2(e)
-        "q3_exp2_without_log2e": (),
+        # now named by softmax_base_2 (naming9): a variant of every softmax and output test
+        "q3_exp2_without_log2e": ("softmax_base_2",),
         # q3 says "comes back as float16 ... keep the input's dtype (or do not convert)": the fix; the q5
         # "expected scalar type Float but found Half" errors name nothing, so partly named
         "q3_exponentials_in_float16": ("dtype_changed",),
@@ -700,7 +701,53 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind9: written without the catalogue; keys filled in by a judge from `measure --set blind9 -v`
-BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind9 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # K.t_() changes the caller's K ("argument 1", counted from 0): exactly what inplace_on_input says
+        "q1_transposes_keys_in_place": ("inplace_on_input",),
+        # generic: "does not match ... in 35 of 35 entries"; nothing says top-k / only two keys kept
+        "q1_top_two_keys_only": (),
+        # mis-named: dots_summed_over_samples says "over the samples (dim 0) instead of ... (dim -1)", but this
+        # code already sums dim -1; the slip is randn's shape (d_k, n_samples) swapped, and no key says that
+        "q2_randn_shape_swapped": (),
+        "q4_entropy_normalised_by_log_t": ("entropy_normalised",),
+        # generic: "contains NaN or inf in 2 of 4 entries"; nothing says the 1e-9 is outside the log
+        "q4_epsilon_outside_log": (),
+        # generic: "the entropy table ... does not match in 4 of 16 entries"; nothing says scaled_std = raw_std
+        "q4_table_scaled_std_copied": (),
+        "q4_table_drawn_in_float64": ("draws_in_float64",),
+        "q5_answer_std_letter": ("variance_vs_std",),
+        "q7_answer_argmax_by_chr": ("attention_as_argmax",),
+        "q8_heads_concatenated_last_first": ("mha_heads_reordered",),
+        # generic: "does not match ... in 240 of 240 entries"; nothing says split() takes a chunk size
+        "q8_split_by_head_count": (),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x16 and 48x48)"; nothing says the global d_k = 4
+        "q8_global_d_k_for_heads": (),
+    },
+    # judged from `measure attention-pipeline --set blind9 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # all 4 tests name inplace_on_input (the broadcast one says the expanded Q cannot be written): the fix
+        "q02_divides_callers_q_in_place": ("inplace_on_input",),
+        "q03_shift_for_scale_invariance": ("softmax_scale_invariant",),
+        "q05_returns_log_probabilities": ("log_softmax_weights",),
+        # generic: A differs in most entries; nothing says the scores are scaled a second time (by sqrt(T_k))
+        "q05_scores_scaled_again": (),
+        # mis-named: qk_swapped says "Q from W_K, K from W_Q", but the projections are right; the mistake is
+        # scaled_scores(K, Q), i.e. K Q^T, which scores_transposed names (same S = X W_K W_Q^T X^T, other fix)
+        "q07_keys_scored_against_queries": ("scores_transposed",),
+        "q08_output_keeps_a_row_axis": ("keepdim_left_on",),
+        # generic: the smoothed row differs in every entry; nothing says the kernel's sign is flipped
+        "q08_kernel_sign_flipped": (),
+        "q09_divided_by_T": ("prefix_average_divide_by_T",),
+        # generic: "H has shape (2,), expected (2, 7)"; nothing says the key axis and query axis were both summed
+        "q10_entropy_of_whole_matrix": (),
+        # generic: "what limits the rank of Q K^T?"; rank_above_min would fit (a bound above the min), not given
+        "q11_rank_as_sum_of_ranks": (),
+        "q13_causal_whenever_square": ("causal_in_cross",),
+        "q16_cost_per_query": ("cost_linear_in_T",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
