@@ -95,6 +95,12 @@ def softmax_divides_by_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     return e / e.sum(dim=dim, keepdim=True)
 
 
+def softmax_base_2(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """exp2 without the log2(e) factor: exp2(x - max) / sum, softmax(x ln 2)."""
+    e = torch.exp2(x - _finite_max(x, dim))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
 def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     """reference.softmax_variants and this assignment's: {key: what that softmax gives on x}."""
     out: dict[str, torch.Tensor] = dict(ref.softmax_variants(x, dim=dim))
@@ -103,6 +109,7 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["log_softmax"] = log_softmax(x, dim)
     out["softmax_twice"] = softmax_twice(x, dim)
     out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
+    out["softmax_base_2"] = softmax_base_2(x, dim)
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
@@ -299,6 +306,7 @@ VARIANT_FUNCTIONS = {
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
+    "softmax_base_2": _weights_fn(softmax_base_2),
     # the exponentials never divided by their sum (shifted by the row's max, or not shifted)
     "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
     "weights_not_normalised/no_shift": _weights_fn(torch.exp),
@@ -913,7 +921,7 @@ def judge(fn, Q, K, V, mask, got, what):
         if named.key == "scale_by_d_v":
             confirm_scale_by_size(fn, named, what)
         if named.key in ("divide_by_dk", "multiply_by_sqrt_dk", "scale_precedence", "integer_sqrt_scale",
-                         "scale_by_batch_dim", "floor_division_scale"):
+                         "scale_by_batch_dim", "floor_division_scale", "softmax_base_2"):
             # a fixed d_k (64 on an input of d_k = 32 is d_k ** 1/2's 2 d_k) equals these on one input only
             name_scale_constant(fn, f"{what} is wrong")
         raise

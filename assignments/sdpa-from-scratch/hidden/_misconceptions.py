@@ -59,6 +59,8 @@ MISCONCEPTIONS = {
                        "dot products q.k / sqrt(d_k)",
     "softmax_global_sum": "dividing by the sum over the whole tensor (e.sum() with no dim) instead of each slice's "
                           "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
+    "softmax_base_2": "taking the exponentials with exp2 without multiplying the logits by log2(e): exp2(x) is "
+                      "exp(x ln 2), a softmax at another temperature; write exp2(x * math.log2(math.e)) or exp(x)",
     "log_softmax": "returning the log-probabilities (x - max - log(sum(exp(x - max)))) instead of the probabilities: "
                    "the exp at the end is missing",
     "softmax_over_batch_axis": "taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 of batched "
