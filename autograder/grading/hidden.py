@@ -32,6 +32,9 @@ class HiddenTestCase:
     # "question:test" of each value case this test's points wait for (checks.earned_with): a rule
     # test's points are earned only when they pass too (runner.withhold_unearned)
     earned_with: tuple[str, ...] = ()
+    # parameters with a default: names the test may use when the notebook has them (None when it has not,
+    # or has not answered them yet); only the others are required
+    optional: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -77,7 +80,9 @@ def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
     for value in vars(module).values():
         if isinstance(value, kinds):
             value = cast(Any, value)  # ours or otter's test_case: the same attributes
-            params = tuple(inspect.signature(value.test_func).parameters)
+            signature = inspect.signature(value.test_func).parameters
+            params = tuple(signature)
+            optional = tuple(n for n, p in signature.items() if p.default is not inspect.Parameter.empty)
             # under @test_case as documented, or above it
             needs = getattr(value.test_func, EARNED_WITH, None) or getattr(value, EARNED_WITH, None) or ()
             cases.append(HiddenTestCase(
@@ -89,6 +94,7 @@ def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
                 params=params,
                 file=str(path),
                 earned_with=tuple(n if ":" in n else f"{question}:{n}" for n in needs),
+                optional=optional,
             ))
     if not cases:
         raise GraderError(f"hidden test file {path} defines no @test_case")

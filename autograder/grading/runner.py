@@ -188,9 +188,14 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                         kwargs[p] = submission or SubmissionInfo(source="")
                     elif p == "env":
                         kwargs[p] = {}
+                    elif p in test.optional:
+                        try:
+                            kwargs[p] = namespace.resolve(p, device)
+                        except NotAnswered:   # an optional name left as the template's `...`
+                            kwargs[p] = None
                     else:
                         kwargs[p] = namespace.resolve(p, device)
-                missing = [p for p in test.student_names if kwargs[p] is None]
+                missing = [p for p in test.student_names if kwargs[p] is None and p not in test.optional]
                 if missing:
                     # a test may say why a name is missing (a cell that crashed on a mistake one of the
                     # notebook's functions shows): on_missing(name, resolve) raises a named failure or
