@@ -747,6 +747,34 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q13_causal_whenever_square": ("causal_in_cross",),
         "q16_cost_per_query": ("cost_linear_in_T",),
     },
+    # judged from `measure sdpa-from-scratch --set blind9 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        # both messages say which answer holds the other's shape: the swap exactly
+        "q1_shapes_swapped": ("weights_as_output",),
+        # generic: "raw_score_var is not the variance of the raw scores"; nothing says d_k written, not measured
+        "q2_theoretical_variance": (),
+        # generic: same message; keys_are_queries (Q Q^T) would be right, but the grader did not give it
+        "q2_query_against_itself": (),
+        # F.softmax(y) with no dim on 3-D input divides by the sum over axis 0: softmax_sum_wrong_axis's
+        # "a fixed axis whatever dim is"; builtin_softmax is a second, true fault (F.softmax is forbidden)
+        "q3_softmax_without_dim": ("softmax_sum_wrong_axis", "builtin_softmax"),
+        "q4_float_mask_from_np_tri": ("mask_not_bool",),
+        # mask_ignored only on the tests whose mask is not 2-D (the 2-D mask tests pass): true where it is said
+        "q5_mask_only_when_2d": ("mask_ignored",),
+        # mis-named: forbidden_api on every test is true of the code (it calls F.scaled_dot_product_attention),
+        # but the stated mistake, any mask replaced by is_causal=True, is never named and no key says it
+        "q5_any_mask_as_is_causal": (),
+        # generic: shapes (..., d_k) vs (..., d_v) and differing entries; nothing says weights @ K
+        "q5_weights_times_keys": (),
+        # generic: differs in most entries, also with mask=None; nothing says a causal mask is always applied
+        "q5_always_causal": (),
+        "q6_no_denominator": ("weights_not_normalised",),
+        # generic: "not correct in row(s) ... take the softmax of each row"; nothing says e = 2.7
+        "q6_e_as_2_7": (),
+        "q7_answer_by_dtype_test": ("zero_after_softmax",),
+        # generic: "not the number of entries of the weight matrix"; nothing says bytes (4 per float32)
+        "q8_entries_in_bytes": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
