@@ -1084,10 +1084,11 @@ def check_vectorised(fn, cases, rng, limit):
     the function crashes on (4-D inputs with K.transpose(1, 2)) is the value tests' charge: the rule
     is judged on the cases it runs, and on none only if it runs none."""
     ran = 0
+    variants, verified = timing_variants(), []   # the variant that verified one case is tried first on the next
     for case in cases:
         try:
             call(assert_vectorised, fn, ref.scaled_dot_product_attention, [case], rng=rng, limit=limit, what=FN,
-                 variants=timing_variants(),
+                 variants=variants, verified_by=verified,
                  advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
         except StudentCodeError as e:
             if e.message.startswith("expected a tensor") or (case is cases[-1] and not ran):
