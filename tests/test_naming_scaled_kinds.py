@@ -530,3 +530,110 @@ def test_keys_and_values_swapped_in_heads_is_a_variant_only_when_it_differs():
     X, Ws = _r(5, 24, seed=4), [_r(24, 24, seed=5 + i) / 24 ** 0.5 for i in range(4)]
     got = D.role_swap_variants(X, *Ws, 4)["mha_keys_values_swapped"]
     assert not torch.allclose(got, sa.multi_head_attention(X, *Ws, 4))
+
+
+# --- naming10 (issue 21, sixth round): blind9's misses as kinds --------------------------------------------
+
+def _same(a, b):
+    return torch.allclose(a.double(), b.double(), atol=1e-6)
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_top_k_attention_is_named_with_its_k_and_a_causal_mask_is_not(k):
+    Q, K, V = _qkv()
+    s = Q @ K.T / math.sqrt(12)
+    kth = s.topk(k, dim=-1).values[:, -1:]
+    w = torch.softmax(s.masked_fill(s < kth, float("-inf")), dim=-1)
+    found = D.top_k_evidence((w @ V, w), Q, K, V, 12, _same)
+    assert found is not None and found[0] == "attention_top_k" and f"k = {k} of the 7" in found[2]
+    causal = torch.softmax(s.masked_fill(torch.ones(5, 7).triu(1).bool(), float("-inf")), dim=-1)
+    assert D.top_k_evidence((causal @ V, causal), Q, K, V, 12, _same) is None
+    right = torch.softmax(s, dim=-1)
+    assert D.top_k_evidence((right @ V, right), Q, K, V, 12, _same) is None
+
+
+def test_randn_shape_swapped_is_told_apart_from_a_sum_over_the_samples():
+    right, wrong = sa.variance_variants(12, 500, 7, False)
+    swapped = wrong["dots_summed_over_samples/shape_swapped"]
+    assert abs(swapped - wrong["dots_summed_over_samples"]) > 1e-3 * swapped   # the same numbers, used otherwise
+    assert D.replay_key("dots_summed_over_samples/shape_swapped/float64") == "randn_shape_swapped"
+    assert D.replay_key("dots_summed_over_samples/float64") == "dots_summed_over_samples"
+    assert D.replay_key("shared_sample/query_drawn_last") == "shared_sample"
+
+
+def test_a_table_column_copied_is_named_and_a_swap_or_a_right_table_is_not():
+    expected = torch.tensor([[1.0, 0.5, 1.2, 1.5], [4.0, 1.0, 0.3, 1.4], [8.0, 1.0, 0.01, 1.3]])
+    copied = expected.clone()
+    copied[:, 1] = expected[:, 0]
+    with pytest.raises(Misconception) as named:
+        D.raise_if_column_copied(copied, expected)
+    assert named.value.key == "table_field_copied" and "scaled_std holds the values of raw_std" in str(named.value)
+    swapped = expected[:, [1, 0, 2, 3]]
+    D.raise_if_column_copied(swapped, expected)
+    D.raise_if_column_copied(expected.clone(), expected)
+
+
+def _entropy_eps_outside(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -((p + 1e-9) * torch.log(p)).sum(dim=-1)
+
+
+def _entropy_nan(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -(p * torch.log(p)).sum(dim=-1)
+
+
+def test_an_infinite_saturated_entropy_is_named_only_when_the_probe_shows_log_zero():
+    logits = _r(3, 8, dtype=torch.float32)
+    logits[0, 2] += 300.0
+    got = _entropy_eps_outside(logits)
+    assert math.isinf(float(got[0]))
+    with pytest.raises(Misconception) as named:
+        D.raise_if_inf_saturated(_entropy_eps_outside, got, lambda fn: False)
+    assert named.value.key == "entropy_epsilon_outside_log"
+    D.raise_if_inf_saturated(_entropy_eps_outside, got, lambda fn: True)      # wrong on ordinary logits: not named
+    D.raise_if_inf_saturated(_entropy_nan, _entropy_nan(logits), lambda fn: False)   # NaN: another cause
+
+
+def test_split_by_count_variants_are_d_k_heads_of_width_n_heads_and_none_where_the_widths_agree():
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(5, 12, generator=g, dtype=torch.float64)
+    Ws = [torch.randn(12, 12, generator=g, dtype=torch.float64) for _ in range(4)]
+    out = D.split_by_count_variants(X, *Ws, 3)                  # d_k = 4 heads of width 3
+    Q, K, V = (X @ W for W in Ws[:3])
+    heads = [sa.attention(Q[:, i * 3:(i + 1) * 3], K[:, i * 3:(i + 1) * 3], V[:, i * 3:(i + 1) * 3], 4)[0]
+             for i in range(4)]
+    assert torch.allclose(out["mha_split_by_head_count/scale_d_k"], torch.cat(heads, dim=-1) @ Ws[3])
+    X16 = torch.randn(5, 16, generator=g, dtype=torch.float64)
+    assert D.split_by_count_variants(X16, *(torch.eye(16, dtype=torch.float64),) * 4, 4) == {}
+
+
+def test_a_constant_head_width_is_named_from_a_second_call_and_a_width_from_tokens_is_not():
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(5, 48, generator=g, dtype=torch.float64)
+    Ws = [torch.randn(48, 48, generator=g, dtype=torch.float64) * 48 ** -0.5 for _ in range(4)]
+
+    def student(width_of):
+        def fn(X, W_Q, W_K, W_V, W_O, n_heads):
+            w = width_of(X)
+            Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+            heads = [sa.attention(Q[:, h * w:(h + 1) * w], K[:, h * w:(h + 1) * w], V[:, h * w:(h + 1) * w], w)[0]
+                     for h in range(n_heads)]
+            cat = torch.cat(heads, dim=-1)
+            if cat.shape[1] != W_O.shape[0]:
+                raise StudentCodeError("RuntimeError", f"mat1 and mat2 shapes cannot be multiplied ({cat.shape[0]}x"
+                                       f"{cat.shape[1]} and {W_O.shape[0]}x{W_O.shape[1]})")
+            return cat @ W_O
+        return fn
+
+    fixed = student(lambda X: 4)
+    try:
+        fixed(X, *Ws, 4)
+    except StudentCodeError as e:
+        named = D.constant_width(fixed, e, X, Ws, 4)
+    assert named is not None and named.key == "mha_head_width_constant" and "width 4" in str(named)
+    tokens = student(lambda X: X.shape[0] - 1)                    # 4 of the 5 tokens: not a constant
+    try:
+        tokens(X, *Ws, 4)
+    except StudentCodeError as e:
+        assert D.constant_width(tokens, e, X, Ws, 4) is None

@@ -707,23 +707,29 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # K.t_() changes the caller's K ("argument 1", counted from 0): exactly what inplace_on_input says
         "q1_transposes_keys_in_place": ("inplace_on_input",),
         # generic: "does not match ... in 35 of 35 entries"; nothing says top-k / only two keys kept
-        "q1_top_two_keys_only": (),
+        # now named by attention_top_k (naming10): both results match the softmax over the k = 2 best keys
+        "q1_top_two_keys_only": ("attention_top_k",),
         # mis-named: dots_summed_over_samples says "over the samples (dim 0) instead of ... (dim -1)", but this
         # code already sums dim -1; the slip is randn's shape (d_k, n_samples) swapped, and no key says that
-        "q2_randn_shape_swapped": (),
+        # now named by randn_shape_swapped (naming10): the replay of the (d_k, n) draw, told apart from sum(0)
+        "q2_randn_shape_swapped": ("randn_shape_swapped",),
         "q4_entropy_normalised_by_log_t": ("entropy_normalised",),
         # generic: "contains NaN or inf in 2 of 4 entries"; nothing says the 1e-9 is outside the log
-        "q4_epsilon_outside_log": (),
+        # now named by entropy_epsilon_outside_log (naming10): +inf (not NaN) on the underflow row of a probe
+        "q4_epsilon_outside_log": ("entropy_epsilon_outside_log",),
         # generic: "the entropy table ... does not match in 4 of 16 entries"; nothing says scaled_std = raw_std
-        "q4_table_scaled_std_copied": (),
+        # now named by table_field_copied (naming10): scaled_std holds raw_std's right values, the rest right
+        "q4_table_scaled_std_copied": ("table_field_copied",),
         "q4_table_drawn_in_float64": ("draws_in_float64",),
         "q5_answer_std_letter": ("variance_vs_std",),
         "q7_answer_argmax_by_chr": ("attention_as_argmax",),
         "q8_heads_concatenated_last_first": ("mha_heads_reordered",),
         # generic: "does not match ... in 240 of 240 entries"; nothing says split() takes a chunk size
-        "q8_split_by_head_count": (),
+        # now named by mha_split_by_head_count (naming10): d_k heads of width n_heads, replayed
+        "q8_split_by_head_count": ("mha_split_by_head_count",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x16 and 48x48)"; nothing says the global d_k = 4
-        "q8_global_d_k_for_heads": (),
+        # now named by mha_head_width_constant (naming10): right on a second call with d_model = n_heads * 4
+        "q8_global_d_k_for_heads": ("mha_head_width_constant",),
     },
     # judged from `measure attention-pipeline --set blind9 -v`: () where the grader named nothing
     "attention-pipeline": {
@@ -732,18 +738,20 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q03_shift_for_scale_invariance": ("softmax_scale_invariant",),
         "q05_returns_log_probabilities": ("log_softmax_weights",),
         # generic: A differs in most entries; nothing says the scores are scaled a second time (by sqrt(T_k))
-        "q05_scores_scaled_again": (),
+        "q05_scores_scaled_again": ("scores_scaled_twice",),   # now named by scores_scaled_twice (naming10)
         # mis-named: qk_swapped says "Q from W_K, K from W_Q", but the projections are right; the mistake is
         # scaled_scores(K, Q), i.e. K Q^T, which scores_transposed names (same S = X W_K W_Q^T X^T, other fix)
+        # naming10: no call of self_attention tells the two apart, so neither is named; the generic message
+        # says S = K Q^T and gives both fixes
         "q07_keys_scored_against_queries": ("scores_transposed",),
         "q08_output_keeps_a_row_axis": ("keepdim_left_on",),
         # generic: the smoothed row differs in every entry; nothing says the kernel's sign is flipped
-        "q08_kernel_sign_flipped": (),
+        "q08_kernel_sign_flipped": ("scores_negated",),   # now named by scores_negated (naming10)
         "q09_divided_by_T": ("prefix_average_divide_by_T",),
         # generic: "H has shape (2,), expected (2, 7)"; nothing says the key axis and query axis were both summed
-        "q10_entropy_of_whole_matrix": (),
+        "q10_entropy_of_whole_matrix": ("entropy_summed_over_queries",),   # now named by it (naming10)
         # generic: "what limits the rank of Q K^T?"; rank_above_min would fit (a bound above the min), not given
-        "q11_rank_as_sum_of_ranks": (),
+        "q11_rank_as_sum_of_ranks": ("rank_sum_of_ranks",),   # now named by rank_sum_of_ranks (naming10)
         "q13_causal_whenever_square": ("causal_in_cross",),
         "q16_cost_per_query": ("cost_linear_in_T",),
     },
@@ -752,9 +760,9 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # both messages say which answer holds the other's shape: the swap exactly
         "q1_shapes_swapped": ("weights_as_output",),
         # generic: "raw_score_var is not the variance of the raw scores"; nothing says d_k written, not measured
-        "q2_theoretical_variance": (),
+        "q2_theoretical_variance": ("theoretical_variance",),   # now named by theoretical_variance (naming10)
         # generic: same message; keys_are_queries (Q Q^T) would be right, but the grader did not give it
-        "q2_query_against_itself": (),
+        "q2_query_against_itself": ("keys_are_queries",),   # now named by keys_are_queries (naming10)
         # F.softmax(y) with no dim on 3-D input divides by the sum over axis 0: softmax_sum_wrong_axis's
         # "a fixed axis whatever dim is"; builtin_softmax is a second, true fault (F.softmax is forbidden)
         "q3_softmax_without_dim": ("softmax_sum_wrong_axis", "builtin_softmax"),
@@ -763,17 +771,18 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_mask_only_when_2d": ("mask_ignored",),
         # mis-named: forbidden_api on every test is true of the code (it calls F.scaled_dot_product_attention),
         # but the stated mistake, any mask replaced by is_causal=True, is never named and no key says it
+        # still: the sandbox refuses the call, so no value test sees its output (naming10: needs the engine)
         "q5_any_mask_as_is_causal": (),
         # generic: shapes (..., d_k) vs (..., d_v) and differing entries; nothing says weights @ K
-        "q5_weights_times_keys": (),
+        "q5_weights_times_keys": ("weights_times_wrong_input",),   # now named (naming10)
         # generic: differs in most entries, also with mask=None; nothing says a causal mask is always applied
-        "q5_always_causal": (),
+        "q5_always_causal": ("causal_mask_forced",),   # now named by causal_mask_forced (naming10)
         "q6_no_denominator": ("weights_not_normalised",),
         # generic: "not correct in row(s) ... take the softmax of each row"; nothing says e = 2.7
-        "q6_e_as_2_7": (),
+        "q6_e_as_2_7": ("e_rounded",),   # now named by e_rounded (naming10)
         "q7_answer_by_dtype_test": ("zero_after_softmax",),
         # generic: "not the number of entries of the weight matrix"; nothing says bytes (4 per float32)
-        "q8_entries_in_bytes": (),
+        "q8_entries_in_bytes": ("count_in_bytes",),   # now named by count_in_bytes (naming10)
     },
 }
 

@@ -151,7 +151,8 @@ def pair_evidence(pair, Q, K, V, d_k):
         return base, wrong, describe(base)
     if hits:
         return None
-    found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype)
+    found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
+        or top_k_evidence(pair, Q64, K64, V64, d_k, same)
     if found is not None:
         return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
@@ -396,6 +397,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
             heads = _mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h, roles=roles, f=f: f if r in roles else h)
             out[f"mha_head_slice_fixed/{roles}_{f}"] = torch.cat(heads, dim=-1) @ W
     out.update(averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
 
@@ -574,6 +576,7 @@ def raise_if_column_squared(table, expected):
     is asked) or its square root (the converse), and every other column is right: named, with the column."""
     if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape):
         return
+    raise_if_column_copied(table, expected)
     said = []
     for c, column in enumerate(TABLE_COLUMNS):
         got, want = table[:, c].double(), expected[:, c].double()
@@ -927,7 +930,8 @@ def mha_crash(fn, e, X, Ws, n_heads):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads)
+    named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads) \
+        or constant_width(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
     if named is not None or e.exc_type != "RuntimeError" or not found or n_heads < 2:
         return named
@@ -1137,3 +1141,136 @@ def width_from_tokens(fn, e, X, Ws, n_heads):
     return Misconception("mha_head_width_from_tokens", f"your code raised {e.exc_type}: {first} with T = {T} tokens "
                          f"and d_model = {d_model}; with T = d_model = {d_model} tokens it runs and is right: "
                          + describe("mha_head_width_from_tokens"))
+
+
+# --- naming10 (issue 21, sixth round): blind9's misses as kinds ------------------------------------------
+
+# replays (reference.variance_variants) whose mistake is not the one of the key before the "/": the draw
+# (d_k, n_samples) summed over n_samples is the sizes swapped in torch.randn, not a sum over dim 0
+_REPLAY_NAMES = {"dots_summed_over_samples/shape_swapped": "randn_shape_swapped"}
+
+
+def replay_key(kind: str) -> str:
+    """The misconception key of one replayed draw of reference.variance_variants (its /float64 tag dropped)."""
+    kind = kind.removesuffix("/float64")
+    return _REPLAY_NAMES.get(kind, kind.split("/")[0])
+
+
+def top_k_evidence(pair, Q64, K64, V64, d_k, same):
+    """attention_top_k: both results are those of the softmax over only the k best-scoring keys of each query
+    (the others masked to -inf), for a k < T_k (k = 1: a hard argmax, one-hot weights), the keys kept read from
+    the weights' nonzero entries. None when they are not each row's best scores or the results differ."""
+    S = Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k)
+    T_k = S.shape[-1]
+    weights = pair[1]
+    if T_k < 2 or tuple(weights.shape) != tuple(S.shape):
+        return None
+    # the keys kept are read from the weights (ties, a zero query or equal keys, may keep more in a row, and
+    # float32 may break a tie the other way): they must be each row's best scores, and some row must drop one
+    kept = weights != 0
+    counts = kept.sum(dim=-1)
+    if bool((counts == 0).any()) or bool((counts == T_k).all()):
+        return None
+    lowest_kept = S.masked_fill(~kept, math.inf).amin(dim=-1)
+    highest_dropped = S.masked_fill(kept, -math.inf).amax(dim=-1)
+    if bool((lowest_kept < highest_dropped - 1e-6 * (1 + S.abs().amax())).any()):
+        return None
+    w = torch.softmax(S.masked_fill(~kept, float("-inf")), dim=-1)
+    wrong = (w @ V64, w)
+    if not all(same(p, x) for p, x in zip(pair, wrong)) or same(w, torch.softmax(S, dim=-1)):
+        return None
+    k = int(counts.min())
+    return "attention_top_k", wrong, (f"{describe('attention_top_k')} (here k = {k} of the {T_k} keys: every other "
+                                      "weight is exactly 0)")
+
+
+def raise_if_inf_saturated(fn, got, entropy_wrong) -> None:
+    """entropy_epsilon_outside_log: an infinite (not NaN) entropy for saturated rows, from a function right on
+    ordinary logits, whose second call on reference.ENTROPY_PROBE is right on the row of large logits (no
+    probability underflows) and +inf on the row whose probabilities underflow to 0: a nonzero factor times
+    log(0), what (p + eps) * log(p) gives there (0 * log(0) would be NaN)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or bool(torch.isnan(got).any()) \
+            or bool(torch.isfinite(got).all()) or entropy_wrong(fn):
+        return
+    try:
+        probe = fn(ref.ENTROPY_PROBE.clone())
+    except StudentCodeError:
+        return
+    if type(probe) is not torch.Tensor or tuple(probe.shape) != (2,) or not probe.is_floating_point():
+        return
+    want = float(ref.softmax_entropy(ref.ENTROPY_PROBE[0].double()))
+    if abs(float(probe[0]) - want) > 1e-4 or float(probe[1]) != math.inf:
+        return
+    rows = [i for i, v in enumerate(got.flatten().tolist()) if not math.isfinite(v)]
+    raise Misconception("entropy_epsilon_outside_log", f"softmax_entropy(logits) is infinite (not NaN) for the "
+                        f"saturated row(s) {rows}, and right on ordinary logits: on a row whose probabilities "
+                        "underflow to 0 it gives +inf, a nonzero factor times log(0): "
+                        + describe("entropy_epsilon_outside_log"))
+
+
+def raise_if_column_copied(table, expected) -> None:
+    """table_field_copied: every wrong column of the (rows, 4) table holds, in every row, the right values of
+    another column (scaled_std = raw.std(), H_scaled = entropy(raw): one line copied and not edited), and
+    every other column is right. Two columns holding each other's values are table_fields_swapped, named
+    by the variants before this runs."""
+    def same(a, b):
+        return bool(matching_variants(a.double(), {"v": b.double()}, torch.float32))
+
+    copied = {}
+    for c in range(len(TABLE_COLUMNS)):
+        if same(table[:, c], expected[:, c]):
+            continue
+        sources = [o for o in range(len(TABLE_COLUMNS)) if o != c and same(table[:, c], expected[:, o])]
+        if len(sources) != 1:
+            return
+        copied[c] = sources[0]
+    if not copied or any(copied.get(o) == c for c, o in copied.items()):
+        return
+    said = "; ".join(f"{TABLE_COLUMNS[c]} holds the values of {TABLE_COLUMNS[o]}" for c, o in copied.items())
+    raise Misconception("table_field_copied", f"the entropy table's {said} in every row, every other column is "
+                        "right: " + describe("table_field_copied"))
+
+
+def split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """Q, K, V cut into d_k = d_model // n_heads heads of width n_heads (torch.split(n_heads) takes the chunk
+    size, not the count; chunk(d_k); a reshape(T, d_k, n_heads) with the sizes swapped), each scaled by
+    1/sqrt(d_k) or by 1/sqrt(its width): mha_split_by_head_count. None where the two widths are equal."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    if n_heads < 2 or d_k * n_heads != d_model or d_k == n_heads:
+        return {}
+    Q, K, V = (X.double() @ W.double() for W in (W_Q, W_K, W_V))
+    out = {}
+    for tag, scale in (("scale_d_k", d_k), ("scale_width", n_heads)):
+        heads = [ref.attention(*(M[:, i * n_heads:(i + 1) * n_heads] for M in (Q, K, V)), scale)[0]
+                 for i in range(d_k)]
+        out[f"mha_split_by_head_count/{tag}"] = torch.cat(heads, dim=-1) @ W_O.double()
+    return out
+
+
+def constant_width(fn, e, X, Ws, n_heads):
+    """mha_head_width_constant: torch's (T x n_heads c) @ (d_model x d_model) message, c != d_model // n_heads:
+    heads of a fixed width c (a global d_k of the notebook, a number). Confirmed by a second call on inputs of
+    d_model = n_heads * c and another token count (drawn anew), which must run and be right."""
+    found = _MATMUL.search(e.message or "")
+    T, d_model = X.shape
+    if e.exc_type != "RuntimeError" or not found or n_heads < 2:
+        return None
+    t, m, a, b = (int(x) for x in found.groups())
+    c, d_k = m // n_heads, d_model // n_heads
+    if (t, a, b) != (T, d_model, d_model) or m % n_heads or c in (0, d_k) or n_heads * c > 256:
+        return None
+    g = torch.Generator().manual_seed(3)
+    d2 = n_heads * c
+    X2 = torch.randn((T + 1, d2), generator=g, dtype=X.dtype)
+    W2 = [torch.randn((d2, d2), generator=g, dtype=X.dtype) * d2 ** -0.5 for _ in range(4)]
+    try:
+        again = fn(X2, *W2, n_heads)
+    except StudentCodeError:
+        return None
+    right = ref.multi_head_attention(X2.double(), *(w.double() for w in W2), n_heads)
+    if type(again) is not torch.Tensor or not matching_variants(again, {"right": right}, X.dtype):
+        return None
+    return Misconception("mha_head_width_constant", f"your code raised {e.exc_type}: {found.group(0)}: {n_heads} heads "
+                         f"of width {c} where d_model // n_heads = {d_k}; on inputs of d_model = {d2} (so that "
+                         f"d_model // n_heads = {c}) it runs and is right: " + describe("mha_head_width_constant"))

@@ -22,6 +22,8 @@ MISCONCEPTIONS = {
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
     "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
                                       "each output row must be its own query's weighted average of the values",
+    "attention_top_k": "keeping only the k best-scoring keys of each query (a top-k sparse attention, the other "
+                       "scores masked to -inf; k = 1 is a hard argmax) instead of the softmax over every key",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "scale_precedence": "writing the scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2 (so S / d_k ** 1/2 "
                         "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
@@ -77,6 +79,9 @@ MISCONCEPTIONS = {
     "uniform_samples": "drawing uniform numbers (torch.rand) instead of standard normals (torch.randn)",
     "dots_summed_over_samples": "summing the products over the samples (dim 0) instead of over the d_k "
                                 "coordinates of each pair (dim -1)",
+    "randn_shape_swapped": "swapping the two sizes in torch.randn: (d_k, n_samples) draws d_k vectors of length "
+                           "n_samples, so each row's sum is a dot product of n_samples terms and the variance is "
+                           "that of d_k such dots (about n_samples); draw torch.randn(n_samples, d_k)",
     "variance_of_the_mean": "returning a statistic of the sample mean (the variance divided by n_samples, var / n, "
                             "or the standard error std / sqrt(n)) instead of the variance of the dot products "
                             "themselves: return dots.var()",
@@ -113,9 +118,15 @@ MISCONCEPTIONS = {
                              "probabilities p = softmax(scores): scores can be negative (log of a negative number is "
                              "NaN) and do not sum to 1; compute p first, or use F.log_softmax",
     "entropy_nan_saturated": "entropy NaN for a saturated row: 0 * log(0); add a tiny epsilon or use log_softmax",
+    "entropy_epsilon_outside_log": "guarding the wrong factor against log(0): the epsilon (or a clamp) is on p "
+                                   "outside the log, (p + eps) * log(p), so a probability that underflows to 0 "
+                                   "still takes log(0) = -inf and the saturated row's entropy is inf; put it "
+                                   "inside, p * log(p + eps), or use log_softmax",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
                             "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",
+    "table_field_copied": "storing one value under two keys (scaled_std computed from the raw scores, say: a line "
+                          "copied and not edited): each field must be computed from its own scores",
     "table_dict_of_lists": "returning one dict of columns (a list of values per key, pandas style) where a list "
                            "with one dict per row is asked",
     "table_variance_as_std": "giving a variance (the square of the std, .var()) in a std column of the table, or "
@@ -231,6 +242,13 @@ MISCONCEPTIONS = {
                                 "only the variable the question names",
     "mha_keys_values_swapped": "passing each head's values as the keys and its keys as the values "
                                "(attention(Q_h, V_h, K_h)): the scores are Q_h V_h^T and the heads mix the keys",
+    "mha_split_by_head_count": "giving torch.split the number of heads (it takes the size of each chunk; chunk() "
+                               "takes the count), or reshaping to (T, d_k, n_heads): d_k heads of width n_heads "
+                               "instead of n_heads heads of width d_k; use Q.split(d_k, dim=-1) or "
+                               "Q.chunk(n_heads, dim=-1)",
+    "mha_head_width_constant": "using a fixed head width (a global such as the notebook's d_k, or a number) instead "
+                               "of d_k = d_model // n_heads of the input: the heads have the wrong width and scale "
+                               "unless d_model / n_heads happens to equal it",
     "mha_head_width_from_tokens": "taking the head width from the number of tokens (X.shape[0] // n_heads) "
                                   "instead of d_model // n_heads (X.shape[1]): right only when T = d_model",
 }

@@ -68,7 +68,7 @@ def _replayed(d_k, seed, scaled, value):
 
     if any(same(value, r) for r in right):
         return None
-    hits = {k.split("/")[0] for k, v in wrong.items() if same(value, v)}
+    hits = {D.replay_key(k) for k, v in wrong.items() if same(value, v)}
     return hits.pop() if len(hits) == 1 else None
 
 

@@ -657,7 +657,7 @@ WRONG.update({
     if scaled:
         dots = dots / math.sqrt(d_k)
     return dots.var().item()
-'''), {"key": "dots_summed_over_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+'''), {"key": "randn_shape_swapped", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
     "table_float64_draws": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
                                   "q = torch.randn(1, d, dtype=torch.float64); k = torch.randn(5, d, dtype=torch.float64)"),
                             {"key": "draws_in_float64", "where": ["q4:test_entropy_table_lesson",
@@ -1095,4 +1095,57 @@ WRONG.update({
     # the head width from len(X), the number of tokens
     "mha_head_width_from_len": (mha(MHA_LOOP.replace("d_k = d_model // n_heads", "d_k = len(X) // n_heads")),
                                 {"key": "mha_head_width_from_tokens", "where": ["q8"]}),
+})
+
+# naming10 (issue 21, sixth round): other instances of the kinds built from blind9's misses
+WRONG.update({
+    # a hard argmax: the best key's weight 1, every other 0 (top-k with k = 1)
+    "attention_hard_argmax_one_hot": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    weights = F.one_hot(scores.argmax(dim=-1), scores.shape[-1]).to(scores.dtype)
+    return weights @ V, weights
+'''), {"key": "attention_top_k", "where": ["q1", "q8"]}),
+    # top-3 kept by scattering the topk indices into a boolean mask
+    "attention_top3_scatter_mask": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    idx = scores.topk(min(3, scores.shape[-1]), dim=-1).indices
+    keep = torch.zeros_like(scores, dtype=torch.bool).scatter(-1, idx, True)
+    weights = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)
+    return weights @ V, weights
+'''), {"key": "attention_top_k", "where": ["q1", "q8"]}),
+    # (d_k, n_samples) drawn in float64 "for precision", each row summed
+    "variance_swapped_shape_float64": (variance('''
+    q = torch.randn(d_k, n_samples, generator=generator, dtype=torch.float64)
+    k = torch.randn(d_k, n_samples, generator=generator, dtype=torch.float64)
+    dots = torch.einsum("dn,dn->d", q, k)
+    return (dots / (math.sqrt(d_k) if scaled else 1.0)).var().item()
+'''), {"key": "randn_shape_swapped", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    # the guard on the factor: p clamped away from 0 outside the log
+    "entropy_clamp_outside_log": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -(p.clamp(min=1e-12) * p.log()).sum(dim=-1)
+'''), {"key": "entropy_epsilon_outside_log", "where": ["q4:test_entropy_saturated_rows"]}),
+    # H_scaled from the raw scores: the line above copied
+    "table_h_scaled_copied": (table('"H_scaled": softmax_entropy(scaled).item()',
+                                    '"H_scaled": softmax_entropy(raw).item()'),
+                              {"key": "table_field_copied", "where": ["q4"]}),
+    # reshape(T, d_k, n_heads): the two sizes swapped, d_k heads of width n_heads
+    "mha_reshape_sizes_swapped": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q, k, v = ((X @ W).reshape(T, d_k, n_heads).transpose(0, 1) for W in (W_Q, W_K, W_V))
+    out, _ = attention(q, k, v, d_k)
+    return out.transpose(0, 1).reshape(T, d_model) @ W_O
+''', batched_attention=True), {"key": "mha_split_by_head_count", "where": ["q8"]}),
+    # chunk() given d_k (it takes the count), each head scaled by its own width
+    "mha_chunk_by_head_width": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = [attention(q, k, v, q.shape[-1])[0] for q, k, v in zip(Q.chunk(d_k, 1), K.chunk(d_k, 1), V.chunk(d_k, 1))]
+    return torch.cat(outs, dim=1) @ W_O
+'''), {"key": "mha_split_by_head_count", "where": ["q8"]}),
+    # a head width hard-coded from a small example
+    "mha_head_width_hard_coded": (mha(MHA_LOOP.replace("d_k = d_model // n_heads", "d_k = 2  # head size")),
+                                  {"key": "mha_head_width_constant", "where": ["q8"]}),
 })
