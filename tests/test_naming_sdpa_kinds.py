@@ -579,3 +579,68 @@ def test_plain_sum_weights_and_counted_additions_are_named() -> None:
     assert _key(lambda: _test("q6", "test_weights3")(weights3=s / s.sum(-1, keepdim=True))) == "weights_by_plain_sum"
     for madds in (1024 ** 2 * 63, 1024 ** 2 * 127):
         assert _key(lambda m=madds: _test("q8", "test_score_madds")(score_madds=m)) == "madds_counts_additions"
+
+
+# naming10: blind9's misses built as kinds, each named from the value that mistake gives on the same input
+
+
+def test_every_naming10_key_has_a_text() -> None:
+    keys = ("causal_mask_forced", "weights_times_wrong_input", "theoretical_variance", "e_rounded", "count_in_bytes")
+    assert set(keys) <= set(read_misconceptions(HIDDEN / "_misconceptions.py"))
+
+
+def _causal_forced(combine: bool):
+    def fn(Q, K, V, mask=None):
+        causal = ref.causal_mask(Q.shape[-2], K.shape[-2])
+        if mask is None:
+            return ref.scaled_dot_product_attention(Q, K, V, causal if combine else None)
+        return ref.scaled_dot_product_attention(Q, K, V, mask & causal if combine else causal)
+    return fn
+
+
+def _qkv(d_v: int = 5):
+    g = torch.Generator().manual_seed(0)
+    Q, K, V = (torch.randn(2, n, d, generator=g, dtype=torch.float64) for n, d in ((4, 6), (7, 6), (7, d_v)))
+    return Q, K, V, torch.rand(2, 4, 7, generator=g) < 0.6
+
+
+@pytest.mark.parametrize("combine", [False, True])
+def test_a_causal_mask_forced_on_the_call_is_named_and_a_causal_mask_passes(combine) -> None:
+    Q, K, V, mask = _qkv()
+    fn = TrustedProxy(_causal_forced(combine), "cpu")
+    assert _key(lambda: diag.check(fn, Q, K, V, mask, "the output")) == "causal_mask_forced"
+    causal = ref.causal_mask(4, 7)
+    assert _key(lambda: diag.check(fn, Q, K, V, causal, "the output")) is None      # the mask IS causal
+    assert _key(lambda: diag.check(fn, Q, K, V, None, "the output")) == ("causal_mask_forced" if combine else None)
+
+
+@pytest.mark.parametrize("d_v", [5, 6])
+def test_weights_times_keys_is_named_whatever_d_v(d_v) -> None:
+    Q, K, V, mask = _qkv(d_v)
+
+    def fn(Q, K, V, mask=None):
+        return ref.scaled_dot_product_attention(Q, K, K, mask)
+    assert _key(lambda: diag.check(TrustedProxy(fn, "cpu"), Q, K, V, mask, "the output")) \
+        == "weights_times_wrong_input"
+
+
+def test_theory_and_self_scores_in_q2_are_named() -> None:
+    Q, K, _ = ref._batched_example()
+    test = _test("q2", "test_score_variances")
+    assert _key(lambda: test(raw_score_var=8.0, scaled_score_var=1.0)) == "theoretical_variance"
+    assert _key(lambda: test(raw_score_var=ref.raw_score_var, scaled_score_var=1.0)) == "theoretical_variance"
+    S = K @ K.transpose(-2, -1)
+    assert _key(lambda: test(raw_score_var=float(S.var()), scaled_score_var=float((S / 8 ** 0.5).var()))) \
+        == "keys_are_queries"
+
+
+def test_a_rounded_e_is_named_only_where_it_fails() -> None:
+    s = ref.Q3 @ ref.K3.T / 2
+    test = _test("q6", "test_weights3")
+    for b, key in ((2.7, "e_rounded"), (3.0, "e_rounded"), (2.718, None)):
+        assert _key(lambda b=b: test(weights3=b ** s / (b ** s).sum(-1, keepdim=True))) == key
+
+
+@pytest.mark.parametrize("size", [2, 4, 8])
+def test_entries_in_bytes_are_named(size) -> None:
+    assert _key(lambda: _test("q8", "test_attn_entries")(attn_entries=1024 * 1024 * size)) == "count_in_bytes"

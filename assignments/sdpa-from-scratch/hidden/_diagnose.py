@@ -277,6 +277,28 @@ def sdpa_floor_divided(Q, K, V, mask=None):
     return _out(_dead_rows_zeroed(w, mask), V, Q)
 
 
+def sdpa_causal_forced(Q, K, V, mask=None, combine=False):
+    """A causal mask the call did not ask for (a kind, issue 21 naming10): the given mask replaced by the
+    causal one (is_causal=True for any mask; mask=None left as it is), or combined with it (mask & causal,
+    and the causal mask alone when mask is None). None where it equals the right output (a causal mask)."""
+    causal = ref.causal_mask(Q.shape[-2], K.shape[-2])
+    if mask is None and not combine:
+        return None
+    if mask is not None and not bool((mask.to(torch.bool) & ~causal).any()):
+        return None                         # the mask is already causal: the right output
+    m = causal if mask is None or not combine else mask.to(torch.bool) & causal
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m))
+    return _out(_dead_rows_zeroed(w, m), V, Q)
+
+
+def sdpa_weights_times(other):
+    """The weights multiplied by K or Q instead of V (a kind: the wrong operand of the last product)."""
+    def variant(Q, K, V, mask=None):
+        w = _dead_rows_zeroed(ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask)), mask)
+        return _out(w, K if other == "K" else Q, Q)
+    return variant
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -316,6 +338,10 @@ VARIANT_FUNCTIONS = {
     # d_k ** 1/2 is (d_k ** 1) / 2; scores * d_k ** -1/2 divides by 2 d_k
     "scale_precedence/half": _divided(lambda Q, K, V: Q.shape[-1] / 2),
     "scale_precedence/twice": _divided(lambda Q, K, V: 2.0 * Q.shape[-1]),
+    "causal_mask_forced/replaced": sdpa_causal_forced,
+    "causal_mask_forced/combined": lambda Q, K, V, mask=None: sdpa_causal_forced(Q, K, V, mask, True),
+    "weights_times_wrong_input/keys": sdpa_weights_times("K"),
+    "weights_times_wrong_input/queries": sdpa_weights_times("Q"),
 }
 
 
@@ -1137,7 +1163,8 @@ def weight_variants(Q, K, mask=None, d_v=None) -> dict[str, torch.Tensor]:
     eye = torch.eye(K.shape[-2], dtype=torch.float64)
     out = {k: v.to(torch.float64) for k, v in wrong_variants(Q.double(), K.double(), eye, mask).items()
            if k.split("/")[0] not in ("scores_as_output", "weights_transposed", "values_weighted_by_scores",
-                                      "scale_by_d_v", "scale_by_T")}
+                                      "scale_by_d_v", "scale_by_T", "causal_mask_forced",
+                                      "weights_times_wrong_input")}
     for key, f in VARIANT_FUNCTIONS.items():
         if key in out and hasattr(f, "weights"):
             out[key] = f.weights(Q.double(), K.double(), mask)
@@ -1234,6 +1261,10 @@ def score_statistics(divisor=1.0):
         "variance_of_an_input": [float(t.var()) / divisor ** 2 for t in (Q, K, _)],
         # a kind: the statistic of one slice of the scores (raw_scores[0], one sequence of the batch)
         "variance_of_one_slice": [float(S[b].var()) for b in range(S.shape[0])],
+        # a kind: the scores of an input against itself (Q Q^T, or K K^T) where Q K^T is asked
+        "keys_are_queries": [float((t @ t.transpose(-2, -1) / divisor).var()) for t in (Q, K)],
+        # a kind: the theory's value written where a measurement is asked (d_k, 1 after the scale)
+        "theoretical_variance": [Q.shape[-1] / divisor ** 2],
     }
 
 

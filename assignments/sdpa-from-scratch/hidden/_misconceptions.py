@@ -53,6 +53,17 @@ MISCONCEPTIONS = {
                               "sign flips when the maximum is negative)",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
+    "causal_mask_forced": "applying a causal mask the call did not ask for: the given mask replaced by a causal "
+                          "one (is_causal=True for any mask), or combined with one (mask & causal, and a causal "
+                          "mask when mask is None); use exactly the mask passed in, and none when mask is None",
+    "weights_times_wrong_input": "multiplying the weights by K (or Q) instead of V: the output is the weighted sum "
+                                 "of the values, weights @ V, of width d_v",
+    "theoretical_variance": "writing the theory's value (d_k for the raw scores, 1 after dividing by sqrt(d_k)) "
+                            "where the variance measured on the example's scores is asked: compute .var() of them",
+    "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "
+                 "weight is off in the second or third decimal; use torch.exp",
+    "count_in_bytes": "giving the memory of the matrix in bytes (entries times 4 for float32, 8 for float64) where "
+                      "its number of entries is asked",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
     "gaussian_kernel": "weights from a Gaussian kernel exp(-||q - k||^2 / c) instead of the softmax of the scaled "

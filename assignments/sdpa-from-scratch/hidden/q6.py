@@ -93,18 +93,37 @@ def _plain_sum(causal=False):
     return out
 
 
+def _e_rounded(causal=False):
+    """The softmax with e rounded (2.7, 2.72, 2.718, 3: b ** s / sum), each where it differs from the right one
+    (2.72 and 2.718 are within the tolerance of the right weights: they pass)."""
+    s = ref.Q3 @ ref.K3.T / 2.0
+    right = ref.weights3_causal if causal else ref.weights3
+    out = {}
+    for b in (2.7, 2.72, 2.718, 3.0):
+        e = b ** (s - s.amax(-1, keepdim=True))
+        if causal:
+            e = e * ref.causal_mask(3)
+        w = e / e.sum(-1, keepdim=True)
+        if float((w - right).abs().max()) > 2 * ATOL:
+            out[f"e_rounded/{b}"] = w
+    return out
+
+
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
     got = expect_matrix(weights3, "weights3", (3, 3))
     variants = {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]), **_rounded(ref.weights3),
-                **_plain_sum()}
+                **_plain_sum(), **_e_rounded()}
     _compare(got, ref.weights3, variants, "weights3")
 
 
 @test_case(points=1, hidden=True)
 def test_out3(out3):
     got = expect_matrix(out3, "out3", (3, 2))
-    variants = {k: v.to(torch.float64) for k, v in diag.wrong_variants(ref.Q3, ref.K3, ref.V3).items()}
+    # (a causal mask forced on this output is output_from_causal_weights below, said for this cell)
+    variants = {k: v.to(torch.float64) for k, v in diag.wrong_variants(ref.Q3, ref.K3, ref.V3).items()
+                if not k.startswith("causal_mask_forced")}
+    variants.update({k: w @ ref.V3 for k, w in _e_rounded().items()})
     variants.update(_rounded(ref.out3, ref.weights3))
     variants.update({k: w @ ref.V3 for k, w in _plain_sum().items()})
     scores = ref.Q3 @ ref.K3.T
@@ -130,7 +149,8 @@ def test_weights3_causal(weights3_causal, causal_mask=None):
             raise AssertionError(f"{said}: fix causal_mask (Question 4) first, then check this cell")
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
-    _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal), **_plain_sum(True)}, "weights3_causal")
+    _compare(got, ref.weights3_causal, {**_causal_variants(), **_rounded(ref.weights3_causal), **_plain_sum(True),
+                                        **_e_rounded(True)}, "weights3_causal")
 
 
 def _cell_crashed(missing, resolve):

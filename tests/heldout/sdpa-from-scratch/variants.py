@@ -839,4 +839,49 @@ cost_ratio = 4
     # naming9: the mask as 0/1 floats times -inf (1 - m) * -inf: 0 * -inf = NaN wherever a key is allowed
     "sdpa_float_mask_times_inf": (full_with(FILL, 'scores * mask.to(scores.dtype) + (1 - mask.to(scores.dtype)) * float("-inf")'),
                                   {"key": "mask_times_inf", "where": ["q5"]}),
+    # naming10: a causal mask put in place of the one given (the kind behind is_causal=True for any mask)
+    "sdpa_mask_replaced_by_causal": (full_with("    if mask is not None:\n",
+                                               "    if mask is not None:\n        mask = causal_mask(Q.size(-2), K.size(-2))\n"),
+                                     {"key": "causal_mask_forced", "where": Q5}),
+    # naming10: a causal mask added when no mask is given (a decoder's default), the given mask kept
+    "sdpa_causal_when_no_mask": (full_with("    d_k = Q.size(-1)\n",
+                                           "    d_k = Q.size(-1)\n    if mask is None:\n"
+                                           "        mask = causal_mask(Q.size(-2), K.size(-2))\n"),
+                                 {"key": "causal_mask_forced", "where": Q5}),
+    # naming10: the weights times K, written with einsum
+    "sdpa_einsum_weights_keys": (full_with("return torch.matmul(weights, V)",
+                                           'return torch.einsum("...qk,...kd->...qd", weights, K)'),
+                                 {"key": "weights_times_wrong_input", "where": Q5}),
+    # naming10: the keys scored against themselves in Question 2
+    "variance_keys_against_keys": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = K @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+print(raw_score_var, scaled_score_var, scale_divisor)
+'''}, {"key": "keys_are_queries", "where": ["q2"]}),
+    # naming10: the raw variance measured, the scaled one written from theory (1)
+    "variance_scaled_from_theory": ({"raw_score_var": '''
+raw_score_var = (Q @ K.transpose(-2, -1)).var().item()
+scaled_score_var = 1.0                     # dividing by sqrt(d_k) brings it to 1
+scale_divisor = math.sqrt(64)
+print(raw_score_var, scaled_score_var, scale_divisor)
+'''}, {"key": "theoretical_variance", "where": ["q2"]}),
+    # naming10: the hand trace with e ~ 3
+    "trace_e_as_3": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+num = 3.0 ** scores3
+weights3 = num / num.sum(dim=1, keepdim=True)
+out3 = weights3 @ V3
+num_c = num * causal_mask(3)
+weights3_causal = num_c / num_c.sum(dim=1, keepdim=True)
+print(weights3, out3, weights3_causal, sep="\\n")
+'''}, {"key": "e_rounded", "where": ["q6"]}),
+    # naming10: the weight matrix's memory in float64 bytes
+    "cost_entries_float64_bytes": ({"attn_entries": '''
+attn_entries = 1024 * 1024 * 8
+score_madds = 1024 * 1024 * 64
+cost_ratio = 4
+'''}, {"key": "count_in_bytes", "where": ["q8"]}),
 }
