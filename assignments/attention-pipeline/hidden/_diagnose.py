@@ -301,7 +301,7 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
                                   "and is right: " + describe("dtype_changed"))
     if named is None:
         named = values_as_wide_crash(e, W, lambda W2: fn(X, *W2, causal=causal), lambda W2, out: whole_key(
-            out, self_attention_variants(X.double(), *(w.double() for w in W2), causal=causal),
+            out, split_transposed(self_attention_variants(X.double(), *(w.double() for w in W2), causal=causal))[0],
             ref.self_attention(X.double(), *(w.double() for w in W2), causal=causal), X.dtype))
     if named is None and X.shape[-1] != X.shape[-2]:
         part = as_wide_as_long(X, W)
@@ -458,6 +458,12 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     if Z.dim() > 2:
         p = torch.exp(Z - Z.amax(dim=(-2, -1), keepdim=True))
         out["softmax_global_sum/per_matrix"] = p / p.sum(dim=(-2, -1), keepdim=True)
+    # a second scale in the softmax step, by the square root of one of S's own lengths (all it can see)
+    for key, n in (("scores_scaled_twice/keys", S.shape[-1]), ("scores_scaled_twice/queries", S.shape[-2])):
+        if n > 1:
+            out[key] = torch.softmax(S / math.sqrt(n) if M is None else S / math.sqrt(n) + M, dim=-1)
+    # the similarity's sign flipped, as in a distance kernel exp(-d): the best-matching key gets the least weight
+    out["scores_negated"] = torch.softmax(-S if M is None else M - S, dim=-1)
     if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
         out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
         out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
@@ -609,6 +615,7 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "multiply_by_sqrt_dk": smooth(math.sqrt(d_k)),
         "sqrt_precedence": smooth(2 / d_k),
         "nw_returns_weights": kappa / kappa.sum(),
+        "scores_negated": smooth(-1 / math.sqrt(d_k)),     # exp(-q.k / sqrt(d_k)), a distance kernel's sign
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
         "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
         "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
@@ -656,6 +663,9 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros
         "entropy_log_shifted": -(A * torch.log2(A + 1)).sum(dim=-1),
         "entropy_log_shifted/nats": -(A * torch.log(A + 1)).sum(dim=-1),
+        # the query axis reduced too (sum over dim=(-2, -1)): one number per matrix, not one per row
+        "entropy_summed_over_queries": H.sum(dim=-1),
+        "entropy_summed_over_queries/mean": H.mean(dim=-1),
     }
 
 
@@ -666,7 +676,8 @@ def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
             "effective_tokens_inverse_simpson": 1.0 / (A ** 2).sum(dim=-1),
             "entropy_log_shifted": 2.0 ** -(A * torch.log2(A + 1)).sum(dim=-1),
             # the number of keys with any weight (the support size): 2^H only for uniform rows
-            "effective_tokens_support_size": (A > 0).sum(dim=-1).to(A.dtype)}
+            "effective_tokens_support_size": (A > 0).sum(dim=-1).to(A.dtype),
+            "entropy_summed_over_queries": 2.0 ** H.sum(dim=-1)}
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
@@ -720,3 +731,27 @@ def raise_if_answer_in_container(value: object, what: str, choices: str = "abcd"
         raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
                             + (" (the trailing comma after the string makes it one)" if kind == "tuple" else "")
                             + ": " + describe("answer_in_container"))
+
+
+# --- issue 21, sixth round of naming: kinds from blind9's misses ----------------------------------------
+
+def split_transposed(wrong: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the self-attention variants without qk_swapped, qk_swapped's alone). In self-attention Q and K
+    swapped in the projection (Q = X W_K) and scaled_scores(K, Q) both give S = X W_K W_Q^T X^T, on every
+    input: no call of self_attention can tell them apart, so neither is named (raise_if_scores_transposed)."""
+    keep = {k: v for k, v in wrong.items() if k.split("/")[0] != "qk_swapped"}
+    return keep, {k: v for k, v in wrong.items() if k not in keep}
+
+
+def raise_if_scores_transposed(got: object, transposed: Mapping[str, tuple[torch.Tensor, ...]],
+                               want: tuple[torch.Tensor, ...], dtype: torch.dtype) -> None:
+    """(O, A) of self-attention equal to what S = K Q^T gives: a generic failure that names the place
+    (the scores are transposed) and both ways of getting there, since the output cannot tell which."""
+    if not (isinstance(got, (tuple, list)) and len(got) == len(want)) or all_right(got, want, dtype):
+        return
+    for parts in transposed.values():
+        if all_right(got, parts, dtype):
+            raise AssertionError("(O, A) are what the transposed scores S = K Q^T give (X W_K W_Q^T X^T, keys as "
+                                 "rows): either Q and K are swapped (Q comes from W_Q, K from W_K) or scaled_scores "
+                                 "gets K first (call scaled_scores(Q, K)); the output is the same for both, so check "
+                                 "which of the two your code does")

@@ -250,6 +250,16 @@ MISCONCEPTIONS = {
     "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
                            "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
                            "(or the brackets)",
+    # issue 21, sixth round of naming (blind9's misses as kinds)
+    "scores_negated": "negating the scores before the softmax (softmax(-Q K^T / sqrt(d_k)), as if they were "
+                      "distances where small means close): the key that matches worst gets the most weight",
+    "scores_scaled_twice": "scaling the scores a second time in the softmax step (dividing S again by the square "
+                           "root of one of its lengths): scaled_scores already divided them by sqrt(d_k), so "
+                           "the weights come out flatter than they should",
+    "entropy_summed_over_queries": "summing -p log p over the query axis as well as the key axis: that gives one "
+                                   "number per matrix; the entropy is per row, a sum over dim=-1 only",
+    "rank_sum_of_ranks": "bounding the rank of a product by the sum of its factors' ranks (the rule for a sum, "
+                         "rank(A + B) <= rank A + rank B): for a product, rank(Q K^T) <= min(rank Q, rank K)",
     # memory layout (the same text as sdpa-from-scratch's)
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",

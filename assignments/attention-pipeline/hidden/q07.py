@@ -52,8 +52,8 @@ def _weights(rng, d_model, d_k, d_v, dtype):
 def _check(fn, stages, X, W, causal, dtype):
     X64, W64 = X.double(), [w.double() for w in W]
     O_ref, A_ref = ref.self_attention(X64, *W64, causal=causal)
-    wrong = {**ref.self_attention_variants(X64, *W64, causal=causal),
-             **D.self_attention_variants(X64, *W64, causal=causal)}
+    wrong, transposed = D.split_transposed({**ref.self_attention_variants(X64, *W64, causal=causal),
+                                            **D.self_attention_variants(X64, *W64, causal=causal)})
 
     def check(out):
         D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "self_attention", dtype)
@@ -62,6 +62,7 @@ def _check(fn, stages, X, W, causal, dtype):
         _raise_if_renormalised(A, X, W, causal, dtype)
         D.raise_if_mask_after_softmax(A, X, W, causal, dtype)
         D.raise_if_scores_returned(O, A, O_ref, X, W, causal, dtype)
+        D.raise_if_scores_transposed((O, A), transposed, (O_ref, A_ref), dtype)
         key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
@@ -172,7 +173,7 @@ def _properties(out, X, W, T):
     upper = A.double().triu(1)
     if not torch.isfinite(A).all():
         X64, W64 = X.double(), [w.double() for w in W]
-        key = D.whole_key((O, A), D.self_attention_variants(X64, *W64), want, torch.float32)
+        key = D.whole_key((O, A), D.split_transposed(D.self_attention_variants(X64, *W64))[0], want, torch.float32)
         if key is not None:
             raise Misconception(key, f"A contains NaN or inf: (O, A) match {describe(key)}")
         raise AssertionError("A contains NaN or inf")
@@ -188,8 +189,8 @@ def _properties(out, X, W, T):
     one = torch.ones(T, dtype=torch.float64)
     if not torch.allclose(A.double().sum(-1), one, rtol=0, atol=1e-5):
         X64, W64 = X.double(), [w.double() for w in W]
-        wrong = {k: v[1] for k, v in {**ref.self_attention_variants(X64, *W64),
-                                      **D.self_attention_variants(X64, *W64)}.items()}
+        wrong = {k: v[1] for k, v in D.split_transposed({**ref.self_attention_variants(X64, *W64),
+                                                         **D.self_attention_variants(X64, *W64)})[0].items()}
         hits = list({k.split("/")[0] for k in matching_variants(A, wrong, torch.float32)})
         if len(hits) == 1:
             raise Misconception(hits[0], f"rows of A do not sum to 1: it matches {describe(hits[0])}")

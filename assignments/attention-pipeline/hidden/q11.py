@@ -32,6 +32,9 @@ def test_max_rank_S(max_rank_S):
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "
                             f"min(d_k, T) = {got}); the head in this question has d_k = 8 and T = 100: "
                             + describe("bound_from_lesson_head"))
+    if got == 2 * ref.max_rank_S:   # rank Q + rank K: each is d_k = 8 here (T = 100 tokens)
+        raise Misconception("rank_sum_of_ranks", f"max_rank_S is {got}, rank Q + rank K (8 + 8): "
+                            + describe("rank_sum_of_ranks"))
     if got != ref.max_rank_S:
         raise AssertionError("max_rank_S is not correct: what limits the rank of Q K^T?")
 
@@ -47,6 +50,9 @@ def test_rank_S_lesson(rank_S_lesson):
         raise Misconception("rank_is_T", f"rank_S_lesson is {T}, the number of tokens (and the rank of the lesson's "
                             "causal weights A, lower-triangular and full rank): " + describe("rank_is_T"))
     r_q, r_k = (int(torch.linalg.matrix_rank(t)) for t in (Q, K))
+    if got == r_q + r_k and got not in (T, d_k, max(r_q, r_k)):
+        raise Misconception("rank_sum_of_ranks", f"rank_S_lesson is {got}, rank Q + rank K ({r_q} + {r_k}): "
+                            + describe("rank_sum_of_ranks"))
     if got == max(r_q, r_k) or got == d_k:
         # a bound, not this matrix's rank: d_k, or the larger factor's rank where min was meant; on the
         # lesson's S (rank K = d_k = 4) the two coincide, so one key names either reading

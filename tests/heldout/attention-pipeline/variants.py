@@ -1119,3 +1119,36 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return torch.softmax(Z, dim=-1)
 '''), {"key": "mask_transposed", "where": ["q05", "q07", "q09", "q13"]}),
 })
+# naming10 (issue 21, sixth round): other instances of the kinds built from blind9's misses
+WRONG.update({
+    # scaled a second time, by the number of queries (S.shape[-2]) rather than keys
+    "weights_scaled_again_by_queries": (weights('''
+    Z = S / math.sqrt(S.shape[-2])
+    return torch.softmax(Z if M is None else Z + M, dim=-1)
+'''), {"key": "scores_scaled_twice", "where": ["q05", "q07", "q09", "q13"]}),
+    # scaled a second time after the mask is added (the blocked entries stay far below every score)
+    "weights_mask_then_scaled_again": (weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z / Z.size(-1) ** 0.5, dim=-1)
+'''), {"key": "scores_scaled_twice", "where": ["q05", "q07", "q09", "q13"]}),
+    # the scores negated before the mask is added, as for distances (-(S + M) is not here: with M at
+    # finfo.min it gives what S - M gives, mask_sign_flipped, on every masked row)
+    "weights_negated_then_masked": (weights('''
+    Z = -S
+    return torch.softmax(Z if M is None else Z + M, dim=-1)
+'''), {"key": "scores_negated", "where": ["q05", "q07", "q09", "q13"]}),
+    # the kernel's logits negated inside a softmax over the keys
+    "nw_softmax_of_negated_logits": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(-(K @ q) / math.sqrt(K.shape[-1]), dim=0)
+    return w @ V
+'''), {"key": "scores_negated", "where": ["q08"]}),
+    # the average entropy of the rows (one number per matrix): sum over keys, mean over queries
+    "entropy_averaged_over_queries": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1).mean(dim=-1)
+'''), {"key": "entropy_summed_over_queries", "where": ["q10"]}),
+    # the lesson's S given rank Q + rank K = 2 + 4
+    "rank_lesson_sum_of_ranks": (cell("max_rank_S", "max_rank_S = 8\n\nrank_S_lesson = 2 + 4\n"),
+                                 {"key": "rank_sum_of_ranks", "where": ["q11"]}),
+})
