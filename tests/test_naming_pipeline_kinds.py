@@ -318,3 +318,45 @@ def test_a_float32_mask_for_float64_is_told_from_minus_inf_times_the_pattern() -
         with pytest.raises(Misconception) as named:
             q04._get(fn, 6, torch.float64)
         assert named.value.key == key
+
+
+# naming10 (issue 21, sixth round): blind9's misses as kinds
+
+def test_self_attention_keys_against_queries_is_told_but_not_named() -> None:
+    # scaled_scores(K, Q) and Q from W_K give the same (O, A) on every input: neither name, both fixes
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(0)
+    X, W_Q, W_K, W_V = (torch.randn(s, generator=g, dtype=torch.float64) for s in ((6, 7), (7, 12), (7, 12), (7, 5)))
+    want = ref.self_attention(X, W_Q, W_K, W_V)
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    A = torch.softmax(K @ Q.T / 12 ** 0.5 + ref.causal_additive_mask(6, torch.float64), dim=-1)
+    wrong, transposed = D.split_transposed({**ref.self_attention_variants(X, W_Q, W_K, W_V),
+                                            **D.self_attention_variants(X, W_Q, W_K, W_V)})
+    assert transposed and not any(k.startswith("qk_swapped") for k in wrong)
+    assert D.whole_key((A @ V, A), wrong, want, torch.float64) is None
+    with pytest.raises(AssertionError, match="scaled_scores\\(Q, K\\)") as told:
+        D.raise_if_scores_transposed((A @ V, A), transposed, want, torch.float64)
+    assert not isinstance(told.value, Misconception)
+    D.raise_if_scores_transposed(want, transposed, want, torch.float64)     # right: nothing said
+
+
+def test_blind9_kinds_name_only_their_own_output() -> None:
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(1)
+    S = torch.randn(5, 8, generator=g, dtype=torch.float64)
+    out = D.weights_variants(S)
+    twice = checks.matching_variants(torch.softmax(S / 8 ** 0.5, dim=-1), out, torch.float64)
+    assert {k.split("/")[0] for k in twice} == {"scores_scaled_twice"}
+    assert checks.matching_variants(torch.softmax(-S, dim=-1), out, torch.float64) == ["scores_negated"]
+    A = torch.softmax(torch.randn(2, 7, 7, generator=g, dtype=torch.float64), -1)
+    H = -(A * torch.log2(A)).sum(dim=(-2, -1))
+    assert checks.matching_variants(H, D.entropy_variants(A), torch.float64) == ["entropy_summed_over_queries"]
+
+
+def test_rank_as_a_sum_of_ranks_is_named_in_both_answers() -> None:
+    q11 = _hidden("q11")
+    for test, got in ((q11.test_max_rank_S, 16), (q11.test_rank_S_lesson, 6)):
+        with pytest.raises(Misconception) as named:
+            test.test_func(got)
+        assert named.value.key == "rank_sum_of_ranks"
