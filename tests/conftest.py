@@ -97,7 +97,8 @@ def _shared_fixture_group(item: pytest.Item) -> str | None:
             shared = True
             # a module may keep its parameters on one worker (SERIAL_PARAMS): its fixtures load the machine
             # so much that two at once push honest students past their time limits
-            if callspec is not None and name in callspec.params and not getattr(item.module, "SERIAL_PARAMS", False):
+            serial = getattr(getattr(item, "module", None), "SERIAL_PARAMS", False)   # a pytest.Item may have no module
+            if callspec is not None and name in callspec.params and not serial:
                 params.append(f"{name}-{callspec.params[name]}")
     return ":".join([Path(str(item.fspath)).stem, *sorted(params)]) if shared else None
 
