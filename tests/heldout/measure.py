@@ -787,7 +787,102 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # tenth blind set: mapping filled in later by the catalogue's judges
-BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind10 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        # generic: "not the shape of the attention-weight matrix"; nothing says the batch folded into the queries
+        "q1_batch_folded_into_queries": (),
+        # generic: "raw_score_var is not the variance of the raw scores"; nothing says a fresh, larger sample
+        "q2_fresh_larger_sample": (),
+        # generic: values differ / NaN everywhere; nothing says the logits were divided by their std. One
+        # keyless q5 message even says "filling masked scores with +inf instead of -inf", not this mistake
+        "q3_logits_standardised": (),
+        # the square comes from max(T_q, T_k), "one length" in causal_ignores_T_k's words; the fix it gives,
+        # a (T_q, T_k) mask, is the student's fix
+        "q4_square_of_larger_side": ("causal_ignores_T_k",),
+        "q5_finite_fill_no_empty_row_fix": ("fully_masked_uniform",),
+        # partly named: the fully-masked test says only "has shape (2, 10, 6), expected (2, 6, 10)" (keyless)
+        "q5_output_transposed": ("result_axes_permuted",),
+        # partly named: the scale tests say in words "equals scaling by 1/sqrt(a sequence length)" but carry
+        # no key (scale_by_T or scale_by_batch_dim would be right); fully_masked_nan is a true second fault:
+        # _sdpa's `weights * mask.any(...)` keeps NaN * 0 = NaN on a query whose keys are all masked
+        "q5_d_k_from_axis_2": ("scale_by_T", "scale_by_batch_dim", "fully_masked_nan"),
+        # fixed_axes ("assumes a fixed number of dims") is the 3-axis einsum's fault; fully_masked_nan is the
+        # same true second fault of _sdpa (NaN * 0 on an all-masked row)
+        "q5_einsum_three_axes": ("fixed_axes", "fully_masked_nan"),
+        "q5_softmax_over_queries": ("softmax_wrong_dim",),
+        # raw: "The size of tensor a (6) must match the size of tensor b (8)"; nothing says the mask was cropped
+        "q5_mask_cropped_square": (),
+        "q6_causal_blocks_diagonal": ("causal_excludes_self",),
+        "q6_linear_normalisation": ("weights_by_plain_sum",),
+        # generic: "should be one letter as a string"; true of the format, but nothing says D is the wrong answer
+        "q7_answer_d_written_out": (),
+        # mis-named: madds_counted_twice says each multiply-add counted twice (or weights @ V's T^2 d_v added),
+        # but the code counts once with d_v = 128 in place of d_k = 64 (2x only because d_v = 2 d_k); no key
+        # says d_v for d_k here
+        "q8_madds_with_q1_d_v": (),
+    },
+    # judged from `measure scaled-attention --set blind10 -v`: () where the grader named nothing
+    "scaled-attention": {
+        "q1_functional_dropout_on": ("nondeterministic",),
+        # fixed_axes: "raised ... on 2-D inputs, and on a batch of one (3-D) it runs and is right: code that
+        # assumes a fixed number of dims": true of bmm; its examples (K.T, negative axes) do not mention bmm
+        "q1_bmm_on_2d": ("fixed_axes",),
+        "q1_d_k_from_rows": ("scale_by_T",),
+        # raw: randn's "failed to unpack the object at pos 3 ... got torch._C.Generator"; nothing says generator=
+        "q2_generator_positional": (),
+        # mis-named: scaled_flag_inverted says "dividing by sqrt(d_k) when scaled=False", but the flag is read
+        # right (scaled=False passed explicitly is right); the slip is the default scaled=True, which
+        # default_argument_wrong names
+        "q2_scaled_by_default": ("default_argument_wrong",),
+        "q2_scaled_divides_by_d_k": ("divide_by_dk",),
+        # generic: "does not match ... in 6 of 6 entries"; nothing says log1p(p) = ln(1 + p) is not log(p)
+        "q4_log1p_as_safe_log": (),
+        # generic: "has shape (), expected (6,)"; nothing says the logits were flattened (one entropy in all)
+        "q4_entropy_of_flattened": (),
+        "q4_table_keys_drawn_transposed": ("keys_drawn_transposed",),
+        # generic: "the entropy table ... does not match in 16 of 16 entries"; nothing says ten keys, not five
+        "q4_table_ten_keys": (),
+        "q5_answer_product_of_variances": ("variance_d_k_squared",),
+        "q7_answer_argmax_lookup": ("attention_as_argmax",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x192 and 48x48)"; nothing says V was not split
+        "q8_values_not_split": (),
+        # generic: "does not match ... in 240 of 240 entries"; nothing says sqrt(d_k) was passed as d_k
+        "q8_sqrt_passed_as_d_k": (),
+    },
+    # judged from `measure attention-pipeline --set blind10 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # generic: "Q does not match ... in 84 of 84 entries"; nothing says X was layer-normalised first
+        "q01_layer_norm_before_projection": (),
+        "q02_multiplies_by_sqrt": ("multiply_by_sqrt_dk",),
+        # "c" read as "a common factor changes nothing": exactly softmax_scale_invariant's text
+        "q03_answer_scale_invariance": ("softmax_scale_invariant",),
+        # mis-named: mask_built_in_float32 says the mask is built from Python numbers or without dtype= (fix:
+        # dtype=dtype), but this code builds it with dtype=dtype; the slip is a cache keyed by T alone, which
+        # hands back the first call's float32 tensor, and no key says that (the symptom it states is true)
+        "q04_cache_keyed_by_T": (),
+        # generic: A differs in most entries (NaN/inf on large float32 scores); nothing says the max is dim=-2
+        "q05_shift_by_column_max": (),
+        "q07_values_are_inputs": ("values_not_projected",),
+        # blocked_scores_zeroed is the tril(S) mistake; no_causal_mask (on W_Q = W_K = 0, where tril(0) = 0) is
+        # also true: the code never applies the causal mask; test_causal_properties names nothing: partly
+        "q07_causal_by_tril_of_scores": ("blocked_scores_zeroed", "no_causal_mask"),
+        # nw_wrong_denominator's text lists "maximum" among the wrong statistics: this code's fix
+        "q08_normalised_by_max": ("nw_wrong_denominator",),
+        # generic: "W_avg contains NaN or inf in 9 of 81 entries"; prefix_average_off_by_one (t + 1 for t) is
+        # another slip; nothing says the diagonal is left out (tril(diagonal=-1))
+        "q09_diagonal_left_out": (),
+        "q10_entropy_averaged": ("entropy_mean_not_sum",),
+        # generic: "effective tokens does not match ... in 18 of 18"; only H ** 2 and 2 ** -H have keys
+        "q10_two_times_entropy": (),
+        # generic, though the message gives the W_O count the student returned; nothing says = for +=
+        "q12_output_count_replaces": (),
+        # raw: "The size of tensor a (7) must match the size of tensor b (4)"; nothing says M was transposed
+        "q13_mask_transposed": (),
+        "q14_answer_output_from_keys": ("cross_output_from_keys",),
+        "q16_answer_linear": ("cost_linear_in_T",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
