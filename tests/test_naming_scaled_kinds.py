@@ -637,3 +637,81 @@ def test_a_constant_head_width_is_named_from_a_second_call_and_a_width_from_toke
         tokens(X, *Ws, 4)
     except StudentCodeError as e:
         assert D.constant_width(tokens, e, X, Ws, 4) is None
+
+
+# --- blind10's kinds (issue 21, seventh round) --------------------------------------------------------
+
+def _torch_error(thunk) -> StudentCodeError:
+    try:
+        thunk()
+    except Exception as e:  # noqa: BLE001 - torch's own message is what is tested
+        return StudentCodeError(type(e).__name__, str(e))
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize("factory, args", [("randn", (4, 3)), ("rand", ((4, 3),)), ("randint", (0, 5, (3,))),
+                                           ("randperm", (5,))])
+def test_a_generator_given_positionally_is_named_from_torchs_own_message(factory, args):
+    make = getattr(torch, factory)       # the wrong call, as a student writes it: the generator last, positionally
+    e = _torch_error(lambda: make(*args, torch.Generator()))
+    found = D.generator_positional(e)
+    assert found is not None and found.key == "generator_positional"
+
+
+def test_other_type_errors_name_no_generator():
+    assert D.generator_positional(_torch_error(lambda: torch.randn(4, 3.5))) is None
+    assert D.generator_positional(StudentCodeError("RuntimeError", "got torch._C.Generator")) is None
+
+
+def test_log1p_and_flattened_entropies_are_candidates_only_where_they_differ_from_the_entropy():
+    logits = _r(3, 6, seed=4)
+    v = D.entropy_variants(logits)
+    p = torch.softmax(logits, -1)
+    assert torch.allclose(v["entropy_log1p"], -(p * torch.log1p(p)).sum(-1))
+    flat = torch.softmax(logits.flatten(), 0)
+    assert torch.allclose(v["entropy_flattened"], -(flat * flat.log()).sum())
+    # one row: flattening is the right answer, so no candidate
+    assert "entropy_flattened" not in D.entropy_variants(_r(1, 6, seed=4))
+    assert "entropy_flattened" not in D.entropy_variants(_r(6, seed=4))
+
+
+def test_another_key_count_is_named_with_its_count_and_the_lessons_table_is_not():
+    dims, seed = (4, 16, 64), 3
+    right = D._table_with_keys(dims, seed, 5)
+    D.raise_if_key_count(right, right, dims, seed)          # five keys: nothing
+    with pytest.raises(Misconception) as got:
+        D.raise_if_key_count(D._table_with_keys(dims, seed, 8), right, dims, seed)
+    assert got.value.key == "table_key_count" and "8 keys" in str(got.value)
+    D.raise_if_key_count(right * 1.5, right, dims, seed)    # some other wrong table: nothing
+
+
+def test_sqrt_passed_as_d_k_divides_the_scores_by_the_fourth_root():
+    X, Ws = _r(5, 24, seed=5), [_r(24, 24, seed=6 + i) * 24 ** -0.5 for i in range(4)]
+    got = D.scale_passed_variants(X, *Ws, 2)["mha_d_k_passed_as_sqrt"]
+    Q, K, V = (X @ W for W in Ws[:3])
+    heads = [torch.softmax(Q[:, c] @ K[:, c].T / 12 ** 0.25, -1) @ V[:, c] for c in (slice(0, 12), slice(12, 24))]
+    assert torch.allclose(got, torch.cat(heads, -1) @ Ws[3])
+    assert D.scale_passed_variants(X, *Ws, 24) == {}        # d_k = 1: sqrt(1) = 1 is the right call
+
+
+def _mha_values(full_qk: bool):
+    def fn(X, W_Q, W_K, W_V, W_O, n_heads):
+        d_k = X.shape[1] // n_heads
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        cols = [slice(None) if full_qk else slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]
+        cat = torch.cat([sa.attention(Q[:, c], K[:, c], V, d_k)[0] for c in cols], dim=-1)
+        if cat.shape[1] != W_O.shape[0]:
+            raise StudentCodeError("RuntimeError", f"mat1 and mat2 shapes cannot be multiplied ({cat.shape[0]}x"
+                                   f"{cat.shape[1]} and {W_O.shape[0]}x{W_O.shape[1]})")
+        return cat @ W_O
+    return fn
+
+
+def test_values_not_split_is_named_from_a_wider_w_o_and_unsplit_heads_are_not():
+    X, Ws = _r(5, 24, seed=7), [_r(24, 24, seed=8 + i) * 24 ** -0.5 for i in range(4)]
+    for full_qk, key in ((False, "mha_values_not_split"), (True, None)):
+        fn = _mha_values(full_qk)
+        with pytest.raises(StudentCodeError) as crash:
+            fn(X, *Ws, 3)
+        found = D.mha_crash(fn, crash.value, X, Ws, 3)
+        assert (found.key if found is not None else None) == key

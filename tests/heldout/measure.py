@@ -812,15 +812,19 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_einsum_three_axes": ("fixed_axes", "fully_masked_nan"),
         "q5_softmax_over_queries": ("softmax_wrong_dim",),
         # raw: "The size of tensor a (6) must match the size of tensor b (8)"; nothing says the mask was cropped
-        "q5_mask_cropped_square": (),
+        # now named by mask_cropped_square (naming11): the crash pairs (T_q) with (T_k); no mask is right, and a
+        # masked call with fewer keys than queries (the crop cuts nothing) is right
+        "q5_mask_cropped_square": ("mask_cropped_square",),
         "q6_causal_blocks_diagonal": ("causal_excludes_self",),
         "q6_linear_normalisation": ("weights_by_plain_sum",),
         # generic: "should be one letter as a string"; true of the format, but nothing says D is the wrong answer
-        "q7_answer_d_written_out": (),
+        # now named by zero_after_softmax (naming11): the answer's leading letter D is read and said to be wrong
+        "q7_answer_d_written_out": ("zero_after_softmax",),
         # mis-named: madds_counted_twice says each multiply-add counted twice (or weights @ V's T^2 d_v added),
         # but the code counts once with d_v = 128 in place of d_k = 64 (2x only because d_v = 2 d_k); no key
-        # says d_v for d_k here
-        "q8_madds_with_q1_d_v": (),
+        # says d_v for d_k here. Now named by madds_used_d_v (naming11): T^2 x 128 is checked first, and its
+        # message gives the counted-twice reading too
+        "q8_madds_with_q1_d_v": ("madds_used_d_v",),
     },
     # judged from `measure scaled-attention --set blind10 -v`: () where the grader named nothing
     "scaled-attention": {
@@ -830,55 +834,58 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_bmm_on_2d": ("fixed_axes",),
         "q1_d_k_from_rows": ("scale_by_T",),
         # raw: randn's "failed to unpack the object at pos 3 ... got torch._C.Generator"; nothing says generator=
-        "q2_generator_positional": (),
+        "q2_generator_positional": ("generator_positional",),   # now named by generator_positional (naming11)
         # mis-named: scaled_flag_inverted says "dividing by sqrt(d_k) when scaled=False", but the flag is read
         # right (scaled=False passed explicitly is right); the slip is the default scaled=True, which
-        # default_argument_wrong names
+        # default_argument_wrong names; now named by default_argument_wrong (naming11: scaled=False passed explicitly)
         "q2_scaled_by_default": ("default_argument_wrong",),
         "q2_scaled_divides_by_d_k": ("divide_by_dk",),
         # generic: "does not match ... in 6 of 6 entries"; nothing says log1p(p) = ln(1 + p) is not log(p)
-        "q4_log1p_as_safe_log": (),
+        "q4_log1p_as_safe_log": ("entropy_log1p",),   # now named by entropy_log1p (naming11)
         # generic: "has shape (), expected (6,)"; nothing says the logits were flattened (one entropy in all)
-        "q4_entropy_of_flattened": (),
+        "q4_entropy_of_flattened": ("entropy_flattened",),   # now named by entropy_flattened (naming11)
         "q4_table_keys_drawn_transposed": ("keys_drawn_transposed",),
         # generic: "the entropy table ... does not match in 16 of 16 entries"; nothing says ten keys, not five
-        "q4_table_ten_keys": (),
+        "q4_table_ten_keys": ("table_key_count",),   # now named by table_key_count (naming11)
         "q5_answer_product_of_variances": ("variance_d_k_squared",),
         "q7_answer_argmax_lookup": ("attention_as_argmax",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x192 and 48x48)"; nothing says V was not split
-        "q8_values_not_split": (),
+        "q8_values_not_split": ("mha_values_not_split",),   # now named by mha_values_not_split (naming11)
         # generic: "does not match ... in 240 of 240 entries"; nothing says sqrt(d_k) was passed as d_k
-        "q8_sqrt_passed_as_d_k": (),
+        "q8_sqrt_passed_as_d_k": ("mha_d_k_passed_as_sqrt",),   # now named by mha_d_k_passed_as_sqrt (naming11)
     },
     # judged from `measure attention-pipeline --set blind10 -v`: () where the grader named nothing
     "attention-pipeline": {
         # generic: "Q does not match ... in 84 of 84 entries"; nothing says X was layer-normalised first
-        "q01_layer_norm_before_projection": (),
+        "q01_layer_norm_before_projection": ("layer_norm_before_projection",),  # now named by layer_norm_before_projection (naming11)
         "q02_multiplies_by_sqrt": ("multiply_by_sqrt_dk",),
         # "c" read as "a common factor changes nothing": exactly softmax_scale_invariant's text
         "q03_answer_scale_invariance": ("softmax_scale_invariant",),
         # mis-named: mask_built_in_float32 says the mask is built from Python numbers or without dtype= (fix:
         # dtype=dtype), but this code builds it with dtype=dtype; the slip is a cache keyed by T alone, which
         # hands back the first call's float32 tensor, and no key says that (the symptom it states is true)
-        "q04_cache_keyed_by_T": (),
+        # now named by mask_cached_by_size (naming11): a fresh T asked first in float64 is right, then in float32
+        # it comes back float64 (the cache shows on a second call)
+        "q04_cache_keyed_by_T": ("mask_cached_by_size",),
         # generic: A differs in most entries (NaN/inf on large float32 scores); nothing says the max is dim=-2
-        "q05_shift_by_column_max": (),
+        "q05_shift_by_column_max": ("softmax_shift_wrong_axis",),  # now named by softmax_shift_wrong_axis (naming11)
         "q07_values_are_inputs": ("values_not_projected",),
         # blocked_scores_zeroed is the tril(S) mistake; no_causal_mask (on W_Q = W_K = 0, where tril(0) = 0) is
-        # also true: the code never applies the causal mask; test_causal_properties names nothing: partly
+        # also true: the code never applies the causal mask; test_causal_properties names nothing: partly; now
+        # test_causal_properties names blocked_scores_zeroed too (naming11)
         "q07_causal_by_tril_of_scores": ("blocked_scores_zeroed", "no_causal_mask"),
         # nw_wrong_denominator's text lists "maximum" among the wrong statistics: this code's fix
         "q08_normalised_by_max": ("nw_wrong_denominator",),
         # generic: "W_avg contains NaN or inf in 9 of 81 entries"; prefix_average_off_by_one (t + 1 for t) is
         # another slip; nothing says the diagonal is left out (tril(diagonal=-1))
-        "q09_diagonal_left_out": (),
+        "q09_diagonal_left_out": ("prefix_average_excludes_self",),  # now named by prefix_average_excludes_self (naming11)
         "q10_entropy_averaged": ("entropy_mean_not_sum",),
         # generic: "effective tokens does not match ... in 18 of 18"; only H ** 2 and 2 ** -H have keys
-        "q10_two_times_entropy": (),
+        "q10_two_times_entropy": ("effective_tokens_times_two",),  # now named by effective_tokens_times_two (naming11)
         # generic, though the message gives the W_O count the student returned; nothing says = for +=
-        "q12_output_count_replaces": (),
+        "q12_output_count_replaces": ("param_count_output_replaces",),  # now named by param_count_output_replaces (naming11)
         # raw: "The size of tensor a (7) must match the size of tensor b (4)"; nothing says M was transposed
-        "q13_mask_transposed": (),
+        "q13_mask_transposed": ("mask_transposed",),  # now named by mask_transposed from a re-run with M transposed (naming11)
         "q14_answer_output_from_keys": ("cross_output_from_keys",),
         "q16_answer_linear": ("cost_linear_in_T",),
     },

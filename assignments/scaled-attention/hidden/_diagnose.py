@@ -399,6 +399,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
 
 
@@ -951,6 +952,8 @@ def mha_crash(fn, e, X, Ws, n_heads):
                                  "runs, and its output is the heads' attention weights concatenated times it: "
                                  + describe("mha_heads_weights_concatenated"))
         return None
+    if shapes == (T, n_heads * d_model, d_model, d_model) and T != d_model:
+        return values_not_split(fn, e, found.group(0), X, Ws, n_heads)
     if shapes in ((T, 0, d_k, T), (T, d_k, 0, T)):
         try:
             one = fn(X, *Ws, 1)
@@ -1274,3 +1277,102 @@ def constant_width(fn, e, X, Ws, n_heads):
     return Misconception("mha_head_width_constant", f"your code raised {e.exc_type}: {found.group(0)}: {n_heads} heads "
                          f"of width {c} where d_model // n_heads = {d_k}; on inputs of d_model = {d2} (so that "
                          f"d_model // n_heads = {c}) it runs and is right: " + describe("mha_head_width_constant"))
+
+
+# --- blind10's kinds (issue 21, seventh round) -------------------------------------------------------------
+
+# torch's argument parser on a Generator where a factory takes sizes or numbers: "randn(): argument 'size'
+# failed to unpack the object at pos 3 with error \"... but got torch._C.Generator\"" (randn(n, d, g), rand),
+# or "randn() received an invalid combination of arguments - got (tuple, torch._C.Generator), ..." (randn((n, d),
+# g), randint, normal, randperm): the generator is keyword-only in every one of them.
+_GENERATOR_POSITIONAL = re.compile(r"^(\w+)\(\)(: argument '\w+' failed to unpack .*but got torch\._C\.Generator"
+                                   r"| received an invalid combination of arguments - got \([^)]*torch\._C\.Generator)")
+
+
+def generator_positional(e: StudentCodeError) -> Misconception | None:
+    """generator_positional when the crash is torch's own parser refusing a Generator among a factory's
+    positional arguments (the message names the function and the Generator it got)."""
+    found = _GENERATOR_POSITIONAL.search((e.message or "").splitlines()[0] if e.message else "")
+    if e.exc_type != "TypeError" or not found:
+        return None
+    fn = found.group(1)
+    return Misconception("generator_positional", f"your code raised {e.exc_type}: torch.{fn}() got the generator "
+                         f"among its positional arguments (it read it as a size): {describe('generator_positional')}")
+
+
+def entropy_variants(logits: torch.Tensor) -> dict:
+    """ref.entropy_variants and two kinds of blind10: log1p(p) = ln(1 + p) taken as a safe log(p)
+    (entropy_log1p; never equal to the entropy, every p in (0, 1)), and one softmax and one entropy over the
+    flattened tensor (entropy_flattened; only where there is more than one row, else it is the right value)."""
+    out = dict(ref.entropy_variants(logits))
+    p = torch.softmax(logits, dim=-1)
+    out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
+    if logits.dim() >= 2 and logits[..., 0].numel() > 1:
+        flat = torch.log_softmax(logits.flatten(), dim=0)
+        out["entropy_flattened"] = -(flat.exp() * flat).sum()
+    return out
+
+
+KEY_COUNTS = tuple(n for n in range(2, 17) if n != 5)
+
+
+def _table_with_keys(dims, seed, n):
+    """The lesson's table with n keys drawn (k = torch.randn(n, d)) instead of five, float32 (rows, 4)."""
+    rows = []
+    for d in dims:
+        g = torch.Generator().manual_seed(seed)
+        q, k = torch.randn(1, d, generator=g), torch.randn(n, d, generator=g)
+        raw = (q @ k.T)[0]
+        scaled = raw / d ** 0.5
+        rows.append([raw.std().item(), scaled.std().item(), float(ref.softmax_entropy(raw.double())),
+                     float(ref.softmax_entropy(scaled.double()))])
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+def raise_if_key_count(table, expected, dims, seed) -> None:
+    """table_key_count when the whole table is the lesson's with another number of keys drawn (2 to 16 but
+    5), the same seed: exactly one count matches in every entry (each count draws other numbers after the
+    query, so no two counts give the same table)."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
+        return
+    hits = [n for n in KEY_COUNTS if matching_variants(table.double(), {"v": _table_with_keys(dims, seed, n)},
+                                                      torch.float32)]
+    if len(hits) == 1:
+        raise Misconception("table_key_count", f"the entropy table is the lesson's with {hits[0]} keys drawn (k = "
+                            f"torch.randn({hits[0]}, d)) instead of 5: " + describe("table_key_count"))
+
+
+def scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """Each head's attention given sqrt(d_k) for its d_k argument (attention takes the square root itself, so
+    the scores are divided by d_k ** 0.25): mha_d_k_passed_as_sqrt. Dropped where d_k ** 0.25 = 1."""
+    d_k = X.shape[-1] // n_heads
+    if d_k <= 1:
+        return {}
+    Q, K, V = (X.double() @ W.double() for W in (W_Q, W_K, W_V))
+    heads = [ref.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k],
+                           math.sqrt(d_k))[0] for h in range(n_heads)]
+    return {"mha_d_k_passed_as_sqrt": torch.cat(heads, dim=-1) @ W_O.double()}
+
+
+def values_not_split(fn, e, said, X, Ws, n_heads):
+    """Torch's (T x n_heads d_model) @ (d_model x d_model): every head's output is d_model wide. A second call
+    with a W_O of n_heads d_model rows must give the heads of split Q and K and the full-width V, concatenated,
+    times it, and not the heads of an unsplit Q, K, V (each head a full-width attention, the other cause of
+    the same shape): mha_values_not_split."""
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    W_O = torch.randn((n_heads * d_model, d_model), generator=torch.Generator().manual_seed(1), dtype=X.dtype)
+    try:
+        again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+    except StudentCodeError:
+        return None
+    Q, K, V = (X.double() @ W.double() for W in Ws[:3])
+    split = torch.cat([ref.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V, d_k)[0]
+                       for h in range(n_heads)], dim=-1) @ W_O.double()
+    full = torch.cat([ref.attention(Q, K, V, d_k)[0]] * n_heads, dim=-1) @ W_O.double()
+    if type(again) is not torch.Tensor or not matching_variants(again, {"v": split}, X.dtype) \
+            or matching_variants(again, {"v": full}, X.dtype):
+        return None
+    return Misconception("mha_values_not_split", f"your code raised {e.exc_type}: {said}: {n_heads} heads of width "
+                         f"{d_model} concatenated; given a W_O of {n_heads * d_model} rows it runs, and each head is "
+                         f"attention(Q_h, K_h, V) with the full-width V: " + describe("mha_values_not_split"))

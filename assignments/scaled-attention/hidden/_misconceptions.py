@@ -109,6 +109,18 @@ MISCONCEPTIONS = {
                              "q @ k.T): the same random numbers land in other places",
     "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
     "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
+    "generator_positional": "passing the generator positionally (torch.randn(n, d_k, generator)): torch's "
+                            "random factories take it only as a keyword, torch.randn(n, d_k, generator=generator)",
+    "entropy_log1p": "taking log1p(p) = ln(1 + p) as a NaN-free log(p): it is another function, so every term "
+                     "-p log1p(p) is wrong (and negative); use log(p) on the log_softmax, or p.clamp_min(eps)",
+    "entropy_flattened": "flattening the logits into one row: one softmax and one entropy over every entry of the "
+                         "tensor instead of one per row (softmax and sum along dim=-1)",
+    "table_key_count": "drawing another number of keys than the lesson's five (k = torch.randn(5, d)): the "
+                       "same seed then gives other scores, and every number of the table changes",
+    "mha_values_not_split": "splitting Q and K by head but giving every head the full-width V: each head's output "
+                            "is d_model wide, and the concatenation n_heads times too wide for W_O (V[:, cols] too)",
+    "mha_d_k_passed_as_sqrt": "passing sqrt(d_k) as attention's d_k argument: attention takes the square root "
+                              "itself, so the scores are divided by d_k ** 0.25; pass d_k",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",

@@ -7,12 +7,14 @@ import math
 import torch
 from otter.test_files import test_case
 
+from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     call,
     describe,
     expect_number,
     raise_if_return_missing,
+    raise_if_wrong_default,
     register_misconceptions,
 )
 from reference import scaled_attention as ref
@@ -75,7 +77,10 @@ def _replayed(d_k, seed, scaled, value):
 def _estimate(fn, d_k, rng, **kwargs):
     """One estimate from a fresh generator: (value, seed)."""
     seed = _seed(rng)
-    got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
+    try:
+        got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
+    except StudentCodeError as e:
+        raise (D.generator_positional(e) or e) from None
     _raise_if_return_missing(fn, got, d_k, seed, kwargs.get("scaled", False))
     return _number(got, "dot_product_variance(...)"), seed
 
@@ -94,6 +99,14 @@ def _raise_if_return_missing(fn, got, d_k, seed, scaled):
 
     raise_if_return_missing(got, {f"with scaled={other}": again}, right, what=f"dot_product_variance(d_k={d_k}, "
                             f"..., scaled={scaled})")
+
+
+def _explicit_right(out, d_k, seed) -> bool:
+    """The explicit scaled=False call's value is the right unscaled estimate of that generator's draws:
+    within the 10% band of d_k and not what a known mistake gives on those draws."""
+    if isinstance(out, bool) or not isinstance(out, (int, float)) or not _near(float(out), d_k):
+        return False
+    return _replayed(d_k, seed, False, float(out)) is None
 
 
 def _two_estimates(fn, d_k, rng, **kwargs):
@@ -130,6 +143,11 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
         for v, seed in _two_estimates(dot_product_variance, d_k, rng):
             if _near(v, d_k):
                 continue
+            # a call without the flag is wrong: the same generator with scaled=False passed explicitly tells a
+            # wrong default (scaled=True in the signature) from a flag read the other way round
+            raise_if_wrong_default(dot_product_variance, (d_k, N, torch.Generator().manual_seed(seed)),
+                                   {"scaled": False}, lambda out, d_k=d_k, seed=seed: _explicit_right(out, d_k, seed),
+                                   what=f"dot_product_variance(d_k={d_k}, ...)")
             _raise_replayed(dot_product_variance, d_k, seed, False, v)
             D.raise_if_averaged(v, seed, d_k, N, False)
             if _near(v, math.sqrt(d_k)):
@@ -189,7 +207,10 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
 def test_draws_from_generator(dot_product_variance, rng):
     # two generators seeded alike give the same Python float (the notebook asks for .item())
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=rng))
-    first = call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance")
+    try:
+        first = call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance")
+    except StudentCodeError as e:
+        raise (D.generator_positional(e) or e) from None
     _raise_if_return_missing(dot_product_variance, first, 16, seed, False)
     a = _number(first, "dot_product_variance(...)")
     b = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),

@@ -47,11 +47,11 @@ def test_entropy_random_logits(softmax_entropy, rng):
     logits = randn((6, 6), rng, torch.float32, scale=2.0)
     expected = ref.softmax_entropy(logits.double())
     D.entropy_judge(softmax_entropy, expected, "softmax_entropy(logits)", torch.float32,
-                    ref.entropy_variants(logits.double()))(D.call_entropy(softmax_entropy, logits))
+                    D.entropy_variants(logits.double()))(D.call_entropy(softmax_entropy, logits))
     # leading batch dims: one entropy per row of the last dim
     logits = randn((2, 3, 5), rng, torch.float32, scale=2.0)
     D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy of a (2, 3, 5) tensor",
-                    torch.float32, ref.entropy_variants(logits.double()))(
+                    torch.float32, D.entropy_variants(logits.double()))(
         D.call_entropy(softmax_entropy, logits))
 
 
@@ -93,7 +93,7 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
         raise _nan_cause(softmax_entropy)
     D.raise_if_inf_saturated(softmax_entropy, got, _entropy_wrong)
     D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy(logits)", torch.float32,
-                    ref.entropy_variants(logits.double()))(got)
+                    D.entropy_variants(logits.double()))(got)
 
 
 
@@ -113,7 +113,7 @@ def test_entropy_views(softmax_entropy, rng):
         check_value(softmax_entropy, args, ref.softmax_entropy(L64), reference=ref.softmax_entropy,
                     what="softmax_entropy of transposed, expanded logits", name="softmax_entropy",
                     judge=D.entropy_judge(softmax_entropy, ref.softmax_entropy(L64), "softmax_entropy of transposed, "
-                                          "expanded logits", torch.float32, ref.entropy_variants(L64)))
+                                          "expanded logits", torch.float32, D.entropy_variants(L64)))
     except StudentCodeError as e:
         raise (D.entropy_crash(softmax_entropy, e, tuple(logits.shape)) or e) from None
 
@@ -206,6 +206,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
             # what nothing above names: a std column squared, or every row drawn at another seed
             D.raise_if_column_squared(table, expected)
             D.raise_if_table_scale(table, expected, dims, seed)
+            D.raise_if_key_count(table, expected, dims, seed)
             D.raise_if_reseeded(table, dims, seed, lambda s: _table(call(fn, dims=dims, seed=s, what="entropy_table"),
                                                                    dims))
             raise

@@ -1149,3 +1149,52 @@ def softmax_entropy(logits):
     "mha_head_width_hard_coded": (mha(MHA_LOOP.replace("d_k = d_model // n_heads", "d_k = 2  # head size")),
                                   {"key": "mha_head_width_constant", "where": ["q8"]}),
 })
+
+
+# issue 21, seventh round (naming11): other instances of blind10's kinds
+WRONG.update({
+    # the default flipped another way: scaled=None read as truthy-by-default "unless told otherwise"
+    "variance_default_scaled_none": ({"dot_product_variance": '''
+def dot_product_variance(d_k, n_samples, generator, scaled=None):
+    if scaled is None:
+        scaled = True          # "scaled attention is the default"
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''}, {"key": "default_argument_wrong", "where": ["q2:test_unscaled_variance_is_d_k"]}),
+    # the generator given to torch.rand-based Box-Muller positionally, as a shape tuple's neighbour
+    "variance_generator_positional_tuple": (variance('''
+    q = torch.randn((n_samples, d_k), generator)
+    k = torch.randn((n_samples, d_k), generator)
+    dots = (q * k).sum(dim=1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "generator_positional", "where": ["q2"]}),
+    # log1p on the clamped probabilities, summed with keepdim dropped
+    "entropy_log1p_clamped": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1).clamp(min=1e-12)
+    return -torch.sum(p * p.log1p(), dim=-1)
+'''), {"key": "entropy_log1p", "where": ["q4"]}),
+    # one softmax over the whole tensor via reshape(-1)
+    "entropy_reshape_minus_one": (entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits.reshape(-1), dim=-1)
+    return -(log_p.exp() * log_p).sum()
+'''), {"key": "entropy_flattened", "where": ["q4"]}),
+    # three keys, as in a smaller worked example
+    "table_three_keys": (table("k = torch.randn(5, d)", "k = torch.randn(3, d)"),
+                         {"key": "table_key_count", "where": ["q4"]}),
+    # V kept whole, the heads sliced from Q and K only (a comprehension)
+    "mha_values_full_width": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V, d_k)[0] for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "mha_values_not_split", "where": ["q8"]}),
+    # the scale computed once outside the loop and handed to attention as its d_k
+    "mha_scale_passed_for_d_k": (mha(MHA_LOOP.replace(
+        "out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k)",
+        "out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k ** 0.5)")),
+        {"key": "mha_d_k_passed_as_sqrt", "where": ["q8"]}),
+})
