@@ -360,3 +360,56 @@ def test_rank_as_a_sum_of_ranks_is_named_in_both_answers() -> None:
         with pytest.raises(Misconception) as named:
             test.test_func(got)
         assert named.value.key == "rank_sum_of_ranks"
+
+
+# --- seventh round (blind10's kinds) ------------------------------------------------------------------
+
+def _fresh_cache() -> Any:
+    """A mask builder that caches by T alone (the first call's dtype wins), run through the engine's proxy."""
+    cache: dict[int, torch.Tensor] = {}
+
+    def build(T: int, dtype: torch.dtype, device: str | None = None) -> torch.Tensor:
+        if T not in cache:
+            cache[T] = torch.zeros(T, T, dtype=dtype).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1),
+                                                                  torch.finfo(dtype).min)
+        return cache[T]
+    return TrustedProxy(build, "cpu")
+
+
+def test_a_mask_cached_by_size_is_named_only_from_a_fresh_call_order() -> None:
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    fn = _fresh_cache()
+    M = fn(6, torch.float32)
+    with pytest.raises(Misconception) as named:
+        D.raise_if_mask_cached(fn, fn(6, torch.float64), 6, torch.float64)
+    assert named.value.key == "mask_cached_by_size"
+    # a mask built in float32 whatever is asked (no state): the fresh float64 call is float32 too, not named
+    fixed = TrustedProxy(lambda T, dtype, device=None: ref.causal_additive_mask(T, torch.float32), "cpu")
+    D.raise_if_mask_cached(fixed, M, 6, torch.float64)
+
+
+def test_blind10_kinds_are_apart_from_the_right_answer_and_each_other() -> None:
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(2)
+    S = torch.randn(5, 8, generator=g, dtype=torch.float64)
+    Z = S - S.amax(dim=-2, keepdim=True)
+    col = Z.exp() / Z.exp().sum(dim=-1, keepdim=True)
+    assert checks.matching_variants(col, D.weights_variants(S), torch.float64) == ["softmax_shift_wrong_axis"]
+    for T in range(4, 10):    # q09 draws T from 4..9: leaving the diagonal out matches only its own key
+        W = torch.ones(T, T, dtype=torch.float64).tril(-1)
+        variants = {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}
+        got = checks.matching_variants(W / W.sum(-1, keepdim=True), variants, torch.float64)
+        assert got == ["prefix_average_excludes_self"], (T, got)
+    A = ref.attention_weights(torch.randn(3, 6, 6, generator=g, dtype=torch.float64),
+                              ref.causal_additive_mask(6, torch.float64))
+    H = ref.row_entropy_bits(A)
+    variants = {**ref.effective_tokens_variants(A), **D.effective_tokens_variants(A)}
+    assert checks.matching_variants(2 * H, variants, torch.float64, expected=2.0 ** H) == ["effective_tokens_times_two"]
+    X = torch.randn(5, 7, generator=g, dtype=torch.float64)
+    W3 = [torch.randn(7, d, generator=g, dtype=torch.float64) for d in (12, 12, 6)]
+    wrong = D.qkv_variants(X, *W3)
+    Xn = torch.nn.functional.layer_norm(X, (7,))
+    assert D.whole_key(tuple(Xn @ w for w in W3), wrong, tuple(X @ w for w in W3), torch.float64) \
+        == "layer_norm_before_projection"

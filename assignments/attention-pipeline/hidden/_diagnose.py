@@ -439,6 +439,9 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     }
     m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
+    if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
+        c = torch.exp(Z - Z.amax(dim=-2, keepdim=True))
+        out["softmax_shift_wrong_axis"] = c / c.sum(dim=-1, keepdim=True)
     if Z.dim() == 3:      # nn.Softmax() / F.softmax without dim: torch's legacy rule normalises dim 0 of 3-D
         out["softmax_implicit_dim"] = torch.softmax(Z, dim=0)
     elif Z.dim() > 3:
@@ -652,6 +655,10 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # below the diagonal (0 / 0 above it), W.sum(0) broadcast over the last axis divides column j by T - j
         "prefix_average_count_wrong_axis/cumsum": W / W.cumsum(dim=0),
         "prefix_average_count_wrong_axis/sum": W / W.sum(dim=0),
+        # tril(diagonal=-1): only the strictly earlier tokens, row t leaves itself out (row 0 is 0 / 0, or 0
+        # where the count is clamped to 1)
+        "prefix_average_excludes_self": W.tril(-1) / W.tril(-1).sum(dim=-1, keepdim=True),
+        "prefix_average_excludes_self/guarded": W.tril(-1) / W.tril(-1).sum(dim=-1, keepdim=True).clamp(min=1),
     }
 
 
@@ -677,6 +684,7 @@ def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
             "entropy_log_shifted": 2.0 ** -(A * torch.log2(A + 1)).sum(dim=-1),
             # the number of keys with any weight (the support size): 2^H only for uniform rows
             "effective_tokens_support_size": (A > 0).sum(dim=-1).to(A.dtype),
+            "effective_tokens_times_two": 2.0 * H,                # 2 * H typed for 2 ** H
             "entropy_summed_over_queries": 2.0 ** H.sum(dim=-1)}
 
 
@@ -690,6 +698,10 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
         out["elementwise_product"] = (X * W_Q, X * W_K, X * W_V)
     except RuntimeError:
         pass
+    # the input normalised first (a pre-norm transformer's layer norm, or a standardisation) and then projected
+    for key, Xn in (("layer_norm_before_projection", torch.nn.functional.layer_norm(X, X.shape[-1:])),
+                    ("layer_norm_before_projection/std", (X - X.mean(-1, keepdim=True)) / X.std(-1, keepdim=True))):
+        out[key] = (Xn @ W_Q, Xn @ W_K, Xn @ W_V)
     return out | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),
@@ -755,3 +767,27 @@ def raise_if_scores_transposed(got: object, transposed: Mapping[str, tuple[torch
                                  "rows): either Q and K are swapped (Q comes from W_Q, K from W_K) or scaled_scores "
                                  "gets K first (call scaled_scores(Q, K)); the output is the same for both, so check "
                                  "which of the two your code does")
+
+
+# --- issue 21, seventh round of naming: kinds from blind10's misses ---------------------------------------
+
+def raise_if_mask_cached(fn: Callable[..., object], M: torch.Tensor, T: int, dtype: torch.dtype) -> None:
+    """State kept between calls: a mask in another dtype than asked (the dtype of an earlier call), where a
+    fresh size asked for first in `dtype` comes back right, and the same fresh size asked next in M's dtype
+    comes back in `dtype` (the first call's tensor again): a cache keyed by T alone (mask_cached_by_size).
+    A mask built in one fixed dtype fails the first probe; one built right fails the second."""
+    if not (M.is_floating_point() and dtype.is_floating_point):
+        return
+    fresh = T + 11          # never asked before by the hidden tests (they draw T from 5..9)
+    try:
+        first = fn(fresh, dtype)
+        second = fn(fresh, M.dtype)
+    except StudentCodeError:
+        return
+    want = ref.causal_additive_mask(fresh, dtype)
+    if (type(first) is torch.Tensor and first.dtype == dtype and torch.equal(first, want)
+            and type(second) is torch.Tensor and second.dtype == dtype and torch.equal(second, want)):
+        raise Misconception("mask_cached_by_size", f"the mask asked for in {dtype} comes back as {M.dtype}, the "
+                            f"dtype of an earlier call for the same T = {T}; for a new size ({fresh}) asked first in "
+                            f"{dtype} it is right, and asked next in {M.dtype} it comes back in {dtype} again: "
+                            + describe("mask_cached_by_size"))

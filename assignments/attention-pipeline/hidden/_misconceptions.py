@@ -266,4 +266,19 @@ MISCONCEPTIONS = {
     "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",
+    # issue 21, seventh round (blind10's misses as kinds)
+    "mask_cached_by_size": "caching the mask by T alone (a dict keyed by the size): a later call with another dtype "
+                           "or device gets the first call's tensor; key the cache by (T, dtype, device), or build "
+                           "the mask on every call",
+    "effective_tokens_times_two": "writing 2 * H for the effective number of tokens: it is 2 ** H (two to the power of "
+                                  "the entropy in bits), not twice the entropy",
+    "prefix_average_excludes_self": "averaging only the strictly earlier tokens (tril(diagonal=-1)): row t must count "
+                                    "itself too, t + 1 tokens each weighted 1 / (t + 1); row 0 becomes 0 / 0",
+    "param_count_output_replaces": "assigning W_O's count (n = d_v * d_model) where it must be added (n += ...): "
+                                   "with_output=True then returns W_O's weights alone",
+    "layer_norm_before_projection": "normalising X (a layer norm, or subtracting its mean and dividing by its std) "
+                                    "before projecting: Q, K, V are X @ W_Q, X @ W_K, X @ W_V of X itself",
+    "softmax_shift_wrong_axis": "subtracting the maximum over the queries (dim=-2, each key's column) before a row "
+                                "softmax: a shift cancels only when it is the same for the whole row; subtract "
+                                "S.amax(dim=-1, keepdim=True)",
 }

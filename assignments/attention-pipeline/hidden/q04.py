@@ -45,6 +45,7 @@ def _get(fn, T, dtype):
         raise
     _raise_if_pattern(M, T, dtype)
     if M.dtype != dtype:
+        D.raise_if_mask_cached(fn, M, T, dtype)
         if M.dtype == torch.float32 and _float32_right(fn, T):
             # a NaN/-inf mask here is float64's minimum overflowing float32 (then 0 * -inf), not an -inf constant:
             # the float32 mask of the same code is right (naming9: blind8's q04_min_times_float32_ones)

@@ -45,7 +45,8 @@ def _unstable_softmaxes(S, M):
     e = torch.exp(Z)
     g = torch.exp(Z - Z.max())
     m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
-    return {"no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
+    c = torch.exp(Z - Z.amax(dim=-2, keepdim=True))
+    return {"softmax_shift_wrong_axis": c / c.sum(dim=-1, keepdim=True),"no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
             "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
             "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True)}
 

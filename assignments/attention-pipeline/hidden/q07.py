@@ -181,8 +181,10 @@ def _properties(out, X, W, T):
         # named only if A is what that mistake gives on this input
         X64, W64 = X.double(), [w.double() for w in W]
         wrong = {k: v[1] for k, v in ref.self_attention_variants(X64, *W64).items()}
+        wrong["blocked_scores_zeroed"] = D.self_attention_variants(X64, *W64)["blocked_scores_zeroed"][1]  # tril(S)
         hits = [k for k in matching_variants(A, wrong, torch.float32)
-                if k in ("upper_triangular_mask", "mask_blocks_diagonal", "no_causal_mask", "causal_includes_next")]
+                if k in ("upper_triangular_mask", "mask_blocks_diagonal", "no_causal_mask", "causal_includes_next",
+                         "blocked_scores_zeroed")]
         if len(hits) == 1:
             raise Misconception(hits[0], f"A has weight on future keys: it matches {describe(hits[0])}")
         raise AssertionError("A has weight on future keys (above the diagonal)")

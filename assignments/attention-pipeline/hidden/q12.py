@@ -32,7 +32,9 @@ def _check(got, d_model, d_k, d_v, with_output):
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0)}
     if not with_output:
         more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
-    else:   # W_O sized from two other dimensions: d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
+    else:   # n = W_O's count where n += was meant (naming11); W_O sized from two other dimensions:
+        # d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
+        more["param_count_output_replaces"] = d_v * d_model
         base = ref.qkv_param_count(d_model, d_k, d_v)
         for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
             more[f"param_count_wo_wrong_size/{a}x{b}"] = base + {"d_k": d_k, "d_v": d_v}[a] * {"d_k": d_k, "d_v": d_v}[b]

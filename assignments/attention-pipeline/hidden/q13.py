@@ -114,6 +114,8 @@ def _crash_named(fn, X, Y, W, M, e):
     named = None
     if M is not None:
         named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
+    if named is None:   # S + M.T: the caller's (T, T') mask read as (T', T) fails on rectangular scores (naming11)
+        named = D.mask_transposed_crash(e, M, lambda MT: fn(X, Y, *W, MT), lambda out: D.all_right(out, want(X, Y, M), dtype))
     if named is None:
         named = D.mask_as_bool_crash(e, M, lambda B: fn(X, Y, *W, B), lambda out: D.all_right(out, want(X, Y, M), dtype))
     if named is None and X.dim() > 2:

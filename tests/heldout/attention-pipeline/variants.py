@@ -1152,3 +1152,60 @@ def nadaraya_watson(q, K, V):
     "rank_lesson_sum_of_ranks": (cell("max_rank_S", "max_rank_S = 8\n\nrank_S_lesson = 2 + 4\n"),
                                  {"key": "rank_sum_of_ranks", "where": ["q11"]}),
 })
+# naming11 (issue 21, seventh round): other instances of the kinds built from blind10's misses
+WRONG.update({
+    # state kept between calls: the last mask reused whenever the size matches, whatever dtype is asked
+    "mask_reuses_last_of_same_size": (mask('''
+    global _last_mask
+    last = globals().get("_last_mask")
+    if last is not None and last.shape[-1] == T:
+        return last
+    _last_mask = torch.zeros(T, T, dtype=dtype, device=device).masked_fill(
+        torch.ones(T, T, dtype=torch.bool, device=device).triu(1), torch.finfo(dtype).min)
+    return _last_mask
+'''), {"key": "mask_cached_by_size", "where": ["q04", "q07", "q09"]}),
+    # the stabilising shift taken over the queries, with amax and .exp()
+    "weights_amax_over_queries": (weights('''
+    Z = S if M is None else S + M
+    e = (Z - Z.amax(dim=-2, keepdim=True)).exp()
+    return e / e.sum(dim=-1, keepdim=True)
+'''), {"key": "softmax_shift_wrong_axis", "where": ["q05", "q07", "q09", "q13"]}),
+    # the effective number of tokens as the entropy doubled
+    "effective_tokens_entropy_doubled": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return row_entropy_bits(A) * 2\n"), {"key": "effective_tokens_times_two", "where": ["q10"]}),
+    # only the earlier tokens, the empty first row guarded by a count of at least 1
+    "prefix_strictly_earlier_guarded": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.ones(T, T, dtype=torch.float64).tril(-1)
+    return W / W.sum(dim=1, keepdim=True).clamp(min=1)
+'''), {"key": "prefix_average_excludes_self", "where": ["q09"]}),
+    # with_output returns early with W_O's count alone
+    "count_returns_wo_alone": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    if with_output:
+        return d_v * d_model
+    return d_model * (2 * d_k + d_v)
+'''), {"key": "param_count_output_replaces", "where": ["q12"]}),
+    # X standardised by hand (mean and unbiased std over the features) before projecting
+    "project_standardised_input": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    Xn = (X - X.mean(dim=-1, keepdim=True)) / X.std(dim=-1, keepdim=True)
+    return Xn @ W_Q, Xn @ W_K, Xn @ W_V
+'''), {"key": "layer_norm_before_projection", "where": ["q01", "q07", "q09"]}),
+    # the cross-attention mask turned round with .mT
+    "cross_mask_mT": (cross('''
+    A = attention_weights(scaled_scores(X @ W_Q, Y @ W_K), None if M is None else M.mT)
+    return A @ (Y @ W_V), A
+'''), {"key": "mask_transposed", "where": ["q13"]}),
+    # causality by multiplying the scores by a lower-triangular matrix of ones (future scores become 0)
+    "self_attention_scores_times_tril": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S * torch.ones_like(S).tril()
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": ("blocked_scores_zeroed", "no_causal_mask"), "where": ["q07", "q09"]}),
+})
