@@ -715,3 +715,36 @@ def test_values_not_split_is_named_from_a_wider_w_o_and_unsplit_heads_are_not():
             fn(X, *Ws, 3)
         found = D.mha_crash(fn, crash.value, X, Ws, 3)
         assert (found.key if found is not None else None) == key
+
+
+def test_one_normalisation_over_the_tensor_is_a_per_row_candidate_only_with_more_than_one_row():
+    logits = _r(3, 6, seed=9)
+    e = torch.exp(logits)
+    p = e / e.sum()
+    got = D.entropy_variants(logits)["entropy_softmax_whole_tensor"]
+    assert got.shape == (3,) and torch.allclose(got, -(p * p.log()).sum(-1))
+    assert "entropy_softmax_whole_tensor" not in D.entropy_variants(_r(1, 6, seed=9))
+
+
+def _mha_short(offset: int):
+    def fn(X, W_Q, W_K, W_V, W_O, n_heads):
+        d_k = X.shape[1] // n_heads
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        cs = [slice(h * d_k + offset, (h + 1) * d_k - 1 + offset) for h in range(n_heads)]
+        cat = torch.cat([sa.attention(Q[:, c], K[:, c], V[:, c], d_k)[0] for c in cs], dim=-1)
+        if cat.shape[1] != W_O.shape[0]:
+            raise StudentCodeError("RuntimeError", f"mat1 and mat2 shapes cannot be multiplied ({cat.shape[0]}x"
+                                   f"{cat.shape[1]} and {W_O.shape[0]}x{W_O.shape[1]})")
+        return cat @ W_O
+    return fn
+
+
+@pytest.mark.parametrize("offset", [0, 1])
+def test_a_head_slice_one_column_short_is_named_from_a_narrower_w_o_with_where_it_starts(offset):
+    X, Ws = _r(5, 24, seed=10), [_r(24, 24, seed=11 + i) * 24 ** -0.5 for i in range(4)]
+    fn = _mha_short(offset)
+    with pytest.raises(StudentCodeError) as crash:
+        fn(X, *Ws, 3)
+    found = D.mha_crash(fn, crash.value, X, Ws, 3)
+    assert found is not None and found.key == "mha_head_slice_short"
+    assert ("h * d_k + 1" in str(found)) == (offset == 1)

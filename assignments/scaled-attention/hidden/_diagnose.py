@@ -954,6 +954,9 @@ def mha_crash(fn, e, X, Ws, n_heads):
         return None
     if shapes == (T, n_heads * d_model, d_model, d_model) and T != d_model:
         return values_not_split(fn, e, found.group(0), X, Ws, n_heads)
+    if shapes[0] == T and shapes[2:] == (d_model, d_model) and shapes[1] % n_heads == 0 \
+            and 0 < shapes[1] // n_heads < d_k:
+        return head_slice_short(fn, e, found.group(0), X, Ws, n_heads, shapes[1] // n_heads)
     if shapes in ((T, 0, d_k, T), (T, d_k, 0, T)):
         try:
             one = fn(X, *Ws, 1)
@@ -1302,14 +1305,17 @@ def generator_positional(e: StudentCodeError) -> Misconception | None:
 
 def entropy_variants(logits: torch.Tensor) -> dict:
     """ref.entropy_variants and two kinds of blind10: log1p(p) = ln(1 + p) taken as a safe log(p)
-    (entropy_log1p; never equal to the entropy, every p in (0, 1)), and one softmax and one entropy over the
-    flattened tensor (entropy_flattened; only where there is more than one row, else it is the right value)."""
+    (entropy_log1p; never equal to the entropy, every p in (0, 1)), and one softmax over the flattened tensor,
+    its entropy taken as one number (entropy_flattened) or per row (entropy_softmax_whole_tensor); only where
+    there is more than one row, else it is the right value."""
     out = dict(ref.entropy_variants(logits))
     p = torch.softmax(logits, dim=-1)
     out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
         flat = torch.log_softmax(logits.flatten(), dim=0)
         out["entropy_flattened"] = -(flat.exp() * flat).sum()
+        # the same one normalisation, the entropy still summed per row (e / e.sum() without dim)
+        out["entropy_softmax_whole_tensor"] = -(flat.exp() * flat).reshape(logits.shape).sum(dim=-1)
     return out
 
 
@@ -1376,3 +1382,34 @@ def values_not_split(fn, e, said, X, Ws, n_heads):
     return Misconception("mha_values_not_split", f"your code raised {e.exc_type}: {said}: {n_heads} heads of width "
                          f"{d_model} concatenated; given a W_O of {n_heads * d_model} rows it runs, and each head is "
                          f"attention(Q_h, K_h, V) with the full-width V: " + describe("mha_values_not_split"))
+
+
+def head_slice_short(fn, e, said, X, Ws, n_heads, w):
+    """Torch's (T x n_heads w) @ (d_model x d_model), w < d_k: every head w columns wide. A second call with a
+    W_O of n_heads w rows must give the heads of the columns h d_k + o to h d_k + o + w (o = 0: the end one
+    short, slice(h * d_k, (h + 1) * d_k - 1); o = d_k - w: the start moved), exactly one o, attention scaled by
+    d_k or by w, concatenated times it: mha_head_slice_short."""
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    W_O = torch.randn((n_heads * w, d_model), generator=torch.Generator().manual_seed(1), dtype=X.dtype)
+    try:
+        again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+    except StudentCodeError:
+        return None
+    if type(again) is not torch.Tensor:
+        return None
+    Q, K, V = (X.double() @ W.double() for W in Ws[:3])
+    hits = set()
+    for o in {0, d_k - w}:
+        for scale in {d_k, w}:
+            cs = [slice(h * d_k + o, h * d_k + o + w) for h in range(n_heads)]
+            heads = torch.cat([ref.attention(Q[:, c], K[:, c], V[:, c], scale)[0] for c in cs], dim=-1)
+            if matching_variants(again, {"v": heads @ W_O.double()}, X.dtype):
+                hits.add(o)
+    if len(hits) != 1:
+        return None
+    o = hits.pop()
+    where = f"slice(h * d_k, h * d_k + {w})" if o == 0 else f"slice(h * d_k + {o}, (h + 1) * d_k)"
+    return Misconception("mha_head_slice_short", f"your code raised {e.exc_type}: {said}: {n_heads} heads of width "
+                         f"{w} where d_k = {d_k}; given a W_O of {n_heads * w} rows it runs, and head h is the columns "
+                         f"{where}: " + describe("mha_head_slice_short"))

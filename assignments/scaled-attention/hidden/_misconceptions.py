@@ -121,6 +121,10 @@ MISCONCEPTIONS = {
                             "is d_model wide, and the concatenation n_heads times too wide for W_O (V[:, cols] too)",
     "mha_d_k_passed_as_sqrt": "passing sqrt(d_k) as attention's d_k argument: attention takes the square root "
                               "itself, so the scores are divided by d_k ** 0.25; pass d_k",
+    "entropy_softmax_whole_tensor": "normalising the exponentials by one sum over the whole tensor (e / e.sum() "
+                                    "without dim): each row's probabilities must sum to 1 (softmax along dim=-1)",
+    "mha_head_slice_short": "slicing each head narrower than d_k (slice(h * d_k, (h + 1) * d_k - 1): Python's slice "
+                            "end is exclusive already): every head must take d_k columns, h * d_k to (h + 1) * d_k",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",

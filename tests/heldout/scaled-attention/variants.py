@@ -1198,3 +1198,19 @@ def softmax_entropy(logits):
         "out_h, _ = attention(Q[:, cols], K[:, cols], V[:, cols], d_k ** 0.5)")),
         {"key": "mha_d_k_passed_as_sqrt", "where": ["q8"]}),
 })
+
+
+# issue 21, seventh round (naming11): kinds no set had
+WRONG.update({
+    # the exponentials normalised by one sum over the whole tensor (no dim), the entropy summed per row
+    "entropy_normalised_over_everything": (entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits - logits.max())
+    p = e / e.sum()
+    return -(p * torch.log(p + 1e-12)).sum(dim=-1)
+'''), {"key": "entropy_softmax_whole_tensor", "where": ["q4"]}),
+    # each head's slice one column short: slice(h * d_k, (h + 1) * d_k - 1), Python's end read as inclusive
+    "mha_head_slice_one_short": (mha(MHA_LOOP.replace("cols = slice(h * d_k, (h + 1) * d_k)",
+                                                      "cols = slice(h * d_k, (h + 1) * d_k - 1)")),
+                                 {"key": "mha_head_slice_short", "where": ["q8"]}),
+})
