@@ -319,9 +319,11 @@ def test_q8_a_ratio_upside_down(ratio, key) -> None:
 
 
 def test_q8_twice_the_madds_says_both_readings() -> None:
+    # 2 T^2 d_k = T^2 x 128, Question 1's d_v (naming11): named after the width, the other readings in words
     with pytest.raises(Misconception) as named:
         _test("q8", "test_score_madds")(2 * ref.score_madds)
-    assert named.value.key == "madds_counted_twice"
+    assert named.value.key == "madds_used_d_v"
+    assert "twice" in str(named.value) and "weights @ V" in str(named.value)
     assert "weights @ V" in read_misconceptions(HIDDEN / "_misconceptions.py")["madds_counted_twice"]
 
 
@@ -644,3 +646,24 @@ def test_a_rounded_e_is_named_only_where_it_fails() -> None:
 @pytest.mark.parametrize("size", [2, 4, 8])
 def test_entries_in_bytes_are_named(size) -> None:
     assert _key(lambda: _test("q8", "test_attn_entries")(attn_entries=1024 * 1024 * size)) == "count_in_bytes"
+
+
+# naming11: a count written with another question's width; an option written out in words
+@pytest.mark.parametrize("count, key", [
+    (1024 * 1024 * 128, "madds_used_d_v"),         # Question 1's d_v = 128: also 2 T^2 d_k, named after the width
+    (1024 * 1024 * 64, None),
+])
+def test_q8_madds_with_another_questions_width(count, key) -> None:
+    assert _key(lambda: _test("q8", "test_score_madds")(count)) == key
+
+
+@pytest.mark.parametrize("answer, key", [
+    ("D (float16 underflow)", "zero_after_softmax"),
+    ("B) an upper-triangular mask", "upper_triangular_mask"),
+    ("(A). mask after", "zero_after_softmax"),
+    ("C (the weights no longer sum to 1)", ""),     # the right letter, but not the letter only: told, not named
+    ("A softmax then a mask", ""),                  # "A" here may be the article: read as no letter
+    ("(c)", None),
+])
+def test_q7_option_written_out(answer, key) -> None:
+    assert _key(lambda: _test("q7", "test_trap_answer")(answer)) == key

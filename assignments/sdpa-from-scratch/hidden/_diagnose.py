@@ -14,6 +14,7 @@ A variant that equals the correct result on an input, or another variant, names 
 from __future__ import annotations
 
 import math
+import re
 
 import torch
 
@@ -537,8 +538,23 @@ def confirm_scale_by_size(fn, named, what):
         return
     ns = [_probe_divisor_n(fn, d) for d in SCALE_PROBE_D_K]
     if ns != [size, size] and ns != [None, None]:
-        raise AssertionError(f"{what}: the scale is wrong (on this input it equals {describe(named.key)}, "
-                             "but not on another input whose sizes all differ)") from None
+        # no cause in words without its key: where it is wrong, and what the probes show
+        shown = ", ".join(f"d_k = {d}: {'no scale 1/sqrt(n) fits' if n is None else f'1/sqrt({n})'}"
+                          for d, n in zip(SCALE_PROBE_D_K, ns))
+        raise AssertionError(f"{what}: the scores are scaled wrong on this input; on unmasked 3-D inputs "
+                             f"(B, T, d_k) = ({SCALE_PROBE_SIZES['B']}, {SCALE_PROBE_SIZES['T']}, d_k) the scale is "
+                             f"{shown}, where 1/sqrt(d_k) is right") from None
+
+
+def _fold_to_3d(Q, K, V, mask):
+    """Inputs of 4 or more axes with their leading axes folded into one (the same values as a 3-D batch),
+    None for fewer axes."""
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    if len(lead) < 2:
+        return None
+    Q3, K3, V3 = (t.expand(*lead, *t.shape[-2:]).reshape(-1, *t.shape[-2:]) for t in (Q, K, V))
+    m3 = None if mask is None else mask.expand(*lead, Q.shape[-2], K.shape[-2]).reshape(-1, Q.shape[-2], K.shape[-2])
+    return Q3, K3, V3, m3
 
 
 def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
@@ -549,6 +565,12 @@ def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
     if sliced is not None and right(second_call(fn, *sliced[:3], mask=sliced[3]), *sliced):
         raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and one "
                             "2-D slice of the same values is right: it matches " + describe("scale_by_batch_dim"))
+    folded = _fold_to_3d(Q, K, V, mask)
+    if folded is not None and right(second_call(fn, *folded[:3], mask=folded[3]), *folded):
+        raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and the "
+                            "same values with the leading axes folded into one (3-D, d_k on axis 2) are right: d_k "
+                            "is read from a fixed axis (Q.shape[2] is T_q on 4-D inputs); it matches "
+                            + describe("scale_by_batch_dim"))
     confirm_scale_by_size(fn, Misconception("scale_by_T", ""), what)
 
 
@@ -665,6 +687,30 @@ def _name_from_square(fn, Q, K, V, mask, said):
                                  "keys it runs and is right): the scores are (..., T_q, T_k)")
 
 
+# More queries than keys (T_q = 5, T_k = 3), every query with an allowed key: a mask cropped to (T_q, T_q)
+# is cut to nothing there (mask[..., :5, :5] of a (5, 3) mask is the whole mask), so such code is right
+_gc = torch.Generator().manual_seed(81)
+_CROP_PROBE = (torch.randn(2, 5, 4, generator=_gc, dtype=torch.float64),
+               torch.randn(2, 3, 4, generator=_gc, dtype=torch.float64),
+               torch.randn(2, 3, 2, generator=_gc, dtype=torch.float64),
+               torch.tensor([[True, False, True], [False, True, False], [True, True, False],
+                             [False, False, True], [True, True, True]]).expand(2, 5, 3))
+
+
+def name_mask_cropped_square(fn, Q, K, V, mask, said):
+    """A crash on more keys than queries whose message pairs the two lengths, where the same call without
+    a mask is right and a masked call with fewer keys than queries is right: the mask was cut (or built)
+    to (T_q, T_q), as a causal buffer is cropped to the sequence."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if mask is None or T_k <= T_q or not re.search(rf"\({T_q}\) must match the size of tensor b \({T_k}\)", said):
+        return
+    if right(second_call(fn, Q, K, V, mask=None), Q, K, V, None) \
+            and right(second_call(fn, *_CROP_PROBE), *_CROP_PROBE):
+        raise Misconception("mask_cropped_square", f"{said}, with T_q = {T_q} queries and T_k = {T_k} keys; without "
+                            "a mask it is right, and with a mask and fewer keys than queries (5 queries, 3 keys) it "
+                            "is right too: " + describe("mask_cropped_square"))
+
+
 def name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
@@ -745,6 +791,7 @@ def name_crash(fn, Q, K, V, mask, e):
     if mask is None and second_call(fn, Q, K, V, mask=torch.ones(T_q, T_k, dtype=torch.bool)) is not None:
         raise Misconception("crash_on_mask_none", f"{said} when called with mask=None (with a mask "
                             "that allows every key it runs)")
+    name_mask_cropped_square(fn, Q, K, V, mask, said)
     # each second call below changes one thing; it names a mistake only if it then runs and is right
     # (the crash is that mistake) or matches a catalogued mistake and not the right result
     lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
@@ -969,8 +1016,25 @@ def judge(fn, Q, K, V, mask, got, what):
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
+        _raise_without_causes(got, expected, what)
         raise
     return got
+
+
+def _raise_without_causes(got, expected, what):
+    """The engine's "matches each of A; B" on a non-finite output names causes from NaN alone, which many
+    mistakes share (a +inf fill, logits divided by a NaN std...): said instead is where the NaN are."""
+    import sys
+    failure = sys.exc_info()[1]
+    if (failure is None or "on this input it matches each of" not in str(failure) or type(got) is not torch.Tensor
+            or got.shape != expected.shape or torch.isfinite(got).all()):
+        return
+    bad = ~torch.isfinite(got) & torch.isfinite(expected)
+    if not bad.any():
+        return
+    first = tuple(int(i) for i in bad.nonzero()[0])
+    raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries (the first at "
+                         f"index {first}) where the correct result is finite") from None
 
 
 def attempt(fn, Q, K, V, mask):
@@ -1060,6 +1124,26 @@ def name_missing_gradient(grads, what):
 # whole checks of q5's tests that take more than one call
 # ---------------------------------------------------------------------------------------------
 
+def name_permuted_with_nan_rows(got, expected, dead, what):
+    """An output of another axis order whose permutation back is right on every query with an allowed key
+    and NaN on the fully masked ones: two faults, the permutation named (the fully masked rows said)."""
+    import itertools
+    if type(got) is not torch.Tensor or got.shape == expected.shape or got.dim() != expected.dim():
+        return
+    for p in itertools.permutations(range(got.dim())):
+        back = got.permute(*p)
+        if p == tuple(range(got.dim())) or back.shape != expected.shape:
+            continue
+        live = back[..., ~dead, :]
+        if (torch.isfinite(live).all() and matching_variants(live, {"right": expected[..., ~dead, :]}, expected.dtype)
+                and (torch.isnan(back[..., dead, :]).any() or torch.equal(back[..., dead, :], expected[..., dead, :]))):
+            nan = torch.isnan(back[..., dead, :]).any()
+            raise Misconception("result_axes_permuted", f"{what} has shape {tuple(got.shape)}, expected "
+                                f"{tuple(expected.shape)}: it matches " + describe("result_axes_permuted")
+                                + ("; the queries whose keys are all masked also got NaN where they should get a "
+                                   "row of zeros" if nan else ""))
+
+
 def check_fully_masked(fn, Q, K, V, mask, dead):
     """The output where the queries `dead` have no allowed key: a row of zeros for each."""
     got = call_sdpa(fn, Q, K, V, mask)
@@ -1071,6 +1155,7 @@ def check_fully_masked(fn, Q, K, V, mask, dead):
                 and torch.isfinite(got[..., ~dead, :]).all()):
             raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
                                 "it should get a row of zeros")
+        name_permuted_with_nan_rows(got, ref.scaled_dot_product_attention(Q, K, V, mask), dead, what)
         judge(fn, Q, K, V, mask, got, what)
     except AssertionError as failure:
         expected = ref.scaled_dot_product_attention(Q, K, V, mask)

@@ -441,11 +441,13 @@ def stable_softmax(x, dim=-1):
                         {"key": "mask_not_broadcast", "where": ["q5"]}),
     "q7_answer_A": ({"q_trap_answer": 'q_trap_answer = "A"'},
                     {"key": "zero_after_softmax", "where": ["q7"]}),
+    # 2 T^2 d_k is also T^2 x Question 1's d_v = 128 (naming11): named madds_used_d_v, whose message gives
+    # this reading too; the number alone cannot tell them apart
     "q8_madds_counted_twice": ({"attn_entries": '''
 attn_entries = 1024 * 1024
 score_madds = 2 * 1024 * 1024 * 64
 cost_ratio = 4
-'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
+'''}, {"key": ("madds_counted_twice", "madds_used_d_v"), "where": ["q8:test_score_madds"]}),
     # --- issue 21, second round: kinds seen in the blind set and in public student code, each named
     # from what its output matches on the same input or what a second call shows --------------------
     "weights_scaled_after_softmax": (sdpa(FULL.replace(SCALE, "").replace(
@@ -708,7 +710,7 @@ cost_ratio = 1 / 4
 attn_entries = 1024 ** 2
 score_madds = attn_entries * 64 + attn_entries * 64     # Q K^T, then weights @ V
 cost_ratio = 4
-'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
+'''}, {"key": ("madds_counted_twice", "madds_used_d_v"), "where": ["q8:test_score_madds"]}),
     # a negative dim turned positive one axis too early, with a conditional expression
     "softmax_negative_axis_minus_one": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -884,4 +886,23 @@ attn_entries = 1024 * 1024 * 8
 score_madds = 1024 * 1024 * 64
 cost_ratio = 4
 '''}, {"key": "count_in_bytes", "where": ["q8"]}),
+    # naming11: another question's width in the count (Question 1's d_v = 128): also 2 T^2 d_k, named by width
+    "cost_madds_with_d_v": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = 1024 ** 2 * 128
+cost_ratio = 4
+'''}, {"key": "madds_used_d_v", "where": ["q8:test_score_madds"]}),
+    # naming11: an option written out with its letter first, the letter wrong
+    "q7_answer_b_written_out": ({"q_trap_answer": 'q_trap_answer = "B) mask with the upper triangle"'},
+                                {"key": "upper_triangular_mask", "where": ["q7"]}),
+    "q7_answer_paren_a_written_out": ({"q_trap_answer": 'q_trap_answer = "(A) zero the weights after"'},
+                                      {"key": "zero_after_softmax", "where": ["q7"]}),
+    # naming11: d_k read from the fixed axis 2 through size(): right on 3-D input, T_q on 4-D input
+    "d_k_from_size_2": (full_with("d_k = Q.size(-1)", "d_k = Q.size(2) if Q.dim() > 2 else Q.size(-1)"),
+                        {"key": "scale_by_batch_dim", "where": Q5}),
+    # naming11: the mask cut to the queries' length on both axes, as a causal buffer is cropped
+    "mask_cropped_to_T_q": (full_with("    if mask is not None:\n        scores",
+                                      "    if mask is not None:\n        T = Q.shape[-2]\n"
+                                      "        mask = mask[..., :T, :T]\n        scores"),
+                            {"key": "mask_cropped_square", "where": Q5}),
 }
