@@ -319,11 +319,11 @@ def test_q8_a_ratio_upside_down(ratio, key) -> None:
 
 
 def test_q8_twice_the_madds_says_both_readings() -> None:
-    # 2 T^2 d_k = T^2 x 128, Question 1's d_v (naming11): named after the width, the other readings in words
+    # 2 T^2 d_k = T^2 x 128, Question 1's d_v (naming11, blind10): one key, every reading in its message
     with pytest.raises(Misconception) as named:
         _test("q8", "test_score_madds")(2 * ref.score_madds)
-    assert named.value.key == "madds_used_d_v"
-    assert "twice" in str(named.value) and "weights @ V" in str(named.value)
+    assert named.value.key == "madds_counted_twice"
+    assert "weights @ V" in str(named.value) and "Question 1's d_v" in str(named.value)
     assert "weights @ V" in read_misconceptions(HIDDEN / "_misconceptions.py")["madds_counted_twice"]
 
 
@@ -650,7 +650,7 @@ def test_entries_in_bytes_are_named(size) -> None:
 
 # naming11: a count written with another question's width; an option written out in words
 @pytest.mark.parametrize("count, key", [
-    (1024 * 1024 * 128, "madds_used_d_v"),         # Question 1's d_v = 128: also 2 T^2 d_k, named after the width
+    (1024 * 1024 * 128, "madds_counted_twice"),    # Question 1's d_v = 128: also 2 T^2 d_k; the message says both
     (1024 * 1024 * 64, None),
 ])
 def test_q8_madds_with_another_questions_width(count, key) -> None:
@@ -667,3 +667,23 @@ def test_q8_madds_with_another_questions_width(count, key) -> None:
 ])
 def test_q7_option_written_out(answer, key) -> None:
     assert _key(lambda: _test("q7", "test_trap_answer")(answer)) == key
+
+
+@pytest.mark.parametrize("weights, out, key", [
+    ((40, 10), (40, 128), "batch_folded_into_rows"),      # B x T_q = 40 rows, the batch axis gone
+    ((4, 10, 10), (40, 128), "batch_folded_into_rows"),
+    ((40, 10, 10), (4, 10, 128), ""),                       # a batch axis kept: not this kind
+])
+def test_q1_batch_folded_into_rows(weights, out, key) -> None:
+    keys = {_key(lambda: _test("q1", "test_weights_shape")(weights)),
+            _key(lambda: _test("q1", "test_out_shape")(out))} - {None}
+    assert keys == {key}
+
+
+@pytest.mark.parametrize("raw, scaled, key", [
+    (7.9, 7.9 / 8, "variance_of_other_scores"),             # another sample, scaled right
+    (8.0, 1.0, "theoretical_variance"),                     # the theory's numbers: their own kind
+    (7.9, 1.0, ""),                                         # not scaled by 1/8: no kind
+])
+def test_q2_variances_of_other_scores(raw, scaled, key) -> None:
+    assert _key(lambda: _test("q2", "test_score_variances")(raw, scaled)) == key

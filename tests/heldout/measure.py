@@ -822,9 +822,10 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_d_written_out": ("zero_after_softmax",),
         # mis-named: madds_counted_twice says each multiply-add counted twice (or weights @ V's T^2 d_v added),
         # but the code counts once with d_v = 128 in place of d_k = 64 (2x only because d_v = 2 d_k); no key
-        # says d_v for d_k here. Now named by madds_used_d_v (naming11): T^2 x 128 is checked first, and its
-        # message gives the counted-twice reading too
-        "q8_madds_with_q1_d_v": ("madds_used_d_v",),
+        # says d_v for d_k here. Now named by madds_counted_twice (naming11): T^2 x 128 = 2 T^2 d_k cannot be
+        # told from counting twice (blind2's and blind5's q8 are that reading), so its message now says all
+        # three readings, Question 1's d_v = 128 for d_k among them
+        "q8_madds_with_q1_d_v": ("madds_counted_twice",),
     },
     # judged from `measure scaled-attention --set blind10 -v`: () where the grader named nothing
     "scaled-attention": {

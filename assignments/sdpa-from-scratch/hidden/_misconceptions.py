@@ -114,6 +114,12 @@ MISCONCEPTIONS = {
     "mask_not_outer": "comparing two 1-D aranges (arange(T_k) <= arange(T_q)) without unsqueezing one of them: "
                       "torch compares them entry by entry, a vector (or a size mismatch), not one entry per "
                       "(query, key) pair; compare arange(T_q)[:, None] >= arange(T_k)[None, :]",
+    "batch_folded_into_rows": "folding the batch into the query axis (B x T_q rows, as after a reshape for a 2-D "
+                              "product) in a shape that keeps it: the weights are (B, T_q, T_k) and the output "
+                              "(B, T_q, d_v), one matrix per batch entry",
+    "variance_of_other_scores": "measuring the variances on other scores than the example's (a new, larger random "
+                                "sample, or other tensors): the question asks for Q @ K^T of the batched example "
+                                "(torch.manual_seed(0), then Q, K, V = torch.randn(2, 5, 8) each)",
     "mask_cropped_square": "cropping the mask to (T_q, T_q) (mask[..., :T, :T] with T the number of queries, as a "
                            "causal buffer is cropped to the sequence): the mask has one column per key, "
                            "(..., T_q, T_k); use it as given, or crop it to [..., :T_q, :T_k]",
@@ -175,9 +181,6 @@ MISCONCEPTIONS = {
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",
-    "madds_used_d_v": "counting the multiply-adds of Q @ K.T with d_v (the width of V, 128 in Question 1) instead "
-                      "of d_k: each score is a dot product of a query and a key, of length d_k = 64, so Q K^T "
-                      "costs T^2 d_k",
     "madds_counted_twice": "counting the multiply-adds of Q @ K.T twice: either a multiply and an add counted "
                            "apart, or the T^2 d_v multiply-adds of weights @ V added to the T^2 d_k of the scores "
                            "(the same number when d_v = d_k); score_madds asks for Q @ K.T only, each multiply-add "

@@ -26,12 +26,21 @@ diag = _diagnose()
 INPUTS = {"Q": (4, 10, 64), "K": (4, 10, 64), "V": (4, 10, 128)}
 
 
+def _raise_if_batch_folded(got, right, what):
+    """The batch multiplied into the first axis after it, (B * T_q, ...) with the batch axis gone, as after a
+    reshape(-1, ...) for a 2-D product: B * T = 40 is no other size or product of this question's shapes."""
+    if len(got) == len(right) - 1 and got[0] == right[0] * right[1] and tuple(got[1:]) == tuple(right[2:]):
+        raise Misconception("batch_folded_into_rows", f"{what} is {got}: {right[0]} x {right[1]} = {got[0]} rows "
+                            f"and no batch axis, where it should be {right}: " + describe("batch_folded_into_rows"))
+
+
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
+    _raise_if_batch_folded(got, ref.weights_shape, "weights_shape")
     diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
     widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
     if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
@@ -54,6 +63,7 @@ def test_out_shape(out_shape):
                             "the output width comes from V")
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
     # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
+    _raise_if_batch_folded(got, ref.out_shape, "out_shape")
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     if got != ref.out_shape:
         raise AssertionError("out_shape is not the shape of the attention output")

@@ -46,6 +46,11 @@ def test_score_variances(raw_score_var, scaled_score_var):
         # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": [ref.scaled_score_var],
                                                   **diag.score_statistics()}, "raw_score_var", ATOL)
+        if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
+            # both wrong by the same factor: the scale is right, the scores measured are other ones
+            raise Misconception("variance_of_other_scores", f"raw_score_var is {raw:.4g} and scaled_score_var "
+                                f"{scaled:.4g}, exactly 1/8 of it, so the scale is right; but neither is the "
+                                "variance of the example's scores: " + describe("variance_of_other_scores"))
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
     if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
         raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "

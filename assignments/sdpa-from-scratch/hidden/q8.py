@@ -56,19 +56,13 @@ def test_attn_entries(attn_entries):
 @test_case(points=1, hidden=True)
 def test_score_madds(score_madds):
     got = expect_int(score_madds, "score_madds")
-    if got == T * T * Q1_D_V:
-        # checked before madds_counted_twice: T^2 x 128 is also 2 T^2 d_k here (d_v = 2 d_k in Question 1), so the
-        # number alone cannot tell the two apart; it is named after the width it is written with, and the
-        # message gives the other reading too
-        raise Misconception("madds_used_d_v", f"score_madds is {got} = T^2 x {Q1_D_V}, Question 1's d_v, in place "
-                            f"of this question's d_k = {D_K}: " + describe("madds_used_d_v") + f" ({got} is also "
-                            "twice T^2 d_k: if you counted each multiply-add twice, or added the multiply-adds of weights @ V, "
-                            "count those of Q @ K.T once)")
-    if got == 2 * ref.score_madds:     # unreached while 2 d_k = Q1_D_V; kept for a question of another d_k
-        # two readings give 2 T^2 d_k here (d_v = d_k): a multiply and an add counted apart, or weights @ V's
-        # T^2 d_v multiply-adds added to Q K^T's; the key's text says both
-        raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T: "
-                            + describe("madds_counted_twice"))
+    if got == 2 * ref.score_madds:
+        # three readings give 2 T^2 d_k = T^2 x 128 here: a multiply and an add counted apart, weights @ V's
+        # T^2 d_v added (d_v = d_k), or Question 1's d_v = 128 written for d_k (naming11, blind10): the number
+        # cannot tell them apart, so one key whose message gives all three
+        raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T "
+                            f"(T^2 x {2 * D_K}): " + describe("madds_counted_twice") + f"; or {Q1_D_V}, Question "
+                            f"1's d_v, was used in place of this question's d_k = {D_K}")
     if got in (T * T * (D_K - 1), T * T * (2 * D_K - 1)):
         raise Misconception("madds_counts_additions", f"score_madds is {got}, T^2 x "
                             f"{got // (T * T)}: " + describe("madds_counts_additions"))

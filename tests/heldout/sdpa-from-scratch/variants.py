@@ -441,13 +441,11 @@ def stable_softmax(x, dim=-1):
                         {"key": "mask_not_broadcast", "where": ["q5"]}),
     "q7_answer_A": ({"q_trap_answer": 'q_trap_answer = "A"'},
                     {"key": "zero_after_softmax", "where": ["q7"]}),
-    # 2 T^2 d_k is also T^2 x Question 1's d_v = 128 (naming11): named madds_used_d_v, whose message gives
-    # this reading too; the number alone cannot tell them apart
     "q8_madds_counted_twice": ({"attn_entries": '''
 attn_entries = 1024 * 1024
 score_madds = 2 * 1024 * 1024 * 64
 cost_ratio = 4
-'''}, {"key": ("madds_counted_twice", "madds_used_d_v"), "where": ["q8:test_score_madds"]}),
+'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
     # --- issue 21, second round: kinds seen in the blind set and in public student code, each named
     # from what its output matches on the same input or what a second call shows --------------------
     "weights_scaled_after_softmax": (sdpa(FULL.replace(SCALE, "").replace(
@@ -710,7 +708,7 @@ cost_ratio = 1 / 4
 attn_entries = 1024 ** 2
 score_madds = attn_entries * 64 + attn_entries * 64     # Q K^T, then weights @ V
 cost_ratio = 4
-'''}, {"key": ("madds_counted_twice", "madds_used_d_v"), "where": ["q8:test_score_madds"]}),
+'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
     # a negative dim turned positive one axis too early, with a conditional expression
     "softmax_negative_axis_minus_one": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -886,12 +884,13 @@ attn_entries = 1024 * 1024 * 8
 score_madds = 1024 * 1024 * 64
 cost_ratio = 4
 '''}, {"key": "count_in_bytes", "where": ["q8"]}),
-    # naming11: another question's width in the count (Question 1's d_v = 128): also 2 T^2 d_k, named by width
+    # naming11: another question's width in the count (Question 1's d_v = 128): also 2 T^2 d_k, one key whose
+    # message gives every reading
     "cost_madds_with_d_v": ({"attn_entries": '''
 attn_entries = 1024 ** 2
 score_madds = 1024 ** 2 * 128
 cost_ratio = 4
-'''}, {"key": "madds_used_d_v", "where": ["q8:test_score_madds"]}),
+'''}, {"key": "madds_counted_twice", "where": ["q8:test_score_madds"]}),
     # naming11: an option written out with its letter first, the letter wrong
     "q7_answer_b_written_out": ({"q_trap_answer": 'q_trap_answer = "B) mask with the upper triangle"'},
                                 {"key": "upper_triangular_mask", "where": ["q7"]}),
@@ -905,4 +904,18 @@ cost_ratio = 4
                                       "    if mask is not None:\n        T = Q.shape[-2]\n"
                                       "        mask = mask[..., :T, :T]\n        scores"),
                             {"key": "mask_cropped_square", "where": Q5}),
+    # naming11: the batch folded into the rows in a shape the question asks (B x T_q = 40), from named sizes
+    "q1_out_shape_flattened_for_matmul": ({"weights_shape": '''
+B, T, d_v = 4, 10, 128
+weights_shape = (B, T, T)
+out_shape = (B * T, d_v)
+'''}, {"key": "batch_folded_into_rows", "where": ["q1:test_out_shape"]}),
+    # naming11: the variances measured on other tensors (a fresh draw of another shape), the scale right
+    "q2_variance_on_new_tensors": ({"raw_score_var": '''
+Qn, Kn = torch.randn(3, 50, 8), torch.randn(3, 50, 8)
+S = Qn @ Kn.transpose(-2, -1)
+raw_score_var = S.var().item()
+scaled_score_var = (S / math.sqrt(8)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_of_other_scores", "where": ["q2:test_score_variances"]}),
 }
