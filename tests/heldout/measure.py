@@ -791,9 +791,11 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure sdpa-from-scratch --set blind10 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
         # generic: "not the shape of the attention-weight matrix"; nothing says the batch folded into the queries
-        "q1_batch_folded_into_queries": (),
+        # now named by batch_folded_into_rows (naming11): (B x T_q, ...) with the batch axis gone, 40 = 4 x 10
+        "q1_batch_folded_into_queries": ("batch_folded_into_rows",),
         # generic: "raw_score_var is not the variance of the raw scores"; nothing says a fresh, larger sample
-        "q2_fresh_larger_sample": (),
+        # now named by variance_of_other_scores (naming11): both variances wrong, their ratio exactly d_k = 8
+        "q2_fresh_larger_sample": ("variance_of_other_scores",),
         # generic: values differ / NaN everywhere; nothing says the logits were divided by their std. One
         # keyless q5 message even says "filling masked scores with +inf instead of -inf", not this mistake
         "q3_logits_standardised": (),
