@@ -181,10 +181,11 @@ MISCONCEPTIONS = {
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",
-    "madds_counted_twice": "counting the multiply-adds of Q @ K.T twice: either a multiply and an add counted "
-                           "apart, or the T^2 d_v multiply-adds of weights @ V added to the T^2 d_k of the scores "
-                           "(the same number when d_v = d_k); score_madds asks for Q @ K.T only, each multiply-add "
-                           "once",
+    "madds_counted_twice": "a count of twice the multiply-adds of Q @ K.T, which the number alone cannot trace "
+                           "to one cause: a multiply and an add counted apart, the T^2 d_v multiply-adds of "
+                           "weights @ V added to the T^2 d_k of the scores (the same number when d_v = d_k), or "
+                           "Question 1's d_v = 128 written for this question's d_k = 64; score_madds asks for "
+                           "Q @ K.T only, each multiply-add once, with this question's d_k",
     "madds_counts_additions": "counting the additions of each dot product (d_k - 1 of them, or 2 d_k - 1 flops: "
                               "d_k multiplies and d_k - 1 adds) instead of its multiply-adds: a dot product of "
                               "length d_k is d_k multiply-adds, so Q K^T costs T^2 d_k",

@@ -9,7 +9,6 @@ name = "q8"
 register_misconceptions(__file__)
 
 T, D_K = 1024, 64
-Q1_D_V = ref.out_shape[-1]      # Question 1's V is (4, 10, 128): a width a student may carry over to this question
 # the question's counts written with MATLAB's ^, which Python reads as bitwise xor (below * in precedence)
 XOR = {"attn_entries": {T ^ 2}, "score_madds": {T ^ 2 * D_K, (T ^ 2) * D_K, T ^ 2 ^ D_K, T * T ^ D_K}}
 
@@ -61,8 +60,7 @@ def test_score_madds(score_madds):
         # T^2 d_v added (d_v = d_k), or Question 1's d_v = 128 written for d_k (naming11, blind10): the number
         # cannot tell them apart, so one key whose message gives all three
         raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T "
-                            f"(T^2 x {2 * D_K}): " + describe("madds_counted_twice") + f"; or {Q1_D_V}, Question "
-                            f"1's d_v, was used in place of this question's d_k = {D_K}")
+                            f"(T^2 x {2 * D_K}): " + describe("madds_counted_twice"))
     if got in (T * T * (D_K - 1), T * T * (2 * D_K - 1)):
         raise Misconception("madds_counts_additions", f"score_madds is {got}, T^2 x "
                             f"{got // (T * T)}: " + describe("madds_counts_additions"))
