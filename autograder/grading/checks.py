@@ -782,8 +782,7 @@ def _yardstick(reference: Callable[..., object], specs: InputSpecs, kwargs: dict
 
 def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
               kwargs: dict[str, Any], rng: torch.Generator, limit: float, what: str,
-              variants: Sequence[Callable[..., object]] = (),
-              matched: list[Callable[..., object]] | None = None) -> float:
+              variants: Sequence[Callable[..., object]], matched: list[Callable[..., object]]) -> float:
     """Student CPU time per call over the reference's, for inputs of `specs`. `matched`: the variant
     whose values verified the last timing (assert_vectorised's `verified_by`), updated here."""
     import time
@@ -821,7 +820,6 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
         except Exception:  # noqa: BLE001 - a reference that takes no leading axis: summed call by call
             stick.batched = False
     near = [False]                                        # near the limit: measured as before
-    matched = [] if matched is None else matched          # the variant whose values verified the last timing
 
     def timed(n: int) -> float:
         """Seconds per call of the student's function over n fresh calls, outputs checked."""
