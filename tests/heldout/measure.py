@@ -895,7 +895,54 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # blind11: written without the catalogue; not mapped yet
-BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind11 -v`: () where the grader named nothing
+    "scaled-attention": {
+        "q1_mm_div_d_k": ("divide_by_dk",),
+        # its own helper normalises over axis 0 (the queries of a 2-D score matrix): softmax_wrong_dim's mistake
+        "q1_normaliser_helper_over_queries": ("softmax_wrong_dim",),
+        # generic: "returns the same value for two different generators ... drawn from the generator"; no key
+        # (ignores_generator would be right) although the message does point at the generator
+        "q2_global_seed_not_generator": (),
+        "q4_logsumexp_probs_log_zero": ("entropy_nan_saturated",),
+        "q8_split_given_head_count": ("mha_split_by_head_count",),
+        # float64 softmax weights times a float32 V raises: dtype_changed says "mixed with the input's dtype a
+        # product raises", the same mistake and fix
+        "q1_softmax_dtype_float64": ("dtype_changed",),
+        "q1_keys_as_values": ("values_are_keys",),
+        "q4_table_raw_entropy_copied": ("table_field_copied",),
+        # sum(o @ W_O[:d_k]) == (sum of heads) @ W_O[:d_k]: the key's "added into one (T, d_k) block" is the
+        # same product, and its text ends with the fix (each head times its own rows of W_O); judged right
+        "q8_same_block_of_w_o": ("mha_heads_summed",),
+        "q5_answer_sqrt_by_index": ("variance_vs_std",),
+        "q6_answer_best_match_row": ("attention_as_argmax",),
+        "q7_answer_best_key_only": ("attention_as_argmax",),
+    },
+    # judged from `measure attention-pipeline --set blind11 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        "q02_einsum_over_d_k": ("divide_by_dk",),
+        "q04_arange_blocks_diagonal": ("mask_blocks_diagonal",),
+        # softmax over the queries via transpose/row-softmax/transpose: softmax_wrong_dim's mistake, another spelling
+        "q05_transposed_row_softmax": ("softmax_wrong_dim",),
+        "q10_change_of_base_log_zero": ("zero_log_zero_nan",),
+        # the key's float32-in-float16 example is the other direction; its text (not finfo(dtype).min) is this fix
+        "q04_float16_min_hard_coded": ("mask_not_dtype_min",),
+        # A * exp(M) after the softmax zeroes the blocked weights without renormalising: zero_after_softmax's text
+        "q05_exp_mask_multiplied": ("zero_after_softmax",),
+        # 1/T in every kept entry is every prefix sum divided by T
+        "q09_one_over_T_everywhere": ("prefix_average_divide_by_T",),
+        # generic: "the count is wrong (for d_v different from d_k) ... you give 763840"; no key says the widths
+        # were multiplied (d_model * d_k * d_v) instead of the matrices' sizes added
+        "q12_widths_multiplied": (),
+        "q13_returns_weights_then_output": ("results_reordered",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (1x12 and 7x12)"; nothing says q @ K for K @ q
+        # (nw_weights_on_columns is the [:, None] slip, not this one)
+        "q08_query_times_keys": (),
+        # "C".lower() is "c": softmax_scale_invariant's text is exactly the stated belief
+        "q03_answer_scale_invariant_upper": ("softmax_scale_invariant",),
+        "q14_answer_output_from_keys": ("cross_output_from_keys",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
