@@ -896,6 +896,30 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # blind11: written without the catalogue; not mapped yet
 BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind11 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q5_scale_split_over_q_and_k": ("divide_by_dk",),   # (Q / sqrt d_k)(K / sqrt d_k)^T is S / d_k
+        # generic: "gave inf or NaN: subtract each slice's max before exp" (no key); no_max_subtraction would be right
+        "q3_unshifted_logsumexp_by_hand": (),
+        "q5_where_keeps_blocked": ("inverted_mask",),
+        "q5_additive_bias_no_empty_fix": ("fully_masked_nan",),
+        # the messages start "your code raised RuntimeError", but fixed_axes names K.T on batched tensors itself
+        "q5_dot_T_on_batched": ("fixed_axes",),
+        "q5_double_never_cast_back": ("dtype_changed",),
+        "q1_shapes_as_lists": (),   # not caught: lists [4, 10, 10] keep full marks
+        # mis-named: variance_of_other_scores says other data (a new sample, other tensors); the code uses the
+        # example's Q, K but transposes the wrong operand (Q^T K, d_k x d_k). Its message ends "asks for Q @ K^T",
+        # yet the named mistake is not this one; weights_sized_by_features ("d_k x d_k, like Q^T K") is nearest
+        "q2_feature_gram_matrix": ("weights_sized_by_features",),
+        "q4_numpy_tril_returned": ("returns_numpy_not_tensor",),   # q4 and q6's stopped cell both say NumPy array
+        "q6_whole_matrix_normalised": ("softmax_global_sum",),
+        # "that choice reflects zeroing masked weights after the softmax": the belief the variant states
+        "q7_answer_a_from_dict": ("zero_after_softmax",),
+        "q8_ratio_true_division": (),   # not caught: the float 4.0 keeps full marks
+        # partly: cost_ratio 2 is cost_linear_in_T (right); score_madds = T d_k^2 is generic, no key says d_k squared
+        "q8_features_squared": ("cost_linear_in_T",),
+        "q5_inline_exp_no_shift": ("no_max_subtraction",),
+    },
     # judged from `measure scaled-attention --set blind11 -v`: () where the grader named nothing
     "scaled-attention": {
         "q1_mm_div_d_k": ("divide_by_dk",),
