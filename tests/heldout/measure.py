@@ -927,7 +927,8 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_normaliser_helper_over_queries": ("softmax_wrong_dim",),
         # generic: "returns the same value for two different generators ... drawn from the generator"; no key
         # (ignores_generator would be right) although the message does point at the generator
-        "q2_global_seed_not_generator": (),
+        # now named by ignores_generator: two generators left untouched by the call (naming12)
+        "q2_global_seed_not_generator": ("ignores_generator",),
         "q4_logsumexp_probs_log_zero": ("entropy_nan_saturated",),
         "q8_split_given_head_count": ("mha_split_by_head_count",),
         # float64 softmax weights times a float32 V raises: dtype_changed says "mixed with the input's dtype a
@@ -957,11 +958,13 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q09_one_over_T_everywhere": ("prefix_average_divide_by_T",),
         # generic: "the count is wrong (for d_v different from d_k) ... you give 763840"; no key says the widths
         # were multiplied (d_model * d_k * d_v) instead of the matrices' sizes added
-        "q12_widths_multiplied": (),
+        # now named by param_count_widths_arithmetic (naming12): the count equals d_model * d_k * d_v (+ W_O)
+        "q12_widths_multiplied": ("param_count_widths_arithmetic",),
         "q13_returns_weights_then_output": ("results_reordered",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x12 and 7x12)"; nothing says q @ K for K @ q
         # (nw_weights_on_columns is the [:, None] slip, not this one)
-        "q08_query_times_keys": (),
+        # now named by nw_operands_swapped (naming12): a square re-run (T = d_k = d_v) matches q @ K exactly
+        "q08_query_times_keys": ("nw_operands_swapped",),
         # "C".lower() is "c": softmax_scale_invariant's text is exactly the stated belief
         "q03_answer_scale_invariant_upper": ("softmax_scale_invariant",),
         "q14_answer_output_from_keys": ("cross_output_from_keys",),

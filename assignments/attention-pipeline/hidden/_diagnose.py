@@ -404,6 +404,28 @@ def square_crash(e: StudentCodeError, out: object, expected: torch.Tensor,
                          + describe(key) + _tail(e))
 
 
+def raise_if_operands_swapped(fn: Callable[..., object], e: StudentCodeError, q: torch.Tensor) -> None:
+    """A product crash in nadaraya_watson (q @ K for K @ q, V @ w for w @ V: the shapes line up only
+    when the matrix is square) re-run on square inputs (T = d_v = d_k, K and V redrawn, q kept), where
+    every swapped product runs; named only when that re-run matches exactly one swap and is not right."""
+    n = q.shape[-1]
+    g = torch.Generator().manual_seed(1)
+    K2, V2 = (torch.randn((n, n), generator=g, dtype=q.dtype) for _ in range(2))
+    try:
+        out = fn(q, K2, V2)
+    except StudentCodeError:
+        return
+    right = torch.exp(K2 @ q / math.sqrt(n))
+    rows = torch.exp(K2.T @ q / math.sqrt(n))       # q @ K (or K.T @ q): scored against K's columns
+    variants = {"nw_operands_swapped/query_keys": (rows[:, None] * V2).sum(0) / rows.sum(),
+                "nw_operands_swapped/values_weights": V2 @ right / right.sum(),
+                "nw_operands_swapped/both": V2 @ rows / rows.sum()}
+    named = square_crash(e, out, (right[:, None] * V2).sum(0) / right.sum(), variants, q.dtype,
+                         f"T = d_k = d_v = {n}")
+    if named is not None:
+        raise named from None
+
+
 # --- more wrong variants -----------------------------------------------------------------------------
 
 def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]:

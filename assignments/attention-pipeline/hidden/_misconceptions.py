@@ -132,6 +132,10 @@ MISCONCEPTIONS = {
                                   "not 1",
     "prefix_average_zero_based": "dividing row t by its 0-based index (0, 1, ...) instead of its length (1, 2, ...): "
                                  "the first row divides by 0",
+    "nw_operands_swapped": "swapping the operands of a product (q @ K or K.T @ q for K @ q, V @ w for w @ V): the "
+                           "shapes line up only when the matrix is square, and then q is scored against K's "
+                           "columns (or the weights meet V's columns); the scores are K @ q, one per key, and the "
+                           "row is w @ V",
     "nw_weights_on_columns": "multiplying the (T,) kernel weights by V (T, d_v) without [:, None]: they broadcast "
                              "along V's columns instead of its rows (a crash unless d_v = T, wrong values when it is)",
     "prefix_average_no_tril": "dividing a matrix of ones by the row length without keeping only its lower "
@@ -191,6 +195,10 @@ MISCONCEPTIONS = {
     "rank_above_min": "giving a bound above this S's rank (d_k, or the larger of rank Q and rank K): the rank of "
                       "a product is at most the smaller of its factors' ranks, rank(Q K^T) <= min(rank Q, rank K); "
                       "torch.linalg.matrix_rank counts it",
+    "param_count_widths_arithmetic": "combining the widths with the wrong arithmetic (multiplying them all, "
+                                     "d_model * d_k * d_v, or adding them): each matrix holds rows x columns entries "
+                                     "and the count adds the matrices' sizes, d_model * d_k + d_model * d_k + "
+                                     "d_model * d_v",
     "param_count_bias": "counting bias vectors; the lesson's projections have none",
     "param_count_no_wv": "forgetting W_V in the parameter count",
     "param_count_no_wk": "forgetting W_K in the parameter count",

@@ -42,6 +42,8 @@ def _call(fn, q, K, V):
     try:
         return call(fn, q, K, V, what="nadaraya_watson")
     except StudentCodeError as e:
+        if e.exc_type == "RuntimeError" and ("cannot be multiplied" in e.message or "size mismatch" in e.message):
+            D.raise_if_operands_swapped(fn, e, q)
         T, d_v = K.shape[0], V.shape[-1]
         said = f"The size of tensor a ({T}) must match the size of tensor b ({d_v})"
         if e.exc_type != "RuntimeError" or T == d_v or said not in e.message:

@@ -25,6 +25,16 @@ def _dims(rng):
     return d_model, d_k, d_v
 
 
+def _width_arithmetic(d_model, d_k, d_v):
+    """W_Q, W_K, W_V's count built from the wrong arithmetic of the widths (blind11: d_model * d_k * d_v):
+    the widths multiplied together, or each matrix's two widths added instead of multiplied."""
+    return {"widths multiplied (d_model * d_k * d_v)": d_model * d_k * d_v,
+            "widths multiplied (d_model * d_k * d_k * d_v)": d_model * d_k * d_k * d_v,
+            "each matrix's widths added (3 d_model + 2 d_k + d_v)": 3 * d_model + 2 * d_k + d_v,
+            "the widths added (d_model + 2 d_k + d_v)": d_model + 2 * d_k + d_v,
+            "the widths added (d_model + d_k + d_v)": d_model + d_k + d_v}
+
+
 def _check(got, d_model, d_k, d_v, with_output):
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
@@ -38,6 +48,10 @@ def _check(got, d_model, d_k, d_v, with_output):
         base = ref.qkv_param_count(d_model, d_k, d_v)
         for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
             more[f"param_count_wo_wrong_size/{a}x{b}"] = base + {"d_k": d_k, "d_v": d_v}[a] * {"d_k": d_k, "d_v": d_v}[b]
+    wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
+    for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
+        for tail, wo in wo_term.items():
+            more[f"param_count_widths_arithmetic/{form}{tail}"] = n + wo
     for n_heads in {d_model // d_k, d_model // d_v, -(-d_model // d_k)} - {0, 1}:  # one head's count times h
         qkv = ref.qkv_param_count(d_model, d_k, d_v)
         more[f"param_count_times_heads/{n_heads}"] = n_heads * qkv + (d_v * d_model if with_output else 0)
@@ -50,6 +64,9 @@ def _check(got, d_model, d_k, d_v, with_output):
         sizes = [k.split("/")[1] for k in more if key == "param_count_wo_wrong_size" and k.startswith(key + "/")
                  and more[k] == got]
         shape = f" (you count W_O as {sizes[0].replace('x', ' x ')})" if sizes else ""
+        forms = [k.split("/")[1] for k in more if k.startswith("param_count_widths_arithmetic/") and more[k] == got]
+        if key == "param_count_widths_arithmetic" and len(forms) == 1:   # which arithmetic, when only one gives it
+            shape = f" ({forms[0].replace('_wo_too', ', W_O as d_v + d_model')})"
         raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
     if with_output:   # where it goes wrong: the part without W_O, or W_O's own term
         base = ref.qkv_param_count(d_model, d_k, d_v)
