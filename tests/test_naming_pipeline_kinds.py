@@ -413,3 +413,39 @@ def test_blind10_kinds_are_apart_from_the_right_answer_and_each_other() -> None:
     Xn = torch.nn.functional.layer_norm(X, (7,))
     assert D.whole_key(tuple(Xn @ w for w in W3), wrong, tuple(X @ w for w in W3), torch.float64) \
         == "layer_norm_before_projection"
+
+
+def test_swapped_product_is_named_only_from_a_square_rerun_that_matches_it() -> None:
+    """naming12 (blind11 q08): q @ K for K @ q crashes unless T = d_k; the re-run on T = d_k = d_v names
+    it, and a crash whose square re-run is simply right (a shape check of its own) is not named."""
+    import math
+
+    from autograder.errors import StudentCodeError
+    D = _hidden("_diagnose")
+    q = torch.randn(12, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    e = StudentCodeError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (1x12 and 7x12)")
+
+    def swapped(q, K, V):
+        w = torch.exp(q @ K / math.sqrt(q.shape[0]))
+        return (w[:, None] * V).sum(0) / w.sum()
+
+    with pytest.raises(Misconception) as named:
+        D.raise_if_operands_swapped(TrustedProxy(swapped, "cpu"), e, q)
+    assert named.value.key == "nw_operands_swapped"
+    right = TrustedProxy(lambda q, K, V: torch.softmax(K @ q / math.sqrt(q.shape[0]), 0) @ V, "cpu")
+    D.raise_if_operands_swapped(right, e, q)
+
+
+def test_width_arithmetic_forms_are_apart_on_the_q12_widths() -> None:
+    """naming12 (blind11 q12): the wrong arithmetic of the widths is named only when its count is the
+    only catalogued one; on the widths q12 draws no two of its forms coincide."""
+    q12 = _hidden("q12")
+    rng = torch.Generator().manual_seed(0)
+    for _ in range(50):
+        d_model, d_k, d_v = q12._dims(rng)
+        forms = list(q12._width_arithmetic(d_model, d_k, d_v).values())
+        assert len(set(forms)) == len(forms)
+    with pytest.raises(Misconception) as named:
+        q12._check(384 * 64 * 80, 384, 64, 80, False)
+    assert named.value.key == "param_count_widths_arithmetic"
+    q12._check(384 * (2 * 64 + 80), 384, 64, 80, False)     # right: nothing said

@@ -651,6 +651,12 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "nw_wrong_denominator/max": (kappa[:, None] * V).sum(0) / kappa.max(),
         "nw_wrong_denominator/norm": (kappa[:, None] * V).sum(0) / kappa.norm(),
     }
+    # a product's operands swapped runs only on a square matrix (q08 names the crash from a square re-run)
+    if T == d_k:      # q @ K: q scored against K's columns
+        rows = torch.exp(K.mT @ q / math.sqrt(d_k))
+        out["nw_operands_swapped/query_keys"] = (rows[:, None] * V).sum(0) / rows.sum()
+    if T == d_v:      # V @ w for w @ V: the weights meet V's columns
+        out["nw_operands_swapped/values_weights"] = V @ kappa / kappa.sum()
     if T >= 2:   # one key and its value left out (K[:-1], V[:-1] or K[1:], V[1:]): an off-by-one in the range
         for end, keep in (("last", slice(None, -1)), ("first", slice(1, None))):
             k = kappa[keep]

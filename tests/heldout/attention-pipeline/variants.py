@@ -1209,3 +1209,40 @@ def project_qkv(X, W_Q, W_K, W_V):
     return A @ V, A
 '''), {"key": ("blocked_scores_zeroed", "no_causal_mask"), "where": ["q07", "q09"]}),
 })
+
+# naming12: other instances of blind11's two kinds (a product's operands swapped; a count from the wrong
+# arithmetic of the widths), and slips of the same exercises no set had
+WRONG.update({
+    # w @ V written V @ w: a crash unless d_v = T; the square re-run (T = d_k = d_v) matches it
+    "nw_values_times_weights": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.exp(K @ q / math.sqrt(q.shape[0]))
+    return V @ w / w.sum()
+'''), {"key": "nw_operands_swapped", "where": ["q08"]}),
+    # K.T @ q for K @ q: the same scores against K's columns as q @ K, through torch.mv's message
+    "nw_keys_transposed_times_query": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(torch.mv(K.T, q) / math.sqrt(len(q)), dim=0)
+    return w @ V
+'''), {"key": "nw_operands_swapped", "where": ["q08"]}),
+    # q @ K inside torch.matmul and a softmax: the blind11 slip written another way
+    "nw_matmul_query_keys": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    scores = torch.matmul(q.unsqueeze(0), K).squeeze(0) / q.shape[-1] ** 0.5
+    return torch.softmax(scores, dim=-1) @ V
+'''), {"key": "nw_operands_swapped", "where": ["q08"]}),
+    # each matrix's two widths added instead of multiplied
+    "count_widths_added": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = (d_model + d_k) + (d_model + d_k) + (d_model + d_v)
+    if with_output:
+        n += d_v + d_model
+    return n
+'''), {"key": "param_count_widths_arithmetic", "where": ["q12"]}),
+    # the widths multiplied, W_O added right
+    "count_widths_product_sum_wo": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    total = d_model * d_k * d_v
+    return total + d_v * d_model if with_output else total
+'''), {"key": "param_count_widths_arithmetic", "where": ["q12"]}),
+})
