@@ -748,3 +748,45 @@ def test_a_head_slice_one_column_short_is_named_from_a_narrower_w_o_with_where_i
     found = D.mha_crash(fn, crash.value, X, Ws, 3)
     assert found is not None and found.key == "mha_head_slice_short"
     assert ("h * d_k + 1" in str(found)) == (offset == 1)
+
+
+# --- the generator not used, or re-seeded (naming12) --------------------------------------------------------
+
+def _new_generator_inside(d_k, n, generator, scaled=False):
+    g = torch.Generator().manual_seed(5)
+    dots = (torch.randn(n, d_k, generator=g) * torch.randn(n, d_k, generator=g)).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+
+
+def _global_seed_inside(d_k, n, generator, scaled=False):
+    torch.manual_seed(0)
+    dots = (torch.randn(n, d_k) * torch.randn(n, d_k)).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+
+
+def _generator_reseeded(d_k, n, generator, scaled=False):
+    generator.manual_seed(3)
+    dots = (torch.randn(n, d_k, generator=generator) * torch.randn(n, d_k, generator=generator)).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+
+
+@pytest.mark.parametrize("fn", [_new_generator_inside, _global_seed_inside, _generator_reseeded])
+def test_an_unused_or_reseeded_generator_is_named_from_a_second_call(fn):
+    value = fn(12, 500, torch.Generator().manual_seed(1))
+    with pytest.raises(Misconception) as raised:
+        D.raise_if_generator_unused(fn, 12, 500, (1, 2), value, False)
+    assert raised.value.key == "ignores_generator"
+
+
+def test_a_constant_formula_is_not_named_as_an_unused_generator():
+    D.raise_if_generator_unused(lambda d_k, n, g, scaled=False: float(d_k), 12, 500, (1, 2), 12.0, False)
+
+
+def test_heads_through_their_diagonal_blocks_of_w_o_are_a_candidate_that_differs_from_the_right_output():
+    X = _r(5, 24, seed=4)
+    Ws = [_r(24, 24, seed=10 + i) / math.sqrt(24) for i in range(4)]
+    heads = D._mha_heads(X, *Ws[:3], 3)
+    blockwise = torch.cat([o @ Ws[3][h * 8:(h + 1) * 8, h * 8:(h + 1) * 8] for h, o in enumerate(heads)], dim=1)
+    got = D.output_block_variants(X, *Ws, 3)["mha_output_projection_per_head"]
+    assert torch.allclose(got, blockwise)
+    assert not torch.allclose(got, sa.multi_head_attention(X, *Ws, 3))

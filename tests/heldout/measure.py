@@ -927,7 +927,7 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_normaliser_helper_over_queries": ("softmax_wrong_dim",),
         # generic: "returns the same value for two different generators ... drawn from the generator"; no key
         # (ignores_generator would be right) although the message does point at the generator
-        # now named by ignores_generator: two generators left untouched by the call (naming12)
+        # now named by ignores_generator: the same value again on a second call with both generators (naming12)
         "q2_global_seed_not_generator": ("ignores_generator",),
         "q4_logsumexp_probs_log_zero": ("entropy_nan_saturated",),
         "q8_split_given_head_count": ("mha_split_by_head_count",),

@@ -400,7 +400,19 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """Each head projected through only its diagonal block of W_O (head h @ W_O[c, c], c its columns) and the
+    products concatenated: mha_output_projection_per_head (the mirror of mha_input_split_before_projection).
+    With n_heads >= 2 and a W_O whose off-diagonal blocks are not zero it differs from the right output."""
+    d_k = X.shape[-1] // n_heads
+    W = W_O.double()
+    heads = _mha_heads(X, W_Q, W_K, W_V, n_heads)
+    blocks = [o @ W[h * d_k:(h + 1) * d_k, h * d_k:(h + 1) * d_k] for h, o in enumerate(heads)]
+    return {"mha_output_projection_per_head": torch.cat(blocks, dim=-1)}
 
 
 def role_swap_variants(X, W_Q, W_K, W_V, W_O, n_heads):
@@ -499,6 +511,9 @@ def heads_through_w_o(got, X, Ws, n_heads):
         rest = [h for h in range(n_heads) if h not in blocks]
         if blocks and all(same(concat[:, h * d_k:(h + 1) * d_k], torch.zeros_like(merged)) for h in rest):
             where = "every block" if not rest else f"block(s) {blocks} (the others zero)"
+            if len(blocks) == 1 and how == "summed":   # sum(o_h @ W_O[rows of block b]) is this same product, to rounding
+                where += (f", the same product as every head multiplied by the same rows {blocks[0] * d_k} to "
+                          f"{(blocks[0] + 1) * d_k - 1} of W_O")
             return "mha_heads_summed", (f"read back through W_O, {where} of the merged heads is the {how} output "
                                         f"of the {n_heads} heads (columns h * d_k to (h + 1) * d_k, d_k = {d_k}): "
                                         + describe("mha_heads_summed"))
@@ -1413,3 +1428,32 @@ def head_slice_short(fn, e, said, X, Ws, n_heads, w):
     return Misconception("mha_head_slice_short", f"your code raised {e.exc_type}: {said}: {n_heads} heads of width "
                          f"{w} where d_k = {d_k}; given a W_O of {n_heads * w} rows it runs, and head h is the columns "
                          f"{where}: " + describe("mha_head_slice_short"))
+
+
+# --- the generator not used (issue 21, eighth round) ----------------------------------------------------
+
+def _closed_forms(d_k):
+    """Numbers a function that draws nothing returns (the formula itself): not an estimate from any draws."""
+    r = math.sqrt(d_k)
+    return (0.0, 1.0, float(d_k), r, 1.0 / d_k, 1.0 / r, 2.0 * d_k, float(d_k) ** 2)
+
+
+def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
+    """Two different generators gave the same value (the caller saw a == b): two more calls, on generators
+    seeded seeds[0] and seeds[1] again, give that same value once more, so the result does not depend on the
+    generator's seed: ignores_generator (the samples drawn from the global RNG seeded inside, a new
+    torch.Generator, numpy, or the generator re-seeded inside; the sandbox hands the function a copy of the
+    generator, so its state after the call cannot tell these apart, and the key's text names them all).
+    A value that is a closed form of d_k (no draws at all) is left to the caller."""
+    if any(abs(value - c) <= 1e-12 * max(1.0, abs(c)) for c in _closed_forms(d_k)):
+        return
+    try:
+        vals = [float(fn(d_k, n, torch.Generator().manual_seed(s), scaled=scaled)) for s in seeds]
+    except Exception:   # noqa: BLE001 - a second call is only evidence
+        return
+    if vals[0] != value or vals[1] != value:
+        return
+    flag = " with scaled=True" if scaled else ""
+    raise Misconception("ignores_generator", f"dot_product_variance(d_k={d_k}, ...){flag} gives {value:.6g} for "
+                        f"generators seeded {seeds[0]} and {seeds[1]}, and the same again on a second call: the result "
+                        "does not depend on the generator's seed: " + describe("ignores_generator"))

@@ -65,7 +65,9 @@ MISCONCEPTIONS = {
     "variance_of_products": "taking the variance of the products q_i k_i (about 1) instead of the variance "
                             "of their sum q.k (about d_k)",
     "scaled_flag_ignored": "returning the unscaled variance when scaled=True",
-    "ignores_generator": "not drawing the samples from the generator passed in",
+    "ignores_generator": "not drawing the samples from the generator passed in, as it is given (the global RNG, "
+                         "a new torch.Generator or numpy used instead, or the generator re-seeded inside): the "
+                         "caller's seed must decide the draws",
     "variance_after_scaling": "giving the variance of the scaled dot product (1) for the raw one: scaling by "
                               "1/sqrt(d_k) is what brings d_k down to 1",
     "variance_d_k_squared": "squaring d_k: the variances of the d_k independent products add up to d_k, they "
@@ -188,6 +190,10 @@ MISCONCEPTIONS = {
                              "heads overlap and most columns are never used",
     "mha_heads_concatenated_as_rows": "concatenating the head outputs along the rows (torch.cat's default "
                                       "dim=0, (n_heads * T, d_k)) instead of the columns (dim=-1, (T, d_model))",
+    "mha_output_projection_per_head": "projecting each head through only its own diagonal block of W_O (head h "
+                                      "times W_O[c, c], c its d_k columns) and concatenating the products: the "
+                                      "output projection mixes every head into every output column; multiply the "
+                                      "concatenated heads by the whole W_O",
     "mha_input_split_before_projection": "splitting the input X into column slices before projecting (each head "
                                          "multiplies its slice by its diagonal block of W_Q, W_K, W_V) instead of "
                                          "projecting all of X and then splitting Q, K, V into heads",

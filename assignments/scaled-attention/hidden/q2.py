@@ -113,6 +113,7 @@ def _two_estimates(fn, d_k, rng, **kwargs):
     """Two estimates from two different generators: both must be estimates, not a constant."""
     (a, sa), (b, sb) = _estimate(fn, d_k, rng, **kwargs), _estimate(fn, d_k, rng, **kwargs)
     if a == b:
+        D.raise_if_generator_unused(fn, d_k, N, (sa, sb), a, kwargs.get("scaled", False))
         raise AssertionError("dot_product_variance returns the same value for two different generators: "
                              "it should estimate the variance from random samples drawn from the generator")
     return (a, sa), (b, sb)

@@ -1214,3 +1214,58 @@ def softmax_entropy(logits):
                                                       "cols = slice(h * d_k, (h + 1) * d_k - 1)")),
                                  {"key": "mha_head_slice_short", "where": ["q8"]}),
 })
+
+
+# issue 21, eighth round (naming12): the generator argument unused, in its other forms
+WRONG.update({
+    # a new torch.Generator made inside (its default seed), the one passed in never read
+    "variance_fresh_generator": (variance('''
+    g = torch.Generator()
+    q = torch.randn(n_samples, d_k, generator=g)
+    k = torch.randn(n_samples, d_k, generator=g)
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "ignores_generator", "where": ["q2"]}),
+    # numpy's RNG with a fixed seed, float64 draws
+    "variance_numpy_rng": (variance('''
+    import numpy as np
+    rs = np.random.default_rng(42)
+    q = rs.standard_normal((n_samples, d_k))
+    k = rs.standard_normal((n_samples, d_k))
+    dots = (q * k).sum(axis=1)
+    if scaled:
+        dots = dots / np.sqrt(d_k)
+    return float(dots.var(ddof=1))
+'''), {"key": "ignores_generator", "where": ["q2"]}),
+    # the global RNG seeded from d_k "so that each size has its own stream"
+    "variance_global_seed_per_size": (variance('''
+    torch.manual_seed(d_k)
+    q, k = torch.randn(n_samples, d_k), torch.randn(n_samples, d_k)
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        dots = dots / d_k ** 0.5
+    return dots.var().item()
+'''), {"key": "ignores_generator", "where": ["q2"]}),
+    # the generator passed in re-seeded inside, then drawn from (the sandbox's copy of the generator cannot
+    # show it apart from one never used; the key's text names both)
+    "variance_generator_reseeded": (variance('''
+    generator.manual_seed(1234)
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "ignores_generator", "where": ["q2"]}),
+    # every head multiplied by the same (second) block of W_O's rows and the products added
+    "mha_every_head_second_block": (mha(MHA_LOOP.replace(
+        "return torch.cat(heads, dim=1) @ W_O",
+        "return sum(o @ W_O[d_k:2 * d_k] for o in heads)")), {"key": "mha_heads_summed", "where": ["q8"]}),
+    # a new kind: each head through only its diagonal block of W_O, the products concatenated
+    "mha_output_projection_blockwise": (mha(MHA_LOOP.replace(
+        "heads.append(out_h)", "heads.append(out_h @ W_O[cols, cols])").replace(
+        "return torch.cat(heads, dim=1) @ W_O", "return torch.cat(heads, dim=1)")),
+        {"key": "mha_output_projection_per_head", "where": ["q8"]}),
+})
