@@ -449,3 +449,21 @@ def test_width_arithmetic_forms_are_apart_on_the_q12_widths() -> None:
         q12._check(384 * 64 * 80, 384, 64, 80, False)
     assert named.value.key == "param_count_widths_arithmetic"
     q12._check(384 * (2 * 64 + 80), 384, 64, 80, False)     # right: nothing said
+
+
+def test_naming12_layout_kinds_match_only_their_own_output() -> None:
+    """naming12: Q @ K (K not transposed) on the square re-run q02 draws, and tril(diagonal=1) for the
+    prefix average on every T q09 draws, each match their own key and no other."""
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(4)
+    for n in (12, 16):
+        Q, K = (torch.randn(n, n, generator=g, dtype=torch.float64) for _ in range(2))
+        variants = {**ref.scores_variants(Q, K), **D.scores_variants(Q, K)}
+        got = checks.matching_variants(Q @ K / n ** 0.5, variants, torch.float64)
+        assert got == ["scores_keys_not_transposed"], (n, got)
+    for T in range(4, 10):
+        W = torch.ones(T, T, dtype=torch.float64).tril(1)
+        variants = {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}
+        got = checks.matching_variants(W / W.sum(-1, keepdim=True), variants, torch.float64)
+        assert got == ["causal_includes_next"], (T, got)

@@ -440,6 +440,8 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
     except RuntimeError:
         pass
+    if K.shape[-2] == d_k:   # Q @ K, K not transposed: runs only where T_k = d_k (a square re-run draws it)
+        out["scores_keys_not_transposed"] = Q @ K / math.sqrt(d_k)
     lengths = {d_k, Q.shape[-2], K.shape[-2]}
     for i, n in enumerate(Q.shape[:-2]):              # d_k taken from a batch axis (Q.shape[0] of 3-D Q)
         if n not in lengths and n > 1:
@@ -687,6 +689,9 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # where the count is clamped to 1)
         "prefix_average_excludes_self": W.tril(-1) / W.tril(-1).sum(dim=-1, keepdim=True),
         "prefix_average_excludes_self/guarded": W.tril(-1) / W.tril(-1).sum(dim=-1, keepdim=True).clamp(min=1),
+        # tril(diagonal=1): row t averages the tokens up to t + 1, the next one too (naming12)
+        "causal_includes_next": torch.ones(T, T, dtype=torch.float64).tril(1)
+        / torch.ones(T, T, dtype=torch.float64).tril(1).sum(dim=-1, keepdim=True),
     }
 
 

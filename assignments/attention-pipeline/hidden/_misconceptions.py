@@ -19,6 +19,9 @@ MISCONCEPTIONS = {
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
                           "of sqrt(d_k)",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
+    "scores_keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T (each query "
+                                  "against each key's row); Q @ K runs only when T = d_k, and then each query meets "
+                                  "K's columns",
     "weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
     "batched_input_unsupported": "code that works only for 2-D inputs (or one fixed number of dims): .T reverses "
                                  "every dimension of a batched tensor, transpose(0, 1) or torch.bmm fit one layout, "

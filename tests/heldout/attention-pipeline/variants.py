@@ -1245,4 +1245,14 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     total = d_model * d_k * d_v
     return total + d_v * d_model if with_output else total
 '''), {"key": "param_count_widths_arithmetic", "where": ["q12"]}),
+    # Q @ K without K's transpose: a crash unless T_k = d_k; the square re-run (Q, K both d_k x d_k) matches it
+    "scores_keys_not_transposed": (scores('''
+    return Q @ K / math.sqrt(Q.shape[-1])
+'''), {"key": "scores_keys_not_transposed", "where": ["q02"]}),
+    # the prefix average's triangle one diagonal too high: row t averages the next token too
+    "prefix_tril_diagonal_one": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones(T, T, dtype=torch.float64), diagonal=1)
+    return W / W.sum(dim=-1, keepdim=True)
+'''), {"key": "causal_includes_next", "where": ["q09:test_prefix_average_matrix"]}),
 })
