@@ -790,3 +790,20 @@ def test_heads_through_their_diagonal_blocks_of_w_o_are_a_candidate_that_differs
     got = D.output_block_variants(X, *Ws, 3)["mha_output_projection_per_head"]
     assert torch.allclose(got, blockwise)
     assert not torch.allclose(got, sa.multi_head_attention(X, *Ws, 3))
+
+
+def test_a_layer_norm_and_a_division_by_the_head_count_are_named_and_another_factor_is_only_said():
+    X = _r(5, 24, seed=4)
+    Ws = [_r(24, 24, seed=10 + i) / math.sqrt(24) for i in range(4)]
+    right = sa.multi_head_attention(X, *Ws, 3)
+    for got, key in ((F.layer_norm(right, (24,)), "mha_layer_norm_added"),
+                     (F.layer_norm(X + right, (24,)), "mha_layer_norm_added")):
+        with pytest.raises(Misconception) as raised:
+            D.raise_if_layer_norm(got, X, right)
+        assert raised.value.key == key
+    D.raise_if_layer_norm(right, X, right)
+    with pytest.raises(Misconception) as raised:
+        D.output_factor(right / 3, X, right, 3)
+    assert raised.value.key == "mha_output_divided_by_heads"
+    assert "0.5 times" in D.output_factor(right / 2, X, right, 3)
+    assert D.output_factor(right, X, right, 3) == ""

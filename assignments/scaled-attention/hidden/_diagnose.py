@@ -938,6 +938,39 @@ def raise_if_residual(got, X, Ws, expected) -> None:
                                 f"X (added {where} the output projection W_O): " + describe("mha_residual_added"))
 
 
+
+def raise_if_layer_norm(got, X, expected) -> None:
+    """mha_layer_norm_added: the output is F.layer_norm (no affine weights) of the right output, or of X plus
+    it, to the test's tolerance (a transformer block's residual and norm taken into the attention)."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(X.shape) or not got.is_floating_point():
+        return
+    right = expected.double()
+    shape = (X.shape[-1],)
+    for said, normed in (("the right output", right), ("X plus the right output", X.double() + right)):
+        if matching_variants(got.double(), {"ln": torch.nn.functional.layer_norm(normed, shape)}, X.dtype):
+            raise Misconception("mha_layer_norm_added", f"multi_head_attention(...) is the layer norm of {said}: "
+                                + describe("mha_layer_norm_added"))
+
+
+def output_factor(got, X, expected, n_heads) -> str:
+    """The whole output a constant c (not 1) times the right one: mha_output_divided_by_heads when c is
+    1/n_heads (d_k / d_model), else the text ' ; the whole output is c times the right one' for the generic
+    message ('' when it is not a constant multiple)."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or not got.is_floating_point():
+        return ""
+    g, e = got.double(), expected.double()
+    norm = float((e * e).sum())
+    if norm == 0 or not bool(torch.isfinite(g).all()):
+        return ""
+    c = float((g * e).sum()) / norm
+    if abs(c - 1) < 1e-3 or not matching_variants(g, {"scaled": c * e}, X.dtype):
+        return ""
+    if abs(c * n_heads - 1) < (1e-9 if X.dtype == torch.float64 else 1e-4):
+        raise Misconception("mha_output_divided_by_heads", f"multi_head_attention(...) is the right output divided "
+                            f"by n_heads = {n_heads}: " + describe("mha_output_divided_by_heads"))
+    return f"; the whole output is {c:.6g} times the right one (a constant factor)"
+
+
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
 
 

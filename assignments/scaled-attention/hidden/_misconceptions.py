@@ -190,6 +190,12 @@ MISCONCEPTIONS = {
                              "heads overlap and most columns are never used",
     "mha_heads_concatenated_as_rows": "concatenating the head outputs along the rows (torch.cat's default "
                                       "dim=0, (n_heads * T, d_k)) instead of the columns (dim=-1, (T, d_model))",
+    "mha_layer_norm_added": "normalising the output with a layer norm (F.layer_norm, with or without the input X "
+                            "added first): that is the transformer block's step after attention, not part of "
+                            "multi_head_attention; return the concatenated heads times W_O as they are",
+    "mha_output_divided_by_heads": "dividing the output by the number of heads (averaging where the heads are "
+                                   "concatenated): concatenation keeps each head's full size, and W_O's rows "
+                                   "already weigh the heads",
     "mha_output_projection_per_head": "projecting each head through only its own diagonal block of W_O (head h "
                                       "times W_O[c, c], c its d_k columns) and concatenating the products: the "
                                       "output projection mixes every head into every output column; multiply the "

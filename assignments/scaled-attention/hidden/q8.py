@@ -62,6 +62,10 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
             raise
         except AssertionError as failure:
             D.raise_if_residual(got, X, Ws, expected)
+            D.raise_if_layer_norm(got, X, expected)
+            factor = D.output_factor(got, X, expected, n_heads)
+            if factor:
+                raise AssertionError(f"{failure}{factor}") from None
             key, said = D.heads_through_w_o(got, X, Ws, n_heads)
             if key is not None:
                 raise Misconception(key, f"multi_head_attention(...) is wrong: {said}") from None

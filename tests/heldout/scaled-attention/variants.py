@@ -1268,4 +1268,12 @@ WRONG.update({
         "heads.append(out_h)", "heads.append(out_h @ W_O[cols, cols])").replace(
         "return torch.cat(heads, dim=1) @ W_O", "return torch.cat(heads, dim=1)")),
         {"key": "mha_output_projection_per_head", "where": ["q8"]}),
+    # a new kind: the concatenated heads "averaged" by dividing by their count
+    "mha_concat_divided_by_head_count": (mha(MHA_LOOP.replace(
+        "return torch.cat(heads, dim=1) @ W_O", "return (torch.cat(heads, dim=1) / n_heads) @ W_O")),
+        {"key": "mha_output_divided_by_heads", "where": ["q8"]}),
+    # a new kind: the transformer block's residual and layer norm taken into the attention
+    "mha_residual_layer_norm": (mha(MHA_LOOP.replace(
+        "return torch.cat(heads, dim=1) @ W_O", "return F.layer_norm(X + torch.cat(heads, dim=1) @ W_O, (d_model,))")),
+        {"key": "mha_layer_norm_added", "where": ["q8"]}),
 })
