@@ -687,3 +687,35 @@ def test_q1_batch_folded_into_rows(weights, out, key) -> None:
 ])
 def test_q2_variances_of_other_scores(raw, scaled, key) -> None:
     assert _key(lambda: _test("q2", "test_score_variances")(raw, scaled)) == key
+
+
+# naming12: the wrong operand transposed (Q^T K: d_k x d_k, summed over the tokens) on the example's own tensors
+def test_q2_wrong_operand_transposed() -> None:
+    Q, K, _ = ref._batched_example()
+    S = Q.transpose(-2, -1) @ K
+    raw, scaled = float(S.var()), float((S / 8 ** 0.5).var())
+    assert _key(lambda: _test("q2", "test_score_variances")(raw, scaled)) == "weights_sized_by_features"
+
+
+# naming12: T d_k^2 (= T^2 x 4 here, T = 16 d_k): named unless attn_entries is the float32 bytes
+@pytest.mark.parametrize("entries, key", [(None, "madds_features_squared"), (1024 * 1024, "madds_features_squared"),
+                                          (4 * 1024 * 1024, "")])
+def test_q8_madds_width_squared(entries, key) -> None:
+    assert _key(lambda: _test("q8", "test_score_madds")(1024 * 64 * 64, entries)) == key
+
+
+def _log_domain_unshifted(x, dim=-1):
+    return torch.exp(x - torch.log(torch.exp(x).sum(dim=dim, keepdim=True)))
+
+
+def _nan_to_num_unshifted(x, dim=-1):
+    e = torch.exp(x)
+    return torch.nan_to_num(e / e.sum(dim=dim, keepdim=True))
+
+
+# naming12: an unshifted softmax whose overflowing row comes out 0 (log domain, or NaN turned into 0): the
+# probe's row of 100, 99, 10 gets weights of exactly 0; no right softmax, nor another shift, gives that
+@pytest.mark.parametrize("fn, named", [(_log_domain_unshifted, True), (_nan_to_num_unshifted, True),
+                                       (ref.stable_softmax, False), (ref.softmax_no_max_subtraction, False)])
+def test_overflow_zeroes_weights(fn, named) -> None:
+    assert diag.overflow_zeroes_weights(fn(ref.SOFTMAX_PROBE.clone(), dim=-1)) is named

@@ -900,24 +900,26 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         "q5_scale_split_over_q_and_k": ("divide_by_dk",),   # (Q / sqrt d_k)(K / sqrt d_k)^T is S / d_k
         # generic: "gave inf or NaN: subtract each slice's max before exp" (no key); no_max_subtraction would be right
-        "q3_unshifted_logsumexp_by_hand": (),
+        "q3_unshifted_logsumexp_by_hand": ("no_max_subtraction",),   # now named by no_max_subtraction from a probe whose overflowing row gets weights 0 (naming12)
         "q5_where_keeps_blocked": ("inverted_mask",),
         "q5_additive_bias_no_empty_fix": ("fully_masked_nan",),
         # the messages start "your code raised RuntimeError", but fixed_axes names K.T on batched tensors itself
         "q5_dot_T_on_batched": ("fixed_axes",),
         "q5_double_never_cast_back": ("dtype_changed",),
         "q1_shapes_as_lists": (),   # not caught: lists [4, 10, 10] keep full marks
+        # naming12: kept uncharged: the values are right, a TA accepts a list for "a tuple" (expect_shape does)
         # mis-named: variance_of_other_scores says other data (a new sample, other tensors); the code uses the
         # example's Q, K but transposes the wrong operand (Q^T K, d_k x d_k). Its message ends "asks for Q @ K^T",
         # yet the named mistake is not this one; weights_sized_by_features ("d_k x d_k, like Q^T K") is nearest
-        "q2_feature_gram_matrix": ("weights_sized_by_features",),
+        "q2_feature_gram_matrix": ("weights_sized_by_features",),   # now named by weights_sized_by_features: var(Q^T K) of the example's own tensors (naming12)
         "q4_numpy_tril_returned": ("returns_numpy_not_tensor",),   # q4 and q6's stopped cell both say NumPy array
         "q6_whole_matrix_normalised": ("softmax_global_sum",),
         # "that choice reflects zeroing masked weights after the softmax": the belief the variant states
         "q7_answer_a_from_dict": ("zero_after_softmax",),
         "q8_ratio_true_division": (),   # not caught: the float 4.0 keeps full marks
+        # naming12: kept uncharged: 4.0 is the right number; a TA accepts it for "a Python int" (expect_int does)
         # partly: cost_ratio 2 is cost_linear_in_T (right); score_madds = T d_k^2 is generic, no key says d_k squared
-        "q8_features_squared": ("cost_linear_in_T",),
+        "q8_features_squared": ("cost_linear_in_T", "madds_features_squared"),   # score_madds now named by madds_features_squared (naming12)
         "q5_inline_exp_no_shift": ("no_max_subtraction",),
     },
     # judged from `measure scaled-attention --set blind11 -v`: () where the grader named nothing

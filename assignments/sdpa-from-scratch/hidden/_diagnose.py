@@ -836,6 +836,18 @@ def softmax_shift(fn):
     return global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
 
 
+def overflow_zeroes_weights(out):
+    """A softmax with no max shift written in the log domain, exp(x - log(sum(exp(x)))) (or an unshifted one
+    whose NaN is turned into 0), on reference.SOFTMAX_PROBE (float32 logits 100, 99, 10 and their negatives):
+    exp(100) overflows float32, so the first row's weights are all exactly 0 (x - inf), and the second row
+    is right. No right softmax gives a row of zeros, and no other known shift does (naming12, blind11)."""
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3) or not out.dtype.is_floating_point:
+        return False
+    want = ref.stable_softmax(ref.SOFTMAX_PROBE[1:].double(), dim=-1)[0]
+    return (bool((out[0] == 0).all()) and bool(torch.isfinite(out[1]).all())
+            and bool(torch.allclose(out[1].double(), want, atol=1e-5)))
+
+
 # A shift finite on SOFTMAX_PROBE need not be the max: each slice's mean keeps both rows in range. Two
 # float64 rows tell it (issue 21, naming7): 0, -1, -inf (the max 0 is finite, so the right softmax is
 # finite; the mean is -inf, so x - mean is NaN or +inf and the slice NaN), and 1000, 0, 0, 0 (max - mean
@@ -1074,6 +1086,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
             if shift:
                 raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
                                     f"mask, and so do probes of its softmax: it matches {describe(shift)}")
+            name_unshifted_log_form(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             name_clamped_sdpa(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
                                  "subtract each row's max before exp, and keep every step in range")
@@ -1100,11 +1113,23 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         if key == "scale_by_T":
             name_d_k_from_a_leading_axis(fn, Q, K, V, mask, "the float16 output with large scores")
         raise Misconception(key, "the float16 output with large scores is wrong: it matches " + describe(key))
+    name_unshifted_log_form(fn, "the float16 output with large scores is wrong")
     name_from_mask_probes(fn, "the float16 output with large scores is wrong")
     name_in_float64(fn, Q, K, V, mask, "the float16 output with large scores is wrong", q_scale=1 / 9)
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     name_clamped_sdpa(fn, "the float16 output with large scores is wrong")
     raise AssertionError("the float16 output with large scores does not match the correct result")
+
+
+def name_unshifted_log_form(fn, what):
+    """Scores through a softmax with no max shift in the log domain: d_k = 1, the keys are the logits of
+    SOFTMAX_PROBE and V = I, so the output is the weights (overflow_zeroes_weights)."""
+    # with no mask, then with a mask allowing every key (a softmax written only in the masked branch)
+    if any(overflow_zeroes_weights(second_call(fn, *ref.SOFTMAX_PROBE_QKV, mask=m))
+           for m in (None, torch.ones(2, 3, dtype=torch.bool))):
+        raise Misconception("no_max_subtraction", f"{what}; a probe with scores 100, 99, 10 gives that query "
+                            "weights of exactly 0 (exp(100) overflows, and x - log(inf) is -inf): it matches "
+                            + describe("no_max_subtraction"))
 
 
 def name_missing_gradient(grads, what):
@@ -1350,6 +1375,10 @@ def score_statistics(divisor=1.0):
         "keys_are_queries": [float((t @ t.transpose(-2, -1) / divisor).var()) for t in (Q, K)],
         # a kind: the theory's value written where a measurement is asked (d_k, 1 after the scale)
         "theoretical_variance": [Q.shape[-1] / divisor ** 2],
+        # a kind: the wrong operand transposed (Q^T K or K^T Q, the same entries transposed; Q^T Q, K^T K):
+        # a d_k x d_k matrix summed over the tokens where the (T_q, T_k) scores Q K^T are asked (naming12)
+        "weights_sized_by_features": [float((a.transpose(-2, -1) @ b / divisor).var()) for a, b in ((Q, K), (Q, Q),
+                                                                                                   (K, K))],
     }
 
 

@@ -177,6 +177,9 @@ MISCONCEPTIONS = {
                          "pair, T^2; d_k enters the cost of each score, not the number of weights",
     "entries_of_Q": "counting the entries of Q or K (T x d_k) instead of the T x T weight matrix: one weight per "
                     "(query, key) pair",
+    "madds_features_squared": "counting T d_k^2 multiply-adds (the head width squared, as for a d_k x d_k product "
+                              "per token) instead of T^2 d_k: each of the T x T scores is one dot product of "
+                              "length d_k",
     "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "

@@ -53,8 +53,14 @@ def test_attn_entries(attn_entries):
 
 
 @test_case(points=1, hidden=True)
-def test_score_madds(score_madds):
+def test_score_madds(score_madds, attn_entries=None):
     got = expect_int(score_madds, "score_madds")
+    # T d_k^2 = 2^22 is also T^2 x 4 (T = 16 d_k), the float32 bytes of the weights: named only when
+    # attn_entries is not itself counted in bytes (a count in bytes would be that answer's mistake)
+    bytes_reading = type(attn_entries) in (int, float) and attn_entries == 4 * ref.attn_entries
+    if got == T * D_K * D_K and not bytes_reading:
+        raise Misconception("madds_features_squared", f"score_madds is {got} = T x d_k^2 = {T} x {D_K}^2: "
+                            + describe("madds_features_squared"))
     if got == 2 * ref.score_madds:
         # three readings give 2 T^2 d_k = T^2 x 128 here: a multiply and an add counted apart, weights @ V's
         # T^2 d_v added (d_v = d_k), or Question 1's d_v = 128 written for d_k (naming11, blind10): the number

@@ -918,4 +918,40 @@ raw_score_var = S.var().item()
 scaled_score_var = (S / math.sqrt(8)).var().item()
 scale_divisor = math.sqrt(64)
 '''}, {"key": "variance_of_other_scores", "where": ["q2:test_score_variances"]}),
+    # naming12: the wrong operand transposed (K^T Q, d_k x d_k), the example's own tensors
+    "q2_keys_transposed_first": ({"raw_score_var": '''
+raw_scores = K.transpose(1, 2) @ Q
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(8)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "weights_sized_by_features", "where": ["q2:test_score_variances"]}),
+    # naming12: the same (Q^T K) written with einsum, summing over the tokens
+    "q2_einsum_sums_tokens": ({"raw_score_var": '''
+S = torch.einsum("btd,bte->bde", Q, K)
+raw_score_var = S.var().item()
+scaled_score_var = (S / 8 ** 0.5).var().item()
+scale_divisor = 64 ** 0.5
+'''}, {"key": "weights_sized_by_features", "where": ["q2:test_score_variances"]}),
+    # naming12: an unshifted softmax in the log domain, with tensor methods
+    "softmax_log_domain_methods": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    return (x - x.exp().sum(dim=dim, keepdim=True).log()).exp()
+'''}, {"key": "no_max_subtraction", "where": ["q3", "q5"]}),
+    # naming12: an unshifted softmax whose inf/NaN is turned into 0: float16 rows in the thousands are all 0
+    "softmax_unshifted_nan_to_num": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x)
+    return torch.nan_to_num(e / e.sum(dim=dim, keepdim=True))
+'''}, {"key": "no_max_subtraction", "where": ["q3", "q5"]}),
+    # naming12: the log-domain unshifted softmax inline in scaled_dot_product_attention
+    "sdpa_inline_log_domain_softmax": (full_with("weights = stable_softmax(scores, dim=-1)\n        has_key",
+                                                 "weights = torch.exp(scores - torch.log(torch.exp(scores).sum("
+                                                 "-1, keepdim=True)))\n        has_key"),
+                                       {"key": "no_max_subtraction", "where": Q5}),
+    # naming12: the head width squared in the count of multiply-adds
+    "cost_madds_width_squared": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 1024 * 64 ** 2
+cost_ratio = 4
+'''}, {"key": "madds_features_squared", "where": ["q8:test_score_madds"]}),
 }
