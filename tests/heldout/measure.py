@@ -562,7 +562,7 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "out3 is not correct in row(s) [0, 1]"; now named by output_from_causal_weights (naming8)
         "q6_output_from_causal_weights": ("output_from_causal_weights",),
         # cost_ratio = 2 is cost_linear_in_T (right); score_madds = T d_k^2 only "is not the number of madds"
-        "q8_projection_cost": ("cost_linear_in_T",),
+        "q8_projection_cost": ("cost_linear_in_T", "madds_features_squared"),   # score_madds now named by madds_features_squared (naming12)
     },
     # judged from `measure attention-pipeline --set blind7 -v`: () where the grader named nothing
     "attention-pipeline": {
