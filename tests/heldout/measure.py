@@ -974,7 +974,56 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # written blind (twelfth set); to be judged from its own -v output
-BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind12 -v`: () where the grader named nothing
+    "scaled-attention": {
+        "q1_einsum_over_d_k": ("divide_by_dk",),
+        # softmax over dim=ndim-2 is the query axis of the 2-D scores: softmax_wrong_dim's mistake
+        "q1_softmax_axis_from_rank": ("softmax_wrong_dim",),
+        # in-place normal_() on the global RNG: the key's text names the global RNG
+        "q2_normal_inplace_no_generator": ("ignores_generator",),
+        "q4_log_neg_of_zero": ("entropy_nan_saturated",),
+        # not caught: exp without the row max keeps full marks (no probe overflows exp here)
+        "q1_unshifted_exp_softmax": (),
+        # not caught: q1 asks for 2-D inputs, where transpose(0, 1) is right; only batched input shows it
+        "q1_transpose_0_1_batched": (),
+        "q2_variance_divided_by_sqrt": ("variance_scaled_by_sqrt",),
+        # generic: "does not match the correct result in 240 of 240 entries"; nothing says W_Q reused for K, V
+        "q8_one_projection_for_qkv": (),
+        "q8_w_o_diagonal_blocks": ("mha_output_projection_per_head",),
+        # the clamp guards log(0) correctly; what is wrong is only the dropped minus sign
+        "q4_sign_lost_with_clamp": ("entropy_sign",),
+        "q4_table_key_drawn_before_query": ("keys_drawn_first",),
+        # lower-case "b" is read as B: variance_vs_std's text is the stated belief
+        "q5_answer_b_lower": ("variance_vs_std",),
+        "q6_answer_itself": ("self_attention_identity",),
+        "q7_answer_sorted": ("attention_needs_sorted_keys",),
+    },
+    "attention-pipeline": {
+        # (Q @ K.mT) * (1.0 / d_k) is the scores divided by d_k: divide_by_dk's text, another spelling
+        "q02_reciprocal_d_k_factor": ("divide_by_dk",),
+        "q04_full_triu_diagonal_zero": ("mask_blocks_diagonal",),
+        "q05_softmax_dim_minus_two": ("softmax_wrong_dim",),
+        "q10_log2_method_of_zero": ("zero_log_zero_nan",),
+        # generic: "raised ValueError: too many values to unpack" / "Q has shape (2, 3, 6, 10), expected
+        # (2, 3, 6, 12)"; no key says the fused projection was split at d_model instead of d_k, d_k, d_v
+        "q01_fused_split_at_d_model": (),
+        # P / P.sum(dim=0) of the lower triangle: the key's text names W.sum(dim=0) of it, this very slip
+        "q09_normalised_by_column_sums": ("prefix_average_count_wrong_axis",),
+        # softmax(K @ q) without 1/sqrt(d_k): no_scale ("not scaling the scores at all") is the fix
+        "q08_unscaled_functional_kernel": ("no_scale",),
+        "q12_output_square_d_model": ("param_count_wo_square",),
+        # two of three tests raise (T != T'), but their messages name the key with the square re-run that matches
+        "q13_output_from_transposed_weights": ("output_uses_weights_transposed",),
+        "q11_rank_min_of_tokens": ("rank_bounded_by_T",),
+        # a) "the rows of A stop summing to 1": mask_breaks_normalisation's text is the stated belief
+        "q06_answer_rows_stop_summing": ("mask_breaks_normalisation",),
+        # "C" (T = T', a square S, whatever the sequences) is tying the causal mask to a square score matrix;
+        # the key's fix (one shared time axis) is answer d
+        "q15_answer_equal_lengths_upper": ("causal_needs_square",),
+        "q16_answer_cubic": ("cost_cubic_in_T",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
