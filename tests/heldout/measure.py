@@ -975,6 +975,30 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (twelfth set); to be judged from its own -v output
 BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind12 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q5_swapaxes_size_over_d_k": ("divide_by_dk",),
+        "q5_mask_eq_one_filled": ("inverted_mask",),   # mask == 1 filled with -inf: True read as blocked
+        "q3_div_helper_no_shift": ("no_max_subtraction",),
+        "q5_clone_fill_no_empty_fix": ("fully_masked_nan",),
+        # triu(ones(T_q, T_k)).T is tril of (T_k, T_q): the key's text names this very form
+        "q4_triu_transposed_rectangular": ("causal_sizes_swapped",),
+        # generic: "does not match the correct result in 105 of 105 entries"; the default dim=0 on the 3-D
+        # input is softmax_over_batch_axis's mistake, which was not named
+        "q3_default_dim_zero": (),
+        # raw: "shape '[3, 7, 16]' is invalid for input of size 210"; shape_of_an_input would be right, unnamed
+        "q5_output_viewed_as_q": (),
+        "q5_float32_min_fill": ("fill_overflows_half",),
+        # generic: "not the shape of the attention-weight matrix"; no key says the batch axis was repeated
+        "q1_shapes_concatenated": (),
+        # not caught: the notebook asks for a Python float (its public test asserts it); 0-d tensors keep 35/35
+        "q2_variances_left_as_tensors": (),
+        "q6_trace_scaled_by_sqrt_d_v": ("scale_by_d_v",),
+        # "b" read as B: "the mask is the wrong way round, keep the upper triangle", upper_triangular_mask's belief
+        "q7_answer_b_lower": ("upper_triangular_mask",),
+        # generic: "not the number of multiply-adds of Q @ K.T"; T^2 d_k^2 is not madds_features_squared's T d_k^2
+        "q8_madds_as_product_of_sizes": (),
+    },
     # judged from `measure scaled-attention --set blind12 -v`: () where the grader named nothing
     "scaled-attention": {
         "q1_einsum_over_d_k": ("divide_by_dk",),
