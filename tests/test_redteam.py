@@ -1,12 +1,13 @@
 """Red team: every hostile submission gains nothing, leaks nothing, writes nothing outside its
-scratch dir, leaves no process behind, and the grader finishes; also all of them in one batch."""
+scratch dir, leaves no process behind, and the grader finishes and still grades; also all of them in
+one batch per isolation level. (The `autograder grade` command itself meets hostile notebooks in
+tests/test_hostile_examples.py, tests/test_trusted_imports.py and tests/test_cli.py.)"""
 from __future__ import annotations
 
 import ctypes
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -100,27 +101,68 @@ def stray_processes(settle_s: float = 5.0) -> list[str]:
         time.sleep(0.1)
 
 
+@pytest.fixture(scope="module")
+def warm_grader():
+    """One grader for every hostile case, at the strongest level here (what `autograder grade` picks), started
+    with a secret in its environment: each case is one more submission to a grader that has already graded
+    the cases before it, as in a batch, so a case that breaks the grader or leaves something in the sandbox
+    shows on itself or on the cases after it (the last test grades a good submission with it). One zygote
+    for all: a fresh `autograder grade` per case cost two `import torch` (about 4 s of CPU) each."""
+    from autograder.config import find_course
+    from autograder.grading.grader import Grader
+    os.environ[SECRET_ENV] = SECRET_VALUE   # before the zygote starts: it is the environment it must not pass on
+    with Grader(find_course(COURSE)) as grader:
+        # the zygote starts on the first grade: a good one, so that it is running (and counted as there
+        # before) when the first case's processes are taken
+        good = COURSE.parent / "submissions" / "good.ipynb"
+        assert grader.grade(good, "toy").score == 4
+        yield grader
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_hostile_submission_gains_nothing(case: Case, tmp_path: Path) -> None:
+def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Path) -> None:
+    """Graded as `autograder grade --results` grades it (the same calls): 0 points, no secret in the
+    results.json or the terminal's text, nothing written outside its scratch dir, and no process of its
+    own left once its grade has returned (the warm zygote was there before it)."""
+    import io
+
+    from rich.console import Console
+
+    from autograder.course.outputs import print_table, write_results
     _BEFORE.clear()
     _BEFORE.update(sandbox_processes())
     escape = tmp_path / "escaped.txt"
     sub = write_case(case, tmp_path, escape)
     results = tmp_path / "results.json"
-    env = dict(os.environ, AUTOGRADER_COURSE=str(COURSE), **{SECRET_ENV: SECRET_VALUE})
-    proc = subprocess.run([sys.executable, "-m", "autograder.cli", "grade", str(sub), "-a", "toy",
-                           "--results", str(results)], capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    data = json.loads(results.read_text())
-    assert data["score"] == 0, f"{case.name} gained points: {data['score']}"
-    blob = results.read_text() + proc.stdout + proc.stderr
-    for marker in MARKERS:
-        assert marker not in blob, f"{case.name} leaked {marker}"
-    assert not escape.exists(), f"{case.name} wrote outside its scratch dir"
-    assert not (COURSE / "pwned.txt").exists()
+    result = warm_grader.grade(sub, "toy")
+    write_results(result, warm_grader.course.config.visibility, results)
+    terminal = io.StringIO()
+    print_table(result, Console(file=terminal, width=160, highlight=False, emoji=False), all_tests=True)
     left = stray_processes()
-    assert not left, f"{case.name} left processes behind: {left}"
+    try:
+        data = json.loads(results.read_text())
+        assert data["score"] == 0, f"{case.name} gained points: {data['score']}"
+        blob = results.read_text() + terminal.getvalue()
+        for marker in MARKERS:
+            assert marker not in blob, f"{case.name} leaked {marker}"
+        assert not escape.exists(), f"{case.name} wrote outside its scratch dir"
+        assert not (COURSE / "pwned.txt").exists()
+        assert not left, f"{case.name} left processes behind: {left}"
+    finally:
+        for s in left:  # never leave a leak running for the next case
+            try:
+                os.kill(int(s.split()[0]), 9)
+            except OSError:
+                pass
+
+
+def test_the_grader_that_took_every_hostile_case_still_grades(warm_grader, tmp_path: Path) -> None:
+    """After all of the cases above (run before this one on the same module-scoped grader), a good
+    submission still gets full marks from it."""
+    good = tmp_path / "good.ipynb"
+    good.write_bytes((COURSE.parent / "submissions" / "good.ipynb").read_bytes())
+    result = warm_grader.grade(good, "toy")
+    assert result.status == "graded" and result.score == result.max_score == 4, [t.message for t in result.tests]
 
 
 @pytest.mark.parametrize("level", ["bwrap", "fallback", "container"])
