@@ -84,20 +84,26 @@ def ppid_of(pid):
         return None
 
 def siblings():
-    """Other workers forked by my zygote: my classmates."""
-    if ZYG <= 0:
-        return []
+    """Other workers forked by my zygote: my classmates. In a pid namespace of my own (no parent to
+    see), any process I can see that is neither me, my child nor the namespace's init."""
     out = []
     try:
         names = os.listdir('/proc')
     except OSError:
         return out
     for d in names:
-        if d.isdigit() and int(d) != ME and ppid_of(int(d)) == ZYG:
+        if not d.isdigit() or int(d) == ME:
+            continue
+        parent = ppid_of(int(d))
+        if (parent == ZYG) if ZYG > 0 else (int(d) != 1 and parent not in (None, ME)):
             out.append(int(d))
     return out
 
 def wait_siblings(timeout=4.0, exclude=()):
+    if ZYG <= 0:
+        # a namespace of my own: a classmate forked later starts in a namespace of its own too, so none
+        # can appear here; waiting for one only cost every attacker its 4 s
+        return [p for p in siblings() if p not in exclude]
     t0 = time.time()
     while time.time() - t0 < timeout:
         s = [p for p in siblings() if p not in exclude]
