@@ -985,14 +985,17 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_triu_transposed_rectangular": ("causal_sizes_swapped",),
         # generic: "does not match the correct result in 105 of 105 entries"; the default dim=0 on the 3-D
         # input is softmax_over_batch_axis's mistake, which was not named
-        "q3_default_dim_zero": (),
+        "q3_default_dim_zero": ("softmax_over_batch_axis",),   # now named by softmax_over_batch_axis (naming13)
         # raw: "shape '[3, 7, 16]' is invalid for input of size 210"; shape_of_an_input would be right, unnamed
-        "q5_output_viewed_as_q": (),
+        # now named by shape_of_an_input: a re-run with d_v = d_k is right (naming13)
+        "q5_output_viewed_as_q": ("shape_of_an_input",),
         "q5_float32_min_fill": ("fill_overflows_half",),
         # generic: "not the shape of the attention-weight matrix"; no key says the batch axis was repeated
         "q1_shapes_concatenated": (),
         # not caught: the notebook asks for a Python float (its public test asserts it); 0-d tensors keep 35/35
-        "q2_variances_left_as_tensors": (),
+        # now named by returns_tensor_not_number: the notebook's words and its public check ask for floats;
+        # charged q2:test_score_variances's one point, once the values are right (naming13)
+        "q2_variances_left_as_tensors": ("returns_tensor_not_number",),
         "q6_trace_scaled_by_sqrt_d_v": ("scale_by_d_v",),
         # "b" read as B: "the mask is the wrong way round, keep the upper triangle", upper_triangular_mask's belief
         "q7_answer_b_lower": ("upper_triangular_mask",),

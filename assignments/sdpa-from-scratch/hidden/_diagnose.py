@@ -716,6 +716,8 @@ def name_crash(fn, Q, K, V, mask, e):
     said = f"your code raised {e.exc_type}: {e.message}"
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
     name_size_crash(e, said)
+    if "is invalid for input of size" in e.message:
+        name_output_given_input_shape(fn, *plain, said)
 
     def plain_call():
         return fn(*plain[:3], mask=plain[3])
@@ -1545,3 +1547,26 @@ def name_mask_not_outer(fn, what) -> None:
         return
     raise Misconception("mask_not_outer", f"{what}: causal_mask(4) is a vector of shape (4,) with one value "
                         "everywhere, and causal_mask(3, 5) raises a size mismatch: " + describe("mask_not_outer"))
+
+
+def name_output_given_input_shape(fn, Q, K, V, mask, said):
+    """A .view/.reshape that cannot hold the output, named only from a second call: with d_v = d_k (V cut
+    or tiled to K's width) the same call runs and is right, so the output was given Q's shape; with as many
+    keys as queries (K, V and the mask cut to T_q keys) it is right, so the output was given V's shape."""
+    d_k, d_v, t_q, t_k = Q.shape[-1], V.shape[-1], Q.shape[-2], K.shape[-2]
+    if d_v != d_k:
+        V2 = V.repeat(*([1] * (V.dim() - 1)), -(-d_k // d_v))[..., :d_k].contiguous()
+        if right(second_call(fn, Q, K, V2, mask=mask), Q, K, V2, mask):
+            raise Misconception("shape_of_an_input", f"{said}; with d_v = d_k ({d_k}) the same call runs and is "
+                                f"right: the output was given {'Q' if t_q != t_k else 'Q (= K)'}'s shape (..., T_q, d_k) where it is "
+                                "(..., T_q, d_v): "
+                                + describe("shape_of_an_input"))
+    if t_k > t_q:
+        K2, V2 = K[..., :t_q, :].contiguous(), V[..., :t_q, :].contiguous()
+        m2 = None if mask is None else mask[..., :t_q].contiguous()
+        if m2 is not None and not bool(m2.any(-1).all()):
+            return
+        if right(second_call(fn, Q, K2, V2, mask=m2), Q, K2, V2, m2):
+            raise Misconception("shape_of_an_input", f"{said}; with as many keys as queries ({t_q}) the same call "
+                                "runs and is right: the output was given V's shape (..., T_k, d_v) where it is "
+                                "(..., T_q, d_v): " + describe("shape_of_an_input"))

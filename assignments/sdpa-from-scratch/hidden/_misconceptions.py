@@ -254,6 +254,8 @@ MISCONCEPTIONS = {
                        "weight matrix has T x T entries and Q K^T costs T x T x d_k",
     "causal_triangle_count": "counting only the causal triangle (T (T + 1) / 2): the weight matrix still has "
                              "T x T entries (the mask zeroes weights, it does not remove them)",
+    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
+                                 "on a one-element tensor",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

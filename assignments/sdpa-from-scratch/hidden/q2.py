@@ -2,6 +2,7 @@
 import importlib.util
 from pathlib import Path
 
+import torch
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_number, register_misconceptions
@@ -32,6 +33,17 @@ ATOL = 1e-3
 def test_score_variances(raw_score_var, scaled_score_var):
     raw = expect_number(raw_score_var, "raw_score_var")
     scaled = expect_number(scaled_score_var, "scaled_score_var")
+    _check_variances(raw, scaled)
+    # the notebook asks for Python floats (its own check asserts isinstance(..., float)): right values left
+    # in 0-d tensors lose this answer's point, and only once the values are right
+    tensors = [n for n, v in (("raw_score_var", raw_score_var), ("scaled_score_var", scaled_score_var))
+               if isinstance(v, torch.Tensor)]
+    if tensors:
+        raise Misconception("returns_tensor_not_number", f"{' and '.join(tensors)} hold the right values but are "
+                            "tensors, not Python floats as the question asks: " + describe("returns_tensor_not_number"))
+
+
+def _check_variances(raw, scaled):
     n = 2 * 5 * 5                                             # entries of the (2, 5, 5) scores
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:
         raise Misconception("biased_variance", "the variances are the biased ones (divided by n): use "
