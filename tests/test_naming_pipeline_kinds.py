@@ -467,3 +467,21 @@ def test_naming12_layout_kinds_match_only_their_own_output() -> None:
         variants = {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}
         got = checks.matching_variants(W / W.sum(-1, keepdim=True), variants, torch.float64)
         assert got == ["causal_includes_next"], (T, got)
+
+
+def test_naming13_fused_split_is_named_only_from_the_probe_widths() -> None:
+    """naming13: the fused projection cut with split(d_model), chunk(3) or tensor_split(3) is named from a
+    re-run on FUSED_PROBE's widths; the right split([d_k, d_k, d_v]) names nothing. On the test's widths
+    cuts that give the same widths (28 columns: split(10) and chunk(3)) are both dropped."""
+    D = _hidden("_diagnose")
+    fused = [lambda X, *W: (X @ torch.cat(W, -1)).split(W[0].shape[0], -1),
+             lambda X, *W: (X @ torch.cat(W, -1)).chunk(3, -1),
+             lambda X, *W: (X @ torch.cat(W, -1)).tensor_split(3, -1)]
+    for fn in fused:
+        assert D.fused_split_crash(fn, torch.float64) == "fused_projection_split"
+    right = lambda X, *W: (X @ torch.cat(W, -1)).split([W[0].shape[1], W[1].shape[1], W[2].shape[1]], -1)  # noqa: E731
+    assert D.fused_split_crash(right, torch.float32) is None
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(6, 10, generator=g, dtype=torch.float64)
+    W = [torch.randn(10, w, generator=g, dtype=torch.float64) for w in (12, 12, 4)]
+    assert set(D.fused_split_variants(X, *W)) == {"fused_projection_split/tensor_split"}

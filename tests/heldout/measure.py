@@ -1033,8 +1033,9 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_softmax_dim_minus_two": ("softmax_wrong_dim",),
         "q10_log2_method_of_zero": ("zero_log_zero_nan",),
         # generic: "raised ValueError: too many values to unpack" / "Q has shape (2, 3, 6, 10), expected
-        # (2, 3, 6, 12)"; no key says the fused projection was split at d_model instead of d_k, d_k, d_v
-        "q01_fused_split_at_d_model": (),
+        # (2, 3, 6, 12)"; no key says the fused projection was split at d_model instead of d_k, d_k, d_v;
+        # now named by fused_projection_split (naming13): a re-run at d_model = 8, d_k = 6, d_v = 7 matches the cut
+        "q01_fused_split_at_d_model": ("fused_projection_split",),
         # P / P.sum(dim=0) of the lower triangle: the key's text names W.sum(dim=0) of it, this very slip
         "q09_normalised_by_column_sums": ("prefix_average_count_wrong_axis",),
         # softmax(K @ q) without 1/sqrt(d_k): no_scale ("not scaling the scores at all") is the fix

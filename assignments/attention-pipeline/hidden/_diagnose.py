@@ -735,7 +735,7 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     for key, Xn in (("layer_norm_before_projection", torch.nn.functional.layer_norm(X, X.shape[-1:])),
                     ("layer_norm_before_projection/std", (X - X.mean(-1, keepdim=True)) / X.std(-1, keepdim=True))):
         out[key] = (Xn @ W_Q, Xn @ W_K, Xn @ W_V)
-    return out | {
+    return out | fused_split_variants(X, W_Q, W_K, W_V) | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),
         "same_projection/v_from_wk": (Q, K, K),
@@ -826,3 +826,52 @@ def raise_if_mask_cached(fn: Callable[..., object], M: torch.Tensor, T: int, dty
                             f"dtype of an earlier call for the same T = {T}; for a new size ({fresh}) asked first in "
                             f"{dtype} it is right, and asked next in {M.dtype} it comes back in {dtype} again: "
                             + describe("mask_cached_by_size"))
+
+
+# --- issue 21, ninth round of naming: blind12's fused projection split at the wrong widths --------------
+
+def fused_split_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
+                         W_V: torch.Tensor) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """X @ [W_Q | W_K | W_V] cut at the wrong widths: `.split(d_model)` (pieces of W_Q.shape[0]),
+    `.chunk(3)` or `.tensor_split(3)` (near-equal thirds) instead of `.split([d_k, d_k, d_v])`. Only
+    where the cut gives three pieces, not the right widths, and widths no other cut gives."""
+    d_model, d_k, d_v = W_Q.shape[-2], W_Q.shape[-1], W_V.shape[-1]
+    if W_K.shape[-1] != d_k:
+        return {}
+    fused = X @ torch.cat([W_Q, W_K, W_V], dim=-1)
+    right = (d_k, d_k, d_v)
+    cuts = {"fused_projection_split/d_model": fused.split(d_model, dim=-1),
+            "fused_projection_split/thirds": fused.chunk(3, dim=-1),
+            "fused_projection_split/tensor_split": fused.tensor_split(3, dim=-1)}
+    widths = {k: tuple(p.shape[-1] for p in v) for k, v in cuts.items()}
+    shared = [w for w in widths.values()]
+    # a cut whose widths another cut also gives (28 = 10 + 10 + 8 for split(10) and chunk(3); 29 = 10 + 10 + 9
+    # for chunk(3) and tensor_split(3)) is dropped: the output cannot tell which slip it was
+    return {k: (v[0], v[1], v[2]) for k, v in cuts.items()
+            if len(v) == 3 and widths[k] != right and shared.count(widths[k]) == 1}
+
+
+# T = 5, d_model = 8, d_k = 6, d_v = 7: 19 fused columns; split(8) gives 8, 8, 3, chunk(3) 7, 7, 5 and
+# tensor_split(3) 7, 6, 6: three pieces each, none the right 6, 6, 7 nor another's; d_model, d_k, d_v distinct
+FUSED_PROBE = (5, 8, 6, 7)
+
+
+def fused_split_crash(fn: Callable[..., object], dtype: torch.dtype) -> str | None:
+    """The key a crash of project_qkv is named after when a second call on FUSED_PROBE's widths (where a
+    wrong cut of the fused projection gives exactly three pieces) runs, is not simply right, and equals
+    one wrong cut on all three results. None otherwise."""
+    T, d_model, d_k, d_v = FUSED_PROBE
+    g = torch.Generator().manual_seed(21)
+    X = checks.randn((T, d_model), g, dtype)
+    W = [checks.randn((d_model, w), g, dtype) for w in (d_k, d_k, d_v)]
+    try:
+        out = fn(X, *W)
+    except Exception:   # noqa: BLE001 - the probe's own crash only means it shows nothing
+        return None
+    X64, W64 = X.double(), [w.double() for w in W]
+    want = ref.project_qkv(X64, *W64)
+    if not isinstance(out, (tuple, list)) or len(out) != 3 or all_right(out, want, dtype):
+        return None
+    hits = {key.split("/")[0] for key, parts in fused_split_variants(X64, *W64).items()
+            if all(type(o) is torch.Tensor and matching_variants(o, {key: p}, dtype) for o, p in zip(out, parts))}
+    return hits.pop() if len(hits) == 1 else None

@@ -39,12 +39,17 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _check(got, X, W_Q, W_K, W_V, dtype):
+def _check(got, X, W_Q, W_K, W_V, dtype, fn=None):
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
     X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
     want = ref.project_qkv(X64, *W)
     wrong = {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
+    if any(type(g) is torch.Tensor and g.shape != w.shape for g, w in zip((Q, K, V), want)):
+        fused = D.fused_split_crash(fn, dtype) if fn is not None else None
+        if fused is not None:   # a wrong width here, where the wrong cuts coincide: the probe's widths tell them apart
+            raise Misconception(fused, "(Q, K, V) have the wrong widths; with d_model = 8, d_k = 6, d_v = 7 "
+                                "they match " + describe(fused))
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
         D.assert_matches(g, want[i], what=what, dtype=dtype,
                          variants={k: v[i] for k, v in wrong.items()})
@@ -64,6 +69,10 @@ def _project(fn, X, W_Q, W_K, W_V):
                                 lambda t, out: _all_right(_tuple(out), t["X"], (W_Q, W_K, W_V)), up=True)
         if named is not None:
             raise named from None
+        fused = D.fused_split_crash(fn, X.dtype)   # split(d_model): "too many values to unpack (expected 3)"
+        if fused is not None:
+            raise Misconception(fused, f"{said}; with d_model = 8, d_k = 6, d_v = 7 it runs and matches "
+                                + describe(fused)) from None
         n = X2.shape[-1]
         square = tuple(randn((n, n), torch.Generator().manual_seed(i), X.dtype) for i in range(3))
         # square weights, then X made square as well (T = d_model: X * W, elementwise, runs only there)
@@ -121,7 +130,7 @@ def test_project_float64(project_qkv, rng):
     X = randn((T, d_model), rng, torch.float64)
     W_Q, W_K = randn((d_model, d_k), rng, torch.float64), randn((d_model, d_k), rng, torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64, project_qkv)
 
 
 @test_case(points=1, hidden=True)
@@ -129,7 +138,7 @@ def test_project_batched_float32(project_qkv, device, rng):
     B1, B2, T, d_model, d_k, d_v = 2, 3, 6, 10, 12, 4
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32, project_qkv)
 
 
 def _picked(fn, index):

@@ -1256,3 +1256,26 @@ def prefix_average_matrix(T):
     return W / W.sum(dim=-1, keepdim=True)
 '''), {"key": "causal_includes_next", "where": ["q09:test_prefix_average_matrix"]}),
 })
+
+# issue 21, ninth round: the fused projection cut at the wrong widths (blind12's q01_fused_split_at_d_model)
+WRONG.update({
+    # equal thirds of the fused product: 10, 10, 9 of 29 columns, 10, 10, 8 of 28
+    "project_fused_chunk_thirds": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return (X @ torch.cat((W_Q, W_K, W_V), dim=-1)).chunk(3, dim=-1)
+'''), {"key": "fused_projection_split", "where": ["q01", "q07", "q13"]}),
+    # torch.split with the model width: too many pieces on most widths
+    "project_fused_split_model_width": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    d_model = X.shape[-1]
+    Q, K, V = torch.split(torch.cat([X @ W_Q, X @ W_K, X @ W_V], -1), d_model, dim=-1)
+    return Q, K, V
+'''), {"key": "fused_projection_split", "where": ["q01", "q07", "q13"]}),
+    # tensor_split into three near-equal parts
+    "project_fused_tensor_split": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    W = torch.cat([W_Q, W_K, W_V], dim=1)
+    Q, K, V = torch.tensor_split(X @ W, 3, dim=-1)
+    return Q, K, V
+'''), {"key": "fused_projection_split", "where": ["q01", "q07", "q13"]}),
+})
