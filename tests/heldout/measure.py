@@ -991,7 +991,8 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_output_viewed_as_q": ("shape_of_an_input",),
         "q5_float32_min_fill": ("fill_overflows_half",),
         # generic: "not the shape of the attention-weight matrix"; no key says the batch axis was repeated
-        "q1_shapes_concatenated": (),
+        # now named by batch_axis_repeated: the right shape with the batch size 4 (no other size) inserted (naming13)
+        "q1_shapes_concatenated": ("batch_axis_repeated",),
         # not caught: the notebook asks for a Python float (its public test asserts it); 0-d tensors keep 35/35
         # now named by returns_tensor_not_number: the notebook's words and its public check ask for floats;
         # charged q2:test_score_variances's one point, once the values are right (naming13)
@@ -1000,7 +1001,8 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # "b" read as B: "the mask is the wrong way round, keep the upper triangle", upper_triangular_mask's belief
         "q7_answer_b_lower": ("upper_triangular_mask",),
         # generic: "not the number of multiply-adds of Q @ K.T"; T^2 d_k^2 is not madds_features_squared's T d_k^2
-        "q8_madds_as_product_of_sizes": (),
+        # now named by madds_sizes_multiplied: exactly (T d_k)^2 = 2^32, no other count here (naming13)
+        "q8_madds_as_product_of_sizes": ("madds_sizes_multiplied",),
     },
     # judged from `measure scaled-attention --set blind12 -v`: () where the grader named nothing
     "scaled-attention": {

@@ -256,6 +256,11 @@ MISCONCEPTIONS = {
                              "T x T entries (the mask zeroes weights, it does not remove them)",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
+    "batch_axis_repeated": "writing the batch axis twice (Q's and K's leading shapes glued together, "
+                           "q_shape[:-1] + k_shape[:-1]): Q and K share one batch axis, so the weights are "
+                           "(batch, T_q, T_k) and the output (batch, T_q, d_v)",
+    "madds_sizes_multiplied": "multiplying the number of entries of Q by that of K (T^2 d_k^2): a (T, d_k) by "
+                              "(d_k, T) product has T x T entries, each a dot product of d_k multiply-adds: T^2 d_k",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

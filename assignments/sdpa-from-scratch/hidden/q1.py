@@ -34,6 +34,16 @@ def _raise_if_batch_folded(got, right, what):
                             f"and no batch axis, where it should be {right}: " + describe("batch_folded_into_rows"))
 
 
+def _raise_if_batch_repeated(got, right, what):
+    """The right shape with the batch size written a second time after it ((4, 10, 4, 10): Q's and K's leading
+    shapes glued together); the batch size 4 is no other size of this question's shapes."""
+    extra = [i for i in range(1, len(got)) if len(got) == len(right) + 1 and got[i] == right[0]
+             and tuple(got[:i]) + tuple(got[i + 1:]) == tuple(right)]
+    if extra:
+        raise Misconception("batch_axis_repeated", f"{what} is {got}: the right shape {right} with the batch size "
+                            f"{right[0]} repeated at axis {extra[0]}: " + describe("batch_axis_repeated"))
+
+
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
     got = expect_shape(weights_shape, "weights_shape")
@@ -41,6 +51,7 @@ def test_weights_shape(weights_shape):
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
     _raise_if_batch_folded(got, ref.weights_shape, "weights_shape")
+    _raise_if_batch_repeated(got, ref.weights_shape, "weights_shape")
     diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
     widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
     if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
@@ -64,6 +75,7 @@ def test_out_shape(out_shape):
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
     # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
     _raise_if_batch_folded(got, ref.out_shape, "out_shape")
+    _raise_if_batch_repeated(got, ref.out_shape, "out_shape")
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     if got != ref.out_shape:
         raise AssertionError("out_shape is not the shape of the attention output")
