@@ -807,3 +807,25 @@ def test_a_layer_norm_and_a_division_by_the_head_count_are_named_and_another_fac
     assert raised.value.key == "mha_output_divided_by_heads"
     assert "0.5 times" in D.output_factor(right / 2, X, right, 3)
     assert D.output_factor(right, X, right, 3) == ""
+
+
+@pytest.mark.parametrize("names", [("W_Q", "W_Q", "W_Q"), ("W_K", "W_K", "W_K"), ("W_Q", "W_V", "W_V"),
+                                   ("W_Q", "W_K", "W_O")])
+def test_a_projection_reused_for_another_role_is_a_same_projection_variant(names):
+    X, Ws = _mha_inputs()
+    mats = dict(zip(("W_Q", "W_K", "W_V", "W_O"), Ws))
+    got = sa.multi_head_attention(X, *(mats[n] for n in names), Ws[3], 4)
+    variants = {**sa.mha_variants(X, *Ws, 4), **D.mha_slice_variants(X, *Ws, 4)}
+    hits = [k for k, v in variants.items() if v.shape == got.shape and torch.allclose(v, got, atol=1e-10)]
+    assert hits and all(k.startswith("same_projection/") for k in hits)
+
+
+def test_the_reuse_variants_differ_from_the_right_output_and_from_each_other():
+    X, Ws = _mha_inputs()
+    reuse = D.projection_reuse_variants(X, *Ws, 4)
+    right = sa.multi_head_attention(X, *Ws, 4)
+    others = {k: v for k, v in {**sa.mha_variants(X, *Ws, 4), **D.mha_slice_variants(X, *Ws, 4)}.items()
+              if not k.startswith("same_projection/") and v.shape == right.shape}
+    for k, v in reuse.items():
+        assert not torch.allclose(v, right, atol=1e-8), k
+        assert not any(torch.allclose(v, o, atol=1e-8) for o in others.values()), k

@@ -1276,4 +1276,11 @@ WRONG.update({
     "mha_residual_layer_norm": (mha(MHA_LOOP.replace(
         "return torch.cat(heads, dim=1) @ W_O", "return F.layer_norm(X + torch.cat(heads, dim=1) @ W_O, (d_model,))")),
         {"key": "mha_layer_norm_added", "where": ["q8"]}),
+    # the kind of blind12's q8_one_projection_for_qkv: one projection matrix reused for another role
+    "mha_value_projection_from_w_q": (mha(MHA_LOOP.replace("X @ W_V", "X @ W_Q")),
+                                      {"key": "same_projection", "where": ["q8"]}),
+    "mha_all_from_w_k": (mha(MHA_LOOP.replace("X @ W_Q, X @ W_K, X @ W_V", "X @ W_K, X @ W_K, X @ W_K")),
+                         {"key": "same_projection", "where": ["q8"]}),
+    "mha_output_through_w_v": (mha(MHA_LOOP.replace("torch.cat(heads, dim=1) @ W_O", "torch.cat(heads, dim=1) @ W_V")),
+                               {"key": "same_projection", "where": ["q8"]}),
 })
