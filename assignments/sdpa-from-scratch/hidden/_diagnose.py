@@ -1552,7 +1552,7 @@ def name_mask_not_outer(fn, what) -> None:
 def name_output_given_input_shape(fn, Q, K, V, mask, said):
     """A .view/.reshape that cannot hold the output, named only from a second call: with d_v = d_k (V cut
     or tiled to K's width) the same call runs and is right, so the output was given Q's shape; with as many
-    keys as queries (K, V and the mask cut to T_q keys) it is right, so the output was given V's shape."""
+    keys as queries (K, V and the mask cut or tiled to T_q keys) it is right, so it was given V's shape."""
     d_k, d_v, t_q, t_k = Q.shape[-1], V.shape[-1], Q.shape[-2], K.shape[-2]
     if d_v != d_k:
         V2 = V.repeat(*([1] * (V.dim() - 1)), -(-d_k // d_v))[..., :d_k].contiguous()
@@ -1561,12 +1561,17 @@ def name_output_given_input_shape(fn, Q, K, V, mask, said):
                                 f"right: the output was given {'Q' if t_q != t_k else 'Q (= K)'}'s shape (..., T_q, d_k) where it is "
                                 "(..., T_q, d_v): "
                                 + describe("shape_of_an_input"))
-    if t_k > t_q:
-        K2, V2 = K[..., :t_q, :].contiguous(), V[..., :t_q, :].contiguous()
-        m2 = None if mask is None else mask[..., :t_q].contiguous()
+    if t_k != t_q:
+        def fit(t, axis):       # t cut or tiled to t_q entries along `axis`
+            reps = [1] * t.dim()
+            reps[axis] = -(-t_q // t.shape[axis])
+            return t.repeat(*reps).narrow(axis, 0, t_q).contiguous()
+
+        K2, V2 = fit(K, K.dim() - 2), fit(V, V.dim() - 2)
+        m2 = None if mask is None or mask.shape[-1] == 1 else fit(mask, mask.dim() - 1)
         if m2 is not None and not bool(m2.any(-1).all()):
             return
         if right(second_call(fn, Q, K2, V2, mask=m2), Q, K2, V2, m2):
-            raise Misconception("shape_of_an_input", f"{said}; with as many keys as queries ({t_q}) the same call "
-                                "runs and is right: the output was given V's shape (..., T_k, d_v) where it is "
-                                "(..., T_q, d_v): " + describe("shape_of_an_input"))
+            raise Misconception("shape_of_an_input", f"{said}; with as many keys as queries ({t_q}, K and V cut "
+                                "or tiled) the same call runs and is right: the output was given V's shape "
+                                "(..., T_k, d_v) where it is (..., T_q, d_v): " + describe("shape_of_an_input"))

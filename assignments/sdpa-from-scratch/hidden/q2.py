@@ -39,8 +39,9 @@ def test_score_variances(raw_score_var, scaled_score_var):
     tensors = [n for n, v in (("raw_score_var", raw_score_var), ("scaled_score_var", scaled_score_var))
                if isinstance(v, torch.Tensor)]
     if tensors:
-        raise Misconception("returns_tensor_not_number", f"{' and '.join(tensors)} hold the right values but are "
-                            "tensors, not Python floats as the question asks: " + describe("returns_tensor_not_number"))
+        raise Misconception("returns_tensor_not_number", f"{' and '.join(tensors)}: the right value"
+                            f"{'s' if len(tensors) > 1 else ''} in a tensor, not the Python float the question asks: "
+                            + describe("returns_tensor_not_number"))
 
 
 def _check_variances(raw, scaled):

@@ -954,4 +954,26 @@ attn_entries = 1024 * 1024
 score_madds = 1024 * 64 ** 2
 cost_ratio = 4
 '''}, {"key": "madds_features_squared", "where": ["q8:test_score_madds"]}),
+    # naming13: the output given Q's shape by explicit sizes (blind12's .view(Q.shape) written out)
+    "sdpa_output_reshaped_to_d_k": (full_with("return torch.matmul(weights, V)",
+                                              "return torch.matmul(weights, V).reshape(*Q.shape[:-1], d_k)"),
+                                    {"key": "shape_of_an_input", "where": ["q5:test_float32_no_mask"]}),
+    # naming13: the output given V's shape: a re-run with as many keys as queries is right
+    "sdpa_output_viewed_as_v": (full_with("return torch.matmul(weights, V)",
+                                          "return torch.matmul(weights, V).contiguous().view(V.shape)"),
+                                {"key": "shape_of_an_input", "where": ["q5:test_float32_no_mask"]}),
+    # naming13: one variance left a 0-d tensor (a float() forgotten on one line)
+    "variance_one_left_as_tensor": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var()
+scaled_score_var = float((raw_scores / math.sqrt(d_k)).var())
+scale_divisor = math.sqrt(64)
+'''}, {"key": "returns_tensor_not_number", "where": ["q2:test_score_variances"]}),
+    # naming13: the batch axis written twice by hand in the output shape only
+    "shapes_batch_written_twice": ({"weights_shape": '''
+q_shape, k_shape, v_shape = (4, 10, 64), (4, 10, 64), (4, 10, 128)
+weights_shape = (4, 10, 10)
+out_shape = (4, 10, 4, 128)
+'''}, {"key": "batch_axis_repeated", "where": ["q1:test_out_shape"]}),
 }
