@@ -406,10 +406,9 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
 
 
 def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
-    """One projection matrix reused for another role (copy-paste: Q = K = V = X @ W_Q, W_O @ for W_V ...):
+    """One projection matrix reused for another role (copy-paste: Q = K = V = X @ W_Q ...):
     Q, K, V each from one of W_Q, W_K, W_V with at least one matrix used twice (the permutations are other
-    mistakes: qk_swapped, mha_keys_values_swapped), or the output projected by W_Q, W_K or W_V instead of W_O,
-    or one of Q, K, V projected by W_O. The pairs reference.mha_variants already tries are left to it.
+    mistakes: qk_swapped, mha_keys_values_swapped). The pairs reference.mha_variants already tries are left to it.
     Random, distinct weights: none of these equals the right output nor another of them."""
     import itertools
     if n_heads < 1:
@@ -425,13 +424,6 @@ def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         heads = _mha_heads(X, *(mats[n] for n in names), n_heads)
         out["same_projection/" + "_".join(f"{r}_from_{n}" for r, n in zip("qkv", names) if r != n[-1])] = \
             torch.cat(heads, dim=-1) @ W
-    merged = torch.cat(_mha_heads(X, W_Q, W_K, W_V, n_heads), dim=-1)
-    for n, M in mats.items():
-        out[f"same_projection/output_from_{n}"] = merged @ M.double()
-    for i, r in enumerate("qkv"):
-        Ws = [W_Q, W_K, W_V]
-        Ws[i] = W_O
-        out[f"same_projection/{r}_from_w_o"] = torch.cat(_mha_heads(X, *Ws, n_heads), dim=-1) @ W
     return out
 
 

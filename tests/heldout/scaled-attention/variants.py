@@ -1281,6 +1281,4 @@ WRONG.update({
                                       {"key": "same_projection", "where": ["q8"]}),
     "mha_all_from_w_k": (mha(MHA_LOOP.replace("X @ W_Q, X @ W_K, X @ W_V", "X @ W_K, X @ W_K, X @ W_K")),
                          {"key": "same_projection", "where": ["q8"]}),
-    "mha_output_through_w_v": (mha(MHA_LOOP.replace("torch.cat(heads, dim=1) @ W_O", "torch.cat(heads, dim=1) @ W_V")),
-                               {"key": "same_projection", "where": ["q8"]}),
 })
