@@ -1018,7 +1018,7 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_transpose_0_1_batched": (),
         "q2_variance_divided_by_sqrt": ("variance_scaled_by_sqrt",),
         # generic: "does not match the correct result in 240 of 240 entries"; nothing says W_Q reused for K, V
-        # now named by same_projection (naming13): every reuse of W_Q/W_K/W_V (and W_O) is tried
+        # now named by same_projection (naming13): every Q/K/V from W_Q/W_K/W_V with a repeat is tried
         "q8_one_projection_for_qkv": ("same_projection",),
         "q8_w_o_diagonal_blocks": ("mha_output_projection_per_head",),
         # the clamp guards log(0) correctly; what is wrong is only the dropped minus sign
