@@ -957,11 +957,9 @@ cost_ratio = 4
     # naming13: the output given Q's shape by explicit sizes (blind12's .view(Q.shape) written out)
     "sdpa_output_reshaped_to_d_k": (full_with("return torch.matmul(weights, V)",
                                               "return torch.matmul(weights, V).reshape(*Q.shape[:-1], d_k)"),
-                                    {"key": "shape_of_an_input", "where": ["q5:test_float32_no_mask"]}),
-    # naming13: the output given V's shape: a re-run with as many keys as queries is right
-    "sdpa_output_viewed_as_v": (full_with("return torch.matmul(weights, V)",
-                                          "return torch.matmul(weights, V).contiguous().view(V.shape)"),
-                                {"key": "shape_of_an_input", "where": ["q5:test_float32_no_mask"]}),
+                                    {"key": "shape_of_an_input", "where": ["q5"]}),
+    # (the output viewed in V's shape is named so on every q5 test but test_fully_masked_rows, whose re-run with
+    # as many keys as queries is not tried: it is not in this set, where every failure must be named)
     # naming13: one variance left a 0-d tensor (a float() forgotten on one line)
     "variance_one_left_as_tensor": ({"raw_score_var": '''
 d_k = Q.shape[-1]
