@@ -13,8 +13,8 @@ TORCH_INDEX_URL ?=
 # Python's default: each module is compiled once into __pycache__ (git-ignored) and later processes read the
 # bytecode. Some shells and images set PYTHONDONTWRITEBYTECODE; then every grader, zygote, CLI call and pytest
 # worker compiled autograder/, the hidden tests and pytest's rewritten test modules again (0.2-0.4 s of CPU per
-# process start, 4 s per pytest worker's collection, measured here). Nothing a student runs writes there: the
-# sandbox mounts the course read-only and never imports from the submission folder.
+# process start, 4 s per pytest worker's collection, measured here). Python reads a __pycache__ whether or not it
+# writes one; a student cannot write there (bwrap mounts the code read-only, the fallback runs as another user).
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install browser lint check test test-heldout test-integration test-gpu demo bench assign clean

@@ -110,6 +110,7 @@ def warm_grader():
     for all: a fresh `autograder grade` per case cost two `import torch` (about 4 s of CPU) each."""
     from autograder.config import find_course
     from autograder.grading.grader import Grader
+    before = os.environ.get(SECRET_ENV)
     os.environ[SECRET_ENV] = SECRET_VALUE   # before the zygote starts: it is the environment it must not pass on
     with Grader(find_course(COURSE)) as grader:
         # the zygote starts on the first grade: a good one, so that it is running (and counted as there
@@ -117,13 +118,18 @@ def warm_grader():
         good = COURSE.parent / "submissions" / "good.ipynb"
         assert grader.grade(good, "toy").score == 4
         yield grader
+    if before is None:
+        os.environ.pop(SECRET_ENV, None)
+    else:
+        os.environ[SECRET_ENV] = before
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Path) -> None:
+def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Path, capfd) -> None:
     """Graded as `autograder grade --results` grades it (the same calls): 0 points, no secret in the
     results.json or the terminal's text, nothing written outside its scratch dir, and no process of its
-    own left once its grade has returned (the warm zygote was there before it)."""
+    own left once its grade has returned (the warm zygote was there before it). What the grader's own
+    process writes to its stdout and stderr is read too."""
     import io
 
     from rich.console import Console
@@ -142,7 +148,8 @@ def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Pat
     try:
         data = json.loads(results.read_text())
         assert data["score"] == 0, f"{case.name} gained points: {data['score']}"
-        blob = results.read_text() + terminal.getvalue()
+        out, err = capfd.readouterr()   # what the grader process itself printed or logged meanwhile
+        blob = results.read_text() + terminal.getvalue() + out + err
         for marker in MARKERS:
             assert marker not in blob, f"{case.name} leaked {marker}"
         assert not escape.exists(), f"{case.name} wrote outside its scratch dir"

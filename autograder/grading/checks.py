@@ -392,12 +392,17 @@ def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
 
 # --- values -------------------------------------------------------------------------------------------
 
+def _tolerances(dtype: torch.dtype, rtol: float | None, atol: float | None) -> tuple[float, float]:
+    """(rtol, atol): the dtype's, each replaced where given."""
+    r, t = tolerances(dtype)
+    return (r if rtol is None else rtol), (t if atol is None else atol)
+
+
 def _close(a: torch.Tensor, b: torch.Tensor, dtype: torch.dtype, rtol: float | None = None,
            atol: float | None = None, equal_nan: bool = False) -> bool:
     if tuple(a.shape) != tuple(b.shape):
         return False
-    r, t = tolerances(dtype)
-    r, t = (r if rtol is None else rtol), (t if atol is None else atol)
+    r, t = _tolerances(dtype, rtol, atol)
     a64, b64 = a.detach().to(torch.float64), b.detach().to(torch.float64)
     return bool(torch.allclose(a64, b64, rtol=r, atol=t, equal_nan=equal_nan))
 
@@ -411,8 +416,7 @@ def matching_variants(got: torch.Tensor, variants: Mapping[str, torch.Tensor | N
     does not show here, so nothing can be named after it (a float32 scale constant with d_k = 16)."""
     if not torch.isfinite(got).any():
         return []
-    r, t = tolerances(dtype)
-    r, t = (r if rtol is None else rtol), (t if atol is None else atol)
+    r, t = _tolerances(dtype, rtol, atol)
     # _close's test, with `got` and `expected` converted once: a wrong submission's diagnosis compares its
     # output with dozens of variants, and most differ from it, so the comparison with `expected` (the
     # second condition) is made only for a variant that matches

@@ -83,9 +83,19 @@ def ppid_of(pid):
     except Exception:
         return None
 
+def mine(pid):
+    """pid is my child, grandchild, ...: its parent chain reaches me."""
+    for _ in range(64):
+        pid = ppid_of(pid)
+        if pid == ME:
+            return True
+        if pid is None or pid <= 1:
+            return False
+    return False
+
 def siblings():
     """Other workers forked by my zygote: my classmates. In a pid namespace of my own (no parent to
-    see), any process I can see that is neither me, my child nor the namespace's init."""
+    see), any process I can see that is neither me, one of mine nor the namespace's init."""
     out = []
     try:
         names = os.listdir('/proc')
@@ -95,7 +105,7 @@ def siblings():
         if not d.isdigit() or int(d) == ME:
             continue
         parent = ppid_of(int(d))
-        if (parent == ZYG) if ZYG > 0 else (int(d) != 1 and parent not in (None, ME)):
+        if (parent == ZYG) if ZYG > 0 else (int(d) != 1 and parent is not None and not mine(int(d))):
             out.append(int(d))
     return out
 
