@@ -1057,7 +1057,65 @@ BLIND12_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # written blind (thirteenth set); to be judged from its own -v output
-BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind13 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        "q02_dot_T_on_batched_keys": ("batched_input_unsupported",),
+        # partly: test_weights_large_float32 raises with no key; the other four name the key exactly
+        "q05_row_max_without_keepdim": ("max_without_keepdim",),
+        # len(X) is X.shape[0], the batch size of a batched X: both texts say this and give X.shape[-2]
+        "q07_sequence_length_from_len": ("batched_input_unsupported", "length_from_wrong_axis"),
+        "q04_minus_infinity_then_triu": ("infinite_mask",),
+        "q10_xlogy_in_nats": ("entropy_in_nats",),
+        # generic: "Q does not match ... in 84 of 84 entries"; no key says X was rescaled before projecting
+        "q01_inputs_scaled_before_projection": (),
+        # generic: "the smoothed row does not match"; no key says cosine similarity (gaussian_kernel is another)
+        "q08_cosine_similarity_kernel": (),
+        "q09_one_over_T_everywhere": ("prefix_average_divide_by_T",),
+        # partly: with_output=False names param_count_wo_always (true of that call: W_O is counted there);
+        # with_output=True only gives the counts; param_count_wo_ignored would be the true half there
+        "q12_output_flag_inverted": ("param_count_wo_always", "param_count_wo_ignored"),
+        # mis-named: the 2-D tests name softmax_wrong_dim (right: dim 0 is the queries), but the batched
+        # padding-mask test names softmax_implicit_dim, "calling F.softmax without dim"; the code passes dim 0
+        # explicitly (S.softmax(0)), so that text blames an omission the student did not make; the batch-axis
+        # slip is softmax_over_batch_axis's (sdpa's catalogue only)
+        "q13_softmax_over_queries_inline": ("softmax_wrong_dim", "softmax_over_batch_axis"),
+        # generic: "rank_S_lesson is not correct: try torch.linalg.matrix_rank"; no key says distinct queries
+        "q11_rank_from_distinct_queries": (),
+        # "D" (one row per token of Y): cross_output_from_keys's text is the stated belief
+        "q14_answer_output_rows_of_y": ("cross_output_from_keys",),
+        "q16_answer_linear_per_token": ("cost_linear_in_T",),
+    },
+    # judged from `measure scaled-attention --set blind13 -v`: () where the grader named nothing
+    "scaled-attention": {
+        "q1_power_minus_one": ("divide_by_dk",),     # d_k ** -1 is dividing the scores by d_k
+        # nn.Softmax(dim=0) on the 2-D scores is the query axis, dim=-2: softmax_wrong_dim's mistake
+        "q1_softmax_module_dim0": ("softmax_wrong_dim",),
+        "q2_torch_normal_global": ("ignores_generator",),   # torch.normal without generator: the global RNG
+        # -(p log p + 1e-9): the NaN is exactly 0 * log 0 and the key's fix (the epsilon inside the log, or
+        # log_softmax) is the student's; entropy_epsilon_outside_log's text is the other form, (p + eps) log p -> inf
+        "q4_epsilon_outside_log": ("entropy_nan_saturated",),
+        "q8_head_scale_model_width": ("mha_scale_by_d_model",),
+        "q1_scale_after_softmax": ("scale_after_softmax",),
+        # generic: "does not match the correct result in 35 of 35 entries"; no key says the max-shift is per column
+        "q1_shift_by_column_max": (),
+        # generic: "the variance of q.k / sqrt(d_k) is not within 10%"; nothing says 1 was subtracted (precedence)
+        "q2_precedence_n_minus_1": (),
+        "q2_scaled_multiplies": ("multiply_by_sqrt_dk",),
+        # raw: "EncodeError: only dicts with string keys can be returned"; no key says a dict keyed by d
+        # (table_dict_of_lists is a dict of columns, not this)
+        "q4_table_keyed_by_d": (),
+        # generic: "does not match the correct result in 240 of 240 entries"; nothing says features attended as
+        # tokens (mha_split_without_transpose is the reshape without a transpose, not this permute)
+        "q8_permute_features_as_tokens": (),
+        "q8_layer_norm_after": ("mha_layer_norm_added",),
+        # generic: "should be one letter as a string"; true of the format, but nothing says the full stop
+        "q5_answer_with_period": (),
+        "q6_answer_plain_mean": ("uniform_weights",),   # D, the plain mean of the rows: the key's text
+        # A (the value of the key equal to the query, a hash lookup) is one value, not a mix: the key's fix
+        "q7_answer_exact_match": ("attention_as_argmax",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
