@@ -1115,6 +1115,35 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # A (the value of the key equal to the query, a hash lookup) is one value, not a mix: the key's fix
         "q7_answer_exact_match": ("attention_as_argmax",),
     },
+    # judged from `measure sdpa-from-scratch --set blind13 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q5_mT_times_reciprocal_d_k": ("divide_by_dk",),   # Q @ K.mT * (1 / d_k) is dividing by d_k
+        "q5_annotated_mask_eq_zero_1e9": ("neg_1e9_float16",),
+        "q5_masked_softmax_helper_nan_rows": ("fully_masked_nan",),
+        "q3_max_found_but_not_subtracted": ("no_max_subtraction",),   # the max is computed, never used
+        # weights3 * causal_mask(3): the unmasked weights zeroed after the softmax, rows no longer sum to 1
+        "q6_causal_by_multiplying_weights": ("zero_after_softmax",),
+        # A (zero after the softmax = -inf before it): the key's text is the stated belief and its refutation
+        "q7_answer_a_upper": ("zero_after_softmax",),
+        # T_k = T_q in both branches: the mask is square from one length, the key's very text (q4 only loses)
+        "q4_typo_t_k_always_square": ("causal_ignores_T_k",),
+        # partly: q3's -inf test is generic ("does not match in 60 of 60 entries"); q5/q6 name mask_fills_zero,
+        # true of the composed code (blocked scores become 0, exp(0) is not 0) though its examples (scores *
+        # mask, a fill of 0) point at the attention's fill, which is right here: the 0 comes from stable_softmax
+        "q3_inf_replaced_by_zero": ("mask_fills_zero",),
+        # log(mask.float()) is a float32 tensor mixed into half scores, the product with V raises: the key's text
+        "q5_log_mask_float32_bias": ("dtype_changed",),
+        # the masked_fill under no_grad cuts the graph (no gradient to Q, K): no_grad is not in the key's list
+        # of examples, but "cutting the autograd graph ... no gradient flows back" is the mistake
+        "q5_masking_under_no_grad": ("gradient_cut",),
+        "q5_scale_from_key_count": ("scale_by_T",),     # sqrt(K.shape[-2]) = sqrt(T_k): the key's text
+        # generic: "weights_shape is not the shape of the attention-weight matrix"; nothing says a heads axis
+        "q1_heads_axis_added": (),
+        "q2_divisor_power_precedence": ("scale_precedence",),
+        "q6_causal_scores_unscaled": ("no_scale",),   # the causal weights from raw3 = Q3 @ K3.T, never scaled
+        # generic: "attn_entries is not the number of entries ..."; nothing says T = 1024 was rounded to 1000
+        "q8_T_rounded_to_1000": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
