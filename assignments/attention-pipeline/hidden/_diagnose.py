@@ -524,6 +524,33 @@ def dim0_hard_coded(fn: Callable[..., object], S: torch.Tensor) -> bool:
     return is_right(out, torch.softmax(S2.double(), dim=0), S.dtype)
 
 
+def batched_dim0_key(A: object, wrong: Mapping[str, tuple[torch.Tensor, ...]], call2d: Callable[[], object],
+                     S2: torch.Tensor, dtype: torch.dtype) -> tuple[str | None, str]:
+    """For an attention's A on batched (3-D) scores that is the softmax over dim 0, the batch axis
+    (the key softmax_implicit_dim in `wrong`): a second call on one unbatched example (`call2d`, whose
+    masked scores are S2) tells torch's legacy implicit dim (right there: dim 1 of 2-D scores) from
+    dim=0 written out (dim 0 there too, the queries). ("", "") when A is not that softmax; (None, "")
+    when the second call shows neither: the implicit dim must not be blamed on an explicit wrong dim."""
+    cand = wrong.get("softmax_implicit_dim")
+    if cand is None or type(A) is not torch.Tensor or not matching_variants(A, {"x": cand[1]}, dtype):
+        return "", ""
+    try:
+        out = call2d()
+    except StudentCodeError:
+        return None, ""
+    A2 = out[1] if isinstance(out, (tuple, list)) and len(out) == 2 else None
+    head = "A is normalised over dim 0 of these batched scores (the batch axis), and on one unbatched example "
+    if is_right(A2, torch.softmax(S2, dim=-1), dtype):
+        return "softmax_implicit_dim", head + "it is right (dim 1 there: torch's implicit dim): "
+    if is_right(A2, torch.softmax(S2, dim=0), dtype):
+        return "softmax_over_batch_axis", head + "over dim 0 too (the queries there: dim=0 written out): "
+    return None, ""
+
+
+def without_implicit_dim(wrong: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in wrong.items() if k.split("/")[0] != "softmax_implicit_dim"}
+
+
 def _normalised(e: torch.Tensor) -> torch.Tensor:
     return e / e.sum(dim=-1, keepdim=True)
 
@@ -630,6 +657,17 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
     return out
 
 
+def _cosine_kernels(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, right: torch.Tensor) -> dict[str, torch.Tensor]:
+    cos = (K @ q) / (K.norm(dim=-1) * q.norm())
+    out = {}
+    for key, scale in (("nw_cosine_kernel", 1 / math.sqrt(q.shape[-1])), ("nw_cosine_kernel/unscaled", 1.0)):
+        kappa = torch.exp(cos * scale)
+        s = (kappa[:, None] * V).sum(0) / kappa.sum()
+        if not torch.allclose(s, right, rtol=1e-4, atol=1e-6):   # unit-norm q and k: the cosine is the dot product
+            out[key] = s
+    return out
+
+
 def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
     T, d_k, d_v = K.shape[-2], q.shape[-1], V.shape[-1]
 
@@ -643,6 +681,8 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "sqrt_precedence": smooth(2 / d_k),
         "nw_returns_weights": kappa / kappa.sum(),
         "scores_negated": smooth(-1 / math.sqrt(d_k)),     # exp(-q.k / sqrt(d_k)), a distance kernel's sign
+        # a normalised similarity for the plain one: the cosine q.k / (|q| |k|), scaled or not (naming14)
+        **_cosine_kernels(q, K, V, smooth(1 / math.sqrt(d_k))),
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
         "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
         "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
@@ -735,6 +775,14 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     for key, Xn in (("layer_norm_before_projection", torch.nn.functional.layer_norm(X, X.shape[-1:])),
                     ("layer_norm_before_projection/std", (X - X.mean(-1, keepdim=True)) / X.std(-1, keepdim=True))):
         out[key] = (Xn @ W_Q, Xn @ W_K, Xn @ W_V)
+    # the scale in the wrong place: X divided by sqrt(a length) (or by it) before projecting, so Q, K and V
+    # all come out that one constant factor too small; a factor two lengths share names neither (naming14)
+    lengths = {"d_model": X.shape[-1], "d_k": W_Q.shape[-1], "d_v": W_V.shape[-1], "T": X.shape[-2]}
+    factors = {f"{name}{'' if p == 1 else '/sqrt'}": n ** (0.5 if p == 0 else 1.0)
+               for name, n in lengths.items() for p in (0, 1) if n > 1}
+    for key, c in factors.items():
+        if sum(math.isclose(c, o, rel_tol=1e-9) for o in factors.values()) == 1:
+            out[f"inputs_scaled_before_projection/{key}"] = (Q / c, K / c, V / c)
     return out | fused_split_variants(X, W_Q, W_K, W_V) | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),

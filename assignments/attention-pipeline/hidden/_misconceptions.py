@@ -105,12 +105,25 @@ MISCONCEPTIONS = {
                           "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
     "softmax_implicit_dim": "calling F.softmax without dim: torch's legacy rule then normalises dim 0 of a 1-D or "
                             "3-D input (dim 1 otherwise), not the last dimension; pass dim=-1",
+    # the same text as sdpa-from-scratch's (a key shared by assignments has one text)
+    "softmax_over_batch_axis": "taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 of batched "
+                               "scores) instead of the keys' axis, dim=-1",
     "blocked_scores_zeroed": "setting the blocked scores to 0 (S * (M == 0), S.masked_fill(M != 0, 0)) instead of "
                              "adding the very negative mask: a score of 0 still gets weight exp(0), so the blocked "
                              "keys are not hidden",
     "mask_blocks_nothing": "a mask that blocks nothing (all zeros): often an out-of-place call (M.masked_fill(...), "
                            "M.triu(...)) whose result is dropped; use masked_fill_ or assign the result "
                            "(M = M.masked_fill(...))",
+    "inputs_scaled_before_projection": "scaling X (by 1/sqrt(d_model), 1/sqrt(d_k), ...) before projecting: Q, K "
+                                       "and V are X times each matrix, all three one constant factor too small; "
+                                       "the 1/sqrt(d_k) belongs to the scores Q K^T only",
+    "nw_cosine_kernel": "normalising the dot products into cosine similarities (q.k / (|q| |k|)): the kernel is "
+                        "exp(q.k / sqrt(d_k)) on the raw dot product, whose size matters",
+    "rank_counts_distinct_rows": "counting the distinct rows (the different query vectors) for the rank: the rank "
+                                 "is the number of linearly independent rows, and a row that mixes others (0.5 q1 "
+                                 "+ 0.5 q3) adds no dimension; use torch.linalg.matrix_rank",
+    "param_count_flag_inverted": "inverting the with_output condition (if not with_output:, or the two branches "
+                                 "swapped): W_O is counted when with_output=False and left out when it is True",
     "param_count_times_heads": "multiplying one head's W_Q, W_K, W_V by the number of heads (d_model // d_k): the "
                                "question counts the projections of one head",
     "mask_multiplied": "multiplying the scores by the mask instead of adding it",

@@ -61,4 +61,11 @@ def test_rank_S_lesson(rank_S_lesson):
         if got == d_k and got != max(r_q, r_k):
             raise Misconception("rank_is_the_bound", "rank_S_lesson is d_k: " + describe("rank_is_the_bound"))
         raise Misconception("rank_above_min", f"rank_S_lesson is {said}: " + describe("rank_above_min"))
+    # a rank read from a count of rows: the distinct queries (rows of Q, or of S) counted, not the linearly
+    # independent ones; on the lesson's S the distinct columns (4) are d_k = rank K, so only the rows name it
+    distinct = {len(torch.unique(t, dim=0)) for t in (Q, Q @ K.T)}
+    if distinct == {got} and got not in (T, d_k, r_q, r_k, r_q + r_k):
+        raise Misconception("rank_counts_distinct_rows", f"rank_S_lesson is {got}, the number of distinct query "
+                            f"vectors (distinct rows of Q and of S); they span only {r_q} dimensions: "
+                            + describe("rank_counts_distinct_rows"))
     raise AssertionError("rank_S_lesson is not correct: try torch.linalg.matrix_rank on the lesson's S")

@@ -76,11 +76,27 @@ def _check(got, d_model, d_k, d_v, with_output):
     raise AssertionError("the count is wrong (for d_v different from d_k)")
 
 
+def _raise_if_inverted(fn, d_model, d_k, d_v):
+    """A boolean flag's branches swapped (`if not with_output:`): with_output=False gives the count with
+    W_O and with_output=True the count without it, both exactly; a second call shows the other half."""
+    try:
+        off, on = (fn(d_model, d_k, d_v, with_output=w) for w in (False, True))
+    except (StudentCodeError, TypeError):
+        return
+    if type(off) in (int, float) and type(on) in (int, float) \
+            and off == ref.qkv_param_count(d_model, d_k, d_v, True) and on == ref.qkv_param_count(d_model, d_k, d_v, False):
+        raise Misconception("param_count_flag_inverted", f"with_output=False gives {off}, the count with W_O, and "
+                            f"with_output=True gives {on}, the count without it: " + describe("param_count_flag_inverted"))
+
+
 @test_case(points=1, hidden=True)
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
+    got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
+    if got != ref.qkv_param_count(d_model, d_k, d_v, False):
+        _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
     try:
-        _check(call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count"), d_model, d_k, d_v, False)
+        _check(got, d_model, d_k, d_v, False)
     except AssertionError:   # with_output left to its default: right when with_output=False is passed names it
         want = ref.qkv_param_count(d_model, d_k, d_v, False)
         try:   # `... + d_v * d_model if with_output else 0`: the conditional takes the whole sum
@@ -108,6 +124,7 @@ def test_count_with_output(qkv_param_count, rng):
         # second call with with_output=False that is right tells W_O never added (naming9, blind8)
         base = ref.qkv_param_count(d_model, d_k, d_v)
         if type(got) in (int, float) and got == base:
+            _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
             try:
                 alone = qkv_param_count(d_model, d_k, d_v, with_output=False)
             except StudentCodeError:

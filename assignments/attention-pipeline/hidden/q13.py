@@ -56,12 +56,17 @@ def _check(fn, stages, X, Y, W, M, dtype):
                 and matching_variants(O, {"right": A_ref}, dtype) and matching_variants(A, {"right": O_ref}, dtype):
             raise Misconception("results_reordered", "cross_attention returns (A, O): both are right, in the "
                                 "other order; return (O, A)")
-        key = D.whole_key((O, A), wrong, (O_ref, A_ref), dtype)
+        named, why = D.batched_dim0_key(A, wrong, lambda: fn(X[0], Y[0], *W, M) if M is not None else fn(X[0], Y[0], *W),
+                                        _scores(X64[0], Y64[0], W64, M64), dtype) if X.dim() == 3 else ("", "")
+        if named:
+            raise Misconception(named, why + describe(named))
+        known = wrong if named == "" else D.without_implicit_dim(wrong)
+        key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         try:
-            D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in wrong.items()})
-            D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in wrong.items()})
+            D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
+            D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})
         except AssertionError:   # M left to its default: right when M=None is passed names the default
             if M is None:
                 raise_if_wrong_default(fn, (X, Y, *W), {"M": None},
@@ -95,6 +100,11 @@ def _check(fn, stages, X, Y, W, M, dtype):
         if named is not None:
             raise named from None
         raise
+
+
+def _scores(X, Y, W, M):
+    S = (X @ W[0]) @ (Y @ W[1]).transpose(-2, -1) / math.sqrt(W[0].shape[-1])
+    return S if M is None else S + M
 
 
 def _variants(X, Y, W, M):
