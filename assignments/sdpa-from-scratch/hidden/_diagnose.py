@@ -13,6 +13,8 @@ A variant that equals the correct result on an input, or another variant, names 
 (checks.matching_variants / raise_if_variant): the tests' shapes keep them apart."""
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import re
 
@@ -100,6 +102,59 @@ def softmax_base_2(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """exp2 without the log2(e) factor: exp2(x - max) / sum, softmax(x ln 2)."""
     e = torch.exp2(x - _finite_max(x, dim))
     return e / e.sum(dim=dim, keepdim=True)
+
+
+def softmax_inf_to_finite(x: torch.Tensor, dim: int = -1) -> torch.Tensor | None:
+    """A NaN guard that turns -inf logits into 0 (torch.where(isinf(x), 0, x), nan_to_num(x, neginf=0.0)) before
+    the max-shifted exp: blocked entries get weight exp(0 - max). None when x has no -inf (then it is right)."""
+    x64 = x.double()
+    if not bool(torch.isneginf(x64).any()):
+        return None
+    x64 = torch.where(torch.isinf(x64), torch.zeros_like(x64), x64)
+    return ref.stable_softmax(x64, dim)
+
+
+INF_PROBE = torch.tensor([[0.5, float("-inf"), -0.25]], dtype=torch.float64)
+
+
+def softmax_turns_inf_finite(softmax) -> bool:
+    """The notebook's stable_softmax gives a -inf logit the weight a 0 logit gets (its NaN guard replaces -inf
+    by 0): a float64 probe (0.5, -inf, -0.25), whose right weights are (0.68, 0, 0.32)."""
+    if softmax is None:
+        return False
+    try:
+        out = softmax(INF_PROBE.clone(), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return False
+    want = softmax_inf_to_finite(INF_PROBE)
+    return (want is not None and type(out) is torch.Tensor and tuple(out.shape) == (1, 3) and out.is_floating_point()
+            and bool(torch.allclose(out.detach().double(), want, atol=1e-6)))
+
+
+def blames_softmax_for_zero_fill(test):
+    """Under @test_case: a failure named mask_fills_zero (blocked scores end up 0 before exp) is named
+    softmax_inf_to_zero when the notebook's stable_softmax itself turns -inf into 0 (a probe shows it): the
+    attention's -inf fill is then right and the 0 comes from the softmax. Adds an optional stable_softmax
+    parameter, consulted only after such a failure."""
+    sig = inspect.signature(test)
+    params = list(sig.parameters.values())
+    extra = inspect.Parameter("stable_softmax", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+
+    @functools.wraps(test)
+    def wrapped(*args, stable_softmax=None, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        except Misconception as named:
+            if named.key.split("/")[0] != "mask_fills_zero" or not softmax_turns_inf_finite(stable_softmax):
+                raise
+            where = str(named).split(": it matches")[0]
+            raise Misconception("softmax_inf_to_zero", f"{where}: blocked keys get the weight of a score of 0, and "
+                                "stable_softmax on (0.5, -inf, -0.25) gives the -inf logit the weight of a 0 logit: "
+                                "the 0 comes from the softmax, not from the mask fill: it matches "
+                                + describe("softmax_inf_to_zero")) from None
+
+    wrapped.__signature__ = sig.replace(parameters=[*params, extra])  # type: ignore[attr-defined]
+    return wrapped
 
 
 def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
@@ -1312,6 +1367,11 @@ def name_shape(got, expected, what, inputs):
     if sorted(got) == sorted(expected):
         raise Misconception("shape_dims_swapped", f"{what} is {got}: it holds the right sizes in another order: "
                             + describe("shape_dims_swapped"))
+    added = sorted({got[i] for i in range(len(got)) if len(got) == len(expected) + 1
+                    and got[:i] + got[i + 1:] == expected})
+    if len(added) == 1:      # a kind: one extra axis (a heads axis); removing exactly it gives the right shape
+        raise Misconception("shape_axis_added", f"{what} is {got}: the right shape {expected} with one more axis "
+                            f"of size {added[0]}: " + describe("shape_axis_added"))
     names = [n for n, s in inputs.items() if tuple(s) == got]
     if names:
         raise Misconception("shape_of_an_input", f"{what} is {got}, the shape of {' and '.join(names)}: "

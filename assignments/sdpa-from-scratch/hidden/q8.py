@@ -19,8 +19,18 @@ TRIANGLE = {"attn_entries": {T * (T + 1) // 2, T * (T - 1) // 2},
             "score_madds": {T * (T + 1) // 2 * D_K, T * (T - 1) // 2 * D_K}}
 
 
+# a kind: the count computed at a rounded size ("1k" for T = 1024); no other count of this question is 10^6 or
+# 64 x 10^6 (T^2 = 2^20, T^2 d_k = 2^26, T d_k = 2^16)
+ROUNDED_T = (1000,)
+AT_T = {"attn_entries": lambda t: t * t, "score_madds": lambda t: t * t * D_K}
+
+
 def _raise_if_related(got, name):
     right = getattr(ref, name)
+    for t in ROUNDED_T:
+        if got == AT_T[name](t) != right:
+            raise Misconception("size_rounded", f"{name} is {got}, the right formula at T = {t} instead of "
+                                f"T = {T}: " + describe("size_rounded"))
     if 2 * got in (right, right - 1, right + 1):     # T^2 / 2 (or rounded): not T (T + 1) / 2, the triangle
         raise Misconception("count_halved_symmetric", f"{name} is {got}, half the right count: "
                             + describe("count_halved_symmetric"))

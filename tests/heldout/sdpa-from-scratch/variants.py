@@ -974,4 +974,23 @@ q_shape, k_shape, v_shape = (4, 10, 64), (4, 10, 64), (4, 10, 128)
 weights_shape = (4, 10, 10)
 out_shape = (4, 10, 4, 128)
 '''}, {"key": "batch_axis_repeated", "where": ["q1:test_out_shape"]}),
+    # naming14 (blind13's kinds): a NaN guard in the softmax that turns -inf into 0, here with nan_to_num
+    "softmax_nan_to_num_guard": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    x = torch.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, {"key": "softmax_inf_to_zero", "where": ["q3", "q5", "q6"]}),
+    # naming14: a heads axis added to the output shape only
+    "shapes_heads_axis_in_output": ({"weights_shape": '''
+q_shape, k_shape, v_shape = (4, 10, 64), (4, 10, 64), (4, 10, 128)
+weights_shape = (4, 10, 10)
+out_shape = (4, 2, 10, 128)
+'''}, {"key": "shape_axis_added", "where": ["q1:test_out_shape"]}),
+    # naming14: the multiply-adds counted at T = 1000 ("1k"), the entries right
+    "cost_madds_at_T_1000": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 1000 * 1000 * 64
+cost_ratio = 4
+'''}, {"key": "size_rounded", "where": ["q8:test_score_madds"]}),
 }
