@@ -719,3 +719,33 @@ def _nan_to_num_unshifted(x, dim=-1):
                                        (ref.stable_softmax, False), (ref.softmax_no_max_subtraction, False)])
 def test_overflow_zeroes_weights(fn, named) -> None:
     assert diag.overflow_zeroes_weights(fn(ref.SOFTMAX_PROBE.clone(), dim=-1)) is named
+
+
+# naming14 (blind13's kinds): one extra axis whose removal gives the right shape; a count at a rounded T
+@pytest.mark.parametrize("question, name, args, key", [
+    ("q1", "test_weights_shape", ((4, 8, 10, 10),), "shape_axis_added"),     # a heads axis of 8
+    ("q1", "test_out_shape", ((4, 10, 2, 128),), "shape_axis_added"),
+    ("q1", "test_weights_shape", ((4, 10, 4, 10),), "batch_axis_repeated"),  # the batch size again: its own kind
+    ("q1", "test_weights_shape", ((4, 10, 10),), None),
+    ("q8", "test_attn_entries", (1000 * 1000,), "size_rounded"),
+    ("q8", "test_score_madds", (1000 * 1000 * 64, None), "size_rounded"),
+    ("q8", "test_score_madds", (1024 * 1024 * 64, None), None),
+])
+def test_naming14_shape_and_count_kinds(question, name, args, key) -> None:
+    assert _key(lambda: _test(question, name)(*args)) == key
+
+
+def _inf_to_zero(x, dim=-1):
+    x = torch.where(torch.isinf(x), torch.zeros_like(x), x)
+    return ref.stable_softmax(x, dim)
+
+
+def _inf_to_min(x, dim=-1):      # a finite fill far below every logit: right
+    return ref.stable_softmax(torch.nan_to_num(x), dim)
+
+
+# naming14: the probe that blames q5/q6's mask_fills_zero on the softmax's own NaN guard
+@pytest.mark.parametrize("fn, named", [(_inf_to_zero, True), (_inf_to_min, False), (ref.stable_softmax, False),
+                                       (None, False)])
+def test_softmax_turns_inf_finite(fn, named) -> None:
+    assert diag.softmax_turns_inf_finite(fn) is named
