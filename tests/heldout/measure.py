@@ -1061,27 +1061,30 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure attention-pipeline --set blind13 -v`: () where the grader named nothing
     "attention-pipeline": {
         "q02_dot_T_on_batched_keys": ("batched_input_unsupported",),
-        # partly: test_weights_large_float32 raises with no key; the other four name the key exactly
+        # partly: test_weights_large_float32 raises with no key; the other four name the key exactly; now named
+        # there too by the square re-run brought to unit size (naming14)
         "q05_row_max_without_keepdim": ("max_without_keepdim",),
         # len(X) is X.shape[0], the batch size of a batched X: both texts say this and give X.shape[-2]
         "q07_sequence_length_from_len": ("batched_input_unsupported", "length_from_wrong_axis"),
         "q04_minus_infinity_then_triu": ("infinite_mask",),
         "q10_xlogy_in_nats": ("entropy_in_nats",),
         # generic: "Q does not match ... in 84 of 84 entries"; no key says X was rescaled before projecting
-        "q01_inputs_scaled_before_projection": (),
+        "q01_inputs_scaled_before_projection": ("inputs_scaled_before_projection",),   # now named by it (naming14)
         # generic: "the smoothed row does not match"; no key says cosine similarity (gaussian_kernel is another)
-        "q08_cosine_similarity_kernel": (),
+        "q08_cosine_similarity_kernel": ("nw_cosine_kernel",),   # now named by nw_cosine_kernel (naming14)
         "q09_one_over_T_everywhere": ("prefix_average_divide_by_T",),
         # partly: with_output=False names param_count_wo_always (true of that call: W_O is counted there);
         # with_output=True only gives the counts; param_count_wo_ignored would be the true half there
-        "q12_output_flag_inverted": ("param_count_wo_always", "param_count_wo_ignored"),
+        # now named by param_count_flag_inverted (naming14): both counts exactly swapped, shown by a second call
+        "q12_output_flag_inverted": ("param_count_wo_always", "param_count_wo_ignored", "param_count_flag_inverted"),
         # mis-named: the 2-D tests name softmax_wrong_dim (right: dim 0 is the queries), but the batched
         # padding-mask test names softmax_implicit_dim, "calling F.softmax without dim"; the code passes dim 0
         # explicitly (S.softmax(0)), so that text blames an omission the student did not make; the batch-axis
         # slip is softmax_over_batch_axis's (sdpa's catalogue only)
+        # now named by softmax_over_batch_axis on the batched test (naming14): a 2-D call shows dim 0 written out
         "q13_softmax_over_queries_inline": ("softmax_wrong_dim", "softmax_over_batch_axis"),
         # generic: "rank_S_lesson is not correct: try torch.linalg.matrix_rank"; no key says distinct queries
-        "q11_rank_from_distinct_queries": (),
+        "q11_rank_from_distinct_queries": ("rank_counts_distinct_rows",),   # now named by it (naming14)
         # "D" (one row per token of Y): cross_output_from_keys's text is the stated belief
         "q14_answer_output_rows_of_y": ("cross_output_from_keys",),
         "q16_answer_linear_per_token": ("cost_linear_in_T",),
@@ -1098,19 +1101,25 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_head_scale_model_width": ("mha_scale_by_d_model",),
         "q1_scale_after_softmax": ("scale_after_softmax",),
         # generic: "does not match the correct result in 35 of 35 entries"; no key says the max-shift is per column
-        "q1_shift_by_column_max": (),
+        # now named by softmax_shift_wrong_axis (naming14)
+        "q1_shift_by_column_max": ("softmax_shift_wrong_axis",),
         # generic: "the variance of q.k / sqrt(d_k) is not within 10%"; nothing says 1 was subtracted (precedence)
-        "q2_precedence_n_minus_1": (),
+        # now named by variance_precedence (naming14)
+        "q2_precedence_n_minus_1": ("variance_precedence",),
         "q2_scaled_multiplies": ("multiply_by_sqrt_dk",),
         # raw: "EncodeError: only dicts with string keys can be returned"; no key says a dict keyed by d
         # (table_dict_of_lists is a dict of columns, not this)
+        # naming14: still generic (not proven: the keys never come back), but the message now says a dict with
+        # non-string keys (keyed by d?) cannot be read and to return a list of row dicts in the order of dims
         "q4_table_keyed_by_d": (),
         # generic: "does not match the correct result in 240 of 240 entries"; nothing says features attended as
         # tokens (mha_split_without_transpose is the reshape without a transpose, not this permute)
-        "q8_permute_features_as_tokens": (),
+        # now named by mha_heads_features_as_tokens (naming14)
+        "q8_permute_features_as_tokens": ("mha_heads_features_as_tokens",),
         "q8_layer_norm_after": ("mha_layer_norm_added",),
         # generic: "should be one letter as a string"; true of the format, but nothing says the full stop
-        "q5_answer_with_period": (),
+        # now named by answer_extra_characters (naming14)
+        "q5_answer_with_period": ("answer_extra_characters",),
         "q6_answer_plain_mean": ("uniform_weights",),   # D, the plain mean of the rows: the key's text
         # A (the value of the key equal to the query, a hash lookup) is one value, not a mix: the key's fix
         "q7_answer_exact_match": ("attention_as_argmax",),
@@ -1130,7 +1139,8 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: q3's -inf test is generic ("does not match in 60 of 60 entries"); q5/q6 name mask_fills_zero,
         # true of the composed code (blocked scores become 0, exp(0) is not 0) though its examples (scores *
         # mask, a fill of 0) point at the attention's fill, which is right here: the 0 comes from stable_softmax
-        "q3_inf_replaced_by_zero": ("mask_fills_zero",),
+        # now named by softmax_inf_to_zero (naming14): q3 by the -inf -> 0 variant, q5/q6 by a stable_softmax probe
+        "q3_inf_replaced_by_zero": ("softmax_inf_to_zero",),
         # log(mask.float()) is a float32 tensor mixed into half scores, the product with V raises: the key's text
         "q5_log_mask_float32_bias": ("dtype_changed",),
         # the masked_fill under no_grad cuts the graph (no gradient to Q, K): no_grad is not in the key's list
@@ -1138,11 +1148,11 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_masking_under_no_grad": ("gradient_cut",),
         "q5_scale_from_key_count": ("scale_by_T",),     # sqrt(K.shape[-2]) = sqrt(T_k): the key's text
         # generic: "weights_shape is not the shape of the attention-weight matrix"; nothing says a heads axis
-        "q1_heads_axis_added": (),
+        "q1_heads_axis_added": ("shape_axis_added",),   # now named by shape_axis_added (naming14)
         "q2_divisor_power_precedence": ("scale_precedence",),
         "q6_causal_scores_unscaled": ("no_scale",),   # the causal weights from raw3 = Q3 @ K3.T, never scaled
         # generic: "attn_entries is not the number of entries ..."; nothing says T = 1024 was rounded to 1000
-        "q8_T_rounded_to_1000": (),
+        "q8_T_rounded_to_1000": ("size_rounded",),   # now named by size_rounded (naming14)
     },
 }
 

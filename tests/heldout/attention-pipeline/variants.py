@@ -1279,3 +1279,26 @@ def project_qkv(X, W_Q, W_K, W_V):
     return Q, K, V
 '''), {"key": "fused_projection_split", "where": ["q01", "q07", "q13"]}),
 })
+
+# issue 21, tenth round (naming14): other instances of blind13's kinds
+WRONG.update({
+    # the scale in the wrong place: X divided by sqrt(d_k) before projecting, Q, K, V all 1/sqrt(d_k) too small
+    "project_inputs_over_sqrt_dk": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    X = X / math.sqrt(W_Q.shape[-1])
+    return X @ W_Q, X @ W_K, X @ W_V
+'''), {"key": "inputs_scaled_before_projection", "where": ["q01", "q07", "q09", "q13"]}),
+    # a normalised similarity for the plain one: unit vectors, no scale
+    "nw_normalize_then_dot": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    Kn = torch.nn.functional.normalize(K, dim=-1)
+    qn = torch.nn.functional.normalize(q, dim=-1)
+    w = torch.softmax(Kn @ qn, dim=0)
+    return w @ V
+'''), {"key": "nw_cosine_kernel", "where": ["q08"]}),
+    # a boolean flag's branches swapped, as a conditional expression
+    "param_count_flag_swapped_ternary": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    return 2 * d_model * d_k + d_model * d_v + (0 if with_output else d_v * d_model)
+'''), {"key": "param_count_flag_inverted", "where": ["q12"]}),
+})
