@@ -485,3 +485,23 @@ def test_naming13_fused_split_is_named_only_from_the_probe_widths() -> None:
     X = torch.randn(6, 10, generator=g, dtype=torch.float64)
     W = [torch.randn(10, w, generator=g, dtype=torch.float64) for w in (12, 12, 4)]
     assert set(D.fused_split_variants(X, *W)) == {"fused_projection_split/tensor_split"}
+
+
+def test_naming14_batch_axis_softmax_is_told_from_the_implicit_dim_by_a_2d_call() -> None:
+    """naming14: A = softmax over dim 0 of batched scores is softmax_over_batch_axis when a 2-D call gives
+    dim 0 too (dim=0 written out), softmax_implicit_dim when the 2-D call is right, and nothing otherwise;
+    the input-scale factors keep only lengths no other length equals."""
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(1)
+    S = torch.randn(2, 4, 7, generator=g, dtype=torch.float64)
+    wrong = {"softmax_implicit_dim": (torch.softmax(S, 0), torch.softmax(S, 0))}
+    A = torch.softmax(S, 0)
+    pair = lambda dim: lambda: (None, torch.softmax(S[0], dim))  # noqa: E731
+    assert D.batched_dim0_key(A, wrong, pair(0), S[0], torch.float64)[0] == "softmax_over_batch_axis"
+    assert D.batched_dim0_key(A, wrong, pair(-1), S[0], torch.float64)[0] == "softmax_implicit_dim"
+    assert D.batched_dim0_key(A, wrong, lambda: (None, S[0]), S[0], torch.float64)[0] is None
+    assert D.batched_dim0_key(torch.softmax(S, -1), wrong, pair(0), S[0], torch.float64)[0] == ""
+    X = torch.randn(6, 4, generator=g, dtype=torch.float64)   # d_v = 4 = d_model: neither is a factor
+    W = [torch.randn(4, w, generator=g, dtype=torch.float64) for w in (12, 12, 4)]
+    keys = {k for k in D.qkv_variants(X, *W) if k.startswith("inputs_scaled_before_projection/")}
+    assert keys and not any("d_model" in k or "d_v" in k for k in keys)
