@@ -143,7 +143,7 @@ def pair_evidence(pair, Q, K, V, d_k):
     if all(same(p, r) for p, r in zip(pair, right)):
         return None
     hits = {}
-    for key, wrong in ref.pair_variants(Q64, K64, V64, d_k).items():
+    for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if len(hits) == 1:
@@ -402,6 +402,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     return out
 
 
@@ -888,6 +889,10 @@ def raise_if_all_pairs(fn, value, d_k, n, seed) -> None:
 _JOINERS = re.compile(r"\b(or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
 
 
+# one letter with punctuation or brackets around it ("C.", "'C'", "[C]"; "(C)" and "C)" are accepted), nothing else
+_EXTRA_CHARS = re.compile(r"^\s*[\(\[\"'`]*\s*([A-Za-z])\s*[\)\]\"'`.:,;!]*\s*$")
+
+
 def raise_if_answer_form(question: str, value, choices: str = "ABCD") -> None:
     """A multiple-choice answer in the wrong form, whatever the letter: several letters joined by "or", "/",
     "," (answer_hedged), or a letter inside a one-element list or tuple (answer_in_container). Neither says
@@ -898,6 +903,10 @@ def raise_if_answer_form(question: str, value, choices: str = "ABCD") -> None:
                             f"letter: " + describe("answer_in_container"))
     if not isinstance(value, str) or len(value) > 40:
         return
+    extra = _EXTRA_CHARS.match(value)
+    if extra and value.strip().strip("()").strip().upper() not in choices and extra.group(1).upper() in choices:
+        raise Misconception("answer_extra_characters", f"{question} is {value!r}: it has characters besides the "
+                            f"letter, which seems to be {extra.group(1).upper()!r}: " + describe("answer_extra_characters"))
     rest = _JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
     if len(rest) >= 2 and all(len(t) == 1 and t.upper() in choices for t in rest) and len({t.upper() for t in rest}) >= 2:
         raise Misconception("answer_hedged", f"{question} is {value!r}, {len(set(t.upper() for t in rest))} "
@@ -1513,3 +1522,70 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
     raise Misconception("ignores_generator", f"dot_product_variance(d_k={d_k}, ...){flag} gives {value:.6g} for "
                         f"generators seeded {seeds[0]} and {seeds[1]}, and the same again on a second call: the result "
                         "does not depend on the generator's seed: " + describe("ignores_generator"))
+
+
+# --- blind13's kinds (issue 21, naming14) -------------------------------------------------------------------
+
+def softmax_axis_variants(Q, K, V, d_k, right):
+    """{key: (output, weights)} of a softmax with one of its two steps along the wrong axis: the stability shift
+    by each column's max (over the queries) with the row sums, or the row's max with the column sums. Dropped
+    when equal to the right pair on these inputs."""
+    S = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    out = {}
+    for key, shift, total in (("softmax_shift_wrong_axis", -2, -1), ("softmax_sum_wrong_axis", -1, -2)):
+        e = torch.exp(S - S.amax(dim=shift, keepdim=True))
+        w = e / e.sum(dim=total, keepdim=True)
+        if tuple(w.shape) == tuple(right[1].shape) and torch.allclose(w, right[1], rtol=1e-9, atol=1e-12):
+            continue
+        out[key] = (w @ V, w)
+    return out
+
+
+def precedence_variance(v, d_k, n, seed, scaled) -> float | None:
+    """The right estimate on the same generator that `v` is minus 1 (sum / n - 1, with n or n - 1), or None."""
+    right, _ = ref.variance_variants(d_k, n, seed, scaled)
+    for r in right:
+        for slip in (r - 1.0, r * (n - 1) / n - 1.0):
+            if abs(v - slip) <= 2e-5 * max(abs(r), 1e-12):
+                return r
+    return None
+
+
+def raise_if_precedence(v, d_k, n, seed, scaled) -> None:
+    r = precedence_variance(v, d_k, n, seed, scaled)
+    if r is not None:
+        raise Misconception("variance_precedence", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result "
+                            f"{v:.6g} is the variance of the same draws ({r:.6g}) minus 1: "
+                            + describe("variance_precedence"))
+
+
+_KEYS_NOT_STRINGS = "only dicts with string keys"
+
+
+def raise_if_table_container(e) -> None:
+    """The table came back as a dict whose keys are not strings (the grader cannot read it back): say what to
+    return instead. Not named: the message does not show the keys (a dict keyed by d is the usual one)."""
+    if _KEYS_NOT_STRINGS in (e.message or "") or _KEYS_NOT_STRINGS in str(e):
+        raise AssertionError("entropy_table returned a dict whose keys are not strings (a dict keyed by d, such as "
+                             "{4: {...}, 16: {...}}?), which the grader cannot read: return a list of row dicts, one "
+                             "per d in dims and in the order of dims, e.g. [{'d': 4, 'raw_std': ..., 'scaled_std': ..., "
+                             "'H_raw': ..., 'H_scaled': ...}, ...]") from None
+
+
+def features_as_tokens_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """{mha_heads_features_as_tokens/<scale>: output}: the heads split as (n_heads, d_k, T) (permute(1, 2, 0)),
+    each head's attention over its d_k features, scaled by sqrt(d_k) or sqrt(T), put back with permute(2, 0, 1)."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 1 or d_model % n_heads:
+        return {}
+    d_k = d_model // n_heads
+
+    def split(W):
+        return (X @ W).reshape(T, n_heads, d_k).permute(1, 2, 0)
+
+    Qh, Kh, Vh = split(W_Q), split(W_K), split(W_V)
+    out = {}
+    for tag, c in (("d_k", d_k), ("T", T)) if T != d_k else (("d_k", d_k),):
+        w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(c), dim=-1)
+        out[f"mha_heads_features_as_tokens/{tag}"] = (w @ Vh).permute(2, 0, 1).reshape(T, d_model) @ W_O
+    return out

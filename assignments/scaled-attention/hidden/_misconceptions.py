@@ -279,4 +279,18 @@ MISCONCEPTIONS = {
                                "unless d_model / n_heads happens to equal it",
     "mha_head_width_from_tokens": "taking the head width from the number of tokens (X.shape[0] // n_heads) "
                                   "instead of d_model // n_heads (X.shape[1]): right only when T = d_model",
+    # naming14: blind13's kinds
+    "softmax_shift_wrong_axis": "subtracting the maximum over the queries (dim=-2, each key's column) before a row "
+                                "softmax: a shift cancels only when it is the same for the whole row; subtract "
+                                "S.amax(dim=-1, keepdim=True)",
+    "softmax_sum_wrong_axis": "dividing by the sum over another axis than the softmax's dim (e.sum(dim=-2), or a "
+                              "fixed axis whatever dim is): the slices along dim no longer sum to 1; sum over the "
+                              "same dim as the max",
+    "variance_precedence": "writing sum / n_samples - 1 without parentheses: Python divides first and then subtracts 1 "
+                           "from the variance; write sum / (n_samples - 1), or use dots.var()",
+    "mha_heads_features_as_tokens": "splitting the heads with the axes in the wrong order (a permute(1, 2, 0) to "
+                                    "(n_heads, d_k, T)): each head then attends over its d_k features as if they "
+                                    "were tokens; the split is .view(T, n_heads, d_k).transpose(0, 1), (n_heads, T, d_k)",
+    "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
+                               "the answer must be the letter alone, as a string such as \"B\"",
 }

@@ -150,6 +150,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
                                    {"scaled": False}, lambda out, d_k=d_k, seed=seed: _explicit_right(out, d_k, seed),
                                    what=f"dot_product_variance(d_k={d_k}, ...)")
             _raise_replayed(dot_product_variance, d_k, seed, False, v)
+            D.raise_if_precedence(v, d_k, N, seed, False)
             D.raise_if_averaged(v, seed, d_k, N, False)
             if _near(v, math.sqrt(d_k)):
                 raise Misconception("variance_returned_std", f"the result is wrong: it matches {describe('variance_returned_std')}")
@@ -172,6 +173,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
             if _near(v, 1.0):
                 continue
             _raise_replayed(dot_product_variance, d_k, seed, True, v)
+            D.raise_if_precedence(v, d_k, N, seed, True)
             D.raise_if_averaged(v, seed, d_k, N, True)
             # the unscaled estimate of the same function tells mistakes apart that give the same
             # scaled number (1/d_k: dividing by d_k, or the variance of the products scaled)

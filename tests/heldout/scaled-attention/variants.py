@@ -1282,3 +1282,33 @@ WRONG.update({
     "mha_all_from_w_k": (mha(MHA_LOOP.replace("X @ W_Q, X @ W_K, X @ W_V", "X @ W_K, X @ W_K, X @ W_K")),
                          {"key": "same_projection", "where": ["q8"]}),
 })
+
+# naming14: other instances of blind13's kinds
+WRONG.update({
+    # a softmax with one step along the wrong axis: the row's max subtracted, the sum taken down each column
+    "softmax_rows_shifted_columns_summed": (attention('''
+    S = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    e = torch.exp(S - S.max(dim=-1, keepdim=True).values)
+    weights = e / e.sum(dim=0, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "softmax_sum_wrong_axis", "where": ["q1", "q8"]}),
+    # operator precedence in the variance: sum / n - 1 with the deviations summed by torch.sum
+    "variance_numel_minus_one": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1) / (math.sqrt(d_k) if scaled else 1.0)
+    return (torch.sum((dots - dots.mean()) ** 2) / dots.numel() - 1).item()
+'''), {"key": "variance_precedence", "where": ["q2"]}),
+    # heads split as (n_heads, d_k, T) and the scale read from the split's last axis (T, not d_k)
+    "mha_view_permute_features_scale_from_shape": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Qh = (X @ W_Q).view(T, n_heads, d_k).permute(1, 2, 0)
+    Kh = (X @ W_K).view(T, n_heads, d_k).permute(1, 2, 0)
+    Vh = (X @ W_V).view(T, n_heads, d_k).permute(1, 2, 0)
+    outs = [attention(Qh[h], Kh[h], Vh[h], Qh.shape[-1])[0] for h in range(n_heads)]
+    return torch.stack(outs).permute(2, 0, 1).reshape(T, d_model) @ W_O
+'''), {"key": "mha_heads_features_as_tokens", "where": ["q8"]}),
+    # the letter in quotes inside the string
+    "q6_answer_quoted_letter": ({"q6_answer": "q6_answer = \"'A'\""}, {"key": "answer_extra_characters", "where": ["q6"]}),
+})
