@@ -828,3 +828,39 @@ def test_the_reuse_variants_differ_from_the_right_output_and_from_each_other():
     for k, v in reuse.items():
         assert not torch.allclose(v, right, atol=1e-8), k
         assert not any(torch.allclose(v, o, atol=1e-8) for o in others.values()), k
+
+
+# --- naming14: blind13's kinds ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key,shift,total", [("softmax_shift_wrong_axis", -2, -1), ("softmax_sum_wrong_axis", -1, -2)])
+def test_softmax_step_on_the_wrong_axis_is_named(key, shift, total):
+    Q, K, V = _qkv()
+    s = Q @ K.T / math.sqrt(12)
+    e = torch.exp(s - s.amax(dim=shift, keepdim=True))
+    w = e / e.sum(dim=total, keepdim=True)
+    found = D.pair_evidence((w @ V, w), Q, K, V, 12)
+    assert found is not None and found[0] == key
+
+
+def test_right_softmax_with_global_shift_names_nothing():
+    Q, K, V = _qkv()
+    s = Q @ K.T / math.sqrt(12)
+    w = torch.exp(s - s.max()) / torch.exp(s - s.max()).sum(-1, keepdim=True)
+    assert D.pair_evidence((w @ V, w), Q, K, V, 12) is None
+
+
+@pytest.mark.parametrize("value,named", [("C.", True), ("'B'", True), ("(C)", False), ("c", False), ("E.", False)])
+def test_letter_with_extra_characters(value, named):
+    if named:
+        with pytest.raises(Misconception) as info:
+            D.raise_if_answer_form("q5_answer", value)
+        assert info.value.key == "answer_extra_characters"
+    else:
+        D.raise_if_answer_form("q5_answer", value)
+
+
+def test_heads_split_features_as_tokens_differs_from_right():
+    X, Ws = _r(6, 8, seed=4), [_r(8, 8, seed=5 + i) for i in range(4)]
+    got = D.features_as_tokens_variants(X, *Ws, 2)
+    assert set(got) == {"mha_heads_features_as_tokens/d_k", "mha_heads_features_as_tokens/T"}
+    assert not torch.allclose(got["mha_heads_features_as_tokens/d_k"], sa.multi_head_attention(X, *Ws, 2))
