@@ -749,3 +749,17 @@ def _inf_to_min(x, dim=-1):      # a finite fill far below every logit: right
                                        (None, False)])
 def test_softmax_turns_inf_finite(fn, named) -> None:
     assert diag.softmax_turns_inf_finite(fn) is named
+
+
+def _inf_to_zero_after_shift(x, dim=-1):     # the guard after the shift: blocked entries get exp(0) = 1
+    s = x - x.amax(dim=dim, keepdim=True)
+    e = torch.exp(torch.where(torch.isinf(s), torch.zeros_like(s), s))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+@pytest.mark.parametrize("fn, key", [(_inf_to_zero, "softmax_inf_to_zero"), (_inf_to_zero_after_shift,
+                                                                             "softmax_inf_to_zero"),
+                                     (_inf_to_min, None)])
+def test_q3_inf_entries_weighted(fn, key) -> None:
+    assert _key(lambda: _test("q3", "test_minus_inf_entries")(TrustedProxy(fn, "cpu"), "cpu",
+                                                              torch.Generator().manual_seed(3))) == key

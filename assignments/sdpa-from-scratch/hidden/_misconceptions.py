@@ -102,9 +102,10 @@ MISCONCEPTIONS = {
                            "as float32's minimum): use float('-inf') or torch.finfo(scores.dtype).min",
     "mask_fills_zero": "setting blocked scores to 0 (scores * mask, or a fill of 0) instead of -inf: exp(0) is not 0, "
                        "so blocked keys still get weight",
-    "softmax_inf_to_zero": "replacing -inf logits by 0 inside the softmax (torch.where(isinf(x), 0, x) or "
-                           "nan_to_num(x, neginf=0) as a NaN guard): blocked entries then get weight exp(0 - max) "
-                           "instead of exactly 0; keep -inf (exp(-inf) is 0) and guard only a slice that is all -inf",
+    "softmax_inf_to_zero": "replacing -inf logits by 0 (or another finite number) inside the softmax "
+                           "(torch.where(isinf(x), 0, x) or nan_to_num(x, neginf=0) as a NaN guard): blocked "
+                           "entries then get a weight above 0 instead of exactly 0; keep -inf (exp(-inf) is 0) and "
+                           "guard only a slice that is all -inf",
     "shape_axis_added": "adding an axis the question does not have (a heads axis on single-head inputs, say): "
                         "attention on (batch, T, d) inputs gives (batch, T_q, T_k) weights and a (batch, T_q, d_v) "
                         "output, with no axis of its own",
