@@ -1,6 +1,7 @@
 """The diagnoses q1's tests share (scaled-attention): the student's (output, weights) pair read and matched
 against the catalogued mistakes together, a crash named from a re-run, the layout cases' smallest failing
 input. Not a test file (its name starts with "_"): q1.py loads it by path, beside itself."""
+import functools
 import math
 import re
 
@@ -1541,9 +1542,15 @@ def softmax_axis_variants(Q, K, V, d_k, right):
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def variance_variants(d_k, n, seed, scaled):
+    """reference.variance_variants, kept for the few calls of one failure (q2's replay and the precedence probe)."""
+    return ref.variance_variants(d_k, n, seed, scaled)
+
+
 def precedence_variance(v, d_k, n, seed, scaled) -> float | None:
     """The right estimate on the same generator that `v` is minus 1 (sum / n - 1, with n or n - 1), or None."""
-    right, _ = ref.variance_variants(d_k, n, seed, scaled)
+    right, _ = variance_variants(d_k, n, seed, scaled)
     for r in right:
         for slip in (r - 1.0, r * (n - 1) / n - 1.0):
             if abs(v - slip) <= 2e-5 * max(abs(r), 1e-12):
