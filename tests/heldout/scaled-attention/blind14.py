@@ -19,7 +19,8 @@ between the two draws of the table, a temperature sqrt(T) folded into the entrop
 Each wrong variant changes one cell of an otherwise full-marks notebook and has exactly one mistake, said
 the way a TA would say what to fix; `where` lists the questions whose tests may lose points. Correct
 variants are really correct but written differently (one global max shift, torch.where for 0 log 0 with a
-1-D query, a population variance of dot products made with a matrix-vector product, heads cut from Q.T,
+1-D query, a population variance of dot products made with a matrix-vector product, batched heads cut
+from Q.T beside a q1 that transposes the last two axes,
 torch.tensor_split heads, letters built with str methods). Every variant was checked against plain torch
 before grading.
 
@@ -79,6 +80,22 @@ _HEADS = '''    T, d_model = X.shape
         lo, hi = h * d_k, (h + 1) * d_k
 '''
 
+_ATT_BATCHED = _att('''    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=-1)
+    return torch.matmul(weights, V), weights
+''')
+
+_MHA_BATCHED = _mha('''    T, d_model = X.shape
+    d_k = d_model // n_heads
+
+    def split(M):
+        return M.T.reshape(n_heads, d_k, T).transpose(1, 2)
+
+    heads, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
+    concat = heads.transpose(1, 2).reshape(d_model, T).T
+    return concat @ W_O
+''')
+
 CORRECT = {
     # q1: one constant (the max over the whole score block) subtracted before exp: still exact per row
     "global_max_shift": {ATT: _att('''    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
@@ -112,17 +129,9 @@ def softmax_entropy(logits):
         dots /= math.sqrt(d_k)
     return float(torch.var(dots, correction=0))
 ''')},
-    # q8: heads cut from Q.T (rows of Q.T are columns of Q), so (n_heads, d_k, T) then swap the last two
-    "heads_from_transposed_projections": {MHA: _mha('''    T, d_model = X.shape
-    d_k = d_model // n_heads
-
-    def split(M):
-        return M.T.reshape(n_heads, d_k, T).transpose(1, 2)
-
-    heads, _ = attention(split(X @ W_Q), split(X @ W_K), split(X @ W_V), d_k)
-    concat = heads.transpose(1, 2).reshape(d_model, T).T
-    return concat @ W_O
-''')},
+    # q8: heads cut from Q.T (rows of Q.T are columns of Q), so (n_heads, d_k, T) then swap the last two;
+    # batched heads need a q1 that transposes the last two axes (K.T only works on 2-D), so both cells
+    "heads_from_transposed_projections": {ATT: _ATT_BATCHED, MHA: _MHA_BATCHED},
     # q8: torch.tensor_split into n_heads pieces and an explicit loop
     "tensor_split_loop": {MHA: _mha('''    d_k = X.shape[1] // n_heads
     qs = torch.tensor_split(X @ W_Q, n_heads, dim=1)
@@ -149,7 +158,7 @@ WRONG = {
     return weights @ V, weights
 ''')}, {"mistake": "the transposes around the softmax make it normalise each key's column over the queries; "
                    "apply the softmax to the scores themselves along dim=-1, so each query's row sums to 1",
-        "where": ["q1", "q8"]}),
+        "where": ["q1"]}),
     "q1_scale_helper_divides_by_d_k": ({ATT: '''
 def scale_scores(s, d_k):
     return torch.div(s, d_k)
@@ -160,7 +169,7 @@ def attention(Q, K, V, d_k):
     weights = torch.softmax(scores, dim=-1)
     return torch.matmul(weights, V), weights
 '''}, {"mistake": "scale_scores divides the scores by d_k; the formula divides by the square root, "
-                  "math.sqrt(d_k)", "where": ["q1", "q8"]}),
+                  "math.sqrt(d_k)", "where": ["q1"]}),
     "q8_head_scale_from_w_q": ({MHA: _mha(_HEADS + '''        out_h, _ = attention(Q[:, lo:hi], K[:, lo:hi], V[:, lo:hi], W_Q.shape[0])
         head_outputs.append(out_h)
     return torch.cat(head_outputs, dim=1) @ W_O
@@ -173,7 +182,7 @@ def attention(Q, K, V, d_k):
     return weights @ V, weights
 ''')}, {"mistake": "the row max is taken without keepdim=True, so its (T_q,) shape broadcasts along the keys "
                    "and every key gets a different shift (a crash when T_q != T_k); use "
-                   "scores.max(dim=-1, keepdim=True).values", "where": ["q1", "q8"]}),
+                   "scores.max(dim=-1, keepdim=True).values", "where": ["q1"]}),
     "q4_log_softmax_rows_unguarded": ({ENT: '''
 def softmax_entropy(logits):
     flat = logits.reshape(-1, logits.shape[-1])
@@ -194,7 +203,7 @@ def softmax_entropy(logits):
     weights = F.softmax(scores, dim=-1)
     return torch.matmul(weights, V), weights
 ''')}, {"mistake": "K.dim() is the number of axes of K (2), not its width; scale by the d_k you are given",
-        "where": ["q1", "q8"]}),
+        "where": ["q1"]}),
     "q1_softmax_helper_dim1": ({ATT: '''
 def softmax(x):
     x = x - torch.max(x, dim=1, keepdim=True)[0]
@@ -206,9 +215,10 @@ def attention(Q, K, V, d_k):
     scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
     weights = softmax(scores)
     return weights @ V, weights
-'''}, {"mistake": "the softmax helper hard-codes dim=1: right for a 2-D score matrix, but on batched "
-                  "(n_heads, T_q, T_k) scores dim 1 is the query axis; normalise over dim=-1",
-       "where": ["q1", "q8"]}),
+''', MHA: _MHA_BATCHED}, {"mistake": "the softmax helper hard-codes dim=1: right for one 2-D score matrix, but "
+                                 "this q8 runs the heads as one batch of (n_heads, T, T) scores, where dim 1 is "
+                                 "the query axis; normalise over dim=-1",
+       "where": ["q8"]}),
     "q1_scale_from_value_width": ({ATT: _att('''    scale = 1.0 / math.sqrt(V.shape[-1])
     weights = torch.softmax(Q @ K.transpose(-2, -1) * scale, dim=-1)
     return weights @ V, weights
@@ -219,7 +229,7 @@ def attention(Q, K, V, d_k):
     return output, weights
 ''')}, {"mistake": "averages the weighted value rows over the keys instead of summing them: the weights "
                    "already sum to 1, so .mean divides the output by T_k; use .sum (or weights @ V)",
-        "where": ["q1", "q8"]}),
+        "where": ["q1"]}),
     "q2_cosine_instead_of_dot": ({VAR: _var('''    q = torch.randn(n_samples, d_k, generator=generator)
     k = torch.randn(n_samples, d_k, generator=generator)
     dots = F.cosine_similarity(q, k, dim=-1)
