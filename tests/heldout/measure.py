@@ -1157,7 +1157,32 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # written blind (fourteenth set); to be judged from its own -v output
-BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind14 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        "q5_where_neg_inf_rows_left_nan": ("fully_masked_nan",),
+        "q5_d_k_computed_never_used": ("no_scale",),
+        # permute(0, 2, 1) assumes 3-D keys: fixed_axes's text (a fixed number of dims; use K.transpose(-2, -1))
+        "q5_keys_permuted_3d_only": ("fixed_axes",),
+        # A (zero after the softmax = -inf before it): the key's text is the stated belief (as blind13's q7)
+        "q7_answer_a_from_list": ("zero_after_softmax",),
+        "q2_biased_variance_by_hand": ("biased_variance",),
+        "q1_out_width_from_queries": ("output_width_dk",),   # Q_shape[2] is d_k = 64, not d_v = 128
+        "q3_max_restored_on_last_axis": (),   # raw exception (a RuntimeError of sizes), nothing named
+        "q8_ratio_linear_in_T": ("cost_linear_in_T",),
+        "q5_mask_none_not_checked": ("crash_on_mask_none",),
+        "q5_blocked_filled_plus_inf": ("pos_inf_fill",),
+        # nan_to_num turns the -inf fill into the most negative finite float: a large finite fill, the key's text
+        "q5_nan_to_num_on_scores": ("fully_masked_uniform",),
+        "q4_not_triu_blocks_diagonal": ("causal_excludes_self",),
+        "q6_trace_floor_divided": ("floor_division_scale",),
+        "q8_madds_with_sqrt_d_k": (),   # generic: "score_madds is not the number of multiply-adds ..."
+        # mis-named: divide_by_dk, because sqrt(64) = 8 happens to equal the example's d_k; the code does take a
+        # square root, of scale_divisor's head width 64 reused for the example's scores instead of Q.shape[-1].
+        # No key says so (example_value_reused is the reverse, 8 used where 64 is asked; scale_constant is q5's)
+        "q2_scaled_by_head_width_64": (),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
