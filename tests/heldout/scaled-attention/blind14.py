@@ -16,7 +16,8 @@ cosine similarities instead of dot products, the absolute value of the dot produ
 between the two draws of the table, a temperature sqrt(T) folded into the entropy, the table ignoring its
 `dims`, the multi-head function returning a pair, the queries pre-scaled nanoGPT-style and scaled again.
 
-Each wrong variant changes one cell of an otherwise full-marks notebook and has exactly one mistake, said
+Each wrong variant changes one cell (q1_softmax_helper_dim1: q1 and its batched q8) of an otherwise
+full-marks notebook and has exactly one mistake, said
 the way a TA would say what to fix; `where` lists the questions whose tests may lose points. Correct
 variants are really correct but written differently (one global max shift, torch.where for 0 log 0 with a
 1-D query, a population variance of dot products made with a matrix-vector product, batched heads cut
