@@ -1158,6 +1158,37 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (fourteenth set); to be judged from its own -v output
 BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind14 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # mis-named: test_weights_large_float32 says uniform_weights (true of the output: every open entry is
+        # filled with -1e9, so the rows come out even), but the mistake is reading the additive M as a 0/1
+        # keep-mask, additive_mask_as_boolean's text; the other three tests are generic or raw
+        "q05_masked_fill_where_mask_is_zero": ("additive_mask_as_boolean",),
+        # `n_q, d_k = Q.shape` works only for 2-D Q: the key's text (only 2-D inputs; read the last axis)
+        "q02_shape_unpacked_into_two_names": ("batched_input_unsupported",),
+        # blocking j < i leaves the future (upper triangle) open: the key's text, fix is j > i
+        "q04_loop_blocks_lower_triangle": ("upper_triangular_mask",),
+        "q10_categorical_entropy_nats": ("entropy_in_nats",),
+        # mis-named on test_count_with_output: param_count_wo_as_dk says W_O is sized d_k x d_model, but this
+        # W_O term (d_v * d_model) is right; the same count comes from W_V sized d_model x d_k, which
+        # param_count_dv_as_dk (named on test_count_qkv) says
+        "q12_three_blocks_of_d_k": ("param_count_dv_as_dk",),
+        # generic: "A does not match ... the wrong entries all lie ..."; nothing says a 0/1 tril was added
+        # (mask_not_additive's text, 0/1 in place of finfo.min, is the nearest; it is never named here)
+        "q07_zero_one_tril_added": (),
+        # raw: "RuntimeError: stack expects each tensor to be equal size"; nothing says stacked, not a tuple
+        "q01_qkv_stacked_into_one_tensor": (),
+        "q08_softmax_on_top_of_kernel": (),   # generic: "the smoothed row does not match ..."; no key says so
+        "q09_loop_starts_at_second_row": (),  # generic: "W_avg does not match ... in 1 of 81 entries"
+        # rank K = 4 is the larger of rank Q (2) and rank K: the key's text, rank S <= min(rank Q, rank K)
+        "q11_rank_of_keys_alone": ("rank_above_min",),
+        "q13_values_projected_with_w_k": ("same_projection",),   # W_K used for both K and V
+        "q07_scores_scaled_by_d_model": ("scale_by_d_model",),
+        "q05_shift_by_global_max": ("global_max_subtraction",),
+        "q03_answer_flatter_rows": ("scale_direction_reversed",),
+        # c (equal lengths suffice) ties the causal mask to a square S: the key's text and its refutation
+        "q15_answer_equal_lengths": ("causal_needs_square",),
+    },
     # judged from `measure sdpa-from-scratch --set blind14 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
         "q5_where_neg_inf_rows_left_nan": ("fully_masked_nan",),
