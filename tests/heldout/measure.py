@@ -1213,6 +1213,33 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # No key says so (example_value_reused is the reverse, 8 used where 64 is asked; scale_constant is q5's)
         "q2_scaled_by_head_width_64": (),
     },
+    # judged from `measure scaled-attention --set blind14 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # the transposes around softmax(dim=-1) normalise each key's column over the queries: the key's text
+        "q1_softmax_around_transpose": ("softmax_wrong_dim",),
+        "q1_scale_helper_divides_by_d_k": ("divide_by_dk",),   # torch.div(s, d_k) inside a helper
+        "q8_head_scale_from_w_q": ("mha_scale_by_d_model",),   # W_Q.shape[0] is d_model
+        # two tests' messages start "your code raised RuntimeError" (T_q != T_k), but the key names the cause
+        "q1_row_max_without_keepdim": ("keepdim_missing",),
+        "q4_log_softmax_rows_unguarded": ("entropy_nan_saturated",),
+        "q5_answer_scaled_variance": ("variance_after_scaling",),
+        # K.dim() = 2 gives c = sqrt(2): "another constant than 1/sqrt(d_k)" is true and says what to fix,
+        # though it does not say where the constant came from (the rank of K)
+        "q1_scale_from_rank_of_k": ("wrong_scale_constant",),
+        # dim=1 of the batched (n_heads, T, T) scores is the query axis: the key's text, named on q8
+        "q1_softmax_helper_dim1": ("softmax_wrong_dim",),
+        "q1_scale_from_value_width": ("scale_by_d_v",),
+        "q1_weighted_values_averaged": (),   # generic: "the output does not match ... in 30 of 30 entries"
+        "q2_cosine_instead_of_dot": (),      # generic: "variance of q.k is not within 10% of its expected value"
+        "q2_abs_of_dots": (),                # generic: same "not within 10%" messages
+        "q4_table_seed_between_draws": (),   # generic: "the entropy table ... does not match ... 16 of 16"
+        "q4_entropy_with_temperature": (),   # generic: "softmax_entropy(logits) does not match ..."
+        "q4_table_ignores_dims": (),         # generic: "should return one row per d: 3 rows, got 4"
+        "q8_returns_pair": ("returns_extra_values",),
+        # Q pre-scaled by 1/sqrt(d_k) then scaled again inside attention is S / d_k (as blind's q1_scaled_twice)
+        "q8_queries_prescaled_and_scaled": ("divide_by_dk",),
+        "q7_answer_best_key": ("attention_as_argmax",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
