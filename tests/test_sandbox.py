@@ -261,3 +261,41 @@ def test_close_returns_only_once_the_worker_is_gone(zygote):
     except OSError:
         state = "gone"
     assert state in ("gone", "Z", "X")
+
+
+# --- what the zygote imports up front (Course.takes_gradients) ---------------------------------------
+def test_takes_gradients_reads_the_hidden_tests_of_the_assignments_asked_for():
+    from autograder.config import find_course
+    from tests.conftest import ROOT
+    real, toy = find_course(ROOT), find_course(FIXTURE_COURSE)
+    assert real.takes_gradients(["sdpa-from-scratch"])          # q5 checks gradients through the mask
+    assert not real.takes_gradients(["scaled-attention", "attention-pipeline"])
+    assert real.takes_gradients() and not toy.takes_gradients()
+
+
+def test_a_zygote_without_the_gradient_imports_still_serves_gradients():
+    """A zygote for assignments whose tests take no gradients leaves sympy out (a quarter of its start);
+    a student's own autograd, or a gradient asked for anyway, imports it in that worker and works."""
+    level = next(lv for lv in LEVELS if available(lv))
+    z = Zygote(level, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
+                            str(FIXTURE_COURSE / "grading.yml")], gradients=False)
+    z.start()
+    try:
+        session, outcome = run(z, "import sys\nbefore = 'sympy' in sys.modules\n"
+                                  "def f(a, b):\n    return (a * b).sum(-1)")
+        assert [c.status for c in outcome.cells] == ["ok"] and session.resolve("before", "cpu") is False
+        import torch
+        a, b = torch.randn(3, 4, dtype=torch.float64), torch.randn(3, 4, dtype=torch.float64)
+        out, grads = session.resolve("f", "cpu").call_with_grad(a, b, grad_wrt=(0, 1), grad_output=torch.ones(3))
+        assert torch.allclose(grads[0], b) and torch.allclose(grads[1], a)
+        session.close()
+    finally:
+        z.close()
+    with_gradients = Zygote(level, hide=[str(FIXTURE_COURSE / "assignments")])
+    with_gradients.start()
+    try:
+        session, _ = run(with_gradients, "import sys\nbefore = 'sympy' in sys.modules")
+        assert session.resolve("before", "cpu") is True
+        session.close()
+    finally:
+        with_gradients.close()

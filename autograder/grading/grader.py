@@ -125,12 +125,9 @@ class Grader:
         if "torch.fx.experimental.symbolic_shapes" in sys.modules:
             return
         with self._lock:
-            files = {t.file for cases in self._tests.values() for t in cases}
-        try:
-            wanted = any("autograd" in Path(f).read_text() for f in files if f)
-        except OSError:
-            return
-        if wanted:
+            slugs = list(self._tests)
+        # (Course.takes_gradients, not the text "autograd": every hidden file's `import autograder` has it)
+        if slugs and self.course.takes_gradients(slugs):
             import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     def tests(self, slug: str) -> list[HiddenTestCase]:

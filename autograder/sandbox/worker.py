@@ -260,10 +260,11 @@ PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collec
            "warnings", "inspect", "statistics", "fractions", "decimal", "time", "abc", "enum",
            "torch.nn", "torch.nn.functional", "pyseccomp", "ctypes.util",
            # the boundary's tensor codec (autograder.sandbox.protocol imports it on first use)
-           "safetensors.torch",
-           # torch.autograd.grad imports sympy lazily on first use (~0.4 s): pay it once, here,
-           # not once per submission
-           "mpmath", "sympy", "torch.autograd", "torch.fx.experimental.symbolic_shapes")
+           "safetensors.torch", "torch.autograd")
+# torch.autograd.grad imports sympy lazily on its first call (~0.4 s of CPU, a quarter of the zygote's
+# start): paid once, here, where the assignments' hidden tests take gradients (opts "gradients",
+# Course.takes_gradients), not once per submission; elsewhere only a student's own autograd pays it
+GRADIENT_PRELOAD = ("mpmath", "sympy", "torch.fx.experimental.symbolic_shapes")
 
 
 # --- one worker's namespaces ----------------------------------------------------------------------
@@ -940,7 +941,7 @@ def zygote_main() -> None:
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
-    for name in PRELOAD:
+    for name in PRELOAD + (GRADIENT_PRELOAD if opts.get("gradients", True) else ()):
         try:
             importlib.import_module(name)
         except ImportError:
