@@ -92,7 +92,7 @@ def test_scores_batched_float32(scaled_scores, device, rng):
     Q64, K64 = Q.double(), K.double()
     _scores(scaled_scores, Q, K, lambda: D.assert_matches(
         call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
-        variants=_variants(Q64, K64)))
+        variants=lambda: _variants(Q64, K64)))
 
 
 def _scores_args(Q, K):
@@ -104,7 +104,7 @@ def _check_scores(fn, Q, K, what):
     Q64, K64 = Q.double(), K.double()
     _scores(fn, Q, K, lambda: check_value(fn, _scores_args(Q, K), ref.scaled_scores(Q64, K64),
                                           reference=ref.scaled_scores, what=what, name="scaled_scores",
-                                          dtype=Q.dtype, variants=_variants(Q64, K64)))
+                                          dtype=Q.dtype, variants=lambda: _variants(Q64, K64)))
 
 
 @test_case(points=1, hidden=True)

@@ -38,17 +38,7 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _unstable_softmaxes(S, M):
-    """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
-    code would: no maximum subtracted, or one maximum over the whole tensor."""
-    Z = S if M is None else S + M
-    e = torch.exp(Z)
-    g = torch.exp(Z - Z.max())
-    m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
-    c = torch.exp(Z - Z.amax(dim=-2, keepdim=True))
-    return {"softmax_shift_wrong_axis": c / c.sum(dim=-1, keepdim=True),"no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
-            "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
-            "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True)}
+_unstable_softmaxes = D.unstable_softmaxes   # in _diagnose.py (q05 keeps under 250 lines)
 
 
 def _variants(S, M=None):
@@ -59,7 +49,15 @@ def _weights(fn, S, M, run):
     """`run()`, the student's A for S and M. A crash is named from a second call that shows its cause:
     `if M:` (the tensor's truth value) when the same call with M=None runs and is right; code for 2-D
     (or 3-D) S only when one slice of S with fewer batch dims runs and is right; a catalogued mistake
-    (a row sum without keepdim...) that a square S shows, when its answer is not simply right."""
+    (a row sum without keepdim...) that a square S shows, when not simply right; first, a keep-mask probe."""
+    try:
+        return _named(fn, S, M, run)
+    except (AssertionError, StudentCodeError):
+        D.raise_if_keep_mask(fn, M)
+        raise
+
+
+def _named(fn, S, M, run):
     try:
         return run()
     except Misconception as m:   # dim 0 of 3-D S: the implicit dim, or a hard-coded dim=0 (a 2-D call tells)
@@ -143,7 +141,7 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     blocked[torch.arange(T_q), torch.randint(0, T_k, (T_q,), generator=rng)] = False  # one open key per row
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
     got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
-    D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=_variants(S, M), rows_unnormalised=True, mask=M)
+    D.assert_matches(got, ref.attention_weights(S, M), what="A", variants=lambda: _variants(S, M), rows_unnormalised=True, mask=M)
     # the notebook promises that a row whose keys are all blocked stays finite: S + M, not -inf. Only finite
     # is asked of that row (exp(S - logsumexp(S)) gives ones there, finfo.min having swallowed S); the rest
     # must be right
@@ -161,7 +159,7 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     want = ref.attention_weights(S, M)
     if tuple(got.shape) == tuple(S.shape):
         got = torch.where(full[:, None], want.to(got.dtype), got)
-    D.assert_matches(got, want, what=what, variants=_variants(S, M))
+    D.assert_matches(got, want, what=what, variants=lambda: _variants(S, M))
 
 
 @test_case(points=1, hidden=True)
@@ -183,7 +181,7 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
     S64 = S.double()
     try:
         D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32,
-                         variants=_variants(S64), rows_unnormalised=True)
+                         variants=lambda: _variants(S64), rows_unnormalised=True)
     except Misconception as m:   # dim 1 of 4-D S: hard-coded dim=1, or the implicit dim (a 3-D call tells)
         if m.key == "softmax_wrong_dim" and D.implicit_dim_shown(attention_weights, S, got):
             raise Misconception("softmax_implicit_dim", "A (M=None) is normalised over dim 1 of this 4-D S and "
@@ -196,11 +194,13 @@ def test_weights_float16_stable(attention_weights, device, rng):
     # scores up to ~20: exp overflows float16 unless the row maximum is subtracted first
     S = randn((4, 64), rng, torch.float16, scale=6.0)
     M = torch.zeros(4, 64, dtype=torch.float16)  # nothing blocked: this test is about overflow only
-    got = assert_plain_tensor(_weights(attention_weights, S, M,
-                                       lambda: call(attention_weights, S, M, what="attention_weights")), "A (float16)")
-    _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
-    D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
-                     variants=_variants(S.double(), M.double()), rows_unnormalised=True)
+
+    def judge():
+        got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
+        _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
+        D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
+                         variants=lambda: _variants(S.double(), M.double()), rows_unnormalised=True)
+    _weights(attention_weights, S, M, judge)
 
 
 def _weights_args(S, M):
@@ -226,7 +226,7 @@ def test_weights_noncontiguous(attention_weights, rng):
     want, what = ref.attention_weights(S, M), "A for a transposed S and an expanded M"
     _weights(attention_weights, S, M, lambda: check_value(   # D's judge: float32 for float64 is named
         attention_weights, _weights_args(S, M), want, reference=ref.attention_weights, what=what,
-        name="attention_weights", judge=lambda got: D.assert_matches(got, want, what=what, variants=_variants(S, M),
+        name="attention_weights", judge=lambda got: D.assert_matches(got, want, what=what, variants=lambda: _variants(S, M),
                                                                     rows_unnormalised=True, mask=M)))
 
 
@@ -243,7 +243,7 @@ def test_weights_large_float32(attention_weights, rng):
         _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
-                         variants=_variants(S64, M.double()), rows_unnormalised=True)
+                         variants=lambda: _variants(S64, M.double()), rows_unnormalised=True)
 
     _weights(attention_weights, S, M, lambda: check_value(
         attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),

@@ -69,7 +69,7 @@ def test_nw_random(nadaraya_watson, rng):
     q = randn((d_k,), rng, torch.float64)
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
     got = _call(nadaraya_watson, q, K, V)
-    D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=_variants(q, K, V, got),
+    D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=lambda: _variants(q, K, V, got),
                      reduced=True)
 
 
@@ -84,7 +84,7 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     O, _ = ref.self_attention(X, W_Q, W_K, W_V)
     t = int(torch.randint(3, T, (1,), generator=rng))
     got = _call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1])
-    D.assert_matches(got, O[t], what="the smoothed row", variants=_variants(Q[t], K[: t + 1], V[: t + 1], got),
+    D.assert_matches(got, O[t], what="the smoothed row", variants=lambda: _variants(Q[t], K[: t + 1], V[: t + 1], got),
                      reduced=True)
 
 
@@ -104,7 +104,7 @@ def test_nw_views(nadaraya_watson, rng):
 
     def judge(got):
         D.assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
-                       variants=_variants(q, K, V, got), reduced=True)
+                       variants=lambda: _variants(q, K, V, got), reduced=True)
 
     try:
         _call(nadaraya_watson, q, K, V)     # a broadcast crash named from its second call
