@@ -3,6 +3,7 @@ answer that holds for any code with that mistake, never for a correct answer, an
 kinds coincide. In-process: the hidden tests' functions called with plain values and trusted proxies."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 from pathlib import Path
@@ -763,3 +764,38 @@ def _inf_to_zero_after_shift(x, dim=-1):     # the guard after the shift: blocke
 def test_q3_inf_entries_weighted(fn, key) -> None:
     assert _key(lambda: _test("q3", "test_minus_inf_entries")(TrustedProxy(fn, "cpu"), "cpu",
                                                               torch.Generator().manual_seed(3))) == key
+
+
+# naming15 (blind14's kinds); each hidden file loaded once for these tests
+@functools.cache
+def _cached_test(question: str, name: str):
+    return _test(question, name)
+
+
+def _softmax_unsqueeze_last(max_last: bool, sum_last: bool):
+    def fn(x, dim=-1):
+        m = x.max(dim=dim).values.unsqueeze(-1) if max_last else x.max(dim=dim, keepdim=True).values
+        e = torch.exp(x - m)
+        return e / (e.sum(dim=dim).unsqueeze(-1) if sum_last else e.sum(dim=dim, keepdim=True))
+    return fn
+
+
+@pytest.mark.parametrize("fn, key", [(_softmax_unsqueeze_last(True, False), "keepdim_by_unsqueeze_last"),
+                                     (_softmax_unsqueeze_last(True, True), "keepdim_by_unsqueeze_last"),
+                                     (_softmax_unsqueeze_last(False, False), None)])
+def test_q3_keepdim_put_back_last(fn, key) -> None:
+    got = _key(lambda: _cached_test("q3", "test_dim_argument")(TrustedProxy(fn, "cpu"), "cpu",
+                                                                torch.Generator().manual_seed(4)))
+    assert got == key
+
+
+def test_q2_scores_over_8_never_divide_by_dk_alone() -> None:
+    # 8 is the example's d_k and sqrt(64): scores / d_k and scores / sqrt(64) give the same variance
+    assert _key(lambda: _cached_test("q2", "test_score_variances")(ref.raw_score_var, ref.raw_score_var / 64)) \
+        == "divisor_d_k_or_sqrt_64"
+
+
+@pytest.mark.parametrize("entries, key", [(ref.attn_entries, "madds_with_sqrt_d_k"), (None, "madds_with_sqrt_d_k"),
+                                          (8 * ref.attn_entries, "")])
+def test_q8_madds_with_sqrt_d_k(entries, key) -> None:
+    assert _key(lambda: _cached_test("q8", "test_score_madds")(1024 * 1024 * 8, entries)) == key

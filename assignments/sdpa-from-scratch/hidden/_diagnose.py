@@ -205,6 +205,44 @@ def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
                                  f"and matches {describe(key)}")
 
 
+def softmax_unsqueezed_last(x: torch.Tensor, dim: int, max_last: bool, sum_last: bool) -> torch.Tensor | None:
+    """keepdim done by hand: x.max(dim).values.unsqueeze(-1) and/or e.sum(dim).unsqueeze(-1), which puts the
+    reduced axis back last whatever dim was (right only for the last axis); None where it does not broadcast."""
+    x64 = x.double()
+    try:
+        m = x64.amax(dim=dim).unsqueeze(-1) if max_last else x64.amax(dim=dim, keepdim=True)
+        e = torch.exp(x64 - m)
+        out = e / (e.sum(dim=dim).unsqueeze(-1) if sum_last else e.sum(dim=dim, keepdim=True))
+    except RuntimeError:
+        return None
+    return out if out.shape == x.shape else None
+
+
+def name_unsqueeze_last(fn, dim: int, e: StudentCodeError, what: str) -> None:
+    """A crash of stable_softmax(x, dim) for a dim that is not the last axis, named keepdim_by_unsqueeze_last
+    only when a second call with dim=-1 is right and a (4, 4, 4) cube with the same dim (where the shapes
+    broadcast) gives exactly what the reduced axis put back with unsqueeze(-1) gives, and no other variant."""
+    x = (torch.arange(64, dtype=torch.float64).reshape(4, 4, 4) * 0.7).sin() * 3
+    if dim % x.dim() == x.dim() - 1:
+        return
+    try:
+        last = fn(x.clone(), dim=-1)
+        out = fn(x.clone(), dim=dim)
+    except StudentCodeError:
+        return
+    if type(last) is not torch.Tensor or not matching_variants(last, {"right": ref.stable_softmax(x, -1)}, x.dtype):
+        return
+    variants = {k: v for k, v in softmax_variants(x, dim).items()}
+    for i, (m, s) in enumerate(((True, False), (False, True), (True, True))):
+        t = softmax_unsqueezed_last(x, dim, m, s)
+        if t is not None:
+            variants[f"keepdim_by_unsqueeze_last/{i}"] = t
+    key = name_from_rerun(out, ref.stable_softmax(x, dim), variants, torch.float64)
+    if key == "keepdim_by_unsqueeze_last":
+        raise Misconception(key, f"your code raised {e.exc_type}: {e.message} ({what}); with dim=-1 it is right, "
+                                 f"and on a (4, 4, 4) input with dim={dim} it runs and matches {describe(key)}")
+
+
 def name_softmax_variant(got: torch.Tensor, x: torch.Tensor, dim: int, what: str) -> None:
     """The one wrong softmax (softmax_variants) that `got` matches on x, if exactly one does; a variant
     equal to the right result names nothing, and so does a `got` that is right."""

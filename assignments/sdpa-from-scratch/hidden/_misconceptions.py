@@ -81,6 +81,10 @@ MISCONCEPTIONS = {
     "reduction_without_keepdim": "reducing without keepdim=True (x.max(dim).values, e.sum(dim)): the result loses its "
                                  "axis and broadcasts against the last one, which is wrong on square inputs and a "
                                  "crash on others; keep the dim (keepdim=True)",
+    "keepdim_by_unsqueeze_last": "dropping the reduced axis (x.max(dim).values, e.sum(dim)) and putting it back with "
+                                 "unsqueeze(-1): that restores it only when dim is the last axis; for any other dim "
+                                 "it lines up with the wrong axis (a crash, or wrong values when sizes are equal): "
+                                 "use keepdim=True (or unsqueeze(dim))",
     "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
     "view_as_transpose": "reshaping K to (..., d_k, T_k) with .view or .reshape as if that transposed it: the "
                          "shape is right but the memory is read in another order; use K.transpose(-2, -1)",
@@ -193,6 +197,9 @@ MISCONCEPTIONS = {
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",
+    "madds_with_sqrt_d_k": "a count of T^2 x sqrt(d_k) multiply-adds for Q @ K.T: the scale's square root where "
+                           "each score's dot product has d_k = 64 terms (8 is also the d_k of Question 2's example, "
+                           "not this question's): Q @ K.T takes T * T * d_k multiply-adds",
     "madds_counted_twice": "a count of twice the multiply-adds of Q @ K.T, which the number alone cannot trace "
                            "to one cause: a multiply and an add counted apart, the T^2 d_v multiply-adds of "
                            "weights @ V added to the T^2 d_k of the scores (the same number when d_v = d_k), or "
@@ -228,6 +235,10 @@ MISCONCEPTIONS = {
     "count_halved_symmetric": "halving a count because Q K^T looks symmetric: it is symmetric only when Q = K "
                               "(even self-attention projects queries and keys with different weights), so all "
                               "T x T scores are computed, each a dot product of length d_k",
+    "divisor_d_k_or_sqrt_64": "dividing the example's scores by 8, which is both its d_k (d_k instead of "
+                              "sqrt(d_k)) and sqrt(64), the divisor of the d_k = 64 head that scale_divisor asks "
+                              "about (reused for an example whose d_k is 8); the values cannot tell which: divide "
+                              "the example's scores by math.sqrt(Q.shape[-1]) = sqrt(8)",
     "example_value_reused": "reusing the worked example's value (its d_k = 8) where the question asks about "
                             "another one (d_k = 64)",
     "reciprocal_scale": "giving the factor 1/sqrt(d_k) where the divisor sqrt(d_k) is asked (or the other way "

@@ -71,7 +71,11 @@ def _check_variances(raw, scaled):
     if abs(scaled - ref.raw_score_var) < ATOL:
         raise Misconception("no_scale", "scaled_score_var is the raw variance: the scores were not scaled")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64
-        raise Misconception("divide_by_dk", "scaled_score_var matches scores divided by d_k, not sqrt(d_k)")
+        # a coincidence of the question's numbers: 8 is the example's d_k AND sqrt(64), scale_divisor's right
+        # value for the d_k = 64 head; scores / d_k and scores / sqrt(64) give the same variance, so never
+        # divide_by_dk alone (blind14): one key whose message gives both readings
+        raise Misconception("divisor_d_k_or_sqrt_64", "scaled_score_var matches the example's scores divided by 8: "
+                            + describe("divisor_d_k_or_sqrt_64"))
     if abs(scaled - ref.raw_score_var / 4 ** 2) < ATOL or abs(scaled - ref.raw_score_var / 16 ** 2) < ATOL:
         # S / d_k ** 1/2 divides by d_k / 2 = 4; S * d_k ** -1/2 by 2 d_k = 16
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "

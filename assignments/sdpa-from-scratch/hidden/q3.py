@@ -42,6 +42,8 @@ def _softmax(fn, x, what, **kwargs):
     try:
         return call(fn, x, what="stable_softmax", **kwargs)
     except StudentCodeError as e:
+        if "dim" in kwargs:      # a crash for a dim that is not the last axis: keepdim put back with unsqueeze(-1)?
+            diag.name_unsqueeze_last(fn, kwargs["dim"], e, what)
         diag.name_softmax_crash(fn, e, what)
         raise
 

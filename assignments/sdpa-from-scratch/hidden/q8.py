@@ -1,4 +1,6 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
+import math
+
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_int, register_misconceptions
@@ -80,6 +82,11 @@ def test_score_madds(score_madds, attn_entries=None):
     if got in (T * T * (D_K - 1), T * T * (2 * D_K - 1)):
         raise Misconception("madds_counts_additions", f"score_madds is {got}, T^2 x "
                             f"{got // (T * T)}: " + describe("madds_counts_additions"))
+    # T^2 x 8: 8 is sqrt(d_k) (the scale divisor) but also the d_k of Question 2's example and the bytes of a
+    # float64: named only when attn_entries is not itself counted in bytes, with both d_k readings in the key
+    if got == T * T * math.isqrt(D_K) and not (type(attn_entries) in (int, float) and attn_entries == 8 * ref.attn_entries):
+        raise Misconception("madds_with_sqrt_d_k", f"score_madds is {got} = T^2 x {math.isqrt(D_K)}: "
+                            + describe("madds_with_sqrt_d_k"))
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")

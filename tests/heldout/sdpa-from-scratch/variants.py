@@ -340,7 +340,7 @@ raw_scores = Q @ K.transpose(-2, -1)
 raw_score_var = raw_scores.var().item()
 scaled_score_var = (raw_scores / d_k).var().item()
 scale_divisor = math.sqrt(64)
-'''}, {"key": "divide_by_dk", "where": ["q2:test_score_variances"]}),
+'''}, {"key": "divisor_d_k_or_sqrt_64", "where": ["q2:test_score_variances"]}),   # 8 = d_k = sqrt(64) (naming15)
     "q2_biased_variance": ({"raw_score_var": '''
 d_k = Q.shape[-1]
 raw_scores = Q @ K.transpose(-2, -1)
@@ -993,4 +993,17 @@ attn_entries = 1024 * 1024
 score_madds = 1000 * 1000 * 64
 cost_ratio = 4
 '''}, {"key": "size_rounded", "where": ["q8:test_score_madds"]}),
+    # naming15 (blind14's kinds): the sum's reduced axis put back with unsqueeze(-1), right only for the last dim
+    "softmax_sum_unsqueezed_last": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - torch.amax(x, dim=dim, keepdim=True))
+    total = torch.sum(e, dim=dim)
+    return e / total.unsqueeze(-1)
+'''}, {"key": "keepdim_by_unsqueeze_last", "where": ["q3:test_dim_argument"]}),
+    # naming15: the scale's square root written for d_k in the multiply-adds
+    "cost_madds_with_scale": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = int(attn_entries * 64 ** 0.5)
+cost_ratio = 4
+'''}, {"key": "madds_with_sqrt_d_k", "where": ["q8:test_score_madds"]}),
 }
