@@ -496,7 +496,52 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
         out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
         # S * (M == 0), S.masked_fill(M != 0, 0): a blocked score of 0 still gets weight exp(0)
         out["blocked_scores_zeroed"] = torch.softmax(S.masked_fill(M != 0, 0.0), dim=-1)
+        if bool((M == 0).any()):   # M read as a 0/1 keep-mask: masked_fill(M == 0, -1e9) blocks the OPEN keys
+            out["additive_mask_as_boolean/keep_mask"] = torch.softmax(S.masked_fill(M == 0, torch.finfo(S.dtype).min), dim=-1)
     return out
+
+
+def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
+    """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
+    code would: no maximum subtracted, or one maximum over the whole tensor."""
+    Z = S if M is None else S + M
+    e = torch.exp(Z)
+    g = torch.exp(Z - Z.max())
+    m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
+    c = torch.exp(Z - Z.amax(dim=-2, keepdim=True))
+    return {"softmax_shift_wrong_axis": c / c.sum(dim=-1, keepdim=True),
+            "no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
+            "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
+            "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True)}
+
+
+# a probe with an additive mask that blocks some keys of every row and leaves some open (naming15)
+KEEP_S = torch.tensor([[0.3, -1.2, 0.8, 0.1, -0.5], [1.1, 0.4, -0.7, 0.9, 0.2], [-0.6, 0.5, 0.0, -1.3, 0.7]],
+                      dtype=torch.float64)
+KEEP_BLOCKED = torch.tensor([[0, 1, 0, 1, 0], [1, 0, 0, 0, 1], [0, 0, 1, 0, 1]], dtype=torch.bool)
+
+
+def raise_if_keep_mask(fn: Callable[..., object], M: torch.Tensor | None) -> None:
+    """After a failure with an M that blocks nothing (all zeros, where a keep-mask reading blocks every key
+    and gives the same uniform rows as ignoring the scores): the same function on a small float64 S with an
+    M that blocks some keys of each row gives softmax(S.masked_fill(M == 0, -inf)), the open keys blocked
+    and the blocked ones kept, and not the right weights. Only then is it named."""
+    if M is None or bool((M != 0).any()):
+        return
+    S = KEEP_S
+    Mp = torch.zeros_like(S).masked_fill(KEEP_BLOCKED, torch.finfo(S.dtype).min)
+    try:
+        out = fn(S.clone(), Mp.clone())
+    except StudentCodeError:
+        return
+    want = torch.softmax(S + Mp, dim=-1)
+    wrong = torch.softmax(S.masked_fill(~KEEP_BLOCKED, float("-inf")), dim=-1)
+    if (type(out) is torch.Tensor and tuple(out.shape) == tuple(S.shape) and not is_right(out, want, S.dtype)
+            and is_right(out, wrong, S.dtype)):
+        raise Misconception("additive_mask_as_boolean", "with an M that blocks nothing every key was blocked; on a "
+                            "float64 S with an M that blocks some keys of each row, A puts all its weight on the "
+                            "BLOCKED keys and none on the open ones (masked_fill(M == 0, ...)): "
+                            + describe("additive_mask_as_boolean")) from None
 
 
 def implicit_dim_shown(fn: Callable[..., object], S: torch.Tensor, got: object) -> bool:

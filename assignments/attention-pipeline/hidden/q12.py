@@ -42,7 +42,10 @@ def _check(got, d_model, d_k, d_v, with_output):
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0)}
     if not with_output:
         more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
-    else:   # n = W_O's count where n += was meant (naming11); W_O sized from two other dimensions:
+    else:   # W_V sized d_model x d_k with W_O right gives W_O-as-d_k's count for every size (naming15): both
+        # are candidates, so neither is named here; test_count_with_output's second call tells them apart
+        more["param_count_dv_as_dk/wo_right"] = 3 * d_model * d_k + d_v * d_model
+        # n = W_O's count where n += was meant (naming11); W_O sized from two other dimensions:
         # d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
         more["param_count_output_replaces"] = d_v * d_model
         base = ref.qkv_param_count(d_model, d_k, d_v)
@@ -120,6 +123,16 @@ def test_count_with_output(qkv_param_count, rng):
     try:
         _check(got, d_model, d_k, d_v, True)
     except AssertionError:
+        if type(got) is int and got == 3 * d_model * d_k + d_v * d_model:   # W_V as d_k, or W_O as d_k: the
+            try:   # count without W_O tells which (3 d_model d_k: W_V; right: the extra d_k lies in W_O)
+                alone = qkv_param_count(d_model, d_k, d_v, with_output=False)
+            except StudentCodeError:
+                alone = None
+            for key, n in (("param_count_dv_as_dk", 3 * d_model * d_k), ("param_count_wo_as_dk",
+                                                                          ref.qkv_param_count(d_model, d_k, d_v))):
+                if type(alone) is int and alone == n:
+                    raise Misconception(key, f"with_output=True gives {got} and with_output=False {alone}: "
+                                        + describe(key)) from None
         # the count without W_O is also W_V left out with W_O counted (d_model (2 d_k + d_v) both ways): a
         # second call with with_output=False that is right tells W_O never added (naming9, blind8)
         base = ref.qkv_param_count(d_model, d_k, d_v)
