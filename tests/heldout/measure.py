@@ -1165,6 +1165,7 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: test_weights_large_float32 says uniform_weights (true of the output: every open entry is
         # filled with -1e9, so the rows come out even), but the mistake is reading the additive M as a 0/1
         # keep-mask, additive_mask_as_boolean's text; the other three tests are generic or raw
+        # now named by additive_mask_as_boolean (naming15): a variant on masked M, a probe on all-zero M
         "q05_masked_fill_where_mask_is_zero": ("additive_mask_as_boolean",),
         # `n_q, d_k = Q.shape` works only for 2-D Q: the key's text (only 2-D inputs; read the last axis)
         "q02_shape_unpacked_into_two_names": ("batched_input_unsupported",),
@@ -1174,14 +1175,17 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named on test_count_with_output: param_count_wo_as_dk says W_O is sized d_k x d_model, but this
         # W_O term (d_v * d_model) is right; the same count comes from W_V sized d_model x d_k, which
         # param_count_dv_as_dk (named on test_count_qkv) says
+        # now named by param_count_dv_as_dk on both tests (naming15): the with_output=False count tells them apart
         "q12_three_blocks_of_d_k": ("param_count_dv_as_dk",),
         # generic: "A does not match ... the wrong entries all lie ..."; nothing says a 0/1 tril was added
         # (mask_not_additive's text, 0/1 in place of finfo.min, is the nearest; it is never named here)
-        "q07_zero_one_tril_added": (),
+        "q07_zero_one_tril_added": ("mask_not_additive",),   # now named by mask_not_additive (naming15)
         # raw: "RuntimeError: stack expects each tensor to be equal size"; nothing says stacked, not a tuple
-        "q01_qkv_stacked_into_one_tensor": (),
-        "q08_softmax_on_top_of_kernel": (),   # generic: "the smoothed row does not match ..."; no key says so
-        "q09_loop_starts_at_second_row": (),  # generic: "W_avg does not match ... in 1 of 81 entries"
+        "q01_qkv_stacked_into_one_tensor": ("qkv_stacked",),   # now named by qkv_stacked (naming15)
+        # generic: "the smoothed row does not match ..."; no key says so
+        "q08_softmax_on_top_of_kernel": ("normalised_twice",),   # now named by normalised_twice (naming15)
+        # generic: "W_avg does not match ... in 1 of 81 entries"
+        "q09_loop_starts_at_second_row": ("prefix_average_row_skipped",),   # now named by prefix_average_row_skipped (naming15)
         # rank K = 4 is the larger of rank Q (2) and rank K: the key's text, rank S <= min(rank Q, rank K)
         "q11_rank_of_keys_alone": ("rank_above_min",),
         "q13_values_projected_with_w_k": ("same_projection",),   # W_K used for both K and V

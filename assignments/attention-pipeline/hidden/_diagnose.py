@@ -671,6 +671,11 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         "same_projection/v_from_wk": (A @ (X @ W_K), A),
         "same_projection/v_from_wq": (A @ (X @ W_Q), A),
         **({"scores_from_values": _attend(Q, V, V, M, 1 / math.sqrt(Q.shape[-1]))} if V.shape[-1] == Q.shape[-1] else {}),
+        # the 0/1 pattern added as the mask (naming15): the open keys' (tril) or the blocked keys' (triu(1))
+        # ones added to the scores, nothing blocked
+        **({"mask_not_additive/open_ones": _attend(Q, K, V, torch.ones_like(M).tril(), 1 / math.sqrt(Q.shape[-1])),
+            "mask_not_additive/blocked_ones": _attend(Q, K, V, torch.ones_like(M).triu(1), 1 / math.sqrt(Q.shape[-1]))}
+           if M is not None else {}),
     }
 
 
@@ -737,6 +742,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "nw_wrong_denominator/mean": (kappa[:, None] * V).sum(0) / kappa.mean(),
         "nw_wrong_denominator/max": (kappa[:, None] * V).sum(0) / kappa.max(),
         "nw_wrong_denominator/norm": (kappa[:, None] * V).sum(0) / kappa.norm(),
+        # a normalisation applied twice (naming15): a softmax of weights already exponentiated, or already
+        # normalised (softmax of the softmax)
+        "normalised_twice/softmax_of_exp": torch.softmax(kappa, dim=0) @ V,
+        "normalised_twice/softmax_of_weights": torch.softmax(kappa / kappa.sum(), dim=0) @ V,
     }
     # a product's operands swapped runs only on a square matrix (q08 names the crash from a square re-run)
     if T == d_k:      # q @ K: q scored against K's columns
@@ -777,6 +786,10 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # tril(diagonal=1): row t averages the tokens up to t + 1, the next one too (naming12)
         "causal_includes_next": torch.ones(T, T, dtype=torch.float64).tril(1)
         / torch.ones(T, T, dtype=torch.float64).tril(1).sum(dim=-1, keepdim=True),
+        # a loop over the rows that starts one late (range(1, T)) or stops one early (range(T - 1)): the first
+        # or the last row of the right matrix left at zero (naming15)
+        "prefix_average_row_skipped/first": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([0]), 0.0),
+        "prefix_average_row_skipped/last": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([T - 1]), 0.0),
     }
 
 
@@ -968,3 +981,32 @@ def fused_split_crash(fn: Callable[..., object], dtype: torch.dtype) -> str | No
     hits = {key.split("/")[0] for key, parts in fused_split_variants(X64, *W64).items()
             if all(type(o) is torch.Tensor and matching_variants(o, {key: p}, dtype) for o, p in zip(out, parts))}
     return hits.pop() if len(hits) == 1 else None
+
+
+def stacked_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tensor,
+                  W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Misconception | None:
+    """project_qkv's crash named from a re-run with W_V as wide as W_K (d_v = d_k, naming15): the answer is
+    one tensor with an axis of length 3 whose slices are Q, K and V, right: the code stacks what it must
+    return as a tuple, and stacking needs equal widths."""
+    d_model, d_k = W[1].shape[-2], W[1].shape[-1]
+    if W[2].shape[-1] == d_k:
+        return None
+    W_V = randn_like_width(W[2], d_model, d_k)
+    try:
+        out = fn(X, W[0], W[1], W_V)
+    except StudentCodeError:
+        return None
+    if type(out) is not torch.Tensor:
+        return None
+    want = [X.double() @ w.double() for w in (W[0], W[1], W_V)]
+    for dim in range(out.dim()):
+        if out.shape[dim] == 3 and all(is_right(part, w, X.dtype) for part, w in zip(out.unbind(dim), want)):
+            return Misconception("qkv_stacked", f"{_said(e)}; with W_V as wide as W_K (d_v = d_k = {d_k}) it runs "
+                                 f"and returns one tensor whose dim {dim} holds Q, K and V, each right: "
+                                 + describe("qkv_stacked") + _tail(e))
+    return None
+
+
+def randn_like_width(w: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
+    """A fixed (rows, cols) matrix in w's dtype, for a re-run with another width."""
+    return torch.randn(rows, cols, generator=torch.Generator().manual_seed(15), dtype=torch.float64).to(w.dtype)

@@ -308,4 +308,10 @@ MISCONCEPTIONS = {
     "softmax_shift_wrong_axis": "subtracting the maximum over the queries (dim=-2, each key's column) before a row "
                                 "softmax: a shift cancels only when it is the same for the whole row; subtract "
                                 "S.amax(dim=-1, keepdim=True)",
+    "normalised_twice": "normalising twice: a softmax of weights that are already exp(score) (or already "
+                        "normalised); exponentiate once and divide by the sum (or take one softmax of the scores)",
+    "prefix_average_row_skipped": "a loop over the rows that starts one late or stops one early (range(1, T), "
+                                  "range(T - 1)): the first or last row of the prefix-average matrix stays all zeros",
+    "qkv_stacked": "returning Q, K and V stacked into one tensor (torch.stack) instead of the tuple (Q, K, V): "
+                   "stacking needs equal widths, and d_v need not equal d_k; return Q, K, V",
 }
