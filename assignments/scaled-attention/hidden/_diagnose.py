@@ -227,6 +227,8 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     except Misconception:
         raise
     except AssertionError as failure:
+        if part == "output":
+            raise_if_output_averaged(got, weights, right, K.shape[-2], Q.dtype)
         if fn is not None:   # nothing named: a second call that differs shows randomness (dropout left on)
             _raise_if_random(fn, Q, K, V, d_k, pair)
         said = rows_summary(weights, "the weight matrix") if part == "weights" else ""
@@ -601,6 +603,9 @@ def entropy_judge(fn, expected, what, dtype, variants):
         except AssertionError:
             nan_seen = type(got) is torch.Tensor and got.is_floating_point() and bool(torch.isnan(got).any())
             named = raw_scores_entropy(fn, nan_seen)
+            logits = getattr(variants, "logits", None)
+            if named is None and logits is not None:
+                named = entropy_temperature(fn, got, logits, dtype)
             if named is not None:
                 raise named from None
             raise
@@ -1384,12 +1389,18 @@ def generator_positional(e: StudentCodeError) -> Misconception | None:
                          f"among its positional arguments (it read it as a size): {describe('generator_positional')}")
 
 
+class _EntropyVariants(dict):
+    """entropy_variants' {key: value}, carrying the logits they were computed from."""
+    logits: torch.Tensor | None = None
+
+
 def entropy_variants(logits: torch.Tensor) -> dict:
     """ref.entropy_variants and two kinds of blind10: log1p(p) = ln(1 + p) taken as a safe log(p)
     (entropy_log1p; never equal to the entropy, every p in (0, 1)), and one softmax over the flattened tensor,
     its entropy taken as one number (entropy_flattened) or per row (entropy_softmax_whole_tensor); only where
     there is more than one row, else it is the right value."""
-    out = dict(ref.entropy_variants(logits))
+    out = _EntropyVariants(ref.entropy_variants(logits))
+    out.logits = logits     # for entropy_judge's probes after a failure (entropy_temperature)
     p = torch.softmax(logits, dim=-1)
     out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
@@ -1420,6 +1431,7 @@ def raise_if_key_count(table, expected, dims, seed) -> None:
     """table_key_count when the whole table is the lesson's with another number of keys drawn (2 to 16 but
     5), the same seed: exactly one count matches in every entry (each count draws other numbers after the
     query, so no two counts give the same table)."""
+    raise_if_reseeded_between_draws(table, expected, dims, seed)    # another draw of the same seed
     if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
         return
     hits = [n for n in KEY_COUNTS if matching_variants(table.double(), {"v": _table_with_keys(dims, seed, n)},
@@ -1596,3 +1608,123 @@ def features_as_tokens_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(c), dim=-1)
         out[f"mha_heads_features_as_tokens/{tag}"] = (w @ Vh).permute(2, 0, 1).reshape(T, d_model) @ W_O
     return out
+
+
+# --- blind14's kinds (issue 21, naming15) -------------------------------------------------------------------
+
+def raise_if_output_averaged(got, weights, right, T_k, dtype) -> None:
+    """values_averaged_over_keys: the weights right and the output exactly the right one divided by T_k (the
+    weighted value rows averaged, .mean over the keys, where weights @ V sums them). Not named when T_k is 1
+    (the same output) nor when T_k equals sqrt(d_k)-like factors the caller already tried (its variants come
+    first); any other constant factor is said, not named."""
+    if type(got) is not torch.Tensor or type(weights) is not torch.Tensor or T_k < 2 \
+            or tuple(got.shape) != tuple(right[0].shape) or not got.is_floating_point():
+        return
+    if not matching_variants(weights, {"right": right[1]}, dtype):
+        return
+    if matching_variants(got, {"v": right[0] / T_k}, dtype):
+        raise Misconception("values_averaged_over_keys", f"the weights are right and the output is the right one "
+                            f"divided by T_k = {T_k}, the number of keys: " + describe("values_averaged_over_keys"))
+    den = float((got.double() * right[0]).sum())
+    if den != 0.0:
+        c = float((right[0] * right[0]).sum()) / den
+        if abs(c - 1) > 1e-3 and matching_variants(got, {"v": right[0] / c}, dtype):
+            raise AssertionError(f"the weights are right and the output is the right one divided by a constant "
+                                 f"{c:.4g} (T_k = {T_k}): the output is weights @ V, with nothing divided after it")
+
+
+def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
+    """{key: value} of a statistic of a transformed dot product, replayed on a generator seeded as the student's
+    (the same q and k): the cosine similarity (q.k / |q||k|, variance about 1/d_k) and |q.k| (variance
+    (1 - 2/pi) d_k), each then divided by sqrt(d_k) when scaled, float32 and float64 draws."""
+    out = {}
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(n, d_k, generator=g, dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        s = math.sqrt(d_k) if scaled else 1.0
+        tag = "" if dtype == torch.float32 else "/float64"
+        out["dots_cosine_similarity" + tag] = float((torch.nn.functional.cosine_similarity(q, k, dim=-1) / s).var())
+        out["dots_absolute_value" + tag] = float((torch.abs((q * k).sum(dim=1)) / s).var())
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def variance_variants_all(d_k, n, seed, scaled):
+    """variance_variants with the transformed dot products (transformed_dots_variants) among the mistakes."""
+    right, wrong = variance_variants(d_k, n, seed, scaled)
+    return right, {**wrong, **transformed_dots_variants(d_k, n, seed, scaled)}
+
+
+def entropy_temperature(fn, got, logits, dtype) -> Misconception | None:
+    """entropy_with_temperature: the entropy of softmax(logits / sqrt(T)) (T the last dim) where that of
+    softmax(logits) is asked, checked again on a second input of another T (10 logits in 2 rows: no test's T is
+    10, so sqrt(10) differs from the first input's sqrt(T)), so a constant that happens to equal sqrt(T) on the first is not named."""
+    T = logits.shape[-1]
+    if type(got) is not torch.Tensor or T < 2:
+        return None
+    if not matching_variants(got, {"v": ref.softmax_entropy(logits.double() / math.sqrt(T))}, dtype):
+        return None
+    probe = torch.tensor([[0.4, -1.3, 2.2, 0.0, 1.1, -0.6, 3.0, 0.9, -2.1, 1.6],
+                          [1.5, 0.2, -2.0, 0.8, -0.4, 2.6, 0.1, -1.1, 0.7, -0.3]])
+    try:
+        again = fn(probe.clone())
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    if type(again) is not torch.Tensor or not matching_variants(
+            again, {"v": ref.softmax_entropy(probe.double() / math.sqrt(10))}, torch.float32):
+        return None
+    return Misconception("entropy_with_temperature", f"softmax_entropy's values are the entropies of softmax(logits "
+                         f"/ sqrt({T})), T = {T} the number of logits per row, and again of logits / sqrt(10) for 10 "
+                         "logits: " + describe("entropy_with_temperature"))
+
+
+def _table_rows_at(dims, seed, reseed_between=False):
+    """The lesson's table (rows, 4) at `dims`, float64; with reseed_between the seed is set again between the
+    q and the k draws (k's first row then repeats q)."""
+    rows = []
+    for d in dims:
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(1, d, generator=g)
+        if reseed_between:
+            g = torch.Generator().manual_seed(seed)
+        k = torch.randn(5, d, generator=g)
+        raw = (q @ k.T)[0]
+        scaled = raw / d ** 0.5
+        rows.append([raw.std().item(), scaled.std().item(), float(ref.softmax_entropy(raw.double())),
+                     float(ref.softmax_entropy(scaled.double()))])
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+def raise_if_reseeded_between_draws(table, expected, dims, seed) -> None:
+    """table_seed_between_draws: the whole table equals the lesson's replayed with the seed set again between
+    the q and the k draws (k's first row is q)."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape):
+        return
+    if matching_variants(table.double(), {"v": _table_rows_at(dims, seed, reseed_between=True)}, torch.float32):
+        raise Misconception("table_seed_between_draws", f"the entropy table is the lesson's with the seed ({seed}) set "
+                            "again between the q and the k draws: " + describe("table_seed_between_draws"))
+
+
+def raise_if_other_dims(rows, dims, seed) -> None:
+    """A table whose rows are for other d's than `dims` (a hard-coded list in the loop): the d's it holds are
+    said, and table_ignores_dims named when its rows equal the lesson's table at those d's and the same seed."""
+    if not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, dict) for r in rows):
+        return
+    try:
+        got_dims = [int(r["d"]) for r in rows]
+    except (KeyError, TypeError, ValueError):
+        return
+    if got_dims == [int(d) for d in dims] or any(d < 1 or d > 4096 for d in got_dims):
+        return
+    raise_if_index_as_d(rows, dims)     # the positions 0, 1, ... of the dims: loop_index_as_d
+    try:
+        got = torch.tensor([[float(r[k]) for k in TABLE_COLUMNS] for r in rows], dtype=torch.float64)
+    except (KeyError, TypeError, ValueError):
+        return                          # a missing or misspelled key: the caller's checks say it
+    said = f"the table's rows are for d = {got_dims}, not for the dims asked for, {list(dims)}"
+    if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
+        raise Misconception("table_ignores_dims", f"{said}, and they are the lesson's rows at those d's (seed "
+                            f"{seed}): " + describe("table_ignores_dims"))
+    if len(rows) != len(dims):
+        raise AssertionError(said + ": loop over the dims argument")

@@ -293,4 +293,18 @@ MISCONCEPTIONS = {
                                     "were tokens; the split is .view(T, n_heads, d_k).transpose(0, 1), (n_heads, T, d_k)",
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
                                "the answer must be the letter alone, as a string such as \"B\"",
+    # naming15: blind14's kinds
+    "values_averaged_over_keys": "averaging the weighted value rows over the keys (.mean(dim=-2)) instead of summing "
+                                 "them: the weights already sum to 1, so the mean divides the output by T_k; use "
+                                 ".sum or weights @ V",
+    "dots_cosine_similarity": "taking the cosine similarity (q.k / (|q| |k|)) instead of the plain dot product "
+                              "q.k: each product is divided by about d_k, so its variance is about 1/d_k",
+    "dots_absolute_value": "taking the absolute value of the dot products before the variance: |q.k| has variance "
+                           "about (1 - 2/pi) d_k; return the variance of the signed dot products",
+    "entropy_with_temperature": "dividing the logits by sqrt(T) (or another size) inside softmax_entropy: the "
+                                "entropy is of softmax(logits) as given; the scaling belongs to the caller",
+    "table_seed_between_draws": "setting the seed again between the q and the k draws, so k's first row repeats "
+                                "q; seed once per d, before drawing q and then k",
+    "table_ignores_dims": "looping over a hard-coded list of d's instead of the dims argument: any other dims give "
+                          "the default table; loop over dims",
 }

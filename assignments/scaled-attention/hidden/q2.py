@@ -60,7 +60,7 @@ def _replayed(d_k, seed, scaled, value):
     """The one known mistake whose value, replayed on a generator seeded as the student's was (the same
     random numbers), is `value` to rounding, and the right draw is not: the output equals what that
     mistake gives on the same input (reference.variance_variants). None when none or several do."""
-    right, wrong = D.variance_variants(d_k, N, seed, scaled)
+    right, wrong = D.variance_variants_all(d_k, N, seed, scaled)
 
     def same(a, b):
         # float32 rounding of the same numbers summed in another order stays below 1e-6 relative; two

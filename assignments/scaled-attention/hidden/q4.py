@@ -96,7 +96,6 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
                     D.entropy_variants(logits.double()))(got)
 
 
-
 @test_case(points=1, hidden=True)
 def test_entropy_views(softmax_entropy, rng):
     # logits (B, T, n) = (3, 5, 7): (n, T) memory seen as (T, n), expanded over the batch (stride 0);
@@ -186,16 +185,18 @@ def _fails(thunk) -> bool:
 
 
 def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
-    """entropy_table calls the student's softmax_entropy: a table that is wrong only through it (it equals
-    the lesson's table with their softmax_entropy) is charged by the softmax_entropy tests, not here.
-    `numbers`: a table of right values holding tensors instead of Python numbers fails too."""
+    """entropy_table calls the student's softmax_entropy: a table wrong only through it (the lesson's table with
+    their softmax_entropy) is charged by its own tests. `numbers`: a table of right values in tensors fails too."""
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
-    variants = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
-    variants["scores_transposed/one_score"] = D.table_one_score(dims, seed)    # (k @ q.T)[0]: one key's score
-    variants["softmax_applied_twice/table"] = D.table_softmax_twice(dims, seed)
+    def variants():   # only for a wrong table (assert_matches calls it then): most of a right one's time
+        out = {k: ref.table_as_tensor(v) for k, v in ref.entropy_table_variants(dims, seed).items()}
+        out["scores_transposed/one_score"] = D.table_one_score(dims, seed)    # (k @ q.T)[0]: one key's score
+        out["softmax_applied_twice/table"] = D.table_softmax_twice(dims, seed)
+        return out
 
     def check(rows):
         _raise_if_columns(rows, dims, expected)
+        D.raise_if_other_dims(rows, dims, seed)     # rows for other d's than asked: which, and whose
         table = _table(rows, dims)
         try:
             assert_matches(table, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
