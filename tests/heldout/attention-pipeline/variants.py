@@ -1301,4 +1301,18 @@ def nadaraya_watson(q, K, V):
 def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return 2 * d_model * d_k + d_model * d_v + (0 if with_output else d_v * d_model)
 '''), {"key": "param_count_flag_inverted", "where": ["q12"]}),
+    # naming15: other instances of blind14's kinds (a keep-mask reading through torch.where; a row loop that
+    # stops one early)
+    "weights_where_keep_mask": (weights('''
+    if M is not None:
+        S = torch.where(M == 0, torch.full_like(S, float("-inf")), S)
+    return torch.softmax(S, dim=-1)
+'''), {"key": "additive_mask_as_boolean", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "prefix_average_loop_stops_early": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    P = torch.zeros(T, T, dtype=torch.float64)
+    for t in range(T - 1):
+        P[t, : t + 1] = 1.0 / (t + 1)
+    return P
+'''), {"key": "prefix_average_row_skipped", "where": ["q09", "q10"]}),
 })
