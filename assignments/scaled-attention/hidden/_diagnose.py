@@ -261,6 +261,12 @@ def check_layout(fn, Q, K, V, what):
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
+            try:   # named here only (the factor said on its own is left to check_value's shrunk example)
+                raise_if_output_averaged(pair[0], pair[1], right, K.shape[-2], Q.dtype)
+            except Misconception:
+                raise
+            except AssertionError:
+                pass
             _raise_if_random(fn, Q, K, V, d_k, pair)
     except StudentCodeError:
         pass

@@ -1312,3 +1312,21 @@ WRONG.update({
     # the letter in quotes inside the string
     "q6_answer_quoted_letter": ({"q6_answer": "q6_answer = \"'A'\""}, {"key": "answer_extra_characters", "where": ["q6"]}),
 })
+
+# naming15: other instances of blind14's kinds
+WRONG.update({
+    # the weighted value rows built with einsum and averaged over the keys: the output divided by T_k
+    "attention_einsum_values_mean": (attention('''
+    weights = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return torch.einsum("qk,kd->qkd", weights, V).mean(dim=1), weights
+'''), {"key": "values_averaged_over_keys", "where": ["q1"]}),
+    # the cosine similarity written by hand (the dot product over the two norms)
+    "variance_cosine_by_hand": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1) / (q.norm(dim=-1) * k.norm(dim=-1))
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "dots_cosine_similarity", "where": ["q2"]}),
+})
