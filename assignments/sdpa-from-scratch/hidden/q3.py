@@ -80,9 +80,11 @@ def test_matches_softmax(stable_softmax, device, rng):
         what = f"stable_softmax of a {dtype} input"
         got = _softmax(stable_softmax, x, what)
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=-1), what)
-        variants = diag.softmax_variants(x, dim=-1)
-        # called without dim: a default of dim=0 normalises over the batch axis (sizes 3, 5, 7 keep axes apart)
-        variants["softmax_over_batch_axis"] = ref.stable_softmax(x, dim=0)
+        def variants(x=x):   # the wrong softmaxes, only for a wrong answer
+            out = diag.softmax_variants(x, dim=-1)
+            # called without dim: a default of dim=0 normalises over the batch axis (sizes 3, 5, 7 keep axes apart)
+            out["softmax_over_batch_axis"] = ref.stable_softmax(x, dim=0)
+            return out
         diag.assert_softmax(got, x, -1, what, variants)
 
 
@@ -92,13 +94,15 @@ def test_dim_argument(stable_softmax, device, rng):
     for dim in (0, 1, -2):
         what = f"stable_softmax(x, dim={dim})"
         got = _softmax(stable_softmax, x, what, dim=dim)
-        # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
-        variants = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
-        variants["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
-        if dim < 0:      # dim + x.dim() - 1: a negative dim turned positive one axis too early (axis 0 here)
-            variants["negative_dim_off_by_one"] = ref.stable_softmax(x, dim=dim + x.dim() - 1)
-        # a kind, not an instance: the right values in any other axis order
-        variants.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
+        def variants(dim=dim):   # only for a wrong answer
+            # the wrong softmaxes along `dim`; "the other dim" is -1 here, which is softmax_ignores_dim's reading
+            out = {k: v for k, v in diag.softmax_variants(x, dim=dim).items() if k != "softmax_wrong_dim"}
+            out["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
+            if dim < 0:      # dim + x.dim() - 1: a negative dim turned positive one axis too early (axis 0 here)
+                out["negative_dim_off_by_one"] = ref.stable_softmax(x, dim=dim + x.dim() - 1)
+            # a kind, not an instance: the right values in any other axis order
+            out.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
+            return out
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
         diag.assert_softmax(got, x, dim, what, variants)
 
@@ -152,10 +156,12 @@ def test_minus_inf_entries(stable_softmax, device, rng):
     x = x.masked_fill(blocked, float("-inf"))
     got = _softmax(stable_softmax, x, "stable_softmax with -inf entries", dim=-1)
     try:
-        variants = diag.softmax_variants(x, dim=-1)
-        inf_to_zero = diag.softmax_inf_to_finite(x, dim=-1)
-        if inf_to_zero is not None:      # a kind: a NaN guard in the softmax that turns -inf into a finite 0
-            variants["softmax_inf_to_zero"] = inf_to_zero.to(x.dtype)
+        def variants():   # only for a wrong answer
+            out = diag.softmax_variants(x, dim=-1)
+            inf_to_zero = diag.softmax_inf_to_finite(x, dim=-1)
+            if inf_to_zero is not None:      # a kind: a NaN guard in the softmax that turns -inf into a finite 0
+                out["softmax_inf_to_zero"] = inf_to_zero.to(x.dtype)
+            return out
         diag.assert_softmax(got, x, -1, "stable_softmax with -inf entries", variants)
     except Misconception:
         raise
