@@ -25,3 +25,15 @@ def test_a_wrong_answer_is_named_the_same_either_way(lazy):
     assert caught.value.key == "no_scale"
     with pytest.raises(AssertionError, match="has shape"):
         assert_matches(expected[:1], expected, variants=(lambda: table) if lazy else table)
+
+
+def test_no_hidden_test_computes_its_variants_before_the_answer_is_known():
+    """`variants=some_function(...)` builds every catalogued mistake for every submission, right ones too (it
+    was most of a right scaled-attention table's grading time); `variants=lambda: ...` builds them for a wrong one."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "assignments"
+    eager = re.compile(r"\bvariants=(?!lambda\b)[A-Za-z_][\w.]*\(")
+    found = [f"{p.relative_to(root)}:{i}: {line.strip()}" for p in sorted(root.glob("*/hidden/*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1) if eager.search(line)]
+    assert not found, "\n".join(found)
