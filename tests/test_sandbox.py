@@ -291,11 +291,9 @@ def test_a_zygote_without_the_gradient_imports_still_serves_gradients():
         session.close()
     finally:
         z.close()
-    with_gradients = Zygote(level, hide=[str(FIXTURE_COURSE / "assignments")])
-    with_gradients.start()
-    try:
-        session, _ = run(with_gradients, "import sys\nbefore = 'sympy' in sys.modules")
-        assert session.resolve("before", "cpu") is True
-        session.close()
-    finally:
-        with_gradients.close()
+
+
+def test_a_zygote_imports_the_gradient_imports_by_default(zygote):
+    session, _ = run(zygote, "import sys\nbefore = 'sympy' in sys.modules")
+    assert session.resolve("before", "cpu") is True
+    session.close()
