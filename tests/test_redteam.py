@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -23,10 +24,10 @@ SECRET_VALUE = "env-secret-5b1d"
 MARKERS = ("SECRET-MARKER", SECRET_VALUE)
 
 
-def write_case(case: Case, where: Path, escape: Path) -> Path:
+def write_case(case: Case, where: Path, escape: Path, course: Path = COURSE) -> Path:
     nb = new_notebook()
     for cell in case.cells:
-        nb.cells.append(new_code_cell(cell.replace("{course}", str(COURSE.resolve()))
+        nb.cells.append(new_code_cell(cell.replace("{course}", str(course.resolve()))
                                       .replace("{escape}", str(escape))))
     path = where / f"{case.name}.ipynb"
     nbformat.write(nb, path)
@@ -101,8 +102,23 @@ def stray_processes(settle_s: float = 5.0) -> list[str]:
         time.sleep(0.1)
 
 
+@pytest.fixture(scope="session")   # not module: the batch tests stay units of their own for the scheduler
+def redteam_course(tmp_path_factory) -> Path:
+    """The fixture course with 2.5 s cell and call limits instead of 5. The denial cases (a loop at the top
+    level, a loop in a call) burn a core until the limit, once per grader below (four): what is tested is that
+    the limit stops them and costs the student everything, not how long it is (about 20 s of CPU less in
+    `make test`). The class batches (tests/test_redteam_class.py) keep 5 s: their victims work for 2 s."""
+    root = tmp_path_factory.mktemp("redteam") / "course"
+    shutil.copytree(COURSE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    config = root / "grading.yml"
+    text = config.read_text()
+    config.write_text(text.replace("cell_timeout_s: 5, call_timeout_s: 5", "cell_timeout_s: 2.5, call_timeout_s: 2.5"))
+    assert config.read_text() != text, "the fixture course's limits changed: update this copy"
+    return root
+
+
 @pytest.fixture(scope="module")
-def warm_grader():
+def warm_grader(redteam_course):
     """One grader for every hostile case, at the strongest level here (what `autograder grade` picks), started
     with a secret in its environment: each case is one more submission to a grader that has already graded
     the cases before it, as in a batch, so a case that breaks the grader or leaves something in the sandbox
@@ -112,7 +128,7 @@ def warm_grader():
     from autograder.grading.grader import Grader
     before = os.environ.get(SECRET_ENV)
     os.environ[SECRET_ENV] = SECRET_VALUE   # before the zygote starts: it is the environment it must not pass on
-    with Grader(find_course(COURSE)) as grader:
+    with Grader(find_course(redteam_course)) as grader:
         # the zygote starts on the first grade: a good one, so that it is running (and counted as there
         # before) when the first case's processes are taken
         good = COURSE.parent / "submissions" / "good.ipynb"
@@ -125,7 +141,7 @@ def warm_grader():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Path, capfd) -> None:
+def test_hostile_submission_gains_nothing(warm_grader, redteam_course: Path, case: Case, tmp_path: Path, capfd) -> None:
     """Graded as `autograder grade --results` grades it (the same calls): 0 points, no secret in the
     results.json or the terminal's text, nothing written outside its scratch dir, and no process of its
     own left once its grade has returned (the warm zygote was there before it). What the grader's own
@@ -138,7 +154,7 @@ def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Pat
     _BEFORE.clear()
     _BEFORE.update(sandbox_processes())
     escape = tmp_path / "escaped.txt"
-    sub = write_case(case, tmp_path, escape)
+    sub = write_case(case, tmp_path, escape, redteam_course)
     results = tmp_path / "results.json"
     result = warm_grader.grade(sub, "toy")
     write_results(result, warm_grader.course.config.visibility, results)
@@ -153,7 +169,7 @@ def test_hostile_submission_gains_nothing(warm_grader, case: Case, tmp_path: Pat
         for marker in MARKERS:
             assert marker not in blob, f"{case.name} leaked {marker}"
         assert not escape.exists(), f"{case.name} wrote outside its scratch dir"
-        assert not (COURSE / "pwned.txt").exists()
+        assert not (redteam_course / "pwned.txt").exists() and not (COURSE / "pwned.txt").exists()
         assert not left, f"{case.name} left processes behind: {left}"
     finally:
         for s in left:  # never leave a leak running for the next case
@@ -173,7 +189,7 @@ def test_the_grader_that_took_every_hostile_case_still_grades(warm_grader, tmp_p
 
 
 @pytest.mark.parametrize("level", ["bwrap", "fallback", "container"])
-def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: str) -> None:
+def test_all_hostile_in_one_batch_and_good_still_graded(redteam_course: Path, tmp_path: Path, level: str) -> None:
     """Every hostile case and two correct submissions in one `run_batch` (two at a time, one warm
     grader): the batch finishes, the hostile ones get 0, the correct ones full marks."""
     from autograder.course.batch import run_batch
@@ -192,10 +208,10 @@ def test_all_hostile_in_one_batch_and_good_still_graded(tmp_path: Path, level: s
     subs = tmp_path / "class"
     subs.mkdir()
     for case in CASES:
-        write_case(case, subs, tmp_path / "escaped.txt")
+        write_case(case, subs, tmp_path / "escaped.txt", redteam_course)
     for name in ("aaa_good.ipynb", "zzz_good.ipynb"):
         (subs / name).write_bytes((COURSE.parent / "submissions" / "good.ipynb").read_bytes())
-    with Grader(find_course(COURSE), isolation=Isolation(level)) as grader:
+    with Grader(find_course(redteam_course), isolation=Isolation(level)) as grader:
         results = {r.submission: r for r in run_batch(subs, "toy", tmp_path / "out", jobs=2, grader=grader)}
     assert len(results) == len(CASES) + 2
     for name, r in results.items():
@@ -229,7 +245,10 @@ def test_leak_check_sees_a_detached_grandchild() -> None:
         for s in left:
             pid = int(s.split()[0])
             os.kill(pid, 9)
-            os.waitpid(pid, 0)  # re-parented to us: ours to reap
+            try:
+                os.waitpid(pid, 0)  # re-parented to us: ours to reap
+            except ChildProcessError:
+                pass  # a stray another test left in this worker, reaped by its own parent
     assert not stray_processes(settle_s=1)
 
 
