@@ -15,9 +15,10 @@ the attention output instead of the weights, the two variances swapped, the cost
 the trap answered with a lowercase d.
 
 Each wrong variant has exactly one mistake and changes one cell of an otherwise full-marks notebook.
-Correct variants are written differently (einsum with where, an explicit loop over flattened batch rows,
-F.softmax outside stable_softmax with an additive bias, a logsumexp-free manual shift with torch.where,
-a comparison-built mask). Every variant was checked against plain torch before it was graded.
+Correct variants are written differently (einsum with torch.where, Q scaled before the product with a
+log-mask bias, F.softmax outside stable_softmax with an additive -inf bias, the shift read from
+torch.max's (values, indices) tuple, a mask built by comparing aranges). Every variant was checked against plain torch before it
+was graded.
 
     CORRECT = {name: {defined_name: cell_source}}                               # full marks
     WRONG = {name: ({defined_name: cell_source}, {"mistake": str, "where": [q, ...]})}
@@ -46,25 +47,18 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     p = torch.where(has_key, p, torch.zeros_like(p))
     return torch.einsum("...ij,...jd->...id", p, V)
 '''},
-    # q5 by an explicit loop over the flattened leading dimensions (unusual but valid)
-    "explicit_loop_over_batch": {SDPA: '''
+    # q5 scaling Q before the product (same scores) and an additive log-mask bias (log 1 = 0, log 0 = -inf)
+    "prescaled_queries_log_mask_bias": {SDPA: '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    T_q, T_k, d_v = Q.shape[-2], K.shape[-2], V.shape[-1]
-    q = Q.expand(*lead, *Q.shape[-2:]).reshape(-1, T_q, Q.shape[-1])
-    k = K.expand(*lead, *K.shape[-2:]).reshape(-1, T_k, K.shape[-1])
-    v = V.expand(*lead, *V.shape[-2:]).reshape(-1, T_k, d_v)
-    m = None if mask is None else mask.expand(*lead, T_q, T_k).reshape(-1, T_q, T_k)
-    outs = []
-    for b in range(q.shape[0]):
-        scores = q[b] @ k[b].T / math.sqrt(q.shape[-1])
-        if m is not None:
-            scores = scores.masked_fill(~m[b], float("-inf"))
-        w = stable_softmax(scores, dim=-1)
-        if m is not None:
-            w = w.masked_fill(~m[b].any(dim=-1, keepdim=True), 0.0)
-        outs.append(w @ v[b])
-    return torch.stack(outs).reshape(*lead, T_q, d_v)
+    q_scaled = Q * (1.0 / math.sqrt(Q.shape[-1]))
+    scores = q_scaled @ K.transpose(-2, -1)
+    if mask is not None:
+        scores = scores + torch.log(mask.to(scores.dtype))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        empty = ~mask.any(dim=-1, keepdim=True)
+        weights = weights.masked_fill(empty, 0.0)
+    return weights @ V
 '''},
     # q5 with F.softmax (allowed outside stable_softmax) and an additive -inf bias
     "functional_softmax_additive_bias": {SDPA: '''
@@ -214,7 +208,7 @@ def causal_mask(T_q, T_k=None):
     T_k = T_q if T_k is None else T_k
     return torch.ones(T_q, T_k, dtype=torch.long).tril()
 '''}, {"mistake": "returns a 0/1 int64 tensor, not a boolean mask: ~mask on it is -1/-2 and masked_fill "
-                  "rejects it; add dtype=torch.bool (or .bool())", "where": ["q4"]}),
+                  "rejects it; add dtype=torch.bool (or .bool())", "where": ["q4", "q6"]}),
     "q6_causal_weights_from_sdpa_output": ({TRACE: '''
 scores3 = Q3 @ K3.T / math.sqrt(4)
 weights3 = stable_softmax(scores3, dim=-1)
