@@ -1259,7 +1259,61 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # written blind (fifteenth set); to be judged from its own -v output
-BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {}
+BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    "scaled-attention": {
+        "q1_column_loop_over_queries": ("softmax_wrong_dim",),
+        "q1_einsum_without_scale": ("no_scale",),
+        "q1_row_loop_divides_by_d_k": ("divide_by_dk",),
+        # softmax(logits + 1e-9) then p * log p: the NaN is 0 * log 0 and the key's fix (log_softmax, or the
+        # epsilon in the log) is the student's; as blind14's q4_epsilon_outside_log
+        "q4_epsilon_added_to_logits": ("entropy_nan_saturated",),
+        "q8_merge_view_without_permute": ("mha_merge_without_transpose",),
+        "q8_keys_projected_with_w_q": ("same_projection",),
+        "q5_answer_squared_width": ("variance_d_k_squared",),
+        "q6_answer_best_match": ("attention_as_argmax",),
+        "q1_causal_mask": ("causal_mask_added",),
+        # e / (1 + sum e): rows sum to < 1, which the key says; its "without dividing by the row sum" is near
+        # enough (the divisor is not the row sum), as earlier judges took q1_normalised_by_row_max
+        "q1_softmax_plus_one": ("weights_not_normalised",),
+        "q2_item_not_called": (),  # raw: "EncodeError: builtin_function_or_method cannot cross the sandbox"
+        # scaled = raw; scaled /= ...: the message says raw_std/H_raw hold the scaled values, the exact symptom,
+        # and "one value under two keys" is what the rows show; the alias as cause is not named (its example is
+        # a copied line)
+        "q4_table_scaled_in_place_alias": ("table_field_copied",),
+        # mis-named: mha_heads_missing (fewer heads looped) on one test, generic on two; the loop runs n_heads
+        # times, the slices start at h * n_heads; mha_strided_heads is another split (h, h + n_heads, ...): no key
+        "q8_head_stride_n_heads": (),
+    },
+
+    # judged from `measure attention-pipeline --set blind15 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        "q04_triu_ones_times_minus_inf": ("mask_nan_from_inf",),
+        # .softmax(0): the key's text says dim=-2 (true of the 2-D S), but two messages say "softmax over
+        # dim 0 ... on 3-D S and on a 2-D S alike", and the fix it gives (dim=-1) is the student's fix
+        "q05_softmax_axis_zero_method": ("softmax_wrong_dim",),
+        # the key's text names .T reversing every dimension of a batched tensor and the fix .mT
+        "q02_dot_T_on_batched_keys": ("batched_input_unsupported",),
+        # where(M < 0, S, -1e9) reads M as a boolean with the branches swapped; the key's fix (S + M) is the
+        # variant's, and its messages say the weight lands on the BLOCKED keys (as blind14's masked_fill(M == 0))
+        "q05_where_branches_swapped": ("additive_mask_as_boolean",),
+        "q07_returns_output_only": ("returns_one_value",),
+        # generic: "Q does not match ... in 84 of 84 entries"; nothing says the given W_Q, W_K, W_V are unused
+        "q01_fresh_linear_layers": (),
+        # generic: "the smoothed row does not match ..."; nothing says the weighted sum is averaged again
+        "q08_normalised_weights_averaged": (),
+        "q09_every_row_divided_by_T": ("prefix_average_divide_by_T",),
+        "q10_entropy_in_log10": ("entropy_log10",),
+        "q12_output_flag_is_not_none": ("param_count_wo_always",),
+        # only K is taken from X (V is from Y); the key's "keys/values from X" covers it and the fix (K from Y)
+        "q13_keys_from_x": ("cross_roles_swapped",),
+        # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key names T - d_k
+        "q11_max_rank_is_tokens_minus_d_k": (),
+        # a ("rows stop summing to 1 without the mask"): the key's text and its refutation
+        "q06_answer_rows_stop_summing_upper": ("mask_breaks_normalisation",),
+        "q14_answer_keys_side_output": ("cross_output_from_keys",),
+        "q16_answer_linear_in_T": ("cost_linear_in_T",),
+    },
+}
 
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
