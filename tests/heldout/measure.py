@@ -1313,6 +1313,28 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q14_answer_keys_side_output": ("cross_output_from_keys",),
         "q16_answer_linear_in_T": ("cost_linear_in_T",),
     },
+    "sdpa-from-scratch": {
+        "q5_mask_eq_false_rows_nan": ("fully_masked_nan",),
+        "q5_broadcast_dot_unscaled": ("no_scale",),
+        "q5_scaled_by_d_k_not_sqrt": ("divide_by_dk",),
+        # dim=1 is the query axis of 3-D scores (softmax_wrong_dim) and the head axis of 4-D ones
+        # (softmax_over_batch_axis): each key names the case it was given on; both fix to dim=-1
+        "q5_softmax_dim_1": ("softmax_wrong_dim", "softmax_over_batch_axis"),
+        "q3_sum_without_keepdim": ("reduction_without_keepdim",),
+        # the names are swapped; the key blames an in-place div_ on raw_scores and says to build the scaled
+        # scores as a new tensor, a fix this code does not need (and scaled_score_var, wrong too, goes
+        # unnamed): a different mistake, mis-named; no key for swapped variances
+        "q2_variances_swapped": (),
+        "q5_weights_masked_after_softmax": ("zero_after_softmax",),  # weights * mask after the softmax
+        "q3_max_tuple_not_unpacked": (),                               # generic TypeError
+        "q4_int64_tril_mask": ("mask_not_bool",),
+        "q6_causal_weights_from_sdpa_output": (),                      # generic shape message
+        # doubles d_k with T; cost_cubic_in_T says the student thinks the scores cost T^3: a different
+        # mistake, mis-named; no key for doubling d_k
+        "q8_ratio_doubles_d_k_too": (),
+        "q7_answer_d_lowercase": ("zero_after_softmax",),  # answer D is zeroing after the softmax
+        "q1_out_shape_width_d_k": ("output_width_dk",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
