@@ -239,7 +239,7 @@ BLIND3_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_masked_scores_zero": ("mask_fills_zero",),
         "q7_answer_b": ("upper_triangular_mask",),              # choice B says the upper triangle should be kept
         "q8_entries_T_times_d_k": ("entries_of_Q",),            # T x d_k: the entries of Q
-        "q8_cost_ratio_cubic": ("cost_cubic_in_T",),
+        "q8_cost_ratio_cubic": ("cost_cubic_in_T", "cost_ratio_eight"),  # naming16: 8 now cost_ratio_eight
     },
     "scaled-attention": {
         "q1_int_sqrt_scale": ("integer_sqrt_scale",),
@@ -1282,7 +1282,9 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_scaled_in_place_alias": ("table_field_copied",),
         # mis-named: mha_heads_missing (fewer heads looped) on one test, generic on two; the loop runs n_heads
         # times, the slices start at h * n_heads; mha_strided_heads is another split (h, h + n_heads, ...): no key
-        "q8_head_stride_n_heads": (),
+        # now named by mha_head_stride_n_heads (naming16): output match where the slices fit, a call with
+        # another n_heads where they run past d_model
+        "q8_head_stride_n_heads": ("mha_head_stride_n_heads",),
     },
 
     # judged from `measure attention-pipeline --set blind15 -v`: () where the grader named nothing
@@ -1324,14 +1326,16 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the names are swapped; the key blames an in-place div_ on raw_scores and says to build the scaled
         # scores as a new tensor, a fix this code does not need (and scaled_score_var, wrong too, goes
         # unnamed): a different mistake, mis-named; no key for swapped variances
-        "q2_variances_swapped": (),
+        # now named by answers_swapped (naming16): both answers are exactly the right two values, swapped
+        "q2_variances_swapped": ("answers_swapped",),
         "q5_weights_masked_after_softmax": ("zero_after_softmax",),  # weights * mask after the softmax
         "q3_max_tuple_not_unpacked": (),                               # generic TypeError
         "q4_int64_tril_mask": ("mask_not_bool",),
         "q6_causal_weights_from_sdpa_output": (),                      # generic shape message
         # doubles d_k with T; cost_cubic_in_T says the student thinks the scores cost T^3: a different
         # mistake, mis-named; no key for doubling d_k
-        "q8_ratio_doubles_d_k_too": (),
+        # now named by cost_ratio_eight (naming16): its text gives both readings of 8 (T^3, or d_k doubled too)
+        "q8_ratio_doubles_d_k_too": ("cost_ratio_eight",),
         "q7_answer_d_lowercase": ("zero_after_softmax",),  # answer D is zeroing after the softmax
         "q1_out_shape_width_d_k": ("output_width_dk",),
     },

@@ -411,6 +411,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     return out
 
@@ -503,11 +504,62 @@ def heads_missing(fn, e, X, Ws, n_heads):
             if matching_variants(again, {"v": torch.cat([heads[h] for h in kept], dim=-1) @ W_O.double()}, X.dtype)]
     if len(hits) != 1:
         return None
+    stride = head_stride_n_heads(fn, X, Ws, n_heads, width)
+    if stride is not None:
+        return stride
     left = [h for h in range(n_heads) if h not in hits[0]]
     return Misconception("mha_heads_missing", f"your code raised {e.exc_type}: {found.group(0)}: {m} heads of "
                          f"d_k = {d_k} concatenated where there are {n_heads}; given only W_O's first {width} rows it "
                          f"runs, and its output is heads {list(hits[0])} (head(s) {left} left out): "
                          + describe("mha_heads_missing"))
+
+
+def _stride_heads(X, W_Q, W_K, W_V, n_heads):
+    """Each head's float64 output with its slice starting at h * n_heads (width d_k, cut at d_model; empty
+    slices dropped), the mha_head_stride_n_heads slip."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    Q, K, V = (X.double() @ W.double() for W in (W_Q, W_K, W_V))
+    return [ref.attention(*(M[:, s:s + d_k] for M in (Q, K, V)), d_k)[0]
+            for s in range(0, n_heads * n_heads, n_heads) if s < d_model]
+
+
+def head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """mha_head_stride_n_heads where every slice fits (n_heads (n_heads - 1) + d_k <= d_model) and the stride
+    differs from d_k; None otherwise (the widths then crash, see head_stride_n_heads)."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    if n_heads < 2 or d_k * n_heads != d_model or d_k == n_heads or n_heads * (n_heads - 1) + d_k > d_model:
+        return {}
+    return {"mha_head_stride_n_heads": torch.cat(_stride_heads(X, W_Q, W_K, W_V, n_heads), dim=-1)
+            @ W_O.double()}
+
+
+def head_stride_n_heads(fn, X, Ws, n_heads, width):
+    """The narrow concat of heads_missing can be slices at h * n_heads that ran past d_model (with n_heads a
+    multiple of d_k they are heads 0, n_heads / d_k, ... exactly). A third call with another head count n2 whose
+    slices all fit, overlap and differ from the right ones must give the stride output at n2; else None."""
+    T, d_model = X.shape
+    if sum(h.shape[-1] for h in _stride_heads(X, *Ws[:3], n_heads)) != width:
+        return None
+    for n2 in range(2, d_model):
+        d2 = d_model // n2
+        if d_model % n2 or n2 == d2 or n2 == n_heads or n2 * (n2 - 1) + d2 > d_model:
+            continue
+        want = head_stride_variants(X, *Ws, n2)["mha_head_stride_n_heads"]
+        right = torch.cat(_mha_heads(X, *Ws[:3], n2), dim=-1) @ Ws[3].double()
+        if matching_variants(right, {"v": want}, X.dtype):
+            continue
+        try:
+            again = fn(X, Ws[0], Ws[1], Ws[2], Ws[3], n2)
+        except StudentCodeError:
+            return None
+        if type(again) is not torch.Tensor or not matching_variants(again, {"v": want}, X.dtype):
+            return None
+        return Misconception("mha_head_stride_n_heads", f"with n_heads = {n_heads} the concatenated heads are "
+                             f"{width} wide where d_model = {d_model}, and given n_heads = {n2} your output equals "
+                             f"head slices starting at h * {n2} (not h * {d2}): " + describe("mha_head_stride_n_heads"))
+    return None
 
 
 def heads_through_w_o(got, X, Ws, n_heads):

@@ -206,6 +206,9 @@ MISCONCEPTIONS = {
     "mha_heads_missing": "looping over fewer heads than n_heads (range(n_heads - 1), range(1, n_heads)): the "
                          "concatenated heads are narrower than d_model, and every head h in range(n_heads) must "
                          "be computed and concatenated",
+    "mha_head_stride_n_heads": "starting head h's slice at h * n_heads instead of h * d_k (range(0, n_heads * "
+                               "n_heads, n_heads)): the slices overlap or run past d_model and leave columns out; "
+                               "head h's columns are h * d_k to (h + 1) * d_k",
     "mha_head_slice_fixed": "slicing the same head's columns of Q, K or V for every head (Q[:, :d_k] left in the "
                             "loop): the slice must move with the head, columns h * d_k to (h + 1) * d_k",
     "mha_heads_reordered": "concatenating the heads in another order than 0, 1, ..., n_heads - 1 (heads.insert(0, "
