@@ -71,6 +71,7 @@ def test_q1_shapes_named_by_kind(weights, out, key) -> None:
 
 @pytest.mark.parametrize("raw, scaled, divisor, key", [
     (ref.scaled_score_var, ref.scaled_score_var, 8.0, "raw_variance_of_scaled_scores"),
+    (ref.scaled_score_var, ref.raw_score_var, 8.0, "answers_swapped"),      # blind15: never the in-place key
     (diag.score_statistics()["diagonal_scores_only"][0], ref.scaled_score_var, 8.0, "diagonal_scores_only"),
     (diag.score_statistics()["mean_of_slice_variances"][1], ref.scaled_score_var, 8.0, "mean_of_slice_variances"),
     (ref.raw_score_var, diag.score_statistics(8 ** 0.5)["mean_of_slice_variances"][0], 8.0,

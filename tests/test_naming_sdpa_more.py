@@ -359,7 +359,7 @@ def test_mask_all_for_mask_any_is_named_only_as_itself(dtype) -> None:
     ("q8", "test_attn_entries", {"attn_entries": 1024 ^ 2}, "caret_is_xor"),
     ("q8", "test_attn_entries", {"attn_entries": 1024 * 64}, "entries_of_Q"),
     ("q8", "test_score_madds", {"score_madds": 1024 ^ 2 * 64}, "caret_is_xor"),
-    ("q8", "test_cost_ratio", {"cost_ratio": 8}, "cost_cubic_in_T"),
+    ("q8", "test_cost_ratio", {"cost_ratio": 8}, "cost_ratio_eight"),
 ])
 def test_written_answers_of_the_fourth_round_name_what_they_equal(question, test, kwargs, key) -> None:
     with pytest.raises(Misconception) as named:

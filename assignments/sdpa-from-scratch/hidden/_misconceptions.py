@@ -193,6 +193,9 @@ MISCONCEPTIONS = {
     "madds_features_squared": "counting T d_k^2 multiply-adds (the head width squared, as for a d_k x d_k product "
                               "per token) instead of T^2 d_k: each of the T x T scores is one dot product of "
                               "length d_k",
+    "cost_ratio_eight": "a cost ratio of 8 = 2^3, which has two readings: a cost cubic in T (T^3, as for a "
+                        "matrix inverse), or d_k doubled along with T ((2T)^2 (2 d_k) / (T^2 d_k)); only T doubles "
+                        "and Q K^T costs T^2 d_k, so the ratio is (2T)^2 / T^2 = 4",
     "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
@@ -243,6 +246,9 @@ MISCONCEPTIONS = {
                             "another one (d_k = 64)",
     "reciprocal_scale": "giving the factor 1/sqrt(d_k) where the divisor sqrt(d_k) is asked (or the other way "
                         "round)",
+    "answers_swapped": "storing each answer under the other's name: raw_score_var is the variance of Q @ K^T "
+                       "before scaling (about d_k), scaled_score_var the variance after dividing by sqrt(d_k) "
+                       "(about 1)",
     "raw_variance_of_scaled_scores": "computing the 'raw' variance from scores that were already scaled (an "
                                      "in-place div_ or /= on raw_scores changes it too): compute the scaled "
                                      "scores as a new tensor, raw_scores / sqrt(d_k)",

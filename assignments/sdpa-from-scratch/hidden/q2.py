@@ -52,12 +52,20 @@ def _check_variances(raw, scaled):
     if abs(raw - ref.raw_score_var ** 0.5) < ATOL or abs(scaled - ref.scaled_score_var ** 0.5) < ATOL:
         raise Misconception("variance_returned_std", "the answer is a standard deviation (.std(), or the square "
                             "root of the variance): the question asks for the variance, .var()")
+    if abs(raw - ref.scaled_score_var) < ATOL and abs(scaled - ref.raw_score_var) < ATOL:
+        # exactly the two right values, each under the other's name (blind15): not an in-place div_, which
+        # leaves scaled_score_var at the scaled value too
+        raise Misconception("answers_swapped", f"raw_score_var is {raw:.4g} and scaled_score_var {scaled:.4g}: "
+                            + describe("answers_swapped"))
     if abs(raw - ref.raw_score_var) > ATOL:
         if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
             raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
                                 "another order: after torch.manual_seed(0) draw Q, then K, then V")
         # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
-        diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": [ref.scaled_score_var],
+        # the in-place key only while scaled_score_var is not the raw value (then the answers are swapped or
+        # otherwise crossed, not an in-place div_)
+        inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
+        diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics()}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
             # both wrong by the same factor: the scale is right, the scores measured are other ones

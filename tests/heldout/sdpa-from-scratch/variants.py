@@ -570,7 +570,7 @@ scale_divisor = 64 ** 1/2
 attn_entries = 1024 * 64
 score_madds = (1024 ^ 2) * 64
 cost_ratio = 2 ** 3
-'''}, {"key": ("entries_of_Q", "caret_is_xor", "cost_cubic_in_T"), "where": ["q8"]}),
+'''}, {"key": ("entries_of_Q", "caret_is_xor", "cost_ratio_eight"), "where": ["q8"]}),
     "scale_floor_divided": (full_with(SCALE, "// d_k ** 0.5"), {"key": "floor_division_scale", "where": Q5}),
     # issue 21, fifth round: kinds named from a property of the answer (own instances, not blind4's code)
     "q1_weights_from_named_dims": ({"weights_shape": '''
