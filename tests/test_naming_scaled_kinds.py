@@ -864,3 +864,37 @@ def test_heads_split_features_as_tokens_differs_from_right():
     got = D.features_as_tokens_variants(X, *Ws, 2)
     assert set(got) == {"mha_heads_features_as_tokens/d_k", "mha_heads_features_as_tokens/T"}
     assert not torch.allclose(got["mha_heads_features_as_tokens/d_k"], sa.multi_head_attention(X, *Ws, 2))
+
+
+# --- sixteenth round: slices at h * n_heads (blind15's mis-name) -------------------------------------------
+
+def _stride_fn(X, W_Q, W_K, W_V, W_O, n_heads):
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    cat = torch.cat([sa.attention(Q[:, s:s + d_k], K[:, s:s + d_k], V[:, s:s + d_k], d_k)[0]
+                     for s in range(0, n_heads * n_heads, n_heads)], dim=-1)
+    if cat.shape[-1] != W_O.shape[0]:
+        raise StudentCodeError("RuntimeError", f"mat1 and mat2 shapes cannot be multiplied ({cat.shape[0]}x"
+                               f"{cat.shape[1]} and {W_O.shape[0]}x{W_O.shape[1]})", "")
+    return cat @ W_O
+
+
+def test_slices_at_h_times_n_heads_are_not_heads_missing():
+    X, Ws = _mha_inputs(d_model=32)          # 8 heads of d_k = 4: the slices at 0, 8, 16, 24 are heads 0, 2, 4, 6
+    with pytest.raises(StudentCodeError) as e:
+        _stride_fn(X, *Ws, 8)
+    named = D.heads_missing(_stride_fn, e.value, X, Ws, 8)
+    assert named is not None and named.key == "mha_head_stride_n_heads"
+    every_other = _Crash(lambda n: range(0, n, 2))   # the same heads at n_heads = 8, but not a stride slip
+    with pytest.raises(StudentCodeError) as e:
+        every_other(X, *Ws, 8)
+    named = D.heads_missing(every_other, e.value, X, Ws, 8)
+    assert named is not None and named.key == "mha_heads_missing"
+
+
+def test_slices_at_h_times_n_heads_that_fit_are_a_variant_only_where_the_stride_is_not_d_k():
+    X, Ws = _mha_inputs(d_model=24)
+    out = D.head_stride_variants(X, *Ws, 2)["mha_head_stride_n_heads"]
+    assert torch.allclose(out, _stride_fn(X, *Ws, 2))
+    X, Ws = _mha_inputs(d_model=16)          # 4 heads of d_k = 4: the stride is right
+    assert D.head_stride_variants(X, *Ws, 4) == {}
