@@ -63,6 +63,7 @@ class Grader:
         self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._misconceptions: dict[str, dict[str, str]] = {}
+        self._gradients_checked: set[str] = set()   # assignments whose hidden files _while_waiting has read
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
@@ -122,12 +123,13 @@ class Grader:
         single `grade`'s own grading work), so where a loaded hidden test file takes gradients, it
         is imported now. On this thread, not another: a second thread fighting for the GIL was
         measured slower."""
-        if "torch.fx.experimental.symbolic_shapes" in sys.modules:
-            return
         with self._lock:
-            slugs = list(self._tests)
+            slugs = [s for s in self._tests if s not in self._gradients_checked]
+            self._gradients_checked.update(slugs)
+        if "torch.fx.experimental.symbolic_shapes" in sys.modules or not slugs:
+            return
         # (Course.takes_gradients, not the text "autograd": every hidden file's `import autograder` has it)
-        if slugs and self.course.takes_gradients(slugs):
+        if self.course.takes_gradients(slugs):
             import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     def tests(self, slug: str) -> list[HiddenTestCase]:
