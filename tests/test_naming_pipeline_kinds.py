@@ -505,3 +505,84 @@ def test_naming14_batch_axis_softmax_is_told_from_the_implicit_dim_by_a_2d_call(
     W = [torch.randn(4, w, generator=g, dtype=torch.float64) for w in (12, 12, 4)]
     keys = {k for k in D.qkv_variants(X, *W) if k.startswith("inputs_scaled_before_projection/")}
     assert keys and not any("d_model" in k or "d_v" in k for k in keys)
+
+
+# --- naming17 (blind15's kinds) --------------------------------------------------------------------------
+
+def _project_named(body: Any, X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> str | None:
+    """The key raise_if_weights_unused names for `body` as project_qkv (None: nothing), run as a student's."""
+    D = _hidden("_diagnose")
+    fn = TrustedProxy(body, "cpu")
+    try:
+        D.raise_if_weights_unused(fn, X, W, fn(X, *W), X.dtype)
+    except Misconception as m:
+        return m.key
+    return None
+
+
+def test_naming17_weights_unused_only_when_more_calls_show_the_output_ignores_them() -> None:
+    """Fixed (an identity, a seeded layer) and random (fresh nn.Linear, randn) weights are named; code that
+    does use its weights, however wrongly (a norm after the projection: deterministic and blind to W's
+    scale; dropout or a random bias: random, but growing with W; one matrix for two parts), never is."""
+    g = torch.Generator().manual_seed(17)
+    X = torch.randn(7, 9, generator=g, dtype=torch.float64)
+    W = tuple(torch.randn(9, n, generator=g, dtype=torch.float64) for n in (12, 12, 5))
+
+    def seeded(X, *W):
+        torch.manual_seed(0)
+        return tuple(torch.nn.Linear(w.shape[0], w.shape[1], bias=False).double()(X).detach() for w in W)
+
+    unused = {
+        "identity": lambda X, *W: tuple(X @ torch.eye(X.shape[-1], w.shape[-1], dtype=X.dtype) for w in W),
+        "seeded": seeded,
+        "fresh": lambda X, *W: tuple(torch.nn.Linear(w.shape[0], w.shape[1], bias=False).double()(X).detach()
+                                     for w in W),
+        "randn": lambda X, *W: tuple(X @ torch.randn(w.shape, dtype=X.dtype) for w in W),
+    }
+    for name, body in unused.items():
+        assert _project_named(body, X, W) == "given_weights_unused", name
+    used = {
+        "right": lambda X, *W: tuple(X @ w for w in W),
+        "norm_after": lambda X, *W: tuple(torch.nn.functional.layer_norm(X @ w, (w.shape[-1],)) for w in W),
+        "dropout": lambda X, *W: tuple(torch.nn.functional.dropout(X @ w, 0.5) for w in W),
+        "random_bias": lambda X, *W: tuple(X @ w + torch.randn(w.shape[-1], dtype=X.dtype) for w in W),
+        "same_projection": lambda X, *W: (X @ W[0], X @ W[0], X @ W[2]),
+    }
+    for name, body in used.items():
+        assert _project_named(body, X, W) is None, name
+
+
+def test_naming17_values_averaged_over_keys_only_where_T_is_no_other_size() -> None:
+    """The weighted values averaged over the keys is the right row / T: a variant of its own on q08's
+    shapes (T = 7 and 6, and 4..10 with d_v = 4 except T = 4), apart from every other variant; with
+    T = d_v it is dropped, and the generic message gives both readings of the factor."""
+    from reference import attention_pipeline as ref
+    D = _hidden("_diagnose")
+    g = torch.Generator().manual_seed(3)
+    for T, d_v in [(7, 5), (6, 4), *((t, 4) for t in range(4, 11))]:
+        q = torch.randn(12, generator=g, dtype=torch.float64)
+        K, V = (torch.randn(T, n, generator=g, dtype=torch.float64) for n in (12, d_v))
+        right = ref.nadaraya_watson(q, K, V)
+        wrong = {**ref.nw_variants(q, K, V, right / T), **D.nw_variants(q, K, V)}
+        hits = checks.matching_variants(right / T, wrong, torch.float64, expected=right)
+        assert hits == ([] if T == d_v else ["values_averaged_over_keys"]), (T, hits)
+        sizes = {"T": T, "d_k": 12, "d_v": d_v}
+        said = D.factor_words(right / T, right, torch.float64, sizes)
+        assert said == (f"1/T (T = {T}) or 1/d_v (d_v = {d_v})" if T == d_v else f"1/T (T = {T})")
+        assert D.factor_words(right, right, torch.float64, sizes) is None
+        assert D.factor_words(right * 1.37, right, torch.float64, sizes) is None
+
+
+def test_naming17_rank_arithmetic_maps_each_reading_once() -> None:
+    """max_rank_S from arithmetic of T = 100 and d_k = 8: each reading its own value, none equal to the
+    right 8 or to a value another key names (100: T; 16: rank Q + rank K; 4: the lesson's d_k)."""
+    q11 = _hidden("q11")
+    readings = q11.size_arithmetic(100, 8)
+    assert {92, 108, 800, 10000, 64, 12, 13, 7} == set(readings)
+    for got in readings:
+        with pytest.raises(Misconception) as named:
+            q11.test_max_rank_S.test_func(got)
+        assert named.value.key == "rank_from_size_arithmetic"
+        assert f"max_rank_S is {got}, " in str(named.value)
+    q11.test_max_rank_S.test_func(8)
+    assert 16 not in q11.size_arithmetic(4, 8)   # T^2 = 2 d_k there: rank_sum_of_ranks keeps it

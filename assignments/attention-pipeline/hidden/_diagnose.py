@@ -55,7 +55,20 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
     tensor) instead of being told only its dtype. `rows_unnormalised`: weights (masked by `mask`) whose rows
     divided by their own sums are right are weights_not_normalised (raise_if_rows_unnormalised)."""
     kw.setdefault("reduced", False)   # only q08's and q10's functions reduce an axis: they pass reduced=True
+    sizes = kw.pop("sizes", None)     # {"T": 7, ...}: a constant factor left unnamed is said as one of them
     want = kw.get("dtype") or expected.dtype
+    if sizes:
+        try:
+            assert_matches(got, expected, rows_unnormalised, mask, **kw)
+        except Misconception:
+            raise
+        except AssertionError as e:
+            words = factor_words(got, expected, want, sizes)
+            if words is None or "off by a constant factor" not in str(e).split("\n")[0]:
+                raise
+            first, _, rest = str(e).partition("\n")
+            raise AssertionError(f"{first} = {words}" + ("\n" + rest if rest else "")) from None
+        return
     raise_if_other_dtype(got, expected, want, kw.get("what", "the output"))
     if (type(got) is torch.Tensor and got.numel() == 1 and expected.numel() > 1 and got.is_floating_point()
             and bool(torch.isfinite(got).all())):
@@ -74,6 +87,28 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             raise
         return
     checks.assert_matches(got, expected, **kw)
+
+
+def factor_words(got: object, expected: torch.Tensor, dtype: torch.dtype, sizes: Mapping[str, int]) -> str | None:
+    """Which size a constant factor is, when `got` is `expected` times one constant c: "1/T (T = 7)"
+    for c = 1/7 with sizes {"T": 7, ...} (n, 1/n, sqrt(n), 1/sqrt(n) of each size, and 1/n^2, n^2). None
+    when there is no such constant, or no reading or more than one (two sizes equal) fits it."""
+    if type(got) is not torch.Tensor or got.shape != expected.shape or not got.is_floating_point():
+        return None
+    g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    big = e.abs() > 1e-6 * max(float(e.abs().max()), 1e-300)
+    if int(big.sum()) < 2 or not (torch.isfinite(g).all() and torch.isfinite(e).all()):
+        return None
+    c = float((g[big] / e[big]).median())
+    if not (math.isfinite(c) and abs(c) > 1e-12 and is_right(g, c * e, dtype)) or is_right(g, e, dtype):
+        return None
+    readings = []
+    for name, n in sizes.items():
+        for how, v in ((f"{name}", n), (f"1/{name}", 1 / n), (f"sqrt({name})", math.sqrt(n)),
+                       (f"1/sqrt({name})", 1 / math.sqrt(n)), (f"{name}^2", n * n), (f"1/{name}^2", 1 / (n * n))):
+            if math.isclose(c, v, rel_tol=1e-6):
+                readings.append(f"{how} ({name} = {n})")
+    return " or ".join(readings) or None
 
 
 def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype, what: str) -> None:
@@ -747,6 +782,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "normalised_twice/softmax_of_exp": torch.softmax(kappa, dim=0) @ V,
         "normalised_twice/softmax_of_weights": torch.softmax(kappa / kappa.sum(), dim=0) @ V,
     }
+    # the normalised weights' weighted values averaged over the keys (.mean(dim=0), or the sum divided by T
+    # again): the right row divided by T (naming17); kept only where T is no other size (1/T = 1/d_v)
+    if T not in (d_k, d_v):
+        out["values_averaged_over_keys"] = (kappa / kappa.sum())[:, None].mul(V).mean(0)
     # a product's operands swapped runs only on a square matrix (q08 names the crash from a square re-run)
     if T == d_k:      # q @ K: q scored against K's columns
         rows = torch.exp(K.mT @ q / math.sqrt(d_k))
@@ -1010,3 +1049,65 @@ def stacked_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tenso
 def randn_like_width(w: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
     """A fixed (rows, cols) matrix in w's dtype, for a re-run with another width."""
     return torch.randn(rows, cols, generator=torch.Generator().manual_seed(15), dtype=torch.float64).to(w.dtype)
+
+
+# --- naming17: blind15's kinds ---------------------------------------------------------------------------
+
+def _qkv_call(fn: Callable[..., object], X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...] | None:
+    """The student's (Q, K, V) for a second call, None where it crashes or returns something else."""
+    try:
+        out = fn(X, *W)
+    except StudentCodeError:
+        return None
+    if isinstance(out, (tuple, list)) and len(out) == 3 and all(type(t) is torch.Tensor for t in out):
+        return tuple(t for t in out if isinstance(t, torch.Tensor))
+    return None
+
+
+def raise_if_weights_unused(fn: Callable[..., object], X: torch.Tensor, W: tuple[torch.Tensor, ...],
+                            got: tuple[object, ...], dtype: torch.dtype, what: str = "") -> None:
+    """given_weights_unused: each wrong one of Q, K, V does not depend on its weight matrix, shown by more
+    calls with the same X. Either a call with other weights (new draws of the same shapes, no multiple of
+    the first) returns the same output while the right one changes (an identity, X itself, a fixed layer),
+    or two calls with the same inputs differ (random weights drawn inside) and a call with every weight
+    1000 times larger returns an output of the same size where the right one grows 1000 times (a
+    normalisation after the projection is deterministic; dropout or a random bias on X @ W grows with W).
+    Nothing is named when a wrong part has another shape, some wrong part does depend on its weights, or a
+    call crashes."""
+    X64, W64 = X.double(), tuple(w.double() for w in W)
+    want = ref.project_qkv(X64, *W64)
+    bad = [i for i in range(3) if not is_right(got[i], want[i], dtype)]
+    parts = [t for t in got if type(t) is torch.Tensor]
+    if not bad or len(parts) != 3 or any(parts[i].shape != want[i].shape for i in bad):
+        return
+    g = torch.Generator().manual_seed(1717)
+    other = tuple(checks.randn(tuple(w.shape), g, w.dtype) for w in W)
+    want_other = ref.project_qkv(X64, *(w.double() for w in other))
+    again, same = _qkv_call(fn, X, other), _qkv_call(fn, X, W)
+    if again is None or same is None:
+        return
+    names = ("Q", "K", "V")
+    fixed = [i for i in bad if is_right(again[i], parts[i].double(), dtype)
+             and not is_right(want_other[i], want[i], dtype)]
+    if fixed == bad:
+        said = ", ".join(names[i] for i in bad)
+        raise Misconception("given_weights_unused", f"{what or said} {'is' if len(bad) == 1 else 'are'} wrong: with "
+                            f"other weight matrices (same shapes, same X) your code returns the same {said}, where "
+                            "the right ones change: " + describe("given_weights_unused"))
+    random = [i for i in bad if not is_right(same[i], parts[i].double(), dtype)]
+    if random != bad:
+        return
+    big = _qkv_call(fn, X, tuple(w * 1000 for w in W))
+    if big is None:
+        return
+
+    def size(t: torch.Tensor) -> float:
+        return float(t.double().abs().mean())
+
+    if all(big[i].shape == want[i].shape and size(parts[i]) > 0 and 0.1 < size(big[i]) / size(parts[i]) < 10
+           for i in bad):
+        said = ", ".join(names[i] for i in bad)
+        raise Misconception("given_weights_unused", f"{what or said} {'is' if len(bad) == 1 else 'are'} wrong: "
+                            f"two calls with the same X and weights give different {said} (random weights drawn "
+                            f"inside), and with every weight matrix 1000 times larger {said} stay the same size, "
+                            "where the right ones grow 1000 times: " + describe("given_weights_unused"))

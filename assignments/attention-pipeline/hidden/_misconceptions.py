@@ -285,6 +285,18 @@ MISCONCEPTIONS = {
                            "the weights come out flatter than they should",
     "entropy_summed_over_queries": "summing -p log p over the query axis as well as the key axis: that gives one "
                                    "number per matrix; the entropy is per row, a sum over dim=-1 only",
+    # naming17: blind15's kinds
+    # the same text as scaled-attention's (a key shared by assignments has one text)
+    "values_averaged_over_keys": "averaging the weighted value rows over the keys (.mean(dim=-2)) instead of summing "
+                                 "them: the weights already sum to 1, so the mean divides the output by T_k; use "
+                                 ".sum or weights @ V",
+    "given_weights_unused": "not projecting with the weight matrices passed in (new nn.Linear layers with their own "
+                            "random weights, an identity, or X itself): the output then stays as it is when the "
+                            "weights change; compute X @ W_Q, X @ W_K, X @ W_V with the given matrices",
+    "rank_from_size_arithmetic": "building the rank bound from arithmetic of the sizes (T - d_k, T + d_k, T * d_k, "
+                                 "T^2, T / d_k, ...): S = Q K^T is a (T x d_k) matrix times a (d_k x T) one, and a "
+                                 "product's rank is at most the smallest size it passes through, so rank S <= "
+                                 "min(T, d_k); no sum, difference or product of the sizes enters",
     "rank_sum_of_ranks": "bounding the rank of a product by the sum of its factors' ranks (the rule for a sum, "
                          "rank(A + B) <= rank A + rank B): for a product, rank(Q K^T) <= min(rank Q, rank K)",
     # memory layout (the same text as sdpa-from-scratch's)

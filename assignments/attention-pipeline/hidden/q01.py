@@ -45,6 +45,8 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None):
     want = ref.project_qkv(X64, *W)
     wrong = {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
+    if fn is not None:   # wrong parts that do not change with their weights: more calls with the same X show it
+        D.raise_if_weights_unused(fn, X, (W_Q, W_K, W_V), (Q, K, V), dtype)
     if any(type(g) is torch.Tensor and g.shape != w.shape for g, w in zip((Q, K, V), want)):
         fused = D.fused_split_crash(fn, dtype) if fn is not None else None
         if fused is not None:   # a wrong width here, where the wrong cuts coincide: the probe's widths tell them apart
@@ -173,6 +175,8 @@ def test_project_views(project_qkv, rng):
         got = None
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
+        D.raise_if_weights_unused(project_qkv, X.contiguous(), tuple(t.contiguous() for t in (W_Q, W_K, W_V)),
+                                  tuple(got), torch.float64)
         for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32
             D.raise_if_other_dtype(g, w, torch.float64, what + " for a transposed, expanded X and transposed weights")
     for i, what in enumerate(("Q", "K", "V")):

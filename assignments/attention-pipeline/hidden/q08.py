@@ -35,6 +35,11 @@ def _variants(q, K, V, got):
     return {**ref.nw_variants(q, K, V, got), **D.nw_variants(q, K, V)}
 
 
+def _sizes(q, K, V):
+    """The sizes a constant factor of the row is said in (a generic message's words, never a name)."""
+    return {"T": K.shape[-2], "d_k": q.shape[-1], "d_v": V.shape[-1]}
+
+
 def _call(fn, q, K, V):
     """The student's row; a broadcast crash between the T kernel weights and V's d_v columns is named
     when a second call with as many value columns as keys (d_v = T, where it runs) equals the weights
@@ -70,7 +75,7 @@ def test_nw_random(nadaraya_watson, rng):
     K, V = randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
     got = _call(nadaraya_watson, q, K, V)
     D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=lambda: _variants(q, K, V, got),
-                     reduced=True)
+                     reduced=True, sizes=_sizes(q, K, V))
 
 
 @test_case(points=1, hidden=True)
@@ -85,7 +90,7 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     t = int(torch.randint(3, T, (1,), generator=rng))
     got = _call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1])
     D.assert_matches(got, O[t], what="the smoothed row", variants=lambda: _variants(Q[t], K[: t + 1], V[: t + 1], got),
-                     reduced=True)
+                     reduced=True, sizes=_sizes(Q[t], K[: t + 1], V[: t + 1]))
 
 
 @test_case(points=1, hidden=True)
@@ -104,7 +109,7 @@ def test_nw_views(nadaraya_watson, rng):
 
     def judge(got):
         D.assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
-                       variants=lambda: _variants(q, K, V, got), reduced=True)
+                       variants=lambda: _variants(q, K, V, got), reduced=True, sizes=_sizes(q, K, V))
 
     try:
         _call(nadaraya_watson, q, K, V)     # a broadcast crash named from its second call

@@ -21,12 +21,35 @@ def _int(value, what, right):
     return got
 
 
+# the question's head: d_k = 8, T = 100 tokens (the right answer is min(T, d_k) = 8)
+T_Q11, D_K_Q11 = 100, 8
+
+
+def size_arithmetic(T: int, d_k: int) -> dict[int, str]:
+    """{answer: its reading} for a rank bound built from the wrong arithmetic of T and d_k (naming17). A
+    value two readings share, or one that is the right min(T, d_k), or one another key names (T, 2 d_k,
+    the lesson's d_k), is left out: it could not say which arithmetic was done."""
+    readings = [(T - d_k, f"T - d_k ({T} - {d_k})"), (T + d_k, f"T + d_k ({T} + {d_k})"),
+                (T * d_k, f"T * d_k ({T} * {d_k}), the number of entries of Q (or of K)"),
+                (T * T, f"T^2 ({T} * {T}), the number of entries of S"),
+                (d_k * d_k, f"d_k^2 ({d_k} * {d_k})"), (T // d_k, f"T / d_k ({T} / {d_k}) rounded down"),
+                (-(-T // d_k), f"T / d_k ({T} / {d_k}) rounded up"), (d_k - 1, f"d_k - 1 ({d_k} - 1)")]
+    taken = {min(T, d_k), T, max(T, d_k), 2 * d_k, ref.lesson_qk()[0].shape[-1]}
+    values = [v for v, _ in readings]
+    return {v: said for v, said in readings if values.count(v) == 1 and v not in taken and v > 0}
+
+
 @test_case(points=1, hidden=True)
 def test_max_rank_S(max_rank_S):
     got = _int(max_rank_S, "max_rank_S", ref.max_rank_S)
-    if got == 100:   # T, the number of tokens
-        raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens: S = Q K^T passes "
-                            "through d_k dimensions, so its rank is at most d_k")
+    if got == T_Q11:   # T, the number of tokens; max(T, d_k) where min was meant gives it too
+        raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens (and max(T, d_k), where the "
+                            "bound is the smaller one): S = Q K^T passes through d_k dimensions, so its rank is at "
+                            "most d_k")
+    arithmetic = size_arithmetic(T_Q11, D_K_Q11)
+    if got in arithmetic:
+        raise Misconception("rank_from_size_arithmetic", f"max_rank_S is {got}, {arithmetic[got]}: "
+                            + describe("rank_from_size_arithmetic"))
     lesson_d_k = ref.lesson_qk()[0].shape[-1]
     if got == lesson_d_k and got != ref.max_rank_S:   # 4: the bound of the lesson's head, not of this one
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "

@@ -1316,3 +1316,73 @@ def prefix_average_matrix(T):
     return P
 '''), {"key": "prefix_average_row_skipped", "where": ["q09", "q10"]}),
 })
+
+# naming17: other instances of blind15's kinds (the given weights unused, fixed or random; the normalised
+# weights' weighted values divided by the number of keys again; a rank bound from arithmetic of T and d_k)
+WRONG.update({
+    "project_identity_placeholder": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    d = X.shape[-1]
+    eye = lambda n: torch.eye(d, n, dtype=X.dtype, device=X.device)
+    return X @ eye(W_Q.shape[-1]), X @ eye(W_K.shape[-1]), X @ eye(W_V.shape[-1])
+'''), {"key": "given_weights_unused", "where": ["q01", "q07", "q09", "q13"]}),
+    "project_randn_weights": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    outs = []
+    for W in (W_Q, W_K, W_V):
+        weight = torch.randn(W.shape, dtype=X.dtype) / W.shape[0] ** 0.5
+        outs.append(torch.matmul(X, weight))
+    return tuple(outs)
+'''), {"key": "given_weights_unused", "where": ["q01", "q07", "q09", "q13"]}),
+    "project_fixed_seed_linear": (cell("project_qkv", '''
+import torch.nn as nn
+
+
+def project_qkv(X, W_Q, W_K, W_V):
+    torch.manual_seed(0)
+    layers = [nn.Linear(W.shape[0], W.shape[1], bias=False).to(X.dtype) for W in (W_Q, W_K, W_V)]
+    with torch.no_grad():
+        return tuple(layer(X) for layer in layers)
+'''), {"key": "given_weights_unused", "where": ["q01", "q07", "q09", "q13"]}),
+    "nw_weighted_sum_over_T": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K @ q / math.sqrt(K.shape[1]), dim=0)
+    return (w @ V) / len(K)
+'''), {"key": "values_averaged_over_keys", "where": ["q08"]}),
+    "nw_einsum_mean": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    kappa = (K @ q / q.numel() ** 0.5).exp()
+    w = kappa / kappa.sum()
+    return torch.einsum("t,td->td", w, V).mean(dim=-2)
+'''), {"key": "values_averaged_over_keys", "where": ["q08"]}),
+    "rank_tokens_times_d_k": ({"max_rank_S": "max_rank_S = 100 * 8\nrank_S_lesson = 2"},
+                              {"key": "rank_from_size_arithmetic", "where": ["q11:test_max_rank_S"]}),
+    "rank_d_k_squared": ({"max_rank_S": "T, d_k = 100, 8\nmax_rank_S = d_k ** 2\nrank_S_lesson = 2"},
+                         {"key": "rank_from_size_arithmetic", "where": ["q11:test_max_rank_S"]}),
+    "rank_tokens_plus_d_k": ({"max_rank_S": "max_rank_S = sum([100, 8])\nrank_S_lesson = 2"},
+                             {"key": "rank_from_size_arithmetic", "where": ["q11:test_max_rank_S"]}),
+})
+
+CORRECT.update({
+    # nn.Linear's layout through F.linear with the transposed weights
+    "project_f_linear": cell("project_qkv", '''
+import torch.nn.functional as F
+
+
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple(F.linear(X, W.mT) for W in (W_Q, W_K, W_V))
+'''),
+    # averaged over the keys and multiplied back by their number: the weighted sum all the same
+    "nw_mean_times_T": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K @ q / q.shape[-1] ** 0.5, dim=0)
+    return (w[:, None] * V).mean(dim=0) * K.shape[0]
+'''),
+    # the bound measured on a random head of the question's sizes
+    "rank_measured": {"max_rank_S": '''
+_g = torch.Generator().manual_seed(0)
+max_rank_S = int(torch.linalg.matrix_rank(torch.randn(100, 8, generator=_g, dtype=torch.float64)
+                                          @ torch.randn(8, 100, generator=_g, dtype=torch.float64)))
+rank_S_lesson = 2
+'''},
+})
