@@ -1275,7 +1275,8 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # e / (1 + sum e): rows sum to < 1, which the key says; its "without dividing by the row sum" is near
         # enough (the divisor is not the row sum), as earlier judges took q1_normalised_by_row_max
         "q1_softmax_plus_one": ("weights_not_normalised",),
-        "q2_item_not_called": (),  # raw: "EncodeError: builtin_function_or_method cannot cross the sandbox"
+        # raw: "EncodeError: builtin_function_or_method cannot cross the sandbox"
+        "q2_item_not_called": ("callable_not_called",),  # now named by callable_not_called (naming17)
         # scaled = raw; scaled /= ...: the message says raw_std/H_raw hold the scaled values, the exact symptom,
         # and "one value under two keys" is what the rows show; the alias as cause is not named (its example is
         # a copied line)
@@ -1299,17 +1300,17 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # variant's, and its messages say the weight lands on the BLOCKED keys (as blind14's masked_fill(M == 0))
         "q05_where_branches_swapped": ("additive_mask_as_boolean",),
         "q07_returns_output_only": ("returns_one_value",),
-        # generic: "Q does not match ... in 84 of 84 entries"; nothing says the given W_Q, W_K, W_V are unused
-        "q01_fresh_linear_layers": (),
-        # generic: "the smoothed row does not match ..."; nothing says the weighted sum is averaged again
-        "q08_normalised_weights_averaged": (),
+        # now named by given_weights_unused (naming17)
+        "q01_fresh_linear_layers": ("given_weights_unused",),
+        # now named by values_averaged_over_keys (naming17)
+        "q08_normalised_weights_averaged": ("values_averaged_over_keys",),
         "q09_every_row_divided_by_T": ("prefix_average_divide_by_T",),
         "q10_entropy_in_log10": ("entropy_log10",),
         "q12_output_flag_is_not_none": ("param_count_wo_always",),
         # only K is taken from X (V is from Y); the key's "keys/values from X" covers it and the fix (K from Y)
         "q13_keys_from_x": ("cross_roles_swapped",),
-        # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key names T - d_k
-        "q11_max_rank_is_tokens_minus_d_k": (),
+        # now named by rank_from_size_arithmetic (naming17)
+        "q11_max_rank_is_tokens_minus_d_k": ("rank_from_size_arithmetic",),
         # a ("rows stop summing to 1 without the mask"): the key's text and its refutation
         "q06_answer_rows_stop_summing_upper": ("mask_breaks_normalisation",),
         "q14_answer_keys_side_output": ("cross_output_from_keys",),
@@ -1329,9 +1330,9 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by answers_swapped (naming16): both answers are exactly the right two values, swapped
         "q2_variances_swapped": ("answers_swapped",),
         "q5_weights_masked_after_softmax": ("zero_after_softmax",),  # weights * mask after the softmax
-        "q3_max_tuple_not_unpacked": (),                               # generic TypeError
+        "q3_max_tuple_not_unpacked": ("reduction_tuple_as_tensor",),  # now named by reduction_tuple_as_tensor (naming17)
         "q4_int64_tril_mask": ("mask_not_bool",),
-        "q6_causal_weights_from_sdpa_output": (),                      # generic shape message
+        "q6_causal_weights_from_sdpa_output": ("weights_as_output",),  # now named by weights_as_output (naming17)
         # doubles d_k with T; cost_cubic_in_T says the student thinks the scores cost T^3: a different
         # mistake, mis-named; no key for doubling d_k
         # now named by cost_ratio_eight (naming16): its text gives both readings of 8 (T^3, or d_k doubled too)
