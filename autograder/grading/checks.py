@@ -14,6 +14,7 @@ Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` hol
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -75,6 +76,9 @@ MISCONCEPTIONS: dict[str, str] = {
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
+    "callable_not_called": "giving a function or method object where a value is asked: `.item`, `.numpy`, `.tolist` "
+                           "or `.mean` without the parentheses, or a function's name without calling it, hands "
+                           "over the function itself, not its result; add the () that call it (`.item()`)",
 }
 
 
@@ -147,10 +151,53 @@ def _unanswered(what: str, value: object = Ellipsis) -> AssertionError:
     return AssertionError(f"{what} is not answered yet")
 
 
+# --- a function or method object where a value is asked (callable_not_called) --------------------------
+# The sandbox refuses to send a function or method object back (protocol.encode_value): its EncodeError
+# names the object's type, and its name when it is a plain function or method. That type is the evidence:
+# no value is compared, and nothing about what may cross changes.
+_CALLABLE_TYPES = ("function", "builtin_function_or_method", "method", "method-wrapper", "method_descriptor",
+                   "wrapper_descriptor", "partial", "cython_function_or_method")
+_NOT_CROSSING = re.compile(r"EncodeError: a value of type (" + "|".join(map(re.escape, _CALLABLE_TYPES))
+                           + r") cannot cross the sandbox boundary(?: \(the function or method object "
+                           r"`([A-Za-z_][A-Za-z0-9_]{0,60}|<lambda>)` itself, not called\))?")
+
+
+def callable_not_called(error: BaseException | str, what: str = "your function") -> Misconception | None:
+    """`callable_not_called` when `error` (a StudentCodeError, or a failure message quoting one) is the
+    sandbox refusing a function or method object that the student's call returned, alone or inside its
+    result (`return x.var().item`); None for any other error."""
+    if isinstance(error, StudentCodeError):
+        text = f"{error.exc_type}: {error.message}"
+    else:
+        text = str(error)
+    m = _NOT_CROSSING.search(text)
+    if m is None:
+        return None
+    kind, name = m.group(1), m.group(2)
+    if name == "<lambda>":
+        thing, fix = "a lambda", "call it"
+    elif name:
+        thing, fix = f"`{name}` itself (a {kind})", f"write `{name}()` (with its arguments, if it takes any)"
+    else:
+        thing, fix = f"a {kind} object", "add the () that call it"
+    return Misconception("callable_not_called", f"{what} returned {thing}, not a value (the sandbox refuses to "
+                         f"send a function back): {fix} so that its result is returned. "
+                         + describe("callable_not_called"))
+
+
+def _raise_if_callable(value: object, what: str) -> None:
+    """A value answer that is a function or method (`ratio = scores.var().item`): the grader's proxy
+    for it is callable, where a number, a tensor or a string is asked."""
+    if callable(value) and not isinstance(value, torch.Tensor):
+        raise Misconception("callable_not_called", f"{what} is a function or method, not a value: "
+                            + describe("callable_not_called"))
+
+
 def expect_number(value: object, what: str) -> float:
     """A finite Python number (a one-element tensor is accepted and read with .item())."""
     if not_answered(value):
         raise _unanswered(what, value)
+    _raise_if_callable(value, what)
     if type(value) is torch.Tensor and value.numel() == 1 and value.dtype != torch.bool:
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -174,6 +221,7 @@ def expect_shape(value: object, what: str) -> tuple[int, ...]:
     """A shape: a tuple (or list, or torch.Size) of Python ints."""
     if not_answered(value):
         raise _unanswered(what, value)
+    _raise_if_callable(value, what)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(n, int) and not isinstance(n, bool) for n in value):
         raise AssertionError(f"{what} should be a tuple of Python ints, for example (2, 3, 4)")
@@ -184,6 +232,7 @@ def expect_tuple(value: object, what: str, names: Sequence[str]) -> tuple[Any, .
     """A function's tuple of len(names) results, e.g. expect_tuple(out, "attention", ("output", "weights"))."""
     if not_answered(value):
         raise _unanswered(what, value)
+    _raise_if_callable(value, what)
     if not isinstance(value, (tuple, list)) or len(value) != len(names):
         raise AssertionError(f"{what} should return {len(names)} values ({', '.join(names)}), "
                              f"got {type(value).__name__}")
@@ -195,6 +244,7 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
     wrong variant producing them can still be recognised)."""
     if not_answered(value):
         raise _unanswered(what, value)
+    _raise_if_callable(value, what)
     try:
         t = torch.as_tensor(value, dtype=torch.float64)
     except Exception:  # noqa: BLE001 - any unreadable answer
@@ -210,6 +260,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer."""
     if not_answered(value):
         raise _unanswered(what, value)
+    _raise_if_callable(value, what)
     letters = [c.lower() for c in choices]
     shown = ", ".join(f'"{c}"' for c in choices)
     _raise_if_option_number(value, what, choices)
@@ -255,7 +306,7 @@ def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_
             raise _unanswered(what) from None
         if e.exc_type == "ForbiddenAPIError":
             raise Misconception("forbidden_api", f"{what} called an API this assignment forbids: {e.message}") from None
-        raise
+        raise callable_not_called(e, what) or e from None
     if check_inputs:
         raise_if_inputs_changed(fn, what)
     return out

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
-from autograder.grading.checks import Misconception, describe
+from autograder.grading.checks import Misconception, callable_not_called, describe
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.results import TestReport
@@ -62,6 +62,12 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
         return TestReport(**base, score=points, status="passed")
     if isinstance(exc, InfraUnavailable):
         return not_run(test, device, str(exc) or "the grader could not run this case")
+    if not isinstance(exc, Misconception) and isinstance(exc, (AssertionError, StudentCodeError)):
+        # a function or method returned where a value is due, in a test that let the sandbox's refusal
+        # through (or quoted it): named from the type the refusal names, whichever test met it
+        named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
+                                    else "your function")
+        exc = named or exc
     misconception = exc.key if isinstance(exc, Misconception) else None
     if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
         message = str(exc) or "assertion failed"

@@ -8,10 +8,12 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 import socket
 import struct
 import sys
 import time
+import types
 from typing import Any
 
 from functools import lru_cache
@@ -116,7 +118,26 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
         if not all(type(k) is str for k in value):
             raise EncodeError("only dicts with string keys can be returned")
         return {"__dict__": {k: encode_value(v, depth + 1, layout=layout) for k, v in value.items()}}
-    raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary")
+    raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary"
+                      + _callable_note(value))
+
+
+# A function or method object met where a value is encoded is named in the error ("`item`, not called"),
+# so the grader can tell the student which call lost its parentheses (checks.callable_not_called). Only
+# the message changes: nothing callable ever crosses. The name is read from the exact built-in types
+# alone (their __name__ is a C slot or a plain attribute: no student code runs), kept to an identifier.
+_NOTE = " (the function or method object `{}` itself, not called)"
+
+
+def _callable_note(value: Any) -> str:
+    func = value.__func__ if type(value) is types.MethodType else value
+    if type(func) not in (types.FunctionType, types.BuiltinFunctionType, types.MethodWrapperType,
+                          types.MethodDescriptorType, types.WrapperDescriptorType):
+        return ""
+    name = func.__name__
+    if type(name) is not str or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}|<lambda>", name):
+        return ""
+    return _NOTE.format(name)
 
 
 # --- layouts: the grader's non-contiguous arguments arrive non-contiguous ----------------------------
