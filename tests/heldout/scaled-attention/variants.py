@@ -1330,3 +1330,34 @@ WRONG.update({
     return dots.var().item()
 '''), {"key": "dots_cosine_similarity", "where": ["q2"]}),
 })
+
+# naming17: blind15's q2_item_not_called, a function or method object returned where a value is due
+WRONG.update({
+    # the variance's tensor method handed back without the () that call it
+    "variance_var_method_returned": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k) / (math.sqrt(d_k) if scaled else 1.0)
+    return dots.var
+'''), {"key": "callable_not_called", "where": ["q2"]}),
+    # one field of the entropy table holds .item itself, not the number
+    "table_raw_std_item_uncalled": (table('"raw_std": raw.std().item()', '"raw_std": raw.std().item'),
+                                    {"key": "callable_not_called", "where": ["q4"]}),
+    # the output of multi-head attention passed through .contiguous without calling it
+    "mha_contiguous_uncalled": (mha(MHA_LOOP.replace(
+        "return torch.cat(heads, dim=1) @ W_O", "return (torch.cat(heads, dim=1) @ W_O).contiguous")),
+        {"key": "callable_not_called", "where": ["q8"]}),
+})
+CORRECT.update({
+    # a bound method kept in a name and called later, and a partial of softmax: callables held, results returned
+    "variance_bound_method_called_later": variance('''
+    import functools
+    draw = functools.partial(torch.randn, n_samples, d_k, generator=generator)
+    q, k = draw(), draw()
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    statistic = dots.var
+    return getattr(statistic(), "item")()
+'''),
+})
