@@ -800,3 +800,78 @@ def test_q2_scores_over_8_never_divide_by_dk_alone() -> None:
                                           (8 * ref.attn_entries, "")])
 def test_q8_madds_with_sqrt_d_k(entries, key) -> None:
     assert _key(lambda: _cached_test("q8", "test_score_madds")(1024 * 1024 * 8, entries)) == key
+
+
+# naming17: a (values, indices) pair used as a tensor, named from the crash's own words
+def _pair_subtracted(op):
+    def softmax(x, dim=-1):
+        pair = {"max": lambda: torch.max(x, dim=dim, keepdim=True), "min": lambda: x.min(dim, True),
+                "topk": lambda: x.topk(1, dim=dim), "sort": lambda: torch.sort(x, dim=dim, descending=True),
+                "median": lambda: x.median(dim, True)}[op]()
+        e = torch.exp(x - pair)
+        return e / e.sum(dim=dim, keepdim=True)
+    return softmax
+
+
+def _pair_unsqueezed(x, dim=-1):
+    e = torch.exp(x.sub(x.max(dim=dim).unsqueeze(dim)))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def _plain_tuple_subtracted(x, dim=-1):      # a tuple the student built: not a torch call's pair
+    e = torch.exp(x - (x.amax(dim=dim, keepdim=True), 0))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+@pytest.mark.parametrize("fn, key", [
+    *((_pair_subtracted(op), "reduction_tuple_as_tensor") for op in ("max", "min", "topk", "sort", "median")),
+    (_pair_unsqueezed, "reduction_tuple_as_tensor"),       # an AttributeError of the pair
+    (_plain_tuple_subtracted, ""),                         # "'Tensor' and 'tuple'": no name
+    (ref.stable_softmax, None),
+])
+def test_q3_a_values_indices_pair_used_as_a_tensor(fn, key) -> None:
+    rng = torch.Generator().manual_seed(3)
+    assert _key(lambda: _test("q3", "test_matches_softmax")(TrustedProxy(fn, "cpu"), "cpu", rng)) == key
+
+
+def test_q5_a_values_indices_pair_in_the_attention_itself() -> None:
+    def attention(Q, K, V, mask=None):
+        s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+        e = torch.exp(s - s.max(-1, keepdim=True))
+        return e / e.sum(-1, keepdim=True) @ V
+    Q, K, V = (torch.randn(2, 3, 4, dtype=torch.float64) for _ in range(3))
+    with pytest.raises(Misconception) as named:
+        diag.check(TrustedProxy(attention, "cpu"), Q, K, V, None, "the output")
+    assert named.value.key == "reduction_tuple_as_tensor"
+
+
+@pytest.mark.parametrize("missing", ["weights3", "out3", "weights3_causal"])
+def test_q6_a_missing_answer_is_named_from_a_pair_crash_of_the_softmax(missing) -> None:
+    hook = _test("q6", "test_weights3").on_missing
+    names = {"stable_softmax": TrustedProxy(_pair_subtracted("max"), "cpu"),
+             "causal_mask": TrustedProxy(ref.causal_mask, "cpu")}
+    with pytest.raises(Misconception) as named:
+        hook(missing, names.get)
+    assert named.value.key == "reduction_tuple_as_tensor"
+    hook(missing, {**names, "stable_softmax": TrustedProxy(_plain_tuple_subtracted, "cpu")}.get)   # says nothing
+
+
+# naming17: the output stored where the weights are asked, and the converse, proven on the same Q3, K3, V3
+@pytest.mark.parametrize("test, value, key", [
+    ("test_weights3_causal", ref.weights3_causal @ ref.V3, "weights_as_output"),
+    ("test_weights3", ref.out3, "weights_as_output"),
+    ("test_out3", ref.weights3, "weights_as_output"),
+    ("test_weights3_causal", ref.out3, ""),          # the unmasked output: two mistakes, said in words only
+    ("test_weights3", ref.weights3_causal @ ref.V3, ""),
+    ("test_out3", ref.weights3_causal, ""),
+    ("test_weights3_causal", ref.weights3_causal, None),
+    ("test_weights3", ref.weights3, None),
+    ("test_out3", ref.out3, None),
+])
+def test_q6_output_for_weights_and_weights_for_output(test, value, key) -> None:
+    assert _key(lambda: _test("q6", test)(value)) == key
+
+
+def test_q6_an_answer_of_the_other_shape_says_whose_shape_it_has() -> None:
+    with pytest.raises(AssertionError, match=r"got \(3, 2\): the shape of the causal attention output"):
+        _test("q6", "test_weights3_causal")(ref.out3)

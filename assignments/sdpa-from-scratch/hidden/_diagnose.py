@@ -193,7 +193,9 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
 
 def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
     """A crash of stable_softmax named from what a second call on a square input (6, 6) shows: a
-    reduction without keepdim broadcasts there (and gives wrong values) where it crashed elsewhere."""
+    reduction without keepdim broadcasts there (and gives wrong values) where it crashed elsewhere. A crash
+    that shows a (values, indices) pair used as a tensor names that at once."""
+    name_tuple_as_tensor(e, f"your code raised {e.exc_type}: {e.message} ({what})")
     x = torch.arange(36, dtype=torch.float64).reshape(6, 6).sin() * 3
     try:
         out = fn(x.clone(), dim=-1)
@@ -826,6 +828,7 @@ def name_crash(fn, Q, K, V, mask, e):
     said = f"your code raised {e.exc_type}: {e.message}"
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
     name_size_crash(e, said)
+    name_tuple_as_tensor(e, said)
     if "is invalid for input of size" in e.message:
         name_output_given_input_shape(fn, *plain, said)
 
@@ -1560,6 +1563,34 @@ def name_size_crash(e, said):
     (Q.shape[-1:]) or used whole where one of its sizes was meant."""
     if e.exc_type == "TypeError" and ("torch.Size" in e.message or "not tuple" in e.message):
         raise Misconception("size_not_int", f"{said}: " + describe("size_not_int"))
+
+
+# torch calls that return a (values, indices) namedtuple (aminmax: (min, max)) instead of a tensor
+_PAIR_RESULT = re.compile(r"torch\.return_types\.(max|min|sort|topk|mode|median|nanmedian|kthvalue|cummax|cummin"
+                          r"|aminmax)\b")
+
+
+def _student_line(e) -> str:
+    """" (line N of `f`)": where the student's traceback last was in a notebook cell, or ""."""
+    where = re.findall(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})', e.traceback or "")
+    return f" (in `{where[-1][1]}`, line {where[-1][0]} of its cell)" if where else ""
+
+
+def name_tuple_as_tensor(e, said):
+    """A crash whose own words show the result of torch.max(x, dim=...) (or min, sort, topk, mode, median,
+    kthvalue: a (values, indices) namedtuple) used as a tensor: `x - torch.max(x, dim, keepdim=True)` is a
+    TypeError that names torch.return_types.max; `m.unsqueeze(-1)` an AttributeError. Nothing else makes
+    such an object, and a correct function never meets one: the text is the proof, no second call needed."""
+    if e.exc_type not in ("TypeError", "AttributeError"):
+        return
+    found = _PAIR_RESULT.search(e.message)
+    if found is None:
+        return
+    op = found.group(1)
+    pair = "(min, max)" if op == "aminmax" else "(values, indices)"
+    raise Misconception("reduction_tuple_as_tensor", f"{said}{_student_line(e)}: {op}(..., dim=...) returns a "
+                        f"{pair} pair (torch.return_types.{op}), not a tensor: "
+                        + describe("reduction_tuple_as_tensor"))
 
 
 def f16_normaliser_rounding(got, x, dim=-1):

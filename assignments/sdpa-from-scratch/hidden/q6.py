@@ -5,12 +5,14 @@ from pathlib import Path
 import torch
 from otter.test_files import test_case
 
+from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     describe,
     expect_matrix,
     how_it_differs,
     matching_variants,
+    not_answered,
     raise_if_other_container,
     register_misconceptions,
 )
@@ -111,8 +113,32 @@ def _e_rounded(causal=False):
     return out
 
 
+def _output_for_weights(value, what, shape, other, other_name, fix):
+    """An answer of the other matrix's shape: the weights where the output is asked ((3, 3) for (3, 2)) or
+    the output where the weights are asked. Named weights_as_output only when it equals, on the same Q3, K3,
+    V3, what the reference gives for that other matrix (`other`, built only now: a right answer never gets
+    here, its shape is right); else said in words which matrix's shape it has."""
+    if not_answered(value) or tuple(getattr(value, "shape", ())) == shape:
+        return
+    try:
+        t = torch.as_tensor(value, dtype=torch.float64)
+    except Exception:  # noqa: BLE001 - expect_matrix says what is wrong with it
+        return
+    expected = other()
+    if tuple(t.shape) != tuple(expected.shape):
+        return
+    if torch.isfinite(t).all() and torch.allclose(t, expected, rtol=0, atol=ATOL):
+        raise Misconception("weights_as_output", f"{what} has shape {tuple(t.shape)} and equals {other_name} on "
+                            f"the same Q3, K3, V3: {describe('weights_as_output')}; {fix}")
+    raise AssertionError(f"{what} should have shape {shape}, got {tuple(t.shape)}: the shape of {other_name}, "
+                         f"though not its values; {fix}")
+
+
 @test_case(points=1, hidden=True)
 def test_weights3(weights3):
+    _output_for_weights(weights3, "weights3", (3, 3), lambda: ref.out3,
+                        "the attention output weights3 @ V3 (3 queries by d_v = 2)",
+                        "weights3 is the (3, 3) softmax of scores3 itself, before it multiplies V3")
     got = expect_matrix(weights3, "weights3", (3, 3))
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
                                          **_rounded(ref.weights3), **_plain_sum(), **_e_rounded()}, "weights3")
@@ -120,6 +146,9 @@ def test_weights3(weights3):
 
 @test_case(points=1, hidden=True)
 def test_out3(out3):
+    _output_for_weights(out3, "out3", (3, 2), lambda: ref.weights3,
+                        "the attention weights softmax(scores3) (one per query and key, 3 by 3)",
+                        "out3 is the output weights3 @ V3, of shape (3, 2)")
     got = expect_matrix(out3, "out3", (3, 2))
     _compare(got, ref.out3, _out3_variants, "out3")
 
@@ -145,6 +174,10 @@ def test_weights3_causal(weights3_causal, causal_mask=None):
     diag.name_extra_leading_axes(weights3_causal, ref.weights3_causal, "weights3_causal",
                                  same=lambda a, b: a.dtype.is_floating_point
                                  and torch.allclose(a.double(), b.double(), rtol=0, atol=ATOL))
+    _output_for_weights(weights3_causal, "weights3_causal", (3, 3), lambda: ref.weights3_causal @ ref.V3,
+                        "the causal attention output (what scaled_dot_product_attention returns with "
+                        "causal_mask(3): the causal weights @ V3, 3 queries by d_v = 2)",
+                        "weights3_causal is the (3, 3) softmax of the causally masked scores3, before it multiplies V3")
     got = expect_matrix(weights3_causal, "weights3_causal", (3, 3))
     if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
         if causal_mask is not None and not diag._mask_right(causal_mask, 3):
@@ -162,12 +195,22 @@ def _cell_crashed(missing, resolve):
     """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
     functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
     right pattern (~mask or masked_fill fail; q4 names it), or a stable_softmax whose float64 result comes
-    back in another dtype (weights3 @ V3 then mixes dtypes; q3 names it)."""
-    if missing not in ("out3", "weights3_causal"):
+    back in another dtype (weights3 @ V3 then mixes dtypes; q3 names it). Any of the three (weights3 too):
+    stable_softmax of scores3 crashes in words that show a (values, indices) pair used as a tensor."""
+    if missing not in ("weights3", "out3", "weights3_causal"):
         return
     softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
     try:
         probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
+    except StudentCodeError as e:     # the cell's own call, on the cell's own scores
+        diag.name_tuple_as_tensor(e, f"{missing} is not defined: its cell stopped, and stable_softmax(scores3, "
+                                  f"dim=-1) raises {e.exc_type}: {e.message}")
+        return
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if missing == "weights3":
+        return
+    try:
         mask = mask_fn(3) if mask_fn is not None and missing == "weights3_causal" else None
     except Exception:  # noqa: BLE001 - a crash here says nothing more
         return
@@ -187,5 +230,6 @@ def _cell_crashed(missing, resolve):
 
 
 test_weights3_causal.test_func = diag.blames_softmax_for_zero_fill(test_weights3_causal.test_func)
+test_weights3.test_func.on_missing = _cell_crashed
 test_out3.test_func.on_missing = _cell_crashed
 test_weights3_causal.test_func.on_missing = _cell_crashed

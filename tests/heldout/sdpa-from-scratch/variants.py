@@ -203,6 +203,21 @@ weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-in
         w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
     return w @ V
 '''),
+    # naming17: torch.max's (values, indices) pair unpacked by position, and the reduced axis kept
+    "softmax_max_pair_unpacked": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    top, _argmax = x.max(dim, True)
+    e = (x - top).exp()
+    return e / e.sum(dim, True)
+'''},
+    # naming17: the trace with einsum, a softmax over dim=1 of 2-D scores, and the mask by torch.where
+    "q6_einsum_trace_where_mask": {"weights3": '''
+scores3 = torch.einsum("qd,kd->qk", Q3, K3) / 2.0
+weights3 = stable_softmax(scores3, dim=1)
+out3 = torch.einsum("qk,kd->qd", weights3, V3)
+blocked = torch.full_like(scores3, float("-inf"))
+weights3_causal = stable_softmax(torch.where(causal_mask(3), scores3, blocked), dim=1)
+'''},
     "answers_other_forms": {"q_trap_answer": 'q_trap_answer = " c "',
                             "attn_entries": '''
 attn_entries = 2 ** 20
@@ -1006,4 +1021,52 @@ attn_entries = 1024 * 1024
 score_madds = int(attn_entries * 64 ** 0.5)
 cost_ratio = 4
 '''}, {"key": "madds_with_sqrt_d_k", "where": ["q8:test_score_madds"]}),
+    # naming17 (blind15's kinds): a (values, indices) pair from topk used as a tensor
+    "softmax_topk_pair_subtracted": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    best = torch.topk(x, 1, dim=dim)
+    e = torch.exp(x - best)
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, {"key": "reduction_tuple_as_tensor", "where": ["q3", "q5", "q6"]}),
+    # naming17: torch.max's pair without keepdim, put back with unsqueeze (an AttributeError, not a TypeError)
+    "softmax_max_pair_unsqueezed": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    peak = x.max(dim=dim)
+    e = (x - peak.unsqueeze(dim)).exp()
+    return e / e.sum(dim=dim, keepdim=True)
+'''}, {"key": "reduction_tuple_as_tensor", "where": ["q3", "q5", "q6"]}),
+    # naming17: the same inside scaled_dot_product_attention's own softmax (x.sub(pair): "must be Tensor, not ...")
+    "sdpa_own_softmax_max_pair": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    row_max = torch.max(scores, dim=-1, keepdim=True)
+    e = torch.exp(scores.sub(row_max))
+    w = e / e.sum(dim=-1, keepdim=True)
+    if mask is not None:
+        w = torch.where(mask.any(-1, keepdim=True), w, torch.zeros_like(w))
+    return w @ V
+'''), {"key": "reduction_tuple_as_tensor", "where": ["q5"]}),
+    # naming17: the causal weights multiplied by V3 (the output kept where the weights are asked)
+    "q6_causal_weights_times_v": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
+'''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming17: weights3 stored after the product with V3 (out3 right from its own product)
+    "q6_weights3_is_output": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+attn = stable_softmax(scores3, dim=-1)
+weights3 = torch.matmul(attn, V3)
+out3 = attn @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "weights_as_output", "where": ["q6:test_weights3"]}),
+    # naming17, the converse: out3 left as the weights (the product with V3 forgotten)
+    "q6_out3_is_weights": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = stable_softmax(scores3, dim=-1)
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "weights_as_output", "where": ["q6:test_out3"]}),
 }
