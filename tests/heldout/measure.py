@@ -1113,7 +1113,8 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (table_dict_of_lists is a dict of columns, not this)
         # naming14: still generic (not proven: the keys never come back), but the message now says a dict with
         # non-string keys (keyed by d?) cannot be read and to return a list of row dicts in the order of dims
-        "q4_table_keyed_by_d": (),
+        # now named by table_keyed_by_d (naming17): the sandbox's refusal lists the keys, the dims passed
+        "q4_table_keyed_by_d": ("table_keyed_by_d",),
         # generic: "does not match the correct result in 240 of 240 entries"; nothing says features attended as
         # tokens (mha_split_without_transpose is the reshape without a transpose, not this permute)
         # now named by mha_heads_features_as_tokens (naming14)
@@ -1342,13 +1343,62 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# written blind (sixteenth set); to be judged from its own -v output
+BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind16 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # generic: "Q has shape (12, 7), expected (7, 12)" on all 3 tests; Q, K, V come out as (X W)^T, tokens as
+        # columns; weight_transposed is X @ W.T (another product, right shape), and no key says the projections
+        # are returned transposed
+        "q01_tokens_as_columns": (),
+        # its text names torch.bmm and transpose(0, 1) fitting one layout, and the fix .transpose(-2, -1)
+        "q02_bmm_with_transpose_1_2": ("batched_input_unsupported",),
+        # mis-named: scale_by_T on the broadcast test, where K.dim() = 4 is T_k by accident (as blind2's
+        # q02_d_k_from_shape_1); two tests generic. scale_wrong_axis ("d_k is Q.shape[-1]") gives the fix: the
+        # code reads d_k from K.dim(), the number of dimensions, not from an axis, but the student fixes the right
+        # line; no key says dim() / ndim
+        "q02_scale_from_number_of_dims": ("scale_wrong_axis",),
+        "q02_power_one_half_precedence": ("sqrt_precedence",),
+        # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked";
+        # masked_fill(tril.bool(), min) blocks the diagonal and the past and leaves the future open: the
+        # future-looking pattern upper_triangular_mask names (as blind2's q04_blocks_the_past); mask_blocks_diagonal
+        # alone would leave the past blocked
+        "q04_masked_fill_on_tril_itself": ("upper_triangular_mask",),
+        # full(..., finfo(dtype).min) without dtype= then .to(dtype): the key's "a tensor made without dtype=",
+        # float64's minimum refused by float32, and its fix (dtype=dtype) are the variant's
+        "q04_full_in_float32_then_cast": ("mask_built_in_float32",),
+        # exp(S + M - shift) / sum exp(S - shift) is softmax(S) with the blocked weights zeroed, exactly: the key's
+        # words and "rows no longer sum to 1" are the variant's; weights_not_normalised (a divisor that is not the
+        # row sum, as blind15's q1_softmax_plus_one) would do too
+        "q05_denominator_without_mask": ("zero_after_softmax", "weights_not_normalised"),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (10x5 and 10x10)" on all 5 tests; V @ A for A @ V is
+        # nw_operands_swapped's "V @ w for w @ V" (its text is general, its examples the kernel smoother's);
+        # output_uses_weights_transposed (A^T V) is another product
+        "q07_values_times_weights": ("nw_operands_swapped",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (10x12 and 5x10)"; unpacked as (Q, V, K), the queries are
+        # scored against the values and the keys averaged: scores_from_values's text and its fix ("the keys decide
+        # the weights, the values are what is averaged"); results_reordered is about what a function returns
+        "q07_unpacks_q_v_k": ("scores_from_values",),
+        # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 3 tests, but
+        # project_qkv is right; the mistake is scaled_scores(Q, Q), which keys_are_queries names (same S as
+        # K = X W_Q, other fix; as blind9's q07_keys_scored_against_queries was mis-named qk_swapped)
+        "q07_queries_scored_against_queries": ("keys_are_queries",),
+        "q08_kernel_divided_by_d_k": ("divide_by_dk",),
+        # W / W.sum(1) divides column j by j + 1: prefix_average_wrong_axis's words; sum_without_keepdim (written
+        # for the softmax's e.sum(dim=-1)) names the missing keepdim=True itself
+        "q09_row_sums_without_keepdim": ("prefix_average_wrong_axis", "sum_without_keepdim"),
+        "q10_entr_left_in_nats": ("entropy_in_nats",),
+        "q13_mixes_raw_y": ("values_not_projected",),
+    },
+}
+
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
     "blind5": BLIND5_KEYS, "blind6": BLIND6_KEYS, "blind7": BLIND7_KEYS,
     "blind8": BLIND8_KEYS, "blind9": BLIND9_KEYS, "blind10": BLIND10_KEYS,
     "blind11": BLIND11_KEYS, "blind12": BLIND12_KEYS, "blind13": BLIND13_KEYS,
-    "blind14": BLIND14_KEYS, "blind15": BLIND15_KEYS}
+    "blind14": BLIND14_KEYS, "blind15": BLIND15_KEYS, "blind16": BLIND16_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
