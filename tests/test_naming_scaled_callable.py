@@ -111,3 +111,39 @@ def test_a_value_answer_that_is_a_function_is_named_by_the_validators():
     # values keep their checks
     assert checks.expect_number(torch.tensor(2.5), "x") == 2.5
     checks.expect_choice("B", "q6_answer", answer="b")
+
+
+# --- table_keyed_by_d (naming17, blind13's q4_table_keyed_by_d): the refusal lists a dict's number keys ------
+
+def _diagnose():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "assignments" / "scaled-attention" / "hidden" / "_diagnose.py"
+    spec = importlib.util.spec_from_file_location("_test_scaled_callable_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_refusal_of_a_dict_lists_its_number_keys_and_still_refuses_it():
+    assert "(keys: 4, 16, 64)" in _refusal({4: {}, 16: {}, 64: {}}).message
+    assert "(keys: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...)" in _refusal({i: i for i in range(20)}).message
+    assert "(keys of type tuple)" in _refusal({(1, 2): 0}).message
+    assert "(keys of type int)" in _refusal({10 ** 20: 0}).message     # a huge number is not printed
+
+
+def test_a_table_keyed_by_exactly_the_dims_passed_is_named_and_nothing_else_is():
+    D = _diagnose()
+    dims = (4, 16, 64, 256)
+    with pytest.raises(Misconception) as m:
+        D.raise_if_table_container(_refusal({d: {"d": d} for d in dims}), dims)
+    assert m.value.key == "table_keyed_by_d" and "4, 16, 64, 256" in str(m.value)
+    for other in ({i: {} for i in range(4)},                  # keyed by the row's index
+                  {d: {} for d in reversed(dims)},            # the d's in another order
+                  {d: {} for d in dims[:3]},                  # a row missing
+                  {(d, 0): {} for d in dims}):                # keyed by (d, seed)
+        with pytest.raises(AssertionError) as e:
+            D.raise_if_table_container(_refusal(other), dims)
+        assert not isinstance(e.value, Misconception) and "list of row dicts" in str(e.value)
+    D.raise_if_table_container(StudentCodeError("ValueError", "bad"), dims)   # another error: nothing said

@@ -116,7 +116,7 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
         return {"__tuple__": items} if isinstance(value, tuple) else items
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
-            raise EncodeError("only dicts with string keys can be returned")
+            raise EncodeError("only dicts with string keys can be returned" + _keys_note(value))
         return {"__dict__": {k: encode_value(v, depth + 1, layout=layout) for k, v in value.items()}}
     raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary"
                       + _callable_note(value))
@@ -127,6 +127,16 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
 # the message changes: nothing callable ever crosses. The name is read from the exact built-in types
 # alone (their __name__ is a C slot or a plain attribute: no student code runs), kept to an identifier.
 _NOTE = " (the function or method object `{}` itself, not called)"
+
+
+def _keys_note(value: dict[Any, Any]) -> str:
+    """The keys of a dict refused for them, in the error (" (keys: 4, 16, 64)"), so the grader can tell a
+    table keyed by its d's from another: numbers and None shown (up to 12, bounded), other keys by type."""
+    keys = list(value)[:13]
+    if all(k is None or (type(k) in (int, float, bool) and not abs(k) >= 1e15) for k in keys):
+        return f" (keys: {', '.join(repr(k) for k in keys[:12])}{', ...' if len(keys) > 12 else ''})"
+    names = sorted({type(k).__name__[:40] for k in keys if type(k) is not str})
+    return f" (keys of type {', '.join(names[:4])})"
 
 
 def _callable_note(value: Any) -> str:

@@ -1637,16 +1637,26 @@ def raise_if_precedence(v, d_k, n, seed, scaled) -> None:
 
 
 _KEYS_NOT_STRINGS = "only dicts with string keys"
+_KEYS_SHOWN = re.compile(r"only dicts with string keys can be returned \(keys: ([^)]*)\)")
 
 
-def raise_if_table_container(e) -> None:
-    """The table came back as a dict whose keys are not strings (the grader cannot read it back): say what to
-    return instead. Not named: the message does not show the keys (a dict keyed by d is the usual one)."""
-    if _KEYS_NOT_STRINGS in (e.message or "") or _KEYS_NOT_STRINGS in str(e):
-        raise AssertionError("entropy_table returned a dict whose keys are not strings (a dict keyed by d, such as "
-                             "{4: {...}, 16: {...}}?), which the grader cannot read: return a list of row dicts, one "
-                             "per d in dims and in the order of dims, e.g. [{'d': 4, 'raw_std': ..., 'scaled_std': ..., "
-                             "'H_raw': ..., 'H_scaled': ...}, ...]") from None
+def raise_if_table_container(e, dims=None) -> None:
+    """The table came back as a dict whose keys are not strings (the grader cannot read it back). The
+    sandbox's refusal lists number keys: exactly the d's passed, in the order of dims, names
+    table_keyed_by_d (the container is the evidence: the rows never come back, and no other mistake
+    gives those keys); other keys are only said, with what to return instead."""
+    text = f"{e.message or ''} {e}"
+    if _KEYS_NOT_STRINGS not in text:
+        return
+    shown = _KEYS_SHOWN.search(text)
+    keys = shown.group(1) if shown else ""
+    if dims is not None and keys == ", ".join(repr(int(d)) for d in dims):
+        raise Misconception("table_keyed_by_d", f"entropy_table returned a dict keyed by d (its keys are the dims "
+                            f"passed, {keys}), which the grader cannot read: " + describe("table_keyed_by_d")) from None
+    said = f"the keys {keys}" if keys else "keys that are not strings (a dict keyed by d, such as {4: {...}, 16: {...}}?)"
+    raise AssertionError(f"entropy_table returned a dict with {said}, which the grader cannot read: return a list of row dicts, one "
+                         "per d in dims and in the order of dims, e.g. [{'d': 4, 'raw_std': ..., 'scaled_std': ..., "
+                         "'H_raw': ..., 'H_scaled': ...}, ...]") from None
 
 
 def features_as_tokens_variants(X, W_Q, W_K, W_V, W_O, n_heads):

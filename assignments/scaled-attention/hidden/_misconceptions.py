@@ -147,6 +147,8 @@ MISCONCEPTIONS = {
                           "copied and not edited): each field must be computed from its own scores",
     "table_dict_of_lists": "returning one dict of columns (a list of values per key, pandas style) where a list "
                            "with one dict per row is asked",
+    "table_keyed_by_d": "returning a dict keyed by d ({4: {...}, 16: {...}}) where a list of row dicts is asked: "
+                        "build a list and append one row dict (with its 'd') per d, in the order of dims",
     "table_variance_as_std": "giving a variance (the square of the std, .var()) in a std column of the table, or "
                              "the converse (a square root too many): raw_std and scaled_std are standard "
                              "deviations, .std()",

@@ -225,7 +225,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
     try:
         charged_in_parts(student, check, own, parts=(softmax_entropy,))
     except StudentCodeError as e:
-        D.raise_if_table_container(e)
+        D.raise_if_table_container(e, dims)
         # a crash where their softmax_entropy cannot even be composed into the table (it returns one value
         # per entry, not one per row, and .item() fails): its own tests charge that
         if e.exc_type != "NotImplementedError" and _entropy_wrong(softmax_entropy) and (

@@ -1361,3 +1361,41 @@ CORRECT.update({
     return getattr(statistic(), "item")()
 '''),
 })
+
+# naming17: blind13's q4_table_keyed_by_d, the table returned as a dict keyed by d (the sandbox's refusal lists
+# the keys: exactly the dims passed, in order)
+WRONG.update({
+    # a dict comprehension over the dims, each row built by a helper
+    "table_dict_comprehension_by_d": ({"softmax_entropy": ENTROPY + '''
+
+def _row(d, seed):
+    torch.manual_seed(seed)
+    q, k = torch.randn(1, d), torch.randn(5, d)
+    raw = (q @ k.T)[0]
+    scaled = raw / math.sqrt(d)
+    return {"d": d, "raw_std": raw.std().item(), "scaled_std": scaled.std().item(),
+            "H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()}
+
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    return {d: _row(d, seed) for d in dims}
+'''}, {"key": "table_keyed_by_d", "where": ["q4"]}),
+    # the rows collected in a list, then returned zipped with the dims into a dict
+    "table_zipped_into_dict_by_d": (table("    return results", "    return dict(zip(dims, results))"),
+                                    {"key": "table_keyed_by_d", "where": ["q4"]}),
+})
+CORRECT.update({
+    # the rows kept keyed by d while they are built, the list asked for returned in the order of dims
+    "table_built_by_d_returned_as_list": ({"softmax_entropy": ENTROPY + '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    by_d = {}
+    for d in sorted(dims, reverse=True):
+        torch.manual_seed(seed)
+        q = torch.randn(1, d); k = torch.randn(5, d)
+        raw = (q @ k.T)[0]
+        by_d[d] = dict(d=d, raw_std=raw.std().item(), scaled_std=(raw / d ** 0.5).std().item(),
+                       H_raw=softmax_entropy(raw).item(), H_scaled=softmax_entropy(raw / d ** 0.5).item())
+    return [by_d[d] for d in dims]
+'''}),
+})
