@@ -1588,8 +1588,8 @@ def name_tuple_as_tensor(e, said):
         return
     op = found.group(1)
     pair = "(min, max)" if op == "aminmax" else "(values, indices)"
-    raise Misconception("reduction_tuple_as_tensor", f"{said}{_student_line(e)}: {op}(..., dim=...) returns a "
-                        f"{pair} pair (torch.return_types.{op}), not a tensor: "
+    also = "" if op == "max" else f" {op}(..., dim=...) returns a {pair} pair too:"
+    raise Misconception("reduction_tuple_as_tensor", f"{said}{_student_line(e)}:{also} "
                         + describe("reduction_tuple_as_tensor"))
 
 

@@ -87,7 +87,7 @@ MISCONCEPTIONS = {
                                  "use keepdim=True (or unsqueeze(dim))",
     "reduction_tuple_as_tensor": "using what torch.max(x, dim=...) returns as if it were a tensor: given a dim, "
                                  "max, min, sort, topk, mode, median and kthvalue return a (values, indices) pair, "
-                                 "which - , / or exp refuse; take its .values (torch.max(x, dim, "
+                                 "which -, / and torch.exp refuse; take its .values (torch.max(x, dim, "
                                  "keepdim=True).values), unpack it (m, _ = ...), or use x.amax(dim, keepdim=True)",
     "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
     "view_as_transpose": "reshaping K to (..., d_k, T_k) with .view or .reshape as if that transposed it: the "
