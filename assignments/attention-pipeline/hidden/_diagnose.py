@@ -242,6 +242,12 @@ def raise_if_blocked_value(blocked: torch.Tensor, dtype: torch.dtype) -> None:
                         f"the scores {effect}: " + describe("mask_not_dtype_min"))
 
 
+def mask_patterns(T: int) -> dict[str, torch.Tensor]:
+    """{key: the blocked entries (bool)} of masks ref.mask_variants does not list: masked_fill(tril, ...) for
+    masked_fill(tril == 0, ...) blocks the diagonal and the past and leaves only the future open (naming18)."""
+    return {"upper_triangular_mask/inverted": torch.ones(T, T, dtype=torch.bool).tril()}
+
+
 def pattern_differs(blocked: torch.Tensor, want: torch.Tensor) -> str:
     """Which entries a mask gets wrong, in words: how many it blocks that must stay open and how many it
     leaves open that must be blocked, each with its first (query, key) position."""
@@ -335,14 +341,22 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
             named = Misconception("dtype_changed", f"{_said(e)} on {X.dtype} inputs, and on their float32 copy it runs "
                                   "and is right: " + describe("dtype_changed"))
     if named is None:
-        named = values_as_wide_crash(e, W, lambda W2: fn(X, *W2, causal=causal), lambda W2, out: whole_key(
-            out, split_transposed(self_attention_variants(X.double(), *(w.double() for w in W2), causal=causal))[0],
-            ref.self_attention(X.double(), *(w.double() for w in W2), causal=causal), X.dtype))
+        named = values_as_wide_crash(e, W, lambda W2: fn(X, *W2, causal=causal),
+                                     lambda W2, out: _self_attention_key(out, X, W2, causal))
+    if named is None:
+        named = values_as_long_crash(fn, e, X, W, causal)
     if named is None and X.shape[-1] != X.shape[-2]:
         part = as_wide_as_long(X, W)
         named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
                             lambda t, o: right(t["X"], t["W"], o))
     return named
+
+
+def _self_attention_key(out: object, X: torch.Tensor, W: list[torch.Tensor], causal: bool) -> str | None:
+    """The one catalogued mistake of self-attention that `out` matches on X and W (whole_key), None if none."""
+    W_Q, W_K, W_V = (w.double() for w in W)
+    return whole_key(out, split_transposed(self_attention_variants(X.double(), W_Q, W_K, W_V, causal=causal))[0],
+                     ref.self_attention(X.double(), W_Q, W_K, W_V, causal=causal), X.dtype)
 
 
 SIZE_CRASH = ("must match the size", "cannot be multiplied", "Expected size", "size mismatch", "shape mismatch")
@@ -377,6 +391,34 @@ def values_as_wide_crash(e: StudentCodeError, W: tuple[torch.Tensor, ...] | list
     return Misconception(key, f"{_said(e)}; with W_V as wide as W_Q (d_v = d_k = {d_k})"
                          + (", and W_Q, W_K drawn nonzero," if zero else "") + " it runs and matches "
                          + describe(key) + _tail(e))
+
+
+def values_as_long_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
+                         W: tuple[torch.Tensor, ...] | list[torch.Tensor], causal: bool = True) -> Misconception | None:
+    """A size-mismatch crash of self_attention with d_v != T, where the same call with W_V as wide as X is long
+    (d_v = T, extra columns drawn from a fixed seed, or columns cut) runs and its (O, A) are exactly (V @ A, A)
+    with the right A, and not simply right: the output multiplied in the wrong order, V @ A for A @ V (only
+    square V lets it run). Nothing else is named from this re-run (naming18)."""
+    W_Q, W_K, W_V = W
+    T, d_v = X.shape[-2], W_V.shape[-1]
+    if d_v == T or not any(m.lower() in e.message.lower() for m in (*SIZE_CRASH, "does not broadcast")):
+        return None   # (einsum's words for a size mismatch: "subscript j has size 10 ... does not broadcast")
+    g = torch.Generator().manual_seed(0)
+    extra = (torch.randn((W_V.shape[-2], max(T - d_v, 0)), generator=g, dtype=torch.float64)
+             / math.sqrt(W_V.shape[-2])).to(W_V.dtype)
+    W2 = [W_Q, W_K, torch.cat([W_V, extra], dim=-1)[..., :T]]
+    try:
+        out = fn(X, *W2, causal=causal)
+    except StudentCodeError:
+        return None
+    X64, Q64, K64, V64 = (t.double() for t in (X, *W2))
+    O_ref, A_ref = ref.self_attention(X64, Q64, K64, V64, causal=causal)
+    if not isinstance(out, (tuple, list)) or len(out) != 2 or all_right(out, (O_ref, A_ref), X.dtype) \
+            or not all_right(out, ((X64 @ V64) @ A_ref, A_ref), X.dtype):
+        return None
+    return Misconception("nw_operands_swapped", f"{_said(e)}; with W_V as wide as X is long (d_v = T = {T}) it runs, "
+                         "A is right and O is V @ A (the values times the weights) instead of A @ V: "
+                         + describe("nw_operands_swapped") + _tail(e))
 
 
 def as_wide_as_long(X: torch.Tensor, W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Tensors:
@@ -481,6 +523,11 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
     for i, n in enumerate(Q.shape[:-2]):              # d_k taken from a batch axis (Q.shape[0] of 3-D Q)
         if n not in lengths and n > 1:
             out[f"scale_wrong_axis/{i}"] = QK / math.sqrt(n)
+    # d_k = K.dim() (or Q.ndim): the number of dimensions, not a size (naming18); left out where that number is
+    # also one of the sizes (it would be a length or an axis read too: those shapes cannot tell which)
+    for who, n in (("k", K.dim()), ("q", Q.dim())):
+        if n not in {*Q.shape, *K.shape}:
+            out[f"scale_from_ndim/{who}"] = QK / math.sqrt(n)
     return out
 
 
@@ -672,6 +719,9 @@ def attention_family(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch
     right = S.shape
     out: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
     scores = {**ref.scores_variants(Q, K), **scores_variants(Q, K)}
+    for who, n in (("k", K.dim()), ("q", Q.dim())):   # the rank equal to a length tried: neither can be told
+        if n in lengths.values():
+            scores.pop(f"scale_from_ndim/{who}", None)
     for key, n in lengths.items():
         if n != d_k and list(lengths.values()).count(n) == 1:
             scores[key] = Q @ K.transpose(-2, -1) / math.sqrt(n)
@@ -705,7 +755,12 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         "values_not_projected": (A @ X, A),
         "same_projection/v_from_wk": (A @ (X @ W_K), A),
         "same_projection/v_from_wq": (A @ (X @ W_Q), A),
-        **({"scores_from_values": _attend(Q, V, V, M, 1 / math.sqrt(Q.shape[-1]))} if V.shape[-1] == Q.shape[-1] else {}),
+        **({"scores_from_values": _attend(Q, V, V, M, 1 / math.sqrt(Q.shape[-1])),
+            # Q, V, K = project_qkv(...): scored against the values and the keys averaged (naming18)
+            "scores_from_values/keys_averaged": _attend(Q, V, K, M, 1 / math.sqrt(Q.shape[-1]))}
+           if V.shape[-1] == Q.shape[-1] else {}),
+        # V @ A for A @ V: runs only where d_v = T (values_as_long_crash draws it) (naming18)
+        **({"nw_operands_swapped/values_times_weights": (V @ A, A)} if V.shape[-1] == X.shape[-2] else {}),
         # the 0/1 pattern added as the mask (naming15): the open keys' (tril) or the blocked keys' (triu(1))
         # ones added to the scores, nothing blocked
         **({"mask_not_additive/open_ones": _attend(Q, K, V, torch.ones_like(M).tril(), 1 / math.sqrt(Q.shape[-1])),
@@ -733,6 +788,7 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
         out[key] = _attend(Q2, K2, V2, M, 1 / math.sqrt(d_k))
     if V.shape[-1] == d_k:                           # Q V^T runs only where d_v = d_k (values_as_wide_crash)
         out["scores_from_values"] = _attend(Q, V, V, M, 1 / math.sqrt(d_k))
+        out["scores_from_values/keys_averaged"] = _attend(Q, V, K, M, 1 / math.sqrt(d_k))   # K and V swapped
     if M is None:   # keys and values over X and Y together (T + T' of them): a mask for Y's keys alone will not add
         for order, XY in (("x_first", torch.cat([X, Y], dim=-2)), ("y_first", torch.cat([Y, X], dim=-2))):
             out[f"cross_keys_over_both/{order}"] = _attend(Q, XY @ W_K, XY @ W_V, None, 1 / math.sqrt(d_k))
@@ -880,6 +936,8 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     for key, c in factors.items():
         if sum(math.isclose(c, o, rel_tol=1e-9) for o in factors.values()) == 1:
             out[f"inputs_scaled_before_projection/{key}"] = (Q / c, K / c, V / c)
+    if X.shape[-2] not in (W_Q.shape[-1], W_V.shape[-1]):   # (d_k, T) for (T, d_k): tokens as columns (naming18)
+        out["projections_transposed"] = (Q.transpose(-2, -1), K.transpose(-2, -1), V.transpose(-2, -1))
     return out | fused_split_variants(X, W_Q, W_K, W_V) | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),

@@ -324,6 +324,13 @@ MISCONCEPTIONS = {
                         "normalised); exponentiate once and divide by the sum (or take one softmax of the scores)",
     "prefix_average_row_skipped": "a loop over the rows that starts one late or stops one early (range(1, T), "
                                   "range(T - 1)): the first or last row of the prefix-average matrix stays all zeros",
+    # issue 21, naming18 (blind16's misses as kinds)
+    "projections_transposed": "returning Q, K and V with the tokens as columns, (d_k, T): the transpose of X @ W "
+                              "(W^T X^T, as in code that keeps one token per column); the notebook keeps one token "
+                              "per row: Q = X @ W_Q has shape (T, d_k)",
+    "scale_from_ndim": "dividing the scores by the square root of the number of dimensions (K.dim() or Q.ndim: 2 for "
+                       "a (T, d_k) tensor, 4 for (B, H, T, d_k)) instead of sqrt(d_k), the size of the last "
+                       "dimension: use Q.shape[-1] (or K.size(-1))",
     "qkv_stacked": "returning Q, K and V stacked into one tensor (torch.stack) instead of the tuple (Q, K, V): "
                    "stacking needs equal widths, and d_v need not equal d_k; return Q, K, V",
 }

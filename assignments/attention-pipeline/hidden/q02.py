@@ -87,8 +87,9 @@ def test_scores_float64_rectangular(scaled_scores, rng):
 
 @test_case(points=1, hidden=True)
 def test_scores_batched_float32(scaled_scores, device, rng):
-    Q = randn((3, 6, 16), rng)
-    K = randn((3, 6, 16), rng)
+    # B = 2: not 3, the rank of Q (a scale by sqrt(Q.dim()) and by sqrt(Q.shape[0]) apart)
+    Q = randn((2, 6, 16), rng)
+    K = randn((2, 6, 16), rng)
     Q64, K64 = Q.double(), K.double()
     _scores(scaled_scores, Q, K, lambda: D.assert_matches(
         call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
@@ -123,8 +124,9 @@ def test_scores_noncontiguous(scaled_scores, rng):
 @test_case(points=1, hidden=True)
 def test_scores_broadcast(scaled_scores, rng):
     # expanded, stride-0 inputs as broadcasting hands them out: the same queries for every head, the
-    # same keys for every batch entry (Q /= ... or Q.mul_(...) raises on them). T_q = 6, T_k = 4
-    B, H, T_q, T_k, d_k = 3, 2, 6, 4, 12
+    # same keys for every batch entry (Q /= ... or Q.mul_(...) raises on them). T_q = 6, T_k = 5: no size is 4,
+    # the rank of Q and K (a scale by sqrt(K.dim()) and by sqrt(T_k) apart)
+    B, H, T_q, T_k, d_k = 3, 2, 6, 5, 12
     Q = randn((B, 1, T_q, d_k), rng).expand(B, H, T_q, d_k)
     K = randn((1, H, T_k, d_k), rng).expand(B, H, T_k, d_k)
     _check_scores(scaled_scores, Q, K, "S for expanded (broadcast, stride-0) Q and K")

@@ -130,6 +130,12 @@ def _check_pattern(M, T):
     for key, wrong in ref.mask_variants(T, torch.float64).items():
         if torch.equal(blocked, wrong != 0):
             raise Misconception(key, f"the mask blocks the wrong entries: it matches {describe(key)}")
+    for key, wrong in D.mask_patterns(T).items():   # tril itself filled (the == 0 left out): only the future open
+        if torch.equal(blocked, wrong):
+            key = key.split("/")[0]
+            raise Misconception(key, "the mask blocks the diagonal and every earlier key and leaves only the later "
+                                "ones open, the causal pattern inverted (the lower triangle filled where tril == 0 "
+                                f"is asked): it matches {describe(key)}")
     raise AssertionError("the mask blocks the wrong entries: exactly the keys after each query "
                          "(strictly above the diagonal) should be blocked, and every other entry 0; "
                          + D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)))

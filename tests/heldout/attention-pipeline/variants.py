@@ -1386,3 +1386,103 @@ max_rank_S = int(torch.linalg.matrix_rank(torch.randn(100, 8, generator=_g, dtyp
 rank_S_lesson = 2
 '''},
 })
+
+# naming18: other instances of blind16's kinds (projections returned with tokens as columns; the scale read
+# from the number of dimensions; the causal mask filled on tril itself; V @ A for A @ V; the projections
+# unpacked as (Q, V, K); the queries scored against themselves while project_qkv is right)
+WRONG.update({
+    "project_tokens_as_columns_einsum": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return tuple(torch.einsum("...td,de->...et", X, W) for W in (W_Q, W_K, W_V))
+'''), {"key": "projections_transposed", "where": ["q01"]}),
+    "project_tokens_as_columns_mT": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    Q, K, V = (X @ W for W in (W_Q, W_K, W_V))
+    return Q.mT, K.mT, V.mT
+'''), {"key": "projections_transposed", "where": ["q01"]}),
+    "scores_scale_from_q_ndim": (scores('''
+    return torch.matmul(Q, K.transpose(-2, -1)) / Q.ndim ** 0.5
+'''), {"key": "scale_from_ndim", "where": ["q02"]}),
+    "scores_scale_len_of_shape": (scores('''
+    d_k = len(K.shape)
+    return (Q / math.sqrt(d_k)) @ K.mT
+'''), {"key": "scale_from_ndim", "where": ["q02"]}),
+    "mask_tril_filled_where": (mask('''
+    low = torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    return torch.where(low, torch.finfo(dtype).min, M)
+'''), {"key": "upper_triangular_mask", "where": ["q04"]}),
+    "mask_tril_eq_one": (mask('''
+    tril = torch.tril(torch.ones(T, T, device=device))
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(tril == 1, torch.finfo(dtype).min)
+'''), {"key": "upper_triangular_mask", "where": ["q04"]}),
+    "self_values_times_weights_matmul": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    M = causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return torch.matmul(V, A), A
+'''), {"key": "nw_operands_swapped", "where": ["q07", "q09"]}),
+    "self_values_times_weights_einsum": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    T = X.shape[-2]
+    A = attention_weights(scaled_scores(Q, K), causal_additive_mask(T, Q.dtype, Q.device) if causal else None)
+    return torch.einsum("...ij,...jk->...ik", V, A), A
+'''), {"key": "nw_operands_swapped", "where": ["q07", "q09"]}),
+    "self_unpacks_k_v_swapped": (self_attn('''
+    Q, V, K = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ K.mT / Q.shape[-1] ** 0.5
+    if causal:
+        S = S + causal_additive_mask(S.shape[-1], S.dtype, S.device)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "scores_from_values", "where": ["q07", "q09"]}),
+    "self_indexes_projections_wrong": (self_attn('''
+    proj = project_qkv(X, W_Q, W_K, W_V)
+    Q, K, V = proj[0], proj[2], proj[1]
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ V, A
+'''), {"key": "scores_from_values", "where": ["q07", "q09"]}),
+    "self_scores_query_with_itself": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ Q.transpose(-2, -1) / math.sqrt(K.shape[-1])
+    if causal:
+        S = S + causal_additive_mask(X.shape[-2], S.dtype, S.device)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "keys_are_queries", "where": ["q07"]}),
+    "self_scores_keyword_q_twice": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q=Q, K=Q)
+    M = causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "keys_are_queries", "where": ["q07"]}),
+})
+
+CORRECT.update({
+    # tokens as columns inside, transposed back before returning
+    "project_columns_then_back": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    Xc = X.mT
+    return tuple((W.mT @ Xc).mT for W in (W_Q, W_K, W_V))
+'''),
+    # d_k read as the last entry of the shape, counted from the rank
+    "scores_dk_from_rank_index": scores('''
+    d_k = K.shape[K.dim() - 1]
+    return Q @ K.transpose(K.ndim - 2, K.ndim - 1) / math.sqrt(d_k)
+'''),
+    # the causal mask from tril == 0 on an int tril
+    "mask_tril_eq_zero_int": mask('''
+    keep = torch.tril(torch.ones(T, T, dtype=torch.int64, device=device))
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(keep == 0, torch.finfo(dtype).min)
+'''),
+    # the output as (V^T A^T)^T, the weighted values all the same; the projections unpacked by index
+    "self_output_double_transpose": self_attn('''
+    proj = project_qkv(X, W_Q, W_K, W_V)
+    Q, K, V = proj[0], proj[1], proj[2]
+    A = attention_weights(scaled_scores(Q, K), causal_additive_mask(X.shape[-2], Q.dtype, Q.device) if causal else None)
+    return (V.mT @ A.mT).mT, A
+'''),
+})
