@@ -1350,19 +1350,22 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "Q has shape (12, 7), expected (7, 12)" on all 3 tests; Q, K, V come out as (X W)^T, tokens as
         # columns; weight_transposed is X @ W.T (another product, right shape), and no key says the projections
         # are returned transposed
-        "q01_tokens_as_columns": (),
+        # now named by projections_transposed (naming18)
+        "q01_tokens_as_columns": ("projections_transposed",),
         # its text names torch.bmm and transpose(0, 1) fitting one layout, and the fix .transpose(-2, -1)
         "q02_bmm_with_transpose_1_2": ("batched_input_unsupported",),
         # mis-named: scale_by_T on the broadcast test, where K.dim() = 4 is T_k by accident (as blind2's
         # q02_d_k_from_shape_1); two tests generic. scale_wrong_axis ("d_k is Q.shape[-1]") gives the fix: the
         # code reads d_k from K.dim(), the number of dimensions, not from an axis, but the student fixes the right
         # line; no key says dim() / ndim
-        "q02_scale_from_number_of_dims": ("scale_wrong_axis",),
+        # now named by scale_from_ndim (naming18): the tests' shapes changed so that no size equals the rank
+        "q02_scale_from_number_of_dims": ("scale_from_ndim",),
         "q02_power_one_half_precedence": ("sqrt_precedence",),
         # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked";
         # masked_fill(tril.bool(), min) blocks the diagonal and the past and leaves the future open: the
         # future-looking pattern upper_triangular_mask names (as blind2's q04_blocks_the_past); mask_blocks_diagonal
         # alone would leave the past blocked
+        # now named by upper_triangular_mask (naming18): tril itself blocked, proven on the mask
         "q04_masked_fill_on_tril_itself": ("upper_triangular_mask",),
         # full(..., finfo(dtype).min) without dtype= then .to(dtype): the key's "a tensor made without dtype=",
         # float64's minimum refused by float32, and its fix (dtype=dtype) are the variant's
@@ -1374,14 +1377,17 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (10x5 and 10x10)" on all 5 tests; V @ A for A @ V is
         # nw_operands_swapped's "V @ w for w @ V" (its text is general, its examples the kernel smoother's);
         # output_uses_weights_transposed (A^T V) is another product
+        # now named by nw_operands_swapped (naming18): a re-run with d_v = T gives (V @ A, A), A right
         "q07_values_times_weights": ("nw_operands_swapped",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (10x12 and 5x10)"; unpacked as (Q, V, K), the queries are
         # scored against the values and the keys averaged: scores_from_values's text and its fix ("the keys decide
         # the weights, the values are what is averaged"); results_reordered is about what a function returns
+        # now named by scores_from_values (naming18): a re-run with d_v = d_k gives Q (XW_V)^T averaging X W_K
         "q07_unpacks_q_v_k": ("scores_from_values",),
         # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 3 tests, but
         # project_qkv is right; the mistake is scaled_scores(Q, Q), which keys_are_queries names (same S as
         # K = X W_Q, other fix; as blind9's q07_keys_scored_against_queries was mis-named qk_swapped)
+        # now named by keys_are_queries (naming18): the student's project_qkv returns the right K
         "q07_queries_scored_against_queries": ("keys_are_queries",),
         "q08_kernel_divided_by_d_k": ("divide_by_dk",),
         # W / W.sum(1) divides column j by j + 1: prefix_average_wrong_axis's words; sum_without_keepdim (written
