@@ -30,16 +30,17 @@ def test_a_student_print_does_not_break_public_checks(tmp_path):
     nb.cells.insert(first_check, src)
     noisy = tmp_path / "noisy.ipynb"
     nbformat.write(nb, noisy)
-    public = dict(build_template(find_course(ROOT), slug).metadata["otter"]["tests"])
-    [ran] = public_check_results([noisy], public, slug)
-    assert ran["cells"] == [] and ran["checks"], ran
-    assert all(check["passed"] for check in ran["checks"]), [c for c in ran["checks"] if not c["passed"]]
-    # the wrapper did run: the same checks fail when it returns something else
+    # the wrapper does run: the same checks fail when it returns something else (both notebooks in one
+    # child process, each in a namespace of its own, as `autograder check` runs them)
     nb.cells[first_check].source = nb.cells[first_check].source.replace("return _attention(Q, K, V, d_k)",
                                                                         "return 2 * _attention(Q, K, V, d_k)")
-    nbformat.write(nb, noisy)
-    [ran] = public_check_results([noisy], public, slug)
-    assert not all(check["passed"] for check in ran["checks"] if check["question"] == "q1"), ran
+    doubled = tmp_path / "doubled.ipynb"
+    nbformat.write(nb, doubled)
+    public = dict(build_template(find_course(ROOT), slug).metadata["otter"]["tests"])
+    ran, ran_doubled = public_check_results([noisy, doubled], public, slug)
+    assert ran["cells"] == [] and ran["checks"], ran
+    assert all(check["passed"] for check in ran["checks"]), [c for c in ran["checks"] if not c["passed"]]
+    assert not all(check["passed"] for check in ran_doubled["checks"] if check["question"] == "q1"), ran_doubled
 
 
 @pytest.mark.parametrize("slug", SLUGS)
