@@ -1345,6 +1345,49 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (sixteenth set); to be judged from its own -v output
 BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind16 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # float32 weights times a float64 V raises: dtype_changed's "a float32 tensor never cast back ... mixed
+        # with the input's dtype a product raises", the same mistake and fix (as blind11's q1_softmax_dtype_float64)
+        "q1_softmax_forced_float32": ("dtype_changed",),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 12)" on all 6
+        # tests (d_k passed as the softmax helper's dim); softmax_wrong_dim's fix (dim=-1) is right, but its text
+        # (the query axis, dim=-2, a valid axis) is another mistake; no key says a size was passed as the dim
+        "q1_softmax_dim_is_d_k": (),
+        # partly: test_noncontiguous_inputs says only "your own assert failed (line 5 of `attention`)" (the
+        # row-sum division gives huge weights there); the other four name the key exactly
+        "q1_scores_divided_by_row_sum": ("scores_normalised_without_exp",),
+        "q1_scale_on_output": ("scale_after_softmax",),     # its text: "(to the weights or the output)"
+        # q scaled after the dots: the key's text (the unscaled variance for scaled=True) is what comes back, and
+        # the fix is in the scaled branch (as blind7's q2_integer_exponent)
+        "q2_scaling_after_the_dots": ("scaled_flag_ignored",),
+        "q4_entropy_dim_one": ("entropy_wrong_dim",),        # on (2, 3, 5) and transposed views: dim 1 is not a row
+        # generic: "does not match the correct result in 6 of 6 entries" and "contains NaN or inf in 2 of 4";
+        # mean of -log p has no p weight: entropy_mean_not_sum (mean of -p log p) would leave -sum log p, still
+        # wrong; no key says the terms are not weighted by p (the cross-entropy against a uniform row)
+        "q4_mean_of_minus_log_p": (),
+        "q4_entropy_summed_to_scalar": ("entropy_one_number",),
+        "q4_shifts_caller_logits_in_place": ("inplace_on_input",),
+        # generic: "the entropy table ... does not match ... in 4 of 16 entries" (8 of 12 with other dims and
+        # seed); q, k = one randn(6, d) sliced: keys_drawn_first / keys_drawn_transposed / table_seed_between_draws
+        # are other draws; no key says one call sliced in two
+        "q4_table_one_randn_call": (),
+        # the message says "those of raw / 2 for every d, where each row divides by sqrt(d)": the constant and
+        # the fix; the key's "another constant than 1/sqrt(d_k)" is the mistake
+        "q4_table_uses_global_d_k": ("wrong_scale_constant",),
+        "q8_head_scores_times_C_power": ("mha_scale_by_d_model",),
+        # raw: "expected m1 and m2 to have the same dtype, but got: double != float" on the 2 float64 tests;
+        # torch.ones((T, 1)) is a float32 tensor mixed into float64: dtype_changed's text and fix
+        "q8_row_sums_with_float32_ones": ("dtype_changed",),
+        # the return in the loop stops after head 0; the message "1 heads of d_k = 12 concatenated where there are
+        # 4" and the key's "looping over fewer heads than n_heads ... every head must be computed and
+        # concatenated" are the effect; its examples (range(n_heads - 1)) are not the cause, but the student looks
+        # at why the loop ends early
+        "q8_return_inside_loop": ("mha_heads_missing",),
+        # dim=1 of the batched (n_heads, T, T) scores is the query axis, dim=-2: the key's text (as blind14's
+        # q1_softmax_helper_dim1)
+        "q8_batched_softmax_dim_one": ("softmax_wrong_dim",),
+    },
     # judged from `measure attention-pipeline --set blind16 -v`: () where the grader named nothing
     "attention-pipeline": {
         # generic: "Q has shape (12, 7), expected (7, 12)" on all 3 tests; Q, K, V come out as (X W)^T, tokens as
