@@ -1345,6 +1345,41 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (sixteenth set); to be judged from its own -v output
 BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind16 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        # a fill of 1e-15 is a score of about 0: exp(0) = 1, blocked keys keep weight, the key's text and fix
+        "q5_blocked_filled_tiny_positive": ("mask_fills_zero",),
+        # dim=2 of 4-D scores is the query axis (dim=-2), the key named; fixed_axes (a fixed axis that fits one
+        # rank, use negative axes) is the cause and gives the same fix, dim=-1
+        "q5_softmax_dim_2_from_3d_code": ("softmax_wrong_dim", "fixed_axes"),
+        # raw: "ValueError: not enough values to unpack (expected 4, got 3)" on 9 tests; K unpacked into four
+        # axes and transpose(2, 3) is fixed_axes's text (B, T, d = Q.shape; use K.transpose(-2, -1))
+        "q5_keys_unpacked_into_four_axes": ("fixed_axes",),
+        "q5_torch_sqrt_of_python_int": ("torch_sqrt_of_int",),
+        "q3_sum_hard_coded_to_last_axis": ("softmax_sum_wrong_axis",),   # "or a fixed axis whatever dim is"
+        # the float32 max promotes the result: float16 in, float32 out, and the product with half V raises
+        "q3_float32_max_subtracted_from_input": ("dtype_changed",),
+        # generic: "causal_mask(11) should have dtype torch.bool (True = may attend), got torch.float32" (q6:
+        # "weights3_causal is not defined"); mask_not_bool's 0/1 example is not this 0/-inf one, but its
+        # "~mask and masked_fill need a boolean mask (True = may attend)" is the fix (as blind's q4_float_mask)
+        "q4_additive_zero_minus_inf_matrix": ("mask_not_bool",),
+        # zeros for scores: each query averages its visible keys; "the same weight ... instead of the softmax of
+        # the scores" is the fix, though "(the mean of V)" is over all keys, not the visible ones
+        "q6_causal_from_zero_affinities": ("uniform_weights",),
+        # the three guards that fail leave the empty rows NaN: the key names the symptom (as blind13-15 did)
+        "q5_nan_rows_multiplied_by_zero": ("fully_masked_nan",),
+        "q5_empty_rows_found_before_fill": ("fully_masked_nan",),
+        "q5_any_over_whole_mask": ("fully_masked_nan",),
+        # Q / sqrt(d_k) @ (K / sqrt(d_k))^T is the scores divided by d_k = 8: the key's "d_k instead of
+        # sqrt(d_k)" and its fix (divide by math.sqrt(Q.shape[-1])); divide_by_dk says the same
+        "q2_queries_and_keys_both_scaled": ("divisor_d_k_or_sqrt_64", "divide_by_dk"),
+        # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)"; the message says the
+        # fix, but no key for a shape written as a string (size_not_int is a Size where a number is needed)
+        "q1_shapes_as_strings": (),
+        # generic: "cost_ratio is not right: how does T * T change when T doubles?"; no key for the increase
+        # new / old - 1 = 3 (cost_ratio_inverted is old / new)
+        "q8_increase_instead_of_ratio": (),
+    },
     # judged from `measure scaled-attention --set blind16 -v`: () where the grader named nothing
     "scaled-attention": {
         # float32 weights times a float64 V raises: dtype_changed's "a float32 tensor never cast back ... mixed
@@ -1365,19 +1400,22 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "does not match the correct result in 6 of 6 entries" and "contains NaN or inf in 2 of 4";
         # mean of -log p has no p weight: entropy_mean_not_sum (mean of -p log p) would leave -sum log p, still
         # wrong; no key says the terms are not weighted by p (the cross-entropy against a uniform row)
-        "q4_mean_of_minus_log_p": (),
+        # now named by entropy_unweighted (naming18)
+        "q4_mean_of_minus_log_p": ("entropy_unweighted",),
         "q4_entropy_summed_to_scalar": ("entropy_one_number",),
         "q4_shifts_caller_logits_in_place": ("inplace_on_input",),
         # generic: "the entropy table ... does not match ... in 4 of 16 entries" (8 of 12 with other dims and
         # seed); q, k = one randn(6, d) sliced: keys_drawn_first / keys_drawn_transposed / table_seed_between_draws
         # are other draws; no key says one call sliced in two
-        "q4_table_one_randn_call": (),
+        # now named by table_one_draw (naming18)
+        "q4_table_one_randn_call": ("table_one_draw",),
         # the message says "those of raw / 2 for every d, where each row divides by sqrt(d)": the constant and
         # the fix; the key's "another constant than 1/sqrt(d_k)" is the mistake
         "q4_table_uses_global_d_k": ("wrong_scale_constant",),
         "q8_head_scores_times_C_power": ("mha_scale_by_d_model",),
         # raw: "expected m1 and m2 to have the same dtype, but got: double != float" on the 2 float64 tests;
         # torch.ones((T, 1)) is a float32 tensor mixed into float64: dtype_changed's text and fix
+        # now named by dtype_changed (naming18): the float32 re-run of every input runs and is right
         "q8_row_sums_with_float32_ones": ("dtype_changed",),
         # the return in the loop stops after head 0; the message "1 heads of d_k = 12 concatenated where there are
         # 4" and the key's "looping over fewer heads than n_heads ... every head must be computed and
