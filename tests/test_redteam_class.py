@@ -163,14 +163,13 @@ def _host_leftovers(token: str, keys: list[int], remove: bool) -> list[str]:
 
 
 @pytest.fixture(scope="module", params=["bwrap", "fallback", "container"])
-def class_batch(request, tmp_path_factory) -> BatchRun:
+def class_batch(request, tmp_path_factory, toy_grader) -> BatchRun:
     level = request.param
     if not level_available(level):
         pytest.skip(f"the {level} isolation level is not available here")
     from autograder.course.batch import run_batch
     from autograder.course.fingerprint import file_sha256 as _sha256, submission_seed
     from autograder.config import find_course
-    from autograder.grading.grader import Grader
     from autograder.results import Isolation
 
     tmp = tmp_path_factory.mktemp(f"class-{level}")
@@ -186,17 +185,17 @@ def class_batch(request, tmp_path_factory) -> BatchRun:
     for fname, what in run.order:
         cells = VICTIMS[what.split(":", 1)[1]] if what.startswith("victim:") else cases[what].cells
         write_nb(subs / fname, cells, subst)
-    before = sandbox_processes()
     batch_seed = secrets.randbits(40)
     start = time.monotonic()
     try:
         course = find_course(COURSE)
-        with Grader(course, isolation=Isolation(level)) as grader:
-            # each kind of victim graded alone first, with the seed the batch will give it
-            for kind in VICTIMS:
-                alone = write_nb(tmp / f"alone_{kind}.ipynb", VICTIMS[kind])
-                seed = submission_seed(batch_seed, _sha256(alone))
-                run.alone[kind] = grader.grade(alone, "toy", seed=seed).score
+        # each kind of victim graded alone first, with the seed the batch will give it, by the session's
+        # warm grader (a victim's score alone is its own code's; a grader per level cost a zygote each)
+        for kind in VICTIMS:
+            alone = write_nb(tmp / f"alone_{kind}.ipynb", VICTIMS[kind])
+            seed = submission_seed(batch_seed, _sha256(alone))
+            run.alone[kind] = toy_grader.grade(alone, "toy", seed=seed).score
+        before = sandbox_processes()   # the warm grader's own zygote is not the batch's
         # then the class as `batch -j2` grades it: two grader processes, the second forked from the
         # first with a zygote forked from the first's (pool.py), so students of both share one sandbox
         results = run_batch(subs, "toy", tmp / "out", jobs=2, course=course, isolation=Isolation(level),
