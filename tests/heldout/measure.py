@@ -1354,7 +1354,7 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_softmax_dim_2_from_3d_code": ("softmax_wrong_dim", "fixed_axes"),
         # raw: "ValueError: not enough values to unpack (expected 4, got 3)" on 9 tests; K unpacked into four
         # axes and transpose(2, 3) is fixed_axes's text (B, T, d = Q.shape; use K.transpose(-2, -1))
-        "q5_keys_unpacked_into_four_axes": ("fixed_axes",),
+        "q5_keys_unpacked_into_four_axes": ("fixed_axes",),  # now named by fixed_axes (naming18)
         "q5_torch_sqrt_of_python_int": ("torch_sqrt_of_int",),
         "q3_sum_hard_coded_to_last_axis": ("softmax_sum_wrong_axis",),   # "or a fixed axis whatever dim is"
         # the float32 max promotes the result: float16 in, float32 out, and the product with half V raises
@@ -1362,7 +1362,7 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "causal_mask(11) should have dtype torch.bool (True = may attend), got torch.float32" (q6:
         # "weights3_causal is not defined"); mask_not_bool's 0/1 example is not this 0/-inf one, but its
         # "~mask and masked_fill need a boolean mask (True = may attend)" is the fix (as blind's q4_float_mask)
-        "q4_additive_zero_minus_inf_matrix": ("mask_not_bool",),
+        "q4_additive_zero_minus_inf_matrix": ("mask_not_bool",),  # now named by mask_not_bool (naming18)
         # zeros for scores: each query averages its visible keys; "the same weight ... instead of the softmax of
         # the scores" is the fix, though "(the mean of V)" is over all keys, not the visible ones
         "q6_causal_from_zero_affinities": ("uniform_weights",),
@@ -1375,10 +1375,10 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_queries_and_keys_both_scaled": ("divisor_d_k_or_sqrt_64", "divide_by_dk"),
         # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)"; the message says the
         # fix, but no key for a shape written as a string (size_not_int is a Size where a number is needed)
-        "q1_shapes_as_strings": (),
+        "q1_shapes_as_strings": ("shape_as_string",),  # now named by shape_as_string (naming18)
         # generic: "cost_ratio is not right: how does T * T change when T doubles?"; no key for the increase
         # new / old - 1 = 3 (cost_ratio_inverted is old / new)
-        "q8_increase_instead_of_ratio": (),
+        "q8_increase_instead_of_ratio": ("cost_ratio_as_increase",),  # now named by cost_ratio_as_increase (naming18)
     },
     # judged from `measure scaled-attention --set blind16 -v`: () where the grader named nothing
     "scaled-attention": {
@@ -1388,7 +1388,8 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 12)" on all 6
         # tests (d_k passed as the softmax helper's dim); softmax_wrong_dim's fix (dim=-1) is right, but its text
         # (the query axis, dim=-2, a valid axis) is another mistake; no key says a size was passed as the dim
-        "q1_softmax_dim_is_d_k": (),
+        # now named by size_as_dim (naming18)
+        "q1_softmax_dim_is_d_k": ("size_as_dim",),
         # partly: test_noncontiguous_inputs says only "your own assert failed (line 5 of `attention`)" (the
         # row-sum division gives huge weights there); the other four name the key exactly
         "q1_scores_divided_by_row_sum": ("scores_normalised_without_exp",),

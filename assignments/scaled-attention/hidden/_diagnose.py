@@ -38,6 +38,25 @@ def _crash_named(e: StudentCodeError, Q, K) -> Misconception | None:
     return None
 
 
+_DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
+
+
+def size_as_dim(e: StudentCodeError, sizes: dict) -> Misconception | None:
+    """size_as_dim: torch's 'Dimension out of range ... but got N' where N is one of the call's sizes (T_q, T_k,
+    d_k, d_v, n_heads: `sizes`, by name) and no other of them: a size passed where an axis index goes
+    (softmax(scores, d_k)). None where N equals no size, or two sizes of different names (which one is
+    unknown)."""
+    found = _DIM_RANGE.search(e.message or "")
+    if e.exc_type != "IndexError" or not found:
+        return None
+    got = int(found.group(3))
+    names = [n for n, size in sizes.items() if size == got]
+    if len(names) != 1:
+        return None
+    return Misconception("size_as_dim", f"your code raised {e.exc_type}: {found.group(0)}: {got} is {names[0]}, a "
+                         "size of the inputs, passed as a dimension: " + describe("size_as_dim"))
+
+
 DTYPE_CRASH = re.compile(r"same dtype|scalar type|dtype.* != |expected .*(Double|Float|Half).* but (got|found)")
 
 
@@ -89,7 +108,8 @@ def call_pair(fn, Q, K, V, d_k):
         value = call(fn, Q, K, V, d_k, what="attention")
     except StudentCodeError as e:
         own_assert(fn, e, Q, K, V, d_k)
-        named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k)
+        named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
+            e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]})
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -1116,6 +1136,29 @@ def mha_crash(fn, e, X, Ws, n_heads):
     return None
 
 
+def mha_dtype_crash(fn, e, X, Ws, n_heads) -> Misconception | None:
+    """dtype_changed for multi_head_attention: a dtype-mismatch crash ('expected m1 and m2 to have the same
+    dtype') on float64 (or float16) input where the same call with every input in the other dtype (float32, or
+    float64 for float32 input) runs and is right: a tensor made inside in a fixed dtype (torch.ones((T, 1))
+    is float32) meets the input's dtype."""
+    if e.exc_type != "RuntimeError" or not DTYPE_CRASH.search(e.message or "") or not X.is_floating_point():
+        return None
+    other = torch.float32 if X.dtype != torch.float32 else torch.float64
+    try:
+        again = fn(X.to(other), *(w.to(other) for w in Ws), n_heads)
+    except StudentCodeError:
+        return None
+    W_Q, W_K, W_V, W_O = (w.double() for w in Ws)
+    right = ref.multi_head_attention(X.double(), W_Q, W_K, W_V, W_O, n_heads)
+    if type(again) is not torch.Tensor or again.dtype != other or not matching_variants(again, {"right": right}, other):
+        return None
+    named = str(other).replace("torch.", "")
+    return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on "
+                         f"{str(X.dtype).replace('torch.', '')} inputs; on the same values in {named} it runs and is "
+                         f"right, so a {named} tensor made inside meets an input of another dtype: "
+                         + describe("dtype_changed"))
+
+
 def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
     """The scaled variance against the unscaled one of the same generator's draws (a second call, scaled=False,
     seeded alike): a constant ratio c that is not d_k means the dot products were divided by sqrt(c). c equal
@@ -1358,6 +1401,29 @@ def raise_if_inf_saturated(fn, got, entropy_wrong) -> None:
                         + describe("entropy_epsilon_outside_log"))
 
 
+def raise_if_unweighted_saturated(got, logits) -> None:
+    """entropy_unweighted on saturated rows: +inf exactly on the rows where a probability of softmax(logits) in
+    the input's dtype underflows to 0 (-log 0), and on every other row the mean (or the sum) of -log p, the same
+    reduction on each; at least one finite row."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or tuple(got.shape) != tuple(logits.shape[:-1]) \
+            or bool(torch.isnan(got).any()) or logits.shape[-1] < 2:
+        return
+    under = (torch.softmax(logits, dim=-1) == 0).any(dim=-1)
+    inf = torch.isinf(got) & (got > 0)
+    if not bool(under.any()) or bool(under.all()) or not torch.equal(inf, under):
+        return
+    log_p = torch.log_softmax(logits.double(), dim=-1)[~under]
+    hits = [key for key, v in (("mean", -log_p.mean(dim=-1)), ("sum", -log_p.sum(dim=-1)))
+            if matching_variants(got[~under], {"v": v}, logits.dtype)]
+    if len(hits) != 1 or matching_variants(got[~under], {"right": ref.softmax_entropy(logits[~under].double())},
+                                           logits.dtype):
+        return
+    rows = [i for i, v in enumerate(under.flatten().tolist()) if v]
+    raise Misconception("entropy_unweighted", f"softmax_entropy(logits) is +inf for the saturated row(s) {rows} (a "
+                        f"probability there is 0 and -log 0 is infinite) and on the other rows it is the {hits[0]} of "
+                        "-log p: " + describe("entropy_unweighted"))
+
+
 def raise_if_column_copied(table, expected) -> None:
     """table_field_copied: every wrong column of the (rows, 4) table holds, in every row, the right values of
     another column (scaled_std = raw.std(), H_scaled = entropy(raw): one line copied and not edited), and
@@ -1461,6 +1527,11 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     out.logits = logits     # for entropy_judge's probes after a failure (entropy_temperature)
     p = torch.softmax(logits, dim=-1)
     out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
+    if logits.shape[-1] > 1:
+        # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
+        log_p = torch.log_softmax(logits, dim=-1)
+        out["entropy_unweighted"] = -log_p.mean(dim=-1)
+        out["entropy_unweighted/sum"] = -log_p.sum(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
         flat = torch.log_softmax(logits.flatten(), dim=0)
         out["entropy_flattened"] = -(flat.exp() * flat).sum()
@@ -1490,6 +1561,7 @@ def raise_if_key_count(table, expected, dims, seed) -> None:
     5), the same seed: exactly one count matches in every entry (each count draws other numbers after the
     query, so no two counts give the same table)."""
     raise_if_reseeded_between_draws(table, expected, dims, seed)    # another draw of the same seed
+    raise_if_one_draw(table, expected, dims, seed)
     if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
         return
     hits = [n for n in KEY_COUNTS if matching_variants(table.double(), {"v": _table_with_keys(dims, seed, n)},
@@ -1772,6 +1844,43 @@ def raise_if_reseeded_between_draws(table, expected, dims, seed) -> None:
     if matching_variants(table.double(), {"v": _table_rows_at(dims, seed, reseed_between=True)}, torch.float32):
         raise Misconception("table_seed_between_draws", f"the entropy table is the lesson's with the seed ({seed}) set "
                             "again between the q and the k draws: " + describe("table_seed_between_draws"))
+
+
+def _table_one_draw(dims, seed, q_last=False):
+    """The lesson's table (rows, 4) at `dims`, float64, with q and k sliced from one torch.randn(6, d) call
+    (q its first row, or with q_last its last)."""
+    rows = []
+    for d in dims:
+        qk = torch.randn(6, d, generator=torch.Generator().manual_seed(seed))
+        q, k = (qk[5:], qk[:5]) if q_last else (qk[:1], qk[1:])
+        raw = (q @ k.T)[0]
+        scaled = raw / d ** 0.5
+        rows.append([raw.std().item(), scaled.std().item(), float(ref.softmax_entropy(raw.double())),
+                     float(ref.softmax_entropy(scaled.double()))])
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+def raise_if_one_draw(table, expected, dims, seed) -> None:
+    """table_one_draw: the whole table equals the lesson's replayed with q and k sliced from one randn(6, d) call
+    of the same seed (q the first row or the last), where that replay is not the right table (for d a multiple
+    of 16 torch's sampler gives the same numbers either way). Only one of the two readings may match."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
+        return
+    right = _table_rows_at(dims, seed)
+    hits = []
+    for where, q_last in (("first", False), ("last", True)):
+        replay = _table_one_draw(dims, seed, q_last)
+        if not matching_variants(replay, {"right": right}, torch.float32) \
+                and matching_variants(table.double(), {"v": replay}, torch.float32):
+            hits.append((where, replay))
+    if len(hits) != 1:
+        return
+    where, replay = hits[0]
+    differ = [d for d, a, b in zip(dims, replay, right) if not torch.allclose(a, b, rtol=1e-5, atol=1e-6)]
+    raise Misconception("table_one_draw", f"the entropy table is the lesson's with q and k sliced from one "
+                        f"torch.randn(6, d) call of seed {seed} (q its {where} row): the rows for d = "
+                        f"{', '.join(str(d) for d in differ)} differ from two separate draws: "
+                        + describe("table_one_draw"))
 
 
 def raise_if_other_dims(rows, dims, seed) -> None:

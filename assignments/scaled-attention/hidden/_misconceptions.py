@@ -310,6 +310,15 @@ MISCONCEPTIONS = {
                                 "entropy is of softmax(logits) as given; the scaling belongs to the caller",
     "table_seed_between_draws": "setting the seed again between the q and the k draws, so k's first row repeats "
                                 "q; seed once per d, before drawing q and then k",
+    "size_as_dim": "passing a size (d_k, a sequence length or n_heads) where an axis index is expected, as in "
+                   "softmax(scores, d_k): a size was passed where an axis index is expected; the dim argument "
+                   "names an axis (dim=-1 for the keys), not how long it is",
+    "entropy_unweighted": "averaging or summing -log p over the row without weighting each term by p (the "
+                          "cross-entropy against a uniform row, infinite where a p is 0) instead of the entropy "
+                          "-sum p log p; multiply each -log p by its p and sum",
+    "table_one_draw": "drawing q and k with one torch.randn(6, d) call and slicing it, instead of randn(1, d) for q "
+                      "and then randn(5, d) for k: torch's sampler fills a tensor of 16 or more numbers another way "
+                      "than small ones, so the same seed gives other numbers; draw q, then k, as the lesson does",
     "table_ignores_dims": "looping over a hard-coded list of d's instead of the dims argument: any other dims give "
                           "the default table; loop over dims",
 }

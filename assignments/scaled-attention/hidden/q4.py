@@ -92,6 +92,7 @@ def test_entropy_saturated_rows(softmax_entropy, rng):
     if got.is_floating_point() and torch.isnan(got).any():
         raise _nan_cause(softmax_entropy)
     D.raise_if_inf_saturated(softmax_entropy, got, _entropy_wrong)
+    D.raise_if_unweighted_saturated(got, logits)
     D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy(logits)", torch.float32,
                     D.entropy_variants(logits.double()))(got)
 

@@ -1405,3 +1405,103 @@ def entropy_table(dims=(4, 16, 64, 256), seed=0):
     return [by_d[d] for d in dims]
 '''}),
 })
+
+# naming18: blind16's q1_softmax_dim_is_d_k, a size passed where an axis index is expected
+WRONG.update({
+    # the softmax's dim given as the width of the queries (d_k), in the method form
+    "softmax_dim_from_query_width": (attention('''
+    scores = (Q @ K.T) / math.sqrt(d_k)
+    weights = scores.softmax(dim=Q.size(-1))
+    return weights @ V, weights
+'''), {"key": "size_as_dim", "where": ["q1", "q8"]}),
+    # a hand softmax whose max and sum are taken over d_k
+    "hand_softmax_reduced_over_d_k": (attention('''
+    scores = torch.matmul(Q, K.transpose(0, 1)) * d_k ** -0.5
+    shifted = scores - scores.amax(d_k, keepdim=True)
+    weights = shifted.exp() / shifted.exp().sum(d_k, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "size_as_dim", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # the axis index computed from the rank, not from a size
+    "softmax_dim_from_rank": attention('''
+    last_axis = Q.dim() - 1
+    scores = Q @ K.T / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=last_axis)
+    return weights @ V, weights
+'''),
+})
+
+# naming18: blind16's q4_mean_of_minus_log_p, the entropy's -log p terms not weighted by p
+WRONG.update({
+    # the mean of -log_softmax over the row (the cross-entropy against a uniform row)
+    "entropy_mean_of_neg_log_softmax": (entropy('''
+def softmax_entropy(logits):
+    return F.log_softmax(logits, dim=-1).mul(-1).mean(dim=-1)
+'''), {"key": "entropy_unweighted", "where": ["q4"]}),
+    # the sum of -log p over the row, p from a hand softmax
+    "entropy_sum_of_neg_log_p": (entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits - logits.max(-1, keepdim=True).values)
+    p = e / e.sum(-1, keepdim=True)
+    return torch.sum(-torch.log(p), dim=-1)
+'''), {"key": "entropy_unweighted", "where": ["q4"]}),
+})
+CORRECT.update({
+    # H = logsumexp(x) - sum p x, no log of a probability taken
+    "entropy_from_logsumexp": entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, -1)
+    return torch.logsumexp(logits, -1) - (p * logits).sum(-1)
+'''),
+})
+
+# naming18: blind16's q4_table_one_randn_call, q and k sliced from one randn(6, d) draw
+WRONG.update({
+    # one draw split into q (the first row) and k (the other five)
+    "table_one_draw_split": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                   "q, k = torch.randn(6, d).split([1, 5])"),
+                             {"key": "table_one_draw", "where": ["q4"]}),
+    # one draw, the keys its first five rows and q the last
+    "table_one_draw_query_last": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                        "both = torch.randn(6, d); k, q = both[:5], both[5:]"),
+                                  {"key": "table_one_draw", "where": ["q4"]}),
+})
+CORRECT.update({
+    # the same two draws from a generator of its own, seeded as the lesson's
+    "table_own_generator": table("torch.manual_seed(seed)\n        q = torch.randn(1, d); k = torch.randn(5, d)",
+                                 "g = torch.Generator().manual_seed(seed)\n"
+                                 "        q = torch.randn(1, d, generator=g); k = torch.randn(5, d, generator=g)"),
+})
+
+# naming18: blind16's q8_row_sums_with_float32_ones, a float32 tensor made inside mixed with float64 input
+WRONG.update({
+    # batched heads, the softmax's row sums from a default-dtype ones column
+    "mha_row_sums_by_ones_matmul": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = ((X @ W).reshape(T, n_heads, d_k).permute(1, 0, 2) for W in (W_Q, W_K, W_V))
+    e = torch.exp(Q @ K.transpose(1, 2) / math.sqrt(d_k))
+    w = e / (e @ torch.ones(T, 1))
+    return (w @ V).permute(1, 0, 2).reshape(T, d_model) @ W_O
+'''), {"key": "dtype_changed", "where": ["q8"]}),
+    # the input cast to float32 before the projections
+    "mha_input_cast_to_float": (mha(MHA_LOOP.replace("Q, K, V = X @ W_Q, X @ W_K, X @ W_V",
+                                                     "Xf = X.float()\n    Q, K, V = Xf @ W_Q, Xf @ W_K, Xf @ W_V")),
+                                {"key": "dtype_changed", "where": ["q8"]}),
+})
+CORRECT.update({
+    # the row sums by a ones column made in the input's dtype
+    "mha_row_sums_by_typed_ones": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    ones = X.new_ones((T, 1))
+    heads = []
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        s = (X @ W_Q)[:, cols] @ (X @ W_K)[:, cols].T / math.sqrt(d_k)
+        e = torch.exp(s - s.max(dim=-1, keepdim=True).values)
+        heads.append((e / (e @ ones)) @ (X @ W_V)[:, cols])
+    return torch.cat(heads, dim=1) @ W_O
+'''),
+})
