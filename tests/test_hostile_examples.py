@@ -3,9 +3,6 @@ may score above no_scale.ipynb itself, the grade must finish, and nothing of the
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 import yaml
@@ -18,16 +15,23 @@ BASELINE = yaml.safe_load((HOSTILE.parent / "expected.yml").read_text())["no_sca
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in HOSTILE.glob("*.ipynb")))
-def test_hostile_example_gains_nothing(tmp_path, name):
+def test_hostile_example_gains_nothing(grader, tmp_path, name, capfd):
+    """Graded as `autograder grade --results` grades it (the same calls), by the session's warm grader of the
+    real course, which the held-out set goes on using: what the attack does to it shows there too."""
+    import io
+
+    from rich.console import Console
+
+    from autograder.course.outputs import print_table, write_results
     results = tmp_path / "results.json"
-    env = dict(os.environ, AUTOGRADER_COURSE=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "autograder.cli", "grade", str(HOSTILE / name),
-                           "-a", SLUG, "--results", str(results)], capture_output=True, text=True,
-                          env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = grader.grade(HOSTILE / name, SLUG)
+    write_results(result, grader.course.config.visibility, results)
+    terminal = io.StringIO()
+    print_table(result, Console(file=terminal, width=160, highlight=False, emoji=False), all_tests=True)
     data = json.loads(results.read_text())
     assert data["score"] <= BASELINE, f"{name} gained points: {data['score']} > {BASELINE}"
-    blob = results.read_text() + proc.stdout
+    out, err = capfd.readouterr()   # what the grader's own process printed or logged meanwhile
+    blob = results.read_text() + terminal.getvalue() + out + err
     assert "def test_" not in blob and "from reference" not in blob
 
 
