@@ -823,12 +823,56 @@ def name_mask_cropped_square(fn, Q, K, V, mask, said):
                             "is right too: " + describe("mask_cropped_square"))
 
 
+# a shape unpacked into N names (`B, H, T, d = K.size()`): Python's words give N; an axis past the input's
+# rank (`K.transpose(2, 3)` on 3-D inputs): torch's give the axis asked for
+_UNPACKED = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d+)")
+_AXIS_PAST_RANK = re.compile(r"Dimension out of range \(expected to be in range of \[-(\d+), \d+\], but got (\d+)\)")
+
+
+def name_fixed_rank(fn, Q, K, V, mask, e, said):
+    """fixed_axes when the crash says the code expects inputs of another rank N (a shape unpacked into N
+    names, an axis N - 1 of a smaller tensor) and the same values at rank N run and give the right
+    result: axes of size one added in front (3-D to 4-D), or the leading axes flattened into one (4-D to
+    3-D). A crash at the rank the test gave, or a second call that is wrong, names nothing."""
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    rank = len(lead) + 2
+    found = _UNPACKED.search(e.message)
+    past = _AXIS_PAST_RANK.search(e.message)
+    if found is not None:
+        n = int(found.group(1))
+    elif past is not None and int(past.group(2)) >= int(past.group(1)):
+        n = int(past.group(2)) + 1
+    else:
+        return
+    if n == rank or not 3 <= n <= 5:
+        return
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    full = tuple(lead) + (T_q, T_k)
+    ins = [t.expand(*lead, *t.shape[-2:]) for t in (Q, K, V)]
+    m = None if mask is None else mask.expand(full)
+    if n > rank:
+        ones = (1,) * (n - rank)
+        ins = [t.reshape(*ones, *t.shape) for t in ins]
+        m = None if m is None else m.reshape(*ones, *m.shape)
+    else:
+        keep = tuple(lead[:n - 3]) if n > 3 else ()
+        ins = [t.reshape(*keep, -1, *t.shape[-2:]) for t in ins]
+        m = None if m is None else m.reshape(*keep, -1, T_q, T_k)
+    ins = [t.detach().contiguous() for t in ins]
+    m = None if m is None else m.contiguous()
+    if right(second_call(fn, *ins, mask=m), *ins, m):
+        raise Misconception("fixed_axes", f"{said} on {rank}-D inputs; the same values as {n}-D inputs "
+                            f"(shape {tuple(ins[0].shape)}) run and give the right result: your code expects "
+                            f"{n}-D inputs: " + describe("fixed_axes"))
+
+
 def name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
     name_size_crash(e, said)
     name_tuple_as_tensor(e, said)
+    name_fixed_rank(fn, Q, K, V, mask, e, said)
     if "is invalid for input of size" in e.message:
         name_output_given_input_shape(fn, *plain, said)
 
@@ -1672,6 +1716,22 @@ def name_fixed_size_mask(fn, T_q, T_k, what) -> None:
     if _mask_right(fn, lo, max(1, lo - 2)) and _mask_right(fn, max(1, lo - 2), lo) and not _mask_right(fn, lo + 1):
         raise Misconception("fixed_size_mask", f"{what} is wrong, yet causal_mask(n) is right for every n up to "
                             f"{lo} and wrong from {lo + 1}: " + describe("fixed_size_mask"))
+
+
+def mask_as_numbers(t, expected):
+    """How a mask of numbers of `expected`'s shape spells the right causal pattern in numbers, or None: "0/1"
+    (nonzero where a query may attend, torch.ones(...).tril()), or "additive" (0 where it may attend and one
+    fill that blocks a softmax where it may not: -inf or a large negative number, the 0/-inf matrix added
+    to the scores). The inverted 0/1 form (1 where blocked) is neither: it names nothing here."""
+    if type(t) is not torch.Tensor or t.dtype == torch.bool or tuple(t.shape) != tuple(expected.shape):
+        return None
+    if bool(((t != 0) == expected).all()):
+        return "0/1"
+    blocked = t[~expected]
+    if (t.dtype.is_floating_point and bool(((t == 0) == expected).all()) and blocked.numel() > 0
+            and bool((blocked == blocked[0]).all()) and float(blocked[0]) < -50):   # exp(-50) ~ 2e-22: it blocks
+        return "additive"
+    return None
 
 
 def name_mask_not_outer(fn, what) -> None:

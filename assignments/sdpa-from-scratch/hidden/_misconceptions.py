@@ -126,8 +126,9 @@ MISCONCEPTIONS = {
                        "as given (it broadcasts)",
     "bool_mask_arithmetic": "doing arithmetic on the boolean mask ((1 - mask) * -1e9): torch refuses - on bool "
                             "tensors; fill the blocked scores with masked_fill(~mask, float('-inf')) or torch.where",
-    "mask_not_bool": "building the mask of 0/1 numbers (torch.ones(...).tril() is float) instead of torch.bool: "
-                     "~mask and masked_fill need a boolean mask (True = may attend)",
+    "mask_not_bool": "building the mask of numbers instead of torch.bool: 0/1 (torch.ones(...).tril() is float), "
+                     "or the additive 0/-inf matrix that is added to the scores; ~mask and masked_fill need a "
+                     "boolean mask (True = may attend): return tril(ones(T_q, T_k, dtype=torch.bool))",
     "mask_not_outer": "comparing two 1-D aranges (arange(T_k) <= arange(T_q)) without unsqueezing one of them: "
                       "torch compares them entry by entry, a vector (or a size mismatch), not one entry per "
                       "(query, key) pair; compare arange(T_q)[:, None] >= arange(T_k)[None, :]",
@@ -274,6 +275,13 @@ MISCONCEPTIONS = {
                       "logit above the cap gets the same weight, and exp of many capped logits still overflows "
                       "half precision",
     "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
+    "shape_as_string": "writing a shape as text (\"(4, 10, 10)\" or \"4x10x10\", what print shows) instead of a "
+                       "tuple of Python ints: a string is not a shape, nothing can compare or index it as one; "
+                       "write weights_shape = (4, 10, 10), or tuple(weights.shape)",
+    "cost_ratio_as_increase": "giving how much the cost grows by (new / old - 1 = 3, a 300% increase, or the "
+                              "extra multiply-adds new - old) instead of the factor it grows by: the ratio is "
+                              "new / old = (2T)^2 d_k / (T^2 d_k) = 4 (the new cost is 4 times the old, which is "
+                              "3 times more than it)",
     "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "
                     "index the shape, Q.shape[-1]",
     "values_weighted_by_scores": "multiplying V by the scores (before the softmax) instead of the softmax "

@@ -1,5 +1,6 @@
 """Question 1: the shape contract (Q, K (4, 10, 64), V (4, 10, 128))."""
 import importlib.util
+import re
 from pathlib import Path
 
 from otter.test_files import test_case
@@ -44,8 +45,30 @@ def _raise_if_batch_repeated(got, right, what):
                             f"{right[0]} repeated at axis {extra[0]}: " + describe("batch_axis_repeated"))
 
 
+# a shape as text: "(4, 10, 10)", "[4, 10, 10]", "torch.Size([4, 10, 10])", "4x10x10", "4 x 10 x 10"; parsed by
+# this pattern only (never eval'd)
+_SHAPE_TEXT = re.compile(r"\s*(?:torch\.Size\(\s*)?[(\[]?\s*(\d+(?:\s*[,x×*]\s*\d+)*)\s*,?\s*[)\]]?\s*\)?\s*")
+
+
+def _raise_if_string(value, right, what):
+    """shape_as_string when `value` is a string that spells the right tuple; a string that spells another
+    tuple is not named (two mistakes): the message says both."""
+    if type(value) is not str:
+        return
+    found = _SHAPE_TEXT.fullmatch(value)
+    if found is None:
+        return
+    spelled = tuple(int(n) for n in re.split(r"\s*[,x×*]\s*", found.group(1)))
+    if spelled == tuple(right):
+        raise Misconception("shape_as_string", f"{what} is the string {value!r}, which spells the right shape: "
+                            + describe("shape_as_string"))
+    raise AssertionError(f"{what} is the string {value!r}: a shape is a tuple of Python ints, and read as one, "
+                         f"{spelled} is not the right shape either")
+
+
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
+    _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
@@ -65,6 +88,7 @@ def test_weights_shape(weights_shape):
 
 @test_case(points=1, hidden=True)
 def test_out_shape(out_shape):
+    _raise_if_string(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "

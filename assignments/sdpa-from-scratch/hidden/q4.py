@@ -74,9 +74,15 @@ def _check(fn, T_q, T_k, long=False):
                                 + describe("upper_triangular_mask"))
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if t.dtype != torch.bool:
-        if bool(((t != 0) == expected).all()):
+        form = diag.mask_as_numbers(t, expected)
+        if form == "0/1":
             raise Misconception("mask_not_bool", f"{what} has the right pattern in dtype {t.dtype}: return a "
                                 "torch.bool mask (True = may attend), which ~mask and masked_fill need")
+        if form == "additive":
+            fill = float(t[~expected][0])
+            raise Misconception("mask_not_bool", f"{what} is the additive form of the right mask in dtype "
+                                f"{t.dtype} (0 where a query may attend, {fill:g} where it may not): "
+                                + describe("mask_not_bool"))
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return

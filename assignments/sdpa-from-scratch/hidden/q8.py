@@ -106,6 +106,14 @@ def test_cost_ratio(cost_ratio):
         raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: "
                             + describe("cost_ratio_inverted"))
     got = expect_int(cost_ratio, "cost_ratio")
+    # the increase instead of the factor: new / old - 1 = 3, the same in percent (300), or the extra count
+    # new - old of either question's count; no other key of this test owns these numbers (2, 8, 1/4)
+    increase = {ref.cost_ratio - 1: "new / old - 1", 100 * (ref.cost_ratio - 1): "the increase in percent",
+                (ref.cost_ratio - 1) * ref.score_madds: "the extra multiply-adds new - old",
+                (ref.cost_ratio - 1) * ref.attn_entries: "the extra weight entries new - old"}
+    if got in increase:
+        raise Misconception("cost_ratio_as_increase", f"cost_ratio is {got}, {increase[got]}: "
+                            + describe("cost_ratio_as_increase"))
     if got == 2:
         raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
                             "every key, so T * T entries")

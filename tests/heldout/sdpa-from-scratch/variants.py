@@ -224,6 +224,35 @@ attn_entries = 2 ** 20
 score_madds = 2 ** 20 * 64
 cost_ratio = 4.0
 '''},
+    # naming18: right answers in the forms the new checks read (any rank via *lead, a mask built from an
+    # additive matrix and turned into bool, shapes from a torch.Size, the ratio as a float quotient)
+    "naming18_other_forms": {
+        SDPA: '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    *_, d_k = K.shape
+    scores = (Q @ K.mT) * d_k ** -0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        weights = weights.nan_to_num(0.0)
+    return weights @ V
+''',
+        "causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    additive = torch.full((T_q, T_k), float("-inf")).triu(diagonal=1)
+    return additive == 0
+''',
+        "weights_shape": '''
+weights_shape = tuple(torch.Size([4, 10, 10]))
+out_shape = tuple(int(n) for n in "4 10 128".split())
+''',
+        "attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = attn_entries * 64
+cost_ratio = (2048 * 2048 * 64) / score_madds
+'''},
 }
 
 WRONG = {
@@ -1069,4 +1098,65 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = stable_softmax(scores3, dim=-1)
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "weights_as_output", "where": ["q6:test_out3"]}),
+    # naming18: code written for one rank (inputs of another crash): fixed_axes, proven by a second call at
+    # the rank the code expects that comes out right
+    "q5_four_names_reshaped_for_bmm": (sdpa('''
+    b, h, t, d = Q.shape
+    scores = torch.bmm(Q.reshape(b * h, t, d), K.reshape(b * h, -1, d).transpose(1, 2)) / math.sqrt(d)
+    scores = scores.reshape(b, h, t, -1)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        weights = torch.where(mask.any(-1, keepdim=True), weights, torch.zeros_like(weights))
+    return weights @ V
+'''), {"key": "fixed_axes", "where": ["q5"]}),
+    "q5_transpose_2_3": (full_with("K.transpose(-2, -1)", "K.transpose(2, 3)"), {"key": "fixed_axes", "where": ["q5"]}),
+    "q5_three_names_for_any_rank": (sdpa('''
+    B, T, d_k = Q.shape
+    scores = Q @ K.transpose(1, 2) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        weights = torch.where(mask.any(-1, keepdim=True), weights, torch.zeros_like(weights))
+    return weights @ V
+'''), {"key": "fixed_axes", "where": ["q5"]}),
+    # naming18: the causal mask in its additive form (0 allowed, a large negative or -inf blocked)
+    "causal_mask_additive_neg_1e9": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return (1 - torch.ones(T_q, T_k).tril()) * -1e9
+'''}, {"key": "mask_not_bool", "where": ["q4", "q6"]}),
+    "causal_mask_additive_masked_fill": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    allowed = torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]
+    return torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(~allowed, float("-inf"))
+'''}, {"key": "mask_not_bool", "where": ["q4", "q6"]}),
+    # naming18: shapes given as the text that spells them
+    "q1_shapes_times_strings": ({"weights_shape": '''
+weights_shape = "4x10x10"
+out_shape = "4 x 10 x 128"
+'''}, {"key": "shape_as_string", "where": ["q1"]}),
+    "q1_shapes_str_of_size": ({"weights_shape": '''
+weights_shape = str(torch.Size([4, 10, 10]))
+out_shape = str((4, 10, 128))
+'''}, {"key": "shape_as_string", "where": ["q1"]}),
+    # naming18: how much the cost grows by, not the factor
+    "q8_ratio_as_percent_increase": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = 1024 ** 2 * 64
+cost_ratio = round((2048 ** 2 * 64 - score_madds) / score_madds * 100)
+'''}, {"key": "cost_ratio_as_increase", "where": ["q8:test_cost_ratio"]}),
+    "q8_ratio_as_extra_madds": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = 1024 ** 2 * 64
+cost_ratio = 2048 ** 2 * 64 - score_madds
+'''}, {"key": "cost_ratio_as_increase", "where": ["q8:test_cost_ratio"]}),
+    "q8_ratio_minus_one": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = 1024 ** 2 * 64
+cost_ratio = 2048 ** 2 * 64 / score_madds - 1
+'''}, {"key": "cost_ratio_as_increase", "where": ["q8:test_cost_ratio"]}),
 }
