@@ -1392,6 +1392,7 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_softmax_dim_is_d_k": ("size_as_dim",),
         # partly: test_noncontiguous_inputs says only "your own assert failed (line 5 of `attention`)" (the
         # row-sum division gives huge weights there); the other four name the key exactly
+        # now named by scores_normalised_without_exp (naming18): the same call without the zero query runs
         "q1_scores_divided_by_row_sum": ("scores_normalised_without_exp",),
         "q1_scale_on_output": ("scale_after_softmax",),     # its text: "(to the weights or the output)"
         # q scaled after the dots: the key's text (the unscaled variance for scaled=True) is what comes back, and

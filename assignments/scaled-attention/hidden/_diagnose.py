@@ -1273,6 +1273,20 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
         raise Misconception("own_assert_total_weight", f"your own assert failed{line} with T_q = {Q.shape[-2]} "
                             "queries; with one query the same call runs and is right, with two it fails again, so "
                             "the assert holds only when T_q = 1: " + describe("own_assert_total_weight")) from None
+    zero = (Q == 0).all(dim=-1) if Q.dim() == 2 else None
+    if zero is not None and bool(zero.any()) and not bool(zero.all()):
+        # a zero query (its scores all 0: a row sum of 0 divides to NaN): the same call without it, whose two
+        # results together match one known mistake, names it
+        q = Q[~zero]
+        try:
+            found = pair_evidence(fn(q, K, V, d_k), q, K, V, d_k)
+        except StudentCodeError:
+            found = None
+        if found is not None:
+            rows = [i for i, z in enumerate(zero.tolist()) if z]
+            raise Misconception(found[0], f"your own assert failed{line} on these inputs, whose query row(s) {rows} "
+                                "are all zeros (every score 0); without those queries the same call runs, and its "
+                                f"output and weights match {found[2]}") from None
     raise AssertionError(f"your own assert failed{line}: the assert in your code, not the grader's, stopped the "
                          "call on these inputs") from None
 

@@ -1505,3 +1505,29 @@ CORRECT.update({
     return torch.cat(heads, dim=1) @ W_O
 '''),
 })
+
+# naming18: blind16's q1_scores_divided_by_row_sum on a zero query, where the student's own assert stops the call
+WRONG.update({
+    # rows divided by their sum, checked by an allclose assert (a zero query gives 0 / 0)
+    "row_sum_division_with_allclose_assert": (attention('''
+    s = torch.mm(Q, K.t()) / d_k ** 0.5
+    weights = s / s.sum(dim=1, keepdim=True)
+    assert torch.allclose(weights.sum(dim=1), torch.ones(weights.shape[0], dtype=weights.dtype))
+    return torch.mm(weights, V), weights
+'''), {"key": "scores_normalised_without_exp", "where": ["q1", "q8"]}),
+    # rows divided by their sum through a broadcast index, asserted finite (0 / 0 on a zero query is not)
+    "row_sum_division_with_finite_assert": (attention('''
+    scores = Q @ K.T * (1.0 / math.sqrt(d_k))
+    weights = scores / torch.sum(scores, -1)[:, None]
+    assert torch.isfinite(weights).all(), "NaN in the attention weights"
+    return weights @ V, weights
+'''), {"key": "scores_normalised_without_exp", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # a softmax checked by the student's own assert, which holds for every input
+    "softmax_with_own_assert": attention('''
+    weights = torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    assert torch.allclose(weights.sum(-1), torch.ones_like(weights.sum(-1)), atol=1e-5)
+    return weights @ V, weights
+'''),
+})
