@@ -43,7 +43,8 @@ browser:
 # (tests/test_author_check.py runs `autograder check SLUG` for each).
 # One pytest-xdist worker more than cores: some sandbox tests wait with the CPU idle (a call's time limit, a
 # batch killed mid-way, a student's sleep), and the extra worker fills those gaps. On the 2-core machine,
-# quiet: -n 3 10 min 1 s for make test (cores ~94% busy), -n 4 11 min 40 s, on trees of 2026-12-01 night.
+# quiet: -n 3 10 min 1 s for make test (cores ~94% busy), -n 4 11 min 40 s, on trees of 2026-12-01 night;
+# -n 3 7 min 49 s (1.97 cores busy), -n 2 8 min 12 s (1.75), on the tree of 2026-12-02 afternoon.
 PYTEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # each unit of work (a test, or the tests sharing a module fixture: tests/conftest.py) to the next free worker,
 # longest first, in conftest's order
