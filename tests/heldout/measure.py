@@ -1483,6 +1483,51 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (seventeenth set); each assignment's dict judged from its own -v output
 BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind17 -v`: () where the grader named nothing
+    "sdpa-from-scratch": {
+        # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)"; the message says the
+        # fix, but no key says a trailing comma made a 1-tuple holding the tuple
+        "q1_weights_shape_trailing_comma": (),
+        # "(4, 128): the right shape (4, 10, 128) with axis 1 (size 10) left out": the query axis dropped, the fix
+        "q1_out_shape_slice_off_by_one": ("shape_axis_dropped",),
+        "q2_item_method_not_called": ("callable_not_called",),   # `.item` without the call: the key's text
+        # generic: q3/q5 "your code raised TypeError: stable_softmax() got an unexpected keyword argument 'dim'",
+        # q6 "`weights3` is not defined"; no key says the fixed signature's parameter was renamed (dim_i)
+        "q3_parameter_named_dim_i": (),
+        # the sum's dtype=torch.float32: float64 right only to 1e-7 and float16 returned as float32, both keys
+        # say a float32 step and the fix (as blind's q3_float32_result)
+        "q3_sum_accumulated_in_float32": ("float32_precision", "dtype_changed"),
+        # generic: "your code raised TypeError: arange(): argument 'end' ... must be Number, not NoneType" and
+        # q6 "`weights3_causal` is not defined"; no key says the T_k default was compared (==), not assigned
+        # (causal_ignores_T_k is the opposite: a square mask whatever T_k)
+        "q4_T_k_compared_not_assigned": (),
+        "q4_mask_viewed_1_1_T_T": ("size_one_axes_added",),   # .view(1, 1, T_q, T_k), as blind5's q04
+        # partly: 10 tests name mask_times_inf, the code's very form; the 3 half-precision tests are raw ("expected
+        # m1 and m2 to have the same dtype"): -inf * (~mask) is a float32 tensor mixed into half scores, a true
+        # effect of the same line that dtype_changed's text says (masked_fill fixes both)
+        "q5_mask_arithmetic_with_inf": ("mask_times_inf", "dtype_changed"),
+        # mask.float() mixed into half scores, the product with V raises: dtype_changed's text (as blind13's
+        # q5_log_mask_float32_bias)
+        "q5_reciprocal_mask_bias_float32": ("dtype_changed",),
+        # scale=False multiplies the scores by 0, so every key gets the same weight: uniform_weights names what
+        # comes back (as blind16's q6_causal_from_zero_affinities); no key says a default argument
+        "q5_scale_default_false": ("uniform_weights",),
+        # not caught: softmax(scores * mask) * mask renormalised is right in float32; in float16 the 1e-13 guard
+        # is 0, so a fully masked query gives 0 / 0 = NaN (checked with torch), and no float16 test has an
+        # empty row. fully_masked_nan is that symptom; mask_fills_zero's "scores * mask ... instead of -inf" is
+        # the code and its fix
+        "q5_renormalised_after_softmax_eps": ("fully_masked_nan", "mask_fills_zero"),
+        # mis-named: out3 says output_from_causal_weights ("out3 from weights3_causal instead of weights3"), but
+        # out3 = weights3 @ V3 as asked; masked_fill_ filled scores3 in place, so weights3 (generic: "not correct
+        # in row(s) [0, 1]") is the causal one too. inplace_on_input ("an in-place fill ... compute a new
+        # tensor instead") is the fix: masked_fill, not masked_fill_
+        "q6_inplace_fill_before_unmasked": ("inplace_on_input",),
+        # generic: "q_trap_answer should be one letter as a string"; no key says two letters hedged ("C, D")
+        "q7_two_letters_hedged": (),
+        # generic: "cost_ratio is not right: how does T * T change when T doubles?"; no key says a missing
+        # parenthesis around the old cost (scale_precedence is d_k ** 1/2 only)
+        "q8_ratio_missing_parentheses": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
