@@ -82,6 +82,19 @@ def test_every_key_an_assignment_can_name_has_a_text(slug):
     assert not missing, f"{slug}: no text in hidden/_misconceptions.py for {sorted(missing)}"
 
 
+# a hidden test file reads as a list of tests; the diagnosis they share lives in the assignment's
+# _diagnose.py (docs/authoring.md)
+HIDDEN_FILE_MAX_LINES = 250
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_hidden_test_file_is_a_test_list(slug):
+    long = {p.name: n for p in sorted((ROOT / "assignments" / slug / "hidden").glob("q*.py"))
+            if (n := len(p.read_text().splitlines())) > HIDDEN_FILE_MAX_LINES}
+    assert not long, (f"{slug}: hidden test files over {HIDDEN_FILE_MAX_LINES} lines {long}: move their diagnosis "
+                      "helpers to hidden/_diagnose.py")
+
+
 def test_validators_say_not_answered_and_what_is_wrong():
     for check, args in ((checks.expect_number, ()), (checks.expect_int, ()), (checks.expect_shape, ()),
                         (checks.expect_tuple, (("O", "A"),)), (checks.expect_matrix, ((2, 2),))):

@@ -32,7 +32,6 @@ def _load(stem: str) -> ModuleType:
 
 
 D = _load("_diagnose")
-q07 = _load("q07")
 
 
 def _r(*shape: int, seed: int = 0) -> torch.Tensor:
@@ -142,7 +141,7 @@ def test_queries_scored_twice_is_keys_are_queries_only_when_project_qkv_is_right
     X, W = _r(6, 7), (_r(7, 12, seed=1), _r(7, 12, seed=2), _r(7, 5, seed=3))
     right = TrustedProxy(lambda X, W_Q, W_K, W_V: (X @ W_Q, X @ W_K, X @ W_V), "cpu")
     with pytest.raises(Misconception) as named:
-        q07._raise_queries_twice(right, X, W, torch.float64)
+        D.raise_queries_twice(right, X, W, torch.float64)
     assert named.value.key == "keys_are_queries"
     one_matrix = TrustedProxy(lambda X, W_Q, W_K, W_V: (X @ W_Q, X @ W_Q, X @ W_V), "cpu")
-    q07._raise_queries_twice(one_matrix, X, W, torch.float64)   # K from W_Q: same_projection stays
+    D.raise_queries_twice(one_matrix, X, W, torch.float64)   # K from W_Q: same_projection stays

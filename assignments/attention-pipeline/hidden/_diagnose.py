@@ -1169,3 +1169,22 @@ def raise_if_weights_unused(fn: Callable[..., object], X: torch.Tensor, W: tuple
                             f"two calls with the same X and weights give different {said} (random weights drawn "
                             f"inside), and with every weight matrix 1000 times larger {said} stay the same size, "
                             "where the right ones grow 1000 times: " + describe("given_weights_unused"))
+
+
+# --- q07: the queries scored against themselves (naming18) ----------------------------------------------
+def raise_queries_twice(project_qkv, X, W, dtype):
+    """(O, A) from the scores Q Q^T (the keys never used): two codes give it on every input, K projected with
+    W_Q and the queries passed for the keys (scaled_scores(Q, Q)). The student's project_qkv, already graded,
+    tells them apart where its K is X W_K: then the K it returns is right and not what is scored, and
+    keys_are_queries says what the scores are; where its K is X W_Q, same_projection stays (naming18)."""
+    try:
+        got = project_qkv(X, *W)
+    except StudentCodeError:
+        got = None
+    X64, W64 = X.double(), [w.double() for w in W]
+    K = got[1] if isinstance(got, (tuple, list)) and len(got) == 3 else None
+    if is_right(K, X64 @ W64[1], dtype):
+        raise Misconception("keys_are_queries", "(O, A) are what the scores Q Q^T give: the queries scored against "
+                            "themselves, the keys X W_K never used; your project_qkv returns the right K, so "
+                            "self_attention scores Q where K is due (scaled_scores(Q, Q)), or projects its keys "
+                            "with W_Q itself: " + describe("keys_are_queries"))

@@ -70,7 +70,7 @@ def _check(fn, stages, X, W, causal, dtype):
         known = wrong if named == "" else D.without_implicit_dim(wrong)
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         if key == "same_projection" and D.all_right((O, A), known.get("same_projection", ()), dtype):
-            _raise_queries_twice(stages["project_qkv"], X, W, dtype)
+            D.raise_queries_twice(stages["project_qkv"], X, W, dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
@@ -79,24 +79,6 @@ def _check(fn, stages, X, W, causal, dtype):
     _batched(fn, X, W, causal, lambda: charged_in_parts(
         lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
         lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())))
-
-
-def _raise_queries_twice(project_qkv, X, W, dtype):
-    """(O, A) from the scores Q Q^T (the keys never used): two codes give it on every input, K projected with
-    W_Q and the queries passed for the keys (scaled_scores(Q, Q)). The student's project_qkv, already graded,
-    tells them apart where its K is X W_K: then the K it returns is right and not what is scored, and
-    keys_are_queries says what the scores are; where its K is X W_Q, same_projection stays (naming18)."""
-    try:
-        got = project_qkv(X, *W)
-    except StudentCodeError:
-        got = None
-    X64, W64 = X.double(), [w.double() for w in W]
-    K = got[1] if isinstance(got, (tuple, list)) and len(got) == 3 else None
-    if D.is_right(K, X64 @ W64[1], dtype):
-        raise Misconception("keys_are_queries", "(O, A) are what the scores Q Q^T give: the queries scored against "
-                            "themselves, the keys X W_K never used; your project_qkv returns the right K, so "
-                            "self_attention scores Q where K is due (scaled_scores(Q, Q)), or projects its keys "
-                            "with W_Q itself: " + describe("keys_are_queries"))
 
 
 def _scores(X, W, causal):

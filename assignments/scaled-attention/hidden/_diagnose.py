@@ -1919,3 +1919,11 @@ def raise_if_other_dims(rows, dims, seed) -> None:
                             f"{seed}): " + describe("table_ignores_dims"))
     if len(rows) != len(dims):
         raise AssertionError(said + ": loop over the dims argument")
+
+
+# --- q4: the table's values that are tensors --------------------------------------------------------------
+def tensor_values(rows) -> list[str]:
+    """The keys of the table whose values are tensors (the notebook asks for Python numbers)."""
+    if not isinstance(rows, (list, tuple)):
+        return []
+    return sorted({k for row in rows if isinstance(row, dict) for k, v in row.items() if type(v) is torch.Tensor})

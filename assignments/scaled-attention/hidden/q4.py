@@ -117,12 +117,6 @@ def test_entropy_views(softmax_entropy, rng):
     except StudentCodeError as e:
         raise (D.entropy_crash(softmax_entropy, e, tuple(logits.shape)) or e) from None
 
-def _tensor_values(rows) -> list[str]:
-    """The keys of the table whose values are tensors (the notebook asks for Python numbers)."""
-    if not isinstance(rows, (list, tuple)):
-        return []
-    return sorted({k for row in rows if isinstance(row, dict) for k, v in row.items() if type(v) is torch.Tensor})
-
 
 def _table(rows, dims):
     if not isinstance(rows, (list, tuple)):
@@ -220,7 +214,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
 
     def student():
         rows = call(fn, **passed, what="entropy_table")
-        tensors.update(_tensor_values(rows))    # before check(), which reads them as numbers
+        tensors.update(D.tensor_values(rows))    # before check(), which reads them as numbers
         return rows
 
     try:
