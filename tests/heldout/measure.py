@@ -1483,6 +1483,50 @@ BLIND16_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # written blind (seventeenth set); each assignment's dict judged from its own -v output
 BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind17 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # raw: "TypeError: unsupported operand type(s) for -: 'Tensor' and 'torch.return_types.max'" on all 6
+        # q1 tests; max(dim=..., keepdim=True) without .values: keepdim_missing (its example has .values) is
+        # about the missing keepdim, and no key says torch.max with a dim returns a (values, indices) pair
+        "q1_row_max_namedtuple_subtracted": (),
+        # generic: "the weight matrix contains NaN or inf in 35 of 35 entries"; sqrt(Q K^T / d_k) is no constant
+        # scale (wrong_scale_constant's softmax(Q K^T / c)), and no key says the root is taken of the scores
+        "q1_sqrt_of_whole_fraction": (),
+        # generic: "does not match ... largest difference 0.000158"; softmax(scores.half()) cast back: dtype_changed's
+        # "mixing in another dtype than the input's" and its fix (compute in the input's dtype) lead to the .half()
+        # (float32_scale is the scale constant, another line)
+        "q1_softmax_in_half_precision": ("dtype_changed",),
+        # normal_ returns its buffer, so k is q: the message "the variance of q.q" and the key's "k = q" are the
+        # effect, and the student looks at why k equals q (as blind3's q2_key_equals_query)
+        "q2_two_draws_one_normal_buffer": ("keys_are_queries",),
+        # `if scaled is not None` divides for scaled=False too: the key (named on the unscaled test only, the
+        # scaled one passes) says the flag is read wrong and that False divides; its "not when scaled=True" half
+        # is not this code, but the fix is in the flag test
+        "q2_scaled_flag_tested_against_none": ("scaled_flag_inverted",),
+        # generic: "dot_product_variance(...) is not a finite number"; one dot of length n * d_k sums over the
+        # samples as well: dots_summed_over_samples's text and fix (sum each pair over its d_k coordinates, dim -1)
+        "q2_torch_dot_of_flattened_draws": ("dots_summed_over_samples",),
+        # generic: "the variance of q.k is not within 10% of its expected value"; var_mean's (var, mean) unpacked
+        # as (mean, var) returns the mean: variance_of_the_mean is var / n or the standard error, results_reordered
+        # the function's own return; no key says the pair was unpacked the wrong way round
+        "q2_var_mean_read_in_wrong_order": (),
+        # not caught: softmax(..., dtype=torch.float32) gives a float32 entropy for float64 logits, which the
+        # notebook forbids ("of the same dtype as logits"); dtype_changed would be right
+        "q4_entropy_softmax_dtype_float32": ("dtype_changed",),
+        # generic: "softmax_entropy(logits) does not match ... in 6 of 6 entries"; add_/log_ alias p and log_p (the
+        # result is -sum (ln p)^2): inplace_on_input is about the caller's tensors, and no key says the in-place
+        # log overwrote p
+        "q4_log_taken_in_place_on_p": (),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)" on all 3 q4
+        # tests; sum(dim=logits.dim()) is one past the last axis: entropy_wrong_dim's "the wrong dimension ...
+        # along each row" gives the fix (dim=-1); size_as_dim is a size, not the rank
+        "q4_entropy_summed_over_dim_ndim": ("entropy_wrong_dim",),
+        "q4_table_half_power_precedence": ("scale_precedence",),   # raw / d ** 1/2: the key's very example
+        "q8_slice_end_inclusive": ("mha_head_slice_short",),       # slice(h * d_k, (h + 1) * d_k - 1): its text
+        # torch.zeros(T, d_model) is a float32 buffer mixed into float64: dtype_changed's text and fix
+        "q8_buffer_in_default_dtype": ("dtype_changed",),
+        "q8_view_of_transposed_heads": ("view_on_noncontiguous",),   # transpose(0, 1).view(T, d_model)
+    },
     # judged from `measure sdpa-from-scratch --set blind17 -v`: () where the grader named nothing
     "sdpa-from-scratch": {
         # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)"; the message says the
