@@ -1620,6 +1620,32 @@ def _student_line(e) -> str:
     return f" (in `{where[-1][1]}`, line {where[-1][0]} of its cell)" if where else ""
 
 
+def is_causal_weights(t, atol):
+    """q6: True when `t` (a float tensor) is the causal weights and not the unmasked ones, on the same Q3, K3."""
+    return (type(t) is torch.Tensor and tuple(t.shape) == (3, 3) and t.dtype.is_floating_point
+            and bool(torch.isfinite(t).all()) and torch.allclose(t.double(), ref.weights3_causal, rtol=0, atol=atol)
+            and not torch.allclose(t.double(), ref.weights3, rtol=0, atol=atol))
+
+
+def causal_in_unmasked(got, scores3, atol):
+    """q6: weights3 equal to the causal weights: inplace_on_input when scores3 itself now holds the causal fill
+    (-inf where blocked, the scaled scores elsewhere: a masked_fill_ wrote into it before weights3 read it);
+    else said in words (a mask applied where none is asked)."""
+    if not is_causal_weights(got, atol):
+        return
+    blocked = ~ref.causal_mask(3)
+    s = ref.Q3 @ ref.K3.T / 2.0
+    if (type(scores3) is torch.Tensor and tuple(scores3.shape) == (3, 3) and scores3.dtype.is_floating_point
+            and bool(torch.isneginf(scores3[blocked]).all())
+            and torch.allclose(scores3.double()[~blocked], s[~blocked], rtol=0, atol=atol)):
+        raise Misconception("inplace_on_input", "weights3 equals the causal weights weights3_causal on the same "
+                            "Q3, K3, and scores3 now holds -inf where the causal mask blocks: the causal fill wrote "
+                            "into scores3 (masked_fill_ works in place) before weights3 was computed from it; use "
+                            "scores3.masked_fill(...), which returns a new tensor. " + describe("inplace_on_input"))
+    raise AssertionError("weights3 equals the causal weights weights3_causal on the same Q3, K3: weights3 is the "
+                         "softmax of scores3 with no mask (every query sees every key)")
+
+
 def name_tuple_as_tensor(e, said):
     """A crash whose own words show the result of torch.max(x, dim=...) (or min, sort, topk, mode, median,
     kthvalue: a (values, indices) namedtuple) used as a tensor: `x - torch.max(x, dim, keepdim=True)` is a

@@ -218,6 +218,14 @@ out3 = torch.einsum("qk,kd->qd", weights3, V3)
 blocked = torch.full_like(scores3, float("-inf"))
 weights3_causal = stable_softmax(torch.where(causal_mask(3), scores3, blocked), dim=1)
 '''},
+    # naming19: the causal fill written into scores3 in place, but only after weights3 and out3 used it
+    "q6_inplace_fill_after_unmasked": {"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+scores3[~causal_mask(3)] = float("-inf")
+weights3_causal = stable_softmax(scores3, dim=-1)
+'''},
     "answers_other_forms": {"q_trap_answer": 'q_trap_answer = " c "',
                             "attn_entries": '''
 attn_entries = 2 ** 20
@@ -1083,6 +1091,22 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
 '''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming19: the causal fill done in place on scores3 (index assignment, masked_fill_) before weights3
+    "q6_index_fill_before_unmasked": ({"weights3": '''
+scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / 2
+scores3[~causal_mask(3)] = -math.inf
+weights3_causal = stable_softmax(scores3, dim=-1)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+'''}, {"key": "inplace_on_input", "where": ["q6:test_weights3"]}),
+    "q6_masked_fill_statement_before_unmasked": ({"weights3": '''
+scores3 = Q3 @ K3.T * 4 ** -0.5
+mask3 = causal_mask(3)
+scores3.masked_fill_(mask3.logical_not(), float("-inf"))
+weights3_causal = torch.softmax(scores3, dim=-1)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = torch.matmul(weights3, V3)
+'''}, {"key": "inplace_on_input", "where": ["q6:test_weights3"]}),
     # naming17: weights3 stored after the product with V3 (out3 right from its own product)
     "q6_weights3_is_output": ({"weights3": '''
 scores3 = Q3 @ K3.T / math.sqrt(4)

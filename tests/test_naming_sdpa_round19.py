@@ -1,0 +1,68 @@
+"""sdpa-from-scratch, naming round 19 (issue 21, blind17's judged problems), in-process: q6's weights3 equal to
+the causal weights is inplace_on_input only while scores3 itself holds the causal fill (a masked_fill_ or an
+index assignment wrote into it before weights3 read it); out3 = that weights3 @ V3 is not charged a second
+time; a weights3 that is causal while scores3 is not masked stays generic and says what differs."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from autograder.grading.checks import Misconception
+from autograder.grading.hidden import load_test_file
+from reference import sdpa_from_scratch as ref
+
+ROOT = Path(__file__).resolve().parents[1]
+HIDDEN = ROOT / "assignments" / "sdpa-from-scratch" / "hidden"
+
+
+def _test(question: str, name: str):
+    return next(c.func for c in load_test_file(HIDDEN / f"{question}.py", ROOT) if c.name == name)
+
+
+def _outcome(thunk) -> tuple[str | None, str]:
+    """(key, message): key None when it passes, "" when it fails unnamed."""
+    try:
+        thunk()
+    except Misconception as e:
+        return e.key, str(e)
+    except AssertionError as e:
+        return "", str(e)
+    return None, ""
+
+
+def _masked_scores() -> torch.Tensor:
+    return (ref.Q3 @ ref.K3.T / 2.0).masked_fill(~ref.causal_mask(3), float("-inf"))
+
+
+def test_causal_weights3_with_scores3_filled_in_place_is_inplace_on_input() -> None:
+    test = _test("q6", "test_weights3")
+    key, said = _outcome(lambda: test(weights3=ref.weights3_causal.clone(), scores3=_masked_scores()))
+    assert key == "inplace_on_input"
+    assert "masked_fill_" in said and "scores3" in said
+
+
+def test_causal_weights3_without_masked_scores3_stays_generic() -> None:
+    test = _test("q6", "test_weights3")
+    for scores3 in (None, ref.Q3 @ ref.K3.T / 2.0, ref.Q3 @ ref.K3.T):     # not filled, or another name
+        key, said = _outcome(lambda s=scores3: test(weights3=ref.weights3_causal.clone(), scores3=s))
+        assert key == "", scores3
+        assert "equals the causal weights" in said and "no mask" in said
+
+
+def test_right_weights3_passes_whatever_scores3_holds() -> None:
+    test = _test("q6", "test_weights3")
+    for scores3 in (None, _masked_scores(), ref.Q3 @ ref.K3.T / 2.0):
+        assert _outcome(lambda s=scores3: test(weights3=ref.weights3.clone(), scores3=s))[0] is None
+
+
+def test_out3_following_a_causal_weights3_is_not_charged_again() -> None:
+    test = _test("q6", "test_out3")
+    assert _outcome(lambda: test(out3=ref.weights3_causal @ ref.V3, weights3=ref.weights3_causal.clone()))[0] is None
+    # the causal output with the right weights3 is still output_from_causal_weights
+    assert _outcome(lambda: test(out3=ref.weights3_causal @ ref.V3, weights3=ref.weights3.clone()))[0] \
+        == "output_from_causal_weights"
+    assert _outcome(lambda: test(out3=ref.weights3_causal @ ref.V3))[0] == "output_from_causal_weights"
+    # an out3 that does not follow the causal weights3 is still charged
+    assert _outcome(lambda: test(out3=ref.weights3_causal @ ref.V3 * 2, weights3=ref.weights3_causal.clone()))[0] \
+        is not None
