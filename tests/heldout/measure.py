@@ -1572,6 +1572,52 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # parenthesis around the old cost (scale_precedence is d_k ** 1/2 only)
         "q8_ratio_missing_parentheses": (),
     },
+    # judged from `measure attention-pipeline --set blind17 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # generic: "Q has shape (36, 12), expected (2, 3, 6, 12)" on 2 q01 tests; X.reshape(-1, d_model) never
+        # restored: batched_input_unsupported's "a 2-D reshape drops the batch" is the mistake and its fix
+        "q01_batch_flattened_into_rows": ("batched_input_unsupported",),
+        # (Q / sqrt d_k)(K / sqrt d_k)^T is S / d_k: the key's text (as blind16's q2_queries_and_keys_both_scaled)
+        "q02_both_sides_scaled_by_sqrt": ("divide_by_dk",),
+        # raw: "masked_fill_ only supports boolean masks, but got mask with dtype float" on 3 q04 tests; the 0/1
+        # triu pattern is float: additive_mask_as_boolean is the caller's additive M (fix S + M), mask_built_in_float32
+        # the blocked value's dtype (dtype=dtype on the ones would still raise); no pipeline key says masked_fill
+        # needs a bool pattern (sdpa-from-scratch's mask_not_bool does)
+        "q04_float_triu_as_fill_mask": (),
+        "q05_max_shift_done_in_place": ("inplace_on_input",),   # S -= amax on the caller's S (no mask given)
+        # raw: "not enough values to unpack (expected 3, got 2)" on 5 tests; B, T, C = X.shape fits one number of
+        # dims: batched_input_unsupported's text and fix (X.shape[-2]), as blind14's q02_shape_unpacked_into_two_names
+        "q07_unpacks_batch_time_channels": ("batched_input_unsupported",),
+        # raw: "The size of tensor a (12) must match the size of tensor b (7) at non-singleton dimension 0" on 3
+        # tests; (K * q).sum(dim=0) sums over the keys, one score per feature: nw_sum_wrong_axis is the values'
+        # sum the other way, nw_operands_swapped a product's operands (its "scores are K @ q, one per key" is the
+        # fix, not this mistake); no key says the dot product was summed over the wrong axis
+        "q08_dot_product_summed_over_keys": (),
+        "q09_tril_with_diagonal_one": ("causal_includes_next",),   # the key's very example, tril(diagonal=1)
+        # not caught: clamp(min=1e-12) is 0 in float16, so a masked 0 gives 0 * log2(0) = NaN (checked with
+        # torch), against the notebook's float16 rule; zero_log_zero_nan would say it, but variants.py's correct
+        # entropy_clamp is this very code (clamp_min(1e-12)), so no float16 test can fail one and pass the other
+        # (as blind3's q10_epsilon_inside_log)
+        "q10_clamp_epsilon_underflows_in_half": (),
+        # the rank of S + M, another T x T matrix in S's place: rank_is_T's "or the rank of another T x T matrix
+        # in its place ... matrix_rank of S itself counts it" is the mistake and the fix
+        "q11_rank_of_masked_scores": ("rank_is_T",),
+        # the message: "wrong when called without with_output=False, and right when with_output=False is passed
+        # explicitly: its default must be with_output=False": the flipped default exactly
+        "q12_output_default_true": ("default_argument_wrong",),
+        # not caught: M.unsqueeze(0) gives an unbatched call with M (T, T') an O and A of shape (1, ...), right
+        # values (the notebook's M is (T, T') for X (..., T, d_model)); size_one_axes_added would be right (as
+        # blind5's q04_nanogpt_buffer_shape)
+        "q13_mask_unsqueezed_for_batch": ("size_one_axes_added",),
+        "q13_scaled_by_value_width": ("scale_by_d_v",),
+        # not caught: S.masked_fill(M != 0, -1e9) raises "value cannot be converted to type c10::Half without
+        # overflow" for float16 scores (checked with torch); no float16 q13 test passes a mask. neg_1e9_float16 is
+        # the mistake and the fix (mask_filled_with_inf's "instead of adding it" is the other half of this code)
+        "q13_blocked_keys_filled_with_minus_1e9": ("neg_1e9_float16",),
+        # not caught: float64 returned for float32 / float16 q, K, V, against "Return tensors in the dtype of the
+        # inputs"; dtype_changed would be right
+        "q08_kernel_upcast_to_float64": ("dtype_changed",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
