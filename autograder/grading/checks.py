@@ -1046,3 +1046,33 @@ def layout_crash(e: StudentCodeError, tensors: Mapping[str, object], rerun: Call
     return AssertionError(f"{said}: {where} here (a transposed, sliced or expanded view), and on "
                           "contiguous copies of the same values it runs: do not rely on an input's "
                           "memory layout")
+
+
+# --- crashes whose own words name the mistake ------------------------------------------------------------
+
+_PAIR_RESULT = re.compile(r"torch\.return_types\.(max|min|sort|topk|mode|median|nanmedian|kthvalue|cummax|cummin"
+                          r"|aminmax)\b")
+
+
+def student_line(e: StudentCodeError) -> str:
+    """" (in `f`, line N of its cell)": where the student's traceback last was in a notebook cell, or ""."""
+    where = re.findall(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})', e.traceback or "")
+    return f" (in `{where[-1][1]}`, line {where[-1][0]} of its cell)" if where else ""
+
+
+def tuple_as_tensor(e: StudentCodeError, said: str) -> Misconception | None:
+    """reduction_tuple_as_tensor from a crash whose own words show the result of torch.max(x, dim=...) (or
+    min, sort, topk, mode, median, kthvalue: a (values, indices) namedtuple) used as a tensor:
+    `x - x.max(dim, keepdim=True)` is a TypeError that names torch.return_types.max; `m.unsqueeze(-1)` an
+    AttributeError. Nothing else makes such an object, and a correct function never meets one: the text is
+    the proof, no second call needed. `said` opens the message (what raised what). None otherwise."""
+    if e.exc_type not in ("TypeError", "AttributeError"):
+        return None
+    found = _PAIR_RESULT.search(e.message or "")
+    if found is None:
+        return None
+    op = found.group(1)
+    pair = "(min, max)" if op == "aminmax" else "(values, indices)"
+    also = "" if op == "max" else f" {op}(..., dim=...) returns a {pair} pair too:"
+    return Misconception("reduction_tuple_as_tensor", f"{said}{student_line(e)}:{also} "
+                         + describe("reduction_tuple_as_tensor"))

@@ -1488,7 +1488,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: unsupported operand type(s) for -: 'Tensor' and 'torch.return_types.max'" on all 6
         # q1 tests; max(dim=..., keepdim=True) without .values: keepdim_missing (its example has .values) is
         # about the missing keepdim, and no key says torch.max with a dim returns a (values, indices) pair
-        "q1_row_max_namedtuple_subtracted": (),
+        "q1_row_max_namedtuple_subtracted": ("reduction_tuple_as_tensor",),  # now named by reduction_tuple_as_tensor (naming19)
         # generic: "the weight matrix contains NaN or inf in 35 of 35 entries"; sqrt(Q K^T / d_k) is no constant
         # scale (wrong_scale_constant's softmax(Q K^T / c)), and no key says the root is taken of the scores
         "q1_sqrt_of_whole_fraction": (),
@@ -1531,7 +1531,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)"; the message says the
         # fix, but no key says a trailing comma made a 1-tuple holding the tuple
-        "q1_weights_shape_trailing_comma": (),
+        "q1_weights_shape_trailing_comma": ("answer_in_one_more_container",),  # now named by answer_in_one_more_container (naming19)
         # "(4, 128): the right shape (4, 10, 128) with axis 1 (size 10) left out": the query axis dropped, the fix
         "q1_out_shape_slice_off_by_one": ("shape_axis_dropped",),
         "q2_item_method_not_called": ("callable_not_called",),   # `.item` without the call: the key's text
@@ -1565,6 +1565,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # out3 = weights3 @ V3 as asked; masked_fill_ filled scores3 in place, so weights3 (generic: "not correct
         # in row(s) [0, 1]") is the causal one too. inplace_on_input ("an in-place fill ... compute a new
         # tensor instead") is the fix: masked_fill, not masked_fill_
+        # now named by inplace_on_input (naming19): on weights3 while scores3 holds the fill; out3 not charged again
         "q6_inplace_fill_before_unmasked": ("inplace_on_input",),
         # generic: "q_trap_answer should be one letter as a string"; no key says two letters hedged ("C, D")
         "q7_two_letters_hedged": (),

@@ -17,6 +17,7 @@ from autograder.grading.checks import (
     expect_tuple,
     matching_variants,
     randn,
+    tuple_as_tensor,
 )
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
@@ -24,8 +25,12 @@ from reference import scaled_attention as ref
 
 
 def _crash_named(e: StudentCodeError, Q, K) -> Misconception | None:
-    """A crash whose message says which mistake made it: torch.sqrt of the int d_k; Q @ K (or K @ Q)
+    """A crash whose message says which mistake made it: a (values, indices) pair used as a tensor
+    (reduction_tuple_as_tensor); torch.sqrt of the int d_k; Q @ K (or K @ Q)
     without the transpose, the two shapes in the error being exactly Q's and K's."""
+    named = tuple_as_tensor(e, f"your code raised {e.exc_type}: {e.message.splitlines()[0] if e.message else ''}")
+    if named is not None:
+        return named
     if e.exc_type == "TypeError" and e.message.startswith("sqrt(): argument") and "must be Tensor, not int" in e.message:
         return Misconception("torch_sqrt_of_int", f"your code raised {e.exc_type}: {e.message.splitlines()[0]}: "
                              + describe("torch_sqrt_of_int"))

@@ -321,4 +321,8 @@ MISCONCEPTIONS = {
                       "than small ones, so the same seed gives other numbers; draw q, then k, as the lesson does",
     "table_ignores_dims": "looping over a hard-coded list of d's instead of the dims argument: any other dims give "
                           "the default table; loop over dims",
+    "reduction_tuple_as_tensor": "using what torch.max(x, dim=...) returns as if it were a tensor: given a dim, "
+                                 "max, min, sort, topk, mode, median and kthvalue return a (values, indices) pair, "
+                                 "which -, / and torch.exp refuse; take its .values (torch.max(x, dim, "
+                                 "keepdim=True).values), unpack it (m, _ = ...), or use x.amax(dim, keepdim=True)",
 }

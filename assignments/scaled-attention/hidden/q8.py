@@ -15,6 +15,7 @@ from autograder.grading.checks import (
     matching_variants,
     randn,
     register_misconceptions,
+    tuple_as_tensor,
 )
 from autograder.errors import StudentCodeError
 from reference import scaled_attention as ref
@@ -104,11 +105,14 @@ FLOAT_SIZE = ("slice indices must be integers", "must be tuple of ints, but foun
 
 
 def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
-    """A crash whose cause shows: a float where a slice bound or a shape needs an int (torch's or
-    Python's own message: d_k = d_model / n_heads), or heads sliced from the rows, shown by a second
-    call on X with T = d_model tokens (every head then gets d_k whole rows): torch's message there
-    multiplies the concatenated heads, (d_k, n_heads * d_model), by W_O."""
+    """A crash whose cause shows: a (values, indices) pair used as a tensor (its own words say so); a float
+    where a slice bound or a shape needs an int (torch's or Python's own message: d_k = d_model / n_heads),
+    or heads sliced from the rows, shown by a second call on X with T = d_model tokens (every head then gets
+    d_k whole rows): torch's message there multiplies the concatenated heads, (d_k, n_heads * d_model), by W_O."""
     first = (e.message.splitlines() or [""])[0]
+    named = tuple_as_tensor(e, f"your code raised {e.exc_type}: {first[:200]}")
+    if named is not None:
+        return named
     if e.exc_type == "TypeError" and any(m in e.message for m in FLOAT_SIZE) and X.shape[-1] % n_heads == 0:
         return Misconception("mha_head_size_float", f"your code raised {e.exc_type}: {first[:200]}: "
                              + describe("mha_head_size_float"))

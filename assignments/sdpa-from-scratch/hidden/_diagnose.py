@@ -34,6 +34,7 @@ from autograder.grading.checks import (
     raise_if_other_container,
     randn,
     tolerances,
+    tuple_as_tensor,
 )
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from reference import sdpa_from_scratch as ref
@@ -1609,17 +1610,6 @@ def name_size_crash(e, said):
         raise Misconception("size_not_int", f"{said}: " + describe("size_not_int"))
 
 
-# torch calls that return a (values, indices) namedtuple (aminmax: (min, max)) instead of a tensor
-_PAIR_RESULT = re.compile(r"torch\.return_types\.(max|min|sort|topk|mode|median|nanmedian|kthvalue|cummax|cummin"
-                          r"|aminmax)\b")
-
-
-def _student_line(e) -> str:
-    """" (line N of `f`)": where the student's traceback last was in a notebook cell, or ""."""
-    where = re.findall(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})', e.traceback or "")
-    return f" (in `{where[-1][1]}`, line {where[-1][0]} of its cell)" if where else ""
-
-
 def is_causal_weights(t, atol):
     """q6: True when `t` (a float tensor) is the causal weights and not the unmasked ones, on the same Q3, K3."""
     return (type(t) is torch.Tensor and tuple(t.shape) == (3, 3) and t.dtype.is_floating_point
@@ -1648,19 +1638,11 @@ def causal_in_unmasked(got, scores3, atol):
 
 def name_tuple_as_tensor(e, said):
     """A crash whose own words show the result of torch.max(x, dim=...) (or min, sort, topk, mode, median,
-    kthvalue: a (values, indices) namedtuple) used as a tensor: `x - torch.max(x, dim, keepdim=True)` is a
-    TypeError that names torch.return_types.max; `m.unsqueeze(-1)` an AttributeError. Nothing else makes
-    such an object, and a correct function never meets one: the text is the proof, no second call needed."""
-    if e.exc_type not in ("TypeError", "AttributeError"):
-        return
-    found = _PAIR_RESULT.search(e.message)
-    if found is None:
-        return
-    op = found.group(1)
-    pair = "(min, max)" if op == "aminmax" else "(values, indices)"
-    also = "" if op == "max" else f" {op}(..., dim=...) returns a {pair} pair too:"
-    raise Misconception("reduction_tuple_as_tensor", f"{said}{_student_line(e)}:{also} "
-                        + describe("reduction_tuple_as_tensor"))
+    kthvalue: a (values, indices) namedtuple) used as a tensor: reduction_tuple_as_tensor, raised. The
+    detection is shared (autograder.grading.checks.tuple_as_tensor, which scaled-attention uses too)."""
+    named = tuple_as_tensor(e, said)
+    if named is not None:
+        raise named
 
 
 def f16_normaliser_rounding(got, x, dim=-1):

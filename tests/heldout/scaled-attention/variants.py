@@ -1531,3 +1531,31 @@ CORRECT.update({
     return weights @ V, weights
 '''),
 })
+
+# naming19: blind17's q1_row_max_namedtuple_subtracted: a (values, indices) pair used as a tensor
+WRONG.update({
+    # the row minimum's pair subtracted (a shift by the minimum, without .values)
+    "row_min_pair_subtracted": (attention('''
+    s = Q @ K.T / math.sqrt(d_k)
+    e = (s - torch.min(s, -1, keepdim=True)).exp()
+    weights = e / e.sum(-1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "reduction_tuple_as_tensor", "where": ["q1", "q8"]}),
+    # the row maximum's pair unsqueezed as if it were the values
+    "row_max_pair_unsqueezed": (attention('''
+    s = torch.matmul(Q, K.transpose(0, 1)) / d_k ** 0.5
+    m = s.max(1)
+    e = torch.exp(s - m.unsqueeze(1))
+    weights = e / e.sum(1).unsqueeze(1)
+    return weights @ V, weights
+'''), {"key": "reduction_tuple_as_tensor", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # the (values, indices) pair unpacked by position, the indices thrown away
+    "row_max_pair_indexed": attention('''
+    s = torch.einsum("qd,kd->qk", Q, K) / math.sqrt(d_k)
+    e = torch.exp(s - torch.max(s, dim=-1, keepdim=True)[0])
+    weights = e / torch.sum(e, dim=-1, keepdim=True)
+    return weights @ V, weights
+'''),
+})
