@@ -66,3 +66,22 @@ def test_out3_following_a_causal_weights3_is_not_charged_again() -> None:
     # an out3 that does not follow the causal weights3 is still charged
     assert _outcome(lambda: test(out3=ref.weights3_causal @ ref.V3 * 2, weights3=ref.weights3_causal.clone()))[0] \
         is not None
+
+
+def test_a_right_answer_in_one_more_container_is_named() -> None:
+    for question, name, value in (("q1", "test_weights_shape", ((4, 10, 10),)), ("q1", "test_weights_shape", [[4, 10, 10]]),
+                                  ("q1", "test_out_shape", ([4, 10, 128],)), ("q8", "test_cost_ratio", (4,)),
+                                  ("q8", "test_attn_entries", [1024 * 1024]), ("q8", "test_score_madds", (1024 ** 2 * 64,))):
+        key, said = _outcome(lambda t=_test(question, name), v=value: t(v))
+        assert key == "answer_in_one_more_container", (name, value)
+        assert "trailing comma" in said
+
+
+def test_a_wrong_answer_in_one_more_container_stays_generic() -> None:
+    key, said = _outcome(lambda: _test("q1", "test_weights_shape")(((4, 10, 64),)))
+    assert key == "" and "(4, 10, 64) is not the right shape either" in said
+    assert _outcome(lambda: _test("q1", "test_out_shape")(((4, 10, 128), (4, 10, 10))))[0] != "answer_in_one_more_container"
+    assert _outcome(lambda: _test("q8", "test_cost_ratio")((2,)))[0] != "answer_in_one_more_container"
+    # the right answers pass
+    assert _outcome(lambda: _test("q1", "test_weights_shape")((4, 10, 10)))[0] is None
+    assert _outcome(lambda: _test("q8", "test_cost_ratio")(4))[0] is None

@@ -299,6 +299,10 @@ MISCONCEPTIONS = {
                            "(batch, T_q, T_k) and the output (batch, T_q, d_v)",
     "madds_sizes_multiplied": "multiplying the number of entries of Q by that of K (T^2 d_k^2): a (T, d_k) by "
                               "(d_k, T) product has T x T entries, each a dot product of d_k multiply-adds: T^2 d_k",
+    "answer_in_one_more_container": "wrapping the right answer in one more tuple or list: a trailing comma "
+                                    "(weights_shape = (4, 10, 10), or cost_ratio = 4,) makes a 1-tuple that holds "
+                                    "the answer, ((4, 10, 10),) or (4,); drop the trailing comma (or the extra "
+                                    "brackets)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

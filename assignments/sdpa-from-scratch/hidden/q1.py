@@ -3,6 +3,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import torch
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_shape, register_misconceptions
@@ -66,9 +67,26 @@ def _raise_if_string(value, right, what):
                          f"{spelled} is not the right shape either")
 
 
+def _raise_if_wrapped(value, right, what):
+    """A 1-tuple or 1-list holding a shape (a trailing comma: `weights_shape = (4, 10, 10),`):
+    answer_in_one_more_container when the shape inside is the right one, else said in words."""
+    if type(value) not in (tuple, list) or len(value) != 1 or type(value[0]) not in (tuple, list, torch.Size):
+        return
+    inner = value[0]
+    if not all(type(n) is int for n in inner):
+        return
+    if tuple(inner) == tuple(right):
+        raise Misconception("answer_in_one_more_container", f"{what} is {value!r}, a 1-{type(value).__name__} "
+                            f"holding the right shape {tuple(right)}: " + describe("answer_in_one_more_container"))
+    raise AssertionError(f"{what} is {value!r}, a 1-{type(value).__name__} holding the shape {tuple(inner)} (a "
+                         f"trailing comma?); drop the outer container, and {tuple(inner)} is not the right shape "
+                         "either")
+
+
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
     _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
+    _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
@@ -89,6 +107,7 @@ def test_weights_shape(weights_shape):
 @test_case(points=1, hidden=True)
 def test_out_shape(out_shape):
     _raise_if_string(out_shape, ref.out_shape, "out_shape")
+    _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "

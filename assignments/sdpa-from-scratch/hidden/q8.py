@@ -46,8 +46,17 @@ def _raise_if_related(got, name):
                             + describe("causal_triangle_count"))
 
 
+def _raise_if_wrapped(value, name):
+    """The right number in a 1-tuple or 1-list (a trailing comma: `cost_ratio = 4,`)."""
+    if (type(value) in (tuple, list) and len(value) == 1 and type(value[0]) in (int, float)
+            and value[0] == getattr(ref, name)):
+        raise Misconception("answer_in_one_more_container", f"{name} is {value!r}, a 1-{type(value).__name__} "
+                            f"holding the right number {getattr(ref, name)}: " + describe("answer_in_one_more_container"))
+
+
 @test_case(points=1, hidden=True)
 def test_attn_entries(attn_entries):
+    _raise_if_wrapped(attn_entries, "attn_entries")
     got = expect_int(attn_entries, "attn_entries")
     if got == ref.attn_entries * 64:
         raise Misconception("entries_times_d_k", "attn_entries counts d_k = 64 numbers per weight: the weight "
@@ -66,6 +75,7 @@ def test_attn_entries(attn_entries):
 
 @test_case(points=1, hidden=True)
 def test_score_madds(score_madds, attn_entries=None):
+    _raise_if_wrapped(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
     # T d_k^2 = 2^22 is also T^2 x 4 (T = 16 d_k), the float32 bytes of the weights: named only when
     # attn_entries is not itself counted in bytes (a count in bytes would be that answer's mistake)
@@ -101,6 +111,7 @@ def test_score_madds(score_madds, attn_entries=None):
 
 @test_case(points=1, hidden=True)
 def test_cost_ratio(cost_ratio):
+    _raise_if_wrapped(cost_ratio, "cost_ratio")
     # a plain number only (anything else goes to expect_int, which says what it is)
     if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
         raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: "

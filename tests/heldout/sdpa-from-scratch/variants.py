@@ -226,6 +226,11 @@ out3 = weights3 @ V3
 scores3[~causal_mask(3)] = float("-inf")
 weights3_causal = stable_softmax(scores3, dim=-1)
 '''},
+    # naming19: shapes unpacked from one-element containers (right: no container left around them)
+    "q1_shapes_unpacked_from_one_tuples": {"weights_shape": '''
+(weights_shape,) = ((4, 10, 10),)
+[out_shape] = [tuple([4, 10, 128])]
+'''},
     "answers_other_forms": {"q_trap_answer": 'q_trap_answer = " c "',
                             "attn_entries": '''
 attn_entries = 2 ** 20
@@ -1091,6 +1096,20 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
 '''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming19: the right answer wrapped in one more container (a trailing comma, a list around the shape)
+    "q1_out_shape_in_a_list": ({"weights_shape": '''
+weights_shape = (4, 10, 10)
+out_shape = [(4, 10, 128)]
+'''}, {"key": "answer_in_one_more_container", "where": ["q1:test_out_shape"]}),
+    "q1_size_tuple_trailing_comma": ({"weights_shape": '''
+weights_shape = torch.Size([4, 10, 10]),
+out_shape = (4, 10, 128)
+'''}, {"key": "answer_in_one_more_container", "where": ["q1:test_weights_shape"]}),
+    "q8_ratio_trailing_comma": ({"attn_entries": '''
+attn_entries = 1024 ** 2
+score_madds = 1024 ** 2 * 64
+cost_ratio = (2048 ** 2 * 64) // score_madds,
+'''}, {"key": "answer_in_one_more_container", "where": ["q8:test_cost_ratio"]}),
     # naming19: the causal fill done in place on scores3 (index assignment, masked_fill_) before weights3
     "q6_index_fill_before_unmasked": ({"weights3": '''
 scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / 2
