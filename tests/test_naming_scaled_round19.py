@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import tuple_as_tensor
+from autograder.grading.checks import Misconception, tuple_as_tensor
 
 ROOT = Path(__file__).resolve().parents[1]
 HIDDEN = ROOT / "assignments" / "scaled-attention" / "hidden"
@@ -53,3 +53,54 @@ def test_a_values_indices_pair_used_as_a_tensor_is_named_from_the_crash(thunk, k
     q1 = _hidden("q1")
     named = q1.D._crash_named(e, x, x)
     assert (named.key if named is not None else None) == key
+
+
+# --- q4: the entropy's dtype, and a sum over dim = logits.dim() ----------------------------------------------
+
+def _entropy_over(dim_of):
+    def softmax_entropy(logits):
+        p = torch.softmax(logits, dim=-1)
+        try:
+            return -(p * torch.log(p + 1e-9)).sum(dim=dim_of(logits))
+        except Exception as e:  # noqa: BLE001 - as the sandbox hands a crash back
+            raise StudentCodeError(type(e).__name__, str(e)) from None
+    return softmax_entropy
+
+
+@pytest.mark.parametrize("dim_of, key", [
+    (lambda t: t.dim(), "entropy_wrong_dim"),
+    (lambda t: len(t.shape), "entropy_wrong_dim"),
+    (lambda t: 2, None),              # a constant 2 is the rank of 2-D logits by chance: it runs on 3-D ones
+    (lambda t: t.shape[0], None),     # a size as the dim, equal to the rank on (3, 5, 7)
+])
+def test_a_sum_one_past_the_last_axis_is_named_only_when_a_second_rank_shows_it(dim_of, key) -> None:
+    q4 = _hidden("q4")
+    fn = _entropy_over(dim_of)
+    for shape in ((6, 6), (3, 5, 7)):
+        try:
+            fn(torch.randn(*shape))
+        except StudentCodeError as e:
+            named = q4.D.entropy_crash(fn, e, shape)
+            assert (named.key if named is not None else None) == key
+            continue
+        assert key is None
+
+
+def test_a_float32_entropy_of_float64_logits_is_dtype_changed_and_a_right_one_passes() -> None:
+    q4 = _hidden("q4")
+    logits = torch.randn(4, 6, dtype=torch.float64)
+
+    def as_float32(x):
+        return -(torch.softmax(x, -1, dtype=torch.float32) * torch.log_softmax(x, -1, dtype=torch.float32)).sum(-1)
+
+    def right_with_eps(x):
+        p = torch.softmax(x, -1)
+        return -(p * torch.log(p + 1e-9)).sum(-1)
+
+    with pytest.raises(Misconception) as named:
+        q4.D.check_entropy_dtype(as_float32, logits)
+    assert named.value.key == "dtype_changed"
+    q4.D.check_entropy_dtype(right_with_eps, logits)
+    with pytest.raises(AssertionError) as said:           # another dtype and wrong values: said, not named
+        q4.D.check_entropy_dtype(lambda x: as_float32(x) * 2, logits)
+    assert not isinstance(said.value, Misconception) and "same dtype as logits" in str(said.value)

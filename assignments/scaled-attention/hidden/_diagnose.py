@@ -1016,9 +1016,47 @@ def call_entropy(fn, logits):
         raise
 
 
+def check_entropy_dtype(fn, logits):
+    """The notebook asks for an entropy "of the same dtype as logits": on float64 logits a float32 result (a
+    softmax(..., dtype=torch.float32) or .float() never cast back) is dtype_changed when its values are the
+    entropy to float32's tolerance, else said in words. Only the dtype is judged here: the values are the
+    float32 cases' to judge (a float64 result with a 1e-9 inside the log is right, though not to 1e-10)."""
+    got = call_entropy(fn, logits)
+    if type(got) is not torch.Tensor or not got.is_floating_point() or got.dtype == logits.dtype:
+        return
+    what = "softmax_entropy(logits)"
+    raise_if_dtype_changed(got, ref.softmax_entropy(logits.double()), logits.dtype, what)
+    raise AssertionError(f"{what} has dtype {got.dtype}: the entropy should have the same dtype as logits")
+
+
+def _dim_past_last(fn, e, shape) -> Misconception | None:
+    """entropy_wrong_dim from torch's 'Dimension out of range ... but got N' where N is the rank of logits (one
+    past the last axis: sum(dim=logits.dim())). Where a size of logits equals the rank too (a size passed as
+    the dim) or a constant dim is the rank by chance (dim=2 on 2-D logits), a second call on (2, 4, 5) logits
+    (no size 3) must crash with 'got 3' as well."""
+    found = _DIM_RANGE.search(e.message or "")
+    if e.exc_type != "IndexError" or not found or int(found.group(3)) != len(shape) \
+            or int(found.group(2)) != len(shape) - 1:
+        return None
+    try:
+        fn(torch.randn(2, 4, 5, generator=torch.Generator().manual_seed(0)))
+        return None
+    except StudentCodeError as again:
+        seen = _DIM_RANGE.search(again.message or "")
+        if again.exc_type != "IndexError" or not seen or seen.group(3) != "3" or seen.group(2) != "2":
+            return None
+    return Misconception("entropy_wrong_dim", f"softmax_entropy raised {e.exc_type}: {found.group(0)} on logits of "
+                         f"shape {tuple(shape)}: {len(shape)} is logits.dim(), one past the last axis (the last is "
+                         f"dim={len(shape) - 1}, or dim=-1): " + describe("entropy_wrong_dim"))
+
+
 def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
-    logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong."""
+    logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
+    A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
+    named = _dim_past_last(fn, e, shape)
+    if named is not None:
+        return named
     if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):
         return None
     row = torch.tensor([0.3, -1.2, 2.5, 0.0, 0.7])

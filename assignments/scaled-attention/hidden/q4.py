@@ -53,6 +53,7 @@ def test_entropy_random_logits(softmax_entropy, rng):
     D.entropy_judge(softmax_entropy, ref.softmax_entropy(logits.double()), "softmax_entropy of a (2, 3, 5) tensor",
                     torch.float32, D.entropy_variants(logits.double()))(
         D.call_entropy(softmax_entropy, logits))
+    D.check_entropy_dtype(softmax_entropy, randn((4, 6), rng, torch.float64, scale=2.0))   # "the same dtype"
 
 
 def _nan_cause(softmax_entropy) -> AssertionError:

@@ -1559,3 +1559,40 @@ CORRECT.update({
     return weights @ V, weights
 '''),
 })
+
+# naming19: blind17's q4_entropy_softmax_dtype_float32 (float64 logits, a float32 entropy) and
+# q4_entropy_summed_over_dim_ndim (a sum over dim=logits.dim(), one past the last axis)
+WRONG.update({
+    # the entropy computed in float32 for speed, never cast back
+    "entropy_float_for_speed": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits.float(), dim=-1)
+    return -(log_p.exp() * log_p).sum(-1)
+'''), {"key": "dtype_changed", "where": ["q4:test_entropy_random_logits"]}),
+    # the probabilities kept in float32 through an explicit .to
+    "entropy_probs_to_float32": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, -1).to(torch.float32)
+    return torch.special.entr(p).sum(dim=-1)
+'''), {"key": "dtype_changed", "where": ["q4:test_entropy_random_logits"]}),
+    # the last axis taken as len(shape)
+    "entropy_sum_over_len_shape": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -torch.sum(p * torch.log(p + 1e-9), dim=len(logits.shape))
+'''), {"key": "entropy_wrong_dim", "where": ["q4"]}),
+    # the log-softmax over dim=ndim
+    "entropy_log_softmax_over_ndim": (entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=logits.ndim)
+    return -(log_p.exp() * log_p).sum(-1)
+'''), {"key": "entropy_wrong_dim", "where": ["q4"]}),
+})
+CORRECT.update({
+    # the entropy as logsumexp minus the expected logit, in the input's dtype
+    "entropy_logsumexp_minus_mean_logit": entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=logits.dim() - 1)
+    return torch.logsumexp(logits, -1) - (p * logits).sum(-1)
+'''),
+})
