@@ -85,3 +85,29 @@ def test_a_wrong_answer_in_one_more_container_stays_generic() -> None:
     # the right answers pass
     assert _outcome(lambda: _test("q1", "test_weights_shape")((4, 10, 10)))[0] is None
     assert _outcome(lambda: _test("q8", "test_cost_ratio")(4))[0] is None
+
+
+def _compared_not_assigned(T_q, T_k=None):
+    if T_k is None:
+        T_k == T_q  # noqa: B015 - the mistake under test
+    return torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]
+
+
+def test_a_default_never_replaced_is_named_in_q4_and_q6() -> None:
+    from autograder.grading.runner import TrustedProxy
+    key, said = _outcome(lambda: _test("q4", "test_square")(TrustedProxy(_compared_not_assigned, "cpu"),
+                                                           torch.Generator().manual_seed(0)))
+    assert key == "default_none_not_replaced" and "given explicitly is right" in said
+    hook = _test("q6", "test_weights3_causal").on_missing
+    resolve = {"causal_mask": TrustedProxy(_compared_not_assigned, "cpu"),
+               "stable_softmax": TrustedProxy(lambda x, dim=-1: torch.softmax(x, dim), "cpu")}.get
+    assert _outcome(lambda: hook("weights3_causal", resolve))[0] == "default_none_not_replaced"
+
+
+def test_a_crash_with_T_k_given_too_is_not_the_default() -> None:
+    from autograder.grading.runner import TrustedProxy
+
+    def broken(T_q, T_k=None):
+        return torch.arange(None) if T_k is None else torch.ones(T_q, T_k + 1).bool()
+    key, _ = _outcome(lambda: _test("q4", "test_square")(TrustedProxy(broken, "cpu"), torch.Generator().manual_seed(0)))
+    assert key != "default_none_not_replaced"

@@ -1544,7 +1544,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "your code raised TypeError: arange(): argument 'end' ... must be Number, not NoneType" and
         # q6 "`weights3_causal` is not defined"; no key says the T_k default was compared (==), not assigned
         # (causal_ignores_T_k is the opposite: a square mask whatever T_k)
-        "q4_T_k_compared_not_assigned": (),
+        "q4_T_k_compared_not_assigned": ("default_none_not_replaced",),  # now named by default_none_not_replaced (naming19)
         "q4_mask_viewed_1_1_T_T": ("size_one_axes_added",),   # .view(1, 1, T_q, T_k), as blind5's q04
         # partly: 10 tests name mask_times_inf, the code's very form; the 3 half-precision tests are raw ("expected
         # m1 and m2 to have the same dtype"): -inf * (~mask) is a float32 tensor mixed into half scores, a true

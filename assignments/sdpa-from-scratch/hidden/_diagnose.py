@@ -1742,6 +1742,20 @@ def mask_as_numbers(t, expected):
     return None
 
 
+def name_default_not_filled(fn, n, said) -> None:
+    """causal_mask(n) crashed (`said`), yet causal_mask(n, n) with T_k given explicitly is the right mask:
+    the None default of T_k is never replaced by T_q (a comparison `T_k == T_q` typed for the assignment,
+    or no assignment at all), so the square call reaches arange(None)."""
+    try:
+        square = fn(n, n)
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if type(square) is torch.Tensor and square.dtype == torch.bool and tuple(square.shape) == (n, n) \
+            and bool((square == ref.causal_mask(n)).all()):
+        raise Misconception("default_none_not_replaced", f"{said}, yet causal_mask({n}, {n}) with T_k given "
+                            "explicitly is right: " + describe("default_none_not_replaced"))
+
+
 def name_mask_not_outer(fn, what) -> None:
     """Two 1-D aranges compared without unsqueezing one (arange(T_k) <= arange(T_q)): elementwise, so
     causal_mask(n) is a vector of length n (all True for <= or >=, all False for < or >), and

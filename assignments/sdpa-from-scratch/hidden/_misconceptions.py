@@ -303,6 +303,9 @@ MISCONCEPTIONS = {
                                     "(weights_shape = (4, 10, 10), or cost_ratio = 4,) makes a 1-tuple that holds "
                                     "the answer, ((4, 10, 10),) or (4,); drop the trailing comma (or the extra "
                                     "brackets)",
+    "default_none_not_replaced": "never replacing the default T_k=None by T_q (`T_k == T_q` compares and throws "
+                                 "the result away; it does not assign): causal_mask(T) then computes with None "
+                                 "and crashes; write `if T_k is None: T_k = T_q`",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

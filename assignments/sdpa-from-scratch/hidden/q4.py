@@ -46,6 +46,8 @@ def _check(fn, T_q, T_k, long=False):
     try:
         got = call(fn, T_q, what="causal_mask") if T_k is None else call(fn, T_q, T_k, what="causal_mask")
     except StudentCodeError as e:
+        if T_k is None:
+            diag.name_default_not_filled(fn, T_q, f"{what} raised {e.exc_type}: {e.message}")
         diag.name_mask_not_outer(fn, f"{what} raised {e.exc_type}")
         raise
     expected = ref.causal_mask(T_q, T_k)

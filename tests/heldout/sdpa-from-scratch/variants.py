@@ -226,6 +226,12 @@ out3 = weights3 @ V3
 scores3[~causal_mask(3)] = float("-inf")
 weights3_causal = stable_softmax(scores3, dim=-1)
 '''},
+    # naming19: the default of T_k filled by a dict lookup with None as its key
+    "q4_default_by_dict_lookup": {"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = {None: T_q}.get(T_k, T_k)
+    return torch.ones(T_q, T_k).tril().bool()
+'''},
     # naming19: shapes unpacked from one-element containers (right: no container left around them)
     "q1_shapes_unpacked_from_one_tuples": {"weights_shape": '''
 (weights_shape,) = ((4, 10, 10),)
@@ -1096,6 +1102,18 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
 '''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming19: the None default of T_k never replaced by T_q (no assignment, or one the wrong way round)
+    "q4_default_T_k_never_filled": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril()
+'''}, {"key": "default_none_not_replaced", "where": ["q4:test_square", "q6:test_weights3_causal"]}),
+    "q4_default_assigned_backwards": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    if T_k == None:
+        T_q = T_k
+    keys = torch.arange(T_k)
+    return keys[None, :] <= torch.arange(T_q)[:, None]
+'''}, {"key": "default_none_not_replaced", "where": ["q4:test_square", "q6:test_weights3_causal"]}),
     # naming19: the right answer wrapped in one more container (a trailing comma, a list around the shape)
     "q1_out_shape_in_a_list": ({"weights_shape": '''
 weights_shape = (4, 10, 10)
