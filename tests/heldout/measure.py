@@ -1537,7 +1537,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_item_method_not_called": ("callable_not_called",),   # `.item` without the call: the key's text
         # generic: q3/q5 "your code raised TypeError: stable_softmax() got an unexpected keyword argument 'dim'",
         # q6 "`weights3` is not defined"; no key says the fixed signature's parameter was renamed (dim_i)
-        "q3_parameter_named_dim_i": (),
+        "q3_parameter_named_dim_i": ("parameter_renamed",),  # now named by parameter_renamed (naming19)
         # the sum's dtype=torch.float32: float64 right only to 1e-7 and float16 returned as float32, both keys
         # say a float32 step and the fix (as blind's q3_float32_result)
         "q3_sum_accumulated_in_float32": ("float32_precision", "dtype_changed"),
@@ -1584,7 +1584,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # triu pattern is float: additive_mask_as_boolean is the caller's additive M (fix S + M), mask_built_in_float32
         # the blocked value's dtype (dtype=dtype on the ones would still raise); no pipeline key says masked_fill
         # needs a bool pattern (sdpa-from-scratch's mask_not_bool does)
-        "q04_float_triu_as_fill_mask": (),
+        "q04_float_triu_as_fill_mask": ("fill_mask_not_bool",),   # now named by fill_mask_not_bool (naming19)
         "q05_max_shift_done_in_place": ("inplace_on_input",),   # S -= amax on the caller's S (no mask given)
         # raw: "not enough values to unpack (expected 3, got 2)" on 5 tests; B, T, C = X.shape fits one number of
         # dims: batched_input_unsupported's text and fix (X.shape[-2]), as blind14's q02_shape_unpacked_into_two_names
@@ -1593,7 +1593,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # tests; (K * q).sum(dim=0) sums over the keys, one score per feature: nw_sum_wrong_axis is the values'
         # sum the other way, nw_operands_swapped a product's operands (its "scores are K @ q, one per key" is the
         # fix, not this mistake); no key says the dot product was summed over the wrong axis
-        "q08_dot_product_summed_over_keys": (),
+        "q08_dot_product_summed_over_keys": ("nw_dot_over_keys",),   # now named by nw_dot_over_keys (naming19)
         "q09_tril_with_diagonal_one": ("causal_includes_next",),   # the key's very example, tril(diagonal=1)
         # not caught: clamp(min=1e-12) is 0 in float16, so a masked 0 gives 0 * log2(0) = NaN (checked with
         # torch), against the notebook's float16 rule; zero_log_zero_nan would say it, but variants.py's correct

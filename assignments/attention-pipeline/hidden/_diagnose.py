@@ -323,7 +323,8 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
     """What a second call shows of a crash of self_attention itself (charged_in_parts lets through only a
     crash its stages do not explain): on a batched X, one 2-D slice runs and is right (X.shape[0] as T);
     on float16, the float32 copy runs and is right (some step makes float32 and mixes it in); with
-    d_model != T, inputs as wide as long run and are right (T read from X.shape[-1]). None otherwise."""
+    d_model != T, inputs as wide as long run and are right (T read from X.shape[-1]); on a 2-D X, with no
+    size mismatch, X with a batch axis added runs and is right (B, T, C = X.shape). None otherwise."""
     def right(X_: torch.Tensor, W_: Any, out: object, dtype: torch.dtype = X.dtype) -> bool:
         W_Q, W_K, W_V = (w.double() for w in W_)
         return all_right(out, ref.self_attention(X_.double(), W_Q, W_K, W_V, causal=causal), dtype)
@@ -349,7 +350,19 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         part = as_wide_as_long(X, W)
         named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
                             lambda t, o: right(t["X"], t["W"], o))
+    if named is None and X.dim() == 2 and not _size_mismatch(e):
+        # code for exactly (B, T, d_model) (B, T, C = X.shape, an einsum "btd,..."), right with a batch axis
+        # added; never on a size mismatch: T read from X.shape[1] runs and is right there as well
+        named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o),
+                              up=True)
     return named
+
+
+def _size_mismatch(e: StudentCodeError) -> bool:
+    """A crash of two sizes that do not line up (a broadcast or a product): what a length read from the
+    wrong axis gives, not code written for one number of dimensions."""
+    m = e.message.lower()
+    return any(s in m for s in ("must match the size", "size mismatch", "cannot be multiplied", "shape mismatch"))
 
 
 def _self_attention_key(out: object, X: torch.Tensor, W: list[torch.Tensor], causal: bool) -> str | None:
@@ -484,7 +497,9 @@ def square_crash(e: StudentCodeError, out: object, expected: torch.Tensor,
 def raise_if_operands_swapped(fn: Callable[..., object], e: StudentCodeError, q: torch.Tensor) -> None:
     """A product crash in nadaraya_watson (q @ K for K @ q, V @ w for w @ V: the shapes line up only
     when the matrix is square) re-run on square inputs (T = d_v = d_k, K and V redrawn, q kept), where
-    every swapped product runs; named only when that re-run matches exactly one swap and is not right."""
+    every swapped product runs; named only when that re-run matches exactly one swap and is not right.
+    The same re-run names a dot product summed over the keys, (K * q).sum(dim=0): one score per feature
+    (d_k of them) that meets V's T rows only when T = d_k (naming19)."""
     n = q.shape[-1]
     g = torch.Generator().manual_seed(1)
     K2, V2 = (torch.randn((n, n), generator=g, dtype=q.dtype) for _ in range(2))
@@ -497,6 +512,8 @@ def raise_if_operands_swapped(fn: Callable[..., object], e: StudentCodeError, q:
     variants = {"nw_operands_swapped/query_keys": (rows[:, None] * V2).sum(0) / rows.sum(),
                 "nw_operands_swapped/values_weights": V2 @ right / right.sum(),
                 "nw_operands_swapped/both": V2 @ rows / rows.sum()}
+    feats = torch.exp((K2 * q).sum(0) / math.sqrt(n))  # entry j: q_j times column j's sum over the keys
+    variants["nw_dot_over_keys"] = (feats[:, None] * V2).sum(0) / feats.sum()
     named = square_crash(e, out, (right[:, None] * V2).sum(0) / right.sum(), variants, q.dtype,
                          f"T = d_k = d_v = {n}")
     if named is not None:

@@ -168,6 +168,12 @@ MISCONCEPTIONS = {
     "prefix_average_softmax_of_pattern": "taking a softmax of the 0/1 lower triangle: its zeros become e^0 = 1, so "
                                          "the future keeps weight; divide the triangle by each row's count (or "
                                          "mask the future with -inf before a softmax)",
+    "fill_mask_not_bool": "passing a pattern of numbers (torch.ones(T, T).triu(1) is float, a tril of ints) as the "
+                          "mask of masked_fill (or the condition of torch.where), which must be torch.bool: build "
+                          "the pattern with dtype=torch.bool, or compare it (pattern == 1, tril == 0)",
+    "nw_dot_over_keys": "computing the query-key dot products as (K * q).sum(dim=0), summing over the keys "
+                        "instead of over the d_k features: that gives one score per feature, not one per key; "
+                        "each key's score is sum over j of K[i, j] q[j], i.e. K @ q (or (K * q).sum(dim=-1))",
     "nw_returns_weights": "returning the kernel weights (one per key) instead of the weighted average of the values",
     "prefix_average_count_wrong_axis": "counting each row's entries down the columns (W.cumsum(dim=0) or W.sum(dim=0) "
                                        "of the lower triangle) instead of along the row: row t must be divided by its "

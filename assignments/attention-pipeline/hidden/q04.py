@@ -37,6 +37,10 @@ def _get(fn, T, dtype):
         raise_if_other_container(got, ref.causal_additive_mask(T, dtype), "the mask", dtype, reduced=False)
         M = assert_plain_tensor(got, "the mask")
     except StudentCodeError as e:
+        # the crash says it: masked_fill (or torch.where) was handed a 0/1 pattern of numbers, not torch.bool
+        if any(m in e.message for m in ("only supports boolean masks", "expected condition to be a boolean")):
+            raise Misconception("fill_mask_not_bool", f"your code raised {e.exc_type}: {e.message}: "
+                                + describe("fill_mask_not_bool")) from None
         # torch.where(cond, torch.finfo(torch.float64).min, 0.0) builds float32 from Python numbers
         if dtype == torch.float64 and "to type float without overflow" in e.message and _float32_right(fn, T):
             raise Misconception("mask_built_in_float32", f"your code raised {e.exc_type}: {e.message} for "

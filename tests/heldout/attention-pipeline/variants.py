@@ -1486,3 +1486,83 @@ def project_qkv(X, W_Q, W_K, W_V):
     return (V.mT @ A.mT).mT, A
 '''),
 })
+
+# naming19: self_attention written for exactly (B, T, d_model): named from X with a batch axis added
+WRONG.update({
+    "self_batch_time_width_unpacked": (self_attn('''
+    batch, length, width = X.shape
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    M = causal_additive_mask(length, S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "batched_input_unsupported", "where": ["q07", "q09"]}),
+    "self_einsum_three_axes_only": (self_attn('''
+    Q = torch.einsum("btd,dk->btk", X, W_Q)
+    K = torch.einsum("btd,dk->btk", X, W_K)
+    V = torch.einsum("btd,dk->btk", X, W_V)
+    S = torch.einsum("bqk,btk->bqt", Q, K) / math.sqrt(Q.shape[-1])
+    M = causal_additive_mask(X.shape[1], S.dtype, S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "batched_input_unsupported", "where": ["q07", "q09"]}),
+})
+
+CORRECT.update({
+    # the leading dims read by slicing the shape; T from the end, whatever the number of batch dims
+    "self_shape_sliced_from_the_end": self_attn('''
+    *lead, T, _ = X.shape
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    A = attention_weights(scaled_scores(Q, K), causal_additive_mask(T, Q.dtype, Q.device) if causal else None)
+    O = A @ V
+    assert tuple(O.shape[:len(lead)]) == tuple(lead)
+    return O, A
+'''),
+})
+
+# naming19: the query-key dot products summed over the keys (dim=0), one score per feature
+WRONG.update({
+    "nw_scores_einsum_over_keys": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = torch.einsum("tk,k->k", K, q) / math.sqrt(K.shape[-1])
+    w = torch.softmax(s, dim=0)
+    return w @ V
+'''), {"key": "nw_dot_over_keys", "where": ["q08"]}),
+    "nw_scores_mul_sum_first_axis": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    prod = q.unsqueeze(0) * K
+    kappa = torch.exp(prod.sum(axis=0) / q.shape[0] ** 0.5)
+    return (kappa.unsqueeze(-1) * V).sum(axis=0) / kappa.sum()
+'''), {"key": "nw_dot_over_keys", "where": ["q08"]}),
+})
+
+CORRECT.update({
+    # the dot products as a product and a sum over the features (the last axis), kept explicit
+    "nw_mul_sum_last_axis": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = (K * q[None, :]).sum(dim=K.dim() - 1) * q.shape[-1] ** -0.5
+    e = torch.exp(s - s.max())
+    return (e[:, None] * V).sum(dim=0) / e.sum()
+'''),
+})
+
+# naming19: a 0/1 pattern of numbers handed to masked_fill / torch.where, which need torch.bool
+WRONG.update({
+    "mask_int_tril_into_masked_fill": (mask('''
+    allowed = torch.tril(torch.ones(T, T, dtype=torch.int64, device=device))
+    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(1 - allowed, torch.finfo(dtype).min)
+'''), {"key": "fill_mask_not_bool", "where": ["q04", "q07", "q09"]}),
+    "mask_float_future_into_where": (mask('''
+    future = torch.ones(T, T, dtype=dtype, device=device).triu(diagonal=1)
+    lowest = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)
+    return torch.where(future, lowest, torch.zeros_like(lowest))
+'''), {"key": "fill_mask_not_bool", "where": ["q04", "q07", "q09"]}),
+})
+
+CORRECT.update({
+    # the 0/1 float pattern turned into torch.bool before masked_fill
+    "mask_float_pattern_cast_to_bool": mask('''
+    future = torch.ones(T, T, device=device).triu(1).to(torch.bool)
+    return torch.zeros((T, T), dtype=dtype, device=device).masked_fill_(future, torch.finfo(dtype).min)
+'''),
+})
