@@ -104,3 +104,47 @@ def test_a_float32_entropy_of_float64_logits_is_dtype_changed_and_a_right_one_pa
     with pytest.raises(AssertionError) as said:           # another dtype and wrong values: said, not named
         q4.D.check_entropy_dtype(lambda x: as_float32(x) * 2, logits)
     assert not isinstance(said.value, Misconception) and "same dtype as logits" in str(said.value)
+
+
+# --- q2: a NaN estimate (one number's variance) is said, not named ---------------------------------------------
+
+def _flattened_dot(d_k, n_samples, generator, scaled=False):
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    return torch.dot(q.flatten(), k.flatten()).var().item()
+
+
+def _one_pair(d_k, n_samples, generator, scaled=False):      # the same NaN: n_samples unused
+    return (torch.randn(d_k, generator=generator) @ torch.randn(d_k, generator=generator)).var().item()
+
+
+@pytest.mark.parametrize("fn", [_flattened_dot, _one_pair])
+def test_a_nan_variance_says_one_number_and_names_nothing(fn) -> None:
+    q2 = _hidden("q2")
+    with pytest.warns(UserWarning):
+        value = fn(12, 100, torch.Generator().manual_seed(0))
+    with pytest.raises(AssertionError) as said:
+        q2._number(value, "dot_product_variance(...)")
+    assert not isinstance(said.value, Misconception) and "single number" in str(said.value)
+    assert q2._number(12.5, "dot_product_variance(...)") == 12.5
+
+
+# --- q1: the softmax in float16 / bfloat16, cast back ----------------------------------------------------------
+
+@pytest.mark.parametrize("low, key", [(torch.float16, "dtype_changed"), (torch.bfloat16, "dtype_changed"),
+                                      (None, None)])
+def test_a_softmax_through_a_16_bit_dtype_is_named_by_its_replay(low, key) -> None:
+    from reference import scaled_attention as sa
+    q1 = _hidden("q1")
+    g = torch.Generator().manual_seed(4)
+    Q, K, V = (torch.randn(5, 12, generator=g, dtype=torch.float64), torch.randn(7, 12, generator=g, dtype=torch.float64),
+               torch.randn(7, 10, generator=g, dtype=torch.float64))
+    S = Q @ K.T / 12 ** 0.5
+    w = torch.softmax(S, -1) if low is None else torch.softmax(S.to(low), -1).double()
+    right = sa.attention(Q, K, V, 12)
+    found = q1.D.half_softmax_evidence((w @ V, w), Q, K, V, 12, right)
+    assert (found[0] if found is not None else None) == key
+    # float16 numbers that are no softmax of these scores (every weight one float16 step off): named nothing
+    if low is torch.float16:
+        off = (w.half() + torch.finfo(torch.float16).eps * 4).double()
+        assert q1.D.half_softmax_evidence((off @ V, off), Q, K, V, 12, right) is None

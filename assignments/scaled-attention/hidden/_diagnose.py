@@ -178,7 +178,7 @@ def pair_evidence(pair, Q, K, V, d_k):
     if hits:
         return None
     found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
-        or top_k_evidence(pair, Q64, K64, V64, d_k, same)
+        or top_k_evidence(pair, Q64, K64, V64, d_k, same) or half_softmax_evidence(pair, Q, K, V, d_k, right)
     if found is not None:
         return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
@@ -1247,6 +1247,34 @@ def _decimals(t: torch.Tensor) -> int | None:
     return None
 
 
+def half_softmax_evidence(pair, Q, K, V, d_k, right):
+    """(dtype_changed, (output, weights), message) when the weights went through float16 (or bfloat16) and came
+    back: every entry is a number of that dtype, the weights are not right to the input's tolerance, and they
+    are within one unit in the last place (of that dtype) of a replay, softmax((Q K^T / sqrt(d_k)).half()) cast
+    back, entry by entry (a score's rounding may fall the other way); the output is those weights times V. A
+    right answer is never such numbers (float32 or float64 weights are not float16 ones)."""
+    w, o = pair[1], pair[0]
+    if not (w.is_floating_point() and o.is_floating_point() and w.dtype == Q.dtype and w.dtype != torch.float16
+            and tuple(w.shape) == tuple(right[1].shape) and tuple(o.shape) == tuple(right[0].shape)
+            and bool(torch.isfinite(w).all())) or matching_variants(w, {"right": right[1]}, Q.dtype):
+        return None
+    S = Q.detach() @ K.detach().transpose(-2, -1) / math.sqrt(d_k)
+    for low, ulp in ((torch.float16, 2.0 ** -10), (torch.bfloat16, 2.0 ** -7)):
+        if not torch.equal(w, w.to(low).to(w.dtype)):
+            continue
+        replay = torch.softmax(S.to(low), dim=-1).double()
+        w64 = w.detach().double()
+        if not bool(((w64 - replay).abs() <= ulp * replay.abs() + 1e-7).all()) \
+                or not matching_variants(o, {"wV": w64 @ V.double()}, Q.dtype):
+            continue    # (bfloat16 numbers of this size are float16 numbers too: the next replay decides)
+        name, cast = ("float16", "half") if low == torch.float16 else ("bfloat16", "bfloat16")
+        return "dtype_changed", (o.detach().double(), w64), (
+            f"the softmax computed in {name} and cast back (every weight is a {name} number, within {name}'s "
+            f"rounding of softmax(scores.{cast}()) on the same Q, K), which keeps only {name}'s precision: "
+            + describe("dtype_changed"))
+    return None
+
+
 def rounded_evidence(pair, right, V64, dtype):
     """(weights_rounded, (output, weights), message) when the weights are the right ones rounded to k decimals:
     every entry a multiple of 10^-k (the fewest k), within half of 10^-k of the right weight and not simply
@@ -1701,6 +1729,21 @@ def _closed_forms(d_k):
     """Numbers a function that draws nothing returns (the formula itself): not an estimate from any draws."""
     r = math.sqrt(d_k)
     return (0.0, 1.0, float(d_k), r, 1.0 / d_k, 1.0 / r, 2.0 * d_k, float(d_k) ** 2)
+
+
+def raise_if_nan_variance(value, what) -> None:
+    """A NaN estimate, said in words (named nothing): the draws are standard normals, so a NaN variance is one
+    of fewer than two numbers (torch's var divides by n - 1): the dots reduced to one number, as torch.dot of
+    the flattened draws or (q * k).sum() without a dim does (summed over the samples as well), but also one
+    pair drawn alone (n_samples unused), which gives the same NaN on every input: no second call tells them
+    apart, so dots_summed_over_samples is not named here."""
+    if type(value) is torch.Tensor and value.numel() == 1 and value.is_floating_point():
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        raise AssertionError(f"{what} is NaN, not a finite number. A variance is NaN when it is taken of a single "
+                             "number (torch's var divides by n - 1): check that the dot products are n_samples "
+                             "numbers, each pair's products summed over its d_k coordinates only ((q * k).sum(dim=-1)), "
+                             "not one number (torch.dot of flattened draws, or a sum without dim)")
 
 
 def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:

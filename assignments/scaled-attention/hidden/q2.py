@@ -40,6 +40,7 @@ D = _load_diagnose()
 
 
 def _number(value, what):
+    D.raise_if_nan_variance(value, what)
     return expect_number(value, what)
 
 

@@ -1596,3 +1596,27 @@ def softmax_entropy(logits):
     return torch.logsumexp(logits, -1) - (p * logits).sum(-1)
 '''),
 })
+
+# naming19: blind17's q1_softmax_in_half_precision: the softmax in a 16-bit dtype, cast back
+WRONG.update({
+    # the scores' softmax in float16 through F.softmax's dtype argument
+    "softmax_dtype_argument_float16": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    weights = F.softmax(scores, dim=-1, dtype=torch.float16).type_as(Q)
+    return weights @ V, weights
+'''), {"key": "dtype_changed", "where": ["q1", "q8"]}),
+    # a stable softmax by hand in bfloat16 (to save memory), cast back
+    "softmax_by_hand_in_bfloat16": (attention('''
+    s = (Q @ K.transpose(0, 1) / d_k ** 0.5).to(torch.bfloat16)
+    weights = torch.softmax(s, -1).to(dtype=Q.dtype)
+    return torch.matmul(weights, V), weights
+'''), {"key": "dtype_changed", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # the softmax in float64 whatever the input, cast back to the input's dtype (more precise, not less)
+    "softmax_in_float64_cast_back": attention('''
+    scores = (Q.double() @ K.double().T) / math.sqrt(d_k)
+    weights = scores.softmax(-1).to(Q.dtype)
+    return weights @ V, weights
+'''),
+})
