@@ -146,3 +146,17 @@ def test_a_pattern_of_numbers_for_masked_fill_or_where_is_named_from_the_crash()
         raise RuntimeError("masked_fill_ got an unexpected keyword argument")
     with pytest.raises(StudentCodeError):
         q04._get(TrustedProxy(other_crash, "cpu"), 6, torch.float32)
+
+
+# --- q01: X.reshape(-1, d_model) @ W never shaped back -----------------------------------------------------
+
+def test_batch_flattened_into_rows_is_named_only_when_all_three_are_the_right_rows():
+    q01 = _load("q01")
+    X, W = _r(2, 3, 6, 10), (_r(10, 12, seed=1), _r(10, 12, seed=2), _r(10, 5, seed=3))
+    want = ap.project_qkv(X, *W)
+    flat = tuple(w.reshape(-1, w.shape[-1]) for w in want)
+    with pytest.raises(Misconception) as named:
+        q01._raise_if_rows_flattened(flat, want, X, torch.float64)
+    assert named.value.key == "batched_input_unsupported" and "(36, 12)" in str(named.value)
+    q01._raise_if_rows_flattened((flat[0], flat[1], 2 * flat[2]), want, X, torch.float64)   # V wrong: no name
+    q01._raise_if_rows_flattened(flat, want, X[0, 0], torch.float64)                        # 2-D X: no name

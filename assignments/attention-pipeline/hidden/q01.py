@@ -48,6 +48,7 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None):
     if fn is not None:   # wrong parts that do not change with their weights: more calls with the same X show it
         D.raise_if_weights_unused(fn, X, (W_Q, W_K, W_V), (Q, K, V), dtype)
     if any(type(g) is torch.Tensor and g.shape != w.shape for g, w in zip((Q, K, V), want)):
+        _raise_if_rows_flattened((Q, K, V), want, X, dtype)
         fused = D.fused_split_crash(fn, dtype) if fn is not None else None
         if fused is not None:   # a wrong width here, where the wrong cuts coincide: the probe's widths tell them apart
             raise Misconception(fused, "(Q, K, V) have the wrong widths; with d_model = 8, d_k = 6, d_v = 7 "
@@ -55,6 +56,19 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None):
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
         D.assert_matches(g, want[i], what=what, dtype=dtype,
                          variants={k: v[i] for k, v in wrong.items()})
+
+
+def _raise_if_rows_flattened(got, want, X, dtype):
+    """Q, K, V each the right values with X's batch axes folded into its rows (X.reshape(-1, d_model) @ W,
+    never shaped back): the code handles a 2-D X only. Named only when all three are exactly that."""
+    if X.dim() <= 2:
+        return
+    flat = [w.reshape(-1, w.shape[-1]) for w in want]
+    if all(type(g) is torch.Tensor and g.shape == f.shape and matching_variants(g, {"right": f}, dtype)
+           for g, f in zip(got, flat)):
+        raise Misconception("batched_input_unsupported", f"Q, K, V have shape {tuple(got[0].shape)} for X "
+                            f"{tuple(X.shape)}: the right values with the batch axes flattened into the rows, where "
+                            f"{tuple(want[0].shape)} is expected: " + describe("batched_input_unsupported"))
 
 
 def _project(fn, X, W_Q, W_K, W_V):
@@ -175,6 +189,7 @@ def test_project_views(project_qkv, rng):
         got = None
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
+        _raise_if_rows_flattened(tuple(got), want, X, torch.float64)
         D.raise_if_weights_unused(project_qkv, X.contiguous(), tuple(t.contiguous() for t in (W_Q, W_K, W_V)),
                                   tuple(got), torch.float64)
         for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32

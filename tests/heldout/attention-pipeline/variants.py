@@ -843,11 +843,11 @@ def project_qkv(X, W_Q, W_K, W_V):
     B, T, d = X.shape
     flat = X.reshape(B * T, d)
     return tuple((flat @ W).reshape(B, T, -1) for W in (W_Q, W_K, W_V))
-'''), {"key": "batched_input_unsupported", "where": ["q01"]}),
+'''), {"key": "batched_input_unsupported", "where": ["q01", "q07", "q09", "q13"]}),
     "project_bmm_only": (cell("project_qkv", '''
 def project_qkv(X, W_Q, W_K, W_V):
     return tuple(torch.bmm(X, W.expand(X.shape[0], *W.shape)) for W in (W_Q, W_K, W_V))
-'''), {"key": "batched_input_unsupported", "where": ["q01"]}),
+'''), {"key": "batched_input_unsupported", "where": ["q01", "q07", "q09", "q13"]}),
     "self_attention_T_from_size_1": (self_attn('''
     Q, K, V = project_qkv(X, W_Q, W_K, W_V)
     S = scaled_scores(Q, K)
@@ -1564,5 +1564,29 @@ CORRECT.update({
     "mask_float_pattern_cast_to_bool": mask('''
     future = torch.ones(T, T, device=device).triu(1).to(torch.bool)
     return torch.zeros((T, T), dtype=dtype, device=device).masked_fill_(future, torch.finfo(dtype).min)
+'''),
+})
+
+# naming19: X's batch axes folded into its rows for the products and never shaped back
+WRONG.update({
+    "project_flatten_batch_never_restored": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    rows = X.reshape(-1, X.shape[-1])
+    return rows @ W_Q, rows @ W_K, rows @ W_V
+'''), {"key": "batched_input_unsupported", "where": ["q01", "q07", "q09", "q13"]}),
+    "project_flatten_view_mm": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    flat = X.contiguous().view(-1, W_Q.shape[0])
+    return tuple(torch.mm(flat, W) for W in (W_Q, W_K, W_V))
+'''), {"key": "batched_input_unsupported", "where": ["q01", "q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # the batch folded into the rows for one 2-D product, then shaped back
+    "project_flatten_then_restore": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    lead = X.shape[:-1]
+    flat = X.reshape(-1, X.shape[-1])
+    return tuple((flat @ W).reshape(*lead, W.shape[-1]) for W in (W_Q, W_K, W_V))
 '''),
 })
