@@ -111,3 +111,30 @@ def test_a_crash_with_T_k_given_too_is_not_the_default() -> None:
         return torch.arange(None) if T_k is None else torch.ones(T_q, T_k + 1).bool()
     key, _ = _outcome(lambda: _test("q4", "test_square")(TrustedProxy(broken, "cpu"), torch.Generator().manual_seed(0)))
     assert key != "default_none_not_replaced"
+
+
+
+def test_a_renamed_parameter_is_named_from_the_type_error() -> None:
+    import importlib.util
+
+    from autograder.errors import StudentCodeError
+    spec = importlib.util.spec_from_file_location("_t19_diag", HIDDEN / "_diagnose.py")
+    assert spec is not None and spec.loader is not None
+    diag = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(diag)
+
+    def fails(message: str):
+        return lambda: diag.names_renamed_parameters(lambda: (_ for _ in ()).throw(StudentCodeError("TypeError", message)))()
+    key, said = _outcome(fails("stable_softmax() got an unexpected keyword argument 'dim'"))
+    assert key == "parameter_renamed" and "stable_softmax(x, dim=-1)" in said
+    assert _outcome(fails("scaled_dot_product_attention() got an unexpected keyword argument 'mask'"))[0] \
+        == "parameter_renamed"
+    # a keyword the notebook does not ask for, or another function's: not a renamed parameter
+    for message in ("stable_softmax() got an unexpected keyword argument 'axis'",
+                    "helper() got an unexpected keyword argument 'dim'"):
+        try:
+            fails(message)()
+        except Misconception:
+            raise AssertionError(message) from None
+        except StudentCodeError:
+            pass

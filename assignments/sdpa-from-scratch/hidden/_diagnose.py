@@ -1742,6 +1742,41 @@ def mask_as_numbers(t, expected):
     return None
 
 
+# the notebook's fixed signatures: a TypeError naming one of these parameters as unexpected is a renamed one
+ASKED_SIGNATURES = {"stable_softmax": ("x", "dim=-1"), "causal_mask": ("T_q", "T_k=None"),
+                    "scaled_dot_product_attention": ("Q", "K", "V", "mask=None")}
+_UNEXPECTED = re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'")
+
+
+def raise_if_parameter_renamed(e, said) -> None:
+    """A crash whose own words are "f() got an unexpected keyword argument 'X'", f one of the notebook's
+    functions and X a parameter its fixed signature has: f was defined with X under another name."""
+    found = _UNEXPECTED.search(str(e))
+    if found is None or found.group(1) not in ASKED_SIGNATURES:
+        return
+    fn, param = found.groups()
+    asked = ASKED_SIGNATURES[fn]
+    if param not in [a.split("=")[0] for a in asked]:
+        return
+    raise Misconception("parameter_renamed", f"{said}: {fn} has no parameter named {param}, and the notebook "
+                        f"asks for {fn}({', '.join(asked)}): " + describe("parameter_renamed"))
+
+
+def names_renamed_parameters(test):
+    """Under @test_case (its test_func): a failure whose words show a renamed parameter of the notebook's
+    signatures (raise_if_parameter_renamed) is named parameter_renamed; any other failure is left as it is."""
+    @functools.wraps(test)
+    def wrapped(*args, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        except Misconception:
+            raise
+        except (StudentCodeError, AssertionError) as e:
+            raise_if_parameter_renamed(e, str(e).split("\n")[0])
+            raise
+    return wrapped
+
+
 def name_default_not_filled(fn, n, said) -> None:
     """causal_mask(n) crashed (`said`), yet causal_mask(n, n) with T_k given explicitly is the right mask:
     the None default of T_k is never replaced by T_q (a comparison `T_k == T_q` typed for the assignment,

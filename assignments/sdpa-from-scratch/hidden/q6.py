@@ -207,6 +207,8 @@ def _cell_crashed(missing, resolve):
     try:
         probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
     except StudentCodeError as e:     # the cell's own call, on the cell's own scores
+        diag.raise_if_parameter_renamed(e, f"{missing} is not defined: its cell stopped, and stable_softmax("
+                                        f"scores3, dim=-1) raises {e.exc_type}: {e.message}")
         diag.name_tuple_as_tensor(e, f"{missing} is not defined: its cell stopped, and stable_softmax(scores3, "
                                   f"dim=-1) raises {e.exc_type}: {e.message}")
         return

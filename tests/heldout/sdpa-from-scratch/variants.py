@@ -226,6 +226,12 @@ out3 = weights3 @ V3
 scores3[~causal_mask(3)] = float("-inf")
 weights3_causal = stable_softmax(scores3, dim=-1)
 '''},
+    # naming19: the asked signature kept, with extra keyword arguments accepted and ignored
+    "q3_softmax_extra_kwargs_ignored": {"stable_softmax": '''
+def stable_softmax(x, dim=-1, **ignored):
+    m = torch.max(x, dim, keepdim=True).values
+    return torch.exp(x - m) / torch.exp(x - m).sum(dim, keepdim=True)
+'''},
     # naming19: the default of T_k filled by a dict lookup with None as its key
     "q4_default_by_dict_lookup": {"causal_mask": '''
 def causal_mask(T_q, T_k=None):
@@ -1102,6 +1108,24 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
 '''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming19: a parameter of the fixed signature renamed (every call passing it by name raises TypeError)
+    "q3_softmax_axis_parameter": ({"stable_softmax": '''
+def stable_softmax(x, axis=-1):
+    shifted = x - x.amax(dim=axis, keepdim=True)
+    e = shifted.exp()
+    return e / e.sum(dim=axis, keepdim=True)
+'''}, {"key": "parameter_renamed", "where": ["q3", "q5", "q6"]}),
+    "q5_mask_parameter_named_attn_mask": ({SDPA: '''
+def scaled_dot_product_attention(Q, K, V, attn_mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if attn_mask is not None:
+        scores = scores.masked_fill(~attn_mask, float("-inf"))
+        weights = stable_softmax(scores, dim=-1)
+        weights = torch.where(attn_mask.any(-1, keepdim=True), weights, torch.zeros_like(weights))
+    else:
+        weights = stable_softmax(scores, dim=-1)
+    return weights @ V
+'''}, {"key": "parameter_renamed", "where": ["q5"]}),
     # naming19: the None default of T_k never replaced by T_q (no assignment, or one the wrong way round)
     "q4_default_T_k_never_filled": ({"causal_mask": '''
 def causal_mask(T_q, T_k=None):
