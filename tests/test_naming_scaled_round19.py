@@ -148,3 +148,21 @@ def test_a_softmax_through_a_16_bit_dtype_is_named_by_its_replay(low, key) -> No
     if low is torch.float16:
         off = (w.half() + torch.finfo(torch.float16).eps * 4).double()
         assert q1.D.half_softmax_evidence((off @ V, off), Q, K, V, 12, right) is None
+
+
+# --- q2: the mean of the dots returned for their variance (var_mean's pair read the wrong way round) ------------
+
+def _mean_of_dots(seed, d_k=12, n=10000):
+    g = torch.Generator().manual_seed(seed)
+    q, k = torch.randn(n, d_k, generator=g), torch.randn(n, d_k, generator=g)
+    return float(torch.var_mean((q * k).sum(-1))[1])
+
+
+def test_the_mean_of_the_dots_is_named_on_two_generators_and_nothing_near_zero_else() -> None:
+    q2 = _hidden("q2")
+    with pytest.raises(Misconception) as named:
+        q2.D.raise_if_mean_returned(((_mean_of_dots(3), 3), (_mean_of_dots(4), 4)), 12, 10000, False)
+    assert named.value.key == "variance_mean_swapped"
+    q2.D.raise_if_mean_returned(((0.0, 3), (0.0, 4)), 12, 10000, False)                 # a constant 0
+    q2.D.raise_if_mean_returned(((_mean_of_dots(3), 3), (0.0012, 4)), 12, 10000, False)  # one seed only
+    q2.D.raise_if_mean_returned(((12.1, 3), (11.9, 4)), 12, 10000, False)                # right: no replay

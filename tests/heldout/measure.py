@@ -1509,7 +1509,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the variance of q.k is not within 10% of its expected value"; var_mean's (var, mean) unpacked
         # as (mean, var) returns the mean: variance_of_the_mean is var / n or the standard error, results_reordered
         # the function's own return; no key says the pair was unpacked the wrong way round
-        "q2_var_mean_read_in_wrong_order": (),
+        "q2_var_mean_read_in_wrong_order": ("variance_mean_swapped",),  # now named by variance_mean_swapped (naming19)
         # not caught: softmax(..., dtype=torch.float32) gives a float32 entropy for float64 logits, which the
         # notebook forbids ("of the same dtype as logits"); dtype_changed would be right
         "q4_entropy_softmax_dtype_float32": ("dtype_changed",),

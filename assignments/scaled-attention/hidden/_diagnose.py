@@ -1889,6 +1889,30 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
     return out
 
 
+def raise_if_mean_returned(estimates, d_k, n, scaled) -> None:
+    """variance_mean_swapped: both estimates ((value, seed) pairs, two generators) are the mean of the dot
+    products replayed on a generator seeded as the student's (float32 or float64 draws), to 1e-6 sqrt(d_k) (the
+    mean is near 0, so the bound is absolute: a float32 sum of n dots in another order stays below it). The right
+    variance is about d_k or 1, never that near a mean of size sqrt(d_k / n); a value that is a statistic of
+    the mean (variance_of_the_mean, positive, about d_k / n) matches one seed's mean only by chance, not two."""
+    if any(abs(v) > 0.5 for v, _ in estimates):     # a mean is about 0 (std sqrt(d_k / n) < 0.1): no replay
+        return
+    s = math.sqrt(d_k) if scaled else 1.0
+    for v, seed in estimates:
+        means = []
+        for dtype in (torch.float32, torch.float64):
+            g = torch.Generator().manual_seed(seed)
+            q = torch.randn(n, d_k, generator=g, dtype=dtype)
+            k = torch.randn(n, d_k, generator=g, dtype=dtype)
+            means.append(float(((q * k).sum(-1) / s).mean()))
+        if not any(abs(v - m) <= 1e-6 * math.sqrt(d_k) for m in means):
+            return
+    flag = " with scaled=True" if scaled else ""
+    raise Misconception("variance_mean_swapped", f"dot_product_variance(d_k={d_k}, ...){flag} gives "
+                        f"{estimates[0][0]:.3g} and {estimates[1][0]:.3g} for two generators: each the mean of the dot "
+                        "products those generators' draws give, not their variance: " + describe("variance_mean_swapped"))
+
+
 @functools.lru_cache(maxsize=8)
 def variance_variants_all(d_k, n, seed, scaled):
     """variance_variants with the transformed dot products (transformed_dots_variants) among the mistakes."""

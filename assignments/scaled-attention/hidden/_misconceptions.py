@@ -325,4 +325,7 @@ MISCONCEPTIONS = {
                                  "max, min, sort, topk, mode, median and kthvalue return a (values, indices) pair, "
                                  "which -, / and torch.exp refuse; take its .values (torch.max(x, dim, "
                                  "keepdim=True).values), unpack it (m, _ = ...), or use x.amax(dim, keepdim=True)",
+    "variance_mean_swapped": "returning the mean of the dot products where their variance is asked: torch.var_mean "
+                             "returns (var, mean) in that order, so `mean, var = torch.var_mean(dots)` names them "
+                             "the wrong way round; unpack `var, mean = torch.var_mean(dots)` or use dots.var()",
 }

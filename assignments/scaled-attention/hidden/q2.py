@@ -141,7 +141,9 @@ def _raise_if_of_the_mean(v, target, d_k, scaled):
 @test_case(points=2, hidden=True)
 def test_unscaled_variance_is_d_k(dot_product_variance, rng):
     for d_k in (12, 64):
-        for v, seed in _two_estimates(dot_product_variance, d_k, rng):
+        estimates = _two_estimates(dot_product_variance, d_k, rng)
+        D.raise_if_mean_returned(estimates, d_k, N, False)
+        for v, seed in estimates:
             if _near(v, d_k):
                 continue
             # a call without the flag is wrong: the same generator with scaled=False passed explicitly tells a
@@ -169,7 +171,9 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
 @test_case(points=1, hidden=True)
 def test_scaled_variance_is_one(dot_product_variance, rng):
     for d_k in (12, 64):
-        for v, seed in _two_estimates(dot_product_variance, d_k, rng, scaled=True):
+        estimates = _two_estimates(dot_product_variance, d_k, rng, scaled=True)
+        D.raise_if_mean_returned(estimates, d_k, N, True)
+        for v, seed in estimates:
             if _near(v, 1.0):
                 continue
             _raise_replayed(dot_product_variance, d_k, seed, True, v)

@@ -1620,3 +1620,33 @@ CORRECT.update({
     return weights @ V, weights
 '''),
 })
+
+# naming19: blind17's q2_var_mean_read_in_wrong_order: the mean returned where the variance is asked
+WRONG.update({
+    # var_mean's pair unpacked the wrong way round, the result indexed
+    "var_mean_second_taken": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k) / (math.sqrt(d_k) if scaled else 1.0)
+    return torch.var_mean(dots)[1].item()
+'''), {"key": "variance_mean_swapped", "where": ["q2"]}),
+    # the mean returned under the name of the variance
+    "mean_named_variance": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=-1)
+    if scaled:
+        dots = dots / d_k ** 0.5
+    variance = dots.mean()
+    return float(variance)
+'''), {"key": "variance_mean_swapped", "where": ["q2"]}),
+})
+CORRECT.update({
+    # var_mean unpacked in its own order
+    "var_mean_unpacked_right": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    var, _mean = torch.var_mean((q * k).sum(1) / (math.sqrt(d_k) if scaled else 1))
+    return var.item()
+'''),
+})
