@@ -138,3 +138,11 @@ def test_a_renamed_parameter_is_named_from_the_type_error() -> None:
             raise AssertionError(message) from None
         except StudentCodeError:
             pass
+
+
+def test_two_letters_are_answer_hedged_and_one_letter_is_not() -> None:
+    test = _test("q7", "test_trap_answer")
+    for value in ("C, D", "A or C", "b/d", "C D"):
+        assert _outcome(lambda v=value: test(v))[0] == "answer_hedged", value
+    for value in ("C", " c ", "C, C"):
+        assert _outcome(lambda v=value: test(v))[0] != "answer_hedged", value

@@ -1568,7 +1568,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by inplace_on_input (naming19): on weights3 while scores3 holds the fill; out3 not charged again
         "q6_inplace_fill_before_unmasked": ("inplace_on_input",),
         # generic: "q_trap_answer should be one letter as a string"; no key says two letters hedged ("C, D")
-        "q7_two_letters_hedged": (),
+        "q7_two_letters_hedged": ("answer_hedged",),  # now named by answer_hedged (naming19)
         # generic: "cost_ratio is not right: how does T * T change when T doubles?"; no key says a missing
         # parenthesis around the old cost (scale_precedence is d_k ** 1/2 only)
         "q8_ratio_missing_parentheses": (),

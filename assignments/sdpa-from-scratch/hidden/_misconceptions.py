@@ -310,6 +310,8 @@ MISCONCEPTIONS = {
                          "where stable_softmax(x, dim=-1) is asked): every call that passes it by its name "
                          "(stable_softmax(scores, dim=-1), the grader's and your own) raises TypeError: "
                          "unexpected keyword argument; keep the parameter names the notebook gives",
+    "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
+                     "and give its letter alone",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

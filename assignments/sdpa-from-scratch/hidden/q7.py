@@ -31,9 +31,20 @@ def _raise_if_written_out(value):
                         f"answer: that choice reflects {describe(WRONG[letter])}; answer with one letter only")
 
 
+def _raise_if_hedged(value):
+    """Two or more option letters joined by ",", "/", "or", "and", "&" or spaces ("C, D"): one letter is asked."""
+    if not isinstance(value, str):
+        return
+    parts = [p for p in re.split(r"\s*(?:,|/|&|\bor\b|\band\b|\s)\s*", value.strip()) if p]
+    if len(parts) > 1 and all(re.fullmatch(r"[A-Da-d]", p) for p in parts) and len({p.upper() for p in parts}) > 1:
+        raise Misconception("answer_hedged", f"q_trap_answer is {value!r}, {len({p.upper() for p in parts})} "
+                            "letters: " + describe("answer_hedged"))
+
+
 @test_case(points=1, hidden=True)
 def test_trap_answer(q_trap_answer):
     # what each wrong choice reveals (see the notebook's options)
+    _raise_if_hedged(q_trap_answer)
     _raise_if_written_out(q_trap_answer)
     expect_choice(q_trap_answer, "q_trap_answer", answer=ref.q_trap_answer, choices="ABCD", wrong=WRONG,
                   hint="compare what each approach does to the sum of a row's weights")

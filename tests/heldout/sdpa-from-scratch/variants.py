@@ -226,6 +226,8 @@ out3 = weights3 @ V3
 scores3[~causal_mask(3)] = float("-inf")
 weights3_causal = stable_softmax(scores3, dim=-1)
 '''},
+    # naming19: one letter built from a joined list (no hedge left)
+    "q7_letter_joined_from_list": {"q_trap_answer": 'q_trap_answer = "".join(["C"])'},
     # naming19: the asked signature kept, with extra keyword arguments accepted and ignored
     "q3_softmax_extra_kwargs_ignored": {"stable_softmax": '''
 def stable_softmax(x, dim=-1, **ignored):
@@ -1108,6 +1110,9 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1) @ V3
 '''}, {"key": "weights_as_output", "where": ["q6:test_weights3_causal"]}),
+    # naming19: two letters given where one is asked
+    "q7_hedged_with_or": ({"q_trap_answer": 'q_trap_answer = "C or A"'}, {"key": "answer_hedged", "where": ["q7"]}),
+    "q7_hedged_with_slash": ({"q_trap_answer": 'q_trap_answer = "b/c"'}, {"key": "answer_hedged", "where": ["q7"]}),
     # naming19: a parameter of the fixed signature renamed (every call passing it by name raises TypeError)
     "q3_softmax_axis_parameter": ({"stable_softmax": '''
 def stable_softmax(x, axis=-1):
