@@ -6,6 +6,7 @@ size-capped before it is read, depth- and count-capped while it is decoded, and 
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import math
 import re
@@ -122,21 +123,21 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
                       + _callable_note(value))
 
 
+def _keys_note(value: dict[Any, Any]) -> str:
+    """The keys of a dict refused for them, in the error (" (keys: 4, 16, 64)"), so the grader can tell a
+    table keyed by its d's from another: numbers and None shown (up to 12, bounded), other keys by type."""
+    keys = list(itertools.islice(value, 13))   # not a copy of every key of a huge dict
+    if all(k is None or (type(k) in (int, float, bool) and not abs(k) >= 1e15) for k in keys):
+        return f" (keys: {', '.join(repr(k) for k in keys[:12])}{', ...' if len(keys) > 12 else ''})"
+    names = sorted({type(k).__name__[:40] for k in keys if type(k) is not str})
+    return f" (keys of type {', '.join(names[:4])})"
+
+
 # A function or method object met where a value is encoded is named in the error ("`item`, not called"),
 # so the grader can tell the student which call lost its parentheses (checks.callable_not_called). Only
 # the message changes: nothing callable ever crosses. The name is read from the exact built-in types
 # alone (their __name__ is a C slot or a plain attribute: no student code runs), kept to an identifier.
 _NOTE = " (the function or method object `{}` itself, not called)"
-
-
-def _keys_note(value: dict[Any, Any]) -> str:
-    """The keys of a dict refused for them, in the error (" (keys: 4, 16, 64)"), so the grader can tell a
-    table keyed by its d's from another: numbers and None shown (up to 12, bounded), other keys by type."""
-    keys = list(value)[:13]
-    if all(k is None or (type(k) in (int, float, bool) and not abs(k) >= 1e15) for k in keys):
-        return f" (keys: {', '.join(repr(k) for k in keys[:12])}{', ...' if len(keys) > 12 else ''})"
-    names = sorted({type(k).__name__[:40] for k in keys if type(k) is not str})
-    return f" (keys of type {', '.join(names[:4])})"
 
 
 def _callable_note(value: Any) -> str:

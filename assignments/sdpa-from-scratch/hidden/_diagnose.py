@@ -1777,6 +1777,13 @@ def names_renamed_parameters(test):
     return wrapped
 
 
+def name_renamed_parameters_in(namespace: dict) -> None:
+    """Every @test_case of a hidden file's `namespace` (its globals()) under names_renamed_parameters: called
+    once at the end of the file, after its tests are defined."""
+    for case in [v for v in list(namespace.values()) if callable(getattr(v, "test_func", None))]:
+        case.test_func = names_renamed_parameters(case.test_func)
+
+
 def name_default_not_filled(fn, n, said) -> None:
     """causal_mask(n) crashed (`said`), yet causal_mask(n, n) with T_k given explicitly is the right mask:
     the None default of T_k is never replaced by T_q (a comparison `T_k == T_q` typed for the assignment,

@@ -244,6 +244,4 @@ for _case in (test_float64_dk12, test_float32_4d_random_mask, test_mask_2d_broad
     _case.test_func = diag.blames_softmax_for_zero_fill(_case.test_func)
 del _case
 
-for _case in [v for v in list(globals().values()) if callable(getattr(v, "test_func", None))]:
-    _case.test_func = diag.names_renamed_parameters(_case.test_func)   # a renamed parameter's TypeError, named
-del _case
+diag.name_renamed_parameters_in(globals())   # a renamed parameter's TypeError, named in every test
