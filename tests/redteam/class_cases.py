@@ -35,23 +35,29 @@ PARTIAL_ATTEND = ("import torch, math\n"            # forgets the scale: 2 of 4 
 # MB, a small thread pool, take a couple of seconds. `answer` is set only if all of it worked, so a
 # classmate who fills /tmp, squats the scratch dir, steals the thread budget, poisons the checkpoint,
 # lowers the memory limit or kills the worker costs this victim points.
+# Three cells, not one: the course's limit is per cell (5 s), and the two seconds of sleep sat in the
+# same cell as the allocation and the thread pool, so a loaded CI machine pushed an honest victim past
+# the limit with no attacker involved (CI, 2026-12-02: 002_victim_partial, beside an attacker that only
+# signals). Apart, the sleep has 3 s of slack and the work (0.3 s quiet) 4.7 s; the victim lives as long.
 VICTIM_WORK = ("import os, time, torch\n"
                "from concurrent.futures import ThreadPoolExecutor\n"
                "x = torch.arange(1 << 20, dtype=torch.float64)\n"
                "torch.save(x, 'ckpt.pt')\n"
                "with open('notes.txt', 'w') as fh:\n"
                "    fh.write('my private notes: the answer is B')\n"
-               "big = torch.ones(100 << 20)  # 400 MB of working memory\n"
-               "big.add_(1)\n"
-               "time.sleep(2.0)\n"
-               "with ThreadPoolExecutor(4) as ex:\n"
-               "    parts = list(ex.map(lambda i: float(x[i::4].sum()), range(4)))\n"
-               "y = torch.load('ckpt.pt')\n"
-               "assert torch.equal(x, y), 'my checkpoint changed'\n"
-               "assert sum(parts) == float(x.sum())\n"
-               "del big\n"
-               "answer = 'B'")
-VICTIMS = {"good": [GOOD_ATTEND, VICTIM_WORK], "partial": [PARTIAL_ATTEND, VICTIM_WORK]}
+               "big = torch.ones(100 << 20)  # 400 MB of working memory, held through the next cells\n"
+               "big.add_(1)")
+VICTIM_WAIT = "time.sleep(2.0)"
+VICTIM_CHECK = ("with ThreadPoolExecutor(4) as ex:\n"
+                "    parts = list(ex.map(lambda i: float(x[i::4].sum()), range(4)))\n"
+                "y = torch.load('ckpt.pt')\n"
+                "assert torch.equal(x, y), 'my checkpoint changed'\n"
+                "assert sum(parts) == float(x.sum())\n"
+                "assert float(big[0]) == 2.0, 'my working memory changed'\n"
+                "del big\n"
+                "answer = 'B'")
+VICTIMS = {"good": [GOOD_ATTEND, VICTIM_WORK, VICTIM_WAIT, VICTIM_CHECK],
+           "partial": [PARTIAL_ATTEND, VICTIM_WORK, VICTIM_WAIT, VICTIM_CHECK]}
 
 # --- what every attacker starts with ------------------------------------------------------------
 BASE = "import torch\ndef attend(Q, K, V):\n    return torch.zeros(Q.shape[0], V.shape[1])\nanswer = 'A'"
