@@ -1621,13 +1621,17 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+}
+
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
     "blind5": BLIND5_KEYS, "blind6": BLIND6_KEYS, "blind7": BLIND7_KEYS,
     "blind8": BLIND8_KEYS, "blind9": BLIND9_KEYS, "blind10": BLIND10_KEYS,
     "blind11": BLIND11_KEYS, "blind12": BLIND12_KEYS, "blind13": BLIND13_KEYS,
-    "blind14": BLIND14_KEYS, "blind15": BLIND15_KEYS, "blind16": BLIND16_KEYS, "blind17": BLIND17_KEYS}
+    "blind14": BLIND14_KEYS, "blind15": BLIND15_KEYS, "blind16": BLIND16_KEYS, "blind17": BLIND17_KEYS,
+    "blind18": BLIND18_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
