@@ -437,11 +437,9 @@ def _replace_def(nb, func: str, new_src: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def sdpa_grader():
-    from autograder.config import find_course
-    from autograder.grading.grader import Grader
-    with Grader(find_course(ROOT)) as g:
-        yield g
+def sdpa_grader(grader):
+    """The session's warm grader of the course (a grader of its own cost a zygote start)."""
+    return grader
 
 
 @pytest.mark.slow

@@ -205,25 +205,29 @@ def test_cells_come_from_the_grader_not_the_joined_source():
     assert cells_of(SubmissionInfo(source=source)) == [source]
 
 
-def test_the_grader_hands_tests_the_cells_it_ran(tmp_path):
+def test_the_grader_hands_tests_the_cells_it_ran(tmp_path, toy_grader):
     """Two lone triple-quote cells must not turn the code between them into a string: the grader
     gives tests the cells themselves."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from autograder.grading.grader import Grader
     from autograder.grading.hidden import HiddenTestCase
-    from tests.conftest import FIXTURE_COURSE
-    from autograder.config import find_course
     seen: list[tuple[str, ...]] = []
     nb = new_notebook(cells=[new_code_cell(c) for c in ('x = 1', '"""', 'y = 2', '"""')])
     path = tmp_path / "nb.ipynb"
     nbformat.write(nb, path)
-    with Grader(find_course(FIXTURE_COURSE)) as grader:
-        grader._tests["toy"] = [HiddenTestCase(question="q1", name="t", points=1.0, hidden=True,
+    # the session's warm grader, its toy tests swapped for one that records the cells, then restored
+    tests = toy_grader._tests.get("toy")
+    toy_grader._tests["toy"] = [HiddenTestCase(question="q1", name="t", points=1.0, hidden=True,
                                                func=lambda submission: seen.append(submission.cells),
                                                params=("submission",))]
-        grader.grade(path, "toy")
+    try:
+        toy_grader.grade(path, "toy")
+    finally:
+        if tests is None:
+            del toy_grader._tests["toy"]
+        else:
+            toy_grader._tests["toy"] = tests
     assert seen == [('x = 1', '"""', 'y = 2', '"""')]
 
 
