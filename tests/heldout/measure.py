@@ -1516,7 +1516,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "softmax_entropy(logits) does not match ... in 6 of 6 entries"; add_/log_ alias p and log_p (the
         # result is -sum (ln p)^2): inplace_on_input is about the caller's tensors, and no key says the in-place
         # log overwrote p
-        "q4_log_taken_in_place_on_p": (),
+        "q4_log_taken_in_place_on_p": ("inplace_alias_overwritten",),  # now named by inplace_alias_overwritten (naming20)
         # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)" on all 3 q4
         # tests; sum(dim=logits.dim()) is one past the last axis: entropy_wrong_dim's "the wrong dimension ...
         # along each row" gives the fix (dim=-1); size_as_dim is a size, not the rank
@@ -1571,7 +1571,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_two_letters_hedged": ("answer_hedged",),  # now named by answer_hedged (naming19)
         # generic: "cost_ratio is not right: how does T * T change when T doubles?"; no key says a missing
         # parenthesis around the old cost (scale_precedence is d_k ** 1/2 only)
-        "q8_ratio_missing_parentheses": (),
+        "q8_ratio_missing_parentheses": ("ratio_denominator_unbracketed",),  # now named by ratio_denominator_unbracketed (naming20)
     },
     # judged from `measure attention-pipeline --set blind17 -v`: () where the grader named nothing
     "attention-pipeline": {
@@ -1609,15 +1609,15 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: M.unsqueeze(0) gives an unbatched call with M (T, T') an O and A of shape (1, ...), right
         # values (the notebook's M is (T, T') for X (..., T, d_model)); size_one_axes_added would be right (as
         # blind5's q04_nanogpt_buffer_shape)
-        "q13_mask_unsqueezed_for_batch": ("size_one_axes_added",),
+        "q13_mask_unsqueezed_for_batch": ("size_one_axes_added",),   # now named by size_one_axes_added (naming20)
         "q13_scaled_by_value_width": ("scale_by_d_v",),
         # not caught: S.masked_fill(M != 0, -1e9) raises "value cannot be converted to type c10::Half without
         # overflow" for float16 scores (checked with torch); no float16 q13 test passes a mask. neg_1e9_float16 is
         # the mistake and the fix (mask_filled_with_inf's "instead of adding it" is the other half of this code)
-        "q13_blocked_keys_filled_with_minus_1e9": ("neg_1e9_float16",),
+        "q13_blocked_keys_filled_with_minus_1e9": ("neg_1e9_float16",),   # now named by neg_1e9_float16 (naming20)
         # not caught: float64 returned for float32 / float16 q, K, V, against "Return tensors in the dtype of the
         # inputs"; dtype_changed would be right
-        "q08_kernel_upcast_to_float64": ("dtype_changed",),
+        "q08_kernel_upcast_to_float64": ("dtype_changed",),   # now named by dtype_changed (naming20)
     },
 }
 

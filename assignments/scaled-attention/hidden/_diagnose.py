@@ -688,11 +688,44 @@ def entropy_judge(fn, expected, what, dtype, variants):
             named = raw_scores_entropy(fn, nan_seen)
             logits = getattr(variants, "logits", None)
             if named is None and logits is not None:
-                named = entropy_temperature(fn, got, logits, dtype)
+                named = entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
             if named is not None:
                 raise named from None
             raise
     return judge
+
+
+# --- an in-place op on p that is still needed (issue 21, naming20) ----------------------------------------
+
+ALIAS_EPSILONS = (0.0, 1e-12, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6)
+
+
+def _alias_replays(logits, dtype):
+    """The entropy replayed with p and log p one tensor, in float64 and in the test's dtype (where float32 p
+    underflows to 0, the epsilon decides the value): p.add_(eps).log_() or p.clamp_(min=eps).log_() leaves ln p
+    in both (-sum (ln p)^2), log_p.exp_() leaves p in both (-sum p^2)."""
+    for dt in dict.fromkeys((torch.float64, dtype)):
+        p = torch.softmax(logits.to(dt), dim=-1)
+        yield "log_", "-sum (ln p)^2", -(torch.log(p) ** 2).sum(dim=-1)
+        for eps in ALIAS_EPSILONS[1:]:
+            yield "log_", "-sum (ln p)^2", -(torch.log(p + eps) ** 2).sum(dim=-1)
+            yield "log_", "-sum (ln p)^2", -(torch.log(p.clamp(min=eps)) ** 2).sum(dim=-1)
+        yield "exp_", "-sum p^2", -(p * p).sum(dim=-1)
+
+
+def entropy_alias(got, logits, dtype, expected) -> Misconception | None:
+    """inplace_alias_overwritten: the entropy equals its replay with p and log p aliased by an in-place op
+    (log_/add_ on p, or exp_ on log p), -sum (ln p)^2 or -sum p^2, on the same logits; a replay equal to the
+    right entropy there is dropped (a row whose p is one-hot gives 0 either way)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point():
+        return None
+    for op, form, replay in _alias_replays(logits, dtype):
+        if matching_variants(got, {"v": replay}, dtype, expected=expected):
+            what = ("log p was taken in place (p.log_(), after add_ or clamp_), so p holds ln p too"
+                    if op == "log_" else "p was taken as log_p.exp_(), so log_p holds p too")
+            return Misconception("inplace_alias_overwritten", f"softmax_entropy's values are {form} on the same logits: "
+                                 f"{what}: " + describe("inplace_alias_overwritten"))
+    return None
 
 
 # --- the entropy table's columns and seeds (issue 21, sixth round) ---------------------------------------

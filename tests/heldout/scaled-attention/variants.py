@@ -1650,3 +1650,31 @@ CORRECT.update({
     return var.item()
 '''),
 })
+
+# naming20: blind17's q4_log_taken_in_place_on_p: an in-place op overwrites p (or log p) while it is still needed
+WRONG.update({
+    # exp_ on the log-probabilities: p and log_p one tensor holding p, the result -sum p^2
+    "entropy_exp_in_place_on_log_p": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    p = log_p.exp_()   # reuse the buffer
+    return -(p * log_p).sum(dim=-1)
+'''), {"key": "inplace_alias_overwritten", "where": ["q4"]}),
+    # clamp_ then log_ on the probabilities: p holds ln p, the result -sum (ln p)^2
+    "entropy_clamp_log_in_place": (entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    log_p = p.clamp_(min=1e-10)
+    log_p.log_()
+    return -torch.sum(p * log_p, -1)
+'''), {"key": "inplace_alias_overwritten", "where": ["q4"]}),
+})
+CORRECT.update({
+    # in-place ops only on a copy and on a tensor no longer needed
+    "entropy_in_place_on_a_copy": entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    log_p = p.clone().add_(1e-9).log_()
+    return log_p.mul_(p).sum(-1).neg_()
+'''),
+})
