@@ -463,6 +463,49 @@ def mask_as_bool_crash(e: StudentCodeError, M: torch.Tensor | None, rerun: Calla
                          + describe("additive_mask_as_boolean") + _tail(e))
 
 
+HALF_OVERFLOW = "cannot be converted to type c10::Half without overflow"
+
+
+def neg_1e9_fill_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
+                       rerun: Callable[[torch.Tensor, torch.Tensor], object]) -> Misconception | None:
+    """cross_attention's float16 crash "value cannot be converted to type c10::Half without overflow" with a
+    mask: a constant written over the blocked scores that float16 cannot hold. Named neg_1e9_float16 only
+    when a float64 probe pins that constant to -1e9: query 0's open scores all set to -2e9 and query 1's to
+    -5e8 (X's rows solved for them), the same call `rerun(X2, M64)` equals blocked scores filled with -1e9
+    (query 0's weight on its blocked keys, query 1's on its open ones), which a fill of finfo(float32).min,
+    -inf, -1e10 or -1e5 does not give."""
+    if HALF_OVERFLOW not in e.message or M is None or X.dim() != 2 or X.shape[0] < 2:
+        return None
+    W_Q, W_K, W_V = (w.double() for w in W)
+    Y64, X2 = Y.double(), X.double().clone()
+    blocked = M != 0
+    K = Y64 @ W_K
+    for row, target in ((0, -2e9), (1, -5e8)):
+        open_ = ~blocked[row]
+        if not bool(blocked[row].any()) or int(open_.sum()) > X2.shape[-1]:
+            return None
+        G = K[open_] @ W_Q.T   # open scores of row = G @ x * sqrt(d_k)
+        rhs = torch.full((G.shape[0], 1), target * math.sqrt(W_Q.shape[-1]), dtype=torch.float64)
+        X2[row] = torch.linalg.lstsq(G, rhs).solution[:, 0]
+    M64 = torch.zeros(M.shape, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
+    S = (X2 @ W_Q) @ K.transpose(-2, -1) / math.sqrt(W_Q.shape[-1])
+    for row, target in ((0, -2e9), (1, -5e8)):
+        if not bool(((S[row][~blocked[row]] - target).abs() < 1e3).all()):
+            return None
+    A = torch.softmax(S.masked_fill(blocked, -1e9), dim=-1)
+    try:
+        out = rerun(X2, M64)
+    except StudentCodeError:
+        return None
+    want = ref.cross_attention(X2, Y64, W_Q, W_K, W_V, M64)
+    if not all_right(out, (A @ (Y64 @ W_V), A), torch.float32) or all_right(out, want, torch.float32):
+        return None
+    return Misconception("neg_1e9_float16", f"{_said(e)} on float16 inputs with a mask; in float64, with query 1's "
+                         "open scores at -2e9 and query 2's at -5e8, its weights go to query 1's blocked keys and "
+                         "to query 2's open ones: the blocked scores are set to -1e9: "
+                         + describe("neg_1e9_float16") + _tail(e))
+
+
 TRUTHINESS = "Boolean value of Tensor with more than one value is ambiguous"
 
 

@@ -126,6 +126,8 @@ def _crash_named(fn, X, Y, W, M, e):
         named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
     if named is None:   # S + M.T: the caller's (T, T') mask read as (T', T) fails on rectangular scores (naming11)
         named = D.mask_transposed_crash(e, M, lambda MT: fn(X, Y, *W, MT), lambda out: D.all_right(out, want(X, Y, M), dtype))
+    if named is None:   # S.masked_fill(M != 0, -1e9) on float16 scores, pinned by a float64 probe (naming20)
+        named = D.neg_1e9_fill_crash(e, X, Y, W, M, lambda X2, M64: fn(X2, Y.double(), *W64, M64))
     if named is None:
         named = D.mask_as_bool_crash(e, M, lambda B: fn(X, Y, *W, B), lambda out: D.all_right(out, want(X, Y, M), dtype))
     if named is None and X.dim() > 2:
@@ -181,3 +183,9 @@ def test_cross_padding_mask(cross_attention, scaled_scores, attention_weights, d
     M = torch.zeros(T_q, T_k)
     M[:, T_k - pad:] = torch.finfo(torch.float32).min
     _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X, Y, W, M, torch.float32)
+    # the same mask for one unbatched float16 sequence, the notebook's (T, T') M for X (T, d_model) (naming20):
+    # a mask given a batch axis shows in O's and A's shape, a blocked value float16 cannot hold crashes
+    M16 = torch.zeros(T_q, T_k, dtype=torch.float16)
+    M16[:, T_k - pad:] = torch.finfo(torch.float16).min
+    _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X[0].half(),
+           Y[0].half(), [w.half() for w in W], M16, torch.float16)

@@ -1590,3 +1590,93 @@ def project_qkv(X, W_Q, W_K, W_V):
     return tuple((flat @ W).reshape(*lead, W.shape[-1]) for W in (W_Q, W_K, W_V))
 '''),
 })
+
+# naming20: the kernel smoother computed in float64 and never cast back to the inputs' dtype
+WRONG.update({
+    "nw_kernel_in_double_never_cast_back": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    q64, K64, V64 = (t.to(torch.float64) for t in (q, K, V))
+    w = torch.softmax(K64 @ q64 / math.sqrt(q64.numel()), dim=0)
+    return w @ V64
+'''), {"key": "dtype_changed", "where": ["q08"]}),
+    "nw_numpy_float64_back_to_torch": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    import numpy as np
+    k, v, x = K.detach().cpu().numpy().astype("float64"), V.detach().cpu().numpy().astype("float64"), q.detach().cpu().numpy().astype("float64")
+    s = k @ x / math.sqrt(x.shape[0])
+    e = np.exp(s - s.max())
+    return torch.from_numpy((e[:, None] * v).sum(axis=0) / e.sum())
+'''), {"key": "dtype_changed", "where": ["q08"]}),
+})
+
+CORRECT.update({
+    # computed in float64 for safety, then cast back to the inputs' dtype and device
+    "nw_double_then_cast_back": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = K.double() @ q.double() * (1.0 / math.sqrt(q.shape[-1]))
+    kappa = (s - s.max()).exp()
+    row = (kappa @ V.double()) / kappa.sum()
+    return row.to(dtype=V.dtype, device=V.device)
+'''),
+})
+
+# naming20: the (T, T') mask given a leading batch axis, so an unbatched call returns O and A of shape (1, ...)
+WRONG.update({
+    "cross_mask_none_index_for_batch": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    if M is not None:
+        S = S + M[None, :, :]
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "size_one_axes_added", "where": ["q13"]}),
+    "cross_mask_expanded_with_view": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    M3 = None if M is None else M.reshape(1, *M.shape)
+    A = attention_weights(scaled_scores(Q, K), M3)
+    return torch.matmul(A, V), A
+'''), {"key": "size_one_axes_added", "where": ["q13"]}),
+})
+
+CORRECT.update({
+    # the mask broadcast against the scores by expand_as, which adds no axis of its own
+    "cross_mask_expand_as_scores": cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = torch.matmul(Q, K.transpose(-1, -2)) * Q.size(-1) ** -0.5
+    if M is not None:
+        S = S + M.to(S.dtype).expand_as(S)
+    return torch.softmax(S, -1) @ V, torch.softmax(S, -1)
+'''),
+})
+
+# naming20: the blocked scores overwritten with -1e9, a number float16 cannot hold
+WRONG.update({
+    "cross_where_blocked_minus_1e9": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    if M is not None:
+        S = torch.where(M < 0, torch.full_like(S, -1e9), S)
+    A = S.softmax(dim=-1)
+    return A @ V, A
+'''), {"key": "neg_1e9_float16", "where": ["q13"]}),
+    "cross_inplace_fill_minus_1e9": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.mT / math.sqrt(K.shape[-1])
+    if M is not None:
+        S.masked_fill_(M.bool(), -1000000000.0)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "neg_1e9_float16", "where": ["q13"]}),
+})
+
+CORRECT.update({
+    # the blocked scores overwritten with the scores' own dtype minimum, which every float dtype holds
+    "cross_fill_blocked_with_dtype_min": cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    if M is not None:
+        S = S.masked_fill(M != 0, torch.finfo(S.dtype).min)
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''),
+})
