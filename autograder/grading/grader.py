@@ -63,7 +63,6 @@ class Grader:
         self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._misconceptions: dict[str, dict[str, str]] = {}
-        self._gradients_checked: set[str] = set()   # assignments whose hidden files _while_waiting has read
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
@@ -112,25 +111,8 @@ class Grader:
     def zygote(self) -> Zygote:
         self.warm_up()
         assert self._zygote is not None
-        if not self._zygote.ready_now():
-            self._while_waiting()
         self._zygote.wait_ready()
         return self._zygote
-
-    def _while_waiting(self) -> None:
-        """Work this process would do later anyway, done while the zygote is still importing: the
-        first torch.autograd.grad given a grad_output imports sympy (~0.9 s, measured: most of a
-        single `grade`'s own grading work), so where a loaded hidden test file takes gradients, it
-        is imported now. On this thread, not another: a second thread fighting for the GIL was
-        measured slower."""
-        with self._lock:
-            slugs = [s for s in self._tests if s not in self._gradients_checked]
-            self._gradients_checked.update(slugs)
-        if "torch.fx.experimental.symbolic_shapes" in sys.modules or not slugs:
-            return
-        # (Course.takes_gradients, not the text "autograd": every hidden file's `import autograder` has it)
-        if self.course.takes_gradients(slugs):
-            import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     def tests(self, slug: str) -> list[HiddenTestCase]:
         with self._lock:

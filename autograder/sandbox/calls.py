@@ -102,6 +102,20 @@ def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:
     return bool(torch.equal(before, after))
 
 
+def vector_jacobian_product(out: torch.Tensor, inputs: Sequence[torch.Tensor], grad_output: torch.Tensor,
+                            allow_unused: bool = False) -> tuple[torch.Tensor | None, ...]:
+    """What `torch.autograd.grad(out, inputs, grad_output)` returns, bit for bit, without what that call
+    imports on its first use: given a grad_output tensor, torch checks its shape through
+    torch.fx.experimental.symbolic_shapes, which imports sympy (0.9 s of CPU, measured with -X importtime;
+    every grader and every sandbox zygote paid it, or preloaded it, where a hidden test took gradients).
+    The backward pass of sum(out * g) hands g, times an exact 1, to out's own backward: the same values.
+    A shape that differs fails as torch's own check fails, rather than broadcasting."""
+    if grad_output.shape != out.shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {grad_output.shape} and "
+                           f"output[0] has a shape of {out.shape}.")
+    return torch.autograd.grad((out * grad_output).sum(), list(inputs), allow_unused=allow_unused)
+
+
 def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
             grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None,
             changed: list[str] | None = None) -> tuple[Any, list[str]]:
@@ -124,7 +138,7 @@ def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
     if not isinstance(out, torch.Tensor):
         raise TypeError(f"expected a tensor to differentiate, got {type(out).__name__}")
     g = grad_output.to(out.device, out.dtype) if grad_output is not None else torch.ones_like(out)
-    grads = torch.autograd.grad(out, [args[i] for i in grad_wrt], g, allow_unused=True)
+    grads = vector_jacobian_product(out, [args[i] for i in grad_wrt], g, allow_unused=True)
     grads_out = [None if x is None else x.detach() for x in grads]
     return (out.detach(), grads_out), devices_of(out)
 
