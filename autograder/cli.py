@@ -97,7 +97,8 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
         from autograder.results import Isolation
         from autograder.sandbox.zygote import launch
-        zygote = launch(course, Isolation(isolation) if isolation else None)  # starts importing torch now
+        zygote = launch(course, Isolation(isolation) if isolation else None,  # starts importing torch now
+                        slugs=[assignment])
         with timers.span("import the grader"):
             from autograder.grading.grader import Grader
             from autograder.course.outputs import print_table, write_results

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import keyword
 import os
+import re
 from pathlib import Path
-from typing import Literal, Optional, Sequence
+from typing import Iterable, Literal, Optional, Sequence
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
@@ -117,6 +118,11 @@ class CourseConfig(_Strict):
     assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)
 
 
+# a hidden test that takes gradients, in the grader or in the worker ("autograder" is not one). No \b: with
+# it the scan of a course's hidden files took 18 ms on the start-up path, without it 2 ms
+_TAKES_GRADIENTS = re.compile(r"autograd(?!er)|call_with_grad|\.backward\(")
+
+
 class Course:
     """A course directory: grading.yml, assignments/, reference/."""
 
@@ -136,6 +142,24 @@ class Course:
     def settings(self, slug: str) -> AssignmentSettings:
         self.assignment_dir(slug)
         return self.config.assignments[slug]
+
+    def takes_gradients(self, slugs: Optional[Iterable[str]] = None) -> bool:
+        """Whether a hidden test file of these assignments (None: any of the course's) takes gradients
+        (`torch.autograd`, a worker's `call_with_grad`, `.backward(`): the sandbox zygote then imports up
+        front what torch.autograd.grad given a grad_output imports on its first call (sympy, about 0.4 s
+        of its CPU), for the students: their own `backward(gradient)` then costs nothing, and works where
+        the interpreter's tree is unreadable to the worker's uid. Every worker gets it or none does, so a
+        submission's result never depends on its place in a batch. The grader's own gradients never need
+        it (sandbox.calls.vector_jacobian_product). A file that cannot be read counts as one that does
+        (the import is only time)."""
+        for slug in self.config.assignments if slugs is None else slugs:
+            hidden = self.root / "assignments" / slug / "hidden"
+            try:
+                if any(_TAKES_GRADIENTS.search(f.read_text(errors="replace")) for f in sorted(hidden.glob("*.py"))):
+                    return True
+            except OSError:
+                return True
+        return False
 
     @property
     def secret_paths(self) -> list[Path]:

@@ -296,32 +296,39 @@ print('ok')
     assert proc.stdout.strip() == "ok", proc.stderr[-2000:]
 
 
-def test_the_zygote_imports_sympy_after_its_first_worker_and_every_worker_serves_gradients():
-    """Off the start-up path: the first worker is forked without sympy, the zygote imports it once no
-    spawn is waiting, and later workers have it (a student's own backward(gradient) then costs nothing).
-    The grader's gradients never need it; a student's own torch.autograd.grad works in either."""
+# --- what the zygote imports up front for a student's own autograd (Course.takes_gradients) -----------
+def test_takes_gradients_reads_the_hidden_tests_of_the_assignments_asked_for():
+    from autograder.config import find_course
+    from tests.conftest import ROOT
+    real, toy = find_course(ROOT), find_course(FIXTURE_COURSE)
+    assert real.takes_gradients(["sdpa-from-scratch"])          # q5 checks gradients through the mask
+    assert not real.takes_gradients(["scaled-attention", "attention-pipeline"])
+    assert real.takes_gradients() and not toy.takes_gradients()
+
+
+def test_a_zygote_without_the_gradient_imports_still_serves_gradients():
+    """A zygote for assignments whose tests take no gradients leaves sympy out (a quarter of its start);
+    a gradient asked for anyway works without it (calls.vector_jacobian_product)."""
     level = next(lv for lv in LEVELS if available(lv))
     z = Zygote(level, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
-                            str(FIXTURE_COURSE / "grading.yml")])
+                            str(FIXTURE_COURSE / "grading.yml")], gradients=False)
     z.start()
-    import torch
-    a, b = torch.randn(3, 4, dtype=torch.float64), torch.randn(3, 4, dtype=torch.float64)
-    source = ("import sys, torch\nbefore = 'sympy' in sys.modules\n"
-              "def f(a, b):\n    return (a * b).sum(-1)\n"
-              "x = torch.ones(3, requires_grad=True)\n"
-              "own, = torch.autograd.grad(x * 2, [x], torch.ones(3))   # imports sympy where it is missing\n"
-              "own_ok = bool((own == 2).all())")
     try:
-        seen = []
-        for _ in range(3):
-            session, outcome = run(z, source)
-            assert [c.status for c in outcome.cells] == ["ok"], outcome.cells
-            seen.append(session.resolve("before", "cpu"))
-            assert session.resolve("own_ok", "cpu") is True
-            out, grads = session.resolve("f", "cpu").call_with_grad(a, b, grad_wrt=(0, 1), grad_output=torch.ones(3))
-            assert torch.equal(grads[0], b) and torch.equal(grads[1], a)
-            session.close()
-        # a spawn already asked for when the zygote looks (a spare worker) comes before the import
-        assert seen[0] is False and seen[-1] is True and seen == sorted(seen), seen
+        session, outcome = run(z, "import sys\nbefore = 'sympy' in sys.modules\n"
+                                  "def f(a, b):\n    return (a * b).sum(-1)\n"
+                                  "def has_sympy():\n    return 'sympy' in sys.modules")
+        assert [c.status for c in outcome.cells] == ["ok"] and session.resolve("before", "cpu") is False
+        import torch
+        a, b = torch.randn(3, 4, dtype=torch.float64), torch.randn(3, 4, dtype=torch.float64)
+        out, grads = session.resolve("f", "cpu").call_with_grad(a, b, grad_wrt=(0, 1), grad_output=torch.ones(3))
+        assert torch.equal(grads[0], b) and torch.equal(grads[1], a)
+        assert session.resolve("has_sympy", "cpu")() is False
+        session.close()
     finally:
         z.close()
+
+
+def test_a_zygote_imports_the_gradient_imports_by_default(zygote):
+    session, _ = run(zygote, "import sys\nbefore = 'sympy' in sys.modules")
+    assert session.resolve("before", "cpu") is True
+    session.close()

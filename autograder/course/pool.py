@@ -553,7 +553,7 @@ def child_main(options: dict[str, Any]) -> int:
         course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
         # it imports torch while this process does the same
-        zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []])
+        zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []], slugs=[slug])
         with timers.span("import the grader"):
             import torch
             torch.set_num_threads(1)  # parallelism comes from the grader processes side by side

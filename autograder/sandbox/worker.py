@@ -31,7 +31,6 @@ import io
 import json
 import os
 import resource
-import select
 import signal
 import socket
 import sys
@@ -262,12 +261,11 @@ PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collec
            "torch.nn", "torch.nn.functional", "pyseccomp", "ctypes.util",
            # the boundary's tensor codec (autograder.sandbox.protocol imports it on first use)
            "safetensors.torch", "torch.autograd")
-# What torch.autograd.grad imports on its first call given a grad_output tensor (sympy: 0.4 s of the
-# zygote's CPU). The grader's own gradient calls never need it (calls.vector_jacobian_product), so it
-# is off the start-up path: the zygote imports it once it has forked its first worker, while that
-# worker is graded, so that a student's own `backward(gradient)` finds it (and works where the
-# interpreter's tree is unreadable to the worker's uid, as PRELOAD says).
-DEFERRED_PRELOAD = ("mpmath", "sympy", "torch.fx.experimental.symbolic_shapes")
+# torch.autograd.grad given a grad_output imports sympy on its first call (~0.4 s of CPU, a quarter of the
+# zygote's start). The grader's calls never need it (calls.vector_jacobian_product); a student's own
+# backward(gradient) does: imported here, once, where the assignments' hidden tests take gradients (opts
+# "gradients", Course.takes_gradients), for every worker alike; elsewhere a student's own autograd pays it
+GRADIENT_PRELOAD = ("mpmath", "sympy", "torch.fx.experimental.symbolic_shapes")
 
 
 # --- one worker's namespaces ----------------------------------------------------------------------
@@ -944,7 +942,7 @@ def zygote_main() -> None:
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
-    for name in PRELOAD:
+    for name in PRELOAD + (GRADIENT_PRELOAD if opts.get("gradients", True) else ()):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -954,15 +952,7 @@ def zygote_main() -> None:
     control = socket.socket(fileno=int(opts.get("fd", CONTROL_FD)))
     control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid(), "started": started,
                              "imported": time.monotonic()}).encode())
-    deferred, spawned = list(DEFERRED_PRELOAD), False
     while True:
-        if deferred and spawned and not select.select([control], [], [], 0)[0]:
-            for name in deferred:   # idle, with a worker out: nobody waits on this
-                try:
-                    importlib.import_module(name)
-                except ImportError:
-                    pass
-            deferred = []
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, 1 << 16, 1)
         except OSError:
@@ -1002,7 +992,6 @@ def zygote_main() -> None:
             die_with_parent()
             child_main(fds[0], request["policy"], opts)
         os.close(fds[0])
-        spawned = True
 
 
 if __name__ == "__main__":

@@ -41,9 +41,11 @@ def peer_pid(sock: socket.socket, bufsize: int) -> tuple[bytes, int | None]:
 
 
 class Zygote:
-    def __init__(self, isolation: Isolation, hide: Sequence[str] = ()) -> None:
+    def __init__(self, isolation: Isolation, hide: Sequence[str] = (), gradients: bool = True) -> None:
         self.isolation = isolation
         self.hide = [str(Path(p).resolve()) for p in hide]
+        # whether to import up front what torch.autograd.grad imports lazily (Course.takes_gradients)
+        self.gradients = gradients
         self._lock = threading.Lock()
         self._scratch_host: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -58,7 +60,7 @@ class Zygote:
         """Start the zygote without waiting: its imports overlap with the grader's own."""
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         parent.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        opts: dict[str, Any] = {"fd": child.fileno(), "keep": runtime_paths()}
+        opts: dict[str, Any] = {"fd": child.fileno(), "keep": runtime_paths(), "gradients": self.gradients}
         if self.isolation is Isolation.bwrap:
             cmd = bwrap_command(sys.executable)
         elif self.isolation is Isolation.fallback:
@@ -85,6 +87,18 @@ class Zygote:
         child.close()
         self.control = parent
         self._ready = False
+
+    def ready_now(self) -> bool:
+        """Whether the zygote has said it is ready (or is about to be read as ready), without waiting."""
+        if getattr(self, "_ready", False):
+            return True
+        control = getattr(self, "control", None)
+        if control is None:
+            return True
+        try:
+            return bool(select.select([control], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def wait_ready(self) -> None:
         with self._lock:
@@ -217,10 +231,11 @@ def why_not_started(stderr: str) -> str:
 class LevelChain(Zygote):
     """A zygote that starts at the strongest candidate level and steps down until one starts."""
 
-    def __init__(self, course: "Course", levels: Sequence[Isolation], hide: Sequence[str] = ()) -> None:
+    def __init__(self, course: "Course", levels: Sequence[Isolation], hide: Sequence[str] = (),
+                 gradients: bool = True) -> None:
         if not levels:
             raise GraderError("no sandbox level to try here")
-        super().__init__(levels[0], hide=[str(p) for p in course.secret_paths] + list(hide))
+        super().__init__(levels[0], hide=[str(p) for p in course.secret_paths] + list(hide), gradients=gradients)
         self.remaining = list(levels[1:])
         self.skipped: list[str] = []  # "level: why", in the order tried
 
@@ -241,18 +256,21 @@ class LevelChain(Zygote):
                 self.launch()
 
 
-def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[str] = ()) -> Zygote:
+def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[str] = (),
+           slugs: Sequence[str] | None = None) -> Zygote:
     """Start the zygote now, without waiting for it (it imports torch while the caller does too).
     A given level is used as it is; otherwise the strongest that starts (LevelChain). `hide`: more
-    paths no student may read (a batch's class folder and output)."""
+    paths no student may read (a batch's class folder and output). `slugs`: the assignments it will
+    serve (None: any of the course's), which decide whether it imports autograd's lazy imports up front."""
     # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
     # whole; the course's own secret paths never hold it
     runtime = [Path(p) for p in runtime_paths()]
     hide = [h for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
+    gradients = course.takes_gradients(slugs)
     if isolation is None:
-        zygote: Zygote = LevelChain(course, candidate_levels(), hide)
+        zygote: Zygote = LevelChain(course, candidate_levels(), hide, gradients=gradients)
     else:
-        zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide))
+        zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide), gradients=gradients)
     zygote.launch()
     return zygote
 
@@ -264,7 +282,7 @@ class SiblingZygote(Zygote):
     at the same level."""
 
     def __init__(self, origin: Zygote, control: socket.socket) -> None:
-        super().__init__(origin.isolation)
+        super().__init__(origin.isolation, gradients=origin.gradients)
         self.hide = list(origin.hide)
         self.scratch_root = origin.scratch_root
         self.control = control
