@@ -88,18 +88,6 @@ class Zygote:
         self.control = parent
         self._ready = False
 
-    def ready_now(self) -> bool:
-        """Whether the zygote has said it is ready (or is about to be read as ready), without waiting."""
-        if getattr(self, "_ready", False):
-            return True
-        control = getattr(self, "control", None)
-        if control is None:
-            return True
-        try:
-            return bool(select.select([control], [], [], 0)[0])
-        except (OSError, ValueError):
-            return True
-
     def wait_ready(self) -> None:
         with self._lock:
             self._wait_ready()
