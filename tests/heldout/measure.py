@@ -1491,7 +1491,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_row_max_namedtuple_subtracted": ("reduction_tuple_as_tensor",),  # now named by reduction_tuple_as_tensor (naming19)
         # generic: "the weight matrix contains NaN or inf in 35 of 35 entries"; sqrt(Q K^T / d_k) is no constant
         # scale (wrong_scale_constant's softmax(Q K^T / c)), and no key says the root is taken of the scores
-        "q1_sqrt_of_whole_fraction": (),
+        "q1_sqrt_of_whole_fraction": ("sqrt_of_scores",),  # now named by sqrt_of_scores (naming20)
         # generic: "does not match ... largest difference 0.000158"; softmax(scores.half()) cast back: dtype_changed's
         # "mixing in another dtype than the input's" and its fix (compute in the input's dtype) lead to the .half()
         # (float32_scale is the scale constant, another line)
@@ -1560,7 +1560,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # is 0, so a fully masked query gives 0 / 0 = NaN (checked with torch), and no float16 test has an
         # empty row. fully_masked_nan is that symptom; mask_fills_zero's "scores * mask ... instead of -inf" is
         # the code and its fix
-        "q5_renormalised_after_softmax_eps": ("fully_masked_nan", "mask_fills_zero"),
+        "q5_renormalised_after_softmax_eps": ("fully_masked_nan", "mask_fills_zero"),  # now named by fully_masked_nan (naming20): test_float16 has an empty row
         # mis-named: out3 says output_from_causal_weights ("out3 from weights3_causal instead of weights3"), but
         # out3 = weights3 @ V3 as asked; masked_fill_ filled scores3 in place, so weights3 (generic: "not correct
         # in row(s) [0, 1]") is the causal one too. inplace_on_input ("an in-place fill ... compute a new
@@ -1622,6 +1622,49 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind18 -v`: () where the grader named nothing
+    "attention-pipeline": {
+        # torch.bmm with W expanded over X.shape[0]: the key's "torch.bmm fit one layout" is this very code
+        "q01_bmm_with_expanded_weights": ("batched_input_unsupported",),
+        # len(Q[0]) is T for a batched Q: scale_wrong_axis ("d_k is Q.shape[-1]") is the fix, scale_by_T the effect
+        "q02_d_k_from_len_of_first_row": ("scale_wrong_axis", "scale_by_T"),
+        # torch.where over two Python numbers: mask_built_in_float32's very example
+        "q04_where_over_two_python_scalars": ("mask_built_in_float32", "mask_dtype_ignored"),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 8)" on all 5 q05
+        # tests; softmax(S, S.shape[-1]) passes a size as the dim: softmax_wrong_dim (dim=-2) and
+        # softmax_over_batch_axis (a valid batch axis) are other mistakes; no key of this catalogue says a size
+        # was passed as the axis (scaled-attention's size_as_dim does)
+        "q05_axis_given_as_its_size": (),
+        # raw: "The size of tensor a (7) must match the size of tensor b (5) at non-singleton dimension 1" on 4
+        # q07 tests and q09's zero-projection test; X + A @ V adds a residual: no key of this catalogue says so
+        # (scaled-attention's mha_residual_added does)
+        "q07_residual_added_to_output": (),
+        # generic: "W_avg does not match ... 45 of 81 entries ... spread over every row and column"; W / W.sum()
+        # divides by the grand total: softmax_global_sum's "e.sum() with no dim instead of each slice's own sum"
+        # and reduced_every_axis's ".sum() without dim=" are this mistake and its fix
+        "q09_normalised_by_grand_total": ("softmax_global_sum", "reduced_every_axis"),
+        # generic: "W_avg does not match ... 30 of 81 entries (largest difference 9.93e-09 ...)"; 1/t taken in
+        # float32 and cast at the end: prefix_average_float32's text and fix (dtype=torch.float64)
+        "q09_reciprocals_in_float32_then_cast": ("prefix_average_float32",),
+        # generic: "it is the correct result times a constant: off by a constant factor x0.3562" (ln 2 / ln 7);
+        # nats divided by log(T_k), the entropy normalised to [0, 1]: entropy_in_nats is the factor ln 2 (plain
+        # nats, no division), another mistake; no key says the base was changed with the number of keys
+        "q10_normalised_by_log_of_keys": (),
+        "q10_summed_over_axis_one": ("entropy_wrong_dim",),   # sum(dim=1) of a batched A: down the columns
+        # 8 - 1 "lost to the softmax": the key's message says "d_k - 1 (8 - 1)" and its fix, min(T, d_k) with no
+        # arithmetic of the sizes; broader than the reason given, but the student fixes the right line
+        "q11_one_rank_lost_to_softmax": ("rank_from_size_arithmetic",),
+        "q12_conditional_swallows_the_sum": ("param_count_conditional_precedence",),   # the key's very code
+        # not caught: torch.zeros(T, T') without dtype is float32, so float16 scores give a float32 A and A @ V
+        # raises "expected m1 and m2 to have the same dtype" (checked with torch); no float16 q13 test runs
+        # without M. dtype_changed's "a float32 tensor never cast back ... a product raises" and
+        # mask_built_in_float32's "a tensor made without dtype= ... gives float32" say it
+        "q13_default_mask_of_float32_zeros": ("dtype_changed", "mask_built_in_float32"),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)" on 3 q13 tests;
+        # nn.Softmax(dim=2) fits 3-D scores only: softmax_over_batch_axis ("a fixed dim ... instead of the keys'
+        # axis, dim=-1") and batched_input_unsupported ("one fixed number of dims") give the fix
+        "q13_softmax_module_dim_two": ("softmax_over_batch_axis", "batched_input_unsupported"),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
