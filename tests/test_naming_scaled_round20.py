@@ -97,3 +97,33 @@ def test_the_alias_is_named_through_the_entropy_judge() -> None:
         judge(_log_in_place(logits.clone()))
     assert info.value.key == "inplace_alias_overwritten"
     judge(_right(logits.clone()))       # a right answer passes
+
+
+# --- q1: the square root taken of the scores (or the whole fraction) instead of d_k alone -----------------------
+
+def _attention_with(score_fn):
+    def attention(Q, K, V, d_k):
+        w = torch.softmax(score_fn(Q @ K.T, d_k), dim=-1)
+        return w @ V, w
+    return attention
+
+
+@pytest.mark.parametrize("score_fn, key", [
+    (lambda S, d: torch.sqrt(S / d), "sqrt_of_scores"),
+    (lambda S, d: S.sqrt() / d, "sqrt_of_scores"),
+    (lambda S, d: (S / d) ** 0.5, "sqrt_of_scores"),
+    (lambda S, d: torch.sqrt(S), "sqrt_of_scores"),
+    (lambda S, d: torch.log(S / d), None),                       # NaN where a score is negative, but no root
+    (lambda S, d: torch.sqrt(S.abs()) / d, None),                 # no NaN: nothing to replay
+    (lambda S, d: torch.sqrt(S / d) if d != 4 else S / 2, None),  # the second input disagrees
+])
+def test_a_root_of_the_scores_is_named_from_its_nan_rows_and_a_second_input(score_fn, key) -> None:
+    g = torch.Generator().manual_seed(5)
+    Q, K, V = (torch.randn(*shape, generator=g, dtype=torch.float64) for shape in ((5, 12), (7, 12), (7, 10)))
+    fn = _attention_with(score_fn)
+    try:
+        D.raise_if_sqrt_of_scores(fn, fn(Q, K, V, 12), Q, K, V, 12, "weight matrix")
+    except Misconception as e:
+        assert e.key == key
+    else:
+        assert key is None

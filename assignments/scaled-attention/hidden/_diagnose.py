@@ -255,11 +255,76 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         if part == "output":
             raise_if_output_averaged(got, weights, right, K.shape[-2], Q.dtype)
         if fn is not None:   # nothing named: a second call that differs shows randomness (dropout left on)
+            raise_if_sqrt_of_scores(fn, pair, Q, K, V, d_k, named)
             _raise_if_random(fn, Q, K, V, d_k, pair)
         said = rows_summary(weights, "the weight matrix") if part == "weights" else ""
         if not said:
             raise
         raise AssertionError(f"{failure}{said}") from None
+
+
+# --- the square root taken of the scores (issue 21, naming20) ---------------------------------------------
+
+# The root put around the scores instead of d_k alone: each form's softmax, NaN in every row with a negative score
+SQRT_FORMS = {
+    "sqrt(Q K^T / d_k)": lambda S, d: torch.sqrt(S / d),
+    "sqrt(Q K^T) / d_k": lambda S, d: torch.sqrt(S) / d,
+    "sqrt(Q K^T)": lambda S, d: torch.sqrt(S),
+    "sqrt(Q K^T / sqrt(d_k))": lambda S, d: torch.sqrt(S / math.sqrt(d)),
+}
+# A second input, d_k = 4 (the four forms' finite rows differ): rows 0 and 2 score only positive (finite under
+# every form), row 1 scores -0.86 against key 0 (NaN under every form)
+SQRT_PROBE = (torch.tensor([[1.0, 0.5, 2.0, 0.3], [-1.0, 0.2, 0.4, -0.8], [0.7, 1.5, 0.1, 0.9]]),
+              torch.tensor([[0.5, 1.0, 0.2, 0.8], [1.2, 0.3, 0.9, 0.1], [0.1, 0.6, 1.4, 0.5], [0.9, 0.9, 0.3, 1.1]]),
+              torch.tensor([[1.0, -0.5], [0.2, 0.8], [-1.1, 0.4], [0.6, 0.3]]))
+
+
+def _sqrt_pair(Q, K, V, d_k, form):
+    w = torch.softmax(SQRT_FORMS[form](Q.double() @ K.double().transpose(-2, -1), d_k), dim=-1)
+    return w @ V.double(), w
+
+
+def _same_with_nan(got, want, dtype) -> bool:
+    """got has want's shape, NaN exactly where want is, and its other entries close to want's."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(want.shape) or not got.is_floating_point():
+        return False
+    g = got.detach().double()
+    nan = torch.isnan(want)
+    if not torch.equal(torch.isnan(g), nan):
+        return False
+    return bool(nan.all()) or bool(matching_variants(g[~nan], {"v": want[~nan]}, dtype))
+
+
+def raise_if_sqrt_of_scores(fn, pair, Q, K, V, d_k, named) -> None:
+    """sqrt_of_scores: both results of the call NaN exactly in the rows whose scores Q K^T hold a negative entry,
+    their other rows softmax(sqrt(...)) of one form (SQRT_FORMS), and a second call on SQRT_PROBE (rows of
+    positive scores and one row with a negative score) giving that same form's NaN rows and finite rows. A
+    form whose replay is the right attention on that input is not named."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)) \
+            or Q.dim() != 2 or not bool(torch.isnan(pair[1]).any()):
+        return
+    forms = [f for f in SQRT_FORMS if all(_same_with_nan(p, w, Q.dtype)
+                                          for p, w in zip(pair, _sqrt_pair(Q, K, V, d_k, f)))]
+    if not forms:
+        return
+    Qp, Kp, Vp = (t.to(Q.dtype) for t in SQRT_PROBE)
+    try:
+        again = fn(Qp.clone(), Kp.clone(), Vp.clone(), 4)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return
+    if not (isinstance(again, (tuple, list)) and len(again) == 2):
+        return
+    right = ref.attention(Qp.double(), Kp.double(), Vp.double(), 4)
+    hits = [f for f in forms if all(_same_with_nan(p, w, Q.dtype) for p, w in zip(again, _sqrt_pair(Qp, Kp, Vp, 4, f)))
+            and not matching_variants(again[1], {"right": right[1]}, Q.dtype)]
+    if len(hits) != 1:
+        return
+    S = Q.double() @ K.double().transpose(-2, -1)
+    rows = int((S < 0).any(dim=-1).sum())
+    raise Misconception("sqrt_of_scores", f"the {named} is NaN in exactly the {rows} of {S.shape[0]} rows whose scores "
+                        f"Q K^T hold a negative entry, and on a second input (d_k = 4) its rows of positive scores are "
+                        f"softmax({hits[0]}) while the row with a negative score is NaN again: "
+                        + describe("sqrt_of_scores"))
 
 
 def _raise_if_random(fn, Q, K, V, d_k, pair):
@@ -292,6 +357,7 @@ def check_layout(fn, Q, K, V, what):
                 raise
             except AssertionError:
                 pass
+            raise_if_sqrt_of_scores(fn, pair, Q, K, V, d_k, f"weight matrix {what}")
             _raise_if_random(fn, Q, K, V, d_k, pair)
     except StudentCodeError:
         pass

@@ -29,6 +29,10 @@ MISCONCEPTIONS = {
                         "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
     "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
                            "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
+    "sqrt_of_scores": "taking the square root of the scores (sqrt(Q K^T / d_k), or sqrt(Q K^T) / d_k) instead of "
+                      "dividing them by the square root of d_k alone: a negative score has no real square root, so "
+                      "every row with one turns NaN, and the other scores are shrunk to their roots; write "
+                      "Q @ K.T / math.sqrt(d_k)",
     "wrong_scale_constant": "scaling the scores by another constant than 1/sqrt(d_k): the weights are "
                             "softmax(Q K^T / c) with a different c",
     "softmax_whole_matrix": "normalising the exponentials over the whole score matrix (one sum for every entry) "

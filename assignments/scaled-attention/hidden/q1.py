@@ -84,6 +84,7 @@ def test_weight_rows_sum_to_one(attention, rng):
     hits = matching_variants(w, wrong, torch.float32)
     if len(hits) == 1:
         raise Misconception(hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}")
+    D.raise_if_sqrt_of_scores(attention, pair, Q, K, V, 16, "weight matrix")
     D._raise_if_random(attention, Q, K, V, 16, pair)
     raise AssertionError("the rows of the weight matrix do not sum to 1" + D.rows_summary(w, "the weight matrix"))
 

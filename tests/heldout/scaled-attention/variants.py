@@ -1678,3 +1678,26 @@ def softmax_entropy(logits):
     return log_p.mul_(p).sum(-1).neg_()
 '''),
 })
+
+# naming20: blind17's q1_sqrt_of_whole_fraction: the square root taken of the scores instead of d_k alone
+WRONG.update({
+    # the root of the raw scores, divided by d_k
+    "attention_sqrt_of_scores_over_d_k": (attention('''
+    scores = (Q @ K.T).sqrt() / d_k
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights
+'''), {"key": "sqrt_of_scores", "where": ["q1"]}),
+    # a power of one half on the whole fraction
+    "attention_half_power_of_fraction": (attention('''
+    weights = F.softmax((torch.matmul(Q, K.transpose(0, 1)) / d_k) ** 0.5, dim=1)
+    return torch.matmul(weights, V), weights
+'''), {"key": "sqrt_of_scores", "where": ["q1"]}),
+})
+CORRECT.update({
+    # the root of d_k taken as a tensor, the scores divided by it
+    "attention_sqrt_of_d_k_tensor": attention('''
+    root = torch.tensor(float(d_k), dtype=Q.dtype).sqrt()
+    weights = (Q @ K.T).div(root).softmax(-1)
+    return weights @ V, weights
+'''),
+})
