@@ -1329,22 +1329,36 @@ def name_permuted_with_nan_rows(got, expected, dead, what):
                                    "row of zeros" if nan else ""))
 
 
-def check_fully_masked(fn, Q, K, V, mask, dead):
+def check_fully_masked(fn, Q, K, V, mask, dead, what="the output with fully masked queries"):
     """The output where the queries `dead` have no allowed key: a row of zeros for each."""
     got = call_sdpa(fn, Q, K, V, mask)
-    what = "the output with fully masked queries"
     try:
         if type(got) is not torch.Tensor:
             judge(fn, Q, K, V, mask, got, what)
         if (tuple(got.shape) == tuple(Q.shape[:-1] + V.shape[-1:]) and torch.isnan(got[..., dead, :]).any()
                 and torch.isfinite(got[..., ~dead, :]).all()):
-            raise Misconception("fully_masked_nan", "a query whose keys are all masked got NaN; "
-                                "it should get a row of zeros")
+            raise Misconception("fully_masked_nan", f"{what}: a query whose keys are all masked got NaN; "
+                                "it should get a row of zeros" + _only_in_half(fn, Q, K, V, mask, dead))
         name_permuted_with_nan_rows(got, ref.scaled_dot_product_attention(Q, K, V, mask), dead, what)
         judge(fn, Q, K, V, mask, got, what)
     except AssertionError as failure:
         expected = ref.scaled_dot_product_attention(Q, K, V, mask)
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
+
+
+def _only_in_half(fn, Q, K, V, mask, dead):
+    """A second call: the same values in float32 give that query zeros (naming20), so the NaN is half
+    precision's: a small guard such as + 1e-13 rounds to 0 in float16, and 0 / 0 is NaN."""
+    if Q.dtype not in (torch.float16, torch.bfloat16):
+        return ""
+    again = second_call(fn, Q.float(), K.float(), V.float(), mask=mask)
+    if type(again) is not torch.Tensor or again.shape != Q.shape[:-1] + V.shape[-1:] or again.dtype != torch.float32:
+        return ""
+    if not (again[..., dead, :] == 0).all():
+        return ""
+    return (f" (the same values in float32 give it zeros: a guard that is 0 in {str(Q.dtype)[6:]}, such as "
+            "+ 1e-13 in a denominator, leaves 0 / 0; fill blocked scores with -inf and zero empty rows "
+            "explicitly)")
 
 
 def check_large_scores(fn, Q, K, V, mask):

@@ -310,6 +310,10 @@ MISCONCEPTIONS = {
                          "where stable_softmax(x, dim=-1) is asked): every call that passes it by its name "
                          "(stable_softmax(scores, dim=-1), the grader's and your own) raises TypeError: "
                          "unexpected keyword argument; keep the parameter names the notebook gives",
+    "ratio_denominator_unbracketed": "dividing by a product without brackets (new / T * T * d_k): Python reads "
+                                     "a / b * c as (a / b) * c, so it divides by the first factor only and "
+                                     "multiplies by the others; bracket the denominator: new / (T * T * d_k), "
+                                     "which gives 4",
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
     # rules

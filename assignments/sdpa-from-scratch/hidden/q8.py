@@ -131,5 +131,15 @@ def test_cost_ratio(cost_ratio):
     if got == 8:
         # 8 = 2^3 is T^3, or T^2 d_k with d_k doubled along with T (blind15): the value cannot tell which
         raise Misconception("cost_ratio_eight", "cost_ratio is 8: " + describe("cost_ratio_eight"))
+    # a kind: new / a * rest, the old cost a * rest not bracketed, is the ratio times rest^2 (naming20)
+    unbracketed = {ref.cost_ratio * (T * D_K) ** 2: "/ T * T * d_k", ref.cost_ratio * D_K ** 2: "/ T**2 * d_k",
+                   ref.cost_ratio * T ** 4: "/ d_k * T * T"}
+    if got in unbracketed:
+        raise Misconception("ratio_denominator_unbracketed", f"cost_ratio is {got}, what new {unbracketed[got]} "
+                            "gives: " + describe("ratio_denominator_unbracketed"))
+    if got == ref.cost_ratio * T * T:    # (2T)^2 / T * T, or the new count (2T)^2 itself: the value cannot tell
+        raise AssertionError(f"cost_ratio is {got} = (2T)^2, the new count itself, not a ratio: either the old "
+                             "cost T * T was not bracketed ((2*T)**2 / T * T divides by T and multiplies by T "
+                             "again) or the old cost was never divided out; write new / (old)")
     if got != ref.cost_ratio:
         raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")
