@@ -1549,7 +1549,7 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: 10 tests name mask_times_inf, the code's very form; the 3 half-precision tests are raw ("expected
         # m1 and m2 to have the same dtype"): -inf * (~mask) is a float32 tensor mixed into half scores, a true
         # effect of the same line that dtype_changed's text says (masked_fill fixes both)
-        "q5_mask_arithmetic_with_inf": ("mask_times_inf", "dtype_changed"),
+        "q5_mask_arithmetic_with_inf": ("mask_times_inf", "dtype_changed"),  # half tests now named by dtype_changed (naming20)
         # mask.float() mixed into half scores, the product with V raises: dtype_changed's text (as blind13's
         # q5_log_mask_float32_bias)
         "q5_reciprocal_mask_bias_float32": ("dtype_changed",),
@@ -1622,6 +1622,55 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind18 -v`: () where the grader named nothing
+    "scaled-attention": {
+        # not caught: d_k = Q.size(-1) overwrites the d_k argument (the notebook: "Use the d_k you are given");
+        # wrong_scale_constant ("another constant than 1/sqrt(d_k)") would be right, as blind16's
+        # q4_table_uses_global_d_k
+        "q1_d_k_from_query_width": ("wrong_scale_constant",),
+        # not caught: the bare .squeeze() after bmm drops a length-1 query or key axis (T_q = 1 or T_k = 1 is
+        # never tried); no key says a size-1 axis was squeezed away
+        "q1_bmm_bare_squeeze": (),
+        # mis-named: q8 says mha_head_rows_sliced ("slicing head h from the rows") on 3 tests, but the q8 cell is
+        # right; the (d_v, T_q) output of the student's attention breaks it. q1 is generic ("the output has shape
+        # (5, 6), expected (6, 5)"). The code is V.T @ weights.T: output_uses_weights_transposed ("mixing the
+        # values with the transposed weights ... instead of A V") is the weights.T it writes, and its fix
+        "q1_output_from_transposes": ("output_uses_weights_transposed",),
+        # the key's "a new torch.Generator ... used instead, or the generator re-seeded inside": this very code
+        "q2_private_generator_for_reproducibility": ("ignores_generator",),
+        # mis-named: keys_are_queries ("Q Q^T, k = q", "the variance of q.q") on both q2 tests; k is not q here,
+        # the 2 d_k comes from chunk(2, dim=0) making n/2 pairs of width 2 d_k; randn_shape_swapped is another
+        # draw; no key says one draw split along the wrong axis
+        "q2_one_draw_chunked_along_samples": (),
+        # generic: "the unscaled variance ... divided by 9 (its dot products divided by sqrt(9))" for d_k = 12;
+        # integer_sqrt_scale names math.isqrt(d_k) itself
+        "q2_integer_square_root": ("integer_sqrt_scale",),
+        # generic: "softmax_entropy returned NaN for a saturated row"; the shift by logits.max() (one global max)
+        # underflows whole rows: entropy_exp_overflow's fix "subtract each row's maximum" is the fix (its
+        # overflow is the other side of the same missing per-row shift); entropy_nan_saturated's 0 * log(0)
+        # and epsilon are not this (the epsilon is there), softmax_shift_wrong_axis says a max over the queries
+        "q4_shift_by_global_max": ("entropy_exp_overflow",),
+        # generic: "does not match the correct result in 6 of 6 entries"; log_softmax(p) takes probabilities
+        # where logits are due: softmax_applied_twice's text and its fix (pass the scores themselves)
+        "q4_log_softmax_of_probabilities": ("softmax_applied_twice",),
+        "q4_softmax_from_scratch_unshifted": ("entropy_exp_overflow",),   # exp of the raw logits: the key's text
+        # not caught: sorted(dims) reorders only dims given out of order, which no test passes; no key says the
+        # rows must follow the order of dims (table_keyed_by_d's "in the order of dims" is about a dict)
+        "q4_table_dims_sorted": (),
+        # generic: "the entropy table ... does not match ... in 16 of 16 entries"; default seed=42 instead of 0:
+        # table_reseeded_per_row is another seed than the one passed, and no key says the default is wrong
+        "q4_table_default_seed_42": (),
+        # generic: "does not match the correct result in 240 of 240 entries"; transpose(1, 2) on (n_heads, T, d_k)
+        # leaves the head axis in front: mha_merge_without_transpose ("without moving the head axis back behind
+        # T") and mha_heads_interleaved ("or another axis order ... instead of side by side") give the fix;
+        # fixed_axes quotes transpose(1, 2) but its fix (negative axes) is the same wrong swap here
+        "q8_merge_transpose_1_2_from_4d_code": ("mha_merge_without_transpose", "mha_heads_interleaved"),
+        # range(1, n_heads + 1) skips head 0: the key's "range(1, n_heads) ... every head h in range(n_heads)"
+        "q8_heads_numbered_from_one": ("mha_heads_missing",),
+        # mis-named: mha_head_width_from_tokens ("X.shape[0] // n_heads") on 3 tests, but d_k = d_model // n_heads
+        # is right; the buffer zeros_like(W_O) is (d_model, d_model), not (T, d_model); no key says so
+        "q8_buffer_like_w_o": (),
+    },
     # judged from `measure attention-pipeline --set blind18 -v`: () where the grader named nothing
     "attention-pipeline": {
         # torch.bmm with W expanded over X.shape[0]: the key's "torch.bmm fit one layout" is this very code
