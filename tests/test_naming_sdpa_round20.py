@@ -95,3 +95,24 @@ def test_nan_on_empty_rows_in_every_dtype_is_named_without_the_half_precision_te
 def test_a_guard_float16_can_hold_passes() -> None:
     assert _outcome(_float16(_renormalised(1e-4)))[0] is None
     assert _outcome(_float16(ref.scaled_dot_product_attention))[0] is None
+
+
+def _float32_bias_and_wrong_values(Q, K, V, mask=None):
+    """A float32 bias (a Python float times a bool mask) and a finite fill: wrong in float32 on empty rows."""
+    scores = Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores + -1e4 * (~mask)
+    return torch.softmax(scores, dim=-1) @ V
+
+
+def _bfloat16(fn):
+    return lambda: _test("q5", "test_bfloat16")(TrustedProxy(fn, "cpu"), "cpu", torch.Generator().manual_seed(5))
+
+
+def test_a_half_crash_on_float32_whose_float32_replay_runs_wrong_is_dtype_changed() -> None:
+    key, said = _outcome(_float16(_float32_bias_and_wrong_values))    # float16 has an empty row: wrong in float32
+    assert key == "dtype_changed", said
+    assert "the same values in float32 run (their values are judged by the float32 tests)" in said
+    key, said = _outcome(_bfloat16(_float32_bias_and_wrong_values))   # no empty row: right in float32
+    assert key == "dtype_changed", said
+    assert "the same values in float32 run and are right" in said

@@ -33,6 +33,7 @@ SCALE = "/ math.sqrt(d_k)"
 # q5 without its rule tests (source, run-time guard, timing): a value mistake is charged only here
 Q5 = ["q5", "-q5:test_vectorised", "-q5:test_no_torch_sdpa_in_source", "-q5:test_no_torch_sdpa_at_run_time"]
 FILL = 'scores.masked_fill(mask == False, float("-inf"))'
+HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
     "einsum": sdpa('''
@@ -289,6 +290,15 @@ cost_ratio = (2048 * 2048 * 64) / score_madds
         weights = weights * mask
         weights = weights / weights.sum(dim=-1, keepdim=True).clamp_min(torch.finfo(weights.dtype).tiny)
     return weights @ V
+'''),
+    # naming20: an additive -inf bias built in the scores' dtype and device, empty rows zeroed by a product
+    "q5_additive_bias_in_scores_dtype": sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    bias = torch.zeros((), dtype=scores.dtype, device=scores.device).expand(mask.shape).masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores + bias, dim=-1).nan_to_num(0.0)
+    return (weights * mask.any(-1, keepdim=True)) @ V
 '''),
     # naming20: the ratio with its denominator bracketed and divided step by step (right)
     "q8_ratio_divided_step_by_step": {"attn_entries": '''
@@ -1285,6 +1295,25 @@ cost_ratio = 2048 ** 2 * 64 / score_madds - 1
         e = e * mask
     return (e / (e.sum(dim=-1, keepdim=True) + 1e-10)) @ V
 '''), {"key": "fully_masked_nan", "where": ["q5:test_float16"]}),
+    # naming20: a float32 tensor (default dtype) mixed into half scores; float32 replays run but are wrong
+    "q5_additive_mask_from_zeros_default_dtype": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    bias = torch.zeros(mask.shape).masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores + bias, dim=-1)
+    weights = torch.where(mask.any(-1, keepdim=True), weights, torch.zeros_like(weights))
+    return weights @ V
+'''), {"key": "dtype_changed", "where": HALF}),
+    "q5_where_with_float32_fill_tensor": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = torch.where(mask, scores, torch.full(mask.shape, float("-inf")))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        weights = weights.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
+    return weights @ V
+'''), {"key": "dtype_changed", "where": HALF}),
     # naming20: the old cost divided out without brackets (new / a * b * c)
     "q8_ratio_over_T_squared_then_d_k": ({"attn_entries": '''
 attn_entries = 1024 ** 2
