@@ -95,6 +95,17 @@ def test_every_hidden_test_file_is_a_test_list(slug):
                       "helpers to hidden/_diagnose.py")
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_hidden_tests_take_gradients_without_sympy(slug):
+    """torch.autograd.grad given a grad_output (and backward(gradient)) imports sympy on first use: 0.9 s
+    of the grader's CPU in a grade's start-up; checks.vector_jacobian_product gives the same values."""
+    pattern = re.compile(r"autograd\.grad\(|\.backward\(\s*\w")
+    found = [f"{p.name}:{i}" for p in sorted((ROOT / "assignments" / slug / "hidden").glob("*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1)
+             if pattern.search(line.split("#", 1)[0])]
+    assert not found, f"{slug}: use checks.vector_jacobian_product instead, at {found}"
+
+
 def test_validators_say_not_answered_and_what_is_wrong():
     for check, args in ((checks.expect_number, ()), (checks.expect_int, ()), (checks.expect_shape, ()),
                         (checks.expect_tuple, (("O", "A"),)), (checks.expect_matrix, ((2, 2),))):
