@@ -328,7 +328,16 @@ def test_a_zygote_without_the_gradient_imports_still_serves_gradients():
         z.close()
 
 
-def test_a_zygote_imports_the_gradient_imports_by_default(zygote):
-    session, _ = run(zygote, "import sys\nbefore = 'sympy' in sys.modules")
-    assert session.resolve("before", "cpu") is True
+def test_a_zygote_imports_the_gradient_imports_only_for_workers_of_another_uid(zygote):
+    """Where workers run as another uid (fallback, container), which may not read the interpreter's tree,
+    the zygote imports sympy for them; elsewhere it stays off the start-up path, and a student's own
+    backward(gradient) imports it in that worker."""
+    session, outcome = run(zygote, "import sys, torch\nbefore = 'sympy' in sys.modules\n"
+                                   "x = torch.ones(3, requires_grad=True)\n"
+                                   "(x * 2).backward(torch.ones(3))\nafter = 'sympy' in sys.modules\n"
+                                   "grad_ok = bool((x.grad == 2).all())")
+    assert [c.status for c in outcome.cells] == ["ok"], outcome.cells
+    other_uid = zygote.isolation in (Isolation.fallback, Isolation.container)
+    assert session.resolve("before", "cpu") is other_uid
+    assert session.resolve("after", "cpu") is True and session.resolve("grad_ok", "cpu") is True
     session.close()

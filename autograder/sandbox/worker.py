@@ -262,9 +262,11 @@ PRELOAD = ("numpy", "torch", "math", "random", "itertools", "functools", "collec
            # the boundary's tensor codec (autograder.sandbox.protocol imports it on first use)
            "safetensors.torch", "torch.autograd")
 # torch.autograd.grad given a grad_output imports sympy on its first call (~0.4 s of CPU, a quarter of the
-# zygote's start). The grader's calls never need it (calls.vector_jacobian_product); a student's own
-# backward(gradient) does: imported here, once, where the assignments' hidden tests take gradients (opts
-# "gradients", Course.takes_gradients), for every worker alike; elsewhere a student's own autograd pays it
+# zygote's start, on the path to a batch's first result). The grader's calls never need it
+# (calls.vector_jacobian_product); a student's own backward(gradient) does. Where workers run as another
+# uid (fallback, container: "drop"), which may not read the interpreter's tree (a Python under /root), it
+# is imported here, for every worker alike, where the hidden tests take gradients (opts "gradients",
+# Course.takes_gradients); elsewhere the worker imports it itself on that first call, as any module.
 GRADIENT_PRELOAD = ("mpmath", "sympy", "torch.fx.experimental.symbolic_shapes")
 
 
@@ -942,7 +944,9 @@ def zygote_main() -> None:
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
-    for name in PRELOAD + (GRADIENT_PRELOAD if opts.get("gradients", True) else ()):
+    # sympy only where a worker could not import it itself (another uid: see GRADIENT_PRELOAD)
+    gradients = opts.get("gradients", True) and opts.get("drop")
+    for name in PRELOAD + (GRADIENT_PRELOAD if gradients else ()):
         try:
             importlib.import_module(name)
         except ImportError:
