@@ -145,13 +145,13 @@ class Course:
 
     def takes_gradients(self, slugs: Optional[Iterable[str]] = None) -> bool:
         """Whether a hidden test file of these assignments (None: any of the course's) takes gradients
-        (`torch.autograd`, a worker's `call_with_grad`, `.backward(`): the sandbox zygote then imports up
-        front what torch.autograd.grad given a grad_output imports on its first call (sympy, about 0.4 s
-        of its CPU), for the students: their own `backward(gradient)` then costs nothing, and works where
-        the interpreter's tree is unreadable to the worker's uid. Every worker gets it or none does, so a
-        submission's result never depends on its place in a batch. The grader's own gradients never need
-        it (sandbox.calls.vector_jacobian_product). A file that cannot be read counts as one that does
-        (the import is only time)."""
+        (`torch.autograd`, a worker's `call_with_grad`, `.backward(`): where workers run as another uid,
+        the sandbox zygote then imports up front what torch.autograd.grad given a grad_output imports on
+        its first call (sympy, about 0.4 s of its CPU), so that a student's own `backward(gradient)`
+        works even where the interpreter's tree is unreadable to that uid (worker.GRADIENT_PRELOAD).
+        Every worker of a zygote gets it or none does: a result never depends on its place in a batch.
+        The grader's own gradients never need it (sandbox.calls.vector_jacobian_product). A file that
+        cannot be read counts as one that does (the import is only time)."""
         for slug in self.config.assignments if slugs is None else slugs:
             hidden = self.root / "assignments" / slug / "hidden"
             try:
