@@ -1622,6 +1622,39 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind18 -v`: () where no key of the catalogue names the mistake
+    "sdpa-from-scratch": {
+        # generic: "`out_shape` is not defined"; (128) is the int 128, not a 1-tuple: no key says a missing comma
+        # (answer_in_one_more_container is the opposite slip)
+        "q1_one_tuple_missing_comma": (),
+        # mis-named: variance_of_other_scores says the variances were measured on another sample or other tensors;
+        # the example's Q and K are used, but K is reshaped to (2, 8, 5) instead of transposed: view_as_transpose
+        "q2_keys_reshaped_not_transposed": ("view_as_transpose",),
+        "q3_shift_by_max_of_whole_tensor": ("global_max_subtraction",),
+        # exp_ then /= on an intermediate that exp saved for backward; the key's text says "an input", but its
+        # "a tensor that needs gradients may not be [written] ... compute a new tensor instead" is the fix
+        "q3_exp_and_divide_in_place": ("inplace_on_input",),
+        "q4_eye_cumsum_along_keys": ("upper_triangular_mask",),
+        # generic: "causal_mask(11) is not the causal mask ... differs in 55 entries"; tril()'s result thrown
+        # away leaves a mask of all True: no key says a causal mask that blocks nothing (mask_ignored is sdpa's)
+        "q4_tril_result_discarded": (),
+        # not caught: mask="none" crashes only on a call with no mask argument, which is never made
+        "q5_mask_default_string_none": ("crash_on_mask_none",),
+        # isinf(scores).any for .all: the same any/all swap and the same rows of zeros as mask.all for mask.any
+        "q5_isinf_any_zeroes_partly_masked_rows": ("mask_all_for_any",),
+        "q5_empty_rows_indexed_with_unbroadcast_mask": ("mask_not_broadcast",),
+        # a fill of -1e6 that float16 cannot hold: neg_1e9_float16's fix (its message says -1e9 for -1e6)
+        "q5_fill_minus_1e6_rows_zeroed_by_product": ("neg_1e9_float16", "fill_overflows_half"),
+        "q5_scores_upcast_weights_not_cast_back": ("dtype_changed", "float32_precision"),
+        # generic: "weights3_causal contains NaN or inf in row(s) [0, 1, 2]"; triu(ones) * -inf gives 0 * -inf
+        # = NaN on every allowed score: mask_times_inf's text exactly
+        "q6_triu_ones_times_minus_inf_bias": ("mask_times_inf",),
+        # generic: "`weights3_causal` is not defined"; V = torch.eye(3) in float32 against float64 Q3, K3
+        "q6_identity_values_in_float32": ("dtype_changed", "float32_precision"),
+        # generic: "attn_entries is not the number of entries"; 2 ** 10 ** 2 is 2 ** 100 (** is right-associative):
+        # no key says so (caret_is_xor is another slip)
+        "q8_power_right_associative": (),
+    },
     # judged from `measure scaled-attention --set blind18 -v`: () where the grader named nothing
     "scaled-attention": {
         # not caught: d_k = Q.size(-1) overwrites the d_k argument (the notebook: "Use the d_k you are given");
@@ -1683,7 +1716,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # tests; softmax(S, S.shape[-1]) passes a size as the dim: softmax_wrong_dim (dim=-2) and
         # softmax_over_batch_axis (a valid batch axis) are other mistakes; no key of this catalogue says a size
         # was passed as the axis (scaled-attention's size_as_dim does)
-        "q05_axis_given_as_its_size": (),
+        # now named by size_as_dim (naming21)
+        "q05_axis_given_as_its_size": ("size_as_dim",),
         # raw: "The size of tensor a (7) must match the size of tensor b (5) at non-singleton dimension 1" on 4
         # q07 tests and q09's zero-projection test; X + A @ V adds a residual: no key of this catalogue says so
         # (scaled-attention's mha_residual_added does)
