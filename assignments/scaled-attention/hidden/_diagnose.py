@@ -238,6 +238,8 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     if type(got) is torch.Tensor and got.dtype == Q.dtype and matching_variants(got, {"right": expected}, Q.dtype):
         return
     raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
+    if part == "output":
+        raise_if_output_transposed(got, expected, Q.dtype, "the output")
     found = pair_evidence(pair, Q, K, V, d_k)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
         raise Misconception(found[0], f"the {named} is wrong: with the other result of the same call it matches "
@@ -349,6 +351,8 @@ def check_layout(fn, Q, K, V, what):
         pair = call_pair(fn, Q, K, V, d_k)
         found = pair_evidence(pair, Q, K, V, d_k)
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+        if isinstance(pair, (tuple, list)) and len(pair) == 2:
+            raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}")
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
             try:   # named here only (the factor said on its own is left to check_value's shrunk example)
@@ -403,6 +407,20 @@ def row_sums_evidence(pair, Q, K, V, d_k):
     if abs(float(w.sum()) - 1.0) <= 1e-5:
         return "softmax_whole_matrix", wrong, f"{describe('softmax_whole_matrix')} ({said}, the whole matrix to 1)"
     return "weights_not_normalised", wrong, f"{describe('weights_not_normalised')} ({said})"
+
+
+def raise_if_output_transposed(got, expected, dtype, what) -> None:
+    """output_uses_weights_transposed: an output that is the right one transposed, V^T A^T = (A V)^T of shape
+    (d_v, T_q), from the weights' transpose written on the right of V^T. Named only when it equals that replay
+    on this input and the replay is not itself the right output (a symmetric square one)."""
+    if type(got) is not torch.Tensor or got.dim() != 2 or expected.dim() != 2 or not got.is_floating_point():
+        return
+    if not matching_variants(got, {"t": expected.transpose(-2, -1)}, dtype, expected=expected):
+        return
+    T_q, d_v = expected.shape
+    raise Misconception("output_uses_weights_transposed", f"{what} has shape {tuple(got.shape)} and equals V^T A^T "
+                        f"= (A V)^T, the right output transposed (it must be A V, shape (T_q, d_v) = ({T_q}, {d_v})): "
+                        + describe("output_uses_weights_transposed"))
 
 
 def raise_if_dtype_changed(got, expected, dtype, what):

@@ -84,7 +84,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
         # a crash where their attention cannot even be composed into heads (it returns the wrong things,
         # (weights, output) say): q1 charges that, and this answer cannot be judged until it is fixed.
         # A stub is not a crash: call() says it is not answered
-        if e.exc_type != "NotImplementedError" and _attention_wrong(attention, X, Ws, n_heads) and _fails(own):
+        if e.exc_type != "NotImplementedError" and _attention_wrong(attention, X, Ws, n_heads) \
+                and (_fails(own) or _attention_misshapen(attention, X, Ws, n_heads)):
             return
         if e.exc_type == "RuntimeError" and e.message.startswith("view size is not compatible with input tensor's "
                                                                 "size and stride"):
@@ -144,6 +145,18 @@ def _fails(thunk) -> bool:
     except Exception:  # noqa: BLE001 - any failure of the composition is the evidence sought
         return True
     return False
+
+
+def _attention_misshapen(attention, X, Ws, n_heads) -> bool:
+    """Whether the student's attention returns an output of another shape than (T, d_k) for head 0: no
+    composition of such heads is defined (the reference's may still run, reshaping a (d_k, T) output)."""
+    d_k = X.shape[-1] // n_heads
+    q, k, v = (X @ W[:, :d_k] for W in Ws[:3])
+    try:
+        got = attention(q, k, v, d_k)
+    except StudentCodeError:
+        return True
+    return not (isinstance(got, (tuple, list)) and type(got[0]) is torch.Tensor and tuple(got[0].shape) == tuple(q.shape))
 
 
 def _attention_wrong(attention, X, Ws, n_heads) -> bool:

@@ -1701,3 +1701,24 @@ CORRECT.update({
     return weights @ V, weights
 '''),
 })
+
+# naming21: blind18's q1_output_from_transposes: the right output transposed, (d_v, T_q); q8 (right) charges nothing
+WRONG.update({
+    # the product written the other way round, each factor transposed
+    "attention_output_as_vt_wt": (attention('''
+    w = torch.softmax(torch.matmul(Q, K.transpose(0, 1)) / math.sqrt(d_k), dim=1)
+    return torch.matmul(V.transpose(0, 1), w.transpose(0, 1)), w
+'''), {"key": "output_uses_weights_transposed", "where": ["q1"]}),
+    # an einsum whose output subscripts are swapped
+    "attention_einsum_output_dq": (attention('''
+    w = F.softmax(torch.einsum("qd,kd->qk", Q, K) / d_k ** 0.5, dim=-1)
+    return torch.einsum("qk,kv->vq", w, V), w
+'''), {"key": "output_uses_weights_transposed", "where": ["q1"]}),
+})
+CORRECT.update({
+    # the output built as the transpose of V^T A^T, transposed back
+    "attention_output_double_transpose": attention('''
+    w = F.softmax(Q @ K.mT * d_k ** -0.5, dim=-1)
+    return (V.mT @ w.mT).mT, w
+'''),
+})

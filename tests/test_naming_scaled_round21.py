@@ -1,0 +1,96 @@
+"""Naming scaled-attention's mistakes, round 21 (issue 21): blind18's mis-names and misses, each as its kind,
+in-process on the hidden files' own helpers. A name rests on a replay of the mistake on the same input."""
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception
+
+ROOT = Path(__file__).resolve().parents[1]
+HIDDEN = ROOT / "assignments" / "scaled-attention" / "hidden"
+
+
+def _hidden(name: str):
+    spec = importlib.util.spec_from_file_location(f"_test_scaled_r21_{name}", HIDDEN / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+D = _hidden("_diagnose")
+
+
+# --- q1: the right output transposed, V^T A^T; q8 charges nothing for it -------------------------------------
+
+def _transposed(Q, K, V, d_k):
+    w = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return V.T @ w.T, w
+
+
+def _right(Q, K, V, d_k):
+    w = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return w @ V, w
+
+
+def _inputs(T_q=6, T_k=4, d_k=12, d_v=5):
+    g = torch.Generator().manual_seed(3)
+    return (torch.randn(T_q, d_k, generator=g, dtype=torch.float64), torch.randn(T_k, d_k, generator=g, dtype=torch.float64),
+            torch.randn(T_k, d_v, generator=g, dtype=torch.float64))
+
+
+def test_output_transposed_is_named():
+    Q, K, V = _inputs()
+    with pytest.raises(Misconception) as e:
+        D.check_pair(_transposed(Q, K, V, 12), Q, K, V, 12, "output")
+    assert e.value.key == "output_uses_weights_transposed"
+    assert "(5, 6)" in str(e.value)
+
+
+def test_output_transposed_square_is_named_and_right_passes():
+    Q, K, V = _inputs(6, 6, 12, 6)       # T_q = d_v: same shape, the values tell
+    with pytest.raises(Misconception) as e:
+        D.check_pair(_transposed(Q, K, V, 12), Q, K, V, 12, "output")
+    assert e.value.key == "output_uses_weights_transposed"
+    D.check_pair(_right(Q, K, V, 12), Q, K, V, 12, "output")
+
+
+def test_other_output_shape_mistake_is_not_named_transposed():
+    Q, K, V = _inputs(6, 6, 12, 5)
+    out, w = _transposed(Q, K, V, 12)
+    wrong = (out * 0.5, w)                  # transposed and halved: not the replay
+    with pytest.raises(AssertionError) as e:
+        D.check_pair(wrong, Q, K, V, 12, "output")
+    assert getattr(e.value, "key", None) != "output_uses_weights_transposed"
+
+
+def test_q8_right_cell_on_transposed_attention_charges_nothing():
+    q8 = _hidden("q8")
+
+    def mha(X, W_Q, W_K, W_V, W_O, n_heads):
+        d_k = X.shape[1] // n_heads
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        heads = [_transposed(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k],
+                             V[:, h * d_k:(h + 1) * d_k], d_k)[0] for h in range(n_heads)]
+        return torch.cat(heads, dim=-1) @ W_O
+
+    g = torch.Generator().manual_seed(0)
+    X, Ws = q8._inputs(g, 5, 48, torch.float64)
+    q8._check(_sandboxed(mha), _sandboxed(_transposed), X, Ws, 4)     # returns: q1 charges the transposed output
+
+
+def _sandboxed(fn):
+    """fn as the grader sees it: whatever it raises comes back as a StudentCodeError."""
+    def wrapped(*args):
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001 - the sandbox turns every exception into one
+            raise StudentCodeError(type(e).__name__, str(e), "") from None
+    return wrapped
