@@ -10,6 +10,7 @@ with the same {key: tensor} shape: a key "mistake/detail" is one way of making `
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -269,6 +270,9 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
     its output. None when no slice runs, or the first that runs is not right. With `up`, when no slice
     runs, the same inputs with one batch axis added (their largest, 2-D or 3-D) are tried as well."""
     top = max((t.dim() for t in tensors.values() if isinstance(t, torch.Tensor)), default=0)
+    named = size_as_dim_crash(e, tensors, rerun, right, top)
+    if named is not None:
+        return named
     for k in range(top - 1, 1, -1):
         part = {n: t[(0,) * (t.dim() - k)] if isinstance(t, torch.Tensor) and t.dim() > k else t
                 for n, t in tensors.items()}
@@ -294,6 +298,45 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
                                  f"added ({_shapes(part)}) it runs and is right: your code works for one number of "
                                  "dimensions only. " + describe("batched_input_unsupported") + _tail(e))
     return None
+
+
+_DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
+
+
+def size_as_dim_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensors], object],
+                      right: Callable[[Tensors, object], bool], top: int) -> Misconception | None:
+    """size_as_dim: torch's 'Dimension out of range ... but got N' where N (at least 4, so no hard-coded
+    dim=2 or dim=3) is the size of one of the inputs' last two axes, and the same values with leading axes
+    of size 1 added up to N + 1 dims (the sizes unchanged, so a size passed as the dim is now the last axis,
+    dim=-1) run and are right: the dim was read from a size (softmax(S, S.shape[-1])). A hard-coded dim
+    would need N + 1 dims too, hence N >= 4: nobody writes dim=8 by hand."""
+    found = _DIM_RANGE.search(e.message or "")
+    if e.exc_type != "IndexError" or not found:
+        return None
+    got = int(found.group(3))
+    owners = [(n, a) for n, t in tensors.items() if isinstance(t, torch.Tensor) and t.dim() >= 2
+              for a in (-2, -1) if t.shape[a] == got]
+    if got < 4 or got < top or not owners:
+        return None
+    # a size too large for that many dims (64 keys): that axis of the inputs cut to its first 6 entries, where
+    # dim 6 would be the last axis of 7 dims: the dim follows the size
+    n = got if got <= 16 else max(6, top)
+    name, axis = owners[0]
+    cut = {k: t[..., :n] if axis == -1 else t[..., :n, :] for k, t in tensors.items()
+           if isinstance(t, torch.Tensor) and t.dim() >= 2 and t.shape[axis] == got}
+    part = {k: cut.get(k, t) for k, t in tensors.items()}
+    part = {k: t.reshape((1,) * (n + 1 - t.dim()) + tuple(t.shape)) if isinstance(t, torch.Tensor) and t.dim() == top
+            else t for k, t in part.items()}
+    try:
+        out = rerun(part)
+    except StudentCodeError:
+        return None
+    if not right(part, out):
+        return None
+    how = f"its first {n} of {got} entries along that axis, " if n != got else ""
+    return Misconception("size_as_dim", f"{_said(e)}: {got} is {name}.shape[{axis}], a size of the inputs; with the "
+                         f"same values ({how}given {n + 1} dims: leading axes of size 1, so that dim {n} is the last "
+                         "axis) it runs and is right: " + describe("size_as_dim") + _tail(e))
 
 
 def width_crash(e: StudentCodeError, tensors: Tensors, part: Tensors, rerun: Callable[[Tensors], object],

@@ -339,4 +339,11 @@ MISCONCEPTIONS = {
                        "dimension: use Q.shape[-1] (or K.size(-1))",
     "qkv_stacked": "returning Q, K and V stacked into one tensor (torch.stack) instead of the tuple (Q, K, V): "
                    "stacking needs equal widths, and d_v need not equal d_k; return Q, K, V",
+    # the same text as scaled-attention's (naming21)
+    "size_as_dim": "passing a size (d_k, a sequence length or n_heads) where an axis index is expected, as in "
+                   "softmax(scores, d_k): a size was passed where an axis index is expected; the dim argument "
+                   "names an axis (dim=-1 for the keys), not how long it is",
+    # the same text as scaled-attention's (naming21)
+    "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
+                          "which multi-head attention itself does not do: return concat(heads) @ W_O",
 }

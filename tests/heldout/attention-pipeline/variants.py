@@ -1680,3 +1680,53 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+# naming21: a size (the keys' count) passed where the softmax's axis goes
+WRONG.update({
+    "weights_dim_from_size_call": (weights('''
+    Z = S if M is None else S + M
+    return torch.nn.functional.softmax(Z, dim=Z.size(dim=-1))
+'''), {"key": "size_as_dim", "where": ["q05"]}),
+    "weights_log_softmax_over_key_count": (weights('''
+    n_keys = S.shape[S.dim() - 1]
+    scores = S + M if M is not None else S
+    return scores.log_softmax(n_keys).exp()
+'''), {"key": "size_as_dim", "where": ["q05"]}),
+})
+
+CORRECT.update({
+    # the last axis computed from the number of dims, not from a size
+    "weights_dim_from_ndim": weights('''
+    Z = S if M is None else torch.add(S, M)
+    return torch.softmax(Z, dim=Z.ndim - 1)
+'''),
+})
+
+# naming21: the softmax's axis hard-coded as 2, the keys' axis of 3-D scores only
+WRONG.update({
+    "cross_softmax_method_dim_two": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    if M is not None:
+        S = S + M
+    A = S.softmax(2)
+    return A @ V, A
+'''), {"key": "batched_input_unsupported", "where": ["q13"]}),
+    "cross_log_softmax_dim_two": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(K.shape[-1])
+    S = S if M is None else S + M
+    A = torch.log_softmax(S, dim=2).exp()
+    return torch.matmul(A, V), A
+'''), {"key": "batched_input_unsupported", "where": ["q13"]}),
+})
+
+CORRECT.update({
+    # an nn.Softmax module over the last axis, which fits any number of batch dims
+    "cross_softmax_module_last_axis": cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    A = torch.nn.Softmax(dim=-1)(S if M is None else S + M)
+    return A @ V, A
+'''),
+})
