@@ -1668,13 +1668,15 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # right; the (d_v, T_q) output of the student's attention breaks it. q1 is generic ("the output has shape
         # (5, 6), expected (6, 5)"). The code is V.T @ weights.T: output_uses_weights_transposed ("mixing the
         # values with the transposed weights ... instead of A V") is the weights.T it writes, and its fix
+        # now named by output_uses_weights_transposed (naming21); q8 charges nothing for it
         "q1_output_from_transposes": ("output_uses_weights_transposed",),
         # the key's "a new torch.Generator ... used instead, or the generator re-seeded inside": this very code
         "q2_private_generator_for_reproducibility": ("ignores_generator",),
         # mis-named: keys_are_queries ("Q Q^T, k = q", "the variance of q.q") on both q2 tests; k is not q here,
         # the 2 d_k comes from chunk(2, dim=0) making n/2 pairs of width 2 d_k; randn_shape_swapped is another
         # draw; no key says one draw split along the wrong axis
-        "q2_one_draw_chunked_along_samples": (),
+        # now named by draw_split_along_samples (naming21): a replay of the chunked draw on the same generator
+        "q2_one_draw_chunked_along_samples": ("draw_split_along_samples",),
         # generic: "the unscaled variance ... divided by 9 (its dot products divided by sqrt(9))" for d_k = 12;
         # integer_sqrt_scale names math.isqrt(d_k) itself
         "q2_integer_square_root": ("integer_sqrt_scale",),
@@ -1721,7 +1723,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "The size of tensor a (7) must match the size of tensor b (5) at non-singleton dimension 1" on 4
         # q07 tests and q09's zero-projection test; X + A @ V adds a residual: no key of this catalogue says so
         # (scaled-attention's mha_residual_added does)
-        "q07_residual_added_to_output": (),
+        # now named by mha_residual_added (naming21)
+        "q07_residual_added_to_output": ("mha_residual_added",),
         # generic: "W_avg does not match ... 45 of 81 entries ... spread over every row and column"; W / W.sum()
         # divides by the grand total: softmax_global_sum's "e.sum() with no dim instead of each slice's own sum"
         # and reduced_every_axis's ".sum() without dim=" are this mistake and its fix

@@ -389,6 +389,8 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
                                      lambda W2, out: _self_attention_key(out, X, W2, causal))
     if named is None:
         named = values_as_long_crash(fn, e, X, W, causal)
+    if named is None:   # X + A @ V: runs only where d_v = d_model (naming21)
+        named = residual_crash(fn, e, X, W, causal)
     if named is None and X.shape[-1] != X.shape[-2]:
         part = as_wide_as_long(X, W)
         named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
@@ -447,6 +449,39 @@ def values_as_wide_crash(e: StudentCodeError, W: tuple[torch.Tensor, ...] | list
     return Misconception(key, f"{_said(e)}; with W_V as wide as W_Q (d_v = d_k = {d_k})"
                          + (", and W_Q, W_K drawn nonzero," if zero else "") + " it runs and matches "
                          + describe(key) + _tail(e))
+
+
+_SIZES = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)")
+
+
+def residual_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
+                   W: tuple[torch.Tensor, ...] | list[torch.Tensor], causal: bool = True) -> Misconception | None:
+    """mha_residual_added: a broadcast crash of self_attention whose two sizes are X's width d_model and the
+    output's width d_v (d_model != d_v), where the same call with W_V as wide as X (d_v = d_model, extra
+    columns drawn from a fixed seed, or columns cut) runs and gives exactly the right output plus X, with
+    the right A: the residual X + A @ V added inside (it runs only where d_v = d_model)."""
+    W_Q, W_K, W_V = W
+    d_model, d_v = X.shape[-1], W_V.shape[-1]
+    found = _SIZES.search(e.message or "")
+    if d_model == d_v or not found or {int(found.group(1)), int(found.group(2))} != {d_model, d_v}:
+        return None
+    g = torch.Generator().manual_seed(0)
+    extra = (torch.randn((W_V.shape[-2], max(d_model - d_v, 0)), generator=g, dtype=torch.float64)
+             / math.sqrt(W_V.shape[-2])).to(W_V.dtype)
+    W2 = [W_Q, W_K, torch.cat([W_V, extra], dim=-1)[..., :d_model]]
+    try:
+        out = fn(X, *W2, causal=causal)
+    except StudentCodeError:
+        return None
+    X64, Q64, K64, V64 = (t.double() for t in (X, *W2))
+    O_ref, A_ref = ref.self_attention(X64, Q64, K64, V64, causal=causal)
+    if not isinstance(out, (tuple, list)) or len(out) != 2 or all_right(out, (O_ref, A_ref), X.dtype) \
+            or not all_right(out, (O_ref + X64, A_ref), X.dtype):
+        return None
+    return Misconception("mha_residual_added", f"{_said(e)}: {d_model} is X's width d_model and {d_v} the output's "
+                         f"width d_v; with W_V as wide as X (d_v = d_model = {d_model}) it runs, and its output is "
+                         "exactly the right A @ V plus X (A right): self_attention returns A @ V alone. "
+                         + describe("mha_residual_added") + _tail(e))
 
 
 def values_as_long_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,

@@ -1730,3 +1730,34 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+# naming21: the transformer block's residual (X + attention) added inside self_attention
+WRONG.update({
+    "self_attention_residual_inplace": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    T = X.shape[-2]
+    M = causal_additive_mask(T, X.dtype, X.device) if causal else None
+    A = attention_weights(scaled_scores(Q, K), M)
+    out = X.clone()
+    out += A @ V
+    return out, A
+'''), {"key": "mha_residual_added", "where": ["q07", "q09"]}),
+    "self_attention_residual_torch_add": (self_attn('''
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = torch.matmul(Q, K.mT) / math.sqrt(Q.shape[-1])
+    if causal:
+        S = S + causal_additive_mask(S.shape[-1], S.dtype, S.device)
+    A = torch.softmax(S, dim=-1)
+    return torch.add(torch.matmul(A, V), X), A
+'''), {"key": "mha_residual_added", "where": ["q07", "q09"]}),
+})
+
+CORRECT.update({
+    # the output built with einsum, nothing of X added back
+    "self_attention_einsum_output": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.size(-2), S.dtype, S.device) if causal else None)
+    return torch.einsum("...qk,...kv->...qv", A, V), A
+'''),
+})
