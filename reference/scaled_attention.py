@@ -338,6 +338,13 @@ def _draw(kind: str, d_k: int, n: int, g: torch.Generator, dtype: torch.dtype) -
     if kind == "keys_are_queries":                # q . q
         q = r(n, d_k)
         return (q * q).sum(-1)
+    if kind == "keys_are_queries/second_draw":    # k . k: q drawn, then overwritten by k (normal_ on one buffer)
+        r(n, d_k)
+        k = r(n, d_k)
+        return (k * k).sum(-1)
+    if kind == "draw_split_along_samples":        # one (n, 2 d_k) draw chunked along the samples: n/2 pairs of 2 d_k
+        q, k = r(n, 2 * d_k).chunk(2, dim=0)
+        return (q * k).sum(-1)
     if kind == "uniform_samples":                 # torch.rand: uniform on [0, 1)
         q = torch.rand(n, d_k, generator=g, dtype=dtype)
         k = torch.rand(n, d_k, generator=g, dtype=dtype)
@@ -352,6 +359,7 @@ def _draw(kind: str, d_k: int, n: int, g: torch.Generator, dtype: torch.dtype) -
 
 
 DRAWS = ("shared_sample", "shared_sample/query_drawn_last", "shared_sample/key", "keys_are_queries",
+         "keys_are_queries/second_draw", "draw_split_along_samples",
          "uniform_samples", "dots_summed_over_samples", "dots_summed_over_samples/shape_swapped")
 
 

@@ -94,3 +94,34 @@ def _sandboxed(fn):
         except Exception as e:  # noqa: BLE001 - the sandbox turns every exception into one
             raise StudentCodeError(type(e).__name__, str(e), "") from None
     return wrapped
+
+
+# --- q2: keys_are_queries only by a replay; one draw split along the samples named by its own replay ---------
+
+def _chunked(d_k, n, g, scaled=False):
+    q, k = torch.randn(n, 2 * d_k, generator=g).chunk(2, dim=0)
+    dots = (q * k).sum(1)
+    return float((dots / math.sqrt(d_k) if scaled else dots).var())
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_chunked_draw_is_replayed(scaled):
+    q2 = _hidden("q2")
+    seed = 1234
+    v = _chunked(12, q2.N, torch.Generator().manual_seed(seed), scaled)
+    assert q2._replayed(12, seed, scaled, v) == "draw_split_along_samples"
+
+
+def test_about_two_d_k_without_a_replay_is_generic():
+    q2 = _hidden("q2")
+    seed = 99
+
+    def fn(d_k, n, generator, scaled=False):
+        q = torch.randn(n, 2 * d_k, generator=generator)       # 2 d_k-term dots from fresh q, k: not q . q
+        k = torch.randn(n, 2 * d_k, generator=generator)
+        dots = (q * k).sum(1)
+        return float((dots / math.sqrt(d_k) if scaled else dots).var())
+
+    v = fn(12, q2.N, torch.Generator().manual_seed(seed))
+    assert q2._replayed(12, seed, False, v) is None
+    assert q2._near(v, 24.0)

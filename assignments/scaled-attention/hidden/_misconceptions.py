@@ -88,6 +88,10 @@ MISCONCEPTIONS = {
     "randn_shape_swapped": "swapping the two sizes in torch.randn: (d_k, n_samples) draws d_k vectors of length "
                            "n_samples, so each row's sum is a dot product of n_samples terms and the variance is "
                            "that of d_k such dots (about n_samples); draw torch.randn(n_samples, d_k)",
+    "draw_split_along_samples": "splitting one draw of shape (n_samples, 2 d_k) into q and k along the samples "
+                                "(chunk(2, dim=0)) instead of along the features: q and k are then n_samples / 2 "
+                                "vectors of width 2 d_k, so each dot product has 2 d_k terms and the variance is "
+                                "about 2 d_k; split with dim=1 (or draw q and k separately, each (n_samples, d_k))",
     "variance_of_the_mean": "returning a statistic of the sample mean (the variance divided by n_samples, var / n, "
                             "or the standard error std / sqrt(n)) instead of the variance of the dot products "
                             "themselves: return dots.var()",

@@ -1722,3 +1722,31 @@ CORRECT.update({
     return (V.mT @ w.mT).mT, w
 '''),
 })
+
+# naming21: blind18's q2_one_draw_chunked_along_samples: one draw split along the samples, proven by a replay
+WRONG.update({
+    # split by indexing the first half and the second half of the rows
+    "variance_one_draw_rows_halved": (variance('''
+    both = torch.randn(n_samples, 2 * d_k, generator=generator)
+    half = n_samples // 2
+    q, k = both[:half], both[half:]
+    d = torch.einsum("ij,ij->i", q, k)
+    return (d / math.sqrt(d_k) if scaled else d).var().item()
+'''), {"key": "draw_split_along_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+    # torch.split with the half size along dim 0, unpacked
+    "variance_one_draw_split_dim0": (variance('''
+    q, k = torch.split(torch.randn(n_samples, d_k * 2, generator=generator), n_samples // 2)
+    s = (q * k).sum(-1)
+    if scaled:
+        s = s * d_k ** -0.5
+    return float(s.var())
+'''), {"key": "draw_split_along_samples", "where": ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]}),
+})
+CORRECT.update({
+    # one draw split along the features: q and k are independent (n_samples, d_k) halves
+    "variance_one_draw_split_features": variance('''
+    q, k = torch.randn(n_samples, 2 * d_k, generator=generator).tensor_split(2, dim=1)
+    s = torch.linalg.vecdot(q, k)
+    return (s / (math.sqrt(d_k) if scaled else 1.0)).var().item()
+'''),
+})
