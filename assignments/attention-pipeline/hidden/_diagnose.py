@@ -1003,6 +1003,8 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
 def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
     W = torch.ones(T, T, dtype=torch.float64).tril()
     return {
+        # W / W.sum(): the whole triangle's total T(T+1)/2 instead of each row's own count (naming21)
+        "softmax_global_sum/prefix_average": W / W.sum(),
         "prefix_average_not_divided": W,
         "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
         # a softmax of the 0/1 pattern: e^0 = 1 above the diagonal, e^1 on and below it
@@ -1024,6 +1026,18 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         "prefix_average_row_skipped/first": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([0]), 0.0),
         "prefix_average_row_skipped/last": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([T - 1]), 0.0),
     }
+
+
+def float32_then_cast(got: object, T: int) -> bool:
+    """prefix_average_float32: a float64 W_avg exactly equal (bit for bit) to the right recipe computed in
+    float32 and cast at the end (W / t, W * (1 / t), or W / W.sum(-1)), and not exactly the right one."""
+    if type(got) is not torch.Tensor or got.dtype != torch.float64 or tuple(got.shape) != (T, T):
+        return False
+    W = torch.ones(T, T).tril()
+    t = torch.arange(1, T + 1, dtype=torch.float32)[:, None]
+    replays = (W / t, W * (1.0 / t), W / W.sum(dim=-1, keepdim=True))
+    return (not torch.equal(got, ref.prefix_average_matrix(T).double())
+            and any(torch.equal(got, r.double()) for r in replays))
 
 
 def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:

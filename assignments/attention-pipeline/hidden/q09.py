@@ -43,13 +43,23 @@ def test_prefix_average_matrix(prefix_average_matrix, rng):
     T = int(torch.randint(4, 10, (1,), generator=rng))
     got = assert_plain_tensor(call(prefix_average_matrix, T, what="prefix_average_matrix"), "W_avg")
     want = ref.prefix_average_matrix(T)
-    variants = {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}
+    def variants():
+        return {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}
     if got.dtype == torch.float32:   # the question asks for float64: named when the float32 values are right
         if D.is_right(got, want, torch.float32):
             raise Misconception("prefix_average_float32", "W_avg is float32 (its values are right to float32's "
                                 "precision): " + describe("prefix_average_float32"))
         assert_matches(got, want, what="W_avg", dtype=torch.float32, variants=variants, reduced=False)
-    assert_matches(got, want, what="W_avg", variants=variants, reduced=False)
+    try:
+        assert_matches(got, want, what="W_avg", variants=variants, reduced=False)
+    except Misconception:
+        raise
+    except AssertionError:   # float64 values exactly the float32 recipe's, cast at the end (naming21)
+        if D.float32_then_cast(got, T):
+            raise Misconception("prefix_average_float32", "W_avg is float64, but its values are exactly the float32 "
+                                "ones cast at the end (1/3 keeps float32's rounding, about 1e-8 off): "
+                                + describe("prefix_average_float32")) from None
+        raise
 
 
 @test_case(points=1, hidden=True)

@@ -1761,3 +1761,40 @@ CORRECT.update({
     return torch.einsum("...qk,...kv->...qv", A, V), A
 '''),
 })
+
+# naming21: the lower triangle divided by its grand total instead of each row's count
+WRONG.update({
+    "prefix_average_divided_by_count_nonzero": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones(T, T, dtype=torch.float64))
+    return W.div(W.count_nonzero())
+'''), {"key": "softmax_global_sum", "where": ["q09"]}),
+    "prefix_average_divided_by_triangle_number": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    w = torch.ones(T, T, dtype=torch.float64).tril_()
+    return w / (T * (T + 1) / 2)
+'''), {"key": "softmax_global_sum", "where": ["q09"]}),
+})
+
+# naming21: the right recipe run in float32, cast to float64 only at the end
+WRONG.update({
+    "prefix_average_reciprocal_float32_then_double": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    inv = 1.0 / torch.arange(1, T + 1).float()
+    return (torch.tril(torch.ones(T, T)) * inv[:, None]).double()
+'''), {"key": "prefix_average_float32", "where": ["q09"]}),
+    "prefix_average_row_sums_float32_then_cast": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.ones(T, T).tril()
+    return (W / W.sum(dim=1, keepdim=True)).to(dtype=torch.float64)
+'''), {"key": "prefix_average_float32", "where": ["q09"]}),
+})
+
+CORRECT.update({
+    # the reciprocals made in float64 first, broadcast over the columns, then the upper part cut away
+    "prefix_average_tril_of_expanded_reciprocals": cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    inv = torch.arange(1, T + 1, dtype=torch.float64).reciprocal()
+    return torch.tril(inv[:, None].expand(T, T))
+'''),
+})
