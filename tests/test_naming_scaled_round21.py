@@ -125,3 +125,33 @@ def test_about_two_d_k_without_a_replay_is_generic():
     v = fn(12, q2.N, torch.Generator().manual_seed(seed))
     assert q2._replayed(12, seed, False, v) is None
     assert q2._near(v, 24.0)
+
+
+# --- q8: a buffer for the heads shaped like W_O; the head width from the tokens needs T = d_model + 1 too ------
+
+def _mha_buffer(X, W_Q, W_K, W_V, W_O, n_heads):
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    concat = torch.zeros_like(W_O)
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        concat[:, c] = _right(Q[:, c], K[:, c], V[:, c], d_k)[0]
+    return concat @ W_O
+
+
+def _mha_width_from_tokens(X, W_Q, W_K, W_V, W_O, n_heads):
+    d_k = X.shape[0] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [_right(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+             for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O
+
+
+@pytest.mark.parametrize("fn, key", [(_mha_buffer, "mha_buffer_like_w_o"),
+                                     (_mha_width_from_tokens, "mha_head_width_from_tokens")])
+def test_q8_crash_kinds_told_apart(fn, key):
+    q8 = _hidden("q8")
+    X, Ws = q8._inputs(torch.Generator().manual_seed(0), 5, 48, torch.float64)
+    with pytest.raises(Misconception) as e:
+        q8._check(_sandboxed(fn), _sandboxed(_right), X, Ws, 4)
+    assert e.value.key == key

@@ -1629,6 +1629,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_one_tuple_missing_comma": (),
         # mis-named: variance_of_other_scores says the variances were measured on another sample or other tensors;
         # the example's Q and K are used, but K is reshaped to (2, 8, 5) instead of transposed: view_as_transpose
+        # now named by view_as_transpose (naming21); variance_of_other_scores only when a fresh sample replays
         "q2_keys_reshaped_not_transposed": ("view_as_transpose",),
         "q3_shift_by_max_of_whole_tensor": ("global_max_subtraction",),
         # exp_ then /= on an intermediate that exp saved for backward; the key's text says "an input", but its
@@ -1637,7 +1638,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_eye_cumsum_along_keys": ("upper_triangular_mask",),
         # generic: "causal_mask(11) is not the causal mask ... differs in 55 entries"; tril()'s result thrown
         # away leaves a mask of all True: no key says a causal mask that blocks nothing (mask_ignored is sdpa's)
-        "q4_tril_result_discarded": (),
+        # now named by causal_mask_blocks_nothing (naming21): the mask is True everywhere on every size tried
+        "q4_tril_result_discarded": ("causal_mask_blocks_nothing",),
         # not caught: mask="none" crashes only on a call with no mask argument, which is never made
         "q5_mask_default_string_none": ("crash_on_mask_none",),
         # isinf(scores).any for .all: the same any/all swap and the same rows of zeros as mask.all for mask.any
@@ -1648,6 +1650,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_scores_upcast_weights_not_cast_back": ("dtype_changed", "float32_precision"),
         # generic: "weights3_causal contains NaN or inf in row(s) [0, 1, 2]"; triu(ones) * -inf gives 0 * -inf
         # = NaN on every allowed score: mask_times_inf's text exactly
+        # now named by mask_times_inf (naming21): NaN in every row, the student's softmax right on -inf fills
         "q6_triu_ones_times_minus_inf_bias": ("mask_times_inf",),
         # generic: "`weights3_causal` is not defined"; V = torch.eye(3) in float32 against float64 Q3, K3
         "q6_identity_values_in_float32": ("dtype_changed", "float32_precision"),
@@ -1704,7 +1707,9 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_heads_numbered_from_one": ("mha_heads_missing",),
         # mis-named: mha_head_width_from_tokens ("X.shape[0] // n_heads") on 3 tests, but d_k = d_model // n_heads
         # is right; the buffer zeros_like(W_O) is (d_model, d_model), not (T, d_model); no key says so
-        "q8_buffer_like_w_o": (),
+        # now named by mha_buffer_like_w_o (naming21): with T = 1 it returns d_model copies of the right row;
+        # mha_head_width_from_tokens now also needs T = d_model + 1 to run right, which this buffer cannot
+        "q8_buffer_like_w_o": ("mha_buffer_like_w_o",),
     },
     # judged from `measure attention-pipeline --set blind18 -v`: () where the grader named nothing
     "attention-pipeline": {
@@ -1728,14 +1733,17 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "W_avg does not match ... 45 of 81 entries ... spread over every row and column"; W / W.sum()
         # divides by the grand total: softmax_global_sum's "e.sum() with no dim instead of each slice's own sum"
         # and reduced_every_axis's ".sum() without dim=" are this mistake and its fix
+        # now named by softmax_global_sum (naming21)
         "q09_normalised_by_grand_total": ("softmax_global_sum", "reduced_every_axis"),
         # generic: "W_avg does not match ... 30 of 81 entries (largest difference 9.93e-09 ...)"; 1/t taken in
         # float32 and cast at the end: prefix_average_float32's text and fix (dtype=torch.float64)
+        # now named by prefix_average_float32 (naming21)
         "q09_reciprocals_in_float32_then_cast": ("prefix_average_float32",),
         # generic: "it is the correct result times a constant: off by a constant factor x0.3562" (ln 2 / ln 7);
         # nats divided by log(T_k), the entropy normalised to [0, 1]: entropy_in_nats is the factor ln 2 (plain
         # nats, no division), another mistake; no key says the base was changed with the number of keys
-        "q10_normalised_by_log_of_keys": (),
+        # now named by entropy_normalised_by_log_keys (naming21): the factor is checked on rows of a second length
+        "q10_normalised_by_log_of_keys": ("entropy_normalised_by_log_keys",),
         "q10_summed_over_axis_one": ("entropy_wrong_dim",),   # sum(dim=1) of a batched A: down the columns
         # 8 - 1 "lost to the softmax": the key's message says "d_k - 1 (8 - 1)" and its fix, min(T, d_k) with no
         # arithmetic of the sizes; broader than the reason given, but the student fixes the right line

@@ -1256,7 +1256,7 @@ def mha_crash(fn, e, X, Ws, n_heads):
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
     named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads) \
-        or constant_width(fn, e, X, Ws, n_heads)
+        or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
     if named is not None or e.exc_type != "RuntimeError" or not found or n_heads < 2:
         return named
@@ -1532,10 +1532,48 @@ def width_from_tokens(fn, e, X, Ws, n_heads):
     right = ref.multi_head_attention(X2.double(), *(w.double() for w in Ws), n_heads)
     if type(again) is not torch.Tensor or not matching_variants(again, {"right": right}, X.dtype):
         return None
+    # the proof on T != d_model: with T = d_model + 1 tokens, X.shape[0] // n_heads is still d_model // n_heads,
+    # so a width taken from the tokens runs and is right there too (a buffer of d_model rows, zeros_like(W_O),
+    # and any other size that needs T = d_model exactly, crashes)
+    T3 = d_model + 1
+    if n_heads < 2 or T3 // n_heads != d_model // n_heads:
+        return None
+    X3 = torch.randn((T3, d_model), generator=torch.Generator().manual_seed(3), dtype=X.dtype)
+    try:
+        third = fn(X3, *Ws, n_heads)
+    except StudentCodeError:
+        return None
+    right3 = ref.multi_head_attention(X3.double(), *(w.double() for w in Ws), n_heads)
+    if type(third) is not torch.Tensor or not matching_variants(third, {"right": right3}, X.dtype):
+        return None
     first = (e.message or "").splitlines()[0][:200] if e.message else ""
     return Misconception("mha_head_width_from_tokens", f"your code raised {e.exc_type}: {first} with T = {T} tokens "
-                         f"and d_model = {d_model}; with T = d_model = {d_model} tokens it runs and is right: "
+                         f"and d_model = {d_model}; with T = d_model = {d_model} tokens it runs and is right, and with "
+                         f"T = {T3} (T // n_heads = d_model // n_heads = {d_model // n_heads}) too: "
                          + describe("mha_head_width_from_tokens"))
+
+
+def buffer_like_weights(fn, e, X, Ws, n_heads):
+    """mha_buffer_like_w_o: a crash with T != d_model tokens where the same function on one token (T = 1) returns
+    (d_model, d_model), every row the right (1, d_model) output: a buffer of d_model rows (zeros_like(W_O)) that
+    the one head row was broadcast into. None when the T = 1 call crashes or gives anything else."""
+    T, d_model = X.shape
+    if T == d_model or d_model < 2:
+        return None
+    X1 = torch.randn((1, d_model), generator=torch.Generator().manual_seed(4), dtype=X.dtype)
+    try:
+        again = fn(X1, *Ws, n_heads)
+    except StudentCodeError:
+        return None
+    right = ref.multi_head_attention(X1.double(), *(w.double() for w in Ws), n_heads)
+    if type(again) is not torch.Tensor or tuple(again.shape) != (d_model, d_model) \
+            or not matching_variants(again, {"rows": right.expand(d_model, d_model)}, X.dtype):
+        return None
+    first = (e.message or "").splitlines()[0][:200] if e.message else ""
+    return Misconception("mha_buffer_like_w_o", f"your code raised {e.exc_type}: {first} with T = {T} tokens; with "
+                         f"T = 1 token it returns shape ({d_model}, {d_model}), {d_model} copies of the right output "
+                         "row: the buffer for the heads has d_model rows where T are needed: "
+                         + describe("mha_buffer_like_w_o"))
 
 
 # --- naming10 (issue 21, sixth round): blind9's misses as kinds ------------------------------------------

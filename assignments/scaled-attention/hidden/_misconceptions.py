@@ -294,6 +294,10 @@ MISCONCEPTIONS = {
     "mha_head_width_constant": "using a fixed head width (a global such as the notebook's d_k, or a number) instead "
                                "of d_k = d_model // n_heads of the input: the heads have the wrong width and scale "
                                "unless d_model / n_heads happens to equal it",
+    "mha_buffer_like_w_o": "making the buffer for the concatenated heads with the shape of a weight matrix "
+                           "(torch.zeros_like(W_O), (d_model, d_model)) instead of (T, d_model): the head outputs "
+                           "fit only when T = d_model (for T = 1 they are broadcast into d_model copies of the row); "
+                           "make it torch.zeros(T, d_model, dtype=X.dtype), or torch.cat the heads along dim=-1",
     "mha_head_width_from_tokens": "taking the head width from the number of tokens (X.shape[0] // n_heads) "
                                   "instead of d_model // n_heads (X.shape[1]): right only when T = d_model",
     # naming14: blind13's kinds

@@ -1750,3 +1750,40 @@ CORRECT.update({
     return (s / (math.sqrt(d_k) if scaled else 1.0)).var().item()
 '''),
 })
+
+# naming21: blind18's q8_buffer_like_w_o: a buffer for the heads shaped like a weight matrix, (d_model, d_model)
+WRONG.update({
+    # torch.empty_like of a projection weight, filled head by head
+    "mha_buffer_empty_like_w_q": (mha('''
+    d_k = X.size(1) // n_heads
+    q, k, v = X @ W_Q, X @ W_K, X @ W_V
+    merged = torch.empty_like(W_Q)
+    for h in range(n_heads):
+        s = slice(h * d_k, h * d_k + d_k)
+        merged[:, s] = attention(q[:, s], k[:, s], v[:, s], d_k)[0]
+    return merged @ W_O
+'''), {"key": "mha_buffer_like_w_o", "where": ["q8"]}),
+    # zeros of W_O's shape, the heads written with index_copy_
+    "mha_buffer_zeros_of_w_o_shape": (mha('''
+    d_model = W_O.shape[0]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    out = torch.zeros(W_O.shape, dtype=X.dtype)
+    for h in range(n_heads):
+        idx = torch.arange(h * d_k, (h + 1) * d_k)
+        out.index_copy_(1, idx, attention(Q[:, idx], K[:, idx], V[:, idx], d_k)[0].expand(d_model, d_k))
+    return out @ W_O
+'''), {"key": "mha_buffer_like_w_o", "where": ["q8"]}),
+})
+CORRECT.update({
+    # a buffer of the input's shape (T, d_model), made with new_zeros
+    "mha_buffer_new_zeros_like_x": mha('''
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    buf = X.new_zeros(X.shape)
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        buf[:, c] = attention(Q[:, c], K[:, c], V[:, c], d_k)[0]
+    return buf @ W_O
+'''),
+})
