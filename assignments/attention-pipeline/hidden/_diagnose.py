@@ -1051,6 +1051,10 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # the query axis reduced too (sum over dim=(-2, -1)): one number per matrix, not one per row
         "entropy_summed_over_queries": H.sum(dim=-1),
         "entropy_summed_over_queries/mean": H.mean(dim=-1),
+        # divided by log(T_k), the row's largest entropy (a "normalised" entropy), from nats or from bits; not
+        # where that factor is 1 (T_k = 2) or log10(2) (T_k = 10, entropy_log10's) (naming21)
+        **({"entropy_normalised_by_log_keys": H * math.log(2) / math.log(A.shape[-1]),
+            "entropy_normalised_by_log_keys/bits": H / math.log(A.shape[-1])} if A.shape[-1] not in (0, 1, 2, 10) else {}),
     }
 
 

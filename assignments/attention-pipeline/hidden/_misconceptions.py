@@ -187,6 +187,10 @@ MISCONCEPTIONS = {
     "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
                                  "wrong axis)",
     "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
+    "entropy_normalised_by_log_keys": "dividing the entropy by log(T_k), the number of keys' log (a normalised "
+                                      "entropy between 0 and 1, or a change of base that follows the row length): "
+                                      "row_entropy_bits asks for bits, -sum p log2 p, with no division by the row's "
+                                      "largest entropy",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",
     "entropy_mean_not_sum": "averaging the terms -p log p over the row (mean) instead of summing them",
     "entropy_log10": "measuring entropy with log base 10 instead of log base 2 (bits)",

@@ -1798,3 +1798,22 @@ def prefix_average_matrix(T):
     return torch.tril(inv[:, None].expand(T, T))
 '''),
 })
+
+# naming21: the entropy divided by log(T_k), as if normalised to [0, 1]
+WRONG.update({
+    "entropy_nats_over_log_row_length": (entropy('''
+    p = A.clamp_min(1e-300)
+    return -(A * p.log()).sum(-1) / torch.log(torch.tensor(float(A.size(-1)), dtype=A.dtype))
+'''), {"key": "entropy_normalised_by_log_keys", "where": ["q10"]}),
+    "entropy_bits_over_ln_keys": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1) / math.log(A.shape[-1])
+'''), {"key": "entropy_normalised_by_log_keys", "where": ["q10"]}),
+})
+
+CORRECT.update({
+    # nats converted to bits by dividing by ln 2, a constant, whatever the row length
+    "entropy_xlogy_over_ln2": entropy('''
+    return -torch.special.xlogy(A, A).sum(dim=-1) / math.log(2.0)
+'''),
+})
