@@ -155,3 +155,35 @@ def test_q8_crash_kinds_told_apart(fn, key):
     with pytest.raises(Misconception) as e:
         q8._check(_sandboxed(fn), _sandboxed(_right), X, Ws, 4)
     assert e.value.key == key
+
+
+# --- q2: the dot products divided by an integer square root of d_k (isqrt(12) = 3, isqrt(24) = 4) ----------------
+
+def _variance_by(scale):
+    def dot_product_variance(d_k, n_samples, generator, scaled=False):
+        q = torch.randn(n_samples, d_k, generator=generator)
+        k = torch.randn(n_samples, d_k, generator=generator)
+        s = (q * k).sum(dim=1)
+        return (s / scale(d_k) if scaled else s).var().item()
+    return dot_product_variance
+
+
+def _scaled_v(fn, d_k, seed, n=4000):
+    return fn(d_k, n, torch.Generator().manual_seed(seed), scaled=True)
+
+
+def test_integer_sqrt_scale_is_named_from_two_d_k():
+    fn = _variance_by(math.isqrt)
+    with pytest.raises(Misconception) as e:
+        D.raise_if_scaled_by_other(fn, _scaled_v(fn, 12, 5), 5, 12, 4000)
+    assert e.value.key == "integer_sqrt_scale"
+    assert "isqrt(12)^2" in str(e.value) and "by 16" in str(e.value)
+
+
+@pytest.mark.parametrize("scale", [lambda d_k: 3.0, lambda d_k: round(math.sqrt(d_k)), lambda d_k: d_k // 4])
+def test_other_scales_that_give_9_at_12_are_not_named_isqrt(scale):
+    fn = _variance_by(scale)           # 3 at d_k = 12 as isqrt, but 3, 5 or 6 at d_k = 24 where isqrt is 4
+    with pytest.raises(AssertionError) as e:
+        D.raise_if_scaled_by_other(fn, _scaled_v(fn, 12, 5), 5, 12, 4000)
+    assert getattr(e.value, "key", None) != "integer_sqrt_scale"
+    assert "divided by 9" in str(e.value)

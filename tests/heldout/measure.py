@@ -1682,6 +1682,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_one_draw_chunked_along_samples": ("draw_split_along_samples",),
         # generic: "the unscaled variance ... divided by 9 (its dot products divided by sqrt(9))" for d_k = 12;
         # integer_sqrt_scale names math.isqrt(d_k) itself
+        # now named by integer_sqrt_scale (naming21): divided by isqrt(12)^2 = 9, and at d_k = 24 by 16
         "q2_integer_square_root": ("integer_sqrt_scale",),
         # generic: "softmax_entropy returned NaN for a saturated row"; the shift by logits.max() (one global max)
         # underflows whole rows: entropy_exp_overflow's fix "subtract each row's maximum" is the fix (its

@@ -1335,10 +1335,27 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
         raise Misconception("variance_scaled_by_sample_count", f"for d_k = {d_k} with scaled=True the result is the "
                             f"unscaled variance of the same draws divided by n_samples = {n}: "
                             + describe("variance_scaled_by_sample_count"))
+    root = math.isqrt(d_k)
+    if root * root != d_k and abs(c / (root * root) - 1) <= 1e-4 and _isqrt_again(fn, n, seed):
+        raise Misconception("integer_sqrt_scale", f"for d_k = {d_k} with scaled=True the result is the unscaled variance "
+                            f"of the same draws divided by {root * root} = isqrt({d_k})^2 (its dot products divided by "
+                            f"{root}), and for d_k = 24 by 16 = isqrt(24)^2: " + describe("integer_sqrt_scale"))
     if abs(c / d_k - 1) > 0.01 and abs(c - round(c)) <= 1e-4 * c:
         raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
                              f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
                              f"dot product by sqrt(d_k) divides the variance by d_k = {d_k}")
+
+
+def _isqrt_again(fn, n, seed) -> bool:
+    """A second d_k, 24 (isqrt 4, where round(sqrt(24)) = 5 and 24 // 4 = 6):
+    the scaled variance is the unscaled one of the same draws divided by 16."""
+    try:
+        plain = fn(24, n, torch.Generator().manual_seed(seed))
+        scaled = fn(24, n, torch.Generator().manual_seed(seed), scaled=True)
+    except StudentCodeError:
+        return False
+    plain, scaled = (x.item() if type(x) is torch.Tensor and x.numel() == 1 else x for x in (plain, scaled))
+    return isinstance(plain, float) and isinstance(scaled, float) and scaled > 0 and abs(plain / scaled / 16 - 1) <= 1e-4
 
 
 def float_has_no_item(e, softmax_entropy) -> bool:

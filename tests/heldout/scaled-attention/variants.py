@@ -1787,3 +1787,32 @@ CORRECT.update({
     return buf @ W_O
 '''),
 })
+
+# naming21: blind18's q2_integer_square_root: the dot products divided by an integer square root of d_k
+WRONG.update({
+    # int(math.sqrt(d_k)) as the scale, on the summed products
+    "variance_int_of_sqrt_scale": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    s = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        s = s / int(math.sqrt(d_k))
+    return s.var().item()
+'''), {"key": "integer_sqrt_scale", "where": ["q2:test_scaled_variance_is_one"]}),
+    # floor division of the root, multiplied by its reciprocal
+    "variance_floor_sqrt_scale": (variance('''
+    q, k = (torch.randn(n_samples, d_k, generator=generator) for _ in range(2))
+    dots = (q * k).sum(-1)
+    scale = 1.0 / (d_k ** 0.5 // 1) if scaled else 1.0
+    return float((dots * scale).var())
+'''), {"key": "integer_sqrt_scale", "where": ["q2:test_scaled_variance_is_one"]}),
+})
+CORRECT.update({
+    # the variance of the scaled dots as the unscaled one over d_k: Var(x / c) = Var(x) / c^2
+    "variance_scaled_by_division_after": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    v = torch.var((q * k).sum(dim=1)).item()
+    return v / d_k if scaled else v
+'''),
+})
