@@ -683,12 +683,42 @@ def test_q1_batch_folded_into_rows(weights, out, key) -> None:
 
 
 @pytest.mark.parametrize("raw, scaled, key", [
-    (7.9, 7.9 / 8, "variance_of_other_scores"),             # another sample, scaled right
+    (7.9, 7.9 / 8, ""),                                     # other scores, scaled right, no replay gives 7.9
     (8.0, 1.0, "theoretical_variance"),                     # the theory's numbers: their own kind
     (7.9, 1.0, ""),                                         # not scaled by 1/8: no kind
 ])
 def test_q2_variances_of_other_scores(raw, scaled, key) -> None:
     assert _key(lambda: _test("q2", "test_score_variances")(raw, scaled)) == key
+
+
+# naming21: a fresh sample is named only when a replay gives its very value; K reshaped, not transposed, is its
+# own kind (the example's tensors, regrouped)
+def test_q2_fresh_sample_replayed_and_keys_reshaped() -> None:
+    torch.manual_seed(0)
+    Qn, Kn = torch.randn(1000, 8), torch.randn(1000, 8)
+    raw = float((Qn @ Kn.T).var())
+    assert _key(lambda: _test("q2", "test_score_variances")(raw, raw / 8)) == "variance_of_other_scores"
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.reshape(2, 8, 5)
+    raw, scaled = float(S.var()), float((S / 8 ** 0.5).var())
+    assert _key(lambda: _test("q2", "test_score_variances")(raw, scaled)) == "view_as_transpose"
+
+
+# naming21: weights3_causal NaN in every row is mask_times_inf only when the notebook's softmax handles -inf
+def test_q6_trace_mask_times_inf_needs_a_sound_softmax() -> None:
+    def softmax(x, dim=-1):
+        e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+        return e / e.sum(dim=dim, keepdim=True)
+
+    def softmax_min(x, dim=-1):     # subtracts one global minimum: NaN everywhere once a -inf is in
+        e = torch.exp(x - x.min())
+        return e / e.sum(dim=dim, keepdim=True)
+
+    nan = torch.full((3, 3), float("nan"), dtype=torch.float64)
+    test = _test("q6", "test_weights3_causal")
+    assert _key(lambda: test(nan, ref.causal_mask, stable_softmax=softmax)) == "mask_times_inf"
+    assert _key(lambda: test(nan, ref.causal_mask, stable_softmax=softmax_min)) != "mask_times_inf"
+    assert _key(lambda: test(nan, ref.causal_mask)) != "mask_times_inf"
 
 
 # naming12: the wrong operand transposed (Q^T K: d_k x d_k, summed over the tokens) on the example's own tensors

@@ -157,12 +157,15 @@ def blames_softmax_for_zero_fill(test):
     parameter, consulted only after such a failure."""
     sig = inspect.signature(test)
     params = list(sig.parameters.values())
+    # a test that takes stable_softmax itself (q6's weights3_causal, naming21) gets it passed on
+    passes = "stable_softmax" in sig.parameters
+    params = [p for p in params if p.name != "stable_softmax"]
     extra = inspect.Parameter("stable_softmax", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
 
     @functools.wraps(test)
     def wrapped(*args, stable_softmax=None, **kwargs):
         try:
-            return test(*args, **kwargs)
+            return test(*args, **kwargs, **({"stable_softmax": stable_softmax} if passes else {}))
         except Misconception as named:
             if named.key.split("/")[0] != "mask_fills_zero" or not softmax_turns_inf_finite(stable_softmax):
                 raise
@@ -1124,6 +1127,30 @@ def name_mask_times_inf(fn, Q, K, V, mask, got, again, what):
                         "with a mask that allows every key, and right with mask=None: " + describe("mask_times_inf"))
 
 
+def name_trace_mask_times_inf(got, softmax):
+    """q6's weights3_causal NaN in every row, row 2 too, which blocks no key (naming21): the masking made the
+    allowed scores NaN. Named only when the student's stable_softmax gives the right causal weights for the
+    -inf-filled scores (so neither it nor a +inf fill, inverted mask or min shift is the cause) and gives NaN
+    everywhere on the replay scores3 + (~mask) * -inf, exactly as the answer."""
+    if softmax is None or type(got) is not torch.Tensor or not bool(torch.isnan(got).all()):
+        return
+    scores, m = ref.Q3 @ ref.K3.T / 2.0, ref.causal_mask(3)
+    try:
+        fine = softmax(scores.masked_fill(~m, float("-inf")), dim=-1)
+        replay = softmax(scores + (~m).double() * float("-inf"), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash here proves nothing
+        return
+    if (type(fine) is not torch.Tensor or fine.shape != got.shape or not bool(torch.isfinite(fine).all())
+            or not torch.allclose(fine.double(), ref.weights3_causal, rtol=0, atol=1e-4)):
+        return
+    if type(replay) is not torch.Tensor or replay.shape != got.shape or not bool(torch.isnan(replay).all()):
+        return
+    raise Misconception("mask_times_inf", "weights3_causal is NaN in every row, row 2 too, which blocks no key, "
+                        "while your stable_softmax gives the right causal weights for scores filled with -inf: "
+                        "the masking turned the allowed scores into NaN, as scores3 + (~mask) * -inf does: "
+                        + describe("mask_times_inf"))
+
+
 def name_nan(fn, Q, K, V, mask, got, what, q_scale=1.0):
     """NaN where the correct output is finite, with a mask: the same call with a mask that allows
     every key shows whether the NaN comes from the masking, or which mistake it is."""
@@ -1569,7 +1596,28 @@ def score_statistics(divisor=1.0):
         # a d_k x d_k matrix summed over the tokens where the (T_q, T_k) scores Q K^T are asked (naming12)
         "weights_sized_by_features": [float((a.transpose(-2, -1) @ b / divisor).var()) for a, b in ((Q, K), (Q, Q),
                                                                                                    (K, K))],
+        # a kind: K reshaped (or viewed) to (B, d_k, T_k) as if that transposed it, on the example's own tensors
+        # (naming21): the shape is right, the entries regrouped
+        "view_as_transpose": [float((Q @ K.reshape(K.shape[0], K.shape[-1], K.shape[-2]) / divisor).var())],
     }
+
+
+def new_sample_score_variances():
+    """The raw scores' variance of a fresh random sample, replayed (naming21): two draws of one shape, either
+    after torch.manual_seed(0) or continuing the stream after the example's Q, K, V; shapes (n, d_k) and
+    (B, T, d_k) with d_k = 8. Only on a wrong answer; the student's float32 steps give these values exactly."""
+    shapes = [(n, 8) for n in (10, 20, 50, 100, 200, 500, 1000, 2000)]
+    shapes += [(b, t, 8) for b in (1, 2, 3, 4, 8, 10, 16, 32) for t in (5, 10, 20, 50, 100)]
+    out = []
+    for after_example in (False, True):
+        for shape in shapes:
+            g = torch.Generator().manual_seed(0)
+            if after_example:
+                for _ in range(3):
+                    torch.randn(2, 5, 8, generator=g)
+            a, b = torch.randn(*shape, generator=g), torch.randn(*shape, generator=g)
+            out.append(float((a @ b.transpose(-2, -1)).var()))
+    return out
 
 
 def permuted_variants(expected, prefix="result_axes_permuted"):
@@ -1821,6 +1869,19 @@ def name_default_not_filled(fn, n, said) -> None:
             and bool((square == ref.causal_mask(n)).all()):
         raise Misconception("default_none_not_replaced", f"{said}, yet causal_mask({n}, {n}) with T_k given "
                             "explicitly is right: " + describe("default_none_not_replaced"))
+
+
+def name_mask_blocks_nothing(fn, what) -> None:
+    """causal_mask(n) a (n, n) bool mask of all True on two sizes (tril()'s result thrown away): q4 names it
+    on each size it tries; q6's weights then equal the unmasked ones, one cause (naming21)."""
+    try:
+        masks = [fn(n) for n in (3, 5)]
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n) and bool(m.all())
+           for m, n in zip(masks, (3, 5))):
+        raise Misconception("causal_mask_blocks_nothing", f"{what}: causal_mask(3) and causal_mask(5) are True "
+                            "everywhere: " + describe("causal_mask_blocks_nothing"))
 
 
 def name_mask_not_outer(fn, what) -> None:

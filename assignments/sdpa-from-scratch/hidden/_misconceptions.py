@@ -156,6 +156,10 @@ MISCONCEPTIONS = {
                        "on each call",
     "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
     "mask_ignored": "ignoring the mask",
+    "causal_mask_blocks_nothing": "returning a causal mask that is True everywhere (torch.ones(...) whose "
+                                  "mask.tril() result was never assigned: tril is not in place, so the mask "
+                                  "blocks no key); write mask = mask.tril(), or torch.tril(torch.ones(T_q, T_k, "
+                                  "dtype=torch.bool)) in one step",
     "mask_all_for_any": "finding the queries with no allowed key by mask.all(dim=-1) instead of mask.any(dim=-1): "
                         "every query with one blocked key gets a row of zeros",
     "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",

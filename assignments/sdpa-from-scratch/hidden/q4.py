@@ -88,6 +88,9 @@ def _check(fn, T_q, T_k, long=False):
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return
+    if bool(t.all()):    # tril()'s result thrown away, a mask of ones never cut (naming21): the shape, no pattern
+        raise Misconception("causal_mask_blocks_nothing", f"{what} is True everywhere, so no query is kept from "
+                            "any key: " + describe("causal_mask_blocks_nothing"))
     if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
         raise Misconception("inverted_mask", f"{what} is True on the keys a query may not see: it matches "
                             + describe("inverted_mask"))

@@ -174,7 +174,7 @@ def _out3_variants():
 
 
 @test_case(points=1, hidden=True)
-def test_weights3_causal(weights3_causal, causal_mask=None):
+def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None):
     diag.name_extra_leading_axes(weights3_causal, ref.weights3_causal, "weights3_causal",
                                  same=lambda a, b: a.dtype.is_floating_point
                                  and torch.allclose(a.double(), b.double(), rtol=0, atol=ATOL))
@@ -188,9 +188,11 @@ def test_weights3_causal(weights3_causal, causal_mask=None):
             # the cell may apply the mask: the mask it gets is wrong (Question 4's mistake, named there)
             said = "weights3_causal equals the unmasked weights, and causal_mask(3) is not the (3, 3) causal mask"
             diag.name_mask_not_outer(causal_mask, said)
+            diag.name_mask_blocks_nothing(causal_mask, said)
             raise AssertionError(f"{said}: fix causal_mask (Question 4) first, then check this cell")
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
+    diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True)}, "weights3_causal")
 

@@ -36,6 +36,28 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming21: a causal mask by comparing cumulative sums of ones (row i allows j <= i)
+    "q4_mask_from_cumsum_comparison": {"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    rows = torch.ones(T_q, 1, dtype=torch.long).cumsum(0)
+    cols = torch.ones(1, T_k, dtype=torch.long).cumsum(1)
+    return cols <= rows
+'''},
+    # naming21: the causal bias built from log(mask): log(1) = 0, log(0) = -inf, no 0 * inf anywhere
+    "q6_trace_log_mask_bias": {"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3 + causal_mask(3).double().log(), dim=-1)
+'''},
+    # naming21: the scores as a batched sum of products, K's axes swapped by permute
+    "q2_scores_by_permute_and_sum": {"raw_score_var": '''
+S = (Q.unsqueeze(-2) * K.permute(0, 1, 2).unsqueeze(-3)).sum(-1)
+raw_score_var = S.var(unbiased=True).item()
+scaled_score_var = S.div(Q.shape[-1] ** 0.5).var().item()
+scale_divisor = float(8 * 1.0)
+'''},
     "einsum": sdpa('''
     d_k = Q.shape[-1]
     scores = torch.einsum("...qd,...kd->...qk", Q, K) / math.sqrt(d_k)
@@ -1326,4 +1348,48 @@ attn_entries = T * T
 score_madds = T * T * d_k
 cost_ratio = int(2 * T * 2 * T * d_k / d_k * T * T)
 '''}, {"key": "ratio_denominator_unbracketed", "where": ["q8:test_cost_ratio"]}),
+    # naming21: K viewed (not transposed) to (B, d_k, T_k) on the example's own tensors
+    "q2_keys_viewed_to_dk_by_T": ({"raw_score_var": '''
+B, T, d_k = K.shape
+scores = torch.bmm(Q, K.view(B, d_k, T))
+raw_score_var = float(scores.var())
+scaled_score_var = float((scores / d_k ** 0.5).var())
+scale_divisor = 64 ** 0.5
+'''}, {"key": "view_as_transpose", "where": ["q2:test_score_variances"]}),
+    # naming21: the causal mask applied to the trace by arithmetic with an infinity (0 * -inf = NaN)
+    "q6_trace_scores_times_mask_plus_inf_term": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+m = causal_mask(3)
+weights3_causal = stable_softmax(scores3 * m + (~m) * float("-inf"), dim=-1)
+'''}, {"key": "mask_times_inf", "where": ["q6:test_weights3_causal"]}),
+    "q6_trace_bias_from_one_minus_mask": ({"weights3": '''
+scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / 2
+weights3 = stable_softmax(scores3, dim=1)
+out3 = torch.matmul(weights3, V3)
+bias = (1.0 - causal_mask(3).double()) * -math.inf
+weights3_causal = stable_softmax(scores3 + bias, dim=1)
+'''}, {"key": "mask_times_inf", "where": ["q6:test_weights3_causal"]}),
+    # naming21: the lower triangle computed and dropped (tril is not in place): a mask of all True
+    "q4_tril_not_assigned": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    m = torch.ones(T_q, T_k, dtype=torch.bool)
+    torch.tril(m)
+    return m
+'''}, {"key": "causal_mask_blocks_nothing", "where": ["q4", "q6:test_weights3_causal"]}),
+    "q4_mask_from_full_then_triu_discarded": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    m = torch.full((T_q, T_q if T_k is None else T_k), True)
+    m.triu(diagonal=1).logical_not()
+    return m
+'''}, {"key": "causal_mask_blocks_nothing", "where": ["q4", "q6:test_weights3_causal"]}),
+    "q2_keys_reshaped_with_minus_one": ({"raw_score_var": '''
+d_k = Q.size(-1)
+Kt = K.reshape(-1, d_k, K.size(1))
+raw_score_var = torch.matmul(Q, Kt).var().item()
+scaled_score_var = torch.matmul(Q / math.sqrt(d_k), Kt).var().item()
+scale_divisor = float(math.isqrt(64))
+'''}, {"key": "view_as_transpose", "where": ["q2:test_score_variances"]}),
 }
