@@ -1763,6 +1763,40 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind19 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        "q01_fused_weights_chunked_in_three": ("fused_projection_split",),   # the key's "three equal thirds"
+        # tensordot over axis 1 fits 2-D X only: the key's "works only for 2-D inputs (or one fixed number of dims)"
+        "q01_tensordot_over_axis_one": ("batched_input_unsupported",),
+        # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked";
+        # M[triu_indices] picks whole rows, so every entry is blocked (checked with torch); mask_blocks_diagonal
+        # says only the diagonal, and no key says the (2, N) index tensor was used as one index
+        "q04_triu_indices_as_one_index": (),
+        "q05_masked_scores_under_new_name": ("mask_ignored",),   # softmax of the unmasked S: the mask has no effect
+        # partly: no_softmax named on test_not_causal ("the scaled scores themselves are used as weights": S @ V
+        # is that); the causal tests say only "O does not match ... in 50 of 50 entries"
+        "q07_scores_mixed_instead_of_weights": ("no_softmax",),
+        "q08_normalize_default_p_two": ("nw_wrong_denominator",),   # F.normalize divides by the norm: the key's text
+        "q10_guard_with_greater_or_equal": ("zero_log_zero_nan",),
+        "q10_entropy_computed_in_float32": ("float32_precision", "dtype_changed"),
+        # mis-named: rank_is_T ("T taken as its bound ... or the rank of another T x T matrix ...;
+        # torch.linalg.matrix_rank of S itself counts it"): the student does call matrix_rank on S itself, with
+        # hermitian=True on a non-symmetric S (it reads one triangle: 5); the key's causes and fix are not this,
+        # and no key says hermitian
+        "q11_rank_with_hermitian_true": (),
+        # generic: "qkv_param_count(...) is None: ... a `return` is missing on some path of your function"; the
+        # message says the fix, but this catalogue has no key for it (return_missing_on_path is another's)
+        "q12_return_inside_the_if": (),
+        # generic: "the count is wrong (for d_v different from d_k) ... W_O (d_v x d_model) 17360"; W_O as a third
+        # of the Q, K, V budget is W_O sized wrong: param_count_wo_wrong_size's "so it is d_v x d_model", and
+        # param_count_wo_as_dk (W_O as big as W_Q) give the fix
+        "q12_output_as_a_third_of_qkv": ("param_count_wo_wrong_size", "param_count_wo_as_dk"),
+        "q13_upcast_to_float32": ("float32_precision", "dtype_changed"),
+        # not caught: "c)" keeps 42/42 though the notebook's public test_q16_format rejects it ("c)".strip().lower()
+        # is not a letter); answer_in_container is a tuple or list, not a bracket in the string (sdpa-from-scratch's
+        # answer_extra_characters would be the key; this catalogue has none)
+        "q16_answer_with_bracket": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
