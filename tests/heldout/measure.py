@@ -1688,9 +1688,11 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # underflows whole rows: entropy_exp_overflow's fix "subtract each row's maximum" is the fix (its
         # overflow is the other side of the same missing per-row shift); entropy_nan_saturated's 0 * log(0)
         # and epsilon are not this (the epsilon is there), softmax_shift_wrong_axis says a max over the queries
+        # now named by entropy_exp_overflow (naming21): exactly the rows the global-max shift underflows are NaN
         "q4_shift_by_global_max": ("entropy_exp_overflow",),
         # generic: "does not match the correct result in 6 of 6 entries"; log_softmax(p) takes probabilities
         # where logits are due: softmax_applied_twice's text and its fix (pass the scores themselves)
+        # now named by softmax_applied_twice (naming21): the answer equals -sum p * log_softmax(p) replayed
         "q4_log_softmax_of_probabilities": ("softmax_applied_twice",),
         "q4_softmax_from_scratch_unshifted": ("entropy_exp_overflow",),   # exp of the raw logits: the key's text
         # not caught: sorted(dims) reorders only dims given out of order, which no test passes; no key says the
@@ -1763,6 +1765,39 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind19 -v`: () where no key of the catalogue names the mistake
+    "sdpa-from-scratch": {
+        # the (K, Q, V) signature called as (Q, K, V) computes K Q^T, as blind's scaled_scores(K, Q) did
+        "q5_keys_first_in_signature": ("scores_transposed",),
+        "q5_ellipsis_index_fill_2d_masks_only": ("mask_not_broadcast",),   # scores[..., ~mask]: the key's text
+        "q5_fill_helper_default_zero": ("mask_fills_zero",),               # the helper's default fill of 0
+        "q4_returns_nanogpt_fill_condition": ("inverted_mask",),           # tril == 0: True on the blocked keys
+        "q6_causal_by_tril_of_scores": ("mask_fills_zero",),               # scores3.tril(): future scores 0
+        "q5_d_k_read_after_transposing_keys": ("scale_by_T",),             # K_t.size(-1) is T_k
+        "q3_sum_over_axis_one": ("softmax_sum_wrong_axis",),               # "or a fixed axis whatever dim is"
+        # not caught: math.pow gives 1048576.0 and 67108864.0, floats where the notebook asks for Python ints
+        # (its public test_q8_format asserts isinstance(value, int)); no key says a float for an int
+        "q8_math_pow_gives_floats": (),
+        # partly: q3 names weights_not_normalised (its "without dividing by the row sum" is not literally the
+        # code, a division by the mean, but its fix is, as blind's q3_unshifted_denominator); q3's float16
+        # test, q5 and q6 are generic (q6: "off by a constant factor x3")
+        "q3_divided_by_mean": ("weights_not_normalised",),
+        # raw: "Boolean value of Tensor with more than one value is ambiguous" on every masked call; `not mask`
+        # tests the tensor's truth value: tensor_truthiness's text (its fix, `is not None`, is the if-form's)
+        "q5_python_not_on_mask": ("tensor_truthiness",),
+        # partly: fully_masked_nan on the two tests with empty rows (the guard that should zero them reads the
+        # inverted mask, as earlier guard slips were judged); the causal and padding tests are generic (rows
+        # of zeros for queries that see every key); inverted_mask's "True as blocked" is the reused name
+        "q5_mask_name_reused_after_inverting": ("fully_masked_nan", "inverted_mask"),
+        # mask.any(-1).unsqueeze(0) lines up with the keys, as a reduction without keepdim does: the key's fix
+        # (as blind's q3_sum_axis_restored_at_front)
+        "q5_empty_row_flag_unsqueezed_at_front": ("reduction_without_keepdim",),
+        "q4_key_positions_counted_from_one": ("causal_excludes_self",),    # cols from 1: cols <= rows is j < i
+        # generic: "out3 is not correct in row(s) [0, 1, 2]"; summed over the queries, out3 keeps one row per
+        # key (V[j] times key j's total weight): output_keeps_key_axis's "one axis per key ... never summed over
+        # the keys: weights @ V sums over the keys"
+        "q6_broadcast_product_summed_over_queries": ("output_keeps_key_axis",),
+    },
     # judged from `measure attention-pipeline --set blind19 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         "q01_fused_weights_chunked_in_three": ("fused_projection_split",),   # the key's "three equal thirds"
