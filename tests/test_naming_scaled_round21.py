@@ -187,3 +187,53 @@ def test_other_scales_that_give_9_at_12_are_not_named_isqrt(scale):
         D.raise_if_scaled_by_other(fn, _scaled_v(fn, 12, 5), 5, 12, 4000)
     assert getattr(e.value, "key", None) != "integer_sqrt_scale"
     assert "divided by 9" in str(e.value)
+
+
+# --- q4: one maximum of the whole tensor subtracted (NaN rows replayed); probabilities softmaxed again --------
+
+def _saturated():
+    g = torch.Generator().manual_seed(7)
+    logits = torch.randn(4, 8, generator=g)
+    logits[0, 3] += 300.0
+    logits[2, 6] += 250.0
+    return logits
+
+
+def _global_shift(logits):
+    e = (logits - logits.max()).exp()
+    p = e / e.sum(-1, keepdim=True)
+    return -(p * torch.log(p + 1e-9)).sum(-1)
+
+
+def test_global_max_shift_nan_rows_are_named():
+    logits = _saturated()
+    got = _global_shift(logits)
+    assert torch.isnan(got[1]) and not torch.isnan(got[0])
+    e = D.global_max_nan(got, logits)
+    assert e is not None and e.key == "entropy_exp_overflow" and "[1, 3]" in str(e)
+
+
+def test_other_nan_patterns_are_not_named_global_max():
+    logits = _saturated()
+    got = _global_shift(logits)
+    other = got.clone()
+    other[0] = float("nan")                 # a NaN where the replay has none
+    assert D.global_max_nan(other, logits) is None
+    wrong = got.clone()
+    wrong[2] += 0.5                         # the NaN rows right, another row wrong
+    assert D.global_max_nan(wrong, logits) is None
+    e = torch.exp(logits)                   # no shift at all: rows 0 and 2 overflow instead
+    p = e / e.sum(-1, keepdim=True)
+    assert D.global_max_nan(-(p * torch.log(p + 1e-9)).sum(-1), logits) is None
+
+
+def test_softmax_twice_replays_are_named_and_right_is_not():
+    logits = torch.randn(6, 5, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    right = D.ref.softmax_entropy(logits)
+    p = torch.softmax(logits, -1)
+    q = torch.softmax(p, -1)
+    for got in (-(p * torch.log_softmax(p, -1)).sum(-1), -(q * q.log()).sum(-1)):
+        e = D.entropy_softmax_twice(got.float(), logits, torch.float32, right)
+        assert e is not None and e.key == "softmax_applied_twice"
+    assert D.entropy_softmax_twice(right.float(), logits, torch.float32, right) is None
+    assert D.entropy_softmax_twice((right * 0.9).float(), logits, torch.float32, right) is None

@@ -772,11 +772,49 @@ def entropy_judge(fn, expected, what, dtype, variants):
             named = raw_scores_entropy(fn, nan_seen)
             logits = getattr(variants, "logits", None)
             if named is None and logits is not None:
-                named = entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
+                named = (entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
+                         or entropy_softmax_twice(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             raise
     return judge
+
+
+def entropy_softmax_twice(got, logits, dtype, expected):
+    """softmax_applied_twice in softmax_entropy: the probabilities p = softmax(logits) passed on where logits are
+    due, replayed on the same logits: -sum p * log_softmax(p) (log p taken as a log-softmax of p) or the entropy
+    of softmax(p) itself; only after the answer failed."""
+    if type(got) is not torch.Tensor or not got.is_floating_point():
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    log_q = torch.log_softmax(p, dim=-1)
+    replays = {"log_softmax_of_p": -(p * log_q).sum(dim=-1), "entropy_of_softmax_p": -(log_q.exp() * log_q).sum(dim=-1)}
+    for how, replay in replays.items():
+        if matching_variants(got, {"v": replay}, dtype, expected=expected):
+            said = ("-sum p * log_softmax(p): log p taken as a log-softmax of the probabilities" if how == "log_softmax_of_p"
+                    else "the entropy of softmax(p), the probabilities put through a second softmax")
+            return Misconception("softmax_applied_twice", f"softmax_entropy(logits) equals, on the same logits, {said} "
+                                 f"(p = softmax(logits)): " + describe("softmax_applied_twice"))
+    return None
+
+
+def global_max_nan(got, logits):
+    """entropy_exp_overflow's other side: the logits shifted by the whole tensor's maximum (logits.max() with no
+    dim) before exp. Replayed on the same float logits: a row far below that maximum has every exp underflow to
+    0, its sum is 0 and p = 0/0 is NaN. Named when exactly those rows are NaN and every other row is right."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(logits.shape[:-1]) or not got.is_floating_point():
+        return None
+    empty = (logits - logits.max()).exp().sum(dim=-1) == 0
+    nan = torch.isnan(got)
+    if not bool(empty.any()) or bool(empty.all()) or not torch.equal(nan, empty):
+        return None
+    if not matching_variants(got[~nan], {"v": ref.softmax_entropy(logits.double())[~nan]}, logits.dtype):
+        return None
+    rows = [i for i, e in enumerate(empty.flatten().tolist()) if e]
+    return Misconception("entropy_exp_overflow", f"softmax_entropy returned NaN for rows {rows} exactly: the rows "
+                         f"whose exp underflows to 0 in every entry once the whole tensor's maximum "
+                         f"({float(logits.max()):.4g}, logits.max() with no dim) is subtracted, so p = 0/0 there; the "
+                         f"other rows are right: " + describe("entropy_exp_overflow"))
 
 
 # --- an in-place op on p that is still needed (issue 21, naming20) ----------------------------------------

@@ -111,8 +111,10 @@ MISCONCEPTIONS = {
                           "returning it in nats",
     "entropy_without_log": "using the logits in place of log p (-sum p * logits): log p = logits - "
                            "logsumexp(logits), so use F.log_softmax",
-    "entropy_exp_overflow": "taking exp of the raw logits (no maximum subtracted): exp overflows to inf for large "
-                            "logits and the entropy becomes NaN; use F.log_softmax, or subtract each row's maximum",
+    "entropy_exp_overflow": "taking exp of the raw logits (no maximum subtracted, or one maximum of the whole "
+                            "tensor instead of each row's): exp overflows to inf for large logits, or underflows to 0 "
+                            "in every entry of a row far below that one maximum, and the entropy becomes NaN; use "
+                            "F.log_softmax, or subtract each row's maximum",
     "draws_in_float64": "drawing q and k in float64 (dtype=torch.float64) where the notebook draws float32: the "
                         "same seed gives other numbers",
     "keys_drawn_transposed": "drawing k as torch.randn(d, 5) (then q @ k) instead of torch.randn(5, d) (then "

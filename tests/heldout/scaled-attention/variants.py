@@ -1816,3 +1816,55 @@ CORRECT.update({
     return v / d_k if scaled else v
 '''),
 })
+
+# naming21: blind18's q4_shift_by_global_max: one maximum of the whole tensor subtracted before exp
+WRONG.update({
+    # torch.max with no dim, the log clamped
+    "entropy_shift_by_torch_max": (entropy('''
+def softmax_entropy(logits):
+    z = logits - torch.max(logits)
+    p = torch.exp(z) / torch.exp(z).sum(-1, keepdim=True)
+    return -(p * torch.log(p.clamp(min=1e-12))).sum(-1)
+'''), {"key": "entropy_exp_overflow", "where": ["q4:test_entropy_saturated_rows"]}),
+    # amax over every axis, xlogy for the terms
+    "entropy_shift_by_amax_all": (entropy('''
+def softmax_entropy(logits):
+    e = (logits - logits.amax()).exp()
+    p = e / e.sum(dim=-1, keepdim=True)
+    return -torch.special.xlogy(p, p).sum(dim=-1)
+'''), {"key": "entropy_exp_overflow", "where": ["q4:test_entropy_saturated_rows"]}),
+})
+CORRECT.update({
+    # each row's own maximum, the entropy as log S - sum(e z) / S
+    "entropy_row_max_log_sum": entropy('''
+def softmax_entropy(logits):
+    z = logits - logits.max(-1, keepdim=True)[0]
+    e = z.exp()
+    S = e.sum(-1)
+    return S.log() - (e * z).sum(-1) / S
+'''),
+})
+
+# naming21: blind18's q4_log_softmax_of_probabilities: the probabilities put through a second (log-)softmax
+WRONG.update({
+    # log p as p minus its logsumexp: a log-softmax of the probabilities written out
+    "entropy_logsumexp_of_probs": (entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    return -(p * (p - torch.logsumexp(p, -1, keepdim=True))).sum(-1)
+'''), {"key": "softmax_applied_twice", "where": ["q4"]}),
+    # the entropy of softmax(p)
+    "entropy_of_softmax_of_probs": (entropy('''
+def softmax_entropy(logits):
+    q = F.softmax(F.softmax(logits, dim=-1), dim=-1)
+    return -(q * q.log()).sum(dim=-1)
+'''), {"key": "softmax_applied_twice", "where": ["q4"]}),
+})
+CORRECT.update({
+    # log p as the logits minus their logsumexp, the weights from it
+    "entropy_logits_minus_logsumexp": entropy('''
+def softmax_entropy(logits):
+    log_p = logits - logits.logsumexp(-1, keepdim=True)
+    return torch.einsum("...i,...i->...", log_p.exp(), -log_p)
+'''),
+})
