@@ -237,3 +237,21 @@ def test_softmax_twice_replays_are_named_and_right_is_not():
         assert e is not None and e.key == "softmax_applied_twice"
     assert D.entropy_softmax_twice(right.float(), logits, torch.float32, right) is None
     assert D.entropy_softmax_twice((right * 0.9).float(), logits, torch.float32, right) is None
+
+
+# --- q8: the right heads' (n_heads, T, d_k) stack merged in another axis order --------------------------------
+
+@pytest.mark.parametrize("perm,key", [((0, 2, 1), "mha_heads_interleaved"), ((2, 1, 0), "mha_heads_interleaved"),
+                                      ((0, 1, 2), "mha_merge_without_transpose")])
+def test_merge_axis_orders_are_replayed(perm, key):
+    g = torch.Generator().manual_seed(2)
+    stacked = torch.randn(3, 5, 4, generator=g, dtype=torch.float64)
+
+    def same(a, b):
+        return bool(torch.allclose(a, b))
+    got = stacked.permute(perm).reshape(5, 12)
+    k, said = D.merged_axis_order(got, stacked, same)
+    assert k == key and "reshaped to (T, d_model)" in said
+    assert D.merged_axis_order(stacked.transpose(0, 1).reshape(5, 12), stacked, same) == (None, "")
+    one = torch.randn(3, 1, 4, generator=g, dtype=torch.float64)     # T = 1: no transpose is the right merge
+    assert D.merged_axis_order(one.reshape(1, 12), one, same) == (None, "")

@@ -1705,6 +1705,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # leaves the head axis in front: mha_merge_without_transpose ("without moving the head axis back behind
         # T") and mha_heads_interleaved ("or another axis order ... instead of side by side") give the fix;
         # fixed_axes quotes transpose(1, 2) but its fix (negative axes) is the same wrong swap here
+        # now named by mha_heads_interleaved (naming21): read back through W_O, the stack's transpose(1, 2) replayed
         "q8_merge_transpose_1_2_from_4d_code": ("mha_merge_without_transpose", "mha_heads_interleaved"),
         # range(1, n_heads + 1) skips head 0: the key's "range(1, n_heads) ... every head h in range(n_heads)"
         "q8_heads_numbered_from_one": ("mha_heads_missing",),
@@ -1777,7 +1778,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_sum_over_axis_one": ("softmax_sum_wrong_axis",),               # "or a fixed axis whatever dim is"
         # not caught: math.pow gives 1048576.0 and 67108864.0, floats where the notebook asks for Python ints
         # (its public test_q8_format asserts isinstance(value, int)); no key says a float for an int
-        "q8_math_pow_gives_floats": (),
+        "q8_math_pow_gives_floats": ("float_for_int",),   # now named by float_for_int (naming22)
         # partly: q3 names weights_not_normalised (its "without dividing by the row sum" is not literally the
         # code, a division by the mean, but its fix is, as blind's q3_unshifted_denominator); q3's float16
         # test, q5 and q6 are generic (q6: "off by a constant factor x3")
@@ -1818,10 +1819,12 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # torch.linalg.matrix_rank of S itself counts it"): the student does call matrix_rank on S itself, with
         # hermitian=True on a non-symmetric S (it reads one triangle: 5); the key's causes and fix are not this,
         # and no key says hermitian
+        # naming22: generic now (5 is T and the hermitian=True replay alike: neither proven; the message says both)
         "q11_rank_with_hermitian_true": (),
         # generic: "qkv_param_count(...) is None: ... a `return` is missing on some path of your function"; the
         # message says the fix, but this catalogue has no key for it (return_missing_on_path is another's)
-        "q12_return_inside_the_if": (),
+        # now named by return_missing_on_path (naming22)
+        "q12_return_inside_the_if": ("return_missing_on_path",),
         # generic: "the count is wrong (for d_v different from d_k) ... W_O (d_v x d_model) 17360"; W_O as a third
         # of the Q, K, V budget is W_O sized wrong: param_count_wo_wrong_size's "so it is d_v x d_model", and
         # param_count_wo_as_dk (W_O as big as W_Q) give the fix
@@ -1830,7 +1833,8 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: "c)" keeps 42/42 though the notebook's public test_q16_format rejects it ("c)".strip().lower()
         # is not a letter); answer_in_container is a tuple or list, not a bracket in the string (sdpa-from-scratch's
         # answer_extra_characters would be the key; this catalogue has none)
-        "q16_answer_with_bracket": (),
+        # now named by answer_extra_characters (naming22)
+        "q16_answer_with_bracket": ("answer_extra_characters",),
     },
 }
 

@@ -714,6 +714,9 @@ def heads_through_w_o(got, X, Ws, n_heads):
     said = columns_permuted(concat, torch.cat(heads, dim=-1), n_heads, same)
     if said:
         return "mha_heads_interleaved", f"read back through W_O, {said}: " + describe("mha_heads_interleaved")
+    key, said = merged_axis_order(concat, stacked, same)
+    if key is not None:
+        return key, said
     right = [h for h, x in enumerate(holds) if h in x]
     if not right or len(right) == n_heads:
         return None, ""
@@ -994,6 +997,31 @@ def raise_if_reseeded(table, dims, seed, again):
                       f"{'' if kind == 'offset' else '* '}{x}" for d, (kind, x) in zip(dims, rules))
     raise Misconception("table_reseeded_per_row", f"each row of the entropy table is the lesson's row at another seed "
                         f"({shown}), at seed = {seed} and again at seed = {seed2}: " + describe("table_reseeded_per_row"))
+
+
+# the (n_heads, T, d_k) stack's axis orders other than the right (1, 0, 2) and stack(dim=-1)'s (1, 2, 0),
+# which columns_permuted says; (0, 1, 2) is no transpose at all
+_MERGE_ORDERS = {(0, 1, 2): "no transpose", (0, 2, 1): "transpose(1, 2)", (2, 0, 1): "permute(2, 0, 1)",
+                 (2, 1, 0): "transpose(0, 2)"}
+
+
+def merged_axis_order(concat, stacked, same):
+    """The merged heads (read back through W_O) replayed as the right heads' (n_heads, T, d_k) stack put in
+    another axis order and reshaped to (T, d_model): no transpose is mha_merge_without_transpose, any other order
+    (transpose(1, 2) from 4-D batched code) mha_heads_interleaved's "another axis order". A replay equal to the
+    right concatenation (T = 1 without a transpose) is dropped. (None, '') when none fits."""
+    T, d_model = concat.shape
+    right = stacked.transpose(0, 1).reshape(T, d_model)
+    for perm, how in _MERGE_ORDERS.items():
+        replay = stacked.permute(perm).reshape(T, d_model)
+        if same(replay, right) or not same(concat, replay):
+            continue
+        layout = ", ".join(("n_heads", "T", "d_k")[a] for a in perm)
+        key = "mha_merge_without_transpose" if perm == (0, 1, 2) else "mha_heads_interleaved"
+        return key, (f"read back through W_O, the merged heads are the right heads stacked as (n_heads, T, d_k), "
+                     f"laid out as ({layout}) ({how}) and reshaped to (T, d_model), so tokens and features are mixed; "
+                     f"transpose(0, 1) to (T, n_heads, d_k) first: " + describe(key))
+    return None, ""
 
 
 def columns_permuted(concat, right, n_heads, same):

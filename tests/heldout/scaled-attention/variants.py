@@ -1868,3 +1868,35 @@ def softmax_entropy(logits):
     return torch.einsum("...i,...i->...", log_p.exp(), -log_p)
 '''),
 })
+
+# naming21: blind18's q8_merge_transpose_1_2_from_4d_code: the (n_heads, T, d_k) stack merged in another axis order
+WRONG.update({
+    # the stacked heads' last two axes swapped with mT before the flatten
+    "mha_merge_mt_of_stack": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = torch.stack([attention(Q[:, i * d_k:(i + 1) * d_k], K[:, i * d_k:(i + 1) * d_k],
+                                  V[:, i * d_k:(i + 1) * d_k], d_k)[0] for i in range(n_heads)])
+    return outs.mT.contiguous().view(T, d_model) @ W_O
+'''), {"key": "mha_heads_interleaved", "where": ["q8"]}),
+    # permute(2, 1, 0) of the stack (d_k, T, n_heads), then reshape
+    "mha_merge_permute_reversed": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = (M.reshape(T, n_heads, d_k).permute(1, 0, 2) for M in (X @ W_Q, X @ W_K, X @ W_V))
+    heads = torch.stack([attention(Q[h], K[h], V[h], d_k)[0] for h in range(n_heads)])
+    return heads.permute(2, 1, 0).reshape(T, d_model) @ W_O
+'''), {"key": "mha_heads_interleaved", "where": ["q8"]}),
+})
+CORRECT.update({
+    # the stack moved to (T, n_heads, d_k) with movedim, then flattened from dim 1
+    "mha_merge_movedim_flatten": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = torch.stack([attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k],
+                                   V[:, h * d_k:(h + 1) * d_k], d_k)[0] for h in range(n_heads)])
+    return heads.movedim(0, 1).flatten(1) @ W_O
+'''),
+})
