@@ -132,9 +132,10 @@ def test_a_fully_blocked_row_names_the_mask_turned_into_inf_only_from_the_probe(
 
 def test_rank_five_names_both_readings() -> None:
     q11 = _hidden("q11")
-    with pytest.raises(Misconception) as named:
+    # 5 is T and also matrix_rank(S, hermitian=True) of the lesson's non-symmetric S: neither is proven (naming22)
+    with pytest.raises(AssertionError, match="hermitian=True") as generic:
         q11.test_rank_S_lesson.test_func(5)
-    assert named.value.key == "rank_is_T"
+    assert not isinstance(generic.value, Misconception)
     with pytest.raises(Misconception) as named:
         q11.test_max_rank_S.test_func(100)
     assert named.value.key == "rank_bounded_by_T"
@@ -305,8 +306,8 @@ def test_a_letter_in_a_tuple_or_list_is_answer_in_container_and_a_plain_letter_i
         with pytest.raises(Misconception) as named:
             D.raise_if_answer_in_container(value, "ans")
         assert named.value.key == "answer_in_container"
-    for value in ("d", ("d", "b"), ("z",), 3):
-        D.raise_if_answer_in_container(value, "ans")
+    for other in ("d", ("d", "b"), ("z",), 3):
+        D.raise_if_answer_in_container(other, "ans")
 
 
 def test_a_float32_mask_for_float64_is_told_from_minus_inf_times_the_pattern() -> None:

@@ -167,6 +167,22 @@ def raise_if_scores_returned(O: object, A: object, O_ref: torch.Tensor, X: torch
                             "rather than their softmax: " + describe("returns_scores_as_weights"))
 
 
+def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch.Tensor, W: Any, causal: bool,
+                                        dtype: torch.dtype) -> None:
+    """Causal self-attention whose O is the unmasked scaled scores times V, S @ V (naming22, blind19): the
+    scores are used as the weights (no_softmax), the mask applied only where A is built. Without the mask S V
+    is no_softmax's own O, named with the other variants; this replays it only for a wrong O."""
+    if not (causal and type(O) is torch.Tensor and O.is_floating_point() and tuple(O.shape) == tuple(O_ref.shape)) \
+            or is_right(O, O_ref, dtype):
+        return
+    W_Q, W_K, W_V = (w.double() for w in W)
+    Q, K, V = X.double() @ W_Q, X.double() @ W_K, X.double() @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if is_right(O, S @ V, dtype):
+        raise Misconception("no_softmax", "O is S @ V, the scaled scores (without the causal mask) times the values, "
+                            "where A @ V is meant: " + describe("no_softmax"))
+
+
 def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
     """NaN on exactly the rows M blocks entirely, the other rows right, where a second call with the
     blocked entries at -5 (an additive mask, no longer finfo.min) gives what -inf there gives: the mask
@@ -1135,6 +1151,22 @@ def raise_if_answer_in_container(value: object, what: str, choices: str = "abcd"
         raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
                             + (" (the trailing comma after the string makes it one)" if kind == "tuple" else "")
                             + ": " + describe("answer_in_container"))
+
+
+# one letter with punctuation or brackets around it ("c)", "(c)", "c.", "'c'"), nothing else (naming22)
+_EXTRA_CHARS = re.compile(r"^\s*[\(\[\"'`]*\s*([A-Za-z])\s*[\)\]\"'`.:,;!]*\s*$")
+
+
+def raise_if_answer_extra_characters(value: object, what: str, choices: str = "abcd") -> None:
+    """A multiple-choice letter with characters around it ("c)", "(c)", "c."): the notebook's format check
+    takes value.strip().lower() and rejects it, so the hidden test does too, whichever letter it is
+    (answer_extra_characters, as scaled-attention names it); a bare letter in any case passes."""
+    if type(value) is not str or value.strip().lower() in choices:
+        return
+    extra = _EXTRA_CHARS.match(value)
+    if extra and extra.group(1).lower() in choices:
+        raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
+                            f"letter, which seems to be {extra.group(1)!r}: " + describe("answer_extra_characters"))
 
 
 # --- issue 21, sixth round of naming: kinds from blind9's misses ----------------------------------------

@@ -287,6 +287,8 @@ MISCONCEPTIONS = {
     "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
                            "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
                            "(or the brackets)",
+    "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
+                               "the answer must be the letter alone, as a string such as \"B\"",
     # issue 21, sixth round of naming (blind9's misses as kinds)
     "scores_negated": "negating the scores before the softmax (softmax(-Q K^T / sqrt(d_k)), as if they were "
                       "distances where small means close): the key that matches worst gets the most weight",

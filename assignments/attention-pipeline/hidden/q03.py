@@ -25,4 +25,5 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_scale(ans_scale):
     D.raise_if_answer_in_container(ans_scale, "ans_scale")
+    D.raise_if_answer_extra_characters(ans_scale, "ans_scale")
     expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"])

@@ -25,4 +25,5 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_mask(ans_mask):
     D.raise_if_answer_in_container(ans_mask, "ans_mask")
+    D.raise_if_answer_extra_characters(ans_mask, "ans_mask")
     expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"])

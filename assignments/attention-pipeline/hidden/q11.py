@@ -69,6 +69,15 @@ def test_rank_S_lesson(rank_S_lesson):
         return
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
+    # matrix_rank(S, hermitian=True) on this non-symmetric S reads one triangle: on the lesson's S it gives T as
+    # well, so a T there proves neither reading (naming22): generic, saying both; rank_is_T only where it differs
+    herm = int(torch.linalg.matrix_rank(Q @ K.T, hermitian=True))
+    if got == T and got == herm:
+        raise AssertionError(f"rank_S_lesson is {T}: that is T, the number of tokens (the rank of a full-rank T x T "
+                             "matrix such as the causal weights A), and also what torch.linalg.matrix_rank(S, "
+                             "hermitian=True) reports for this S, which is not symmetric (hermitian=True reads only "
+                             f"one triangle); S = Q K^T passes through d_k = {d_k} dimensions, so its rank is at most "
+                             f"{d_k}: call torch.linalg.matrix_rank(S) on S itself, without hermitian=True")
     if got == T:       # 5 tokens, and the rank of the lesson's (full-rank) softmax weights A: one key, both readings
         raise Misconception("rank_is_T", f"rank_S_lesson is {T}, the number of tokens (and the rank of the lesson's "
                             "causal weights A, lower-triangular and full rank): " + describe("rank_is_T"))

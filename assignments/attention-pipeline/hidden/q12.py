@@ -8,6 +8,7 @@ from autograder.grading.checks import (
     call,
     describe,
     expect_number,
+    raise_if_return_missing,
     raise_if_wrong_default,
     register_misconceptions,
 )
@@ -51,6 +52,9 @@ def _check(got, d_model, d_k, d_v, with_output):
         base = ref.qkv_param_count(d_model, d_k, d_v)
         for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
             more[f"param_count_wo_wrong_size/{a}x{b}"] = base + {"d_k": d_k, "d_v": d_v}[a] * {"d_k": d_k, "d_v": d_v}[b]
+        # W_O as "one more projection of the same size", a third of W_Q, W_K, W_V (d_v != d_k here, naming22)
+        more["param_count_wo_wrong_size/a third of the W_Q, W_K, W_V count"] = base + base // 3
+        more["param_count_wo_wrong_size/a third of the W_Q, W_K, W_V count (unrounded)"] = base + base / 3
     wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
     for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
         for tail, wo in wo_term.items():
@@ -66,7 +70,7 @@ def _check(got, d_model, d_k, d_v, with_output):
         key = hits.pop()
         sizes = [k.split("/")[1] for k in more if key == "param_count_wo_wrong_size" and k.startswith(key + "/")
                  and more[k] == got]
-        shape = f" (you count W_O as {sizes[0].replace('x', ' x ')})" if sizes else ""
+        shape = f" (you count W_O as {sizes[0].replace('_vx', '_v x ').replace('_kx', '_k x ')})" if sizes else ""
         forms = [k.split("/")[1] for k in more if k.startswith("param_count_widths_arithmetic/") and more[k] == got]
         if key == "param_count_widths_arithmetic" and len(forms) == 1:   # which arithmetic, when only one gives it
             shape = f" ({forms[0].replace('_wo_too', ', W_O as d_v + d_model')})"
@@ -98,6 +102,9 @@ def test_count_qkv(qkv_param_count, rng):
     got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
     if got != ref.qkv_param_count(d_model, d_k, d_v, False):
         _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
+        full = ref.qkv_param_count(d_model, d_k, d_v, True)   # the return indented into `if with_output:`
+        raise_if_return_missing(got, {"with with_output=True": lambda: qkv_param_count(d_model, d_k, d_v, with_output=True)},
+                                lambda o: type(o) in (int, float) and o == full, "qkv_param_count(...)")
     try:
         _check(got, d_model, d_k, d_v, False)
     except AssertionError:   # with_output left to its default: right when with_output=False is passed names it

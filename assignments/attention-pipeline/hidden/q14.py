@@ -25,4 +25,5 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_cross_shapes(ans_cross_shapes):
     D.raise_if_answer_in_container(ans_cross_shapes, "ans_cross_shapes")
+    D.raise_if_answer_extra_characters(ans_cross_shapes, "ans_cross_shapes")
     expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes, wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"])

@@ -25,4 +25,5 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_cross_causal(ans_cross_causal):
     D.raise_if_answer_in_container(ans_cross_causal, "ans_cross_causal")
+    D.raise_if_answer_extra_characters(ans_cross_causal, "ans_cross_causal")
     expect_choice(ans_cross_causal, "ans_cross_causal", answer=ref.ans_cross_causal, wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_causal"])

@@ -25,4 +25,5 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_complexity(ans_complexity):
     D.raise_if_answer_in_container(ans_complexity, "ans_complexity")
+    D.raise_if_answer_extra_characters(ans_complexity, "ans_complexity")
     expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity, wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"])

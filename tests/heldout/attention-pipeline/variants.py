@@ -159,7 +159,7 @@ def project_qkv(X, W_Q, W_K, W_V):
     rows = A.reshape(-1, A.shape[-1])
     return (-torch.special.xlogy(rows, rows).sum(-1) / math.log(2)).reshape(A.shape[:-1])
 '''),
-    "answers_other_forms": {"ans_scale": 'ans_scale = "B"', "ans_mask": 'ans_mask = "(c)"',
+    "answers_other_forms": {"ans_scale": 'ans_scale = "B"', "ans_mask": 'ans_mask = " C\\n"',
                             "max_rank_S": '''
 max_rank_S = min(100, 8)
 rank_S_lesson = 2.0
@@ -318,8 +318,9 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
 '''), {"key": "param_count_squares", "where": ["q12"]}),
     "rank_lesson_is_d_k": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 4"},
                            {"key": "rank_above_min", "where": ["q11:test_rank_S_lesson"]}),
+    # 5 is T and also matrix_rank(S, hermitian=True) on the lesson's non-symmetric S: generic (naming22)
     "rank_lesson_is_T": ({"max_rank_S": "max_rank_S = 8\nrank_S_lesson = 5"},
-                         {"key": "rank_is_T", "where": ["q11:test_rank_S_lesson"]}),
+                         {"key": None, "where": ["q11:test_rank_S_lesson"]}),
     "ans_scale_flatter": ({"ans_scale": 'ans_scale = "a"'}, {"key": "scale_direction_reversed", "where": ["q03"]}),
     "ans_mask_normalisation": ({"ans_mask": 'ans_mask = "a"'}, {"key": "mask_breaks_normalisation", "where": ["q06"]}),
     "ans_mask_gradient": ({"ans_mask": 'ans_mask = "d"'}, {"key": "mask_blocks_gradient", "where": ["q06"]}),
@@ -1815,5 +1816,96 @@ CORRECT.update({
     # nats converted to bits by dividing by ln 2, a constant, whatever the row length
     "entropy_xlogy_over_ln2": entropy('''
     return -torch.special.xlogy(A, A).sum(dim=-1) / math.log(2.0)
+'''),
+})
+
+# naming22: matrix_rank(S, hermitian=True) on the lesson's non-symmetric S gives 5, which is T too: generic
+WRONG.update({
+    "rank_lesson_hermitian": ({"max_rank_S": '''max_rank_S = 8
+import torch as _t
+_Qd = _t.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]], dtype=_t.float64)
+_Kd = _t.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]], dtype=_t.float64)
+rank_S_lesson = _t.linalg.matrix_rank(_Qd @ _Kd.mT, hermitian=True).item()
+'''}, {"key": None, "where": ["q11:test_rank_S_lesson"]}),
+})
+
+# naming22: a letter with characters around it, which the notebook's format check rejects
+WRONG.update({
+    "ans_complexity_in_parentheses": ({"ans_complexity": 'ans_complexity = "(c)"'},
+                                      {"key": "answer_extra_characters", "where": ["q16"]}),
+    "ans_scale_with_full_stop": ({"ans_scale": 'ans_scale = "B."'},
+                                 {"key": "answer_extra_characters", "where": ["q03"]}),
+})
+
+CORRECT.update({
+    # the letter built from its position, upper case with spaces: strip().lower() makes it "d"
+    "ans_cross_causal_from_position": {"ans_cross_causal": 'ans_cross_causal = " " + chr(ord("A") + 3) + " "'},
+})
+
+# naming22: qkv_param_count with no value on one path; W_O counted as a third of W_Q, W_K, W_V
+WRONG.update({
+    "param_count_returns_only_with_output": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    if with_output:
+        return d_model * (2 * d_k + d_v) + d_v * d_model
+    else:
+        total = d_model * (2 * d_k + d_v)
+'''), {"key": "return_missing_on_path", "where": ["q12:test_count_qkv"]}),
+    "param_count_else_branch_prints": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    sizes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)] + ([(d_v, d_model)] if with_output else [])
+    count = sum(a * b for a, b in sizes)
+    if with_output:
+        return count
+    print(count)
+'''), {"key": "return_missing_on_path", "where": ["q12:test_count_qkv"]}),
+    "param_count_wo_mean_of_projections": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    projections = [d_model * d_k, d_model * d_k, d_model * d_v]
+    if with_output:
+        projections.append(sum(projections) / len(projections))   # W_O: an average projection
+    return sum(projections)
+'''), {"key": "param_count_wo_wrong_size", "where": ["q12:test_count_with_output"]}),
+    "param_count_wo_four_thirds": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    qkv = d_model * (2 * d_k + d_v)
+    return qkv * 4 // 3 if with_output else qkv
+'''), {"key": "param_count_wo_wrong_size", "where": ["q12:test_count_with_output"]}),
+})
+
+CORRECT.update({
+    # every projection listed as (rows, cols), W_O kept only with the flag, counted with math.prod
+    "param_count_prod_of_shapes": cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    import math
+    shapes = {"W_Q": (d_model, d_k), "W_K": (d_model, d_k), "W_V": (d_model, d_v), "W_O": (d_v, d_model)}
+    return sum(math.prod(s) for name, s in shapes.items() if with_output or name != "W_O")
+'''),
+})
+
+# naming22: the scaled scores (unmasked) used as the weights for O, A right
+WRONG.update({
+    "self_attention_output_from_scores": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    O = torch.einsum("...qk,...kd->...qd", S, V)
+    return O, A
+'''), {"key": "no_softmax", "where": ["q07", "q09"]}),
+    "self_attention_scores_matmul_values": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    scores = Q @ K.transpose(-1, -2) / Q.shape[-1] ** 0.5
+    weights = attention_weights(scores, causal_additive_mask(X.size(-2), X.dtype, X.device) if causal else None)
+    return torch.matmul(scores, V), weights
+'''), {"key": "no_softmax", "where": ["q07", "q09"]}),
+})
+
+CORRECT.update({
+    # the output as a weighted sum of value rows, written with einsum over the key axis
+    "self_attention_einsum_weighted_rows": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return torch.einsum("...ij,...jd->...id", A, V), A
 '''),
 })
