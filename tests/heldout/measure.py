@@ -1836,6 +1836,47 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by answer_extra_characters (naming22)
         "q16_answer_with_bracket": ("answer_extra_characters",),
     },
+    # judged from `measure scaled-attention --set blind19 -v`: () where no key of the catalogue names the mistake
+    "scaled-attention": {
+        "q1_inverse_scale_used_as_divisor": ("multiply_by_sqrt_dk",),   # .div(1 / sqrt(d_k)) multiplies by it
+        # mis-named: keys_are_queries ("Q Q^T, k = q") on test_weight_rows_sum_to_one, the rest raw (einsum size
+        # error) or generic; the scores einsum is right, the values einsum "qk,qd->qd" sums the weights alone
+        # (rows sum to 1) and returns V; no key says the value rows are indexed by the query
+        "q1_einsum_value_index_reused": (),
+        # generic: "the variance of q.k is not within 10% of its expected value"; "ni,nj->n" is (sum q)(sum k),
+        # variance d_k^2: variance_d_k_squared is the answer "d_k^2", not a free einsum letter; no key
+        "q2_einsum_free_index": (),
+        "q2_vecdot_over_samples": ("dots_summed_over_samples",),       # vecdot(dim=0): the key's text
+        # generic: "dot_product_variance(...) is NaN ... taken of a single number": torch.sum without dim; the
+        # one-number keys (entropy_one_number, entropy_flattened) are the entropy's; none for the dots
+        "q2_sum_without_dim": (),
+        "q2_div_result_dropped": ("scaled_flag_ignored",),              # the dropped div leaves the unscaled var
+        # generic: "has shape (), expected (6,)"; softmax(...).mean(0) then one entropy: entropy_one_number's
+        # "one number instead of one entropy per row" and its fix (as blind's q4_entropy_mean_over_rows)
+        "q4_entropy_of_mean_distribution": ("entropy_one_number",),
+        # raw: "The size of tensor a (2) must match the size of tensor b (3)"; (e.T / e.sum(-1)).T: fixed_axes
+        # names .T reversing every axis of a batched tensor; keepdim_missing's fix (keepdim=True) is the same
+        "q4_softmax_by_transpose_broadcast": ("fixed_axes", "keepdim_missing"),
+        # generic: "has shape (6, 6), expected (6,)"; -(p @ log(p).T) gives the rows' cross terms: no key
+        "q4_entropy_as_matrix_product": (),
+        # mis-named: table_ignores_dims ("looping over a hard-coded list of d's"); the loop is over dims, the
+        # append is after it so only the last d's row is kept; no key says so
+        "q4_table_append_after_loop": (),
+        # mis-named: scores_transposed ("K Q^T instead of Q K^T") on both table tests; the student computes
+        # q @ k.T and takes [:, 0], one score, where [0] takes the row of 5 (the same numbers as (k @ q.T)[0],
+        # but the key's fix is already there); no key says the index is on the wrong axis
+        "q4_table_scores_wrong_axis": (),
+        # generic: "does not match the correct result in 4 of 16 entries"; H_scaled = H_raw / sqrt(d):
+        # scale_after_softmax (the scale on what comes out, not on the scores inside) and table_field_copied
+        # ("each field must be computed from its own scores") both lead to softmax_entropy(scaled)
+        "q4_table_entropy_scaled_not_scores": ("scale_after_softmax", "table_field_copied"),
+        # raw: "The size of tensor a (4) must match the size of tensor b (12)"; 3-D heads through attention's
+        # K.T: fixed_axes's text (K.T reverses every axis of a batched tensor; use K.transpose(-2, -1))
+        "q8_batched_heads_through_2d_attention": ("fixed_axes",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied"; d_k = d_model // 8: mha_head_width_constant ("a fixed
+        # head width ... or a number, instead of d_k = d_model // n_heads")
+        "q8_head_width_from_paper_head_count": ("mha_head_width_constant",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
