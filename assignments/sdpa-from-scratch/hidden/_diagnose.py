@@ -881,6 +881,22 @@ def name_fixed_rank(fn, Q, K, V, mask, e, said):
                             f"{n}-D inputs: " + describe("fixed_axes"))
 
 
+def name_mask_as_python_bool(fn, plain, said):
+    """`not mask` (naming22): right with mask=None, and with a one-entry mask the call gets a Python bool where
+    a tensor goes (torch's "got (bool, ..." of masked_fill or where): the mask itself became a bool."""
+    if not right(second_call(fn, *plain[:3], mask=None), *plain[:3], None):
+        return
+    try:
+        fn(*plain[:3], mask=torch.ones(1, 1, dtype=torch.bool))
+    except StudentCodeError as again:
+        if again.exc_type == "TypeError" and "invalid combination of arguments - got (bool" in again.message:
+            raise Misconception("tensor_truthiness", f"{said}; with mask=None the same call is right, and with a "
+                                "mask of one entry a Python bool arrives where the mask tensor goes "
+                                f"({again.message.splitlines()[0][:60]}...): the mask was turned into a bool (not mask, if "
+                                "mask:); invert a boolean mask with ~mask, never Python's not: "
+                                + describe("tensor_truthiness")) from None
+
+
 def name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
@@ -901,6 +917,7 @@ def name_crash(fn, Q, K, V, mask, e):
                 and right(second_call(fn, *plain[:3], mask=one), *plain[:3], one):
             raise Misconception("tensor_truthiness", f"{said}: with mask=None, and with a mask of one True entry, "
                                 "the same call runs and is right: " + describe("tensor_truthiness"))
+        name_mask_as_python_bool(fn, plain, said)
     if e.message.startswith("expected a tensor"):
         # the gradient call needs one tensor back: what the plain call returns says what it is (a tuple)
         out = second_call(plain_call)

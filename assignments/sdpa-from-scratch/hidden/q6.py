@@ -168,8 +168,9 @@ def _out3_variants():
     # V weighted by the scores, scaled or not, instead of by their softmax
     variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
                      "values_weighted_by_scores/raw": scores @ ref.V3,
-                     # the causal weights (the next cell's) used for the unmasked output
-                     "output_from_causal_weights": ref.weights3_causal @ ref.V3})
+                     "output_from_causal_weights": ref.weights3_causal @ ref.V3,   # the next cell's weights
+                     # (w[..., None] * V[None]).sum(0) sums over the queries: row j is V[j] times key j's total
+                     "output_keeps_key_axis/summed_over_queries": ref.weights3.sum(0)[:, None] * ref.V3})
     return variants
 
 

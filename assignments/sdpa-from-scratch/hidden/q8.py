@@ -46,6 +46,17 @@ def _raise_if_related(got, name):
                             + describe("causal_triangle_count"))
 
 
+def _raise_if_not_int(value, name):
+    """The right count, but not a Python int (the notebook's format asks isinstance(value, int))."""
+    if type(value) is int:
+        return
+    if isinstance(value, float) or getattr(getattr(value, "dtype", None), "is_floating_point", False) \
+            or type(value).__name__.startswith("float"):
+        raise Misconception("float_for_int", f"{name} is {value!r}, a float: " + describe("float_for_int"))
+    raise AssertionError(f"{name} holds the right count but is a {type(value).__name__}: "
+                         f"give a plain Python int (int({name}))")
+
+
 def _raise_if_wrapped(value, name):
     """The right number in a 1-tuple or 1-list (a trailing comma: `cost_ratio = 4,`)."""
     if (type(value) in (tuple, list) and len(value) == 1 and type(value[0]) in (int, float)
@@ -71,6 +82,7 @@ def test_attn_entries(attn_entries):
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
+    _raise_if_not_int(attn_entries, "attn_entries")
 
 
 @test_case(points=1, hidden=True)
@@ -107,6 +119,7 @@ def test_score_madds(score_madds, attn_entries=None):
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
+    _raise_if_not_int(score_madds, "score_madds")
 
 
 @test_case(points=1, hidden=True)
@@ -143,3 +156,4 @@ def test_cost_ratio(cost_ratio):
                              "again) or the old cost was never divided out; write new / (old)")
     if got != ref.cost_ratio:
         raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")
+    _raise_if_not_int(cost_ratio, "cost_ratio")

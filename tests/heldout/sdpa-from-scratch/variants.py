@@ -272,7 +272,7 @@ def causal_mask(T_q, T_k=None):
                             "attn_entries": '''
 attn_entries = 2 ** 20
 score_madds = 2 ** 20 * 64
-cost_ratio = 4.0
+cost_ratio = int(2048 ** 2 / 1024 ** 2)   # naming22: an int, as the notebook's format asks (4.0 is float_for_int)
 '''},
     # naming18: right answers in the forms the new checks read (any rank via *lead, a mask built from an
     # additive matrix and turned into bool, shapes from a torch.Size, the ratio as a float quotient)
@@ -301,7 +301,7 @@ out_shape = tuple(int(n) for n in "4 10 128".split())
         "attn_entries": '''
 attn_entries = 1024 * 1024
 score_madds = attn_entries * 64
-cost_ratio = (2048 * 2048 * 64) / score_madds
+cost_ratio = (2048 * 2048 * 64) // score_madds   # naming22: // keeps the int the notebook's format asks
 '''},    # naming20: renormalised with a guard the dtype can hold (finfo.tiny), so empty rows are 0 / tiny = 0
     "q5_renormalised_with_dtype_tiny": sdpa('''
     scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
@@ -328,6 +328,28 @@ T, d_k = 1024, 64
 attn_entries = T * T
 score_madds = attn_entries * d_k
 cost_ratio = (2 * T) * (2 * T) * d_k // T // T // d_k
+'''},
+    # naming22: whole counts from float arithmetic turned back into ints (right: the notebook asks for ints)
+    # naming22: the mask inverted with logical_not, the empty rows zeroed by a masked_fill of the weights (right)
+    "q5_logical_not_and_filled_empty_rows": sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    blocked = mask.logical_not()
+    weights = stable_softmax(scores.masked_fill(blocked, float("-inf")), dim=-1)
+    return weights.masked_fill(blocked.all(-1, keepdim=True), 0.0) @ V
+'''),
+    # naming22: out3 as a broadcast product summed over the keys (axis 1): right
+    "q6_broadcast_product_summed_over_keys": {"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = (weights3[:, :, None] * V3[None, :, :]).sum(dim=1)
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''},
+    "q8_ints_from_float_arithmetic": {"attn_entries": '''
+attn_entries = int(math.pow(2, 20))
+score_madds = round(1024 ** 2 * 64.0)
+cost_ratio = 2 ** int(math.log2(2048 ** 2 / 1024 ** 2))
 '''},
 }
 
@@ -763,6 +785,38 @@ weights3_causal = stable_softmax((scores3 / 2).masked_fill(~causal_mask(3), floa
 '''}, {"key": "values_weighted_by_scores", "where": ["q6:test_out3"]}),
     "q8_one_row_of_weights": ({"attn_entries": "attn_entries = 1024\nscore_madds = 1024 * 1024 * 64\ncost_ratio = 4"},
                               {"key": "count_per_query", "where": ["q8:test_attn_entries"]}),
+    # naming22: right counts given as floats (the notebook's format asks isinstance(value, int))
+    # naming22: the mask inverted with Python's not (a tensor's truth value), in two forms
+    "q5_where_on_not_mask": (full_with('scores = scores.masked_fill(mask == False, float("-inf"))',
+                                       'scores = torch.where(not mask, torch.full_like(scores, float("-inf")), scores)'),
+                             {"key": "tensor_truthiness", "where": ["q5"]}),
+    "q5_blocked_from_not_mask": (full_with('scores = scores.masked_fill(mask == False, float("-inf"))',
+                                           'blocked = not mask.bool()\n        scores.masked_fill_(blocked, float("-inf"))'),
+                                 {"key": "tensor_truthiness", "where": ["q5"]}),
+    # naming22: the product w[i, j] V[j] summed over the queries (axis 0), not the keys: output_keeps_key_axis
+    "q6_einsum_keeps_key_index": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = torch.einsum("ij,jd->jd", weights3, V3)
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_keeps_key_axis", "where": ["q6:test_out3"]}),
+    "q6_rows_of_v_times_column_sums": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = torch.stack([weights3[:, j].sum() * V3[j] for j in range(V3.shape[0])])
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_keeps_key_axis", "where": ["q6:test_out3"]}),
+    "q8_ratio_by_true_division": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = attn_entries * 64
+cost_ratio = (2 * 1024) ** 2 / 1024 ** 2
+'''}, {"key": "float_for_int", "where": ["q8:test_cost_ratio"]}),
+    "q8_counts_from_float_literals": ({"attn_entries": '''
+T = 1024.0
+attn_entries = T * T
+score_madds = attn_entries * 64
+cost_ratio = 4
+'''}, {"key": "float_for_int", "where": ["q8:test_attn_entries", "q8:test_score_madds"]}),
     "q8_strict_triangle_madds": ({"attn_entries": '''
 T, d_k = 1024, 64
 attn_entries = T * T
