@@ -1797,6 +1797,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "out3 is not correct in row(s) [0, 1, 2]"; summed over the queries, out3 keeps one row per
         # key (V[j] times key j's total weight): output_keeps_key_axis's "one axis per key ... never summed over
         # the keys: weights @ V sums over the keys"
+        # now named by output_keeps_key_axis (naming22)
         "q6_broadcast_product_summed_over_queries": ("output_keeps_key_axis",),
     },
     # judged from `measure attention-pipeline --set blind19 -v`: () where no key of the catalogue names it
