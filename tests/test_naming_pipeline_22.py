@@ -67,3 +67,21 @@ def test_output_as_a_third_of_qkv_is_wo_wrong_size() -> None:
         q12.test_count_with_output.test_func(count, torch.Generator().manual_seed(0))
     assert named.value.key == "param_count_wo_wrong_size"
     assert "a third of the W_Q, W_K, W_V count" in str(named.value)
+
+
+def test_triu_indices_as_one_index_is_named_only_when_the_one_by_one_mask_is_open() -> None:
+    D = _hidden("_diagnose")
+
+    def rows_filled(T: int, dtype: torch.dtype, device: str | None = None) -> torch.Tensor:
+        M = torch.zeros(T, T, dtype=dtype)
+        M[torch.triu_indices(T, T, 1)] = torch.finfo(dtype).min
+        return M
+
+    with pytest.raises(Misconception) as named:
+        D.raise_if_index_tensor_as_one_index(rows_filled, rows_filled(6, torch.float32), 6)
+    assert named.value.key == "mask_index_tensor_as_one_index"
+
+    def full(T: int, dtype: torch.dtype, device: str | None = None) -> torch.Tensor:   # blocked at T = 1 too
+        return torch.full((T, T), torch.finfo(dtype).min, dtype=dtype)
+
+    D.raise_if_index_tensor_as_one_index(full, full(6, torch.float32), 6)

@@ -323,7 +323,8 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_both_operands_scaled": ("divide_by_dk",),
         "q4_logits_as_log_probs": ("entropy_without_log",),
         "q4_entropy_upcast_float64": ("dtype_changed",),        # named since right values in another dtype are
-        "q4_table_k_times_q": ("scores_transposed",),           # the table of raw = (k @ q.T)[0] is tried
+        # the table of raw = (k @ q.T)[0] was tried; naming22: generic, (q @ k.T)[:, 0] keeps the same one score
+        "q4_table_k_times_q": ("scores_transposed",),
         "q4_table_loop_over_indices": ("loop_index_as_d",),     # the d column holds the positions 1, 2, ...
         "q6_answer_argmax_row": ("attention_as_argmax",),       # choice C: the single best-matching row
         "q8_range_off_by_one": ("mha_heads_missing",),          # a second call with W_O cut to the heads given
@@ -1808,7 +1809,8 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked";
         # M[triu_indices] picks whole rows, so every entry is blocked (checked with torch); mask_blocks_diagonal
         # says only the diagonal, and no key says the (2, N) index tensor was used as one index
-        "q04_triu_indices_as_one_index": (),
+        # now named by mask_index_tensor_as_one_index (naming22): all blocked at T >= 2, the 1 x 1 mask 0
+        "q04_triu_indices_as_one_index": ("mask_index_tensor_as_one_index",),
         "q05_masked_scores_under_new_name": ("mask_ignored",),   # softmax of the unmasked S: the mask has no effect
         # partly: no_softmax named on test_not_causal ("the scaled scores themselves are used as weights": S @ V
         # is that); the causal tests say only "O does not match ... in 50 of 50 entries"
@@ -1843,6 +1845,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: keys_are_queries ("Q Q^T, k = q") on test_weight_rows_sum_to_one, the rest raw (einsum size
         # error) or generic; the scores einsum is right, the values einsum "qk,qd->qd" sums the weights alone
         # (rows sum to 1) and returns V; no key says the value rows are indexed by the query
+        # now generic (naming22): keys_are_queries needs a replay at 1/10 scale; the rerun says "output is V itself"
         "q1_einsum_value_index_reused": (),
         # generic: "the variance of q.k is not within 10% of its expected value"; "ni,nj->n" is (sum q)(sum k),
         # variance d_k^2: variance_d_k_squared is the answer "d_k^2", not a free einsum letter; no key
@@ -1862,10 +1865,12 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_as_matrix_product": (),
         # mis-named: table_ignores_dims ("looping over a hard-coded list of d's"); the loop is over dims, the
         # append is after it so only the last d's row is kept; no key says so
+        # now generic (naming22): "the table has only the last d's row ... the rows for d = [...] are missing"
         "q4_table_append_after_loop": (),
         # mis-named: scores_transposed ("K Q^T instead of Q K^T") on both table tests; the student computes
         # q @ k.T and takes [:, 0], one score, where [0] takes the row of 5 (the same numbers as (k @ q.T)[0],
         # but the key's fix is already there); no key says the index is on the wrong axis
+        # now generic (naming22): "raw_std ... NaN and H_raw ... 0 in every row: what ONE score per d gives"
         "q4_table_scores_wrong_axis": (),
         # generic: "does not match the correct result in 4 of 16 entries"; H_scaled = H_raw / sqrt(d):
         # scale_after_softmax (the scale on what comes out, not on the scores inside) and table_field_copied

@@ -167,6 +167,22 @@ def raise_if_scores_returned(O: object, A: object, O_ref: torch.Tensor, X: torch
                             "rather than their softmax: " + describe("returns_scores_as_weights"))
 
 
+def raise_if_index_tensor_as_one_index(fn: Callable[..., object], M: torch.Tensor, T: int) -> None:
+    """Every entry of the T x T mask blocked (T >= 2) and the T = 1 mask all zero (a second call):
+    M[torch.triu_indices(T, T, 1)] = ... indexes whole rows with the (2, N) tensor (its row numbers 0..T-2
+    and column numbers 1..T-1 together are every row), and at T = 1 the index is empty (naming22, blind19).
+    A mask blocked everywhere at T = 1 too (a torch.full with no triu) is not this."""
+    if T < 2 or not bool((M != 0).all()):
+        return
+    try:
+        one = fn(1, M.dtype)
+    except StudentCodeError:
+        return
+    if type(one) is torch.Tensor and tuple(one.shape) == (1, 1) and not bool((one != 0).any()):
+        raise Misconception("mask_index_tensor_as_one_index", f"every entry of the {T} x {T} mask is blocked, and "
+                            "the 1 x 1 mask (no key after the query) is 0: " + describe("mask_index_tensor_as_one_index"))
+
+
 def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch.Tensor, W: Any, causal: bool,
                                         dtype: torch.dtype) -> None:
     """Causal self-attention whose O is the unmasked scaled scores times V, S @ V (naming22, blind19): the

@@ -287,6 +287,10 @@ MISCONCEPTIONS = {
     "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
                            "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
                            "(or the brackets)",
+    "mask_index_tensor_as_one_index": "indexing the mask with the (2, N) tensor from torch.triu_indices as one "
+                                      "index (M[idx] = ...): it picks whole rows (its row and column numbers "
+                                      "alike), so every entry is blocked; unpack it into rows and columns, "
+                                      "M[idx[0], idx[1]] = ...",
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
                                "the answer must be the letter alone, as a string such as \"B\"",
     # issue 21, sixth round of naming (blind9's misses as kinds)

@@ -121,7 +121,7 @@ def _float32_right(fn, T) -> bool:
     return type(M) is torch.Tensor and M.dtype == torch.float32 and torch.equal(M, ref.causal_additive_mask(T))
 
 
-def _check_pattern(M, T):
+def _check_pattern(M, T, fn=None):
     blocked = M != 0
     if torch.equal(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)):
         if not (M[blocked] < 0).all():
@@ -140,6 +140,8 @@ def _check_pattern(M, T):
             raise Misconception(key, "the mask blocks the diagonal and every earlier key and leaves only the later "
                                 "ones open, the causal pattern inverted (the lower triangle filled where tril == 0 "
                                 f"is asked): it matches {describe(key)}")
+    if fn is not None:   # every entry blocked, the 1 x 1 mask 0: the triu_indices pair used as one index
+        D.raise_if_index_tensor_as_one_index(fn, M, T)
     raise AssertionError("the mask blocks the wrong entries: exactly the keys after each query "
                          "(strictly above the diagonal) should be blocked, and every other entry 0; "
                          + D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)))
@@ -149,7 +151,7 @@ def _check_pattern(M, T):
 def test_mask_pattern(causal_additive_mask, device, rng):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     for dtype in (torch.float32, torch.float64):
-        _check_pattern(_get(causal_additive_mask, T, dtype), T)
+        _check_pattern(_get(causal_additive_mask, T, dtype), T, causal_additive_mask)
     # the mask is built where it is asked (run once per device: on a GPU a mask left on the CPU fails here,
     # and the runner names gpu_only_failure, the CPU run having passed)
     call(causal_additive_mask, T, torch.float32, device=device, what="causal_additive_mask")
@@ -164,7 +166,7 @@ def test_mask_value_is_dtype_min(causal_additive_mask, rng):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     for dtype in (torch.float32, torch.float64):
         M = _get(causal_additive_mask, T, dtype)
-        _check_pattern(M, T)
+        _check_pattern(M, T, causal_additive_mask)
         vals = M[torch.ones(T, T, dtype=torch.bool).triu(1)]
         if torch.isinf(vals).any():
             raise Misconception("infinite_mask", f"blocked entries are infinite: {describe('infinite_mask')}")
@@ -203,7 +205,7 @@ def test_mask_float16_finite(causal_additive_mask, rng):
             raise Misconception(key, "the float16 mask contains -inf although the float32 one is finite: "
                                 "its constant overflows float16; use torch.finfo(dtype).min")
         raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
-    _check_pattern(M, T)
+    _check_pattern(M, T, causal_additive_mask)
     if not (M[M != 0] <= -1e4).all():
         D.raise_if_blocked_value(M[M != 0], M.dtype)
         raise AssertionError("blocked float16 entries are not negative enough to vanish after the softmax")

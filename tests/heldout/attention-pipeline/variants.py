@@ -1909,3 +1909,28 @@ CORRECT.update({
     return torch.einsum("...ij,...jd->...id", A, V), A
 '''),
 })
+
+# naming22: the (2, N) pair from triu_indices used as one index: whole rows filled, every entry blocked
+WRONG.update({
+    "mask_triu_indices_index_put": (mask('''
+    idx = torch.triu_indices(T, T, 1, device=device)
+    return torch.zeros(T, T, dtype=dtype, device=device).index_put_((idx,), torch.tensor(torch.finfo(dtype).min,
+                                                                                            dtype=dtype, device=device))
+'''), {"key": "mask_index_tensor_as_one_index", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+    "mask_triu_indices_stacked_rows": (mask('''
+    M = torch.zeros((T, T), dtype=dtype, device=device)
+    pairs = torch.stack(torch.triu_indices(T, T, offset=1).unbind(0))
+    M[pairs.to(device)] = torch.finfo(dtype).min
+    return M
+'''), {"key": "mask_index_tensor_as_one_index", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+})
+
+CORRECT.update({
+    # the same index pair, unpacked into rows and columns
+    "mask_triu_indices_unpacked": mask('''
+    rows, cols = torch.triu_indices(T, T, offset=1, device=device)
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    M[rows, cols] = torch.finfo(dtype).min
+    return M
+'''),
+})
