@@ -103,6 +103,22 @@ def _batched_rerun(fn, Q, K, V, d_k) -> bool:
                for p, r in zip(out, right))
 
 
+def _keys_are_queries_replayed(fn, Q, K, V, d_k, index) -> bool:
+    """keys_are_queries proven by a replay on the same shapes at a tenth of the scale, where softmax(Q Q^T)
+    is far from the identity (so Q Q^T's output is not V itself): that result `index` of the student's
+    matches Q Q^T's there and not V."""
+    Qs, Ks = Q.double() / 10, K.double() / 10
+    want = ref.attention_keys_are_queries(Qs, Ks, V.double(), d_k)[index]
+    if matching_variants(want, {"v": V.double()}, Q.dtype):
+        return False
+    try:
+        got = fn(Qs.to(Q.dtype), Ks.to(Q.dtype), V.clone(), d_k)
+    except Exception:  # noqa: BLE001 - a replay is only evidence
+        return False
+    return (isinstance(got, (tuple, list)) and len(got) == 2 and type(got[index]) is torch.Tensor
+            and bool(matching_variants(got[index], {"v": want}, Q.dtype)))
+
+
 def call_pair(fn, Q, K, V, d_k):
     """The student's (output, weights). Both parts right in the other order names results_reordered; one
     tensor, the right output or weights, names what is missing. A crash is named from its message (see
@@ -133,10 +149,21 @@ def call_pair(fn, Q, K, V, d_k):
                 for index, part in ((1, "weights"), (0, "output")):
                     key = name_from_rerun(out[index], right[index], ref.wrong_variants(Q64, K64, V64, d_k, part),
                                           Q.dtype)
+                    if key == "keys_are_queries" and not _keys_are_queries_replayed(fn, Q[:T], K[:T], V[:T], d_k,
+                                                                                    index):
+                        key = None   # softmax(Q Q^T) near the identity: output V matched it (not proven)
                     if key is not None:
                         raise Misconception(key, f"your code raised {e.exc_type}: {e.message}, with T_q = "
                                             f"{Q.shape[-2]} queries and T_k = {K.shape[-2]} keys; with as many "
                                             f"queries as keys it runs and its {part} match {describe(key)}") from None
+                if type(out[0]) is torch.Tensor and tuple(out[0].shape) == tuple(V64.shape) \
+                        and not matching_variants(V64, {"right": right[0]}, Q.dtype) \
+                        and matching_variants(out[0], {"v": V64}, Q.dtype):
+                    raise AssertionError(f"your code raised {e.exc_type}: {e.message.splitlines()[0]}, with T_q = "
+                                         f"{Q.shape[-2]} queries and T_k = {K.shape[-2]} keys; with as many queries as "
+                                         "keys it runs and its output is V itself, the values unweighted: each output "
+                                         "row q should be the sum over the keys k of weights[q, k] * V[k] (V's rows "
+                                         "indexed by the key, not the query)") from None
         raise
     right = ref.attention(Q.double(), K.double(), V.double(), d_k)
     if type(value) is torch.Tensor:
@@ -473,6 +500,21 @@ def table_one_score(dims, seed):
         rows.append([math.nan if one else float(raw.std()), math.nan if one else float(scaled.std()),
                      float(ref.softmax_entropy(raw.double())), float(ref.softmax_entropy(scaled.double()))])
     return torch.tensor(rows, dtype=torch.float32)
+
+
+def raise_if_one_score_table(table, dims, seed) -> None:
+    """A table that is what one score per d gives (std NaN, entropy 0 in every row): (q @ k.T)[:, 0] and
+    (k @ q.T)[0] both keep the same one score (k_0 . q), and one key drawn gives such a table too, so no key is
+    named (not scores_transposed: its K Q^T is not proven by one number); the message says what differs."""
+    if type(table) is not torch.Tensor or table.dim() != 2 or table.shape[1] != 4 or table.shape[0] != len(dims):
+        return
+    if not matching_variants(table.float(), {"v": table_one_score(dims, seed)}, torch.float32):
+        return
+    raise AssertionError(f"the entropy table's raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every "
+                         f"row (d = {', '.join(str(d) for d in dims)}): what ONE score per d gives (the std of one "
+                         "number is NaN, the softmax of one score is 1), not the query's 5 scores against the 5 keys. "
+                         "raw should have shape (5,): q @ k.T is (1, 5), so take its row, (q @ k.T)[0], not a column "
+                         "([:, 0]) or a row of k @ q.T")
 
 
 def raise_if_index_as_d(rows, dims):
@@ -2262,6 +2304,13 @@ def raise_if_other_dims(rows, dims, seed) -> None:
     except (KeyError, TypeError, ValueError):
         return                          # a missing or misspelled key: the caller's checks say it
     said = f"the table's rows are for d = {got_dims}, not for the dims asked for, {list(dims)}"
+    if set(got_dims) < {int(d) for d in dims}:   # a part of the dims' rows: not a list of other d's
+        right = matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32)
+        only = "only the last d's row" if got_dims == [int(dims[-1])] else f"only the rows for d = {got_dims}"
+        raise AssertionError(f"the table has {only} of the dims asked for, {list(dims)}"
+                             f"{' (its values are right)' if right else ''}: the rows for d = "
+                             f"{[int(d) for d in dims if int(d) not in got_dims]} are missing. Build and append one "
+                             "row per d inside the loop (an append after the loop keeps only the last row)")
     if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
         raise Misconception("table_ignores_dims", f"{said}, and they are the lesson's rows at those d's (seed "
                             f"{seed}): " + describe("table_ignores_dims"))

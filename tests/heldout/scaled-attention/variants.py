@@ -182,7 +182,7 @@ def softmax_entropy(logits):
 '''),
 })
 
-WRONG = {
+WRONG: dict[str, tuple[dict[str, str], dict[str, object]]] = {
     # --- issue 21: mistakes that had no name ----------------------------------------------------------------
     "attention_isqrt": (attention('''
     weights = F.softmax(Q @ K.T / math.isqrt(d_k), dim=-1)
@@ -860,9 +860,10 @@ def softmax_entropy(logits):
     return (-(log_p.exp() * log_p).sum(dim=-1)).to(torch.float64)
 '''), {"key": "dtype_changed", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
                                         "q4:test_entropy_views"]}),
-    # (k @ q.T)[0] written with matmul: one key's score where the query's five belong
+    # (k @ q.T)[0] written with matmul: one key's score where the query's five belong; (q @ k.T)[:, 0] keeps the
+    # same one score, so the table cannot prove K Q^T: generic, saying one score per d (naming22)
     "table_matmul_keys_first": (table("raw = (q @ k.T)[0]", "raw = torch.matmul(k, q.t())[0, :]"),
-                                {"key": "scores_transposed", "where": ["q4:test_entropy_table_lesson",
+                                {"key": None, "where": ["q4:test_entropy_table_lesson",
                                                                        "q4:test_entropy_table_other_dims_and_seed"]}),
     # enumerate's index recorded as d (the values computed with the right d)
     "table_enumerate_index_as_d": ({"softmax_entropy": ENTROPY + TABLE.replace(
@@ -1899,4 +1900,37 @@ CORRECT.update({
                                    V[:, h * d_k:(h + 1) * d_k], d_k)[0] for h in range(n_heads)])
     return heads.movedim(0, 1).flatten(1) @ W_O
 '''),
+})
+WRONG.update({
+    # naming22: one score per d kept by indexing the wrong axis of q @ k.T: generic (no K Q^T proven)
+    "table_scores_last_axis_index": (table("raw = (q @ k.T)[0]", "raw = (q @ k.T)[..., 0]"),
+                                     {"key": None, "where": ["q4:test_entropy_table_lesson",
+                                                             "q4:test_entropy_table_other_dims_and_seed"]}),
+    # naming22: the list rebuilt on every pass keeps only the last d's row: generic (not table_ignores_dims)
+    "table_list_reset_each_pass": (table("        results.append(", "        results = [];results.append("),
+                                   {"key": None, "where": ["q4:test_entropy_table_lesson",
+                                                           "q4:test_entropy_table_other_dims_and_seed"]}),
+    # naming22: the weights summed alone times V (V's rows by the query): output V, a crash when T_q != T_k;
+    # softmax(Q Q^T) near the identity must not name keys_are_queries
+    "attention_weight_sums_times_values": (attention('''
+    weights = torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights.sum(dim=-1, keepdim=True) * V, weights
+'''), {"key": None, "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # naming22: the table from a (1, 5) matrix squeezed, the entropies by torch.special.entr, rows as dict(...)
+    "table_squeeze_and_entr": {"softmax_entropy": ENTROPY + '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    def H(x):
+        return torch.special.entr(torch.softmax(x, -1)).sum().item()
+    out = []
+    for d in dims:
+        torch.manual_seed(seed)
+        q = torch.randn(1, d); k = torch.randn(5, d)
+        raw = torch.mm(q, k.t()).squeeze(0)
+        scaled = raw * d ** -0.5
+        out.append(dict(d=d, raw_std=raw.std().item(), scaled_std=scaled.std().item(), H_raw=H(raw), H_scaled=H(scaled)))
+    return out
+'''},
 })
