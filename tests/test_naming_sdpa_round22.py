@@ -123,3 +123,18 @@ def test_out3_summed_over_the_queries_keeps_the_key_axis() -> None:
     w, V = ref.weights3.double(), ref.V3.double()
     assert _key(lambda: check((w[:, :, None] * V[None]).sum(0), weights3=w)) == "output_keeps_key_axis"
     assert _key(lambda: check((w[:, :, None] * V[None]).sum(1), weights3=w)) is None
+
+
+# --- q3's float16 test: exp divided by its mean (weights_not_normalised) -----------------------------------
+
+def _mean_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.mean(dim=dim, keepdim=True)
+
+
+def test_float16_softmax_times_the_length_is_weights_not_normalised() -> None:
+    check = _test("q3", "test_float16_logits_in_the_thousands")
+    rng = torch.Generator().manual_seed(0)
+    assert _key(lambda: check(TrustedProxy(_mean_softmax, "cpu"), "cpu", rng)) == "weights_not_normalised"
+    rng = torch.Generator().manual_seed(0)
+    assert _key(lambda: check(TrustedProxy(ref.stable_softmax, "cpu"), "cpu", rng)) is None

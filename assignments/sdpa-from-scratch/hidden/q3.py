@@ -141,6 +141,12 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
             raise Misconception("no_max_subtraction", f"{what}: some slices are all 0, and a float32 probe with "
                                 "logits 100, 99, 10 gives weights of exactly 0 (exp(100) overflows): it matches "
                                 + describe("no_max_subtraction"))
+        n = x.shape[-1]
+        if torch.allclose(got.double(), ref.stable_softmax(x.double(), dim=-1) * n, rtol=1e-2, atol=1e-3):
+            # naming22: the right softmax times the slice's length: exp divided by its mean, not its sum
+            raise Misconception("weights_not_normalised", f"{what}: every slice is the right softmax times {n}, "
+                                f"the slice's length (they sum to {n}; a division by the mean instead of the "
+                                "sum gives that): " + describe("weights_not_normalised"))
         if ((sums - 1).abs() > 0.05).any():
             raise AssertionError(f"stable_softmax of float16 logits in the thousands: slices sum to between "
                                  f"{float(sums.min()):.3g} and {float(sums.max()):.3g}, not 1: keep what you "

@@ -346,6 +346,12 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = (weights3[:, :, None] * V3[None, :, :]).sum(dim=1)
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''},
+    # naming22: divided by the mean, then by the length: the sum after all (right)
+    "softmax_mean_then_length": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = (x - x.amax(dim=dim, keepdim=True)).exp()
+    return e / e.mean(dim=dim, keepdim=True) / x.size(dim)
+'''},
     "q8_ints_from_float_arithmetic": {"attn_entries": '''
 attn_entries = int(math.pow(2, 20))
 score_madds = round(1024 ** 2 * 64.0)
@@ -806,6 +812,17 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = torch.stack([weights3[:, j].sum() * V3[j] for j in range(V3.shape[0])])
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "output_keeps_key_axis", "where": ["q6:test_out3"]}),
+    # naming22: the exponentials divided by their mean (the right softmax times the slice's length)
+    "softmax_sum_over_length": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / (e.sum(dim=dim, keepdim=True) / x.shape[dim])
+'''}, {"key": ("weights_not_normalised", None), "where": ["q3", "q5", "q6"]}),
+    "softmax_log_of_mean_exp": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = x - x.max(dim=dim, keepdim=True).values
+    return torch.exp(shifted - shifted.exp().mean(dim=dim, keepdim=True).log())
+'''}, {"key": ("weights_not_normalised", None), "where": ["q3", "q5", "q6"]}),
     "q8_ratio_by_true_division": ({"attn_entries": '''
 attn_entries = 1024 * 1024
 score_madds = attn_entries * 64
