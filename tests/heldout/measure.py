@@ -1860,6 +1860,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_of_mean_distribution": ("entropy_one_number",),
         # raw: "The size of tensor a (2) must match the size of tensor b (3)"; (e.T / e.sum(-1)).T: fixed_axes
         # names .T reversing every axis of a batched tensor; keepdim_missing's fix (keepdim=True) is the same
+        # now named by fixed_axes (naming22): the 3-D crash's sizes are logits', the same rows as 2-D are right
         "q4_softmax_by_transpose_broadcast": ("fixed_axes", "keepdim_missing"),
         # generic: "has shape (6, 6), expected (6,)"; -(p @ log(p).T) gives the rows' cross terms: no key
         "q4_entropy_as_matrix_product": (),
@@ -1878,9 +1879,11 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_entropy_scaled_not_scores": ("scale_after_softmax", "table_field_copied"),
         # raw: "The size of tensor a (4) must match the size of tensor b (12)"; 3-D heads through attention's
         # K.T: fixed_axes's text (K.T reverses every axis of a batched tensor; use K.transpose(-2, -1))
+        # now named by fixed_axes (naming22): attention raises the same on the stacked heads, right per 2-D head
         "q8_batched_heads_through_2d_attention": ("fixed_axes",),
         # raw: "mat1 and mat2 shapes cannot be multiplied"; d_k = d_model // 8: mha_head_width_constant ("a fixed
         # head width ... or a number, instead of d_k = d_model // n_heads")
+        # now named by mha_head_width_constant (naming22): with n_heads = d_model // its width it is right
         "q8_head_width_from_paper_head_count": ("mha_head_width_constant",),
     },
 }

@@ -1275,11 +1275,38 @@ def _dim_past_last(fn, e, shape) -> Misconception | None:
                          f"dim={len(shape) - 1}, or dim=-1): " + describe("entropy_wrong_dim"))
 
 
+_SIZE_MISMATCH = re.compile(r"The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at "
+                            r"non-singleton dimension \d+")
+
+
+def _entropy_2d_only(fn, e, shape) -> Misconception | None:
+    """fixed_axes for softmax_entropy: a size-mismatch crash on logits of 3 or more dims whose two sizes are
+    both sizes of logits ((e.T / e.sum(-1)).T: .T reverses every axis), where the same rows as one 2-D
+    (N, n) tensor give the right entropies."""
+    found = _SIZE_MISMATCH.search(e.message or "")
+    if e.exc_type != "RuntimeError" or not found or len(shape) < 3 \
+            or not all(int(x) in shape for x in found.groups()):
+        return None
+    rows = torch.randn((math.prod(shape[:-1]), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
+    try:
+        got = fn(rows.clone())
+    except StudentCodeError:
+        return None
+    want = ref.softmax_entropy(rows.double())
+    if type(got) is not torch.Tensor or not matching_variants(got, {"right": want}, torch.float32):
+        return None
+    return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {found.group(0)} on logits of shape "
+                         f"{tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor give "
+                         "the right entropies: the code works for 1-D and 2-D logits only (.T, or a reduction "
+                         "that loses its dim, lines the row sums up with the wrong axis when there are batch dims): "
+                         + describe("fixed_axes"))
+
+
 def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
     logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
     A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
-    named = _dim_past_last(fn, e, shape)
+    named = _dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape)
     if named is not None:
         return named
     if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):
@@ -1841,6 +1868,9 @@ def constant_width(fn, e, X, Ws, n_heads):
     c, d_k = m // n_heads, d_model // n_heads
     if (t, a, b) != (T, d_model, d_model) or m % n_heads or c in (0, d_k) or n_heads * c > 256:
         return None
+    named = _width_from_head_count(fn, e, found.group(0), X, Ws, n_heads, c)
+    if named is not None:
+        return named
     g = torch.Generator().manual_seed(3)
     d2 = n_heads * c
     X2 = torch.randn((T + 1, d2), generator=g, dtype=X.dtype)
@@ -1855,6 +1885,62 @@ def constant_width(fn, e, X, Ws, n_heads):
     return Misconception("mha_head_width_constant", f"your code raised {e.exc_type}: {found.group(0)}: {n_heads} heads "
                          f"of width {c} where d_model // n_heads = {d_k}; on inputs of d_model = {d2} (so that "
                          f"d_model // n_heads = {c}) it runs and is right: " + describe("mha_head_width_constant"))
+
+
+def _width_from_head_count(fn, e, said, X, Ws, n_heads, c):
+    """mha_head_width_constant where the width is d_model // k for a head count k of its own (d_model // 8, the
+    paper's 8 heads): on inputs of the same d_model and one token more (a width from the token count then
+    moves) with n_heads = k = d_model // c (so d_model // n_heads is its width c) the function is right."""
+    d_model = X.shape[-1]
+    k = d_model // c
+    if d_model % c or k in (1, n_heads):
+        return None
+    X2 = torch.randn((X.shape[0] + 1, d_model), generator=torch.Generator().manual_seed(4), dtype=X.dtype)
+    try:
+        again = fn(X2, *Ws, k)
+    except StudentCodeError:
+        return None
+    right = ref.multi_head_attention(X2.double(), *(w.double() for w in Ws), k)
+    if type(again) is not torch.Tensor or not matching_variants(again, {"right": right}, X.dtype):
+        return None
+    return Misconception("mha_head_width_constant", f"your code raised {e.exc_type}: {said}: {n_heads} heads of "
+                         f"width {c} where d_model // n_heads = {d_model // n_heads}; inputs of the same d_model with "
+                         f"n_heads = {k} (so that d_model // n_heads = {c}) run and are right: the head width "
+                         "does not come from n_heads: " + describe("mha_head_width_constant"))
+
+
+def batched_heads_crash(attention, e, X, Ws, n_heads) -> Misconception | None:
+    """fixed_axes for multi_head_attention: a crash whose first line is word for word what the student's own
+    attention raises on the heads stacked as one (n_heads, T, d_k) batch, where the same attention on each
+    head as a 2-D (T, d_k) slice composes to the right answer: the heads went as a batch into an attention
+    written for 2-D inputs (K.T, np.dot)."""
+    T, d_model = X.shape
+    if n_heads < 2 or d_model % n_heads or e.exc_type == "NotImplementedError":
+        return None
+    d_k = d_model // n_heads
+    first = (e.message or "").splitlines()[0] if e.message else ""
+    q, k, v = ((X @ W).reshape(T, n_heads, d_k).transpose(0, 1) for W in Ws[:3])
+    try:
+        attention(q, k, v, d_k)
+        return None
+    except StudentCodeError as again:
+        if again.exc_type != e.exc_type or (again.message or "").splitlines()[:1] != [first]:
+            return None
+    except Exception:  # noqa: BLE001 - a replay is only evidence
+        return None
+    try:
+        own = ref.multi_head_attention(X, Ws[0], Ws[1], Ws[2], Ws[3], n_heads, per_head=attention)
+    except Exception:  # noqa: BLE001 - a replay is only evidence
+        return None
+    W64 = [w.double() for w in Ws]
+    right = ref.multi_head_attention(X.double(), W64[0], W64[1], W64[2], W64[3], n_heads)
+    if type(own) is not torch.Tensor or not matching_variants(own, {"right": right}, X.dtype):
+        return None
+    return Misconception("fixed_axes", f"your code raised {e.exc_type}: {first[:200]}; your attention raises the "
+                         f"same on the {n_heads} heads stacked as one ({n_heads}, {T}, {d_k}) batch, and given each "
+                         f"head as a 2-D ({T}, {d_k}) slice it is right: the heads go as a batch into an attention "
+                         "written for 2-D inputs (call it once per head, or make it batch-safe): "
+                         + describe("fixed_axes"))
 
 
 # --- blind10's kinds (issue 21, seventh round) -------------------------------------------------------------

@@ -1934,3 +1934,70 @@ def entropy_table(dims=(4, 16, 64, 256), seed=0):
     return out
 '''},
 })
+WRONG.update({
+    # naming22b: the head width from the paper's head count (a HEADS constant), the weights' columns sliced
+    "mha_width_from_heads_constant": (mha('''
+    HEADS = 8
+    d_k = X.shape[-1] // HEADS
+    outs = [attention(X @ W_Q[:, i * d_k:(i + 1) * d_k], X @ W_K[:, i * d_k:(i + 1) * d_k],
+                      X @ W_V[:, i * d_k:(i + 1) * d_k], d_k)[0] for i in range(n_heads)]
+    return torch.hstack(outs) @ W_O
+'''), {"key": "mha_head_width_constant", "where": ["q8"]}),
+    # naming22b: split into pieces of d_model // 8 columns, the first n_heads of them used
+    "mha_split_width_eighth": (mha('''
+    pieces = [M.split(X.shape[1] // 8, dim=-1) for M in (X @ W_Q, X @ W_K, X @ W_V)]
+    outs = [attention(pieces[0][h], pieces[1][h], pieces[2][h], pieces[0][h].shape[-1])[0] for h in range(n_heads)]
+    return torch.cat(outs, -1) @ W_O
+'''), {"key": "mha_head_width_constant", "where": ["q8"]}),
+    # naming22b: heads stacked by view + permute and sent at once into the 2-D attention (K.T)
+    "mha_permuted_heads_into_2d_attention": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    def heads(W):
+        return (X @ W).view(T, n_heads, d_k).permute(1, 0, 2)
+    out = attention(heads(W_Q), heads(W_K), heads(W_V), d_k)[0]
+    return out.permute(1, 0, 2).reshape(T, -1) @ W_O
+'''), {"key": "fixed_axes", "where": ["q8"]}),
+    # naming22b: heads stacked from chunks, one call of the 2-D attention, merged by unbind
+    "mha_stacked_chunks_into_2d_attention": (mha('''
+    Q, K, V = (torch.stack((X @ W).chunk(n_heads, dim=1)) for W in (W_Q, W_K, W_V))
+    out, _ = attention(Q, K, V, Q.shape[-1])
+    return torch.cat(out.unbind(0), dim=1) @ W_O
+'''), {"key": "fixed_axes", "where": ["q8"]}),
+    # naming22b: the row sums lined up by reversing every axis (works for 1-D and 2-D logits only)
+    "entropy_transposed_division_split": (entropy('''
+def softmax_entropy(logits):
+    z = logits - logits.max(-1, keepdim=True).values
+    p = torch.exp(z).T / torch.exp(z).sum(-1)
+    p = p.T
+    return (-p * p.clamp_min(1e-12).log()).sum(-1)
+'''), {"key": "fixed_axes", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_views"]}),
+    # naming22b: the first and last axes swapped around the division: the same trick, the same 2-D limit
+    "entropy_swap_first_last_axis": (entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    p = (e.transpose(0, -1) / e.sum(-1)).transpose(0, -1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1)
+'''), {"key": "fixed_axes", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_views"]}),
+})
+CORRECT.update({
+    # naming22b: heads by tensor_split into n_heads sections, merged by column_stack
+    "mha_tensor_split_column_stack": mha('''
+    parts = [t.tensor_split(n_heads, dim=1) for t in (X @ W_Q, X @ W_K, X @ W_V)]
+    heads = [attention(q, k, v, q.shape[1])[0] for q, k, v in zip(*parts)]
+    return torch.column_stack(heads) @ W_O
+'''),
+    # naming22b: heads as one batch through a batch-safe attention, split by unflatten and swapaxes
+    "mha_unflatten_batched_heads": mha('''
+    q, k, v = ((X @ W).unflatten(1, (n_heads, -1)).swapaxes(0, 1) for W in (W_Q, W_K, W_V))
+    out, _ = attention(q, k, v, X.shape[1] // n_heads)
+    return out.swapaxes(0, 1).flatten(1) @ W_O
+''', batched_attention=True),
+    # naming22b: the last axis moved to the front for the division, then back: batch-safe
+    "entropy_movedim_division": entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    p = (e.movedim(-1, 0) / e.sum(-1)).movedim(0, -1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1)
+'''),
+})
