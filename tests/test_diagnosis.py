@@ -30,10 +30,13 @@ FORBIDDEN = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u20
 
 
 @pytest.fixture(scope="module")
-def divide_by_dk(grader) -> SubmissionResult:
-    """One real grade of the wrong scale: every value case of scaled_dot_product_attention fails (by the
-    session's warm grader: a grader of its own cost a zygote start)."""
-    return grader.grade(DIVIDE_BY_DK, "sdpa-from-scratch", seed=3)
+def divide_by_dk(course) -> SubmissionResult:
+    """One real grade of the wrong scale: every value case of scaled_dot_product_attention fails. A grader of
+    its own: the session's `grader` may have been given a (fake) GPU by another test on this worker, whose
+    CUDA cases then fail here (make test, 2026-12-02 evening)."""
+    from autograder.grading.grader import Grader
+    with Grader(course) as grader:
+        return grader.grade(DIVIDE_BY_DK, "sdpa-from-scratch", seed=3)
 
 
 def terminal(result: SubmissionResult, *, all_tests: bool = False, width: int = 120) -> str:
