@@ -437,9 +437,12 @@ def _replace_def(nb, func: str, new_src: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def sdpa_grader(grader):
-    """The session's warm grader of the course (a grader of its own cost a zygote start)."""
-    return grader
+def sdpa_grader():
+    """A grader of its own: the session's `grader` may have been given a (fake) GPU by another test."""
+    from autograder.config import find_course
+    from autograder.grading.grader import Grader
+    with Grader(find_course(ROOT)) as g:
+        yield g
 
 
 @pytest.mark.slow
