@@ -95,14 +95,37 @@ def test_every_hidden_test_file_is_a_test_list(slug):
                       "helpers to hidden/_diagnose.py")
 
 
+def _calls_with_a_gradient_tensor(source: str) -> list[int]:
+    """Lines of `torch.autograd.grad(out, inputs, g)` / `grad_outputs=` and `x.backward(g)` / `gradient=`:
+    the spellings that import sympy. A scalar's `autograd.grad(loss, x)` or `loss.backward(retain_graph=True)`
+    do not, and are left alone."""
+    import ast
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        keywords = {k.arg for k in node.keywords}
+        if node.func.attr == "grad" and (len(node.args) >= 3 or "grad_outputs" in keywords):
+            lines.append(node.lineno)
+        elif node.func.attr == "backward" and (node.args or "gradient" in keywords):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_gradient_spelling_check_tells_them_apart():
+    assert _calls_with_a_gradient_tensor("torch.autograd.grad(out, [x], g)\n"
+                                         "autograd.grad(out, x, grad_outputs=g)\n"
+                                         "out.backward(g)\nout.backward(gradient=g)") == [1, 2, 3, 4]
+    assert _calls_with_a_gradient_tensor("torch.autograd.grad(loss, [x])\nloss.backward()\n"
+                                         "loss.backward(retain_graph=True)\nvector_jacobian_product(o, [x], g)") == []
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_hidden_tests_take_gradients_without_sympy(slug):
     """torch.autograd.grad given a grad_output (and backward(gradient)) imports sympy on first use: 0.9 s
     of the grader's CPU in a grade's start-up; checks.vector_jacobian_product gives the same values."""
-    pattern = re.compile(r"autograd\.grad\(|\.backward\(\s*\w")
-    found = [f"{p.name}:{i}" for p in sorted((ROOT / "assignments" / slug / "hidden").glob("*.py"))
-             for i, line in enumerate(p.read_text().splitlines(), 1)
-             if pattern.search(line.split("#", 1)[0])]
+    found = [f"{p.name}:{line}" for p in sorted((ROOT / "assignments" / slug / "hidden").glob("*.py"))
+             for line in _calls_with_a_gradient_tensor(p.read_text())]
     assert not found, f"{slug}: use checks.vector_jacobian_product instead, at {found}"
 
 
