@@ -1642,6 +1642,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by causal_mask_blocks_nothing (naming21): the mask is True everywhere on every size tried
         "q4_tril_result_discarded": ("causal_mask_blocks_nothing",),
         # not caught: mask="none" crashes only on a call with no mask argument, which is never made
+        # now named by crash_on_mask_none (naming23): one call without the mask, after mask=None was right
         "q5_mask_default_string_none": ("crash_on_mask_none",),
         # isinf(scores).any for .all: the same any/all swap and the same rows of zeros as mask.all for mask.any
         "q5_isinf_any_zeroes_partly_masked_rows": ("mask_all_for_any",),
@@ -1758,7 +1759,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raises "expected m1 and m2 to have the same dtype" (checked with torch); no float16 q13 test runs
         # without M. dtype_changed's "a float32 tensor never cast back ... a product raises" and
         # mask_built_in_float32's "a tensor made without dtype= ... gives float32" say it
-        "q13_default_mask_of_float32_zeros": ("dtype_changed", "mask_built_in_float32"),
+        "q13_default_mask_of_float32_zeros": ("dtype_changed", "mask_built_in_float32"),   # now named by dtype_changed (naming23)
         # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)" on 3 q13 tests;
         # nn.Softmax(dim=2) fits 3-D scores only: softmax_over_batch_axis ("a fixed dim ... instead of the keys'
         # axis, dim=-1") and batched_input_unsupported ("one fixed number of dims") give the fix
@@ -1857,13 +1858,15 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_div_result_dropped": ("scaled_flag_ignored",),              # the dropped div leaves the unscaled var
         # generic: "has shape (), expected (6,)"; softmax(...).mean(0) then one entropy: entropy_one_number's
         # "one number instead of one entropy per row" and its fix (as blind's q4_entropy_mean_over_rows)
+        # now named by entropy_one_number (naming23): a replay of H(softmax(...).mean(dim)) on the same logits
         "q4_entropy_of_mean_distribution": ("entropy_one_number",),
         # raw: "The size of tensor a (2) must match the size of tensor b (3)"; (e.T / e.sum(-1)).T: fixed_axes
         # names .T reversing every axis of a batched tensor; keepdim_missing's fix (keepdim=True) is the same
         # now named by fixed_axes (naming22): the 3-D crash's sizes are logits', the same rows as 2-D are right
         "q4_softmax_by_transpose_broadcast": ("fixed_axes", "keepdim_missing"),
         # generic: "has shape (6, 6), expected (6,)"; -(p @ log(p).T) gives the rows' cross terms: no key
-        "q4_entropy_as_matrix_product": (),
+        # now named by entropy_matrix_product (naming23): -(p @ log(p).T) replayed on the same logits / 2-D rows
+        "q4_entropy_as_matrix_product": ("entropy_matrix_product",),
         # mis-named: table_ignores_dims ("looping over a hard-coded list of d's"); the loop is over dims, the
         # append is after it so only the last d's row is kept; no key says so
         # now generic (naming22): "the table has only the last d's row ... the rows for d = [...] are missing"

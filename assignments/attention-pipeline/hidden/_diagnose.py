@@ -619,6 +619,26 @@ def neg_1e9_fill_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor, W:
 TRUTHINESS = "Boolean value of Tensor with more than one value is ambiguous"
 
 
+def default_mask_dtype_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor,
+                             rerun: Callable[[torch.Tensor], object], right: Callable[[object], bool]) -> Misconception | None:
+    """Half-precision inputs with M left out crash on a dtype mix, and the same call with M given as an
+    all-open mask of the inputs' dtype (zeros: what M=None means) runs and is right: the M=None path makes
+    float32 and mixes it in, as a default mask made without dtype= (torch.zeros(T, T')) does (naming23)."""
+    if X.dtype not in (torch.float16, torch.bfloat16) or not any(m in e.message for m in DTYPE_CRASH):
+        return None
+    try:
+        out = rerun(torch.zeros(X.shape[-2], Y.shape[-2], dtype=X.dtype, device=X.device))
+    except StudentCodeError:
+        return None
+    if not right(out):
+        return None
+    return Misconception("dtype_changed", f"{_said(e)} on {X.dtype} inputs with M left out, and with M given as an "
+                         f"all-open {X.dtype} mask (zeros) it runs and is right: what your code does for M=None "
+                         "mixes float32 into the scores (a default mask made without dtype=, such as "
+                         "torch.zeros(T, T'), is float32; make it with dtype=S.dtype, or skip the mask): "
+                         + describe("dtype_changed"))
+
+
 def truthiness_crash(e: StudentCodeError, without: Callable[[], object], right: Callable[[object], bool],
                      name: str = "M") -> Misconception | None:
     """`if M:` on a tensor: the crash says a tensor's truth value is ambiguous, and the same call with

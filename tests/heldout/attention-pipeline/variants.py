@@ -1934,3 +1934,32 @@ CORRECT.update({
     return M
 '''),
 })
+
+# naming23: the M=None path mixes float32 into float16 scores (a default mask made without dtype=)
+WRONG.update({
+    "cross_default_ones_keep_mask": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.mT / Q.shape[-1] ** 0.5
+    keep = torch.ones(Q.shape[-2], K.shape[-2]) if M is None else (M == 0).to(S.dtype)
+    S = S.masked_fill(keep == 0, torch.finfo(S.dtype).min)
+    A = S.softmax(-1) * keep
+    return A @ V, A
+'''), {"key": "dtype_changed", "where": ["q13"]}),
+    "cross_default_zeros_values_cast_up": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    mask = torch.zeros(S.shape[-2:]) if M is None else M
+    A = torch.softmax(S + mask, dim=-1)
+    return A @ V.to(A.dtype), A
+'''), {"key": "dtype_changed", "where": ["q13"]}),
+})
+
+CORRECT.update({
+    # the default all-open mask made from the scores themselves (new_zeros keeps their dtype and device)
+    "cross_default_mask_new_zeros": cross('''
+    Q, K, V = (torch.einsum("...td,de->...te", Z, W) for Z, W in ((X, W_Q), (Y, W_K), (Y, W_V)))
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, S.new_zeros(S.shape[-2:]) if M is None else M)
+    return A @ V, A
+'''),
+})
