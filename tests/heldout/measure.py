@@ -1603,6 +1603,8 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_clamp_epsilon_underflows_in_half": (),
         # the rank of S + M, another T x T matrix in S's place: rank_is_T's "or the rank of another T x T matrix
         # in its place ... matrix_rank of S itself counts it" is the mistake and the fix
+        # still generic (naming23): 5 is also matrix_rank(S, hermitian=True) (blind19's, generic on purpose) and
+        # a constant allows no second call; the message now says "or the masked scores S + M" beside A
         "q11_rank_of_masked_scores": ("rank_is_T",),
         # the message: "wrong when called without with_output=False, and right when with_output=False is passed
         # explicitly: its default must be with_output=False": the flipped default exactly

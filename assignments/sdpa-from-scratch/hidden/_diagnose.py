@@ -1204,6 +1204,22 @@ def check(fn, Q, K, V, mask, what):
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
 
 
+def check_mask_left_out(fn, Q, K, V, what):
+    """The notebook's signature is scaled_dot_product_attention(Q, K, V, mask=None): a call that leaves the
+    mask out must be the mask=None call. Made once, after that explicit call was right (its cost, one small
+    call, every answer pays): a default that is not None (the string "none", a sentinel object) or no
+    default at all crashes here, while the same call with mask=None is right."""
+    try:
+        again = fn(Q, K, V)
+    except StudentCodeError as e:
+        raise Misconception("crash_on_mask_none", f"{what} is right, but called without a mask argument, "
+                            f"{FN}(Q, K, V) raises {e.exc_type}: {e.message}; the default of mask must be None "
+                            "itself (def ...(Q, K, V, mask=None)), not a string or another stand-in") from None
+    if not right(again, Q, K, V, None):
+        raise AssertionError(f"{what} is right, but called without a mask argument, {FN}(Q, K, V) gives "
+                             "another result: the default of mask must be None (no masking)")
+
+
 def judge(fn, Q, K, V, mask, got, what):
     """The student's output `got` for these inputs against the reference, naming what it matches."""
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)

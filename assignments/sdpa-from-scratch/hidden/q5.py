@@ -56,6 +56,7 @@ def test_float32_no_mask(scaled_dot_product_attention, device, rng):
     Q, K, V = diag.qkv(rng, (3, 7, 16), (3, 9, 16), (3, 9, 10), torch.float32)
     Q[0, 2] = 0.0                                   # a zero query: uniform weights over the keys
     diag.check(scaled_dot_product_attention, Q, K, V, None, "the output with mask=None")
+    diag.check_mask_left_out(scaled_dot_product_attention, Q, K, V, "the output with mask=None")
     devices = getattr(scaled_dot_product_attention, "last_devices", None) or []
     if any(d != device for d in devices):
         raise AssertionError(f"the inputs were on {device} but the output came back on another device")

@@ -36,6 +36,16 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming23: the mask read from *args / **kwargs, None when left out
+    "q5_mask_from_star_args": {SDPA: '''
+def scaled_dot_product_attention(Q, K, V, *args, **kwargs):
+    mask = kwargs.get("mask", args[0] if args else None)
+    scores = Q @ K.mT / Q.shape[-1] ** 0.5
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    w = stable_softmax(scores.masked_fill(~mask, -math.inf), dim=-1)
+    return w.masked_fill(~mask.any(-1, keepdim=True), 0) @ V
+'''},
     # naming21: a causal mask by comparing cumulative sums of ones (row i allows j <= i)
     "q4_mask_from_cumsum_comparison": {"causal_mask": '''
 def causal_mask(T_q, T_k=None):
@@ -1463,4 +1473,10 @@ raw_score_var = torch.matmul(Q, Kt).var().item()
 scaled_score_var = torch.matmul(Q / math.sqrt(d_k), Kt).var().item()
 scale_divisor = float(math.isqrt(64))
 '''}, {"key": "view_as_transpose", "where": ["q2:test_score_variances"]}),
+    # naming23: a mask default that is not None: False passes `is not None`, and ~False is the int -1
+    "q5_mask_default_false": ({SDPA: FULL.replace("\n", "\ndef scaled_dot_product_attention(Q, K, V, mask=False):\n", 1)},
+                              {"key": "crash_on_mask_none", "where": ["q5"]}),
+    # naming23: no default at all: a call that leaves the mask out is a TypeError
+    "q5_mask_without_default": ({SDPA: "def scaled_dot_product_attention(Q, K, V, mask):\n" + FULL},
+                                {"key": "crash_on_mask_none", "where": ["q5"]}),
 }
