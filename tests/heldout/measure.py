@@ -1894,6 +1894,52 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind20 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # mis-named: own_assert_total_weight ("an assert that the whole weight matrix sums to 1 ... check each row
+        # (weights.sum(-1)) instead") on 2 q1 tests, the other 4 generic ("your own assert failed"); the student
+        # already checks each row, the fault is == 1 on float sums (no tolerance); no key says so
+        "q1_row_sums_asserted_exactly": (),
+        # generic: "the weight matrix does not match ... in 35 of 35 entries"; scores // sqrt(d_k) floors the
+        # scaled scores: integer_sqrt_scale floors the divisor, not the quotient; no key (q8 charges nothing)
+        "q1_floor_division_scale": (),
+        # sqrt(d_k * torch.ones(1)) is a float32 scale: float32_scale's text; dtype_changed's "a float32 tensor
+        # never cast back" is the same tensor (float16 in gives float32 out)
+        "q1_scale_from_float32_ones": ("float32_scale", "dtype_changed"),
+        # generic: "the unscaled variance ... divided by 576 (its dot products divided by sqrt(576))" for d_k = 12;
+        # scale_precedence is this very slip (S / d_k ** 1/2 divides by 2 d_k) but was not named
+        "q2_square_root_as_power_one_half": ("scale_precedence",),
+        # k = q.normal_(...) is q itself: keys_are_queries ("k = q"); inplace_alias_overwritten says an in-place op
+        # returns the same tensor it changes
+        "q2_key_drawn_in_place_over_query": ("keys_are_queries", "inplace_alias_overwritten"),
+        # generic: "the variance of q.k is not within 10% of its expected value"; E[X]^2 - E[X^2] (the moment
+        # formula swapped, about -d_k): variance_precedence is another formula's slip; no key
+        "q2_moment_formula_terms_swapped": (),
+        "q2_randperm_on_global_generator": ("ignores_generator",),   # randperm on the global RNG: the key's text
+        # raw: "ValueError: Expected parameter probs ... to satisfy the constraint"; Categorical(logits) takes the
+        # scores as probs: entropy_of_raw_scores ("scores can be negative ... do not sum to 1; compute p first"),
+        # as blind's q4_logits_used_as_probabilities, and scores_normalised_without_exp (s / s.sum(), no exp)
+        "q4_categorical_positional_is_probs": ("entropy_of_raw_scores", "scores_normalised_without_exp"),
+        # generic: "does not match ... in 6 of 6 entries", then raw "The size of tensor a (8) must match the size
+        # of tensor b (4)"; logsumexp without keepdim: keepdim_missing's text and fix, not named
+        "q4_logsumexp_without_keepdim": ("keepdim_missing",),
+        # generic: "does not match ... (largest difference 20 ...)" and "returned NaN for a saturated row";
+        # clamp(max=1e-9) for clamp(min=1e-9): entropy_epsilon_outside_log is the guard on the other factor; no key
+        "q4_clamp_max_instead_of_min": (),
+        # generic: "the table has only the rows for d = [4, 16, 64] ... the rows for d = [256] are missing" (a good
+        # message); the default dims (4, 16, 64): table_ignores_dims is a hard-coded list inside; no key
+        "q4_table_default_dims_from_milestone": (),
+        # generic: "does not match ... in 16 of 16 entries (largest difference 0.00496 ...)"; values rounded to 2
+        # decimals: weights_rounded ("or the output ... for a readable printout ... round only what you print")
+        "q4_table_values_rounded": ("weights_rounded",),
+        # generic: "does not match ... in 12 of 16 entries"; one seed and one draw at max(dims) before the loop,
+        # sliced per d: seed_outside_loop ("seeding once before the loop instead of re-seeding for every d"), as
+        # blind's q4_table_seeded_once; table_one_draw is one randn(6, d) split into q and k, another draw
+        "q4_table_one_draw_sliced_per_d": ("seed_outside_loop",),
+        # raw: "Sizes of tensors must match except in dimension 1. Expected size 5 but got size 7"; heads=[] as a
+        # mutable default keeps the earlier call's heads; no key says so
+        "q8_heads_list_as_default_argument": (),
+    },
     # judged from `measure attention-pipeline --set blind20 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # split(..., dim=2) fits a 3-D X only: batched_input_unsupported's "(or one fixed number of dims)" (a 2-D X

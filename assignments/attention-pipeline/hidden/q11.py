@@ -70,11 +70,14 @@ def test_rank_S_lesson(rank_S_lesson):
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
     # matrix_rank(S, hermitian=True) on this non-symmetric S reads one triangle: on the lesson's S it gives T as
-    # well, so a T there proves neither reading (naming22): generic, saying both; rank_is_T only where it differs
+    # well, so a T there proves neither reading (naming22): generic, saying both; rank_is_T only where it differs.
+    # The rank of S + M (-1e9 mask) is T too: one constant, no second call (naming23); with a float32-min mask
+    # it is 4 = d_k (named rank_above_min), with float64's min 0 (generic): coincidences of the lesson's numbers
     herm = int(torch.linalg.matrix_rank(Q @ K.T, hermitian=True))
     if got == T and got == herm:
         raise AssertionError(f"rank_S_lesson is {T}: that is T, the number of tokens (the rank of a full-rank T x T "
-                             "matrix such as the causal weights A), and also what torch.linalg.matrix_rank(S, "
+                             "matrix such as the causal weights A, or the masked scores S + M with the lesson's -1e9 "
+                             "mask), and also what torch.linalg.matrix_rank(S, "
                              "hermitian=True) reports for this S, which is not symmetric (hermitian=True reads only "
                              f"one triangle); S = Q K^T passes through d_k = {d_k} dimensions, so its rank is at most "
                              f"{d_k}: call torch.linalg.matrix_rank(S) on S itself, without hermitian=True")
