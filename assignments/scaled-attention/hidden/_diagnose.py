@@ -818,7 +818,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
             logits = getattr(variants, "logits", None)
             if named is None and logits is not None:
                 named = (entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
-                         or entropy_softmax_twice(got, logits, dtype, expected))
+                         or entropy_softmax_twice(got, logits, dtype, expected)
+                         or entropy_across_rows(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             raise
@@ -840,6 +841,46 @@ def entropy_softmax_twice(got, logits, dtype, expected):
                     else "the entropy of softmax(p), the probabilities put through a second softmax")
             return Misconception("softmax_applied_twice", f"softmax_entropy(logits) equals, on the same logits, {said} "
                                  f"(p = softmax(logits)): " + describe("softmax_applied_twice"))
+    return None
+
+
+def _matrix_product_entropy(logits):
+    """-(p @ log(p).T) for 2-D logits: every row's p against every row's log p, (rows, rows), the entropies
+    only on its diagonal (entropy_matrix_product)."""
+    p = torch.softmax(logits.double(), dim=-1)
+    return -(p @ torch.log_softmax(logits.double(), dim=-1).T)
+
+
+def _matrix_product_replays(logits, dtype):
+    """_matrix_product_entropy, then with log(p + eps) in the test's dtype for each of ALIAS_EPSILONS: where a
+    probability underflows to 0 the epsilon decides log p, and every row's log p meets every other row's p."""
+    yield _matrix_product_entropy(logits)
+    p = torch.softmax(logits.to(dtype), dim=-1)
+    for eps in ALIAS_EPSILONS[1:]:
+        yield -(p @ torch.log(p + eps).T)
+
+
+def entropy_across_rows(got, logits, dtype, expected):
+    """A reduction across the rows, replayed on the same logits after the answer failed: the rows'
+    probabilities averaged over the first axis (or over the rows, dim=-2) into one distribution before one
+    entropy (entropy_one_number), or -sum p log p written as the matrix product p @ log(p).T, a (rows, rows)
+    matrix (entropy_matrix_product). Each is dropped where it equals the right entropies (one row)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or logits.dim() < 2 or logits.shape[-2] < 2:
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    for dim in dict.fromkeys((0, logits.dim() - 2)):
+        mean_p = p.mean(dim=dim)
+        replay = -(mean_p * torch.log(mean_p)).sum(dim=-1)
+        if matching_variants(got, {"v": replay}, dtype, expected=expected):
+            return Misconception("entropy_one_number", f"softmax_entropy(logits) of shape {tuple(logits.shape)} "
+                                 f"returns shape {tuple(got.shape)}: on the same logits it equals the entropy of the "
+                                 f"rows' probabilities averaged over dim {dim} (softmax(...).mean(dim={dim})) into one "
+                                 f"distribution, not one entropy per row: " + describe("entropy_one_number"))
+    if logits.dim() == 2 and any(matching_variants(got, {"v": replay}, dtype, expected=expected)
+                                 for replay in _matrix_product_replays(logits, dtype)):
+        return Misconception("entropy_matrix_product", f"softmax_entropy(logits) of shape {tuple(logits.shape)} "
+                             f"returns shape {tuple(got.shape)}: on the same logits it equals -(p @ log(p).T), the "
+                             "right entropies only on its diagonal: " + describe("entropy_matrix_product"))
     return None
 
 
@@ -1302,11 +1343,32 @@ def _entropy_2d_only(fn, e, shape) -> Misconception | None:
                          + describe("fixed_axes"))
 
 
+def _matrix_product_2d(fn, e, shape) -> Misconception | None:
+    """entropy_matrix_product behind a crash on logits of 3 or more dims: the same rows as one 2-D (N, n)
+    tensor give -(p @ log(p).T), the (N, N) matrix of every row's p against every row's log p."""
+    if e.exc_type != "RuntimeError" or len(shape) < 3:
+        return None
+    rows = torch.randn((math.prod(shape[:-1]), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
+    try:
+        got = fn(rows.clone())
+    except StudentCodeError:
+        return None
+    if type(got) is not torch.Tensor or not got.is_floating_point() or not any(
+            matching_variants(got, {"v": v}, torch.float32, expected=ref.softmax_entropy(rows.double()))
+            for v in _matrix_product_replays(rows.double(), torch.float32)):
+        return None
+    return Misconception("entropy_matrix_product", f"softmax_entropy raised {e.exc_type}: "
+                         f"{e.message.splitlines()[0][:120]} on logits of shape {tuple(shape)}; on the same rows as one "
+                         f"2-D ({rows.shape[0]}, {rows.shape[1]}) tensor it returns -(p @ log(p).T), a ({rows.shape[0]}, "
+                         f"{rows.shape[0]}) matrix with the right entropies only on its diagonal: "
+                         + describe("entropy_matrix_product"))
+
+
 def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
     logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
     A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
-    named = _dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape)
+    named = _dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _matrix_product_2d(fn, e, shape)
     if named is not None:
         return named
     if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):

@@ -101,8 +101,13 @@ MISCONCEPTIONS = {
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     # entropy
-    "entropy_one_number": "reducing the whole tensor to one number (the row entropies averaged or summed) instead "
-                          "of returning one entropy per row",
+    "entropy_one_number": "reducing the whole tensor to one number (the row entropies averaged or summed, or the "
+                          "rows' probabilities averaged into one distribution before the entropy) instead of "
+                          "returning one entropy per row: reduce only along the last dimension",
+    "entropy_matrix_product": "writing -sum p log p as the matrix product p @ log(p).T: for a batch of rows it "
+                              "pairs every row's p with every row's log p, a (rows, rows) matrix with the entropies "
+                              "only on its diagonal; multiply elementwise and sum along the last dimension, "
+                              "-(p * log p).sum(dim=-1)",
     "entropy_mean_not_sum": "averaging the terms -p log p over the row (mean) instead of summing them",
     "entropy_terms_not_summed": "returning the terms -p log p without summing them over the last dimension",
     "entropy_keepdim": "keeping the reduced dimension (keepdim=True): one entropy per row has shape (...), not "

@@ -2001,3 +2001,39 @@ def softmax_entropy(logits):
     return -(p * torch.log(p + 1e-9)).sum(dim=-1)
 '''),
 })
+WRONG.update({
+    # naming23: the rows' probabilities averaged into one distribution, then one entropy
+    "entropy_of_average_row_probs": (entropy('''
+def softmax_entropy(logits):
+    p_bar = torch.softmax(logits, dim=-1).sum(dim=0) / logits.shape[0]
+    return -(p_bar * p_bar.clamp_min(1e-12).log()).sum(-1)
+'''), {"key": "entropy_one_number", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                              "q4:test_entropy_views"]}),
+    "entropy_of_mean_probs_over_rows": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1).mean(dim=-2)
+    return torch.special.entr(p).sum(dim=-1)
+'''), {"key": "entropy_one_number", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                              "q4:test_entropy_views"]}),
+    # naming23: -sum p log p as a matrix product (the cross terms of every pair of rows)
+    "entropy_matmul_log_probs": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    return -torch.matmul(log_p.exp(), log_p.T)
+'''), {"key": "entropy_matrix_product", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                  "q4:test_entropy_views"]}),
+    "entropy_einsum_cross_rows": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -torch.einsum("in,jn->ij", p, torch.log(p + 1e-8))
+'''), {"key": "entropy_matrix_product", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                                  "q4:test_entropy_views"]}),
+})
+CORRECT.update({
+    # naming23: the entropy as a batched row-by-row product (p[..., None, :] @ log p[..., :, None])
+    "entropy_batched_row_dot": entropy('''
+def softmax_entropy(logits):
+    log_p = torch.log_softmax(logits, dim=-1)
+    return -(log_p.exp().unsqueeze(-2) @ log_p.unsqueeze(-1)).squeeze(-1).squeeze(-1)
+'''),
+})
