@@ -62,3 +62,29 @@ def test_transform_keeps_indentation_valid_and_drops_shell_cells():
     ns: dict = {}
     exec(transform_ipython("%%time\nw = 5"), ns)
     assert ns["w"] == 5
+
+
+def _notebook_with(tmp_path, name: str, text_of_value: str):
+    """A valid notebook whose metadata value "x" is written as the raw JSON text `text_of_value`."""
+    nb = new_notebook(cells=[new_code_cell("def attend(Q, K, V):\n    return V")])
+    nb.metadata["x"] = "@@value@@"
+    return write(tmp_path, name, nbformat.writes(nb).replace('"@@value@@"', text_of_value).encode())
+
+
+@pytest.mark.parametrize("value, needle", [
+    ("1" + "7" * 5000, "a number thousands of digits long"),   # json.loads: ValueError, not a syntax error
+    ('"\\ud800"', "lone surrogate"),                            # valid JSON, ASCII file, no Unicode text
+    ('"ok \\udfff then \\ud83d"', "lone surrogate"),            # the halves of a pair, swapped
+])
+def test_values_no_program_can_write_out_are_refused_in_plain_words(tmp_path, value, needle):
+    """Red-team round 24: such a notebook raised a plain ValueError / UnicodeEncodeError out of intake;
+    the grader still rejected it, but the similarity report of the whole class stopped on it."""
+    with pytest.raises(SubmissionError, match=needle):
+        read_submission(_notebook_with(tmp_path, "x.ipynb", value))
+
+
+@pytest.mark.parametrize("value", ['"\\ud83d\\ude00 an emoji escaped as a pair"', '"\\\\ud800 a backslash, then text"',
+                                   "1" + "7" * 4000])
+def test_escaped_pairs_and_long_but_readable_numbers_are_fine(tmp_path, value):
+    sub = read_submission(_notebook_with(tmp_path, "ok.ipynb", value))
+    assert sub.cells == ["def attend(Q, K, V):\n    return V"]

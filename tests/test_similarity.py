@@ -426,3 +426,16 @@ def test_the_demo_class_is_this_class_and_flags_only_the_copied_pair(course, tmp
     with open(tmp_path / "similarity.csv", newline="") as fh:
         flagged = [{r["a"], r["b"]} for r in csv.DictReader(fh) if r["flagged"] == "yes"]
     assert flagged == [set(COPIED)] and set(pairs[0].keys) == set(COPIED)
+
+
+def test_a_file_the_reader_trips_on_is_a_note_not_the_end_of_the_report(tmp_path, monkeypatch):
+    """Red-team round 24: a notebook that made intake raise something other than SubmissionError (a
+    5,000-digit number, a lone surrogate) stopped the similarity report for the whole class. Intake now
+    refuses those in words (tests/test_intake.py); whatever else a reader trips on stays that file's note."""
+    from autograder.grading import intake
+
+    def trips(*_args, **_kwargs):
+        raise ValueError("an error intake never meant to raise")
+    monkeypatch.setattr(intake, "read_submission", trips)
+    stored = sim.extract_file(tmp_path / "any.ipynb", ["attend"])
+    assert not stored.functions and "not readable" in stored.note and "ValueError" in stored.note

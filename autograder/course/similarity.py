@@ -283,6 +283,9 @@ def extract_file(path: Path, names: Sequence[str], limits: Optional["Limits"] = 
         sub = read_submission(path, limits)
     except SubmissionError:
         return StoredSubmission(note="not readable as a notebook (see its results)")
+    except Exception as e:  # noqa: BLE001 - one file the reader trips on is a note for that file, never
+        # the class's report (a red-team notebook once stopped it for everyone with one ValueError)
+        return StoredSubmission(note=f"not readable as a notebook ({type(e).__name__}; see its results)")
     return extract(sub.cells, names)
 
 

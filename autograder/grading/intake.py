@@ -34,6 +34,9 @@ INTAKE_TIMEOUT_S = 30.0
 
 # Linear-time patterns only: each starts with a literal, and no `\s*` sits where it can be retried
 # from many starting points; the question name is matched line by line, at the line's start.
+# a JSON escape of a UTF-16 surrogate: a pair is an emoji written by a tool that escapes non-ASCII, a lone
+# one is valid JSON but no text: it fails the first time anything writes it out (a page, a CSV, the worker)
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _BEGIN_Q = re.compile(r"<!--\s*BEGIN QUESTION\s*-->")
 _END_Q = re.compile(r"<!--\s*END QUESTION\s*-->")
 _QNAME = re.compile(r"(?:\*\*)?Question\s+([\w.-]{1,100})", re.I)
@@ -157,6 +160,19 @@ def _check_json(raw: bytes, path: Path) -> dict:
         raise SubmissionError(f"{shown_name(path)}: {_not_json(raw, e)}") from None
     except RecursionError:
         raise SubmissionError(f"{shown_name(path)} is not a notebook: its JSON is nested too deeply") from None
+    except ValueError:
+        # json's own refusals that are not syntax: an integer of more than 4300 digits (Python's limit on
+        # int from str). The message is ours: theirs may quote the file
+        raise SubmissionError(f"{shown_name(path)} is not a notebook Jupyter wrote: it holds a value Python cannot "
+                              "read (a number thousands of digits long): open it in Jupyter, save it, and "
+                              "resubmit") from None
+    if _SURROGATE_ESCAPE.search(raw):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise SubmissionError(f"{shown_name(path)} is not a notebook Jupyter wrote: it holds text that is not "
+                                  "Unicode (a lone surrogate escape such as \\ud800): open it in Jupyter, save "
+                                  "it, and resubmit") from None
     if not isinstance(data, dict) or "cells" not in data:
         raise SubmissionError(f"{shown_name(path)}: the file is JSON but not a Jupyter notebook (it has no cells)")
     if data.get("nbformat") != 4:
