@@ -400,3 +400,85 @@ def test_a_flat_folders_subfolders_are_not_students_unless_asked(tmp_path):
     assert any(w.startswith("hostile/ skipped") for w in found.warnings) and "expected.yml" in found.skipped
     found = discover(EXAMPLES, SLUG, tmp_path / "s2", folders=True)
     assert [(p.key, p.kind) for p in found.problems] == [("hostile", "ambiguous")]
+
+
+def test_names_spelled_like_a_renamed_repeat_never_share_a_key(tmp_path):
+    """Red-team round 24: a folder `alice ` gets a hashed key; one named that key collided with it and was
+    renamed `<key>~2`, which a third folder already held, so two results shared a key and one was dropped
+    from the gradebook without a word. Students choose these names: every spelling is tried here."""
+    import hashlib
+    root = tmp_path / "class"
+    root.mkdir()
+    base = "alice "
+    key = f"{base}~{hashlib.sha256(os.fsencode(base)).hexdigest()[:10]}"
+    names = [base, key, key + "~2", key + "~3", key + "~2~2", "bob", "bob~2"]
+    for name in names:
+        (root / name).mkdir()
+        shutil.copy(FULL, root / name / "hw.ipynb")
+    found = discover(root, SLUG, tmp_path / "scratch", folders=True)
+    keys = [e.key for e in found.entries] + [p.key for p in found.problems if p.key]
+    assert len(found.entries) == len(names)
+    assert len(set(keys)) == len(keys), keys
+    assert len({results_name(k) for k in keys}) == len(keys)
+
+
+def _directory_only_zip(path: Path, n: int, declared: int | None = None, zip64: bool = True) -> None:
+    """A zip that is nothing but a central directory of `n` empty records, its end record declaring
+    `declared` entries (n by default): zip64, or a plain end record whose count lies."""
+    import struct
+    record = struct.pack("<4s4H4L5H2L", b"PK\x01\x02", 20, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    cd = record * n
+    count = n if declared is None else declared
+    with open(path, "wb") as fh:
+        fh.write(cd)
+        if zip64:
+            fh.write(struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, len(cd), 0))
+            fh.write(struct.pack("<4sLQL", b"PK\x06\x07", 0, len(cd), 1))
+            fh.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0))
+        else:
+            count = min(count, 0xFFFE)          # the most a plain end record can say
+            fh.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, len(cd), 0, 0))
+
+
+@pytest.mark.parametrize("declared, zip64", [(None, True), (None, False), (3, False), (3, True)],
+                         ids=["zip64", "plain", "plain-count-lies", "zip64-count-lies"])
+def test_a_zip_of_a_huge_directory_is_refused_before_it_is_read(tmp_path, declared, zip64):
+    """Red-team round 24: zipfile builds an object per central-directory record before the members can
+    be counted (a 92 MB zip of 2,000,000 records: 769 MB and 51 s of a batch). The end record is read
+    first, and the directory's size bounds the count whatever the count field says."""
+    import tracemalloc
+    root = tmp_path / "class"
+    root.mkdir()
+    shutil.copy(FULL, root / "alice.ipynb")
+    _directory_only_zip(root / "eve.zip", 100_000, declared, zip64)
+    tracemalloc.start()
+    try:
+        found = discover(root, SLUG, tmp_path / "scratch")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [e.key for e in found.entries] == ["alice.ipynb"]
+    [problem] = found.problems
+    assert problem.key == "eve.zip" and "more than" in problem.message, problem.message
+    assert peak < (root / "eve.zip").stat().st_size / 4, peak
+
+
+def test_a_zip_at_the_member_limit_still_unpacks(tmp_path):
+    from autograder.course.unpack import MAX_ZIP_MEMBERS, safe_extract
+    z = tmp_path / "many.zip"
+    with zipfile.ZipFile(z, "w") as out:
+        for i in range(MAX_ZIP_MEMBERS - 1):
+            out.writestr(f"notes/a-rather-long-folder-name-for-homework/part{i:05d}.txt", "x")
+        out.writestr("hw.ipynb", FULL.read_bytes())
+    assert safe_extract(z, tmp_path / "out") > 0
+    assert (tmp_path / "out" / "hw.ipynb").is_file()
+
+
+def test_gradescope_refuses_the_huge_directory_in_words(tmp_path):
+    from autograder.course.gradescope import find_notebook
+    sub = tmp_path / "submission"
+    sub.mkdir()
+    _directory_only_zip(sub / "hw.zip", 100_000)
+    (tmp_path / "scratch").mkdir()
+    path, problem = find_notebook(sub, SLUG, tmp_path / "scratch")
+    assert path is None and "more than" in problem, problem
