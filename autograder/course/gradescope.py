@@ -20,7 +20,8 @@ from autograder.config import Course, find_course
 from autograder.course.atomic import write_atomic
 from autograder.errors import GraderError, SubmissionError
 from autograder.text import shown_name
-from autograder.course.unpack import MAX_UNZIP_BYTES, MAX_ZIPS, check_zip_members, safe_extract
+from autograder.course.unpack import (MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, MAX_ZIPS, check_zip_directory, check_zip_members,
+                                      safe_extract)
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Runs once when the Gradescope image is built. Everything is installed now; nothing at grading time.
@@ -215,6 +216,7 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
             # A fresh folder the grader names: the zip's own name ("...zip" has the stem "..") is never a path.
             dest = Path(tempfile.mkdtemp(prefix=f"zip{i}-", dir=scratch))
             try:
+                check_zip_directory(zp, MAX_ZIP_MEMBERS)   # before zipfile builds its whole directory
                 with zipfile.ZipFile(zp) as z:
                     check_zip_members(z.infolist())  # two members that would be one file: none is chosen
                 budget -= safe_extract(zp, dest, max_bytes=budget)
