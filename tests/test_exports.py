@@ -482,3 +482,30 @@ def test_gradescope_refuses_the_huge_directory_in_words(tmp_path):
     (tmp_path / "scratch").mkdir()
     path, problem = find_notebook(sub, SLUG, tmp_path / "scratch")
     assert path is None and "more than" in problem, problem
+
+
+@pytest.mark.parametrize("impostor", ["turingalan_1103_90003_eve.ipynb", "late_turingalan_1103_90003_hw.ipynb"])
+def test_a_download_name_in_a_mixed_folder_claims_no_lms_id(tmp_path, impostor):
+    """Red-team round 24: in a flat folder (names chosen by students), a file named like a Canvas
+    download carried the Canvas user id its author wrote, and canvas.csv (matched by id first) would
+    have given that id's owner the author's score. In a folder that mixes layouts no id is used, and
+    the warning names the file; a folder of the download alone keeps its ids."""
+    root = tmp_path / "class"
+    root.mkdir()
+    for name in ("alan.ipynb", "ada.ipynb", impostor):
+        shutil.copy(FULL, root / name)
+    (root / "moodler_77_assignsubmission_file_").mkdir()
+    shutil.copy(FULL, root / "moodler_77_assignsubmission_file_" / "hw.ipynb")
+    found = discover(root, SLUG, tmp_path / "scratch")
+    assert len(found.entries) == 4
+    assert not [s.lms_id for e in found.entries for s in e.submitters if s.lms_id]
+    [warning] = [w for w in found.warnings if "user ids" in w]
+    assert "turingalan" in warning and "moodler" in warning
+
+    alone = tmp_path / "canvas"
+    alone.mkdir()
+    shutil.copy(FULL, alone / impostor)
+    shutil.copy(FULL, alone / "lovelaceada_1104_90004_hw.ipynb")
+    found = discover(alone, SLUG, tmp_path / "scratch2")
+    assert sorted(s.lms_id for e in found.entries for s in e.submitters) == ["1103", "1104"]
+    assert not [w for w in found.warnings if "user ids" in w]

@@ -641,7 +641,31 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
             found.entries.append(Entry(key=key, path=chosen, layout="canvas", source=source,
                                        submitters=[student], late=late))
     found.layouts = sorted(layouts)  # type: ignore[arg-type]
+    _distrust_lms_ids_if_mixed(found)
     return found
+
+
+def _distrust_lms_ids_if_mixed(found: Discovery) -> None:
+    """An LMS's user id comes from a name: a Canvas download's file names, a Moodle download's folder
+    names. In a folder of LMS downloads alone, the LMS wrote every top-level name; in a folder that also
+    holds other submissions (flat files, zips, plain folders), a student may have named their own file like a download and written a
+    classmate's id into it (ids show in the People page's links), and canvas.csv, which Canvas matches
+    by id first, would give that classmate the student's score (red-team round 24). There the ids are
+    dropped, each such submission named in a warning, and the rows are matched by name."""
+    lms = [layout for layout in found.layouts if layout in ("canvas", "moodle")]
+    if not lms or len(lms) == len(found.layouts):       # every top-level name written by an LMS
+        return
+    named: list[str] = []
+    for item in [*found.entries, *found.problems]:
+        if any(s.lms_id for s in item.submitters):      # only the LMS layouts set one here
+            item.submitters = [s.model_copy(update={"lms_id": ""}) for s in item.submitters]
+            named.append(item.source)
+    if named:
+        shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+        found.warnings.append(
+            f"this folder mixes {' and '.join(lms)} download names with other submissions ({', '.join(found.layouts)}), "
+            f"so the user ids in those names are not used (anyone can name a file like a download): {shown}. "
+            "Grade the LMS's download in a folder of its own to match rows by its ids")
 
 
 # --- the one entry point -----------------------------------------------------------------------------
