@@ -135,6 +135,9 @@ def csv_cell(text: str) -> str:
     """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
     a formula. Numbers the grader writes itself do not go through this and stay numbers."""
     text = str(text)
-    if text.startswith(_FORMULA_START) or text.lstrip(" \t\r\n\x0b\x0c\xa0").startswith(_FORMULA_START):
+    # any Unicode space or invisible format character a spreadsheet might trim first (U+3000, U+2003,
+    # a zero-width space, a BOM): red-team round 24 found the list of six spaces too short
+    if text.lstrip().lstrip("\u200b\u200c\u200d\u2060\ufeff").lstrip().startswith(_FORMULA_START) \
+            or text.startswith(_FORMULA_START):
         return "'" + text
     return text

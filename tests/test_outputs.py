@@ -171,7 +171,9 @@ def test_results_name_is_injective_even_ignoring_case():
 
 # --- gradebook.csv -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("cell", ["=1+2", "+1", "-1+cmd|' /C calc'!A0", "@SUM(A1)", "\t=1", "\r=1", " =1",
-                                  "\n=1", "  @x", "\uff1d1+1", "=HYPERLINK(\"http://evil\",\"x\").ipynb"])
+                                  "\n=1", "  @x", "\uff1d1+1", "=HYPERLINK(\"http://evil\",\"x\").ipynb",
+                                  # round 24: spaces and invisible characters beyond ASCII's
+                                  "\u3000=1+1.ipynb", "\u2003+1", "\u200b=1", "\ufeff@x", "\u2028-1", "\u00a0\u200b =1"])
 def test_csv_cell_neutralises_formulas(cell):
     assert csv_cell(cell) == "'" + cell
 
