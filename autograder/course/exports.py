@@ -656,7 +656,8 @@ def _distrust_lms_ids_if_mixed(found: Discovery) -> None:
     if not lms or len(lms) == len(found.layouts):       # every top-level name written by an LMS
         return
     named: list[str] = []
-    for item in [*found.entries, *found.problems]:
+    items: list[Entry | Problem] = [*found.entries, *found.problems]
+    for item in items:
         if any(s.lms_id for s in item.submitters):      # only the LMS layouts set one here
             item.submitters = [s.model_copy(update={"lms_id": ""}) for s in item.submitters]
             named.append(item.source)
