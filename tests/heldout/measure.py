@@ -1087,7 +1087,9 @@ BLIND13_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by softmax_over_batch_axis on the batched test (naming14): a 2-D call shows dim 0 written out
         "q13_softmax_over_queries_inline": ("softmax_wrong_dim", "softmax_over_batch_axis"),
         # generic: "rank_S_lesson is not correct: try torch.linalg.matrix_rank"; no key says distinct queries
-        "q11_rank_from_distinct_queries": ("rank_counts_distinct_rows",),   # now named by it (naming14)
+        # naming24: generic again, saying both readings: 3 is also the count of S's singular values above a
+        # tolerance too small for float32 (blind20's q11_float64_tolerance_on_float32_svd); one number cannot tell
+        "q11_rank_from_distinct_queries": (),
         # "D" (one row per token of Y): cross_output_from_keys's text is the stated belief
         "q14_answer_output_rows_of_y": ("cross_output_from_keys",),
         "q16_answer_linear_per_token": ("cost_linear_in_T",),
@@ -1786,6 +1788,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: q3 names weights_not_normalised (its "without dividing by the row sum" is not literally the
         # code, a division by the mean, but its fix is, as blind's q3_unshifted_denominator); q3's float16
         # test, q5 and q6 are generic (q6: "off by a constant factor x3")
+        # now named by weights_not_normalised (naming23): q5 and q6 match its divided_by_mean variant
         "q3_divided_by_mean": ("weights_not_normalised",),
         # raw: "Boolean value of Tensor with more than one value is ambiguous" on every masked call; `not mask`
         # tests the tensor's truth value: tensor_truthiness's text (its fix, `is not None`, is the if-form's)
@@ -1881,6 +1884,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "does not match the correct result in 4 of 16 entries"; H_scaled = H_raw / sqrt(d):
         # scale_after_softmax (the scale on what comes out, not on the scores inside) and table_field_copied
         # ("each field must be computed from its own scores") both lead to softmax_entropy(scaled)
+        # now named by scale_after_softmax (naming23): H_scaled replayed as H_raw / sqrt(d), the rest right
         "q4_table_entropy_scaled_not_scores": ("scale_after_softmax", "table_field_copied"),
         # raw: "The size of tensor a (4) must match the size of tensor b (12)"; 3-D heads through attention's
         # K.T: fixed_axes's text (K.T reverses every axis of a batched tensor; use K.transpose(-2, -1))
@@ -2009,6 +2013,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # rank"): the student counts singular values of S above an absolute 1e-13 on float32, where rounding leaves
         # one near 3e-8; 3 is also the distinct-row count, but no rows are counted; no key says a tolerance that
         # does not fit the dtype (matrix_rank's relative default was needed)
+        # now generic (naming24): the message says 3 is both the distinct-row count and a float32 noise count
         "q11_float64_tolerance_on_float32_svd": (),
         "q12_linear_layers_keep_default_bias": ("param_count_bias",),     # nn.Linear's default bias=True
         "q13_values_from_x": ("cross_roles_swapped",),                    # "keys/values from X": V = X @ W_V

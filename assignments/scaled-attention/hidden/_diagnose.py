@@ -990,6 +990,25 @@ def _raw_scores_at(d, seed):
     return (q @ k.T)[0]
 
 
+def _raise_if_entropy_scaled_after(got, want, dims):
+    """Only H_scaled wrong (the other three columns right): scale_after_softmax when it is H_raw / sqrt(d) in
+    every row, the raw entropy divided instead of the entropy of the scaled scores; else the message says
+    which rows of that column differ."""
+    if not all(matching_variants(got[:, c], {"right": want[:, c]}, torch.float32) for c in (0, 1, 2)):
+        return
+    bad = [d for i, d in enumerate(dims) if not matching_variants(got[i, 3:], {"right": want[i, 3:]}, torch.float32)]
+    if not bad:
+        return
+    after = want[:, 2] / torch.tensor([math.sqrt(d) for d in dims], dtype=torch.float64)
+    if matching_variants(got[:, 3], {"v": after}, torch.float32, expected=want[:, 3]):
+        raise Misconception("scale_after_softmax", "the entropy table's H_scaled is H_raw / sqrt(d) in every row (the "
+                            "other columns are right): the raw scores' entropy divided by sqrt(d), where H_scaled is "
+                            "the entropy of the scaled scores, softmax_entropy(raw / sqrt(d)): "
+                            + describe("scale_after_softmax"))
+    raise AssertionError(f"the entropy table's raw_std, scaled_std and H_raw are right; H_scaled is wrong for d = "
+                         f"{bad}: it must be the entropy of the scaled scores, softmax_entropy(raw / sqrt(d))")
+
+
 def raise_if_table_scale(table, expected, dims, seed):
     """The raw columns right and the scaled ones those of raw / c for another c than sqrt(d), c fitted per row
     from the two stds (the entropy then checked with that c): one c for every d is a constant where sqrt(d)
@@ -998,6 +1017,7 @@ def raise_if_table_scale(table, expected, dims, seed):
     if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
         return
     got, want = table.double(), expected.double()
+    _raise_if_entropy_scaled_after(got, want, dims)
     if not all(matching_variants(got[:, c], {"right": want[:, c]}, torch.float32) for c in (0, 2)) \
             or matching_variants(got[:, 1], {"right": want[:, 1]}, torch.float32):
         return

@@ -2037,3 +2037,19 @@ def softmax_entropy(logits):
     return -(log_p.exp().unsqueeze(-2) @ log_p.unsqueeze(-1)).squeeze(-1).squeeze(-1)
 '''),
 })
+WRONG.update({
+    # naming23: H_scaled as the raw entropy divided by sqrt(d), not the entropy of the scaled scores
+    "table_h_scaled_raw_entropy_over_sqrt": (table(
+        '"H_scaled": softmax_entropy(scaled).item()', '"H_scaled": softmax_entropy(raw).item() / math.sqrt(d)'),
+        {"key": "scale_after_softmax", "where": ["q4:test_entropy_table_lesson",
+                                                 "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_h_scaled_divided_tensor": (table(
+        '"H_scaled": softmax_entropy(scaled).item()', '"H_scaled": (softmax_entropy(raw) / d ** 0.5).item()'),
+        {"key": "scale_after_softmax", "where": ["q4:test_entropy_table_lesson",
+                                                 "q4:test_entropy_table_other_dims_and_seed"]}),
+})
+CORRECT.update({
+    # naming23: the scaled entropy from the raw scores with the scale inside the call
+    "table_h_scaled_scale_inside_call": table(
+        '"H_scaled": softmax_entropy(scaled).item()', '"H_scaled": float(softmax_entropy(raw * d ** -0.5))'),
+})
