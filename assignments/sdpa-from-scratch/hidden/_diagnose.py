@@ -450,6 +450,8 @@ VARIANT_FUNCTIONS = {
     # the exponentials never divided by their sum (shifted by the row's max, or not shifted)
     "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
     "weights_not_normalised/no_shift": _weights_fn(torch.exp),
+    # divided by the mean instead of the sum (naming23): each weight T_k times too large, masked keys counted
+    "weights_not_normalised/divided_by_mean": _weights_fn(lambda x: ref.plain_softmax(x, -1) * x.shape[-1]),
     "softmax_twice": _weights_fn(softmax_twice),
     "softmax_divides_by_max": _weights_fn(softmax_divides_by_max),
     **{key: _weights_fn(lambda x, kw=kw: softmax_without_keepdim(x, -1, **kw)) for key, kw in KEEPDIM.items()},

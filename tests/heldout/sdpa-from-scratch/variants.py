@@ -36,6 +36,12 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming23: the exponentials divided by their mean, then by the length: the softmax itself
+    "q3_mean_then_length": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.mean(dim=dim, keepdim=True) / x.size(dim)
+'''},
     # naming23: the mask read from *args / **kwargs, None when left out
     "q5_mask_from_star_args": {SDPA: '''
 def scaled_dot_product_attention(Q, K, V, *args, **kwargs):
@@ -822,6 +828,17 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = torch.stack([weights3[:, j].sum() * V3[j] for j in range(V3.shape[0])])
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "output_keeps_key_axis", "where": ["q6:test_out3"]}),
+    # naming23: the exponentials divided by their mean, two more ways (the right softmax times the length)
+    "softmax_times_length_over_sum": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    p = torch.exp(x - x.max(dim=dim, keepdim=True).values)
+    return p * x.shape[dim] / p.sum(dim=dim, keepdim=True)
+'''}, {"key": "weights_not_normalised", "where": ["q3", "q5", "q6"]}),
+    "softmax_mean_unsqueezed": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = (x - x.amax(dim, keepdim=True)).exp()
+    return e / e.mean(dim).unsqueeze(dim)
+'''}, {"key": "weights_not_normalised", "where": ["q3", "q5", "q6"]}),
     # naming22: the exponentials divided by their mean (the right softmax times the slice's length)
     "softmax_sum_over_length": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
