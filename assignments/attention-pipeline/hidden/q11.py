@@ -98,7 +98,20 @@ def test_rank_S_lesson(rank_S_lesson):
         raise Misconception("rank_above_min", f"rank_S_lesson is {said}: " + describe("rank_above_min"))
     # a rank read from a count of rows: the distinct queries (rows of Q, or of S) counted, not the linearly
     # independent ones; on the lesson's S the distinct columns (4) are d_k = rank K, so only the rows name it
+    # a count of S's singular values above a tolerance too small for the dtype (1e-13 on float32, or > 0) counts
+    # rounding noise: on the lesson's S that is 3, the distinct-row count too; one number cannot say which (naming24)
+    noise = {int((torch.linalg.svdvals((Q @ K.T).to(dt)) > 0).sum()): dt for dt in (torch.float64, torch.float32)}
     distinct = {len(torch.unique(t, dim=0)) for t in (Q, Q @ K.T)}
+    if got in noise:
+        tiny = float(torch.linalg.svdvals((Q @ K.T / d_k ** 0.5).to(noise[got]))[got - 1])
+        rows = " and the number of distinct query vectors (distinct rows of Q and of S)" if distinct == {got} else ""
+        raise AssertionError(f"rank_S_lesson is {got}: that is the number of singular values of S that are not "
+                             f"exactly zero{rows}; {got} counts a singular value of about {tiny:.0e}, rounding "
+                             f"noise in {str(noise[got]).replace('torch.', '')}, so a tolerance too small for the "
+                             f"dtype (an absolute 1e-13 on float32) gives {got} too, and one number cannot say which "
+                             f"was done. S = Q K^T has rank {ref.rank_S_lesson}: use torch.linalg.matrix_rank(S), "
+                             "whose tolerance is relative to the largest singular value and fits the dtype; a row "
+                             "that mixes others (0.5 q1 + 0.5 q3) adds no dimension")
     if distinct == {got} and got not in (T, d_k, r_q, r_k, r_q + r_k):
         raise Misconception("rank_counts_distinct_rows", f"rank_S_lesson is {got}, the number of distinct query "
                             f"vectors (distinct rows of Q and of S); they span only {r_q} dimensions: "
