@@ -2001,14 +2001,14 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: unsupported operand type(s) for -: 'Tensor' and 'torch.return_types.max'"; s.max(dim=0)
         # is a (values, indices) pair: reduction_tuple_as_tensor is scaled-attention's and sdpa's, not this
         # catalogue's; max_without_keepdim is a broadcast of the values, another mistake
-        "q08_max_shift_with_dim_returns_pair": (),
+        "q08_max_shift_with_dim_returns_pair": ("reduction_tuple_as_tensor",),   # now named by it (naming24)
         "q09_lecture_softmax_in_default_dtype": ("prefix_average_float32",),
         "q09_row_counts_not_unsqueezed": ("prefix_average_wrong_axis",),   # (T,) counts divide column j by j + 1
         "q10_effective_tokens_with_exp": ("effective_tokens_wrong_base",),
         # generic: "H does not match the correct result in 14 of 14 entries"; log_softmax of A, which is already
         # normalised: normalised_twice's "a softmax of weights that are ... already normalised" (scaled-attention's
         # softmax_applied_twice, "applying the softmax to probabilities", would be closer; not this catalogue's)
-        "q10_probabilities_fed_to_log_softmax": ("normalised_twice",),
+        "q10_probabilities_fed_to_log_softmax": ("softmax_applied_twice",),   # now named by it (naming24)
         # mis-named: rank_counts_distinct_rows ("counting the distinct rows (the different query vectors) for the
         # rank"): the student counts singular values of S above an absolute 1e-13 on float32, where rounding leaves
         # one near 3e-8; 3 is also the distinct-row count, but no rows are counted; no key says a tolerance that

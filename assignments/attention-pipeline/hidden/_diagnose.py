@@ -1103,6 +1103,10 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # the query axis reduced too (sum over dim=(-2, -1)): one number per matrix, not one per row
         "entropy_summed_over_queries": H.sum(dim=-1),
         "entropy_summed_over_queries/mean": H.mean(dim=-1),
+        # the weights taken as logits (log_softmax(A) or softmax(A)): the entropy of softmax(A), where the masked
+        # zeros get weight again; in bits and in nats (naming24)
+        **{f"softmax_applied_twice{unit}": -(P * torch.log(P)).sum(dim=-1) / base
+           for P in (torch.softmax(A, dim=-1),) for unit, base in (("", math.log(2)), ("/nats", 1.0))},
         # divided by log(T_k), the row's largest entropy (a "normalised" entropy), from nats or from bits; not
         # where that factor is 1 (T_k = 2) or log10(2) (T_k = 10, entropy_log10's) (naming21)
         **({"entropy_normalised_by_log_keys": H * math.log(2) / math.log(A.shape[-1]),

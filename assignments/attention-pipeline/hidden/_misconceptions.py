@@ -353,6 +353,15 @@ MISCONCEPTIONS = {
     "size_as_dim": "passing a size (d_k, a sequence length or n_heads) where an axis index is expected, as in "
                    "softmax(scores, d_k): a size was passed where an axis index is expected; the dim argument "
                    "names an axis (dim=-1 for the keys), not how long it is",
+    # the same text as scaled-attention's (naming24)
+    "softmax_applied_twice": "applying the softmax to probabilities (a softmax's output passed to a function that "
+                             "takes logits, as softmax_entropy does): the entropy of softmax(p) is near ln T; pass "
+                             "the scores themselves",
+    # the same text as scaled-attention's and sdpa-from-scratch's (naming24)
+    "reduction_tuple_as_tensor": "using what torch.max(x, dim=...) returns as if it were a tensor: given a dim, "
+                                 "max, min, sort, topk, mode, median and kthvalue return a (values, indices) pair, "
+                                 "which -, / and torch.exp refuse; take its .values (torch.max(x, dim, "
+                                 "keepdim=True).values), unpack it (m, _ = ...), or use x.amax(dim, keepdim=True)",
     # the same text as scaled-attention's (naming21)
     "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
                           "which multi-head attention itself does not do: return concat(heads) @ W_O",

@@ -55,6 +55,10 @@ def _named_twice(run, fn, T2):
     try:
         return run()
     except Misconception as m:
+        if m.key == "softmax_applied_twice":   # the shared text says softmax_entropy; here the input is A itself
+            raise Misconception(m.key, f"{m}; here A is already the weights: row_entropy_bits takes their log2 "
+                                "directly (-(A * log2(A)).sum(-1), 0 log 0 counted as 0), with no softmax or "
+                                "log_softmax of A") from None
         if m.key != key:
             raise
         W = ref.prefix_average_matrix(T2)

@@ -1963,3 +1963,50 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+# naming24: a (values, indices) pair from max(dim=...) used as the shift of a stable kernel
+WRONG.update({
+    "nw_shift_by_max_pair": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = K @ q / math.sqrt(q.shape[-1])
+    m = torch.max(s, 0)
+    w = torch.exp(s - m)
+    return w @ V / w.sum()
+'''), {"key": "reduction_tuple_as_tensor", "where": ["q08"]}),
+    "nw_exp_of_max_pair": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    scores = (K * q).sum(-1) / q.shape[-1] ** 0.5
+    top = scores.max(dim=-1, keepdim=True)
+    w = torch.exp(scores) / torch.exp(top)
+    return (w[:, None] * V).sum(0) / w.sum()
+'''), {"key": "reduction_tuple_as_tensor", "where": ["q08"]}),
+})
+
+CORRECT.update({
+    # the pair unpacked: the shift is its values
+    "nw_shift_by_unpacked_max": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = torch.einsum("td,d->t", K, q) * q.shape[-1] ** -0.5
+    m, _ = torch.max(s, dim=0, keepdim=True)
+    w = (s - m).exp()
+    return torch.einsum("t,tv->v", w / w.sum(), V)
+'''),
+})
+
+# naming24: the weights, already probabilities, taken as logits (a softmax of them before the entropy)
+WRONG.update({
+    "entropy_of_softmax_of_weights": (entropy('''
+    P = torch.softmax(A, dim=-1)
+    return -(P * torch.log2(P)).sum(-1)
+'''), {"key": "softmax_applied_twice", "where": ["q10"]}),
+    "entropy_categorical_logits_nats": (entropy('''
+    return torch.distributions.Categorical(logits=A).entropy()
+'''), {"key": "softmax_applied_twice", "where": ["q10"]}),
+})
+
+CORRECT.update({
+    # xlogy counts 0 log 0 as 0; the log2 comes from dividing by ln 2 after the sum
+    "entropy_xlogy_negated_sum": entropy('''
+    return torch.special.xlogy(A, A).sum(-1).neg() / math.log(2)
+'''),
+})
