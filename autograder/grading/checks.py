@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -663,11 +665,42 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
     raise_if_variant(t, wrong(), what, dtype, rtol, atol, expected=expected, nearest=nearest)
     if dtype == torch.float64 and rtol is None and atol is None and _close(t, expected, torch.float32):
         worst = float((t.to(torch.float64) - expected.to(torch.float64)).abs().max())
+        scaled = _slice_factors(t, expected)
+        if scaled is not None:   # a factor per slice is systematic (an epsilon in a sum), never rounding
+            axis, lo, hi = scaled
+            raise AssertionError(f"{what} is the right result with each slice along axis {axis} multiplied by "
+                                 f"its own factor slightly below 1 (between {lo:.9g} and {hi:.9g}): some sum "
+                                 "is a little too large, e.g. a small constant added to a softmax's "
+                                 "denominator, so its weights sum to slightly less than 1; divide by the sum "
+                                 "alone")
         if worst > 1e-8:   # an epsilon of 1e-9 or so added somewhere stays below: it is not float32
             raise Misconception("float32_precision", f"{what} is right only to float32's precision (largest "
                                 f"difference {worst:.2g}) for a float64 input: some step computes in float32 "
                                 "(a float32 tensor or constant, or .float()); keep the input's dtype")
     raise AssertionError(what_differs(t, expected, what, dtype, rtol, atol))
+
+
+def _slice_factors(got: torch.Tensor, expected: torch.Tensor) -> tuple[int, float, float] | None:
+    """(axis, lowest, highest) when `got` is `expected` with each slice along one axis multiplied by its
+    own factor, every factor below 1 and not all equal (s / (s + eps) per softmax row): float32 rounding
+    is noise per entry, never one factor per slice, and a float32 constant is one factor everywhere."""
+    g, e = got.to(torch.float64), expected.to(torch.float64)
+    live = e.abs() > 1e-3 * float(e.abs().max())
+    if g.dim() == 0 or not bool(live.any()) or not bool(torch.isfinite(g).all()):
+        return None
+    ratio = torch.where(live, g / torch.where(live, e, torch.ones_like(e)), torch.nan)
+    for axis in range(g.dim() - 1, -1, -1):
+        if g.shape[axis] < 2:
+            continue
+        hi_r = ratio.nan_to_num(-math.inf).amax(dim=axis)
+        lo_r = ratio.nan_to_num(math.inf).amin(dim=axis)
+        seen = torch.isfinite(hi_r) & torch.isfinite(lo_r)
+        if int((live.sum(dim=axis) >= 2).sum()) < 2 or not bool(seen.any()):
+            continue
+        f = hi_r[seen]
+        if bool(((hi_r - lo_r)[seen] <= 1e-10).all()) and bool((f < 1).all()) and float(f.max() - f.min()) > 1e-10:
+            return axis if axis < g.dim() - 1 else -1, float(f.min()), float(f.max())
+    return None
 
 
 def _near_in_half(got: torch.Tensor, expected: torch.Tensor) -> bool:
@@ -693,6 +726,46 @@ def _same_value(a: Any, b: Any) -> bool:
     return False
 
 
+class ChargeRecord:
+    """What charged_in_parts did during one hidden test (runner.hold_excuses reads it): whether the test
+    composes earlier answers at all, and the earlier answers (student names) blamed for a failure it let
+    through. An excuse is evidence from the student's own functions, which can tell the grader's
+    re-run of their composition from a first call (red-team round 25: stages that answered honestly
+    except on the inputs their composite had just seen earned full marks for a composite returning
+    zeros); so it holds only where a test of a blamed answer that composes nothing fails too."""
+
+    def __init__(self) -> None:
+        self.composes = False
+        self.blamed: list[tuple[str, ...]] = []
+        self.failures: list[BaseException] = []     # what this test would have said, for each excuse
+
+
+_CHARGES: ContextVar[ChargeRecord | None] = ContextVar("charges", default=None)
+
+
+@contextmanager
+def charges_recorded() -> Iterator[ChargeRecord]:
+    """Record charged_in_parts's excuses while one test runs (the runner wraps each test in it)."""
+    record = ChargeRecord()
+    token = _CHARGES.set(record)
+    try:
+        yield record
+    finally:
+        _CHARGES.reset(token)
+
+
+def _student_name(part: object) -> str | None:
+    name = getattr(part, "_name", None) or getattr(part, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def _excused(parts: Sequence[object], failure: BaseException) -> None:
+    record = _CHARGES.get()
+    if record is not None:
+        record.blamed.append(tuple(n for n in map(_student_name, parts) if n))
+        record.failures.append(failure)
+
+
 def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any],
                      parts: Sequence[object] = ()) -> None:
     """One mistake, one charge. `student()` is the student's answer to a question built on earlier ones
@@ -702,23 +775,29 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
     wrong, the mistake lies in the earlier answers, whose tests charge it: this one passes.
     `parts` are the proxies of those earlier answers that `own()` calls: when the answer writes into
     the caller's input (inplace_on_input) and `own()` shows one of them writing into its input, the
-    write is that earlier answer's, which its own test charges: this one passes."""
+    write is that earlier answer's, which its own test charges: this one passes.
+
+    Every pass of this kind is recorded (ChargeRecord): under the runner it stands only where a test of
+    one of `parts` fails too, so `parts` names every earlier answer `own()` calls."""
+    record = _CHARGES.get()
+    if record is not None:
+        record.composes = True
     try:
         got = student()
     except Misconception as m:
         if m.key == "inplace_on_input" and parts and _parts_write_inputs(own, parts):
-            return
+            return _excused(parts, m)
         raise
     except StudentCodeError as e:
         try:
             own()
         except StudentCodeError as again:   # an earlier answer crashed
             if (again.exc_type, again.message) == (e.exc_type, e.message):
-                return
+                return _excused(parts, e)
         except Exception as again:  # noqa: BLE001 - the composition is only evidence
             # an earlier answer's output made the composition itself fail, as it made theirs
             if (type(again).__name__, str(again).split("\n")[0]) == (e.exc_type, e.message):
-                return
+                return _excused(parts, e)
         raise
     try:
         check(got)
@@ -733,15 +812,15 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
         check(mine)
     except AssertionError:
         if _same_value(got, mine):
-            return                                       # wrong only through an earlier answer
+            return _excused(parts, failure)              # wrong only through an earlier answer
         # different values from the same inputs: randomness somewhere (dropout left on). In an earlier
         # answer, `own()` differs from itself too and that answer's test charges it; else it is here
         try:
             mine_again = own()
         except Exception:  # noqa: BLE001 - a composition that now crashes differs too
-            return
+            return _excused(parts, failure)
         if not _same_value(mine, mine_again):
-            return
+            return _excused(parts, failure)
         try:
             student_again = student()
         except Exception:  # noqa: BLE001 - a crash the first call did not have is a difference

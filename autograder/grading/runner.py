@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
-from autograder.grading.checks import Misconception, callable_not_called, describe
+from autograder.grading.checks import ChargeRecord, Misconception, callable_not_called, charges_recorded, describe
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.results import TestReport
@@ -152,14 +152,18 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     devices = list(devices)
     budget = getattr(namespace, "shrink_budget", None)
     with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
-        reports = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
+        runs, reports, charges = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
+    reports = hold_excuses(runs, reports, charges)
     reports = withhold_unearned(name_gpu_only_failures(reports), tests)
     return [describe_misconception(r, misconceptions or {}) for r in reports]
 
 
 def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
-              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget) -> list[TestReport]:
+              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget
+              ) -> tuple[list[tuple[HiddenTestCase, str]], list[TestReport], list[ChargeRecord]]:
+    """(the cases run, their reports, what charged_in_parts recorded in each)."""
     reports: list[TestReport] = []
+    charges: list[ChargeRecord] = []
     # the names every case resolves, in the order it does (its parameters the runner does not fill):
     # the worker's session asks for the next ones in the round trip of the one it must ask for
     filled = ("device", "rng", "submission", "env")
@@ -178,6 +182,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
         start = time.perf_counter()
         started = time.monotonic() if timers.ON else 0.0
         exc: BaseException | None = runaway_reason(namespace, test)
+        charge = ChargeRecord()
         if exc is not None:
             pass  # it takes a function that ran away before: fails at once, nothing restarted
         elif test.student_names and not namespace.alive():
@@ -211,12 +216,37 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                         on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
                     raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
                                          "(or is None): run every cell, keep the given names")
-                test.func(**kwargs)
+                with charges_recorded() as charge:
+                    test.func(**kwargs)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
                 exc = e
         reports.append(classify(test, device, points, exc, time.perf_counter() - start))
+        charges.append(charge)
         timers.add(f"test {test.question} {test.name}", started, time.monotonic())
-    return reports
+    return runs, reports, charges
+
+
+def hold_excuses(runs: Sequence[tuple[HiddenTestCase, str]], reports: Sequence[TestReport],
+                 charges: Sequence[ChargeRecord]) -> list[TestReport]:
+    """One mistake, one charge, and no charge dodged: a test that passed because charged_in_parts blamed
+    an earlier answer (the student's composition wrong only through their earlier functions) keeps its
+    points only where a test of one of those functions that composes nothing failed too; else the
+    failure it let through is its own. The evidence for the excuse came from the student's functions,
+    which can tell the grader's re-run of a composition apart (red-team round 25); the earlier answer's
+    own tests cannot be told apart from any other call."""
+    charged: set[str] = set()
+    for (test, _device), report, charge in zip(runs, reports, charges):
+        if report.status == "failed" and not charge.composes:
+            charged.update(test.student_names)
+    out = []
+    for (test, device), report, charge in zip(runs, reports, charges):
+        if report.status == "passed":
+            unproven = next((f for blamed, f in zip(charge.blamed, charge.failures) if not charged & set(blamed)),
+                            None)
+            if unproven is not None:
+                report = classify(test, device, report.max_score, unproven, report.duration_s or 0.0)
+        out.append(report)
+    return out
 
 
 def withhold_unearned(reports: Sequence[TestReport], tests: Sequence[HiddenTestCase]) -> list[TestReport]:
@@ -257,8 +287,10 @@ def describe_misconception(report: TestReport, texts: Mapping[str, str]) -> Test
 class TrustedProxy:
     """Same interface as the sandbox's WorkerProxy, for trusted code only (the reference)."""
 
-    def __init__(self, fn: Callable[..., object], device: str, forbidden: Sequence[str] = ()) -> None:
+    def __init__(self, fn: Callable[..., object], device: str, forbidden: Sequence[str] = (),
+                 name: str | None = None) -> None:
         self._fn = fn
+        self._name = name               # the student name it stands for, where a namespace resolved it
         self._device = device
         self._forbidden = tuple(forbidden)
         self.last_devices: list[str] = []
@@ -303,7 +335,7 @@ class TrustedNamespace:
         value = self._values.get(name)
         if value is Ellipsis:
             raise NotAnswered(name)
-        return TrustedProxy(value, device, self._forbidden) if callable(value) else value
+        return TrustedProxy(value, device, self._forbidden, name) if callable(value) else value
 
     def alive(self) -> bool:
         return True
