@@ -1911,6 +1911,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_scale_divisor_left_as_tensor": ("returns_tensor_not_number",),
         # mis-named: float32_precision ("some step computes in float32") on 2 q3 and 5 q5 tests; every step is
         # float64, the 1e-6 error is the + 1e-6 in the denominator; no key says an epsilon in the softmax's sum
+        # now generic (naming24): "each slice ... multiplied by its own factor slightly below 1", not float32
         "q3_epsilon_in_denominator": (),
         # partly: weights_not_normalised on 3 q3 tests ("the right softmax times its own factor": the fix is the
         # normaliser, as blind19's q3_divided_by_mean was judged) and no_max_subtraction on the two float16 tests
@@ -1945,7 +1946,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: own_assert_total_weight ("an assert that the whole weight matrix sums to 1 ... check each row
         # (weights.sum(-1)) instead") on 2 q1 tests, the other 4 generic ("your own assert failed"); the student
         # already checks each row, the fault is == 1 on float sums (no tolerance); no key says so
-        "q1_row_sums_asserted_exactly": (),
+        "q1_row_sums_asserted_exactly": ("own_assert_exact_equality",),   # now named by own_assert_exact_equality (naming24)
         # generic: "the weight matrix does not match ... in 35 of 35 entries"; scores // sqrt(d_k) floors the
         # scaled scores: integer_sqrt_scale floors the divisor, not the quotient; no key (q8 charges nothing)
         "q1_floor_division_scale": (),
@@ -1954,7 +1955,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_scale_from_float32_ones": ("float32_scale", "dtype_changed"),
         # generic: "the unscaled variance ... divided by 576 (its dot products divided by sqrt(576))" for d_k = 12;
         # scale_precedence is this very slip (S / d_k ** 1/2 divides by 2 d_k) but was not named
-        "q2_square_root_as_power_one_half": ("scale_precedence",),
+        "q2_square_root_as_power_one_half": ("scale_precedence",),   # now named by scale_precedence (naming24)
         # k = q.normal_(...) is q itself: keys_are_queries ("k = q"); inplace_alias_overwritten says an in-place op
         # returns the same tensor it changes
         "q2_key_drawn_in_place_over_query": ("keys_are_queries", "inplace_alias_overwritten"),

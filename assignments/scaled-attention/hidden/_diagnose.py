@@ -1557,10 +1557,28 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
         raise Misconception("integer_sqrt_scale", f"for d_k = {d_k} with scaled=True the result is the unscaled variance "
                             f"of the same draws divided by {root * root} = isqrt({d_k})^2 (its dot products divided by "
                             f"{root}), and for d_k = 24 by 16 = isqrt(24)^2: " + describe("integer_sqrt_scale"))
+    for factor, how in ((4 * d_k * d_k, "2 d_k, as d_k ** 1/2 = (d_k ** 1) / 2 after a division"),
+                        (d_k * d_k / 4, "d_k / 2, as a scale d_k ** 1/2 = (d_k ** 1) / 2")):
+        if abs(c / factor - 1) <= 1e-4 and _ratio_again(fn, n, seed, 20, factor * 400 / (d_k * d_k)):
+            raise Misconception("scale_precedence", f"for d_k = {d_k} with scaled=True the result is the unscaled "
+                                f"variance of the same draws divided by {factor:g} (its dot products divided by "
+                                f"{how}), and for d_k = 20 likewise: " + describe("scale_precedence"))
     if abs(c / d_k - 1) > 0.01 and abs(c - round(c)) <= 1e-4 * c:
         raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
                              f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
                              f"dot product by sqrt(d_k) divides the variance by d_k = {d_k}")
+
+
+def _ratio_again(fn, n, seed, d_k, ratio) -> bool:
+    """A second d_k: the unscaled variance over the scaled one of the same draws is `ratio` again."""
+    try:
+        plain = fn(d_k, n, torch.Generator().manual_seed(seed))
+        scaled = fn(d_k, n, torch.Generator().manual_seed(seed), scaled=True)
+    except StudentCodeError:
+        return False
+    plain, scaled = (x.item() if type(x) is torch.Tensor and x.numel() == 1 else x for x in (plain, scaled))
+    return (isinstance(plain, float) and isinstance(scaled, float) and scaled > 0
+            and abs(plain / scaled / ratio - 1) <= 1e-4)
 
 
 def _isqrt_again(fn, n, seed) -> bool:
@@ -1668,6 +1686,35 @@ def _assert_line(e: StudentCodeError) -> str:
     return f" (`{ascii(line)[1:-1]}`)"
 
 
+def _exact_row_sum_assert(fn, line, n, Q, K, V, d_k) -> None:
+    """own_assert_exact_equality, once all-zero queries against n (a power of two) keys ran and were right
+    (every weight 1/n, each row summing to exactly 1 in any float): the same queries shrunk so that the largest
+    score is 1, 2 or 3 (every weight well inside (0, 1): no overflow, no weight near 0 or 1; rows 1 within
+    rounding but not all exactly 1 in the input's dtype) raise AssertionError again, where a check with a
+    tolerance passes."""
+    S = Q.double() @ K.double().transpose(-1, -2) / d_k ** 0.5
+    top = float(S.abs().max())
+    if not top > 0:
+        return
+    for target in (2.0, 1.0, 3.0):
+        q = (Q.double() * (target / top)).to(Q.dtype)
+        w = torch.softmax(q @ K.transpose(-1, -2) / d_k ** 0.5, dim=-1)
+        if bool((w.sum(-1) == 1).all()) or not bool(((w > 1e-3) & (w < 0.95)).all()):
+            continue
+        try:
+            fn(q, K.clone(), V.clone(), d_k)
+        except StudentCodeError as again:
+            if again.exc_type != "AssertionError":
+                return
+        else:
+            continue
+        raise Misconception("own_assert_exact_equality", f"your own assert failed{line}; on all-zero queries "
+                            f"(every weight exactly 1/{n}, each row summing to exactly 1) the same call runs and is "
+                            f"right, and on the same queries scaled so that the largest score is {target:g} (rows "
+                            "that sum to 1 only within rounding) it fails again: "
+                            + describe("own_assert_exact_equality")) from None
+
+
 def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
     """The student's own assert failed. With one query the same call runs and is right: the assert holds only for
     T_q = 1, a total over the whole matrix (T_q) checked against 1 (own_assert_total_weight). On float32 input
@@ -1691,10 +1738,16 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
                              "same values in float64 it runs and is right: its tolerance is tighter than the "
                              "rounding of the input's dtype (a row sum in float32 is off by about 1e-7 per entry)"
                              ) from None
-    if Q.shape[-2] > 2 and right_on(Q[..., :1, :], K, V) and not right_on(Q[..., :2, :], K, V):
+    n = 1 << (K.shape[-2].bit_length() - 1)   # all-zero queries on n keys: each weight 1/n, each row sums to exactly 1
+    exact_rows = Q.shape[-2] > 1 and right_on(torch.zeros_like(Q), K[..., :n, :].clone(), V[..., :n, :].clone())
+    if (Q.shape[-2] > 2 and not exact_rows and right_on(Q[..., :1, :], K, V)
+            and not right_on(Q[..., :2, :], K, V)):
         raise Misconception("own_assert_total_weight", f"your own assert failed{line} with T_q = {Q.shape[-2]} "
-                            "queries; with one query the same call runs and is right, with two it fails again, so "
+                            "queries; with one query the same call runs and is right, with two it fails again, and "
+                            f"it fails on all-zero queries too, whose rows each sum to exactly 1 (weights 1/{n}), so "
                             "the assert holds only when T_q = 1: " + describe("own_assert_total_weight")) from None
+    if exact_rows:
+        _exact_row_sum_assert(fn, line, n, Q, K, V, d_k)
     zero = (Q == 0).all(dim=-1) if Q.dim() == 2 else None
     if zero is not None and bool(zero.any()) and not bool(zero.all()):
         # a zero query (its scores all 0: a row sum of 0 divides to NaN): the same call without it, whose two

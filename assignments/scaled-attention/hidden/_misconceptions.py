@@ -288,6 +288,10 @@ MISCONCEPTIONS = {
                        "returning the rounded values: round only what you print",
     "own_assert_total_weight": "checking with an assert that the whole weight matrix sums to 1: each row sums to "
                                "1, so the total is T_q; check each row (weights.sum(-1)) instead",
+    "own_assert_exact_equality": "checking with an assert that each row of weights sums to exactly 1 (== 1): a "
+                                 "floating-point sum is 1 only within rounding (0.99999994, 1.0000001), so the "
+                                 "assert fails on ordinary inputs; compare within a tolerance instead, e.g. "
+                                 "(weights.sum(-1) - 1).abs().max() < 1e-5 or torch.allclose",
     "dot_averaged_not_summed": "averaging the d_k products q_i k_i (mean) instead of summing them: the dot "
                                "product is divided by d_k, and its variance by d_k^2",
     "answer_variable_misnamed": "storing the answer under another name than the one asked for: the grader reads "

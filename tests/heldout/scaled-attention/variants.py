@@ -2053,3 +2053,50 @@ CORRECT.update({
     "table_h_scaled_scale_inside_call": table(
         '"H_scaled": softmax_entropy(scaled).item()', '"H_scaled": float(softmax_entropy(raw * d ** -0.5))'),
 })
+WRONG.update({
+    # naming24: the student's own row-sum assert with exact float equality (no tolerance)
+    "attention_asserts_rows_equal_ones": (attention('''
+    weights = torch.softmax(torch.matmul(Q, K.transpose(0, 1)) / math.sqrt(d_k), dim=1)
+    assert torch.equal(weights.sum(dim=1), torch.ones(weights.shape[0], dtype=weights.dtype))
+    return weights @ V, weights
+'''), {"key": "own_assert_exact_equality", "where": ["q1", "q8"]}),
+    "attention_asserts_each_row_exactly_one": (attention('''
+    w = F.softmax(Q @ K.T * d_k ** -0.5, dim=-1)
+    for row in w:
+        assert row.sum().item() == 1.0, "weights must sum to 1"
+    return w @ V, w
+'''), {"key": "own_assert_exact_equality", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # naming24: a row-sum assert with a tolerance scaled to the dtype's rounding
+    "attention_asserts_rows_within_eps": attention('''
+    w = F.softmax(Q @ K.T / d_k ** 0.5, dim=-1)
+    eps = torch.finfo(w.dtype).eps * w.shape[-1] * 4
+    assert ((w.sum(-1) - 1).abs() <= eps).all(), "rows must sum to 1"
+    return w @ V, w
+'''),
+})
+WRONG.update({
+    # naming24: q2's square root written ** 1/2 (dots / d_k / 2, or a scale d_k / 2)
+    "variance_divided_by_power_one_half": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k)
+    return (dots / d_k**1/2 if scaled else dots).var().item()
+'''), {"key": "scale_precedence", "where": ["q2:test_scaled_variance_is_one"]}),
+    "variance_scale_factor_power_one_half": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    scale = d_k ** 1/2 if scaled else 1
+    return torch.var((q * k).sum(-1) / scale).item()
+'''), {"key": "scale_precedence", "where": ["q2:test_scaled_variance_is_one"]}),
+})
+CORRECT.update({
+    # naming24: the square root as a power written with parentheses, through torch.pow
+    "variance_scale_pow_half_parenthesised": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1) * torch.pow(torch.tensor(float(d_k)), -(1 / 2)) ** int(scaled)
+    return dots.var().item()
+'''),
+})
