@@ -36,6 +36,12 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming24: the exponentials times the reciprocal of their sum, no epsilon: the softmax itself
+    "q3_times_reciprocal_of_sum": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = x.sub(x.amax(dim, keepdim=True)).exp()
+    return e.mul(e.sum(dim, keepdim=True).reciprocal())
+'''},
     # naming23: the exponentials divided by their mean, then by the length: the softmax itself
     "q3_mean_then_length": {"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -1495,5 +1501,18 @@ scale_divisor = float(math.isqrt(64))
                               {"key": "crash_on_mask_none", "where": ["q5"]}),
     # naming23: no default at all: a call that leaves the mask out is a TypeError
     "q5_mask_without_default": ({SDPA: "def scaled_dot_product_attention(Q, K, V, mask):\n" + FULL},
-                                {"key": "crash_on_mask_none", "where": ["q5"]}),
+                                {"key": "crash_on_mask_none", "where": ["q5"]}),    # naming24: a small constant added to the softmax's sum: each row shrinks by its own factor s / (s + eps),
+    # never float32_precision (every step is float64); the generic message says the factor per slice
+    "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = (x - x.amax(dim=dim, keepdim=True)).exp()
+    return e / e.sum(dim=dim, keepdim=True).add(5e-7)
+'''}, {"key": None, "where": ["q3", "q5", "q6"]}),
+    "q3_reciprocal_of_sum_plus_eps": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = x - torch.max(x, dim, keepdim=True)[0]
+    num = torch.exp(shifted)
+    eps = 2e-6
+    return num * torch.reciprocal(num.sum(dim, keepdim=True) + eps)
+'''}, {"key": None, "where": ["q3", "q5", "q6"]}),
 }
