@@ -251,3 +251,51 @@ def test_standard_library_helpers_are_readable_but_other_programs_are_not():
     with pytest.raises(SourceUnreadable, match="subprocess"):
         uses([IMPORTS, "import subprocess", "def stable_softmax(x, dim=-1):\n"
               "    subprocess.run(['python', '-c', 'import torch; torch.softmax'])\n    return x"])
+
+
+# --- reaching into the grader (red-team round 25) ---------------------------------------------------------
+from autograder.grading.source_checks import reaches_into_grader  # noqa: E402
+
+
+@pytest.mark.parametrize("code, needle", [
+    ("import autograder.sandbox.calls as c\nc._same_tensor = lambda a, b: True", "import autograder.sandbox.calls"),
+    ("from autograder.sandbox import calls", "from autograder.sandbox import"),
+    ("import sys\nc = sys.modules['autograder.sandbox.calls']", "sys.modules"),
+    ("m = __import__('auto' + 'grader')", "__import__"),
+    ("import gc\nws = [o for o in gc.get_objects() if type(o).__name__ == 'Worker']", ".get_objects"),
+    ("import gc\nr = gc.get_referrers(torch.Tensor)", ".get_referrers"),
+    ("subs = object.__subclasses__()", ".__subclasses__"),
+    ("g = f.__globals__", ".__globals__"),
+    ("import traceback\nhere = traceback.extract_stack()", ".extract_stack"),
+    ("import traceback\nfor f, _ in traceback.walk_stack(None): pass", ".walk_stack"),
+    ("try:\n    1/0\nexcept Exception as e:\n    fr = e.__traceback__.tb_frame", ".tb_frame"),
+    ("import sys\nfr = sys._getframe(1)", "._getframe"),
+    ("import sys\nfs = sys._current_frames()", "._current_frames"),
+    ("def f():\n    yield 1\ng = f()\nfr = g.gi_frame", ".gi_frame"),
+    ("importlib = None\nx = torch.autograder", ".autograder"),
+    ("name = 'autograder.sandbox'", "the string 'autograder.sandbox'"),
+    ("import inspect\nnames = [f.function for f in inspect.stack()]", "inspect.stack"),
+    ("import inspect as i\nfr = i.currentframe()", "inspect.currentframe"),
+    ("from inspect import stack\nx = stack()", "from inspect import stack"),
+    ("import sys as s\nm = s.modules", "sys.modules"),
+    ("import sys\nsys.settrace(lambda *a: None)", "sys.settrace"),
+], ids=lambda v: v if len(v) < 30 else None)
+def test_each_way_of_reaching_the_grader_is_named_with_its_cell(code, needle):
+    said = reaches_into_grader(["import torch", code])
+    assert said is not None and needle in said and "code cell 2" in said, said
+
+
+@pytest.mark.parametrize("code", [
+    "import gc\ngc.collect()",
+    "print('this passes the autograder checks')",
+    "import traceback\ntry:\n    1/0\nexcept ZeroDivisionError:\n    traceback.print_exc()",
+    "import sys\nsys.path.append('.')\nprint(sys.version)",
+    "import inspect\nsig = inspect.signature(torch.softmax)",
+    "# import autograder  (a comment)\nx = 1",
+    "def broken(:\n    import autograder",           # a cell that does not parse never ran
+    "modules = [torch.nn.Linear(2, 2)]\nm = modules[0]",
+    "x = torch.stack([torch.ones(2), torch.zeros(2)])",   # torch's stack is not inspect's
+    "import numpy as np\ny = np.stack([np.ones(2)])",
+])
+def test_homework_spellings_are_not_reaching(code):
+    assert reaches_into_grader([code]) is None

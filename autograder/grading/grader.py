@@ -20,6 +20,7 @@ from autograder.text import escape_undecodable, shown_name
 from autograder.sandbox.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.grading.runner import SubmissionInfo, run_tests
+from autograder.grading.source_checks import reaches_into_grader
 from autograder.sandbox.isolation import detect_isolation
 from autograder.grading.outcome import TestSpec, build_result, failed_everything, visible_specs
 from autograder.sandbox.gpu import CudaSlots, cuda_available
@@ -193,6 +194,14 @@ class Grader:
             return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
                                               f"'{other}' (its metadata says so), not '{slug}': submit the "
                                               f"{slug}.ipynb notebook")
+        reach = reaches_into_grader(sub.cells)
+        if reach is not None:
+            # the worker's own checks run in the student's interpreter: a notebook that reaches for
+            # them could make them say anything (source_checks.reaches_into_grader)
+            return result("rejected", message=f"{shown_name(path)} reaches into the grader's own code or the "
+                                              f"interpreter's internals ({reach}), which no homework needs and "
+                                              "which would let a notebook change how it is graded: remove it "
+                                              "and submit again")
         manual = self._manual(slug, sub)
         policy = self.policy(slug)
         message = ""

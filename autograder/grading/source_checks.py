@@ -444,3 +444,79 @@ def cells_of(submission: object) -> list[str]:
         return [str(c) for c in cells]
     source = str(getattr(submission, "source", "") or "")
     return [source] if source.strip() else []
+
+
+# ---------------------------------------------------------------------------------------------------
+# reaching into the grader
+# ---------------------------------------------------------------------------------------------------
+# The worker's own code (the in-place check, the forbidden-API guard, the timed calls) runs in the
+# student's interpreter, so what it reports is only as honest as that interpreter: a cell that imports
+# `autograder` and replaces `calls._same_tensor` made every in-place write pass (red-team round 25).
+# No honest homework reaches the grader's package or walks the interpreter's objects and frames to
+# find it; a notebook that does is graded 0 with the spelling named (grader.Grader.grade). The
+# spellings are those of the tools, not of one attack: the package by name, the module table, the
+# garbage collector's object lists, class and function internals, and stack frames.
+GRADER_PACKAGE = "autograder"
+REACHING_ATTRS = frozenset({"get_objects", "get_referrers", "get_referents", "__subclasses__", "__globals__",
+                            "f_back", "f_globals", "f_locals", "f_builtins", "_getframe", "tb_frame",
+                            "gi_frame", "cr_frame", "ag_frame", "walk_stack", "extract_stack", "_current_frames",
+                            "__closure__", "__code__"})
+REACHING_NAMES = frozenset({"__import__", "__builtins__"})
+# functions of the standard library that hand out frames, modules or every object, by module
+REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames", "settrace", "setprofile"}),
+                      "inspect": frozenset({"stack", "currentframe", "getouterframes", "getinnerframes", "trace"}),
+                      "traceback": frozenset({"extract_stack", "walk_stack", "print_stack", "format_stack"}),
+                      "gc": frozenset({"get_objects", "get_referrers", "get_referents"}),
+                      "threading": frozenset({"settrace", "setprofile"})}
+
+
+def reaches_into_grader(cells: Sequence[str]) -> str | None:
+    """Where the notebook reaches for the grader's own code or the interpreter's internals that lead to
+    it ("`sys.modules` in code cell 3"), or None. Cells that do not parse never ran: not read. A module
+    of REACHING_FUNCTIONS imported under another name is followed (`import inspect as i; i.stack()`)."""
+    trees: list[tuple[int, ast.AST]] = []
+    for number, cell in enumerate(cells, start=1):
+        if len(cell) > MAX_SOURCE_CHARS:
+            continue
+        try:
+            trees.append((number, ast.parse(cell)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    aliases = {name: name for name in REACHING_FUNCTIONS}
+    for _number, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in REACHING_FUNCTIONS and alias.asname:
+                        aliases[alias.asname] = alias.name
+    for number, tree in trees:
+        for node in ast.walk(tree):
+            what = _reaching(node, aliases)
+            if what is not None:
+                return f"{what} in code cell {number}"
+    return None
+
+
+def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name.split(".")[0] == GRADER_PACKAGE:
+                return f"`import {alias.name}`"
+    elif isinstance(node, ast.ImportFrom) and node.module:
+        if node.module.split(".")[0] == GRADER_PACKAGE:
+            return f"`from {node.module} import ...`"
+        for alias in node.names:
+            if alias.name in REACHING_FUNCTIONS.get(node.module, ()):
+                return f"`from {node.module} import {alias.name}`"
+    elif isinstance(node, ast.Name) and (node.id in REACHING_NAMES or node.id == GRADER_PACKAGE):
+        return f"`{node.id}`"
+    elif isinstance(node, ast.Attribute):
+        if node.attr in REACHING_ATTRS or node.attr == GRADER_PACKAGE:
+            return f"`.{node.attr}`"
+        module = aliases.get(node.value.id) if isinstance(node.value, ast.Name) else None
+        if module is not None and node.attr in REACHING_FUNCTIONS[module]:
+            return f"`{module}.{node.attr}`"
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip() in (
+            GRADER_PACKAGE, *(f"{GRADER_PACKAGE}.{p}" for p in ("sandbox", "grading", "course"))):
+        return f"the string '{node.value.strip()}'"
+    return None
