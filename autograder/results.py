@@ -4,7 +4,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal, Optional
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from autograder.text import escape_unshown, inert_lines
 
 Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
 # not_run: the grader could not run the case (a grader-side failure, e.g. CUDA unusable in the
@@ -45,6 +47,14 @@ class TestReport(BaseModel):
     # ("q5:test_float32_no_mask"; hidden.HiddenTestCase.earned_with): the failure is charged there
     withheld_by: Optional[str] = None
 
+    @field_validator("message", "infra_reason")
+    @classmethod
+    def _inert(cls, text: Optional[str]) -> Optional[str]:
+        # a message quotes the student's code (an exception's first line, a value): inert in every output
+        # that reads it, results.json included (red-team round 25: ESC, U+202E and a lone surrogate
+        # reached Gradescope's results.json, which no other output wrote as they were)
+        return None if text is None else inert_lines(text)
+
     @model_validator(mode="after")
     def _declared_visible(self) -> "TestReport":
         if not self.hidden:  # a test its file does not hide is shown (also in reports written before `visible`)
@@ -79,6 +89,13 @@ class CellReport(BaseModel):
     error: str = ""
     duration_s: float = 0.0
 
+    @field_validator("error")
+    @classmethod
+    def _one_inert_line(cls, text: str) -> str:
+        # the student's exception, said by the worker: its first line only (a second line could pass for a
+        # line of the grader's summary, "Score 35 / 35"), every unshown character escaped
+        return escape_unshown((text.splitlines() or [""])[0][:300])
+
 
 class SandboxRecord(BaseModel):
     """What the worker that ran a submission had of its own (instructors only)."""
@@ -108,6 +125,11 @@ class ManualAnswer(BaseModel):
     text: str
     attachments: list[AnswerImage] = Field(default_factory=list)
 
+    @field_validator("text")
+    @classmethod
+    def _inert(cls, text: str) -> str:
+        return inert_lines(text)        # the student's own words: their lines kept, nothing else unshown
+
 
 class SubmissionResult(BaseModel):
     submission: str
@@ -126,6 +148,11 @@ class SubmissionResult(BaseModel):
     # One line for the instructor when some cases were not run for a grader-side reason (never the
     # student's fault); None when everything that should have run did.
     infra: Optional[str] = None
+
+    @field_validator("message", "infra")
+    @classmethod
+    def _inert(cls, text: Optional[str]) -> Optional[str]:
+        return None if text is None else inert_lines(text)   # it joins the cells' errors: the student's words
 
     @property
     def misconceptions(self) -> list[str]:

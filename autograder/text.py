@@ -107,6 +107,12 @@ def _visible(match: re.Match[str]) -> str:
     return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
 
 
+def inert_lines(text: str) -> str:
+    """`text` with its line breaks and tabs kept and every other control, bidi override and lone
+    surrogate written as an escape: what a report's message may hold, in JSON, HTML or a terminal."""
+    return _UNSAFE_KEEP_NEWLINES.sub(_visible, text.replace("\t", "    ")) if _UNSAFE.search(text) else text
+
+
 def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_lines: int = 8) -> str:
     """`text` made inert for a terminal: every control character is shown as an escape (ESC as
     \\x1b, CR as \\x0d), so it can neither move the cursor, rewrite a line nor retitle the window.

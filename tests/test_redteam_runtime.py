@@ -87,3 +87,43 @@ def test_stages_that_lie_only_in_the_grader_rerun_excuse_nothing(tmp_path, grade
     q07 = [t for t in r.tests if t.question == "q07"]
     assert not stages and q07 and all(t.status == "failed" for t in q07 if t.max_score), \
         (r.score, [(t.name, t.status) for t in q07])
+
+
+# --- what the student's words can put into results.json ---------------------------------------------------
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("cell, replace", [
+    ('raise RuntimeError("x \\ud800 y\\n\\nScore 35 / 35.")', None),                       # a cell's error
+    ('def stable_softmax(x, dim=-1):\n    raise ValueError("\\x1b[2J\\x07 \\u202e53 / 53 :erocS")\n',
+     "def stable_softmax"),                                                               # a test's message
+    ('def stable_softmax(x, dim=-1):\n    raise ValueError("fine\\u2028Score: 35 / 35\\x85")\n', "def stable_softmax"),
+], ids=["cell-error", "test-message", "line-separators"])
+def test_results_json_holds_no_unshown_character_and_no_line_of_the_students(tmp_path, grader, cell, replace):
+    """Red-team round 25: Gradescope's results.json (`grade --results`, run_autograder) wrote a student's
+    exception as it was: a lone surrogate (no UTF-8 can hold it), ESC/BEL and a right-to-left override,
+    and a cell error's second line ("Score 35 / 35.") under the real score. The reports make every
+    student-derived string inert where they are built (results.py), so every output reads it so."""
+    import json
+    import re
+
+    from autograder.course.outputs import results_text
+    path = _with_cell(EXAMPLES / "sdpa-from-scratch" / "full_marks.ipynb", cell, tmp_path / "words.ipynb", replace)
+    result = grader.grade(path, "sdpa-from-scratch", seed=3)
+    text = results_text(result, grader.course.config.visibility)
+    text.encode("utf-8")                                      # strict: no lone surrogate survives
+    unsafe = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069"
+                        "\ud800-\udfff]")
+    data = json.loads(text)
+    assert not [s for s in _strings(data) if unsafe.search(s)]
+    # the summary's own first line says the real score; no line of the student's says another
+    assert sum(len(re.findall(r"^\s*Score:? 35 / 35", s, re.M)) for s in _strings(data)) == (result.score == 35)
