@@ -1908,6 +1908,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_scaled_by_root_of_axis_1": ("scale_by_T", "scale_by_batch_dim"),
         # not caught: a 0-d tensor keeps 35/35 though the public test_q2_divisor_type asserts (int, float);
         # returns_tensor_not_number's "call .item() (or float(...))" is the fix
+        # now named by returns_tensor_not_number (naming24)
         "q2_scale_divisor_left_as_tensor": ("returns_tensor_not_number",),
         # mis-named: float32_precision ("some step computes in float32") on 2 q3 and 5 q5 tests; every step is
         # float64, the 1e-6 error is the + 1e-6 in the denominator; no key says an epsilon in the softmax's sum
@@ -1966,10 +1967,10 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "ValueError: Expected parameter probs ... to satisfy the constraint"; Categorical(logits) takes the
         # scores as probs: entropy_of_raw_scores ("scores can be negative ... do not sum to 1; compute p first"),
         # as blind's q4_logits_used_as_probabilities, and scores_normalised_without_exp (s / s.sum(), no exp)
-        "q4_categorical_positional_is_probs": ("entropy_of_raw_scores", "scores_normalised_without_exp"),
+        "q4_categorical_positional_is_probs": ("entropy_of_raw_scores", "scores_normalised_without_exp"),   # now named by entropy_of_raw_scores (naming24)
         # generic: "does not match ... in 6 of 6 entries", then raw "The size of tensor a (8) must match the size
         # of tensor b (4)"; logsumexp without keepdim: keepdim_missing's text and fix, not named
-        "q4_logsumexp_without_keepdim": ("keepdim_missing",),
+        "q4_logsumexp_without_keepdim": ("keepdim_missing",),   # now named by keepdim_missing (naming24)
         # generic: "does not match ... (largest difference 20 ...)" and "returned NaN for a saturated row";
         # clamp(max=1e-9) for clamp(min=1e-9): entropy_epsilon_outside_log is the guard on the other factor; no key
         "q4_clamp_max_instead_of_min": (),
@@ -1978,11 +1979,11 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_default_dims_from_milestone": (),
         # generic: "does not match ... in 16 of 16 entries (largest difference 0.00496 ...)"; values rounded to 2
         # decimals: weights_rounded ("or the output ... for a readable printout ... round only what you print")
-        "q4_table_values_rounded": ("weights_rounded",),
+        "q4_table_values_rounded": ("weights_rounded",),   # now named by weights_rounded (naming24)
         # generic: "does not match ... in 12 of 16 entries"; one seed and one draw at max(dims) before the loop,
         # sliced per d: seed_outside_loop ("seeding once before the loop instead of re-seeding for every d"), as
         # blind's q4_table_seeded_once; table_one_draw is one randn(6, d) split into q and k, another draw
-        "q4_table_one_draw_sliced_per_d": ("seed_outside_loop",),
+        "q4_table_one_draw_sliced_per_d": ("seed_outside_loop",),   # now named by seed_outside_loop (naming24)
         # raw: "Sizes of tensors must match except in dimension 1. Expected size 5 but got size 7"; heads=[] as a
         # mutable default keeps the earlier call's heads; no key says so
         "q8_heads_list_as_default_argument": (),

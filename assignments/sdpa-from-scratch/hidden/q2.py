@@ -112,3 +112,7 @@ def test_scale_divisor(scale_divisor):
         diag.name_number(got, ref.scale_divisor, {"example_value_reused": [8 ** 0.5],
                                                   "reciprocal_scale": [1 / 8]}, "scale_divisor", 1e-6)
         raise AssertionError("scale_divisor is not the divisor for d_k = 64")
+    # the notebook's own check asserts isinstance(scale_divisor, (int, float)): a right 8 in a 0-d tensor
+    if isinstance(scale_divisor, torch.Tensor):
+        raise Misconception("returns_tensor_not_number", "scale_divisor: the right value in a tensor, not the "
+                            "Python number the question asks: " + describe("returns_tensor_not_number"))

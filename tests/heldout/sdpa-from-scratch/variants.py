@@ -36,6 +36,14 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming24: the divisor as a NumPy float64 (a subclass of float, which the notebook's check accepts)
+    "q2_divisor_numpy_float64": {"raw_score_var": '''
+import numpy as np
+S = Q @ K.transpose(1, 2)
+raw_score_var = S.var().item()
+scaled_score_var = (S / np.sqrt(Q.shape[-1])).var().item()
+scale_divisor = np.sqrt(np.float64(64))
+'''},
     # naming24: the exponentials times the reciprocal of their sum, no epsilon: the softmax itself
     "q3_times_reciprocal_of_sum": {"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -1503,6 +1511,19 @@ scale_divisor = float(math.isqrt(64))
     "q5_mask_without_default": ({SDPA: "def scaled_dot_product_attention(Q, K, V, mask):\n" + FULL},
                                 {"key": "crash_on_mask_none", "where": ["q5"]}),    # naming24: a small constant added to the softmax's sum: each row shrinks by its own factor s / (s + eps),
     # never float32_precision (every step is float64); the generic message says the factor per slice
+    # naming24: the right divisor 8 left in a 0-d tensor; the notebook's check asserts (int, float)
+    "q2_divisor_as_tensor_sqrt": ({"raw_score_var": '''
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(Q.shape[-1])).var().item()
+scale_divisor = torch.tensor(64.0).sqrt()
+'''}, {"key": "returns_tensor_not_number", "where": ["q2:test_scale_divisor"]}),
+    "q2_divisor_as_tensor_pow": ({"raw_score_var": '''
+S = torch.matmul(Q, K.mT)
+raw_score_var = float(S.var())
+scaled_score_var = float(S.div(8 ** 0.5).var())
+scale_divisor = torch.as_tensor(64, dtype=torch.float64) ** 0.5
+'''}, {"key": "returns_tensor_not_number", "where": ["q2:test_scale_divisor"]}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
