@@ -95,3 +95,88 @@ def test_power_one_half_is_named_from_two_d_k(form, named):
         assert getattr(e, "key", None) == named, str(e)
     else:
         assert named is None
+
+
+# --- q4: a row reduction without keepdim in softmax_entropy ------------------------------------------------
+
+def _lse_no_keepdim(logits):
+    log_p = logits - torch.logsumexp(logits, dim=-1)
+    return -(log_p.exp() * log_p).sum(dim=-1)
+
+
+def _lse_right(logits):
+    log_p = logits - torch.logsumexp(logits, dim=-1, keepdim=True)
+    return -(log_p.exp() * log_p).sum(dim=-1)
+
+
+@pytest.mark.parametrize("fn,named", [(_lse_no_keepdim, "keepdim_missing"), (_lse_right, None)])
+def test_keepdim_missing_is_replayed_on_square_logits_and_after_a_crash(fn, named):
+    logits = torch.randn(6, 6, generator=torch.Generator().manual_seed(1)) * 2
+    got = fn(logits)
+    found = D.entropy_keepdim_missing(got, logits, torch.float32, D.ref.softmax_entropy(logits.double()))
+    assert (found.key if found is not None else None) == named
+    try:
+        fn(torch.randn(4, 8))
+    except RuntimeError as e:
+        crash = StudentCodeError("RuntimeError", str(e), "")
+        found = D.entropy_crash(_sandboxed(fn), crash, (4, 8))
+        assert found is not None and found.key == named
+    else:
+        assert named is None
+
+
+# --- q4's table: values returned rounded, or one draw at the largest d sliced per d -----------------------
+
+def test_table_rounded_or_sliced_is_replayed_and_a_right_table_is_not():
+    dims, seed = (12, 48, 100), 7
+    right = D.ref.table_as_tensor(D.ref.entropy_table(dims, seed))
+    D.raise_if_rounded_or_sliced(right, right, dims, seed)     # nothing to name
+    with pytest.raises(AssertionError) as raised:
+        D.raise_if_rounded_or_sliced(right.double().round(decimals=2).float(), right, dims, seed)
+    assert getattr(raised.value, "key", None) == "weights_rounded"
+    with pytest.raises(AssertionError) as raised:
+        D.raise_if_rounded_or_sliced(D._table_sliced_from_largest(dims, seed).float(), right, dims, seed)
+    assert getattr(raised.value, "key", None) == "seed_outside_loop"
+    other = D._table_sliced_from_largest(dims, seed + 1).float()    # another seed's sliced draw: not named
+    D.raise_if_rounded_or_sliced(other, right, dims, seed)
+
+
+# --- q4: Categorical(scores), the scores taken as probs ----------------------------------------------------
+
+@pytest.mark.parametrize("form,named", [("positional", "entropy_of_raw_scores"), ("logits", None)])
+def test_scores_as_probs_is_named_from_positive_scores(form, named):
+    def softmax_entropy(logits):
+        if form == "positional":
+            return torch.distributions.Categorical(logits).entropy()
+        return torch.distributions.Categorical(logits=logits).entropy()
+    logits = torch.randn(4, 8)
+    try:
+        softmax_entropy(logits)
+    except ValueError as e:
+        found = D.entropy_crash(_sandboxed(softmax_entropy), StudentCodeError("ValueError", str(e), ""), (4, 8))
+        assert found is not None and found.key == named
+    else:
+        assert named is None
+
+
+# --- q8: a list of head outputs kept between calls (said, not named) ---------------------------------------
+
+def test_heads_list_kept_between_calls_is_said():
+    def mha(X, W_Q, W_K, W_V, W_O, n_heads, heads=[]):   # noqa: B006 - the mistake under test
+        d_k = X.shape[1] // n_heads
+        for h in range(n_heads):
+            c = slice(h * d_k, (h + 1) * d_k)
+            w = F.softmax((X @ W_Q)[:, c] @ (X @ W_K)[:, c].T / math.sqrt(d_k), dim=-1)
+            heads.append(w @ (X @ W_V)[:, c])
+        return torch.cat(heads, dim=1) @ W_O
+    g = torch.Generator().manual_seed(0)
+    Ws = [torch.randn(12, 12, generator=g, dtype=torch.float64) for _ in range(4)]
+    mha(torch.randn(5, 12, generator=g, dtype=torch.float64), *Ws, 3)     # an earlier call
+    X = torch.randn(7, 12, generator=g, dtype=torch.float64)
+    try:
+        mha(X, *Ws, 3)
+    except RuntimeError as e:
+        crash = StudentCodeError("RuntimeError", str(e), "")
+    with pytest.raises(AssertionError) as raised:
+        D._raise_if_list_from_earlier_call(_sandboxed(mha), crash, X, Ws, 3)
+    assert getattr(raised.value, "key", None) is None and "kept between calls" in str(raised.value)

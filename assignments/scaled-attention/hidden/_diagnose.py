@@ -819,11 +819,86 @@ def entropy_judge(fn, expected, what, dtype, variants):
             if named is None and logits is not None:
                 named = (entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
+                         or entropy_keepdim_missing(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             raise
     return judge
+
+
+def _keepdim_missing_replays(logits) -> dict:
+    """softmax_entropy with a row reduction that drops keepdim (shape (..., T) broadcast along the last axis:
+    entry (i, j) meets row j's value), on logits whose shape lets it broadcast (square rows): the log-normaliser
+    logsumexp, the max shift, or the exp's sum. {} where it cannot broadcast."""
+    L = logits.double()
+    try:
+        log_p = L - torch.logsumexp(L, dim=-1)
+        e = torch.exp(L - L.amax(dim=-1, keepdim=True))
+        p = e / e.sum(dim=-1)
+        return {"the log-normaliser logsumexp(logits, dim=-1)": -(log_p.exp() * log_p).sum(dim=-1),
+                "the max logits.max(-1).values subtracted": ref.softmax_entropy(L - L.amax(dim=-1)),
+                "the sum of the exponentials e.sum(-1)": -(p * torch.log(p)).sum(dim=-1)}
+    except RuntimeError:
+        return {}
+
+
+def entropy_keepdim_missing(got, logits, dtype, expected):
+    """keepdim_missing in softmax_entropy, replayed on the same (square) logits; only after the answer failed."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or logits.dim() != 2:
+        return None
+    for how, replay in _keepdim_missing_replays(logits).items():
+        if matching_variants(got, {"v": replay}, dtype, expected=expected):
+            return Misconception("keepdim_missing", f"softmax_entropy(logits) equals, on the same logits, the entropy "
+                                 f"with {how} without keepdim=True: " + describe("keepdim_missing"))
+    return None
+
+
+def _scores_as_probs_crash(fn, e, shape):
+    """A crash on logits with negative entries, named entropy_of_raw_scores when the same function on two rows of
+    positive scores runs and returns the entropy of the scores themselves, divided by their row sum (as
+    Categorical(scores) does: its first parameter is probs, which must be non-negative) or not, and not the
+    softmax entropy."""
+    probe = torch.tensor([[0.2, 0.5, 1.5, 0.05, 0.9], [1.0, 2.0, 0.5, 0.25, 3.0]])
+    try:
+        got = fn(probe.clone())
+    except StudentCodeError:
+        return None
+    right = ref.softmax_entropy(probe.double())
+    if type(got) is not torch.Tensor or tuple(got.shape) != (2,) or not got.is_floating_point():
+        return None
+    s = probe.double()
+    p = s / s.sum(dim=-1, keepdim=True)
+    for how, replay in (("divided by their sum (Categorical(scores) takes them as probs, its first parameter)",
+                         -(p * p.log()).sum(dim=-1)), ("as they are", -(s * s.log()).sum(dim=-1))):
+        if matching_variants(got, {"v": replay}, probe.dtype, expected=right):
+            return Misconception("entropy_of_raw_scores", f"softmax_entropy raised {e.exc_type} on a {shape} input; "
+                                 f"on two rows of positive scores it runs and returns the entropy of the scores "
+                                 f"{how}, not of softmax(scores): " + describe("entropy_of_raw_scores"))
+    return None
+
+
+def _keepdim_missing_crash(fn, e, shape):
+    """A size-mismatch crash on (..., T, n) logits with T != n, named keepdim_missing when the same function on
+    square (5, 5) logits returns, not the right entropies, but those of a row reduction without keepdim."""
+    if (e.exc_type != "RuntimeError" or "must match the size of tensor b" not in (e.message or "") or len(shape) < 2
+            or shape[-1] == shape[-2]):
+        return None
+    probe = torch.randn(5, 5, generator=torch.Generator().manual_seed(11)) * 2
+    try:
+        got = fn(probe.clone())
+    except StudentCodeError:
+        return None
+    expected = ref.softmax_entropy(probe.double())
+    if type(got) is not torch.Tensor or tuple(got.shape) != (5,) or matching_variants(got, {"v": expected}, probe.dtype):
+        return None
+    for how, replay in _keepdim_missing_replays(probe).items():
+        if matching_variants(got, {"v": replay}, probe.dtype, expected=expected):
+            return Misconception("keepdim_missing", f"softmax_entropy raised {e.exc_type}: "
+                                 f"{e.message.splitlines()[0][:120]} on a {shape} input; on square (5, 5) logits it "
+                                 f"runs and returns the entropy with {how} without keepdim=True: "
+                                 + describe("keepdim_missing"))
+    return None
 
 
 def entropy_softmax_twice(got, logits, dtype, expected):
@@ -1388,7 +1463,8 @@ def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
     logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
     A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
-    named = _dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _matrix_product_2d(fn, e, shape)
+    named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _matrix_product_2d(fn, e, shape)
+             or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape))
     if named is not None:
         return named
     if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):
@@ -1467,6 +1543,39 @@ def output_factor(got, X, expected, n_heads) -> str:
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
 
 
+_CAT_SIZES = re.compile(r"Expected size (\d+) but got size (\d+) for tensor number (\d+) in the list")
+
+
+def _raise_if_list_from_earlier_call(fn, e, X, Ws, n_heads) -> None:
+    """torch.cat's size mismatch where one of the two sizes is no size of this call (T, d_model, d_k, n_heads)
+    and a second call on other inputs (T + 2 tokens) fails the same way on a size that is not its own: the
+    list holds tensors made by earlier calls (a list default argument, heads=[], or a list outside the function,
+    that grows with every call). Said, not named: no key of the catalogue says it."""
+    found = _CAT_SIZES.search(e.message or "")
+    if e.exc_type != "RuntimeError" or not found:
+        return
+    T, d_model = X.shape
+    own = {T, d_model, d_model // max(n_heads, 1), n_heads}
+    sizes = [int(found.group(1)), int(found.group(2))]
+    if all(x in own for x in sizes):
+        return
+    X2 = torch.cat([X, X[:2]], dim=0)
+    try:
+        fn(X2.clone(), *(w.clone() for w in Ws), n_heads)
+    except StudentCodeError as again:
+        second = _CAT_SIZES.search(again.message or "")
+        if second is None or all(int(x) in own - {T} | {T + 2} for x in second.groups()[:2]):
+            return
+    else:
+        return
+    raise AssertionError(f"the torch.cat of the head outputs failed ({e.exc_type}: {e.message.splitlines()[0][:160]}) "
+                         f"on a tensor of size {[x for x in sizes if x not in own][0]}, which no input of this call has "
+                         f"(T = {T}, d_model = {d_model}, {n_heads} heads), and a second call with {T + 2} tokens "
+                         "fails the same way on tensors that call did not make: the list of head outputs is kept "
+                         "between calls (a default argument such as heads=[] is created once, or a list outside the "
+                         "function) and grows with every call; make a new list inside the function")
+
+
 def mha_crash(fn, e, X, Ws, n_heads):
     """Crashes of the head loop whose cause a second call shows: fewer heads (heads_missing); each head's
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
@@ -1474,6 +1583,8 @@ def mha_crash(fn, e, X, Ws, n_heads):
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
     named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads)
+    if named is None:
+        _raise_if_list_from_earlier_call(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
     if named is not None or e.exc_type != "RuntimeError" or not found or n_heads < 2:
         return named
@@ -2483,6 +2594,38 @@ def _table_one_draw(dims, seed, q_last=False):
         rows.append([raw.std().item(), scaled.std().item(), float(ref.softmax_entropy(raw.double())),
                      float(ref.softmax_entropy(scaled.double()))])
     return torch.tensor(rows, dtype=torch.float64)
+
+
+def _table_sliced_from_largest(dims, seed):
+    """The lesson's table (rows, 4) at `dims`, float64, with q (1, max(dims)) and k (5, max(dims)) drawn once at
+    the seed and their first d columns taken for each d."""
+    g = torch.Generator().manual_seed(seed)
+    q_all, k_all = torch.randn(1, max(dims), generator=g), torch.randn(5, max(dims), generator=g)
+    rows = []
+    for d in dims:
+        raw = (q_all[:, :d] @ k_all[:, :d].T)[0]
+        scaled = raw / d ** 0.5
+        rows.append([raw.std().item(), scaled.std().item(), float(ref.softmax_entropy(raw.double())),
+                     float(ref.softmax_entropy(scaled.double()))])
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+def raise_if_rounded_or_sliced(table, expected, dims, seed) -> None:
+    """Two replays of a wrong table, only after it failed: the right table rounded to k = 1..4 decimals
+    (weights_rounded: returned rounded for a readable printout), or the lesson's table with q and k drawn once at
+    max(dims) and sliced to d columns for each d (seed_outside_loop: one seed and one draw before the loop)."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4:
+        return
+    got, right = table.double(), expected.double()
+    for k in (1, 2, 3, 4):
+        if matching_variants(got, {"v": right.round(decimals=k)}, torch.float32, expected=right):
+            raise Misconception("weights_rounded", f"the entropy table is the right one rounded to {k} decimals: "
+                                + describe("weights_rounded"))
+    replay = _table_sliced_from_largest(dims, seed)
+    if matching_variants(got, {"v": replay}, torch.float32, expected=right):
+        raise Misconception("seed_outside_loop", f"the entropy table is the lesson's with q and k drawn once at d = "
+                            f"{max(dims)} (seed {seed}) and their first d columns taken for each smaller d: "
+                            + describe("seed_outside_loop") + " (seed and draw q (1, d), k (5, d) inside the loop)")
 
 
 def raise_if_one_draw(table, expected, dims, seed) -> None:

@@ -203,6 +203,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
             D.raise_if_column_squared(table, expected)
             D.raise_if_one_score_table(table, dims, seed)   # one score per d: which axis, not provable
             D.raise_if_table_scale(table, expected, dims, seed)
+            D.raise_if_rounded_or_sliced(table, expected, dims, seed)
             D.raise_if_key_count(table, expected, dims, seed)
             D.raise_if_reseeded(table, dims, seed, lambda s: _table(call(fn, dims=dims, seed=s, what="entropy_table"),
                                                                    dims))

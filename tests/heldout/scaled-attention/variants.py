@@ -2100,3 +2100,126 @@ CORRECT.update({
     return dots.var().item()
 '''),
 })
+WRONG.update({
+    # naming24: softmax_entropy with a row reduction that drops keepdim (broadcast along the last axis)
+    "entropy_max_shift_without_keepdim": (entropy('''
+def softmax_entropy(logits):
+    z = logits - logits.max(dim=-1).values
+    p = torch.exp(z) / torch.exp(z).sum(dim=-1, keepdim=True)
+    return -(p * torch.log(p)).sum(dim=-1)
+'''), {"key": "keepdim_missing", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                           "q4:test_entropy_views"]}),
+    "entropy_exp_sum_without_keepdim": (entropy('''
+def softmax_entropy(logits):
+    e = (logits - logits.amax(-1, keepdim=True)).exp()
+    p = e / torch.sum(e, -1)
+    return -torch.sum(p * torch.log(p.clamp_min(1e-12)), -1)
+'''), {"key": "keepdim_missing", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
+                                           "q4:test_entropy_views"]}),
+})
+CORRECT.update({
+    # naming24: the log-normaliser without keepdim, put back with [..., None]
+    "entropy_logsumexp_indexed_none": entropy('''
+def softmax_entropy(logits):
+    log_p = logits - torch.logsumexp(logits, dim=-1)[..., None]
+    return -(log_p.exp() * log_p).sum(dim=-1)
+'''),
+})
+_TABLE_Q4 = ["q4:test_entropy_table_lesson", "q4:test_entropy_table_other_dims_and_seed"]
+WRONG.update({
+    # naming24: the table's values returned rounded (for a readable printout)
+    "table_values_rounded_3": (table(
+        '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()})',
+        '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()})\n'
+        '        results[-1] = {key: (v if key == "d" else float(f"{v:.3f}")) for key, v in results[-1].items()}'),
+        {"key": "weights_rounded", "where": _TABLE_Q4}),
+    "table_values_rounded_tensor": (table(
+        '"raw_std": raw.std().item(), "scaled_std": scaled.std().item(),\n'
+        '                        "H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()})',
+        '"raw_std": raw.std().round(decimals=1).item(),\n'
+        '                        "scaled_std": scaled.std().round(decimals=1).item(),\n'
+        '                        "H_raw": softmax_entropy(raw).round(decimals=1).item(),\n'
+        '                        "H_scaled": softmax_entropy(scaled).round(decimals=1).item()})'),
+        {"key": "weights_rounded", "where": _TABLE_Q4}),
+    # naming24: q and k drawn once at the largest d, sliced to d columns for each d
+    "table_drawn_at_max_dim_sliced": ({"softmax_entropy": ENTROPY + '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    torch.manual_seed(seed)
+    D = max(dims)
+    q_full, k_full = torch.randn(1, D), torch.randn(5, D)
+    out = []
+    for d in dims:
+        raw = (q_full[:, :d] @ k_full[:, :d].T).squeeze(0)
+        out.append({"d": d, "raw_std": raw.std().item(), "scaled_std": (raw / math.sqrt(d)).std().item(),
+                    "H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(raw / math.sqrt(d)).item()})
+    return out
+'''}, {"key": "seed_outside_loop", "where": _TABLE_Q4}),
+    "table_narrowed_views_of_one_draw": ({"softmax_entropy": ENTROPY + '''
+
+def entropy_table(dims=(4, 16, 64, 256), seed=0):
+    g = torch.manual_seed(seed)
+    q = torch.randn(1, max(dims), generator=g)
+    k = torch.randn(5, max(dims), generator=g)
+    rows = []
+    for d in sorted(dims, key=list(dims).index):
+        raw = (q.narrow(1, 0, d) * k.narrow(1, 0, d)).sum(-1)
+        scaled = raw * d ** -0.5
+        rows.append(dict(d=d, raw_std=float(raw.std()), scaled_std=float(scaled.std()),
+                         H_raw=float(softmax_entropy(raw)), H_scaled=float(softmax_entropy(scaled))))
+    return rows
+'''}, {"key": "seed_outside_loop", "where": _TABLE_Q4}),
+})
+CORRECT.update({
+    # naming24: each d reseeded and drawn in full, the values rounded only in a printout that is not returned
+    "table_rounded_only_when_printed": table(
+        '    return results',
+        '    for r in results:\n'
+        '        _ = " ".join(f"{v:.2f}" for v in r.values())\n'
+        '    return results'),
+})
+_ENTROPY_Q4 = ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows", "q4:test_entropy_views"]
+WRONG.update({
+    # naming24: the scores passed to Categorical as its first (probs) parameter
+    "entropy_categorical_scores_positional": (entropy('''
+def softmax_entropy(logits):
+    from torch.distributions import Categorical
+    dist = Categorical(logits.float())
+    return dist.entropy().to(logits.dtype)
+'''), {"key": "entropy_of_raw_scores", "where": _ENTROPY_Q4}),
+    "entropy_categorical_probs_keyword_scores": (entropy('''
+def softmax_entropy(logits):
+    return torch.distributions.Categorical(probs=logits).entropy()
+'''), {"key": "entropy_of_raw_scores", "where": _ENTROPY_Q4}),
+})
+CORRECT.update({
+    # naming24: Categorical given the log-softmax by keyword
+    "entropy_categorical_logits_keyword": entropy('''
+def softmax_entropy(logits):
+    return torch.distributions.Categorical(logits=F.log_softmax(logits, dim=-1)).entropy()
+'''),
+})
+WRONG.update({
+    # naming24: the head outputs kept in a list that outlives the call (said, not named: no key says it)
+    "mha_heads_in_default_list": (mha('''
+    d_k = X.shape[1] // n_heads
+    return _mha_into(X, W_Q, W_K, W_V, W_O, n_heads, d_k)
+
+
+def _mha_into(X, W_Q, W_K, W_V, W_O, n_heads, d_k, acc=[]):
+    for h in range(n_heads):
+        s = slice(h * d_k, (h + 1) * d_k)
+        acc.append(attention(X @ W_Q[:, s], X @ W_K[:, s], X @ W_V[:, s], d_k)[0])
+    return torch.cat(acc, dim=-1) @ W_O
+'''), {"key": None, "where": ["q8"]}),
+    "mha_heads_in_module_list": (mha('''
+    d_k = X.shape[1] // n_heads
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        HEAD_OUTPUTS.append(attention((X @ W_Q)[:, cols], (X @ W_K)[:, cols], (X @ W_V)[:, cols], d_k)[0])
+    return torch.hstack(HEAD_OUTPUTS) @ W_O
+
+
+HEAD_OUTPUTS = []
+'''), {"key": None, "where": ["q8"]}),
+})
