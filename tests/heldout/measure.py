@@ -1905,6 +1905,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_shape_entries_numpy_ints": (),
         # generic: "scaled_score_var is not the variance of the scaled scores"; Q.size()[1] is T = 5: scale_by_T's
         # "1/sqrt(a sequence length)", and scale_by_batch_dim names Q.size(1) itself
+        # now named by scale_by_T (naming24)
         "q2_scaled_by_root_of_axis_1": ("scale_by_T", "scale_by_batch_dim"),
         # not caught: a 0-d tensor keeps 35/35 though the public test_q2_divisor_type asserts (int, float);
         # returns_tensor_not_number's "call .item() (or float(...))" is the fix
@@ -1962,7 +1963,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_key_drawn_in_place_over_query": ("keys_are_queries", "inplace_alias_overwritten"),
         # generic: "the variance of q.k is not within 10% of its expected value"; E[X]^2 - E[X^2] (the moment
         # formula swapped, about -d_k): variance_precedence is another formula's slip; no key
-        "q2_moment_formula_terms_swapped": (),
+        "q2_moment_formula_terms_swapped": ("variance_moments_swapped",),   # now named by variance_moments_swapped (naming24)
         "q2_randperm_on_global_generator": ("ignores_generator",),   # randperm on the global RNG: the key's text
         # raw: "ValueError: Expected parameter probs ... to satisfy the constraint"; Categorical(logits) takes the
         # scores as probs: entropy_of_raw_scores ("scores can be negative ... do not sum to 1; compute p first"),
@@ -1973,7 +1974,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_logsumexp_without_keepdim": ("keepdim_missing",),   # now named by keepdim_missing (naming24)
         # generic: "does not match ... (largest difference 20 ...)" and "returned NaN for a saturated row";
         # clamp(max=1e-9) for clamp(min=1e-9): entropy_epsilon_outside_log is the guard on the other factor; no key
-        "q4_clamp_max_instead_of_min": (),
+        "q4_clamp_max_instead_of_min": ("entropy_clamp_max",),   # now named by entropy_clamp_max (naming24)
         # generic: "the table has only the rows for d = [4, 16, 64] ... the rows for d = [256] are missing" (a good
         # message); the default dims (4, 16, 64): table_ignores_dims is a hard-coded list inside; no key
         "q4_table_default_dims_from_milestone": (),

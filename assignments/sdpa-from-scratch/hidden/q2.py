@@ -93,7 +93,10 @@ def _check_variances(raw, scaled):
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
                             + describe("scale_precedence"))
     if abs(scaled - ref.scaled_score_var) > ATOL:
+        # Q is (2, 5, 8): sqrt of T = Q.size(1) = 5 (scores / sqrt(5)), or of the batch Q.size(0) = 2
         diag.name_number(scaled, ref.scaled_score_var, {"multiply_by_sqrt_dk": [ref.raw_score_var * 8],
+                                                        "scale_by_T": [ref.raw_score_var / 5],
+                                                        "scale_by_batch_dim": [ref.raw_score_var / 2],
                                                         **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 

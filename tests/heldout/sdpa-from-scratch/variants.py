@@ -36,6 +36,13 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming24: the scale as rsqrt of Q's axis 2 (d_k = 8 here), multiplied in
+    "q2_scaled_by_rsqrt_of_axis_2": {"raw_score_var": '''
+S = Q.matmul(K.permute(0, 2, 1))
+raw_score_var = S.var().item()
+scaled_score_var = S.mul(torch.rsqrt(torch.tensor(float(Q.size(2)), dtype=S.dtype))).var().item()
+scale_divisor = 64 ** 0.5
+'''},
     # naming24: the divisor as a NumPy float64 (a subclass of float, which the notebook's check accepts)
     "q2_divisor_numpy_float64": {"raw_score_var": '''
 import numpy as np
@@ -1511,6 +1518,19 @@ scale_divisor = float(math.isqrt(64))
     "q5_mask_without_default": ({SDPA: "def scaled_dot_product_attention(Q, K, V, mask):\n" + FULL},
                                 {"key": "crash_on_mask_none", "where": ["q5"]}),    # naming24: a small constant added to the softmax's sum: each row shrinks by its own factor s / (s + eps),
     # never float32_precision (every step is float64); the generic message says the factor per slice
+    # naming24: the scores divided by the root of the sequence length T = 5 (Q's axis 1), not of d_k = 8
+    "q2_scaled_by_root_of_keys_count": ({"raw_score_var": '''
+S = Q @ K.transpose(-2, -1)
+raw_score_var = S.var().item()
+scaled_score_var = (S / K.shape[-2] ** 0.5).var().item()
+scale_divisor = 8.0
+'''}, {"key": "scale_by_T", "where": ["q2:test_score_variances"]}),
+    "q2_scaled_by_root_of_len_queries": ({"raw_score_var": '''
+S = torch.einsum("bqd,bkd->bqk", Q, K)
+raw_score_var = float(S.var())
+scaled_score_var = float((S * len(Q[0]) ** -0.5).var())
+scale_divisor = math.sqrt(64)
+'''}, {"key": "scale_by_T", "where": ["q2:test_score_variances"]}),
     # naming24: the right divisor 8 left in a 0-d tensor; the notebook's check asserts (int, float)
     "q2_divisor_as_tensor_sqrt": ({"raw_score_var": '''
 raw_scores = Q @ K.transpose(-2, -1)
