@@ -110,7 +110,8 @@ def _visible(match: re.Match[str]) -> str:
 def inert_lines(text: str) -> str:
     """`text` with its line breaks and tabs kept and every other control, bidi override and lone
     surrogate written as an escape: what a report's message may hold, in JSON, HTML or a terminal."""
-    return _UNSAFE_KEEP_NEWLINES.sub(_visible, text.replace("\t", "    ")) if _UNSAFE.search(text) else text
+    # _escaped: a file name's byte that is not UTF-8 (U+DC80..U+DCFF) reads \xNN, as in names
+    return _UNSAFE_KEEP_NEWLINES.sub(_escaped, text.replace("\t", "    ")) if _UNSAFE.search(text) else text
 
 
 def terminal_text(text: str, *, newlines: bool = False, limit: int = 2000, max_lines: int = 8) -> str:

@@ -188,11 +188,18 @@ def test_a_result_that_still_names_undecodable_bytes_crosses_to_the_parent(tmp_p
     assert same is plain and SubmissionResult.model_validate_json(text) == plain
     where = os.fsdecode(b"/tmp/caf\xe9.ipynb")
     raw = build_result("k", SLUG, status="worker_failed", seed=1, specs=[], message=f"grader error: OSError: {where}")
-    with pytest.raises(ValueError):
-        raw.model_dump_json()  # what ended the grader process, and the batch, before
+    # the report escapes it where it is built (results.py: every message is inert), so the JSON that
+    # once ended the grader process, and the batch, is written as it is
+    assert raw.message == "grader error: OSError: /tmp/caf\\xe9.ipynb"
     fixed, text = readable_result(raw)
     assert fixed.message == "grader error: OSError: /tmp/caf\\xe9.ipynb"
     assert SubmissionResult.model_validate_json(text) == fixed
+    # a string the model does not escape still crosses: readable_result's own repair
+    odd = raw.model_copy(update={"submission": where})
+    with pytest.raises(ValueError):
+        odd.model_dump_json()
+    fixed, text = readable_result(odd)
+    assert fixed.submission == "/tmp/caf\\xe9.ipynb" and SubmissionResult.model_validate_json(text) == fixed
 
 
 def test_grading_a_file_whose_name_is_not_utf8(toy_grader, tmp_path):
