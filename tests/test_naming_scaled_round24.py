@@ -180,3 +180,31 @@ def test_heads_list_kept_between_calls_is_said():
     with pytest.raises(AssertionError) as raised:
         D._raise_if_list_from_earlier_call(_sandboxed(mha), crash, X, Ws, 3)
     assert getattr(raised.value, "key", None) is None and "kept between calls" in str(raised.value)
+
+
+# --- q2: the moment formula with its terms swapped ---------------------------------------------------------
+
+@pytest.mark.parametrize("swapped", [True, False])
+def test_swapped_moments_are_minus_the_variance_of_the_same_draws(swapped):
+    g = torch.Generator().manual_seed(5)
+    q, k = torch.randn(2000, 12, generator=g), torch.randn(2000, 12, generator=g)
+    x = (q * k).sum(1)
+    v = float(x.mean() ** 2 - (x ** 2).mean()) if swapped else -float(x.var()) * 1.5   # another negative number
+    try:
+        D.raise_if_averaged(v, 5, 12, 2000, False)
+    except AssertionError as e:
+        assert swapped and getattr(e, "key", None) == "variance_moments_swapped"
+    else:
+        assert not swapped
+
+
+# --- q4: the log's guard as clamp(max=eps) -----------------------------------------------------------------
+
+@pytest.mark.parametrize("guard,named", [("max", "entropy_clamp_max"), ("min", None), ("constant", None)])
+def test_clamp_max_is_replayed_with_its_epsilon(guard, named):
+    logits = torch.randn(6, 6, generator=torch.Generator().manual_seed(2)) * 2
+    p = torch.softmax(logits, dim=-1)
+    got = {"max": -(p * p.clamp(max=1e-7).log()).sum(-1), "min": -(p * p.clamp(min=1e-7).log()).sum(-1),
+           "constant": torch.full((6,), 16.1)}[guard]   # -log(1.02e-7): no written eps
+    found = D.entropy_clamp_max(got, logits, torch.float32, D.ref.softmax_entropy(logits.double()))
+    assert (found.key if found is not None else None) == named

@@ -777,6 +777,25 @@ RAW_SCORES_PROBE = torch.tensor([[0.2, 0.5, 1.5, 0.05, 0.9],
 
 
 def raw_scores_entropy(fn, nan_seen: bool) -> Misconception | None:
+    """_raw_scores_entropy, and, for an answer that held NaN (a saturated row: 0 * log(0) under a clamp(max=eps)
+    guard), entropy_clamp_max from a call on two rows of moderate logits."""
+    named = _raw_scores_entropy(fn, nan_seen)
+    if named is not None or not nan_seen:
+        return named
+    probe = torch.tensor([[0.3, -1.2, 2.5, 0.0, 0.7], [1.0, 0.5, -0.5, 2.0, -1.5]])
+    try:
+        got = fn(probe.clone())
+    except StudentCodeError:
+        return None
+    named = entropy_clamp_max(got, probe, probe.dtype, ref.softmax_entropy(probe.double()))
+    if named is None:
+        return None
+    return Misconception("entropy_clamp_max", "softmax_entropy returned NaN for a saturated row (log(0) where a "
+                         "probability underflowed to 0), and on two rows of moderate logits "
+                         + str(named).split("on the same logits, ", 1)[-1])
+
+
+def _raw_scores_entropy(fn, nan_seen: bool) -> Misconception | None:
     """entropy_of_raw_scores when a call on RAW_SCORES_PROBE shows it: the non-negative row gives
     -sum s log s (to 1e-4, any epsilon up to 1e-6 added inside the log) and not the softmax entropy, and,
     when the failing answer held NaN (`nan_seen`), the row with a negative score is NaN too."""
@@ -820,11 +839,38 @@ def entropy_judge(fn, expected, what, dtype, variants):
                 named = (entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
+                         or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             raise
     return judge
+
+
+def entropy_clamp_max(got, logits, dtype, expected):
+    """entropy_clamp_max: the guard before the log written clamp(max=eps), every probability cut down to eps:
+    the written epsilons nearest exp(-H) of the first finite entry, then the whole answer replayed with each on
+    the same logits; only after the answer failed. Not told apart: an answer that is the constant -log(eps) of
+    such an eps in every row for another reason."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or got.numel() == 0:
+        return None
+    finite = got.detach().double().flatten()
+    finite = finite[torch.isfinite(finite)]
+    if finite.numel() == 0 or not 5.0 < float(finite[0]) < 100.0:
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    eps = math.exp(-float(finite[0]))
+    # only the epsilons a guard is written with (a power of ten, a dtype's eps or tiny): on rows with no
+    # probability below eps the replay is the constant -log(eps), so an eps read off the answer proves nothing
+    guards = {10.0 ** -k for k in range(4, 21)} | {torch.finfo(t).eps for t in (torch.float32, torch.float64)} \
+        | {torch.finfo(torch.float32).tiny}
+    for guess in sorted(guards, key=lambda x: abs(math.log(x / eps)))[:2]:
+        replay = -(p * torch.log(p.clamp(max=guess))).sum(dim=-1)
+        if matching_variants(got, {"v": replay}, dtype, expected=expected):
+            return Misconception("entropy_clamp_max", f"softmax_entropy(logits) equals, on the same logits, "
+                                 f"-sum p log(p.clamp(max={guess:.3g})) (about -log({guess:.3g}) = "
+                                 f"{-math.log(guess):.4g} for every row): " + describe("entropy_clamp_max"))
+    return None
 
 
 def _keepdim_missing_replays(logits) -> dict:
@@ -1879,10 +1925,15 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
 
 def raise_if_averaged(v, seed, d_k, n, scaled) -> None:
     """dot_averaged_not_summed: the result is, to rounding, the right variance of the same generator's draws
-    divided by d_k^2 (each dot product a mean over the d_k features, a factor 1/d_k), and not the right one."""
+    divided by d_k^2 (each dot product a mean over the d_k features, a factor 1/d_k), and not the right one.
+    variance_moments_swapped: minus the same draws' variance over n (E[X]^2 - E[X^2])."""
     right, _ = _all_pairs_values(d_k, n, seed, pairs=False)
     if scaled:
         right = [r / d_k for r in right]
+    if isinstance(v, (int, float)) and v < 0 and _replays(v, [-r * (n - 1) / n for r in right]):
+        raise Misconception("variance_moments_swapped", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the "
+                            f"result {v:.4g} is minus the variance of the same generator's dot products "
+                            "(E[X]^2 - E[X^2], over n samples): " + describe("variance_moments_swapped"))
     if _replays(v, right) or not _replays(v, [r / d_k ** 2 for r in right]):
         return
     raise Misconception("dot_averaged_not_summed", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result "

@@ -292,6 +292,12 @@ MISCONCEPTIONS = {
                                  "floating-point sum is 1 only within rounding (0.99999994, 1.0000001), so the "
                                  "assert fails on ordinary inputs; compare within a tolerance instead, e.g. "
                                  "(weights.sum(-1) - 1).abs().max() < 1e-5 or torch.allclose",
+    "variance_moments_swapped": "computing the variance as E[X]^2 - E[X^2], the moment formula with its two terms "
+                                "swapped: that is minus the variance (a variance is never negative); use "
+                                "E[X^2] - E[X]^2, or .var()",
+    "entropy_clamp_max": "guarding the log with p.clamp(max=eps) instead of p.clamp(min=eps): every probability "
+                         "is cut down to eps, so the 'entropy' is about -log(eps) for every row; use "
+                         "p.clamp(min=eps) (clamp_min), or F.log_softmax",
     "dot_averaged_not_summed": "averaging the d_k products q_i k_i (mean) instead of summing them: the dot "
                                "product is divided by d_k, and its variance by d_k^2",
     "answer_variable_misnamed": "storing the answer under another name than the one asked for: the grader reads "

@@ -2223,3 +2223,54 @@ def _mha_into(X, W_Q, W_K, W_V, W_O, n_heads, d_k, acc=[]):
 HEAD_OUTPUTS = []
 '''), {"key": None, "where": ["q8"]}),
 })
+_Q2_BOTH = ["q2:test_unscaled_variance_is_d_k", "q2:test_scaled_variance_is_one"]
+WRONG.update({
+    # naming24: the variance by the moment formula with its terms swapped, E[X]^2 - E[X^2]
+    "variance_moments_swapped_by_pow": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    x = (q * k).sum(dim=1) / (math.sqrt(d_k) if scaled else 1.0)
+    return float(torch.pow(x.mean(), 2) - torch.pow(x, 2).mean())
+'''), {"key": "variance_moments_swapped", "where": _Q2_BOTH}),
+    "variance_moments_swapped_by_sums": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    x = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        x = x / d_k ** 0.5
+    m1, m2 = x.sum() / n_samples, (x * x).sum() / n_samples
+    return (m1 * m1 - m2).item()
+'''), {"key": "variance_moments_swapped", "where": _Q2_BOTH}),
+})
+CORRECT.update({
+    # naming24: the moment formula in the right order, with Bessel's correction
+    "variance_moment_formula_bessel": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    x = (q * k).sum(1) * (d_k ** -0.5 if scaled else 1.0)
+    return ((x ** 2).mean() - x.mean() ** 2).item() * n_samples / (n_samples - 1)
+'''),
+})
+WRONG.update({
+    # naming24: the log's guard as clamp(max=eps), every probability cut down to eps
+    "entropy_clamp_max_keyword_1e12": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    logp = torch.clamp(p, max=1e-12).log()
+    return -(p * logp).sum(-1)
+'''), {"key": "entropy_clamp_max", "where": _ENTROPY_Q4}),
+    "entropy_clamp_max_method_eps": (entropy('''
+def softmax_entropy(logits):
+    eps = torch.finfo(logits.dtype).eps
+    p = F.softmax(logits, -1)
+    return torch.sum(-p * p.clamp_max(eps).log(), dim=-1)
+'''), {"key": "entropy_clamp_max", "where": _ENTROPY_Q4}),
+})
+CORRECT.update({
+    # naming24: the guard as clamp(min=tiny) by its method name
+    "entropy_clamp_min_method_tiny": entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, -1)
+    return -(p * p.clamp_min(torch.finfo(p.dtype).tiny).log()).sum(-1)
+'''),
+})
