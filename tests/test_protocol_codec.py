@@ -47,3 +47,20 @@ def test_a_forged_length_is_refused():
     raw[-1:] = b""   # one byte short of what its header says
     with pytest.raises(protocol.ProtocolError):
         protocol.decode_value({"__tensor__": base64.b64encode(bytes(raw)).decode()})
+
+
+def test_a_reply_of_many_tensors_is_refused_before_it_is_rebuilt():
+    """Red-team round 26: a function returning 99,000 empty tensors (a 10 MB reply) cost the grader 1 s of
+    CPU per call to rebuild, 37 s over one grade. More than MAX_TENSORS in one value is a malformed reply;
+    a list of heads (a few dozen) is not."""
+    import time
+    heads = protocol.encode_value([torch.zeros(2, 3) for _ in range(64)])
+    assert len(protocol.decode_value(heads)) == 64
+    many = protocol.encode_value([torch.zeros(0) for _ in range(protocol.MAX_TENSORS + 1)])
+    start = time.process_time()
+    with pytest.raises(protocol.ProtocolError, match="tensors"):
+        protocol.decode_value(many)
+    nested = protocol.encode_value({"a": [(torch.zeros(0),) * 600], "b": [torch.zeros(0)] * 600})
+    with pytest.raises(protocol.ProtocolError, match="tensors"):
+        protocol.decode_value(nested)
+    assert time.process_time() - start < 1.0

@@ -24,6 +24,10 @@ from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 HEADER = struct.Struct(">Q")
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000
+# tensors in one value: each costs the grader ~10 us to rebuild, so a reply of 99,000 empty tensors (10 MB)
+# cost it 1 s of CPU per call and a whole grade 37 s (red-team round 26); an answer holds a few, a list of
+# heads a few dozen
+MAX_TENSORS = 1_000
 # Checked on a frame's bytes before json.loads builds anything. decode_value accepts at most MAX_ITEMS
 # values, and each costs at most 3 counted characters (a tensor with `numpy`: `{` `,` and its
 # separator), so no frame decode_value would accept is refused; the envelope gets the slack.
@@ -213,11 +217,17 @@ def _rebuild_layout(t: Any, tree: dict[str, Any]) -> Any:
 class _Counter:
     def __init__(self) -> None:
         self.n = 0
+        self.tensors = 0
 
     def tick(self) -> None:
         self.n += 1
         if self.n > MAX_ITEMS:
             raise ProtocolError("reply has too many items")
+
+    def tensor(self) -> None:
+        self.tensors += 1
+        if self.tensors > MAX_TENSORS:
+            raise ProtocolError(f"reply holds more than {MAX_TENSORS} tensors")
 
 
 @lru_cache(maxsize=1)
@@ -245,8 +255,10 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
         return [decode_value(v, depth + 1, counter, from_grader) for v in tree]
     if type(tree) is dict:
         if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
+            counter.tensor()
             return _decode_tensor(tree)
         if from_grader and set(tree) <= {"__tensor__", "stride", "expand"} and "__tensor__" in tree:
+            counter.tensor()
             return _rebuild_layout(_decode_tensor({"__tensor__": tree["__tensor__"]}), tree)
         if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
             return tuple(decode_value(v, depth + 1, counter, from_grader) for v in tree["__tuple__"])
