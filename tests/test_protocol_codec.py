@@ -64,3 +64,20 @@ def test_a_reply_of_many_tensors_is_refused_before_it_is_rebuilt():
     with pytest.raises(protocol.ProtocolError, match="tensors"):
         protocol.decode_value(nested)
     assert time.process_time() - start < 1.0
+
+
+def test_numpy_scalars_cross_as_what_they_are():
+    """blind20's q1_shape_entries_numpy_ints kept full marks: the worker turned np.int64 into int, so the
+    hidden test could not see what the notebook's own check (isinstance(n, int)) refuses. A NumPy scalar
+    now crosses as itself, np.float64 (a float) as a float; the grader rebuilds it from a fixed list."""
+    import numpy as np
+    for value in (np.int64(5), np.int32(-3), np.uint8(7), np.float32(1.5), np.float16(-2.0), np.bool_(True)):
+        back = protocol.decode_value(protocol.encode_value(value))
+        assert type(back) is type(value) and back == value
+    assert type(protocol.decode_value(protocol.encode_value(np.float64(2.5)))) is float
+    nan = protocol.decode_value(protocol.encode_value(np.float32("nan")))
+    assert type(nan) is np.float32 and np.isnan(nan)
+    for forged in ({"__npscalar__": 300, "dtype": "uint8"}, {"__npscalar__": "1", "dtype": "int64"},
+                   {"__npscalar__": 1, "dtype": "object"}, {"__npscalar__": [1], "dtype": "int64"}):
+        with pytest.raises(protocol.ProtocolError):
+            protocol.decode_value(forged)

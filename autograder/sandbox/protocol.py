@@ -28,6 +28,9 @@ MAX_ITEMS = 100_000
 # cost it 1 s of CPU per call and a whole grade 37 s (red-team round 26); an answer holds a few, a list of
 # heads a few dozen
 MAX_TENSORS = 1_000
+# NumPy scalars that cross as themselves (protocol.encode_value): every numeric kind but float64
+_NUMPY_SCALARS = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                            "float16", "float32"})
 # Checked on a frame's bytes before json.loads builds anything. decode_value accepts at most MAX_ITEMS
 # values, and each costs at most 3 counted characters (a tensor with `numpy`: `{` `,` and its
 # separator), so no frame decode_value would accept is refused; the envelope gets the slack.
@@ -115,7 +118,13 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
         t = torch.from_numpy(np.ascontiguousarray(value))
         return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
     if isinstance(value, np.generic):
-        return encode_value(value.item(), depth + 1)
+        # a NumPy scalar crosses as what it is where Python's own type would say otherwise: an np.int64 is
+        # not an int, an np.float32 not a float (a notebook that asks for an int sees the difference, so
+        # the grader must). np.float64 is a float and crosses as one.
+        name = value.dtype.name
+        if type(value) is np.float64 or name not in _NUMPY_SCALARS:
+            return encode_value(value.item(), depth + 1)
+        return {"__npscalar__": encode_value(value.item(), depth + 1), "dtype": name}
     if isinstance(value, (list, tuple)):
         items = [encode_value(v, depth + 1, layout=layout) for v in value]
         return {"__tuple__": items} if isinstance(value, tuple) else items
@@ -277,6 +286,16 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
             return torch.device(tree["__device__"])
         if set(tree) == {"__float__"} and tree["__float__"] in ("nan", "inf", "-inf"):
             return float(tree["__float__"])
+        if set(tree) == {"__npscalar__", "dtype"} and tree["dtype"] in _NUMPY_SCALARS:
+            inner = tree["__npscalar__"]
+            if isinstance(inner, dict) and set(inner) == {"__float__"}:
+                inner = decode_value(inner, depth + 1, counter, from_grader)
+            if type(inner) in (bool, int, float):
+                import numpy as np
+                try:
+                    return np.dtype(tree["dtype"]).type(inner)
+                except (OverflowError, ValueError, TypeError):
+                    raise ProtocolError("reply holds a NumPy scalar out of its range") from None
     raise ProtocolError("reply contains a value of unknown form")
 
 
