@@ -1937,7 +1937,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "weights3 equals the causal weights weights3_causal"; weights3_causal[...] = 0 and /= fill
         # weights3 in place through the alias: inplace_on_input ("an in-place fill ... compute a new tensor
         # instead"), as blind17's q6_inplace_fill_before_unmasked was judged
-        "q6_causal_weights_alias_unmasked": ("inplace_on_input",),
+        "q6_causal_weights_alias_unmasked": ("inplace_on_input",),   # now named by inplace_on_input (naming25)
         "q7_answer_from_argmax_comparison": ("zero_after_softmax",),   # answers A, as blind's q7_answer_a
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; T^2 d_k + T^2 adds the scale's
         # multiplies; no key says so (madds_counted_twice is 2x, madds_counts_additions is d_k - 1 per score)

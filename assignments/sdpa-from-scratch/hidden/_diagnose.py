@@ -1727,10 +1727,43 @@ def is_causal_weights(t, atol):
             and not torch.allclose(t.double(), ref.weights3, rtol=0, atol=atol))
 
 
-def causal_in_unmasked(got, scores3, atol):
+def _close3(t, expected, atol):
+    """True when `t` is a finite floating (3, 3) or (3, 2) tensor equal to `expected` (float64)."""
+    return (type(t) is torch.Tensor and tuple(t.shape) == tuple(expected.shape) and t.dtype.is_floating_point
+            and bool(torch.isfinite(t).all()) and torch.allclose(t.double(), expected, rtol=0, atol=atol))
+
+
+def alias_rewritten(got, atol, out3, weights3_causal):
+    """q6 (naming25): weights3 rewritten in place by the causal cell through an alias (weights3_causal =
+    weights3, or a view of it, then zeroed and renormalised in place). Named inplace_on_input only when all
+    three hold on the same Q3, K3, V3: weights3 equals what zeroing the blocked entries of the right weights
+    in place gives (renormalised, or only zeroed), out3 is the right unmasked output weights3 @ V3 (so weights3
+    was right when out3 was computed), and weights3_causal holds the same values as weights3. Not removable: a
+    notebook computing out3 from a second, separate softmax and weights3 with a mask would give the same three
+    values (no such cell is known)."""
+    if not _close3(out3, ref.out3, atol) or not _close3(weights3_causal, got.double(), atol):
+        return
+    blocked = ~ref.causal_mask(3)
+    zeroed = ref.weights3.masked_fill(blocked, 0.0)
+    for how, replay in (("zeroed and renormalised", zeroed / zeroed.sum(-1, keepdim=True)), ("zeroed", zeroed)):
+        if _close3(got, replay, atol):
+            raise Misconception("inplace_on_input", f"weights3 equals the right weights {how} in place where the "
+                                "causal mask blocks, and so does weights3_causal, while out3 = weights3 @ V3 is "
+                                "the right unmasked output: weights3 was right when out3 was computed and the "
+                                "causal cell changed it afterwards; weights3_causal = weights3 (or a view of it) "
+                                "is the same tensor, not a copy, so writing into it writes into weights3: start "
+                                "from weights3.clone(), or build a new tensor (masked_fill, not masked_fill_). "
+                                + describe("inplace_on_input"))
+
+
+def causal_in_unmasked(got, scores3, atol, out3=None, weights3_causal=None):
     """q6: weights3 equal to the causal weights: inplace_on_input when scores3 itself now holds the causal fill
-    (-inf where blocked, the scaled scores elsewhere: a masked_fill_ wrote into it before weights3 read it);
-    else said in words (a mask applied where none is asked)."""
+    (-inf where blocked, the scaled scores elsewhere: a masked_fill_ wrote into it before weights3 read it), or
+    when the causal cell rewrote weights3 through an alias (alias_rewritten); else said in words (a mask
+    applied where none is asked)."""
+    if (type(got) is torch.Tensor and got.dtype.is_floating_point and tuple(got.shape) == (3, 3)
+            and not _close3(got, ref.weights3, atol)):
+        alias_rewritten(got, atol, out3, weights3_causal)
     if not is_causal_weights(got, atol):
         return
     blocked = ~ref.causal_mask(3)

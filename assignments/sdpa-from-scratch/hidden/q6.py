@@ -135,12 +135,12 @@ def _output_for_weights(value, what, shape, other, other_name, fix):
 
 
 @test_case(points=1, hidden=True)
-def test_weights3(weights3, scores3=None):
+def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None):
     _output_for_weights(weights3, "weights3", (3, 3), lambda: ref.out3,
                         "the attention output weights3 @ V3 (3 queries by d_v = 2)",
                         "weights3 is the (3, 3) softmax of scores3 itself, before it multiplies V3")
     got = expect_matrix(weights3, "weights3", (3, 3))
-    diag.causal_in_unmasked(got, scores3, ATOL)
+    diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
                                          **_rounded(ref.weights3), **_plain_sum(), **_e_rounded()}, "weights3")
 

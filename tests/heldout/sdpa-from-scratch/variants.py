@@ -36,6 +36,15 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming25: the causal weights zeroed and renormalised in place, on a clone of weights3 (weights3 kept)
+    "q6_causal_renormalised_on_clone": {"weights3": '''
+scores3 = Q3.matmul(K3.T).div(2.0)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3.matmul(V3)
+weights3_causal = weights3.clone()
+weights3_causal.masked_fill_(causal_mask(3).logical_not(), 0.0)
+weights3_causal.div_(weights3_causal.sum(dim=1, keepdim=True))
+'''},
     # naming24: the scale as rsqrt of Q's axis 2 (d_k = 8 here), multiplied in
     "q2_scaled_by_rsqrt_of_axis_2": {"raw_score_var": '''
 S = Q.matmul(K.permute(0, 2, 1))
@@ -1544,6 +1553,23 @@ raw_score_var = float(S.var())
 scaled_score_var = float(S.div(8 ** 0.5).var())
 scale_divisor = torch.as_tensor(64, dtype=torch.float64) ** 0.5
 '''}, {"key": "returns_tensor_not_number", "where": ["q2:test_scale_divisor"]}),
+    # naming25: the causal cell writes into weights3 through an alias (a view, a plain assignment), after out3
+    "q6_causal_view_renormalised_in_place": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = weights3.view(3, 3)
+weights3_causal.masked_fill_(~causal_mask(3), 0)
+weights3_causal.div_(weights3_causal.sum(dim=1, keepdim=True))
+'''}, {"key": "inplace_on_input", "where": ["q6:test_weights3"]}),
+    "q6_causal_alias_multiplied_in_place": ({"weights3": '''
+scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / math.sqrt(4)
+weights3 = torch.softmax(scores3, dim=1)
+out3 = torch.matmul(weights3, V3)
+weights3_causal = weights3
+weights3_causal *= causal_mask(3)
+weights3_causal /= weights3_causal.sum(-1)[:, None]
+'''}, {"key": "inplace_on_input", "where": ["q6:test_weights3"]}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
