@@ -1918,6 +1918,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: weights_not_normalised on 3 q3 tests ("the right softmax times its own factor": the fix is the
         # normaliser, as blind19's q3_divided_by_mean was judged) and no_max_subtraction on the two float16 tests
         # (exp(x - log_z) never has the max taken off); q5's 14 and q6's 3 failures are generic
+        # now named by weights_not_normalised on q5 and q6 too (naming25)
         "q3_logsumexp_max_not_added_back": ("weights_not_normalised", "no_max_subtraction"),
         # causal_mask_blocks_nothing: "True everywhere, so no query is kept from any key" is the exact symptom; its
         # parenthesised cause (tril never assigned) is another's, but its one-step fix repairs this mask too

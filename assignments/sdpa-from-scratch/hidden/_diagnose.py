@@ -13,6 +13,7 @@ A variant that equals the correct result on an input, or another variant, names 
 (checks.matching_variants / raise_if_variant): the tests' shapes keep them apart."""
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import math
@@ -150,6 +151,11 @@ def inf_entries_weighted(got, x, dim=-1) -> bool:
     return bool(torch.allclose(finite / sums, want, rtol=1e-3, atol=1e-5))
 
 
+# the notebook's stable_softmax while a wrapped test runs (blames_softmax_for_zero_fill sets it): judge replays a
+# generic failure with it (name_unnormalised_replay)
+STUDENT_SOFTMAX: contextvars.ContextVar = contextvars.ContextVar("sdpa_student_softmax", default=None)
+
+
 def blames_softmax_for_zero_fill(test):
     """Under @test_case: a failure named mask_fills_zero (blocked scores end up 0 before exp) is named
     softmax_inf_to_zero when the notebook's stable_softmax itself turns -inf into 0 (a probe shows it): the
@@ -164,6 +170,7 @@ def blames_softmax_for_zero_fill(test):
 
     @functools.wraps(test)
     def wrapped(*args, stable_softmax=None, **kwargs):
+        token = STUDENT_SOFTMAX.set(stable_softmax)   # judge's replay of a generic failure (naming25)
         try:
             return test(*args, **kwargs, **({"stable_softmax": stable_softmax} if passes else {}))
         except Misconception as named:
@@ -174,6 +181,8 @@ def blames_softmax_for_zero_fill(test):
                                 "stable_softmax on (0.5, -inf, -0.25) gives the -inf logit the weight of a 0 logit: "
                                 "the 0 comes from the softmax, not from the mask fill: it matches "
                                 + describe("softmax_inf_to_zero")) from None
+        finally:
+            STUDENT_SOFTMAX.reset(token)
 
     wrapped.__signature__ = sig.replace(parameters=[*params, extra])  # type: ignore[attr-defined]
     return wrapped
@@ -1261,6 +1270,7 @@ def judge(fn, Q, K, V, mask, got, what):
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
+            name_unnormalised_replay(Q, K, V, mask, got, expected, what)
         _raise_without_causes(got, expected, what)
         raise
     return got
@@ -1810,6 +1820,81 @@ def f16_normaliser_rounding(got, x, dim=-1):
     return bool((lo > 0).all() and ((hi / lo) < 1 + 4e-3).all()
                 and (lo.log().abs() <= half_ulp + 4e-3).all() and (hi.log().abs() <= half_ulp + 4e-3).all()
                 and not tiny.any())
+
+
+def _row_factors(w, right):
+    """The factor of each slice (last axis) when `w` (float64) is `right` times one positive factor per slice,
+    some factor not 1 (the slice does not sum to 1); else None. Slices of `right` that are all 0 are skipped."""
+    if type(w) is not torch.Tensor or w.shape != right.shape or not w.dtype.is_floating_point:
+        return None
+    live = right.sum(-1, keepdim=True) > 0
+    w = torch.where(live, w.double(), right)
+    if not torch.isfinite(w).all() or (w < 0).any():
+        return None
+    sums = torch.where(live, w.sum(-1, keepdim=True), torch.ones_like(live, dtype=w.dtype))
+    if (sums <= 0).any() or bool(((sums - 1).abs() < 1e-3).all()):
+        return None
+    if not torch.allclose(w / sums, right, rtol=1e-6, atol=1e-9):
+        return None
+    return sums[live.expand_as(sums)]
+
+
+def name_unnormalised_replay(Q, K, V, mask, got, expected, what):
+    """q5 (naming25): an output that equals, on the same Q, K, V, mask, the notebook's own stable_softmax of the
+    scaled (masked) scores, rows of fully masked queries zeroed, times V, where that softmax gives each row the
+    right weights times its own factor (rows not summing to 1): weights_not_normalised, the mistake of the
+    softmax (q3 names it) that the attention inherits. The softmax is the one a wrapped test received
+    (STUDENT_SOFTMAX); called only for an output already wrong, in float64."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None or got.shape != expected.shape or not got.dtype.is_floating_point:
+        return
+    scores = Q.double() @ K.double().transpose(-2, -1) / math.sqrt(Q.size(-1))
+    live = torch.ones(scores.shape[:-1] + (1,), dtype=torch.bool)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+        live = torch.broadcast_to(mask.any(dim=-1, keepdim=True), live.shape)
+    try:
+        w = softmax(scores.clone(), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return
+    if type(w) is not torch.Tensor or w.shape != scores.shape or not w.dtype.is_floating_point:
+        return
+    w = torch.where(live, w.detach().double(), 0.0)
+    factors = _row_factors(w, torch.where(live, torch.softmax(scores, dim=-1), 0.0))
+    if factors is None or not matching_variants(got, {"replay": (w @ V.double()).to(got.dtype)}, got.dtype):
+        return
+    flat = torch.where(live, scores, 0.0)   # a catalogued softmax of this shape (a global sum, a max) is its own key
+    if any(k.split("/")[0] != "weights_not_normalised" for k in matching_variants(
+            w, {k: torch.where(live, v.double(), 0.0) for k, v in softmax_variants(flat).items()}, torch.float64)):
+        return
+    raise Misconception("weights_not_normalised", f"{what} is wrong: it equals (stable_softmax of the scaled "
+                        "scores) @ V on the same input, and your stable_softmax gives each query the right weights "
+                        f"times its own factor (the rows sum to between {float(factors.min()):.3g} and "
+                        f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+
+
+def name_unnormalised_trace(got, what, weights3, atol):
+    """q6 (naming25), after no catalogued variant matched: weights3 or weights3_causal that is the right weights
+    with each row times its own factor (rows not summing to 1; each row divided by its sum is right), or an out3
+    that equals the notebook's own weights3 @ V3 on the same V3 where weights3 is such weights:
+    weights_not_normalised (stable_softmax's mistake, q3 names it)."""
+    right = {"weights3": ref.weights3, "weights3_causal": ref.weights3_causal}.get(what)
+    if right is not None:
+        factors = _row_factors(got, right)
+        if factors is not None:
+            raise Misconception("weights_not_normalised", f"{what} is wrong: each row is the right weights times "
+                                f"its own factor (the rows sum to between {float(factors.min()):.3g} and "
+                                f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+        return
+    if what != "out3" or type(weights3) is not torch.Tensor or tuple(weights3.shape) != (3, 3):
+        return
+    factors = _row_factors(weights3, ref.weights3)
+    if (factors is not None and torch.isfinite(got).all()
+            and torch.allclose(got.double(), weights3.double() @ ref.V3, rtol=0, atol=atol)):
+        raise Misconception("weights_not_normalised", "out3 is wrong: it is weights3 @ V3, and each row of weights3 "
+                            "is the right weights times its own factor (the rows sum to between "
+                            f"{float(factors.min()):.3g} and {float(factors.max()):.3g}, not 1): "
+                            + describe("weights_not_normalised"))
 
 
 def name_not_normalised(got, x, dim, what):

@@ -38,12 +38,11 @@ diag = _diagnose()
 ATOL = 5e-4   # answers typed with four decimals pass; every known wrong variant is > 1e-2 away
 
 
-def _compare(got, expected, variants, what):
+def _compare(got, expected, variants, what, weights3=None):
     """`variants`: a function returning the known wrong answers, called only for a wrong one."""
     if torch.isfinite(got).all() and torch.allclose(got, expected, rtol=0, atol=ATOL):
         return
-    variants = variants()
-    hits = {k.split("/")[0] for k in matching_variants(got, variants, torch.float64, rtol=0, atol=ATOL)}
+    hits = {k.split("/")[0] for k in matching_variants(got, variants(), torch.float64, rtol=0, atol=ATOL)}
     if len(hits) == 1:
         key = hits.pop()
         raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
@@ -57,6 +56,7 @@ def _compare(got, expected, variants, what):
                                  "before exp (q3's -inf test checks it)")
         raise AssertionError(f"{what} contains NaN or inf in row(s) {bad}")
     rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
+    diag.name_unnormalised_trace(got, what, weights3, ATOL)   # the rows times their own factors (naming25)
     pattern = how_it_differs(got, expected, 0.0, ATOL)      # a constant factor, a transposition, a permutation
     raise AssertionError(f"{what} is not correct in row(s) {rows}{': ' + pattern if pattern else ''} (recompute "
                          "the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)")
@@ -154,7 +154,7 @@ def test_out3(out3, weights3=None):
     if (diag.is_causal_weights(weights3, ATOL) and torch.isfinite(got).all()
             and torch.allclose(got, weights3.double() @ ref.V3, rtol=0, atol=ATOL)):
         return   # out3 = weights3 @ V3 as asked, from a weights3 that is the causal one: charged once, on weights3
-    _compare(got, ref.out3, _out3_variants, "out3")
+    _compare(got, ref.out3, _out3_variants, "out3", weights3)
 
 
 def _out3_variants():

@@ -36,6 +36,13 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming25: the softmax as exp(x - logsumexp(x)), the max added back to the log of the shifted sum
+    "q3_logsumexp_max_added_back": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    m = x.amax(dim=dim, keepdim=True)
+    log_z = m + (x - m).exp().sum(dim=dim, keepdim=True).log()
+    return (x - log_z).exp()
+'''},
     # naming25: the causal weights zeroed and renormalised in place, on a clone of weights3 (weights3 kept)
     "q6_causal_renormalised_on_clone": {"weights3": '''
 scores3 = Q3.matmul(K3.T).div(2.0)
@@ -1570,6 +1577,17 @@ weights3_causal = weights3
 weights3_causal *= causal_mask(3)
 weights3_causal /= weights3_causal.sum(-1)[:, None]
 '''}, {"key": "inplace_on_input", "where": ["q6:test_weights3"]}),
+    # naming25: a log-space normaliser off by the row's max: each row is the right softmax times its own factor
+    "q3_torch_logsumexp_of_shifted_logits": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = x - torch.max(x, dim=dim, keepdim=True).values
+    return torch.exp(x - torch.logsumexp(shifted, dim=dim, keepdim=True))
+'''}, {"key": ("weights_not_normalised", "no_max_subtraction"), "where": ["q3", "q5", "q6"]}),
+    "q3_numerator_left_unshifted": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    z = x - x.max(dim, keepdim=True)[0]
+    return x.exp() / z.exp().sum(dim, keepdim=True)   # the denominator shifted, the numerator not
+'''}, {"key": ("weights_not_normalised", "no_max_subtraction"), "where": ["q3", "q5", "q6"]}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
