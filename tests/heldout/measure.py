@@ -1928,7 +1928,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # on 12 q5 tests, "size of tensor a (2) must match ... (3)" on the 2-D mask one; mask_unsqueezed ("adding a
         # dim to the mask ... broadcasts into an extra dim or crashes; use the mask as given") and fixed_axes (a
         # fixed number of dims) both say it
-        "q5_mask_expanded_for_3d_scores_only": ("mask_unsqueezed", "fixed_axes"),
+        "q5_mask_expanded_for_3d_scores_only": ("mask_unsqueezed", "fixed_axes"),   # now named by mask_unsqueezed (naming25)
         # generic: "does not match the correct result in 16 of 672 entries" (and the causal test); sum <= 1 also
         # zeroes queries with one key; mask_all_for_any zeroes queries with one blocked key, not this
         "q5_empty_rows_counted_with_le_one": (),

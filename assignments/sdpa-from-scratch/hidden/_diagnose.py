@@ -596,6 +596,27 @@ def name_mask_unsqueezed(fn, said):
                             "code adds a dim to the mask (mask.unsqueeze(1)); use the mask as given")
 
 
+def name_mask_for_one_shape(fn, mask, e, said):
+    """naming25: a crash with a mask, where on 3-D inputs (PAD_PROBE's Q, K, V) a 2-D (T_q, T_k) mask runs and is
+    right while the same mask expanded to (B, T_q, T_k) crashes: the mask is reshaped for a 2-D mask with 3-D
+    scores only (mask.unsqueeze(0).expand(B, -1, -1), mask[None].repeat(B, 1, 1)): mask_unsqueezed. A correct
+    function runs both; the two calls differ only in the mask's dims."""
+    if mask is None or e.exc_type != "RuntimeError":
+        return
+    Q, K, V, _ = PAD_PROBE
+    m2 = ref.causal_mask(Q.size(-2), K.size(-2))           # every query keeps a key, the first ones not all
+    if not right(second_call(fn, Q, K, V, mask=m2), Q, K, V, m2):
+        return
+    try:
+        fn(Q, K, V, mask=m2.expand(Q.size(0), -1, -1).contiguous())
+    except StudentCodeError as again:
+        raise Misconception("mask_unsqueezed", f"{said}; on 3-D Q, K, V of shape {tuple(Q.shape)} a 2-D (T_q, T_k) "
+                            "mask runs and is right, but the same mask given as (B, T_q, T_k) raises "
+                            f"{again.exc_type}: {again.message}: your code reshapes the mask for one shape only (a "
+                            "2-D mask with 3-D scores, as mask.unsqueeze(0).expand(B, -1, -1) does): "
+                            + describe("mask_unsqueezed")) from None
+
+
 def name_dtype_crash(fn, Q, K, V, mask, said):
     """A crash about dtypes, with the same values in float32 running right: a step computes in float32."""
     if Q.dtype == torch.float32:
@@ -1014,6 +1035,7 @@ def name_crash(fn, Q, K, V, mask, e):
             raise Misconception("fixed_axes", f"{said} on {len(full)}-D inputs; the same values with the batch and "
                                 "head dims flattened into one (3-D inputs) run and give the right result: "
                                 "use negative axes (K.transpose(-2, -1)), not K.transpose(1, 2) or K.T")
+    name_mask_for_one_shape(fn, mask, e, said)
     if mask is not None:
         name_from_mask_probes(fn, said)
     name_from_a_slice(fn, Q, K, V, mask, said)

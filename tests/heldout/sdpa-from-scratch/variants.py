@@ -36,6 +36,15 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming25: the mask expanded to the scores' own shape before the fill (any broadcastable mask expands)
+    "q5_mask_expanded_as_scores": sdpa('''
+    scores = Q.matmul(K.transpose(-1, -2)) / Q.shape[-1] ** 0.5
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    full = mask.expand_as(scores)
+    weights = stable_softmax(scores.masked_fill(~full, -math.inf), dim=-1)
+    return weights.masked_fill(~full.any(-1, keepdim=True), 0.0) @ V
+'''),
     # naming25: the softmax as exp(x - logsumexp(x)), the max added back to the log of the shifted sum
     "q3_logsumexp_max_added_back": {"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -1588,6 +1597,28 @@ def stable_softmax(x, dim=-1):
     z = x - x.max(dim, keepdim=True)[0]
     return x.exp() / z.exp().sum(dim, keepdim=True)   # the denominator shifted, the numerator not
 '''}, {"key": ("weights_not_normalised", "no_max_subtraction"), "where": ["q3", "q5", "q6"]}),
+    # naming25: the mask reshaped for a 2-D mask with 3-D scores only: a 3-D mask, or 4-D scores, crash
+    "q5_mask_repeated_per_batch_entry": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))
+    if mask is not None:
+        mask = mask[None].repeat(scores.size(0), 1, 1)      # one copy of the (T_q, T_k) mask per batch entry
+        scores = scores.masked_fill(~mask, float("-inf"))
+        weights = stable_softmax(scores, dim=-1).masked_fill(~mask.any(-1, keepdim=True), 0.0)
+    else:
+        weights = stable_softmax(scores, dim=-1)
+    return weights @ V
+'''), {"key": ("mask_unsqueezed", "fixed_axes"), "where": ["q5"]}),
+    "q5_mask_expanded_to_batch_and_its_rows": (sdpa('''
+    d_k = Q.shape[-1]
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
+    if mask is not None:
+        mask = mask.expand(scores.shape[0], mask.shape[0], mask.shape[1])
+        scores = scores.masked_fill(mask.logical_not(), float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    if mask is not None:
+        weights = torch.where(mask.any(dim=-1, keepdim=True), weights, torch.zeros_like(weights))
+    return torch.matmul(weights, V)
+'''), {"key": ("mask_unsqueezed", "fixed_axes"), "where": ["q5"]}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
