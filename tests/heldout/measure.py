@@ -1931,7 +1931,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_mask_expanded_for_3d_scores_only": ("mask_unsqueezed", "fixed_axes"),   # now named by mask_unsqueezed (naming25)
         # generic: "does not match the correct result in 16 of 672 entries" (and the causal test); sum <= 1 also
         # zeroes queries with one key; mask_all_for_any zeroes queries with one blocked key, not this
-        "q5_empty_rows_counted_with_le_one": (),
+        "q5_empty_rows_counted_with_le_one": ("single_key_rows_zeroed",),   # now named by single_key_rows_zeroed (naming25)
         # the clamp makes every -inf the dtype's min, a large finite fill: fully_masked_uniform's text and symptom
         "q5_clamp_hides_inf_from_empty_row_test": ("fully_masked_uniform",),
         "q6_causal_weights_uniform_average": ("uniform_weights",),   # equal weight on every allowed key

@@ -397,6 +397,20 @@ def sdpa_mask_all_for_any(Q, K, V, mask=None):
     return _out(w.masked_fill(~kept, 0.0), V, Q)
 
 
+def sdpa_single_key_rows_zeroed(Q, K, V, mask=None):
+    """naming25: the test for a query with no key left off by one (mask.sum(-1) <= 1, < 2): every query with a
+    single allowed key gets a row of zeros too. None where no query has exactly one allowed key (then it is the
+    right output)."""
+    if mask is None:
+        return None
+    m = mask.to(torch.bool)
+    count = m.sum(dim=-1, keepdim=True)
+    if not bool((count == 1).any()):
+        return None
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m))
+    return _out(w.masked_fill(count <= 1, 0.0), V, Q)
+
+
 def sdpa_floor_divided(Q, K, V, mask=None):
     """scores // sqrt(d_k): each scaled score rounded down to an integer"""
     s = torch.floor(_scores(Q, K) / math.sqrt(Q.shape[-1]))
@@ -451,6 +465,7 @@ VARIANT_FUNCTIONS = {
     "keys_not_transposed": sdpa_keys_not_transposed,
     "view_as_transpose": sdpa_view_as_transpose,
     "mask_all_for_any": sdpa_mask_all_for_any,
+    "single_key_rows_zeroed": sdpa_single_key_rows_zeroed,
     "floor_division_scale": sdpa_floor_divided,
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),

@@ -165,6 +165,9 @@ MISCONCEPTIONS = {
                                   "dtype=torch.bool)) in one step",
     "mask_all_for_any": "finding the queries with no allowed key by mask.all(dim=-1) instead of mask.any(dim=-1): "
                         "every query with one blocked key gets a row of zeros",
+    "single_key_rows_zeroed": "zeroing the output of every query with a single allowed key: the test for a query "
+                              "with no key left counts keys with <= 1 (or < 2) instead of == 0; use "
+                              "~mask.any(dim=-1) (no allowed key), and a query with one allowed key gets its value",
     "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
     "fully_masked_uniform": "filling masked scores with a large finite number: a query whose keys are all "
                             "masked averages V instead of returning zeros",

@@ -36,6 +36,9 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming25: the queries with no key left found by counting their allowed keys (== 0), weights zeroed by a product
+    "q5_empty_rows_by_count_equal_zero": full_with(
+        "has_key = mask.any(dim=-1, keepdim=True)", "has_key = mask.sum(dim=-1, keepdim=True).eq(0).logical_not()"),
     # naming25: the mask expanded to the scores' own shape before the fill (any broadcastable mask expands)
     "q5_mask_expanded_as_scores": sdpa('''
     scores = Q.matmul(K.transpose(-1, -2)) / Q.shape[-1] ** 0.5
@@ -1619,6 +1622,18 @@ def stable_softmax(x, dim=-1):
         weights = torch.where(mask.any(dim=-1, keepdim=True), weights, torch.zeros_like(weights))
     return torch.matmul(weights, V)
 '''), {"key": ("mask_unsqueezed", "fixed_axes"), "where": ["q5"]}),
+    # naming25: the empty-row test off by one: a query with a single allowed key gets zeros too
+    "q5_empty_rows_below_two_keys": (full_with(
+        "has_key = mask.any(dim=-1, keepdim=True)", "has_key = mask.sum(dim=-1, keepdim=True) >= 2"),
+        {"key": "single_key_rows_zeroed", "where": Q5}),
+    "q5_empty_rows_by_count_lt_2": (sdpa('''
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        return stable_softmax(scores, dim=-1) @ V
+    weights = stable_softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
+    empty = mask.int().sum(-1) < 2                     # queries that see no key
+    return torch.where(empty[..., None], 0.0, weights) @ V
+'''), {"key": "single_key_rows_zeroed", "where": Q5}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
