@@ -2026,6 +2026,43 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind21 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # (4, 10, 10, 64): shape_axis_added's "an axis the question does not have", and entries_times_d_k's
+        # "d_k numbers per attention weight ... one entry per (query, key) pair" is this very belief
+        "q1_weights_keep_feature_axis": ("shape_axis_added", "entries_times_d_k"),
+        # the 100 flattened scores (cross-sequence pairs too) are "other scores than the example's"; the key's
+        # "the question asks for Q @ K^T of the batched example" is the fix (broader than blind12's / blind18's
+        # wrong products, judged mis-named there); batch_folded_into_rows says the reshape for a 2-D product
+        "q2_scores_flattened_across_batch": ("variance_of_other_scores", "batch_folded_into_rows"),
+        "q2_d_k_from_len": ("scale_by_batch_dim",),   # len(Q) is Q.shape[0]: the key's text
+        # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor": the fix is the
+        # denominator, as blind19's q3_divided_by_mean); q3's float16 test and q5's float16_large_scores generic;
+        # reduction_tuple_as_tensor is the converse slip (a pair used as a tensor), not this [0] on a tensor
+        "q3_sum_indexed_like_max_tuple": ("weights_not_normalised",),
+        # the inverted ternary: default_none_not_replaced on causal_mask(T) (its fix `if T_k is None` repairs
+        # both halves) and causal_ignores_T_k on the rectangular masks made square
+        "q4_default_ternary_inverted": ("default_none_not_replaced", "causal_ignores_T_k"),
+        "q5_mask_flattened_with_scores_d2l": ("mask_not_broadcast",),   # a step needing the mask at full shape
+        # the float ones_like default crashes ~mask: crash_on_mask_none's symptom, mask_not_bool's cause and fix
+        "q5_default_mask_float_ones": ("crash_on_mask_none", "mask_not_bool"),
+        # .float() on float64 inputs: float32_precision's text; dtype_changed names .float() itself
+        "q5_float_upcast_demotes_float64": ("float32_precision", "dtype_changed"),
+        # generic: "weights3_causal is not correct in row(s) [1, 2] (recompute the scores ...)"; the mask and a
+        # second softmax on weights3: softmax_twice ("to weights that are already a softmax") would be right
+        "q6_causal_softmax_of_weights": ("softmax_twice",),
+        # generic: "weights3 / out3 / weights3_causal not correct in row(s) [2]"; one hand-computed dot product
+        # off by one: no key says an arithmetic slip
+        "q6_hand_scores_one_entry_off": (),
+        # generic: "weights3_causal is not correct in row(s) [0, 1, 2]"; e3 / e3.sum(0): softmax_sum_wrong_axis
+        # ("the sum over another axis than the softmax's dim ... or a fixed axis") would be right
+        "q6_causal_exp_tril_normalised_over_columns": ("softmax_sum_wrong_axis",),
+        "q7_checked_only_blocked_entries": ("zero_after_softmax",),   # answers A, as blind's q7_answer_a
+        # mis-named: count_in_bytes ("the entries times 2 (the bytes of float16) ... memory in bytes"); the
+        # student counts two T x T matrices (scores and weights), not bytes; 2 T^2 cannot tell them apart, and
+        # no key says the score matrix was counted with the weights
+        "q8_entries_counts_scores_and_weights": (),
+    },
     # judged from `measure scaled-attention --set blind21 -v`: () where no key of the catalogue names it
     "scaled-attention": {
         # Q / sqrt(d_k) then scores / sqrt(d_k) is S / d_k: the key's text (as blind's q1_scaled_twice); q8
