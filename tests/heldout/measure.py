@@ -1942,6 +1942,8 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_from_argmax_comparison": ("zero_after_softmax",),   # answers A, as blind's q7_answer_a
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; T^2 d_k + T^2 adds the scale's
         # multiplies; no key says so (madds_counted_twice is 2x, madds_counts_additions is d_k - 1 per score)
+        # still generic (naming25), now in numbers: "68157440 = T^2 x (d_k + 1) ... 1 operation(s) per score more";
+        # the number alone cannot say which step per score was counted (the scale, a bias, a mask)
         "q8_madds_include_scale_multiplies": (),
     },
     # judged from `measure scaled-attention --set blind20 -v`: () where no key of the catalogue names it

@@ -116,6 +116,14 @@ def test_score_madds(score_madds, attn_entries=None):
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "
                             "Q times the size of K: " + describe("madds_sizes_multiplied"))
+    extra, rest = divmod(got - ref.score_madds, T * T)
+    if rest == 0 and 0 < abs(extra) <= 4:
+        # naming25: T^2 (d_k + k), k a small number of operations per score (a scale multiply, a mask, an exp):
+        # no key says which step was counted, so said in numbers
+        raise AssertionError(f"score_madds is {got} = T^2 x (d_k {'+' if extra > 0 else '-'} {abs(extra)}) = {T}^2 x "
+                             f"{D_K + extra}: {abs(extra)} operation(s) per score {'more' if extra > 0 else 'fewer'} "
+                             f"than the T^2 x d_k = {ref.score_madds} multiply-adds of Q @ K.T; count the dot "
+                             "products only (d_k multiply-adds per score), not the scale or any other step per score")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
