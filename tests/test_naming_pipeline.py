@@ -72,8 +72,8 @@ def test_pipeline_mistakes_are_apart_on_the_test_shapes():
     # q02: S of (5, 12) against (8, 12)
     Q, K = _r(5, 12), _r(8, 12, seed=1)
     assert not _apart(ap.scores_variants(Q, K), ap.scaled_scores(Q, K))
-    # q07: self-attention, T = 10 (not 9: sqrt(9) = 3 = isqrt(12)), 6, and batched T = 8
-    for T, d_model, d_v, causal in ((10, 7, 5, True), (6, 7, 5, False), (8, 10, 6, True)):
+    # q07: self-attention, T = 10 (not 9: sqrt(9) = 3 = isqrt(12)), 6, batched T = 8, and float16's T = 5
+    for T, d_model, d_v, causal in ((10, 7, 5, True), (6, 7, 5, False), (8, 10, 6, True), (5, 10, 6, False)):
         X = _r(T, d_model)
         W = [_r(d_model, d, seed=s) / math.sqrt(d_model) for s, d in ((1, 12), (2, 12), (3, d_v))]
         O, A = ap.self_attention(X, *W, causal=causal)
@@ -102,7 +102,7 @@ def test_pipeline_mistakes_are_apart_on_the_test_shapes():
 
 def test_the_integer_sqrt_at_d_k_12_is_apart_from_every_sequence_length_the_tests_use():
     # scale_by_T (sqrt of a length) and integer_sqrt_scale (3) coincide when a length is 9 (the d_k = 12 cases)
-    lengths = {"q1": (5, 7, 6, 4), "q02": (5, 8), "q07": (10, 6, 8, 16), "q13": (5, 10, 6, 4, 7)}
+    lengths = {"q1": (5, 7, 6, 4), "q02": (5, 8), "q07": (10, 6, 8, 16, 5), "q13": (5, 10, 6, 4, 7)}
     assert all(math.isqrt(12) != math.sqrt(n) for ns in lengths.values() for n in ns)
 
 

@@ -2073,6 +2073,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the weight matrix does not match ... in 35 of 35 entries (largest difference 4.83e-05)" and
         # "rows ... do not sum to 1"; only the returned weights are rounded (the output is from the exact ones):
         # weights_rounded ("rounding the weights ... and returning the rounded values"), as blind8's q1_weights_rounded
+        # now named by weights_rounded (naming25): the weights are round(right, k), the output the right one
         "q1_weights_rounded_like_trace": ("weights_rounded",),
         "q2_uniform_rand_draws": ("uniform_samples",),
         "q2_randn_like_for_keys": ("ignores_generator",),   # keys from the global RNG: the key's text
@@ -2088,6 +2089,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the entropy table ... does not match ... in 12 of 12 entries" for another seed;
         # torch.manual_seed(0) for seed: table_reseeded_per_row ("another seed than the one passed ... every row
         # uses torch.manual_seed(seed) itself") is its fix (blind18's default seed=42 passed seed on, no key)
+        # now named by table_reseeded_per_row (naming25): every row at seed 0 at two seeds (a replay)
         "q4_table_seed_hardcoded_zero": ("table_reseeded_per_row",),
         "q8_heads_stacked_last_axis": ("mha_heads_interleaved",),   # the key's torch.stack(heads, dim=-1)
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x5 and 2x48)"; V.chunk(n_heads) cuts rows:
@@ -2123,7 +2125,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: causal=False adds torch.zeros(1) (float32), promoting float16 scores to float32 (checked
         # with torch); dtype_changed ("a float32 tensor never cast back: float16 in must give float16 out") is it;
         # no q07 test runs float16 (or bfloat16) with causal=False
-        "q07_zero_placeholder_mask_in_float32": ("dtype_changed",),
+        "q07_zero_placeholder_mask_in_float32": ("dtype_changed",),   # now named by dtype_changed (naming25)
         "q08_kernel_cast_to_float32": ("float32_precision", "dtype_changed"),   # .type(torch.float32) on kappa
         # int64 / int64 with `/` gives the default float32: the key's "float32, torch's default dtype"
         "q09_integer_counts_true_division": ("prefix_average_float32",),

@@ -146,6 +146,9 @@ def test_batched_float32_and_float16(self_attention, project_qkv, scaled_scores,
     _check(self_attention, stages, X, W, True, torch.float32)
     # every dtype the notebook promises is graded: float16 in, float16 out (one point with float32's)
     _causal_float16(self_attention, stages, rng)
+    # and with causal=False (no mask added at all): float16 in, float16 out there too
+    X, W = randn((5, d_model), rng, torch.float16), _weights(rng, d_model, d_k, d_v, torch.float16)
+    _check(self_attention, stages, X, W, False, torch.float16)
 
 
 def _causal_float16(self_attention, stages, rng):

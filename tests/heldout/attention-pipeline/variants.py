@@ -441,7 +441,8 @@ def project_qkv(X, W_Q, W_K, W_V):
     S = scaled_scores(Q, K)
     A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device))
     return A @ V, A
-'''), {"key": "ignores_causal_flag", "where": ["q07:test_not_causal_float64"]}),
+'''), {"key": "ignores_causal_flag", "where": ["q07:test_not_causal_float64",
+                                                   "q07:test_batched_float32_and_float16"]}),
     "self_no_causal_mask": (self_attn('''
     Q, K, V = project_qkv(X, W_Q, W_K, W_V)
     A = attention_weights(scaled_scores(Q, K))
@@ -2008,5 +2009,35 @@ CORRECT.update({
     # xlogy counts 0 log 0 as 0; the log2 comes from dividing by ln 2 after the sum
     "entropy_xlogy_negated_sum": entropy('''
     return torch.special.xlogy(A, A).sum(-1).neg() / math.log(2)
+'''),
+})
+
+# naming25: causal=False still adds a "no mask" made in the default float32: float16 in, float32 out
+WRONG.update({
+    "self_open_mask_zeros_float32": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    T = S.shape[-1]
+    open_mask = torch.zeros(T, T)                 # nothing blocked
+    A = attention_weights(S, causal_additive_mask(T, S.dtype, S.device) if causal else open_mask)
+    return A.to(V.dtype) @ V, A
+'''), {"key": "dtype_changed", "where": ["q07:test_batched_float32_and_float16"]}),
+    "self_open_mask_tensor_list": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    S = S + (causal_additive_mask(S.shape[-1], S.dtype, S.device) if causal else torch.tensor([0.0]))
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "dtype_changed", "where": ["q07:test_batched_float32_and_float16"]}),
+})
+
+CORRECT.update({
+    # the open mask made from the scores themselves: a 0-d zero in their dtype
+    "self_open_mask_new_zeros": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    no_mask = S.new_zeros(())
+    A = attention_weights(S, causal_additive_mask(S.size(-1), S.dtype, S.device) if causal else no_mask)
+    return torch.einsum("...qk,...kv->...qv", A, V), A
 '''),
 })

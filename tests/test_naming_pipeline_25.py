@@ -1,0 +1,66 @@
+"""attention-pipeline, naming round 25 (blind21's kinds): causal=False with a float32 placeholder mask turns
+float16 in into float32 out (dtype_changed, on q07's one float16 causal=False call)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import torch
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception
+from reference import attention_pipeline as ref
+
+
+def _hidden(name: str) -> Any:
+    path = Path(__file__).resolve().parents[1] / "assignments" / "attention-pipeline" / "hidden" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_naming25_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _student(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """As the harness runs it: an exception of the student's code comes out as StudentCodeError."""
+    def proxy(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (RuntimeError, TypeError, IndexError) as e:
+            raise StudentCodeError(type(e).__name__, str(e)) from None
+    return proxy
+
+
+def _self_attention(open_mask: Callable[[torch.Tensor], Any], cast_a: bool = False) -> Callable[..., Any]:
+    def self_attention(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
+                       causal: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+        Q, K, V = ref.project_qkv(X, W_Q, W_K, W_V)
+        S = ref.scaled_scores(Q, K)
+        M = ref.causal_additive_mask(S.shape[-1], S.dtype, S.device) if causal else open_mask(S)
+        A = ref.attention_weights(S, M)
+        return (A.to(V.dtype) if cast_a else A) @ V, A
+    return self_attention
+
+
+def _run(self_attention: Callable[..., Any]) -> None:
+    q07 = _hidden("q07")
+    q07.test_batched_float32_and_float16.test_func(
+        _student(self_attention), ref.project_qkv, ref.scaled_scores, ref.causal_additive_mask,
+        ref.attention_weights, "cpu", torch.Generator().manual_seed(0))
+
+
+@pytest.mark.parametrize("open_mask, cast_a", [
+    (lambda S: torch.zeros(1), False),                           # blind21: the crash of A @ V, proven on float32
+    (lambda S: torch.zeros(S.shape[-2:]), True),                 # A float32 with the right values
+])
+def test_float32_placeholder_mask_without_causal_is_dtype_changed(open_mask: Any, cast_a: bool) -> None:
+    with pytest.raises(Misconception) as named:
+        _run(_self_attention(open_mask, cast_a))
+    assert named.value.key == "dtype_changed"
+
+
+def test_an_open_mask_in_the_scores_dtype_keeps_the_point() -> None:
+    _run(_self_attention(lambda S: S.new_zeros(())))
+    _run(_self_attention(lambda S: None))
