@@ -1178,18 +1178,26 @@ def _raw_std_at(d, seed):
 
 def _seed_rules(value_row, d, i, seed, reach):
     """The rules that give the seed at which the row is the lesson's row for d: ('offset', o) for seed + o
-    (|o| <= reach searched) and ('times', m) for seed * m (m = d or i + 1); [] when no such seed gives it."""
+    (|o| <= reach searched), ('times', m) for seed * m (m = d or i + 1) and ('fixed', c) for a seed written in
+    (the lesson's torch.manual_seed(0), or 1, 42) whatever seed is passed; [] when no such seed gives it."""
     got = float(value_row[0])
-    seeds = [seed + o for o in sorted(range(-reach, reach + 1), key=abs)] + [seed * d, seed * (i + 1)]
+    seeds = [seed + o for o in sorted(range(-reach, reach + 1), key=abs)] + [seed * d, seed * (i + 1)] \
+        + list(_FIXED_SEEDS)
     for s in seeds:
         if s < 0 or abs(_raw_std_at(d, s) - got) > 1e-5 * max(1.0, abs(got)):
             continue
         if matching_variants(value_row[None], {"v": _row_at(d, s)}, torch.float32):
-            return [("offset", s - seed)] + [("times", m) for m in (d, i + 1) if seed * m == s]
+            return [("offset", s - seed)] + [("times", m) for m in (d, i + 1) if seed * m == s] \
+                + [("fixed", c) for c in _FIXED_SEEDS if c == s]
     return []
 
 
+_FIXED_SEEDS = (0, 1, 42)   # seeds written into the cell instead of `seed` (the lesson's is 0)
+
+
 def _seed_of(rule, seed):
+    if rule[0] == "fixed":
+        return rule[1]
     return seed + rule[1] if rule[0] == "offset" else seed * rule[1]
 
 
@@ -1217,8 +1225,11 @@ def raise_if_reseeded(table, dims, seed, again):
         if not held:
             return
         rules.append(held[0])
-    shown = ", ".join(f"d = {d}: seed {'+' if kind == 'offset' and x >= 0 else ''}"
+    shown = ", ".join(f"d = {d}: seed {x} whatever seed is passed" if kind == "fixed" else
+                      f"d = {d}: seed {'+' if kind == 'offset' and x >= 0 else ''}"
                       f"{'' if kind == 'offset' else '* '}{x}" for d, (kind, x) in zip(dims, rules))
+    if len(set(rules)) == 1 and rules[0][0] == "fixed":
+        shown = f"seed {rules[0][1]} in every row, whatever seed is passed"
     raise Misconception("table_reseeded_per_row", f"each row of the entropy table is the lesson's row at another seed "
                         f"({shown}), at seed = {seed} and again at seed = {seed2}: " + describe("table_reseeded_per_row"))
 
@@ -1773,6 +1784,16 @@ def _decimals(t: torch.Tensor) -> int | None:
     return None
 
 
+def _is_rounded_replay(w64: torch.Tensor, right: torch.Tensor, k: int, dtype: torch.dtype) -> bool:
+    """Every entry of w64 is round(right, k) to dtype's rounding, or the other neighbour where right is within
+    dtype's rounding of a tie (x.5 in the k-th decimal)."""
+    tol = 4 * torch.finfo(dtype).eps
+    diff = (w64 - torch.round(right, decimals=k)).abs()
+    frac = (right * 10 ** k) % 1
+    near_tie = (frac - 0.5).abs() * 10 ** -k <= 64 * torch.finfo(dtype).eps
+    return bool(((diff <= tol) | (near_tie & (diff <= 10 ** -k + tol))).all())
+
+
 def half_softmax_evidence(pair, Q, K, V, d_k, right):
     """(dtype_changed, (output, weights), message) when the weights went through float16 (or bfloat16) and came
     back: every entry is a number of that dtype, the weights are not right to the input's tolerance, and they
@@ -1804,7 +1825,8 @@ def half_softmax_evidence(pair, Q, K, V, d_k, right):
 def rounded_evidence(pair, right, V64, dtype):
     """(weights_rounded, (output, weights), message) when the weights are the right ones rounded to k decimals:
     every entry a multiple of 10^-k (the fewest k), within half of 10^-k of the right weight and not simply
-    right; the output is those weights times V, or that rounded to k decimals too."""
+    right; the output is those weights times V, that rounded to k decimals too, or the right output (only the
+    returned weights rounded, the output made from the exact ones: a replay, round(right weights, k), decides)."""
     w = pair[1]
     if tuple(w.shape) != tuple(right[1].shape) or not w.is_floating_point() or not bool(torch.isfinite(w).all()):
         return None
@@ -1830,6 +1852,13 @@ def rounded_evidence(pair, right, V64, dtype):
         if matching_variants(pair[0], {"v": o}, dtype):
             return "weights_rounded", (o, w64), (f"{describe('weights_rounded')} (every weight is a multiple of "
                                                   f"1e-{k}, within 0.5e-{k} of the right one)")
+    # the output from the exact weights, only the returned weights rounded: the weights must be the replay
+    # round(right, k) entry by entry (to the weights' own float rounding), not just near it; an entry within
+    # the input dtype's rounding of a tie (x.5 in the k-th decimal) may round either way
+    if matching_variants(pair[0], {"v": right[0]}, dtype) and _is_rounded_replay(w64, right[1], k, w.dtype):
+        return "weights_rounded", (right[0], w64), (
+            f"{describe('weights_rounded')} (the output is right, but every returned weight is the right one "
+            f"rounded to {k} decimals: the output was made from the exact weights)")
     return None
 
 

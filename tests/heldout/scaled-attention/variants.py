@@ -2274,3 +2274,45 @@ def softmax_entropy(logits):
     return -(p * p.clamp_min(torch.finfo(p.dtype).tiny).log()).sum(-1)
 '''),
 })
+WRONG.update({
+    # naming25: only the returned weights rounded (to 2 decimals, by hand); the output from the exact weights
+    "attention_returned_weights_rounded_by_hand": (attention('''
+    w = torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    out = w @ V
+    return out, torch.round(w * 100) / 100
+'''), {"key": "weights_rounded", "where": ["q1"]}),
+    # naming25: only the returned weights rounded, entry by entry with Python's round to 3 decimals
+    "attention_returned_weights_python_round": (attention('''
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / d_k ** 0.5
+    weights = F.softmax(scores, dim=-1)
+    shown = torch.tensor([[round(x, 3) for x in row] for row in weights.tolist()], dtype=weights.dtype)
+    return torch.matmul(weights, V), shown
+'''), {"key": "weights_rounded", "where": ["q1"]}),
+})
+CORRECT.update({
+    # naming25: a rounded copy made for the trace, the exact weights returned; the softmax written out
+    "attention_rounded_copy_for_trace_only": attention('''
+    s = torch.mm(Q, K.t()).div(d_k ** 0.5)
+    e = (s - s.amax(dim=1, keepdim=True)).exp()
+    w = e / e.sum(dim=1, keepdim=True)
+    trace = w.round(decimals=4)   # what the lesson prints
+    del trace
+    return torch.mm(w, V), w
+'''),
+})
+WRONG.update({
+    # naming25: the seed written in (42) instead of the `seed` argument, in every row
+    "table_seed_literal_42": (table("torch.manual_seed(seed)", "torch.manual_seed(42)"),
+                              {"key": "table_reseeded_per_row", "where": _TABLE_Q4}),
+    # naming25: a generator of its own per row, seeded with the lesson's 0 whatever seed is passed
+    "table_generator_seed_zero": (table(
+        "torch.manual_seed(seed)\n        q = torch.randn(1, d); k = torch.randn(5, d)",
+        "g = torch.Generator().manual_seed(0)\n        q = torch.randn(1, d, generator=g); k = torch.randn(5, d, generator=g)"),
+        {"key": "table_reseeded_per_row", "where": ["q4:test_entropy_table_other_dims_and_seed"]}),
+})
+CORRECT.update({
+    # naming25: a generator of its own per row, seeded with the seed passed
+    "table_generator_per_row_seeded": table(
+        "torch.manual_seed(seed)\n        q = torch.randn(1, d); k = torch.randn(5, d)",
+        "g = torch.Generator()\n        g.manual_seed(seed)\n        q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)"),
+})
