@@ -64,3 +64,40 @@ def test_float32_placeholder_mask_without_causal_is_dtype_changed(open_mask: Any
 def test_an_open_mask_in_the_scores_dtype_keeps_the_point() -> None:
     _run(_self_attention(lambda S: S.new_zeros(())))
     _run(_self_attention(lambda S: None))
+
+
+# --- q05: a row whose keys are all blocked zeroed -----------------------------------------------------------
+
+def _weights_run(fn: Callable[..., Any]) -> None:
+    _hidden("q05").test_weights_float64_rectangular_mask.test_func(_student(fn), torch.Generator().manual_seed(0))
+
+
+def _open_rows_only(S: torch.Tensor, M: torch.Tensor) -> torch.Tensor:      # blind21's `A * has_open_key`
+    return torch.softmax(S + M, dim=-1) * (M > torch.finfo(M.dtype).min).any(dim=-1, keepdim=True)
+
+
+def _keep_mask_after(S: torch.Tensor, M: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(S + M, dim=-1) * (M == 0)
+
+
+def _inf_fill_nan_to_zero(S: torch.Tensor, M: torch.Tensor) -> torch.Tensor:
+    return torch.nan_to_num(torch.softmax(S.masked_fill(M != 0, float("-inf")), dim=-1), nan=0.0)
+
+
+@pytest.mark.parametrize("fn", [_open_rows_only, _keep_mask_after])
+def test_a_zeroed_fully_blocked_row_is_zero_after_softmax_by_replay(fn: Any) -> None:
+    with pytest.raises(Misconception) as named:
+        _weights_run(fn)
+    assert named.value.key == "zero_after_softmax" and "row 2" in str(named.value)
+
+
+def test_the_inf_fill_with_nan_zeroed_is_told_not_named() -> None:
+    # zero rows on the first input too, but the -5 probe gives its blocked keys no weight: not the replay
+    with pytest.raises(AssertionError) as told:
+        _weights_run(_inf_fill_nan_to_zero)
+    assert not isinstance(told.value, Misconception) and "all zeros on row 2" in str(told.value)
+
+
+def test_a_finite_blocked_row_keeps_the_point() -> None:
+    _weights_run(ref.attention_weights)
+    _weights_run(lambda S, M: torch.exp((S + M) - torch.logsumexp(S + M, dim=-1, keepdim=True)))   # ones there

@@ -2095,6 +2095,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x5 and 2x48)"; V.chunk(n_heads) cuts rows:
         # mha_head_rows_sliced ("from the rows (tokens) ... instead of those columns") and mha_values_not_split
         # (each head's V full width, "V[:, cols] too")
+        # now named by mha_head_rows_sliced (naming25): V.chunk's crash replayed, again at a second T
         "q8_values_chunked_default_dim": ("mha_head_rows_sliced", "mha_values_not_split"),
         "q8_residual_added": ("mha_residual_added",),
         "q8_decoder_causal_mask": ("causal_mask_added",),
@@ -2120,7 +2121,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: A * has_open_key zeroes fully blocked rows after the softmax (the notebook says such a row
         # stays finite and uniform); zero_after_softmax ("zeroing masked weights after the softmax: rows no longer
         # sum to 1") is the mistake; no q05/q13 test passes a mask with a fully blocked row
-        "q05_fully_blocked_rows_zeroed": ("zero_after_softmax",),
+        "q05_fully_blocked_rows_zeroed": ("zero_after_softmax",),   # now named by zero_after_softmax (naming25)
         "q05_row_sum_without_keepdim": ("sum_without_keepdim",),
         # not caught: causal=False adds torch.zeros(1) (float32), promoting float16 scores to float32 (checked
         # with torch); dtype_changed ("a float32 tensor never cast back: float16 in must give float16 out") is it;

@@ -222,6 +222,42 @@ def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Te
                             "at all: " + describe("mask_filled_with_inf"))
 
 
+def raise_if_blocked_row_wrong(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
+    """q05's rows whose keys M blocks entirely: NaN there (raise_if_blocked_row_nan) or all zeros
+    (raise_if_blocked_row_zeroed); the notebook says such a row stays finite and comes out uniform."""
+    raise_if_blocked_row_nan(fn, got, S, M)
+    raise_if_blocked_row_zeroed(fn, got, S, M)
+
+
+def raise_if_blocked_row_zeroed(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
+    """Every row whose keys M (finfo.min where blocked) blocks entirely all 0, where the notebook says it stays
+    finite and comes out uniform. Named zero_after_softmax by replay: A is the right weights with every blocked
+    weight zeroed after the softmax, and a second call with the blocked entries at -5 (no longer finfo.min)
+    gives the softmax of S + M, or it with the blocked weights zeroed. The -inf fill with NaN turned into 0
+    (zero rows too on the first input) gives the -5 keys no weight and renormalises: neither; it stays generic."""
+    full = (M != 0).all(dim=-1)
+    if not (type(got) is torch.Tensor and got.is_floating_point() and tuple(got.shape) == tuple(S.shape)
+            and M.dim() == 2 and bool(full.any()) and bool(torch.isfinite(got).all())
+            and bool((got[..., full, :] == 0).all())):
+        return
+    rows = ", ".join(str(int(i)) for i in full.nonzero().flatten())
+    said = (f"A is all zeros on row {rows}, whose keys are all blocked: the notebook says such a row stays finite "
+            "and comes out uniform (S + M softmaxed like any other row: every score there is about finfo.min), "
+            "not zeroed; its weights must sum to 1")
+    if is_right(got, ref.attention_weights(S, M) * (M == 0), S.dtype):
+        M5 = M.masked_fill(M != 0, -5.0)
+        right5 = ref.attention_weights(S, M5)
+        try:
+            probe = fn(S, M5)
+        except StudentCodeError:
+            probe = None
+        if any(is_right(probe, w, S.dtype) for w in (right5, right5 * (M5 == 0))):
+            raise Misconception("zero_after_softmax", said + "; with the blocked entries at -5 instead of finfo.min "
+                                "your weights are the softmax of S + M (blocked weights zeroed after it or not): "
+                                + describe("zero_after_softmax"))
+    raise AssertionError(said)
+
+
 def raise_if_rows_unnormalised(got: object, expected: torch.Tensor, dtype: torch.dtype, what: str,
                                M: torch.Tensor | None = None) -> None:
     """Positive weights of the right shape whose rows do not sum to 1, but each row divided by its own sum

@@ -2041,3 +2041,27 @@ CORRECT.update({
     return torch.einsum("...qk,...kv->...qv", A, V), A
 '''),
 })
+
+# naming25: a row whose keys are all blocked zeroed after the softmax (the notebook: it stays finite, uniform)
+WRONG.update({
+    "weights_blocked_rows_filled_zero": (weights('''
+    A = torch.softmax(S if M is None else S + M, dim=-1)
+    if M is None:
+        return A
+    nothing_open = (M == torch.finfo(M.dtype).min).all(dim=-1, keepdim=True)
+    return A.masked_fill(nothing_open, 0.0)
+'''), {"key": "zero_after_softmax", "where": ["q05:test_weights_float64_rectangular_mask"]}),
+    "weights_keep_mask_times_softmax": (weights('''
+    if M is None:
+        return torch.softmax(S, dim=-1)
+    return torch.softmax(S + M, dim=-1) * (M == 0).to(S.dtype)
+'''), {"key": "zero_after_softmax", "where": ["q05:test_weights_float64_rectangular_mask"]}),
+})
+
+CORRECT.update({
+    # the log-softmax, exponentiated: a fully blocked row (all about finfo.min) comes out uniform
+    "weights_exp_log_softmax": weights('''
+    Z = S if M is None else torch.add(S, M)
+    return Z.log_softmax(dim=-1).exp()
+'''),
+})
