@@ -2768,3 +2768,43 @@ def tensor_values(rows) -> list[str]:
     if not isinstance(rows, (list, tuple)):
         return []
     return sorted({k for row in rows if isinstance(row, dict) for k, v in row.items() if type(v) is torch.Tensor})
+
+
+def values_row_chunked(fn, e, X, Ws, n_heads):
+    """Q and K cut into column blocks, V into n_heads blocks of rows (tokens) of the full width (V.chunk(n_heads)
+    with chunk's default dim=0): head 0's (T, T) weights times V's first ceil(T / n_heads) rows raise torch's
+    "(T x T and c x d_model)", replayed on the same input; a second call on X with T2 tokens (c2 = ceil(T2 /
+    n_heads) not c, d_k nor T2) must raise it again, so that a fixed slice (V[:c], or d_k rows) is not named:
+    mha_head_rows_sliced (the rows of V instead of its columns)."""
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    if e.exc_type != "RuntimeError" or n_heads < 2 or T < 2:
+        return None
+
+    def said(t):
+        c = -(-t // n_heads)
+        try:
+            torch.ones(t, t, dtype=torch.float64) @ torch.ones(t, d_model, dtype=torch.float64).chunk(n_heads)[0]
+        except RuntimeError as err:
+            return c, str(err).splitlines()[0]
+        return c, None
+
+    c, first = said(T)
+    if first is None or first not in (e.message or ""):
+        return None
+    T2 = next((t for t in range(n_heads + 1, 4 * n_heads + 2) if -(-t // n_heads) not in (c, d_k, t)), None)
+    if T2 is None:
+        return None
+    c2, second = said(T2)
+    X2 = torch.randn((T2, d_model), generator=torch.Generator().manual_seed(0), dtype=X.dtype)
+    try:
+        fn(X2, *Ws, n_heads)
+    except StudentCodeError as again:
+        if second is None or again.exc_type != "RuntimeError" or second not in (again.message or ""):
+            return None
+        return Misconception("mha_head_rows_sliced", f"your code raised {e.exc_type}: {first}: head 0's ({T}, {T}) "
+                             f"weights times {c} row{'s' * (c != 1)} of V of the full width {d_model}, and with T = {T2} tokens "
+                             f"{second} ({c2} = ceil({T2} / {n_heads}) rows): Q and K are cut into column blocks, "
+                             f"but V into {n_heads} blocks of rows (tokens), as V.chunk(n_heads) does with chunk's "
+                             f"default dim=0 (V.chunk(n_heads, dim=-1) cuts the columns): " + describe("mha_head_rows_sliced"))
+    return None

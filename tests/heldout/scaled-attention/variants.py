@@ -2316,3 +2316,30 @@ CORRECT.update({
         "torch.manual_seed(seed)\n        q = torch.randn(1, d); k = torch.randn(5, d)",
         "g = torch.Generator()\n        g.manual_seed(seed)\n        q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)"),
 })
+WRONG.update({
+    # naming25: V cut into row blocks by torch.chunk with dim=0 written out; Q and K by column slices
+    "mha_values_chunked_rows_explicit": (mha('''
+    d_k = X.size(1) // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    v_parts = torch.chunk(V, n_heads, 0)
+    outs = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], v_parts[h], d_k)[0]
+            for h in range(n_heads)]
+    return torch.cat(outs, -1) @ W_O
+'''), {"key": "mha_head_rows_sliced", "where": ["q8"]}),
+    # naming25: V cut by tensor_split (default dim 0, the tokens), Q and K by split along the columns
+    "mha_values_tensor_split_rows": (mha('''
+    d_k = X.shape[-1] // n_heads
+    Qs = (X @ W_Q).split(d_k, dim=-1)
+    Ks = (X @ W_K).split(d_k, dim=-1)
+    Vs = (X @ W_V).tensor_split(n_heads)
+    return torch.cat([attention(q, k, v, d_k)[0] for q, k, v in zip(Qs, Ks, Vs)], dim=-1) @ W_O
+'''), {"key": "mha_head_rows_sliced", "where": ["q8"]}),
+})
+CORRECT.update({
+    # naming25: every projection chunked by columns (dim=1), the heads joined by hstack
+    "mha_chunk_columns_hstack": mha('''
+    d_k = X.shape[1] // n_heads
+    parts = [t.chunk(n_heads, dim=1) for t in (X @ W_Q, X @ W_K, X @ W_V)]
+    return torch.hstack([attention(q, k, v, d_k)[0] for q, k, v in zip(*parts)]).mm(W_O)
+'''),
+})
