@@ -101,3 +101,37 @@ def test_the_inf_fill_with_nan_zeroed_is_told_not_named() -> None:
 def test_a_finite_blocked_row_keeps_the_point() -> None:
     _weights_run(ref.attention_weights)
     _weights_run(lambda S, M: torch.exp((S + M) - torch.logsumexp(S + M, dim=-1, keepdim=True)))   # ones there
+
+
+# --- q01: the fused projection split along split's default axis 0 ---------------------------------------------
+
+def _fused_no_dim(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor) -> Any:
+    d_k, d_v = W_Q.shape[1], W_V.shape[1]
+    return (X @ torch.cat([W_Q, W_K, W_V], dim=1)).split([d_k, d_k, d_v])     # blind21's, dim 0
+
+
+def _fused_last_dim(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor) -> Any:
+    d_k, d_v = W_Q.shape[1], W_V.shape[1]
+    return (X @ torch.cat([W_Q, W_K, W_V], dim=1)).split([d_k, d_k, d_v], dim=-1)
+
+
+def test_the_fused_split_on_dim_0_is_named_from_a_call_with_2_dk_plus_dv_tokens() -> None:
+    q01 = _hidden("q01")
+    for test, args in ((q01.test_project_float64, ()), (q01.test_project_batched_float32, ("cpu",))):
+        with pytest.raises(Misconception) as named:
+            test.test_func(_student(_fused_no_dim), *args, torch.Generator().manual_seed(0))
+        assert named.value.key == "fused_projection_split" and "T = 19 tokens" in str(named.value)
+        test.test_func(_student(_fused_last_dim), *args, torch.Generator().manual_seed(0))
+
+
+def test_another_crash_is_not_called_a_fused_split() -> None:
+    def two_d_only(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor) -> Any:
+        return tuple(torch.mm(X, W) for W in (W_Q, W_K, W_V))        # runs on 2-D X, the probe's: right there
+    from autograder.grading.checks import randn
+    X = randn((4, 6), torch.Generator().manual_seed(1))
+    W = [randn((6, 3), torch.Generator().manual_seed(i)) for i in range(3)]
+    D = _hidden("_diagnose")
+    e = StudentCodeError("RuntimeError", "boom")
+    assert D.fused_split_axis_crash(e, _student(two_d_only), torch.float32) is None
+    assert D.fused_split_axis_crash(e, _student(lambda *a: ref.project_qkv(*a)), X.dtype) is None
+    assert len(two_d_only(X, *W)) == 3

@@ -2080,10 +2080,12 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_mean_of_products": ("dot_averaged_not_summed",),
         # generic: "dot_product_variance(...) is NaN ... A variance is NaN when it is taken of a single number"
         # (a good message); var(dim=1) of an (n, 1) column: dots_summed_over_samples is the sum's axis; no key
+        # still generic (naming25), its message now names var(dim=1) of keepdim (n_samples, 1) dots too
         "q2_variance_over_wrong_axis": (),
         "q4_entropy_keepdim": ("entropy_keepdim",),
         # generic: "softmax_entropy(logits) does not match ... (largest difference 6.01e-05)"; eps = 1e-5 inside
         # the log is too large a guard: entropy_nan_saturated asks for a tiny epsilon (there is one); no key
+        # still generic (naming25), its message now says the replay -sum p log(p + 1e-05) matches (no key)
         "q4_log_epsilon_1e_5": (),
         "q4_table_draws_in_float64": ("draws_in_float64",),
         # generic: "the entropy table ... does not match ... in 12 of 12 entries" for another seed;
@@ -2105,7 +2107,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "split_with_sizes expects split_sizes to sum exactly to 7 (input tensor's size at dimension 0)" on
         # 3 q01 tests; the widths are right, the axis is split()'s default 0: fused_projection_split's fix
         # ".split([d_k, d_k, d_v], dim=-1)" is the repair (as blind20's split on dim=2)
-        "q01_fused_split_default_axis": ("fused_projection_split",),
+        "q01_fused_split_default_axis": ("fused_projection_split",),   # now named by fused_projection_split (naming25)
         # generic: "S does not match the correct result in 40 of 40 entries"; a scale of d_k ** 0.25 (the root
         # taken twice): no key says it (divide_by_dk, integer_sqrt_scale, sqrt_precedence are other constants)
         "q02_square_root_taken_twice": (),

@@ -1318,6 +1318,30 @@ def fused_split_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
             if len(v) == 3 and widths[k] != right and shared.count(widths[k]) == 1}
 
 
+def fused_split_axis_crash(e: StudentCodeError, fn: Callable[..., object], dtype: torch.dtype) -> Misconception | None:
+    """A crash of project_qkv named fused_projection_split when a second call with T = 2 d_k + d_v tokens
+    (FUSED_PROBE's widths, 19 tokens: the only length where a cut of split's default axis 0 into d_k, d_k, d_v
+    rows runs) gives exactly the fused projection cut along the tokens: (d_k, T), (d_k, T), (d_v, T) pieces,
+    never a right (T, d_k) shape, since T != d_k."""
+    _, d_model, d_k, d_v = FUSED_PROBE
+    g = torch.Generator().manual_seed(25)
+    X = checks.randn((2 * d_k + d_v, d_model), g, dtype)
+    W = [checks.randn((d_model, w), g, dtype) for w in (d_k, d_k, d_v)]
+    try:
+        out = fn(X, *W)
+    except Exception:   # noqa: BLE001 - the probe's own crash only means it shows nothing
+        return None
+    X64, W64 = X.double(), [w.double() for w in W]
+    cut = (X64 @ torch.cat(W64, dim=-1)).split([d_k, d_k, d_v], dim=0)
+    if not (isinstance(out, (tuple, list)) and len(out) == 3 and all_right(out, cut, dtype)):
+        return None
+    return Misconception("fused_projection_split", f"{_said(e)}; with T = {2 * d_k + d_v} tokens = 2 d_k + d_v "
+                         f"(d_model = {d_model}, d_k = {d_k}, d_v = {d_v}) it runs and gives Q, K, V of shapes "
+                         f"({d_k}, {2 * d_k + d_v}), ({d_k}, {2 * d_k + d_v}), ({d_v}, {2 * d_k + d_v}): the fused "
+                         "projection cut along the tokens (split's default dim=0), not the features: "
+                         + describe("fused_projection_split"))
+
+
 # T = 5, d_model = 8, d_k = 6, d_v = 7: 19 fused columns; split(8) gives 8, 8, 3, chunk(3) 7, 7, 5 and
 # tensor_split(3) 7, 6, 6: three pieces each, none the right 6, 6, 7 nor another's; d_model, d_k, d_v distinct
 FUSED_PROBE = (5, 8, 6, 7)

@@ -9,7 +9,8 @@ MISCONCEPTIONS = {
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
     "same_projection": "using one projection matrix for more than one of Q, K, V",
     "fused_projection_split": ("splitting the fused projection X @ [W_Q | W_K | W_V] at the wrong widths "
-                               "(pieces of width d_model, or three equal thirds) instead of d_k, d_k, d_v: "
+                               "(pieces of width d_model, or three equal thirds) or along the wrong axis (split's "
+                               "default dim 0, the tokens) instead of d_k, d_k, d_v along the features: "
                                "use .split([d_k, d_k, d_v], dim=-1)"),
     "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
     "divide_by_dk": "dividing the scores by d_k instead of sqrt(d_k)",

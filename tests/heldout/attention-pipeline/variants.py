@@ -2065,3 +2065,28 @@ CORRECT.update({
     return Z.log_softmax(dim=-1).exp()
 '''),
 })
+
+# naming25: the fused projection cut at the right widths along split's default axis 0 (tokens, not features)
+WRONG.update({
+    "project_fused_torch_split_no_dim": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    sizes = (W_Q.shape[-1], W_K.shape[-1], W_V.shape[-1])
+    fused = X @ torch.cat((W_Q, W_K, W_V), dim=-1)
+    return tuple(torch.split(fused, sizes))
+'''), {"key": "fused_projection_split", "where": ["q01"]}),
+    "project_fused_split_with_sizes": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    d_k, d_v = W_K.size(1), W_V.size(1)
+    Q, K, V = torch.matmul(X, torch.hstack([W_Q, W_K, W_V])).split_with_sizes([d_k, d_k, d_v])
+    return Q, K, V
+'''), {"key": "fused_projection_split", "where": ["q01"]}),
+})
+
+CORRECT.update({
+    # the fused projection cut along the features, the axis named by its position from the end
+    "project_fused_split_last_axis": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    widths = [W.shape[-1] for W in (W_Q, W_K, W_V)]
+    return torch.split(torch.matmul(X, torch.cat([W_Q, W_K, W_V], -1)), widths, X.dim() - 1)
+'''),
+})
