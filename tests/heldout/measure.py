@@ -2107,7 +2107,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "split_with_sizes expects split_sizes to sum exactly to 7 (input tensor's size at dimension 0)" on
         # 3 q01 tests; the widths are right, the axis is split()'s default 0: fused_projection_split's fix
         # ".split([d_k, d_k, d_v], dim=-1)" is the repair (as blind20's split on dim=2)
-        "q01_fused_split_default_axis": ("fused_projection_split",),   # now named by fused_projection_split (naming25)
+        "q01_fused_split_default_axis": ("fused_projection_split",),
         # generic: "S does not match the correct result in 40 of 40 entries"; a scale of d_k ** 0.25 (the root
         # taken twice): no key says it (divide_by_dk, integer_sqrt_scale, sqrt_precedence are other constants)
         "q02_square_root_taken_twice": (),

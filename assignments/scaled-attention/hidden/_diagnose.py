@@ -843,6 +843,9 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_across_rows(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
+            said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
+            if said is not None:
+                raise AssertionError(f"{what}: {said}") from None
             raise
     return judge
 
@@ -2435,7 +2438,10 @@ def raise_if_nan_variance(value, what) -> None:
         raise AssertionError(f"{what} is NaN, not a finite number. A variance is NaN when it is taken of a single "
                              "number (torch's var divides by n - 1): check that the dot products are n_samples "
                              "numbers, each pair's products summed over its d_k coordinates only ((q * k).sum(dim=-1)), "
-                             "not one number (torch.dot of flattened draws, or a sum without dim)")
+                             "not one number (torch.dot of flattened draws, or a sum without dim), and that "
+                             "the variance is taken across the n_samples dots (dots.var(), or dim=0 of an "
+                             "(n_samples, 1) column), not along an axis of one number each (var(dim=1) of "
+                             "(n_samples, 1) dots kept with keepdim=True)")
 
 
 def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
@@ -2807,4 +2813,23 @@ def values_row_chunked(fn, e, X, Ws, n_heads):
                              f"{second} ({c2} = ceil({T2} / {n_heads}) rows): Q and K are cut into column blocks, "
                              f"but V into {n_heads} blocks of rows (tokens), as V.chunk(n_heads) does with chunk's "
                              f"default dim=0 (V.chunk(n_heads, dim=-1) cuts the columns): " + describe("mha_head_rows_sliced"))
+    return None
+
+
+def entropy_guard_too_large(got, logits, expected, dtype) -> str | None:
+    """A message (no key) when softmax_entropy is -sum p log(p + eps) for a written guard eps (1e-3 to 1e-8)
+    large enough to show: the replay on the same logits matches and differs from the right entropy."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or tuple(got.shape) != tuple(expected.shape):
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    for k in range(3, 9):
+        eps = 10.0 ** -k
+        replay = -(p * torch.log(p + eps)).sum(dim=-1)
+        if matching_variants(replay, {"v": expected}, dtype) or not matching_variants(got, {"v": replay}, dtype):
+            continue
+        low = float((expected - got.detach().double()).abs().max())
+        return (f"every entropy is a little lower than the right one (by up to {low:.2g} nats): it equals, on the "
+                f"same logits, -sum p log(p + {eps:.0e}): a guard of {eps:.0e} inside the log shifts every "
+                f"log p and biases the entropy low (about n * {eps:.0e} nats for n keys); keep the guard tiny "
+                f"(1e-12, torch.finfo(p.dtype).tiny) or use F.log_softmax, which needs none")
     return None
