@@ -135,3 +135,23 @@ def test_another_crash_is_not_called_a_fused_split() -> None:
     assert D.fused_split_axis_crash(e, _student(two_d_only), torch.float32) is None
     assert D.fused_split_axis_crash(e, _student(lambda *a: ref.project_qkv(*a)), X.dtype) is None
     assert len(two_d_only(X, *W)) == 3
+
+
+# --- q02: keys transposed on axes 2 and 3 (4-D inputs only) ---------------------------------------------------
+
+def test_scores_for_four_dims_only_are_named_on_2_d_inputs_by_two_added_axes() -> None:
+    q02 = _hidden("q02")
+
+    def axes_2_3(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:     # blind21's
+        return torch.matmul(Q / Q.shape[-1] ** 0.5, K.transpose(2, 3))
+
+    with pytest.raises(Misconception) as named:
+        q02.test_scores_float64_rectangular.test_func(_student(axes_2_3), torch.Generator().manual_seed(0))
+    assert named.value.key == "batched_input_unsupported" and "2 batch axes added" in str(named.value)
+
+    def wrong_on_4d(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:  # runs on 4-D, and is wrong there: not named
+        return torch.matmul(Q, K.transpose(2, 3))
+
+    with pytest.raises(AssertionError) as told:
+        q02.test_scores_float64_rectangular.test_func(_student(wrong_on_4d), torch.Generator().manual_seed(0))
+    assert getattr(told.value, "key", None) != "batched_input_unsupported"

@@ -2107,13 +2107,13 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "split_with_sizes expects split_sizes to sum exactly to 7 (input tensor's size at dimension 0)" on
         # 3 q01 tests; the widths are right, the axis is split()'s default 0: fused_projection_split's fix
         # ".split([d_k, d_k, d_v], dim=-1)" is the repair (as blind20's split on dim=2)
-        "q01_fused_split_default_axis": ("fused_projection_split",),
+        "q01_fused_split_default_axis": ("fused_projection_split",),   # now named by fused_projection_split (naming25)
         # generic: "S does not match the correct result in 40 of 40 entries"; a scale of d_k ** 0.25 (the root
         # taken twice): no key says it (divide_by_dk, integer_sqrt_scale, sqrt_precedence are other constants)
         "q02_square_root_taken_twice": (),
         # transpose(2, 3) fits 4-D keys only: batched_input_unsupported's "one fixed number of dims ... use
         # .transpose(-2, -1)" (named on the batched test; the 2-D test is raw "Dimension out of range")
-        "q02_keys_transposed_on_axes_2_3": ("batched_input_unsupported",),
+        "q02_keys_transposed_on_axes_2_3": ("batched_input_unsupported",),   # now named by batched_input_unsupported (naming25)
         "q04_sequence_mask_lengths_from_zero": ("mask_blocks_diagonal",),   # arange(T) lengths block the diagonal
         # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked";
         # M.triu(diagonal=1) dropped leaves finfo.min everywhere: mask_blocks_nothing's headline ("all zeros") is

@@ -353,18 +353,22 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
         return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; on one slice of "
                              f"the same inputs ({_shapes(part)}) it runs and is right: "
                              + describe("batched_input_unsupported") + _tail(e))
-    if up and 2 <= top <= 3:
+    for added in range(1, 5 - top if up and 2 <= top <= 3 else 1):
         # nothing with fewer dims runs: the same inputs with one batch axis added (code written for
-        # exactly (B, T, d): an einsum "btd,...", a fixed unpacking of X.shape) run and are right
-        part = {n: t.unsqueeze(0) if isinstance(t, torch.Tensor) and t.dim() == top else t for n, t in tensors.items()}
+        # exactly (B, T, d): an einsum "btd,...", a fixed unpacking of X.shape), or for 2-D inputs two
+        # (code for (B, H, T, d) only: K.transpose(2, 3)), run and are right (naming25)
+        part = {n: t[(None,) * added] if isinstance(t, torch.Tensor) and t.dim() == top else t
+                for n, t in tensors.items()}
         try:
             out = rerun(part)
         except StudentCodeError:
+            continue
+        if not right(part, out):
             return None
-        if right(part, out):
-            return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; with a batch axis "
-                                 f"added ({_shapes(part)}) it runs and is right: your code works for one number of "
-                                 "dimensions only. " + describe("batched_input_unsupported") + _tail(e))
+        return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; with "
+                             f"{'a batch axis' if added == 1 else f'{added} batch axes'} added ({_shapes(part)}) it "
+                             "runs and is right: your code works for one number of dimensions only. "
+                             + describe("batched_input_unsupported") + _tail(e))
     return None
 
 

@@ -2090,3 +2090,20 @@ def project_qkv(X, W_Q, W_K, W_V):
     return torch.split(torch.matmul(X, torch.cat([W_Q, W_K, W_V], -1)), widths, X.dim() - 1)
 '''),
 })
+
+# naming25: scores written for (B, H, T, d_k) only: axes 2 and 3 named outright
+WRONG.update({
+    "scores_permute_four_axes": (scores('''
+    return Q @ K.permute(0, 1, 3, 2) / math.sqrt(Q.shape[-1])
+'''), {"key": "batched_input_unsupported", "where": ["q02"]}),
+    "scores_einsum_bhtd": (scores('''
+    return torch.einsum("bhqd,bhkd->bhqk", Q, K) / Q.shape[3] ** 0.5
+'''), {"key": "batched_input_unsupported", "where": ["q02"]}),
+})
+
+CORRECT.update({
+    # the keys' last two axes swapped by their negative positions, whatever the batch dims
+    "scores_swapaxes_negative": scores('''
+    return torch.matmul(Q, K.swapaxes(-1, -2)).div(math.sqrt(K.size(-1)))
+'''),
+})
