@@ -155,3 +155,26 @@ def test_scores_for_four_dims_only_are_named_on_2_d_inputs_by_two_added_axes() -
     with pytest.raises(AssertionError) as told:
         q02.test_scores_float64_rectangular.test_func(_student(wrong_on_4d), torch.Generator().manual_seed(0))
     assert getattr(told.value, "key", None) != "batched_input_unsupported"
+
+
+# --- q04: the full mask returned whole (M.triu(1) not assigned) ------------------------------------------------
+
+def test_a_full_mask_blocked_at_t_1_too_is_mask_blocks_nothing() -> None:
+    q04 = _hidden("q04")
+
+    def dropped(T: int, dtype: torch.dtype, device: Any = None) -> torch.Tensor:     # blind21's
+        M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)
+        M.triu(diagonal=1)
+        return M
+
+    def index_pair(T: int, dtype: torch.dtype, device: Any = None) -> torch.Tensor:  # 0 at T = 1: not this
+        M = torch.zeros(T, T, dtype=dtype, device=device)
+        M[torch.triu_indices(T, T, 1)] = torch.finfo(dtype).min
+        return M
+
+    with pytest.raises(Misconception) as named:
+        q04.test_mask_pattern.test_func(_student(dropped), "cpu", torch.Generator().manual_seed(0))
+    assert named.value.key == "mask_blocks_nothing" and "1 x 1 mask" in str(named.value)
+    with pytest.raises(Misconception) as other:
+        q04.test_mask_pattern.test_func(_student(index_pair), "cpu", torch.Generator().manual_seed(0))
+    assert other.value.key == "mask_index_tensor_as_one_index"

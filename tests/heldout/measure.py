@@ -2119,7 +2119,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # M.triu(diagonal=1) dropped leaves finfo.min everywhere: mask_blocks_nothing's headline ("all zeros") is
         # the other symptom, but its cause and fix ("M.triu(...) whose result is dropped ... assign the result")
         # are this very line
-        "q04_triu_result_not_assigned": ("mask_blocks_nothing",),
+        "q04_triu_result_not_assigned": ("mask_blocks_nothing",),   # now named by mask_blocks_nothing (naming25)
         # not caught: A * has_open_key zeroes fully blocked rows after the softmax (the notebook says such a row
         # stays finite and uniform); zero_after_softmax ("zeroing masked weights after the softmax: rows no longer
         # sum to 1") is the mistake; no q05/q13 test passes a mask with a fully blocked row

@@ -183,6 +183,24 @@ def raise_if_index_tensor_as_one_index(fn: Callable[..., object], M: torch.Tenso
                             "the 1 x 1 mask (no key after the query) is 0: " + describe("mask_index_tensor_as_one_index"))
 
 
+def raise_if_full_mask_left_whole(fn: Callable[..., object], M: torch.Tensor, T: int) -> None:
+    """Every entry of the T x T mask torch.finfo(dtype).min (T >= 2), and the 1 x 1 mask too (a second call,
+    where the index-tensor mistake gives 0): the torch.full mask returned as made, its triu(1) never applied,
+    an out-of-place M.triu(diagonal=1) whose result is dropped (naming25, blind21). A triu forgotten outright
+    gives the same masks: the fix, assign M.triu(1), is the same."""
+    low = torch.finfo(M.dtype).min if M.is_floating_point() else None
+    if T < 2 or low is None or not bool((M == low).all()):
+        return
+    try:
+        one = fn(1, M.dtype)
+    except StudentCodeError:
+        return
+    if type(one) is torch.Tensor and tuple(one.shape) == (1, 1) and bool((one == low).all()):
+        raise Misconception("mask_blocks_nothing", f"every entry of the {T} x {T} mask is torch.finfo({M.dtype}).min, "
+                            "the diagonal and the past included, and the 1 x 1 mask (no key after the query) too: "
+                            "the full mask came back without its triu(1): " + describe("mask_blocks_nothing"))
+
+
 def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch.Tensor, W: Any, causal: bool,
                                         dtype: torch.dtype) -> None:
     """Causal self-attention whose O is the unmasked scaled scores times V, S @ V (naming22, blind19): the

@@ -112,9 +112,9 @@ MISCONCEPTIONS = {
     "blocked_scores_zeroed": "setting the blocked scores to 0 (S * (M == 0), S.masked_fill(M != 0, 0)) instead of "
                              "adding the very negative mask: a score of 0 still gets weight exp(0), so the blocked "
                              "keys are not hidden",
-    "mask_blocks_nothing": "a mask that blocks nothing (all zeros): often an out-of-place call (M.masked_fill(...), "
-                           "M.triu(...)) whose result is dropped; use masked_fill_ or assign the result "
-                           "(M = M.masked_fill(...))",
+    "mask_blocks_nothing": "a mask that blocks nothing (all zeros), or everything (a full mask never cut): often an "
+                           "out-of-place call (M.masked_fill(...), M.triu(...)) whose result is dropped; use "
+                           "masked_fill_ or assign the result (M = M.masked_fill(...), M = M.triu(1))",
     "inputs_scaled_before_projection": "scaling X (by 1/sqrt(d_model), 1/sqrt(d_k), ...) before projecting: Q, K "
                                        "and V are X times each matrix, all three one constant factor too small; "
                                        "the 1/sqrt(d_k) belongs to the scores Q K^T only",

@@ -142,6 +142,7 @@ def _check_pattern(M, T, fn=None):
                                 f"is asked): it matches {describe(key)}")
     if fn is not None:   # every entry blocked, the 1 x 1 mask 0: the triu_indices pair used as one index
         D.raise_if_index_tensor_as_one_index(fn, M, T)
+        D.raise_if_full_mask_left_whole(fn, M, T)   # blocked at T = 1 too: a triu(1) whose result is dropped
     raise AssertionError("the mask blocks the wrong entries: exactly the keys after each query "
                          "(strictly above the diagonal) should be blocked, and every other entry 0; "
                          + D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)))

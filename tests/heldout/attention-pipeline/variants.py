@@ -2107,3 +2107,26 @@ CORRECT.update({
     return torch.matmul(Q, K.swapaxes(-1, -2)).div(math.sqrt(K.size(-1)))
 '''),
 })
+
+# naming25: the full finfo.min mask returned whole, its triu(1) result dropped
+WRONG.update({
+    "mask_full_torch_triu_dropped": (mask('''
+    M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)
+    torch.triu(M, diagonal=1)
+    return M
+'''), {"key": "mask_blocks_nothing", "where": ["q04", "q07", "q09"]}),
+    "mask_ones_scaled_tril_dropped": (mask('''
+    M = torch.ones(T, T, dtype=dtype, device=device) * torch.finfo(dtype).min
+    M.masked_fill(torch.ones(T, T, dtype=torch.bool, device=device).tril(), 0.0)
+    return M
+'''), {"key": "mask_blocks_nothing", "where": ["q04", "q07", "q09"]}),
+})
+
+CORRECT.update({
+    # the full mask cut in place
+    "mask_full_triu_in_place": mask('''
+    M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)
+    M.triu_(1)
+    return M
+'''),
+})
