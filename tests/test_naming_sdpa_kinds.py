@@ -645,9 +645,17 @@ def test_a_rounded_e_is_named_only_where_it_fails() -> None:
         assert _key(lambda b=b: test(weights3=b ** s / (b ** s).sum(-1, keepdim=True))) == key
 
 
-@pytest.mark.parametrize("size", [2, 4, 8])
+@pytest.mark.parametrize("size", [4, 8])
 def test_entries_in_bytes_are_named(size) -> None:
     assert _key(lambda: _test("q8", "test_attn_entries")(attn_entries=1024 * 1024 * size)) == "count_in_bytes"
+
+
+def test_twice_the_entries_is_said_both_ways_and_named_neither() -> None:
+    """blind21: 2 T^2 was the scores and the weights counted together, named count_in_bytes (float16's 2
+    bytes). One number cannot say which: the message gives both readings."""
+    with pytest.raises(AssertionError, match="two T x T matrices") as said:
+        _test("q8", "test_attn_entries")(attn_entries=2 * 1024 * 1024)
+    assert not isinstance(said.value, Misconception) and "float16" in str(said.value)
 
 
 # naming11: a count written with another question's width; an option written out in words

@@ -74,10 +74,14 @@ def test_attn_entries(attn_entries):
                             "matrix has one entry per (query, key) pair")
     if got == T * D_K:
         raise Misconception("entries_of_Q", "attn_entries is T * d_k: " + describe("entries_of_Q"))
-    for size, dtype in ((4, "float32"), (8, "float64"), (2, "float16")):
+    for size, dtype in ((4, "float32"), (8, "float64")):
         if got == ref.attn_entries * size:       # a kind: the memory asked for where a count is asked
             raise Misconception("count_in_bytes", f"attn_entries is {got}, the entries times {size} (the bytes of "
                                 f"{dtype}): " + describe("count_in_bytes"))
+    if got == 2 * ref.attn_entries:   # two readings, one number (blind21): said both ways, named neither
+        raise AssertionError(f"attn_entries is {got} = 2 T^2: two T x T matrices counted (the scores and the "
+                             "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
+                             "entries, one per query-key pair")
     _raise_if_related(got, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
