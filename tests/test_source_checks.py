@@ -279,6 +279,9 @@ from autograder.grading.source_checks import reaches_into_grader  # noqa: E402
     ("from inspect import stack\nx = stack()", "from inspect import stack"),
     ("import sys as s\nm = s.modules", "sys.modules"),
     ("import sys\nsys.settrace(lambda *a: None)", "sys.settrace"),
+    ("import importlib\nc = importlib.import_module('auto' + 'grader.sandbox.calls')", "importlib.import_module"),
+    ("m = 'autograder.sandbox.calls'", "the string 'autograder.sandbox.calls'"),
+    ("from gc import *\nws = get_objects()", "from gc import *"),
 ], ids=lambda v: v if len(v) < 30 else None)
 def test_each_way_of_reaching_the_grader_is_named_with_its_cell(code, needle):
     said = reaches_into_grader(["import torch", code])
@@ -296,6 +299,8 @@ def test_each_way_of_reaching_the_grader_is_named_with_its_cell(code, needle):
     "modules = [torch.nn.Linear(2, 2)]\nm = modules[0]",
     "x = torch.stack([torch.ones(2), torch.zeros(2)])",   # torch's stack is not inspect's
     "import numpy as np\ny = np.stack([np.ones(2)])",
+    "import importlib\nimportlib.reload(torch)",
+    "from math import *\nx = sqrt(2)",
 ])
 def test_homework_spellings_are_not_reaching(code):
     assert reaches_into_grader([code]) is None

@@ -736,8 +736,8 @@ class ChargeRecord:
 
     def __init__(self) -> None:
         self.composes = False
-        self.blamed: list[tuple[str, ...]] = []
-        self.failures: list[BaseException] = []     # what this test would have said, for each excuse
+        # per excuse: the student names blamed, and what this test would have said without the excuse
+        self.excuses: list[tuple[tuple[str, ...], BaseException]] = []
 
 
 _CHARGES: ContextVar[ChargeRecord | None] = ContextVar("charges", default=None)
@@ -762,8 +762,7 @@ def _student_name(part: object) -> str | None:
 def _excused(parts: Sequence[object], failure: BaseException) -> None:
     record = _CHARGES.get()
     if record is not None:
-        record.blamed.append(tuple(n for n in map(_student_name, parts) if n))
-        record.failures.append(failure)
+        record.excuses.append((tuple(n for n in map(_student_name, parts) if n), failure))
 
 
 def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any],

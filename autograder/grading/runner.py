@@ -241,10 +241,9 @@ def hold_excuses(runs: Sequence[tuple[HiddenTestCase, str]], reports: Sequence[T
     out = []
     for (test, device), report, charge in zip(runs, reports, charges):
         if report.status == "passed":
-            unproven = next((f for blamed, f in zip(charge.blamed, charge.failures) if not charged & set(blamed)),
-                            None)
+            unproven = next((f for blamed, f in charge.excuses if not charged & set(blamed)), None)
             if unproven is not None:
-                report = classify(test, device, report.max_score, unproven, report.duration_s or 0.0)
+                report = classify(test, device, report.max_score, unproven, report.duration_s)
         out.append(report)
     return out
 

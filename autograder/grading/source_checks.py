@@ -235,12 +235,14 @@ class _Notebook:
         self.star_modules: set[str] = set()
         self.dynamic: list[str] = []
         self.unparsed = 0
-        for cell in cells:
+        self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
+        for number, cell in enumerate(cells, start=1):
             try:
                 tree = ast.parse(cell)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.unparsed += 1    # never ran: it defined nothing
                 continue
+            self.trees.append((number, tree))
             self._scan(tree)
 
     def _bind(self, name: str, b: _Binding) -> None:
@@ -467,21 +469,16 @@ REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames
                       "inspect": frozenset({"stack", "currentframe", "getouterframes", "getinnerframes", "trace"}),
                       "traceback": frozenset({"extract_stack", "walk_stack", "print_stack", "format_stack"}),
                       "gc": frozenset({"get_objects", "get_referrers", "get_referents"}),
-                      "threading": frozenset({"settrace", "setprofile"})}
+                      "threading": frozenset({"settrace", "setprofile"}),
+                      "importlib": frozenset({"import_module", "__import__"})}
 
 
 def reaches_into_grader(cells: Sequence[str]) -> str | None:
     """Where the notebook reaches for the grader's own code or the interpreter's internals that lead to
     it ("`sys.modules` in code cell 3"), or None. Cells that do not parse never ran: not read. A module
-    of REACHING_FUNCTIONS imported under another name is followed (`import inspect as i; i.stack()`)."""
-    trees: list[tuple[int, ast.AST]] = []
-    for number, cell in enumerate(cells, start=1):
-        if len(cell) > MAX_SOURCE_CHARS:
-            continue
-        try:
-            trees.append((number, ast.parse(cell)))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
+    of REACHING_FUNCTIONS imported under another name is followed (`import inspect as i; i.stack()`).
+    The parse is the one the rule tests read later (`_parsed`, cached per notebook)."""
+    trees = _parsed(tuple(cells)).trees
     aliases = {name: name for name in REACHING_FUNCTIONS}
     for _number, tree in trees:
         for node in ast.walk(tree):
@@ -506,7 +503,8 @@ def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
         if node.module.split(".")[0] == GRADER_PACKAGE:
             return f"`from {node.module} import ...`"
         for alias in node.names:
-            if alias.name in REACHING_FUNCTIONS.get(node.module, ()):
+            if alias.name in REACHING_FUNCTIONS.get(node.module, ()) or (
+                    alias.name == "*" and node.module in REACHING_FUNCTIONS):
                 return f"`from {node.module} import {alias.name}`"
     elif isinstance(node, ast.Name) and (node.id in REACHING_NAMES or node.id == GRADER_PACKAGE):
         return f"`{node.id}`"
@@ -516,7 +514,7 @@ def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
         module = aliases.get(node.value.id) if isinstance(node.value, ast.Name) else None
         if module is not None and node.attr in REACHING_FUNCTIONS[module]:
             return f"`{module}.{node.attr}`"
-    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip() in (
-            GRADER_PACKAGE, *(f"{GRADER_PACKAGE}.{p}" for p in ("sandbox", "grading", "course"))):
-        return f"the string '{node.value.strip()}'"
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+            node.value.strip() == GRADER_PACKAGE or node.value.strip().startswith(GRADER_PACKAGE + ".")):
+        return f"the string '{node.value.strip()[:60]}'"
     return None
