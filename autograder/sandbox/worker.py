@@ -569,6 +569,33 @@ def _init_cuda(how: str) -> tuple[bool, str]:
     return True, ""
 
 
+# The heap of a fresh worker, made ready before any student code (bench/breakdown.py, 16 full-marks
+# sdpa notebooks: the timing check's requests 52 -> 13 ms of worker CPU per submission, 161 -> 100 ms per
+# submission in all). glibc's defaults serve a tensor above 128 KB with mmap and give a heap top above
+# ~1 MB back after each free, so every call of a timed function on 256 x 256 scores faulted its pages
+# in again (a thousand faults on the first call, 5-20 ms where the reference took 1 ms): timed 5 ms
+# looks came out 2-7x the reference's for a right answer, and the ones above 4x paid the near-limit
+# re-measurement (half a second). Fixed thresholds keep freed memory for the next call; the first
+# WARM_HEAP_BYTES are faulted in here, while the previous submission is graded.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+HEAP_MMAP_THRESHOLD = 4 << 20      # glibc's own dynamic threshold rises to 32 MB: this stays below it
+HEAP_TRIM_THRESHOLD = 64 << 20
+WARM_HEAP_BYTES = 8 << 20          # 4 MB left half the faults; 16 MB cost 32 ms of lock-down for nothing more
+
+
+def warm_heap() -> None:
+    libc = _libc()
+    libc.mallopt(M_TRIM_THRESHOLD, ctypes.c_int(HEAP_TRIM_THRESHOLD))
+    libc.mallopt(M_MMAP_THRESHOLD, ctypes.c_int(HEAP_MMAP_THRESHOLD))
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    block = libc.malloc(WARM_HEAP_BYTES)
+    if block:                       # under a tight RLIMIT_DATA the worker simply starts cold
+        ctypes.memset(block, 0, WARM_HEAP_BYTES)
+        libc.free(block)
+
+
 def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
     """Make this freshly forked process a sandbox of its own. Returns the facts for `ready`."""
     as_root = os.geteuid() == 0 and bool(opts.get("drop"))
@@ -642,6 +669,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     os.closerange(sock_fd + 1, 1 << 16)
     import torch
     torch.set_num_threads(1)
+    warm_heap()
     cuda_ready, cuda_error = False, ""
     if policy.get("cuda"):
         # last before the filter: its device files must survive the fd sweep above
