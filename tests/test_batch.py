@@ -123,3 +123,37 @@ def test_kill_9_then_rerun_completes_without_regrading(tmp_path):
     assert comparable(outdir) == comparable(reference)
     time.sleep(0.5)
     assert workers() <= before, "a killed batch left sandbox processes behind"
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return kids
+
+
+def test_a_grader_started_before_the_class_is_read_is_stopped_when_that_fails(tmp_path):
+    # A class not graded before starts its first grader process while the class is read (its import
+    # torch overlaps the reading). A class that cannot be read stops the batch with its own error, and
+    # that grader process goes with it, as does one started for a class with nothing to grade.
+    from autograder.config import Course, load_config
+    from autograder.course.batch import run_batch
+    from autograder.errors import GraderError
+    course = Course(FIXTURE_COURSE, load_config(FIXTURE_COURSE / "grading.yml"))
+    before = set(_children(os.getpid()))
+    (tmp_path / "empty").mkdir()
+    for directory in (tmp_path / "missing", tmp_path / "empty"):
+        try:
+            run_batch(directory, "toy", tmp_path / f"out-{directory.name}", jobs=2, seed=1, course=course)
+        except GraderError as e:
+            assert directory.name in str(e) or "no submission" in str(e).lower(), e
+        deadline = time.monotonic() + 10
+        while set(_children(os.getpid())) - before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not set(_children(os.getpid())) - before, "a grader process outlived its batch"
