@@ -1,24 +1,17 @@
 """Reports: one per test run, one per submission. Everything after the runner only reads these."""
 from __future__ import annotations
 
-from enum import Enum
 from typing import Literal, Optional
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from autograder.sandbox.levels import Isolation  # noqa: F401 - a result records its level: importable from here
 from autograder.text import escape_unshown, inert_lines
 
 Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
 # not_run: the grader could not run the case (a grader-side failure, e.g. CUDA unusable in the
 # sandbox): it scores 0 of 0, so it neither costs nor grants points, and `infra_reason` says why.
 Status = Literal["passed", "failed", "not_run"]
-
-
-class Isolation(str, Enum):
-    bwrap = "bwrap"          # namespaces (net, pid, mount, user) + rlimits + seccomp
-    fallback = "fallback"    # root with CAP_SYS_ADMIN: private mounts hide the course; a uid per worker + rlimits + seccomp
-    container = "container"  # root without CAP_SYS_ADMIN (Docker's default): a uid per worker, root-only course, seccomp
-    rlimits = "rlimits"      # rlimits + seccomp only: neither bwrap nor root were available
 
 
 def _words(text: str) -> str:

@@ -37,6 +37,20 @@ print(sorted(m for m in sys.modules if m.split(".")[0] in ("reference", "torch")
     assert secrets == "[]", f"the batch parent imported hidden tests, the reference or torch: {secrets}"
 
 
+def test_a_grader_process_launches_its_zygote_before_any_heavy_import():
+    # The zygote's `import torch` is half of a batch's start-up: a grader process starts it from the
+    # plan its parent sent, before it imports pydantic (the course's config, the results), torch or
+    # the tests, which it then imports while the zygote imports torch (issue 20)
+    code = ("import sys\n"
+            "import autograder.course.pool\n"
+            "from autograder.sandbox.zygote import launch_planned\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'torch', 'yaml', 'numpy')))\n")
+    proc = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]", proc.stdout
+
+
 def test_a_grader_process_that_dies_costs_only_its_submission(tmp_path: Path):
     from autograder.course.pool import GraderPool, Task
     good = nbformat.read(FIXTURE_SUBS / "good.ipynb", as_version=4)

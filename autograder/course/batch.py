@@ -133,7 +133,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             # second) while this process reads the class, hashes it and opens the journal, instead
             # of after (measured: the zygote launched 0.32 s into a -j2 batch, 0.14 s into `grade`)
             pool = GraderPool(course.root, slug, jobs, isolation=isolation, task_timeout_s=task_timeout(course),
-                              private=[directory, outdir])
+                              private=[directory, outdir], course=course)
             pool.start()
         if found is None:
             assert scratch is not None
@@ -216,7 +216,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         elif todo:
             if pool is None:
                 pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
-                                  task_timeout_s=task_timeout(course), private=[directory, outdir])
+                                  task_timeout_s=task_timeout(course), private=[directory, outdir], course=course)
                 pool.start()
             prepared = False
             for task, result, final, written in pool.run(todo):

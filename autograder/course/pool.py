@@ -37,12 +37,16 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator, Optional, Sequence
+from typing import IO, TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from autograder.errors import GraderError
-from autograder.grading.outcome import TestSpec, build_result
-from autograder.results import Isolation, SubmissionResult
 from autograder.sandbox import timers
+from autograder.sandbox.levels import Isolation
+
+if TYPE_CHECKING:
+    from autograder.config import Course
+    from autograder.grading.outcome import TestSpec
+    from autograder.results import SubmissionResult
 
 _HEADER = struct.Struct(">Q")
 MAX_FRAME = 1 << 30
@@ -270,12 +274,21 @@ class GraderPool:
     """`jobs` grader processes for one assignment of one course; `run` grades tasks on them."""
 
     def __init__(self, course_root: Path, slug: str, jobs: int, isolation: Optional[Isolation] = None,
-                 task_timeout_s: float = 600.0, private: Sequence[Path] = ()) -> None:
+                 task_timeout_s: float = 600.0, private: Sequence[Path] = (),
+                 course: Optional["Course"] = None) -> None:
         # absolute: the grader processes do not share this process's working directory. `private`:
         # folders no student may read besides the course (the class, the output): zygote.launch
+        from autograder.sandbox.zygote import launch_plan
+        if course is None:
+            from autograder.config import Course, load_config
+            course = Course(Path(course_root), load_config(Path(course_root) / "grading.yml"))
+        hidden = [str(Path(p).resolve()) for p in private]
         self.options: dict[str, Any] = {"course": str(Path(course_root).resolve()), "slug": slug,
                                         "isolation": isolation.value if isolation else None,
-                                        "private": [str(Path(p).resolve()) for p in private]}
+                                        "private": hidden,
+                                        # the zygote's launch as data: started before the grader
+                                        # process imports the course's config (child_main)
+                                        "sandbox": launch_plan(course, hidden, [slug])}
         self.slug = slug
         self.jobs = max(1, int(jobs))
         self.task_timeout_s = task_timeout_s
@@ -325,7 +338,8 @@ class GraderPool:
     def _starting(self) -> int:
         return sum(not p.ready for p in self.procs)
 
-    def _failed(self, task: Task, reason: str) -> SubmissionResult:
+    def _failed(self, task: Task, reason: str) -> "SubmissionResult":
+        from autograder.grading.outcome import build_result
         return build_result(task.name, self.slug, status="worker_failed", seed=task.seed, specs=self.specs,
                             isolation=self.isolation, message=f"grader error: {reason}")
 
@@ -341,6 +355,8 @@ class GraderPool:
         """Grade every task; yields (task, result, final, written) as each finishes, in completion
         order. `final` is False for a result the grader could not finish (worker_failed: not
         journaled); `written` says the grader process wrote task.results_path itself."""
+        from autograder.grading.outcome import TestSpec
+        from autograder.results import SubmissionResult
         queue = deque(tasks)
         if not queue:
             return
@@ -455,7 +471,7 @@ class GraderPool:
 
 
 # --- the grader process's side ----------------------------------------------------------------------
-def readable_result(result: SubmissionResult) -> tuple[SubmissionResult, str]:
+def readable_result(result: "SubmissionResult") -> tuple["SubmissionResult", str]:
     """(result, its JSON) for the parent and the results file. A text that still holds bytes of a
     file name that are not UTF-8 (an exception's message naming the path) cannot be JSON: they are
     written \\xNN rather than losing the submission and this grader process to a serialisation
@@ -473,6 +489,7 @@ def readable_result(result: SubmissionResult) -> tuple[SubmissionResult, str]:
             if isinstance(value, dict):
                 return {readable(k): readable(v) for k, v in value.items()}
             return value
+        from autograder.results import SubmissionResult
         fixed = SubmissionResult.model_validate(readable(result.model_dump(mode="json")))
         return fixed, fixed.model_dump_json()
 
@@ -545,15 +562,15 @@ def child_main(options: dict[str, Any]) -> int:
     sock = socket.socket(fileno=int(options["fd"]))
     slug = str(options["slug"])
     try:
-        from autograder.config import Course, load_config
-        from autograder.sandbox.zygote import launch
+        from autograder.sandbox.zygote import launch_planned
         root = Path(options["course"])
         if not root.is_absolute():  # this process's cwd is its own empty folder, not the caller's
             raise GraderError(f"the course root must be an absolute path, not {root}")
-        course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         iso = Isolation(options["isolation"]) if options.get("isolation") else None
-        # it imports torch while this process does the same
-        zygote = launch(course, iso, hide=[str(p) for p in options.get("private") or []], slugs=[slug])
+        # first: it imports torch while this process imports the course's config, torch and the tests
+        zygote = launch_planned(options["sandbox"], iso)
+        from autograder.config import Course, load_config
+        course = Course(root, load_config(root / "grading.yml"))  # the parent's course, whatever the env says
         with timers.span("import the grader"):
             import torch
             torch.set_num_threads(1)  # parallelism comes from the grader processes side by side

@@ -25,7 +25,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from autograder.results import Isolation
+from autograder.sandbox.levels import Isolation
 
 # The unprivileged user student code runs as: nobody, or the user Gradescope's setup.sh creates.
 SANDBOX_UID = int(os.environ.get("AUTOGRADER_SANDBOX_UID", 65534))

@@ -22,7 +22,7 @@ from autograder.sandbox import timers
 from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
                                   runtime_paths)
 from autograder.sandbox.messages import SpawnRequest
-from autograder.results import Isolation
+from autograder.sandbox.levels import Isolation
 
 if TYPE_CHECKING:
     from autograder.config import Course
@@ -219,11 +219,12 @@ def why_not_started(stderr: str) -> str:
 class LevelChain(Zygote):
     """A zygote that starts at the strongest candidate level and steps down until one starts."""
 
-    def __init__(self, course: "Course", levels: Sequence[Isolation], hide: Sequence[str] = (),
+    def __init__(self, course: "Course | None", levels: Sequence[Isolation], hide: Sequence[str] = (),
                  gradients: bool = True) -> None:
         if not levels:
             raise GraderError("no sandbox level to try here")
-        super().__init__(levels[0], hide=[str(p) for p in course.secret_paths] + list(hide), gradients=gradients)
+        secret = [str(p) for p in course.secret_paths] if course is not None else []
+        super().__init__(levels[0], hide=secret + list(hide), gradients=gradients)
         self.remaining = list(levels[1:])
         self.skipped: list[str] = []  # "level: why", in the order tried
 
@@ -250,15 +251,27 @@ def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[
     A given level is used as it is; otherwise the strongest that starts (LevelChain). `hide`: more
     paths no student may read (a batch's class folder and output). `slugs`: the assignments it will
     serve (None: any of the course's), which decide whether it imports autograd's lazy imports up front."""
+    return launch_planned(launch_plan(course, hide, slugs), isolation)
+
+
+def launch_plan(course: "Course", hide: Sequence[str] = (), slugs: Sequence[str] | None = None) -> dict[str, Any]:
+    """What `launch` needs of the course, as plain data: every path no student may read, and whether
+    the zygote preloads autograd's lazy imports. A batch's grader process gets it from its parent and
+    starts its zygote before it imports the course's config (pydantic: a tenth of a second)."""
     # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
     # whole; the course's own secret paths never hold it
     runtime = [Path(p) for p in runtime_paths()]
-    hide = [h for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
-    gradients = course.takes_gradients(slugs)
+    extra = [str(h) for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
+    return {"hide": [str(p) for p in course.secret_paths] + extra, "gradients": course.takes_gradients(slugs)}
+
+
+def launch_planned(plan: dict[str, Any], isolation: Isolation | None = None) -> Zygote:
+    """`launch` from its `launch_plan`."""
+    hide, gradients = [str(p) for p in plan["hide"]], bool(plan["gradients"])
     if isolation is None:
-        zygote: Zygote = LevelChain(course, candidate_levels(), hide, gradients=gradients)
+        zygote: Zygote = LevelChain(None, candidate_levels(), hide, gradients=gradients)
     else:
-        zygote = Zygote(isolation, hide=[str(p) for p in course.secret_paths] + list(hide), gradients=gradients)
+        zygote = Zygote(isolation, hide=hide, gradients=gradients)
     zygote.launch()
     return zygote
 
