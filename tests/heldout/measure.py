@@ -2054,8 +2054,9 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # second softmax on weights3: softmax_twice ("to weights that are already a softmax") would be right
         "q6_causal_softmax_of_weights": ("softmax_twice",),
         # generic: "weights3 / out3 / weights3_causal not correct in row(s) [2]"; one hand-computed dot product
-        # off by one: no key says an arithmetic slip
-        "q6_hand_scores_one_entry_off": (),
+        # off by one: no key said an arithmetic slip. Now named by hand_score_slip (naming27, a new key: the
+        # row's weights are a softmax of the right scores except that entry, said with both values)
+        "q6_hand_scores_one_entry_off": ("hand_score_slip",),
         # generic: "weights3_causal is not correct in row(s) [0, 1, 2]"; e3 / e3.sum(0): softmax_sum_wrong_axis
         # ("the sum over another axis than the softmax's dim ... or a fixed axis") would be right
         "q6_causal_exp_tril_normalised_over_columns": ("softmax_sum_wrong_axis",),

@@ -1910,28 +1910,86 @@ def name_unnormalised_replay(Q, K, V, mask, got, expected, what):
                         f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
 
 
-def name_unnormalised_trace(got, what, weights3, atol):
-    """q6 (naming25), after no catalogued variant matched: weights3 or weights3_causal that is the right weights
-    with each row times its own factor (rows not summing to 1; each row divided by its sum is right), or an out3
-    that equals the notebook's own weights3 @ V3 on the same V3 where weights3 is such weights:
-    weights_not_normalised (stable_softmax's mistake, q3 names it)."""
+def name_trace_mistake(got, what, weights3, atol):
+    """q6, after no catalogued variant matched: a kind of mistake read off the answer's own structure, whatever
+    code made it. weights3 or weights3_causal that is
+    - the right weights with each row times its own factor (naming25): weights_not_normalised;
+    - non-negative with every column summing to 1 and not every row: the sum taken over the queries
+      (softmax_sum_wrong_axis; a whole softmax over dim 0 is a catalogued variant, softmax_wrong_dim);
+    - a softmax of the (masked) weights instead of the scores: softmax_twice;
+    - a softmax of the right scores except one entry of a row, with the other entries of that row agreeing
+      (hand_score_slip: one dot product worked out wrong; said with the entry and both values);
+    or an out3 that is the notebook's own weights3 @ V3 where weights3 is one of these."""
     right = {"weights3": ref.weights3, "weights3_causal": ref.weights3_causal}.get(what)
     if right is not None:
-        factors = _row_factors(got, right)
-        if factors is not None:
-            raise Misconception("weights_not_normalised", f"{what} is wrong: each row is the right weights times "
-                                f"its own factor (the rows sum to between {float(factors.min()):.3g} and "
-                                f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+        _name_trace_weights(got.double(), right, what, atol)
         return
     if what != "out3" or type(weights3) is not torch.Tensor or tuple(weights3.shape) != (3, 3):
         return
-    factors = _row_factors(weights3, ref.weights3)
-    if (factors is not None and torch.isfinite(got).all()
-            and torch.allclose(got.double(), weights3.double() @ ref.V3, rtol=0, atol=atol)):
-        raise Misconception("weights_not_normalised", "out3 is wrong: it is weights3 @ V3, and each row of weights3 "
-                            "is the right weights times its own factor (the rows sum to between "
-                            f"{float(factors.min()):.3g} and {float(factors.max()):.3g}, not 1): "
-                            + describe("weights_not_normalised"))
+    w = weights3.detach().double()
+    if not (torch.isfinite(got).all() and torch.allclose(got.double(), w @ ref.V3, rtol=0, atol=atol)):
+        return
+    try:
+        _name_trace_weights(w, ref.weights3, "weights3", atol)
+    except Misconception as m:
+        raise Misconception(m.key, f"out3 is wrong: it is weights3 @ V3, and {m}") from None
+
+
+def _name_trace_weights(g, right, what, atol):
+    """name_trace_mistake's checks of one (3, 3) weight matrix `g` (float64) against the `right` one."""
+    mask = ref.causal_mask(3) if right is ref.weights3_causal else torch.ones(3, 3, dtype=torch.bool)
+    factors = _row_factors(g, right)
+    if factors is not None:
+        raise Misconception("weights_not_normalised", f"{what} is wrong: each row is the right weights times "
+                            f"its own factor (the rows sum to between {float(factors.min()):.3g} and "
+                            f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+    if not torch.isfinite(g).all() or (g < -atol).any():
+        return
+    rows, cols = g.sum(-1), g.sum(-2)
+    if bool(((cols - 1).abs() <= 3 * atol).all()) and not bool(((rows - 1).abs() <= 3 * atol).all()):
+        raise Misconception("softmax_sum_wrong_axis", f"{what} is wrong: each column sums to 1 and the rows sum "
+                            f"to between {float(rows.min()):.3g} and {float(rows.max()):.3g}: the exponentials "
+                            "were divided by a sum over the queries (dim 0), not by each row's sum over the keys: "
+                            + describe("softmax_sum_wrong_axis"))
+    # the weights softmaxed again: the unmasked or the masked ones, masked again or not
+    twice = [ref.stable_softmax(w.masked_fill(~m, float("-inf"))) for w in (ref.weights3, right)
+             for m in (mask, torch.ones_like(mask))]
+    if any(torch.allclose(g, t, rtol=0, atol=atol) for t in twice):
+        masked = " (masked)" if not bool(mask.all()) else ""
+        raise Misconception("softmax_twice", f"{what} is wrong: it is the softmax of the weights{masked}, not of the "
+                            "scores: " + describe("softmax_twice"))
+    slip = _score_slip(g, ref.Q3 @ ref.K3.T / 2.0, mask, right, atol)
+    if slip is not None:
+        i, j, implied, true = slip
+        raise Misconception("hand_score_slip", f"{what} is wrong in row {i}: it is the softmax of the right scaled "
+                            f"scores except entry ({i}, {j}), where your weights imply {implied:.3g} and "
+                            f"q{i} . k{j} / sqrt(d_k) is {true:.3g} (q{i} . k{j} = {2 * true:.3g}): "
+                            + describe("hand_score_slip"))
+
+
+def _score_slip(g, scores, mask, right, atol):
+    """(row, key, implied score, true score) when `g` is right in every row but one, and that row is a softmax
+    of the true `scores` except at one allowed entry (its other allowed entries, at least two, agree with the
+    scores up to the row's shift); else None."""
+    bad = [i for i in range(g.shape[0]) if not torch.allclose(g[i], right[i], rtol=0, atol=atol)]
+    if len(bad) != 1:
+        return None
+    i = bad[0]
+    keys = [j for j in range(g.shape[1]) if bool(mask[i, j])]
+    if len(keys) < 3 or bool((g[i][~mask[i]].abs() > atol).any()) or bool((g[i, keys] <= 0).any()):
+        return None
+    shift = torch.log(g[i, keys]) - scores[i, keys]         # equal for every entry of a right row
+    tol = 0.02                                               # answers typed with four decimals
+    off = [k for k in range(len(keys)) if all(abs(float(shift[a] - shift[b])) <= tol
+                                               for a in range(len(keys)) for b in range(len(keys))
+                                               if a != k and b != k)]
+    off = [k for k in off if max(abs(float(shift[k] - shift[a])) for a in range(len(keys)) if a != k) > 5 * tol]
+    if len(off) != 1:
+        return None
+    k = off[0]
+    common = float(shift[[a for a in range(len(keys)) if a != k]].mean())
+    true = float(scores[i, keys[k]])
+    return i, keys[k], true + float(shift[k]) - common, true
 
 
 def name_not_normalised(got, x, dim, what):

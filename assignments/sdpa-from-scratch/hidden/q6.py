@@ -56,7 +56,7 @@ def _compare(got, expected, variants, what, weights3=None):
                                  "before exp (q3's -inf test checks it)")
         raise AssertionError(f"{what} contains NaN or inf in row(s) {bad}")
     rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
-    diag.name_unnormalised_trace(got, what, weights3, ATOL)   # the rows times their own factors (naming25)
+    diag.name_trace_mistake(got, what, weights3, ATOL)   # read off the answer's structure (naming25, 27)
     pattern = how_it_differs(got, expected, 0.0, ATOL)      # a constant factor, a transposition, a permutation
     raise AssertionError(f"{what} is not correct in row(s) {rows}{': ' + pattern if pattern else ''} (recompute "
                          "the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)")

@@ -417,6 +417,15 @@ def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
     return e / e.mean(dim=dim, keepdim=True) / x.size(dim)
 '''},
+    # naming27: every score worked out by hand, right (typed as fractions)
+    "q6_hand_scores_typed_right": {"weights3": '''
+scores3 = torch.tensor([[1 / 2, 1 / 2, 2 / 2],
+                        [1 / 2, 2 / 2, 2 / 2],
+                        [2 / 2, 1 / 2, 3 / 2]], dtype=torch.float64)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''},
     "q8_ints_from_float_arithmetic": {"attn_entries": '''
 attn_entries = int(math.pow(2, 20))
 score_madds = round(1024 ** 2 * 64.0)
@@ -1634,6 +1643,54 @@ def stable_softmax(x, dim=-1):
     empty = mask.int().sum(-1) < 2                     # queries that see no key
     return torch.where(empty[..., None], 0.0, weights) @ V
 '''), {"key": "single_key_rows_zeroed", "where": Q5}),
+    # naming27: one hand-worked score wrong (its dot product or its scaling), the others right
+    "q6_hand_scores_scaled_entry_twice": ({"weights3": '''
+scores3 = torch.tensor([[0.5, 0.5, 1.0],
+                        [0.5, 1.0, 0.5],
+                        [1.0, 0.5, 1.5]], dtype=torch.float64)   # q1 . k2 = 2, halved twice
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "hand_score_slip", "where": ["q6:test_weights3", "q6:test_out3"]}),
+    "q6_hand_dot_product_row0_off": ({"weights3": '''
+S = torch.tensor([[1., 2., 2.],
+                  [1., 2., 2.],
+                  [2., 1., 3.]], dtype=torch.float64)
+scores3 = S / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "hand_score_slip", "where": ["q6:test_weights3", "q6:test_out3"]}),
+    # naming27: the exponentials divided by their column sums (over the queries), the max taken per row
+    "q6_weights3_normalised_down_columns": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+e = torch.exp(scores3 - scores3.amax(dim=1, keepdim=True))
+weights3 = e / e.sum(dim=0, keepdim=True)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "softmax_sum_wrong_axis", "where": ["q6:test_weights3", "q6:test_out3"]}),
+    "q6_causal_normalised_by_column_totals": ({"weights3": '''
+scores3 = torch.matmul(Q3, K3.T) / 2.0
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+kept = torch.exp(scores3) * causal_mask(3)
+weights3_causal = kept / kept.sum(0)
+'''}, {"key": ("softmax_wrong_dim", "softmax_sum_wrong_axis"), "where": ["q6:test_weights3_causal"]}),
+    # naming27: the causal weights put through the softmax a second time
+    "q6_causal_softmax_applied_again": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+weights3_causal = stable_softmax(weights3_causal.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "softmax_twice", "where": ["q6:test_weights3_causal"]}),
+    "q6_causal_softmax_of_unmasked_weights": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = torch.softmax(weights3, dim=-1) * causal_mask(3)
+weights3_causal = weights3_causal / weights3_causal.sum(-1, keepdim=True)
+'''}, {"key": "softmax_twice", "where": ["q6:test_weights3_causal"]}),
     "q3_sum_plus_tiny_constant_add": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     e = (x - x.amax(dim=dim, keepdim=True)).exp()
