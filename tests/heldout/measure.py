@@ -2148,6 +2148,51 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind22 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # generic: "`weights_shape` is not defined ... (or is None)"; probe_q @ probe_k without the transpose
+        # raises: keys_not_transposed ("Q @ K without transposing K ... (T_q, T_k)") is the key's very text
+        "q1_probe_product_without_transpose": ("keys_not_transposed",),
+        # generic: "`raw_score_var` is not defined ... (or is None)"; K.T on batched keys: fixed_axes's text
+        # ("K.T, which reverses every axis of a batched tensor"), as blind's / blind6's q5_dot_T_on_batched_keys
+        "q2_dot_T_on_batched_keys": ("fixed_axes",),
+        "q2_variance_divided_by_root_d_k": ("variance_scaled_like_scores",),   # the key's text
+        # partly: reduction_without_keepdim on q3, q5 and weights3_causal; weights3 / out3 generic ("not correct
+        # in row(s) [0, 1, 2]") though the same max without keepdim makes them
+        "q3_max_without_keepdim": ("reduction_without_keepdim",),
+        "q4_bottom_right_aligned": ("causal_bottom_right",),
+        "q4_default_t_k_not_filled_in": ("default_none_not_replaced",),
+        # partly: scale_constant on 13 q5 tests ("divides the scores by sqrt(3) both times ... instead of the
+        # input's own width, d_k = Q.shape[-1]"): K.dim() is a constant in d_k, and the key's fix is the right one
+        # (as scaled-attention's blind14 q1_scale_from_rank_of_k, wrong_scale_constant); float16_large_scores generic
+        "q5_d_k_from_ndim": ("scale_constant",),
+        # torch.zeros(weights.shape) is float32 mixed into half weights: dtype_changed's "a float32 tensor never
+        # cast back ... a product raises"
+        "q5_empty_rows_cleared_with_default_dtype_zeros": ("dtype_changed",),
+        # generic: "has shape (2, 7, 48), expected (2, 3, 7, 16)" and "does not match ... in 198 of 210 entries";
+        # the nanoGPT head merge transpose(1, 2).view(B, T, -1) in attention itself: result_axes_permuted ("a
+        # transpose ... never undone: move the axes back") points at that line, though it does not say the
+        # view merges the heads; no key says a multi-head merge inside the per-head function
+        "q5_heads_merged_nanogpt_style": ("result_axes_permuted",),
+        # generic: "weights3 is not correct in row(s) [0, 1, 2] (recompute ... softmax of each row)"; e3 @
+        # diag(1 / e3.sum(1)) divides column j by row j's sum, the very numbers of e3 / e3.sum(1) without keepdim:
+        # reduction_without_keepdim ("loses its axis and broadcasts against the last one ... wrong on square
+        # inputs ... keepdim=True") would be right; softmax_sum_wrong_axis (column sums) is another result
+        "q6_row_sums_multiplied_from_the_right": ("reduction_without_keepdim",),
+        # generic: "`out3` is not defined ... (or is None)"; V3 @ weights3.T raises: weights_transposed
+        # ("multiplying V by the transposed weights ... query i's own weights (A V)") says it and its fix
+        "q6_values_multiplied_first": ("weights_transposed",),
+        # generic: "it starts with C, the right choice, but the answer must be the letter only" (a clear message);
+        # answer_hedged is several letters, and this catalogue has no key for a letter with its option's text
+        "q7_right_letter_with_its_sentence": (),
+        # generic: "attn_entries is not the number of entries of the weight matrix (one per query-key pair)";
+        # T (T - 1), the self pairs left out: causal_triangle_count and count_halved_symmetric are other counts,
+        # causal_excludes_self is the mask's; no key says it
+        "q8_self_pairs_left_out": (),
+        # cost_ratio 2 from doubling the queries only: cost_linear_in_T's message adds "every query meets every
+        # key", the fix (as blind14's q8_ratio_linear_in_T)
+        "q8_ratio_doubles_only_the_queries": ("cost_linear_in_T",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
