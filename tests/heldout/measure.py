@@ -2148,6 +2148,52 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind22 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # raw: "einsum(): subscript d has size 7 for operand 1 ..."; "qd,dk->qk" reads K as if it were K^T, so it
+        # is Q @ K without the transpose: keys_not_transposed's text and fix (as sdpa's q1_probe_product_...)
+        "q1_einsum_keys_subscripts_reversed": ("keys_not_transposed",),
+        # raw: "TypeError: softmax() got an unexpected keyword argument 'axis'"; no key says torch takes dim=, not
+        # numpy's axis= (size_as_dim is a size passed as the axis)
+        "q1_softmax_numpy_axis_keyword": (),
+        # raw: "The size of tensor a (12) must match the size of tensor b (10000)"; q * k.T carries Q K^T's
+        # transpose into the paired products: variance_over_all_pairs ("q @ k.T ... instead of the n paired dot
+        # products q_i . k_i ... compute (q * k).sum(dim=-1)") is the same confusion and its fix drops the .T
+        "q2_pairs_times_transposed_keys": ("variance_over_all_pairs",),
+        # raw: "1D tensors expected, but got 2D and 2D tensors"; torch.dot does not batch rows: no key says so
+        # (dots_summed_over_samples fits blind17's torch.dot of flattened draws, which runs; this one raises)
+        "q2_torch_dot_on_sample_matrices": (),
+        "q2_generator_reseeded_inside": ("ignores_generator",),   # the key's "or the generator re-seeded inside"
+        # generic: "softmax_entropy of a (2, 3, 5) tensor has shape (2, 5), expected (2, 3)"; F.cross_entropy
+        # takes its classes along dim 1: entropy_wrong_dim, as blind16's q4_entropy_dim_one (dim 1 is not a row)
+        "q4_entropy_soft_label_cross_entropy": ("entropy_wrong_dim",),
+        # generic: "does not match ... in 6 of 6 entries (largest difference 1.37 ...)"; F.kl_div(log p, u) is
+        # KL(u || p), the wrong way round; entropy_unweighted (-log p weighted by a uniform row) is the nearest
+        # effect, but its text (no p weight at all) is not this code and does not point at the arguments; no key
+        "q4_entropy_kl_div_arguments_swapped": (),
+        # generic: "raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every row ... what ONE score
+        # per d gives" (a clear message); [0] on a 1-D q @ k.T: no key, as blind19's [:, 0] (naming22: generic)
+        "q4_table_vector_query_still_indexed": (),
+        # raw: "ValueError: too many values to unpack (expected 2)"; stacked with dim=1 the entropy runs across
+        # each (raw, scaled) pair, down the columns of the (2, 5) rows: entropy_wrong_dim's text
+        "q4_table_entropies_stacked_on_wrong_axis": ("entropy_wrong_dim",),
+        # B, each token returns itself: the key's text (as blind2's q6_answer_self_only); the reason given ("the
+        # self-score is the largest") is also attention_as_argmax's hard argmax
+        "q6_answer_self_score_largest": ("self_attention_identity", "attention_as_argmax"),
+        # raw: "TypeError: expected Tensor as element 0 in argument 0, but got tuple"; the (output, weights) pairs
+        # concatenated: mha_heads_weights_concatenated is the pair unpacked the wrong way round, another slip
+        # (and returns_output_only the function's own return); no key says attention's pair was never unpacked
+        "q8_heads_kept_as_pairs": (),
+        # generic: "does not match ... in 240 of 240 entries"; view(T, h, d_k).transpose(1, 2) gives (T, d_k, h):
+        # mha_heads_features_as_tokens ("attends over its d_k features as if they were tokens; the split is
+        # .view(T, n_heads, d_k).transpose(0, 1)") is the effect and the fix (as blind13's q8_permute_...)
+        "q8_batched_transpose_on_2d_input": ("mha_heads_features_as_tokens",),
+        # F.softmax(attn) on (n_heads, T, T): the key's text (dim 0, "the default of F.softmax without dim")
+        "q8_batched_heads_softmax_dim_implicit": ("mha_softmax_over_heads", "softmax_implicit_dim"),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x12)"; W_O[:, cols] for W_O[cols, :]:
+        # mha_output_projection_per_head is the diagonal block W_O[c, c], mha_heads_summed one shared block; no key
+        "q8_w_o_blocks_cut_by_columns": (),
+    },
     # judged from `measure sdpa-from-scratch --set blind22 -v`: () where no key of the catalogue names it
     "sdpa-from-scratch": {
         # generic: "`weights_shape` is not defined ... (or is None)"; probe_q @ probe_k without the transpose
