@@ -2148,6 +2148,47 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind22 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        "q01_unpacked_in_k_q_v_order": ("qk_swapped",),   # K, Q, V = X @ W_Q, X @ W_K, ...: the key's text
+        # generic: "S does not match the correct result in 40 of 40 entries"; scale=False multiplies every score by
+        # 0: no_scale (S unscaled) is another result, and uniform_weights (sdpa's blind17 ruling) describes the
+        # weights, not the scores this test checks; no key says a default argument or a scale of zero
+        "q02_scale_default_false": (),
+        # raw: "TypeError: sqrt(): argument 'input' (position 1) must be Tensor, not int"; torch_sqrt_of_int is
+        # scaled-attention's and sdpa's key, not this catalogue's; no key here says it
+        "q02_torch_sqrt_of_python_int": (),
+        # raw: "Subtraction, the `-` operator, with a bool tensor is not supported ... use the `~`"; 1 - bool tril:
+        # fill_mask_not_bool is the converse slip (numbers where a bool is needed); no key
+        "q04_one_minus_boolean_tril": (),
+        # raw: "unsupported operand type(s) for -: 'Tensor' and 'torch.return_types.max'"; S.max(dim=-1,
+        # keepdim=True) is a (values, indices) pair: reduction_tuple_as_tensor's very text and fix (in this
+        # catalogue since naming24, named on q08 for blind20, but not by q05's tests)
+        "q05_max_with_dim_is_a_pair": ("reduction_tuple_as_tensor",),
+        # generic: "ans_mask should be one letter as a string"; "c, d" hedges c with d, whose belief
+        # mask_blocks_gradient names and refutes ("... without it position t reads the token", i.e. c);
+        # answer_hedged is sdpa's key, not this catalogue's
+        "q06_two_letters": ("mask_blocks_gradient",),
+        "q07_bmm_for_the_output": ("batched_input_unsupported",),   # the key's "torch.bmm fit one layout"
+        # raw: "1D tensors expected, but got 1D and 2D tensors"; torch.dot(kappa, V) as np.dot: no key says
+        # torch.dot takes 1-D tensors only (as scaled-attention's blind22 q2_torch_dot_on_sample_matrices)
+        "q08_torch_dot_with_a_matrix": (),
+        # raw: "The size of tensor a (9) must match the size of tensor b (8) at non-singleton dimension 0";
+        # arange(1, T) stops one short: prefix_average_row_skipped's "range(1, T) ... stops one early" is this
+        # exclusive end and its fix, though it speaks of a loop and a zero row rather than a broadcast error
+        "q09_arange_stops_one_short": ("prefix_average_row_skipped",),
+        # raw: "ValueError: only one element tensors can be converted to Python scalars"; math.pow on a tensor
+        # of entropies: returns_tensor_not_number is the converse; no key says a math function on a tensor
+        "q10_math_pow_on_entropies": (),
+        # generic: "effective tokens does not match ... in 15 of 18 entries (largest difference 0.474 ...)";
+        # 2 ** H rounded to a whole number: no key says rounding (effective_tokens_support_size counts keys)
+        "q10_effective_tokens_rounded": (),
+        # generic: "rank_S_lesson is 5: that is T ... and also what matrix_rank(S, hermitian=True) reports";
+        # len(svdvals(S)) counts the zero singular values too: neither reading, and rank_is_T's causes are not
+        # this (as blind19's hermitian and blind20's float32-tolerance counts); no key
+        "q11_rank_counts_all_singular_values": (),
+        "q13_keys_transposed_with_T": ("batched_input_unsupported",),   # the key's ".T reverses every dimension"
+    },
     # judged from `measure scaled-attention --set blind22 -v`: () where no key of the catalogue names it
     "scaled-attention": {
         # raw: "einsum(): subscript d has size 7 for operand 1 ..."; "qd,dk->qk" reads K as if it were K^T, so it
