@@ -572,14 +572,16 @@ def _init_cuda(how: str) -> tuple[bool, str]:
 # The heap of a fresh worker, made ready before any student code (bench/breakdown.py, 16 full-marks
 # sdpa notebooks: the timing check's requests 52 -> 13 ms of worker CPU per submission, 161 -> 100 ms per
 # submission in all). glibc's defaults serve a tensor above 128 KB with mmap and give a heap top above
-# ~1 MB back after each free, so every call of a timed function on 256 x 256 scores faulted its pages
-# in again (a thousand faults on the first call, 5-20 ms where the reference took 1 ms): timed 5 ms
-# looks came out 2-7x the reference's for a right answer, and the ones above 4x paid the near-limit
-# re-measurement (half a second). Fixed thresholds keep freed memory for the next call; the first
-# WARM_HEAP_BYTES are faulted in here, while the previous submission is graded.
+# ~1 MB back after each free, until its frees raise both thresholds: in a fresh worker the first calls of
+# a timed function on 256 x 256 scores faulted their pages in again (a thousand faults on the first call,
+# 5-20 ms where the reference took 1 ms), so timed 5 ms looks came out 2-7x the reference's for a right
+# answer, and the ones above 4x paid the near-limit re-measurement (half a second). The thresholds are
+# set where glibc's own would end (32 MB for mmap, twice that kept): a lower mmap threshold (4 MB, tried)
+# faulted a broadcast product's 16 MB in on every call, timed 5-7x a matmul. The first WARM_HEAP_BYTES
+# are faulted in here, while the previous submission is graded.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-HEAP_MMAP_THRESHOLD = 4 << 20      # glibc's own dynamic threshold rises to 32 MB: this stays below it
-HEAP_TRIM_THRESHOLD = 64 << 20
+HEAP_MMAP_THRESHOLD = 32 << 20     # DEFAULT_MMAP_THRESHOLD_MAX of glibc on 64-bit
+HEAP_TRIM_THRESHOLD = 64 << 20     # what glibc sets with it: twice the mmap threshold
 WARM_HEAP_BYTES = 8 << 20          # 4 MB left half the faults; 16 MB cost 32 ms of lock-down for nothing more
 
 
