@@ -295,17 +295,16 @@ def register_texts(texts: dict[str, str]) -> None:
 
 
 def _prepare_outputs() -> None:
-    """The outputs need jinja2, numpy and matplotlib (feedback's formulas): about a second of imports.
-    This process only waits while its grader processes work, so it imports them meanwhile, on a
-    thread, instead of after the last submission; from the first result on, so as not to compete with
-    the grader processes' own start-up. It never imports torch (tests/test_pool.py)."""
+    """The outputs need jinja2 and the report's modules: a tenth of a second of imports. This process only
+    waits while its grader processes work, so it imports them meanwhile, on a thread, instead of after the
+    last submission; from the first result on, so as not to compete with the grader processes' own
+    start-up. matplotlib is not among them: the report draws its charts itself (autograder.course.charts),
+    and only a written answer with a formula needs it (feedback's mathtext). It never imports torch
+    (tests/test_pool.py)."""
     def load() -> None:
         try:
             import autograder.course.report  # noqa: F401
             import autograder.course.similarity  # noqa: F401
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot  # noqa: F401
         except Exception:  # noqa: BLE001 - only a head start: write_outputs imports them anyway
             pass
 

@@ -1,4 +1,4 @@
-"""report.html for instructors: plots (matplotlib, embedded), pass rates, the mistakes across the class
+"""report.html for instructors: plots (SVG, embedded: autograder.course.charts), pass rates, the mistakes across the class
 (each student's failures grouped as their feedback page groups them, autograder.grading.diagnosis: how many
 students made each, the points it cost them, a link to each one's page), slow
 submissions, written answers to hand-grade (with the images attached to them, autograder.grading.attachments),
@@ -8,8 +8,6 @@ feedback. Scores in the tables are after the late penalty; the plots and average
 allows only data: images and the inline style."""
 from __future__ import annotations
 
-import base64
-import io
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -50,9 +48,9 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 </table>{% endif %}
 <p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }} · graded {{ graded }} · not gradable {{ rejected }}</p>
 <h2>Score distribution</h2>
-<img id="histogram" alt="score histogram" src="data:image/png;base64,{{ histogram }}">
+<img id="histogram" alt="score histogram" src="{{ histogram }}">
 <h2>Pass rate per test</h2>
-<img alt="pass rates" src="data:image/png;base64,{{ passplot }}">
+<img alt="pass rates" src="{{ passplot }}">
 <table id="pass-rates"><tr><th>test</th><th>passed</th><th>rate</th></tr>
 {% for name, passed, total in pass_rates %}<tr><td>{{ name }}</td><td class="num">{{ passed }}/{{ total }}</td><td class="num">{{ "%.0f"|format(100 * passed / total if total else 0) }}%</td></tr>{% endfor %}
 </table>
@@ -85,12 +83,6 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 </table>
 </body></html>
 """, autoescape=True)
-
-
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 UNEXPLAINED = "failed tests whose output matches no catalogued mistake (each student's page says them once)"
@@ -139,17 +131,11 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     `lateness` (lateness.assess_class) what the late policy made of each submission."""
     from autograder.course.feedback import answer_html, feedback_name
     from autograder.course.gradebook import question_averages
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from autograder.course import charts
 
     max_score = max((r.max_score for r in results), default=0.0)
     scores = [r.score for r in results]
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.hist(scores, bins=min(20, max(5, int(max_score) + 1)), range=(0, max(max_score, 1)), color="#4c72b0")
-    ax.set_xlabel("score"), ax.set_ylabel("submissions")
-    histogram = _png(fig)
-    plt.close(fig)
+    histogram = charts.data_uri(charts.histogram(scores, max_score, min(20, max(5, int(max_score) + 1))))
 
     per_test: dict[str, list[int]] = {}
     for r in results:
@@ -159,14 +145,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
                 per_test[t.display_name][0] += t.status == "passed"
                 per_test[t.display_name][1] += 1
     pass_rates = [(k, v[0], v[1]) for k, v in per_test.items()]
-    fig, ax = plt.subplots(figsize=(7, max(2, 0.22 * len(pass_rates))))
-    ax.barh([p[0] for p in pass_rates][::-1], [p[1] / p[2] if p[2] else 0 for p in pass_rates][::-1],
-            color="#55a868")
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("pass rate")
-    ax.tick_params(axis="y", labelsize=7)
-    passplot = _png(fig)
-    plt.close(fig)
+    passplot = charts.data_uri(charts.pass_rates(pass_rates))
 
     submitters = found.submitters() if found is not None else {}
     who = {key: ", ".join(p.label for p in people) for key, people in submitters.items()}
