@@ -1138,6 +1138,31 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
     }
 
 
+_ROW_SIZES = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension 0")
+
+
+def prefix_average_one_short_crash(fn: Callable[..., object], e: StudentCodeError, T: int) -> Misconception | None:
+    """prefix_average_row_skipped from a crash: a broadcast of T rows against T - 1 along dimension 0 (the
+    row counts torch.arange(1, T) makes: its end is exclusive), and a second call with T = 2, where the one
+    count 1 broadcasts, returns exactly the 0/1 triangle, every row divided by 1 (the right answer's second
+    row is [0.5, 0.5]). None otherwise (naming27). Alone, the T = 2 answer is also prefix_average_not_divided's;
+    the crash at T, which dividing by nothing does not give, tells them apart."""
+    found = _ROW_SIZES.search(e.message or "")
+    if not found or {int(found.group(1)), int(found.group(2))} != {T, T - 1}:
+        return None
+    try:
+        out = fn(2)
+    except StudentCodeError:
+        return None
+    W2 = torch.ones(2, 2, dtype=torch.float64).tril()
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 2) or not torch.equal(out.double(), W2):
+        return None
+    return Misconception("prefix_average_row_skipped", f"{_said(e)} for T = {T}: {T} rows against {T - 1} row "
+                         "counts; with T = 2 it runs and returns [[1, 0], [1, 1]], both rows divided by 1, the one "
+                         "count there: the counts stop at T - 1 (torch.arange(1, T) leaves out its end): "
+                         + describe("prefix_average_row_skipped"))
+
+
 def float32_then_cast(got: object, T: int) -> bool:
     """prefix_average_float32: a float64 W_avg exactly equal (bit for bit) to the right recipe computed in
     float32 and cast at the end (W / t, W * (1 / t), or W / W.sum(-1)), and not exactly the right one."""
@@ -1265,6 +1290,30 @@ def raise_if_answer_extra_characters(value: object, what: str, choices: str = "a
     if extra and extra.group(1).lower() in choices:
         raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
                             f"letter, which seems to be {extra.group(1)!r}: " + describe("answer_extra_characters"))
+
+
+_HEDGE_SPLIT = re.compile(r"\s*(?:,|/|&|;|\bor\b|\band\b|\s)\s*", re.IGNORECASE)
+
+
+def raise_if_answer_hedged(value: object, what: str, answer: str, wrong: Mapping[str, str],
+                           choices: str = "abcd") -> None:
+    """Several option letters joined by ",", "/", "or", "and", "&" or spaces ("c, d") where one is asked:
+    never full marks. With exactly two letters, one of them the answer and the other a wrong choice that
+    `wrong` names, the wrong one's key is named (its belief is what the hedge keeps open); otherwise the
+    message says only how many letters there are (naming27)."""
+    if type(value) is not str:
+        return
+    parts = [p.strip("()").strip().lower() for p in _HEDGE_SPLIT.split(value.strip()) if p.strip("()").strip()]
+    letters = sorted(set(parts))
+    if len(parts) < 2 or len(letters) < 2 or not all(len(p) == 1 and p in choices for p in parts):
+        return
+    others = [p for p in letters if p != answer.lower()]
+    if len(letters) == 2 and len(others) == 1 and others[0] in wrong:
+        raise Misconception(wrong[others[0]], f"{what} is {value!r}, two letters where one is asked: one of them, "
+                            f"{others[0]!r}, is not the best answer: that choice reflects "
+                            f"{describe(wrong[others[0]])}; answer with the one best letter")
+    raise AssertionError(f"{what} is {value!r}, {len(letters)} letters ({', '.join(letters)}) where one is asked: "
+                         "answer with the one best letter")
 
 
 # --- issue 21, sixth round of naming: kinds from blind9's misses ----------------------------------------

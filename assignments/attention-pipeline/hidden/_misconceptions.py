@@ -339,8 +339,10 @@ MISCONCEPTIONS = {
                                 "S.amax(dim=-1, keepdim=True)",
     "normalised_twice": "normalising twice: a softmax of weights that are already exp(score) (or already "
                         "normalised); exponentiate once and divide by the sum (or take one softmax of the scores)",
-    "prefix_average_row_skipped": "a loop over the rows that starts one late or stops one early (range(1, T), "
-                                  "range(T - 1)): the first or last row of the prefix-average matrix stays all zeros",
+    "prefix_average_row_skipped": "a loop over the rows, or a range of row counts, that starts one late or stops "
+                                  "one early (range(1, T), range(T - 1), torch.arange(1, T): the end is left out): "
+                                  "the first or last row of the prefix-average matrix stays all zeros, or T - 1 "
+                                  "counts do not line up with the T rows; count 1 to T with torch.arange(1, T + 1)",
     # issue 21, naming18 (blind16's misses as kinds)
     "projections_transposed": "returning Q, K and V with the tokens as columns, (d_k, T): the transpose of X @ W "
                               "(W^T X^T, as in code that keeps one token per column); the notebook keeps one token "

@@ -26,4 +26,5 @@ D = _load_diagnose()
 def test_ans_mask(ans_mask):
     D.raise_if_answer_in_container(ans_mask, "ans_mask")
     D.raise_if_answer_extra_characters(ans_mask, "ans_mask")
+    D.raise_if_answer_hedged(ans_mask, "ans_mask", ref.ans_mask, ref.MCQ_MISCONCEPTIONS["ans_mask"])
     expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"])

@@ -41,7 +41,13 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_prefix_average_matrix(prefix_average_matrix, rng):
     T = int(torch.randint(4, 10, (1,), generator=rng))
-    got = assert_plain_tensor(call(prefix_average_matrix, T, what="prefix_average_matrix"), "W_avg")
+    try:
+        got = assert_plain_tensor(call(prefix_average_matrix, T, what="prefix_average_matrix"), "W_avg")
+    except StudentCodeError as e:   # T rows against T - 1 counts: a second call with T = 2 (naming27)
+        named = D.prefix_average_one_short_crash(prefix_average_matrix, e, T)
+        if named is not None:
+            raise named from None
+        raise
     want = ref.prefix_average_matrix(T)
     def variants():
         return {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}

@@ -2130,3 +2130,37 @@ CORRECT.update({
     return M
 '''),
 })
+
+# naming27: a hedged multiple-choice answer, the right letter next to one wrong one: the wrong one's key
+WRONG.update({
+    "ans_mask_hedged_d_or_c": ({"ans_mask": 'ans_mask = "D or C"'}, {"key": "mask_blocks_gradient", "where": ["q06"]}),
+    "ans_mask_hedged_c_slash_a": ({"ans_mask": 'ans_mask = "c/a"'},
+                                  {"key": "mask_breaks_normalisation", "where": ["q06"]}),
+})
+
+CORRECT.update({
+    # the letter picked out of the options by its index
+    "ans_mask_indexed_letter": {"ans_mask": 'ans_mask = "abcd"[2]'},
+})
+
+# naming27: the row counts one short (an exclusive end), so T rows meet T - 1 counts: named from T = 2
+WRONG.update({
+    "prefix_average_counts_from_range_list": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    counts = torch.tensor(list(range(1, T)), dtype=torch.float64).unsqueeze(-1)
+    return torch.ones(T, T, dtype=torch.float64).tril() / counts
+'''), {"key": "prefix_average_row_skipped", "where": ["q09"]}),
+    "prefix_average_counts_zero_based_plus_one": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones((T, T), dtype=torch.float64))
+    return W / (torch.arange(T - 1, dtype=torch.float64) + 1).reshape(-1, 1)
+'''), {"key": "prefix_average_row_skipped", "where": ["q09"]}),
+})
+
+CORRECT.update({
+    # the counts 1 .. T from linspace, divided in with .div
+    "prefix_average_linspace_counts": cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)).div(torch.linspace(1, T, T, dtype=torch.float64).view(-1, 1))
+'''),
+})
