@@ -82,6 +82,19 @@ MISCONCEPTIONS: dict[str, str] = {
     "callable_not_called": "giving a function or method object where a value is asked: `.item`, `.numpy`, `.tolist` "
                            "or `.mean` without the parentheses, or a function's name without calling it, hands "
                            "over the function itself, not its result; add the () that call it (`.item()`)",
+    # named from a crash's own words, in any test (crash_words)
+    "dot_of_matrices": "calling torch.dot (or .dot) on matrices: it takes two 1-D vectors only; for a matrix "
+                       "product use @ (torch.matmul), for one dot product per row (a * b).sum(dim=-1)",
+    "numpy_keyword": "passing NumPy's keyword (axis=, keepdims=) to a torch function that takes torch's (dim=, "
+                     "keepdim=): F.softmax(x, dim=-1)",
+    "tensor_to_number": "turning a tensor of several values into one Python number: math.sqrt, math.exp, "
+                        "math.log, math.pow, float() and int() take one number; on a tensor use torch.sqrt, "
+                        "torch.exp, torch.log or **, which work entry by entry",
+    "bool_mask_arithmetic": "inverting a bool mask with arithmetic (1 - mask, -mask), which torch refuses for bool "
+                            "tensors: use ~mask (or mask.logical_not())",
+    "torch_function_of_number": "calling a torch function (torch.sqrt, torch.exp, torch.log) on a plain Python "
+                                "number such as d_k: those take tensors; use math.sqrt(d_k) (or d_k ** 0.5), "
+                                "math.exp, math.log",
 }
 
 
@@ -186,6 +199,40 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
     return Misconception("callable_not_called", f"{what} returned {thing}, not a value (the sandbox refuses to "
                          f"send a function back): {fix} so that its result is returned. "
                          + describe("callable_not_called"))
+
+
+# (what the error says, the key it proves): each pattern is a sentence torch or Python writes only for that
+# slip, so the words are the proof (no second call); checked in this order
+_CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
+    (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims)'"), "numpy_keyword"),
+    (re.compile(r"only one element tensors can be converted to Python scalars"), "tensor_to_number"),
+    (re.compile(r"(?:Subtraction|Negation), the `-` operator, (?:with|on) (?:a|two) bool tensors? is not "
+                r"supported"), "bool_mask_arithmetic"),
+    (re.compile(r"\b(?:sqrt|rsqrt|exp|log|log2|log10|pow|tanh|sigmoid)\(\): argument 'input' \(position 1\) "
+                r"must be Tensor, not (?:int|float|bool)\b"), "torch_function_of_number"),
+)
+
+
+def crash_words(error: BaseException | str) -> Misconception | None:
+    """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
+    one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
+    matrices, NumPy's keywords, a whole tensor where one number is asked, arithmetic on a bool mask, a
+    torch function of a Python number, a (values, indices) pair used as a tensor (tuple_as_tensor). The
+    runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
+    if isinstance(error, StudentCodeError):
+        text, said = f"{error.exc_type}: {error.message}", str(error)
+        pair = tuple_as_tensor(error, said)
+    else:
+        text = said = (str(error).splitlines() or [""])[0][:400]
+        raised = re.search(r"raised (TypeError|AttributeError): (.*)", text)
+        pair = tuple_as_tensor(StudentCodeError(raised.group(1), raised.group(2)), said) if raised else None
+    if pair is not None:
+        return pair
+    for pattern, key in _CRASH_WORDS:
+        if pattern.search(text):
+            return Misconception(key, f"{said.rstrip('. ')}: {describe(key)}")
+    return None
 
 
 def _raise_if_callable(value: object, what: str) -> None:

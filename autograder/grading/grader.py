@@ -221,7 +221,8 @@ class Grader:
                 namespace = RestartingNamespace(self.zygote.spawn, policy, session)
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),
-                                                              cells=tuple(sub.cells)),
+                                                              cells=tuple(sub.cells),
+                                                              cell_errors=tuple((c.index, c.error) for c in errors)),
                                     gpu_points=self.course.config.gpu_points,
                                     misconceptions=self.misconceptions(slug))
                 sandbox = sandbox_record(session, policy)

@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
-from autograder.grading.checks import ChargeRecord, Misconception, callable_not_called, charges_recorded, describe
+from autograder.grading.checks import (ChargeRecord, Misconception, callable_not_called, charges_recorded, crash_words,
+                                      describe)
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.results import TestReport
@@ -23,6 +24,8 @@ class SubmissionInfo:
     source: str
     path: str = ""
     cells: tuple[str, ...] = ()
+    # (index into cells, the error's first line) of each cell that stopped with an error or a timeout
+    cell_errors: tuple[tuple[int, str], ...] = ()
 
 
 class InfraUnavailable(Exception):
@@ -67,7 +70,7 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
         # through (or quoted it): named from the type the refusal names, whichever test met it
         named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
                                     else "your function")
-        exc = named or exc
+        exc = named or crash_words(exc) or exc
     misconception = exc.key if isinstance(exc, Misconception) else None
     if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
         message = str(exc) or "assertion failed"
@@ -214,8 +217,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                     on_missing = getattr(test.func, "on_missing", None)
                     if callable(on_missing):
                         on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
-                    raise AssertionError(f"`{missing[0]}` is not defined in your notebook "
-                                         "(or is None): run every cell, keep the given names")
+                    raise AssertionError(missing_answer(missing[0], submission))
                 with charges_recorded() as charge:
                     test.func(**kwargs)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
@@ -224,6 +226,20 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
         charges.append(charge)
         timers.add(f"test {test.question} {test.name}", started, time.monotonic())
     return runs, reports, charges
+
+
+def missing_answer(name: str, submission: SubmissionInfo | None) -> str:
+    """Why `name` is not there to grade: where a cell that assigns it stopped with an error, that error (its
+    words may name the slip: runner.classify tries crash_words on this message), else the plain request."""
+    from autograder.grading.source_checks import cells_assigning
+    from autograder.sandbox.messages import jupyter_cell
+    errors = dict(submission.cell_errors) if submission is not None else {}
+    if errors and submission is not None:
+        for index in cells_assigning(submission.cells, name):
+            if index in errors:
+                return (f"`{name}` is not defined: the cell that assigns it ({jupyter_cell(index)}) stopped, "
+                        f"your code raised {errors[index]}")
+    return f"`{name}` is not defined in your notebook (or is None): run every cell, keep the given names"
 
 
 def hold_excuses(runs: Sequence[tuple[HiddenTestCase, str]], reports: Sequence[TestReport],

@@ -473,6 +473,21 @@ REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames
                       "importlib": frozenset({"import_module", "__import__"})}
 
 
+def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
+    """The code cells (indexes from 0) whose code stores `name` anywhere (an assignment, a def, an import, a
+    loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""
+    found = []
+    for number, tree in _parsed(tuple(cells)).trees:
+        for n in ast.walk(tree):
+            if ((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
+                    or (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
+                    or (isinstance(n, (ast.Import, ast.ImportFrom))
+                        and any((al.asname or al.name.split(".")[0]) == name for al in n.names))):
+                found.append(number - 1)
+                break
+    return found
+
+
 def reaches_into_grader(cells: Sequence[str]) -> str | None:
     """Where the notebook reaches for the grader's own code or the interpreter's internals that lead to
     it ("`sys.modules` in code cell 3"), or None. Cells that do not parse never ran: not read. A module

@@ -1,0 +1,77 @@
+"""Crashes whose own words name the slip (checks.crash_words), in any test of any assignment, and the
+missing answer that quotes the crash of the cell that should have defined it (runner.missing_answer).
+
+Every error below is raised by torch or Python itself, here, from the slip's code: if a new torch words one
+differently, the test says so instead of the grader quietly naming nothing."""
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception, crash_words
+from autograder.grading.runner import SubmissionInfo, classify, missing_answer
+
+A, B = torch.randn(3, 4), torch.randn(3, 4)
+MASK = torch.ones(3, 3, dtype=torch.bool).tril()
+
+SLIPS = {   # key -> two different pieces of code making the same slip
+    "dot_of_matrices": [lambda: torch.dot(A, B), lambda: A[0].dot(B)],
+    "numpy_keyword": [lambda: F.softmax(A, axis=-1), lambda: torch.nn.functional.log_softmax(A, axis=1)],
+    "tensor_to_number": [lambda: math.sqrt(A), lambda: float(A.sum(0))],
+    "bool_mask_arithmetic": [lambda: 1 - MASK, lambda: -MASK],
+    "torch_function_of_number": [lambda: torch.sqrt(64), lambda: torch.exp(2.0)],
+    "reduction_tuple_as_tensor": [lambda: A - A.max(dim=-1, keepdim=True), lambda: A.max(-1).unsqueeze(-1)],
+}
+
+
+def _raised(slip) -> StudentCodeError:
+    try:
+        slip()
+    except Exception as e:  # noqa: BLE001 - the student's crash, as the sandbox reports it
+        return StudentCodeError(type(e).__name__, str(e))
+    raise AssertionError("the slip ran")
+
+
+@pytest.mark.parametrize("key", sorted(SLIPS))
+def test_each_slip_is_named_from_its_own_words(key):
+    for slip in SLIPS[key]:
+        e = _raised(slip)
+        named = crash_words(e)
+        assert named is not None and named.key == key, (e.exc_type, e.message, named)
+        assert str(named).startswith(str(e).rstrip(". ")), str(named)   # the crash first, then what it means
+        # the same words quoted in a failure message a test wrote name it too
+        quoted = crash_words(AssertionError(f"the output for a 4-D input: {e}"))
+        assert quoted is not None and quoted.key == key
+
+
+@pytest.mark.parametrize("slip", [lambda: A @ B, lambda: torch.randn(2, 3) + torch.randn(3, 2),
+                                  lambda: undefined_name, lambda: torch.tensor([1, 2])[5],  # noqa: F821
+                                  lambda: A.view(5, 5)])
+def test_other_crashes_name_nothing(slip):
+    assert crash_words(_raised(slip)) is None
+
+
+def test_a_test_that_named_the_crash_keeps_its_name():
+    from autograder.grading.hidden import HiddenTestCase
+    test = HiddenTestCase(question="q1", name="test_x", points=1.0, hidden=True, func=lambda f: None, params=("f",))
+    own = Misconception("scale_missing", "your code raised RuntimeError: 1D tensors expected, but got 2D and 2D")
+    assert classify(test, "cpu", 1.0, own, 0.0).misconception == "scale_missing"
+    report = classify(test, "cpu", 1.0, _raised(SLIPS["dot_of_matrices"][0]), 0.0)
+    assert report.misconception == "dot_of_matrices" and report.score == 0
+
+
+def test_a_missing_answer_quotes_the_crash_of_its_cell():
+    cells = ("import torch", "x = torch.ones(3, 3, dtype=torch.bool)\nanswer = 1 - x", "other = 2")
+    e = _raised(lambda: 1 - MASK)
+    info = SubmissionInfo(source="\n".join(cells), cells=cells, cell_errors=((1, f"{e.exc_type}: {e.message}"),))
+    said = missing_answer("answer", info)
+    assert "(Cell In[" in said and "Subtraction, the `-` operator" in said, said
+    named = crash_words(AssertionError(said))
+    assert named is not None and named.key == "bool_mask_arithmetic"
+    # a name whose cell ran, or no cell at all: the plain request
+    assert "run every cell" in missing_answer("other", info) and "run every cell" in missing_answer("nowhere", info)
+    assert "run every cell" in missing_answer("answer", SubmissionInfo(source="", cells=cells))
