@@ -642,6 +642,16 @@ def name_dtype_crash(fn, Q, K, V, mask, said):
         raise Misconception("dtype_changed", f"{said} for {str(Q.dtype).replace('torch.', '')} inputs; the same "
                             "values in float32 run and are right: some step converts to float32 (.float(), a "
                             "float32 tensor) and meets the input's dtype; keep the input's dtype")
+    # naming27: a float32 replay that runs and is WRONG is judged first: the mistake it shows (mask * inf's
+    # NaN) is named, not the float16 crash's dtype; only a replay that nothing names keeps the branch below
+    if out is not None:
+        try:
+            judge(fn, *f32[:3], f32[3], out, "the output for the same values in float32")
+        except Misconception as named:
+            raise Misconception(named.key, f"{said} for {str(Q.dtype).replace('torch.', '')} inputs, and the same "
+                                f"values in float32 run but are wrong: {named}") from None
+        except AssertionError:
+            pass
     # naming20: the crash names float32 against this very half dtype, and the float32 replay runs (its values,
     # right or not, are the float32 tests' to judge): a float32 tensor met the input's dtype
     half = {torch.float16: "Half", torch.bfloat16: "BFloat16"}.get(Q.dtype)
@@ -1945,6 +1955,7 @@ def _name_trace_weights(g, right, what, atol):
                             f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
     if not torch.isfinite(g).all() or (g < -atol).any():
         return
+    _name_trace_without_keepdim(g, mask, right, what, atol)
     rows, cols = g.sum(-1), g.sum(-2)
     if bool(((cols - 1).abs() <= 3 * atol).all()) and not bool(((rows - 1).abs() <= 3 * atol).all()):
         raise Misconception("softmax_sum_wrong_axis", f"{what} is wrong: each column sums to 1 and the rows sum "
@@ -1965,6 +1976,30 @@ def _name_trace_weights(g, right, what, atol):
                             f"scores except entry ({i}, {j}), where your weights imply {implied:.3g} and "
                             f"q{i} . k{j} / sqrt(d_k) is {true:.3g} (q{i} . k{j} = {2 * true:.3g}): "
                             + describe("hand_score_slip"))
+
+
+def _name_trace_without_keepdim(g, mask, right, what, atol):
+    """naming27: weights that are the softmax of the (masked) scaled scores with a reduction taken without
+    keepdim=True: on the (3, 3) trace the reduced (3,) vector broadcasts against the LAST axis, so column j
+    meets row j's max or sum (e3 @ torch.diag(1 / e3.sum(1)) is e3 / e3.sum(1) too). Replayed on scores3: the
+    max, the sum or both without keepdim, and the unshifted e / e.sum(1); none equals the right weights there."""
+    scores = (ref.Q3 @ ref.K3.T / 2.0).masked_fill(~mask, float("-inf"))
+    e = scores.exp()
+    replays = {k.split("/")[1]: softmax_without_keepdim(scores, -1, **kw) for k, kw in KEEPDIM.items()}
+    replays["unshifted sum"] = e / e.sum(-1)
+    if torch.equal(scores.amax(0), scores.amax(1)):
+        # coincidence: scores3's column maxes equal its row maxes, so a max without keepdim equals a max over
+        # dim 0 (softmax_max_wrong_axis) there; a max replay cannot tell them apart and names nothing
+        replays = {k: v for k, v in replays.items() if k not in ("max", "both")}
+    for which, w in replays.items():
+        if (w is not None and not torch.allclose(w, right, rtol=0, atol=atol)
+                and torch.allclose(g, w, rtol=0, atol=atol)):
+            part = {"max": "the max", "both": "the max and the sum"}.get(which, "the sum")
+            effect = ("row j's max is subtracted from column j, which no longer cancels" if which == "max" else
+                      "each COLUMN j is divided by row j's sum (as e @ torch.diag(1 / e.sum(1)) does)")
+            raise Misconception("reduction_without_keepdim", f"{what} is wrong: it equals the softmax of the scaled "
+                                f"scores with {part} of each row taken without keepdim=True: the (3,) result "
+                                f"broadcasts along the last axis, so {effect}: " + describe("reduction_without_keepdim"))
 
 
 def _score_slip(g, scores, mask, right, atol):

@@ -36,6 +36,16 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming27: the trace's row sums applied by a diagonal matrix on the LEFT (each row divided by its own sum)
+    "q6_trace_row_sums_diag_on_left": {"weights3": '''
+scores3 = Q3 @ K3.T / 2
+e3 = torch.exp(scores3)
+weights3 = torch.diag(1 / e3.sum(dim=1)) @ e3
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''},
+    # naming27: the mask applied by arithmetic that is right: log(1) = 0 where allowed, log(0) = -inf where blocked
+    "q5_mask_added_as_its_log": full_with(FILL, "scores + torch.log(mask.to(scores.dtype))"),
     # naming25: the queries with no key left found by counting their allowed keys (== 0), weights zeroed by a product
     "q5_empty_rows_by_count_equal_zero": full_with(
         "has_key = mask.any(dim=-1, keepdim=True)", "has_key = mask.sum(dim=-1, keepdim=True).eq(0).logical_not()"),
@@ -1703,4 +1713,24 @@ def stable_softmax(x, dim=-1):
     eps = 2e-6
     return num * torch.reciprocal(num.sum(dim, keepdim=True) + eps)
 '''}, {"key": None, "where": ["q3", "q5", "q6"]}),
+    # naming27: mask * inf through a float32 tensor: the float16 call crashes on its dtype, the float32 replay is NaN
+    "q5_mask_times_inf_by_float_cast": (full_with(FILL, 'scores * mask + (~mask).float() * float("-inf")'),
+                                        {"key": "mask_times_inf", "where": ["q5"]}),
+    "q5_mask_times_inf_full_penalty": (full_with(FILL, 'scores.mul(mask) + torch.full(mask.shape, -math.inf) * (~mask)'),
+                                       {"key": "mask_times_inf", "where": ["q5"]}),
+    # naming27: the trace's row max or row sum taken without keepdim: the (3,) vector meets the columns
+    "q6_trace_times_reciprocal_row_sums": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+e3 = torch.exp(scores3)
+weights3 = e3 * (1 / e3.sum(dim=-1))
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "reduction_without_keepdim", "where": ["q6"]}),
+    "q6_trace_shifted_sum_without_keepdim": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+e3 = torch.exp(scores3 - scores3.max(dim=1, keepdim=True).values)
+weights3 = e3 / torch.sum(e3, 1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "reduction_without_keepdim", "where": ["q6"]}),
 }
