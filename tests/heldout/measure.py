@@ -819,7 +819,9 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "The size of tensor a (6) must match the size of tensor b (8)"; nothing says the mask was cropped
         # now named by mask_cropped_square (naming11): the crash pairs (T_q) with (T_k); no mask is right, and a
         # masked call with fewer keys than queries (the crop cuts nothing) is right
-        "q5_mask_cropped_square": ("mask_cropped_square",),
+        # naming27: fully_masked_nan too: `weights * mask.any(...)` leaves NaN * 0 = NaN on a fully masked row (run on a
+        # square mask with one such row: that row NaN), a genuine second mistake the float16 test (square) shows
+        "q5_mask_cropped_square": ("mask_cropped_square", "fully_masked_nan"),
         "q6_causal_blocks_diagonal": ("causal_excludes_self",),
         "q6_linear_normalisation": ("weights_by_plain_sum",),
         # generic: "should be one letter as a string"; true of the format, but nothing says D is the wrong answer
@@ -919,7 +921,8 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_whole_matrix_normalised": ("softmax_global_sum",),
         # "that choice reflects zeroing masked weights after the softmax": the belief the variant states
         "q7_answer_a_from_dict": ("zero_after_softmax",),
-        "q8_ratio_true_division": (),   # not caught: the float 4.0 keeps full marks
+        # naming27: now named by float_for_int, whose text says `/` gives a float where a Python int is asked
+        "q8_ratio_true_division": ("float_for_int",),
         # naming12: kept uncharged: 4.0 is the right number; a TA accepts it for "a Python int" (expect_int does)
         # partly: cost_ratio 2 is cost_linear_in_T (right); score_madds = T d_k^2 is generic, no key says d_k squared
         "q8_features_squared": ("cost_linear_in_T", "madds_features_squared"),   # score_madds now named by madds_features_squared (naming12)
@@ -2154,13 +2157,15 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "S does not match the correct result in 40 of 40 entries"; scale=False multiplies every score by
         # 0: no_scale (S unscaled) is another result, and uniform_weights (sdpa's blind17 ruling) describes the
         # weights, not the scores this test checks; no key says a default argument or a scale of zero
-        "q02_scale_default_false": (),
+        "q02_scale_default_false": (),   # naming27: still generic, the message now says every entry of S is 0
         # raw: "TypeError: sqrt(): argument 'input' (position 1) must be Tensor, not int"; torch_sqrt_of_int is
         # scaled-attention's and sdpa's key, not this catalogue's; no key here says it
-        "q02_torch_sqrt_of_python_int": (),
+        # now named by torch_function_of_number (naming27, an engine key read off the crash's own words)
+        "q02_torch_sqrt_of_python_int": ("torch_function_of_number",),
         # raw: "Subtraction, the `-` operator, with a bool tensor is not supported ... use the `~`"; 1 - bool tril:
         # fill_mask_not_bool is the converse slip (numbers where a bool is needed); no key
-        "q04_one_minus_boolean_tril": (),
+        # now named by bool_mask_arithmetic (naming27, an engine key read off the crash's own words)
+        "q04_one_minus_boolean_tril": ("bool_mask_arithmetic",),
         # raw: "unsupported operand type(s) for -: 'Tensor' and 'torch.return_types.max'"; S.max(dim=-1,
         # keepdim=True) is a (values, indices) pair: reduction_tuple_as_tensor's very text and fix (in this
         # catalogue since naming24, named on q08 for blind20, but not by q05's tests)
@@ -2168,46 +2173,50 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "ans_mask should be one letter as a string"; "c, d" hedges c with d, whose belief
         # mask_blocks_gradient names and refutes ("... without it position t reads the token", i.e. c);
         # answer_hedged is sdpa's key, not this catalogue's
-        "q06_two_letters": ("mask_blocks_gradient",),
+        "q06_two_letters": ("mask_blocks_gradient",),   # now named by mask_blocks_gradient (naming27)
         "q07_bmm_for_the_output": ("batched_input_unsupported",),   # the key's "torch.bmm fit one layout"
         # raw: "1D tensors expected, but got 1D and 2D tensors"; torch.dot(kappa, V) as np.dot: no key says
         # torch.dot takes 1-D tensors only (as scaled-attention's blind22 q2_torch_dot_on_sample_matrices)
-        "q08_torch_dot_with_a_matrix": (),
+        # now named by dot_of_matrices (naming27, an engine key read off the crash's own words)
+        "q08_torch_dot_with_a_matrix": ("dot_of_matrices",),
         # raw: "The size of tensor a (9) must match the size of tensor b (8) at non-singleton dimension 0";
         # arange(1, T) stops one short: prefix_average_row_skipped's "range(1, T) ... stops one early" is this
         # exclusive end and its fix, though it speaks of a loop and a zero row rather than a broadcast error
-        "q09_arange_stops_one_short": ("prefix_average_row_skipped",),
+        "q09_arange_stops_one_short": ("prefix_average_row_skipped",),   # now named by prefix_average_row_skipped (naming27)
         # raw: "ValueError: only one element tensors can be converted to Python scalars"; math.pow on a tensor
         # of entropies: returns_tensor_not_number is the converse; no key says a math function on a tensor
-        "q10_math_pow_on_entropies": (),
+        # now named by tensor_to_number (naming27, an engine key read off the crash's own words)
+        "q10_math_pow_on_entropies": ("tensor_to_number",),
         # generic: "effective tokens does not match ... in 15 of 18 entries (largest difference 0.474 ...)";
         # 2 ** H rounded to a whole number: no key says rounding (effective_tokens_support_size counts keys)
-        "q10_effective_tokens_rounded": (),
+        "q10_effective_tokens_rounded": (),   # naming27: still generic, the message now says "rounded to a whole number"
         # generic: "rank_S_lesson is 5: that is T ... and also what matrix_rank(S, hermitian=True) reports";
         # len(svdvals(S)) counts the zero singular values too: neither reading, and rank_is_T's causes are not
         # this (as blind19's hermitian and blind20's float32-tolerance counts); no key
-        "q11_rank_counts_all_singular_values": (),
+        "q11_rank_counts_all_singular_values": (),   # naming27: generic, the message now gives this third reading
         "q13_keys_transposed_with_T": ("batched_input_unsupported",),   # the key's ".T reverses every dimension"
     },
     # judged from `measure scaled-attention --set blind22 -v`: () where no key of the catalogue names it
     "scaled-attention": {
         # raw: "einsum(): subscript d has size 7 for operand 1 ..."; "qd,dk->qk" reads K as if it were K^T, so it
         # is Q @ K without the transpose: keys_not_transposed's text and fix (as sdpa's q1_probe_product_...)
-        "q1_einsum_keys_subscripts_reversed": ("keys_not_transposed",),
+        "q1_einsum_keys_subscripts_reversed": ("keys_not_transposed",),   # now named by keys_not_transposed (naming27)
         # raw: "TypeError: softmax() got an unexpected keyword argument 'axis'"; no key says torch takes dim=, not
         # numpy's axis= (size_as_dim is a size passed as the axis)
-        "q1_softmax_numpy_axis_keyword": (),
+        # now named by numpy_keyword (naming27, an engine key read off the crash's own words)
+        "q1_softmax_numpy_axis_keyword": ("numpy_keyword",),
         # raw: "The size of tensor a (12) must match the size of tensor b (10000)"; q * k.T carries Q K^T's
         # transpose into the paired products: variance_over_all_pairs ("q @ k.T ... instead of the n paired dot
         # products q_i . k_i ... compute (q * k).sum(dim=-1)") is the same confusion and its fix drops the .T
         "q2_pairs_times_transposed_keys": ("variance_over_all_pairs",),
         # raw: "1D tensors expected, but got 2D and 2D tensors"; torch.dot does not batch rows: no key says so
         # (dots_summed_over_samples fits blind17's torch.dot of flattened draws, which runs; this one raises)
-        "q2_torch_dot_on_sample_matrices": (),
+        # now named by dot_of_matrices (naming27, an engine key read off the crash's own words)
+        "q2_torch_dot_on_sample_matrices": ("dot_of_matrices",),
         "q2_generator_reseeded_inside": ("ignores_generator",),   # the key's "or the generator re-seeded inside"
         # generic: "softmax_entropy of a (2, 3, 5) tensor has shape (2, 5), expected (2, 3)"; F.cross_entropy
         # takes its classes along dim 1: entropy_wrong_dim, as blind16's q4_entropy_dim_one (dim 1 is not a row)
-        "q4_entropy_soft_label_cross_entropy": ("entropy_wrong_dim",),
+        "q4_entropy_soft_label_cross_entropy": ("entropy_wrong_dim",),   # now named by entropy_wrong_dim (naming27)
         # generic: "does not match ... in 6 of 6 entries (largest difference 1.37 ...)"; F.kl_div(log p, u) is
         # KL(u || p), the wrong way round; entropy_unweighted (-log p weighted by a uniform row) is the nearest
         # effect, but its text (no p weight at all) is not this code and does not point at the arguments; no key
@@ -2228,7 +2237,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "does not match ... in 240 of 240 entries"; view(T, h, d_k).transpose(1, 2) gives (T, d_k, h):
         # mha_heads_features_as_tokens ("attends over its d_k features as if they were tokens; the split is
         # .view(T, n_heads, d_k).transpose(0, 1)") is the effect and the fix (as blind13's q8_permute_...)
-        "q8_batched_transpose_on_2d_input": ("mha_heads_features_as_tokens",),
+        "q8_batched_transpose_on_2d_input": ("mha_heads_features_as_tokens",),   # now named by mha_heads_features_as_tokens (naming27)
         # F.softmax(attn) on (n_heads, T, T): the key's text (dim 0, "the default of F.softmax without dim")
         "q8_batched_heads_softmax_dim_implicit": ("mha_softmax_over_heads", "softmax_implicit_dim"),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x12)"; W_O[:, cols] for W_O[cols, :]:
@@ -2265,6 +2274,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # diag(1 / e3.sum(1)) divides column j by row j's sum, the very numbers of e3 / e3.sum(1) without keepdim:
         # reduction_without_keepdim ("loses its axis and broadcasts against the last one ... wrong on square
         # inputs ... keepdim=True") would be right; softmax_sum_wrong_axis (column sums) is another result
+        # now named by reduction_without_keepdim (naming27): q6's weights3 replayed as e3 / e3.sum(1) without keepdim
         "q6_row_sums_multiplied_from_the_right": ("reduction_without_keepdim",),
         # generic: "`out3` is not defined ... (or is None)"; V3 @ weights3.T raises: weights_transposed
         # ("multiplying V by the transposed weights ... query i's own weights (A V)") says it and its fix
