@@ -4,6 +4,7 @@ crash T rows against T - 1 counts and are named prefix_average_row_skipped from 
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 from typing import Any, Callable
 
@@ -67,3 +68,43 @@ def test_the_crash_alone_names_nothing() -> None:
     with pytest.raises(StudentCodeError):
         _hidden("q09").test_prefix_average_matrix.test_func(_student(_not_divided_then_crash),
                                                               torch.Generator().manual_seed(0))
+
+
+def _bits(A: torch.Tensor) -> torch.Tensor:
+    return -(A * torch.where(A > 0, torch.log2(A), torch.zeros_like(A))).sum(dim=-1)
+
+
+@pytest.mark.parametrize("rounding", [torch.round, lambda x: (x + 0.5).floor()])
+def test_rounded_effective_tokens_say_so_unnamed(rounding: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    with pytest.raises(AssertionError) as failed:
+        _hidden("q10").test_effective_tokens.test_func(_student(lambda A: rounding(2.0 ** _bits(A))), _bits,
+                                                       torch.Generator().manual_seed(0))
+    assert getattr(failed.value, "key", None) is None
+    assert "rounded to a whole number" in str(failed.value)
+
+
+@pytest.mark.parametrize("test", ["test_scores_float64_rectangular", "test_scores_noncontiguous"])
+def test_scores_times_false_say_every_entry_is_zero_unnamed(test: str) -> None:
+    def scaled_scores(Q: torch.Tensor, K: torch.Tensor, scale: Any = False) -> torch.Tensor:
+        return Q @ K.transpose(-2, -1) * (1 / math.sqrt(Q.size(-1)) if scale is None else scale)
+    with pytest.raises(AssertionError) as failed:
+        getattr(_hidden("q02"), test).test_func(_student(scaled_scores), torch.Generator().manual_seed(0))
+    assert getattr(failed.value, "key", None) is None
+    assert "every entry is 0" in str(failed.value).split("\n")[0]
+
+
+def test_a_right_answer_cut_short_gets_no_words() -> None:
+    # half the scores zeroed: neither all zeros nor rounded, so the plain message stays
+    def scaled_scores(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
+        S = ref.scaled_scores(Q, K)
+        return torch.cat([S[..., :1, :], torch.zeros_like(S[..., 1:, :])], dim=-2)
+    with pytest.raises(AssertionError) as failed:
+        _hidden("q02").test_scores_float64_rectangular.test_func(_student(scaled_scores), torch.Generator().manual_seed(0))
+    assert "every entry" not in str(failed.value)
+
+
+def test_rank_five_also_says_every_singular_value_counted() -> None:
+    with pytest.raises(AssertionError) as failed:
+        _hidden("q11").test_rank_S_lesson.test_func(len(torch.linalg.svdvals(torch.ones(5, 5))))
+    assert getattr(failed.value, "key", None) is None
+    assert "how many singular values S has at all" in str(failed.value)

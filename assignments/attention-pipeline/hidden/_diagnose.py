@@ -78,16 +78,50 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
                 raise Misconception("reduced_every_axis", f"{kw.get('what', 'the output')} is one number, the {how} "
                                     f"of the right {tuple(expected.shape)} result over all its entries: "
                                     + describe("reduced_every_axis"))
-    if rows_unnormalised:
-        try:
-            checks.assert_matches(got, expected, **kw)
-        except Misconception:
-            raise
-        except AssertionError:
+    try:
+        checks.assert_matches(got, expected, **kw)
+    except Misconception:
+        raise
+    except AssertionError as e:
+        if rows_unnormalised:
             raise_if_rows_unnormalised(got, expected, want, kw.get("what", "the weights"), mask)
+        words = what_differs(got, expected, want)
+        if words is None:
             raise
+        first, _, rest = str(e).partition("\n")
+        raise AssertionError(f"{first}; {words}" + ("\n" + rest if rest else "")) from None
+
+
+def raise_with_words(e: AssertionError, again: Callable[[], object], expected: torch.Tensor,
+                     dtype: torch.dtype) -> None:
+    """A failure of the engine's check_value (which does not hand back the answer) told again with
+    what_differs' words, from a second call on the same full inputs; returns when there are none."""
+    try:
+        got = again()
+    except StudentCodeError:
         return
-    checks.assert_matches(got, expected, **kw)
+    words = what_differs(got, expected, dtype)
+    if words is not None:
+        first, _, rest = str(e).partition("\n")
+        raise AssertionError(f"{first}; {words}" + ("\n" + rest if rest else "")) from None
+
+
+def what_differs(got: object, expected: torch.Tensor, dtype: torch.dtype) -> str | None:
+    """Words for a wrong answer that no catalogued mistake names, where the whole of it is one plain fact
+    (naming27): every entry 0, the right ones not all 0 (the result multiplied by 0 somewhere: a scale of
+    0, or False used as a number), or every entry the right value rounded to a whole number. None otherwise."""
+    if type(got) is not torch.Tensor or got.shape != expected.shape or not got.is_floating_point():
+        return None
+    g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    if not bool(torch.isfinite(g).all()) or not bool(torch.isfinite(e).all()) or is_right(got, expected, dtype):
+        return None
+    if not bool(g.any()):
+        return ("every entry is 0: as if the result were multiplied by 0 somewhere (a scale or factor of 0, or "
+                "False used as a number)")
+    if is_right(got, e.round().to(got.dtype), dtype):
+        return ("every entry equals the right value rounded to a whole number: the result is a real number, "
+                "not a count; do not round it")
+    return None
 
 
 def factor_words(got: object, expected: torch.Tensor, dtype: torch.dtype, sizes: Mapping[str, int]) -> str | None:

@@ -75,11 +75,16 @@ def test_rank_S_lesson(rank_S_lesson):
     # it is 4 = d_k (named rank_above_min), with float64's min 0 (generic): coincidences of the lesson's numbers
     herm = int(torch.linalg.matrix_rank(Q @ K.T, hermitian=True))
     if got == T and got == herm:
+        # and every singular value counted, zeros included (len(svdvals(S))): min(T_q, T_k) = T here (naming27)
+        every = (f", and also how many singular values S has at all (len(torch.linalg.svdvals(S)), min(T_q, T_k) = "
+                 f"{T}, the zero ones included: the rank counts only the nonzero ones)"
+                 if len(torch.linalg.svdvals(Q @ K.T)) == T else "")
         raise AssertionError(f"rank_S_lesson is {T}: that is T, the number of tokens (the rank of a full-rank T x T "
                              "matrix such as the causal weights A, or the masked scores S + M with the lesson's -1e9 "
                              "mask), and also what torch.linalg.matrix_rank(S, "
                              "hermitian=True) reports for this S, which is not symmetric (hermitian=True reads only "
-                             f"one triangle); S = Q K^T passes through d_k = {d_k} dimensions, so its rank is at most "
+                             f"one triangle){every}; S = Q K^T passes through d_k = {d_k} dimensions, so its rank is "
+                             "at most "
                              f"{d_k}: call torch.linalg.matrix_rank(S) on S itself, without hermitian=True")
     if got == T:       # 5 tokens, and the rank of the lesson's (full-rank) softmax weights A: one key, both readings
         raise Misconception("rank_is_T", f"rank_S_lesson is {T}, the number of tokens (and the rank of the lesson's "
