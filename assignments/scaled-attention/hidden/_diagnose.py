@@ -89,6 +89,42 @@ def dtype_mix_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | No
                          + describe("dtype_changed"))
 
 
+_EINSUM_SIZES = re.compile(r"einsum\(\): subscript \w+ has size (\d+) for operand \d+ which does not broadcast "
+                           r"with previously seen size (\d+)|contracted dimensions need to match, but first has size "
+                           r"(\d+) in dim -?\d+ and second has size (\d+) in dim -?\d+")
+
+
+def _untransposed_rerun(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """keys_not_transposed behind an einsum crash that binds one subscript to both T_k and d_k (K labelled in
+    K^T's order, "qd,dk->qk"), or a tensordot contracting Q's features with K's rows: a second call with as many
+    keys as features (K (d_k, d_k), where Q @ K runs)
+    whose weights and output are both softmax(Q K / sqrt(d_k)) and its product with V, and not the right ones
+    (a random square K is not symmetric)."""
+    found = _EINSUM_SIZES.search(e.message or "")
+    T_k, n = K.shape[-2], Q.shape[-1]
+    if e.exc_type != "RuntimeError" or not found or Q.dim() != 2 or T_k == n \
+            or {int(x) for x in found.groups() if x is not None} != {T_k, n}:
+        return None
+    g = torch.Generator().manual_seed(27)
+    K2 = torch.randn(n, n, generator=g).to(Q.dtype)
+    V2 = torch.randn(n, V.shape[-1], generator=g).to(Q.dtype)
+    try:
+        out = fn(Q.clone(), K2.clone(), V2.clone(), d_k)
+    except StudentCodeError:
+        return None
+    Q64, K64, V64 = Q.double(), K2.double(), V2.double()
+    w = torch.softmax(Q64 @ K64 / math.sqrt(d_k), dim=-1)
+    wrong, right = (w @ V64, w), ref.attention(Q64, K64, V64, d_k)
+    if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(type(p) is torch.Tensor for p in out)) \
+            or matching_variants(wrong[1], {"right": right[1]}, Q.dtype) \
+            or not all(matching_variants(p, {"v": r}, Q.dtype) for p, r in zip(out, wrong)):
+        return None
+    return Misconception("keys_not_transposed", f"your code raised {e.exc_type}: {found.group(0)} (T_k = {T_k} keys, "
+                         f"d_k = {n} features); with as many keys as features (K of shape ({n}, {n})) it runs, and "
+                         "its weights are softmax(Q @ K / sqrt(d_k)), K never transposed: "
+                         + describe("keys_not_transposed"))
+
+
 def _batched_rerun(fn, Q, K, V, d_k) -> bool:
     """Whether the same call on a batch of one (Q[None], K[None], V[None]) runs and is simply right: code
     that works only on 3-D inputs."""
@@ -130,7 +166,8 @@ def call_pair(fn, Q, K, V, d_k):
     except StudentCodeError as e:
         own_assert(fn, e, Q, K, V, d_k)
         named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
-            e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]})
+            e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
+            or _untransposed_rerun(fn, e, Q, K, V, d_k)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -564,6 +601,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
+    out.update(batched_split_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     return out
 
 
@@ -2317,6 +2355,10 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         out["entropy_flattened"] = -(flat.exp() * flat).sum()
         # the same one normalisation, the entropy still summed per row (e / e.sum() without dim)
         out["entropy_softmax_whole_tensor"] = -(flat.exp() * flat).reshape(logits.shape).sum(dim=-1)
+    if logits.dim() >= 3:
+        # H(p) as F.cross_entropy(logits, p, reduction="none"): its classes are dim 1, not the last (the same
+        # for 1-D and 2-D logits), so -sum over dim 1 of p (over the last) times log_softmax over dim 1
+        out["entropy_wrong_dim/cross_entropy_dim1"] = -(p * torch.log_softmax(logits, dim=1)).sum(dim=1)
     return out
 
 
@@ -2545,6 +2587,27 @@ def features_as_tokens_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     for tag, c in (("d_k", d_k), ("T", T)) if T != d_k else (("d_k", d_k),):
         w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(c), dim=-1)
         out[f"mha_heads_features_as_tokens/{tag}"] = (w @ Vh).permute(2, 0, 1).reshape(T, d_model) @ W_O
+    return out
+
+
+def batched_split_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """{mha_heads_features_as_tokens/per_token_<scale>: output}: the batched split view(B, T, h, d_k).transpose(1, 2)
+    copied onto a 2-D X, view(T, n_heads, d_k).transpose(1, 2), (T, d_k, n_heads): each token attends over its own
+    d_k features (the heads as their coordinates), scaled by sqrt(d_k) or by sqrt(k.size(-1)) = sqrt(n_heads),
+    merged back by .transpose(1, 2).reshape(T, d_model) (blind22)."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads:
+        return {}
+    d_k = d_model // n_heads
+
+    def split(W):
+        return (X @ W).reshape(T, n_heads, d_k).transpose(1, 2)
+
+    Qh, Kh, Vh = split(W_Q), split(W_K), split(W_V)
+    out = {}
+    for tag, c in (("d_k", d_k), ("n_heads", n_heads)) if n_heads != d_k else (("d_k", d_k),):
+        w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(c), dim=-1)
+        out[f"mha_heads_features_as_tokens/per_token_{tag}"] = (w @ Vh).transpose(1, 2).reshape(T, d_model) @ W_O
     return out
 
 

@@ -327,7 +327,8 @@ MISCONCEPTIONS = {
     "variance_precedence": "writing sum / n_samples - 1 without parentheses: Python divides first and then subtracts 1 "
                            "from the variance; write sum / (n_samples - 1), or use dots.var()",
     "mha_heads_features_as_tokens": "splitting the heads with the axes in the wrong order (a permute(1, 2, 0) to "
-                                    "(n_heads, d_k, T)): each head then attends over its d_k features as if they "
+                                    "(n_heads, d_k, T), or a batched model's .transpose(1, 2) on a 2-D X, which "
+                                    "gives (T, d_k, n_heads)): the softmax then runs over the d_k features as if they "
                                     "were tokens; the split is .view(T, n_heads, d_k).transpose(0, 1), (n_heads, T, d_k)",
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
                                "the answer must be the letter alone, as a string such as \"B\"",

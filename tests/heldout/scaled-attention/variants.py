@@ -2343,3 +2343,79 @@ CORRECT.update({
     return torch.hstack([attention(q, k, v, d_k)[0] for q, k, v in zip(*parts)]).mm(W_O)
 '''),
 })
+WRONG.update({
+    # naming27: H(p) as the soft-label cross entropy of p with itself, through the loss module: its classes
+    # are dim 1, so 3-D logits get the entropy across dim 1
+    "entropy_cross_entropy_loss_module": (entropy('''
+def softmax_entropy(logits):
+    loss = torch.nn.CrossEntropyLoss(reduction="none")
+    return loss(logits, torch.softmax(logits, dim=-1))
+'''), {"key": "entropy_wrong_dim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_views"]}),
+    # naming27: the same with the target written as exp(log_softmax) and the class axis passed as dim=-1 to it
+    "entropy_cross_entropy_exp_target": (entropy('''
+def softmax_entropy(logits):
+    target = F.log_softmax(logits, dim=logits.dim() - 1).exp()
+    return F.cross_entropy(input=logits, target=target, reduction="none")
+'''), {"key": "entropy_wrong_dim", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_views"]}),
+})
+CORRECT.update({
+    # naming27: the soft-label cross entropy of p with itself on the rows flattened to 2-D (classes last)
+    "entropy_cross_entropy_flat_rows": entropy('''
+def softmax_entropy(logits):
+    rows = logits.reshape(-1, logits.shape[-1])
+    H = F.cross_entropy(rows, rows.softmax(dim=1), reduction="none")
+    return H.reshape(logits.shape[:-1])
+'''),
+})
+WRONG.update({
+    # naming27: nanoGPT's batched split on a 2-D X, with its scale from k.size(-1) (= n_heads there)
+    "mha_nanogpt_split_scale_from_k": (mha('''
+    T, C = X.size()
+    hs = C // n_heads
+    q = (X @ W_Q).view(T, n_heads, hs).transpose(1, 2)
+    k = (X @ W_K).view(T, n_heads, hs).transpose(1, 2)
+    v = (X @ W_V).view(T, n_heads, hs).transpose(1, 2)
+    att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+    y = att.softmax(dim=-1) @ v
+    return y.transpose(1, 2).reshape(T, C) @ W_O
+'''), {"key": "mha_heads_features_as_tokens", "where": ["q8"]}),
+    # naming27: the same split by unflatten and swapaxes, the per-head attention by einsum
+    "mha_unflatten_swapaxes_features": (mha('''
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = ((X @ W).unflatten(-1, (n_heads, d_k)).swapaxes(-1, -2) for W in (W_Q, W_K, W_V))
+    w = torch.softmax(torch.einsum("bij,bkj->bik", Q, K) / d_k ** 0.5, dim=-1)
+    heads = torch.einsum("bik,bkj->bij", w, V).swapaxes(-1, -2)
+    return heads.flatten(-2) @ W_O
+'''), {"key": "mha_heads_features_as_tokens", "where": ["q8"]}),
+})
+CORRECT.update({
+    # naming27: nanoGPT's split with the batch axis added and taken away again (X[None] ... [0])
+    "mha_nanogpt_split_with_batch_axis": mha('''
+    B, T, C = X[None].shape
+    hs = C // n_heads
+    q, k, v = ((X[None] @ W).view(B, T, n_heads, hs).transpose(1, 2) for W in (W_Q, W_K, W_V))
+    att = F.softmax(q @ k.transpose(-2, -1) / math.sqrt(hs), dim=-1)
+    y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+    return (y @ W_O)[0]
+'''),
+})
+WRONG.update({
+    # naming27: einsum in implicit mode with K labelled as K^T ("ik,kj"): Q @ K, raises unless T_k == d_k
+    "attention_einsum_implicit_keys_as_kt": (attention('''
+    w = torch.einsum("ik,kj", Q, K).div(d_k ** 0.5).softmax(-1)
+    return torch.einsum("ij,jv->iv", w, V), w
+'''), {"key": "keys_not_transposed", "where": ["q1", "q8"]}),
+    # naming27: tensordot contracting Q's features with K's rows (dim 0) instead of K's features
+    "attention_tensordot_keys_rows": (attention('''
+    scores = torch.tensordot(Q, K, dims=([1], [0])) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=1)
+    return weights @ V, weights
+'''), {"key": "keys_not_transposed", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    # naming27: tensordot contracting the features of both, the output by einsum
+    "attention_tensordot_features": attention('''
+    weights = torch.tensordot(Q, K, dims=([-1], [-1])).mul(d_k ** -0.5).softmax(dim=-1)
+    return torch.einsum("qk,kv->qv", weights, V), weights
+'''),
+})
