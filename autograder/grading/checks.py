@@ -90,8 +90,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "tensor_to_number": "turning a tensor of several values into one Python number: math.sqrt, math.exp, "
                         "math.log, math.pow, float() and int() take one number; on a tensor use torch.sqrt, "
                         "torch.exp, torch.log or **, which work entry by entry",
-    "bool_mask_arithmetic": "inverting a bool mask with arithmetic (1 - mask, -mask), which torch refuses for bool "
-                            "tensors: use ~mask (or mask.logical_not())",
+    "bool_mask_arithmetic": "doing arithmetic on a boolean mask (1 - mask, -mask, (1 - mask) * -1e9), which torch refuses for bool "
+                            "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
+                            "masked_fill(~mask, float('-inf')) or torch.where",
     "torch_function_of_number": "calling a torch function (torch.sqrt, torch.exp, torch.log) on a plain Python "
                                 "number such as d_k: those take tensors; use math.sqrt(d_k) (or d_k ** 0.5), "
                                 "math.exp, math.log",

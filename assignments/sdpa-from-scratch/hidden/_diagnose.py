@@ -1967,8 +1967,9 @@ def _name_trace_weights(g, right, what, atol):
              for m in (mask, torch.ones_like(mask))]
     if any(torch.allclose(g, t, rtol=0, atol=atol) for t in twice):
         masked = " (masked)" if not bool(mask.all()) else ""
-        raise Misconception("softmax_twice", f"{what} is wrong: it is the softmax of the weights{masked}, not of the "
-                            "scores: " + describe("softmax_twice"))
+        said = f"{what} is wrong: it is the softmax of the weights{masked}, not of the scores"
+        _name_softmax_overwrote_scores(said)
+        raise Misconception("softmax_twice", f"{said}: " + describe("softmax_twice"))
     slip = _score_slip(g, ref.Q3 @ ref.K3.T / 2.0, mask, right, atol)
     if slip is not None:
         i, j, implied, true = slip
@@ -2000,6 +2001,23 @@ def _name_trace_without_keepdim(g, mask, right, what, atol):
             raise Misconception("reduction_without_keepdim", f"{what} is wrong: it equals the softmax of the scaled "
                                 f"scores with {part} of each row taken without keepdim=True: the (3,) result "
                                 f"broadcasts along the last axis, so {effect}: " + describe("reduction_without_keepdim"))
+
+
+def _name_softmax_overwrote_scores(said):
+    """A softmax of the weights where the cell takes the softmax of scores3: the notebook's stable_softmax
+    changing its input in place explains it (the earlier stable_softmax(scores3) left the weights in scores3)
+    without a second softmax in the cell: inplace_on_input, proven by a call on a copy of the scores."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None:
+        return
+    try:
+        call(softmax, (ref.Q3 @ ref.K3.T / 2.0).clone(), what="stable_softmax")
+    except Misconception as m:
+        if m.key == "inplace_on_input":
+            raise Misconception("inplace_on_input", f"{said}, and {m}: the earlier stable_softmax(scores3) left "
+                                "the weights in scores3, which this cell then masked and softmaxed again") from None
+    except Exception:  # noqa: BLE001 - a softmax that crashes here is its own tests' business
+        return
 
 
 def _score_slip(g, scores, mask, right, atol):

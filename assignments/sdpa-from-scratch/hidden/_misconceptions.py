@@ -127,8 +127,9 @@ MISCONCEPTIONS = {
     "mask_unsqueezed": "adding a dim to the mask (mask.unsqueeze(1), the habit of a (B, T_k) padding mask): a mask "
                        "already shaped (..., T_q, T_k) then broadcasts into an extra dim or crashes; use the mask "
                        "as given (it broadcasts)",
-    "bool_mask_arithmetic": "doing arithmetic on the boolean mask ((1 - mask) * -1e9): torch refuses - on bool "
-                            "tensors; fill the blocked scores with masked_fill(~mask, float('-inf')) or torch.where",
+    "bool_mask_arithmetic": "doing arithmetic on a boolean mask (1 - mask, -mask, (1 - mask) * -1e9), which torch refuses for bool "
+                            "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
+                            "masked_fill(~mask, float('-inf')) or torch.where",
     "mask_not_bool": "building the mask of numbers instead of torch.bool: 0/1 (torch.ones(...).tril() is float), "
                      "or the additive 0/-inf matrix that is added to the scores; ~mask and masked_fill need a "
                      "boolean mask (True = may attend): return tril(ones(T_q, T_k, dtype=torch.bool))",
