@@ -2164,3 +2164,33 @@ def prefix_average_matrix(T):
     return torch.tril(torch.ones(T, T, dtype=torch.float64)).div(torch.linspace(1, T, T, dtype=torch.float64).view(-1, 1))
 '''),
 })
+
+WRONG.update({
+    # naming27 (engine, checks.crash_words): a torch function given a Python number (log of the int 2)
+    "entropy_bits_by_torch_log_of_two": (entropy('''
+    p = A.clamp(min=1e-30)
+    return -(A * torch.log(p)).sum(dim=-1) / torch.log(2)
+'''), {"key": "torch_function_of_number", "where": ["q10"]}),
+    # naming27 (engine): the whole tensor of entropies through math.exp
+    "effective_tokens_math_exp": (entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return math.exp(math.log(2) * row_entropy_bits(A))\n"), {"key": "tensor_to_number", "where": ["q10"]}),
+    # naming27 (engine): the future positions found by negating the bool past, then used as numbers
+    "mask_future_by_negating_bool": (mask('''
+    past = torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))
+    return (-past + 1).to(dtype) * torch.finfo(dtype).min
+'''), {"key": "bool_mask_arithmetic", "where": ["q04", "q07", "q09"]}),
+    # naming27 (engine): the scores as one torch.dot of the query and key matrices
+    "scores_torch_dot": (scores('''
+    return torch.dot(Q, K.transpose(-2, -1)) / math.sqrt(Q.shape[-1])
+'''), {"key": "dot_of_matrices", "where": ["q02", "q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # naming27: the base-2 logarithm as log(p) / math.log(2), with a Python float (no torch.log of a number)
+    "entropy_bits_by_math_log_two": entropy('''
+    safe = torch.where(A > 0, A, torch.ones_like(A))
+    return -(A * torch.log(safe)).sum(dim=-1) / math.log(2)
+'''),
+})

@@ -2419,3 +2419,36 @@ CORRECT.update({
     return torch.einsum("qk,kv->qv", weights, V), weights
 '''),
 })
+
+WRONG.update({
+    # naming27 (engine, checks.crash_words): NumPy's keyword in the entropy's softmax
+    "entropy_softmax_axis_keyword": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, axis=-1)
+    return -(p * torch.log(p + 1e-9)).sum(dim=-1)
+'''), {"key": "numpy_keyword", "where": ["q4"]}),
+    # naming27 (engine): math.log on the whole tensor of probabilities
+    "entropy_math_log_of_probs": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, dim=-1)
+    return -(p * math.log(p + 1e-9)).sum(dim=-1)
+'''), {"key": "tensor_to_number", "where": ["q4"]}),
+    # naming27 (engine): the scores as the keys' dot products with each query by Tensor.dot
+    "attention_tensor_dot_method": (attention('''
+    weights = F.softmax(Q.dot(K.T) / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "dot_of_matrices", "where": ["q1", "q8"]}),
+    # naming27 (engine): torch.rsqrt of the int d_k
+    "attention_rsqrt_of_int": (attention('''
+    weights = F.softmax(Q @ K.T * torch.rsqrt(d_k), dim=-1)
+    return weights @ V, weights
+'''), {"key": "torch_function_of_number", "where": ["q1", "q8"]}),
+})
+
+CORRECT.update({
+    # naming27: rsqrt of d_k made a tensor first, in Q's dtype
+    "attention_rsqrt_of_tensor": attention('''
+    weights = F.softmax(Q @ K.T * torch.rsqrt(torch.tensor(float(d_k), dtype=Q.dtype)), dim=-1)
+    return weights @ V, weights
+'''),
+})
