@@ -2194,3 +2194,17 @@ CORRECT.update({
     return -(A * torch.log(safe)).sum(dim=-1) / math.log(2)
 '''),
 })
+
+WRONG.update({
+    # naming27 (engine): NumPy's keyword given to the functional softmax
+    "weights_functional_softmax_axis": (weights('''
+    if M is not None:
+        S = S + M
+    return torch.nn.functional.softmax(S, axis=-1)
+'''), {"key": "numpy_keyword", "where": ["q05", "q07", "q09", "q13"]}),
+    # naming27 (engine): the future found as 1 - the bool past, inside torch.where
+    "mask_where_one_minus_past": (mask('''
+    past = torch.ones(T, T, dtype=torch.bool, device=device).tril()
+    return torch.where((1 - past).bool(), torch.finfo(dtype).min, 0.0).to(dtype)
+'''), {"key": "bool_mask_arithmetic", "where": ["q04", "q07", "q09"]}),
+})
