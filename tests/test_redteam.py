@@ -239,6 +239,11 @@ def test_leak_check_sees_a_detached_grandchild() -> None:
     # the shell starts a daemon in a new session and exits at once: the daemon is orphaned
     subprocess.run(["sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 &"], check=True)
     left = stray_processes(settle_s=0)
+    deadline = time.monotonic() + 5
+    while not any("sleep 300" in s for s in left) and time.monotonic() < deadline:
+        # read between the daemon's fork and its exec, its command line is still empty ('11985 ')
+        time.sleep(0.05)
+        left = stray_processes(settle_s=0)
     try:
         assert any("sleep 300" in s for s in left), left
     finally:
