@@ -10,14 +10,16 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
 from autograder.course.outputs import results_name
-from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS
+from tests.conftest import FIXTURE_COURSE, FIXTURE_SUBS, ROOT
 
 
 def make_class(where: Path, n_slow: int = 6) -> Path:
@@ -163,3 +165,62 @@ def test_a_grader_started_before_the_class_is_read_is_stopped_when_that_fails(tm
         while set(_grader_children(os.getpid())) - before and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not set(_grader_children(os.getpid())) - before, "a grader process outlived its batch"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback level needs root")
+def test_a_new_output_folder_is_hidden_from_students_at_the_fallback_level(tmp_path):
+    # The first grader process of a new class starts before the class is read; its zygote hides OUT by a
+    # mount over it, which only a folder that exists then can get. A student whose notebook looks for the
+    # roster the batch wrote into OUT (and the classmates' results that follow it) finds nothing. (A class
+    # this small is read before the zygote starts either way: the next test holds the order itself.)
+    from autograder.config import Course, load_config
+    from autograder.course.batch import run_batch
+    from autograder.results import Isolation
+    course = Course(FIXTURE_COURSE, load_config(FIXTURE_COURSE / "grading.yml"))
+    # not under /tmp: every worker has a private /tmp of its own, which would hide OUT anyway
+    home = Path(tempfile.mkdtemp(prefix=".test-out-", dir=ROOT))
+    os.chmod(home, 0o755)
+    out = home / "never-made" / "out"
+    subs = tmp_path / "class"
+    subs.mkdir()
+    good = nbformat.read(FIXTURE_SUBS / "good.ipynb", as_version=4)
+    probe = ("import os\n"
+             f"def _seen(path={str(out)!r}):\n"
+             "    try:\n"
+             "        return bool(os.listdir(path)) or os.path.exists(os.path.join(path, 'roster.json'))\n"
+             "    except OSError:\n"
+             "        return False\n"
+             "answer = 'A' if _seen() else answer\n")
+    nb = new_notebook(cells=good.cells + [new_code_cell(probe)])
+    nbformat.write(nb, subs / "snoop.ipynb")
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", subs / "good.ipynb")
+    try:
+        results = {r.submission: r for r in run_batch(subs, "toy", out, jobs=1, seed=1, course=course,
+                                                      isolation=Isolation.fallback)}
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    assert results["good.ipynb"].score == 4
+    assert results["snoop.ipynb"].score == results["good.ipynb"].score, "a student could read OUT"
+
+
+def test_out_exists_before_the_first_grader_process_starts(tmp_path, monkeypatch):
+    # The race the test above cannot time: with a class that takes a while to read (zips to unpack,
+    # hashes), a grader process started early launches its zygote before OUT would otherwise be made,
+    # and the fallback level's mount cannot cover a folder that does not exist yet
+    from autograder.config import Course, load_config
+    from autograder.course import batch, pool
+    course = Course(FIXTURE_COURSE, load_config(FIXTURE_COURSE / "grading.yml"))
+    out = tmp_path / "a" / "b" / "out"
+    seen = []
+    started = pool.GraderPool.start
+
+    def start(self):
+        seen.append(out.is_dir())
+        started(self)
+    monkeypatch.setattr(pool.GraderPool, "start", start)
+    subs = tmp_path / "class"
+    subs.mkdir()
+    shutil.copy(FIXTURE_SUBS / "good.ipynb", subs / "good.ipynb")
+    results = batch.run_batch(subs, "toy", out, jobs=1, seed=1, course=course)
+    assert [r.score for r in results] == [4.0]
+    assert seen and all(seen), seen

@@ -131,7 +131,10 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         if grader is None and (regrade or not (outdir / "journal.sqlite").exists()):
             # a class not graded before: its first grader process starts now (an `import torch`, a
             # second) while this process reads the class, hashes it and opens the journal, instead
-            # of after (measured: the zygote launched 0.32 s into a -j2 batch, 0.14 s into `grade`)
+            # of after (measured: the zygote launched 0.32 s into a -j2 batch, 0.14 s into `grade`).
+            # OUT exists first: the fallback level hides it from students by a mount over it when its
+            # zygote starts, which only a folder that exists can get (one made later would be readable)
+            ensure_folder(outdir, ours=False)
             pool = GraderPool(course.root, slug, jobs, isolation=isolation, task_timeout_s=task_timeout(course),
                               private=[directory, outdir], course=course)
             pool.start()
