@@ -2208,6 +2208,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "The size of tensor a (12) must match the size of tensor b (10000)"; q * k.T carries Q K^T's
         # transpose into the paired products: variance_over_all_pairs ("q @ k.T ... instead of the n paired dot
         # products q_i . k_i ... compute (q * k).sum(dim=-1)") is the same confusion and its fix drops the .T
+        # now named by variance_over_all_pairs (naming28): a second call with n_samples = d_k replays (q * k.T)
         "q2_pairs_times_transposed_keys": ("variance_over_all_pairs",),
         # raw: "1D tensors expected, but got 2D and 2D tensors"; torch.dot does not batch rows: no key says so
         # (dots_summed_over_samples fits blind17's torch.dot of flattened draws, which runs; this one raises)
@@ -2226,6 +2227,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_vector_query_still_indexed": (),
         # raw: "ValueError: too many values to unpack (expected 2)"; stacked with dim=1 the entropy runs across
         # each (raw, scaled) pair, down the columns of the (2, 5) rows: entropy_wrong_dim's text
+        # naming28: generic, says in words the unpack of more than 2 values and stack(dim=1)'s (5, 2) (no proof)
         "q4_table_entropies_stacked_on_wrong_axis": ("entropy_wrong_dim",),
         # B, each token returns itself: the key's text (as blind2's q6_answer_self_only); the reason given ("the
         # self-score is the largest") is also attention_as_argmax's hard argmax
@@ -2233,6 +2235,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: expected Tensor as element 0 in argument 0, but got tuple"; the (output, weights) pairs
         # concatenated: mha_heads_weights_concatenated is the pair unpacked the wrong way round, another slip
         # (and returns_output_only the function's own return); no key says attention's pair was never unpacked
+        # naming28: generic, says torch.cat got the heads' (output, weights) pairs (their attention returns one)
         "q8_heads_kept_as_pairs": (),
         # generic: "does not match ... in 240 of 240 entries"; view(T, h, d_k).transpose(1, 2) gives (T, d_k, h):
         # mha_heads_features_as_tokens ("attends over its d_k features as if they were tokens; the split is
@@ -2242,6 +2245,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_batched_heads_softmax_dim_implicit": ("mha_softmax_over_heads", "softmax_implicit_dim"),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x12)"; W_O[:, cols] for W_O[cols, :]:
         # mha_output_projection_per_head is the diagonal block W_O[c, c], mha_heads_summed one shared block; no key
+        # naming28: generic, says (T, d_k) @ (d_model, d_k): a column block where W_O's row block belongs
         "q8_w_o_blocks_cut_by_columns": (),
     },
     # judged from `measure sdpa-from-scratch --set blind22 -v`: () where no key of the catalogue names it
@@ -2261,6 +2265,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: scale_constant on 13 q5 tests ("divides the scores by sqrt(3) both times ... instead of the
         # input's own width, d_k = Q.shape[-1]"): K.dim() is a constant in d_k, and the key's fix is the right one
         # (as scaled-attention's blind14 q1_scale_from_rank_of_k, wrong_scale_constant); float16_large_scores generic
+        # now named by scale_constant (naming28): test_float16_large_scores asks the two d_k probes too
         "q5_d_k_from_ndim": ("scale_constant",),
         # torch.zeros(weights.shape) is float32 mixed into half weights: dtype_changed's "a float32 tensor never
         # cast back ... a product raises"

@@ -1318,9 +1318,34 @@ def judge(fn, Q, K, V, mask, got, what):
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
+            say_heads_merged(got, expected, what)      # in words: no key says it (naming28)
         _raise_without_causes(got, expected, what)
         raise
     return got
+
+
+def say_heads_merged(got, expected, what):
+    """The right output put through a multi-head merge, out.transpose(-3, -2).reshape(..., T, H * d) (nanoGPT's
+    `y.transpose(1, 2).contiguous().view(B, T, C)`) inside attention itself: on 4-D inputs the heads end up side
+    by side in the feature axis; on 3-D ones the batch's rows (T_q) and features (d_v) are swapped and viewed
+    back to (T_q, d_v). Said in words (no key of the catalogue says it), only where the output equals it."""
+    if type(got) is not torch.Tensor or expected.dim() < 3 or got.dtype != expected.dtype:
+        return
+    e = expected.transpose(-3, -2)
+    merged = e.reshape(*e.shape[:-2], e.shape[-2] * e.shape[-1])
+    if expected.dim() >= 4 and got.shape == merged.shape and matching_variants(got, {"m": merged}, got.dtype):
+        H, d = expected.shape[-3], expected.shape[-1]
+        raise AssertionError(f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}: it is the right "
+                             f"output with its {H} heads merged side by side into the feature axis ({H} * {d} = "
+                             f"{H * d}), as a multi-head layer's transpose(1, 2).view(B, T, -1) does; attention "
+                             "itself returns (..., T_q, d_v): leave the merge to the layer that calls it")
+    swapped = expected.transpose(-2, -1).reshape(expected.shape)
+    if expected.dim() == 3 and got.shape == expected.shape and matching_variants(got, {"s": swapped}, got.dtype,
+                                                                                expected=expected):
+        raise AssertionError(f"{what} is wrong: it is the right output with its last two axes swapped (T_q and "
+                             "d_v) and then viewed back to (..., T_q, d_v), as a multi-head merge "
+                             "transpose(1, 2).view(B, T, -1) does: the values are right but scrambled across "
+                             "rows; attention itself returns (..., T_q, d_v) unchanged")
 
 
 def _raise_without_causes(got, expected, what):
@@ -1403,11 +1428,14 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         if key == "scale_by_T":
             name_d_k_from_a_leading_axis(fn, Q, K, V, mask, "the float16 output with large scores")
         raise Misconception(key, "the float16 output with large scores is wrong: it matches " + describe(key))
+    # a d_k that does not move with the input (K.dim(), a number): the two float64 probes say it (naming28)
+    name_scale_constant(fn, "the float16 output with large scores is wrong")
     name_unshifted_log_form(fn, "the float16 output with large scores is wrong")
     name_from_mask_probes(fn, "the float16 output with large scores is wrong")
     name_in_float64(fn, Q, K, V, mask, "the float16 output with large scores is wrong", q_scale=1 / 9)
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     name_clamped_sdpa(fn, "the float16 output with large scores is wrong")
+    say_heads_merged(got, expected, "the float16 output with large scores")
     raise AssertionError("the float16 output with large scores does not match the correct result")
 
 

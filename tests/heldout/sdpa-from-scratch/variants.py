@@ -36,6 +36,8 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming28: d_k read through K's own rank, K.shape[K.dim() - 1], which is its last axis: right
+    "q5_d_k_as_last_axis_by_rank": full_with("d_k = Q.size(-1)", "d_k = K.shape[K.dim() - 1]"),
     # naming27: the trace's row sums applied by a diagonal matrix on the LEFT (each row divided by its own sum)
     "q6_trace_row_sums_diag_on_left": {"weights3": '''
 scores3 = Q3 @ K3.T / 2
@@ -1733,4 +1735,10 @@ weights3 = e3 / torch.sum(e3, 1)
 out3 = weights3 @ V3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "reduction_without_keepdim", "where": ["q6"]}),
+    # naming28: d_k taken from a rank (a number of axes), a constant of the input's layout, not its width;
+    # the float16 large-scores test names it too now (and the timing test, whose timed values it explains)
+    "q5_d_k_from_len_of_q_shape": (full_with("d_k = Q.size(-1)", "d_k = len(Q.shape)"),
+                                   {"key": "scale_constant", "where": ["q5"]}),
+    "q5_d_k_from_rank_of_v_plus_one": (full_with("d_k = Q.size(-1)", "d_k = V.ndim + 1"),
+                                       {"key": "scale_constant", "where": ["q5"]}),
 }
