@@ -17,6 +17,7 @@ from autograder.grading.checks import (
     expect_tuple,
     matching_variants,
     randn,
+    student_line,
     tuple_as_tensor,
 )
 from autograder.errors import StudentCodeError
@@ -2895,4 +2896,110 @@ def entropy_guard_too_large(got, logits, expected, dtype) -> str | None:
                 f"same logits, -sum p log(p + {eps:.0e}): a guard of {eps:.0e} inside the log shifts every "
                 f"log p and biases the entropy low (about n * {eps:.0e} nats for n keys); keep the guard tiny "
                 f"(1e-12, torch.finfo(p.dtype).tiny) or use F.log_softmax, which needs none")
+    return None
+
+
+# --- naming28: q * k.T in the paired products (an (n, d_k) times a (d_k, n): blind22) -------------------------
+_PAIRS_SIZE_MISMATCH = re.compile(r"^The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at "
+                            r"non-singleton dimension (\d+)")
+
+
+def pairs_transposed_crash(fn, e: StudentCodeError, d_k, n) -> Misconception | AssertionError | None:
+    """An elementwise size mismatch between d_k and n_samples (torch's own words) in dot_product_variance.
+    variance_over_all_pairs when a second call with n_samples = d_k (where (n, d_k) * (d_k, n) broadcasts)
+    gives, to rounding, the variance of (q * k.T).sum(-1) of the same generator's draws and not the right
+    one: q_i paired with k's columns, Q @ K^T's transpose carried into the paired products. Otherwise an
+    AssertionError that says which sizes met; None when the crash is another one."""
+    found = _PAIRS_SIZE_MISMATCH.search((e.message or "").splitlines()[0] if e.message else "")
+    if e.exc_type != "RuntimeError" or found is None or {int(found.group(1)), int(found.group(2))} != {d_k, n} \
+            or d_k == n:
+        return None
+    first = e.message.splitlines()[0][:200]
+    seed = 20260528 + d_k
+    try:
+        got = fn(d_k, d_k, torch.Generator().manual_seed(seed))
+    except StudentCodeError:
+        got = None
+    got = got.item() if type(got) is torch.Tensor and got.numel() == 1 else got
+    right, transposed = [], []
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(d_k, d_k, generator=g, dtype=dtype)
+        k = torch.randn(d_k, d_k, generator=g, dtype=dtype)
+        for unbiased in (True, False):
+            right.append(float((q * k).sum(-1).var(unbiased=unbiased)))
+            transposed.append(float((q * k.T).sum(-1).var(unbiased=unbiased)))
+    if isinstance(got, (int, float)) and not isinstance(got, bool) and not _replays(got, right) \
+            and _replays(got, transposed):
+        return Misconception("variance_over_all_pairs", f"your code raised {e.exc_type}: {first}{student_line(e)} "
+                             f"(d_k = {d_k}, n_samples = {n}); with n_samples = d_k = {d_k} the same function runs "
+                             f"and gives the variance of (q * k.T).sum(-1) of the same generator's draws: q * k.T "
+                             f"multiplies an (n_samples, d_k) by a (d_k, n_samples), pairing q_i with k's columns "
+                             f"as Q @ K^T does: " + describe("variance_over_all_pairs"))
+    return AssertionError(f"an elementwise operation met a tensor with d_k = {d_k} and one with n_samples = {n} along "
+                          f"the same axis (your code raised {e.exc_type}: {first}{student_line(e)}): an "
+                          f"(n_samples, d_k) tensor combined with a (d_k, n_samples) one (a transposed k, as in "
+                          f"q * k.T) or with one value per sample; the n paired dot products are "
+                          f"(q * k).sum(dim=-1), both (n_samples, d_k)")
+
+
+_UNPACK_TWO = re.compile(r"^too many values to unpack \(expected 2(?:, got (\d+))?\)")
+
+
+def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:
+    """No key (the crash cannot show which tensor was unpacked): entropy_table unpacking two values (the raw
+    and scaled entropies, say) from more than two, what the two score rows stacked or concatenated along the
+    wrong axis give (a (5, 2) tensor has one entropy per (raw, scaled) pair: five). Said in words, with the
+    axis to use. None for another crash, or one inside another function than entropy_table."""
+    found = _UNPACK_TWO.search((e.message or "").splitlines()[0] if e.message else "")
+    where = student_line(e)
+    if e.exc_type != "ValueError" or found is None or (where and "`entropy_table`" not in where):
+        return None
+    got = f" ({found.group(1)} of them)" if found.group(1) else ""
+    return AssertionError(f"entropy_table unpacks two names from something with more than two values{got} (your "
+                          f"code raised {e.exc_type}: {e.message.splitlines()[0][:200]}{where}). If those are the two "
+                          "entropies (H_raw, H_scaled = softmax_entropy(...)), the raw and scaled scores were stacked "
+                          "or concatenated along the wrong axis: torch.stack([raw, scaled], dim=1) (or a torch.cat of "
+                          "columns) is (5, 2), and softmax_entropy then returns one entropy per (raw, scaled) pair, "
+                          "five values, taken across the pair instead of along each row of 5 scores. Stack them as "
+                          "rows, torch.stack([raw, scaled]) (dim=0, shape (2, 5)), or call softmax_entropy once on "
+                          "each row")
+
+
+_LIST_OF_TUPLES = re.compile(r"^expected Tensor as element (\d+) in argument 0, but got tuple")
+
+
+def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> AssertionError | None:
+    """No key (none fits exactly), what differs in words, from the crash's own words and sizes:
+    torch.cat / torch.stack given a list of tuples where the student's attention returns an (output, weights)
+    pair (checked on head 0: the heads' pairs were never unpacked); or a (T, d_k) head times a (d_model, d_k)
+    block, a column block of a (d_model, d_model) weight (W_O cut into columns, where head h's output
+    multiplies the row block). None for any other crash."""
+    first = (e.message or "").splitlines()[0][:200] if e.message else ""
+    said = f" (your code raised {e.exc_type}: {first}{student_line(e)})"
+    T, d_model = X.shape[-2], X.shape[-1]
+    if n_heads < 1 or d_model % n_heads:
+        return None
+    d_k = d_model // n_heads
+    if e.exc_type == "TypeError" and _LIST_OF_TUPLES.search(first):
+        q, k, v = (X @ W[:, :d_k] for W in Ws[:3])
+        try:
+            pair = attention(q, k, v, d_k)
+        except StudentCodeError:
+            return None
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+            return None
+        return AssertionError(f"torch.cat (or torch.stack) was given a list of tuples, not tensors{said}: your "
+                              f"attention(q, k, v, d_k) returns the pair (output, weights), and the list of heads "
+                              f"keeps each pair whole. Unpack each head's call, out_h, _ = attention(...), and "
+                              f"concatenate only the n_heads = {n_heads} outputs, each ({T}, {d_k}), into ({T}, "
+                              f"{d_model}) before W_O")
+    cut = f"mat1 and mat2 shapes cannot be multiplied ({T}x{d_k} and {d_model}x{d_k})"
+    if e.exc_type == "RuntimeError" and first.startswith(cut) and n_heads > 1 and T != d_model:
+        return AssertionError(f"a ({T}, {d_k}) matrix, one head's output (T, d_k), was multiplied by a "
+                              f"({d_model}, {d_k}) one, a column block W[:, h*d_k:(h+1)*d_k] of a ({d_model}, "
+                              f"{d_model}) weight{said}. Summing the heads' products through W_O is right, but head h's "
+                              f"output multiplies the ROW block W_O[h*d_k:(h+1)*d_k, :], ({d_k}, {d_model}): the "
+                              f"rows of W_O that concat @ W_O multiplies by that head's columns (if the block is "
+                              f"W_Q, W_K or W_V's instead, project all of X first, X @ W, then cut the columns)")
     return None

@@ -80,7 +80,7 @@ def _estimate(fn, d_k, rng, **kwargs):
     try:
         got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
     except StudentCodeError as e:
-        raise (D.generator_positional(e) or e) from None
+        raise (D.generator_positional(e) or D.pairs_transposed_crash(fn, e, d_k, N) or e) from None
     _raise_if_return_missing(fn, got, d_k, seed, kwargs.get("scaled", False))
     return _number(got, "dot_product_variance(...)"), seed
 
@@ -218,7 +218,7 @@ def test_draws_from_generator(dot_product_variance, rng):
     try:
         first = call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance")
     except StudentCodeError as e:
-        raise (D.generator_positional(e) or e) from None
+        raise (D.generator_positional(e) or D.pairs_transposed_crash(dot_product_variance, e, 16, 2000) or e) from None
     _raise_if_return_missing(dot_product_variance, first, 16, seed, False)
     a = _number(first, "dot_product_variance(...)")
     b = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),

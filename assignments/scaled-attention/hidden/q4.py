@@ -228,7 +228,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
         if e.exc_type != "NotImplementedError" and _entropy_wrong(softmax_entropy) and (
                 _fails(own) or D.float_has_no_item(e, softmax_entropy)):
             return
-        raise
+        raise (D.table_unpack_crash(e) or e) from None
     if numbers and tensors:
         raise Misconception("returns_tensor_not_number", f"the table's values for {sorted(tensors)} are tensors, not "
                             "Python numbers: " + describe("returns_tensor_not_number"))

@@ -2443,6 +2443,22 @@ def softmax_entropy(logits):
     weights = F.softmax(Q @ K.T * torch.rsqrt(d_k), dim=-1)
     return weights @ V, weights
 '''), {"key": "torch_function_of_number", "where": ["q1", "q8"]}),
+    # naming28: the keys transposed in the paired products, k.T * q (a (d_k, n) times an (n, d_k))
+    "variance_transposed_keys_times_queries": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.sum(k.T * q, dim=1)
+    return float(torch.var(dots / math.sqrt(d_k) if scaled else dots))
+'''), {"key": "variance_over_all_pairs", "where": ["q2"]}),
+    # naming28: the same with torch.mul and k.transpose(0, 1)
+    "variance_mul_by_transposed_keys": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.mul(q, k.transpose(0, 1)).sum(-1)
+    if scaled:
+        dots = dots * d_k ** -0.5
+    return dots.var().item()
+'''), {"key": "variance_over_all_pairs", "where": ["q2"]}),
 })
 
 CORRECT.update({
@@ -2450,5 +2466,14 @@ CORRECT.update({
     "attention_rsqrt_of_tensor": attention('''
     weights = F.softmax(Q @ K.T * torch.rsqrt(torch.tensor(float(d_k), dtype=Q.dtype)), dim=-1)
     return weights @ V, weights
+'''),
+    # naming28: the paired dot products as a batch of (1, d_k) @ (d_k, 1), the variance written out
+    "variance_bmm_pairs_written_out": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.bmm(q.unsqueeze(1), k.unsqueeze(2)).flatten()
+    if scaled:
+        dots = dots / d_k ** 0.5
+    return (((dots - dots.mean()) ** 2).sum() / (n_samples - 1)).item()
 '''),
 })
