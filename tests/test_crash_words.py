@@ -75,3 +75,42 @@ def test_a_missing_answer_quotes_the_crash_of_its_cell():
     # a name whose cell ran, or no cell at all: the plain request
     assert "run every cell" in missing_answer("other", info) and "run every cell" in missing_answer("nowhere", info)
     assert "run every cell" in missing_answer("answer", SubmissionInfo(source="", cells=cells))
+
+
+class _Missing:
+    """A namespace where every name is missing (its cell stopped)."""
+
+    def resolve(self, name, device):
+        return None
+
+    def alive(self):
+        return True
+
+
+def test_an_on_missing_hook_may_ask_for_the_crash_of_the_cell():
+    from autograder.grading.hidden import HiddenTestCase
+    from autograder.grading.runner import run_tests
+    cells = ("import torch", "out3 = V3 @ weights3")
+    info = SubmissionInfo(source="\n".join(cells), cells=cells,
+                          cell_errors=((1, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x2 and 3x3)"),))
+    seen = []
+
+    def with_crash(out3):
+        raise AssertionError("not reached")
+
+    def plain(out3):
+        raise AssertionError("not reached")
+
+    def hook_with_crash(name, resolve, crash):
+        seen.append((name, crash))
+        if "(3x2 and 3x3)" in crash:
+            raise Misconception("weights_transposed", f"{name}: V3 @ weights3 ({crash})")
+
+    with_crash.on_missing = hook_with_crash                         # type: ignore[attr-defined]
+    plain.on_missing = lambda name, resolve: seen.append((name,))   # type: ignore[attr-defined]
+    tests = [HiddenTestCase(question="q6", name="test_out3", points=1.0, hidden=True, func=f, params=("out3",))
+             for f in (with_crash, plain)]
+    named, generic = run_tests(tests, _Missing(), seed=1, devices=["cpu"], submission=info)
+    assert seen == [("out3", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x2 and 3x3)"), ("out3",)]
+    assert named.misconception == "weights_transposed"
+    assert generic.misconception is None and "(Cell In[" in generic.message and "(3x2 and 3x3)" in generic.message

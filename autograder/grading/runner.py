@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
@@ -213,10 +214,14 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                 if missing:
                     # a test may say why a name is missing (a cell that crashed on a mistake one of the
                     # notebook's functions shows): on_missing(name, resolve) raises a named failure or
-                    # returns; resolve(other) is that name in the student's namespace (None if undefined)
+                    # returns; resolve(other) is that name in the student's namespace (None if undefined).
+                    # A hook with a `crash` parameter also gets the error of the cell that assigns the name
+                    # ("RuntimeError: mat1 and mat2 shapes ...", or "" where no such cell stopped)
                     on_missing = getattr(test.func, "on_missing", None)
                     if callable(on_missing):
-                        on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d))
+                        extra = ({"crash": cell_crash(missing[0], submission)}
+                                 if "crash" in inspect.signature(on_missing).parameters else {})
+                        on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d), **extra)
                     raise AssertionError(missing_answer(missing[0], submission))
                 with charges_recorded() as charge:
                     test.func(**kwargs)
@@ -228,17 +233,31 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
     return runs, reports, charges
 
 
-def missing_answer(name: str, submission: SubmissionInfo | None) -> str:
-    """Why `name` is not there to grade: where a cell that assigns it stopped with an error, that error (its
-    words may name the slip: runner.classify tries crash_words on this message), else the plain request."""
+def _crashed_cell(name: str, submission: SubmissionInfo | None) -> tuple[int, str] | None:
+    """(index, error line) of the first cell that assigns `name` and stopped with an error, or None."""
     from autograder.grading.source_checks import cells_assigning
-    from autograder.sandbox.messages import jupyter_cell
     errors = dict(submission.cell_errors) if submission is not None else {}
     if errors and submission is not None:
         for index in cells_assigning(submission.cells, name):
             if index in errors:
-                return (f"`{name}` is not defined: the cell that assigns it ({jupyter_cell(index)}) stopped, "
-                        f"your code raised {errors[index]}")
+                return index, errors[index]
+    return None
+
+
+def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
+    """The error of the cell that should have defined `name` ("" where none stopped): for on_missing hooks."""
+    found = _crashed_cell(name, submission)
+    return found[1] if found is not None else ""
+
+
+def missing_answer(name: str, submission: SubmissionInfo | None) -> str:
+    """Why `name` is not there to grade: where a cell that assigns it stopped with an error, that error (its
+    words may name the slip: runner.classify tries crash_words on this message), else the plain request."""
+    from autograder.sandbox.messages import jupyter_cell
+    found = _crashed_cell(name, submission)
+    if found is not None:
+        return (f"`{name}` is not defined: the cell that assigns it ({jupyter_cell(found[0])}) stopped, "
+                f"your code raised {found[1]}")
     return f"`{name}` is not defined in your notebook (or is None): run every cell, keep the given names"
 
 
