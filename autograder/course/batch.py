@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from autograder.course.exports import Discovery
     from autograder.grading.grader import Grader
     from autograder.course.handscores import HandScores
-    from autograder.course.pool import Task
+    from autograder.course.pool import GraderPool, Task
 
 SUFFIXES = (".ipynb", ".py")
 
@@ -113,7 +113,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     results files of journaled grades included) and grades only what was not journaled."""
     from autograder.grading.outcome import TestSpec, build_result
     from autograder.course.outputs import results_name, write_results
-    from autograder.course.pool import GraderPool, Task
+    from autograder.course.pool import Task
     if course is None:
         if grader is not None:
             course = grader.course
@@ -135,9 +135,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             # OUT exists first: the fallback level hides it from students by a mount over it when its
             # zygote starts, which only a folder that exists can get (one made later would be readable)
             ensure_folder(outdir, ours=False)
-            pool = GraderPool(course.root, slug, jobs, isolation=isolation, task_timeout_s=task_timeout(course),
-                              private=[directory, outdir], course=course)
-            pool.start()
+            pool = _start_pool(course, slug, jobs, isolation, [directory, outdir])
         if found is None:
             assert scratch is not None
             found = discover_class(directory, slug, scratch)
@@ -218,9 +216,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             specs = list(grader.specs(slug))
         elif todo:
             if pool is None:
-                pool = GraderPool(course.root, slug, min(max(1, jobs), len(todo)), isolation=isolation,
-                                  task_timeout_s=task_timeout(course), private=[directory, outdir], course=course)
-                pool.start()
+                pool = _start_pool(course, slug, min(max(1, jobs), len(todo)), isolation, [directory, outdir])
             prepared = False
             for task, result, final, written in pool.run(todo):
                 finish(task, result, final, written)
@@ -269,6 +265,16 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     return ordered
+
+
+def _start_pool(course: "Course", slug: str, jobs: int, isolation: Optional[Isolation],
+                private: list[Path]) -> "GraderPool":
+    """`jobs` grader processes for `slug`, their first ones starting now; `private`: the class and OUT."""
+    from autograder.course.pool import GraderPool
+    pool = GraderPool(course.root, slug, jobs, isolation=isolation, task_timeout_s=task_timeout(course),
+                      private=private, course=course)
+    pool.start()
+    return pool
 
 
 def _in_process(grader: "Grader", slug: str, todo: list["Task"], jobs: int,

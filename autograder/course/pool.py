@@ -285,9 +285,8 @@ class GraderPool:
         hidden = [str(Path(p).resolve()) for p in private]
         self.options: dict[str, Any] = {"course": str(Path(course_root).resolve()), "slug": slug,
                                         "isolation": isolation.value if isolation else None,
-                                        "private": hidden,
-                                        # the zygote's launch as data: started before the grader
-                                        # process imports the course's config (child_main)
+                                        # the zygote's launch as data, `private` hidden with the course:
+                                        # started before the grader process imports its config (child_main)
                                         "sandbox": launch_plan(course, hidden, [slug])}
         self.slug = slug
         self.jobs = max(1, int(jobs))
