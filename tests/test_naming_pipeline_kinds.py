@@ -300,16 +300,6 @@ def test_a_transposed_mask_is_named_only_when_the_call_given_m_transposed_is_rig
     assert D.mask_transposed_crash(crash.value, M, lambda MT: ok(S, MT), right) is None
 
 
-def test_a_letter_in_a_tuple_or_list_is_answer_in_container_and_a_plain_letter_is_not() -> None:
-    D = _hidden("_diagnose")
-    for value in (("d",), ["B"]):
-        with pytest.raises(Misconception) as named:
-            D.raise_if_answer_in_container(value, "ans")
-        assert named.value.key == "answer_in_container"
-    for other in ("d", ("d", "b"), ("z",), 3):
-        D.raise_if_answer_in_container(other, "ans")
-
-
 def test_a_float32_mask_for_float64_is_told_from_minus_inf_times_the_pattern() -> None:
     # naming9 (blind8's q04_min_times_float32_ones): the same NaN/-inf mask, two causes; the dtype decides
     q04 = _hidden("q04")

@@ -412,19 +412,6 @@ def test_a_float32_cast_crashing_on_float64_input_is_dtype_changed():
     assert got is not None and got.key == "dtype_changed"
 
 
-@pytest.mark.parametrize("value, key", [("A or D", "answer_hedged"), ("b/c", "answer_hedged"), ("A, B", "answer_hedged"),
-                                        (["D"], "answer_in_container"), (("a",), "answer_in_container")])
-def test_answers_in_the_wrong_form_are_named(value, key):
-    with pytest.raises(Misconception) as caught:
-        D.raise_if_answer_form("q6_answer", value)
-    assert caught.value.key == key
-
-
-@pytest.mark.parametrize("value", ["A", "(d)", "A or A", "Attention", ["D", "A"], 3])
-def test_one_letter_or_other_forms_name_no_answer_form(value):
-    D.raise_if_answer_form("q6_answer", value)     # nothing raised: expect_choice judges these
-
-
 # --- issue 21, fifth round: blind8's misses as kinds ------------------------------------------------------
 
 def _sandboxed(fn):
@@ -847,16 +834,6 @@ def test_right_softmax_with_global_shift_names_nothing():
     s = Q @ K.T / math.sqrt(12)
     w = torch.exp(s - s.max()) / torch.exp(s - s.max()).sum(-1, keepdim=True)
     assert D.pair_evidence((w @ V, w), Q, K, V, 12) is None
-
-
-@pytest.mark.parametrize("value,named", [("C.", True), ("'B'", True), ("(C)", False), ("c", False), ("E.", False)])
-def test_letter_with_extra_characters(value, named):
-    if named:
-        with pytest.raises(Misconception) as info:
-            D.raise_if_answer_form("q5_answer", value)
-        assert info.value.key == "answer_extra_characters"
-    else:
-        D.raise_if_answer_form("q5_answer", value)
 
 
 def test_heads_split_features_as_tokens_differs_from_right():

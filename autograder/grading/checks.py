@@ -57,6 +57,15 @@ MISCONCEPTIONS: dict[str, str] = {
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
     "answer_option_number": "answering a multiple-choice question with the option's number (3 for the third "
                             "option, counted from 1 or from 0) instead of its letter as a string (\"C\")",
+    # a multiple-choice answer in the wrong form, whatever its letter (expect_choice)
+    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
+                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
+                           "(or the brackets)",
+    "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes, the option's words: "
+                               "\"C.\", \"'C'\", \"C. because ...\"): the answer must be the letter alone, as a "
+                               "string such as \"B\"",
+    "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
+                     "and give its letter alone",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
     "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
@@ -306,25 +315,78 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
 
 
 def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[str] = ("a", "b", "c", "d"),
-                  wrong: Mapping[str, str] | None = None, hint: str = "") -> None:
-    """A multiple-choice answer: one letter, any case, parentheses and spaces ignored ("(B) " is "b").
-    A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer."""
+                  wrong: Mapping[str, str] | None = None, hint: str = "", bare_letter_only: bool = False) -> None:
+    """A multiple-choice answer: one letter, any case, parentheses and spaces ignored ("(B) " is "b"; with
+    `bare_letter_only`, only spaces: a notebook whose own format check takes value.strip()).
+    A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer. An answer
+    in the wrong form is named for its form (_raise_if_answer_form)."""
     if not_answered(value):
         raise _unanswered(what, value)
     _raise_if_callable(value, what)
     letters = [c.lower() for c in choices]
     shown = ", ".join(f'"{c}"' for c in choices)
     _raise_if_option_number(value, what, choices)
+    wrong_keys = {k.lower(): v for k, v in (wrong or {}).items()}
+    _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
     if letter == answer.lower():
         return
     tail = f": {hint}" if hint else ""
-    key = {k.lower(): v for k, v in (wrong or {}).items()}.get(letter)
+    key = wrong_keys.get(letter)
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+# several letters joined by words or punctuation ("A or D", "b/c", "A, B")
+_HEDGE_JOINERS = re.compile(r"\b(?:or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
+# one letter with punctuation or brackets around it ("C.", "'C'", "[C]"), nothing else
+_LETTER_IN_PUNCTUATION = re.compile(r"^\s*[(\[\"'`]*\s*([A-Za-z])\s*[)\]\"'`.:,;!]*\s*$")
+# an option written out: its letter, then ")", ".", ":", "-" or a bracketed gloss, then words ("C. because ...")
+_LETTER_WRITTEN_OUT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])(?:[)\]\"'`.:]|\s*-|\s+\()\s*\S")
+
+
+def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequence[str], wrong: Mapping[str, str],
+                          bare_letter_only: bool) -> None:
+    """A multiple-choice answer whose form is the mistake: a letter in a one-element tuple or list
+    (answer_in_container), several letters (answer_hedged), one letter with punctuation or the option's words
+    around it (answer_extra_characters). A written-out wrong letter names that choice's key where it has one:
+    the choice is the bigger mistake. A bare letter, in any case, passes on to the letter's own check."""
+    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1
+            and type(value[0]) is str and value[0].strip().strip("()").strip().lower() in letters):
+        kind = type(value).__name__
+        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
+                            + (" (a trailing comma after the string makes one)" if kind == "tuple" else "")
+                            + ": " + describe("answer_in_container"))
+    if not isinstance(value, str) or len(value) > 400:
+        return
+    bare = value.strip().lower() if bare_letter_only else value.strip().strip("()").strip().lower()
+    if bare in letters:
+        return
+    said = _HEDGE_JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
+    if len(said) >= 2 and all(t.lower() in letters for t in said) and len({t.lower() for t in said}) >= 2:
+        raise Misconception("answer_hedged", f"{what} is {value!r}, {len({t.lower() for t in said})} letters: "
+                            + describe("answer_hedged"))
+    short = _LETTER_IN_PUNCTUATION.match(value)
+    if short and short.group(1).lower() in letters:
+        raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
+                            f"letter, which seems to be {short.group(1)!r}: " + describe("answer_extra_characters"))
+    long = _LETTER_WRITTEN_OUT.match(value)
+    if long is None or long.group(1).lower() not in letters:
+        return
+    letter = long.group(1)
+    shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."
+    if letter.lower() == answer:
+        raise Misconception("answer_extra_characters", f"{what} is {shown!r}: it starts with {letter}, the right "
+                            f"choice, and goes on with words: " + describe("answer_extra_characters"))
+    key = wrong.get(letter.lower())
+    if key:
+        raise Misconception(key, f"{what} is {shown!r}: it starts with {letter}, which is not the best answer: that "
+                            f"choice reflects {describe(key)}; answer with one letter only")
+    raise AssertionError(f"{what} is {shown!r}: it starts with {letter}, which is not the best answer; answer with "
+                         "one letter only")
 
 
 def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) -> None:

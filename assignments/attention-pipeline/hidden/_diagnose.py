@@ -1299,33 +1299,6 @@ def mask_transposed_crash(e: StudentCodeError, M: torch.Tensor | None, rerun: Ca
                          "it runs and gives the right weights for M: " + describe("mask_transposed") + _tail(e))
 
 
-def raise_if_answer_in_container(value: object, what: str, choices: str = "abcd") -> None:
-    """A multiple-choice letter inside a one-element tuple or list (`ans = "d",` makes a tuple): the form is
-    the mistake, whichever letter it holds (answer_in_container, as scaled-attention names it)."""
-    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1 and type(value[0]) is str
-            and value[0].strip().strip("()").strip().lower() in choices):
-        kind = "tuple" if type(value) is tuple else "list"
-        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
-                            + (" (the trailing comma after the string makes it one)" if kind == "tuple" else "")
-                            + ": " + describe("answer_in_container"))
-
-
-# one letter with punctuation or brackets around it ("c)", "(c)", "c.", "'c'"), nothing else (naming22)
-_EXTRA_CHARS = re.compile(r"^\s*[\(\[\"'`]*\s*([A-Za-z])\s*[\)\]\"'`.:,;!]*\s*$")
-
-
-def raise_if_answer_extra_characters(value: object, what: str, choices: str = "abcd") -> None:
-    """A multiple-choice letter with characters around it ("c)", "(c)", "c."): the notebook's format check
-    takes value.strip().lower() and rejects it, so the hidden test does too, whichever letter it is
-    (answer_extra_characters, as scaled-attention names it); a bare letter in any case passes."""
-    if type(value) is not str or value.strip().lower() in choices:
-        return
-    extra = _EXTRA_CHARS.match(value)
-    if extra and extra.group(1).lower() in choices:
-        raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
-                            f"letter, which seems to be {extra.group(1)!r}: " + describe("answer_extra_characters"))
-
-
 _HEDGE_SPLIT = re.compile(r"\s*(?:,|/|&|;|\bor\b|\band\b|\s)\s*", re.IGNORECASE)
 
 

@@ -285,15 +285,10 @@ MISCONCEPTIONS = {
     "mask_transposed": "transposing the mask before adding it (S + M.T): M is already laid out like S, one "
                        "row per query and one column per key; M.T blocks the wrong entries (the past instead of "
                        "the future for a causal mask) and does not fit a rectangular S at all",
-    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
-                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
-                           "(or the brackets)",
     "mask_index_tensor_as_one_index": "indexing the mask with the (2, N) tensor from torch.triu_indices as one "
                                       "index (M[idx] = ...): it picks whole rows (its row and column numbers "
                                       "alike), so every entry is blocked; unpack it into rows and columns, "
                                       "M[idx[0], idx[1]] = ...",
-    "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
-                               "the answer must be the letter alone, as a string such as \"B\"",
     # issue 21, sixth round of naming (blind9's misses as kinds)
     "scores_negated": "negating the scores before the softmax (softmax(-Q K^T / sqrt(d_k)), as if they were "
                       "distances where small means close): the key that matches worst gets the most weight",

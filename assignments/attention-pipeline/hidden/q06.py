@@ -24,7 +24,6 @@ D = _load_diagnose()
 
 @test_case(points=1, hidden=True)
 def test_ans_mask(ans_mask):
-    D.raise_if_answer_in_container(ans_mask, "ans_mask")
-    D.raise_if_answer_extra_characters(ans_mask, "ans_mask")
     D.raise_if_answer_hedged(ans_mask, "ans_mask", ref.ans_mask, ref.MCQ_MISCONCEPTIONS["ans_mask"])
-    expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"])
+    expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"],
+                  bare_letter_only=True)

@@ -1375,7 +1375,6 @@ def raise_if_option_text(question: str, value, answer: str, wrong) -> None:
     """A multiple-choice answer that writes out an option's text instead of its letter: answer_option_text
     when it is the right option (only the letter is missing); a wrong option's misconception, when it has
     one, with the letter said."""
-    raise_if_answer_form(question, value)
     letter = option_of_text(question, value)
     if letter is None:
         return
@@ -1432,35 +1431,7 @@ def raise_if_all_pairs(fn, value, d_k, n, seed) -> None:
                         + describe("variance_over_all_pairs"))
 
 
-
 # --- issue 21, fourth round of naming: kinds from blind7's misses ----------------------------------------
-
-_JOINERS = re.compile(r"\b(or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
-
-
-# one letter with punctuation or brackets around it ("C.", "'C'", "[C]"; "(C)" and "C)" are accepted), nothing else
-_EXTRA_CHARS = re.compile(r"^\s*[\(\[\"'`]*\s*([A-Za-z])\s*[\)\]\"'`.:,;!]*\s*$")
-
-
-def raise_if_answer_form(question: str, value, choices: str = "ABCD") -> None:
-    """A multiple-choice answer in the wrong form, whatever the letter: several letters joined by "or", "/",
-    "," (answer_hedged), or a letter inside a one-element list or tuple (answer_in_container). Neither says
-    whether a letter in it is right."""
-    if isinstance(value, (list, tuple)) and len(value) == 1 and isinstance(value[0], str) \
-            and value[0].strip().strip("()").strip().upper() in choices:
-        raise Misconception("answer_in_container", f"{question} is {value!r}, a {type(value).__name__} holding a "
-                            f"letter: " + describe("answer_in_container"))
-    if not isinstance(value, str) or len(value) > 40:
-        return
-    extra = _EXTRA_CHARS.match(value)
-    if extra and value.strip().strip("()").strip().upper() not in choices and extra.group(1).upper() in choices:
-        raise Misconception("answer_extra_characters", f"{question} is {value!r}: it has characters besides the "
-                            f"letter, which seems to be {extra.group(1).upper()!r}: " + describe("answer_extra_characters"))
-    rest = _JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
-    if len(rest) >= 2 and all(len(t) == 1 and t.upper() in choices for t in rest) and len({t.upper() for t in rest}) >= 2:
-        raise Misconception("answer_hedged", f"{question} is {value!r}, {len(set(t.upper() for t in rest))} "
-                            f"letters: " + describe("answer_hedged"))
-
 
 _SCALAR_CRASH = ("cannot be converted to Scalar", "only one element tensors can be converted to Python scalars")
 

@@ -260,11 +260,6 @@ MISCONCEPTIONS = {
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",
     # issue 21, fourth round of naming (blind7's misses as kinds)
-    "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
-                     "and give its letter alone",
-    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
-                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
-                           "(or the brackets)",
     "variance_scaled_by_sample_count": "dividing the dot products by sqrt(n_samples) (or their variance by "
                                        "n_samples, the standard-error habit) for scaled=True instead of by sqrt(d_k): "
                                        "the scale belongs to each dot product, 1/sqrt(d_k)",
@@ -330,8 +325,6 @@ MISCONCEPTIONS = {
                                     "(n_heads, d_k, T), or a batched model's .transpose(1, 2) on a 2-D X, which "
                                     "gives (T, d_k, n_heads)): the softmax then runs over the d_k features as if they "
                                     "were tokens; the split is .view(T, n_heads, d_k).transpose(0, 1), (n_heads, T, d_k)",
-    "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes: \"C.\", \"'C'\"): "
-                               "the answer must be the letter alone, as a string such as \"B\"",
     # naming15: blind14's kinds
     "values_averaged_over_keys": "averaging the weighted value rows over the keys (.mean(dim=-2)) instead of summing "
                                  "them: the weights already sum to 1, so the mean divides the output by T_k; use "

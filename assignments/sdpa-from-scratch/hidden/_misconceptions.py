@@ -325,8 +325,6 @@ MISCONCEPTIONS = {
                                      "a / b * c as (a / b) * c, so it divides by the first factor only and "
                                      "multiplies by the others; bracket the denominator: new / (T * T * d_k), "
                                      "which gives 4",
-    "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
-                     "and give its letter alone",
     "hand_score_slip": "a slip in one score worked out by hand (one dot product of a query with a key, or its "
                        "division by sqrt(d_k)): that query's weights are the softmax of the right scores except at "
                        "that entry; recompute it",

@@ -2207,4 +2207,9 @@ WRONG.update({
     past = torch.ones(T, T, dtype=torch.bool, device=device).tril()
     return torch.where((1 - past).bool(), torch.finfo(dtype).min, 0.0).to(dtype)
 '''), {"key": "bool_mask_arithmetic", "where": ["q04", "q07", "q09"]}),
+    # answer forms, now judged by the engine's expect_choice for every multiple-choice question
+    "ans_cross_shapes_hedged": ({"ans_cross_shapes": 'ans_cross_shapes = "a or b"'},
+                                {"key": "answer_hedged", "where": ["q14"]}),
+    "ans_complexity_in_a_tuple": ({"ans_complexity": 'ans_complexity = "c",'},
+                                  {"key": "answer_in_container", "where": ["q16"]}),
 })

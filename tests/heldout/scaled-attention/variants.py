@@ -2476,4 +2476,8 @@ CORRECT.update({
         dots = dots / d_k ** 0.5
     return (((dots - dots.mean()) ** 2).sum() / (n_samples - 1)).item()
 '''),
+    # answer forms, now judged by the engine's expect_choice for every multiple-choice question
+    "q7_right_letter_written_out": ({"q7_answer": 'q7_answer = "D - a soft, differentiable lookup"'},
+                                    {"key": "answer_extra_characters", "where": ["q7"]}),
+    "q5_letters_joined_with_and": ({"q5_answer": 'q5_answer = "C and B"'}, {"key": "answer_hedged", "where": ["q5"]}),
 })

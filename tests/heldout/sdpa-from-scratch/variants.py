@@ -1741,4 +1741,11 @@ weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-in
                                    {"key": "scale_constant", "where": ["q5"]}),
     "q5_d_k_from_rank_of_v_plus_one": (full_with("d_k = Q.size(-1)", "d_k = V.ndim + 1"),
                                        {"key": "scale_constant", "where": ["q5"]}),
+    # answer forms, now judged by the engine's expect_choice for every multiple-choice question
+    "q7_right_letter_written_out_colon": ({"q_trap_answer": 'q_trap_answer = "C: the rows stop adding up to 1"'},
+                                          {"key": "answer_extra_characters", "where": ["q7"]}),
+    "q7_right_letter_in_a_list": ({"q_trap_answer": 'q_trap_answer = ["C"]'},
+                                  {"key": "answer_in_container", "where": ["q7"]}),
+    "q7_right_letter_quoted_twice": ({"q_trap_answer": "q_trap_answer = \"'C'\""},
+                                     {"key": "answer_extra_characters", "where": ["q7"]}),
 }

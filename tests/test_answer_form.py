@@ -1,0 +1,57 @@
+"""A multiple-choice answer in the wrong form is named for its form, in every assignment (checks.expect_choice):
+a letter in a tuple or list, several letters, a letter with punctuation or with the option's words after it.
+A written-out wrong letter names that choice's misconception; a bare letter in any case is judged as a letter."""
+from __future__ import annotations
+
+import pytest
+
+from autograder.grading.checks import Misconception, expect_choice
+
+WRONG = {"A": "zero_after_softmax", "D": "upper_triangular_mask"}
+
+
+def _named(value: object, **kwargs: object) -> str | None:
+    """The key expect_choice names for `value` (answer C), None when it passes, "" for an unnamed failure."""
+    try:
+        expect_choice(value, "ans", answer="C", choices="ABCD", wrong=WRONG, **kwargs)  # type: ignore[arg-type]
+    except Misconception as e:
+        return e.key
+    except AssertionError:
+        return ""
+    return None
+
+
+@pytest.mark.parametrize("value, key", [
+    (("C",), "answer_in_container"), (["b"], "answer_in_container"), (("a",), "answer_in_container"),
+    ("A or D", "answer_hedged"), ("b/c", "answer_hedged"), ("A, B", "answer_hedged"), ("c and d", "answer_hedged"),
+    ("maybe B or C", "answer_hedged"),
+    ("C.", "answer_extra_characters"), ("'C'", "answer_extra_characters"), ("[b]", "answer_extra_characters"),
+    ("C. After zeroing, a row's weights no longer add up to 1", "answer_extra_characters"),
+    ("C - the rows stop summing to one", "answer_extra_characters"),
+    ("c: rows no longer sum to 1", "answer_extra_characters"),
+    # a written-out wrong choice is named for the choice, which is the bigger mistake
+    ("A) zero them after the softmax", "zero_after_softmax"), ("D. because of the mask", "upper_triangular_mask"),
+])
+def test_an_answer_in_the_wrong_form_is_named(value: object, key: str) -> None:
+    assert _named(value) == key
+
+
+@pytest.mark.parametrize("value", ["C", "c", " c ", "(C)", "C)", "C\n"])
+def test_the_right_letter_alone_passes(value: str) -> None:
+    assert _named(value) is None
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("B", ""),                              # a wrong letter with no key: told it is not the best answer
+    ("B. since it is simpler", ""),         # written out, no key for B: not named for its form
+    ("A", "zero_after_softmax"),
+    ("A or A", ""), ("Attention", ""), ("I think C", ""), (["C", "A"], ""), ("E.", ""), (("z",), ""),
+])
+def test_other_answers_are_not_named_for_their_form(value: object, expected: str) -> None:
+    assert _named(value) == expected
+
+
+@pytest.mark.parametrize("value", ["(c)", "C)"])
+def test_bare_letter_only_names_brackets_the_notebook_check_rejects(value: str) -> None:
+    assert _named(value) is None
+    assert _named(value, bare_letter_only=True) == "answer_extra_characters"
