@@ -2286,7 +2286,8 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_values_multiplied_first": ("weights_transposed",),
         # generic: "it starts with C, the right choice, but the answer must be the letter only" (a clear message);
         # answer_hedged is several letters, and this catalogue has no key for a letter with its option's text
-        "q7_right_letter_with_its_sentence": (),
+        # (later: the engine's answer_extra_characters, whose text now says "the option's words", names it)
+        "q7_right_letter_with_its_sentence": ("answer_extra_characters",),
         # generic: "attn_entries is not the number of entries of the weight matrix (one per query-key pair)";
         # T (T - 1), the self pairs left out: causal_triangle_count and count_halved_symmetric are other counts,
         # causal_excludes_self is the mask's; no key says it

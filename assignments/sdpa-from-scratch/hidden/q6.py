@@ -1,5 +1,6 @@
 """Question 6: the 3-token trace (T = 3, d_k = 4, d_v = 2) with the notebook's fixed Q3, K3, V3."""
 import importlib.util
+import re
 from pathlib import Path
 
 import torch
@@ -198,7 +199,24 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
                                                 **_plain_sum(True), **_e_rounded(True)}, "weights3_causal")
 
 
-def _cell_crashed(missing, resolve):
+_PRODUCT_SIZES = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def _raise_if_values_first(missing, crash):
+    """The cell's crash is a (T_k, d_v) @ (3, 3) product: V3 on the left of a 3x3 matrix (V3 @ weights3, or
+    V3 @ weights3.T as a channel-first layout writes it), which the shapes of the trace refuse (d_v = 2)."""
+    sizes = _PRODUCT_SIZES.search(crash)
+    if sizes is None or missing not in ("out3", "weights3_causal"):
+        return
+    left, right = tuple(map(int, sizes.groups()[:2])), tuple(map(int, sizes.groups()[2:]))
+    if left == tuple(ref.V3.shape) and right == tuple(ref.weights3.shape) and left != right:
+        raise Misconception("weights_transposed", f"{missing} is not defined: its cell stopped on a product of V3 "
+                            f"{left} with a {right[0]}x{right[1]} matrix ({crash.split(' (')[0][:80]}): the values "
+                            f"were put first; out3 is weights3 @ V3, a ({right[0]}, {right[1]}) @ {left} product "
+                            "whose row i mixes the values with query i's weights. " + describe("weights_transposed"))
+
+
+def _cell_crashed(missing, resolve, crash=""):
     """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
     functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
     right pattern (~mask or masked_fill fail; q4 names it), or a stable_softmax whose float64 result comes
@@ -206,6 +224,7 @@ def _cell_crashed(missing, resolve):
     stable_softmax of scores3 crashes in words that show a (values, indices) pair used as a tensor."""
     if missing not in ("weights3", "out3", "weights3_causal"):
         return
+    _raise_if_values_first(missing, crash)
     softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
     try:
         probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
