@@ -671,7 +671,7 @@ def test_q8_madds_with_another_questions_width(count, key) -> None:
     ("D (float16 underflow)", "zero_after_softmax"),
     ("B) an upper-triangular mask", "upper_triangular_mask"),
     ("(A). mask after", "zero_after_softmax"),
-    ("C (the weights no longer sum to 1)", ""),     # the right letter, but not the letter only: told, not named
+    ("C (the weights no longer sum to 1)", "answer_extra_characters"),   # the right letter, not the letter only
     ("A softmax then a mask", ""),                  # "A" here may be the article: read as no letter
     ("(c)", None),
 ])
