@@ -377,3 +377,25 @@ def test_other_wrong_written_answers_stay_generic(question, test, kwargs) -> Non
     with pytest.raises(AssertionError) as failed:
         _test(question, test)(**kwargs)
     assert not isinstance(failed.value, Misconception)
+
+
+# --- q6's trace: a max without keepdim told from a max over dim 0 by a second call (blind22) ---------------
+
+def _max_over_queries(x, dim=-1):
+    e = torch.exp(x - x.max(dim=0).values)
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+@pytest.mark.parametrize("softmax, key", [(_no_keepdim, "reduction_without_keepdim"), (_max_over_queries, None)])
+def test_trace_weights_with_a_max_without_keepdim_are_named_only_by_the_notebooks_softmax(softmax, key) -> None:
+    # on scores3 the row maxes equal the column maxes: both softmaxes give the same weights3 there
+    scores3 = ref.Q3 @ ref.K3.T / 2.0
+    weights3 = softmax(scores3)
+    assert torch.allclose(weights3, _no_keepdim(scores3)) and not torch.allclose(weights3, ref.weights3, atol=1e-3)
+    test = _test("q6", "test_weights3")
+    with pytest.raises(AssertionError) as failed:
+        test(weights3, stable_softmax=TrustedProxy(softmax, "cpu"))
+    assert (failed.value.key if isinstance(failed.value, Misconception) else None) == key
+    with pytest.raises(AssertionError) as unnamed:     # without the notebook's softmax: no second call, no name
+        test(weights3)
+    assert not isinstance(unnamed.value, Misconception) or unnamed.value.key != "reduction_without_keepdim"

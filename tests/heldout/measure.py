@@ -2291,7 +2291,8 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "attn_entries is not the number of entries of the weight matrix (one per query-key pair)";
         # T (T - 1), the self pairs left out: causal_triangle_count and count_halved_symmetric are other counts,
         # causal_excludes_self is the mask's; no key says it
-        "q8_self_pairs_left_out": (),
+        # (later: self_pairs_left_out, a key for it, now exists)
+        "q8_self_pairs_left_out": ("self_pairs_left_out",),
         # cost_ratio 2 from doubling the queries only: cost_linear_in_T's message adds "every query meets every
         # key", the fix (as blind14's q8_ratio_linear_in_T)
         "q8_ratio_doubles_only_the_queries": ("cost_linear_in_T",),

@@ -2007,6 +2007,28 @@ def _name_trace_weights(g, right, what, atol):
                             + describe("hand_score_slip"))
 
 
+# a square probe whose row maxes (1.2, 2, 1.5, 0.6) are not its column maxes (2, 1.2, 0.9, 1.5), nor its sums
+KEEPDIM_PROBE = torch.tensor([[0.3, 1.2, -0.4, 0.1], [2.0, -1.0, 0.5, 0.0], [-0.7, 0.2, 0.9, 1.5],
+                              [0.6, -0.3, -1.1, 0.4]], dtype=torch.float64)
+
+
+def _softmax_reduces_without_keepdim(which):
+    """The notebook's stable_softmax (STUDENT_SOFTMAX), called on KEEPDIM_PROBE, gives what taking `which`
+    ("max", or "both" the max and the sum) without keepdim gives there, and not the right softmax: where the
+    trace's own scores cannot tell a max without keepdim from a max over dim 0, this call can."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None:
+        return False
+    try:
+        got = softmax(KEEPDIM_PROBE.clone(), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return False
+    want = softmax_without_keepdim(KEEPDIM_PROBE, -1, **KEEPDIM[f"reduction_without_keepdim/{which}"])
+    return (type(got) is torch.Tensor and want is not None and got.shape == want.shape
+            and bool(torch.allclose(got.double(), want, rtol=0, atol=1e-9))
+            and not bool(torch.allclose(want, ref.stable_softmax(KEEPDIM_PROBE), rtol=0, atol=1e-6)))
+
+
 def _name_trace_without_keepdim(g, mask, right, what, atol):
     """naming27: weights that are the softmax of the (masked) scaled scores with a reduction taken without
     keepdim=True: on the (3, 3) trace the reduced (3,) vector broadcasts against the LAST axis, so column j
@@ -2018,8 +2040,9 @@ def _name_trace_without_keepdim(g, mask, right, what, atol):
     replays["unshifted sum"] = e / e.sum(-1)
     if torch.equal(scores.amax(0), scores.amax(1)):
         # coincidence: scores3's column maxes equal its row maxes, so a max without keepdim equals a max over
-        # dim 0 (softmax_max_wrong_axis) there; a max replay cannot tell them apart and names nothing
-        replays = {k: v for k, v in replays.items() if k not in ("max", "both")}
+        # dim 0 (softmax_max_wrong_axis) there; a max replay names it only where the notebook's stable_softmax
+        # does the same on a probe whose row and column maxes differ (a second call)
+        replays = {k: v for k, v in replays.items() if k not in ("max", "both") or _softmax_reduces_without_keepdim(k)}
     for which, w in replays.items():
         if (w is not None and not torch.allclose(w, right, rtol=0, atol=atol)
                 and torch.allclose(g, w, rtol=0, atol=atol)):

@@ -303,6 +303,9 @@ MISCONCEPTIONS = {
                        "weight matrix has T x T entries and Q K^T costs T x T x d_k",
     "causal_triangle_count": "counting only the causal triangle (T (T + 1) / 2): the weight matrix still has "
                              "T x T entries (the mask zeroes weights, it does not remove them)",
+    "self_pairs_left_out": "counting only the pairs of two different tokens (T (T - 1), each token against every "
+                           "other one): a query also scores its own key, so the weight matrix is T x T with its "
+                           "diagonal, T^2 entries",
     "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
                                  "on a one-element tensor",
     "batch_axis_repeated": "writing the batch axis twice (Q's and K's leading shapes glued together, "

@@ -41,6 +41,10 @@ def _raise_if_related(got, name):
     if got in PER_QUERY[name]:
         raise Misconception("count_per_query", f"{name} is {got}, the count for one query: "
                             + describe("count_per_query"))
+    if got == AT_T[name](T) // T * (T - 1):     # T (T - 1): the diagonal (a token with itself) left out
+        raise Misconception("self_pairs_left_out", f"{name} is {got}, T (T - 1) = {T} x {T - 1}"
+                            + (f" x d_k = {D_K}" if name == "score_madds" else "") + ": "
+                            + describe("self_pairs_left_out"))
     if got in TRIANGLE[name]:
         raise Misconception("causal_triangle_count", f"{name} is {got}, the count of the causal triangle only: "
                             + describe("causal_triangle_count"))

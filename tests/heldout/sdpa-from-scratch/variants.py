@@ -1748,4 +1748,17 @@ weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-in
                                   {"key": "answer_in_container", "where": ["q7"]}),
     "q7_right_letter_quoted_twice": ({"q_trap_answer": "q_trap_answer = \"'C'\""},
                                      {"key": "answer_extra_characters", "where": ["q7"]}),
+    # naming29: the diagonal left out of the count (each token against every OTHER token)
+    "q8_entries_without_the_diagonal": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T * T - T
+score_madds = T * T * d_k
+cost_ratio = 4
+'''}, {"key": "self_pairs_left_out", "where": ["q8:test_attn_entries"]}),
+    "q8_madds_over_distinct_pairs": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T ** 2
+score_madds = (T ** 2 - T) * d_k
+cost_ratio = 4
+'''}, {"key": "self_pairs_left_out", "where": ["q8:test_score_madds"]}),
 }
