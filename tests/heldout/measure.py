@@ -2300,6 +2300,97 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind23 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # raw: "unsupported operand type(s) for /: 'Tensor' and 'builtin_function_or_method'"; .values on a sum
+        # (a plain tensor): reduction_tuple_as_tensor is the converse (max's pair used as a tensor, fix: add
+        # .values), and its fix points the wrong way here; no key says a plain tensor has no .values field
+        "q1_row_sum_read_as_values": (),
+        # exp(s - max) / sum exp(s): rows sum to exp(-max); the fix is to divide by the row sum of the numerator,
+        # as the key says (as blind7's sdpa q3_unshifted_denominator)
+        "q1_shifted_numerator_unshifted_denominator": ("weights_not_normalised",),
+        # generic: "the output has shape (4, 5), expected (6, 5)" and "does not match ... in 60 of 60 entries";
+        # the broadcast mix summed over the queries keeps one row per key: sdpa's output_keeps_key_axis says it
+        # (blind18's q6_broadcast_product_summed_over_queries), this catalogue has no such key;
+        # output_uses_weights_transposed (A^T V) and values_averaged_over_keys (.mean over the keys) are others
+        "q1_broadcast_mix_summed_over_queries": (),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)"; cat(dim=2)
+        # from batched (B, T, hs) code on 2-D heads: fixed_axes ("assumes a fixed number of dims ... use negative
+        # axes") is the cause and its fix (dim=-1), as blind15's q5_softmax_dim_2_from_3d_code
+        "q8_heads_cat_batched_axis_2": ("fixed_axes",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (1x240 and 48x48)"; flatten() merges the token axis
+        # too (flatten(1) is the merge): mha_merge_without_transpose is the axis order, not this; no key
+        "q8_merge_flatten_default_start_dim": (),
+        "q8_batched_keys_transposed_with_T": ("fixed_axes",),   # the key's "K.T, which reverses every axis"
+        "q8_merge_heads_permuted_last": ("mha_heads_interleaved",),   # the key's "or another axis order"
+        # raw: "ValueError: too many values to unpack (expected 2)"; unbind(-1) splits the d_k features, not the
+        # pair axis: draw_split_along_samples's "split with dim=1" is the fix, but its text (a (n, 2 d_k) draw
+        # chunked along the samples "instead of along the features") tells the student to do what they did; no key
+        "q2_pair_draw_unbound_on_last_axis": (),
+        # mis-named: scaled_flag_inverted ("dividing by sqrt(d_k) when scaled=False and not when scaled=True") on
+        # the unscaled test; the flag is read right (scaled=True passes), div_ rescales `dots` through the alias:
+        # inplace_alias_overwritten ("an in-place op ... returns the same tensor it changes ... use the
+        # out-of-place op") is the mistake and its fix
+        "q2_in_place_scale_aliases_unscaled": ("inplace_alias_overwritten",),
+        # generic: "does not match the correct result in 6 of 6 entries (largest difference 0.84 ...)"; the
+        # Bernoulli -(1-p) log(1-p) terms added per key: no key says it
+        "q4_entropy_bernoulli_terms_summed": (),
+        # p log(1/p + eps): the NaN is 0 * log(1/0), i.e. 0 * -log 0, and the key's fix (the epsilon inside, on
+        # p, or log_softmax) is the student's, as blind14's q4_epsilon_outside_log
+        "q4_entropy_reciprocal_epsilon_too_late": ("entropy_nan_saturated",),
+        # raw: "RuntimeError: batch1 must be a 3D tensor"; bmm fits 2-D logits only: fixed_axes ("assumes a fixed
+        # number of dims"), as blind10's q1_bmm_on_2d
+        "q4_entropy_bmm_row_dot": ("fixed_axes",),
+        # generic: "the table has only the rows for d = [256, 256, 256, 256] ... (its values are right)" (a clear
+        # message); one dict reused for every row: no key says it
+        "q4_table_one_row_dict_reused": (),
+        # generic: "entropy_table should return one row per d: 4 rows, got 20"; list += dict extends with its
+        # keys: table_dict_of_lists and table_keyed_by_d are other shapes; no key
+        "q4_table_list_extended_with_dict": (),
+    },
+    # judged from `measure sdpa-from-scratch --set blind23 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # generic: "`raw_score_var` is not defined ... RuntimeError: a Tensor with 10 elements cannot be converted
+        # to Scalar"; .var(1) is var(dim=1), per-column variances: mean_of_slice_variances ("the variances of
+        # each row, column ... (var(dim=...)) instead of the variance of all the scores (.var())") is the fix,
+        # as blind3's q2_mean_of_row_variances; biased_variance says the default is unbiased but not the dim
+        "q2_ddof_one_passed_as_dim": ("mean_of_slice_variances",),
+        # .div(1 / sqrt(d_k)) multiplies by sqrt(d_k): both texts say it
+        "q2_divided_by_reciprocal_scale": ("multiply_by_sqrt_dk", "reciprocal_scale"),
+        # generic: "stable_softmax(x, dim=1) does not match ... in 120 of 120 entries"; x.T reverses every axis:
+        # fixed_axes ("K.T, which reverses every axis of a batched tensor") is the fix
+        "q3_axis_moved_to_end_with_dot_T": ("fixed_axes",),
+        # mis-named: float32_precision on q5's test_dv_differs_from_dk ("some step computes in float32"); every
+        # step is float64, the 1e-8 is the + 1e-9 added to each weight; the other 6 failures are generic (1e-9
+        # off, "-inf should get weight exactly 0"); no key says an epsilon in the softmax (as blind20's
+        # q3_epsilon_in_denominator); softmax_inf_to_zero's cause is -inf replaced by 0, not this
+        "q3_epsilon_added_outside_fraction": (),
+        # generic: "your code raised TypeError: tril() got an unexpected keyword argument 'dtype'" (a clear
+        # message); no key says a keyword given to the wrong function
+        "q4_dtype_given_to_tril": (),
+        # generic: "causal_mask(4, 1072) has shape (4, 9), expected (4, 1072)"; a cache keyed by T_q alone:
+        # nondeterministic ("a result that depends on earlier calls") is its symptom and cause;
+        # causal_ignores_T_k says a square mask built from one length, not a stale cached one
+        "q4_masks_cached_by_query_length": ("nondeterministic",),
+        # raw: "TypeError: masked_fill() received an invalid combination of arguments - got
+        # (builtin_function_or_method, float)" on 15 tests; the method not called: no key says it
+        # (bool_mask_arithmetic's fix writes mask.logical_not(), but its mistake is arithmetic on the mask)
+        "q5_logical_not_not_called": (),
+        # generic: "the output ... does not match ... in 200 of 210 entries" on 14 tests; a scale of d_k ** 0.25
+        # (the root taken twice): no key says it, as blind21's q02_square_root_taken_twice
+        "q5_square_root_taken_twice": (),
+        "q5_nanogpt_B_T_C_unpack": ("fixed_axes",),   # the key's "B, T, d = Q.shape"
+        "q5_keys_transposed_in_place": ("inplace_on_input",),   # K.transpose_ changes the caller's K
+        # generic: "`out3` is not defined ... RuntimeError: The size of tensor a (3) must match the size of
+        # tensor b (2)"; weights3 * V3 for weights3 @ V3: output_keeps_key_axis ("each weight times its value
+        # row, never summed over the keys): weights @ V sums over the keys") is the fix
+        "q6_elementwise_star_for_matmul": ("output_keeps_key_axis",),
+        "q6_triu_bias_default_diagonal": ("causal_excludes_self",),   # triu's default diagonal=0 blocks self
+        "q7_checked_the_last_query_only": ("zero_after_softmax",),   # answers A, as blind21's q7
+        # T^2 x 8 from the stale global d_k = 8: madds_with_sqrt_d_k's text says "8 is also the d_k of
+        # Question 2's example, not this question's"; example_value_reused is the exact one
+        "q8_head_width_from_stale_global": ("madds_with_sqrt_d_k", "example_value_reused"),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
