@@ -2300,6 +2300,47 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind23 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        # generic: "S has shape (2, 6, 2, 6), expected (2, 6, 6)"; torch.inner is Q K^T for 2-D inputs only:
+        # batched_input_unsupported ("code that works only for 2-D inputs ... use .transpose(-2, -1) or .mT")
+        "q02_torch_inner_for_the_score_matrix": ("batched_input_unsupported",),
+        "q04_keep_mask_with_the_block_diagonal": ("causal_includes_next",),   # the key's very tril(diagonal=1)
+        # triu_(1).fill_(min) blocks every entry: the key's "or everything (a full mask never cut)", and the
+        # message says the diagonal and the past are blocked too
+        "q04_in_place_chain_fills_everything": ("mask_blocks_nothing",),
+        # (S + M) if ... else 0 gives softmax the int 0 when M=None: the key names the crash and where it is
+        "q05_conditional_expression_else_zero": ("crash_on_mask_none",),
+        # generic: "A has dtype torch.float16, expected torch.float64 (the input's dtype)" (a clear message);
+        # dtype_changed ("returning ... another dtype than the input's ... float64 in float64 out") is it
+        "q05_float32_softmax_cast_to_half": ("dtype_changed",),
+        # generic: "A does not match ... in 55 of 100 entries" / "rows of A do not sum to 1"; F.dropout's
+        # training=True default: no key of this catalogue says it (sdpa's nondeterministic would; zero_after_softmax
+        # is about the masked weights, not random ones)
+        "q07_functional_dropout_defaults_to_training": (),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (10x12 and 10x12)"; K^T handed to a helper that
+        # transposes it again computes Q @ K: scores_keys_not_transposed's "Q @ K ... runs only when T = d_k"
+        "q07_keys_transposed_before_the_helper": ("scores_keys_not_transposed",),
+        # generic: "the smoothed row does not match ... in 5 of 5 entries"; s / s.sum() without exp: no_softmax
+        # ("the scaled scores themselves are used as weights") gives the fix (scaled-attention's
+        # scores_normalised_without_exp is the exact key, not in this catalogue)
+        "q08_scores_normalised_without_exp": ("no_softmax",),
+        "q08_kernel_preallocated_with_empty": ("float32_precision", "dtype_changed"),   # torch.empty is float32
+        # softmax(wei, 0) of the -inf-masked zeros is the lower triangle divided by its column counts (W / W.sum(0)),
+        # as blind13's q09_normalised_by_column_sums; softmax_wrong_dim (dim 0 = the query axis) is the slip itself
+        "q09_lecture_mask_softmaxed_over_dim_0": ("prefix_average_count_wrong_axis", "softmax_wrong_dim"),
+        # generic: "H has shape (7, 2), expected (2, 7)"; torch.diagonal's default dims 0, 1 fit a 2-D A only:
+        # batched_input_unsupported ("code that works only for 2-D inputs ... one fixed number of dims")
+        "q10_diagonal_with_default_dims": ("batched_input_unsupported",),
+        # not caught: d_model * d_k * (2 + d_v / d_k) is a float (110.00000000000001 for 10, 3, 5) where the
+        # notebook asks for the number of weights; no key of this catalogue says a float for an int (sdpa's
+        # float_for_int would)
+        "q12_factored_with_true_division": (),
+        "q13_keys_transposed_on_axes_1_2": ("batched_input_unsupported",),   # transpose(1, 2): one fixed layout
+        # generic: "ans_complexity should be one letter as a string" (a clear message); "quadratic" is option c's
+        # idea without its letter: no key (answer_extra_characters is a letter with more characters)
+        "q16_answer_spelled_out": (),
+    },
     # judged from `measure scaled-attention --set blind23 -v`: () where no key of the catalogue names it
     "scaled-attention": {
         # raw: "unsupported operand type(s) for /: 'Tensor' and 'builtin_function_or_method'"; .values on a sum
