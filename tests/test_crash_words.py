@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder.errors import StudentCodeError
+from autograder.grading import checks
 from autograder.grading.checks import Misconception, crash_words
 from autograder.grading.runner import SubmissionInfo, classify, missing_answer
 
@@ -114,3 +115,31 @@ def test_an_on_missing_hook_may_ask_for_the_crash_of_the_cell():
     assert seen == [("out3", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x2 and 3x3)"), ("out3",)]
     assert named.misconception == "weights_transposed"
     assert generic.misconception is None and "(Cell In[" in generic.message and "(3x2 and 3x3)" in generic.message
+
+
+# --- a cell's crash replayed on the question's own shapes (checks.crash_replayed) ---------------------------
+
+def test_a_crash_is_named_by_the_one_replay_that_raises_the_same_words() -> None:
+    Q, K = torch.zeros(4, 10, 64), torch.zeros(4, 10, 64)
+    try:
+        torch.bmm(Q, K)
+    except RuntimeError as e:
+        crash = f"RuntimeError: {e} (line 2)"
+    replays = {"keys_not_transposed": lambda: Q @ K, "fixed_axes": lambda: Q @ K.T, "right": lambda: Q @ K.mT}
+    assert checks.crash_replayed(crash, replays) == "keys_not_transposed"
+    # Q @ K.T reverses every axis: another crash, another key
+    try:
+        Q @ K.T
+    except RuntimeError as e:
+        assert checks.crash_replayed(f"RuntimeError: {e}", replays) == "fixed_axes"
+
+
+def test_two_slips_with_one_crash_or_none_name_nothing() -> None:
+    Q, K, V = torch.zeros(4, 10, 64), torch.zeros(4, 10, 64), torch.zeros(4, 10, 128)
+    crash = "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."
+    # Q @ V crashes in the same words as Q @ K: the words cannot tell which
+    assert checks.crash_replayed(crash, {"keys_not_transposed": lambda: Q @ K, "values_for_keys": lambda: Q @ V}) is None
+    assert checks.crash_replayed(crash, {"right": lambda: Q @ K.mT}) is None
+    assert checks.crash_replayed("", {"keys_not_transposed": lambda: Q @ K}) is None
+    # the same words with other sizes are another crash
+    assert checks.crash_replayed(crash.replace("[4, 10]", "[4, 11]"), {"keys_not_transposed": lambda: Q @ K}) is None

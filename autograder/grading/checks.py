@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -243,6 +244,28 @@ def crash_words(error: BaseException | str) -> Misconception | None:
         if pattern.search(text):
             return Misconception(key, f"{said.rstrip('. ')}: {describe(key)}")
     return None
+
+
+def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> str | None:
+    """Which of `replays` (key -> a slip written out on the question's own inputs) raises the student's own
+    crash: the same exception type and the same words, sizes included ("RuntimeError: Expected size for first
+    two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."). `crash` is a cell's error as the worker
+    reports it ("Type: message (line n)", runner.cell_crash). The key when exactly one replay raises it (two
+    slips giving one crash say nothing); None otherwise. A replay is the grader's own torch on its own
+    tensors: nothing of the student's runs here."""
+    if not crash:
+        return None
+    hits = []
+    for key, replay in replays.items():
+        try:
+            with warnings.catch_warnings():     # K.T on a 3-D tensor warns before it reverses every axis
+                warnings.simplefilter("ignore")
+                replay()
+        except Exception as e:  # noqa: BLE001 - a replay's crash is the evidence
+            said = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
+            if crash == said or crash.startswith(said + " (line "):
+                hits.append(key)
+    return hits[0] if len(set(hits)) == 1 else None
 
 
 def _raise_if_callable(value: object, what: str) -> None:

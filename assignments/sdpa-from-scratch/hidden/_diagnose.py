@@ -27,6 +27,7 @@ from autograder.grading.checks import (
     assert_matches,
     assert_vectorised,
     call,
+    crash_replayed,
     describe,
     layout_crash,
     matching_variants,
@@ -2285,3 +2286,25 @@ def name_output_given_input_shape(fn, Q, K, V, mask, said):
             raise Misconception("shape_of_an_input", f"{said}; with as many keys as queries ({t_q}, K and V cut "
                                 "or tiled) the same call runs and is right: the output was given V's shape "
                                 "(..., T_k, d_v) where it is (..., T_q, d_v): " + describe("shape_of_an_input"))
+
+
+# --- naming29: a cell's product crash replayed on the question's own shapes --------------------------------
+
+def name_scores_crash(missing, crash, Q_shape, K_shape):
+    """`missing` is undefined because its cell stopped on a product of the scores: the same crash, words and
+    sizes, comes from Q @ K (K not transposed) or from Q @ K.T on batched keys (.T reverses every axis), written
+    out on zeros of the question's own Q and K shapes (checks.crash_replayed): that slip is named."""
+    Q, K = torch.zeros(Q_shape), torch.zeros(K_shape)
+    replays = {"keys_not_transposed": lambda: Q @ K}
+    if K.dim() > 2:
+        replays["fixed_axes"] = lambda: Q @ K.T
+    key = crash_replayed(crash, replays)
+    if key is None:
+        return
+    how = ("Q @ K, with K's rows where its transpose is needed: the scores are Q @ K.transpose(-2, -1)"
+           if key == "keys_not_transposed" else
+           f"Q @ K.T on {K.dim()}-D keys: .T reverses every axis ({tuple(K_shape)} -> {tuple(K_shape[::-1])}), not "
+           "the last two; use K.transpose(-2, -1)")
+    raise Misconception(key, f"`{missing}` is not defined: its cell stopped with {crash.split(' (line ')[0].rstrip('.')}, the "
+                        f"crash that {how} gives on Q {tuple(Q_shape)} and K {tuple(K_shape)}: " + describe(key))
+

@@ -1761,4 +1761,23 @@ attn_entries = T ** 2
 score_madds = (T ** 2 - T) * d_k
 cost_ratio = 4
 '''}, {"key": "self_pairs_left_out", "where": ["q8:test_score_madds"]}),
+    # naming29: a cell's product crash, replayed on the question's own shapes
+    "q1_probe_bmm_without_transpose": ({"weights_shape": '''
+q, k = torch.empty(4, 10, 64), torch.empty(4, 10, 64)
+weights_shape = tuple(torch.bmm(q, k).shape)
+out_shape = (4, 10, 128)
+'''}, {"key": "keys_not_transposed", "where": ["q1:test_weights_shape"]}),
+    "q1_probe_dot_T_on_batched_keys": ({"weights_shape": '''
+q, k, v = torch.ones(4, 10, 64), torch.ones(4, 10, 64), torch.ones(4, 10, 128)
+scores = q @ k.T
+weights_shape = tuple(scores.shape)
+out_shape = tuple((scores @ v).shape)
+'''}, {"key": "fixed_axes", "where": ["q1"]}),
+    "q2_matmul_without_transpose": ({"raw_score_var": '''
+d_k = Q.size(-1)
+raw = torch.matmul(Q, K)
+raw_score_var = raw.var().item()
+scaled_score_var = (raw / d_k ** 0.5).var().item()
+scale_divisor = 8.0
+'''}, {"key": "keys_not_transposed", "where": ["q2:test_score_variances"]}),
 }
