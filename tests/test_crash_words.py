@@ -26,6 +26,9 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "bool_mask_arithmetic": [lambda: 1 - MASK, lambda: -MASK],
     "torch_function_of_number": [lambda: torch.sqrt(64), lambda: torch.exp(2.0)],
     "reduction_tuple_as_tensor": [lambda: A - A.max(dim=-1, keepdim=True), lambda: A.max(-1).unsqueeze(-1)],
+    "method_not_called": [lambda: A.masked_fill(MASK.logical_not, 0.0), lambda: A / A.sum(-1, keepdim=True).values,
+                          lambda: ~MASK.logical_not, lambda: torch.exp(A.float), lambda: A.sum(1).values * 2,
+                          lambda: A[MASK.logical_not], lambda: torch.where(MASK.logical_not, A, 0.0)],
 }
 
 
@@ -43,7 +46,9 @@ def test_each_slip_is_named_from_its_own_words(key):
         e = _raised(slip)
         named = crash_words(e)
         assert named is not None and named.key == key, (e.exc_type, e.message, named)
-        assert str(named).startswith(str(e).rstrip(". ")), str(named)   # the crash first, then what it means
+        # the crash's first line, then what it means
+        first = str(e).splitlines()[0].split(", but expected one of")[0].rstrip(". :")
+        assert str(named).startswith(first), str(named)
         # the same words quoted in a failure message a test wrote name it too
         quoted = crash_words(AssertionError(f"the output for a 4-D input: {e}"))
         assert quoted is not None and quoted.key == key
@@ -51,7 +56,7 @@ def test_each_slip_is_named_from_its_own_words(key):
 
 @pytest.mark.parametrize("slip", [lambda: A @ B, lambda: torch.randn(2, 3) + torch.randn(3, 2),
                                   lambda: undefined_name, lambda: torch.tensor([1, 2])[5],  # noqa: F821
-                                  lambda: A.view(5, 5)])
+                                  lambda: A.view(5, 5), lambda: A + "x", lambda: len(A.sum())])
 def test_other_crashes_name_nothing(slip):
     assert crash_words(_raised(slip)) is None
 

@@ -103,6 +103,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "bool_mask_arithmetic": "doing arithmetic on a boolean mask (1 - mask, -mask, (1 - mask) * -1e9), which torch refuses for bool "
                             "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
                             "masked_fill(~mask, float('-inf')) or torch.where",
+    "method_not_called": "using a tensor method as if it were a value: `mask.logical_not` or `x.float` without the "
+                         "() that call it, or `.values` of a plain tensor (x.sum(dim) and x.mean(dim) return a "
+                         "tensor; only max, min, sort and topk along a dim return a (values, indices) pair): the "
+                         "expression gets the method itself; call it, or drop the .values",
     "torch_function_of_number": "calling a torch function (torch.sqrt, torch.exp, torch.log) on a plain Python "
                                 "number such as d_k: those take tensors; use math.sqrt(d_k) (or d_k ** 0.5), "
                                 "math.exp, math.log",
@@ -222,6 +226,13 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"supported"), "bool_mask_arithmetic"),
     (re.compile(r"\b(?:sqrt|rsqrt|exp|log|log2|log10|pow|tanh|sigmoid)\(\): argument 'input' \(position 1\) "
                 r"must be Tensor, not (?:int|float|bool)\b"), "torch_function_of_number"),
+    # a method object where a tensor is used: in an operator, as an argument of a torch function, as an index
+    (re.compile(r"unsupported operand type\(s\) for [^:]+: '(?:Tensor|builtin_function_or_method|method|int|float)' "
+                r"and '(?:builtin_function_or_method|method)'|unsupported operand type\(s\) for [^:]+: "
+                r"'(?:builtin_function_or_method|method)' and|bad operand type for unary .: "
+                r"'(?:builtin_function_or_method|method)'|received an invalid combination of arguments - got "
+                r"\([^)]*\bbuiltin_function_or_method\b|must be Tensor, not (?:builtin_function_or_method|method)\b"
+                r"|valid indices \(got builtin_function_or_method\)"), "method_not_called"),
 )
 
 
@@ -229,7 +240,8 @@ def crash_words(error: BaseException | str) -> Misconception | None:
     """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
     one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
     matrices, NumPy's keywords, a whole tensor where one number is asked, arithmetic on a bool mask, a
-    torch function of a Python number, a (values, indices) pair used as a tensor (tuple_as_tensor). The
+    torch function of a Python number, a method used without its () (or .values of a plain tensor), a
+    (values, indices) pair used as a tensor (tuple_as_tensor). The
     runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
     if isinstance(error, StudentCodeError):
         text, said = f"{error.exc_type}: {error.message}", str(error)
@@ -242,7 +254,9 @@ def crash_words(error: BaseException | str) -> Misconception | None:
         return pair
     for pattern, key in _CRASH_WORDS:
         if pattern.search(text):
-            return Misconception(key, f"{said.rstrip('. ')}: {describe(key)}")
+            first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
+            first = re.sub(r",? but expected one of:?\s*$", "", first).rstrip(". :")
+            return Misconception(key, f"{first}: {describe(key)}" + (f"\n{rest}" if rest else ""))
     return None
 
 

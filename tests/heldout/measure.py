@@ -2335,7 +2335,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: d_model * d_k * (2 + d_v / d_k) is a float (110.00000000000001 for 10, 3, 5) where the
         # notebook asks for the number of weights; no key of this catalogue says a float for an int (sdpa's
         # float_for_int would)
-        "q12_factored_with_true_division": (),
+        "q12_factored_with_true_division": ("float_for_int",),   # now named by float_for_int (naming29)
         "q13_keys_transposed_on_axes_1_2": ("batched_input_unsupported",),   # transpose(1, 2): one fixed layout
         # generic: "ans_complexity should be one letter as a string" (a clear message); "quadratic" is option c's
         # idea without its letter: no key (answer_extra_characters is a letter with more characters)
@@ -2346,7 +2346,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "unsupported operand type(s) for /: 'Tensor' and 'builtin_function_or_method'"; .values on a sum
         # (a plain tensor): reduction_tuple_as_tensor is the converse (max's pair used as a tensor, fix: add
         # .values), and its fix points the wrong way here; no key says a plain tensor has no .values field
-        "q1_row_sum_read_as_values": (),
+        # (later: the engine's method_not_called, a key made for this kind, names it)
+        "q1_row_sum_read_as_values": ("method_not_called",),
         # exp(s - max) / sum exp(s): rows sum to exp(-max); the fix is to divide by the row sum of the numerator,
         # as the key says (as blind7's sdpa q3_unshifted_denominator)
         "q1_shifted_numerator_unshifted_denominator": ("weights_not_normalised",),
@@ -2416,7 +2417,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: masked_fill() received an invalid combination of arguments - got
         # (builtin_function_or_method, float)" on 15 tests; the method not called: no key says it
         # (bool_mask_arithmetic's fix writes mask.logical_not(), but its mistake is arithmetic on the mask)
-        "q5_logical_not_not_called": (),
+        # (later: the engine's method_not_called, a key made for this kind, names it)
+        "q5_logical_not_not_called": ("method_not_called",),
         # generic: "the output ... does not match ... in 200 of 210 entries" on 14 tests; a scale of d_k ** 0.25
         # (the root taken twice): no key says it, as blind21's q02_square_root_taken_twice
         "q5_square_root_taken_twice": (),
