@@ -1,4 +1,6 @@
 """qkv_param_count(d_model, d_k, d_v, with_output=False)."""
+import math
+
 import torch
 from otter.test_files import test_case
 
@@ -83,6 +85,27 @@ def _check(got, d_model, d_k, d_v, with_output):
     raise AssertionError("the count is wrong (for d_v different from d_k)")
 
 
+_ROUNDING_PROBES = ((10, 3, 5), (10, 3, 7), (7, 3, 5), (10, 7, 3))   # d_k divides neither d_v nor 2 d_k + d_v
+
+
+def _raise_if_float_rounding(fn, got, with_output):
+    """A float count (a true division: d_model * d_k * (2 + d_v / d_k)): right or nearly right here, but off by
+    float rounding where d_k does not divide d_v (10, 3, 5 gives 110.00000000000001, not 110). Only a float pays
+    for the extra calls; a float that is exact on every probe passes."""
+    if type(got) is not float or not math.isfinite(got):
+        return
+    for d_model, d_k, d_v in _ROUNDING_PROBES:
+        try:
+            n = fn(d_model, d_k, d_v, with_output=with_output)
+        except (StudentCodeError, TypeError):
+            return
+        want = ref.qkv_param_count(d_model, d_k, d_v, with_output)
+        if type(n) is float and n != want and abs(n - want) <= 1e-9 * want:
+            raise Misconception("float_for_int", f"qkv_param_count({d_model}, {d_k}, {d_v}"
+                                + (", with_output=True" if with_output else "") + f") is {n!r}, a float, "
+                                f"not the whole number {want}: " + describe("float_for_int"))
+
+
 def _raise_if_inverted(fn, d_model, d_k, d_v):
     """A boolean flag's branches swapped (`if not with_output:`): with_output=False gives the count with
     W_O and with_output=True the count without it, both exactly; a second call shows the other half."""
@@ -100,6 +123,7 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
+    _raise_if_float_rounding(qkv_param_count, got, False)
     if got != ref.qkv_param_count(d_model, d_k, d_v, False):
         _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
         full = ref.qkv_param_count(d_model, d_k, d_v, True)   # the return indented into `if with_output:`
@@ -127,6 +151,7 @@ def test_count_qkv(qkv_param_count, rng):
 def test_count_with_output(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
+    _raise_if_float_rounding(qkv_param_count, got, True)
     try:
         _check(got, d_model, d_k, d_v, True)
     except AssertionError:

@@ -2213,3 +2213,29 @@ WRONG.update({
     "ans_complexity_in_a_tuple": ({"ans_complexity": 'ans_complexity = "c",'},
                                   {"key": "answer_in_container", "where": ["q16"]}),
 })
+
+WRONG.update({
+    # naming29: a true division in the count, so a float off by rounding where d_k does not divide d_v
+    "param_count_ratio_of_widths": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = 3 * d_model * d_k * ((2 * d_k + d_v) / (3 * d_k))
+    return n + (d_v * d_model if with_output else 0)
+'''), {"key": "float_for_int", "where": ["q12"]}),
+    "param_count_value_width_factored": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    per_value = 2 * d_k / d_v + 1      # W_Q and W_K as a multiple of W_V
+    total = d_model * d_v * per_value
+    if with_output:
+        total = total + d_model * d_v
+    return total
+'''), {"key": "float_for_int", "where": ["q12"]}),
+})
+
+CORRECT.update({
+    # naming29: a float count that is exact (whole numbers multiplied, no division) keeps full marks
+    "param_count_float_but_exact": cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)] + ([(d_v, d_model)] if with_output else [])
+    return float(sum(rows * cols for rows, cols in shapes))
+'''),
+})
