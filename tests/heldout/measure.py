@@ -2320,7 +2320,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q07_functional_dropout_defaults_to_training": (),
         # raw: "mat1 and mat2 shapes cannot be multiplied (10x12 and 10x12)"; K^T handed to a helper that
         # transposes it again computes Q @ K: scores_keys_not_transposed's "Q @ K ... runs only when T = d_k"
-        "q07_keys_transposed_before_the_helper": ("scores_keys_not_transposed",),
+        "q07_keys_transposed_before_the_helper": ("scores_keys_not_transposed",),   # now named by scores_keys_not_transposed (naming29)
         # generic: "the smoothed row does not match ... in 5 of 5 entries"; s / s.sum() without exp: no_softmax
         # ("the scaled scores themselves are used as weights") gives the fix (scaled-attention's
         # scores_normalised_without_exp is the exact key, not in this catalogue)
@@ -2373,6 +2373,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the unscaled test; the flag is read right (scaled=True passes), div_ rescales `dots` through the alias:
         # inplace_alias_overwritten ("an in-place op ... returns the same tensor it changes ... use the
         # out-of-place op") is the mistake and its fix
+        # now named by inplace_alias_overwritten (naming29)
         "q2_in_place_scale_aliases_unscaled": ("inplace_alias_overwritten",),
         # generic: "does not match the correct result in 6 of 6 entries (largest difference 0.84 ...)"; the
         # Bernoulli -(1-p) log(1-p) terms added per key: no key says it
@@ -2406,10 +2407,10 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # step is float64, the 1e-8 is the + 1e-9 added to each weight; the other 6 failures are generic (1e-9
         # off, "-inf should get weight exactly 0"); no key says an epsilon in the softmax (as blind20's
         # q3_epsilon_in_denominator); softmax_inf_to_zero's cause is -inf replaced by 0, not this
-        "q3_epsilon_added_outside_fraction": (),
+        "q3_epsilon_added_outside_fraction": ("epsilon_added_to_weights",),   # now named by epsilon_added_to_weights (naming29)
         # generic: "your code raised TypeError: tril() got an unexpected keyword argument 'dtype'" (a clear
         # message); no key says a keyword given to the wrong function
-        "q4_dtype_given_to_tril": (),
+        "q4_dtype_given_to_tril": ("unexpected_keyword",),   # now named by unexpected_keyword (naming29, the engine's crash words)
         # generic: "causal_mask(4, 1072) has shape (4, 9), expected (4, 1072)"; a cache keyed by T_q alone:
         # nondeterministic ("a result that depends on earlier calls") is its symptom and cause;
         # causal_ignores_T_k says a square mask built from one length, not a stale cached one

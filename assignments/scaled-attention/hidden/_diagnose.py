@@ -2653,6 +2653,42 @@ def variance_variants_all(d_k, n, seed, scaled):
     return right, {**wrong, **transformed_dots_variants(d_k, n, seed, scaled)}
 
 
+# --- naming29: the scale reaching the unscaled result (blind23's q2_in_place_scale_aliases_unscaled) -------
+
+_INPLACE_SCALES = ("div_", "divide_", "true_divide_", "mul_", "multiply_")
+
+
+def raise_if_scale_reaches_unscaled(fn, submission, d_k, n, seed, v) -> None:
+    """With scaled=False the result `v` is the right scaled variance of the same draws (the replay of
+    scaled_flag_inverted), and scaled=True on a generator seeded alike gives that same number, so the flag is
+    not read the other way round: the division reaches both results. inplace_alias_overwritten when the
+    function's source divides (or multiplies) in place (div_, mul_...); else a message that says what differs.
+    A function that divides whatever the flag, out of place, gives the same numbers: only the source tells the
+    two apart, so without an in-place scale in it nothing is named."""
+    right, _ = variance_variants_all(d_k, n, seed, True)
+    if not any(abs(v - r) <= 2e-5 * abs(r) for r in right):
+        return
+    try:
+        again = fn(d_k, n, torch.Generator().manual_seed(seed), scaled=True)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return
+    if isinstance(again, bool) or not isinstance(again, (int, float)) or abs(float(again) - v) > 2e-5 * abs(v):
+        return
+    said = (f"for d_k = {d_k} the result with scaled=False ({v:.4g}) is the variance of q.k / sqrt(d_k) of the same "
+            "draws, the same number scaled=True gives (so the flag is read, not inverted): the division by "
+            "sqrt(d_k) reaches the unscaled result too")
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    try:
+        use = find_use(cells_of(submission), "dot_product_variance", _INPLACE_SCALES) if submission else None
+    except SourceUnreadable:
+        use = None
+    if use is not None:
+        raise Misconception("inplace_alias_overwritten", f"{said}, and {use.describe()}: "
+                            + describe("inplace_alias_overwritten"))
+    raise AssertionError(f"{said}: divide only the copy you return for scaled=True (dots / sqrt(d_k), not an "
+                         "in-place div_ or /= on the tensor the unscaled branch returns)")
+
+
 def entropy_temperature(fn, got, logits, dtype) -> Misconception | None:
     """entropy_with_temperature: the entropy of softmax(logits / sqrt(T)) (T the last dim) where that of
     softmax(logits) is asked, checked again on a second input of another T (10 logits in 2 rows: no test's T is

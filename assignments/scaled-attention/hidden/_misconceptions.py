@@ -128,10 +128,11 @@ MISCONCEPTIONS = {
     "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
     "generator_positional": "passing the generator positionally (torch.randn(n, d_k, generator)): torch's "
                             "random factories take it only as a keyword, torch.randn(n, d_k, generator=generator)",
-    "inplace_alias_overwritten": "overwriting a tensor that is still needed with an in-place op: add_, log_ and "
-                                 "exp_ return the same tensor they change, so after log_p = p.log_() p holds ln p "
-                                 "too and -(p * log_p).sum() is -sum (ln p)^2, not the entropy: use the out-of-place "
-                                 "op (log_p = torch.log(p + eps)) so p keeps its values",
+    "inplace_alias_overwritten": "overwriting a tensor that is still needed with an in-place op: add_, div_, log_ "
+                                 "and exp_ return the same tensor they change, so both names hold the new values "
+                                 "(after log_p = p.log_() p holds ln p too and -(p * log_p).sum() is -sum (ln p)^2, "
+                                 "not the entropy; after scaled = dots.div_(c) dots is divided too): use the "
+                                 "out-of-place op (torch.log(p + eps), dots / c) so the original keeps its values",
     "entropy_log1p": "taking log1p(p) = ln(1 + p) as a NaN-free log(p): it is another function, so every term "
                      "-p log1p(p) is wrong (and negative); use log(p) on the log_softmax, or p.clamp_min(eps)",
     "entropy_flattened": "flattening the logits into one row: one softmax and one entropy over every entry of the "

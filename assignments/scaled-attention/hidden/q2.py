@@ -139,7 +139,7 @@ def _raise_if_of_the_mean(v, target, d_k, scaled):
 
 
 @test_case(points=2, hidden=True)
-def test_unscaled_variance_is_d_k(dot_product_variance, rng):
+def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
     for d_k in (12, 64):
         estimates = _two_estimates(dot_product_variance, d_k, rng)
         D.raise_if_mean_returned(estimates, d_k, N, False)
@@ -151,6 +151,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng):
             raise_if_wrong_default(dot_product_variance, (d_k, N, torch.Generator().manual_seed(seed)),
                                    {"scaled": False}, lambda out, d_k=d_k, seed=seed: _explicit_right(out, d_k, seed),
                                    what=f"dot_product_variance(d_k={d_k}, ...)")
+            D.raise_if_scale_reaches_unscaled(dot_product_variance, submission, d_k, N, seed, v)
             _raise_replayed(dot_product_variance, d_k, seed, False, v)
             D.raise_if_precedence(v, d_k, N, seed, False)
             D.raise_if_averaged(v, seed, d_k, N, False)

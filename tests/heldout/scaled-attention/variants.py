@@ -2476,8 +2476,49 @@ CORRECT.update({
         dots = dots / d_k ** 0.5
     return (((dots - dots.mean()) ** 2).sum() / (n_samples - 1)).item()
 '''),
+})
+
+WRONG.update({
     # answer forms, now judged by the engine's expect_choice for every multiple-choice question
     "q7_right_letter_written_out": ({"q7_answer": 'q7_answer = "D - a soft, differentiable lookup"'},
                                     {"key": "answer_extra_characters", "where": ["q7"]}),
     "q5_letters_joined_with_and": ({"q5_answer": 'q5_answer = "C and B"'}, {"key": "answer_hedged", "where": ["q5"]}),
+})
+
+WRONG.update({
+    # naming29: the scaled dots made in place (mul_) from the dots the unscaled branch returns
+    "variance_scaled_in_place_with_mul": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    raw = torch.einsum("nd,nd->n", q, k)
+    normed = raw.mul_(d_k ** -0.5)
+    return float((normed if scaled else raw).var())
+'''), {"key": "inplace_alias_overwritten", "where": ["q2"]}),
+    # naming29: the same through a dict, with true_divide_
+    "variance_scaled_in_place_in_dict": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    results = {"raw": (q * k).sum(-1)}
+    results["scaled"] = results["raw"].true_divide_(math.sqrt(d_k))
+    return results["scaled" if scaled else "raw"].var().item()
+'''), {"key": "inplace_alias_overwritten", "where": ["q2"]}),
+    # naming29: divided whatever the flag, out of place: the same numbers as the in-place alias, so only
+    # the source tells them apart; nothing in place, nothing named (neither the alias nor an inverted flag)
+    "variance_always_scaled": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    return ((q * k).sum(dim=1) / math.sqrt(d_k)).var().item()
+'''), {"key": None, "where": ["q2"]}),
+})
+
+CORRECT.update({
+    # naming29: div_ in place, but on a clone, so the unscaled dots keep their values
+    "variance_div_in_place_on_clone": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1)
+    if scaled:
+        dots = dots.clone().div_(math.sqrt(d_k))
+    return dots.var().item()
+'''),
 })
