@@ -28,7 +28,15 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "reduction_tuple_as_tensor": [lambda: A - A.max(dim=-1, keepdim=True), lambda: A.max(-1).unsqueeze(-1)],
     "method_not_called": [lambda: A.masked_fill(MASK.logical_not, 0.0), lambda: A / A.sum(-1, keepdim=True).values,
                           lambda: ~MASK.logical_not, lambda: torch.exp(A.float), lambda: A.sum(1).values * 2,
-                          lambda: A[MASK.logical_not], lambda: torch.where(MASK.logical_not, A, 0.0)],
+                          lambda: A[MASK.logical_not], lambda: torch.where(MASK.logical_not, A, 0.0),
+                          lambda: A.size[-1]],
+    "value_called": [lambda: A.shape(-1), lambda: A.T(), lambda: A.sum(-1)(0)],
+    "unexpected_keyword": [lambda: torch.tril(torch.ones(3, 3), dtype=torch.bool), lambda: A.softmax(-1, keepdim=True),
+                           lambda: F.softmax(A, dim=-1, keep_dim=True)],
+    "numpy_method": [lambda: A.astype(torch.float64), lambda: A.copy()],
+    "dtype_mix": [lambda: A.double() @ B.T, lambda: torch.bmm(A.double()[None], B.T[None]),
+                  lambda: torch.mv(A.double(), B[0])],
+    "view_on_noncontiguous": [lambda: A.T.view(12), lambda: A.double().transpose(0, 1).view(2, 6)],
 }
 
 
@@ -59,6 +67,14 @@ def test_each_slip_is_named_from_its_own_words(key):
                                   lambda: A.view(5, 5), lambda: A + "x", lambda: len(A.sum())])
 def test_other_crashes_name_nothing(slip):
     assert crash_words(_raised(slip)) is None
+
+
+def test_a_keyword_the_students_own_function_lacks_is_not_unexpected_keyword():
+    # the tests call the notebook's functions with its parameter names: a renamed one is another mistake
+    e = StudentCodeError("TypeError", "stable_softmax() got an unexpected keyword argument 'dim'")
+    assert crash_words(e) is None
+    named = crash_words(StudentCodeError("TypeError", "tril() got an unexpected keyword argument 'dtype'"))
+    assert named is not None and named.key == "unexpected_keyword" and "tril takes no dtype=" in str(named)
 
 
 def test_a_test_that_named_the_crash_keeps_its_name():

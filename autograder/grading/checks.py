@@ -104,9 +104,22 @@ MISCONCEPTIONS: dict[str, str] = {
                             "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
                             "masked_fill(~mask, float('-inf')) or torch.where",
     "method_not_called": "using a tensor method as if it were a value: `mask.logical_not` or `x.float` without the "
-                         "() that call it, or `.values` of a plain tensor (x.sum(dim) and x.mean(dim) return a "
-                         "tensor; only max, min, sort and topk along a dim return a (values, indices) pair): the "
-                         "expression gets the method itself; call it, or drop the .values",
+                         "() that call it, `x.size[-1]` for x.size(-1), or `.values` of a plain tensor (x.sum(dim) "
+                         "and x.mean(dim) return a tensor; only max, min, sort and topk along a dim return a "
+                         "(values, indices) pair): the expression gets the method itself; call it, or drop the "
+                         ".values",
+    "value_called": "calling something that is a value, not a function: `x.shape(-1)` (the shape is a tuple: "
+                    "x.shape[-1], or x.size(-1)), `x.T()` (.T is already the transpose), or a tensor stored under "
+                    "a function's name (softmax = softmax(x) makes the next softmax(...) call that tensor)",
+    "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
+                          "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
+                          "made (torch.ones(n, n, dtype=torch.bool).tril())",
+    "numpy_method": "calling a NumPy array method on a tensor: torch's .astype(t) is .to(t), .copy() is .clone()",
+    "dtype_mix": "mixing two dtypes in one operation: a tensor made without dtype= (float32 by default) or cast "
+                 "to another dtype meets the input's (float64, float16); make new tensors with the input's dtype "
+                 "(torch.zeros(..., dtype=x.dtype), torch.tensor(c, dtype=x.dtype)) or cast with .to(x.dtype)",
+    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
+                             "expanded tensor): use .reshape, or call .contiguous() first",
     "torch_function_of_number": "calling a torch function (torch.sqrt, torch.exp, torch.log) on a plain Python "
                                 "number such as d_k: those take tensors; use math.sqrt(d_k) (or d_k ** 0.5), "
                                 "math.exp, math.log",
@@ -232,17 +245,33 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"'(?:builtin_function_or_method|method)' and|bad operand type for unary .: "
                 r"'(?:builtin_function_or_method|method)'|received an invalid combination of arguments - got "
                 r"\([^)]*\bbuiltin_function_or_method\b|must be Tensor, not (?:builtin_function_or_method|method)\b"
-                r"|valid indices \(got builtin_function_or_method\)"), "method_not_called"),
+                r"|valid indices \(got builtin_function_or_method\)"
+                r"|'(?:builtin_function_or_method|method)' object is not subscriptable"), "method_not_called"),
+    (re.compile(r"'(?:torch\.Size|Tensor)' object is not callable"), "value_called"),
+    (re.compile(r"'Tensor' object has no attribute '(?:astype|copy)'"), "numpy_method"),
+    (re.compile(r"expected m1 and m2 to have the same dtype, but got: \S+ != \S+|expected scalar type \w+ but found "
+                r"\w+|Found dtype \w+ but expected \w+|expected both vectors to have same dtype|input tensors must have the "
+                r"same dtype, but got"), "dtype_mix"),
+    (re.compile(r"view size is not compatible with input tensor's size and stride"), "view_on_noncontiguous"),
 )
+# "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
+# functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
+_UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
+
+
+def _torch_function(name: str) -> bool:
+    import torch.nn.functional as F
+    return any(hasattr(space, name) for space in (torch, torch.Tensor, F))
 
 
 def crash_words(error: BaseException | str) -> Misconception | None:
     """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
     one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
-    matrices, NumPy's keywords, a whole tensor where one number is asked, arithmetic on a bool mask, a
-    torch function of a Python number, a method used without its () (or .values of a plain tensor), a
-    (values, indices) pair used as a tensor (tuple_as_tensor). The
-    runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
+    matrices, NumPy's keywords and methods, a whole tensor where one number is asked, arithmetic on a bool
+    mask, a torch function of a Python number, a method used without its () (or .values of a plain tensor), a
+    value called like a function (x.shape(-1)), a keyword a torch function does not take, two dtypes in one
+    operation, .view on a non-contiguous tensor, a (values, indices) pair used as a tensor (tuple_as_tensor).
+    The runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
     if isinstance(error, StudentCodeError):
         text, said = f"{error.exc_type}: {error.message}", str(error)
         pair = tuple_as_tensor(error, said)
@@ -252,6 +281,10 @@ def crash_words(error: BaseException | str) -> Misconception | None:
         pair = tuple_as_tensor(StudentCodeError(raised.group(1), raised.group(2)), said) if raised else None
     if pair is not None:
         return pair
+    keyword = _UNEXPECTED_KEYWORD.search(text)
+    if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
+        return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
+                             f"no {keyword.group(2)}=: " + describe("unexpected_keyword"))
     for pattern, key in _CRASH_WORDS:
         if pattern.search(text):
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before

@@ -674,7 +674,9 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_exp2_without_log2e": ("softmax_base_2",),
         # q3 says "comes back as float16 ... keep the input's dtype (or do not convert)": the fix; the q5
         # "expected scalar type Float but found Half" errors name nothing, so partly named
-        "q3_exponentials_in_float16": ("dtype_changed",),
+        # (later, naming29: the engine's dtype_mix, "a tensor ... cast to another dtype meets the input's", names
+        # q5's crash on the float16 weights meeting V: its fix is this one)
+        "q3_exponentials_in_float16": ("dtype_changed", "dtype_mix"),
         # mis-named: q6 says mask_ignored ("apply the causal mask before the softmax"), but the q6 cell does
         # apply it; the 1-D causal_mask (no unsqueeze) is the mistake and no key says so. q4: shape/raw only
         # now named by mask_not_outer (naming9): q4 from two probe calls, q6 from the student's causal_mask(3)
@@ -1662,7 +1664,9 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by mask_times_inf (naming21): NaN in every row, the student's softmax right on -inf fills
         "q6_triu_ones_times_minus_inf_bias": ("mask_times_inf",),
         # generic: "`weights3_causal` is not defined"; V = torch.eye(3) in float32 against float64 Q3, K3
-        "q6_identity_values_in_float32": ("dtype_changed", "float32_precision"),
+        # (later, naming29: the engine's dtype_mix names the cell's crash on the float32 identity meeting the
+        # float64 weights: its fix, the input's dtype for new tensors, is this one)
+        "q6_identity_values_in_float32": ("dtype_changed", "float32_precision", "dtype_mix"),
         # generic: "attn_entries is not the number of entries"; 2 ** 10 ** 2 is 2 ** 100 (** is right-associative):
         # no key says so (caret_is_xor is another slip)
         "q8_power_right_associative": (),
