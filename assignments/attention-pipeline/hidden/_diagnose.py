@@ -519,12 +519,31 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         part = as_wide_as_long(X, W)
         named = width_crash(e, {"X": X}, part, lambda t: fn(t["X"], *t["W"], causal=causal),
                             lambda t, o: right(t["X"], t["W"], o))
+    if named is None:   # Q @ K: K^T handed to scaled_scores, which transposes it again (naming29, blind23)
+        named = keys_untransposed_crash(e, X, W)
     if named is None and X.dim() == 2 and not _size_mismatch(e):
         # code for exactly (B, T, d_model) (B, T, C = X.shape, an einsum "btd,..."), right with a batch axis
         # added; never on a size mismatch: T read from X.shape[1] runs and is right there as well
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o),
                               up=True)
     return named
+
+
+def keys_untransposed_crash(e: StudentCodeError, X: torch.Tensor,
+                            W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Misconception | None:
+    """self_attention's crash, words and sizes, is the one Q @ K gives (K's rows where K^T is needed) on zeros
+    of this call's own Q and K shapes (checks.crash_replayed): K transposed before scaled_scores, which
+    transposes it again, or never transposed at all. K @ Q, Q @ Q and K @ K raise the same words (Q and K have
+    one shape here); each of them is a product of two untransposed (T, d_k) matrices too."""
+    Q = torch.zeros((*X.shape[:-1], W[0].shape[-1]))
+    K = torch.zeros((*X.shape[:-1], W[1].shape[-1]))
+    crash = f"{e.exc_type}: {(e.message.splitlines() or [''])[0]}"
+    if checks.crash_replayed(crash, {"scores_keys_not_transposed": lambda: Q @ K}) is None:
+        return None
+    return Misconception("scores_keys_not_transposed", f"{_said(e).rstrip('.')}: the crash that Q @ K gives on Q and K of shape "
+                         f"{tuple(Q.shape)}, where the scores are Q @ K.transpose(-2, -1) (a K transposed before "
+                         "scaled_scores, which transposes its second argument itself, is transposed twice): "
+                         + describe("scores_keys_not_transposed"))
 
 
 def _size_mismatch(e: StudentCodeError) -> bool:

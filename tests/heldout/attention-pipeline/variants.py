@@ -2239,3 +2239,33 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return float(sum(rows * cols for rows, cols in shapes))
 '''),
 })
+
+WRONG.update({
+    # naming29: the scores as Q @ K, K never transposed (inline) or transposed twice (K.mT into scaled_scores)
+    "self_attention_inline_q_at_k": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = torch.matmul(Q, K) / K.shape[-1] ** 0.5
+    if causal:
+        S = S + causal_additive_mask(S.shape[-1], S.dtype, S.device)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "scores_keys_not_transposed", "where": ["q07", "q09"]}),
+    "self_attention_keys_mT_into_helper": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    K_T = K.mT
+    S = scaled_scores(Q, K_T)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ V, A
+'''), {"key": "scores_keys_not_transposed", "where": ["q07", "q09"]}),
+})
+
+CORRECT.update({
+    # naming29: K transposed twice on purpose (K^T handed over as (K^T)^T) keeps full marks
+    "self_attention_keys_transposed_back": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    K_T = K.transpose(-2, -1)
+    S = scaled_scores(Q, K_T.transpose(-2, -1))
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    return A @ V, A
+'''),
+})
