@@ -2308,7 +2308,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "attention-pipeline": {
         # generic: "S has shape (2, 6, 2, 6), expected (2, 6, 6)"; torch.inner is Q K^T for 2-D inputs only:
         # batched_input_unsupported ("code that works only for 2-D inputs ... use .transpose(-2, -1) or .mT")
-        "q02_torch_inner_for_the_score_matrix": ("batched_input_unsupported",),
+        "q02_torch_inner_for_the_score_matrix": ("batched_input_unsupported",),   # now named by batched_input_unsupported (naming29)
         "q04_keep_mask_with_the_block_diagonal": ("causal_includes_next",),   # the key's very tril(diagonal=1)
         # triu_(1).fill_(min) blocks every entry: the key's "or everything (a full mask never cut)", and the
         # message says the diagonal and the past are blocked too
@@ -2335,7 +2335,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q09_lecture_mask_softmaxed_over_dim_0": ("prefix_average_count_wrong_axis", "softmax_wrong_dim"),
         # generic: "H has shape (7, 2), expected (2, 7)"; torch.diagonal's default dims 0, 1 fit a 2-D A only:
         # batched_input_unsupported ("code that works only for 2-D inputs ... one fixed number of dims")
-        "q10_diagonal_with_default_dims": ("batched_input_unsupported",),
+        "q10_diagonal_with_default_dims": ("batched_input_unsupported",),   # now named by batched_input_unsupported (naming29)
         # not caught: d_model * d_k * (2 + d_v / d_k) is a float (110.00000000000001 for 10, 3, 5) where the
         # notebook asks for the number of weights; no key of this catalogue says a float for an int (sdpa's
         # float_for_int would)

@@ -1289,6 +1289,8 @@ def judge(fn, Q, K, V, mask, got, what):
         name_dtype_changed(got, expected, what)
         assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False)
     except Misconception as named:
+        if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
+            name_weight_epsilon(got, expected, what, values=V)
         if named.key == "pos_inf_fill":
             confirm_pos_inf_fill(fn, named)
         if named.key == "scale_by_T":
@@ -1319,6 +1321,7 @@ def judge(fn, Q, K, V, mask, got, what):
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
+            name_weight_epsilon(got, expected, what, values=V)
             say_heads_merged(got, expected, what)      # in words: no key says it (naming28)
         _raise_without_causes(got, expected, what)
         raise
@@ -2119,10 +2122,13 @@ def assert_softmax(got, x, dim, what, variants):
     """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs."""
     try:
         assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
-    except Misconception:
+    except Misconception as named:
+        if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
+            name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         raise
     except AssertionError:
         name_not_normalised(got, x, dim, what)
+        name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         raise
 
 
@@ -2308,3 +2314,44 @@ def name_scores_crash(missing, crash, Q_shape, K_shape):
     raise Misconception(key, f"`{missing}` is not defined: its cell stopped with {crash.split(' (line ')[0].rstrip('.')}, the "
                         f"crash that {how} gives on Q {tuple(Q_shape)} and K {tuple(K_shape)}: " + describe(key))
 
+
+
+def _fitted_epsilon(got, expected, along):
+    """The constant c with got == expected + c * along (along: 1 for weights, the values' sum over the keys for an
+    output), fitted on this input, or None: c must be tiny and not 0, and expected + c * along, rounded to got's
+    dtype, must give got back (a replay on the same input), while differing from expected somewhere."""
+    if (type(got) is not torch.Tensor or got.shape != expected.shape or got.dtype != expected.dtype
+            or got.dtype not in (torch.float32, torch.float64) or not torch.isfinite(got).all()
+            or not torch.isfinite(expected).all()):
+        return None
+    g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    a = torch.broadcast_to(along.detach().to(torch.float64), e.shape)
+    if float((a * a).sum()) == 0.0:
+        return None
+    zero = (e == 0) & (a != 0)                       # blocked weights: there got is c itself, unrounded
+    c = float((g[zero] / a[zero]).mean()) if zero.any() else float(((g - e) * a).sum() / (a * a).sum())
+    if c == 0.0 or abs(c) > 1e-4:
+        return None
+    replay = (e + c * a).to(got.dtype)
+    if bool((replay == expected).all()):
+        return None                                  # the constant vanishes in this dtype: nothing to prove
+    tol = (1e-12 if got.dtype == torch.float64 else 1e-6) * float(e.abs().max()) + 1e-3 * abs(c)
+    if float((replay.to(torch.float64) - g).abs().max()) > tol:
+        return None
+    return c
+
+
+def name_weight_epsilon(got, expected, what, values=None):
+    """Every softmax weight with the same small constant c added (p / s + eps: the epsilon outside the fraction),
+    proven by replay: the right weights plus c (q3), or the right output plus c times the values' sum over the
+    keys (q5, since (W + c) @ V = W @ V + c * V.sum(keys)), give the student's result on the same input. A
+    float32 step, an epsilon in the denominator (a factor per row) or a wrong scale fit no single c."""
+    along = torch.ones(()) if values is None else values.sum(dim=-2, keepdim=True)
+    c = _fitted_epsilon(got, expected, along)
+    if c is None:
+        return
+    how = ("the right weights with {c:.3g} added to every one (a -inf entry gets {c:.3g}, not 0)" if values is None
+           else "the right output plus {c:.3g} times the sum of the values over all keys, masked ones too: every "
+           "weight has {c:.3g} added")
+    raise Misconception("epsilon_added_to_weights", f"{what} is wrong: it is {how.format(c=c)}: "
+                        + describe("epsilon_added_to_weights"))

@@ -285,6 +285,10 @@ MISCONCEPTIONS = {
     "clamped_logits": "capping the logits (x.clamp(max=c)) instead of subtracting each slice's maximum: every "
                       "logit above the cap gets the same weight, and exp of many capped logits still overflows "
                       "half precision",
+    "epsilon_added_to_weights": "adding a small constant to every softmax weight (exp / sum + eps: the epsilon "
+                                "outside the fraction): a blocked (-inf) key gets weight eps instead of exactly 0 and "
+                                "each row sums to a little more than 1; the max-subtracted sum is at least 1, so no "
+                                "guard is needed: return exp / sum (an epsilon, if any, goes inside: exp / (sum + eps))",
     "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
     "shape_as_string": "writing a shape as text (\"(4, 10, 10)\" or \"4x10x10\", what print shows) instead of a "
                        "tuple of Python ints: a string is not a shape, nothing can compare or index it as one; "

@@ -191,6 +191,7 @@ def test_minus_inf_entries(stable_softmax, device, rng):
                                     f"matches {describe(shift)}") from None
         raise
     if bool((got[blocked] != 0).any()):
+        diag.name_weight_epsilon(got, ref.stable_softmax(x, dim=-1), "stable_softmax with -inf entries")
         raise AssertionError("entries equal to -inf should get weight exactly 0")
 
 

@@ -36,6 +36,12 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming29: the softmax with positional keepdim and [0] for .values, no epsilon anywhere: right
+    "q3_positional_keepdim_no_guard": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.max(dim, True)[0])
+    return e / torch.sum(e, dim, True)
+'''},
     # naming28: d_k read through K's own rank, K.shape[K.dim() - 1], which is its last axis: right
     "q5_d_k_as_last_axis_by_rank": full_with("d_k = Q.size(-1)", "d_k = K.shape[K.dim() - 1]"),
     # naming27: the trace's row sums applied by a diagonal matrix on the LEFT (each row divided by its own sum)
@@ -1766,7 +1772,7 @@ cost_ratio = 4
 q, k = torch.empty(4, 10, 64), torch.empty(4, 10, 64)
 weights_shape = tuple(torch.bmm(q, k).shape)
 out_shape = (4, 10, 128)
-'''}, {"key": "keys_not_transposed", "where": ["q1:test_weights_shape"]}),
+'''}, {"key": "keys_not_transposed", "where": ["q1"]}),   # the cell's crash leaves out_shape undefined too
     "q1_probe_dot_T_on_batched_keys": ({"weights_shape": '''
 q, k, v = torch.ones(4, 10, 64), torch.ones(4, 10, 64), torch.ones(4, 10, 128)
 scores = q @ k.T
@@ -1779,5 +1785,15 @@ raw = torch.matmul(Q, K)
 raw_score_var = raw.var().item()
 scaled_score_var = (raw / d_k ** 0.5).var().item()
 scale_divisor = 8.0
-'''}, {"key": "keys_not_transposed", "where": ["q2:test_score_variances"]}),
+'''}, {"key": "keys_not_transposed", "where": ["q2"]}),   # the cell's crash leaves scale_divisor undefined too
+    # naming29: a constant added to every weight (the epsilon outside the fraction), proven by replay
+    "q3_guard_added_after_division": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    z = x - x.amax(dim=dim, keepdim=True)
+    w = z.exp().div(z.exp().sum(dim=dim, keepdim=True))
+    return w.add(1e-8)
+'''}, {"key": "epsilon_added_to_weights", "where": ["q3", "q5", "q6"]}),
+    "q5_weights_smoothed_before_values": (full_with("return torch.matmul(weights, V)",
+                                                    "return torch.matmul(weights + 1e-7, V)"),
+                                          {"key": "epsilon_added_to_weights", "where": ["q5"]}),
 }
