@@ -296,7 +296,8 @@ def crash_words(error: BaseException | str) -> Misconception | None:
 def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> str | None:
     """Which of `replays` (key -> a slip written out on the question's own inputs) raises the student's own
     crash: the same exception type and the same words, sizes included ("RuntimeError: Expected size for first
-    two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."). `crash` is a cell's error as the worker
+    two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."; "key/form" for several forms of one
+    slip). `crash` is a cell's error as the worker
     reports it ("Type: message (line n)", runner.cell_crash). The key when exactly one replay raises it (two
     slips giving one crash say nothing); None otherwise. A replay is the grader's own torch on its own
     tensors: nothing of the student's runs here."""
@@ -311,7 +312,7 @@ def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> s
         except Exception as e:  # noqa: BLE001 - a replay's crash is the evidence
             said = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
             if crash == said or crash.startswith(said + " (line "):
-                hits.append(key)
+                hits.append(key.split("/")[0])     # "key/form": several forms of one slip
     return hits[0] if len(set(hits)) == 1 else None
 
 

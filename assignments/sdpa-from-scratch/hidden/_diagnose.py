@@ -2355,3 +2355,76 @@ def name_weight_epsilon(got, expected, what, values=None):
            "weight has {c:.3g} added")
     raise Misconception("epsilon_added_to_weights", f"{what} is wrong: it is {how.format(c=c)}: "
                         + describe("epsilon_added_to_weights"))
+
+
+# --- q6: a cell that stopped before out3 or weights3_causal (moved from q6.py, naming29) -------------------
+
+def _raise_if_trace_product(missing, crash):
+    """out3's cell stopped on the product of the weights and the values, and the same crash, words and sizes,
+    comes from one slip written out on the trace's own tensors (checks.crash_replayed): V3 @ weights3 (the
+    values put first, channel-first style; V3 @ weights3.T stops the same way) or weights3 * V3 (an
+    elementwise product, which keeps one axis per key)."""
+    if missing not in ("out3", "weights3_causal"):
+        return
+    W, V = ref.weights3, ref.V3
+    key = crash_replayed(crash, {"weights_transposed": lambda: V @ W, "output_keeps_key_axis/wv": lambda: W * V,
+                                 "output_keeps_key_axis/vw": lambda: V * W})
+    if key is None:
+        return
+    how = ({"weights_transposed": "V3 @ weights3: the values were put first; out3 is weights3 @ V3, a (3, 3) @ "
+                                  "(3, 2) product whose row i mixes the values with query i's weights",
+            "output_keeps_key_axis": "weights3 * V3 (or V3 * weights3): an elementwise product of a (3, 3) and a (3, 2) "
+                                     "matrix; out3 is "
+                                     "the matrix product weights3 @ V3, which sums each weight times its value row "
+                                     "over the keys"})[key]
+    raise Misconception(key, f"{missing} is not defined: its cell stopped with {crash.split(' (line ')[0]}, the crash "
+                        f"of {how}. " + describe(key))
+
+
+def trace_cell_crashed(missing, resolve, crash=""):
+    """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
+    functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
+    right pattern (~mask or masked_fill fail; q4 names it), or a stable_softmax whose float64 result comes
+    back in another dtype (weights3 @ V3 then mixes dtypes; q3 names it). Any of the three (weights3 too):
+    stable_softmax of scores3 crashes in words that show a (values, indices) pair used as a tensor. out3 and
+    weights3_causal: the cell's own crash, replayed on the trace's tensors (_raise_if_trace_product). q6's
+    on_missing hook."""
+    if missing not in ("weights3", "out3", "weights3_causal"):
+        return
+    _raise_if_trace_product(missing, crash)
+    softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
+    try:
+        probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
+    except StudentCodeError as e:     # the cell's own call, on the cell's own scores
+        raise_if_parameter_renamed(e, f"{missing} is not defined: its cell stopped, and stable_softmax("
+                                        f"scores3, dim=-1) raises {e.exc_type}: {e.message}")
+        name_tuple_as_tensor(e, f"{missing} is not defined: its cell stopped, and stable_softmax(scores3, "
+                                  f"dim=-1) raises {e.exc_type}: {e.message}")
+        return
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if missing == "weights3":
+        return
+    try:
+        mask = mask_fn(3) if mask_fn is not None and missing == "weights3_causal" else None
+    except StudentCodeError as e:   # q4's test_square charges the same key: one cause
+        name_default_not_filled(mask_fn, 3, f"{missing} is not defined: its cell stopped, and causal_mask(3) "
+                                     f"raises {e.exc_type}: {e.message}")
+        return
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if mask is not None and type(mask) is not torch.Tensor:   # the right pattern as a list or NumPy array
+        try:
+            raise_if_other_container(mask, ref.causal_mask(3).double(), "causal_mask(3)")
+        except Misconception as named:
+            raise Misconception(named.key, f"{missing} is not defined: its cell stopped, and {named}") from None
+    form = mask_as_numbers(mask, ref.causal_mask(3))
+    if form is not None:     # causal_mask's own mistake (test_square charges it): the same key, one cause
+        how = ("has the right pattern" if form == "0/1" else "is the additive form of the right mask (0 where "
+               f"allowed, {float(mask[0, 1]):g} where blocked)")
+        raise Misconception("mask_not_bool", f"{missing} is not defined: its cell stopped, and causal_mask(3) "
+                            f"{how} in dtype {mask.dtype}: " + describe("mask_not_bool"))
+    if (type(probe) is torch.Tensor and probe.dtype != torch.float64 and probe.dtype.is_floating_point
+            and tuple(probe.shape) == (3, 3) and torch.allclose(probe.double(), ref.weights3, atol=1e-4)):
+        raise Misconception("dtype_changed", f"{missing} is not defined: its cell stopped, and stable_softmax of "
+                            f"the float64 scores comes back as {probe.dtype}: " + describe("dtype_changed"))

@@ -1,12 +1,10 @@
 """Question 6: the 3-token trace (T = 3, d_k = 4, d_v = 2) with the notebook's fixed Q3, K3, V3."""
 import importlib.util
-import re
 from pathlib import Path
 
 import torch
 from otter.test_files import test_case
 
-from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     describe,
@@ -14,7 +12,6 @@ from autograder.grading.checks import (
     how_it_differs,
     matching_variants,
     not_answered,
-    raise_if_other_container,
     register_misconceptions,
 )
 from reference import sdpa_from_scratch as ref
@@ -199,74 +196,10 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
                                                 **_plain_sum(True), **_e_rounded(True)}, "weights3_causal")
 
 
-_PRODUCT_SIZES = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
-
-
-def _raise_if_values_first(missing, crash):
-    """The cell's crash is a (T_k, d_v) @ (3, 3) product: V3 on the left of a 3x3 matrix (V3 @ weights3, or
-    V3 @ weights3.T as a channel-first layout writes it), which the shapes of the trace refuse (d_v = 2)."""
-    sizes = _PRODUCT_SIZES.search(crash)
-    if sizes is None or missing not in ("out3", "weights3_causal"):
-        return
-    left, right = tuple(map(int, sizes.groups()[:2])), tuple(map(int, sizes.groups()[2:]))
-    if left == tuple(ref.V3.shape) and right == tuple(ref.weights3.shape) and left != right:
-        raise Misconception("weights_transposed", f"{missing} is not defined: its cell stopped on a product of V3 "
-                            f"{left} with a {right[0]}x{right[1]} matrix ({crash.split(' (')[0][:80]}): the values "
-                            f"were put first; out3 is weights3 @ V3, a ({right[0]}, {right[1]}) @ {left} product "
-                            "whose row i mixes the values with query i's weights. " + describe("weights_transposed"))
-
-
-def _cell_crashed(missing, resolve, crash=""):
-    """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
-    functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
-    right pattern (~mask or masked_fill fail; q4 names it), or a stable_softmax whose float64 result comes
-    back in another dtype (weights3 @ V3 then mixes dtypes; q3 names it). Any of the three (weights3 too):
-    stable_softmax of scores3 crashes in words that show a (values, indices) pair used as a tensor."""
-    if missing not in ("weights3", "out3", "weights3_causal"):
-        return
-    _raise_if_values_first(missing, crash)
-    softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
-    try:
-        probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
-    except StudentCodeError as e:     # the cell's own call, on the cell's own scores
-        diag.raise_if_parameter_renamed(e, f"{missing} is not defined: its cell stopped, and stable_softmax("
-                                        f"scores3, dim=-1) raises {e.exc_type}: {e.message}")
-        diag.name_tuple_as_tensor(e, f"{missing} is not defined: its cell stopped, and stable_softmax(scores3, "
-                                  f"dim=-1) raises {e.exc_type}: {e.message}")
-        return
-    except Exception:  # noqa: BLE001 - a crash here says nothing more
-        return
-    if missing == "weights3":
-        return
-    try:
-        mask = mask_fn(3) if mask_fn is not None and missing == "weights3_causal" else None
-    except StudentCodeError as e:   # q4's test_square charges the same key: one cause
-        diag.name_default_not_filled(mask_fn, 3, f"{missing} is not defined: its cell stopped, and causal_mask(3) "
-                                     f"raises {e.exc_type}: {e.message}")
-        return
-    except Exception:  # noqa: BLE001 - a crash here says nothing more
-        return
-    if mask is not None and type(mask) is not torch.Tensor:   # the right pattern as a list or NumPy array
-        try:
-            raise_if_other_container(mask, ref.causal_mask(3).double(), "causal_mask(3)")
-        except Misconception as named:
-            raise Misconception(named.key, f"{missing} is not defined: its cell stopped, and {named}") from None
-    form = diag.mask_as_numbers(mask, ref.causal_mask(3))
-    if form is not None:     # causal_mask's own mistake (test_square charges it): the same key, one cause
-        how = ("has the right pattern" if form == "0/1" else "is the additive form of the right mask (0 where "
-               f"allowed, {float(mask[0, 1]):g} where blocked)")
-        raise Misconception("mask_not_bool", f"{missing} is not defined: its cell stopped, and causal_mask(3) "
-                            f"{how} in dtype {mask.dtype}: " + describe("mask_not_bool"))
-    if (type(probe) is torch.Tensor and probe.dtype != torch.float64 and probe.dtype.is_floating_point
-            and tuple(probe.shape) == (3, 3) and torch.allclose(probe.double(), ref.weights3, atol=1e-4)):
-        raise Misconception("dtype_changed", f"{missing} is not defined: its cell stopped, and stable_softmax of "
-                            f"the float64 scores comes back as {probe.dtype}: " + describe("dtype_changed"))
-
-
 # each of the trace's tests sees the notebook's stable_softmax (diag.STUDENT_SOFTMAX) for its second calls
 test_weights3.test_func = diag.blames_softmax_for_zero_fill(test_weights3.test_func)
 test_out3.test_func = diag.blames_softmax_for_zero_fill(test_out3.test_func)
 test_weights3_causal.test_func = diag.blames_softmax_for_zero_fill(test_weights3_causal.test_func)
-test_weights3.test_func.on_missing = _cell_crashed
-test_out3.test_func.on_missing = _cell_crashed
-test_weights3_causal.test_func.on_missing = _cell_crashed
+test_weights3.test_func.on_missing = diag.trace_cell_crashed
+test_out3.test_func.on_missing = diag.trace_cell_crashed
+test_weights3_causal.test_func.on_missing = diag.trace_cell_crashed

@@ -1796,4 +1796,17 @@ def stable_softmax(x, dim=-1):
     "q5_weights_smoothed_before_values": (full_with("return torch.matmul(weights, V)",
                                                     "return torch.matmul(weights + 1e-7, V)"),
                                           {"key": "epsilon_added_to_weights", "where": ["q5"]}),
+    # naming29: the trace's output as an elementwise product (a crash the cell stops on, replayed on the trace)
+    "q6_out_as_values_times_weights": ({"weights3": '''
+scores3 = Q3 @ K3.T / 2
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = V3 * weights3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_keeps_key_axis", "where": ["q6"]}),
+    "q6_out_as_torch_mul": ({"weights3": '''
+scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / 2.0
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = torch.mul(weights3, V3)
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_keeps_key_axis", "where": ["q6"]}),
 }
