@@ -315,8 +315,6 @@ MISCONCEPTIONS = {
     "rank_sum_of_ranks": "bounding the rank of a product by the sum of its factors' ranks (the rule for a sum, "
                          "rank(A + B) <= rank A + rank B): for a product, rank(Q K^T) <= min(rank Q, rank K)",
     # memory layout (the same text as sdpa-from-scratch's)
-    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
-                             "expanded tensor): use .reshape, or call .contiguous() first",
     "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",

@@ -255,8 +255,6 @@ MISCONCEPTIONS = {
                      "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
                      "dtype a product raises ('expected scalar type ...')",
     # memory layout (the same text as sdpa-from-scratch's)
-    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
-                             "expanded tensor): use .reshape, or call .contiguous() first",
     "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",

@@ -185,8 +185,6 @@ MISCONCEPTIONS = {
                   "K.transpose(1, 2) on 4-D inputs; B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) "
                   "so that batch and head dims pass through",
     # memory layout
-    "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
-                             "expanded tensor): use .reshape, or call .contiguous() first",
     "inplace_on_input": "changing an input in place (Q /= ..., Q.mul_(...), an in-place fill of an input): an "
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",
