@@ -2363,9 +2363,11 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)"; cat(dim=2)
         # from batched (B, T, hs) code on 2-D heads: fixed_axes ("assumes a fixed number of dims ... use negative
         # axes") is the cause and its fix (dim=-1), as blind15's q5_softmax_dim_2_from_3d_code
+        # now named by fixed_axes (naming29)
         "q8_heads_cat_batched_axis_2": ("fixed_axes",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x240 and 48x48)"; flatten() merges the token axis
         # too (flatten(1) is the merge): mha_merge_without_transpose is the axis order, not this; no key
+        # (naming29: now generic, said in words from a replay of the merge: flatten()'s start_dim=0 merges every axis)
         "q8_merge_flatten_default_start_dim": (),
         "q8_batched_keys_transposed_with_T": ("fixed_axes",),   # the key's "K.T, which reverses every axis"
         "q8_merge_heads_permuted_last": ("mha_heads_interleaved",),   # the key's "or another axis order"
@@ -2387,6 +2389,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_reciprocal_epsilon_too_late": ("entropy_nan_saturated",),
         # raw: "RuntimeError: batch1 must be a 3D tensor"; bmm fits 2-D logits only: fixed_axes ("assumes a fixed
         # number of dims"), as blind10's q1_bmm_on_2d
+        # now named by fixed_axes (naming29)
         "q4_entropy_bmm_row_dot": ("fixed_axes",),
         # generic: "the table has only the rows for d = [256, 256, 256, 256] ... (its values are right)" (a clear
         # message); one dict reused for every row: no key says it

@@ -820,6 +820,9 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         pass
     if K.shape[-2] == d_k:   # Q @ K, K not transposed: runs only where T_k = d_k (a square re-run draws it)
         out["scores_keys_not_transposed"] = Q @ K / math.sqrt(d_k)
+    if Q.dim() > 2 and K.dim() > 2:   # torch.inner (tensordot on the last axes): every batch entry of Q against
+        # every one of K, (..., T_q, ..., T_k); the reference itself on 2-D inputs (naming29, blind23)
+        out["batched_input_unsupported/inner"] = torch.inner(Q, K) / math.sqrt(d_k)
     lengths = {d_k, Q.shape[-2], K.shape[-2]}
     for i, n in enumerate(Q.shape[:-2]):              # d_k taken from a batch axis (Q.shape[0] of 3-D Q)
         if n not in lengths and n > 1:
@@ -1230,7 +1233,14 @@ def float32_then_cast(got: object, T: int) -> bool:
 
 def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     H = ref.row_entropy_bits(A)
+    if A.dim() > 2:   # the diagonal of A log2(A)^T with torch.diagonal's default dims 0, 1: the batch and query
+        # axes on a batched A, not the last two; the reference itself on a 2-D A (naming29, blind23)
+        logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+        diagonal = {"batched_input_unsupported/diagonal": -torch.diagonal(A @ logs.transpose(-2, -1))}
+    else:
+        diagonal = {}
     return {
+        **diagonal,
         "entropy_mean_not_sum": H / A.shape[-1],
         "entropy_log10": H * math.log10(2),
         # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros

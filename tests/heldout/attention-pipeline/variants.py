@@ -2269,3 +2269,38 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+WRONG.update({
+    # naming29: a product that contracts only the last axes (torch.inner, tensordot): (B, T_q, B, T_k) on batches
+    "scores_tensordot_last_axes": (scores('''
+    return torch.tensordot(Q, K, dims=([-1], [-1])) / math.sqrt(Q.shape[-1])
+'''), {"key": "batched_input_unsupported", "where": ["q02", "q07", "q09", "q13"]}),
+    "scores_inner_of_scaled_queries": (scores('''
+    Q = Q / math.sqrt(Q.size(-1))
+    return torch.inner(Q, K)
+'''), {"key": "batched_input_unsupported", "where": ["q02", "q07", "q09", "q13"]}),
+    # naming29: the diagonal of A log2(A)^T with the default dims 0, 1 (the batch and query axes of a batched A)
+    "entropy_diagonal_positional_offset": (entropy('''
+    logs = torch.where(A > 0, A.log2(), 0.0)
+    return -torch.diagonal(torch.matmul(A, logs.transpose(-2, -1)), 0)
+'''), {"key": "batched_input_unsupported", "where": ["q10"]}),
+    "entropy_method_diagonal": (entropy('''
+    logs = torch.nan_to_num(torch.log2(A), neginf=0.0)
+    return (A @ logs.mT).diagonal().neg()
+'''), {"key": "batched_input_unsupported", "where": ["q10"]}),
+})
+
+CORRECT.update({
+    # naming29: torch.inner used on one 2-D slice at a time, and the diagonal taken over the last two axes
+    "scores_inner_per_slice": scores('''
+    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])
+    q = Q.expand(*lead, *Q.shape[-2:]).reshape(-1, *Q.shape[-2:])
+    k = K.expand(*lead, *K.shape[-2:]).reshape(-1, *K.shape[-2:])
+    S = torch.stack([torch.inner(a, b) for a, b in zip(q, k)]).reshape(*lead, Q.shape[-2], K.shape[-2])
+    return S / math.sqrt(Q.shape[-1])
+'''),
+    "entropy_diagonal_last_two_dims": entropy('''
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -torch.diagonal(A @ logs.mT, dim1=-2, dim2=-1)
+'''),
+})
