@@ -11,6 +11,7 @@ from autograder.grading.checks import (
     Misconception,
     assert_matches,
     call,
+    crash_replayed,
     describe,
     name_from_rerun,
     raise_if_nondeterministic,
@@ -1508,6 +1509,29 @@ def _entropy_2d_only(fn, e, shape) -> Misconception | None:
                          + describe("fixed_axes"))
 
 
+def _bmm_2d_only(fn, e, shape) -> Misconception | None:
+    """fixed_axes for softmax_entropy: torch.bmm's "batch1 must be a 3D tensor" (or batch2) on logits of other
+    than 2 dims (a per-row dot p.unsqueeze(1) @ log_p.unsqueeze(2) with bmm fits (N, n) logits only), where the
+    same rows as one 2-D (N, n) tensor run and give the right entropies."""
+    first = ((e.message or "").splitlines() or [""])[0]
+    if e.exc_type != "RuntimeError" or first not in ("batch1 must be a 3D tensor", "batch2 must be a 3D tensor") \
+            or len(shape) == 2:
+        return None
+    rows = torch.randn((max(1, math.prod(shape[:-1])), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
+    try:
+        got = fn(rows.clone())
+    except StudentCodeError:
+        return None
+    want = ref.softmax_entropy(rows.double())
+    if type(got) is not torch.Tensor or not matching_variants(got, {"right": want}, torch.float32):
+        return None
+    return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {first} on logits of shape "
+                         f"{tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor give the "
+                         "right entropies: torch.bmm takes 3-D tensors only, so a row dot product built from "
+                         "unsqueezed 2-D rows works for 2-D logits alone. Sum over the last axis instead, "
+                         "-(p * log_p).sum(dim=-1), which fits any (..., n): " + describe("fixed_axes"))
+
+
 def _matrix_product_2d(fn, e, shape) -> Misconception | None:
     """entropy_matrix_product behind a crash on logits of 3 or more dims: the same rows as one 2-D (N, n)
     tensor give -(p @ log(p).T), the (N, N) matrix of every row's p against every row's log p."""
@@ -1533,7 +1557,8 @@ def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
     logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
     A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
-    named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _matrix_product_2d(fn, e, shape)
+    named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _bmm_2d_only(fn, e, shape)
+             or _matrix_product_2d(fn, e, shape)
              or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape))
     if named is not None:
         return named
@@ -3010,3 +3035,35 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> AssertionE
                               f"rows of W_O that concat @ W_O multiplies by that head's columns (if the block is "
                               f"W_Q, W_K or W_V's instead, project all of X first, X @ W, then cut the columns)")
     return None
+
+
+def mha_merge_crash(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
+    """A crash of the heads' merge, replayed on zeros of this question's own shapes (checks.crash_replayed: the
+    same words and sizes): torch.cat(heads, dim=2) on the n_heads (T, d_k) heads, an axis of batched (B, T, d)
+    code on 2-D tensors (fixed_axes: any dim=2 on these 2-D tensors raises those words, and each is that
+    mistake); the (T, n_heads, d_k) heads merged by flatten() (start_dim=0) or reshape(-1) into one vector of
+    T * d_model numbers, then times W_O: no key says it, said in words. None for any other crash."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads or T < 2:
+        return None
+    d_k = d_model // n_heads
+    crash = f"{e.exc_type}: {((e.message or '').splitlines() or [''])[0]}"
+    heads = [torch.zeros(T, d_k) for _ in range(n_heads)]
+    W_O = torch.zeros(d_model, d_model)
+    replays = {"fixed_axes": lambda: torch.cat(heads, dim=2),
+               "merged_every_axis": lambda: torch.zeros(T, n_heads, d_k).flatten() @ W_O}
+    key = crash_replayed(crash, replays)
+    if key is None:
+        return None
+    said = f"your code raised {crash}{student_line(e)}"
+    if key == "fixed_axes":
+        return Misconception("fixed_axes", f"{said}: axis 2 of a 2-D tensor, the crash that torch.cat(heads, "
+                             f"dim=2) gives on the {n_heads} heads of ({T}, {d_k}) (or any dim=2, transpose(1, 2), "
+                             f"on them): axis 2 is the feature axis of batched (B, T, head_size) code, but here each "
+                             f"head is 2-D and its feature axis is 1 (dim=-1 fits both): " + describe("fixed_axes"))
+    return AssertionError(f"a vector of all {T * d_model} numbers of a ({T}, {d_model}) tensor met a ({d_model}, "
+                          f"{d_model}) weight ({said}, the crash that merging every axis gives): ({T}, {n_heads}, "
+                          f"{d_k}) heads flattened with flatten() (its default start_dim=0 merges every axis, the "
+                          f"tokens too) or reshape(-1) become {T * d_model} numbers, and that vector times W_O "
+                          f"({d_model}, {d_model}) fails. Merge only the head axes, keeping one row per token: "
+                          f"flatten(1) (or flatten(-2)) or reshape({T}, {d_model})")

@@ -96,7 +96,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
         named = _crash_named(fn, e, X, Ws, n_heads) or D.mha_crash(fn, e, X, Ws, n_heads) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
-            or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads)
+            or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
+            or D.mha_merge_crash(e, X, Ws, n_heads)
         if named is not None:
             raise named from None
         raise

@@ -2522,3 +2522,80 @@ CORRECT.update({
     return dots.var().item()
 '''),
 })
+
+WRONG.update({
+    # naming29: the heads concatenated along axis 2 of batched (B, T, head_size) code, given positionally
+    "mha_heads_cat_positional_axis_2": (mha('''
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = []
+    for h in range(n_heads):
+        o, _ = attention(*(M[:, h * d_k:(h + 1) * d_k] for M in (Q, K, V)), d_k)
+        outs.append(o)
+    return torch.concat(outs, 2) @ W_O
+'''), {"key": "fixed_axes", "where": ["q8"]}),
+    # naming29: the same kind elsewhere: each head's keys transposed with transpose(1, 2), axes of batched code,
+    # on 2-D (T, d_k) slices
+    "mha_head_keys_transpose_1_2": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = []
+    for h in range(n_heads):
+        q, k, v = (M[:, h * d_k:(h + 1) * d_k] for M in (Q, K, V))
+        w = F.softmax(q @ k.transpose(1, 2) / math.sqrt(d_k), dim=-1)
+        heads.append(w @ v)
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "fixed_axes", "where": ["q8"]}),
+    # naming29: the heads merged into one vector (reshape(-1) merges the tokens too): said in words, no key
+    "mha_heads_merged_with_reshape_minus_one": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = ((X @ W).reshape(T, n_heads, d_k).permute(1, 0, 2) for W in (W_Q, W_K, W_V))
+    w = torch.softmax(Q @ K.transpose(-2, -1) / d_k ** 0.5, dim=-1)
+    return (w @ V).permute(1, 0, 2).reshape(-1) @ W_O
+'''), {"key": None, "where": ["q8"]}),
+    # naming29: the same with the looped heads stacked, then flatten() (start_dim=0)
+    "mha_heads_stacked_then_flattened": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [attention(Q[:, s], K[:, s], V[:, s], d_k)[0]
+             for s in (slice(h * d_k, (h + 1) * d_k) for h in range(n_heads))]
+    return torch.stack(heads, dim=1).flatten() @ W_O
+'''), {"key": None, "where": ["q8"]}),
+    # naming29: a per-row dot with bmm on [:, None, :] / [:, :, None] rows: 2-D logits only
+    "entropy_bmm_indexed_rows": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    logp = torch.log_softmax(logits, dim=-1)
+    return -torch.bmm(p[:, None, :], logp[:, :, None])[:, 0, 0]
+'''), {"key": "fixed_axes", "where": ["q4"]}),
+    # naming29: the same with unsqueeze(-2) / unsqueeze(-1): 4-D on batched logits, 2-D for one row
+    "entropy_bmm_negative_unsqueeze": (entropy('''
+def softmax_entropy(logits):
+    p = F.softmax(logits, -1)
+    prod = torch.bmm(p.unsqueeze(-2), torch.log(p + 1e-12).unsqueeze(-1))
+    return -prod.view(-1)
+'''), {"key": "fixed_axes", "where": ["q4"]}),
+})
+
+CORRECT.update({
+    # naming29: bmm on every row reshaped to (N, 1, n) and (N, n, 1): right for any (..., n)
+    "entropy_bmm_on_reshaped_rows": entropy('''
+def softmax_entropy(logits):
+    n = logits.shape[-1]
+    p = torch.softmax(logits, dim=-1)
+    dots = torch.bmm(p.reshape(-1, 1, n), torch.log_softmax(logits, dim=-1).reshape(-1, n, 1))
+    return -dots.reshape(logits.shape[:-1])
+'''),
+    # naming29: the heads stacked on a new axis 1 and merged with flatten(1): one row per token
+    "mha_heads_stacked_flatten_1": mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+             for h in range(n_heads)]
+    return torch.stack(heads, dim=1).flatten(1) @ W_O
+'''),
+})
