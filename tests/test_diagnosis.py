@@ -270,3 +270,17 @@ def test_the_report_groups_mistakes_across_the_class(tmp_path: Path, fixture_cou
         assert f"feedback/{quote(feedback_name(key))}" in links
     assert all(not h.startswith(("/", "javascript:")) and ".." not in h for h in links)
     assert 'id="unexplained"' in page
+
+
+@pytest.mark.parametrize("message, said", [
+    # a named crash quotes the mistake's text after its own words: the block already leads with the text
+    ("your code raised TypeError: x.t(): TEXT OF THE MISTAKE\nThe smallest input of this kind that still fails:\n  x = 1",
+     "your code raised TypeError: x.t()"),
+    ("weights3 is wrong: it matches TEXT OF THE MISTAKE; recompute it",      # inside a sentence: kept whole
+     "weights3 is wrong: it matches TEXT OF THE MISTAKE; recompute it"),
+    ("TEXT OF THE MISTAKE", "TEXT OF THE MISTAKE"),              # nothing else said: kept whole
+    ("out3 is not correct in rows [0, 1]", "out3 is not correct in rows [0, 1]"),   # no text in it
+])
+def test_a_mistakes_example_says_only_what_its_text_does_not(message, said):
+    from autograder.grading.diagnosis import said_beyond
+    assert said_beyond(message, "TEXT OF THE MISTAKE") == said

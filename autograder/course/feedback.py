@@ -38,7 +38,7 @@ import jinja2
 from markupsafe import Markup
 
 from autograder.grading.attachments import Reference, image_html, reference_html, split_references
-from autograder.grading.diagnosis import FailureGroup, diagnose, points, split_example, tests_by_question
+from autograder.grading.diagnosis import FailureGroup, diagnose, points, said_beyond, tests_by_question
 from autograder.course.exports import Entry
 from autograder.course.handscores import AWAITING, is_hand_test
 from autograder.course.lateness import Lateness
@@ -292,7 +292,7 @@ def _group(group: FailureGroup) -> dict[str, object]:
                 count=f"{n} test{'s' if n != 1 else ''}", tests=clean_answer(_tests_text(group.tests)),
                 withheld=clean_answer(_tests_text(group.withheld)), withheld_count=len(group.withheld),
                 withheld_points=points(group.withheld_points),
-                shown=clean_answer(shown.display_name)[:400], said=clean_answer(split_example(shown.message)[0])[:4000],
+                shown=clean_answer(shown.display_name)[:400], said=clean_answer(said_beyond(shown.message, group.text))[:4000],
                 example=clean_answer(group.example.text)[:4000] if group.example is not None else "")
 
 

@@ -227,7 +227,7 @@ def _group_text(group: FailureGroup, *, explained: bool) -> Text:
     """One cause's block: (its text,) the tests, the points, the withheld rule points, the example."""
     from rich.text import Text
 
-    from autograder.grading.diagnosis import points, split_example
+    from autograder.grading.diagnosis import points, said_beyond
     body = Text()
     if explained:
         body.append(terminal_text(group.text, newlines=True, max_lines=4) + "\n")
@@ -243,7 +243,7 @@ def _group_text(group: FailureGroup, *, explained: bool) -> Text:
     shown = group.example.test if group.example is not None else group.tests[0]
     if explained:  # what one of its tests said: which case, and a crash's own words
         body.append(f"{terminal_text(shown.display_name, limit=200)}: ", style="bold")
-        body.append(terminal_text(split_example(shown.message)[0], newlines=True, max_lines=EXAMPLE_LINES) + "\n")
+        body.append(terminal_text(said_beyond(shown.message, group.text), newlines=True, max_lines=EXAMPLE_LINES) + "\n")
     if group.example is not None:  # shrink's own first line says how small it is
         body.append(terminal_text(group.example.text, newlines=True, max_lines=EXAMPLE_LINES))
     body.rstrip()

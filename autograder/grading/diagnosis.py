@@ -43,6 +43,17 @@ def split_example(message: str) -> tuple[str, str]:
     return message[:start].strip(), message[start:].rstrip()
 
 
+def said_beyond(message: str, text: str) -> str:
+    """What a test said of one case (split_example's first part), without the mistake's own text at its end
+    where the block already leads with it (a named crash's message: "...raised TypeError: ...: <text>"). The
+    whole message when the text is elsewhere in it, or when nothing else is said."""
+    said = split_example(message)[0]
+    tail = ": " + text
+    if not text or not said.endswith(tail) or not said[:-len(tail)].strip(" :;.,"):
+        return said
+    return said[:-len(tail)].rstrip()
+
+
 def _example_size(example: str) -> tuple[int, int, int]:
     """Smaller is better: an example shrink could finish first, then the fewest input elements, then
     the shortest text."""
