@@ -2317,7 +2317,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_conditional_expression_else_zero": ("crash_on_mask_none",),
         # generic: "A has dtype torch.float16, expected torch.float64 (the input's dtype)" (a clear message);
         # dtype_changed ("returning ... another dtype than the input's ... float64 in float64 out") is it
-        "q05_float32_softmax_cast_to_half": ("dtype_changed",),
+        "q05_float32_softmax_cast_to_half": ("dtype_changed",),   # now named by dtype_changed (naming29)
         # generic: "A does not match ... in 55 of 100 entries" / "rows of A do not sum to 1"; F.dropout's
         # training=True default: no key of this catalogue says it (sdpa's nondeterministic would; zero_after_softmax
         # is about the masked weights, not random ones)
@@ -2359,7 +2359,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the broadcast mix summed over the queries keeps one row per key: sdpa's output_keeps_key_axis says it
         # (blind18's q6_broadcast_product_summed_over_queries), this catalogue has no such key;
         # output_uses_weights_transposed (A^T V) and values_averaged_over_keys (.mean over the keys) are others
-        "q1_broadcast_mix_summed_over_queries": (),
+        # now named by output_keeps_key_axis (naming29)
+        "q1_broadcast_mix_summed_over_queries": ("output_keeps_key_axis",),
         # raw: "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)"; cat(dim=2)
         # from batched (B, T, hs) code on 2-D heads: fixed_axes ("assumes a fixed number of dims ... use negative
         # axes") is the cause and its fix (dim=-1), as blind15's q5_softmax_dim_2_from_3d_code
@@ -2404,12 +2405,12 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # to Scalar"; .var(1) is var(dim=1), per-column variances: mean_of_slice_variances ("the variances of
         # each row, column ... (var(dim=...)) instead of the variance of all the scores (.var())") is the fix,
         # as blind3's q2_mean_of_row_variances; biased_variance says the default is unbiased but not the dim
-        "q2_ddof_one_passed_as_dim": ("mean_of_slice_variances",),
+        "q2_ddof_one_passed_as_dim": ("mean_of_slice_variances",),   # now named by mean_of_slice_variances (naming29)
         # .div(1 / sqrt(d_k)) multiplies by sqrt(d_k): both texts say it
         "q2_divided_by_reciprocal_scale": ("multiply_by_sqrt_dk", "reciprocal_scale"),
         # generic: "stable_softmax(x, dim=1) does not match ... in 120 of 120 entries"; x.T reverses every axis:
         # fixed_axes ("K.T, which reverses every axis of a batched tensor") is the fix
-        "q3_axis_moved_to_end_with_dot_T": ("fixed_axes",),
+        "q3_axis_moved_to_end_with_dot_T": ("fixed_axes",),   # now named by fixed_axes (naming29)
         # mis-named: float32_precision on q5's test_dv_differs_from_dk ("some step computes in float32"); every
         # step is float64, the 1e-8 is the + 1e-9 added to each weight; the other 6 failures are generic (1e-9
         # off, "-inf should get weight exactly 0"); no key says an epsilon in the softmax (as blind20's

@@ -321,6 +321,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         raise
     except AssertionError as failure:
         if part == "output":
+            raise_if_summed_over_queries(got, weights, right, V, Q.dtype)
             raise_if_output_averaged(got, weights, right, K.shape[-2], Q.dtype)
         if fn is not None:   # nothing named: a second call that differs shows randomness (dropout left on)
             raise_if_sqrt_of_scores(fn, pair, Q, K, V, d_k, named)
@@ -423,6 +424,7 @@ def check_layout(fn, Q, K, V, what):
                                      for p, r in zip(pair, right)):
             try:   # named here only (the factor said on its own is left to check_value's shrunk example)
                 raise_if_output_averaged(pair[0], pair[1], right, K.shape[-2], Q.dtype)
+                raise_if_summed_over_queries(pair[0], pair[1], right, V, Q.dtype)
             except Misconception:
                 raise
             except AssertionError:
@@ -2629,6 +2631,29 @@ def raise_if_output_averaged(got, weights, right, T_k, dtype) -> None:
         if abs(c - 1) > 1e-3 and matching_variants(got, {"v": right[0] / c}, dtype):
             raise AssertionError(f"the weights are right and the output is the right one divided by a constant "
                                  f"{c:.4g} (T_k = {T_k}): the output is weights @ V, with nothing divided after it")
+
+
+def raise_if_summed_over_queries(got, weights, right, V, dtype) -> None:
+    """output_keeps_key_axis (sdpa's text): the weights right and the output exactly the broadcast mix
+    (weights[..., None] * V[None]) summed over the queries (dim 0) instead of the keys, replayed on this input:
+    (T_k, d_v), row j is V[j] times key j's total weight over every query. Not when that replay equals the right
+    output or the transposed mix A^T V (output_uses_weights_transposed) on this input."""
+    if type(got) is not torch.Tensor or type(weights) is not torch.Tensor or not got.is_floating_point() \
+            or weights.dim() != 2 or not matching_variants(weights, {"right": right[1]}, dtype):
+        return
+    V64 = V.double()
+    replay = right[1].sum(dim=0)[:, None] * V64
+    others = [right[0]] + ([right[1].T @ V64] if right[1].shape[0] == V64.shape[0] else [])
+    if tuple(got.shape) != tuple(replay.shape) or any(
+            tuple(other.shape) == tuple(replay.shape) and matching_variants(replay, {"o": other}, dtype)
+            for other in others):
+        return
+    if matching_variants(got, {"v": replay}, dtype):
+        T_q, T_k = right[1].shape
+        raise Misconception("output_keeps_key_axis", f"the weights are right, and the output, {tuple(got.shape)}, is "
+                            f"the broadcast mix weights[:, :, None] * V[None] summed over the {T_q} queries (dim 0) "
+                            f"instead of the {T_k} keys (dim 1): row j is value row j times key j's total weight: "
+                            + describe("output_keeps_key_axis"))
 
 
 def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:

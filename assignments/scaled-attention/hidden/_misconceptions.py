@@ -20,6 +20,8 @@ MISCONCEPTIONS = {
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
                           "of sqrt(d_k)",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
+    "output_keeps_key_axis": "keeping one axis per key in the output (each weight times its value row, never summed "
+                             "over the keys): weights @ V sums over the keys",
     "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
                                       "each output row must be its own query's weighted average of the values",
     "attention_top_k": "keeping only the k best-scoring keys of each query (a top-k sparse attention, the other "

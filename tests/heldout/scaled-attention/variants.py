@@ -2599,3 +2599,27 @@ def softmax_entropy(logits):
     return torch.stack(heads, dim=1).flatten(1) @ W_O
 '''),
 })
+
+WRONG.update({
+    # naming29: the weighted mix written with einsum, keeping the key index and summing the queries away
+    "attention_einsum_sums_queries": (attention('''
+    weights = torch.softmax(torch.einsum("qd,kd->qk", Q, K) / math.sqrt(d_k), dim=-1)
+    return torch.einsum("qk,kv->kv", weights, V), weights
+'''), {"key": "output_keeps_key_axis", "where": ["q1", "q8"]}),
+    # naming29: the same mix accumulated in a loop over the queries: each query's weighted value rows added up
+    "attention_loop_adds_query_mixes": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    out = torch.zeros_like(V)
+    for i in range(weights.shape[0]):
+        out = out + weights[i].unsqueeze(1) * V
+    return out, weights
+'''), {"key": "output_keeps_key_axis", "where": ["q1", "q8"]}),
+})
+
+CORRECT.update({
+    # naming29: the broadcast mix (T_q, T_k, 1) * (1, T_k, d_v) summed over the keys, dim 1: right
+    "attention_broadcast_mix_over_keys": attention('''
+    weights = F.softmax(Q @ K.transpose(0, 1) / math.sqrt(d_k), dim=1)
+    return (weights[:, :, None] * V[None, :, :]).sum(dim=1), weights
+'''),
+})
