@@ -2328,7 +2328,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the smoothed row does not match ... in 5 of 5 entries"; s / s.sum() without exp: no_softmax
         # ("the scaled scores themselves are used as weights") gives the fix (scaled-attention's
         # scores_normalised_without_exp is the exact key, not in this catalogue)
-        "q08_scores_normalised_without_exp": ("no_softmax",),
+        "q08_scores_normalised_without_exp": ("no_softmax",),   # now named by no_softmax (naming29)
         "q08_kernel_preallocated_with_empty": ("float32_precision", "dtype_changed"),   # torch.empty is float32
         # softmax(wei, 0) of the -inf-masked zeros is the lower triangle divided by its column counts (W / W.sum(0)),
         # as blind13's q09_normalised_by_column_sums; softmax_wrong_dim (dim 0 = the query axis) is the slip itself

@@ -206,6 +206,13 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     return {k: v.to(x.dtype) for k, v in out.items()}
 
 
+def softmax_through_dot_T(x: torch.Tensor) -> torch.Tensor:
+    """stable_softmax(x.T, dim=-1).T replayed: .T reverses every axis, so the last axis it normalises is x's
+    axis 0 whatever dim was asked (right for 2-D inputs and dim=0 only; transpose(0, -1) gives the same)."""
+    rev = tuple(reversed(range(x.dim())))
+    return ref.stable_softmax(x.permute(rev), dim=-1).permute(rev)
+
+
 def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
     """A crash of stable_softmax named from what a second call on a square input (6, 6) shows: a
     reduction without keepdim broadcasts there (and gives wrong values) where it crashed elsewhere. A crash
@@ -2314,6 +2321,23 @@ def name_scores_crash(missing, crash, Q_shape, K_shape):
     raise Misconception(key, f"`{missing}` is not defined: its cell stopped with {crash.split(' (line ')[0].rstrip('.')}, the "
                         f"crash that {how} gives on Q {tuple(Q_shape)} and K {tuple(K_shape)}: " + describe(key))
 
+
+
+def name_variance_crash(missing, crash):
+    """A q2 answer undefined because its cell stopped on `.var(d).item()` of Lesson 80's (2, 5, 5) scores: a
+    variance per slice along axis d (.var(1) is dim=1, not NumPy's ddof=1), several numbers where .item() needs
+    one. Named when that replay raises the same words and sizes ("a Tensor with 10 elements": d = 1 or 2; 25:
+    d = 0). float(...) says no size ("only one element tensors"), as float(scores) would: not named. Not removable:
+    .std(d), .mean(d) or .sum(d) then .item() raise the same words; the answer asked is a variance."""
+    S = ref._Qb @ ref._Kb.transpose(-2, -1)
+    key = crash_replayed(crash, {f"mean_of_slice_variances/{d}": (lambda d=d: S.var(d).item())
+                                 for d in range(S.dim())})
+    if key is None:
+        return
+    raise Misconception(key, f"`{missing}` is not defined: its cell stopped with {crash.split(' (line ')[0].rstrip('.')}, "
+                        f"the crash that scores.var(d).item() gives on the example's {tuple(S.shape)} scores: .var(1) "
+                        "is the variance along dim 1 (one per slice), not ddof=1 (torch's .var() is already the "
+                        "unbiased one): " + describe(key))
 
 
 def _fitted_epsilon(got, expected, along):

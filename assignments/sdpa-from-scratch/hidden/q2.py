@@ -123,9 +123,11 @@ def test_scale_divisor(scale_divisor):
 
 def _cell_crashed(missing, resolve, crash=""):
     """The variances or the divisor undefined because the cell stopped on the scores of Lesson 80's batched Q
-    and K (2, 5, 8): named when the crash is what Q @ K, or Q @ K.T, gives on those shapes."""
+    and K (2, 5, 8): named when the crash is what Q @ K, or Q @ K.T, gives on those shapes, or what
+    .var(d).item() (a variance per slice) gives on their scores."""
     if missing in ("raw_score_var", "scaled_score_var", "scale_divisor"):
         diag.name_scores_crash(missing, crash, tuple(ref._Qb.shape), tuple(ref._Kb.shape))
+        diag.name_variance_crash(missing, crash)
 
 
 test_score_variances.test_func.on_missing = _cell_crashed

@@ -100,6 +100,9 @@ def test_dim_argument(stable_softmax, device, rng):
             out["softmax_ignores_dim"] = ref.stable_softmax(x, dim=-1)
             if dim < 0:      # dim + x.dim() - 1: a negative dim turned positive one axis too early (axis 0 here)
                 out["negative_dim_off_by_one"] = ref.stable_softmax(x, dim=dim + x.dim() - 1)
+            # a middle axis: x.T reverses every axis (fixed_axes); not for dim=-2, where it is axis 0 as above
+            if 0 < dim < x.dim() - 1:
+                out["fixed_axes/dot_T"] = diag.softmax_through_dot_T(x)
             # a kind, not an instance: the right values in any other axis order
             out.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
             return out

@@ -36,6 +36,20 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming29: a variance along dim 0 of the flattened scores is the variance of all of them: right
+    "q2_var_of_flattened_along_dim_0": {"raw_score_var": '''
+flat = (Q @ K.transpose(-2, -1)).reshape(-1)
+raw_score_var = flat.var(0).item()
+scaled_score_var = (flat / math.sqrt(Q.shape[-1])).var(dim=0).item()
+scale_divisor = 64 ** 0.5
+'''},
+    # naming29: the softmax axis moved to the end with movedim and back: right for every dim
+    "q3_movedim_round_trip": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    y = x.movedim(dim, -1)
+    e = torch.exp(y - y.max(-1, keepdim=True)[0])
+    return (e / e.sum(-1, keepdim=True)).movedim(-1, dim)
+'''},
     # naming29: the softmax with positional keepdim and [0] for .values, no epsilon anywhere: right
     "q3_positional_keepdim_no_guard": {"stable_softmax": '''
 def stable_softmax(x, dim=-1):
@@ -1803,6 +1817,35 @@ weights3 = stable_softmax(scores3, dim=-1)
 out3 = V3 * weights3
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "output_keeps_key_axis", "where": ["q6"]}),
+    # naming29: a variance per slice (var along one dim) then .item(): the cell's crash replayed on the scores
+    "q2_var_along_last_dim_item": ({"raw_score_var": '''
+scores = torch.matmul(Q, K.transpose(1, 2))
+raw_score_var = scores.var(dim=-1).item()
+scaled_score_var = (scores / Q.shape[-1] ** 0.5).var(dim=-1).item()
+scale_divisor = 8.0
+'''}, {"key": "mean_of_slice_variances", "where": ["q2"]}),   # the cell's crash leaves scale_divisor undefined too
+    "q2_torch_var_positional_axis_0": ({"raw_score_var": '''
+s = Q @ K.transpose(-2, -1)
+raw_score_var = torch.var(s, 0).item()
+scaled_score_var = torch.var(s / math.sqrt(8), 0).item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "mean_of_slice_variances", "where": ["q2"]}),
+    # naming29: the softmax axis "moved to the end" by reversing or swapping axis 0, not dim: replayed on the input
+    "q3_axis_zero_swapped_with_last": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    if dim not in (-1, x.ndim - 1):
+        return stable_softmax(x.transpose(0, -1)).transpose(0, -1)
+    e = (x - x.amax(-1, keepdim=True)).exp()
+    return e / e.sum(-1, keepdim=True)
+'''}, {"key": "fixed_axes", "where": ["q3:test_dim_argument"]}),
+    "q3_all_axes_reversed_by_permute": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    order = list(range(x.ndim))[::-1]
+    if dim % x.ndim != x.ndim - 1:
+        return stable_softmax(x.permute(*order), -1).permute(*order)
+    shifted = x - x.max(dim=-1, keepdim=True).values
+    return shifted.exp() / shifted.exp().sum(dim=-1, keepdim=True)
+'''}, {"key": "fixed_axes", "where": ["q3:test_dim_argument"]}),
     "q6_out_as_torch_mul": ({"weights3": '''
 scores3 = torch.matmul(Q3, K3.transpose(0, 1)) / 2.0
 weights3 = stable_softmax(scores3, dim=-1)
