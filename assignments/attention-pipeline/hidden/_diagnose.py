@@ -158,6 +158,13 @@ def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype,
     if want.is_floating_point and got.is_floating_point() and is_right(got, expected, want):
         raise Misconception("dtype_changed", f"{what} is {got.dtype} for {want} inputs, with the right values: "
                             + describe("dtype_changed"))
+    # a coarser dtype (float16 for float32 or float64 inputs): the right values cast to it, within its own
+    # precision, is the cast alone (naming29: a float32 softmax cast back to a hard-coded float16)
+    if (want.is_floating_point and got.is_floating_point() and torch.finfo(got.dtype).eps > torch.finfo(want).eps
+            and is_right(got, expected.to(got.dtype), got.dtype)):
+        raise Misconception("dtype_changed", f"{what} is {got.dtype} for {want} inputs, right only to "
+                            f"{str(got.dtype).removeprefix('torch.')}'s precision (the right values cast to "
+                            f"{got.dtype}): " + describe("dtype_changed"))
 
 
 def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype) -> None:
@@ -1141,6 +1148,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         # normalised (softmax of the softmax)
         "normalised_twice/softmax_of_exp": torch.softmax(kappa, dim=0) @ V,
         "normalised_twice/softmax_of_weights": torch.softmax(kappa / kappa.sum(), dim=0) @ V,
+        # no exp (naming29): the scaled scores themselves as weights, divided by their sum (the scale cancels
+        # there: scaled or not, one result) or not divided at all
+        "no_softmax/scores_over_their_sum": ((K @ q)[:, None] * V).sum(0) / (K @ q).sum(),
+        "no_softmax/raw_scores": (K @ q / math.sqrt(d_k)) @ V,
     }
     # the normalised weights' weighted values averaged over the keys (.mean(dim=0), or the sum divided by T
     # again): the right row divided by T (naming17); kept only where T is no other size (1/T = 1/d_v)

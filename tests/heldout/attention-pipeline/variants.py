@@ -2304,3 +2304,47 @@ CORRECT.update({
     return -torch.diagonal(A @ logs.mT, dim1=-2, dim2=-1)
 '''),
 })
+
+WRONG.update({
+    # naming29: the right weights cast to a hard-coded half-precision dtype (float16, bfloat16) whatever S's dtype
+    "weights_softmax_then_half": (weights('''
+    return torch.softmax(S if M is None else S + M, dim=-1).half()
+'''), {"key": "dtype_changed", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "weights_float32_exp_to_bfloat16": (weights('''
+    Z = (S if M is None else S + M).float()
+    e = torch.exp(Z - Z.amax(dim=-1, keepdim=True))
+    return (e / e.sum(dim=-1, keepdim=True)).to(dtype=torch.bfloat16)
+'''), {"key": "dtype_changed", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+})
+
+CORRECT.update({
+    # naming29: the softmax computed in float64 and cast back to S's own dtype keeps full marks
+    "weights_float64_softmax_cast_back": weights('''
+    Z = S if M is None else S + M
+    return torch.softmax(Z, -1, dtype=torch.float64).to(S.dtype)
+'''),
+})
+
+WRONG.update({
+    # naming29: no exp: the dot products themselves as kernel weights, normalised by their sum or not at all
+    "nw_mv_scores_over_sum": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = torch.mv(K, q)
+    w = s / s.sum()
+    return w @ V
+'''), {"key": "no_softmax", "where": ["q08"]}),
+    "nw_scaled_scores_einsum": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = (K * q).sum(-1) / q.shape[-1] ** 0.5
+    return torch.einsum("t,td->d", w, V)
+'''), {"key": "no_softmax", "where": ["q08"]}),
+})
+
+CORRECT.update({
+    # naming29: the kernel weights as exp(s - logsumexp(s)), already normalised, keep full marks
+    "nw_exp_minus_logsumexp": cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    s = torch.mv(K, q) / math.sqrt(q.numel())
+    return torch.einsum("t,td->d", torch.exp(s - torch.logsumexp(s, 0)), V)
+'''),
+})
