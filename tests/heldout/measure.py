@@ -2278,7 +2278,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the nanoGPT head merge transpose(1, 2).view(B, T, -1) in attention itself: result_axes_permuted ("a
         # transpose ... never undone: move the axes back") points at that line, though it does not say the
         # view merges the heads; no key says a multi-head merge inside the per-head function
-        "q5_heads_merged_nanogpt_style": ("result_axes_permuted",),
+        "q5_heads_merged_nanogpt_style": ("result_axes_permuted",),   # now named by result_axes_permuted (naming29)
         # generic: "weights3 is not correct in row(s) [0, 1, 2] (recompute ... softmax of each row)"; e3 @
         # diag(1 / e3.sum(1)) divides column j by row j's sum, the very numbers of e3 / e3.sum(1) without keepdim:
         # reduction_without_keepdim ("loses its axis and broadcasts against the last one ... wrong on square
@@ -2321,7 +2321,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "A does not match ... in 55 of 100 entries" / "rows of A do not sum to 1"; F.dropout's
         # training=True default: no key of this catalogue says it (sdpa's nondeterministic would; zero_after_softmax
         # is about the masked weights, not random ones)
-        "q07_functional_dropout_defaults_to_training": (),
+        "q07_functional_dropout_defaults_to_training": ("nondeterministic",),   # now named by nondeterministic (naming29)
         # raw: "mat1 and mat2 shapes cannot be multiplied (10x12 and 10x12)"; K^T handed to a helper that
         # transposes it again computes Q @ K: scores_keys_not_transposed's "Q @ K ... runs only when T = d_k"
         "q07_keys_transposed_before_the_helper": ("scores_keys_not_transposed",),   # now named by scores_keys_not_transposed (naming29)
@@ -2422,7 +2422,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "causal_mask(4, 1072) has shape (4, 9), expected (4, 1072)"; a cache keyed by T_q alone:
         # nondeterministic ("a result that depends on earlier calls") is its symptom and cause;
         # causal_ignores_T_k says a square mask built from one length, not a stale cached one
-        "q4_masks_cached_by_query_length": ("nondeterministic",),
+        "q4_masks_cached_by_query_length": ("nondeterministic",),   # now named by nondeterministic (naming29)
         # raw: "TypeError: masked_fill() received an invalid combination of arguments - got
         # (builtin_function_or_method, float)" on 15 tests; the method not called: no key says it
         # (bool_mask_arithmetic's fix writes mask.logical_not(), but its mistake is arithmetic on the mask)
@@ -2430,7 +2430,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_logical_not_not_called": ("method_not_called",),
         # generic: "the output ... does not match ... in 200 of 210 entries" on 14 tests; a scale of d_k ** 0.25
         # (the root taken twice): no key says it, as blind21's q02_square_root_taken_twice
-        "q5_square_root_taken_twice": (),
+        "q5_square_root_taken_twice": ("scale_root_taken_twice",),   # now named by scale_root_taken_twice (naming29)
         "q5_nanogpt_B_T_C_unpack": ("fixed_axes",),   # the key's "B, T, d = Q.shape"
         "q5_keys_transposed_in_place": ("inplace_on_input",),   # K.transpose_ changes the caller's K
         # generic: "`out3` is not defined ... RuntimeError: The size of tensor a (3) must match the size of

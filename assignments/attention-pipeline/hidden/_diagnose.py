@@ -167,6 +167,16 @@ def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype,
                             f"{got.dtype}): " + describe("dtype_changed"))
 
 
+def raise_if_random(fn: Callable[..., object], args: tuple[Any, ...], kwargs: Mapping[str, Any], what: str) -> None:
+    """nondeterministic when two more calls of `fn` on the same inputs differ (dropout left in training mode:
+    F.dropout's training=True default); only once a check has failed, so a right answer pays nothing."""
+    try:
+        first = fn(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - no first value: no evidence of randomness
+        return
+    checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
+
+
 def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype) -> None:
     """Self-attention's A whose future entries all hold about torch.finfo(A.dtype).min (the mask's value,
     in the input's own dtype) and whose other entries are the unmasked softmax of the scores: the causal

@@ -109,3 +109,6 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
         if named is not None:
             raise named from None
         raise
+    except AssertionError:   # a second and third call that differ: dropout left on
+        D.raise_if_random(self_attention, (X, Z, Z, W_V), {}, "self_attention")
+        raise

@@ -2348,3 +2348,33 @@ def nadaraya_watson(q, K, V):
     return torch.einsum("t,td->d", torch.exp(s - torch.logsumexp(s, 0)), V)
 '''),
 })
+
+WRONG.update({
+    # naming29: attention dropout left in training mode (a module's default, torch.dropout with train=True)
+    "self_attention_dropout_module_training": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    A = torch.nn.Dropout(p=0.2)(A)
+    return A @ V, A
+'''), {"key": "nondeterministic", "where": ["q07", "q09", "q13"]}),
+    "self_attention_torch_dropout_train": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S + causal_additive_mask(S.shape[-1], S.dtype, S.device)
+    A = torch.dropout(attention_weights(S), 0.1, True)
+    return torch.matmul(A, V), A
+'''), {"key": "nondeterministic", "where": ["q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # naming29: F.dropout with training=False written out is the identity: full marks
+    "self_attention_dropout_not_training": self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    A = attention_weights(S, causal_additive_mask(X.shape[-2], S.dtype, S.device) if causal else None)
+    A = torch.nn.functional.dropout(A, p=0.1, training=False)
+    return A @ V, A
+'''),
+})
