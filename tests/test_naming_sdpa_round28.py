@@ -56,7 +56,7 @@ def test_heads_merged_said_in_words(fn) -> None:
     g = torch.Generator().manual_seed(28)
     Q, K, V = (torch.randn(2, 3, 5, 4, generator=g, dtype=torch.float64) for _ in range(3))
     key, said = _message(fn, Q, K, V, torch.rand(5, 5, generator=g) < 0.7)
-    assert key == "" and "3 heads merged side by side into the feature axis (3 * 4 = 12)" in said
+    assert key == "result_axes_permuted" and "3 heads merged side by side into the feature axis (3 * 4 = 12)" in said
 
 
 def test_heads_merge_on_3d_inputs_said_as_a_swap() -> None:
@@ -64,7 +64,7 @@ def test_heads_merge_on_3d_inputs_said_as_a_swap() -> None:
     Q, K = torch.randn(2, 5, 4, generator=g, dtype=torch.float64), torch.randn(2, 6, 4, generator=g, dtype=torch.float64)
     V = torch.randn(2, 6, 3, generator=g, dtype=torch.float64)
     key, said = _message(_merge_nanogpt, Q, K, V, None)
-    assert key == "" and "last two axes swapped (T_q and d_v)" in said
+    assert key == "result_axes_permuted" and "last two axes swapped (T_q and d_v)" in said
 
 
 def test_right_answer_and_other_shapes_not_said_merged() -> None:

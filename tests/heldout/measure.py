@@ -2343,7 +2343,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q13_keys_transposed_on_axes_1_2": ("batched_input_unsupported",),   # transpose(1, 2): one fixed layout
         # generic: "ans_complexity should be one letter as a string" (a clear message); "quadratic" is option c's
         # idea without its letter: no key (answer_extra_characters is a letter with more characters)
-        "q16_answer_spelled_out": (),
+        "q16_answer_spelled_out": ("answer_option_text",),   # now named by answer_option_text (naming29)
     },
     # judged from `measure scaled-attention --set blind23 -v`: () where no key of the catalogue names it
     "scaled-attention": {

@@ -1329,34 +1329,70 @@ def judge(fn, Q, K, V, mask, got, what):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
             name_weight_epsilon(got, expected, what, values=V)
-            say_heads_merged(got, expected, what)      # in words: no key says it (naming28)
+            name_root_taken_twice(fn, Q, K, V, mask, got, expected, what)
+            say_heads_merged(got, expected, what)      # result_axes_permuted where the replay proves it (naming29)
         _raise_without_causes(got, expected, what)
         raise
     return got
+
+
+def name_root_taken_twice(fn, Q, K, V, mask, got, expected, what) -> None:
+    """The scores divided by d_k ** 0.25 (the square root taken twice: d_k = math.sqrt(...), then
+    / math.sqrt(d_k)), named only where the output equals that replay on the same input, d_k ** 0.25 is no
+    other candidate's divisor here (sqrt of d_k, d_v, T, 1, isqrt(d_k)), and two second calls (d_k = 6 and
+    11, no perfect squares, where a constant d_k such as Question 2's 8 cannot follow) replay it too."""
+    root = Q.shape[-1] ** 0.25
+    if (type(got) is not torch.Tensor or got.shape != expected.shape or got.dtype != expected.dtype
+            or any(abs(root - t) < 1e-9 * root for t in _taken(Q, K, V))):
+        return
+    replay = _divided(lambda Q, K, V: Q.shape[-1] ** 0.25)
+    if not matching_variants(got, {"scale_root_taken_twice": replay(Q, K, V, mask)}, expected.dtype,
+                             expected=expected):
+        return
+    for d_k in SCALE_PROBE_D_K:
+        g = torch.Generator().manual_seed(2100 + d_k)
+        B, T, d_v = SCALE_PROBE_SIZES["B"], SCALE_PROBE_SIZES["T"], SCALE_PROBE_SIZES["d_v"]
+        q, k = 2 * torch.randn(B, T, d_k, generator=g, dtype=torch.float64), torch.randn(B, T, d_k, generator=g,
+                                                                                          dtype=torch.float64)
+        v = torch.randn(B, T, d_v, generator=g, dtype=torch.float64)
+        out = second_call(fn, q, k, v, mask=None)
+        if (type(out) is not torch.Tensor or out.shape != (B, T, d_v)
+                or not matching_variants(out, {"twice": replay(q, k, v)}, torch.float64)):
+            return
+    raise Misconception("scale_root_taken_twice", f"{what} is wrong: the scores are divided by d_k ** 0.25 = "
+                        f"{root:.4g} (d_k = {Q.shape[-1]}), not sqrt(d_k) = {Q.shape[-1] ** 0.5:.4g}, here and on "
+                        f"inputs of d_k = {SCALE_PROBE_D_K[0]} and {SCALE_PROBE_D_K[1]}: "
+                        + describe("scale_root_taken_twice"))
 
 
 def say_heads_merged(got, expected, what):
     """The right output put through a multi-head merge, out.transpose(-3, -2).reshape(..., T, H * d) (nanoGPT's
     `y.transpose(1, 2).contiguous().view(B, T, C)`) inside attention itself: on 4-D inputs the heads end up side
     by side in the feature axis; on 3-D ones the batch's rows (T_q) and features (d_v) are swapped and viewed
-    back to (T_q, d_v). Said in words (no key of the catalogue says it), only where the output equals it."""
-    if type(got) is not torch.Tensor or expected.dim() < 3 or got.dtype != expected.dtype:
+    back to (T_q, d_v). Named result_axes_permuted (the right values with the axes moved), only where the output
+    equals that replay and no catalogued variant matches too (naming29; said in words before)."""
+    import sys
+    failure = sys.exc_info()[1]
+    if (type(got) is not torch.Tensor or expected.dim() < 3 or got.dtype != expected.dtype
+            or "matches each of" in str(failure)):      # a catalogued variant matches too: not proven
         return
     e = expected.transpose(-3, -2)
     merged = e.reshape(*e.shape[:-2], e.shape[-2] * e.shape[-1])
     if expected.dim() >= 4 and got.shape == merged.shape and matching_variants(got, {"m": merged}, got.dtype):
         H, d = expected.shape[-3], expected.shape[-1]
-        raise AssertionError(f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}: it is the right "
+        raise Misconception("result_axes_permuted", f"{what} has shape {tuple(got.shape)}, expected "
+                            f"{tuple(expected.shape)}: it is the right "
                              f"output with its {H} heads merged side by side into the feature axis ({H} * {d} = "
                              f"{H * d}), as a multi-head layer's transpose(1, 2).view(B, T, -1) does; attention "
-                             "itself returns (..., T_q, d_v): leave the merge to the layer that calls it")
+                             "itself returns (..., T_q, d_v): leave the merge to the layer that calls it: "
+                             + describe("result_axes_permuted"))
     swapped = expected.transpose(-2, -1).reshape(expected.shape)
     if expected.dim() == 3 and got.shape == expected.shape and matching_variants(got, {"s": swapped}, got.dtype,
                                                                                 expected=expected):
-        raise AssertionError(f"{what} is wrong: it is the right output with its last two axes swapped (T_q and "
+        raise Misconception("result_axes_permuted", f"{what} is wrong: it is the right output with its last two axes swapped (T_q and "
                              "d_v) and then viewed back to (..., T_q, d_v), as a multi-head merge "
                              "transpose(1, 2).view(B, T, -1) does: the values are right but scrambled across "
-                             "rows; attention itself returns (..., T_q, d_v) unchanged")
+                             "rows; attention itself returns (..., T_q, d_v) unchanged: " + describe("result_axes_permuted"))
 
 
 def _raise_without_causes(got, expected, what):
@@ -2148,6 +2184,32 @@ def _mask_right(fn, T_q, T_k=None) -> bool:
     expected = ref.causal_mask(T_q, T_k)
     return (isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(expected.shape)
             and bool(((got != 0) == expected).all()))
+
+
+def _mask_is(t, args) -> bool:
+    """t is causal_mask(*args) (any 0/1 dtype)."""
+    expected = ref.causal_mask(*args)
+    return (isinstance(t, torch.Tensor) and tuple(t.shape) == tuple(expected.shape)
+            and bool(((t != 0) == expected).all()))
+
+
+def name_stale_mask(fn, said) -> None:
+    """A mask that depends on an earlier call (a cache keyed by one length, nanoGPT's buffer built once):
+    causal_mask(a, b) is right, a call with the other length changed right after returns that same mask,
+    while the changed call is right for a length never asked before. Both orders: a cache keyed by T_q (T_k
+    changed) or by T_k (T_q changed). Lengths no test asks (37, 41, 43, 47); a fixed-size buffer or a square
+    mask is wrong on the first call already, so it is never named here."""
+    for first, second, fresh in (((37, 5), (37, 13), (43, 13)), ((41, 7), (47, 7), (47, 15))):
+        try:
+            a, b, c = fn(*first), fn(*second), fn(*fresh)
+        except Exception:  # noqa: BLE001 - no evidence from a crash
+            continue
+        if (_mask_is(a, first) and _mask_is(c, fresh) and not _mask_is(b, second)
+                and isinstance(b, torch.Tensor) and b.shape == a.shape and bool((b == a).all())):
+            raise Misconception("nondeterministic", f"{said}; causal_mask{first} is right, but causal_mask{second} "
+                                f"called right after it returns that same {tuple(a.shape)} mask, while "
+                                f"causal_mask{fresh}, asked first, is right: the result depends on an earlier call "
+                                "(a cache keyed by one length): " + describe("nondeterministic"))
 
 
 def name_fixed_size_mask(fn, T_q, T_k, what) -> None:

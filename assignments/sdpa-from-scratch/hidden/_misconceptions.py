@@ -278,6 +278,9 @@ MISCONCEPTIONS = {
     "softmax_sum_wrong_axis": "dividing by the sum over another axis than the softmax's dim (e.sum(dim=-2), or a "
                               "fixed axis whatever dim is): the slices along dim no longer sum to 1; sum over the "
                               "same dim as the max",
+    "scale_root_taken_twice": "taking the square root twice (d_k = math.sqrt(...), then scores / math.sqrt(d_k)): the "
+                              "scores are divided by d_k ** 0.25, too little, so the weights are too sharp; take the "
+                              "root once: scores / math.sqrt(Q.shape[-1])",
     "result_axes_permuted": "returning the right values with the axes in another order (a transpose(dim, -1) or "
                             "permute that is never undone): move the axes back before returning",
     "clamped_logits": "capping the logits (x.clamp(max=c)) instead of subtracting each slice's maximum: every "

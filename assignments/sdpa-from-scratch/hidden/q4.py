@@ -74,6 +74,7 @@ def _check(fn, T_q, T_k, long=False):
             raise Misconception("upper_triangular_mask", f"{what} has shape {tuple(t.shape)}: it is the right "
                                 "mask transposed (one row per key), the upper triangle: it matches "
                                 + describe("upper_triangular_mask"))
+        diag.name_stale_mask(fn, f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if t.dtype != torch.bool:
         form = diag.mask_as_numbers(t, expected)
@@ -97,6 +98,7 @@ def _check(fn, T_q, T_k, long=False):
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    diag.name_stale_mask(fn, f"{what} is wrong")
     wrong_at = (t != expected).nonzero()[0].tolist()
     raise AssertionError(f"{what} is not the causal mask (True where key j <= query i): it differs in "
                          f"{int((t != expected).sum())} entries, the first at [{wrong_at[0]}, {wrong_at[1]}]")

@@ -36,6 +36,15 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming29: a mask cache keyed by both lengths, and a scale from rsqrt of the width: right
+    "q4_cache_keyed_by_both_lengths": {"causal_mask": '''
+_MASKS = {}
+def causal_mask(T_q, T_k=None):
+    key = (T_q, T_q if T_k is None else T_k)
+    if key not in _MASKS:
+        _MASKS[key] = torch.ones(*key).tril().bool()
+    return _MASKS[key]
+'''},
     # naming29: a variance along dim 0 of the flattened scores is the variance of all of them: right
     "q2_var_of_flattened_along_dim_0": {"raw_score_var": '''
 flat = (Q @ K.transpose(-2, -1)).reshape(-1)
@@ -1830,6 +1839,26 @@ raw_score_var = torch.var(s, 0).item()
 scaled_score_var = torch.var(s / math.sqrt(8), 0).item()
 scale_divisor = math.sqrt(64)
 '''}, {"key": "mean_of_slice_variances", "where": ["q2"]}),
+    # naming29: a mask cached by one length, so the result depends on an earlier call (second calls prove it)
+    "q4_cache_keyed_by_keys_only": ({"causal_mask": '''
+_by_keys = {}
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    if T_k not in _by_keys:
+        _by_keys[T_k] = torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]
+    return _by_keys[T_k]
+'''}, {"key": "nondeterministic", "where": ["q4", "q5", "q6"]}),
+    "q4_cache_by_setdefault": ({"causal_mask": '''
+_seen = {}
+def causal_mask(T_q, T_k=None):
+    return _seen.setdefault(T_q, torch.ones(T_q, T_q if T_k is None else T_k, dtype=torch.bool).tril())
+'''}, {"key": "nondeterministic", "where": ["q4", "q5", "q6"]}),
+    # naming29: the scale's square root taken twice (d_k ** 0.25), replayed on the input and on two d_k probes;
+    # test_float16_large_scores stays generic (d_k = 64: float16 rounding keeps the replay out of tolerance)
+    "q5_sqrt_of_sqrt_scale": (full_with(SCALE, "/ math.sqrt(math.sqrt(d_k))"),
+                              {"key": ("scale_root_taken_twice", None), "where": ["q5"]}),
+    "q5_scale_from_rooted_width": (full_with("d_k = Q.size(-1)", "d_k = Q.size(-1) ** 0.5"),
+                                   {"key": ("scale_root_taken_twice", None), "where": ["q5"]}),
     # naming29: the softmax axis "moved to the end" by reversing or swapping axis 0, not dim: replayed on the input
     "q3_axis_zero_swapped_with_last": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
