@@ -1604,3 +1604,38 @@ def raise_queries_twice(project_qkv, X, W, dtype):
                             "themselves, the keys X W_K never used; your project_qkv returns the right K, so "
                             "self_attention scores Q where K is due (scaled_scores(Q, Q)), or projects its keys "
                             "with W_Q itself: " + describe("keys_are_queries"))
+
+
+# --- a multiple-choice answer written as its option's words (naming29) -------------------------------------
+
+OPTIONS = {"ans_complexity": {
+    "a": ("Linearly: doubling T doubles it.", "linearly", "linear", "O(T)"),
+    "b": ("Not at all: it depends only on d_k.", "not at all", "constant", "O(1)"),
+    "c": ("Quadratically: there are T^2 scores of d_k multiply-adds each, so doubling T quadruples the work (and "
+          "the memory for S).", "quadratically", "quadratic", "O(T^2)", "O(T**2)", "O(T^2 d_k)"),
+    "d": ("Cubically, like inverting a T x T matrix.", "cubically", "cubic", "O(T^3)", "O(T**3)")}}
+
+
+def _plain(text: str) -> str:
+    """Lower case, letters and digits only (scaled-attention's reading of an option's text)."""
+    return re.sub(r"[^0-9a-z]", "", text.lower().replace("\u00b2", "2").replace("\u00b3", "3"))
+
+
+def raise_if_option_text(question: str, value: object, answer: str, wrong: Mapping[str, str]) -> None:
+    """An answer that writes out one option's words (its text, its first word, its O(.)) instead of its letter:
+    answer_option_text for the right option, that option's misconception for a wrong one. A letter however
+    dressed is left to expect_choice."""
+    if not isinstance(value, str) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+        return
+    said = _plain(value)
+    hits = {letter for letter, texts in OPTIONS[question].items() if said and any(_plain(t) == said for t in texts)}
+    if len(hits) != 1:
+        return
+    letter = hits.pop()
+    if letter == answer:
+        raise Misconception("answer_option_text", f"{question} is {value.strip()[:60]!r}, the words of option {letter}, "
+                            "the right one: " + describe("answer_option_text") + f' (here "{letter}")')
+    if wrong.get(letter):
+        raise Misconception(wrong[letter], f"{question} is {value.strip()[:60]!r}, the words of option {letter}, which "
+                            f"is not the best answer: that choice reflects {describe(wrong[letter])}; answer with one "
+                            "letter")

@@ -361,6 +361,9 @@ MISCONCEPTIONS = {
                                  "max, min, sort, topk, mode, median and kthvalue return a (values, indices) pair, "
                                  "which -, / and torch.exp refuse; take its .values (torch.max(x, dim, "
                                  "keepdim=True).values), unpack it (m, _ = ...), or use x.amax(dim, keepdim=True)",
+    # the same text as scaled-attention's (naming29)
+    "answer_option_text": "answering a multiple-choice question with the option's text (its formula or sentence) "
+                          "instead of its letter: the answer is the letter as a string",
     # the same text as scaled-attention's (naming21)
     "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
                           "which multi-head attention itself does not do: return concat(heads) @ W_O",

@@ -9,7 +9,22 @@ name = "q16"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 @test_case(points=1, hidden=True)
 def test_ans_complexity(ans_complexity):
+    # an option's words ("quadratic", "O(T^2)") for its letter: named after that option (naming29)
+    D.raise_if_option_text("ans_complexity", ans_complexity, ref.ans_complexity, ref.MCQ_MISCONCEPTIONS["ans_complexity"])
     expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity, wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"],
                   bare_letter_only=True)

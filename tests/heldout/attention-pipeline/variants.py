@@ -2378,3 +2378,16 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+WRONG.update({
+    # naming29: the right option's words for its letter (its first word, its O(.))
+    "complexity_as_o_notation": ({"ans_complexity": 'ans_complexity = "O(T^2)"'},
+                                 {"key": "answer_option_text", "where": ["q16"]}),
+    "complexity_as_adverb": ({"ans_complexity": 'ans_complexity = "Quadratically"'},
+                             {"key": "answer_option_text", "where": ["q16"]}),
+})
+
+CORRECT.update({
+    # naming29: the letter in upper case keeps full marks
+    "complexity_upper_case_letter": {"ans_complexity": 'ans_complexity = "C"'},
+})
