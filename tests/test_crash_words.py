@@ -164,3 +164,17 @@ def test_two_slips_with_one_crash_or_none_name_nothing() -> None:
     assert checks.crash_replayed("", {"keys_not_transposed": lambda: Q @ K}) is None
     # the same words with other sizes are another crash
     assert checks.crash_replayed(crash.replace("[4, 10]", "[4, 11]"), {"keys_not_transposed": lambda: Q @ K}) is None
+
+
+def test_a_crash_of_several_lines_is_replayed_on_its_first():
+    A = torch.zeros(3, 4)
+    try:
+        A.masked_fill(A.sum, 0.0)
+    except TypeError as e:
+        crash = f"TypeError: {str(e)[:300]} (line 4)"
+    assert "\n" in crash
+    assert checks.crash_replayed(crash, {"method_not_called": lambda: A.masked_fill(A.sum, 0.0)}) == "method_not_called"
+    assert checks.crash_replayed(crash, {"other": lambda: A.masked_fill(A.sum, 1)}) is None
+    # a shorter crash is not a prefix match of a longer replay's words
+    assert checks.crash_replayed("TypeError: masked_fill()", {"m": lambda: A.masked_fill(A.sum, 0.0)}) is None
+

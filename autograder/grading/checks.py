@@ -301,8 +301,12 @@ def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> s
     reports it ("Type: message (line n)", runner.cell_crash). The key when exactly one replay raises it (two
     slips giving one crash say nothing); None otherwise. A replay is the grader's own torch on its own
     tensors: nothing of the student's runs here."""
-    if not crash:
+    # the worker's form: "Type: message (line n)", the message cut at 300 characters and possibly several lines
+    whole = re.sub(r" \(line \d+\)$", "", crash.strip())
+    said_by_student = whole.split("\n")[0].strip()
+    if not said_by_student:
         return None
+    cut = "\n" not in whole and len(whole.split(": ", 1)[-1]) >= 300    # the worker kept 300 characters
     hits = []
     for key, replay in replays.items():
         try:
@@ -310,8 +314,8 @@ def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> s
                 warnings.simplefilter("ignore")
                 replay()
         except Exception as e:  # noqa: BLE001 - a replay's crash is the evidence
-            said = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
-            if crash == said or crash.startswith(said + " (line "):
+            said = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+            if said == said_by_student or (cut and said[:len(said_by_student)] == said_by_student):
                 hits.append(key.split("/")[0])     # "key/form": several forms of one slip
     return hits[0] if len(set(hits)) == 1 else None
 
