@@ -452,6 +452,8 @@ def entropy_variants(logits: torch.Tensor) -> dict[str, torch.Tensor]:
         "entropy_keepdim": H.unsqueeze(-1),                           # .sum(dim=-1, keepdim=True)
         # H / ln n: a fraction of the maximum, not nats (n = 2 or 10 is the same as log base 2 or 10)
         "entropy_normalised": H / math.log(n) if n not in (1, 2, 10) else None,
+        # -sum [p ln p + (1 - p) ln(1 - p)]: every entry's two-outcome (Bernoulli) entropy summed
+        "entropy_binary_terms": (terms - torch.special.xlog1py(1 - log_p.exp(), -log_p.exp())).sum(dim=-1),
         # -sum p * logits: the logits used in place of log p (they differ by logsumexp(logits))
         "entropy_without_log": -(log_p.exp() * logits).sum(dim=-1),
         # F.softmax(logits) without dim: another dim than the last only for 3-D (or 1-D: the same) input

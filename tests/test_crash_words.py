@@ -178,3 +178,77 @@ def test_a_crash_of_several_lines_is_replayed_on_its_first():
     # a shorter crash is not a prefix match of a longer replay's words
     assert checks.crash_replayed("TypeError: masked_fill()", {"m": lambda: A.masked_fill(A.sum, 0.0)}) is None
 
+
+
+def _cell_crash(src: str, call: str) -> StudentCodeError:
+    """The StudentCodeError of `call` raising inside a function defined by a cell `src`, its traceback made as
+    the worker makes it (the cell's lines kept under its In[n] name)."""
+    import linecache
+    import traceback
+    ns: dict[str, object] = {"torch": torch}
+    linecache.cache["In[3]"] = (len(src), None, src.splitlines(True), "In[3]")
+    exec(compile(src, "In[3]", "exec"), ns)
+    try:
+        eval(call, ns)
+    except Exception as e:  # noqa: BLE001 - the crash is the evidence
+        tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
+        return StudentCodeError(type(e).__name__, str(e), tb)
+    raise AssertionError("the cell did not crash")
+
+
+@pytest.mark.parametrize("line", ["q, k = pairs.unbind(dim=-1)", "q, k = torch.unbind(pairs, 0)",
+                                  "(q, k) = pairs.split(2, dim=1)", "q, k, v = pairs.unbind(0)"])
+def test_an_unpacking_along_the_wrong_axis_is_named_from_its_line(line):
+    e = _cell_crash(f"def f(pairs):\n    {line}\n    return q\n", "f(torch.randn(6, 2, 5))")
+    named = crash_words(e)
+    assert named is not None and named.key == "unpacked_along_wrong_axis", e.traceback
+    assert line.split(" = ")[1] in str(named)
+
+
+@pytest.mark.parametrize("line", ["out, w = g(pairs)", "a, b = pairs.shape", "a, b = pairs"])
+def test_other_unpackings_name_nothing(line):
+    # a function returning one tensor unpacked into two, a shape of 3 axes, a tensor iterated over its rows:
+    # the same words, other slips
+    e = _cell_crash(f"def g(x):\n    return x\n\ndef f(pairs):\n    {line}\n    return a\n", "f(torch.randn(6, 2, 5))")
+    assert "too many values to unpack" in e.message
+    assert crash_words(e) is None
+
+
+def test_a_crash_without_its_line_names_nothing_from_a_line():
+    e = StudentCodeError("ValueError", "too many values to unpack (expected 2)",
+                         'Traceback (most recent call last):\n  File "In[3]", line 2, in f\nValueError: too many')
+    assert checks.crash_source_line(e) == ""
+    assert crash_words(e) is None
+
+
+ROW = {"d": 4, "raw_std": 1.0, "scaled_std": 0.5, "H_raw": 1.2, "H_scaled": 1.5}
+
+
+def test_a_list_extended_by_each_rows_dict_is_named():
+    rows: list[object] = []
+    for d in (4, 16, 64):
+        rows += {**ROW, "d": d}
+    with pytest.raises(Misconception) as got:
+        checks.raise_if_records_malformed(rows, [4, 16, 64], "d")
+    assert got.value.key == "list_extended_with_dict"
+
+
+def test_one_dict_appended_on_every_pass_is_named():
+    row: dict[str, object] = {}
+    rows = []
+    for d in (4, 16, 64):
+        row.update(ROW, d=d)
+        rows.append(row)
+    with pytest.raises(Misconception) as got:
+        checks.raise_if_records_malformed(rows, [4, 16, 64], "d")
+    assert got.value.key == "record_reused"
+
+
+@pytest.mark.parametrize("rows", [
+    [{**ROW, "d": d} for d in (4, 16, 64)],            # right
+    [dict(ROW) for _ in range(3)],                      # every row the first d's: computed once, another slip
+    ["raw_std", "d", "H_raw"] * 2,                      # strings, not the keys of one row once per item
+    [{**ROW, "d": 64}] * 2,                             # too few rows
+])
+def test_other_tables_pass_to_the_callers_checks(rows):
+    checks.raise_if_records_malformed(rows, [4, 16, 64], "d")

@@ -120,6 +120,19 @@ MISCONCEPTIONS: dict[str, str] = {
                  "(torch.zeros(..., dtype=x.dtype), torch.tensor(c, dtype=x.dtype)) or cast with .to(x.dtype)",
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",
+    "unpacked_along_wrong_axis": "splitting a tensor into a fixed number of names along an axis that does not hold that "
+                                 "many parts (`q, k = pairs.unbind(dim=-1)`, `a, b = x.split(2, dim=1)`): unbind gives "
+                                 "one tensor per entry of the axis it is given, and chunk and split cut the axis they "
+                                 "are given (dim 0 by default) into pieces of their own count or size; name the axis "
+                                 "that holds the parts (the one of length 2 for a (q, k) pair), and for split the "
+                                 "size of one part",
+    # the form of a list of records (one dict per item) returned where a table is asked
+    "list_extended_with_dict": "adding a dict to a list with `rows += {...}` (or rows.extend(row)): a list extended "
+                               "by a dict takes the dict's keys, one string each, not the dict; use "
+                               "rows.append({...})",
+    "record_reused": "appending one dict made once, before the loop, and updated on every pass: the list holds "
+                     "the same dict again and again, so every row shows the last item's values; make a new dict "
+                     "inside the loop (row = {...} before the append)",
     "torch_function_of_number": "calling a torch function (torch.sqrt, torch.exp, torch.log) on a plain Python "
                                 "number such as d_k: those take tensors; use math.sqrt(d_k) (or d_k ** 0.5), "
                                 "math.exp, math.log",
@@ -270,7 +283,8 @@ def crash_words(error: BaseException | str) -> Misconception | None:
     matrices, NumPy's keywords and methods, a whole tensor where one number is asked, arithmetic on a bool
     mask, a torch function of a Python number, a method used without its () (or .values of a plain tensor), a
     value called like a function (x.shape(-1)), a keyword a torch function does not take, two dtypes in one
-    operation, .view on a non-contiguous tensor, a (values, indices) pair used as a tensor (tuple_as_tensor).
+    operation, .view on a non-contiguous tensor, a (values, indices) pair used as a tensor (tuple_as_tensor),
+    and from the student's line that raised: an unpacking along the wrong axis (_CRASH_WITH_LINE).
     The runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
     if isinstance(error, StudentCodeError):
         text, said = f"{error.exc_type}: {error.message}", str(error)
@@ -281,6 +295,8 @@ def crash_words(error: BaseException | str) -> Misconception | None:
         pair = tuple_as_tensor(StudentCodeError(raised.group(1), raised.group(2)), said) if raised else None
     if pair is not None:
         return pair
+    if isinstance(error, StudentCodeError) and (from_line := _crash_with_line(error)) is not None:
+        return from_line
     keyword = _UNEXPECTED_KEYWORD.search(text)
     if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
@@ -290,6 +306,38 @@ def crash_words(error: BaseException | str) -> Misconception | None:
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
             first = re.sub(r",? but expected one of:?\s*$", "", first).rstrip(". :")
             return Misconception(key, f"{first}: {describe(key)}" + (f"\n{rest}" if rest else ""))
+    return None
+
+
+# (what the error says, what the line that raised does, the key): the words alone are not the proof, the
+# student's own line is (the worker keeps each cell's lines for its tracebacks)
+_CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
+    (re.compile(r"^ValueError: (?:too many|not enough) values to unpack \(expected \d+"),
+     re.compile(r"^[\w\s,()\[\]*]+,[\w\s,()\[\]*]*=\s*(?:torch\.)?[\w.\[\]()]*?\b(?:unbind|chunk|split|tensor_split)\("),
+     "unpacked_along_wrong_axis"),
+)
+
+
+def crash_source_line(e: StudentCodeError) -> str:
+    """The line of the student's cell that raised (the last notebook frame of its traceback), stripped, or
+    "" where the traceback does not show it. Student text: match it, never run it."""
+    lines = (e.traceback or "").splitlines()
+    found = ""
+    for i, line in enumerate(lines[:-1]):
+        at = re.match(r'(\s*)File "In\[\d+\]", line \d+, in ', line)
+        nxt = lines[i + 1]
+        if at and len(nxt) - len(nxt.lstrip()) > len(at.group(1)) and not nxt.lstrip().startswith("File "):
+            found = nxt.strip()     # the source line, indented under its frame (not the exception's line)
+    return found[:300]
+
+
+def _crash_with_line(e: StudentCodeError) -> Misconception | None:
+    text, line = f"{e.exc_type}: {e.message}", crash_source_line(e)
+    for words, code, key in _CRASH_WITH_LINE:
+        if line and words.search(text) and code.search(line):
+            shown = line[:100] + ("..." if len(line) > 100 else "")
+            return Misconception(key, f"{str(e).rstrip('. ')}{student_line(e)}, at `{ascii(shown)[1:-1]}`: "
+                                 + describe(key))
     return None
 
 
@@ -372,6 +420,26 @@ def expect_tuple(value: object, what: str, names: Sequence[str]) -> tuple[Any, .
         raise AssertionError(f"{what} should return {len(names)} values ({', '.join(names)}), "
                              f"got {type(value).__name__}")
     return tuple(value)
+
+
+def raise_if_records_malformed(rows: object, items: Sequence[object], item_key: str, what: str = "the table") -> None:
+    """A list of records (one dict per item of `items`, `item_key` saying which) in a form that shows its slip:
+    the dicts' keys, one string each, repeated once per item (`rows += {...}`: list_extended_with_dict), or
+    one row per item that are all the same dict, the last item's (a dict made before the loop and appended on
+    every pass: record_reused; the items differ, so the right rows do). Anything else passes, for the
+    caller's own checks."""
+    if not isinstance(rows, (list, tuple)) or not rows or len(items) < 2:
+        return
+    if all(isinstance(r, str) for r in rows) and len(rows) % len(items) == 0:
+        width = len(rows) // len(items)
+        if item_key in rows[:width] and list(rows) == list(rows[:width]) * len(items):
+            raise Misconception("list_extended_with_dict", f"{what} is a list of {len(rows)} strings, the keys "
+                                f"{ascii(list(rows[:width]))[:200]} once per item: " + describe("list_extended_with_dict"))
+    if len(rows) == len(items) and all(isinstance(r, dict) for r in rows) and len(set(map(str, items))) > 1:
+        first = rows[0]
+        if all(_same_value(r, first) for r in rows[1:]) and _same_value(first.get(item_key), items[-1]):
+            raise Misconception("record_reused", f"{what} has {len(rows)} rows that are all the same, the last "
+                                f"one's ({item_key} = {ascii(items[-1])[:40]}): " + describe("record_reused"))
 
 
 def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Tensor:

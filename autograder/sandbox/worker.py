@@ -29,6 +29,7 @@ import ctypes
 import errno
 import io
 import json
+import linecache
 import os
 import resource
 import signal
@@ -797,6 +798,9 @@ class Worker:
             start = time.perf_counter()
             status, err = "ok", ""
             filename = self.cell_filename(i)
+            # the cell's lines for tracebacks (as IPython keeps them): a crash then shows the line that
+            # raised, which the grader reads to tell an unpacking along the wrong axis from other crashes
+            linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
             try:
                 exec(compile(src, filename, "exec"), self.ns)
             except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included

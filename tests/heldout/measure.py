@@ -2375,7 +2375,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "ValueError: too many values to unpack (expected 2)"; unbind(-1) splits the d_k features, not the
         # pair axis: draw_split_along_samples's "split with dim=1" is the fix, but its text (a (n, 2 d_k) draw
         # chunked along the samples "instead of along the features") tells the student to do what they did; no key
-        "q2_pair_draw_unbound_on_last_axis": (),
+        # now named by unpacked_along_wrong_axis (naming30)
+        "q2_pair_draw_unbound_on_last_axis": ("unpacked_along_wrong_axis",),
         # mis-named: scaled_flag_inverted ("dividing by sqrt(d_k) when scaled=False and not when scaled=True") on
         # the unscaled test; the flag is read right (scaled=True passes), div_ rescales `dots` through the alias:
         # inplace_alias_overwritten ("an in-place op ... returns the same tensor it changes ... use the
@@ -2384,7 +2385,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_in_place_scale_aliases_unscaled": ("inplace_alias_overwritten",),
         # generic: "does not match the correct result in 6 of 6 entries (largest difference 0.84 ...)"; the
         # Bernoulli -(1-p) log(1-p) terms added per key: no key says it
-        "q4_entropy_bernoulli_terms_summed": (),
+        # now named by entropy_binary_terms (naming30)
+        "q4_entropy_bernoulli_terms_summed": ("entropy_binary_terms",),
         # p log(1/p + eps): the NaN is 0 * log(1/0), i.e. 0 * -log 0, and the key's fix (the epsilon inside, on
         # p, or log_softmax) is the student's, as blind14's q4_epsilon_outside_log
         "q4_entropy_reciprocal_epsilon_too_late": ("entropy_nan_saturated",),
@@ -2394,10 +2396,12 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_bmm_row_dot": ("fixed_axes",),
         # generic: "the table has only the rows for d = [256, 256, 256, 256] ... (its values are right)" (a clear
         # message); one dict reused for every row: no key says it
-        "q4_table_one_row_dict_reused": (),
+        # now named by record_reused (naming30)
+        "q4_table_one_row_dict_reused": ("record_reused",),
         # generic: "entropy_table should return one row per d: 4 rows, got 20"; list += dict extends with its
         # keys: table_dict_of_lists and table_keyed_by_d are other shapes; no key
-        "q4_table_list_extended_with_dict": (),
+        # now named by list_extended_with_dict (naming30)
+        "q4_table_list_extended_with_dict": ("list_extended_with_dict",),
     },
     # judged from `measure sdpa-from-scratch --set blind23 -v`: () where no key of the catalogue names it
     "sdpa-from-scratch": {

@@ -116,6 +116,9 @@ MISCONCEPTIONS = {
                        "(..., 1)",
     "entropy_normalised": "dividing the entropy by its maximum ln T (a fraction between 0 and 1) instead of "
                           "returning it in nats",
+    "entropy_binary_terms": "adding a two-outcome (Bernoulli) term (1 - p) log(1 - p) for every entry, -sum [p log p "
+                            "+ (1 - p) log(1 - p)]: that is a yes/no entropy per key, summed, not the entropy of the "
+                            "one distribution over the row, which is -sum p log p alone",
     "entropy_without_log": "using the logits in place of log p (-sum p * logits): log p = logits - "
                            "logsumexp(logits), so use F.log_softmax",
     "entropy_exp_overflow": "taking exp of the raw logits (no maximum subtracted, or one maximum of the whole "

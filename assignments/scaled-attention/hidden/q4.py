@@ -15,6 +15,7 @@ from autograder.grading.checks import (
     charged_in_parts,
     describe,
     matching_variants,
+    raise_if_records_malformed,
     randn,
     register_misconceptions,
 )
@@ -190,6 +191,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
         return out
 
     def check(rows):
+        raise_if_records_malformed(rows, list(dims), "d", "entropy_table(...)")
         _raise_if_columns(rows, dims, expected)
         D.raise_if_other_dims(rows, dims, seed)     # rows for other d's than asked: which, and whose
         table = _table(rows, dims)

@@ -2623,3 +2623,41 @@ CORRECT.update({
     return (weights[:, :, None] * V[None, :, :]).sum(dim=1), weights
 '''),
 })
+
+WRONG.update({
+    # naming30: q and k drawn as one (2, n, d_k) tensor and split along the features (chunk(2, dim=-1) gives
+    # two halves of d_k / 2, not q and k; a d_k that is odd gives unequal halves); crashes only for d_k != 2
+    # through the unpacking: unbind along the last axis of a (n, d_k, 2) draw
+    "variance_pair_unbound_first_axis": (variance('''
+    qk = torch.randn(n_samples, d_k, 2, generator=generator)
+    q, k = qk.unbind(0)
+    dots = (q * k).sum(dim=-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "unpacked_along_wrong_axis", "where": ["q2"]}),
+    "variance_pair_split_by_size_on_features": (variance('''
+    qk = torch.randn(n_samples, 2 * d_k, generator=generator)
+    q, k = torch.split(qk, 2, dim=1)
+    dots = (q * k).sum(dim=-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "unpacked_along_wrong_axis", "where": ["q2"]}),
+    # naming30: the binary entropy of each key's probability summed, written with xlogy and with log1p
+    "entropy_binary_xlogy": (entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    return -(torch.xlogy(p, p) + torch.xlogy(1 - p, 1 - p)).sum(-1)
+'''), {"key": "entropy_binary_terms", "where": ["q4"]}),
+    "entropy_binary_log1p": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    p = log_p.exp()
+    return (-p * log_p - (1 - p) * torch.log1p(-p + 1e-12).clamp(min=-1e4)).sum(dim=-1)
+'''), {"key": "entropy_binary_terms", "where": ["q4"]}),
+    # naming30: the table's rows: one dict updated on every pass, and a list extended by each row's dict
+    "table_row_dict_updated": ({"softmax_entropy": ENTROPY + TABLE.replace(
+        "    results = []\n", "    results = []\n    row = {}\n").replace(
+        "results.append({", "row.update({").replace(
+        "softmax_entropy(scaled).item()})", "softmax_entropy(scaled).item()})\n        results.append(row)")},
+        {"key": "record_reused", "where": ["q4"]}),
+    "table_list_extend_row": (table("results.append({", "results.extend({"), {"key": "list_extended_with_dict",
+                                                                              "where": ["q4"]}),
+})
