@@ -252,3 +252,35 @@ def test_one_dict_appended_on_every_pass_is_named():
 ])
 def test_other_tables_pass_to_the_callers_checks(rows):
     checks.raise_if_records_malformed(rows, [4, 16, 64], "d")
+
+
+def _submission(src: str) -> object:
+    return type("Submission", (), {"cells": [src]})()
+
+
+def test_a_parameter_the_notebook_lacks_with_a_wrong_default_is_named():
+    def scaled_scores(Q, K, eps=1):     # as the student's cell defines it
+        return Q @ K.T / (Q.shape[-1] ** 0.5 + eps)
+
+    def reference(Q, K):
+        return Q @ K.T / Q.shape[-1] ** 0.5
+
+    src = "def scaled_scores(Q, K, eps=1):\n    return Q @ K.T / (Q.shape[-1] ** 0.5 + eps)\n"
+    with pytest.raises(Misconception) as got:
+        checks.raise_if_added_parameter_wrong(scaled_scores, (A, B), lambda out: torch.allclose(out, reference(A, B)),
+                                              submission=_submission(src), func_name="scaled_scores",
+                                              reference=reference, what="S")
+    assert got.value.key == "default_argument_wrong" and "eps=1" in str(got.value) and "eps=0" in str(got.value)
+
+
+@pytest.mark.parametrize("src", [
+    "def scaled_scores(Q, K, eps=1):\n    return Q @ K.T\n",                   # no value of eps makes it right
+    "def scaled_scores(Q, K):\n    return Q @ K.T\n",                           # no parameter added
+    "def scaled_scores(Q, K, eps=[1]):\n    return Q @ K.T\n",                  # a default that is no constant
+])
+def test_no_added_parameter_or_no_right_value_names_nothing(src):
+    ns: dict[str, object] = {}
+    exec(src, ns)
+    checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: torch.allclose(out, A @ B.T / 2),
+                                          submission=_submission(src), func_name="scaled_scores",
+                                          reference=lambda Q, K: None, what="S")

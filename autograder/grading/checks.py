@@ -13,6 +13,7 @@ Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` hol
 `MISCONCEPTIONS = {key: text}`; a hidden file registers it with `register_misconceptions(__file__)`."""
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import warnings
@@ -595,6 +596,36 @@ def raise_if_wrong_default(fn: Callable[..., Any], args: Sequence[Any], defaults
         raise Misconception("default_argument_wrong", f"{what} is wrong when called without {given}, and right "
                             f"when {given} is passed explicitly: its default must be {given}, as in the "
                             "notebook's signature")
+
+
+def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], right: Callable[[Any], bool], *,
+                                   submission: object, func_name: str, reference: Callable[..., Any],
+                                   what: str = "your function") -> None:
+    """Name `default_argument_wrong` when the student's `def func_name` takes a parameter the notebook's
+    (`reference`'s) signature does not, with a plain default (scale=False, dim=0), and a second call giving it
+    another plain value (None, True, False, -1, 0, 1) is `right`: the tests call the function as the notebook
+    does, so that default decides the result. Call it once a check has failed; crashes are no evidence."""
+    from autograder.grading.source_checks import SourceUnreadable, added_parameters, cells_of
+    try:
+        known = inspect.signature(reference).parameters
+        extra = added_parameters(cells_of(submission), func_name, known)
+    except (SourceUnreadable, ValueError, TypeError, RecursionError):
+        return
+    for name, default in extra[:3]:
+        number = isinstance(default, (int, float)) and not isinstance(default, bool)
+        for value in ((0, 1, -1, None, True, False) if number else (None, True, False, -1, 0, 1)):
+            if type(value) is type(default) and value == default:
+                continue
+            try:
+                out = fn(*args, **{name: value})
+            except Exception:  # noqa: BLE001 - no second value: nothing to name
+                continue
+            if right(out):
+                raise Misconception("default_argument_wrong", f"{what} is wrong with the parameter the notebook's "
+                                    f"{func_name} does not have, {name}={ascii(default)[:40]}, left to its default, "
+                                    f"and right with {name}={value!r}: the tests call {func_name} as the notebook "
+                                    "does, so give it that default or drop the parameter: " + describe(
+                                        "default_argument_wrong"))
 
 
 def raise_if_return_missing(got: object, others: Mapping[str, Callable[[], Any]], right: Callable[[Any], bool],

@@ -473,6 +473,30 @@ REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames
                       "importlib": frozenset({"import_module", "__import__"})}
 
 
+def added_parameters(cells: Sequence[str], func_name: str, known: Iterable[str]) -> list[tuple[str, object]]:
+    """The parameters of the notebook's last top-level `def func_name` that the notebook's own signature
+    (`known`) lacks and whose default is a plain constant (None, a bool, a number, a short string), with that
+    default, in order; [] where there is none or no such def. Student text: parsed, never run."""
+    found: list[tuple[str, object]] = []
+    known = set(known)
+    for _, tree in _parsed(tuple(cells)).trees:
+        for n in getattr(tree, "body", []):
+            if isinstance(n, ast.FunctionDef) and n.name == func_name:
+                a = n.args
+                params = [*a.posonlyargs, *a.args]
+                pairs = list(zip(params[len(params) - len(a.defaults):], a.defaults))
+                pairs += [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+                found = []
+                for param, default in pairs:
+                    value = default.operand if isinstance(default, ast.UnaryOp) else default
+                    if param.arg in known or not isinstance(value, ast.Constant):
+                        continue
+                    if not isinstance(value.value, (type(None), bool, int, float, str)) or len(repr(value.value)) > 40:
+                        continue
+                    found.append((param.arg, ast.literal_eval(default)))
+    return found
+
+
 def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose code stores `name` anywhere (an assignment, a def, an import, a
     loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""

@@ -2161,7 +2161,9 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "S does not match the correct result in 40 of 40 entries"; scale=False multiplies every score by
         # 0: no_scale (S unscaled) is another result, and uniform_weights (sdpa's blind17 ruling) describes the
         # weights, not the scores this test checks; no key says a default argument or a scale of zero
-        "q02_scale_default_false": (),   # naming27: still generic, the message now says every entry of S is 0
+        # now named by default_argument_wrong (naming30: a parameter the notebook lacks, its default wrong, and
+        # scale=None passed explicitly right)
+        "q02_scale_default_false": ("default_argument_wrong",),
         # raw: "TypeError: sqrt(): argument 'input' (position 1) must be Tensor, not int"; torch_sqrt_of_int is
         # scaled-attention's and sdpa's key, not this catalogue's; no key here says it
         # now named by torch_function_of_number (naming27, an engine key read off the crash's own words)

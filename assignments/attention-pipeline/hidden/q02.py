@@ -8,7 +8,8 @@ import torch
 from otter.test_files import test_case
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import Misconception, call, describe, randn, register_misconceptions
+from autograder.grading.checks import (Misconception, call, describe, raise_if_added_parameter_wrong, randn,
+                                       register_misconceptions)
 from autograder.grading.shrink import TensorArgs, check_value
 from reference import attention_pipeline as ref
 
@@ -34,7 +35,7 @@ def _variants(Q, K):
     return {**ref.scores_variants(Q, K), **D.scores_variants(Q, K)}
 
 
-def _scores(fn, Q, K, run):
+def _scores(fn, Q, K, run, submission=None):
     """`run()`, the student's S for Q and K; a crash on batched inputs is named when one slice of them
     with fewer batch dims runs and is right (K.T, transpose(1, 2), bmm: code for one layout only). One
     mistake, one name: a batched S scaled by a sequence length whose 2-D slice is right reads d_k from
@@ -64,6 +65,11 @@ def _scores(fn, Q, K, run):
         if named is not None:
             raise named from None
         raise
+    except AssertionError:   # a parameter the notebook's signature lacks, left to a default that is wrong
+        raise_if_added_parameter_wrong(fn, (Q, K), lambda out: D.is_right(out, ref.scaled_scores(Q.double(), K.double()),
+                                       Q.dtype), submission=submission, func_name="scaled_scores",
+                                       reference=ref.scaled_scores, what="S")
+        raise
 
 
 def _right_on_2d(fn, Q, K) -> bool:
@@ -76,24 +82,24 @@ def _right_on_2d(fn, Q, K) -> bool:
 
 
 @test_case(points=2, hidden=True)
-def test_scores_float64_rectangular(scaled_scores, rng):
+def test_scores_float64_rectangular(scaled_scores, rng, submission=None):
     # T_q != T_k and d_k = 12 (not a perfect square): catches the float32 scale constant in float64
     Q = randn((5, 12), rng, torch.float64)
     K = randn((8, 12), rng, torch.float64)
     _scores(scaled_scores, Q, K, lambda: D.assert_matches(
         call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
-        variants=lambda: _variants(Q, K)))  # computed only for a wrong S (issue 20)
+        variants=lambda: _variants(Q, K)), submission)  # variants computed only for a wrong S (issue 20)
 
 
 @test_case(points=1, hidden=True)
-def test_scores_batched_float32(scaled_scores, device, rng):
+def test_scores_batched_float32(scaled_scores, device, rng, submission=None):
     # B = 2: not 3, the rank of Q (a scale by sqrt(Q.dim()) and by sqrt(Q.shape[0]) apart)
     Q = randn((2, 6, 16), rng)
     K = randn((2, 6, 16), rng)
     Q64, K64 = Q.double(), K.double()
     _scores(scaled_scores, Q, K, lambda: D.assert_matches(
         call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q64, K64), what="S", dtype=torch.float32,
-        variants=lambda: _variants(Q64, K64)))
+        variants=lambda: _variants(Q64, K64)), submission)
 
 
 def _scores_args(Q, K):
@@ -101,7 +107,7 @@ def _scores_args(Q, K):
                       together_dims=(("T_q", "T_k"),), compare=(("T_q", "T_k"),))
 
 
-def _check_scores(fn, Q, K, what):
+def _check_scores(fn, Q, K, what, submission=None):
     Q64, K64 = Q.double(), K.double()
 
     def run():
@@ -113,11 +119,11 @@ def _check_scores(fn, Q, K, what):
         except AssertionError as e:   # all zeros, or rounded: said from a second call (naming27)
             D.raise_with_words(e, lambda: fn(Q, K), ref.scaled_scores(Q64, K64), Q.dtype)
             raise
-    _scores(fn, Q, K, run)
+    _scores(fn, Q, K, run, submission)
 
 
 @test_case(points=1, hidden=True)
-def test_scores_noncontiguous(scaled_scores, rng):
+def test_scores_noncontiguous(scaled_scores, rng, submission=None):
     # Q and K as a multi-head split leaves them: (B, T, H, d_k) memory seen as (B, H, T, d_k) through
     # .transpose(1, 2). T_q = 5, T_k = 7, d_k = 12; a zero query (its scores are 0) and two equal keys
     B, H, T_q, T_k, d_k = 2, 3, 5, 7, 12
@@ -126,15 +132,15 @@ def test_scores_noncontiguous(scaled_scores, rng):
     Q[:, :, int(torch.randint(0, T_q, (1,), generator=rng))] = 0.0
     i, j = (int(x) for x in torch.randperm(T_k, generator=rng)[:2])
     K[:, :, j] = K[:, :, i]
-    _check_scores(scaled_scores, Q, K, "S for transposed (not contiguous) Q and K")
+    _check_scores(scaled_scores, Q, K, "S for transposed (not contiguous) Q and K", submission)
 
 
 @test_case(points=1, hidden=True)
-def test_scores_broadcast(scaled_scores, rng):
+def test_scores_broadcast(scaled_scores, rng, submission=None):
     # expanded, stride-0 inputs as broadcasting hands them out: the same queries for every head, the
     # same keys for every batch entry (Q /= ... or Q.mul_(...) raises on them). T_q = 6, T_k = 5: no size is 4,
     # the rank of Q and K (a scale by sqrt(K.dim()) and by sqrt(T_k) apart)
     B, H, T_q, T_k, d_k = 3, 2, 6, 5, 12
     Q = randn((B, 1, T_q, d_k), rng).expand(B, H, T_q, d_k)
     K = randn((1, H, T_k, d_k), rng).expand(B, H, T_k, d_k)
-    _check_scores(scaled_scores, Q, K, "S for expanded (broadcast, stride-0) Q and K")
+    _check_scores(scaled_scores, Q, K, "S for expanded (broadcast, stride-0) Q and K", submission)

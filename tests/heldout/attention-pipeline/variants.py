@@ -2391,3 +2391,23 @@ CORRECT.update({
     # naming29: the letter in upper case keeps full marks
     "complexity_upper_case_letter": {"ans_complexity": 'ans_complexity = "C"'},
 })
+
+WRONG.update({
+    # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
+    # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    "scores_extra_mask_default_false": (cell("scaled_scores", '''def scaled_scores(Q, K, mask=False):
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    return S if mask is None else S * mask
+'''), {"key": "default_argument_wrong", "where": ["q02", "q07", "q13"]}),
+    "scores_extra_eps_default_one": (cell("scaled_scores", '''def scaled_scores(Q, K, eps=1):
+    return Q @ K.mT / (Q.size(-1) ** 0.5 + eps)
+'''), {"key": "default_argument_wrong", "where": ["q02", "q07", "q13"]}),
+})
+
+CORRECT.update({
+    # naming30: an extra parameter whose default is right keeps full marks
+    "scores_extra_scale_default_none": cell("scaled_scores", '''def scaled_scores(Q, K, scale=None):
+    scale = Q.shape[-1] ** -0.5 if scale is None else scale
+    return scale * (Q @ K.transpose(-1, -2))
+'''),
+})
