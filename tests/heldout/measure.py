@@ -2452,6 +2452,99 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind24 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        # mis-named: scale_from_ndim ("dividing ... by the square root of the number of dimensions (K.dim() or
+        # Q.ndim)") on the two 4-D tests, where ndim 4 happens to equal the default d_k=4; the 2-D tests are generic
+        # ("off by a constant factor x1.732" = sqrt(12) / 2, not sqrt(12 / 2)), so ndim is not the cause. The slip
+        # is a parameter the notebook lacks with a wrong default: default_argument_wrong (naming30's kind)
+        "q02_d_k_default_argument_from_lesson": ("default_argument_wrong",),
+        # generic: "S does not match the correct result in 40 of 40 entries"; scores // sqrt(d_k) floors the
+        # quotient: integer_sqrt_scale floors the divisor, prefix_average_floor_division is q09's 1 // t; no key
+        # (as blind20's scaled-attention q1_floor_division_scale)
+        "q02_floor_divided_by_the_scale": (),
+        # raw: "TypeError: torch.iinfo() requires an integer input type. Use torch.finfo ..."; mask_not_dtype_min
+        # says the blocked value is torch.finfo(dtype).min: the fix
+        "q04_iinfo_for_a_float_dtype": ("mask_not_dtype_min",),
+        "q05_out_of_place_add_dropped": ("mask_ignored",),   # S.add(M) dropped: the mask is never applied
+        # partly: softmax_wrong_dim on the batched test (dim 2 of 4-D scores is the queries), raw IndexError on
+        # the 2-D ones; batched_input_unsupported's "one fixed number of dims" is the fixed axis itself
+        "q05_softmax_axis_fixed_at_two": ("softmax_wrong_dim", "batched_input_unsupported"),
+        "q07_size_subscripted_like_shape": ("method_not_called",),   # its text names `x.size[-1]` for x.size(-1)
+        # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 4 tests, but
+        # project_qkv is right; the slip is A @ K for A @ V in self_attention (as blind16's
+        # q07_queries_scored_against_queries); values_not_projected is A X, scores_from_values the reverse: no key
+        "q07_weights_mix_the_keys": (),
+        "q08_weighted_values_summed_over_everything": ("reduced_every_axis",),   # .sum() with no dim: the key's text
+        # raw: "The size of tensor a (9) must match the size of tensor b (5)"; counts 1..5 from the lesson:
+        # prefix_average_row_skipped's "counts do not line up with the T rows; count 1 to T with
+        # torch.arange(1, T + 1)" is the fix (its off-by-one cause is not this, and no key says a lesson constant)
+        "q09_row_counts_for_five_tokens": ("prefix_average_row_skipped",),
+        "q10_entropy_as_mean_over_keys": ("entropy_mean_not_sum",),
+        # generic: "the count is wrong (for d_v different from d_k)"; d_v, d_k in the signature swaps both widths
+        # on a positional call (W_Q, W_K with d_v; W_V, W_O with d_k): param_count_dv_as_dk says half of it and
+        # points at W_V's term, which reads right; no key says the parameters' order
+        "q12_parameters_in_d_v_d_k_order": (),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 10x6)"; attention_weights(Q, M) for (S, M):
+        # no key says the softmax taken of the queries (returns_scores_as_weights and no_softmax are others)
+        "q13_weights_from_the_queries": (),
+        "q06_answer_no_gradient_upper_case": ("mask_blocks_gradient",),   # "D", read as option d
+    },
+    # judged from `measure sdpa-from-scratch --set blind24 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor ... without
+        # dividing by the row sum"): F.normalize's default p=2 is a divisor that is not the row sum, as
+        # scaled-attention's blind q1_normalize_default_p2; q3's float16 test and q5's float16_large_scores generic
+        "q3_normalize_default_p2": ("weights_not_normalised",),
+        # dim=None by default makes e.sum(dim=dim) the sum over the whole tensor: the key's "e.sum() with no dim
+        # instead of each slice's own sum"; the global max it also takes changes nothing in the values
+        "q3_default_dim_none": ("softmax_global_sum",),
+        # generic: "`causal_mask` is not defined ... NameError: name 'T_q' is not defined (line 1)" (a clear
+        # message); def causal_mask(T_q, T_k=T_q): default_none_not_replaced's fix ("write `if T_k is None:
+        # T_k = T_q`", with the default T_k=None) is this one, though its slip is a comparison, not the default
+        "q4_default_names_the_first_parameter": ("default_none_not_replaced",),
+        # generic: "the output for 4-D inputs ... does not match ... in 655 of 672 entries" on 6 q5 tests;
+        # sqrt(Q.size(1) * Q.size(-1)), heads times head width: scale_by_batch_dim ("Q.size(1) of batched inputs:
+        # the batch or the heads ... instead of the last one, Q.shape[-1]") says the axis and the fix
+        "q5_scale_by_heads_times_head_width": ("scale_by_batch_dim",),
+        # generic: "your code raised RuntimeError: Expected size for first two dimensions of batch2 tensor ..." on
+        # 15 tests; V @ weights for weights @ V: weights_transposed ("multiplying V by the transposed weights ...
+        # query i's own weights (A V)") says the fix, as blind22's q6_values_multiplied_first
+        "q5_values_times_weights": ("weights_transposed",),
+        # raw: "TypeError: masked_fill() received an invalid combination of arguments - got (float, Tensor)" on 15
+        # tests; masked_fill(value, mask), the arguments swapped: no key says it (bool_mask_arithmetic's fix writes
+        # masked_fill(~mask, ...), but its slip is arithmetic on the mask)
+        "q5_masked_fill_arguments_swapped": (),
+        "q5_integer_sqrt_scale": ("integer_sqrt_scale",),   # the key names math.isqrt(d_k) itself
+        # the out-of-place masked_fill thrown away leaves NaN on fully masked queries: the key's symptom, and it
+        # points at the zeroing line (as blind's q5_masked_fill_result_discarded, mask_ignored)
+        "q5_empty_row_zeroing_not_assigned": ("fully_masked_nan",),
+        # generic: "`out_shape` is not defined ... NameError: name 'V' is not defined (line 2)" (a clear message);
+        # V from a later cell (the (2, 5, 8) example, not d_v = 128): no key says a name from a later cell;
+        # example_value_reused speaks of the example's d_k = 8 reused for the scale, not a shape read off V
+        "q1_out_width_from_later_cell": (),
+        # generic: "raw_score_var is not the variance of the raw scores of the batched example"; torch.var_mean
+        # returns (var, mean), unpacked as (mean, var): no key of this catalogue says it (scaled-attention's
+        # variance_mean_swapped would)
+        "q2_var_mean_unpacked_backwards": (),
+        # mis-named: draw_order ("drawn in another order ... Q, then K, then V"): the values match, but the
+        # student draws nothing (the notebook's Q, K, V are used) and multiplies by V instead of K, so redrawing
+        # fixes nothing; variance_of_other_scores ("other tensors: the question asks for Q @ K^T of the batched
+        # example") is the mistake and its fix
+        "q2_scores_against_values": ("variance_of_other_scores",),
+        # generic: "weights3 is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2
+        # ...)"; the notebook's global d_k = 8 for this example's 4: scale_constant names "the notebook's global
+        # d_k = 8 from Question 2" and the input's own width; example_value_reused the example's 8 reused
+        "q6_scale_from_stale_d_k": ("scale_constant", "example_value_reused"),
+        # generic: "`out3` is not defined ... RuntimeError: Expected size for first two dimensions of batch2
+        # tensor"; the batched example V for V3: weights_times_wrong_input is K or Q for V (its fix "weights @ V"
+        # is what the student wrote); no key says another example's tensor
+        "q6_output_from_batched_V": (),
+        # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of
+        # length d_k)"; 67 (in millions) for 67,108,864: no key says a count in another unit (count_in_bytes is
+        # bytes for entries, rounded_answer decimals of computed values, size_rounded the sizes)
+        "q8_madds_in_millions": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
