@@ -2452,6 +2452,53 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind24 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # scaled scores computed, softmax fed Q @ K.T: unscaled attention (as blind14's q5_d_k_computed_never_used)
+        "q1_softmax_fed_the_unscaled_product": ("no_scale",),
+        # scores @ V for weights @ V: the key's "scaled scores used as weights" on the output tests only (the
+        # weights returned are right), as blind19's q07_scores_mixed_instead_of_weights
+        "q1_output_mixed_from_scores": ("no_softmax",),
+        # raw: "NameError: name 'W' is not defined" on 6 q1 tests; a name from a later cell (the trace's W):
+        # no key says it (as blind15's q1_out_width_from_later_cell)
+        "q1_returns_stale_global_W": (),
+        # mis-named: qk_swapped ("Q from W_K, K from W_Q") on 3 tests; the projections are right, the call is
+        # attention(K_h, Q_h, V_h), i.e. K_h Q_h^T per head, which scores_transposed names (same output, other
+        # fix), as blind9's q07_keys_scored_against_queries
+        "q8_queries_and_keys_swapped_in_call": ("scores_transposed",),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (48x48 and 5x48)"; W_O @ concat for concat @ W_O: no
+        # key says the output projection multiplied from the left (mha_weight_transposed is X @ W.T)
+        "q8_output_projection_left_multiplied": (),
+        # generic: "does not match the correct result in 240 of 240 entries"; K.view(n_heads, d_k, T) straight
+        # into K^T's shape: mha_split_without_transpose ("reshaping ... straight to (n_heads, T, d_k) without a
+        # transpose, mixing tokens across heads") is the slip and its fix, as blind's q8_split_view_without_transpose
+        "q8_keys_viewed_as_transposed": ("mha_split_without_transpose",),
+        # raw: "TypeError: cat(): argument 'tensors' (position 1) must be tuple of Tensors, not generator"; no key
+        # says torch.cat given a generator
+        "q8_cat_of_generator_expression": (),
+        # generic: "should be a number (a Python float; use .item() on a tensor), got float32" (a clear message);
+        # numpy's var returns numpy.float32: returns_tensor_not_number's fix (.item() or float(...)) is the fix,
+        # though its text says a tensor
+        "q2_returns_numpy_float32": ("returns_tensor_not_number",),
+        # mis-named: softmax_implicit_dim ("calling F.softmax without dim") on test_entropy_views; the code calls
+        # no F.softmax, it divides by e.sum(0) (the 2-D tests are generic, "6 of 6 entries"), so that text blames
+        # an omission not made (as blind13's q13_softmax_over_queries_inline); softmax_sum_wrong_axis ("dividing
+        # by the sum over another axis than the softmax's dim ... or a fixed axis") is the slip and its fix
+        "q4_entropy_softmax_denominator_axis0": ("softmax_sum_wrong_axis",),
+        # the out-of-place clamp thrown away leaves 0 * log 0: the key's symptom and its fix (as blind's
+        # q5_masked_fill_result_discarded, the effect of the dropped result)
+        "q4_entropy_clamp_result_dropped": ("entropy_nan_saturated",),
+        # raw: "TypeError: seed() takes 0 positional arguments but 1 was given"; torch.seed for torch.manual_seed:
+        # no key says it (table_reseeded_per_row is another seed, not another function)
+        "q4_table_torch_seed_for_manual_seed": (),
+        # generic: "the entropy table ... does not match ... in 8 of 16 entries"; sqrt(mean(x^2)) for .std():
+        # biased_std says only the divisor n (fixing it to n - 1 still leaves the mean unsubtracted); no key
+        "q4_table_std_as_root_mean_square": (),
+        # sqrt(len(q)) with q (1, d): len is the number of queries, 1, so nothing is scaled; no_scale (the effect,
+        # as blind's q02_integer_exponent), scale_by_T ("the number of keys or of queries") and
+        # wrong_scale_constant all say it
+        "q4_table_scale_from_len_of_query": ("no_scale", "scale_by_T", "wrong_scale_constant"),
+    },
     # judged from `measure attention-pipeline --set blind24 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # mis-named: scale_from_ndim ("dividing ... by the square root of the number of dimensions (K.dim() or
