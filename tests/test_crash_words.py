@@ -37,6 +37,11 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "dtype_mix": [lambda: A.double() @ B.T, lambda: torch.bmm(A.double()[None], B.T[None]),
                   lambda: torch.mv(A.double(), B[0])],
     "view_on_noncontiguous": [lambda: A.T.view(12), lambda: A.double().transpose(0, 1).view(2, 6)],
+    "masked_fill_arguments_swapped": [lambda: A[:, :3].masked_fill(float("-inf"), MASK),
+                                      lambda: torch.masked_fill(A[:, :3], -1e9, ~MASK)],
+    "iinfo_for_float": [lambda: torch.iinfo(A.dtype).min, lambda: torch.iinfo(torch.float16)],
+    "generator_to_cat": [lambda: torch.cat(h for h in (A, B)), lambda: torch.stack((h * 2 for h in (A, B)), dim=1)],
+    "seed_for_manual_seed": [lambda: torch.seed(0), lambda: torch.random.seed(7)],
 }
 
 
@@ -284,3 +289,25 @@ def test_no_added_parameter_or_no_right_value_names_nothing(src):
     checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: torch.allclose(out, A @ B.T / 2),
                                           submission=_submission(src), func_name="scaled_scores",
                                           reference=lambda Q, K: None, what="S")
+
+
+def test_a_global_the_notebook_assigns_but_not_yet_is_named():
+    cells = ["import torch", "def f(Q):\n    return Q @ W", "W = torch.eye(3)\nout = f(torch.eye(3))"]
+    e = StudentCodeError("NameError", "name 'W' is not defined")
+    named = crash_words(e, cells)
+    assert named is not None and named.key == "name_not_yet_defined" and "cell 3" in str(named)
+    # the missing answer's message quoting its cell's crash, as runner.missing_answer writes it
+    said = AssertionError("`out_width` is not defined: the cell that assigns it (Cell In[2]) stopped, your code raised "
+                          "NameError: name 'W' is not defined (line 1)")
+    named = crash_words(said, cells)
+    assert named is not None and named.key == "name_not_yet_defined"
+
+
+@pytest.mark.parametrize("cells", [
+    ["def f(Q):\n    return Q @ W"],                                  # assigned nowhere: a typo, another slip
+    ["def g():\n    W = 1\n    return W", "def f(Q):\n    return Q @ W"],   # another function's local
+    ["def f(Q, W=None):\n    return Q", "x = [W for W in range(3)]"],         # a comprehension's own name
+    [],                                                               # no notebook to read
+])
+def test_a_name_the_notebook_never_makes_global_names_nothing(cells):
+    assert crash_words(StudentCodeError("NameError", "name 'W' is not defined"), cells) is None

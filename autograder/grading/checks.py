@@ -121,6 +121,19 @@ MISCONCEPTIONS: dict[str, str] = {
                  "(torch.zeros(..., dtype=x.dtype), torch.tensor(c, dtype=x.dtype)) or cast with .to(x.dtype)",
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",
+    "masked_fill_arguments_swapped": "giving masked_fill its value before its mask (x.masked_fill(float('-inf'), mask)): "
+                                     "the mask comes first, then the value: x.masked_fill(mask, float('-inf'))",
+    "iinfo_for_float": "asking torch.iinfo for the limits of a floating-point dtype: iinfo is for integer dtypes; for "
+                       "float16, float32 and float64 use torch.finfo(dtype).min (or .max)",
+    "generator_to_cat": "passing torch.cat (or torch.stack) a generator expression, torch.cat(h for h in heads): it "
+                        "takes a list or tuple of tensors; write the brackets, torch.cat([h for h in heads], dim=-1)",
+    "seed_for_manual_seed": "calling torch.seed(n) to seed the random numbers: torch.seed() takes no argument (it "
+                            "picks a random seed itself); seed with torch.manual_seed(n)",
+    "name_not_yet_defined": "using a global name (V, W, an answer of another question) that does not exist when this "
+                            "code runs: the notebook assigns it only in a later cell, or in a cell that stopped with "
+                            "an error before assigning it; compute what you need from the function's own arguments "
+                            "(V.shape[-1] from the V it is given), or make the cell that defines the name run first "
+                            "and without error",
     "unpacked_along_wrong_axis": "splitting a tensor into a fixed number of names along an axis that does not hold that "
                                  "many parts (`q, k = pairs.unbind(dim=-1)`, `a, b = x.split(2, dim=1)`): unbind gives "
                                  "one tensor per entry of the axis it is given, and chunk and split cut the axis they "
@@ -267,7 +280,15 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"\w+|Found dtype \w+ but expected \w+|expected both vectors to have same dtype|input tensors must have the "
                 r"same dtype, but got"), "dtype_mix"),
     (re.compile(r"view size is not compatible with input tensor's size and stride"), "view_on_noncontiguous"),
+    (re.compile(r"\bmasked_fill_?\(\) received an invalid combination of arguments - got \((?:Tensor, )?(?:float|int|bool), "
+                r"Tensor\)"), "masked_fill_arguments_swapped"),
+    (re.compile(r"torch\.iinfo\(\) requires an integer input type"), "iinfo_for_float"),
+    (re.compile(r"\b(?:cat|concat|concatenate|stack|hstack|vstack)\(\): argument 'tensors' \(position 1\) must be "
+                r"tuple of Tensors, not generator"), "generator_to_cat"),
+    (re.compile(r"(?<!\w)seed\(\) takes 0 positional arguments but \d+ (?:was|were) given"),
+     "seed_for_manual_seed"),
 )
+_NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defined")
 # "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
 # functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
 _UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
@@ -278,14 +299,15 @@ def _torch_function(name: str) -> bool:
     return any(hasattr(space, name) for space in (torch, torch.Tensor, F))
 
 
-def crash_words(error: BaseException | str) -> Misconception | None:
+def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Misconception | None:
     """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
     one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
     matrices, NumPy's keywords and methods, a whole tensor where one number is asked, arithmetic on a bool
     mask, a torch function of a Python number, a method used without its () (or .values of a plain tensor), a
     value called like a function (x.shape(-1)), a keyword a torch function does not take, two dtypes in one
     operation, .view on a non-contiguous tensor, a (values, indices) pair used as a tensor (tuple_as_tensor),
-    and from the student's line that raised: an unpacking along the wrong axis (_CRASH_WITH_LINE).
+    and from the student's line that raised: an unpacking along the wrong axis (_CRASH_WITH_LINE); with the
+    notebook's `cells`, a NameError for a global that the notebook does assign, at its top level, somewhere.
     The runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
     if isinstance(error, StudentCodeError):
         text, said = f"{error.exc_type}: {error.message}", str(error)
@@ -298,6 +320,15 @@ def crash_words(error: BaseException | str) -> Misconception | None:
         return pair
     if isinstance(error, StudentCodeError) and (from_line := _crash_with_line(error)) is not None:
         return from_line
+    undefined = _NOT_DEFINED.search(text)
+    if undefined and cells:
+        from autograder.grading.source_checks import cells_assigning_globally
+        where = cells_assigning_globally(cells, undefined.group(1))
+        if where:
+            first = said.splitlines()[0].rstrip(". ")
+            return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` in "
+                                 f"code cell {where[0] + 1}, which had not run, or stopped, when this ran: "
+                                 + describe("name_not_yet_defined"))
     keyword = _UNEXPECTED_KEYWORD.search(text)
     if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "

@@ -58,7 +58,7 @@ def not_run(test: HiddenTestCase, device: str, reason: str) -> TestReport:
 
 
 def classify(test: HiddenTestCase, device: str, points: float, exc: BaseException | None,
-             duration: float) -> TestReport:
+             duration: float, submission: SubmissionInfo | None = None) -> TestReport:
     """The one place an outcome becomes a report."""
     base: dict[str, Any] = dict(question=test.question, name=test.name, device=device, hidden=test.hidden,
                                 max_score=points, duration_s=round(duration, 4))
@@ -71,7 +71,7 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
         # through (or quoted it): named from the type the refusal names, whichever test met it
         named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
                                     else "your function")
-        exc = named or crash_words(exc) or exc
+        exc = named or crash_words(exc, submission.cells if submission is not None else ()) or exc
     misconception = exc.key if isinstance(exc, Misconception) else None
     if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
         message = str(exc) or "assertion failed"
@@ -227,7 +227,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                     test.func(**kwargs)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
                 exc = e
-        reports.append(classify(test, device, points, exc, time.perf_counter() - start))
+        reports.append(classify(test, device, points, exc, time.perf_counter() - start, submission))
         charges.append(charge)
         timers.add(f"test {test.question} {test.name}", started, time.monotonic())
     return runs, reports, charges

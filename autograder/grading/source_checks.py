@@ -497,6 +497,31 @@ def added_parameters(cells: Sequence[str], func_name: str, known: Iterable[str])
     return found
 
 
+def cells_assigning_globally(cells: Sequence[str], name: str) -> list[int]:
+    """The code cells (indexes from 0) whose module-level code stores `name` (an assignment, a def, an import,
+    a loop or with target, also inside a module-level if/for/with/try; never inside a def, class or lambda,
+    whose names are their own): where a global the notebook uses is made. One cached parse (_parsed)."""
+    found = []
+    for number, tree in _parsed(tuple(cells)).trees:
+        todo: list[ast.AST] = list(getattr(tree, "body", []))
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if n.name == name:
+                    found.append(number - 1)
+                    break
+                continue
+            if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if ((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
+                    or (isinstance(n, (ast.Import, ast.ImportFrom))
+                        and any((al.asname or al.name.split(".")[0]) == name for al in n.names))):
+                found.append(number - 1)
+                break
+            todo.extend(ast.iter_child_nodes(n))
+    return found
+
+
 def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose code stores `name` anywhere (an assignment, a def, an import, a
     loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""

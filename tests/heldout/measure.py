@@ -2461,7 +2461,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_output_mixed_from_scores": ("no_softmax",),
         # raw: "NameError: name 'W' is not defined" on 6 q1 tests; a name from a later cell (the trace's W):
         # no key says it (as blind15's q1_out_width_from_later_cell)
-        "q1_returns_stale_global_W": (),
+        # now named by name_not_yet_defined (naming30, engine crash words)
+        "q1_returns_stale_global_W": ("name_not_yet_defined",),
         # mis-named: qk_swapped ("Q from W_K, K from W_Q") on 3 tests; the projections are right, the call is
         # attention(K_h, Q_h, V_h), i.e. K_h Q_h^T per head, which scores_transposed names (same output, other
         # fix), as blind9's q07_keys_scored_against_queries
@@ -2475,7 +2476,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_keys_viewed_as_transposed": ("mha_split_without_transpose",),
         # raw: "TypeError: cat(): argument 'tensors' (position 1) must be tuple of Tensors, not generator"; no key
         # says torch.cat given a generator
-        "q8_cat_of_generator_expression": (),
+        # now named by generator_to_cat (naming30, engine crash words)
+        "q8_cat_of_generator_expression": ("generator_to_cat",),
         # generic: "should be a number (a Python float; use .item() on a tensor), got float32" (a clear message);
         # numpy's var returns numpy.float32: returns_tensor_not_number's fix (.item() or float(...)) is the fix,
         # though its text says a tensor
@@ -2490,7 +2492,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_clamp_result_dropped": ("entropy_nan_saturated",),
         # raw: "TypeError: seed() takes 0 positional arguments but 1 was given"; torch.seed for torch.manual_seed:
         # no key says it (table_reseeded_per_row is another seed, not another function)
-        "q4_table_torch_seed_for_manual_seed": (),
+        # now named by seed_for_manual_seed (naming30, engine crash words)
+        "q4_table_torch_seed_for_manual_seed": ("seed_for_manual_seed",),
         # generic: "the entropy table ... does not match ... in 8 of 16 entries"; sqrt(mean(x^2)) for .std():
         # biased_std says only the divisor n (fixing it to n - 1 still leaves the mean unsubtracted); no key
         "q4_table_std_as_root_mean_square": (),
@@ -2512,7 +2515,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q02_floor_divided_by_the_scale": (),
         # raw: "TypeError: torch.iinfo() requires an integer input type. Use torch.finfo ..."; mask_not_dtype_min
         # says the blocked value is torch.finfo(dtype).min: the fix
-        "q04_iinfo_for_a_float_dtype": ("mask_not_dtype_min",),
+        # now named by iinfo_for_float (naming30, engine crash words)
+        "q04_iinfo_for_a_float_dtype": ("mask_not_dtype_min", "iinfo_for_float"),
         "q05_out_of_place_add_dropped": ("mask_ignored",),   # S.add(M) dropped: the mask is never applied
         # partly: softmax_wrong_dim on the batched test (dim 2 of 4-D scores is the queries), raw IndexError on
         # the 2-D ones; batched_input_unsupported's "one fixed number of dims" is the fixed axis itself
@@ -2561,7 +2565,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: masked_fill() received an invalid combination of arguments - got (float, Tensor)" on 15
         # tests; masked_fill(value, mask), the arguments swapped: no key says it (bool_mask_arithmetic's fix writes
         # masked_fill(~mask, ...), but its slip is arithmetic on the mask)
-        "q5_masked_fill_arguments_swapped": (),
+        # now named by masked_fill_arguments_swapped (naming30, engine crash words)
+        "q5_masked_fill_arguments_swapped": ("masked_fill_arguments_swapped",),
         "q5_integer_sqrt_scale": ("integer_sqrt_scale",),   # the key names math.isqrt(d_k) itself
         # the out-of-place masked_fill thrown away leaves NaN on fully masked queries: the key's symptom, and it
         # points at the zeroing line (as blind's q5_masked_fill_result_discarded, mask_ignored)
@@ -2569,7 +2574,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "`out_shape` is not defined ... NameError: name 'V' is not defined (line 2)" (a clear message);
         # V from a later cell (the (2, 5, 8) example, not d_v = 128): no key says a name from a later cell;
         # example_value_reused speaks of the example's d_k = 8 reused for the scale, not a shape read off V
-        "q1_out_width_from_later_cell": (),
+        # now named by name_not_yet_defined (naming30, engine crash words)
+        "q1_out_width_from_later_cell": ("name_not_yet_defined",),
         # generic: "raw_score_var is not the variance of the raw scores of the batched example"; torch.var_mean
         # returns (var, mean), unpacked as (mean, var): no key of this catalogue says it (scaled-attention's
         # variance_mean_swapped would)

@@ -2411,3 +2411,17 @@ CORRECT.update({
     return scale * (Q @ K.transpose(-1, -2))
 '''),
 })
+
+WRONG.update({
+    # naming30 (engine crash words): torch.iinfo asked for a float dtype's limits (torch.finfo is for floats)
+    "mask_iinfo_min_fill": (mask('''
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    M[future] = torch.iinfo(dtype).min
+    return M
+'''), {"key": "iinfo_for_float", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+    "mask_iinfo_full_triu": (mask('''
+    lowest = torch.iinfo(dtype).min
+    return torch.full((T, T), lowest, dtype=dtype, device=device).triu(diagonal=1)
+'''), {"key": "iinfo_for_float", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+})

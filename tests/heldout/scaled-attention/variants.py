@@ -2661,3 +2661,25 @@ def softmax_entropy(logits):
     "table_list_extend_row": (table("results.append({", "results.extend({"), {"key": "list_extended_with_dict",
                                                                               "where": ["q4"]}),
 })
+
+WRONG.update({
+    # naming30 (engine crash words): torch.cat / torch.stack handed a generator expression
+    "mha_cat_of_generator": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    cols = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]
+    return torch.cat((attention(Q[:, c], K[:, c], V[:, c], d_k)[0] for c in cols), dim=-1) @ W_O
+'''), {"key": "generator_to_cat", "where": ["q8"]}),
+    "mha_stack_of_generator": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    split = lambda M: (M[:, h * d_k:(h + 1) * d_k] for h in range(n_heads))
+    heads = torch.stack(attention(q, k, v, d_k)[0] for q, k, v in zip(split(X @ W_Q), split(X @ W_K), split(X @ W_V)))
+    return heads.transpose(0, 1).reshape(T, d_model) @ W_O
+'''), {"key": "generator_to_cat", "where": ["q8"]}),
+    # naming30 (engine crash words): torch.seed(n) where torch.manual_seed(n) seeds
+    "table_torch_seed": (table("torch.manual_seed(seed)", "torch.seed(seed)"), {"key": "seed_for_manual_seed",
+                                                                                 "where": ["q4"]}),
+    "table_torch_random_seed": (table("torch.manual_seed(seed)", "torch.random.seed(seed)"),
+                                {"key": "seed_for_manual_seed", "where": ["q4"]}),
+})

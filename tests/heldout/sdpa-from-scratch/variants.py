@@ -1882,3 +1882,22 @@ out3 = torch.mul(weights3, V3)
 weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
 '''}, {"key": "output_keeps_key_axis", "where": ["q6"]}),
 }
+
+WRONG.update({
+    # naming30 (engine crash words): masked_fill given its value before its mask, as a method and as a function
+    "sdpa_masked_fill_value_first": (full_with(FILL, 'scores.masked_fill(float("-inf"), mask.logical_not())'),
+                                     {"key": "masked_fill_arguments_swapped", "where": ["q5"]}),
+    "sdpa_torch_masked_fill_value_first": (full_with(FILL, 'torch.masked_fill(scores, -1e9, ~mask)'),
+                                           {"key": "masked_fill_arguments_swapped", "where": ["q5"]}),
+    # naming30 (engine): a name the notebook makes only in a later cell, read top to bottom (NameError)
+    "shapes_width_from_later_example": ({"weights_shape": "weights_shape = (4, 10, 10)\n"
+                                                          "out_shape = (*weights_shape[:2], Vc.shape[-1] * 16)\n"},
+                                        {"key": "name_not_yet_defined", "where": ["q1"]}),
+    "variance_divisor_from_later_example": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(Qc.shape[-1])).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "name_not_yet_defined", "where": ["q2"]}),
+})
