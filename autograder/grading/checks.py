@@ -633,18 +633,22 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
                                    submission: object, func_name: str, reference: Callable[..., Any],
                                    what: str = "your function") -> None:
     """Name `default_argument_wrong` when the student's `def func_name` takes a parameter the notebook's
-    (`reference`'s) signature does not, with a plain default (scale=False, dim=0), and a second call giving it
-    another plain value (None, True, False, -1, 0, 1) is `right`: the tests call the function as the notebook
-    does, so that default decides the result. Call it once a check has failed; crashes are no evidence."""
+    (`reference`'s) signature does not, with a plain default (scale=False, dim=0, d_k=4), and a second call giving
+    it another plain value (None, True, False, -1, 0, 1, or for a number one of the input tensors' sizes) is
+    `right`: the tests call the function as the notebook does, so that default decides the result. Call it once
+    a check has failed, before a variant's name (d_k=4 on 4-D inputs is what a scale by sqrt(Q.dim()) gives);
+    crashes are no evidence."""
     from autograder.grading.source_checks import SourceUnreadable, added_parameters, cells_of
     try:
         known = inspect.signature(reference).parameters
         extra = added_parameters(cells_of(submission), func_name, known)
     except (SourceUnreadable, ValueError, TypeError, RecursionError):
         return
+    # a size parameter (d_k=4) is right at one of the inputs' own sizes
+    sizes = list(dict.fromkeys(n for a in args if isinstance(a, torch.Tensor) for n in a.shape))[:8]
     for name, default in extra[:3]:
         number = isinstance(default, (int, float)) and not isinstance(default, bool)
-        for value in ((0, 1, -1, None, True, False) if number else (None, True, False, -1, 0, 1)):
+        for value in ((0, 1, -1, *sizes, None, True, False) if number else (None, True, False, -1, 0, 1)):
             if type(value) is type(default) and value == default:
                 continue
             try:

@@ -2508,6 +2508,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # Q.ndim)") on the two 4-D tests, where ndim 4 happens to equal the default d_k=4; the 2-D tests are generic
         # ("off by a constant factor x1.732" = sqrt(12) / 2, not sqrt(12 / 2)), so ndim is not the cause. The slip
         # is a parameter the notebook lacks with a wrong default: default_argument_wrong (naming30's kind)
+        # now named by default_argument_wrong (naming30: d_k=12 passed explicitly is right)
         "q02_d_k_default_argument_from_lesson": ("default_argument_wrong",),
         # generic: "S does not match the correct result in 40 of 40 entries"; scores // sqrt(d_k) floors the
         # quotient: integer_sqrt_scale floors the divisor, prefix_average_floor_division is q09's 1 // t; no key

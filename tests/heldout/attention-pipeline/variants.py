@@ -2425,3 +2425,14 @@ WRONG.update({
     return torch.full((T, T), lowest, dtype=dtype, device=device).triu(diagonal=1)
 '''), {"key": "iinfo_for_float", "where": ["q04", "q05", "q07", "q09", "q10"]}),
 })
+
+WRONG.update({
+    # naming30: an added size parameter whose default is the lesson's number, right at the input's own size
+    # (checked before a variant's name: d_k=4 on 4-D inputs is what a scale by sqrt(Q.dim()) gives)
+    "scores_extra_d_k_default_64": (cell("scaled_scores", '''def scaled_scores(Q, K, d_k=64):
+    return torch.matmul(Q, K.transpose(-2, -1)) / d_k ** 0.5
+'''), {"key": "default_argument_wrong", "where": ["q02", "q07", "q13"]}),
+    "scores_extra_dim_default_0": (cell("scaled_scores", '''def scaled_scores(Q, K, dim=0):
+    return Q @ K.mT / math.sqrt(Q.shape[dim])
+'''), {"key": "default_argument_wrong", "where": ["q02", "q07", "q13"]}),
+})
