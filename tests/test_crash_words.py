@@ -269,6 +269,7 @@ def test_a_parameter_the_notebook_lacks_with_a_wrong_default_is_named():
 
     def reference(Q, K):
         return Q @ K.T / Q.shape[-1] ** 0.5
+    reference.__name__ = "scaled_scores"      # the notebook's function, whose signature is the notebook's
 
     src = "def scaled_scores(Q, K, eps=1):\n    return Q @ K.T / (Q.shape[-1] ** 0.5 + eps)\n"
     with pytest.raises(Misconception) as got:
@@ -311,3 +312,12 @@ def test_a_global_the_notebook_assigns_but_not_yet_is_named():
 ])
 def test_a_name_the_notebook_never_makes_global_names_nothing(cells):
     assert crash_words(StudentCodeError("NameError", "name 'W' is not defined"), cells) is None
+
+
+def test_a_reference_that_is_not_the_notebooks_function_proves_nothing():
+    # a lambda's parameters are not the notebook's signature: its defaulted mask=None could look added
+    src = "def scaled_scores(Q, K, eps=1):\n    return Q @ K.T / (Q.shape[-1] ** 0.5 + eps)\n"
+    ns: dict[str, object] = {}
+    exec(src, ns)
+    checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: True, submission=_submission(src),
+                                          func_name="scaled_scores", reference=lambda *a: None, what="S")

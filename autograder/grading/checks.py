@@ -630,8 +630,8 @@ def raise_if_wrong_default(fn: Callable[..., Any], args: Sequence[Any], defaults
 
 
 def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], right: Callable[[Any], bool], *,
-                                   submission: object, func_name: str, reference: Callable[..., Any],
-                                   what: str = "your function") -> None:
+                                   submission: object = None, func_name: str, reference: Callable[..., Any],
+                                   what: str = "your function", kwargs: Mapping[str, Any] | None = None) -> None:
     """Name `default_argument_wrong` when the student's `def func_name` takes a parameter the notebook's
     (`reference`'s) signature does not, with a plain default (scale=False, dim=0, d_k=4), and a second call giving
     it another plain value (None, True, False, -1, 0, 1, or for a number one of the input tensors' sizes) is
@@ -639,6 +639,11 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
     a check has failed, before a variant's name (d_k=4 on 4-D inputs is what a scale by sqrt(Q.dim()) gives);
     crashes are no evidence."""
     from autograder.grading.source_checks import SourceUnreadable, added_parameters, cells_of
+    if submission is None:      # the test's own, held for it by the runner
+        record = _CHARGES.get()
+        submission = record.submission if record is not None else None
+    if submission is None or getattr(reference, "__name__", "") != func_name:
+        return      # no notebook to read, or a reference whose signature is not the notebook's function's
     try:
         known = inspect.signature(reference).parameters
         extra = added_parameters(cells_of(submission), func_name, known)
@@ -652,7 +657,7 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
             if type(value) is type(default) and value == default:
                 continue
             try:
-                out = fn(*args, **{name: value})
+                out = fn(*args, **{**(kwargs or {}), name: value})
             except Exception:  # noqa: BLE001 - no second value: nothing to name
                 continue
             if right(out):
@@ -1053,7 +1058,8 @@ class ChargeRecord:
     except on the inputs their composite had just seen earned full marks for a composite returning
     zeros); so it holds only where a test of a blamed answer that composes nothing fails too."""
 
-    def __init__(self) -> None:
+    def __init__(self, submission: object = None) -> None:
+        self.submission = submission      # the notebook's source, for checks that read it (added parameters)
         self.composes = False
         # per excuse: the student names blamed, and what this test would have said without the excuse
         self.excuses: list[tuple[tuple[str, ...], BaseException]] = []
@@ -1063,9 +1069,10 @@ _CHARGES: ContextVar[ChargeRecord | None] = ContextVar("charges", default=None)
 
 
 @contextmanager
-def charges_recorded() -> Iterator[ChargeRecord]:
-    """Record charged_in_parts's excuses while one test runs (the runner wraps each test in it)."""
-    record = ChargeRecord()
+def charges_recorded(submission: object = None) -> Iterator[ChargeRecord]:
+    """Record charged_in_parts's excuses while one test runs (the runner wraps each test in it), and hold the
+    submission's source for the checks that read it."""
+    record = ChargeRecord(submission)
     token = _CHARGES.set(record)
     try:
         yield record

@@ -223,7 +223,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                                  if "crash" in inspect.signature(on_missing).parameters else {})
                         on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d), **extra)
                     raise AssertionError(missing_answer(missing[0], submission))
-                with charges_recorded() as charge:
+                with charges_recorded(submission) as charge:
                     test.func(**kwargs)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
                 exc = e

@@ -51,7 +51,8 @@ from typing import Any, Literal
 
 import torch
 
-from autograder.grading.checks import Misconception, assert_matches, call, layout_crash, tolerances
+from autograder.grading.checks import (Misconception, assert_matches, call, layout_crash, raise_if_added_parameter_wrong,
+                                       tolerances)
 from autograder.config import Limits
 from autograder.errors import StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.sandbox.session import CallCutShort, optional_calls
@@ -759,6 +760,28 @@ def check_value(fn: Callable[..., Any], inp: TensorArgs, expected: torch.Tensor,
         else:
             assert_matches(got, expected, what=what, **matches_kw)
     except AssertionError as failure:
+        if getattr(failure, "key", None) != "default_argument_wrong":
+            # a parameter the notebook's function lacks, left to a wrong default: proven first
+            _raise_if_added_parameter(fn, inp, expected, reference, what, name, judge, matches_kw)
         raise with_smallest(failure, fn, inp, Failure.value(inp.expected(reference), got),
                             reference=reference, close=close, what=name) from None
     return got
+
+
+def _raise_if_added_parameter(fn: Callable[..., Any], inp: Any, expected: torch.Tensor, reference: Callable[..., Any],
+                              what: str, name: str, judge: Callable[[Any], None] | None,
+                              matches_kw: dict[str, Any]) -> None:
+    """checks.raise_if_added_parameter_wrong on this case: right is what this case's own check accepts."""
+    kw = {k: v for k, v in matches_kw.items() if k != "variants"}
+
+    def right(out: Any) -> bool:
+        try:
+            if judge is not None:
+                judge(out)
+            else:
+                assert_matches(out, expected, what=what, **kw)
+        except AssertionError:
+            return False
+        return True
+    args, kwargs = inp.call_arguments()
+    raise_if_added_parameter_wrong(fn, args, right, kwargs=kwargs, func_name=name, reference=reference, what=what)
