@@ -2513,7 +2513,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "S does not match the correct result in 40 of 40 entries"; scores // sqrt(d_k) floors the
         # quotient: integer_sqrt_scale floors the divisor, prefix_average_floor_division is q09's 1 // t; no key
         # (as blind20's scaled-attention q1_floor_division_scale)
-        "q02_floor_divided_by_the_scale": (),
+        "q02_floor_divided_by_the_scale": ("floor_division_scale",),   # now named by floor_division_scale (naming30)
         # raw: "TypeError: torch.iinfo() requires an integer input type. Use torch.finfo ..."; mask_not_dtype_min
         # says the blocked value is torch.finfo(dtype).min: the fix
         # now named by iinfo_for_float (naming30, engine crash words)
@@ -2522,24 +2522,25 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: softmax_wrong_dim on the batched test (dim 2 of 4-D scores is the queries), raw IndexError on
         # the 2-D ones; batched_input_unsupported's "one fixed number of dims" is the fixed axis itself
         "q05_softmax_axis_fixed_at_two": ("softmax_wrong_dim", "batched_input_unsupported"),
+        # now named by batched_input_unsupported on the 2-D crashes (naming30: a batch axis added runs right)
         "q07_size_subscripted_like_shape": ("method_not_called",),   # its text names `x.size[-1]` for x.size(-1)
         # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 4 tests, but
         # project_qkv is right; the slip is A @ K for A @ V in self_attention (as blind16's
         # q07_queries_scored_against_queries); values_not_projected is A X, scores_from_values the reverse: no key
-        "q07_weights_mix_the_keys": (),
+        "q07_weights_mix_the_keys": ("values_are_keys",),   # now named by values_are_keys (naming30)
         "q08_weighted_values_summed_over_everything": ("reduced_every_axis",),   # .sum() with no dim: the key's text
         # raw: "The size of tensor a (9) must match the size of tensor b (5)"; counts 1..5 from the lesson:
         # prefix_average_row_skipped's "counts do not line up with the T rows; count 1 to T with
         # torch.arange(1, T + 1)" is the fix (its off-by-one cause is not this, and no key says a lesson constant)
-        "q09_row_counts_for_five_tokens": ("prefix_average_row_skipped",),
+        "q09_row_counts_for_five_tokens": ("prefix_average_counts_fixed",),   # now named by prefix_average_counts_fixed (naming30)
         "q10_entropy_as_mean_over_keys": ("entropy_mean_not_sum",),
         # generic: "the count is wrong (for d_v different from d_k)"; d_v, d_k in the signature swaps both widths
         # on a positional call (W_Q, W_K with d_v; W_V, W_O with d_k): param_count_dv_as_dk says half of it and
         # points at W_V's term, which reads right; no key says the parameters' order
-        "q12_parameters_in_d_v_d_k_order": (),
+        "q12_parameters_in_d_v_d_k_order": ("param_count_dk_dv_swapped",),   # now named by param_count_dk_dv_swapped (naming30)
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 10x6)"; attention_weights(Q, M) for (S, M):
         # no key says the softmax taken of the queries (returns_scores_as_weights and no_softmax are others)
-        "q13_weights_from_the_queries": (),
+        "q13_weights_from_the_queries": ("weights_from_queries",),   # now named by weights_from_queries (naming30)
         "q06_answer_no_gradient_upper_case": ("mask_blocks_gradient",),   # "D", read as option d
     },
     # judged from `measure sdpa-from-scratch --set blind24 -v`: () where no key of the catalogue names it
@@ -2585,7 +2586,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # student draws nothing (the notebook's Q, K, V are used) and multiplies by V instead of K, so redrawing
         # fixes nothing; variance_of_other_scores ("other tensors: the question asks for Q @ K^T of the batched
         # example") is the mistake and its fix
-        "q2_scores_against_values": ("variance_of_other_scores",),
+        "q2_scores_against_values": ("variance_of_other_scores",),   # now named by variance_of_other_scores (naming30): the source shows V^T in the product
         # generic: "weights3 is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2
         # ...)"; the notebook's global d_k = 8 for this example's 4: scale_constant names "the notebook's global
         # d_k = 8 from Question 2" and the input's own width; example_value_reused the example's 8 reused

@@ -13,6 +13,7 @@ A variant that equals the correct result on an input, or another variant, names 
 (checks.matching_variants / raise_if_variant): the tests' shapes keep them apart."""
 from __future__ import annotations
 
+import ast
 import contextvars
 import functools
 import inspect
@@ -2514,3 +2515,78 @@ def trace_cell_crashed(missing, resolve, crash=""):
             and tuple(probe.shape) == (3, 3) and torch.allclose(probe.double(), ref.weights3, atol=1e-4)):
         raise Misconception("dtype_changed", f"{missing} is not defined: its cell stopped, and stable_softmax of "
                             f"the float64 scores comes back as {probe.dtype}: " + describe("dtype_changed"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# q2: which tensors the scores were taken from, read from the student's source (parsed, never run)
+# ---------------------------------------------------------------------------------------------------
+_TRANSPOSES = frozenset({"T", "mT", "transpose", "permute", "swapaxes", "swapdims", "t"})
+
+
+def _root(node):
+    """The name a chain of attributes, subscripts and method calls starts from (V in V.transpose(-2, -1))."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)) or (isinstance(node, ast.Call)
+                                                              and isinstance(node.func, ast.Attribute)):
+        node = node.func.value if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _transposed(node) -> bool:
+    """V.T, V.mT, V.transpose(...), V.permute(...), torch.transpose(V, ...): an operand flipped for a product."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and n.attr in _TRANSPOSES:
+            return True
+    return False
+
+
+def _operands(node):
+    """The two operands of a product node: a @ b, torch.matmul(a, b), torch.bmm(a, b); else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return node.left, node.right
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("matmul", "bmm")
+            and len(node.args) == 2):
+        return node.args[0], node.args[1]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("matmul", "bmm") \
+            and len(node.args) == 1:
+        return node.func.value, node.args[0]
+    return None
+
+
+def scores_source(submission, answer: str = "raw_score_var") -> str | None:
+    """What the student's source shows about the scores behind `answer` when its value is that of another pair
+    of the batched example's draws: "values" when a cell that assigns it multiplies by V transposed (Q @ V^T, K
+    @ V^T, V @ Q^T: the values where the keys go), "draw_order" when a cell seeds with manual_seed and draws Q, K,
+    V by torch.randn in another order, None when the source shows neither (or cannot be read)."""
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        trees: list[ast.Module | None] = []
+        for cell in cells:
+            try:
+                trees.append(ast.parse(cell))
+            except SyntaxError:
+                trees.append(None)
+        for index in cells_assigning(cells, answer):
+            tree = trees[index] if 0 <= index < len(trees) else None
+            for node in ast.walk(tree) if tree is not None else ():
+                pair = _operands(node)
+                if pair is None:
+                    continue
+                roots = {_root(side) for side in pair}
+                if "V" in roots and roots & {"Q", "K"} and any(_transposed(side) for side in pair):
+                    return "values"
+        for tree in trees:
+            if tree is None or "manual_seed" not in ast.dump(tree):
+                continue
+            order = []
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assign) and "randn" in ast.dump(node.value):
+                    for target in node.targets:
+                        names = target.elts if isinstance(target, ast.Tuple) else [target]
+                        order += [(t.lineno, t.col_offset, t.id) for t in names if isinstance(t, ast.Name)]
+            drawn = [name for _, _, name in sorted(order) if name in ("Q", "K", "V")]
+            if sorted(drawn) == ["K", "Q", "V"] and drawn != ["Q", "K", "V"]:
+                return "draw_order"
+    except Exception:  # noqa: BLE001 - an unreadable source proves nothing
+        return None
+    return None

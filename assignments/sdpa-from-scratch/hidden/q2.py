@@ -30,10 +30,10 @@ ATOL = 1e-3
 
 
 @test_case(points=1, hidden=True)
-def test_score_variances(raw_score_var, scaled_score_var):
+def test_score_variances(raw_score_var, scaled_score_var, submission=None):
     raw = expect_number(raw_score_var, "raw_score_var")
     scaled = expect_number(scaled_score_var, "scaled_score_var")
-    _check_variances(raw, scaled)
+    _check_variances(raw, scaled, submission)
     # the notebook asks for Python floats (its own check asserts isinstance(..., float)): right values left
     # in 0-d tensors lose this answer's point, and only once the values are right
     tensors = [n for n, v in (("raw_score_var", raw_score_var), ("scaled_score_var", scaled_score_var))
@@ -44,7 +44,7 @@ def test_score_variances(raw_score_var, scaled_score_var):
                             + describe("returns_tensor_not_number"))
 
 
-def _check_variances(raw, scaled):
+def _check_variances(raw, scaled, submission=None):
     n = 2 * 5 * 5                                             # entries of the (2, 5, 5) scores
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:
         raise Misconception("biased_variance", "the variances are the biased ones (divided by n): use "
@@ -59,8 +59,18 @@ def _check_variances(raw, scaled):
                             + describe("answers_swapped"))
     if abs(raw - ref.raw_score_var) > ATOL:
         if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
-            raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
-                                "another order: after torch.manual_seed(0) draw Q, then K, then V")
+            # the same numbers from Q @ V^T on the notebook's draws and from a K drawn third: the source says
+            # which (blind24 q2_scores_against_values), else what differs without a name
+            said = ("raw_score_var is the variance of the scores of another pair of the example's tensors (one of "
+                    "them V, the third draw)")
+            shown = diag.scores_source(submission)
+            if shown == "values":
+                raise Misconception("variance_of_other_scores", f"{said}: your cell multiplies by V transposed, the "
+                                    "values where the keys go: " + describe("variance_of_other_scores"))
+            if shown == "draw_order":
+                raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
+                                    "another order: after torch.manual_seed(0) draw Q, then K, then V")
+            raise AssertionError(f"{said}: the scores are Q @ K.transpose(-2, -1), with Q, K, V drawn in that order")
         # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
         # the in-place key only while scaled_score_var is not the raw value (then the answers are swapped or
         # otherwise crossed, not an in-place div_)

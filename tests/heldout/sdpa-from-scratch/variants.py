@@ -36,6 +36,13 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming30: the scores by einsum over the shared width, the variances through torch.var_mean's first item
+    "q2_scores_by_einsum_var_mean_first": {"raw_score_var": '''
+scores_b = torch.einsum("bqd,bkd->bqk", Q, K)
+raw_score_var = float(torch.var_mean(scores_b)[0])
+scaled_score_var = float(torch.var_mean(scores_b * Q.shape[-1] ** -0.5)[0])
+scale_divisor = float(64) ** 0.5
+'''},
     # naming29: a mask cache keyed by both lengths, and a scale from rsqrt of the width: right
     "q4_cache_keyed_by_both_lengths": {"causal_mask": '''
 _MASKS = {}
@@ -1235,6 +1242,31 @@ raw_score_var = S.var().item()
 scaled_score_var = (S / math.sqrt(8)).var().item()
 scale_divisor = math.sqrt(64)
 '''}, {"key": "variance_of_other_scores", "where": ["q2:test_score_variances"]}),
+    # naming30: the scores taken against the values (Q @ V^T, K @ V^T): the source shows V where K goes
+    "q2_scores_against_values_matmul": ({"raw_score_var": '''
+S = torch.matmul(Q, V.mT)
+raw_score_var = S.var().item()
+scaled_score_var = (S / math.sqrt(Q.size(-1))).var().item()
+scale_divisor = 8.0
+'''}, {"key": "variance_of_other_scores", "where": ["q2:test_score_variances"]}),
+    "q2_keys_against_values": ({"raw_score_var": '''
+kv = K @ V.transpose(1, 2)
+raw_score_var = kv.var().item()
+scaled_score_var = (kv / 8 ** 0.5).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "variance_of_other_scores", "where": ["q2:test_score_variances"]}),
+    # naming30: the example redrawn in the cell with V drawn second: the same numbers as Q @ V^T, but the
+    # source shows the draws, not V in the product
+    "q2_example_redrawn_v_second": ({"raw_score_var": '''
+torch.manual_seed(0)
+Q = torch.randn(2, 5, 8)
+V = torch.randn(2, 5, 8)
+K = torch.randn(2, 5, 8)
+S = Q @ K.transpose(-2, -1)
+raw_score_var = S.var().item()
+scaled_score_var = (S / math.sqrt(8)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "draw_order", "where": ["q2:test_score_variances"]}),
     # naming12: the wrong operand transposed (K^T Q, d_k x d_k), the example's own tensors
     "q2_keys_transposed_first": ({"raw_score_var": '''
 raw_scores = K.transpose(1, 2) @ Q
