@@ -444,6 +444,14 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
 
 
+def fixed_axis_crash(e: StudentCodeError) -> bool:
+    """torch's 'Dimension out of range ... but got 2' (or 3): a dim written out for 3-D or 4-D inputs (softmax(S,
+    dim=2) for (B, T, T) scores); batched_crash(up=True) then tries the same inputs with batch axes added, which
+    run and are right where that fixed axis is the last one there (naming30)."""
+    found = _DIM_RANGE.search(e.message or "")
+    return e.exc_type == "IndexError" and found is not None and int(found.group(3)) in (2, 3)
+
+
 def size_as_dim_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensors], object],
                       right: Callable[[Tensors, object], bool], top: int) -> Misconception | None:
     """size_as_dim: torch's 'Dimension out of range ... but got N' where N (at least 4, so no hard-coded
@@ -561,6 +569,33 @@ def keys_untransposed_crash(e: StudentCodeError, X: torch.Tensor,
                          f"{tuple(Q.shape)}, where the scores are Q @ K.transpose(-2, -1) (a K transposed before "
                          "scaled_scores, which transposes its second argument itself, is transposed twice): "
                          + describe("scores_keys_not_transposed"))
+
+
+def weights_of_queries_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
+                             rerun: Callable[[Any], object], dtype: torch.dtype) -> Misconception | None:
+    """weights_from_queries from a crash: the softmax taken of the queries Q (T, d_k) instead of the scores, so
+    A @ V (or Q + M) fails where d_k != T'. The crash alone does not tell (Q @ V, attention skipped, gives the
+    same words): a second call with W_Q, W_K d_k = T' wide (their columns repeated) runs, and its (O, A) is
+    (softmax(Q + M) V, softmax(Q + M)), not simply right. None otherwise (naming30)."""
+    T_k = Y.shape[-2]
+    if not _size_mismatch(e) or W[0].shape[-1] == T_k:
+        return None
+    reps = -(-T_k // W[0].shape[-1])
+    W2 = [W[0].repeat(1, reps)[:, :T_k], W[1].repeat(1, reps)[:, :T_k], W[2]]
+    try:
+        out = rerun(W2)
+    except StudentCodeError:
+        return None
+    X64, Y64, M64 = X.double(), Y.double(), None if M is None else M.double()
+    W64 = [w.double() for w in W2]
+    Q = X64 @ W64[0]
+    A = torch.softmax(Q if M64 is None else Q + M64, dim=-1)
+    want = ref.cross_attention(X64, Y64, W64[0], W64[1], W64[2], M64)
+    if whole_key(out, {"weights_from_queries": (A @ (Y64 @ W64[2]), A)}, want, dtype) != "weights_from_queries":
+        return None
+    return Misconception("weights_from_queries", f"{_said(e).rstrip('.')}; with W_Q and W_K {T_k} wide (d_k = T', "
+                         "their columns repeated) it runs, and A is the softmax of the queries Q (+ M) itself, O that "
+                         "A times V: " + describe("weights_from_queries"))
 
 
 def _size_mismatch(e: StudentCodeError) -> bool:
@@ -830,6 +865,7 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         "multiply_by_sqrt_dk": QK * math.sqrt(d_k),
         "sqrt_precedence": QK / (d_k / 2),           # / d_k ** 1/2 read as / ((d_k ** 1) / 2)
         "sqrt_precedence/times": QK * d_k ** -1 / 2,  # * d_k ** -1/2: QK / (2 d_k)
+        "floor_division_scale": QK // math.sqrt(d_k),  # // for /: every score rounded down (naming30)
     }
     try:   # Q * K^T, elementwise: runs only where the shapes broadcast (a square re-run draws them)
         out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
@@ -1226,7 +1262,7 @@ def prefix_average_one_short_crash(fn: Callable[..., object], e: StudentCodeErro
     the crash at T, which dividing by nothing does not give, tells them apart."""
     found = _ROW_SIZES.search(e.message or "")
     if not found or {int(found.group(1)), int(found.group(2))} != {T, T - 1}:
-        return None
+        return prefix_average_fixed_counts_crash(fn, e, T)
     try:
         out = fn(2)
     except StudentCodeError:
@@ -1238,6 +1274,34 @@ def prefix_average_one_short_crash(fn: Callable[..., object], e: StudentCodeErro
                          "counts; with T = 2 it runs and returns [[1, 0], [1, 1]], both rows divided by 1, the one "
                          "count there: the counts stop at T - 1 (torch.arange(1, T) leaves out its end): "
                          + describe("prefix_average_row_skipped"))
+
+
+_ANY_SIZES = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
+                        r"dimension \d")
+
+
+def prefix_average_fixed_counts_crash(fn: Callable[..., object], e: StudentCodeError, T: int) -> Misconception | None:
+    """prefix_average_counts_fixed from a crash: T rows (or columns) against a fixed number n of counts, n neither
+    T nor T - 1 (the lesson's five tokens written out: torch.tensor([1., 2., 3., 4., 5.])), and a second call with
+    T = n runs and is right. None otherwise (naming30)."""
+    found = _ANY_SIZES.search(e.message or "")
+    if not found:
+        return None
+    a, b = int(found.group(1)), int(found.group(2))
+    if T not in (a, b) or a == b:
+        return None
+    n = a if b == T else b
+    if n in (T - 1, T + 1) or not 1 <= n <= 64:
+        return None
+    try:
+        out = fn(n)
+    except StudentCodeError:
+        return None
+    if type(out) is not torch.Tensor or tuple(out.shape) != (n, n) \
+            or not is_right(out, ref.prefix_average_matrix(n).double(), torch.float64):
+        return None
+    return Misconception("prefix_average_counts_fixed", f"{_said(e)} for T = {T}: {T} rows against {n} row counts; "
+                         f"with T = {n} it runs and is right: " + describe("prefix_average_counts_fixed"))
 
 
 def float32_then_cast(got: object, T: int) -> bool:
@@ -1604,6 +1668,41 @@ def raise_queries_twice(project_qkv, X, W, dtype):
                             "themselves, the keys X W_K never used; your project_qkv returns the right K, so "
                             "self_attention scores Q where K is due (scaled_scores(Q, Q)), or projects its keys "
                             "with W_Q itself: " + describe("keys_are_queries"))
+
+
+def raise_same_projection_cause(key: str | None, out: object, known: Mapping[str, Any], project_qkv: Callable[..., Any],
+                                X: torch.Tensor, W: Any, dtype: torch.dtype) -> None:
+    """same_projection matched by (O, A): its cause where the student's project_qkv tells (raise_queries_twice for
+    the scores Q Q^T, raise_if_keys_mixed for O = A X W_K)."""
+    if key == "same_projection" and all_right(out, known.get("same_projection", ()), dtype):
+        raise_queries_twice(project_qkv, X, W, dtype)
+    raise_if_keys_mixed(key, out, project_qkv, X, W, dtype)
+
+
+def raise_if_keys_mixed(key: str | None, out: object, project_qkv: Callable[..., Any], X: torch.Tensor, W: Any,
+                        dtype: torch.dtype) -> None:
+    """O = A X W_K (A the student's own): two codes give it on every input, V projected with W_K (same_projection)
+    and the keys mixed where the values are due (return A @ K). The student's project_qkv, already graded, tells
+    them apart where its V is X W_V: then the V it returns is right and not what is mixed, and values_are_keys
+    says what O is; where its V is X W_K, same_projection stays (naming30)."""
+    if key != "same_projection" or not (isinstance(out, (tuple, list)) and len(out) == 2) \
+            or not all(type(t) is torch.Tensor and t.is_floating_point() for t in out):
+        return
+    O, A = out
+    X64, W64 = X.double(), [w.double() for w in W]
+    if A.dim() != X.dim() or A.shape[-1] != X.shape[-2] \
+            or not matching_variants(O, {"k": A.double() @ (X64 @ W64[1])}, dtype):
+        return
+    try:
+        got = project_qkv(X, *W)
+    except StudentCodeError:
+        return
+    V = got[2] if isinstance(got, (tuple, list)) and len(got) == 3 else None
+    if is_right(V, X64 @ W64[2], dtype) and not is_right(V, X64 @ W64[1], dtype):
+        raise Misconception("values_are_keys", "O is your A times the keys X W_K (width d_k), not the values X W_V "
+                            "(width d_v); your project_qkv returns the right V, so self_attention mixes K where V "
+                            "is due (A @ K), or projects its values with W_K itself: " + describe("values_are_keys")
+                            + "; return A @ V")
 
 
 # --- a multiple-choice answer written as its option's words (naming29) -------------------------------------

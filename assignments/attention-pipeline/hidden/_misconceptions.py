@@ -365,6 +365,22 @@ MISCONCEPTIONS = {
     "answer_option_text": "answering a multiple-choice question with the option's text (its formula or sentence) "
                           "instead of its letter: the answer is the letter as a string",
     # the same text as scaled-attention's (naming21)
+    # naming30: the row counts written out for one T
+    "prefix_average_counts_fixed": "row counts written out for one T (the lesson's 1, 2, 3, 4, 5 as a fixed tensor "
+                                   "or list) instead of made from T: every other T gives a shape mismatch; count 1 "
+                                   "to T with torch.arange(1, T + 1)",
+    # naming30: the softmax of Q for the softmax of S
+    "weights_from_queries": "taking the softmax of the queries Q (attention_weights(Q, M)) instead of the scores: "
+                            "A must be softmax(S + M) with S = scaled_scores(Q, K), one weight per key; pass S",
+    # naming30: d_k and d_v exchanged in the parameter count (in the signature or in the formula)
+    "param_count_dk_dv_swapped": "exchanging d_k and d_v: W_Q and W_K counted with d_v and W_V with d_k (a "
+                                 "signature that lists d_v before d_k, or a formula that swaps them); W_Q and W_K "
+                                 "are d_model x d_k, W_V d_model x d_v, and the arguments come as (d_model, d_k, d_v)",
+    # the same text as sdpa-from-scratch's (naming30)
+    "floor_division_scale": "dividing the scores with // (floor division) instead of /: every scaled score is "
+                            "rounded down to an integer",
+    # the same text as scaled-attention's (naming30)
+    "values_are_keys": "mixing the keys (weights @ K) instead of the values (weights @ V)",
     "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
                           "which multi-head attention itself does not do: return concat(heads) @ W_O",
 }

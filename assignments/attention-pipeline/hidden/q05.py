@@ -87,7 +87,7 @@ def _crash_named(fn, S, M, e):
         named = D.mask_as_bool_crash(e, M, lambda B: fn(S, B), lambda out: right(S, M, out))
     if named is None:
         named = D.batched_crash(e, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"]),
-                                lambda t, out: right(t["S"], t["M"], out))
+                                lambda t, out: right(t["S"], t["M"], out), up=D.fixed_axis_crash(e))
     n = min(S.shape[-2:])
     if named is None and S.shape[-1] != S.shape[-2] and (M is None or M.dim() >= 2):
         # square: the first n queries and keys, with the batch dims, else of the first 2-D slice

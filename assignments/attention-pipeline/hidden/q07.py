@@ -69,8 +69,7 @@ def _check(fn, stages, X, W, causal, dtype):
             raise Misconception(named, why + describe(named))
         known = wrong if named == "" else D.without_implicit_dim(wrong)
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
-        if key == "same_projection" and D.all_right((O, A), known.get("same_projection", ()), dtype):
-            D.raise_queries_twice(stages["project_qkv"], X, W, dtype)
+        D.raise_same_projection_cause(key, (O, A), known, stages["project_qkv"], X, W, dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         D.raise_if_unmasked_scores_as_weights(O, O_ref, X, W, causal, dtype)
@@ -240,7 +239,8 @@ def test_causal_properties(self_attention, project_qkv, scaled_scores, causal_ad
     def check(out):
         try:
             _properties(out, X, W, T)
-        except AssertionError:   # left to its default, causal: right when causal=True is passed names the default
+        except AssertionError as e:   # left to its default, causal: right when causal=True is passed names it
+            D.raise_if_keys_mixed(getattr(e, "key", None), out, stages["project_qkv"], X, W, torch.float32)
             raise_if_wrong_default(self_attention, (X, *W), {"causal": True},
                                    lambda o: D.all_right(o, want, torch.float32), "self_attention")
             raise

@@ -119,6 +119,32 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
                             f"with_output=True gives {on}, the count without it: " + describe("param_count_flag_inverted"))
 
 
+def _raise_if_widths_swapped(fn, d_model, d_k, d_v):
+    """d_k and d_v swapped (naming30): a second call with the two passed the other way round is right (d_v != d_k
+    here, so a right count never is). A third, by keyword (d_k=, d_v=), tells where: right there, the signature
+    lists them as (d_model, d_v, d_k); still wrong, the formula itself swaps them; a crash tells neither."""
+    want = ref.qkv_param_count(d_model, d_k, d_v)
+    try:
+        swapped = fn(d_model, d_v, d_k)
+    except (StudentCodeError, TypeError):
+        return
+    if type(swapped) not in (int, float) or swapped != want:
+        return
+    try:
+        keyed = fn(d_model, d_k=d_k, d_v=d_v)
+    except (StudentCodeError, TypeError):
+        keyed = None
+    said = f"qkv_param_count({d_model}, {d_k}, {d_v}) is wrong and qkv_param_count({d_model}, {d_v}, {d_k}) is right"
+    if type(keyed) in (int, float) and keyed == want:
+        where = ("; called by keyword (d_k=, d_v=) it is right too: your signature lists d_v before d_k. Write it "
+                 "def qkv_param_count(d_model, d_k, d_v, with_output=False)")
+    elif type(keyed) in (int, float):
+        where = "; called by keyword (d_k=, d_v=) it stays wrong: your formula uses d_v where d_k belongs and back"
+    else:
+        where = ": either your signature lists d_v before d_k, or your formula swaps them"
+    raise Misconception("param_count_dk_dv_swapped", said + where + ": " + describe("param_count_dk_dv_swapped"))
+
+
 @test_case(points=1, hidden=True)
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
@@ -144,6 +170,7 @@ def test_count_qkv(qkv_param_count, rng):
                                     ) from None
         raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
+        _raise_if_widths_swapped(qkv_param_count, d_model, d_k, d_v)
         raise
 
 

@@ -746,7 +746,9 @@ WRONG.update({
     "cross_values_with_w_q": (cross_inline("Y @ W_V", "Y @ W_Q"), {"key": "same_projection", "where": ["q13"]}),
     "cross_keys_with_w_q": (cross_inline("Y @ W_K", "Y @ W_Q"), {"key": "same_projection", "where": ["q13"]}),
     "cross_values_with_w_k": (cross_inline("Y @ W_V", "Y @ W_K"), {"key": "same_projection", "where": ["q13"]}),
-    "self_values_with_w_k": (self_inline("X @ W_V", "X @ W_K"), {"key": "same_projection", "where": ["q07"]}),
+    # naming30: the same numbers as A @ K with project_qkv's right V: values_are_keys, whose message says both
+    "self_values_with_w_k": (self_inline("X @ W_V", "X @ W_K"), {"key": ("same_projection", "values_are_keys"),
+                                                                 "where": ["q07"]}),
 })
 
 
@@ -2413,6 +2415,33 @@ CORRECT.update({
 })
 
 WRONG.update({
+    # naming30: the keys mixed where the values are due (project_qkv right): A @ K through torch.matmul, and
+    # the values projected with W_K inside self_attention itself (the same numbers: the key's text says both)
+    "self_attention_matmul_keys": (self_attn('''    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = S + causal_additive_mask(X.shape[-2], S.dtype, S.device)
+    A = attention_weights(S)
+    return torch.matmul(A, K), A
+'''), {"key": "values_are_keys", "where": ["q07", "q09", "q13"]}),
+    "self_attention_values_with_w_k": (self_attn('''    Q, K = X @ W_Q, X @ W_K
+    V = X @ W_K
+    M = causal_additive_mask(X.size(-2), X.dtype, X.device) if causal else None
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''), {"key": "values_are_keys", "where": ["q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # naming30: self_attention written with einsum for the values (and its own projections) keeps full marks
+    "self_attention_einsum_values": self_attn('''    Q, K, V = (torch.einsum("...td,de->...te", X, w) for w in (W_Q, W_K, W_V))
+    M = causal_additive_mask(X.shape[-2], Q.dtype, X.device) if causal else None
+    A = attention_weights(scaled_scores(Q, K), M)
+    return torch.einsum("...qk,...kv->...qv", A, V), A
+'''),
+})
+
+WRONG.update({
     # naming30 (engine crash words): torch.iinfo asked for a float dtype's limits (torch.finfo is for floats)
     "mask_iinfo_min_fill": (mask('''
     future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
@@ -2427,6 +2456,46 @@ WRONG.update({
 })
 
 WRONG.update({
+    # naming30: the softmax axis written out for one number of dims (dim=3 for (B, H, T, T), dim=2 for
+    # (B, T, T)): a 2-D S raises, and the same S with batch axes added runs and is right
+    "weights_softmax_dim_three": (weights('''    S = S if M is None else S + M
+    return S.softmax(dim=3)
+'''), {"key": ("batched_input_unsupported", "softmax_wrong_dim"), "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "weights_exp_sum_axis_two": (weights('''    if M is not None:
+        S = S + M
+    e = torch.exp(S - S.amax(dim=2, keepdim=True))
+    return e / e.sum(dim=2, keepdim=True)
+'''), {"key": ("batched_input_unsupported", "softmax_wrong_dim"), "where": ["q05", "q07", "q09", "q10", "q13"]}),
+})
+
+CORRECT.update({
+    # naming30: the keys' axis counted from the front (S.dim() - 1) keeps full marks
+    "weights_axis_from_ndim": weights('''    Z = S.add(M) if M is not None else S.clone()
+    return torch.softmax(Z, S.dim() - 1)
+'''),
+})
+
+WRONG.update({
+    # naming30: the row counts written out for the lesson's T (a list of 1..5, or a fixed arange(1, 6))
+    "prefix_counts_written_as_list": (cell("prefix_average_matrix", '''def prefix_average_matrix(T):
+    L = torch.ones(T, T, dtype=torch.float64).tril()
+    return L / torch.tensor([[1], [2], [3], [4], [5]], dtype=torch.float64)
+'''), {"key": "prefix_average_counts_fixed", "where": ["q09", "q10"]}),
+    "prefix_counts_fixed_arange": (cell("prefix_average_matrix", '''def prefix_average_matrix(T):
+    n = torch.arange(1, 6, dtype=torch.float64).unsqueeze(-1)
+    return torch.tril(torch.ones(T, T, dtype=torch.float64)) * (1.0 / n)
+'''), {"key": "prefix_average_counts_fixed", "where": ["q09", "q10"]}),
+})
+
+CORRECT.update({
+    # naming30: the counts read off the triangle itself (its row sums) keep full marks
+    "prefix_counts_from_row_sums": cell("prefix_average_matrix", '''def prefix_average_matrix(T):
+    L = torch.ones(T, T, dtype=torch.float64).tril_()
+    return L.div(L.sum(1, keepdim=True))
+'''),
+})
+
+WRONG.update({
     # naming30: an added size parameter whose default is the lesson's number, right at the input's own size
     # (checked before a variant's name: d_k=4 on 4-D inputs is what a scale by sqrt(Q.dim()) gives)
     "scores_extra_d_k_default_64": (cell("scaled_scores", '''def scaled_scores(Q, K, d_k=64):
@@ -2435,4 +2504,65 @@ WRONG.update({
     "scores_extra_dim_default_0": (cell("scaled_scores", '''def scaled_scores(Q, K, dim=0):
     return Q @ K.mT / math.sqrt(Q.shape[dim])
 '''), {"key": "default_argument_wrong", "where": ["q02", "q07", "q13"]}),
+})
+
+WRONG.update({
+    # naming30: the scores floor-divided by the scale (torch.floor_divide, and // by a tensor square root)
+    "scores_floor_divide_call": (scores('''    return torch.floor_divide(Q @ K.transpose(-2, -1), Q.shape[-1] ** 0.5)
+'''), {"key": "floor_division_scale", "where": ["q02", "q07", "q13"]}),
+    "scores_floordiv_tensor_root": (scores('''    d = torch.tensor(float(K.size(-1)), dtype=Q.dtype)
+    return torch.matmul(Q, K.mT) // d.sqrt()
+'''), {"key": "floor_division_scale", "where": ["q02", "q07", "q13"]}),
+})
+
+CORRECT.update({
+    # naming30: true division written as torch.div with rounding_mode=None keeps full marks
+    "scores_div_rounding_none": scores('''    return torch.div(Q @ K.transpose(-2, -1), math.sqrt(Q.shape[-1]), rounding_mode=None)
+'''),
+})
+
+WRONG.update({
+    # naming30: d_k and d_v exchanged: in the signature (a call by keyword is right), and in the formula itself
+    # (W_Q, W_K counted with d_v: a call by keyword stays wrong)
+    "param_count_signature_dv_first": (cell("qkv_param_count", '''def qkv_param_count(d_model, d_v, d_k, with_output=False):
+    total = 0
+    for width in (d_k, d_k, d_v):
+        total += d_model * width
+    return total + (d_model * d_v if with_output else 0)
+'''), {"key": "param_count_dk_dv_swapped", "where": ["q12"]}),
+    "param_count_formula_swaps_widths": (cell("qkv_param_count", '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = 2 * d_model * d_v + d_model * d_k
+    return n + d_k * d_model if with_output else n
+'''), {"key": "param_count_dk_dv_swapped", "where": ["q12"]}),
+})
+
+CORRECT.update({
+    # naming30: the widths listed per matrix and summed, keeps full marks
+    "param_count_shapes_listed": cell("qkv_param_count", '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)] + ([(d_v, d_model)] if with_output else [])
+    return sum(a * b for a, b in shapes)
+'''),
+})
+
+WRONG.update({
+    # naming30: the softmax of the queries for the softmax of the scores (the scores computed, or never)
+    "cross_softmax_of_queries": (cross('''    Q = X @ W_Q
+    K, V = Y @ W_K, Y @ W_V
+    scores = scaled_scores(Q, K)
+    A = torch.softmax(Q if M is None else Q + M, dim=-1)
+    return A @ V, A
+'''), {"key": "weights_from_queries", "where": ["q13"]}),
+    "cross_weights_of_projected_x": (cross('''    Q = torch.matmul(X, W_Q)
+    A = attention_weights(Q, M)
+    return torch.matmul(A, torch.matmul(Y, W_V)), A
+'''), {"key": "weights_from_queries", "where": ["q13"]}),
+})
+
+CORRECT.update({
+    # naming30: cross-attention with the scores written out inline and the stage's softmax keeps full marks
+    "cross_scores_inline": cross('''    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = torch.einsum("...qd,...kd->...qk", Q, K) * Q.shape[-1] ** -0.5
+    A = attention_weights(S, M)
+    return A @ V, A
+'''),
 })
