@@ -2195,7 +2195,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_math_pow_on_entropies": ("tensor_to_number",),
         # generic: "effective tokens does not match ... in 15 of 18 entries (largest difference 0.474 ...)";
         # 2 ** H rounded to a whole number: no key says rounding (effective_tokens_support_size counts keys)
-        "q10_effective_tokens_rounded": (),   # naming27: still generic, the message now says "rounded to a whole number"
+        "q10_effective_tokens_rounded": ("effective_tokens_rounded",),   # now named by effective_tokens_rounded (naming30)
         # generic: "rank_S_lesson is 5: that is T ... and also what matrix_rank(S, hermitian=True) reports";
         # len(svdvals(S)) counts the zero singular values too: neither reading, and rank_is_T's causes are not
         # this (as blind19's hermitian and blind20's float32-tolerance counts); no key
@@ -2466,7 +2466,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: qk_swapped ("Q from W_K, K from W_Q") on 3 tests; the projections are right, the call is
         # attention(K_h, Q_h, V_h), i.e. K_h Q_h^T per head, which scores_transposed names (same output, other
         # fix), as blind9's q07_keys_scored_against_queries
-        "q8_queries_and_keys_swapped_in_call": ("scores_transposed",),
+        "q8_queries_and_keys_swapped_in_call": ("scores_transposed",),   # now named by scores_transposed (naming30)
         # raw: "mat1 and mat2 shapes cannot be multiplied (48x48 and 5x48)"; W_O @ concat for concat @ W_O: no
         # key says the output projection multiplied from the left (mha_weight_transposed is X @ W.T)
         "q8_output_projection_left_multiplied": (),
@@ -2486,7 +2486,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # no F.softmax, it divides by e.sum(0) (the 2-D tests are generic, "6 of 6 entries"), so that text blames
         # an omission not made (as blind13's q13_softmax_over_queries_inline); softmax_sum_wrong_axis ("dividing
         # by the sum over another axis than the softmax's dim ... or a fixed axis") is the slip and its fix
-        "q4_entropy_softmax_denominator_axis0": ("softmax_sum_wrong_axis",),
+        "q4_entropy_softmax_denominator_axis0": ("softmax_sum_wrong_axis",),   # now named by softmax_sum_wrong_axis (naming30)
         # the out-of-place clamp thrown away leaves 0 * log 0: the key's symptom and its fix (as blind's
         # q5_masked_fill_result_discarded, the effect of the dropped result)
         "q4_entropy_clamp_result_dropped": ("entropy_nan_saturated",),

@@ -871,8 +871,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
     def judge(got):
         try:
             plain(got)
-        except Misconception:
-            raise
+        except Misconception as m:
+            raise implicit_dim_confirmed(fn, m, what) from None
         except AssertionError:
             nan_seen = type(got) is torch.Tensor and got.is_floating_point() and bool(torch.isnan(got).any())
             named = raw_scores_entropy(fn, nan_seen)
@@ -2358,7 +2358,57 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         # H(p) as F.cross_entropy(logits, p, reduction="none"): its classes are dim 1, not the last (the same
         # for 1-D and 2-D logits), so -sum over dim 1 of p (over the last) times log_softmax over dim 1
         out["entropy_wrong_dim/cross_entropy_dim1"] = -(p * torch.log_softmax(logits, dim=1)).sum(dim=1)
+    implicit = out.get("softmax_implicit_dim")
+    for key, H in entropy_sum_axis_variants(logits).items():
+        # equal to F.softmax without dim on this input (equal batch entries): left to implicit_dim_confirmed
+        if not (isinstance(implicit, torch.Tensor) and torch.allclose(H, implicit, rtol=1e-9, atol=1e-12)):
+            out[key] = H
     return out
+
+
+def entropy_sum_axis_variants(logits: torch.Tensor) -> dict:
+    """softmax_sum_wrong_axis in a hand-written softmax: e = exp(logits - the row's max) divided by its sum over
+    another axis than the last (e / e.sum(0), numpy's axis=0), the entropy summed over the row. Not a softmax
+    over that axis (the row max does not cancel there: that one is entropy_wrong_dim). Dropped where equal to
+    the right entropy (1-D logits)."""
+    out = {}
+    e = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    right = ref.softmax_entropy(logits)
+    for d in range(logits.dim() - 1):
+        p = e / e.sum(dim=d, keepdim=True)
+        H = -(p * torch.log(p)).sum(dim=-1)
+        if not torch.allclose(H, right, rtol=1e-9, atol=1e-12):
+            out[f"softmax_sum_wrong_axis/dim{d}"] = H
+    return out
+
+
+ENTROPY_2D_PROBE = torch.tensor([[0.3, -1.2, 2.1, 0.7], [1.6, 0.4, -0.9, 2.5], [-0.5, 1.9, 0.2, -1.4]])
+
+
+def implicit_dim_confirmed(fn, m: Misconception, what: str) -> AssertionError:
+    """softmax_implicit_dim is named by numbers on 3-D logits, where dim 0 is the implicit dim; on expanded
+    logits (equal batch entries) any normalisation over dim 0 gives 1 / B, a hand-written e / e.sum(0) too. A
+    second call on 2-D logits (reference-free of the batch) tells them apart: F.softmax without dim is right
+    there (dim 1 is the last), e / e.sum(0) is softmax_sum_wrong_axis's replay. Anything else: what differs."""
+    if m.key != "softmax_implicit_dim":
+        return m
+    try:
+        got = fn(ENTROPY_2D_PROBE.clone())
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        got = None
+    if type(got) is not torch.Tensor:
+        return m
+    probe = ENTROPY_2D_PROBE.double()
+    if matching_variants(got, {"right": ref.softmax_entropy(probe)}, torch.float32):
+        return m
+    if matching_variants(got, entropy_sum_axis_variants(probe), torch.float32):
+        return Misconception("softmax_sum_wrong_axis", f"{what} is wrong: on these logits (equal batch entries) it "
+                             "matches normalising over dim 0, and on 2-D logits it matches the exponentials divided "
+                             "by their sum down the columns (dim 0) after the row max is subtracted: "
+                             + describe("softmax_sum_wrong_axis"))
+    return AssertionError(f"{what} is wrong: on these logits (equal batch entries) it matches normalising over dim 0 "
+                          "(the batch) instead of the last dim, and it is wrong on 2-D logits too: each row's "
+                          "probabilities must be normalised along dim=-1")
 
 
 KEY_COUNTS = tuple(n for n in range(2, 17) if n != 5)
@@ -3092,3 +3142,63 @@ def mha_merge_crash(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
                           f"tokens too) or reshape(-1) become {T * d_model} numbers, and that vector times W_O "
                           f"({d_model}, {d_model}) fails. Merge only the head axes, keeping one row per token: "
                           f"flatten(1) (or flatten(-2)) or reshape({T}, {d_model})")
+
+
+# --- naming30: blind24's kinds (scaled-attention helper) ------------------------------------------------------
+
+def _root_name(n):
+    """The variable a call argument starts from: K in K[:, cols], K.view(...), Kh.contiguous()."""
+    import ast
+    while isinstance(n, (ast.Subscript, ast.Attribute, ast.Call, ast.Starred)):
+        n = n.func if isinstance(n, ast.Call) else n.value
+    return n.id if isinstance(n, ast.Name) else None
+
+
+def qk_roles_from_source(submission, m: Misconception, what: str) -> AssertionError:
+    """qk_swapped in self-attention gives the same numbers as every head scoring K_h Q_h^T (the keys passed
+    where attention takes the queries): only the student's source tells which. Read (never run) from
+    multi_head_attention's def: the call to attention(a, b, ...) with a a key-named and b a query-named
+    variable -> scores_transposed; an assignment of a query-named variable from the W_K parameter (its second
+    weight) -> qk_swapped; neither shown -> a message that says both."""
+    import ast
+    if m.key != "qk_swapped":
+        return m
+    from autograder.grading.source_checks import cells_of
+    calls, from_w_k = [], False
+    for cell in cells_of(submission) if submission is not None else []:
+        try:
+            tree = ast.parse(cell)
+        except SyntaxError:
+            continue
+        for fdef in ast.walk(tree):
+            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "multi_head_attention"):
+                continue
+            params = [a.arg for a in fdef.args.args]
+            w_k = params[2] if len(params) > 2 else None
+            for n in ast.walk(fdef):
+                if isinstance(n, ast.Call) and len(n.args) >= 2 and (
+                        getattr(n.func, "id", None) == "attention" or getattr(n.func, "attr", None) == "attention"):
+                    calls.append((_root_name(n.args[0]) or "", _root_name(n.args[1]) or ""))
+                if isinstance(n, ast.Assign) and w_k is not None:
+                    pairs = []
+                    for t in n.targets:
+                        if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple) and len(t.elts) == len(n.value.elts):
+                            pairs += list(zip(t.elts, n.value.elts))
+                        else:
+                            pairs.append((t, n.value))
+                    for t, v in pairs:
+                        if isinstance(t, ast.Name) and t.id[:1] in "qQ" and any(
+                                isinstance(x, ast.Name) and x.id == w_k for x in ast.walk(v)):
+                            from_w_k = True
+    swapped_call = any(a[:1] in ("k", "K") and b[:1] in ("q", "Q") for a, b in calls)
+    if swapped_call and not from_w_k:
+        a, b = next((a, b) for a, b in calls if a[:1] in ("k", "K") and b[:1] in ("q", "Q"))
+        return Misconception("scores_transposed", f"{what} is wrong: it matches every head scoring K_h Q_h^T, and "
+                             f"your code calls attention({a}..., {b}..., ...): the keys go where attention takes the "
+                             "queries: " + describe("scores_transposed") + "; call attention(Q_h, K_h, V_h, d_k)")
+    if from_w_k and not swapped_call:
+        return m
+    return AssertionError(f"{what} is wrong: it matches every head scoring K_h Q_h^T: the tensor projected by W_K is "
+                          "used as the queries and the one projected by W_Q as the keys. Either the projections are "
+                          "swapped (Q must be X @ W_Q, K must be X @ W_K) or attention is called with the keys first "
+                          "(call attention(Q_h, K_h, V_h, d_k))")

@@ -46,7 +46,7 @@ def _inputs(rng, T, d_model, dtype):
     return X, Ws
 
 
-def _check(fn, attention, X, Ws, n_heads, expected=None):
+def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
     """multi_head_attention may call the student's attention: an answer that is wrong only through it
     (it equals the reference's multi-head attention with their attention for each head) is charged by
     q1, not here."""
@@ -59,8 +59,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None):
     def check(got):
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
-        except Misconception:
-            raise
+        except Misconception as m:
+            raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
             D.raise_if_residual(got, X, Ws, expected)
             D.raise_if_layer_norm(got, X, expected)
@@ -177,19 +177,19 @@ def _attention_wrong(attention, X, Ws, n_heads) -> bool:
 
 
 @test_case(points=2, hidden=True)
-def test_float64_against_reference(multi_head_attention, attention, rng):
+def test_float64_against_reference(multi_head_attention, attention, rng, submission=None):
     X, Ws = _inputs(rng, 5, 48, torch.float64)       # 4 heads of d_k = 12
-    _check(multi_head_attention, attention, X, Ws, 4)
+    _check(multi_head_attention, attention, X, Ws, 4, submission=submission)
 
 
 @test_case(points=2, hidden=True)
-def test_float64_against_torch_multihead_attention(multi_head_attention, attention, rng):
+def test_float64_against_torch_multihead_attention(multi_head_attention, attention, rng, submission=None):
     X, Ws = _inputs(rng, 7, 36, torch.float64)       # 3 heads of d_k = 12
     expected = ref.torch_mha(X, *Ws, 3)
-    _check(multi_head_attention, attention, X, Ws, 3, expected=expected)
+    _check(multi_head_attention, attention, X, Ws, 3, expected=expected, submission=submission)
 
 
 @test_case(points=1, hidden=True)
-def test_float32_eight_heads(multi_head_attention, attention, device, rng):
+def test_float32_eight_heads(multi_head_attention, attention, device, rng, submission=None):
     X, Ws = _inputs(rng, 6, 32, torch.float32)       # 8 heads of d_k = 4; output stays (6, 32)
-    _check(multi_head_attention, attention, X, Ws, 8)
+    _check(multi_head_attention, attention, X, Ws, 8, submission=submission)

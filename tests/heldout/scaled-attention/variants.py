@@ -2683,3 +2683,55 @@ WRONG.update({
     "table_torch_random_seed": (table("torch.manual_seed(seed)", "torch.random.seed(seed)"),
                                 {"key": "seed_for_manual_seed", "where": ["q4"]}),
 })
+
+# naming30 (scaled-attention helper): a hand-written softmax whose denominator sums over another axis than the last
+WRONG.update({
+    "entropy_denominator_sum_dim_minus2": (entropy('''
+def softmax_entropy(logits):
+    e = (logits - logits.max(-1, keepdim=True).values).exp()
+    p = e / e.sum(dim=-2, keepdim=True)
+    return -(p * p.clamp_min(1e-12).log()).sum(-1)
+'''), {"key": "softmax_sum_wrong_axis", "where": ["q4"]}),
+    "entropy_denominator_axis0_keepdim": (entropy('''
+def softmax_entropy(logits):
+    m = logits.max(dim=-1, keepdim=True)[0]
+    e = torch.exp(logits - m)
+    p = e / torch.sum(e, axis=0, keepdim=True)
+    return -torch.sum(p * torch.log(p + 1e-12), dim=-1)
+'''), {"key": "softmax_sum_wrong_axis", "where": ["q4"]}),
+})
+CORRECT.update({
+    "entropy_special_entr_of_softmax": entropy('''
+def softmax_entropy(logits):
+    return torch.special.entr(logits.softmax(-1)).sum(-1)     # entr(x) = -x ln x, 0 at x = 0
+'''),
+})
+
+# naming30 (scaled-attention helper): the projections right, attention called with the keys first (K_h Q_h^T per
+# head: qk_swapped's numbers, told apart by the source)
+WRONG.update({
+    "mha_batched_call_keys_first": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Qh, Kh, Vh = ((X @ W).view(T, n_heads, d_k).transpose(0, 1) for W in (W_Q, W_K, W_V))
+    out, _ = attention(Kh, Qh, Vh, d_k)
+    return out.transpose(0, 1).reshape(T, d_model) @ W_O
+''', batched_attention=True), {"key": "scores_transposed", "where": ["q8"]}),
+    "mha_loop_keys_first_locals": (mha('''
+    d_k = X.shape[1] // n_heads
+    queries, keys, values = X @ W_Q, X @ W_K, X @ W_V
+    heads = []
+    for h in range(n_heads):
+        q_h, k_h = queries[:, h * d_k:(h + 1) * d_k], keys[:, h * d_k:(h + 1) * d_k]
+        heads.append(attention(k_h, q_h, values[:, h * d_k:(h + 1) * d_k], d_k)[0])
+    return torch.cat(heads, dim=1) @ W_O
+'''), {"key": "scores_transposed", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_attention_by_keywords_out_of_order": mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    c = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]
+    return torch.cat([attention(K=K[:, s], V=V[:, s], d_k=d_k, Q=Q[:, s])[0] for s in c], dim=1) @ W_O
+'''),
+})
