@@ -75,12 +75,13 @@ def _bits(A: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("rounding", [torch.round, lambda x: (x + 0.5).floor()])
-def test_rounded_effective_tokens_say_so_unnamed(rounding: Callable[[torch.Tensor], torch.Tensor]) -> None:
+def test_rounded_effective_tokens_are_named(rounding: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    # said unnamed in naming27; named since naming30 (effective_tokens_rounded: round, floor, ceil replayed)
     with pytest.raises(AssertionError) as failed:
         _hidden("q10").test_effective_tokens.test_func(_student(lambda A: rounding(2.0 ** _bits(A))), _bits,
                                                        torch.Generator().manual_seed(0))
-    assert getattr(failed.value, "key", None) is None
-    assert "rounded to a whole number" in str(failed.value)
+    assert getattr(failed.value, "key", None) == "effective_tokens_rounded"
+    assert "to a whole number" in str(failed.value)
 
 
 @pytest.mark.parametrize("test", ["test_scores_float64_rectangular", "test_scores_noncontiguous"])

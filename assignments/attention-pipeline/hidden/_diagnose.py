@@ -1354,7 +1354,11 @@ def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
             # the number of keys with any weight (the support size): 2^H only for uniform rows
             "effective_tokens_support_size": (A > 0).sum(dim=-1).to(A.dtype),
             "effective_tokens_times_two": 2.0 * H,                # 2 * H typed for 2 ** H
-            "entropy_summed_over_queries": 2.0 ** H.sum(dim=-1)}
+            "entropy_summed_over_queries": 2.0 ** H.sum(dim=-1),
+            # 2 ** H made a whole number of tokens: rounded, or cut down or up (naming30)
+            "effective_tokens_rounded": torch.round(2.0 ** H),
+            "effective_tokens_rounded/floor": torch.floor(2.0 ** H),
+            "effective_tokens_rounded/ceil": torch.ceil(2.0 ** H)}
 
 
 def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,

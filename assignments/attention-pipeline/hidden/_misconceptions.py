@@ -369,6 +369,10 @@ MISCONCEPTIONS = {
     "prefix_average_counts_fixed": "row counts written out for one T (the lesson's 1, 2, 3, 4, 5 as a fixed tensor "
                                    "or list) instead of made from T: every other T gives a shape mismatch; count 1 "
                                    "to T with torch.arange(1, T + 1)",
+    # naming30: 2 ** H made a whole number
+    "effective_tokens_rounded": "rounding the effective number of tokens 2 ** H to a whole number (round, floor, "
+                                "ceil or int): it is a real number (1.70 tokens for a row that spreads its weight "
+                                "unevenly); return 2 ** H as it is",
     # naming30: the softmax of Q for the softmax of S
     "weights_from_queries": "taking the softmax of the queries Q (attention_weights(Q, M)) instead of the scores: "
                             "A must be softmax(S + M) with S = scaled_scores(Q, K), one weight per key; pass S",

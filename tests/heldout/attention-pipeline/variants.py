@@ -2566,3 +2566,22 @@ CORRECT.update({
     return A @ V, A
 '''),
 })
+
+WRONG.update({
+    # naming30: 2 ** H made a whole number of tokens (cut down by a cast, rounded up)
+    "effective_tokens_cast_to_long": (entropy('''    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return (2.0 ** row_entropy_bits(A)).long().to(A.dtype)\n"),
+        {"key": "effective_tokens_rounded", "where": ["q10"]}),
+    "effective_tokens_ceil": (entropy('''    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return torch.exp2(row_entropy_bits(A)).ceil()\n"),
+        {"key": "effective_tokens_rounded", "where": ["q10"]}),
+})
+
+CORRECT.update({
+    # naming30: 2 ** H as exp(H ln 2) keeps full marks
+    "effective_tokens_exp_ln2": entropy('''    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    return -(A * logs).sum(dim=-1)
+''', "    return torch.exp(row_entropy_bits(A) * math.log(2.0))\n"),
+})
