@@ -294,7 +294,8 @@ def test_no_added_parameter_or_no_right_value_names_nothing(src):
 
 def test_a_global_the_notebook_assigns_but_not_yet_is_named():
     cells = ["import torch", "def f(Q):\n    return Q @ W", "W = torch.eye(3)\nout = f(torch.eye(3))"]
-    e = StudentCodeError("NameError", "name 'W' is not defined")
+    e = StudentCodeError("NameError", "name 'W' is not defined",
+                         'Traceback (most recent call last):\n  File "In[2]", line 2, in f\nNameError: name \'W\'')
     named = crash_words(e, cells)
     assert named is not None and named.key == "name_not_yet_defined" and "cell 3" in str(named)
     # the missing answer's message quoting its cell's crash, as runner.missing_answer writes it
@@ -309,9 +310,11 @@ def test_a_global_the_notebook_assigns_but_not_yet_is_named():
     ["def g():\n    W = 1\n    return W", "def f(Q):\n    return Q @ W"],   # another function's local
     ["def f(Q, W=None):\n    return Q", "x = [W for W in range(3)]"],         # a comprehension's own name
     [],                                                               # no notebook to read
+    ["W = 1", "def f(Q):\n    return Q @ W"],                                # made above: its cell's own crash
 ])
 def test_a_name_the_notebook_never_makes_global_names_nothing(cells):
-    assert crash_words(StudentCodeError("NameError", "name 'W' is not defined"), cells) is None
+    tb = 'Traceback (most recent call last):\n  File "In[2]", line 2, in f\nNameError: name \'W\''
+    assert crash_words(StudentCodeError("NameError", "name 'W' is not defined", tb), cells) is None
 
 
 def test_a_reference_that_is_not_the_notebooks_function_proves_nothing():
@@ -321,3 +324,18 @@ def test_a_reference_that_is_not_the_notebooks_function_proves_nothing():
     exec(src, ns)
     checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: True, submission=_submission(src),
                                           func_name="scaled_scores", reference=lambda *a: None, what="S")
+
+
+@pytest.mark.parametrize("got,right,percent", [(67, 67_108_864, False), (67.1, 67_108_864, False),
+                                               (67.108864, 67_108_864, False), (4.2, 4194, False),
+                                               (40.0, 0.4, True), (64_000, 64, False)])
+def test_a_number_in_another_unit_is_named(got, right, percent):
+    with pytest.raises(Misconception) as named:
+        checks.raise_if_other_unit(got, right, "score_madds", percent=percent)
+    assert named.value.key == "answer_in_other_unit"
+
+
+@pytest.mark.parametrize("got,right,percent", [(68, 67_108_864, False), (67_108_863, 67_108_864, False),
+                                               (40.0, 0.4, False), (0.0, 1000, False), (2.0, 2000.5, False)])
+def test_a_number_in_no_other_unit_names_nothing(got, right, percent):
+    checks.raise_if_other_unit(got, right, "score_madds", percent=percent)

@@ -134,6 +134,9 @@ MISCONCEPTIONS: dict[str, str] = {
                             "an error before assigning it; compute what you need from the function's own arguments "
                             "(V.shape[-1] from the V it is given), or make the cell that defines the name run first "
                             "and without error",
+    "answer_in_other_unit": "giving a number in another unit than the question's: a count in thousands or millions "
+                            "(67 for 67,108,864), or a fraction as a percentage (40 for 0.4); give the number itself, "
+                            "in the unit the question asks",
     "unpacked_along_wrong_axis": "splitting a tensor into a fixed number of names along an axis that does not hold that "
                                  "many parts (`q, k = pairs.unbind(dim=-1)`, `a, b = x.split(2, dim=1)`): unbind gives "
                                  "one tensor per entry of the axis it is given, and chunk and split cut the axis they "
@@ -323,12 +326,16 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Miscon
     undefined = _NOT_DEFINED.search(text)
     if undefined and cells:
         from autograder.grading.source_checks import cells_assigning_globally
-        where = cells_assigning_globally(cells, undefined.group(1))
-        if where:
+        # the cell the crash was in: the last notebook frame of the traceback, or the missing answer's cell
+        frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
+        cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)
+        at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else None
+        # only a name made in a LATER cell: one made above whose cell stopped is that cell's own crash
+        later = [i for i in cells_assigning_globally(cells, undefined.group(1)) if at is not None and i > at]
+        if later:
             first = said.splitlines()[0].rstrip(". ")
-            return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` in "
-                                 f"code cell {where[0] + 1}, which had not run, or stopped, when this ran: "
-                                 + describe("name_not_yet_defined"))
+            return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` only "
+                                 f"further down, in code cell {later[0] + 1}: " + describe("name_not_yet_defined"))
     keyword = _UNEXPECTED_KEYWORD.search(text)
     if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
@@ -430,6 +437,34 @@ def expect_int(value: object, what: str) -> int:
     if not number.is_integer():
         raise AssertionError(f"{what} should be a whole number (a Python int)")
     return int(number)
+
+
+# decimal units only: a count in units of 1024 would be the count of a question's other sizes too often
+_UNITS = ((10 ** 3, "thousands"), (10 ** 6, "millions"), (10 ** 9, "billions"))
+
+
+def raise_if_other_unit(got: float, right: float, what: str, *, percent: bool = False) -> None:
+    """Name `answer_in_other_unit` when a number answer is the right one in another unit: the count in
+    thousands, millions or billions, as written (67.108864) or rounded to the decimals the
+    student wrote (67, 67.1), or times such a unit; with `percent`, a fraction given as a percentage or the
+    other way round. Call it once the answer is known to be wrong; nothing else is said about it here."""
+    if not (math.isfinite(got) and math.isfinite(right)) or right == 0 or got == right:
+        return
+    text = repr(float(got))
+    decimals = 0 if float(got).is_integer() else len(text.split(".")[1]) if "." in text and "e" not in text else 6
+    units = [*_UNITS, *(((100, "percent"),) if percent else ())]
+    for factor, unit in units:
+        for scaled, how in ((right / factor, f"in {unit}"), (right * factor, f"times {factor:,}")):
+            if abs(scaled) < 0.5:
+                continue
+            # rounded: only with two significant digits or more kept (a 2 for 2000.5 is no evidence)
+            rounded = decimals <= 3 and abs(got) * 10 ** decimals >= 10 and (
+                round(scaled, decimals) == got or (decimals == 0 and math.trunc(scaled) == got))   # or // 1000
+            if math.isclose(got, scaled, rel_tol=1e-9) or rounded:
+                said = f"{right:,.6g}" if not float(right).is_integer() else f"{int(right):,}"
+                raise Misconception("answer_in_other_unit", f"{what} is {got:g}: that is the right answer, {said}, "
+                                    f"{how}" + (" (rounded)" if not math.isclose(got, scaled, rel_tol=1e-9) else "")
+                                    + ": " + describe("answer_in_other_unit"))
 
 
 def expect_shape(value: object, what: str) -> tuple[int, ...]:

@@ -2598,7 +2598,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of
         # length d_k)"; 67 (in millions) for 67,108,864: no key says a count in another unit (count_in_bytes is
         # bytes for entries, rounded_answer decimals of computed values, size_rounded the sizes)
-        "q8_madds_in_millions": (),
+        # now named by answer_in_other_unit (naming30, engine: 67 = 67,108,864 in millions, rounded)
+        "q8_madds_in_millions": ("answer_in_other_unit",),
     },
 }
 

@@ -3,7 +3,8 @@ import math
 
 from otter.test_files import test_case
 
-from autograder.grading.checks import Misconception, describe, expect_int, register_misconceptions
+from autograder.grading.checks import (Misconception, describe, expect_int, raise_if_other_unit,
+                                       register_misconceptions)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -69,9 +70,16 @@ def _raise_if_wrapped(value, name):
                             f"holding the right number {getattr(ref, name)}: " + describe("answer_in_one_more_container"))
 
 
+def _raise_if_fraction_of_unit(value, name):
+    """A count given in millions with its decimals (1.05, 67.1): not a whole number, so before expect_int."""
+    if type(value) is float and not value.is_integer():
+        raise_if_other_unit(value, getattr(ref, name), name)
+
+
 @test_case(points=1, hidden=True)
 def test_attn_entries(attn_entries):
     _raise_if_wrapped(attn_entries, "attn_entries")
+    _raise_if_fraction_of_unit(attn_entries, "attn_entries")
     got = expect_int(attn_entries, "attn_entries")
     if got == ref.attn_entries * 64:
         raise Misconception("entries_times_d_k", "attn_entries counts d_k = 64 numbers per weight: the weight "
@@ -87,6 +95,7 @@ def test_attn_entries(attn_entries):
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
                              "entries, one per query-key pair")
     _raise_if_related(got, "attn_entries")
+    raise_if_other_unit(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -96,6 +105,7 @@ def test_attn_entries(attn_entries):
 @test_case(points=1, hidden=True)
 def test_score_madds(score_madds, attn_entries=None):
     _raise_if_wrapped(score_madds, "score_madds")
+    _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
     # T d_k^2 = 2^22 is also T^2 x 4 (T = 16 d_k), the float32 bytes of the weights: named only when
     # attn_entries is not itself counted in bytes (a count in bytes would be that answer's mistake)
@@ -121,6 +131,7 @@ def test_score_madds(score_madds, attn_entries=None):
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
     _raise_if_related(got, "score_madds")
+    raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "
                             "Q times the size of K: " + describe("madds_sizes_multiplied"))

@@ -1933,3 +1933,17 @@ scaled_score_var = (raw_scores / math.sqrt(Qc.shape[-1])).var().item()
 scale_divisor = math.sqrt(64)
 '''}, {"key": "name_not_yet_defined", "where": ["q2"]}),
 })
+
+WRONG.update({
+    # naming30 (engine answer_in_other_unit): a count in other units, with decimals and as a whole number
+    "costs_entries_in_millions_with_decimals": ({"attn_entries": '''
+attn_entries = round(1024 * 1024 / 1e6, 2)      # 1.05 million
+score_madds = 1024 * 1024 * 64
+cost_ratio = 4
+'''}, {"key": "answer_in_other_unit", "where": ["q8:test_attn_entries"]}),
+    "costs_madds_in_thousands": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = 1024 * 1024 * 64 // 1000          # in thousands of multiply-adds
+cost_ratio = 4
+'''}, {"key": "answer_in_other_unit", "where": ["q8:test_score_madds"]}),
+})
