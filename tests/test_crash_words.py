@@ -339,3 +339,18 @@ def test_a_number_in_another_unit_is_named(got, right, percent):
                                                (40.0, 0.4, False), (0.0, 1000, False), (2.0, 2000.5, False)])
 def test_a_number_in_no_other_unit_names_nothing(got, right, percent):
     checks.raise_if_other_unit(got, right, "score_madds", percent=percent)
+
+
+@pytest.mark.parametrize("src,line", [("def causal_mask(T_q, T_k=T_q):\n    return T_k", 1),
+                                      ("import torch\n\n\ndef f(x,\n      n=x.shape[0]):\n    return n", 4)])
+def test_a_default_that_names_a_parameter_is_named(src, line):
+    said = AssertionError(f"`f` is not defined: the cell that assigns it (Cell In[2]) stopped, your code raised "
+                          f"NameError: name '{'T_q' if 'T_q' in src else 'x'}' is not defined (line {line})")
+    named = crash_words(said, ["import torch", src])
+    assert named is not None and named.key == "default_names_parameter"
+
+
+def test_a_name_error_in_a_defs_body_is_not_a_default():
+    said = AssertionError("`f` is not defined: the cell that assigns it (Cell In[2]) stopped, your code raised "
+                          "NameError: name 'T_q' is not defined (line 3)")
+    assert crash_words(said, ["", "def f(T_q, T_k=None):\n    return T_k\nx = T_q"]) is None

@@ -129,6 +129,10 @@ MISCONCEPTIONS: dict[str, str] = {
                         "takes a list or tuple of tensors; write the brackets, torch.cat([h for h in heads], dim=-1)",
     "seed_for_manual_seed": "calling torch.seed(n) to seed the random numbers: torch.seed() takes no argument (it "
                             "picks a random seed itself); seed with torch.manual_seed(n)",
+    "default_names_parameter": "giving a parameter a default that names another parameter (def causal_mask(T_q, "
+                               "T_k=T_q)): a default is evaluated once, when def runs, where no parameter exists yet, so "
+                               "the def itself raises NameError; default to None and set it inside the function (if T_k "
+                               "is None: T_k = T_q)",
     "name_not_yet_defined": "using a global name (V, W, an answer of another question) that does not exist when this "
                             "code runs: the notebook assigns it only in a later cell, or in a cell that stopped with "
                             "an error before assigning it; compute what you need from the function's own arguments "
@@ -330,6 +334,9 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Miscon
         frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
         cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)
         at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else None
+        if cell is not None and (default := _default_names_parameter(cells, int(cell.group(1)) - 1, text,
+                                                                     undefined.group(1))):
+            return default
         # only a name made in a LATER cell: one made above whose cell stopped is that cell's own crash
         later = [i for i in cells_assigning_globally(cells, undefined.group(1)) if at is not None and i > at]
         if later:
@@ -355,6 +362,31 @@ _CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
      re.compile(r"^[\w\s,()\[\]*]+,[\w\s,()\[\]*]*=\s*(?:torch\.)?[\w.\[\]()]*?\b(?:unbind|chunk|split|tensor_split)\("),
      "unpacked_along_wrong_axis"),
 )
+
+
+def _default_names_parameter(cells: Sequence[str], index: int, text: str, name: str) -> Misconception | None:
+    """default_names_parameter: the cell at `index` stopped with a NameError for `name` on a line of a
+    top-level `def` whose default values use `name`, one of that def's own parameters (def f(T_q, T_k=T_q)):
+    defaults are evaluated when def runs, where no parameter exists. Read from the cell's source, never run."""
+    import ast
+    line = re.search(r"\(line (\d+)\)", text)
+    if line is None or not 0 <= index < len(cells):
+        return None
+    try:
+        tree = ast.parse(cells[index])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for n in tree.body:
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) or not n.lineno <= int(line.group(1)) <= n.body[0].lineno:
+            continue
+        a = n.args
+        params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+        defaults = [d for d in (*a.defaults, *a.kw_defaults) if d is not None]
+        if name in params and any(isinstance(x, ast.Name) and x.id == name for d in defaults for x in ast.walk(d)):
+            return Misconception("default_names_parameter", f"`{n.name}` was never defined: its def raised NameError: "
+                                 f"name '{name}' is not defined, a default value that names the parameter `{name}`: "
+                                 + describe("default_names_parameter"))
+    return None
 
 
 def crash_source_line(e: StudentCodeError) -> str:

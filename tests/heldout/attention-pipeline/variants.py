@@ -2585,3 +2585,11 @@ CORRECT.update({
     return -(A * logs).sum(dim=-1)
 ''', "    return torch.exp(row_entropy_bits(A) * math.log(2.0))\n"),
 })
+
+WRONG.update({
+    # naming30 (engine): a default that names another parameter: the def itself raises NameError
+    "param_count_d_v_defaults_to_d_k": (cell("qkv_param_count", '''def qkv_param_count(d_model, d_k, d_v=d_k, with_output=False):
+    n = d_model * (2 * d_k + d_v)
+    return n + d_v * d_model if with_output else n
+'''), {"key": "default_names_parameter", "where": ["q12"]}),
+})

@@ -2735,3 +2735,11 @@ CORRECT.update({
     return torch.cat([attention(K=K[:, s], V=V[:, s], d_k=d_k, Q=Q[:, s])[0] for s in c], dim=1) @ W_O
 '''),
 })
+
+WRONG.update({
+    # naming30 (engine): a default that names another parameter (the width read off Q): the def raises NameError
+    "attention_d_k_defaults_to_q_width": ({"attention": '''def attention(Q, K, V, d_k=Q.shape[-1]):
+    weights = F.softmax(Q @ K.T / d_k ** 0.5, dim=-1)
+    return weights @ V, weights
+'''}, {"key": "default_names_parameter", "where": ["q1", "q8"]}),
+})
