@@ -2473,7 +2473,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "does not match the correct result in 240 of 240 entries"; K.view(n_heads, d_k, T) straight
         # into K^T's shape: mha_split_without_transpose ("reshaping ... straight to (n_heads, T, d_k) without a
         # transpose, mixing tokens across heads") is the slip and its fix, as blind's q8_split_view_without_transpose
-        "q8_keys_viewed_as_transposed": ("mha_split_without_transpose",),
+        "q8_keys_viewed_as_transposed": ("mha_split_without_transpose",),   # now named by mha_split_without_transpose (naming30)
         # raw: "TypeError: cat(): argument 'tensors' (position 1) must be tuple of Tensors, not generator"; no key
         # says torch.cat given a generator
         # now named by generator_to_cat (naming30, engine crash words)
@@ -2555,7 +2555,10 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "`causal_mask` is not defined ... NameError: name 'T_q' is not defined (line 1)" (a clear
         # message); def causal_mask(T_q, T_k=T_q): default_none_not_replaced's fix ("write `if T_k is None:
         # T_k = T_q`", with the default T_k=None) is this one, though its slip is a comparison, not the default
-        "q4_default_names_the_first_parameter": ("default_none_not_replaced",),
+        # now named by default_from_other_parameter (naming30): q4's on_missing hook reads the cell's NameError for
+        # T_q (a parameter, no global); q6's weights3_causal cell meets causal_mask undefined (generic or the engine's
+        # name_not_yet_defined, both true there)
+        "q4_default_names_the_first_parameter": ("default_from_other_parameter", "name_not_yet_defined"),
         # generic: "the output for 4-D inputs ... does not match ... in 655 of 672 entries" on 6 q5 tests;
         # sqrt(Q.size(1) * Q.size(-1)), heads times head width: scale_by_batch_dim ("Q.size(1) of batched inputs:
         # the batch or the heads ... instead of the last one, Q.shape[-1]") says the axis and the fix

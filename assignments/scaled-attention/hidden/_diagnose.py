@@ -606,6 +606,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     out.update(batched_split_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
+    out.update(split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
 
 
@@ -2657,6 +2658,33 @@ def batched_split_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     for tag, c in (("d_k", d_k), ("n_heads", n_heads)) if n_heads != d_k else (("d_k", d_k),):
         w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(c), dim=-1)
         out[f"mha_heads_features_as_tokens/per_token_{tag}"] = (w @ Vh).transpose(1, 2).reshape(T, d_model) @ W_O
+    return out
+
+
+def split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """{mha_split_without_transpose/<roles>[_keys_as_kt]: output}: some of Q, K, V split by a view straight to
+    (n_heads, T, d_k), no transpose (the others split right), or the keys viewed straight to (n_heads, d_k, T) and
+    used as each head's K^T (blind24); the heads merged back the right way. With n_heads >= 2 and random weights
+    each scrambles the tokens across heads, so none equals the right output (nor another of them)."""
+    import itertools
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads:
+        return {}
+    d_k = d_model // n_heads
+    proj = {r: X.double() @ W.double() for r, W in zip("qkv", (W_Q, W_K, W_V))}
+    out = {}
+    for n in (1, 2, 3):
+        for roles in itertools.combinations("qkv", n):
+            h = {r: proj[r].reshape(n_heads, T, d_k) if r in roles else proj[r].reshape(T, n_heads, d_k).transpose(0, 1)
+                 for r in "qkv"}
+            kts = {"": h["k"].transpose(-2, -1)}
+            if "k" in roles:
+                kts["_keys_as_kt"] = proj["k"].reshape(n_heads, d_k, T)
+            for tag, kt in kts.items():
+                w = torch.softmax(h["q"] @ kt / math.sqrt(d_k), dim=-1)
+                name = "".join(roles) if tag == "" else "".join(r for r in roles if r != "k") or "k"
+                out[f"mha_split_without_transpose/{name}{tag}"] = \
+                    (w @ h["v"]).transpose(0, 1).reshape(T, d_model) @ W_O.double()
     return out
 
 

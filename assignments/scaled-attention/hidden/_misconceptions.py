@@ -194,8 +194,10 @@ MISCONCEPTIONS = {
                           "instead of its letter: the answer is the letter as a string",
     # multi-head attention
     "mha_scale_by_d_model": "scaling each head's scores by sqrt(d_model) instead of sqrt(d_k = d_model / n_heads)",
-    "mha_split_without_transpose": "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose, "
-                                   "mixing tokens across heads",
+    "mha_split_without_transpose": "reshaping (T, d_model) straight to (n_heads, T, d_k) without a transpose "
+                                   "(or the keys straight to (n_heads, d_k, T) as if that were each head's K^T), "
+                                   "mixing tokens across heads: a view only regroups the memory; split with "
+                                   ".view(T, n_heads, d_k).transpose(0, 1) and take K^T with .transpose(-2, -1)",
     "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
     "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
     "mha_strided_heads": "giving head h the strided columns h, h + n_heads, ... (a view(T, d_k, n_heads) split) "

@@ -2736,6 +2736,43 @@ CORRECT.update({
 '''),
 })
 
+# naming30 (scaled-attention helper, blind24 q8_keys_viewed_as_transposed): a view straight to a per-head shape,
+# no transpose, for some of Q, K, V (the keys as (n_heads, d_k, T) taken for K^T): mha_split_without_transpose
+WRONG.update({
+    "mha_keys_reshaped_as_kt_in_loop": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    K_t = K.reshape(n_heads, d_k, T)
+    outs = []
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        w = torch.softmax(Q[:, c] @ K_t[h] / d_k ** 0.5, dim=-1)
+        outs.append(w @ V[:, c])
+    return torch.cat(outs, dim=-1) @ W_O
+'''), {"key": "mha_split_without_transpose", "where": ["q8"]}),
+    "mha_values_viewed_per_head": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q = (X @ W_Q).view(T, n_heads, d_k).permute(1, 0, 2)
+    k = (X @ W_K).view(T, n_heads, d_k).permute(1, 0, 2)
+    v = (X @ W_V).view(n_heads, T, d_k)
+    a = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(d_k), dim=-1)
+    return (a @ v).permute(1, 0, 2).reshape(T, d_model) @ W_O
+'''), {"key": "mha_split_without_transpose", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_keys_permuted_straight_to_kt": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q = (X @ W_Q).view(T, n_heads, d_k).transpose(0, 1)
+    k_t = (X @ W_K).view(T, n_heads, d_k).permute(1, 2, 0)      # (n_heads, d_k, T): each head's K^T
+    v = (X @ W_V).view(T, n_heads, d_k).transpose(0, 1)
+    a = torch.softmax(torch.matmul(q, k_t) / math.sqrt(d_k), dim=-1)
+    return torch.matmul(a, v).transpose(0, 1).reshape(T, d_model) @ W_O
+'''),
+})
+
 WRONG.update({
     # naming30 (engine): a default that names another parameter (the width read off Q): the def raises NameError
     "attention_d_k_defaults_to_q_width": ({"attention": '''def attention(Q, K, V, d_k=Q.shape[-1]):
