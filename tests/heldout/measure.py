@@ -2555,10 +2555,9 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "`causal_mask` is not defined ... NameError: name 'T_q' is not defined (line 1)" (a clear
         # message); def causal_mask(T_q, T_k=T_q): default_none_not_replaced's fix ("write `if T_k is None:
         # T_k = T_q`", with the default T_k=None) is this one, though its slip is a comparison, not the default
-        # now named by default_from_other_parameter (naming30): q4's on_missing hook reads the cell's NameError for
-        # T_q (a parameter, no global); q6's weights3_causal cell meets causal_mask undefined (generic or the engine's
-        # name_not_yet_defined, both true there)
-        "q4_default_names_the_first_parameter": ("default_from_other_parameter", "name_not_yet_defined"),
+        # now named by default_names_parameter (naming30, engine: the crashing cell's def line); q6's weights3_causal
+        # cell then meets causal_mask undefined (generic, true there)
+        "q4_default_names_the_first_parameter": ("default_names_parameter",),
         # generic: "the output for 4-D inputs ... does not match ... in 655 of 672 entries" on 6 q5 tests;
         # sqrt(Q.size(1) * Q.size(-1)), heads times head width: scale_by_batch_dim ("Q.size(1) of batched inputs:
         # the batch or the heads ... instead of the last one, Q.shape[-1]") says the axis and the fix

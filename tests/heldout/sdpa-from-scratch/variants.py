@@ -36,6 +36,12 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming30: the default filled by `or` (T_k is never 0 here), the mask from a triangle of ones cast to bool
+    "q4_default_filled_by_or": {"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_k or T_q
+    return torch.ones(T_q, T_k).tril().bool()
+'''},
     # naming30: the scores by einsum over the shared width, the variances through torch.var_mean's first item
     "q2_scores_by_einsum_var_mean_first": {"raw_score_var": '''
 scores_b = torch.einsum("bqd,bkd->bqk", Q, K)
@@ -1414,6 +1420,20 @@ def scaled_dot_product_attention(Q, K, V, attn_mask=None):
 def causal_mask(T_q, T_k=None):
     return torch.ones(T_q, T_k, dtype=torch.bool).tril()
 '''}, {"key": "default_none_not_replaced", "where": ["q4:test_square", "q6:test_weights3_causal"]}),
+    # naming30: a default naming the first parameter, evaluated when the def runs (NameError, no causal_mask);
+    # q6's cell then meets causal_mask undefined (generic: causal_mask's own cell's crash is q4's)
+    "q4_default_is_first_parameter": ({"causal_mask": '''
+def causal_mask(T_q, T_k=T_q):
+    keys = torch.arange(T_k)
+    return keys[None, :] <= torch.arange(T_q)[:, None]
+'''}, {"key": ("default_names_parameter", None),
+       "where": ["q4", "q6:test_weights3_causal"]}),
+    "q4_annotated_default_is_first_parameter": ({"causal_mask": '''
+def causal_mask(T_q: int, T_k: int = T_q) -> torch.Tensor:
+    """lower triangle, queries on the rows"""
+    return torch.tril(torch.ones((T_q, T_k), dtype=torch.bool))
+'''}, {"key": ("default_names_parameter", None),
+       "where": ["q4", "q6:test_weights3_causal"]}),
     "q4_default_assigned_backwards": ({"causal_mask": '''
 def causal_mask(T_q, T_k=None):
     if T_k == None:
