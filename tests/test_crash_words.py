@@ -42,6 +42,13 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "iinfo_for_float": [lambda: torch.iinfo(A.dtype).min, lambda: torch.iinfo(torch.float16)],
     "generator_to_cat": [lambda: torch.cat(h for h in (A, B)), lambda: torch.stack((h * 2 for h in (A, B)), dim=1)],
     "seed_for_manual_seed": [lambda: torch.seed(0), lambda: torch.random.seed(7)],
+    "reduction_dim_missing": [lambda: A.sum(keepdim=True), lambda: torch.max(A, keepdim=True),
+                              lambda: torch.logsumexp(A)],
+    "where_condition_not_bool": [lambda: torch.where(A, MASK[:, :1].expand(3, 4), A),
+                                 lambda: torch.where(MASK.float(), 0.0, A[:, :3])],
+    "masked_fill_tensor_value": [lambda: A[:, :3].masked_fill(MASK, A[:, 1:]), lambda: A.masked_fill(A > 0, B)],
+    "math_lacks_function": [lambda: math.rsqrt(4.0), lambda: math.softmax(A)],   # type: ignore[attr-defined]
+    "tensor_as_dim": [lambda: A.softmax(A), lambda: torch.softmax(A, A)],
 }
 
 

@@ -121,6 +121,20 @@ MISCONCEPTIONS: dict[str, str] = {
                  "(torch.zeros(..., dtype=x.dtype), torch.tensor(c, dtype=x.dtype)) or cast with .to(x.dtype)",
     "view_on_noncontiguous": "calling .view on an input that may not be contiguous (a transposed, sliced or "
                              "expanded tensor): use .reshape, or call .contiguous() first",
+    "reduction_dim_missing": "calling a reduction without the dim it must reduce (x.max(keepdim=True), e.sum(keepdim="
+                             "True), torch.logsumexp(x)): keepdim keeps the axis that dim names, so name it: "
+                             "x.max(dim=-1, keepdim=True)",
+    "where_condition_not_bool": "giving torch.where a condition that is not boolean: its first argument must be the bool "
+                                "mask, torch.where(mask, x, y); the arguments are in another order, or the mask is a "
+                                "float 0/1 tensor (use mask.bool() or mask > 0)",
+    "masked_fill_tensor_value": "giving masked_fill a whole tensor as its value: x.masked_fill(mask, value) fills with "
+                                "one number (or a 0-d tensor); to take each entry from another tensor use "
+                                "torch.where(mask, other, x)",
+    "math_lacks_function": "calling a function that Python's math module does not have (math.rsqrt, math.softmax, "
+                           "math.tril): it is torch's, and works on tensors: torch.rsqrt(x)",
+    "tensor_as_dim": "passing a tensor where an axis number is asked (dim=...): two arguments in each other's place "
+                     "(x.max(dim) with x and dim swapped, x.softmax(x)), or a size kept as a tensor; dim takes an int "
+                     "such as -1",
     "masked_fill_arguments_swapped": "giving masked_fill its value before its mask (x.masked_fill(float('-inf'), mask)): "
                                      "the mask comes first, then the value: x.masked_fill(mask, float('-inf'))",
     "iinfo_for_float": "asking torch.iinfo for the limits of a floating-point dtype: iinfo is for integer dtypes; for "
@@ -290,6 +304,12 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bmasked_fill_?\(\) received an invalid combination of arguments - got \((?:Tensor, )?(?:float|int|bool), "
                 r"Tensor\)"), "masked_fill_arguments_swapped"),
     (re.compile(r"torch\.iinfo\(\) requires an integer input type"), "iinfo_for_float"),
+    (re.compile(r"\b\w+\(\) received an invalid combination of arguments - got \((?:Tensor, )?keepdim=bool(?:, )?\)"
+                r"|\b(?:logsumexp|softmax|log_softmax)\(\) missing 1 required positional arguments: \"dim\""),
+     "reduction_dim_missing"),
+    (re.compile(r"where expected condition to be a boolean tensor, but got a tensor with dtype"), "where_condition_not_bool"),
+    (re.compile(r"masked_fill_? only supports a 0-dimensional value tensor"), "masked_fill_tensor_value"),
+    (re.compile(r"argument 'dim' (?:\(position \d+\) )?must be (?:int|tuple of ints), not Tensor"), "tensor_as_dim"),
     (re.compile(r"\b(?:cat|concat|concatenate|stack|hstack|vstack)\(\): argument 'tensors' \(position 1\) must be "
                 r"tuple of Tensors, not generator"), "generator_to_cat"),
     (re.compile(r"(?<!\w)seed\(\) takes 0 positional arguments but \d+ (?:was|were) given"),
@@ -298,6 +318,7 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
 _NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defined")
 # "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
 # functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
+_MATH_LACKS = re.compile(r"module 'math' has no attribute '(\w{1,40})'")
 _UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 
 
@@ -343,6 +364,10 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Miscon
             first = said.splitlines()[0].rstrip(". ")
             return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` only "
                                  f"further down, in code cell {later[0] + 1}: " + describe("name_not_yet_defined"))
+    lacks = _MATH_LACKS.search(text)
+    if lacks and _torch_function(lacks.group(1)):
+        return Misconception("math_lacks_function", f"{said.splitlines()[0].rstrip('. ')}: torch.{lacks.group(1)} is "
+                             "the function for tensors: " + describe("math_lacks_function"))
     keyword = _UNEXPECTED_KEYWORD.search(text)
     if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "

@@ -1967,3 +1967,37 @@ score_madds = 1024 * 1024 * 64 // 1000          # in thousands of multiply-adds
 cost_ratio = 4
 '''}, {"key": "answer_in_other_unit", "where": ["q8:test_score_madds"]}),
 })
+
+
+SOFTMAX_CELL = '''def stable_softmax(x, dim=-1):
+    shifted = x - x.max(dim=dim, keepdim=True).values
+    exps = torch.exp(shifted)
+    return exps / exps.sum(dim=dim, keepdim=True)
+'''
+
+WRONG.update({
+    # naming30 (engine crash words, from the mutant sweep): a reduction given keepdim but no dim
+    "softmax_sum_keepdim_without_dim": ({"stable_softmax": SOFTMAX_CELL.replace("exps.sum(dim=dim, keepdim=True)",
+                                                                               "exps.sum(keepdim=True)")},
+                                        {"key": "reduction_dim_missing", "where": ["q3", "q5", "q6"]}),
+    "softmax_torch_max_keepdim_without_dim": ({"stable_softmax": SOFTMAX_CELL.replace(
+        "x.max(dim=dim, keepdim=True).values", "torch.max(x, keepdim=True).values")},
+        {"key": "reduction_dim_missing", "where": ["q3", "q5", "q6"]}),
+    # torch.where given a float condition (the keep flags as 0/1 numbers)
+    "sdpa_where_float_has_key": (full_with("torch.where(has_key, weights", "torch.where(has_key.float(), weights"),
+                                 {"key": "where_condition_not_bool", "where": ["q5", "q6"]}),
+    "sdpa_where_mask_as_scores_dtype": (full_with(FILL, 'torch.where(mask.to(scores.dtype), scores, float("-inf"))'),
+                                        {"key": "where_condition_not_bool", "where": ["q5", "q6"]}),
+    # masked_fill given a whole tensor as its value
+    "sdpa_masked_fill_zeros_tensor": (full_with("torch.where(has_key, weights, torch.zeros_like(weights))",
+                                                "weights.masked_fill(~has_key, torch.zeros_like(weights))"),
+                                      {"key": "masked_fill_tensor_value", "where": ["q5", "q6"]}),
+    "sdpa_masked_fill_full_like": (full_with(FILL, 'scores.masked_fill(mask == False, torch.full_like(scores, float("-inf")))'),
+                                   {"key": "masked_fill_tensor_value", "where": ["q5", "q6"]}),
+    # math's missing functions, torch's for tensors
+    "sdpa_math_rsqrt_scale": (full_with(SCALE, "* math.rsqrt(d_k)"), {"key": "math_lacks_function",
+                                                                      "where": ["q5", "q6"]}),
+    "softmax_math_logsumexp": ({"stable_softmax": "def stable_softmax(x, dim=-1):\n"
+                                                  "    return torch.exp(x - math.logsumexp(x, dim, keepdim=True))\n"},
+                                   {"key": "math_lacks_function", "where": ["q3", "q5", "q6"]}),
+})
