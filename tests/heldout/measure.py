@@ -2481,7 +2481,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "should be a number (a Python float; use .item() on a tensor), got float32" (a clear message);
         # numpy's var returns numpy.float32: returns_tensor_not_number's fix (.item() or float(...)) is the fix,
         # though its text says a tensor
-        "q2_returns_numpy_float32": ("returns_tensor_not_number",),
+        "q2_returns_numpy_float32": ("returns_tensor_not_number",),   # now named by returns_tensor_not_number (naming30)
         # mis-named: softmax_implicit_dim ("calling F.softmax without dim") on test_entropy_views; the code calls
         # no F.softmax, it divides by e.sum(0) (the 2-D tests are generic, "6 of 6 entries"), so that text blames
         # an omission not made (as blind13's q13_softmax_over_queries_inline); softmax_sum_wrong_axis ("dividing
@@ -2565,6 +2565,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "your code raised RuntimeError: Expected size for first two dimensions of batch2 tensor ..." on
         # 15 tests; V @ weights for weights @ V: weights_transposed ("multiplying V by the transposed weights ...
         # query i's own weights (A V)") says the fix, as blind22's q6_values_multiplied_first
+        # now named by weights_transposed (naming30): the crash replayed on the call's own shapes; where Q @ K raises
+        # the same words (d_k = d_v, T_k = T_q), one second call on Q (1,3,4), K (1,5,4), V (1,5,6) must replay as V @ w
         "q5_values_times_weights": ("weights_transposed",),
         # raw: "TypeError: masked_fill() received an invalid combination of arguments - got (float, Tensor)" on 15
         # tests; masked_fill(value, mask), the arguments swapped: no key says it (bool_mask_arithmetic's fix writes

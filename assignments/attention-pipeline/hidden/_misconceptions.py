@@ -215,8 +215,9 @@ MISCONCEPTIONS = {
                                         "Shannon entropy H in bits; the two agree only on uniform rows",
     "reduced_every_axis": "reducing over every axis (.sum() or .mean() without dim=) where one axis is asked for: "
                           "the result is one number instead of one per row",
-    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
-                                 "on a one-element tensor",
+    "returns_tensor_not_number": "returning a tensor (or a NumPy scalar, such as numpy's var of a .numpy() array) "
+                                 "where a Python number is asked: call .item() (or float(...)) on the one-element "
+                                 "tensor or NumPy scalar",
     "rank_bounded_by_T": "bounding the rank of S = Q K^T by the number of tokens; it is at most d_k",
     # 5 for the lesson's S is its T and the rank of its (full-rank) softmax weights alike: one key, both readings
     "rank_is_T": "giving T, the number of tokens, for the rank of this S: either T taken as its bound (S = Q K^T "

@@ -2688,6 +2688,24 @@ def split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     return out
 
 
+def numpy_scalar(value) -> float | None:
+    """The number a NumPy scalar holds (numpy.float32 from .numpy().var(), numpy.float64 from np.mean, ...), read
+    like a one-element tensor's .item(); None for anything else."""
+    if type(value).__module__ != "numpy" or isinstance(value, (int, float)) \
+            or not callable(getattr(value, "item", None)) or getattr(value, "shape", None) != ():
+        return None   # numpy.float64 is a Python float (a subclass): nothing to charge
+    number = value.item()
+    return float(number) if isinstance(number, (int, float)) and not isinstance(number, bool) else None
+
+
+def raise_if_numpy_scalar(value, what: str) -> None:
+    """A NumPy scalar where a Python float is asked: its type is the evidence (the value is judged apart)."""
+    if numpy_scalar(value) is not None:
+        raise Misconception("returns_tensor_not_number", f"{what} returns numpy.{type(value).__name__}, a NumPy "
+                            "scalar, not a Python float: "
+                            + describe("returns_tensor_not_number"))
+
+
 # --- blind14's kinds (issue 21, naming15) -------------------------------------------------------------------
 
 def raise_if_output_averaged(got, weights, right, T_k, dtype) -> None:

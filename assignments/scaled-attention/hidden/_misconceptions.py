@@ -100,8 +100,9 @@ MISCONCEPTIONS = {
     "variance_over_all_pairs": "taking the variance over all n^2 entries of q @ k.T (every q_i with every k_j) "
                                "instead of over the n paired dot products q_i . k_i: the pairs share their vectors, "
                                "so they are not n^2 independent samples; compute (q * k).sum(dim=-1)",
-    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
-                                 "on a one-element tensor",
+    "returns_tensor_not_number": "returning a tensor (or a NumPy scalar, such as numpy's var of a .numpy() array) "
+                                 "where a Python number is asked: call .item() (or float(...)) on the one-element "
+                                 "tensor or NumPy scalar",
     # entropy
     "entropy_one_number": "reducing the whole tensor to one number (the row entropies averaged or summed, or the "
                           "rows' probabilities averaged into one distribution before the entropy) instead of "

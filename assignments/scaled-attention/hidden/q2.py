@@ -40,6 +40,8 @@ D = _load_diagnose()
 
 
 def _number(value, what):
+    number = D.numpy_scalar(value)   # read like a one-element tensor; test_draws_from_generator charges the type
+    value = value if number is None else number
     D.raise_if_nan_variance(value, what)
     return expect_number(value, what)
 
@@ -228,6 +230,7 @@ def test_draws_from_generator(dot_product_variance, rng):
         raise Misconception("ignores_generator", "two generators with the same seed gave different results: "
                             f"this matches {describe('ignores_generator')}")
     D.raise_if_all_pairs(dot_product_variance, a, 16, 2000, seed)
+    D.raise_if_numpy_scalar(first, "dot_product_variance")
     if type(first) is torch.Tensor:
         raise Misconception("returns_tensor_not_number", f"dot_product_variance returns a tensor of shape "
                             f"{tuple(first.shape)}, not a Python float: " + describe("returns_tensor_not_number"))

@@ -311,8 +311,9 @@ MISCONCEPTIONS = {
     "self_pairs_left_out": "counting only the pairs of two different tokens (T (T - 1), each token against every "
                            "other one): a query also scores its own key, so the weight matrix is T x T with its "
                            "diagonal, T^2 entries",
-    "returns_tensor_not_number": "returning a tensor where a Python number is asked: call .item() (or float(...)) "
-                                 "on a one-element tensor",
+    "returns_tensor_not_number": "returning a tensor (or a NumPy scalar, such as numpy's var of a .numpy() array) "
+                                 "where a Python number is asked: call .item() (or float(...)) on the one-element "
+                                 "tensor or NumPy scalar",
     "batch_axis_repeated": "writing the batch axis twice (Q's and K's leading shapes glued together, "
                            "q_shape[:-1] + k_shape[:-1]): Q and K share one batch axis, so the weights are "
                            "(batch, T_q, T_k) and the output (batch, T_q, d_v)",

@@ -2780,3 +2780,32 @@ WRONG.update({
     return weights @ V, weights
 '''}, {"key": "default_names_parameter", "where": ["q1", "q8"]}),
 })
+
+# naming30 (scaled-attention helper, blind24 q2_returns_numpy_float32): a NumPy scalar (not a float subclass)
+# returned where a Python float is asked: returns_tensor_not_number (its text now says a NumPy scalar too)
+WRONG.update({
+    "variance_np_var_of_float32_dots": (variance('''
+    import numpy as np
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("nd,nd->n", q, k) / (math.sqrt(d_k) if scaled else 1.0)
+    return np.var(dots.detach().numpy(), ddof=1)
+'''), {"key": "returns_tensor_not_number", "where": ["q2:test_draws_from_generator"]}),
+    "variance_numpy_std_squared": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    s = (q * k).sum(-1).numpy()
+    if scaled:
+        s = s / d_k ** 0.5
+    return s.std(ddof=1) ** 2
+'''), {"key": "returns_tensor_not_number", "where": ["q2:test_draws_from_generator"]}),
+})
+CORRECT.update({
+    "variance_numpy_cast_to_float": variance('''
+    import numpy as np
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1).numpy().astype(np.float64)
+    return float(np.var(dots / np.sqrt(d_k) if scaled else dots, ddof=1))
+'''),
+})
