@@ -361,3 +361,13 @@ def test_a_name_error_in_a_defs_body_is_not_a_default():
     said = AssertionError("`f` is not defined: the cell that assigns it (Cell In[2]) stopped, your code raised "
                           "NameError: name 'T_q' is not defined (line 3)")
     assert crash_words(said, ["", "def f(T_q, T_k=None):\n    return T_k\nx = T_q"]) is None
+
+
+def test_a_name_missing_because_its_own_cell_stopped_is_named_by_that_cell():
+    cells = ["import torch", "def causal_mask(T_q, T_k=T_q):\n    return None", "m = causal_mask(3)"]
+    errors = {1: "NameError: name 'T_q' is not defined (line 1)", 2: "NameError: name 'causal_mask' is not defined (line 1)"}
+    said = AssertionError("`m` is not defined: the cell that assigns it (Cell In[3]) stopped, your code raised "
+                          "NameError: name 'causal_mask' is not defined (line 1)")
+    named = crash_words(said, cells, errors)
+    assert named is not None and named.key == "default_names_parameter" and "`causal_mask` is missing" in str(named)
+    assert crash_words(said, cells) is None      # without the cells' errors: nothing to follow

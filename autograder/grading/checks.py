@@ -327,7 +327,8 @@ def _torch_function(name: str) -> bool:
     return any(hasattr(space, name) for space in (torch, torch.Tensor, F))
 
 
-def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Misconception | None:
+def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_errors: Mapping[int, str] | None = None,
+                _depth: int = 0) -> Misconception | None:
     """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
     one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
     matrices, NumPy's keywords and methods, a whole tensor where one number is asked, arithmetic on a bool
@@ -364,6 +365,17 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = ()) -> Miscon
             first = said.splitlines()[0].rstrip(". ")
             return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` only "
                                  f"further down, in code cell {later[0] + 1}: " + describe("name_not_yet_defined"))
+        # a name whose own cell above stopped: this crash is a knock-on of that one, named by it where it can be
+        above = [i for i in cells_assigning_globally(cells, undefined.group(1))
+                 if at is not None and i < at and cell_errors and i in cell_errors]
+        if above and _depth < 2 and cell_errors is not None:
+            name, where = undefined.group(1), above[-1]
+            root = crash_words(AssertionError(f"`{name}` is not defined: the cell that assigns it (Cell In[{where + 1}]) "
+                                              f"stopped, your code raised {cell_errors[where]}"),
+                               cells, cell_errors, _depth + 1)
+            if root is not None:
+                return Misconception(root.key, f"{said.splitlines()[0].rstrip('. ')}, because `{name}` is missing "
+                                     f"itself: {root}")
     lacks = _MATH_LACKS.search(text)
     if lacks and _torch_function(lacks.group(1)):
         return Misconception("math_lacks_function", f"{said.splitlines()[0].rstrip('. ')}: torch.{lacks.group(1)} is "

@@ -71,7 +71,8 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
         # through (or quoted it): named from the type the refusal names, whichever test met it
         named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
                                     else "your function")
-        exc = named or crash_words(exc, submission.cells if submission is not None else ()) or exc
+        exc = named or (crash_words(exc, submission.cells, dict(submission.cell_errors)) if submission is not None
+                        else crash_words(exc)) or exc
     misconception = exc.key if isinstance(exc, Misconception) else None
     if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
         message = str(exc) or "assertion failed"
