@@ -2242,7 +2242,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # concatenated: mha_heads_weights_concatenated is the pair unpacked the wrong way round, another slip
         # (and returns_output_only the function's own return); no key says attention's pair was never unpacked
         # naming28: generic, says torch.cat got the heads' (output, weights) pairs (their attention returns one)
-        "q8_heads_kept_as_pairs": (),
+        "q8_heads_kept_as_pairs": ("mha_heads_kept_as_pairs",),   # now named by mha_heads_kept_as_pairs (naming30)
         # generic: "does not match ... in 240 of 240 entries"; view(T, h, d_k).transpose(1, 2) gives (T, d_k, h):
         # mha_heads_features_as_tokens ("attends over its d_k features as if they were tokens; the split is
         # .view(T, n_heads, d_k).transpose(0, 1)") is the effect and the fix (as blind13's q8_permute_...)
@@ -2252,7 +2252,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x12)"; W_O[:, cols] for W_O[cols, :]:
         # mha_output_projection_per_head is the diagonal block W_O[c, c], mha_heads_summed one shared block; no key
         # naming28: generic, says (T, d_k) @ (d_model, d_k): a column block where W_O's row block belongs
-        "q8_w_o_blocks_cut_by_columns": (),
+        "q8_w_o_blocks_cut_by_columns": ("mha_w_o_column_blocks",),   # now named by mha_w_o_column_blocks (naming30)
     },
     # judged from `measure sdpa-from-scratch --set blind22 -v`: () where no key of the catalogue names it
     "sdpa-from-scratch": {
@@ -2469,7 +2469,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_queries_and_keys_swapped_in_call": ("scores_transposed",),   # now named by scores_transposed (naming30)
         # raw: "mat1 and mat2 shapes cannot be multiplied (48x48 and 5x48)"; W_O @ concat for concat @ W_O: no
         # key says the output projection multiplied from the left (mha_weight_transposed is X @ W.T)
-        "q8_output_projection_left_multiplied": (),
+        "q8_output_projection_left_multiplied": ("mha_output_projection_left",),   # now named by mha_output_projection_left (naming30)
         # generic: "does not match the correct result in 240 of 240 entries"; K.view(n_heads, d_k, T) straight
         # into K^T's shape: mha_split_without_transpose ("reshaping ... straight to (n_heads, T, d_k) without a
         # transpose, mixing tokens across heads") is the slip and its fix, as blind's q8_split_view_without_transpose

@@ -963,6 +963,55 @@ def name_mask_as_python_bool(fn, plain, said):
                                 + describe("tensor_truthiness")) from None
 
 
+def _product_replays(Q, K, V, mask):
+    """The output's product with the values put first (V @ weights, V @ weights^T) written out on zeros weights of
+    this call's shape and its own V, beside the other products an attention function writes wrongly (the keys
+    not transposed, Q^T @ K, V transposed after the weights, the weights times K or Q): checks.crash_replayed's
+    replays; None where the mask does not broadcast."""
+    full = tuple(torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])) + (Q.shape[-2], K.shape[-2])
+    if mask is not None:
+        try:
+            full = tuple(torch.broadcast_shapes(full, mask.shape))
+        except RuntimeError:
+            return None
+    q, k, v, w = Q.detach(), K.detach(), V.detach(), torch.zeros(full, dtype=V.dtype)
+    return {"weights_transposed/vw": lambda: v @ w, "weights_transposed/vwT": lambda: v @ w.mT,
+            "other/qk": lambda: q @ k, "other/qTk": lambda: q.mT @ k, "other/wvT": lambda: w @ v.mT,
+            "other/wk": lambda: w @ k, "other/wq": lambda: w @ q}
+
+
+_VF = torch.Generator().manual_seed(81)     # its own stream: _g's later draws stay as they were
+VALUES_FIRST_PROBE = tuple(torch.randn(*shape, generator=_VF, dtype=torch.float64)
+                           for shape in ((1, 3, 4), (1, 5, 4), (1, 5, 6)))   # T_q, T_k, d_k, d_v all differ
+
+
+def name_values_first(fn, Q, K, V, mask, e, said):
+    """A crash of the output's product with the values put first (V @ weights, a nanoGPT-lecture `V @ wei`):
+    named when that slip, replayed on this call's own shapes (_product_replays), raises the same words and
+    sizes and no other product does. Where another does too (Q @ K where d_k = d_v and T_k = T_q), ONE second
+    call on VALUES_FIRST_PROBE, whose sizes all differ, must crash as V @ weights alone does there."""
+    replays = _product_replays(Q, K, V, mask)
+    if replays is None:
+        return
+    crash = f"{e.exc_type}: {e.message}"
+    key = crash_replayed(crash, replays)
+    if key is None and crash_replayed(crash, {k: f for k, f in replays.items() if k.startswith("weights_")}):
+        try:   # ambiguous on this call's sizes: one call on sizes that tell the products apart
+            fn(*VALUES_FIRST_PROBE, mask=None)
+        except StudentCodeError as again:
+            probe = _product_replays(*VALUES_FIRST_PROBE, None)
+            if probe is not None and crash_replayed(f"{again.exc_type}: {again.message}", probe) == \
+                    "weights_transposed":
+                raise Misconception("weights_transposed", f"{said.rstrip('.')}: with Q (1, 3, 4), K (1, 5, 4) and "
+                                    f"V (1, 5, 6) your function raises {again.exc_type}: {again.message.rstrip('.')}, "
+                                    "the crash of V @ weights (or of V @ weights transposed), the values put first; "
+                                    "the output is weights @ V. " + describe("weights_transposed")) from None
+        return
+    if key == "weights_transposed":
+        raise Misconception(key, f"{said.rstrip('.')}: the crash of V @ weights (or of V @ weights transposed), the "
+                            f"values put first (V is {tuple(V.shape)}); the output is weights @ V. " + describe(key))
+
+
 def name_crash(fn, Q, K, V, mask, e):
     """A crash is named only from what a second call shows; otherwise it is reported as it is."""
     said = f"your code raised {e.exc_type}: {e.message}"
@@ -1024,6 +1073,7 @@ def name_crash(fn, Q, K, V, mask, e):
     if e.exc_type == "TypeError" and e.message.startswith("sqrt(): argument") and "must be Tensor, not int" in e.message:
         raise Misconception("torch_sqrt_of_int", f"{said}: " + describe("torch_sqrt_of_int"))
     if "cannot be multiplied" in e.message or "batch2" in e.message:
+        name_values_first(fn, Q, K, V, mask, e, said)
         # a product of the wrong shapes: square keys (T_k = d_k, KEYS_PROBE) let Q @ K run
         out = second_call(fn, *KEYS_PROBE, mask=None)
         key = name_from_rerun(out, ref.scaled_dot_product_attention(*KEYS_PROBE), wrong_variants(*KEYS_PROBE),
@@ -1623,9 +1673,10 @@ def check_vectorised(fn, cases, rng, limit):
             mask = random_mask((2, 5, 5), rng)
             try:
                 first = call(fn, Q, K, V, mask=mask, what=FN)
-            except StudentCodeError:
-                raise AssertionError(f"the timing of {FN} could not be verified: it crashes on 3-D inputs "
-                                     "with a full mask; the tests of its values say what is wrong") from None
+            except StudentCodeError as e:
+                said = f"the timing of {FN} could not be verified: it crashes on 3-D inputs with a full mask"
+                name_values_first(fn, Q, K, V, mask, e, f"{said} ({e.exc_type}: {e.message})")
+                raise AssertionError(f"{said}; the tests of its values say what is wrong") from None
             if type(first) is torch.Tensor:
                 raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, first, FN)
             # the timed inputs have a batch of one: a squeeze (or a [0]) drops that axis only there. Only

@@ -36,6 +36,9 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming30: the output as a broadcast product summed over the keys (weights @ V written out)
+    "q5_output_as_summed_broadcast": full_with("return torch.matmul(weights, V)",
+                                               "return (weights.unsqueeze(-1) * V.unsqueeze(-3)).sum(dim=-2)"),
     # naming30: the default filled by `or` (T_k is never 0 here), the mask from a triangle of ones cast to bool
     "q4_default_filled_by_or": {"causal_mask": '''
 def causal_mask(T_q, T_k=None):
@@ -737,6 +740,13 @@ cost_ratio = 4
     "softmax_applied_twice": (full_with("        weights = stable_softmax(scores, dim=-1)\n    return",
                                         "        weights = stable_softmax(stable_softmax(scores, dim=-1), dim=-1)\n    return"),
                               {"key": "softmax_twice", "where": Q5}),
+    # naming30: the values put first (nanoGPT-lecture `V @ wei`): the crash replayed on the call's own shapes, or
+    # (d_k = d_v and T_k = T_q, where Q @ K raises the same words) on one probe whose sizes all differ
+    "values_first_matmul": (full_with("return torch.matmul(weights, V)", "return torch.matmul(V, weights)"),
+                            {"key": "weights_transposed", "where": ["q5"]}),
+    "values_first_method_transposed": (full_with("return torch.matmul(weights, V)",
+                                                 "out = V.matmul(weights.mT)\n    return out"),
+                                       {"key": "weights_transposed", "where": ["q5"]}),
     "weights_transposed_times_V": (full_with("return torch.matmul(weights, V)", "return torch.matmul(weights.transpose(-2, -1), V)"),
                                    {"key": "weights_transposed", "where": ["q5"]}),
     "returns_the_scores": (full_with("return torch.matmul(weights, V)", "return scores"),
@@ -1967,7 +1977,6 @@ score_madds = 1024 * 1024 * 64 // 1000          # in thousands of multiply-adds
 cost_ratio = 4
 '''}, {"key": "answer_in_other_unit", "where": ["q8:test_score_madds"]}),
 })
-
 
 SOFTMAX_CELL = '''def stable_softmax(x, dim=-1):
     shifted = x - x.max(dim=dim, keepdim=True).values
