@@ -2561,7 +2561,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the output for 4-D inputs ... does not match ... in 655 of 672 entries" on 6 q5 tests;
         # sqrt(Q.size(1) * Q.size(-1)), heads times head width: scale_by_batch_dim ("Q.size(1) of batched inputs:
         # the batch or the heads ... instead of the last one, Q.shape[-1]") says the axis and the fix
-        "q5_scale_by_heads_times_head_width": ("scale_by_batch_dim",),
+        "q5_scale_by_heads_times_head_width": ("scale_by_batch_dim",),   # now named by scale_by_batch_dim (naming30)
         # generic: "your code raised RuntimeError: Expected size for first two dimensions of batch2 tensor ..." on
         # 15 tests; V @ weights for weights @ V: weights_transposed ("multiplying V by the transposed weights ...
         # query i's own weights (A V)") says the fix, as blind22's q6_values_multiplied_first

@@ -12,6 +12,7 @@ from autograder.grading.checks import (
     assert_matches,
     call,
     crash_replayed,
+    crash_source_line,
     describe,
     name_from_rerun,
     raise_if_nondeterministic,
@@ -3122,12 +3123,16 @@ def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:
 _LIST_OF_TUPLES = re.compile(r"^expected Tensor as element (\d+) in argument 0, but got tuple")
 
 
-def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> AssertionError | None:
-    """No key (none fits exactly), what differs in words, from the crash's own words and sizes:
-    torch.cat / torch.stack given a list of tuples where the student's attention returns an (output, weights)
-    pair (checked on head 0: the heads' pairs were never unpacked); or a (T, d_k) head times a (d_model, d_k)
-    block, a column block of a (d_model, d_model) weight (W_O cut into columns, where head h's output
-    multiplies the row block). None for any other crash."""
+_W_O_COLUMNS = re.compile(r"\bW_?[oO]\w*\s*\[\s*:\s*,")
+
+
+def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception | None:
+    """Crashes named from their own words and sizes: torch.cat / torch.stack given a list of tuples where the
+    student's attention returns an (output, weights) pair (checked on head 0: the heads' pairs were never
+    unpacked, mha_heads_kept_as_pairs); or a (T, d_k) head times a (d_model, d_k) block, a column block of a
+    (d_model, d_model) weight: W_O[:, cols] in the student's own line that raised (checks.crash_source_line, read,
+    never run) is mha_w_o_column_blocks; without W_O on that line (W_Q's block, or no line) it is said in words.
+    None for any other crash."""
     first = (e.message or "").splitlines()[0][:200] if e.message else ""
     said = f" (your code raised {e.exc_type}: {first}{student_line(e)})"
     T, d_model = X.shape[-2], X.shape[-1]
@@ -3142,13 +3147,16 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> AssertionE
             return None
         if not (isinstance(pair, tuple) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
             return None
-        return AssertionError(f"torch.cat (or torch.stack) was given a list of tuples, not tensors{said}: your "
-                              f"attention(q, k, v, d_k) returns the pair (output, weights), and the list of heads "
-                              f"keeps each pair whole. Unpack each head's call, out_h, _ = attention(...), and "
-                              f"concatenate only the n_heads = {n_heads} outputs, each ({T}, {d_k}), into ({T}, "
-                              f"{d_model}) before W_O")
+        return Misconception("mha_heads_kept_as_pairs", f"torch.cat (or torch.stack) was given a list of tuples, not "
+                             f"tensors{said}: your attention(q, k, v, d_k) returns the pair (output, weights), and "
+                             f"the list keeps each head's pair whole: " + describe("mha_heads_kept_as_pairs"))
     cut = f"mat1 and mat2 shapes cannot be multiplied ({T}x{d_k} and {d_model}x{d_k})"
     if e.exc_type == "RuntimeError" and first.startswith(cut) and n_heads > 1 and T != d_model:
+        line = crash_source_line(e)
+        if _W_O_COLUMNS.search(line):
+            return Misconception("mha_w_o_column_blocks", f"a ({T}, {d_k}) head output times a ({d_model}, {d_k}) "
+                                 f"column block of W_O{said}, at `{ascii(line[:100])[1:-1]}`: "
+                                 + describe("mha_w_o_column_blocks"))
         return AssertionError(f"a ({T}, {d_k}) matrix, one head's output (T, d_k), was multiplied by a "
                               f"({d_model}, {d_k}) one, a column block W[:, h*d_k:(h+1)*d_k] of a ({d_model}, "
                               f"{d_model}) weight{said}. Summing the heads' products through W_O is right, but head h's "
@@ -3188,6 +3196,32 @@ def mha_merge_crash(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
                           f"tokens too) or reshape(-1) become {T * d_model} numbers, and that vector times W_O "
                           f"({d_model}, {d_model}) fails. Merge only the head axes, keeping one row per token: "
                           f"flatten(1) (or flatten(-2)) or reshape({T}, {d_model})")
+
+
+_LEFT_OF_W_O = re.compile(r"\bW_?[oO]\w*\s*(@|\.(mm|matmul)\()|\b(matmul|mm)\(\s*W_?[oO]\w*\s*,")
+
+
+def output_projection_left(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
+    """W_O @ concat for concat @ W_O: torch's words for a (d_model, d_model) weight times the (T, d_model) heads,
+    replayed on this question's shapes (checks.crash_replayed), with W_O on the left in the student's own line
+    that raised (checks.crash_source_line: read, never run). The same words come from any weight times a
+    (T, d_model) tensor (W_Q @ X too), so without the line it is said in words, named nothing."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or e.exc_type != "RuntimeError" or T == d_model:
+        return None
+    crash = f"{e.exc_type}: {((e.message or '').splitlines() or [''])[0]}"
+    concat, W_O = torch.zeros(T, d_model), torch.zeros(d_model, d_model)
+    if crash_replayed(crash, {"mha_output_projection_left": lambda: W_O @ concat}) is None:
+        return None
+    line = crash_source_line(e)
+    said = f"your code raised {crash}{student_line(e)}"
+    if _LEFT_OF_W_O.search(line):
+        return Misconception("mha_output_projection_left", f"{said}, at `{ascii(line[:100])[1:-1]}`: the "
+                             f"({d_model}, {d_model}) W_O times the ({T}, {d_model}) concatenated heads: "
+                             + describe("mha_output_projection_left"))
+    return AssertionError(f"{said}: a ({d_model}, {d_model}) weight was multiplied from the left onto a ({T}, "
+                          f"{d_model}) tensor (one row per token), W @ x where the notebook applies every weight "
+                          f"as x @ W: the concatenated heads @ W_O, and X @ W_Q, X @ W_K, X @ W_V")
 
 
 # --- naming30: blind24's kinds (scaled-attention helper) ------------------------------------------------------

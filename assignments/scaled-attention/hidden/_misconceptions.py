@@ -199,6 +199,19 @@ MISCONCEPTIONS = {
                                    "(or the keys straight to (n_heads, d_k, T) as if that were each head's K^T), "
                                    "mixing tokens across heads: a view only regroups the memory; split with "
                                    ".view(T, n_heads, d_k).transpose(0, 1) and take K^T with .transpose(-2, -1)",
+    "mha_output_projection_left": "multiplying by the output projection from the left (W_O @ concat) instead of "
+                                  "concat @ W_O: the concatenated heads are (T, d_model), one row per token, and W_O "
+                                  "is applied as x @ W like W_Q, W_K and W_V; from the left it raises a shape error "
+                                  "whenever T != d_model and mixes the tokens when they are equal: write "
+                                  "concat @ W_O",
+    "mha_heads_kept_as_pairs": "concatenating the heads as attention returns them, each an (output, weights) pair: "
+                               "torch.cat needs tensors, so a list of tuples raises TypeError; unpack each call, "
+                               "out_h, _ = attention(...), and concatenate only the n_heads outputs, each (T, d_k), "
+                               "into (T, d_model) before W_O",
+    "mha_w_o_column_blocks": "writing concat @ W_O as a sum over the heads (right in itself) but taking head h's "
+                             "block of W_O by columns, W_O[:, h*d_k:(h+1)*d_k], (d_model, d_k): head h's (T, d_k) "
+                             "output multiplies the ROW block W_O[h*d_k:(h+1)*d_k, :], (d_k, d_model), the rows "
+                             "that concat @ W_O multiplies by that head's columns",
     "mha_no_output_projection": "forgetting the output projection W_O after concatenating the heads",
     "mha_weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
     "mha_strided_heads": "giving head h the strided columns h, h + n_heads, ... (a view(T, d_k, n_heads) split) "

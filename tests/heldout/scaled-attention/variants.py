@@ -2809,3 +2809,71 @@ CORRECT.update({
     return float(np.var(dots / np.sqrt(d_k) if scaled else dots, ddof=1))
 '''),
 })
+
+# naming30 (scaled-attention helper, blind24 q8_output_projection_left_multiplied): W_O on the left of the
+# concatenated heads, a crash replayed on the question's shapes and read on the student's line
+WRONG.update({
+    "mha_matmul_w_o_first": (mha(MHA_LOOP.replace("return torch.cat(heads, dim=1) @ W_O",
+                                                  "return torch.matmul(W_O, torch.cat(heads, dim=-1))")),
+                             {"key": "mha_output_projection_left", "where": ["q8"]}),
+    "mha_batched_w_o_alias_left": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Wo = W_O
+    q, k, v = ((X @ W).view(T, n_heads, d_k).transpose(0, 1) for W in (W_Q, W_K, W_V))
+    y, _ = attention(q, k, v, d_k)
+    merged = y.transpose(0, 1).reshape(T, d_model)
+    return Wo @ merged
+''', batched_attention=True), {"key": "mha_output_projection_left", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_output_projection_as_transposed_left": mha(MHA_LOOP.replace("return torch.cat(heads, dim=1) @ W_O",
+                                                                     "return (W_O.T @ torch.cat(heads, dim=1).T).T")),
+})
+
+# naming30 (scaled-attention helper, blind22 q8_heads_kept_as_pairs / q8_w_o_blocks_cut_by_columns): crashes
+# named from their own words and sizes (and, for W_O's column block, the student's own line)
+WRONG.update({
+    "mha_stack_of_attention_pairs": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = []
+    for h in range(n_heads):
+        s = slice(h * d_k, (h + 1) * d_k)
+        outs.append(attention(Q[:, s], K[:, s], V[:, s], d_k))
+    return torch.cat(outs, 1) @ W_O
+'''), {"key": "mha_heads_kept_as_pairs", "where": ["q8"]}),
+    "mha_pairs_concatenated_by_map": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    chunks = lambda M: M.split(d_k, dim=1)
+    pairs = list(map(lambda q, k, v: attention(q, k, v, d_k), chunks(Q), chunks(K), chunks(V)))
+    return torch.cat(pairs, dim=1) @ W_O
+'''), {"key": "mha_heads_kept_as_pairs", "where": ["q8"]}),
+    "mha_w_o_column_block_summed": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    total = torch.zeros_like(X)
+    for h in range(n_heads):
+        lo, hi = h * d_k, (h + 1) * d_k
+        o, _ = attention(Q[:, lo:hi], K[:, lo:hi], V[:, lo:hi], d_k)
+        total += torch.matmul(o, W_O[:, lo:hi])
+    return total
+'''), {"key": "mha_w_o_column_blocks", "where": ["q8"]}),
+    "mha_w_o_column_blocks_sum_list": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    parts = [attention(Q[:, h*d_k:(h+1)*d_k], K[:, h*d_k:(h+1)*d_k], V[:, h*d_k:(h+1)*d_k], d_k)[0] @ W_O[:, h*d_k:(h+1)*d_k]
+             for h in range(n_heads)]
+    return sum(parts)
+'''), {"key": "mha_w_o_column_blocks", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_w_o_row_blocks_summed": mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    blocks = W_O.split(d_k, dim=0)      # head h's rows of W_O
+    return sum(attention(*(M[:, h * d_k:(h + 1) * d_k] for M in (Q, K, V)), d_k)[0] @ blocks[h]
+               for h in range(n_heads))
+'''),
+})
