@@ -499,8 +499,11 @@ VARIANT_FUNCTIONS = {
 
 
 def _lead_divisors(Q, K, V) -> dict[str, float]:
-    """sqrt of a leading axis of Q (the batch, the heads): d_k taken from the wrong axis."""
-    return {f"scale_by_batch_dim/{i}": math.sqrt(n) for i, n in enumerate(Q.shape[:-2])}
+    """sqrt of a leading axis of Q (the batch, the heads): d_k taken from the wrong axis; or of that axis times
+    d_k (sqrt(n_heads * d_k), the model width of a public scaled_dot_product: naming30)."""
+    lead = {f"scale_by_batch_dim/{i}": math.sqrt(n) for i, n in enumerate(Q.shape[:-2])}
+    return lead | {f"scale_by_batch_dim/{i}_times_d_k": math.sqrt(n * Q.shape[-1])
+                   for i, n in enumerate(Q.shape[:-2])}
 
 
 def _taken(Q, K, V) -> list[float]:
@@ -542,6 +545,7 @@ def timing_variants() -> list:
     """Functions whose values verify a timed call: the reference's and this assignment's (a value
     mistake is charged by the value tests, not by the timing)."""
     lead = [_divided(lambda Q, K, V, i=i: math.sqrt(Q.shape[i])) for i in range(3)]
+    lead += [_divided(lambda Q, K, V, i=i: math.sqrt(Q.shape[i] * Q.shape[-1])) for i in range(2)]   # heads x width
     axes = [_weights_fn(lambda x, a=a: ref.plain_softmax(x, dim=a)) for a in range(2)]
     return list(ref.VARIANT_FUNCTIONS.values()) + list(VARIANT_FUNCTIONS.values()) + lead + axes
 

@@ -19,7 +19,8 @@ MISCONCEPTIONS = {
     "scale_precedence": "writing the scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2 (so S / d_k ** 1/2 "
                         "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
     "scale_by_batch_dim": "taking d_k from a leading axis (Q.shape[0] or Q.size(1) of batched inputs: the batch or the "
-                          "heads) instead of the last one, Q.shape[-1]",
+                          "heads), or multiplying it in (sqrt(Q.size(1) * Q.size(-1)), the heads times the head "
+                          "width), instead of the last one alone: divide by sqrt(Q.shape[-1])",
     "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
                            "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
     "floor_division_scale": "dividing the scores with // (floor division) instead of /: every scaled score is "

@@ -36,6 +36,9 @@ FILL = 'scores.masked_fill(mask == False, float("-inf"))'
 HALF = ["q5:test_float16", "q5:test_bfloat16", "q5:test_float16_large_scores"]
 
 CORRECT = {
+    # naming30: the scale as a multiplication by d_k ** -0.5 taken from the shape's last item
+    "q5_scale_from_last_shape_item": full_with("scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                               "scores = torch.matmul(Q, K.transpose(-2, -1)) * Q.shape[len(Q.shape) - 1] ** -0.5"),
     # naming30: the output as a broadcast product summed over the keys (weights @ V written out)
     "q5_output_as_summed_broadcast": full_with("return torch.matmul(weights, V)",
                                                "return (weights.unsqueeze(-1) * V.unsqueeze(-3)).sum(dim=-2)"),
@@ -747,6 +750,12 @@ cost_ratio = 4
     "values_first_method_transposed": (full_with("return torch.matmul(weights, V)",
                                                  "out = V.matmul(weights.mT)\n    return out"),
                                        {"key": "weights_transposed", "where": ["q5"]}),
+    # naming30: d_k times a leading axis (the model width of 4-D inputs): one more lead divisor
+    "scale_by_heads_times_width": (full_with("d_k = Q.size(-1)", "d_k = Q.size(-1) * (Q.size(1) if Q.dim() == 4 else 1)"),
+                                   {"key": "scale_by_batch_dim", "where": Q5}),
+    "scale_by_model_width_shape_product": (full_with("d_k = Q.size(-1)", "d_k = math.prod(Q.shape[1::2]) if Q.ndim > 3 "
+                                                     "else Q.shape[-1]"),
+                                           {"key": "scale_by_batch_dim", "where": Q5}),
     "weights_transposed_times_V": (full_with("return torch.matmul(weights, V)", "return torch.matmul(weights.transpose(-2, -1), V)"),
                                    {"key": "weights_transposed", "where": ["q5"]}),
     "returns_the_scores": (full_with("return torch.matmul(weights, V)", "return scores"),
