@@ -371,3 +371,19 @@ def test_a_name_missing_because_its_own_cell_stopped_is_named_by_that_cell():
     named = crash_words(said, cells, errors)
     assert named is not None and named.key == "default_names_parameter" and "`causal_mask` is missing" in str(named)
     assert crash_words(said, cells) is None      # without the cells' errors: nothing to follow
+
+
+def test_an_epsilon_guard_is_no_added_parameter_to_name():
+    # -sum p log(p + eps): eps=0 is right on logits without a zero probability, but no fix
+    src = "def softmax_entropy(logits, eps=1e-5):\n    p = logits.softmax(-1)\n    return -(p * (p + eps).log()).sum(-1)\n"
+    ns: dict[str, object] = {}
+    exec(src, ns)
+    fn = ns["softmax_entropy"]
+
+    def reference(logits):
+        p = logits.softmax(-1)
+        return -(p * p.log()).sum(-1)
+    reference.__name__ = "softmax_entropy"
+    checks.raise_if_added_parameter_wrong(fn, (A,), lambda out: torch.allclose(out, reference(A), atol=1e-7),
+                                          submission=_submission(src), func_name="softmax_entropy",
+                                          reference=reference, what="H")

@@ -757,6 +757,8 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
     sizes = list(dict.fromkeys(n for a in args if isinstance(a, torch.Tensor) for n in a.shape))[:8]
     for name, default in extra[:3]:
         number = isinstance(default, (int, float)) and not isinstance(default, bool)
+        if number and 0 < abs(default) < 1e-2:
+            continue    # an epsilon guard (eps=1e-5): 0 may be right on this input, but it is no fix (0 * log 0)
         for value in ((0, 1, -1, *sizes, None, True, False) if number else (None, True, False, -1, 0, 1)):
             if type(value) is type(default) and value == default:
                 continue

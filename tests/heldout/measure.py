@@ -2147,7 +2147,9 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q12_projections_counted_square": ("param_count_squares",),
         # generic: "the count is wrong (for d_v different from d_k)"; W_K counted with d_v: param_count_dv_as_dk
         # says the reverse swap (d_k where d_v belongs), which points at the right W_V; no key says d_v for W_K
-        "q12_key_width_taken_from_values": (),
+        # now named by param_count_dk_dv_swapped (naming30: its text gives both readings of d_model x (d_k + 2 d_v),
+        # W_K counted with d_v or d_k and d_v exchanged: the same number on every input)
+        "q12_key_width_taken_from_values": ("param_count_dk_dv_swapped",),
         # masked_fill(M == 0, ...) reads the additive M as a keep-mask: the key's text and fix (S + M), as
         # blind14's q05_masked_fill_where_mask_is_zero
         "q13_additive_mask_used_as_keep_mask": ("additive_mask_as_boolean",),

@@ -378,9 +378,10 @@ MISCONCEPTIONS = {
     "weights_from_queries": "taking the softmax of the queries Q (attention_weights(Q, M)) instead of the scores: "
                             "A must be softmax(S + M) with S = scaled_scores(Q, K), one weight per key; pass S",
     # naming30: d_k and d_v exchanged in the parameter count (in the signature or in the formula)
-    "param_count_dk_dv_swapped": "exchanging d_k and d_v: W_Q and W_K counted with d_v and W_V with d_k (a "
-                                 "signature that lists d_v before d_k, or a formula that swaps them); W_Q and W_K "
-                                 "are d_model x d_k, W_V d_model x d_v, and the arguments come as (d_model, d_k, d_v)",
+    "param_count_dk_dv_swapped": "counting d_v where d_k belongs, d_model x (d_k + 2 d_v) for d_model x (2 d_k + d_v): "
+                                 "W_K (or W_Q) counted with d_v, or d_k and d_v exchanged (a signature that lists d_v "
+                                 "before d_k, or a formula that swaps them); W_Q and W_K are d_model x d_k, W_V "
+                                 "d_model x d_v, and the arguments come as (d_model, d_k, d_v)",
     # the same text as sdpa-from-scratch's (naming30)
     "floor_division_scale": "dividing the scores with // (floor division) instead of /: every scaled score is "
                             "rounded down to an integer",
