@@ -569,8 +569,9 @@ def raise_if_records_malformed(rows: object, items: Sequence[object], item_key: 
     if all(isinstance(r, str) for r in rows) and len(rows) % len(items) == 0:
         width = len(rows) // len(items)
         if item_key in rows[:width] and list(rows) == list(rows[:width]) * len(items):
+            shown = ascii([str(r)[:30] for r in rows[:min(width, 8)]])[:200]    # student text: short, escaped
             raise Misconception("list_extended_with_dict", f"{what} is a list of {len(rows)} strings, the keys "
-                                f"{ascii(list(rows[:width]))[:200]} once per item: " + describe("list_extended_with_dict"))
+                                f"{shown} once per item: " + describe("list_extended_with_dict"))
     if len(rows) == len(items) and all(isinstance(r, dict) for r in rows) and len(set(map(str, items))) > 1:
         first = rows[0]
         if all(_same_value(r, first) for r in rows[1:]) and _same_value(first.get(item_key), items[-1]):
@@ -755,13 +756,17 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
         return
     # a size parameter (d_k=4) is right at one of the inputs' own sizes
     sizes = list(dict.fromkeys(n for a in args if isinstance(a, torch.Tensor) for n in a.shape))[:8]
+    calls = 0       # a slow function with many added parameters must not hold the grade: 12 calls at most
     for name, default in extra[:3]:
         number = isinstance(default, (int, float)) and not isinstance(default, bool)
-        if number and 0 < abs(default) < 1e-2:
+        if isinstance(default, float) and 0 < abs(default) < 1e-2:
             continue    # an epsilon guard (eps=1e-5): 0 may be right on this input, but it is no fix (0 * log 0)
         for value in ((0, 1, -1, *sizes, None, True, False) if number else (None, True, False, -1, 0, 1)):
             if type(value) is type(default) and value == default:
                 continue
+            calls += 1
+            if calls > 12:
+                return
             try:
                 out = fn(*args, **{**(kwargs or {}), name: value})
             except Exception:  # noqa: BLE001 - no second value: nothing to name
