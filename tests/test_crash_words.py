@@ -387,3 +387,16 @@ def test_an_epsilon_guard_is_no_added_parameter_to_name():
     checks.raise_if_added_parameter_wrong(fn, (A,), lambda out: torch.allclose(out, reference(A), atol=1e-7),
                                           submission=_submission(src), func_name="softmax_entropy",
                                           reference=reference, what="H")
+
+
+def test_a_huge_default_in_the_students_source_reads_as_none():
+    # a 5000-digit hex literal parses, but its decimal repr raises (int max str digits): the check names nothing
+    src = "def scaled_scores(Q, K, eps=0x" + "f" * 5000 + "):\n    return Q @ K.T\n"
+    ns: dict[str, object] = {}
+    exec(src, ns)
+
+    def reference(Q, K):
+        return Q @ K.T / 2
+    reference.__name__ = "scaled_scores"
+    checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: True, submission=_submission(src),
+                                          func_name="scaled_scores", reference=reference, what="S")
