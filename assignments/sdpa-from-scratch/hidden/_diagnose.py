@@ -2501,6 +2501,24 @@ def name_weight_epsilon(got, expected, what, values=None):
 
 # --- q6: a cell that stopped before out3 or weights3_causal (moved from q6.py, naming29) -------------------
 
+def trace_stale_scale(which):
+    """q6 (naming30): the trace's answer `which` ("weights3", "out3", "weights3_causal") with the scores divided
+    by sqrt(8), the notebook's global d_k = 8 of Question 2's example, where the trace's own d_k is 4 (a kind: a
+    fixed width, written as a number or a stale global: scale_constant). Built only for a wrong answer; on the
+    trace no other catalogued divisor is sqrt(8) (sqrt(T) = sqrt(3), sqrt(d_v) = sqrt(2), d_k ** 1/2 = 2, 2 d_k
+    = 8; sqrt(d_k d_v) = sqrt(8) too, listed nowhere: a coincidence the trace's tensors cannot remove)."""
+    s = ref.Q3 @ ref.K3.T / math.sqrt(8)
+    if which == "weights3_causal":
+        s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
+    w = ref.stable_softmax(s)
+    return {"scale_constant/global_d_k": w @ ref.V3 if which == "out3" else w}
+
+
+# what the trace's answer matching a key means there, said before the key's text (q6's _compare)
+TRACE_SAID = {"scale_constant": "the scores divided by sqrt(8), the notebook's global d_k = 8 of Question 2's "
+                                "example, where this trace's d_k is 4 (divide by math.sqrt(Q3.shape[-1]) = 2): "}
+
+
 def _raise_if_trace_product(missing, crash):
     """out3's cell stopped on the product of the weights and the values, and the same crash, words and sizes,
     comes from one slip written out on the trace's own tensors (checks.crash_replayed): V3 @ weights3 (the
@@ -2509,8 +2527,10 @@ def _raise_if_trace_product(missing, crash):
     if missing not in ("out3", "weights3_causal"):
         return
     W, V = ref.weights3, ref.V3
+    batched = ref._batched_example()[2]      # Question 2's V, (2, 5, 8); its Q and K raise the same words
     key = crash_replayed(crash, {"weights_transposed": lambda: V @ W, "output_keeps_key_axis/wv": lambda: W * V,
-                                 "output_keeps_key_axis/vw": lambda: V * W})
+                                 "output_keeps_key_axis/vw": lambda: V * W,
+                                 "trace_uses_batched_example": lambda: W.float() @ batched})
     if key is None:
         return
     how = ({"weights_transposed": "V3 @ weights3: the values were put first; out3 is weights3 @ V3, a (3, 3) @ "
@@ -2518,7 +2538,10 @@ def _raise_if_trace_product(missing, crash):
             "output_keeps_key_axis": "weights3 * V3 (or V3 * weights3): an elementwise product of a (3, 3) and a (3, 2) "
                                      "matrix; out3 is "
                                      "the matrix product weights3 @ V3, which sums each weight times its value row "
-                                     "over the keys"})[key]
+                                     "over the keys",
+            "trace_uses_batched_example": "weights3 @ a (2, 5, 8) tensor: Question 2's batched V (or its Q or K, "
+                                          "the same shape and the same crash) where this trace's V3, (3, 2), "
+                                          "goes; out3 is weights3 @ V3"})[key]
     raise Misconception(key, f"{missing} is not defined: its cell stopped with {crash.split(' (line ')[0]}, the crash "
                         f"of {how}. " + describe(key))
 

@@ -335,6 +335,9 @@ MISCONCEPTIONS = {
                                      "a / b * c as (a / b) * c, so it divides by the first factor only and "
                                      "multiplies by the others; bracket the denominator: new / (T * T * d_k), "
                                      "which gives 4",
+    "trace_uses_batched_example": "using a tensor of Question 2's batched example (its Q, K or V, of shape "
+                                  "(2, 5, 8)) in the 3-token trace, whose own tensors are Q3, K3 and V3: the "
+                                  "trace's output is weights3 @ V3, with V3 of shape (3, 2)",
     "hand_score_slip": "a slip in one score worked out by hand (one dot product of a query with a key, or its "
                        "division by sqrt(d_k)): that query's weights are the softmax of the right scores except at "
                        "that entry; recompute it",

@@ -43,7 +43,7 @@ def _compare(got, expected, variants, what, weights3=None):
     hits = {k.split("/")[0] for k in matching_variants(got, variants(), torch.float64, rtol=0, atol=ATOL)}
     if len(hits) == 1:
         key = hits.pop()
-        raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+        raise Misconception(key, f"{what} is wrong: it matches {diag.TRACE_SAID.get(key, '')}{describe(key)}")
     if not torch.isfinite(got).all():
         bad = sorted({int(i) for i in (~torch.isfinite(got)).nonzero()[:, 0]})
         masked = [i for i in range(3) if not bool(ref.causal_mask(3)[i].all())]
@@ -140,7 +140,8 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None):
     got = expect_matrix(weights3, "weights3", (3, 3))
     diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
-                                         **_rounded(ref.weights3), **_plain_sum(), **_e_rounded()}, "weights3")
+                                         **_rounded(ref.weights3), **_plain_sum(), **_e_rounded(),
+                                         **diag.trace_stale_scale("weights3")}, "weights3")
 
 
 @test_case(points=1, hidden=True)
@@ -162,6 +163,7 @@ def _out3_variants():
     variants.update({k: w @ ref.V3 for k, w in _e_rounded().items()})
     variants.update(_rounded(ref.out3, ref.weights3))
     variants.update({k: w @ ref.V3 for k, w in _plain_sum().items()})
+    variants.update(diag.trace_stale_scale("out3"))
     scores = ref.Q3 @ ref.K3.T
     # V weighted by the scores, scaled or not, instead of by their softmax
     variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
@@ -193,7 +195,8 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
                             "mask to the scores before the softmax")
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
-                                                **_plain_sum(True), **_e_rounded(True)}, "weights3_causal")
+                                                **_plain_sum(True), **_e_rounded(True),
+                                                **diag.trace_stale_scale("weights3_causal")}, "weights3_causal")
 
 
 # each of the trace's tests sees the notebook's stable_softmax (diag.STUDENT_SOFTMAX) for its second calls

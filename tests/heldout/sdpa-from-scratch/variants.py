@@ -2019,3 +2019,30 @@ WRONG.update({
                                                   "    return torch.exp(x - math.logsumexp(x, dim, keepdim=True))\n"},
                                    {"key": "math_lacks_function", "where": ["q3", "q5", "q6"]}),
 })
+
+TRACE_CELL = '''scores3 = Q3 @ K3.T / 2.0
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''
+
+WRONG.update({
+    # naming30: the trace scaled by a fixed sqrt(8) (Question 2's d_k), written as a number or read off the stale Q
+    "trace_scale_eight_as_number": ({"weights3": TRACE_CELL.replace("/ 2.0", "/ 8 ** 0.5")},
+                                    {"key": "scale_constant", "where": ["q6"]}),
+    "trace_scale_from_batched_Q": ({"weights3": TRACE_CELL.replace("Q3 @ K3.T / 2.0",
+                                                                   "torch.matmul(Q3, K3.t()) * Q.shape[-1] ** -0.5")},
+                                   {"key": "scale_constant", "where": ["q6"]}),
+    # naming30: the trace's output from a tensor of Question 2's batched example (2, 5, 8): a crash in out3's cell
+    "trace_out_from_batched_K": ({"weights3": TRACE_CELL.replace("out3 = weights3 @ V3", "out3 = weights3 @ K")},
+                                 {"key": "trace_uses_batched_example", "where": ["q6"]}),
+    "trace_out_matmul_batched_V": ({"weights3": TRACE_CELL.replace("out3 = weights3 @ V3",
+                                                                   "out3 = torch.matmul(weights3, V)")},
+                                   {"key": "trace_uses_batched_example", "where": ["q6"]}),
+})
+CORRECT.update({
+    # naming30: the trace's scale from its own width through rsqrt, the output as a broadcast sum over the keys
+    "trace_rsqrt_width_broadcast_sum": {"weights3": TRACE_CELL.replace(
+        "Q3 @ K3.T / 2.0", "Q3 @ K3.T * torch.rsqrt(torch.tensor(float(Q3.size(1))))").replace(
+        "out3 = weights3 @ V3", "out3 = (weights3.unsqueeze(-1) * V3.unsqueeze(0)).sum(1)")},
+})
