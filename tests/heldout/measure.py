@@ -2552,6 +2552,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor ... without
         # dividing by the row sum"): F.normalize's default p=2 is a divisor that is not the row sum, as
         # scaled-attention's blind q1_normalize_default_p2; q3's float16 test and q5's float16_large_scores generic
+        # now named by weights_not_normalised on both float16 tests too (naming30)
         "q3_normalize_default_p2": ("weights_not_normalised",),
         # dim=None by default makes e.sum(dim=dim) the sum over the whole tensor: the key's "e.sum() with no dim
         # instead of each slice's own sum"; the global max it also takes changes nothing in the values
@@ -2589,7 +2590,7 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "raw_score_var is not the variance of the raw scores of the batched example"; torch.var_mean
         # returns (var, mean), unpacked as (mean, var): no key of this catalogue says it (scaled-attention's
         # variance_mean_swapped would)
-        "q2_var_mean_unpacked_backwards": (),
+        "q2_var_mean_unpacked_backwards": ("variance_mean_swapped",),   # now named by variance_mean_swapped (naming30)
         # mis-named: draw_order ("drawn in another order ... Q, then K, then V"): the values match, but the
         # student draws nothing (the notebook's Q, K, V are used) and multiplies by V instead of K, so redrawing
         # fixes nothing; variance_of_other_scores ("other tensors: the question asks for Q @ K^T of the batched

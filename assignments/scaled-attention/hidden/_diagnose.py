@@ -1595,6 +1595,26 @@ def table_softmax_twice(dims, seed):
     return ref.table_as_tensor(rows)
 
 
+def table_std_rms(dims, seed, divisor=0):
+    """The lesson's table with each std the root of the scores' mean square, sqrt(sum(x^2) / (n - divisor)):
+    the sample mean never subtracted (table_std_root_mean_square); the entropies right."""
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed).double()
+        scaled = raw / d ** 0.5
+        rows.append({"d": d, "raw_std": float((raw.pow(2).sum() / (5 - divisor)).sqrt()),
+                     "scaled_std": float((scaled.pow(2).sum() / (5 - divisor)).sqrt()),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(scaled))})
+    return ref.table_as_tensor(rows)
+
+
+def table_extra_variants(dims, seed) -> dict:
+    """Wrong tables beside ref.entropy_table_variants, for _check_table (called only for a wrong table)."""
+    return {"softmax_applied_twice/table": table_softmax_twice(dims, seed),
+            "table_std_root_mean_square": table_std_rms(dims, seed),
+            "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1)}
+
+
 def raise_if_residual(got, X, Ws, expected) -> None:
     """mha_residual_added: the output minus X (or minus X @ W_O, the input added before the projection) is the
     right multi-head attention, to the test's tolerance."""
@@ -2351,6 +2371,8 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         log_p = torch.log_softmax(logits, dim=-1)
         out["entropy_unweighted"] = -log_p.mean(dim=-1)
         out["entropy_unweighted/sum"] = -log_p.sum(dim=-1)
+        # ln T - F.kl_div(log p, uniform): KL(uniform || p), the arguments the wrong way round
+        out["entropy_kl_div_arguments_swapped"] = 2 * math.log(logits.shape[-1]) + log_p.mean(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
         flat = torch.log_softmax(logits.flatten(), dim=0)
         out["entropy_flattened"] = -(flat.exp() * flat).sum()

@@ -166,6 +166,10 @@ MISCONCEPTIONS = {
                                    "outside the log, (p + eps) * log(p), so a probability that underflows to 0 "
                                    "still takes log(0) = -inf and the saturated row's entropy is inf; put it "
                                    "inside, p * log(p + eps), or use log_softmax",
+    "table_std_root_mean_square": "computing each std as the root of the scores' mean square, sqrt(mean(x^2)) "
+                                  "(or sqrt(sum(x^2) / (n - 1))), which never subtracts the sample mean: five "
+                                  "scores of one draw do not average to exactly 0, so it is not .std(); use "
+                                  "x.std() (the mean subtracted, divided by n - 1)",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
                             "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",
@@ -360,6 +364,11 @@ MISCONCEPTIONS = {
     "size_as_dim": "passing a size (d_k, a sequence length or n_heads) where an axis index is expected, as in "
                    "softmax(scores, d_k): a size was passed where an axis index is expected; the dim argument "
                    "names an axis (dim=-1 for the keys), not how long it is",
+    "entropy_kl_div_arguments_swapped": "computing the entropy as ln T - KL(p || uniform) with the KL taken the "
+                                        "wrong way round, KL(uniform || p) = sum u (log u - log p): F.kl_div(input, "
+                                        "target) computes KL(target || exp(input)), so F.kl_div(log p, uniform) is "
+                                        "that reversed one, not ln T - H(p); pass F.kl_div(log uniform, p), or "
+                                        "compute -sum(p * log p) directly",
     "entropy_unweighted": "averaging or summing -log p over the row without weighting each term by p (the "
                           "cross-entropy against a uniform row, infinite where a p is 0) instead of the entropy "
                           "-sum p log p; multiply each -log p by its p and sum",

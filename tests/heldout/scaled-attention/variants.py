@@ -2877,3 +2877,49 @@ CORRECT.update({
                for h in range(n_heads))
 '''),
 })
+
+# naming30 (scaled-attention helper, blind24 q4_table_std_as_root_mean_square): the std taken as the root of
+# the mean square, the sample mean never subtracted (divided by n, or by n - 1)
+WRONG.update({
+    "table_std_norm_over_root_n": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                         '"raw_std": (torch.linalg.norm(raw) / 5 ** 0.5).item(), '
+                                         '"scaled_std": scaled.square().mean().sqrt().item()'),
+                                   {"key": "table_std_root_mean_square", "where": ["q4"]}),
+    "table_std_mean_square_over_n_minus_1": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                                   '"raw_std": math.sqrt((raw ** 2).sum().item() / (len(raw) - 1)), '
+                                                   '"scaled_std": math.sqrt((scaled ** 2).sum().item() / (len(scaled) - 1))'),
+                                             {"key": "table_std_root_mean_square", "where": ["q4"]}),
+})
+CORRECT.update({
+    "table_std_as_root_of_centred_squares": table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                                  '"raw_std": (raw - raw.mean()).pow(2).sum().div(4).sqrt().item(), '
+                                                  '"scaled_std": scaled.var(correction=1).sqrt().item()'),
+})
+
+# naming30 (scaled-attention helper, blind22 q4_entropy_kl_div_arguments_swapped): H = ln T - KL with the KL
+# taken the wrong way round, KL(uniform || p)
+WRONG.update({
+    "entropy_kl_div_uniform_target": (entropy('''
+def softmax_entropy(logits):
+    T = logits.size(-1)
+    log_p = torch.log_softmax(logits, -1)
+    return math.log(T) - F.kl_div(log_p, torch.ones_like(log_p).div(T), reduction="none").sum(-1)
+'''), {"key": "entropy_kl_div_arguments_swapped", "where": ["q4"]}),
+    "entropy_kl_uniform_to_p_by_hand": (entropy('''
+def softmax_entropy(logits):
+    n = logits.shape[-1]
+    log_p = logits - torch.logsumexp(logits, dim=-1, keepdim=True)
+    u = torch.full_like(log_p, 1 / n)
+    kl = (u * (u.log() - log_p)).sum(dim=-1)     # KL divergence to the uniform distribution
+    return math.log(n) - kl
+'''), {"key": "entropy_kl_div_arguments_swapped", "where": ["q4"]}),
+})
+CORRECT.update({
+    "entropy_kl_div_log_target": entropy('''
+def softmax_entropy(logits):
+    T = logits.shape[-1]
+    log_p = F.log_softmax(logits, dim=-1)
+    log_u = torch.full_like(log_p, -math.log(T))
+    return math.log(T) - F.kl_div(log_u, log_p, reduction="none", log_target=True).sum(dim=-1)
+'''),
+})
