@@ -1538,6 +1538,15 @@ def judge_large_scores(fn, Q, K, V, mask, got):
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     name_clamped_sdpa(fn, "the float16 output with large scores is wrong")
     say_heads_merged(got, expected, "the float16 output with large scores")
+    # naming30: a float64 call on the same values (Q / 9: rows not saturated) that equals the notebook's softmax
+    # replayed there, @ V, with each row the right weights times its own factor (float16's rounding of scores
+    # near 40 hides the replay at this size)
+    f64 = [t if t is None or t.dtype == torch.bool else t.detach().double() for t in (Q, K, V, mask)]
+    f64[0] = f64[0] / 9
+    out = second_call(fn, *f64[:3], mask=f64[3])
+    if type(out) is torch.Tensor and out.dtype == torch.float64 and out.shape == got.shape:
+        name_unnormalised_replay(*f64, out, ref.scaled_dot_product_attention(*f64), "the float16 output with large "
+                                 "scores is wrong, and the output for the same values in float64 (Q / 9)")
     raise AssertionError("the float16 output with large scores does not match the correct result")
 
 
@@ -1822,6 +1831,9 @@ def score_statistics(divisor=1.0):
         # a kind: K reshaped (or viewed) to (B, d_k, T_k) as if that transposed it, on the example's own tensors
         # (naming21): the shape is right, the entries regrouped
         "view_as_transpose": [float((Q @ K.reshape(K.shape[0], K.shape[-1], K.shape[-2]) / divisor).var())],
+        # torch.var_mean(S) replayed: its second result, the mean, where its first, the variance, is asked
+        # (`mean, var = torch.var_mean(S)` unpacked backwards, naming30)
+        "variance_mean_swapped": [float(torch.var_mean(S)[1])],
     }
 
 

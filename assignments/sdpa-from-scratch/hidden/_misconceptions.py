@@ -271,6 +271,9 @@ MISCONCEPTIONS = {
                             "of every query with every key (Q @ K^T)",
     "variance_of_an_input": "taking the variance of an input's entries (Q, K or V: about 1) instead of the "
                             "variance of the scores q.k (about d_k: each is a sum of d_k products)",
+    "variance_mean_swapped": "returning the mean of the dot products where their variance is asked: torch.var_mean "
+                             "returns (var, mean) in that order, so `mean, var = torch.var_mean(dots)` names them "
+                             "the wrong way round; unpack `var, mean = torch.var_mean(dots)` or use dots.var()",
     "mean_of_slice_variances": "averaging the variances of each row, column or batch entry (var(dim=...).mean()) "
                                "instead of the variance of all the scores (.var())",
     "softmax_max_wrong_axis": "subtracting the maximum over another axis than the softmax's dim (x.max(dim=-1) "

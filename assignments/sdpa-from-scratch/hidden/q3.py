@@ -151,6 +151,8 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
                                 f"the slice's length (they sum to {n}; a division by the mean instead of the "
                                 "sum gives that): " + describe("weights_not_normalised"))
         if ((sums - 1).abs() > 0.05).any():
+            if bool((sums >= 0.99).all()):     # a divisor no larger than the sum (none, an L2 norm; naming30)
+                diag.name_not_normalised(got, x, -1, what)
             raise AssertionError(f"stable_softmax of float16 logits in the thousands: slices sum to between "
                                  f"{float(sums.min()):.3g} and {float(sums.max()):.3g}, not 1: keep what you "
                                  "subtract from the logits exact in float16 (each slice's max is)")

@@ -2046,3 +2046,38 @@ CORRECT.update({
         "Q3 @ K3.T / 2.0", "Q3 @ K3.T * torch.rsqrt(torch.tensor(float(Q3.size(1))))").replace(
         "out3 = weights3 @ V3", "out3 = (weights3.unsqueeze(-1) * V3.unsqueeze(0)).sum(1)")},
 })
+
+VAR_CELL = '''d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''
+
+WRONG.update({
+    # naming30: torch.var_mean's second result (the mean) taken for the variance, by index or by name
+    "variance_var_mean_second_result": ({"raw_score_var": VAR_CELL.replace(
+        "raw_scores.var().item()", "torch.var_mean(raw_scores)[1].item()").replace(
+        "(raw_scores / math.sqrt(d_k)).var().item()", "torch.var_mean(raw_scores / math.sqrt(d_k))[1].item()")},
+        {"key": "variance_mean_swapped", "where": ["q2"]}),
+    "variance_var_mean_stats_last": ({"raw_score_var": VAR_CELL.replace(
+        "raw_score_var = raw_scores.var().item()",
+        "stats = torch.var_mean(raw_scores, dim=(0, 1, 2))\nraw_score_var = float(stats[-1])")},
+        {"key": "variance_mean_swapped", "where": ["q2"]}),
+    # naming30: exponentials divided by their L2 norm (no row sum): the float16 tests name it too
+    "softmax_divided_by_l2_norm": ({"stable_softmax": SOFTMAX_CELL.replace(
+        "exps / exps.sum(dim=dim, keepdim=True)", "exps / exps.norm(dim=dim, keepdim=True)")},
+        {"key": "weights_not_normalised", "where": ["q3", "q5", "q6"]}),
+    "softmax_vector_norm_ord2": ({"stable_softmax": SOFTMAX_CELL.replace(
+        "exps / exps.sum(dim=dim, keepdim=True)",
+        "exps / torch.linalg.vector_norm(exps, ord=2, dim=dim, keepdim=True)")},
+        {"key": "weights_not_normalised", "where": ["q3", "q5", "q6"]}),
+})
+CORRECT.update({
+    # naming30: var_mean unpacked in its own order through map(float, ...); a softmax divided by its L1 norm
+    "variance_var_mean_map_float": {"raw_score_var": VAR_CELL.replace(
+        "raw_score_var = raw_scores.var().item()", "raw_score_var, _ = map(float, torch.var_mean(raw_scores))")},
+    "softmax_vector_norm_ord1": {"stable_softmax": SOFTMAX_CELL.replace(
+        "exps / exps.sum(dim=dim, keepdim=True)",
+        "exps / torch.linalg.vector_norm(exps, ord=1, dim=dim, keepdim=True)")},
+})
