@@ -2613,6 +2613,49 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind25 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # generic: "attention is not answered yet" on the 6 q1 tests and "multi_head_attention is not answered
+        # yet" on q8's 3; `^` is XOR, and torch's NotImplementedError ("bitwise_xor_cpu" not implemented for
+        # 'Float') is read as a stub's. scale_precedence is `d_k ** 1/2`, another operator; caret_is_xor is
+        # sdpa-from-scratch's key, not this catalogue's: no key
+        "q1_caret_for_power": (),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x7 and 10x7)"; F.linear(weights, V) is weights @ V.T:
+        # output_uses_weights_transposed is A^T V, mha_weight_transposed the projections in q8: no key
+        "q1_value_mix_through_f_linear": (),
+        "q1_scores_from_queries_alone": ("keys_are_queries",),   # Q Q^T: the key's very text
+        # the out-of-place div dropped leaves the scores unscaled: the key's effect (as blind24's
+        # q1_softmax_fed_the_unscaled_product and blind's q5_masked_fill_result_discarded)
+        "q1_scale_method_result_discarded": ("no_scale",),
+        # generic: "does not match ... in 240 of 240 entries"; n_heads passed as attention's d_k: wrong_scale_constant
+        # ("another constant than 1/sqrt(d_k)", as blind14's q1_scale_from_rank_of_k) and mha_d_k_passed_as_sqrt
+        # (another value passed as attention's d_k argument, its fix "pass d_k"); mha_scale_by_d_model is d_model
+        "q8_head_count_passed_as_head_width": ("wrong_scale_constant", "mha_d_k_passed_as_sqrt"),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x13 and 48x48)"; the end h + 1 * d_k = h + d_k:
+        # mha_head_slice_short (heads narrower than d_k) and mha_head_slice_offset (its end h + d_k) both give
+        # the bounds h * d_k to (h + 1) * d_k
+        "q8_head_slice_end_without_parentheses": ("mha_head_slice_short", "mha_head_slice_offset"),
+        # raw: "mat1 and mat2 shapes cannot be multiplied (5x5 and 3x4)"; the notebook's global V for the local v:
+        # no key says a global used for the projected values (mha_no_input_projections runs the heads on X)
+        "q8_values_sliced_from_notebook_global": (),
+        # raw: "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)"; .var(1) on
+        # the 1-D dots: no key
+        "q2_variance_along_summed_axis": (),
+        # generic: "returns the same value for two different generators" (misleading: int() makes both 16) and
+        # "not within 10%"; int(...) truncates: returns_tensor_not_number is a tensor left, not a number cut: no key
+        "q2_variance_truncated_to_int": (),
+        # raw: "size mismatch, got input (1), mat (1x4), vec (5)"; q @ k.T[0], indexing before @: no key (as
+        # blind22's q4_table_vector_query_still_indexed)
+        "q4_table_query_times_first_key_column": (),
+        # generic: "the entropy table ... does not match ... in 16 of 16 entries"; a Generator seeded, never
+        # passed: ignores_generator ("not drawing the samples from the generator ... a new torch.Generator")
+        # and table_reseeded_per_row (its fix: every row uses torch.manual_seed(seed) itself)
+        "q4_table_generator_seeded_but_not_passed": ("ignores_generator", "table_reseeded_per_row"),
+        # the float16 1e-9 is 0, so 0 * log 0 stays: the key's symptom and its fix (log_softmax, or an epsilon
+        # that is not 0), as blind24's q4_entropy_clamp_result_dropped
+        "q4_epsilon_as_float16_tensor": ("entropy_nan_saturated",),
+        "q4_entropy_math_log_of_tensor": ("tensor_to_number",),   # the engine key's "math.sqrt, ..." on a tensor
+    },
     # judged from `measure attention-pipeline --set blind25 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # raw: "NameError: name 'np' is not defined" on 4 q02 tests; numpy never imported: no key says it
@@ -2645,6 +2688,44 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q16_answer_confuses_cost_with_parameter_count": ("cost_independent_of_T",),   # choice b
         # generic: "qkv_param_count(...) should be a number ..., got tuple"; no key says both totals returned
         "q12_returns_both_totals_as_a_pair": (),
+    },
+    # judged from `measure sdpa-from-scratch --set blind25 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # (4, 10, 128) is the output's shape and V's: both texts give one weight per (query, key) pair
+        "q1_weight_columns_from_value_width": ("weights_as_output", "shape_of_an_input"),
+        # generic: "`raw_score_var` is not defined ... TypeError: var() received an invalid combination of
+        # arguments"; NumPy's ddof= given to torch.var: no key says it (biased_variance is the divisor itself)
+        "q2_numpy_ddof_keyword": (),
+        # generic: "neither is the variance of the example's scores (Q @ K.transpose ..."; "bqd,bkd->bq" sums
+        # over the keys: no key says it (variance_of_other_scores is other data, judged mis-named for wrong
+        # products of the example's own tensors in blind11 / blind18; diagonal_scores_only is (Q * K).sum(-1))
+        "q2_einsum_output_drops_key_letter": (),
+        # weights_not_normalised on all 20 tests (the dropped div leaves exp without the division by the row sum:
+        # the key's effect and fix, as blind's q5_masked_fill_result_discarded); in a first run (grader edited
+        # meanwhile) q3's float16 test was generic, "keep what you subtract from the logits exact in float16"
+        "q3_division_result_dropped": ("weights_not_normalised",),
+        "q3_denominator_as_python_float": ("tensor_to_number",),   # float() of a multi-entry sum: the crash's words
+        # generic: "TypeError: ones() takes 1 positional argument but 2 were given"; dtype passed positionally:
+        # no key says it (mask_not_bool's fix writes dtype=torch.bool, but its slip is a mask of numbers)
+        "q4_dtype_passed_positionally": (),
+        # generic: "einsum(): subscript k has size 10 for operand 1 ..."; the score pattern reused for weights @ V
+        # is A V^T: weights_transposed is A^T V, keys_not_transposed the scores; no key (as attention-pipeline's
+        # blind25 q07_score_einsum_reused_for_the_mix)
+        "q5_output_einsum_copied_from_scores": (),
+        "q5_scale_from_q2_divisor": ("scale_constant",),   # "divides the scores by sqrt(64) both times": the text
+        # the all-masked rows' scores set to 0 (finite), never zeroed after: fully_masked_uniform's "averages V
+        # instead of returning zeros" (as blind10's q5_finite_fill_no_empty_fix)
+        "q5_empty_rows_opened_not_zeroed": ("fully_masked_uniform",),
+        # partly: fully_masked_nan on 2 tests (true: the NaN rows are kept; it points at the zeroing line, as
+        # blind24's q5_empty_row_zeroing_not_assigned), 11 generic "60 of 60 entries"; no key says the
+        # torch.where branches swapped (inverted_mask is the attention mask read as blocked)
+        "q5_empty_row_where_branches_swapped": ("fully_masked_nan",),
+        "q6_queries_scored_against_queries": ("keys_are_queries",),
+        # / 4 ** -0.5 multiplies by sqrt(d_k), as blind23's q2_divided_by_reciprocal_scale
+        "q6_divided_by_reciprocal_root": ("multiply_by_sqrt_dk", "reciprocal_scale"),
+        "q7_letter_from_position_off_by_one": ("zero_after_softmax",),   # D, as blind2's q7_answer_d
+        # len() is the first axis, 1024: count_per_query's "T entries ... instead of ... T x T" is the value and fix
+        "q8_entries_from_len": ("count_per_query",),
     },
 }
 
