@@ -49,6 +49,7 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "masked_fill_tensor_value": [lambda: A[:, :3].masked_fill(MASK, A[:, 1:]), lambda: A.masked_fill(A > 0, B)],
     "math_lacks_function": [lambda: math.rsqrt(4.0), lambda: math.softmax(A)],   # type: ignore[attr-defined]
     "tensor_as_dim": [lambda: A.softmax(A), lambda: torch.softmax(A, A)],
+    "caret_for_power": [lambda: A @ B.T / 4 ^ 0.5, lambda: A.double() ^ 2, lambda: 4 ^ 0.5],
 }
 
 
@@ -400,3 +401,16 @@ def test_a_huge_default_in_the_students_source_reads_as_none():
     reference.__name__ = "scaled_scores"
     checks.raise_if_added_parameter_wrong(ns["scaled_scores"], (A, B), lambda out: True, submission=_submission(src),
                                           func_name="scaled_scores", reference=reference, what="S")
+
+
+def test_torchs_own_not_implemented_is_a_crash_not_a_stub():
+    def stub():
+        raise StudentCodeError("NotImplementedError", "")
+
+    def xor():
+        raise StudentCodeError("NotImplementedError", "\"bitwise_xor_cpu\" not implemented for 'Float'")
+    with pytest.raises(AssertionError, match="not answered yet") as unanswered:
+        checks.call(stub, what="attention")
+    assert not isinstance(unanswered.value, StudentCodeError)
+    with pytest.raises(StudentCodeError):
+        checks.call(xor, what="attention")

@@ -135,6 +135,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "tensor_as_dim": "passing a tensor where an axis number is asked (dim=...): two arguments in each other's place "
                      "(x.max(dim) with x and dim swapped, x.softmax(x)), or a size kept as a tensor; dim takes an int "
                      "such as -1",
+    "caret_for_power": "writing a power with ^ (d_k ^ 0.5): in Python ^ is bitwise xor, which float tensors and "
+                       "floats do not have (and it binds after / and *); a power is ** (d_k ** 0.5), a square root "
+                       "math.sqrt(d_k)",
     "masked_fill_arguments_swapped": "giving masked_fill its value before its mask (x.masked_fill(float('-inf'), mask)): "
                                      "the mask comes first, then the value: x.masked_fill(mask, float('-inf'))",
     "iinfo_for_float": "asking torch.iinfo for the limits of a floating-point dtype: iinfo is for integer dtypes; for "
@@ -304,6 +307,8 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bmasked_fill_?\(\) received an invalid combination of arguments - got \((?:Tensor, )?(?:float|int|bool), "
                 r"Tensor\)"), "masked_fill_arguments_swapped"),
     (re.compile(r"torch\.iinfo\(\) requires an integer input type"), "iinfo_for_float"),
+    (re.compile(r"\"bitwise_xor_\w+\" not implemented for '|unsupported operand type\(s\) for \^: '(?:int|float)' and "
+                r"'float'|unsupported operand type\(s\) for \^: 'float' and"), "caret_for_power"),
     (re.compile(r"\b\w+\(\) received an invalid combination of arguments - got \((?:Tensor, )?keepdim=bool(?:, )?\)"
                 r"|\b(?:logsumexp|softmax|log_softmax)\(\) missing 1 required positional arguments: \"dim\""),
      "reduction_dim_missing"),
@@ -685,6 +690,16 @@ def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) ->
                             + describe("answer_option_number"))
 
 
+# torch's own NotImplementedError ("bitwise_xor_cpu" not implemented for 'Float', an operator with no kernel for
+# this dtype or device) is a crash of written code, not a stub left as given
+_TORCH_NOT_IMPLEMENTED = re.compile(r"not implemented for '|Could not run '|\baten::|not currently implemented for")
+
+
+def is_stub(e: StudentCodeError) -> bool:
+    """The student's function still raises NotImplementedError as a stub does (not torch's own for a dtype)."""
+    return e.exc_type == "NotImplementedError" and not _TORCH_NOT_IMPLEMENTED.search(e.message or "")
+
+
 def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_inputs: bool = True,
          **kwargs: Any) -> Any:
     """Call the student's function (a proxy). A stub that still raises NotImplementedError is "not
@@ -695,7 +710,7 @@ def call(fn: Callable[..., Any], *args: Any, what: str = "your function", check_
     try:
         out = fn(*args, **kwargs)
     except StudentCodeError as e:
-        if e.exc_type == "NotImplementedError":
+        if is_stub(e):
             raise _unanswered(what) from None
         if e.exc_type == "ForbiddenAPIError":
             raise Misconception("forbidden_api", f"{what} called an API this assignment forbids: {e.message}") from None
@@ -1287,7 +1302,7 @@ def expect_no_crash(key: str, thunk: Callable[[], object]) -> object:
     except StudentCodeError as e:
         if e.exc_type == "ForbiddenAPIError":  # a forbidden call is not a crash of its own
             key = "forbidden_api"
-        if e.exc_type == "NotImplementedError":
+        if is_stub(e):
             raise _unanswered("this function") from None
         raise Misconception(key, f"{describe(key)}: {e}") from None
 
