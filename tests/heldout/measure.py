@@ -2619,7 +2619,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # yet" on q8's 3; `^` is XOR, and torch's NotImplementedError ("bitwise_xor_cpu" not implemented for
         # 'Float') is read as a stub's. scale_precedence is `d_k ** 1/2`, another operator; caret_is_xor is
         # sdpa-from-scratch's key, not this catalogue's: no key
-        "q1_caret_for_power": (),
+        # now named by caret_for_power (naming30, engine: torch's own NotImplementedError is a crash, not a stub)
+        "q1_caret_for_power": ("caret_for_power",),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x7 and 10x7)"; F.linear(weights, V) is weights @ V.T:
         # output_uses_weights_transposed is A^T V, mha_weight_transposed the projections in q8: no key
         "q1_value_mix_through_f_linear": (),

@@ -12,6 +12,7 @@ from autograder.grading.checks import (
     call,
     charged_in_parts,
     describe,
+    is_stub,
     matching_variants,
     randn,
     register_misconceptions,
@@ -84,7 +85,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         # a crash where their attention cannot even be composed into heads (it returns the wrong things,
         # (weights, output) say): q1 charges that, and this answer cannot be judged until it is fixed.
         # A stub is not a crash: call() says it is not answered
-        if e.exc_type != "NotImplementedError" and _attention_wrong(attention, X, Ws, n_heads) \
+        if not is_stub(e) and _attention_wrong(attention, X, Ws, n_heads) \
                 and (_fails(own) or _attention_misshapen(attention, X, Ws, n_heads)):
             return
         if e.exc_type == "RuntimeError" and e.message.startswith("view size is not compatible with input tensor's "

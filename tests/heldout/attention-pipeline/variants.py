@@ -2593,3 +2593,10 @@ WRONG.update({
     return n + d_v * d_model if with_output else n
 '''), {"key": "default_names_parameter", "where": ["q12"]}),
 })
+
+WRONG.update({
+    # naming30 (engine crash words): a power written with ^ (xor): the scale as d_k ^ -0.5
+    "scores_caret_inverse_root": (cell("scaled_scores", '''def scaled_scores(Q, K):
+    return Q @ K.mT * Q.shape[-1] ^ -0.5
+'''), {"key": "caret_for_power", "where": ["q02", "q07", "q13"]}),
+})

@@ -2081,3 +2081,9 @@ CORRECT.update({
         "exps / exps.sum(dim=dim, keepdim=True)",
         "exps / torch.linalg.vector_norm(exps, ord=1, dim=dim, keepdim=True)")},
 })
+
+WRONG.update({
+    # naming30 (engine crash words): a power written with ^ (xor, binding after /): torch's own NotImplementedError,
+    # a crash, not a stub
+    "sdpa_caret_square_root": (full_with(SCALE, "/ d_k ^ 0.5"), {"key": "caret_for_power", "where": ["q5", "q6"]}),
+})
