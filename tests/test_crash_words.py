@@ -21,7 +21,8 @@ MASK = torch.ones(3, 3, dtype=torch.bool).tril()
 
 SLIPS = {   # key -> two different pieces of code making the same slip
     "dot_of_matrices": [lambda: torch.dot(A, B), lambda: A[0].dot(B)],
-    "numpy_keyword": [lambda: F.softmax(A, axis=-1), lambda: torch.nn.functional.log_softmax(A, axis=1)],
+    "numpy_keyword": [lambda: F.softmax(A, axis=-1), lambda: torch.nn.functional.log_softmax(A, axis=1),
+                      lambda: A.var(ddof=1), lambda: torch.std(A, ddof=0)],
     "tensor_to_number": [lambda: math.sqrt(A), lambda: float(A.sum(0))],
     "bool_mask_arithmetic": [lambda: 1 - MASK, lambda: -MASK],
     "torch_function_of_number": [lambda: torch.sqrt(64), lambda: torch.exp(2.0)],
@@ -49,6 +50,9 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "masked_fill_tensor_value": [lambda: A[:, :3].masked_fill(MASK, A[:, 1:]), lambda: A.masked_fill(A > 0, B)],
     "math_lacks_function": [lambda: math.rsqrt(4.0), lambda: math.softmax(A)],   # type: ignore[attr-defined]
     "tensor_as_dim": [lambda: A.softmax(A), lambda: torch.softmax(A, A)],
+    "finfo_of_tensor": [lambda: torch.finfo(A).min, lambda: torch.iinfo(MASK)],
+    "dtype_for_device": [lambda: torch.ones(3, 3, device=torch.float32), lambda: torch.zeros(3, dtype=torch.device("cpu"))],
+    "dtype_passed_positionally": [lambda: torch.ones((3, 3), torch.bool), lambda: torch.zeros(3, 3, torch.float64)],
     "caret_for_power": [lambda: A @ B.T / 4 ^ 0.5, lambda: A.double() ^ 2, lambda: 4 ^ 0.5],
 }
 
@@ -414,3 +418,13 @@ def test_torchs_own_not_implemented_is_a_crash_not_a_stub():
     assert not isinstance(unanswered.value, StudentCodeError)
     with pytest.raises(StudentCodeError):
         checks.call(xor, what="attention")
+
+
+def test_a_module_the_notebook_never_imports_is_named():
+    e = StudentCodeError("NameError", "name 'np' is not defined",
+                         'Traceback (most recent call last):\n  File "In[2]", line 2, in f\nNameError: name \'np\'')
+    named = crash_words(e, ["import torch", "def f(x):\n    return x / np.sqrt(4)"])
+    assert named is not None and named.key == "module_not_imported" and "numpy" in str(named)
+    # imported further down: that cell had not run yet, another slip
+    later = crash_words(e, ["import torch", "def f(x):\n    return x / np.sqrt(4)", "import numpy as np"])
+    assert later is not None and later.key == "name_not_yet_defined"

@@ -96,8 +96,18 @@ MISCONCEPTIONS: dict[str, str] = {
     # named from a crash's own words, in any test (crash_words)
     "dot_of_matrices": "calling torch.dot (or .dot) on matrices: it takes two 1-D vectors only; for a matrix "
                        "product use @ (torch.matmul), for one dot product per row (a * b).sum(dim=-1)",
-    "numpy_keyword": "passing NumPy's keyword (axis=, keepdims=) to a torch function that takes torch's (dim=, "
-                     "keepdim=): F.softmax(x, dim=-1)",
+    "numpy_keyword": "passing NumPy's keyword (axis=, keepdims=, ddof=) to a torch function that takes torch's (dim=, "
+                     "keepdim=, correction=): F.softmax(x, dim=-1), x.var(correction=1)",
+    "finfo_of_tensor": "passing a tensor to torch.finfo (or torch.iinfo): it takes a dtype, torch.finfo(x.dtype).min",
+    "dtype_for_device": "a dtype given where the device goes (or the other way round): arguments in another order than "
+                        "the function's (a helper called as f(T, device, dtype) for f(T, dtype, device)), or "
+                        "device=torch.float32; pass each by its keyword, dtype=... and device=...",
+    "dtype_passed_positionally": "giving torch.ones, zeros or full another positional argument after the size tuple "
+                                 "(torch.ones((T_q, T_k), torch.bool)): a dtype or device goes by keyword "
+                                 "(dtype=torch.bool), and every size goes in the tuple",
+    "module_not_imported": "using a module the notebook never imports (np.sqrt with no `import numpy as np`, "
+                           "F.softmax with no `import torch.nn.functional as F`): import it in the first cell, or "
+                           "use what is imported (torch.sqrt, math.sqrt)",
     "tensor_to_number": "turning a tensor of several values into one Python number: math.sqrt, math.exp, "
                         "math.log, math.pow, float() and int() take one number; on a tensor use torch.sqrt, "
                         "torch.exp, torch.log or **, which work entry by entry",
@@ -284,7 +294,14 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
 # slip, so the words are the proof (no second call); checked in this order
 _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
-    (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims)'"), "numpy_keyword"),
+    (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
+                r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
+    (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),
+    (re.compile(r"argument 'device' must be torch\.device, not torch\.dtype|argument 'dtype' must be torch\.dtype, "
+                r"not torch\.device"), "dtype_for_device"),
+    (re.compile(r"\b(?:ones|zeros|empty|full|rand|randn)\(\) takes \d+ positional arguments? but \d+ were given"
+                r"|argument 'size' failed to unpack the object at pos \d+ with error \"type must be tuple of ints,\s*"
+                r"but got torch\.(?:dtype|device)\""), "dtype_passed_positionally"),
     (re.compile(r"only one element tensors can be converted to Python scalars"), "tensor_to_number"),
     (re.compile(r"(?:Subtraction|Negation), the `-` operator, (?:with|on) (?:a|two) bool tensors? is not "
                 r"supported"), "bool_mask_arithmetic"),
@@ -320,6 +337,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<!\w)seed\(\) takes 0 positional arguments but \d+ (?:was|were) given"),
      "seed_for_manual_seed"),
 )
+# the names a notebook uses for modules, and what they are: a NameError for one the notebook never binds
+_MODULE_ALIASES = {"np": "numpy", "numpy": "numpy", "F": "torch.nn.functional", "nn": "torch.nn", "torch": "torch",
+                   "math": "math", "plt": "matplotlib.pyplot", "pd": "pandas", "scipy": "scipy"}
 _NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defined")
 # "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
 # functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
@@ -357,6 +377,10 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
     undefined = _NOT_DEFINED.search(text)
     if undefined and cells:
         from autograder.grading.source_checks import cells_assigning_globally
+        if undefined.group(1) in _MODULE_ALIASES and not cells_assigning_globally(cells, undefined.group(1)):
+            return Misconception("module_not_imported", f"{said.splitlines()[0].rstrip('. ')}: the notebook never "
+                                 f"imports `{undefined.group(1)}` ({_MODULE_ALIASES[undefined.group(1)]}): "
+                                 + describe("module_not_imported"))
         # the cell the crash was in: the last notebook frame of the traceback, or the missing answer's cell
         frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
         cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)

@@ -2660,11 +2660,13 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure attention-pipeline --set blind25 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # raw: "NameError: name 'np' is not defined" on 4 q02 tests; numpy never imported: no key says it
-        "q02_np_sqrt_without_numpy_import": (),
+        # now named by module_not_imported (naming30, engine crash words)
+        "q02_np_sqrt_without_numpy_import": ("module_not_imported",),
         "q04_tril_diagonal_one_leaks_next_token": ("causal_includes_next",),
         # raw: "TypeError: finfo(): argument 'type' ... must be torch.dtype, not Tensor"; mask_not_dtype_min is
         # about the value blocked (the intended value is right here): no key says finfo was given the tensor
-        "q04_finfo_of_the_tensor": (),
+        # now named by finfo_of_tensor (naming30, engine crash words)
+        "q04_finfo_of_the_tensor": ("finfo_of_tensor",),
         # generic: "A does not match ... in 30 of 40 entries"; reshape(-1, T_q) makes rows of the query count,
         # not the key count: no key says it (batched_input_unsupported's 2-D reshape is another slip)
         "q05_rows_viewed_with_query_count": (),
@@ -2677,7 +2679,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q07_score_einsum_reused_for_the_mix": (),
         # raw: "ones(): argument 'device' must be torch.device, not torch.dtype"; the mask helper's dtype and
         # device passed in the wrong order: no key says it
-        "q07_mask_called_with_device_before_dtype": (),
+        # now named by dtype_for_device (naming30, engine crash words)
+        "q07_mask_called_with_device_before_dtype": ("dtype_for_device",),
         "q08_values_matrix_times_kernel": ("nw_operands_swapped",),   # its text: V @ w for w @ V
         # generic: "W_avg has shape (9, 1), expected (9, 9)"; self_attention(...)[0] is O, not A: no key says
         # the wrong element of the pair was taken (results_reordered is about a function's own return order)
@@ -2696,7 +2699,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_weight_columns_from_value_width": ("weights_as_output", "shape_of_an_input"),
         # generic: "`raw_score_var` is not defined ... TypeError: var() received an invalid combination of
         # arguments"; NumPy's ddof= given to torch.var: no key says it (biased_variance is the divisor itself)
-        "q2_numpy_ddof_keyword": (),
+        # now named by numpy_keyword (naming30, engine crash words)
+        "q2_numpy_ddof_keyword": ("numpy_keyword",),
         # generic: "neither is the variance of the example's scores (Q @ K.transpose ..."; "bqd,bkd->bq" sums
         # over the keys: no key says it (variance_of_other_scores is other data, judged mis-named for wrong
         # products of the example's own tensors in blind11 / blind18; diagonal_scores_only is (Q * K).sum(-1))
@@ -2708,7 +2712,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_denominator_as_python_float": ("tensor_to_number",),   # float() of a multi-entry sum: the crash's words
         # generic: "TypeError: ones() takes 1 positional argument but 2 were given"; dtype passed positionally:
         # no key says it (mask_not_bool's fix writes dtype=torch.bool, but its slip is a mask of numbers)
-        "q4_dtype_passed_positionally": (),
+        # now named by dtype_passed_positionally (naming30, engine crash words)
+        "q4_dtype_passed_positionally": ("dtype_passed_positionally",),
         # generic: "einsum(): subscript k has size 10 for operand 1 ..."; the score pattern reused for weights @ V
         # is A V^T: weights_transposed is A^T V, keys_not_transposed the scores; no key (as attention-pipeline's
         # blind25 q07_score_einsum_reused_for_the_mix)

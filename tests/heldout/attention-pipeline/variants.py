@@ -2600,3 +2600,28 @@ WRONG.update({
     return Q @ K.mT * Q.shape[-1] ^ -0.5
 '''), {"key": "caret_for_power", "where": ["q02", "q07", "q13"]}),
 })
+
+WRONG.update({
+    # naming30 (engine crash words, after blind25): torch.finfo given the tensor, a helper called with device and
+    # dtype in each other's place, a dtype given positionally after the size
+    "mask_finfo_of_the_zeros": (mask('''
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    return M.masked_fill(torch.ones(T, T, dtype=torch.bool, device=device).triu(1), torch.finfo(M).min)
+'''), {"key": "finfo_of_tensor", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+    "self_attention_mask_device_then_dtype": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    M = causal_additive_mask(X.shape[-2], device=S.dtype, dtype=S.device) if causal else None
+    A = attention_weights(S, M)
+    return A @ V, A
+'''), {"key": "dtype_for_device", "where": ["q07", "q09"]}),
+    "mask_zeros_dtype_positional": (mask('''
+    M = torch.zeros((T, T), dtype)
+    M[torch.ones(T, T, dtype=torch.bool).triu(1)] = torch.finfo(dtype).min
+    return M.to(device) if device is not None else M
+'''), {"key": "dtype_passed_positionally", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+    "mask_full_dtype_positional": (mask('''
+    lowest = torch.full((T, T), torch.finfo(dtype).min, dtype)
+    return torch.triu(lowest, diagonal=1)
+'''), {"key": "dtype_passed_positionally", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+})

@@ -2087,3 +2087,25 @@ WRONG.update({
     # a crash, not a stub
     "sdpa_caret_square_root": (full_with(SCALE, "/ d_k ^ 0.5"), {"key": "caret_for_power", "where": ["q5", "q6"]}),
 })
+
+WRONG.update({
+    # naming30 (engine crash words, after blind25): numpy never imported; torch.finfo of a tensor; a dtype where the
+    # device goes; NumPy's ddof= on a torch variance
+    "sdpa_np_sqrt_not_imported": (full_with(SCALE, "/ np.sqrt(d_k)"), {"key": "module_not_imported",
+                                                                      "where": ["q5", "q6"]}),
+    "softmax_np_exp_not_imported": ({"stable_softmax": SOFTMAX_CELL.replace("torch.exp(shifted)", "np.exp(shifted)")},
+                                    {"key": "module_not_imported", "where": ["q3", "q5", "q6"]}),
+    "sdpa_finfo_of_scores": (full_with('float("-inf")', "torch.finfo(scores).min"),
+                             {"key": "finfo_of_tensor", "where": ["q5", "q6"]}),
+    "causal_ones_device_bool": ({"causal_mask": '''def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.ones(T_q, T_k, device=torch.bool).tril()
+'''}, {"key": "dtype_for_device", "where": ["q4", "q5", "q6"]}),
+    "variance_std_ddof_squared": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.std(ddof=1).item() ** 2
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "numpy_keyword", "where": ["q2"]}),
+})
