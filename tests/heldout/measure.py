@@ -2233,7 +2233,8 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_kl_div_arguments_swapped": ("entropy_kl_div_arguments_swapped",),
         # generic: "raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every row ... what ONE score
         # per d gives" (a clear message); [0] on a 1-D q @ k.T: no key, as blind19's [:, 0] (naming22: generic)
-        "q4_table_vector_query_still_indexed": (),
+        # now named by table_vector_query_indexed (naming30): the 1-D draw of q and [0] on its product, from the source
+        "q4_table_vector_query_still_indexed": ("table_vector_query_indexed",),
         # raw: "ValueError: too many values to unpack (expected 2)"; stacked with dim=1 the entropy runs across
         # each (raw, scaled) pair, down the columns of the (2, 5) rows: entropy_wrong_dim's text
         # naming28: generic, says in words the unpack of more than 2 values and stack(dim=1)'s (5, 2) (no proof)

@@ -545,14 +545,76 @@ def table_one_score(dims, seed):
     return torch.tensor(rows, dtype=torch.float32)
 
 
-def raise_if_one_score_table(table, dims, seed) -> None:
+def _draw_ndim(call) -> int | None:
+    """How many axes a torch.randn(...) call of the student's source draws (read, never run), or None."""
+    import ast
+    if not (isinstance(call, ast.Call) and getattr(call.func, "attr", getattr(call.func, "id", None)) == "randn"):
+        return None
+    size = next((k.value for k in call.keywords if k.arg == "size"), None)
+    args = [size] if size is not None else [a for a in call.args]
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        return len(args[0].elts)
+    return len(args) if args and not any(isinstance(a, ast.Starred) for a in args) else None
+
+
+def _left_factor_in(v, names) -> bool:
+    """Whether `v` (an ast node) is a matrix product whose left factor is one of `names`: q @ k.T,
+    q.matmul(k.T), torch.matmul(q, k.T)."""
+    import ast
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.MatMult):
+        return isinstance(v.left, ast.Name) and v.left.id in names
+    if isinstance(v, ast.Call) and getattr(v.func, "attr", getattr(v.func, "id", None)) == "matmul":
+        owner = getattr(v.func, "value", None)
+        module = owner is None or (isinstance(owner, ast.Name) and owner.id == "torch")
+        first = (v.args[0] if v.args else None) if module else owner
+        return isinstance(first, ast.Name) and first.id in names
+    return False
+
+
+def vector_query_indexed(submission) -> str | None:
+    """The line of entropy_table's source (read, never run) that indexes [0] a product whose left factor is a
+    query drawn 1-D (q = torch.randn(d): q @ k.T is then the 5 scores, and [0] one of them), or None."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    for cell in cells_of(submission) if submission is not None else []:
+        try:
+            tree = ast.parse(cell)
+        except SyntaxError:
+            continue
+        for fdef in ast.walk(tree):
+            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "entropy_table"):
+                continue
+            vectors: set[str] = set()
+            products: set[str] = set()
+            for n in ast.walk(fdef):
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                    if _draw_ndim(n.value) == 1:
+                        vectors.add(n.targets[0].id)
+                    elif _left_factor_in(n.value, vectors):
+                        products.add(n.targets[0].id)
+            for n in ast.walk(fdef):
+                if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == 0 and (
+                        _left_factor_in(n.value, vectors) or (isinstance(n.value, ast.Name) and n.value.id in products)):
+                    return ast.get_source_segment(cell, n) or "[0]"
+    return None
+
+
+def raise_if_one_score_table(table, dims, seed, submission=None) -> None:
     """A table that is what one score per d gives (std NaN, entropy 0 in every row): (q @ k.T)[:, 0] and
     (k @ q.T)[0] both keep the same one score (k_0 . q), and one key drawn gives such a table too, so no key is
-    named (not scores_transposed: its K Q^T is not proven by one number); the message says what differs."""
+    named by the numbers alone (not scores_transposed: its K Q^T is not proven by one number); the student's
+    source tells one of them: a query drawn 1-D (torch.randn(d)) with [0] on its product with the keys
+    (table_vector_query_indexed). Otherwise the message says what differs."""
     if type(table) is not torch.Tensor or table.dim() != 2 or table.shape[1] != 4 or table.shape[0] != len(dims):
         return
     if not matching_variants(table.float(), {"v": table_one_score(dims, seed)}, torch.float32):
         return
+    line = vector_query_indexed(submission)
+    if line is not None:
+        raise Misconception("table_vector_query_indexed", "the entropy table's raw_std and scaled_std are NaN and "
+                            "H_raw and H_scaled are 0 in every row, what ONE score per d gives, and your code draws "
+                            f"the query 1-D and takes `{ascii(line[:80])[1:-1]}`: "
+                            + describe("table_vector_query_indexed"))
     raise AssertionError(f"the entropy table's raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every "
                          f"row (d = {', '.join(str(d) for d in dims)}): what ONE score per d gives (the std of one "
                          "number is NaN, the softmax of one score is 1), not the query's 5 scores against the 5 keys. "

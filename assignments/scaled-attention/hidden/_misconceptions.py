@@ -170,6 +170,10 @@ MISCONCEPTIONS = {
                                   "(or sqrt(sum(x^2) / (n - 1))), which never subtracts the sample mean: five "
                                   "scores of one draw do not average to exactly 0, so it is not .std(); use "
                                   "x.std() (the mean subtracted, divided by n - 1)",
+    "table_vector_query_indexed": "drawing the query as a 1-D vector (torch.randn(d)) and keeping the [0] of the "
+                                  "2-D code: q @ k.T is then already the 5 scores, shape (5,), so [0] keeps the "
+                                  "first score alone (its std is NaN, the softmax of one score has entropy 0); draw "
+                                  "q = torch.randn(1, d) as the lesson does, or drop the [0]",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
     "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
                             "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",

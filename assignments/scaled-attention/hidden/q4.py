@@ -182,7 +182,7 @@ def _fails(thunk) -> bool:
     return False
 
 
-def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
+def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submission=None):
     """entropy_table calls the student's softmax_entropy: a table wrong only through it (the lesson's table with
     their softmax_entropy) is charged by its own tests. `numbers`: a table of right values in tensors fails too."""
     expected = ref.table_as_tensor(ref.entropy_table(dims, seed))
@@ -204,7 +204,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
         except AssertionError:
             # what nothing above names: a std column squared, or every row drawn at another seed
             D.raise_if_column_squared(table, expected)
-            D.raise_if_one_score_table(table, dims, seed)   # one score per d: which axis, not provable
+            D.raise_if_one_score_table(table, dims, seed, submission)   # one score per d: which axis, from the source
             D.raise_if_table_scale(table, expected, dims, seed)
             D.raise_if_rounded_or_sliced(table, expected, dims, seed)
             D.raise_if_key_count(table, expected, dims, seed)
@@ -238,13 +238,13 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False):
 
 
 @test_case(points=2, hidden=True)
-def test_entropy_table_lesson(entropy_table, softmax_entropy):
+def test_entropy_table_lesson(entropy_table, softmax_entropy, submission=None):
     # the lesson's own table: d in (4, 16, 64, 256), seed 0
-    _check_table(entropy_table, softmax_entropy, (4, 16, 64, 256), 0, {})
+    _check_table(entropy_table, softmax_entropy, (4, 16, 64, 256), 0, {}, submission=submission)
 
 
 @test_case(points=1, hidden=True)
-def test_entropy_table_other_dims_and_seed(entropy_table, softmax_entropy, rng):
+def test_entropy_table_other_dims_and_seed(entropy_table, softmax_entropy, rng, submission=None):
     dims = (12, 48, 100)
     seed = int(torch.randint(1, 1_000_000, (1,), generator=rng))
-    _check_table(entropy_table, softmax_entropy, dims, seed, {"dims": dims, "seed": seed}, numbers=True)
+    _check_table(entropy_table, softmax_entropy, dims, seed, {"dims": dims, "seed": seed}, numbers=True, submission=submission)

@@ -2923,3 +2923,21 @@ def softmax_entropy(logits):
     return math.log(T) - F.kl_div(log_u, log_p, reduction="none", log_target=True).sum(dim=-1)
 '''),
 })
+
+# naming30 (scaled-attention helper, blind22 q4_table_vector_query_still_indexed): the query drawn 1-D, the
+# [0] of the 2-D code kept (one score per d); named only from the source, the numbers being those of [:, 0]
+WRONG.update({
+    "table_vector_query_matmul_indexed": (table("q = torch.randn(1, d); k = torch.randn(5, d)\n        raw = (q @ k.T)[0]",
+                                                "q = torch.randn((d,)); k = torch.randn(5, d)\n"
+                                                "        raw = torch.matmul(q, k.T)[0]"),
+                                          {"key": "table_vector_query_indexed", "where": ["q4"]}),
+    "table_vector_query_scores_then_row": (table("q = torch.randn(1, d); k = torch.randn(5, d)\n        raw = (q @ k.T)[0]",
+                                                 "query = torch.randn(size=(d,)); k = torch.randn(5, d)\n"
+                                                 "        scores = query.matmul(k.transpose(0, 1))\n"
+                                                 "        raw = scores[0]"),
+                                           {"key": "table_vector_query_indexed", "where": ["q4"]}),
+})
+CORRECT.update({
+    "table_vector_query_no_index": table("q = torch.randn(1, d); k = torch.randn(5, d)\n        raw = (q @ k.T)[0]",
+                                         "q = torch.randn(d); k = torch.randn(5, d)\n        raw = k @ q"),
+})
