@@ -2238,6 +2238,7 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "ValueError: too many values to unpack (expected 2)"; stacked with dim=1 the entropy runs across
         # each (raw, scaled) pair, down the columns of the (2, 5) rows: entropy_wrong_dim's text
         # naming28: generic, says in words the unpack of more than 2 values and stack(dim=1)'s (5, 2) (no proof)
+        # now named by entropy_wrong_dim (naming30): the raising line's stack(..., dim=1) read by crash_source_line
         "q4_table_entropies_stacked_on_wrong_axis": ("entropy_wrong_dim",),
         # B, each token returns itself: the key's text (as blind2's q6_answer_self_only); the reason given ("the
         # self-score is the largest") is also attention_as_argmax's hard argmax

@@ -3185,6 +3185,13 @@ def pairs_transposed_crash(fn, e: StudentCodeError, d_k, n) -> Misconception | A
 _UNPACK_TWO = re.compile(r"^too many values to unpack \(expected 2(?:, got (\d+))?\)")
 
 
+# the student's line that raised (read, never run): two names unpacked from softmax_entropy of the two score
+# rows put side by side as columns: stack(..., dim=1 or -1), cat of (5, 1) columns along dim 1, column_stack
+_UNPACKED_PAIR = re.compile(r"^\(?\s*\w+\s*,\s*\w+\s*\)?\s*=[^=]")
+_STACK_COLUMNS = re.compile(r"\bstack\(\s*[\[(][^\])]*[\])]\s*,\s*(dim\s*=\s*)?(1|-1)\s*\)")
+_CAT_COLUMNS = re.compile(r"\bcat\(.*(unsqueeze\(\s*(1|-1)\s*\)|\[\s*:\s*,\s*None\s*\]).*(dim\s*=\s*)?(1|-1)\s*\)")
+
+
 def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:
     """No key (the crash cannot show which tensor was unpacked): entropy_table unpacking two values (the raw
     and scaled entropies, say) from more than two, what the two score rows stacked or concatenated along the
@@ -3195,6 +3202,14 @@ def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:
     if e.exc_type != "ValueError" or found is None or (where and "`entropy_table`" not in where):
         return None
     got = f" ({found.group(1)} of them)" if found.group(1) else ""
+    line = crash_source_line(e)
+    if _UNPACKED_PAIR.search(line) and "softmax_entropy(" in line and (
+            _STACK_COLUMNS.search(line) or _CAT_COLUMNS.search(line) or "column_stack(" in line):
+        raise Misconception("entropy_wrong_dim", f"entropy_table unpacks two names from more than two values{got} "
+                            f"(your code raised {e.exc_type}: {e.message.splitlines()[0][:120]}{where}), at "
+                            f"`{ascii(line[:100])[1:-1]}`: the raw and scaled scores stacked as columns, (5, 2), so "
+                            "softmax_entropy runs across each (raw, scaled) pair: " + describe("entropy_wrong_dim")
+                            + "; stack them as rows, torch.stack([raw, scaled]) (shape (2, 5))")
     return AssertionError(f"entropy_table unpacks two names from something with more than two values{got} (your "
                           f"code raised {e.exc_type}: {e.message.splitlines()[0][:200]}{where}). If those are the two "
                           "entropies (H_raw, H_scaled = softmax_entropy(...)), the raw and scaled scores were stacked "

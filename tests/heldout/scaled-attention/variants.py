@@ -2941,3 +2941,30 @@ CORRECT.update({
     "table_vector_query_no_index": table("q = torch.randn(1, d); k = torch.randn(5, d)\n        raw = (q @ k.T)[0]",
                                          "q = torch.randn(d); k = torch.randn(5, d)\n        raw = k @ q"),
 })
+
+# naming30 (scaled-attention helper, blind22 q4_table_entropies_stacked_on_wrong_axis): the two score rows put
+# side by side as columns, (5, 2), and two entropies unpacked from the five that come back (the raising line)
+WRONG.update({
+    "table_entropies_column_stack": ({"softmax_entropy": ENTROPY + TABLE.replace(
+                                         "        results.append(",
+                                         "        h_raw, h_scaled = softmax_entropy(torch.column_stack((raw, scaled))).tolist()\n"
+                                         "        results.append(").replace(
+                                         '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
+                                         '"H_raw": h_raw, "H_scaled": h_scaled')},
+                                     {"key": "entropy_wrong_dim", "where": ["q4"]}),
+    "table_entropies_stacked_last_axis": ({"softmax_entropy": ENTROPY + TABLE.replace(
+                                               "        results.append(",
+                                               "        (a, b) = softmax_entropy(torch.stack((raw, scaled), -1))\n"
+                                               "        results.append(").replace(
+                                               '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
+                                               '"H_raw": a.item(), "H_scaled": b.item()')},
+                                          {"key": "entropy_wrong_dim", "where": ["q4"]}),
+})
+CORRECT.update({
+    "table_entropies_stacked_as_rows_unbound": {"softmax_entropy": ENTROPY + TABLE.replace(
+        "        results.append(",
+        "        h_raw, h_scaled = softmax_entropy(torch.stack([raw, scaled], dim=0)).unbind()\n"
+        "        results.append(").replace(
+        '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
+        '"H_raw": h_raw.item(), "H_scaled": h_scaled.item()')},
+})
