@@ -2675,6 +2675,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named on 1 of 2 tests: global_max_subtraction (NaN in the fully blocked row, fix "each row's own
         # max"); the NaN comes from M.float() turning float64's finfo.min into -inf; the float16 test names
         # dtype_changed (".float() ... never cast back"), the mistake and its fix
+        # now named by dtype_changed on both tests (naming30: a second call with the blocked keys at -1e4 is right,
+        # which one global maximum is not)
         "q05_mask_made_float_before_adding": ("dtype_changed",),
         # raw: "einsum(): subscript k has size 5 ..."; A @ V^T: output_uses_weights_transposed is A^T V (the
         # other operand), nw_operands_swapped is the kernel smoother's: no key names it here

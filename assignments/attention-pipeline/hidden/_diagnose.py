@@ -294,6 +294,24 @@ def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Te
 def raise_if_blocked_row_wrong(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
     """q05's rows whose keys M blocks entirely: NaN there (raise_if_blocked_row_nan) or all zeros
     (raise_if_blocked_row_zeroed); the notebook says such a row stays finite and comes out uniform."""
+    full = (M != 0).all(dim=-1)
+    if (type(got) is torch.Tensor and got.is_floating_point() and tuple(got.shape) == tuple(S.shape) and M.dim() == 2
+            and bool(full.any()) and not bool(torch.isfinite(got[full]).all())
+            and is_right(got[~full], ref.attention_weights(S, M)[~full], S.dtype)):
+        # blind25: M.float() on float64 inputs turns float64's finfo.min into -inf, and a fully blocked row into
+        # -inf - (-inf) = NaN. One maximum for the whole tensor gives the same NaN; a second call with the blocked
+        # entries at -1e4 (a fill every float dtype holds) tells them apart: a cast mask is then right everywhere,
+        # a global maximum still underflows that row
+        M2 = M.masked_fill(M != 0, -1e4)
+        try:
+            again = fn(S, M2)
+        except Exception:  # noqa: BLE001 - no second value: nothing to name
+            again = None
+        if is_right(again, ref.attention_weights(S, M2), S.dtype):
+            raise Misconception("dtype_changed", f"A is NaN or inf only in the rows whose keys are all blocked at "
+                                f"{S.dtype}'s finfo.min, and right everywhere with those keys at -1e4: the fill became "
+                                "-inf in your code (a mask cast to float32 or float16, where that minimum does not "
+                                "fit), so a fully blocked row is -inf - (-inf): " + describe("dtype_changed"))
     raise_if_blocked_row_nan(fn, got, S, M)
     raise_if_blocked_row_zeroed(fn, got, S, M)
 

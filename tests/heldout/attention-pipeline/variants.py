@@ -2625,3 +2625,17 @@ WRONG.update({
     return torch.triu(lowest, diagonal=1)
 '''), {"key": "dtype_passed_positionally", "where": ["q04", "q05", "q07", "q09", "q10"]}),
 })
+
+WRONG.update({
+    # naming30 (after blind25): the mask cast to float32 before it is added: float64's finfo.min becomes -inf, a
+    # fully blocked row NaN (told from one global maximum by a second call with the blocked keys at -1e4)
+    "weights_mask_to_float32": (weights('''
+    if M is not None:
+        S = S + M.to(torch.float32)
+    return torch.softmax(S, dim=-1)
+'''), {"key": "dtype_changed", "where": ["q05", "q07", "q13"]}),
+    "weights_mask_float_in_where": (weights('''
+    scores = S if M is None else torch.where(M < 0, M.float(), 0.0) + S
+    return scores.softmax(-1)
+'''), {"key": "dtype_changed", "where": ["q05", "q07", "q13"]}),
+})
