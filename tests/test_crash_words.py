@@ -1,4 +1,4 @@
-"""Crashes whose own words name the slip (checks.crash_words), in any test of any assignment, and the
+"""Crashes whose own words name the slip (crash_words.crash_words), in any test of any assignment, and the
 missing answer that quotes the crash of the cell that should have defined it (runner.missing_answer).
 
 Every error below is raised by torch or Python itself, here, from the slip's code: if a new torch words one
@@ -13,7 +13,8 @@ import torch.nn.functional as F
 
 from autograder.errors import StudentCodeError
 from autograder.grading import checks
-from autograder.grading.checks import Misconception, crash_words
+from autograder.grading.checks import Misconception
+from autograder.grading.crash_words import crash_replayed, crash_source_line, crash_words
 from autograder.grading.runner import SubmissionInfo, classify, missing_answer
 
 A, B = torch.randn(3, 4), torch.randn(3, 4)
@@ -155,7 +156,7 @@ def test_an_on_missing_hook_may_ask_for_the_crash_of_the_cell():
     assert generic.misconception is None and "(Cell In[" in generic.message and "(3x2 and 3x3)" in generic.message
 
 
-# --- a cell's crash replayed on the question's own shapes (checks.crash_replayed) ---------------------------
+# --- a cell's crash replayed on the question's own shapes (crash_words.crash_replayed) ---------------------------
 
 def test_a_crash_is_named_by_the_one_replay_that_raises_the_same_words() -> None:
     Q, K = torch.zeros(4, 10, 64), torch.zeros(4, 10, 64)
@@ -164,23 +165,23 @@ def test_a_crash_is_named_by_the_one_replay_that_raises_the_same_words() -> None
     except RuntimeError as e:
         crash = f"RuntimeError: {e} (line 2)"
     replays = {"keys_not_transposed": lambda: Q @ K, "fixed_axes": lambda: Q @ K.T, "right": lambda: Q @ K.mT}
-    assert checks.crash_replayed(crash, replays) == "keys_not_transposed"
+    assert crash_replayed(crash, replays) == "keys_not_transposed"
     # Q @ K.T reverses every axis: another crash, another key
     try:
         Q @ K.T
     except RuntimeError as e:
-        assert checks.crash_replayed(f"RuntimeError: {e}", replays) == "fixed_axes"
+        assert crash_replayed(f"RuntimeError: {e}", replays) == "fixed_axes"
 
 
 def test_two_slips_with_one_crash_or_none_name_nothing() -> None:
     Q, K, V = torch.zeros(4, 10, 64), torch.zeros(4, 10, 64), torch.zeros(4, 10, 128)
     crash = "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."
     # Q @ V crashes in the same words as Q @ K: the words cannot tell which
-    assert checks.crash_replayed(crash, {"keys_not_transposed": lambda: Q @ K, "values_for_keys": lambda: Q @ V}) is None
-    assert checks.crash_replayed(crash, {"right": lambda: Q @ K.mT}) is None
-    assert checks.crash_replayed("", {"keys_not_transposed": lambda: Q @ K}) is None
+    assert crash_replayed(crash, {"keys_not_transposed": lambda: Q @ K, "values_for_keys": lambda: Q @ V}) is None
+    assert crash_replayed(crash, {"right": lambda: Q @ K.mT}) is None
+    assert crash_replayed("", {"keys_not_transposed": lambda: Q @ K}) is None
     # the same words with other sizes are another crash
-    assert checks.crash_replayed(crash.replace("[4, 10]", "[4, 11]"), {"keys_not_transposed": lambda: Q @ K}) is None
+    assert crash_replayed(crash.replace("[4, 10]", "[4, 11]"), {"keys_not_transposed": lambda: Q @ K}) is None
 
 
 def test_a_crash_of_several_lines_is_replayed_on_its_first():
@@ -190,10 +191,10 @@ def test_a_crash_of_several_lines_is_replayed_on_its_first():
     except TypeError as e:
         crash = f"TypeError: {str(e)[:300]} (line 4)"
     assert "\n" in crash
-    assert checks.crash_replayed(crash, {"method_not_called": lambda: A.masked_fill(A.sum, 0.0)}) == "method_not_called"
-    assert checks.crash_replayed(crash, {"other": lambda: A.masked_fill(A.sum, 1)}) is None
+    assert crash_replayed(crash, {"method_not_called": lambda: A.masked_fill(A.sum, 0.0)}) == "method_not_called"
+    assert crash_replayed(crash, {"other": lambda: A.masked_fill(A.sum, 1)}) is None
     # a shorter crash is not a prefix match of a longer replay's words
-    assert checks.crash_replayed("TypeError: masked_fill()", {"m": lambda: A.masked_fill(A.sum, 0.0)}) is None
+    assert crash_replayed("TypeError: masked_fill()", {"m": lambda: A.masked_fill(A.sum, 0.0)}) is None
 
 
 
@@ -234,7 +235,7 @@ def test_other_unpackings_name_nothing(line):
 def test_a_crash_without_its_line_names_nothing_from_a_line():
     e = StudentCodeError("ValueError", "too many values to unpack (expected 2)",
                          'Traceback (most recent call last):\n  File "In[3]", line 2, in f\nValueError: too many')
-    assert checks.crash_source_line(e) == ""
+    assert crash_source_line(e) == ""
     assert crash_words(e) is None
 
 

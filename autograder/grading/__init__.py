@@ -5,7 +5,8 @@
     hidden        hidden test files loaded in the trusted process; otter_format: otter's test format
     runner        runs the tests against the student's namespace; namespaces: a worker restarted
                   after a runaway; shrink: the smallest failing input; checks: comparisons and
-                  misconception naming (hidden tests import it); source_checks: static checks
+                  misconception naming (hidden tests import it); crash_words: a crash named by its
+                  own words, the line that raised and the notebook's source; source_checks: static checks
     outcome       a result built; diagnosis: failures grouped by mistake
 
 Offers the course part: `Grader` (grader), `read_submission` (intake). Imports the sandbox part,

@@ -9,7 +9,8 @@ from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 
 import torch
 
-from autograder.grading.checks import (ChargeRecord, Misconception, callable_not_called, charges_recorded, crash_words,
+from autograder.grading.crash_words import crash_words
+from autograder.grading.checks import (ChargeRecord, Misconception, callable_not_called, charges_recorded,
                                       describe)
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase

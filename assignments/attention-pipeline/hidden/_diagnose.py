@@ -17,7 +17,7 @@ from typing import Any
 import torch
 
 from autograder.errors import StudentCodeError
-from autograder.grading import checks
+from autograder.grading import checks, crash_words
 from autograder.grading.checks import Misconception, describe, matching_variants, name_from_rerun
 from reference import attention_pipeline as ref
 
@@ -575,13 +575,13 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
 def keys_untransposed_crash(e: StudentCodeError, X: torch.Tensor,
                             W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Misconception | None:
     """self_attention's crash, words and sizes, is the one Q @ K gives (K's rows where K^T is needed) on zeros
-    of this call's own Q and K shapes (checks.crash_replayed): K transposed before scaled_scores, which
+    of this call's own Q and K shapes (crash_words.crash_replayed): K transposed before scaled_scores, which
     transposes it again, or never transposed at all. K @ Q, Q @ Q and K @ K raise the same words (Q and K have
     one shape here); each of them is a product of two untransposed (T, d_k) matrices too."""
     Q = torch.zeros((*X.shape[:-1], W[0].shape[-1]))
     K = torch.zeros((*X.shape[:-1], W[1].shape[-1]))
     crash = f"{e.exc_type}: {(e.message.splitlines() or [''])[0]}"
-    if checks.crash_replayed(crash, {"scores_keys_not_transposed": lambda: Q @ K}) is None:
+    if crash_words.crash_replayed(crash, {"scores_keys_not_transposed": lambda: Q @ K}) is None:
         return None
     return Misconception("scores_keys_not_transposed", f"{_said(e).rstrip('.')}: the crash that Q @ K gives on Q and K of shape "
                          f"{tuple(Q.shape)}, where the scores are Q @ K.transpose(-2, -1) (a K transposed before "

@@ -12,8 +12,6 @@ from autograder.grading.checks import (
     Misconception,
     assert_matches,
     call,
-    crash_replayed,
-    crash_source_line,
     describe,
     name_from_rerun,
     raise_if_nondeterministic,
@@ -23,6 +21,7 @@ from autograder.grading.checks import (
     student_line,
     tuple_as_tensor,
 )
+from autograder.grading.crash_words import crash_replayed, crash_source_line
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
@@ -3230,7 +3229,7 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception 
     """Crashes named from their own words and sizes: torch.cat / torch.stack given a list of tuples where the
     student's attention returns an (output, weights) pair (checked on head 0: the heads' pairs were never
     unpacked, mha_heads_kept_as_pairs); or a (T, d_k) head times a (d_model, d_k) block, a column block of a
-    (d_model, d_model) weight: W_O[:, cols] in the student's own line that raised (checks.crash_source_line, read,
+    (d_model, d_model) weight: W_O[:, cols] in the student's own line that raised (crash_words.crash_source_line, read,
     never run) is mha_w_o_column_blocks; without W_O on that line (W_Q's block, or no line) it is said in words.
     None for any other crash."""
     first = (e.message or "").splitlines()[0][:200] if e.message else ""
@@ -3267,7 +3266,7 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception 
 
 
 def mha_merge_crash(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
-    """A crash of the heads' merge, replayed on zeros of this question's own shapes (checks.crash_replayed: the
+    """A crash of the heads' merge, replayed on zeros of this question's own shapes (crash_words.crash_replayed: the
     same words and sizes): torch.cat(heads, dim=2) on the n_heads (T, d_k) heads, an axis of batched (B, T, d)
     code on 2-D tensors (fixed_axes: any dim=2 on these 2-D tensors raises those words, and each is that
     mistake); the (T, n_heads, d_k) heads merged by flatten() (start_dim=0) or reshape(-1) into one vector of
@@ -3303,8 +3302,8 @@ _LEFT_OF_W_O = re.compile(r"\bW_?[oO]\w*\s*(@|\.(mm|matmul)\()|\b(matmul|mm)\(\s
 
 def output_projection_left(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
     """W_O @ concat for concat @ W_O: torch's words for a (d_model, d_model) weight times the (T, d_model) heads,
-    replayed on this question's shapes (checks.crash_replayed), with W_O on the left in the student's own line
-    that raised (checks.crash_source_line: read, never run). The same words come from any weight times a
+    replayed on this question's shapes (crash_words.crash_replayed), with W_O on the left in the student's own line
+    that raised (crash_words.crash_source_line: read, never run). The same words come from any weight times a
     (T, d_model) tensor (W_Q @ X too), so without the line it is said in words, named nothing."""
     T, d_model = X.shape[-2], X.shape[-1]
     if X.dim() != 2 or e.exc_type != "RuntimeError" or T == d_model:

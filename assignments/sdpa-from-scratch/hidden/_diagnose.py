@@ -28,7 +28,6 @@ from autograder.grading.checks import (
     assert_matches,
     assert_vectorised,
     call,
-    crash_replayed,
     describe,
     layout_crash,
     matching_variants,
@@ -40,6 +39,7 @@ from autograder.grading.checks import (
     tuple_as_tensor,
     vector_jacobian_product,
 )
+from autograder.grading.crash_words import crash_replayed
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from reference import sdpa_from_scratch as ref
 
@@ -970,7 +970,7 @@ def name_mask_as_python_bool(fn, plain, said):
 def _product_replays(Q, K, V, mask):
     """The output's product with the values put first (V @ weights, V @ weights^T) written out on zeros weights of
     this call's shape and its own V, beside the other products an attention function writes wrongly (the keys
-    not transposed, Q^T @ K, V transposed after the weights, the weights times K or Q): checks.crash_replayed's
+    not transposed, Q^T @ K, V transposed after the weights, the weights times K or Q): crash_words.crash_replayed's
     replays; None where the mask does not broadcast."""
     full = tuple(torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])) + (Q.shape[-2], K.shape[-2])
     if mask is not None:
@@ -2436,7 +2436,7 @@ def name_output_given_input_shape(fn, Q, K, V, mask, said):
 def name_scores_crash(missing, crash, Q_shape, K_shape):
     """`missing` is undefined because its cell stopped on a product of the scores: the same crash, words and
     sizes, comes from Q @ K (K not transposed) or from Q @ K.T on batched keys (.T reverses every axis), written
-    out on zeros of the question's own Q and K shapes (checks.crash_replayed): that slip is named."""
+    out on zeros of the question's own Q and K shapes (crash_words.crash_replayed): that slip is named."""
     Q, K = torch.zeros(Q_shape), torch.zeros(K_shape)
     replays = {"keys_not_transposed": lambda: Q @ K}
     if K.dim() > 2:
@@ -2533,7 +2533,7 @@ TRACE_SAID = {"scale_constant": "the scores divided by sqrt(8), the notebook's g
 
 def _raise_if_trace_product(missing, crash):
     """out3's cell stopped on the product of the weights and the values, and the same crash, words and sizes,
-    comes from one slip written out on the trace's own tensors (checks.crash_replayed): V3 @ weights3 (the
+    comes from one slip written out on the trace's own tensors (crash_words.crash_replayed): V3 @ weights3 (the
     values put first, channel-first style; V3 @ weights3.T stops the same way) or weights3 * V3 (an
     elementwise product, which keeps one axis per key)."""
     if missing not in ("out3", "weights3_causal"):

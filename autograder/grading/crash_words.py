@@ -1,0 +1,232 @@
+"""Crashes named by what they say (issue 21): the student's own exception text, the line of their cell that
+raised, and the notebook's source (read with `ast`, never run), in any test of any assignment.
+
+`crash_words` is tried by runner.classify on every failure a test left unnamed; `crash_replayed` names a cell's
+crash by the one slip that, written out on the question's own inputs, raises the same words. Every key's text is
+data in checks.MISCONCEPTIONS; everything here only decides which key a crash proves. Student text is matched
+and quoted escaped and cut, never executed."""
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+
+import torch
+
+from autograder.errors import StudentCodeError
+from autograder.grading.checks import Misconception, describe, student_line, tuple_as_tensor
+
+
+# (what the error says, the key it proves): each pattern is a sentence torch or Python writes only for that
+# slip, so the words are the proof (no second call); checked in this order
+_CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
+    (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
+                r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
+    (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),
+    (re.compile(r"argument 'device' must be torch\.device, not torch\.dtype|argument 'dtype' must be torch\.dtype, "
+                r"not torch\.device"), "dtype_for_device"),
+    (re.compile(r"\b(?:ones|zeros|empty|full|rand|randn)\(\) takes \d+ positional arguments? but \d+ were given"
+                r"|argument 'size' failed to unpack the object at pos \d+ with error \"type must be tuple of ints,\s*"
+                r"but got torch\.(?:dtype|device)\""), "dtype_passed_positionally"),
+    (re.compile(r"only one element tensors can be converted to Python scalars"), "tensor_to_number"),
+    (re.compile(r"(?:Subtraction|Negation), the `-` operator, (?:with|on) (?:a|two) bool tensors? is not "
+                r"supported"), "bool_mask_arithmetic"),
+    (re.compile(r"\b(?:sqrt|rsqrt|exp|log|log2|log10|pow|tanh|sigmoid)\(\): argument 'input' \(position 1\) "
+                r"must be Tensor, not (?:int|float|bool)\b"), "torch_function_of_number"),
+    # a method object where a tensor is used: in an operator, as an argument of a torch function, as an index
+    (re.compile(r"unsupported operand type\(s\) for [^:]+: '(?:Tensor|builtin_function_or_method|method|int|float)' "
+                r"and '(?:builtin_function_or_method|method)'|unsupported operand type\(s\) for [^:]+: "
+                r"'(?:builtin_function_or_method|method)' and|bad operand type for unary .: "
+                r"'(?:builtin_function_or_method|method)'|received an invalid combination of arguments - got "
+                r"\([^)]*\bbuiltin_function_or_method\b|must be Tensor, not (?:builtin_function_or_method|method)\b"
+                r"|valid indices \(got builtin_function_or_method\)"
+                r"|'(?:builtin_function_or_method|method)' object is not subscriptable"), "method_not_called"),
+    (re.compile(r"'(?:torch\.Size|Tensor)' object is not callable"), "value_called"),
+    (re.compile(r"'Tensor' object has no attribute '(?:astype|copy)'"), "numpy_method"),
+    (re.compile(r"expected m1 and m2 to have the same dtype, but got: \S+ != \S+|expected scalar type \w+ but found "
+                r"\w+|Found dtype \w+ but expected \w+|expected both vectors to have same dtype|input tensors must have the "
+                r"same dtype, but got"), "dtype_mix"),
+    (re.compile(r"view size is not compatible with input tensor's size and stride"), "view_on_noncontiguous"),
+    (re.compile(r"\bmasked_fill_?\(\) received an invalid combination of arguments - got \((?:Tensor, )?(?:float|int|bool), "
+                r"Tensor\)"), "masked_fill_arguments_swapped"),
+    (re.compile(r"torch\.iinfo\(\) requires an integer input type"), "iinfo_for_float"),
+    (re.compile(r"\"bitwise_xor_\w+\" not implemented for '|unsupported operand type\(s\) for \^: '(?:int|float)' and "
+                r"'float'|unsupported operand type\(s\) for \^: 'float' and"), "caret_for_power"),
+    (re.compile(r"\b\w+\(\) received an invalid combination of arguments - got \((?:Tensor, )?keepdim=bool(?:, )?\)"
+                r"|\b(?:logsumexp|softmax|log_softmax)\(\) missing 1 required positional arguments: \"dim\""),
+     "reduction_dim_missing"),
+    (re.compile(r"where expected condition to be a boolean tensor, but got a tensor with dtype"), "where_condition_not_bool"),
+    (re.compile(r"masked_fill_? only supports a 0-dimensional value tensor"), "masked_fill_tensor_value"),
+    (re.compile(r"argument 'dim' (?:\(position \d+\) )?must be (?:int|tuple of ints), not Tensor"), "tensor_as_dim"),
+    (re.compile(r"\b(?:cat|concat|concatenate|stack|hstack|vstack)\(\): argument 'tensors' \(position 1\) must be "
+                r"tuple of Tensors, not generator"), "generator_to_cat"),
+    (re.compile(r"(?<!\w)seed\(\) takes 0 positional arguments but \d+ (?:was|were) given"),
+     "seed_for_manual_seed"),
+)
+# the names a notebook uses for modules, and what they are: a NameError for one the notebook never binds
+_MODULE_ALIASES = {"np": "numpy", "numpy": "numpy", "F": "torch.nn.functional", "nn": "torch.nn", "torch": "torch",
+                   "math": "math", "plt": "matplotlib.pyplot", "pd": "pandas", "scipy": "scipy"}
+_NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defined")
+# "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
+# functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
+_MATH_LACKS = re.compile(r"module 'math' has no attribute '(\w{1,40})'")
+_UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
+
+
+def _torch_function(name: str) -> bool:
+    import torch.nn.functional as F
+    return any(hasattr(space, name) for space in (torch, torch.Tensor, F))
+
+
+def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_errors: Mapping[int, str] | None = None,
+                _depth: int = 0) -> Misconception | None:
+    """A key proven by the words of the student's crash (a StudentCodeError, or a failure message quoting
+    one: "your code raised RuntimeError: 1D tensors expected, ..."), whatever test met it: torch.dot on
+    matrices, NumPy's keywords and methods, a whole tensor where one number is asked, arithmetic on a bool
+    mask, a torch function of a Python number, a method used without its () (or .values of a plain tensor), a
+    value called like a function (x.shape(-1)), a keyword a torch function does not take, two dtypes in one
+    operation, .view on a non-contiguous tensor, a (values, indices) pair used as a tensor (tuple_as_tensor),
+    and from the student's line that raised: an unpacking along the wrong axis (_CRASH_WITH_LINE); with the
+    notebook's `cells`, a NameError for a global that the notebook does assign, at its top level, somewhere.
+    The runner tries it on every failure a test left unnamed (runner.classify). None for any other error."""
+    if isinstance(error, StudentCodeError):
+        text, said = f"{error.exc_type}: {error.message}", str(error)
+        pair = tuple_as_tensor(error, said)
+    else:
+        text = said = (str(error).splitlines() or [""])[0][:400]
+        raised = re.search(r"raised (TypeError|AttributeError): (.*)", text)
+        pair = tuple_as_tensor(StudentCodeError(raised.group(1), raised.group(2)), said) if raised else None
+    if pair is not None:
+        return pair
+    if isinstance(error, StudentCodeError) and (from_line := _crash_with_line(error)) is not None:
+        return from_line
+    undefined = _NOT_DEFINED.search(text)
+    if undefined and cells:
+        from autograder.grading.source_checks import cells_assigning_globally
+        if undefined.group(1) in _MODULE_ALIASES and not cells_assigning_globally(cells, undefined.group(1)):
+            return Misconception("module_not_imported", f"{said.splitlines()[0].rstrip('. ')}: the notebook never "
+                                 f"imports `{undefined.group(1)}` ({_MODULE_ALIASES[undefined.group(1)]}): "
+                                 + describe("module_not_imported"))
+        # the cell the crash was in: the last notebook frame of the traceback, or the missing answer's cell
+        frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
+        cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)
+        at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else None
+        if cell is not None and (default := _default_names_parameter(cells, int(cell.group(1)) - 1, text,
+                                                                     undefined.group(1))):
+            return default
+        # only a name made in a LATER cell: one made above whose cell stopped is that cell's own crash
+        later = [i for i in cells_assigning_globally(cells, undefined.group(1)) if at is not None and i > at]
+        if later:
+            first = said.splitlines()[0].rstrip(". ")
+            return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` only "
+                                 f"further down, in code cell {later[0] + 1}: " + describe("name_not_yet_defined"))
+        # a name whose own cell above stopped: this crash is a knock-on of that one, named by it where it can be
+        above = [i for i in cells_assigning_globally(cells, undefined.group(1))
+                 if at is not None and i < at and cell_errors and i in cell_errors]
+        if above and _depth < 2 and cell_errors is not None:
+            name, where = undefined.group(1), above[-1]
+            root = crash_words(AssertionError(f"`{name}` is not defined: the cell that assigns it (Cell In[{where + 1}]) "
+                                              f"stopped, your code raised {cell_errors[where]}"),
+                               cells, cell_errors, _depth + 1)
+            if root is not None:
+                return Misconception(root.key, f"{said.splitlines()[0].rstrip('. ')}, because `{name}` is missing "
+                                     f"itself: {root}")
+    lacks = _MATH_LACKS.search(text)
+    if lacks and _torch_function(lacks.group(1)):
+        return Misconception("math_lacks_function", f"{said.splitlines()[0].rstrip('. ')}: torch.{lacks.group(1)} is "
+                             "the function for tensors: " + describe("math_lacks_function"))
+    keyword = _UNEXPECTED_KEYWORD.search(text)
+    if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
+        return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
+                             f"no {keyword.group(2)}=: " + describe("unexpected_keyword"))
+    for pattern, key in _CRASH_WORDS:
+        if pattern.search(text):
+            first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
+            first = re.sub(r",? but expected one of:?\s*$", "", first).rstrip(". :")
+            return Misconception(key, f"{first}: {describe(key)}" + (f"\n{rest}" if rest else ""))
+    return None
+
+
+# (what the error says, what the line that raised does, the key): the words alone are not the proof, the
+# student's own line is (the worker keeps each cell's lines for its tracebacks)
+_CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
+    (re.compile(r"^ValueError: (?:too many|not enough) values to unpack \(expected \d+"),
+     re.compile(r"^[\w\s,()\[\]*]+,[\w\s,()\[\]*]*=\s*(?:torch\.)?[\w.\[\]()]*?\b(?:unbind|chunk|split|tensor_split)\("),
+     "unpacked_along_wrong_axis"),
+)
+
+
+def _default_names_parameter(cells: Sequence[str], index: int, text: str, name: str) -> Misconception | None:
+    """default_names_parameter: the cell at `index` stopped with a NameError for `name` on a line of a
+    top-level `def` whose default values use `name`, one of that def's own parameters (def f(T_q, T_k=T_q)):
+    defaults are evaluated when def runs, where no parameter exists. Read from the cell's source, never run."""
+    import ast
+    line = re.search(r"\(line (\d+)\)", text)
+    if line is None or not 0 <= index < len(cells):
+        return None
+    try:
+        tree = ast.parse(cells[index])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for n in tree.body:
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) or not n.lineno <= int(line.group(1)) <= n.body[0].lineno:
+            continue
+        a = n.args
+        params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+        defaults = [d for d in (*a.defaults, *a.kw_defaults) if d is not None]
+        if name in params and any(isinstance(x, ast.Name) and x.id == name for d in defaults for x in ast.walk(d)):
+            return Misconception("default_names_parameter", f"`{n.name}` was never defined: its def raised NameError: "
+                                 f"name '{name}' is not defined, a default value that names the parameter `{name}`: "
+                                 + describe("default_names_parameter"))
+    return None
+
+
+def crash_source_line(e: StudentCodeError) -> str:
+    """The line of the student's cell that raised (the last notebook frame of its traceback), stripped, or
+    "" where the traceback does not show it. Student text: match it, never run it."""
+    lines = (e.traceback or "").splitlines()
+    found = ""
+    for i, line in enumerate(lines[:-1]):
+        at = re.match(r'(\s*)File "In\[\d+\]", line \d+, in ', line)
+        nxt = lines[i + 1]
+        if at and len(nxt) - len(nxt.lstrip()) > len(at.group(1)) and not nxt.lstrip().startswith("File "):
+            found = nxt.strip()     # the source line, indented under its frame (not the exception's line)
+    return found[:300]
+
+
+def _crash_with_line(e: StudentCodeError) -> Misconception | None:
+    text, line = f"{e.exc_type}: {e.message}", crash_source_line(e)
+    for words, code, key in _CRASH_WITH_LINE:
+        if line and words.search(text) and code.search(line):
+            shown = line[:100] + ("..." if len(line) > 100 else "")
+            return Misconception(key, f"{str(e).rstrip('. ')}{student_line(e)}, at `{ascii(shown)[1:-1]}`: "
+                                 + describe(key))
+    return None
+
+
+def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> str | None:
+    """Which of `replays` (key -> a slip written out on the question's own inputs) raises the student's own
+    crash: the same exception type and the same words, sizes included ("RuntimeError: Expected size for first
+    two dimensions of batch2 tensor to be: [4, 64] but got: [4, 10]."; "key/form" for several forms of one
+    slip). `crash` is a cell's error as the worker
+    reports it ("Type: message (line n)", runner.cell_crash). The key when exactly one replay raises it (two
+    slips giving one crash say nothing); None otherwise. A replay is the grader's own torch on its own
+    tensors: nothing of the student's runs here."""
+    # the worker's form: "Type: message (line n)", the message cut at 300 characters and possibly several lines
+    whole = re.sub(r" \(line \d+\)$", "", crash.strip())
+    said_by_student = whole.split("\n")[0].strip()
+    if not said_by_student:
+        return None
+    cut = "\n" not in whole and len(whole.split(": ", 1)[-1]) >= 300    # the worker kept 300 characters
+    hits = []
+    for key, replay in replays.items():
+        try:
+            with warnings.catch_warnings():     # K.T on a 3-D tensor warns before it reverses every axis
+                warnings.simplefilter("ignore")
+                replay()
+        except Exception as e:  # noqa: BLE001 - a replay's crash is the evidence
+            said = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
+            if said == said_by_student or (cut and said[:len(said_by_student)] == said_by_student):
+                hits.append(key.split("/")[0])     # "key/form": several forms of one slip
+    return hits[0] if len(set(hits)) == 1 else None
