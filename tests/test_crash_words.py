@@ -429,3 +429,27 @@ def test_a_module_the_notebook_never_imports_is_named():
     # imported further down: that cell had not run yet, another slip
     later = crash_words(e, ["import torch", "def f(x):\n    return x / np.sqrt(4)", "import numpy as np"])
     assert later is not None and later.key == "name_not_yet_defined"
+
+
+def test_the_added_parameter_check_calls_the_student_once_per_test():
+    # a question's own hook and check_value's may both ask within one test: the second asks nothing
+    src = "def scaled_scores(Q, K, eps=1):\n    return Q @ K.T\n"
+    calls = []
+
+    def scaled_scores(Q, K, eps=1):
+        calls.append(eps)
+        return Q @ K.T
+
+    def reference(Q, K):
+        return Q @ K.T / 2
+    reference.__name__ = "scaled_scores"
+    with checks.charges_recorded(_submission(src)):
+        for _ in range(2):
+            checks.raise_if_added_parameter_wrong(scaled_scores, (A, B), lambda out: False, func_name="scaled_scores",
+                                                  reference=reference, what="S")
+    assert 0 < len(calls) <= 12
+    first = len(calls)
+    with checks.charges_recorded(_submission(src)):      # the next test asks again
+        checks.raise_if_added_parameter_wrong(scaled_scores, (A, B), lambda out: False, func_name="scaled_scores",
+                                              reference=reference, what="S")
+    assert len(calls) == 2 * first

@@ -567,11 +567,15 @@ def raise_if_added_parameter_wrong(fn: Callable[..., Any], args: Sequence[Any], 
     a check has failed, before a variant's name (d_k=4 on 4-D inputs is what a scale by sqrt(Q.dim()) gives);
     crashes are no evidence."""
     from autograder.grading.source_checks import SourceUnreadable, added_parameters, cells_of
+    record = _CHARGES.get()
     if submission is None:      # the test's own, held for it by the runner
-        record = _CHARGES.get()
         submission = record.submission if record is not None else None
     if submission is None or getattr(reference, "__name__", "") != func_name:
         return      # no notebook to read, or a reference whose signature is not the notebook's function's
+    if record is not None:      # once per test: a question's own hook and check_value's may both ask
+        if func_name in record.added_checked:
+            return
+        record.added_checked.add(func_name)
     try:
         known = inspect.signature(reference).parameters
         extra = added_parameters(cells_of(submission), func_name, known)
@@ -994,6 +998,7 @@ class ChargeRecord:
 
     def __init__(self, submission: object = None) -> None:
         self.submission = submission      # the notebook's source, for checks that read it (added parameters)
+        self.added_checked: set[str] = set()    # functions whose added parameters this test already tried
         self.composes = False
         # per excuse: the student names blamed, and what this test would have said without the excuse
         self.excuses: list[tuple[tuple[str, ...], BaseException]] = []

@@ -104,28 +104,27 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
     undefined = _NOT_DEFINED.search(text)
     if undefined and cells:
         from autograder.grading.source_checks import cells_assigning_globally
-        if undefined.group(1) in _MODULE_ALIASES and not cells_assigning_globally(cells, undefined.group(1)):
+        name = undefined.group(1)
+        made = cells_assigning_globally(cells, name)      # the cells whose top level binds it
+        if name in _MODULE_ALIASES and not made:
             return Misconception("module_not_imported", f"{said.splitlines()[0].rstrip('. ')}: the notebook never "
-                                 f"imports `{undefined.group(1)}` ({_MODULE_ALIASES[undefined.group(1)]}): "
-                                 + describe("module_not_imported"))
+                                 f"imports `{name}` ({_MODULE_ALIASES[name]}): " + describe("module_not_imported"))
         # the cell the crash was in: the last notebook frame of the traceback, or the missing answer's cell
         frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
         cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)
-        at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else None
-        if cell is not None and (default := _default_names_parameter(cells, int(cell.group(1)) - 1, text,
-                                                                     undefined.group(1))):
+        at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else -1
+        if cell is not None and (default := _default_names_parameter(cells, at, text, name)):
             return default
         # only a name made in a LATER cell: one made above whose cell stopped is that cell's own crash
-        later = [i for i in cells_assigning_globally(cells, undefined.group(1)) if at is not None and i > at]
+        later = [i for i in made if at >= 0 and i > at]
         if later:
-            first = said.splitlines()[0].rstrip(". ")
-            return Misconception("name_not_yet_defined", f"{first}: the notebook assigns `{undefined.group(1)}` only "
-                                 f"further down, in code cell {later[0] + 1}: " + describe("name_not_yet_defined"))
+            return Misconception("name_not_yet_defined", f"{said.splitlines()[0].rstrip('. ')}: the notebook assigns "
+                                 f"`{name}` only further down, in code cell {later[0] + 1}: "
+                                 + describe("name_not_yet_defined"))
         # a name whose own cell above stopped: this crash is a knock-on of that one, named by it where it can be
-        above = [i for i in cells_assigning_globally(cells, undefined.group(1))
-                 if at is not None and i < at and cell_errors and i in cell_errors]
+        above = [i for i in made if 0 <= i < at and cell_errors and i in cell_errors]
         if above and _depth < 2 and cell_errors is not None:
-            name, where = undefined.group(1), above[-1]
+            where = above[-1]
             root = crash_words(AssertionError(f"`{name}` is not defined: the cell that assigns it (Cell In[{where + 1}]) "
                                               f"stopped, your code raised {cell_errors[where]}"),
                                cells, cell_errors, _depth + 1)

@@ -280,7 +280,8 @@ def hold_excuses(runs: Sequence[tuple[HiddenTestCase, str]], reports: Sequence[T
         if report.status == "passed":
             unproven = next((f for blamed, f in charge.excuses if not charged & set(blamed)), None)
             if unproven is not None:
-                report = classify(test, device, report.max_score, unproven, report.duration_s)
+                held = charge.submission if isinstance(charge.submission, SubmissionInfo) else None
+                report = classify(test, device, report.max_score, unproven, report.duration_s, held)
         out.append(report)
     return out
 

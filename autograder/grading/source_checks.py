@@ -506,20 +506,21 @@ def cells_assigning_globally(cells: Sequence[str], name: str) -> list[int]:
         todo: list[ast.AST] = list(getattr(tree, "body", []))
         while todo:
             n = todo.pop()
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if n.name == name:
-                    found.append(number - 1)
-                    break
-                continue
-            if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                continue
-            if ((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
-                    or (isinstance(n, (ast.Import, ast.ImportFrom))
-                        and any((al.asname or al.name.split(".")[0]) == name for al in n.names))):
+            if _stores(n, name):
                 found.append(number - 1)
                 break
-            todo.extend(ast.iter_child_nodes(n))
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                                  ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                todo.extend(ast.iter_child_nodes(n))
     return found
+
+
+def _stores(n: ast.AST, name: str) -> bool:
+    """`n` binds `name`: an assignment or loop/with target, a def or class of that name, an import of it."""
+    return bool((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
+                or (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
+                or (isinstance(n, (ast.Import, ast.ImportFrom))
+                    and any((al.asname or al.name.split(".")[0]) == name for al in n.names)))
 
 
 def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
@@ -527,13 +528,8 @@ def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
     loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""
     found = []
     for number, tree in _parsed(tuple(cells)).trees:
-        for n in ast.walk(tree):
-            if ((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
-                    or (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
-                    or (isinstance(n, (ast.Import, ast.ImportFrom))
-                        and any((al.asname or al.name.split(".")[0]) == name for al in n.names))):
-                found.append(number - 1)
-                break
+        if any(_stores(n, name) for n in ast.walk(tree)):
+            found.append(number - 1)
     return found
 
 

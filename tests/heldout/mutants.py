@@ -39,9 +39,6 @@ NEIGHBOURS.update({v: k for k, v in list(NEIGHBOURS.items())})
 BINOPS = {ast.MatMult: (ast.Mult,), ast.Mult: (ast.MatMult, ast.Div), ast.Div: (ast.Mult, ast.FloorDiv),
           ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Pow: (ast.Mult,)}
 
-Mutation = tuple[str, str, Callable[[ast.AST], bool]]      # (operator, what it did, apply to the copy's node)
-
-
 def _nodes(tree: ast.AST) -> list[ast.AST]:
     return list(ast.walk(tree))
 
