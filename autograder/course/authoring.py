@@ -144,12 +144,14 @@ def file_points_problems(tests: Sequence["HiddenTestCase"]) -> list[str]:
     """A hidden file's own `points = N` (otter's total for the file) that is not the sum of its test
     cases' points: the engine scores the cases, so the file's line only misleads its reader."""
     import ast
+
+    from autograder.grading.pyparse import parse
     by_file: dict[str, float] = {}
     for t in tests:
         by_file[t.file] = by_file.get(t.file, 0.0) + t.points
     problems = []
     for file, total in by_file.items():
-        tree = ast.parse(Path(file).read_text(), filename=file)
+        tree = parse(Path(file).read_text(), filename=file)
         for node in tree.body:
             if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "points" for t in node.targets)
                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, (int, float))
@@ -517,11 +519,13 @@ def misconception_problems(grader: "Grader", slug: str, texts: dict[str, str], e
 def named_in_hidden(hidden: Path) -> set[str]:
     """Keys a hidden file names literally: Misconception("key", ...), key="key", wrong={...: "key"}."""
     import ast
+
+    from autograder.grading.pyparse import parse
     keys: set[str] = set()
     for path in sorted(hidden.glob("*.py")):
         if path.name.startswith("_"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(parse(path.read_text(), filename=str(path))):
             if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Misconception" and node.args
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 keys.add(node.args[0].value)

@@ -19,6 +19,7 @@ from typing import Optional
 from autograder.config import Course, find_course
 from autograder.course.atomic import write_atomic
 from autograder.errors import GraderError, SubmissionError
+from autograder.grading.pyparse import parse
 from autograder.text import shown_name
 from autograder.course.unpack import (MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, MAX_ZIPS, check_zip_directory, check_zip_members,
                                       safe_extract)
@@ -82,7 +83,7 @@ def _reference_imports(source: str, path: Path, package_relative: bool) -> set[s
     import ...`, `import reference.x`; in a reference module also `from . import x`, `from .x import`).
     None when it imports the package as a whole (`import reference`): then every module may be used."""
     try:
-        tree = ast.parse(source, filename=str(path))
+        tree = parse(source, filename=str(path))
     except SyntaxError as e:
         raise GraderError(f"{path} is not valid Python: {e.msg} (line {e.lineno})") from None
     names: set[str] = set()

@@ -89,6 +89,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from autograder.course.atomic import DiskFault, write_atomic
 from autograder.errors import GraderError, SubmissionError
+from autograder.grading.pyparse import parse
 
 if TYPE_CHECKING:
     from autograder.config import Course, Limits, SimilaritySettings
@@ -131,7 +132,7 @@ def graded_names(hidden_dir: Path) -> list[str]:
         if path.name.startswith("_"):
             continue
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = parse(path.read_text(encoding="utf-8"), filename=str(path))
         except (OSError, SyntaxError, ValueError) as e:
             raise GraderError(f"cannot read hidden test file {path}: {e}") from None
         for node in tree.body:
@@ -194,7 +195,7 @@ class StoredClass(BaseModel):
 
 def _parse(source: str) -> Optional[ast.Module]:
     try:
-        return ast.parse(source)
+        return parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
 

@@ -15,6 +15,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import Misconception, describe, student_line, tuple_as_tensor
+from autograder.grading.pyparse import parse
 
 
 # (what the error says, the key it proves): each pattern is a sentence torch or Python writes only for that
@@ -165,7 +166,7 @@ def _default_names_parameter(cells: Sequence[str], index: int, text: str, name: 
     if line is None or not 0 <= index < len(cells):
         return None
     try:
-        tree = ast.parse(cells[index])
+        tree = parse(cells[index])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     for n in tree.body:

@@ -13,6 +13,7 @@ from typing import Any, Callable, cast
 
 from autograder.errors import GraderError
 from autograder.grading.otter_format import stand_in, test_case_types
+from autograder.grading.pyparse import parse
 
 # Parameters the engine fills itself; every other parameter is a name from the student's namespace.
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})
@@ -134,7 +135,7 @@ def read_misconceptions(path: Path) -> dict[str, str]:
     """The plain dict `MISCONCEPTIONS = {key: text}` of a `_misconceptions.py` file, read as data (a
     literal, never executed)."""
     try:
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = parse(path.read_text(), filename=str(path))
     except (OSError, SyntaxError) as e:
         raise GraderError(f"cannot read {path}: {e}") from None
     for node in tree.body:

@@ -33,6 +33,8 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
+from autograder.grading.pyparse import parse
+
 # Libraries whose code is not the student's (with the standard library): reading their attributes is
 # checked by name. Anything imported from elsewhere (a file the notebook wrote, a relative import)
 # cannot be read, nor can modules that run other programs (the forbidden call could sit in a string).
@@ -238,7 +240,7 @@ class _Notebook:
         self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
         for number, cell in enumerate(cells, start=1):
             try:
-                tree = ast.parse(cell)
+                tree = parse(cell)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.unparsed += 1    # never ran: it defined nothing
                 continue

@@ -1,0 +1,22 @@
+"""`parse`: `ast.parse` for every thread of the trusted process, one at a time.
+
+Why a lock: CPython 3.11's AST constructor (ast2obj) keeps its recursion depth in the interpreter, not
+in the thread. A batch grades in several threads of one process, and each parses notebooks
+(source_checks, crash_words, similarity). When the GIL moves to another thread in the middle of a parse
+(a garbage collection that runs a finalizer is enough), the two threads' counts mix and a parse of valid
+code raises `SystemError: AST constructor recursion depth mismatch`, which failed a whole submission as
+a grader error (CI, test_author_check, 2026-12-03; cpython gh-106905 is a related fix, not this one).
+Parsing is a few milliseconds per notebook, so one lock costs nothing that shows."""
+from __future__ import annotations
+
+import ast
+import threading
+
+_LOCK = threading.Lock()
+
+
+def parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """`ast.parse(source, filename)`, never at the same time as another thread's `parse`. Raises what
+    `ast.parse` raises (SyntaxError, ValueError, RecursionError, MemoryError)."""
+    with _LOCK:
+        return ast.parse(source, filename=filename)
