@@ -8,6 +8,7 @@ and quoted escaped and cut, never executed."""
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
@@ -68,6 +69,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
 # the names a notebook uses for modules, and what they are: a NameError for one the notebook never binds
 _MODULE_ALIASES = {"np": "numpy", "numpy": "numpy", "F": "torch.nn.functional", "nn": "torch.nn", "torch": "torch",
                    "math": "math", "plt": "matplotlib.pyplot", "pd": "pandas", "scipy": "scipy"}
+# warnings.catch_warnings swaps the process-wide filter list: two grader threads inside it at once can
+# leave "ignore" in place for good. The replays take turns.
+_REPLAY_LOCK = threading.Lock()
 _NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defined")
 # "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
 # functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
@@ -222,7 +226,7 @@ def crash_replayed(crash: str, replays: Mapping[str, Callable[[], object]]) -> s
     hits = []
     for key, replay in replays.items():
         try:
-            with warnings.catch_warnings():     # K.T on a 3-D tensor warns before it reverses every axis
+            with _REPLAY_LOCK, warnings.catch_warnings():     # K.T on a 3-D tensor warns before it reverses every axis
                 warnings.simplefilter("ignore")
                 replay()
         except Exception as e:  # noqa: BLE001 - a replay's crash is the evidence
