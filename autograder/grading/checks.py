@@ -48,6 +48,9 @@ class Misconception(AssertionError):
 # Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
 # by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
 MISCONCEPTIONS: dict[str, str] = {
+    "one_edit_fix": "one small change to one line of your function makes it right on every input the tests gave "
+                    "it: the message shows the line and the change (the grader found it by trying small edits of "
+                    "your own code, so it says where and what, not why)",
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
     "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",

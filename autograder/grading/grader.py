@@ -10,11 +10,11 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from autograder.config import Course, find_course
 from autograder.errors import SubmissionError
-from autograder.grading.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions
+from autograder.grading.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions, load_references
 from autograder.grading.intake import Submission, read_submission
 from autograder.text import escape_undecodable, shown_name
 from autograder.sandbox.messages import jupyter_cell
@@ -64,6 +64,7 @@ class Grader:
         self._isolation = zygote.isolation if zygote else isolation  # None: the strongest that starts
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._misconceptions: dict[str, dict[str, str]] = {}
+        self._references: dict[str, dict[str, Any]] = {}
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
@@ -126,6 +127,13 @@ class Grader:
                 self._misconceptions[slug] = load_misconceptions(
                     self.course.assignment_dir(slug) / "hidden")
             return self._misconceptions[slug]
+
+    def references(self, slug: str) -> dict[str, Any]:
+        """The assignment's reference functions by name (hidden.load_references), loaded once."""
+        with self._lock:
+            if slug not in self._references:
+                self._references[slug] = load_references(self.course.root, slug)
+            return self._references[slug]
 
     def _load_tests(self, slug: str) -> list[HiddenTestCase]:
         if slug not in self._tests:
@@ -224,7 +232,7 @@ class Grader:
                                                               cells=tuple(sub.cells),
                                                               cell_errors=tuple((c.index, c.error) for c in errors)),
                                     gpu_points=self.course.config.gpu_points,
-                                    misconceptions=self.misconceptions(slug))
+                                    misconceptions=self.misconceptions(slug), references=self.references(slug))
                 sandbox = sandbox_record(session, policy)
                 with timers.span("close worker"):
                     # a CPU worker's exit is not waited for (WorkerSession.close): only a CUDA

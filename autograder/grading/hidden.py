@@ -62,6 +62,21 @@ def _expose_reference(course_root: Path) -> None:
         loaded.__path__.append(ref_dir)
 
 
+def load_references(course_root: Path, slug: str) -> dict[str, Callable[..., Any]]:
+    """The functions of the course's `reference/<slug with underscores>.py` by name (the oracle the hidden
+    tests import): the one-edit search (repair.py) checks a student function against the reference of the
+    same name. Empty where the course has none, or it does not import."""
+    import importlib
+    _expose_reference(course_root)
+    module_name = "reference." + slug.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception:  # noqa: BLE001 - no reference: no search, grading goes on
+        return {}
+    return {n: f for n, f in vars(module).items()
+            if inspect.isfunction(f) and f.__module__ == module_name and not n.startswith("_")}
+
+
 def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:
     """Import one test file as a module and collect its test cases in definition order."""
     _expose_reference(course_root)

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, Callable, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Optional, Sequence
 
-from autograder.errors import WorkerTimeout
+import torch
+
+from autograder.errors import StudentCodeError, WorkerTimeout
 from autograder.grading.runner import InfraUnavailable
 from autograder.sandbox.session import SandboxPolicy, WorkerProxy, WorkerSession, optional_deadline
 from autograder.grading.shrink import ShrinkBudget
@@ -42,6 +45,20 @@ class RestartingNamespace:
         self.shrink_budget = ShrinkBudget(policy.shrink_test_s, policy.shrink_submission_s)
         self.runaway: dict[str, WorkerTimeout] = {}   # function -> the timeout it ran into
         self.halted: Optional[WorkerTimeout] = None   # a second runaway: no call at all any more
+        # the calls the tests made on the CPU, for the one-edit search after them (repair.py)
+        self.recorded = CallRecord()
+
+    def begin_test(self, key: tuple[str, str]) -> None:
+        """The runner says which test runs now: the calls recorded next are that test's."""
+        self.recorded.test = key
+
+    def define(self, source: str, timeout_s: float) -> bool:
+        """Run one cell of the grader's own in the worker after the tests (repair.py's edited copies)."""
+        return self.session.alive() and self.session.define(source, timeout_s)
+
+    def call_copy(self, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        """Call a function `define` made, on the CPU (inside optional_calls: the caller's deadline holds)."""
+        return WorkerProxy(self.session, name, "cpu")(*args, **kwargs)
 
     def runaway_reason(self, name: str) -> Optional[WorkerTimeout]:
         """Why a call into `name` must fail at once (a copy of the first timeout), or None."""
@@ -122,7 +139,16 @@ class RunawayGuard:
             raise
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._guarded("__call__", *args, **kwargs)
+        record = self._proxy.device == "cpu" and optional_deadline() is None
+        try:
+            out = self._guarded("__call__", *args, **kwargs)
+        except StudentCodeError as e:
+            if record:
+                self._namespace.recorded.add(self._name, args, kwargs, e)
+            raise
+        if record:
+            self._namespace.recorded.add(self._name, args, kwargs, out)
+        return out
 
     def call_with_grad(self, *args: Any, **kwargs: Any) -> Any:
         return self._guarded("call_with_grad", *args, **kwargs)
@@ -142,6 +168,39 @@ class RunawayGuard:
 
     def __repr__(self) -> str:
         return repr(self._proxy)
+
+
+@dataclass(eq=False)
+class RecordedCall:
+    test: tuple[str, str]            # (question, test name)
+    name: str                        # the student function called
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    answer: Any                      # what came back, or the StudentCodeError it raised
+
+
+@dataclass
+class CallRecord:
+    """The calls into student functions the tests made (plain calls on the CPU, never shrinking's), with
+    their answers: the inputs the one-edit search checks a fix on. Tensors are copied (a test may change
+    its own afterwards); a call with more than MAX_BYTES of tensors, or past MAX_CALLS, is not kept."""
+    MAX_CALLS: ClassVar[int] = 400
+    MAX_BYTES: ClassVar[int] = 1 << 20
+    test: tuple[str, str] = ("", "")
+    calls: list[RecordedCall] = field(default_factory=list)
+
+    def add(self, name: str, args: Sequence[Any], kwargs: dict[str, Any], answer: Any) -> None:
+        if len(self.calls) >= self.MAX_CALLS:
+            return
+        tensors = [v for v in (*args, *kwargs.values()) if isinstance(v, torch.Tensor)]
+        if sum(t.numel() * t.element_size() for t in tensors) > self.MAX_BYTES or any(
+                isinstance(v, torch.Generator) for v in (*args, *kwargs.values())):
+            return      # large, or random: the search compares answers, a generator's would differ
+
+        def copy(v: Any) -> Any:
+            return v.detach().clone() if isinstance(v, torch.Tensor) else v
+        self.calls.append(RecordedCall(self.test, name, tuple(copy(a) for a in args),
+                                       {k: copy(v) for k, v in kwargs.items()}, answer))
 
 
 def cuda_problem(session: WorkerSession, policy: SandboxPolicy) -> str:

@@ -14,6 +14,7 @@ from autograder.grading.checks import (ChargeRecord, Misconception, callable_not
                                       describe)
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
+from autograder.grading.repair import name_by_one_edit
 from autograder.results import TestReport
 from autograder.sandbox import timers
 from autograder.grading.shrink import ShrinkBudget, current_budget
@@ -145,7 +146,8 @@ def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseExc
 
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
-              gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None) -> list[TestReport]:
+              gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None,
+              references: Mapping[str, Callable[..., Any]] | None = None) -> list[TestReport]:
     """Run every test on every device it takes. A namespace that cannot serve a device (its worker
     has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
 
@@ -154,13 +156,23 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
 
     Shrinking (autograder/grading/shrink.py) spends the namespace's budget for the submission
     (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test.
-    A rule test's points wait for the value cases it is earned with (withhold_unearned)."""
+    A rule test's points wait for the value cases it is earned with (withhold_unearned).
+
+    `references` (the notebook's function name -> the reference of that name): a failure that names
+    nothing, where one edit of the student's function makes every call the tests made of it right, is
+    then named by that edit (repair.name_by_one_edit), after every test has run."""
     devices = list(devices)
     budget = getattr(namespace, "shrink_budget", None)
     with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
         runs, reports, charges = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
     reports = hold_excuses(runs, reports, charges)
     reports = withhold_unearned(name_gpu_only_failures(reports), tests)
+    if references and submission is not None:
+        with timers.span("one-edit search"):
+            try:
+                reports = name_by_one_edit(reports, namespace, references, submission.cells)
+            except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
+                timers.count(f"one-edit search failed: {type(e).__name__}")
     return [describe_misconception(r, misconceptions or {}) for r in reports]
 
 
@@ -182,6 +194,9 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
             expect(names[first:])
         first += sum(p not in filled for p in test.params)
         budget.new_test()
+        begin_test = getattr(namespace, "begin_test", None)
+        if callable(begin_test):
+            begin_test((test.question, test.name))
         # CUDA cases count for nobody unless the course says otherwise: the maximum must not
         # depend on whether the grading machine has a GPU.
         points = test.points if (device == "cpu" or gpu_points) else 0.0

@@ -50,6 +50,7 @@ class SandboxPolicy:
     call_timeout_s: float = _DEFAULTS.call_timeout_s
     shrink_test_s: float = _DEFAULTS.shrink_test_s
     shrink_submission_s: float = _DEFAULTS.shrink_submission_s
+    repair_submission_s: float = _DEFAULTS.repair_submission_s
     submission_timeout_s: float = _DEFAULTS.submission_timeout_s
     output_kb: int = _DEFAULTS.output_kb
     max_reply_mb: int = _DEFAULTS.max_reply_mb
@@ -63,6 +64,7 @@ class SandboxPolicy:
         return cls(memory_mb=limits.memory_mb, tmp_mb=limits.tmp_mb, shm_mb=limits.shm_mb,
                    cell_timeout_s=limits.cell_timeout_s, call_timeout_s=limits.call_timeout_s,
                    shrink_test_s=limits.shrink_test_s, shrink_submission_s=limits.shrink_submission_s,
+                   repair_submission_s=limits.repair_submission_s,
                    submission_timeout_s=limits.submission_timeout_s, output_kb=limits.output_kb,
                    max_reply_mb=limits.max_reply_mb, forbidden=tuple(forbidden), cuda=cuda)
 
@@ -511,7 +513,18 @@ class WorkerSession:
             raise WorkerCrashed("the worker exited") from None
 
     # notebook
-    def exec_cells(self, cells: list[str]) -> ExecOutcome:
+    def define(self, source: str, timeout_s: float) -> bool:
+        """Run one cell of the grader's own after the notebook (the edited copies of a function that
+        autograder.grading.repair tries): whether it ran without error. The notebook's cells stay what a
+        restart re-runs; a cell still running after `timeout_s` ends the worker."""
+        cells, completed = self.cells, self.cells_completed
+        try:
+            outcome = self.exec_cells([source], cell_timeout_s=timeout_s)
+        finally:
+            self.cells, self.cells_completed = cells, completed
+        return bool(outcome.cells) and outcome.cells[0].status == "ok"
+
+    def exec_cells(self, cells: list[str], cell_timeout_s: float | None = None) -> ExecOutcome:
         """Run the cells; one report per cell that exists, whatever the worker claims. Events must
         come in order (start i, end i, start i+1, ...): anything else is a forgery and ends the
         worker."""
@@ -520,8 +533,9 @@ class WorkerSession:
         outcome = ExecOutcome()
         rid = self._send("exec", cells=cells)
         current, started = None, 0.0
+        cell_limit = self.policy.cell_timeout_s if cell_timeout_s is None else cell_timeout_s
         while True:
-            limit = self.policy.cell_timeout_s if current is not None else 30
+            limit = cell_limit if current is not None else min(30, cell_limit)
             try:
                 msg = self._recv(self._budget(limit), jupyter_cell(current) if current is not None else "the notebook")
             except WorkerTimeout as e:

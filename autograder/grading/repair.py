@@ -1,0 +1,521 @@
+"""One-edit fixes: a failure the catalogue does not name, told as the smallest change to the student's own
+code that makes it right.
+
+Where a graded function gives wrong values (or crashes) and no misconception explains it, the grader
+tries small edits of that function's own source, one at a time: another of its variables in one place
+(`V` where `K` is due), another small integer (an axis, an index), another operator (`*` for `/`), a
+call's first two arguments swapped, a method swapped for its twin (`max`/`min`, `tril`/`triu`,
+`sum`/`mean`), a transpose added or dropped, a keyword added (`keepdim=True`, `dim=-1`), a line left
+out. An edit is a fix when the edited function gives the reference's answer on every input the tests
+gave that function (all of them, not only the failing ones: a fix may not break what worked). The
+student then reads the line and the change: where, and what, without the grader claiming why.
+
+The search is evidence, like every name the grader gives: an edit is reported only when it makes every
+recorded call right, and only where the fixes found are few (at most MAX_FIXES; more means the inputs
+do not tell the edits apart). The edited copies run in the student's worker under names of the
+grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
+changes a score, and a copy that runs away is cut off at the deadline.
+
+Trust: the source is the student's, parsed here (pyparse.parse) and printed back (ast.unparse) in the
+trusted process, never run here. What a message quotes of it is cut and escaped by the caller's output
+(the report is student text)."""
+from __future__ import annotations
+
+import ast
+import math
+import re
+import secrets
+import textwrap
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import torch
+
+from autograder.grading.pyparse import parse
+
+MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
+MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
+MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
+
+# a method, attribute or function name, and the names a slip puts in its place
+TWINS: dict[str, tuple[str, ...]] = {
+    "max": ("min", "amax"), "min": ("max",), "amax": ("amin", "max"), "amin": ("amax",),
+    "sum": ("mean",), "mean": ("sum",), "tril": ("triu",), "triu": ("tril",),
+    "softmax": ("log_softmax",), "log_softmax": ("softmax",), "var": ("std",), "std": ("var",),
+    "argmax": ("argmin",), "argmin": ("argmax",), "values": ("indices",), "indices": ("values",),
+    "sqrt": ("rsqrt",), "rsqrt": ("sqrt",), "exp": ("log",), "log": ("exp",), "log2": ("log",),
+    "ones": ("zeros",), "zeros": ("ones",), "ones_like": ("zeros_like",), "zeros_like": ("ones_like",),
+    "mul": ("matmul",), "matmul": ("mul",), "bmm": ("mul",), "float": ("double",), "double": ("float",),
+    "float32": ("float64",), "float64": ("float32",), "isinf": ("isnan",), "logical_and": ("logical_or",),
+    "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",),
+}
+# calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
+UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
+          "contiguous", "clone", "detach", "t", "transpose", "squeeze", "unsqueeze", "sigmoid", "tanh", "relu",
+          "mean", "sum", "flatten", "reciprocal", "neg", "item", "tolist", "numpy", "tensor", "as_tensor"}
+REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
+NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
+SMALL_INTS = (-3, -2, -1, 0, 1, 2, 3)
+_SWAP_OPS: dict[type, tuple[type, ...]] = {
+    ast.Div: (ast.Mult, ast.FloorDiv), ast.Mult: (ast.Div,), ast.Add: (ast.Sub,), ast.Sub: (ast.Add,),
+    ast.FloorDiv: (ast.Div,), ast.Pow: (ast.Mult,), ast.Mod: (ast.FloorDiv,),
+}
+_SWAP_CMP: dict[type, tuple[type, ...]] = {
+    ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
+    ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,),
+}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit of the function `name` (its def in code cell `cell`, from 0): the source of the edited copy,
+    named `copy_name`, and what changed, in words a student reads."""
+    line: int            # line of the cell the edit is on
+    before: str          # the code as the student wrote it (cut)
+    after: str           # the code the edit puts there ("" for a line left out)
+    source: str          # the whole edited def, named copy_name
+
+
+@dataclass(frozen=True)
+class Found:
+    """The fixes of one function: each makes every recorded call give the reference's answer."""
+    name: str
+    cell: int
+    fixes: tuple[Edit, ...]
+    calls: int           # how many recorded calls each fix was checked on
+    line_text: str       # the student's line the first fix is on (stripped, cut)
+
+
+def last_def(cells: Sequence[str], name: str) -> tuple[int, ast.FunctionDef, str] | None:
+    """(cell index, def, that cell's source) of the last top-level `def name` in the notebook, the one a
+    Run All leaves in place; None where there is none, or it is too long or unreadable."""
+    for index in range(len(cells) - 1, -1, -1):
+        cell = cells[index]
+        if f"def {name}" not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        if found:
+            fn = found[-1]
+            text = ast.get_source_segment(cell, fn) or ""
+            if len(text) > MAX_SOURCE_CHARS:
+                return None
+            return index, fn, cell
+    return None
+
+
+def _local_names(fn: ast.FunctionDef) -> list[str]:
+    """The parameters and the names the body assigns, in order of first appearance."""
+    a = fn.args
+    names = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
+            names.append(node.id)
+    return names
+
+
+def _transposed(node: ast.expr) -> ast.expr:
+    return ast.Call(func=ast.Attribute(value=node, attr="transpose", ctx=ast.Load()),
+                    args=[ast.Constant(-2), ast.Constant(-1)], keywords=[])
+
+
+def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -> Iterator[ast.AST | None]:
+    """What one edit may put where `node` is (None: leave the statement out)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
+        for other_name in names:
+            if other_name != node.id:
+                yield ast.Name(other_name, ast.Load())
+        matmul = (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult)) or (
+            isinstance(parent, ast.Call) and _called(parent) in ("matmul", "bmm", "einsum"))
+        if matmul:
+            yield _transposed(ast.Name(node.id, ast.Load()))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _small_int(node.operand):
+        negative = -node.operand.value  # type: ignore[attr-defined]
+        for other in SMALL_INTS:     # -1 is one number: -2, 0, 1 in its place (never -(-2))
+            if other != negative:
+                yield ast.Constant(other)
+    elif isinstance(node, ast.Constant):
+        if isinstance(parent, ast.UnaryOp):
+            return                   # the number of -1 or -1e9: edited as a whole above, or by dropping the minus
+        v = node.value
+        if isinstance(v, bool):
+            yield ast.Constant(not v)
+        elif isinstance(v, int) and -8 <= v <= 8:
+            for other in SMALL_INTS:
+                if other != v:
+                    yield ast.Constant(other)
+        elif isinstance(v, float) and math.isfinite(v) and v != 0:
+            yield ast.Constant(-v)
+            yield ast.Constant(1 / v)
+        elif isinstance(v, str) and v in ("inf", "-inf", "+inf"):
+            yield ast.Constant("inf" if v.startswith("-") else "-inf")
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        yield node.operand
+    elif isinstance(node, ast.BinOp):
+        yield from _regrouped(node)
+        for op in _SWAP_OPS.get(type(node.op), ()):
+            yield ast.BinOp(node.left, op(), node.right)
+        if isinstance(node.op, ast.MatMult):
+            yield ast.BinOp(node.right, ast.MatMult(), node.left)
+        else:
+            yield node.left
+            if isinstance(node.op, (ast.Add, ast.Mult)):
+                yield node.right
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+        for op in _SWAP_CMP.get(type(node.ops[0]), ()):
+            yield ast.Compare(node.left, [op()], node.comparators)
+    elif isinstance(node, ast.Call):
+        yield from _call_edits(node)
+    elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        if node.attr in ("T", "mT", "H", "mH"):
+            yield node.value
+            if node.attr == "T":
+                yield _transposed(node.value)
+        for twin in TWINS.get(node.attr, ()):
+            yield ast.Attribute(node.value, twin, ast.Load())
+    elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
+        yield None
+    elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) >= 2:
+        elts = list(node.value.elts)
+        elts[0], elts[1] = elts[1], elts[0]
+        yield ast.Return(ast.Tuple(elts, ast.Load()))
+
+
+def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
+    """Precedence slips: `h + 1 * d` for `(h + 1) * d`, `a / b * c` for `a / (b * c)`, and back."""
+    additive, multiplicative = (ast.Add, ast.Sub), (ast.Mult, ast.Div, ast.FloorDiv, ast.MatMult, ast.Pow)
+    a, c = node.left, node.right
+    if isinstance(node.op, additive):
+        if isinstance(c, ast.BinOp) and isinstance(c.op, multiplicative):
+            yield ast.BinOp(ast.BinOp(a, node.op, c.left), c.op, c.right)        # a + b*c -> (a + b)*c
+        if isinstance(a, ast.BinOp) and isinstance(a.op, multiplicative):
+            yield ast.BinOp(a.left, a.op, ast.BinOp(a.right, node.op, c))        # a*b + c -> a*(b + c)
+    elif isinstance(node.op, multiplicative):
+        if isinstance(a, ast.BinOp):
+            yield ast.BinOp(a.left, a.op, ast.BinOp(a.right, node.op, c))        # a/b*c -> a/(b*c)
+        if isinstance(c, ast.BinOp):
+            yield ast.BinOp(ast.BinOp(a, node.op, c.left), c.op, c.right)        # a*(b + c) -> a*b + c
+
+
+def _small_int(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool)
+            and -8 <= node.value <= 8)
+
+
+def _called(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
+    called = _called(node)
+    args, kws = list(node.args), list(node.keywords)
+    if len(args) >= 2 and not any(isinstance(a, ast.Starred) for a in args[:2]):
+        swapped = [args[1], args[0], *args[2:]]
+        yield ast.Call(node.func, swapped, kws)
+    if len(args) == 3 and not any(isinstance(a, ast.Starred) for a in args):
+        yield ast.Call(node.func, [args[0], args[2], args[1]], kws)      # torch.where's two branches
+    if called == "transpose" and len(args) == 2 and not (
+            all(isinstance(a, ast.Constant) for a in args) and [a.value for a in args] in ([-2, -1], [-1, -2])):  # type: ignore[attr-defined]
+        yield ast.Call(node.func, [ast.Constant(-2), ast.Constant(-1)], kws)
+    if isinstance(node.func, ast.Attribute):
+        for twin in TWINS.get(called, ()):
+            yield ast.Call(ast.Attribute(node.func.value, twin, ast.Load()), args, kws)
+        if called in UNWRAP and not kws and len(args) <= 2 and not _is_module(node.func.value):
+            yield node.func.value           # x.transpose(0, 1) -> x, x.sqrt() -> x
+    elif isinstance(node.func, ast.Name) and called in TWINS:
+        for twin in TWINS[called]:
+            yield ast.Call(ast.Name(twin, ast.Load()), args, kws)
+    if called in UNWRAP and len(args) == 1 and not isinstance(args[0], ast.Starred) and (
+            isinstance(node.func, ast.Name) or _is_module(getattr(node.func, "value", None))):
+        yield args[0]                        # math.sqrt(d) -> d, torch.exp(x) -> x
+    names = {k.arg for k in kws}
+    has_dim = "dim" in names or "axis" in names or (len(args) >= (2 if _is_module(getattr(node.func, "value", None))
+                                                                  or isinstance(node.func, ast.Name) else 1))
+    if called in REDUCTIONS and has_dim and "keepdim" not in names and "keepdims" not in names:
+        yield ast.Call(node.func, args, [*kws, ast.keyword("keepdim", ast.Constant(True))])
+    if called in NEEDS_DIM and not has_dim:
+        yield ast.Call(node.func, args, [*kws, ast.keyword("dim", ast.Constant(-1))])
+
+
+def _is_module(node: ast.AST | None) -> bool:
+    """`torch`, `F`, `math`, `np`, `torch.nn.functional`: a call through it takes the tensor as an argument."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("torch", "F", "math", "np", "numpy", "nn", "functional")
+
+
+def _slots(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST, str, int | None]]:
+    """(node, parent, field, index in the field's list or None) for every node under `tree`, in source order."""
+    stack: list[tuple[ast.AST, ast.AST, str, int | None]] = []
+    for field, value in reversed(list(ast.iter_fields(tree))):
+        if isinstance(value, list):
+            stack += [(v, tree, field, i) for i, v in reversed(list(enumerate(value))) if isinstance(v, ast.AST)]
+        elif isinstance(value, ast.AST):
+            stack.append((value, tree, field, None))
+    while stack:
+        node, parent, field, index = stack.pop()
+        yield node, parent, field, index
+        for f, value in reversed(list(ast.iter_fields(node))):
+            if isinstance(value, list):
+                stack += [(v, node, f, i) for i, v in reversed(list(enumerate(value))) if isinstance(v, ast.AST)]
+            elif isinstance(value, ast.AST):
+                stack.append((value, node, f, None))
+
+
+def _put(parent: ast.AST, field: str, index: int | None, value: Any) -> None:
+    if index is None:
+        setattr(parent, field, value)
+    else:
+        getattr(parent, field)[index] = value
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[Edit]] | None:
+    """(cell index, the one-edit copies of the notebook's `def name`, each renamed copy_prefix + its number).
+    None where the notebook has no readable def of that name."""
+    found = last_def(cells, name)
+    if found is None:
+        return None
+    index, fn, _cell = found
+    fn.decorator_list = []          # the copy is the function itself: a decorator may register or wrap it
+    names = [n for n in _local_names(fn) if n != name]
+    out: list[Edit] = []
+    original_name = fn.name
+    try:
+        for node, parent, field, at in list(_slots(fn)):
+            if parent is fn and field in ("args", "returns", "decorator_list", "type_comment"):
+                continue
+            if field == "targets" or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)):
+                continue
+            for new in _replacements(node, parent, names):
+                if len(out) >= MAX_CANDIDATES:
+                    break
+                if new is None and (at is None or not isinstance(getattr(parent, field), list)):
+                    continue
+                siblings = getattr(parent, field)
+                if new is None and len(siblings) == 1:
+                    new = ast.Pass()
+                if new is None:
+                    if at is None or at == len(siblings) - 1 and isinstance(parent, ast.FunctionDef):
+                        continue        # the last statement of the def is its answer, never left out
+                    copy_list = siblings[:at] + siblings[at + 1:]
+                    setattr(parent, field, copy_list)
+                    after = ""
+                else:
+                    ast.copy_location(new, node)
+                    _put(parent, field, at, new)
+                    after = ast.unparse(new)
+                fn.name = f"{copy_prefix}{len(out)}"
+                try:
+                    source = ast.unparse(ast.fix_missing_locations(fn))
+                finally:
+                    fn.name = original_name
+                    if new is None or after == "":
+                        setattr(parent, field, siblings)
+                    else:
+                        _put(parent, field, at, node)
+                before = ast.unparse(node)
+                if after == before:
+                    continue
+                out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
+                                source=source))
+    except (RecursionError, ValueError, TypeError, AttributeError):
+        return index, out
+    return index, out
+
+
+def same_answer(got: Any, expected: Any) -> bool:
+    """Whether `got` is the reference's `expected`: tensors of one shape, close in float64 (NaN where NaN),
+    tuples and lists element by element, numbers close, anything else equal."""
+    if isinstance(expected, torch.Tensor):
+        if not isinstance(got, torch.Tensor) or got.shape != expected.shape or got.is_complex():
+            return False
+        if expected.dtype == torch.bool or got.dtype == torch.bool:
+            return bool(got.dtype == expected.dtype and torch.equal(got, expected))
+        half = torch.float16 in (got.dtype, expected.dtype) or torch.bfloat16 in (got.dtype, expected.dtype)
+        try:
+            return bool(torch.allclose(got.detach().cpu().to(torch.float64), expected.detach().cpu().to(torch.float64),
+                                       rtol=1e-2 if half else 1e-4, atol=1e-3 if half else 1e-6, equal_nan=True))
+        except (RuntimeError, TypeError):
+            return False
+    if isinstance(expected, (tuple, list)):
+        return (isinstance(got, (tuple, list)) and len(got) == len(expected)
+                and all(same_answer(g, e) for g, e in zip(got, expected)))
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return type(got) is type(expected) and got == expected
+    if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
+        return math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(got) and math.isnan(expected))
+    try:
+        return bool(got == expected)
+    except Exception:  # noqa: BLE001 - a value that cannot be compared is not the answer
+        return False
+
+
+def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Sequence[Any],
+           out_of_time: Callable[[], bool], stop: tuple[type[BaseException], ...] = ()) -> list[Edit]:
+    """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
+    calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
+    fixes (too many to tell apart) or when `out_of_time()`; an exception of `stop` ends it and propagates."""
+    fixes: list[Edit] = []
+    for n, edit in enumerate(edited):
+        if out_of_time():
+            break
+        ok = True
+        for i, want in enumerate(expected):
+            try:
+                got = run(n, i)
+            except stop:
+                raise           # the search itself ends (its time, or the worker, is gone)
+            except Exception:  # noqa: BLE001 - a copy that crashes is no fix
+                ok = False
+            if not ok or not same_answer(got, want):
+                ok = False
+                break
+        if ok:
+            fixes.append(edit)
+            if len(fixes) > MAX_FIXES:
+                break
+    return fixes
+
+
+def told(found: Found, what: str) -> str:
+    """The message: where, and what one change makes the function right."""
+    first = found.fixes[0]
+
+    def change(e: Edit) -> str:
+        if not e.after:
+            return f"leave out line {e.line} (`{e.before}`)"
+        return f"`{e.after}` in place of `{e.before}`" + ("" if e.line == first.line else f" on line {e.line}")
+    changes = " -- or -- ".join(change(e) for e in found.fixes)
+    calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
+    return (f"{what} is right with one change on line {first.line} of its cell (`{found.line_text}`): {changes} "
+            f"(checked on {calls}).")
+
+
+def safe_line(cell: str, line: int) -> str:
+    lines = cell.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return _cut(re.sub(r"\s+", " ", text.strip()))
+
+
+KEY = "one_edit_fix"
+
+
+def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Callable[..., Any]],
+                     cells: Sequence[str]) -> list[Any]:
+    """The reports, each failed one that names nothing now named KEY where the first call its test made (the
+    function the test is about: later calls may be a diagnosis's probes, on inputs beyond what the notebook
+    asks) answered wrong, and one edit of that function makes right each such first call and keeps right
+    every call it answered right (repair_submission_s of the namespace's policy for the whole search).
+    A function whose mistake another failed test names already is left to that name: the catalogue's
+    diagnosis is the one the student reads, once.
+    `references`: the notebook's function name -> the reference of that name. Anything else (a namespace
+    that records nothing, no reference, no readable def) leaves the reports as they are."""
+    from autograder.sandbox.session import CallCutShort, optional_calls
+    record = getattr(namespace, "recorded", None)
+    budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
+    unnamed = [r for r in reports if r.status == "failed" and not r.misconception and not r.withheld_by]
+    if record is None or budget <= 0 or not unnamed or not references or not cells:
+        return list(reports)
+    deadline = time.monotonic() + budget
+    failed_tests = {(r.question, r.name) for r in unnamed}
+    calls: list[Any] = list(record.calls)
+    first_of: dict[tuple[str, str], Any] = {}
+    for call in calls:
+        first_of.setdefault(call.test, call)
+    expected: dict[int, Any] = {}                        # id of a recorded call -> the reference's answer
+    culprit: dict[tuple[str, str], str] = {}             # failed test -> the function its first call got wrong
+    wrong: dict[str, list[Any]] = {}                     # function -> those first calls
+    right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
+    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception}
+    named: set[str] = set()       # functions a failed test already names a mistake of: that name is the diagnosis
+    for call in calls:
+        reference = references.get(call.name)
+        primary = call.test in failed_tests and first_of.get(call.test) is call
+        if call.test in failed_named and first_of.get(call.test) is call:
+            named.add(call.name)
+        if reference is None or (time.monotonic() >= deadline):
+            continue
+        try:
+            want = reference(*_copies(call.args), **_copies(call.kwargs))
+        except Exception:  # noqa: BLE001 - an input the reference refuses checks nothing
+            continue
+        expected[id(call)] = want
+        if not isinstance(call.answer, BaseException) and same_answer(call.answer, want):
+            right.setdefault(call.name, []).append(call)
+        elif primary:
+            culprit[call.test] = call.name
+            wrong.setdefault(call.name, []).append(call)
+    found: dict[str, Found | None] = {}
+    out = []
+    for r in reports:
+        name = culprit.get((r.question, r.name))
+        if name is not None and name not in named and r.status == "failed" and not r.misconception and not r.withheld_by:
+            if name not in found:
+                found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
+                                               deadline, optional_calls, CallCutShort)
+            fix = found[name]
+            if fix is not None:
+                r = r.model_copy(update={"misconception": KEY,
+                                         "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
+        out.append(r)
+    return out
+
+
+def _copies(v: Any) -> Any:
+    if isinstance(v, torch.Tensor):
+        return v.clone()
+    if isinstance(v, dict):
+        return {k: _copies(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return tuple(_copies(x) for x in v)
+    return v
+
+
+def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expected: dict[int, Any], namespace: Any,
+                     cells: Sequence[str], deadline: float, optional_calls: Any,
+                     cut_short: type[BaseException]) -> Found | None:
+    """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
+    ones first, at most 6 in all, one per shape where there are more), or None."""
+    chosen: list[Any] = []
+    shapes: set[Any] = set()
+    for c in [*wrong, *right]:
+        shape = tuple(tuple(a.shape) if isinstance(a, torch.Tensor) else type(a).__name__ for a in c.args)
+        if shape in shapes and len(chosen) >= 2:
+            continue
+        shapes.add(shape)
+        chosen.append(c)
+        if len(chosen) >= 6:
+            break
+    if not wrong:
+        return None
+    prefix = f"_ag_fix_{secrets.token_hex(4)}_"
+    made = edits(cells, name, prefix)
+    if made is None or not made[1]:
+        return None
+    cell, edited = made
+    source = "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
+    if time.monotonic() >= deadline:
+        return None
+    try:
+        with optional_calls(deadline):
+            if not namespace.define(source, max(0.1, deadline - time.monotonic())):
+                return None
+            fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
+                                                                    _copies(chosen[i].kwargs)),
+                           [expected[id(c)] for c in chosen], lambda: time.monotonic() >= deadline, (cut_short,))
+    except cut_short:
+        return None
+    if not fixes or len(fixes) > MAX_FIXES:
+        return None
+    return Found(name=name, cell=cell, fixes=tuple(fixes), calls=len(chosen),
+                 line_text=safe_line(cells[cell], fixes[0].line))
