@@ -1,0 +1,247 @@
+"""One-edit fixes (autograder/grading/repair.py): a failure the catalogue does not name is told as the one change
+to the student's own function that makes it right on every input the tests gave it.
+
+The edits are checked in-process on plain functions (the trusted test runs its own code), the search and the
+naming through a namespace that runs the edited copies here, and the whole path through the real Grader and
+its sandboxed worker on notebooks with slips the catalogue has no name for."""
+from __future__ import annotations
+
+import math
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from autograder.config import find_course
+from autograder.grading import repair
+from autograder.grading.grader import Grader
+from autograder.grading.namespaces import CallRecord
+from autograder.grading.repair import KEY, Edit, edits, name_by_one_edit, same_answer, search
+from autograder.results import TestReport
+from tests.heldout.harness import ROOT, Variant, grade
+
+
+def _fixes_of(source: str, name: str, reference: Any, inputs: list[tuple[Any, ...]]) -> list[Edit]:
+    """The edits of `name` in `source` that give `reference`'s answer on every input: the copies run here."""
+    made = edits([source], name, "_copy_")
+    assert made is not None
+    _cell, edited = made
+    ns: dict[str, Any] = {"torch": torch, "math": math}
+    exec(source, ns)        # the test's own code: its helpers, as a notebook's cells would define them
+    for e in edited:
+        exec(e.source, ns)
+    return search(edited, lambda n, i: ns[f"_copy_{n}"](*inputs[i]), [reference(*x) for x in inputs], lambda: False)
+
+
+def _attention(Q, K, V):
+    return torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1) @ V
+
+
+def _inputs(*shapes: tuple[int, ...], seed: int = 0) -> tuple[torch.Tensor, ...]:
+    g = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(*s, generator=g, dtype=torch.float64) for s in shapes)
+
+
+QKV = [_inputs((2, 5, 4), (2, 6, 4), (2, 6, 3)), _inputs((3, 4), (7, 4), (7, 2), seed=1)]
+
+SLIPS = {   # one slip of the notebook's attention -> (its code, what the fix must say)
+    "values as keys": ("s = Q @ V.transpose(-2, -1) / math.sqrt(Q.shape[-1])", ("K", "V")),
+    "softmax over queries": ("w = torch.softmax(s, dim=-2)", ("-1", "-2")),
+    "scale by d_v": ("s = Q @ K.transpose(-2, -1) / math.sqrt(V.shape[-1])", ("Q", "V")),
+    "multiplied by the scale": ("s = Q @ K.transpose(-2, -1) * math.sqrt(Q.shape[-1])",
+                                ("Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])",
+                                 "Q @ K.transpose(-2, -1) * math.sqrt(Q.shape[-1])")),
+    "K.T on a batch": ("s = Q @ K.T / math.sqrt(Q.shape[-1])", ("K.transpose(-2, -1)", "K.T")),
+}
+BODY = {"s": "s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])", "w": "w = torch.softmax(s, dim=-1)"}
+
+
+def _notebook_attention(slip_line: str) -> str:
+    lines = [slip_line if slip_line.startswith(k + " =") else v for k, v in BODY.items()]
+    return "def attention(Q, K, V):\n" + "".join(f"    {x}\n" for x in lines) + "    return w @ V\n"
+
+
+@pytest.mark.parametrize("slip", sorted(SLIPS))
+def test_the_fix_of_a_slip_is_found_and_said(slip: str) -> None:
+    line, (after, before) = SLIPS[slip]
+    fixes = _fixes_of(_notebook_attention(line), "attention", _attention, QKV)
+    assert fixes and len(fixes) <= repair.MAX_FIXES, slip
+    said = [(f.after, f.before) for f in fixes]
+    assert (after, before) in said, (slip, said)
+
+
+def test_right_code_is_never_searched_and_two_slips_have_no_one_edit_fix() -> None:
+    # a test that failed for another reason while the function answered right: nothing to fix there
+    space = _Namespace(_notebook_attention(BODY["s"]))
+    _record(space, ("q1", "a"), QKV[0])
+    assert name_by_one_edit([_report("q1", "a")], space, {"attention": _attention}, [space.cell])[0].misconception is None
+    assert space.defined == 0
+    two = ("def attention(Q, K, V):\n    s = Q @ V.transpose(-2, -1) * math.sqrt(Q.shape[-1])\n"
+           "    w = torch.softmax(s, dim=-1)\n    return w @ V\n")
+    assert _fixes_of(two, "attention", _attention, QKV) == []
+
+
+def test_a_fix_must_make_every_input_right() -> None:
+    # `K.shape[-2]` (T_k) for d_k: `-1` in place of `-2` fixes every input. `Q.shape[-2]` (T_q) fits no input;
+    # on an input where T_q = d_k = 4 it would look like a fix there, and the other inputs rule it out
+    src = _notebook_attention("s = Q @ K.transpose(-2, -1) / math.sqrt(K.shape[-2])")
+    fixes = _fixes_of(src, "attention", _attention, [_inputs((2, 4, 4), (2, 6, 4), (2, 6, 3)), *QKV])
+    assert [(f.after, f.before) for f in fixes] == [("-1", "-2")]
+    only_square = _fixes_of(src, "attention", _attention, [_inputs((2, 4, 4), (2, 6, 4), (2, 6, 3))])
+    assert ("Q", "K") in [(f.after, f.before) for f in only_square]
+
+
+def test_precedence_and_where_branches_and_a_line_too_many() -> None:
+    def ref_slice(x, h, d):
+        return x[:, h * d:(h + 1) * d]
+    src = "def head(x, h, d):\n    return x[:, h * d:h + 1 * d]\n"
+    fixes = _fixes_of(src, "head", ref_slice, [(torch.arange(24.).view(2, 12), 1, 3), (torch.arange(40.).view(2, 20), 2, 4)])
+    assert ("(h + 1) * d", "h + 1 * d") in [(f.after, f.before) for f in fixes]
+
+    def ref_zero_empty(w, keep):
+        return torch.where(keep, w, torch.zeros_like(w))
+    src = "def zero_empty(w, keep):\n    return torch.where(keep, torch.zeros_like(w), w)\n"
+    w, keep = torch.rand(3, 4), torch.tensor([[True], [False], [True]])
+    fixes = _fixes_of(src, "zero_empty", ref_zero_empty, [(w, keep)])
+    assert fixes and fixes[0].after == "torch.where(keep, w, torch.zeros_like(w))"
+
+    def ref_scores(Q, K):
+        return Q @ K.T
+    src = "def scores(Q, K):\n    s = Q @ K.T\n    s = s / Q.shape[-1]\n    return s\n"
+    fixes = _fixes_of(src, "scores", ref_scores, [_inputs((3, 4), (5, 4))])
+    assert any(f.after == "" and f.before == "s = s / Q.shape[-1]" for f in fixes)
+
+
+def test_same_answer() -> None:
+    a = torch.rand(3, 4, dtype=torch.float64)
+    assert same_answer(a.float(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)
+    assert same_answer((a, 2), (a, 2)) and not same_answer((2, a), (a, 2)) and not same_answer([a], (a, a))
+    assert same_answer(a.half(), a) and not same_answer(a.half() + 0.05, a)
+    assert same_answer(float("nan"), float("nan")) and not same_answer(True, 1) and not same_answer("x", a)
+    assert not same_answer(a.to(torch.complex64), a) and same_answer(torch.tensor([True]), torch.tensor([True]))
+
+
+def test_edits_of_hostile_or_odd_source_never_raise() -> None:
+    deep = "def f(x):\n    return " + "(" * 180 + "x" + ")" * 180 + "\n"
+    for cells in (["def f(:\n"], [deep], ["f = lambda x: x\n"], ["def f(x):\n    " + "x = x + 1\n    " * 5000 + "return x\n"],
+                  ["@torch.no_grad()\ndef f(x, *a, **k):\n    '''doc'''\n    return x[..., None]\n"]):
+        made = edits(cells, "f", "_c_")
+        assert made is None or all(e.source.startswith("def _c_") for e in made[1])
+
+
+@dataclass
+class _Policy:
+    repair_submission_s: float = 3.0
+
+
+@dataclass
+class _Namespace:
+    """What name_by_one_edit asks of a namespace, running the copies here (trusted test code)."""
+    cell: str
+    policy: _Policy = field(default_factory=_Policy)
+    recorded: CallRecord = field(default_factory=CallRecord)
+    ns: dict[str, Any] = field(default_factory=lambda: {"torch": torch, "math": math})
+    defined: int = 0
+
+    def __post_init__(self) -> None:
+        exec(self.cell, self.ns)
+
+    def define(self, source: str, timeout_s: float) -> bool:
+        self.defined += 1
+        exec(source, self.ns)
+        return True
+
+    def call_copy(self, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
+        return self.ns[name](*args, **kwargs)
+
+
+def _report(q: str, name: str, status: str = "failed", key: str | None = None) -> TestReport:
+    return TestReport(question=q, name=name, device="cpu", hidden=True, max_score=1.0,
+                      score=0.0 if status == "failed" else 1.0, status=status, message="does not match",
+                      misconception=key)
+
+
+def _record(space: _Namespace, test: tuple[str, str], inputs: tuple[Any, ...]) -> None:
+    space.recorded.test = test
+    try:
+        answer = space.ns["attention"](*inputs)
+    except Exception as e:  # noqa: BLE001 - recorded as the proxy would
+        answer = e
+    space.recorded.add("attention", inputs, {}, answer)
+
+
+def test_name_by_one_edit_names_unnamed_failures_of_the_function_their_first_call_got_wrong() -> None:
+    space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
+    _record(space, ("q1", "a"), QKV[0])
+    _record(space, ("q1", "b"), QKV[1])
+    reports = [_report("q1", "a"), _report("q1", "b"), _report("q2", "c")]
+    out = name_by_one_edit(reports, space, {"attention": _attention}, [space.cell])
+    assert [r.misconception for r in out] == [KEY, KEY, None]
+    assert "`K` in place of `V`" in out[0].message and "line 2 of its cell" in out[0].message
+    assert out[0].message.endswith("does not match") and space.defined == 1     # searched once for both
+
+
+def test_name_by_one_edit_leaves_named_functions_and_a_zero_budget_alone() -> None:
+    space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
+    _record(space, ("q1", "a"), QKV[0])
+    _record(space, ("q1", "b"), QKV[1])
+    named = [_report("q1", "a", key="values_are_keys"), _report("q1", "b")]
+    assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
+        "values_are_keys", None]
+    space.policy.repair_submission_s = 0
+    assert name_by_one_edit([_report("q1", "b")], space, {"attention": _attention}, [space.cell])[0].misconception is None
+    assert space.defined == 0
+
+
+def test_a_call_record_keeps_copies_and_drops_large_or_random_calls() -> None:
+    record = CallRecord()
+    x = torch.zeros(3)
+    record.add("f", (x,), {}, 1)
+    x += 1
+    assert record.calls[0].args[0].sum() == 0
+    record.add("f", (torch.zeros(1 << 19),), {}, 1)                 # 2 MB of float32
+    record.add("f", (x,), {"rng": torch.Generator()}, 1)
+    assert len(record.calls) == 1
+
+
+NOTEBOOK_SDPA = '''def scaled_dot_product_attention(Q, K, V, mask=None):
+    d_k = Q.size(-1)
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(mask == False, float("-inf"))
+        weights = stable_softmax(scores, dim=-1)
+        has_key = mask.any(dim=-1, keepdim=True)
+        weights = torch.where(has_key, weights, torch.zeros_like(weights))
+    else:
+        weights = stable_softmax(scores, dim=-1)
+    return torch.matmul(weights, V)
+'''
+
+
+def _graded(cells: dict[str, str], correct: bool = False) -> Any:
+    with Grader(find_course(ROOT)) as g, tempfile.TemporaryDirectory() as tmp:
+        return grade(g, Variant("sdpa-from-scratch", "repair", cells, correct), Path(tmp))
+
+
+def test_a_crash_of_values_used_as_keys_is_told_as_its_fix_through_the_worker() -> None:
+    slipped = NOTEBOOK_SDPA.replace("K.transpose(-2, -1)", "V.transpose(-2, -1)")
+    outcome = _graded({"scaled_dot_product_attention": slipped})
+    keys = {k for _, _, k, _ in outcome.failed}
+    assert outcome.score < outcome.max_score and keys == {KEY}, keys
+    said = outcome.failed[0][3]
+    assert "`scaled_dot_product_attention` is right with one change on line 3 of its cell" in said
+    assert "`K` in place of `V`" in said and "your code raised RuntimeError" in said
+
+
+def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:
+    assert not _graded({"scaled_dot_product_attention": NOTEBOOK_SDPA}, correct=True).failed
+    # leaving out `i += 1` makes a copy that never returns: the search's deadline ends it, the grade stands
+    looping = NOTEBOOK_SDPA.replace("    d_k = Q.size(-1)\n", "    d_k = Q.size(-1)\n    i = 0\n    while i < 1:\n"
+                                    "        i += 1\n").replace("K.transpose(-2, -1)", "V.transpose(-2, -1)")
+    outcome = _graded({"scaled_dot_product_attention": looping})
+    plain = _graded({"scaled_dot_product_attention": NOTEBOOK_SDPA.replace("K.transpose(-2, -1)", "V.transpose(-2, -1)")})
+    assert outcome.status == "graded" and outcome.score == plain.score
+    assert all(k in (None, KEY) for _, _, k, _ in outcome.failed)
