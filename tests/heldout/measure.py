@@ -2740,6 +2740,41 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind26 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # K.transpose(1, 2) on 2-D keys: the key's own example and its fix K.transpose(-2, -1)
+        "q1_d2l_batched_key_transpose_on_2d": ("fixed_axes",),
+        "q1_tensorflow_transpose_b_keyword": ("unexpected_keyword",),   # "matmul takes no transpose_b="
+        # c = 8 where 1/sqrt(d_k) is asked: the key's text (float32_square adds a d_k ** 1/2 aside, as d_k = 16
+        # there; an aside, the key is right)
+        "q1_class_default_d_k_never_passed": ("wrong_scale_constant",),
+        "q1_query_loop_stops_one_short": ("one_edit_fix",),   # `T_q` in place of `T_q - 1` on the loop's line
+        # raw: "mat1 and mat2 shapes cannot be multiplied (4x60 and 48x48)"; merge_heads takes its rows from
+        # the (n_heads, T, d_k) tensor: mha_merge_without_transpose is a merge with no transpose (this one has
+        # it), mha_head_width_from_tokens the head width: no key
+        "q8_merge_helper_rows_from_unmerged_shape": (),
+        "q8_einsum_projections_linear_layout": ("mha_weight_transposed",),   # X @ W.T: the key's very text
+        # the head letter dropped from the score einsum: one full-width attention pattern for every head
+        "q8_einsum_scores_summed_over_heads": ("mha_single_head",),
+        "q2_keys_from_default_argument_generator": ("ignores_generator",),   # "a new torch.Generator"
+        # generic: "returns the same value for two different generators: it should estimate the variance from
+        # random samples drawn from the generator" (misleading: dots / dots is all ones, variance 0 for every
+        # generator); scaled_flag_inverted and variance_after_scaling are other values: no key
+        "q2_conditional_inside_augmented_divide": (),
+        "q4_entropy_identity_unshifted_exponentials": ("entropy_exp_overflow",),   # exp of the raw logits: NaN
+        # raw: "mat1 and mat2 shapes cannot be multiplied (1x4 and 5x4)"; torch.mm(q, k) without k.T:
+        # keys_not_transposed's text and fix (as sdpa's blind24 q1_probe_product_without_transpose)
+        "q4_table_mm_without_transpose": ("keys_not_transposed",),
+        # generic: "does not match ... in 8 of 16 entries ... all lie at index 0, 1 of the last axis" (the std
+        # columns); stds of the softmax probabilities: no key (table_variance_as_std is .var())
+        "q4_table_stds_of_probabilities": (),
+        # raw: "EncodeError: a value of type generator cannot cross the sandbox boundary"; a generator function
+        # for the list: table_dict_of_lists and table_keyed_by_d are other containers: no key
+        "q4_table_yields_rows": (),
+        # generic: "`q6_answer` is not defined ... NameError: name 'A' is not defined (line 1)" (a clear
+        # message); answer_option_text is the option's text for its letter: no key for a letter left unquoted
+        "q6_letter_without_quotes": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
