@@ -2740,6 +2740,46 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind26 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        # `-2` in place of `-1` on the sum's line: the d_model axis contracted, this very slip at its place
+        "q01_broadcast_product_summed_over_output_axis": ("one_edit_fix",),
+        # generic: "S does not match ... in 40 of 40 entries"; softmax of -||q - k||^2 / c is the normalised
+        # Gaussian kernel: gaussian_kernel's text and fix (as blind2's q08_gaussian_kernel)
+        "q02_scores_as_negative_squared_distance": ("gaussian_kernel",),
+        # raw: "TypeError: transpose() takes 2 positional arguments but 3 were given"; NumPy's transpose(0, 2, 1)
+        # written for a (batch, seq, d_k) layout: batched_input_unsupported's "one fixed number of dims ... use
+        # .transpose(-2, -1)" is the fix (as blind7's q02_permute_three_dims); no key says NumPy's signature
+        "q02_numpy_style_transpose_with_three_axes": ("batched_input_unsupported",),
+        "q04_bert_keep_mask_times_minus_10000": ("mask_not_dtype_min",),   # -10000, not finfo(dtype).min
+        "q05_shift_by_row_minimum": ("softmax_subtracts_min",),
+        # mis-named: default_argument_wrong ("wrong when called without causal=True ... its default must be
+        # causal=True") on q07's test_causal_properties; self_attention is untouched and its default is True:
+        # the clamp at -50 gives the blocked keys e^-50 instead of 0; no key of this catalogue says a clamp
+        # of the shifted scores (clamped_logits is sdpa's)
+        "q05_shifted_scores_clamped_at_minus_50": (),
+        # partly: batched_input_unsupported on the 4-D test (the key's "one fixed number of dims ... a 2-D
+        # reshape drops the batch"), raw "IndexError: tuple index out of range" on the 2-D ones
+        "q05_rows_flattened_as_three_dims": ("batched_input_unsupported",),
+        # generic: "A does not match ... rows of A do not sum to 1 ... off by a constant factor x0.2887";
+        # 1/sqrt(d_k) applied to the weights after the softmax: no key of this catalogue (scale_after_softmax is
+        # sdpa's; no_scale's "not scaling the scores at all" is half of it and would not move the division)
+        "q07_scale_applied_to_the_weights_after_softmax": (),
+        # `q` in place of `q_rows` on the kernel's line: the wrongly tiled rows replaced by q itself (broadcast),
+        # which is what the tiling was meant to give
+        "q08_query_tiled_with_repeat_interleave": ("one_edit_fix",),
+        "q09_dtype_passed_to_tril": ("unexpected_keyword",),   # "tril takes no dtype=": the crash's own words
+        # generic: "H does not match ... in 12 of 14 entries"; the min-entropy -log2(max A): no key
+        # (effective_tokens_inverse_simpson is the collision entropy)
+        "q10_min_entropy_from_the_largest_weight": (),
+        # generic: "`rank_S_lesson` is not defined ... RuntimeError: This function was deprecated since version 1.9
+        # and is now removed"; torch.matrix_rank for torch.linalg.matrix_rank: no key
+        "q11_removed_torch_matrix_rank": (),
+        # raw: "ValueError: too many values to unpack (expected 2)"; a dict iterated without .values(): no key
+        "q12_dict_of_shapes_iterated_without_values": (),
+        # K = Y W_Q, V = Y W_K: W_Q used for Q and K (as blind25's q13_project_called_with_w_k_first)
+        "q13_projection_tuple_sliced_one_short": ("same_projection",),
+    },
     # judged from `measure scaled-attention --set blind26 -v`: () where no key of the catalogue names it
     "scaled-attention": {
         # K.transpose(1, 2) on 2-D keys: the key's own example and its fix K.transpose(-2, -1)
