@@ -2740,6 +2740,49 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind26 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # permute(0, 1, 2) leaves K untransposed: the crash replayed as Q @ K, with the fix K.transpose(-2, -1)
+        "q2_identity_permute_for_transpose": ("keys_not_transposed",),
+        # 64 ** (1 // 2) is 64 ** 0 = 1: "scale_divisor of 1 means no scaling at all", as attention-pipeline's
+        # blind q02_integer_exponent -> no_scale
+        "q2_exponent_floor_division": ("no_scale",),
+        # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor": the fix is the
+        # denominator, as blind19's q3_divided_by_mean); q3's float16 test generic and misleading ("keep what you
+        # subtract from the logits exact in float16"): the shift is right, the 1 + in the denominator is not
+        "q3_softmax_plus_one_denominator": ("weights_not_normalised",),
+        "q3_helper_called_without_dim": ("softmax_sum_wrong_axis",),   # "or a fixed axis whatever dim is"
+        # "tril takes no k=": the crash's words and the fix (check the signature); numpy_keyword as blind25's
+        # q2_numpy_ddof_keyword
+        "q4_numpy_k_keyword_in_tril": ("unexpected_keyword", "numpy_keyword"),
+        "q5_tensorflow_transpose_b_keyword": ("unexpected_keyword",),   # "matmul takes no transpose_b="
+        # raw: "TypeError: masked_fill() received an invalid combination of arguments - got (bool, float)" on 15
+        # tests; `mask is False` is an identity test, not elementwise: no key says it (bool_mask_arithmetic's fix
+        # writes masked_fill(~mask, ...), but its slip is arithmetic on the mask, as blind23's
+        # q5_logical_not_not_called was judged)
+        "q5_lint_fix_mask_is_false": (),
+        # "called with d_k = 6 and then d_k = 11, it divides the scores by sqrt(16) both times ... the scale must
+        # change when d_k does": the symptom and fix; nondeterministic's "depends on earlier calls" is the cause
+        "q5_scale_cached_on_first_call": ("scale_constant", "nondeterministic"),
+        # generic: "the output for 4-D inputs ... has shape (2, 21, 16), expected (2, 3, 7, 16)" on 6 tests;
+        # reshape(Q.shape[0], -1, d_v) assumes 3-D inputs: fixed_axes ("assumes a fixed number of dims ... so
+        # that batch and head dims pass through"); batch_folded_into_rows is the heads folded into the query rows
+        "q5_flattened_batch_restored_without_heads": ("fixed_axes", "batch_folded_into_rows"),
+        "q6_numpy_dot_on_matrices": ("dot_of_matrices",),   # "calling torch.dot on matrices ... use @"
+        # scores3[: i + 1, i] reads a column: the causal weights are those of K Q^T ("keys as rows instead of
+        # queries as rows"), true, and weights3 from the same scores3 passes, so it points at the loop's read
+        "q6_causal_loop_reads_a_column": ("scores_transposed",),
+        # generic: "weights3 / out3 / weights3_causal not correct in row(s) [0, 1, 2] (... then take the softmax
+        # of each row)"; an elementwise sigmoid: no key says it (weights_not_normalised is exp without the row
+        # sum; dividing sigmoids by their row sum is not a softmax either)
+        "q6_sigmoid_instead_of_softmax": (),
+        "q7_answer_tuple_trailing_comma": ("answer_in_container", "answer_in_one_more_container"),
+        "q7_agreement_checked_on_one_token": ("zero_after_softmax",),   # answers A, as blind21's q7
+        # mis-named: callable_not_called ("a function or method object ... add the () that call it"): true that
+        # .size is the bound method, but _weights.size() is torch.Size([1024, 1024]), not the count; NumPy's
+        # .size for numel() is the slip, and no key says it
+        "q8_numpy_size_attribute": (),
+    },
     # judged from `measure attention-pipeline --set blind26 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # `-2` in place of `-1` on the sum's line: the d_model axis contracted, this very slip at its place
