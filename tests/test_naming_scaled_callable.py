@@ -147,3 +147,36 @@ def test_a_table_keyed_by_exactly_the_dims_passed_is_named_and_nothing_else_is()
             D.raise_if_table_container(_refusal(other), dims)
         assert not isinstance(e.value, Misconception) and "list of row dicts" in str(e.value)
     D.raise_if_table_container(StudentCodeError("ValueError", "bad"), dims)   # another error: nothing said
+
+
+def test_a_generator_and_numpy_size_are_named_for_what_they_are() -> None:
+    named = callable_not_called(_refusal(x for x in (1, 2)))
+    assert named is not None and named.key == "generator_returned" and "list(...)" in str(named)
+    named = callable_not_called(_refusal(X.size))
+    assert named is not None and named.key == "numpy_size_attribute" and ".numel()" in str(named)
+    assert callable_not_called(_refusal(X.numel)).key == "callable_not_called"   # type: ignore[union-attr]
+
+
+def test_a_value_answer_that_is_a_tensors_size_method_is_read_from_the_source() -> None:
+    cells = ["import torch\nW = torch.zeros(4, 4)\nattn_entries = W.size\n"]
+    with checks.charges_recorded(runner.SubmissionInfo(source=cells[0], cells=tuple(cells))):
+        with pytest.raises(Misconception) as e:
+            checks.expect_number(X.size, "attn_entries")
+    assert e.value.key == "numpy_size_attribute"
+    with checks.charges_recorded(runner.SubmissionInfo(source="", cells=("attn_entries = W.numel\n",))):
+        with pytest.raises(Misconception) as e:
+            checks.expect_number(X.numel, "attn_entries")
+    assert e.value.key == "callable_not_called"
+
+
+def test_a_default_is_not_blamed_when_passing_it_changes_nothing() -> None:
+    def clamped(x, causal=True):      # its default is the notebook's; its answer is off by 1e-22 everywhere
+        return x + 1e-22
+
+    def flipped(x, causal=False):
+        return x * 2 if causal else x
+    right = functools.partial(lambda want, out: torch.allclose(out, want), X * 2)
+    checks.raise_if_wrong_default(clamped, (X * 2,), {"causal": True}, right)      # no name: the same answer
+    with pytest.raises(Misconception) as e:
+        checks.raise_if_wrong_default(flipped, (X,), {"causal": True}, right)
+    assert e.value.key == "default_argument_wrong"

@@ -94,6 +94,28 @@ def test_a_fix_must_make_every_input_right() -> None:
     assert ("Q", "K") in [(f.after, f.before) for f in only_square]
 
 
+def test_numpy_habits_and_an_is_for_an_equality() -> None:
+    def ref_scores(Q, K):
+        return Q @ K.transpose(-2, -1)
+    fixes = _fixes_of("def scores(Q, K):\n    return Q @ K.transpose(0, 2, 1)\n", "scores", ref_scores,
+                      [_inputs((2, 3, 4), (2, 5, 4))])
+    assert ("K.transpose(-2, -1)", "K.transpose(0, 2, 1)") in [(f.after, f.before) for f in fixes]
+    fixes = _fixes_of("def scores(Q, K):\n    return torch.mm(Q, K)\n", "scores", ref_scores, [_inputs((3, 4), (5, 4))])
+    assert ("K.transpose(-2, -1)", "K") in [(f.after, f.before) for f in fixes]
+
+    def ref_blocked(S, M):
+        return S.masked_fill(M == False, 0.0)  # noqa: E712 - the elementwise test the slip misses
+    fixes = _fixes_of("def blocked(S, M):\n    return S.masked_fill(M is False, 0.0)\n", "blocked", ref_blocked,
+                      [(torch.rand(3, 3), torch.rand(3, 3) > 0.5)])
+    assert fixes and fixes[0].after == "M == False"
+
+    def ref_total(shapes):
+        return sum(a * b for a, b in shapes.values())
+    fixes = _fixes_of("def total(shapes):\n    return sum(a * b for a, b in shapes)\n", "total", ref_total,
+                      [({"x": (2, 3), "y": (4, 5)},)])
+    assert [f.after for f in fixes] == ["shapes.values()"]
+
+
 def test_precedence_and_where_branches_and_a_line_too_many() -> None:
     def ref_slice(x, h, d):
         return x[:, h * d:(h + 1) * d]
@@ -196,15 +218,38 @@ def test_name_by_one_edit_leaves_named_functions_and_a_zero_budget_alone() -> No
     assert space.defined == 0
 
 
-def test_a_call_record_keeps_copies_and_drops_large_or_random_calls() -> None:
+def test_a_call_record_keeps_copies_and_generator_states_and_drops_large_calls() -> None:
     record = CallRecord()
     x = torch.zeros(3)
     record.add("f", (x,), {}, 1)
     x += 1
     assert record.calls[0].args[0].sum() == 0
     record.add("f", (torch.zeros(1 << 19),), {}, 1)                 # 2 MB of float32
-    record.add("f", (x,), {"rng": torch.Generator()}, 1)
     assert len(record.calls) == 1
+    g = torch.Generator().manual_seed(5)
+    snap = record.snapshot((x,), {"rng": g})
+    assert snap is not None
+    drawn = torch.rand(4, generator=g)                               # the call draws: the state kept is before it
+    record.keep("f", snap, drawn)
+    replay = repair._copies(record.calls[-1].kwargs)["rng"]
+    assert torch.equal(torch.rand(4, generator=replay), drawn)
+
+
+def test_a_random_function_is_searched_with_the_draws_of_its_call() -> None:
+    def ref_draw(n, d, rng):
+        q, k = torch.randn(n, d, generator=rng), torch.randn(n, d, generator=rng)
+        return (q * k).sum(-1).var()
+    cell = ("def ref_draw(n, d, rng):\n    q, k = torch.randn(n, d, generator=rng), torch.randn(n, d, generator=rng)\n"
+            "    return (q * k).sum(0).var()\n")
+    space = _Namespace(cell)
+    space.recorded.test = ("q2", "a")
+    for seed in (1, 2):
+        g = torch.Generator().manual_seed(seed)
+        snap = space.recorded.snapshot((50, 4), {"rng": g})
+        assert snap is not None
+        space.recorded.keep("ref_draw", snap, space.ns["ref_draw"](50, 4, rng=g))
+    out = name_by_one_edit([_report("q2", "a")], space, {"ref_draw": ref_draw}, [cell])
+    assert out[0].misconception == KEY and "`-1` in place of `0`" in out[0].message, out[0].message
 
 
 NOTEBOOK_SDPA = '''def scaled_dot_product_attention(Q, K, V, mask=None):

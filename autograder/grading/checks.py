@@ -48,6 +48,11 @@ class Misconception(AssertionError):
 # Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
 # by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
 MISCONCEPTIONS: dict[str, str] = {
+    "generator_returned": "a function that `yield`s its items (or returns a generator expression) where a list "
+                          "or a value is asked: a generator is a recipe that runs later, not the list; collect "
+                          "the items and return `list(...)` or build the list with append",
+    "numpy_size_attribute": "NumPy's `.size` attribute (the number of entries) used on a tensor: in torch `.size` "
+                            "is a method (`.size()` is the shape); the number of entries is `.numel()`",
     "one_edit_fix": "one small change to one line of your function makes it right on every input the tests gave "
                     "it: the message shows the line and the change (the grader found it by trying small edits of "
                     "your own code, so it says where and what, not why)",
@@ -262,7 +267,7 @@ def _unanswered(what: str, value: object = Ellipsis) -> AssertionError:
 # The sandbox refuses to send a function or method object back (protocol.encode_value): its EncodeError
 # names the object's type, and its name when it is a plain function or method. That type is the evidence:
 # no value is compared, and nothing about what may cross changes.
-_CALLABLE_TYPES = ("function", "builtin_function_or_method", "method", "method-wrapper", "method_descriptor",
+_CALLABLE_TYPES = ("generator", "function", "builtin_function_or_method", "method", "method-wrapper", "method_descriptor",
                    "wrapper_descriptor", "partial", "cython_function_or_method")
 _NOT_CROSSING = re.compile(r"EncodeError: a value of type (" + "|".join(map(re.escape, _CALLABLE_TYPES))
                            + r") cannot cross the sandbox boundary(?: \(the function or method object "
@@ -281,6 +286,12 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
     if m is None:
         return None
     kind, name = m.group(1), m.group(2)
+    if kind == "generator":
+        return Misconception("generator_returned", f"{what} returned a generator, not a value: "
+                             + describe("generator_returned"))
+    if name == "size" and kind == "builtin_function_or_method":
+        return Misconception("numpy_size_attribute", f"{what} returned the method `size` itself: "
+                             + describe("numpy_size_attribute"))
     if name == "<lambda>":
         thing, fix = "a lambda", "call it"
     elif name:
@@ -296,6 +307,12 @@ def _raise_if_callable(value: object, what: str) -> None:
     """A value answer that is a function or method (`ratio = scores.var().item`): the grader's proxy
     for it is callable, where a number, a tensor or a string is asked."""
     if callable(value) and not isinstance(value, torch.Tensor):
+        record = _CHARGES.get()
+        if record is not None and record.submission is not None and what.isidentifier():
+            from autograder.grading.source_checks import assigned_attribute, cells_of
+            if assigned_attribute(cells_of(record.submission), what) == "size":
+                raise Misconception("numpy_size_attribute", f"{what} is the method `size` itself (`{what} = "
+                                    "<tensor>.size`): " + describe("numpy_size_attribute"))
         raise Misconception("callable_not_called", f"{what} is a function or method, not a value: "
                             + describe("callable_not_called"))
 
@@ -548,12 +565,15 @@ def raise_if_wrong_default(fn: Callable[..., Any], args: Sequence[Any], defaults
     """Name `default_argument_wrong` when a call that left arguments to their defaults failed and a second
     call passing the notebook's defaults (`defaults`) explicitly is `right`: the signature declares another
     default (causal=False for causal=True). Call it once a check has failed; a crash of the second call
-    is no evidence."""
+    is no evidence, and so is a second call that answers what the call without them answers (a function
+    whose default is the notebook's, wrong for another reason the looser `right` lets through)."""
+    from autograder.grading.repair import same_answer
     try:
         out = fn(*args, **dict(defaults))
+        plain = fn(*args)
     except Exception:  # noqa: BLE001 - no second value: nothing to name
         return
-    if right(out):
+    if right(out) and not same_answer(plain, out):
         given = ", ".join(f"{k}={v!r}" for k, v in defaults.items())
         raise Misconception("default_argument_wrong", f"{what} is wrong when called without {given}, and right "
                             f"when {given} is passed explicitly: its default must be {given}, as in the "

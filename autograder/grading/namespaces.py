@@ -15,6 +15,7 @@ import torch
 from autograder.errors import StudentCodeError, WorkerTimeout
 from autograder.grading.runner import InfraUnavailable
 from autograder.sandbox.session import SandboxPolicy, WorkerProxy, WorkerSession, optional_deadline
+from autograder.grading.repair import GeneratorAt
 from autograder.grading.shrink import ShrinkBudget
 
 
@@ -139,15 +140,16 @@ class RunawayGuard:
             raise
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        record = self._proxy.device == "cpu" and optional_deadline() is None
+        recorded = self._namespace.recorded
+        snap = recorded.snapshot(args, kwargs) if self._proxy.device == "cpu" and optional_deadline() is None else None
         try:
             out = self._guarded("__call__", *args, **kwargs)
         except StudentCodeError as e:
-            if record:
-                self._namespace.recorded.add(self._name, args, kwargs, e)
+            if snap is not None:
+                recorded.keep(self._name, snap, e)
             raise
-        if record:
-            self._namespace.recorded.add(self._name, args, kwargs, out)
+        if snap is not None:
+            recorded.keep(self._name, snap, out)
         return out
 
     def call_with_grad(self, *args: Any, **kwargs: Any) -> Any:
@@ -182,25 +184,41 @@ class RecordedCall:
 @dataclass
 class CallRecord:
     """The calls into student functions the tests made (plain calls on the CPU, never shrinking's), with
-    their answers: the inputs the one-edit search checks a fix on. Tensors are copied (a test may change
-    its own afterwards); a call with more than MAX_BYTES of tensors, or past MAX_CALLS, is not kept."""
+    their answers: the inputs the one-edit search checks a fix on. Tensors are copied before the call (the
+    student's code or the test may change them after), a generator as its state then (repair.GeneratorAt:
+    each replay draws what the call drew); a call with more than MAX_BYTES of tensors, or past MAX_CALLS or
+    MAX_TOTAL_BYTES, is not kept."""
     MAX_CALLS: ClassVar[int] = 400
     MAX_BYTES: ClassVar[int] = 1 << 20
+    MAX_TOTAL_BYTES: ClassVar[int] = 32 << 20
     test: tuple[str, str] = ("", "")
     calls: list[RecordedCall] = field(default_factory=list)
+    kept_bytes: int = 0
 
-    def add(self, name: str, args: Sequence[Any], kwargs: dict[str, Any], answer: Any) -> None:
+    def snapshot(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+        """Copies of a call's arguments taken before it runs, or None where this call is not to be kept."""
         if len(self.calls) >= self.MAX_CALLS:
-            return
-        tensors = [v for v in (*args, *kwargs.values()) if isinstance(v, torch.Tensor)]
-        if sum(t.numel() * t.element_size() for t in tensors) > self.MAX_BYTES or any(
-                isinstance(v, torch.Generator) for v in (*args, *kwargs.values())):
-            return      # large, or random: the search compares answers, a generator's would differ
+            return None
+        values = (*args, *kwargs.values())
+        size = sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
+        if size > self.MAX_BYTES or self.kept_bytes + size > self.MAX_TOTAL_BYTES:
+            return None
+        self.kept_bytes += size
 
         def copy(v: Any) -> Any:
-            return v.detach().clone() if isinstance(v, torch.Tensor) else v
-        self.calls.append(RecordedCall(self.test, name, tuple(copy(a) for a in args),
-                                       {k: copy(v) for k, v in kwargs.items()}, answer))
+            if isinstance(v, torch.Tensor):
+                return v.detach().clone()
+            return GeneratorAt(v.get_state()) if isinstance(v, torch.Generator) else v
+        return tuple(copy(a) for a in args), {k: copy(v) for k, v in kwargs.items()}
+
+    def keep(self, name: str, snapshot: tuple[tuple[Any, ...], dict[str, Any]], answer: Any) -> None:
+        self.calls.append(RecordedCall(self.test, name, snapshot[0], snapshot[1], answer))
+
+    def add(self, name: str, args: Sequence[Any], kwargs: dict[str, Any], answer: Any) -> None:
+        """snapshot and keep in one (a call already made: its generators' states are after it)."""
+        snap = self.snapshot(args, kwargs)
+        if snap is not None:
+            self.keep(name, snap, answer)
 
 
 def cuda_problem(session: WorkerSession, policy: SandboxPolicy) -> str:

@@ -48,7 +48,8 @@ TWINS: dict[str, tuple[str, ...]] = {
     "ones": ("zeros",), "zeros": ("ones",), "ones_like": ("zeros_like",), "zeros_like": ("ones_like",),
     "mul": ("matmul",), "matmul": ("mul",), "bmm": ("mul",), "float": ("double",), "double": ("float",),
     "float32": ("float64",), "float64": ("float32",), "isinf": ("isnan",), "logical_and": ("logical_or",),
-    "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",),
+    "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",), "size": ("numel",),
+    "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",),
 }
 # calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
 UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
@@ -63,7 +64,7 @@ _SWAP_OPS: dict[type, tuple[type, ...]] = {
 }
 _SWAP_CMP: dict[type, tuple[type, ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
-    ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,),
+    ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.IsNot, ast.Eq), ast.IsNot: (ast.Is, ast.NotEq),
 }
 
 
@@ -130,7 +131,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             if other_name != node.id:
                 yield ast.Name(other_name, ast.Load())
         matmul = (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult)) or (
-            isinstance(parent, ast.Call) and _called(parent) in ("matmul", "bmm", "einsum"))
+            isinstance(parent, ast.Call) and _called(parent) in ("matmul", "bmm", "mm", "einsum", "dot", "mv"))
         if matmul:
             yield _transposed(ast.Name(node.id, ast.Load()))
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _small_int(node.operand):
@@ -179,6 +180,9 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield ast.Attribute(node.value, twin, ast.Load())
     elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
         yield None
+    if isinstance(parent, (ast.For, ast.comprehension)) and node is parent.iter and isinstance(node, ast.Name):
+        for method in ("values", "items"):      # `for a, b in shapes:` over a dict's keys
+            yield ast.Call(ast.Attribute(ast.Name(node.id, ast.Load()), method, ast.Load()), [], [])
     elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) >= 2:
         elts = list(node.value.elts)
         elts[0], elts[1] = elts[1], elts[0]
@@ -219,6 +223,11 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
         yield ast.Call(node.func, swapped, kws)
     if len(args) == 3 and not any(isinstance(a, ast.Starred) for a in args):
         yield ast.Call(node.func, [args[0], args[2], args[1]], kws)      # torch.where's two branches
+    if called == "transpose" and len(args) != 2 and isinstance(node.func, ast.Attribute):
+        yield ast.Call(node.func, [ast.Constant(-2), ast.Constant(-1)], kws)    # NumPy's x.transpose(0, 2, 1)
+    if called == "sigmoid":
+        yield ast.Call(ast.Attribute(node.func.value, "softmax", ast.Load()) if isinstance(node.func, ast.Attribute)
+                       else ast.Name("softmax", ast.Load()), args, [*kws, ast.keyword("dim", ast.Constant(-1))])
     if called == "transpose" and len(args) == 2 and not (
             all(isinstance(a, ast.Constant) for a in args) and [a.value for a in args] in ([-2, -1], [-1, -2])):  # type: ignore[attr-defined]
         yield ast.Call(node.func, [ast.Constant(-2), ast.Constant(-1)], kws)
@@ -440,8 +449,9 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     named: set[str] = set()       # functions a failed test already names a mistake of: that name is the diagnosis
     for call in calls:
         reference = references.get(call.name)
-        primary = call.test in failed_tests and first_of.get(call.test) is call
-        if call.test in failed_named and first_of.get(call.test) is call:
+        first = id(first_of.get(call.test)) == id(call)
+        primary = call.test in failed_tests and first
+        if call.test in failed_named and first:
             named.add(call.name)
         if reference is None or (time.monotonic() >= deadline):
             continue
@@ -471,9 +481,20 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     return out
 
 
+@dataclass(frozen=True)
+class GeneratorAt:
+    """A generator argument of a recorded call, as its state before the call: each replay gets a new
+    generator in that state, so the reference and every edited copy draw what the student's call drew."""
+    state: torch.Tensor
+
+
 def _copies(v: Any) -> Any:
     if isinstance(v, torch.Tensor):
         return v.clone()
+    if isinstance(v, GeneratorAt):
+        g = torch.Generator()
+        g.set_state(v.state)
+        return g
     if isinstance(v, dict):
         return {k: _copies(x) for k, x in v.items()}
     if isinstance(v, tuple):

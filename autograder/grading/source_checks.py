@@ -499,6 +499,14 @@ def added_parameters(cells: Sequence[str], func_name: str, known: Iterable[str])
     return found
 
 
+def assigned_attribute(cells: Sequence[str], name: str) -> str | None:
+    """`attr` where the notebook's last module-level assignment to `name` is a bare attribute read,
+    `name = <expr>.attr` (not called): `attn_entries = W.size`, a NumPy habit. None otherwise."""
+    found = [b for b in _parsed(tuple(cells)).bindings.get(name, []) if b.kind == "code" and not b.chain]
+    value = found[-1].node if found else None
+    return value.attr if isinstance(value, ast.Attribute) else None
+
+
 def cells_assigning_globally(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose module-level code stores `name` (an assignment, a def, an import,
     a loop or with target, also inside a module-level if/for/with/try; never inside a def, class or lambda,
