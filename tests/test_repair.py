@@ -290,3 +290,29 @@ def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> N
     plain = _graded({"scaled_dot_product_attention": NOTEBOOK_SDPA.replace("K.transpose(-2, -1)", "V.transpose(-2, -1)")})
     assert outcome.status == "graded" and outcome.score == plain.score
     assert all(k in (None, KEY) for _, _, k, _ in outcome.failed)
+
+
+def test_a_random_function_drawing_its_own_way_is_fixed_by_rerunning_its_tests() -> None:
+    def total(n, rng):       # the reference draws another way: no copy can give its numbers
+        return torch.rand(n, generator=rng, dtype=torch.float64).sum()
+    cell = "def total(n, rng):\n    x = torch.rand(n, generator=rng)\n    return x.sum(1)\n"      # dim 1 of 1-D: a crash
+    space = _Namespace(cell)
+    space.recorded.test = ("q4", "a")
+    g = torch.Generator().manual_seed(3)
+    snap = space.recorded.snapshot((50,), {"rng": g})
+    assert snap is not None
+    try:
+        space.ns["total"](50, rng=g)
+    except IndexError as e:
+        space.recorded.keep("total", snap, e)
+    asked: list[tuple[tuple[str, str], str, str]] = []
+
+    def rerun(key: tuple[str, str], name: str, other: str) -> bool:   # the test: one number between 0 and n
+        asked.append((key, name, other))
+        out = space.ns[other](50, torch.Generator().manual_seed(4))
+        return isinstance(out, torch.Tensor) and out.dim() == 0 and 0 < float(out) < 50
+    out = name_by_one_edit([_report("q4", "a")], space, {"total": total}, [cell], rerun)
+    assert out[0].misconception == KEY and "rerun with the change: 1 pass" in out[0].message, out[0].message
+    assert "`0` in place of `1`" in out[0].message, out[0].message
+    assert asked and all(k == ("q4", "a") and n == "total" for k, n, _ in asked)
+    assert name_by_one_edit([_report("q4", "a")], space, {"total": total}, [cell])[0].misconception is None

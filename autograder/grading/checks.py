@@ -48,6 +48,8 @@ class Misconception(AssertionError):
 # Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
 # by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
 MISCONCEPTIONS: dict[str, str] = {
+    "answer_letter_unquoted": "a multiple-choice answer written as a bare letter (`answer = A`): Python reads A as "
+                              "a variable, which does not exist; the answer is the string \"A\"",
     "generator_returned": "a function that `yield`s its items (or returns a generator expression) where a list "
                           "or a value is asked: a generator is a recipe that runs later, not the list; collect "
                           "the items and return `list(...)` or build the list with append",

@@ -120,6 +120,11 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
         at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else -1
         if cell is not None and (default := _default_names_parameter(cells, at, text, name)):
             return default
+        # `q6_answer = A`: a choice's letter written as a name; only where that cell assigns the bare letter
+        if (re.fullmatch(r"[A-Ha-h]", name) and not made and 0 <= at < len(cells)
+                and re.search(rf"^\s*\w+\s*=\s*{name}\s*(?:#.*)?$", cells[at], re.MULTILINE)):
+            return Misconception("answer_letter_unquoted", f"{said.splitlines()[0].rstrip('. ')}: the cell assigns the "
+                                 f"bare name {name}, not the string \"{name}\": " + describe("answer_letter_unquoted"))
         # only a name made in a LATER cell: one made above whose cell stopped is that cell's own crash
         later = [i for i in made if at >= 0 and i > at]
         if later:

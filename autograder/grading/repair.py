@@ -36,6 +36,7 @@ from autograder.grading.pyparse import parse
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
+MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
 
 # a method, attribute or function name, and the names a slip puts in its place
@@ -68,6 +69,10 @@ _SWAP_CMP: dict[type, tuple[type, ...]] = {
 }
 
 
+# (a test's (question, name), the student function it takes, the name of a copy): whether it passes with the copy
+Rerun = Callable[[tuple[str, str], str, str], bool]
+
+
 @dataclass(frozen=True)
 class Edit:
     """One edit of the function `name` (its def in code cell `cell`, from 0): the source of the edited copy,
@@ -86,6 +91,7 @@ class Found:
     fixes: tuple[Edit, ...]
     calls: int           # how many recorded calls each fix was checked on
     line_text: str       # the student's line the first fix is on (stripped, cut)
+    tests: int = 0       # or, where the answers are random: how many of the tests rerun pass with it
 
 
 def last_def(cells: Sequence[str], name: str) -> tuple[int, ast.FunctionDef, str] | None:
@@ -356,6 +362,9 @@ def same_answer(got: Any, expected: Any) -> bool:
                                        rtol=1e-2 if half else 1e-4, atol=1e-3 if half else 1e-6, equal_nan=True))
         except (RuntimeError, TypeError):
             return False
+    if isinstance(expected, dict):
+        return (isinstance(got, dict) and list(got) == list(expected)
+                and all(same_answer(got[k], expected[k]) for k in expected))
     if isinstance(expected, (tuple, list)):
         return (isinstance(got, (tuple, list)) and len(got) == len(expected)
                 and all(same_answer(g, e) for g, e in zip(got, expected)))
@@ -370,10 +379,13 @@ def same_answer(got: Any, expected: Any) -> bool:
 
 
 def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Sequence[Any],
-           out_of_time: Callable[[], bool], stop: tuple[type[BaseException], ...] = ()) -> list[Edit]:
+           out_of_time: Callable[[], bool], stop: tuple[type[BaseException], ...] = (),
+           survivors: list[int] | None = None) -> list[Edit]:
     """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
     calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
-    fixes (too many to tell apart) or when `out_of_time()`; an exception of `stop` ends it and propagates."""
+    fixes (too many to tell apart) or when `out_of_time()`; an exception of `stop` ends it and propagates.
+    `survivors` (when given) gets the number of each edit whose copy answered the first call without raising,
+    though not the expected answer: a random function's copy draws its own numbers."""
     fixes: list[Edit] = []
     for n, edit in enumerate(edited):
         if out_of_time():
@@ -387,6 +399,8 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
             except Exception:  # noqa: BLE001 - a copy that crashes is no fix
                 ok = False
             if not ok or not same_answer(got, want):
+                if ok and i == 0 and survivors is not None:
+                    survivors.append(n)
                 ok = False
                 break
         if ok:
@@ -406,6 +420,8 @@ def told(found: Found, what: str) -> str:
         return f"`{e.after}` in place of `{e.before}`" + ("" if e.line == first.line else f" on line {e.line}")
     changes = " -- or -- ".join(change(e) for e in found.fixes)
     calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
+    if found.tests:
+        calls = f"the test{'s' if found.tests > 1 else ''} it failed, rerun with the change: {found.tests} pass"
     return (f"{what} is right with one change on line {first.line} of its cell (`{found.line_text}`): {changes} "
             f"(checked on {calls}).")
 
@@ -420,13 +436,16 @@ KEY = "one_edit_fix"
 
 
 def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Callable[..., Any]],
-                     cells: Sequence[str]) -> list[Any]:
+                     cells: Sequence[str], rerun: Rerun | None = None) -> list[Any]:
     """The reports, each failed one that names nothing now named KEY where the first call its test made (the
     function the test is about: later calls may be a diagnosis's probes, on inputs beyond what the notebook
     asks) answered wrong, and one edit of that function makes right each such first call and keeps right
     every call it answered right (repair_submission_s of the namespace's policy for the whole search).
     A function whose mistake another failed test names already is left to that name: the catalogue's
-    diagnosis is the one the student reads, once.
+    diagnosis is the one the student reads, once. Where no edit gives the reference's answers (a random
+    function draws its own numbers), `rerun(test, name, copy)` says whether a test passes with the copy in
+    the function's place: an edit whose copy passes the failed tests (and the passed ones) of that function
+    is a fix, checked by the tests themselves (at most MAX_RERUN_EDITS edits tried that way).
     `references`: the notebook's function name -> the reference of that name. Anything else (a namespace
     that records nothing, no reference, no readable def) leaves the reports as they are."""
     from autograder.sandbox.session import CallCutShort, optional_calls
@@ -471,8 +490,12 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         name = culprit.get((r.question, r.name))
         if name is not None and name not in named and r.status == "failed" and not r.misconception and not r.withheld_by:
             if name not in found:
+                own = [k for k, c in first_of.items() if c.name == name]
+                failed = [k for k in own if culprit.get(k) == name]
+                passed = [k for k in own if k not in failed_tests and k not in failed_named]
                 found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
-                                               deadline, optional_calls, CallCutShort)
+                                               deadline, optional_calls, CallCutShort,
+                                               (rerun, failed, passed) if rerun is not None else None)
             fix = found[name]
             if fix is not None:
                 r = r.model_copy(update={"misconception": KEY,
@@ -503,8 +526,8 @@ def _copies(v: Any) -> Any:
 
 
 def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expected: dict[int, Any], namespace: Any,
-                     cells: Sequence[str], deadline: float, optional_calls: Any,
-                     cut_short: type[BaseException]) -> Found | None:
+                     cells: Sequence[str], deadline: float, optional_calls: Any, cut_short: type[BaseException],
+                     by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None) -> Found | None:
     """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
     ones first, at most 6 in all, one per shape where there are more), or None."""
     chosen: list[Any] = []
@@ -527,16 +550,30 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     source = "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
     if time.monotonic() >= deadline:
         return None
+    survivors: list[int] = []
+    tests = 0
     try:
         with optional_calls(deadline):
             if not namespace.define(source, max(0.1, deadline - time.monotonic())):
                 return None
             fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
                                                                     _copies(chosen[i].kwargs)),
-                           [expected[id(c)] for c in chosen], lambda: time.monotonic() >= deadline, (cut_short,))
+                           [expected[id(c)] for c in chosen], lambda: time.monotonic() >= deadline, (cut_short,),
+                           survivors)
+            if not fixes and by_tests is not None and by_tests[1]:
+                rerun, failed, passed = by_tests
+                keys = [*failed[:3], *passed[:2]]
+                for n in survivors[:MAX_RERUN_EDITS]:
+                    if time.monotonic() >= deadline:
+                        break
+                    if all(rerun(key, name, f"{prefix}{n}") for key in keys):
+                        fixes.append(edited[n])
+                        if len(fixes) > MAX_FIXES:
+                            break
+                tests = len(keys)
     except cut_short:
         return None
     if not fixes or len(fixes) > MAX_FIXES:
         return None
     return Found(name=name, cell=cell, fixes=tuple(fixes), calls=len(chosen),
-                 line_text=safe_line(cells[cell], fixes[0].line))
+                 line_text=safe_line(cells[cell], fixes[0].line), tests=tests)

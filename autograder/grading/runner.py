@@ -169,8 +169,12 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     reports = withhold_unearned(name_gpu_only_failures(reports), tests)
     if references and submission is not None:
         with timers.span("one-edit search"):
+            by_key = {(t.question, t.name): t for t in tests}
             try:
-                reports = name_by_one_edit(reports, namespace, references, submission.cells)
+                reports = name_by_one_edit(
+                    reports, namespace, references, submission.cells,
+                    lambda key, name, other: key in by_key and passes_with(by_key[key], seed, namespace, submission,
+                                                                            name, other))
             except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
                 timers.count(f"one-edit search failed: {type(e).__name__}")
     return [describe_misconception(r, misconceptions or {}) for r in reports]
@@ -210,23 +214,7 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
             exc = WorkerCrashed(KNOCK_ON)
         else:
             try:
-                kwargs: dict[str, Any] = {}
-                for p in test.params:
-                    if p == "device":
-                        kwargs[p] = device
-                    elif p == "rng":
-                        kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
-                    elif p == "submission":
-                        kwargs[p] = submission or SubmissionInfo(source="")
-                    elif p == "env":
-                        kwargs[p] = {}
-                    elif p in test.optional:
-                        try:
-                            kwargs[p] = namespace.resolve(p, device)
-                        except NotAnswered:   # an optional name left as the template's `...`
-                            kwargs[p] = None
-                    else:
-                        kwargs[p] = namespace.resolve(p, device)
+                kwargs = test_arguments(test, device, seed, namespace, submission)
                 missing = [p for p in test.student_names if kwargs[p] is None and p not in test.optional]
                 if missing:
                     # a test may say why a name is missing (a cell that crashed on a mistake one of the
@@ -248,6 +236,46 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
         charges.append(charge)
         timers.add(f"test {test.question} {test.name}", started, time.monotonic())
     return runs, reports, charges
+
+
+def test_arguments(test: HiddenTestCase, device: str, seed: int, namespace: StudentNamespace,
+                   submission: SubmissionInfo | None, swap: tuple[str, str] | None = None) -> dict[str, Any]:
+    """What `test` is called with: the runner's own (device, a generator seeded for this case, the submission)
+    and each student name resolved (`swap` (name, other): `other` resolved where the test takes `name`)."""
+    kwargs: dict[str, Any] = {}
+    for p in test.params:
+        if p == "device":
+            kwargs[p] = device
+        elif p == "rng":
+            kwargs[p] = torch.Generator().manual_seed(case_seed(seed, test, device))
+        elif p == "submission":
+            kwargs[p] = submission or SubmissionInfo(source="")
+        elif p == "env":
+            kwargs[p] = {}
+        else:
+            asked = swap[1] if swap is not None and p == swap[0] else p
+            try:
+                kwargs[p] = namespace.resolve(asked, device)
+            except NotAnswered:   # an optional name left as the template's `...`
+                if p not in test.optional:
+                    raise
+                kwargs[p] = None
+    return kwargs
+
+
+def passes_with(test: HiddenTestCase, seed: int, namespace: StudentNamespace, submission: SubmissionInfo | None,
+                name: str, other: str) -> bool:
+    """Whether `test` passes on the CPU, on its own inputs, with the student's function `other` where it takes
+    `name` (repair.py's edited copies): no shrinking, every error a no."""
+    try:
+        kwargs = test_arguments(test, "cpu", seed, namespace, submission, swap=(name, other))
+        if any(kwargs[p] is None for p in test.student_names if p not in test.optional):
+            return False
+        with current_budget(ShrinkBudget(0.0, 0.0)), charges_recorded(submission):
+            test.func(**kwargs)
+    except Exception:  # noqa: BLE001 - any failure of the test is a no
+        return False
+    return True
 
 
 def _crashed_cell(name: str, submission: SubmissionInfo | None) -> tuple[int, str] | None:
