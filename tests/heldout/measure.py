@@ -748,7 +748,8 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # scaled_scores(K, Q), i.e. K Q^T, which scores_transposed names (same S = X W_K W_Q^T X^T, other fix)
         # naming10: no call of self_attention tells the two apart, so neither is named; the generic message
         # says S = K Q^T and gives both fixes
-        "q07_keys_scored_against_queries": ("scores_transposed",),
+        # one_edit_fix: `scaled_scores(Q, K)` in place of `scaled_scores(K, Q)` (rejudged)
+        "q07_keys_scored_against_queries": ("scores_transposed", "one_edit_fix"),
         "q08_output_keeps_a_row_axis": ("keepdim_left_on",),
         # generic: the smoothed row differs in every entry; nothing says the kernel's sign is flipped
         "q08_kernel_sign_flipped": ("scores_negated",),   # now named by scores_negated (naming10)
@@ -1866,7 +1867,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_vecdot_over_samples": ("dots_summed_over_samples",),       # vecdot(dim=0): the key's text
         # generic: "dot_product_variance(...) is NaN ... taken of a single number": torch.sum without dim; the
         # one-number keys (entropy_one_number, entropy_flattened) are the entropy's; none for the dots
-        "q2_sum_without_dim": (),
+        "q2_sum_without_dim": ("one_edit_fix",),   # one_edit_fix: `torch.sum(q * k, dim=-1)` in place of `torch.sum(q * k)` (rejudged)
         "q2_div_result_dropped": ("scaled_flag_ignored",),              # the dropped div leaves the unscaled var
         # generic: "has shape (), expected (6,)"; softmax(...).mean(0) then one entropy: entropy_one_number's
         # "one number instead of one entropy per row" and its fix (as blind's q4_entropy_mean_over_rows)
@@ -1961,7 +1962,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_row_sums_asserted_exactly": ("own_assert_exact_equality",),   # now named by own_assert_exact_equality (naming24)
         # generic: "the weight matrix does not match ... in 35 of 35 entries"; scores // sqrt(d_k) floors the
         # scaled scores: integer_sqrt_scale floors the divisor, not the quotient; no key (q8 charges nothing)
-        "q1_floor_division_scale": (),
+        "q1_floor_division_scale": ("one_edit_fix",),   # one_edit_fix: `Q @ K.T / d_k ** 0.5` in place of `Q @ K.T // d_k ** 0.5` (rejudged)
         # sqrt(d_k * torch.ones(1)) is a float32 scale: float32_scale's text; dtype_changed's "a float32 tensor
         # never cast back" is the same tensor (float16 in gives float32 out)
         "q1_scale_from_float32_ones": ("float32_scale", "dtype_changed"),
@@ -2143,7 +2144,8 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "H does not match the correct result in 12 of 14 entries"; nats / log2(e) is bits * ln(2)^2,
         # not nats: entropy_in_nats (plain nats) is another mistake, as blind19's nats / log(T_k) was judged; no
         # key says the nats-to-bits factor applied upside down
-        "q10_nats_to_bits_factor_inverted": (),
+        # one_edit_fix: `H_nats * math.log2(math.e)` in place of `H_nats / math.log2(math.e)` (rejudged)
+        "q10_nats_to_bits_factor_inverted": ("one_edit_fix",),
         "q12_projections_counted_square": ("param_count_squares",),
         # generic: "the count is wrong (for d_v different from d_k)"; W_K counted with d_v: param_count_dv_as_dk
         # says the reverse swap (d_k where d_v belongs), which points at the right W_V; no key says d_v for W_K
@@ -2633,17 +2635,19 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "does not match ... in 240 of 240 entries"; n_heads passed as attention's d_k: wrong_scale_constant
         # ("another constant than 1/sqrt(d_k)", as blind14's q1_scale_from_rank_of_k) and mha_d_k_passed_as_sqrt
         # (another value passed as attention's d_k argument, its fix "pass d_k"); mha_scale_by_d_model is d_model
-        "q8_head_count_passed_as_head_width": ("wrong_scale_constant", "mha_d_k_passed_as_sqrt"),
+        # one_edit_fix: `d_k` in place of `n_heads` in attention(..., n_heads) (rejudged)
+        "q8_head_count_passed_as_head_width": ("wrong_scale_constant", "mha_d_k_passed_as_sqrt", "one_edit_fix"),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x13 and 48x48)"; the end h + 1 * d_k = h + d_k:
         # mha_head_slice_short (heads narrower than d_k) and mha_head_slice_offset (its end h + d_k) both give
         # the bounds h * d_k to (h + 1) * d_k
-        "q8_head_slice_end_without_parentheses": ("mha_head_slice_short", "mha_head_slice_offset"),
+        # one_edit_fix: `(h + 1) * d_k` in place of `h + 1 * d_k` (rejudged)
+        "q8_head_slice_end_without_parentheses": ("mha_head_slice_short", "mha_head_slice_offset", "one_edit_fix"),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x5 and 3x4)"; the notebook's global V for the local v:
         # no key says a global used for the projected values (mha_no_input_projections runs the heads on X)
         "q8_values_sliced_from_notebook_global": (),
         # raw: "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)"; .var(1) on
         # the 1-D dots: no key
-        "q2_variance_along_summed_axis": (),
+        "q2_variance_along_summed_axis": ("one_edit_fix",),   # one_edit_fix: `-1` (or `0`) in place of `1` in .var(1) (rejudged)
         # generic: "returns the same value for two different generators" (misleading: int() makes both 16) and
         # "not within 10%"; int(...) truncates: returns_tensor_not_number is a tensor left, not a number cut: no key
         "q2_variance_truncated_to_int": (),
@@ -2671,7 +2675,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q04_finfo_of_the_tensor": ("finfo_of_tensor",),
         # generic: "A does not match ... in 30 of 40 entries"; reshape(-1, T_q) makes rows of the query count,
         # not the key count: no key says it (batched_input_unsupported's 2-D reshape is another slip)
-        "q05_rows_viewed_with_query_count": (),
+        # one_edit_fix: `-1` in place of `-2` in `T_q = S.shape[-2]` (rejudged)
+        "q05_rows_viewed_with_query_count": ("one_edit_fix",),
         # mis-named on 1 of 2 tests: global_max_subtraction (NaN in the fully blocked row, fix "each row's own
         # max"); the NaN comes from M.float() turning float64's finfo.min into -inf; the float16 test names
         # dtype_changed (".float() ... never cast back"), the mistake and its fix
@@ -2680,7 +2685,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_mask_made_float_before_adding": ("dtype_changed",),
         # raw: "einsum(): subscript k has size 5 ..."; A @ V^T: output_uses_weights_transposed is A^T V (the
         # other operand), nw_operands_swapped is the kernel smoother's: no key names it here
-        "q07_score_einsum_reused_for_the_mix": (),
+        # one_edit_fix: `V.transpose(-2, -1)` in place of `V` in the output einsum (rejudged)
+        "q07_score_einsum_reused_for_the_mix": ("one_edit_fix",),
         # raw: "ones(): argument 'device' must be torch.device, not torch.dtype"; the mask helper's dtype and
         # device passed in the wrong order: no key says it
         # now named by dtype_for_device (naming30, engine crash words)
@@ -2688,7 +2694,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q08_values_matrix_times_kernel": ("nw_operands_swapped",),   # its text: V @ w for w @ V
         # generic: "W_avg has shape (9, 1), expected (9, 9)"; self_attention(...)[0] is O, not A: no key says
         # the wrong element of the pair was taken (results_reordered is about a function's own return order)
-        "q09_lens_built_but_output_taken": (),
+        # one_edit_fix: `-1` (or `1`) in place of `0` in `self_attention(...)[0]` (rejudged)
+        "q09_lens_built_but_output_taken": ("one_edit_fix",),
         # not caught: float_power returns float64 for float32/float16 weights; the notebook asks for tensors
         # in the inputs' dtype, which dtype_changed says
         "q10_float_power_returns_double": ("dtype_changed",),
@@ -2793,7 +2800,8 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: transpose() takes 2 positional arguments but 3 were given"; NumPy's transpose(0, 2, 1)
         # written for a (batch, seq, d_k) layout: batched_input_unsupported's "one fixed number of dims ... use
         # .transpose(-2, -1)" is the fix (as blind7's q02_permute_three_dims); no key says NumPy's signature
-        "q02_numpy_style_transpose_with_three_axes": ("batched_input_unsupported",),
+        # one_edit_fix: `K.transpose(-2, -1)` in place of `K.transpose(0, 2, 1)` (rejudged)
+        "q02_numpy_style_transpose_with_three_axes": ("batched_input_unsupported", "one_edit_fix"),
         "q04_bert_keep_mask_times_minus_10000": ("mask_not_dtype_min",),   # -10000, not finfo(dtype).min
         "q05_shift_by_row_minimum": ("softmax_subtracts_min",),
         # mis-named: default_argument_wrong ("wrong when called without causal=True ... its default must be
@@ -2819,7 +2827,8 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # and is now removed"; torch.matrix_rank for torch.linalg.matrix_rank: no key
         "q11_removed_torch_matrix_rank": (),
         # raw: "ValueError: too many values to unpack (expected 2)"; a dict iterated without .values(): no key
-        "q12_dict_of_shapes_iterated_without_values": (),
+        # one_edit_fix: `shapes.values()` in place of `shapes` (rejudged)
+        "q12_dict_of_shapes_iterated_without_values": ("one_edit_fix",),
         # K = Y W_Q, V = Y W_K: W_Q used for Q and K (as blind25's q13_project_called_with_w_k_first)
         "q13_projection_tuple_sliced_one_short": ("same_projection",),
     },
@@ -2847,16 +2856,17 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_identity_unshifted_exponentials": ("entropy_exp_overflow",),   # exp of the raw logits: NaN
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x4 and 5x4)"; torch.mm(q, k) without k.T:
         # keys_not_transposed's text and fix (as sdpa's blind24 q1_probe_product_without_transpose)
-        "q4_table_mm_without_transpose": ("keys_not_transposed",),
+        # one_edit_fix: `k.transpose(-2, -1)` in place of `k` in torch.mm(q, k) (rejudged)
+        "q4_table_mm_without_transpose": ("keys_not_transposed", "one_edit_fix"),
         # generic: "does not match ... in 8 of 16 entries ... all lie at index 0, 1 of the last axis" (the std
         # columns); stds of the softmax probabilities: no key (table_variance_as_std is .var())
         "q4_table_stds_of_probabilities": (),
         # raw: "EncodeError: a value of type generator cannot cross the sandbox boundary"; a generator function
         # for the list: table_dict_of_lists and table_keyed_by_d are other containers: no key
-        "q4_table_yields_rows": (),
+        "q4_table_yields_rows": ("generator_returned",),   # generator_returned: the yield for the list, its text (rejudged)
         # generic: "`q6_answer` is not defined ... NameError: name 'A' is not defined (line 1)" (a clear
         # message); answer_option_text is the option's text for its letter: no key for a letter left unquoted
-        "q6_letter_without_quotes": (),
+        "q6_letter_without_quotes": ("answer_letter_unquoted",),   # answer_letter_unquoted: `= A` bare, its text (rejudged)
     },
 }
 
