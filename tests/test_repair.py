@@ -316,3 +316,12 @@ def test_a_random_function_drawing_its_own_way_is_fixed_by_rerunning_its_tests()
     assert "`0` in place of `1`" in out[0].message, out[0].message
     assert asked and all(k == ("q4", "a") and n == "total" for k, n, _ in asked)
     assert name_by_one_edit([_report("q4", "a")], space, {"total": total}, [cell])[0].misconception is None
+
+
+def test_no_call_is_kept_where_no_search_will_run() -> None:
+    from autograder.config import Limits
+    from autograder.grading.namespaces import RestartingNamespace
+    from autograder.sandbox.session import SandboxPolicy
+    off = RestartingNamespace(lambda p: None, SandboxPolicy.from_limits(Limits(repair_submission_s=0)), None)  # type: ignore[arg-type]
+    on = RestartingNamespace(lambda p: None, SandboxPolicy.from_limits(Limits()), None)  # type: ignore[arg-type]
+    assert off.recorded.snapshot((torch.zeros(2),), {}) is None and on.recorded.snapshot((torch.zeros(2),), {}) is not None

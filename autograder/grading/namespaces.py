@@ -47,7 +47,7 @@ class RestartingNamespace:
         self.runaway: dict[str, WorkerTimeout] = {}   # function -> the timeout it ran into
         self.halted: Optional[WorkerTimeout] = None   # a second runaway: no call at all any more
         # the calls the tests made on the CPU, for the one-edit search after them (repair.py)
-        self.recorded = CallRecord()
+        self.recorded = CallRecord(on=policy.repair_submission_s > 0)
 
     def begin_test(self, key: tuple[str, str]) -> None:
         """The runner says which test runs now: the calls recorded next are that test's."""
@@ -191,13 +191,14 @@ class CallRecord:
     MAX_CALLS: ClassVar[int] = 400
     MAX_BYTES: ClassVar[int] = 1 << 20
     MAX_TOTAL_BYTES: ClassVar[int] = 32 << 20
+    on: bool = True                  # off where no search will run (limits.repair_submission_s = 0): nothing kept
     test: tuple[str, str] = ("", "")
     calls: list[RecordedCall] = field(default_factory=list)
     kept_bytes: int = 0
 
     def snapshot(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
         """Copies of a call's arguments taken before it runs, or None where this call is not to be kept."""
-        if len(self.calls) >= self.MAX_CALLS:
+        if not self.on or len(self.calls) >= self.MAX_CALLS:
             return None
         values = (*args, *kwargs.values())
         size = sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
