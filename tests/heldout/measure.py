@@ -804,7 +804,9 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_fresh_larger_sample": ("variance_of_other_scores",),
         # generic: values differ / NaN everywhere; nothing says the logits were divided by their std. One
         # keyless q5 message even says "filling masked scores with +inf instead of -inf", not this mistake
-        "q3_logits_standardised": (),
+        # one_edit_fix: `x - x.max(dim=dim, keepdim=True).values` in place of `(x - x.max(...).values) /
+        # (x.std(dim=dim, keepdim=True) + 1e-6)` on line 3: the std division dropped, this slip at its place (rejudged)
+        "q3_logits_standardised": ("one_edit_fix",),
         # the square comes from max(T_q, T_k), "one length" in causal_ignores_T_k's words; the fix it gives,
         # a (T_q, T_k) mask, is the student's fix
         "q4_square_of_larger_side": ("causal_ignores_T_k",),
@@ -2729,7 +2731,9 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "einsum(): subscript k has size 10 for operand 1 ..."; the score pattern reused for weights @ V
         # is A V^T: weights_transposed is A^T V, keys_not_transposed the scores; no key (as attention-pipeline's
         # blind25 q07_score_einsum_reused_for_the_mix)
-        "q5_output_einsum_copied_from_scores": (),
+        # one_edit_fix: `V.transpose(-2, -1)` in place of `V` in the output einsum (line 10): the score pattern
+        # then contracts V's key axis, giving weights @ V: this slip at its place (rejudged)
+        "q5_output_einsum_copied_from_scores": ("one_edit_fix",),
         "q5_scale_from_q2_divisor": ("scale_constant",),   # "divides the scores by sqrt(64) both times": the text
         # the all-masked rows' scores set to 0 (finite), never zeroed after: fully_masked_uniform's "averages V
         # instead of returning zeros" (as blind10's q5_finite_fill_no_empty_fix)
@@ -2768,7 +2772,8 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # tests; `mask is False` is an identity test, not elementwise: no key says it (bool_mask_arithmetic's fix
         # writes masked_fill(~mask, ...), but its slip is arithmetic on the mask, as blind23's
         # q5_logical_not_not_called was judged)
-        "q5_lint_fix_mask_is_false": (),
+        # one_edit_fix: `mask == False` in place of `mask is False` (line 9): the fix the mistake names (rejudged)
+        "q5_lint_fix_mask_is_false": ("one_edit_fix",),
         # "called with d_k = 6 and then d_k = 11, it divides the scores by sqrt(16) both times ... the scale must
         # change when d_k does": the symptom and fix; nondeterministic's "depends on earlier calls" is the cause
         "q5_scale_cached_on_first_call": ("scale_constant", "nondeterministic"),
@@ -2789,7 +2794,9 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: callable_not_called ("a function or method object ... add the () that call it"): true that
         # .size is the bound method, but _weights.size() is torch.Size([1024, 1024]), not the count; NumPy's
         # .size for numel() is the slip, and no key says it
-        "q8_numpy_size_attribute": (),
+        # numpy_size_attribute: "`attn_entries = <tensor>.size` ... the number of entries is `.numel()`": this
+        # very slip and its fix (rejudged)
+        "q8_numpy_size_attribute": ("numpy_size_attribute",),
     },
     # judged from `measure attention-pipeline --set blind26 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
