@@ -889,6 +889,14 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
     except RuntimeError:
         pass
+    # scores as a negative squared distance (d2l's Nadaraya-Watson kernel -(q - k)^2 / 2 carried into attention,
+    # blind26): -||q - k||^2 over 2, over sqrt(d_k), or alone
+    try:
+        dist2 = ((Q.unsqueeze(-2) - K.unsqueeze(-3)) ** 2).sum(-1)
+        out.update({"gaussian_kernel/half": -dist2 / 2, "gaussian_kernel/scaled": -dist2 / math.sqrt(d_k),
+                    "gaussian_kernel/plain": -dist2})
+    except RuntimeError:
+        pass
     if K.shape[-2] == d_k:   # Q @ K, K not transposed: runs only where T_k = d_k (a square re-run draws it)
         out["scores_keys_not_transposed"] = Q @ K / math.sqrt(d_k)
     if Q.dim() > 2 and K.dim() > 2:   # torch.inner (tensordot on the last axes): every batch entry of Q against

@@ -2397,6 +2397,14 @@ CORRECT.update({
 WRONG.update({
     # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
     # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    # scores as a negative squared distance (a Nadaraya-Watson kernel carried into attention), two scalings
+    "scores_negative_distance_over_root": (scores('''
+    return -torch.cdist(Q, K) ** 2 / math.sqrt(Q.shape[-1])
+'''), {"key": "gaussian_kernel", "where": ["q02", "q07", "q13"]}),
+    "scores_negative_distance_expanded": (scores('''
+    diff = Q[..., :, None, :] - K[..., None, :, :]
+    return -(diff * diff).sum(dim=-1)
+'''), {"key": "gaussian_kernel", "where": ["q02", "q07", "q13"]}),
     "scores_extra_mask_default_false": (cell("scaled_scores", '''def scaled_scores(Q, K, mask=False):
     S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
     return S if mask is None else S * mask
