@@ -2823,7 +2823,8 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "A does not match ... rows of A do not sum to 1 ... off by a constant factor x0.2887";
         # 1/sqrt(d_k) applied to the weights after the softmax: no key of this catalogue (scale_after_softmax is
         # sdpa's; no_scale's "not scaling the scores at all" is half of it and would not move the division)
-        "q07_scale_applied_to_the_weights_after_softmax": (),
+        # now named by scale_after_softmax, a key this catalogue gained after blind26 (the weights' rows sum to 1/sqrt(d_k))
+        "q07_scale_applied_to_the_weights_after_softmax": ("scale_after_softmax",),
         # `q` in place of `q_rows` on the kernel's line: the wrongly tiled rows replaced by q itself (broadcast),
         # which is what the tiling was meant to give
         "q08_query_tiled_with_repeat_interleave": ("one_edit_fix",),

@@ -1121,6 +1121,12 @@ def attention_family(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch
     A = torch.softmax(S if M is None else S + M, dim=-1)
     if A.shape[-1] == A.shape[-2]:
         out["output_uses_weights_transposed"] = (A.transpose(-2, -1) @ V, A)
+    # 1/sqrt(d_k) applied to the weights after the softmax of the unscaled scores (blind26): softmax(QK^T + M)
+    # / sqrt(d_k); the scaled softmax divided again reads the same rows, off by the same factor
+    for form, S2 in (("", Q @ K.transpose(-2, -1)), ("/twice", S)):
+        A2 = torch.softmax(S2 if M is None else S2 + M, dim=-1) / math.sqrt(d_k)
+        if A2.shape == right:
+            out[f"scale_after_softmax{form}"] = (A2 @ V, A2)
     return out
 
 

@@ -83,6 +83,8 @@ MISCONCEPTIONS = {
                           "longer sum to 1",
     "additive_mask_as_boolean": "treating the additive float mask as a boolean one (masked_fill(M, ...), S[M], ~M): "
                                 "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
+    "scale_after_softmax": "applying 1/sqrt(d_k) to the weights after the softmax instead of to the scores before "
+                           "it: rows then sum to 1/sqrt(d_k), not 1, and the softmax still sees unscaled scores",
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",

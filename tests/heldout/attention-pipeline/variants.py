@@ -2397,6 +2397,23 @@ CORRECT.update({
 WRONG.update({
     # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
     # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    # 1/sqrt(d_k) applied after the softmax, to the weights: in attention_weights of unscaled scores, and in the
+    # pipeline on the student's own (right) stages
+    "self_attention_scale_after_softmax": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ K.transpose(-2, -1)
+    if causal:
+        S = S + causal_additive_mask(S.shape[-1], dtype=S.dtype, device=S.device)
+    A = torch.softmax(S, dim=-1) / math.sqrt(Q.shape[-1])
+    return A @ V, A
+'''), {"key": "scale_after_softmax", "where": ["q07", "q09", "q13"]}),
+    "self_attention_weights_rescaled_after": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = Q @ K.mT
+    M = causal_additive_mask(S.shape[-1], dtype=S.dtype, device=S.device) if causal else None
+    A = attention_weights(S, M) * Q.shape[-1] ** -0.5
+    return A @ V, A
+'''), {"key": "scale_after_softmax", "where": ["q07", "q09", "q13"]}),
     # scores as a negative squared distance (a Nadaraya-Watson kernel carried into attention), two scalings
     "scores_negative_distance_over_root": (scores('''
     return -torch.cdist(Q, K) ** 2 / math.sqrt(Q.shape[-1])
