@@ -62,6 +62,23 @@ def test_a_broken_rule_keeps_its_own_failure_and_a_grader_problem_withholds_noth
     assert out[3].message.startswith("the rule holds, but it is earned once f gives right values")
 
 
+def test_a_timing_that_could_not_be_checked_for_wrong_answers_is_charged_to_a_failed_value_case():
+    from autograder.grading.checks import TIMING_UNVERIFIED
+    tests = [_case("test_value", ("f", "device")), _case("test_4d", ("f", "device")),
+             _case("test_timing", ("f", "rng"), ("q1:test_value",))]
+    unverified = _report("test_timing", "failed", message=f"the timing of f {TIMING_UNVERIFIED} (inputs ...) returned "
+                         "wrong values; the tests of its values say what is wrong")
+    # its own value case passed (3-D inputs), the 4-D one failed: the 4-D failure says what is wrong
+    out = withhold_unearned([_report("test_value", "passed"), _report("test_4d", "failed"), unverified], tests)
+    assert out[2].withheld_by == "q1:test_4d" and out[2].message.endswith("(q1: test_4d fails)")
+    # no value case of f failed: the timing's own failure stands (its answers were wrong only when timed)
+    alone = withhold_unearned([_report("test_value", "passed"), _report("test_4d", "passed"), unverified], tests)
+    assert alone[2] == unverified
+    # a timing that failed for its own reason (too slow) keeps it
+    slow = _report("test_timing", "failed", message="f took 40x the time of a vectorised version")
+    assert withhold_unearned([_report("test_value", "failed"), _report("test_4d", "failed"), slow], tests)[2] == slow
+
+
 def test_a_rule_on_one_device_waits_for_a_value_case_that_runs_on_the_cpu():
     tests = [_case("test_value", ("f",)), _case("test_rule", ("f", "device"), ("q1:test_value",), points=3)]
     out = withhold_unearned([_report("test_value", "failed"), _report("test_rule", "passed", points=3),

@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
 import torch
 
 from autograder.grading.crash_words import crash_words
-from autograder.grading.checks import (ChargeRecord, Misconception, callable_not_called, charges_recorded,
-                                      describe)
+from autograder.grading.checks import (TIMING_UNVERIFIED, ChargeRecord, Misconception, callable_not_called,
+                                      charges_recorded, describe)
 from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.grading.repair import name_by_one_edit
@@ -342,7 +342,16 @@ def withhold_unearned(reports: Sequence[TestReport], tests: Sequence[HiddenTestC
         key, device = f"{r.question}:{r.name}", r.device or "cpu"
         failed = [n for n in earned_with.get(key, ())
                   if status.get((n, device), status.get((n, "cpu"))) == "failed"]
-        if r.status == "passed" and failed:
+        if r.status == "failed" and not r.misconception and TIMING_UNVERIFIED in r.message and not failed:
+            # its own value case passed, on other inputs than the timed ones: any failed test of its function
+            failed = [k for k, own in names.items() if k != key and set(own) & set(names.get(key, ()))
+                      and status.get((k, device), status.get((k, "cpu"))) == "failed"][:1]
+        if r.status == "failed" and failed and not r.misconception and TIMING_UNVERIFIED in r.message:
+            # the rule could not be checked because the answers are wrong: that is the value case's failure,
+            # said there; this one is withheld by it, as a passed rule would be
+            r = r.model_copy(update={"withheld_by": failed[0], "message": (
+                f"{r.message} ({failed[0].replace(':', ': ', 1)} fails)")[:1000]})
+        elif r.status == "passed" and failed:
             own = names.get(key, ())
             fn = next((n for n in names.get(failed[0], ()) if n in own), None) or (own or ("your function",))[0]
             earned = {0.0: "it is", 1.0: "its point is"}.get(r.max_score, f"its {r.max_score:g} points are")

@@ -1341,6 +1341,22 @@ def check_mask_left_out(fn, Q, K, V, what):
                              "another result: the default of mask must be None (no masking)")
 
 
+def raise_if_axes_merged(got, expected, what):
+    """fixed_axes where `got` holds the right values with two neighbouring leading axes merged into one
+    ((2, 3, 7, 16) returned as (2, 21, 16): heads folded into the queries for a 3-D product and never split
+    again, blind26). Only where the sizes merged are both above 1: merging a size-1 axis is another slip."""
+    if type(got) is not torch.Tensor or got.dim() != expected.dim() - 1 or got.dtype != expected.dtype:
+        return
+    shape = tuple(expected.shape)
+    for i in range(len(shape) - 2):          # the last axis (d_v) is never merged here
+        if shape[i] > 1 and shape[i + 1] > 1 and tuple(got.shape) == shape[:i] + (shape[i] * shape[i + 1],) + shape[i + 2:]:
+            if matching_variants(got, {"right": expected.reshape(got.shape)}, expected.dtype):
+                raise Misconception("fixed_axes", f"{what} has shape {tuple(got.shape)}: the right values with axes "
+                                    f"{i} and {i + 1} of {shape} merged ({shape[i]} x {shape[i + 1]} = "
+                                    f"{shape[i] * shape[i + 1]}), as after a reshape for inputs of fewer dims, never "
+                                    "split back: " + describe("fixed_axes"))
+
+
 def judge(fn, Q, K, V, mask, got, what):
     """The student's output `got` for these inputs against the reference, naming what it matches."""
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)
@@ -1379,6 +1395,7 @@ def judge(fn, Q, K, V, mask, got, what):
                 if mask is not None:
                     name_mask_unsqueezed(fn, said)
                 raise_if_other_container(got, expected, what)     # right values, size-1 axes dropped or added
+                raise_if_axes_merged(got, expected, what)
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
