@@ -914,6 +914,17 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
     return out
 
 
+def raise_future_weight(upper: torch.Tensor) -> None:
+    """A's weight above the diagonal (`upper`, the rest zeroed), which must be 0: blocked_weight_not_zero where
+    every such weight is positive and tiny (at most 1e-6: e^-50 from a floor on the shifted scores, blind26, or
+    a small finite fill; a wrong mask leaves weights of a row's size), else the plain failure."""
+    top = float(upper.abs().max())
+    if 0 < top <= 1e-6 and bool((upper >= 0).all()):
+        raise Misconception("blocked_weight_not_zero", f"A has weight on future keys, each at most {top:.1e}: "
+                            + describe("blocked_weight_not_zero"))
+    raise AssertionError("A has weight on future keys (above the diagonal)")
+
+
 def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
     Z = S if M is None else S + M
     row_max = Z.amax(dim=-1, keepdim=True)

@@ -83,6 +83,10 @@ MISCONCEPTIONS = {
                           "longer sum to 1",
     "additive_mask_as_boolean": "treating the additive float mask as a boolean one (masked_fill(M, ...), S[M], ~M): "
                                 "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
+    "blocked_weight_not_zero": "a blocked key keeps a tiny positive weight instead of exactly 0: its score reaches "
+                               "the exponential as a finite number (a floor such as clamp(min=-50) on the shifted "
+                               "scores, or a small finite fill), and exp(-50) is about 2e-22, not 0; keep blocked "
+                               "scores at -inf (or the dtype's minimum) through the softmax",
     "scale_after_softmax": "applying 1/sqrt(d_k) to the weights after the softmax instead of to the scores before "
                            "it: rows then sum to 1/sqrt(d_k), not 1, and the softmax still sees unscaled scores",
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",

@@ -206,7 +206,7 @@ def _properties(out, X, W, T):
                          "blocked_scores_zeroed")]
         if len(hits) == 1:
             raise Misconception(hits[0], f"A has weight on future keys: it matches {describe(hits[0])}")
-        raise AssertionError("A has weight on future keys (above the diagonal)")
+        D.raise_future_weight(upper)
     one = torch.ones(T, dtype=torch.float64)
     if not torch.allclose(A.double().sum(-1), one, rtol=0, atol=1e-5):
         X64, W64 = X.double(), [w.double() for w in W]

@@ -2397,6 +2397,17 @@ CORRECT.update({
 WRONG.update({
     # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
     # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    # blocked keys left with a tiny positive weight: a floor on the shifted scores, a -inf turned into a finite number
+    "weights_shifted_scores_floored": (weights('''
+    Z = S if M is None else S + M
+    Z = (Z - Z.amax(dim=-1, keepdim=True)).clamp(min=-30.0)
+    E = torch.exp(Z)
+    return E / E.sum(dim=-1, keepdim=True)
+'''), {"key": "blocked_weight_not_zero", "where": ["q05", "q07", "q09", "q13"]}),
+    "weights_neginf_made_finite": (weights('''
+    Z = S if M is None else torch.clamp(S + M, min=-25.0)
+    return torch.softmax(Z, dim=-1)
+'''), {"key": "blocked_weight_not_zero", "where": ["q05", "q07", "q09", "q13"]}),
     # 1/sqrt(d_k) applied after the softmax, to the weights: in attention_weights of unscaled scores, and in the
     # pipeline on the student's own (right) stages
     "self_attention_scale_after_softmax": (self_attn('''
