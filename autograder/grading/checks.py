@@ -48,6 +48,9 @@ class Misconception(AssertionError):
 # Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
 # by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
 MISCONCEPTIONS: dict[str, str] = {
+    "removed_torch_function": "calling a function torch has removed (torch.matrix_rank, torch.symeig, torch.solve, "
+                              "torch.lstsq, torch.eig: tutorials older than torch 1.9): its replacement is in "
+                              "torch.linalg (torch.linalg.matrix_rank, ...), as the error message says",
     "answer_letter_unquoted": "a multiple-choice answer written as a bare letter (`answer = A`): Python reads A as "
                               "a variable, which does not exist; the answer is the string \"A\"",
     "generator_returned": "a function that `yield`s its items (or returns a generator expression) where a list "

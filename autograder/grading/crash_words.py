@@ -23,6 +23,7 @@ from autograder.grading.pyparse import parse
 # slip, so the words are the proof (no second call); checked in this order
 _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
+    (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),
     (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
                 r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
     (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),

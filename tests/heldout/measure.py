@@ -2831,10 +2831,10 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q09_dtype_passed_to_tril": ("unexpected_keyword",),   # "tril takes no dtype=": the crash's own words
         # generic: "H does not match ... in 12 of 14 entries"; the min-entropy -log2(max A): no key
         # (effective_tokens_inverse_simpson is the collision entropy)
-        "q10_min_entropy_from_the_largest_weight": (),
+        "q10_min_entropy_from_the_largest_weight": ("min_entropy",),  # a key this catalogue gained after blind26
         # generic: "`rank_S_lesson` is not defined ... RuntimeError: This function was deprecated since version 1.9
         # and is now removed"; torch.matrix_rank for torch.linalg.matrix_rank: no key
-        "q11_removed_torch_matrix_rank": (),
+        "q11_removed_torch_matrix_rank": ("removed_torch_function",),  # a key this catalogue gained after blind26
         # raw: "ValueError: too many values to unpack (expected 2)"; a dict iterated without .values(): no key
         # one_edit_fix: `shapes.values()` in place of `shapes` (rejudged)
         "q12_dict_of_shapes_iterated_without_values": ("one_edit_fix",),

@@ -1369,6 +1369,9 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         diagonal = {}
     return {
         **diagonal,
+        # the min-entropy -log2(max_j a_j), the largest weight alone (blind26), in bits and in nats
+        "min_entropy": -torch.log2(A.amax(dim=-1)),
+        "min_entropy/nats": -torch.log(A.amax(dim=-1)),
         "entropy_mean_not_sum": H / A.shape[-1],
         "entropy_log10": H * math.log10(2),
         # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros

@@ -2397,6 +2397,12 @@ CORRECT.update({
 WRONG.update({
     # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
     # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    # the min-entropy (the largest weight alone) for the Shannon entropy, in bits and through max's values
+    "entropy_min_entropy": (entropy('''    return -torch.log2(A.max(dim=-1).values)
+'''), {"key": "min_entropy", "where": ["q10", "q11"]}),
+    "entropy_min_entropy_log_of_max": (entropy('''    top = A.amax(dim=-1)
+    return -torch.log(top) / math.log(2)
+'''), {"key": "min_entropy", "where": ["q10", "q11"]}),
     # blocked keys left with a tiny positive weight: a floor on the shifted scores, a -inf turned into a finite number
     "weights_shifted_scores_floored": (weights('''
     Z = S if M is None else S + M
