@@ -490,7 +490,7 @@ ENTROPY_TABLE_KEYS = ("d", "raw_std", "scaled_std", "H_raw", "H_scaled")
 def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool = True,
                   _scale: str = "sqrt", _log_base: float = math.e, _seed_each: bool = True,
                   _keys_first: bool = False, _keys_shape: str = "rows", _dtype: torch.dtype = torch.float32,
-                  _draw=torch.randn,
+                  _draw=torch.randn, _std_of: str = "scores",
                   entropy=None) -> list[dict]:
     """The lesson's table: for each d, re-seed, draw q (1, d) then k (5, d) with torch.randn,
     raw = (q @ k.T)[0], scaled = raw / sqrt(d); report unbiased std and softmax entropy of both.
@@ -516,9 +516,10 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
         scaled = {"sqrt": raw / d ** 0.5, "d": raw / d, "none": raw,
                   "precedence": raw / d ** 1 / 2, "half": raw / (d ** 1 / 2)}[_scale]  # (5,)
         nats = math.log(_log_base)
+        spread = (raw, scaled) if _std_of == "scores" else (torch.softmax(raw, -1), torch.softmax(scaled, -1))
         rows.append({"d": int(d),
-                     "raw_std": raw.std(unbiased=_std_unbiased).item(),
-                     "scaled_std": scaled.std(unbiased=_std_unbiased).item(),
+                     "raw_std": spread[0].std(unbiased=_std_unbiased).item(),
+                     "scaled_std": spread[1].std(unbiased=_std_unbiased).item(),
                      "H_raw": float(H(raw)) / nats,
                      "H_scaled": float(H(scaled)) / nats})
     return rows
@@ -538,6 +539,7 @@ def entropy_table_variants(dims, seed) -> dict[str, list[dict]]:
         "seed_outside_loop": entropy_table(dims, seed, _seed_each=False),
         "keys_drawn_first": entropy_table(dims, seed, _keys_first=True),
         "uniform_samples": entropy_table(dims, seed, _draw=torch.rand),
+        "table_stds_of_weights": entropy_table(dims, seed, _std_of="weights"),
         **table_fields_swapped(entropy_table(dims, seed)),
     }
 

@@ -2869,7 +2869,7 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_mm_without_transpose": ("keys_not_transposed", "one_edit_fix"),
         # generic: "does not match ... in 8 of 16 entries ... all lie at index 0, 1 of the last axis" (the std
         # columns); stds of the softmax probabilities: no key (table_variance_as_std is .var())
-        "q4_table_stds_of_probabilities": (),
+        "q4_table_stds_of_probabilities": ("table_stds_of_weights",),  # a key this catalogue gained after blind26
         # raw: "EncodeError: a value of type generator cannot cross the sandbox boundary"; a generator function
         # for the list: table_dict_of_lists and table_keyed_by_d are other containers: no key
         "q4_table_yields_rows": ("generator_returned",),   # generator_returned: the yield for the list, its text (rejudged)

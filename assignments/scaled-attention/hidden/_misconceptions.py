@@ -61,6 +61,9 @@ MISCONCEPTIONS = {
     "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
     "torch_sqrt_of_int": "calling torch.sqrt (a function of tensors) on the Python int d_k: use math.sqrt(d_k) or "
                          "d_k ** 0.5",
+    "table_stds_of_weights": "the table's standard deviations taken of the softmax weights (probabilities) instead of "
+                             "the raw and scaled scores: the spread the lesson compares is the scores', which the "
+                             "scale shrinks by sqrt(d)",
     "fixed_axes": "code that assumes a fixed number of dims (K.T, which reverses every axis of a batched tensor; "
                   "K.transpose(1, 2) on 4-D inputs; B, T, d = Q.shape): use negative axes (K.transpose(-2, -1)) "
                   "so that batch and head dims pass through",

@@ -227,6 +227,17 @@ def softmax_entropy(logits):
     return (p * torch.log(p + 1e-9)).sum(dim=-1)
 '''), {"key": "entropy_sign", "where": ["q4:test_entropy_random_logits", "q4:test_entropy_saturated_rows",
                                           "q4:test_entropy_views"]}),
+    # the table's stds taken of the softmax weights, not the scores: through F.softmax, and through exp / sum
+    "table_stds_of_softmax": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                    '"raw_std": F.softmax(raw, dim=-1).std().item(), '
+                                    '"scaled_std": F.softmax(scaled, dim=-1).std().item()'),
+                              {"key": "table_stds_of_weights", "where": ["q4:test_entropy_table_lesson",
+                                                                         "q4:test_entropy_table_other_dims_and_seed"]}),
+    "table_stds_of_exp_over_sum": (table('"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+                                         '"raw_std": (raw.exp() / raw.exp().sum()).std().item(), '
+                                         '"scaled_std": (scaled.exp() / scaled.exp().sum()).std().item()'),
+                                   {"key": "table_stds_of_weights", "where": ["q4:test_entropy_table_lesson",
+                                                                              "q4:test_entropy_table_other_dims_and_seed"]}),
     "table_keys_drawn_first": (table("q = torch.randn(1, d); k = torch.randn(5, d)", "k = torch.randn(5, d); q = torch.randn(1, d)"),
                                {"key": "keys_drawn_first", "where": ["q4:test_entropy_table_lesson",
                                                                      "q4:test_entropy_table_other_dims_and_seed"]}),
