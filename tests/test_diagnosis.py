@@ -138,6 +138,22 @@ def test_failures_no_mistake_explains_are_said_once_each():
     assert page.count(crash) == 1 and page.count('<section class="unexplained"') == 2
 
 
+def test_one_edit_fixes_of_two_functions_are_two_mistakes_and_one_fix_is_one():
+    fix_a = "`attention` is right with one change on line 3 of its cell (`s = Q @ V.T`): `K` in place of `V`"
+    fix_b = "`softmax` is right with one change on line 2 of its cell (`e.sum(0)`): `-1` in place of `0`"
+    text = "one small change to one line of your function makes it right"
+    r = submission([
+        report("q1", "test_a", message=f"{fix_a}\nthe output does not match", misconception="one_edit_fix", text=text),
+        report("q1", "test_b", message=f"{fix_a}\nyour code raised RuntimeError", misconception="one_edit_fix",
+               text=text),
+        report("q2", "test_c", message=f"{fix_b}\nrows do not sum to 1", misconception="one_edit_fix", text=text),
+    ])
+    found = diagnose(r)
+    assert [[t.name for t in g.tests] for g in found.mistakes] == [["test_a", "test_b"], ["test_c"]]
+    out = terminal(r)
+    assert out.count("`K` in place of `V`") >= 1 and out.count("`-1` in place of `0`") >= 1
+
+
 def test_passed_tests_fold_per_question_and_contiguous_questions_into_a_range():
     tests = [report(q, f"t{i}", "passed") for q in ("q1", "q2", "q3") for i in range(2)]
     tests += [report("q4", "t0", "passed"), report("q4", "t1", message="wrong"), report("q4", "t2", message="wrong")]

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
+from autograder.grading.repair import KEY as ONE_EDIT_KEY
 from autograder.results import SubmissionResult, TestReport
 
 # The first line of the example shrink.describe appends to a failure's message (autograder/grading/shrink.py):
@@ -174,6 +175,14 @@ def fold_passed(tests: Sequence[TestReport]) -> list[PassedLine]:
     return lines
 
 
+def _mistake_of(t: TestReport) -> str:
+    """Which mistake a named failure is: its key; for a one-edit fix, the key and the fix itself (its message's
+    first line: the function, the line and the change), since two functions' fixes are two mistakes."""
+    if t.misconception == ONE_EDIT_KEY:
+        return f"{t.misconception}\n{t.message.split(chr(10), 1)[0]}"
+    return t.misconception or ""
+
+
 def diagnose(result: SubmissionResult, tests: Optional[Sequence[TestReport]] = None) -> Diagnosis:
     """`result`'s failures grouped by cause. `tests`: the reports to consider (default: all of them);
     a page that withholds hidden tests passes only those it shows, so nothing hidden is grouped in.
@@ -192,14 +201,14 @@ def diagnose(result: SubmissionResult, tests: Optional[Sequence[TestReport]] = N
         if cause is not None:
             withheld.append((t, cause))
         elif t.misconception:
-            group = mistakes.setdefault(t.misconception, FailureGroup(t.misconception, t.misconception_description))
+            group = mistakes.setdefault(_mistake_of(t), FailureGroup(t.misconception, t.misconception_description))
             group.tests.append(t)
         else:
             said = split_example(t.message)[0] or "failed (no message)"
             unexplained.setdefault(" ".join(said.split()), FailureGroup(None, said)).tests.append(t)
     for t, cause in withheld:
         if cause.misconception:
-            mistakes[cause.misconception].withheld.append(t)
+            mistakes[_mistake_of(cause)].withheld.append(t)
         else:
             said = " ".join((split_example(cause.message)[0] or "failed (no message)").split())
             unexplained[said].withheld.append(t)
