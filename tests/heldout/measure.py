@@ -2880,6 +2880,51 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure attention-pipeline --set blind27 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        # generic: "S does not match the correct result in 40 of 40 entries" on 4 q02 tests; cosine scores:
+        # nw_cosine_kernel's "normalising the dot products into cosine similarities ... on the raw dot product,
+        # whose size matters" is this slip and its fix (as blind13's q08_cosine_similarity_kernel), in q02
+        "q02_cosine_scores_then_scaled": ("nw_cosine_kernel",),
+        # raw: "TypeError: finfo() missing 1 required positional arguments: \"type\"" on 3 q04 tests; finfo's
+        # argument given as dtype=: mask_not_dtype_min is the value blocked (right here), dtype_passed_positionally
+        # the other way round; no key says finfo's parameter is `type`
+        "q04_finfo_called_with_dtype_keyword": (),
+        "q04_row_loop_starts_at_one": ("one_edit_fix",),   # `0` in place of `1` in `range(1, T)`: the slip at its place
+        # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked, and
+        # every other entry 0"; fill_ on the boolean pattern returns it all True, cast to 1: mask_not_additive
+        # ("the 0/1 (or True/False) pattern ... blocked entries must hold torch.finfo(dtype).min and every other
+        # entry 0") is the returned bool tensor and the fix (masked_fill on zeros of dtype)
+        "q04_boolean_mask_filled_whole": ("mask_not_additive",),
+        # generic: "A does not match the correct result in 30 of 40 entries" on 4 q05 tests; exp2 without
+        # log2(e): no key of this catalogue (softmax_base_2 is scaled-attention's; scores_scaled_twice is a second
+        # division by a length's root, whose fix is not this one)
+        "q05_softmax_with_exp2": (),
+        # raw: "TypeError: Softmax.__init__() got multiple values for argument 'dim'" on 5 q05 tests; the scores
+        # passed to the module's constructor: no key (size_as_dim is a size given for dim)
+        "q05_softmax_module_called_on_scores": (),
+        # raw: "RuntimeError: shape '[10, 7]' is invalid for input of size 50" on 4 q07 tests and q09; the heads
+        # merged back to d_model instead of d_v: no key of this catalogue says the output width
+        "q07_heads_merged_back_to_model_width": (),
+        # `1` in place of `2` in the signature's n_head=2: one head, the fix of this very slip
+        "q07_two_heads_weights_averaged": ("one_edit_fix",),
+        # raw: "RuntimeError: stack expects each tensor to be equal size, but got [9, 12] ... and [9, 5]" on 3 q01
+        # tests; W_Q, W_K, W_V stacked: qkv_stacked stacks the outputs, but its "stacking needs equal widths, and
+        # d_v need not equal d_k" is this crash and its fix (do not stack)
+        "q01_weights_stacked_into_one_batch": ("qkv_stacked",),
+        # partly: nw_wrong_denominator on test_nw_views ("another statistic of the kernel weights ... instead of
+        # their sum": the last weight, and the fix), generic "does not match ... in 5 of 5 entries" on 2 tests
+        "q08_loop_denominator_overwritten": ("nw_wrong_denominator",),
+        "q10_zero_logs_compared_not_assigned": ("zero_log_zero_nan",),   # the NaN it leaves, and the fix
+        # partly: entropy_normalised_by_log_keys on test_entropy_causal_rows ("a change of base that follows the
+        # row length ... asks for bits, -sum p log2 p": len(A) is T there), generic "15 of 18 entries" on views
+        "q10_log_helper_base_from_len": ("entropy_normalised_by_log_keys",),
+        # L @ D^-1 divides column j by j + 1: prefix_average_wrong_axis ("dividing by the column index instead of
+        # the row's length") is the effect and the fix (scale the rows)
+        "q09_diagonal_scaling_on_the_right": ("prefix_average_wrong_axis",),
+        "q03_shift_checked_for_scale": ("softmax_scale_invariant",),   # answers c
+        "q14_shapes_looked_up_from_values": ("cross_output_from_keys",),   # answers d: O with one row per token of Y
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
