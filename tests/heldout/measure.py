@@ -2925,6 +2925,49 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q03_shift_checked_for_scale": ("softmax_scale_invariant",),   # answers c
         "q14_shapes_looked_up_from_values": ("cross_output_from_keys",),   # answers d: O with one row per token of Y
     },
+    # judged from `measure sdpa-from-scratch --set blind27 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # weights_shape (4, 10): "leaving an axis out of the shape ... one weight per (query, key) pair,
+        # (batch, T_q, T_k)": the slip and its fix (as blind's q1_output_pooled_over_queries)
+        "q1_one_weight_per_token": ("shape_axis_dropped",),
+        # generic: "your code raised TypeError: maximum() missing 1 required positional arguments: \"other\"" on
+        # q3, q5, q6; torch.maximum (elementwise, two tensors) used as a reduction: no key says it
+        # (reduction_tuple_as_tensor is torch.max's (values, indices) pair, reduction_dim_missing a missing dim)
+        "q3_elementwise_maximum_as_reduction": (),
+        # mis-named: global_max_subtraction on 2 float16 tests ("subtracting one maximum over the whole tensor
+        # instead of each row's own"), generic NaN messages on 10 (q3 -inf entries, q5 masked outputs); the shift
+        # is each row's own first logit, not a maximum at all (as blind5's q3_shift_by_largest_magnitude was
+        # judged): no_max_subtraction ("without max-subtraction, which overflows in float16") would be right
+        "q3_shift_by_first_logit": ("no_max_subtraction",),
+        "q4_numpy_astype_on_tensor": ("numpy_method",),   # "torch's .astype(t) is .to(t)": the crash and its fix
+        "q4_d2l_valid_lens_from_zero": ("causal_excludes_self",),   # the diagonal hidden: the key's very text
+        # one_edit_fix: `K.transpose(-2, -1)` in place of `K.transpose()` (line 4): this slip at its place;
+        # fixed_axes (K.T "reverses every axis"; "use K.transpose(-2, -1)") would say it too
+        "q5_numpy_transpose_without_axes": ("one_edit_fix", "fixed_axes"),
+        # generic: "the output with mask=None contains NaN or inf in 10 of 210 entries" / "does not match the
+        # correct result in 60 of 60 entries" on 13 q5 tests; cosine-similarity scores for Q K^T / sqrt(d_k): no
+        # key of this catalogue (gaussian_kernel is a distance kernel, no_scale keeps the dot products)
+        "q5_cosine_similarity_instead_of_scale": (),
+        # / d_k ** -0.5 multiplies by sqrt(d_k), as blind25's q6_divided_by_reciprocal_root
+        "q5_divided_by_negative_power_scale": ("multiply_by_sqrt_dk", "reciprocal_scale"),
+        "q5_scores_read_through_data": ("gradient_cut",),   # ".data ... no gradient flows back": the key's text
+        "q6_log_softmax_weights": ("log_softmax",),   # the log-probabilities for the weights: the key's text
+        # single_key_rows_zeroed: "zeroing ... every query with a single allowed key ... a query with one allowed
+        # key gets its value": query 0 (one visible key) left at zeros, the student's "nothing to normalise";
+        # its count-test cause is not this loop, but the row it points at and the fix (weight 1) are
+        "q6_causal_loop_skips_first_query": ("single_key_rows_zeroed",),
+        # generic: "`q_trap_answer` is not defined in your notebook (or is None): run every cell, keep the given
+        # names"; true, but the harness's message: no key says a misspelled name (as blind8's q5_answer)
+        "q7_answer_name_misspelled": (),
+        "q7_checked_with_zero_values": ("zero_after_softmax",),   # answers A, as blind21's q7
+        # mis-named: count_in_bytes ("attn_entries is 4194304, the entries times 4 (the bytes of float32)"); the
+        # student counts the entries at the doubled T = 2048, not bytes; no key says a count taken after T
+        # was changed (as blind21's q8_entries_counts_scores_and_weights)
+        "q8_entries_after_T_doubled": (),
+        # generic: "cost_ratio is not right: how does T * T change when T doubles?"; 64 = madds per entry (d_k):
+        # no key says the ratio read as madds / entries (cost_ratio_eight, _inverted, _as_increase are others)
+        "q8_ratio_of_madds_to_entries": (),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
