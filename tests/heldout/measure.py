@@ -2880,6 +2880,55 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind27 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # one_edit_fix: `-1` (or `1`) in place of `2` in nn.Softmax(dim=2), the slip at its place; fixed_axes'
+        # "assumes a fixed number of dims ... use negative axes" is this batched dim=2 and its fix (as blind26's
+        # q1_d2l_batched_key_transpose_on_2d)
+        "q1_softmax_module_dim2_from_batched_code": ("one_edit_fix", "fixed_axes"),
+        # mis-named on 2 of 5 tests: wrong_scale_constant (c = 2 where 1/sqrt(d_k) is asked) is right on 3, but
+        # float64_output says scale_by_T and broadcast_inputs scale_by_d_v: the code uses neither a sequence
+        # length nor d_v, its constant 0.5 equals 1/sqrt(T) and 1/sqrt(d_v) there by accident (as blind8's
+        # q5_uses_the_notebook_d_k)
+        "q1_scale_hardcoded_one_half": ("wrong_scale_constant",),
+        # c = the scores' own std: "softmax(Q K^T / c) with a different c" and its fix 1/sqrt(d_k), though it
+        # does not say the c is data-dependent (as blind14's q1_scale_from_rank_of_k)
+        "q1_scores_standardised_by_their_std": ("wrong_scale_constant",),
+        # one_edit_fix: `W_K` in place of `W_K.T`; mha_weight_transposed's X @ W.T is this, on one projection
+        "q8_key_projection_transposed": ("one_edit_fix", "mha_weight_transposed"),
+        # one_edit_fix: the operands swapped (Kh, Qh) in the same "ihd,jhd->hji" einsum, which makes its output
+        # (head, query, key): the slip at its place, by another edit than the letters hji -> hij; the scores are
+        # K_h Q_h^T per head, scores_transposed's text
+        "q8_einsum_scores_output_letters_swapped": ("one_edit_fix", "scores_transposed"),
+        "q8_own_softmax_over_whole_head": ("softmax_whole_matrix",),   # sum over dims (1, 2): the key's text
+        # mis-named: dtype_mix ("a tensor made without dtype= ... meets the input's") on the 2 float64 tests, the
+        # float32 one generic ("does not match ... in 192 of 192 entries"): the dtype clash is a side effect; cast
+        # to float64 the random nn.Linear weights are still not W_Q, W_K, W_V. mha_no_input_projections' "never
+        # applying the projections W_Q, W_K, W_V" is the mistake and its fix (its "on X itself" is not)
+        "q8_fresh_linear_layers_for_projections": ("mha_no_input_projections",),
+        # generic: "does not match the correct result in 240 of 240 entries"; V = X: mha_no_input_projections'
+        # "running the heads on X itself, never applying ... W_V" (here for V alone, Q and K projected)
+        "q8_values_are_raw_tokens": ("mha_no_input_projections",),
+        "q2_numpy_ddof_keyword": ("numpy_keyword",),   # var(ddof=1): the engine key's very text and fix
+        # generic: "is NaN ... taken of a single number ... not one number (torch.dot of flattened draws, or a
+        # sum without dim)" (a clear message, tensordot not named); no key says the dots are one number (as
+        # blind19's q2_sum_without_dim before its one_edit_fix)
+        "q2_tensordot_default_dims": (),
+        # generic: "the variance of q.k is not within 10% of its expected value"; |q - k|^2 for q.k: gaussian_kernel
+        # is q1's weights from a kernel, not q2's dots (as blind14's q2_cosine_instead_of_dot against cosine_scores)
+        "q2_squared_distance_as_similarity": (),
+        "q4_entropy_identity_plus_expected_logit": ("one_edit_fix",),   # `- (p * logits).sum` for `+`: at its place
+        # raw: "a Tensor with 5 elements cannot be converted to Scalar"; unsqueeze(-1) makes five length-1 rows:
+        # entropy_item's fix (return the tensor) is softmax_entropy's, not the table's: no key
+        "q4_table_scores_unsqueezed_on_last_axis": (),
+        # generic: "the entropy table ... does not match ... in 16 of 16 entries"; q = k[:1] after drawing k:
+        # keys_drawn_first ("the first numbers go to q = torch.randn(1, d), then k = torch.randn(5, d)") and
+        # table_one_draw (q sliced from a draw instead of its own; "draw q, then k") both give the fix
+        "q4_table_query_is_first_key": ("keys_drawn_first", "table_one_draw"),
+        # generic: "q5_answer should be one letter as a string"; "CD" hedges C with D, whose belief
+        # variance_d_k_squared names and refutes (as attention-pipeline's blind22 q06_two_letters)
+        "q5_answer_two_letters_hedged": ("variance_d_k_squared",),
+    },
     # judged from `measure attention-pipeline --set blind27 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # generic: "S does not match the correct result in 40 of 40 entries" on 4 q02 tests; cosine scores:
