@@ -788,7 +788,9 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_e_as_2_7": ("e_rounded",),   # now named by e_rounded (naming10)
         "q7_answer_by_dtype_test": ("zero_after_softmax",),
         # generic: "not the number of entries of the weight matrix"; nothing says bytes (4 per float32)
-        "q8_entries_in_bytes": ("count_in_bytes",),   # now named by count_in_bytes (naming10)
+        # now named by count_in_bytes (naming10); after blind27 4 T^2 is count_times_four, whose text gives both
+        # readings (float32's bytes, or T doubled)
+        "q8_entries_in_bytes": ("count_in_bytes", "count_times_four"),
     },
 }
 
@@ -2987,7 +2989,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # instead of each row's own"), generic NaN messages on 10 (q3 -inf entries, q5 masked outputs); the shift
         # is each row's own first logit, not a maximum at all (as blind5's q3_shift_by_largest_magnitude was
         # judged): no_max_subtraction ("without max-subtraction, which overflows in float16") would be right
-        "q3_shift_by_first_logit": ("no_max_subtraction",),
+        "q3_shift_by_first_logit": ("no_max_subtraction", "softmax_shift_by_first_entry"),  # the second a key gained after blind27
         "q4_numpy_astype_on_tensor": ("numpy_method",),   # "torch's .astype(t) is .to(t)": the crash and its fix
         "q4_d2l_valid_lens_from_zero": ("causal_excludes_self",),   # the diagonal hidden: the key's very text
         # one_edit_fix: `K.transpose(-2, -1)` in place of `K.transpose()` (line 4): this slip at its place;
@@ -3012,7 +3014,8 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: count_in_bytes ("attn_entries is 4194304, the entries times 4 (the bytes of float32)"); the
         # student counts the entries at the doubled T = 2048, not bytes; no key says a count taken after T
         # was changed (as blind21's q8_entries_counts_scores_and_weights)
-        "q8_entries_after_T_doubled": (),
+        # after blind27: count_times_four, a key whose text gives both readings of 4 T^2 (T doubled, or bytes)
+        "q8_entries_after_T_doubled": ("count_times_four",),
         # generic: "cost_ratio is not right: how does T * T change when T doubles?"; 64 = madds per entry (d_k):
         # no key says the ratio read as madds / entries (cost_ratio_eight, _inverted, _as_increase are others)
         "q8_ratio_of_madds_to_entries": (),

@@ -1145,7 +1145,8 @@ def softmax_shift(fn):
         return mean_or_sound(*(second_call(fn, *qkv, mask=None) for qkv in MEAN_PROBES_QKV))
     if shift != "global_max_subtraction":
         return shift
-    return global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
+    said = global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
+    return global_or_first_entry(second_call(fn, *FIRST_ENTRY_PROBE_QKV, mask=None)) if said == shift else said
 
 
 def overflow_zeroes_weights(out):
@@ -1192,6 +1193,20 @@ def mean_or_sound(minus_inf_out, spread_out):
 # underflows: 0 / 0, NaN). As attention inputs: d_k = 1, q = 1, k = (0, -1, -300), V the identity.
 MAX_ABS_PROBE = torch.tensor([[0.0, -1.0, -300.0]])
 MAX_ABS_PROBE_QKV = (torch.tensor([[1.0]]), torch.tensor([[0.0], [-1.0], [-300.0]]), torch.eye(3))
+
+
+FIRST_ENTRY_PROBE = torch.tensor([[10.0, 100.0, 99.0]])   # the max not first: a shift by the first entry overflows
+FIRST_ENTRY_PROBE_QKV = (torch.tensor([[1.0]]), torch.tensor([[10.0], [100.0], [99.0]]), torch.eye(3))
+
+
+def global_or_first_entry(out):
+    """After global_or_max_abs said global_max_subtraction (both probes' slices start with their max), from the
+    softmax's output on FIRST_ENTRY_PROBE (one slice, its max second): the same key where it is finite, as one
+    global max gives it; softmax_shift_by_first_entry where it is not (exp(100 - 10) overflows float32,
+    blind27); None for anything else (a crash, a wrong shape)."""
+    if type(out) is not torch.Tensor or tuple(out.shape) != (1, 3):
+        return None
+    return "global_max_subtraction" if bool(torch.isfinite(out).all()) else "softmax_shift_by_first_entry"
 
 
 def global_or_max_abs(out):
@@ -1302,6 +1317,11 @@ def name_nan(fn, Q, K, V, mask, got, what, q_scale=1.0):
             confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", f"{what} is NaN on every row with a blocked "
                                  "key (and right with a mask that allows every key): it matches "
                                  + describe("pos_inf_fill")))
+        if softmax_shift(fn) == "softmax_shift_by_first_entry":   # a blocked first key: -inf - (-inf) = NaN
+            raise Misconception("softmax_shift_by_first_entry", f"{what} contains NaN where the correct result is "
+                                "finite, only when some keys are masked, and probes of its softmax overflow where "
+                                "a slice's first entry is far below its max: it matches "
+                                + describe("softmax_shift_by_first_entry"))
         raise AssertionError(f"{what} contains NaN or inf where the correct result is finite, only when some "
                              "keys are masked (with a mask that allows every key it is right): look at how "
                              "the masked scores are filled and at queries with few keys")

@@ -63,6 +63,13 @@ MISCONCEPTIONS = {
                             "where the variance measured on the example's scores is asked: compute .var() of them",
     "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "
                  "weight is off in the second or third decimal; use torch.exp",
+    "softmax_shift_by_first_entry": "shifting each slice by its first entry (or another fixed one) instead of its "
+                                    "maximum: the shift cancels in exact arithmetic but bounds nothing, so a slice "
+                                    "whose largest logit is far above its first overflows, and a -inf first entry "
+                                    "(a masked key) makes the whole slice NaN",
+    "count_times_four": "a count four times the weight matrix's T^2 entries, which one number cannot tell apart: the "
+                        "count at twice the length ((2T)^2 = 4 T^2: T doubled, as the next question does) or the "
+                        "matrix's bytes in float32 (4 per entry); the question asks for the number of entries at T",
     "count_in_bytes": "giving the memory of the matrix in bytes (entries times 4 for float32, 8 for float64) where "
                       "its number of entries is asked",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",

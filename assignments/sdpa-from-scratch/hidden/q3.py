@@ -65,8 +65,14 @@ def _shift(fn):
             return None
     if shift != "global_max_subtraction":
         return shift
-    try:     # one global max or each slice's largest |x|: a second probe tells them apart
-        return diag.global_or_max_abs(fn(diag.MAX_ABS_PROBE.clone(), dim=-1))
+    try:     # one global max or each slice's largest |x|: a second probe tells them apart; a third its first entry
+        said = diag.global_or_max_abs(fn(diag.MAX_ABS_PROBE.clone(), dim=-1))
+    except StudentCodeError:
+        return None
+    if said != "global_max_subtraction":
+        return said
+    try:
+        return diag.global_or_first_entry(fn(diag.FIRST_ENTRY_PROBE.clone(), dim=-1))
     except StudentCodeError:
         return None
 
@@ -190,6 +196,9 @@ def test_minus_inf_entries(stable_softmax, device, rng):
             if shift == "softmax_subtracts_min":
                 raise Misconception(shift, "stable_softmax with -inf entries gave NaN (-inf - (-inf)), and a "
                                     f"float32 probe with large logits gives inf or NaN: it matches {describe(shift)}") from None
+            if shift == "softmax_shift_by_first_entry":
+                raise Misconception(shift, "stable_softmax with -inf entries gave NaN or inf, and a float32 probe whose "
+                                    f"max is not its first entry overflows: it matches {describe(shift)}") from None
             if shift == "softmax_shift_by_max_abs" and bool(torch.isnan(got[blocked.any(dim=-1)]).all()):
                 raise Misconception(shift, "stable_softmax with -inf entries is NaN on every row with a -inf (its "
                                     "largest |x| is inf), and float32 probes show which shift it subtracts: it "

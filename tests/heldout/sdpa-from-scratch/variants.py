@@ -1306,6 +1306,18 @@ raw_score_var = S.var().item()
 scaled_score_var = (S / 8 ** 0.5).var().item()
 scale_divisor = 64 ** 0.5
 '''}, {"key": "weights_sized_by_features", "where": ["q2:test_score_variances"]}),
+    # after blind27: each slice shifted by its first entry, not its maximum (a narrow, and an index_select)
+    "softmax_shift_by_first_narrow": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    exps = torch.exp(x - x.narrow(dim, 0, 1))
+    return exps / exps.sum(dim=dim, keepdim=True)
+'''}, {"key": ("softmax_shift_by_first_entry",), "where": ["q3", "q5"]}),
+    "softmax_shift_by_first_index_select": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    first = torch.index_select(x, dim, torch.zeros(1, dtype=torch.long, device=x.device))
+    e = (x - first).exp()
+    return e / e.sum(dim, keepdim=True)
+'''}, {"key": ("softmax_shift_by_first_entry",), "where": ["q3", "q5"]}),
     # naming12: an unshifted softmax in the log domain, with tensor methods
     "softmax_log_domain_methods": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
