@@ -309,8 +309,10 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         raise_if_output_transposed(got, expected, Q.dtype, "the output")
     found = pair_evidence(pair, Q, K, V, d_k)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
-        raise Misconception(found[0], f"the {named} is wrong: with the other result of the same call it matches "
-                            + found[2])
+        said = f"the {named} is wrong: with the other result of the same call it matches " + found[2]
+        if fn is not None:
+            confirm_size_scale(fn, found[0], f"the {named} is wrong")
+        raise Misconception(found[0], said)
     if Q.dtype == torch.float64:
         # a softmax done in float32: weights that are float32 numbers, right to float32's rounding
         if _made_in_float32(weights) and not _made_in_float32(right[1]) \
@@ -318,7 +320,9 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
             variants["float32_precision"] = weights if part == "weights" else weights @ V64
     try:
         assert_matches(got, expected, what=f"the {named}", dtype=Q.dtype, variants=variants)
-    except Misconception:
+    except Misconception as named_as:
+        if fn is not None:
+            confirm_size_scale(fn, named_as.key, f"the {named} is wrong")
         raise
     except AssertionError as failure:
         if part == "output":
@@ -331,6 +335,41 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         if not said:
             raise
         raise AssertionError(f"{failure}{said}") from None
+
+
+# A scale by one of the input's sizes (a sequence length, d_v) is told from a constant that equals it on one
+# input (0.5 is 1/sqrt(4): T = 4 or d_v = 4 there, blind27) by a second call where every size differs
+SIZE_SCALES = ("scale_by_T", "scale_by_T_queries", "scale_by_d_v")
+_SIZE_PROBE_SHAPES = {"T_q": 3, "T_k": 7, "d_k": 5, "d_v": 6}
+
+
+def confirm_size_scale(fn, key, said):
+    """Keep a SIZE_SCALES name only where the student's weights on a probe whose sizes all differ (T_q 3, T_k 7,
+    d_k 5, d_v 6) are that mistake's there too; where they are a softmax of the scores over one constant instead,
+    name wrong_scale_constant with it; else (nothing fits) the failure names nothing."""
+    if key not in SIZE_SCALES:
+        return
+    g = torch.Generator().manual_seed(27)
+    sizes = _SIZE_PROBE_SHAPES
+    Q = torch.randn(sizes["T_q"], sizes["d_k"], generator=g, dtype=torch.float64)
+    K = torch.randn(sizes["T_k"], sizes["d_k"], generator=g, dtype=torch.float64)
+    V = torch.randn(sizes["T_k"], sizes["d_v"], generator=g, dtype=torch.float64)
+    try:
+        pair = fn(Q, K, V, sizes["d_k"])
+    except StudentCodeError:
+        raise AssertionError(f"{said} (it matches a scale by one of the input's sizes on this input only)") from None
+    weights = pair[1] if isinstance(pair, (tuple, list)) and len(pair) == 2 else None
+    if type(weights) is torch.Tensor and weights.shape == (sizes["T_q"], sizes["T_k"]):
+        wrong = ref.wrong_variants(Q, K, V, sizes["d_k"], "weights")
+        if matching_variants(weights, {k: v for k, v in wrong.items() if k.split("/")[0] in SIZE_SCALES},
+                             torch.float64):
+            return      # a size there too (which one is the first input's to say: both lengths read as T)
+        c = ref.fitted_scale(Q @ K.T, weights)
+        if c is not None and matching_variants(weights, {"c": torch.softmax(Q @ K.T / c, dim=-1)}, torch.float64):
+            raise Misconception("wrong_scale_constant", f"{said}: it divides the scores by {c:.4g} whatever the "
+                                "sizes (a second call with T_q 3, T_k 7, d_k 5, d_v 6 divides by it too): "
+                                + describe("wrong_scale_constant"))
+    raise AssertionError(f"{said} (it matches a scale by one of the input's sizes on this input only)")
 
 
 # --- the square root taken of the scores (issue 21, naming20) ---------------------------------------------
@@ -440,12 +479,17 @@ def check_layout(fn, Q, K, V, what):
     Q64, K64, V64 = Q.double(), K.double(), V.double()
     expected = ref.attention(Q64, K64, V64, d_k)
     for index, part in ((1, "weights"), (0, "output")):
-        check_value(answer_part(fn, index), args, expected[index],
-                    reference=lambda Q, K, V, d_k, i=index: ref.attention(Q, K, V, d_k)[i],
-                    what=f"the {'weight matrix' if part == 'weights' else 'output'} {what}", name="attention",
-                    judge=dtype_judge(expected[index], f"the {'weight matrix' if part == 'weights' else 'output'} "
-                                      f"{what}", Q.dtype, ({found[0]: found[1][index]} if found is not None
-                                                           else ref.wrong_variants(Q64, K64, V64, d_k, part))))
+        try:
+            check_value(answer_part(fn, index), args, expected[index],
+                        reference=lambda Q, K, V, d_k, i=index: ref.attention(Q, K, V, d_k)[i],
+                        what=f"the {'weight matrix' if part == 'weights' else 'output'} {what}", name="attention",
+                        judge=dtype_judge(expected[index], f"the {'weight matrix' if part == 'weights' else 'output'} "
+                                          f"{what}", Q.dtype, ({found[0]: found[1][index]} if found is not None
+                                                               else ref.wrong_variants(Q64, K64, V64, d_k, part))))
+        except Misconception as named_as:
+            confirm_size_scale(fn, named_as.key, f"the {'weight matrix' if part == 'weights' else 'output'} {what} "
+                               "is wrong")
+            raise
 
 
 # --- kinds named from a property of the answer (issue 21, fifth round) ---------------------------------

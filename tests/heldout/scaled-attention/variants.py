@@ -437,6 +437,16 @@ WRONG.update({
     weights = F.softmax(Q @ K.T / 8.0, dim=-1)
     return weights @ V, weights
 '''), {"key": "wrong_scale_constant", "where": ["q1"]}),
+    # after blind27: a constant equal to 1/sqrt(one of the sizes) on some tests' inputs (T = 4 or d_v = 4 there)
+    "attention_scores_halved": (attention('''
+    weights = F.softmax(Q @ K.T / 2, dim=-1)
+    return weights @ V, weights
+'''), {"key": "wrong_scale_constant", "where": ["q1", "q8"]}),
+    "attention_scores_times_half": (attention('''
+    scores = (Q @ K.transpose(-2, -1)) * 0.5
+    weights = scores.softmax(dim=-1)
+    return weights @ V, weights
+'''), {"key": "wrong_scale_constant", "where": ["q1", "q8"]}),
     "attention_scale_on_output": (attention('''
     weights = F.softmax(Q @ K.T, dim=-1)
     return weights @ V / math.sqrt(d_k), weights
