@@ -2907,7 +2907,8 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # float32 one generic ("does not match ... in 192 of 192 entries"): the dtype clash is a side effect; cast
         # to float64 the random nn.Linear weights are still not W_Q, W_K, W_V. mha_no_input_projections' "never
         # applying the projections W_Q, W_K, W_V" is the mistake and its fix (its "on X itself" is not)
-        "q8_fresh_linear_layers_for_projections": ("mha_no_input_projections",),
+        # after blind27: mha_new_layers, a key gained for it (new nn.Linear layers whose weights are never set)
+        "q8_fresh_linear_layers_for_projections": ("mha_no_input_projections", "mha_new_layers"),
         # generic: "does not match the correct result in 240 of 240 entries"; V = X: mha_no_input_projections'
         # "running the heads on X itself, never applying ... W_V" (here for V alone, Q and K projected)
         "q8_values_are_raw_tokens": ("mha_no_input_projections",),

@@ -372,6 +372,25 @@ def confirm_size_scale(fn, key, said):
     raise AssertionError(f"{said} (it matches a scale by one of the input's sizes on this input only)")
 
 
+def new_layers_from_source(submission, said):
+    """mha_new_layers where multi_head_attention (or anything it calls) builds nn.Linear layers and never sets
+    their weights (no `.weight`, `copy_` or `load_state_dict` in reach): random projections in place of the given
+    W_Q, W_K, W_V (blind27; float64 inputs then crash on float32 layers, which alone says only a dtype mix). Read
+    from the source only, once the answer failed; None otherwise."""
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, function_uses_attribute
+    if submission is None:
+        return None
+    try:
+        cells = cells_of(submission)
+        if not function_uses_attribute(cells, "multi_head_attention", "Linear") or function_uses_attribute(
+                cells, "multi_head_attention", ("weight", "copy_", "load_state_dict")):
+            return None
+    except SourceUnreadable:
+        return None
+    return Misconception("mha_new_layers", f"{said}, and multi_head_attention builds new nn.Linear layers whose "
+                         "weights it never sets: " + describe("mha_new_layers"))
+
+
 # --- the square root taken of the scores (issue 21, naming20) ---------------------------------------------
 
 # The root put around the scores instead of d_k alone: each form's softmax, NaN in every row with a negative score

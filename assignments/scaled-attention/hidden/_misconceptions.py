@@ -61,6 +61,9 @@ MISCONCEPTIONS = {
     "keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)",
     "torch_sqrt_of_int": "calling torch.sqrt (a function of tensors) on the Python int d_k: use math.sqrt(d_k) or "
                          "d_k ** 0.5",
+    "mha_new_layers": "building new nn.Linear layers inside the function, whose weights are random, instead of "
+                      "multiplying by the given W_Q, W_K, W_V (and W_O): the given matrices are the projections; "
+                      "X @ W_Q is the query projection",
     "table_stds_of_weights": "the table's standard deviations taken of the softmax weights (probabilities) instead of "
                              "the raw and scaled scores: the spread the lesson compares is the scores', which the "
                              "scale shrinks by sqrt(d)",

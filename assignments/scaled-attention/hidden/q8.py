@@ -63,6 +63,9 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         except Misconception as m:
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
+            layers = D.new_layers_from_source(submission, "multi_head_attention(...) is wrong")
+            if layers is not None:
+                raise layers from None
             D.raise_if_residual(got, X, Ws, expected)
             D.raise_if_layer_norm(got, X, expected)
             factor = D.output_factor(got, X, expected, n_heads)
@@ -95,7 +98,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             raise Misconception("view_on_noncontiguous", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
-        named = _crash_named(fn, e, X, Ws, n_heads) or D.output_projection_left(e, X, Ws, n_heads) \
+        named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message.splitlines()[0][:200]}") \
+            or _crash_named(fn, e, X, Ws, n_heads) or D.output_projection_left(e, X, Ws, n_heads) \
             or D.mha_crash(fn, e, X, Ws, n_heads) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \

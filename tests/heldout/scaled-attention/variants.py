@@ -241,6 +241,27 @@ def softmax_entropy(logits):
     "table_keys_drawn_first": (table("q = torch.randn(1, d); k = torch.randn(5, d)", "k = torch.randn(5, d); q = torch.randn(1, d)"),
                                {"key": "keys_drawn_first", "where": ["q4:test_entropy_table_lesson",
                                                                      "q4:test_entropy_table_other_dims_and_seed"]}),
+    # after blind27: new nn.Linear layers (random weights) for the projections, built per call and once per head
+    "mha_new_linear_layers": (mha('''
+    d_model = X.shape[-1]
+    q_proj, k_proj, v_proj = (torch.nn.Linear(d_model, d_model, bias=False).to(X.dtype) for _ in range(3))
+    Q, K, V = q_proj(X), k_proj(X), v_proj(X)
+    d_k = d_model // n_heads
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+             for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "mha_new_layers", "where": ["q8"]}),
+    "mha_linear_modulelist": (mha('''
+    d_model = X.shape[-1]
+    projections = torch.nn.ModuleList(torch.nn.Linear(d_model, d_model) for _ in range(3)).to(dtype=X.dtype)
+    Q, K, V = (p(X) for p in projections)
+    d_k = d_model // n_heads
+    outs = []
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        outs.append(attention(Q[:, cols], K[:, cols], V[:, cols], d_k)[0])
+    return torch.cat(outs, dim=-1) @ W_O
+'''), {"key": "mha_new_layers", "where": ["q8"]}),
     "mha_head_slice_offset": (mha(MHA_LOOP.replace("slice(h * d_k, (h + 1) * d_k)", "slice(h, h + d_k)")),
                               {"key": "mha_head_slice_offset", "where": ["q8"]}),
     "q5_scaled_variance": ({"q5_answer": 'q5_answer = "A"'}, {"key": "variance_after_scaling", "where": ["q5"]}),
