@@ -54,6 +54,10 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "finfo_of_tensor": [lambda: torch.finfo(A).min, lambda: torch.iinfo(MASK)],
     "dtype_for_device": [lambda: torch.ones(3, 3, device=torch.float32), lambda: torch.zeros(3, dtype=torch.device("cpu"))],
     "dtype_passed_positionally": [lambda: torch.ones((3, 3), torch.bool), lambda: torch.zeros(3, 3, torch.float64)],
+    "finfo_keyword": [lambda: torch.finfo(dtype=A.dtype).min, lambda: torch.iinfo(dtype=torch.int64)],
+    "softmax_module_given_input": [lambda: torch.nn.Softmax(A, dim=-1), lambda: torch.nn.Softmax(A) @ B.T,
+                                   lambda: torch.nn.LogSoftmax(A, dim=1)],
+    "maximum_for_max": [lambda: A - torch.maximum(A, dim=-1), lambda: torch.minimum(A), lambda: A.maximum()],
     "removed_torch_function": [lambda: torch.matrix_rank(A[:, :3]), lambda: torch.solve(A[:, :3], A[:, :3])],  # type: ignore[attr-defined]
     "caret_for_power": [lambda: A @ B.T / 4 ^ 0.5, lambda: A.double() ^ 2, lambda: 4 ^ 0.5],
 }

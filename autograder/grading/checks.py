@@ -48,6 +48,13 @@ class Misconception(AssertionError):
 # Texts of the keys the engine itself names (runner, sandbox guard, timing); every other key is declared
 # by its assignment in hidden/_misconceptions.py and registered when its hidden tests load.
 MISCONCEPTIONS: dict[str, str] = {
+    "finfo_keyword": "torch.finfo(dtype=...) (or iinfo): its one parameter is positional, named type, not dtype: "
+                     "torch.finfo(torch.float32).min, or torch.finfo(S.dtype).min",
+    "softmax_module_given_input": "giving the scores to nn.Softmax's constructor (nn.Softmax(S, dim=-1)): nn.Softmax is a "
+                                  "module, built with its dim and then called on the tensor, nn.Softmax(dim=-1)(S); "
+                                  "or call torch.softmax(S, dim=-1)",
+    "maximum_for_max": "torch.maximum (or minimum) for a reduction: it is the elementwise maximum of two tensors; the "
+                       "largest entry along an axis is x.amax(dim=-1, keepdim=True) or x.max(dim=-1, keepdim=True).values",
     "removed_torch_function": "calling a function torch has removed (torch.matrix_rank, torch.symeig, torch.solve, "
                               "torch.lstsq, torch.eig: tutorials older than torch 1.9): its replacement is in "
                               "torch.linalg (torch.linalg.matrix_rank, ...), as the error message says",

@@ -24,6 +24,11 @@ from autograder.grading.pyparse import parse
 _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
     (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),
+    (re.compile(r'\b[if]info\(\) missing 1 required positional arguments: "type"'), "finfo_keyword"),
+    (re.compile(r"\b(?:Log)?Softmax\.__init__\(\) got multiple values for argument 'dim'|unsupported operand "
+                r"type\(s\) for [^:]{1,3}: '(?:Log)?Softmax' and|and '(?:Log)?Softmax'|a value of type (?:Log)?Softmax "
+                r"cannot cross"), "softmax_module_given_input"),
+    (re.compile(r'\b(?:maximum|minimum)\(\) missing 1 required positional arguments: "other"'), "maximum_for_max"),
     (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
                 r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
     (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),

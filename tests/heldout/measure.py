@@ -2941,7 +2941,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: finfo() missing 1 required positional arguments: \"type\"" on 3 q04 tests; finfo's
         # argument given as dtype=: mask_not_dtype_min is the value blocked (right here), dtype_passed_positionally
         # the other way round; no key says finfo's parameter is `type`
-        "q04_finfo_called_with_dtype_keyword": (),
+        "q04_finfo_called_with_dtype_keyword": ("finfo_keyword",),  # a key the engine gained after blind27
         "q04_row_loop_starts_at_one": ("one_edit_fix",),   # `0` in place of `1` in `range(1, T)`: the slip at its place
         # generic: "the mask blocks the wrong entries: exactly the keys after each query ... should be blocked, and
         # every other entry 0"; fill_ on the boolean pattern returns it all True, cast to 1: mask_not_additive
@@ -2954,7 +2954,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_softmax_with_exp2": (),
         # raw: "TypeError: Softmax.__init__() got multiple values for argument 'dim'" on 5 q05 tests; the scores
         # passed to the module's constructor: no key (size_as_dim is a size given for dim)
-        "q05_softmax_module_called_on_scores": (),
+        "q05_softmax_module_called_on_scores": ("softmax_module_given_input",),  # a key the engine gained after blind27
         # raw: "RuntimeError: shape '[10, 7]' is invalid for input of size 50" on 4 q07 tests and q09; the heads
         # merged back to d_model instead of d_v: no key of this catalogue says the output width
         "q07_heads_merged_back_to_model_width": (),
@@ -2985,7 +2985,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "your code raised TypeError: maximum() missing 1 required positional arguments: \"other\"" on
         # q3, q5, q6; torch.maximum (elementwise, two tensors) used as a reduction: no key says it
         # (reduction_tuple_as_tensor is torch.max's (values, indices) pair, reduction_dim_missing a missing dim)
-        "q3_elementwise_maximum_as_reduction": (),
+        "q3_elementwise_maximum_as_reduction": ("maximum_for_max",),  # a key the engine gained after blind27
         # mis-named: global_max_subtraction on 2 float16 tests ("subtracting one maximum over the whole tensor
         # instead of each row's own"), generic NaN messages on 10 (q3 -inf entries, q5 masked outputs); the shift
         # is each row's own first logit, not a maximum at all (as blind5's q3_shift_by_largest_magnitude was
