@@ -2951,7 +2951,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "A does not match the correct result in 30 of 40 entries" on 4 q05 tests; exp2 without
         # log2(e): no key of this catalogue (softmax_base_2 is scaled-attention's; scores_scaled_twice is a second
         # division by a length's root, whose fix is not this one)
-        "q05_softmax_with_exp2": (),
+        "q05_softmax_with_exp2": ("softmax_base_2",),  # a key this catalogue gained after blind27
         # raw: "TypeError: Softmax.__init__() got multiple values for argument 'dim'" on 5 q05 tests; the scores
         # passed to the module's constructor: no key (size_as_dim is a size given for dim)
         "q05_softmax_module_called_on_scores": ("softmax_module_given_input",),  # a key the engine gained after blind27

@@ -889,6 +889,14 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
     except RuntimeError:
         pass
+    # cosine similarities for the dot products (a kernel from the Nadaraya-Watson lesson), scaled or not (blind27)
+    try:
+        cos = torch.nn.functional.normalize(Q, dim=-1) @ torch.nn.functional.normalize(K, dim=-1).transpose(-2, -1)
+        div = (Q / Q.norm(dim=-1, keepdim=True)) @ (K / K.norm(dim=-1, keepdim=True)).transpose(-2, -1)  # NaN at 0
+        out.update({"nw_cosine_kernel/scores": cos, "nw_cosine_kernel/scaled": cos / math.sqrt(d_k),
+                    "nw_cosine_kernel/divided": div, "nw_cosine_kernel/divided_scaled": div / math.sqrt(d_k)})
+    except RuntimeError:
+        pass
     # scores as a negative squared distance (d2l's Nadaraya-Watson kernel -(q - k)^2 / 2 carried into attention,
     # blind26): -||q - k||^2 over 2, over sqrt(d_k), or alone
     try:
@@ -939,6 +947,8 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     }
     m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
+    two = torch.exp2(Z - row_max)     # exp2 without the log2(e) factor (blind27, the Triton tutorial's softmax)
+    out["softmax_base_2"] = two / two.sum(dim=-1, keepdim=True)
     if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
         c = torch.exp(Z - Z.amax(dim=-2, keepdim=True))
         out["softmax_shift_wrong_axis"] = c / c.sum(dim=-1, keepdim=True)

@@ -83,6 +83,8 @@ MISCONCEPTIONS = {
                           "longer sum to 1",
     "additive_mask_as_boolean": "treating the additive float mask as a boolean one (masked_fill(M, ...), S[M], ~M): "
                                 "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
+    "softmax_base_2": "taking the exponentials with exp2 without multiplying the scores by log2(e): exp2(x) is "
+                      "e^(x ln 2), a softmax of the scores times ln 2 = 0.69, flatter than the softmax asked",
     "min_entropy": "the min-entropy -log2(max_j a_j), from the largest weight alone, instead of the Shannon entropy "
                    "-sum_j a_j log2 a_j over every weight of the row: equal only for uniform rows",
     "blocked_weight_not_zero": "a blocked key keeps a tiny positive weight instead of exactly 0: its score reaches "

@@ -101,6 +101,10 @@ def _raise_if_pattern(M, T, dtype):
         return
     future = torch.ones(T, T, dtype=torch.bool).triu(1)
     values = M.to(torch.float64)
+    if T > 1 and bool((values == 1).all()):     # the blocked value written into a True/False tensor: True (blind27)
+        raise Misconception("mask_not_additive", "the mask is 1 everywhere, as a value written into a True/False "
+                            "tensor comes back (fill_ or masked_fill on a bool mask, then cast): "
+                            + describe("mask_not_additive"))
     for pattern in (future, ~future):
         if torch.equal(values, pattern.to(torch.float64)):
             raise Misconception("mask_not_additive", f"the mask is {'True/False' if M.dtype == torch.bool else '0/1'} "

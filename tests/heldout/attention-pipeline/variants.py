@@ -2397,6 +2397,35 @@ CORRECT.update({
 WRONG.update({
     # naming30: a parameter the notebook's scaled_scores lacks, whose default makes S wrong (right when it is
     # passed another plain value): a mask flag multiplied in, and an epsilon added to the divisor
+    # after blind27: exp2 for exp (no log2(e) factor), cosine similarities for the scores, a mask of ones
+    "weights_exp2_shifted": (weights('''
+    Z = S if M is None else S + M
+    E = torch.exp2(Z - Z.amax(dim=-1, keepdim=True))
+    return E / E.sum(dim=-1, keepdim=True)
+'''), {"key": "softmax_base_2", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "weights_pow2": (weights('''
+    Z = S if M is None else S + M
+    P = 2.0 ** (Z - Z.max(dim=-1, keepdim=True).values)
+    return P / P.sum(-1, keepdim=True)
+'''), {"key": "softmax_base_2", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "scores_cosine_scaled": (scores('''
+    Qn = Q / Q.norm(dim=-1, keepdim=True)
+    Kn = K / K.norm(dim=-1, keepdim=True)
+    return Qn @ Kn.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+'''), {"key": "nw_cosine_kernel", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "scores_cosine_similarity": (scores('''
+    return torch.nn.functional.cosine_similarity(Q.unsqueeze(-2), K.unsqueeze(-3), dim=-1)
+'''), {"key": "nw_cosine_kernel", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "mask_bool_filled_with_min": (mask('''
+    M = torch.ones(T, T, dtype=torch.bool, device=device)
+    M.fill_(torch.finfo(dtype).min)
+    return M.to(dtype)
+'''), {"key": "mask_not_additive", "where": ["q04", "q05", "q07", "q09", "q10"]}),
+    "mask_bool_indexed_with_min": (mask('''
+    M = torch.zeros(T, T, dtype=torch.bool, device=device)
+    M[torch.ones(T, T, dtype=torch.bool, device=device).triu(1)] = torch.finfo(dtype).min
+    return M.to(dtype)
+'''), {"key": "mask_not_additive", "where": ["q04", "q05", "q07", "q09", "q10"]}),
     # the min-entropy (the largest weight alone) for the Shannon entropy, in bits and through max's values
     "entropy_min_entropy": (entropy('''    return -torch.log2(A.max(dim=-1).values)
 '''), {"key": "min_entropy", "where": ["q10", "q11"]}),
