@@ -755,6 +755,11 @@ def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         heads = _mha_heads(X, *(mats[n] for n in names), n_heads)
         out["same_projection/" + "_".join(f"{r}_from_{n}" for r, n in zip("qkv", names) if r != n[-1])] = \
             torch.cat(heads, dim=-1) @ W
+    # one role left unprojected: X itself as the values, the keys or the queries (blind27: V = X); square only
+    eye = torch.eye(X.shape[-1], dtype=X.dtype)
+    if all(w.shape == eye.shape for w in (W_Q, W_K, W_V)):
+        for role, names in (("values", (W_Q, W_K, eye)), ("keys", (W_Q, eye, W_V)), ("queries", (eye, W_K, W_V))):
+            out[f"mha_no_input_projections/{role}"] = torch.cat(_mha_heads(X, *names, n_heads), dim=-1) @ W
     return out
 
 

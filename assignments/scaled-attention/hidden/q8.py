@@ -98,7 +98,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             raise Misconception("view_on_noncontiguous", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
-        named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message.splitlines()[0][:200]}") \
+        named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message[:200]}".split("\n")[0]) \
             or _crash_named(fn, e, X, Ws, n_heads) or D.output_projection_left(e, X, Ws, n_heads) \
             or D.mha_crash(fn, e, X, Ws, n_heads) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \

@@ -262,6 +262,23 @@ def softmax_entropy(logits):
         outs.append(attention(Q[:, cols], K[:, cols], V[:, cols], d_k)[0])
     return torch.cat(outs, dim=-1) @ W_O
 '''), {"key": "mha_new_layers", "where": ["q8"]}),
+    # after blind27: one role left unprojected, X itself as the values, or as the keys
+    "mha_values_unprojected": (mha('''
+    Q, K, V = X @ W_Q, X @ W_K, X
+    d_k = X.shape[-1] // n_heads
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+             for h in range(n_heads)]
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "mha_no_input_projections", "where": ["q8"]}),
+    "mha_keys_unprojected": (mha('''
+    Q, V = X @ W_Q, X @ W_V
+    d_k = X.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        outs.append(attention(Q[:, c], X[:, c], V[:, c], d_k)[0])
+    return torch.cat(outs, dim=-1) @ W_O
+'''), {"key": "mha_no_input_projections", "where": ["q8"]}),
     "mha_head_slice_offset": (mha(MHA_LOOP.replace("slice(h * d_k, (h + 1) * d_k)", "slice(h, h + d_k)")),
                               {"key": "mha_head_slice_offset", "where": ["q8"]}),
     "q5_scaled_variance": ({"q5_answer": 'q5_answer = "A"'}, {"key": "variance_after_scaling", "where": ["q5"]}),
