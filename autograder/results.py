@@ -19,6 +19,12 @@ def _words(text: str) -> str:
     return " ".join(text.casefold().split()).rstrip(" .;:!")
 
 
+# The misconception key of a one-edit fix (autograder/grading/repair.py): its message's first line is the fix itself
+# (the function, the line, the change), so two reports with this key are one mistake only where that line is the same
+# (autograder/grading/diagnosis.py groups them so). Here, where both read it without importing the engine's torch.
+ONE_EDIT_FIX_KEY = "one_edit_fix"
+
+
 class TestReport(BaseModel):
     question: str
     name: str

@@ -22,8 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
-from autograder.grading.repair import KEY as ONE_EDIT_KEY
-from autograder.results import SubmissionResult, TestReport
+from autograder.results import ONE_EDIT_FIX_KEY, SubmissionResult, TestReport
 
 # The first line of the example shrink.describe appends to a failure's message (autograder/grading/shrink.py):
 # the example runs from the last such line to the end. Only the last counts: a student's exception
@@ -178,7 +177,7 @@ def fold_passed(tests: Sequence[TestReport]) -> list[PassedLine]:
 def _mistake_of(t: TestReport) -> str:
     """Which mistake a named failure is: its key; for a one-edit fix, the key and the fix itself (its message's
     first line: the function, the line and the change), since two functions' fixes are two mistakes."""
-    if t.misconception == ONE_EDIT_KEY:
+    if t.misconception == ONE_EDIT_FIX_KEY:
         return f"{t.misconception}\n{t.message.split(chr(10), 1)[0]}"
     return t.misconception or ""
 

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import torch
 
 from autograder.grading.pyparse import parse
+from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
@@ -432,7 +433,7 @@ def safe_line(cell: str, line: int) -> str:
     return _cut(re.sub(r"\s+", " ", text.strip()))
 
 
-KEY = "one_edit_fix"
+KEY = ONE_EDIT_FIX_KEY
 
 
 def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Callable[..., Any]],

@@ -83,16 +83,16 @@ MISCONCEPTIONS = {
                           "longer sum to 1",
     "additive_mask_as_boolean": "treating the additive float mask as a boolean one (masked_fill(M, ...), S[M], ~M): "
                                 "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
-    "softmax_base_2": "taking the exponentials with exp2 without multiplying the scores by log2(e): exp2(x) is "
-                      "e^(x ln 2), a softmax of the scores times ln 2 = 0.69, flatter than the softmax asked",
+    "softmax_base_2": "taking the exponentials with exp2 without multiplying the logits by log2(e): exp2(x) is "
+                      "exp(x ln 2), a softmax at another temperature; write exp2(x * math.log2(math.e)) or exp(x)",
     "min_entropy": "the min-entropy -log2(max_j a_j), from the largest weight alone, instead of the Shannon entropy "
                    "-sum_j a_j log2 a_j over every weight of the row: equal only for uniform rows",
     "blocked_weight_not_zero": "a blocked key keeps a tiny positive weight instead of exactly 0: its score reaches "
                                "the exponential as a finite number (a floor such as clamp(min=-50) on the shifted "
                                "scores, or a small finite fill), and exp(-50) is about 2e-22, not 0; keep blocked "
                                "scores at -inf (or the dtype's minimum) through the softmax",
-    "scale_after_softmax": "applying 1/sqrt(d_k) to the weights after the softmax instead of to the scores before "
-                           "it: rows then sum to 1/sqrt(d_k), not 1, and the softmax still sees unscaled scores",
+    "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
+                           "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",

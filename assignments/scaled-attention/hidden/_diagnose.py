@@ -729,6 +729,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(scale_passed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(unprojected_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     out.update(batched_split_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
@@ -755,12 +756,18 @@ def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         heads = _mha_heads(X, *(mats[n] for n in names), n_heads)
         out["same_projection/" + "_".join(f"{r}_from_{n}" for r, n in zip("qkv", names) if r != n[-1])] = \
             torch.cat(heads, dim=-1) @ W
-    # one role left unprojected: X itself as the values, the keys or the queries (blind27: V = X); square only
-    eye = torch.eye(X.shape[-1], dtype=X.dtype)
-    if all(w.shape == eye.shape for w in (W_Q, W_K, W_V)):
-        for role, names in (("values", (W_Q, W_K, eye)), ("keys", (W_Q, eye, W_V)), ("queries", (eye, W_K, W_V))):
-            out[f"mha_no_input_projections/{role}"] = torch.cat(_mha_heads(X, *names, n_heads), dim=-1) @ W
     return out
+
+
+def unprojected_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """One role left unprojected: X itself as the values, the keys or the queries (blind27: V = X), the other two
+    projected; only where the projections are square (X's width is each role's)."""
+    eye = torch.eye(X.shape[-1], dtype=X.dtype)
+    if n_heads < 1 or not all(w.shape == eye.shape for w in (W_Q, W_K, W_V)):
+        return {}
+    W = W_O.double()
+    return {f"mha_no_input_projections/{role}": torch.cat(_mha_heads(X, *mats, n_heads), dim=-1) @ W
+            for role, mats in (("values", (W_Q, W_K, eye)), ("keys", (W_Q, eye, W_V)), ("queries", (eye, W_K, W_V)))}
 
 
 def output_block_variants(X, W_Q, W_K, W_V, W_O, n_heads):
