@@ -466,30 +466,33 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
     failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception}
-    named: set[str] = set()       # functions a failed test already names a mistake of: that name is the diagnosis
-    for call in calls:
+    # functions a failed test already names a mistake of: that name is the diagnosis
+    named = {c.name for k, c in first_of.items() if k in failed_named}
+
+    def answered_right(call: Any) -> bool | None:
+        """Whether the student's answer to `call` is the reference's (None: no reference answer to compare,
+        or no time left); the reference runs once per call, only for calls of a function that may be searched."""
         reference = references.get(call.name)
-        first = id(first_of.get(call.test)) == id(call)
-        primary = call.test in failed_tests and first
-        if call.test in failed_named and first:
-            named.add(call.name)
-        if reference is None or (time.monotonic() >= deadline):
-            continue
-        try:
-            want = reference(*_copies(call.args), **_copies(call.kwargs))
-        except Exception:  # noqa: BLE001 - an input the reference refuses checks nothing
-            continue
-        expected[id(call)] = want
-        if not isinstance(call.answer, BaseException) and same_answer(call.answer, want):
-            right.setdefault(call.name, []).append(call)
-        elif primary:
-            culprit[call.test] = call.name
+        if reference is None or time.monotonic() >= deadline:
+            return None
+        if id(call) not in expected:
+            try:
+                expected[id(call)] = reference(*_copies(call.args), **_copies(call.kwargs))
+            except Exception:  # noqa: BLE001 - an input the reference refuses checks nothing
+                return None
+        return not isinstance(call.answer, BaseException) and same_answer(call.answer, expected[id(call)])
+    for key, call in first_of.items():
+        if key in failed_tests and call.name not in named and answered_right(call) is False:
+            culprit[key] = call.name
             wrong.setdefault(call.name, []).append(call)
+    for call in calls:      # the other calls of each function that may be searched: a fix must keep them right
+        if call.name in wrong and answered_right(call):
+            right.setdefault(call.name, []).append(call)
     found: dict[str, Found | None] = {}
     out = []
     for r in reports:
         name = culprit.get((r.question, r.name))
-        if name is not None and name not in named and r.status == "failed" and not r.misconception and not r.withheld_by:
+        if name is not None and r.status == "failed" and not r.misconception and not r.withheld_by:
             if name not in found:
                 own = [k for k, c in first_of.items() if c.name == name]
                 failed = [k for k in own if culprit.get(k) == name]
