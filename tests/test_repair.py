@@ -137,6 +137,53 @@ def test_precedence_and_where_branches_and_a_line_too_many() -> None:
     assert any(f.after == "" and f.before == "s = s / Q.shape[-1]" for f in fixes)
 
 
+def test_a_slip_inside_a_helper_is_fixed_through_the_function_that_calls_it() -> None:
+    # `scores` is the student's own helper: the graded `attention` is right, its helper is not. The edit is
+    # the helper's, checked through a copy of `attention` that calls the edited helper
+    src = ("def scores(Q, K):\n    return Q @ K.T\n\n"
+           "def attention(Q, K, V):\n    w = torch.softmax(scores(Q, K) / math.sqrt(Q.shape[-1]), dim=-1)\n"
+           "    return w @ V\n")
+    fixes = _fixes_of(src, "attention", _attention, QKV)
+    assert fixes and all(f.helper == "scores" for f in fixes), fixes
+    assert ("K.transpose(-2, -1)", "K.T") in [(f.after, f.before) for f in fixes]
+    found = repair.Found(name="attention", cell=0, fixes=tuple(fixes), calls=2, line_text="return Q @ K.T")
+    said = repair.told(found, "`attention`")
+    assert said.startswith("`attention` is right with one change to the helper `scores` it calls, on line 2"), said
+    # the function's own edits come first: a slip of its own is told as its own, not as a helper's
+    own = src.replace("/ math.sqrt(Q.shape[-1])", "* math.sqrt(Q.shape[-1])").replace("K.T", "K.transpose(-2, -1)")
+    made = edits([own], "attention", "_c_")
+    assert made is not None and not made[1][0].helper and made[1][-1].helper == "scores"
+    assert [f.helper for f in _fixes_of(own, "attention", _attention, QKV)] == [""]
+
+
+def test_einsum_letters_a_positional_dtype_and_a_mask_of_the_wrong_sense() -> None:
+    def ref_scores(Q, K):
+        return Q @ K.transpose(-2, -1)
+    fixes = _fixes_of("def scores(Q, K):\n    return torch.einsum('bqd,bkd->bkq', Q, K)\n", "scores", ref_scores,
+                      [_inputs((2, 3, 4), (2, 5, 4))])
+    assert "'bqd,bkd->bqk'" in [f.after for f in fixes], fixes
+    fixes = _fixes_of("def scores(Q, K):\n    return torch.einsum('ij,jk->ik', Q, K)\n", "scores", ref_scores,
+                      [_inputs((3, 4), (5, 4))])
+    assert {"'ij,kj->ik'"} <= {f.after for f in fixes}, fixes
+
+    def ref_causal(n):
+        return torch.ones(n, n, dtype=torch.bool).tril()
+    fixes = _fixes_of("def causal(n):\n    return torch.ones(n, n, torch.bool).tril()\n", "causal", ref_causal,
+                      [(3,), (5,)])
+    assert [f.after for f in fixes] == ["torch.ones(n, n, dtype=torch.bool)"], fixes
+
+    def ref_blocked(S, keep):
+        return S.masked_fill(~keep, float("-inf"))
+    S, keep = torch.rand(4, 4), torch.ones(4, 4, dtype=torch.bool).tril()
+    fixes = _fixes_of("def blocked(S, keep):\n    return S.masked_fill(keep, float('-inf'))\n", "blocked",
+                      ref_blocked, [(S, keep)])
+    assert "S.masked_fill(~keep, float('-inf'))" in [f.after for f in fixes], fixes
+    fixes = _fixes_of("def blocked(S, keep):\n    return S.masked_fill(~~keep, float('-inf'))\n", "blocked",
+                      ref_blocked, [(S, keep)])
+    assert "~keep" in [f.after for f in fixes], fixes
+    assert list(repair._einsum_edits("a b,")) == [] and list(repair._einsum_edits("x" * 50)) == []
+
+
 def test_same_answer() -> None:
     a = torch.rand(3, 4, dtype=torch.float64)
     assert same_answer(a.float(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)
@@ -279,6 +326,18 @@ def test_a_crash_of_values_used_as_keys_is_told_as_its_fix_through_the_worker() 
     said = outcome.failed[0][3]
     assert "`scaled_dot_product_attention` is right with one change on line 3 of its cell" in said
     assert "`K` in place of `V`" in said and "your code raised RuntimeError" in said
+
+
+def test_a_crash_inside_a_helper_is_told_as_the_helpers_fix_through_the_worker() -> None:
+    # the blocked value made by a helper that gives torch.tensor its dtype by position: a crash
+    helper = "def _lowest(x):\n    low = torch.tensor(float('-inf'), x.dtype)\n    return low\n\n\n"
+    slipped = helper + NOTEBOOK_SDPA.replace('mask == False, float("-inf")', "mask == False, _lowest(scores)")
+    outcome = _graded({"scaled_dot_product_attention": slipped})
+    keys = {k for _, _, k, _ in outcome.failed}
+    assert outcome.score < outcome.max_score and keys == {KEY}, keys
+    said = outcome.failed[0][3]
+    assert "one change to the helper `_lowest` it calls, on line 2 of that function's cell" in said, said
+    assert "`torch.tensor(float('-inf'), dtype=x.dtype)` in place of" in said, said
 
 
 def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:

@@ -22,6 +22,7 @@ trusted process, never run here. What a message quotes of it is cut and escaped 
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
 import secrets
@@ -56,7 +57,13 @@ TWINS: dict[str, tuple[str, ...]] = {
 # calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
 UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
           "contiguous", "clone", "detach", "t", "transpose", "squeeze", "unsqueeze", "sigmoid", "tanh", "relu",
-          "mean", "sum", "flatten", "reciprocal", "neg", "item", "tolist", "numpy", "tensor", "as_tensor"}
+          "mean", "sum", "flatten", "reciprocal", "neg", "item", "tolist", "numpy", "tensor", "as_tensor",
+          "logical_not"}
+# a dtype given where a call takes it only as `dtype=` (torch.ones(n, n, torch.bool)): moved to the keyword
+DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half", "bool", "long", "int", "int64",
+          "int32", "int8", "uint8", "dtype"}
+MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
+MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
 NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
 SMALL_INTS = (-3, -2, -1, 0, 1, 2, 3)
@@ -81,7 +88,9 @@ class Edit:
     line: int            # line of the cell the edit is on
     before: str          # the code as the student wrote it (cut)
     after: str           # the code the edit puts there ("" for a line left out)
-    source: str          # the whole edited def, named copy_name
+    source: str          # the whole edited def, named copy_name (with, for a helper's edit, that helper's copy)
+    helper: str = ""     # the helper function of the searched one that the edit is in ("": the function itself)
+    cell: int = -1       # the helper's cell (-1: the searched function's)
 
 
 @dataclass(frozen=True)
@@ -161,8 +170,12 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield ast.Constant(1 / v)
         elif isinstance(v, str) and v in ("inf", "-inf", "+inf"):
             yield ast.Constant("inf" if v.startswith("-") else "-inf")
-    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        yield node.operand
+        elif (isinstance(v, str) and isinstance(parent, ast.Call) and _called(parent) == "einsum"
+              and parent.args and parent.args[0] is node):
+            for equation in _einsum_edits(v):
+                yield ast.Constant(equation)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Invert, ast.Not)):
+        yield node.operand      # -x, ~mask, not flag: the sign or the sense dropped
     elif isinstance(node, ast.BinOp):
         yield from _regrouped(node)
         for op in _SWAP_OPS.get(type(node.op), ()):
@@ -212,6 +225,40 @@ def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
             yield ast.BinOp(ast.BinOp(a, node.op, c.left), c.op, c.right)        # a*(b + c) -> a*b + c
 
 
+def _einsum_edits(equation: str) -> Iterator[str]:
+    """An einsum equation with one slip undone: two letters of one operand (or of the output) swapped, or
+    one letter put for another ("bqd,bkd->bkq" for "bqd,bkd->bqk", "ij,kj->ik" for "ij,jk->ik")."""
+    eq = equation.replace(" ", "")
+    if len(eq) > 40 or not re.fullmatch(r"[A-Za-z]+(,[A-Za-z]+)*(->[A-Za-z]*)?", eq):
+        return
+    lhs, arrow, rhs = eq.partition("->")
+    terms = [*lhs.split(","), *([rhs] if arrow else [])]
+    inputs = len(lhs.split(","))
+    letters = sorted({c for c in eq if c.isalpha()})
+    seen = {eq}
+
+    def joined(ts: list[str]) -> str:
+        return ",".join(ts[:inputs]) + (f"->{ts[inputs]}" if arrow else "")
+    for i, term in enumerate(terms):
+        for a in range(len(term)):
+            for b in range(a + 1, len(term)):
+                t = list(term)
+                t[a], t[b] = t[b], t[a]
+                yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
+        for a in range(len(term)):
+            for other in letters:
+                if other != term[a]:
+                    t = list(term)
+                    t[a] = other
+                    yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
+
+
+def _new(text: str, seen: set[str]) -> Iterator[str]:
+    if text not in seen:
+        seen.add(text)
+        yield text
+
+
 def _small_int(node: ast.AST) -> bool:
     return (isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool)
             and -8 <= node.value <= 8)
@@ -249,6 +296,13 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     if called in UNWRAP and len(args) == 1 and not isinstance(args[0], ast.Starred) and (
             isinstance(node.func, ast.Name) or _is_module(getattr(node.func, "value", None))):
         yield args[0]                        # math.sqrt(d) -> d, torch.exp(x) -> x
+    for i, a in enumerate(args):
+        if i and isinstance(a, ast.Attribute) and a.attr in DTYPES and "dtype" not in {k.arg for k in kws}:
+            yield ast.Call(node.func, args[:i] + args[i + 1:], [*kws, ast.keyword("dtype", a)])
+    if called in MASKED and args and not isinstance(args[0], (ast.Starred, ast.UnaryOp)):
+        yield ast.Call(node.func, [ast.UnaryOp(ast.Invert(), args[0]), *args[1:]], kws)    # the mask's sense
+        if not isinstance(args[0], ast.Compare):
+            yield ast.Call(node.func, [ast.Call(ast.Attribute(args[0], "bool", ast.Load()), [], []), *args[1:]], kws)
     names = {k.arg for k in kws}
     has_dim = "dim" in names or "axis" in names or (len(args) >= (2 if _is_module(getattr(node.func, "value", None))
                                                                   or isinstance(node.func, ast.Name) else 1))
@@ -296,8 +350,65 @@ def _cut(text: str, limit: int = 80) -> str:
 
 
 def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[Edit]] | None:
-    """(cell index, the one-edit copies of the notebook's `def name`, each renamed copy_prefix + its number).
-    None where the notebook has no readable def of that name."""
+    """(cell index, the one-edit copies of the notebook's `def name`, each renamed copy_prefix + its number),
+    its own edits first, then those of the helpers it calls (functions the notebook defines): a helper's edit
+    is a copy of the helper and a copy of `name` that calls it. None where the notebook has no readable def
+    of that name."""
+    own = _own_edits(cells, name, copy_prefix)
+    if own is None:
+        return None
+    index, out = own
+    found = last_def(cells, name)
+    if found is None:
+        return own
+    fn = found[1]
+    for k, helper in enumerate(_helpers(fn, cells)[:MAX_HELPERS]):
+        made = _own_edits(cells, helper, f"{copy_prefix}h{k}_", MAX_CANDIDATES - len(out))
+        if made is None:
+            continue
+        helper_cell, helper_edits = made
+        for j, e in enumerate(helper_edits):
+            caller = _calling(fn, helper, f"{copy_prefix}h{k}_{j}", f"{copy_prefix}{len(out)}")
+            if caller is None:
+                break
+            out.append(Edit(line=e.line, before=e.before, after=e.after, source=f"{e.source}\n{caller}",
+                            helper=helper, cell=helper_cell))
+    return index, out
+
+
+def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[str]:
+    """The functions `fn` calls by a plain name that is none of its own and that the notebook defines."""
+    own = set(_local_names(fn)) | {fn.name}
+    called: list[str] = []
+    for node in ast.walk(fn):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in own
+                and node.func.id not in called and any(f"def {node.func.id}" in c for c in cells)):
+            called.append(node.func.id)
+    return [h for h in called if last_def(cells, h) is not None]
+
+
+def _calling(fn: ast.FunctionDef, helper: str, helper_copy: str, copy_name: str) -> str | None:
+    """The source of `fn` named copy_name, calling helper_copy wherever it calls (or names) `helper`."""
+    try:
+        renamed = _Renamed(helper, helper_copy).visit(copy.deepcopy(fn))
+        renamed.name = copy_name
+        renamed.decorator_list = []
+        return ast.unparse(ast.fix_missing_locations(renamed))
+    except (RecursionError, ValueError, TypeError, AttributeError):
+        return None
+
+
+class _Renamed(ast.NodeTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(self.new, node.ctx) if node.id == self.old and isinstance(node.ctx, ast.Load) else node
+
+
+def _own_edits(cells: Sequence[str], name: str, copy_prefix: str,
+               limit: int = MAX_CANDIDATES) -> tuple[int, list[Edit]] | None:
+    """edits() of `def name`'s own source: at most `limit`."""
     found = last_def(cells, name)
     if found is None:
         return None
@@ -313,7 +424,7 @@ def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[
             if field == "targets" or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)):
                 continue
             for new in _replacements(node, parent, names):
-                if len(out) >= MAX_CANDIDATES:
+                if len(out) >= limit:
                     break
                 if new is None and (at is None or not isinstance(getattr(parent, field), list)):
                     continue
@@ -416,15 +527,18 @@ def told(found: Found, what: str) -> str:
     first = found.fixes[0]
 
     def change(e: Edit) -> str:
+        where = "" if (e.line, e.helper) == (first.line, first.helper) else f" on line {e.line}" + (
+            f" of `{e.helper}`" if e.helper else "")
         if not e.after:
-            return f"leave out line {e.line} (`{e.before}`)"
-        return f"`{e.after}` in place of `{e.before}`" + ("" if e.line == first.line else f" on line {e.line}")
+            return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
+        return f"`{e.after}` in place of `{e.before}`{where}"
     changes = " -- or -- ".join(change(e) for e in found.fixes)
     calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
     if found.tests:
         calls = f"the test{'s' if found.tests > 1 else ''} it failed, rerun with the change: {found.tests} pass"
-    return (f"{what} is right with one change on line {first.line} of its cell (`{found.line_text}`): {changes} "
-            f"(checked on {calls}).")
+    place = (f"one change to the helper `{first.helper}` it calls, on line {first.line} of that function's cell"
+             if first.helper else f"one change on line {first.line} of its cell")
+    return f"{what} is right with {place} (`{found.line_text}`): {changes} (checked on {calls})."
 
 
 def safe_line(cell: str, line: int) -> str:
@@ -560,10 +674,16 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         with optional_calls(deadline):
             if not namespace.define(source, max(0.1, deadline - time.monotonic())):
                 return None
-            fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
-                                                                    _copies(chosen[i].kwargs)),
-                           [expected[id(c)] for c in chosen], lambda: time.monotonic() >= deadline, (cut_short,),
-                           survivors)
+            own = [e for e in edited if not e.helper]      # a helper's edits only where the function's own fix none
+            answers = [expected[id(c)] for c in chosen]
+            fixes = search(own, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
+                                                                 _copies(chosen[i].kwargs)),
+                           answers, lambda: time.monotonic() >= deadline, (cut_short,), survivors)
+            if not fixes and len(own) < len(edited):
+                fixes = search(edited[len(own):],
+                               lambda n, i: namespace.call_copy(f"{prefix}{len(own) + n}", _copies(chosen[i].args),
+                                                                _copies(chosen[i].kwargs)),
+                               answers, lambda: time.monotonic() >= deadline, (cut_short,))
             if not fixes and by_tests is not None and by_tests[1]:
                 rerun, failed, passed = by_tests
                 keys = [*failed[:3], *passed[:2]]
@@ -579,5 +699,6 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         return None
     if not fixes or len(fixes) > MAX_FIXES:
         return None
-    return Found(name=name, cell=cell, fixes=tuple(fixes), calls=len(chosen),
-                 line_text=safe_line(cells[cell], fixes[0].line), tests=tests)
+    at = fixes[0].cell if fixes[0].helper else cell
+    return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
+                 line_text=safe_line(cells[at], fixes[0].line), tests=tests)
