@@ -3024,6 +3024,75 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind28 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # (4, 10, 64) is Q's and K's shape: the weights sized by the feature width instead of T_k
+        "q1_helper_key_count_from_feature_axis": ("shape_of_an_input", "weights_sized_by_features"),
+        # generic: "scaled_score_var is not the variance of the scaled scores"; d_k = Q.dim() (3) reads no axis,
+        # but scale_by_batch_dim's fix (divide by sqrt(Q.shape[-1])) is the student's line, as blind20's
+        # scaled-attention q1_scale_from_rank_of_k; this catalogue has no key for dim() / ndim
+        "q2_head_width_from_tensor_rank": ("scale_by_batch_dim",),
+        # generic: "neither is the variance of the example's scores ... the scores measured are other ones";
+        # the scores are the example's (the closing words are wrong), the formula is not: mean of squares (no
+        # mean subtracted, / n); biased_variance's "torch's default .var() is unbiased" gives the fix, .var()
+        "q2_mean_square_as_variance": ("biased_variance",),
+        # the default dim=1 is the query axis of 3-D scores: as blind18's q5_softmax_dim_1
+        "q3_default_dim_one": ("softmax_wrong_dim", "softmax_over_batch_axis"),
+        "q3_amax_values_attribute": ("method_not_called",),   # its text: "`.values` of a plain tensor ... drop the .values"
+        # generic: q4 "your code raised AttributeError: module 'torch' has no attribute 'tri'", q6 "`weights3_causal`
+        # is not defined"; no key says a NumPy function (np.tri) looked up in torch
+        "q4_numpy_tri_looked_up_in_torch": (),
+        # permute(-1, -2) fits 2-D keys only: fixed_axes's text and fix, K.transpose(-2, -1)
+        "q5_permute_given_two_axes": ("fixed_axes",),
+        "q5_einsum_scores_keys_first": ("scores_transposed",),
+        "q5_residual_added_to_output": ("one_edit_fix",),   # one_edit_fix: `out` in place of `out + Q`
+        "q5_scores_recast_with_torch_tensor": ("gradient_cut",),   # its text names torch.tensor(...) of a result
+        "q6_causal_slice_starts_at_the_query": ("causal_excludes_self",),
+        "q7_answer_a_from_renormalised_check": ("zero_after_softmax",),
+        # mis-named: causal_triangle_count ("523776, the count of the causal triangle only ... T (T + 1) / 2")
+        # on both tests; 523776 is comb(1024, 2) = T (T - 1) / 2, not the key's T (T + 1) / 2, and the belief
+        # is unordered pairs of distinct tokens, not a mask that removes entries: count_halved_symmetric (each
+        # pair counted once) and self_pairs_left_out (no self pairs) each say half of it and give T x T
+        "q8_entries_counted_as_handshakes": ("count_halved_symmetric", "self_pairs_left_out"),
+        # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of
+        # length d_k)"; no key says the whole model's width (n_heads * d_k = 512) for one head's d_k
+        "q8_madds_for_all_heads": (),
+    },
+    # judged from `measure attention-pipeline --set blind28 -v`: () where no key of the catalogue names it
+    "attention-pipeline": {
+        # mis-named: results_reordered on 3 q01 tests ("Q is wrong: it matches returning the results in the wrong
+        # order"); the return order (Q, K, V) is right: the late-bound lambdas make Q = K = V = X @ W_V (Q equals
+        # the right V, hence the match). same_projection ("one projection matrix for more than one of Q, K, V")
+        # is this effect and points at the projections
+        "q01_lambdas_capture_last_weight": ("same_projection",),
+        "q02_scores_squashed_with_tanh": ("one_edit_fix",),   # `raw` in place of `torch.tanh(raw)`: the slip at its place
+        # raw: "TypeError: must be real number, not torch.Size" on 4 q02 tests; Q.shape[-1:] for Q.shape[-1]:
+        # scale_wrong_axis's "d_k is Q.shape[-1]" is the fix on the right line (it says an axis, not a slice);
+        # size_not_int, the exact kind, is another catalogue's key
+        "q02_head_size_sliced_as_a_size": ("scale_wrong_axis",),
+        # "triu takes no k=: ... check its signature": the crash and its fix (as blind26's q4_numpy_k_keyword_in_tril)
+        "q04_numpy_k_keyword_for_triu": ("unexpected_keyword",),
+        "q05_mask_added_in_place_to_callers_scores": ("inplace_on_input",),   # S += M on the caller's S
+        "q05_sigmoid_instead_of_softmax": ("sigmoid_not_normalised",),   # the key's very text
+        # raw: "RuntimeError: value cannot be converted to type c10::Half without overflow" on the float16 q05
+        # test; masked_fill(M != 0, -1e6) for S + M: additive_mask_as_boolean and mask_filled_with_inf say the
+        # mask turned boolean and the fix (add it), neg_1e9_float16 the float16 overflow (as blind18's -1e6 fill)
+        "q05_d2l_fill_value_from_additive_mask": ("additive_mask_as_boolean", "mask_filled_with_inf",
+                                                  "neg_1e9_float16"),
+        # one_edit_fix: `masked` in place of `torch.softmax(masked, dim=-1)` (line 6), the second softmax left
+        # out; normalised_twice / softmax_applied_twice say the same mistake in words
+        "q07_softmax_applied_again_to_weights": ("one_edit_fix", "normalised_twice", "softmax_applied_twice"),
+        # exp(q . k) / sqrt(d_k): the constant cancels, the kernel is unscaled (as blind7's q08_scale_outside_exp);
+        # scale_after_softmax ("instead of to the scores inside it") would say where the scale belongs
+        "q08_scale_divides_the_exponential": ("no_scale", "scale_after_softmax"),
+        "q10_pow_arguments_swapped": ("effective_tokens_power_reversed",),   # H ** 2 for 2 ** H: the key's text
+        # raw: "TypeError: log() takes 1 positional argument but 2 were given" on 2 q10 tests; torch.log(A, 2) as
+        # math.log with a base: no key says torch.log takes no base (entropy_in_nats is a working natural log)
+        "q10_torch_log_given_a_base": (),
+        "q13_mask_argument_never_passed_on": ("mask_ignored",),   # M accepted, never passed on
+        "q14_answer_scores_kept_square": ("cross_is_self_attention",),   # answers a, as blind2's q14_answer_square_scores
+        "q15_answer_never_from_default": ("causal_needs_square",),   # answers b: the key's very text
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
