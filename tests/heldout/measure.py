@@ -3024,6 +3024,43 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure scaled-attention --set blind28 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        "q1_temperature_class_given_d_k": ("divide_by_dk",),   # temperature=d_k: the key's very text
+        "q1_cosine_similarity_scores": ("cosine_scores",),     # F.normalize'd q and k: the key's very text
+        # generic: "the weight matrix does not match the correct result in 35 of 35 entries"; additive
+        # (Bahdanau) scores, sum of tanh(q + k): no key (gaussian_kernel is another non-dot score)
+        "q1_additive_tanh_scores": (),
+        "q1_numpy_dot_method_on_matrices": ("dot_of_matrices",),   # "calling torch.dot (or .dot) on matrices"
+        # generic: "does not match the correct result in 240 of 240 entries"; the fused projection reshaped
+        # (T, n_heads, 3, d_k) for (T, 3, n_heads, d_k): no key (same_projection and mha_strided_heads are other
+        # cuts; no key of this catalogue says a fused QKV)
+        "q8_fused_qkv_heads_axis_before_three": (),
+        "q8_concat_averaged_over_heads": ("mha_output_divided_by_heads",),   # / n_heads: the key's very text
+        # the scale written on the line after the softmax, to scores no longer used: no_scale is the effect
+        # (as blind24's q1_softmax_fed_the_unscaled_product), scale_after_softmax the slip and its fix
+        "q8_scale_line_after_softmax_line": ("no_scale", "scale_after_softmax"),
+        # raw: "TypeError: transpose() takes 2 positional arguments but 3 were given"; NumPy's transpose(1, 0, 2)
+        # on a torch tensor: no key says NumPy's signature (mha_split_without_transpose's fix .transpose(0, 1)
+        # is the fix, but its text is a split with no transpose at all, not this)
+        "q8_numpy_transpose_axes_tuple": (),
+        # raw: "AttributeError: 'torch._C.Generator' object has no attribute 'standard_normal'"; numpy's
+        # Generator method on a torch.Generator: no key (ignores_generator is not using the generator,
+        # generator_positional passing it positionally; neither is this call)
+        "q2_numpy_rng_method_on_torch_generator": (),
+        # torch.distributions' sample() on the global RNG: ignores_generator's "the global RNG ... used instead"
+        "q2_distributions_normal_without_generator": ("ignores_generator",),
+        # generic: "returns the same value for two different generators: it should estimate the variance from
+        # random samples drawn from the generator" (misleading: scaled=False multiplies the dots by 0, variance 0
+        # for every generator); scaled_flag_inverted and scaled_flag_ignored are other values: no key (as
+        # blind27's q2_conditional_inside_augmented_divide)
+        "q2_flag_multiplies_scale_factor": (),
+        # generic: "softmax_entropy(logits) does not match the correct result in 6 of 6 entries"; the collision
+        # (Renyi-2) entropy -ln sum p^2: no key of this catalogue
+        "q4_entropy_collision_renyi2": (),
+        "q4_table_item_without_call": ("callable_not_called",),   # "returned `item` itself ... write `item()`"
+        "q6_answer_row_it_leans_towards": ("attention_as_argmax",),   # C, the one best-matching row
+    },
     # judged from `measure sdpa-from-scratch --set blind28 -v`: () where no key of the catalogue names it
     "sdpa-from-scratch": {
         # (4, 10, 64) is Q's and K's shape: the weights sized by the feature width instead of T_k
