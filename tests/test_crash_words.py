@@ -35,7 +35,12 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "value_called": [lambda: A.shape(-1), lambda: A.T(), lambda: A.sum(-1)(0)],
     "unexpected_keyword": [lambda: torch.tril(torch.ones(3, 3), dtype=torch.bool), lambda: A.softmax(-1, keepdim=True),
                            lambda: F.softmax(A, dim=-1, keep_dim=True)],
-    "numpy_method": [lambda: A.astype(torch.float64), lambda: A.copy()],
+    "numpy_method": [lambda: A.astype(torch.float64), lambda: A.copy(), lambda: A.argpartition(1, axis=-1)],
+    "numpy_function_in_torch": [lambda: torch.tri(3, 3), lambda: torch.expand_dims(A, 0)],  # type: ignore[attr-defined]
+    "numpy_generator_method": [lambda: torch.Generator().standard_normal((2, 3)),  # type: ignore[attr-defined]
+                               lambda: torch.Generator().manual_seed(0).integers(0, 5)],  # type: ignore[attr-defined]
+    "log_given_base": [lambda: torch.log(A.abs(), 2), lambda: A.abs().log(2), lambda: torch.log(A.abs(), base=2)],
+    "size_not_int": [lambda: math.sqrt(A.shape[-1:]), lambda: A / A.shape[-1:], lambda: torch.sqrt(A.size()[1:])],
     "dtype_mix": [lambda: A.double() @ B.T, lambda: torch.bmm(A.double()[None], B.T[None]),
                   lambda: torch.mv(A.double(), B[0])],
     "view_on_noncontiguous": [lambda: A.T.view(12), lambda: A.double().transpose(0, 1).view(2, 6)],
@@ -87,7 +92,9 @@ def test_each_slip_is_named_from_its_own_words(key):
 
 @pytest.mark.parametrize("slip", [lambda: A @ B, lambda: torch.randn(2, 3) + torch.randn(3, 2),
                                   lambda: undefined_name, lambda: torch.tensor([1, 2])[5],  # noqa: F821
-                                  lambda: A.view(5, 5), lambda: A + "x", lambda: len(A.sum())])
+                                  lambda: A.view(5, 5), lambda: A + "x", lambda: len(A.sum()),
+                                  lambda: torch.no_such_function(A), lambda: torch.Generator().no_such_method(),  # type: ignore[attr-defined]
+                                  lambda: A.no_such_method(), lambda: math.log(-1.0, 2)])
 def test_other_crashes_name_nothing(slip):
     assert crash_words(_raised(slip)) is None
 

@@ -184,6 +184,29 @@ def test_einsum_letters_a_positional_dtype_and_a_mask_of_the_wrong_sense() -> No
     assert list(repair._einsum_edits("a b,")) == [] and list(repair._einsum_edits("x" * 50)) == []
 
 
+def test_numpy_axes_order_a_slice_for_an_index_and_a_log_with_a_base() -> None:
+    def ref_split(x, h):
+        T, d = x.shape
+        return x.reshape(T, h, d // h).permute(1, 0, 2)
+    src = "def split(x, h):\n    T, d = x.shape\n    return x.reshape(T, h, d // h).transpose(1, 0, 2)\n"
+    fixes = _fixes_of(src, "split", ref_split, [(torch.arange(24.).view(4, 6), 2), (torch.arange(60.).view(5, 12), 3)])
+    assert "x.reshape(T, h, d // h).permute(1, 0, 2)" in [f.after for f in fixes], fixes
+
+    def ref_scaled(Q, K):
+        return Q @ K.transpose(-2, -1) / math.sqrt(K.size()[-1])
+    src = "def scaled(Q, K):\n    d = K.size()[-1:]\n    return Q @ K.transpose(-2, -1) / math.sqrt(d)\n"
+    fixes = _fixes_of(src, "scaled", ref_scaled, [QKV[1][:2], QKV[0][:2]])
+    assert ("K.size()[-1]", "K.size()[-1:]") in [(f.after, f.before) for f in fixes], fixes
+
+    def ref_bits(p):
+        return -(p * torch.log2(p)).sum(-1)
+    p = torch.softmax(torch.randn(3, 5, dtype=torch.float64), dim=-1)
+    for src, after in (("def bits(p):\n    return -(p * torch.log(p, 2)).sum(-1)\n", "torch.log2(p)"),
+                       ("def bits(p):\n    logs = p.log(2)\n    return -(p * logs).sum(-1)\n", "p.log2()")):
+        fixes = _fixes_of(src, "bits", ref_bits, [(p,)])
+        assert after in [f.after for f in fixes], (src, fixes)
+
+
 def test_same_answer() -> None:
     a = torch.rand(3, 4, dtype=torch.float64)
     assert same_answer(a.float(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)

@@ -145,6 +145,16 @@ MISCONCEPTIONS: dict[str, str] = {
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
     "numpy_method": "calling a NumPy array method on a tensor: torch's .astype(t) is .to(t), .copy() is .clone()",
+    "numpy_function_in_torch": "looking up a NumPy function in torch (torch.tri, torch.expand_dims): torch has its own "
+                               "names, torch.ones(T_q, T_k).tril() for np.tri, x.unsqueeze(d) for np.expand_dims; check "
+                               "torch's docs for the function you mean",
+    "numpy_generator_method": "drawing with NumPy's Generator methods (g.standard_normal, g.normal, g.random) from a "
+                              "torch.Generator: a torch.Generator only holds the state; pass it to torch's functions, "
+                              "torch.randn(n, d, generator=g)",
+    "log_given_base": "giving torch.log a base (torch.log(p, 2)): it is the natural log, one argument; for bits use "
+                      "torch.log2(p) (or torch.log(p) / math.log(2))",
+    "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "
+                    "index the shape, Q.shape[-1]",
     "dtype_mix": "mixing two dtypes in one operation: a tensor made without dtype= (float32 by default) or cast "
                  "to another dtype meets the input's (float64, float16); make new tensors with the input's dtype "
                  "(torch.zeros(..., dtype=x.dtype), torch.tensor(c, dtype=x.dtype)) or cast with .to(x.dtype)",

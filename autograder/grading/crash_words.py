@@ -71,6 +71,12 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"tuple of Tensors, not generator"), "generator_to_cat"),
     (re.compile(r"(?<!\w)seed\(\) takes 0 positional arguments but \d+ (?:was|were) given"),
      "seed_for_manual_seed"),
+    (re.compile(r"(?<![\w.])log\(\) takes 1 positional argument but 2 were given|(?<![\w.])log\(\) got an "
+                r"unexpected keyword argument 'base'|\bTensor(?:Base)?\.log\(\) takes no arguments \(1 given\)"),
+     "log_given_base"),
+    (re.compile(r"must be real number, not torch\.Size|must be Tensor, not torch\.Size|unsupported operand type\(s\) "
+                r"for [^:]{1,3}: '(?:Tensor|int|float)' and 'torch\.Size'|unsupported operand type\(s\) for [^:]{1,3}: "
+                r"'torch\.Size' and '(?:Tensor|int|float)'"), "size_not_int"),
 )
 # the names a notebook uses for modules, and what they are: a NameError for one the notebook never binds
 _MODULE_ALIASES = {"np": "numpy", "numpy": "numpy", "F": "torch.nn.functional", "nn": "torch.nn", "torch": "torch",
@@ -82,6 +88,17 @@ _NOT_DEFINED = re.compile(r"\bNameError: name '([A-Za-z_]\w{0,60})' is not defin
 # "f() got an unexpected keyword argument 'k'": unexpected_keyword only where f is torch's (the student's own
 # functions are called by the tests with the notebook's names: a renamed parameter is another mistake)
 _MATH_LACKS = re.compile(r"module 'math' has no attribute '(\w{1,40})'")
+# a NumPy name looked up where torch has none: torch.tri, torch.expand_dims; x.ravel_multi..., g.standard_normal
+_TORCH_LACKS = re.compile(r"module 'torch' has no attribute '(\w{1,40})'")
+_TENSOR_LACKS = re.compile(r"'Tensor' object has no attribute '(\w{1,40})'")
+_GENERATOR_LACKS = re.compile(r"'(?:torch\._C\.)?Generator' object has no attribute '(\w{1,40})'")
+
+
+def _numpy_has(name: str, where: str) -> bool:
+    """Whether NumPy's module (where="module"), ndarray or random.Generator has `name` (a public one)."""
+    import numpy
+    space = {"module": numpy, "ndarray": numpy.ndarray, "generator": numpy.random.Generator}[where]
+    return not name.startswith("_") and hasattr(space, name)
 _UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 
 
@@ -151,8 +168,21 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
     if lacks and _torch_function(lacks.group(1)):
         return Misconception("math_lacks_function", f"{said.splitlines()[0].rstrip('. ')}: torch.{lacks.group(1)} is "
                              "the function for tensors: " + describe("math_lacks_function"))
+    lacks = _TORCH_LACKS.search(text)
+    if lacks and not _torch_function(lacks.group(1)) and _numpy_has(lacks.group(1), "module"):
+        return Misconception("numpy_function_in_torch", f"{said.splitlines()[0].rstrip('. ')}: {lacks.group(1)} is "
+                             f"NumPy's (np.{lacks.group(1)}): " + describe("numpy_function_in_torch"))
+    lacks = _TENSOR_LACKS.search(text)
+    if lacks and not hasattr(torch.Tensor, lacks.group(1)) and _numpy_has(lacks.group(1), "ndarray"):
+        return Misconception("numpy_method", f"{said.splitlines()[0].rstrip('. ')}: .{lacks.group(1)} is a NumPy "
+                             "array's: " + describe("numpy_method"))
+    lacks = _GENERATOR_LACKS.search(text)
+    if lacks and _numpy_has(lacks.group(1), "generator"):
+        return Misconception("numpy_generator_method", f"{said.splitlines()[0].rstrip('. ')}: .{lacks.group(1)} is a "
+                             "method of NumPy's random Generator: " + describe("numpy_generator_method"))
     keyword = _UNEXPECTED_KEYWORD.search(text)
-    if keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1)):
+    if (keyword and keyword.group(2) not in ("axis", "keepdims") and _torch_function(keyword.group(1))
+            and keyword.group(1, 2) != ("log", "base")):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
                              f"no {keyword.group(2)}=: " + describe("unexpected_keyword"))
     for pattern, key in _CRASH_WORDS:

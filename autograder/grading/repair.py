@@ -198,6 +198,9 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
                 yield _transposed(node.value)
         for twin in TWINS.get(node.attr, ()):
             yield ast.Attribute(node.value, twin, ast.Load())
+    elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Slice)
+          and node.slice.lower is not None and node.slice.upper is None and node.slice.step is None):
+        yield ast.Subscript(node.value, node.slice.lower, ast.Load())      # shape[-1:] (a Size) for shape[-1]
     elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
         yield None
     if isinstance(parent, (ast.For, ast.comprehension)) and node is parent.iter and isinstance(node, ast.Name):
@@ -279,6 +282,13 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
         yield ast.Call(node.func, [args[0], args[2], args[1]], kws)      # torch.where's two branches
     if called == "transpose" and len(args) != 2 and isinstance(node.func, ast.Attribute):
         yield ast.Call(node.func, [ast.Constant(-2), ast.Constant(-1)], kws)    # NumPy's x.transpose(0, 2, 1)
+    if called == "transpose" and len(args) >= 3 and isinstance(node.func, ast.Attribute):
+        yield ast.Call(ast.Attribute(node.func.value, "permute", ast.Load()), args, kws)   # NumPy's axes order
+    last = args[-1].value if args and isinstance(args[-1], ast.Constant) else None
+    base = {2: "log2", 10: "log10"}.get(last, "") if isinstance(last, int) else ""
+    if called == "log" and isinstance(node.func, ast.Attribute) and base and (
+            len(args) == (2 if _is_module(node.func.value) else 1)):
+        yield ast.Call(ast.Attribute(node.func.value, base, ast.Load()), args[:-1], kws)  # torch.log(p, 2), p.log(2)
     if called == "sigmoid":
         yield ast.Call(ast.Attribute(node.func.value, "softmax", ast.Load()) if isinstance(node.func, ast.Attribute)
                        else ast.Name("softmax", ast.Load()), args, [*kws, ast.keyword("dim", ast.Constant(-1))])
