@@ -39,6 +39,8 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "numpy_function_in_torch": [lambda: torch.tri(3, 3), lambda: torch.expand_dims(A, 0)],  # type: ignore[attr-defined]
     "numpy_generator_method": [lambda: torch.Generator().standard_normal((2, 3)),  # type: ignore[attr-defined]
                                lambda: torch.Generator().manual_seed(0).integers(0, 5)],  # type: ignore[attr-defined]
+    "numpy_transpose_axes": [lambda: torch.rand(2, 3, 4).transpose(1, 0, 2), lambda: A.transpose((1, 0)),  # type: ignore[call-overload]
+                             lambda: torch.transpose(torch.rand(2, 3, 4), (0, 2, 1))],  # type: ignore[call-overload]
     "log_given_base": [lambda: torch.log(A.abs(), 2), lambda: A.abs().log(2), lambda: torch.log(A.abs(), base=2)],
     "size_not_int": [lambda: math.sqrt(A.shape[-1:]), lambda: A / A.shape[-1:], lambda: torch.sqrt(A.size()[1:])],
     "dtype_mix": [lambda: A.double() @ B.T, lambda: torch.bmm(A.double()[None], B.T[None]),
@@ -94,7 +96,8 @@ def test_each_slip_is_named_from_its_own_words(key):
                                   lambda: undefined_name, lambda: torch.tensor([1, 2])[5],  # noqa: F821
                                   lambda: A.view(5, 5), lambda: A + "x", lambda: len(A.sum()),
                                   lambda: torch.no_such_function(A), lambda: torch.Generator().no_such_method(),  # type: ignore[attr-defined]
-                                  lambda: A.no_such_method(), lambda: math.log(-1.0, 2)])
+                                  lambda: A.no_such_method(), lambda: math.log(-1.0, 2),
+                                  lambda: A.transpose(1)])  # type: ignore[call-overload]
 def test_other_crashes_name_nothing(slip):
     assert crash_words(_raised(slip)) is None
 

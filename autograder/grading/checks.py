@@ -151,6 +151,8 @@ MISCONCEPTIONS: dict[str, str] = {
     "numpy_generator_method": "drawing with NumPy's Generator methods (g.standard_normal, g.normal, g.random) from a "
                               "torch.Generator: a torch.Generator only holds the state; pass it to torch's functions, "
                               "torch.randn(n, d, generator=g)",
+    "numpy_transpose_axes": "giving transpose an order of all the axes (x.transpose(1, 0, 2), NumPy's way): torch's "
+                            "transpose swaps two dims, x.transpose(0, 1); an order of all the axes is x.permute(1, 0, 2)",
     "log_given_base": "giving torch.log a base (torch.log(p, 2)): it is the natural log, one argument; for bits use "
                       "torch.log2(p) (or torch.log(p) / math.log(2))",
     "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "

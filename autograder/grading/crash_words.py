@@ -74,6 +74,8 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w.])log\(\) takes 1 positional argument but 2 were given|(?<![\w.])log\(\) got an "
                 r"unexpected keyword argument 'base'|\bTensor(?:Base)?\.log\(\) takes no arguments \(1 given\)"),
      "log_given_base"),
+    (re.compile(r"(?<![\w.])transpose\(\) takes 2 positional arguments but [3-9] were given|(?<![\w.])transpose\(\): "
+                r"argument 'dim0' \(position [12]\) must be int, not (?:tuple|list)"), "numpy_transpose_axes"),
     (re.compile(r"must be real number, not torch\.Size|must be Tensor, not torch\.Size|unsupported operand type\(s\) "
                 r"for [^:]{1,3}: '(?:Tensor|int|float)' and 'torch\.Size'|unsupported operand type\(s\) for [^:]{1,3}: "
                 r"'torch\.Size' and '(?:Tensor|int|float)'"), "size_not_int"),
