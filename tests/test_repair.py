@@ -10,7 +10,7 @@ import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import pytest
 import torch
@@ -222,6 +222,14 @@ def test_edits_of_hostile_or_odd_source_never_raise() -> None:
                   ["@torch.no_grad()\ndef f(x, *a, **k):\n    '''doc'''\n    return x[..., None]\n"]):
         made = edits(cells, "f", "_c_")
         assert made is None or all(e.source.startswith("def _c_") for e in made[1])
+    for cells in (["x = (\n"], ["f = " + "(" * 180 + "1" + ")" * 180 + "\n"], ["f = 1\n" * 4000], ["del f\nf = 2\n"],
+                  ["global f\nf: int = 1\n"], ["for f in range(3):\n    pass\n"]):
+        made = repair.value_edits(cells, ["f"], "_v_")
+        assert made is None or all(e.source.startswith("def _v_") and e.source.rstrip().endswith("return (f,)")
+                                   for e in made[1]), cells
+    made = repair.value_edits(["T = 4\nf = (T, 2) + (3)\n"], ["f", "T"], "_v_")
+    assert made is not None and "(3,)" in [e.after for e in made[1]]
+    assert "bqd,bkd->bqk" in list(repair._einsum_edits("bqd,bkd->bq"))
 
 
 @dataclass
@@ -363,6 +371,23 @@ def test_a_crash_inside_a_helper_is_told_as_the_helpers_fix_through_the_worker()
     assert "`torch.tensor(float('-inf'), dtype=x.dtype)` in place of" in said, said
 
 
+def test_a_trace_cells_value_is_fixed_by_one_edit_of_its_cell_and_judged_by_its_test() -> None:
+    # q8's answers are values: the cell that assigns them is edited, each copy's values compared with the
+    # reference's, and the test rerun with the near ones in their place
+    cell = "T, d_k = 1024, 64\nattn_entries = T * T\nscore_madds = T * T * d_k\ncost_ratio = int((2 * T) ** 2 / attn_entries) + 1\n"
+    outcome = _graded({"attn_entries": cell})
+    assert [(q, n, k) for q, n, k, _ in outcome.failed] == [("q8", "test_cost_ratio", KEY)], outcome.failed
+    said = outcome.failed[0][3]
+    assert said.startswith("`cost_ratio` is right with one change on line 4 of its cell"), said
+    assert "`int((2 * T) ** 2 / attn_entries)` in place of `int((2 * T) ** 2 / attn_entries) + 1`" in said, said
+    assert "rerun with the change: 1 pass" in said
+    # a crash of the cell: the answer is missing, and the one edit that mends it is said
+    shapes = "weights_shape = (4, 10, 10)\nout_shape = weights_shape[:-1] + (128)\n"
+    outcome = _graded({"out_shape": shapes})
+    assert {k for _, _, k, _ in outcome.failed} == {KEY}, outcome.failed
+    assert "`(128,)` in place of `128`" in outcome.failed[0][3]
+
+
 def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:
     assert not _graded({"scaled_dot_product_attention": NOTEBOOK_SDPA}, correct=True).failed
     # leaving out `i += 1` makes a copy that never returns: the search's deadline ends it, the grade stands
@@ -389,7 +414,8 @@ def test_a_random_function_drawing_its_own_way_is_fixed_by_rerunning_its_tests()
         space.recorded.keep("total", snap, e)
     asked: list[tuple[tuple[str, str], str, str]] = []
 
-    def rerun(key: tuple[str, str], name: str, other: str) -> bool:   # the test: one number between 0 and n
+    def rerun(key: tuple[str, str], swap: Mapping[str, str]) -> bool:   # the test: one number between 0 and n
+        ((name, other),) = swap.items()
         asked.append((key, name, other))
         out = space.ns[other](50, torch.Generator().manual_seed(4))
         return isinstance(out, torch.Tensor) and out.dim() == 0 and 0 < float(out) < 50

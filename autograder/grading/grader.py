@@ -129,7 +129,7 @@ class Grader:
             return self._misconceptions[slug]
 
     def references(self, slug: str) -> dict[str, Any]:
-        """The assignment's reference functions by name (hidden.load_references), loaded once."""
+        """The assignment's reference functions and values by name (hidden.load_references), loaded once."""
         with self._lock:
             if slug not in self._references:
                 self._references[slug] = load_references(self.course.root, slug)

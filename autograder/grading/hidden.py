@@ -62,10 +62,11 @@ def _expose_reference(course_root: Path) -> None:
         loaded.__path__.append(ref_dir)
 
 
-def load_references(course_root: Path, slug: str) -> dict[str, Callable[..., Any]]:
+def load_references(course_root: Path, slug: str) -> dict[str, Any]:
     """The functions of the course's `reference/<slug with underscores>.py` by name (the oracle the hidden
-    tests import): the one-edit search (repair.py) checks a student function against the reference of the
-    same name. Empty where the course has none, or it does not import."""
+    tests import), and its plain values (a trace cell's answer: numbers, strings, tensors, tuples of them):
+    the one-edit search (repair.py) checks a student function, or the cell assigning a value, against the
+    reference of the same name. Empty where the course has none, or it does not import."""
     import importlib
     _expose_reference(course_root)
     module_name = "reference." + slug.replace("-", "_")
@@ -73,8 +74,11 @@ def load_references(course_root: Path, slug: str) -> dict[str, Callable[..., Any
         module = importlib.import_module(module_name)
     except Exception:  # noqa: BLE001 - no reference: no search, grading goes on
         return {}
+    import torch
+    plain = (bool, int, float, str, torch.Tensor)
     return {n: f for n, f in vars(module).items()
-            if inspect.isfunction(f) and f.__module__ == module_name and not n.startswith("_")}
+            if not n.startswith("_") and ((inspect.isfunction(f) and f.__module__ == module_name) or isinstance(f, plain)
+                                         or (isinstance(f, tuple) and all(isinstance(x, plain) for x in f)))}
 
 
 def load_test_file(path: Path, course_root: Path) -> list[HiddenTestCase]:

@@ -22,6 +22,7 @@ trusted process, never run here. What a message quotes of it is cut and escaped 
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import math
 import re
@@ -77,8 +78,8 @@ _SWAP_CMP: dict[type, tuple[type, ...]] = {
 }
 
 
-# (a test's (question, name), the student function it takes, the name of a copy): whether it passes with the copy
-Rerun = Callable[[tuple[str, str], str, str], bool]
+# (a test's (question, name), {a student name it takes: the name of a copy}): whether it passes with the copies
+Rerun = Callable[[tuple[str, str], Mapping[str, str]], bool]
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,9 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             for other in SMALL_INTS:
                 if other != v:
                     yield ast.Constant(other)
+        if isinstance(v, int) and not isinstance(v, bool) and isinstance(parent, ast.BinOp) and isinstance(
+                parent.op, ast.Add) and any(isinstance(x, (ast.Tuple, ast.Subscript)) for x in (parent.left, parent.right)):
+            yield ast.Tuple([ast.Constant(v)], ast.Load())       # shape[:-1] + (128) for + (128,)
         elif isinstance(v, float) and math.isfinite(v) and v != 0:
             yield ast.Constant(-v)
             yield ast.Constant(1 / v)
@@ -254,6 +258,13 @@ def _einsum_edits(equation: str) -> Iterator[str]:
                     t = list(term)
                     t[a] = other
                     yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
+    if arrow:       # the output with a letter of the inputs added where it was left out (summed over), or one dropped
+        for a in range(len(rhs) + 1):
+            for other in letters:
+                if other not in rhs:
+                    yield from _new(joined([*terms[:inputs], rhs[:a] + other + rhs[a:]]), seen)
+        for a in range(len(rhs)):
+            yield from _new(joined([*terms[:inputs], rhs[:a] + rhs[a + 1:]]), seen)
 
 
 def _new(text: str, seen: set[str]) -> Iterator[str]:
@@ -424,7 +435,41 @@ def _own_edits(cells: Sequence[str], name: str, copy_prefix: str,
         return None
     index, fn, _cell = found
     fn.decorator_list = []          # the copy is the function itself: a decorator may register or wrap it
-    names = [n for n in _local_names(fn) if n != name]
+    return index, _edits_of(fn, [n for n in _local_names(fn) if n != name], copy_prefix, limit)
+
+
+def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) -> tuple[int, list[Edit]] | None:
+    """(cell index, one-edit copies of the last cell whose top level assigns `names[0]`): each copy a function
+    of no arguments, named copy_prefix + its number, that runs the edited cell's code and returns the tuple
+    of its `names` (the cell's own names stay local to the copy: running one changes no global). The names an edit may
+    put in place of another: the cell's own and those it reads (`T`, `d_k`), never a module or a call's
+    function. None where no readable cell assigns it."""
+    from autograder.grading.source_checks import cells_assigning_globally
+    made = cells_assigning_globally(cells, names[0]) if names else []
+    if not made or len(cells[made[-1]]) > MAX_SOURCE_CHARS:
+        return None
+    index = made[-1]
+    try:
+        tree = parse(cells[index])
+        shell = parse("def _copy_():\n    pass\n").body[0]
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    if not isinstance(shell, ast.FunctionDef) or not tree.body:
+        return None
+    answer = ast.Return(ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load()))
+    ast.copy_location(answer, tree.body[-1])
+    shell.body = [*tree.body, answer]
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    names = _local_names(shell)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in called
+                and node.id not in names and not _is_module(node) and not hasattr(builtins, node.id)):
+            names.append(node.id)
+    return index, _edits_of(shell, names, copy_prefix, MAX_CANDIDATES)
+
+
+def _edits_of(fn: ast.FunctionDef, names: Sequence[str], copy_prefix: str, limit: int) -> list[Edit]:
+    """The one-edit copies of `fn` (each renamed copy_prefix + its number), at most `limit`."""
     out: list[Edit] = []
     original_name = fn.name
     try:
@@ -466,8 +511,8 @@ def _own_edits(cells: Sequence[str], name: str, copy_prefix: str,
                 out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
                                 source=source))
     except (RecursionError, ValueError, TypeError, AttributeError):
-        return index, out
-    return index, out
+        return out
+    return out
 
 
 def same_answer(got: Any, expected: Any) -> bool:
@@ -532,7 +577,7 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
     return fixes
 
 
-def told(found: Found, what: str) -> str:
+def told(found: Found, what: str, are: bool = False) -> str:
     """The message: where, and what one change makes the function right."""
     first = found.fixes[0]
 
@@ -548,7 +593,7 @@ def told(found: Found, what: str) -> str:
         calls = f"the test{'s' if found.tests > 1 else ''} it failed, rerun with the change: {found.tests} pass"
     place = (f"one change to the helper `{first.helper}` it calls, on line {first.line} of that function's cell"
              if first.helper else f"one change on line {first.line} of its cell")
-    return f"{what} is right with {place} (`{found.line_text}`): {changes} (checked on {calls})."
+    return f"{what} {'are' if are else 'is'} right with {place} (`{found.line_text}`): {changes} (checked on {calls})."
 
 
 def safe_line(cell: str, line: int) -> str:
@@ -560,19 +605,22 @@ def safe_line(cell: str, line: int) -> str:
 KEY = ONE_EDIT_FIX_KEY
 
 
-def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Callable[..., Any]],
-                     cells: Sequence[str], rerun: Rerun | None = None) -> list[Any]:
+def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any],
+                     cells: Sequence[str], rerun: Rerun | None = None,
+                     takes: Mapping[tuple[str, str], Sequence[str]] | None = None) -> list[Any]:
     """The reports, each failed one that names nothing now named KEY where the first call its test made (the
     function the test is about: later calls may be a diagnosis's probes, on inputs beyond what the notebook
     asks) answered wrong, and one edit of that function makes right each such first call and keeps right
     every call it answered right (repair_submission_s of the namespace's policy for the whole search).
     A function whose mistake another failed test names already is left to that name: the catalogue's
     diagnosis is the one the student reads, once. Where no edit gives the reference's answers (a random
-    function draws its own numbers), `rerun(test, name, copy)` says whether a test passes with the copy in
+    function draws its own numbers), `rerun(test, {name: copy})` says whether a test passes with the copy in
     the function's place: an edit whose copy passes the failed tests (and the passed ones) of that function
     is a fix, checked by the tests themselves (at most MAX_RERUN_EDITS edits tried that way).
-    `references`: the notebook's function name -> the reference of that name. Anything else (a namespace
-    that records nothing, no reference, no readable def) leaves the reports as they are."""
+    Then a failure still unnamed whose test takes a value (`takes`: each test's student names) with a
+    reference value of that name is searched in the cell that assigns it (_name_by_value_edits).
+    `references`: the notebook's name -> the reference's function or value of that name. Anything else (a
+    namespace that records nothing, no reference, no readable def) leaves the reports as they are."""
     from autograder.sandbox.session import CallCutShort, optional_calls
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
@@ -597,7 +645,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         """Whether the student's answer to `call` is the reference's (None: no reference answer to compare,
         or no time left); the reference runs once per call, only for calls of a function that may be searched."""
         reference = references.get(call.name)
-        if reference is None or time.monotonic() >= deadline:
+        if not callable(reference) or time.monotonic() >= deadline:
             return None
         if id(call) not in expected:
             try:
@@ -629,7 +677,122 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 r = r.model_copy(update={"misconception": KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         out.append(r)
+    if rerun is not None and takes:
+        out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, deadline, optional_calls,
+                                   CallCutShort)
     return out
+
+
+def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
+                         rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], deadline: float,
+                         optional_calls: Any, cut_short: type[BaseException]) -> list[Any]:
+    """The reports, each failed one that names nothing and takes values (a trace cell's answers, `attn_entries`)
+    with references of their names now named KEY where one edit of the cell that assigns them gives the
+    reference's values and makes each failed test that takes them pass (the tests are the judge; the
+    reference only picks the edits to try them with). The values a test takes from one cell are edited
+    together: one slip above them in that cell makes them all wrong."""
+    from autograder.grading.source_checks import cells_assigning_globally
+    unnamed = [(r.question, r.name) for r in reports
+               if r.status == "failed" and not r.misconception and not r.withheld_by]
+    group_of: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+    tests_of: dict[tuple[int, tuple[str, ...]], list[tuple[str, str]]] = {}
+    for key in unnamed:
+        by_cell: dict[int, list[str]] = {}
+        for name in takes.get(key, ()):
+            made = cells_assigning_globally(cells, name) if name in references and not callable(references[name]) else []
+            if made:
+                by_cell.setdefault(made[-1], []).append(name)
+        if len(by_cell) == 1:           # a test about values of one cell: that cell is the one to search
+            group = next((cell, tuple(names)) for cell, names in by_cell.items())
+            group_of[key] = group
+            tests_of.setdefault(group, []).append(key)
+    found: dict[tuple[int, tuple[str, ...]], Found | None] = {}
+    for group, keys in tests_of.items():
+        if time.monotonic() >= deadline:
+            break
+        found[group] = _search_values(group[1], keys, [references[n] for n in group[1]], namespace, cells, rerun,
+                                      deadline, optional_calls, cut_short)
+    out = []
+    for r in reports:
+        group = group_of.get((r.question, r.name), (-1, ()))
+        fix = found.get(group)
+        if fix is not None:
+            what = " and ".join(f"`{n}`" for n in group[1])
+            r = r.model_copy(update={"misconception": KEY,
+                                     "message": (told(fix, what, are=len(group[1]) > 1) + "\n" + r.message)[:1400]})
+        out.append(r)
+    return out
+
+
+def close_value(got: Any, expected: Any) -> bool:
+    """Whether `got` is near enough the reference's value to be worth a test's rerun: numbers within 0.1%
+    (a student's float32 variance is not the reference's float64 one), tensors likewise, else same_answer."""
+    if isinstance(expected, (tuple, list)):
+        return (isinstance(got, (tuple, list)) and len(got) == len(expected)
+                and all(close_value(g, e) for g, e in zip(got, expected)))
+    if isinstance(expected, bool) or isinstance(got, bool) or not isinstance(expected, (int, float, torch.Tensor)):
+        return same_answer(got, expected)
+    if isinstance(expected, torch.Tensor):
+        try:
+            return (isinstance(got, torch.Tensor) and got.shape == expected.shape and bool(torch.allclose(
+                got.detach().cpu().double(), expected.detach().cpu().double(), rtol=1e-3, atol=1e-5, equal_nan=True)))
+        except (RuntimeError, TypeError):
+            return False
+    return isinstance(got, (int, float)) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-9)
+
+
+def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expected: Sequence[Any], namespace: Any,
+                   cells: Sequence[str], rerun: Rerun, deadline: float, optional_calls: Any,
+                   cut_short: type[BaseException]) -> Found | None:
+    """The one-edit fixes of the cell that assigns `names`: an edited copy whose values are close to the
+    reference's, and with which every test in `keys` passes (rerun with the copy's values in their place)."""
+    prefix = f"_ag_fix_{secrets.token_hex(4)}_"
+    made = value_edits(cells, names, prefix)
+    if made is None or not made[1]:
+        return None
+    cell, edited = made
+    source = "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
+    fixes: list[Edit] = []
+    try:
+        with optional_calls(deadline):
+            try:
+                if all(close_value(namespace.resolve(n, "cpu"), e) for n, e in zip(names, expected)):
+                    return None       # the values are the reference's: the tests failed for something else
+            except cut_short:
+                raise
+            except Exception:  # noqa: BLE001 - no value (a crash of its cell): what the edits may mend
+                pass
+            if not namespace.define(source, max(0.1, deadline - time.monotonic())):
+                return None
+            near: list[int] = []
+            for n in range(len(edited)):
+                if time.monotonic() >= deadline:
+                    break
+                try:
+                    got = namespace.call_copy(f"{prefix}{n}", (), {})
+                except cut_short:
+                    raise
+                except Exception:  # noqa: BLE001 - a copy that crashes is no fix
+                    continue
+                if isinstance(got, (tuple, list)) and len(got) == len(names) and all(
+                        close_value(g, e) for g, e in zip(got, expected)):
+                    near.append(n)
+                    if len(near) > MAX_FIXES:
+                        return None         # the values do not tell the edits apart
+            for n in near:
+                if time.monotonic() >= deadline:
+                    break
+                values = {name: f"{prefix}{n}_{i}" for i, name in enumerate(names)}
+                assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
+                if (namespace.define(f"_got = {prefix}{n}()\n{assign}\ndel _got", max(0.1, deadline - time.monotonic()))
+                        and all(rerun(key, values) for key in keys)):
+                    fixes.append(edited[n])
+    except cut_short:
+        return None
+    if not fixes:
+        return None
+    return Found(name=", ".join(names), cell=cell, fixes=tuple(fixes), calls=0,
+                 line_text=safe_line(cells[cell], fixes[0].line), tests=len(keys))
 
 
 @dataclass(frozen=True)
@@ -700,7 +863,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 for n in survivors[:MAX_RERUN_EDITS]:
                     if time.monotonic() >= deadline:
                         break
-                    if all(rerun(key, name, f"{prefix}{n}") for key in keys):
+                    if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys):
                         fixes.append(edited[n])
                         if len(fixes) > MAX_FIXES:
                             break

@@ -147,7 +147,7 @@ def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseExc
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
               gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None,
-              references: Mapping[str, Callable[..., Any]] | None = None) -> list[TestReport]:
+              references: Mapping[str, Any] | None = None) -> list[TestReport]:
     """Run every test on every device it takes. A namespace that cannot serve a device (its worker
     has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
 
@@ -158,9 +158,10 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     (RestartingNamespace.shrink_budget; a fresh default one for other namespaces), a share per test.
     A rule test's points wait for the value cases it is earned with (withhold_unearned).
 
-    `references` (the notebook's function name -> the reference of that name): a failure that names
-    nothing, where one edit of the student's function makes every call the tests made of it right, is
-    then named by that edit (repair.name_by_one_edit), after every test has run."""
+    `references` (the notebook's name -> the reference's function or value of that name): a failure that
+    names nothing, where one edit of the student's function makes every call the tests made of it right (or
+    one edit of the cell assigning a value it takes makes its tests pass), is then named by that edit
+    (repair.name_by_one_edit), after every test has run."""
     devices = list(devices)
     budget = getattr(namespace, "shrink_budget", None)
     with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
@@ -173,8 +174,8 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
             try:
                 reports = name_by_one_edit(
                     reports, namespace, references, submission.cells,
-                    lambda key, name, other: key in by_key and passes_with(by_key[key], seed, namespace, submission,
-                                                                            name, other))
+                    lambda key, swap: key in by_key and passes_with(by_key[key], seed, namespace, submission, swap),
+                    {key: t.student_names for key, t in by_key.items()})
             except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
                 timers.count(f"one-edit search failed: {type(e).__name__}")
     return [describe_misconception(r, misconceptions or {}) for r in reports]
@@ -239,9 +240,9 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
 
 
 def test_arguments(test: HiddenTestCase, device: str, seed: int, namespace: StudentNamespace,
-                   submission: SubmissionInfo | None, swap: tuple[str, str] | None = None) -> dict[str, Any]:
+                   submission: SubmissionInfo | None, swap: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What `test` is called with: the runner's own (device, a generator seeded for this case, the submission)
-    and each student name resolved (`swap` (name, other): `other` resolved where the test takes `name`)."""
+    and each student name resolved (`swap` {name: other}: `other` resolved where the test takes `name`)."""
     kwargs: dict[str, Any] = {}
     for p in test.params:
         if p == "device":
@@ -253,7 +254,7 @@ def test_arguments(test: HiddenTestCase, device: str, seed: int, namespace: Stud
         elif p == "env":
             kwargs[p] = {}
         else:
-            asked = swap[1] if swap is not None and p == swap[0] else p
+            asked = swap.get(p, p) if swap is not None else p
             try:
                 kwargs[p] = namespace.resolve(asked, device)
             except NotAnswered:   # an optional name left as the template's `...`
@@ -264,11 +265,11 @@ def test_arguments(test: HiddenTestCase, device: str, seed: int, namespace: Stud
 
 
 def passes_with(test: HiddenTestCase, seed: int, namespace: StudentNamespace, submission: SubmissionInfo | None,
-                name: str, other: str) -> bool:
-    """Whether `test` passes on the CPU, on its own inputs, with the student's function `other` where it takes
-    `name` (repair.py's edited copies): no shrinking, every error a no."""
+                swap: Mapping[str, str]) -> bool:
+    """Whether `test` passes on the CPU, on its own inputs, with the student's name `other` where it takes
+    `name`, for each name: other of `swap` (repair.py's edited copies): no shrinking, every error a no."""
     try:
-        kwargs = test_arguments(test, "cpu", seed, namespace, submission, swap=(name, other))
+        kwargs = test_arguments(test, "cpu", seed, namespace, submission, swap=swap)
         if any(kwargs[p] is None for p in test.student_names if p not in test.optional):
             return False
         with current_budget(ShrinkBudget(0.0, 0.0)), charges_recorded(submission):
