@@ -3030,12 +3030,12 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_cosine_similarity_scores": ("cosine_scores",),     # F.normalize'd q and k: the key's very text
         # generic: "the weight matrix does not match the correct result in 35 of 35 entries"; additive
         # (Bahdanau) scores, sum of tanh(q + k): no key (gaussian_kernel is another non-dot score)
-        "q1_additive_tanh_scores": (),
+        "q1_additive_tanh_scores": ("additive_scores",),   # now named by additive_scores (naming31)
         "q1_numpy_dot_method_on_matrices": ("dot_of_matrices",),   # "calling torch.dot (or .dot) on matrices"
         # generic: "does not match the correct result in 240 of 240 entries"; the fused projection reshaped
         # (T, n_heads, 3, d_k) for (T, 3, n_heads, d_k): no key (same_projection and mha_strided_heads are other
         # cuts; no key of this catalogue says a fused QKV)
-        "q8_fused_qkv_heads_axis_before_three": (),
+        "q8_fused_qkv_heads_axis_before_three": ("mha_fused_qkv_split_order",),   # now named by mha_fused_qkv_split_order (naming31)
         "q8_concat_averaged_over_heads": ("mha_output_divided_by_heads",),   # / n_heads: the key's very text
         # the scale written on the line after the softmax, to scores no longer used: no_scale is the effect
         # (as blind24's q1_softmax_fed_the_unscaled_product), scale_after_softmax the slip and its fix
@@ -3054,10 +3054,10 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # random samples drawn from the generator" (misleading: scaled=False multiplies the dots by 0, variance 0
         # for every generator); scaled_flag_inverted and scaled_flag_ignored are other values: no key (as
         # blind27's q2_conditional_inside_augmented_divide)
-        "q2_flag_multiplies_scale_factor": (),
+        "q2_flag_multiplies_scale_factor": ("scaled_flag_as_factor",),   # now named by scaled_flag_as_factor (naming31)
         # generic: "softmax_entropy(logits) does not match the correct result in 6 of 6 entries"; the collision
         # (Renyi-2) entropy -ln sum p^2: no key of this catalogue
-        "q4_entropy_collision_renyi2": (),
+        "q4_entropy_collision_renyi2": ("entropy_collision",),   # now named by entropy_collision (naming31)
         "q4_table_item_without_call": ("callable_not_called",),   # "returned `item` itself ... write `item()`"
         "q6_answer_row_it_leans_towards": ("attention_as_argmax",),   # C, the one best-matching row
     },
@@ -3068,11 +3068,11 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "scaled_score_var is not the variance of the scaled scores"; d_k = Q.dim() (3) reads no axis,
         # but scale_by_batch_dim's fix (divide by sqrt(Q.shape[-1])) is the student's line, as blind20's
         # scaled-attention q1_scale_from_rank_of_k; this catalogue has no key for dim() / ndim
-        "q2_head_width_from_tensor_rank": ("scale_by_batch_dim",),
+        "q2_head_width_from_tensor_rank": ("scale_by_batch_dim", "scale_from_ndim"),   # now named by scale_from_ndim (naming31)
         # generic: "neither is the variance of the example's scores ... the scores measured are other ones";
         # the scores are the example's (the closing words are wrong), the formula is not: mean of squares (no
         # mean subtracted, / n); biased_variance's "torch's default .var() is unbiased" gives the fix, .var()
-        "q2_mean_square_as_variance": ("biased_variance",),
+        "q2_mean_square_as_variance": ("biased_variance", "variance_as_mean_square"),   # now named by variance_as_mean_square (naming31)
         # the default dim=1 is the query axis of 3-D scores: as blind18's q5_softmax_dim_1
         "q3_default_dim_one": ("softmax_wrong_dim", "softmax_over_batch_axis"),
         "q3_amax_values_attribute": ("method_not_called",),   # its text: "`.values` of a plain tensor ... drop the .values"
@@ -3090,10 +3090,12 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # on both tests; 523776 is comb(1024, 2) = T (T - 1) / 2, not the key's T (T + 1) / 2, and the belief
         # is unordered pairs of distinct tokens, not a mask that removes entries: count_halved_symmetric (each
         # pair counted once) and self_pairs_left_out (no self pairs) each say half of it and give T x T
-        "q8_entries_counted_as_handshakes": ("count_halved_symmetric", "self_pairs_left_out"),
+        # now named by distinct_pairs_counted_once (naming31)
+        "q8_entries_counted_as_handshakes": ("count_halved_symmetric", "self_pairs_left_out",
+                                             "distinct_pairs_counted_once"),
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of
         # length d_k)"; no key says the whole model's width (n_heads * d_k = 512) for one head's d_k
-        "q8_madds_for_all_heads": (),
+        "q8_madds_for_all_heads": ("madds_all_heads_width",),   # now named by madds_all_heads_width (naming31)
     },
     # judged from `measure attention-pipeline --set blind28 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
@@ -3101,7 +3103,7 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # order"); the return order (Q, K, V) is right: the late-bound lambdas make Q = K = V = X @ W_V (Q equals
         # the right V, hence the match). same_projection ("one projection matrix for more than one of Q, K, V")
         # is this effect and points at the projections
-        "q01_lambdas_capture_last_weight": ("same_projection",),
+        "q01_lambdas_capture_last_weight": ("same_projection",),   # now named by same_projection (naming31)
         "q02_scores_squashed_with_tanh": ("one_edit_fix",),   # `raw` in place of `torch.tanh(raw)`: the slip at its place
         # raw: "TypeError: must be real number, not torch.Size" on 4 q02 tests; Q.shape[-1:] for Q.shape[-1]:
         # scale_wrong_axis's "d_k is Q.shape[-1]" is the fix on the right line (it says an axis, not a slice);

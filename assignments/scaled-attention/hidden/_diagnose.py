@@ -271,7 +271,25 @@ def pair_evidence(pair, Q, K, V, d_k):
         hint = " (d_k / 2: Python reads d_k ** 1/2 as (d_k ** 1) / 2)" if abs(c / (d_k / 2) - 1) < 1e-6 else ""
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
                             f"1/{math.sqrt(d_k):.4g}")
-    return None
+    return additive_scores_evidence(pair, Q64, K64, V64, same)
+
+
+def additive_scores_evidence(pair, Q64, K64, V64, same):
+    """additive_scores (naming31, blind28 q1_additive_tanh_scores): softmax(S / c) with S[i, j] = sum over the
+    features of tanh(q_i + k_j), Bahdanau's score without its weights, for the one c > 0 fitted to the weights
+    (sqrt(d_k), or 1 unscaled), both results of the same call matching it. Random inputs: no dot-product mistake
+    gives these weights. None otherwise."""
+    if Q64.dim() != 2 or K64.dim() != 2 or Q64.shape[-1] != K64.shape[-1]:
+        return None
+    S = torch.tanh(Q64.unsqueeze(-2) + K64.unsqueeze(-3)).sum(-1)
+    c = ref.fitted_scale(S, pair[1])
+    if c is None or c <= 0:
+        return None
+    w = torch.softmax(S / c, dim=-1)
+    wrong = (w @ V64, w)
+    if not all(same(p, x) for p, x in zip(pair, wrong)):
+        return None
+    return "additive_scores", wrong, f"{describe('additive_scores')} (here divided by c = {c:.4g})"
 
 
 def draw_inputs(rng, T_q, T_k, d_k, d_v, dtype, scale=1.0):
@@ -734,7 +752,23 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(features_as_tokens_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     out.update(batched_split_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     out.update(split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """mha_fused_qkv_split_order (naming31, blind28 q8_fused_qkv_heads_axis_before_three): the fused projection
+    X @ [W_Q | W_K | W_V], (T, 3 * d_model), read as (T, n_heads, 3, d_k), the head axis before the three (the
+    right order is (T, 3, n_heads, d_k)): head h's query, key and value are the column blocks 3h, 3h + 1, 3h + 2
+    of the fused projection. Random weights: equal to no other cut (with one head it is the right one)."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    if n_heads < 2 or d_k * n_heads != d_model:
+        return {}
+    T = X.shape[-2]
+    qkv = (X.double() @ torch.cat([W.double() for W in (W_Q, W_K, W_V)], dim=-1)).reshape(T, n_heads, 3, d_k)
+    heads = [ref.attention(qkv[:, h, 0], qkv[:, h, 1], qkv[:, h, 2], d_k)[0] for h in range(n_heads)]
+    return {"mha_fused_qkv_split_order": torch.cat(heads, dim=-1) @ W_O.double()}
 
 
 def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
@@ -1021,7 +1055,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
                          or entropy_clamp_max(got, logits, dtype, expected)
-                         or entropy_across_rows(got, logits, dtype, expected))
+                         or entropy_across_rows(got, logits, dtype, expected)
+                         or entropy_collision(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
@@ -1029,6 +1064,20 @@ def entropy_judge(fn, expected, what, dtype, variants):
                 raise AssertionError(f"{what}: {said}") from None
             raise
     return judge
+
+
+def entropy_collision(got, logits, dtype, expected):
+    """entropy_collision (naming31, blind28 q4_entropy_collision_renyi2): -ln(sum p^2) over the last dim, replayed
+    on the same logits after the answer failed. Equal to the entropy only where every row is one-hot or uniform
+    (then matching_variants drops it against `expected`)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point():
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    replay = -torch.log((p * p).sum(dim=-1))
+    if not matching_variants(got, {"v": replay}, dtype, expected=expected):
+        return None
+    return Misconception("entropy_collision", "softmax_entropy(logits) is wrong: on the same logits it equals "
+                         "-ln(sum p^2) of each row: " + describe("entropy_collision"))
 
 
 def entropy_clamp_max(got, logits, dtype, expected):
@@ -2702,7 +2751,10 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
     generator's seed: ignores_generator (the samples drawn from the global RNG seeded inside, a new
     torch.Generator, numpy, or the generator re-seeded inside; the sandbox hands the function a copy of the
     generator, so its state after the call cannot tell these apart, and the key's text names them all).
-    A value that is a closed form of d_k (no draws at all) is left to the caller."""
+    A value that is a closed form of d_k (no draws at all) is left to the caller, but for 0.0 without the flag
+    (raise_if_zero_unscaled)."""
+    if value == 0.0 and not scaled:
+        raise_if_zero_unscaled(fn, d_k, n, seeds)
     if any(abs(value - c) <= 1e-12 * max(1.0, abs(c)) for c in _closed_forms(d_k)):
         return
     try:
@@ -2715,6 +2767,28 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
     raise Misconception("ignores_generator", f"dot_product_variance(d_k={d_k}, ...){flag} gives {value:.6g} for "
                         f"generators seeded {seeds[0]} and {seeds[1]}, and the same again on a second call: the result "
                         "does not depend on the generator's seed: " + describe("ignores_generator"))
+
+
+def raise_if_zero_unscaled(fn, d_k, n, seeds) -> None:
+    """Exactly 0.0 from two generators with scaled=False: no estimate from draws is 0, the dot products were all
+    made 0 (or one number). scaled_flag_as_factor (naming31, blind28 q2_flag_multiplies_scale_factor) when the
+    same function with scaled=True on the first generator gives the right scaled estimate of those very draws
+    (replayed): the flag multiplies the dots, False being 0. Else said in words, not as a generator unused."""
+    said = (f"dot_product_variance(d_k={d_k}, ...) returns exactly 0.0 for generators seeded {seeds[0]} and "
+            f"{seeds[1]}: a variance of 0 means the numbers it is taken of are all equal")
+    try:
+        other = fn(d_k, n, torch.Generator().manual_seed(seeds[0]), scaled=True)
+        other = float(other)
+    except Exception:   # noqa: BLE001 - a second call is only evidence
+        other = None
+    right, _ = variance_variants(d_k, n, seeds[0], True)
+    if other is not None and any(abs(other - r) <= 2e-5 * max(abs(r), 1e-12) for r in right):
+        raise Misconception("scaled_flag_as_factor", f"{said} (multiplied by 0), while with scaled=True the same "
+                            f"generator gives the right scaled variance {other:.4g}: "
+                            + describe("scaled_flag_as_factor"))
+    raise AssertionError(f"{said} (the dot products multiplied by 0 or made a constant, or a variance over an axis "
+                         "of one number each): with scaled=False they are the n_samples plain sums of q_i k_i, whose "
+                         "variance is about d_k")
 
 
 # --- blind13's kinds (issue 21, naming14) -------------------------------------------------------------------

@@ -394,4 +394,20 @@ MISCONCEPTIONS = {
     "variance_mean_swapped": "returning the mean of the dot products where their variance is asked: torch.var_mean "
                              "returns (var, mean) in that order, so `mean, var = torch.var_mean(dots)` names them "
                              "the wrong way round; unpack `var, mean = torch.var_mean(dots)` or use dots.var()",
+    # naming31: blind28's kinds
+    "additive_scores": "scoring with additive (Bahdanau-style) scores, the sum over the features of tanh(q + k), "
+                       "instead of the dot product q.k: scaled dot-product attention has no additive score; compute "
+                       "the scores as Q @ K.T / sqrt(d_k)",
+    "mha_fused_qkv_split_order": "splitting the fused projection X @ [W_Q | W_K | W_V] (T, 3 * d_model) with the "
+                                 "head axis before the three: reshape(T, n_heads, 3, d_k) (or (T, n_heads, 3 * d_k) "
+                                 "cut in three) takes each head's query, key and value from the wrong columns, "
+                                 "mixing W_Q, W_K and W_V; the columns are [Q | K | V], each n_heads blocks of d_k, "
+                                 "so reshape(T, 3, n_heads, d_k)",
+    "scaled_flag_as_factor": "using the boolean flag scaled as a number (dots * (scaled / sqrt(d_k)), or "
+                             "dots * scaled / sqrt(d_k)): False is 0, so with scaled=False every dot product becomes "
+                             "0 and the variance is 0 instead of about d_k; branch on the flag: "
+                             "dots / sqrt(d_k) if scaled else dots",
+    "entropy_collision": "computing the collision (Renyi order-2) entropy -ln(sum p^2) instead of the Shannon "
+                         "entropy -sum p ln p: the two agree only on one-hot and uniform rows; weight each -ln p by "
+                         "its own p and sum: -(p * p.log()).sum(-1)",
 }

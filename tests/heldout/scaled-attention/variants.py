@@ -3027,3 +3027,104 @@ CORRECT.update({
         '"H_raw": softmax_entropy(raw).item(), "H_scaled": softmax_entropy(scaled).item()',
         '"H_raw": h_raw.item(), "H_scaled": h_scaled.item()')},
 })
+
+# naming31 (scaled-attention helper, blind28 q1_additive_tanh_scores): additive (Bahdanau) scores, the sum of
+# tanh(q + k) over the features, with no weights: unscaled with a hand softmax, and one query at a time scaled
+WRONG.update({
+    "additive_tanh_unscaled_hand_softmax": (attention('''
+    S = torch.tanh(Q[:, None, :] + K[None, :, :]).sum(-1)
+    e = torch.exp(S - S.max(dim=-1, keepdim=True).values)
+    weights = e / e.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "additive_scores", "where": ["q1", "q8"]}),
+    "additive_tanh_row_by_row": (attention('''
+    scores = torch.stack([torch.tanh(q + K).sum(dim=1) for q in Q]) * d_k ** -0.5
+    weights = scores.softmax(dim=1)
+    return torch.mm(weights, V), weights
+'''), {"key": "additive_scores", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    "tensordot_logsumexp_weights": attention('''
+    scores = torch.tensordot(Q, K, dims=([1], [1])) / d_k ** 0.5
+    weights = torch.exp(scores - scores.logsumexp(-1, keepdim=True))
+    return weights @ V, weights
+'''),
+})
+
+# naming31 (scaled-attention helper, blind28 q8_fused_qkv_heads_axis_before_three): the fused projection
+# X @ [W_Q | W_K | W_V] read with the head axis before the three: mha_fused_qkv_split_order
+WRONG.update({
+    "mha_fused_view_heads_then_split": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    qkv = (X @ torch.cat((W_Q, W_K, W_V), dim=-1)).view(T, n_heads, 3 * d_k)
+    q, k, v = qkv.split(d_k, dim=-1)                 # each (T, n_heads, d_k)
+    outs = [attention(q[:, h], k[:, h], v[:, h], d_k)[0] for h in range(n_heads)]
+    return torch.cat(outs, dim=-1) @ W_O
+'''), {"key": "mha_fused_qkv_split_order", "where": ["q8"]}),
+    "mha_fused_hstack_unbind_axis2": (mha('''
+    T = X.shape[0]
+    d_k = X.shape[1] // n_heads
+    fused = X @ torch.hstack([W_Q, W_K, W_V])
+    Qs, Ks, Vs = fused.reshape(T, n_heads, 3, d_k).unbind(2)
+    heads = []
+    for h in range(n_heads):
+        heads.append(attention(Qs[:, h, :], Ks[:, h, :], Vs[:, h, :], d_k)[0])
+    return torch.hstack(heads) @ W_O
+'''), {"key": "mha_fused_qkv_split_order", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_fused_three_before_heads": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    qkv = (X @ torch.cat([W_Q, W_K, W_V], 1)).reshape(T, 3, n_heads, d_k).permute(1, 2, 0, 3)
+    heads = [attention(qkv[0, h], qkv[1, h], qkv[2, h], d_k)[0] for h in range(n_heads)]
+    return torch.cat(heads, dim=1) @ W_O
+'''),
+})
+
+# naming31 (scaled-attention helper, blind28 q2_flag_multiplies_scale_factor): the boolean flag used as a number
+# in the scale, so scaled=False multiplies the dot products by 0: scaled_flag_as_factor
+WRONG.update({
+    "variance_flag_times_dots": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    return ((q * k).sum(-1) * scaled / math.sqrt(d_k)).var().item()
+'''), {"key": "scaled_flag_as_factor", "where": ["q2"]}),
+    "variance_float_flag_scale": (variance('''
+    q = torch.randn((n_samples, d_k), generator=generator)
+    k = torch.randn((n_samples, d_k), generator=generator)
+    scale = float(scaled) * d_k ** -0.5
+    dots = torch.einsum("nd,nd->n", q, k) * scale
+    return float(dots.var())
+'''), {"key": "scaled_flag_as_factor", "where": ["q2"]}),
+})
+CORRECT.update({
+    "variance_flag_as_exponent": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1) * d_k ** (-0.5 * scaled)     # False -> d_k ** 0 = 1
+    return dots.var().item()
+'''),
+})
+
+# naming31 (scaled-attention helper, blind28 q4_entropy_collision_renyi2): the collision (Renyi-2) entropy
+# -ln(sum p^2) for -sum p ln p: entropy_collision
+WRONG.update({
+    "entropy_collision_squares": (entropy('''
+def softmax_entropy(logits):
+    p = logits.softmax(-1)
+    return -torch.log(torch.sum(p ** 2, dim=-1))
+'''), {"key": "entropy_collision", "where": ["q4"]}),
+    "entropy_collision_logsumexp": (entropy('''
+def softmax_entropy(logits):
+    return -torch.logsumexp(2 * F.log_softmax(logits, dim=-1), dim=-1)
+'''), {"key": "entropy_collision", "where": ["q4"]}),
+})
+CORRECT.update({
+    "entropy_einsum_of_log_softmax": entropy('''
+def softmax_entropy(logits):
+    logp = F.log_softmax(logits, dim=-1)
+    return -torch.einsum("...i,...i->...", logp.exp(), logp)
+'''),
+})
