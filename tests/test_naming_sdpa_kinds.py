@@ -99,7 +99,9 @@ def test_name_number_names_nothing_where_two_kinds_coincide() -> None:
     (1024, "test_attn_entries", "count_per_query"),
     (1024 * 1025 // 2, "test_attn_entries", "causal_triangle_count"),
     (1024 * 64, "test_score_madds", "count_per_query"),
-    (1024 * 1023 // 2 * 64, "test_score_madds", "causal_triangle_count"),
+    (1024 * 1023 // 2 * 64, "test_score_madds", "distinct_pairs_counted_once"),   # naming31: T (T - 1) / 2
+    (1024 * 1023 // 2, "test_attn_entries", "distinct_pairs_counted_once"),
+    (1024 * 1024 * 512, "test_score_madds", "madds_all_heads_width"),             # naming31: d_model = 8 d_k
     (1024 * 64, "test_attn_entries", "entries_of_Q"),                          # still its own kind
 ])
 def test_q8_counts(count, test, key) -> None:

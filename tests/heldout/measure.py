@@ -3043,11 +3043,13 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: transpose() takes 2 positional arguments but 3 were given"; NumPy's transpose(1, 0, 2)
         # on a torch tensor: no key says NumPy's signature (mha_split_without_transpose's fix .transpose(0, 1)
         # is the fix, but its text is a split with no transpose at all, not this)
-        "q8_numpy_transpose_axes_tuple": (),
+        # now named by numpy_transpose_axes (crash words, after blind28; the one-edit fix permute(1, 0, 2) also right)
+        "q8_numpy_transpose_axes_tuple": ("numpy_transpose_axes", "one_edit_fix"),
         # raw: "AttributeError: 'torch._C.Generator' object has no attribute 'standard_normal'"; numpy's
         # Generator method on a torch.Generator: no key (ignores_generator is not using the generator,
         # generator_positional passing it positionally; neither is this call)
-        "q2_numpy_rng_method_on_torch_generator": (),
+        # now named by numpy_generator_method (crash words, after blind28)
+        "q2_numpy_rng_method_on_torch_generator": ("numpy_generator_method",),
         # torch.distributions' sample() on the global RNG: ignores_generator's "the global RNG ... used instead"
         "q2_distributions_normal_without_generator": ("ignores_generator",),
         # generic: "returns the same value for two different generators: it should estimate the variance from
@@ -3078,7 +3080,8 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_amax_values_attribute": ("method_not_called",),   # its text: "`.values` of a plain tensor ... drop the .values"
         # generic: q4 "your code raised AttributeError: module 'torch' has no attribute 'tri'", q6 "`weights3_causal`
         # is not defined"; no key says a NumPy function (np.tri) looked up in torch
-        "q4_numpy_tri_looked_up_in_torch": (),
+        # now named by numpy_function_in_torch (crash words, after blind28)
+        "q4_numpy_tri_looked_up_in_torch": ("numpy_function_in_torch",),
         # permute(-1, -2) fits 2-D keys only: fixed_axes's text and fix, K.transpose(-2, -1)
         "q5_permute_given_two_axes": ("fixed_axes",),
         "q5_einsum_scores_keys_first": ("scores_transposed",),
@@ -3108,7 +3111,8 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: must be real number, not torch.Size" on 4 q02 tests; Q.shape[-1:] for Q.shape[-1]:
         # scale_wrong_axis's "d_k is Q.shape[-1]" is the fix on the right line (it says an axis, not a slice);
         # size_not_int, the exact kind, is another catalogue's key
-        "q02_head_size_sliced_as_a_size": ("scale_wrong_axis",),
+        # now named by size_not_int (an engine key after blind28, sdpa's text)
+        "q02_head_size_sliced_as_a_size": ("scale_wrong_axis", "size_not_int"),
         # "triu takes no k=: ... check its signature": the crash and its fix (as blind26's q4_numpy_k_keyword_in_tril)
         "q04_numpy_k_keyword_for_triu": ("unexpected_keyword",),
         "q05_mask_added_in_place_to_callers_scores": ("inplace_on_input",),   # S += M on the caller's S
@@ -3116,6 +3120,7 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "RuntimeError: value cannot be converted to type c10::Half without overflow" on the float16 q05
         # test; masked_fill(M != 0, -1e6) for S + M: additive_mask_as_boolean and mask_filled_with_inf say the
         # mask turned boolean and the fix (add it), neg_1e9_float16 the float16 overflow (as blind18's -1e6 fill)
+        # now named by additive_mask_as_boolean (naming31)
         "q05_d2l_fill_value_from_additive_mask": ("additive_mask_as_boolean", "mask_filled_with_inf",
                                                   "neg_1e9_float16"),
         # one_edit_fix: `masked` in place of `torch.softmax(masked, dim=-1)` (line 6), the second softmax left
@@ -3127,7 +3132,8 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q10_pow_arguments_swapped": ("effective_tokens_power_reversed",),   # H ** 2 for 2 ** H: the key's text
         # raw: "TypeError: log() takes 1 positional argument but 2 were given" on 2 q10 tests; torch.log(A, 2) as
         # math.log with a base: no key says torch.log takes no base (entropy_in_nats is a working natural log)
-        "q10_torch_log_given_a_base": (),
+        # now named by log_given_base (crash words, after blind28)
+        "q10_torch_log_given_a_base": ("log_given_base",),
         "q13_mask_argument_never_passed_on": ("mask_ignored",),   # M accepted, never passed on
         "q14_answer_scores_kept_square": ("cross_is_self_attention",),   # answers a, as blind2's q14_answer_square_scores
         "q15_answer_never_from_default": ("causal_needs_square",),   # answers b: the key's very text

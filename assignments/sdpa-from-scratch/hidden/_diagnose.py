@@ -1871,6 +1871,8 @@ def score_statistics(divisor=1.0):
         # torch.var_mean(S) replayed: its second result, the mean, where its first, the variance, is asked
         # (`mean, var = torch.var_mean(S)` unpacked backwards, naming30)
         "variance_mean_swapped": [float(torch.var_mean(S)[1])],
+        # a kind: no mean subtracted, mean(S^2) or sum(S^2) / (n - 1) (blind28 q2_mean_square_as_variance)
+        "variance_as_mean_square": [float(S.pow(2).mean()), float(S.pow(2).sum() / (S.numel() - 1))],
     }
 
 

@@ -317,6 +317,22 @@ MISCONCEPTIONS = {
                       "as computed: keep full precision, round only what you print",
     "count_per_query": "counting for one query (T entries, T d_k multiply-adds) instead of all T queries: the "
                        "weight matrix has T x T entries and Q K^T costs T x T x d_k",
+    "distinct_pairs_counted_once": "counting T (T - 1) / 2 entries (math.comb(T, 2)): the unordered pairs of "
+                                   "two different tokens, or the causal triangle without its diagonal; either "
+                                   "way each pair is counted once AND each token's pair with itself is left out. "
+                                   "The weight matrix has one entry per ordered (query, key) pair, both orders "
+                                   "and a token with itself included (a causal mask zeroes weights, it does not "
+                                   "remove them): T x T = T^2 entries",
+    "madds_all_heads_width": "counting with the width of all heads together (d_model = 8 heads x d_k = 512, "
+                             "or the 8 heads' costs added) where the question asks for one head: one head's "
+                             "Q @ K.T is T x T scores, each a dot product of length its own d_k = 64: T^2 d_k",
+    "variance_as_mean_square": "computing the variance as the mean of the squares, mean(x^2) (or "
+                               "sum(x^2) / (n - 1)), which never subtracts the sample mean: the scores of one "
+                               "draw do not average to exactly 0, so it is not .var(); use x.var() (the mean "
+                               "subtracted, divided by n - 1)",
+    "scale_from_ndim": "dividing the scores by the square root of the number of dimensions (K.dim() or Q.ndim: 2 for "
+                       "a (T, d_k) tensor, 4 for (B, H, T, d_k)) instead of sqrt(d_k), the size of the last "
+                       "dimension: use Q.shape[-1] (or K.size(-1))",
     "causal_triangle_count": "counting only the causal triangle (T (T + 1) / 2): the weight matrix still has "
                              "T x T entries (the mask zeroes weights, it does not remove them)",
     "self_pairs_left_out": "counting only the pairs of two different tokens (T (T - 1), each token against every "

@@ -85,7 +85,8 @@ def _check_variances(raw, scaled, submission=None):
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "
-                                 f"{ref.raw_score_var:.4g}): the scores measured are other ones")
+                                 f"{ref.raw_score_var:.4g}): either other scores were measured or another "
+                                 "statistic than their .var() was taken")
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
     if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
         raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
@@ -107,6 +108,7 @@ def _check_variances(raw, scaled, submission=None):
         diag.name_number(scaled, ref.scaled_score_var, {"multiply_by_sqrt_dk": [ref.raw_score_var * 8],
                                                         "scale_by_T": [ref.raw_score_var / 5],
                                                         "scale_by_batch_dim": [ref.raw_score_var / 2],
+                                                        "scale_from_ndim": [ref.raw_score_var / ref._Qb.dim()],
                                                         **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 

@@ -18,8 +18,10 @@ XOR = {"attn_entries": {T ^ 2}, "score_madds": {T ^ 2 * D_K, (T ^ 2) * D_K, T ^ 
 
 # the question's counts for one query, or for the causal triangle only (with or without the diagonal)
 PER_QUERY = {"attn_entries": {T}, "score_madds": {T * D_K}}
-TRIANGLE = {"attn_entries": {T * (T + 1) // 2, T * (T - 1) // 2},
-            "score_madds": {T * (T + 1) // 2 * D_K, T * (T - 1) // 2 * D_K}}
+TRIANGLE = {"attn_entries": {T * (T + 1) // 2}, "score_madds": {T * (T + 1) // 2 * D_K}}
+# T (T - 1) / 2 = math.comb(T, 2): unordered pairs of two different tokens (naming31, blind28), not the causal
+# triangle (which keeps the diagonal): each pair once AND no token with itself; no other count here is odd x 2^9
+DISTINCT_PAIRS = {"attn_entries": T * (T - 1) // 2, "score_madds": T * (T - 1) // 2 * D_K}
 
 
 # a kind: the count computed at a rounded size ("1k" for T = 1024); no other count of this question is 10^6 or
@@ -46,6 +48,10 @@ def _raise_if_related(got, name):
         raise Misconception("self_pairs_left_out", f"{name} is {got}, T (T - 1) = {T} x {T - 1}"
                             + (f" x d_k = {D_K}" if name == "score_madds" else "") + ": "
                             + describe("self_pairs_left_out"))
+    if got == DISTINCT_PAIRS[name]:
+        raise Misconception("distinct_pairs_counted_once", f"{name} is {got}, T (T - 1) / 2 = math.comb({T}, 2)"
+                            + (f" x d_k = {D_K}" if name == "score_madds" else "") + ": "
+                            + describe("distinct_pairs_counted_once"))
     if got in TRIANGLE[name]:
         raise Misconception("causal_triangle_count", f"{name} is {got}, the count of the causal triangle only: "
                             + describe("causal_triangle_count"))
@@ -132,6 +138,11 @@ def test_score_madds(score_madds, attn_entries=None):
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
+    # 2^29 = T^2 x 512, d_model = 8 heads x d_k (blind28); also T^2 d_k x 8 bytes of float64: named only when
+    # attn_entries is not itself counted in bytes
+    if got == T * T * D_K * 8 and not (type(attn_entries) in (int, float) and attn_entries == 8 * ref.attn_entries):
+        raise Misconception("madds_all_heads_width", f"score_madds is {got} = T^2 x {8 * D_K} = T^2 x (8 x d_k): "
+                            + describe("madds_all_heads_width"))
     _raise_if_related(got, "score_madds")
     raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)

@@ -997,7 +997,7 @@ T, d_k = 1024, 64
 attn_entries = T * T
 score_madds = T * (T - 1) // 2 * d_k
 cost_ratio = 4
-'''}, {"key": "causal_triangle_count", "where": ["q8:test_score_madds"]}),
+'''}, {"key": "distinct_pairs_counted_once", "where": ["q8:test_score_madds"]}),   # naming31: T (T - 1) / 2
     "softmax_exps_not_divided": ({"stable_softmax": '''
 def stable_softmax(x, dim=-1):
     return (x - x.amax(dim=dim, keepdim=True)).exp()
@@ -2120,4 +2120,65 @@ raw_score_var = raw_scores.std(ddof=1).item() ** 2
 scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
 scale_divisor = math.sqrt(64)
 '''}, {"key": "numpy_keyword", "where": ["q2"]}),
+})
+
+WRONG.update({
+    # naming31: the unordered pairs of two different tokens, T (T - 1) / 2 (each pair once, no token with itself)
+    "q8_entries_pairs_of_distinct_tokens": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T * (T - 1) // 2
+score_madds = T * T * d_k
+cost_ratio = 4
+'''}, {"key": "distinct_pairs_counted_once", "where": ["q8:test_attn_entries"]}),
+    "q8_madds_over_perm_halved": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T ** 2
+score_madds = math.perm(T, 2) // 2 * d_k
+cost_ratio = 4
+'''}, {"key": "distinct_pairs_counted_once", "where": ["q8:test_score_madds"]}),
+    # naming31: the multiply-adds with the width of all heads (d_model = 512, or 8 heads' costs added)
+    "q8_madds_eight_heads_added": ({"attn_entries": '''
+attn_entries = 1024 * 1024
+score_madds = sum(1024 * 1024 * 64 for _head in range(8))
+cost_ratio = 4
+'''}, {"key": "madds_all_heads_width", "where": ["q8:test_score_madds"]}),
+    "q8_madds_with_model_width": ({"attn_entries": '''
+d_model, n_heads = 512, 8
+T = 1024
+attn_entries = T * T
+score_madds = T ** 2 * d_model
+cost_ratio = 4
+'''}, {"key": "madds_all_heads_width", "where": ["q8:test_score_madds"]}),
+    # naming31: d_k taken as the number of dimensions of the scores or of Q (3), not the last size (8)
+    "variance_scale_by_scores_ndim": ({"raw_score_var": VAR_CELL.replace(
+        "(raw_scores / math.sqrt(d_k))", "(raw_scores / math.sqrt(raw_scores.ndim))")},
+        {"key": "scale_from_ndim", "where": ["q2"]}),
+    "variance_scale_by_len_of_shape": ({"raw_score_var": VAR_CELL.replace("d_k = Q.shape[-1]", "d_k = len(Q.shape)")},
+                                       {"key": "scale_from_ndim", "where": ["q2"]}),
+    # naming31: the variance as a mean of squares (no mean subtracted), / n or / (n - 1)
+    "variance_mean_of_squares": ({"raw_score_var": VAR_CELL.replace(
+        "raw_scores.var().item()", "(raw_scores ** 2).mean().item()").replace(
+        "(raw_scores / math.sqrt(d_k)).var().item()", "((raw_scores / math.sqrt(d_k)) ** 2).mean().item()")},
+        {"key": "variance_as_mean_square", "where": ["q2"]}),
+    "variance_sum_of_squares_n_minus_1": ({"raw_score_var": VAR_CELL.replace(
+        "raw_score_var = raw_scores.var().item()",
+        "raw_score_var = float(raw_scores.square().sum() / (raw_scores.numel() - 1))")},
+        {"key": "variance_as_mean_square", "where": ["q2"]}),
+})
+CORRECT.update({
+    # naming31: T^2 as twice the distinct pairs plus the diagonal, d_k as a shift; the variance of centred scores
+    # summed by hand with d_k read through Q.dim()
+    "q8_pairs_both_orders_plus_diagonal": {"attn_entries": '''
+attn_entries = 2 * math.comb(1024, 2) + 1024
+score_madds = attn_entries << 6
+cost_ratio = (2 * 1024) ** 2 // 1024 ** 2
+'''},
+    "variance_centred_sum_last_size_by_dim": {"raw_score_var": '''
+d_k = Q.size()[Q.dim() - 1]
+raw_scores = Q @ K.transpose(-2, -1)
+c = raw_scores - raw_scores.mean()
+raw_score_var = float(c.pow(2).sum() / (c.numel() - 1))
+scaled_score_var = float((c / math.sqrt(d_k)).pow(2).sum() / (c.numel() - 1))
+scale_divisor = math.sqrt(64)
+'''},
 })
