@@ -757,6 +757,35 @@ def mask_as_bool_crash(e: StudentCodeError, M: torch.Tensor | None, rerun: Calla
 HALF_OVERFLOW = "cannot be converted to type c10::Half without overflow"
 
 
+def half_fill_crash(e: StudentCodeError, M: torch.Tensor | None, fn: Callable[..., object]) -> Exception | None:
+    """attention_weights' float16 crash "value cannot be converted to type c10::Half without overflow" with a
+    mask: a constant written over the blocked scores that float16 cannot hold (its range ends at 65504; -inf
+    would not raise). A float32 probe with a mask of 0, finfo.min and a mild -2 tells what the constant is
+    written over: weights with every nonzero entry blocked outright (the -2 keys get no weight, where S + M
+    gives them e^-2 of theirs) are additive_mask_as_boolean; right weights say only the constant (generic)."""
+    if HALF_OVERFLOW not in e.message or M is None:
+        return None
+    S = KEEP_S.float()
+    Mp = torch.zeros_like(S).masked_fill(KEEP_BLOCKED, torch.finfo(S.dtype).min)
+    mild = torch.zeros_like(KEEP_BLOCKED)
+    mild[0, 0] = mild[1, 1] = mild[2, 0] = True   # open keys in KEEP_BLOCKED: each row keeps two fully open
+    Mp = Mp.masked_fill(mild, -2.0)
+    try:
+        out = fn(S.clone(), Mp.clone())
+    except StudentCodeError:
+        return None
+    said = f"{_said(e)} on float16 scores: a constant in it does not fit in float16 (whose range ends at 65504)"
+    if is_right(out, torch.softmax(S.double() + Mp.double(), dim=-1), S.dtype):
+        return AssertionError(f"{said}; in float32 the same function is right: write no constant of your own "
+                              "(add the mask, S + M, or use torch.finfo(S.dtype).min)" + _tail(e))
+    if not is_right(out, torch.softmax(S.double().masked_fill(Mp != 0, float("-inf")), dim=-1), S.dtype):
+        return None
+    return Misconception("additive_mask_as_boolean", f"{said}; on a float32 S with a mask of 0, finfo.min and a "
+                         "mild -2, every key whose mask entry is not 0 gets no weight (S + M gives the -2 keys "
+                         "e^-2 of theirs): the mask is read as a boolean and those scores overwritten with that "
+                         "constant: " + describe("additive_mask_as_boolean") + _tail(e))
+
+
 def neg_1e9_fill_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
                        rerun: Callable[[torch.Tensor, torch.Tensor], object]) -> Misconception | None:
     """cross_attention's float16 crash "value cannot be converted to type c10::Half without overflow" with a
@@ -1446,6 +1475,10 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
         "same_projection/v_from_wq": (Q, K, Q),
         "same_projection/v_from_wk": (Q, K, K),
         "same_projection/k_from_wv": (Q, V, V),
+        # one matrix for all three (late-bound lambdas in a comprehension all see the last W): never a reordering
+        "same_projection/all_from_wq": (Q, Q, Q),
+        "same_projection/all_from_wk": (K, K, K),
+        "same_projection/all_from_wv": (V, V, V),
         "results_reordered/qvk": (Q, V, K),
         "results_reordered/vkq": (V, K, Q),
         "results_reordered/kvq": (K, V, Q),

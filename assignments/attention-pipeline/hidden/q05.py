@@ -84,7 +84,7 @@ def _crash_named(fn, S, M, e):
     if M is not None and named is None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
     if named is None:
-        named = D.mask_as_bool_crash(e, M, lambda B: fn(S, B), lambda out: right(S, M, out))
+        named = D.mask_as_bool_crash(e, M, lambda B: fn(S, B), lambda out: right(S, M, out)) or D.half_fill_crash(e, M, fn)
     if named is None:
         named = D.batched_crash(e, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"]),
                                 lambda t, out: right(t["S"], t["M"], out), up=D.fixed_axis_crash(e))

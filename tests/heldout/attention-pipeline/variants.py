@@ -2710,3 +2710,51 @@ WRONG.update({
     return scores.softmax(-1)
 '''), {"key": "dtype_changed", "where": ["q05", "q07", "q13"]}),
 })
+
+WRONG.update({
+    # naming31 (after blind28): one matrix for all three results; never a reordering, though Q equals the right V
+    "project_late_bound_closures": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    makers = []
+    for W in (W_Q, W_K, W_V):
+        makers.append(lambda: torch.matmul(X, W))
+    return tuple(make() for make in makers)
+'''), {"key": "same_projection", "where": ["q01", "q07", "q09", "q13"]}),
+    "project_one_matrix_thrice": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    return (X @ W_Q,) * 3
+'''), {"key": "same_projection", "where": ["q01", "q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # naming31: closures that bind each weight early (a default argument): the right three projections
+    "project_default_arg_lambdas": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    makers = [lambda W=W: X @ W for W in (W_Q, W_K, W_V)]
+    return tuple(make() for make in makers)
+'''),
+})
+
+WRONG.update({
+    # naming31 (after blind28): the additive mask read as a boolean and its scores overwritten with a finite constant
+    # float16 cannot hold: the float16 test crashes; a float32 probe with a mild -2 in the mask shows the boolean
+    "weights_bool_fill_1e5": (weights('''
+    if M is not None:
+        S = S.masked_fill(M.bool(), -1e5)
+    return torch.softmax(S, dim=-1)
+'''), {"key": "additive_mask_as_boolean", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "weights_where_full_like_fill": (weights('''
+    if M is None:
+        return S.softmax(-1)
+    filler = torch.full_like(S, -1e8)
+    return torch.where(M != 0, filler, S).softmax(-1)
+'''), {"key": "additive_mask_as_boolean", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+})
+
+CORRECT.update({
+    # naming31: the mask added only where it is nonzero (S + 0 is S): the right weights in every dtype
+    "weights_where_nonzero_added": weights('''
+    Z = S if M is None else torch.where(M != 0, S + M, S)
+    return torch.nn.functional.softmax(Z, dim=Z.dim() - 1)
+'''),
+})
