@@ -2963,7 +2963,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "RuntimeError: stack expects each tensor to be equal size, but got [9, 12] ... and [9, 5]" on 3 q01
         # tests; W_Q, W_K, W_V stacked: qkv_stacked stacks the outputs, but its "stacking needs equal widths, and
         # d_v need not equal d_k" is this crash and its fix (do not stack)
-        "q01_weights_stacked_into_one_batch": ("qkv_stacked",),
+        "q01_weights_stacked_into_one_batch": ("qkv_stacked",),   # now named by qkv_stacked (naming31)
         # partly: nw_wrong_denominator on test_nw_views ("another statistic of the kernel weights ... instead of
         # their sum": the last weight, and the fix), generic "does not match ... in 5 of 5 entries" on 2 tests
         "q08_loop_denominator_overwritten": ("nw_wrong_denominator",),

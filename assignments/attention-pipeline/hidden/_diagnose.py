@@ -1666,9 +1666,13 @@ def stacked_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tenso
         out = fn(X, W[0], W[1], W_V)
     except StudentCodeError:
         return None
+    want = [X.double() @ w.double() for w in (W[0], W[1], W_V)]
+    if all_right(out, tuple(want), X.dtype):   # the weights stacked (torch.stack([W_Q, W_K, W_V])): naming31
+        return Misconception("qkv_stacked", f"{_said(e)}; with W_V as wide as W_K (d_v = d_k = {d_k}) it runs and "
+                             "returns the right (Q, K, V): the code stacks tensors of different widths (the weights, "
+                             "or Q, K, V): " + describe("qkv_stacked") + " (for weights, project with each one)" + _tail(e))
     if type(out) is not torch.Tensor:
         return None
-    want = [X.double() @ w.double() for w in (W[0], W[1], W_V)]
     for dim in range(out.dim()):
         if out.shape[dim] == 3 and all(is_right(part, w, X.dtype) for part, w in zip(out.unbind(dim), want)):
             return Misconception("qkv_stacked", f"{_said(e)}; with W_V as wide as W_K (d_v = d_k = {d_k}) it runs "

@@ -2758,3 +2758,28 @@ CORRECT.update({
     return torch.nn.functional.softmax(Z, dim=Z.dim() - 1)
 '''),
 })
+
+WRONG.update({
+    # naming31 (after blind27): the three weights stacked into one tensor: runs only when d_v = d_k
+    "project_weights_stacked_einsum": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    W = torch.stack((W_Q, W_K, W_V), dim=0)
+    Q, K, V = torch.einsum("...td,nde->n...te", X, W)
+    return Q, K, V
+'''), {"key": "qkv_stacked", "where": ["q01", "q07", "q09", "q13"]}),
+    "project_weights_cat_then_chunk": (cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    W = torch.stack([W_Q, W_K, W_V], dim=-1)   # (d_model, d, 3)
+    out = torch.matmul(X, W.flatten(-2)).unflatten(-1, (W_Q.shape[-1], 3))
+    return out[..., 0], out[..., 1], out[..., 2]
+'''), {"key": "qkv_stacked", "where": ["q01", "q07", "q09", "q13"]}),
+})
+
+CORRECT.update({
+    # naming31: the weights concatenated along their widths (no equal widths needed) and split back
+    "project_cat_split": cell("project_qkv", '''
+def project_qkv(X, W_Q, W_K, W_V):
+    sizes = [w.shape[-1] for w in (W_Q, W_K, W_V)]
+    return tuple((X @ torch.cat((W_Q, W_K, W_V), dim=-1)).split(sizes, dim=-1))
+'''),
+})
