@@ -229,7 +229,19 @@ def test_edits_of_hostile_or_odd_source_never_raise() -> None:
                                    for e in made[1]), cells
     made = repair.value_edits(["T = 4\nf = (T, 2) + (3)\n"], ["f", "T"], "_v_")
     assert made is not None and "(3,)" in [e.after for e in made[1]]
+    # a hand-worked number is never told by another number in its place: that would be the answer itself
+    made = repair.value_edits(["rank = 5\nratio = 2.5e-1 * 4\n"], ["rank", "ratio"], "_v_")
+    assert made is not None and not any(repair._NUMBER.fullmatch(e.before) and repair._NUMBER.fullmatch(e.after)
+                                        for e in made[1])
+    assert {e.before for e in made[1]} >= {"0.25 * 4", "rank = 5"}
     assert "bqd,bkd->bqk" in list(repair._einsum_edits("bqd,bkd->bq"))
+    # each copy is named by its place in the list (the search calls copy n for edit n), imports are no names
+    cells = ["import torch as _t\nX = _t.ones(2, 2)\nr = _t.linalg.matrix_rank(X @ X.mT, hermitian=True).item()\n"]
+    made = repair.value_edits(cells, ["r"], "_v_")
+    assert made is not None and made[1] and all(f"def _v_{n}(" in e.source for n, e in enumerate(made[1]))
+    assert not any(e.before == "_t" or e.after == "_t" for e in made[1])
+    made = edits([_notebook_attention(BODY["s"])], "attention", "_c_")
+    assert made is not None and all(f"def _c_{n}(" in e.source for n, e in enumerate(made[1]))
 
 
 @dataclass
