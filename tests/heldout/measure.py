@@ -2811,7 +2811,10 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # written for a (batch, seq, d_k) layout: batched_input_unsupported's "one fixed number of dims ... use
         # .transpose(-2, -1)" is the fix (as blind7's q02_permute_three_dims); no key says NumPy's signature
         # one_edit_fix: `K.transpose(-2, -1)` in place of `K.transpose(0, 2, 1)` (rejudged)
-        "q02_numpy_style_transpose_with_three_axes": ("batched_input_unsupported", "one_edit_fix"),
+        # numpy_transpose_axes: "giving transpose an order of all the axes (NumPy's way): torch's transpose swaps
+        # two dims" -- this very mistake, the variant's TypeError from transpose(0, 2, 1) (rejudged)
+        "q02_numpy_style_transpose_with_three_axes": ("batched_input_unsupported", "one_edit_fix",
+                                                      "numpy_transpose_axes"),
         "q04_bert_keep_mask_times_minus_10000": ("mask_not_dtype_min",),   # -10000, not finfo(dtype).min
         "q05_shift_by_row_minimum": ("softmax_subtracts_min",),
         # mis-named: default_argument_wrong ("wrong when called without causal=True ... its default must be
