@@ -668,7 +668,9 @@ BLIND8_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         "q1_output_shape_is_weight_shape": ("weights_as_output",),
         # generic: "scaled_score_var is not the variance of the scaled scores"; nothing says softmax weights
-        "q2_variance_of_the_weights": (),
+        # one_edit_fix: `raw_scores / math.sqrt(d_k)` in place of `torch.softmax(raw_scores / math.sqrt(d_k),
+        # dim=-1)` on line 4: the softmax dropped, the variance of the scaled scores (rejudged)
+        "q2_variance_of_the_weights": ("one_edit_fix",),
         # generic: q3/q5/q6 differ in most entries; nothing says exp2 without log2(e)
         # now named by softmax_base_2 (naming9): a variant of every softmax and output test
         "q3_exp2_without_log2e": ("softmax_base_2",),
@@ -1641,7 +1643,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # generic: "`out_shape` is not defined"; (128) is the int 128, not a 1-tuple: no key says a missing comma
         # (answer_in_one_more_container is the opposite slip)
-        "q1_one_tuple_missing_comma": (),
+        # one_edit_fix: `(128,)` in place of `128` on line 2: the missing comma (rejudged)
+        "q1_one_tuple_missing_comma": ("one_edit_fix",),
         # mis-named: variance_of_other_scores says the variances were measured on another sample or other tensors;
         # the example's Q and K are used, but K is reshaped to (2, 8, 5) instead of transposed: view_as_transpose
         # now named by view_as_transpose (naming21); variance_of_other_scores only when a fresh sample replays
@@ -1674,7 +1677,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_identity_values_in_float32": ("dtype_changed", "float32_precision", "dtype_mix"),
         # generic: "attn_entries is not the number of entries"; 2 ** 10 ** 2 is 2 ** 100 (** is right-associative):
         # no key says so (caret_is_xor is another slip)
-        "q8_power_right_associative": (),
+        # one_edit_fix: `(2 ** 10) ** 2` in place of `2 ** 10 ** 2` on line 1 (rejudged)
+        "q8_power_right_associative": ("one_edit_fix",),
     },
     # judged from `measure scaled-attention --set blind18 -v`: () where the grader named nothing
     "scaled-attention": {
@@ -2076,7 +2080,8 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: count_in_bytes ("the entries times 2 (the bytes of float16) ... memory in bytes"); the
         # student counts two T x T matrices (scores and weights), not bytes; 2 T^2 cannot tell them apart, and
         # no key says the score matrix was counted with the weights
-        "q8_entries_counts_scores_and_weights": (),   # now generic, both readings said (naming25, lead)
+        # one_edit_fix: `1024 ** 2` in place of `2 * 1024 ** 2` on line 1: the weights alone (rejudged)
+        "q8_entries_counts_scores_and_weights": ("one_edit_fix",),   # was generic, both readings said (naming25)
     },
     # judged from `measure scaled-attention --set blind21 -v`: () where no key of the catalogue names it
     "scaled-attention": {
@@ -2720,7 +2725,9 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "neither is the variance of the example's scores (Q @ K.transpose ..."; "bqd,bkd->bq" sums
         # over the keys: no key says it (variance_of_other_scores is other data, judged mis-named for wrong
         # products of the example's own tensors in blind11 / blind18; diagonal_scores_only is (Q * K).sum(-1))
-        "q2_einsum_output_drops_key_letter": (),
+        # one_edit_fix: `'bqd,bkd->bqk'` (or -bkq, -kbq) in place of `'bqd,bkd->bq'` on line 2: the key letter
+        # put back (rejudged)
+        "q2_einsum_output_drops_key_letter": ("one_edit_fix",),
         # weights_not_normalised on all 20 tests (the dropped div leaves exp without the division by the row sum:
         # the key's effect and fix, as blind's q5_masked_fill_result_discarded); in a first run (grader edited
         # meanwhile) q3's float16 test was generic, "keep what you subtract from the logits exact in float16"
@@ -2790,7 +2797,9 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "weights3 / out3 / weights3_causal not correct in row(s) [0, 1, 2] (... then take the softmax
         # of each row)"; an elementwise sigmoid: no key says it (weights_not_normalised is exp without the row
         # sum; dividing sigmoids by their row sum is not a softmax either)
-        "q6_sigmoid_instead_of_softmax": (),
+        # one_edit_fix: `torch.softmax(scores3, dim=-1)` in place of `torch.sigmoid(scores3)` on line 2 (out3),
+        # and the same on line 4 (weights3_causal); weights3 stays generic (rejudged)
+        "q6_sigmoid_instead_of_softmax": ("one_edit_fix",),
         "q7_answer_tuple_trailing_comma": ("answer_in_container", "answer_in_one_more_container"),
         "q7_agreement_checked_on_one_token": ("zero_after_softmax",),   # answers A, as blind21's q7
         # mis-named: callable_not_called ("a function or method object ... add the () that call it"): true that
