@@ -3186,6 +3186,48 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q06_answer_no_gradient_with_reason": ("mask_blocks_gradient",),   # answers d: the key's very text
         "q15_answer_equal_lengths_from_dict": ("causal_needs_square",),   # answers c: the key's very text
     },
+    # judged from `measure scaled-attention --set blind29 -v`: () where no key of the catalogue names it
+    "scaled-attention": {
+        # one_edit_fix: leave out line 4 (the masked_fill with the 3 x 3 default mask): q1's signature has no
+        # mask, so dropping the fill of the fixed-size default is a fix at the failing place
+        "q1_default_mask_sized_for_trace": ("one_edit_fix",),
+        "q1_softmax_module_given_the_scores": ("softmax_module_given_input",),   # nn.Softmax(S, dim=-1): its text
+        # raw: "mat1 and mat2 shapes cannot be multiplied (12x5 and 7x12)"; Q^T K (the transpose on Q, K left
+        # as is): keys_not_transposed ("Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)")
+        # says K is untransposed and gives the fix
+        "q1_scores_as_q_transpose_times_k": ("keys_not_transposed",),
+        "q1_own_position_masked_out": ("one_edit_fix",),   # leave out line 6, the diagonal masked_fill
+        "q8_softmax_over_the_head_axis": ("mha_softmax_over_heads",),   # dim=0 of (n_heads, T, T): its text
+        # mis-named: tensor_to_number ("turning a tensor of several values into one Python number: math.sqrt,
+        # math.exp, math.log, math.pow, float() and int() take one number; on a tensor use torch.sqrt ...") on
+        # 3 q8 tests; the crash is torch.tensor(list of head outputs), none of the functions it lists, and its
+        # fix (torch.sqrt, **) is not the student's (torch.stack / torch.cat); no key of the catalogue says it
+        "q8_head_outputs_merged_by_torch_tensor": (),
+        # generic: "multi_head_attention(...) does not match the correct result in 240 of 240 entries"; W_O
+        # folded into V before the split: mha_no_output_projection ("the output projection W_O after
+        # concatenating the heads") is the missing step and where W_O belongs
+        "q8_output_projection_folded_into_values": ("mha_no_output_projection",),
+        # raw: "The size of tensor a (5) must match the size of tensor b (48)"; concat * W_O for concat @ W_O:
+        # no key of this catalogue says * for @ (mha_output_projection_left is W_O @ concat; elementwise_product
+        # is attention-pipeline's)
+        "q8_output_projection_elementwise": (),
+        "q2_generator_seed_method_called": ("ignores_generator",),   # the key's "or the generator re-seeded inside"
+        # generic: "for d_k = 12 the variance of q.k is not within 10% of its expected value"; one (n, d_k) draw
+        # chunked along the features, d_k/2 each: draw_split_along_samples's text (a (n, 2 d_k) draw split along
+        # the samples "instead of along the features") tells the student to do what they did (as blind23's
+        # q2_pair_draw_unbound_on_last_axis); no key
+        "q2_pair_cut_from_one_d_k_draw": (),
+        "q2_numpy_var_with_ddof_on_tensor": ("numpy_keyword",),   # var(ddof=1): its text and fix (correction=1)
+        # generic: "the result 24.32 is about 2 d_k, twice the expected variance" (the effect, not the cause);
+        # q + k for q * k: no key says it
+        "q2_coordinates_added_not_multiplied": (),
+        "q4_entropy_returned_as_perplexity": ("one_edit_fix",),   # `H` in place of `torch.exp(H)`: the slip
+        # generic: "the entropy table ... does not match the correct result in 16 of 16 entries"; np.random.seed
+        # for torch.manual_seed: ignores_generator ("the global RNG ... or numpy used instead ... the caller's
+        # seed must decide the draws") and table_reseeded_per_row's fix (every row uses torch.manual_seed(seed)),
+        # as blind25's q4_table_generator_seeded_but_not_passed
+        "q4_table_seeded_through_numpy": ("ignores_generator", "table_reseeded_per_row"),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
