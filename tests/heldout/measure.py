@@ -3153,6 +3153,52 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure sdpa-from-scratch --set blind29 -v`: () where no key of the catalogue names it
+    "sdpa-from-scratch": {
+        # generic: "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query,
+        # key) pair"; (10, 4, 4) from reading (4, 10, 64) sequence-first (nn.MultiheadAttention's (L, N, E)):
+        # not a reordering of (4, 10, 10) (shape_dims_swapped), no key says the layout misread
+        "q1_sequence_first_layout_weights": (),
+        # "scaled_score_var is the raw variance: the scores were not scaled": the scaled scores are computed but
+        # the variance reads raw_scores, so no scaled scores are measured (as blind14's q5_d_k_computed_never_used)
+        "q2_scaled_variance_reads_raw_name": ("no_scale",),
+        # amax(...)[0] shifts every row by the first row's (first batch entry's) maxima: "one maximum ... instead
+        # of each row's own" is the effect and its fix (the shift shared across rows, not over the whole tensor)
+        "q3_amax_result_indexed_with_zero": ("global_max_subtraction",),
+        # generic: "gave inf or NaN: subtract each slice's max before exp, and keep every step in float16's
+        # range"; exp in float64 with no shift overflows past 709: no_max_subtraction's text
+        "q3_float64_exponentials_without_shift": ("no_max_subtraction",),
+        # one_edit_fix: `max(T_q, T_k)` in place of `min(T_q, T_k)` (line 5) -- or -- `T_q` for `T_k`: the
+        # triangle made big enough that no query row is padded as blocked: this slip at its place
+        "q4_triangle_padded_with_false": ("one_edit_fix",),
+        # generic: "your code raised TypeError: ones(): argument 'dtype' must be torch.dtype, not str" (q4), and
+        # q6's "`weights3_causal` is not defined"; NumPy's dtype string: no key (mask_not_bool's slip is a mask
+        # of numbers, as blind25's q4_dtype_passed_positionally)
+        "q4_dtype_given_as_string": (),
+        # no_scale on the 12 masked tests (the unmasked one passes): the masked path fills the unscaled qk, so
+        # every masked output is unscaled, the key's effect; its fix (scale the scores that reach the softmax)
+        # leads to this line (as blind13's q6_causal_scores_unscaled)
+        "q5_masked_path_fills_unscaled_product": ("no_scale",),
+        "q5_softmax_called_with_axis_keyword": ("numpy_keyword",),   # axis= for dim=: the crash's words and fix
+        # "'torch.Size' object is not callable" with size_not_int's "index the shape, Q.shape[-1]": the fix
+        "q5_head_width_from_shape_call": ("size_not_int",),
+        # generic: "does not match the correct result in 60 of 60 entries" / NaN on 13 q5 tests; scores divided
+        # by their own measured std: no key of this catalogue says a scale measured from the scores' spread
+        "q5_scores_divided_by_their_own_std": (),
+        # K3.t without the call: "unsupported operand type(s) for @: 'Tensor' and 'builtin_function_or_method'"
+        # (as blind23's q5_logical_not_not_called)
+        "q6_transpose_method_not_called": ("method_not_called", "callable_not_called"),
+        # / sqrt(4) twice is / 4 = / d_k: the key's effect (as blind5's scaled-attention q1_scaled_twice)
+        "q6_scores_scaled_again_in_softmax": ("divide_by_dk",),
+        # A (zeroing after the softmax): the key's text is the belief the check confirms (as blind28's q7)
+        "q7_check_reference_also_zeroed": ("zero_after_softmax",),
+        # mis-named on 2 of 3 tests: score_madds says madds_features_squared ("T d_k^2 ... the head width
+        # squared"), cost_ratio says cost_linear_in_T ("a cost linear in T"); the helper's formula T * T * d_k is
+        # right and quadratic: the call passes (T, d_k) to a (d_k, T) helper, so the numbers swap roles and
+        # "doubling T" doubles d_k. Both keys point at the formula. attn_entries' one_edit_fix
+        # (`attention_cost(64, 1024)` in place of `attention_cost(1024, 64)`) is the right fix
+        "q8_helper_arguments_swapped": ("one_edit_fix",),
+    },
     # judged from `measure attention-pipeline --set blind29 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
         # K.t() refuses 3-D/4-D keys: the key's "works only for 2-D inputs ... use .transpose(-2, -1) or .mT"
