@@ -1868,7 +1868,8 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # error) or generic; the scores einsum is right, the values einsum "qk,qd->qd" sums the weights alone
         # (rows sum to 1) and returns V; no key says the value rows are indexed by the query
         # now generic (naming22): keys_are_queries needs a replay at 1/10 scale; the rerun says "output is V itself"
-        "q1_einsum_value_index_reused": (),
+        # one_edit_fix: `'qk,kd->qd'` in place of `'qk,qd->qd'` (rejudged)
+        "q1_einsum_value_index_reused": ("one_edit_fix",),
         # generic: "the variance of q.k is not within 10% of its expected value"; "ni,nj->n" is (sum q)(sum k),
         # variance d_k^2: variance_d_k_squared is the answer "d_k^2", not a free einsum letter; no key
         "q2_einsum_free_index": (),
@@ -1896,7 +1897,8 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # q @ k.T and takes [:, 0], one score, where [0] takes the row of 5 (the same numbers as (k @ q.T)[0],
         # but the key's fix is already there); no key says the index is on the wrong axis
         # now generic (naming22): "raw_std ... NaN and H_raw ... 0 in every row: what ONE score per d gives"
-        "q4_table_scores_wrong_axis": (),
+        # one_edit_fix: `(q @ k.T)[0]` in place of `(q @ k.T)[:, 0]` (rejudged)
+        "q4_table_scores_wrong_axis": ("one_edit_fix",),
         # generic: "does not match the correct result in 4 of 16 entries"; H_scaled = H_raw / sqrt(d):
         # scale_after_softmax (the scale on what comes out, not on the scores inside) and table_field_copied
         # ("each field must be computed from its own scores") both lead to softmax_entropy(scaled)
@@ -2099,7 +2101,8 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "dot_product_variance(...) is NaN ... A variance is NaN when it is taken of a single number"
         # (a good message); var(dim=1) of an (n, 1) column: dots_summed_over_samples is the sum's axis; no key
         # still generic (naming25), its message now names var(dim=1) of keepdim (n_samples, 1) dots too
-        "q2_variance_over_wrong_axis": (),
+        # one_edit_fix: `0` (or `-2`) in place of `1` in `dots.var(dim=1)`, the variance across the samples (rejudged)
+        "q2_variance_over_wrong_axis": ("one_edit_fix",),
         "q4_entropy_keepdim": ("entropy_keepdim",),
         # generic: "softmax_entropy(logits) does not match ... (largest difference 6.01e-05)"; eps = 1e-5 inside
         # the log is too large a guard: entropy_nan_saturated asks for a tiny epsilon (there is one); no key
@@ -2388,7 +2391,8 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x240 and 48x48)"; flatten() merges the token axis
         # too (flatten(1) is the merge): mha_merge_without_transpose is the axis order, not this; no key
         # (naming29: now generic, said in words from a replay of the merge: flatten()'s start_dim=0 merges every axis)
-        "q8_merge_flatten_default_start_dim": (),
+        # one_edit_fix: `heads.flatten(1)` (or `flatten(-2)`) in place of `heads.flatten()` (rejudged)
+        "q8_merge_flatten_default_start_dim": ("one_edit_fix",),
         "q8_batched_keys_transposed_with_T": ("fixed_axes",),   # the key's "K.T, which reverses every axis"
         "q8_merge_heads_permuted_last": ("mha_heads_interleaved",),   # the key's "or another axis order"
         # raw: "ValueError: too many values to unpack (expected 2)"; unbind(-1) splits the d_k features, not the
@@ -2867,7 +2871,9 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (4x60 and 48x48)"; merge_heads takes its rows from
         # the (n_heads, T, d_k) tensor: mha_merge_without_transpose is a merge with no transpose (this one has
         # it), mha_head_width_from_tokens the head width: no key
-        "q8_merge_helper_rows_from_unmerged_shape": (),
+        # one_edit_fix: in the helper merge_heads, `1` (or `-2`) in place of `0` in `x.shape[0]`, T rows not n_heads
+        # (the line's other 0, in transpose(0, 1), is not the one changed: transpose(1, 1) fixes nothing) (rejudged)
+        "q8_merge_helper_rows_from_unmerged_shape": ("one_edit_fix",),
         "q8_einsum_projections_linear_layout": ("mha_weight_transposed",),   # X @ W.T: the key's very text
         # the head letter dropped from the score einsum: one full-width attention pattern for every head
         "q8_einsum_scores_summed_over_heads": ("mha_single_head",),

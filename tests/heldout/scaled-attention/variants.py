@@ -1962,12 +1962,14 @@ CORRECT.update({
 })
 WRONG.update({
     # naming22: one score per d kept by indexing the wrong axis of q @ k.T: generic (no K Q^T proven)
+    # one_edit_fix: `(q @ k.T)[0]` in place of `(q @ k.T)[..., 0]` (rejudged)
     "table_scores_last_axis_index": (table("raw = (q @ k.T)[0]", "raw = (q @ k.T)[..., 0]"),
-                                     {"key": None, "where": ["q4:test_entropy_table_lesson",
+                                     {"key": (None, "one_edit_fix"), "where": ["q4:test_entropy_table_lesson",
                                                              "q4:test_entropy_table_other_dims_and_seed"]}),
     # naming22: the list rebuilt on every pass keeps only the last d's row: generic (not table_ignores_dims)
+    # one_edit_fix: leave out `results = []` on the append's line (rejudged)
     "table_list_reset_each_pass": (table("        results.append(", "        results = [];results.append("),
-                                   {"key": None, "where": ["q4:test_entropy_table_lesson",
+                                   {"key": (None, "one_edit_fix"), "where": ["q4:test_entropy_table_lesson",
                                                            "q4:test_entropy_table_other_dims_and_seed"]}),
     # naming22: the weights summed alone times V (V's rows by the query): output V, a crash when T_q != T_k;
     # softmax(Q Q^T) near the identity must not name keys_are_queries
@@ -2623,7 +2625,7 @@ WRONG.update({
     heads = [attention(Q[:, s], K[:, s], V[:, s], d_k)[0]
              for s in (slice(h * d_k, (h + 1) * d_k) for h in range(n_heads))]
     return torch.stack(heads, dim=1).flatten() @ W_O
-'''), {"key": None, "where": ["q8"]}),
+'''), {"key": (None, "one_edit_fix"), "where": ["q8"]}),   # one_edit_fix: `.flatten(1)` (or `(-2)`) in place of `.flatten()` (rejudged)
     # naming29: a per-row dot with bmm on [:, None, :] / [:, :, None] rows: 2-D logits only
     "entropy_bmm_indexed_rows": (entropy('''
 def softmax_entropy(logits):
