@@ -41,6 +41,9 @@ SLIPS = {   # key -> two different pieces of code making the same slip
                                lambda: torch.Generator().manual_seed(0).integers(0, 5)],  # type: ignore[attr-defined]
     "numpy_transpose_axes": [lambda: torch.rand(2, 3, 4).transpose(1, 0, 2), lambda: A.transpose((1, 0)),  # type: ignore[call-overload]
                              lambda: torch.transpose(torch.rand(2, 3, 4), (0, 2, 1))],  # type: ignore[call-overload]
+    "dtype_as_string": [lambda: torch.ones(3, 3, dtype="bool"), lambda: torch.zeros(2, dtype="float32")],  # type: ignore[call-overload]
+    "invert_of_float_mask": [lambda: ~torch.ones(3, 3).tril(), lambda: A.masked_fill(~(A > 0).float(), 0.0)],
+    "bmm_of_matrices": [lambda: torch.bmm(A, B.T), lambda: torch.bmm(A[None], B.T)],
     "log_given_base": [lambda: torch.log(A.abs(), 2), lambda: A.abs().log(2), lambda: torch.log(A.abs(), base=2)],
     "size_not_int": [lambda: math.sqrt(A.shape[-1:]), lambda: A / A.shape[-1:], lambda: torch.sqrt(A.size()[1:])],
     "dtype_mix": [lambda: A.double() @ B.T, lambda: torch.bmm(A.double()[None], B.T[None]),
@@ -245,6 +248,19 @@ def test_other_unpackings_name_nothing(line):
     e = _cell_crash(f"def g(x):\n    return x\n\ndef f(pairs):\n    {line}\n    return a\n", "f(torch.randn(6, 2, 5))")
     assert "too many values to unpack" in e.message
     assert crash_words(e) is None
+
+
+@pytest.mark.parametrize("line", ["merged = torch.tensor(heads)", "merged = torch.as_tensor([h for h in heads])",
+                                  "return torch.Tensor(heads) @ w"])
+def test_a_list_of_tensors_given_to_torch_tensor_is_named_from_its_line(line):
+    src = f"def f(x, w=None):\n    heads = [x, x + 1]\n    {line}\n    return merged\n"
+    e = _cell_crash(src, "f(torch.randn(3, 4))")
+    named = crash_words(e)
+    assert named is not None and named.key == "tensor_of_tensors", (e.message, e.traceback)
+    # the same words from math.sqrt of a tensor, on a line that also builds one, are the old key's
+    e = _cell_crash("import math\ndef f(x):\n    s = math.sqrt(torch.tensor(x))\n    return s\n", "f(torch.randn(3, 4))")
+    named = crash_words(e)
+    assert named is not None and named.key == "tensor_to_number", (e.message, e.traceback)
 
 
 def test_a_crash_without_its_line_names_nothing_from_a_line():

@@ -153,6 +153,16 @@ MISCONCEPTIONS: dict[str, str] = {
                               "torch.randn(n, d, generator=g)",
     "numpy_transpose_axes": "giving transpose an order of all the axes (x.transpose(1, 0, 2), NumPy's way): torch's "
                             "transpose swaps two dims, x.transpose(0, 1); an order of all the axes is x.permute(1, 0, 2)",
+    "tensor_of_tensors": "giving torch.tensor a list of tensors (torch.tensor([head_0, head_1, ...])): it builds a tensor "
+                         "from Python numbers; join tensors with torch.stack (a new axis) or torch.cat (along an "
+                         "existing one)",
+    "dtype_as_string": "giving a dtype as a string (dtype=\"bool\", NumPy's way): torch takes its dtype objects, "
+                       "dtype=torch.bool, dtype=torch.float32",
+    "invert_of_float_mask": "~ on a tensor of numbers (a 0/1 pattern made without dtype=torch.bool, such as "
+                            "torch.tril(torch.ones(T, T))): ~ inverts a bool mask; build it with dtype=torch.bool, or "
+                            "compare (mask == 0)",
+    "bmm_of_matrices": "torch.bmm on tensors that are not 3-D batches: it takes (B, n, m) and (B, m, p) only; for "
+                       "matrices, or any number of batch dims, use @ (torch.matmul), which broadcasts",
     "log_given_base": "giving torch.log a base (torch.log(p, 2)): it is the natural log, one argument; for bits use "
                       "torch.log2(p) (or torch.log(p) / math.log(2))",
     "size_not_int": "using a torch.Size or tuple (Q.shape[-1:], Q.shape, Q.size()) where a number is needed: "

@@ -74,6 +74,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w.])log\(\) takes 1 positional argument but 2 were given|(?<![\w.])log\(\) got an "
                 r"unexpected keyword argument 'base'|\bTensor(?:Base)?\.log\(\) takes no arguments \(1 given\)"),
      "log_given_base"),
+    (re.compile(r"argument 'dtype' (?:\(position \d+\) )?must be torch\.dtype, not str"), "dtype_as_string"),
+    (re.compile(r"~ \(operator\.invert\) is only implemented on integer and Boolean-type tensors"), "invert_of_float_mask"),
+    (re.compile(r"\bbatch[12] must be a 3D tensor"), "bmm_of_matrices"),
     (re.compile(r"(?<![\w.])transpose\(\) takes 2 positional arguments but [3-9] were given|(?<![\w.])transpose\(\): "
                 r"argument 'dim0' \(position [12]\) must be int, not (?:tuple|list)"), "numpy_transpose_axes"),
     (re.compile(r"must be real number, not torch\.Size|must be Tensor, not torch\.Size|unsupported operand type\(s\) "
@@ -201,6 +204,10 @@ _CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
     (re.compile(r"^ValueError: (?:too many|not enough) values to unpack \(expected \d+"),
      re.compile(r"^[\w\s,()\[\]*]+,[\w\s,()\[\]*]*=\s*(?:torch\.)?[\w.\[\]()]*?\b(?:unbind|chunk|split|tensor_split)\("),
      "unpacked_along_wrong_axis"),
+    # torch.tensor(list of tensors) says what math.sqrt(tensor) says: the line tells which
+    (re.compile(r"only one element tensors can be converted to Python scalars"),
+     re.compile(r"^(?!.*\b(?:math\.\w+|float|int)\().*\btorch\.(?:tensor|as_tensor|Tensor|FloatTensor|DoubleTensor)\("),
+     "tensor_of_tensors"),
 )
 
 
