@@ -156,6 +156,17 @@ def test_a_slip_inside_a_helper_is_fixed_through_the_function_that_calls_it() ->
     assert [f.helper for f in _fixes_of(own, "attention", _attention, QKV)] == [""]
 
 
+def test_a_slip_inside_a_small_class_the_function_uses_is_fixed_through_it() -> None:
+    src = ("class Scorer:\n    def __init__(self, d):\n        self.scale = 1 / math.sqrt(d)\n\n"
+           "    def __call__(self, Q, K):\n        return Q @ K.transpose(-2, -1) / self.scale\n\n"
+           "def attention(Q, K, V):\n    w = torch.softmax(Scorer(Q.shape[-1])(Q, K), dim=-1)\n    return w @ V\n")
+    fixes = _fixes_of(src, "attention", _attention, QKV)
+    assert fixes and all(f.helper == "Scorer" for f in fixes), fixes
+    assert ("Q @ K.transpose(-2, -1) * self.scale", "Q @ K.transpose(-2, -1) / self.scale") in [
+        (f.after, f.before) for f in fixes], fixes
+    assert {f.line for f in fixes} <= {3, 6}        # `1 * math.sqrt(d)` on line 3 is right too
+
+
 def test_einsum_letters_a_positional_dtype_and_a_mask_of_the_wrong_sense() -> None:
     def ref_scores(Q, K):
         return Q @ K.transpose(-2, -1)

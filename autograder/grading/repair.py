@@ -105,18 +105,20 @@ class Found:
     tests: int = 0       # or, where the answers are random: how many of the tests rerun pass with it
 
 
-def last_def(cells: Sequence[str], name: str) -> tuple[int, ast.FunctionDef, str] | None:
-    """(cell index, def, that cell's source) of the last top-level `def name` in the notebook, the one a
-    Run All leaves in place; None where there is none, or it is too long or unreadable."""
+def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[int, Any, str] | None:
+    """(cell index, def, that cell's source) of the last top-level `def name` (or, with `classes`, `class
+    name`) in the notebook, the one a Run All leaves in place; None where there is none, or it is too long or
+    unreadable."""
+    kinds = (ast.FunctionDef, ast.ClassDef) if classes else (ast.FunctionDef,)
     for index in range(len(cells) - 1, -1, -1):
         cell = cells[index]
-        if f"def {name}" not in cell:
+        if f"def {name}" not in cell and not (classes and f"class {name}" in cell):
             continue
         try:
             tree = parse(cell)
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             continue
-        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        found = [n for n in tree.body if isinstance(n, kinds) and n.name == name]
         if found:
             fn = found[-1]
             text = ast.get_source_segment(cell, fn) or ""
@@ -126,10 +128,14 @@ def last_def(cells: Sequence[str], name: str) -> tuple[int, ast.FunctionDef, str
     return None
 
 
-def _local_names(fn: ast.FunctionDef) -> list[str]:
-    """The parameters and the names the body assigns, in order of first appearance."""
-    a = fn.args
-    names = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+def _local_names(fn: ast.FunctionDef | ast.ClassDef) -> list[str]:
+    """The parameters and the names the body assigns, in order of first appearance (of a class: its methods'
+    parameters but self and cls, and the names they assign)."""
+    names: list[str] = []
+    for d in ([fn] if isinstance(fn, ast.FunctionDef) else [n for n in ast.walk(fn) if isinstance(n, ast.FunctionDef)]):
+        a = d.args
+        names += [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+                  if p.arg not in names and (d is fn or p.arg not in ("self", "cls"))]
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
             names.append(node.id)
@@ -400,7 +406,7 @@ def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[
         return own
     fn = found[1]
     for k, helper in enumerate(_helpers(fn, cells)[:MAX_HELPERS]):
-        made = _own_edits(cells, helper, f"{copy_prefix}h{k}_", MAX_CANDIDATES - len(out))
+        made = _own_edits(cells, helper, f"{copy_prefix}h{k}_", MAX_CANDIDATES - len(out), classes=True)
         if made is None:
             continue
         helper_cell, helper_edits = made
@@ -414,14 +420,16 @@ def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[
 
 
 def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[str]:
-    """The functions `fn` calls by a plain name that is none of its own and that the notebook defines."""
+    """The functions (and classes) `fn` calls by a plain name that is none of its own and that the notebook
+    defines."""
     own = set(_local_names(fn)) | {fn.name}
     called: list[str] = []
     for node in ast.walk(fn):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in own
-                and node.func.id not in called and any(f"def {node.func.id}" in c for c in cells)):
+                and node.func.id not in called
+                and any(f"def {node.func.id}" in c or f"class {node.func.id}" in c for c in cells)):
             called.append(node.func.id)
-    return [h for h in called if last_def(cells, h) is not None]
+    return [h for h in called if last_def(cells, h, classes=True) is not None]
 
 
 def _calling(fn: ast.FunctionDef, helper: str, helper_copy: str, copy_name: str) -> str | None:
@@ -443,10 +451,10 @@ class _Renamed(ast.NodeTransformer):
         return ast.Name(self.new, node.ctx) if node.id == self.old and isinstance(node.ctx, ast.Load) else node
 
 
-def _own_edits(cells: Sequence[str], name: str, copy_prefix: str,
-               limit: int = MAX_CANDIDATES) -> tuple[int, list[Edit]] | None:
-    """edits() of `def name`'s own source: at most `limit`."""
-    found = last_def(cells, name)
+def _own_edits(cells: Sequence[str], name: str, copy_prefix: str, limit: int = MAX_CANDIDATES,
+               classes: bool = False) -> tuple[int, list[Edit]] | None:
+    """edits() of `def name`'s own source (or, with `classes`, of `class name`'s): at most `limit`."""
+    found = last_def(cells, name, classes)
     if found is None:
         return None
     index, fn, _cell = found
@@ -492,7 +500,7 @@ def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) ->
 _NUMBER = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def _edits_of(fn: ast.FunctionDef, names: Sequence[str], copy_prefix: str, limit: int,
+def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_prefix: str, limit: int,
               numbers: bool = True) -> list[Edit]:
     """The one-edit copies of `fn` (each renamed copy_prefix + its number, in order), at most `limit`;
     without one number put for another where `numbers` is False."""
@@ -500,7 +508,7 @@ def _edits_of(fn: ast.FunctionDef, names: Sequence[str], copy_prefix: str, limit
     original_name = fn.name
     try:
         for node, parent, field, at in list(_slots(fn)):
-            if parent is fn and field in ("args", "returns", "decorator_list", "type_comment"):
+            if parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"):
                 continue
             if field == "targets" or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)):
                 continue
