@@ -3164,7 +3164,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query,
         # key) pair"; (10, 4, 4) from reading (4, 10, 64) sequence-first (nn.MultiheadAttention's (L, N, E)):
         # not a reordering of (4, 10, 10) (shape_dims_swapped), no key says the layout misread
-        "q1_sequence_first_layout_weights": (),
+        # now named by sequence_first_layout (naming32)
+        "q1_sequence_first_layout_weights": ("sequence_first_layout",),
         # "scaled_score_var is the raw variance: the scores were not scaled": the scaled scores are computed but
         # the variance reads raw_scores, so no scaled scores are measured (as blind14's q5_d_k_computed_never_used)
         "q2_scaled_variance_reads_raw_name": ("no_scale",),
@@ -3173,6 +3174,7 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_amax_result_indexed_with_zero": ("global_max_subtraction",),
         # generic: "gave inf or NaN: subtract each slice's max before exp, and keep every step in float16's
         # range"; exp in float64 with no shift overflows past 709: no_max_subtraction's text
+        # now named by no_max_subtraction (naming32)
         "q3_float64_exponentials_without_shift": ("no_max_subtraction",),
         # one_edit_fix: `max(T_q, T_k)` in place of `min(T_q, T_k)` (line 5) -- or -- `T_q` for `T_k`: the
         # triangle made big enough that no query row is padded as blocked: this slip at its place
@@ -3190,7 +3192,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_head_width_from_shape_call": ("size_not_int",),
         # generic: "does not match the correct result in 60 of 60 entries" / NaN on 13 q5 tests; scores divided
         # by their own measured std: no key of this catalogue says a scale measured from the scores' spread
-        "q5_scores_divided_by_their_own_std": (),
+        # now named by scores_divided_by_own_std (naming32)
+        "q5_scores_divided_by_their_own_std": ("scores_divided_by_own_std",),
         # K3.t without the call: "unsupported operand type(s) for @: 'Tensor' and 'builtin_function_or_method'"
         # (as blind23's q5_logical_not_not_called)
         "q6_transpose_method_not_called": ("method_not_called", "callable_not_called"),
@@ -3212,7 +3215,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "S does not match the correct result in 40 of 40 entries (largest difference 0.852 ...)" on 4
         # q02 tests; raw / raw.std(): no key of this catalogue says a scale measured from the scores' own spread
         # (wrong_scale_constant is another catalogue's; layer_norm_before_projection standardises X, not S)
-        "q02_scores_divided_by_their_own_std": (),
+        # now named by scores_divided_by_own_std (naming32)
+        "q02_scores_divided_by_their_own_std": ("scores_divided_by_own_std",),
         # raw: "TypeError: ~ (operator.invert) is only implemented on integer and Boolean-type tensors" on 3 q04
         # tests; ~ on a float tril meant as masked_fill's mask: fill_mask_not_bool's "a pattern of numbers ...
         # as the mask of masked_fill ... build the pattern with dtype=torch.bool" is this slip and its fix
@@ -3222,6 +3226,7 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: weights_not_normalised on 2 q05 tests ("rows sum to 0.262 .. 1.04, and each row divided by its
         # own sum is right"): the fix is the denominator, as blind7's sdpa q3_unshifted_denominator; the float16,
         # non-contiguous and large-float32 q05 tests generic ("does not match ... in 17 of 256 entries")
+        # now named by weights_not_normalised on all 5 q05 tests, replayed in the input's dtype (naming32)
         "q05_denominator_from_unshifted_exponentials": ("weights_not_normalised",),
         # Q / sqrt(d_k) then scaled_scores' / sqrt(d_k) is S / d_k: the key's text (as blind's q1_scaled_twice)
         "q07_queries_prescaled_then_helper_scales_again": ("divide_by_dk",),

@@ -449,6 +449,16 @@ def sdpa_weights_times(other):
     return variant
 
 
+def sdpa_divided_by_own_std(dims, correction=1):
+    """naming32: the scores divided by their own measured standard deviation (S / S.std(), per query row with
+    dim=-1, or per matrix) instead of sqrt(d_k); measured before the mask (a -inf makes every std NaN)."""
+    def variant(Q, K, V, mask=None):
+        s = _scores(Q, K)
+        s = s / (s.std(correction=correction) if dims is None else s.std(dim=dims, keepdim=True, correction=correction))
+        return _out(_dead_rows_zeroed(ref.stable_softmax(_masked(s, mask)), mask), V, Q)
+    return variant
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -495,6 +505,8 @@ VARIANT_FUNCTIONS = {
     "causal_mask_forced/combined": lambda Q, K, V, mask=None: sdpa_causal_forced(Q, K, V, mask, True),
     "weights_times_wrong_input/keys": sdpa_weights_times("K"),
     "weights_times_wrong_input/queries": sdpa_weights_times("Q"),
+    **{f"scores_divided_by_own_std/{where}{'_biased' if c == 0 else ''}": sdpa_divided_by_own_std(dims, c)
+       for where, dims in (("all", None), ("row", -1), ("matrix", (-2, -1))) for c in (1, 0)},
 }
 
 
@@ -1159,6 +1171,23 @@ def overflow_zeroes_weights(out):
     want = ref.stable_softmax(ref.SOFTMAX_PROBE[1:].double(), dim=-1)[0]
     return (bool((out[0] == 0).all()) and bool(torch.isfinite(out[1]).all())
             and bool(torch.allclose(out[1].double(), want, atol=1e-5)))
+
+
+# naming32 (blind29): an unshifted softmax computed in float64 (x.double() before exp) passes the float32 probe
+# above; one float64 row 709.5, 709.5, 700 does not: each exp is finite (< 1.8e308) but their sum overflows, so
+# every weight is exactly 0 (e / inf, or x - log(inf) in the log domain). Any shift by the max, the min, the
+# mean or the first entry keeps it in range, and no right softmax gives a row of zeros.
+SUM_OVERFLOW_PROBE = torch.tensor([[709.5, 709.5, 700.0]], dtype=torch.float64)
+
+
+def name_unshifted_in_float64(fn, what):
+    """no_max_subtraction where the float32 probe cannot show it (the exponentials taken in float64)."""
+    out = second_call(fn, SUM_OVERFLOW_PROBE.clone(), dim=-1)
+    if type(out) is torch.Tensor and tuple(out.shape) == (1, 3) and bool((out == 0).all()):
+        raise Misconception("no_max_subtraction", f"{what}, and a float64 probe with logits 709.5, 709.5, 700 gives "
+                            "weights of exactly 0 (each exp fits in float64, their sum passes its largest number, "
+                            "1.8e308): an upcast to float64 only moves the overflow. It matches "
+                            + describe("no_max_subtraction"))
 
 
 # A shift finite on SOFTMAX_PROBE need not be the max: each slice's mean keeps both rows in range. Two

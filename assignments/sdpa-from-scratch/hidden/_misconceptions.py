@@ -23,6 +23,12 @@ MISCONCEPTIONS = {
                           "width), instead of the last one alone: divide by sqrt(Q.shape[-1])",
     "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
                            "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
+    "sequence_first_layout": "reading the inputs as sequence-first, (tokens, batch, features), as nn.MultiheadAttention "
+                             "does without batch_first=True: here they are (batch, tokens, features), so the weights "
+                             "are (batch, T_q, T_k), one T_q x T_k matrix per batch entry",
+    "scores_divided_by_own_std": "dividing the scores by their own measured spread (S / S.std()) instead of the constant "
+                                 "sqrt(d_k): the scale is fixed by d_k, not measured from the scores, and a row of equal "
+                                 "scores gives 0 / 0 = NaN",
     "floor_division_scale": "dividing the scores with // (floor division) instead of /: every scaled score is "
                             "rounded down to an integer",
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "

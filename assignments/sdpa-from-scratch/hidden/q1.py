@@ -99,6 +99,11 @@ def test_weights_shape(weights_shape):
         # Q^T K (a d_k x d_k covariance / projection-like matrix): the feature widths where the tokens go
         raise Misconception("weights_sized_by_features", f"weights_shape is {got}: its last two axes are feature "
                             "widths (d_k, d_v), not sequence lengths: " + describe("weights_sized_by_features"))
+    B, T = INPUTS["Q"][:2]                                  # 4 and 10: (T, B, B) is no other reading
+    if got == (T, B, B):
+        # naming32: axis 0 read as the sequence (nn.MultiheadAttention's (L, N, E)): N = 10 matrices of L x L = 4 x 4
+        raise Misconception("sequence_first_layout", f"weights_shape is {got}: {T} matrices of {B} x {B}, as if the "
+                            f"inputs {INPUTS['Q']} were (tokens, batch, features): " + describe("sequence_first_layout"))
     if got != ref.weights_shape:
         raise AssertionError("weights_shape is not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")

@@ -2182,3 +2182,72 @@ scaled_score_var = float((c / math.sqrt(d_k)).pow(2).sum() / (c.numel() - 1))
 scale_divisor = math.sqrt(64)
 '''},
 })
+
+WRONG.update({
+    # naming32: the scores divided by their own measured spread instead of sqrt(d_k): over the whole tensor
+    # (unbiased), and per (batch, head) matrix through the biased variance's root
+    "q5_scores_over_global_std": (full_with("scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                            "scores = torch.matmul(Q, K.transpose(-2, -1))\n"
+                                            "    scores = scores / scores.std()"),
+                                  {"key": "scores_divided_by_own_std", "where": Q5}),
+    "q5_scores_over_matrix_biased_spread": (full_with(
+        "scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+        "raw = Q @ K.mT\n    scores = raw / raw.var(dim=(-2, -1), keepdim=True, unbiased=False).sqrt()"),
+        {"key": "scores_divided_by_own_std", "where": Q5}),
+})
+CORRECT.update({
+    # naming32: sqrt(d_k) measured as the length of a vector of d_k ones (math.hypot): the constant, not a spread
+    "q5_scale_as_hypot_of_ones": full_with("scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+                                           "scores = torch.matmul(Q, K.transpose(-2, -1)) / math.hypot(*[1.0] * d_k)"),
+})
+
+WRONG.update({
+    # naming32: no max shift, the exponentials taken in float64 (which only moves the overflow past 709): in the
+    # log domain, and with the NaN of inf / inf turned into 0
+    "q3_float64_log_domain_without_shift": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    x64 = x.to(torch.float64)
+    log_z = torch.log(torch.exp(x64).sum(dim=dim, keepdim=True))
+    return torch.exp(x64 - log_z).to(x.dtype)
+'''}, {"key": "no_max_subtraction", "where": ["q3:test_float16_logits_in_the_thousands"]}),
+    "q3_float64_unshifted_nan_zeroed": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = x.double().exp()
+    p = torch.nan_to_num(e / e.sum(dim, keepdim=True), nan=0.0)
+    return p.type(x.dtype)
+'''}, {"key": "no_max_subtraction", "where": ["q3:test_float16_logits_in_the_thousands"]}),
+})
+CORRECT.update({
+    # naming32: the shift by the max taken in float64, written with torch.max's values and an in-place exp
+    "q3_float64_shift_inplace_exp": {"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    y = x.double()
+    top = torch.max(y, dim, keepdim=True).values
+    y = (y - torch.where(top.isfinite(), top, torch.zeros_like(top))).exp_()
+    total = y.sum(dim, keepdim=True)
+    return (y / torch.where(total > 0, total, torch.ones_like(total))).to(x.dtype)
+'''},
+})
+
+WRONG.update({
+    # naming32: the inputs read sequence-first (tokens, batch, features), as nn.MultiheadAttention without
+    # batch_first: the weights' shape from the swapped leading sizes, and from a product of axis-swapped inputs
+    "q1_weights_from_time_major_sizes": ({"weights_shape": '''
+L, N, E = 4, 10, 64              # (sequence, batch, embedding)
+weights_shape = (N, L, L)
+out_shape = (4, 10, 128)
+'''}, {"key": "sequence_first_layout", "where": ["q1:test_weights_shape"]}),
+    "q1_weights_from_batch_first_transposed_product": ({"weights_shape": '''
+_q = torch.zeros(4, 10, 64).transpose(0, 1)      # to batch-first, reading axis 0 as the tokens
+weights_shape = tuple((_q @ _q.transpose(1, 2)).shape)
+out_shape = (4, 10, 128)
+'''}, {"key": "sequence_first_layout", "where": ["q1:test_weights_shape"]}),
+})
+CORRECT.update({
+    # naming32: the shapes built from a dict of named sizes and torch.Size's own concatenation
+    "q1_shapes_from_named_sizes": {"weights_shape": '''
+_sizes = {"batch": 4, "tokens": 10, "d_v": 128}
+weights_shape = tuple(torch.Size([_sizes["batch"]]) + torch.Size([_sizes["tokens"]] * 2))
+out_shape = (_sizes["batch"], _sizes["tokens"], _sizes["d_v"])
+'''},
+})
