@@ -913,6 +913,12 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
         "sqrt_precedence": QK / (d_k / 2),           # / d_k ** 1/2 read as / ((d_k ** 1) / 2)
         "sqrt_precedence/times": QK * d_k ** -1 / 2,  # * d_k ** -1/2: QK / (2 d_k)
         "floor_division_scale": QK // math.sqrt(d_k),  # // for /: every score rounded down (naming30)
+        # the scale measured from the scores' own spread (S / S.std()), over all of them or each row, with or
+        # without Bessel's correction: the computation replayed on the test's own inputs (naming32, blind29)
+        "scores_divided_by_own_std": QK / QK.std(),
+        "scores_divided_by_own_std/biased": QK / QK.std(correction=0),
+        "scores_divided_by_own_std/row": QK / QK.std(dim=-1, keepdim=True),
+        "scores_divided_by_own_std/row_biased": QK / QK.std(dim=-1, correction=0, keepdim=True),
     }
     try:   # Q * K^T, elementwise: runs only where the shapes broadcast (a square re-run draws them)
         out["elementwise_product"] = Q * K.transpose(-2, -1) / math.sqrt(d_k)
@@ -976,6 +982,8 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     }
     m = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
+    # the numerator shifted by the row maximum, the denominator summed over the unshifted exp (blind29)
+    out["weights_not_normalised/unshifted_denominator"] = e / torch.exp(Z).sum(dim=-1, keepdim=True)
     two = torch.exp2(Z - row_max)     # exp2 without the log2(e) factor (blind27, the Triton tutorial's softmax)
     out["softmax_base_2"] = two / two.sum(dim=-1, keepdim=True)
     if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
@@ -1014,6 +1022,15 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
         if bool((M == 0).any()):   # M read as a 0/1 keep-mask: masked_fill(M == 0, -1e9) blocks the OPEN keys
             out["additive_mask_as_boolean/keep_mask"] = torch.softmax(S.masked_fill(M == 0, torch.finfo(S.dtype).min), dim=-1)
     return out
+
+
+def native_weights_variants(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
+    """Wrong weights that overflow differently in S's own dtype (float16, float32 in the thousands) than in
+    float64, replayed in that dtype as the student's code computes them: the numerator shifted by the row
+    maximum and the denominator summed over the unshifted exp (inf there, so those rows come out 0)."""
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.amax(dim=-1, keepdim=True))
+    return {"weights_not_normalised/unshifted_denominator_native": e / torch.exp(Z).sum(dim=-1, keepdim=True)}
 
 
 def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:

@@ -22,6 +22,9 @@ MISCONCEPTIONS = {
                   "1/sqrt(d_k)",
     "integer_sqrt_scale": "dividing by an integer square root (int(math.sqrt(d_k)) or math.isqrt(d_k)) instead "
                           "of sqrt(d_k)",
+    "scores_divided_by_own_std": ("dividing the scores by their own measured spread (S / S.std()) instead of the constant "
+                                  "sqrt(d_k): the scale is fixed by d_k, not measured from the scores, and a row of "
+                                  "equal scores gives 0 / 0 = NaN"),
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
     "scores_keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T (each query "
                                   "against each key's row); Q @ K runs only when T = d_k, and then each query meets "

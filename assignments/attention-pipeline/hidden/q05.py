@@ -41,8 +41,8 @@ D = _load_diagnose()
 _unstable_softmaxes = D.unstable_softmaxes   # in _diagnose.py (q05 keeps under 250 lines)
 
 
-def _variants(S, M=None):
-    return {**ref.weights_variants(S, M), **D.weights_variants(S, M)}
+def _variants(S, M=None, native=()):   # native: (S, M) in the test's own dtype, for the overflows replayed there
+    return {**ref.weights_variants(S, M), **D.weights_variants(S, M), **(D.native_weights_variants(*native) if native else {})}
 
 
 def _weights(fn, S, M, run):
@@ -199,7 +199,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
         got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
         _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
         D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
-                         variants=lambda: _variants(S.double(), M.double()), rows_unnormalised=True)
+                         variants=lambda: _variants(S.double(), M.double(), (S, M)), rows_unnormalised=True)
     _weights(attention_weights, S, M, judge)
 
 
@@ -243,7 +243,7 @@ def test_weights_large_float32(attention_weights, rng):
         _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
         S64 = S.double()
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
-                         variants=lambda: _variants(S64, M.double()), rows_unnormalised=True)
+                         variants=lambda: _variants(S64, M.double(), (S, M)), rows_unnormalised=True)
 
     _weights(attention_weights, S, M, lambda: check_value(
         attention_weights, _weights_args(S, M), ref.attention_weights(S.double(), M.double()),

@@ -2783,3 +2783,38 @@ def project_qkv(X, W_Q, W_K, W_V):
     return tuple((X @ torch.cat((W_Q, W_K, W_V), dim=-1)).split(sizes, dim=-1))
 '''),
 })
+
+WRONG.update({
+    # naming32 (after blind29): the scale measured from the scores' own spread instead of sqrt(d_k)
+    "scores_over_row_std_biased": (scores('''
+    S = torch.matmul(Q, K.transpose(-1, -2))
+    return S / S.std(dim=-1, keepdim=True, unbiased=False)
+'''), {"key": "scores_divided_by_own_std", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "scores_over_root_of_var": (scores('''
+    dots = torch.einsum("...id,...jd->...ij", Q, K)
+    return dots / torch.sqrt(dots.var())
+'''), {"key": "scores_divided_by_own_std", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    # naming32 (after blind29): the numerator shifted by the row maximum, the denominator summed unshifted
+    "weights_max_values_unshifted_sum": (weights('''
+    Z = S if M is None else S + M
+    num = torch.exp(Z - Z.max(-1, keepdim=True).values)
+    return num / Z.exp().sum(-1, keepdim=True)
+'''), {"key": "weights_not_normalised", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "weights_log_of_unshifted_sum": (weights('''
+    Z = S + M if M is not None else S
+    log_den = torch.log(torch.sum(torch.exp(Z), dim=-1, keepdim=True))
+    return torch.exp(Z - Z.amax(dim=-1, keepdim=True) - log_den)
+'''), {"key": "weights_not_normalised", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+})
+
+CORRECT.update({
+    # naming32: the constant scale built as a tensor of the scores' dtype; the softmax as exp(Z - logsumexp(Z))
+    "scores_scale_as_tensor": scores('''
+    S = Q @ K.mT
+    return S / torch.tensor(Q.shape[-1], dtype=S.dtype, device=S.device).sqrt()
+'''),
+    "weights_exp_minus_logsumexp": weights('''
+    Z = S if M is None else S + M
+    return (Z - Z.logsumexp(-1, keepdim=True)).exp()
+'''),
+})
