@@ -2881,7 +2881,7 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "returns the same value for two different generators: it should estimate the variance from
         # random samples drawn from the generator" (misleading: dots / dots is all ones, variance 0 for every
         # generator); scaled_flag_inverted and variance_after_scaling are other values: no key
-        "q2_conditional_inside_augmented_divide": (),
+        "q2_conditional_inside_augmented_divide": (),   # now generic, saying what differs; not scaled_flag_as_factor (naming32)
         "q4_entropy_identity_unshifted_exponentials": ("entropy_exp_overflow",),   # exp of the raw logits: NaN
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x4 and 5x4)"; torch.mm(q, k) without k.T:
         # keys_not_transposed's text and fix (as sdpa's blind24 q1_probe_product_without_transpose)
@@ -3182,7 +3182,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "your code raised TypeError: ones(): argument 'dtype' must be torch.dtype, not str" (q4), and
         # q6's "`weights3_causal` is not defined"; NumPy's dtype string: no key (mask_not_bool's slip is a mask
         # of numbers, as blind25's q4_dtype_passed_positionally)
-        "q4_dtype_given_as_string": (),
+        # now named by dtype_as_string (crash words, after blind29)
+        "q4_dtype_given_as_string": ("dtype_as_string",),
         # no_scale on the 12 masked tests (the unmasked one passes): the masked path fills the unscaled qk, so
         # every masked output is unscaled, the key's effect; its fix (scale the scores that reach the softmax)
         # leads to this line (as blind13's q6_causal_scores_unscaled)
@@ -3220,7 +3221,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "TypeError: ~ (operator.invert) is only implemented on integer and Boolean-type tensors" on 3 q04
         # tests; ~ on a float tril meant as masked_fill's mask: fill_mask_not_bool's "a pattern of numbers ...
         # as the mask of masked_fill ... build the pattern with dtype=torch.bool" is this slip and its fix
-        "q04_bitwise_not_of_float_tril": ("fill_mask_not_bool",),
+        # now named by invert_of_float_mask (crash words, after blind29: ~ on a 0/1 tril, build it with dtype=torch.bool)
+        "q04_bitwise_not_of_float_tril": ("fill_mask_not_bool", "invert_of_float_mask"),
         # softmax(..., dtype=torch.float32) never cast back: both keys' texts (as blind17's upcast not cast back)
         "q05_softmax_dtype_float32_without_cast_back": ("float32_precision", "dtype_changed"),
         # partly: weights_not_normalised on 2 q05 tests ("rows sum to 0.262 .. 1.04, and each row divided by its
@@ -3235,7 +3237,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "RuntimeError: batch1 must be a 3D tensor" on 3 q08 tests; torch.bmm on the (T, 1) weights:
         # batched_input_unsupported's "(or one fixed number of dims) ... torch.bmm fit one layout" (as blind20's
         # q07_bmm_for_the_output); the fix, w @ V, follows
-        "q08_d2l_bmm_on_two_dim_weights": ("batched_input_unsupported",),
+        # now named by bmm_of_matrices (crash words, after blind29)
+        "q08_d2l_bmm_on_two_dim_weights": ("batched_input_unsupported", "bmm_of_matrices"),
         "q09_normalised_by_the_untriangled_ones": ("prefix_average_divide_by_T",),   # every row / T: the key's text
         "q10_zeros_overwritten_in_callers_weights": ("inplace_on_input",),   # A[A == 0] = 1 on the caller's A
         "q12_shape_sides_added_not_multiplied": ("param_count_widths_arithmetic",),   # "or adding them"
@@ -3252,14 +3255,15 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "mat1 and mat2 shapes cannot be multiplied (12x5 and 7x12)"; Q^T K (the transpose on Q, K left
         # as is): keys_not_transposed ("Q @ K without transposing K: the scores are Q K^T, of shape (T_q, T_k)")
         # says K is untransposed and gives the fix
-        "q1_scores_as_q_transpose_times_k": ("keys_not_transposed",),
+        "q1_scores_as_q_transpose_times_k": ("keys_not_transposed",),   # now named by keys_not_transposed (naming32)
         "q1_own_position_masked_out": ("one_edit_fix",),   # leave out line 6, the diagonal masked_fill
         "q8_softmax_over_the_head_axis": ("mha_softmax_over_heads",),   # dim=0 of (n_heads, T, T): its text
         # mis-named: tensor_to_number ("turning a tensor of several values into one Python number: math.sqrt,
         # math.exp, math.log, math.pow, float() and int() take one number; on a tensor use torch.sqrt ...") on
         # 3 q8 tests; the crash is torch.tensor(list of head outputs), none of the functions it lists, and its
         # fix (torch.sqrt, **) is not the student's (torch.stack / torch.cat); no key of the catalogue says it
-        "q8_head_outputs_merged_by_torch_tensor": (),
+        # now named by tensor_of_tensors (crash words with the line, after blind29: torch.stack or torch.cat)
+        "q8_head_outputs_merged_by_torch_tensor": ("tensor_of_tensors",),
         # generic: "multi_head_attention(...) does not match the correct result in 240 of 240 entries"; W_O
         # folded into V before the split: mha_no_output_projection ("the output projection W_O after
         # concatenating the heads") is the missing step and where W_O belongs

@@ -46,6 +46,51 @@ def _crash_named(e: StudentCodeError, Q, K) -> Misconception | None:
     return None
 
 
+def _scores_replays(Q, K, V):
+    """Scores written with a transpose on the wrong side, each followed by its softmax and the product with V,
+    on this call's own tensors (crash_words.crash_replayed: the first step that fails gives the words): Q^T K (the
+    vector formula q^T k copied onto row-vector matrices), and beside it the other products one writes wrongly."""
+    q, k, v = Q.detach(), K.detach(), V.detach()
+    return {"keys_not_transposed/qTk": lambda: (q.mT @ k).softmax(-1) @ v,
+            "other/qk": lambda: (q @ k).softmax(-1) @ v, "other/kTq": lambda: (k.mT @ q).softmax(-1) @ v,
+            "other/qTq": lambda: (q.mT @ q).softmax(-1) @ v, "other/kTk": lambda: (k.mT @ k).softmax(-1) @ v,
+            "other/kq": lambda: (k @ q).softmax(-1) @ v}
+
+
+_QT_PROBE_G = torch.Generator().manual_seed(32)
+QT_PROBE = tuple(torch.randn(*shape, generator=_QT_PROBE_G, dtype=torch.float64)
+                 for shape in ((5, 12), (7, 12), (7, 10)))   # T_q, T_k, d_k, d_v all differ
+
+
+def q_transposed_crash(fn, e: StudentCodeError, Q, K, V) -> Misconception | None:
+    """Q^T @ K for Q @ K^T (naming32, blind29 q1_scores_as_q_transpose_times_k): the crash that slip raises on this
+    call's own tensors (the words and sizes, _scores_replays) and no other product there. Where T_q = T_k, the
+    (d_k, d_k) matrix only fails at the product with V, as K^T Q or Q^T Q would: then ONE second call on QT_PROBE,
+    whose sizes all differ, must crash as Q^T @ K alone does there. None otherwise."""
+    if Q.dim() != 2 or K.dim() != 2 or V.dim() != 2 or e.exc_type != "RuntimeError":
+        return None
+    crash = f"{e.exc_type}: {((e.message or '').splitlines() or [''])[0]}"
+    said = f"your code raised {crash}"
+    key = crash_replayed(crash, _scores_replays(Q, K, V))
+    if key is None and crash_replayed(crash, {"qTk": _scores_replays(Q, K, V)["keys_not_transposed/qTk"]}):
+        Qp, Kp, Vp = (t.to(Q.dtype) for t in QT_PROBE)
+        try:   # ambiguous on this call's sizes: one call on sizes that tell the products apart
+            fn(Qp.clone(), Kp.clone(), Vp.clone(), Qp.shape[-1])
+        except StudentCodeError as again:
+            if crash_replayed(f"{again.exc_type}: {((again.message or '').splitlines() or [''])[0]}",
+                              _scores_replays(Qp, Kp, Vp)) == "keys_not_transposed":
+                return Misconception("keys_not_transposed", f"{said}: with Q (5, 12), K (7, 12) and V (7, 10) your "
+                                     f"function raises {again.exc_type}: {again.message.splitlines()[0]}, the crash of "
+                                     "Q^T @ K (Q transposed instead of K: a (d_k, d_k) matrix of sums over the tokens, "
+                                     "not the (T_q, T_k) dot products): " + describe("keys_not_transposed"))
+        return None
+    if key != "keys_not_transposed":
+        return None
+    return Misconception("keys_not_transposed", f"{said}, the crash of Q^T @ K on these Q {tuple(Q.shape)} and K "
+                         f"{tuple(K.shape)} (Q transposed instead of K: a (d_k, d_k) matrix of sums over the tokens, "
+                         "not the (T_q, T_k) dot products): " + describe("keys_not_transposed"))
+
+
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
 
 
@@ -170,7 +215,7 @@ def call_pair(fn, Q, K, V, d_k):
         own_assert(fn, e, Q, K, V, d_k)
         named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
             e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
-            or _untransposed_rerun(fn, e, Q, K, V, d_k)
+            or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -2771,21 +2816,35 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
 
 def raise_if_zero_unscaled(fn, d_k, n, seeds) -> None:
     """Exactly 0.0 from two generators with scaled=False: no estimate from draws is 0, the dot products were all
-    made 0 (or one number). scaled_flag_as_factor (naming31, blind28 q2_flag_multiplies_scale_factor) when the
-    same function with scaled=True on the first generator gives the right scaled estimate of those very draws
-    (replayed): the flag multiplies the dots, False being 0. Else said in words, not as a generator unused."""
+    made 0 (or one number). scaled_flag_as_factor (naming31, blind28 q2_flag_multiplies_scale_factor) only when the
+    flag is proven a multiplier (naming32): with scaled=True the same generator gives the right scaled estimate,
+    and with scaled=2 (replayed) four times it (the flag times the 1/sqrt(d_k) factor; a branch on the flag,
+    blind26's `dots /= math.sqrt(d_k) if scaled else dots`, gives the right one there, its False branch dots / dots,
+    all ones). Else said in words, not as a generator unused."""
     said = (f"dot_product_variance(d_k={d_k}, ...) returns exactly 0.0 for generators seeded {seeds[0]} and "
             f"{seeds[1]}: a variance of 0 means the numbers it is taken of are all equal")
-    try:
-        other = fn(d_k, n, torch.Generator().manual_seed(seeds[0]), scaled=True)
-        other = float(other)
-    except Exception:   # noqa: BLE001 - a second call is only evidence
-        other = None
+
+    def replay(flag):
+        try:
+            return float(fn(d_k, n, torch.Generator().manual_seed(seeds[0]), scaled=flag))
+        except Exception:   # noqa: BLE001 - a second call is only evidence
+            return None
+
+    def near(v, r):
+        return v is not None and abs(v - r) <= 2e-5 * max(abs(r), 1e-12)
+
     right, _ = variance_variants(d_k, n, seeds[0], True)
-    if other is not None and any(abs(other - r) <= 2e-5 * max(abs(r), 1e-12) for r in right):
+    other = replay(True)
+    scaled_right = any(near(other, r) for r in right)
+    if scaled_right and any(near(replay(2), 4.0 * r) for r in right):
         raise Misconception("scaled_flag_as_factor", f"{said} (multiplied by 0), while with scaled=True the same "
-                            f"generator gives the right scaled variance {other:.4g}: "
-                            + describe("scaled_flag_as_factor"))
+                            f"generator gives the right scaled variance {other:.4g} (and scaled=2 four times it: the "
+                            "flag multiplies the dots): " + describe("scaled_flag_as_factor"))
+    if scaled_right:
+        raise AssertionError(f"{said}: with scaled=True the same generator gives the right scaled variance "
+                             f"{other:.4g}, so only the unscaled path makes every dot product the same number (0, or "
+                             "each divided by itself, 1): with scaled=False they must stay the n_samples plain sums of "
+                             "q_i k_i, untouched, whose variance is about d_k")
     raise AssertionError(f"{said} (the dot products multiplied by 0 or made a constant, or a variance over an axis "
                          "of one number each): with scaled=False they are the n_samples plain sums of q_i k_i, whose "
                          "variance is about d_k")

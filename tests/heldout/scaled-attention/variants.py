@@ -3130,3 +3130,60 @@ def softmax_entropy(logits):
     return -torch.einsum("...i,...i->...", logp.exp(), logp)
 '''),
 })
+
+# naming32 (scaled-attention helper, blind26 q2_conditional_inside_augmented_divide): scaled_flag_as_factor is
+# proven by a replay with scaled=2 (four times the scaled variance); a branch whose False path makes every dot
+# the same number stays generic ("only the unscaled path makes every dot product the same number")
+WRONG.update({
+    "variance_flag_scales_numerator": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.sum(q * k, dim=1)
+    return torch.var(dots * int(scaled) * (1.0 / d_k ** 0.5)).item()
+'''), {"key": "scaled_flag_as_factor", "where": ["q2"]}),
+    "variance_flag_in_mul_": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=-1)
+    dots.mul_(scaled / math.sqrt(d_k))
+    return dots.var().item()
+'''), {"key": "scaled_flag_as_factor", "where": ["q2"]}),
+    "variance_unscaled_branch_divides_by_itself": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1)
+    divisor = math.sqrt(d_k) if scaled else dots
+    return (dots / divisor).var().item()
+'''), {"key": None, "where": ["q2"]}),
+})
+CORRECT.update({
+    "variance_flag_picks_divisor_from_tuple": variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1)
+    return (dots / (1.0, math.sqrt(d_k))[bool(scaled)]).var().item()
+'''),
+})
+
+# naming32 (scaled-attention helper, blind29 q1_scores_as_q_transpose_times_k): Q^T @ K for Q @ K^T, a crash
+# named keys_not_transposed when replaying Q^T @ K on the test's own tensors (or, where T_q = T_k, on one probe
+# whose sizes all differ) raises the same words and sizes
+WRONG.update({
+    "attention_query_transposed_matmul": (attention('''
+    scores = torch.matmul(Q.T, K) * d_k ** -0.5
+    weights = torch.softmax(scores, dim=1)
+    return torch.matmul(weights, V), weights
+'''), {"key": "keys_not_transposed", "where": ["q1", "q8"]}),
+    "attention_query_permuted_mm": (attention('''
+    Qt = Q.permute(1, 0)
+    w = (torch.mm(Qt, K) / math.sqrt(d_k)).softmax(-1)
+    return torch.mm(w, V), w
+'''), {"key": "keys_not_transposed", "where": ["q1", "q8"]}),
+})
+CORRECT.update({
+    "attention_keys_transposed_by_einsum_then_mm": attention('''
+    Kt = torch.einsum("kd->dk", K)
+    w = torch.mm(Q, Kt).div(math.sqrt(d_k)).softmax(dim=-1)
+    return torch.mm(w, V), w
+'''),
+})
