@@ -3267,11 +3267,11 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "multi_head_attention(...) does not match the correct result in 240 of 240 entries"; W_O
         # folded into V before the split: mha_no_output_projection ("the output projection W_O after
         # concatenating the heads") is the missing step and where W_O belongs
-        "q8_output_projection_folded_into_values": ("mha_no_output_projection",),
+        "q8_output_projection_folded_into_values": ("mha_no_output_projection", "mha_output_projection_in_values"),   # now named by mha_output_projection_in_values (naming32)
         # raw: "The size of tensor a (5) must match the size of tensor b (48)"; concat * W_O for concat @ W_O:
         # no key of this catalogue says * for @ (mha_output_projection_left is W_O @ concat; elementwise_product
         # is attention-pipeline's)
-        "q8_output_projection_elementwise": (),
+        "q8_output_projection_elementwise": ("elementwise_product",),   # now named by elementwise_product (naming32)
         "q2_generator_seed_method_called": ("ignores_generator",),   # the key's "or the generator re-seeded inside"
         # generic: "for d_k = 12 the variance of q.k is not within 10% of its expected value"; one (n, d_k) draw
         # chunked along the features, d_k/2 each: draw_split_along_samples's text (a (n, 2 d_k) draw split along

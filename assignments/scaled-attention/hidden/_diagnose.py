@@ -798,7 +798,22 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(batched_split_variants(X, W_Q, W_K, W_V, W_O.double(), n_heads))
     out.update(split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(output_projection_in_values_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def output_projection_in_values_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """mha_output_projection_in_values (naming32, blind29 q8_output_projection_folded_into_values): W_O multiplied
+    into the values before the heads are cut (V = X @ W_V @ W_O) and the concatenated heads returned as they are.
+    With one head it is the right answer (attention is linear in V), so only with several; random weights make it
+    equal to no other variant."""
+    d_model = X.shape[-1]
+    if n_heads < 2 or d_model % n_heads:
+        return {}
+    W = [w.double() for w in (W_Q, W_K, W_V, W_O)]
+    eye = torch.eye(d_model, dtype=torch.float64)
+    return {"mha_output_projection_in_values": ref.multi_head_attention(X.double(), W[0], W[1], W[2] @ W[3], eye,
+                                                                        n_heads)}
 
 
 def fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads):
@@ -3529,6 +3544,29 @@ def output_projection_left(e: StudentCodeError, X, Ws, n_heads) -> Exception | N
     return AssertionError(f"{said}: a ({d_model}, {d_model}) weight was multiplied from the left onto a ({T}, "
                           f"{d_model}) tensor (one row per token), W @ x where the notebook applies every weight "
                           f"as x @ W: the concatenated heads @ W_O, and X @ W_Q, X @ W_K, X @ W_V")
+
+
+_ELEMENTWISE_W = re.compile(r"(?<![*\w])\*(?!\*)\s*\(?\s*W_?\w*\b|\bW_?\w*\s*\)?\s*\*(?![*=])|torch\.mul\(|\.mul\(")
+
+
+def elementwise_projection(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:
+    """concat * W_O (or X * W_Q) for the matrix product (naming32, blind29 q8_output_projection_elementwise): torch's
+    broadcast words for a (T, d_model) tensor times a (d_model, d_model) weight elementwise, replayed on this
+    question's shapes (crash_words.crash_replayed), with a * (or mul) of a weight in the student's own line that
+    raised (crash_words.crash_source_line: read, never run). elementwise_product, attention-pipeline's text."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or e.exc_type != "RuntimeError" or T == d_model:
+        return None
+    crash = f"{e.exc_type}: {((e.message or '').splitlines() or [''])[0]}"
+    x, w = torch.zeros(T, d_model), torch.zeros(d_model, d_model)
+    if crash_replayed(crash, {"elementwise_product": lambda: x * w}) is None:
+        return None
+    line = crash_source_line(e)
+    if not _ELEMENTWISE_W.search(line):
+        return None
+    return Misconception("elementwise_product", f"your code raised {crash}{student_line(e)}, at "
+                         f"`{ascii(line[:100])[1:-1]}`: a ({T}, {d_model}) tensor times a ({d_model}, {d_model}) "
+                         "weight elementwise, the crash of * where @ is meant: " + describe("elementwise_product"))
 
 
 # --- naming30: blind24's kinds (scaled-attention helper) ------------------------------------------------------

@@ -407,6 +407,13 @@ MISCONCEPTIONS = {
                              "dots * scaled / sqrt(d_k)): False is 0, so with scaled=False every dot product becomes "
                              "0 and the variance is 0 instead of about d_k; branch on the flag: "
                              "dots / sqrt(d_k) if scaled else dots",
+    "elementwise_product": "multiplying elementwise (X * W) instead of the matrix product (X @ W): each projected "
+                           "entry is a sum over d_model products; * runs only where the shapes happen to broadcast",
+    "mha_output_projection_in_values": "multiplying W_O into the values before the heads are split (V = X @ W_V @ W_O) "
+                                       "instead of after concatenating them: each head then attends over a slice of "
+                                       "X W_V W_O, whose columns mix every head's values, which equals concat @ W_O "
+                                       "only with one head; project the values with W_V alone and apply W_O once to "
+                                       "the concatenated heads: torch.cat(heads, dim=-1) @ W_O",
     "entropy_collision": "computing the collision (Renyi order-2) entropy -ln(sum p^2) instead of the Shannon "
                          "entropy -sum p ln p: the two agree only on one-hot and uniform rows; weight each -ln p by "
                          "its own p and sum: -(p * p.log()).sum(-1)",

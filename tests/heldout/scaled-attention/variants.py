@@ -3187,3 +3187,67 @@ CORRECT.update({
     return torch.mm(w, V), w
 '''),
 })
+
+# naming32 (scaled-attention helper, blind29 q8_output_projection_elementwise): * for @ with a weight, a crash
+# named elementwise_product (attention-pipeline's text) when x * W replayed on the question's shapes raises the
+# same words and the student's line that raised multiplies a weight with *
+WRONG.update({
+    "mha_output_projection_mul": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    outs = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+            for h in range(n_heads)]
+    return torch.mul(torch.cat(outs, dim=-1), W_O)
+'''), {"key": "elementwise_product", "where": ["q8"]}),
+    "mha_query_projection_star": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q = X * W_Q
+    K, V = X @ W_K, X @ W_V
+    heads = [attention(Q[:, i:i + d_k], K[:, i:i + d_k], V[:, i:i + d_k], d_k)[0] for i in range(0, d_model, d_k)]
+    return torch.cat(heads, 1) @ W_O
+'''), {"key": "elementwise_product", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_projection_as_broadcast_sum": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    proj = lambda A, W: (A[:, :, None] * W[None, :, :]).sum(dim=1)
+    Q, K, V = proj(X, W_Q), proj(X, W_K), proj(X, W_V)
+    heads = [attention(Q[:, i:i + d_k], K[:, i:i + d_k], V[:, i:i + d_k], d_k)[0] for i in range(0, d_model, d_k)]
+    return proj(torch.cat(heads, 1), W_O)
+'''),
+})
+
+# naming32 (scaled-attention helper, blind29 q8_output_projection_folded_into_values): W_O multiplied into the
+# values before the heads are cut, the concatenation returned unprojected: mha_output_projection_in_values
+WRONG.update({
+    "mha_values_premultiplied_by_w_o": (mha('''
+    d_k = X.shape[1] // n_heads
+    W_VO = torch.mm(W_V, W_O)
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_VO
+    return torch.cat([attention(q, k, v, d_k)[0] for q, k, v in
+                      zip(Q.chunk(n_heads, 1), K.chunk(n_heads, 1), V.chunk(n_heads, 1))], dim=1)
+'''), {"key": "mha_output_projection_in_values", "where": ["q8"]}),
+    "mha_values_projected_twice_then_heads": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    q = (X @ W_Q).view(T, n_heads, d_k).transpose(0, 1)
+    k = (X @ W_K).view(T, n_heads, d_k).transpose(0, 1)
+    v = ((X @ W_V) @ W_O).view(T, n_heads, d_k).transpose(0, 1)
+    out = torch.stack([attention(q[i], k[i], v[i], d_k)[0] for i in range(n_heads)])
+    return out.transpose(0, 1).reshape(T, d_model)
+'''), {"key": "mha_output_projection_in_values", "where": ["q8"]}),
+})
+CORRECT.update({
+    "mha_output_projection_per_head_rows_summed": mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    out = torch.zeros(T, d_model, dtype=X.dtype)
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        out = out + attention(Q[:, c], K[:, c], V[:, c], d_k)[0] @ W_O[c, :]
+    return out
+'''),
+})
