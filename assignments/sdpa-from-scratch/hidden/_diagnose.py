@@ -453,6 +453,9 @@ def sdpa_divided_by_own_std(dims, correction=1):
     """naming32: the scores divided by their own measured standard deviation (S / S.std(), per query row with
     dim=-1, or per matrix) instead of sqrt(d_k); measured before the mask (a -inf makes every std NaN)."""
     def variant(Q, K, V, mask=None):
+        softmax = STUDENT_SOFTMAX.get()     # a softmax that standardises its logits gives these numbers too:
+        if softmax is not None and not softmax_right_on_small_logits(softmax):
+            return None                     # that is the softmax's mistake (q3's), not the scale's
         s = _scores(Q, K)
         s = s / (s.std(correction=correction) if dims is None else s.std(dim=dims, keepdim=True, correction=correction))
         return _out(_dead_rows_zeroed(ref.stable_softmax(_masked(s, mask)), mask), V, Q)
@@ -1178,12 +1181,23 @@ def overflow_zeroes_weights(out):
 # every weight is exactly 0 (e / inf, or x - log(inf) in the log domain). Any shift by the max, the min, the
 # mean or the first entry keeps it in range, and no right softmax gives a row of zeros.
 SUM_OVERFLOW_PROBE = torch.tensor([[709.5, 709.5, 700.0]], dtype=torch.float64)
+# small logits, where an unshifted softmax is exact: a softmax wrong here has another mistake (a shifted
+# numerator over an unshifted sum, a standardised row), whatever the overflow probe shows
+SMALL_LOGITS = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -2.0]], dtype=torch.float64)
+
+
+def softmax_right_on_small_logits(fn) -> bool:
+    """Whether the student's softmax gives torch's softmax of SMALL_LOGITS (a second call; False on a crash)."""
+    out = second_call(fn, SMALL_LOGITS.clone(), dim=-1)
+    return (type(out) is torch.Tensor and out.shape == SMALL_LOGITS.shape
+            and bool(torch.allclose(out.detach().double(), torch.softmax(SMALL_LOGITS, dim=-1), atol=1e-6)))
 
 
 def name_unshifted_in_float64(fn, what):
     """no_max_subtraction where the float32 probe cannot show it (the exponentials taken in float64)."""
     out = second_call(fn, SUM_OVERFLOW_PROBE.clone(), dim=-1)
-    if type(out) is torch.Tensor and tuple(out.shape) == (1, 3) and bool((out == 0).all()):
+    if (type(out) is torch.Tensor and tuple(out.shape) == (1, 3) and bool((out == 0).all())
+            and softmax_right_on_small_logits(fn)):
         raise Misconception("no_max_subtraction", f"{what}, and a float64 probe with logits 709.5, 709.5, 700 gives "
                             "weights of exactly 0 (each exp fits in float64, their sum passes its largest number, "
                             "1.8e308): an upcast to float64 only moves the overflow. It matches "
