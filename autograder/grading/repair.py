@@ -800,6 +800,12 @@ def close_value(got: Any, expected: Any) -> bool:
     return isinstance(got, (int, float)) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-9)
 
 
+def _guarded(edited: Sequence[Edit]) -> str:
+    """One cell defining every copy, each in its own try: a copy whose def raises (a default that fails) is
+    left out, not the rest."""
+    return "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
+
+
 def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expected: Sequence[Any], namespace: Any,
                    cells: Sequence[str], rerun: Rerun, deadline: float, optional_calls: Any,
                    cut_short: type[BaseException]) -> Found | None:
@@ -810,7 +816,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
     if made is None or not made[1]:
         return None
     cell, edited = made
-    source = "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
+    source = _guarded(edited)
     fixes: list[Edit] = []
     try:
         with optional_calls(deadline):
@@ -920,7 +926,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     if made is None or not made[1]:
         return None
     cell, edited = made
-    source = "\n".join(f"try:\n{textwrap.indent(e.source, '    ')}\nexcept Exception:\n    pass" for e in edited)
+    source = _guarded(edited)
     if time.monotonic() >= deadline:
         return None
     survivors: list[tuple[float, int]] = []
