@@ -394,34 +394,42 @@ def _cut(text: str, limit: int = 80) -> str:
 
 def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[Edit]] | None:
     """(cell index, the one-edit copies of the notebook's `def name`, each renamed copy_prefix + its number),
-    its own edits first, then those of the helpers it calls (functions the notebook defines): a helper's edit
-    is a copy of the helper and a copy of `name` that calls it. None where the notebook has no readable def
-    of that name."""
+    its own edits first, then those of the helpers it calls (helper_edits). None where the notebook has no
+    readable def of that name."""
     own = _own_edits(cells, name, copy_prefix)
     if own is None:
         return None
     index, out = own
+    return index, out + helper_edits(cells, name, copy_prefix, len(out))
+
+
+def helper_edits(cells: Sequence[str], name: str, copy_prefix: str, start: int = 0) -> list[Edit]:
+    """The one-edit copies of the helpers (functions and classes the notebook defines) that `def name` calls,
+    numbered from `start`: each a copy of the helper with one edit and a copy of `name` that calls it. The
+    copy of `name` is printed once per helper, with names of the grader's own (a random part) to fill in."""
     found = last_def(cells, name)
     if found is None:
-        return own
+        return []
     fn = found[1]
-    for k, helper in enumerate(_helpers(fn, cells)[:MAX_HELPERS]):
-        made = _own_edits(cells, helper, f"{copy_prefix}h{k}_", MAX_CANDIDATES - len(out), classes=True)
-        if made is None:
+    out: list[Edit] = []
+    for k, (helper, (helper_cell, helper_fn, _cell)) in enumerate(_helpers(fn, cells)[:MAX_HELPERS]):
+        helper_fn.decorator_list = []
+        made = _edits_of(helper_fn, [n for n in _local_names(helper_fn) if n != helper], f"{copy_prefix}h{k}_",
+                         MAX_CANDIDATES - start - len(out))
+        called, caller = f"{copy_prefix}h{k}_helper", f"{copy_prefix}h{k}_caller"
+        template = _calling(fn, helper, called, caller)
+        if template is None:
             continue
-        helper_cell, helper_edits = made
-        for j, e in enumerate(helper_edits):
-            caller = _calling(fn, helper, f"{copy_prefix}h{k}_{j}", f"{copy_prefix}{len(out)}")
-            if caller is None:
-                break
-            out.append(Edit(line=e.line, before=e.before, after=e.after, source=f"{e.source}\n{caller}",
+        for j, e in enumerate(made):
+            source = template.replace(called, f"{copy_prefix}h{k}_{j}").replace(caller, f"{copy_prefix}{start + len(out)}")
+            out.append(Edit(line=e.line, before=e.before, after=e.after, source=f"{e.source}\n{source}",
                             helper=helper, cell=helper_cell))
-    return index, out
+    return out
 
 
-def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[str]:
-    """The functions (and classes) `fn` calls by a plain name that is none of its own and that the notebook
-    defines."""
+def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[tuple[str, tuple[int, Any, str]]]:
+    """(name, last_def) of the functions (and classes) `fn` calls by a plain name that is none of its own
+    and that the notebook defines."""
     own = set(_local_names(fn)) | {fn.name}
     called: list[str] = []
     for node in ast.walk(fn):
@@ -429,7 +437,7 @@ def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[str]:
                 and node.func.id not in called
                 and any(f"def {node.func.id}" in c or f"class {node.func.id}" in c for c in cells)):
             called.append(node.func.id)
-    return [h for h in called if last_def(cells, h, classes=True) is not None]
+    return [(h, found) for h in called if (found := last_def(cells, h, classes=True)) is not None]
 
 
 def _calling(fn: ast.FunctionDef, helper: str, helper_copy: str, copy_name: str) -> str | None:
@@ -922,7 +930,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     if not wrong:
         return None
     prefix = f"_ag_fix_{secrets.token_hex(4)}_"
-    made = edits(cells, name, prefix)
+    made = _own_edits(cells, name, prefix)
     if made is None or not made[1]:
         return None
     cell, edited = made
@@ -936,22 +944,23 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         with optional_calls(deadline):
             if not namespace.define(source, max(0.1, deadline - time.monotonic())):
                 return None
-            own = [e for e in edited if not e.helper]      # a helper's edits only where the function's own fix none
             answers = [expected[id(c)] for c in chosen]
             if light is not None:       # a large draw of its own: every copy tried on a small one, the tests judge
                 args, kwargs, want = light
-                exact = search(own, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(args), _copies(kwargs)),
+                exact = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(args), _copies(kwargs)),
                                [want], lambda: time.monotonic() >= deadline, (cut_short,), survivors)
                 survivors[:0] = [(-1.0, edited.index(e)) for e in exact]
                 fixes = []
             else:
-                fixes = search(own, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
-                                                                     _copies(chosen[i].kwargs)),
+                fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
+                                                                        _copies(chosen[i].kwargs)),
                                answers, lambda: time.monotonic() >= deadline, (cut_short,), survivors)
-            if not fixes and light is None and len(own) < len(edited):
-                fixes = search(edited[len(own):],
-                               lambda n, i: namespace.call_copy(f"{prefix}{len(own) + n}", _copies(chosen[i].args),
-                                                                _copies(chosen[i].kwargs)),
+            # a helper's edits are made, defined and tried only where the function's own fix nothing
+            helpers = helper_edits(cells, name, prefix, len(edited)) if not fixes and light is None else []
+            if helpers and namespace.define(_guarded(helpers), max(0.1, deadline - time.monotonic())):
+                start = len(edited)
+                fixes = search(helpers, lambda n, i: namespace.call_copy(f"{prefix}{start + n}", _copies(chosen[i].args),
+                                                                         _copies(chosen[i].kwargs)),
                                answers, lambda: time.monotonic() >= deadline, (cut_short,))
             if not fixes and by_tests is not None and by_tests[1]:
                 rerun, failed, passed = by_tests
