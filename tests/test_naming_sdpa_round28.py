@@ -93,3 +93,21 @@ def test_float16_large_scores_names_a_rank_as_d_k() -> None:
     with pytest.raises(Misconception) as named:
         diag.judge_large_scores(proxy, Q, K, V, mask, proxy(Q, K, V, mask=mask))
     assert named.value.key == "scale_constant" and "sqrt(3) both times" in str(named.value)
+
+
+def test_the_softmax_probe_is_asked_once_per_function() -> None:
+    """Each standardised-scores variant asks whether the notebook's softmax is right on small logits, on every
+    failing test: a round trip into the worker each time. The answer is kept for the last function asked."""
+    calls: list[str] = []
+
+    def counted(name, softmax):
+        def fn(x, dim=-1):
+            calls.append(name)
+            return softmax(x, dim=dim)
+        return fn
+
+    right, shifted = counted("right", torch.softmax), counted("wrong", lambda x, dim: torch.softmax(x * 2, dim=dim))
+    assert diag.softmax_right_on_small_logits(right) and diag.softmax_right_on_small_logits(right)
+    assert not diag.softmax_right_on_small_logits(shifted) and not diag.softmax_right_on_small_logits(shifted)
+    assert diag.softmax_right_on_small_logits(right)          # asked again after another: asked again
+    assert calls == ["right", "wrong", "right"]

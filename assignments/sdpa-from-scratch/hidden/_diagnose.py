@@ -27,6 +27,7 @@ from autograder.grading.checks import (
     Misconception,
     assert_matches,
     assert_vectorised,
+    broadcast_shape,
     call,
     describe,
     layout_crash,
@@ -694,7 +695,7 @@ def name_dtype_crash(fn, Q, K, V, mask, said):
 
 def _first_slice(Q, K, V, mask):
     """The first 2-D slice (batch entry and head) of batched inputs, None for 2-D ones."""
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if len(lead) == 0:
         return None
     first = (0,) * len(lead)
@@ -761,7 +762,7 @@ def confirm_scale_by_size(fn, named, what):
 def _fold_to_3d(Q, K, V, mask):
     """Inputs of 4 or more axes with their leading axes folded into one (the same values as a 3-D batch),
     None for fewer axes."""
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if len(lead) < 2:
         return None
     Q3, K3, V3 = (t.expand(*lead, *t.shape[-2:]).reshape(-1, *t.shape[-2:]) for t in (Q, K, V))
@@ -857,7 +858,7 @@ def name_from_a_slice(fn, Q, K, V, mask, said):
     """fixed_axes when one 2-D slice of the same values (the first batch entry and head) runs and gives
     the right result while the batched call crashed or came back wrong (`said`): .T reverses every axis
     of a batched tensor, transpose(1, 2) picks the wrong ones."""
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if len(lead) == 0:
         return
     first = (0,) * len(lead)
@@ -878,7 +879,7 @@ def _name_from_square(fn, Q, K, V, mask, said):
     Qs, Ks, Vs = Q[..., :T, :], K[..., :T, :], V[..., :T, :]
     ms = None if mask is None else mask[..., : min(T, mask.shape[-2]), :T]
     cases = [(Qs, Ks, Vs, ms, "")] if T_q != T_k else []
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if len(lead):
         first = (0,) * len(lead)
         dtype = torch.float32 if Q.dtype in (torch.float16, torch.bfloat16) else Q.dtype
@@ -934,7 +935,7 @@ def name_fixed_rank(fn, Q, K, V, mask, e, said):
     names, an axis N - 1 of a smaller tensor) and the same values at rank N run and give the right
     result: axes of size one added in front (3-D to 4-D), or the leading axes flattened into one (4-D to
     3-D). A crash at the rank the test gave, or a second call that is wrong, names nothing."""
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     rank = len(lead) + 2
     found = _UNPACKED.search(e.message)
     past = _AXIS_PAST_RANK.search(e.message)
@@ -987,10 +988,10 @@ def _product_replays(Q, K, V, mask):
     this call's shape and its own V, beside the other products an attention function writes wrongly (the keys
     not transposed, Q^T @ K, V transposed after the weights, the weights times K or Q): crash_words.crash_replayed's
     replays; None where the mask does not broadcast."""
-    full = tuple(torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2])) + (Q.shape[-2], K.shape[-2])
+    full = tuple(broadcast_shape(Q.shape[:-2], K.shape[:-2])) + (Q.shape[-2], K.shape[-2])
     if mask is not None:
         try:
-            full = tuple(torch.broadcast_shapes(full, mask.shape))
+            full = tuple(broadcast_shape(full, mask.shape))
         except RuntimeError:
             return None
     q, k, v, w = Q.detach(), K.detach(), V.detach(), torch.zeros(full, dtype=V.dtype)
@@ -1120,8 +1121,8 @@ def name_crash(fn, Q, K, V, mask, e):
     name_mask_cropped_square(fn, Q, K, V, mask, said)
     # each second call below changes one thing; it names a mistake only if it then runs and is right
     # (the crash is that mistake) or matches a catalogued mistake and not the right result
-    lead = torch.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    full = (torch.broadcast_shapes(tuple(lead) + (T_q, T_k), mask.shape) if mask is not None
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    full = (broadcast_shape(tuple(lead) + (T_q, T_k), mask.shape) if mask is not None
             else tuple(lead) + (T_q, T_k))
     if mask is not None and tuple(mask.shape) != tuple(full):
         whole = mask.expand(full).contiguous()
@@ -1186,11 +1187,21 @@ SUM_OVERFLOW_PROBE = torch.tensor([[709.5, 709.5, 700.0]], dtype=torch.float64)
 SMALL_LOGITS = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -2.0]], dtype=torch.float64)
 
 
+# the last softmax asked about and its answer: every wrong_variants call asks it once per standardised-scores
+# variant (six), on every failing test, each a round trip into the worker (issue 20: a sixth of a wrong grade)
+_SMALL_LOGITS_ANSWER: list = [None, False]
+
+
 def softmax_right_on_small_logits(fn) -> bool:
-    """Whether the student's softmax gives torch's softmax of SMALL_LOGITS (a second call; False on a crash)."""
+    """Whether the student's softmax gives torch's softmax of SMALL_LOGITS (a second call; False on a crash).
+    Asked once per function: the answer is kept with a reference to it, so no other can take its place."""
+    if _SMALL_LOGITS_ANSWER[0] is fn:
+        return _SMALL_LOGITS_ANSWER[1]
     out = second_call(fn, SMALL_LOGITS.clone(), dim=-1)
-    return (type(out) is torch.Tensor and out.shape == SMALL_LOGITS.shape
-            and bool(torch.allclose(out.detach().double(), torch.softmax(SMALL_LOGITS, dim=-1), atol=1e-6)))
+    answer = (type(out) is torch.Tensor and out.shape == SMALL_LOGITS.shape
+              and bool(torch.allclose(out.detach().double(), torch.softmax(SMALL_LOGITS, dim=-1), atol=1e-6)))
+    _SMALL_LOGITS_ANSWER[:] = [fn, answer]
+    return answer
 
 
 def name_unshifted_in_float64(fn, what):
