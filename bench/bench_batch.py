@@ -3,7 +3,7 @@
     python bench/bench_batch.py [--slug sdpa-from-scratch] [-n 24] [-j 2] [--startup-runs 5]
                                 [--class-n 40] [--class-repeat 3]
                                 [--scaling-n 40] [--scaling-j 1 2 ...] [--scaling-repeat 3]
-                                [--skip startup,class,otter,scaling]
+                                [--otter-repeat 3] [--skip startup,class,otter,scaling]
 
 1. start-up: `autograder grade` on one full-marks notebook against `python -c "import torch"`, run
    alternately (A B A B ...), each timed from outside as a whole process; medians, and the median of
@@ -14,9 +14,10 @@
    import torch, seconds per submission after start-up at -j1 (first result to last, n-1 of them), and
    the -j2 efficiency counting start-up, T(-j1) / (2 T(-j2)).
 3. throughput against otter: the same N fresh submissions (each made unique: nothing cached; every
-   example in turn, so half are wrong) graded by `autograder batch -j P` (one command, start-up
-   included) and by `otter run` with P of them running at a time (otter-grader's autograder zip built
-   from the same master notebook), seconds per submission for each and the ratio.
+   example in turn, so all but one or two are wrong) graded by `autograder batch -j P` (one command,
+   start-up included, a new output folder each time) and by `otter run` with P of them running at a time
+   (otter-grader's autograder zip built from the same master notebook), alternated R times
+   (--otter-repeat): seconds per submission for each, and the median of the pairwise ratios.
 4. scaling: `-j 1 .. -j C` (C: this machine's cores) over the same kind of class, start-up excluded,
    with the batch parent's own CPU per submission (its serial part) and the speedup that bounds on 16
    cores (bench/scaling.py).
@@ -165,30 +166,42 @@ def otter_zip(slug: str, where: Path) -> Path:
     return next((where / "dist" / "autograder").glob("*.zip"))
 
 
-def against_otter(slug: str, n: int, jobs: int, tmp: Path, figures: dict[str, float] | None = None) -> str:
+def against_otter(slug: str, n: int, jobs: int, tmp: Path, figures: dict[str, float] | None = None,
+                  repeat: int = 3) -> str:
+    """Ours and otter's, alternated `repeat` times (ours, otter, ours, ...): medians, and the median of the
+    pairwise ratios (one run each moved the ratio by a tenth on this shared machine)."""
     subs = build_submissions(slug, n, tmp / "class", tag="otter")
-    ours = _timed([str(BIN / "autograder"), "batch", str(tmp / "class"), "-a", slug, "-o", str(tmp / "out"),
-                   "-j", str(jobs)]) / n
     zpath = otter_zip(slug, tmp / "otter")
 
-    def one(sub: Path) -> int:
-        work = tmp / "otter" / sub.stem
-        work.mkdir()
+    def one(sub: Path, turn: int) -> int:
+        work = tmp / "otter" / f"turn{turn}" / sub.stem
+        work.mkdir(parents=True)
         shutil.copy(sub, work / sub.name)
         return subprocess.run([str(BIN / "otter"), "run", "-a", str(zpath), "-o", str(work), str(work / sub.name)],
                               cwd=work, capture_output=True).returncode
 
-    start = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=jobs) as lanes:  # `jobs` otter runs at a time
-        codes = list(lanes.map(one, subs))
-    theirs = (time.perf_counter() - start) / n
-    failed = sum(c != 0 for c in codes)
+    ours_s: list[float] = []
+    theirs_s: list[float] = []
+    failed = 0
+    for turn in range(repeat):
+        ours_s.append(_timed([str(BIN / "autograder"), "batch", str(tmp / "class"), "-a", slug,  # a new -o: no journal
+                              "-o", str(tmp / f"out{turn}"), "-j", str(jobs)]) / n)
+        start = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=jobs) as lanes:  # `jobs` otter runs at a time
+            codes = list(lanes.map(one, subs, [turn] * n))
+        theirs_s.append((time.perf_counter() - start) / n)
+        failed += sum(c != 0 for c in codes)
+    ours, theirs = statistics.median(ours_s), statistics.median(theirs_s)
+    ratio = statistics.median(t / o for t, o in zip(theirs_s, ours_s))
     if figures is not None:
-        figures["otter"] = theirs / ours
-    return (f"ours:  autograder batch -j{jobs}       {ours:.3f} s per submission ({n} submissions, start-up included)\n"
+        figures["otter"] = ratio
+    return (f"ours:  autograder batch -j{jobs}       {ours:.3f} s per submission ({n} submissions, start-up included; "
+            f"median of {repeat}: {', '.join(f'{x:.3f}' for x in ours_s)})\n"
             f"otter: otter run, {jobs} at a time     {theirs:.3f} s per submission ({n} submissions"
-            + (f", {failed} exited non-zero" if failed else "") + ")\n"
-            f"ratio (otter / ours)               {theirs / ours:.1f}x")
+            + (f", {failed} runs exited non-zero" if failed else "")
+            + f"; median of {repeat}: {', '.join(f'{x:.3f}' for x in theirs_s)})\n"
+            f"ratio (otter / ours), median of the pairs: {ratio:.1f}x "
+            f"({', '.join(f'{t / o:.1f}' for t, o in zip(theirs_s, ours_s))})")
 
 
 def main() -> None:
@@ -196,6 +209,7 @@ def main() -> None:
     ap.add_argument("--slug", default="sdpa-from-scratch")
     ap.add_argument("-n", type=int, default=24, help="submissions for ours vs otter")
     ap.add_argument("-j", type=int, default=2, help="parallelism for ours vs otter")
+    ap.add_argument("--otter-repeat", type=int, default=3, help="ours and otter's runs, alternated")
     ap.add_argument("--startup-runs", type=int, default=5)
     ap.add_argument("--scaling-n", type=int, default=40)
     ap.add_argument("--scaling-j", type=int, nargs="*", default=None, help="default: 1 .. this machine's cores")
@@ -218,7 +232,8 @@ def main() -> None:
                   + a_class(args.slug, args.class_n, args.class_repeat, Path(tmp) / "class", figures), flush=True)
         if "otter" not in skip:
             print(f"\n== against otter, like for like ({args.j} at a time)\n"
-                  + against_otter(args.slug, args.n, args.j, Path(tmp) / "otter", figures), flush=True)
+                  + against_otter(args.slug, args.n, args.j, Path(tmp) / "otter", figures, args.otter_repeat),
+                  flush=True)
         if "scaling" not in skip:
             jobs = args.scaling_j or list(range(1, (os.cpu_count() or 1) + 1))
             rows = run(args.slug, args.scaling_n, jobs, args.scaling_repeat, Path(tmp) / "scaling")
