@@ -3293,6 +3293,111 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind30 -v`, the engine frozen from the writers' end to the judges' run
+    # (cf25115): () where no key on it names the mistake
+    # judged from `measure sdpa-from-scratch --set blind30 -v`: () where no key on it names the mistake
+        "sdpa-from-scratch": {
+            # Q^T K probe, (4, 64, 64): the key's "d_k x d_k, like Q^T K ... instead of one entry per (query, key) pair"
+            "q1_probe_transposes_queries_not_keys": ("weights_sized_by_features",),
+            # generic: "out_shape is not the shape of the attention output"; no key says the output sized as K^T V (d_k x d_v)
+            "q1_out_shape_keys_t_values": (),
+            # the messages start "its cell stopped with RuntimeError", but fixed_axes names K.T reversing every axis and its fix
+            "q2_dot_T_reverses_all_axes": ("fixed_axes",),
+            # mis-named: theoretical_variance ("writing the theory's value ... where the measured variance is asked");
+            # the student measured, after dividing by raw_scores.std(): scores_divided_by_own_std exists but was not given
+            "q2_scores_normalised_by_their_std": (),
+            # generic: "does not match ... in 90 of 105 entries" / NaN on 20 tests; no key says a cumsum denominator
+            "q3_cumsum_as_denominator": (),
+            # generic: mismatch / NaN on 20 tests; no key says expm1 (e^x - 1) for exp
+            "q3_expm1_for_exp": (),
+            # loops nested backwards = the mask transposed: upper_triangular_mask, and two messages say "the right mask
+            # transposed (one row per key)", the slip itself (as blind5's q09_transposed_matrix)
+            "q4_comprehension_loops_nested_backwards": ("upper_triangular_mask",),
+            # ones(T_k, T_q).tril(): the key's "tril of (T_k, T_q) ... right only when T_q == T_k" exactly
+            "q4_shape_built_as_keys_by_queries": ("causal_sizes_swapped",),
+            # partly named: one_edit_fix (`V` in place of `V.transpose(-2, -1)` on line 15) fixes it on 15 tests;
+            # test_vectorised is keyless ("the timing ... could not be verified: it crashes on 3-D inputs")
+            "q5_values_transposed_like_keys": ("one_edit_fix",),
+            # -mask on a bool tensor: the key's "(1 - mask, -mask ...) which torch refuses ... invert it with ~mask"
+            "q5_bool_mask_negated_with_minus": ("bool_mask_arithmetic",),
+            # tril(diagonal=1) in the trace: the key's text says exactly that
+            "q6_causal_tril_diagonal_one": ("causal_includes_next",),
+            # answers A from a check on diagonal-dominant scores: the key is the belief the check confirms, and
+            # "rows no longer sum to 1" the reason (as blind28's and blind29's q7)
+            "q7_checked_on_diagonal_dominant_scores": ("zero_after_softmax",),
+            # T (T + 1) / 2 * d_k: "score_madds is 33587200, the count of the causal triangle only" and its fix
+            "q8_score_madds_only_lower_triangle": ("causal_triangle_count",),
+            # mis-named: count_times_four gives two readings of 4 T^2 (T doubled, float32 bytes), neither the student's
+            # batch of 4 carried over from Question 1
+            "q8_entries_for_batch_of_four": (),
+        },
+    "scaled-attention": {
+            # mis-named: uniform_weights on all 5 q1 tests ("giving every key the same weight (the mean of V) instead of
+            # the softmax of the scores") is the symptom; the student does take the softmax, the slip is K[i] for K[j]
+            # in the double loop (one_edit_fix `K[j]` in place of `K[i]` would name it)
+            "q1_pair_loop_key_indexed_by_query": (),
+            # raw: "The size of tensor a (7) must match the size of tensor b (10)"; weights * V for weights @ V: no key
+            # fired (output_keeps_key_axis or elementwise_product would say it)
+            "q1_values_mixed_elementwise": (),
+            # value_called's text names `x.T()` (.T is already the transpose)
+            "q1_transpose_attribute_called": ("value_called",),
+            # one_edit_fix: `n_samples` in place of `d_k` in `... .sum() / (d_k - 1)`: the slip at its place
+            "q2_manual_variance_divided_by_d_k_minus_one": ("one_edit_fix",),
+            # notebook's global `gen` for the `generator` argument: ignores_generator's text
+            "q2_draws_from_notebook_global_gen": ("ignores_generator",),
+            # generic: "does not match the correct result in 6 of 6 entries"; -ln max p (min-entropy): no key in this
+            # catalogue (attention-pipeline's min_entropy would)
+            "q4_entropy_as_minus_log_max_prob": (),
+            # generic: "the entropy table ... does not match ... in 16 of 16 entries"; torch.cuda.manual_seed leaves
+            # the CPU draws unseeded: no key fired (ignores_generator / table_reseeded_per_row's fix would fit)
+            "q4_table_cuda_manual_seed_only": (),
+            # generic: "q5_answer should be one letter as a string"; Cyrillic U+0421 look-alike of C: no key
+            "q5_answer_cyrillic_letter": (),
+            # answer_extra_characters: its text names quotes ("'C'") around the letter
+            "q6_answer_quotes_inside_string": ("answer_extra_characters",),
+            # generic (key None), though the message is exact: "`q7_answer` is not answered yet: replace the `...`"
+            "q7_answer_placeholder_ellipsis_left": (),
+            # one attention map from full-width Q, K shared by all heads: mha_single_head's text
+            "q8_one_attention_map_shared_by_heads": ("mha_single_head",),
+            # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 3 tests, but the
+            # projections are right (V = X @ W_V); the slip is attention(q, k, q, d_k), the query slice in the value
+            # slot (as blind16/22's calls after a right project_qkv were ruled mis-named)
+            "q8_head_query_passed_as_value": (),
+            # raw: "cat() takes from 1 to 2 positional arguments but 4 were given"; torch.cat(*heads): no key
+            "q8_cat_given_unpacked_heads": (),
+            # one_edit_fix: `X @ W_Q` in place of `(X @ W_Q).numpy()` on the np.split line: removes the numpy round
+            # trip at its place (checked on all 3 inputs), with the raw AttributeError shown
+            "q8_heads_split_in_numpy_not_converted_back": ("one_edit_fix",),
+        },
+    "attention-pipeline": {
+            # X[t] indexes the batch axis: "works only for 2-D inputs ... X.shape[0] is the batch size", crash on batched X, right on one slice
+            "q01_token_loop_indexes_batch_axis": ("batched_input_unsupported",),
+            # MIS-NAMED: the cause is one out= buffer aliased for Q and K; same_projection blames choosing one matrix for two of Q, K, V
+            "q01_shared_out_buffer_aliases_queries_and_keys": (),
+            # tensordot right only for 2-D inputs: "code that works only for 2-D inputs (or one fixed number of dims)", batched S wrong
+            "q02_tensordot_pairs_batch_axes": ("batched_input_unsupported",),
+            # two letters ticked: answer_hedged "giving several letters where one choice is asked"
+            "q03_two_letters_c_and_b": ("answer_hedged",),
+            # exp(S - logsumexp(S, -1)) without keepdim == exp(S) / e.sum(-1) without keepdim: same slip, same values
+            "q05_logsumexp_without_keepdim": ("sum_without_keepdim",),
+            # all None: generic mismatch + "rows of A do not sum to 1"
+            "q07_query_loop_slice_stops_before_own_key": (),
+            # K[1:]: nw_drops_a_key names this exact slip
+            "q08_key_loop_starts_at_one": ("nw_drops_a_key",),
+            # mv(V, kappa) = V @ w for w @ V: nw_operands_swapped names it
+            "q08_mv_with_values_untransposed": ("nw_operands_swapped",),
+            # one_edit_fix shows L.sum(dim=1, keepdim=True) in place of L.mean(...): fixes the slip at its line
+            "q09_divided_by_row_mean": ("one_edit_fix",),
+            # torch.log(2) on a Python int: torch_function_of_number, exact (suggests math.log)
+            "q10_torch_log_of_python_int": ("torch_function_of_number",),
+            # both failed tests None: generic mismatch, entropy terms not weighted by A never named
+            "q10_log_terms_not_weighted_by_probabilities": (),
+            # d_k * d_k = 64: rank_from_size_arithmetic, says rank S <= min(T, d_k)
+            "q11_max_rank_d_k_squared": ("rank_from_size_arithmetic",),
+            # both failed tests None: "the count is wrong (for d_v different from d_k)"
+            "q12_qk_counted_as_one_model_square_matrix": (),
+            # baddbmm only 3-D: batched_input_unsupported ("one fixed number of dims ... torch.bmm fit one layout"; 2-D crashes, runs with a batch axis)
+            "q13_baddbmm_on_two_dim_inputs": ("batched_input_unsupported",),
+        },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
