@@ -55,3 +55,17 @@ def test_other_answers_are_not_named_for_their_form(value: object, expected: str
 def test_bare_letter_only_names_brackets_the_notebook_check_rejects(value: str) -> None:
     assert _named(value) is None
     assert _named(value, bare_letter_only=True) == "answer_extra_characters"
+
+
+def test_a_letter_from_another_alphabet_that_looks_latin_is_named_with_its_unicode_name():
+    from autograder.grading import checks
+    for typed, latin, name in (("\u0421", "C", "CYRILLIC CAPITAL LETTER ES"), ("\u0391", "A", "GREEK CAPITAL LETTER ALPHA"),
+                               ("\uff22", "B", "FULLWIDTH LATIN CAPITAL LETTER B"), (" \u0441 ", "c", "CYRILLIC SMALL LETTER ES")):
+        with pytest.raises(checks.Misconception) as e:
+            checks.expect_choice(typed, "q5_answer", answer="c")
+        assert e.value.key == "answer_lookalike_letter" and f"looks like {latin!r}" in str(e.value) and name in str(e.value)
+    checks.expect_choice("C", "q5_answer", answer="c")            # the Latin letter itself passes
+    for other in ("\u00e9", "\u0416", "CC"):                       # not a look-alike of a choice: the plain message
+        with pytest.raises(AssertionError) as e:
+            checks.expect_choice(other, "q5_answer", answer="c")
+        assert getattr(e.value, "key", None) != "answer_lookalike_letter"

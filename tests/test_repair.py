@@ -218,6 +218,29 @@ def test_numpy_axes_order_a_slice_for_an_index_and_a_log_with_a_base() -> None:
         assert after in [f.after for f in fixes], (src, fixes)
 
 
+def test_a_product_of_entries_for_a_matrix_product_an_unpacked_list_and_near_named_functions() -> None:
+    # weights * V where weights @ V is meant (a broadcast crash or a wrong shape), and the other way round
+    src = "def mix(W, V):\n    out = W * V\n    return out\n"
+    W, V = torch.softmax(torch.randn(4, 3, dtype=torch.float64), -1), torch.randn(3, 2, dtype=torch.float64)
+    assert "W @ V" in [f.after for f in _fixes_of(src, "mix", lambda W, V: W @ V, [(W, V)])]
+    src = "def gate(a, b):\n    return (a @ b).sum(-1)\n"
+    a, b = torch.randn(3, 3, dtype=torch.float64), torch.randn(3, 3, dtype=torch.float64)
+    assert "a * b" in [f.after for f in _fixes_of(src, "gate", lambda a, b: (a * b).sum(-1), [(a, b)])]
+    # torch.cat(*parts): a call that takes one sequence given its items
+    src = "def join(parts):\n    return torch.cat(*parts, dim=-1)\n"
+    parts = [torch.randn(2, 3, dtype=torch.float64) for _ in range(3)]
+    assert "torch.cat(parts, dim=-1)" in [f.after for f in _fixes_of(src, "join", lambda ps: torch.cat(ps, -1),
+                                                                      [(parts,)])]
+    # a running total where the row's total is meant; e^x - 1 where e^x is
+    x = torch.randn(3, 5, dtype=torch.float64)
+    for src, after in (("def norm(x):\n    e = torch.exp(x)\n    return e / e.cumsum(dim=-1)\n",
+                        "e.sum(dim=-1, keepdim=True)"),
+                       ("def norm(x):\n    e = torch.expm1(x)\n    return e / e.sum(dim=-1, keepdim=True)\n",
+                        "torch.exp(x)")):
+        fixes = _fixes_of(src, "norm", lambda x: torch.softmax(x, -1), [(x,)])
+        assert after in [f.after for f in fixes], (src, fixes)
+
+
 def test_same_answer() -> None:
     a = torch.rand(3, 4, dtype=torch.float64)
     assert same_answer(a.float(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)
@@ -367,9 +390,9 @@ NOTEBOOK_SDPA = '''def scaled_dot_product_attention(Q, K, V, mask=None):
 '''
 
 
-def _graded(cells: dict[str, str], correct: bool = False) -> Any:
+def _graded(cells: dict[str, str], correct: bool = False, slug: str = "sdpa-from-scratch") -> Any:
     with Grader(find_course(ROOT)) as g, tempfile.TemporaryDirectory() as tmp:
-        return grade(g, Variant("sdpa-from-scratch", "repair", cells, correct), Path(tmp))
+        return grade(g, Variant(slug, "repair", cells, correct), Path(tmp))
 
 
 def test_a_crash_of_values_used_as_keys_is_told_as_its_fix_through_the_worker() -> None:
@@ -409,6 +432,39 @@ def test_a_trace_cells_value_is_fixed_by_one_edit_of_its_cell_and_judged_by_its_
     outcome = _graded({"out_shape": shapes})
     assert {k for _, _, k, _ in outcome.failed} == {KEY}, outcome.failed
     assert "`(128,)` in place of `128`" in outcome.failed[0][3]
+
+
+def test_one_edit_that_mends_every_failure_of_a_cell_outranks_the_catalogues_readings_of_its_numbers() -> None:
+    # a helper whose parameters are in the other order than its calls pass them: every value of the cell is
+    # wrong, and some wrong numbers look like catalogued miscounts (length^2 x width read as T d_k^2). The one
+    # edit at the def mends all three tests; a swap at one call mends two and is not said
+    cell = ("def counts(width, length):\n    return length * length, length * length * width\n\n\n"
+            "attn_entries, score_madds = counts(1024, 64)\n"
+            "cost_ratio = counts(2 * 1024, 64)[1] // score_madds\n")
+    outcome = _graded({"attn_entries": cell})
+    assert sorted((n, k) for _, n, k, _ in outcome.failed) == [
+        ("test_attn_entries", KEY), ("test_cost_ratio", KEY), ("test_score_madds", KEY)], outcome.failed
+    for _, _, _, said in outcome.failed:
+        assert "one change on line 1 of its cell (`def counts(width, length):`)" in said, said
+        assert "`length, width` in place of `width, length`" in said and " -- or -- " not in said, said
+    # the same helper called in its own order: right, nothing searched, nothing said
+    right = cell.replace("counts(1024, 64)", "counts(64, 1024)").replace("counts(2 * 1024, 64)", "counts(64, 2 * 1024)")
+    assert not _graded({"attn_entries": right}, correct=True).failed
+
+
+def test_a_failure_named_only_by_its_effect_is_told_as_the_one_edit_that_mends_it() -> None:
+    # each head given its key slice as its values: "one projection matrix for more than one of Q, K, V" says what
+    # the output equals (same_projection, an effect), not the slip; the one edit at the call says the slip
+    mha = ("def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+           "    d_k = X.shape[1] // n_heads\n"
+           "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+           "    parts = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]\n"
+           "    heads = [attention(Q[:, p], K[:, p], K[:, p], d_k)[0] for p in parts]\n"
+           "    return torch.cat(heads, dim=1) @ W_O\n")
+    outcome = _graded({"multi_head_attention": mha}, slug="scaled-attention")
+    assert outcome.failed and {k for _, _, k, _ in outcome.failed} == {KEY}, outcome.failed
+    assert all("`V` in place of `K`" in said and "on line 5 of its cell" in said
+               for _, _, _, said in outcome.failed), outcome.failed
 
 
 def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:

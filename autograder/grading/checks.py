@@ -87,6 +87,9 @@ MISCONCEPTIONS: dict[str, str] = {
                                "string such as \"B\"",
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
+    "answer_lookalike_letter": "typing a letter from another alphabet that looks like the Latin one (Cyrillic С, "
+                               "Greek Α, a full-width Ｂ: a keyboard layout or a copy from a web page): it is another "
+                               "character, so no Latin letter is given; retype the letter on a Latin layout",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
     "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
@@ -531,6 +534,7 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     bare = value.strip().lower() if bare_letter_only else value.strip().strip("()").strip().lower()
     if bare in letters:
         return
+    _raise_if_lookalike(value, what, letters)
     said = _HEDGE_JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
     if len(said) >= 2 and all(t.lower() in letters for t in said) and len({t.lower() for t in said}) >= 2:
         raise Misconception("answer_hedged", f"{what} is {value!r}, {len({t.lower() for t in said})} letters: "
@@ -553,6 +557,24 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
                             f"choice reflects {describe(key)}; answer with one letter only")
     raise AssertionError(f"{what} is {shown!r}: it starts with {letter}, which is not the best answer; answer with "
                          "one letter only")
+
+
+# letters of other alphabets drawn like a Latin A-E (Cyrillic, Greek); full-width letters fold to Latin under NFKC
+_LOOKALIKES = str.maketrans("АВСЕасеΑΒΕ", "ABCEaceABE")
+
+
+def _raise_if_lookalike(value: str, what: str, letters: Sequence[str]) -> None:
+    """One letter that is not ASCII but reads as a choice's Latin letter: answer_lookalike_letter, with the
+    character's Unicode name (the student cannot see the difference)."""
+    import unicodedata
+    text = value.strip().strip("()").strip()
+    if len(text) != 1 or text.isascii():
+        return
+    latin = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    if latin.isascii() and latin.lower() in letters:
+        name = unicodedata.name(text, "an unnamed character")
+        raise Misconception("answer_lookalike_letter", f"{what} is {text!r}, which looks like {latin!r} but is "
+                            f"{name} (U+{ord(text):04X}): " + describe("answer_lookalike_letter"))
 
 
 def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) -> None:

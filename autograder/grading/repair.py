@@ -52,6 +52,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "ones": ("zeros",), "zeros": ("ones",), "ones_like": ("zeros_like",), "zeros_like": ("ones_like",),
     "mul": ("matmul",), "matmul": ("mul",), "bmm": ("mul",), "float": ("double",), "double": ("float",),
     "float32": ("float64",), "float64": ("float32",), "isinf": ("isnan",), "logical_and": ("logical_or",),
+    "expm1": ("exp",), "log1p": ("log",), "cumprod": ("prod",),   # a near name for the one meant
     "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",), "size": ("numel",),
     "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",),
 }
@@ -64,12 +65,15 @@ UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil",
 DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half", "bool", "long", "int", "int64",
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
+# keys that say what an output is, not what made it (every weight the same, two projections equal): a failure
+# they name is searched as an unnamed one is, and one edit that mends the function is said in their place
+EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
 NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
 SMALL_INTS = (-3, -2, -1, 0, 1, 2, 3)
 _SWAP_OPS: dict[type, tuple[type, ...]] = {
-    ast.Div: (ast.Mult, ast.FloorDiv), ast.Mult: (ast.Div,), ast.Add: (ast.Sub,), ast.Sub: (ast.Add,),
+    ast.Div: (ast.Mult, ast.FloorDiv), ast.Mult: (ast.Div, ast.MatMult), ast.Add: (ast.Sub,), ast.Sub: (ast.Add,),
     ast.FloorDiv: (ast.Div,), ast.Pow: (ast.Mult,), ast.Mod: (ast.FloorDiv,),
 }
 _SWAP_CMP: dict[type, tuple[type, ...]] = {
@@ -103,6 +107,7 @@ class Found:
     calls: int           # how many recorded calls each fix was checked on
     line_text: str       # the student's line the first fix is on (stripped, cut)
     tests: int = 0       # or, where the answers are random: how many of the tests rerun pass with it
+    explains: tuple[tuple[str, str], ...] = ()   # failed tests named otherwise that every fix makes pass too
 
 
 def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[int, Any, str] | None:
@@ -192,6 +197,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield ast.BinOp(node.left, op(), node.right)
         if isinstance(node.op, ast.MatMult):
             yield ast.BinOp(node.right, ast.MatMult(), node.left)
+            yield ast.BinOp(node.left, ast.Mult(), node.right)        # a product of entries written as @
         else:
             yield node.left
             if isinstance(node.op, (ast.Add, ast.Mult)):
@@ -218,6 +224,14 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield ast.Subscript(node.value, rest[0] if len(rest) == 1 else ast.Tuple(rest, ast.Load()), ast.Load())
     elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
         yield None
+    elif (isinstance(node, ast.arguments) and isinstance(parent, ast.FunctionDef) and not node.posonlyargs
+          and len(node.args) - len(node.defaults) >= 2):
+        # a helper's parameters in another order than its calls pass them (def cost(d_k, T) called as cost(T, d_k)):
+        # one edit at the def mends every call of it
+        params = list(node.args)
+        params[0], params[1] = params[1], params[0]
+        yield ast.arguments(posonlyargs=[], args=params, vararg=node.vararg, kwonlyargs=node.kwonlyargs,
+                            kw_defaults=node.kw_defaults, kwarg=node.kwarg, defaults=node.defaults)
     if isinstance(parent, (ast.For, ast.comprehension)) and node is parent.iter and isinstance(node, ast.Name):
         for method in ("values", "items"):      # `for a, b in shapes:` over a dict's keys
             yield ast.Call(ast.Attribute(ast.Name(node.id, ast.Load()), method, ast.Load()), [], [])
@@ -305,6 +319,9 @@ def _called(call: ast.Call) -> str:
 def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     called = _called(node)
     args, kws = list(node.args), list(node.keywords)
+    for i, a in enumerate(args):
+        if isinstance(a, ast.Starred):      # torch.cat(*heads, dim=1): a call that takes one sequence given its items
+            yield ast.Call(node.func, [*args[:i], a.value, *args[i + 1:]], kws)
     if len(args) >= 2 and not any(isinstance(a, ast.Starred) for a in args[:2]):
         swapped = [args[1], args[0], *args[2:]]
         yield ast.Call(node.func, swapped, kws)
@@ -349,6 +366,11 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     names = {k.arg for k in kws}
     has_dim = "dim" in names or "axis" in names or (len(args) >= (2 if _is_module(getattr(node.func, "value", None))
                                                                   or isinstance(node.func, ast.Name) else 1))
+    if called in ("cumsum", "cumprod") and "keepdim" not in names:    # a running total for the row's total
+        total = "sum" if called == "cumsum" else "prod"
+        func = (ast.Attribute(node.func.value, total, ast.Load()) if isinstance(node.func, ast.Attribute)
+                else ast.Name(total, ast.Load()))
+        yield ast.Call(func, args, [*kws, ast.keyword("keepdim", ast.Constant(True))])
     if called in REDUCTIONS and has_dim and "keepdim" not in names and "keepdims" not in names:
         yield ast.Call(node.func, args, [*kws, ast.keyword("keepdim", ast.Constant(True))])
     if called in NEEDS_DIM and not has_dim:
@@ -550,7 +572,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
                 before = ast.unparse(node)
                 if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
                     continue
-                out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
+                out.append(Edit(line=getattr(node, "lineno", getattr(parent, "lineno", fn.lineno)),  # a def's parameters
+                                before=_cut(before), after=_cut(after),
                                 source=source))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
@@ -690,7 +713,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     from autograder.sandbox.session import CallCutShort, optional_calls
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
-    unnamed = [r for r in reports if r.status == "failed" and not r.misconception and not r.withheld_by]
+    unnamed = [r for r in reports if r.status == "failed" and _open(r)]
     if record is None or budget <= 0 or not unnamed or not references or not cells:
         return list(reports)
     deadline = time.monotonic() + budget
@@ -703,7 +726,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     culprit: dict[tuple[str, str], str] = {}             # failed test -> the function its first call got wrong
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
-    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception}
+    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception and not _open(r)}
     # functions a failed test already names a mistake of: that name is the diagnosis
     named = {c.name for k, c in first_of.items() if k in failed_named}
 
@@ -730,7 +753,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     out = []
     for r in reports:
         name = culprit.get((r.question, r.name))
-        if name is not None and r.status == "failed" and not r.misconception and not r.withheld_by:
+        if name is not None and r.status == "failed" and _open(r):
             if name not in found:
                 own = [k for k, c in first_of.items() if c.name == name]
                 failed = [k for k in own if culprit.get(k) == name]
@@ -750,6 +773,11 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     return out
 
 
+def _open(report: Any) -> bool:
+    """Whether a failure may be named by a one-edit fix: it names nothing, or only an effect (EFFECT_KEYS)."""
+    return (not report.misconception or report.misconception in EFFECT_KEYS) and not report.withheld_by
+
+
 def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
                          rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], deadline: float,
                          optional_calls: Any, cut_short: type[BaseException]) -> list[Any]:
@@ -761,32 +789,54 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
     from autograder.grading.source_checks import cells_assigning_globally
     unnamed = [(r.question, r.name) for r in reports
                if r.status == "failed" and not r.misconception and not r.withheld_by]
-    group_of: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
-    tests_of: dict[tuple[int, tuple[str, ...]], list[tuple[str, str]]] = {}
-    for key in unnamed:
+    named = [(r.question, r.name) for r in reports
+             if r.status == "failed" and r.misconception and r.misconception != KEY and not r.withheld_by]
+
+    def one_cell(key: tuple[str, str]) -> tuple[int, tuple[str, ...]] | None:
+        """(the cell, the names) where every value `key`'s test takes with a reference is assigned in one cell."""
         by_cell: dict[int, list[str]] = {}
         for name in takes.get(key, ()):
             made = cells_assigning_globally(cells, name) if name in references and not callable(references[name]) else []
             if made:
                 by_cell.setdefault(made[-1], []).append(name)
-        if len(by_cell) == 1:           # a test about values of one cell: that cell is the one to search
-            group = next((cell, tuple(names)) for cell, names in by_cell.items())
+        return next((cell, tuple(names)) for cell, names in by_cell.items()) if len(by_cell) == 1 else None
+    group_of: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+    tests_of: dict[tuple[int, tuple[str, ...]], list[tuple[str, str]]] = {}
+    for key in unnamed:
+        group = one_cell(key)
+        if group is not None:           # a test about values of one cell: that cell is the one to search
             group_of[key] = group
             tests_of.setdefault(group, []).append(key)
     found: dict[tuple[int, tuple[str, ...]], Found | None] = {}
+    sibling_names: dict[tuple[str, str], tuple[str, ...]] = {}
     for group, keys in tests_of.items():
         if time.monotonic() >= deadline:
             break
-        found[group] = _search_values(group[1], keys, [references[n] for n in group[1]], namespace, cells, rerun,
-                                      deadline, optional_calls, cut_short)
+        # failed tests about values of the same cell that the catalogue names: where the one edit that mends the
+        # unnamed ones makes them pass too, that edit is the one mistake, and their names were coincidences of the
+        # wrong numbers (helper arguments swapped: T d_k^2 looks like a miscount of its own)
+        siblings = {k: g for k in named if (g := one_cell(k)) is not None and g[0] == group[0]}
+        sibling_names.update({k: g[1] for k, g in siblings.items()})
+        extra = tuple(dict.fromkeys(n for g in siblings.values() for n in g[1] if n not in group[1]))
+        names = group[1] + extra
+        found[group] = _search_values(names, keys, [references[n] for n in names], namespace, cells, rerun,
+                                      deadline, optional_calls, cut_short, judged=len(group[1]), also=list(siblings))
+    explained = {k: fix for fix in found.values() if fix is not None for k in fix.explains}
     out = []
     for r in reports:
-        group = group_of.get((r.question, r.name), (-1, ()))
+        key = (r.question, r.name)
+        group = group_of.get(key, (-1, ()))
         fix = found.get(group)
         if fix is not None:
             what = " and ".join(f"`{n}`" for n in group[1])
             r = r.model_copy(update={"misconception": KEY,
                                      "message": (told(fix, what, are=len(group[1]) > 1) + "\n" + r.message)[:1400]})
+        elif key in explained and r.status == "failed":
+            # the catalogue's reading of these numbers was a coincidence of the one slip: it is not said
+            names = sibling_names[key]
+            what = " and ".join(f"`{n}`" for n in names)
+            r = r.model_copy(update={"misconception": KEY, "message": told(explained[key], what,
+                                                                           are=len(names) > 1)[:1400]})
         out.append(r)
     return out
 
@@ -816,9 +866,13 @@ def _guarded(edited: Sequence[Edit]) -> str:
 
 def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expected: Sequence[Any], namespace: Any,
                    cells: Sequence[str], rerun: Rerun, deadline: float, optional_calls: Any,
-                   cut_short: type[BaseException]) -> Found | None:
+                   cut_short: type[BaseException], judged: int | None = None,
+                   also: Sequence[tuple[str, str]] = ()) -> Found | None:
     """The one-edit fixes of the cell that assigns `names`: an edited copy whose values are close to the
-    reference's, and with which every test in `keys` passes (rerun with the copy's values in their place)."""
+    reference's (the first `judged` names: the values `keys` take), and with which every test in `keys` passes
+    (rerun with the copy's values in their place). Found.explains: the tests of `also` (failed and named
+    otherwise, about the other names) that every fix makes pass too."""
+    judged = len(names) if judged is None else judged
     prefix = f"_ag_fix_{secrets.token_hex(4)}_"
     made = value_edits(cells, names, prefix)
     if made is None or not made[1]:
@@ -826,10 +880,11 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
     cell, edited = made
     source = _guarded(edited)
     fixes: list[Edit] = []
+    mends: list[set[tuple[str, str]]] = []      # for each fix: the tests of `also` it makes pass
     try:
         with optional_calls(deadline):
             try:
-                if all(close_value(namespace.resolve(n, "cpu"), e) for n, e in zip(names, expected)):
+                if all(close_value(namespace.resolve(n, "cpu"), e) for n, e in zip(names[:judged], expected)):
                     return None       # the values are the reference's: the tests failed for something else
             except cut_short:
                 raise
@@ -848,7 +903,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                 except Exception:  # noqa: BLE001 - a copy that crashes is no fix
                     continue
                 if isinstance(got, (tuple, list)) and len(got) == len(names) and all(
-                        close_value(g, e) for g, e in zip(got, expected)):
+                        close_value(g, e) for g, e in zip(got[:judged], expected[:judged])):
                     near.append(n)
                     if len(near) > MAX_FIXES:
                         return None         # the values do not tell the edits apart
@@ -860,13 +915,18 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                 if (namespace.define(f"_got = {prefix}{n}()\n{assign}\ndel _got", max(0.1, deadline - time.monotonic()))
                         and all(rerun(key, values) for key in keys)):
                     fixes.append(edited[n])
+                    mends.append({k for k in also if time.monotonic() < deadline and rerun(k, values)})
     except cut_short:
         return None
-    small = all(isinstance(e, bool) or (isinstance(e, int) and abs(e) <= 64) for e in expected)
+    if fixes:   # the fixes that also mend the most of `also`: one slip explains more than a coincidence does
+        most = max(len(m) for m in mends)
+        fixes, mends = [f for f, m in zip(fixes, mends) if len(m) == most], [m for m in mends if len(m) == most]
+    small = all(isinstance(e, bool) or (isinstance(e, int) and abs(e) <= 64) for e in expected[:judged])
     if not fixes or (small and len(fixes) > 1):
         return None     # a small count (a rank of 2) is what many edits give: only a single fix tells one apart
-    return Found(name=", ".join(names), cell=cell, fixes=tuple(fixes), calls=0,
-                 line_text=safe_line(cells[cell], fixes[0].line), tests=len(keys))
+    return Found(name=", ".join(names[:judged]), cell=cell, fixes=tuple(fixes), calls=0,
+                 line_text=safe_line(cells[cell], fixes[0].line), tests=len(keys),
+                 explains=tuple(k for k in also if all(k in m for m in mends)))
 
 
 LIGHT_SAMPLES = 1000     # a random function's sample size (an int argument above it) when its copies are ranked

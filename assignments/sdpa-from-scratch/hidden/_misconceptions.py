@@ -74,8 +74,10 @@ MISCONCEPTIONS = {
                                     "whose largest logit is far above its first overflows, and a -inf first entry "
                                     "(a masked key) makes the whole slice NaN",
     "count_times_four": "a count four times the weight matrix's T^2 entries, which one number cannot tell apart: the "
-                        "count at twice the length ((2T)^2 = 4 T^2: T doubled, as the next question does) or the "
-                        "matrix's bytes in float32 (4 per entry); the question asks for the number of entries at T",
+                        "count at twice the length ((2T)^2 = 4 T^2: T doubled, as the next question does), the "
+                        "matrix's bytes in float32 (4 per entry), or the weights of a whole batch of 4 (Question 1's "
+                        "batch size) where one sequence and one head is asked; the question asks for the number of "
+                        "entries of one T x T matrix",
     "count_in_bytes": "giving the memory of the matrix in bytes (entries times 4 for float32, 8 for float64) where "
                       "its number of entries is asked",
     "keys_are_queries": "computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T",
