@@ -634,7 +634,13 @@ def test_theory_and_self_scores_in_q2_are_named() -> None:
     Q, K, _ = ref._batched_example()
     test = _test("q2", "test_score_variances")
     assert _key(lambda: test(raw_score_var=8.0, scaled_score_var=1.0)) == "theoretical_variance"
-    assert _key(lambda: test(raw_score_var=ref.raw_score_var, scaled_score_var=1.0)) == "theoretical_variance"
+    # the scaled variance alone exactly 1: the theory, or scores divided by their own std (blind30): both said
+    assert _key(lambda: test(raw_score_var=ref.raw_score_var, scaled_score_var=1.0)) == "variance_one_theory_or_own_std"
+    S = Q @ K.transpose(-2, -1)
+    for correction in (1, 0):       # an unbiased or a biased std: 1, or n / (n - 1)
+        own = float((S / S.std(correction=correction)).var())
+        assert _key(lambda own=own: test(raw_score_var=ref.raw_score_var, scaled_score_var=own)) \
+            == "variance_one_theory_or_own_std", own
     S = K @ K.transpose(-2, -1)
     assert _key(lambda: test(raw_score_var=float(S.var()), scaled_score_var=float((S / 8 ** 0.5).var()))) \
         == "keys_are_queries"

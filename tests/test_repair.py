@@ -33,7 +33,9 @@ def _fixes_of(source: str, name: str, reference: Any, inputs: list[tuple[Any, ..
     exec(source, ns)        # the test's own code: its helpers, as a notebook's cells would define them
     for e in edited:
         exec(e.source, ns)
-    return search(edited, lambda n, i: ns[f"_copy_{n}"](*inputs[i]), [reference(*x) for x in inputs], lambda: False)
+    fresh = repair._copies     # each copy gets its own inputs, as in the worker: a copy may write into them
+    return search(edited, lambda n, i: ns[f"_copy_{n}"](*fresh(inputs[i])), [reference(*fresh(x)) for x in inputs],
+                  lambda: False)
 
 
 def _attention(Q, K, V):
@@ -239,6 +241,28 @@ def test_a_product_of_entries_for_a_matrix_product_an_unpacked_list_and_near_nam
                         "torch.exp(x)")):
         fixes = _fixes_of(src, "norm", lambda x: torch.softmax(x, -1), [(x,)])
         assert after in [f.after for f in fixes], (src, fixes)
+
+
+def test_a_bound_one_off_in_one_slice_or_in_all_of_a_line_and_a_seed_for_the_gpu_only() -> None:
+    def ref_running(x):
+        return torch.stack([x[:t + 1].mean(0) for t in range(x.shape[0])])
+    src = ("def running(x):\n    out = torch.zeros_like(x)\n    for t in range(x.shape[0]):\n"
+           "        out[t] = x[:t].mean(0)\n    return out\n")
+    x = torch.randn(5, 3, dtype=torch.float64)
+    assert (4, "t", "t + 1") in [(f.line, f.before, f.after) for f in _fixes_of(src, "running", ref_running, [(x,)])]
+
+    def ref_causal(S):
+        return torch.softmax(S.masked_fill(torch.ones_like(S, dtype=torch.bool).triu(1), float("-inf")), -1)
+    src = ("def causal(S):\n    A = torch.zeros_like(S)\n    for t in range(S.shape[0]):\n"
+           "        A[t, :t] = torch.softmax(S[t, :t], -1)\n    return A\n")
+    fixes = _fixes_of(src, "causal", ref_causal, [(torch.randn(4, 4, dtype=torch.float64),)])
+    assert "A[t, :t + 1] = torch.softmax(S[t, :t + 1], -1)" in [f.after for f in fixes], fixes
+
+    def ref_draw(seed):
+        torch.manual_seed(seed)
+        return torch.randn(3)
+    src = "def draw(seed):\n    torch.cuda.manual_seed(seed)\n    return torch.randn(3)\n"
+    assert "torch.manual_seed" in [f.after for f in _fixes_of(src, "draw", ref_draw, [(1,), (2,)])]
 
 
 def test_same_answer() -> None:
@@ -450,21 +474,6 @@ def test_one_edit_that_mends_every_failure_of_a_cell_outranks_the_catalogues_rea
     # the same helper called in its own order: right, nothing searched, nothing said
     right = cell.replace("counts(1024, 64)", "counts(64, 1024)").replace("counts(2 * 1024, 64)", "counts(64, 2 * 1024)")
     assert not _graded({"attn_entries": right}, correct=True).failed
-
-
-def test_a_failure_named_only_by_its_effect_is_told_as_the_one_edit_that_mends_it() -> None:
-    # each head given its key slice as its values: "one projection matrix for more than one of Q, K, V" says what
-    # the output equals (same_projection, an effect), not the slip; the one edit at the call says the slip
-    mha = ("def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
-           "    d_k = X.shape[1] // n_heads\n"
-           "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
-           "    parts = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]\n"
-           "    heads = [attention(Q[:, p], K[:, p], K[:, p], d_k)[0] for p in parts]\n"
-           "    return torch.cat(heads, dim=1) @ W_O\n")
-    outcome = _graded({"multi_head_attention": mha}, slug="scaled-attention")
-    assert outcome.failed and {k for _, _, k, _ in outcome.failed} == {KEY}, outcome.failed
-    assert all("`V` in place of `K`" in said and "on line 5 of its cell" in said
-               for _, _, _, said in outcome.failed), outcome.failed
 
 
 def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:

@@ -65,9 +65,6 @@ UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil",
 DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half", "bool", "long", "int", "int64",
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
-# keys that say what an output is, not what made it (every weight the same, two projections equal): a failure
-# they name is searched as an unnamed one is, and one edit that mends the function is said in their place
-EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
 NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
@@ -208,6 +205,8 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
     elif isinstance(node, ast.Call):
         yield from _call_edits(node)
     elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "cuda":
+            yield ast.Attribute(node.value.value, node.attr, ast.Load())    # torch.cuda.manual_seed: the GPU's only
         if node.attr in ("T", "mT", "H", "mH"):
             yield node.value
             if node.attr == "T":
@@ -224,6 +223,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield ast.Subscript(node.value, rest[0] if len(rest) == 1 else ast.Tuple(rest, ast.Load()), ast.Load())
     elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
         yield None
+        yield from _bounds_moved_together(node)
     elif (isinstance(node, ast.arguments) and isinstance(parent, ast.FunctionDef) and not node.posonlyargs
           and len(node.args) - len(node.defaults) >= 2):
         # a helper's parameters in another order than its calls pass them (def cost(d_k, T) called as cost(T, d_k)):
@@ -232,6 +232,9 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
         params[0], params[1] = params[1], params[0]
         yield ast.arguments(posonlyargs=[], args=params, vararg=node.vararg, kwonlyargs=node.kwonlyargs,
                             kw_defaults=node.kw_defaults, kwarg=node.kwarg, defaults=node.defaults)
+    if isinstance(node, ast.expr) and _off_by_one(node, parent):   # a slice's bound or range's end one off
+        yield ast.BinOp(node, ast.Add(), ast.Constant(1))
+        yield ast.BinOp(node, ast.Sub(), ast.Constant(1))
     if isinstance(parent, (ast.For, ast.comprehension)) and node is parent.iter and isinstance(node, ast.Name):
         for method in ("values", "items"):      # `for a, b in shapes:` over a dict's keys
             yield ast.Call(ast.Attribute(ast.Name(node.id, ast.Load()), method, ast.Load()), [], [])
@@ -239,6 +242,40 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
         elts = list(node.value.elts)
         elts[0], elts[1] = elts[1], elts[0]
         yield ast.Return(ast.Tuple(elts, ast.Load()))
+
+
+def _off_by_one(node: ast.AST, parent: ast.AST | None) -> bool:
+    """Whether `node` is a bound of a slice or the end of a range() (not a literal: numbers have edits of their
+    own), where an off-by-one slip sits."""
+    if not isinstance(node, (ast.Name, ast.BinOp, ast.Attribute, ast.Subscript, ast.Call)):
+        return False
+    if isinstance(parent, ast.Slice):
+        return node is parent.lower or node is parent.upper
+    return (isinstance(parent, ast.Call) and _called(parent) == "range" and not parent.keywords
+            and len(parent.args) in (1, 2) and node is parent.args[-1])
+
+
+def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
+    """One statement whose slices share a bound (A[..., t, :t] = f(S[..., t, :t])): each such bound moved by one
+    in all of them at once, the way one mistaken belief writes it everywhere."""
+    bounds: dict[str, int] = {}
+    for n in ast.walk(statement):
+        if isinstance(n, ast.Slice):
+            for b in (n.lower, n.upper):
+                if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)):
+                    bounds[ast.unparse(b)] = bounds.get(ast.unparse(b), 0) + 1
+    for text, count in bounds.items():
+        if count < 2:
+            continue
+        for op in (ast.Add, ast.Sub):
+            moved = copy.deepcopy(statement)
+            for n in ast.walk(moved):
+                if isinstance(n, ast.Slice):
+                    for field in ("lower", "upper"):
+                        b = getattr(n, field)
+                        if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)) and ast.unparse(b) == text:
+                            setattr(n, field, ast.BinOp(b, op(), ast.Constant(1)))
+            yield moved
 
 
 def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
@@ -713,7 +750,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     from autograder.sandbox.session import CallCutShort, optional_calls
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
-    unnamed = [r for r in reports if r.status == "failed" and _open(r)]
+    unnamed = [r for r in reports if r.status == "failed" and not r.misconception and not r.withheld_by]
     if record is None or budget <= 0 or not unnamed or not references or not cells:
         return list(reports)
     deadline = time.monotonic() + budget
@@ -726,7 +763,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     culprit: dict[tuple[str, str], str] = {}             # failed test -> the function its first call got wrong
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
-    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception and not _open(r)}
+    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception}
     # functions a failed test already names a mistake of: that name is the diagnosis
     named = {c.name for k, c in first_of.items() if k in failed_named}
 
@@ -753,7 +790,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     out = []
     for r in reports:
         name = culprit.get((r.question, r.name))
-        if name is not None and r.status == "failed" and _open(r):
+        if name is not None and r.status == "failed" and not r.misconception and not r.withheld_by:
             if name not in found:
                 own = [k for k, c in first_of.items() if c.name == name]
                 failed = [k for k in own if culprit.get(k) == name]
@@ -771,11 +808,6 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, deadline, optional_calls,
                                    CallCutShort)
     return out
-
-
-def _open(report: Any) -> bool:
-    """Whether a failure may be named by a one-edit fix: it names nothing, or only an effect (EFFECT_KEYS)."""
-    return (not report.misconception or report.misconception in EFFECT_KEYS) and not report.withheld_by
 
 
 def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],

@@ -65,6 +65,11 @@ MISCONCEPTIONS = {
                           "mask when mask is None); use exactly the mask passed in, and none when mask is None",
     "weights_times_wrong_input": "multiplying the weights by K (or Q) instead of V: the output is the weighted sum "
                                  "of the values, weights @ V, of width d_v",
+    "variance_one_theory_or_own_std": "a scaled variance of exactly 1, which one number cannot tell apart: the "
+                                      "theory's value written where the variance measured on the example's scores "
+                                      "is asked, or the scores divided by their own measured spread (S / S.std(), "
+                                      "which gives any scores a variance of 1) instead of the constant sqrt(d_k): "
+                                      "divide the example's scores by sqrt(d_k) and compute .var() of them",
     "theoretical_variance": "writing the theory's value (d_k for the raw scores, 1 after dividing by sqrt(d_k)) "
                             "where the variance measured on the example's scores is asked: compute .var() of them",
     "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "

@@ -99,6 +99,12 @@ def _check_variances(raw, scaled, submission=None):
         # divide_by_dk alone (blind14): one key whose message gives both readings
         raise Misconception("divisor_d_k_or_sqrt_64", "scaled_score_var matches the example's scores divided by 8: "
                             + describe("divisor_d_k_or_sqrt_64"))
+    n = ref._Qb.shape[0] * ref._Qb.shape[1] * ref._Kb.shape[1]     # entries of the example's scores
+    if abs(scaled - 1.0) < ATOL or abs(scaled - n / (n - 1)) < ATOL:
+        # exactly 1 (n / (n - 1) with a biased std): the theory's value written down, or the scores divided by their
+        # own std, which makes any scores' variance 1 (blind30): one number, two readings, one key saying both
+        raise Misconception("variance_one_theory_or_own_std", f"scaled_score_var is {scaled:.6g}: "
+                            + describe("variance_one_theory_or_own_std"))
     if abs(scaled - ref.raw_score_var / 4 ** 2) < ATOL or abs(scaled - ref.raw_score_var / 16 ** 2) < ATOL:
         # S / d_k ** 1/2 divides by d_k / 2 = 4; S * d_k ** -1/2 by 2 d_k = 16
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "

@@ -1216,7 +1216,7 @@ raw_score_var = (Q @ K.transpose(-2, -1)).var().item()
 scaled_score_var = 1.0                     # dividing by sqrt(d_k) brings it to 1
 scale_divisor = math.sqrt(64)
 print(raw_score_var, scaled_score_var, scale_divisor)
-'''}, {"key": "theoretical_variance", "where": ["q2"]}),
+'''}, {"key": "variance_one_theory_or_own_std", "where": ["q2"]}),   # 1 is also S / S.std() (blind30)
     # naming10: the hand trace with e ~ 3
     "trace_e_as_3": ({"weights3": '''
 scores3 = Q3 @ K3.T / 2
