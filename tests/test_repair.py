@@ -476,6 +476,15 @@ def test_one_edit_that_mends_every_failure_of_a_cell_outranks_the_catalogues_rea
     assert not _graded({"attn_entries": right}, correct=True).failed
 
 
+def test_a_test_whose_first_call_the_fix_was_not_checked_on_is_rerun_with_the_fix() -> None:
+    # the values mixed with V's transpose: every value test is told the one edit; the timing check crashes on its
+    # own inputs, which the reference refuses too (no recorded call to check the fix on), and is rerun with it
+    slipped = NOTEBOOK_SDPA.replace("torch.matmul(weights, V)", "weights @ V.mT")
+    outcome = _graded({"scaled_dot_product_attention": slipped})
+    told = {n: k for _, n, k, _ in outcome.failed}
+    assert told.get("test_vectorised") == KEY and set(told.values()) == {KEY}, outcome.failed
+
+
 def test_right_code_never_gets_a_fix_and_a_copy_that_runs_away_is_cut_off() -> None:
     assert not _graded({"scaled_dot_product_attention": NOTEBOOK_SDPA}, correct=True).failed
     # leaving out `i += 1` makes a copy that never returns: the search's deadline ends it, the grade stands

@@ -3299,16 +3299,16 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # Q^T K probe, (4, 64, 64): the key's "d_k x d_k, like Q^T K ... instead of one entry per (query, key) pair"
             "q1_probe_transposes_queries_not_keys": ("weights_sized_by_features",),
             # generic: "out_shape is not the shape of the attention output"; no key says the output sized as K^T V (d_k x d_v)
-            "q1_out_shape_keys_t_values": (),
+            "q1_out_shape_keys_t_values": ("output_as_features_product",),   # now named (after blind30: K^T V's size)
             # the messages start "its cell stopped with RuntimeError", but fixed_axes names K.T reversing every axis and its fix
             "q2_dot_T_reverses_all_axes": ("fixed_axes",),
             # mis-named: theoretical_variance ("writing the theory's value ... where the measured variance is asked");
             # the student measured, after dividing by raw_scores.std(): scores_divided_by_own_std exists but was not given
-            "q2_scores_normalised_by_their_std": (),
+            "q2_scores_normalised_by_their_std": ("variance_one_theory_or_own_std",),   # now: both readings of 1 said
             # generic: "does not match ... in 90 of 105 entries" / NaN on 20 tests; no key says a cumsum denominator
-            "q3_cumsum_as_denominator": (),
+            "q3_cumsum_as_denominator": ("one_edit_fix",),   # now: `sum(dim, keepdim=True)` in place of `cumsum(dim)`
             # generic: mismatch / NaN on 20 tests; no key says expm1 (e^x - 1) for exp
-            "q3_expm1_for_exp": (),
+            "q3_expm1_for_exp": ("one_edit_fix",),   # now: `torch.exp(shifted)` in place of `torch.expm1(shifted)`
             # loops nested backwards = the mask transposed: upper_triangular_mask, and two messages say "the right mask
             # transposed (one row per key)", the slip itself (as blind5's q09_transposed_matrix)
             "q4_comprehension_loops_nested_backwards": ("upper_triangular_mask",),
@@ -3328,7 +3328,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q8_score_madds_only_lower_triangle": ("causal_triangle_count",),
             # mis-named: count_times_four gives two readings of 4 T^2 (T doubled, float32 bytes), neither the student's
             # batch of 4 carried over from Question 1
-            "q8_entries_for_batch_of_four": (),
+            "q8_entries_for_batch_of_four": ("count_times_four",),   # now: its text gives Question 1's batch of 4
         },
     "scaled-attention": {
             # mis-named: uniform_weights on all 5 q1 tests ("giving every key the same weight (the mean of V) instead of
@@ -3337,7 +3337,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q1_pair_loop_key_indexed_by_query": (),
             # raw: "The size of tensor a (7) must match the size of tensor b (10)"; weights * V for weights @ V: no key
             # fired (output_keeps_key_axis or elementwise_product would say it)
-            "q1_values_mixed_elementwise": (),
+            "q1_values_mixed_elementwise": ("one_edit_fix",),   # now: `weights @ V` in place of `weights * V`
             # value_called's text names `x.T()` (.T is already the transpose)
             "q1_transpose_attribute_called": ("value_called",),
             # one_edit_fix: `n_samples` in place of `d_k` in `... .sum() / (d_k - 1)`: the slip at its place
@@ -3346,12 +3346,12 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q2_draws_from_notebook_global_gen": ("ignores_generator",),
             # generic: "does not match the correct result in 6 of 6 entries"; -ln max p (min-entropy): no key in this
             # catalogue (attention-pipeline's min_entropy would)
-            "q4_entropy_as_minus_log_max_prob": (),
+            "q4_entropy_as_minus_log_max_prob": ("min_entropy",),   # now named by min_entropy (after blind30)
             # generic: "the entropy table ... does not match ... in 16 of 16 entries"; torch.cuda.manual_seed leaves
             # the CPU draws unseeded: no key fired (ignores_generator / table_reseeded_per_row's fix would fit)
-            "q4_table_cuda_manual_seed_only": (),
+            "q4_table_cuda_manual_seed_only": ("one_edit_fix",),   # now: `torch.manual_seed` for `torch.cuda.manual_seed`
             # generic: "q5_answer should be one letter as a string"; Cyrillic U+0421 look-alike of C: no key
-            "q5_answer_cyrillic_letter": (),
+            "q5_answer_cyrillic_letter": ("answer_lookalike_letter",),   # now: its Unicode name said
             # answer_extra_characters: its text names quotes ("'C'") around the letter
             "q6_answer_quotes_inside_string": ("answer_extra_characters",),
             # generic (key None), though the message is exact: "`q7_answer` is not answered yet: replace the `...`"
@@ -3363,7 +3363,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # slot (as blind16/22's calls after a right project_qkv were ruled mis-named)
             "q8_head_query_passed_as_value": (),
             # raw: "cat() takes from 1 to 2 positional arguments but 4 were given"; torch.cat(*heads): no key
-            "q8_cat_given_unpacked_heads": (),
+            "q8_cat_given_unpacked_heads": ("one_edit_fix",),   # now: `torch.cat(heads, dim=1)` in place of `torch.cat(*heads, ...)`
             # one_edit_fix: `X @ W_Q` in place of `(X @ W_Q).numpy()` on the np.split line: removes the numpy round
             # trip at its place (checked on all 3 inputs), with the raw AttributeError shown
             "q8_heads_split_in_numpy_not_converted_back": ("one_edit_fix",),
@@ -3380,7 +3380,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # exp(S - logsumexp(S, -1)) without keepdim == exp(S) / e.sum(-1) without keepdim: same slip, same values
             "q05_logsumexp_without_keepdim": ("sum_without_keepdim",),
             # all None: generic mismatch + "rows of A do not sum to 1"
-            "q07_query_loop_slice_stops_before_own_key": (),
+            "q07_query_loop_slice_stops_before_own_key": ("one_edit_fix",),   # now: both `:t` bounds moved to `:t + 1`
             # K[1:]: nw_drops_a_key names this exact slip
             "q08_key_loop_starts_at_one": ("nw_drops_a_key",),
             # mv(V, kappa) = V @ w for w @ V: nw_operands_swapped names it
@@ -3390,11 +3390,11 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # torch.log(2) on a Python int: torch_function_of_number, exact (suggests math.log)
             "q10_torch_log_of_python_int": ("torch_function_of_number",),
             # both failed tests None: generic mismatch, entropy terms not weighted by A never named
-            "q10_log_terms_not_weighted_by_probabilities": (),
+            "q10_log_terms_not_weighted_by_probabilities": ("entropy_unweighted",),   # now named (after blind30)
             # d_k * d_k = 64: rank_from_size_arithmetic, says rank S <= min(T, d_k)
             "q11_max_rank_d_k_squared": ("rank_from_size_arithmetic",),
             # both failed tests None: "the count is wrong (for d_v different from d_k)"
-            "q12_qk_counted_as_one_model_square_matrix": (),
+            "q12_qk_counted_as_one_model_square_matrix": ("param_count_qk_product",),   # now named (after blind30)
             # baddbmm only 3-D: batched_input_unsupported ("one fixed number of dims ... torch.bmm fit one layout"; 2-D crashes, runs with a batch axis)
             "q13_baddbmm_on_two_dim_inputs": ("batched_input_unsupported",),
         },

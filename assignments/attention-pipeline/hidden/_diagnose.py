@@ -1428,6 +1428,10 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # the min-entropy -log2(max_j a_j), the largest weight alone (blind26), in bits and in nats
         "min_entropy": -torch.log2(A.amax(dim=-1)),
         "min_entropy/nats": -torch.log(A.amax(dim=-1)),
+        # -log2 a summed (or averaged) over the row's nonzero weights, each term never weighted by its a (blind30)
+        **{f"entropy_unweighted{unit}{how}": f(-torch.where(A > 0, torch.log2(A) * scale, torch.zeros_like(A)), A)
+           for unit, scale in (("", 1.0), ("/nats", math.log(2))) for how, f in (
+               ("", lambda t, A: t.sum(dim=-1)), ("/mean", lambda t, A: t.sum(dim=-1) / (A > 0).sum(dim=-1)))},
         "entropy_mean_not_sum": H / A.shape[-1],
         "entropy_log10": H * math.log10(2),
         # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros

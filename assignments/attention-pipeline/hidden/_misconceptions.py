@@ -88,8 +88,11 @@ MISCONCEPTIONS = {
                                 "this mask holds 0 and a very negative number, to be added to the scores (S + M)",
     "softmax_base_2": "taking the exponentials with exp2 without multiplying the logits by log2(e): exp2(x) is "
                       "exp(x ln 2), a softmax at another temperature; write exp2(x * math.log2(math.e)) or exp(x)",
-    "min_entropy": "the min-entropy -log2(max_j a_j), from the largest weight alone, instead of the Shannon entropy "
-                   "-sum_j a_j log2 a_j over every weight of the row: equal only for uniform rows",
+    "entropy_unweighted": "summing or averaging -log p over the row without weighting each term by p (a uniform row of "
+                          "t entries gives t log t, not log t; infinite where a p is 0 and kept) instead of the "
+                          "entropy -sum p log p: multiply each -log p by its p before the sum",
+    "min_entropy": "the min-entropy -log(max_j p_j), from the largest weight alone, instead of the Shannon entropy "
+                   "-sum_j p_j log p_j over every weight of the row: equal only for uniform rows",
     "blocked_weight_not_zero": "a blocked key keeps a tiny positive weight instead of exactly 0: its score reaches "
                                "the exponential as a finite number (a floor such as clamp(min=-50) on the shifted "
                                "scores, or a small finite fill), and exp(-50) is about 2e-22, not 0; keep blocked "
@@ -252,6 +255,9 @@ MISCONCEPTIONS = {
     "param_count_wo_always": "counting W_O even when with_output=False",
     "param_count_dv_as_dk": "using d_k where d_v belongs (W_V is d_model x d_v, W_O is d_v x d_model)",
     "param_count_wo_as_dk": "sizing W_O as d_k x d_model instead of d_v x d_model",
+    "param_count_qk_product": "counting W_Q and W_K as their product W_Q W_K^T, one d_model x d_model matrix "
+                              "(d_model^2 numbers), instead of the two d_model x d_k matrices that are stored and "
+                              "learned (2 d_model d_k): the scores use the product, the parameters are its factors",
     "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",
     "param_count_wo_ignored": "leaving W_O out when with_output=True: its d_v x d_model term is never added (a "
                               "line `n + d_v * d_model` computes the sum and drops it: write n += ...; or the "

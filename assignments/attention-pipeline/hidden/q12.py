@@ -42,7 +42,9 @@ def _check(got, d_model, d_k, d_v, with_output):
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
-    more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0)}
+    more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0),
+            # the bilinear form W_Q W_K^T counted as the one d_model x d_model matrix it multiplies out to (blind30)
+            "param_count_qk_product": d_model * d_model + d_model * d_v + (d_v * d_model if with_output else 0)}
     if not with_output:
         more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
     else:   # W_V sized d_model x d_k with W_O right gives W_O-as-d_k's count for every size (naming15): both

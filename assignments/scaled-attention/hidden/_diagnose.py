@@ -1116,7 +1116,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_keepdim_missing(got, logits, dtype, expected)
                          or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected)
-                         or entropy_collision(got, logits, dtype, expected))
+                         or entropy_collision(got, logits, dtype, expected)
+                         or entropy_min(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
@@ -1138,6 +1139,18 @@ def entropy_collision(got, logits, dtype, expected):
         return None
     return Misconception("entropy_collision", "softmax_entropy(logits) is wrong: on the same logits it equals "
                          "-ln(sum p^2) of each row: " + describe("entropy_collision"))
+
+
+def entropy_min(got, logits, dtype, expected):
+    """min_entropy (blind30 q4_entropy_as_minus_log_max_prob): -ln(max p) of each row, from the largest weight alone,
+    replayed on the same logits (or in bits) after the answer failed; equal to the entropy only on uniform rows."""
+    if type(got) is not torch.Tensor or not got.is_floating_point():
+        return None
+    top = torch.softmax(logits.double(), dim=-1).amax(dim=-1)
+    if not matching_variants(got, {"nats": -torch.log(top), "bits": -torch.log2(top)}, dtype, expected=expected):
+        return None
+    return Misconception("min_entropy", "softmax_entropy(logits) is wrong: on the same logits it equals -log(max p) "
+                         "of each row (in nats or in bits): " + describe("min_entropy"))
 
 
 def entropy_clamp_max(got, logits, dtype, expected):

@@ -379,9 +379,11 @@ MISCONCEPTIONS = {
                                         "target) computes KL(target || exp(input)), so F.kl_div(log p, uniform) is "
                                         "that reversed one, not ln T - H(p); pass F.kl_div(log uniform, p), or "
                                         "compute -sum(p * log p) directly",
-    "entropy_unweighted": "averaging or summing -log p over the row without weighting each term by p (the "
-                          "cross-entropy against a uniform row, infinite where a p is 0) instead of the entropy "
-                          "-sum p log p; multiply each -log p by its p and sum",
+    "min_entropy": "the min-entropy -log(max_j p_j), from the largest weight alone, instead of the Shannon entropy "
+                   "-sum_j p_j log p_j over every weight of the row: equal only for uniform rows",
+    "entropy_unweighted": "summing or averaging -log p over the row without weighting each term by p (a uniform row of "
+                          "t entries gives t log t, not log t; infinite where a p is 0 and kept) instead of the "
+                          "entropy -sum p log p: multiply each -log p by its p before the sum",
     "table_one_draw": "drawing q and k with one torch.randn(6, d) call and slicing it, instead of randn(1, d) for q "
                       "and then randn(5, d) for k: torch's sampler fills a tensor of 16 or more numbers another way "
                       "than small ones, so the same seed gives other numbers; draw q, then k, as the lesson does",

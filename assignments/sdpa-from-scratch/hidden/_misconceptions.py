@@ -65,6 +65,9 @@ MISCONCEPTIONS = {
                           "mask when mask is None); use exactly the mask passed in, and none when mask is None",
     "weights_times_wrong_input": "multiplying the weights by K (or Q) instead of V: the output is the weighted sum "
                                  "of the values, weights @ V, of width d_v",
+    "output_as_features_product": "sizing the output as a product over the tokens (K^T V, or Q^T V: d_k x d_v, one "
+                                  "entry per pair of features) instead of the weights times V: (T_q, T_k) @ (T_k, "
+                                  "d_v) keeps one row per query, so the output is (B, T_q, d_v)",
     "variance_one_theory_or_own_std": "a scaled variance of exactly 1, which one number cannot tell apart: the "
                                       "theory's value written where the variance measured on the example's scores "
                                       "is asked, or the scores divided by their own measured spread (S / S.std(), "

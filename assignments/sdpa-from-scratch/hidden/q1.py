@@ -121,6 +121,9 @@ def test_out_shape(out_shape):
         raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; "
                             "the output width comes from V")
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
+    if got == ref.out_shape[:1] + (INPUTS["K"][-1], INPUTS["V"][-1]):      # (B, d_k, d_v): K^T V or Q^T V (blind30)
+        raise Misconception("output_as_features_product", f"out_shape is {got}: "
+                            + describe("output_as_features_product"))
     # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
     _raise_if_batch_folded(got, ref.out_shape, "out_shape")
     _raise_if_batch_repeated(got, ref.out_shape, "out_shape")

@@ -2432,6 +2432,13 @@ WRONG.update({
     "entropy_min_entropy_log_of_max": (entropy('''    top = A.amax(dim=-1)
     return -torch.log(top) / math.log(2)
 '''), {"key": "min_entropy", "where": ["q10", "q11"]}),
+    # after blind30 (q10_log_terms_not_weighted_by_probabilities): -log2 a summed or averaged over the row's
+    # nonzero weights, never weighted by a: entropy_unweighted
+    "entropy_unweighted_masked_mean": (entropy('''    nz = A > 0
+    return -(torch.log2(A.clamp_min(1e-300)) * nz).sum(dim=-1) / nz.sum(dim=-1)
+'''), {"key": "entropy_unweighted", "where": ["q10", "q11"]}),
+    "entropy_unweighted_nansum_nats": (entropy('''    return -torch.nansum(torch.log(A).masked_fill(A == 0, float("nan")), dim=-1)
+'''), {"key": "entropy_unweighted", "where": ["q10", "q11"]}),
     # blocked keys left with a tiny positive weight: a floor on the shifted scores, a -inf turned into a finite number
     "weights_shifted_scores_floored": (weights('''
     Z = S if M is None else S + M
@@ -2817,4 +2824,15 @@ CORRECT.update({
     Z = S if M is None else S + M
     return (Z - Z.logsumexp(-1, keepdim=True)).exp()
 '''),
+})
+
+# after blind30 (q12_qk_counted_as_one_model_square_matrix): W_Q W_K^T counted as the d_model x d_model product
+WRONG.update({
+    "param_count_bilinear_form_square": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    shapes = [(d_model, d_model), (d_model, d_v)]      # the score form Q K^T = X (W_Q W_K^T) X^T, then W_V
+    if with_output:
+        shapes.append((d_v, d_model))
+    return sum(a * b for a, b in shapes)
+'''), {"key": "param_count_qk_product", "where": ["q12"]}),
 })

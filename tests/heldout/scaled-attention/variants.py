@@ -3251,3 +3251,17 @@ CORRECT.update({
     return out
 '''),
 })
+
+# after blind30 (q4_entropy_as_minus_log_max_prob): the min-entropy -ln(max p), the largest probability alone,
+# for -sum p ln p: min_entropy (replayed on the same logits, in nats or bits)
+WRONG.update({
+    "entropy_min_from_top_probability": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -p.max(dim=-1).values.log()
+'''), {"key": "min_entropy", "where": ["q4"]}),
+    "entropy_min_in_bits_via_log_softmax": (entropy('''
+def softmax_entropy(logits):
+    return -F.log_softmax(logits, dim=-1).amax(-1) / math.log(2)
+'''), {"key": "min_entropy", "where": ["q4"]}),
+})

@@ -2251,3 +2251,12 @@ weights_shape = tuple(torch.Size([_sizes["batch"]]) + torch.Size([_sizes["tokens
 out_shape = (_sizes["batch"], _sizes["tokens"], _sizes["d_v"])
 '''},
 })
+
+# after blind30 (q1_out_shape_keys_t_values): the output sized as a product over the tokens, X^T V (d_k x d_v)
+WRONG.update({
+    "q1_out_shape_from_queries_t_values": ({"weights_shape": '''
+_Q, _V = torch.zeros(4, 10, 64), torch.zeros(4, 10, 128)
+weights_shape = (4, 10, 10)
+out_shape = tuple((_Q.transpose(1, 2) @ _V).shape)
+'''}, {"key": "output_as_features_product", "where": ["q1"]}),
+})
