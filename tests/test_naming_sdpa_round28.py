@@ -111,3 +111,10 @@ def test_the_softmax_probe_is_asked_once_per_function() -> None:
     assert not diag.softmax_right_on_small_logits(shifted) and not diag.softmax_right_on_small_logits(shifted)
     assert diag.softmax_right_on_small_logits(right)          # asked again after another: asked again
     assert calls == ["right", "wrong", "right"]
+    # another thread (another student graded beside this one) never reads this thread's answer
+    import threading
+    seen: list[bool] = []
+    other = threading.Thread(target=lambda: seen.append(diag.softmax_right_on_small_logits(right)))
+    other.start()
+    other.join()
+    assert seen == [True] and calls == ["right", "wrong", "right", "right"]

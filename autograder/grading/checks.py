@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -566,7 +567,6 @@ _LOOKALIKES = str.maketrans("АВСЕасеΑΒΕ", "ABCEaceABE")
 def _raise_if_lookalike(value: str, what: str, letters: Sequence[str]) -> None:
     """One letter that is not ASCII but reads as a choice's Latin letter: answer_lookalike_letter, with the
     character's Unicode name (the student cannot see the difference)."""
-    import unicodedata
     text = value.strip().strip("()").strip()
     if len(text) != 1 or text.isascii():
         return

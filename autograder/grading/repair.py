@@ -818,16 +818,16 @@ def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | Non
     was not one the fix was checked on: a timing check whose first call the reference refuses) now named KEY
     where the test, rerun with the fix's copy in the function's place, passes: the one mistake costs it too
     (sdpa's test_vectorised, which crashes where the value tests crash)."""
-    copies = {name: _copy_name(fix.fixes[0].source) for name, fix in found.items()
+    copies = {name: (fix, _copy_name(fix.fixes[0].source)) for name, fix in found.items()
               if fix is not None and not fix.fixes[0].helper}      # the fixes agree on every recorded call
     out = []
     for r in reports:
         key = (r.question, r.name)
         if r.status == "failed" and not r.misconception and not r.withheld_by and time.monotonic() < deadline:
-            for name, copy in copies.items():
+            for name, (fix, copy) in copies.items():
                 if copy and name in takes.get(key, ()) and rerun(key, {name: copy}):
-                    r = r.model_copy(update={"misconception": KEY, "message": (
-                        told(found[name], f"`{name}`") + "\n" + r.message)[:1400]})   # type: ignore[arg-type]
+                    r = r.model_copy(update={"misconception": KEY,
+                                             "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
                     break
         out.append(r)
     return out

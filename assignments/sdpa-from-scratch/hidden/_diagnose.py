@@ -19,6 +19,7 @@ import functools
 import inspect
 import math
 import re
+import threading
 
 import torch
 
@@ -1187,20 +1188,24 @@ SUM_OVERFLOW_PROBE = torch.tensor([[709.5, 709.5, 700.0]], dtype=torch.float64)
 SMALL_LOGITS = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -2.0]], dtype=torch.float64)
 
 
-# the last softmax asked about and its answer: every wrong_variants call asks it once per standardised-scores
-# variant (six), on every failing test, each a round trip into the worker (issue 20: a sixth of a wrong grade)
-_SMALL_LOGITS_ANSWER: list = [None, False]
+# the last softmax asked about and its answer, per thread (`autograder check` and a batch's threads grade several
+# students at once in one process: one shared slot could hand one student's answer to another): every
+# wrong_variants call asks it once per standardised-scores variant (six), on every failing test, each a round trip
+# into the worker (issue 20)
+_SMALL_LOGITS_ANSWER = threading.local()
 
 
 def softmax_right_on_small_logits(fn) -> bool:
     """Whether the student's softmax gives torch's softmax of SMALL_LOGITS (a second call; False on a crash).
-    Asked once per function: the answer is kept with a reference to it, so no other can take its place."""
-    if _SMALL_LOGITS_ANSWER[0] is fn:
-        return _SMALL_LOGITS_ANSWER[1]
+    Asked once per function in a thread: the answer is kept with a reference to it, so no other can take its
+    place."""
+    last = getattr(_SMALL_LOGITS_ANSWER, "last", None)
+    if last is not None and last[0] is fn:
+        return last[1]
     out = second_call(fn, SMALL_LOGITS.clone(), dim=-1)
     answer = (type(out) is torch.Tensor and out.shape == SMALL_LOGITS.shape
               and bool(torch.allclose(out.detach().double(), torch.softmax(SMALL_LOGITS, dim=-1), atol=1e-6)))
-    _SMALL_LOGITS_ANSWER[:] = [fn, answer]
+    _SMALL_LOGITS_ANSWER.last = (fn, answer)
     return answer
 
 
