@@ -3,7 +3,8 @@ misconceptions, its hidden tests, `_diagnose.py`, the reference solution, `varia
 naming tests, `autograder/grading/` or the other example submissions. What was read: the student-facing
 text and solution cells of the master notebook (not its test cells), `full_marks.ipynb`, `harness.py`,
 the list of lesson texts in /work/shared/lessons/ (their titles only, for lack of time), the module
-docstring and first lines of blind30.py for the format, and only the variant NAMES of blind.py .. blind30.py, so that their mistakes
+docstring and first lines of blind30.py for the format, and only the variant NAMES of blind.py .. blind30.py,
+so that their mistakes
 are not repeated in the same form. The grader was not run on this set.
 
 How it was made: the earlier sets' names count q4 113, q1 103, q8 94, q2 73 and q5-q7 16, 13 and 11, and
@@ -14,7 +15,8 @@ and puts three on q1, three on q4 and three on q8. The mix follows a real class:
 code (the loop over head starts multiplied by d_k a second time, a class storing W_O where W_V belongs,
 products summed over the keys axis), whole-approach mistakes (`torch.exp2` taken for the exponential
 in a hand-written softmax, Gini impurity remembered as "the" entropy, a Gumbel softmax sampled
-instead of the softmax, one key/value head shared by every query head as in multi-query attention), crashes of half-remembered APIs (`torch.dot` on matrices as
+instead of the softmax, one key/value head shared by every query head as in multi-query attention),
+crashes of half-remembered APIs (`torch.dot` on matrices as
 `np.dot` allows, `gen=` for `generator=`, an einsum written for 2-D input only) and answers of a
 student who misread the instructions.
 
