@@ -65,6 +65,11 @@ UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil",
 DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half", "bool", "long", "int", "int64",
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
+# keys that say what an output is, not what made it (every weight the same; two of Q, K, V equal): a function
+# they name is searched too, and a fix that puts one of its own variables for another, neither a parameter,
+# is said in their place (`attention(q, k, q)` and `K[i]` in a loop give those outputs with every weight
+# matrix right); any other fix is the key's own cause (`X @ W_Q` for V swaps two parameters) and the key stays
+EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
 NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
@@ -93,6 +98,7 @@ class Edit:
     source: str          # the whole edited def, named copy_name (with, for a helper's edit, that helper's copy)
     helper: str = ""     # the helper function of the searched one that the edit is in ("": the function itself)
     cell: int = -1       # the helper's cell (-1: the searched function's)
+    local_swap: bool = False   # one of the def's own variables for another, neither a parameter (`K[j]` for `K[i]`)
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,26 @@ def _local_names(fn: ast.FunctionDef | ast.ClassDef) -> list[str]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
             names.append(node.id)
     return names
+
+
+def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: Sequence[str],
+             unread: set[str]) -> list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]]:
+    """(node, parent, field, index, what an edit puts there) for every edit of `slots`: first a read of a variable
+    replaced by one the def makes (or takes) and never reads, the likeliest one meant there (a long def's search
+    may end before its last line), then every other edit in source order."""
+    first: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
+    rest: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
+    for node, parent, field, at in slots:
+        for new in _replacements(node, parent, names):
+            unread_put = isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
+            (first if unread_put else rest).append((node, parent, field, at, new))
+    return first + rest
+
+
+def _unread(fn: ast.FunctionDef | ast.ClassDef) -> set[str]:
+    """The parameters and variables `fn` has but never reads (`v` sliced per head and never passed on)."""
+    loaded = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n for n in _local_names(fn) if n not in loaded and n != "_" and not n.startswith("__")}
 
 
 def _transposed(node: ast.expr) -> ast.expr:
@@ -482,7 +508,7 @@ def helper_edits(cells: Sequence[str], name: str, copy_prefix: str, start: int =
         for j, e in enumerate(made):
             source = template.replace(called, f"{copy_prefix}h{k}_{j}").replace(caller, f"{copy_prefix}{start + len(out)}")
             out.append(Edit(line=e.line, before=e.before, after=e.after, source=f"{e.source}\n{source}",
-                            helper=helper, cell=helper_cell))
+                            helper=helper, cell=helper_cell, local_swap=e.local_swap))
     return out
 
 
@@ -573,45 +599,46 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
     without one number put for another where `numbers` is False."""
     out: list[Edit] = []
     original_name = fn.name
+    params = {p.arg for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)
+              for p in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)}
+    slots = [(node, parent, field, at) for node, parent, field, at in _slots(fn)
+             if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
+             and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))]
     try:
-        for node, parent, field, at in list(_slots(fn)):
-            if parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"):
+        for node, parent, field, at, new in _ordered(slots, names, _unread(fn)):
+            if len(out) >= limit:
+                break
+            if new is None and (at is None or not isinstance(getattr(parent, field), list)):
                 continue
-            if field == "targets" or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)):
-                continue
-            for new in _replacements(node, parent, names):
-                if len(out) >= limit:
-                    break
-                if new is None and (at is None or not isinstance(getattr(parent, field), list)):
-                    continue
-                siblings = getattr(parent, field)
-                if new is None and len(siblings) == 1:
-                    new = ast.Pass()
-                if new is None:
-                    if at is None or at == len(siblings) - 1 and isinstance(parent, ast.FunctionDef):
-                        continue        # the last statement of the def is its answer, never left out
-                    copy_list = siblings[:at] + siblings[at + 1:]
-                    setattr(parent, field, copy_list)
-                    after = ""
+            siblings = getattr(parent, field)
+            if new is None and len(siblings) == 1:
+                new = ast.Pass()
+            if new is None:
+                if at is None or at == len(siblings) - 1 and isinstance(parent, ast.FunctionDef):
+                    continue        # the last statement of the def is its answer, never left out
+                copy_list = siblings[:at] + siblings[at + 1:]
+                setattr(parent, field, copy_list)
+                after = ""
+            else:
+                ast.copy_location(new, node)
+                _put(parent, field, at, new)
+                after = ast.unparse(new)
+            fn.name = f"{copy_prefix}{len(out)}"
+            try:
+                source = ast.unparse(ast.fix_missing_locations(fn))
+            finally:
+                fn.name = original_name
+                if new is None or after == "":
+                    setattr(parent, field, siblings)
                 else:
-                    ast.copy_location(new, node)
-                    _put(parent, field, at, new)
-                    after = ast.unparse(new)
-                fn.name = f"{copy_prefix}{len(out)}"
-                try:
-                    source = ast.unparse(ast.fix_missing_locations(fn))
-                finally:
-                    fn.name = original_name
-                    if new is None or after == "":
-                        setattr(parent, field, siblings)
-                    else:
-                        _put(parent, field, at, node)
-                before = ast.unparse(node)
-                if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
-                    continue
-                out.append(Edit(line=getattr(node, "lineno", getattr(parent, "lineno", fn.lineno)),  # a def's parameters
-                                before=_cut(before), after=_cut(after),
-                                source=source))
+                    _put(parent, field, at, node)
+            before = ast.unparse(node)
+            if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
+                continue
+            out.append(Edit(line=getattr(node, "lineno", getattr(parent, "lineno", fn.lineno)),  # a def's parameters
+                            before=_cut(before), after=_cut(after),
+                            source=source, local_swap=(isinstance(node, ast.Name) and isinstance(new, ast.Name)
+                                                       and node.id not in params and new.id not in params)))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
     return out
@@ -652,7 +679,7 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
            survivors: list[tuple[float, int]] | None = None) -> list[Edit]:
     """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
     calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
-    fixes (too many to tell apart) or when `out_of_time()`; an exception of `stop` ends it and propagates.
+    fixes (too many to tell apart) or when `out_of_time()` or a call raises an exception of `stop`.
     `survivors` (when given) gets (how far its answer is from the expected one, the number) of each edit whose
     copy answered the first call without raising,
     though not the expected answer: a random function's copy draws its own numbers."""
@@ -665,7 +692,9 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
             try:
                 got = run(n, i)
             except stop:
-                raise           # the search itself ends (its time, or the worker, is gone)
+                # the search itself ends (its time, or the worker, is gone): the fixes found so far were each
+                # checked on every call, and stand (the call the deadline cut is whichever one was running then)
+                return fixes
             except Exception:  # noqa: BLE001 - a copy that crashes is no fix
                 ok = False
             if not ok or not same_answer(got, want):
@@ -750,7 +779,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     from autograder.sandbox.session import CallCutShort, optional_calls
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
-    unnamed = [r for r in reports if r.status == "failed" and not r.misconception and not r.withheld_by]
+    unnamed = [r for r in reports if r.status == "failed" and _open(r)]
     if record is None or budget <= 0 or not unnamed or not references or not cells:
         return list(reports)
     deadline = time.monotonic() + budget
@@ -763,7 +792,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     culprit: dict[tuple[str, str], str] = {}             # failed test -> the function its first call got wrong
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
-    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception}
+    failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception and not _open(r)}
     # functions a failed test already names a mistake of: that name is the diagnosis
     named = {c.name for k, c in first_of.items() if k in failed_named}
 
@@ -790,7 +819,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     out = []
     for r in reports:
         name = culprit.get((r.question, r.name))
-        if name is not None and r.status == "failed" and not r.misconception and not r.withheld_by:
+        if name is not None and r.status == "failed" and _open(r):
             if name not in found:
                 own = [k for k, c in first_of.items() if c.name == name]
                 failed = [k for k in own if culprit.get(k) == name]
@@ -800,7 +829,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                                (rerun, failed, passed) if rerun is not None else None,
                                                references.get(name))
             fix = found[name]
-            if fix is not None:
+            if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         out.append(r)
@@ -810,6 +839,11 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, deadline, optional_calls,
                                    CallCutShort)
     return out
+
+
+def _open(report: Any) -> bool:
+    """Whether a failed report may be named by a one-edit fix: it names nothing, or only an effect key."""
+    return not report.withheld_by and (not report.misconception or report.misconception in EFFECT_KEYS)
 
 
 def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | None], rerun: Rerun,
