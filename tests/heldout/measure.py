@@ -3402,6 +3402,106 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind31 -v`, the engine frozen from the writers' end to the judges' run
+    # (59230a2): () where no key on it names the mistake
+    "sdpa-from-scratch": {
+        # batch read as one 40-token sequence, (40, 40): only a generic "not the shape" message, no key
+        "q1_weights_over_all_batch_tokens": (),
+        # mean_of_slice_variances is exactly "averaging per-batch-entry variances instead of .var() of all"
+        "q2_mean_of_per_sequence_variances": ("mean_of_slice_variances",),
+        # q5 one_edit_fix shows logsumexp(..., keepdim=True) at the student's line; q6 reduction_without_keepdim
+        # is the general kind (a reduction without keepdim broadcast on the wrong axis); q3 itself only raw crashes
+        "q3_logsumexp_without_keepdim": ("one_edit_fix", "reduction_without_keepdim"),
+        # keepdim_by_unsqueeze_last is the mistake word for word
+        "q3_sum_unsqueezed_on_last_axis": ("keepdim_by_unsqueeze_last",),
+        # arange(T - 1): q4 shows only the shapes (None); q6's output_keeps_key_axis blames weights3 * V3 (mis-name)
+        "q4_positions_stop_one_short": (),
+        # device="cuda" hard-coded: raw "Torch not compiled with CUDA enabled", no key
+        "q4_mask_built_on_cuda": (),
+        # return only inside the masked branch: message says a return is missing, but key None
+        "q5_return_only_in_masked_branch": (),
+        # mask.view(1, 1, T_q, T_k): raw view errors; keepdim_left_on blames a kept reduced axis (mis-name)
+        "q5_mask_viewed_as_four_d": (),
+        # subtracting sqrt(d_k) is a shift, no scale at all: no_scale names what the code does (lenient call)
+        "q6_scale_subtracted_not_divided": ("no_scale",),
+        # NumPy row sums without keepdims: reduction_without_keepdim is the mistake
+        "q6_numpy_row_sums_without_keepdims": ("reduction_without_keepdim",),
+        # answered A from a check with atol=1.0: zero_after_softmax names the belief behind A and says to compare row sums
+        "q7_checked_with_loose_tolerance": ("zero_after_softmax",),
+        # option text instead of the letter: generic "should be one letter" message, key None
+        "q7_option_text_not_letter": (),
+        # 1024 * 2 for 1024 ** 2: generic "not the number of entries", key None
+        "q8_square_typed_as_times_two": (),
+        # T^2 + d_k instead of T^2 * d_k: caret_is_xor blames ^ for a power (value coincides with 1024**2 ^ 64)
+        "q8_madds_plus_d_k": (),
+    },
+    "scaled-attention": {
+        # "your code raised RuntimeError: 1D tensors expected ...: calling torch.dot (or .dot) on matrices: it takes two
+        # 1-D vectors only; for a matrix product use @": exactly the slip and its fix
+        "q1_torch_dot_on_matrices": ("dot_of_matrices",),
+        # "attention gives different outputs for the same input: dropout or randomness left on": the Gumbel noise is the
+        # randomness, and it is the whole of the mistake (borderline: the hint then points at F.dropout, not gumbel_softmax)
+        "q1_gumbel_softmax_weights": ("nondeterministic",),
+        # wrong_scale_constant ("softmax(Q K^T / c) with a different c: here c = 4.998") blames the scale, which is right;
+        # the cause is exp2 (2**x = e**(x ln 2)) in the hand-written softmax: mis-named
+        "q1_exp2_in_hand_softmax": (),
+        # generator_positional says "torch.randn() got the generator among its positional arguments": false, it was given
+        # as the keyword gen=; the key blames another cause (unexpected_keyword would be the right kind): mis-named
+        "q2_generator_keyword_typed_gen": (),
+        # generic "does not match the correct result in 6 of 6 entries": no key for 1 - sum p^2 (Gini impurity)
+        "q4_entropy_as_gini_impurity": (),
+        # raw einsum RuntimeError (2 subscripts, 3 dims), key None; fixed_axes with an einsum hint ('...t,...t->...') would name it
+        "q4_entropy_einsum_fixed_to_2d": (),
+        # one_edit_fix: line `raw = (q * k).sum(dim=0)`, `-1` (or `1`) in place of `0`: fixes the stated slip at its place
+        "q4_table_products_summed_over_keys": ("one_edit_fix",),
+        # generic "`q5_answer` is not defined": nothing says the colon made it an annotation that binds nothing
+        "q5_answer_annotation_colon": (),
+        # generic "should be one letter as a string": answer_extra_characters (the option's words) exists but did not fire
+        "q5_answer_option_prefix": (),
+        # generic "should be one letter as a string": answer_extra_characters ("**A.**") exists but did not fire
+        "q6_answer_markdown_bold_copied": (),
+        # generic "`q7_answer` is not defined": nothing says == compares instead of assigning
+        "q7_answer_compared_not_assigned": (),
+        # mha_heads_missing blames the loop range ("looping over fewer heads than n_heads"); the loop runs n_heads times,
+        # the slice start is multiplied by d_k a second time (start * d_k): mis-named
+        "q8_range_step_start_multiplied_again": (),
+        # generic "does not match in 240 of 240 entries": nothing says V = X @ W_O (W_V unused)
+        "q8_values_projected_with_w_o": (),
+        # mha_head_slice_fixed: "slicing the same head's columns of Q, K or V for every head (Q[:, :d_k] left in the
+        # loop)": exactly K[:, :d_k], V[:, :d_k] shared by every head
+        "q8_one_key_value_head_shared": ("mha_head_slice_fixed",),
+    },
+    "attention-pipeline": {
+        # einsum "...td,de->...et": Q, K, V as (d_k, T); projections_transposed says tokens as columns, fix X @ W (T, d_k)
+        "q01_einsum_output_axes_swapped": ("projections_transposed",),
+        # `for q in Q` walks the batch axis: "code that works only for 2-D inputs ... on one slice it runs and is right"
+        "q02_query_loop_over_first_axis": ("batched_input_unsupported",),
+        # generic: einsum crash "subscript t has size 8 ..." and "S has shape (2, 6), expected (2, 6, 6)"; no key
+        "q02_einsum_same_letter_for_both_token_axes": (),
+        # MIS-NAMED on 2 of 5: mask_sign_flipped ("S - M instead of adding it") blames the mask line, which adds M;
+        # scores_negated (softmax of -S) on the 3 others is softmin's own effect
+        "q05_softmin_instead_of_softmax": ("scores_negated",),
+        # one_edit_fix: "leave out line 6 (A = A / A.sum(dim=-2, ...))" removes the column renormalisation at its place
+        "q07_weights_renormalised_over_queries": ("one_edit_fix",),
+        # generic: "the smoothed row does not match ... in 5 of 5 entries"; log-weights never exponentiated: no key fired
+        "q08_log_weights_not_exponentiated": (),
+        # raw: "inner() the last dimension must match on both input tensors"; no key fired
+        "q08_torch_inner_pairs_last_axes": (),
+        # generic: "W_avg does not match ... in 40 of 81 entries ... rows 0, 1, 2, 3, 5, 6, ..."; no key fired
+        "q09_row_counts_reversed": (),
+        # raw: "Boolean value of Tensor with more than one value is ambiguous" on both q10 tests; no key fired
+        "q10_python_loop_assumes_two_dims": (),
+        # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key fired
+        "q11_max_rank_from_the_lesson_example": (),
+        # one_edit_fix: "`d_v * d_model` in place of `d_v * d_model + d_model`" drops the bias term at its place
+        "q12_output_bias_counted": ("one_edit_fix",),
+        # raw: "stack expects each tensor to be equal size, but got [10, 12] ... and [10, 6]"; no key fired
+        "q13_keys_and_values_stacked": (),
+        # generic: "A contains NaN or inf in 28 of 56 entries"; mask_multiplied (exact) did not fire
+        "q13_mask_multiplied_into_scores": (),
+        # answers a (A square, T x T): cross_is_self_attention, as blind2's q14_answer_square_scores / blind27's
+        # q14_answer_scores_kept_square; the T == T' experiment itself is not visible in a letter
+        "q14_answer_from_equal_length_experiment": ("cross_is_self_attention",),
+    },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
