@@ -530,3 +530,61 @@ def test_no_call_is_kept_where_no_search_will_run() -> None:
     off = RestartingNamespace(lambda p: None, SandboxPolicy.from_limits(Limits(repair_submission_s=0)), None)  # type: ignore[arg-type]
     on = RestartingNamespace(lambda p: None, SandboxPolicy.from_limits(Limits()), None)  # type: ignore[arg-type]
     assert off.recorded.snapshot((torch.zeros(2),), {}) is None and on.recorded.snapshot((torch.zeros(2),), {}) is not None
+
+
+OWN_SLIP = '''def attention(Q, K, V):
+    q, k, v = Q * 1.0, K * 1.0, V * 1.0
+    s = q @ k.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    w = torch.softmax(s, dim=-1)
+    return w @ q
+'''
+SQUARE = [_inputs((2, 5, 4), (2, 5, 4), (2, 5, 4)), _inputs((3, 4), (3, 4), (3, 4), seed=1)]
+
+
+def test_a_variable_made_and_never_read_is_tried_first_in_place_of_each_read() -> None:
+    made = edits([OWN_SLIP], "attention", "_c_")
+    assert made is not None
+    firsts = [(e.before, e.after) for e in made[1][:6]]
+    assert all(after == "v" for _, after in firsts), firsts       # `v` is sliced and never used: the likeliest meant
+    assert ("q", "v") in firsts and not made[1][0].local_swap and any(e.local_swap for e in made[1][:6])
+    assert any(e.after == "V" and not e.local_swap for e in made[1])   # a parameter is no local swap
+
+
+def test_effect_keys_give_way_only_to_a_swap_of_the_functions_own_variables() -> None:
+    # attention(q, k, q): the output is what one projection used twice gives, but the slip is the variable (`V`
+    # for the last `q` is a fix too here, V * 1.0 being V: one fix that swaps the def's own variables is enough)
+    space = _Namespace(OWN_SLIP)
+    for n, x in enumerate(SQUARE):
+        _record(space, ("q8", f"t{n}"), x)
+    out = name_by_one_edit([_report("q8", "t0", key="same_projection"), _report("q8", "t1", key="same_projection")],
+                           space, {"attention": _attention}, [space.cell])
+    assert [r.misconception for r in out] == [KEY, KEY] and "`v` in place of `q`" in out[0].message
+    # w @ K: the parameter K where V is due is the key's own cause, and the key stays
+    space = _Namespace(OWN_SLIP.replace("q, k, v = Q * 1.0, K * 1.0, V * 1.0\n    ", "").replace("q @ k", "Q @ K")
+                       .replace("w @ q", "w @ K"))
+    for n, x in enumerate(SQUARE):
+        _record(space, ("q8", f"t{n}"), x)
+    out = name_by_one_edit([_report("q8", "t0", key="same_projection")], space, {"attention": _attention}, [space.cell])
+    assert out[0].misconception == "same_projection" and space.defined == 1       # searched, and the key kept
+    # a key that names a cause is never searched
+    out = name_by_one_edit([_report("q8", "t0", key="values_are_keys")], space, {"attention": _attention}, [space.cell])
+    assert out[0].misconception == "values_are_keys" and space.defined == 1
+
+
+def test_a_search_cut_short_keeps_the_fixes_it_had_checked() -> None:
+    class Cut(Exception):
+        pass
+    made = edits([OWN_SLIP], "attention", "_c_")
+    assert made is not None
+    edited = made[1]
+    ns: dict[str, Any] = {"torch": torch, "math": math}
+    for e in edited:
+        exec(e.source, ns)
+    fix = next(n for n, e in enumerate(edited) if (e.before, e.after) == ("q", "v") and e.line == 5)
+
+    def run(n: int, i: int) -> Any:
+        if n > fix:
+            raise Cut()         # the deadline cuts whichever call is running then
+        return ns[f"_c_{n}"](*repair._copies(SQUARE[i]))
+    found = search(edited, run, [_attention(*x) for x in SQUARE], lambda: False, (Cut,))
+    assert [(e.before, e.after, e.line) for e in found] == [("q", "v", 5)]

@@ -66,9 +66,10 @@ DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half"
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
 # keys that say what an output is, not what made it (every weight the same; two of Q, K, V equal): a function
-# they name is searched too, and a fix that puts one of its own variables for another, neither a parameter,
-# is said in their place (`attention(q, k, q)` and `K[i]` in a loop give those outputs with every weight
-# matrix right); any other fix is the key's own cause (`X @ W_Q` for V swaps two parameters) and the key stays
+# they name is searched too, and where one of the fixes puts one of its own variables for another, neither a
+# parameter, the fixes are said in their place (`attention(q, k, q)` and `K[i]` in a loop give those outputs
+# with every weight matrix right); other fixes are the key's own cause (`X @ W_Q` for V swaps two parameters)
+# and the key stays
 EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
@@ -593,14 +594,51 @@ def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) ->
 _NUMBER = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
+class _Printed:
+    """A def's source for each of its edited copies, printed once per top-level statement: an edit inside
+    statement k prints only k again (printing the whole def per edit was half of a long function's search)."""
+
+    def __init__(self, fn: ast.FunctionDef | ast.ClassDef) -> None:
+        self.fn = fn
+        self.body = list(fn.body)
+        self.whole = not isinstance(fn, ast.FunctionDef)      # a class: printed whole each time
+        self.texts = [] if self.whole else [textwrap.indent(ast.unparse(s), "    ") for s in self.body]
+        self.top = {id(n): k for k, s in enumerate(self.body) for n in ast.walk(s)}
+        self.header = ""
+        if not self.whole:
+            name, body = fn.name, fn.body
+            fn.name, fn.body = "_ag_copy_name_", [ast.Pass()]
+            try:
+                self.header = ast.unparse(fn).rsplit("\n", 1)[0]
+            finally:
+                fn.name, fn.body = name, body
+
+    def source(self, name: str, node: ast.AST, parent: ast.AST, field: str, at: int | None,
+               new: ast.AST | None) -> str:
+        """The source of the def as it is now (one edit made at `node`), named `name`."""
+        k = at if parent is self.fn and field == "body" else self.top.get(id(node))
+        if self.whole or k is None:
+            original, self.fn.name = self.fn.name, name
+            try:
+                return ast.unparse(self.fn)
+            finally:
+                self.fn.name = original
+        texts = list(self.texts)
+        if parent is self.fn:       # a statement of the def's own body left out or put in another's place
+            texts[k] = "" if new is None else textwrap.indent(ast.unparse(new), "    ")
+        else:
+            texts[k] = textwrap.indent(ast.unparse(self.body[k]), "    ")
+        return "\n".join([self.header.replace("_ag_copy_name_", name, 1), *(t for t in texts if t)])
+
+
 def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_prefix: str, limit: int,
               numbers: bool = True) -> list[Edit]:
     """The one-edit copies of `fn` (each renamed copy_prefix + its number, in order), at most `limit`;
     without one number put for another where `numbers` is False."""
     out: list[Edit] = []
-    original_name = fn.name
     params = {p.arg for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)
               for p in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)}
+    printed = _Printed(fn)
     slots = [(node, parent, field, at) for node, parent, field, at in _slots(fn)
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
              and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))]
@@ -616,25 +654,24 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
             if new is None:
                 if at is None or at == len(siblings) - 1 and isinstance(parent, ast.FunctionDef):
                     continue        # the last statement of the def is its answer, never left out
-                copy_list = siblings[:at] + siblings[at + 1:]
-                setattr(parent, field, copy_list)
                 after = ""
             else:
-                ast.copy_location(new, node)
-                _put(parent, field, at, new)
                 after = ast.unparse(new)
-            fn.name = f"{copy_prefix}{len(out)}"
-            try:
-                source = ast.unparse(ast.fix_missing_locations(fn))
-            finally:
-                fn.name = original_name
-                if new is None or after == "":
-                    setattr(parent, field, siblings)
-                else:
-                    _put(parent, field, at, node)
             before = ast.unparse(node)
             if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
                 continue
+            if new is None:
+                setattr(parent, field, siblings[:at] + siblings[at + 1:])
+            else:
+                ast.copy_location(new, node)
+                _put(parent, field, at, new)
+            try:
+                source = printed.source(f"{copy_prefix}{len(out)}", node, parent, field, at, new)
+            finally:
+                if new is None:
+                    setattr(parent, field, siblings)
+                else:
+                    _put(parent, field, at, node)
             out.append(Edit(line=getattr(node, "lineno", getattr(parent, "lineno", fn.lineno)),  # a def's parameters
                             before=_cut(before), after=_cut(after),
                             source=source, local_swap=(isinstance(node, ast.Name) and isinstance(new, ast.Name)
@@ -829,7 +866,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                                (rerun, failed, passed) if rerun is not None else None,
                                                references.get(name))
             fix = found[name]
-            if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
+            if fix is not None and (not r.misconception or any(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         out.append(r)
