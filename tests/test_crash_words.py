@@ -34,7 +34,8 @@ SLIPS = {   # key -> two different pieces of code making the same slip
                           lambda: A.size[-1]],
     "value_called": [lambda: A.shape(-1), lambda: A.T(), lambda: A.sum(-1)(0)],
     "unexpected_keyword": [lambda: torch.tril(torch.ones(3, 3), dtype=torch.bool), lambda: A.softmax(-1, keepdim=True),
-                           lambda: F.softmax(A, dim=-1, keep_dim=True)],
+                           lambda: F.softmax(A, dim=-1, keep_dim=True),
+                           lambda: torch.randn(3, 4, gen=torch.Generator())],     # torch's parser: no overload has it
     "numpy_method": [lambda: A.astype(torch.float64), lambda: A.copy(), lambda: A.argpartition(1, axis=-1)],
     "numpy_function_in_torch": [lambda: torch.tri(3, 3), lambda: torch.expand_dims(A, 0)],  # type: ignore[attr-defined]
     "numpy_generator_method": [lambda: torch.Generator().standard_normal((2, 3)),  # type: ignore[attr-defined]

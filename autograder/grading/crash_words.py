@@ -105,6 +105,21 @@ def _numpy_has(name: str, where: str) -> bool:
     space = {"module": numpy, "ndarray": numpy.ndarray, "generator": numpy.random.Generator}[where]
     return not name.startswith("_") and hasattr(space, name)
 _UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
+# torch's own parser on a keyword no overload has: "randn() received an invalid combination of arguments - got
+# (int, int, gen=torch._C.Generator), but expected one of: * (tuple of ints size, *, torch.Generator generator, ...)"
+_INVALID_COMBINATION = re.compile(r"\b(\w+)\(\) received an invalid combination of arguments - got \(([^)]*)\)"
+                                  r"(.*)", re.S)
+
+
+def _keyword_no_overload_has(text: str) -> tuple[str, str] | None:
+    """(function, keyword) where torch's "invalid combination" names a keyword that none of its overloads has."""
+    found = _INVALID_COMBINATION.search(text)
+    if not found:
+        return None
+    for keyword in re.findall(r"\b(\w+)=", found.group(2)):
+        if not re.search(rf"[\s*(]{re.escape(keyword)}\b(?!\.)", found.group(3)):
+            return found.group(1), keyword
+    return None
 
 
 def _torch_function(name: str) -> bool:
@@ -195,6 +210,12 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
             first = re.sub(r",? but expected one of:?\s*$", "", first).rstrip(". :")
             return Misconception(key, f"{first}: {describe(key)}" + (f"\n{rest}" if rest else ""))
+    # after the catalogued words (NumPy's ddof= is numpy_keyword): any other keyword no overload has
+    unknown = _keyword_no_overload_has(text)
+    if unknown and unknown[1] not in ("axis", "keepdims") and _torch_function(unknown[0]):
+        first = re.sub(r",? but expected one of:?\s*$", "", said.splitlines()[0]).rstrip(". :")
+        return Misconception("unexpected_keyword", f"{first}: {unknown[0]} takes no {unknown[1]}= (torch's parser "
+                             "lists what it takes): " + describe("unexpected_keyword"))
     return None
 
 

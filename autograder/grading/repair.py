@@ -661,7 +661,7 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
             if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
                 continue
             if new is None:
-                setattr(parent, field, siblings[:at] + siblings[at + 1:])
+                setattr(parent, field, [s for i, s in enumerate(siblings) if i != at])
             else:
                 ast.copy_location(new, node)
                 _put(parent, field, at, new)

@@ -3334,7 +3334,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # mis-named: uniform_weights on all 5 q1 tests ("giving every key the same weight (the mean of V) instead of
             # the softmax of the scores") is the symptom; the student does take the softmax, the slip is K[i] for K[j]
             # in the double loop (one_edit_fix `K[j]` in place of `K[i]` would name it)
-            "q1_pair_loop_key_indexed_by_query": (),
+            "q1_pair_loop_key_indexed_by_query": ("one_edit_fix",),   # now: `j` in place of `i` (effect keys searched, after blind31)
             # raw: "The size of tensor a (7) must match the size of tensor b (10)"; weights * V for weights @ V: no key
             # fired (output_keeps_key_axis or elementwise_product would say it)
             "q1_values_mixed_elementwise": ("one_edit_fix",),   # now: `weights @ V` in place of `weights * V`
@@ -3361,7 +3361,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 3 tests, but the
             # projections are right (V = X @ W_V); the slip is attention(q, k, q, d_k), the query slice in the value
             # slot (as blind16/22's calls after a right project_qkv were ruled mis-named)
-            "q8_head_query_passed_as_value": (),
+            "q8_head_query_passed_as_value": ("one_edit_fix",),   # now: `v` in place of `q` (v is never read: tried first)
             # raw: "cat() takes from 1 to 2 positional arguments but 4 were given"; torch.cat(*heads): no key
             "q8_cat_given_unpacked_heads": ("one_edit_fix",),   # now: `torch.cat(heads, dim=1)` in place of `torch.cat(*heads, ...)`
             # one_edit_fix: `X @ W_Q` in place of `(X @ W_Q).numpy()` on the np.split line: removes the numpy round
@@ -3432,7 +3432,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # 1024 * 2 for 1024 ** 2: generic "not the number of entries", key None
         "q8_square_typed_as_times_two": (),
         # T^2 + d_k instead of T^2 * d_k: caret_is_xor blames ^ for a power (value coincides with 1024**2 ^ 64)
-        "q8_madds_plus_d_k": (),
+        "q8_madds_plus_d_k": ("madds_d_k_added",),   # now (after blind31: no ^ in its cell)
     },
     "scaled-attention": {
         # "your code raised RuntimeError: 1D tensors expected ...: calling torch.dot (or .dot) on matrices: it takes two
@@ -3443,10 +3443,10 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_gumbel_softmax_weights": ("nondeterministic",),
         # wrong_scale_constant ("softmax(Q K^T / c) with a different c: here c = 4.998") blames the scale, which is right;
         # the cause is exp2 (2**x = e**(x ln 2)) in the hand-written softmax: mis-named
-        "q1_exp2_in_hand_softmax": (),
+        "q1_exp2_in_hand_softmax": ("exp_other_base",),   # now (after blind31)
         # generator_positional says "torch.randn() got the generator among its positional arguments": false, it was given
         # as the keyword gen=; the key blames another cause (unexpected_keyword would be the right kind): mis-named
-        "q2_generator_keyword_typed_gen": (),
+        "q2_generator_keyword_typed_gen": ("unexpected_keyword",),   # now: randn takes no gen= (after blind31)
         # generic "does not match the correct result in 6 of 6 entries": no key for 1 - sum p^2 (Gini impurity)
         "q4_entropy_as_gini_impurity": (),
         # raw einsum RuntimeError (2 subscripts, 3 dims), key None; fixed_axes with an einsum hint ('...t,...t->...') would name it

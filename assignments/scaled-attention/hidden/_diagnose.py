@@ -312,6 +312,12 @@ def pair_evidence(pair, Q, K, V, d_k):
             continue
         if key != "wrong_scale_constant":
             return key, wrong, f"{describe(key)} (here c = {c:.4g})"
+        for base, said in ((2, "2"), (10, "10"), (2.7, "2.7"), (2.72, "2.72"), (2.718, "2.718"), (3, "3")):
+            # base ** x is e ** (x ln base): a softmax in another base is the right one with the scores times
+            # ln base, which reads as a scale constant sqrt(d_k) / ln base (blind31's torch.exp2)
+            if abs(c * math.log(base) / math.sqrt(d_k) - 1) < 1e-6:
+                return "exp_other_base", wrong, (f"{describe('exp_other_base')} (here base {said}: the weights are "
+                                                 f"those of the scores times ln {said} = {math.log(base):.4g})")
         # a scale = d_k ** 1/2 is d_k / 2 (not catalogued: with d_k = 16 it is 8, a d_k of 64 written out)
         hint = " (d_k / 2: Python reads d_k ** 1/2 as (d_k ** 1) / 2)" if abs(c / (d_k / 2) - 1) < 1e-6 else ""
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
@@ -2603,9 +2609,10 @@ _GENERATOR_POSITIONAL = re.compile(r"^(\w+)\(\)(: argument '\w+' failed to unpac
 def generator_positional(e: StudentCodeError) -> Misconception | None:
     """generator_positional when the crash is torch's own parser refusing a Generator among a factory's
     positional arguments (the message names the function and the Generator it got)."""
-    found = _GENERATOR_POSITIONAL.search((e.message or "").splitlines()[0] if e.message else "")
-    if e.exc_type != "TypeError" or not found:
-        return None
+    first = (e.message or "").splitlines()[0] if e.message else ""
+    found = _GENERATOR_POSITIONAL.search(first)
+    if e.exc_type != "TypeError" or not found or re.search(r"\w=torch\._C\.Generator", first):
+        return None         # `gen=g`: the generator given by a keyword of another name (blind31), not positionally
     fn = found.group(1)
     return Misconception("generator_positional", f"your code raised {e.exc_type}: torch.{fn}() got the generator "
                          f"among its positional arguments (it read it as a size): {describe('generator_positional')}")

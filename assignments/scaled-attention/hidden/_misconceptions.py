@@ -138,6 +138,9 @@ MISCONCEPTIONS = {
                              "q @ k.T): the same random numbers land in other places",
     "entropy_log_base": "measuring entropy with log base 2 or 10 instead of the natural log",
     "entropy_log_base_10": "measuring entropy with log base 10 instead of the natural log",
+    "exp_other_base": "taking the softmax's exponentials in another base than e (torch.exp2, 2 ** x, 10 ** x, or e "
+                      "rounded to 2.7 or 3): base ** x is e ** (x ln base), so every weight is that of the scores "
+                      "multiplied by ln base; use torch.exp (or torch.softmax)",
     "generator_positional": "passing the generator positionally (torch.randn(n, d_k, generator)): torch's "
                             "random factories take it only as a keyword, torch.randn(n, d_k, generator=generator)",
     "inplace_alias_overwritten": "overwriting a tensor that is still needed with an in-place op: add_, div_, log_ "

@@ -75,6 +75,8 @@ MISCONCEPTIONS = {
                                       "divide the example's scores by sqrt(d_k) and compute .var() of them",
     "theoretical_variance": "writing the theory's value (d_k for the raw scores, 1 after dividing by sqrt(d_k)) "
                             "where the variance measured on the example's scores is asked: compute .var() of them",
+    "madds_d_k_added": "adding d_k to T^2 where the count multiplies by it: each of the T^2 scores is a dot "
+                       "product of d_k multiply-adds, T^2 * d_k in all",
     "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "
                  "weight is off in the second or third decimal; use torch.exp",
     "softmax_shift_by_first_entry": "shifting each slice by its first entry (or another fixed one) instead of its "

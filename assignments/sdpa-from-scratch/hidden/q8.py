@@ -1,4 +1,5 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
+import ast
 import math
 
 from otter.test_files import test_case
@@ -30,7 +31,23 @@ ROUNDED_T = (1000,)
 AT_T = {"attn_entries": lambda t: t * t, "score_madds": lambda t: t * t * D_K}
 
 
-def _raise_if_related(got, name):
+def _written_with_caret(submission, name):
+    """Whether a cell that assigns `name` has a `^` (True where the source cannot be read: the old reading)."""
+    from autograder.grading.pyparse import parse
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    if submission is None:
+        return True
+    try:
+        cells = cells_of(submission)
+        for index in cells_assigning(cells, name):
+            if any(isinstance(n, ast.BitXor) for n in ast.walk(parse(cells[index]))):
+                return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return False
+
+
+def _raise_if_related(got, name, submission=None):
     right = getattr(ref, name)
     for t in ROUNDED_T:
         if got == AT_T[name](t) != right:
@@ -39,6 +56,9 @@ def _raise_if_related(got, name):
     if 2 * got in (right, right - 1, right + 1):     # T^2 / 2 (or rounded): not T (T + 1) / 2, the triangle
         raise Misconception("count_halved_symmetric", f"{name} is {got}, half the right count: "
                             + describe("count_halved_symmetric"))
+    if name == "score_madds" and got == T * T + D_K and not _written_with_caret(submission, name):
+        # T * T ^ d_k is T^2 + d_k (bit 6 of 2^20 is clear): without a ^ in its cell, d_k was added (blind31)
+        raise Misconception("madds_d_k_added", f"{name} is {got} = T^2 + d_k: " + describe("madds_d_k_added"))
     if got in XOR[name]:
         raise Misconception("caret_is_xor", f"{name} is what a power written with ^ gives: " + describe("caret_is_xor"))
     if got in PER_QUERY[name]:
@@ -111,7 +131,7 @@ def test_attn_entries(attn_entries):
 
 
 @test_case(points=1, hidden=True)
-def test_score_madds(score_madds, attn_entries=None):
+def test_score_madds(score_madds, attn_entries=None, submission=None):
     _raise_if_wrapped(score_madds, "score_madds")
     _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
@@ -143,7 +163,7 @@ def test_score_madds(score_madds, attn_entries=None):
     if got == T * T * D_K * 8 and not (type(attn_entries) in (int, float) and attn_entries == 8 * ref.attn_entries):
         raise Misconception("madds_all_heads_width", f"score_madds is {got} = T^2 x {8 * D_K} = T^2 x (8 x d_k): "
                             + describe("madds_all_heads_width"))
-    _raise_if_related(got, "score_madds")
+    _raise_if_related(got, "score_madds", submission)
     raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "

@@ -3264,4 +3264,23 @@ def softmax_entropy(logits):
 def softmax_entropy(logits):
     return -F.log_softmax(logits, dim=-1).amax(-1) / math.log(2)
 '''), {"key": "min_entropy", "where": ["q4"]}),
+    # issue 21, after blind31: a softmax written by hand in another base, and a generator keyword misspelt
+    "attention_hand_softmax_base_two": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    powers = torch.pow(2.0, scores - scores.max(dim=-1, keepdim=True).values)
+    weights = powers / powers.sum(dim=-1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "exp_other_base", "where": ["q1"]}),
+    "attention_hand_softmax_base_ten": (attention('''
+    scores = Q @ K.T / math.sqrt(d_k)
+    powers = 10 ** (scores - scores.amax(-1, keepdim=True))
+    weights = powers / powers.sum(-1, keepdim=True)
+    return weights @ V, weights
+'''), {"key": "exp_other_base", "where": ["q1"]}),
+    "variance_generator_keyword_rng": (variance('''
+    q = torch.randn(n_samples, d_k, rng=generator)
+    k = torch.randn(n_samples, d_k, rng=generator)
+    dots = (q * k).sum(dim=1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "unexpected_keyword", "where": ["q2"]}),
 })

@@ -2259,4 +2259,11 @@ _Q, _V = torch.zeros(4, 10, 64), torch.zeros(4, 10, 128)
 weights_shape = (4, 10, 10)
 out_shape = tuple((_Q.transpose(1, 2) @ _V).shape)
 '''}, {"key": "output_as_features_product", "where": ["q1"]}),
+    # issue 21, after blind31: d_k added where it multiplies (T * T ^ d_k gives the same number: the source tells)
+    "q8_madds_d_k_added": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T ** 2
+score_madds = T ** 2 + d_k
+cost_ratio = 4
+'''}, {"key": "madds_d_k_added", "where": ["q8"]}),
 })
