@@ -875,3 +875,31 @@ def test_slices_at_h_times_n_heads_that_fit_are_a_variant_only_where_the_stride_
     assert torch.allclose(out, _stride_fn(X, *Ws, 2))
     X, Ws = _mha_inputs(d_model=16)          # 4 heads of d_k = 4: the stride is right
     assert D.head_stride_variants(X, *Ws, 4) == {}
+
+
+class _StartsTimesDk(_Crash):
+    """range(0, d_model, d_k) over the starts, each multiplied by d_k again (blind31): heads past d_model empty."""
+    def __init__(self):
+        super().__init__(lambda n: ())
+
+    def __call__(self, X, W_Q, W_K, W_V, W_O, n_heads):
+        d_model = X.shape[-1]
+        d_k = d_model // n_heads
+        self.kept = lambda n: [h for h in range(0, d_model, d_k) if h * d_k < d_model]
+        return super().__call__(X, W_Q, W_K, W_V, W_O, n_heads)
+
+
+@pytest.mark.parametrize("n_heads, d_model", [(4, 48), (8, 32)])
+def test_head_starts_multiplied_twice_are_told_from_a_call_with_d_k_one(n_heads, d_model):
+    X, Ws = _mha_inputs(d_model=d_model)
+    fn = _StartsTimesDk()
+    with pytest.raises(StudentCodeError) as e:
+        fn(X, *Ws, n_heads)
+    named = D.heads_missing(fn, e.value, X, Ws, n_heads)
+    assert named is not None and named.key == "mha_head_start_scaled_twice"
+    # a loop that stops after head 0 keeps the same head, and is still wrong at d_k = 1: heads missing
+    once = _Crash(lambda n: range(1))
+    with pytest.raises(StudentCodeError) as e:
+        once(X, *Ws, n_heads)
+    named = D.heads_missing(once, e.value, X, Ws, n_heads)
+    assert named is not None and named.key == "mha_heads_missing"

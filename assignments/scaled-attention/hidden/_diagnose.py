@@ -939,6 +939,9 @@ def heads_missing(fn, e, X, Ws, n_heads):
     stride = head_stride_n_heads(fn, X, Ws, n_heads, width)
     if stride is not None:
         return stride
+    twice = head_start_scaled_twice(fn, X, Ws, n_heads, hits[0])
+    if twice is not None:
+        return twice
     left = [h for h in range(n_heads) if h not in hits[0]]
     return Misconception("mha_heads_missing", f"your code raised {e.exc_type}: {found.group(0)}: {m} heads of "
                          f"d_k = {d_k} concatenated where there are {n_heads}; given only W_O's first {width} rows it "
@@ -965,6 +968,30 @@ def head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads):
         return {}
     return {"mha_head_stride_n_heads": torch.cat(_stride_heads(X, W_Q, W_K, W_V, n_heads), dim=-1)
             @ W_O.double()}
+
+
+def head_start_scaled_twice(fn, X, Ws, n_heads, kept):
+    """mha_head_start_scaled_twice (blind31): a loop over the starts, range(0, d_model, d_k), whose slices multiply
+    the start by d_k again (h * d_k : (h + 1) * d_k) keeps exactly the heads 0, d_k, 2 d_k, ... below n_heads, the
+    rest empty. A loop that stops early (range(1), a return inside it) can keep head 0 alone too: a second call
+    with d_k = 1 (X and the weights cut to n_heads columns), where the starts are the heads, must be right; else
+    None."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads
+    if d_k < 2 or tuple(kept) != tuple(range(0, n_heads, d_k)):
+        return None
+    X1, W1 = X[:, :n_heads].contiguous(), [W[:n_heads, :n_heads].contiguous() for W in Ws]
+    right = torch.cat(_mha_heads(X1, *W1[:3], n_heads), dim=-1) @ W1[3].double()
+    try:
+        again = fn(X1, *W1, n_heads)
+    except StudentCodeError:
+        return None
+    if type(again) is not torch.Tensor or not matching_variants(again, {"v": right}, X.dtype):
+        return None
+    return Misconception("mha_head_start_scaled_twice", f"only heads {list(kept)} reach the output (the starts 0, "
+                         f"{d_k}, {2 * d_k}, ... times d_k = {d_k} again: the other slices are empty), and with "
+                         f"d_k = 1 (d_model = n_heads = {n_heads}), where a start is its head, your output is right: "
+                         + describe("mha_head_start_scaled_twice"))
 
 
 def head_stride_n_heads(fn, X, Ws, n_heads, width):

@@ -266,6 +266,11 @@ MISCONCEPTIONS = {
     "mha_heads_missing": "looping over fewer heads than n_heads (range(n_heads - 1), range(1, n_heads)): the "
                          "concatenated heads are narrower than d_model, and every head h in range(n_heads) must "
                          "be computed and concatenated",
+    "mha_head_start_scaled_twice": "looping over the heads' starts (range(0, d_model, d_k)) and multiplying the "
+                                   "start by d_k again (h * d_k : (h + 1) * d_k): only the starts below n_heads "
+                                   "give columns (head 0 alone when d_k >= n_heads), the others begin past "
+                                   "d_model and are empty; loop over "
+                                   "range(n_heads) with h * d_k, or over the starts with h : h + d_k",
     "mha_head_stride_n_heads": "starting head h's slice at h * n_heads instead of h * d_k (range(0, n_heads * "
                                "n_heads, n_heads)): the slices overlap or run past d_model and leave columns out; "
                                "head h's columns are h * d_k to (h + 1) * d_k",
