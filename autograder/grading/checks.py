@@ -148,6 +148,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
+    "view_leading_ones": "viewing (or reshaping) a tensor that has a batch axis as (1, 1, ..., T_q, T_k): a view "
+                         "keeps every entry, so leading 1s claim a single batch entry; use the tensor as it is (it "
+                         "broadcasts), or unsqueeze only the axes it lacks",
     "numpy_method": "calling a NumPy array method on a tensor: torch's .astype(t) is .to(t), .copy() is .clone()",
     "numpy_function_in_torch": "looking up a NumPy function in torch (torch.tri, torch.expand_dims): torch has its own "
                                "names, torch.ones(T_q, T_k).tril() for np.tri, x.unsqueeze(d) for np.expand_dims; check "

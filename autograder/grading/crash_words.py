@@ -7,6 +7,7 @@ data in checks.MISCONCEPTIONS; everything here only decides which key a crash pr
 and quoted escaped and cut, never executed."""
 from __future__ import annotations
 
+import math
 import re
 import threading
 import warnings
@@ -104,6 +105,8 @@ def _numpy_has(name: str, where: str) -> bool:
     import numpy
     space = {"module": numpy, "ndarray": numpy.ndarray, "generator": numpy.random.Generator}[where]
     return not name.startswith("_") and hasattr(space, name)
+# x.view(1, 1, T_q, T_k) of a tensor with a batch axis (blind31's mask): the leading 1s claim one batch entry
+_VIEW_LEADING_ONES = re.compile(r"shape '\[((?:1, )+)(\d+(?:, \d+)*)\]' is invalid for input of size (\d+)")
 _UNEXPECTED_KEYWORD = re.compile(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 # torch's own parser on a keyword no overload has: "randn() received an invalid combination of arguments - got
 # (int, int, gen=torch._C.Generator), but expected one of: * (tuple of ints size, *, torch.Generator generator, ...)"
@@ -210,6 +213,16 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
             first = re.sub(r",? but expected one of:?\s*$", "", first).rstrip(". :")
             return Misconception(key, f"{first}: {describe(key)}" + (f"\n{rest}" if rest else ""))
+    ones = _VIEW_LEADING_ONES.search(text)
+    if ones:
+        sizes = [int(n) for n in ones.group(2).split(",")]
+        size, entries = int(ones.group(3)), math.prod(sizes)
+        if entries and size != entries:
+            first = said.splitlines()[0].rstrip(". ")
+            held = (f"{size // entries} times the {entries} entries of ({ones.group(2).strip()})"
+                    if size % entries == 0 else f"{size} entries, not the {entries} of ({ones.group(2).strip()})")
+            return Misconception("view_leading_ones", f"{first}: the tensor holds {held}: "
+                                 + describe("view_leading_ones"))
     # after the catalogued words (NumPy's ddof= is numpy_keyword): any other keyword no overload has
     unknown = _keyword_no_overload_has(text)
     if unknown and unknown[1] not in ("axis", "keepdims") and _torch_function(unknown[0]):

@@ -3414,13 +3414,13 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # keepdim_by_unsqueeze_last is the mistake word for word
         "q3_sum_unsqueezed_on_last_axis": ("keepdim_by_unsqueeze_last",),
         # arange(T - 1): q4 shows only the shapes (None); q6's output_keeps_key_axis blames weights3 * V3 (mis-name)
-        "q4_positions_stop_one_short": (),
+        "q4_positions_stop_one_short": ("mask_size_off_by_one",),   # now (after blind31; q6 says the mask's size)
         # device="cuda" hard-coded: raw "Torch not compiled with CUDA enabled", no key
         "q4_mask_built_on_cuda": (),
         # return only inside the masked branch: message says a return is missing, but key None
         "q5_return_only_in_masked_branch": (),
         # mask.view(1, 1, T_q, T_k): raw view errors; keepdim_left_on blames a kept reduced axis (mis-name)
-        "q5_mask_viewed_as_four_d": (),
+        "q5_mask_viewed_as_four_d": ("view_leading_ones", "size_one_axes_added"),   # now (after blind31)
         # subtracting sqrt(d_k) is a shift, no scale at all: no_scale names what the code does (lenient call)
         "q6_scale_subtracted_not_divided": ("no_scale",),
         # NumPy row sums without keepdims: reduction_without_keepdim is the mistake
@@ -3463,7 +3463,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_compared_not_assigned": (),
         # mha_heads_missing blames the loop range ("looping over fewer heads than n_heads"); the loop runs n_heads times,
         # the slice start is multiplied by d_k a second time (start * d_k): mis-named
-        "q8_range_step_start_multiplied_again": (),
+        "q8_range_step_start_multiplied_again": ("mha_head_start_scaled_twice",),   # now (after blind31: a call at d_k = 1)
         # generic "does not match in 240 of 240 entries": nothing says V = X @ W_O (W_V unused)
         "q8_values_projected_with_w_o": (),
         # mha_head_slice_fixed: "slicing the same head's columns of Q, K or V for every head (Q[:, :d_k] left in the

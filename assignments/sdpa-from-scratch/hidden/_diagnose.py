@@ -41,7 +41,7 @@ from autograder.grading.checks import (
     tuple_as_tensor,
     vector_jacobian_product,
 )
-from autograder.grading.crash_words import crash_replayed
+from autograder.grading.crash_words import crash_replayed, crash_words
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from reference import sdpa_from_scratch as ref
 
@@ -1442,9 +1442,13 @@ def judge(fn, Q, K, V, mask, got, what):
     if (type(got) is torch.Tensor and got.dtype == expected.dtype and got.shape == expected.shape
             and matching_variants(got, {"right": expected}, expected.dtype)):
         return got                      # right: no wrong variant computed (most of a right answer's time)
+    # more axes than any input has cannot be a reduced axis kept (blind31's mask viewed as (1, 1, T_q, T_k)):
+    # they were added (size_one_axes_added), not kept (keepdim_left_on)
+    widest = max(t.dim() for t in (Q, K, V, mask) if type(t) is torch.Tensor)
     try:
         name_dtype_changed(got, expected, what)
-        assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False)
+        assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False,
+                       reduced=not (type(got) is torch.Tensor and got.dim() > widest))
     except Misconception as named:
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
             name_weight_epsilon(got, expected, what, values=V)
@@ -1473,7 +1477,7 @@ def judge(fn, Q, K, V, mask, got, what):
                 name_from_a_slice(fn, Q, K, V, mask, said)
                 if mask is not None:
                     name_mask_unsqueezed(fn, said)
-                raise_if_other_container(got, expected, what)     # right values, size-1 axes dropped or added
+                raise_if_other_container(got, expected, what, reduced=got.dim() <= widest)   # as above
                 raise_if_axes_merged(got, expected, what)
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
@@ -1585,6 +1589,13 @@ def judge_large_scores(fn, Q, K, V, mask, got):
                 if t.shape == got.shape and near(got, t):
                     raise Misconception(key.split("/")[0], "the float16 output with large scores has shape "
                                         f"{tuple(got.shape)}: it matches " + describe(key.split("/")[0]))
+            widest = max(t.dim() for t in (Q, K, V, mask) if type(t) is torch.Tensor)
+            if (got.dim() > widest and got.numel() == expected.numel()
+                    and tuple(got.shape[got.dim() - expected.dim():]) == tuple(expected.shape)
+                    and near(got.reshape(expected.shape), expected)):     # axes added, within float16's rounding
+                raise Misconception("size_one_axes_added", "the float16 output with large scores has shape "
+                                    f"{tuple(got.shape)}, expected {tuple(expected.shape)}, and its values are "
+                                    "right with leading size-1 axes added: " + describe("size_one_axes_added"))
         judge(fn, Q, K, V, mask, got, "the float16 output with large scores")   # a tuple, the weights...
     T_q, T_k = Q.shape[-2], K.shape[-2]
     if not torch.isfinite(got).all():
@@ -1785,6 +1796,9 @@ def check_vectorised(fn, cases, rng, limit):
             except StudentCodeError as e:
                 said = f"the timing of {FN} could not be verified: it crashes on 3-D inputs with a full mask"
                 name_values_first(fn, Q, K, V, mask, e, f"{said} ({e.exc_type}: {e.message})")
+                by_words = crash_words(e)      # the words alone prove it (a view with leading 1s): say so here too
+                if by_words is not None:
+                    raise Misconception(by_words.key, f"{said}: {by_words}") from None
                 raise AssertionError(f"{said}; the tests of its values say what is wrong") from None
             if type(first) is torch.Tensor:
                 raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, first, FN)
@@ -2656,6 +2670,18 @@ def _raise_if_trace_product(missing, crash):
                         f"of {how}. " + describe(key))
 
 
+def name_mask_size_off_by_one(t, expected, what):
+    """mask_size_off_by_one (blind31): the causal pattern one row and one column short (arange(T - 1)) or long
+    (arange(T + 1)): the right mask of the sizes each one off, the positions counted from 1 or up to T."""
+    for step, said in ((-1, "short"), (1, "too long")):
+        n_q, n_k = (s + step for s in expected.shape[-2:])
+        if (t.dim() == 2 and tuple(t.shape) == (n_q, n_k) and min(n_q, n_k) > 0
+                and bool(((t != 0) == ref.causal_mask(n_q, n_k)).all())):
+            raise Misconception("mask_size_off_by_one", f"{what} has shape {tuple(t.shape)}, expected "
+                                f"{tuple(expected.shape)}: the causal pattern one row and one column {said}: "
+                                + describe("mask_size_off_by_one"))
+
+
 def trace_cell_crashed(missing, resolve, crash=""):
     """out3 or weights3_causal undefined because their cell crashed on a mistake one of the notebook's
     functions shows, checked on a call of its own: a causal_mask of 0/1 numbers (uint8, float) with the
@@ -2666,8 +2692,20 @@ def trace_cell_crashed(missing, resolve, crash=""):
     on_missing hook."""
     if missing not in ("weights3", "out3", "weights3_causal"):
         return
-    _raise_if_trace_product(missing, crash)
     softmax, mask_fn = resolve("stable_softmax"), resolve("causal_mask")
+    if missing == "weights3_causal" and mask_fn is not None:
+        # a mask of another size crashes the cell in the same words as an elementwise product (blind31's
+        # arange(T - 1)): the mask's size is the cause, and q4's tests say it
+        try:
+            mask3 = mask_fn(3)
+        except Exception:  # noqa: BLE001 - a crash of the mask: below
+            mask3 = None
+        if type(mask3) is torch.Tensor and mask3.dim() == 2 and tuple(mask3.shape) != (3, 3):
+            name_mask_size_off_by_one(mask3, ref.causal_mask(3), f"{missing} is not defined: its cell stopped, "
+                                      "and causal_mask(3)")
+            raise AssertionError(f"{missing} is not defined: its cell stopped, and causal_mask(3) has shape "
+                                 f"{tuple(mask3.shape)}, expected (3, 3) (Question 4's tests say what is wrong)")
+    _raise_if_trace_product(missing, crash)
     try:
         probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
     except StudentCodeError as e:     # the cell's own call, on the cell's own scores

@@ -74,6 +74,7 @@ def _check(fn, T_q, T_k, long=False):
             raise Misconception("upper_triangular_mask", f"{what} has shape {tuple(t.shape)}: it is the right "
                                 "mask transposed (one row per key), the upper triangle: it matches "
                                 + describe("upper_triangular_mask"))
+        diag.name_mask_size_off_by_one(t, expected, what)
         diag.name_stale_mask(fn, f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
         raise AssertionError(f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")
     if t.dtype != torch.bool:

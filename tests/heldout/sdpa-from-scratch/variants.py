@@ -2266,4 +2266,21 @@ attn_entries = T ** 2
 score_madds = T ** 2 + d_k
 cost_ratio = 4
 '''}, {"key": "madds_d_k_added", "where": ["q8"]}),
+    # issue 21, after blind31: the mask one row and column short (positions counted from 1) or long, and a mask
+    # reshaped with leading 1s where the mask has its own batch axis
+    "q4_positions_from_one": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    rows, cols = torch.arange(1, T_q), torch.arange(1, T_k)
+    return cols[None, :] <= rows[:, None]
+'''}, {"key": "mask_size_off_by_one", "where": ["q4", "q5", "q6"]}),
+    "q4_positions_one_past_the_end": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    return torch.tril(torch.ones(T_q + 1, T_k + 1, dtype=torch.bool))
+'''}, {"key": "mask_size_off_by_one", "where": ["q4", "q5", "q6"]}),
+    "mask_reshaped_with_leading_ones": (full_with("    if mask is not None:\n",
+                                                  "    if mask is not None:\n        mask = mask.reshape(1, 1, "
+                                                  "Q.shape[-2], K.shape[-2])\n"),
+                                        {"key": ("view_leading_ones", "size_one_axes_added"), "where": Q5}),
 })
