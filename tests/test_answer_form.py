@@ -31,6 +31,11 @@ def _named(value: object, **kwargs: object) -> str | None:
     ("c: rows no longer sum to 1", "answer_extra_characters"),
     # a written-out wrong choice is named for the choice, which is the bigger mistake
     ("A) zero them after the softmax", "zero_after_softmax"), ("D. because of the mask", "upper_triangular_mask"),
+    # blind31: a label before the letter, Markdown emphasis around it, an option's words with no letter at all
+    ("Option C", "answer_extra_characters"), ("answer: c", "answer_extra_characters"),
+    ("Choice (C)", "answer_extra_characters"), ("**C.**", "answer_extra_characters"), ("`c`", "answer_extra_characters"),
+    ("After zeroing, a row's remaining weights no longer add up to 1", "answer_in_words"),
+    ("the rows do not sum to one", "answer_in_words"),
 ])
 def test_an_answer_in_the_wrong_form_is_named(value: object, key: str) -> None:
     assert _named(value) == key
@@ -69,3 +74,25 @@ def test_a_letter_from_another_alphabet_that_looks_latin_is_named_with_its_unico
         with pytest.raises(AssertionError) as e:
             checks.expect_choice(other, "q5_answer", answer="c")
         assert getattr(e.value, "key", None) != "answer_lookalike_letter"
+
+
+class _Notebook:
+    def __init__(self, *cells: str) -> None:
+        self.cells = list(cells)
+
+
+@pytest.mark.parametrize("cells, key", [
+    (['q5_answer: "C"'], "answer_annotated_not_assigned"),
+    (["x = 1", 'q5_answer == "C"'], "answer_compared_not_assigned"),
+    (['q5_answer: str = "C"'], None),            # an annotation with a value binds
+    (['q5_answer: "C"', 'q5_answer = "C"'], None),   # bound elsewhere: not this
+    (['other == "C"'], None),
+    (['q5_anwser = "C"'], "answer_name_misspelled"),
+    (['q5_anwser = "C"', 'q5_answr = "C"'], None),   # two near names: which one is meant is not said
+    (['q7_answer = "C"'], None),                      # another question's answer is not a slip of this one's
+])
+def test_an_answer_left_unbound_by_a_colon_or_a_comparison_is_named_from_the_source(cells: list[str],
+                                                                                     key: str | None) -> None:
+    from autograder.grading.runner import unbound_answer
+    named = unbound_answer("q5_answer", _Notebook(*cells))  # type: ignore[arg-type]
+    assert (named.key if named is not None else None) == key

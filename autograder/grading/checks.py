@@ -86,6 +86,15 @@ MISCONCEPTIONS: dict[str, str] = {
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes, the option's words: "
                                "\"C.\", \"'C'\", \"C. because ...\"): the answer must be the letter alone, as a "
                                "string such as \"B\"",
+    "answer_in_words": "writing words (an option's text, a sentence) where the question asks for the option's "
+                       "letter: the answer is the one letter, as a string such as \"B\"",
+    "answer_annotated_not_assigned": "writing `name: \"C\"` (a colon) where `name = \"C\"` is meant: a colon makes "
+                                     "a type annotation, which binds nothing, so the name stays undefined",
+    "answer_compared_not_assigned": "writing `name == \"C\"` where `name = \"C\"` is meant: == compares (and, with "
+                                    "the name undefined, raises NameError); one = assigns",
+    "answer_name_misspelled": "giving an answer (a value or a function) a name spelt differently from the one "
+                              "asked (q_trap_anwser for q_trap_answer): the grader reads the name exactly as the "
+                              "question gives it",
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
     "answer_lookalike_letter": "typing a letter from another alphabet that looks like the Latin one (Cyrillic С, "
@@ -515,8 +524,11 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
 
 # several letters joined by words or punctuation ("A or D", "b/c", "A, B")
 _HEDGE_JOINERS = re.compile(r"\b(?:or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
-# one letter with punctuation or brackets around it ("C.", "'C'", "[C]"), nothing else
-_LETTER_IN_PUNCTUATION = re.compile(r"^\s*[(\[\"'`]*\s*([A-Za-z])\s*[)\]\"'`.:,;!]*\s*$")
+# one letter with punctuation, brackets or Markdown emphasis around it ("C.", "'C'", "[C]", "**A.**"), nothing else
+_LETTER_IN_PUNCTUATION = re.compile(r"^\s*[(\[\"'`*_]*\s*([A-Za-z])\s*[)\]\"'`.:,;!*_]*\s*$")
+# a word naming the choice before its letter ("Option C", "Answer: B", "choice (d)"), nothing after
+_LETTER_AFTER_A_LABEL = re.compile(r"^\s*(?:the\s+)?(?:option|answer|choice|letter)\s*[:#.=-]?\s*[(\[\"'`*_]*"
+                                   r"\s*([A-Za-z])\s*[)\]\"'`.:,;!*_]*\s*$", re.IGNORECASE)
 # an option written out: its letter, then ")", ".", ":", "-" or a bracketed gloss, then words ("C. because ...")
 _LETTER_WRITTEN_OUT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])(?:[)\]\"'`.:]|\s*-|\s+\()\s*\S")
 
@@ -543,12 +555,20 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     if len(said) >= 2 and all(t.lower() in letters for t in said) and len({t.lower() for t in said}) >= 2:
         raise Misconception("answer_hedged", f"{what} is {value!r}, {len({t.lower() for t in said})} letters: "
                             + describe("answer_hedged"))
-    short = _LETTER_IN_PUNCTUATION.match(value)
+    short = _LETTER_IN_PUNCTUATION.match(value) or _LETTER_AFTER_A_LABEL.match(value)
     if short and short.group(1).lower() in letters:
         raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
                             f"letter, which seems to be {short.group(1)!r}: " + describe("answer_extra_characters"))
     long = _LETTER_WRITTEN_OUT.match(value)
     if long is None or long.group(1).lower() not in letters:
+        words = re.findall(r"[A-Za-z]+", value)
+        # a one-letter word that may be the choice: any but an "a" inside a sentence (the article)
+        letter_words = [w for i, w in enumerate(words) if len(w) == 1 and w.lower() in letters
+                        and not (w == "a" and i > 0)]
+        if len(words) >= 2 and not letter_words:
+            shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."
+            raise Misconception("answer_in_words", f"{what} is {shown!r}, words and no letter: "
+                                + describe("answer_in_words"))
         return
     letter = long.group(1)
     shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."

@@ -3028,7 +3028,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_causal_loop_skips_first_query": ("single_key_rows_zeroed",),
         # generic: "`q_trap_answer` is not defined in your notebook (or is None): run every cell, keep the given
         # names"; true, but the harness's message: no key says a misspelled name (as blind8's q5_answer)
-        "q7_answer_name_misspelled": (),
+        "q7_answer_name_misspelled": ("answer_name_misspelled",),   # now (after blind31: one near name bound)
         "q7_checked_with_zero_values": ("zero_after_softmax",),   # answers A, as blind21's q7
         # mis-named: count_in_bytes ("attn_entries is 4194304, the entries times 4 (the bytes of float32)"); the
         # student counts the entries at the doubled T = 2048, not bytes; no key says a count taken after T
@@ -3418,7 +3418,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # device="cuda" hard-coded: raw "Torch not compiled with CUDA enabled", no key
         "q4_mask_built_on_cuda": (),
         # return only inside the masked branch: message says a return is missing, but key None
-        "q5_return_only_in_masked_branch": (),
+        "q5_return_only_in_masked_branch": ("return_missing_on_path",),   # now (after blind31: a call with a mask allowing every key)
         # mask.view(1, 1, T_q, T_k): raw view errors; keepdim_left_on blames a kept reduced axis (mis-name)
         "q5_mask_viewed_as_four_d": ("view_leading_ones", "size_one_axes_added"),   # now (after blind31)
         # subtracting sqrt(d_k) is a shift, no scale at all: no_scale names what the code does (lenient call)
@@ -3428,7 +3428,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answered A from a check with atol=1.0: zero_after_softmax names the belief behind A and says to compare row sums
         "q7_checked_with_loose_tolerance": ("zero_after_softmax",),
         # option text instead of the letter: generic "should be one letter" message, key None
-        "q7_option_text_not_letter": (),
+        "q7_option_text_not_letter": ("answer_in_words",),   # now (after blind31)
         # 1024 * 2 for 1024 ** 2: generic "not the number of entries", key None
         "q8_square_typed_as_times_two": (),
         # T^2 + d_k instead of T^2 * d_k: caret_is_xor blames ^ for a power (value coincides with 1024**2 ^ 64)
@@ -3454,13 +3454,13 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix: line `raw = (q * k).sum(dim=0)`, `-1` (or `1`) in place of `0`: fixes the stated slip at its place
         "q4_table_products_summed_over_keys": ("one_edit_fix",),
         # generic "`q5_answer` is not defined": nothing says the colon made it an annotation that binds nothing
-        "q5_answer_annotation_colon": (),
+        "q5_answer_annotation_colon": ("answer_annotated_not_assigned",),   # now (after blind31: read from the source)
         # generic "should be one letter as a string": answer_extra_characters (the option's words) exists but did not fire
-        "q5_answer_option_prefix": (),
+        "q5_answer_option_prefix": ("answer_extra_characters",),   # now (after blind31)
         # generic "should be one letter as a string": answer_extra_characters ("**A.**") exists but did not fire
-        "q6_answer_markdown_bold_copied": (),
+        "q6_answer_markdown_bold_copied": ("answer_extra_characters",),   # now (after blind31)
         # generic "`q7_answer` is not defined": nothing says == compares instead of assigning
-        "q7_answer_compared_not_assigned": (),
+        "q7_answer_compared_not_assigned": ("answer_compared_not_assigned",),   # now (after blind31)
         # mha_heads_missing blames the loop range ("looping over fewer heads than n_heads"); the loop runs n_heads times,
         # the slice start is multiplied by d_k a second time (start * d_k): mis-named
         "q8_range_step_start_multiplied_again": ("mha_head_start_scaled_twice",),   # now (after blind31: a call at d_k = 1)

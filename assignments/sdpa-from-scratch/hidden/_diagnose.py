@@ -36,6 +36,7 @@ from autograder.grading.checks import (
     name_from_rerun,
     raise_if_nondeterministic,
     raise_if_other_container,
+    raise_if_return_missing,
     randn,
     tolerances,
     tuple_as_tensor,
@@ -1445,6 +1446,14 @@ def judge(fn, Q, K, V, mask, got, what):
     # more axes than any input has cannot be a reduced axis kept (blind31's mask viewed as (1, 1, T_q, T_k)):
     # they were added (size_one_axes_added), not kept (keepdim_left_on)
     widest = max(t.dim() for t in (Q, K, V, mask) if type(t) is torch.Tensor)
+    if got is None:     # the other path of `if mask is not None:` returns the right output (blind31)
+        if mask is None:
+            keep_all = torch.ones(*Q.shape[:-1], K.shape[-2], dtype=torch.bool, device=Q.device)
+            other = {"with a mask that allows every key (the same output)": lambda: fn(Q, K, V, mask=keep_all)}
+            raise_if_return_missing(got, other, lambda out: right(out, Q, K, V, None), what)
+        else:
+            raise_if_return_missing(got, {"with mask=None": lambda: fn(Q, K, V, mask=None)},
+                                    lambda out: right(out, Q, K, V, None), what)
     try:
         name_dtype_changed(got, expected, what)
         assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False,

@@ -2283,4 +2283,15 @@ def causal_mask(T_q, T_k=None):
                                                   "    if mask is not None:\n        mask = mask.reshape(1, 1, "
                                                   "Q.shape[-2], K.shape[-2])\n"),
                                         {"key": ("view_leading_ones", "size_one_axes_added"), "where": Q5}),
+    # the output computed on both paths, returned only on the masked one
+    "return_only_when_masked": (sdpa('''
+    d_k = Q.size(-1)
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.nan_to_num(stable_softmax(scores, dim=-1))
+        return weights @ V
+    weights = stable_softmax(scores, dim=-1)
+    out = weights @ V
+'''), {"key": "return_missing_on_path", "where": [*Q5, "q6"]}),
 })
