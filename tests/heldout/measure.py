@@ -3405,7 +3405,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # (59230a2): () where no key on it names the mistake
     "sdpa-from-scratch": {
         # batch read as one 40-token sequence, (40, 40): only a generic "not the shape" message, no key
-        "q1_weights_over_all_batch_tokens": (),
+        "q1_weights_over_all_batch_tokens": ("batch_as_one_sequence",),   # now (after blind31)
         # mean_of_slice_variances is exactly "averaging per-batch-entry variances instead of .var() of all"
         "q2_mean_of_per_sequence_variances": ("mean_of_slice_variances",),
         # q5 one_edit_fix shows logsumexp(..., keepdim=True) at the student's line; q6 reduction_without_keepdim

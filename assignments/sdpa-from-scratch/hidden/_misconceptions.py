@@ -165,6 +165,9 @@ MISCONCEPTIONS = {
     "mask_not_outer": "comparing two 1-D aranges (arange(T_k) <= arange(T_q)) without unsqueezing one of them: "
                       "torch compares them entry by entry, a vector (or a size mismatch), not one entry per "
                       "(query, key) pair; compare arange(T_q)[:, None] >= arange(T_k)[None, :]",
+    "batch_as_one_sequence": "reading the batch as one long sequence of B x T tokens: the weights become "
+                             "(B T_q, B T_k), every token attending to the other sequences' tokens too; each batch "
+                             "entry has its own (T_q, T_k) weight matrix, (B, T_q, T_k) in all",
     "batch_folded_into_rows": "folding the batch into the query axis (B x T_q rows, as after a reshape for a 2-D "
                               "product) in a shape that keeps it: the weights are (B, T_q, T_k) and the output "
                               "(B, T_q, d_v), one matrix per batch entry",

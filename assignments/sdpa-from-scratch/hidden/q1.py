@@ -31,6 +31,11 @@ INPUTS = {"Q": (4, 10, 64), "K": (4, 10, 64), "V": (4, 10, 128)}
 def _raise_if_batch_folded(got, right, what):
     """The batch multiplied into the first axis after it, (B * T_q, ...) with the batch axis gone, as after a
     reshape(-1, ...) for a 2-D product: B * T = 40 is no other size or product of this question's shapes."""
+    if len(right) == 3 and tuple(got) == (right[0] * right[1], right[0] * right[2]) and right[0] > 1:
+        # (B T_q, B T_k): the batch's sequences read as one long one (blind31); 40 x 40 is no other shape here
+        raise Misconception("batch_as_one_sequence", f"{what} is {got}: {right[0]} x {right[1]} queries by "
+                            f"{right[0]} x {right[2]} keys, where it should be {right}: "
+                            + describe("batch_as_one_sequence"))
     if len(got) == len(right) - 1 and got[0] == right[0] * right[1] and tuple(got[1:]) == tuple(right[2:]):
         raise Misconception("batch_folded_into_rows", f"{what} is {got}: {right[0]} x {right[1]} = {got[0]} rows "
                             f"and no batch axis, where it should be {right}: " + describe("batch_folded_into_rows"))

@@ -2294,4 +2294,11 @@ def causal_mask(T_q, T_k=None):
     weights = stable_softmax(scores, dim=-1)
     out = weights @ V
 '''), {"key": "return_missing_on_path", "where": [*Q5, "q6"]}),
+    # the batch's tokens flattened into one sequence before the scores
+    "q1_weights_for_the_batch_as_one_sequence": ({"weights_shape": '''
+_Q, _V = torch.zeros(4, 10, 64), torch.zeros(4, 10, 128)
+tokens = _Q.reshape(-1, 64)
+weights_shape = tuple((tokens @ tokens.T).shape)
+out_shape = (4, 10, 128)
+'''}, {"key": "batch_as_one_sequence", "where": ["q1"]}),
 })
