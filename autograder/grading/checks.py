@@ -157,6 +157,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
+    "device_hard_coded": "putting a new tensor on the GPU by name (device=\"cuda\", .cuda()) where the inputs' "
+                         "device is meant: the code fails wherever no GPU is (and mixes devices where one is); make "
+                         "new tensors with device=x.device (or torch.ones_like(x))",
     "view_leading_ones": "viewing (or reshaping) a tensor that has a batch axis as (1, 1, ..., T_q, T_k): a view "
                          "keeps every entry, so leading 1s claim a single batch entry; use the tensor as it is (it "
                          "broadcasts), or unsqueeze only the axes it lacks",

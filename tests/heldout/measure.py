@@ -3416,7 +3416,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # arange(T - 1): q4 shows only the shapes (None); q6's output_keeps_key_axis blames weights3 * V3 (mis-name)
         "q4_positions_stop_one_short": ("mask_size_off_by_one",),   # now (after blind31; q6 says the mask's size)
         # device="cuda" hard-coded: raw "Torch not compiled with CUDA enabled", no key
-        "q4_mask_built_on_cuda": (),
+        "q4_mask_built_on_cuda": ("device_hard_coded",),   # now (after blind31: the words say it)
         # return only inside the masked branch: message says a return is missing, but key None
         "q5_return_only_in_masked_branch": ("return_missing_on_path",),   # now (after blind31: a call with a mask allowing every key)
         # mask.view(1, 1, T_q, T_k): raw view errors; keepdim_left_on blames a kept reduced axis (mis-name)
@@ -3430,7 +3430,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # option text instead of the letter: generic "should be one letter" message, key None
         "q7_option_text_not_letter": ("answer_in_words",),   # now (after blind31)
         # 1024 * 2 for 1024 ** 2: generic "not the number of entries", key None
-        "q8_square_typed_as_times_two": (),
+        "q8_square_typed_as_times_two": ("square_as_times_two",),   # now (after blind31)
         # T^2 + d_k instead of T^2 * d_k: caret_is_xor blames ^ for a power (value coincides with 1024**2 ^ 64)
         "q8_madds_plus_d_k": ("madds_d_k_added",),   # now (after blind31: no ^ in its cell)
     },
@@ -3448,7 +3448,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # as the keyword gen=; the key blames another cause (unexpected_keyword would be the right kind): mis-named
         "q2_generator_keyword_typed_gen": ("unexpected_keyword",),   # now: randn takes no gen= (after blind31)
         # generic "does not match the correct result in 6 of 6 entries": no key for 1 - sum p^2 (Gini impurity)
-        "q4_entropy_as_gini_impurity": (),
+        "q4_entropy_as_gini_impurity": ("entropy_gini",),   # now (after blind31)
         # raw einsum RuntimeError (2 subscripts, 3 dims), key None; fixed_axes with an einsum hint ('...t,...t->...') would name it
         "q4_entropy_einsum_fixed_to_2d": (),
         # one_edit_fix: line `raw = (q * k).sum(dim=0)`, `-1` (or `1`) in place of `0`: fixes the stated slip at its place

@@ -2659,6 +2659,7 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     out.logits = logits     # for entropy_judge's probes after a failure (entropy_temperature)
     p = torch.softmax(logits, dim=-1)
     out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
+    out["entropy_gini"] = 1 - (p * p).sum(dim=-1)        # Gini impurity, a decision tree's measure (blind31)
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)

@@ -424,6 +424,8 @@ MISCONCEPTIONS = {
                                        "X W_V W_O, whose columns mix every head's values, which equals concat @ W_O "
                                        "only with one head; project the values with W_V alone and apply W_O once to "
                                        "the concatenated heads: torch.cat(heads, dim=-1) @ W_O",
+    "entropy_gini": "computing the Gini impurity 1 - sum p^2 (a decision tree's split measure) instead of the "
+                    "entropy -sum p ln p: both are 0 for a one-hot row, but they are other numbers everywhere else",
     "entropy_collision": "computing the collision (Renyi order-2) entropy -ln(sum p^2) instead of the Shannon "
                          "entropy -sum p ln p: the two agree only on one-hot and uniform rows; weight each -ln p by "
                          "its own p and sum: -(p * p.log()).sum(-1)",

@@ -78,6 +78,8 @@ MISCONCEPTIONS = {
     "mask_size_off_by_one": "building the causal mask one row and one column short or long (torch.arange(T - 1), "
                             "positions counted from 1, or arange(T + 1)): the mask of T_q queries and T_k keys is "
                             "(T_q, T_k), from arange(T_q) and arange(T_k)",
+    "square_as_times_two": "writing T * 2 (or T x 2) where T squared is meant: the weight matrix has T x T = T ** 2 "
+                           "entries, one per (query, key) pair",
     "madds_d_k_added": "adding d_k to T^2 where the count multiplies by it: each of the T^2 scores is a dot "
                        "product of d_k multiply-adds, T^2 * d_k in all",
     "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "

@@ -56,6 +56,11 @@ def _raise_if_related(got, name, submission=None):
     if 2 * got in (right, right - 1, right + 1):     # T^2 / 2 (or rounded): not T (T + 1) / 2, the triangle
         raise Misconception("count_halved_symmetric", f"{name} is {got}, half the right count: "
                             + describe("count_halved_symmetric"))
+    if got == AT_T[name](T) // T * 2 and got != right:
+        # T * 2 for T ** 2 (blind31's 1024 * 2): a power typed as a product
+        raise Misconception("square_as_times_two", f"{name} is {got}, T x 2 = {T} x 2"
+                            + (f" times d_k = {D_K}" if name == "score_madds" else "") + ": "
+                            + describe("square_as_times_two"))
     if name == "score_madds" and got == T * T + D_K and not _written_with_caret(submission, name):
         # T * T ^ d_k is T^2 + d_k (bit 6 of 2^20 is clear): without a ^ in its cell, d_k was added (blind31)
         raise Misconception("madds_d_k_added", f"{name} is {got} = T^2 + d_k: " + describe("madds_d_k_added"))

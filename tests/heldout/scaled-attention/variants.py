@@ -3283,4 +3283,9 @@ def softmax_entropy(logits):
     dots = (q * k).sum(dim=1)
     return (dots / math.sqrt(d_k) if scaled else dots).var().item()
 '''), {"key": "unexpected_keyword", "where": ["q2"]}),
+    "entropy_gini_impurity": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    return 1.0 - (p ** 2).sum(dim=-1)
+'''), {"key": "entropy_gini", "where": ["q4"]}),
 })
