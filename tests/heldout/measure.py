@@ -3491,11 +3491,11 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "Boolean value of Tensor with more than one value is ambiguous" on both q10 tests; no key fired
         "q10_python_loop_assumes_two_dims": (),
         # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key fired
-        "q11_max_rank_from_the_lesson_example": (),
+        "q11_max_rank_from_the_lesson_example": ("bound_from_lesson_head",),   # now (after blind31)
         # one_edit_fix: "`d_v * d_model` in place of `d_v * d_model + d_model`" drops the bias term at its place
         "q12_output_bias_counted": ("one_edit_fix",),
         # raw: "stack expects each tensor to be equal size, but got [10, 12] ... and [10, 6]"; no key fired
-        "q13_keys_and_values_stacked": (),
+        "q13_keys_and_values_stacked": ("qkv_stacked",),   # now (after blind31: a call with d_v = d_k)
         # generic: "A contains NaN or inf in 28 of 56 entries"; mask_multiplied (exact) did not fire
         "q13_mask_multiplied_into_scores": (),
         # answers a (A square, T x T): cross_is_self_attention, as blind2's q14_answer_square_scores / blind27's

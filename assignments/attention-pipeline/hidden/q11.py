@@ -55,6 +55,10 @@ def test_max_rank_S(max_rank_S):
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "
                             f"min(d_k, T) = {got}); the head in this question has d_k = 8 and T = 100: "
                             + describe("bound_from_lesson_head"))
+    if got == ref.rank_S_lesson and got != ref.max_rank_S and got not in arithmetic:
+        # the rank measured on the lesson's own S (blind31), where this question's bound is asked
+        raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the rank of the lesson's example S; "
+                            "the head in this question has d_k = 8 and T = 100: " + describe("bound_from_lesson_head"))
     if got == 2 * ref.max_rank_S:   # rank Q + rank K: each is d_k = 8 here (T = 100 tokens)
         raise Misconception("rank_sum_of_ranks", f"max_rank_S is {got}, rank Q + rank K (8 + 8): "
                             + describe("rank_sum_of_ranks"))

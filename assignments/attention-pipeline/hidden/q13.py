@@ -143,6 +143,19 @@ def _crash_named(fn, X, Y, W, M, e):
             dtype))
     if named is None:   # softmax(Q) for softmax(S): a second call with d_k = T' runs (naming30)
         named = D.weights_of_queries_crash(e, X, Y, W, M, lambda W2: fn(X, Y, *W2, M), dtype)
+    if named is None and "stack expects each tensor to be equal size" in (e.message or "") \
+            and W[2].shape[-1] != W[1].shape[-1]:
+        # torch.stack([Y @ W_K, Y @ W_V]) (blind31): with W_V as wide as W_K it runs and is right
+        W2 = [W[0], W[1], D.randn_like_width(W[2], W[1].shape[-2], W[1].shape[-1])]
+        try:
+            out = fn(X, Y, *W2, M)
+        except StudentCodeError:
+            out = None
+        right2 = ref.cross_attention(X.double(), Y.double(), *(w.double() for w in W2), None if M is None else M.double())
+        if out is not None and D.all_right(out, right2, dtype):
+            named = Misconception("qkv_stacked", f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]}"
+                                  f"; with W_V as wide as W_K (d_v = d_k = {W[1].shape[-1]}) it runs and is right: "
+                                  + describe("qkv_stacked"))
     T_q, T_k = X.shape[-2], Y.shape[-2]
     if named is None and T_q < T_k:
         Y2, M2 = Y[..., :T_q, :], None if M is None else M[..., :T_q]

@@ -2835,4 +2835,15 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
         shapes.append((d_v, d_model))
     return sum(a * b for a, b in shapes)
 '''), {"key": "param_count_qk_product", "where": ["q12"]}),
+    # issue 21, after blind31: the lesson example's rank for this head's bound; keys and values stacked to
+    # project them in one product (stacking needs d_v = d_k)
+    "q11_max_rank_is_the_lesson_rank": ({"max_rank_S": "max_rank_S = 2\nrank_S_lesson = 2"},
+                                        {"key": "bound_from_lesson_head", "where": ["q11:test_max_rank_S"]}),
+    "q13_keys_values_projected_stacked": (cross('''
+    Q = X @ W_Q
+    K, V = torch.stack([W_K, W_V]).unbind(0)
+    K, V = Y @ K, Y @ V
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''), {"key": "qkv_stacked", "where": ["q13"]}),
 })
