@@ -3483,11 +3483,11 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix: "leave out line 6 (A = A / A.sum(dim=-2, ...))" removes the column renormalisation at its place
         "q07_weights_renormalised_over_queries": ("one_edit_fix",),
         # generic: "the smoothed row does not match ... in 5 of 5 entries"; log-weights never exponentiated: no key fired
-        "q08_log_weights_not_exponentiated": (),
+        "q08_log_weights_not_exponentiated": ("log_softmax_weights",),   # now (after blind31)
         # raw: "inner() the last dimension must match on both input tensors"; no key fired
         "q08_torch_inner_pairs_last_axes": (),
         # generic: "W_avg does not match ... in 40 of 81 entries ... rows 0, 1, 2, 3, 5, 6, ..."; no key fired
-        "q09_row_counts_reversed": (),
+        "q09_row_counts_reversed": ("prefix_average_counts_reversed",),   # now (after blind31)
         # raw: "Boolean value of Tensor with more than one value is ambiguous" on both q10 tests; no key fired
         "q10_python_loop_assumes_two_dims": (),
         # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key fired

@@ -1297,6 +1297,8 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         # there: scaled or not, one result) or not divided at all
         "no_softmax/scores_over_their_sum": ((K @ q)[:, None] * V).sum(0) / (K @ q).sum(),
         "no_softmax/raw_scores": (K @ q / math.sqrt(d_k)) @ V,
+        # log-weights never exponentiated (blind31): logits - logsumexp, log_softmax of the scaled scores
+        "log_softmax_weights": torch.log_softmax(K @ q / math.sqrt(d_k), dim=0) @ V,
     }
     # the normalised weights' weighted values averaged over the keys (.mean(dim=0), or the sum divided by T
     # again): the right row divided by T (naming17); kept only where T is no other size (1/T = 1/d_v)
@@ -1329,6 +1331,8 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         "softmax_global_sum/prefix_average": W / W.sum(),
         "prefix_average_not_divided": W,
         "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
+        # the counts in reverse, arange(T, 0, -1) (blind31): row t divided by T - t + 1
+        "prefix_average_counts_reversed": W / torch.arange(T, 0, -1, dtype=torch.float64)[:, None],
         # a softmax of the 0/1 pattern: e^0 = 1 above the diagonal, e^1 on and below it
         "prefix_average_softmax_of_pattern": torch.softmax(W, dim=-1),
         "prefix_average_softmax_of_pattern/columns": torch.softmax(W, dim=0),

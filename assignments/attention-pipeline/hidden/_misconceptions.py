@@ -167,6 +167,9 @@ MISCONCEPTIONS = {
                        "dot products q.k / sqrt(d_k)",
     "prefix_average_off_by_one": "dividing row t by t + 1 instead of by t, the number of entries it averages: "
                                  "rows no longer sum to 1",
+    "prefix_average_counts_reversed": "dividing row t by the counts in reverse order (torch.arange(T, 0, -1): T for "
+                                      "the first row, 1 for the last) instead of by its own length t: row t "
+                                      "averages t entries, arange(1, T + 1)",
     "prefix_average_not_divided": "returning the 0/1 lower triangle without dividing row t by t: rows sum to t, "
                                   "not 1",
     "prefix_average_zero_based": "dividing row t by its 0-based index (0, 1, ...) instead of its length (1, 2, ...): "

@@ -2846,4 +2846,15 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     A = attention_weights(scaled_scores(Q, K), M)
     return A @ V, A
 '''), {"key": "qkv_stacked", "where": ["q13"]}),
+    "nw_log_weights_never_exponentiated": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    logits = K @ q / math.sqrt(q.shape[-1])
+    log_w = logits - torch.logsumexp(logits, dim=0)
+    return (log_w[:, None] * V).sum(dim=0)
+'''), {"key": "log_softmax_weights", "where": ["q08"]}),
+    "prefix_counts_in_reverse": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T, dtype=torch.float64):
+    counts = torch.arange(T, 0, -1, dtype=dtype)
+    return torch.ones(T, T, dtype=dtype).tril() / counts.unsqueeze(1)
+'''), {"key": "prefix_average_counts_reversed", "where": ["q09", "q10"]}),
 })
