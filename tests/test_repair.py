@@ -550,22 +550,41 @@ def test_a_variable_made_and_never_read_is_tried_first_in_place_of_each_read() -
     assert any(e.after == "V" and not e.local_swap for e in made[1])   # a parameter is no local swap
 
 
+PROJECTED_SLIP = '''def attention(X, W_Q, W_K, W_V):
+    q, k, v = X @ W_Q, X @ W_K, X @ W_V
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    w = torch.softmax(s, dim=-1)
+    return w @ q
+'''
+
+
+def _projected(X, W_Q, W_K, W_V):
+    return _attention(X @ W_Q, X @ W_K, X @ W_V)
+
+
+def _record_fn(space: _Namespace, test: tuple[str, str], inputs: tuple[Any, ...]) -> None:
+    space.recorded.test = test
+    space.recorded.add("attention", inputs, {}, space.ns["attention"](*inputs))
+
+
 def test_effect_keys_give_way_only_to_a_swap_of_the_functions_own_variables() -> None:
-    # attention(q, k, q): the output is what one projection used twice gives, but the slip is the variable (`V`
-    # for the last `q` is a fix too here, V * 1.0 being V: one fix that swaps the def's own variables is enough)
-    space = _Namespace(OWN_SLIP)
-    for n, x in enumerate(SQUARE):
-        _record(space, ("q8", f"t{n}"), x)
+    # attention(q, k, q): the output is what one projection used twice gives, but the slip is the variable
+    space = _Namespace(PROJECTED_SLIP)
+    for n in range(2):
+        _record_fn(space, ("q8", f"t{n}"), _inputs((5, 4), (4, 4), (4, 4), (4, 4), seed=n))
     out = name_by_one_edit([_report("q8", "t0", key="same_projection"), _report("q8", "t1", key="same_projection")],
-                           space, {"attention": _attention}, [space.cell])
+                           space, {"attention": _projected}, [space.cell])
     assert [r.misconception for r in out] == [KEY, KEY] and "`v` in place of `q`" in out[0].message
-    # w @ K: the parameter K where V is due is the key's own cause, and the key stays
-    space = _Namespace(OWN_SLIP.replace("q, k, v = Q * 1.0, K * 1.0, V * 1.0\n    ", "").replace("q @ k", "Q @ K")
-                       .replace("w @ q", "w @ K"))
-    for n, x in enumerate(SQUARE):
-        _record(space, ("q8", f"t{n}"), x)
-    out = name_by_one_edit([_report("q8", "t0", key="same_projection")], space, {"attention": _attention}, [space.cell])
-    assert out[0].misconception == "same_projection" and space.defined == 1       # searched, and the key kept
+    # w @ K: the parameter K where V is due is the key's own cause, and the key stays; so where a parameter swap
+    # is one fix of two (V * 1.0 being V, `w @ V` fixes it as well as `w @ v`)
+    for cell in (OWN_SLIP.replace("q, k, v = Q * 1.0, K * 1.0, V * 1.0\n    ", "").replace("q @ k", "Q @ K")
+                 .replace("w @ q", "w @ K"), OWN_SLIP):
+        space = _Namespace(cell)
+        for n, x in enumerate(SQUARE):
+            _record(space, ("q8", f"t{n}"), x)
+        out = name_by_one_edit([_report("q8", "t0", key="same_projection")], space, {"attention": _attention},
+                               [space.cell])
+        assert out[0].misconception == "same_projection" and space.defined == 1       # searched, the key kept
     # a key that names a cause is never searched
     out = name_by_one_edit([_report("q8", "t0", key="values_are_keys")], space, {"attention": _attention}, [space.cell])
     assert out[0].misconception == "values_are_keys" and space.defined == 1

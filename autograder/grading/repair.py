@@ -66,10 +66,10 @@ DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half"
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
 # keys that say what an output is, not what made it (every weight the same; two of Q, K, V equal): a function
-# they name is searched too, and where one of the fixes puts one of its own variables for another, neither a
-# parameter, the fixes are said in their place (`attention(q, k, q)` and `K[i]` in a loop give those outputs
-# with every weight matrix right); other fixes are the key's own cause (`X @ W_Q` for V swaps two parameters)
-# and the key stays
+# they name is searched too, and where every fix puts one of its own variables for another, neither a
+# parameter nor `_`, the fix is said in their place (`attention(q, k, q)` and `K[i]` in a loop give those
+# outputs with every weight matrix right); a fix that swaps parameters is the key's own cause (`X @ W_Q` for
+# V; blind25's project_qkv(Y, W_K, W_Q, W_V), whose `_` is a second fix) and the key stays
 EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
@@ -675,7 +675,7 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
             out.append(Edit(line=getattr(node, "lineno", getattr(parent, "lineno", fn.lineno)),  # a def's parameters
                             before=_cut(before), after=_cut(after),
                             source=source, local_swap=(isinstance(node, ast.Name) and isinstance(new, ast.Name)
-                                                       and node.id not in params and new.id not in params)))
+                                                       and not {node.id, new.id} & (params | {"_"}))))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
     return out
@@ -866,7 +866,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                                (rerun, failed, passed) if rerun is not None else None,
                                                references.get(name))
             fix = found[name]
-            if fix is not None and (not r.misconception or any(e.local_swap for e in fix.fixes)):
+            if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         out.append(r)
