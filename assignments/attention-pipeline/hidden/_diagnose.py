@@ -1860,3 +1860,31 @@ def raise_if_option_text(question: str, value: object, answer: str, wrong: Mappi
         raise Misconception(wrong[letter], f"{question} is {value.strip()[:60]!r}, the words of option {letter}, which "
                             f"is not the best answer: that choice reflects {describe(wrong[letter])}; answer with one "
                             "letter")
+
+
+# --- blind31: q05's softmin (the softmax's whole input negated) against the mask subtracted --------------
+
+def raise_if_whole_input_negated(fn, S, M, named):
+    """softmax(S - M) and softmin(S + M) = softmax(-S - M) give the blocked keys every weight alike: where
+    `named` is mask_sign_flipped, a call with M=None tells them apart (right for the first, softmax(-S) for the
+    second: blind31's F.softmin)."""
+    if named.key != "mask_sign_flipped" or M is None:
+        return
+    try:
+        bare = fn(S, None)
+    except StudentCodeError:
+        return
+    if is_right(bare, torch.softmax(-S.double(), dim=-1), S.dtype) and not is_right(
+            bare, torch.softmax(S.double(), dim=-1), S.dtype):
+        raise Misconception("scores_negated", "A matches subtracting the mask here, but with M=None it is "
+                            "softmax(-S): the softmax's whole input is negated, mask and all (F.softmin, or a minus "
+                            "sign before the softmax): " + describe("scores_negated")) from None
+
+
+def judged(fn, S, M, judge):
+    """judge(), a mask_sign_flipped it names checked by raise_if_whole_input_negated."""
+    try:
+        judge()
+    except Misconception as m:
+        raise_if_whole_input_negated(fn, S, M, m)
+        raise

@@ -64,38 +64,12 @@ def _named(fn, S, M, run):
         if m.key == "softmax_implicit_dim" and D.dim0_hard_coded(fn, S):
             raise Misconception("softmax_wrong_dim", "A is the softmax over dim 0, on 3-D S and on a 2-D S alike "
                                 "(dim=0 written out): " + describe("softmax_wrong_dim")) from None
-        _raise_if_whole_input_negated(fn, S, M, m)
+        D.raise_if_whole_input_negated(fn, S, M, m)
         raise
     except StudentCodeError as e:
         named = _crash_named(fn, S, M, e)
         if named is not None:
             raise named from None
-        raise
-
-
-def _raise_if_whole_input_negated(fn, S, M, named):
-    """softmax(S - M) and softmin(S + M) = softmax(-S - M) give the blocked keys every weight alike: where
-    `named` is mask_sign_flipped, a call with M=None tells them apart (right for the first, softmax(-S) for the
-    second: blind31's F.softmin)."""
-    if named.key != "mask_sign_flipped" or M is None:
-        return
-    try:
-        bare = fn(S, None)
-    except StudentCodeError:
-        return
-    if D.is_right(bare, torch.softmax(-S.double(), dim=-1), S.dtype) and not D.is_right(
-            bare, torch.softmax(S.double(), dim=-1), S.dtype):
-        raise Misconception("scores_negated", "A matches subtracting the mask here, but with M=None it is "
-                            "softmax(-S): the softmax's whole input is negated, mask and all (F.softmin, or a minus "
-                            "sign before the softmax): " + describe("scores_negated")) from None
-
-
-def _judged(fn, S, M, judge):
-    """judge(), a mask_sign_flipped it names checked by _raise_if_whole_input_negated."""
-    try:
-        judge()
-    except Misconception as m:
-        _raise_if_whole_input_negated(fn, S, M, m)
         raise
 
 
@@ -168,12 +142,10 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     blocked[torch.arange(T_q), torch.randint(0, T_k, (T_q,), generator=rng)] = False  # one open key per row
     M = torch.zeros(T_q, T_k, dtype=torch.float64).masked_fill(blocked, torch.finfo(torch.float64).min)
     got = _weights(attention_weights, S, M, lambda: call(attention_weights, S, M, what="attention_weights"))
-    _judged(attention_weights, S, M, lambda: D.assert_matches(got, ref.attention_weights(S, M), what="A",
-                                                             variants=lambda: _variants(S, M), rows_unnormalised=True,
-                                                             mask=M))
-    # the notebook promises that a row whose keys are all blocked stays finite: S + M, not -inf. Only finite
-    # is asked of that row (exp(S - logsumexp(S)) gives ones there, finfo.min having swallowed S); the rest
-    # must be right
+    D.judged(attention_weights, S, M, lambda: D.assert_matches(got, ref.attention_weights(S, M), what="A",
+                                                             variants=lambda: _variants(S, M), rows_unnormalised=True, mask=M))
+    # the notebook promises that a row whose keys are all blocked stays finite: S + M, not -inf. Only finite is asked
+    # of that row (exp(S - logsumexp(S)) gives ones there, finfo.min having swallowed S); the rest must be right
     M[2] = torch.finfo(torch.float64).min
     what, full = "A with every key of row 2 blocked", (M != 0).all(dim=-1)
     got = assert_plain_tensor(_weights(attention_weights, S, M, lambda: call(attention_weights, S, M,
@@ -188,7 +160,7 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
     want = ref.attention_weights(S, M)
     if tuple(got.shape) == tuple(S.shape):
         got = torch.where(full[:, None], want.to(got.dtype), got)
-    _judged(attention_weights, S, M, lambda: D.assert_matches(got, want, what=what, variants=lambda: _variants(S, M)))
+    D.judged(attention_weights, S, M, lambda: D.assert_matches(got, want, what=what, variants=lambda: _variants(S, M)))
 
 
 @test_case(points=1, hidden=True)
@@ -239,9 +211,8 @@ def _weights_args(S, M):
 
 @test_case(points=1, hidden=True)
 def test_weights_noncontiguous(attention_weights, rng):
-    # S a transposed view ((T_k, T_q) memory seen as (T_q, T_k)) shared by every batch entry (expanded,
-    # stride 0: writing into it, S += M, raises), M a padding mask expanded over the queries; T_q = 5,
-    # T_k = 8, two tied key columns, a row of zeros
+    # S a transposed view ((T_k, T_q) memory seen as (T_q, T_k)) shared by every batch entry (expanded, stride 0: writing
+    # into it, S += M, raises), M a padding mask expanded over the queries; T_q = 5, T_k = 8, two tied keys, a row of 0s
     B, T_q, T_k = 2, 5, 8
     S = randn((1, T_k, T_q), rng, torch.float64).transpose(-2, -1)
     i, j = (int(x) for x in torch.randperm(T_k, generator=rng)[:2])
