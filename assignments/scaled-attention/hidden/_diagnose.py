@@ -970,6 +970,15 @@ def head_stride_variants(X, W_Q, W_K, W_V, W_O, n_heads):
             @ W_O.double()}
 
 
+def _second_call_gives(fn, args, want, dtype):
+    """Whether a second call fn(*args) runs and gives the tensor `want` (a crash or anything else: False)."""
+    try:
+        again = fn(*args)
+    except StudentCodeError:
+        return False
+    return type(again) is torch.Tensor and bool(matching_variants(again, {"v": want}, dtype))
+
+
 def head_start_scaled_twice(fn, X, Ws, n_heads, kept):
     """mha_head_start_scaled_twice (blind31): a loop over the starts, range(0, d_model, d_k), whose slices multiply
     the start by d_k again (h * d_k : (h + 1) * d_k) keeps exactly the heads 0, d_k, 2 d_k, ... below n_heads, the
@@ -982,11 +991,7 @@ def head_start_scaled_twice(fn, X, Ws, n_heads, kept):
         return None
     X1, W1 = X[:, :n_heads].contiguous(), [W[:n_heads, :n_heads].contiguous() for W in Ws]
     right = torch.cat(_mha_heads(X1, *W1[:3], n_heads), dim=-1) @ W1[3].double()
-    try:
-        again = fn(X1, *W1, n_heads)
-    except StudentCodeError:
-        return None
-    if type(again) is not torch.Tensor or not matching_variants(again, {"v": right}, X.dtype):
+    if not _second_call_gives(fn, (X1, *W1, n_heads), right, X.dtype):
         return None
     return Misconception("mha_head_start_scaled_twice", f"only heads {list(kept)} reach the output (the starts 0, "
                          f"{d_k}, {2 * d_k}, ... times d_k = {d_k} again: the other slices are empty), and with "
@@ -1009,11 +1014,7 @@ def head_stride_n_heads(fn, X, Ws, n_heads, width):
         right = torch.cat(_mha_heads(X, *Ws[:3], n2), dim=-1) @ Ws[3].double()
         if matching_variants(right, {"v": want}, X.dtype):
             continue
-        try:
-            again = fn(X, Ws[0], Ws[1], Ws[2], Ws[3], n2)
-        except StudentCodeError:
-            return None
-        if type(again) is not torch.Tensor or not matching_variants(again, {"v": want}, X.dtype):
+        if not _second_call_gives(fn, (X, Ws[0], Ws[1], Ws[2], Ws[3], n2), want, X.dtype):
             return None
         return Misconception("mha_head_stride_n_heads", f"with n_heads = {n_heads} the concatenated heads are "
                              f"{width} wide where d_model = {d_model}, and given n_heads = {n2} your output equals "
