@@ -35,6 +35,7 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "value_called": [lambda: A.shape(-1), lambda: A.T(), lambda: A.sum(-1)(0)],
     # on a machine without CUDA (CI); a GPU machine would run it: skipped there
     "device_hard_coded": [] if torch.cuda.is_available() else [lambda: torch.ones(2, device="cuda")],
+    "einsum_fixed_axes": [lambda: torch.einsum("rt,rt->r", A[None], A[None])],
     "unexpected_keyword": [lambda: torch.tril(torch.ones(3, 3), dtype=torch.bool), lambda: A.softmax(-1, keepdim=True),
                            lambda: F.softmax(A, dim=-1, keep_dim=True),
                            lambda: torch.randn(3, 4, gen=torch.Generator())],     # torch's parser: no overload has it

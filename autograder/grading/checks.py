@@ -157,6 +157,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
+    "einsum_fixed_axes": "an einsum equation with one letter per axis ('rt,rt->r') given a tensor of another number "
+                         "of axes: without an ellipsis einsum fixes the rank; write '...t,...t->...' (or reduce "
+                         "with dim=-1) so that leading batch axes pass through",
     "device_hard_coded": "putting a new tensor on the GPU by name (device=\"cuda\", .cuda()) where the inputs' "
                          "device is meant: the code fails wherever no GPU is (and mixes devices where one is); make "
                          "new tensors with device=x.device (or torch.ones_like(x))",

@@ -24,6 +24,8 @@ from autograder.grading.pyparse import parse
 # slip, so the words are the proof (no second call); checked in this order
 _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
+    (re.compile(r"\beinsum\(\): the number of subscripts in the equation \(\d+\) does not match the number of "
+                r"dimensions \(\d+\) for operand \d+ and no ellipsis was given"), "einsum_fixed_axes"),
     (re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are "
                 r"available"), "device_hard_coded"),
     (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),

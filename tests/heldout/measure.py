@@ -823,7 +823,8 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_d_k_from_axis_2": ("scale_by_T", "scale_by_batch_dim", "fully_masked_nan"),
         # fixed_axes ("assumes a fixed number of dims") is the 3-axis einsum's fault; fully_masked_nan is the
         # same true second fault of _sdpa (NaN * 0 on an all-masked row)
-        "q5_einsum_three_axes": ("fixed_axes", "fully_masked_nan"),
+        "q5_einsum_three_axes": ("fixed_axes", "fully_masked_nan",
+                                 "einsum_fixed_axes"),   # now also: the engine's words for the same einsum (after blind31)
         "q5_softmax_over_queries": ("softmax_wrong_dim",),
         # raw: "The size of tensor a (6) must match the size of tensor b (8)"; nothing says the mask was cropped
         # now named by mask_cropped_square (naming11): the crash pairs (T_q) with (T_k); no mask is right, and a
@@ -3450,7 +3451,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic "does not match the correct result in 6 of 6 entries": no key for 1 - sum p^2 (Gini impurity)
         "q4_entropy_as_gini_impurity": ("entropy_gini",),   # now (after blind31)
         # raw einsum RuntimeError (2 subscripts, 3 dims), key None; fixed_axes with an einsum hint ('...t,...t->...') would name it
-        "q4_entropy_einsum_fixed_to_2d": (),
+        "q4_entropy_einsum_fixed_to_2d": ("einsum_fixed_axes",),   # now (after blind31: the words say it)
         # one_edit_fix: line `raw = (q * k).sum(dim=0)`, `-1` (or `1`) in place of `0`: fixes the stated slip at its place
         "q4_table_products_summed_over_keys": ("one_edit_fix",),
         # generic "`q5_answer` is not defined": nothing says the colon made it an annotation that binds nothing

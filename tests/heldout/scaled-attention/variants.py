@@ -3288,4 +3288,9 @@ def softmax_entropy(logits):
     p = torch.softmax(logits, dim=-1)
     return 1.0 - (p ** 2).sum(dim=-1)
 '''), {"key": "entropy_gini", "where": ["q4"]}),
+    "entropy_einsum_for_two_dims_only": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    return -torch.einsum("ij,ij->i", p, torch.log_softmax(logits, dim=-1))
+'''), {"key": "einsum_fixed_axes", "where": ["q4"]}),
 })
