@@ -2857,4 +2857,15 @@ def prefix_average_matrix(T, dtype=torch.float64):
     counts = torch.arange(T, 0, -1, dtype=dtype)
     return torch.ones(T, T, dtype=dtype).tril() / counts.unsqueeze(1)
 '''), {"key": "prefix_average_counts_reversed", "where": ["q09", "q10"]}),
+    "entropy_rows_by_python_loop": (cell("row_entropy_bits", '''
+def row_entropy_bits(A):
+    H = []
+    for row in A:
+        H.append(-sum(p.item() * math.log2(p.item()) for p in row if p.item() > 0))
+    return torch.tensor(H, dtype=A.dtype)
+
+
+def effective_tokens(A):
+    return 2.0 ** row_entropy_bits(A)
+'''), {"key": "batched_input_unsupported", "where": ["q10"]}),
 })
