@@ -357,10 +357,19 @@ def test_name_by_one_edit_names_unnamed_failures_of_the_function_their_first_cal
 def test_name_by_one_edit_leaves_named_functions_and_a_zero_budget_alone() -> None:
     space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
     _record(space, ("q1", "a"), QKV[0])
-    _record(space, ("q1", "b"), QKV[1])
+    _record(space, ("q1", "b"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=3))    # d_v = d_k: wrong, no crash
     named = [_report("q1", "a", key="values_are_keys"), _report("q1", "b")]
     assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
         "values_are_keys", None]
+    # a test whose call only crashed is searched all the same: a raw exception tells the student nothing
+    space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
+    _record(space, ("q1", "a"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=3))
+    _record(space, ("q1", "b"), QKV[1])                                             # Q @ V^T: (3, 4) @ (2, 7)
+    named = [_report("q1", "a", key="values_are_keys"), _report("q1", "b")]
+    assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
+        "values_are_keys", KEY]
+    space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
+    _record(space, ("q1", "b"), QKV[1])
     space.policy.repair_submission_s = 0
     assert name_by_one_edit([_report("q1", "b")], space, {"attention": _attention}, [space.cell])[0].misconception is None
     assert space.defined == 0
