@@ -86,6 +86,8 @@ class _Notebook:
     (["x = 1", 'q5_answer == "C"'], "answer_compared_not_assigned"),
     (['q5_answer: str = "C"'], None),            # an annotation with a value binds
     (['q5_answer: "C"', 'q5_answer = "C"'], None),   # bound elsewhere: not this
+    (['q5_answer: "C"', 'if True:\n    q5_answer = "C"'], None),   # bound in module-level code, nested
+    (['def f():\n    q5_anwser = "C"'], None),         # a function's own name is no global spelt near it
     (['other == "C"'], None),
     (['q5_anwser = "C"'], "answer_name_misspelled"),
     (['q5_anwser = "C"', 'q5_answr = "C"'], None),   # two near names: which one is meant is not said

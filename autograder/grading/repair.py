@@ -99,7 +99,7 @@ class Edit:
     source: str          # the whole edited def, named copy_name (with, for a helper's edit, that helper's copy)
     helper: str = ""     # the helper function of the searched one that the edit is in ("": the function itself)
     cell: int = -1       # the helper's cell (-1: the searched function's)
-    local_swap: bool = False   # one of the def's own variables for another, neither a parameter (`K[j]` for `K[i]`)
+    local_swap: bool = False   # one of the def's own variables for another, neither a parameter nor `_` (`K[j]` for `K[i]`)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
@@ -299,69 +298,18 @@ def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
 
 
 def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconception | None:
-    """Why `name` is undefined where the source shows it (parsed, never run): a top-level `name: value`, an
-    annotation that binds nothing; `name == value` as a statement, a comparison where = was meant; or one
-    name the notebook binds that is spelt nearly as `name` is (difflib, ratio 0.85 or more)."""
-    import ast
-    if submission is None:
-        return None
-    found: Misconception | None = None
-    for cell in submission.cells:
-        for node in _top_level(cell):
-            if any(isinstance(t, ast.Name) and t.id == name for t in _bound_by(node)):
-                return None     # a statement binds it: why that did not hold is missing_answer's to say
-            if found is not None:
-                continue
-            if (isinstance(node, ast.AnnAssign) and node.value is None and isinstance(node.target, ast.Name)
-                    and node.target.id == name):
-                found = Misconception("answer_annotated_not_assigned", f"`{name}` is not defined: the notebook has "
-                                     f"`{ast.unparse(node)[:60]}`, an annotation: "
-                                     + describe("answer_annotated_not_assigned"))
-            if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare)
-                    and isinstance(node.value.left, ast.Name) and node.value.left.id == name
-                    and len(node.value.ops) == 1 and isinstance(node.value.ops[0], ast.Eq)):
-                found = Misconception("answer_compared_not_assigned", f"`{name}` is not defined: the notebook has "
-                                     f"`{ast.unparse(node)[:60]}`, a comparison: "
-                                     + describe("answer_compared_not_assigned"))
+    """Why `name` is undefined where the source shows it (source_checks.unbound_answer: an annotation that binds
+    nothing, a comparison where = was meant, one near name bound), as the key the student reads."""
+    from autograder.grading.source_checks import unbound_answer as unbound
+    found = unbound(submission.cells, name) if submission is not None else None
     if found is None:
-        import difflib
-        bound = sorted({t.id for cell in submission.cells for node in _top_level(cell) for t in _bound_by(node)
-                        if isinstance(t, ast.Name) and not t.id.startswith("_")})
-        # names that differ only in their digits are other questions' (q7_answer is not a slip of q5_answer)
-        letters_of = re.compile(r"\d+")
-        near = [n for n in difflib.get_close_matches(name, bound, n=3, cutoff=0.85)
-                if letters_of.sub("", n) != letters_of.sub("", name)][:2]
-        if len(near) == 1:       # one name near it, and only one: a slip of its spelling
-            found = Misconception("answer_name_misspelled", f"`{name}` is not defined, and the notebook binds "
-                                  f"`{near[0][:60]}`: " + describe("answer_name_misspelled"))
-    return found
-
-
-def _top_level(cell: str) -> list[Any]:
-    """The top-level statements of a cell ([] where it does not parse)."""
-    from autograder.grading.pyparse import parse
-    try:
-        return list(parse(cell).body)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return []
-
-
-def _bound_by(node: Any) -> list[Any]:
-    """The targets a top-level statement binds with a value (an annotation alone binds nothing)."""
-    import ast
-    if isinstance(node, ast.Assign):
-        return [n for t in node.targets for n in ast.walk(t)]
-    if isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
-        return [node.target]
-    if isinstance(node, (ast.For, ast.With, ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
-        if isinstance(node, ast.For):
-            return list(ast.walk(node.target))
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            return [ast.Name(node.name)]
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            return [ast.Name((a.asname or a.name).split(".")[0]) for a in node.names]
-        return [n for item in node.items if item.optional_vars is not None for n in ast.walk(item.optional_vars)]
-    return []
+        return None
+    kind, shown = found
+    key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",
+           "misspelled": "answer_name_misspelled"}[kind]
+    said = {"annotated": f"the notebook has `{shown}`, an annotation", "compared": f"the notebook has `{shown}`, a "
+            "comparison", "misspelled": f"and the notebook binds `{shown}`"}[kind]
+    return Misconception(key, f"`{name}` is not defined{',' if kind == 'misspelled' else ':'} {said}: " + describe(key))
 
 
 def missing_answer(name: str, submission: SubmissionInfo | None) -> str:

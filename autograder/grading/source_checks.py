@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
@@ -511,18 +512,59 @@ def cells_assigning_globally(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose module-level code stores `name` (an assignment, a def, an import,
     a loop or with target, also inside a module-level if/for/with/try; never inside a def, class or lambda,
     whose names are their own): where a global the notebook uses is made. One cached parse (_parsed)."""
-    found = []
-    for number, tree in _parsed(tuple(cells)).trees:
-        todo: list[ast.AST] = list(getattr(tree, "body", []))
-        while todo:
-            n = todo.pop()
-            if _stores(n, name):
-                found.append(number - 1)
-                break
-            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
-                                  ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                todo.extend(ast.iter_child_nodes(n))
-    return found
+    return [number - 1 for number, tree in _parsed(tuple(cells)).trees
+            if any(_stores(n, name) for n in _module_level(tree))]
+
+
+def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a cell's module-level code (inside a module-level if/for/with/try too; never inside a def,
+    class, lambda or comprehension, whose names are their own)."""
+    todo: list[ast.AST] = list(getattr(tree, "body", []))
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                              ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            todo.extend(ast.iter_child_nodes(n))
+
+
+def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
+    """Why the global `name` is unbound where the source shows it: ("annotated", the statement) for
+    `name: value` (an annotation binds nothing), ("compared", the statement) for `name == value` as a
+    statement, ("misspelled", the other name) where one module-level name, and only one, is spelt nearly as
+    `name` (difflib ratio 0.85; names that differ only in digits are other questions': q7_answer is not a slip
+    of q5_answer). None where a statement binds it (why that did not hold is another question), or nothing
+    shows. One cached parse (_parsed)."""
+    import difflib
+    bound: set[str] = set()
+    said: tuple[str, str] | None = None
+    annotated_only: set[int] = set()     # the targets of annotations without a value: Stores that bind nothing
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in _module_level(tree):
+            if isinstance(n, ast.AnnAssign) and n.value is None:
+                annotated_only.add(id(n.target))
+                if said is None and isinstance(n.target, ast.Name) and n.target.id == name:
+                    said = ("annotated", ast.unparse(n)[:60])
+                continue
+            if (said is None and isinstance(n, ast.Expr) and isinstance(n.value, ast.Compare)
+                    and isinstance(n.value.left, ast.Name) and n.value.left.id == name
+                    and len(n.value.ops) == 1 and isinstance(n.value.ops[0], ast.Eq)):
+                said = ("compared", ast.unparse(n)[:60])
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in annotated_only:
+                bound.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                bound.update((al.asname or al.name.split(".")[0]) for al in n.names)
+    if name in bound:
+        return None
+    if said is not None:
+        return said
+    digits = re.compile(r"\d+")
+    near = [n for n in difflib.get_close_matches(name, sorted(b for b in bound if not b.startswith("_")), n=3,
+                                                 cutoff=0.85)
+            if digits.sub("", n) != digits.sub("", name)]
+    return ("misspelled", near[0][:60]) if len(near) == 1 else None
 
 
 def _stores(n: ast.AST, name: str) -> bool:
