@@ -47,7 +47,7 @@ def _written_with_caret(submission, name):
     return False
 
 
-def _raise_if_related(got, name, submission=None):
+def _raise_if_related(got, name, submission=None, attn_entries=None):
     right = getattr(ref, name)
     for t in ROUNDED_T:
         if got == AT_T[name](t) != right:
@@ -56,7 +56,8 @@ def _raise_if_related(got, name, submission=None):
     if 2 * got in (right, right - 1, right + 1):     # T^2 / 2 (or rounded): not T (T + 1) / 2, the triangle
         raise Misconception("count_halved_symmetric", f"{name} is {got}, half the right count: "
                             + describe("count_halved_symmetric"))
-    if got == AT_T[name](T) // T * 2 and got != right:
+    typed_twice = name == "attn_entries" or attn_entries == 2 * T     # 2 T d_k alone also reads as 2 x one query's
+    if typed_twice and got == AT_T[name](T) // T * 2 and got != right:
         # T * 2 for T ** 2 (blind31's 1024 * 2): a power typed as a product
         raise Misconception("square_as_times_two", f"{name} is {got}, T x 2 = {T} x 2"
                             + (f" times d_k = {D_K}" if name == "score_madds" else "") + ": "
@@ -168,7 +169,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
     if got == T * T * D_K * 8 and not (type(attn_entries) in (int, float) and attn_entries == 8 * ref.attn_entries):
         raise Misconception("madds_all_heads_width", f"score_madds is {got} = T^2 x {8 * D_K} = T^2 x (8 x d_k): "
                             + describe("madds_all_heads_width"))
-    _raise_if_related(got, "score_madds", submission)
+    _raise_if_related(got, "score_madds", submission, attn_entries)
     raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "

@@ -2302,10 +2302,10 @@ tokens = _Q.reshape(-1, 64)
 weights_shape = tuple((tokens @ tokens.T).shape)
 out_shape = (4, 10, 128)
 '''}, {"key": "batch_as_one_sequence", "where": ["q1"]}),
-    # T * 2 for T ** 2 in the multiply-adds
+    # T * 2 for T ** 2 in both counts (2 T d_k alone also reads as twice one query's multiply-adds)
     "q8_madds_square_as_times_two": ({"attn_entries": '''
 T, d_k = 1024, 64
-attn_entries = T ** 2
+attn_entries = T * 2
 score_madds = T * 2 * d_k
 cost_ratio = 4
 '''}, {"key": "square_as_times_two", "where": ["q8"]}),
