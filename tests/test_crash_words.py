@@ -488,3 +488,17 @@ def test_the_added_parameter_check_calls_the_student_once_per_test():
         checks.raise_if_added_parameter_wrong(scaled_scores, (A, B), lambda out: False, func_name="scaled_scores",
                                               reference=reference, what="S")
     assert len(calls) == 2 * first
+
+
+@pytest.mark.parametrize("message", [
+    "shape '[1, 1, " + "9" * 5000 + "]' is invalid for input of size " + "9" * 5000,      # digits past int()'s limit
+    "shape '[" + "1, " * 3000 + "x",                                                       # a view's words, unclosed
+    "randn() received an invalid combination of arguments - got (" + "a=1, " * 2000 + "), but expected one of: "
+    + "(*) " * 2000,
+])
+def test_student_made_crash_words_past_their_usual_size_are_read_safely(message: str) -> None:
+    # a notebook can raise any message it likes: it reaches these patterns cut to the first 500 characters
+    # (StudentCodeError) or the first line's 400 (a failure quoting one), and is only ever read
+    for error in (StudentCodeError("RuntimeError", message), AssertionError(f"your code raised RuntimeError: {message}")):
+        named = crash_words(error)
+        assert named is None or named.key in ("view_leading_ones", "unexpected_keyword")
