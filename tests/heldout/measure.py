@@ -3505,6 +3505,10 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    # judged from `measure <slug> --set blind32 -v`, the engine frozen from the writers' end to the judges' run
+}
+
 # set name -> its mapping; a set not named here has no mapping at all
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
@@ -3517,7 +3521,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind24": BLIND24_KEYS,
     "blind25": BLIND25_KEYS, "blind26": BLIND26_KEYS, "blind27": BLIND27_KEYS,
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
-    "blind31": BLIND31_KEYS}
+    "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
