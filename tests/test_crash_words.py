@@ -36,6 +36,9 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     # on a machine without CUDA (CI); a GPU machine would run it: skipped there
     "device_hard_coded": [] if torch.cuda.is_available() else [lambda: torch.ones(2, device="cuda")],
     "einsum_fixed_axes": [lambda: torch.einsum("rt,rt->r", A[None], A[None])],
+    "einsum_letter_on_two_axes": [lambda: torch.einsum("...td,...td->...t", A, torch.randn(5, 4)),
+                                  lambda: torch.einsum("ij,ij->i", A, B.T)],
+    "inner_pairs_last_axes": [lambda: torch.inner(A[:, 0], B), lambda: A[:, 0].inner(torch.randn(3, 7))],
     "unexpected_keyword": [lambda: torch.tril(torch.ones(3, 3), dtype=torch.bool), lambda: A.softmax(-1, keepdim=True),
                            lambda: F.softmax(A, dim=-1, keep_dim=True),
                            lambda: torch.randn(3, 4, gen=torch.Generator())],     # torch's parser: no overload has it

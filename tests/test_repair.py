@@ -197,6 +197,26 @@ def test_einsum_letters_a_positional_dtype_and_a_mask_of_the_wrong_sense() -> No
     assert list(repair._einsum_edits("a b,")) == [] and list(repair._einsum_edits("x" * 50)) == []
 
 
+def test_einsum_with_an_ellipsis_one_letter_on_two_axes_and_torch_inner() -> None:
+    def ref_scores(Q, K):
+        return Q @ K.transpose(-2, -1)
+    # blind31: queries and keys under one letter pair q_t with k_t; the fix gives the keys their own letter,
+    # kept in the output, and the ellipsis stays where it is
+    fixes = _fixes_of("def scores(Q, K):\n    return torch.einsum('...td,...td->...t', Q, K)\n", "scores",
+                      ref_scores, [_inputs((2, 3, 4), (2, 5, 4)), _inputs((3, 4), (3, 4))])
+    assert [f.after for f in fixes] == ["'...td,...ad->...ta'"], fixes
+    assert all("#" not in e and e.count("...") == 3 for e in repair._einsum_edits("...td,...td->...t"))
+    fixes = _fixes_of("def scores(Q, K):\n    return torch.einsum('b...qd,b...dk->b...qk', Q, K)\n", "scores",
+                      ref_scores, [_inputs((2, 3, 4), (2, 5, 4))])
+    assert fixes and {f.after for f in fixes} <= {"'b...qd,b...kd->b...qk'", "K.transpose(-2, -1)"}, fixes
+
+    def ref_smooth(w, V):
+        return w @ V
+    fixes = _fixes_of("def smooth(w, V):\n    return torch.inner(w, V) / w.sum()\n", "smooth",
+                      lambda w, V: ref_smooth(w, V) / w.sum(), [_inputs((6,), (6, 6)), _inputs((7,), (7, 3))])
+    assert [f.after for f in fixes] == ["w @ V"], fixes
+
+
 def test_numpy_axes_order_a_slice_for_an_index_and_a_log_with_a_base() -> None:
     def ref_split(x, h):
         T, d = x.shape
@@ -356,8 +376,8 @@ def test_name_by_one_edit_names_unnamed_failures_of_the_function_their_first_cal
 
 def test_name_by_one_edit_leaves_named_functions_and_a_zero_budget_alone() -> None:
     space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
-    _record(space, ("q1", "a"), QKV[0])
-    _record(space, ("q1", "b"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=3))    # d_v = d_k: wrong, no crash
+    _record(space, ("q1", "a"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=4))    # d_v = d_k: wrong, no crash
+    _record(space, ("q1", "b"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=3))
     named = [_report("q1", "a", key="values_are_keys"), _report("q1", "b")]
     assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
         "values_are_keys", None]
@@ -368,6 +388,14 @@ def test_name_by_one_edit_leaves_named_functions_and_a_zero_budget_alone() -> No
     named = [_report("q1", "a", key="values_are_keys"), _report("q1", "b")]
     assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
         "values_are_keys", KEY]
+    # and a function named only where it crashed (a crash's words say why that call raised) is searched where
+    # another call of it ran and answered wrong: the first test's crash keeps its name, the second gets the fix
+    space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
+    _record(space, ("q1", "a"), QKV[1])                                             # crashes
+    _record(space, ("q1", "b"), _inputs((2, 5, 4), (2, 6, 4), (2, 6, 4), seed=3))   # runs, wrong
+    named = [_report("q1", "a", key="matmul_shapes"), _report("q1", "b")]
+    assert [r.misconception for r in name_by_one_edit(named, space, {"attention": _attention}, [space.cell])] == [
+        "matmul_shapes", KEY]
     space = _Namespace(_notebook_attention(SLIPS["values as keys"][0]))
     _record(space, ("q1", "b"), QKV[1])
     space.policy.repair_submission_s = 0

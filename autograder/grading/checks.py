@@ -160,6 +160,13 @@ MISCONCEPTIONS: dict[str, str] = {
     "einsum_fixed_axes": "an einsum equation with one letter per axis ('rt,rt->r') given a tensor of another number "
                          "of axes: without an ellipsis einsum fixes the rank; write '...t,...t->...' (or reduce "
                          "with dim=-1) so that leading batch axes pass through",
+    "einsum_letter_on_two_axes": "one einsum letter given to two axes of different lengths ('td,td->t' for "
+                                 "queries against keys): einsum takes every axis with the same letter to be the same "
+                                 "axis, paired entry by entry, so each distinct axis needs a letter of its own "
+                                 "('qd,kd->qk')",
+    "inner_pairs_last_axes": "torch.inner(a, b) for a product that sums a's last axis against b's first: inner sums "
+                             "the LAST axis of both tensors (a vector against each row of b); weights times values "
+                             "is w @ V (torch.matmul)",
     "device_hard_coded": "putting a new tensor on the GPU by name (device=\"cuda\", .cuda()) where the inputs' "
                          "device is meant: the code fails wherever no GPU is (and mixes devices where one is); make "
                          "new tensors with device=x.device (or torch.ones_like(x))",

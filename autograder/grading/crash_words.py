@@ -26,6 +26,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b1D tensors expected, but got \d+D and \d+D tensors"), "dot_of_matrices"),
     (re.compile(r"\beinsum\(\): the number of subscripts in the equation \(\d+\) does not match the number of "
                 r"dimensions \(\d+\) for operand \d+ and no ellipsis was given"), "einsum_fixed_axes"),
+    (re.compile(r"\beinsum\(\): subscript [A-Za-z] has size \d+ for operand \d+ which does not broadcast with "
+                r"previously seen size \d+"), "einsum_letter_on_two_axes"),
+    (re.compile(r"\binner\(\) the last dimension must match on both input tensors"), "inner_pairs_last_axes"),
     (re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are "
                 r"available"), "device_hard_coded"),
     (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),

@@ -323,10 +323,16 @@ def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
 
 def _einsum_edits(equation: str) -> Iterator[str]:
     """An einsum equation with one slip undone: two letters of one operand (or of the output) swapped, or
-    one letter put for another ("bqd,bkd->bkq" for "bqd,bkd->bqk", "ij,kj->ik" for "ij,jk->ik")."""
-    eq = equation.replace(" ", "")
-    if len(eq) > 40 or not re.fullmatch(r"[A-Za-z]+(,[A-Za-z]+)*(->[A-Za-z]*)?", eq):
+    one letter put for another ("bqd,bkd->bkq" for "bqd,bkd->bqk", "ij,kj->ik" for "ij,jk->ik"). An ellipsis
+    stays where it is."""
+    eq = equation.replace(" ", "").replace("...", "#")
+    if len(eq) > 40 or not re.fullmatch(r"#?[A-Za-z]+#?(,#?[A-Za-z]+#?)*(->#?[A-Za-z]*#?)?", eq):
         return
+    for edited in _einsum_letter_edits(eq):
+        yield edited.replace("#", "...")
+
+
+def _einsum_letter_edits(eq: str) -> Iterator[str]:
     lhs, arrow, rhs = eq.partition("->")
     terms = [*lhs.split(","), *([rhs] if arrow else [])]
     inputs = len(lhs.split(","))
@@ -340,20 +346,30 @@ def _einsum_edits(equation: str) -> Iterator[str]:
             for b in range(a + 1, len(term)):
                 t = list(term)
                 t[a], t[b] = t[b], t[a]
-                yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
+                if "#" not in (t[a], t[b]):
+                    yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
         for a in range(len(term)):
             for other in letters:
-                if other != term[a]:
+                if other != term[a] and term[a] != "#":
                     t = list(term)
                     t[a] = other
                     yield from _new(joined([*terms[:i], "".join(t), *terms[i + 1:]]), seen)
-    if arrow:       # the output with a letter of the inputs added where it was left out (summed over), or one dropped
+    if arrow:       # one letter on two axes ("td,td->t" for "qd,kd->qk"): a later operand's own letter, kept
+        spare = next((c for c in "abcdefghijklmnopqrstuvwxyz" if c not in letters), "")
+        for i in range(1, inputs):
+            for a, shared in enumerate(terms[i]):
+                if spare and shared != "#" and shared in rhs and any(shared in t for t in terms[:i]):
+                    term = terms[i][:a] + spare + terms[i][a + 1:]
+                    at = rhs.index(shared) + 1
+                    yield from _new(joined([*terms[:i], term, *terms[i + 1:inputs], rhs[:at] + spare + rhs[at:]]), seen)
+        # the output with a letter of the inputs added where it was left out (summed over), or one dropped
         for a in range(len(rhs) + 1):
             for other in letters:
                 if other not in rhs:
                     yield from _new(joined([*terms[:inputs], rhs[:a] + other + rhs[a:]]), seen)
         for a in range(len(rhs)):
-            yield from _new(joined([*terms[:inputs], rhs[:a] + rhs[a + 1:]]), seen)
+            if rhs[a] != "#":
+                yield from _new(joined([*terms[:inputs], rhs[:a] + rhs[a + 1:]]), seen)
 
 
 def _new(text: str, seen: set[str]) -> Iterator[str]:
@@ -403,6 +419,8 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     if called in ("squeeze", "flatten") and not args and not kws and isinstance(node.func, ast.Attribute):
         for dim in (0, 1, -1, -2):                 # every size-1 axis squeezed, or every axis flattened
             yield ast.Call(node.func, [ast.Constant(dim)], [])
+    if called == "inner" and len(args) == 2 and not kws:      # torch.inner pairs the LAST axes of both
+        yield ast.BinOp(args[0], ast.MatMult(), args[1])
     if called == "sigmoid":
         yield ast.Call(ast.Attribute(node.func.value, "softmax", ast.Load()) if isinstance(node.func, ast.Attribute)
                        else ast.Name("softmax", ast.Load()), args, [*kws, ast.keyword("dim", ast.Constant(-1))])
@@ -830,8 +848,10 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
     failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception and not _open(r)}
-    # functions a failed test already names a mistake of: that name is the diagnosis
-    named = {c.name for k, c in first_of.items() if k in failed_named}
+    # functions a failed test already names a mistake of from a wrong value: that name is the diagnosis. A name
+    # of a crash says why that call raised, not what a call that ran got wrong (an einsum letter on two axes
+    # crashes on rectangular inputs and answers square ones wrong: the search says the same slip for both)
+    named = {c.name for k, c in first_of.items() if k in failed_named and not isinstance(c.answer, BaseException)}
 
     def answered_right(call: Any) -> bool | None:
         """Whether the student's answer to `call` is the reference's (None: no reference answer to compare,

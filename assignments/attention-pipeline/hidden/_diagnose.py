@@ -1033,6 +1033,17 @@ def native_weights_variants(S: torch.Tensor, M: torch.Tensor | None) -> dict[str
     return {"weights_not_normalised/unshifted_denominator_native": e / torch.exp(Z).sum(dim=-1, keepdim=True)}
 
 
+def nonfinite_hits(got: torch.Tensor, native: dict[str, torch.Tensor]) -> list[str]:
+    """The keys of `native` (wrong answers computed in got's own dtype, as the student's code computes them)
+    that give NaN or inf at exactly got's non-finite entries and got's finite values elsewhere: an overflow
+    float64 would not show (S * M with M = finfo.min is finite in float64 and +-inf in float32)."""
+    bad = ~torch.isfinite(got)
+    return [key for key, wrong in native.items()
+            if type(wrong) is torch.Tensor and wrong.dtype == got.dtype and tuple(wrong.shape) == tuple(got.shape)
+            and torch.equal(bad, ~torch.isfinite(wrong))
+            and matching_variants(got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, got.dtype)]
+
+
 def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
     """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
     code would: no maximum subtracted, or one maximum over the whole tensor."""

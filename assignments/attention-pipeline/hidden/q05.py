@@ -12,7 +12,6 @@ from autograder.grading.checks import (
     assert_plain_tensor,
     call,
     describe,
-    matching_variants,
     randn,
     register_misconceptions,
 )
@@ -125,8 +124,7 @@ def _raise_if_not_finite(got, S, M, what):
     if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
         return
     bad = ~torch.isfinite(got)
-    hits = [key for key, wrong in _unstable_softmaxes(S, M).items() if torch.equal(bad, ~torch.isfinite(wrong))
-            and matching_variants(got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, S.dtype)]
+    hits = D.nonfinite_hits(got, _unstable_softmaxes(S, M))
     if len(hits) == 1:
         raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}: "
                             "subtract each row's own maximum before exponentiating")

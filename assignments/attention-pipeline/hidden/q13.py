@@ -60,6 +60,11 @@ def _check(fn, stages, X, Y, W, M, dtype):
                                         _scores(X64[0], Y64[0], W64, M64), dtype) if X.dim() == 3 else ("", "")
         if named:
             raise Misconception(named, why + describe(named))
+        if type(A) is torch.Tensor and A.dtype == dtype and M is not None and not bool(torch.isfinite(A).all()):
+            hits = sorted({h.split("/")[0] for h in D.nonfinite_hits(A, {k: v[1] for k, v in _variants(X, Y, W, M).items()})})
+            if len(hits) == 1:   # an overflow in the student's dtype that the float64 replay does not have
+                raise Misconception(hits[0], f"A contains NaN or inf at the same entries as {describe(hits[0])} "
+                                    f"gives in {str(dtype).replace('torch.', '')}")
         known = wrong if named == "" else D.without_implicit_dim(wrong)
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         if key is not None:

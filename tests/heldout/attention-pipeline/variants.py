@@ -2869,3 +2869,24 @@ def effective_tokens(A):
     return 2.0 ** row_entropy_bits(A)
 '''), {"key": "batched_input_unsupported", "where": ["q10"]}),
 })
+
+# after blind31's last three: one einsum letter for queries and keys (the one-edit search now reads equations
+# with an ellipsis and gives a shared letter's second axis its own letter); torch.inner for a weighted sum;
+# the additive mask multiplied in, whose float32 overflow gives NaN that only a replay in float32 shows
+WRONG.update({
+    "q02_einsum_one_letter_for_query_and_key": (scores('''
+    scale = Q.size(-1) ** -0.5
+    return torch.einsum("...id,...id->...i", Q * scale, K)
+'''), {"key": ("one_edit_fix", "einsum_letter_on_two_axes"), "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "nw_inner_for_weighted_sum": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    w = torch.softmax(K @ q / q.numel() ** 0.5, dim=0)
+    return torch.inner(w, V)
+'''), {"key": ("one_edit_fix", "inner_pairs_last_axes"), "where": ["q08"]}),
+    "q13_mask_multiplied_in_float32": (cross('''
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = Q @ K.transpose(-1, -2) / K.shape[-1] ** 0.5
+    A = torch.softmax(S if M is None else torch.mul(S, M), dim=-1)
+    return A @ V, A
+'''), {"key": "mask_multiplied", "where": ["q13"]}),
+})
