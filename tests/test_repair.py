@@ -169,6 +169,25 @@ def test_a_slip_inside_a_small_class_the_function_uses_is_fixed_through_it() -> 
     assert {f.line for f in fixes} <= {3, 6}        # `1 * math.sqrt(d)` on line 3 is right too
 
 
+def test_one_attribute_of_self_read_for_another_is_fixed() -> None:
+    # blind31: a class stores every matrix on self and projects the values with self.W_O; W_V is stored, never read
+    src = ("class Attend:\n    def __init__(self, W_K, W_V, W_O):\n        self.W_K, self.W_V, self.W_O = W_K, W_V, W_O\n\n"
+           "    def __call__(self, Q, X):\n        K, V = X @ self.W_K, X @ self.W_O\n"
+           "        w = torch.softmax(Q @ K.transpose(-2, -1), dim=-1)\n        return w @ V @ self.W_O\n\n"
+           "def attend(Q, X, W_K, W_V, W_O):\n    return Attend(W_K, W_V, W_O)(Q, X)\n")
+
+    def ref_attend(Q, X, W_K, W_V, W_O):
+        return torch.softmax(Q @ (X @ W_K).transpose(-2, -1), dim=-1) @ (X @ W_V) @ W_O
+    inputs = [_inputs((3, 4), (5, 4), (4, 4), (4, 4), (4, 4)), _inputs((2, 4), (6, 4), (4, 4), (4, 4), (4, 4), seed=2)]
+    fixes = _fixes_of(src, "attend", ref_attend, inputs)
+    assert [(f.before, f.after, f.helper) for f in fixes] == [("self.W_O", "self.W_V", "Attend")], fixes
+    made = edits([src], "attend", "_c_")
+    assert made is not None and [e for e in made[1] if e.helper][0].after == "self.W_V"    # the unread one first
+    # a function's own names are never given a dotted name, nor a class's attributes a plain one
+    assert not any(e.after.startswith("self.") and e.before in ("X", "Q") for e in made[1])
+    assert not any(e.before in ("self.W_K", "self.W_V", "self.W_O") and "self." not in e.after for e in made[1])
+
+
 def test_einsum_letters_a_positional_dtype_and_a_mask_of_the_wrong_sense() -> None:
     def ref_scores(Q, K):
         return Q @ K.transpose(-2, -1)

@@ -148,7 +148,18 @@ def _local_names(fn: ast.FunctionDef | ast.ClassDef) -> list[str]:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
             names.append(node.id)
+    if isinstance(fn, ast.ClassDef):     # and the attributes its methods set on self, as "self.W_V"
+        for node in ast.walk(fn):
+            attribute = _self_attribute(node)
+            if attribute and isinstance(node.ctx, ast.Store) and attribute not in names:   # type: ignore[attr-defined]
+                names.append(attribute)
     return names
+
+
+def _self_attribute(node: ast.AST) -> str:
+    """"self.W_V" for `self.W_V`, "" for anything else."""
+    return (f"self.{node.attr}" if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == "self" else "")
 
 
 def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: Sequence[str],
@@ -160,7 +171,8 @@ def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: S
     rest: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
     for node, parent, field, at in slots:
         for new in _replacements(node, parent, names):
-            unread_put = isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
+            unread_put = (isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
+                          or _self_attribute(node) != "" and _self_attribute(new) in unread)
             (first if unread_put else rest).append((node, parent, field, at, new))
     return first + rest
 
@@ -168,6 +180,7 @@ def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: S
 def _unread(fn: ast.FunctionDef | ast.ClassDef) -> set[str]:
     """The parameters and variables `fn` has but never reads (`v` sliced per head and never passed on)."""
     loaded = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    loaded |= {_self_attribute(n) for n in ast.walk(fn) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
     return {n for n in _local_names(fn) if n not in loaded and n != "_" and not n.startswith("__")}
 
 
@@ -180,7 +193,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
     """What one edit may put where `node` is (None: leave the statement out)."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
         for other_name in names:
-            if other_name != node.id:
+            if other_name != node.id and "." not in other_name:
                 yield ast.Name(other_name, ast.Load())
         matmul = (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult)) or (
             isinstance(parent, ast.Call) and _called(parent) in ("matmul", "bmm", "mm", "einsum", "dot", "mv"))
@@ -232,6 +245,10 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
     elif isinstance(node, ast.Call):
         yield from _call_edits(node)
     elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        if _self_attribute(node) in names:      # a class's self.W_O read where its self.W_V is meant
+            for other_name in names:
+                if other_name.startswith("self.") and other_name != _self_attribute(node):
+                    yield ast.Attribute(ast.Name("self", ast.Load()), other_name[5:], ast.Load())
         if isinstance(node.value, ast.Attribute) and node.value.attr == "cuda":
             yield ast.Attribute(node.value.value, node.attr, ast.Load())    # torch.cuda.manual_seed: the GPU's only
         if node.attr in ("T", "mT", "H", "mH"):

@@ -3466,7 +3466,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the slice start is multiplied by d_k a second time (start * d_k): mis-named
         "q8_range_step_start_multiplied_again": ("mha_head_start_scaled_twice",),   # now (after blind31: a call at d_k = 1)
         # generic "does not match in 240 of 240 entries": nothing says V = X @ W_O (W_V unused)
-        "q8_values_projected_with_w_o": (),
+        "q8_values_projected_with_w_o": ("one_edit_fix",),   # now (after blind31: self attributes swapped in the search)
         # mha_head_slice_fixed: "slicing the same head's columns of Q, K or V for every head (Q[:, :d_k] left in the
         # loop)": exactly K[:, :d_k], V[:, :d_k] shared by every head
         "q8_one_key_value_head_shared": ("mha_head_slice_fixed",),

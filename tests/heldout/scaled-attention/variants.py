@@ -3294,3 +3294,49 @@ def softmax_entropy(logits):
     return -torch.einsum("ij,ij->i", p, torch.log_softmax(logits, dim=-1))
 '''), {"key": "einsum_fixed_axes", "where": ["q4"]}),
 })
+
+# after blind31 (q8_values_projected_with_w_o): a class keeps the matrices on self and reads one attribute for
+# another; the one-edit search now swaps a class's self attributes, the unread one first
+WRONG.update({
+    "mha_module_queries_from_w_k": ({"multi_head_attention": '''class Heads:
+    def __init__(self, W_Q, W_K, W_V, W_O, n_heads):
+        self.W_Q = W_Q
+        self.W_K = W_K
+        self.W_V = W_V
+        self.W_O = W_O
+        self.n_heads = n_heads
+
+    def forward(self, X):
+        T, d_model = X.shape
+        d_k = d_model // self.n_heads
+        Q, K, V = X @ self.W_K, X @ self.W_K, X @ self.W_V
+        heads = [attention(Q[:, i * d_k:(i + 1) * d_k], K[:, i * d_k:(i + 1) * d_k], V[:, i * d_k:(i + 1) * d_k], d_k)[0]
+                 for i in range(self.n_heads)]
+        return torch.cat(heads, dim=-1) @ self.W_O
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
+    return Heads(W_Q, W_K, W_V, W_O, n_heads).forward(X)
+'''}, {"key": ("one_edit_fix", "same_projection"), "where": ["q8"]}),
+    "mha_module_output_through_w_v": ({"multi_head_attention": '''class MHA:
+    def __init__(self, n_heads, **weights):
+        self.n_heads = n_heads
+        for name, W in weights.items():
+            setattr(self, name, W)
+        self.W_O = weights["W_O"]
+        self.W_V = weights["W_V"]
+
+    def __call__(self, X):
+        d_k = X.shape[-1] // self.n_heads
+        Q, K, V = X @ self.W_Q, X @ self.W_K, X @ self.W_V
+        outs = []
+        for h in range(self.n_heads):
+            cut = slice(h * d_k, (h + 1) * d_k)
+            outs.append(attention(Q[:, cut], K[:, cut], V[:, cut], d_k)[0])
+        return torch.cat(outs, dim=1) @ self.W_V
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
+    return MHA(n_heads, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O)(X)
+'''}, {"key": "one_edit_fix", "where": ["q8"]}),
+})
