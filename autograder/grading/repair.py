@@ -172,7 +172,7 @@ def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: S
     for node, parent, field, at in slots:
         for new in _replacements(node, parent, names):
             unread_put = (isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
-                          or _self_attribute(node) != "" and _self_attribute(new) in unread)
+                          or new is not None and _self_attribute(node) != "" and _self_attribute(new) in unread)
             (first if unread_put else rest).append((node, parent, field, at, new))
     return first + rest
 
