@@ -3507,6 +3507,116 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 
 BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # judged from `measure <slug> --set blind32 -v`, the engine frozen from the writers' end to the judges' run
+    # (6fb7e87, a worktree of its own): () where no key on it names the mistake
+    "sdpa-from-scratch": {
+            # generic: q1 test_out_shape key None ("should be a tuple of Python ints"); float_for_int would name the `/`
+            "q1_out_width_true_division_float": (),
+            # mis-named: variance_of_other_scores blames a new sample / other tensors; the slip is torch.inner pairing
+            # queries with keys of every sequence (batch_as_one_sequence would name it)
+            "q2_torch_inner_pairs_across_batch": (),
+            # fixed_axes names K.T reversing every axis of the batched keys, with K.transpose(-2, -1) as the fix
+            "q2_dot_T_reverses_all_axes_of_batched_keys": ("fixed_axes",),
+            # mis-named: softmax_subtracts_min (on the float16 / -inf tests) blames subtracting the minimum; the slip is
+            # exp(max - x), the softmax of the negated logits; all other failed tests None
+            "q3_shift_subtracted_backwards": (),
+            # partly: no_max_subtraction (float16 tests) = exp taken of the unshifted x, the max subtracted outside it;
+            # the value tests (q3, q5, q6) are None
+            "q3_max_subtracted_outside_exp": ("no_max_subtraction",),
+            # one_edit_fix: leave out `dim = x.dim() + dim` (or `dim` in its place) fixes it at its place
+            "q3_negative_dim_normalised_unconditionally": ("one_edit_fix",),
+            # mis-named: causal_mask_blocks_nothing blames an unassigned tril(); the slip is query positions expanded
+            # along the rows (mask_not_outer's kind); rectangular tests are raw RuntimeErrors with key None
+            "q4_positions_expanded_along_the_same_axis": (),
+            # causal_ignores_T_k: "a square mask from one length" = triangle built T_q x T_q, slicing cannot widen it
+            "q4_square_of_query_length_sliced_to_keys": ("causal_ignores_T_k",),
+            # mis-named: test_gradients_float64 says fixed_axes (K.T / fixed axis) for .numpy() on a grad tensor
+            # (gradient_cut would name it); test_bfloat16 is a raw TypeError with key None
+            "q5_scores_computed_in_numpy": (),
+            # one_edit_fix: flatten(start_dim=-1) in place of -2 makes the softmax run over each query's keys
+            "q5_softmax_over_flattened_score_matrix": ("one_edit_fix",),
+            # parameter_renamed: the fixed signature's `mask` renamed (to attn_mask), every mask=... call a TypeError
+            "q5_mask_parameter_named_attn_mask": ("parameter_renamed",),
+            # generic: key None, though the message says weights3 equals the causal weights (no key names is_causal
+            # left on; causal_mask_forced's kind would)
+            "q6_unmasked_weights_read_with_is_causal": (),
+            # zero_after_softmax: answer A reflects zeroing after the softmax, rows no longer sum to 1 -> C
+            "q7_compared_which_weights_are_nonzero": ("zero_after_softmax",),
+            # size_rounded: T = 1024 written as 1000
+            "q8_1024_rounded_to_1000": ("size_rounded",),
+        },
+    "scaled-attention": {
+            # one_edit_fix on all 6 q1 tests: line 5 `out = weights @ V.T`, `V` in place of `V.T`: the slip at its place
+            "q1_values_transposed_in_mix": ("one_edit_fix",),
+            # output_uses_weights_transposed (3 crash tests: "with as many queries as keys ... its output match mixing the
+            # values with the transposed weights (A^T V)"): the weights are transposed, same mistake in other words
+            # (borderline: it does not point at the stack line); one_edit_fix (3 tests): `torch.stack(rows, dim=1)`,
+            # `0` / `-2` in place of `1`: the slip at its place
+            "q1_query_rows_stacked_as_columns": ("output_uses_weights_transposed", "one_edit_fix"),
+            # one_edit_fix on all 6 q1 tests: `weights @ V` in place of `weights @ V + Q`: drops the residual at its place
+            "q1_query_added_back_as_residual": ("one_edit_fix",),
+            # mis-named: one_edit_fix shows `-torch.log(u1)` in place of `torch.sqrt(-torch.log(u1))`, i.e. -ln(u1) cos(2 pi u2):
+            # variance 1 by coincidence (E[Exp^2] = 2 times E[cos^2] = 1/2) but not standard normals, which q2 asks for; the fix
+            # is sqrt(-2 ln u1): the change does not fix the stated mistake, it adds a compensating one
+            "q2_box_muller_missing_factor_two": (),
+            # generic (None): "for d_k = 12 the variance of q.k / sqrt(d_k) is not within 10%": nothing says both appends run
+            "q2_loop_missing_else_appends_both": (),
+            # one_edit_fix: `prod(dim=-2)` / `prod(dim=1)` (or randn(n, d_k, 2)): multiplies over the pair axis, sums over
+            # the coordinates: the slip at its place
+            "q2_pair_axis_and_coordinate_axis_swapped": ("one_edit_fix",),
+            # generic (None) on all 3 q4 tests: "does not match the correct result in 6 of 6 entries"; nothing says max is
+            # not logsumexp
+            "q4_entropy_max_taken_for_logsumexp": (),
+            # one_edit_fix on all 3 q4 tests: `log_softmax(logits, dim=0)`, `-1` in place of `0`: the slip at its place
+            "q4_entropy_log_softmax_over_dim0": ("one_edit_fix",),
+            # mis-named: variance_d_k_squared ("that choice reflects squaring d_k") blames a belief the student does not hold;
+            # the student meant C and wrote "ABCD"[3] (zero-based index counted from 1)
+            "q5_answer_third_option_zero_indexed": (),
+            # attention_as_argmax ("attention returns only the best-matching value (a hard argmax)"): exactly the second
+            # thought that overwrote A with C
+            "q6_answer_changed_on_second_thought": ("attention_as_argmax",),
+            # answer_extra_characters ("it starts with D, the right choice, and goes on with words ... the letter alone")
+            "q7_answer_letter_with_reason": ("answer_extra_characters",),
+            # one_edit_fix on all 3 q8 tests: `torch.cat(heads, dim=1)` in place of `torch.relu(torch.cat(heads, dim=1))`
+            "q8_relu_before_output_projection": ("one_edit_fix",),
+            # raw: "your code raised IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)" (None)
+            "q8_heads_list_plus_equals_tensor": (),
+            # generic (None): "does not match the correct result in 240 of 240 entries"; nondeterministic (F.dropout trains by
+            # default) exists and would name it, but did not fire on q8
+            "q8_head_outputs_dropout_left_on": (),
+        },
+    "attention-pipeline": {
+            # one_edit_fix: `X @ W` in place of `torch.relu(X @ W)` removes the ReLU at its place
+            "q01_relu_after_projection": ("one_edit_fix",),
+            # one_edit_fix: `X` in place of `Q` in `K = Q @ W_K`, exactly the fix
+            "q01_keys_projected_from_queries": ("one_edit_fix",),
+            # raw TypeError "must be real number, not builtin_function_or_method" on all 4; numpy_size_attribute would name it
+            "q02_size_method_passed_to_sqrt": (),
+            # one_edit_fix: `S` in place of `S - S.mean(dim=-1, keepdim=True)`, the centring removed
+            "q02_scores_centred_per_row": ("one_edit_fix",),
+            # dtype_passed_positionally: the key's own example (torch.zeros((T, T), dtype) -> dtype=...)
+            "q04_dtype_passed_positionally": ("dtype_passed_positionally",),
+            # E / E.amax is E itself after the max shift: "exp(scores) without dividing by the row sum" is this, fix included
+            "q05_weights_divided_by_row_max": ("weights_not_normalised",),
+            # one_edit_fix: `A @ V` in place of `A @ V / seen[:, None]`, the extra division dropped
+            "q07_output_divided_by_visible_count": ("one_edit_fix",),
+            # BORDERLINE: inplace_on_input names the += through num = V[0] (a view of V) writing the caller's V, part of
+            # the stated mistake; it does not say that the sum starts at V[0] (counted twice), which x = x + ... keeps
+            "q08_accumulator_aliases_first_value": ("inplace_on_input",),
+            # generic "W_avg should be a torch.Tensor, got list"; returns_list_not_tensor would name it
+            "q09_returns_nested_python_list": (),
+            # one_edit_fix drops .numpy() on the round-trip line: a torch tensor in A's dtype comes back (np.power on a
+            # tensor wraps it back); .cpu() and np.power stay, so A's device is not kept on a GPU (borderline)
+            "q10_effective_tokens_numpy_round_trip_returns_array": ("one_edit_fix",),
+            # MIS-NAMED: rank_above_min blames d_k / max(rank Q, rank K); the cause is counting non-zero (asking) rows,
+            # linearly dependent ones: rank_counts_distinct_rows would be right
+            "q11_rank_counted_as_asking_tokens": (),
+            # one_edit_fix: "leave out line 3 (`total += 2 * d_model`)" removes the LayerNorm term at its place
+            "q12_layernorm_params_counted": ("one_edit_fix",),
+            # generic "the count is wrong ... your count holds 52080.0 for W_O" (3 x 17360); no key says W_O counted 3 times
+            "q12_output_projection_counted_per_qkv": (),
+            # same_projection: one matrix (W_K) used for Q and K, the general kind of Q = X @ W_K
+            "q13_queries_projected_with_w_k": ("same_projection",),
+        },
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
