@@ -230,6 +230,8 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
         yield node.operand      # -x, ~mask, not flag: the sign or the sense dropped
     elif isinstance(node, ast.BinOp):
         yield from _regrouped(node)
+        if isinstance(node.op, (ast.Sub, ast.Div)):
+            yield ast.BinOp(node.right, node.op, node.left)          # m - x for x - m, d / s for s / d
         for op in _SWAP_OPS.get(type(node.op), ()):
             yield ast.BinOp(node.left, op(), node.right)
         if isinstance(node.op, ast.MatMult):
@@ -323,9 +325,15 @@ def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
 
 
 def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
-    """Precedence slips: `h + 1 * d` for `(h + 1) * d`, `a / b * c` for `a / (b * c)`, and back."""
+    """Precedence slips: `h + 1 * d` for `(h + 1) * d`, `a / b * c` for `a / (b * c)`, and back; a call's
+    closing parenthesis in the wrong place: `exp(x) - m` for `exp(x - m)`."""
     additive, multiplicative = (ast.Add, ast.Sub), (ast.Mult, ast.Div, ast.FloorDiv, ast.MatMult, ast.Pow)
     a, c = node.left, node.right
+    if isinstance(a, ast.Call) and len(a.args) == 1 and not isinstance(a.args[0], ast.Starred):
+        yield ast.Call(a.func, [ast.BinOp(a.args[0], node.op, c)], a.keywords)
+    elif (isinstance(a, ast.Call) and not a.args and not a.keywords and isinstance(a.func, ast.Attribute)
+          and not _is_module(a.func.value)):
+        yield ast.Call(ast.Attribute(ast.BinOp(a.func.value, node.op, c), a.func.attr, ast.Load()), [], [])
     if isinstance(node.op, additive):
         if isinstance(c, ast.BinOp) and isinstance(c.op, multiplicative):
             yield ast.BinOp(ast.BinOp(a, node.op, c.left), c.op, c.right)        # a + b*c -> (a + b)*c
@@ -839,8 +847,8 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     function the test is about: later calls may be a diagnosis's probes, on inputs beyond what the notebook
     asks) answered wrong, and one edit of that function makes right each such first call and keeps right
     every call it answered right (repair_submission_s of the namespace's policy for the whole search).
-    A function whose mistake another failed test names already is left to that name: the catalogue's
-    diagnosis is the one the student reads, once. Where no edit gives the reference's answers (a random
+    A test another test's name leaves unexplained is searched all the same (the named tests keep their
+    names). Where no edit gives the reference's answers (a random
     function draws its own numbers), `rerun(test, {name: copy})` says whether a test passes with the copy in
     the function's place: an edit whose copy passes the failed tests (and the passed ones) of that function
     is a fix, checked by the tests themselves (at most MAX_RERUN_EDITS edits tried that way).
@@ -865,10 +873,6 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
     right: dict[str, list[Any]] = {}                     # function -> the calls it answered right
     failed_named = {(r.question, r.name) for r in reports if r.status == "failed" and r.misconception and not _open(r)}
-    # functions a failed test already names a mistake of from a wrong value: that name is the diagnosis. A name
-    # of a crash says why that call raised, not what a call that ran got wrong (an einsum letter on two axes
-    # crashes on rectangular inputs and answers square ones wrong: the search says the same slip for both)
-    named = {c.name for k, c in first_of.items() if k in failed_named and not isinstance(c.answer, BaseException)}
 
     def answered_right(call: Any) -> bool | None:
         """Whether the student's answer to `call` is the reference's (None: no reference answer to compare,
@@ -883,11 +887,10 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 return None
         return not isinstance(call.answer, BaseException) and same_answer(call.answer, expected[id(call)])
     for key, call in first_of.items():
-        # a function another failed test names is left to that name, unless this test only crashed: a raw
-        # exception tells the student nothing, and a fix checked on every call says where (blind31's stable_softmax,
-        # whose q6 values name the missing keepdim while q3's own tests crash)
-        crashed = isinstance(call.answer, BaseException)
-        if key in failed_tests and (call.name not in named or crashed) and answered_right(call) is False:
+        # searched even where another failed test names a mistake of the same function: that name explains its
+        # own test (a float16 overflow, a crash's words), and a test it does not explain is otherwise told only
+        # "does not match" (blind32's exp(x) - m, named no_max_subtraction on float16 and nothing on float64)
+        if key in failed_tests and answered_right(call) is False:
             culprit[key] = call.name
             wrong.setdefault(call.name, []).append(call)
     for call in calls:      # the other calls of each function that may be searched: a fix must keep them right

@@ -3518,10 +3518,10 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q2_dot_T_reverses_all_axes_of_batched_keys": ("fixed_axes",),
             # mis-named: softmax_subtracts_min (on the float16 / -inf tests) blames subtracting the minimum; the slip is
             # exp(max - x), the softmax of the negated logits; all other failed tests None
-            "q3_shift_subtracted_backwards": (),
+            "q3_shift_subtracted_backwards": ("softmax_of_negated", "one_edit_fix"),   # now (after blind32)
             # partly: no_max_subtraction (float16 tests) = exp taken of the unshifted x, the max subtracted outside it;
             # the value tests (q3, q5, q6) are None
-            "q3_max_subtracted_outside_exp": ("no_max_subtraction",),
+            "q3_max_subtracted_outside_exp": ("no_max_subtraction", "one_edit_fix"),   # now (after blind32)
             # one_edit_fix: leave out `dim = x.dim() + dim` (or `dim` in its place) fixes it at its place
             "q3_negative_dim_normalised_unconditionally": ("one_edit_fix",),
             # mis-named: causal_mask_blocks_nothing blames an unassigned tril(); the slip is query positions expanded

@@ -202,12 +202,29 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_twice"] = softmax_twice(x, dim)
     out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
     out["softmax_base_2"] = softmax_base_2(x, dim)
+    out["softmax_of_negated"] = ref.stable_softmax(-x, dim=dim)     # exp(max - x): the shift the wrong way round
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
             out[key] = t
     out.update(max_wrong_axis_variants(x, dim))
     return {k: v.to(x.dtype) for k, v in out.items()}
+
+
+TAME_LOGITS = torch.tensor([[0.5, -1.0, 2.0, 0.25]], dtype=torch.float64)
+
+
+def min_or_negated(softmax_of) -> str | None:
+    """Of a softmax that overflows both rows of SOFTMAX_PROBE: on tame logits (TAME_LOGITS, where subtracting
+    each row's minimum is exact) the right weights are softmax_subtracts_min, and those of -x are exp(max - x)
+    (softmax_of_negated); None for anything else or a crash. `softmax_of(x)`: the student's weights for x."""
+    x = TAME_LOGITS
+    out = second_call(softmax_of, x.clone())
+    for key, want in (("softmax_subtracts_min", ref.stable_softmax(x, dim=-1)),
+                      ("softmax_of_negated", ref.stable_softmax(-x, dim=-1))):
+        if type(out) is torch.Tensor and out.shape == x.shape and torch.allclose(out.double(), want, atol=1e-6):
+            return key
+    return None
 
 
 def softmax_through_dot_T(x: torch.Tensor) -> torch.Tensor:
@@ -1161,6 +1178,9 @@ def softmax_shift(fn):
     shift = ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
     if shift == "":     # finite on SOFTMAX_PROBE: each row's max, or a shift only a -inf entry breaks
         return mean_or_sound(*(second_call(fn, *qkv, mask=None) for qkv in MEAN_PROBES_QKV))
+    if shift == "softmax_subtracts_min":    # exp(max - x) overflows the same rows: tame scores tell them apart
+        return min_or_negated(lambda x: fn(torch.ones(1, 1, dtype=x.dtype), x.T, torch.eye(x.shape[-1], dtype=x.dtype),
+                                           mask=None))
     if shift != "global_max_subtraction":
         return shift
     said = global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))

@@ -58,6 +58,9 @@ MISCONCEPTIONS = {
     "softmax_divides_by_max": "dividing the logits by their row's maximum (exp(x / max)) instead of subtracting it "
                               "(exp(x - max)): that changes the softmax itself (a different temperature per row, "
                               "sign flips when the maximum is negative)",
+    "softmax_of_negated": "exponentiating max - x instead of x - max (the shift subtracted the wrong way round, or "
+                          "exp(-x)): that is the softmax of -x, which gives the largest logit the smallest weight; "
+                          "exp(x - x.amax(dim, keepdim=True))",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
     "causal_mask_forced": "applying a causal mask the call did not ask for: the given mask replaced by a causal "

@@ -2310,3 +2310,26 @@ score_madds = T * 2 * d_k
 cost_ratio = 4
 '''}, {"key": "square_as_times_two", "where": ["q8"]}),
 })
+
+# after blind32 (q3_shift_subtracted_backwards, q3_max_subtracted_outside_exp): the shift the wrong way round is
+# the softmax of -x, told from subtracting the minimum by tame logits; a call's parenthesis closed too early is
+# one edit, found even where an overflow test names the missing shift
+WRONG.update({
+    "q3_exp_of_max_minus_x": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    top = torch.max(x, dim=dim, keepdim=True).values
+    z = torch.exp(top - x)
+    return z / torch.sum(z, dim=dim, keepdim=True)
+'''}, {"key": ("softmax_of_negated", "one_edit_fix"), "where": ["q3", "q5", "q6"]}),
+    "q3_negated_shift_in_log_domain": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    shifted = -(x - x.amax(dim, keepdim=True))
+    return torch.exp(shifted - torch.logsumexp(shifted, dim, keepdim=True))
+'''}, {"key": ("softmax_of_negated", "one_edit_fix"), "where": ["q3", "q5", "q6"]}),
+    "q3_max_subtracted_after_exp": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    m = x.amax(dim=dim, keepdim=True)
+    num = x.exp() - m
+    return num / num.sum(dim=dim, keepdim=True)
+'''}, {"key": ("one_edit_fix", "no_max_subtraction"), "where": ["q3", "q5", "q6"]}),
+})
