@@ -98,3 +98,22 @@ def test_an_answer_left_unbound_by_a_colon_or_a_comparison_is_named_from_the_sou
     from autograder.grading.runner import unbound_answer
     named = unbound_answer("q5_answer", _Notebook(*cells))  # type: ignore[arg-type]
     assert (named.key if named is not None else None) == key
+
+
+@pytest.mark.parametrize("value, key", [
+    ((2, 8, 128.0), "float_for_int"), ([4.0, 10, 10], "float_for_int"), ((2, 8, 128.5), ""),
+    ((2, 8, float("nan")), ""),
+    ((10 ** 400, 2.0), "float_for_int"), ((10 ** 5000, 2.0), "float_for_int"), ((2, float("inf")), ""),
+    ((2, "8", 128), ""), ((2.0,) * 9, ""), ((True, 3), ""), ((2, 8, 128), None)])
+def test_a_shape_with_a_whole_float_is_named_float_for_int(value: object, key: str | None) -> None:
+    # blind32: 2 * 64 / 1 is 128.0; a float that is not whole, NaN, a string or a long tuple stays unnamed
+    from autograder.grading.checks import expect_shape
+    try:
+        expect_shape(value, "out_shape")
+    except Misconception as e:
+        assert key and e.key == key and repr(next(n for n in value if isinstance(n, float))) in str(e), e  # type: ignore[attr-defined]
+        return
+    except AssertionError:
+        assert key == "", value
+        return
+    assert key is None

@@ -31,7 +31,9 @@ SLIPS = {   # key -> two different pieces of code making the same slip
     "method_not_called": [lambda: A.masked_fill(MASK.logical_not, 0.0), lambda: A / A.sum(-1, keepdim=True).values,
                           lambda: ~MASK.logical_not, lambda: torch.exp(A.float), lambda: A.sum(1).values * 2,
                           lambda: A[MASK.logical_not], lambda: torch.where(MASK.logical_not, A, 0.0),
-                          lambda: A.size[-1]],
+                          lambda: A.size[-1], lambda: math.sqrt(A.size), lambda: math.log(A.numel)],
+    "numpy_round_trip": [lambda: (A.requires_grad_(False).clone().requires_grad_(True) * 2).numpy(),
+                         lambda: A.to(torch.bfloat16).numpy()],
     "value_called": [lambda: A.shape(-1), lambda: A.T(), lambda: A.sum(-1)(0)],
     # on a machine without CUDA (CI); a GPU machine would run it: skipped there
     "device_hard_coded": [] if torch.cuda.is_available() else [lambda: torch.ones(2, device="cuda")],

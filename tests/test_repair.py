@@ -671,3 +671,22 @@ def test_operands_of_a_difference_swapped_and_a_call_closed_too_early() -> None:
     fixes = _fixes_of("def sm(x):\n    e = x.exp()\n    return e.sum(-1, keepdim=True) / e\n", "sm", ref_softmax,
                       [_inputs((3, 5))])
     assert [(f.before, f.after) for f in fixes] == [("e.sum(-1, keepdim=True) / e", "e / e.sum(-1, keepdim=True)")]
+
+
+def test_an_answer_picked_by_its_position_in_a_string_is_searched_and_only_an_index_off_by_one_replaces_a_name() -> None:
+    cells = ["import torch", 'q5_answer = "ABCD"[3]  # the third option\n', "q6_answer = 'A'\n", "x = 'AB'.lower()\n"]
+    assert repair._picked_by_position(cells, ["q5_answer"])
+    assert not repair._picked_by_position(cells, ["q6_answer"]) and not repair._picked_by_position(cells, ["x"])
+    assert not repair._picked_by_position(["q5_answer = letters[3]\n"], ["q5_answer"])     # not a string written out
+    found = repair.Found(name="q5_answer", cell=1, fixes=(
+        Edit(line=1, before="3", after="-2", source=""), Edit(line=1, before="3", after="2", source="")), calls=0,
+        line_text='q5_answer = "ABCD"[3]')
+    kept = repair._one_position_off(found)
+    assert kept is not None and [e.after for e in kept.fixes] == ["2"]
+    assert repair._one_position_off(repair.Found(name="q", cell=1, fixes=(Edit(line=1, before="0", after="3", source=""),),
+                                                 calls=0, line_text="")) is None    # "ABCD"[0] meant: A's reason stays
+    # the value search tries a number put for a number there (elsewhere a hand-worked count is not an edit)
+    made = repair.value_edits(cells, ["q5_answer"], "_v_")
+    assert made is not None and ("3", "2") in [(e.before, e.after) for e in made[1]]
+    made = repair.value_edits(["T = 1024\nattn_entries = T * 3\n"], ["attn_entries"], "_v_")
+    assert made is not None and not any(e.before == "3" and e.after == "2" for e in made[1])

@@ -167,6 +167,12 @@ MISCONCEPTIONS: dict[str, str] = {
     "inner_pairs_last_axes": "torch.inner(a, b) for a product that sums a's last axis against b's first: inner sums "
                              "the LAST axis of both tensors (a vector against each row of b); weights times values "
                              "is w @ V (torch.matmul)",
+    "float_for_int": "giving a float (math.pow, / or a float literal: 1048576.0) where a whole number, a Python "
+                     "int, is asked: use ** and // on ints (1024 ** 2, not math.pow(1024, 2)), or int(...) "
+                     "around the result",
+    "numpy_round_trip": "taking a tensor through NumPy (.numpy(), np.* functions) inside a function torch must run "
+                        "for any input: NumPy cuts the autograd graph (.numpy() refuses a tensor that requires grad), "
+                        "has no bfloat16 and cannot read GPU memory; stay in torch (torch.exp, torch.matmul, ...)",
     "device_hard_coded": "putting a new tensor on the GPU by name (device=\"cuda\", .cuda()) where the inputs' "
                          "device is meant: the code fails wherever no GPU is (and mixes devices where one is); make "
                          "new tensors with device=x.device (or torch.ones_like(x))",
@@ -458,6 +464,11 @@ def expect_shape(value: object, what: str) -> tuple[int, ...]:
     _raise_if_callable(value, what)
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(n, int) and not isinstance(n, bool) for n in value):
+        entries = list(value) if isinstance(value, (tuple, list)) and 0 < len(value) <= 8 else []
+        if entries and all(type(n) is int or type(n) is float and n.is_integer() for n in entries):   # 2 * 64 / 1 is 128.0
+            said = ", ".join(repr(n) if type(n) is float or abs(n) < 10 ** 18 else "a large int" for n in entries)
+            raise Misconception("float_for_int", f"{what} is ({said}): a float where a shape holds whole numbers, "
+                                "Python ints: " + describe("float_for_int"))
         raise AssertionError(f"{what} should be a tuple of Python ints, for example (2, 3, 4)")
     return tuple(value)
 

@@ -57,7 +57,10 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"'(?:builtin_function_or_method|method)'|received an invalid combination of arguments - got "
                 r"\([^)]*\bbuiltin_function_or_method\b|must be Tensor, not (?:builtin_function_or_method|method)\b"
                 r"|valid indices \(got builtin_function_or_method\)"
-                r"|'(?:builtin_function_or_method|method)' object is not subscriptable"), "method_not_called"),
+                r"|'(?:builtin_function_or_method|method)' object is not subscriptable"
+                r"|must be real number, not (?:builtin_function_or_method|method)\b"), "method_not_called"),
+    (re.compile(r"Can't call numpy\(\) on Tensor that requires grad|Got unsupported ScalarType BFloat16"
+                r"|can't convert \w+(?::\d+)? device type tensor to numpy"), "numpy_round_trip"),
     (re.compile(r"'(?:torch\.Size|Tensor)' object is not callable"), "value_called"),
     (re.compile(r"'Tensor' object has no attribute '(?:astype|copy)'"), "numpy_method"),
     (re.compile(r"expected m1 and m2 to have the same dtype, but got: \S+ != \S+|expected scalar type \w+ but found "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
 import math
 import re
 import secrets
@@ -701,7 +702,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
             else:
                 after = ast.unparse(new)
             before = ast.unparse(node)
-            if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)):
+            if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)
+                                   and not _indexes_a_string(parent)):     # "ABCD"[3]: a position, not an answer
                 continue
             if new is None:
                 setattr(parent, field, [s for i, s in enumerate(siblings) if i != at])
@@ -860,7 +862,9 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
     unnamed = [r for r in reports if r.status == "failed" and _open(r)]
-    if record is None or budget <= 0 or not unnamed or not references or not cells:
+    positional = rerun is not None and takes is not None and bool(cells) and any(
+        r.status == "failed" and _picked_by_position(cells, takes.get((r.question, r.name), ())) for r in reports)
+    if record is None or budget <= 0 or not (unnamed or positional) or not references or not cells:
         return list(reports)
     deadline = time.monotonic() + budget
     failed_tests = {(r.question, r.name) for r in unnamed}
@@ -963,10 +967,10 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
     reference only picks the edits to try them with). The values a test takes from one cell are edited
     together: one slip above them in that cell makes them all wrong."""
     from autograder.grading.source_checks import cells_assigning_globally
-    unnamed = [(r.question, r.name) for r in reports
-               if r.status == "failed" and not r.misconception and not r.withheld_by]
-    named = [(r.question, r.name) for r in reports
-             if r.status == "failed" and r.misconception and r.misconception != KEY and not r.withheld_by]
+    unnamed = [(r.question, r.name) for r in reports if r.status == "failed" and not r.withheld_by
+               and (not r.misconception or _picked_by_position(cells, takes.get((r.question, r.name), ())))]
+    named = [(r.question, r.name) for r in reports if r.status == "failed" and r.misconception
+             and r.misconception != KEY and not r.withheld_by and (r.question, r.name) not in unnamed]
 
     def one_cell(key: tuple[str, str]) -> tuple[int, tuple[str, ...]] | None:
         """(the cell, the names) where every value `key`'s test takes with a reference is assigned in one cell."""
@@ -1003,6 +1007,8 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
         key = (r.question, r.name)
         group = group_of.get(key, (-1, ()))
         fix = found.get(group)
+        if fix is not None and r.misconception and r.misconception not in (KEY, *EFFECT_KEYS):
+            fix = _one_position_off(fix)     # a choice's reason is replaced only by an index counted from 1
         if fix is not None:
             what = " and ".join(f"`{n}`" for n in group[1])
             r = r.model_copy(update={"misconception": KEY,
@@ -1015,6 +1021,41 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
                                                                            are=len(names) > 1)[:1400]})
         out.append(r)
     return out
+
+
+def _one_position_off(found: Found) -> Found | None:
+    """`found` with only its fixes that move an index by one ("ABCD"[3] -> [2]); None where none does."""
+    def off_by_one(e: Edit) -> bool:
+        try:
+            return abs(int(e.after) - int(e.before)) == 1
+        except ValueError:
+            return False
+    kept = tuple(e for e in found.fixes if off_by_one(e))
+    return dataclasses.replace(found, fixes=kept) if kept else None
+
+
+def _indexes_a_string(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str))
+
+
+def _picked_by_position(cells: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether a value a test takes is assigned as one entry of a string written out (q5_answer = "ABCD"[3]):
+    the letter was picked by its position, and what that letter would mean chosen outright (a wrong choice's
+    reason) may be a coincidence of an index counted from 1; the value search then tries the index's neighbours
+    and the test says which is right."""
+    from autograder.grading.source_checks import cells_assigning_globally
+    for name in names:
+        for index in cells_assigning_globally(cells, name)[-1:]:
+            try:
+                tree = parse(cells[index])
+            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+                continue
+            for node in tree.body:
+                if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+                        and _indexes_a_string(node.value)):
+                    return True
+    return False
 
 
 def close_value(got: Any, expected: Any) -> bool:
