@@ -1368,6 +1368,24 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
 _ROW_SIZES = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension 0")
 
 
+def raise_if_prefix_average_container(got: object, T: int) -> None:
+    """The right W_avg in another container (blind32): a nested Python list (or tuple) of the right numbers is
+    `returns_list_not_tensor`, a NumPy array of them `returns_numpy_not_tensor`, both compared with the engine's
+    raise_if_other_container; the list's fix is said for this matrix, not in the engine's words for a mask."""
+    if type(got) is torch.Tensor:
+        return
+    try:
+        checks.raise_if_other_container(got, ref.prefix_average_matrix(T), "W_avg", reduced=False)
+    except Misconception as m:
+        if m.key != "returns_list_not_tensor":
+            raise
+        raise Misconception(m.key, f"W_avg is a nested Python {type(got).__name__} holding the right numbers, not "
+                            "a torch tensor: the question asks for a float64 tensor (its rows feed matrix products "
+                            "and comparisons as a tensor); build it with torch, e.g. torch.tensor(rows, "
+                            "dtype=torch.float64), or torch.ones(T, T, dtype=torch.float64).tril() / "
+                            "torch.arange(1, T + 1, dtype=torch.float64)[:, None]") from None
+
+
 def prefix_average_one_short_crash(fn: Callable[..., object], e: StudentCodeError, T: int) -> Misconception | None:
     """prefix_average_row_skipped from a crash: a broadcast of T rows against T - 1 along dimension 0 (the
     row counts torch.arange(1, T) makes: its end is exclusive), and a second call with T = 2, where the one
