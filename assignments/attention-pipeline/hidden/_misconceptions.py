@@ -245,9 +245,10 @@ MISCONCEPTIONS = {
                  "counts it",
     "rank_is_the_bound": "giving the bound d_k for the rank of one particular S: its queries and keys may "
                          "span fewer directions (torch.linalg.matrix_rank counts them)",
-    "rank_above_min": "giving a bound above this S's rank (d_k, or the larger of rank Q and rank K): the rank of "
-                      "a product is at most the smaller of its factors' ranks, rank(Q K^T) <= min(rank Q, rank K); "
-                      "torch.linalg.matrix_rank counts it",
+    "rank_above_min": "giving a bound above this S's rank (d_k, the larger of rank Q and rank K, or the number of "
+                      "its non-zero rows, the tokens that ask a question): the rank of a product is at most the "
+                      "smaller of its factors' ranks, rank(Q K^T) <= min(rank Q, rank K), and rows that repeat "
+                      "or mix other rows add no dimension; torch.linalg.matrix_rank counts it",
     "param_count_widths_arithmetic": "combining the widths with the wrong arithmetic (multiplying them all, "
                                      "d_model * d_k * d_v, or adding them): each matrix holds rows x columns entries "
                                      "and the count adds the matrices' sizes, d_model * d_k + d_model * d_k + "
@@ -273,6 +274,10 @@ MISCONCEPTIONS = {
                                           "Python's conditional expression binds loosest, so it takes the whole sum "
                                           "and the count is 0 without W_O; parenthesise the W_O term: "
                                           "(d_v * d_model if with_output else 0)",
+    "param_count_wo_per_projection": "counting one output projection for each of Q, K and V (3 x d_v x d_model, "
+                                     "or one as wide as each of them, which doubles the W_Q, W_K, W_V count): there "
+                                     "is a single W_O, d_v x d_model, applied once to the attention output, so "
+                                     "with_output=True adds d_v * d_model once",
     "param_count_wo_square": "sizing W_O as d_model x d_model instead of d_v x d_model",
     # cross-attention
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "

@@ -66,6 +66,12 @@ def test_max_rank_S(max_rank_S):
         raise AssertionError("max_rank_S is not correct: what limits the rank of Q K^T?")
 
 
+def _nonzero_query_rows() -> int:
+    """How many rows of the lesson pipeline's S = (X W_Q)(X W_K)^T are non-zero: the tokens that ask a question."""
+    X, W_Q, W_K, _ = ref.lesson_pipeline()
+    return int(((X @ W_Q) @ (X @ W_K).T != 0).any(dim=-1).sum())
+
+
 @test_case(points=1, hidden=True)
 def test_rank_S_lesson(rank_S_lesson):
     got = _int(rank_S_lesson, "rank_S_lesson", ref.rank_S_lesson)
@@ -83,6 +89,8 @@ def test_rank_S_lesson(rank_S_lesson):
         every = (f", and also how many singular values S has at all (len(torch.linalg.svdvals(S)), min(T_q, T_k) = "
                  f"{T}, the zero ones included: the rank counts only the nonzero ones)"
                  if len(torch.linalg.svdvals(Q @ K.T)) == T else "")
+        if int((Q @ K.T != 0).any(dim=-1).sum()) == T:   # every query asks: the non-zero rows are T too (blind32)
+            every += ", and also the number of non-zero rows of S (every one of its queries is non-zero)"
         raise AssertionError(f"rank_S_lesson is {T}: that is T, the number of tokens (the rank of a full-rank T x T "
                              "matrix such as the causal weights A, or the masked scores S + M with the lesson's -1e9 "
                              "mask), and also what torch.linalg.matrix_rank(S, "
@@ -102,6 +110,13 @@ def test_rank_S_lesson(rank_S_lesson):
         # lesson's S (rank K = d_k = 4) the two coincide, so one key names either reading
         said = " and ".join(w for w, n in ((f"d_k ({d_k})", d_k), (f"the larger of rank Q ({r_q}) and rank K ({r_k})",
                                                                      max(r_q, r_k))) if n == got)
+        # the tokens that ask a question counted (non-zero query rows of the lesson pipeline's S = X W_Q (X W_K)^T,
+        # blind32): 4 = d_k, so one number cannot tell them apart; each is a bound above the rank, one key says both
+        asking = _nonzero_query_rows()
+        if got == asking:
+            said += (f", and also the number of non-zero rows of the lesson pipeline's S (the {asking} tokens whose "
+                     "query is non-zero), a count of rows, not of independent directions: those rows repeat two "
+                     "query vectors, so they span 2 dimensions")
         if got == d_k and got != max(r_q, r_k):
             raise Misconception("rank_is_the_bound", "rank_S_lesson is d_k: " + describe("rank_is_the_bound"))
         raise Misconception("rank_above_min", f"rank_S_lesson is {said}: " + describe("rank_above_min"))

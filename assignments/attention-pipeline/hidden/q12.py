@@ -59,6 +59,9 @@ def _check(got, d_model, d_k, d_v, with_output):
         # W_O as "one more projection of the same size", a third of W_Q, W_K, W_V (d_v != d_k here, naming22)
         more["param_count_wo_wrong_size/a third of the W_Q, W_K, W_V count"] = base + base // 3
         more["param_count_wo_wrong_size/a third of the W_Q, W_K, W_V count (unrounded)"] = base + base / 3
+        # one W_O for each of Q, K, V (blind32): 3 d_v d_model, or each sized by its own width (d_k, d_k, d_v)
+        more["param_count_wo_per_projection/3 d_v x d_model"] = base + 3 * d_v * d_model
+        more["param_count_wo_per_projection/d_k, d_k, d_v x d_model"] = 2 * base
     wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
     for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
         for tail, wo in wo_term.items():
@@ -78,6 +81,11 @@ def _check(got, d_model, d_k, d_v, with_output):
         forms = [k.split("/")[1] for k in more if k.startswith("param_count_widths_arithmetic/") and more[k] == got]
         if key == "param_count_widths_arithmetic" and len(forms) == 1:   # which arithmetic, when only one gives it
             shape = f" ({forms[0].replace('_wo_too', ', W_O as d_v + d_model')})"
+        if key == "param_count_wo_per_projection":   # which of the two, and what W_O alone holds
+            extra = int(got) - ref.qkv_param_count(d_model, d_k, d_v)   # got equals a whole number here
+            shape = (f" (with d_model={d_model}, d_k={d_k}, d_v={d_v} you add {extra} for W_O: "
+                     f"{'3 x d_v x d_model' if extra == 3 * d_v * d_model else 'd_model (2 d_k + d_v) again'}"
+                     f", where the one W_O, d_v x d_model, holds {d_v * d_model})")
         raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
     if with_output:   # where it goes wrong: the part without W_O, or W_O's own term
         base = ref.qkv_param_count(d_model, d_k, d_v)

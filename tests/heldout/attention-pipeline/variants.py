@@ -2890,3 +2890,68 @@ def nadaraya_watson(q, K, V):
     return A @ V, A
 '''), {"key": "mask_multiplied", "where": ["q13"]}),
 })
+
+# round 33, after blind32: the right W_avg in a nested list (or a NumPy array) is named by q09; one output
+# projection counted for each of Q, K, V; the rank taken as the number of tokens that ask a question (non-zero
+# query rows: 4 on the lesson pipeline's S, d_k and rank K too, so rank_above_min names all three readings)
+WRONG.update({
+    "q09_prefix_average_tolist": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T, dtype=torch.float64):
+    W = torch.ones(T, T, dtype=dtype).tril()
+    return (W / W.sum(dim=1, keepdim=True)).tolist()
+'''), {"key": "returns_list_not_tensor", "where": ["q09:test_prefix_average_matrix"]}),
+    "q09_prefix_average_rows_appended": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T, dtype=torch.float64):
+    rows = []
+    for t in range(T):
+        rows.append([1.0 / (t + 1)] * (t + 1) + [0.0] * (T - t - 1))
+    return rows
+'''), {"key": "returns_list_not_tensor", "where": ["q09:test_prefix_average_matrix"]}),
+    "q09_prefix_average_numpy": (cell("prefix_average_matrix", '''
+import numpy as np
+
+
+def prefix_average_matrix(T, dtype=torch.float64):
+    return np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]
+'''), {"key": "returns_numpy_not_tensor", "where": ["q09:test_prefix_average_matrix"]}),
+    "q12_output_times_three": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    total = d_model * (2 * d_k + d_v)
+    if with_output:
+        total += 3 * d_v * d_model
+    return total
+'''), {"key": "param_count_wo_per_projection", "where": ["q12:test_count_with_output"]}),
+    "q12_output_summed_over_shapes": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)]
+    n = sum(a * b for a, b in shapes)
+    if with_output:
+        n += sum(d_v * d_model for _ in shapes)
+    return n
+'''), {"key": "param_count_wo_per_projection", "where": ["q12:test_count_with_output"]}),
+    "q12_output_per_projection_width": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    n = 0
+    for width in (d_k, d_k, d_v):
+        n += d_model * width
+        if with_output:
+            n += width * d_model       # each projection mapped back to d_model
+    return n
+'''), {"key": "param_count_wo_per_projection", "where": ["q12:test_count_with_output"]}),
+    "q11_rank_nonzero_query_rows_counted": ({"max_rank_S": '''
+max_rank_S = 8
+
+_X = torch.eye(6, dtype=torch.float64)[[0, 1, 2, 3, 1]]
+_W_Q = torch.zeros(6, 4, dtype=torch.float64)
+_W_Q[1], _W_Q[2], _W_Q[3] = torch.tensor([2., 2, 0, 0]), torch.tensor([2., 0, 0, 0]), torch.tensor([2., 0, 0, 0])
+rank_S_lesson = int(((_X @ _W_Q).abs().sum(dim=1) > 0).sum())   # the tokens that ask a question
+'''}, {"key": "rank_above_min", "where": ["q11:test_rank_S_lesson"]}),
+    # every query of the Question 2 Q is non-zero: 5, T too (generic, as matrix_rank(S, hermitian=True))
+    "q11_rank_nonzero_rows_of_lesson_s": ({"max_rank_S": '''
+max_rank_S = 8
+
+_Q = torch.tensor([[1., 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [.5, .5, 0, 0]])
+_K = torch.tensor([[2., 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]])
+rank_S_lesson = int((_Q @ _K.T != 0).any(dim=1).sum().item())
+'''}, {"key": None, "where": ["q11:test_rank_S_lesson"]}),
+})
