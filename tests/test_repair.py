@@ -18,7 +18,7 @@ import torch
 from autograder.config import find_course
 from autograder.grading import repair
 from autograder.grading.grader import Grader
-from autograder.grading.namespaces import CallRecord
+from autograder.grading.namespaces import CallRecord, RecordedCall
 from autograder.grading.repair import KEY, Edit, edits, name_by_one_edit, same_answer, search
 from autograder.results import TestReport
 from tests.heldout.harness import ROOT, Variant, grade
@@ -690,3 +690,40 @@ def test_an_answer_picked_by_its_position_in_a_string_is_searched_and_only_an_in
     assert made is not None and ("3", "2") in [(e.before, e.after) for e in made[1]]
     made = repair.value_edits(["T = 1024\nattn_entries = T * 3\n"], ["attn_entries"], "_v_")
     assert made is not None and not any(e.before == "3" and e.after == "2" for e in made[1])
+
+
+def test_a_crash_puts_the_edits_of_its_line_and_of_what_that_line_reads_first() -> None:
+    from autograder.errors import StudentCodeError
+    src = ("def mha(X, W, n):\n    d = X.shape[1] // n\n    heads = []\n    for h in range(n):\n"
+           "        out_h = X[:, h * d:(h + 1) * d] @ W\n        heads += out_h\n    return torch.cat(heads, dim=1)\n")
+    made = edits([src], "mha", "_c_")
+    assert made is not None
+    edited = made[1]
+    raised = StudentCodeError("IndexError", "Dimension out of range",
+                              'Traceback:\n  File "In[4]", line 7, in mha\n    return torch.cat(heads, dim=1)\n')
+    call = RecordedCall(("q8", "t"), "mha", (), {}, raised)
+    order = repair._crash_site_first(edited, "mha", src, [call])
+    assert order is not None and sorted(order) == list(range(len(edited)))
+    first = {edited[n].line for n in order[:len([e for e in edited if e.line in (3, 6, 7)])]}
+    assert first == {3, 6, 7}, first                   # heads = [], heads += out_h, the line that raised
+    # no frame in the searched function (a wrong value, or a crash in a library): the edits keep their order
+    assert repair._crash_site_first(edited, "mha", src, [RecordedCall(("q8", "t"), "mha", (), {}, 1.0)]) is None
+    other = StudentCodeError("RuntimeError", "x", 'File "In[4]", line 2, in helper\n')
+    assert repair._crash_site_first(edited, "mha", src, [RecordedCall(("q8", "t"), "mha", (), {}, other)]) is None
+
+
+def test_a_row_max_for_the_log_sum_exp_and_a_list_extended_by_a_tensor() -> None:
+    def ref_entropy(z):
+        p = torch.softmax(z, dim=-1)
+        return torch.logsumexp(z, dim=-1) - (p * z).sum(dim=-1)
+    for line in ("lse = z.max(dim=-1).values", "lse = z.amax(dim=-1)"):
+        src = f"def H(z):\n    p = torch.softmax(z, dim=-1)\n    {line}\n    return lse - (p * z).sum(dim=-1)\n"
+        fixes = _fixes_of(src, "H", ref_entropy, [_inputs((3, 5)), _inputs((2, 4, 6), seed=1)])
+        assert fixes and all("logsumexp" in f.after for f in fixes), fixes
+
+    def ref_rows(X):
+        return torch.cat([X[:, :2], X[:, 2:]], dim=1)
+    src = ("def rows(X):\n    parts = []\n    for cut in (slice(0, 2), slice(2, 4)):\n        parts += X[:, cut]\n"
+           "    return torch.cat(parts, dim=1)\n")
+    fixes = _fixes_of(src, "rows", ref_rows, [_inputs((3, 4))])
+    assert [f.after for f in fixes] == ["parts.append(X[:, cut])"], fixes

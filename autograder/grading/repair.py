@@ -45,7 +45,8 @@ MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tri
 
 # a method, attribute or function name, and the names a slip puts in its place
 TWINS: dict[str, tuple[str, ...]] = {
-    "max": ("min", "amax"), "min": ("max",), "amax": ("amin", "max"), "amin": ("amax",),
+    "max": ("min", "amax"), "min": ("max",), "amax": ("amin", "max", "logsumexp"), "amin": ("amax",),
+    "logsumexp": ("amax",),
     "sum": ("mean",), "mean": ("sum",), "tril": ("triu",), "triu": ("tril",),
     "softmax": ("log_softmax",), "log_softmax": ("softmax",), "var": ("std",), "std": ("var",),
     "argmax": ("argmin",), "argmin": ("argmax",), "values": ("indices",), "indices": ("values",),
@@ -254,6 +255,10 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
                     yield ast.Attribute(ast.Name("self", ast.Load()), other_name[5:], ast.Load())
         if isinstance(node.value, ast.Attribute) and node.value.attr == "cuda":
             yield ast.Attribute(node.value.value, node.attr, ast.Load())    # torch.cuda.manual_seed: the GPU's only
+        if node.attr == "values" and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                and node.value.func.attr == "max":      # x.max(dim).values where the log-sum-exp is meant
+            yield ast.Call(ast.Attribute(node.value.func.value, "logsumexp", ast.Load()), node.value.args,
+                           node.value.keywords)
         if node.attr in ("T", "mT", "H", "mH"):
             yield node.value
             if node.attr == "T":
@@ -269,6 +274,10 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             rest = node.slice.elts[:i] + node.slice.elts[i + 1:]
             yield ast.Subscript(node.value, rest[0] if len(rest) == 1 else ast.Tuple(rest, ast.Load()), ast.Load())
     elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and parent is not None:
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+            # heads += out_h on a list extends it by the tensor's rows: append was meant
+            yield ast.Expr(ast.Call(ast.Attribute(ast.Name(node.target.id, ast.Load()), "append", ast.Load()),
+                                    [node.value], []))
         yield None
         yield from _bounds_moved_together(node)
     elif (isinstance(node, ast.arguments) and isinstance(parent, ast.FunctionDef) and not node.posonlyargs
@@ -758,15 +767,17 @@ def same_answer(got: Any, expected: Any) -> bool:
 
 def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Sequence[Any],
            out_of_time: Callable[[], bool], stop: tuple[type[BaseException], ...] = (),
-           survivors: list[tuple[float, int]] | None = None) -> list[Edit]:
+           survivors: list[tuple[float, int]] | None = None, order: Sequence[int] | None = None) -> list[Edit]:
     """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
     calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
     fixes (too many to tell apart) or when `out_of_time()` or a call raises an exception of `stop`.
     `survivors` (when given) gets (how far its answer is from the expected one, the number) of each edit whose
     copy answered the first call without raising,
-    though not the expected answer: a random function's copy draws its own numbers."""
+    though not the expected answer: a random function's copy draws its own numbers. `order`: the edits'
+    numbers in the order to try them (all of them, in their own order, where None)."""
     fixes: list[Edit] = []
-    for n, edit in enumerate(edited):
+    for n in (range(len(edited)) if order is None else order):
+        edit = edited[n]
         if out_of_time():
             break
         ok = True
@@ -1146,6 +1157,31 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                  explains=tuple(k for k in also if all(k in m for m in mends)))
 
 
+_FRAME = re.compile(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})')
+
+
+def _crash_site_first(edited: Sequence[Edit], name: str, cell: str, wrong: Sequence[Any]) -> list[int] | None:
+    """The edits' numbers with those on the lines where `name`'s wrong calls raised, and on the lines that assign
+    what those lines read, first (`heads += out_h` above the `torch.cat(heads, dim=1)` that raised): a crash
+    points at its cause's neighbourhood, and a long function's search may end before its last edit. None where
+    no call raised inside `name`."""
+    lines = {int(line) for c in wrong if isinstance(c.answer, BaseException)
+             for line, fn in _FRAME.findall(str(getattr(c.answer, "traceback", ""))[:4000]) if fn == name}
+    found = last_def([cell], name) if lines else None
+    if found is None:
+        return None
+    fn = found[1]
+    read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and getattr(n, "lineno", 0) in lines}
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id in read for tg in targets for t in ast.walk(tg)):
+                lines.add(node.lineno)
+    near = [n for n, e in enumerate(edited) if not e.helper and e.line in lines]
+    return near + [n for n, e in enumerate(edited) if e.helper or e.line not in lines] if near else None
+
+
 LIGHT_SAMPLES = 1000     # a random function's sample size (an int argument above it) when its copies are ranked
 
 
@@ -1231,7 +1267,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
             else:
                 fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
                                                                         _copies(chosen[i].kwargs)),
-                               answers, lambda: time.monotonic() >= deadline, (cut_short,), survivors)
+                               answers, lambda: time.monotonic() >= deadline, (cut_short,), survivors,
+                               _crash_site_first(edited, name, cells[cell], wrong))
             # a helper's edits are made, defined and tried only where the function's own fix nothing
             helpers = helper_edits(cells, name, prefix, len(edited)) if not fixes and light is None else []
             if helpers and namespace.define(_guarded(helpers), max(0.1, deadline - time.monotonic())):
