@@ -311,6 +311,7 @@ def test_same_answer() -> None:
     assert same_answer(a.half(), a) and not same_answer(a.half() + 0.05, a)
     assert same_answer(float("nan"), float("nan")) and not same_answer(True, 1) and not same_answer("x", a)
     assert not same_answer(a.to(torch.complex64), a) and same_answer(torch.tensor([True]), torch.tensor([True]))
+    assert same_answer(90768, 90768) and not same_answer(90768 + 2 / 64, 90768) and not same_answer(128.0, 128)
 
 
 def test_edits_of_hostile_or_odd_source_never_raise() -> None:

@@ -757,6 +757,8 @@ def same_answer(got: Any, expected: Any) -> bool:
                 and all(same_answer(g, e) for g, e in zip(got, expected)))
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is type(expected) and got == expected
+    if type(expected) is int:           # a count is exact: 90768 + 2 / d_model is not it
+        return type(got) is int and got == expected
     if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
         return math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(got) and math.isnan(expected))
     try:
