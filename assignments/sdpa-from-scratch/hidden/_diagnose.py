@@ -1051,10 +1051,32 @@ def name_values_first(fn, Q, K, V, mask, e, said):
                             f"values put first (V is {tuple(V.shape)}); the output is weights @ V. " + describe(key))
 
 
-def name_crash(fn, Q, K, V, mask, e):
-    """A crash is named only from what a second call shows; otherwise it is reported as it is."""
+class _TakingGradients:
+    """The student's function called as the gradient test calls it (Q, K and V leaves that require grad, one
+    backward pass), for the second calls of a crash in that test: a re-run without gradients would run where the
+    crash is the gradients' own (.numpy() on a tensor that requires grad, blind32 q5_scores_computed_in_numpy),
+    and then any change it makes (a 2-D slice, flattened axes) would seem to be the fix."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, Q, K, V, mask=None):
+        out, _grads = self._fn.call_with_grad(Q, K, V, mask=mask, grad_wrt=(0, 1, 2))
+        return out
+
+    def __getattr__(self, name):
+        return getattr(self._fn, name)
+
+
+def name_crash(fn, Q, K, V, mask, e, grad=False):
+    """A crash is named only from what a second call shows; otherwise it is reported as it is. With `grad` (the
+    crash of the gradient test's call) the second calls take gradients too, but those that ask whether the same
+    call runs without them (an in-place write into an input, a tuple returned)."""
     said = f"your code raised {e.exc_type}: {e.message}"
     plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
+    plain_fn = fn
+    if grad:
+        fn = _TakingGradients(fn)
     name_size_crash(e, said)
     name_tuple_as_tensor(e, said)
     name_fixed_rank(fn, Q, K, V, mask, e, said)
@@ -1074,13 +1096,23 @@ def name_crash(fn, Q, K, V, mask, e):
         name_mask_as_python_bool(fn, plain, said)
     if e.message.startswith("expected a tensor"):
         # the gradient call needs one tensor back: what the plain call returns says what it is (a tuple)
-        out = second_call(plain_call)
+        out = second_call(plain_fn, *plain[:3], mask=plain[3])
         if out is not None:
-            judge(fn, Q, K, V, mask, out, "the output")
+            judge(plain_fn, Q, K, V, mask, out, "the output")
     if ("in-place operation" in e.message or "inplace operation" in e.message) \
-            and second_call(plain_call) is not None:
+            and second_call(plain_fn, *plain[:3], mask=plain[3]) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
         raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into an input")
+    if grad:
+        # a crash of the gradients' own (no derivative for floor_divide, .numpy() on a tensor that requires grad):
+        # the same call without gradients runs, and its values say what they are; the second calls below keep
+        # the gradients, so none seems fixed by what it changes only because it dropped them
+        out = second_call(plain_fn, *plain[:3], mask=plain[3])
+        if type(out) is torch.Tensor:
+            key = name_from_rerun(out, ref.scaled_dot_product_attention(*plain), wrong_variants(*plain), Q.dtype)
+            if key is not None:
+                raise Misconception(key, f"{said}; without gradients the same call runs and matches "
+                                    + describe(key))
     if "view size is not compatible" in e.message:
         # contiguous copies that run and are wrong say the view was the mistake itself, not the layout
         try:
@@ -1780,7 +1812,7 @@ def check_gradients(fn, Q, K, V, mask, G):
     try:
         out, grads = call(fn.call_with_grad, Q, K, V, mask, grad_wrt=(0, 1, 2), grad_output=G, what=FN)
     except StudentCodeError as e:
-        name_crash(fn, Q, K, V, mask, e)
+        name_crash(fn, Q, K, V, mask, e, grad=True)
         raise
     try:
         judge(fn, Q, K, V, mask, out, "the output")
@@ -1978,6 +2010,26 @@ def score_statistics(divisor=1.0):
     }
 
 
+def name_cross_sequence_scores(got, what, divisor=1.0, atol=1e-3):
+    """q2's variance equal to that of the batched example's scores with every query paired with the keys of
+    EVERY sequence (blind32 q2_torch_inner_pairs_across_batch): torch.inner(Q, K), (2, 5, 2, 5), an einsum or a
+    broadcast product that keeps both batch axes, or Q and K flattened to (B T, d_k) -- the same 100 entries,
+    the batch read as one sequence of 10 tokens. Replayed on the example's own Q and K; named only when that
+    value is neither the right one nor one of the other statistics q2 names (2 atol apart)."""
+    Q, K, _ = ref._batched_example()
+    d = Q.shape[-1]
+    value = float((Q.reshape(-1, d) @ K.reshape(-1, d).transpose(-2, -1) / divisor).var())
+    right = float((Q @ K.transpose(-2, -1) / divisor).var())
+    others = [v for vs in score_statistics(divisor).values() for v in vs] + [right]
+    if abs(got - value) > atol or any(abs(value - v) <= 2 * atol for v in others):
+        return
+    raise Misconception("batch_as_one_sequence", f"{what} is {got:.6g}, the variance of the scores of every query "
+                        "with the keys of every sequence of the batch (torch.inner(Q, K) is (2, 5, 2, 5), or the "
+                        f"batch flattened to {Q.shape[0] * Q.shape[1]} tokens), {value:.6g} on the example: "
+                        "the scores are Q @ K.transpose(-2, -1), within each sequence, (2, 5, 5); "
+                        + describe("batch_as_one_sequence"))
+
+
 @functools.lru_cache(maxsize=1)
 def new_sample_score_variances():
     """The raw scores' variance of a fresh random sample, replayed (naming21): two draws of one shape, either
@@ -2116,6 +2168,13 @@ def causal_in_unmasked(got, scores3, atol, out3=None, weights3_causal=None):
                             "Q3, K3, and scores3 now holds -inf where the causal mask blocks: the causal fill wrote "
                             "into scores3 (masked_fill_ works in place) before weights3 was computed from it; use "
                             "scores3.masked_fill(...), which returns a new tensor. " + describe("inplace_on_input"))
+    if _close3(out3, ref.weights3_causal @ ref.V3, atol):
+        # out3 = weights3 @ V3 follows the causal weights too: weights3's own cell applied the mask (is_causal=True
+        # copied into it, blind32 q6_unmasked_weights_read_with_is_causal), not a later cell that rewrote weights3
+        # (then out3, computed before, is the unmasked output: alias_rewritten above, or nothing named)
+        raise Misconception("causal_mask_in_unmasked_weights", "weights3 equals the causal weights weights3_causal "
+                            "on the same Q3, K3, and out3 = weights3 @ V3 is the causal output: the cell of the "
+                            "unmasked weights applies the causal mask: " + describe("causal_mask_in_unmasked_weights"))
     raise AssertionError("weights3 equals the causal weights weights3_causal on the same Q3, K3: weights3 is the "
                          "softmax of scores3 with no mask (every query sees every key)")
 
@@ -2511,27 +2570,35 @@ def name_default_not_filled(fn, n, said) -> None:
 
 
 def name_mask_blocks_nothing(fn, what) -> None:
-    """causal_mask(n) a (n, n) bool mask of all True on two sizes (tril()'s result thrown away): q4 names it
-    on each size it tries; q6's weights then equal the unmasked ones, one cause (naming21)."""
+    """causal_mask a bool mask of all True, of the right shape, on square AND rectangular sizes (tril()'s result
+    thrown away from torch.ones(T_q, T_k)): q4 names it on each size it tries; q6's weights then equal the
+    unmasked ones, one cause (naming21). A square mask of all True whose rectangular call crashes is another
+    mistake (query positions not on their own axis, blind32: name_mask_not_outer), so the rectangular calls
+    are the evidence too."""
+    sizes = ((3, None), (5, None), (3, 5), (5, 3))
     try:
-        masks = [fn(n) for n in (3, 5)]
+        masks = [fn(n) if k is None else fn(n, k) for n, k in sizes]
     except Exception:  # noqa: BLE001 - a crash here says nothing more
         return
-    if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n) and bool(m.all())
-           for m, n in zip(masks, (3, 5))):
-        raise Misconception("causal_mask_blocks_nothing", f"{what}: causal_mask(3) and causal_mask(5) are True "
+    if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n if k is None else k)
+           and bool(m.all()) for m, (n, k) in zip(masks, sizes)):
+        raise Misconception("causal_mask_blocks_nothing", f"{what}: causal_mask(3), causal_mask(5), "
+                            "causal_mask(3, 5) and causal_mask(5, 3) are all of the right shape and True "
                             "everywhere: " + describe("causal_mask_blocks_nothing"))
 
 
 def name_mask_not_outer(fn, what) -> None:
-    """Two 1-D aranges compared without unsqueezing one (arange(T_k) <= arange(T_q)): elementwise, so
-    causal_mask(n) is a vector of length n (all True for <= or >=, all False for < or >), and
+    """Key and query positions compared without the queries on their own axis: two 1-D aranges (arange(T_k) <=
+    arange(T_q)), or both expanded along the rows (arange(T_k).expand(T_q, T_k) <= arange(T_q).expand(T_k, T_q),
+    blind32), or both as a row [None, :]: elementwise, so causal_mask(4) pairs each position with itself -- a
+    vector (4,), a row, or a (4, 4) matrix, one value everywhere (True for <= or >=, False for < or >) -- and
     causal_mask(3, 5) raises a size mismatch. Both calls must show it."""
     try:
         square = fn(4)
     except Exception:  # noqa: BLE001 - a crash here says nothing more
         return
-    if type(square) is not torch.Tensor or tuple(square.shape) != (4,) or bool((square != 0).any() != (square != 0).all()):
+    if type(square) is not torch.Tensor or tuple(square.shape) not in ((4,), (4, 4), (1, 4), (4, 1)) \
+            or bool((square != 0).any() != (square != 0).all()):
         return
     try:
         fn(3, 5)
@@ -2540,8 +2607,10 @@ def name_mask_not_outer(fn, what) -> None:
             return
     else:
         return
-    raise Misconception("mask_not_outer", f"{what}: causal_mask(4) is a vector of shape (4,) with one value "
-                        "everywhere, and causal_mask(3, 5) raises a size mismatch: " + describe("mask_not_outer"))
+    value = "True" if bool((square != 0).all()) else "False"
+    raise Misconception("mask_not_outer", f"{what}: causal_mask(4) has shape {tuple(square.shape)} and is {value} "
+                        "everywhere (each position compared with itself), and causal_mask(3, 5) raises a size "
+                        "mismatch: " + describe("mask_not_outer"))
 
 
 def name_output_given_input_shape(fn, Q, K, V, mask, said):

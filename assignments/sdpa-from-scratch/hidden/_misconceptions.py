@@ -63,6 +63,11 @@ MISCONCEPTIONS = {
                           "exp(x - x.amax(dim, keepdim=True))",
     "softmax_subtracts_min": "subtracting each row's minimum instead of its maximum before exp: exp overflows, "
                              "and a row with a -inf (masked) score becomes NaN (-inf - (-inf))",
+    "causal_mask_in_unmasked_weights": "applying the causal mask where the unmasked weights are asked (is_causal=True "
+                                       "copied into the call that reads off weights3, or the causal fill in that "
+                                       "cell): weights3 and out3 become the causal ones; weights3 is the plain "
+                                       "softmax(Q3 K3^T / 2), every query seeing every key, and only "
+                                       "weights3_causal takes the mask",
     "causal_mask_forced": "applying a causal mask the call did not ask for: the given mask replaced by a causal "
                           "one (is_causal=True for any mask), or combined with one (mask & causal, and a causal "
                           "mask when mask is None); use exactly the mask passed in, and none when mask is None",
@@ -167,9 +172,12 @@ MISCONCEPTIONS = {
     "mask_not_bool": "building the mask of numbers instead of torch.bool: 0/1 (torch.ones(...).tril() is float), "
                      "or the additive 0/-inf matrix that is added to the scores; ~mask and masked_fill need a "
                      "boolean mask (True = may attend): return tril(ones(T_q, T_k, dtype=torch.bool))",
-    "mask_not_outer": "comparing two 1-D aranges (arange(T_k) <= arange(T_q)) without unsqueezing one of them: "
-                      "torch compares them entry by entry, a vector (or a size mismatch), not one entry per "
-                      "(query, key) pair; compare arange(T_q)[:, None] >= arange(T_k)[None, :]",
+    "mask_not_outer": "comparing the key positions with query positions that are not on their own axis (two 1-D "
+                      "aranges, arange(T_k) <= arange(T_q), or both expanded along the rows, "
+                      "arange(T_q).expand(T_k, T_q)): torch pairs them entry by entry, each position with itself "
+                      "(a vector, or one value everywhere), and a rectangular mask fails with a size mismatch, not "
+                      "one entry per (query, key) pair; put the queries down the rows: "
+                      "arange(T_q)[:, None] >= arange(T_k)[None, :]",
     "batch_as_one_sequence": "reading the batch as one long sequence of B x T tokens: the weights become "
                              "(B T_q, B T_k), every token attending to the other sequences' tokens too; each batch "
                              "entry has its own (T_q, T_k) weight matrix, (B, T_q, T_k) in all",

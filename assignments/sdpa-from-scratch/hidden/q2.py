@@ -75,6 +75,7 @@ def _check_variances(raw, scaled, submission=None):
         # the in-place key only while scaled_score_var is not the raw value (then the answers are swapped or
         # otherwise crossed, not an in-place div_)
         inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
+        diag.name_cross_sequence_scores(raw, "raw_score_var")     # torch.inner: the batch read as one sequence
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics()}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
@@ -110,6 +111,7 @@ def _check_variances(raw, scaled, submission=None):
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
                             + describe("scale_precedence"))
     if abs(scaled - ref.scaled_score_var) > ATOL:
+        diag.name_cross_sequence_scores(scaled, "scaled_score_var", 8 ** 0.5)
         # Q is (2, 5, 8): sqrt of T = Q.size(1) = 5 (scores / sqrt(5)), or of the batch Q.size(0) = 2
         diag.name_number(scaled, ref.scaled_score_var, {"multiply_by_sqrt_dk": [ref.raw_score_var * 8],
                                                         "scale_by_T": [ref.raw_score_var / 5],

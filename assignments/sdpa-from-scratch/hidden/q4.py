@@ -54,8 +54,7 @@ def _check(fn, T_q, T_k, long=False):
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
-        if t.dim() == 1:
-            diag.name_mask_not_outer(fn, f"{what} has shape {tuple(t.shape)}")
+        diag.name_mask_not_outer(fn, f"{what} has shape {tuple(t.shape)}")
         diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())
         if tuple(t.shape) == tuple(expected.shape)[::-1] and T_k is not None and T_q != T_k \
                 and bool(((t != 0) == ref.causal_mask(T_k, T_q)).all()):
@@ -90,9 +89,16 @@ def _check(fn, T_q, T_k, long=False):
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return
-    if bool(t.all()):    # tril()'s result thrown away, a mask of ones never cut (naming21): the shape, no pattern
-        raise Misconception("causal_mask_blocks_nothing", f"{what} is True everywhere, so no query is kept from "
-                            "any key: " + describe("causal_mask_blocks_nothing"))
+    if bool(t.all()) or not bool(t.any()):
+        # one value everywhere: positions compared without the queries on their own axis, when causal_mask(3, 5)
+        # then fails to broadcast (blind32); else tril()'s result thrown away, a mask of ones never cut (naming21),
+        # when every size, square and rectangular, is all True
+        said = f"{what} is {'True' if bool(t.all()) else 'False'} everywhere"
+        diag.name_mask_not_outer(fn, said)
+        if bool(t.all()):
+            diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key")
+            raise AssertionError(f"{said}, so no query is kept from any key: the mask must be True only where key "
+                                 "j <= query i")
     if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
         raise Misconception("inverted_mask", f"{what} is True on the keys a query may not see: it matches "
                             + describe("inverted_mask"))

@@ -2333,3 +2333,57 @@ def stable_softmax(x, dim=-1):
     return num / num.sum(dim=dim, keepdim=True)
 '''}, {"key": ("one_edit_fix", "no_max_subtraction"), "where": ["q3", "q5", "q6"]}),
 })
+
+# after blind32 (round 33): every query paired with the keys of every sequence (torch.inner) is the batch read
+# as one sequence, replayed on the example's own Q and K; query positions not on their own axis (expanded along
+# the rows like the keys) are told from a tril() never assigned by the rectangular call; a NumPy round trip's
+# gradient crash is not re-run without gradients; the causal mask in the unmasked weights' own cell
+WRONG.update({
+    "q2_scores_by_einsum_over_both_batches": ({"raw_score_var": VAR_CELL.replace(
+        "Q @ K.transpose(-2, -1)", "torch.einsum('bqd,ckd->bqck', Q, K)")},
+        {"key": "batch_as_one_sequence", "where": ["q2"]}),
+    "q2_scores_of_the_flattened_batch": ({"raw_score_var": VAR_CELL.replace(
+        "Q @ K.transpose(-2, -1)", "Q.reshape(-1, Q.shape[-1]) @ K.reshape(-1, K.shape[-1]).T")},
+        {"key": "batch_as_one_sequence", "where": ["q2"]}),
+    "q2_scores_by_tensordot": ({"raw_score_var": VAR_CELL.replace(
+        "Q @ K.transpose(-2, -1)", "torch.tensordot(Q, K, dims=([2], [2]))")},
+        {"key": "batch_as_one_sequence", "where": ["q2"]}),
+    "q4_positions_repeated_along_the_rows": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    keys = torch.arange(T_k).repeat(T_q, 1)
+    queries = torch.arange(T_q).repeat(T_k, 1)
+    return queries >= keys
+'''}, {"key": "mask_not_outer", "where": ["q4", "q5", "q6"]}),
+    "q4_both_positions_as_rows": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    if T_k is None:
+        T_k = T_q
+    i = torch.arange(T_q).unsqueeze(0)
+    j = torch.arange(T_k).unsqueeze(0)
+    return j <= i
+'''}, {"key": "mask_not_outer", "where": ["q4", "q5", "q6"]}),
+    "q4_positions_expanded_comparison_negated": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_k or T_q
+    key_pos = torch.arange(T_k).expand(T_q, -1)
+    query_pos = torch.arange(T_q).expand(T_k, -1)
+    return ~(key_pos > query_pos)
+'''}, {"key": "mask_not_outer", "where": ["q4", "q5", "q6"]}),
+    "q5_scores_through_numpy_matmul": (full_with(
+        "scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)",
+        "import numpy as np\n    scores = torch.tensor(np.matmul(Q.numpy(), np.swapaxes(K.numpy(), -1, -2))) "
+        "/ math.sqrt(d_k)"), {"key": ("numpy_round_trip", "gradient_cut"), "where": ["q5"]}),
+    "q5_output_through_numpy": (full_with(
+        "return torch.matmul(weights, V)",
+        "return torch.from_numpy(weights.cpu().numpy() @ V.cpu().numpy())"),
+        {"key": ("numpy_round_trip", "gradient_cut"), "where": ["q5"]}),
+    "q6_causal_fill_in_the_unmasked_cell": ({"weights3": TRACE_CELL.replace(
+        "weights3 = stable_softmax(scores3, dim=-1)",
+        "weights3 = stable_softmax(scores3.masked_fill(~causal_mask(3), float('-inf')), dim=-1)")},
+        {"key": "causal_mask_in_unmasked_weights", "where": ["q6"]}),
+    "q6_unmasked_weights_with_triu_bias": ({"weights3": TRACE_CELL.replace(
+        "weights3 = stable_softmax(scores3, dim=-1)",
+        "weights3 = torch.softmax(scores3 + torch.full((3, 3), float('-inf')).triu(1), dim=-1)")},
+        {"key": "causal_mask_in_unmasked_weights", "where": ["q6"]}),
+})
