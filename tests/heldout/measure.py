@@ -2055,7 +2055,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the 100 flattened scores (cross-sequence pairs too) are "other scores than the example's"; the key's
         # "the question asks for Q @ K^T of the batched example" is the fix (broader than blind12's / blind18's
         # wrong products, judged mis-named there); batch_folded_into_rows says the reshape for a 2-D product
-        "q2_scores_flattened_across_batch": ("variance_of_other_scores", "batch_folded_into_rows"),
+        "q2_scores_flattened_across_batch": ("variance_of_other_scores", "batch_folded_into_rows", "batch_as_one_sequence"),
         "q2_d_k_from_len": ("scale_by_batch_dim",),   # len(Q) is Q.shape[0]: the key's text
         # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor": the fix is the
         # denominator, as blind19's q3_divided_by_mean); q3's float16 test and q5's float16_large_scores generic;
