@@ -2955,3 +2955,14 @@ _K = torch.tensor([[2., 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 
 rank_S_lesson = int((_Q @ _K.T != 0).any(dim=1).sum().item())
 '''}, {"key": None, "where": ["q11:test_rank_S_lesson"]}),
 })
+
+# after blind32 (q02_size_method_passed_to_sqrt): a tensor method given where math wants a number
+WRONG.update({
+    "q02_scale_from_size_method": (scores('''
+    return Q @ K.transpose(-2, -1) / math.sqrt(Q.size)
+'''), {"key": "method_not_called", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "q02_scale_from_numel_method": (scores('''
+    d_k = Q.numel / Q[..., 0].numel()
+    return (Q @ K.mT) * d_k ** -0.5
+'''), {"key": "method_not_called", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+})

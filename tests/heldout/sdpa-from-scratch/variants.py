@@ -2387,3 +2387,17 @@ def causal_mask(T_q, T_k=None):
         "weights3 = torch.softmax(scores3 + torch.full((3, 3), float('-inf')).triu(1), dim=-1)")},
         {"key": "causal_mask_in_unmasked_weights", "where": ["q6"]}),
 })
+
+# after blind32 (q1_out_width_true_division_float): a shape holding a whole float is float_for_int (engine)
+WRONG.update({
+    "q1_out_shape_halved_with_true_division": ({"weights_shape": '''
+B, T, d_v = 4, 10, 256
+weights_shape = (B, T, T)
+out_shape = (B, T, d_v / 2)
+'''}, {"key": "float_for_int", "where": ["q1"]}),
+    "q1_weights_shape_from_float_sizes": ({"weights_shape": '''
+sizes = {"B": 4.0, "T": 10.0}
+weights_shape = (int(sizes["B"]), sizes["T"], sizes["T"])
+out_shape = (4, 10, 128)
+'''}, {"key": "float_for_int", "where": ["q1"]}),
+})
