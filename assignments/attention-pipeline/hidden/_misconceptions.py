@@ -139,9 +139,6 @@ MISCONCEPTIONS = {
     "rank_counts_distinct_rows": "counting the distinct rows (the different query vectors) for the rank: the rank "
                                  "is the number of linearly independent rows, and a row that mixes others (0.5 q1 "
                                  "+ 0.5 q3) adds no dimension; use torch.linalg.matrix_rank",
-    "float_for_int": "giving a float (math.pow, / or a float literal: 1048576.0) where a whole number, a Python "
-                     "int, is asked: use ** and // on ints (1024 ** 2, not math.pow(1024, 2)), or int(...) "
-                     "around the result",
     "param_count_flag_inverted": "inverting the with_output condition (if not with_output:, or the two branches "
                                  "swapped): W_O is counted when with_output=False and left out when it is True",
     "param_count_times_heads": "multiplying one head's W_Q, W_K, W_V by the number of heads (d_model // d_k): the "

@@ -156,9 +156,6 @@ MISCONCEPTIONS = {
     "shape_axis_added": "adding an axis the question does not have (a heads axis on single-head inputs, say): "
                         "attention on (batch, T, d) inputs gives (batch, T_q, T_k) weights and a (batch, T_q, d_v) "
                         "output, with no axis of its own",
-    "float_for_int": "giving a float (math.pow, / or a float literal: 1048576.0) where a whole number, a Python "
-                     "int, is asked: use ** and // on ints (1024 ** 2, not math.pow(1024, 2)), or int(...) "
-                     "around the result",
     "size_rounded": "computing the count at a rounded size (T = 1024 written as 1000, '1k'): the question's sizes "
                     "are exact, so the count must use them as given",
     "mask_added": "adding the boolean mask to the scores (+1 where allowed) instead of filling blocked scores with "
