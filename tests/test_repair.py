@@ -728,3 +728,24 @@ def test_a_row_max_for_the_log_sum_exp_and_a_list_extended_by_a_tensor() -> None
            "    return torch.cat(parts, dim=1)\n")
     fixes = _fixes_of(src, "rows", ref_rows, [_inputs((3, 4))])
     assert [f.after for f in fixes] == ["parts.append(X[:, cut])"], fixes
+
+
+def test_a_fix_must_also_mend_the_calls_of_the_named_tests_of_that_function() -> None:
+    # blind21: W_K counted d_model x d_v; with_output=True happens to come out right if W_O is counted d_model x d_k,
+    # a change that mends the unnamed test alone and leaves the named one's call wrong: no fix
+    cell = ("def attention(d_model, d_k, d_v, with_output=False):\n    n = d_model * (d_k + 2 * d_v)\n"
+            "    if with_output:\n        n += d_v * d_model\n    return n\n")
+
+    def count(d_model, d_k, d_v, with_output=False):
+        return d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)
+    space = _Namespace(cell)
+    _record(space, ("q12", "qkv"), (268, 22, 40))
+    _record(space, ("q12", "with_output"), (268, 22, 40, True))
+    reports = [_report("q12", "qkv", key="param_count_dk_dv_swapped"), _report("q12", "with_output")]
+    out = name_by_one_edit(reports, space, {"attention": count}, [cell])
+    assert [r.misconception for r in out] == ["param_count_dk_dv_swapped", None], [r.message for r in out]
+    # unnamed, that one call alone would take the offsetting change: it is the named call that rules it out
+    space = _Namespace(cell)
+    _record(space, ("q12", "with_output"), (268, 22, 40, True))
+    out = name_by_one_edit([_report("q12", "with_output")], space, {"attention": count}, [cell])
+    assert out[0].misconception == KEY and "`d_k` in place of `d_v`" in out[0].message, out[0].message

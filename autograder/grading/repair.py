@@ -910,6 +910,12 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         if key in failed_tests and answered_right(call) is False:
             culprit[key] = call.name
             wrong.setdefault(call.name, []).append(call)
+    for key, call in first_of.items():
+        # a named test's wrong call of a searched function binds the fix too: a change that mends only the
+        # unnamed tests may offset the mistake on their inputs alone (blind21's W_K as d_model x d_v, where
+        # with_output=True's count comes out right with W_O as d_model x d_k)
+        if key in failed_named and call.name in wrong and answered_right(call) is False:
+            wrong[call.name].append(call)
     for call in calls:      # the other calls of each function that may be searched: a fix must keep them right
         if call.name in wrong and answered_right(call):
             right.setdefault(call.name, []).append(call)

@@ -549,7 +549,7 @@ BLIND7_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # exp(x - max) / sum(exp(x)): each row the right softmax times e^-max; the fix is to divide by the row
         # sum of the numerator, as the key says (as blind6's scaled-attention q1_normalised_by_row_max), though
         # its "without dividing" is not literally the code; q3's float16 test and q5/q6 say only what differs
-        "q3_unshifted_denominator": ("weights_not_normalised",),
+        "q3_unshifted_denominator": ("weights_not_normalised", "one_edit_fix"),
         # not caught: no test asks for a mask longer than block_size = 16; now caught (q4's test_square asks for
         # T > 1024) and named by fixed_size_mask (naming8)
         "q4_fixed_block_size_buffer": ("fixed_size_mask",),
@@ -2458,7 +2458,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_logical_not_not_called": ("method_not_called",),
         # generic: "the output ... does not match ... in 200 of 210 entries" on 14 tests; a scale of d_k ** 0.25
         # (the root taken twice): no key says it, as blind21's q02_square_root_taken_twice
-        "q5_square_root_taken_twice": ("scale_root_taken_twice",),   # now named by scale_root_taken_twice (naming29)
+        "q5_square_root_taken_twice": ("scale_root_taken_twice", "one_edit_fix"),   # now named by scale_root_taken_twice (naming29)
         "q5_nanogpt_B_T_C_unpack": ("fixed_axes",),   # the key's "B, T, d = Q.shape"
         "q5_keys_transposed_in_place": ("inplace_on_input",),   # K.transpose_ changes the caller's K
         # generic: "`out3` is not defined ... RuntimeError: The size of tensor a (3) must match the size of
@@ -2701,7 +2701,7 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "einsum(): subscript k has size 5 ..."; A @ V^T: output_uses_weights_transposed is A^T V (the
         # other operand), nw_operands_swapped is the kernel smoother's: no key names it here
         # one_edit_fix: `V.transpose(-2, -1)` in place of `V` in the output einsum (rejudged)
-        "q07_score_einsum_reused_for_the_mix": ("one_edit_fix",),
+        "q07_score_einsum_reused_for_the_mix": ("one_edit_fix", "einsum_letter_on_two_axes"),
         # raw: "ones(): argument 'device' must be torch.device, not torch.dtype"; the mask helper's dtype and
         # device passed in the wrong order: no key says it
         # now named by dtype_for_device (naming30, engine crash words)
@@ -2747,7 +2747,7 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # blind25 q07_score_einsum_reused_for_the_mix)
         # one_edit_fix: `V.transpose(-2, -1)` in place of `V` in the output einsum (line 10): the score pattern
         # then contracts V's key axis, giving weights @ V: this slip at its place (rejudged)
-        "q5_output_einsum_copied_from_scores": ("one_edit_fix",),
+        "q5_output_einsum_copied_from_scores": ("one_edit_fix", "einsum_letter_on_two_axes"),
         "q5_scale_from_q2_divisor": ("scale_constant",),   # "divides the scores by sqrt(64) both times": the text
         # the all-masked rows' scores set to 0 (finite), never zeroed after: fully_masked_uniform's "averages V
         # instead of returning zeros" (as blind10's q5_finite_fill_no_empty_fix)
@@ -2776,7 +2776,7 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: weights_not_normalised on 20 tests ("the right softmax times its own factor": the fix is the
         # denominator, as blind19's q3_divided_by_mean); q3's float16 test generic and misleading ("keep what you
         # subtract from the logits exact in float16"): the shift is right, the 1 + in the denominator is not
-        "q3_softmax_plus_one_denominator": ("weights_not_normalised",),
+        "q3_softmax_plus_one_denominator": ("weights_not_normalised", "one_edit_fix"),
         "q3_helper_called_without_dim": ("softmax_sum_wrong_axis",),   # "or a fixed axis whatever dim is"
         # "tril takes no k=": the crash's words and the fix (check the signature); numpy_keyword as blind25's
         # q2_numpy_ddof_keyword
