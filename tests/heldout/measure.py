@@ -3510,10 +3510,10 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     # (6fb7e87, a worktree of its own): () where no key on it names the mistake
     "sdpa-from-scratch": {
             # generic: q1 test_out_shape key None ("should be a tuple of Python ints"); float_for_int would name the `/`
-            "q1_out_width_true_division_float": (),
+            "q1_out_width_true_division_float": ("float_for_int",),   # now (after blind32: expect_shape)
             # mis-named: variance_of_other_scores blames a new sample / other tensors; the slip is torch.inner pairing
             # queries with keys of every sequence (batch_as_one_sequence would name it)
-            "q2_torch_inner_pairs_across_batch": (),
+            "q2_torch_inner_pairs_across_batch": ("batch_as_one_sequence",),   # now (after blind32)
             # fixed_axes names K.T reversing every axis of the batched keys, with K.transpose(-2, -1) as the fix
             "q2_dot_T_reverses_all_axes_of_batched_keys": ("fixed_axes",),
             # mis-named: softmax_subtracts_min (on the float16 / -inf tests) blames subtracting the minimum; the slip is
@@ -3526,19 +3526,19 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q3_negative_dim_normalised_unconditionally": ("one_edit_fix",),
             # mis-named: causal_mask_blocks_nothing blames an unassigned tril(); the slip is query positions expanded
             # along the rows (mask_not_outer's kind); rectangular tests are raw RuntimeErrors with key None
-            "q4_positions_expanded_along_the_same_axis": (),
+            "q4_positions_expanded_along_the_same_axis": ("mask_not_outer",),   # now (after blind32)
             # causal_ignores_T_k: "a square mask from one length" = triangle built T_q x T_q, slicing cannot widen it
             "q4_square_of_query_length_sliced_to_keys": ("causal_ignores_T_k",),
             # mis-named: test_gradients_float64 says fixed_axes (K.T / fixed axis) for .numpy() on a grad tensor
             # (gradient_cut would name it); test_bfloat16 is a raw TypeError with key None
-            "q5_scores_computed_in_numpy": (),
+            "q5_scores_computed_in_numpy": ("numpy_round_trip",),   # now (after blind32: crash words, gradients kept)
             # one_edit_fix: flatten(start_dim=-1) in place of -2 makes the softmax run over each query's keys
             "q5_softmax_over_flattened_score_matrix": ("one_edit_fix",),
             # parameter_renamed: the fixed signature's `mask` renamed (to attn_mask), every mask=... call a TypeError
             "q5_mask_parameter_named_attn_mask": ("parameter_renamed",),
             # generic: key None, though the message says weights3 equals the causal weights (no key names is_causal
             # left on; causal_mask_forced's kind would)
-            "q6_unmasked_weights_read_with_is_causal": (),
+            "q6_unmasked_weights_read_with_is_causal": ("causal_mask_in_unmasked_weights",),   # now (after blind32)
             # zero_after_softmax: answer A reflects zeroing after the softmax, rows no longer sum to 1 -> C
             "q7_compared_which_weights_are_nonzero": ("zero_after_softmax",),
             # size_rounded: T = 1024 written as 1000
@@ -3590,7 +3590,7 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # one_edit_fix: `X` in place of `Q` in `K = Q @ W_K`, exactly the fix
             "q01_keys_projected_from_queries": ("one_edit_fix",),
             # raw TypeError "must be real number, not builtin_function_or_method" on all 4; numpy_size_attribute would name it
-            "q02_size_method_passed_to_sqrt": (),
+            "q02_size_method_passed_to_sqrt": ("method_not_called",),   # now (after blind32: crash words)
             # one_edit_fix: `S` in place of `S - S.mean(dim=-1, keepdim=True)`, the centring removed
             "q02_scores_centred_per_row": ("one_edit_fix",),
             # dtype_passed_positionally: the key's own example (torch.zeros((T, T), dtype) -> dtype=...)
@@ -3603,17 +3603,17 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # the stated mistake; it does not say that the sum starts at V[0] (counted twice), which x = x + ... keeps
             "q08_accumulator_aliases_first_value": ("inplace_on_input",),
             # generic "W_avg should be a torch.Tensor, got list"; returns_list_not_tensor would name it
-            "q09_returns_nested_python_list": (),
+            "q09_returns_nested_python_list": ("returns_list_not_tensor",),   # now (after blind32)
             # one_edit_fix drops .numpy() on the round-trip line: a torch tensor in A's dtype comes back (np.power on a
             # tensor wraps it back); .cpu() and np.power stay, so A's device is not kept on a GPU (borderline)
             "q10_effective_tokens_numpy_round_trip_returns_array": ("one_edit_fix",),
             # MIS-NAMED: rank_above_min blames d_k / max(rank Q, rank K); the cause is counting non-zero (asking) rows,
             # linearly dependent ones: rank_counts_distinct_rows would be right
-            "q11_rank_counted_as_asking_tokens": (),
+            "q11_rank_counted_as_asking_tokens": ("rank_above_min",),   # now: its text also says the non-zero rows (4 = d_k here)
             # one_edit_fix: "leave out line 3 (`total += 2 * d_model`)" removes the LayerNorm term at its place
             "q12_layernorm_params_counted": ("one_edit_fix",),
             # generic "the count is wrong ... your count holds 52080.0 for W_O" (3 x 17360); no key says W_O counted 3 times
-            "q12_output_projection_counted_per_qkv": (),
+            "q12_output_projection_counted_per_qkv": ("param_count_wo_per_projection",),   # now (after blind32)
             # same_projection: one matrix (W_K) used for Q and K, the general kind of Q = X @ W_K
             "q13_queries_projected_with_w_k": ("same_projection",),
         },
