@@ -2661,6 +2661,8 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     p = torch.softmax(logits, dim=-1)
     out["entropy_log1p"] = -(p * torch.log1p(p)).sum(dim=-1)
     out["entropy_gini"] = 1 - (p * p).sum(dim=-1)        # Gini impurity, a decision tree's measure (blind31)
+    # the row max where logsumexp belongs: max - sum p z (H = lse - sum p z), or log p = z - max (blind32)
+    out["entropy_max_for_logsumexp"] = logits.amax(dim=-1) - (p * logits).sum(dim=-1)
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)
@@ -3676,3 +3678,92 @@ def qk_roles_from_source(submission, m: Misconception, what: str) -> AssertionEr
                           "used as the queries and the one projected by W_Q as the keys. Either the projections are "
                           "swapped (Q must be X @ W_Q, K must be X @ W_K) or attention is called with the keys first "
                           "(call attention(Q_h, K_h, V_h, d_k))")
+
+
+# --- naming33: blind32's q2 draws of another variance and both dot products kept -------------------------------
+
+def _variance_call(fn, d_k, n, seed, scaled) -> float | None:
+    """The student's dot_product_variance on a generator seeded `seed`, as a float, or None (a crash, a non-number)."""
+    try:
+        got = fn(d_k, n, torch.Generator().manual_seed(seed), scaled=scaled)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    got = got.item() if type(got) is torch.Tensor and got.numel() == 1 else (numpy_scalar(got) or got)
+    if isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isfinite(got):
+        return None
+    return float(got)
+
+
+def _right_variances(d_k, n, seed, scaled) -> list[float]:
+    """The right variance of the draws of a generator seeded `seed` (float32 and float64 randn, q then k)."""
+    s = math.sqrt(d_k) if scaled else 1.0
+    return [float((ref._draw("right", d_k, n, torch.Generator().manual_seed(seed), dt) / s).var())
+            for dt in (torch.float32, torch.float64)]
+
+
+def raise_if_draws_not_unit_variance(fn, v, seed, d_k, n, scaled, submission=None) -> None:
+    """draws_not_unit_variance: Var(q.k) = d_k s^4 for iid centred entries of variance s^2, so an estimate c
+    times its target (c d_k unscaled, c scaled) says each product q_i k_i has variance c. Named only where five
+    estimates agree on c (this one and d_k = 12, 64, scaled and not, four other generators: a c that moves with
+    d_k or the flag is a scale or flag mistake), c is neither about 1 (right) nor about 2 (q.q, or dot products of
+    2 d_k terms: said elsewhere), and the values are not the right randn draws' variances times one constant:
+    there the draws scaled (randn * s) and the dot products scaled give the same numbers, so nothing is named.
+    A constant c says only that each coordinate's term has variance c: |q - k|^2 of randn draws gives c = 8 too,
+    so the key needs the source to draw no normals by a library call (no randn, normal_...: the normals are made
+    by hand, from uniforms); else nothing is named. Called after every other cause of the q2 tests is ruled out
+    (a statistic of the mean, var / n, is c = 1 / n)."""
+    target = 1.0 if scaled else float(d_k)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+        return
+    ratios = [v / target]
+    if abs(ratios[0] - 1) < 0.1 or abs(ratios[0] / 2 - 1) < 0.1:
+        return
+    multiples = [[v / r for r in _right_variances(d_k, n, seed, scaled)]]
+    for i, (d, sc) in enumerate(((12, False), (64, False), (12, True), (64, True))):
+        for t in range(3):   # a NaN now and then: hand-made normals log a uniform that can be 0 (-ln 0 = inf)
+            s = (seed + 7919 * (i + 1) + 104729 * t) % (2**31 - 1)
+            got = _variance_call(fn, d, n, s, sc)
+            if got is not None:
+                break
+        if got is None or got <= 0:
+            return
+        ratios.append(got / (1.0 if sc else d))
+        multiples.append([got / r for r in _right_variances(d, n, s, sc)])
+    if max(ratios) > 1.1 * min(ratios):
+        return
+    c = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    a = multiples[0]
+    if any(all(any(abs(m / x - 1) <= 1e-4 for m in ms) for ms in multiples[1:]) for x in a):
+        raise AssertionError(f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result is {c:.3g} times "
+                             "the variance of the same generator's torch.randn draws, for d_k = 12 and 64, scaled "
+                             "or not: the draws (or the dot products) are multiplied by a constant; q and k must be "
+                             "standard normals, torch.randn(n_samples, d_k, generator=generator), used as drawn")
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    try:
+        if submission is None or find_use(cells_of(submission), "dot_product_variance", ("randn", "normal")):
+            return
+    except SourceUnreadable:
+        return
+    raise Misconception("draws_not_unit_variance", f"for d_k = 12 and 64 the variance of q.k is about {c:.3g} d_k and "
+                        f"that of q.k / sqrt(d_k) about {c:.3g}, not d_k and 1: each product q_i k_i has variance "
+                        f"about {c:.3g}, so your q and k entries have variance about {math.sqrt(c):.3g} (if drawn "
+                        "alike, centred), not 1: " + describe("draws_not_unit_variance"))
+
+
+def raise_if_both_kept(fn, v, seed, d_k, n) -> None:
+    """scaled_and_unscaled_pooled: with scaled=True the result is the variance of the n dot products and the same
+    n divided by sqrt(d_k), pooled (an append without `else`): from scaled=False on a generator seeded alike (the
+    same dot products, variance V), about V (n - 1) (1 + 1/d_k) / (2n - 1), to 1e-3 (the dots' mean moves it by
+    about 1/n); checked again for another d_k. Dividing the dot products by sqrt(2) is 1/d_k away."""
+    for d, s, got in ((d_k, seed, v), (64 if d_k != 64 else 12, (seed + 104729) % (2**31 - 1), None)):
+        got = got if got is not None else _variance_call(fn, d, n, s, True)
+        plain = _variance_call(fn, d, n, s, False)
+        if got is None or plain is None or plain <= 0 or not abs(plain / d - 1) < 0.1:
+            return
+        pooled = plain * (n - 1) * (1 + 1 / d) / (2 * n - 1)
+        if abs(got / pooled - 1) > 1e-3:
+            return
+    raise Misconception("scaled_and_unscaled_pooled", f"for d_k = {d_k} with scaled=True the result {v:.4g} is the "
+                        "variance of the unscaled dot products that scaled=False gives on the same generator together "
+                        f"with the same dot products divided by sqrt(d_k), about (1 + d_k) / 2 = {(1 + d_k) / 2:g}, and "
+                        "likewise for another d_k: " + describe("scaled_and_unscaled_pooled"))

@@ -429,4 +429,19 @@ MISCONCEPTIONS = {
     "entropy_collision": "computing the collision (Renyi order-2) entropy -ln(sum p^2) instead of the Shannon "
                          "entropy -sum p ln p: the two agree only on one-hot and uniform rows; weight each -ln p by "
                          "its own p and sum: -(p * p.log()).sum(-1)",
+    # naming33: blind32's kinds
+    "draws_not_unit_variance": "drawing q and k entries whose variance is not 1 (a normal formula misremembered, "
+                               "such as Box-Muller without its factor -2, sqrt(-ln u1) cos(2 pi u2), or uniforms "
+                               "used as normals): Var(q.k) = d_k s^4 for entries of variance s^2, so the variances "
+                               "come out s^4 d_k and s^4 instead of d_k and 1; draw standard normals with "
+                               "torch.randn(n_samples, d_k, generator=generator) (Box-Muller: sqrt(-2 ln u1) "
+                               "cos(2 pi u2))",
+    "scaled_and_unscaled_pooled": "keeping both the scaled and the unscaled dot products when scaled=True (the "
+                                  "unscaled append not in an else branch, or both concatenated): the variance is "
+                                  "that of the mixture, about (1 + d_k) / 2 instead of 1; store each dot product "
+                                  "once, dot / sqrt(d_k) if scaled else dot",
+    "entropy_max_for_logsumexp": "using the row maximum where logsumexp belongs (H = max(z) - sum p z, or "
+                                 "log p = z - max(z)): max(z) < logsumexp(z) = max(z) + ln sum exp(z - max(z)), so "
+                                 "the entropy comes out too small (0 for a uniform row instead of ln T); use "
+                                 "torch.logsumexp(z, dim=-1) or F.log_softmax",
 }

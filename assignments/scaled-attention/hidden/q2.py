@@ -169,11 +169,12 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
                     raise Misconception("variance_of_products", f"the result is about 1 for d_k = {d_k}: it matches "
                                         + describe("variance_of_products"))
             _raise_if_of_the_mean(v, float(d_k), d_k, False)
+            D.raise_if_draws_not_unit_variance(dot_product_variance, v, seed, d_k, N, False, submission)
             raise AssertionError(f"for d_k = {d_k} the variance of q.k is not within 10% of its expected value")
 
 
 @test_case(points=1, hidden=True)
-def test_scaled_variance_is_one(dot_product_variance, rng):
+def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
     for d_k in (12, 64):
         estimates = _two_estimates(dot_product_variance, d_k, rng, scaled=True)
         D.raise_if_mean_returned(estimates, d_k, N, True)
@@ -207,6 +208,8 @@ def test_scaled_variance_is_one(dot_product_variance, rng):
                 raise Misconception("multiply_by_sqrt_dk", "with scaled=True the result is about d_k^2: it matches "
                                     + describe("multiply_by_sqrt_dk"))
             _raise_if_of_the_mean(v, 1.0, d_k, True)
+            D.raise_if_both_kept(dot_product_variance, v, seed, d_k, N)
+            D.raise_if_draws_not_unit_variance(dot_product_variance, v, seed, d_k, N, True, submission)
             D.raise_if_scaled_by_other(dot_product_variance, v, seed, d_k, N)
             if _near(v, math.sqrt(d_k)) or _near(v, 1 / math.sqrt(d_k)):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "

@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     describe,
     is_stub,
     matching_variants,
+    raise_if_nondeterministic,
     randn,
     register_misconceptions,
     tuple_as_tensor,
@@ -64,8 +65,10 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
             layers = D.new_layers_from_source(submission, "multi_head_attention(...) is wrong")
-            if layers is not None:
+            if layers is not None:   # fresh layers each call differ per call too: their cause comes first
                 raise layers from None
+            if firsts and got is firsts[0]:   # the student's own answer: a second call on the same inputs
+                raise_if_nondeterministic(fn, (X, *Ws, n_heads), {}, got, "multi_head_attention(...)")
             D.raise_if_residual(got, X, Ws, expected)
             D.raise_if_layer_norm(got, X, expected)
             factor = D.output_factor(got, X, expected, n_heads)
@@ -81,9 +84,14 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
     def own():
         return ref.multi_head_attention(X, *Ws, n_heads, per_head=attention)
 
+    firsts = []
+
+    def student():
+        firsts.append(call(fn, X, *Ws, n_heads, what="multi_head_attention"))
+        return firsts[-1]
+
     try:
-        charged_in_parts(lambda: call(fn, X, *Ws, n_heads, what="multi_head_attention"), check, own,
-                         parts=(attention,))
+        charged_in_parts(student, check, own, parts=(attention,))
     except StudentCodeError as e:
         # a crash where their attention cannot even be composed into heads (it returns the wrong things,
         # (weights, output) say): q1 charges that, and this answer cannot be judged until it is fixed.
