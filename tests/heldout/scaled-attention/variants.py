@@ -3340,3 +3340,89 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
     return MHA(n_heads, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O)(X)
 '''}, {"key": "one_edit_fix", "where": ["q8"]}),
 })
+
+# naming33 (after blind32): normals made by hand with the wrong variance (Box-Muller without -2, erfinv without
+# sqrt(2), Irwin-Hall of 6 uniforms): draws_not_unit_variance; both dot products kept when scaled:
+# scaled_and_unscaled_pooled; the row max for logsumexp: entropy_max_for_logsumexp; dropout left on in q8:
+# nondeterministic, told by a second call on the same inputs
+WRONG.update({
+    "variance_box_muller_sine_no_two": (variance('''
+    u = torch.rand(n_samples, 2, 2, d_k, generator=generator)
+    z = torch.sqrt(-torch.log(1 - u[:, 0])) * torch.sin(2 * math.pi * u[:, 1])
+    dots = (z[:, 0] * z[:, 1]).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "draws_not_unit_variance", "where": ["q2"]}),
+    "variance_erfinv_without_sqrt_two": (variance('''
+    def normal(shape):
+        u = torch.rand(*shape, generator=generator, dtype=torch.float64)
+        return torch.erfinv(2 * u - 1).float()
+    q = normal((n_samples, d_k))
+    k = normal((n_samples, d_k))
+    s = (q * k).sum(dim=1)
+    if scaled:
+        s = s / d_k ** 0.5
+    return float(s.var())
+'''), {"key": "draws_not_unit_variance", "where": ["q2"]}),
+    "variance_irwin_hall_six_uniforms": (variance('''
+    def approx_normal():
+        return torch.rand(6, n_samples, d_k, generator=generator).sum(0) - 3.0
+    q = approx_normal()
+    k = approx_normal()
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        dots = dots / math.sqrt(d_k)
+    return dots.var().item()
+'''), {"key": "draws_not_unit_variance", "where": ["q2"]}),
+    "variance_scaled_concatenated_with_unscaled": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(-1)
+    if scaled:
+        dots = torch.cat([dots, dots / math.sqrt(d_k)])
+    return dots.var().item()
+'''), {"key": "scaled_and_unscaled_pooled", "where": ["q2"]}),
+    "variance_loop_appends_unscaled_then_scaled": (variance('''
+    samples = []
+    for i in range(n_samples):
+        q = torch.randn(d_k, generator=generator)
+        k = torch.randn(d_k, generator=generator)
+        x = (q * k).sum().item()
+        samples.append(x)
+        if scaled:
+            samples.append(x / math.sqrt(d_k))
+    return torch.tensor(samples).var().item()
+'''), {"key": "scaled_and_unscaled_pooled", "where": ["q2"]}),
+    "entropy_log_p_shifted_by_max_only": (entropy('''
+def softmax_entropy(logits):
+    p = torch.softmax(logits, dim=-1)
+    log_p = logits - logits.max(dim=-1, keepdim=True).values
+    return -(p * log_p).sum(dim=-1)
+'''), {"key": "entropy_max_for_logsumexp", "where": ["q4"]}),
+    "entropy_hand_softmax_max_as_lse": (entropy('''
+def softmax_entropy(logits):
+    m = torch.amax(logits, dim=-1, keepdim=True)
+    e = torch.exp(logits - m)
+    p = e / e.sum(dim=-1, keepdim=True)
+    lse = m.squeeze(-1)    # log sum exp ~ max
+    return lse - torch.sum(p * logits, dim=-1)
+'''), {"key": "entropy_max_for_logsumexp", "where": ["q4"]}),
+    "mha_dropout_module_before_w_o": (mha('''
+    d_k = X.shape[1] // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = [attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k], V[:, h * d_k:(h + 1) * d_k], d_k)[0]
+             for h in range(n_heads)]
+    drop = torch.nn.Dropout(p=0.1)
+    return drop(torch.cat(heads, dim=-1)) @ W_O
+'''), {"key": "nondeterministic", "where": ["q8"]}),
+    "mha_dropout_on_attention_weights": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q = (X @ W_Q).view(T, n_heads, d_k).transpose(0, 1)
+    K = (X @ W_K).view(T, n_heads, d_k).transpose(0, 1)
+    V = (X @ W_V).view(T, n_heads, d_k).transpose(0, 1)
+    A = F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    A = F.dropout(A, p=0.1)
+    out = (A @ V).transpose(0, 1).reshape(T, d_model)
+    return out @ W_O
+'''), {"key": "nondeterministic", "where": ["q8"]}),
+})
