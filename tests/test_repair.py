@@ -686,6 +686,8 @@ def test_an_answer_picked_by_its_position_in_a_string_is_searched_and_only_an_in
     assert kept is not None and [e.after for e in kept.fixes] == ["2"]
     assert repair._one_position_off(repair.Found(name="q", cell=1, fixes=(Edit(line=1, before="0", after="3", source=""),),
                                                  calls=0, line_text="")) is None    # "ABCD"[0] meant: A's reason stays
+    assert repair._one_position_off(repair.Found(name="q", cell=1, fixes=(Edit(line=1, before="0", after="-1", source=""),),
+                                                 calls=0, line_text="")) is None    # [-1]: the other end, not next
     # the value search tries a number put for a number there (elsewhere a hand-worked count is not an edit)
     made = repair.value_edits(cells, ["q5_answer"], "_v_")
     assert made is not None and ("3", "2") in [(e.before, e.after) for e in made[1]]

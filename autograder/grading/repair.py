@@ -1046,9 +1046,10 @@ def _one_position_off(found: Found) -> Found | None:
     """`found` with only its fixes that move an index by one ("ABCD"[3] -> [2]); None where none does."""
     def off_by_one(e: Edit) -> bool:
         try:
-            return abs(int(e.after) - int(e.before)) == 1
+            before, after = int(e.before), int(e.after)
         except ValueError:
             return False
+        return min(before, after) >= 0 and abs(after - before) == 1     # [-1] for [0] is the other end, not a neighbour
     kept = tuple(e for e in found.fixes if off_by_one(e))
     return dataclasses.replace(found, fixes=kept) if kept else None
 

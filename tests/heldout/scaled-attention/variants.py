@@ -3426,3 +3426,23 @@ def softmax_entropy(logits):
     return out @ W_O
 '''), {"key": "nondeterministic", "where": ["q8"]}),
 })
+
+# after blind32 (q5_answer_third_option_zero_indexed, q8_heads_list_plus_equals_tensor): a letter picked by its
+# position in a string is searched by value edits and a neighbouring index replaces the choice's reason; a
+# position three away keeps it (the letter meant). A list extended by a tensor's rows: the crash's line first
+WRONG.update({
+    "q6_answer_picked_by_position_from_one": ({"q6_answer": 'options = "ABCD"\nq6_answer = "ABCD"[1]   # the first\n'},
+                                              {"key": "one_edit_fix", "where": ["q6"]}),
+    "q7_answer_picked_by_position_meant": ({"q7_answer": 'q7_answer = "ABCD"[0]\n'},
+                                           {"key": "attention_as_argmax", "where": ["q7"]}),
+    "mha_head_rows_added_to_list": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    merged = []
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        merged += attention(Q[:, cols], K[:, cols], V[:, cols], d_k)[0]
+    return torch.cat(merged, dim=-1) @ W_O
+'''), {"key": "one_edit_fix", "where": ["q8"]}),
+})
