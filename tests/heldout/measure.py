@@ -728,7 +728,7 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now named by table_field_copied (naming10): scaled_std holds raw_std's right values, the rest right
         "q4_table_scaled_std_copied": ("table_field_copied",),
         "q4_table_drawn_in_float64": ("draws_in_float64",),
-        "q5_answer_std_letter": ("variance_vs_std",),
+        "q5_answer_std_letter": ("variance_vs_std", "one_edit_fix"),   # one_edit_fix: "ABCD"[2] for [1], and the message keeps B's reason
         "q7_answer_argmax_by_chr": ("attention_as_argmax",),
         "q8_heads_concatenated_last_first": ("mha_heads_reordered",),
         # generic: "does not match ... in 240 of 240 entries"; nothing says split() takes a chunk size
@@ -1870,7 +1870,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (rows sum to 1) and returns V; no key says the value rows are indexed by the query
         # now generic (naming22): keys_are_queries needs a replay at 1/10 scale; the rerun says "output is V itself"
         # one_edit_fix: `'qk,kd->qd'` in place of `'qk,qd->qd'` (rejudged)
-        "q1_einsum_value_index_reused": ("one_edit_fix",),
+        "q1_einsum_value_index_reused": ("one_edit_fix", "einsum_letter_on_two_axes"),
         # generic: "the variance of q.k is not within 10% of its expected value"; "ni,nj->n" is (sum q)(sum k),
         # variance d_k^2: variance_d_k_squared is the answer "d_k^2", not a free einsum letter; no key
         "q2_einsum_free_index": (),
@@ -3557,20 +3557,20 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # mis-named: one_edit_fix shows `-torch.log(u1)` in place of `torch.sqrt(-torch.log(u1))`, i.e. -ln(u1) cos(2 pi u2):
             # variance 1 by coincidence (E[Exp^2] = 2 times E[cos^2] = 1/2) but not standard normals, which q2 asks for; the fix
             # is sqrt(-2 ln u1): the change does not fix the stated mistake, it adds a compensating one
-            "q2_box_muller_missing_factor_two": (),
+            "q2_box_muller_missing_factor_two": ("draws_not_unit_variance",),   # now (after blind32: no longer the compensating fix)
             # generic (None): "for d_k = 12 the variance of q.k / sqrt(d_k) is not within 10%": nothing says both appends run
-            "q2_loop_missing_else_appends_both": (),
+            "q2_loop_missing_else_appends_both": ("scaled_and_unscaled_pooled",),   # now (after blind32)
             # one_edit_fix: `prod(dim=-2)` / `prod(dim=1)` (or randn(n, d_k, 2)): multiplies over the pair axis, sums over
             # the coordinates: the slip at its place
             "q2_pair_axis_and_coordinate_axis_swapped": ("one_edit_fix",),
             # generic (None) on all 3 q4 tests: "does not match the correct result in 6 of 6 entries"; nothing says max is
             # not logsumexp
-            "q4_entropy_max_taken_for_logsumexp": (),
+            "q4_entropy_max_taken_for_logsumexp": ("entropy_max_for_logsumexp", "one_edit_fix"),   # now (after blind32)
             # one_edit_fix on all 3 q4 tests: `log_softmax(logits, dim=0)`, `-1` in place of `0`: the slip at its place
             "q4_entropy_log_softmax_over_dim0": ("one_edit_fix",),
             # mis-named: variance_d_k_squared ("that choice reflects squaring d_k") blames a belief the student does not hold;
             # the student meant C and wrote "ABCD"[3] (zero-based index counted from 1)
-            "q5_answer_third_option_zero_indexed": (),
+            "q5_answer_third_option_zero_indexed": ("one_edit_fix",),   # now: `2` in place of `3` (an index counted from 1)
             # attention_as_argmax ("attention returns only the best-matching value (a hard argmax)"): exactly the second
             # thought that overwrote A with C
             "q6_answer_changed_on_second_thought": ("attention_as_argmax",),
@@ -3579,10 +3579,10 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # one_edit_fix on all 3 q8 tests: `torch.cat(heads, dim=1)` in place of `torch.relu(torch.cat(heads, dim=1))`
             "q8_relu_before_output_projection": ("one_edit_fix",),
             # raw: "your code raised IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)" (None)
-            "q8_heads_list_plus_equals_tensor": (),
+            "q8_heads_list_plus_equals_tensor": ("one_edit_fix",),   # now: heads.append(out_h), the crash line first
             # generic (None): "does not match the correct result in 240 of 240 entries"; nondeterministic (F.dropout trains by
             # default) exists and would name it, but did not fire on q8
-            "q8_head_outputs_dropout_left_on": (),
+            "q8_head_outputs_dropout_left_on": ("nondeterministic",),   # now (after blind32: a second call)
         },
     "attention-pipeline": {
             # one_edit_fix: `X @ W` in place of `torch.relu(X @ W)` removes the ReLU at its place
