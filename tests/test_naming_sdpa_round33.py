@@ -73,15 +73,25 @@ def test_blocks_nothing_needs_every_size(fn, key) -> None:
     assert _key(diag.name_mask_blocks_nothing, TrustedProxy(fn, "cpu"), "causal_mask(6) is True everywhere") == key
 
 
-def _scores_in_numpy(Q, K, V, mask=None):
+def _attention_with(scores_of):
+    """A masked attention whose scores are scores_of(Q, K): one slip in the scores, the rest right."""
+    def attention(Q, K, V, mask=None):
+        scores = scores_of(Q, K)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = torch.softmax(scores, dim=-1)
+        if mask is not None:
+            weights = weights.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
+        return weights @ V
+    return attention
+
+
+def _numpy_scores(Q, K):
     import numpy as np
-    scores = torch.from_numpy(np.matmul(Q.numpy(), np.swapaxes(K.numpy(), -2, -1))) / math.sqrt(Q.shape[-1])
-    if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    if mask is not None:
-        weights = weights.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
-    return weights @ V
+    return torch.from_numpy(np.matmul(Q.numpy(), np.swapaxes(K.numpy(), -2, -1))) / math.sqrt(Q.shape[-1])
+
+
+_scores_in_numpy = _attention_with(_numpy_scores)
 
 
 def test_gradient_crash_is_rerun_with_gradients() -> None:
@@ -102,14 +112,7 @@ def test_causal_weights_in_the_unmasked_cell(out3, key) -> None:
     assert _key(diag.causal_in_unmasked, ref.weights3_causal.clone(), scores3, 5e-4, out3, None) == key
 
 
-def _scale_floor_divided(Q, K, V, mask=None):
-    scores = (Q @ K.transpose(-2, -1)) // math.sqrt(Q.shape[-1])
-    if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    if mask is not None:
-        weights = weights.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
-    return weights @ V
+_scale_floor_divided = _attention_with(lambda Q, K: (Q @ K.transpose(-2, -1)) // math.sqrt(Q.shape[-1]))
 
 
 def test_gradient_only_crash_named_from_the_same_call_without_gradients() -> None:
