@@ -711,6 +711,9 @@ def test_a_crash_puts_the_edits_of_its_line_and_of_what_that_line_reads_first() 
     assert first == {3, 6, 7}, first                   # heads = [], heads += out_h, the line that raised
     # no frame in the searched function (a wrong value, or a crash in a library): the edits keep their order
     assert repair._crash_site_first(edited, "mha", src, [RecordedCall(("q8", "t"), "mha", (), {}, 1.0)]) is None
+    # the traceback carries the student's own words: a forged frame with a line past any limit is no line at all
+    forged = StudentCodeError("ValueError", "x", 'File "In[4]", line ' + "9" * 3990 + ', in mha\n')
+    assert repair._crash_site_first(edited, "mha", src, [RecordedCall(("q8", "t"), "mha", (), {}, forged)]) is None
     other = StudentCodeError("RuntimeError", "x", 'File "In[4]", line 2, in helper\n')
     assert repair._crash_site_first(edited, "mha", src, [RecordedCall(("q8", "t"), "mha", (), {}, other)]) is None
 

@@ -153,7 +153,7 @@ def _local_names(fn: ast.FunctionDef | ast.ClassDef) -> list[str]:
     if isinstance(fn, ast.ClassDef):     # and the attributes its methods set on self, as "self.W_V"
         for node in ast.walk(fn):
             attribute = _self_attribute(node)
-            if attribute and isinstance(node.ctx, ast.Store) and attribute not in names:   # type: ignore[attr-defined]
+            if attribute and isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and attribute not in names:
                 names.append(attribute)
     return names
 
@@ -1060,22 +1060,12 @@ def _indexes_a_string(node: ast.AST) -> bool:
 
 
 def _picked_by_position(cells: Sequence[str], names: Sequence[str]) -> bool:
-    """Whether a value a test takes is assigned as one entry of a string written out (q5_answer = "ABCD"[3]):
-    the letter was picked by its position, and what that letter would mean chosen outright (a wrong choice's
-    reason) may be a coincidence of an index counted from 1; the value search then tries the index's neighbours
-    and the test says which is right."""
-    from autograder.grading.source_checks import cells_assigning_globally
-    for name in names:
-        for index in cells_assigning_globally(cells, name)[-1:]:
-            try:
-                tree = parse(cells[index])
-            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-                continue
-            for node in tree.body:
-                if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-                        and _indexes_a_string(node.value)):
-                    return True
-    return False
+    """Whether a value a test takes is one entry of a string written out (q5_answer = "ABCD"[3]): the letter was
+    picked by its position, and what that letter would mean chosen outright (a wrong choice's reason) may be a
+    coincidence of an index counted from 1; the value search then tries the index's neighbours and the test
+    says which is right."""
+    from autograder.grading.source_checks import assigned_from_string_index
+    return any(assigned_from_string_index(cells, name) for name in names)
 
 
 def close_value(got: Any, expected: Any) -> bool:
@@ -1166,7 +1156,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                  explains=tuple(k for k in also if all(k in m for m in mends)))
 
 
-_FRAME = re.compile(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})')
+_FRAME = re.compile(r'File "In\[\d{1,9}\]", line (\d{1,7}), in ([A-Za-z_]\w{0,40})')   # student text: bounded
 
 
 def _crash_site_first(edited: Sequence[Edit], name: str, cell: str, wrong: Sequence[Any]) -> list[int] | None:

@@ -516,6 +516,16 @@ def cells_assigning_globally(cells: Sequence[str], name: str) -> list[int]:
             if any(_stores(n, name) for n in _module_level(tree))]
 
 
+def assigned_from_string_index(cells: Sequence[str], name: str) -> bool:
+    """Whether the last cell that stores `name` at module level assigns it, at its top level, one entry of a
+    string written out (`q5_answer = "ABCD"[3]`): a letter picked by its position. One cached parse (_parsed)."""
+    made = cells_assigning_globally(cells, name)
+    tree = dict(_parsed(tuple(cells)).trees).get(made[-1] + 1) if made else None
+    return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+               and isinstance(n.value, ast.Subscript) and isinstance(n.value.value, ast.Constant)
+               and isinstance(n.value.value.value, str) for n in getattr(tree, "body", []))
+
+
 def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
     """The nodes of a cell's module-level code (inside a module-level if/for/with/try too; never inside a def,
     class, lambda or comprehension, whose names are their own)."""
