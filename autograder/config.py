@@ -31,8 +31,9 @@ class Limits(_Strict):
     shrink_submission_s: float = Field(10, ge=0, description=(
         "seconds all such searches of one submission may spend together (0: no smallest inputs)"))
     repair_submission_s: float = Field(3, ge=0, description=(
-        "seconds the search for one-edit fixes of a submission's unnamed failures may spend, its calls into "
-        "student code included (autograder/grading/repair.py; 0: no search)"))
+        "CPU seconds the search for one-edit fixes of a submission's unnamed failures may spend, the grader's "
+        "and the worker's together, so that a busy machine reaches the same fixes (autograder/grading/repair.py; "
+        "0: no search; the wall clock bounds it at 4x)"))
     submission_timeout_s: float = Field(300, gt=0, description="wall-clock limit for one whole submission")
     memory_mb: int = Field(3072, ge=512, description="RLIMIT_DATA of the worker, MiB")
     tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")

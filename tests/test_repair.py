@@ -754,3 +754,78 @@ def test_a_fix_must_also_mend_the_calls_of_the_named_tests_of_that_function() ->
     _record(space, ("q12", "with_output"), (268, 22, 40, True))
     out = name_by_one_edit([_report("q12", "with_output")], space, {"attention": count}, [cell])
     assert out[0].misconception == KEY and "`d_k` in place of `d_v`" in out[0].message, out[0].message
+
+
+# ---- the search's budget is CPU time: the same edits are reached on a busy machine ----
+
+@dataclass
+class _Session:
+    pid: int
+
+
+@dataclass
+class _Worker:
+    session: _Session
+
+
+def _child(code: str) -> Any:
+    import subprocess
+    import sys
+    return subprocess.Popen([sys.executable, "-c", code])
+
+
+def test_search_clock_counts_the_workers_cpu_not_the_wall_clock() -> None:
+    import time
+    sleeper = _child("import time; time.sleep(30)")
+    burner = _child("while True: pass")
+    try:
+        time.sleep(0.3)      # both started (an interpreter's start is CPU the clock would count)
+        asleep = repair.SearchClock(1.0, _Worker(_Session(sleeper.pid)))
+        busy = repair.SearchClock(1.0, _Worker(_Session(burner.pid)))
+        began = time.monotonic()
+        while busy.spent() < 0.3 and time.monotonic() - began < 10:     # however busy the machine is
+            time.sleep(0.05)
+        # waiting is not spending: a worker that sleeps (or a machine busy with others) costs no budget
+        assert time.monotonic() - began >= 0.3 and busy.spent() >= 0.3
+        assert asleep.spent() < 0.1 and not asleep.over()
+        while not busy.over() and time.monotonic() - began < 10:
+            time.sleep(0.05)
+        assert busy.over() and 0.9 < busy.spent() < 3
+        assert asleep.spent() < 0.1
+    finally:
+        sleeper.kill()
+        burner.kill()
+        sleeper.wait()
+        burner.wait()
+
+
+def test_search_clock_counts_the_grader_thread_and_a_replaced_worker_and_stops_at_the_wall_bound() -> None:
+    import time
+    sleeper = _child("import time; time.sleep(30)")
+    burner = _child("while True: pass")
+    try:
+        time.sleep(0.3)
+        worker = _Worker(_Session(sleeper.pid))
+        clock = repair.SearchClock(0.5, worker)
+        end = time.thread_time() + 0.2
+        while time.thread_time() < end:      # the grader's own work on edits counts too
+            pass
+        assert 0.15 < clock.spent() < 0.35
+        time.sleep(0.3)
+        # a worker replaced mid-search (a copy cut short cost the last one): all of the new one's CPU counts
+        worker.session = _Session(burner.pid)
+        assert clock.over() and clock.spent() > 0.5
+        still = repair.SearchClock(100.0, _Worker(_Session(sleeper.pid)))
+        still.wall_deadline = time.monotonic() + 0.2        # WALL_FACTOR budgets by the wall clock at most
+        assert not still.over()
+        time.sleep(0.3)
+        assert still.over() and still.spent() < 0.1 and still.wall_left() == 0.1
+    finally:
+        sleeper.kill()
+        burner.kill()
+        sleeper.wait()
+        burner.wait()
+    gone = repair.SearchClock(1.0, _Worker(_Session(sleeper.pid)))   # a worker gone: nothing more counted, no error
+    assert gone.spent() < 0.05
+    nothing = repair.SearchClock(1.0, object())                      # a namespace with no worker: the grader's CPU
+    assert nothing.spent() < 0.05 and not nothing.over()

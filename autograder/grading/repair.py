@@ -14,7 +14,8 @@ The search is evidence, like every name the grader gives: an edit is reported on
 recorded call right, and only where the fixes found are few (at most MAX_FIXES; more means the inputs
 do not tell the edits apart). The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
-changes a score, and a copy that runs away is cut off at the deadline.
+changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
+(SearchClock), so the same submission reaches the same edits, and is told the same thing, on a busy machine.
 
 Trust: the source is the student's, parsed here (pyparse.parse) and printed back (ast.unparse) in the
 trusted process, never run here. What a message quotes of it is cut and escaped by the caller's output
@@ -42,6 +43,7 @@ MAX_CANDIDATES = 800      # edits tried per function at most (a long function's 
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
+WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
 # a method, attribute or function name, and the names a slip puts in its place
 TWINS: dict[str, tuple[str, ...]] = {
@@ -855,6 +857,49 @@ def safe_line(cell: str, line: int) -> str:
 KEY = ONE_EDIT_FIX_KEY
 
 
+class SearchClock:
+    """The search's budget, in CPU seconds spent by the grader's thread and the student's worker together.
+    A wall-clock budget reached fewer edits when the machine was busy (a batch's other graders, a test run
+    beside it): a one-edit fix found on a quiet machine was missed under load, so the same submission was told
+    different things. CPU time barely moves with load. The wall clock still bounds the search (WALL_FACTOR
+    budgets: a copy that sleeps, or waits, spends no CPU), and a call still running then is cut short.
+    A worker replaced during the search (one a cut call cost) counts all of its CPU: its start is the search's."""
+
+    def __init__(self, cpu_s: float, namespace: Any) -> None:
+        from autograder.sandbox.isolation import cpu_seconds_of
+        self.cpu_s = cpu_s
+        self.wall_deadline = time.monotonic() + cpu_s * WALL_FACTOR
+        self._namespace = namespace
+        self._cpu_of = cpu_seconds_of
+        self._spent = 0.0
+        self._thread = time.thread_time()
+        self._worker = self._worker_cpu()
+
+    def _worker_cpu(self) -> tuple[int | None, float]:
+        pid = getattr(getattr(self._namespace, "session", None), "pid", None)
+        if not isinstance(pid, int) or pid <= 0:
+            return None, 0.0
+        try:
+            return pid, self._cpu_of(pid)
+        except OSError:      # gone: what it spent was counted when last read
+            return pid, self._worker[1] if getattr(self, "_worker", (None, 0.0))[0] == pid else 0.0
+
+    def spent(self) -> float:
+        """CPU seconds the search has spent so far."""
+        thread = time.thread_time()
+        pid, cpu = self._worker_cpu()
+        self._spent += thread - self._thread + (cpu - self._worker[1] if pid == self._worker[0] else cpu)
+        self._thread, self._worker = thread, (pid, cpu)
+        return self._spent
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.wall_deadline or self.spent() >= self.cpu_s
+
+    def wall_left(self) -> float:
+        """Seconds one step may still take by the wall clock (at least 0.1: a define that is due runs)."""
+        return max(0.1, self.wall_deadline - time.monotonic())
+
+
 def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any],
                      cells: Sequence[str], rerun: Rerun | None = None,
                      takes: Mapping[tuple[str, str], Sequence[str]] | None = None) -> list[Any]:
@@ -879,7 +924,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         r.status == "failed" and _picked_by_position(cells, takes.get((r.question, r.name), ())) for r in reports)
     if record is None or budget <= 0 or not (unnamed or positional) or not references or not cells:
         return list(reports)
-    deadline = time.monotonic() + budget
+    clock = SearchClock(budget, namespace)
     failed_tests = {(r.question, r.name) for r in unnamed}
     calls: list[Any] = list(record.calls)
     first_of: dict[tuple[str, str], Any] = {}
@@ -895,7 +940,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         """Whether the student's answer to `call` is the reference's (None: no reference answer to compare,
         or no time left); the reference runs once per call, only for calls of a function that may be searched."""
         reference = references.get(call.name)
-        if not callable(reference) or time.monotonic() >= deadline:
+        if not callable(reference) or clock.over():
             return None
         if id(call) not in expected:
             try:
@@ -929,7 +974,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 failed = [k for k in own if culprit.get(k) == name]
                 passed = [k for k in own if k not in failed_tests and k not in failed_named]
                 found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
-                                               deadline, optional_calls, CallCutShort,
+                                               clock, optional_calls, CallCutShort,
                                                (rerun, failed, passed) if rerun is not None else None,
                                                references.get(name))
             fix = found[name]
@@ -938,9 +983,9 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         out.append(r)
     if rerun is not None and takes:
-        out = _passes_with_the_fix(out, found, rerun, takes, deadline)
+        out = _passes_with_the_fix(out, found, rerun, takes, clock)
     if rerun is not None and takes:
-        out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, deadline, optional_calls,
+        out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, clock, optional_calls,
                                    CallCutShort)
     return out
 
@@ -951,7 +996,7 @@ def _open(report: Any) -> bool:
 
 
 def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | None], rerun: Rerun,
-                         takes: Mapping[tuple[str, str], Sequence[str]], deadline: float) -> list[Any]:
+                         takes: Mapping[tuple[str, str], Sequence[str]], clock: SearchClock) -> list[Any]:
     """The reports, each failed one still naming nothing whose test takes a function with a fix (its first call
     was not one the fix was checked on: a timing check whose first call the reference refuses) now named KEY
     where the test, rerun with the fix's copy in the function's place, passes: the one mistake costs it too
@@ -961,7 +1006,7 @@ def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | Non
     out = []
     for r in reports:
         key = (r.question, r.name)
-        if r.status == "failed" and not r.misconception and not r.withheld_by and time.monotonic() < deadline:
+        if r.status == "failed" and not r.misconception and not r.withheld_by and not clock.over():
             for name, (fix, copy) in copies.items():
                 if copy and name in takes.get(key, ()) and rerun(key, {name: copy}):
                     r = r.model_copy(update={"misconception": KEY,
@@ -978,7 +1023,7 @@ def _copy_name(source: str) -> str:
 
 
 def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
-                         rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], deadline: float,
+                         rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], clock: SearchClock,
                          optional_calls: Any, cut_short: type[BaseException]) -> list[Any]:
     """The reports, each failed one that names nothing and takes values (a trace cell's answers, `attn_entries`)
     with references of their names now named KEY where one edit of the cell that assigns them gives the
@@ -1009,7 +1054,7 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
     found: dict[tuple[int, tuple[str, ...]], Found | None] = {}
     sibling_names: dict[tuple[str, str], tuple[str, ...]] = {}
     for group, keys in tests_of.items():
-        if time.monotonic() >= deadline:
+        if clock.over():
             break
         # failed tests about values of the same cell that the catalogue names: where the one edit that mends the
         # unnamed ones makes them pass too, that edit is the one mistake, and their names were coincidences of the
@@ -1019,7 +1064,7 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
         extra = tuple(dict.fromkeys(n for g in siblings.values() for n in g[1] if n not in group[1]))
         names = group[1] + extra
         found[group] = _search_values(names, keys, [references[n] for n in names], namespace, cells, rerun,
-                                      deadline, optional_calls, cut_short, judged=len(group[1]), also=list(siblings))
+                                      clock, optional_calls, cut_short, judged=len(group[1]), also=list(siblings))
     explained = {k: fix for fix in found.values() if fix is not None for k in fix.explains}
     out = []
     for r in reports:
@@ -1092,7 +1137,7 @@ def _guarded(edited: Sequence[Edit]) -> str:
 
 
 def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expected: Sequence[Any], namespace: Any,
-                   cells: Sequence[str], rerun: Rerun, deadline: float, optional_calls: Any,
+                   cells: Sequence[str], rerun: Rerun, clock: SearchClock, optional_calls: Any,
                    cut_short: type[BaseException], judged: int | None = None,
                    also: Sequence[tuple[str, str]] = ()) -> Found | None:
     """The one-edit fixes of the cell that assigns `names`: an edited copy whose values are close to the
@@ -1109,7 +1154,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
     fixes: list[Edit] = []
     mends: list[set[tuple[str, str]]] = []      # for each fix: the tests of `also` it makes pass
     try:
-        with optional_calls(deadline):
+        with optional_calls(clock.wall_deadline):
             try:
                 if all(close_value(namespace.resolve(n, "cpu"), e) for n, e in zip(names[:judged], expected)):
                     return None       # the values are the reference's: the tests failed for something else
@@ -1117,11 +1162,11 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                 raise
             except Exception:  # noqa: BLE001 - no value (a crash of its cell): what the edits may mend
                 pass
-            if not namespace.define(source, max(0.1, deadline - time.monotonic())):
+            if not namespace.define(source, clock.wall_left()):
                 return None
             near: list[int] = []
             for n in range(len(edited)):
-                if time.monotonic() >= deadline:
+                if clock.over():
                     break
                 try:
                     got = namespace.call_copy(f"{prefix}{n}", (), {})
@@ -1135,14 +1180,14 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                     if len(near) > MAX_FIXES:
                         return None         # the values do not tell the edits apart
             for n in near:
-                if time.monotonic() >= deadline:
+                if clock.over():
                     break
                 values = {name: f"{prefix}{n}_{i}" for i, name in enumerate(names)}
                 assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
-                if (namespace.define(f"_got = {prefix}{n}()\n{assign}\ndel _got", max(0.1, deadline - time.monotonic()))
+                if (namespace.define(f"_got = {prefix}{n}()\n{assign}\ndel _got", clock.wall_left())
                         and all(rerun(key, values) for key in keys)):
                     fixes.append(edited[n])
-                    mends.append({k for k in also if time.monotonic() < deadline and rerun(k, values)})
+                    mends.append({k for k in also if not clock.over() and rerun(k, values)})
     except cut_short:
         return None
     if fixes:   # the fixes that also mend the most of `also`: one slip explains more than a coincidence does
@@ -1224,7 +1269,7 @@ def _copies(v: Any) -> Any:
 
 
 def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expected: dict[int, Any], namespace: Any,
-                     cells: Sequence[str], deadline: float, optional_calls: Any, cut_short: type[BaseException],
+                     cells: Sequence[str], clock: SearchClock, optional_calls: Any, cut_short: type[BaseException],
                      by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
                      reference: Callable[..., Any] | None = None) -> Found | None:
     """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
@@ -1247,41 +1292,41 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         return None
     cell, edited = made
     source = _guarded(edited)
-    if time.monotonic() >= deadline:
+    if clock.over():
         return None
     survivors: list[tuple[float, int]] = []
     tests = 0
     light = _lighter(chosen[0], reference) if by_tests is not None else None
     try:
-        with optional_calls(deadline):
-            if not namespace.define(source, max(0.1, deadline - time.monotonic())):
+        with optional_calls(clock.wall_deadline):
+            if not namespace.define(source, clock.wall_left()):
                 return None
             answers = [expected[id(c)] for c in chosen]
             if light is not None:       # a large draw of its own: every copy tried on a small one, the tests judge
                 args, kwargs, want = light
                 exact = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(args), _copies(kwargs)),
-                               [want], lambda: time.monotonic() >= deadline, (cut_short,), survivors)
+                               [want], lambda: clock.over(), (cut_short,), survivors)
                 survivors[:0] = [(-1.0, edited.index(e)) for e in exact]
                 fixes = []
             else:
                 fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
                                                                         _copies(chosen[i].kwargs)),
-                               answers, lambda: time.monotonic() >= deadline, (cut_short,), survivors,
+                               answers, lambda: clock.over(), (cut_short,), survivors,
                                _crash_site_first(edited, name, cells[cell], wrong))
             # a helper's edits are made, defined and tried only where the function's own fix nothing
             helpers = helper_edits(cells, name, prefix, len(edited)) if not fixes and light is None else []
-            if helpers and namespace.define(_guarded(helpers), max(0.1, deadline - time.monotonic())):
+            if helpers and namespace.define(_guarded(helpers), clock.wall_left()):
                 start = len(edited)
                 fixes = search(helpers, lambda n, i: namespace.call_copy(f"{prefix}{start + n}", _copies(chosen[i].args),
                                                                          _copies(chosen[i].kwargs)),
-                               answers, lambda: time.monotonic() >= deadline, (cut_short,))
+                               answers, lambda: clock.over(), (cut_short,))
             if not fixes and by_tests is not None and by_tests[1]:
                 rerun, failed, passed = by_tests
                 keys = [*failed[:3], *passed[:2]]
                 # the copies whose own draws land nearest the reference's answer first: a variance of 12.1
                 # where the reference's draws give 11.8 is likelier right than one of 144 or 0
                 for _far, n in sorted(survivors)[:MAX_RERUN_EDITS]:
-                    if time.monotonic() >= deadline:
+                    if clock.over():
                         break
                     if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys):
                         fixes.append(edited[n])
