@@ -248,6 +248,12 @@ class _Notebook:
             self.trees.append((number, tree))
             self._scan(tree)
 
+    @functools.cached_property
+    def nodes(self) -> list[tuple[int, list[ast.AST]]]:
+        """Each parsed cell's nodes, ast.walk's order, listed once: the checks that read every node of every
+        cell (reaches_into_grader twice, on every grade) iterate a list instead of walking the trees again."""
+        return [(number, list(ast.walk(tree))) for number, tree in self.trees]
+
     def _bind(self, name: str, b: _Binding) -> None:
         self.bindings.setdefault(name, []).append(b)
 
@@ -589,8 +595,8 @@ def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose code stores `name` anywhere (an assignment, a def, an import, a
     loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""
     found = []
-    for number, tree in _parsed(tuple(cells)).trees:
-        if any(_stores(n, name) for n in ast.walk(tree)):
+    for number, nodes in _parsed(tuple(cells)).nodes:
+        if any(_stores(n, name) for n in nodes):
             found.append(number - 1)
     return found
 
@@ -600,16 +606,16 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
     it ("`sys.modules` in code cell 3"), or None. Cells that do not parse never ran: not read. A module
     of REACHING_FUNCTIONS imported under another name is followed (`import inspect as i; i.stack()`).
     The parse is the one the rule tests read later (`_parsed`, cached per notebook)."""
-    trees = _parsed(tuple(cells)).trees
+    cells_nodes = _parsed(tuple(cells)).nodes
     aliases = {name: name for name in REACHING_FUNCTIONS}
-    for _number, tree in trees:
-        for node in ast.walk(tree):
+    for _number, nodes in cells_nodes:
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name in REACHING_FUNCTIONS and alias.asname:
                         aliases[alias.asname] = alias.name
-    for number, tree in trees:
-        for node in ast.walk(tree):
+    for number, nodes in cells_nodes:
+        for node in nodes:
             what = _reaching(node, aliases)
             if what is not None:
                 return f"{what} in code cell {number}"
