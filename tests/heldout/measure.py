@@ -3620,11 +3620,120 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # set name -> its mapping; a set not named here has no mapping at all
-# blind33: written by three helpers who did not read the catalogue; judged with the engine frozen (keys below)
+# blind33: written by three helpers who did not read the catalogue; judged by three others with the engine frozen at
+# cfe5f4b (a worktree of its own). First sight: sdpa 10, scaled 6 (2 mis-named), pipeline 7 of 14. Each comment is the judge's.
+# scaled's q7 "(D)" is accepted by the course's policy (expect_choice ignores parentheses): full marks, not a mistake there.
 BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
-    "sdpa-from-scratch": {},
-    "scaled-attention": {},
-    "attention-pipeline": {},
+    "sdpa-from-scratch": {
+        # batch_dim_dropped: "leaving out the leading batch dimension", on both shapes: the mistake itself
+        "q1_batch_axis_left_out_of_both_shapes": ("batch_dim_dropped",),
+        # one_edit_fix on line 2: `K.transpose(-2, -1)` in place of `K.transpose(0, 1)`, the stated fix at its place
+        "q2_keys_transposed_axes_0_1": ("one_edit_fix",),
+        # raw_variance_of_scaled_scores: "the 'raw' variance from scores that were already scaled" (not in-place here,
+        # but the key's main clause and its fix, a separate raw_scores / sqrt(d_k), are the variant's)
+        "q2_raw_scores_already_divided_by_root_d_k": ("raw_variance_of_scaled_scores",),
+        # dtype_changed: ".float() ... never cast back", float64/float16 in must come out the same; q3, q5, q6 all say it
+        "q3_upcast_to_float32_never_cast_back": ("dtype_changed",),
+        # generic: raw IndexError "Dimension out of range ... got 4" on 24 tests; negative_dim_off_by_one (not shown)
+        # is another slip (dim + x.dim() - 1), not the sign swap
+        "q3_negative_dim_normalised_with_minus": (),
+        # one_edit_fix on line 6: `T_q` in place of `T_k` in `for i in range(T_k):`, the stated mistake at its place
+        "q4_rows_filled_in_loop_over_key_count": ("one_edit_fix",),
+        # callable_not_called (q4, "returned `bool` itself ... write `bool()`") and method_not_called (q6, "`x.float`
+        # without the () that call it"): both the uncalled .bool
+        "q4_bool_method_not_called": ("callable_not_called", "method_not_called"),
+        # crash_on_mask_none: the crash only on the mask=None path, "(with a mask that allows every key it runs)",
+        # sizes 7 vs 9 and a smallest case Q (1, 2, 1), K (1, 3, 1) point at the default mask's wrong width
+        "q5_default_mask_square_in_query_length": ("crash_on_mask_none",),
+        # raw exception: "The size of tensor a (8) must match the size of tensor b (5)" on 14 tests, no key
+        "q5_empty_row_zeros_like_values": (),
+        # raw exception: "where() received an invalid combination of arguments - got (Tensor, Tensor)", no key
+        "q5_where_called_without_other": (),
+        # weights_not_normalised: "each row is the right weights times its own factor ... without dividing by the row
+        # sum: rows do not sum to 1" = the stated "row is not renormalised" (as blind's q05_denominator_without_mask);
+        # its "exp(scores) as weights" is not literally the code; zero_after_softmax would be sharper
+        "q6_causal_middle_row_zeroed_not_renormalised": ("weights_not_normalised",),
+        # zero_after_softmax: answer A refuted by "rows no longer sum to 1", the variant's own "answer C" reason
+        "q7_compared_output_shapes_only": ("zero_after_softmax",),
+        # zero_after_softmax: as above (answer A)
+        "q7_trap_tried_on_already_masked_scores": ("zero_after_softmax",),
+        # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; nothing says digits swapped
+        "q8_madds_hand_typed_digits_swapped": (),
+    },
+    "scaled-attention": {
+        # scores[j] = key j's scores in ROW j: scores_transposed "K Q^T (keys as rows)" is that; crash messages add it too
+        "q1_key_loop_fills_rows_not_columns": ("scores_transposed",),
+        # output is (A V)^T; message says so, but the key text blames A^T V (transposed weights), another cause: mis-named
+        "q1_einsum_mix_output_transposed": (),
+        # outer product = products q_i k_j never summed into q.k: variance_of_products is that cause
+        "q2_bmm_outer_product_instead_of_inner": ("variance_of_products",),
+        # precedence of `x / c if scaled else 1`: only a keyless (though helpful) message
+        "q2_conditional_expression_swallows_division": (),
+        # entries have variance 1 but mean 6; draws_not_unit_variance blames variance ~8.5 ("if centred"): mis-named
+        "q2_twelve_uniforms_without_minus_six": (),
+        # one_edit_fix shows `bits * math.log(2)` for `bits / math.log(2)`: the stated fix at its place
+        "q4_entropy_log2_converted_the_wrong_way": ("one_edit_fix",),
+        # one key expanded to five rows: generic table mismatch only
+        "q4_table_one_key_repeated_five_times": (),
+        # empty string: generic "should be one letter as a string"
+        "q5_answer_left_empty_string": (),
+        # integer index 0: answer_option_number says "counted from 0 it is 'A'"
+        "q6_answer_first_option_as_index_zero": ("answer_option_number",),
+        # None: generic "not defined (or is None)"
+        "q6_answer_left_as_none": (),
+        # option D's text pasted: answer_option_text is exactly that
+        "q7_answer_option_text_instead_of_letter": ("answer_option_text",),
+        # "(D)": graded 28/28, no failed test (not caught)
+        "q7_answer_letter_in_parentheses": (),
+        # V = X @ W_K: same_projection "one projection matrix for more than one of Q, K, V"
+        "q8_values_projected_with_w_k": ("same_projection",),
+        # W_Q[rows] instead of W_Q[:, cols]: raw RuntimeError, key None
+        "q8_per_head_weight_rows_not_columns": (),
+    },
+    "attention-pipeline": {
+        # same_projection on all 3 q01 tests: V = X @ W_Q uses W_Q for both Q and V, exactly the key's text
+        "q01_values_projected_with_query_weights": ("same_projection",),
+        # one_edit_fix on all 3 q01 tests: line 2, `X` in place of `X - X.mean(dim=-2, keepdim=True)` removes the
+        # centring at its place (layer_norm_before_projection would also fit, but did not fire)
+        "q01_tokens_mean_centred_before_projection": ("one_edit_fix",),
+        # generic (None) on all 4 q02 tests: "the correct result times a constant: off by a constant factor x0.4472",
+        # a symptom; nothing says d_k = Q.numel() is every entry, not Q.shape[-1] (scale_from_ndim's kind, or a
+        # one_edit_fix `Q.shape[-1]` in place of `Q.numel()`, would name it)
+        "q02_scale_from_numel_of_queries": (),
+        # one_edit_fix on all 5 q05 tests: line 5, `-1` in place of `-2` in E.sum(dim=-2, ...): the slip at its place
+        "q05_denominator_summed_over_queries": ("one_edit_fix",),
+        # partly: no_causal_mask on 2 q07 tests ("O is wrong: it matches never applying the causal mask, so tokens
+        # read the future": the mask is missing from what O is computed from; A alone is masked; borderline but it
+        # points at O); test_causal_properties has key None ("O (compared with your own A times V) does not match")
+        "q07_output_mixed_with_unmasked_weights": ("no_causal_mask",),
+        # generic (None) on 3 q07 tests and q09 test_zero_projections: "A does not match ..."; nothing says the
+        # scores are X X^T (W_Q, W_K unused); given_weights_unused's kind or a scores-from-inputs key would name it
+        "q07_scores_from_raw_inputs": (),
+        # generic (None) on all 3 q08 tests: "the smoothed row does not match"; softmax_base_2 (exp2 for exp) is this
+        # very mistake but did not fire on nadaraya_watson; one_edit_fix `torch.exp` for `torch.exp2` would also do
+        "q08_kernel_in_base_two": (),
+        # prefix_average_wrong_axis: "dividing by the column index instead of the row's length" is what the running
+        # count cumsum(dim=-1) is (1/(j+1) at column j); BORDERLINE: its parenthesis blames a broadcast, not cumsum
+        "q09_divided_by_running_count_along_row": ("prefix_average_wrong_axis",),
+        # generic (None) on both q10 tests: "H does not match ... in 12 of 14 entries"; no key for the binary entropy
+        # per entry (the (1-a) log(1-a) term); one_edit_fix `p_term` for `p_term + q_term` would name it
+        "q10_binary_entropy_per_entry": (),
+        # generic (None) on both q11 tests: "should be a number (a Python float; use .item() on a tensor), got str":
+        # near, but no key says the right number was written as a string ("8" -> 8) and the .item() hint misleads
+        "q11_rank_answers_as_strings": (),
+        # rank_sum_of_ranks: "max_rank_S is 16, rank Q + rank K (8 + 8) ... rank(Q K^T) <= min(rank Q, rank K)"
+        "q11_max_rank_twice_d_k": ("rank_sum_of_ranks",),
+        # one_edit_fix: "leave out line 4 (`n += d_v * d_model`) -- or -- `n` in place of `n + d_v * d_model` on
+        # line 5": either removes the second W_O term at its place
+        "q12_output_counted_twice": ("one_edit_fix",),
+        # param_count_wo_ignored: "with_output=True gives 38688, the count without W_O ... its d_v x d_model term is
+        # never added": the mistake's general kind; BORDERLINE: its examples (dropped `n + ...`, flag unread) are
+        # other causes, nothing points at zip stopping at the shorter list (rows lacks d_v)
+        "q12_zip_truncates_output_term": ("param_count_wo_ignored",),
+        # partly: batched_input_unsupported on 2 q13 tests ("with a batch axis added it runs and is right: your code
+        # works for one number of dimensions only"); test_cross_padding_mask is a raw IndexError, key None
+        "q13_batch_loop_breaks_unbatched_inputs": ("batched_input_unsupported",),
+    },
 }
 
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
