@@ -375,7 +375,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         return
     raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
     if part == "output":
-        raise_if_output_transposed(got, expected, Q.dtype, "the output")
+        raise_if_output_transposed(got, expected, Q.dtype, "the output", right[1], V64)
     found = pair_evidence(pair, Q, K, V, d_k)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
         said = f"the {named} is wrong: with the other result of the same call it matches " + found[2]
@@ -547,7 +547,7 @@ def check_layout(fn, Q, K, V, what):
         found = pair_evidence(pair, Q, K, V, d_k)
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if isinstance(pair, (tuple, list)) and len(pair) == 2:
-            raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}")
+            raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}", right[1], V)
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
             try:   # named here only (the factor said on its own is left to check_value's shrunk example)
@@ -610,18 +610,27 @@ def row_sums_evidence(pair, Q, K, V, d_k):
     return "weights_not_normalised", wrong, f"{describe('weights_not_normalised')} ({said})"
 
 
-def raise_if_output_transposed(got, expected, dtype, what) -> None:
-    """output_uses_weights_transposed: an output that is the right one transposed, V^T A^T = (A V)^T of shape
-    (d_v, T_q), from the weights' transpose written on the right of V^T. Named only when it equals that replay
-    on this input and the replay is not itself the right output (a symmetric square one)."""
+def raise_if_output_transposed(got, expected, dtype, what, weights=None, V=None) -> None:
+    """output_transposed (naming34; output_uses_weights_transposed before, whose text blames A^T V): an output
+    that is the right one transposed, (A V)^T of shape (d_v, T_q) (V^T A^T, an einsum written "qk,kv->vq", a
+    .T left on the result). Named only when it equals that replay on this input, the replay is not itself the
+    right output (a symmetric square one), and, where the right weights A and the values V are given and A^T V
+    has the same shape (T_q = T_k = d_v), it does not equal A^T V too: there the two causes cannot be told apart,
+    so neither is named."""
     if type(got) is not torch.Tensor or got.dim() != 2 or expected.dim() != 2 or not got.is_floating_point():
         return
     if not matching_variants(got, {"t": expected.transpose(-2, -1)}, dtype, expected=expected):
         return
     T_q, d_v = expected.shape
-    raise Misconception("output_uses_weights_transposed", f"{what} has shape {tuple(got.shape)} and equals V^T A^T "
-                        f"= (A V)^T, the right output transposed (it must be A V, shape (T_q, d_v) = ({T_q}, {d_v})): "
-                        + describe("output_uses_weights_transposed"))
+    if weights is not None and V is not None and weights.dim() == 2 and weights.shape[0] == V.shape[-2]:
+        mixed = weights.double().transpose(-2, -1) @ V.double()
+        if tuple(mixed.shape) == tuple(got.shape) and matching_variants(got, {"m": mixed}, dtype):
+            raise AssertionError(f"{what} has shape {tuple(got.shape)} and equals both the right output transposed, "
+                                 "(A V)^T, and the values mixed with the transposed weights, A^T V, on this input: "
+                                 f"it must be A V, each row its own query's weighted average of the values")
+    raise Misconception("output_transposed", f"{what} has shape {tuple(got.shape)} and equals (A V)^T = V^T A^T, the "
+                        f"right output transposed (it must be A V, shape (T_q, d_v) = ({T_q}, {d_v})): "
+                        + describe("output_transposed"))
 
 
 def raise_if_dtype_changed(got, expected, dtype, what):
@@ -738,6 +747,7 @@ def raise_if_one_score_table(table, dims, seed, submission=None) -> None:
     (table_vector_query_indexed). Otherwise the message says what differs."""
     if type(table) is not torch.Tensor or table.dim() != 2 or table.shape[1] != 4 or table.shape[0] != len(dims):
         return
+    raise_if_scores_all_equal(table, dims)
     if not matching_variants(table.float(), {"v": table_one_score(dims, seed)}, torch.float32):
         return
     line = vector_query_indexed(submission)
@@ -2886,7 +2896,8 @@ def raise_if_zero_unscaled(fn, d_k, n, seeds) -> None:
     flag is proven a multiplier (naming32): with scaled=True the same generator gives the right scaled estimate,
     and with scaled=2 (replayed) four times it (the flag times the 1/sqrt(d_k) factor; a branch on the flag,
     blind26's `dots /= math.sqrt(d_k) if scaled else dots`, gives the right one there, its False branch dots / dots,
-    all ones). Else said in words, not as a generator unused."""
+    all ones). With only the scaled=True replay right: unscaled_variance_zero (naming34, blind33's
+    `dot / math.sqrt(d_k) if scaled else 1`). Else said in words, not as a generator unused."""
     said = (f"dot_product_variance(d_k={d_k}, ...) returns exactly 0.0 for generators seeded {seeds[0]} and "
             f"{seeds[1]}: a variance of 0 means the numbers it is taken of are all equal")
 
@@ -2906,11 +2917,12 @@ def raise_if_zero_unscaled(fn, d_k, n, seeds) -> None:
         raise Misconception("scaled_flag_as_factor", f"{said} (multiplied by 0), while with scaled=True the same "
                             f"generator gives the right scaled variance {other:.4g} (and scaled=2 four times it: the "
                             "flag multiplies the dots): " + describe("scaled_flag_as_factor"))
-    if scaled_right:
-        raise AssertionError(f"{said}: with scaled=True the same generator gives the right scaled variance "
-                             f"{other:.4g}, so only the unscaled path makes every dot product the same number (0, or "
-                             "each divided by itself, 1): with scaled=False they must stay the n_samples plain sums of "
-                             "q_i k_i, untouched, whose variance is about d_k")
+    if scaled_right:   # unscaled_variance_zero (naming34): a second call proves only the unscaled path wrong
+        raise Misconception("unscaled_variance_zero", f"{said}: with scaled=True the same generator gives the right "
+                            f"scaled variance {other:.4g}, so only the unscaled path makes every dot product the same "
+                            "number (1 from `dot / math.sqrt(d_k) if scaled else 1`, or each divided by itself); with "
+                            "scaled=False they must stay the n_samples plain sums of q_i k_i, whose variance is about "
+                            "d_k: " + describe("unscaled_variance_zero"))
     raise AssertionError(f"{said} (the dot products multiplied by 0 or made a constant, or a variance over an axis "
                          "of one number each): with scaled=False they are the n_samples plain sums of q_i k_i, whose "
                          "variance is about d_k")
@@ -3744,6 +3756,7 @@ def raise_if_draws_not_unit_variance(fn, v, seed, d_k, n, scaled, submission=Non
             return
     except SourceUnreadable:
         return
+    raise_if_draws_not_centred(c, submission)
     raise Misconception("draws_not_unit_variance", f"for d_k = 12 and 64 the variance of q.k is about {c:.3g} d_k and "
                         f"that of q.k / sqrt(d_k) about {c:.3g}, not d_k and 1: each product q_i k_i has variance "
                         f"about {c:.3g}, so your q and k entries have variance about {math.sqrt(c):.3g} (if drawn "
@@ -3767,3 +3780,56 @@ def raise_if_both_kept(fn, v, seed, d_k, n) -> None:
                         "variance of the unscaled dot products that scaled=False gives on the same generator together "
                         f"with the same dot products divided by sqrt(d_k), about (1 + d_k) / 2 = {(1 + d_k) / 2:g}, and "
                         "likewise for another d_k: " + describe("scaled_and_unscaled_pooled"))
+
+
+# --- naming34: blind33's q2 draws of mean 6, q4 table of equal scores, q2 unscaled dots made one constant ----------
+
+def _uniform_sum_products(count: int) -> float:
+    """Var(q_i k_i) for q_i, k_i each a sum of `count` U(0, 1) draws never centred: mean m = count / 2, variance
+    s^2 = count / 12, so (s^2 + m^2)^2 - m^4 = s^4 + 2 s^2 m^2 (73 for twelve: m = 6, s = 1)."""
+    m, s2 = count / 2, count / 12
+    return (s2 + m * m) ** 2 - m ** 4
+
+
+def raise_if_draws_not_centred(c, submission) -> None:
+    """draws_not_centred: the per-product variance c (constant over d_k and the flag, the source drawing no
+    normals by a library call: raise_if_draws_not_unit_variance's evidence) is, within 3%, what `count` uniforms
+    summed and never centred give (count = 2 .. 24; one uniform is uniform_samples), and the source draws
+    uniforms (rand): each entry then has mean count / 2, not 0. A c of that size with no uniforms in the source is
+    left unnamed (centred draws of variance sqrt(c) would give it too), as is any other c (draws_not_unit_variance)."""
+    hits = [n for n in range(2, 25) if abs(c / _uniform_sum_products(n) - 1) <= 0.03]
+    if not hits:
+        return
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    try:
+        uniforms = submission is not None and find_use(cells_of(submission), "dot_product_variance", ("rand", "uniform"))
+    except SourceUnreadable:
+        uniforms = False
+    if not uniforms:
+        raise AssertionError(f"for d_k = 12 and 64 the variance of q.k is about {c:.3g} d_k and that of q.k / sqrt(d_k) "
+                             f"about {c:.3g}, not d_k and 1: each product q_i k_i has variance about {c:.3g}, so q and "
+                             "k are not standard normals (not centred, or of another variance): draw them with "
+                             "torch.randn(n_samples, d_k, generator=generator)")
+    n = hits[0]
+    m, s2 = n / 2, n / 12
+    raise Misconception("draws_not_centred", f"for d_k = 12 and 64 the variance of q.k is about {c:.3g} d_k and that of "
+                        f"q.k / sqrt(d_k) about {c:.3g}, not d_k and 1, and your q and k are made from uniforms: "
+                        f"{n} U(0, 1) summed have mean {m:g} and variance {s2:.3g}, and entries of mean m and variance "
+                        f"s^2 give each product q_i k_i the variance (s^2 + m^2)^2 - m^4 = "
+                        f"{_uniform_sum_products(n):.3g}: the draws are not centred: " + describe("draws_not_centred"))
+
+
+def raise_if_scores_all_equal(table, dims) -> None:
+    """table_scores_all_equal: every row's raw_std and scaled_std 0 (to rounding: 1e-7 at d = 4) and H_raw and H_scaled ln 5 (to
+    float32 rounding): what five equal scores give, whatever q and d (one key repeated five times: expand, repeat,
+    [k] * 5; or a query or keys of zeros), and nothing else does: five scores with any spread have a std above 0
+    and an entropy below ln 5. Checked only after the table matched no replayed mistake (raise_if_one_score_table)."""
+    t = table.double()
+    if not bool(torch.isfinite(t).all()) or not bool((t[:, :2].abs() <= 1e-4).all()):   # 0 up to float32 rounding
+        return
+    if not bool(((t[:, 2:] - math.log(5)).abs() <= 1e-5).all()):
+        return
+    raise Misconception("table_scores_all_equal", f"the entropy table's raw_std and scaled_std are 0 (up to rounding) and H_raw "
+                        f"and H_scaled are ln 5 = {math.log(5):.4f} in every row (d = {', '.join(str(d) for d in dims)}): "
+                        "what five EQUAL scores give (no spread, so a uniform softmax over the 5 keys), not the "
+                        "query's scores against five independent keys: " + describe("table_scores_all_equal"))

@@ -444,4 +444,26 @@ MISCONCEPTIONS = {
                                  "log p = z - max(z)): max(z) < logsumexp(z) = max(z) + ln sum exp(z - max(z)), so "
                                  "the entropy comes out too small (0 for a uniform row instead of ln T); use "
                                  "torch.logsumexp(z, dim=-1) or F.log_softmax",
+    # naming34: blind33's kinds
+    "output_transposed": "returning the output transposed, (A V)^T of shape (d_v, T_q), instead of A V of shape "
+                         "(T_q, d_v): the values are mixed with the right weights, but each query's result is a "
+                         "column (V^T A^T, V.T @ weights.T, an einsum written 'qk,kv->vq', or a .T left on the "
+                         "result); return weights @ V (einsum 'qk,kv->qv'), one row per query",
+    "draws_not_centred": "drawing q and k entries whose mean is not 0 (twelve U(0, 1) summed without the '- 6', "
+                         "or uniforms summed without subtracting their mean): for entries of mean m and variance "
+                         "s^2 each product q_i k_i has variance (s^2 + m^2)^2 - m^4 = s^4 + 2 s^2 m^2, 73 for the "
+                         "twelve-uniform sum (m = 6, s = 1), so the variances come out about 73 d_k and 73 instead "
+                         "of d_k and 1; subtract the mean (sum of twelve U(0, 1) minus 6), or draw standard normals "
+                         "with torch.randn(n_samples, d_k, generator=generator)",
+    "table_scores_all_equal": "making the five scores of a row all the same number, most often by drawing ONE key "
+                              "and repeating it five times (torch.randn(1, d).expand(5, d), .repeat(5, 1), "
+                              "torch.cat([k] * 5)) instead of five independent keys (or by a query or keys of "
+                              "zeros): both stds are then 0 and both entropies ln 5 whatever d, so the table shows "
+                              "nothing of the scale; draw k = torch.randn(5, d) and q = torch.randn(1, d)",
+    "unscaled_variance_zero": "making every unscaled 'dot product' the same constant, so the unscaled variance is "
+                              "exactly 0 while the scaled one is right: most often a conditional expression that "
+                              "swallows the division, `dot / math.sqrt(d_k) if scaled else 1`, which Python reads "
+                              "as `(dot / math.sqrt(d_k)) if scaled else 1` (every unscaled value is 1), or each dot "
+                              "divided by itself; write dot / (math.sqrt(d_k) if scaled else 1), or an if statement "
+                              "that divides only when scaled",
 }

@@ -3446,3 +3446,81 @@ WRONG.update({
     return torch.cat(merged, dim=-1) @ W_O
 '''), {"key": "one_edit_fix", "where": ["q8"]}),
 })
+
+# naming34 (blind33): the output transposed, (A V)^T, has its own key (output_uses_weights_transposed is A^T V);
+# draws of mean 6 (twelve uniforms without the "- 6"); a table of five equal scores; the unscaled dots one constant
+WRONG.update({
+    # the two earlier (A V)^T variants: now output_transposed
+    "attention_output_as_vt_wt": (attention('''
+    w = torch.softmax(torch.matmul(Q, K.transpose(0, 1)) / math.sqrt(d_k), dim=1)
+    return torch.matmul(V.transpose(0, 1), w.transpose(0, 1)), w
+'''), {"key": "output_transposed", "where": ["q1"]}),
+    "attention_einsum_output_dq": (attention('''
+    w = F.softmax(torch.einsum("qd,kd->qk", Q, K) / d_k ** 0.5, dim=-1)
+    return torch.einsum("qk,kv->vq", w, V), w
+'''), {"key": "output_transposed", "where": ["q1"]}),
+    # a .T left on the right result
+    "attention_output_dot_T_at_return": (attention('''
+    weights = torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    out = weights @ V
+    return out.T, weights
+'''), {"key": "output_transposed", "where": ["q1"]}),
+    # each value column mixed by the weights, the columns stacked as rows
+    "attention_output_columns_stacked": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    cols = [weights @ V[:, j] for j in range(V.shape[1])]
+    return torch.stack(cols), weights
+'''), {"key": "output_transposed", "where": ["q1"]}),
+    # twelve uniforms summed in a loop, the 6 never subtracted
+    "variance_twelve_uniforms_loop_uncentred": (variance('''
+    def normal(shape):
+        total = torch.zeros(shape)
+        for _ in range(12):
+            total = total + torch.rand(shape, generator=generator)
+        return total
+    q, k = normal((n_samples, d_k)), normal((n_samples, d_k))
+    dots = (q * k).sum(-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "draws_not_centred", "where": ["q2"]}),
+    # six uniforms summed and never centred (mean 3, variance 1/2)
+    "variance_six_uniforms_uncentred": (variance('''
+    q = torch.stack([torch.rand(n_samples, d_k, generator=generator) for _ in range(6)]).sum(0)
+    k = torch.stack([torch.rand(n_samples, d_k, generator=generator) for _ in range(6)]).sum(0)
+    dots = torch.einsum("nd,nd->n", q, k)
+    if scaled:
+        dots = dots / d_k ** 0.5
+    return dots.var().item()
+'''), {"key": "draws_not_centred", "where": ["q2"]}),
+    # one key repeated five times with .repeat
+    "table_one_key_repeated": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                     "q = torch.randn(1, d); k = torch.randn(1, d).repeat(5, 1)"),
+                               {"key": "table_scores_all_equal", "where": ["q4"]}),
+    # one key listed five times
+    "table_one_key_catted_five_times": (table("q = torch.randn(1, d); k = torch.randn(5, d)",
+                                              "q = torch.randn(1, d); k0 = torch.randn(1, d); k = torch.cat([k0] * 5)"),
+                                        {"key": "table_scores_all_equal", "where": ["q4"]}),
+    # the unscaled branch divides each dot by itself (was keyless)
+    "variance_unscaled_branch_divides_by_itself": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1)
+    divisor = math.sqrt(d_k) if scaled else dots
+    return (dots / divisor).var().item()
+'''), {"key": "unscaled_variance_zero", "where": ["q2"]}),
+    # the conditional swallows the division, vectorised
+    "variance_where_swallows_division": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(dim=1) / math.sqrt(d_k) if scaled else torch.ones(n_samples)
+    return dots.var().item()
+'''), {"key": "unscaled_variance_zero", "where": ["q2"]}),
+    # a loop over the pairs whose conditional swallows the division: every unscaled value 0.0
+    "variance_unscaled_loop_conditional_zero": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    vals = []
+    for i in range(n_samples):
+        vals.append(float(q[i] @ k[i]) / math.sqrt(d_k) if scaled else 0.0)
+    return torch.tensor(vals).var().item()
+'''), {"key": "unscaled_variance_zero", "where": ["q2"]}),
+})
