@@ -253,10 +253,12 @@ def raise_if_full_mask_left_whole(fn: Callable[..., object], M: torch.Tensor, T:
 
 
 def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch.Tensor, W: Any, causal: bool,
-                                        dtype: torch.dtype) -> None:
+                                        dtype: torch.dtype, A: object = None) -> None:
     """Causal self-attention whose O is the unmasked scaled scores times V, S @ V (naming22, blind19): the
     scores are used as the weights (no_softmax), the mask applied only where A is built. Without the mask S V
-    is no_softmax's own O, named with the other variants; this replays it only for a wrong O."""
+    is no_softmax's own O, named with the other variants; this replays it only for a wrong O.
+    With `A` (the A returned): O is softmax(S) @ V, the unmasked weights' output, while that A is causal (no
+    weight on a future key, rows summing to 1): O was mixed with other weights than the A returned (blind33)."""
     if not (causal and type(O) is torch.Tensor and O.is_floating_point() and tuple(O.shape) == tuple(O_ref.shape)) \
             or is_right(O, O_ref, dtype):
         return
@@ -266,6 +268,20 @@ def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch
     if is_right(O, S @ V, dtype):
         raise Misconception("no_softmax", "O is S @ V, the scaled scores (without the causal mask) times the values, "
                             "where A @ V is meant: " + describe("no_softmax"))
+    if _causal_weights(A, S.shape) and is_right(O, torch.softmax(S, dim=-1) @ V, dtype):
+        raise Misconception("output_from_unmasked_weights", "O is softmax(S) @ V, the values mixed with the weights "
+                            "of the unmasked scores (every query reads the future keys), while the A you return is "
+                            "masked (no weight on a future key): " + describe("output_from_unmasked_weights"))
+
+
+def _causal_weights(A: object, shape: torch.Size) -> bool:
+    """A float tensor of `shape` with no weight above the diagonal and rows summing to 1: causal weights."""
+    if not (type(A) is torch.Tensor and A.is_floating_point() and tuple(A.shape) == tuple(shape)
+            and bool(torch.isfinite(A).all())):
+        return False
+    A64 = A.double()
+    return bool((A64.triu(1) == 0).all()) and bool(torch.allclose(A64.sum(-1), torch.ones_like(A64[..., 0]),
+                                                                  rtol=0, atol=1e-2))
 
 
 def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
@@ -418,12 +434,16 @@ def pattern_differs(blocked: torch.Tensor, want: torch.Tensor) -> str:
 # --- crashes named from a second call ---------------------------------------------------------------
 
 def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensors], object],
-                  right: Callable[[Tensors, object], bool], up: bool = False) -> Misconception | None:
+                  right: Callable[[Tensors, object], bool], up: bool = False,
+                  shared: tuple[str, ...] = ()) -> Misconception | None:
     """A crash on inputs with batch dims, where the first slice with fewer batch dims (down to 2-D) that
     runs at all is right: the code handles only 2-D (or 3-D) inputs. `rerun(part)` calls the student's
     function on `part` (the tensors sliced at index 0 of their leading dims), `right(part, out)` judges
     its output. None when no slice runs, or the first that runs is not right. With `up`, when no slice
-    runs, the same inputs with one batch axis added (their largest, 2-D or 3-D) are tried as well."""
+    runs, the same inputs with one batch axis added (their largest, 2-D or 3-D) are tried as well; the
+    tensors named in `shared` (a (T, T') mask every batch entry shares) are then also tried as they are,
+    the batch axis added to the others alone (X and Y looped over X.shape[0] as batches: a mask given the
+    batch axis too broadcasts into each entry's weights and O's shape, blind33)."""
     top = max((t.dim() for t in tensors.values() if isinstance(t, torch.Tensor)), default=0)
     named = size_as_dim_crash(e, tensors, rerun, right, top)
     if named is not None:
@@ -444,13 +464,21 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
         # nothing with fewer dims runs: the same inputs with one batch axis added (code written for
         # exactly (B, T, d): an einsum "btd,...", a fixed unpacking of X.shape), or for 2-D inputs two
         # (code for (B, H, T, d) only: K.transpose(2, 3)), run and are right (naming25)
-        part = {n: t[(None,) * added] if isinstance(t, torch.Tensor) and t.dim() == top else t
-                for n, t in tensors.items()}
-        try:
-            out = rerun(part)
-        except StudentCodeError:
+        forms = [()] + [shared] if shared and any(isinstance(tensors.get(n), torch.Tensor) for n in shared) else [()]
+        ran = part = None
+        for kept in forms:
+            part = {n: t[(None,) * added] if isinstance(t, torch.Tensor) and t.dim() == top and n not in kept else t
+                    for n, t in tensors.items()}
+            try:
+                out = rerun(part)
+            except StudentCodeError:
+                continue
+            ran = right(part, out)
+            if ran:
+                break
+        if ran is None:
             continue
-        if not right(part, out):
+        if not ran:
             return None
         return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; with "
                              f"{'a batch axis' if added == 1 else f'{added} batch axes'} added ({_shapes(part)}) it "
@@ -1208,6 +1236,14 @@ def attention_family(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, M: torch
     return out
 
 
+def inputs_scored(X: torch.Tensor, Y: torch.Tensor, V: torch.Tensor, M: torch.Tensor | None,
+                  d_k: int) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """{key: (O, A)}: the raw inputs scored against each other, X Y^T (X X^T in self-attention) scaled by
+    sqrt(d_model) (scaled_scores(X, Y) reads its width) or by sqrt(d_k), for Q K^T: W_Q and W_K unused (blind33)."""
+    return {f"scores_from_inputs{form}": _attend(X, Y, V, M, 1 / math.sqrt(n))
+            for form, n in (("", X.shape[-1]), ("/d_k", d_k)) if form == "" or n != X.shape[-1]}
+
+
 def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor,
                             causal: bool = True) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     """{key: (O, A)}: the attention family, and the values taken from X."""
@@ -1222,6 +1258,7 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         "values_not_projected": (A @ X, A),
         "same_projection/v_from_wk": (A @ (X @ W_K), A),
         "same_projection/v_from_wq": (A @ (X @ W_Q), A),
+        **inputs_scored(X, X, V, M, Q.shape[-1]),
         **({"scores_from_values": _attend(Q, V, V, M, 1 / math.sqrt(Q.shape[-1])),
             # Q, V, K = project_qkv(...): scored against the values and the keys averaged (naming18)
             "scores_from_values/keys_averaged": _attend(Q, V, K, M, 1 / math.sqrt(Q.shape[-1]))}
@@ -1247,6 +1284,7 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
     out = {
         **attention_family(Q, K, V, M, lengths),
         "values_not_projected": (A @ Y, A),
+        **inputs_scored(X, Y, V, M, d_k),
     }
     # one projection matrix used for two of Q, K, V (a copy-paste slip): the values' width tells W_K from W_V
     for key, (Q2, K2, V2) in {"same_projection/v_from_wk": (Q, K, Y @ W_K), "same_projection/v_from_wq": (Q, K, Y @ W_Q),

@@ -157,6 +157,14 @@ MISCONCEPTIONS = {
     # self-attention
     "ignores_causal_flag": "applying the causal mask even when causal=False",
     "no_causal_mask": "never applying the causal mask, so tokens read the future",
+    "output_from_unmasked_weights": ("computing the output O from other weights than the A returned: O mixes the "
+                                     "values with the softmax of the unmasked scores (every query reads the future "
+                                     "keys) while the A returned is masked; build A once, with the mask, and return "
+                                     "A @ V with that same A"),
+    "scores_from_inputs": ("scoring the raw input tokens against each other (X X^T, or X Y^T in cross-attention, "
+                           "divided by sqrt(d_model) or sqrt(d_k)) instead of the queries against the keys: W_Q and "
+                           "W_K are then never used; project first and pass Q = X W_Q and K = X W_K (K = Y W_K) to "
+                           "the scores"),
     # lenses
     "nw_unnormalised": "forgetting the kernel smoother's denominator (sum of the kernel weights)",
     "prefix_average_divide_by_T": "dividing every prefix sum by T instead of by the prefix length t",
@@ -204,8 +212,11 @@ MISCONCEPTIONS = {
     "entropy_log_shifted": "guarding log(0) by shifting every argument (log2(A + 1)): that changes every term, not "
                            "only the zero ones; give 0 log 0 the value 0 instead (torch.special.xlogy(A, A), or "
                            "A.clamp_min(tiny) inside the log)",
-    "prefix_average_wrong_axis": "dividing by the column index instead of the row's length (a broadcast along the "
-                                 "wrong axis)",
+    "prefix_average_wrong_axis": ("dividing by the column index instead of the row's length (entry (t, j) by j + 1, "
+                                  "not t + 1): a broadcast along the wrong axis (the counts as a row, W.sum(1) without "
+                                  "keepdim, the diagonal of counts multiplied on the right), or a running count along "
+                                  "the row (L / L.cumsum(-1) gives 1/(j+1) at column j); divide each row by its own "
+                                  "count, W.sum(dim=-1, keepdim=True)"),
     "entropy_in_nats": "measuring entropy in nats (natural log) instead of bits (log base 2)",
     "entropy_normalised_by_log_keys": "dividing the entropy by log(T_k), the number of keys' log (a normalised "
                                       "entropy between 0 and 1, or a change of base that follows the row length): "
@@ -261,8 +272,9 @@ MISCONCEPTIONS = {
                               "learned (2 d_model d_k): the scores use the product, the parameters are its factors",
     "param_count_squares": "sizing every projection d_model x d_model: W_Q and W_K map to d_k, W_V to d_v",
     "param_count_wo_ignored": "leaving W_O out when with_output=True: its d_v x d_model term is never added (a "
-                              "line `n + d_v * d_model` computes the sum and drops it: write n += ...; or the "
-                              "flag is not read)",
+                              "line `n + d_v * d_model` computes the sum and drops it: write n += ...; the flag is "
+                              "not read; or a zip over lists of unequal length, W_O's size appended to only one of "
+                              "them, stops at the shorter list and loses W_O's pair)",
     "param_count_precedence": "dropping the parentheses of d_model * (2 * d_k + d_v): Python multiplies before "
                               "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
     "param_count_wo_wrong_size": "sizing W_O from the wrong dimensions (d_v x d_k, d_k x d_k, d_v x d_v): W_O maps "

@@ -72,7 +72,7 @@ def _check(fn, stages, X, W, causal, dtype):
         D.raise_same_projection_cause(key, (O, A), known, stages["project_qkv"], X, W, dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
-        D.raise_if_unmasked_scores_as_weights(O, O_ref, X, W, causal, dtype)
+        D.raise_if_unmasked_scores_as_weights(O, O_ref, X, W, causal, dtype, A=A)
         D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
         D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})
 
@@ -218,7 +218,7 @@ def _properties(out, X, W, T):
         raise AssertionError("rows of A do not sum to 1")
     # O must be the weights applied to the values: O = A V
     V = X.double() @ W[2].double()
-    D.raise_if_unmasked_scores_as_weights(O, A.double() @ V, X, W, True, torch.float32)
+    D.raise_if_unmasked_scores_as_weights(O, A.double() @ V, X, W, True, torch.float32, A=A)
     D.assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
                    variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V,
                              "values_not_projected": A.double() @ X.double(),

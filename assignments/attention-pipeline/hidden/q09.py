@@ -79,10 +79,11 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
     Z = torch.zeros(d_model, d_k, dtype=torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64, 1.0 / math.sqrt(d_model))
     # with zero projections most of D's variants coincide with the reference's (uniform weights is the mask
-    # ignored): only the mask added after the softmax, and the scale applied after it, are told apart here
+    # ignored): only the mask added after the softmax, the scale applied after it, and the inputs scored
+    # against each other (X X^T: W_Q, W_K unused, blind33) are told apart here
     wrong = {**ref.self_attention_variants(X, Z, Z, W_V),
              **{k: v for k, v in D.self_attention_variants(X, Z, Z, W_V).items()
-                if k in ("mask_after_softmax", "scale_after_softmax")}}
+                if k in ("mask_after_softmax", "scale_after_softmax") or k.startswith("scores_from_inputs")}}
     stages = {"project_qkv": project_qkv, "scaled_scores": scaled_scores,
               "causal_additive_mask": causal_additive_mask, "attention_weights": attention_weights}
 

@@ -2966,3 +2966,100 @@ WRONG.update({
     return (Q @ K.mT) * d_k ** -0.5
 '''), {"key": "method_not_called", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
 })
+
+# after blind33 (round 34): O mixed with other weights than the A returned (the unmasked softmax); scores between
+# the raw inputs (W_Q, W_K unused); a loop over a batch axis the unbatched inputs lack, the (T, T') mask shared;
+# a running count along the row (1/(j+1) at column j); a zip over lists of unequal length that drops W_O's pair
+WRONG.update({
+    "q07_output_before_renormalised_tril": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    P = torch.softmax(scaled_scores(Q, K), dim=-1)
+    O = P @ V                                   # mixed before the future is cut
+    if causal:
+        P = P.tril()
+        P = P / P.sum(dim=-1, keepdim=True)
+    return O, P
+'''), {"key": "output_from_unmasked_weights", "where": ["q07", "-q07:test_not_causal_float64", "q09", "q10"]}),
+    "q07_output_from_exp_before_tril": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    E = torch.exp(S - S.amax(dim=-1, keepdim=True))
+    O = (E @ V) / E.sum(dim=-1, keepdim=True)       # normalised after mixing
+    if causal:
+        E = E.tril()
+    return O, E / E.sum(dim=-1, keepdim=True)
+'''), {"key": "output_from_unmasked_weights", "where": ["q07", "-q07:test_not_causal_float64", "q09", "q10"]}),
+    "q07_output_rows_from_full_softmax": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    full = attention_weights(S)
+    A = attention_weights(S, causal_additive_mask(S.shape[-1], S.dtype, S.device)) if causal else full
+    O = torch.einsum("...qk,...kd->...qd", full, V)
+    return O, A
+'''), {"key": "output_from_unmasked_weights", "where": ["q07", "-q07:test_not_causal_float64", "q09", "q10"]}),
+    "q07_scores_inputs_over_sqrt_dk": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = X @ X.transpose(-2, -1) / math.sqrt(W_Q.shape[-1])
+    if causal:
+        T = X.shape[-2]
+        S = S.masked_fill(torch.ones(T, T, dtype=torch.bool, device=S.device).triu(1), float("-inf"))
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+'''), {"key": "scores_from_inputs", "where": ["q07", "q09", "q10"]}),
+    "q07_scores_inputs_einsum": (self_attn('''
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = torch.einsum("...id,...jd->...ij", X, X) / X.shape[-1] ** 0.5
+    if causal:
+        S = S + causal_additive_mask(X.shape[-2], S.dtype, S.device)
+    A = attention_weights(S)
+    return A @ V, A
+'''), {"key": "scores_from_inputs", "where": ["q07", "q09", "q10"]}),
+    "q13_scores_between_x_and_y": (cross('''
+    V = Y @ W_V
+    A = attention_weights(scaled_scores(X, Y), M)
+    return A @ V, A
+'''), {"key": "scores_from_inputs", "where": ["q13"]}),
+    "q13_zip_over_batch_entries": (cross('''
+    pairs = [(x @ W_Q, y @ W_K, y @ W_V) for x, y in zip(X, Y)]
+    A = torch.stack([attention_weights(scaled_scores(q, k), M) for q, k, _ in pairs])
+    O = torch.stack([a @ v for a, (_, _, v) in zip(A, pairs)])
+    return O, A
+'''), {"key": "batched_input_unsupported", "where": ["q13"]}),
+    "q13_batch_size_from_shape_zero": (cross('''
+    B = X.shape[0]
+    A = torch.stack([attention_weights(scaled_scores(X[b] @ W_Q, Y[b] @ W_K), M) for b in range(B)])
+    V = torch.stack([Y[b] @ W_V for b in range(B)])
+    return A @ V, A
+'''), {"key": "batched_input_unsupported", "where": ["q13"]}),
+    "q09_running_count_cumsum_dim1": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    L = torch.tril(torch.ones(T, T, dtype=torch.float64))
+    return L / torch.cumsum(L, dim=1)
+'''), {"key": "prefix_average_wrong_axis", "where": ["q09:test_prefix_average_matrix"]}),
+    "q09_running_count_loop": (cell("prefix_average_matrix", '''
+def prefix_average_matrix(T):
+    W = torch.zeros(T, T, dtype=torch.float64)
+    for t in range(T):
+        seen = 0
+        for j in range(t + 1):
+            seen += 1
+            W[t, j] = 1.0 / seen
+    return W
+'''), {"key": "prefix_average_wrong_axis", "where": ["q09:test_prefix_average_matrix"]}),
+    "q12_zip_inputs_outputs_unequal": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    ins = [d_model, d_model, d_model]
+    outs = [d_k, d_k, d_v]
+    if with_output:
+        outs.append(d_model)
+    return sum(i * o for i, o in zip(ins, outs))
+'''), {"key": "param_count_wo_ignored", "where": ["q12:test_count_with_output"]}),
+    "q12_zip_names_with_shapes": (cell("qkv_param_count", '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    names = ["W_Q", "W_K", "W_V"]
+    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)]
+    if with_output:
+        shapes.append((d_v, d_model))
+    return sum(a * b for _, (a, b) in zip(names, shapes))
+'''), {"key": "param_count_wo_ignored", "where": ["q12:test_count_with_output"]}),
+})
