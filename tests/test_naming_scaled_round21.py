@@ -50,7 +50,7 @@ def test_output_transposed_is_named():
     Q, K, V = _inputs()
     with pytest.raises(Misconception) as e:
         D.check_pair(_transposed(Q, K, V, 12), Q, K, V, 12, "output")
-    assert e.value.key == "output_uses_weights_transposed"
+    assert e.value.key == "output_transposed"     # V^T A^T = (A V)^T: its own key since naming34 (not A^T V)
     assert "(5, 6)" in str(e.value)
 
 
@@ -58,7 +58,7 @@ def test_output_transposed_square_is_named_and_right_passes():
     Q, K, V = _inputs(6, 6, 12, 6)       # T_q = d_v: same shape, the values tell
     with pytest.raises(Misconception) as e:
         D.check_pair(_transposed(Q, K, V, 12), Q, K, V, 12, "output")
-    assert e.value.key == "output_uses_weights_transposed"
+    assert e.value.key == "output_transposed"
     D.check_pair(_right(Q, K, V, 12), Q, K, V, 12, "output")
 
 

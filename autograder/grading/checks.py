@@ -54,6 +54,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "softmax_module_given_input": "giving the scores to nn.Softmax's constructor (nn.Softmax(S, dim=-1)): nn.Softmax is a "
                                   "module, built with its dim and then called on the tensor, nn.Softmax(dim=-1)(S); "
                                   "or call torch.softmax(S, dim=-1)",
+    "where_missing_value": "calling torch.where with the condition and one value: it takes three, the condition, the "
+                           "value where it is True and the value where it is False (torch.where(has_key, weights, "
+                           "0.0), or weights.where(has_key, 0.0) with the value where True first); with the "
+                           "condition alone it gives the positions where it is True",
     "maximum_for_max": "torch.maximum (or minimum) for a reduction: it is the elementwise maximum of two tensors; the "
                        "largest entry along an axis is x.amax(dim=-1, keepdim=True) or x.max(dim=-1, keepdim=True).values",
     "removed_torch_function": "calling a function torch has removed (torch.matrix_rank, torch.symeig, torch.solve, "
@@ -241,6 +245,13 @@ MISCONCEPTIONS: dict[str, str] = {
                             "an error before assigning it; compute what you need from the function's own arguments "
                             "(V.shape[-1] from the V it is given), or make the cell that defines the name run first "
                             "and without error",
+    "number_typo": "a number typed by hand with a slip: the right digits with two of them swapped, one changed, one "
+                   "left out or one repeated; let Python compute it from the sizes (1024 * 1024 * 64) instead of "
+                   "typing the digits",
+    "number_as_string": "a number answer written as a string (\"8\" in quotes): the grader compares numbers, and a "
+                        "string is not one; write the number itself, 8, without quotes",
+    "answer_left_empty": "an answer left empty (None or \"\", as the template had it): write your answer in its "
+                         "place, and run the cell",
     "answer_in_other_unit": "giving a number in another unit than the question's: a count in thousands or millions "
                             "(67 for 67,108,864), or a fraction as a percentage (40 for 0.4); give the number itself, "
                             "in the unit the question asks",
@@ -412,6 +423,8 @@ def expect_number(value: object, what: str) -> float:
     _raise_if_callable(value, what)
     if type(value) is torch.Tensor and value.numel() == 1 and value.dtype != torch.bool:
         value = value.item()
+    if isinstance(value, str) and len(value) <= 100:
+        _raise_if_string_answer(value, what)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "  # noqa: TRY004 - a failed check, shown to the student
                              f"got {type(value).__name__}")
@@ -421,12 +434,51 @@ def expect_number(value: object, what: str) -> float:
     return value
 
 
+def _raise_if_string_answer(value: str, what: str) -> None:
+    """A number answer given as a string: empty (answer_left_empty) or a number in quotes (number_as_string)."""
+    text = value.strip()
+    if not text:
+        raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
+    try:
+        number = float(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        return
+    if math.isfinite(number):
+        raise Misconception("number_as_string", f"{what} is {value!r}, a string holding the number "
+                            f"{number:g}: " + describe("number_as_string"))
+
+
 def expect_int(value: object, what: str) -> int:
     """A whole number (an int, a whole float, or a one-element tensor holding one)."""
     number = expect_number(value, what)
     if not number.is_integer():
         raise AssertionError(f"{what} should be a whole number (a Python int)")
     return int(number)
+
+
+def raise_if_typo(got: float, right: float, what: str) -> None:
+    """Name `number_typo` when a whole-number answer of 4 digits or more is the right one typed with a slip: two
+    adjacent digits swapped, one digit left out or repeated, or (5 digits or more, not the last one: a formula one
+    off ends there) one digit changed. Call it once the answer is known to be wrong and no formula explains it."""
+    if not (float(got).is_integer() and float(right).is_integer()) or abs(right) < 1000 or got == right:
+        return
+    a, b = str(int(abs(got))), str(int(abs(right)))
+    if (got < 0) != (right < 0):
+        return
+    how = ""
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(differ) == 2 and differ[1] == differ[0] + 1 and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]]:
+            how = f"two digits swapped ({b[differ[0]]}{b[differ[1]]} typed as {a[differ[0]]}{a[differ[1]]})"
+        elif len(differ) == 1 and len(b) >= 5 and differ[0] < len(b) - 1:
+            how = f"one digit changed ({b[differ[0]]} typed as {a[differ[0]]})"
+    elif abs(len(a) - len(b)) == 1:
+        long, short = (a, b) if len(a) > len(b) else (b, a)
+        if any(long[:i] + long[i + 1:] == short for i in range(len(long))):
+            how = "one digit repeated" if len(a) > len(b) else "one digit left out"
+    if how:
+        raise Misconception("number_typo", f"{what} is {int(got):,}: the right answer, {int(right):,}, with {how}: "
+                            + describe("number_typo"))
 
 
 # decimal units only: a count in units of 1024 would be the count of a question's other sizes too often
@@ -534,6 +586,8 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     _raise_if_option_number(value, what, choices)
     wrong_keys = {k.lower(): v for k, v in (wrong or {}).items()}
     _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
+    if isinstance(value, str) and not value.strip().strip("()").strip():
+        raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()

@@ -37,6 +37,10 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"type\(s\) for [^:]{1,3}: '(?:Log)?Softmax' and|and '(?:Log)?Softmax'|a value of type (?:Log)?Softmax "
                 r"cannot cross"), "softmax_module_given_input"),
     (re.compile(r'\b(?:maximum|minimum)\(\) missing 1 required positional arguments: "other"'), "maximum_for_max"),
+    # torch.where(cond, x) without the value where False; x.where(cond) without `other` (torch.where(cond) alone is
+    # valid: the positions, so "got (Tensor)" is the method's)
+    (re.compile(r"\bwhere\(\) received an invalid combination of arguments - got \(Tensor(?:, (?:Tensor|float|int|bool))?\)"),
+     "where_missing_value"),
     (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
                 r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
     (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),

@@ -41,6 +41,7 @@ from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
+MAX_SPREAD = 8            # ... unless they are at most this many, on two lines at most (_one_place): that place is said
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
@@ -58,7 +59,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "float32": ("float64",), "float64": ("float32",), "isinf": ("isnan",), "logical_and": ("logical_or",),
     "expm1": ("exp",), "log1p": ("log",), "cumprod": ("prod",),   # a near name for the one meant
     "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",), "size": ("numel",),
-    "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",),
+    "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",), "exp2": ("exp",), "log10": ("log",),
 }
 # calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
 UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
@@ -116,6 +117,7 @@ class Found:
     line_text: str       # the student's line the first fix is on (stripped, cut)
     tests: int = 0       # or, where the answers are random: how many of the tests rerun pass with it
     explains: tuple[tuple[str, str], ...] = ()   # failed tests named otherwise that every fix makes pass too
+    more: int = 0        # fixes on the same lines beyond those said (_one_place)
 
 
 def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[int, Any, str] | None:
@@ -245,6 +247,9 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
             yield node.left
             if isinstance(node.op, (ast.Add, ast.Mult)):
                 yield node.right
+    elif isinstance(node, ast.IfExp) and isinstance(node.body, ast.BinOp):
+        # `x / c if scaled else 1` is (x / c) if scaled else 1: the condition was meant for the divisor alone
+        yield ast.BinOp(node.body.left, node.body.op, ast.IfExp(node.test, node.body.right, node.orelse))
     elif isinstance(node, ast.Compare) and len(node.ops) == 1:
         for op in _SWAP_CMP.get(type(node.ops[0]), ()):
             yield ast.Compare(node.left, [op()], node.comparators)
@@ -270,6 +275,10 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
     elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Slice)
           and node.slice.lower is not None and node.slice.upper is None and node.slice.step is None):
         yield ast.Subscript(node.value, node.slice.lower, ast.Load())      # shape[-1:] (a Size) for shape[-1]
+    elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and not isinstance(node.slice, ast.Tuple)
+          and isinstance(node.value, (ast.Name, ast.Attribute))):
+        # W[rows] for W[:, cols]: a block of a weight's columns taken from its rows (one axis too early)
+        yield ast.Subscript(node.value, ast.Tuple([ast.Slice(), node.slice], ast.Load()), ast.Load())
     elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple)
           and 2 <= len(node.slice.elts) <= 4):
         for i in range(len(node.slice.elts)):      # x[:, 0] for x[0]: one index too many
@@ -282,6 +291,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
                                     [node.value], []))
         yield None
         yield from _bounds_moved_together(node)
+        yield from _columns_for_rows_together(node)
     elif (isinstance(node, ast.arguments) and isinstance(parent, ast.FunctionDef) and not node.posonlyargs
           and len(node.args) - len(node.defaults) >= 2):
         # a helper's parameters in another order than its calls pass them (def cost(d_k, T) called as cost(T, d_k)):
@@ -334,6 +344,25 @@ def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
                         if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)) and ast.unparse(b) == text:
                             setattr(n, field, ast.BinOp(b, op(), ast.Constant(1)))
             yield moved
+
+
+def _columns_for_rows_together(statement: ast.AST) -> Iterator[ast.AST]:
+    """One statement that takes the same block of several weights' rows (`X @ W_Q[rows], X @ W_K[rows], ...`):
+    the block taken from their columns (`W_Q[:, rows]`) in all of them at once, one belief written three times."""
+    blocks: dict[str, int] = {}
+    for n in ast.walk(statement):
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and not isinstance(n.slice, ast.Tuple) \
+                and isinstance(n.value, (ast.Name, ast.Attribute)):
+            blocks[ast.unparse(n.slice)] = blocks.get(ast.unparse(n.slice), 0) + 1
+    for text, count in blocks.items():
+        if count < 2:
+            continue
+        moved = copy.deepcopy(statement)
+        for n in ast.walk(moved):
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and not isinstance(n.slice, ast.Tuple) \
+                    and isinstance(n.value, (ast.Name, ast.Attribute)) and ast.unparse(n.slice) == text:
+                n.slice = ast.Tuple([ast.Slice(), n.slice], ast.Load())
+        yield moved
 
 
 def _regrouped(node: ast.BinOp) -> Iterator[ast.AST]:
@@ -456,6 +485,9 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     if called in ("squeeze", "flatten") and not args and not kws and isinstance(node.func, ast.Attribute):
         for dim in (0, 1, -1, -2):                 # every size-1 axis squeezed, or every axis flattened
             yield ast.Call(node.func, [ast.Constant(dim)], [])
+    if called in ("numel", "nelement", "dim") and not args and not kws and isinstance(node.func, ast.Attribute):
+        # d_k = Q.numel() (every entry) or Q.dim() (the axes) where the last axis's size is meant
+        yield ast.Subscript(ast.Attribute(node.func.value, "shape", ast.Load()), ast.Constant(-1), ast.Load())
     if called == "inner" and len(args) == 2 and not kws:      # torch.inner pairs the LAST axes of both
         yield ast.BinOp(args[0], ast.MatMult(), args[1])
     if called == "sigmoid":
@@ -771,7 +803,8 @@ def same_answer(got: Any, expected: Any) -> bool:
 
 def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Sequence[Any],
            out_of_time: Callable[[], bool], stop: tuple[type[BaseException], ...] = (),
-           survivors: list[tuple[float, int]] | None = None, order: Sequence[int] | None = None) -> list[Edit]:
+           survivors: list[tuple[float, int]] | None = None, order: Sequence[int] | None = None,
+           cap: int = MAX_FIXES) -> list[Edit]:
     """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
     calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
     fixes (too many to tell apart) or when `out_of_time()` or a call raises an exception of `stop`.
@@ -801,7 +834,7 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
                 break
         if ok:
             fixes.append(edit)
-            if len(fixes) > MAX_FIXES:
+            if len(fixes) > cap:
                 break
     return fixes
 
@@ -840,6 +873,8 @@ def told(found: Found, what: str, are: bool = False) -> str:
             return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
         return f"`{e.after}` in place of `{e.before}`{where}"
     changes = " -- or -- ".join(change(e) for e in found.fixes)
+    if found.more:
+        changes += f" (and {found.more} other change{'s' if found.more > 1 else ''} on the same lines)"
     calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
     if found.tests:
         calls = f"the test{'s' if found.tests > 1 else ''} it failed, rerun with the change: {found.tests} pass"
@@ -1204,6 +1239,71 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
 _FRAME = re.compile(r'File "In\[\d{1,9}\]", line (\d{1,7}), in ([A-Za-z_]\w{0,40})')   # student text: bounded
 
 
+def _expression(text: str) -> ast.expr | None:
+    """The expression an edit's before or after text is (cut to 80 characters, so perhaps none), parsed (pyparse)."""
+    try:
+        body = parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return body[0].value if len(body) == 1 and isinstance(body[0], ast.Expr) else None
+
+
+def _one_place(fixes: Sequence[Edit], cell: str) -> tuple[list[Edit], int]:
+    """Fixes too many to tell apart may still agree on WHERE: all in one function (the searched one or one helper),
+    on one line or two adjacent ones (a condition
+    and the line it guards: `if dim < 0: dim = x.dim() - dim`, mended by `+`, by leaving the line out, or by a
+    condition never true). Then MAX_FIXES of them are said, an arithmetic operator swapped first (the likeliest
+    slip), then a comparison, then a name the line already reads (`zeros_like(weights)` in `weights = where(has, weights, zeros_like(V))`),
+    then another name, then the rest, and how many more there are; else none ([], 0)."""
+    source = cell.splitlines()
+    lines = {f.line for f in fixes}
+    if len({(f.helper, f.cell) for f in fixes}) > 1 or max(lines) - min(lines) > 1:
+        return [], 0            # in two functions, or spread out
+
+    def rank(e: Edit) -> int:
+        a, b = _expression(e.before), _expression(e.after)
+        if isinstance(a, ast.BinOp) and isinstance(b, ast.BinOp) and type(a.op) is not type(b.op) and (
+                ast.dump(a.left), ast.dump(a.right)) == (ast.dump(b.left), ast.dump(b.right)):
+            return 0
+        if isinstance(a, ast.Compare) and isinstance(b, ast.Compare) and ast.dump(a.left) == ast.dump(b.left) \
+                and [ast.dump(c) for c in a.comparators] == [ast.dump(c) for c in b.comparators]:
+            return 1        # a condition turned around: as often a branch switched off as the slip itself
+        if isinstance(a, ast.Name) and isinstance(b, ast.Name):
+            line = source[e.line - 1] if 0 < e.line <= len(source) else ""
+            return 2 if re.search(rf"\b{re.escape(b.id)}\b", line) else 3
+        return 4
+    ordered = sorted(fixes, key=lambda e: (not e.after, rank(e)))      # a line left out after any change
+    return ordered[:MAX_FIXES], len(ordered) - MAX_FIXES
+
+
+def _term_left_out(fixes: Sequence[Edit], edited: Sequence[Edit], cell: str) -> list[int]:
+    """Where the fixes are too many to tell apart and all on one line assigning one name X, each makes X's value
+    harmless in its own way (a zero, a condition never true): X itself may be the mistake, a term too many. The
+    numbers of the edits that leave X out of a sum or difference it is in (`p_term` for `p_term + q_term`), to
+    be tried alone (blind33's binary entropy per entry: the (1 - a) log(1 - a) term added to -a log a)."""
+    lines = {f.line for f in fixes}
+    if len(lines) != 1 or any(f.helper for f in fixes):
+        return []
+    line = lines.pop()
+    try:
+        tree = parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    assigned = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.lineno == line == n.end_lineno
+                for t in n.targets if isinstance(t, ast.Name)}
+    if len(assigned) != 1:
+        return []
+    term = assigned.pop()
+    out = []
+    for k, e in enumerate(edited):
+        before = _expression(e.before)
+        if isinstance(before, ast.BinOp) and isinstance(before.op, (ast.Add, ast.Sub)) and any(
+                isinstance(drop, ast.Name) and drop.id == term and ast.unparse(keep) == e.after
+                for keep, drop in ((before.left, before.right), (before.right, before.left))):
+            out.append(k)
+    return out
+
+
 def _crash_site_first(edited: Sequence[Edit], name: str, cell: str, wrong: Sequence[Any]) -> list[int] | None:
     """The edits' numbers with those on the lines where `name`'s wrong calls raised, and on the lines that assign
     what those lines read, first (`heads += out_h` above the `torch.cat(heads, dim=1)` that raised): a crash
@@ -1295,7 +1395,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     if clock.over():
         return None
     survivors: list[tuple[float, int]] = []
-    tests = 0
+    tests = more = 0
     light = _lighter(chosen[0], reference) if by_tests is not None else None
     try:
         with optional_calls(clock.wall_deadline):
@@ -1309,17 +1409,24 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 survivors[:0] = [(-1.0, edited.index(e)) for e in exact]
                 fixes = []
             else:
-                fixes = search(edited, lambda n, i: namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args),
-                                                                        _copies(chosen[i].kwargs)),
-                               answers, lambda: clock.over(), (cut_short,), survivors,
-                               _crash_site_first(edited, name, cells[cell], wrong))
+                def run(n: int, i: int) -> Any:
+                    return namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args), _copies(chosen[i].kwargs))
+                fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), survivors,
+                               _crash_site_first(edited, name, cells[cell], wrong), cap=MAX_SPREAD)
+                extra = _term_left_out(fixes, edited, cells[cell]) if len(fixes) > MAX_FIXES else []
+                if extra:
+                    fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), order=extra)
+                elif MAX_FIXES < len(fixes) <= MAX_SPREAD:
+                    fixes, more = _one_place(fixes, cells[cell])
             # a helper's edits are made, defined and tried only where the function's own fix nothing
             helpers = helper_edits(cells, name, prefix, len(edited)) if not fixes and light is None else []
             if helpers and namespace.define(_guarded(helpers), clock.wall_left()):
                 start = len(edited)
                 fixes = search(helpers, lambda n, i: namespace.call_copy(f"{prefix}{start + n}", _copies(chosen[i].args),
                                                                          _copies(chosen[i].kwargs)),
-                               answers, lambda: clock.over(), (cut_short,))
+                               answers, lambda: clock.over(), (cut_short,), cap=MAX_SPREAD)
+                if MAX_FIXES < len(fixes) <= MAX_SPREAD:
+                    fixes, more = _one_place(fixes, cells[fixes[0].cell])
             if not fixes and by_tests is not None and by_tests[1]:
                 rerun, failed, passed = by_tests
                 keys = [*failed[:3], *passed[:2]]
@@ -1339,4 +1446,4 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         return None
     at = fixes[0].cell if fixes[0].helper else cell
     return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
-                 line_text=safe_line(cells[at], fixes[0].line), tests=tests)
+                 line_text=safe_line(cells[at], fixes[0].line), tests=tests, more=more)

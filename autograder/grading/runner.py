@@ -300,9 +300,14 @@ def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
 def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconception | None:
     """Why `name` is undefined where the source shows it (source_checks.unbound_answer: an annotation that binds
     nothing, a comparison where = was meant, one near name bound), as the key the student reads."""
+    from autograder.grading.source_checks import left_none
     from autograder.grading.source_checks import unbound_answer as unbound
     found = unbound(submission.cells, name) if submission is not None else None
     if found is None:
+        statement = left_none(submission.cells, name) if submission is not None else None
+        if statement is not None:
+            return Misconception("answer_left_empty", f"`{name}` is None: the notebook has `{statement}`: "
+                                 + describe("answer_left_empty"))
         return None
     kind, shown = found
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",

@@ -583,6 +583,20 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     return ("misspelled", near[0][:60]) if len(near) == 1 else None
 
 
+def left_none(cells: Sequence[str], name: str) -> str | None:
+    """The statement, where the notebook's last module-level binding of `name` is `name = None` (an answer the
+    student left as the template's None, or put None in to come back to), else None. One cached parse (_parsed)."""
+    last: ast.AST | None = None
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in getattr(tree, "body", []):
+            if any(_stores(t, name) for t in ast.walk(n)):
+                last = n
+    if (isinstance(last, (ast.Assign, ast.AnnAssign)) and isinstance(last.value, ast.Constant)
+            and last.value.value is None):
+        return ast.unparse(last)[:60]
+    return None
+
+
 def _stores(n: ast.AST, name: str) -> bool:
     """`n` binds `name`: an assignment or loop/with target, a def or class of that name, an import of it."""
     return bool((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)

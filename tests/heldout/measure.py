@@ -1695,7 +1695,7 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (5, 6), expected (6, 5)"). The code is V.T @ weights.T: output_uses_weights_transposed ("mixing the
         # values with the transposed weights ... instead of A V") is the weights.T it writes, and its fix
         # now named by output_uses_weights_transposed (naming21); q8 charges nothing for it
-        "q1_output_from_transposes": ("output_uses_weights_transposed",),
+        "q1_output_from_transposes": ("output_uses_weights_transposed", "output_transposed"),   # V.T @ w.T = (A V)^T: its own key since naming34
         # the key's "a new torch.Generator ... used instead, or the generator re-seeded inside": this very code
         "q2_private_generator_for_reproducibility": ("ignores_generator",),
         # mis-named: keys_are_queries ("Q Q^T, k = q", "the variance of q.q") on both q2 tests; k is not q here,
@@ -2882,7 +2882,7 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "returns the same value for two different generators: it should estimate the variance from
         # random samples drawn from the generator" (misleading: dots / dots is all ones, variance 0 for every
         # generator); scaled_flag_inverted and variance_after_scaling are other values: no key
-        "q2_conditional_inside_augmented_divide": (),   # now generic, saying what differs; not scaled_flag_as_factor (naming32)
+        "q2_conditional_inside_augmented_divide": ("unscaled_variance_zero",),   # generic after naming32; named since naming34
         "q4_entropy_identity_unshifted_exponentials": ("entropy_exp_overflow",),   # exp of the raw logits: NaN
         # raw: "mat1 and mat2 shapes cannot be multiplied (1x4 and 5x4)"; torch.mm(q, k) without k.T:
         # keys_not_transposed's text and fix (as sdpa's blind24 q1_probe_product_without_transpose)
@@ -3636,7 +3636,7 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_upcast_to_float32_never_cast_back": ("dtype_changed",),
         # generic: raw IndexError "Dimension out of range ... got 4" on 24 tests; negative_dim_off_by_one (not shown)
         # is another slip (dim + x.dim() - 1), not the sign swap
-        "q3_negative_dim_normalised_with_minus": (),
+        "q3_negative_dim_normalised_with_minus": ('one_edit_fix',),   # now (after blind33: the engine)
         # one_edit_fix on line 6: `T_q` in place of `T_k` in `for i in range(T_k):`, the stated mistake at its place
         "q4_rows_filled_in_loop_over_key_count": ("one_edit_fix",),
         # callable_not_called (q4, "returned `bool` itself ... write `bool()`") and method_not_called (q6, "`x.float`
@@ -3646,9 +3646,9 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # sizes 7 vs 9 and a smallest case Q (1, 2, 1), K (1, 3, 1) point at the default mask's wrong width
         "q5_default_mask_square_in_query_length": ("crash_on_mask_none",),
         # raw exception: "The size of tensor a (8) must match the size of tensor b (5)" on 14 tests, no key
-        "q5_empty_row_zeros_like_values": (),
+        "q5_empty_row_zeros_like_values": ('one_edit_fix',),   # now (after blind33: the engine)
         # raw exception: "where() received an invalid combination of arguments - got (Tensor, Tensor)", no key
-        "q5_where_called_without_other": (),
+        "q5_where_called_without_other": ('where_missing_value',),   # now (after blind33: the engine)
         # weights_not_normalised: "each row is the right weights times its own factor ... without dividing by the row
         # sum: rows do not sum to 1" = the stated "row is not renormalised" (as blind's q05_denominator_without_mask);
         # its "exp(scores) as weights" is not literally the code; zero_after_softmax would be sharper
@@ -3658,29 +3658,29 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # zero_after_softmax: as above (answer A)
         "q7_trap_tried_on_already_masked_scores": ("zero_after_softmax",),
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; nothing says digits swapped
-        "q8_madds_hand_typed_digits_swapped": (),
+        "q8_madds_hand_typed_digits_swapped": ('number_typo',),   # now (after blind33: the engine)
     },
     "scaled-attention": {
         # scores[j] = key j's scores in ROW j: scores_transposed "K Q^T (keys as rows)" is that; crash messages add it too
         "q1_key_loop_fills_rows_not_columns": ("scores_transposed",),
         # output is (A V)^T; message says so, but the key text blames A^T V (transposed weights), another cause: mis-named
-        "q1_einsum_mix_output_transposed": (),
+        "q1_einsum_mix_output_transposed": ('output_transposed',),   # now (after blind33: naming34)
         # outer product = products q_i k_j never summed into q.k: variance_of_products is that cause
         "q2_bmm_outer_product_instead_of_inner": ("variance_of_products",),
         # precedence of `x / c if scaled else 1`: only a keyless (though helpful) message
-        "q2_conditional_expression_swallows_division": (),
+        "q2_conditional_expression_swallows_division": ('one_edit_fix', 'unscaled_variance_zero'),   # now (after blind33)
         # entries have variance 1 but mean 6; draws_not_unit_variance blames variance ~8.5 ("if centred"): mis-named
-        "q2_twelve_uniforms_without_minus_six": (),
+        "q2_twelve_uniforms_without_minus_six": ('draws_not_centred',),   # now (after blind33: naming34)
         # one_edit_fix shows `bits * math.log(2)` for `bits / math.log(2)`: the stated fix at its place
         "q4_entropy_log2_converted_the_wrong_way": ("one_edit_fix",),
         # one key expanded to five rows: generic table mismatch only
-        "q4_table_one_key_repeated_five_times": (),
+        "q4_table_one_key_repeated_five_times": ('table_scores_all_equal',),   # now (after blind33: naming34)
         # empty string: generic "should be one letter as a string"
-        "q5_answer_left_empty_string": (),
+        "q5_answer_left_empty_string": ('answer_left_empty',),   # now (after blind33: the engine)
         # integer index 0: answer_option_number says "counted from 0 it is 'A'"
         "q6_answer_first_option_as_index_zero": ("answer_option_number",),
         # None: generic "not defined (or is None)"
-        "q6_answer_left_as_none": (),
+        "q6_answer_left_as_none": ('answer_left_empty',),   # now (after blind33: the engine)
         # option D's text pasted: answer_option_text is exactly that
         "q7_answer_option_text_instead_of_letter": ("answer_option_text",),
         # "(D)": graded 28/28, no failed test (not caught)
@@ -3688,7 +3688,7 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # V = X @ W_K: same_projection "one projection matrix for more than one of Q, K, V"
         "q8_values_projected_with_w_k": ("same_projection",),
         # W_Q[rows] instead of W_Q[:, cols]: raw RuntimeError, key None
-        "q8_per_head_weight_rows_not_columns": (),
+        "q8_per_head_weight_rows_not_columns": ('one_edit_fix',),   # now (after blind33: the engine)
     },
     "attention-pipeline": {
         # same_projection on all 3 q01 tests: V = X @ W_Q uses W_Q for both Q and V, exactly the key's text
@@ -3699,7 +3699,7 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic (None) on all 4 q02 tests: "the correct result times a constant: off by a constant factor x0.4472",
         # a symptom; nothing says d_k = Q.numel() is every entry, not Q.shape[-1] (scale_from_ndim's kind, or a
         # one_edit_fix `Q.shape[-1]` in place of `Q.numel()`, would name it)
-        "q02_scale_from_numel_of_queries": (),
+        "q02_scale_from_numel_of_queries": ('one_edit_fix',),   # now (after blind33: the engine)
         # one_edit_fix on all 5 q05 tests: line 5, `-1` in place of `-2` in E.sum(dim=-2, ...): the slip at its place
         "q05_denominator_summed_over_queries": ("one_edit_fix",),
         # partly: no_causal_mask on 2 q07 tests ("O is wrong: it matches never applying the causal mask, so tokens
@@ -3711,16 +3711,16 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q07_scores_from_raw_inputs": (),
         # generic (None) on all 3 q08 tests: "the smoothed row does not match"; softmax_base_2 (exp2 for exp) is this
         # very mistake but did not fire on nadaraya_watson; one_edit_fix `torch.exp` for `torch.exp2` would also do
-        "q08_kernel_in_base_two": (),
+        "q08_kernel_in_base_two": ('one_edit_fix',),   # now (after blind33: the engine)
         # prefix_average_wrong_axis: "dividing by the column index instead of the row's length" is what the running
         # count cumsum(dim=-1) is (1/(j+1) at column j); BORDERLINE: its parenthesis blames a broadcast, not cumsum
         "q09_divided_by_running_count_along_row": ("prefix_average_wrong_axis",),
         # generic (None) on both q10 tests: "H does not match ... in 12 of 14 entries"; no key for the binary entropy
         # per entry (the (1-a) log(1-a) term); one_edit_fix `p_term` for `p_term + q_term` would name it
-        "q10_binary_entropy_per_entry": (),
+        "q10_binary_entropy_per_entry": ('one_edit_fix',),   # now (after blind33: the engine)
         # generic (None) on both q11 tests: "should be a number (a Python float; use .item() on a tensor), got str":
         # near, but no key says the right number was written as a string ("8" -> 8) and the .item() hint misleads
-        "q11_rank_answers_as_strings": (),
+        "q11_rank_answers_as_strings": ('number_as_string',),   # now (after blind33: the engine)
         # rank_sum_of_ranks: "max_rank_S is 16, rank Q + rank K (8 + 8) ... rank(Q K^T) <= min(rank Q, rank K)"
         "q11_max_rank_twice_d_k": ("rank_sum_of_ranks",),
         # one_edit_fix: "leave out line 4 (`n += d_v * d_model`) -- or -- `n` in place of `n + d_v * d_model` on

@@ -4,7 +4,7 @@ import math
 
 from otter.test_files import test_case
 
-from autograder.grading.checks import (Misconception, describe, expect_int, raise_if_other_unit,
+from autograder.grading.checks import (Misconception, describe, expect_int, raise_if_other_unit, raise_if_typo,
                                        register_misconceptions)
 from reference import sdpa_from_scratch as ref
 
@@ -130,6 +130,7 @@ def test_attn_entries(attn_entries):
                              "entries, one per query-key pair")
     _raise_if_related(got, "attn_entries")
     raise_if_other_unit(got, ref.attn_entries, "attn_entries")
+    raise_if_typo(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
         raise AssertionError("attn_entries is not the number of entries of the weight matrix "
                              "(one per query-key pair)")
@@ -182,6 +183,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
                              f"{D_K + extra}: {abs(extra)} operation(s) per score {'more' if extra > 0 else 'fewer'} "
                              f"than the T^2 x d_k = {ref.score_madds} multiply-adds of Q @ K.T; count the dot "
                              "products only (d_k multiply-adds per score), not the scale or any other step per score")
+    raise_if_typo(got, ref.score_madds, "score_madds")
     if got != ref.score_madds:
         raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")

@@ -2402,3 +2402,52 @@ weights_shape = (int(sizes["B"]), sizes["T"], sizes["T"])
 out_shape = (4, 10, 128)
 '''}, {"key": "float_for_int", "where": ["q1"]}),
 })
+
+# after blind33: the engine's new mechanisms, each kind in forms of my own (one-edit fixes agreeing on one place;
+# torch.where missing its third value; a typed count with a slip; a number in quotes; an answer left empty)
+_Q2_CELL = '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+print(raw_score_var, scaled_score_var, scale_divisor)
+'''
+_COUNTS = '''
+attn_entries = 1024 ** 2
+score_madds = 1024 * 1024 * 64
+cost_ratio = 4
+'''
+WRONG.update({
+    "q3_negative_dim_made_positive_by_subtracting_from_ndim": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    d = dim
+    if d < 0:
+        d = x.ndim - d
+    shifted = x - x.amax(dim=d, keepdim=True)
+    e = shifted.exp()
+    return e / e.sum(dim=d, keepdim=True)
+'''}, {"key": ("one_edit_fix", None), "where": ["q3", "q5", "q6"]}),   # None: q6's trace cell stopped in it (its error)
+    "q5_masked_scores_where_without_fill_value": (full_with(
+        'scores = scores.masked_fill(mask == False, float("-inf"))', "scores = torch.where(mask, scores)"),
+        {"key": "where_missing_value", "where": ["q5"]}),
+    "q5_empty_rows_tensor_where_without_other": (full_with(
+        "weights = torch.where(has_key, weights, torch.zeros_like(weights))", "weights = weights.where(has_key)"),
+        {"key": "where_missing_value", "where": ["q5"]}),
+    "q8_entries_typed_with_two_digits_swapped": ({"attn_entries": _COUNTS.replace("1024 ** 2", "1048756")},
+                                                 {"key": "number_typo", "where": ["q8"]}),
+    "q8_madds_typed_with_a_digit_repeated": ({"attn_entries": _COUNTS.replace("1024 * 1024 * 64", "671088864")},
+                                             {"key": "number_typo", "where": ["q8"]}),
+    "q8_madds_typed_with_a_digit_left_out": ({"attn_entries": _COUNTS.replace("1024 * 1024 * 64", "6710864")},
+                                             {"key": "number_typo", "where": ["q8"]}),
+    "q2_scale_divisor_in_quotes": ({"scale_divisor": _Q2_CELL.replace("scale_divisor = math.sqrt(64)",
+                                                                      'scale_divisor = "8.0"')},
+                                   {"key": "number_as_string", "where": ["q2"]}),
+    "q2_scale_divisor_formatted_as_text": ({"scale_divisor": _Q2_CELL.replace(
+        "scale_divisor = math.sqrt(64)", 'scale_divisor = f"{math.sqrt(64):.1f}"')},
+        {"key": "number_as_string", "where": ["q2"]}),
+    "q7_trap_answer_left_as_none": ({"q_trap_answer": "q_trap_answer = None  # come back to this\n"},
+                                    {"key": "answer_left_empty", "where": ["q7"]}),
+    "q7_trap_answer_blank": ({"q_trap_answer": 'q_trap_answer = "  "\n'},
+                             {"key": "answer_left_empty", "where": ["q7"]}),
+})
