@@ -12,7 +12,8 @@ student then reads the line and the change: where, and what, without the grader 
 
 The search is evidence, like every name the grader gives: an edit is reported only when it makes every
 recorded call right, and only where the fixes found are few (at most MAX_FIXES; more means the inputs
-do not tell the edits apart). The edited copies run in the student's worker under names of the
+do not tell the edits apart), or, up to MAX_SPREAD, all on one line or two (then that place is certain and the
+likeliest three are said, with how many more: _one_place). The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
 changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
 (SearchClock), so the same submission reaches the same edits, and is told the same thing, on a busy machine.
@@ -806,7 +807,7 @@ def search(edited: Sequence[Edit], run: Callable[[int, int], Any], expected: Seq
            survivors: list[tuple[float, int]] | None = None, order: Sequence[int] | None = None,
            cap: int = MAX_FIXES) -> list[Edit]:
     """The edits whose copy gives `expected[i]` on recorded call i for every i. `run(edit number, call number)`
-    calls the copy (raises on a crash); the first call is the one that failed. Stops early at MAX_FIXES + 1
+    calls the copy (raises on a crash); the first call is the one that failed. Stops early at `cap` + 1
     fixes (too many to tell apart) or when `out_of_time()` or a call raises an exception of `stop`.
     `survivors` (when given) gets (how far its answer is from the expected one, the number) of each edit whose
     copy answered the first call without raising,
