@@ -3736,11 +3736,121 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-# blind34: written by three helpers who did not read the catalogue; judged with the engine frozen (keys below)
+# blind34: written by three helpers who did not read the catalogue; judged by three others with the engine frozen at
+# 9d9a083 (a worktree of its own). First sight: sdpa 9 (1 mis-named), scaled 7 (2 mis-named), pipeline 9 of 14.
 BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
-    "sdpa-from-scratch": {},
-    "scaled-attention": {},
-    "attention-pipeline": {},
+    "sdpa-from-scratch": {
+        # extra axis of size 64 (d_k) flagged as "an axis the question does not have"; general kind, message points at the 64 axis (borderline: doesn't say the dot product sums d_k)
+        "q1_weights_keep_per_feature_products": ("shape_axis_added",),
+        # one_edit_fix: `128` in place of `64 + 128` on the out_shape line - the exact fix
+        "q1_out_width_concatenates_d_k_and_d_v": ("one_edit_fix",),
+        # mean_of_slice_variances: var(dim=...).mean() instead of .var() - exactly the mistake
+        "q2_variance_across_batch_axis_averaged": ("mean_of_slice_variances",),
+        # one_edit_fix: 'bqd,bkd->bqk' in place of 'bqd,bkd->qk' - restores the batch letter, exact fix
+        "q2_einsum_output_drops_batch_letter": ("one_edit_fix",),
+        # numpy_round_trip on both failed tests (bfloat16, requires_grad) - exactly the mistake
+        "q3_numpy_round_trip": ("numpy_round_trip",),
+        # MIS-NAMED: global_max_subtraction blames one max over the whole tensor; one_edit_fix offers `.indices` for
+        # `.values` (or dropping the shift) - not the fix (max instead of median); plus None on 3 tests
+        "q3_shift_by_median": (),
+        # generic: both failed tests None ("differs in N entries"); nothing says the flat index is split with T_q
+        "q4_flat_index_split_by_query_count": (),
+        # generic: "causal_mask(11) has shape (11, 5), expected (11, 11)", None; the default from global K is not named
+        "q4_default_key_count_from_global_Q": (),
+        # weights_transposed (A^T V) on every failed test - exactly the mistake
+        "q5_weights_transposed_before_values": ("weights_transposed",),
+        # generic: None, "wrong entries at rows 0,1,4,5"; nothing says a tensor-wide NaN check zeroes every row
+        "q5_any_nan_zeroes_every_weight": (),
+        # generic: None, "a permutation of the last axis", then advice to recompute scores/softmax (the weights are right)
+        "q6_hand_output_columns_swapped": (),
+        # answer_extra_characters: "C." with a full stop - exactly the mistake
+        "q7_letter_with_full_stop": ("answer_extra_characters",),
+        # zero_after_softmax: the trap's reason, rows no longer sum to 1 - what the ratio check missed
+        "q7_compared_ratios_of_kept_weights": ("zero_after_softmax",),
+        # madds_sizes_multiplied: (T x d_k) x (T x d_k) = T^2 d_k^2 instead of T^2 d_k - exactly the mistake
+        "q8_madds_square_of_T_times_d_k": ("madds_sizes_multiplied",),
+    },
+    "scaled-attention": {
+        # weights_not_normalised on all 6 q1 tests, "(each row divided by its own sum gives the right weights, but the rows
+        # sum to 0.0518 ... 0.89)": the numerator is right and the row's divisor is not its own sum, which is the slip
+        # (accepted like judge32's q05_weights_divided_by_row_max)
+        "q1_denominator_from_unscaled_scores": ("weights_not_normalised",),
+        # generic (None) on all 5 q1 tests: "shape (7, 5), expected (5, 7)" / "it equals the correct result transposed";
+        # helpful, but no key names weights kept key-major and returned untransposed
+        "q1_key_major_weights_returned_untransposed": (),
+        # generic (None) on all 5 q1 tests: "does not match the correct result in 35 of 35 entries"; nothing names the
+        # two factorised softmaxes (linear "efficient attention")
+        "q1_efficient_attention_factorised_softmaxes": (),
+        # mis-named: one_edit_fix shows `q.sum(dim=1)` (or `k.sum(dim=1)`) in place of `q.sum(dim=1) * k.sum(dim=1)`:
+        # dots then ignore k (or q) and have variance d_k only by coincidence; the fix is (q * k).sum(dim=1), so the
+        # change does not fix the stated mistake, it swaps in another (as judge33's q2_box_muller_missing_factor_two)
+        "q2_product_of_sums_not_sum_of_products": (),
+        # one_edit_fix on both q2 tests: `torch.sum(q * k, dim=1)` (or `torch.sum`) in place of `torch.cumsum(...)`:
+        # the stated fix at its place
+        "q2_cumsum_for_sum": ("one_edit_fix",),
+        # generic (None) on all 3 q4 tests: "does not match ... in 6 of 6 entries", "returned NaN for a saturated row";
+        # nothing says p = exp(logits) is never divided by its sum
+        "q4_probabilities_left_unnormalised": (),
+        # generic (None) on both q4 table tests: "does not match the correct result in 8 of 16 entries";
+        # table_stds_of_weights exists for the weights but nothing names the std of the keys
+        "q4_table_std_of_keys_not_scores": (),
+        # callable_not_called: "q5_answer is a function or method, not a value ... add the () that call it"
+        "q5_answer_upper_not_called": ("callable_not_called",),
+        # variance_after_scaling: "giving the variance of the scaled dot product (1) for the raw one": exactly what
+        # running the experiment with scaled=True did
+        "q5_answer_decided_from_scaled_run": ("variance_after_scaling",),
+        # self_attention_identity: "a token in self-attention attends only to itself", the conclusion drawn from the
+        # saturated toy input
+        "q6_answer_from_saturated_toy_check": ("self_attention_identity",),
+        # uniform_weights: "every key the same weight (the mean of V)", the conclusion drawn from the equal-rows toy input
+        "q6_answer_from_equal_rows_toy_check": ("uniform_weights",),
+        # mis-named: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)")
+        # blames a belief the student does not hold; the letter was copied from the lesson quiz's differently
+        # ordered key (as judge33's q5_answer_third_option_zero_indexed)
+        "q7_answer_copied_from_lesson_quiz_key": (),
+        # mha_no_input_projections on all 3 q8 tests: "running the heads on X itself, never applying the projections
+        # W_Q, W_K, W_V": the right kind (input projection skipped, X used itself) and W_K is named in it; borderline,
+        # since it says all three are skipped where only W_K is
+        "q8_keys_left_unprojected": ("mha_no_input_projections",),
+        # generic (None) on all 3 q8 tests: "does not match the correct result in 240 of 240 entries"; nothing names the
+        # heads folded into the sequence axis (one attention over T * n_heads rows)
+        "q8_heads_flattened_into_one_long_sequence": (),
+    },
+    "attention-pipeline": {
+        # projections_transposed on all 3 q01 tests, message says "K is wrong: ... tokens as columns, (d_k, T)": the very slip
+        "q01_keys_returned_pre_transposed": ("projections_transposed",),
+        # scores_transposed ("K Q^T, keys as rows") on all 4 q02 tests: the columns stacked as rows give exactly S^T
+        "q02_key_columns_stacked_as_rows": ("scores_transposed",),
+        # mask_not_dtype_min: "a blocked value other than torch.finfo(dtype).min" = finfo.min / 2
+        "q04_mask_holds_half_of_finfo_min": ("mask_not_dtype_min",),
+        # partly: softmax_wrong_dim on the 2 batched tests (len(S) - 1 is dim -2 there, the fix is dim=-1);
+        # the 2 other tests are raw IndexErrors; size_as_dim (a size passed as the axis) would name the cause
+        "q05_softmax_dim_from_len": ("softmax_wrong_dim",),
+        # generic: 4 tests say only "A contains NaN or inf in N entries"; no key for a row-mean shift
+        "q05_shift_by_row_mean": (),
+        # answer_name_misspelled: "`ans_mask` is not defined, and the notebook binds `ans_masks`"
+        "q06_answer_stored_under_misspelled_name": ("answer_name_misspelled",),
+        # one_edit_fix: `-2` in place of `-3` in .sum(dim=-3) on line 6: the sum over the keys, at its place
+        "q07_broadcast_mix_summed_over_queries": ("one_edit_fix",),
+        # generic: 3 tests "the smoothed row does not match ... in 5 of 5 entries"; no key names it
+        "q08_numerator_from_unscaled_scores": (),
+        # float32_precision: "float32 for float64 inputs ... computing in float32 (a float32 tensor ...)" = the
+        # torch.zeros accumulator in the default dtype (dtype_changed / dtype_mix would fit too; not shown)
+        "q08_loop_accumulator_in_default_dtype": ("float32_precision",),
+        # prefix_average_divide_by_T: "dividing every prefix sum by T instead of by the prefix length t"
+        "q09_loop_uses_T_instead_of_t": ("prefix_average_divide_by_T",),
+        # zero_log_zero_nan: the inverted guard leaves log2(0) = -inf at the zeros (the NaN) and the key's fix
+        # "masked (zero) weights must contribute 0" points at the guard; as earlier guard slips were judged
+        # (q10_guard_with_greater_or_equal, q10_zero_logs_compared_not_assigned)
+        "q10_masked_fill_condition_inverted": ("zero_log_zero_nan",),
+        # generic: key None, though the words list "the rank of a full-rank T x T matrix" among 5 readings of 5;
+        # rank_is_T's text would name it
+        "q11_lesson_rank_taken_as_matrix_size": (),
+        # raw exception: "TypeError: qkv_param_count() got an unexpected keyword argument 'with_output'"; no key
+        "q12_keyword_named_output": (),
+        # one_edit_fix: `A @ V` in place of `X + A @ V` on line 4: removes the residual at its place
+        "q13_query_residual_added": ("one_edit_fix",),
+    },
 }
 
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
