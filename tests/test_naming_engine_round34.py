@@ -160,3 +160,92 @@ def test_a_term_too_many_is_found_where_every_fix_silences_it() -> None:
     picked = repair._term_left_out(on_q, edited, cell)
     assert [edited[k].after for k in picked] == ["p"]
     assert repair._term_left_out([*on_q[:3], _edit(2, "A", "1 - A")], edited, cell) == []   # two lines
+
+
+def test_a_helpers_change_must_also_hold_on_the_helpers_own_calls() -> None:
+    # blind34: a softmax shifted by the row's median is right wherever nothing overflows and NaN on a row that is
+    # mostly -inf; through the caller's masked calls alone, shifting by anything finite (the median's .indices)
+    # "mends" it. The helper's own test call, with scores in the thousands, refuses that change.
+    from autograder.grading.namespaces import CallRecord
+    from autograder.results import TestReport
+
+    cell = ("def soft(s):\n    e = torch.exp(s - s.median(dim=-1, keepdim=True).values)\n"
+            "    return e / e.sum(dim=-1, keepdim=True)\n\n"
+            "def attention(Q, K, V, mask):\n    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+            "    return soft(s.masked_fill(~mask, float('-inf'))) @ V\n")
+
+    def ref_soft(s: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(s, dim=-1)
+
+    def ref_attention(Q, K, V, mask):
+        s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+        return torch.softmax(s.masked_fill(~mask, float("-inf")), dim=-1) @ V
+
+    class Policy:
+        repair_submission_s = 30.0
+
+    class Space:
+        policy = Policy()
+
+        def __init__(self) -> None:
+            self.recorded = CallRecord()
+            self.ns: dict[str, Any] = {"torch": torch, "math": math}
+            exec(cell, self.ns)
+
+        def define(self, source: str, timeout_s: float) -> bool:
+            exec(source, self.ns)
+            return True
+
+        def call_copy(self, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
+            return self.ns[name](*args, **kwargs)
+
+    g = torch.Generator().manual_seed(3)
+    Q, K, V = (torch.randn(5, 4, generator=g, dtype=torch.float64) for _ in range(3))
+    mask = torch.tril(torch.ones(5, 5, dtype=torch.bool))          # row 0 sees one key of five: its median is -inf
+    big = 1000 * torch.randn(3, 6, generator=g, dtype=torch.float64)
+
+    def report(q: str, name: str) -> TestReport:
+        return TestReport(question=q, name=name, device="cpu", hidden=True, max_score=1.0, score=0.0,
+                          status="failed", message="does not match")
+
+    def graded(with_helper_call: bool) -> list[TestReport]:
+        space = Space()
+        space.recorded.test = ("q5", "masked")
+        space.recorded.add("attention", (Q, K, V, mask), {}, space.ns["attention"](Q, K, V, mask))
+        if with_helper_call:
+            space.recorded.test = ("q3", "large")
+            space.recorded.add("soft", (big,), {}, space.ns["soft"](big))
+        out = repair.name_by_one_edit([report("q5", "masked"), *([report("q3", "large")] if with_helper_call else [])],
+                                      space, {"attention": ref_attention, "soft": ref_soft}, [cell])
+        return out
+
+    alone = graded(False)[0]
+    assert alone.misconception == repair.KEY and "helper `soft`" in alone.message     # a coincidence, said
+    checked = graded(True)
+    assert all("helper `soft`" not in r.message for r in checked), [r.message for r in checked]
+
+
+def test_a_statistical_fix_may_not_ignore_a_value_the_function_draws() -> None:
+    src = ("def var(d, n, g):\n    q = torch.randn(n, d, generator=g)\n    k = torch.randn(n, d, generator=g)\n"
+           "    return (q.sum(1) * k.sum(1)).var().item()\n")
+    made = repair.edits([src], "var", "_c_")
+    found = repair.last_def([src], "var")
+    assert made is not None and found is not None
+    by_text = {e.after: e for e in made[1]}
+    assert repair._silences(by_text["q.sum(1)"], found[1])          # k drawn, never read: refused
+    axes = [e for e in made[1] if e.after == "0"]                  # another axis: everything is still read
+    assert axes and not any(repair._silences(e, found[1]) for e in axes)
+
+
+def test_a_parameter_renamed_in_the_def_is_named_only_for_the_tests_own_call() -> None:
+    cells = ["def qkv_param_count(d_model, d_k, d_v, output=False):\n    return 1\n"]
+    said = "qkv_param_count() got an unexpected keyword argument 'with_output'"
+    named = crash_words(StudentCodeError("TypeError", said), cells)
+    assert named is not None and named.key == "parameter_renamed"
+    assert "def qkv_param_count(d_model, d_k, d_v, output)" in str(named)
+    from_their_code = StudentCodeError("TypeError", said, 'File "In[4]", line 3, in attention\n')
+    assert crash_words(from_their_code, cells) is None        # their own call's keyword: a slip of that call
+    for other in (["def qkv_param_count(d_model, d_k, d_v, **kw):\n    return 1\n"],     # takes any keyword
+                  ["def qkv_param_count(d_model, d_k, d_v, with_output=False):\n    return 1\n"],   # has it
+                  ["x = 1"]):                                                             # no such def
+        assert crash_words(StudentCodeError("TypeError", said), other) is None

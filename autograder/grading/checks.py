@@ -54,6 +54,8 @@ MISCONCEPTIONS: dict[str, str] = {
     "softmax_module_given_input": "giving the scores to nn.Softmax's constructor (nn.Softmax(S, dim=-1)): nn.Softmax is a "
                                   "module, built with its dim and then called on the tensor, nn.Softmax(dim=-1)(S); "
                                   "or call torch.softmax(S, dim=-1)",
+    "parameter_renamed": "a parameter of your function named differently from the notebook's signature (output= "
+                         "for with_output=): the tests call it with the notebook's names, so keep them as given",
     "where_missing_value": "calling torch.where with the condition and one value: it takes three, the condition, the "
                            "value where it is True and the value where it is False (torch.where(has_key, weights, "
                            "0.0), or weights.where(has_key, 0.0) with the value where True first); with the "

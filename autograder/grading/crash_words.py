@@ -7,6 +7,7 @@ data in checks.MISCONCEPTIONS; everything here only decides which key a crash pr
 and quoted escaped and cut, never executed."""
 from __future__ import annotations
 
+import ast
 import math
 import re
 import threading
@@ -139,6 +140,24 @@ def _keyword_no_overload_has(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _own_parameters(cells: Sequence[str], name: str) -> list[str] | None:
+    """The parameter names of the notebook's last top-level `def name` (None where there is none, or where it
+    takes **kwargs: then any keyword is one of its own). Student text: parsed, never run."""
+    params: list[str] | None = None
+    for cell in cells:
+        if f"def {name}" not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                a = node.args
+                params = None if a.kwarg else [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    return params
+
+
 def _torch_function(name: str) -> bool:
     import torch.nn.functional as F
     return any(hasattr(space, name) for space in (torch, torch.Tensor, F))
@@ -222,6 +241,14 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
             and keyword.group(1, 2) != ("log", "base")):
         return Misconception("unexpected_keyword", f"{said.splitlines()[0].rstrip('. ')}: {keyword.group(1)} takes "
                              f"no {keyword.group(2)}=: " + describe("unexpected_keyword"))
+    # a keyword the notebook's own function lacks, in the test's own call (no frame of the student's code: a call
+    # from their code with a wrong keyword is a slip of that call, not of the def)
+    params = (_own_parameters(cells, keyword.group(1)) if keyword and isinstance(error, StudentCodeError)
+              and 'File "In[' not in error.traceback else None)
+    if keyword and params is not None and keyword.group(2) not in params:
+        return Misconception("parameter_renamed", f"{said.splitlines()[0].rstrip('. ')}: your `def "
+                             f"{keyword.group(1)}({', '.join(params)[:80]})` has no parameter `{keyword.group(2)}`, the "
+                             "name the notebook gives it: " + describe("parameter_renamed"))
     for pattern, key in _CRASH_WORDS:
         if pattern.search(text):
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before

@@ -45,6 +45,7 @@ MAX_FIXES = 3             # more fixes than this: the inputs do not tell them ap
 MAX_SPREAD = 8            # ... unless they are at most this many, on two lines at most (_one_place): that place is said
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
+HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
 # a method, attribute or function name, and the names a slip puts in its place
@@ -1000,6 +1001,27 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     for call in calls:      # the other calls of each function that may be searched: a fix must keep them right
         if call.name in wrong and answered_right(call):
             right.setdefault(call.name, []).append(call)
+
+    def holds_for(helper: str, copy_name: str) -> bool:
+        """Whether a helper's edited copy gives the reference's answer on the helper's own recorded calls (those of
+        its own tests; at most HELPER_CALLS, one per shape first): a change of the helper checked only through its
+        caller may hold there by coincidence (a softmax shifted by any per-row number is right wherever nothing
+        overflows: blind34's median shift was "mended" by subtracting the median's indices)."""
+        own = _one_per_shape([c for c in calls if c.name == helper], HELPER_CALLS)
+        if not own or not callable(references.get(helper)):
+            return True                          # nothing of its own to check against: the caller's calls decide
+        for c in own:
+            if answered_right(c) is None or clock.over():
+                return False
+            try:
+                got = namespace.call_copy(copy_name, _copies(c.args), _copies(c.kwargs))
+            except CallCutShort:
+                raise
+            except Exception:  # noqa: BLE001 - a copy that crashes on the helper's own input is no fix
+                return False
+            if not same_answer(got, expected[id(c)]):
+                return False
+        return True
     found: dict[str, Found | None] = {}
     out = []
     for r in reports:
@@ -1012,7 +1034,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
                                                clock, optional_calls, CallCutShort,
                                                (rerun, failed, passed) if rerun is not None else None,
-                                               references.get(name))
+                                               references.get(name), holds_for)
             fix = found[name]
             if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": KEY,
@@ -1369,22 +1391,45 @@ def _copies(v: Any) -> Any:
     return v
 
 
-def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expected: dict[int, Any], namespace: Any,
-                     cells: Sequence[str], clock: SearchClock, optional_calls: Any, cut_short: type[BaseException],
-                     by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
-                     reference: Callable[..., Any] | None = None) -> Found | None:
-    """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
-    ones first, at most 6 in all, one per shape where there are more), or None."""
+def _one_per_shape(calls: Sequence[Any], limit: int) -> list[Any]:
+    """At most `limit` of the calls, in order, one per shape of their arguments once two are chosen."""
     chosen: list[Any] = []
     shapes: set[Any] = set()
-    for c in [*wrong, *right]:
+    for c in calls:
         shape = tuple(tuple(a.shape) if isinstance(a, torch.Tensor) else type(a).__name__ for a in c.args)
         if shape in shapes and len(chosen) >= 2:
             continue
         shapes.add(shape)
         chosen.append(c)
-        if len(chosen) >= 6:
+        if len(chosen) >= limit:
             break
+    return chosen
+
+
+def _silences(edit: Edit, fn: ast.FunctionDef | ast.ClassDef | None) -> bool:
+    """Whether the edited copy no longer reads a name the function reads (`q.sum(1)` for `q.sum(1) * k.sum(1)`:
+    k drawn and never used). A statistical test can pass such a copy by coincidence (q.k's variance d_k is also
+    that of q.sum(1)), so a fix judged by rerunning tests may not silence a value."""
+    if fn is None or edit.helper:
+        return False
+    try:
+        copy_tree = parse(edit.source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+
+    def read(tree: ast.AST) -> set[str]:
+        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool((read(fn) - read(copy_tree)) & set(_local_names(fn)))
+
+
+def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expected: dict[int, Any], namespace: Any,
+                     cells: Sequence[str], clock: SearchClock, optional_calls: Any, cut_short: type[BaseException],
+                     by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
+                     reference: Callable[..., Any] | None = None,
+                     holds_for: Callable[[str, str], bool] | None = None) -> Found | None:
+    """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
+    ones first, at most 6 in all, one per shape where there are more), or None."""
+    chosen = _one_per_shape([*wrong, *right], 6)
     if not wrong:
         return None
     prefix = f"_ag_fix_{secrets.token_hex(4)}_"
@@ -1392,6 +1437,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     if made is None or not made[1]:
         return None
     cell, edited = made
+    found_def = last_def([cells[cell]], name) if by_tests is not None else None
+    made_fn = found_def[1] if found_def is not None else None
     source = _guarded(edited)
     if clock.over():
         return None
@@ -1426,6 +1473,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 fixes = search(helpers, lambda n, i: namespace.call_copy(f"{prefix}{start + n}", _copies(chosen[i].args),
                                                                          _copies(chosen[i].kwargs)),
                                answers, lambda: clock.over(), (cut_short,), cap=MAX_SPREAD)
+                if holds_for is not None and len(fixes) <= MAX_SPREAD:
+                    fixes = [f for f in fixes if holds_for(f.helper, _copy_name(f.source))]
                 if MAX_FIXES < len(fixes) <= MAX_SPREAD:
                     fixes, more = _one_place(fixes, cells[fixes[0].cell])
             if not fixes and by_tests is not None and by_tests[1]:
@@ -1436,6 +1485,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 for _far, n in sorted(survivors)[:MAX_RERUN_EDITS]:
                     if clock.over():
                         break
+                    if _silences(edited[n], made_fn):
+                        continue        # a statistical test passed by a copy that ignores a value it drew
                     if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys):
                         fixes.append(edited[n])
                         if len(fixes) > MAX_FIXES:

@@ -3847,7 +3847,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # rank_is_T's text would name it
         "q11_lesson_rank_taken_as_matrix_size": (),
         # raw exception: "TypeError: qkv_param_count() got an unexpected keyword argument 'with_output'"; no key
-        "q12_keyword_named_output": (),
+        "q12_keyword_named_output": ('parameter_renamed',),   # now (after blind34: the engine)
         # one_edit_fix: `A @ V` in place of `X + A @ V` on line 4: removes the residual at its place
         "q13_query_residual_added": ("one_edit_fix",),
     },
