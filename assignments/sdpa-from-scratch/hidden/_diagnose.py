@@ -1216,7 +1216,11 @@ def softmax_shift(fn):
     if shift != "global_max_subtraction":
         return shift
     said = global_or_max_abs(second_call(fn, *MAX_ABS_PROBE_QKV, mask=None))
-    return global_or_first_entry(second_call(fn, *FIRST_ENTRY_PROBE_QKV, mask=None)) if said == shift else said
+    if said == shift:
+        said = global_or_first_entry(second_call(fn, *FIRST_ENTRY_PROBE_QKV, mask=None))
+    if said != shift:
+        return said
+    return global_or_median(second_call(fn, *MEDIAN_PROBE_QKV, mask=None), values=MEDIAN_PROBE_QKV[2])
 
 
 def overflow_zeroes_weights(out):
@@ -1319,6 +1323,74 @@ def global_or_first_entry(out):
     if type(out) is not torch.Tensor or tuple(out.shape) != (1, 3):
         return None
     return "global_max_subtraction" if bool(torch.isfinite(out).all()) else "softmax_shift_by_first_entry"
+
+
+# round35 (blind34): each slice's MEDIAN subtracted looks like one global max on SOFTMAX_PROBE (row 1, -100 .. -10,
+# has median -99: exp(89) overflows float32) and passes MAX_ABS_PROBE and FIRST_ENTRY_PROBE (their medians are near
+# the max). One float64 row 0, -1, -2000, -2000, -2000 tells them apart: its max is the whole tensor's (right), its
+# median is -2000 (exp(2000) and exp(1999) overflow: NaN, NaN, 0, 0, 0). As attention: d_k = 1, q = 1, V the identity.
+MEDIAN_PROBE = torch.tensor([[0.0, -1.0, -2000.0, -2000.0, -2000.0]], dtype=torch.float64)
+MEDIAN_PROBE_QKV = (torch.tensor([[1.0]], dtype=torch.float64), MEDIAN_PROBE.T.clone(),
+                    torch.eye(5, dtype=torch.float64))
+
+
+def median_softmaxes(x, dim=-1):
+    """Replays of a softmax shifted by each slice's median: torch's (the lower middle value) and the midpoint of
+    the two middle values (np.median, quantile(0.5)); the same one where the slice's length is odd."""
+    s = x.sort(dim=dim).values
+    n = x.shape[dim]
+    lower, upper = s.narrow(dim, (n - 1) // 2, 1), s.narrow(dim, n // 2, 1)
+    out = []
+    for centre in (lower, lower + (upper - lower) / 2 if n % 2 == 0 else None):
+        if centre is not None:
+            e = torch.exp(x - centre)
+            out.append(e / e.sum(dim=dim, keepdim=True))
+    return out
+
+
+def same_as_replay(got, replay, rows=None) -> bool:
+    """got equals a replay where it is non-finite and close where it is finite (only `rows` when given, a bool
+    mask of its leading axes)."""
+    if type(got) is not torch.Tensor or type(replay) is not torch.Tensor or got.shape != replay.shape:
+        return False
+    g, r = got.detach().double(), replay.detach().double()
+    if rows is not None:
+        g, r = g[rows], r[rows]
+    if not torch.equal(torch.isfinite(g), torch.isfinite(r)) or not torch.equal(torch.isnan(g), torch.isnan(r)):
+        return False
+    fin = torch.isfinite(g)
+    return bool(torch.allclose(g[fin], r[fin], rtol=1e-2, atol=1e-3))
+
+
+def global_or_median(out, values=None):
+    """After the other probes said global_max_subtraction, the softmax's output on MEDIAN_PROBE: the same key where
+    it is right (one max over a single row is the row's own), softmax_subtracts_median where it equals a replay
+    of the median shift, None for anything else (so a global max is never named where a median replay matches).
+    `values`: the probe's V where `out` is attention's output (a NaN weight makes its whole output row NaN)."""
+    if any(same_as_replay(out, r if values is None else r @ values) for r in median_softmaxes(MEDIAN_PROBE)):
+        return "softmax_subtracts_median"
+    right = ref.stable_softmax(MEDIAN_PROBE, dim=-1)
+    if (type(out) is torch.Tensor and tuple(out.shape) == (1, 5) and bool(torch.isfinite(out).all())
+            and bool(torch.allclose(out.double(), right, atol=1e-6))):
+        return "global_max_subtraction"
+    return None
+
+
+def median_replay_matches(got, x, dim=-1) -> bool:
+    """The student's softmax output equals a median-shift replay on the same input (softmax_subtracts_median)."""
+    return any(same_as_replay(got, r) for r in median_softmaxes(x, dim))
+
+
+def sdpa_median_replay_matches(got, Q, K, V, mask) -> bool:
+    """Attention whose softmax subtracts each row's median, replayed on the same inputs: equal on every query that
+    has an allowed key (a fully masked row is the row guard's business)."""
+    scores = Q.double() @ K.double().transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    rows = None if mask is None else mask.expand(scores.shape).any(dim=-1)
+    if type(got) is not torch.Tensor or rows is not None and rows.shape != tuple(got.shape[:-1]):
+        return False
+    return any(same_as_replay(got, w @ V.double(), rows) for w in median_softmaxes(scores))
 
 
 def global_or_max_abs(out):
@@ -1429,7 +1501,13 @@ def name_nan(fn, Q, K, V, mask, got, what, q_scale=1.0):
             confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", f"{what} is NaN on every row with a blocked "
                                  "key (and right with a mask that allows every key): it matches "
                                  + describe("pos_inf_fill")))
-        if softmax_shift(fn) == "softmax_shift_by_first_entry":   # a blocked first key: -inf - (-inf) = NaN
+        shift = softmax_shift(fn)
+        if shift == "softmax_subtracts_median" and sdpa_median_replay_matches(got, Q, K, V, mask):
+            raise Misconception(shift, f"{what} contains NaN where the correct result is finite, on the queries with "
+                                "half or more of their keys masked (their median score is -inf), as a replay of "
+                                "that softmax gives, and a probe whose median is far below its max overflows: it "
+                                "matches " + describe(shift))
+        if shift == "softmax_shift_by_first_entry":   # a blocked first key: -inf - (-inf) = NaN
             raise Misconception("softmax_shift_by_first_entry", f"{what} contains NaN where the correct result is "
                                 "finite, only when some keys are masked, and probes of its softmax overflow where "
                                 "a slice's first entry is far below its max: it matches "

@@ -55,6 +55,10 @@ MISCONCEPTIONS = {
     "softmax_subtracts_mean": "subtracting each slice's mean instead of its maximum before exp: a wide spread of "
                               "logits still overflows exp (inf / inf, NaN), and a -inf (masked) entry makes the "
                               "mean -inf and the whole slice NaN; subtract x.amax(dim, keepdim=True)",
+    "softmax_subtracts_median": "subtracting each slice's median instead of its maximum before exp: every logit "
+                                "above the median still exponentiates to more than 1 and overflows (float16 first: "
+                                "inf / inf, NaN), and a slice that is more than half -inf (masked) has a median of "
+                                "-inf, so -inf - (-inf) makes it NaN; subtract x.amax(dim, keepdim=True)",
     "softmax_divides_by_max": "dividing the logits by their row's maximum (exp(x / max)) instead of subtracting it "
                               "(exp(x - max)): that changes the softmax itself (a different temperature per row, "
                               "sign flips when the maximum is negative)",
