@@ -1074,7 +1074,7 @@ def nonfinite_hits(got: torch.Tensor, native: dict[str, torch.Tensor]) -> list[s
 
 def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
     """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
-    code would: no maximum subtracted, or one maximum over the whole tensor."""
+    code would: no maximum subtracted, or one maximum over the whole tensor, or another statistic for it."""
     Z = S if M is None else S + M
     e = torch.exp(Z)
     g = torch.exp(Z - Z.max())
@@ -1083,7 +1083,9 @@ def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, tor
     return {"softmax_shift_wrong_axis": c / c.sum(dim=-1, keepdim=True),
             "no_max_subtraction": e / e.sum(dim=-1, keepdim=True),
             "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
-            "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True)}
+            "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True),
+            # the row mean for the row maximum (blind34): exact on tame rows, NaN where the spread is wide
+            "softmax_subtracts_mean": mean_shifted_softmax(S, M)}
 
 
 # a probe with an additive mask that blocks some keys of every row and leaves some open (naming15)
@@ -1348,6 +1350,9 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "no_softmax/raw_scores": (K @ q / math.sqrt(d_k)) @ V,
         # log-weights never exponentiated (blind31): logits - logsumexp, log_softmax of the scaled scores
         "log_softmax_weights": torch.log_softmax(K @ q / math.sqrt(d_k), dim=0) @ V,
+        # one kernel weighting the values, another summed below (blind34): the scale on one side only
+        "nw_kernel_mismatch/numerator_unscaled": (torch.exp(K @ q)[:, None] * V).sum(0) / kappa.sum(),
+        "nw_kernel_mismatch/denominator_unscaled": (kappa[:, None] * V).sum(0) / torch.exp(K @ q).sum(),
     }
     # the normalised weights' weighted values averaged over the keys (.mean(dim=0), or the sum divided by T
     # again): the right row divided by T (naming17); kept only where T is no other size (1/T = 1/d_v)
@@ -1949,9 +1954,129 @@ def raise_if_whole_input_negated(fn, S, M, named):
 
 
 def judged(fn, S, M, judge):
-    """judge(), a mask_sign_flipped it names checked by raise_if_whole_input_negated."""
+    """judge(), a mask_sign_flipped it names checked by raise_if_whole_input_negated; a failure it leaves unnamed
+    checked for a row-mean shift (raise_if_mean_shift)."""
     try:
         judge()
     except Misconception as m:
         raise_if_whole_input_negated(fn, S, M, m)
         raise
+    except AssertionError:
+        raise_if_mean_shift(fn, S, M)
+        raise
+
+
+# --- round 35: a softmax dim read from len(S), a row-mean shift, NW's two kernels ------------------------
+
+def _first_axis_sized(S: torch.Tensor, M: torch.Tensor | None, m: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """S's first axis cycled to m entries (its rows repeated, nothing else changed); M too where it has that
+    same axis (a mask broadcast over it is kept as it is)."""
+    idx = torch.arange(m) % S.shape[0]
+    M2 = M.index_select(0, idx) if isinstance(M, torch.Tensor) and M.dim() == S.dim() and M.shape[0] == S.shape[0] else M
+    return S.index_select(0, idx), M2
+
+
+def len_as_dim(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None,
+               e: StudentCodeError | None = None) -> Misconception | None:
+    """size_as_dim for a softmax dim read from len(S) (S.shape[0], the first axis's size, taken for the number of
+    axes): dim = len(S) - 1 (or len(S)). With `e`, its 'Dimension out of range ... got N' where N is that; without,
+    A is the softmax over that axis (not the last; one of the two readings only). Named only when a second call on the same scores with S's first
+    axis cut (or its rows repeated) to the size where that dim is the last axis runs and is right (blind34)."""
+    if not isinstance(S, torch.Tensor) or S.dim() < 2 or S.shape[0] < 1 or (isinstance(M, torch.Tensor)
+                                                                             and M.dim() > S.dim()):
+        return None
+    n, k = S.shape[0], S.dim()
+    Z = (S if M is None else S + M).double()
+    if e is not None:
+        found = _DIM_RANGE.search(e.message or "")
+        if e.exc_type != "IndexError" or not found or int(found.group(3)) - n not in (-1, 0):
+            return None
+        c, head = int(found.group(3)) - n, _said(e)
+    else:
+        try:
+            got = fn(S, M)
+        except StudentCodeError:
+            return None
+        if is_right(got, torch.softmax(Z, dim=-1), S.dtype):
+            return None
+        found_c = [c for c in (-1, 0) if 0 <= n + c < k - 1 and is_right(got, torch.softmax(Z, dim=n + c), S.dtype)]
+        if len(found_c) != 1:
+            return None
+        c = found_c[0]
+        head = f"A is the softmax over dim {n + c} of this {k}-D S, not over the keys (dim=-1)"
+    m = k - 1 - c       # the first axis's size where len(S) + c is the last axis
+    if m < 1 or m == n:
+        return None
+    S2, M2 = _first_axis_sized(S, M, m)
+    try:
+        out = fn(S2, M2)
+    except StudentCodeError:
+        return None
+    if not is_right(out, ref.attention_weights(S2.double(), None if M2 is None else M2.double()), S.dtype):
+        return None
+    said = "len(S) - 1" if c == -1 else "len(S)"
+    how = "its first" if m < n else "its rows repeated to"
+    return Misconception("size_as_dim", f"{head}: {n + c} is {said}, and len(S) = S.shape[0] = {n} is the size of S's "
+                         f"first axis, not its number of dims ({k}); on the same scores with {how} {m} rows along that "
+                         f"axis (S {tuple(S2.shape)}, where {said} = {k - 1} is the last axis) it runs and is right: "
+                         + describe("size_as_dim") + " (dim=-1, or S.dim() - 1)" + (_tail(e) if e is not None else ""))
+
+
+def raise_if_len_as_dim(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """len_as_dim's value case raised (after a wrong A was named, softmax_wrong_dim on batched S)."""
+    named = len_as_dim(fn, S, M)
+    if named is not None:
+        raise named from None
+
+
+def after_named(fn, S, M, named):
+    """What a second call shows after the failure `named` was named: raise_if_whole_input_negated, then a dim
+    read from len(S) (raise_if_len_as_dim)."""
+    raise_if_whole_input_negated(fn, S, M, named)
+    if named.key in ("softmax_wrong_dim", "softmax_implicit_dim"):
+        raise_if_len_as_dim(fn, S, M)
+
+
+def mean_shifted_softmax(S: torch.Tensor, M: torch.Tensor | None) -> torch.Tensor:
+    """The row mean subtracted before exp in place of the row maximum, in S's own dtype: exact on tame rows,
+    inf / inf = NaN where a row's spread (a finfo.min mask's) puts its maximum far above its mean."""
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.mean(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def raise_if_mean_shift(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """softmax_subtracts_mean after an unnamed failure: A (a second call on the same S and M) has NaN or inf
+    exactly where the row-mean-shifted softmax replayed in S's dtype has them, the same values elsewhere, and no
+    other unstable softmax of unstable_softmaxes does; where no entry is finite (nothing else to compare), the
+    same S alone (M=None, float64, scores of unit size: no overflow) is right as well (blind34)."""
+    try:
+        got = fn(S, M)
+    except StudentCodeError:
+        return
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(S.shape) or bool(torch.isfinite(got).all()):
+        return
+    hits = nonfinite_hits(got, unstable_softmaxes(S, M))
+    if hits != ["softmax_subtracts_mean"]:
+        return
+    bad = ~torch.isfinite(got)
+    if bool(bad.all()):
+        tame = S.double() / max(1.0, float(S.abs().amax()))
+        try:
+            if not is_right(fn(tame, None), torch.softmax(tame, dim=-1), torch.float64):
+                return
+        except StudentCodeError:
+            return
+    raise Misconception("softmax_subtracts_mean", f"A contains NaN or inf in {int(bad.sum())} of {bad.numel()} "
+                        "entries, exactly where the softmax with each row's mean subtracted before exp (in place of "
+                        "its maximum) overflows, computed in " + str(S.dtype).replace("torch.", "") + " as your code "
+                        "does" + ("" if not bool(bad.all()) else " (and on tame scores without the mask it is right)")
+                        + "; a masked (finfo.min) entry drags the mean far below the row's maximum: "
+                        + describe("softmax_subtracts_mean")) from None
+
+
+def after_unnamed(fn, S, M):
+    """After an unnamed failure of attention_weights on S and M: a row-mean shift (raise_if_mean_shift), then the
+    keep-mask probe (raise_if_keep_mask)."""
+    raise_if_mean_shift(fn, S, M)
+    raise_if_keep_mask(fn, M)

@@ -425,4 +425,13 @@ MISCONCEPTIONS = {
     "values_are_keys": "mixing the keys (weights @ K) instead of the values (weights @ V)",
     "mha_residual_added": "adding the input X back to the output (a transformer block's residual connection), "
                           "which multi-head attention itself does not do: return concat(heads) @ W_O",
+    # the same text as sdpa-from-scratch's (round 35, blind34)
+    "softmax_subtracts_mean": "subtracting each slice's mean instead of its maximum before exp: a wide spread of "
+                              "logits still overflows exp (inf / inf, NaN), and a -inf (masked) entry makes the "
+                              "mean -inf and the whole slice NaN; subtract x.amax(dim, keepdim=True)",
+    # round 35 (blind34): the kernel smoother's numerator and denominator from two different kernels
+    "nw_kernel_mismatch": "weighting the values with one kernel and dividing by the sum of another (exp of the "
+                          "unscaled scores K q in the numerator and the scaled exp(K q / sqrt(d_k)) in the "
+                          "denominator, or the other way round): the weights no longer sum to 1; compute kappa = "
+                          "exp(K q / sqrt(d_k)) once and use it in both, (kappa[:, None] * V).sum(0) / kappa.sum()",
 }

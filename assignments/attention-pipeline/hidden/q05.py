@@ -52,7 +52,7 @@ def _weights(fn, S, M, run):
     try:
         return _named(fn, S, M, run)
     except (AssertionError, StudentCodeError):
-        D.raise_if_keep_mask(fn, M)
+        D.after_unnamed(fn, S, M)   # a row-mean shift, then the keep-mask probe
         raise
 
 
@@ -63,7 +63,7 @@ def _named(fn, S, M, run):
         if m.key == "softmax_implicit_dim" and D.dim0_hard_coded(fn, S):
             raise Misconception("softmax_wrong_dim", "A is the softmax over dim 0, on 3-D S and on a 2-D S alike "
                                 "(dim=0 written out): " + describe("softmax_wrong_dim")) from None
-        D.raise_if_whole_input_negated(fn, S, M, m)
+        D.after_named(fn, S, M, m)   # the whole input negated, or a dim read from len(S)
         raise
     except StudentCodeError as e:
         named = _crash_named(fn, S, M, e)
@@ -80,7 +80,7 @@ def _crash_named(fn, S, M, e):
     def right(S_, M_, out):
         return D.is_right(out, ref.attention_weights(S_.double(), None if M_ is None else M_.double()), dtype)
 
-    named = D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
+    named = D.len_as_dim(fn, S, M, e) or D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
     if M is not None and named is None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
     if named is None:
@@ -185,6 +185,7 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
         if m.key == "softmax_wrong_dim" and D.implicit_dim_shown(attention_weights, S, got):
             raise Misconception("softmax_implicit_dim", "A (M=None) is normalised over dim 1 of this 4-D S and "
                                 "over dim 0 of a 3-D S: " + describe("softmax_implicit_dim")) from None
+        D.raise_if_len_as_dim(attention_weights, S, None)   # dim=len(S) - 1: right where S.shape[0] = S.dim()
         raise
 
 

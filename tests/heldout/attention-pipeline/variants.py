@@ -3063,3 +3063,44 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return sum(a * b for _, (a, b) in zip(names, shapes))
 '''), {"key": "param_count_wo_ignored", "where": ["q12:test_count_with_output"]}),
 })
+
+# round 35 (blind34's misses as kinds): a softmax dim read from len(S) / S.size(0) (the first axis's size, not the
+# number of axes); a hand-written softmax shifted by the row mean; Nadaraya-Watson with the scale on one side only
+WRONG.update({
+    "q05_r35_dim_from_size0_minus_one": (weights('''
+    Z = S if M is None else S + M
+    return torch.nn.functional.softmax(Z, dim=Z.size(0) - 1)
+'''), {"key": "size_as_dim", "where": ["q05"]}),
+    "q05_r35_log_softmax_dim_len": (weights('''
+    last = len(S)                  # the last axis
+    scores = S + M if M is not None else S
+    return scores.log_softmax(dim=last).exp()
+'''), {"key": "size_as_dim", "where": ["q05"]}),
+    "q05_r35_mean_over_sum_shift": (weights('''
+    Z = S if M is None else S + M
+    E = (Z - Z.sum(-1, keepdim=True) / Z.shape[-1]).exp()
+    return E / E.sum(-1, keepdim=True)
+'''), {"key": "softmax_subtracts_mean", "where": ["q05"]}),
+    "q05_r35_centred_exp": (weights('''
+    scores = S + M if M is not None else S
+    centred = scores - torch.mean(scores, dim=-1, keepdim=True)
+    num = torch.exp(centred)
+    return num / torch.sum(num, dim=-1, keepdim=True)
+'''), {"key": "softmax_subtracts_mean", "where": ["q05"]}),
+    "q08_r35_denominator_unscaled": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    raw = K @ q
+    kappa = torch.exp(raw / math.sqrt(q.shape[-1]))
+    return (kappa[:, None] * V).sum(dim=0) / torch.exp(raw).sum()
+'''), {"key": "nw_kernel_mismatch", "where": ["q08"]}),
+    "q08_r35_numerator_raw_loop": (cell("nadaraya_watson", '''
+def nadaraya_watson(q, K, V):
+    num = torch.zeros_like(V[0])
+    den = torch.zeros((), dtype=V.dtype)
+    for k_i, v_i in zip(K, V):
+        s = k_i @ q
+        num = num + torch.exp(s) * v_i
+        den = den + torch.exp(s / q.shape[-1] ** 0.5)
+    return num / den
+'''), {"key": "nw_kernel_mismatch", "where": ["q08"]}),
+})
