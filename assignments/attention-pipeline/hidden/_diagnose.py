@@ -2071,7 +2071,9 @@ def raise_if_mean_shift(fn: Callable[..., object], S: torch.Tensor, M: torch.Ten
                         "entries, exactly where the softmax with each row's mean subtracted before exp (in place of "
                         "its maximum) overflows, computed in " + str(S.dtype).replace("torch.", "") + " as your code "
                         "does" + ("" if not bool(bad.all()) else " (and on tame scores without the mask it is right)")
-                        + "; a masked (finfo.min) entry drags the mean far below the row's maximum: "
+                        + ("; a masked (finfo.min) entry drags the mean far below the row's maximum: " if
+                           isinstance(M, torch.Tensor) and bool((M != 0).any()) else "; a row's maximum is far above its "
+                           "mean: ")
                         + describe("softmax_subtracts_mean")) from None
 
 
