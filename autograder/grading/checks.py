@@ -54,8 +54,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "softmax_module_given_input": "giving the scores to nn.Softmax's constructor (nn.Softmax(S, dim=-1)): nn.Softmax is a "
                                   "module, built with its dim and then called on the tensor, nn.Softmax(dim=-1)(S); "
                                   "or call torch.softmax(S, dim=-1)",
-    "parameter_renamed": "a parameter of your function named differently from the notebook's signature (output= "
-                         "for with_output=): the tests call it with the notebook's names, so keep them as given",
+    "parameter_renamed": "renaming a parameter of the notebook's fixed signature (stable_softmax(x, dim_i=-1) "
+                         "where stable_softmax(x, dim=-1) is asked, output= for with_output=): every call that "
+                         "passes it by its name (the grader's and your own) raises TypeError: unexpected keyword "
+                         "argument; keep the parameter names the notebook gives",
     "where_missing_value": "calling torch.where with the condition and one value: it takes three, the condition, the "
                            "value where it is True and the value where it is False (torch.where(has_key, weights, "
                            "0.0), or weights.where(has_key, 0.0) with the value where True first); with the "

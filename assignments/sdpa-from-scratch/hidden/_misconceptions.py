@@ -391,10 +391,7 @@ MISCONCEPTIONS = {
     "default_none_not_replaced": "never replacing the default T_k=None by T_q (`T_k == T_q` compares and throws "
                                  "the result away; it does not assign): causal_mask(T) then computes with None "
                                  "and crashes; write `if T_k is None: T_k = T_q`",
-    "parameter_renamed": "renaming a parameter of the notebook's fixed signature (stable_softmax(x, dim_i=-1) "
-                         "where stable_softmax(x, dim=-1) is asked): every call that passes it by its name "
-                         "(stable_softmax(scores, dim=-1), the grader's and your own) raises TypeError: "
-                         "unexpected keyword argument; keep the parameter names the notebook gives",
+    # parameter_renamed: the engine's (autograder/grading/checks.py), declared once
     "ratio_denominator_unbracketed": "dividing by a product without brackets (new / T * T * d_k): Python reads "
                                      "a / b * c as (a / b) * c, so it divides by the first factor only and "
                                      "multiplies by the others; bracket the denominator: new / (T * T * d_k), "
