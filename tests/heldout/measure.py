@@ -3825,15 +3825,15 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q04_mask_holds_half_of_finfo_min": ("mask_not_dtype_min",),
         # partly: softmax_wrong_dim on the 2 batched tests (len(S) - 1 is dim -2 there, the fix is dim=-1);
         # the 2 other tests are raw IndexErrors; size_as_dim (a size passed as the axis) would name the cause
-        "q05_softmax_dim_from_len": ("softmax_wrong_dim",),
+        "q05_softmax_dim_from_len": ('softmax_wrong_dim', 'size_as_dim'),   # now (after blind34: naming35)
         # generic: 4 tests say only "A contains NaN or inf in N entries"; no key for a row-mean shift
-        "q05_shift_by_row_mean": (),
+        "q05_shift_by_row_mean": ('softmax_subtracts_mean',),   # now (after blind34: naming35)
         # answer_name_misspelled: "`ans_mask` is not defined, and the notebook binds `ans_masks`"
         "q06_answer_stored_under_misspelled_name": ("answer_name_misspelled",),
         # one_edit_fix: `-2` in place of `-3` in .sum(dim=-3) on line 6: the sum over the keys, at its place
         "q07_broadcast_mix_summed_over_queries": ("one_edit_fix",),
         # generic: 3 tests "the smoothed row does not match ... in 5 of 5 entries"; no key names it
-        "q08_numerator_from_unscaled_scores": (),
+        "q08_numerator_from_unscaled_scores": ('nw_kernel_mismatch',),   # now (after blind34: naming35)
         # float32_precision: "float32 for float64 inputs ... computing in float32 (a float32 tensor ...)" = the
         # torch.zeros accumulator in the default dtype (dtype_changed / dtype_mix would fit too; not shown)
         "q08_loop_accumulator_in_default_dtype": ("float32_precision",),
