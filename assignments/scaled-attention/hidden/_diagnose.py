@@ -322,7 +322,26 @@ def pair_evidence(pair, Q, K, V, d_k):
         hint = " (d_k / 2: Python reads d_k ** 1/2 as (d_k ** 1) / 2)" if abs(c / (d_k / 2) - 1) < 1e-6 else ""
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
                             f"1/{math.sqrt(d_k):.4g}")
-    return additive_scores_evidence(pair, Q64, K64, V64, same)
+    return additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
+                                                                                              d_k, same)
+
+
+def factorised_softmax_evidence(pair, Q64, K64, V64, d_k, same):
+    """linear_attention (naming35, blind34 q1_efficient_attention_factorised_softmaxes): the weights are
+    softmax(Q / s_q) over the features times softmax(K / s_k) over the positions, transposed ("efficient"
+    attention, whose rows sum to 1), s_q and s_k each 1, d_k ** 0.25 or sqrt(d_k), and the output those weights
+    times V, both results of the same call matching. Random inputs: no dot-product mistake gives these."""
+    if Q64.shape[-1] != K64.shape[-1] or K64.shape[-2] != V64.shape[-2]:
+        return None
+    scales = (1.0, d_k ** 0.25, d_k ** 0.5)
+    for s_q in scales:
+        for s_k in scales:
+            w = torch.softmax(Q64 / s_q, dim=-1) @ torch.softmax(K64 / s_k, dim=-2).transpose(-2, -1)
+            wrong = (w @ V64, w)
+            if all(same(p, x) for p, x in zip(pair, wrong)):
+                return "linear_attention", wrong, (f"{describe('linear_attention')} (here softmax(Q / {s_q:.4g}) "
+                                                   f"times softmax(K / {s_k:.4g}) transposed)")
+    return None
 
 
 def additive_scores_evidence(pair, Q64, K64, V64, same):
@@ -374,6 +393,8 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     if type(got) is torch.Tensor and got.dtype == Q.dtype and matching_variants(got, {"right": expected}, Q.dtype):
         return
     raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
+    if part == "weights":
+        raise_if_weights_transposed(pair, right, Q.dtype, f"the {named}")
     if part == "output":
         raise_if_output_transposed(got, expected, Q.dtype, "the output", right[1], V64)
     found = pair_evidence(pair, Q, K, V, d_k)
@@ -548,6 +569,7 @@ def check_layout(fn, Q, K, V, what):
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if isinstance(pair, (tuple, list)) and len(pair) == 2:
             raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}", right[1], V)
+            raise_if_weights_transposed(pair, right, Q.dtype, f"the weight matrix {what}")
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
             try:   # named here only (the factor said on its own is left to check_value's shrunk example)
@@ -631,6 +653,24 @@ def raise_if_output_transposed(got, expected, dtype, what, weights=None, V=None)
     raise Misconception("output_transposed", f"{what} has shape {tuple(got.shape)} and equals (A V)^T = V^T A^T, the "
                         f"right output transposed (it must be A V, shape (T_q, d_v) = ({T_q}, {d_v})): "
                         + describe("output_transposed"))
+
+
+def raise_if_weights_transposed(pair, right, dtype, what) -> None:
+    """weights_returned_transposed (naming35, blind34 q1_key_major_weights_returned_untransposed): the returned
+    weights are the right ones transposed, (T_k, T_q), while the output of the same call is right, so the values
+    were mixed with the right weights and only the returned layout is wrong (softmax(K Q^T, dim=0) kept
+    key-major, a .T left on the weights). Not where the right weights equal their own transpose."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    w, want = pair[1], right[1]
+    if w.dim() != 2 or want.dim() != 2 or not w.is_floating_point() or tuple(w.shape) != tuple(want.shape)[::-1]:
+        return
+    if not matching_variants(pair[0], {"right": right[0]}, dtype) \
+            or not matching_variants(w, {"t": want.transpose(-2, -1)}, dtype, expected=want):
+        return
+    raise Misconception("weights_returned_transposed", f"{what} has shape {tuple(w.shape)} and equals the right "
+                        f"weights transposed, while the output of the same call is right (it must be (T_q, T_k) = "
+                        f"{tuple(want.shape)}, one row per query): " + describe("weights_returned_transposed"))
 
 
 def raise_if_dtype_changed(got, expected, dtype, what):
@@ -815,6 +855,25 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(split_view_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(output_projection_in_values_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    return out
+
+
+def heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """mha_heads_as_sequence (naming35, blind34 q8_heads_flattened_into_one_long_sequence): the heads folded into
+    the sequence axis and ONE attention run over all T * n_heads rows, token-major ((T, d_model) reshaped to
+    (T * n_heads, d_k), merged by the reverse reshape) or head-major (the head slices stacked as rows, the
+    output cut back into T-row blocks side by side). With one head it is the right answer, so only with several."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads:
+        return {}
+    d_k = d_model // n_heads
+    P = [X.double() @ W.double() for W in (W_Q, W_K, W_V)]
+    W = W_O.double()
+    q, k, v = (p.reshape(T * n_heads, d_k) for p in P)
+    out = {"mha_heads_as_sequence": ref.attention(q, k, v, d_k)[0].reshape(T, d_model) @ W}
+    q, k, v = (torch.cat(p.split(d_k, dim=-1), dim=0) for p in P)
+    out["mha_heads_as_sequence/head_major"] = torch.cat(ref.attention(q, k, v, d_k)[0].split(T, dim=0), dim=-1) @ W
     return out
 
 
@@ -1108,10 +1167,43 @@ def raw_scores_entropy(fn, nan_seen: bool) -> Misconception | None:
         return None
     named = entropy_clamp_max(got, probe, probe.dtype, ref.softmax_entropy(probe.double()))
     if named is None:
-        return None
+        return _unnormalised_nan(got, probe)
     return Misconception("entropy_clamp_max", "softmax_entropy returned NaN for a saturated row (log(0) where a "
                          "probability underflowed to 0), and on two rows of moderate logits "
                          + str(named).split("on the same logits, ", 1)[-1])
+
+
+def _unnormalised_nan(got, probe) -> Misconception | None:
+    """entropy_probs_unnormalised for an answer that held NaN on a saturated row (exp of a large logit is inf in
+    float32, and inf times its log-probability 0 is NaN): on two rows of moderate logits it equals one replay."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != (probe.shape[0],) or not got.is_floating_point():
+        return None
+    hits = matching_variants(got, unnormalised_entropy_replays(probe.double()), probe.dtype,
+                             expected=ref.softmax_entropy(probe.double()))
+    if not hits:
+        return None
+    return Misconception("entropy_probs_unnormalised", "softmax_entropy returned NaN for a saturated row (exp of a "
+                         "large logit overflows to inf), and on two rows of moderate logits it gives "
+                         f"{[round(float(x), 4) for x in got]}, -sum exp(z) log p with exp(z) never divided by its "
+                         "sum: " + describe("entropy_probs_unnormalised"))
+
+
+def unnormalised_overflow(fn, got) -> Misconception | None:
+    """entropy_probs_unnormalised for an answer with an infinite entry and no NaN (exp(z) * log(exp(z)) is inf
+    times inf for a large logit in float32): a second call on two rows of moderate logits equals one replay."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or bool(torch.isnan(got).any()) \
+            or bool(torch.isfinite(got).all()):
+        return None
+    probe = torch.tensor([[0.3, -1.2, 2.5, 0.0, 0.7], [1.0, 0.5, -0.5, 2.0, -1.5]])
+    try:
+        again = fn(probe.clone())
+    except StudentCodeError:
+        return None
+    named = _unnormalised_nan(again, probe)
+    if named is None:
+        return None
+    return Misconception("entropy_probs_unnormalised", "softmax_entropy is infinite for a row with a large logit "
+                         "(exp of it overflows to inf)" + str(named).split("overflows to inf)", 1)[-1])
 
 
 def _raw_scores_entropy(fn, nan_seen: bool) -> Misconception | None:
@@ -1161,7 +1253,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected)
                          or entropy_collision(got, logits, dtype, expected)
-                         or entropy_min(got, logits, dtype, expected))
+                         or entropy_min(got, logits, dtype, expected)
+                         or unnormalised_overflow(fn, got))
             if named is not None:
                 raise named from None
             said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
@@ -1915,7 +2008,26 @@ def table_extra_variants(dims, seed) -> dict:
     """Wrong tables beside ref.entropy_table_variants, for _check_table (called only for a wrong table)."""
     return {"softmax_applied_twice/table": table_softmax_twice(dims, seed),
             "table_std_root_mean_square": table_std_rms(dims, seed),
-            "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1)}
+            "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1),
+            "table_stds_of_keys": table_input_stds(dims, seed, "k"),
+            "table_stds_of_keys/biased": table_input_stds(dims, seed, "k", unbiased=False),
+            "table_stds_of_keys/query": table_input_stds(dims, seed, "q")}
+
+
+def table_input_stds(dims, seed, which, unbiased=True):
+    """table_stds_of_keys (naming35, blind34 q4_table_std_of_keys_not_scores): the lesson's table with raw_std
+    the std of the drawn key (or query) entries and scaled_std that of the same entries over sqrt(d), the
+    entropies right."""
+    rows = []
+    for d in dims:
+        g = torch.Generator().manual_seed(seed)
+        q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)
+        x = k if which == "k" else q
+        raw = (q @ k.T)[0].double()
+        rows.append({"d": d, "raw_std": float(x.std(unbiased=unbiased)),
+                     "scaled_std": float((x / d ** 0.5).std(unbiased=unbiased)),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(raw / d ** 0.5))})
+    return ref.table_as_tensor(rows)
 
 
 def raise_if_residual(got, X, Ws, expected) -> None:
@@ -2673,6 +2785,7 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     out["entropy_gini"] = 1 - (p * p).sum(dim=-1)        # Gini impurity, a decision tree's measure (blind31)
     # the row max where logsumexp belongs: max - sum p z (H = lse - sum p z), or log p = z - max (blind32)
     out["entropy_max_for_logsumexp"] = logits.amax(dim=-1) - (p * logits).sum(dim=-1)
+    out.update(unnormalised_entropy_replays(logits))
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)
@@ -2695,6 +2808,18 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         if not (isinstance(implicit, torch.Tensor) and torch.allclose(H, implicit, rtol=1e-9, atol=1e-12)):
             out[key] = H
     return out
+
+
+def unnormalised_entropy_replays(logits: torch.Tensor) -> dict:
+    """entropy_probs_unnormalised (naming35, blind34 q4_probabilities_left_unnormalised): -log p weighted by exp of
+    the logits never divided by its sum, log p from log_softmax, the logits themselves (log of the same exp), or
+    exp of the logits less the row max (the stable shift without its division)."""
+    log_p = torch.log_softmax(logits, dim=-1)
+    e = torch.exp(logits)
+    shifted = torch.exp(logits - logits.amax(dim=-1, keepdim=True))
+    return {"entropy_probs_unnormalised": -(e * log_p).sum(dim=-1),
+            "entropy_probs_unnormalised/log_of_exp": -(e * logits).sum(dim=-1),
+            "entropy_probs_unnormalised/shifted": -(shifted * log_p).sum(dim=-1)}
 
 
 def entropy_sum_axis_variants(logits: torch.Tensor) -> dict:

@@ -466,4 +466,30 @@ MISCONCEPTIONS = {
                               "as `(dot / math.sqrt(d_k)) if scaled else 1` (every unscaled value is 1), or each dot "
                               "divided by itself; write dot / (math.sqrt(d_k) if scaled else 1), or an if statement "
                               "that divides only when scaled",
+    # naming35: blind34's kinds
+    "weights_returned_transposed": "returning the attention weights transposed, (T_k, T_q) with one column per query "
+                                   "(worked key-major, softmax(K Q^T / sqrt(d_k), dim=0), and never transposed "
+                                   "back, or a .T left on the weights), while the output is right: the output used "
+                                   "the right weights, only the returned matrix has the wrong layout; return the "
+                                   "(T_q, T_k) matrix, one row per query summing to 1 (weights_kq.T, or "
+                                   "torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1))",
+    "linear_attention": "replacing softmax(Q K^T / sqrt(d_k)) by the product of two separate softmaxes, softmax(Q) "
+                        "over the features times softmax(K) over the positions, transposed ('efficient' or linear "
+                        "attention): its rows sum to 1, but it is an approximation, not scaled dot-product "
+                        "attention; compute the scores Q @ K.T / math.sqrt(d_k) first and take one softmax of them "
+                        "over the keys (dim=-1)",
+    "entropy_probs_unnormalised": "weighting -log p by exp(logits) never divided by their sum (p = torch.exp(logits), "
+                                  "only the log taken from log_softmax or the logits themselves): those weights do "
+                                  "not sum to 1, so the entropy is wrong and overflows (inf, NaN) for large logits; "
+                                  "use p = torch.softmax(logits, dim=-1), exp divided by its row sum, with log p = "
+                                  "F.log_softmax(logits, dim=-1)",
+    "table_stds_of_keys": "the table's standard deviations taken of the drawn key (or query) entries, k.std() and "
+                          "(k / sqrt(d)).std(), instead of the five scores: those are about 1 and 1/sqrt(d) whatever "
+                          "the scores do; raw_std is raw.std() and scaled_std is scaled.std(), with raw = "
+                          "(q @ k.T)[0] and scaled = raw / sqrt(d)",
+    "mha_heads_as_sequence": "folding the heads into the sequence axis, (T, d_model) reshaped to (T * n_heads, d_k) "
+                             "(or the head slices stacked as extra rows), and running ONE attention over all "
+                             "T * n_heads rows: every head's slice then attends to the other heads' slices too; "
+                             "split into (n_heads, T, d_k) with .view(T, n_heads, d_k).transpose(0, 1), run "
+                             "attention per head, and merge the heads back to (T, d_model)",
 }

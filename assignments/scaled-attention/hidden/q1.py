@@ -69,6 +69,8 @@ def test_weight_rows_sum_to_one(attention, rng):
     raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1], "the weight matrix",
                              dtype=Q.dtype)
     w = assert_plain_tensor(pair[1], "weights")
+    right = ref.attention(Q.double(), K.double(), V.double(), 16)
+    D.raise_if_weights_transposed(pair, right, Q.dtype, "the weight matrix")
     if tuple(w.shape) != (4, 9):
         raise AssertionError(f"weights should have shape (T_q, T_k) = (4, 9), got {tuple(w.shape)}")
     sums = w.double().sum(dim=-1)

@@ -3524,3 +3524,71 @@ WRONG.update({
     return torch.tensor(vals).var().item()
 '''), {"key": "unscaled_variance_zero", "where": ["q2"]}),
 })
+
+# naming35 (blind34): the weights returned transposed while the output is right; "efficient" (linear) attention,
+# two softmaxes in place of one; the entropy weighted by exp(logits) never normalised; the table's stds of the
+# drawn entries instead of the scores; the heads folded into the sequence axis, one attention over all of them
+WRONG.update({
+    "q1_weights_returned_with_dot_T": (attention('''
+    weights = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    return weights @ V, weights.T
+'''), {"key": "weights_returned_transposed", "where": ["q1"]}),
+    "q1_einsum_key_major_weights": (attention('''
+    s = torch.einsum("kd,qd->kq", K, Q) / math.sqrt(d_k)
+    w = s.softmax(dim=0)
+    return torch.einsum("kq,kv->qv", w, V), w
+'''), {"key": "weights_returned_transposed", "where": ["q1"]}),
+    "q1_linear_attention_unscaled": (attention('''
+    weights = torch.softmax(Q, dim=-1) @ torch.softmax(K, dim=0).T
+    return weights @ V, weights
+'''), {"key": "linear_attention", "where": ["q1", "q8"]}),
+    "q1_linear_attention_associative_order": (attention('''
+    q = F.softmax(Q / math.sqrt(d_k), dim=1)
+    k = F.softmax(K, dim=0)
+    context = k.T @ V          # (d_k, d_v): linear in T
+    return q @ context, q @ k.T
+'''), {"key": "linear_attention", "where": ["q1", "q8"]}),
+    "q4_entropy_exp_without_sum_shifted": (entropy('''
+def softmax_entropy(logits):
+    e = torch.exp(logits - logits.max(dim=-1, keepdim=True).values)
+    return -(e * F.log_softmax(logits, dim=-1)).sum(dim=-1)
+'''), {"key": "entropy_probs_unnormalised", "where": ["q4"]}),
+    "q4_entropy_exp_log_of_exp": (entropy('''
+def softmax_entropy(logits):
+    p = logits.exp()
+    return -(p * torch.log_softmax(logits, -1)).sum(-1)
+'''), {"key": "entropy_probs_unnormalised", "where": ["q4"]}),
+    "q4_entropy_log_of_exp_probs": (entropy('''
+def softmax_entropy(logits):
+    p = torch.exp(logits)
+    return -(p * torch.log(p)).sum(dim=-1)
+'''), {"key": "entropy_probs_unnormalised", "where": ["q4"]}),
+    "q4_table_std_of_keys_divided_after": (table(
+        '"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+        '"raw_std": k.std().item(), "scaled_std": k.std().item() / d ** 0.5'),
+        {"key": "table_stds_of_keys", "where": ["q4"]}),
+    "q4_table_std_of_query": (table(
+        '"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+        '"raw_std": q.std().item(), "scaled_std": (q / d**0.5).std().item()'),
+        {"key": "table_stds_of_keys", "where": ["q4"]}),
+    "q4_table_biased_std_of_keys": (table(
+        '"raw_std": raw.std().item(), "scaled_std": scaled.std().item()',
+        '"raw_std": torch.std(k, unbiased=False).item(), "scaled_std": torch.std(k / d**0.5, unbiased=False).item()'),
+        {"key": "table_stds_of_keys", "where": ["q4"]}),
+    "q8_head_slices_stacked_as_rows": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Qs = torch.cat((X @ W_Q).split(d_k, dim=1), dim=0)      # (n_heads * T, d_k)
+    Ks = torch.cat((X @ W_K).split(d_k, dim=1), dim=0)
+    Vs = torch.cat((X @ W_V).split(d_k, dim=1), dim=0)
+    out = attention(Qs, Ks, Vs, d_k)[0]
+    return torch.cat(out.split(T, dim=0), dim=1) @ W_O
+'''), {"key": "mha_heads_as_sequence", "where": ["q8"]}),
+    "q8_heads_unflattened_into_tokens": (mha('''
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    Q, K, V = ((X @ W).unflatten(1, (n_heads, d_k)).flatten(0, 1) for W in (W_Q, W_K, W_V))
+    out, _ = attention(Q, K, V, d_k)
+    return out.view(T, d_model) @ W_O
+'''), {"key": "mha_heads_as_sequence", "where": ["q8"]}),
+})
