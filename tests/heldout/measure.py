@@ -3777,10 +3777,10 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_denominator_from_unscaled_scores": ("weights_not_normalised",),
         # generic (None) on all 5 q1 tests: "shape (7, 5), expected (5, 7)" / "it equals the correct result transposed";
         # helpful, but no key names weights kept key-major and returned untransposed
-        "q1_key_major_weights_returned_untransposed": (),
+        "q1_key_major_weights_returned_untransposed": ('weights_returned_transposed',),   # now (after blind34: naming35)
         # generic (None) on all 5 q1 tests: "does not match the correct result in 35 of 35 entries"; nothing names the
         # two factorised softmaxes (linear "efficient attention")
-        "q1_efficient_attention_factorised_softmaxes": (),
+        "q1_efficient_attention_factorised_softmaxes": ('linear_attention',),   # now (after blind34: naming35)
         # mis-named: one_edit_fix shows `q.sum(dim=1)` (or `k.sum(dim=1)`) in place of `q.sum(dim=1) * k.sum(dim=1)`:
         # dots then ignore k (or q) and have variance d_k only by coincidence; the fix is (q * k).sum(dim=1), so the
         # change does not fix the stated mistake, it swaps in another (as judge33's q2_box_muller_missing_factor_two)
@@ -3790,10 +3790,10 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_cumsum_for_sum": ("one_edit_fix",),
         # generic (None) on all 3 q4 tests: "does not match ... in 6 of 6 entries", "returned NaN for a saturated row";
         # nothing says p = exp(logits) is never divided by its sum
-        "q4_probabilities_left_unnormalised": (),
+        "q4_probabilities_left_unnormalised": ('entropy_probs_unnormalised',),   # now (after blind34: naming35)
         # generic (None) on both q4 table tests: "does not match the correct result in 8 of 16 entries";
         # table_stds_of_weights exists for the weights but nothing names the std of the keys
-        "q4_table_std_of_keys_not_scores": (),
+        "q4_table_std_of_keys_not_scores": ('table_stds_of_keys',),   # now (after blind34: naming35)
         # callable_not_called: "q5_answer is a function or method, not a value ... add the () that call it"
         "q5_answer_upper_not_called": ("callable_not_called",),
         # variance_after_scaling: "giving the variance of the scaled dot product (1) for the raw one": exactly what
@@ -3814,7 +3814,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_keys_left_unprojected": ("mha_no_input_projections",),
         # generic (None) on all 3 q8 tests: "does not match the correct result in 240 of 240 entries"; nothing names the
         # heads folded into the sequence axis (one attention over T * n_heads rows)
-        "q8_heads_flattened_into_one_long_sequence": (),
+        "q8_heads_flattened_into_one_long_sequence": ('mha_heads_as_sequence',),   # now (after blind34: naming35)
     },
     "attention-pipeline": {
         # projections_transposed on all 3 q01 tests, message says "K is wrong: ... tokens as columns, (d_k, T)": the very slip
