@@ -3104,3 +3104,54 @@ def nadaraya_watson(q, K, V):
     return num / den
 '''), {"key": "nw_kernel_mismatch", "where": ["q08"]}),
 })
+
+# after blind33 and blind34: the engine's mechanisms in forms of my own (a def's parameter renamed; the number of
+# entries or axes for d_k; exp2 for exp; a term too many; a number in quotes; torch.where without its False value)
+WRONG.update({
+    "q12_flag_renamed_include_output": ({"qkv_param_count": '''
+def qkv_param_count(d_model, d_k, d_v, include_output=False):
+    n = d_model * (2 * d_k + d_v)
+    if include_output:
+        n += d_v * d_model
+    return n
+'''}, {"key": "parameter_renamed", "where": ["q12"]}),
+    "q12_sizes_renamed_and_flag_positional": ({"qkv_param_count": '''
+def qkv_param_count(d_model, d_k, d_v, out=False):
+    return d_model * (2 * d_k + d_v) + (d_v * d_model if out else 0)
+'''}, {"key": "parameter_renamed", "where": ["q12"]}),
+    "q02_d_k_from_number_of_axes": ({"scaled_scores": '''
+def scaled_scores(Q, K):
+    d_k = Q.dim()
+    return Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+'''}, {"key": ("one_edit_fix", "scale_from_ndim"), "where": ["q02", "q07", "q09", "q10", "q13"]}),
+    "q02_d_k_from_key_entries": ({"scaled_scores": '''
+def scaled_scores(Q, K):
+    return Q @ K.transpose(-2, -1) / K.numel() ** 0.5
+'''}, {"key": "one_edit_fix", "where": ["q02", "q07", "q09", "q10", "q13"]}),
+    "q08_kernel_exp2_of_scaled_scores": ({"nadaraya_watson": '''
+def nadaraya_watson(q, K, V):
+    s = (K @ q) / q.shape[-1] ** 0.5
+    w = s.exp2()
+    return (w.unsqueeze(-1) * V).sum(0) / w.sum()
+'''}, {"key": ("one_edit_fix", "softmax_base_2"), "where": ["q08"]}),
+    "q10_entropy_with_an_extra_complement_term": ({"row_entropy_bits": '''
+def row_entropy_bits(A):
+    logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
+    rest = torch.where(A < 1, torch.log2(1 - A), torch.zeros_like(A))
+    return -(A * logs + (1 - A) * rest).sum(dim=-1)
+
+
+def effective_tokens(A):
+    return 2.0 ** row_entropy_bits(A)
+'''}, {"key": "one_edit_fix", "where": ["q10"]}),
+    "q11_ranks_in_quotes": ({"max_rank_S": 'max_rank_S = "8"\n\nrank_S_lesson = "2"\n'},
+                            {"key": "number_as_string", "where": ["q11"]}),
+    "q11_rank_formatted_as_text": ({"max_rank_S": 'max_rank_S = 8\n\nrank_S_lesson = str(2)\n'},
+                                   {"key": "number_as_string", "where": ["q11"]}),
+    "q04_future_where_without_false_value": ({"causal_additive_mask": '''
+def causal_additive_mask(T, dtype, device=None):
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    M = torch.zeros(T, T, dtype=dtype, device=device)
+    return torch.where(future, M + torch.finfo(dtype).min)
+'''}, {"key": "where_missing_value", "where": ["q04", "q07", "q09", "q10", "q13"]}),
+})

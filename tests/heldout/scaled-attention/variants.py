@@ -3592,3 +3592,28 @@ def softmax_entropy(logits):
     return out.view(T, d_model) @ W_O
 '''), {"key": "mha_heads_as_sequence", "where": ["q8"]}),
 })
+
+# after blind33: the engine's mechanisms in forms of my own (a conditional expression's precedence; one block of
+# every weight's rows for its columns in one statement; an answer left empty)
+WRONG.update({
+    "q2_scale_conditional_swallows_the_dots": ({"dot_product_variance": '''
+def dot_product_variance(d_k, n_samples, generator, scaled=False):
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = (q * k).sum(1) / math.sqrt(d_k) if scaled else 0
+    return torch.as_tensor(dots).var().item() if scaled else ((q * k).sum(1) * 0 + dots).var().item()
+'''}, {"key": ("one_edit_fix", "unscaled_variance_zero"), "where": ["q2"]}),
+    "q8_head_weights_sliced_by_rows_in_one_line": ({"multi_head_attention": '''
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
+    d_k = X.shape[1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        b = slice(h * d_k, (h + 1) * d_k)
+        q, k, v = X @ W_Q[b], X @ W_K[b], X @ W_V[b]
+        outs.append(attention(q, k, v, d_k)[0])
+    return torch.cat(outs, dim=1) @ W_O
+'''}, {"key": "one_edit_fix", "where": ["q8"]}),
+    "q5_answer_left_as_none": ({"q5_answer": "q5_answer = None\n"}, {"key": "answer_left_empty", "where": ["q5"]}),
+    "q5_answer_blank_string": ({"q5_answer": "q5_answer = ''  # not sure yet\n"},
+                               {"key": "answer_left_empty", "where": ["q5"]}),
+})
