@@ -317,7 +317,7 @@ def test_q6_causal_weights_with_leading_axes(weights, key) -> None:
 
 
 @pytest.mark.parametrize("ratio, key", [(0.25, "cost_ratio_inverted"), (1 / 4, "cost_ratio_inverted"),
-                                        (4, None), (0.5, ""), ("0.25", ""), (True, "")])
+                                        (4, None), (0.5, ""), ("0.25", "number_as_string"), (True, "")])
 def test_q8_a_ratio_upside_down(ratio, key) -> None:
     assert _key(lambda: _test("q8", "test_cost_ratio")(ratio)) == key
 

@@ -449,7 +449,7 @@ def _raise_if_string_answer(value: str, what: str) -> None:
         return
     if math.isfinite(number):
         raise Misconception("number_as_string", f"{what} is {value!r}, a string holding the number "
-                            f"{number:g}: " + describe("number_as_string"))
+                            f"{number:g} (its value is checked once it is a number): " + describe("number_as_string"))
 
 
 def expect_int(value: object, what: str) -> int:

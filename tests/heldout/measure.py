@@ -3752,7 +3752,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q3_numpy_round_trip": ("numpy_round_trip",),
         # MIS-NAMED: global_max_subtraction blames one max over the whole tensor; one_edit_fix offers `.indices` for
         # `.values` (or dropping the shift) - not the fix (max instead of median); plus None on 3 tests
-        "q3_shift_by_median": (),
+        "q3_shift_by_median": ('softmax_subtracts_median',),   # now (after blind34: naming35)
         # generic: both failed tests None ("differs in N entries"); nothing says the flat index is split with T_q
         "q4_flat_index_split_by_query_count": (),
         # generic: "causal_mask(11) has shape (11, 5), expected (11, 11)", None; the default from global K is not named
