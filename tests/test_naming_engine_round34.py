@@ -249,3 +249,28 @@ def test_a_parameter_renamed_in_the_def_is_named_only_for_the_tests_own_call() -
                   ["def qkv_param_count(d_model, d_k, d_v, with_output=False):\n    return 1\n"],   # has it
                   ["x = 1"]):                                                             # no such def
         assert crash_words(StudentCodeError("TypeError", said), other) is None
+
+
+def test_one_name_put_for_another_in_every_place_of_a_statement_and_a_globals_size_for_a_parameter() -> None:
+    def mask(T_q, T_k=None):
+        T_k = T_q if T_k is None else T_k
+        return torch.ones(T_q, T_k, dtype=torch.bool).tril()
+    split = ("def m(T_q, T_k=None):\n    T_k = T_q if T_k is None else T_k\n"
+             "    idx = torch.arange(T_q * T_k).reshape(T_q, T_k)\n    row, col = idx // T_q, idx % T_q\n"
+             "    return col <= row\n")
+    calls = [(3, 5), (5, 3), (4, None)]
+    assert [e.after for e in _fixes(split, "m", mask, calls)] == ["row, col = (idx // T_k, idx % T_k)"]
+    global_size = ("def m(T_q, T_k=None):\n    if T_k is None:\n        T_k = K.shape[-2]\n"
+                   "    return torch.ones(T_q, T_k, dtype=torch.bool).tril()\n")
+    made = repair.edits([global_size], "m", "_c_")
+    assert made is not None
+    ns: dict = {"torch": torch, "K": torch.zeros(2, 7, 9)}       # the notebook's global K: no axis of 4
+    exec(global_size, ns)
+    for e in made[1]:
+        exec(e.source, ns)
+    fixed = repair.search(made[1], lambda n, i: ns[f"_c_{n}"](*calls[i]), [mask(*c) for c in calls], lambda: False)
+    assert [e.after for e in fixed] == ["T_q"]
+    # a module's or the def's own names are never replaced this way
+    own = "def m(T_q, T_k=None):\n    x = torch.float32\n    return x\n"
+    made = repair.edits([own], "m", "_c_")
+    assert made is not None and not any(e.before == "torch.float32" and e.after in ("T_q", "T_k") for e in made[1])

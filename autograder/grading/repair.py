@@ -171,14 +171,15 @@ def _self_attribute(node: ast.AST) -> str:
 
 
 def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: Sequence[str],
-             unread: set[str]) -> list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]]:
+             unread: set[str], own_params: Sequence[str] = ()
+             ) -> list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]]:
     """(node, parent, field, index, what an edit puts there) for every edit of `slots`: first a read of a variable
     replaced by one the def makes (or takes) and never reads, the likeliest one meant there (a long def's search
     may end before its last line), then every other edit in source order."""
     first: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
     rest: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
     for node, parent, field, at in slots:
-        for new in _replacements(node, parent, names):
+        for new in _replacements(node, parent, names, own_params):
             unread_put = (isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
                           or new is not None and _self_attribute(node) != "" and _self_attribute(new) in unread)
             (first if unread_put else rest).append((node, parent, field, at, new))
@@ -197,8 +198,9 @@ def _transposed(node: ast.expr) -> ast.expr:
                     args=[ast.Constant(-2), ast.Constant(-1)], keywords=[])
 
 
-def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -> Iterator[ast.AST | None]:
-    """What one edit may put where `node` is (None: leave the statement out)."""
+def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str],
+                  own_params: Sequence[str] = ()) -> Iterator[ast.AST | None]:
+    """What one edit may put where `node` is (None: leave the statement out); `own_params`: the def's parameters."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
         for other_name in names:
             if other_name != node.id and "." not in other_name:
@@ -302,6 +304,17 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str]) -
         params[0], params[1] = params[1], params[0]
         yield ast.arguments(posonlyargs=[], args=params, vararg=node.vararg, kwonlyargs=node.kwonlyargs,
                             kw_defaults=node.kw_defaults, kwarg=node.kwarg, defaults=node.defaults)
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and parent is not None:
+        yield from _name_swapped_together(node, names)
+    if (isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Load)
+            and not isinstance(parent, (ast.Attribute, ast.Subscript, ast.Call))):
+        root: ast.expr = node
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id not in names and not _is_module(root) and root.id != "self":
+            # a size read off a global of the notebook (K.shape[-2], the cell above's K) where a parameter is meant
+            for param in own_params:
+                yield ast.Name(param, ast.Load())
     if isinstance(node, ast.expr) and _off_by_one(node, parent):   # a slice's bound or range's end one off
         yield ast.BinOp(node, ast.Add(), ast.Constant(1))
         yield ast.BinOp(node, ast.Sub(), ast.Constant(1))
@@ -345,6 +358,26 @@ def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
                         b = getattr(n, field)
                         if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)) and ast.unparse(b) == text:
                             setattr(n, field, ast.BinOp(b, op(), ast.Constant(1)))
+            yield moved
+
+
+def _name_swapped_together(statement: ast.AST, names: Sequence[str]) -> Iterator[ast.AST]:
+    """One statement that reads a variable twice or more (`row, col = idx // T_q, idx % T_q`): each other variable
+    of the function put for it in all those places at once, one mistaken belief written twice."""
+    counts: dict[str, int] = {}
+    for n in ast.walk(statement):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names:
+            counts[n.id] = counts.get(n.id, 0) + 1
+    for old, count in counts.items():
+        if count < 2:
+            continue
+        for new in names:
+            if new == old or "." in new:
+                continue
+            moved = copy.deepcopy(statement)
+            for n in ast.walk(moved):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == old:
+                    n.id = new
             yield moved
 
 
@@ -732,7 +765,9 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
              and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))]
     try:
-        for node, parent, field, at, new in _ordered(slots, names, _unread(fn)):
+        own = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)] \
+            if isinstance(fn, ast.FunctionDef) else []
+        for node, parent, field, at, new in _ordered(slots, names, _unread(fn), own):
             if len(out) >= limit:
                 break
             if new is None and (at is None or not isinstance(getattr(parent, field), list)):

@@ -3754,9 +3754,9 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # `.values` (or dropping the shift) - not the fix (max instead of median); plus None on 3 tests
         "q3_shift_by_median": ('softmax_subtracts_median',),   # now (after blind34: naming35)
         # generic: both failed tests None ("differs in N entries"); nothing says the flat index is split with T_q
-        "q4_flat_index_split_by_query_count": (),
+        "q4_flat_index_split_by_query_count": ('one_edit_fix',),   # now (after blind34: the engine)
         # generic: "causal_mask(11) has shape (11, 5), expected (11, 11)", None; the default from global K is not named
-        "q4_default_key_count_from_global_Q": (),
+        "q4_default_key_count_from_global_Q": ('one_edit_fix',),   # now (after blind34: the engine)
         # weights_transposed (A^T V) on every failed test - exactly the mistake
         "q5_weights_transposed_before_values": ("weights_transposed",),
         # generic: None, "wrong entries at rows 0,1,4,5"; nothing says a tensor-wide NaN check zeroes every row

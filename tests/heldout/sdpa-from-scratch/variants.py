@@ -2468,3 +2468,26 @@ WRONG.update({
     return num / den
 '''}, {"key": "softmax_subtracts_median", "where": ["q3", "q5", "q6"]}),
 })
+
+# after blind34: one name put for another in every place of one statement; a size read off a global of the notebook
+# where the def's parameter is meant (the engine's edits)
+WRONG.update({
+    "q4_flat_positions_divided_by_query_count": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = T_q if T_k is None else T_k
+    flat = torch.arange(T_q * T_k).view(T_q, T_k)
+    i, j = torch.div(flat, T_q, rounding_mode="floor"), torch.remainder(flat, T_q)
+    return j <= i
+'''}, {"key": "one_edit_fix", "where": ["q4", "q5", "q6"]}),
+    "q4_default_key_count_from_global_queries": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    if T_k is None:
+        T_k = Q.shape[-2]
+    return torch.ones(T_q, T_k, dtype=torch.bool).tril()
+'''}, {"key": ("one_edit_fix", None), "where": ["q4", "q5", "q6"]}),
+    "q4_default_key_count_from_global_scores": ({"causal_mask": '''
+def causal_mask(T_q, T_k=None):
+    T_k = raw_scores.shape[-1] if T_k is None else T_k
+    return torch.tril(torch.ones(T_q, T_k)).bool()
+'''}, {"key": ("one_edit_fix", None), "where": ["q4", "q5", "q6"]}),
+})
