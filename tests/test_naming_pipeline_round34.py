@@ -5,9 +5,7 @@ a loop over X.shape[0] as batches crashes on unbatched inputs with a (T, T') mas
 inputs with a batch axis added to X and Y, the shared mask left as it is."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -16,18 +14,10 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import Misconception
 from reference import attention_pipeline as ref
+from tests.hidden_modules import load
 
 
-def _hidden(name: str) -> Any:
-    path = Path(__file__).resolve().parents[1] / "assignments" / "attention-pipeline" / "hidden" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_naming34_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-D = _hidden("_diagnose")
+D = load("attention-pipeline", "_diagnose", "_naming34__diagnose")
 
 
 def _inputs(seed: int = 0) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:

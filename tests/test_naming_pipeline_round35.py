@@ -5,9 +5,7 @@ mean is softmax_subtracts_mean where its NaN/inf replay in S's dtype matches; Na
 scale on one side of the quotient only is nw_kernel_mismatch."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -16,18 +14,10 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import Misconception, matching_variants
 from reference import attention_pipeline as ref
+from tests.hidden_modules import load
 
 
-def _hidden(name: str) -> Any:
-    path = Path(__file__).resolve().parents[1] / "assignments" / "attention-pipeline" / "hidden" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_naming35_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-D = _hidden("_diagnose")
+D = load("attention-pipeline", "_diagnose", "_naming35__diagnose")
 
 
 def _student(f: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:

@@ -3,28 +3,16 @@
 folded into the sequence axis, each by its own key, in-process on the hidden files' helpers."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from autograder.grading.checks import Misconception
+from tests.hidden_modules import load
 
-HIDDEN = Path(__file__).resolve().parents[1] / "assignments" / "scaled-attention" / "hidden"
-
-
-def _hidden(name: str):
-    spec = importlib.util.spec_from_file_location(f"_test_scaled_r35_{name}", HIDDEN / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-D = _hidden("_diagnose")
+D = load("scaled-attention", "_diagnose", "_test_scaled_r35__diagnose")
 
 
 def _inputs(T_q, T_k, d_k, d_v):

@@ -3,24 +3,13 @@ global max on the float32 probe; a float64 row whose median is far below its max
 tells them apart, and a replay of the median shift must match before softmax_subtracts_median is named."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import torch
 
-HIDDEN = Path(__file__).resolve().parents[1] / "assignments" / "sdpa-from-scratch" / "hidden"
+from tests.hidden_modules import load
 
-
-def _load_diagnose():
-    spec = importlib.util.spec_from_file_location("_test_sdpa_round35_diagnose", HIDDEN / "_diagnose.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-diag = _load_diagnose()
+diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round35_diagnose")
 
 
 def _median_softmax(x, dim=-1):
