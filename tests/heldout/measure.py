@@ -3278,7 +3278,9 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # chunked along the features, d_k/2 each: draw_split_along_samples's text (a (n, 2 d_k) draw split along
         # the samples "instead of along the features") tells the student to do what they did (as blind23's
         # q2_pair_draw_unbound_on_last_axis); no key
-        "q2_pair_cut_from_one_d_k_draw": (),
+        # now (after blind34): one_edit_fix splits the draw along the samples (`-2` or `0` for `-1` in chunk): each
+        # pair then has d_k coordinates, the stated mistake mended at its place (the tests rerun with it pass)
+        "q2_pair_cut_from_one_d_k_draw": ("one_edit_fix",),
         "q2_numpy_var_with_ddof_on_tensor": ("numpy_keyword",),   # var(ddof=1): its text and fix (correction=1)
         # generic: "the result 24.32 is about 2 d_k, twice the expected variance" (the effect, not the cause);
         # q + k for q * k: no key says it
