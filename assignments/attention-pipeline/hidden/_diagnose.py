@@ -1980,8 +1980,9 @@ def len_as_dim(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | Non
                e: StudentCodeError | None = None) -> Misconception | None:
     """size_as_dim for a softmax dim read from len(S) (S.shape[0], the first axis's size, taken for the number of
     axes): dim = len(S) - 1 (or len(S)). With `e`, its 'Dimension out of range ... got N' where N is that; without,
-    A is the softmax over that axis (not the last; one of the two readings only). Named only when a second call on the same scores with S's first
-    axis cut (or its rows repeated) to the size where that dim is the last axis runs and is right (blind34)."""
+    A is the softmax over that axis (not the last; one of the two readings only). Named only when a second call
+    on the same scores with S's first axis cut (or its rows repeated) to the size where that dim is the last axis
+    runs and is right (blind34)."""
     if not isinstance(S, torch.Tensor) or S.dim() < 2 or S.shape[0] < 1 or (isinstance(M, torch.Tensor)
                                                                              and M.dim() > S.dim()):
         return None
