@@ -2453,20 +2453,20 @@ def stable_softmax(x, dim=-1):
 })
 
 # round35 (blind34): a softmax shifted by each slice's median (looked like one global max on the float32 probe);
-# written differently: the midpoint median by sorting, and a quantile(0.5) centre
+# written differently: a kthvalue median and nanmedian. None: q5 bfloat16 and q6's trace cell are told what differs
 WRONG.update({
     "q3_shift_by_kth_smallest_middle": ({"stable_softmax": '''def stable_softmax(x, dim=-1):
     k = (x.shape[dim] + 1) // 2
     centre = x.kthvalue(k, dim=dim, keepdim=True).values
     z = torch.exp(x - centre)
     return z / z.sum(dim=dim, keepdim=True)
-'''}, {"key": "softmax_subtracts_median", "where": ["q3", "q5", "q6"]}),
+'''}, {"key": ("softmax_subtracts_median", None), "where": ["q3", "q5", "q6"]}),
     "q3_shift_by_nanmedian": ({"stable_softmax": '''def stable_softmax(x, dim=-1):
     mid = torch.nanmedian(x, dim=dim, keepdim=True)[0]
     num = (x - mid).exp()
     den = num.sum(dim, keepdim=True)
     return num / den
-'''}, {"key": "softmax_subtracts_median", "where": ["q3", "q5", "q6"]}),
+'''}, {"key": ("softmax_subtracts_median", None), "where": ["q3", "q5", "q6"]}),
 })
 
 # after blind34: one name put for another in every place of one statement; a size read off a global of the notebook
