@@ -922,3 +922,16 @@ def test_q6_output_for_weights_and_weights_for_output(test, value, key) -> None:
 def test_q6_an_answer_of_the_other_shape_says_whose_shape_it_has() -> None:
     with pytest.raises(AssertionError, match=r"got \(3, 2\): the shape of the causal attention output"):
         _test("q6", "test_weights3_causal")(ref.out3)
+
+
+def test_q6_out3_from_right_weights_is_told_about_the_product_not_the_scores() -> None:
+    # blind34: out3 typed by hand with its two columns swapped, weights3 typed right (nested lists): the advice was
+    # to recompute the scores and the softmax, which were right
+    swapped = ref.out3.flip(-1).tolist()
+    typed_weights = [[round(float(v), 4) for v in row] for row in ref.weights3]
+    with pytest.raises(AssertionError) as e:
+        _test("q6", "test_out3")(swapped, typed_weights)
+    assert "your weights3 is right: out3 is weights3 @ V3" in str(e.value) and "recompute" not in str(e.value)
+    with pytest.raises(AssertionError) as e:                 # wrong weights: the scores' advice stays
+        _test("q6", "test_out3")(swapped, (ref.weights3 * 0.5).tolist())
+    assert "your weights3 is right" not in str(e.value)

@@ -56,8 +56,26 @@ def _compare(got, expected, variants, what, weights3=None):
     rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
     diag.name_trace_mistake(got, what, weights3, ATOL)   # read off the answer's structure (naming25, 27)
     pattern = how_it_differs(got, expected, 0.0, ATOL)      # a constant factor, a transposition, a permutation
-    raise AssertionError(f"{what} is not correct in row(s) {rows}{': ' + pattern if pattern else ''} (recompute "
-                         "the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)")
+    # out3 from right weights: the advice is about the product (blind34's out3 typed with its columns swapped was
+    # told to recompute the scores, which were right)
+    typed = _as_matrix(weights3) if what == "out3" else None      # a tensor, or numbers typed as nested lists
+    weights_right = (typed is not None and typed.shape == ref.weights3.shape
+                     and torch.allclose(typed, ref.weights3, rtol=0, atol=ATOL))
+    advice = ("your weights3 is right: out3 is weights3 @ V3, column j of it weights3 @ V3[:, j]" if weights_right
+              else "recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row")
+    raise AssertionError(f"{what} is not correct in row(s) {rows}{': ' + pattern if pattern else ''} ({advice})")
+
+
+def _as_matrix(value):
+    """A float64 tensor of a tensor or of a small nested list of numbers (a hand-typed answer), else None."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().double()
+    if isinstance(value, (list, tuple)) and len(value) <= 16:
+        try:
+            return torch.tensor(value, dtype=torch.float64)
+        except (TypeError, ValueError, RuntimeError):
+            return None
+    return None
 
 
 def _causal_variants():
