@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import torch
 
+from autograder.grading.helper_blame import blame_helpers
 from autograder.grading.pyparse import parse
 from autograder.results import ONE_EDIT_FIX_KEY
 
@@ -1080,6 +1081,9 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     if rerun is not None and takes:
         out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, clock, optional_calls,
                                    CallCutShort)
+        out = blame_helpers(out, namespace, references, cells, rerun, takes, clock,
+                            {k: c.name for k, c in first_of.items()}, same_answer, optional_calls, CallCutShort,
+                            lambda r: "" if _open(r) else "named")
     return out
 
 

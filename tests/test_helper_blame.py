@@ -1,0 +1,90 @@
+"""A trace cell's value wrong only because a helper it calls is wrong (autograder/grading/helper_blame.py): the
+cell is replayed in the worker with the helper's right answers, the test rerun on what it gives, and only where
+it then passes is the value named by the helper's own diagnosis. Each case has a near miss: the same wrong
+helper with a slip of the cell's own keeps the cell's own message."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from autograder.grading.grader import Grader
+from autograder.grading.helper_blame import calls_in_cell, replay_source
+from autograder.grading.repair import KEY
+from tests.heldout.harness import Variant, grade
+
+TRACE = '''scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''
+
+
+def _graded(grader: Grader, cells: dict[str, str]) -> Any:
+    with tempfile.TemporaryDirectory() as tmp:
+        return grade(grader, Variant("sdpa-from-scratch", "blame", cells, False), Path(tmp))
+
+
+def _failed(outcome: Any, test: str) -> tuple[str | None, str]:
+    found = [(k, m) for q, n, k, m in outcome.failed if n == test]
+    assert found, outcome.failed
+    return found[0]
+
+
+def test_a_trace_value_wrong_only_through_its_softmax_is_named_by_the_softmaxs_diagnosis(grader: Grader) -> None:
+    # each row's smallest entry subtracted: right wherever nothing is -inf, NaN on the causal trace's first row
+    lowest = ("def stable_softmax(x, dim=-1):\n    low = torch.amin(x, dim, keepdim=True)\n"
+              "    e = torch.exp(x - low)\n    return e / e.sum(dim, keepdim=True)\n")
+    outcome = _graded(grader, {"stable_softmax": lowest})
+    key, said = _failed(outcome, "test_weights3_causal")
+    own = {k for q, n, k, _ in outcome.failed if q == "q3"}
+    assert key in own and key is not None, (key, own)
+    assert said.startswith("`weights3_causal` is wrong only because `stable_softmax` is"), said
+    # near miss: the same softmax, and the trace cell masks the wrong triangle: the replay does not pass
+    slipped = TRACE.replace("~causal_mask(3)", "causal_mask(3)")
+    outcome = _graded(grader, {"stable_softmax": lowest, "weights3": slipped})
+    key, said = _failed(outcome, "test_weights3_causal")
+    assert "wrong only because" not in said, said
+
+
+def test_a_trace_cell_stopped_inside_a_helper_is_named_by_the_helpers_one_edit_fix(grader: Grader) -> None:
+    # a negative dim made positive the wrong way: IndexError inside the helper stops the trace cell
+    wrong_dim = ("def stable_softmax(x, dim=-1):\n    d = dim\n    if d < 0:\n        d = x.ndim - d\n"
+                 "    e = torch.exp(x - x.max(dim=d, keepdim=True).values)\n    return e / e.sum(dim=d, keepdim=True)\n")
+    outcome = _graded(grader, {"stable_softmax": wrong_dim})
+    key, said = _failed(outcome, "test_weights3_causal")
+    assert key == KEY and said.startswith("`weights3_causal` is wrong only because `stable_softmax` is"), said
+    assert "`x.ndim + d` in place of `x.ndim - d`" in said, said
+
+
+def test_a_helper_with_no_name_lends_none(grader: Grader) -> None:
+    # the causal mask right, the softmax right: a trace cell with its own slip is told its own way
+    outcome = _graded(grader, {"weights3": TRACE.replace("math.sqrt(4)", "4")})
+    assert all("wrong only because" not in m for *_, m in outcome.failed), outcome.failed
+
+
+def test_the_replay_runs_the_cell_as_a_function_with_logged_and_answered_helpers() -> None:
+    src = replay_source("y = f(x) + 1\nz = f(y)\n", ["y", "z"], ["f"], "_p_")
+    assert src is not None
+    ns: dict[str, Any] = {"x": torch.tensor(1.0), "f": lambda t: t * 10}
+    exec(src, ns)
+    ran, log = ns["_p_run"]()
+    assert ran and [e[1][0].item() for e in log] == [1.0, 11.0]          # the student's f, logged
+    ns["_p_set"]([torch.tensor(2.0), torch.tensor(3.0)])
+    ran, log = ns["_p_run"]()
+    assert ran and [e[1][0].item() for e in log] == [1.0, 3.0]           # answered in call order
+    y, z = ns["_p_values"]()
+    assert (y.item(), z.item()) == (3.0, 3.0) and "y" not in ns           # the cell's names stay local
+    ns["f"] = lambda t: t[5]                                             # a helper that crashes: run says so
+    ns["_p_set"]([])
+    assert ns["_p_run"]()[0] is False
+
+
+def test_cells_the_replay_leaves_alone() -> None:
+    assert replay_source("global y\ny = f(1)\n", ["y"], ["f"], "_p_") is None
+    assert replay_source("y = f(1\n", ["y"], ["f"], "_p_") is None
+    assert replay_source("y = 1\n" * 2000, ["y"], ["f"], "_p_") is None
+    assert calls_in_cell("a = f(g(1)) + h.k(2)\nb = f(3)\n") == ["f", "g"]
+    assert calls_in_cell("def (") == []
