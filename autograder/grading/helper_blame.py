@@ -70,6 +70,16 @@ def replay_source(cell: str, names: Sequence[str], helpers: Sequence[str], prefi
         body = ast.unparse(ast.fix_missing_locations(module))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return None
+    return (f"{_stubs(helpers, prefix)}\n{body}\n"
+            f"def {prefix}run():\n    del {prefix}log[:]\n    try:\n        {prefix}cell()\n"
+            f"    except Exception:\n        return False, list({prefix}log)\n    return True, list({prefix}log)\n"
+            f"def {prefix}values():\n    del {prefix}log[:]\n    return {prefix}cell()\n")
+
+
+def _stubs(helpers: Sequence[str], prefix: str) -> str:
+    """`{prefix}stub_j` for each helper: logs its arguments, answers from `{prefix}answers` in call order (the
+    student's helper once they run out); `{prefix}set(answers)` sets them and empties the log, `{prefix}log_of()`
+    returns the log."""
     stubs = "\n".join(
         f"def {prefix}stub_{j}(*args, **kwargs):\n"
         f"    n = len({prefix}log)\n"
@@ -78,22 +88,42 @@ def replay_source(cell: str, names: Sequence[str], helpers: Sequence[str], prefi
         f"        return {prefix}answers[n]\n"
         f"    return {h}(*args, **kwargs)\n" for j, h in enumerate(helpers))
     return (f"{prefix}answers = []\n{prefix}log = []\n"
-            f"def {prefix}set(answers):\n    {prefix}answers[:] = list(answers)\n"
-            f"{stubs}\n{body}\n"
-            f"def {prefix}run():\n    del {prefix}log[:]\n    try:\n        {prefix}cell()\n"
-            f"    except Exception:\n        return False, list({prefix}log)\n    return True, list({prefix}log)\n"
-            f"def {prefix}values():\n    del {prefix}log[:]\n    return {prefix}cell()\n")
+            f"def {prefix}set(answers):\n    {prefix}answers[:] = list(answers)\n    del {prefix}log[:]\n"
+            f"def {prefix}log_of():\n    return list({prefix}log)\n{stubs}")
+
+
+def function_replay_source(cells: Sequence[str], name: str, helpers: Sequence[str], prefix: str) -> str | None:
+    """The worker-side source of a copy of the notebook's last `def name`, named `{prefix}fn`, calling the stubs
+    (_stubs) wherever it calls one of `helpers`; None where there is no readable def."""
+    for cell in reversed(cells):
+        if f"def {name}" not in cell or len(cell) > MAX_SOURCE_CHARS:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        if not found:
+            continue
+        try:
+            fn = _Renamed({h: f"{prefix}stub_{j}" for j, h in enumerate(helpers)}).visit(copy.deepcopy(found[-1]))
+            fn.name, fn.decorator_list = f"{prefix}fn", []
+            return f"{_stubs(helpers, prefix)}\n{ast.unparse(ast.fix_missing_locations(fn))}\n"
+        except (RecursionError, ValueError, TypeError, AttributeError):
+            return None
+    return None
 
 
 def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
                   rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], clock: Any,
                   helper_of: Mapping[tuple[str, str], str], same_answer: Callable[[Any, Any], bool],
                   optional_calls: Any, cut_short: type[BaseException], key_of: Callable[[Any], str]) -> list[Any]:
-    """The reports, each failed one that names nothing and takes values of one cell (those with reference values)
-    now named by a helper's diagnosis where that cell calls notebook functions whose own tests failed with a name,
-    and, replayed with those functions' right answers, gives values with which the test passes.
-    `helper_of`: each test -> the function its first call was of; `key_of(report)`: whether it names nothing yet
-    ("" where it may be named here)."""
+    """The reports, each failed one that names nothing now named by a helper's diagnosis where what its test
+    takes calls notebook functions whose own tests failed with a name, and the test passes with those functions'
+    right answers in their place: a value test (values of one cell, with references) by replaying that cell; a
+    test of a function (the notebook's def calls the helper) by rerunning it with a copy of the function that
+    calls the replay. `helper_of`: each test -> the function its first call was of; `key_of(report)`: "" where
+    the report may be named here."""
     from autograder.grading.source_checks import cells_assigning_globally
     diagnosis: dict[str, Any] = {}           # a notebook function -> a failed, named report of its own tests
     for r in reports:
@@ -102,51 +132,89 @@ def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[st
             diagnosis[fn] = r
     if not diagnosis:
         return list(reports)
-    groups: dict[tuple[int, tuple[str, ...]], list[tuple[str, str]]] = {}
+    verdicts: dict[tuple[str, str], tuple[Any, list[str], str]] = {}
     for r in reports:
         key = (r.question, r.name)
-        if r.status != "failed" or r.withheld_by or key_of(r):
+        if r.status != "failed" or r.withheld_by or key_of(r) or clock.over():
             continue
-        values = [n for n in takes.get(key, ()) if n in references and not callable(references[n])]
-        made = {n: cells_assigning_globally(cells, n) for n in values}
-        where = {m[-1] for m in made.values() if m}
-        if values and len(where) == 1 and all(made.values()):
-            groups.setdefault((where.pop(), tuple(values)), []).append(key)
-    verdicts: dict[tuple[str, str], tuple[Any, list[str], tuple[str, ...]]] = {}
-    for (cell, names), keys in groups.items():
-        helpers = [h for h in calls_in_cell(cells[cell]) if h in diagnosis and callable(references.get(h))]
-        if not helpers or clock.over():
-            continue
+        taken = takes.get(key, ())
+        values = [n for n in taken if n in references and not callable(references[n])]
+        tested = helper_of.get(key, "")          # the function the test is about: its first call's
         try:
             with optional_calls(clock.wall_deadline):
-                if _replayed(cells[cell], names, keys, helpers, namespace, references, rerun, clock, same_answer):
-                    for k in keys:
-                        verdicts[k] = (diagnosis[helpers[0]], helpers, names)
+                if values:       # a value test (it may also take functions, to probe with)
+                    made = {n: cells_assigning_globally(cells, n) for n in values}
+                    where = {m[-1] for m in made.values() if m}
+                    if len(where) != 1 or not all(made.values()):
+                        continue
+                    cell = cells[where.pop()]
+                    helpers = [h for h in calls_in_cell(cell) if h in diagnosis and callable(references.get(h))]
+                    if helpers and _cell_replayed(cell, values, key, helpers, namespace, references, rerun, clock,
+                                                  same_answer):
+                        verdicts[key] = (diagnosis[helpers[0]], helpers, " and ".join(f"`{n}`" for n in values))
+                elif tested in taken and callable(references.get(tested)):
+                    helpers = [h for h in _called_by(cells, tested) if h in diagnosis and callable(references.get(h))]
+                    if helpers and _function_replayed(cells, tested, key, helpers, namespace, references, rerun,
+                                                      clock, same_answer):
+                        verdicts[key] = (diagnosis[helpers[0]], helpers, f"`{tested}`")
         except cut_short:
             break
     out = []
     for r in reports:
         found = verdicts.get((r.question, r.name))
         if found is not None:
-            helper_report, helpers, names = found
-            what = " and ".join(f"`{n}`" for n in names)
+            helper_report, helpers, what = found
             by = " and ".join(f"`{h}`" for h in helpers)
-            said = (f"{what} {'are' if len(names) > 1 else 'is'} wrong only because {by} "
-                    f"{'are' if len(helpers) > 1 else 'is'}: with the right answers of {by} in its place, the cell "
-                    f"that assigns {'them' if len(names) > 1 else 'it'} gives the right "
-                    f"value{'s' if len(names) > 1 else ''}. What {by}'s own test "
-                    f"({helper_report.question} {helper_report.name}) found: ")
+            said = (f"{what} fails this test only because {by} {'are' if len(helpers) > 1 else 'is'} wrong: with the "
+                    f"right answers of {by} in {'their' if len(helpers) > 1 else 'its'} place, it passes. What "
+                    f"{by}'s own test ({helper_report.question} {helper_report.name}) found: ")
             r = r.model_copy(update={"misconception": helper_report.misconception,
                                      "message": (said + helper_report.message)[:1400]})
         out.append(r)
     return out
 
 
-def _replayed(cell: str, names: Sequence[str], keys: Sequence[tuple[str, str]], helpers: Sequence[str],
-              namespace: Any, references: Mapping[str, Any], rerun: Rerun, clock: Any,
-              same_answer: Callable[[Any, Any], bool]) -> bool:
-    """Whether the cell, with `helpers` answering as the reference does, gives values with which every test of
-    `keys` passes."""
+def _called_by(cells: Sequence[str], name: str) -> list[str]:
+    """The plain names the notebook's last `def name` calls, each once."""
+    for cell in reversed(cells):
+        if f"def {name}" in cell and len(cell) <= MAX_SOURCE_CHARS:
+            try:
+                tree = parse(cell)
+            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+                continue
+            found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+            if found:
+                return list(dict.fromkeys(n.func.id for n in ast.walk(found[-1]) if isinstance(n, ast.Call)
+                                          and isinstance(n.func, ast.Name) and n.func.id != name))
+    return []
+
+
+def _answers(log: Any, helpers: Sequence[str], references: Mapping[str, Any]) -> list[Any] | None:
+    """The reference's answer to each logged call of a helper, in order; None where the log is not one the stubs
+    make, is too long, or the reference refuses an argument (then the helper is not the only cause)."""
+    if not isinstance(log, (list, tuple)) or len(log) > MAX_CALLS:
+        return None
+    out = []
+    for entry in log:
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 3 and isinstance(entry[0], int)
+                and 0 <= entry[0] < len(helpers) and isinstance(entry[1], (list, tuple)) and isinstance(entry[2], dict)):
+            return None
+        try:
+            out.append(references[helpers[entry[0]]](*entry[1], **entry[2]))
+        except Exception:  # noqa: BLE001 - an argument the reference refuses
+            return None
+    return out
+
+
+def _settled(fresh: Sequence[Any], answers: Sequence[Any], same_answer: Callable[[Any, Any], bool]) -> bool:
+    """Whether every call made was answered from `answers` with the reference's answer to its own arguments."""
+    return 0 < len(fresh) <= len(answers) and all(same_answer(a, b) for a, b in zip(fresh, answers))
+
+
+def _cell_replayed(cell: str, names: Sequence[str], key: tuple[str, str], helpers: Sequence[str], namespace: Any,
+                   references: Mapping[str, Any], rerun: Rerun, clock: Any,
+                   same_answer: Callable[[Any, Any], bool]) -> bool:
+    """Whether the cell, with `helpers` answering as the reference does, gives values with which the test passes."""
     prefix = f"_ag_blame_{secrets.token_hex(4)}_"
     source = replay_source(cell, names, helpers, prefix)
     if source is None or not namespace.define(source, clock.wall_left()):
@@ -157,28 +225,42 @@ def _replayed(cell: str, names: Sequence[str], keys: Sequence[tuple[str, str]], 
             return False
         namespace.call_copy(f"{prefix}set", (answers,), {})
         ran, log = namespace.call_copy(f"{prefix}run", (), {})
-        if not isinstance(log, (list, tuple)) or len(log) > MAX_CALLS:
+        fresh = _answers(log, helpers, references)
+        if fresh is None:
             return False
-        fresh = []
-        for entry in log:
-            if not (isinstance(entry, (list, tuple)) and len(entry) == 3 and isinstance(entry[0], int)
-                    and 0 <= entry[0] < len(helpers) and isinstance(entry[1], (list, tuple))
-                    and isinstance(entry[2], dict)):
-                return False
-            try:
-                fresh.append(references[helpers[entry[0]]](*entry[1], **entry[2]))
-            except Exception:  # noqa: BLE001 - arguments the reference refuses: the helper is not the only cause
-                return False
-        settled = len(fresh) == len(answers) and all(same_answer(a, b) for a, b in zip(fresh, answers))
-        answers = fresh
-        if settled:
-            if ran is not True or not answers:
-                return False          # the cell stops even with right answers (a mistake of its own), or never calls
+        if _settled(fresh, answers, same_answer):
+            if ran is not True:
+                return False          # the cell stops even with right answers: a mistake of its own
             values = {n: f"{prefix}v{i}" for i, n in enumerate(names)}
             assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
             return (namespace.define(f"_got = {prefix}values()\n{assign}\ndel _got", clock.wall_left())
-                    and all(rerun(k, values) for k in keys))
+                    and rerun(key, values))
+        answers = fresh
     return False
 
 
-__all__ = ["blame_helpers", "calls_in_cell", "replay_source"]
+def _function_replayed(cells: Sequence[str], name: str, key: tuple[str, str], helpers: Sequence[str],
+                       namespace: Any, references: Mapping[str, Any], rerun: Rerun, clock: Any,
+                       same_answer: Callable[[Any, Any], bool]) -> bool:
+    """Whether the test passes with a copy of `name` whose calls of `helpers` answer as the reference does (the
+    test's inputs are its own each time: the answers settle in a few reruns)."""
+    prefix = f"_ag_blame_{secrets.token_hex(4)}_"
+    source = function_replay_source(cells, name, helpers, prefix)
+    if source is None or not namespace.define(source, clock.wall_left()):
+        return False
+    answers: list[Any] = []
+    for _ in range(MAX_ROUNDS):
+        if clock.over():
+            return False
+        namespace.call_copy(f"{prefix}set", (answers,), {})
+        passed = rerun(key, {name: f"{prefix}fn"})
+        fresh = _answers(namespace.call_copy(f"{prefix}log_of", (), {}), helpers, references)
+        if fresh is None:
+            return False
+        if _settled(fresh, answers, same_answer):
+            return passed
+        answers = fresh
+    return False
+
+
+__all__ = ["blame_helpers", "calls_in_cell", "function_replay_source", "replay_source"]

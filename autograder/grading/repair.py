@@ -998,11 +998,22 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     if record is None or budget <= 0 or not (unnamed or positional) or not references or not cells:
         return list(reports)
     clock = SearchClock(budget, namespace)
-    failed_tests = {(r.question, r.name) for r in unnamed}
     calls: list[Any] = list(record.calls)
     first_of: dict[tuple[str, str], Any] = {}
     for call in calls:
         first_of.setdefault(call.test, call)
+
+    def blamed(reports: Sequence[Any]) -> list[Any]:
+        """helper_blame.blame_helpers: failures whose only cause is a helper named wrong by its own tests."""
+        if rerun is None or not takes:
+            return list(reports)
+        return blame_helpers(reports, namespace, references, cells, rerun, takes, clock,
+                             {k: c.name for k, c in first_of.items()}, same_answer, optional_calls, CallCutShort,
+                             lambda r: "" if _open(r) else "named")
+    # first with the catalogue's names (cheaper and surer than a search), again at the end with the search's
+    reports = blamed(reports)
+    unnamed = [r for r in reports if r.status == "failed" and _open(r)]
+    failed_tests = {(r.question, r.name) for r in unnamed}
     expected: dict[int, Any] = {}                        # id of a recorded call -> the reference's answer
     culprit: dict[tuple[str, str], str] = {}             # failed test -> the function its first call got wrong
     wrong: dict[str, list[Any]] = {}                     # function -> those first calls
@@ -1081,10 +1092,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     if rerun is not None and takes:
         out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, clock, optional_calls,
                                    CallCutShort)
-        out = blame_helpers(out, namespace, references, cells, rerun, takes, clock,
-                            {k: c.name for k, c in first_of.items()}, same_answer, optional_calls, CallCutShort,
-                            lambda r: "" if _open(r) else "named")
-    return out
+    return blamed(out)
 
 
 def _open(report: Any) -> bool:
