@@ -54,6 +54,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "softmax_module_given_input": "giving the scores to nn.Softmax's constructor (nn.Softmax(S, dim=-1)): nn.Softmax is a "
                                   "module, built with its dim and then called on the tensor, nn.Softmax(dim=-1)(S); "
                                   "or call torch.softmax(S, dim=-1)",
+    "parameter_overwritten": "giving a parameter a new value inside the function (scaled = dots / math.sqrt(d_k), "
+                             "where `scaled` was the True/False argument) and then reading it as the argument it was "
+                             "(if scaled): the argument is lost, and `if` on a tensor of many values raises; give the "
+                             "new value a name of its own (scaled_dots)",
     "parameter_renamed": "renaming a parameter of the notebook's fixed signature (stable_softmax(x, dim_i=-1) "
                          "where stable_softmax(x, dim=-1) is asked, output= for with_output=): every call that "
                          "passes it by its name (the grader's and your own) raises TypeError: unexpected keyword "
@@ -254,6 +258,9 @@ MISCONCEPTIONS: dict[str, str] = {
                    "typing the digits",
     "number_as_string": "a number answer written as a string (\"8\" in quotes): the grader compares numbers, and a "
                         "string is not one; write the number itself, 8, without quotes",
+    "answer_from_none_call": "an answer assigned the result of a call that returns None (q7_answer = print(\"D\"), "
+                             "x = x.append(y), x = x.sort()): the call does its work (it prints, or changes the list in "
+                             "place) and gives back None; assign the value itself, and print it on a line of its own",
     "answer_left_empty": "an answer left empty (None or \"\", as the template had it): write your answer in its "
                          "place, and run the cell",
     "answer_in_other_unit": "giving a number in another unit than the question's: a count in thousands or millions "

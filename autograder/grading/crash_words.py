@@ -249,6 +249,12 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
         return Misconception("parameter_renamed", f"{said.splitlines()[0].rstrip('. ')}: your `def "
                              f"{keyword.group(1)}({', '.join(params)[:80]})` has no parameter `{keyword.group(2)}`, the "
                              "name the notebook gives it: " + describe("parameter_renamed"))
+    if isinstance(error, StudentCodeError) and "Boolean value of Tensor with more than one" in text and (
+            overwritten := _parameter_overwritten(error, cells)) is not None:
+        return Misconception("parameter_overwritten", f"{said.splitlines()[0].rstrip('. ')}: your "
+                             f"`{overwritten[0]}` gives its parameter `{overwritten[1]}` a new value "
+                             f"(`{overwritten[2]}`) and then reads it as the flag it was: "
+                             + describe("parameter_overwritten"))
     for pattern, key in _CRASH_WORDS:
         if pattern.search(text):
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
@@ -284,6 +290,37 @@ _CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
      re.compile(r"^(?!.*\b(?:math\.\w+|float|int)\().*\btorch\.(?:tensor|as_tensor|Tensor|FloatTensor|DoubleTensor)\("),
      "tensor_of_tensors"),
 )
+
+
+def _parameter_overwritten(e: StudentCodeError, cells: Sequence[str]) -> tuple[str, str, str] | None:
+    """(function, parameter, the assignment) where the line that raised reads a parameter as a truth value (`if
+    scaled`, `x if scaled else y`, `not scaled`) and the function assigns that parameter a new value in its body
+    (`scaled = dots / math.sqrt(d_k)`: the flag's name reused for a tensor). Student text: parsed, never run."""
+    frames = re.findall(r'File "In\[\d{1,9}\]", line \d{1,7}, in ([A-Za-z_]\w{0,60})', e.traceback or "")
+    line = crash_source_line(e)
+    if not frames or not line:
+        return None
+    name = frames[-1]
+    for cell in reversed(cells):
+        if f"def {name}" not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        if not defs:
+            continue
+        fn = defs[-1]
+        for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+            read = re.search(rf"\b(?:if|elif|while|not|and|or)\s+{p.arg}\b|\b{p.arg}\s+(?:and|or)\b", line)
+            stores = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                      and any(isinstance(t, ast.Name) and t.id == p.arg
+                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+            if read and stores:
+                return name, p.arg, ast.unparse(stores[0])[:80]
+        return None
+    return None
 
 
 def _default_names_parameter(cells: Sequence[str], index: int, text: str, name: str) -> Misconception | None:

@@ -62,7 +62,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "float32": ("float64",), "float64": ("float32",), "isinf": ("isnan",), "logical_and": ("logical_or",),
     "expm1": ("exp",), "log1p": ("log",), "cumprod": ("prod",),   # a near name for the one meant
     "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",), "size": ("numel",),
-    "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",), "exp2": ("exp",), "log10": ("log",),
+    "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",), "logsigmoid": ("log_softmax",), "exp2": ("exp",), "log10": ("log",),
 }
 # calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
 UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
@@ -73,6 +73,7 @@ UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil",
 DTYPES = {"float32", "float64", "float16", "bfloat16", "float", "double", "half", "bool", "long", "int", "int64",
           "int32", "int8", "uint8", "dtype"}
 MASKED = {"masked_fill", "masked_fill_", "masked_select"}     # a mask's sense inverted is one `~`
+SQUARE = {"eye", "ones", "zeros", "empty", "rand", "randn", "full"}   # one size given makes a square (or a vector)
 # keys that say what an output is, not what made it (every weight the same; two of Q, K, V equal): a function
 # they name is searched too, and where every fix puts one of its own variables for another, neither a
 # parameter nor `_`, the fix is said in their place (`attention(q, k, q)` and `K[i]` in a loop give those
@@ -86,6 +87,8 @@ SMALL_INTS = (-3, -2, -1, 0, 1, 2, 3)
 _SWAP_OPS: dict[type, tuple[type, ...]] = {
     ast.Div: (ast.Mult, ast.FloorDiv), ast.Mult: (ast.Div, ast.MatMult), ast.Add: (ast.Sub,), ast.Sub: (ast.Add,),
     ast.FloorDiv: (ast.Div,), ast.Pow: (ast.Mult,), ast.Mod: (ast.FloorDiv,),
+    # bit operators written for arithmetic: `d ^ 2` for d ** 2, `n << 64` for n * 64
+    ast.BitXor: (ast.Pow,), ast.LShift: (ast.Mult, ast.Pow), ast.RShift: (ast.FloorDiv, ast.Div),
 }
 _SWAP_CMP: dict[type, tuple[type, ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
@@ -108,6 +111,7 @@ class Edit:
     helper: str = ""     # the helper function of the searched one that the edit is in ("": the function itself)
     cell: int = -1       # the helper's cell (-1: the searched function's)
     local_swap: bool = False   # one of the def's own variables for another, neither a parameter nor `_` (`K[j]` for `K[i]`)
+    moved: str = ""      # a statement moved, not changed: where to ("into the `for` loop above it, at its end")
 
 
 @dataclass(frozen=True)
@@ -258,8 +262,18 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str],
     elif isinstance(node, ast.Compare) and len(node.ops) == 1:
         for op in _SWAP_CMP.get(type(node.ops[0]), ()):
             yield ast.Compare(node.left, [op()], node.comparators)
+    elif isinstance(node, ast.List) and isinstance(node.ctx, ast.Load) and node.elts and not any(
+            isinstance(e, ast.Starred) for e in node.elts):
+        yield ast.Tuple(node.elts, ast.Load())      # a shape written as a list, added to a tuple
     elif isinstance(node, ast.Call):
         yield from _call_edits(node)
+        if (_called(node) in SQUARE and len(node.args) == 1 and not isinstance(node.args[0], (ast.Starred, ast.Tuple))
+                and isinstance(node.args[0], (ast.Name, ast.Attribute, ast.Subscript))):
+            # torch.eye(T_q) where (T_q, T_k) is meant: a square made for a rectangle, its second size left out
+            for other_name in names:
+                if "." not in other_name and other_name != ast.unparse(node.args[0]):
+                    yield ast.Call(node.func, [node.args[0], ast.Name(other_name, ast.Load())], node.keywords)
+        yield from _sliced_like_siblings(node, names)
     elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
         if _self_attribute(node) in names:      # a class's self.W_O read where its self.W_V is meant
             for other_name in names:
@@ -380,6 +394,24 @@ def _name_swapped_together(statement: ast.AST, names: Sequence[str]) -> Iterator
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == old:
                     n.id = new
             yield moved
+
+
+def _sliced_like_siblings(call: ast.Call, names: Sequence[str]) -> Iterator[ast.AST]:
+    """A call two or more of whose arguments are variables cut by the same index (`attention(Q[:, cols], K,
+    V[:, cols])`): each argument that is a bare variable of the function cut by it too (a head's keys left whole)."""
+    cuts: dict[str, int] = {}
+    for a in call.args:
+        if isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name):
+            cuts[ast.unparse(a.slice)] = cuts.get(ast.unparse(a.slice), 0) + 1
+    for text, count in cuts.items():
+        if count < 2:
+            continue
+        cut = next(a.slice for a in call.args if isinstance(a, ast.Subscript) and ast.unparse(a.slice) == text)
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Name) and a.id in names:
+                args = list(call.args)
+                args[i] = ast.Subscript(ast.Name(a.id, ast.Load()), copy.deepcopy(cut), ast.Load())
+                yield ast.Call(call.func, args, call.keywords)
 
 
 def _columns_for_rows_together(statement: ast.AST) -> Iterator[ast.AST]:
@@ -526,9 +558,10 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
         yield ast.Subscript(ast.Attribute(node.func.value, "shape", ast.Load()), ast.Constant(-1), ast.Load())
     if called == "inner" and len(args) == 2 and not kws:      # torch.inner pairs the LAST axes of both
         yield ast.BinOp(args[0], ast.MatMult(), args[1])
-    if called == "sigmoid":
-        yield ast.Call(ast.Attribute(node.func.value, "softmax", ast.Load()) if isinstance(node.func, ast.Attribute)
-                       else ast.Name("softmax", ast.Load()), args, [*kws, ast.keyword("dim", ast.Constant(-1))])
+    if called in ("sigmoid", "logsigmoid"):     # one output squashed alone for the row's distribution
+        twin = "softmax" if called == "sigmoid" else "log_softmax"
+        yield ast.Call(ast.Attribute(node.func.value, twin, ast.Load()) if isinstance(node.func, ast.Attribute)
+                       else ast.Name(twin, ast.Load()), args, [*kws, ast.keyword("dim", ast.Constant(-1))])
     if called == "transpose" and len(args) == 2 and not (
             all(isinstance(a, ast.Constant) for a in args) and [a.value for a in args] in ([-2, -1], [-1, -2])):  # type: ignore[attr-defined]
         yield ast.Call(node.func, [ast.Constant(-2), ast.Constant(-1)], kws)
@@ -784,7 +817,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
                 after = ast.unparse(new)
             before = ast.unparse(node)
             if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)
-                                   and not _indexes_a_string(parent)):     # "ABCD"[3]: a position, not an answer
+                                   and not _indexes_a_string(parent)       # "ABCD"[3]: a position, not an answer
+                                   and not _is_axis(node, parent)):        # sum(dim=-2): an axis, not an answer
                 continue
             if new is None:
                 setattr(parent, field, [s for i, s in enumerate(siblings) if i != at])
@@ -804,6 +838,52 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
                                                        and not {node.id, new.id} & (params | {"_"}))))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
+    if isinstance(fn, ast.FunctionDef):
+        out += _moves(fn, copy_prefix, len(out), limit - len(out))
+    return out
+
+
+def _moves(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int) -> list[Edit]:
+    """The copies of `fn` with one statement moved across a loop's edge: the statement just after a loop moved
+    into it, at its end (`dots.append(dot)` dedented out of the sampling loop keeps only the last draw), and a
+    loop's last statement moved out, after it. Numbered from `start`, at most `limit`."""
+    out: list[Edit] = []
+    loops = [(holder, field, i) for holder in ast.walk(fn) for field in ("body", "orelse")
+             if isinstance(getattr(holder, field, None), list)
+             for i, n in enumerate(getattr(holder, field)) if isinstance(n, (ast.For, ast.While))]
+    name = fn.name
+    for holder, field, i in loops:
+        block: list[ast.stmt] = getattr(holder, field)
+        loop = block[i]
+        assert isinstance(loop, (ast.For, ast.While))
+        tries = []
+        if i + 1 < len(block) and not isinstance(block[i + 1], (ast.Return, ast.FunctionDef, ast.ClassDef)):
+            tries.append(("in", block[i + 1]))
+        if len(loop.body) >= 2 and not isinstance(loop.body[-1], (ast.Return, ast.Break, ast.Continue)):
+            tries.append(("out", loop.body[-1]))
+        for way, statement in tries:
+            if len(out) >= limit:
+                return out
+            body = list(loop.body)
+            try:
+                if way == "in":
+                    loop.body = [*body, statement]
+                    setattr(holder, field, block[:i + 1] + block[i + 2:])
+                else:
+                    loop.body = body[:-1]
+                    setattr(holder, field, block[:i + 1] + [statement] + block[i + 1:])
+                fn.name = f"{copy_prefix}{start + len(out)}"
+                source = ast.unparse(fn)
+            except (RecursionError, ValueError, TypeError, AttributeError):
+                continue
+            finally:
+                loop.body, fn.name = body, name
+                setattr(holder, field, block)
+            kind = "for" if isinstance(loop, ast.For) else "while"
+            text = _cut(ast.unparse(statement))
+            out.append(Edit(line=statement.lineno, before=text, after=text, source=source,
+                            moved=(f"into the `{kind}` loop above it, at its end" if way == "in"
+                                   else f"out of the `{kind}` loop, after it")))
     return out
 
 
@@ -832,7 +912,10 @@ def same_answer(got: Any, expected: Any) -> bool:
     if type(expected) is int:           # a count is exact: 90768 + 2 / d_model is not it
         return type(got) is int and got == expected
     if isinstance(expected, (int, float)) and isinstance(got, (int, float)):
-        return math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(got) and math.isnan(expected))
+        try:
+            return math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(got) and math.isnan(expected))
+        except OverflowError:      # an int past float's range (n << 64) is not a float's answer
+            return False
     try:
         return bool(got == expected)
     except Exception:  # noqa: BLE001 - a value that cannot be compared is not the answer
@@ -907,6 +990,8 @@ def told(found: Found, what: str, are: bool = False) -> str:
     def change(e: Edit) -> str:
         where = "" if (e.line, e.helper) == (first.line, first.helper) else f" on line {e.line}" + (
             f" of `{e.helper}`" if e.helper else "")
+        if e.moved:
+            return f"`{e.before}`{where} moved {e.moved}"
         if not e.after:
             return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
         return f"`{e.after}` in place of `{e.before}`{where}"
@@ -1204,6 +1289,23 @@ def _one_position_off(found: Found) -> Found | None:
     return dataclasses.replace(found, fixes=kept) if kept else None
 
 
+AXIS_WORDS = {"dim", "axis", "dims", "dim0", "dim1", "axes", "start_dim", "end_dim"}
+AXIS_CALLS = {"sum", "mean", "softmax", "log_softmax", "transpose", "unsqueeze", "squeeze", "amax", "amin", "max",
+              "min", "var", "std", "cat", "stack", "flatten", "cumsum", "logsumexp", "norm", "prod", "any", "all",
+              "argmax", "argmin", "swapaxes", "movedim", "size", "split", "chunk", "narrow", "select", "flip"}
+
+
+def _is_axis(node: ast.AST, parent: ast.AST | None) -> bool:
+    """Whether a number is an axis: a `dim=` keyword's value, or an argument of a call that takes axes after the
+    tensor (x.sum(-2), torch.transpose(x, 0, 1); never the tensor itself)."""
+    if isinstance(parent, ast.keyword):
+        return parent.arg in AXIS_WORDS
+    if isinstance(parent, ast.Call) and node in parent.args and _called(parent) in AXIS_CALLS:
+        through_module = isinstance(parent.func, ast.Name) or _is_module(getattr(parent.func, "value", None))
+        return not (through_module and parent.args[0] is node)
+    return False
+
+
 def _indexes_a_string(node: ast.AST) -> bool:
     return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str))
@@ -1232,7 +1334,12 @@ def close_value(got: Any, expected: Any) -> bool:
                 got.detach().cpu().double(), expected.detach().cpu().double(), rtol=1e-3, atol=1e-5, equal_nan=True)))
         except (RuntimeError, TypeError):
             return False
-    return isinstance(got, (int, float)) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-9)
+    if isinstance(got, int) and isinstance(expected, int):     # exact: an int past float's range (n << 64)
+        return abs(got - expected) * 1000 <= abs(expected)
+    try:
+        return isinstance(got, (int, float)) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-9)
+    except OverflowError:        # an int too large for a float is no near answer
+        return False
 
 
 def _guarded(edited: Sequence[Edit]) -> str:
@@ -1298,6 +1405,9 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
     if fixes:   # the fixes that also mend the most of `also`: one slip explains more than a coincidence does
         most = max(len(m) for m in mends)
         fixes, mends = [f for f, m in zip(fixes, mends) if len(m) == most], [m for m in mends if len(m) == most]
+        kept = [k for k, f in enumerate(fixes) if not _collapses(f, cells[cell])]
+        if kept and len(kept) < len(fixes):
+            fixes, mends = [fixes[k] for k in kept], [mends[k] for k in kept]
     small = all(isinstance(e, bool) or (isinstance(e, int) and abs(e) <= 64) for e in expected[:judged])
     if not fixes or (small and len(fixes) > 1):
         return None     # a small count (a rank of 2) is what many edits give: only a single fix tells one apart
@@ -1307,6 +1417,18 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
 
 
 _FRAME = re.compile(r'File "In\[\d{1,9}\]", line (\d{1,7}), in ([A-Za-z_]\w{0,40})')   # student text: bounded
+
+
+def _collapses(fix: Edit, cell: str) -> bool:
+    """Whether a fix puts for a variable another that its line already reads (`v_shape[:-1] + v_shape[-1:]` for
+    `qk_shape[:-1] + v_shape[-1:]`): the line then reads one variable where the student combined two, right only
+    where their values coincide (T_q = T_k); another fix, where there is one, is the slip (blind35's shape typed
+    as a list)."""
+    if not (fix.before.isidentifier() and fix.after.isidentifier()) or fix.moved:
+        return False
+    lines = cell.splitlines()
+    line = lines[fix.line - 1] if 0 < fix.line <= len(lines) else ""
+    return re.search(rf"\b{re.escape(fix.after)}\b", line) is not None
 
 
 def _expression(text: str) -> ast.expr | None:

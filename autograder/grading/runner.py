@@ -300,7 +300,7 @@ def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
 def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconception | None:
     """Why `name` is undefined where the source shows it (source_checks.unbound_answer: an annotation that binds
     nothing, a comparison where = was meant, one near name bound), as the key the student reads."""
-    from autograder.grading.source_checks import left_none
+    from autograder.grading.source_checks import left_none, left_none_call
     from autograder.grading.source_checks import unbound_answer as unbound
     found = unbound(submission.cells, name) if submission is not None else None
     if found is None:
@@ -308,6 +308,10 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
         if statement is not None:
             return Misconception("answer_left_empty", f"`{name}` is None: the notebook has `{statement}`: "
                                  + describe("answer_left_empty"))
+        bound = left_none_call(submission.cells, name) if submission is not None else None
+        if bound is not None:
+            return Misconception("answer_from_none_call", f"`{name}` is None: the notebook has `{bound[0]}`, and "
+                                 f"`{bound[1]}(...)` returns None: " + describe("answer_from_none_call"))
         return None
     kind, shown = found
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",

@@ -597,6 +597,28 @@ def left_none(cells: Sequence[str], name: str) -> str | None:
     return None
 
 
+# calls that do their work and give back None: an answer bound to one is None whatever it printed or changed
+NONE_RETURNING = {"print", "append", "extend", "sort", "reverse", "shuffle", "update", "insert", "clear", "display",
+                  }
+
+
+def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
+    """(the statement, the call's name) where the notebook's last module-level binding of `name` is the result of
+    a call that returns None (`q7_answer = print("D")`, `shapes = shapes.append(x)`), else None."""
+    last: ast.AST | None = None
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in getattr(tree, "body", []):
+            if any(_stores(t, name) for t in ast.walk(n)):
+                last = n
+    value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
+    if last is not None and isinstance(value, ast.Call):
+        called = value.func.id if isinstance(value.func, ast.Name) else (
+            value.func.attr if isinstance(value.func, ast.Attribute) else "")
+        if called in NONE_RETURNING and (called != "print" or isinstance(value.func, ast.Name)):
+            return ast.unparse(last)[:60], called
+    return None
+
+
 def _stores(n: ast.AST, name: str) -> bool:
     """`n` binds `name`: an assignment or loop/with target, a def or class of that name, an import of it."""
     return bool((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
