@@ -153,3 +153,24 @@ def test_an_answer_bound_to_a_call_that_returns_none_is_found() -> None:
     assert left_none_call(['q7_answer = print("D")', 'q7_answer = "D"'], "q7_answer") is None    # rebound after
     assert left_none_call(["q7_answer = pick()"], "q7_answer") is None          # a function of theirs: unknown
     assert left_none_call(["q7_answer = sorted(x)"], "q7_answer") is None       # sorted returns the list
+
+
+def _report(name: str, key: str | None, message: str = "does not match") -> Any:
+    from autograder.results import TestReport
+    return TestReport(question="q5", name=name, device="cpu", hidden=True, max_score=1.0, score=0.0,
+                      status="failed", message=message, misconception=key)
+
+
+def test_a_timing_test_its_wrong_values_left_unverified_takes_the_key_its_value_tests_agree_on() -> None:
+    timing = _report("test_vectorised", None, "the timing of f could not be verified: it crashes on 3-D inputs")
+    values = [_report("test_a", "fixed_axes"), _report("test_b", "fixed_axes")]
+    first = {("q5", "test_a"): "f", ("q5", "test_b"): "f", ("q5", "test_vectorised"): "helper"}
+    taken = {("q5", r.name): "f" for r in [timing, *values]}
+    out = repair._unverified_by_values([*values, timing], first, taken)
+    assert out[-1].misconception == "fixed_axes" and out[-1].message.startswith(timing.message)
+    # near misses: value tests that disagree, or one of them unnamed, lend nothing; nor does a plain failure
+    for others in ([_report("test_a", "fixed_axes"), _report("test_b", "no_scale")],
+                   [_report("test_a", "fixed_axes"), _report("test_b", None)]):
+        assert repair._unverified_by_values([*others, timing], first, taken)[-1].misconception is None
+    plain = _report("test_vectorised", None, "took 40x the time")
+    assert repair._unverified_by_values([*values, plain], first, taken)[-1].misconception is None

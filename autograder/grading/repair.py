@@ -1177,7 +1177,38 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     if rerun is not None and takes:
         out = _name_by_value_edits(out, namespace, references, cells, rerun, takes, clock, optional_calls,
                                    CallCutShort)
-    return blamed(out)
+    tested = {(r.question, r.name): name for r in out if (name := next(
+        (n for n in (takes or {}).get((r.question, r.name), ()) if callable(references.get(n))), ""))}
+    return _unverified_by_values(blamed(out), {k: c.name for k, c in first_of.items()}, tested)
+
+
+UNVERIFIED = "could not be verified"     # a timing test that found the values wrong (checks.TIMING_UNVERIFIED, sdpa's)
+
+
+def _unverified_by_values(reports: Sequence[Any], function_of: Mapping[tuple[str, str], str],
+                          taken: Mapping[tuple[str, str], str]) -> list[Any]:
+    """The reports, each failed timing test that names nothing because its timed values were wrong (its message
+    says they "could not be verified") now named by the one key the other failed tests of the same function agree
+    on: the values' mistake is why the timing could not be verified (sdpa's tensordot across the batch: its value
+    tests said fixed_axes, its timing test only "crashes on 3-D inputs"). `function_of`: each test -> its first
+    recorded call's function; `taken`: each test -> the first function it takes (a timing test's own: its timed
+    calls are not recorded, its probes may be of a helper)."""
+    keys: dict[str, set[str]] = {}
+    for r in reports:
+        fn = function_of.get((r.question, r.name))
+        if fn and r.status == "failed" and not r.withheld_by and UNVERIFIED not in r.message:
+            keys.setdefault(fn, set()).add(r.misconception or "")
+    out = []
+    for r in reports:
+        fn = taken.get((r.question, r.name), "")
+        agreed = keys.get(fn, set())
+        if (r.status == "failed" and not r.misconception and not r.withheld_by and UNVERIFIED in r.message
+                and len(agreed) == 1 and "" not in agreed):
+            key = next(iter(agreed))
+            r = r.model_copy(update={"misconception": key, "message": (
+                f"{r.message} (the same mistake as the failed tests of its values: {key.replace('_', ' ')})")[:1400]})
+        out.append(r)
+    return out
 
 
 def _open(report: Any) -> bool:
