@@ -174,3 +174,26 @@ def test_a_timing_test_its_wrong_values_left_unverified_takes_the_key_its_value_
         assert repair._unverified_by_values([*others, timing], first, taken)[-1].misconception is None
     plain = _report("test_vectorised", None, "took 40x the time")
     assert repair._unverified_by_values([*values, plain], first, taken)[-1].misconception is None
+
+
+def test_one_axis_read_in_several_statements_is_moved_in_all_of_them_at_once() -> None:
+    project = ("def project(X, W_Q, W_V):\n    rows = X.reshape(-1, X.shape[-1])\n"
+               "    Q = (rows @ W_Q).reshape(*X.shape[:-1], W_Q.shape[0])\n"
+               "    V = (rows @ W_V).reshape(*X.shape[:-1], W_V.shape[0])\n    return Q, V\n")
+    g = torch.Generator().manual_seed(3)
+    x = [(torch.randn(2, 3, 6, generator=g, dtype=torch.float64), torch.randn(6, 4, generator=g, dtype=torch.float64),
+          torch.randn(6, 5, generator=g, dtype=torch.float64))]
+    fixes = _fixes(project, "project", lambda X, Wq, Wv: (X @ Wq, X @ Wv), x)
+    assert fixes and all(e.places == 2 and e.before == "W_Q.shape[0]" for e in fixes), _said(fixes)
+    found = repair.Found(name="project", cell=0, fixes=(fixes[0],), calls=1, line_text="Q = ...")
+    assert "(and the same in its 1 other place)" in repair.told(found, "`project`")
+    # near miss: one statement reading the axis is an ordinary one-line edit, not a together edit
+    one = repair._axes_together(repair.parse("def f(W):\n    return W.shape[0] * W.shape[0]\n").body[0],  # type: ignore[arg-type]
+                                "_c_", 0, 10)
+    assert one == []
+
+
+def test_equal_items_collected_in_a_set_are_put_in_a_list() -> None:
+    count = "def count(W_Q, W_K):\n    return sum(a * b for a, b in {W_Q.shape, W_K.shape})\n"
+    fixes = _fixes(count, "count", lambda q, k: q.numel() + k.numel(), [(torch.ones(4, 3), torch.ones(4, 3))])
+    assert any(s.startswith("[W_Q.shape, W_K.shape]") for s in _said(fixes)), _said(fixes)

@@ -112,6 +112,7 @@ class Edit:
     cell: int = -1       # the helper's cell (-1: the searched function's)
     local_swap: bool = False   # one of the def's own variables for another, neither a parameter nor `_` (`K[j]` for `K[i]`)
     moved: str = ""      # a statement moved, not changed: where to ("into the `for` loop above it, at its end")
+    places: int = 1      # the same change made in this many places of the function at once (shape[0] three times)
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,8 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str],
     elif isinstance(node, ast.List) and isinstance(node.ctx, ast.Load) and node.elts and not any(
             isinstance(e, ast.Starred) for e in node.elts):
         yield ast.Tuple(node.elts, ast.Load())      # a shape written as a list, added to a tuple
+    elif isinstance(node, ast.Set) and node.elts:
+        yield ast.List(node.elts, ast.Load())       # equal items collected in a set collapse into one
     elif isinstance(node, ast.Call):
         yield from _call_edits(node)
         if (_called(node) in SQUARE and len(node.args) == 1 and not isinstance(node.args[0], (ast.Starred, ast.Tuple))
@@ -840,6 +843,65 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
         return out
     if isinstance(fn, ast.FunctionDef):
         out += _moves(fn, copy_prefix, len(out), limit - len(out))
+        out += _axes_together(fn, copy_prefix, len(out), limit - len(out))
+    return out
+
+
+def _axis_of(node: ast.AST) -> int | None:
+    """k of `x.shape[k]` or `x.size(k)` (k a small int literal, maybe negative), else None."""
+    k: ast.AST | None = None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        k = node.slice
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size"
+          and len(node.args) == 1 and not node.keywords):
+        k = node.args[0]
+    if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and _small_int(k.operand):
+        return -k.operand.value  # type: ignore[attr-defined]
+    return k.value if k is not None and _small_int(k) else None  # type: ignore[attr-defined]
+
+
+def _set_axis(node: ast.AST, k: int) -> None:
+    new: ast.expr = ast.Constant(k) if k >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-k))
+    if isinstance(node, ast.Subscript):
+        node.slice = new
+    elif isinstance(node, ast.Call):
+        node.args = [new]
+
+
+def _axes_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int) -> list[Edit]:
+    """The copies of `fn` with one size read off the same axis in two or more statements (`W_Q.shape[0]`,
+    `W_K.shape[0]`, `W_V.shape[0]`: each projection reshaped to d_model) read off another axis in all of them at
+    once: one belief written once per line, which no edit of one line mends."""
+    out: list[Edit] = []
+    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+    owner = {id(x): st for st in statements for x in ast.walk(st)}      # innermost statement wins (walked last)
+    by_axis: dict[int, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        k = _axis_of(node)
+        if k is not None:
+            by_axis.setdefault(k, []).append(node)
+    name = fn.name
+    for k, nodes in by_axis.items():
+        if len(nodes) < 2 or len({id(owner.get(id(n))) for n in nodes}) < 2:
+            continue
+        for other in (-1, -2, 0, 1):
+            if other == k or len(out) >= limit:
+                continue
+            before = _cut(ast.unparse(nodes[0]))
+            try:
+                for n in nodes:
+                    _set_axis(n, other)
+                after = _cut(ast.unparse(nodes[0]))
+                fn.name = f"{copy_prefix}{start + len(out)}"
+                source = ast.unparse(fn)
+            except (RecursionError, ValueError, TypeError, AttributeError):
+                continue
+            finally:
+                for n in nodes:
+                    _set_axis(n, k)
+                fn.name = name
+            out.append(Edit(line=getattr(nodes[0], "lineno", fn.lineno), before=before, after=after, source=source,
+                            places=len(nodes)))
     return out
 
 
@@ -994,7 +1056,8 @@ def told(found: Found, what: str, are: bool = False) -> str:
             return f"`{e.before}`{where} moved {e.moved}"
         if not e.after:
             return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
-        return f"`{e.after}` in place of `{e.before}`{where}"
+        also = f" (and the same in its {e.places - 1} other place{'s' if e.places > 2 else ''})" if e.places > 1 else ""
+        return f"`{e.after}` in place of `{e.before}`{where}{also}"
     changes = " -- or -- ".join(change(e) for e in found.fixes)
     if found.more:
         changes += f" (and {found.more} other change{'s' if found.more > 1 else ''} on the same lines)"
