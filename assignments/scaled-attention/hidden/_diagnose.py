@@ -3251,7 +3251,8 @@ def raise_if_summed_over_queries(got, weights, right, V, dtype) -> None:
 def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
     """{key: value} of a statistic of a transformed dot product, replayed on a generator seeded as the student's
     (the same q and k): the cosine similarity (q.k / |q||k|, variance about 1/d_k) and |q.k| (variance
-    (1 - 2/pi) d_k), each then divided by sqrt(d_k) when scaled, float32 and float64 draws."""
+    (1 - 2/pi) d_k) and (sum q)(sum k) (variance about d_k^2), each then divided by sqrt(d_k) when scaled,
+    float32 and float64 draws."""
     out = {}
     for dtype in (torch.float32, torch.float64):
         g = torch.Generator().manual_seed(seed)
@@ -3261,6 +3262,7 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
         tag = "" if dtype == torch.float32 else "/float64"
         out["dots_cosine_similarity" + tag] = float((torch.nn.functional.cosine_similarity(q, k, dim=-1) / s).var())
         out["dots_absolute_value" + tag] = float((torch.abs((q * k).sum(dim=1)) / s).var())
+        out["dots_product_of_sums" + tag] = float((q.sum(dim=1) * k.sum(dim=1) / s).var())   # blind34
     return out
 
 
@@ -3474,6 +3476,15 @@ def raise_if_other_dims(rows, dims, seed) -> None:
                              f"{' (its values are right)' if right else ''}: the rows for d = "
                              f"{[int(d) for d in dims if int(d) not in got_dims]} are missing. Build and append one "
                              "row per d inside the loop (an append after the loop keeps only the last row)")
+    want = [int(d) for d in dims]
+    if sorted(got_dims) == sorted(want):    # the dims asked for, in another order: they were not ignored
+        if not matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
+            return                          # other values too: the table checks that follow say what
+        if got_dims == want[::-1]:
+            raise Misconception("table_rows_reversed", f"the table's rows are for d = {got_dims}: the right rows "
+                                f"for the dims asked for, {want}, in reverse order: " + describe("table_rows_reversed"))
+        raise AssertionError(f"{said}: the right rows for those dims, in another order; build one row per d in "
+                             "the order of the dims argument")
     if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
         raise Misconception("table_ignores_dims", f"{said}, and they are the lesson's rows at those d's (seed "
                             f"{seed}): " + describe("table_ignores_dims"))
@@ -3958,3 +3969,115 @@ def raise_if_scores_all_equal(table, dims) -> None:
                         f"and H_scaled are ln 5 = {math.log(5):.4f} in every row (d = {', '.join(str(d) for d in dims)}): "
                         "what five EQUAL scores give (no spread, so a uniform softmax over the 5 keys), not the "
                         "query's scores against five independent keys: " + describe("table_scores_all_equal"))
+
+
+# --- q5..q7: a letter computed by a probe at a size where the options coincide (blind35, round 36) -----------
+_DRAWS = ("randn", "normal", "rand", "randn_like", "empty", "ones", "zeros", "full")
+
+
+def _degenerate_probe(cell: str, question: str):
+    """(source of the size-1 binding, tree with it set to 64) when the cell computes `question` (not a literal)
+    from a random draw whose size is a name bound to 1 (`d = 1; torch.randn(n, d)`) or the literal 1 as the
+    draw's last size; None otherwise."""
+    import ast
+    import copy
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return None
+    answers = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and any(isinstance(t, ast.Name) and t.id == question for t in n.targets)]
+    if not answers or any(isinstance(a.value, ast.Constant) for a in answers):
+        return None
+    draws = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (
+        getattr(n.func, "attr", None) in _DRAWS or getattr(n.func, "id", None) in _DRAWS)]
+    ones = {t.id: a for a in ast.walk(tree) if isinstance(a, ast.Assign) and isinstance(a.value, ast.Constant)
+            and type(a.value.value) in (int, float) and a.value.value == 1 for t in a.targets if isinstance(t, ast.Name)}
+    for call_ in draws:
+        sizes = [a for a in call_.args if not isinstance(a, ast.Starred)]
+        used = {n.id for a in sizes for n in ast.walk(a) if isinstance(n, ast.Name)} & set(ones)
+        if used:
+            name = sorted(used)[0]
+            new = copy.deepcopy(tree)
+            for a in ast.walk(new):
+                if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in a.targets) \
+                        and isinstance(a.value, ast.Constant):
+                    a.value = ast.Constant(64)
+            return ast.get_source_segment(cell, ones[name]) or f"{name} = 1", new
+        if len(sizes) >= 2 and isinstance(sizes[-1], ast.Constant) and sizes[-1].value == 1:
+            new = copy.deepcopy(tree)
+            for c in ast.walk(new):
+                if isinstance(c, ast.Call) and ast.dump(c) == ast.dump(call_):
+                    c.args[len(c.args) - 1] = ast.Constant(64)
+            return ast.get_source_segment(cell, call_) or "a draw of size 1", new
+    return None
+
+
+def raise_if_probe_at_size_one(question: str, value, answer: str, submission) -> None:
+    """A wrong letter that the answer cell computes by an experiment at d_k = 1 (where 1, sqrt(d_k), d_k and d_k^2
+    all equal 1, so the tie picks one): named probe_at_degenerate_size only when the cell, run again with that
+    size set to 64 (nothing else changed, in a namespace of its own), answers the right letter."""
+    import ast
+    import math as _math
+    from autograder.grading.source_checks import cells_of
+    if not isinstance(value, str) or value.strip().upper() == answer or submission is None:
+        return
+    for cell in cells_of(submission):
+        if question not in cell:
+            continue
+        found = _degenerate_probe(cell, question)
+        if found is None:
+            continue
+        where, tree = found
+        scope = {"torch": torch, "math": _math, "F": torch.nn.functional, "__builtins__": __builtins__}
+        try:
+            import numpy as np
+            scope["np"] = np
+        except ImportError:
+            pass
+        try:
+            exec(compile(ast.fix_missing_locations(tree), "<answer cell, size 64>", "exec"), scope)
+        except Exception:  # noqa: BLE001 - a cell that needs other cells' names: no replay, no name
+            return
+        again = scope.get(question)
+        if isinstance(again, str) and again.strip().upper() == answer:
+            raise Misconception("probe_at_degenerate_size", f"{question} is {value!r}, computed by an experiment at "
+                                f"size 1 (`{where.strip()}`): at d_k = 1 the options 1, sqrt(d_k), d_k and d_k^2 "
+                                f"all equal 1, so it cannot tell them apart (the same cell at size 64 answers "
+                                f"{answer!r}): " + describe("probe_at_degenerate_size"))
+        return
+
+
+# --- q5..q7: the letter lesson 79's own quiz gives for the same question (blind34, round 36) ---------------
+# lesson 79's "check your understanding" answers all three questions with A, its options in another order
+LESSON_LETTER = {"q5_answer": ("A", "d_k"), "q6_answer": ("A", "a weighted average of the rows of X"),
+                 "q7_answer": ("A", "a soft, differentiable lookup: a softmax-weighted mix of all the values")}
+_CITES_LESSON = re.compile(r"\blesson\b|\bquiz\b|survives\s+elimination|check\s+your\s+understanding|answer\s+key"
+                           r"|\bslides?\b|\bdeck\b|\blecture\b", re.IGNORECASE)
+
+
+def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=None) -> None:
+    """A wrong bare letter that is the one lesson 79's quiz gives for the same question: said first (the lesson
+    orders its options differently), then what the letter means here. answer_lesson_quiz_letter when the cell
+    that sets it cites the lesson or its quiz (a comment, say); else the letter's own misconception here, the
+    lesson's reading said before it."""
+    if not isinstance(value, str) or question not in LESSON_LETTER:
+        return
+    letter = value.strip().strip("()").strip().upper()
+    lesson, there = LESSON_LETTER[question]
+    if letter != lesson or letter == answer.upper():
+        return
+    here = OPTIONS[question][letter][0]
+    said = (f"{question} is {value!r}, the letter lesson 79's quiz gives for this question, but the lesson orders its "
+            f"options differently (there {lesson} is {there}); in this notebook {letter} is {here!r}, not the best "
+            f"answer")
+    from autograder.grading.source_checks import cells_of
+    cells = [c for c in (cells_of(submission) if submission is not None else []) if re.search(
+        rf"^\s*{question}\s*=", c, re.MULTILINE)]
+    cite = next((m for c in cells for m in [_CITES_LESSON.search(c)] if m), None)
+    if cite is not None:
+        raise Misconception("answer_lesson_quiz_letter", f"{said}, and its cell cites the lesson ({cite.group(0)!r}): "
+                            + describe("answer_lesson_quiz_letter"))
+    key = (wrong or {}).get(letter)
+    if key:
+        raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")

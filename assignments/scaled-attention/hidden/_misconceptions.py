@@ -375,6 +375,10 @@ MISCONCEPTIONS = {
                               "q.k: each product is divided by about d_k, so its variance is about 1/d_k",
     "dots_absolute_value": "taking the absolute value of the dot products before the variance: |q.k| has variance "
                            "about (1 - 2/pi) d_k; return the variance of the signed dot products",
+    "dots_product_of_sums": "computing each dot product as the sum of q times the sum of k (q.sum(-1) * "
+                            "k.sum(-1), or einsum('ni,nj->n')), which multiplies every q_i by every k_j, instead "
+                            "of the sum of the entrywise products (q * k).sum(-1): its variance is about d_k^2 "
+                            "(d_k when scaled) instead of d_k (1)",
     "entropy_with_temperature": "dividing the logits by sqrt(T) (or another size) inside softmax_entropy: the "
                                 "entropy is of softmax(logits) as given; the scaling belongs to the caller",
     "table_seed_between_draws": "setting the seed again between the q and the k draws, so k's first row repeats "
@@ -395,6 +399,16 @@ MISCONCEPTIONS = {
     "table_one_draw": "drawing q and k with one torch.randn(6, d) call and slicing it, instead of randn(1, d) for q "
                       "and then randn(5, d) for k: torch's sampler fills a tensor of 16 or more numbers another way "
                       "than small ones, so the same seed gives other numbers; draw q, then k, as the lesson does",
+    "answer_lesson_quiz_letter": "answering with the letter lesson 79's own quiz gives for the same question: the "
+                                 "lesson lists the options in another order, so its letter (the right option there) "
+                                 "is another option here, or the letter was chosen for what it says here, which is "
+                                 "wrong too; read this notebook's options and give the letter of the right one",
+    "probe_at_degenerate_size": "deciding a multiple-choice answer by an experiment run at d_k = 1, where 1, "
+                                "sqrt(d_k), d_k and d_k^2 are all 1, so the options tie and the tie-break picks a "
+                                "letter; run the probe at a size where the options differ (d_k = 64, say)",
+    "table_rows_reversed": "building the rows in reverse order of dims (taking the d's with list.pop(), which "
+                           "takes them from the end, or looping over reversed(dims) or a descending sort): each row "
+                           "is right but the table is asked in the order of dims; loop for d in dims and append",
     "table_ignores_dims": "looping over a hard-coded list of d's instead of the dims argument: any other dims give "
                           "the default table; loop over dims",
     "reduction_tuple_as_tensor": "using what torch.max(x, dim=...) returns as if it were a tensor: given a dim, "

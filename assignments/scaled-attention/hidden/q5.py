@@ -24,8 +24,10 @@ D = _load_diagnose()
 
 
 @test_case(points=1, hidden=True)
-def test_q5_answer(q5_answer):
+def test_q5_answer(q5_answer, submission=None):
+    D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
+    D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
     expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q5_answer"])
 

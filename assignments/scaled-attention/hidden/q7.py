@@ -24,8 +24,9 @@ D = _load_diagnose()
 
 
 @test_case(points=1, hidden=True)
-def test_q7_answer(q7_answer):
+def test_q7_answer(q7_answer, submission=None):
     D.raise_if_option_text("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
+    D.raise_if_lesson_letter("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"], submission)
     expect_choice(q7_answer, "q7_answer", answer=ref.q7_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q7_answer"])
 

@@ -3617,3 +3617,58 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
     "q5_answer_blank_string": ({"q5_answer": "q5_answer = ''  # not sure yet\n"},
                                {"key": "answer_left_empty", "where": ["q5"]}),
 })
+
+# round 36 (blind35, blind34): rows in reverse order of dims (not hard-coded dims); a multiple-choice letter
+# computed by a probe at d_k = 1, where the four options tie; (sum q)(sum k) for the dot product; the letter of
+# lesson 79's own quiz (options in another order) with the cell citing the lesson
+WRONG.update({
+    "q4_table_loop_over_reversed_dims": (table("    for d in dims:", "    for d in reversed(dims):"),
+                                         {"key": "table_rows_reversed", "where": _TABLE_Q4}),
+    "q4_table_rows_inserted_at_front": (table("        results.append({", "        results.insert(0, {"),
+                                        {"key": "table_rows_reversed", "where": _TABLE_Q4}),
+    "q4_table_dims_sorted_descending": (table("    for d in dims:", "    for d in sorted(dims, reverse=True):"),
+                                        {"key": "table_rows_reversed", "where": _TABLE_Q4}),
+    "q5_answer_probe_with_column_vectors": ({"q5_answer": '''
+_g = torch.Generator().manual_seed(1)
+q = torch.randn(50000, 1, generator=_g)
+k = torch.randn(50000, 1, generator=_g)
+v = (q * k).sum(dim=1).var().item()
+d_k = q.shape[1]
+cands = {"A": 1, "B": math.sqrt(d_k), "C": d_k, "D": d_k ** 2}
+q5_answer = sorted(cands, key=lambda c: abs(cands[c] - v))[0]
+'''}, {"key": "probe_at_degenerate_size", "where": ["q5"]}),
+    "q5_answer_probe_loop_of_dots_at_dk_one": ({"q5_answer": '''
+d_k = 1
+samples = [float(torch.dot(torch.randn(d_k), torch.randn(d_k))) for _ in range(5000)]
+var = torch.tensor(samples).var().item()
+table = [("A", 1.0), ("B", d_k ** 0.5), ("C", d_k), ("D", d_k ** 2)]
+q5_answer = min(table, key=lambda t: abs(t[1] - var))[0]
+'''}, {"key": "probe_at_degenerate_size", "where": ["q5"]}),
+    "q5_answer_probe_ties_to_last_option": ({"q5_answer": '''
+_dk = 1.0
+_x = torch.randn(20000, int(_dk)) * torch.randn(20000, int(_dk))
+_var = _x.sum(-1).var().item()
+_opts = {"D": _dk ** 2, "C": _dk, "B": _dk ** 0.5, "A": 1.0}
+q5_answer = min(_opts, key=lambda o: abs(_opts[o] - _var))
+'''}, {"key": "probe_at_degenerate_size", "where": ["q5"]}),
+    "q2_einsum_outer_indices_sum_both": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    dots = torch.einsum("ni,nj->n", q, k)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+'''), {"key": "dots_product_of_sums", "where": ["q2"]}),
+    "q2_sum_of_q_times_sum_of_k": (variance('''
+    q = torch.randn(n_samples, d_k, generator=generator)
+    k = torch.randn(n_samples, d_k, generator=generator)
+    s = math.sqrt(d_k) if scaled else 1.0
+    dots = torch.sum(q, dim=-1) * torch.sum(k, dim=-1) / s
+    return torch.var(dots).item()
+'''), {"key": "dots_product_of_sums", "where": ["q2"]}),
+    "q7_answer_from_check_your_understanding_slide": ({"q7_answer": '''
+q7_answer = "a"   # from the "Check your understanding" slide at the end of the deck
+'''}, {"key": "answer_lesson_quiz_letter", "where": ["q7"]}),
+    "q5_answer_from_lesson_quiz": ({"q5_answer": '''
+# same question as the quiz in lesson 79, and its answer there was A
+q5_answer = "A"
+'''}, {"key": "answer_lesson_quiz_letter", "where": ["q5"]}),
+})

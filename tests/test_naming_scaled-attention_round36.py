@@ -1,0 +1,82 @@
+"""Naming scaled-attention's mistakes, round 36 (blind35, blind34): in-process on the hidden files' own helpers.
+Rows in reverse order of dims (not hard-coded dims), a letter computed by a probe at d_k = 1, (sum q)(sum k) for
+q.k, and the letter of lesson 79's own quiz."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+from autograder.grading.checks import Misconception
+from reference import scaled_attention as sa
+
+HIDDEN = Path(__file__).resolve().parents[1] / "assignments" / "scaled-attention" / "hidden"
+
+
+def _hidden(name: str):
+    spec = importlib.util.spec_from_file_location(f"_test_scaled_r36_{name}", HIDDEN / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+D = _hidden("_diagnose")
+
+
+def test_reversed_rows_named_and_not_ignored_dims():
+    for dims, seed in (((4, 16, 64, 256), 0), ((12, 48, 100), 217888)):
+        rows = sa.entropy_table(list(dims)[::-1], seed)
+        with pytest.raises(Misconception) as e:
+            D.raise_if_other_dims(rows, dims, seed)
+        assert e.value.key == "table_rows_reversed"
+    # another order than the reverse: said, not named
+    rows = sa.entropy_table([16, 4, 256, 64], 0)
+    with pytest.raises(AssertionError) as e:
+        D.raise_if_other_dims(rows, (4, 16, 64, 256), 0)
+    assert not isinstance(e.value, Misconception)
+    # hard-coded dims still tell table_ignores_dims
+    with pytest.raises(Misconception) as e:
+        D.raise_if_other_dims(sa.entropy_table((4, 16, 64, 256), 5), (12, 48, 100), 5)
+    assert e.value.key == "table_ignores_dims"
+
+
+def _sub(src: str):
+    return SimpleNamespace(cells=[src], source=src)
+
+
+def test_probe_at_size_one_needs_the_replay_to_answer_right():
+    probe = ("_d = 1\nx = (torch.randn(4000, _d) * torch.randn(4000, _d)).sum(-1).var().item()\n"
+             "o = {'A': 1.0, 'B': _d ** 0.5, 'C': float(_d), 'D': float(_d) ** 2}\n"
+             "q5_answer = min(o, key=lambda c: abs(o[c] - x))\n")
+    with pytest.raises(Misconception) as e:
+        D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe))
+    assert e.value.key == "probe_at_degenerate_size"
+    # a literal letter, or a probe at a size where the options differ: nothing
+    D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub('q5_answer = "A"  # d = 1\n'))
+    D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe.replace("_d = 1", "_d = 8")))
+    # a replay that does not answer right (the probe measures something else): nothing
+    D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe.replace("'A': 1.0", "'A': x")))
+
+
+def test_product_of_sums_replayed():
+    out = D.transformed_dots_variants(12, 2000, 3, False)
+    g = torch.Generator().manual_seed(3)
+    q, k = torch.randn(2000, 12, generator=g), torch.randn(2000, 12, generator=g)
+    assert abs(out["dots_product_of_sums"] - float((q.sum(1) * k.sum(1)).var())) < 1e-9
+    assert D.replay_key("dots_product_of_sums/float64") == "dots_product_of_sums"
+
+
+def test_lesson_letter_said_first_and_named_only_when_cited():
+    wrong = sa.MCQ_MISCONCEPTIONS["q7_answer"]
+    with pytest.raises(Misconception) as e:
+        D.raise_if_lesson_letter("q7_answer", "A", "D", wrong, _sub('q7_answer = "A"  # lesson 79 quiz\n'))
+    assert e.value.key == "answer_lesson_quiz_letter" and "lesson 79's quiz" in str(e.value)
+    with pytest.raises(Misconception) as e:
+        D.raise_if_lesson_letter("q7_answer", "A", "D", wrong, _sub('q7_answer = "A"\n'))
+    assert e.value.key == wrong["A"] and str(e.value).find("lesson 79's quiz") < str(e.value).find("reflects")
+    D.raise_if_lesson_letter("q7_answer", "C", "D", wrong, _sub('q7_answer = "C"  # lesson\n'))   # not its letter
+    D.raise_if_lesson_letter("q6_answer", "A", "A", {}, None)                                     # right here
