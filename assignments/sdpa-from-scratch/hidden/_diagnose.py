@@ -248,6 +248,7 @@ def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
     if key is not None:
         raise Misconception(key, f"your code raised {e.exc_type}: {e.message} ({what}); on a square input it runs "
                                  f"and matches {describe(key)}")
+    name_column_reshape(fn, e, what)      # right on a square input: a reduction reshaped to a column (blind35)
 
 
 def softmax_unsqueezed_last(x: torch.Tensor, dim: int, max_last: bool, sum_last: bool) -> torch.Tensor | None:
@@ -1077,6 +1078,10 @@ def name_crash(fn, Q, K, V, mask, e, grad=False):
     plain_fn = fn
     if grad:
         fn = _TakingGradients(fn)
+    if crash_inside_broken_softmax(e):    # the helper's own crash (blind35): its own second calls, not the attention's
+        name_softmax_crash(STUDENT_SOFTMAX.get(), e, "inside stable_softmax, which the attention calls")
+        raise AssertionError(f"{said} (inside stable_softmax, which itself crashes or is wrong on a plain 3-D "
+                             "input with dim=-1: fix it first, Question 3's tests say how)")
     name_size_crash(e, said)
     name_tuple_as_tensor(e, said)
     name_fixed_rank(fn, Q, K, V, mask, e, said)
@@ -1607,6 +1612,7 @@ def judge(fn, Q, K, V, mask, got, what):
             name_scale_constant(fn, f"{what} is wrong")
         if mask is not None and type(got) is torch.Tensor:
             name_from_mask_probes(fn, f"{what} is wrong")
+            name_zeroed_everything(fn, Q, K, V, mask, got, what)      # one NaN zeroes it all (blind34)
         if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
                 and got.dtype == expected.dtype and not torch.isfinite(got).all()):
             name_nan(fn, Q, K, V, mask, got, what)
@@ -2992,3 +2998,201 @@ def scores_source(submission, answer: str = "raw_score_var") -> str | None:
     except Exception:  # noqa: BLE001 - an unreadable source proves nothing
         return None
     return None
+
+
+# --- naming round 36 -----------------------------------------------------------------------------------------
+
+def zero_dim_entries(value, right, what):
+    """returns_tensor_not_number where a shape is a tuple (or list) whose entries are 0-d tensors or NumPy
+    integer scalars (indexed out of torch.tensor([4, 10, 64]), or a shape tensor) holding the right sizes: the
+    values are right, their type is not (blind35). Entries of other sizes name nothing (two mistakes)."""
+    if type(value) not in (tuple, list) or len(value) != len(right):
+        return
+    def as_int(n):
+        if type(n) is int:
+            return n
+        if isinstance(n, torch.Tensor) and n.dim() == 0 and not n.dtype.is_floating_point and n.dtype != torch.bool:
+            return int(n)
+        if type(n).__module__ == "numpy" and hasattr(n, "item") and isinstance(n.item(), int) \
+                and not isinstance(n.item(), bool):
+            return n.item()
+        return None
+    sizes = [as_int(n) for n in value]
+    if any(type(n) is not int for n in value) and None not in sizes and tuple(sizes) == tuple(right):
+        kinds = sorted({type(n).__name__ if type(n).__module__ == "numpy" else "0-d tensor"
+                        for n in value if type(n) is not int})
+        raise Misconception("returns_tensor_not_number", f"{what} holds the right sizes {tuple(right)}, but its "
+                            f"entries are {' and '.join(kinds)}s, not Python ints: "
+                            + describe("returns_tensor_not_number") + " (int(n) for each entry)")
+
+
+def name_rounded_pair(pairs, alternates, what, submission=None, names=()):
+    """rounded_answer where every answer of `pairs` ((got, right) numbers) is right or equals its right value
+    rounded to 0, 1 or 2 decimals, and at least one is rounded (blind35: 6.6 and 0.8). Where a catalogued mistake
+    (`alternates`: tuples of what it gives for the same answers) rounds to the same numbers too, named only when the
+    source shows the rounding (round(...) or .round(...) in what assigns one of `names`), else nothing."""
+    def is_round_of(got, value):
+        return any(abs(got - round(value, d)) <= 1e-6 * max(1.0, abs(value)) for d in (0, 1, 2))
+    rounded = []
+    for got, right in pairs:
+        if abs(got - right) <= 1e-6 * max(1.0, abs(right)):
+            continue
+        # (to float32's precision: a tensor rounded by .round(decimals=2) and read back with .item())
+        ds = [d for d in (2, 1, 0) if abs(got - round(right, d)) <= 1e-6 * max(1.0, abs(right))]
+        if not ds:
+            return
+        rounded.append((got, right, ds[-1]))
+    if not rounded:
+        return
+    shown = rounds_in_source(submission, names)
+    if not shown and any(all(is_round_of(got, a) or abs(got - a) <= 1e-6 for (got, _), a in zip(pairs, alt))
+                         for alt in alternates):
+        return
+    said = "; ".join(f"{g:g} is {r:.6g} rounded to {d} decimal{'s' if d != 1 else ''}" for g, r, d in rounded)
+    raise Misconception("rounded_answer", f"{what}: {said}{' (your cell rounds it)' if shown else ''}: "
+                        + describe("rounded_answer"))
+
+
+def rounds_in_source(submission, names) -> bool:
+    """A cell of the submission assigns one of `names` a value that goes through round(...), .round(...),
+    np.round/around, or float() of a formatted string (float(f"{v:.1f}")). Student text: parsed, never run."""
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        for name in names:
+            for index in cells_assigning(cells, name):
+                try:
+                    tree = ast.parse(cells[index])
+                except SyntaxError:
+                    continue
+                for node in ast.walk(tree):
+                    if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) or node.value is None:
+                        continue
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    if not any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                        continue
+                    for call in ast.walk(node.value):
+                        if not isinstance(call, ast.Call):
+                            continue
+                        f = call.func
+                        if (isinstance(f, ast.Name) and f.id == "round") or \
+                                (isinstance(f, ast.Attribute) and f.attr in ("round", "around")):
+                            return True
+                        if isinstance(f, ast.Name) and f.id == "float" and call.args and (
+                                isinstance(call.args[0], ast.JoinedStr) or (isinstance(call.args[0], ast.Call)
+                                and isinstance(call.args[0].func, ast.Attribute) and call.args[0].func.attr == "format")):
+                            return True
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return False
+    return False
+
+
+def softmax_column_reshaped(x, dim, max_col, sum_col):
+    """A softmax whose max and/or sum is reshaped into a (-1, 1) column instead of kept with keepdim=True: right
+    for a 2-D input and dim=-1 only; None where it does not broadcast."""
+    x64 = x.double()
+    try:
+        m = x64.amax(dim=dim).reshape(-1, 1) if max_col else x64.amax(dim=dim, keepdim=True)
+        e = torch.exp(x64 - m)
+        return e / (e.sum(dim=dim).reshape(-1, 1) if sum_col else e.sum(dim=dim, keepdim=True))
+    except RuntimeError:
+        return None
+
+
+def name_column_reshape(fn, e, what):
+    """reduction_reshaped_to_column for a crash of stable_softmax: a second call on a square 2-D input with dim=-1
+    is right, one on a 3-D input with dim=-1 crashes (a kept axis put back with unsqueeze(-1) would run there),
+    and one on the square input with dim=0 gives what a max or sum reshaped to a (-1, 1) column gives, and not the
+    right softmax (blind35: e.sum(dim).reshape(-1, 1))."""
+    sq = (torch.arange(25, dtype=torch.float64).reshape(5, 5) * 0.9).sin() * 2
+    cube = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7).cos() * 2
+    last = second_call(fn, sq.clone(), dim=-1)
+    if type(last) is not torch.Tensor or not matching_variants(last, {"right": ref.stable_softmax(sq, -1)}, sq.dtype):
+        return
+    try:
+        fn(cube.clone(), dim=-1)
+        return
+    except StudentCodeError:
+        pass
+    down = second_call(fn, sq.clone(), dim=0)
+    if type(down) is not torch.Tensor or matching_variants(down, {"right": ref.stable_softmax(sq, 0)}, sq.dtype):
+        return
+    wrong = {f"c/{i}": t for i, mc in enumerate(((True, False), (False, True), (True, True)))
+             if (t := softmax_column_reshaped(sq, 0, *mc)) is not None}
+    if matching_variants(down, wrong, sq.dtype):
+        raise Misconception("reduction_reshaped_to_column", f"your code raised {e.exc_type}: {e.message} ({what}); "
+                            "on a 2-D input with dim=-1 it is right, on a (2, 3, 4) input with dim=-1 it crashes, and "
+                            "on a 2-D input with dim=0 it gives what a reduction reshaped to a (-1, 1) column gives: "
+                            + describe("reduction_reshaped_to_column"))
+
+
+def crash_inside_broken_softmax(e) -> bool:
+    """The crash's last notebook frame is in stable_softmax, and the notebook's stable_softmax (STUDENT_SOFTMAX)
+    itself crashes on a plain 3-D input with dim=-1: the helper's mistake, not the attention's (blind35: a sum
+    reshaped to a column), so the attention's second calls (a 2-D slice runs: fixed_axes) must name nothing."""
+    frames = re.findall(r'File "In\[\d{1,9}\]", line \d{1,7}, in ([A-Za-z_]\w{0,60})', e.traceback or "")
+    softmax = STUDENT_SOFTMAX.get()
+    if not frames or frames[-1] != "stable_softmax" or softmax is None:
+        return False
+    cube = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7).cos() * 2
+    try:
+        out = softmax(cube.clone(), dim=-1)
+    except StudentCodeError:
+        return True
+    return not (type(out) is torch.Tensor
+                and matching_variants(out, {"right": ref.stable_softmax(cube, -1)}, cube.dtype))
+
+
+# lesson 80's worked causal example: "q1 attends to k0 (0.5622) and k1 (0.4378)" (other tensors than Q3, K3)
+LESSON_CAUSAL_ROW1 = torch.tensor([0.5622, 0.4378, 0.0], dtype=torch.float64)
+
+
+def name_lesson_copy(got, right, what, atol):
+    """trace_from_lesson_example where the causal weights' row 1 is lesson 80's (0.5622, 0.4378, 0), to the
+    four decimals it prints or rounded to two, and every other row is right (blind35)."""
+    if tuple(got.shape) != tuple(right.shape) or not torch.isfinite(got).all():
+        return
+    others = [i for i in range(right.shape[0]) if i != 1]
+    if not torch.allclose(got[others], right[others], rtol=0, atol=atol):
+        return
+    if torch.allclose(got[1], LESSON_CAUSAL_ROW1, rtol=0, atol=5.1e-3) and \
+            not torch.allclose(right[1], LESSON_CAUSAL_ROW1, rtol=0, atol=5e-2):
+        raise Misconception("trace_from_lesson_example", f"{what} row 1 is {[round(float(v), 4) for v in got[1]]}, "
+                            "the numbers of lesson 80's worked causal example, where this notebook's Q3 and K3 give "
+                            f"{[round(float(v), 4) for v in right[1]]}: " + describe("trace_from_lesson_example"))
+
+
+def name_output_transposed(value, right, what, atol):
+    """output_column_convention where the trace's output is the (d_v, T) transpose of the right (T, d_v) one:
+    V3.T @ weights3.T, (weights3 @ V3).T, the column-vector convention (blind35)."""
+    t = value.detach().double() if isinstance(value, torch.Tensor) else None
+    if t is None and isinstance(value, (list, tuple)) and len(value) <= 16:
+        try:
+            t = torch.tensor(value, dtype=torch.float64)
+        except (TypeError, ValueError, RuntimeError):
+            return
+    if t is None or tuple(t.shape) != tuple(right.T.shape) or t.shape == right.shape or not torch.isfinite(t).all():
+        return
+    if torch.allclose(t, right.T, rtol=0, atol=atol):
+        raise Misconception("output_column_convention", f"{what} has shape {tuple(t.shape)} and equals the "
+                            f"transpose of the right {tuple(right.shape)} output: "
+                            + describe("output_column_convention"))
+
+
+def name_zeroed_everything(fn, Q, K, V, mask, got, what):
+    """nan_check_zeroes_every_row: with a mask that leaves some query no allowed key, the whole output is 0
+    (where the right one is not), and the same call with those queries' rows unmasked is right (blind34:
+    `if torch.isnan(weights).any(): weights = zeros_like(weights)`)."""
+    if mask is None or type(got) is not torch.Tensor or not got.is_floating_point():
+        return
+    full = tuple(broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2], mask.shape[:-2])) + (Q.shape[-2], K.shape[-2])
+    m = mask.expand(full)
+    empty = ~m.any(dim=-1, keepdim=True)
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if not bool(empty.any()) or got.shape != expected.shape or bool((got != 0).any()) or bool((expected == 0).all()):
+        return
+    opened = (m | empty).contiguous()
+    if right(second_call(fn, Q, K, V, mask=opened), Q, K, V, opened):
+        raise Misconception("nan_check_zeroes_every_row", f"{what} is 0 everywhere, and the same call with the "
+                            "queries that have no allowed key given every key is right: "
+                            + describe("nan_check_zeroes_every_row"))

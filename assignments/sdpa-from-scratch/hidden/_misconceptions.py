@@ -402,6 +402,21 @@ MISCONCEPTIONS = {
     "hand_score_slip": "a slip in one score worked out by hand (one dot product of a query with a key, or its "
                        "division by sqrt(d_k)): that query's weights are the softmax of the right scores except at "
                        "that entry; recompute it",
+    "reduction_reshaped_to_column": "turning a reduction into a column by hand (e.sum(dim).reshape(-1, 1), "
+                                    ".view(-1, 1), [:, None]) instead of keeping its axis with keepdim=True: that "
+                                    "lines up only for a 2-D input reduced along its last axis; a 3-D or 4-D input "
+                                    "fails to broadcast and dim=0 divides by the wrong sums: use "
+                                    "e.sum(dim, keepdim=True) (and x.amax(dim, keepdim=True))",
+    "trace_from_lesson_example": "copying numbers from the lesson's worked example (lesson 80's causal weights of "
+                                 "query 1, 0.5622 and 0.4378) into the trace: that example used other tensors; "
+                                 "compute the trace from this notebook's Q3, K3 and V3",
+    "output_column_convention": "writing the output in the column-vector convention (V^T W^T, one column per "
+                                "query): that is the transpose of the answer; the notebook keeps one row per "
+                                "query, weights @ V, of shape (T_q, d_v)",
+    "nan_check_zeroes_every_row": "checking for NaN over the whole weight tensor (if torch.isnan(weights).any(): "
+                                  "weights = zeros): one query with every key masked then zeroes the weights of "
+                                  "every query; zero only the rows with no allowed key (torch.where(mask.any(-1, "
+                                  "keepdim=True), weights, 0), or torch.nan_to_num(weights))",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

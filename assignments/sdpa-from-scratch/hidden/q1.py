@@ -92,6 +92,7 @@ def _raise_if_wrapped(value, right, what):
 def test_weights_shape(weights_shape):
     _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
+    diag.zero_dim_entries(weights_shape, ref.weights_shape, "weights_shape")    # sizes as 0-d tensors (blind35)
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
@@ -118,6 +119,7 @@ def test_weights_shape(weights_shape):
 def test_out_shape(out_shape):
     _raise_if_string(out_shape, ref.out_shape, "out_shape")
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
+    diag.zero_dim_entries(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "

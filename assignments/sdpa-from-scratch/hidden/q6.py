@@ -167,6 +167,7 @@ def test_out3(out3, weights3=None):
     _output_for_weights(out3, "out3", (3, 2), lambda: ref.weights3,
                         "the attention weights softmax(scores3) (one per query and key, 3 by 3)",
                         "out3 is the output weights3 @ V3, of shape (3, 2)")
+    diag.name_output_transposed(out3, ref.out3, "out3", ATOL)     # V3.T @ weights3.T (blind35)
     got = expect_matrix(out3, "out3", (3, 2))
     if (diag.is_causal_weights(weights3, ATOL) and torch.isfinite(got).all()
             and torch.allclose(got, weights3.double() @ ref.V3, rtol=0, atol=ATOL)):
@@ -212,6 +213,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
+    diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),
                                                 **diag.trace_stale_scale("weights3_causal")}, "weights3_causal")
