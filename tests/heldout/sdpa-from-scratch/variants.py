@@ -2491,3 +2491,109 @@ def causal_mask(T_q, T_k=None):
     return torch.tril(torch.ones(T_q, T_k)).bool()
 '''}, {"key": ("one_edit_fix", None), "where": ["q4", "q5", "q6"]}),
 })
+
+# round 36 (after blind35, and blind34's q5_any_nan_zeroes_every_weight): shape entries that are 0-d tensors or NumPy
+# ints; answers rounded to 0-2 decimals; a reduction reshaped into a (-1, 1) column in stable_softmax (named on q3, and
+# on q5 from the helper's own second calls, never fixed_axes); lesson 80's causal row copied into the trace; the trace
+# output in the column-vector convention; a NaN check over the whole weight tensor that zeroes every query
+WRONG.update({
+    "q1_shape_entries_from_shape_tensor": ({"weights_shape": '''
+q_like = torch.zeros(4, 10, 64)
+v_like = torch.zeros(4, 10, 128)
+qs, vs = torch.tensor(q_like.shape), torch.tensor(v_like.shape)
+weights_shape = (qs[0], qs[1], qs[1])
+out_shape = (qs[0], qs[1], vs[2])
+'''}, {"key": ("returns_tensor_not_number", "one_edit_fix"), "where": ["q1"]}),
+    "q1_shape_entries_numpy_array_tuple": ({"weights_shape": '''
+import numpy as np
+weights_shape = tuple(np.array([4, 10, 10]))
+out_shape = tuple(np.array([4, 10, 128]))
+'''}, {"key": ("returns_tensor_not_number", "one_edit_fix"), "where": ["q1"]}),
+    "q1_shape_entries_unbound_tensor": ({"weights_shape": '''
+weights_shape = tuple(torch.tensor([4, 10, 10]).unbind())
+out_shape = tuple(torch.tensor([4, 10, 128]).unbind())
+'''}, {"key": ("returns_tensor_not_number", "one_edit_fix"), "where": ["q1"]}),
+    "q2_variances_rounded_by_tensor_round": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().round(decimals=2).item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().round(decimals=2).item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "rounded_answer", "where": ["q2"]}),
+    "q2_variances_formatted_one_decimal": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = float(f"{raw_scores.var().item():.1f}")
+scaled_score_var = float(f"{(raw_scores / math.sqrt(d_k)).var().item():.1f}")
+scale_divisor = math.sqrt(64)
+'''}, {"key": "rounded_answer", "where": ["q2"]}),
+    "q2_scaled_variance_rounded_only": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = Q @ K.transpose(-2, -1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = round((raw_scores / math.sqrt(d_k)).var().item(), 2)
+scale_divisor = math.sqrt(64)
+'''}, {"key": "rounded_answer", "where": ["q2"]}),
+    "q3_sum_viewed_as_column": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim).view(-1, 1)
+'''}, {"key": "reduction_reshaped_to_column", "where": ["q3", "q5"]}),
+    "q3_max_and_sum_reshaped_to_column": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    top = x.max(dim=dim).values.reshape(-1, 1)
+    e = (x - top).exp()
+    return e / e.sum(dim=dim).reshape(-1, 1)
+'''}, {"key": "reduction_reshaped_to_column", "where": ["q3", "q5"]}),
+    "q3_sum_indexed_to_column": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    totals = e.sum(dim)[:, None]
+    return e / totals
+'''}, {"key": "reduction_reshaped_to_column", "where": ["q3", "q5"]}),
+    "q6_causal_lesson_row_two_decimals": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+weights3_causal[1] = torch.tensor([0.56, 0.44, 0.0], dtype=weights3_causal.dtype)   # as in lesson 80
+'''}, {"key": "trace_from_lesson_example", "where": ["q6"]}),
+    "q6_causal_typed_with_lesson_row": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = weights3 @ V3
+weights3_causal = [[1.0, 0.0, 0.0],
+                   [0.5622, 0.4378, 0.0],
+                   [0.3072, 0.1863, 0.5065]]
+'''}, {"key": "trace_from_lesson_example", "where": ["q6"]}),
+    "q6_output_product_transposed": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = (weights3 @ V3).T
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_column_convention", "where": ["q6"]}),
+    "q6_output_einsum_values_first": ({"weights3": '''
+scores3 = Q3 @ K3.T / math.sqrt(4)
+weights3 = stable_softmax(scores3, dim=-1)
+out3 = torch.einsum("qk,kd->dq", weights3, V3)
+weights3_causal = stable_softmax(scores3.masked_fill(~causal_mask(3), float("-inf")), dim=-1)
+'''}, {"key": "output_column_convention", "where": ["q6"]}),
+    "q5_empty_row_returns_all_zeros": ({"scaled_dot_product_attention": '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        if (~mask).all(dim=-1).any():
+            return torch.zeros_like(stable_softmax(scores, dim=-1) @ V)
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return stable_softmax(scores, dim=-1) @ V
+'''}, {"key": "nan_check_zeroes_every_row", "where": ["q5"]}),
+    "q5_nonfinite_weights_zeroed_whole": ({"scaled_dot_product_attention": '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    weights = torch.where(torch.isnan(weights).any(), torch.zeros_like(weights), weights)
+    return weights @ V
+'''}, {"key": "nan_check_zeroes_every_row", "where": ["q5"]}),
+})
