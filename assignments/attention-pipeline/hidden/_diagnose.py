@@ -380,6 +380,10 @@ def raise_if_rows_unnormalised(got: object, expected: torch.Tensor, dtype: torch
     open_rows = torch.ones_like(off) if M is None else (M == 0).all(dim=-1).expand_as(off)
     if not (bool((sums > 1 + 1e-3).any()) or bool((off & open_rows).any())):
         return
+    # every row below 1: divided, by more than its own sum (an extra term, "softmax one"; blind35), which exp(s)
+    # or exp(s - max) undivided does not give (the row maximum's own exp(0) = 1 is in its sum): not this key
+    if bool((sums < 1 - 1e-3).all()):
+        return
     if is_right(g / sums[..., None], expected, dtype):
         raise Misconception("weights_not_normalised", f"{what}: its rows sum to {float(sums.min()):.3g} .. "
                             f"{float(sums.max()):.3g}, and each row divided by its own sum is right: "
@@ -420,11 +424,25 @@ def mask_patterns(T: int) -> dict[str, torch.Tensor]:
     return {"upper_triangular_mask/inverted": torch.ones(T, T, dtype=torch.bool).tril()}
 
 
-def pattern_differs(blocked: torch.Tensor, want: torch.Tensor) -> str:
+def pattern_differs(blocked: torch.Tensor, want: torch.Tensor, M: torch.Tensor | None = None) -> str:
     """Which entries a mask gets wrong, in words: how many it blocks that must stay open and how many it
-    leaves open that must be blocked, each with its first (query, key) position."""
+    leaves open that must be blocked, each with its first (query, key) position. With the mask `M` itself,
+    entries that must be 0 but hold a finite value too small to block anything (1 from torch.ones, blind35)
+    are said as what they hold, not as blocked."""
     said = []
-    for n, what in ((blocked & ~want, "blocked that must stay open"), (~blocked & want, "open that must be blocked")):
+    wrong_open = blocked & ~want
+    if M is not None and M.shape == blocked.shape:
+        v = M.detach().to(torch.float64)
+        held = wrong_open & torch.isfinite(v) & (v.abs() < 1e4)
+        if bool(held.any()):
+            first = tuple(int(i) for i in held.nonzero()[0])
+            vals = v[held].unique()
+            what = f"hold {float(vals[0]):g} instead of 0" if vals.numel() == 1 else \
+                f"hold nonzero values instead of 0 (the first {float(v[first]):g})"
+            said.append(f"{int(held.sum())} entries that must be 0 {what}, a shift of those scores, not a block "
+                        f"(the first at (query, key) = {first})")
+            wrong_open = wrong_open & ~held
+    for n, what in ((wrong_open, "blocked that must stay open"), (~blocked & want, "open that must be blocked")):
         if bool(n.any()):
             first = tuple(int(i) for i in n.nonzero()[0])
             said.append(f"{int(n.sum())} entries {what} (the first at (query, key) = {first})")
@@ -1012,6 +1030,12 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
     # the numerator shifted by the row maximum, the denominator summed over the unshifted exp (blind29)
     out["weights_not_normalised/unshifted_denominator"] = e / torch.exp(Z).sum(dim=-1, keepdim=True)
+    # an extra term in the denominator (blind35, the "softmax one" exp(s) / (1 + sum exp(s)), computed shifted
+    # by max(row max, 0) as its authors do; or the 1 added after the shift by the row maximum): rows sum below 1
+    m0 = row_max.clamp(min=0)
+    one = torch.exp(Z - m0)
+    out["softmax_extra_denominator_term"] = one / (torch.exp(-m0) + one.sum(dim=-1, keepdim=True))
+    out["softmax_extra_denominator_term/after_shift"] = e / (1 + e.sum(dim=-1, keepdim=True))
     two = torch.exp2(Z - row_max)     # exp2 without the log2(e) factor (blind27, the Triton tutorial's softmax)
     out["softmax_base_2"] = two / two.sum(dim=-1, keepdim=True)
     if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
@@ -2083,3 +2107,68 @@ def after_unnamed(fn, S, M):
     keep-mask probe (raise_if_keep_mask)."""
     raise_if_mean_shift(fn, S, M)
     raise_if_keep_mask(fn, M)
+
+
+# --- round 36 (blind35) ------------------------------------------------------------------------------
+
+def zero_projections_mask_by_value(fn: Callable[..., object], X: torch.Tensor, W_V: torch.Tensor,
+                                   d_k: int) -> Misconception | AssertionError | None:
+    """A with W_Q = W_K = 0 uniform over every key (what no causal mask gives: every score is 0), told apart
+    by second calls: with nonzero W_Q, W_K the future keys get no weight (the mask IS applied) and, with one
+    token of X set to 0 (its scores exactly 0), A equals the mask chosen by the scores' value (S * tril, then
+    every score equal to 0 blocked, blind35): mask_by_score_value. The mask applied but the replay not
+    matching: an AssertionError saying so (no key). None when the mask is not shown applied: no_causal_mask."""
+    g = torch.Generator().manual_seed(36)
+    d_model, T = X.shape[-1], X.shape[-2]
+    W_Q, W_K = (checks.randn((d_model, d_k), g, X.dtype, 1.0 / math.sqrt(d_model)) for _ in range(2))
+    try:
+        out = fn(X, W_Q, W_K, W_V)
+    except StudentCodeError:
+        return None
+    A = out[1] if isinstance(out, (tuple, list)) and len(out) == 2 else None
+    if type(A) is not torch.Tensor or tuple(A.shape) != (T, T) or not bool(torch.isfinite(A).all()) \
+            or bool(A.detach().triu(1).any()) or not bool(A.detach().tril().any()):
+        return None
+    i = T // 2
+    X3 = X.clone()
+    X3[..., i, :] = 0
+    S = (X3.double() @ W_Q.double()) @ (X3.double() @ W_K.double()).transpose(-2, -1) / math.sqrt(d_k)
+    S = S * torch.tril(torch.ones_like(S))
+    S = S.masked_fill(S == 0, torch.finfo(S.dtype).min)
+    A_val = torch.softmax(S, dim=-1)
+    O_val = A_val @ (X3.double() @ W_V.double())
+    try:
+        out3 = fn(X3, W_Q, W_K, W_V)
+    except StudentCodeError:
+        out3 = None
+    said = ("A with W_Q = W_K = 0 is uniform over every key, the future included (what no causal mask gives), but "
+            "with nonzero W_Q and W_K your future keys get no weight: the mask is applied")
+    if all_right(out3, (O_val, A_val), X.dtype) and not all_right(out3, ref.self_attention(X3.double(), W_Q.double(),
+                                                                                          W_K.double(), W_V.double()), X.dtype):
+        return Misconception("mask_by_score_value", f"{said}, and with token {i} of X set to 0 (its scores exactly 0) "
+                             "A equals blocking every score equal to 0 after zeroing the future ones: "
+                             + describe("mask_by_score_value"))
+    return AssertionError(f"{said}; it depends on the scores' values (all 0 here), not only on the positions")
+
+
+def default_mask_square_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor,
+                              rerun: Callable[[torch.Tensor, torch.Tensor | None], object],
+                              right: Callable[[torch.Tensor, torch.Tensor | None, object], bool]) -> Misconception | None:
+    """Cross-attention with M left out crashes on a size mismatch where Y's length T' differs from X's T, while
+    the same call with M given as the all-open (T, T') mask runs and is right, and so does M=None with a Y as
+    long as X: what the code makes for M=None is sized from X alone (torch.zeros(T, T), blind35).
+    `rerun(Y, M)` calls the student's function, `right(Y, M, out)` judges it."""
+    T, T_k = X.shape[-2], Y.shape[-2]
+    if T == T_k or not any(w in (e.message or "") for w in ("size of tensor", "must match", "broadcast", "shape")):
+        return None
+    M0 = torch.zeros(T, T_k, dtype=X.dtype, device=X.device)
+    Y2 = Y[..., torch.arange(T) % T_k, :]
+    try:
+        with_mask, same_length = rerun(Y, M0), rerun(Y2, None)
+    except StudentCodeError:
+        return None
+    if not (right(Y, M0, with_mask) and right(Y2, None, same_length)):
+        return None
+    return Misconception("default_mask_square", f"{_said(e)} with M left out and Y of {T_k} tokens, X of {T}; with "
+                         f"M given as the all-open ({T}, {T_k}) mask (zeros) it runs and is right, and so it does "
+                         f"with M left out and Y as long as X: " + describe("default_mask_square"))

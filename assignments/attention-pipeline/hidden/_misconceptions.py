@@ -434,4 +434,25 @@ MISCONCEPTIONS = {
                           "unscaled scores K q in the numerator and the scaled exp(K q / sqrt(d_k)) in the "
                           "denominator, or the other way round): the weights no longer sum to 1; compute kappa = "
                           "exp(K q / sqrt(d_k)) once and use it in both, (kappa[:, None] * V).sum(0) / kappa.sum()",
+    # round 36 (blind35)
+    "softmax_extra_denominator_term": "adding an extra term to the softmax's denominator (the 'softmax one' "
+                                      "exp(s) / (1 + sum exp(s)), an exp(0) = 1 or another constant beside the row "
+                                      "sum): each row then sums to S / (S + c) < 1, not to 1; divide exp(s - max) by "
+                                      "its own row sum and nothing else",
+    "mask_by_score_value": "choosing the blocked keys by the score's value (the future scores zeroed, then every "
+                           "score equal to 0 blocked) instead of by position: a visible key whose score is exactly "
+                           "0 is blocked too, and a row of all-zero scores is blocked whole (its weights come out "
+                           "uniform over every key, the future included); block by position, S + "
+                           "causal_additive_mask(T, ...) or S.masked_fill(torch.triu(ones, 1).bool(), min)",
+    "rank_as_axes_or_lesson_rank": "answering 2: that is the number of axes of S (S.ndim: a matrix is a 'rank-2 "
+                                   "tensor') and also the rank of the lesson's example S, but the question asks for "
+                                   "the matrix rank of this head's S, the number of independent rows, at most "
+                                   "min(d_k, T)",
+    "count_from_set_of_shapes": "collecting the weight shapes (or widths) in a Python set, so equal ones collapse "
+                                "into one: W_Q and W_K have the same shape (and W_V too when d_v = d_k) and each "
+                                "still counts; add d_model * d_k + d_model * d_k + d_model * d_v (a list, not a set)",
+    "default_mask_square": "building the default 'no mask' as a T x T matrix from X's length, as in self-attention: "
+                           "the scores are T x T' (T' = Y's length), so whenever Y has another length than X the "
+                           "addition fails; make it torch.zeros(X.shape[-2], Y.shape[-2]) or skip the mask when M "
+                           "is None",
 }

@@ -55,6 +55,11 @@ def test_max_rank_S(max_rank_S):
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "
                             f"min(d_k, T) = {got}); the head in this question has d_k = 8 and T = 100: "
                             + describe("bound_from_lesson_head"))
+    if got == 2 and got == ref.rank_S_lesson and got != ref.max_rank_S and got not in arithmetic:
+        # 2: the lesson's S's rank (blind31) and S.ndim, a matrix as a "rank-2 tensor" (blind35): one number, both
+        raise Misconception("rank_as_axes_or_lesson_rank", "max_rank_S is 2: the number of axes of S (S.ndim, a "
+                            "'rank-2 tensor') and also the rank of the lesson's example S; the head in this question "
+                            "has d_k = 8 and T = 100: " + describe("rank_as_axes_or_lesson_rank"))
     if got == ref.rank_S_lesson and got != ref.max_rank_S and got not in arithmetic:
         # the rank measured on the lesson's own S (blind31), where this question's bound is asked
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the rank of the lesson's example S; "

@@ -38,7 +38,21 @@ def _width_arithmetic(d_model, d_k, d_v):
             "the widths added (d_model + d_k + d_v)": d_model + d_k + d_v}
 
 
-def _check(got, d_model, d_k, d_v, with_output):
+def _raise_if_set(fn, d_model, d_k, with_output):
+    """W_K's count missing for d_v != d_k is also the shapes kept in a set (W_Q's and W_K's collapse, blind35): a
+    second call with d_v = d_k tells them apart (a set keeps one of the three equal shapes, no W_K keeps two)."""
+    shapes = {(d_model, d_k)} | ({(d_k, d_model)} if with_output else set())
+    try:
+        n = fn(d_model, d_k, d_k, with_output=with_output)
+    except (StudentCodeError, TypeError):
+        return
+    if type(n) in (int, float) and n == sum(r * c for r, c in shapes):
+        raise Misconception("count_from_set_of_shapes", f"the count matches W_K left out, but with d_v = d_k = {d_k} "
+                            f"it is {n}: one d_model x d_k matrix counted for W_Q, W_K and W_V together"
+                            + (", and W_O beside it" if with_output else "") + " (equal shapes counted once): " + describe("count_from_set_of_shapes"))
+
+
+def _check(got, d_model, d_k, d_v, with_output, fn=None):
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
@@ -75,6 +89,8 @@ def _check(got, d_model, d_k, d_v, with_output):
                                                  **more}.items() if got == wrong}
     if len(hits) == 1:    # two mistakes giving this same count name neither
         key = hits.pop()
+        if key == "param_count_no_wk" and fn is not None:
+            _raise_if_set(fn, d_model, d_k, with_output)
         sizes = [k.split("/")[1] for k in more if key == "param_count_wo_wrong_size" and k.startswith(key + "/")
                  and more[k] == got]
         shape = f" (you count W_O as {sizes[0].replace('_vx', '_v x ').replace('_kx', '_k x ')})" if sizes else ""
@@ -166,7 +182,7 @@ def test_count_qkv(qkv_param_count, rng):
         raise_if_return_missing(got, {"with with_output=True": lambda: qkv_param_count(d_model, d_k, d_v, with_output=True)},
                                 lambda o: type(o) in (int, float) and o == full, "qkv_param_count(...)")
     try:
-        _check(got, d_model, d_k, d_v, False)
+        _check(got, d_model, d_k, d_v, False, qkv_param_count)
     except AssertionError:   # with_output left to its default: right when with_output=False is passed names it
         want = ref.qkv_param_count(d_model, d_k, d_v, False)
         try:   # `... + d_v * d_model if with_output else 0`: the conditional takes the whole sum
@@ -190,7 +206,7 @@ def test_count_with_output(qkv_param_count, rng):
     got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
     _raise_if_float_rounding(qkv_param_count, got, True)
     try:
-        _check(got, d_model, d_k, d_v, True)
+        _check(got, d_model, d_k, d_v, True, qkv_param_count)
     except AssertionError:
         if type(got) is int and got == 3 * d_model * d_k + d_v * d_model:   # W_V as d_k, or W_O as d_k: the
             try:   # count without W_O tells which (3 d_model d_k: W_V; right: the extra d_k lies in W_O)

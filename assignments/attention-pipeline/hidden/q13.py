@@ -132,6 +132,10 @@ def _crash_named(fn, X, Y, W, M, e):
         named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
     if named is None and M is None:   # float16 with M left out: an all-open mask of its dtype runs (naming23)
         named = D.default_mask_dtype_crash(e, X, Y, lambda M0: fn(X, Y, *W, M0), lambda out: D.all_right(out, want(X, Y, None), dtype))
+    if named is None and M is None:   # the default mask made T x T from X's length (blind35; before
+        # batched_crash: a batch axis of 1 gives len(X) = 1, a mask that broadcasts)
+        named = D.default_mask_square_crash(e, X, Y, lambda Y_, M_: fn(X, Y_, *W, M_) if M_ is not None else fn(X, Y_, *W),
+                                            lambda Y_, M_, out: D.all_right(out, want(X, Y_, M_), dtype))
     if named is None:   # S + M.T: the caller's (T, T') mask read as (T', T) fails on rectangular scores (naming11)
         named = D.mask_transposed_crash(e, M, lambda MT: fn(X, Y, *W, MT), lambda out: D.all_right(out, want(X, Y, M), dtype))
     if named is None:   # S.masked_fill(M != 0, -1e9) on float16 scores, pinned by a float64 probe (naming20)

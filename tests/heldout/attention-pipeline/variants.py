@@ -3155,3 +3155,113 @@ def causal_additive_mask(T, dtype, device=None):
     return torch.where(future, M + torch.finfo(dtype).min)
 '''}, {"key": "where_missing_value", "where": ["q04", "q07", "q09", "q10", "q13"]}),
 })
+
+# round 36 (blind35): two variants of each kind named in that round
+WRONG.update({
+    # the right scores in float64: a NumPy float64 scalar, or a 1-element float64 tensor, promotes
+    "q02_numpy_scores_times_float64_scalar": ({"scaled_scores": '''
+import numpy as np
+
+
+def scaled_scores(Q, K):
+    scale = 1.0 / np.sqrt(np.float64(K.shape[-1]))
+    S = np.matmul(Q.numpy(), np.swapaxes(K.numpy(), -1, -2)) * scale
+    return torch.from_numpy(S)
+'''}, {"key": "dtype_changed", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    "q02_scale_as_float64_vector": ({"scaled_scores": '''
+def scaled_scores(Q, K):
+    d_k = torch.tensor([K.shape[-1]], dtype=torch.float64)
+    return Q @ K.transpose(-2, -1) / torch.sqrt(d_k)
+'''}, {"key": "dtype_changed", "where": ["q02", "q05", "q07", "q09", "q10", "q13"]}),
+    # an extra term in the softmax's denominator: rows sum to S / (S + 1)
+    "q05_extra_one_after_the_shift": ({"attention_weights": '''
+def attention_weights(S, M=None):
+    if M is not None:
+        S = S + M
+    w = torch.exp(S - S.amax(dim=-1, keepdim=True))
+    return w / (1.0 + w.sum(dim=-1, keepdim=True))
+'''}, {"key": "softmax_extra_denominator_term", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "q05_zero_logit_appended": ({"attention_weights": '''
+def attention_weights(S, M=None):
+    if M is not None:
+        S = S + M
+    zero = torch.zeros_like(S[..., :1])
+    return torch.softmax(torch.cat([S, zero], dim=-1), dim=-1)[..., :-1]
+'''}, {"key": "softmax_extra_denominator_term", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    # the causal mask chosen by the scores' value: every score equal to 0 blocked
+    "q07_tril_then_zero_scores_filled": ({"self_attention": '''
+def self_attention(X, W_Q, W_K, W_V, causal=True):
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        S = torch.tril(S)
+        S = S.masked_fill(S == 0, torch.finfo(S.dtype).min)
+    A = attention_weights(S)
+    return A @ V, A
+'''}, {"key": "mask_by_score_value", "where": ["q07", "q09"]}),
+    "q07_kept_where_masked_score_nonzero": ({"self_attention": '''
+def self_attention(X, W_Q, W_K, W_V, causal=True):
+    Q, K, V = project_qkv(X, W_Q, W_K, W_V)
+    S = scaled_scores(Q, K)
+    if causal:
+        keep = (S * torch.tril(torch.ones_like(S))) != 0
+        S = torch.where(keep, S, torch.full_like(S, torch.finfo(S.dtype).min))
+    A = attention_weights(S)
+    return A @ V, A
+'''}, {"key": "mask_by_score_value", "where": ["q07", "q09"]}),
+    # 2: S's number of axes, and the lesson's S's rank (one number, both readings)
+    "q11_max_rank_as_len_of_shape": ({"max_rank_S": 'max_rank_S = len((100, 100))\n\nrank_S_lesson = 2\n'},
+                                     {"key": "rank_as_axes_or_lesson_rank", "where": ["q11:test_max_rank_S"]}),
+    "q11_max_rank_as_ndim": ({"max_rank_S": 'max_rank_S = torch.zeros(100, 100).ndim\n\nrank_S_lesson = 2\n'},
+                             {"key": "rank_as_axes_or_lesson_rank", "where": ["q11:test_max_rank_S"]}),
+    "q11_max_rank_is_the_lesson_rank": ({"max_rank_S": "max_rank_S = 2\nrank_S_lesson = 2"},
+                                        {"key": "rank_as_axes_or_lesson_rank", "where": ["q11:test_max_rank_S"]}),
+    # equal shapes (or widths) collapsed by a set or a dict
+    "q12_sizes_in_a_dict_keyed_by_shape": ({"qkv_param_count": '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    sizes = {}
+    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)] + ([(d_v, d_model)] if with_output else [])
+    for shape in shapes:
+        sizes[shape] = shape[0] * shape[1]
+    return sum(sizes.values())
+'''}, {"key": "count_from_set_of_shapes", "where": ["q12"]}),
+    "q12_widths_in_a_set": ({"qkv_param_count": '''
+def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    widths = set([d_k, d_k, d_v])
+    total = d_model * sum(widths)
+    if with_output:
+        total += d_v * d_model
+    return total
+'''}, {"key": "count_from_set_of_shapes", "where": ["q12"]}),
+    # the default mask sized T x T from X's length
+    "q13_default_mask_like_query_scores": ({"cross_attention": '''
+def cross_attention(X, Y, W_Q, W_K, W_V, M=None):
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    if M is None:
+        M = torch.zeros_like(Q @ Q.transpose(-2, -1))
+    A = attention_weights(scaled_scores(Q, K), M)
+    return A @ V, A
+'''}, {"key": "default_mask_square", "where": ["q13"]}),
+    "q13_default_mask_len_x": ({"cross_attention": '''
+def cross_attention(X, Y, W_Q, W_K, W_V, M=None):
+    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V
+    S = scaled_scores(Q, K)
+    if M is None:
+        M = torch.zeros(len(X), len(X), dtype=S.dtype, device=S.device)
+    S = S + M
+    A = attention_weights(S)
+    return A @ V, A
+'''}, {"key": "default_mask_square", "where": ["q13"]}),
+    # the open entries of the mask hold a nonzero value (the words say what they hold)
+    "q04_open_entries_ones_then_indexed": ({"causal_additive_mask": '''
+def causal_additive_mask(T, dtype, device=None):
+    M = torch.ones(T, T, dtype=dtype, device=device)
+    M[torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)] = torch.finfo(dtype).min
+    return M
+'''}, {"key": "one_edit_fix", "where": ["q04", "q05", "q07"]}),
+    "q04_open_entries_ones_chained": ({"causal_additive_mask": '''
+def causal_additive_mask(T, dtype, device=None):
+    blocked = torch.ones(T, T, dtype=torch.bool, device=device).triu(diagonal=1)
+    return torch.ones_like(blocked, dtype=dtype).masked_fill(blocked, torch.finfo(dtype).min)
+'''}, {"key": "one_edit_fix", "where": ["q04", "q05", "q07"]}),
+})
