@@ -1873,7 +1873,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_einsum_value_index_reused": ("one_edit_fix", "einsum_letter_on_two_axes"),
         # generic: "the variance of q.k is not within 10% of its expected value"; "ni,nj->n" is (sum q)(sum k),
         # variance d_k^2: variance_d_k_squared is the answer "d_k^2", not a free einsum letter; no key
-        "q2_einsum_free_index": (),
+        "q2_einsum_free_index": ("dots_product_of_sums",),   # now (after blind35: naming36)
         "q2_vecdot_over_samples": ("dots_summed_over_samples",),       # vecdot(dim=0): the key's text
         # generic: "dot_product_variance(...) is NaN ... taken of a single number": torch.sum without dim; the
         # one-number keys (entropy_one_number, entropy_flattened) are the entropy's; none for the dots
@@ -1921,7 +1921,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # not caught: np.int64 entries keep 35/35 though the notebook's public test_q1_format asserts
         # isinstance(n, int); float_for_int says a float and shape_as_string a string: no key says NumPy ints
-        "q1_shape_entries_numpy_ints": (),
+        "q1_shape_entries_numpy_ints": ("returns_tensor_not_number",),   # now (after blind35: naming36)
         # generic: "scaled_score_var is not the variance of the scaled scores"; Q.size()[1] is T = 5: scale_by_T's
         # "1/sqrt(a sequence length)", and scale_by_batch_dim names Q.size(1) itself
         # now named by scale_by_T (naming24)
@@ -3494,7 +3494,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "Boolean value of Tensor with more than one value is ambiguous" on both q10 tests; no key fired
         "q10_python_loop_assumes_two_dims": ("batched_input_unsupported",),   # now (after blind31: one 2-D slice is right)
         # generic: "max_rank_S is not correct: what limits the rank of Q K^T?"; no key fired
-        "q11_max_rank_from_the_lesson_example": ("bound_from_lesson_head",),   # now (after blind31)
+        "q11_max_rank_from_the_lesson_example": ("bound_from_lesson_head", "rank_as_axes_or_lesson_rank"),   # now (after blind31; blind35: both readings of 2)
         # one_edit_fix: "`d_v * d_model` in place of `d_v * d_model + d_model`" drops the bias term at its place
         "q12_output_bias_counted": ("one_edit_fix",),
         # raw: "stack expects each tensor to be equal size, but got [10, 12] ... and [10, 6]"; no key fired
@@ -3762,7 +3762,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # weights_transposed (A^T V) on every failed test - exactly the mistake
         "q5_weights_transposed_before_values": ("weights_transposed",),
         # generic: None, "wrong entries at rows 0,1,4,5"; nothing says a tensor-wide NaN check zeroes every row
-        "q5_any_nan_zeroes_every_weight": (),
+        "q5_any_nan_zeroes_every_weight": ("nan_check_zeroes_every_row",),   # now (after blind35: naming36)
         # generic: None, "a permutation of the last axis", then advice to recompute scores/softmax (the weights are right)
         "q6_hand_output_columns_swapped": (),
         # answer_extra_characters: "C." with a full stop - exactly the mistake
@@ -3786,7 +3786,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: one_edit_fix shows `q.sum(dim=1)` (or `k.sum(dim=1)`) in place of `q.sum(dim=1) * k.sum(dim=1)`:
         # dots then ignore k (or q) and have variance d_k only by coincidence; the fix is (q * k).sum(dim=1), so the
         # change does not fix the stated mistake, it swaps in another (as judge33's q2_box_muller_missing_factor_two)
-        "q2_product_of_sums_not_sum_of_products": (),
+        "q2_product_of_sums_not_sum_of_products": ("dots_product_of_sums",),   # now (after blind35: naming36)
         # one_edit_fix on both q2 tests: `torch.sum(q * k, dim=1)` (or `torch.sum`) in place of `torch.cumsum(...)`:
         # the stated fix at its place
         "q2_cumsum_for_sum": ("one_edit_fix",),
@@ -3809,7 +3809,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)")
         # blames a belief the student does not hold; the letter was copied from the lesson quiz's differently
         # ordered key (as judge33's q5_answer_third_option_zero_indexed)
-        "q7_answer_copied_from_lesson_quiz_key": (),
+        "q7_answer_copied_from_lesson_quiz_key": ("answer_lesson_quiz_letter",),   # now (after blind35: naming36)
         # mha_no_input_projections on all 3 q8 tests: "running the heads on X itself, never applying the projections
         # W_Q, W_K, W_V": the right kind (input projection skipped, X used itself) and W_K is named in it; borderline,
         # since it says all three are skipped where only W_K is
@@ -3855,6 +3855,131 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+BLIND35_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    "sdpa-from-scratch": {
+        # partly named: one_edit_fix on weights_shape (`[4, 10, 64]` in place of `torch.tensor([4, 10, 64])`, line 2:
+        # the sizes no longer in a tensor, the entries come out ints, the fix at its place); out_shape None
+        # ("should be a tuple of Python ints"), which needs dims_v fixed too; returns_tensor_not_number would name it
+        "q1_shape_entries_zero_dim_tensors": ('returns_tensor_not_number', 'one_edit_fix'),   # now (after blind35: naming36)
+        # MIS-NAMED: one_edit_fix shows `v_shape` in place of `qk_shape` on line 4: out_shape becomes V's own shape
+        # as a list, [4, 10, 128], right only because T_q == T_k here (V's T_k for the output's T_q); it does not
+        # make both operands tuples, it swaps in another mistake (as scaled-attention's q2_product_of_sums_not_sum_of_products)
+        "q1_tuple_plus_list_slice": ('one_edit_fix',),   # now (after blind35: the engine)
+        # generic: None, "scaled_score_var is not the variance of the scaled scores"; rounded_answer is the key
+        "q2_variances_rounded_to_one_decimal": ('rounded_answer',),   # now (after blind35: naming36)
+        # generic: None, "2.546 and 0.3183, exactly 1/8 ... neither is the variance of the example's scores"; nothing
+        # says the broadcast products are summed over the keys (dim=-2) instead of the features (dim=-1)
+        "q2_broadcast_products_summed_over_keys": ('one_edit_fix',),   # now (after blind35: the engine)
+        # MIS-NAMED: q3's two tests None (raw RuntimeError of sizes); q5's 15 tests fixed_axes ("K.T or a fixed axis
+        # ... use K.transpose(-2, -1)"), which blames the SDPA's transpose; the fault is the helper's sums reshaped to
+        # a (-1, 1) column instead of keepdim=True (as q5_any_without_keepdim: fixed_axes mis-names a keepdim loss)
+        "q3_sum_reshaped_to_column": ('reduction_reshaped_to_column',),   # now (after blind35: naming36)
+        # raw exception: None on both rectangular q4 tests, "The size of tensor a (6) must match ... b (9)"
+        "q4_diagonal_from_square_eye": ('one_edit_fix',),   # now (after blind35: the engine)
+        # partly named: fixed_axes on the 15 value tests ("one 2-D slice of the same values runs and gives the right
+        # result ... use K.transpose(-2, -1)"): tensordot works on 2-D only, its general kind with the right fix (as
+        # q1_bmm_on_2d); test_vectorised None ("timing could not be verified ... crashes on 3-D inputs")
+        "q5_tensordot_contracts_across_batch": ('fixed_axes',),   # now (after blind35: the engine: its timing test too)
+        # invert_of_float_mask on all 15 failed tests: ~ on a tensor of numbers, keep the mask bool - the mistake
+        "q5_mask_cast_to_input_dtype_before_inverting": ("invert_of_float_mask",),
+        # one_edit_fix on 11 tests: `mask` in place of `mask.transpose(-2, -1)` on line 6, the exact fix;
+        # upper_triangular_mask on test_causal_rectangular ("with 5 queries and 5 keys it ... matches an
+        # upper-triangular mask"): the transposed causal mask is that triangle (accepted as q4_arange_unsqueeze_swapped,
+        # q09_transposed_matrix; borderline, it does not point at the transpose line)
+        "q5_mask_transposed_with_keys": ("one_edit_fix", "upper_triangular_mask"),
+        # generic: None, "weights3_causal is not correct in row(s) [1] (recompute the scores ...)"; nothing says the
+        # row is the lesson's worked example (0.5622, 0.4378) rather than this trace's softmax of (0.5, 1.0)
+        "q6_causal_row_copied_from_lesson": ('trace_from_lesson_example',),   # now (after blind35: naming36)
+        # generic: None, "out3 should have shape (3, 2), got (2, 3)"; result_axes_permuted (or a message saying
+        # V3.T @ weights3.T is (weights3 @ V3).T) would name the column-vector convention
+        "q6_output_in_column_vector_convention": ('output_column_convention',),   # now (after blind35: naming36)
+        # answer_extra_characters: "quotes" in its text, "seems to be 'C'" - exactly the mistake
+        "q7_letter_wrapped_in_quote_marks": ("answer_extra_characters",),
+        # answer_lookalike_letter: "CYRILLIC CAPITAL LETTER ES (U+0421) ... retype on a Latin layout" - exactly
+        "q7_cyrillic_c_lookalike": ("answer_lookalike_letter",),
+        # generic: None, "score_madds is not the number of multiply-adds ..."; no key says << 64 is times 2**64
+        "q8_shift_by_64_for_times_64": ('one_edit_fix',),   # now (after blind35: the engine)
+    },
+    "scaled-attention": {
+        # no_scale on all 5 q1 tests ("it matches not scaling the scores at all"): subtracting a constant is a no-op for
+        # the softmax, so the scale is in effect never applied; accepted as the effect of a scale step that does nothing,
+        # like measure's q02_integer_exponent, q1_scale_method_result_discarded and q8_scale_line_after_softmax_line
+        # (borderline: nothing says "subtracted instead of divided")
+        "q1_scale_subtracted_not_divided": ("no_scale",),
+        # one_edit_fix on the one failed test: line 10 `for j in range(T_q)` with `T_k` in place of `T_q`, the stated fix
+        # at its place
+        "q1_value_loop_bounded_by_query_count": ("one_edit_fix",),
+        # raw exception on all 3 q2 tests: "RuntimeError: Boolean value of Tensor with more than one value is ambiguous";
+        # nothing says the flag `scaled` was overwritten by the tensor of scaled dots
+        "q2_flag_name_reused_for_scaled_dots": ('parameter_overwritten',),   # now (after blind35: the engine)
+        # generic (None) on all 3 q2 tests: "is NaN ... taken of a single number ... check that the dot products are
+        # n_samples numbers"; helpful, but no key names the append dedented out of the loop
+        "q2_append_outside_the_loop": ('one_edit_fix',),   # now (after blind35: the engine)
+        # generic (None) on all 3 q4 entropy tests: "does not match ... in 6 of 6 entries"; nothing names logsigmoid
+        # taken for log_softmax
+        "q4_entropy_logsigmoid_for_log_probs": ('one_edit_fix',),   # now (after blind35: the engine)
+        # mis-named: table_ignores_dims ("looping over a hard-coded list of d's ... any other dims give the default
+        # table") on both table tests; the loop is over dims, only in reverse (pop() from the end), and the other-dims
+        # test gets those dims reversed, not the default table (as measure's q4_table_append_after_loop)
+        "q4_table_dims_popped_from_the_end": ('table_rows_reversed',),   # now (after blind35: naming36)
+        # mis-named: variance_after_scaling ("giving the variance of the scaled dot product (1) for the raw one"); the
+        # probe was unscaled, run at d_k = 1 where all four options tie (unlike judge34's q5_answer_decided_from_scaled_run)
+        "q5_answer_probe_run_at_d_k_one": ('probe_at_degenerate_size',),   # now (after blind35: naming36)
+        # variance_d_k_squared names and refutes D's belief, the hedge's second letter that `and` records; accepted as
+        # measure's q5_answer_two_letters_hedged ("CD") (borderline: nothing says `and` returns its last operand)
+        "q5_answer_hedged_with_and_operator": ("variance_d_k_squared",),
+        # callable_not_called: "q6_answer is a function or method, not a value ... a function's name without calling
+        # it ... add the () that call it": the mistake exactly
+        "q6_answer_helper_function_not_called": ("callable_not_called",),
+        # uniform_weights ("every key the same weight (the mean of V)"): the conclusion the near-uniform toy probe led
+        # to (as judge34's q6_answer_from_equal_rows_toy_check and measure's q6_answer_plain_mean)
+        "q6_answer_probe_tolerance_admits_plain_mean": ("uniform_weights",),
+        # attention_as_argmax ("a hard argmax instead of a weighted mixture"): the conclusion the saturated gradient
+        # probe drew (its comment: "if not, attention is just an argmax"), as judge34's q6_answer_from_saturated_toy_check
+        "q7_answer_gradient_probe_on_saturated_scores": ("attention_as_argmax",),
+        # generic (None): "`q7_answer` is not defined in your notebook (or is None)"; nothing says print returns None
+        "q7_answer_assigned_from_print": ('answer_from_none_call',),   # now (after blind35: the engine)
+        # raw exception on all 3 q8 tests: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x5)"; no key says the
+        # keys were left full width (mha_values_not_split is V's counterpart)
+        "q8_keys_not_sliced_per_head": ('one_edit_fix',),   # now (after blind35: the engine)
+        # mha_heads_interleaved on all 3 q8 tests: "read back through W_O ... column j * n_heads + h holds head h's
+        # column j": the same head-minor pairing of head columns with W_O rows that view(d_k, n_heads, d_model) makes,
+        # put on the merge side (borderline: the key's fix is torch.cat, the student's is W_O.view(n_heads, d_k, d_model))
+        "q8_w_o_rows_viewed_head_minor": ("mha_heads_interleaved",),
+    },
+    "attention-pipeline": {
+        # reshape back with W.shape[0]: only raw RuntimeErrors (shape '[7, 9]' is invalid ...), no key
+        "q01_reshaped_back_with_d_model_width": ('one_edit_fix',),   # now (after blind35: the engine)
+        # float64 out for float32 in: dtype_changed (returning another dtype than the input's) names it; test_scores_broadcast is generic
+        "q02_numpy_round_trip_promotes_to_float64": ('dtype_changed',),   # now (after blind35: naming36)
+        # picks (a) 'rows flatter': scale_direction_reversed is exactly that belief
+        "q03_answer_rows_flatter": ("scale_direction_reversed",),
+        # open entries hold 1: one_edit_fix torch.ones -> torch.zeros on line 3 fixes it at its place
+        "q04_open_entries_hold_one": ("one_edit_fix",),
+        # softmax-one extra 1: one_edit_fix drops torch.exp(-m) from the denominator; weights_not_normalised ('exp(scores) without dividing') blames no division at all -> mis-name on 2 tests
+        "q05_off_by_one_softmax_extra_one_in_denominator": ('softmax_extra_denominator_term', 'one_edit_fix'),   # now (after blind35: naming36)
+        # picks (b) 'mask costs rank': mask_changes_rank is exactly that belief
+        "q06_answer_mask_costs_rank": ("mask_changes_rank",),
+        # zero scores blocked too: no_causal_mask ('never applying the causal mask') blames another cause -> mis-name
+        "q07_zero_scores_treated_as_blocked": ('mask_by_score_value',),   # now (after blind35: naming36)
+        # rounded to 4 decimals: one_edit_fix torch.round(W, decimals=4) -> W fixes it at its place
+        "q09_rounded_to_four_decimals": ("one_edit_fix",),
+        # nats / log10(2): one_edit_fix math.log10(2) -> math.log(2) fixes it at its place
+        "q10_nats_divided_by_log10_of_two": ("one_edit_fix",),
+        # rank = number of axes: bound_from_lesson_head ('numbers of the lesson's example') blames another cause -> mis-name
+        "q11_tensor_rank_taken_as_number_of_axes": ('rank_as_axes_or_lesson_rank',),   # now (after blind35: naming36)
+        # set collapses equal shapes: param_count_no_wk ('forgetting W_K') gives the effect, not the cause (the set) -> mis-name
+        "q12_shapes_collected_in_a_set": ('count_from_set_of_shapes',),   # now (after blind35: naming36)
+        # default mask T x T: raw RuntimeError (size of tensor a (10) must match ... (5)), no key
+        "q13_default_mask_built_square": ('default_mask_square',),   # now (after blind35: naming36)
+        # picks (c) S: T' x T, O: T' x d_v, Y's tokens as the rows: cross_roles_swapped ('queries from Y') is that mistake
+        "q14_answer_rows_indexed_by_keys": ("cross_roles_swapped",),
+        # picks (d) cubic like inversion: cost_cubic_in_T is exactly that belief
+        "q16_answer_cubic_like_inversion": ("cost_cubic_in_T",),
+    },
+}
+
+
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
     "blind5": BLIND5_KEYS, "blind6": BLIND6_KEYS, "blind7": BLIND7_KEYS,
@@ -3866,7 +3991,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind24": BLIND24_KEYS,
     "blind25": BLIND25_KEYS, "blind26": BLIND26_KEYS, "blind27": BLIND27_KEYS,
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
-    "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS}
+    "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:

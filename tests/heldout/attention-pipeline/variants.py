@@ -1829,7 +1829,7 @@ import torch as _t
 _Qd = _t.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]], dtype=_t.float64)
 _Kd = _t.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]], dtype=_t.float64)
 rank_S_lesson = _t.linalg.matrix_rank(_Qd @ _Kd.mT, hermitian=True).item()
-'''}, {"key": None, "where": ["q11:test_rank_S_lesson"]}),
+'''}, {"key": "one_edit_fix", "where": ["q11:test_rank_S_lesson"]}),   # since blind35: `False` in place of `True`
 })
 
 # naming22: a letter with characters around it, which the notebook's format check rejects
