@@ -95,6 +95,20 @@ def test_every_hidden_test_file_is_a_test_list(slug):
                       "helpers to hidden/_diagnose.py")
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_hidden_file_runs_code_in_the_grader(slug):
+    # the trust boundary: student text is parsed in the grader, never run (a q5 diagnosis once exec'd the answer
+    # cell there to replay it at another size); student code runs in the worker, reached through the namespace
+    import ast
+    found = []
+    for path in sorted((ROOT / "assignments" / slug / "hidden").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("exec", "eval", "compile", "__import__", "breakpoint")):
+                found.append(f"{path.name}:{node.lineno} {node.func.id}()")
+    assert not found, f"{slug}: hidden files that run code in the grader: {found}"
+
+
 def _calls_with_a_gradient_tensor(source: str) -> list[int]:
     """Lines of `torch.autograd.grad(out, inputs, g)` / `grad_outputs=` and `x.backward(g)` / `gradient=`:
     the spellings that import sympy. A scalar's `autograd.grad(loss, x)` or `loss.backward(retain_graph=True)`

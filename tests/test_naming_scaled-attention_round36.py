@@ -48,18 +48,22 @@ def _sub(src: str):
     return SimpleNamespace(cells=[src], source=src)
 
 
-def test_probe_at_size_one_needs_the_replay_to_answer_right():
+def test_probe_at_size_one_is_read_off_the_source_and_never_run(tmp_path):
     probe = ("_d = 1\nx = (torch.randn(4000, _d) * torch.randn(4000, _d)).sum(-1).var().item()\n"
              "o = {'A': 1.0, 'B': _d ** 0.5, 'C': float(_d), 'D': float(_d) ** 2}\n"
              "q5_answer = min(o, key=lambda c: abs(o[c] - x))\n")
     with pytest.raises(Misconception) as e:
         D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe))
-    assert e.value.key == "probe_at_degenerate_size"
+    assert e.value.key == "probe_at_degenerate_size" and "`_d = 1`" in str(e.value)
     # a literal letter, or a probe at a size where the options differ: nothing
     D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub('q5_answer = "A"  # d = 1\n'))
     D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe.replace("_d = 1", "_d = 8")))
-    # a replay that does not answer right (the probe measures something else): nothing
-    D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(probe.replace("'A': 1.0", "'A': x")))
+    # student code never runs in the grader: a probe cell that would write a file leaves none
+    marker = tmp_path / "ran_in_the_grader"
+    hostile = f"open({str(marker)!r}, 'w').write('x')\n" + probe
+    with pytest.raises(Misconception):
+        D.raise_if_probe_at_size_one("q5_answer", "A", "C", _sub(hostile))
+    assert not marker.exists()
 
 
 def test_product_of_sums_replayed():

@@ -49,7 +49,8 @@ def _raise_if_set(fn, d_model, d_k, with_output):
     if type(n) in (int, float) and n == sum(r * c for r, c in shapes):
         raise Misconception("count_from_set_of_shapes", f"the count matches W_K left out, but with d_v = d_k = {d_k} "
                             f"it is {n}: one d_model x d_k matrix counted for W_Q, W_K and W_V together"
-                            + (", and W_O beside it" if with_output else "") + " (equal shapes counted once): " + describe("count_from_set_of_shapes"))
+                            + (", and W_O beside it" if with_output else "") + " (equal shapes counted once): "
+                            + describe("count_from_set_of_shapes"))
 
 
 def _check(got, d_model, d_k, d_v, with_output, fn=None):

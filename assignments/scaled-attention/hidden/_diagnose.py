@@ -3976,14 +3976,14 @@ _DRAWS = ("randn", "normal", "rand", "randn_like", "empty", "ones", "zeros", "fu
 
 
 def _degenerate_probe(cell: str, question: str):
-    """(source of the size-1 binding, tree with it set to 64) when the cell computes `question` (not a literal)
-    from a random draw whose size is a name bound to 1 (`d = 1; torch.randn(n, d)`) or the literal 1 as the
-    draw's last size; None otherwise."""
+    """The source of the size-1 binding (or of the draw) when the cell computes `question` (not a literal) from a
+    random draw whose size is a name bound to 1 (`d = 1; torch.randn(n, d)`) or the literal 1 as the draw's last
+    size; None otherwise."""
     import ast
-    import copy
+    from autograder.grading.pyparse import parse
     try:
-        tree = ast.parse(cell)
-    except SyntaxError:
+        tree = parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
     answers = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)
                and any(isinstance(t, ast.Name) and t.id == question for t in n.targets)]
@@ -3998,27 +3998,17 @@ def _degenerate_probe(cell: str, question: str):
         used = {n.id for a in sizes for n in ast.walk(a) if isinstance(n, ast.Name)} & set(ones)
         if used:
             name = sorted(used)[0]
-            new = copy.deepcopy(tree)
-            for a in ast.walk(new):
-                if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in a.targets) \
-                        and isinstance(a.value, ast.Constant):
-                    a.value = ast.Constant(64)
-            return ast.get_source_segment(cell, ones[name]) or f"{name} = 1", new
+            return ast.get_source_segment(cell, ones[name]) or f"{name} = 1"
         if len(sizes) >= 2 and isinstance(sizes[-1], ast.Constant) and sizes[-1].value == 1:
-            new = copy.deepcopy(tree)
-            for c in ast.walk(new):
-                if isinstance(c, ast.Call) and ast.dump(c) == ast.dump(call_):
-                    c.args[len(c.args) - 1] = ast.Constant(64)
-            return ast.get_source_segment(cell, call_) or "a draw of size 1", new
+            return ast.get_source_segment(cell, call_) or "a draw of size 1"
     return None
 
 
 def raise_if_probe_at_size_one(question: str, value, answer: str, submission) -> None:
-    """A wrong letter that the answer cell computes by an experiment at d_k = 1 (where 1, sqrt(d_k), d_k and d_k^2
-    all equal 1, so the tie picks one): named probe_at_degenerate_size only when the cell, run again with that
-    size set to 64 (nothing else changed, in a namespace of its own), answers the right letter."""
-    import ast
-    import math as _math
+    """A wrong letter that the answer cell computes (not a literal) from a random draw of size 1 (`d = 1;
+    torch.randn(n, d)`): at d_k = 1 the options 1, sqrt(d_k), d_k and d_k^2 all equal 1, so that experiment cannot
+    tell them apart, whatever letter its tie picks. Read off the cell's source (parsed, never run: student code
+    runs only in the sandbox's worker)."""
     from autograder.grading.source_checks import cells_of
     if not isinstance(value, str) or value.strip().upper() == answer or submission is None:
         return
@@ -4026,25 +4016,10 @@ def raise_if_probe_at_size_one(question: str, value, answer: str, submission) ->
         if question not in cell:
             continue
         found = _degenerate_probe(cell, question)
-        if found is None:
-            continue
-        where, tree = found
-        scope = {"torch": torch, "math": _math, "F": torch.nn.functional, "__builtins__": __builtins__}
-        try:
-            import numpy as np
-            scope["np"] = np
-        except ImportError:
-            pass
-        try:
-            exec(compile(ast.fix_missing_locations(tree), "<answer cell, size 64>", "exec"), scope)
-        except Exception:  # noqa: BLE001 - a cell that needs other cells' names: no replay, no name
-            return
-        again = scope.get(question)
-        if isinstance(again, str) and again.strip().upper() == answer:
+        if found is not None:
             raise Misconception("probe_at_degenerate_size", f"{question} is {value!r}, computed by an experiment at "
-                                f"size 1 (`{where.strip()}`): at d_k = 1 the options 1, sqrt(d_k), d_k and d_k^2 "
-                                f"all equal 1, so it cannot tell them apart (the same cell at size 64 answers "
-                                f"{answer!r}): " + describe("probe_at_degenerate_size"))
+                                f"size 1 (`{found.strip()[:80]}`): at d_k = 1 the options 1, sqrt(d_k), d_k and d_k^2 "
+                                "all equal 1, so it cannot tell them apart: " + describe("probe_at_degenerate_size"))
         return
 
 

@@ -241,9 +241,7 @@ def test_vectorised(scaled_dot_product_attention, rng):
 
 
 # a mask_fills_zero failure blamed on stable_softmax when a probe shows it turns -inf into 0 (naming14); a crash inside it
-for _case in (test_float32_no_mask, test_float64_dk12, test_float32_4d_random_mask, test_mask_2d_broadcast, test_causal_rectangular,
-              test_dv_differs_from_dk, test_fully_masked_rows, test_noncontiguous_inputs, test_broadcast_inputs, test_float16,
-              test_bfloat16, test_float16_large_scores, test_gradients_float64, test_vectorised, test_no_torch_sdpa_in_source, test_no_torch_sdpa_at_run_time):
+for _case in [v for k, v in list(globals().items()) if k.startswith("test_") and hasattr(v, "test_func")]:
     _case.test_func = diag.blames_softmax_for_zero_fill(_case.test_func)
 del _case
 
