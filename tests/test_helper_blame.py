@@ -121,3 +121,17 @@ def test_cells_the_replay_leaves_alone() -> None:
     assert replay_source("y = 1\n" * 2000, ["y"], ["f"], "_p_") is None
     assert calls_in_cell("a = f(g(1)) + h.k(2)\nb = f(3)\n") == ["f", "g"]
     assert calls_in_cell("def (") == []
+
+
+def test_a_log_from_the_worker_is_checked_before_the_reference_sees_it() -> None:
+    from autograder.grading.helper_blame import MAX_ELEMENTS, _answers
+    refs = {"f": lambda x, dim=-1: torch.softmax(x, dim=dim)}
+    ok = _answers([(0, (torch.zeros(2, 3),), {"dim": -1})], ["f"], refs)
+    assert ok is not None and len(ok) == 1
+    hostile: Any
+    for hostile in ([(1, (torch.zeros(2),), {})],                       # a helper number out of range
+                    [(0, (torch.zeros(2),), {1: 2})],                   # a keyword that is not a name
+                    [(0, (torch.zeros(MAX_ELEMENTS + 1),), {})],        # an argument too large to compute on here
+                    [(0, (torch.zeros(2),), {"nope": 1})],              # what the reference refuses
+                    "not a log", [(0, (), {})] * 1000):                # too many calls
+        assert _answers(hostile, ["f"], refs) is None, hostile

@@ -18,11 +18,14 @@ import copy
 import secrets
 from typing import Any, Callable, Mapping, Sequence
 
+import torch
+
 from autograder.grading.pyparse import parse
 
 MAX_SOURCE_CHARS = 6000   # a longer cell is not replayed
 MAX_CALLS = 32            # a cell calling its helpers more often than this is not replayed
 MAX_ROUNDS = 4            # replays until the helper's arguments stop changing (an answer feeds the next call)
+MAX_ELEMENTS = 1 << 20    # a logged argument larger than this is not handed to the reference (the grader's CPU)
 
 # (a test's (question, name), {a student name it takes: the name of a global holding the replayed value})
 Rerun = Callable[[tuple[str, str], Mapping[str, str]], bool]
@@ -197,8 +200,11 @@ def _answers(log: Any, helpers: Sequence[str], references: Mapping[str, Any]) ->
     out = []
     for entry in log:
         if not (isinstance(entry, (list, tuple)) and len(entry) == 3 and isinstance(entry[0], int)
-                and 0 <= entry[0] < len(helpers) and isinstance(entry[1], (list, tuple)) and isinstance(entry[2], dict)):
+                and 0 <= entry[0] < len(helpers) and isinstance(entry[1], (list, tuple)) and isinstance(entry[2], dict)
+                and all(isinstance(k, str) for k in entry[2])):
             return None
+        if sum(a.numel() for a in (*entry[1], *entry[2].values()) if isinstance(a, torch.Tensor)) > MAX_ELEMENTS:
+            return None       # the worker's arguments (student data) are not the grader's to compute on at any size
         try:
             out.append(references[helpers[entry[0]]](*entry[1], **entry[2]))
         except Exception:  # noqa: BLE001 - an argument the reference refuses
