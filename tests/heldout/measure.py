@@ -1846,7 +1846,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # hermitian=True on a non-symmetric S (it reads one triangle: 5); the key's causes and fix are not this,
         # and no key says hermitian
         # naming22: generic now (5 is T and the hermitian=True replay alike: neither proven; the message says both)
-        "q11_rank_with_hermitian_true": (),
+        "q11_rank_with_hermitian_true": ("one_edit_fix",),   # now (after blind35: `False` in place of `True`)
         # generic: "qkv_param_count(...) is None: ... a `return` is missing on some path of your function"; the
         # message says the fix, but this catalogue has no key for it (return_missing_on_path is another's)
         # now named by return_missing_on_path (naming22)
@@ -1893,7 +1893,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mis-named: table_ignores_dims ("looping over a hard-coded list of d's"); the loop is over dims, the
         # append is after it so only the last d's row is kept; no key says so
         # now generic (naming22): "the table has only the last d's row ... the rows for d = [...] are missing"
-        "q4_table_append_after_loop": (),
+        "q4_table_append_after_loop": ("one_edit_fix",),   # now (after blind35: the append moved into the loop)
         # mis-named: scores_transposed ("K Q^T instead of Q K^T") on both table tests; the student computes
         # q @ k.T and takes [:, 0], one score, where [0] takes the row of 5 (the same numbers as (k @ q.T)[0],
         # but the key's fix is already there); no key says the index is on the wrong axis
