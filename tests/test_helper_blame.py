@@ -14,6 +14,7 @@ from autograder.grading.grader import Grader
 from autograder.grading.helper_blame import calls_in_cell, replay_source
 from autograder.grading.repair import KEY
 from tests.heldout.harness import Variant, grade
+from tests.test_repair import NOTEBOOK_SDPA
 
 TRACE = '''scores3 = Q3 @ K3.T / math.sqrt(4)
 weights3 = stable_softmax(scores3, dim=-1)
@@ -79,17 +80,6 @@ def test_a_function_failing_only_through_its_helper_is_named_by_the_helpers_diag
     assert all("only because" not in m for q, n, k, m in outcome.failed if q == "q5"), outcome.failed
 
 
-NOTEBOOK_SDPA = '''def scaled_dot_product_attention(Q, K, V, mask=None):
-    d_k = Q.size(-1)
-    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
-    if mask is not None:
-        scores = scores.masked_fill(mask == False, float("-inf"))
-        weights = stable_softmax(scores, dim=-1)
-        weights = torch.where(mask.any(dim=-1, keepdim=True), weights, torch.zeros_like(weights))
-    else:
-        weights = stable_softmax(scores, dim=-1)
-    return torch.matmul(weights, V)
-'''
 
 
 def test_a_helper_with_no_name_lends_none(grader: Grader) -> None:

@@ -3,8 +3,6 @@ Rows in reverse order of dims (not hard-coded dims), a letter computed by a prob
 q.k, and the letter of lesson 79's own quiz."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,19 +10,9 @@ import torch
 
 from autograder.grading.checks import Misconception
 from reference import scaled_attention as sa
+from tests.hidden_modules import load
 
-HIDDEN = Path(__file__).resolve().parents[1] / "assignments" / "scaled-attention" / "hidden"
-
-
-def _hidden(name: str):
-    spec = importlib.util.spec_from_file_location(f"_test_scaled_r36_{name}", HIDDEN / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-D = _hidden("_diagnose")
+D = load("scaled-attention", "_diagnose", "_test_scaled_r36__diagnose")
 
 
 def test_reversed_rows_named_and_not_ignored_dims():

@@ -143,19 +143,11 @@ def _keyword_no_overload_has(text: str) -> tuple[str, str] | None:
 def _own_parameters(cells: Sequence[str], name: str) -> list[str] | None:
     """The parameter names of the notebook's last top-level `def name` (None where there is none, or where it
     takes **kwargs: then any keyword is one of its own). Student text: parsed, never run."""
-    params: list[str] | None = None
-    for cell in cells:
-        if f"def {name}" not in cell:
-            continue
-        try:
-            tree = parse(cell)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name == name:
-                a = node.args
-                params = None if a.kwarg else [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
-    return params
+    from autograder.grading.source_checks import last_function_def
+    fn = last_function_def(cells, name)
+    if fn is None or fn.args.kwarg:
+        return None
+    return [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
 
 
 def _torch_function(name: str) -> bool:
@@ -300,26 +292,17 @@ def _parameter_overwritten(e: StudentCodeError, cells: Sequence[str]) -> tuple[s
     line = crash_source_line(e)
     if not frames or not line:
         return None
-    name = frames[-1]
-    for cell in reversed(cells):
-        if f"def {name}" not in cell:
-            continue
-        try:
-            tree = parse(cell)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-        if not defs:
-            continue
-        fn = defs[-1]
-        for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
-            read = re.search(rf"\b(?:if|elif|while|not|and|or)\s+{p.arg}\b|\b{p.arg}\s+(?:and|or)\b", line)
-            stores = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-                      and any(isinstance(t, ast.Name) and t.id == p.arg
-                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-            if read and stores:
-                return name, p.arg, ast.unparse(stores[0])[:80]
+    from autograder.grading.source_checks import last_function_def
+    fn = last_function_def(cells, frames[-1])
+    if fn is None:
         return None
+    for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+        read = re.search(rf"\b(?:if|elif|while|not|and|or)\s+{p.arg}\b|\b{p.arg}\s+(?:and|or)\b", line)
+        stores = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                  and any(isinstance(t, ast.Name) and t.id == p.arg
+                          for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        if read and stores:
+            return frames[-1], p.arg, ast.unparse(stores[0])[:80]
     return None
 
 

@@ -98,23 +98,16 @@ def _stubs(helpers: Sequence[str], prefix: str) -> str:
 def function_replay_source(cells: Sequence[str], name: str, helpers: Sequence[str], prefix: str) -> str | None:
     """The worker-side source of a copy of the notebook's last `def name`, named `{prefix}fn`, calling the stubs
     (_stubs) wherever it calls one of `helpers`; None where there is no readable def."""
-    for cell in reversed(cells):
-        if f"def {name}" not in cell or len(cell) > MAX_SOURCE_CHARS:
-            continue
-        try:
-            tree = parse(cell)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-            continue
-        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-        if not found:
-            continue
-        try:
-            fn = _Renamed({h: f"{prefix}stub_{j}" for j, h in enumerate(helpers)}).visit(copy.deepcopy(found[-1]))
-            fn.name, fn.decorator_list = f"{prefix}fn", []
-            return f"{_stubs(helpers, prefix)}\n{ast.unparse(ast.fix_missing_locations(fn))}\n"
-        except (RecursionError, ValueError, TypeError, AttributeError):
-            return None
-    return None
+    from autograder.grading.source_checks import last_function_def
+    found = last_function_def(cells, name, MAX_SOURCE_CHARS)
+    if found is None:
+        return None
+    try:
+        fn = _Renamed({h: f"{prefix}stub_{j}" for j, h in enumerate(helpers)}).visit(copy.deepcopy(found))
+        fn.name, fn.decorator_list = f"{prefix}fn", []
+        return f"{_stubs(helpers, prefix)}\n{ast.unparse(ast.fix_missing_locations(fn))}\n"
+    except (RecursionError, ValueError, TypeError, AttributeError):
+        return None
 
 
 def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
@@ -179,17 +172,11 @@ def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[st
 
 def _called_by(cells: Sequence[str], name: str) -> list[str]:
     """The plain names the notebook's last `def name` calls, each once."""
-    for cell in reversed(cells):
-        if f"def {name}" in cell and len(cell) <= MAX_SOURCE_CHARS:
-            try:
-                tree = parse(cell)
-            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-                continue
-            found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-            if found:
-                return list(dict.fromkeys(n.func.id for n in ast.walk(found[-1]) if isinstance(n, ast.Call)
-                                          and isinstance(n.func, ast.Name) and n.func.id != name))
-    return []
+    from autograder.grading.source_checks import last_function_def
+    found = last_function_def(cells, name, MAX_SOURCE_CHARS)
+    return [] if found is None else list(dict.fromkeys(
+        n.func.id for n in ast.walk(found) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        and n.func.id != name))
 
 
 def _answers(log: Any, helpers: Sequence[str], references: Mapping[str, Any]) -> list[Any] | None:
@@ -217,6 +204,30 @@ def _settled(fresh: Sequence[Any], answers: Sequence[Any], same_answer: Callable
     return 0 < len(fresh) <= len(answers) and all(same_answer(a, b) for a, b in zip(fresh, answers))
 
 
+def _replay(namespace: Any, prefix: str, helpers: Sequence[str], references: Mapping[str, Any], clock: Any,
+            same_answer: Callable[[Any, Any], bool], run_once: Callable[[], tuple[Any, Any]]) -> Any:
+    """What `run_once()` (-> (its outcome, the stubs' log)) gives once the helpers' answers have settled: each
+    round sets the reference's answers to the last round's logged calls (an answer may change the next call's
+    arguments) until every call made was answered right from them; None where they do not settle in MAX_ROUNDS,
+    the log is refused (_answers), or the budget ends."""
+    answers: list[Any] = []
+    for _ in range(MAX_ROUNDS):
+        if clock.over():
+            return None
+        namespace.call_copy(f"{prefix}set", (answers,), {})
+        got = run_once()
+        if not (isinstance(got, (tuple, list)) and len(got) == 2):
+            return None                   # the worker's reply is not what the stubs return
+        outcome, log = got
+        fresh = _answers(log, helpers, references)
+        if fresh is None:
+            return None
+        if _settled(fresh, answers, same_answer):
+            return outcome
+        answers = fresh
+    return None
+
+
 def _cell_replayed(cell: str, names: Sequence[str], key: tuple[str, str], helpers: Sequence[str], namespace: Any,
                    references: Mapping[str, Any], rerun: Rerun, clock: Any,
                    same_answer: Callable[[Any, Any], bool]) -> bool:
@@ -225,24 +236,13 @@ def _cell_replayed(cell: str, names: Sequence[str], key: tuple[str, str], helper
     source = replay_source(cell, names, helpers, prefix)
     if source is None or not namespace.define(source, clock.wall_left()):
         return False
-    answers: list[Any] = []
-    for _ in range(MAX_ROUNDS):
-        if clock.over():
-            return False
-        namespace.call_copy(f"{prefix}set", (answers,), {})
-        ran, log = namespace.call_copy(f"{prefix}run", (), {})
-        fresh = _answers(log, helpers, references)
-        if fresh is None:
-            return False
-        if _settled(fresh, answers, same_answer):
-            if ran is not True:
-                return False          # the cell stops even with right answers: a mistake of its own
-            values = {n: f"{prefix}v{i}" for i, n in enumerate(names)}
-            assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
-            return (namespace.define(f"_got = {prefix}values()\n{assign}\ndel _got", clock.wall_left())
-                    and rerun(key, values))
-        answers = fresh
-    return False
+    ran = _replay(namespace, prefix, helpers, references, clock, same_answer,
+                  lambda: namespace.call_copy(f"{prefix}run", (), {}))
+    if ran is not True:
+        return False          # unsettled, or the cell stops even with right answers: a mistake of its own
+    values = {n: f"{prefix}v{i}" for i, n in enumerate(names)}
+    assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
+    return namespace.define(f"_got = {prefix}values()\n{assign}\ndel _got", clock.wall_left()) and rerun(key, values)
 
 
 def _function_replayed(cells: Sequence[str], name: str, key: tuple[str, str], helpers: Sequence[str],
@@ -254,19 +254,8 @@ def _function_replayed(cells: Sequence[str], name: str, key: tuple[str, str], he
     source = function_replay_source(cells, name, helpers, prefix)
     if source is None or not namespace.define(source, clock.wall_left()):
         return False
-    answers: list[Any] = []
-    for _ in range(MAX_ROUNDS):
-        if clock.over():
-            return False
-        namespace.call_copy(f"{prefix}set", (answers,), {})
-        passed = rerun(key, {name: f"{prefix}fn"})
-        fresh = _answers(namespace.call_copy(f"{prefix}log_of", (), {}), helpers, references)
-        if fresh is None:
-            return False
-        if _settled(fresh, answers, same_answer):
-            return passed
-        answers = fresh
-    return False
+    return _replay(namespace, prefix, helpers, references, clock, same_answer,
+                   lambda: (rerun(key, {name: f"{prefix}fn"}), namespace.call_copy(f"{prefix}log_of", (), {}))) is True
 
 
 __all__ = ["blame_helpers", "calls_in_cell", "function_replay_source", "replay_source"]

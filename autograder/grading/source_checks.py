@@ -602,6 +602,22 @@ NONE_RETURNING = {"print", "append", "extend", "sort", "reverse", "shuffle", "up
                   }
 
 
+def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> ast.FunctionDef | None:
+    """The notebook's last top-level `def name` (the one a Run All leaves in place), parsed; None where there is
+    none readable (or, with `max_chars`, none in a cell that short). Student text: parsed, never run."""
+    for cell in reversed(cells):
+        if f"def {name}" not in cell or (max_chars and len(cell) > max_chars):
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        if found:
+            return found[-1]
+    return None
+
+
 def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     """(the statement, the call's name) where the notebook's last module-level binding of `name` is the result of
     a call that returns None (`q7_answer = print("D")`, `shapes = shapes.append(x)`), else None."""
