@@ -125,3 +125,23 @@ def test_a_log_from_the_worker_is_checked_before_the_reference_sees_it() -> None
                     [(0, (torch.zeros(2),), {"nope": 1})],              # what the reference refuses
                     "not a log", [(0, (), {})] * 1000):                # too many calls
         assert _answers(hostile, ["f"], refs) is None, hostile
+
+
+def test_a_worker_that_answers_the_replay_with_anything_else_names_nothing() -> None:
+    from autograder.grading.helper_blame import _replay
+
+    class Clock:
+        def over(self) -> bool:
+            return False
+
+    class Worker:            # a hostile worker: its replies are whatever it likes
+        def __init__(self, reply: Any) -> None:
+            self.reply = reply
+
+        def call_copy(self, name: str, args: Any, kwargs: Any) -> Any:
+            return None if name.endswith("set") else self.reply
+    refs = {"f": lambda x: x}
+    for reply in (None, "x", (True,), (True, "not a log"), (True, [(0, "args", {})]), [1, 2, 3], (True, [(7, (), {})])):
+        worker = Worker(reply)
+        assert _replay(worker, "_p_", ["f"], refs, Clock(), lambda a, b: True,
+                       lambda w=worker: w.call_copy("_p_run", (), {})) is None, reply
