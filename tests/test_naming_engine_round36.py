@@ -197,3 +197,30 @@ def test_equal_items_collected_in_a_set_are_put_in_a_list() -> None:
     count = "def count(W_Q, W_K):\n    return sum(a * b for a, b in {W_Q.shape, W_K.shape})\n"
     fixes = _fixes(count, "count", lambda q, k: q.numel() + k.numel(), [(torch.ones(4, 3), torch.ones(4, 3))])
     assert any(s.startswith("[W_Q.shape, W_K.shape]") for s in _said(fixes)), _said(fixes)
+
+
+def test_answers_rounded_before_they_are_stored_are_unwrapped_in_every_place_at_once() -> None:
+    cell = ("raw = Q @ K.T\nraw_var = round(raw.var().item(), 1)\nscaled_var = round((raw / 8).var().item(), 1)\n"
+            "n = int(3.7)\n")
+    made = repair.value_edits([cell], ["raw_var", "scaled_var"], "_v_")
+    assert made is not None
+    together = [e for e in made[1] if e.places == 2]
+    assert [(e.before, e.after) for e in together] == [("round(raw.var().item(), 1)", "raw.var().item()")], together
+    ns: dict[str, Any] = {"Q": torch.ones(2, 2), "K": torch.eye(2) * 3}
+    exec(together[0].source, ns)        # the test's own cell: the copy returns both values unrounded
+    assert ns[f"_v_{made[1].index(together[0])}"]() == (ns["Q"].__matmul__(ns["K"].T).var().item(),
+                                                        (ns["Q"] @ ns["K"].T / 8).var().item())
+    # one rounded answer is the one-line edit's (round(x, 1) -> x); `int(3.7)` alone is no habit of two places
+    assert ("round(raw.var().item(), 1)", "raw.var().item()") in {(e.before, e.after) for e in made[1] if e.places == 1}
+    assert not any(e.places > 1 and e.before.startswith("int(") for e in made[1])
+
+
+def test_a_float_answer_truncated_by_int_is_fixed_by_float() -> None:
+    src = "def var_of(x):\n    return int(x.var())\n"
+    g = torch.Generator().manual_seed(4)
+    x = [(torch.randn(50, generator=g, dtype=torch.float64) * 3,)]
+    fixes = _fixes(src, "var_of", lambda t: float(t.var()), x)
+    assert "float(x.var()) <- int(x.var())" in _said(fixes), _said(fixes)
+    # near miss: a count meant as an int, wrong for another reason, is never "fixed" by a float
+    fixes = _fixes("def n(x):\n    return int(x.numel()) * 2\n", "n", lambda t: t.numel(), x)
+    assert fixes and not any(s.startswith("float(") for s in _said(fixes)), _said(fixes)

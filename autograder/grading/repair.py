@@ -63,6 +63,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "expm1": ("exp",), "log1p": ("log",), "cumprod": ("prod",),   # a near name for the one meant
     "logical_or": ("logical_and",), "any": ("all",), "all": ("any",), "cumsum": ("sum",), "size": ("numel",),
     "items": ("values",), "keys": ("values",), "sigmoid": ("softmax",), "logsigmoid": ("log_softmax",), "exp2": ("exp",), "log10": ("log",),
+    "int": ("float",),         # a float answer truncated on its way out (int(dots.var()))
 }
 # calls whose result is their one argument's value changed in a way a slip adds: dropped in one edit
 UNWRAP = {"sqrt", "exp", "log", "abs", "float", "int", "round", "floor", "ceil", "rsqrt", "softmax", "square",
@@ -559,6 +560,8 @@ def _call_edits(node: ast.Call) -> Iterator[ast.AST]:
     if called in ("numel", "nelement", "dim") and not args and not kws and isinstance(node.func, ast.Attribute):
         # d_k = Q.numel() (every entry) or Q.dim() (the axes) where the last axis's size is meant
         yield ast.Subscript(ast.Attribute(node.func.value, "shape", ast.Load()), ast.Constant(-1), ast.Load())
+    if called == "round" and len(args) == 2 and isinstance(node.func, ast.Name):
+        yield args[0]                        # round(var, 1): an answer rounded before it is stored
     if called == "inner" and len(args) == 2 and not kws:      # torch.inner pairs the LAST axes of both
         yield ast.BinOp(args[0], ast.MatMult(), args[1])
     if called in ("sigmoid", "logsigmoid"):     # one output squashed alone for the row's distribution
@@ -844,6 +847,50 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
     if isinstance(fn, ast.FunctionDef):
         out += _moves(fn, copy_prefix, len(out), limit - len(out))
         out += _axes_together(fn, copy_prefix, len(out), limit - len(out))
+        out += _unwrapped_together(fn, copy_prefix, len(out), limit - len(out))
+    return out
+
+
+TRUNCATIONS = {"round", "int", "floor", "ceil", "trunc"}     # a number cut before it is stored or returned
+
+
+class _Unwrapped(ast.NodeTransformer):
+    """Each call whose id is in `targets` replaced by its first argument."""
+
+    def __init__(self, targets: set[int]) -> None:
+        self.targets = targets
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        return node.args[0] if id(node) in self.targets else node
+
+
+def _unwrapped_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int) -> list[Edit]:
+    """The copy of `fn` with every call of one truncating function (`round(x, 1)`, `int(x)`) that wraps a value in
+    two or more statements replaced by the value itself, at once: one habit written once per answer (both variances
+    rounded to one decimal), which no edit of one line mends."""
+    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+    owner = {id(x): st for st in statements for x in ast.walk(st)}
+    by_name: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(fn):
+        if (isinstance(node, ast.Call) and _called(node) in TRUNCATIONS and 1 <= len(node.args) <= 2
+                and not node.keywords and not isinstance(node.args[0], ast.Starred)
+                and (isinstance(node.func, ast.Name) or _is_module(getattr(node.func, "value", None)))):
+            by_name.setdefault(_called(node), []).append(node)
+    out: list[Edit] = []
+    for calls in by_name.values():
+        if len(out) >= limit or len(calls) < 2 or len({id(owner.get(id(c))) for c in calls}) < 2:
+            continue
+        copied = copy.deepcopy(fn)
+        twin = {id(a): b for a, b in zip(ast.walk(fn), ast.walk(copied))}
+        try:
+            copied = _Unwrapped({id(twin[id(c)]) for c in calls}).visit(copied)
+            copied.name = f"{copy_prefix}{start + len(out)}"
+            source = ast.unparse(ast.fix_missing_locations(copied))
+        except (RecursionError, ValueError, TypeError, AttributeError):
+            continue
+        out.append(Edit(line=getattr(calls[0], "lineno", fn.lineno), before=_cut(ast.unparse(calls[0])),
+                        after=_cut(ast.unparse(calls[0].args[0])), source=source, places=len(calls)))
     return out
 
 

@@ -2665,7 +2665,7 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_variance_along_summed_axis": ("one_edit_fix",),   # one_edit_fix: `-1` (or `0`) in place of `1` in .var(1) (rejudged)
         # generic: "returns the same value for two different generators" (misleading: int() makes both 16) and
         # "not within 10%"; int(...) truncates: returns_tensor_not_number is a tensor left, not a number cut: no key
-        "q2_variance_truncated_to_int": (),
+        "q2_variance_truncated_to_int": ("one_edit_fix",),   # now (after blind35: `float(...)` in place of `int(...)`)
         # raw: "size mismatch, got input (1), mat (1x4), vec (5)"; q @ k.T[0], indexing before @: no key (as
         # blind22's q4_table_vector_query_still_indexed)
         "q4_table_query_times_first_key_column": (),
