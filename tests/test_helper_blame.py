@@ -145,3 +145,11 @@ def test_a_worker_that_answers_the_replay_with_anything_else_names_nothing() -> 
         worker = Worker(reply)
         assert _replay(worker, "_p_", ["f"], refs, Clock(), lambda a, b: True,
                        lambda w=worker: w.call_copy("_p_run", (), {})) is None, reply
+
+
+def test_a_replay_is_made_once_per_test_and_helpers() -> None:
+    from autograder.grading.helper_blame import _first_try
+    tried: set[tuple[tuple[str, str], tuple[str, ...]]] = set()
+    assert _first_try(tried, ("q6", "t"), ["f"]) and not _first_try(tried, ("q6", "t"), ["f"])
+    assert _first_try(tried, ("q6", "t"), ["f", "g"])        # another helper named since: a new replay
+    assert _first_try(None, ("q6", "t"), ["f"]) and _first_try(None, ("q6", "t"), ["f"])

@@ -113,13 +113,15 @@ def function_replay_source(cells: Sequence[str], name: str, helpers: Sequence[st
 def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any], cells: Sequence[str],
                   rerun: Rerun, takes: Mapping[tuple[str, str], Sequence[str]], clock: Any,
                   helper_of: Mapping[tuple[str, str], str], same_answer: Callable[[Any, Any], bool],
-                  optional_calls: Any, cut_short: type[BaseException], key_of: Callable[[Any], str]) -> list[Any]:
+                  optional_calls: Any, cut_short: type[BaseException], key_of: Callable[[Any], str],
+                  tried: set[tuple[tuple[str, str], tuple[str, ...]]] | None = None) -> list[Any]:
     """The reports, each failed one that names nothing now named by a helper's diagnosis where what its test
     takes calls notebook functions whose own tests failed with a name, and the test passes with those functions'
     right answers in their place: a value test (values of one cell, with references) by replaying that cell; a
     test of a function (the notebook's def calls the helper) by rerunning it with a copy of the function that
     calls the replay. `helper_of`: each test -> the function its first call was of; `key_of(report)`: "" where
-    the report may be named here."""
+    the report may be named here. `tried` (kept by the caller across calls): the (test, helpers) replays already
+    made, not made again (a second call after the one-edit search replays only what its new names add)."""
     from autograder.grading.source_checks import cells_assigning_globally
     diagnosis: dict[str, Any] = {}           # a notebook function -> a failed, named report of its own tests
     for r in reports:
@@ -145,13 +147,13 @@ def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[st
                         continue
                     cell = cells[where.pop()]
                     helpers = [h for h in calls_in_cell(cell) if h in diagnosis and callable(references.get(h))]
-                    if helpers and _cell_replayed(cell, values, key, helpers, namespace, references, rerun, clock,
-                                                  same_answer):
+                    if helpers and _first_try(tried, key, helpers) and _cell_replayed(
+                            cell, values, key, helpers, namespace, references, rerun, clock, same_answer):
                         verdicts[key] = (diagnosis[helpers[0]], helpers, " and ".join(f"`{n}`" for n in values))
                 elif tested in taken and callable(references.get(tested)):
                     helpers = [h for h in _called_by(cells, tested) if h in diagnosis and callable(references.get(h))]
-                    if helpers and _function_replayed(cells, tested, key, helpers, namespace, references, rerun,
-                                                      clock, same_answer):
+                    if helpers and _first_try(tried, key, helpers) and _function_replayed(
+                            cells, tested, key, helpers, namespace, references, rerun, clock, same_answer):
                         verdicts[key] = (diagnosis[helpers[0]], helpers, f"`{tested}`")
         except cut_short:
             break
@@ -168,6 +170,18 @@ def blame_helpers(reports: Sequence[Any], namespace: Any, references: Mapping[st
                                      "message": (said + helper_report.message)[:1400]})
         out.append(r)
     return out
+
+
+def _first_try(tried: set[tuple[tuple[str, str], tuple[str, ...]]] | None, key: tuple[str, str],
+               helpers: Sequence[str]) -> bool:
+    """Whether this test has not been replayed with these helpers yet (and, from now on, it has)."""
+    if tried is None:
+        return True
+    attempt = (key, tuple(helpers))
+    if attempt in tried:
+        return False
+    tried.add(attempt)
+    return True
 
 
 def _called_by(cells: Sequence[str], name: str) -> list[str]:

@@ -851,6 +851,12 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
     return out
 
 
+def _statement_of(fn: ast.FunctionDef) -> dict[int, ast.stmt]:
+    """id of each node of `fn` -> the innermost statement holding it (walked last, so it wins)."""
+    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+    return {id(x): st for st in statements for x in ast.walk(st)}
+
+
 TRUNCATIONS = {"round", "int", "floor", "ceil", "trunc"}     # a number cut before it is stored or returned
 
 
@@ -869,8 +875,7 @@ def _unwrapped_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit
     """The copy of `fn` with every call of one truncating function (`round(x, 1)`, `int(x)`) that wraps a value in
     two or more statements replaced by the value itself, at once: one habit written once per answer (both variances
     rounded to one decimal), which no edit of one line mends."""
-    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
-    owner = {id(x): st for st in statements for x in ast.walk(st)}
+    owner = _statement_of(fn)
     by_name: dict[str, list[ast.Call]] = {}
     for node in ast.walk(fn):
         if (isinstance(node, ast.Call) and _called(node) in TRUNCATIONS and 1 <= len(node.args) <= 2
@@ -920,8 +925,7 @@ def _axes_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int
     `W_K.shape[0]`, `W_V.shape[0]`: each projection reshaped to d_model) read off another axis in all of them at
     once: one belief written once per line, which no edit of one line mends."""
     out: list[Edit] = []
-    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
-    owner = {id(x): st for st in statements for x in ast.walk(st)}      # innermost statement wins (walked last)
+    owner = _statement_of(fn)
     by_axis: dict[int, list[ast.AST]] = {}
     for node in ast.walk(fn):
         k = _axis_of(node)
@@ -1198,13 +1202,15 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     for call in calls:
         first_of.setdefault(call.test, call)
 
+    replayed: set[tuple[tuple[str, str], tuple[str, ...]]] = set()
+
     def blamed(reports: Sequence[Any]) -> list[Any]:
         """helper_blame.blame_helpers: failures whose only cause is a helper named wrong by its own tests."""
         if rerun is None or not takes:
             return list(reports)
         return blame_helpers(reports, namespace, references, cells, rerun, takes, clock,
                              {k: c.name for k, c in first_of.items()}, same_answer, optional_calls, CallCutShort,
-                             lambda r: "" if _open(r) else "named")
+                             lambda r: "" if _open(r) else "named", replayed)
     # first with the catalogue's names (cheaper and surer than a search), again at the end with the search's
     reports = blamed(reports)
     unnamed = [r for r in reports if r.status == "failed" and _open(r)]

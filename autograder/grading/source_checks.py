@@ -586,11 +586,7 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
 def left_none(cells: Sequence[str], name: str) -> str | None:
     """The statement, where the notebook's last module-level binding of `name` is `name = None` (an answer the
     student left as the template's None, or put None in to come back to), else None. One cached parse (_parsed)."""
-    last: ast.AST | None = None
-    for _number, tree in _parsed(tuple(cells)).trees:
-        for n in getattr(tree, "body", []):
-            if any(_stores(t, name) for t in ast.walk(n)):
-                last = n
+    last = _last_binding(cells, name)
     if (isinstance(last, (ast.Assign, ast.AnnAssign)) and isinstance(last.value, ast.Constant)
             and last.value.value is None):
         return ast.unparse(last)[:60]
@@ -598,8 +594,17 @@ def left_none(cells: Sequence[str], name: str) -> str | None:
 
 
 # calls that do their work and give back None: an answer bound to one is None whatever it printed or changed
-NONE_RETURNING = {"print", "append", "extend", "sort", "reverse", "shuffle", "update", "insert", "clear", "display",
-                  }
+NONE_RETURNING = {"print", "append", "extend", "sort", "reverse", "shuffle", "update", "insert", "clear", "display"}
+
+
+def _last_binding(cells: Sequence[str], name: str) -> ast.AST | None:
+    """The notebook's last module-level statement that binds `name` (a Run All leaves its value). One cached parse."""
+    last: ast.AST | None = None
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in getattr(tree, "body", []):
+            if any(_stores(t, name) for t in ast.walk(n)):
+                last = n
+    return last
 
 
 def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> ast.FunctionDef | None:
@@ -621,11 +626,7 @@ def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> as
 def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     """(the statement, the call's name) where the notebook's last module-level binding of `name` is the result of
     a call that returns None (`q7_answer = print("D")`, `shapes = shapes.append(x)`), else None."""
-    last: ast.AST | None = None
-    for _number, tree in _parsed(tuple(cells)).trees:
-        for n in getattr(tree, "body", []):
-            if any(_stores(t, name) for t in ast.walk(n)):
-                last = n
+    last = _last_binding(cells, name)
     value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
     if last is not None and isinstance(value, ast.Call):
         called = value.func.id if isinstance(value.func, ast.Name) else (
