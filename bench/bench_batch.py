@@ -41,10 +41,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from breakdown import run_timed  # noqa: E402
+from breakdown import AUTOGRADER, command, run_timed  # noqa: E402
 from scaling import build_submissions, run, table  # noqa: E402
 
 # Python's default, as `make bench` has it: the autograder's modules are compiled once into __pycache__. Many
@@ -70,7 +69,7 @@ def _machine_busy_s() -> float:
 
 def startup(slug: str, runs: int, figures: dict[str, float] | None = None) -> str:
     sub = ROOT / "examples" / "submissions" / slug / "full_marks.ipynb"
-    grade = [str(BIN / "autograder"), "grade", str(sub), "-a", slug]
+    grade = [*AUTOGRADER, "grade", str(sub), "-a", slug]
     torch_only = [sys.executable, "-c", "import torch"]
     _timed(torch_only), _timed(grade)  # warm the page cache for both
     a, b = [], []
@@ -97,7 +96,7 @@ def a_class(slug: str, n: int, repeat: int, tmp: Path, figures: dict[str, float]
             torch_s = _timed([sys.executable, "-c", "import torch"])
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             busy_before = _machine_busy_s()
-            launch, end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
+            launch, end, procs = run_timed([*AUTOGRADER, "batch", str(cls), "-a", slug, "-o",
                                             str(tmp / f"out-{r}-{jobs}"), "-j", str(jobs)], tmp / "class.jsonl")
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             machine = _machine_busy_s() - busy_before
@@ -161,7 +160,7 @@ def otter_zip(slug: str, where: Path) -> Path:
     master = nbformat.read(ROOT / "assignments" / slug / f"{slug}.ipynb", as_version=4)
     master.cells[0].source = master.cells[0].source.replace("generate: false", "generate: true")
     nbformat.write(master, where / f"{slug}.ipynb")
-    subprocess.run([str(BIN / "otter"), "assign", f"{slug}.ipynb", "dist"], cwd=where, check=True,
+    subprocess.run([*command("otter", "otter"), "assign", f"{slug}.ipynb", "dist"], cwd=where, check=True,
                    capture_output=True)
     return next((where / "dist" / "autograder").glob("*.zip"))
 
@@ -177,14 +176,14 @@ def against_otter(slug: str, n: int, jobs: int, tmp: Path, figures: dict[str, fl
         work = tmp / "otter" / f"turn{turn}" / sub.stem
         work.mkdir(parents=True)
         shutil.copy(sub, work / sub.name)
-        return subprocess.run([str(BIN / "otter"), "run", "-a", str(zpath), "-o", str(work), str(work / sub.name)],
+        return subprocess.run([*command("otter", "otter"), "run", "-a", str(zpath), "-o", str(work), str(work / sub.name)],
                               cwd=work, capture_output=True).returncode
 
     ours_s: list[float] = []
     theirs_s: list[float] = []
     failed = 0
     for turn in range(repeat):
-        ours_s.append(_timed([str(BIN / "autograder"), "batch", str(tmp / "class"), "-a", slug,  # a new -o: no journal
+        ours_s.append(_timed([*AUTOGRADER, "batch", str(tmp / "class"), "-a", slug,  # a new -o: no journal
                               "-o", str(tmp / f"out{turn}"), "-j", str(jobs)]) / n)
         start = time.perf_counter()
         with ThreadPoolExecutor(max_workers=jobs) as lanes:  # `jobs` otter runs at a time

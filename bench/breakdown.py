@@ -36,6 +36,16 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+
+def command(name: str, module: str) -> list[str]:
+    """A console script beside this interpreter, else its module run by it: an image where the package
+    is on the path (a .pth, as bench/gpu_check.sh puts it) has no `autograder` or `otter` script."""
+    script = BIN / name
+    return [str(script)] if script.exists() else [sys.executable, "-m", module]
+
+
+AUTOGRADER = command("autograder", "autograder.cli")
+
 from scaling import build_submissions  # noqa: E402
 
 
@@ -95,7 +105,7 @@ def startup(slug: str, jobs: int, tmp: Path, runs: int) -> str:
     lines: list[str] = []
     for r in range(runs):
         torch_s = import_torch_s()
-        launch, end, procs = run_timed([str(BIN / "autograder"), "grade", str(sub), "-a", slug], tmp / "grade.jsonl")
+        launch, end, procs = run_timed([*AUTOGRADER, "grade", str(sub), "-a", slug], tmp / "grade.jsonl")
         lines.append(f"autograder grade (run {r + 1}): {end - launch:.2f} s = {(end - launch) / torch_s:.2f}x "
                      f"python -c 'import torch' ({torch_s:.2f} s, just before)")
         for p in procs:
@@ -108,7 +118,7 @@ def startup(slug: str, jobs: int, tmp: Path, runs: int) -> str:
         cls = tmp / f"startup-class-{r}"
         build_submissions(slug, jobs + 1, cls, tag=f"startup{r}")
         torch_s = import_torch_s()
-        launch, end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
+        launch, end, procs = run_timed([*AUTOGRADER, "batch", str(cls), "-a", slug, "-o",
                                         str(tmp / f"startup-out-{r}"), "-j", str(jobs)], tmp / "batch.jsonl")
         lines.append(f"\nautograder batch -j{jobs} of {jobs + 1} (run {r + 1}): {end - launch:.2f} s; "
                      f"import torch {torch_s:.2f} s just before")
@@ -173,7 +183,7 @@ def submissions(slug: str, n: int, mix: str, tmp: Path, jobs: int = 1) -> str:
         examples = sorted((ROOT / "examples" / "submissions" / slug).glob("*.ipynb"))
         names = [examples[i % len(examples)].stem for i in range(n)]
     before = os.times()
-    _launch, _end, procs = run_timed([str(BIN / "autograder"), "batch", str(cls), "-a", slug, "-o",
+    _launch, _end, procs = run_timed([*AUTOGRADER, "batch", str(cls), "-a", slug, "-o",
                                       str(tmp / "out"), "-j", str(jobs)], tmp / "subs.jsonl")
     after = os.times()
     graders = [p for p in procs if p["role"] == "grader process"]

@@ -16,6 +16,9 @@
 #   2. make test-gpu's tests (tests/test_gpu.py -m gpu) + this issue's CPU-side tests
 #   3. a batch of every assignment's examples, CPU-only course copy vs the CUDA course, same -j:
 #      the issue's bound is CUDA adding at most 25%; nvidia-smi sampled for CUDA processes alive
+#   4. the 16-core table (issue 20, CPU-only course): bench/bench_batch.py's start-up, a class at -j1
+#      and -j2 (efficiency counting start-up), scaling -j 1..16, then ours against `otter run`
+#   5. the CPU-side CUDA policy and sandbox tests (they also run in CI, so last)
 # Everything goes to $OUT/gpu_check.log (or /tmp/gpu_check.log), a summary at its end.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,6 +45,7 @@ prepare() {
     prompt-toolkit==3.0.53 wcwidth==0.9.4 jedi==0.20.1 parso==0.8.7 pexpect==4.9.0
     ptyprocess==0.7.0 stack-data==0.6.3 executing==2.3.0 asttokens==3.0.2 pure-eval==0.2.4
     ipywidgets==8.1.9 widgetsnbextension==4.0.16 jupyterlab-widgets==3.0.17 comm==0.2.3 ipylab==1.1.0
+    ipykernel==7.4.0 debugpy==1.8.22 nest-asyncio2==1.7.4   # otter run executes notebooks in a kernel
   )
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
@@ -72,7 +76,7 @@ run() {
     || exit 3
   if [ -z "${REHEARSE:-}" ]; then
     # the wheels, into the interpreter the sandbox runs (its own site-packages: `python -I` sees them)
-    "$PY" -m pip install -q --no-index --no-deps --no-compile "$WHEELS"/*.whl || { echo "wheels did not install"; exit 4; }
+    PIP_BREAK_SYSTEM_PACKAGES=1 "$PY" -m pip install -q --no-index --no-deps --no-compile "$WHEELS"/*.whl || { echo "wheels did not install"; exit 4; }
     local site
     site="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
     echo "$HERE" > "$site/attention_autograder_checkout.pth"
@@ -104,12 +108,8 @@ for level in levels + [Isolation.rlimits]:
 EOF
 
   say "make test-gpu (tests/test_gpu.py) at the levels available"
-  if timeout 300 "$PY" -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs -s; then note "test-gpu: passed"
+  if timeout 240 "$PY" -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs -s --durations=5; then note "test-gpu: passed"
   else note "test-gpu: FAILED (see above)"; fi
-  say "this issue's CPU-side tests, on the GPU machine"
-  if timeout 200 "$PY" -m pytest -q -p no:cacheprovider tests/test_cuda_policy.py tests/test_sandbox.py -k "cuda or close or blocked" -rs; then
-    note "cuda policy + sandbox tests: passed"
-  else note "cuda policy + sandbox tests: FAILED"; fi
 
   say "batch of the examples, -j $JOBS: CPU-only course copy vs the CUDA course"
   local cpu_course=/tmp/cpu-course
@@ -140,11 +140,34 @@ infra = {json.loads(f.read_text())["extra_data"].get("infra") for f in files} - 
 gpu_only = sum("misconception:gpu_only_failure" in t["tags"] for t in cuda)
 print(f"{slug}: {len(files)} results, {len(cuda)} CUDA cases, {sum(t['output'] == 'passed' for t in cuda)} passed, "
       f"{sum('not_run' in t['tags'] for t in cuda)} not run, {gpu_only} gpu_only_failure; infra: {infra or 'none'}")
+# the CPU cases must score the same with and without the GPU: the same seed, the same submissions
+def cpu_cases(folder):
+    return {f.name: sorted((t["name"], t["score"]) for t in json.loads(f.read_text())["tests"] if "[cuda]" not in t["name"])
+            for f in Path(folder).glob("*.json")}
+cpu_only, with_cuda = cpu_cases(f"/tmp/out-cpu/{slug}/results"), cpu_cases(f"/tmp/out-cuda/{slug}/results")
+differ = [name for name in cpu_only if cpu_only[name] != with_cuda.get(name)]
+print(f"{slug}: CPU cases scored alike with and without CUDA in {len(cpu_only) - len(differ)} of {len(cpu_only)}"
+      + (f"; differ: {', '.join(differ[:5])}" if differ else ""))
 EOF
   done
   kill "$sampler" 2>/dev/null
   note "batches: cpu-only ${total_cpu} ms, with cuda ${total_cuda} ms, ratio $(( 1000 * total_cuda / (total_cpu > 0 ? total_cpu : 1) ))/1000 (issue 12: at most 1250/1000)"
   note "CUDA processes alive at once (nvidia-smi samples): max $(sort -n /tmp/cuda-apps.txt | tail -1), after the batches: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | grep -c .)"
+
+  say "the 16-core table (issue 20): CPU-only course, bench/bench_batch.py"
+  AUTOGRADER_COURSE="$cpu_course" timeout "${GPU_CHECK_BENCH_S:-200}" "$PY" bench/bench_batch.py --skip otter \
+    --startup-runs 3 --class-n 40 --class-repeat 2 --scaling-n "${GPU_CHECK_SCALING_N:-64}" \
+    --scaling-j ${GPU_CHECK_SCALING_J:-1 2 4 8 16} --scaling-repeat 1 \
+    && note "bench_batch: see the table above" || note "bench_batch: FAILED or timed out"
+  say "against otter run, 2 at a time, 24 submissions, once (CPU-only course)"
+  AUTOGRADER_COURSE="$cpu_course" timeout "${GPU_CHECK_OTTER_S:-120}" "$PY" bench/bench_batch.py \
+    --skip startup,class,scaling -n 24 -j 2 --otter-repeat 1 \
+    && note "otter: see the ratio above" || note "otter: FAILED or timed out"
+
+  say "this issue's CPU-side tests, on the GPU machine"
+  if timeout 200 "$PY" -m pytest -q -p no:cacheprovider tests/test_cuda_policy.py tests/test_sandbox.py -k "cuda or close or blocked" -rs; then
+    note "cuda policy + sandbox tests: passed"
+  else note "cuda policy + sandbox tests: FAILED"; fi
   say "summary"
   printf '%s\n' "${summary[@]}"
 }
