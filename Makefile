@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 # the course's assignments, in grading.yml's order (read when a recipe needs them, after install)
 SLUGS    = $(shell $(BIN)/python -c 'import yaml; print(*yaml.safe_load(open("grading.yml"))["assignments"])')
-# torch's build: auto = CUDA where nvidia-smi exists, CPU elsewhere; or cpu | cuda. TORCH_INDEX_URL
+# torch's build: auto = CUDA where nvidia-smi -L lists a GPU, CPU elsewhere; or cpu | cuda. TORCH_INDEX_URL
 # names the index it comes from (autograder/install_torch.sh says how the choice is made).
 TORCH           ?= auto
 TORCH_INDEX_URL ?=

@@ -4,7 +4,8 @@
 #
 #   install_torch.sh PIP SPEC [PIP OPTIONS...]      e.g. install_torch.sh .venv/bin/pip torch==2.13.0
 #
-#   TORCH=auto (default)   the CUDA build where `nvidia-smi` exists, the CPU build everywhere else
+#   TORCH=auto (default)   the CUDA build where `nvidia-smi -L` lists a GPU, the CPU build everywhere
+#                          else (an image with NVIDIA's tools and no GPU or driver lists none)
 #   TORCH=cpu | cuda       force one
 #   TORCH_INDEX_URL=URL    where the chosen build comes from (default: PyTorch's CPU wheel index for
 #                          cpu; pip's own index for cuda, where plain `torch==X` is the CUDA build)
@@ -19,7 +20,8 @@ SPEC="$2"
 shift 2
 want="${TORCH:-auto}"
 if [ "$want" = auto ]; then
-  if command -v nvidia-smi >/dev/null 2>&1; then want=cuda; else want=cpu; fi
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then want=cuda
+  else want=cpu; fi
 fi
 index="${TORCH_INDEX_URL:-}"
 case "$want" in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 12's GPU checks, prepared for one call on a machine with an NVIDIA GPU. Not run yet: no
-# session that wrote this had a GPU. Two steps:
+# Issue 12's GPU checks, prepared for one call on a machine with an NVIDIA GPU. First run on an H200
+# on 2026-12-04 (README's GPU section has its figures). Two steps:
 #
 #   here, with the package registry (once):   bench/gpu_check.sh prepare
 #       downloads into .whl/ (ignored through .git/info/exclude) the wheels the GPU image lacks
@@ -12,7 +12,8 @@
 # `run` uses the GPU image's python3 (it holds CUDA torch; nothing can be installed from the network
 # there), installs the wheels into it and puts this checkout on its path (a .pth file: the sandbox's
 # `python -I` ignores PYTHONPATH), then:
-#   1. facts: GPU, torch, bwrap, libseccomp, and one CUDA worker's `ready` facts at each level
+#   1. facts: GPU, torch, bwrap, libseccomp, and one CUDA worker's `ready` facts at each level; then
+#      bench/cuda_sandbox_probe.py: which piece of a worker's lock-down stops CUDA where it fails
 #   2. make test-gpu's tests (tests/test_gpu.py -m gpu) + this issue's CPU-side tests
 #   3. a batch of every assignment's examples, CPU-only course copy vs the CUDA course, same -j:
 #      the issue's bound is CUDA adding at most 25%; nvidia-smi sampled for CUDA processes alive
@@ -107,6 +108,8 @@ for level in levels + [Isolation.rlimits]:
         z.close()
 EOF
 
+  say "which part of a worker's lock-down stops CUDA (bench/cuda_sandbox_probe.py; the first run's bwrap and rlimits failed)"
+  timeout 150 "$PY" bench/cuda_sandbox_probe.py || note "cuda_sandbox_probe: FAILED or timed out"
   say "make test-gpu (tests/test_gpu.py) at the levels available"
   if timeout 240 "$PY" -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs -s --durations=5; then note "test-gpu: passed"
   else note "test-gpu: FAILED (see above)"; fi

@@ -345,7 +345,11 @@ exit 0
 def install(tmp_path, gpu: bool, **env: str) -> tuple[subprocess.CompletedProcess, list[str]]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    for name, text in [("pip", FAKE_PIP), ("python", FAKE_PYTHON)] + ([("nvidia-smi", "#!/bin/sh\nexit 0\n")] if gpu else []):
+    # nvidia-smi as on a machine with a GPU, or as on one whose NVIDIA tools find none: ahead of any
+    # real one on PATH, so the test means the same on a GPU machine (where /usr/bin holds nvidia-smi)
+    smi = ("#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\n" if gpu
+           else "#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver.'\nexit 9\n")
+    for name, text in [("pip", FAKE_PIP), ("python", FAKE_PYTHON), ("nvidia-smi", smi)]:
         (bin_dir / name).write_text(text)
         (bin_dir / name).chmod(0o755)
     log = tmp_path / "pip.log"

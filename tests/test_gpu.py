@@ -60,7 +60,13 @@ def cpu_tensor_notebook(tmp_path: Path) -> Path:
     return path
 
 
-LEVELS = ["bwrap", "fallback"]
+# On the H200 of 2026-12-04 CUDA did not initialise in bwrap's workers (nor rlimits'): "Error 304: OS
+# call failed"; fallback's did, and a grader that chose bwrap itself moves to fallback for a CUDA course
+# (Grader._level_for_cuda, tests/test_cuda_level.py). Which piece of the lock-down stops it is
+# bench/cuda_sandbox_probe.py's question for the next GPU run; until then bwrap's CUDA is expected to fail.
+BWRAP_CUDA = pytest.mark.xfail(reason="CUDA did not initialise in bwrap workers on the H200 measured "
+                                      "2026-12-04 (Error 304)", strict=False)
+LEVELS = [pytest.param("bwrap", marks=BWRAP_CUDA), "fallback"]
 
 
 def level_grader(course, level):

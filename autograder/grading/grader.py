@@ -4,11 +4,13 @@ A `Grader` holds what is trusted and warm (config, loaded hidden tests, the zygo
 number of submissions; one bad submission never raises out of `grade`."""
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -26,8 +28,9 @@ from autograder.grading.outcome import TestSpec, build_result, failed_everything
 from autograder.sandbox.gpu import CudaSlots, cuda_available
 from autograder.grading.namespaces import RestartingNamespace
 from autograder.sandbox import timers
+from autograder.sandbox.messages import CudaInit
 from autograder.sandbox.session import SandboxPolicy, WorkerSession
-from autograder.sandbox.zygote import Zygote, launch
+from autograder.sandbox.zygote import LevelChain, Zygote, launch
 
 
 def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxRecord:
@@ -75,6 +78,8 @@ class Grader:
         # filter, so before any student code). At most `cuda_workers` are alive at once; a slot frees
         # only once its worker has exited (WorkerSession.close waits on the pidfd).
         self._cuda_slots = CudaSlots(cfg.limits.cuda_workers)
+        self.cuda_init: CudaInit = "torch"      # tests without a GPU use a stand-in
+        self._cuda_level_checked = False
         self._infra_said: set[str] = set()
         # A batch's grader process grades one submission after another: the next one's worker is
         # forked (by the zygote, fresh, holding nothing of anyone) and locks itself down while this
@@ -112,9 +117,55 @@ class Grader:
     @property
     def zygote(self) -> Zygote:
         self.warm_up()
-        assert self._zygote is not None
-        self._zygote.wait_ready()
-        return self._zygote
+        with self._lock:
+            assert self._zygote is not None
+            self._zygote.wait_ready()
+            if not self._cuda_level_checked:
+                self._cuda_level_checked = True
+                self._zygote = self._level_for_cuda(self._zygote)
+            return self._zygote
+
+    # On the one GPU machine tried (an H200, 2026-12-04, bench/gpu_check.sh) CUDA initialised in the
+    # workers of the fallback level and not in those of bwrap ("Error 304: OS call failed"): every
+    # CUDA case of a class went unrun. So where the grader chose bwrap itself, runs as root, and the
+    # course grades on a GPU it sees, one CUDA worker is started before the first grade (about half a
+    # second, measured there); if CUDA does not initialise in it and does at the fallback level, the
+    # grader moves to the fallback level (namespaces made by root, a uid of its own per worker,
+    # seccomp) and says so in one line. A level that was asked for is kept; elsewhere nothing changes.
+    def _level_for_cuda(self, zygote: Zygote) -> Zygote:
+        if ("cuda" not in self.devices or type(zygote) is not LevelChain
+                or zygote.isolation is not Isolation.bwrap or os.geteuid() != 0):
+            return zygote
+        ready, why = self._cuda_starts(zygote)
+        if ready:
+            return zygote
+        lower = Zygote(Isolation.fallback, hide=zygote.hide, gradients=zygote.gradients)
+        try:
+            lower.launch()
+            lower.wait_ready()
+            ready_lower, _ = self._cuda_starts(lower)
+        except Exception:  # noqa: BLE001 - no better level: CUDA cases are reported not run, as before
+            ready_lower = False
+        if not ready_lower:
+            lower.close()
+            return zygote
+        print(f"note: sandbox level bwrap left for fallback: CUDA does not initialise in bwrap's workers "
+              f"({why[:200]}) and does in the fallback level's", file=sys.stderr, flush=True)
+        zygote.close()
+        return lower
+
+    def _cuda_starts(self, zygote: Zygote) -> tuple[bool, str]:
+        """Does CUDA initialise in a worker of `zygote`? (ready, why not). The worker holds a CUDA slot."""
+        self._cuda_slots.acquire()
+        try:
+            session = zygote.spawn(SandboxPolicy(cuda=True, cuda_init=self.cuda_init))
+            try:
+                facts = dict(session.facts)
+            finally:
+                session.close(wait=True)
+        finally:
+            self._cuda_slots.release()
+        return bool(facts.get("cuda_ready")), str(facts.get("cuda_error") or "no reason given")
 
     def tests(self, slug: str) -> list[HiddenTestCase]:
         with self._lock:
@@ -153,8 +204,9 @@ class Grader:
     def policy(self, slug: str) -> SandboxPolicy:
         """The worker's limits; CUDA only where some case of this assignment will run on it."""
         cuda = "cuda" in self.devices and any(t.per_device for t in self.tests(slug))
-        return SandboxPolicy.from_limits(self.course.config.limits,
-                                         forbidden=self.course.settings(slug).forbidden_apis, cuda=cuda)
+        policy = SandboxPolicy.from_limits(self.course.config.limits,
+                                           forbidden=self.course.settings(slug).forbidden_apis, cuda=cuda)
+        return policy if self.cuda_init == "torch" else replace(policy, cuda_init=self.cuda_init)
 
     def failed_everything(self, slug: str, message: str) -> list[TestReport]:
         return failed_everything(self.specs(slug), message)
@@ -213,12 +265,12 @@ class Grader:
         manual = self._manual(slug, sub)
         policy = self.policy(slug)
         message = ""
+        with timers.span("wait for the zygote"):
+            zygote = self.zygote     # before a CUDA slot: its first use may start a CUDA worker of its own
         slot = self._cuda_slots if policy.cuda else None
         if slot is not None:
             slot.acquire()
         try:
-            with timers.span("wait for the zygote"):
-                zygote = self.zygote
             session = self._worker(zygote, policy)
             try:
                 with timers.span("cells"):

@@ -139,8 +139,8 @@ class Reply(TypedDict):
 
 
 # --- grader <-> zygote -----------------------------------------------------------------------
-CudaInit = Literal["torch", "os_standin"]
-CUDA_INITS: tuple[CudaInit, ...] = ("torch", "os_standin")
+CudaInit = Literal["torch", "os_standin", "os_standin_no_userns"]
+CUDA_INITS: tuple[CudaInit, ...] = ("torch", "os_standin", "os_standin_no_userns")
 
 
 class WorkerPolicy(TypedDict):
@@ -153,7 +153,8 @@ class WorkerPolicy(TypedDict):
     forbidden: list[str]
     # Initialise CUDA before the seccomp filter is loaded (it needs calls the filter refuses, a
     # socket among them). `cuda_init` names how, from a fixed list: "torch" (the real thing) or
-    # "os_standin", which asks the OS for what CUDA's initialisation asks, for tests without a GPU.
+    # "os_standin", which asks the OS for what CUDA's initialisation asks, for tests without a GPU
+    # ("os_standin_no_userns": the same, failing inside a user namespace as CUDA did on an H200).
     cuda: bool
     cuda_init: CudaInit
 

@@ -554,7 +554,19 @@ def _cuda_init_standin() -> None:
     CUDA_STANDIN = CudaStandIn()
 
 
-CUDA_INITS = {"torch": _cuda_init_torch, "os_standin": _cuda_init_standin}
+def _cuda_init_standin_no_userns() -> None:
+    """The stand-in, failing where real CUDA failed on the one GPU machine tried (an H200, driver 580,
+    2026-12-04): in every worker inside a user namespace (bwrap, rlimits), with "Error 304: OS call
+    failed", while the fallback level's workers (root's namespaces, no user namespace) initialised it.
+    For the grader's choice of level (Grader._level_for_cuda), tested without a GPU."""
+    with open("/proc/self/uid_map") as fh:
+        if fh.read().split() != ["0", "0", "4294967295"]:
+            raise RuntimeError("stand-in for Error 304: OS call failed (inside a user namespace)")
+    _cuda_init_standin()
+
+
+CUDA_INITS = {"torch": _cuda_init_torch, "os_standin": _cuda_init_standin,
+              "os_standin_no_userns": _cuda_init_standin_no_userns}
 
 
 def _init_cuda(how: str) -> tuple[bool, str]:
