@@ -288,12 +288,32 @@ def test_a_choice_given_as_its_number_is_named(value, said):
     assert e.value.key == "answer_option_number" and said in str(e.value)
 
 
-@pytest.mark.parametrize("value", [7, True, 2.0, "C3", "x"])
+@pytest.mark.parametrize("value", ["C3", "x"])
 def test_other_non_letters_are_not_an_option_number(value):
     from autograder.grading.checks import expect_choice
     with pytest.raises(AssertionError) as e:
         expect_choice(value, "q5_answer", answer="C", choices="ABCD")
     assert not isinstance(e.value, Misconception)
+
+
+@pytest.mark.parametrize("value, kind", [(7, "a number"), (True, "a truth value"), (False, "a truth value"),
+                                         (2.0, "a number"), (0.0442, "a number"),
+                                         (("(T, d_k)", "(d_k, T)"), "a tuple of 2 values"), ([512, 64], "a list")])
+def test_a_value_where_a_letter_is_asked_is_named_for_that_not_as_an_option_number(value, kind):
+    """blind36: a scale factor, False, the shapes written out, an exponent: values, not an option's number
+    (7 is no option of four; True is not counted as 1)."""
+    from autograder.grading.checks import expect_choice
+    with pytest.raises(Misconception) as e:
+        expect_choice(value, "q5_answer", answer="C", choices="ABCD")
+    assert e.value.key == "answer_value_not_letter" and kind in str(e.value)
+
+
+@pytest.mark.parametrize("value", [("C",), ["c"], "C.", 3, "3"])
+def test_letters_in_other_forms_keep_their_own_names(value):
+    from autograder.grading.checks import expect_choice
+    with pytest.raises(Misconception) as e:
+        expect_choice(value, "q5_answer", answer="B", choices="ABCD")
+    assert e.value.key != "answer_value_not_letter"
 
 
 # --- issue 21, naming7: blind6's misses as kinds ------------------------------------------------------------

@@ -91,6 +91,9 @@ MISCONCEPTIONS: dict[str, str] = {
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
     "answer_option_number": "answering a multiple-choice question with the option's number (3 for the third "
                             "option, counted from 1 or from 0) instead of its letter as a string (\"C\")",
+    "answer_value_not_letter": "answering a multiple-choice question with a value (a number, True or False, a "
+                               "tuple of shapes: what an option says, or a result worked out) instead of the "
+                               "letter of the option that says it, as a string such as \"B\"",
     # a multiple-choice answer in the wrong form, whatever its letter (expect_choice)
     "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
                            "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
@@ -599,6 +602,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
     if isinstance(value, str) and not value.strip().strip("()").strip():
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
+    _raise_if_value_not_letter(value, what)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
@@ -609,6 +613,25 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+def _raise_if_value_not_letter(value: object, what: str) -> None:
+    """A multiple-choice answer that is a value, not text: a number (an int no option's number reads), True or
+    False, a tensor, or a tuple or list of values (shapes written out). Its type is the evidence; a string, a
+    container holding one letter and an option's number are said by the checks before this one."""
+    import numbers
+    if isinstance(value, bool):
+        kind = "a truth value"
+    elif isinstance(value, numbers.Number) or type(value) is torch.Tensor:
+        kind = "a number" if not (type(value) is torch.Tensor and value.numel() != 1) else "a tensor"
+    elif type(value) in (tuple, list) and value and not all(type(v) is str and len(v.strip()) <= 1 for v in value):
+        kind = f"a {type(value).__name__} of {len(value)} value{'s' if len(value) != 1 else ''}"
+    else:
+        return
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise Misconception("answer_value_not_letter", f"{what} is {shown}, {kind}, not a letter: "
+                        + describe("answer_value_not_letter"))
 
 
 # several letters joined by words or punctuation ("A or D", "b/c", "A, B")
