@@ -172,6 +172,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
+    "matmul_fixed_rank": "a matrix product that takes a fixed number of axes (torch.mm and .mm: 2-D matrices only; "
+                         "torch.bmm: 3-D only) given inputs of another rank: batched or multi-head inputs need @ or "
+                         "torch.matmul, which multiply the last two axes and broadcast over the leading ones",
     "einsum_fixed_axes": "an einsum equation with one letter per axis ('rt,rt->r') given a tensor of another number "
                          "of axes: without an ellipsis einsum fixes the rank; write '...t,...t->...' (or reduce "
                          "with dim=-1) so that leading batch axes pass through",
@@ -624,7 +627,8 @@ def _raise_if_value_not_letter(value: object, what: str) -> None:
         kind = "a truth value"
     elif isinstance(value, numbers.Number) or type(value) is torch.Tensor:
         kind = "a number" if not (type(value) is torch.Tensor and value.numel() != 1) else "a tensor"
-    elif type(value) in (tuple, list) and value and not all(type(v) is str and len(v.strip()) <= 1 for v in value):
+    elif (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and value
+          and not all(type(v) is str and len(v.strip()) <= 1 for v in value)):
         kind = f"a {type(value).__name__} of {len(value)} value{'s' if len(value) != 1 else ''}"
     else:
         return
