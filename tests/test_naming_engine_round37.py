@@ -38,3 +38,29 @@ def test_the_words_quoted_in_a_failure_message_name_it_too():
 def test_other_product_errors_are_not_named_so(message):
     named = crash_words(StudentCodeError("RuntimeError", message))
     assert named is None or named.key != "matmul_fixed_rank"
+
+
+# --- an answer copied from another question's variable (blind36's q7_answer = q6_answer) ----------------------
+
+def _sub(*cells: str):
+    from types import SimpleNamespace
+    return SimpleNamespace(cells=list(cells))
+
+
+def test_a_wrong_answer_copied_from_another_question_is_named_for_the_copy():
+    from autograder.grading.checks import Misconception, raise_if_answer_copied
+    with pytest.raises(Misconception) as e:
+        raise_if_answer_copied(_sub('q6_answer = "A"', 'q7_answer = q6_answer'), "q7_answer", "A",
+                               lambda v: v == "C")
+    assert e.value.key == "answer_copied_from_other_question" and "`q6_answer`" in str(e.value)
+
+
+@pytest.mark.parametrize("cells, value", [
+    (('q6_answer = "C"', 'q7_answer = q6_answer'), "C"),                 # copied, and right: nothing to charge
+    (('q7_answer = "A"',), "A"),                                          # its own wrong letter: the letter's check
+    (('q7_answer = q6_answer', 'q7_answer = "A"'), "A"),                  # the copy overwritten later
+    (('q7_answer = q6_answer.strip()',), "A"),                            # a call, not the bare name
+])
+def test_no_copy_is_charged_where_the_source_or_the_value_says_otherwise(cells, value):
+    from autograder.grading.checks import raise_if_answer_copied
+    raise_if_answer_copied(_sub(*cells), "q7_answer", value, lambda v: v == "C")

@@ -91,6 +91,9 @@ MISCONCEPTIONS: dict[str, str] = {
                         "left on (F.dropout trains by default), or a result that depends on earlier calls",
     "answer_option_number": "answering a multiple-choice question with the option's number (3 for the third "
                             "option, counted from 1 or from 0) instead of its letter as a string (\"C\")",
+    "answer_copied_from_other_question": "giving one question the answer of another (q7_answer = q6_answer): each "
+                                         "question has its own options, so the same letter means another choice "
+                                         "there; read this question's options and give its own letter",
     "answer_value_not_letter": "answering a multiple-choice question with a value (a number, True or False, a "
                                "tuple of shapes: what an option says, or a result worked out) instead of the "
                                "letter of the option that says it, as a string such as \"B\"",
@@ -616,6 +619,19 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+def raise_if_answer_copied(submission: object, name: str, value: object, right: Callable[[object], bool]) -> None:
+    """answer_copied_from_other_question where `name`'s value is wrong (`right` says it is not) and the notebook's
+    last binding of it is another name alone (`q7_answer = q6_answer`): the copy, read off the source, is the
+    slip; its letter is another question's. Nothing where the copied value happens to be right."""
+    from autograder.grading.source_checks import cells_of, copied_from
+    if right(value):
+        return
+    other = copied_from(cells_of(submission), name)
+    if other is not None:
+        raise Misconception("answer_copied_from_other_question", f"{name} is {value!r}, copied from `{other}` "
+                            f"(the notebook has `{name} = {other}`): " + describe("answer_copied_from_other_question"))
 
 
 def _raise_if_value_not_letter(value: object, what: str) -> None:

@@ -636,6 +636,16 @@ def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     return None
 
 
+def copied_from(cells: Sequence[str], name: str) -> str | None:
+    """The other name whose value `name` takes where the notebook's last module-level binding of `name` is that
+    name alone (`q7_answer = q6_answer`, `ans_scale = ans_rank`), else None."""
+    last = _last_binding(cells, name)
+    value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
+    if isinstance(value, ast.Name) and value.id != name:
+        return value.id
+    return None
+
+
 def _stores(n: ast.AST, name: str) -> bool:
     """`n` binds `name`: an assignment or loop/with target, a def or class of that name, an import of it."""
     return bool((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
