@@ -64,3 +64,17 @@ def test_a_wrong_answer_copied_from_another_question_is_named_for_the_copy():
 def test_no_copy_is_charged_where_the_source_or_the_value_says_otherwise(cells, value):
     from autograder.grading.checks import raise_if_answer_copied
     raise_if_answer_copied(_sub(*cells), "q7_answer", value, lambda v: v == "C")
+
+
+def test_a_number_the_options_show_is_that_value_not_an_option_number():
+    """blind36: ans_complexity = 2 meant the 2 of O(T^2), not option 2."""
+    from autograder.grading.checks import Misconception, expect_choice
+    with pytest.raises(Misconception) as e:
+        expect_choice(2, "ans_complexity", answer="c", values_in_options=(1, 2, 3))
+    assert e.value.key == "answer_value_not_letter"
+    with pytest.raises(Misconception) as e:
+        expect_choice(2, "ans_complexity", answer="c")                        # no such number in the options
+    assert e.value.key == "answer_option_number"
+    with pytest.raises(Misconception) as e:
+        expect_choice(4, "ans_complexity", answer="c", values_in_options=(1, 2, 3))
+    assert e.value.key == "answer_option_number"

@@ -593,17 +593,20 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
 
 
 def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[str] = ("a", "b", "c", "d"),
-                  wrong: Mapping[str, str] | None = None, hint: str = "", bare_letter_only: bool = False) -> None:
+                  wrong: Mapping[str, str] | None = None, hint: str = "", bare_letter_only: bool = False,
+                  values_in_options: Sequence[float] = ()) -> None:
     """A multiple-choice answer: one letter, any case, parentheses and spaces ignored ("(B) " is "b"; with
     `bare_letter_only`, only spaces: a notebook whose own format check takes value.strip()).
     A wrong letter listed in `wrong` names its misconception key; `hint` is added to a wrong answer. An answer
-    in the wrong form is named for its form (_raise_if_answer_form)."""
+    in the wrong form is named for its form (_raise_if_answer_form). `values_in_options`: numbers the options'
+    own text shows (the 2 of O(T^2)): an answer equal to one is that value, not an option's number."""
     if not_answered(value):
         raise _unanswered(what, value)
     _raise_if_callable(value, what)
     letters = [c.lower() for c in choices]
     shown = ", ".join(f'"{c}"' for c in choices)
-    _raise_if_option_number(value, what, choices)
+    if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value in values_in_options):
+        _raise_if_option_number(value, what, choices)
     wrong_keys = {k.lower(): v for k, v in (wrong or {}).items()}
     _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
     if isinstance(value, str) and not value.strip().strip("()").strip():
