@@ -78,3 +78,37 @@ def test_a_number_the_options_show_is_that_value_not_an_option_number():
     with pytest.raises(Misconception) as e:
         expect_choice(4, "ans_complexity", answer="c", values_in_options=(1, 2, 3))
     assert e.value.key == "answer_option_number"
+
+
+@pytest.mark.parametrize("call", [lambda: __import__("numpy").finfo(torch.float32),
+                                  lambda: __import__("numpy").iinfo(torch.int64)])
+def test_numpy_info_of_a_torch_dtype_is_named_by_its_words(call):
+    """blind36: np.finfo(dtype).min with a torch dtype, for a mask's fill value."""
+    try:
+        call()
+    except ValueError as e:
+        named = crash_words(StudentCodeError("ValueError", str(e)))
+    assert named is not None and named.key == "numpy_finfo_of_torch_dtype"
+
+
+@pytest.mark.parametrize("value, key", [((72,), "answer_in_container"), ([3.5], "answer_in_container"),
+                                        (__import__("numpy").int64(2), "numpy_scalar_answer")])
+def test_a_number_in_a_wrapper_is_named_for_the_wrapper(value, key):
+    """blind36: a trailing comma's (72,), np.linalg.matrix_rank's numpy.int64."""
+    from autograder.grading.checks import Misconception, expect_number
+    with pytest.raises(Misconception) as e:
+        expect_number(value, "count")
+    assert e.value.key == key
+
+
+@pytest.mark.parametrize("value", [(1, 2), [], (True,), ("72",)])
+def test_other_containers_stay_a_plain_type_error(value):
+    from autograder.grading.checks import Misconception, expect_number
+    with pytest.raises(AssertionError) as e:
+        expect_number(value, "count")
+    assert not isinstance(e.value, Misconception)
+
+
+def test_numpy_floats_are_python_floats_and_pass():
+    from autograder.grading.checks import expect_number
+    assert expect_number(__import__("numpy").float64(0.5), "x") == 0.5

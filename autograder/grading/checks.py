@@ -98,9 +98,12 @@ MISCONCEPTIONS: dict[str, str] = {
                                "tuple of shapes: what an option says, or a result worked out) instead of the "
                                "letter of the option that says it, as a string such as \"B\"",
     # a multiple-choice answer in the wrong form, whatever its letter (expect_choice)
-    "answer_in_container": "giving the letter inside a tuple or list (a trailing comma, ans = \"d\", makes the "
-                           "tuple (\"d\",)) where the answer is the letter itself as a string: drop the comma "
-                           "(or the brackets)",
+    "answer_in_container": "giving the answer (a letter, a number) inside a one-element tuple or list (a trailing "
+                           "comma, ans = \"d\", or a count returned as `return n,`, makes the tuple (\"d\",) or "
+                           "(72,)) where the answer is the value itself: drop the comma (or the brackets)",
+    "numpy_scalar_answer": "leaving an answer as a NumPy scalar (numpy.int64 from np.linalg.matrix_rank or "
+                           "np.sum, numpy.float64) where a Python number is asked: convert it with int(...) or "
+                           "float(...) (or compute it with torch and .item())",
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes, the option's words: "
                                "\"C.\", \"'C'\", \"C. because ...\"): the answer must be the letter alone, as a "
                                "string such as \"B\"",
@@ -149,6 +152,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "numpy_keyword": "passing NumPy's keyword (axis=, keepdims=, ddof=) to a torch function that takes torch's (dim=, "
                      "keepdim=, correction=): F.softmax(x, dim=-1), x.var(correction=1)",
     "finfo_of_tensor": "passing a tensor to torch.finfo (or torch.iinfo): it takes a dtype, torch.finfo(x.dtype).min",
+    "numpy_finfo_of_torch_dtype": "asking NumPy's np.finfo (or np.iinfo) about a torch dtype: NumPy does not know "
+                                  "torch's dtypes (it sees a Python object); use torch.finfo(dtype) (torch.iinfo "
+                                  "for integers)",
     "dtype_for_device": "a dtype given where the device goes (or the other way round): arguments in another order than "
                         "the function's (a helper called as f(T, device, dtype) for f(T, dtype, device)), or "
                         "device=torch.float32; pass each by its keyword, dtype=... and device=...",
@@ -446,12 +452,28 @@ def expect_number(value: object, what: str) -> float:
     if isinstance(value, str) and len(value) <= 100:
         _raise_if_string_answer(value, what)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
+        _raise_if_number_wrapped(value, what)
         raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "  # noqa: TRY004 - a failed check, shown to the student
                              f"got {type(value).__name__}")
     value = float(value)
     if not math.isfinite(value):
         raise AssertionError(f"{what} is not a finite number")
     return value
+
+
+def _raise_if_number_wrapped(value: object, what: str) -> None:
+    """A number answer in a wrapper that is the slip: a one-element tuple or list holding a number (a trailing
+    comma: answer_in_container), a NumPy scalar (numpy_scalar_answer). Its type is the evidence."""
+    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1
+            and isinstance(value[0], (int, float)) and not isinstance(value[0], bool)):
+        kind = type(value).__name__
+        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {value[0]!r}"
+                            + (" (a trailing comma makes one)" if kind == "tuple" else "") + ": "
+                            + describe("answer_in_container"))
+    made = type(value)
+    if made.__module__ == "numpy" and made.__name__.startswith(("int", "uint", "float")) and hasattr(value, "item"):
+        raise Misconception("numpy_scalar_answer", f"{what} is a numpy.{made.__name__} ({value!r:.40}), not a Python "
+                            "number: " + describe("numpy_scalar_answer"))
 
 
 def _raise_if_string_answer(value: str, what: str) -> None:

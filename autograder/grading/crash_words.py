@@ -48,6 +48,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"got an unexpected keyword argument '(?:axis|keepdims|ddof)'|received an invalid combination of "
                 r"arguments - got \([^)]*\bddof="), "numpy_keyword"),
     (re.compile(r"\b[if]info\(\): argument 'type' \(position 1\) must be torch\.dtype, not Tensor"), "finfo_of_tensor"),
+    # NumPy's own words for np.finfo / np.iinfo of an object dtype (a torch dtype passed to NumPy)
+    (re.compile(r"data type <class 'numpy\.object_'> not inexact|Invalid integer data type 'O'\."),
+     "numpy_finfo_of_torch_dtype"),
     (re.compile(r"argument 'device' must be torch\.device, not torch\.dtype|argument 'dtype' must be torch\.dtype, "
                 r"not torch\.device"), "dtype_for_device"),
     (re.compile(r"\b(?:ones|zeros|empty|full|rand|randn)\(\) takes \d+ positional arguments? but \d+ were given"
