@@ -1,7 +1,7 @@
 """Hidden test for q5: a multiple-choice answer from the lesson's "check your understanding"."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import expect_choice, register_misconceptions
+from autograder.grading.checks import expect_choice, raise_if_answer_copied, register_misconceptions
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
@@ -25,6 +25,8 @@ D = _load_diagnose()
 
 @test_case(points=1, hidden=True)
 def test_q5_answer(q5_answer, submission=None):
+    if isinstance(q5_answer, str):   # another question's letter (a function's name copied is not that)
+        raise_if_answer_copied(submission, "q5_answer", q5_answer, lambda v: v.strip().upper() == ref.q5_answer)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
