@@ -62,6 +62,62 @@ QT_PROBE = tuple(torch.randn(*shape, generator=_QT_PROBE_G, dtype=torch.float64)
                  for shape in ((5, 12), (7, 12), (7, 10)))   # T_q, T_k, d_k, d_v all differ
 
 
+_MM_SHAPES = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def fixed_values_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """reads_global_not_parameter (round 37): a matmul crash whose right operand (c x d) is none of the inputs
+    and does not fit the weights, where a second call with c keys, values (c, d) and right-sized queries runs,
+    its weights are right, and its output is those weights times ONE fixed (c, d) matrix whatever values are
+    passed (four calls: two sets of queries and keys, two value matrices each): the body mixes a matrix it
+    was not given (the notebook's global V where the parameter is v) instead of its own parameter."""
+    m = _MM_SHAPES.search(e.message or "")
+    if m is None or Q.dim() != 2 or V.dim() != 2:
+        return None
+    _a, b, c, d = (int(x) for x in m.groups())
+    if b == c or c < 2 or (c, d) in {tuple(t.shape) for t in (Q, K, V)}:
+        return None
+    for dt in dict.fromkeys((Q.dtype, torch.float32)):     # a float32 global V crashes float64 calls on dtype
+        named = _fixed_values_replayed(fn, e, Q, K, d_k, c, d, dt)
+        if named is not None:
+            return named
+    return None
+
+
+def _fixed_values_replayed(fn, e: StudentCodeError, Q, K, d_k, c: int, d: int, dt) -> Misconception | None:
+    """fixed_values_crash's four calls in dtype `dt`."""
+    g, calls = torch.Generator().manual_seed(37), []
+    for T_q in (c, c + 2):
+        q, k = randn((T_q, Q.shape[-1]), g, dt), randn((c, K.shape[-1]), g, dt)
+        for _ in range(2):
+            v = randn((c, d), g, dt)
+            try:
+                out = fn(q, k, v, d_k)
+            except StudentCodeError:
+                return None
+            if not (isinstance(out, (tuple, list)) and len(out) == 2
+                    and all(type(p) is torch.Tensor for p in out)) or tuple(out[0].shape) != (T_q, d):
+                return None
+            right = ref.attention(q.double(), k.double(), v.double(), d_k)
+            if not matching_variants(out[1], {"right": right[1]}, dt) \
+                    or matching_variants(out[0], {"right": right[0]}, dt):
+                return None
+            calls.append((right[1], out[0].double()))
+    try:
+        fixed = torch.linalg.solve(calls[0][0], calls[0][1])
+    except RuntimeError:
+        return None
+    if not all(matching_variants(o, {"fixed": w @ fixed}, dt) for w, o in calls):
+        return None
+    line = crash_source_line(e)
+    at = f", at `{ascii(line[:100])[1:-1]}`" if line else ""
+    return Misconception("reads_global_not_parameter", f"your code raised {e.exc_type}: "
+                         f"{e.message.splitlines()[0]}{at}; the ({c}, {d}) matrix there is none of the inputs. Called "
+                         f"again ({str(dt).replace('torch.', '')}) with {c} keys and values of shape ({c}, {d}), it runs and its weights are right, but "
+                         f"its output is those weights times one fixed ({c}, {d}) matrix whatever values are passed: "
+                         + describe("reads_global_not_parameter"))
+
+
 def q_transposed_crash(fn, e: StudentCodeError, Q, K, V) -> Misconception | None:
     """Q^T @ K for Q @ K^T (naming32, blind29 q1_scores_as_q_transpose_times_k): the crash that slip raises on this
     call's own tensors (the words and sizes, _scores_replays) and no other product there. Where T_q = T_k, the
@@ -215,7 +271,8 @@ def call_pair(fn, Q, K, V, d_k):
         own_assert(fn, e, Q, K, V, d_k)
         named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
             e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
-            or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V)
+            or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V) \
+            or fixed_values_crash(fn, e, Q, K, V, d_k)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -1604,6 +1661,11 @@ def raise_if_table_scale(table, expected, dims, seed):
         raise Misconception("wrong_scale_constant", f"the table's scaled columns are those of raw / {c:.4g}{what} "
                             f"for every d, where each row divides by sqrt(d): " + describe("wrong_scale_constant"))
     said = ", ".join(f"d = {d}: c = {c:.4g} (sqrt(d) = {math.sqrt(d):.4g})" for d, c in zip(dims, cs))
+    stds = [float(got[i, 0]) for i in range(len(dims))]
+    if all(abs(c / s - 1) < 1e-3 for c, s in zip(cs, stds)):     # c = each row's own raw_std (blind36)
+        raise Misconception("table_scaled_by_observed_std", f"the entropy table's raw columns are right; its scaled "
+                            f"columns are those of raw / c with {said}: in every row c is that row's own raw_std, "
+                            "so scaled_std is 1: " + describe("table_scaled_by_observed_std"))
     raise AssertionError(f"the entropy table's raw columns are right; its scaled columns are those of raw / c with "
                          f"{said}: each row divides by sqrt(d)")
 
@@ -2802,6 +2864,9 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         # H(p) as F.cross_entropy(logits, p, reduction="none"): its classes are dim 1, not the last (the same
         # for 1-D and 2-D logits), so -sum over dim 1 of p (over the last) times log_softmax over dim 1
         out["entropy_wrong_dim/cross_entropy_dim1"] = -(p * torch.log_softmax(logits, dim=1)).sum(dim=1)
+        # the right row entropies of logits.reshape(-1, T), never reshaped back to logits.shape[:-1] (blind36):
+        # only from 3-D on (a 1-D row's (1,) is also keepdim's shape; a 2-D one's is the right shape)
+        out["entropy_shape_not_restored"] = -(p * torch.log_softmax(logits, dim=-1)).sum(dim=-1).reshape(-1)
     implicit = out.get("softmax_implicit_dim")
     for key, H in entropy_sum_axis_variants(logits).items():
         # equal to F.softmax without dim on this input (equal batch entries): left to implicit_dim_confirmed
@@ -3685,6 +3750,39 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception 
                               f"rows of W_O that concat @ W_O multiplies by that head's columns (if the block is "
                               f"W_Q, W_K or W_V's instead, project all of X first, X @ W, then cut the columns)")
     return None
+
+
+def mha_counter_advanced(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
+    """mha_kv_slice_next_head (round 37, blind36 q8_column_counter_advanced_before_key_slice): a crash (the last
+    head's key or value slice empty) where a second call, with W_K and W_V given d_k more columns (X @ W then has
+    one head more), runs and equals the reference multi-head attention with W_K's and/or W_V's columns shifted by
+    one head (W[:, d_k:]), and not the unshifted one: every head took its keys (values) from the next head's
+    columns, the column counter moved between the query slice and the key/value slices."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads or e.exc_type != "RuntimeError":
+        return None
+    d_k = d_model // n_heads
+    W_Q, W_K, W_V, W_O = Ws
+    g = torch.Generator().manual_seed(37)
+    W_Kx, W_Vx = (torch.cat([W, randn((d_model, d_k), g, W.dtype, d_model ** -0.5)], dim=1) for W in (W_K, W_V))
+    try:
+        got = fn(X, W_Q, W_Kx, W_Vx, W_O, n_heads)
+    except StudentCodeError:
+        return None
+    if type(got) is not torch.Tensor or tuple(got.shape) != (T, d_model):
+        return None
+    X64, Q64, O64 = X.double(), W_Q.double(), W_O.double()
+    K0, K1, V0, V1 = W_Kx[:, :d_model], W_Kx[:, d_k:], W_Vx[:, :d_model], W_Vx[:, d_k:]
+    right = ref.multi_head_attention(X64, Q64, K0.double(), V0.double(), O64, n_heads)
+    shifted = {what: ref.multi_head_attention(X64, Q64, k.double(), v.double(), O64, n_heads)
+               for what, k, v in (("keys and values", K1, V1), ("keys", K1, V0), ("values", K0, V1))}
+    hits = matching_variants(got, shifted, X.dtype, expected=right)
+    if len(hits) != 1:
+        return None
+    return Misconception("mha_kv_slice_next_head", f"your code raised {e.exc_type}: "
+                         f"{(e.message.splitlines() or [''])[0][:200]}{student_line(e)}; called again with W_K and W_V "
+                         f"{d_k} columns wider (one head more), it runs and equals multi-head attention whose heads "
+                         f"take their {hits[0]} from the next head's columns: " + describe("mha_kv_slice_next_head"))
 
 
 def mha_merge_crash(e: StudentCodeError, X, Ws, n_heads) -> Exception | None:

@@ -506,4 +506,22 @@ MISCONCEPTIONS = {
                              "T * n_heads rows: every head's slice then attends to the other heads' slices too; "
                              "split into (n_heads, T, d_k) with .view(T, n_heads, d_k).transpose(0, 1), run "
                              "attention per head, and merge the heads back to (T, d_model)",
+    # naming37: blind36's kinds
+    "reads_global_not_parameter": "reading a global of the notebook (the trace's V) inside the function instead of "
+                                  "its own parameter (the parameters renamed q, k, v while the body still says V): "
+                                  "the values passed in are never used, so it is right only on the notebook's own "
+                                  "trace and fails or is wrong everywhere else; use the parameter's name in the body "
+                                  "(out = weights @ v), or keep the parameters' names",
+    "entropy_shape_not_restored": "computing the entropy on the logits reshaped to rows, logits.reshape(-1, T), and "
+                                  "returning the row entropies without reshaping them back: the values are right but "
+                                  "a (..., T) batch comes back flattened to (N,) instead of logits.shape[:-1]; end "
+                                  "with H.reshape(logits.shape[:-1]), or sum over dim=-1 of the logits as given",
+    "table_scaled_by_observed_std": "dividing the table's raw scores by their own measured standard deviation (raw / "
+                                    "raw.std(), standardising the five scores) instead of by sqrt(d): scaled_std is "
+                                    "then exactly 1 in every row and H_scaled is not the lesson's; the scale is the "
+                                    "constant the variance derivation gives, scaled = raw / math.sqrt(d)",
+    "mha_kv_slice_next_head": "advancing the head's column counter (start += d_k) between the query slice and the "
+                              "key/value slices: head h takes its keys and values from head h + 1's columns and the "
+                              "last head's key/value slices are empty (a shape error); move the counter after all "
+                              "three slices, or cut every slice with the same cols = slice(h * d_k, (h + 1) * d_k)",
 }

@@ -112,7 +112,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             or D.mha_crash(fn, e, X, Ws, n_heads) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
-            or D.mha_merge_crash(e, X, Ws, n_heads)
+            or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads)
         if named is not None:
             raise named from None
         raise
