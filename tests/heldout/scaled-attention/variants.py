@@ -3672,3 +3672,66 @@ q7_answer = "a"   # from the "Check your understanding" slide at the end of the 
 q5_answer = "A"
 '''}, {"key": "answer_lesson_quiz_letter", "where": ["q5"]}),
 })
+
+# naming37 (blind36's kinds): an answer copied from another question's variable; a body reading the notebook's
+# global V where the parameter is renamed; entropies of reshape(-1, T) never reshaped back; table scores divided
+# by their own std; a head loop's column counter advanced before the key/value slices
+WRONG.update({
+    "q6_answer_set_to_q5_answer": ({"q6_answer": '''
+q6_answer = q5_answer   # same letter as the variance question
+'''}, {"key": "answer_copied_from_other_question", "where": ["q6"]}),
+    "q7_answer_annotated_copy_of_q5": ({"q7_answer": '''
+q7_answer: str = q5_answer
+'''}, {"key": "answer_copied_from_other_question", "where": ["q7"]}),
+    "attention_long_param_names_body_matmul_global_V": ({"attention": '''
+def attention(query, key, value, d_k):
+    scores = torch.matmul(query, key.transpose(0, 1)) / math.sqrt(d_k)
+    weights = torch.softmax(scores, dim=-1)
+    return torch.matmul(weights, V), weights
+'''}, {"key": "reads_global_not_parameter", "where": ["q1", "q8"]}),
+    "attention_values_param_renamed_body_says_V": ({"attention": '''
+def attention(Q, K, values, d_k):
+    w = F.softmax(Q @ K.T / d_k ** 0.5, dim=1)
+    mixed = w @ V
+    return mixed, w
+'''}, {"key": "reads_global_not_parameter", "where": ["q1", "q8"]}),
+    "entropy_rows_flattened_then_returned_flat": (entropy('''
+def softmax_entropy(logits):
+    T = logits.shape[-1]
+    z = logits.reshape(-1, T)
+    p = torch.softmax(z, dim=1)
+    return -(p * torch.log(p + 1e-12)).sum(dim=1)
+'''), {"key": "entropy_shape_not_restored", "where": ["q4"]}),
+    "entropy_result_flattened_on_return": (entropy('''
+def softmax_entropy(logits):
+    log_p = F.log_softmax(logits, dim=-1)
+    H = -(log_p.exp() * log_p).sum(dim=-1)
+    return H.flatten()
+'''), {"key": "entropy_shape_not_restored", "where": ["q4"]}),
+    "table_scores_standardised": (table("scaled = raw / d**0.5", "scaled = (raw - raw.mean()) / raw.std()"),
+                                  {"key": "table_scaled_by_observed_std", "where": ["q4"]}),
+    "table_scores_over_measured_sigma": (table("scaled = raw / d**0.5", "sigma = torch.std(raw)\n        scaled = raw / sigma"),
+                                         {"key": "table_scaled_by_observed_std", "where": ["q4"]}),
+    "mha_counter_moved_before_values_only": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads, pos = [], 0
+    for _ in range(n_heads):
+        qh, kh = Q[:, pos:pos + d_k], K[:, pos:pos + d_k]
+        pos += d_k
+        vh = V[:, pos:pos + d_k]
+        heads.append(attention(qh, kh, vh, d_k)[0])
+    return torch.cat(heads, dim=1) @ W_O
+'''), {"key": "mha_kv_slice_next_head", "where": ["q8"]}),
+    "mha_keys_values_sliced_at_next_head_index": (mha('''
+    d_model = X.shape[1]
+    d_k = d_model // n_heads
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    heads = []
+    for h in range(n_heads):
+        nxt = slice((h + 1) * d_k, (h + 2) * d_k)
+        heads.append(attention(Q[:, h * d_k:(h + 1) * d_k], K[:, nxt], V[:, nxt], d_k)[0])
+    return torch.cat(heads, dim=-1) @ W_O
+'''), {"key": "mha_kv_slice_next_head", "where": ["q8"]}),
+})
