@@ -1096,6 +1096,43 @@ def nonfinite_hits(got: torch.Tensor, native: dict[str, torch.Tensor]) -> list[s
             and matching_variants(got.masked_fill(bad, 0.0), {key: wrong.masked_fill(bad, 0.0)}, got.dtype)]
 
 
+def raise_if_unnormalised_overflow(fn: Callable[..., object] | None, got: torch.Tensor, S: torch.Tensor,
+                                   M: torch.Tensor | None, what: str) -> None:
+    """weights_not_normalised for an A with NaN or inf no unstable softmax matches (exp(S) / logsumexp(S), blind36):
+    its non-finite entries are exactly where exp(S + M) overflows S's dtype; the same function on the same scores
+    in float64 gives got's finite entries (and NaN or inf only where got has them), and on float64 scores it can
+    hold (these, or scaled into [-4, 4] where exp overflows float64 too) it is weights_not_normalised: rows off 1,
+    each row divided by its own sum right. Nothing otherwise."""
+    if fn is None or got.dtype == torch.float64 or tuple(got.shape) != tuple(S.shape):
+        return
+    bad = ~torch.isfinite(got)
+    if not torch.equal(bad, ~torch.isfinite(torch.exp(S if M is None else S + M))):
+        return
+    S64, M64 = S.double(), None if M is None else M.double()
+
+    def replay(s: torch.Tensor) -> torch.Tensor | None:
+        try:
+            out = fn(s.clone(), None if M64 is None else M64.clone())
+        except StudentCodeError:
+            return None
+        return out if type(out) is torch.Tensor and tuple(out.shape) == tuple(S.shape) else None
+    out = replay(S64)
+    if out is None or bool((~torch.isfinite(out) & ~bad).any()) or not matching_variants(
+            got.masked_fill(bad, 0.0), {"replay": out.to(got.dtype).masked_fill(bad, 0.0)}, got.dtype):
+        return
+    said = "on these scores in float64"
+    if not bool(torch.isfinite(out).all()):   # exp overflows float64 too: the same scores scaled down
+        S64 = S64 * (4.0 / float(S64.abs().max().clamp_min(1e-300)))
+        out, said = replay(S64), "on these scores scaled into [-4, 4], in float64"
+        if out is None:
+            return
+    try:
+        raise_if_rows_unnormalised(out, ref.attention_weights(S64, M64), torch.float64, said)
+    except Misconception as m:
+        raise Misconception(m.key, f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, exactly "
+                            f"where exp(S) overflows {str(got.dtype).replace('torch.', '')}; the same function {m}") from None
+
+
 def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
     """What the unstable softmaxes give on these scores, computed in their own dtype as the student's
     code would: no maximum subtracted, or one maximum over the whole tensor, or another statistic for it."""
@@ -1501,6 +1538,24 @@ def prefix_average_fixed_counts_crash(fn: Callable[..., object], e: StudentCodeE
         return None
     return Misconception("prefix_average_counts_fixed", f"{_said(e)} for T = {T}: {T} rows against {n} row counts; "
                          f"with T = {n} it runs and is right: " + describe("prefix_average_counts_fixed"))
+
+
+def prefix_average_repeated_flat_crash(e: StudentCodeError, T: int, submission: object) -> Misconception | None:
+    """prefix_average_counts_repeated_flat from a crash: a broadcast of T against T * T (the T x T pattern against
+    the 1-D counts repeated end to end: arange(1, T + 1).repeat(1, T) is (1, T * T)), and the source of
+    prefix_average_matrix (or a helper it calls) repeats or tiles something. None otherwise (blind36)."""
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    found = _ANY_SIZES.search(e.message or "")
+    if submission is None or not found or {int(found.group(1)), int(found.group(2))} != {T, T * T}:
+        return None
+    try:
+        use = find_use(cells_of(submission), "prefix_average_matrix", ("repeat", "tile"))
+    except SourceUnreadable:
+        return None
+    if use is None:
+        return None
+    return Misconception("prefix_average_counts_repeated_flat", f"{_said(e)} for T = {T}: {T} against {T * T} "
+                         f"= T * T, and {use.describe()}: " + describe("prefix_average_counts_repeated_flat"))
 
 
 def float32_then_cast(got: object, T: int) -> bool:

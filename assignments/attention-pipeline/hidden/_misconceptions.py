@@ -455,4 +455,11 @@ MISCONCEPTIONS = {
                            "the scores are T x T' (T' = Y's length), so whenever Y has another length than X the "
                            "addition fails; make it torch.zeros(X.shape[-2], Y.shape[-2]) or skip the mask when M "
                            "is None",
+    # round37: MATLAB's repmat((1:T)', 1, T) ported as .repeat / tile on the 1-D counts (blind36)
+    "prefix_average_counts_repeated_flat": "making the T x T row counts by repeating the 1-D vector torch.arange(1, "
+                                           "T + 1) (.repeat(1, T), .repeat(T), torch.tile): on a vector the copies "
+                                           "are laid end to end, one row of T * T numbers, not a T x T grid, so "
+                                           "the division fails to broadcast; use the counts as a column, "
+                                           "torch.arange(1, T + 1)[:, None] (or .expand(T, T), or .repeat on that "
+                                           "column)",
 }

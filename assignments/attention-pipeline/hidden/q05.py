@@ -118,7 +118,7 @@ def _rerun(fn, S, M):
     return out if type(out) is torch.Tensor and tuple(out.shape) == tuple(S.shape) else None
 
 
-def _raise_if_not_finite(got, S, M, what):
+def _raise_if_not_finite(got, S, M, what, fn=None):
     """A with NaN or inf is named after the one unstable softmax that gives NaN/inf at exactly the same
     entries and the same finite values elsewhere; otherwise (none, or two alike) it is said, not named."""
     if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
@@ -128,6 +128,7 @@ def _raise_if_not_finite(got, S, M, what):
     if len(hits) == 1:
         raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}: "
                             "subtract each row's own maximum before exponentiating")
+    D.raise_if_unnormalised_overflow(fn, got, S, M, what)   # the float64 replay unnormalised (blind36)
     raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
                          "the correct weights are finite")
 
@@ -197,7 +198,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
 
     def judge():
         got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
-        _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)")
+        _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)", attention_weights)
         D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
                          variants=lambda: _variants(S.double(), M.double(), (S, M)), rows_unnormalised=True)
     _weights(attention_weights, S, M, judge)
@@ -239,7 +240,7 @@ def test_weights_large_float32(attention_weights, rng):
 
     def judge(got):
         got = assert_plain_tensor(got, "A (large float32 scores)")
-        _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)")
+        _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)", attention_weights)
         S64 = S.double()
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
                          variants=lambda: _variants(S64, M.double(), (S, M)), rows_unnormalised=True)

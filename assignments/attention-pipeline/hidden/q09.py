@@ -39,14 +39,16 @@ D = _load_diagnose()
 
 
 @test_case(points=1, hidden=True)
-def test_prefix_average_matrix(prefix_average_matrix, rng):
+def test_prefix_average_matrix(prefix_average_matrix, rng, submission=None):
     T = int(torch.randint(4, 10, (1,), generator=rng))
     try:
         got = call(prefix_average_matrix, T, what="prefix_average_matrix")
         D.raise_if_prefix_average_container(got, T)   # the right numbers in a list or a NumPy array (blind32)
         got = assert_plain_tensor(got, "W_avg")
     except StudentCodeError as e:   # T rows against T - 1 counts: a second call with T = 2 (naming27)
-        named = D.prefix_average_one_short_crash(prefix_average_matrix, e, T)
+        # T against T * T, and the source repeats or tiles: the 1-D counts laid end to end (blind36)
+        named = D.prefix_average_repeated_flat_crash(e, T, submission) \
+            or D.prefix_average_one_short_crash(prefix_average_matrix, e, T)
         if named is not None:
             raise named from None
         raise

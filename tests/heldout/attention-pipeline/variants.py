@@ -3265,3 +3265,40 @@ def causal_additive_mask(T, dtype, device=None):
     return torch.ones_like(blocked, dtype=dtype).masked_fill(blocked, torch.finfo(dtype).min)
 '''}, {"key": "one_edit_fix", "where": ["q04", "q05", "q07"]}),
 })
+WRONG.update({
+    # round37 (blind36): a number the options' own text shows, given where the letter is asked
+    "q16_exponent_from_log2": (cell("ans_complexity", '''import math
+ans_complexity = int(math.log2(4))   # doubling T quadruples the cost: it grows like T ** 2
+'''), {"key": "answer_value_not_letter", "where": ["q16"]}),
+    "q16_exponent_assigned_from_name": (cell("ans_complexity", '''exponent = 2   # S has T * T entries
+ans_complexity = exponent
+'''), {"key": "answer_value_not_letter", "where": ["q16"]}),
+    "q03_entropy_limit_zero": (cell("ans_scale", '''ans_scale = 0   # without the scale the entropies fall toward 0
+'''), {"key": "answer_value_not_letter", "where": ["q03"]}),
+    # round37 (blind36): exp(S) divided by something other than its row sum; float16 / large float32 overflow too
+    "q05_exp_over_logsumexp_methods": ({"attention_weights": '''
+def attention_weights(S, M=None):
+    Z = S if M is None else S + M
+    return Z.exp() / Z.logsumexp(dim=-1, keepdim=True)
+'''}, {"key": "weights_not_normalised", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    "q05_exp_over_logsumexp_of_masked_fill": ({"attention_weights": '''
+def attention_weights(S, M=None):
+    if M is not None:
+        S = S + M
+    lse = torch.logsumexp(S, -1).unsqueeze(-1)
+    weights = torch.exp(S)
+    return weights / lse
+'''}, {"key": "weights_not_normalised", "where": ["q05", "q07", "q09", "q10", "q13"]}),
+    # round37 (blind36): MATLAB's repmat((1:T)', 1, T) ported as repeat / tile on the 1-D counts
+    "q09_counts_repeat_flat": ({"prefix_average_matrix": '''
+def prefix_average_matrix(T):
+    W = torch.tril(torch.ones(T, T, dtype=torch.float64))
+    counts = torch.arange(1, T + 1, dtype=torch.float64).repeat(T)
+    return W / counts
+'''}, {"key": "prefix_average_counts_repeated_flat", "where": ["q09", "q10"]}),
+    "q09_counts_tiled_flat": ({"prefix_average_matrix": '''
+def prefix_average_matrix(T):
+    lower = torch.ones(T, T, dtype=torch.float64).tril()
+    return lower / torch.tile(torch.arange(1.0, T + 1.0, dtype=torch.float64), (T,))
+'''}, {"key": "prefix_average_counts_repeated_flat", "where": ["q09", "q10"]}),
+})
