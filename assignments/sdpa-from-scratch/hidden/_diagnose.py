@@ -227,6 +227,34 @@ def min_or_negated(softmax_of) -> str | None:
     return None
 
 
+def plain_sum_weights(out, x) -> bool:
+    """out is x (or x - its row max) divided by its own row sum: the softmax without the exponential."""
+    if type(out) is not torch.Tensor or out.shape != x.shape:
+        return False
+    shifted = x - x.amax(dim=-1, keepdim=True)
+    return any(torch.allclose(out.double(), t / t.sum(dim=-1, keepdim=True), atol=1e-6) for t in (shifted, x))
+
+
+def confirm_softmax_of_negated(fn, named) -> None:
+    """softmax_of_negated matched on logits with -inf entries, where a softmax without the exponential
+    ((x - max) / sum(x - max), or x / sum(x)) gives the same 0s and NaNs (blind36): on tame logits
+    (TAME_LOGITS, no -inf) the softmax of -x is told apart from the plain sum by values. Neither: the
+    key is dropped (the failure stays unnamed). Any other key passes through."""
+    if named.key != "softmax_of_negated":
+        return
+    x = TAME_LOGITS
+    out = second_call(fn, x.clone(), dim=-1)
+    if type(out) is torch.Tensor and out.shape == x.shape and torch.allclose(
+            out.double(), ref.stable_softmax(-x, dim=-1), atol=1e-6):
+        return
+    said = str(named).split(": it matches")[0].split(" is wrong")[0]
+    if plain_sum_weights(out, x):
+        raise Misconception("weights_by_plain_sum", f"{said} is wrong, and on finite logits {x.tolist()[0]} it "
+                            f"gives {[round(v, 4) for v in out.double().tolist()[0]]}, the shifted logits (or the "
+                            "logits) divided by their own sum: " + describe("weights_by_plain_sum")) from None
+    raise AssertionError(f"{said} is wrong (0 and NaN where the softmax is not)") from None
+
+
 def softmax_through_dot_T(x: torch.Tensor) -> torch.Tensor:
     """stable_softmax(x.T, dim=-1).T replayed: .T reverses every axis, so the last axis it normalises is x's
     axis 0 whatever dim was asked (right for 2-D inputs and dim=0 only; transpose(0, -1) gives the same)."""
@@ -1070,6 +1098,20 @@ class _TakingGradients:
 
 
 def name_crash(fn, Q, K, V, mask, e, grad=False):
+    """name_crash_by_calls, where a crash that a 2-D slice or another rank shows to be fixed_axes is said in
+    torch.mm / .mm / bmm's own fixed-rank words ("self must be a matrix", "batch1 must be a 3D tensor"): those
+    words prove the product of fixed rank (matmul_fixed_rank, round 37), not K.T or a fixed axis."""
+    try:
+        _name_crash_by_calls(fn, Q, K, V, mask, e, grad)
+    except Misconception as named:
+        if named.key == "fixed_axes":
+            by_words = crash_words(e)
+            if by_words is not None and by_words.key == "matmul_fixed_rank":
+                raise by_words from None
+        raise
+
+
+def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     """A crash is named only from what a second call shows; otherwise it is reported as it is. With `grad` (the
     crash of the gradient test's call) the second calls take gradients too, but those that ask whether the same
     call runs without them (an in-place write into an input, a tuple returned)."""

@@ -274,6 +274,14 @@ MISCONCEPTIONS = {
     "weights_by_plain_sum": "dividing the scores by their row sum (scores / scores.sum) instead of taking a "
                             "softmax: without the exponential the weights follow the raw scores (and can be "
                             "negative); weights = exp(s - max) / sum(exp(s - max))",
+    "scores_as_distances": "using the distance between each query and key (torch.cdist, or the norm of q - k) as "
+                           "the score: attention scores are dot products, Q @ K.transpose(-2, -1), large where a "
+                           "query and key point the same way, where a distance is small",
+    "cost_not_ratio": "giving a cost (the multiply-adds or weight entries at 2T, or at T) as cost_ratio: the ratio "
+                      "is the new cost divided by the old one, (2T)^2 d_k / (T^2 d_k) = 4, a plain factor",
+    "loop_starts_at_one": "counting with a loop over range(1, T), which starts at 1 and so skips the first query "
+                          "(position 0): range(T) runs over all T of them; the count is T x T scores of d_k "
+                          "multiply-adds each, T * T * d_k",
     "cost_ratio_inverted": "writing the cost ratio upside down (old cost / new cost): doubling T multiplies the cost "
                            "by the ratio new / old, a whole number above 1",
     "nondeterministic": "a function that gives different outputs for the same input: dropout or randomness "

@@ -78,6 +78,7 @@ def _check_variances(raw, scaled, submission=None):
         # otherwise crossed, not an in-place div_)
         inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
         diag.name_cross_sequence_scores(raw, "raw_score_var")     # torch.inner: the batch read as one sequence
+        _name_distances(raw, scaled)
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics()}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
@@ -121,6 +122,17 @@ def _check_variances(raw, scaled, submission=None):
                                                         "scale_from_ndim": [ref.raw_score_var / ref._Qb.dim()],
                                                         **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
+
+
+def _name_distances(raw, scaled):
+    """Both variances those of query-key distances (torch.cdist, or squared: |q - k|^2) on the example's own Q
+    and K, raw and divided by sqrt(8) (blind36): the scores were distances, not dot products."""
+    d = torch.cdist(ref._Qb.double(), ref._Kb.double())
+    for how, t in (("Euclidean distances (torch.cdist)", d), ("squared distances", d ** 2)):
+        if abs(raw - t.var().item()) < ATOL and abs(scaled - (t / 8 ** 0.5).var().item()) < ATOL:
+            raise Misconception("scores_as_distances", f"raw_score_var is {raw:.4g} and scaled_score_var "
+                                f"{scaled:.4g}, the variances of the {how} between the example's queries and keys, "
+                                "raw and scaled: " + describe("scores_as_distances"))
 
 
 def _other_values(n):

@@ -186,7 +186,8 @@ def test_minus_inf_entries(stable_softmax, device, rng):
                 out["softmax_inf_to_zero"] = inf_to_zero.to(x.dtype)
             return out
         diag.assert_softmax(got, x, -1, "stable_softmax with -inf entries", variants)
-    except Misconception:
+    except Misconception as named:
+        diag.confirm_softmax_of_negated(stable_softmax, named)     # or no exp at all (round 37): tame logits tell
         raise
     except AssertionError:
         if diag.inf_entries_weighted(got, x):

@@ -6,6 +6,8 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (Misconception, describe, expect_int, raise_if_other_unit, raise_if_typo,
                                        register_misconceptions)
+from autograder.grading.pyparse import parse
+from autograder.grading.source_checks import cells_assigning, cells_of
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -33,8 +35,6 @@ AT_T = {"attn_entries": lambda t: t * t, "score_madds": lambda t: t * t * D_K}
 
 def _written_with_caret(submission, name):
     """Whether a cell that assigns `name` has a `^` (True where the source cannot be read: the old reading)."""
-    from autograder.grading.pyparse import parse
-    from autograder.grading.source_checks import cells_assigning, cells_of
     if submission is None:
         return True
     try:
@@ -45,6 +45,24 @@ def _written_with_caret(submission, name):
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True
     return False
+
+
+def _raise_if_loop_from_one(submission, name, got):
+    """T (T - 1) counted in a loop over range(1, ...) that binds `name` or a name its assignment reads (cells read
+    with ast, never run): the first query skipped, a number self_pairs_left_out also gives (blind36)."""
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        trees = [parse(cells[i]) for i in cells_assigning(cells, name)]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    nodes = [n for tree in trees for n in ast.walk(tree)]
+    sets = [n.value for n in nodes if isinstance(n, ast.Assign) and any(getattr(t, "id", 0) == name for t in n.targets)]
+    read = {name} | {r.id for v in sets for r in ast.walk(v) if isinstance(r, ast.Name)}     # `s = entries * d_k`
+    for it, body in ((n.iter, n.body) for n in nodes if isinstance(n, ast.For)):
+        if ast.unparse(it).startswith("range(1, ") and any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                                                           and n.id in read for b in body for n in ast.walk(b)):
+            raise Misconception("loop_starts_at_one", f"{name} is {got} = {T - 1} x {T}{' x d_k' * (got > T * T)}, "
+                                f"counted in a loop over {ast.unparse(it)[:40]}: " + describe("loop_starts_at_one"))
 
 
 def _raise_if_related(got, name, submission=None, attn_entries=None):
@@ -71,6 +89,7 @@ def _raise_if_related(got, name, submission=None, attn_entries=None):
         raise Misconception("count_per_query", f"{name} is {got}, the count for one query: "
                             + describe("count_per_query"))
     if got == AT_T[name](T) // T * (T - 1):     # T (T - 1): the diagonal (a token with itself) left out
+        _raise_if_loop_from_one(submission, name, got)     # or a loop over range(1, T): the same number (blind36)
         raise Misconception("self_pairs_left_out", f"{name} is {got}, T (T - 1) = {T} x {T - 1}"
                             + (f" x d_k = {D_K}" if name == "score_madds" else "") + ": "
                             + describe("self_pairs_left_out"))
@@ -109,7 +128,7 @@ def _raise_if_fraction_of_unit(value, name):
 
 
 @test_case(points=1, hidden=True)
-def test_attn_entries(attn_entries):
+def test_attn_entries(attn_entries, submission=None):
     _raise_if_wrapped(attn_entries, "attn_entries")
     _raise_if_fraction_of_unit(attn_entries, "attn_entries")
     got = expect_int(attn_entries, "attn_entries")
@@ -128,7 +147,7 @@ def test_attn_entries(attn_entries):
         raise AssertionError(f"attn_entries is {got} = 2 T^2: two T x T matrices counted (the scores and the "
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
                              "entries, one per query-key pair")
-    _raise_if_related(got, "attn_entries")
+    _raise_if_related(got, "attn_entries", submission)
     raise_if_other_unit(got, ref.attn_entries, "attn_entries")
     raise_if_typo(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
@@ -218,6 +237,10 @@ def test_cost_ratio(cost_ratio):
     if got in unbracketed:
         raise Misconception("ratio_denominator_unbracketed", f"cost_ratio is {got}, what new {unbracketed[got]} "
                             "gives: " + describe("ratio_denominator_unbracketed"))
+    costs = {ref.cost_ratio * ref.score_madds: "the multiply-adds at 2T", ref.score_madds: "the multiply-adds at T",
+             ref.attn_entries: "the weight entries at T"}      # (2T)^2 itself is also new / T * T: below
+    if got in costs:
+        raise Misconception("cost_not_ratio", f"cost_ratio is {got}, {costs[got]}: " + describe("cost_not_ratio"))
     if got == ref.cost_ratio * T * T:    # (2T)^2 / T * T, or the new count (2T)^2 itself: the value cannot tell
         raise AssertionError(f"cost_ratio is {got} = (2T)^2, the new count itself, not a ratio: either the old "
                              "cost T * T was not bracketed ((2*T)**2 / T * T divides by T and multiplies by T "

@@ -2597,3 +2597,85 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     return weights @ V
 '''}, {"key": "nan_check_zeroes_every_row", "where": ["q5"]}),
 })
+
+# round 37: a softmax without its exponential (told from softmax_of_negated by tame logits), torch.mm / bmm on
+# batched inputs (their fixed-rank words), a counting loop from 1 (read in the cell's source), a cost given
+# for the ratio, and distances for the scores
+WRONG.update({
+    "q3_shifted_logits_normalised_no_exp": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    m = torch.max(x, dim=dim, keepdim=True).values
+    z = x - m
+    return z / torch.sum(z, dim=dim, keepdim=True)
+'''}, {"key": ("weights_by_plain_sum", None), "where": ["q3", "q5", "q6"]}),
+    "q3_logits_over_their_sum": ({"stable_softmax": '''
+def stable_softmax(x, dim=-1):
+    total = x.sum(dim=dim, keepdim=True)
+    return x / total
+'''}, {"key": ("weights_by_plain_sum", None), "where": ["q3", "q5", "q6"]}),
+    "q5_bmm_for_every_product": ({"scaled_dot_product_attention": '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = torch.bmm(Q, K.transpose(-2, -1)) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.bmm(torch.nan_to_num(stable_softmax(scores, dim=-1), nan=0.0), V)
+'''}, {"key": ("matmul_fixed_rank", None), "where": ["q5"]}),
+    "q5_tensor_mm_method": ({"scaled_dot_product_attention": '''
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    d_k = Q.shape[-1]
+    scores = Q.mm(K.transpose(-2, -1)) / d_k ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(mask.logical_not(), float("-inf"))
+    weights = stable_softmax(scores, dim=-1)
+    return weights.mm(V)
+'''}, {"key": ("matmul_fixed_rank", None), "where": ["q5"]}),
+    "q8_nested_loops_from_one": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T * T
+score_madds = 0
+for i in range(1, T):
+    for j in range(T):
+        score_madds += d_k
+cost_ratio = (2 * T) ** 2 * d_k // (T * T * d_k)
+'''}, {"key": "loop_starts_at_one", "where": ["q8"]}),
+    "q8_entries_counted_from_one": ({"attn_entries": '''
+n = 1024
+attn_entries = 0
+for q in range(1, n):
+    attn_entries = attn_entries + n
+score_madds = attn_entries * 64
+cost_ratio = 4
+'''}, {"key": "loop_starts_at_one", "where": ["q8"]}),
+    "q8_self_pairs_by_product_still": ({"attn_entries": '''
+T = 1024
+attn_entries = T * T
+score_madds = T * (T - 1) * 64
+cost_ratio = 4
+'''}, {"key": "self_pairs_left_out", "where": ["q8"]}),
+    "q8_ratio_is_old_cost": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T * T
+score_madds = T * T * d_k
+cost_ratio = score_madds
+'''}, {"key": "cost_not_ratio", "where": ["q8"]}),
+    "q8_ratio_is_new_madds_formula": ({"attn_entries": '''
+T, d_k = 1024, 64
+attn_entries = T ** 2
+score_madds = T ** 2 * d_k
+cost_ratio = (2 * T) ** 2 * d_k
+'''}, {"key": "cost_not_ratio", "where": ["q8"]}),
+    "q2_scores_as_norm_of_difference": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = (Q.unsqueeze(2) - K.unsqueeze(1)).norm(dim=-1)
+raw_score_var = raw_scores.var().item()
+scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()
+scale_divisor = math.sqrt(64)
+'''}, {"key": "scores_as_distances", "where": ["q2"]}),
+    "q2_scores_as_squared_distances": ({"raw_score_var": '''
+d_k = Q.shape[-1]
+raw_scores = ((Q[:, :, None, :] - K[:, None, :, :]) ** 2).sum(-1)
+raw_score_var = float(raw_scores.var())
+scaled_score_var = float((raw_scores / d_k ** 0.5).var())
+scale_divisor = 64 ** 0.5
+'''}, {"key": "scores_as_distances", "where": ["q2"]}),
+})
