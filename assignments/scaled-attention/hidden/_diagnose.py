@@ -113,7 +113,8 @@ def _fixed_values_replayed(fn, e: StudentCodeError, Q, K, d_k, c: int, d: int, d
     at = f", at `{ascii(line[:100])[1:-1]}`" if line else ""
     return Misconception("reads_global_not_parameter", f"your code raised {e.exc_type}: "
                          f"{e.message.splitlines()[0]}{at}; the ({c}, {d}) matrix there is none of the inputs. Called "
-                         f"again ({str(dt).replace('torch.', '')}) with {c} keys and values of shape ({c}, {d}), it runs and its weights are right, but "
+                         f"again ({str(dt).replace('torch.', '')}) with {c} keys and values of shape ({c}, {d}), it "
+                         "runs and its weights are right, but "
                          f"its output is those weights times one fixed ({c}, {d}) matrix whatever values are passed: "
                          + describe("reads_global_not_parameter"))
 
