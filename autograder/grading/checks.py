@@ -181,9 +181,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "unexpected_keyword": "passing a torch function a keyword argument it does not take (torch.tril(n, dtype=...), "
                           "x.softmax(dim=-1, keepdim=True)): check its signature; a dtype goes where the tensor is "
                           "made (torch.ones(n, n, dtype=torch.bool).tril())",
-    "matmul_fixed_rank": "a matrix product that takes a fixed number of axes (torch.mm and .mm: 2-D matrices only; "
-                         "torch.bmm: 3-D only) given inputs of another rank: batched or multi-head inputs need @ or "
-                         "torch.matmul, which multiply the last two axes and broadcast over the leading ones",
+    "matmul_fixed_rank": "torch.mm (or .mm), which multiplies 2-D matrices only, given batched or multi-head "
+                         "inputs: use @ or torch.matmul, which multiply the last two axes and broadcast over the "
+                         "leading ones",
     "einsum_fixed_axes": "an einsum equation with one letter per axis ('rt,rt->r') given a tensor of another number "
                          "of axes: without an ellipsis einsum fixes the rank; write '...t,...t->...' (or reduce "
                          "with dim=-1) so that leading batch axes pass through",

@@ -47,7 +47,7 @@ BLIND_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_padding_mask_unsqueeze": ("mask_unsqueezed",),
         "q5_flips_callers_mask": ("inplace_on_input",),
         "q5_detached_weights": ("gradient_cut",),
-        "q5_bmm_3d_only": ("fixed_axes", "matmul_fixed_rank"),   # matmul_fixed_rank: bmm's own words (after blind36)
+        "q5_bmm_3d_only": ("fixed_axes", "bmm_of_matrices"),   # bmm_of_matrices: bmm's own words (after blind36)
         "q5_float32_output": ("float32_precision", "dtype_changed"),
         "q5_mask_polarity": ("inverted_mask",),
         "q5_scale_after_softmax": ("scale_after_softmax",),

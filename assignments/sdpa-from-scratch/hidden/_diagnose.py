@@ -1100,13 +1100,13 @@ class _TakingGradients:
 def name_crash(fn, Q, K, V, mask, e, grad=False):
     """name_crash_by_calls, where a crash that a 2-D slice or another rank shows to be fixed_axes is said in
     torch.mm / .mm / bmm's own fixed-rank words ("self must be a matrix", "batch1 must be a 3D tensor"): those
-    words prove the product of fixed rank (matmul_fixed_rank, round 37), not K.T or a fixed axis."""
+    words prove the product of fixed rank (matmul_fixed_rank, bmm_of_matrices: round 37), not K.T or a fixed axis."""
     try:
         _name_crash_by_calls(fn, Q, K, V, mask, e, grad)
     except Misconception as named:
         if named.key == "fixed_axes":
             by_words = crash_words(e)
-            if by_words is not None and by_words.key == "matmul_fixed_rank":
+            if by_words is not None and by_words.key in ("matmul_fixed_rank", "bmm_of_matrices"):
                 raise by_words from None
         raise
 

@@ -2619,7 +2619,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
     if mask is not None:
         scores = scores.masked_fill(~mask, float("-inf"))
     return torch.bmm(torch.nan_to_num(stable_softmax(scores, dim=-1), nan=0.0), V)
-'''}, {"key": ("matmul_fixed_rank", None), "where": ["q5"]}),
+'''}, {"key": ("bmm_of_matrices", None), "where": ["q5"]}),
     "q5_tensor_mm_method": ({"scaled_dot_product_attention": '''
 def scaled_dot_product_attention(Q, K, V, mask=None):
     d_k = Q.shape[-1]
