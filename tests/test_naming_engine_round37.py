@@ -112,3 +112,12 @@ def test_other_containers_stay_a_plain_type_error(value):
 def test_numpy_floats_are_python_floats_and_pass():
     from autograder.grading.checks import expect_number
     assert expect_number(__import__("numpy").float64(0.5), "x") == 0.5
+
+
+def test_a_copied_answer_is_quoted_cut_however_long_the_student_made_it():
+    from autograder.grading.checks import Misconception, raise_if_answer_copied
+    long_name = "x" * 5000
+    with pytest.raises(Misconception) as e:
+        raise_if_answer_copied(_sub(f"{long_name} = 'A' * 100000", f"q7_answer = {long_name}"), "q7_answer",
+                               "A" * 100000, lambda v: v == "C")
+    assert len(str(e.value)) < 600

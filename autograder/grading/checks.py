@@ -655,7 +655,8 @@ def raise_if_answer_copied(submission: object, name: str, value: object, right: 
         return
     other = copied_from(cells_of(submission), name)
     if other is not None:
-        raise Misconception("answer_copied_from_other_question", f"{name} is {value!r}, copied from `{other}` "
+        shown, other = repr(value)[:60], other[:60]      # the student's text, cut as every answer check cuts it
+        raise Misconception("answer_copied_from_other_question", f"{name} is {shown}, copied from `{other}` "
                             f"(the notebook has `{name} = {other}`): " + describe("answer_copied_from_other_question"))
 
 

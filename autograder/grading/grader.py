@@ -117,9 +117,9 @@ class Grader:
     @property
     def zygote(self) -> Zygote:
         self.warm_up()
+        assert self._zygote is not None
+        self._zygote.wait_ready()          # not under the grader's lock: loading tests may go on meanwhile
         with self._lock:
-            assert self._zygote is not None
-            self._zygote.wait_ready()
             if not self._cuda_level_checked:
                 self._cuda_level_checked = True
                 self._zygote = self._level_for_cuda(self._zygote)
