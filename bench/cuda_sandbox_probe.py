@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,7 @@ INIT = ("import torch; torch.cuda.init(); x = torch.ones(4, 4, device='cuda'); "
         "assert float((x @ x).sum()) == 64.0")
 
 
-def _child(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...]) -> str:
+def _child(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...], walls: str = "") -> str:
     libc = W._libc()
     flags = W.CLONE_NEWNS | (W.CLONE_NEWPID if pidns else 0) | (W.CLONE_NEWUSER if userns else 0)
     if libc.unshare(flags) != 0:
@@ -79,6 +80,13 @@ def _child(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...]) -> str:
             except OSError:
                 said += f"[{e} not added] "
     SAID[0] = said
+    if walls:
+        # Landlock as an rlimits or container worker gets it: the system's directories, /dev, what the
+        # interpreter imports from, its own /tmp. "driver" adds the NVIDIA driver's own folders.
+        extra_read = [p for p in ("/usr/local/nvidia", "/usr/local/cuda", "/run/nvidia-persistenced",
+                                  "/var/run/nvidia-persistenced") if os.path.exists(p)] if walls == "driver" else []
+        said += f"(landlock {W.landlock(W.import_roots([]) + extra_read, ['/tmp'])}) "
+        SAID[0] = said
     import torch
     torch.cuda.init()
     x = torch.ones(4, 4, device="cuda")
@@ -86,13 +94,13 @@ def _child(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...]) -> str:
     return said + "ok"
 
 
-def variant(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...] = ()) -> str:
+def variant(userns: bool, pidns: bool, proc: str, extra: tuple[str, ...] = (), walls: str = "") -> str:
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(r)
         try:
-            out = _child(userns, pidns, proc, extra)
+            out = _child(userns, pidns, proc, extra, walls)
         except BaseException as e:  # noqa: BLE001 - the line says it
             out = f"{SAID[0]}{type(e).__name__}: {str(e)[-160:]}"
         os.write(w, out.encode()[:2000])
@@ -153,6 +161,10 @@ def main() -> None:
             ("user + pid namespaces, tmpfs /proc", True, True, "tmpfs")]
     for name, userns, pidns, proc in rows:
         print(f"{name:<58} {variant(userns, pidns, proc)}", flush=True)
+    for name, userns, walls in (("landlock only (as rlimits/container workers)", False, "plain"),
+                                ("landlock + the driver's folders", False, "driver"),
+                                ("user namespace + landlock", True, "plain")):
+        print(f"{name:<58} {variant(userns, False, 'keep', walls=walls)}", flush=True)
     if not works(()):
         entries = sorted(os.path.basename(p) for p in glob.glob("/proc/*")
                          if not os.path.basename(p).isdigit()
@@ -164,7 +176,12 @@ def main() -> None:
               f"{variant(False, True, 'tmpfs', everything)}", flush=True)
         if works(everything):
             print("CUDA needs, of those:", bisect(list(everything)), flush=True)
-    for label, extra in (("bwrap recipe", []), ("bwrap recipe + /sys", ["--ro-bind", "/sys", "/sys"])):
+    sys_parts = [a for d in ("/sys/devices", "/sys/bus", "/sys/class", "/sys/module", "/sys/dev")
+                 if os.path.isdir(d) for a in ("--ro-bind", d, d)]
+    driver = [a for d in ("/proc/driver/nvidia",) if os.path.isdir(d) for a in ("--ro-bind", d, d)]
+    for label, extra in (("bwrap recipe", []), ("bwrap recipe + /sys", ["--ro-bind", "/sys", "/sys"]),
+                         ("bwrap recipe + /sys/{devices,bus,class,module,dev}", sys_parts),
+                         ("bwrap recipe + the outer /proc/driver/nvidia", driver)):
         from autograder.sandbox.isolation import bwrap_command, bwrap_executable
         if bwrap_executable() is None:
             break
@@ -172,6 +189,55 @@ def main() -> None:
         cmd = cmd[:-2] + extra + cmd[-2:] + ["-I", "-c", INIT]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         print(f"{label:<58} {'ok' if r.returncode == 0 else r.stderr.strip().splitlines()[-1][-160:]}", flush=True)
+    traces()
+
+
+# A worker at each level, spawned by a real zygote, with CUDA: the same code path the grader takes.
+SPAWN = """
+import sys
+from autograder.results import Isolation
+from autograder.sandbox import SandboxPolicy, Zygote
+z = Zygote(Isolation(sys.argv[1])); z.start()
+s = z.spawn(SandboxPolicy(cuda=True)); print(sys.argv[1], s.facts); s.close(); z.close()
+"""
+TELLING = ("nvidia", "/sys/", "/dev/", "/proc/driver", "ioctl(", "mmap(", "EPERM", "EACCES", "EOPNOTSUPP",
+           "ENOSYS", "EROFS", "ENODEV", "ENXIO", "ENOMEM", "EBADF")
+
+
+def telling(lines: list[str]) -> list[str]:
+    """The failed calls worth a look, without their pid, each once, in order."""
+    seen: dict[str, int] = {}
+    for ln in lines:
+        call = ln.split(None, 1)[1] if ln[:1].isdigit() and " " in ln else ln
+        if call.startswith(("+++", "---")) or "TCGETS" in call or not any(t in call for t in TELLING):
+            continue
+        call = re.sub(r"0x[0-9a-f]+", "0x.", call)
+        seen[call] = seen.get(call, 0) + 1
+    return [f"{n}x {call}" for call, n in seen.items()]
+
+
+def traces() -> None:
+    """With STRACE set (a strace binary; the GPU image has none, gpu_check.sh carries Debian's): the
+    failed system calls of a CUDA start under bwrap's recipe and in a worker of each level, all kept
+    under $OUT, those that are neither a missing file nor a routine refusal printed."""
+    strace = os.environ.get("STRACE")
+    if not strace:
+        return
+    out = Path(os.environ.get("OUT") or "/tmp")
+    from autograder.sandbox.isolation import bwrap_command, bwrap_executable
+    runs = {level: [sys.executable, "-c", SPAWN, level] for level in ("fallback", "rlimits", "bwrap")}
+    if bwrap_executable() is not None:
+        runs["bwrap-recipe"] = bwrap_command(sys.executable) + ["-I", "-c", INIT]
+    for name, cmd in runs.items():
+        trace = out / f"strace-{name}.txt"
+        r = subprocess.run([strace, "-f", "-Z", "-s", "96", "-o", str(trace), *cmd], capture_output=True,
+                           text=True, timeout=120, cwd=ROOT)
+        lines = trace.read_text(errors="replace").splitlines() if trace.exists() else []
+        odd = telling(lines)
+        print(f"strace {name}: rc {r.returncode}, {len(lines)} failed calls, {len(odd)} shown; "
+              f"{(r.stdout.strip().splitlines() or [''])[-1][-200:]} {(r.stderr.strip().splitlines() or [''])[-1][-200:]}")
+        for ln in odd[:60]:
+            print("   ", ln[:220])
 
 
 if __name__ == "__main__":
