@@ -20,7 +20,8 @@
 #   4. the 16-core table (issue 20, CPU-only course): bench/bench_batch.py's start-up, a class at -j1
 #      and -j2 (efficiency counting start-up), scaling -j 1..16, then ours against `otter run`
 #   5. the CPU-side CUDA policy and sandbox tests (they also run in CI, so last)
-# GPU_CHECK_NO_TABLE=1 leaves out 4 and 5 (a second visit: the table was measured on the first).
+# GPU_CHECK_NO_TABLE=1 leaves out 4 and 5 (a second visit: the table was measured on the first);
+# GPU_CHECK_NO_PROBE=1 leaves out the probe of step 1 (its answer: worker.CUDA_NEEDS_PROC).
 # Everything goes to $OUT/gpu_check.log (or /tmp/gpu_check.log), a summary at its end.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
@@ -95,7 +96,7 @@ from autograder.results import Isolation
 from autograder.sandbox import SandboxPolicy, Zygote
 levels = [Isolation.bwrap] if bwrap_works() else []
 print("bwrap usable:", bool(levels), BWRAP_PROBLEM[-1:] if BWRAP_PROBLEM else "")
-levels += [Isolation.fallback] if os.geteuid() == 0 else []
+levels += [Isolation.fallback, Isolation.container] if os.geteuid() == 0 else []
 for level in levels + [Isolation.rlimits]:
     z = Zygote(level); z.start()
     try:
@@ -109,6 +110,7 @@ for level in levels + [Isolation.rlimits]:
         z.close()
 EOF
 
+  if [ -z "${GPU_CHECK_NO_PROBE:-}" ]; then
   say "which part of a worker's lock-down stops CUDA (bench/cuda_sandbox_probe.py; the first run's bwrap and rlimits failed)"
   # the image has no strace: Debian's, carried in $WHEELS (prepare), traces the failed system calls
   if ! command -v strace >/dev/null && ls "$WHEELS"/strace_*.deb >/dev/null 2>&1; then
@@ -118,6 +120,7 @@ EOF
   fi
   STRACE="$(command -v strace || { [ -x /tmp/strace-pkg/strace ] && echo /tmp/strace-pkg/strace; })" OUT="$out" \
     timeout 240 "$PY" bench/cuda_sandbox_probe.py || note "cuda_sandbox_probe: FAILED or timed out"
+  fi
 
   say "batch of the examples, -j $JOBS: CPU-only course copy vs the CUDA course"
   local cpu_course=/tmp/cpu-course

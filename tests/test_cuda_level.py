@@ -1,10 +1,12 @@
 """The grader's level for a CUDA course (Grader._level_for_cuda), without a GPU.
 
 Measured on an H200 (2026-12-04, bench/gpu_check.sh): CUDA initialised in fallback workers and failed in
-bwrap's ("Error 304: OS call failed"), so a class graded there had every CUDA case not run. The stand-in
-"os_standin_no_userns" fails the same way (inside a user namespace) and works at the fallback level: the
-grader, as root, with bwrap chosen by itself, moves to fallback and says so; a level asked for is kept;
-a stand-in that works at bwrap keeps bwrap; a course or machine without CUDA starts no probe."""
+bwrap's ("Error 304: OS call failed"), so a class graded there had every CUDA case not run. That cause
+is mended (worker.CUDA_NEEDS_PROC; "os_standin" makes the same request and now starts at bwrap); the
+move stays for the next. The stand-in "os_standin_no_userns" fails inside any user namespace and works
+at the fallback level: the grader, as root, with bwrap chosen by itself, moves to fallback and says so;
+a level asked for is kept; a stand-in that works at bwrap keeps bwrap; a course or machine without CUDA
+starts no probe."""
 from __future__ import annotations
 
 import os

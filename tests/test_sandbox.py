@@ -194,7 +194,9 @@ def test_gradients_come_back_as_plain_tensors(zygote):
 # CUDA's initialisation needs a socket (measured: with `socket` refused it fails, "Error 304"). The
 # worker initialises it before loading its filter; here a stand-in asks the OS for what CUDA asks (a
 # unix socket, a device node kept open read-write, a 64 GiB address-space reservation, a helper
-# thread), so the ordering is checked on machines without a GPU at every level.
+# thread named through /proc), so the ordering is checked on machines without a GPU at every level.
+# The name was what failed on an H200 at bwrap, rlimits (and, untried there, container): the stand-in
+# failed at those three levels here too until each worker's /proc allowed it (worker.CUDA_NEEDS_PROC).
 CUDA_STANDIN = SandboxPolicy(cell_timeout_s=5, call_timeout_s=5, submission_timeout_s=60, cuda=True,
                              cuda_init="os_standin")
 
@@ -238,6 +240,62 @@ def test_cuda_is_initialised_before_the_filter_and_sockets_stay_refused(zygote):
     assert session.resolve("kept", "cpu") == "/dev/null"
     assert session.resolve("thread", "cpu") == {"AF_UNIX": "EPERM", "AF_INET": "EPERM", "AF_NETLINK": "EPERM"}
     session.close()
+
+
+# A CUDA worker's /proc is writable where the others' are not (the driver names its threads through
+# it) and, under bwrap, is the zygote's: the worker shares that pid namespace with every worker of the
+# batch, classmates' included (worker.CUDA_NEEDS_PROC). What it can do to them there: nothing.
+PROC_ATTACK = """import os, errno
+me = os.getpid()
+others = sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != me)
+done = []
+def attempt(what, fn):
+    try:
+        fn()
+        done.append(what)
+    except OSError:
+        pass
+def read(path):
+    with open(path, 'rb') as fh:
+        if not fh.read(1):
+            raise OSError('empty')
+def write(path, text):
+    with open(path, 'w') as fh:
+        fh.write(text)
+for pid in others:
+    for name in ('environ', 'maps', 'mem', 'auxv', 'stack', 'syscall', 'fd/0', 'cwd/.', 'root/etc/passwd'):
+        attempt(f'read {pid}/{name}', lambda: read(f'/proc/{pid}/{name}'))
+    attempt(f'list {pid}/fd', lambda: os.listdir(f'/proc/{pid}/fd'))
+    for name, text in (('oom_score_adj', '1000'), ('comm', 'pwned'), ('attr/current', 'x'),
+                       ('coredump_filter', '0'), ('timerslack_ns', '1'), ('clear_refs', '1')):
+        attempt(f'write {pid}/{name}', lambda: write(f'/proc/{pid}/{name}', text))
+    attempt(f'signal {pid}', lambda: os.kill(pid, 0))
+for path, text in (('/proc/sys/kernel/hostname', 'x'), ('/proc/sysrq-trigger', 'h'),
+                   ('/proc/sys/vm/drop_caches', '1'), ('/usr/pwned', 'x')):
+    attempt(f'write {path}', lambda: write(path, text))
+"""
+
+
+def test_a_cuda_worker_cannot_reach_a_classmates_worker_through_proc(zygote):
+    classmate = zygote.spawn(POLICY)
+    classmate.exec_cells(["secret = 'classmate-answer'"])
+    attacker = zygote.spawn(CUDA_STANDIN)
+    assert attacker.facts["cuda_ready"] is True, attacker.facts["cuda_error"]
+    outcome = attacker.exec_cells([PROC_ATTACK])
+    assert outcome.cells[0].status == "ok", outcome.cells
+    done = attacker.resolve("done", "cpu")
+    # no content read, nothing written, no signal: at any level, run by anyone
+    assert [d for d in done if not d.startswith("list ")] == []
+    if os.geteuid() != 0:
+        assert done == []
+    # Run by root, bwrap maps every sandboxed process to uid 0 (the caller's uid), so a worker that
+    # shares the zygote's pid namespace can list (not open) the fds of the processes in it.
+    if zygote.isolation is Isolation.bwrap:
+        # the shared pid namespace is real here: the zygote and the classmate are in sight
+        assert len(attacker.resolve("others", "cpu")) >= 2
+    assert classmate.resolve("secret", "cpu") == "classmate-answer"
+    attacker.close()
+    classmate.close()
 
 
 def test_cuda_is_initialised_only_when_the_policy_asks(zygote):

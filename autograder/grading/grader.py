@@ -125,13 +125,14 @@ class Grader:
                 self._zygote = self._level_for_cuda(self._zygote)
             return self._zygote
 
-    # On the one GPU machine tried (an H200, 2026-12-04, bench/gpu_check.sh) CUDA initialised in the
-    # workers of the fallback level and not in those of bwrap ("Error 304: OS call failed"): every
-    # CUDA case of a class went unrun. So where the grader chose bwrap itself, runs as root, and the
-    # course grades on a GPU it sees, one CUDA worker is started before the first grade (about half a
-    # second, measured there); if CUDA does not initialise in it and does at the fallback level, the
-    # grader moves to the fallback level (namespaces made by root, a uid of its own per worker,
-    # seccomp) and says so in one line. A level that was asked for is kept; elsewhere nothing changes.
+    # On the one GPU machine tried (an H200, 2026-12-04, bench/gpu_check.sh) CUDA at first initialised
+    # in the workers of the fallback level and not in those of bwrap ("Error 304: OS call failed"):
+    # every CUDA case of a class went unrun. The cause found and mended since (worker.CUDA_NEEDS_PROC),
+    # this stays as the net for the next one a driver brings: where the grader chose bwrap itself,
+    # runs as root, and the course grades on a GPU it sees, one CUDA worker is started before the
+    # first grade (about half a second, measured there); if CUDA does not initialise in it and does
+    # at the fallback level, the grader moves to the fallback level (namespaces made by root, a uid of
+    # its own per worker, seccomp) and says so in one line. A level asked for is kept.
     def _level_for_cuda(self, zygote: Zygote) -> Zygote:
         if ("cuda" not in self.devices or type(zygote) is not LevelChain
                 or zygote.isolation is not Isolation.bwrap or os.geteuid() != 0):

@@ -153,11 +153,15 @@ def import_roots(hide: list[str]) -> list[str]:
     return [p for p in sys.path if p and os.path.exists(p) and not holds_hidden(os.path.realpath(p))]
 
 
-def landlock(read_only: list[str], writable: list[str]) -> bool:
+PINNED_FDS: list[int] = []   # kept open through the worker's fd sweep (landlock)
+
+
+def landlock(read_only: list[str], writable: list[str], files_writable: tuple[str, ...] = ()) -> bool:
     """Confine this process (and what it starts) to reading `read_only` and the system's directories,
-    and to writing only under `writable` (and the device files, e.g. /dev/null). Everything else on
-    disk, the course and classmates' folders included, can be neither read nor written, whatever
-    its permissions. False where the kernel has no Landlock (nothing is changed then)."""
+    and to writing only under `writable` (and the device files, e.g. /dev/null, and the existing files
+    under `files_writable`: nothing made there). Everything else on disk, the course and classmates'
+    folders included, can be neither read nor written, whatever its permissions. False where the
+    kernel has no Landlock (nothing is changed then)."""
     libc = _libc()
 
     class RulesetAttr(ctypes.Structure):
@@ -178,7 +182,7 @@ def landlock(read_only: list[str], writable: list[str]) -> bool:
         return False
     try:
         rules = [(p, LL_READ) for p in list(SYSTEM_READ_ONLY) + read_only]
-        rules += [("/dev", LL_READ | LL_WRITE_FILE | (LL_TRUNCATE if abi >= 3 else 0))]
+        rules += [(p, LL_READ | LL_WRITE_FILE | (LL_TRUNCATE if abi >= 3 else 0)) for p in ("/dev", *files_writable)]
         rules += [(p, handled) for p in writable]
         for path, access in rules:
             try:
@@ -192,7 +196,12 @@ def landlock(read_only: list[str], writable: list[str]) -> bool:
                 _check(libc.syscall(SYS_LANDLOCK_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule),
                                     ctypes.c_uint32(0)), f"landlock rule for {path}")
             finally:
-                os.close(fd)
+                if path in files_writable and path.startswith("/proc/"):
+                    # A rule holds the inode it was made on; /proc makes a new inode for a path
+                    # whose dentry the kernel dropped. Held open, the dentry stays.
+                    PINNED_FDS.append(fd)
+                else:
+                    os.close(fd)
         _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
         _check(libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)), "landlock")
     finally:
@@ -272,12 +281,13 @@ GRADIENT_PRELOAD = ("mpmath", "sympy", "torch.fx.experimental.symbolic_shapes")
 
 
 # --- one worker's namespaces ----------------------------------------------------------------------
-def _enter_namespaces(as_root: bool) -> list[str]:
+def _enter_namespaces(as_root: bool, own_pids: bool = True) -> list[str]:
     """unshare everything a worker needs of its own. Root (the fallback level) needs no user
     namespace; anyone else makes one, mapping its own uid and gid, to gain the right to the rest.
+    `own_pids` False keeps the zygote's pid namespace (a CUDA worker under bwrap: see _lock_down).
     Returns the namespaces made; [] where the kernel refuses (the worker then runs without)."""
     libc = _libc()
-    flags = CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS
+    flags = (CLONE_NEWPID if own_pids else 0) | CLONE_NEWIPC | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS
     uid, gid = os.getuid(), os.getgid()
     if not as_root:
         flags |= CLONE_NEWUSER
@@ -294,7 +304,7 @@ def _enter_namespaces(as_root: bool) -> list[str]:
                     fh.write(text)
         finally:
             set_dumpable(False)
-    return ["pid", "ipc", "mount", "net", "uts"] + ([] if as_root else ["user"])
+    return (["pid"] if own_pids else []) + ["ipc", "mount", "net", "uts"] + ([] if as_root else ["user"])
 
 
 def _read_only_root() -> bool:
@@ -308,6 +318,25 @@ def _read_only_root() -> bool:
 
     attr = MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
     return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
+                           ctypes.sizeof(attr)) == 0
+
+
+def _writable_own_tasks() -> bool:
+    """Under _read_only_root, this process's own /proc/<pid>/task made writable again, and nothing
+    else of /proc: a bind of it over itself, read-write (CUDA_NEEDS_PROC). The rest stays read-only:
+    a worker run by root is uid 0 to the kernel's file checks, and would otherwise write sysctls or
+    a classmate's /proc/<pid>/oom_score_adj."""
+    if SYS_MOUNT_SETATTR is None:
+        return False
+    tasks = f"/proc/{os.getpid()}/task"
+    _mount(tasks, tasks, None, MS_BIND)
+
+    class MountAttr(ctypes.Structure):
+        _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                    ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+    attr = MountAttr(0, MOUNT_ATTR_RDONLY, 0, 0)
+    return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, tasks.encode(), 0, ctypes.byref(attr),
                            ctypes.sizeof(attr)) == 0
 
 
@@ -329,6 +358,13 @@ MS_MOVE = 0x2000
 # What the NVIDIA driver's user-space library reads under /proc (its parameters, the GPUs it sees,
 # the device numbers): system-wide facts, no process's.
 CUDA_PROC = ("driver/nvidia", "devices")
+# CUDA_NEEDS_PROC. The driver also names the helper threads it starts, from the thread that started
+# them: glibc writes /proc/self/task/<tid>/comm. That /proc must be of the worker's own pid namespace
+# (else <tid> is another number there: ENOENT) and writable (Landlock, a read-only mount: EACCES,
+# EROFS); if not, cudaGetDeviceCount fails with "Error 304: OS call failed". Measured with strace on
+# an H200 (bench/cuda_sandbox_probe.py, 2026-12-04): that open was the one difference between the
+# workers where CUDA started (fallback) and where it did not (bwrap: the tmpfs /proc below; rlimits:
+# Landlock). CudaStandIn makes the same write, so the tests see it without a GPU.
 
 
 def _private_proc(outer_pid: str, cuda: bool = False) -> None:
@@ -530,7 +566,17 @@ class CudaStandIn:
         self.reserved = addr
         self.result: dict[str, str] = {}
         self._poke, self.done = threading.Event(), threading.Event()
-        threading.Thread(target=self._helper, daemon=True, name="cuda-standin").start()
+        helper = threading.Thread(target=self._helper, daemon=True, name="cuda-standin")
+        helper.start()
+        # The driver names its helper threads from the thread that made them: glibc writes the name to
+        # /proc/self/task/<tid>/comm, which must be this process's /proc and writable. Where it is
+        # not, cudaGetDeviceCount fails with "Error 304: OS call failed" (strace on an H200, bench/
+        # gpu_check.sh's second run: ENOENT under a /proc of another pid namespace, EACCES under
+        # Landlock, and the open's failure was the only difference from a worker where CUDA started).
+        libc.pthread_setname_np.argtypes = [ctypes.c_ulong, ctypes.c_char_p]
+        rc = libc.pthread_setname_np(ctypes.c_ulong(helper.ident or 0), b"cuda-standin")
+        if rc != 0:
+            raise OSError(rc, f"stand-in for Error 304: naming a helper thread failed ({errno.errorcode.get(rc, rc)})")
 
     def _helper(self) -> None:
         self._poke.wait()
@@ -555,10 +601,10 @@ def _cuda_init_standin() -> None:
 
 
 def _cuda_init_standin_no_userns() -> None:
-    """The stand-in, failing where real CUDA failed on the one GPU machine tried (an H200, driver 580,
-    2026-12-04): in every worker inside a user namespace (bwrap, rlimits), with "Error 304: OS call
-    failed", while the fallback level's workers (root's namespaces, no user namespace) initialised it.
-    For the grader's choice of level (Grader._level_for_cuda), tested without a GPU."""
+    """The stand-in, failing in every worker inside a user namespace (bwrap, rlimits) and starting in
+    the fallback level's (root's namespaces): the shape of the H200's first failure (2026-12-04),
+    whose real cause is mended (CUDA_NEEDS_PROC), kept for the grader's move to fallback
+    (Grader._level_for_cuda), tested without a GPU."""
     with open("/proc/self/uid_map") as fh:
         if fh.read().split() != ["0", "0", "4294967295"]:
             raise RuntimeError("stand-in for Error 304: OS call failed (inside a user namespace)")
@@ -617,7 +663,11 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     outer_pid = os.readlink("/proc/self")
     # The container level is defined without namespaces (where it is chosen the kernel refuses them),
     # so a forced container level behaves the same on any host
-    namespaces = _enter_namespaces(as_root) if opts.get("level") != "container" else []
+    # A CUDA worker under bwrap stays in the zygote's pid namespace (CUDA_NEEDS_PROC): bwrap covers
+    # parts of its /proc, so the kernel refuses a worker the new proc its own namespace would need.
+    cuda = bool(policy.get("cuda"))
+    own_pids = not (cuda and opts.get("level") == "bwrap")
+    namespaces = _enter_namespaces(as_root, own_pids) if opts.get("level") != "container" else []
     # As root (the fallback level) each worker becomes a uid of its own, never a classmate's: what
     # the kernel counts per user (threads under RLIMIT_NPROC) is then counted per worker.
     uid = WORKER_UID_BASE + int.from_bytes(os.urandom(3), "little")
@@ -648,7 +698,9 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         if os.path.isdir("/var/tmp"):
             _private_tmpfs("/var/tmp", 1, keep)
         if "pid" in namespaces:
-            _private_proc(outer_pid, cuda=bool(policy.get("cuda")))
+            _private_proc(outer_pid, cuda=cuda)
+        elif cuda and read_only:
+            _writable_own_tasks()
         if not read_only:
             namespaces.append("(read-write root)")
         scratch = "/tmp"
@@ -659,7 +711,8 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
     # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it
-    walled = (landlock(list(opts.get("keep", [])) + import_roots(list(opts.get("hide", []))), [scratch])
+    walled = (landlock(list(opts.get("keep", [])) + import_roots(list(opts.get("hide", []))), [scratch],
+                       files_writable=("/proc/self/task",) if cuda else ())
               if opts.get("level") in ("container", "rlimits") else False)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
@@ -680,8 +733,11 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    os.closerange(3, sock_fd)
-    os.closerange(sock_fd + 1, 1 << 16)
+    low = 3
+    for fd in sorted({sock_fd, *PINNED_FDS}):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
     import torch
     torch.set_num_threads(1)
     warm_heap()

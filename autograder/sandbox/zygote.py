@@ -60,7 +60,8 @@ class Zygote:
         """Start the zygote without waiting: its imports overlap with the grader's own."""
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         parent.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        opts: dict[str, Any] = {"fd": child.fileno(), "keep": runtime_paths(), "gradients": self.gradients}
+        opts: dict[str, Any] = {"fd": child.fileno(), "keep": runtime_paths(), "gradients": self.gradients,
+                                "level": self.isolation.value}
         if self.isolation is Isolation.bwrap:
             cmd = bwrap_command(sys.executable)
         elif self.isolation is Isolation.fallback:
