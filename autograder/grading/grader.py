@@ -10,7 +10,7 @@ import socket
 import sys
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -60,6 +60,15 @@ def infra_line(tests: list[TestReport]) -> str | None:
             + "; ".join(reasons))[:600]
 
 
+@dataclass(frozen=True)
+class Spare:
+    """A worker forked during the previous submission for the next (Grader.prefork): the grader's end
+    of its socket, the policy it was forked for, and the CUDA slot it holds (a CUDA worker's)."""
+    sock: socket.socket
+    policy: SandboxPolicy
+    slot: Optional[int] = None
+
+
 class Grader:
     def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
                  zygote: Optional[Zygote] = None) -> None:
@@ -83,9 +92,11 @@ class Grader:
         self._infra_said: set[str] = set()
         # A batch's grader process grades one submission after another: the next one's worker is
         # forked (by the zygote, fresh, holding nothing of anyone) and locks itself down while this
-        # one is graded, instead of after. Never for CUDA (a worker holds a CUDA slot from its start).
+        # one is graded, instead of after. A CUDA worker holds a CUDA slot from its start, so a CUDA
+        # spare is forked only where a slot is free at that moment, and keeps it (its initialisation,
+        # 0.4-0.7 s on an H200, is then off the next submission's path).
         self.prefork = False
-        self._spare: tuple[socket.socket, SandboxPolicy] | None = None
+        self._spare: Spare | None = None
         # The grader's torch work is small tensors (references, comparisons): one thread. More only
         # wait on each other, and on a busy machine cost several times the work (bench/breakdown.py:
         # a `grade` under load spent 10 s in its tests with two threads, 1 s with one). A batch's
@@ -268,11 +279,24 @@ class Grader:
         message = ""
         with timers.span("wait for the zygote"):
             zygote = self.zygote     # before a CUDA slot: its first use may start a CUDA worker of its own
+        with self._lock:
+            spare, self._spare = self._spare, None
+        if spare is not None and spare.policy != policy:
+            self._close_spare(spare)
+            spare = None
         slot = self._cuda_slots if policy.cuda else None
         if slot is not None:
-            slot.acquire()
+            if spare is not None and spare.slot is not None:
+                slot.hold(spare.slot)    # the spare's worker and its slot become this submission's
+            else:
+                try:
+                    slot.acquire()
+                except BaseException:
+                    if spare is not None:
+                        self._close_spare(spare)
+                    raise
         try:
-            session = self._worker(zygote, policy)
+            session = self._worker(zygote, policy, spare)
             try:
                 with timers.span("cells"):
                     outcome = session.exec_cells(sub.cells)
@@ -303,39 +327,56 @@ class Grader:
         return result("graded", tests=reports, cells=outcome.cells, manual=manual, message=message,
                       sandbox=sandbox, infra=infra)
 
-    def _worker(self, zygote: Zygote, policy: SandboxPolicy) -> WorkerSession:
+    def _worker(self, zygote: Zygote, policy: SandboxPolicy, spare: Spare | None) -> WorkerSession:
         """A fresh worker for one submission: the spare forked during the previous one where there
         is one (forked from this zygote for this policy, never used), else one forked now."""
-        with self._lock:
-            spare, self._spare = self._spare, None
         session: WorkerSession | None = None
         if spare is not None:
-            sock, made_for = spare
-            if made_for == policy:
-                try:
-                    with timers.span("worker fork"):
-                        session = WorkerSession(sock, policy)   # its clock starts now
-                except Exception:  # noqa: BLE001 - it died with an old zygote, or never started: fork anew
-                    session = None
-            else:
-                sock.close()
+            try:
+                with timers.span("worker fork"):
+                    session = WorkerSession(spare.sock, policy)   # its clock starts now
+            except Exception:  # noqa: BLE001 - it died with an old zygote, or never started: fork anew
+                spare.sock.close()
+                session = None
         if session is None:
             session = zygote.spawn(policy)
-        if self.prefork and not policy.cuda:
-            try:
-                fresh = zygote.fork_worker(policy)
-            except Exception:  # noqa: BLE001 - no spare: the next submission forks its own
-                fresh = None
-            if fresh is not None:
-                with self._lock:
-                    self._spare = (fresh, policy)
+        if self.prefork:
+            self._fork_spare(zygote, policy)
         return session
+
+    def _fork_spare(self, zygote: Zygote, policy: SandboxPolicy) -> None:
+        slot = None
+        if policy.cuda:
+            slot = self._cuda_slots.take()
+            if slot is None:
+                return   # every slot in use: the next submission starts its own CUDA worker
+        try:
+            fresh = zygote.fork_worker(policy)
+        except Exception:  # noqa: BLE001 - no spare: the next submission forks its own
+            if slot is not None:
+                self._cuda_slots.give_back(slot)
+            return
+        with self._lock:
+            self._spare = Spare(fresh, policy, slot)
+
+    def _close_spare(self, spare: Spare) -> None:
+        """End a spare never used. A CUDA spare's slot frees only once its worker has exited (its
+        device memory with it), as a used CUDA worker's does."""
+        if spare.slot is None:
+            spare.sock.close()   # the worker reads EOF and exits
+            return
+        try:
+            WorkerSession(spare.sock, spare.policy).close(wait=True)
+        except Exception:  # noqa: BLE001 - it never started, or died: nothing left to wait for
+            spare.sock.close()
+        finally:
+            self._cuda_slots.give_back(spare.slot)
 
     def _drop_spare(self) -> None:
         with self._lock:
             spare, self._spare = self._spare, None
         if spare is not None:
-            spare[0].close()   # the worker reads EOF and exits
+            self._close_spare(spare)
 
     def _say_infra(self, line: str) -> None:
         """One line on stderr for the person running the grader, once per distinct problem (a batch

@@ -35,22 +35,39 @@ class CudaSlots:
         return self.dir
 
     def acquire(self, timeout: Optional[float] = None) -> bool:
-        """Wait for a free slot (polling every 20 ms); False if `timeout` passed first."""
-        directory = self._directory()
+        """Wait for a free slot (polling every 20 ms) and hold it for this thread; False if `timeout`
+        passed first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            for k in range(self.limit):
-                fd = os.open(directory / f"slot-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    os.close(fd)
-                    continue
+            fd = self.take()
+            if fd is not None:
                 self._held.fd = fd
                 return True
             if deadline is not None and time.monotonic() >= deadline:
                 return False
             time.sleep(0.02)
+
+    def take(self) -> Optional[int]:
+        """A free slot now, or None: not tied to a thread (a spare worker's); `hold` gives it to one,
+        `give_back` frees it."""
+        directory = self._directory()
+        for k in range(self.limit):
+            fd = os.open(directory / f"slot-{k}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            return fd
+        return None
+
+    def hold(self, fd: int) -> None:
+        """Make a slot from `take` this thread's, as `acquire` would (`release` then frees it)."""
+        self._held.fd = fd
+
+    @staticmethod
+    def give_back(fd: int) -> None:
+        os.close(fd)  # drops the lock
 
     def release(self) -> None:
         fd = getattr(self._held, "fd", None)
