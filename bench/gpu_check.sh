@@ -60,6 +60,21 @@ prepare() {
   du -sh "$WHEELS"
 }
 
+setup() {   # the wheels and bwrap, into the GPU image's interpreter (PATH: bwrap from the .deb)
+  local PY="$1"
+  if [ -z "${REHEARSE:-}" ]; then
+    # the wheels, into the interpreter the sandbox runs (its own site-packages: `python -I` sees them)
+    PIP_BREAK_SYSTEM_PACKAGES=1 "$PY" -m pip install -q --no-index --no-deps --no-compile "$WHEELS"/*.whl || { echo "wheels did not install"; exit 4; }
+    local site
+    site="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    echo "$HERE" > "$site/attention_autograder_checkout.pth"
+  fi
+  if ! command -v bwrap >/dev/null && ls "$WHEELS"/bubblewrap_*.deb >/dev/null 2>&1; then
+    dpkg -x "$WHEELS"/bubblewrap_*.deb /tmp/bwrap-pkg && export PATH="/tmp/bwrap-pkg/usr/bin:$PATH"
+  fi
+  echo "bwrap: $(command -v bwrap || echo none)"
+}
+
 run() {
   local out="${OUT:-/tmp}" log
   log="$out/gpu_check.log"
@@ -77,17 +92,8 @@ run() {
   uname -r; id -u
   "$PY" -c 'import sys, torch; print(sys.version.split()[0], torch.__version__, "cuda", torch.version.cuda, torch.cuda.is_available())' \
     || exit 3
-  if [ -z "${REHEARSE:-}" ]; then
-    # the wheels, into the interpreter the sandbox runs (its own site-packages: `python -I` sees them)
-    PIP_BREAK_SYSTEM_PACKAGES=1 "$PY" -m pip install -q --no-index --no-deps --no-compile "$WHEELS"/*.whl || { echo "wheels did not install"; exit 4; }
-    local site
-    site="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-    echo "$HERE" > "$site/attention_autograder_checkout.pth"
-  fi
-  if ! command -v bwrap >/dev/null && ls "$WHEELS"/bubblewrap_*.deb >/dev/null 2>&1; then
-    dpkg -x "$WHEELS"/bubblewrap_*.deb /tmp/bwrap-pkg && export PATH="/tmp/bwrap-pkg/usr/bin:$PATH"
-  fi
-  echo "bwrap: $(command -v bwrap || echo none)"
+  setup "$PY"
+  if [ -n "${SETUP_ONLY:-}" ]; then return 0; fi
   "$PY" -c 'import ctypes.util; print("libseccomp:", ctypes.util.find_library("seccomp"))'
   "$PY" - <<'EOF'
 import os, time
@@ -196,5 +202,7 @@ case "${1:-}" in
   # the same on a machine without a GPU, with an interpreter that already has everything
   # (GPU_PYTHON=.venv/bin/python): checks the script itself, not the GPU
   rehearse) REHEARSE=1 run ;;
-  *) echo "usage: bench/gpu_check.sh prepare|run|rehearse" >&2; exit 2 ;;
+  # only the wheels and bwrap, for a command of one's own after it: `. bench/gpu_check.sh setup; ...`
+  setup) SETUP_ONLY=1 run ;;
+  *) echo "usage: bench/gpu_check.sh prepare|run|rehearse|setup" >&2; exit 2 ;;
 esac
