@@ -531,32 +531,8 @@ def _cuda_init_torch() -> None:
     if float((x @ x + 1).sum().item()) != 80.0:
         raise RuntimeError("a first CUDA computation returned a wrong value")
     del x
-    _cuda_warm_up(torch)
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
-
-
-def _cuda_warm_up(torch: Any) -> None:
-    """Load the kernels an attention test's calls use, for each dtype the tests use, before any
-    student code. CUDA loads a kernel's module on its first use: on an H200 (bench/breakdown.py, 12
-    full-marks sdpa notebooks at -j1) a fresh worker's CUDA cases took 420 ms of its CPU in calls,
-    against 72 ms for the same notebook's CPU cases, most of it in the first float16, bfloat16 and
-    float64 products and softmaxes. A batch forks the next worker during the current submission
-    (Grader.prefork), so done here it is off the submission's path. No random numbers: the CUDA
-    generator's state is the tests' to seed."""
-    for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
-        q = torch.linspace(-1, 1, 2 * 3 * 5 * 8).reshape(2, 3, 5, 8).to("cuda", dtype)
-        causal = torch.ones(5, 5, dtype=torch.bool, device="cuda").tril()
-        scores = (q @ q.transpose(-2, -1)) / 2.0
-        scores = scores.masked_fill(~causal, float("-inf"))
-        weights = torch.softmax(scores, dim=-1)
-        (weights @ q).sum().item()
-        shifted = (scores - scores.amax(dim=-1, keepdim=True)).exp()
-        (shifted / shifted.sum(dim=-1, keepdim=True)).float().cpu()
-        torch.bmm(q[0], q[0].transpose(1, 2)).contiguous()
-        torch.where(causal, scores, torch.zeros_like(scores)).abs().max().item()
-    x = torch.linspace(-1, 1, 2 * 5 * 8, dtype=torch.float64).reshape(2, 5, 8).to("cuda").requires_grad_()
-    torch.softmax(x @ x.transpose(1, 2) / 2.0, dim=-1).sum().backward()
 
 
 class CudaStandIn:
