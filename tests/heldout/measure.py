@@ -3375,7 +3375,9 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # X[t] indexes the batch axis: "works only for 2-D inputs ... X.shape[0] is the batch size", crash on batched X, right on one slice
             "q01_token_loop_indexes_batch_axis": ("batched_input_unsupported",),
             # MIS-NAMED: the cause is one out= buffer aliased for Q and K; same_projection blames choosing one matrix for two of Q, K, V
-            "q01_shared_out_buffer_aliases_queries_and_keys": (),
+            # now named: same_projection's text names a buffer written twice as the other way to this effect (Q = K = X W_K,
+            # as q01_lambdas_capture_last_weight's late-bound W was accepted in naming31)
+            "q01_shared_out_buffer_aliases_queries_and_keys": ("same_projection",),
             # tensordot right only for 2-D inputs: "code that works only for 2-D inputs (or one fixed number of dims)", batched S wrong
             "q02_tensordot_pairs_batch_axes": ("batched_input_unsupported",),
             # two letters ticked: answer_hedged "giving several letters where one choice is asked"

@@ -7,7 +7,8 @@ assignment has the same text there (tests/test_authoring.py checks it)."""
 MISCONCEPTIONS = {
     # projections and scores
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
-    "same_projection": "using one projection matrix for more than one of Q, K, V",
+    "same_projection": ("using one projection matrix for more than one of Q, K, V (the same W twice, or two "
+                        "results written into one buffer, `out=`, the second overwriting the first)"),
     "fused_projection_split": ("splitting the fused projection X @ [W_Q | W_K | W_V] at the wrong widths "
                                "(pieces of width d_model, or three equal thirds) or along the wrong axis (split's "
                                "default dim 0, the tokens) instead of d_k, d_k, d_v along the features: "

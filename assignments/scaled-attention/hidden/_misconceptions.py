@@ -240,7 +240,8 @@ MISCONCEPTIONS = {
     "mha_single_head": "running one attention over the full width (as if n_heads were 1) instead of n_heads "
                        "heads of d_k = d_model / n_heads columns each",
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
-    "same_projection": "using one projection matrix for more than one of Q, K, V",
+    "same_projection": ("using one projection matrix for more than one of Q, K, V (the same W twice, or two "
+                        "results written into one buffer, `out=`, the second overwriting the first)"),
     "mha_no_input_projections": "running the heads on X itself, never applying the projections W_Q, W_K, W_V",
     "mha_head_rows_sliced": "slicing head h from the rows (tokens) h * d_k to (h + 1) * d_k instead of those "
                             "columns (Q[:, h * d_k:(h + 1) * d_k])",
