@@ -10,8 +10,8 @@ little: a shape answered with an entry count, and a weights shape of feature-by-
 hand-written unbiased variance whose n comes from `len()` of a 3-D tensor (q2); Python's builtin `sum` used
 on a tensor, which reduces over the first axis (q3); a sliding-window "causal" mask copied from public code,
 and a key-length square triangle cut down to the query rows (q4); the PyTorch documentation's "equivalent
-implementation" ported with its `(L, S)` bias filled in place, and a Flax-layout einsum ported to this
-notebook's `(..., T, d)` layout (q5); hard (argmax, one-hot) attention, and `F.scaled_dot_product_attention`
+implementation" ported with its `(L, S)` bias filled in place, and the scale constant built as a float16
+tensor "so that half inputs stay half" (q5); hard (argmax, one-hot) attention, and `F.scaled_dot_product_attention`
 given the divisor as its `scale=` keyword, which is a multiplier (q6); a letter with a trailing space and
 an option index (q7); an entry count left as a float tensor, and the exponent log2(64) = 6 used in place of
 the head width 64 (q8).
@@ -21,8 +21,6 @@ Public material used (search tool): the docs corpus for the PyTorch page of
 following" builds `attn_bias = torch.zeros(L, S, ...)` and calls `attn_bias.masked_fill_(attn_mask.logical_not(),
 float("-inf"))`, which cannot grow to a batched mask; the q5 docs-port variant follows it), and which says
 `scale` is the factor the scores are multiplied by (the q6 scale variant); the code corpus for
-amyxlu/msa-transformer-jax model.py (Flax's `dot_product_attention_weights`, whose einsum
-"...qhd,...khd->...hqk" expects (batch, length, heads, head_dim) inputs; the q5 Flax-layout variant) and for
 zinccat/flaxattention flaxattention/masks/sliding_window.py (a causal mask ANDed with
 `q_idx - kv_idx <= window_size`; the q4 sliding-window variant). The other slips are ones plausible for
 students of this notebook.
@@ -219,23 +217,26 @@ WRONG = {
                     "the scores themselves, which broadcast, with scores.masked_fill(~mask, -inf)",
          "where": ["q5"]},
     ),
-    "q5_flax_layout_einsum": (
-        # Flax's dot_product_attention_weights einsum, for (batch, length, heads, head_dim) inputs
+    "q5_scale_constant_made_in_float16": (
         {"scaled_dot_product_attention": (
             "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
             "    \"\"\"softmax(Q K^T / sqrt(d_k)) V with an optional boolean mask (True = may attend).\"\"\"\n"
-            "    Q = Q / math.sqrt(Q.shape[-1])\n"
-            "    scores = torch.einsum(\"...qhd,...khd->...hqk\", Q, K)\n"
+            "    d_k = Q.size(-1)\n"
+            "    # keep the constant in half precision so that float16 inputs stay float16\n"
+            "    scale = torch.tensor(1 / math.sqrt(d_k), dtype=torch.float16, device=Q.device)\n"
+            "    scores = torch.matmul(Q, K.transpose(-2, -1)) * scale\n"
             "    if mask is not None:\n"
-            "        scores = scores.masked_fill(~mask, float(\"-inf\"))\n"
-            "    weights = stable_softmax(scores, dim=-1)\n"
-            "    if mask is not None:\n"
-            "        weights = torch.where(mask.any(dim=-1, keepdim=True), weights, torch.zeros_like(weights))\n"
-            "    return torch.einsum(\"...hqk,...khd->...qhd\", weights, V)\n"
+            "        scores = scores.masked_fill(mask == False, float(\"-inf\"))\n"
+            "        weights = stable_softmax(scores, dim=-1)\n"
+            "        has_key = mask.any(dim=-1, keepdim=True)\n"
+            "        weights = torch.where(has_key, weights, torch.zeros_like(weights))\n"
+            "    else:\n"
+            "        weights = stable_softmax(scores, dim=-1)\n"
+            "    return torch.matmul(weights, V)\n"
         )},
-        {"mistake": "the einsum strings are Flax's, written for (batch, length, heads, head_dim) inputs; here the "
-                    "token axis is the second to last, so the einsum treats it as heads and mixes across the "
-                    "batch/head axis instead of across tokens; use \"...qd,...kd->...qk\" (Q @ K.transpose(-2, -1))",
+        {"mistake": "the scale 1/sqrt(d_k) is stored as a float16 tensor, so it is rounded to about 3 significant "
+                    "digits (0.35352 instead of 0.353553 for d_k = 8) and float32/float64 results are off by far "
+                    "more than rounding noise; use the Python float 1 / math.sqrt(d_k)",
          "where": ["q5"]},
     ),
     "q6_hard_attention_one_hot_argmax": (
@@ -252,6 +253,7 @@ WRONG = {
     ),
     "q6_sdpa_scale_keyword_given_the_divisor": (
         {"weights3": (
+            "scores3 = Q3 @ K3.T / math.sqrt(4)\n"
             "eye3 = torch.eye(3, dtype=torch.float64)          # V = I reads the weights off the output\n"
             "weights3 = F.scaled_dot_product_attention(Q3, K3, eye3, scale=math.sqrt(4))\n"
             "out3 = weights3 @ V3\n"
