@@ -118,6 +118,9 @@ MISCONCEPTIONS: dict[str, str] = {
                               "question gives it",
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
+    "answer_invisible_character": "pasting a character no one sees with the letter (a zero-width space, a "
+                                  "byte-order mark, from a web page or a document): the answer is then not "
+                                  "the letter alone; retype it",
     "answer_lookalike_letter": "typing a letter from another alphabet that looks like the Latin one (Cyrillic С, "
                                "Greek Α, a full-width Ｂ: a keyboard layout or a copy from a web page): it is another "
                                "character, so no Latin letter is given; retype the letter on a Latin layout",
@@ -703,12 +706,20 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
         raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
                             + (" (a trailing comma after the string makes one)" if kind == "tuple" else "")
                             + ": " + describe("answer_in_container"))
+    text_array = _text_array(value)
+    if (text_array is not None and text_array.size == 1
+            and str(text_array.item()).strip().strip("()").strip().lower() in letters):
+        # `opts[opts == "C"]` or np.where(...) leaves array(['C']): the letter is in it, the answer is not a string
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise Misconception("answer_in_container", f"{what} is {shown}, a NumPy array holding a letter (take it "
+                            f"out: {what} = str(arr.item())): " + describe("answer_in_container"))
     if not isinstance(value, str) or len(value) > 400:
         return
     bare = value.strip().lower() if bare_letter_only else value.strip().strip("()").strip().lower()
     if bare in letters:
         return
     _raise_if_lookalike(value, what, letters)
+    _raise_if_invisible(value, what, letters)
     said = _HEDGE_JOINERS.sub(" ", value.replace("(", " ").replace(")", " ")).split()
     if len(said) >= 2 and all(t.lower() in letters for t in said) and len({t.lower() for t in said}) >= 2:
         raise Misconception("answer_hedged", f"{what} is {value!r}, {len({t.lower() for t in said})} letters: "
@@ -756,6 +767,28 @@ def _raise_if_lookalike(value: str, what: str, letters: Sequence[str]) -> None:
         name = unicodedata.name(text, "an unnamed character")
         raise Misconception("answer_lookalike_letter", f"{what} is {text!r}, which looks like {latin!r} but is "
                             f"{name} (U+{ord(text):04X}): " + describe("answer_lookalike_letter"))
+
+
+def _text_array(value: object) -> Any:
+    """`value` if it is a NumPy array of text (it crosses the sandbox as one: protocol.encode_value), else None."""
+    import numpy as np
+    return value if isinstance(value, np.ndarray) and value.dtype.kind == "U" else None
+
+
+def _raise_if_invisible(value: str, what: str, letters: Sequence[str]) -> None:
+    """A letter with characters no one sees pasted with it (a zero-width space, a byte-order mark, a soft
+    hyphen: Unicode's format characters, which .strip() keeps): answer_invisible_character, naming each."""
+    hidden = [c for c in value if unicodedata.category(c) == "Cf"]
+    if not hidden:
+        return
+    seen = "".join(c for c in value if unicodedata.category(c) != "Cf").strip().strip("()").strip()
+    if seen.lower() not in letters:
+        return
+    names = ", ".join(dict.fromkeys(f"{unicodedata.name(c, 'an unnamed character')} (U+{ord(c):04X})"
+                                    for c in hidden))
+    raise Misconception("answer_invisible_character", f"{what} is {value!r}: the letter {seen!r} with "
+                        f"{len(hidden)} invisible character{'s' if len(hidden) != 1 else ''} ({names[:120]}): "
+                        + describe("answer_invisible_character"))
 
 
 def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) -> None:

@@ -28,6 +28,8 @@ MAX_ITEMS = 100_000
 # cost it 1 s of CPU per call and a whole grade 37 s (red-team round 26); an answer holds a few, a list of
 # heads a few dozen
 MAX_TENSORS = 1_000
+# strings in a NumPy array of text (an answer left as array(['C'])): each counts as one value
+MAX_STRING_ARRAY = 10_000
 # NumPy scalars that cross as themselves (protocol.encode_value): every numeric kind but float64
 _NUMPY_SCALARS = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                             "float16", "float32"})
@@ -115,6 +117,12 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
     if isinstance(value, np.ndarray):
         if value.dtype == object:
             raise EncodeError("numpy arrays of Python objects cannot be returned")
+        if value.dtype.kind == "U":
+            # an array of text (`arr[arr == "C"]` leaves array(['C'])): the strings themselves, so the grader
+            # can say what the answer is, not that it could not be read
+            if value.size > MAX_STRING_ARRAY:
+                raise EncodeError(f"a numpy array of more than {MAX_STRING_ARRAY} strings cannot be returned")
+            return {"__strarray__": [str(v) for v in value.reshape(-1).tolist()], "shape": list(value.shape)}
         t = torch.from_numpy(np.ascontiguousarray(value))
         return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
     if isinstance(value, np.generic):
@@ -286,6 +294,16 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
             return torch.device(tree["__device__"])
         if set(tree) == {"__float__"} and tree["__float__"] in ("nan", "inf", "-inf"):
             return float(tree["__float__"])
+        if (set(tree) == {"__strarray__", "shape"} and type(tree["__strarray__"]) is list
+                and type(tree["shape"]) is list and len(tree["shape"]) <= 8
+                and all(type(n) is int and 0 <= n <= MAX_STRING_ARRAY for n in tree["shape"])
+                and len(tree["__strarray__"]) <= MAX_STRING_ARRAY
+                and math.prod(tree["shape"]) == len(tree["__strarray__"])
+                and all(type(v) is str for v in tree["__strarray__"])):
+            for _ in tree["__strarray__"]:
+                counter.tick()
+            import numpy as np
+            return np.array(tree["__strarray__"], dtype=np.str_).reshape(tree["shape"])
         if set(tree) == {"__npscalar__", "dtype"} and tree["dtype"] in _NUMPY_SCALARS:
             inner = tree["__npscalar__"]
             if isinstance(inner, dict) and set(inner) == {"__float__"}:

@@ -1,0 +1,103 @@
+"""Engine keys from blind37 (issue 21), for every assignment's multiple-choice answers: a letter left in a NumPy
+array of text (it used to stop the answer at the sandbox boundary, "your code raised TypeError"), and a letter
+with invisible characters pasted with it."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder.errors import ProtocolError
+from autograder.grading.checks import Misconception, expect_choice
+from autograder.sandbox.protocol import MAX_STRING_ARRAY, EncodeError, decode_value, encode_value
+from tests.heldout.harness import Variant, grade
+
+
+def _named(value: object) -> Misconception:
+    with pytest.raises(Misconception) as e:
+        expect_choice(value, "q5_answer", answer="c")
+    return e.value
+
+
+# --- an array of text crosses the sandbox as what it is ---------------------------------------------------
+
+@pytest.mark.parametrize("array", [np.array(["C"]), np.array([["b", "c"], ["d", "a"]]), np.array([], dtype=np.str_),
+                                   np.array("A"), np.array(["ünïcödé", ""])])
+def test_a_numpy_array_of_text_crosses_as_itself(array):
+    back = decode_value(encode_value(array))
+    assert isinstance(back, np.ndarray) and back.dtype.kind == "U" and back.shape == array.shape
+    assert back.tolist() == array.tolist()
+
+
+@pytest.mark.parametrize("tree", [
+    {"__strarray__": ["a", "b"], "shape": [3]},            # a shape its strings do not fill
+    {"__strarray__": ["a", 1], "shape": [2]},              # not all text
+    {"__strarray__": ["a"], "shape": [-1]},                # a negative size
+    {"__strarray__": "ab", "shape": [2]},                  # not a list
+    {"__strarray__": ["a"], "shape": [1], "dtype": "U"},   # an extra field
+    {"__strarray__": ["a"] * (MAX_STRING_ARRAY + 1), "shape": [MAX_STRING_ARRAY + 1]},
+    {"__strarray__": [], "shape": [0] * 9},                # too many axes
+])
+def test_a_malformed_array_of_text_from_the_worker_is_refused(tree):
+    with pytest.raises(ProtocolError):
+        decode_value(tree)
+
+
+def test_a_huge_array_of_text_is_refused_in_the_worker():
+    with pytest.raises(EncodeError):
+        encode_value(np.array(["x"] * (MAX_STRING_ARRAY + 1)))
+
+
+# --- a letter left in an array: named for the array ----------------------------------------------------------
+
+@pytest.mark.parametrize("value", [np.array(["C"]), np.array([["c"]]), np.array([" C "]), np.array(["A"])])
+def test_a_letter_left_in_a_numpy_array_is_named_answer_in_container(value):
+    e = _named(value)
+    assert e.key == "answer_in_container" and "NumPy array holding a letter" in str(e) and "str(arr.item())" in str(e)
+
+
+@pytest.mark.parametrize("value", [np.array(["C", "D"]), np.array(["maybe"]), np.array([3])])
+def test_an_array_that_holds_no_single_letter_is_not_named_so(value):
+    with pytest.raises(AssertionError) as e:
+        expect_choice(value, "q5_answer", answer="c")
+    assert getattr(e.value, "key", None) != "answer_in_container"
+
+
+# --- invisible characters pasted with the letter ---------------------------------------------------------------
+
+@pytest.mark.parametrize("value, code", [("A\u200b", "U+200B"), ("\ufeffC", "U+FEFF"), ("B\u00ad", "U+00AD"),
+                                         ("\u2060d\u2060", "U+2060"), ("(\u200bC)", "U+200B")])
+def test_a_letter_with_an_invisible_character_is_named_for_it(value, code):
+    e = _named(value)
+    assert e.key == "answer_invisible_character" and code in str(e) and "retype" in str(e)
+
+
+@pytest.mark.parametrize("value", ["C", " c ", "(C)", "\u00a0C\u00a0"])   # a no-break space is space: stripped
+def test_a_plain_letter_is_still_right(value):
+    expect_choice(value, "q5_answer", answer="c")
+
+
+def test_invisible_characters_around_no_letter_are_not_named_so():
+    with pytest.raises(AssertionError) as e:
+        expect_choice("\u200bmaybe\u200b", "q5_answer", answer="c")
+    assert getattr(e.value, "key", None) != "answer_invisible_character"
+
+
+# --- through the sandbox: a scaled-attention notebook -----------------------------------------------------
+
+def _graded(grader, cells: dict[str, str]):
+    with tempfile.TemporaryDirectory() as tmp:
+        return grade(grader, Variant("scaled-attention", "round38", cells, False), Path(tmp))
+
+
+@pytest.mark.parametrize("source, key", [
+    ('import numpy as np\nopts = np.array(list("ABCD"))\nq5_answer = opts[opts == "C"]\n', "answer_in_container"),
+    ('import numpy as np\nq5_answer = np.char.upper(np.array(["c"]))\n', "answer_in_container"),
+    ('q5_answer = "C\\u200b"\n', "answer_invisible_character"),
+])
+def test_answers_of_these_forms_are_named_through_the_sandbox(grader, source, key):
+    outcome = _graded(grader, {"q5_answer": source})
+    named = [(q, k) for q, _n, k, _m in outcome.failed]
+    assert named and all(q == "q5" and k == key for q, k in named), outcome.failed
