@@ -97,7 +97,6 @@ class Grader:
         # 0.4-0.7 s on an H200, is then off the next submission's path).
         self.prefork = False
         self._spare: Spare | None = None
-        self._exiting: list[threading.Thread] = []   # waiting for killed CUDA workers to exit (_free_after_exit)
         # The grader's torch work is small tensors (references, comparisons): one thread. More only
         # wait on each other, and on a busy machine cost several times the work (bench/breakdown.py:
         # a `grade` under load spent 10 s in its tests with two threads, 1 s with one). A batch's
@@ -296,8 +295,6 @@ class Grader:
                     if spare is not None:
                         self._close_spare(spare)
                     raise
-        workers: list[WorkerSession] = []
-        namespace: RestartingNamespace | None = None
         try:
             session = self._worker(zygote, policy, spare)
             try:
@@ -314,24 +311,16 @@ class Grader:
                                     gpu_points=self.course.config.gpu_points,
                                     misconceptions=self.misconceptions(slug), references=self.references(slug))
                 sandbox = sandbox_record(session, policy)
+                with timers.span("close worker"):
+                    # a CPU worker's exit is not waited for (WorkerSession.close): only a CUDA
+                    # worker's must be over before its slot frees
+                    namespace.session.close(wait=policy.cuda)
             finally:
                 with timers.span("close worker"):
-                    # Killed now: nothing of the student runs after this. A CPU worker's exit is not
-                    # waited for (WorkerSession.close); a CUDA worker's must be over before its slot
-                    # frees (its device memory), which a thread of ours waits for off this path.
-                    workers = [session] + ([namespace.session] if namespace is not None
-                                           and namespace.session is not session else [])
-                    for worker in workers:
-                        if policy.cuda:
-                            worker.kill("closed")
-                        else:
-                            worker.close(wait=False)
+                    session.close(wait=policy.cuda)
         finally:
             if slot is not None:
-                if workers:
-                    self._free_after_exit(workers, slot.detach())
-                else:
-                    slot.release()
+                slot.release()
         infra = infra_line(reports)
         if infra:
             self._say_infra(infra)
@@ -369,29 +358,6 @@ class Grader:
             return
         with self._lock:
             self._spare = Spare(fresh, policy, slot)
-
-    def _free_after_exit(self, workers: list[WorkerSession], slot: Optional[int]) -> None:
-        """Wait (in a thread) until these killed CUDA workers have exited, then free their slot: the
-        82 ms a CUDA context's teardown took on the H200 stay off the submission's path, and the slot
-        still frees only once its device memory has."""
-        def wait_then_free() -> None:
-            try:
-                for worker in workers:
-                    worker.close(wait=True)
-            finally:
-                if slot is not None:
-                    self._cuda_slots.give_back(slot)
-        waiter = threading.Thread(target=wait_then_free, name="cuda-worker-exit", daemon=True)
-        with self._lock:
-            self._exiting = [t for t in self._exiting if t.is_alive()] + [waiter]
-        waiter.start()
-
-    def wait_for_exits(self) -> None:
-        """Until every CUDA worker this grader killed has exited and its slot is free."""
-        with self._lock:
-            waiting, self._exiting = self._exiting, []
-        for waiter in waiting:
-            waiter.join()
 
     def _close_spare(self, spare: Spare) -> None:
         """End a spare never used. A CUDA spare's slot frees only once its worker has exited (its
@@ -446,7 +412,6 @@ class Grader:
 
     def close(self) -> None:
         self._drop_spare()
-        self.wait_for_exits()
         if self._zygote is not None:
             self._zygote.close()
             self._zygote = None

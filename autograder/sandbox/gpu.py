@@ -61,12 +61,6 @@ class CudaSlots:
             return fd
         return None
 
-    def detach(self) -> Optional[int]:
-        """This thread's slot, no longer this thread's: for a thread that frees it later (`give_back`)."""
-        fd = getattr(self._held, "fd", None)
-        self._held.fd = None
-        return fd
-
     def hold(self, fd: int) -> None:
         """Make a slot from `take` this thread's, as `acquire` would (`release` then frees it)."""
         self._held.fd = fd
