@@ -4086,6 +4086,160 @@ BLIND36_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# judged from `measure <slug> --set blind37 -v` on the engine frozen at 1b50504 (three judges who did not write
+# the set); () where nothing names the mistake right
+BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    "sdpa-from-scratch": {
+        # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)" (both tests, no key); nothing
+        # says the ints 400 / 5120 are entry counts (the product of the shape) rather than the shape
+        "q1_shapes_given_as_entry_counts": (),
+        # weights_sized_by_features: "(4, 64, 64): its last two axes are feature widths ... (d_k x d_k, like Q^T K) instead
+        # of one entry per (query, key) pair: (B, T_q, T_k)" - exactly the mistake
+        "q1_weights_as_feature_by_feature_products": ("weights_sized_by_features",),
+        # generic: "exactly 1/8 of it, so the scale is right; but neither is the variance of the example's scores ... another
+        # statistic than their .var() was taken" (no key); nothing names n = len() = 2 (first axis) instead of 50 scores
+        "q2_hand_variance_n_from_len_of_batched_scores": (),
+        # MIS-NAMED: 20 of 21 tests say softmax_sum_wrong_axis ("dividing by the sum over ... a fixed axis whatever dim is",
+        # what builtin sum() over axis 0 does - right), but q5:test_float16_large_scores says softmax_subtracts_mean
+        # ("subtracting each slice's mean instead of its maximum before exp; subtract x.amax") - the code does subtract the max
+        "q3_python_builtin_sum": ("softmax_sum_wrong_axis",),
+        # generic: "causal_mask(11) is not the causal mask ...: it differs in 21 entries, the first at [5, 0]" (no key);
+        # nothing says the extra window (q_idx - kv_idx <= 4) hides the far-back keys
+        "q4_sliding_window_mask_copied": (),
+        # causal_ignores_T_k: "causal_mask(9, 6) has shape (6, 6): a square mask from one length; it should be (9, 6), one
+        # row per query and one column per key" - the T_k x T_k triangle cut to [:T_q], exactly its effect and fix
+        "q4_key_length_triangle_cut_to_query_rows": ("causal_ignores_T_k",),
+        # MIS-NAMED: all 12 q5 tests say mask_unsqueezed ("your code reshapes the mask for one shape only (as
+        # mask.unsqueeze(0).expand(B, -1, -1) does): adding a dim to the mask (mask.unsqueeze(1) ...)"); the code adds no
+        # dim and reshapes nothing - the mask is written in place into a fixed 2-D (L, S) attn_bias, which a batched mask
+        # cannot fill; the student is sent to look for an unsqueeze that is not there ("use the mask as given" is near the fix)
+        "q5_docs_bias_sized_T_q_by_T_k_filled_in_place": (),
+        # one_edit_fix on all 3: line 5, `1 / math.sqrt(d_k)` in place of `torch.tensor(1 / math.sqrt(d_k),
+        # dtype=torch.float16, ...)` - the slip at its place with its fix (does not say why: float16 rounding)
+        "q5_scale_constant_made_in_float16": ("one_edit_fix",),
+        # generic: "weights3 / out3 is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then
+        # take the softmax of each row)" (no key); nothing names the one-hot argmax (hard attention)
+        "q6_hard_attention_one_hot_argmax": (),
+        # multiply_by_sqrt_dk on all 3: "it matches multiplying the scores by sqrt(d_k) instead of dividing" - exactly the
+        # effect of scale=math.sqrt(4) (scale= multiplies); does not mention the keyword itself
+        "q6_sdpa_scale_keyword_given_the_divisor": ("multiply_by_sqrt_dk",),
+        # not caught (35/35): expect_choice ignores spaces by design ("(B) " is "b"), so "C " passes
+        "q7_letter_with_trailing_space": (),
+        # answer_option_number: "q_trap_answer is 2, an option's number (counted from 0 it is 'C') ... instead of its letter
+        # as a string" - exactly the mistake
+        "q7_option_index_instead_of_letter": ("answer_option_number",),
+        # float_for_int: "attn_entries is tensor(1048576.), a float: ... where a Python int is asked: use ** ... (1024 ** 2),
+        # or int(...) around the result" - the effect and a working fix; borderline: its examples of a cause (math.pow, /,
+        # a float literal) are not torch.ones(...).sum(), and it does not say "tensor, not a number" in words
+        "q8_entries_left_as_float_tensor": ("float_for_int",),
+        # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)"
+        # (no key); nothing names the exponent 6 = log2(64) used in place of d_k = 64
+        "q8_madds_times_log2_of_head_width": (),
+    },
+    "scaled-attention": {
+        # generic: all 5 q1 tests None ("the weight matrix does not match ... in 35 of 35 entries", a smallest failing
+        # input); nothing says K.reshape(width, T_k) re-flows the keys where K.T / K.transpose(-2, -1) was meant
+        # (q8 not charged)
+        "q1_keys_reshaped_not_transposed": (),
+        # inplace_on_input on all 6 q1 tests: "attention modifies its input in place (argument 1 [counted from 0 = K]
+        # is not the same after the call) ... compute a new tensor instead (x = x - m, not x -= m)": exactly the
+        # `Kt /= sqrt(d_k)` through the K.T view (as blind36-era q1_transposes_keys_in_place)
+        "q1_keys_scaled_in_place_through_transpose_view": ("inplace_on_input",),
+        # not caught: 28/28; range(1, d_k) drops coordinate 0, variance 15/16 * d_k at the tested sizes hides inside 10%
+        "q2_coordinate_sum_from_one": (),
+        # keys_are_queries on both q2 tests: "what the same generator gives when computing the scores from the queries
+        # with themselves (Q Q^T, k = q)": the exact effect of the copy seeded with generator.initial_seed(), and the
+        # student looks at why k equals q (as q2_two_draws_one_normal_buffer); ignores_generator ("a new
+        # torch.Generator ... used instead") would name the cause itself and would also be right
+        "q2_key_generator_reseeded_copy_jax_split": ("keys_are_queries", "ignores_generator"),
+        # one_edit_fix on both q2 tests: "`dots.pow(2).mean()` in place of `dots.pow(2).sum()`" on line 10: the slip at
+        # its place (its appended "the draws ... are multiplied by a constant" is secondary text, the fix is shown)
+        "q2_second_moment_summed_not_averaged": ("one_edit_fix",),
+        # entropy_unweighted on all 3 q4 tests: "averaging -log p over the row without weighting each term by p ...
+        # multiply each -log p by its p": logsumexp(s) - mean(s) IS the mean of -log p_j; the fix is E_p[s] weighted by p
+        "q4_entropy_identity_expected_logit_as_plain_mean": ("entropy_unweighted",),
+        # raw: measure37 file "your code raised TypeError: can't convert np.ndarray of type numpy.str_" (None); a rerun
+        # here gave "the sandboxed worker stopped: reply contains a value of unknown form" (None, counted generic by
+        # measure). Either way nothing says q5_answer is array(['C']), not the string 'C'
+        "q5_answer_numpy_boolean_mask_leaves_array": ("answer_in_container",),   # now (after blind37: the engine, 97e5b89)
+        # one_edit_fix: "`2` in place of `3`" on line 2 (`q5_answer = "ABCD"[3]`): the 1-based index at its place (as
+        # q5_answer_third_option_zero_indexed); the appended "that choice reflects squaring d_k" is D's reason, not
+        # the student's, but the shown fix leads straight to C
+        "q5_answer_one_based_option_number_into_letters": ("one_edit_fix",),
+        # answer_value_not_letter: "q6_answer is True, a truth value, not a letter ... instead of the letter of the
+        # option": exactly this
+        "q6_answer_check_result_not_letter": ("answer_value_not_letter",),
+        # generic: "q6_answer should be one letter as a string: "A", "B", "C", "D"" (None); the student sees "A" and is
+        # not told about the hidden U+200B after it
+        "q6_answer_zero_width_space_pasted": ("answer_invisible_character",),   # now (after blind37: the engine, 97e5b89)
+        # answer_lookalike_letter: "'Ｄ' looks like 'D' but is FULLWIDTH LATIN CAPITAL LETTER D (U+FF24) ... a full-width
+        # Ｂ ... retype the letter on a Latin layout": exactly this (its "from another alphabet" is loose, the fix right)
+        "q7_answer_full_width_letter_from_ime": ("answer_lookalike_letter",),
+        # MIS-NAMED: attention_as_argmax ("that choice reflects thinking attention returns only the best-matching value
+        # (a hard argmax)") blames a belief the student does not hold (the cell wants "the version of the lookup that
+        # has a gradient"); the cause is a keyword search for "gradient" whose first hit is the negated option C
+        # (as q7_answer_chained_to_q6 was judged); no key says an answer picked by a text search over the options
+        "q7_answer_keyword_search_hits_negated_option": (),
+        # generic: "multi_head_attention(...) has dtype torch.float32, expected torch.float64 (the input's dtype)" (None)
+        # on both float64 q8 tests: the effect, but no key; dtype_changed (".float() ... float64 in float64 out") would
+        # be exactly right
+        "q8_inputs_cast_with_float": (),
+        # inplace_on_input on all 3 q8 tests: "multi_head_attention modifies its input in place (argument 1 [from 0 =
+        # W_Q] ...) compute a new tensor instead (x = x - m, not x -= m)": exactly the `W_Q *= d_k ** -0.5`
+        "q8_scale_folded_into_w_q_in_place": ("inplace_on_input",),
+    },
+    "attention-pipeline": {
+        # returns_numpy_not_tensor on all 3 q01 tests: "Q is a NumPy array with the right values, not a torch tensor ...
+        # build the result with torch": exactly np.dot's effect on tensors (its examples np.zeros / .numpy() are asides;
+        # as blind q04_returns_numpy); q07/q09/q13 did not lose points
+        "q01_numpy_dot_returns_arrays": ("returns_numpy_not_tensor",),
+        # generic on all 4 q02 tests (key None): "S does not match ... in 40 of 40 entries" + smallest failing input;
+        # nothing says K was reshaped instead of transposed
+        "q02_keys_reshaped_instead_of_transposed": ("keys_reshaped_not_transposed",),   # now (after blind37: naming38)
+        # answer_option_number: "ans_scale is 1, an option's number (... counted from 0 it is 'b') ... instead of its
+        # letter as a string": exactly the zero-based index
+        "q03_zero_based_option_index": ("answer_option_number",),
+        # generic on all 4 q05 tests (key None): "A does not match ... largest difference 0.000225 ... spread over every
+        # row and column"; nothing says the softmax ran in float16 (only q05 lost points)
+        "q05_softmax_computed_in_half_precision": ("softmax_low_precision",),   # now (after blind37: naming38)
+        # answer_in_container: "ans_mask is ['c'], a list holding a letter ... drop the brackets": exactly
+        "q06_letter_inside_a_list": ("answer_in_container",),
+        # mask_sign_flipped on 2 q07 tests ("match subtracting the additive mask (S - M) instead of adding it: the blocked
+        # keys get all the weight") = the fill value's sign slip (+finfo.max on the future); borderline, since the code
+        # fills and does not add a mask; one_edit_fix on q07:test_causal_properties and q09:test_zero_projections shows
+        # "`torch.finfo(S.dtype).min` in place of `-torch.finfo(S.dtype).min`" on line 7: the exact fix at its place
+        "q07_inline_fill_with_minus_finfo_min": ("mask_sign_flipped", "one_edit_fix"),
+        # inplace_on_input on all 3 q08 tests: "modifies its input in place (argument 2) ... compute a new tensor
+        # instead (x = x - m, not x -= m)": exactly V *= ...
+        "q08_values_weighted_in_place": ("inplace_on_input",),
+        # generic (key None): "rank_S_lesson is 5: that is T ... and also how many singular values S has at all
+        # (len(torch.linalg.svdvals(S)) ... the zero ones included: the rank counts only the nonzero ones)"; says what
+        # differs and comes close, but no key names len() of a boolean tensor (needs .sum())
+        "q11_len_of_a_boolean_mask": ("rank_len_of_boolean_mask",),   # now (after blind37: naming38)
+        # numpy_scalar_answer on both q12 tests: "is a numpy.int64 (np.int64(22512)), not a Python number ... convert it
+        # with int(...)": exactly np.prod's effect
+        "q12_np_prod_returns_numpy_integer": ("numpy_scalar_answer",),
+        # MIS-NAMED: batched_input_unsupported on q13:test_cross_padding_mask ("output with shape [4, 7] doesn't match the
+        # broadcast shape [2, 4, 7] ... code that works only for 2-D inputs: .T reverses every dimension ..., transpose(0, 1)
+        # or torch.bmm ..., X.shape[0] ..., a 2-D reshape; use .transpose(-2, -1) or .mT"): the code has none of those;
+        # the cause is M.add_(S) writing into the caller's (T, T') mask (fix: S = S + M); inplace_on_input would be
+        # right; the overwritten caller's mask on an unbatched call is not caught at all
+        "q13_scores_added_onto_callers_mask_in_place": ("inplace_on_input",),   # now (after blind37: naming38)
+        # scores_from_values on all 3 q13 tests: raw shape crash + "with W_V as wide as W_Q it runs and matches scoring the
+        # queries against the values (Q V^T) instead of the keys: the keys decide the weights, the values are what is
+        # averaged": the K/V swap (as blind's q07_unpacks_q_v_k)
+        "q13_keras_query_value_key_order": ("scores_from_values",),
+        # one_edit_fix: "`1` in place of `2`" in `"abcd"[2]` on line 1: the one-based slip at its place; it keeps c's
+        # distractor reason ("taking queries from Y ...") after it, as q5_answer_std_letter ("message keeps B's reason")
+        "q14_one_based_index_into_letters": ("one_edit_fix",),
+        # answer_in_words: "'Only when positions in X and in Y ...', words and no letter ... the answer is the one letter"
+        "q15_option_text_instead_of_letter": ("answer_in_words",),
+        # answer_option_text: "'O(T^2)', the words of option c, the right one ... the answer is ... 'c'": exactly
+        "q16_big_o_formula_instead_of_letter": ("answer_option_text",),
+    },
+}
+
+
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
     "blind5": BLIND5_KEYS, "blind6": BLIND6_KEYS, "blind7": BLIND7_KEYS,
@@ -4098,7 +4252,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind25": BLIND25_KEYS, "blind26": BLIND26_KEYS, "blind27": BLIND27_KEYS,
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
-    "blind36": BLIND36_KEYS}
+    "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:

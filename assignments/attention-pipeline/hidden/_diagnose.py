@@ -9,6 +9,7 @@ as a test file (its name starts with "_"). Variants here extend reference/attent
 with the same {key: tensor} shape: a key "mistake/detail" is one way of making `mistake`."""
 from __future__ import annotations
 
+import ast
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -986,6 +987,9 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
                     "gaussian_kernel/plain": -dist2})
     except RuntimeError:
         pass
+    if K.shape[-2] not in (1, d_k) and d_k > 1:   # K^T by reshape / view: the right shape, the entries in memory
+        # order; on a square K (T_k = d_k) the reshape is K itself, Q @ K, which is scores_keys_not_transposed
+        out["keys_reshaped_not_transposed"] = Q @ K.reshape(*K.shape[:-2], d_k, K.shape[-2]) / math.sqrt(d_k)
     if K.shape[-2] == d_k:   # Q @ K, K not transposed: runs only where T_k = d_k (a square re-run draws it)
         out["scores_keys_not_transposed"] = Q @ K / math.sqrt(d_k)
     if Q.dim() > 2 and K.dim() > 2:   # torch.inner (tensordot on the last axes): every batch entry of Q against
@@ -1066,6 +1070,11 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
             out[key] = torch.softmax(S / math.sqrt(n) if M is None else S / math.sqrt(n) + M, dim=-1)
     # the similarity's sign flipped, as in a distance kernel exp(-d): the best-matching key gets the least weight
     out["scores_negated"] = torch.softmax(-S if M is None else M - S, dim=-1)
+    # the softmax run in float16 / bfloat16 and cast back (blind37): replayed on the same scores, rounded as the
+    # student's code rounds them (a float64 or float32 S holds exactly the values the test gave)
+    if S.dtype not in (torch.float16, torch.bfloat16):
+        for form, low in (("", torch.float16), ("/bfloat16", torch.bfloat16)):
+            out[f"softmax_low_precision{form}"] = torch.softmax(Z.to(low), dim=-1).to(S.dtype)
     if M is not None and bool((M != 0).any()):       # S * 0 is the uniform weights: no evidence of its own
         out["mask_multiplied"] = torch.softmax(S * M, dim=-1)
         out["mask_after_softmax"] = torch.softmax(S, dim=-1) + M
@@ -2227,3 +2236,84 @@ def default_mask_square_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Ten
     return Misconception("default_mask_square", f"{_said(e)} with M left out and Y of {T_k} tokens, X of {T}; with "
                          f"M given as the all-open ({T}, {T_k}) mask (zeros) it runs and is right, and so it does "
                          f"with M left out and Y as long as X: " + describe("default_mask_square"))
+
+
+_INPLACE_BROADCAST = re.compile(r"output with shape \[([\d, ]*)\] doesn't match the broadcast shape")
+
+
+def inplace_broadcast_crash(e: StudentCodeError, fn: Callable[..., object], tensors: Tensors,
+                            rerun: Callable[[Tensors], object]) -> Misconception | None:
+    """'output with shape [T, T'] doesn't match the broadcast shape [B, T, T']': an in-place operation whose
+    target is smaller than its result. inplace_on_input where that target has the shape of one of the inputs and
+    a slice of the inputs with the batch axes dropped (copies: the caller's tensors stay as they are) runs and
+    writes into one of them (the proxy's last_changed_inputs): the code adds into the caller's tensor (M.add_(S),
+    M += S, blind37), not into a buffer of its own. None otherwise."""
+    found = _INPLACE_BROADCAST.search(e.message or "")
+    if found is None:
+        return None
+    target = tuple(int(n) for n in found.group(1).replace(" ", "").split(",") if n)
+    if not any(isinstance(t, torch.Tensor) and tuple(t.shape) == target for t in tensors.values()):
+        return None
+    top = max((t.dim() for t in tensors.values() if isinstance(t, torch.Tensor)), default=0)
+    for k in range(top - 1, 1, -1):
+        part = {n: (t[(0,) * (t.dim() - k)] if t.dim() > k else t).clone() if isinstance(t, torch.Tensor) else t
+                for n, t in tensors.items()}
+        try:
+            rerun(part)
+        except StudentCodeError:
+            continue
+        changed = getattr(fn, "last_changed_inputs", None)
+        if not (isinstance(changed, list) and changed):
+            return None
+        names = " or ".join(n for n, t in tensors.items() if isinstance(t, torch.Tensor) and tuple(t.shape) == target)
+        return Misconception("inplace_on_input", f"your code adds into the caller's {names} in place: compute a new "
+                             f"tensor instead (S = S + M, not M.add_(S) or M += S). On one slice ({_shapes(part)}) it "
+                             f"runs and changes its input; on {_shapes(tensors)} the result does not fit into "
+                             f"{list(target)} and {_said(e)}")
+    return None
+
+
+def _bool_valued(n: ast.AST, bound: Mapping[str, ast.AST]) -> bool:
+    """`n` is a comparison (s > tol), a comparison method or function (s.gt(tol), torch.ne(s, 0)), or a name
+    the same cell bound to one at module level."""
+    if isinstance(n, ast.Compare):
+        return True
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _COMPARISONS:
+        return True
+    return isinstance(n, ast.Name) and n.id in bound and _bool_valued(bound[n.id], {})
+
+
+_COMPARISONS = frozenset({"gt", "ge", "lt", "le", "ne", "eq", "greater", "greater_equal", "less", "less_equal",
+                          "not_equal"})
+
+
+def len_of_comparison(submission: object, name: str) -> str | None:
+    """The source of `len(<a comparison>)` in the notebook's last module-level assignment of `name`
+    (rank = len(s > tol), len(torch.gt(s, tol)), or len(mask) where that cell bound mask = s > tol at module
+    level): len() of a boolean tensor, its length, where the True entries were to be counted (blind37).
+    len(s[s > tol]) and len((s > tol).nonzero()) count them and are not this. None otherwise."""
+    from autograder.grading.source_checks import cells_of
+    last: tuple[ast.Assign, dict[str, ast.AST]] | None = None
+    for source in cells_of(submission) if submission is not None else []:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        bound: dict[str, ast.AST] = {}
+        for node in tree.body:
+            if not isinstance(node, ast.Assign):
+                continue
+            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                last = (node, dict(bound))
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    bound[t.id] = node.value
+    if last is None:
+        return None
+    node, bound = last
+    for n in ast.walk(node.value):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1 \
+                and not n.keywords and _bool_valued(n.args[0], bound):
+            return ast.unparse(n)
+    return None
+

@@ -463,4 +463,17 @@ MISCONCEPTIONS = {
                                            "the division fails to broadcast; use the counts as a column, "
                                            "torch.arange(1, T + 1)[:, None] (or .expand(T, T), or .repeat on that "
                                            "column)",
+    # round38 (blind37): K^T by reshape, a float16 softmax, len() of a comparison
+    "keys_reshaped_not_transposed": "getting K^T with reshape or view (K.reshape(..., d_k, T_k), K.view(d_k, -1)) "
+                                    "instead of a transpose: the shape comes out right, but reshape reads the "
+                                    "entries in memory order into the new shape, so each key's numbers are "
+                                    "scattered over several columns; use K.transpose(-2, -1) (or K.mT)",
+    "softmax_low_precision": "computing the softmax in float16 or bfloat16 (S.half(), .to(torch.float16), "
+                             "dtype=torch.float16, autocast) and casting the weights back: they keep only about 3 "
+                             "significant digits (bfloat16: 2), and a blocked entry becomes -inf there, so a fully "
+                             "blocked row turns into NaN; compute the softmax in S's own dtype",
+    "rank_len_of_boolean_mask": "counting the nonzero singular values with len() of a comparison (len(s > tol)): "
+                                "len() gives the tensor's length, every singular value, not how many of them are "
+                                "True; count them with (s > tol).sum() or torch.count_nonzero(s > tol), or call "
+                                "torch.linalg.matrix_rank(S)",
 }

@@ -73,14 +73,14 @@ def _named(fn, S, M, run):
 
 
 def _crash_named(fn, S, M, e):
-    """What a second call shows of the crash `e` of the student's attention_weights on S and M (see
-    _weights); None when nothing is shown."""
+    """What a second call shows of the crash `e` of attention_weights on S and M (see _weights); None if nothing."""
     dtype = S.dtype
 
     def right(S_, M_, out):
         return D.is_right(out, ref.attention_weights(S_.double(), None if M_ is None else M_.double()), dtype)
 
-    named = D.len_as_dim(fn, S, M, e) or D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
+    named = D.inplace_broadcast_crash(e, fn, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"])) \
+        or D.len_as_dim(fn, S, M, e) or D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
     if M is not None and named is None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
     if named is None:

@@ -10,6 +10,19 @@ name = "q11"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _int(value, what, right):
     """The whole number asked for. A tensor holding it is charged as scaled-attention charges a tensor
     where a Python number is asked (one policy for both): returns_tensor_not_number; a tensor holding
@@ -78,12 +91,18 @@ def _nonzero_query_rows() -> int:
 
 
 @test_case(points=1, hidden=True)
-def test_rank_S_lesson(rank_S_lesson):
+def test_rank_S_lesson(rank_S_lesson, submission=None):
     got = _int(rank_S_lesson, "rank_S_lesson", ref.rank_S_lesson)
     if got == ref.rank_S_lesson:
         return
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
+    # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
+    src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
+    if src is not None:
+        raise Misconception("rank_len_of_boolean_mask", f"rank_S_lesson is {got}: `{src[:80]}` takes len() of a "
+                            f"boolean tensor, which is its length ({got}), not how many entries are True: "
+                            + describe("rank_len_of_boolean_mask"))
     # matrix_rank(S, hermitian=True) on this non-symmetric S reads one triangle: on the lesson's S it gives T as
     # well, so a T there proves neither reading (naming22): generic, saying both; rank_is_T only where it differs.
     # The rank of S + M (-1e9 mask) is T too: one constant, no second call (naming23); with a float32-min mask

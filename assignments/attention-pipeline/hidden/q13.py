@@ -127,8 +127,9 @@ def _crash_named(fn, X, Y, W, M, e):
     def want(X_, Y_, M_):
         return ref.cross_attention(X_.double(), Y_.double(), *W64, None if M_ is None else M_.double())
 
-    named = None
-    if M is not None:
+    # M.add_(S), M += S: the scores added into the caller's (T, T') mask, too small for batched scores (blind37)
+    named = D.inplace_broadcast_crash(e, fn, {"X": X, "Y": Y, "M": M}, lambda t: fn(t["X"], t["Y"], *W, t["M"]))
+    if named is None and M is not None:
         named = D.truthiness_crash(e, lambda: fn(X, Y, *W), lambda out: D.all_right(out, want(X, Y, None), dtype))
     if named is None and M is None:   # float16 with M left out: an all-open mask of its dtype runs (naming23)
         named = D.default_mask_dtype_crash(e, X, Y, lambda M0: fn(X, Y, *W, M0), lambda out: D.all_right(out, want(X, Y, None), dtype))
