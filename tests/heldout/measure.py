@@ -4140,13 +4140,13 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 5 q1 tests None ("the weight matrix does not match ... in 35 of 35 entries", a smallest failing
         # input); nothing says K.reshape(width, T_k) re-flows the keys where K.T / K.transpose(-2, -1) was meant
         # (q8 not charged)
-        "q1_keys_reshaped_not_transposed": (),
+        "q1_keys_reshaped_not_transposed": ("view_as_transpose",),   # now (after blind37: naming38)
         # inplace_on_input on all 6 q1 tests: "attention modifies its input in place (argument 1 [counted from 0 = K]
         # is not the same after the call) ... compute a new tensor instead (x = x - m, not x -= m)": exactly the
         # `Kt /= sqrt(d_k)` through the K.T view (as blind36-era q1_transposes_keys_in_place)
         "q1_keys_scaled_in_place_through_transpose_view": ("inplace_on_input",),
         # not caught: 28/28; range(1, d_k) drops coordinate 0, variance 15/16 * d_k at the tested sizes hides inside 10%
-        "q2_coordinate_sum_from_one": (),
+        "q2_coordinate_sum_from_one": ("dot_product_coordinate_dropped",),   # now (after blind37: naming38)
         # keys_are_queries on both q2 tests: "what the same generator gives when computing the scores from the queries
         # with themselves (Q Q^T, k = q)": the exact effect of the copy seeded with generator.initial_seed(), and the
         # student looks at why k equals q (as q2_two_draws_one_normal_buffer); ignores_generator ("a new
@@ -4179,11 +4179,11 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (a hard argmax)") blames a belief the student does not hold (the cell wants "the version of the lookup that
         # has a gradient"); the cause is a keyword search for "gradient" whose first hit is the negated option C
         # (as q7_answer_chained_to_q6 was judged); no key says an answer picked by a text search over the options
-        "q7_answer_keyword_search_hits_negated_option": (),
+        "q7_answer_keyword_search_hits_negated_option": ("answer_by_keyword_search",),   # now (after blind37: naming38)
         # generic: "multi_head_attention(...) has dtype torch.float32, expected torch.float64 (the input's dtype)" (None)
         # on both float64 q8 tests: the effect, but no key; dtype_changed (".float() ... float64 in float64 out") would
         # be exactly right
-        "q8_inputs_cast_with_float": (),
+        "q8_inputs_cast_with_float": ("dtype_changed",),   # now (after blind37: naming38)
         # inplace_on_input on all 3 q8 tests: "multi_head_attention modifies its input in place (argument 1 [from 0 =
         # W_Q] ...) compute a new tensor instead (x = x - m, not x -= m)": exactly the `W_Q *= d_k ** -0.5`
         "q8_scale_folded_into_w_q_in_place": ("inplace_on_input",),

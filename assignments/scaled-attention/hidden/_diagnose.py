@@ -339,7 +339,8 @@ def pair_evidence(pair, Q, K, V, d_k):
     if all(same(p, r) for p, r in zip(pair, right)):
         return None
     hits = {}
-    for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right)}.items():
+    for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right),
+                       **reshaped_keys_variants(Q64, K64, V64, d_k, right)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if len(hits) == 1:
@@ -382,6 +383,20 @@ def pair_evidence(pair, Q, K, V, d_k):
                             f"1/{math.sqrt(d_k):.4g}")
     return additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
                                                                                               d_k, same)
+
+
+def reshaped_keys_variants(Q64, K64, V64, d_k, right) -> dict:
+    """view_as_transpose (naming38, blind37 q1_keys_reshaped_not_transposed): K (T_k, d_k) re-read as a (d_k, T_k)
+    matrix with .reshape or .view where K.T was meant (the same numbers in row order, so every score mixes
+    coordinates of different keys), then the softmax and the product with V. Left out where it cannot be told
+    apart: a square K (the reshape is K itself, Q @ K: keys_not_transposed), one key (the reshape is K^T), or
+    weights that equal the right ones on this input."""
+    if K64.dim() != 2 or Q64.dim() != 2 or K64.shape[-2] in (1, K64.shape[-1]) or Q64.shape[-1] != K64.shape[-1]:
+        return {}
+    w = torch.softmax(Q64 @ K64.reshape(K64.shape[-1], K64.shape[-2]) / math.sqrt(d_k), dim=-1)
+    if torch.allclose(w, right[1], rtol=1e-9, atol=1e-12):
+        return {}
+    return {"view_as_transpose": (w @ V64, w)}
 
 
 def factorised_softmax_evidence(pair, Q64, K64, V64, d_k, same):
@@ -3317,8 +3332,8 @@ def raise_if_summed_over_queries(got, weights, right, V, dtype) -> None:
 def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
     """{key: value} of a statistic of a transformed dot product, replayed on a generator seeded as the student's
     (the same q and k): the cosine similarity (q.k / |q||k|, variance about 1/d_k) and |q.k| (variance
-    (1 - 2/pi) d_k) and (sum q)(sum k) (variance about d_k^2), each then divided by sqrt(d_k) when scaled,
-    float32 and float64 draws."""
+    (1 - 2/pi) d_k) and (sum q)(sum k) (variance about d_k^2), and q.k with its first or last coordinate left out
+    (variance about d_k - 1), each then divided by sqrt(d_k) when scaled, float32 and float64 draws."""
     out = {}
     for dtype in (torch.float32, torch.float64):
         g = torch.Generator().manual_seed(seed)
@@ -3329,6 +3344,9 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
         out["dots_cosine_similarity" + tag] = float((torch.nn.functional.cosine_similarity(q, k, dim=-1) / s).var())
         out["dots_absolute_value" + tag] = float((torch.abs((q * k).sum(dim=1)) / s).var())
         out["dots_product_of_sums" + tag] = float((q.sum(dim=1) * k.sum(dim=1) / s).var())   # blind34
+        if d_k > 1:   # blind37: the first (range(1, d_k)) or the last (range(d_k - 1)) coordinate left out
+            out["dot_product_coordinate_dropped/first" + tag] = float(((q * k)[:, 1:].sum(dim=1) / s).var())
+            out["dot_product_coordinate_dropped/last" + tag] = float(((q * k)[:, :-1].sum(dim=1) / s).var())
     return out
 
 
@@ -3354,6 +3372,50 @@ def raise_if_mean_returned(estimates, d_k, n, scaled) -> None:
     raise Misconception("variance_mean_swapped", f"dot_product_variance(d_k={d_k}, ...){flag} gives "
                         f"{estimates[0][0]:.3g} and {estimates[1][0]:.3g} for two generators: each the mean of the dot "
                         "products those generators' draws give, not their variance: " + describe("variance_mean_swapped"))
+
+
+def _dropped_coordinate_replays(d_k, n, seed, scaled) -> tuple[list[float], list[float]]:
+    """(right, dropped): the variance of the dots drawn right from a generator seeded `seed`, and of the same dots
+    with the first or the last coordinate left out (float32 and float64 draws), each divided by sqrt(d_k) when
+    scaled."""
+    right, dropped = [], []
+    s = math.sqrt(d_k) if scaled else 1.0
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(n, d_k, generator=g, dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        p = q * k
+        right.append(float((p.sum(dim=1) / s).var()))
+        dropped += [float((p[:, 1:].sum(dim=1) / s).var()), float((p[:, :-1].sum(dim=1) / s).var())]
+    return right, dropped
+
+
+def raise_if_coordinate_dropped(estimates, d_k, n, scaled) -> None:
+    """dot_product_coordinate_dropped (naming38, blind37 q2_coordinate_sum_from_one): estimates inside the 10% band
+    (d_k - 1 terms give (d_k - 1) / d_k of the target, 8% low at d_k = 12) that are both, to float32 rounding, the
+    variance of the same generators' draws with one coordinate (the first or the last) left out of every dot
+    product, and not the right draws' variance nor any other replayed mistake's. A right answer on other draws
+    matches one such replay to 2e-5 only by chance (about 1e-3 at d_k = 64, 1e-7 at 12), so both estimates, from
+    two generators, must; a right answer on the same draws matches the right replay and is left alone."""
+    if d_k < 2:
+        return
+
+    def same(a, b):
+        return abs(a - b) <= 2e-5 * max(abs(b), 1e-12)
+
+    for v, seed in estimates:
+        right, dropped = _dropped_coordinate_replays(d_k, n, seed, scaled)
+        if any(same(v, r) for r in right) or not any(same(v, x) for x in dropped):
+            return
+        _, wrong = variance_variants_all(d_k, n, seed, scaled)
+        if {replay_key(key) for key, x in wrong.items() if same(v, x)} != {"dot_product_coordinate_dropped"}:
+            return
+    flag = " with scaled=True" if scaled else ""
+    values = " and ".join(f"{v:.5g}" for v, _ in estimates)
+    raise Misconception("dot_product_coordinate_dropped", f"each dot product leaves out one coordinate: "
+                        f"dot_product_variance(d_k={d_k}, ...){flag} gives {values} for two generators, exactly the "
+                        f"variance of their draws with {d_k - 1} of the {d_k} products q_i k_i summed (near the "
+                        f"expected {1 if scaled else d_k}, but not it): " + describe("dot_product_coordinate_dropped"))
 
 
 @functools.lru_cache(maxsize=8)
@@ -4155,3 +4217,245 @@ def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=
     key = (wrong or {}).get(letter)
     if key:
         raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")
+
+
+# --- q5..q7: a letter picked by a word search over the options' texts (blind37, round 38) -------------------
+# Read off the notebook's source (parsed, never run): the options' texts from a literal in its cells, the words
+# searched for from the answer cell's condition, and the condition evaluated here by a small reader that knows
+# only `word in text` / `not in`, text.find/count/startswith/endswith(word) (compared with an int), .lower(),
+# .upper(), .casefold(), and/or/not, and any()/all() over a literal list of words: anything else is not read,
+# and nothing is named.
+_FOLDS = ("lower", "upper", "casefold")
+_LETTERS = ("A", "B", "C", "D")
+_COMPARE = {"GtE": lambda a, b: a >= b, "Gt": lambda a, b: a > b, "NotEq": lambda a, b: a != b,
+            "Eq": lambda a, b: a == b, "Lt": lambda a, b: a < b, "LtE": lambda a, b: a <= b}
+
+
+class _Unread(Exception):
+    """A part of the search this reader does not know: nothing is named."""
+
+
+def _parsed(cell: str):
+    from autograder.grading.pyparse import parse
+    try:
+        return parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+
+
+def _literal_options(tree) -> list[tuple[str, dict[str, str], list[str]]]:
+    """(name, {letter: text}, its letters in order) of each name bound to a dict literal whose keys are the letters
+    A-D (any case) and whose values are strings, or to a list or tuple literal of four strings (letters by
+    position)."""
+    import ast
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            continue
+        value, name = node.value, node.targets[0].id
+        if isinstance(value, ast.Dict) and value.keys and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.strip().upper() in _LETTERS
+                for k in value.keys) and all(isinstance(v, ast.Constant) and isinstance(v.value, str)
+                                             for v in value.values):
+            letters = [k.value for k in value.keys]
+            found.append((name, dict(zip(letters, (v.value for v in value.values))), letters))
+        elif isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == 4 and all(
+                isinstance(v, ast.Constant) and isinstance(v.value, str) and len(v.value) > 1 for v in value.elts):
+            found.append((name, dict(zip(_LETTERS, (v.value for v in value.elts))), list(_LETTERS)))
+    return found
+
+
+def _word_constants(tree) -> dict[str, str]:
+    """Names bound exactly once in the cell, to a string literal (`keyword = "gradient"`)."""
+    import ast
+    seen: dict[str, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        seen.setdefault(n.id, []).append(node.value.value if isinstance(t, ast.Name) and isinstance(
+                            node.value, ast.Constant) and isinstance(node.value.value, str) else None)
+    return {name: values[0] for name, values in seen.items() if len(values) == 1 and values[0] is not None}
+
+
+def _condition_value(node, text_of, words) -> bool:
+    """The search condition `node` for one option: text_of(expression) is the option's text for the expressions
+    that stand for it (None for any other); `words` the names bound to a word. Raises _Unread."""
+    import ast
+
+    def text(n):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FOLDS and not n.args:
+            return getattr(text(n.func.value), n.func.attr)()
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "str" and len(n.args) == 1:
+            return text(n.args[0])
+        got = text_of(n)
+        if got is None:
+            raise _Unread
+        return got
+
+    def word(n, bound):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            return n.value
+        if isinstance(n, ast.Name) and n.id in bound:
+            return bound[n.id]
+        if isinstance(n, ast.Name) and n.id in words:
+            return words[n.id]
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FOLDS and not n.args:
+            return getattr(word(n.func.value, bound), n.func.attr)()
+        raise _Unread
+
+    def number(n, bound):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -number(n.operand, bound)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and len(n.args) == 1 and not n.keywords \
+                and n.func.attr in ("find", "count"):
+            t, w = text(n.func.value), word(n.args[0], bound)
+            return t.find(w) if n.func.attr == "find" else t.count(w)
+        raise _Unread
+
+    def value(n, bound) -> bool:
+        if isinstance(n, ast.BoolOp):
+            parts = [value(v, bound) for v in n.values]
+            return all(parts) if isinstance(n.op, ast.And) else any(parts)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return not value(n.operand, bound)
+        if isinstance(n, ast.Compare) and len(n.ops) == 1:
+            op, right = n.ops[0], n.comparators[0]
+            if isinstance(op, (ast.In, ast.NotIn)):
+                hit = word(n.left, bound) in text(right)
+                return hit if isinstance(op, ast.In) else not hit
+            if type(op).__name__ not in _COMPARE:
+                raise _Unread
+            return _COMPARE[type(op).__name__](number(n.left, bound), number(right, bound))
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and len(n.args) == 1 and not n.keywords \
+                and n.func.attr in ("count", "startswith", "endswith", "__contains__"):
+            t, w = text(n.func.value), word(n.args[0], bound)
+            return bool({"count": t.count, "startswith": t.startswith, "endswith": t.endswith,
+                         "__contains__": t.__contains__}[n.func.attr](w))
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("any", "all") \
+                and len(n.args) == 1 and isinstance(n.args[0], ast.GeneratorExp) and len(n.args[0].generators) == 1:
+            gen = n.args[0].generators[0]
+            if gen.ifs or not isinstance(gen.target, ast.Name) or not isinstance(gen.iter, (ast.List, ast.Tuple)):
+                raise _Unread
+            results = [value(n.args[0].elt, {**bound, gen.target.id: word(w, bound)}) for w in gen.iter.elts]
+            return any(results) if n.func.id == "any" else all(results)
+        raise _Unread
+
+    return value(node, {})
+
+
+def _searches(tree, question):
+    """(target, iterable, condition) of each search that sets `question`: a comprehension or generator with one
+    `if` (next(...), [...][0]) in the value assigned to it, or to a name that value reads, or a for loop whose
+    `if` assigns it."""
+    import ast
+    answers = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and any(isinstance(t, ast.Name) and t.id == question for t in n.targets)]
+    read = {n.id for a in answers for n in ast.walk(a) if isinstance(n, ast.Name)}
+    feeding = answers + [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                         and any(isinstance(t, ast.Name) and t.id in read for t in n.targets)]
+    inside = {id(n) for v in feeding for n in ast.walk(v)}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 \
+                and len(node.generators[0].ifs) == 1 and id(node) in inside:
+            gen = node.generators[0]
+            out.append((gen.target, gen.iter, gen.ifs[0]))
+        elif isinstance(node, ast.For):
+            for stmt in node.body:
+                if isinstance(stmt, ast.If) and any(isinstance(s, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == question for t in s.targets) for s in stmt.body):
+                    out.append((node.target, node.iter, stmt.test))
+    return out
+
+
+def _rows_of(target, iterable, options):
+    """[(letter, {expression: text})] of one search's loop over one options literal (.items(), its keys, .values(),
+    enumerate of a list), the expression being how the condition names that option's text; None when the loop
+    is not over that literal, or not in a way read here."""
+    import ast
+    name, table, letters = options
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args \
+            and isinstance(iterable.func.value, ast.Name) and iterable.func.value.id == name:
+        kind = iterable.func.attr
+    elif isinstance(iterable, ast.Name) and iterable.id == name:
+        kind = "keys"
+    elif isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" \
+            and len(iterable.args) == 1 and isinstance(iterable.args[0], ast.Name) and iterable.args[0].id == name:
+        kind = "enumerate"
+    else:
+        return None
+    pair = isinstance(target, ast.Tuple) and len(target.elts) == 2 and all(isinstance(e, ast.Name) for e in target.elts)
+    rows = []
+    for letter in letters:
+        if kind in ("items", "enumerate") and pair:
+            rows.append((letter, {target.elts[1].id: table[letter]}))
+        elif kind == "keys" and isinstance(target, ast.Name):
+            rows.append((letter, {ast.dump(ast.Subscript(ast.Name(name, ast.Load()), ast.Name(target.id, ast.Load()),
+                                                         ast.Load())): table[letter]}))
+        else:
+            return None
+    return rows
+
+
+def keyword_search_hits(cell: str, question: str, options_found) -> tuple[list[str], list[str]] | None:
+    """(the letters whose option text the cell's search matches, in the options' order; the words it searches for)
+    when the cell sets `question` from something else than a literal and holds a search read here over one of the
+    options literals; None otherwise."""
+    import ast
+    tree = _parsed(cell)
+    if tree is None:
+        return None
+    answers = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and any(isinstance(t, ast.Name) and t.id == question for t in n.targets)]
+    if not answers or all(isinstance(a.value, ast.Constant) for a in answers):
+        return None
+    words = _word_constants(tree)
+    for target, iterable, condition in _searches(tree, question):
+        searched = sorted({n.value for n in ast.walk(condition) if isinstance(n, ast.Constant) and isinstance(
+            n.value, str)} | {words[n.id] for n in ast.walk(condition) if isinstance(n, ast.Name) and n.id in words})
+        for options in options_found:
+            rows = _rows_of(target, iterable, options)
+            if rows is None or not searched:
+                continue
+            try:
+                hits = [letter for letter, texts in rows if _condition_value(
+                    condition, lambda n, texts=texts: texts.get(n.id if isinstance(n, ast.Name) else ast.dump(n)),
+                    words)]
+            except (_Unread, TypeError, AttributeError, ValueError):
+                continue
+            return [h.strip().upper() for h in hits], searched
+    return None
+
+
+def raise_if_keyword_search(question: str, value, answer: str, submission) -> None:
+    """answer_by_keyword_search (naming38, blind37 q7_answer_keyword_search_hits_negated_option): a wrong letter
+    that the cell setting `question` picks by a word search over a literal of the options' texts, where that
+    search, read off the source and evaluated here on those texts, gives exactly this letter (its first hit,
+    next(...) or [0], or its last, a loop that keeps overwriting). What that option says is then not what the
+    student believes (the letter's own misconception would say so): the search picked it."""
+    from autograder.grading.source_checks import cells_of
+    if not isinstance(value, str) or submission is None:
+        return
+    letter = value.strip().upper()
+    if letter not in _LETTERS or letter == answer.upper():
+        return
+    cells = cells_of(submission)
+    options_found = [o for cell in cells if (tree := _parsed(cell)) is not None for o in _literal_options(tree)]
+    if not options_found:
+        return
+    for cell in cells:
+        if question not in cell:
+            continue
+        found = keyword_search_hits(cell, question, options_found)
+        if found is None or not found[0] or letter not in (found[0][0], found[0][-1]):
+            continue
+        hits, searched = found
+        said = " and ".join(repr(w) for w in searched[:3])
+        which = "the only" if len(hits) == 1 else "the first" if letter == hits[0] else "the last"
+        raise Misconception("answer_by_keyword_search", f"{question} is {value!r}, {which} option whose text "
+                            f"matches your cell's search for {said}, and it is not the best answer: "
+                            + describe("answer_by_keyword_search"))

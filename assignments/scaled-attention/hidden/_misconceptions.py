@@ -525,4 +525,16 @@ MISCONCEPTIONS = {
                               "key/value slices: head h takes its keys and values from head h + 1's columns and the "
                               "last head's key/value slices are empty (a shape error); move the counter after all "
                               "three slices, or cut every slice with the same cols = slice(h * d_k, (h + 1) * d_k)",
+    # naming38: blind37's kinds
+    "view_as_transpose": "reshaping K to (..., d_k, T_k) with .view or .reshape as if that transposed it: the "
+                         "shape is right but the memory is read in another order; use K.transpose(-2, -1)",
+    "dot_product_coordinate_dropped": "leaving one of the d_k coordinates out of each dot product (range(1, d_k), "
+                                      "copied from the maths' sum from i = 1 to d_k, skips index 0; range(d_k - 1) "
+                                      "skips the last): each dot has d_k - 1 terms, so the variance is about d_k - 1 "
+                                      "instead of d_k; Python counts from 0, so loop over range(d_k), or compute "
+                                      "(q * k).sum(dim=-1)",
+    "answer_by_keyword_search": "picking the letter by searching the options' texts for a word: a word matches "
+                                "text, not meaning, and a wrong option can hold it too (one that says the "
+                                "opposite, 'has no ...'); read the options and assign the right one's letter as a "
+                                "string",
 }

@@ -171,6 +171,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
             _raise_if_of_the_mean(v, float(d_k), d_k, False)
             D.raise_if_draws_not_unit_variance(dot_product_variance, v, seed, d_k, N, False, submission)
             raise AssertionError(f"for d_k = {d_k} the variance of q.k is not within 10% of its expected value")
+        D.raise_if_coordinate_dropped(estimates, d_k, N, False)   # inside the band: only an exact replay
 
 
 @test_case(points=1, hidden=True)
@@ -215,6 +216,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "
                                      "check what you divide by, and that you return a variance, not a std")
             raise AssertionError(f"for d_k = {d_k} the variance of q.k / sqrt(d_k) is not within 10% of its expected value")
+        D.raise_if_coordinate_dropped(estimates, d_k, N, True)
 
 
 @test_case(points=1, hidden=True)

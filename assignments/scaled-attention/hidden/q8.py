@@ -59,6 +59,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads)}
 
     def check(got):
+        D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
         except Misconception as m:
