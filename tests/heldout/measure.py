@@ -4092,20 +4092,20 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # generic: "weights_shape should be a tuple of Python ints, for example (2, 3, 4)" (both tests, no key); nothing
         # says the ints 400 / 5120 are entry counts (the product of the shape) rather than the shape
-        "q1_shapes_given_as_entry_counts": (),
+        "q1_shapes_given_as_entry_counts": ("shape_as_entry_count",),   # now (after blind37: naming38)
         # weights_sized_by_features: "(4, 64, 64): its last two axes are feature widths ... (d_k x d_k, like Q^T K) instead
         # of one entry per (query, key) pair: (B, T_q, T_k)" - exactly the mistake
         "q1_weights_as_feature_by_feature_products": ("weights_sized_by_features",),
         # generic: "exactly 1/8 of it, so the scale is right; but neither is the variance of the example's scores ... another
         # statistic than their .var() was taken" (no key); nothing names n = len() = 2 (first axis) instead of 50 scores
-        "q2_hand_variance_n_from_len_of_batched_scores": (),
+        "q2_hand_variance_n_from_len_of_batched_scores": ("variance_count_from_one_axis",),   # now (after blind37: naming38)
         # MIS-NAMED: 20 of 21 tests say softmax_sum_wrong_axis ("dividing by the sum over ... a fixed axis whatever dim is",
         # what builtin sum() over axis 0 does - right), but q5:test_float16_large_scores says softmax_subtracts_mean
         # ("subtracting each slice's mean instead of its maximum before exp; subtract x.amax") - the code does subtract the max
         "q3_python_builtin_sum": ("softmax_sum_wrong_axis",),
         # generic: "causal_mask(11) is not the causal mask ...: it differs in 21 entries, the first at [5, 0]" (no key);
         # nothing says the extra window (q_idx - kv_idx <= 4) hides the far-back keys
-        "q4_sliding_window_mask_copied": (),
+        "q4_sliding_window_mask_copied": ("causal_sliding_window",),   # now (after blind37: naming38)
         # causal_ignores_T_k: "causal_mask(9, 6) has shape (6, 6): a square mask from one length; it should be (9, 6), one
         # row per query and one column per key" - the T_k x T_k triangle cut to [:T_q], exactly its effect and fix
         "q4_key_length_triangle_cut_to_query_rows": ("causal_ignores_T_k",),
@@ -4113,18 +4113,18 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mask.unsqueeze(0).expand(B, -1, -1) does): adding a dim to the mask (mask.unsqueeze(1) ...)"); the code adds no
         # dim and reshapes nothing - the mask is written in place into a fixed 2-D (L, S) attn_bias, which a batched mask
         # cannot fill; the student is sent to look for an unsqueeze that is not there ("use the mask as given" is near the fix)
-        "q5_docs_bias_sized_T_q_by_T_k_filled_in_place": (),
+        "q5_docs_bias_sized_T_q_by_T_k_filled_in_place": ("mask_filled_into_2d_bias",),   # now (after blind37: naming38)
         # one_edit_fix on all 3: line 5, `1 / math.sqrt(d_k)` in place of `torch.tensor(1 / math.sqrt(d_k),
         # dtype=torch.float16, ...)` - the slip at its place with its fix (does not say why: float16 rounding)
         "q5_scale_constant_made_in_float16": ("one_edit_fix",),
         # generic: "weights3 / out3 is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then
         # take the softmax of each row)" (no key); nothing names the one-hot argmax (hard attention)
-        "q6_hard_attention_one_hot_argmax": (),
+        "q6_hard_attention_one_hot_argmax": ("hard_attention_argmax",),   # now (after blind37: naming38)
         # multiply_by_sqrt_dk on all 3: "it matches multiplying the scores by sqrt(d_k) instead of dividing" - exactly the
         # effect of scale=math.sqrt(4) (scale= multiplies); does not mention the keyword itself
         "q6_sdpa_scale_keyword_given_the_divisor": ("multiply_by_sqrt_dk",),
         # not caught (35/35): expect_choice ignores spaces by design ("(B) " is "b"), so "C " passes
-        "q7_letter_with_trailing_space": (),
+        "q7_letter_with_trailing_space": (),   # accepted on purpose: spaces around a letter are ignored, as "(C)" is
         # answer_option_number: "q_trap_answer is 2, an option's number (counted from 0 it is 'C') ... instead of its letter
         # as a string" - exactly the mistake
         "q7_option_index_instead_of_letter": ("answer_option_number",),
@@ -4134,7 +4134,7 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_entries_left_as_float_tensor": ("float_for_int",),
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)"
         # (no key); nothing names the exponent 6 = log2(64) used in place of d_k = 64
-        "q8_madds_times_log2_of_head_width": (),
+        "q8_madds_times_log2_of_head_width": ("madds_with_log2_d_k",),   # now (after blind37: naming38)
     },
     "scaled-attention": {
         # generic: all 5 q1 tests None ("the weight matrix does not match ... in 35 of 35 entries", a smallest failing

@@ -688,6 +688,26 @@ def name_mask_unsqueezed(fn, said):
                             "code adds a dim to the mask (mask.unsqueeze(1)); use the mask as given")
 
 
+# torch's words for an in-place op (masked_fill_, add_, +=, copy of a broadcast) whose result cannot be written back
+# into the tensor it was called on: "output with shape [6, 8] doesn't match the broadcast shape [2, 6, 8]"
+IN_PLACE_WORDS = re.compile(r"output with shape \[([0-9, ]*)\] doesn't match the broadcast shape \[([0-9, ]*)\]")
+
+
+def name_mask_written_into_2d(again, square, said):
+    """round38 (blind37, the PyTorch docs' equivalent code): after name_mask_for_one_shape's two calls (a 2-D
+    (T_q, T_k) mask runs and is right, the same mask as (B, T_q, T_k) crashes), the second crash is torch's in-place
+    words with an output of exactly (T_q, T_k) and a broadcast shape of (B, T_q, T_k): the mask is written in place
+    into a tensor of one (T_q, T_k) matrix (attn_bias.masked_fill_(...), bias += ...), not reshaped."""
+    words = IN_PLACE_WORDS.search(again.message) if again.exc_type == "RuntimeError" else None
+    if words is None:
+        return
+    out, wide = ([int(n) for n in g.split(",") if n.strip()] for g in words.groups())
+    if tuple(out) == tuple(square) and len(wide) == 3 and tuple(wide[1:]) == tuple(square):
+        raise Misconception("mask_filled_into_2d_bias", f"{said}; on 3-D Q, K, V a 2-D (T_q, T_k) mask runs and is "
+                            "right, but the same mask given as (B, T_q, T_k) fails the same way: "
+                            + describe("mask_filled_into_2d_bias")) from None
+
+
 def name_mask_for_one_shape(fn, mask, e, said):
     """naming25: a crash with a mask, where on 3-D inputs (PAD_PROBE's Q, K, V) a 2-D (T_q, T_k) mask runs and is
     right while the same mask expanded to (B, T_q, T_k) crashes: the mask is reshaped for a 2-D mask with 3-D
@@ -702,6 +722,7 @@ def name_mask_for_one_shape(fn, mask, e, said):
     try:
         fn(Q, K, V, mask=m2.expand(Q.size(0), -1, -1).contiguous())
     except StudentCodeError as again:
+        name_mask_written_into_2d(again, tuple(m2.shape), said)
         raise Misconception("mask_unsqueezed", f"{said}; on 3-D Q, K, V of shape {tuple(Q.shape)} a 2-D (T_q, T_k) "
                             "mask runs and is right, but the same mask given as (B, T_q, T_k) raises "
                             f"{again.exc_type}: {again.message}: your code reshapes the mask for one shape only (a "
@@ -1256,7 +1277,12 @@ def softmax_shift(fn):
     pattern = tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2))
     shift = ref.SOFTMAX_PROBE_PATTERNS.get(pattern, "")
     if shift == "":     # finite on SOFTMAX_PROBE: each row's max, or a shift only a -inf entry breaks
-        return mean_or_sound(*(second_call(fn, *qkv, mask=None) for qkv in MEAN_PROBES_QKV))
+        said = mean_or_sound(*(second_call(fn, *qkv, mask=None) for qkv in MEAN_PROBES_QKV))
+        if said == "softmax_subtracts_mean" and not sound_on_softmax_probe(out):
+            # round38 (blind37): each slice's mean is exact on SOFTMAX_PROBE (its rows' means are in range), so
+            # wrong values there are another slip whose NaN on MEAN_PROBES V = I spreads (builtin sum(): 1 / 1, 0 / 0)
+            return None
+        return said
     if shift == "softmax_subtracts_min":    # exp(max - x) overflows the same rows: tame scores tell them apart
         return min_or_negated(lambda x: fn(torch.ones(1, 1, dtype=x.dtype), x.T, torch.eye(x.shape[-1], dtype=x.dtype),
                                            mask=None))
@@ -1334,6 +1360,14 @@ MEAN_PROBES = (torch.tensor([[0.0, -1.0, float("-inf")]], dtype=torch.float64),
                torch.tensor([[1000.0, 0.0, 0.0, 0.0]], dtype=torch.float64))
 MEAN_PROBES_QKV = tuple((torch.ones(1, 1, dtype=torch.float64), row.T.clone(),
                          torch.eye(row.shape[-1], dtype=torch.float64)) for row in MEAN_PROBES)
+
+
+def sound_on_softmax_probe(out) -> bool:
+    """The attention output on reference.SOFTMAX_PROBE_QKV (V = I: the weights) is the right softmax: a shift by
+    each row's mean is (its rows' means, 69.7 and -69.7, leave every exp in float32's range)."""
+    right = ref.stable_softmax(ref.SOFTMAX_PROBE.double(), dim=-1)
+    return (type(out) is torch.Tensor and tuple(out.shape) == (2, 3) and bool(torch.isfinite(out).all())
+            and bool(torch.allclose(out.double(), right, atol=1e-6)))
 
 
 def mean_or_sound(minus_inf_out, spread_out):
@@ -1799,6 +1833,10 @@ def judge_large_scores(fn, Q, K, V, mask, got):
                                     f"mask, and so do probes of its softmax: it matches {describe(shift)}")
             name_unshifted_log_form(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             name_clamped_sdpa(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
+            # round38 (blind37): a softmax wrong on tame scores too (builtin sum(exps) over the batch axis, 0 / 0 where
+            # float16 underflows): the same values in float64, Q / 9, with a mask allowing every key, say which
+            name_in_float64(fn, Q, K, V, torch.ones(T_q, T_k, dtype=torch.bool), "float16 inputs with large scores "
+                            "gave inf or NaN, with or without a mask", q_scale=1 / 9)
             raise AssertionError("float16 inputs with large scores gave inf or NaN, with or without a mask: "
                                  "subtract each row's max before exp, and keep every step in range")
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) \
@@ -2403,6 +2441,11 @@ def name_trace_mistake(got, what, weights3, atol):
     if right is not None:
         _name_trace_weights(got.double(), right, what, atol)
         return
+    if what == "out3":
+        if bool(torch.isfinite(got).all()) and any(torch.allclose(got.double(), h @ ref.V3, rtol=0, atol=atol)
+                                                   for h in _hard_argmax_weights()):     # V3's rows the argmax picks
+            raise Misconception("hard_attention_argmax", "out3 is wrong: each row is the value of the query's "
+                                "highest-scoring key alone: " + describe("hard_attention_argmax"))
     if what != "out3" or type(weights3) is not torch.Tensor or tuple(weights3.shape) != (3, 3):
         return
     w = weights3.detach().double()
@@ -2412,6 +2455,17 @@ def name_trace_mistake(got, what, weights3, atol):
         _name_trace_weights(w, ref.weights3, "weights3", atol)
     except Misconception as m:
         raise Misconception(m.key, f"out3 is wrong: it is weights3 @ V3, and {m}") from None
+
+
+def _hard_argmax_weights():
+    """round38 (blind37): the trace's unmasked weights as hard attention, all the weight on each query's highest
+    score (the scale does not move it): one-hot on the first highest (F.one_hot(scores.argmax(-1))), or on every tied
+    highest, as 0/1 (scores == max) or shared (row 1 of scores3 has a tie). Only unmasked: the causal trace's hard
+    weights are the identity, what a diagonal-only mask gives too."""
+    scores = ref.Q3 @ ref.K3.T
+    top = (scores == scores.amax(-1, keepdim=True)).double()
+    return [torch.nn.functional.one_hot(scores.argmax(-1), scores.shape[-1]).double(), top,
+            top / top.sum(-1, keepdim=True)]
 
 
 def _name_trace_weights(g, right, what, atol):
@@ -2424,6 +2478,9 @@ def _name_trace_weights(g, right, what, atol):
                             f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
     if not torch.isfinite(g).all() or (g < -atol).any():
         return
+    if bool(mask.all()) and any(torch.allclose(g, h, rtol=0, atol=atol) for h in _hard_argmax_weights()):
+        raise Misconception("hard_attention_argmax", f"{what} is wrong: all of each row's weight is on the "
+                            "query's highest-scoring key: " + describe("hard_attention_argmax"))
     _name_trace_without_keepdim(g, mask, right, what, atol)
     rows, cols = g.sum(-1), g.sum(-2)
     if bool(((cols - 1).abs() <= 3 * atol).all()) and not bool(((rows - 1).abs() <= 3 * atol).all()):

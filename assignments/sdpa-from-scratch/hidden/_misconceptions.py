@@ -167,6 +167,22 @@ MISCONCEPTIONS = {
     "mask_unsqueezed": "adding a dim to the mask (mask.unsqueeze(1), the habit of a (B, T_k) padding mask): a mask "
                        "already shaped (..., T_q, T_k) then broadcasts into an extra dim or crashes; use the mask "
                        "as given (it broadcasts)",
+    "mask_filled_into_2d_bias": "writing the mask in place into one (T_q, T_k) tensor (attn_bias = torch.zeros(L, S) then "
+                                "attn_bias.masked_fill_(~mask, -inf), as the PyTorch docs' equivalent code does): a "
+                                "batched (B, T_q, T_k) or (B, H, T_q, T_k) mask cannot fit into it; fill the scores "
+                                "themselves with scores.masked_fill(~mask, float('-inf')), which broadcasts",
+    "shape_as_entry_count": "giving the number of entries (the product of the sizes, what .numel() returns) instead "
+                            "of the shape: a shape is the tuple of sizes, one per axis",
+    "variance_count_from_one_axis": "dividing the squared deviations by a count read off one or two axes (len(t) is "
+                                    "a tensor's first dimension alone, t.shape[-1] its last) instead of the number of "
+                                    "scores minus 1: use t.var(), or divide by t.numel() - 1",
+    "causal_sliding_window": "adding a sliding window to the causal mask (also hiding every key more than w positions "
+                             "back): causal attention lets query i see every key j <= i; drop the window condition",
+    "hard_attention_argmax": "putting all the weight on each query's highest-scoring key (a one-hot argmax, hard "
+                             "attention) instead of the softmax: every key gets some weight, "
+                             "softmax(scores / sqrt(d_k)); the output mixes the values with those weights",
+    "madds_with_log2_d_k": "multiplying T^2 by log2(d_k) = 6 (the exponent of 64 = 2^6) instead of by d_k: each "
+                           "score's dot product has d_k = 64 terms, so Q @ K.T takes T * T * d_k multiply-adds",
     "bool_mask_arithmetic": "doing arithmetic on a boolean mask (1 - mask, -mask, (1 - mask) * -1e9), which torch refuses for bool "
                             "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
                             "masked_fill(~mask, float('-inf')) or torch.where",

@@ -1,5 +1,6 @@
 """Question 1: the shape contract (Q, K (4, 10, 64), V (4, 10, 128))."""
 import importlib.util
+import math
 import re
 from pathlib import Path
 
@@ -72,6 +73,18 @@ def _raise_if_string(value, right, what):
                          f"{spelled} is not the right shape either")
 
 
+def _raise_if_entry_count(value, right, what):
+    """round38 (blind37): one whole number equal to the right shape's product (4 * 10 * 10 = 400, .numel()): the
+    number of entries given for the shape. Another number is said by expect_shape, without a name."""
+    if isinstance(value, torch.Tensor) and value.dim() == 0 and not value.dtype.is_floating_point \
+            and value.dtype != torch.bool:
+        value = int(value)
+    if type(value) is not int or value != math.prod(right):
+        return
+    raise Misconception("shape_as_entry_count", f"{what} is {value} = {' x '.join(map(str, right))}, the number of "
+                        f"entries: write the shape as the tuple {tuple(right)}; " + describe("shape_as_entry_count"))
+
+
 def _raise_if_wrapped(value, right, what):
     """A 1-tuple or 1-list holding a shape (a trailing comma: `weights_shape = (4, 10, 10),`):
     answer_in_one_more_container when the shape inside is the right one, else said in words."""
@@ -93,6 +106,7 @@ def test_weights_shape(weights_shape):
     _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
     diag.zero_dim_entries(weights_shape, ref.weights_shape, "weights_shape")    # sizes as 0-d tensors (blind35)
+    _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
@@ -120,6 +134,7 @@ def test_out_shape(out_shape):
     _raise_if_string(out_shape, ref.out_shape, "out_shape")
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
     diag.zero_dim_entries(out_shape, ref.out_shape, "out_shape")
+    _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "

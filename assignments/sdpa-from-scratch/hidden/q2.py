@@ -86,6 +86,7 @@ def _check_variances(raw, scaled, submission=None):
             # when a replayed fresh sample gives this very value (naming21), else said without a name
             said = (f"raw_score_var is {raw:.4g} and scaled_score_var {scaled:.4g}, exactly 1/8 of it, so the "
                     "scale is right; but neither is the variance of the example's scores")
+            _name_count_from_one_axis(raw, said)
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "
@@ -122,6 +123,27 @@ def _check_variances(raw, scaled, submission=None):
                                                         "scale_from_ndim": [ref.raw_score_var / ref._Qb.dim()],
                                                         **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
+
+
+# round38 (blind37): the squared deviations of the (2, 5, 5) scores divided by a count read off one axis, or a product
+# of two, instead of n - 1 = 49: len(t) is 2 (len(t) - 1 = 1), t.shape[-1] is 5, t.shape[-2] * t.shape[-1] is 25 ...
+# (50, the biased variance, is named before). No other catalogued value of q2 is one of these (score_statistics first)
+_AXIS_COUNTS = {1: "len(t) - 1 (len() of a (2, 5, 5) tensor is its first dimension, 2)",
+                2: "len(t) (len() of a (2, 5, 5) tensor is its first dimension)",
+                4: "t.shape[-1] - 1 (one axis's length, 5, minus 1)", 5: "t.shape[-1] (one axis's length)",
+                9: "2 x 5 - 1 (two axes' lengths)", 10: "2 x 5 (two axes' lengths)",
+                24: "5 x 5 - 1 (the last two axes' lengths)", 25: "5 x 5 (the last two axes' lengths)"}
+
+
+def _name_count_from_one_axis(raw, said):
+    """raw_score_var equal to the sum of squared deviations of the example's scores over one of _AXIS_COUNTS (the
+    caller has seen scaled_score_var = raw / 8: the same statistic of the scaled scores)."""
+    squares = ref.raw_score_var * 49                    # the unbiased variance times n - 1
+    for count, how in _AXIS_COUNTS.items():
+        if abs(raw - squares / count) < ATOL:
+            raise Misconception("variance_count_from_one_axis", f"{said}: both are the sum of squared deviations "
+                                f"divided by {count}, {how}, where the scores have 2 x 5 x 5 = 50 entries: "
+                                + describe("variance_count_from_one_axis"))
 
 
 def _name_distances(raw, scaled):

@@ -105,10 +105,21 @@ def _check(fn, T_q, T_k, long=False):
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    _name_sliding_window(t, expected, what)
     diag.name_stale_mask(fn, f"{what} is wrong")
     wrong_at = (t != expected).nonzero()[0].tolist()
     raise AssertionError(f"{what} is not the causal mask (True where key j <= query i): it differs in "
                          f"{int((t != expected).sum())} entries, the first at [{wrong_at[0]}, {wrong_at[1]}]")
+
+
+def _name_sliding_window(t, expected, what):
+    """round38 (blind37): the causal mask AND a local window, True only where 0 <= i - j <= w for one w >= 1 (w = 0,
+    the diagonal alone, is no window), on a mask that the window changes: causal_sliding_window."""
+    back = torch.arange(t.shape[-2])[:, None] - torch.arange(t.shape[-1])[None, :]     # i - j
+    for w in range(1, int(back.max())):
+        if bool((t == (expected & (back <= w))).all()):
+            raise Misconception("causal_sliding_window", f"{what} is wrong: it is True only where 0 <= i - j <= {w}, "
+                                f"a sliding window of {w + 1} keys: " + describe("causal_sliding_window"))
 
 
 @test_case(points=1, hidden=True)

@@ -18,14 +18,12 @@ T, D_K = 1024, 64
 # the question's counts written with MATLAB's ^, which Python reads as bitwise xor (below * in precedence)
 XOR = {"attn_entries": {T ^ 2}, "score_madds": {T ^ 2 * D_K, (T ^ 2) * D_K, T ^ 2 ^ D_K, T * T ^ D_K}}
 
-
 # the question's counts for one query, or for the causal triangle only (with or without the diagonal)
 PER_QUERY = {"attn_entries": {T}, "score_madds": {T * D_K}}
 TRIANGLE = {"attn_entries": {T * (T + 1) // 2}, "score_madds": {T * (T + 1) // 2 * D_K}}
 # T (T - 1) / 2 = math.comb(T, 2): unordered pairs of two different tokens (naming31, blind28), not the causal
 # triangle (which keeps the diagonal): each pair once AND no token with itself; no other count here is odd x 2^9
 DISTINCT_PAIRS = {"attn_entries": T * (T - 1) // 2, "score_madds": T * (T - 1) // 2 * D_K}
-
 
 # a kind: the count computed at a rounded size ("1k" for T = 1024); no other count of this question is 10^6 or
 # 64 x 10^6 (T^2 = 2^20, T^2 d_k = 2^26, T d_k = 2^16)
@@ -181,6 +179,8 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
     if got == T * T * math.isqrt(D_K) and not (type(attn_entries) in (int, float) and attn_entries == 8 * ref.attn_entries):
         raise Misconception("madds_with_sqrt_d_k", f"score_madds is {got} = T^2 x {math.isqrt(D_K)}: "
                             + describe("madds_with_sqrt_d_k"))
+    if got == T * T * 6:     # 6 = log2(d_k = 2^6), the exponent written for d_k (blind37); 6 is no other size here
+        raise Misconception("madds_with_log2_d_k", f"score_madds is {got} = T^2 x 6: " + describe("madds_with_log2_d_k"))
     if got == ref.attn_entries:
         raise Misconception("madds_without_d_k", "score_madds is one multiply-add per score: each score is a dot "
                             "product of length d_k")
