@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from autograder.errors import ProtocolError
 from autograder.grading.checks import Misconception, expect_choice
@@ -101,3 +102,30 @@ def test_answers_of_these_forms_are_named_through_the_sandbox(grader, source, ke
     outcome = _graded(grader, {"q5_answer": source})
     named = [(q, k) for q, _n, k, _m in outcome.failed]
     assert named and all(q == "q5" and k == key for q, k in named), outcome.failed
+
+
+# --- several whole numbers where one is asked (blind38's attn_entries = (1024, 1024)) -------------------------
+
+@pytest.mark.parametrize("value, product", [((1024, 1024), 1048576), ([4, 10, 10], 400), (torch.Size([3, 4]), 12)])
+def test_a_shape_given_for_a_number_is_named_with_its_product(value, product):
+    from autograder.grading.checks import expect_number
+    with pytest.raises(Misconception) as e:
+        expect_number(value, "attn_entries")
+    assert e.value.key == "shape_for_number" and str(product) in str(e.value)
+
+
+@pytest.mark.parametrize("value", [(1.0, 2), (True, 2), (3, -1), ("4", "4"), tuple(range(9))])
+def test_other_tuples_are_not_named_a_shape(value):
+    from autograder.grading.checks import expect_number
+    with pytest.raises(AssertionError) as e:
+        expect_number(value, "attn_entries")
+    assert getattr(e.value, "key", None) != "shape_for_number"
+
+
+def test_a_shape_given_for_a_count_is_named_through_the_sandbox(grader):
+    with tempfile.TemporaryDirectory() as tmp:
+        cells = {"attn_entries": "T, head = 1024, 64\nattn_entries = (T, T)\nscore_madds = T * T * head\n"
+                                 "cost_ratio = 4\n"}
+        outcome = grade(grader, Variant("sdpa-from-scratch", "round38", cells, False), Path(tmp))
+    named = [(q, n, k) for q, n, k, _m in outcome.failed]
+    assert ("q8", "test_attn_entries", "shape_for_number") in named, outcome.failed

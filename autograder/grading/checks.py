@@ -118,6 +118,9 @@ MISCONCEPTIONS: dict[str, str] = {
                               "question gives it",
     "answer_hedged": "giving several letters (\"A or D\") where one choice is asked: pick the one best answer "
                      "and give its letter alone",
+    "shape_for_number": "giving several whole numbers (a shape such as (1024, 1024), or the parts of a count) where "
+                        "one number is asked: give the one number (a shape's count of entries multiplies its sizes: "
+                        "math.prod(shape), or t.numel())",
     "answer_invisible_character": "pasting a character no one sees with the letter (a zero-width space, a "
                                   "byte-order mark, from a web page or a document): the answer is then not "
                                   "the letter alone; retype it",
@@ -473,6 +476,13 @@ def _raise_if_number_wrapped(value: object, what: str) -> None:
         raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {value[0]!r}"
                             + (" (a trailing comma makes one)" if kind == "tuple" else "") + ": "
                             + describe("answer_in_container"))
+    if (isinstance(value, (tuple, list)) and (type(value) in (tuple, list) or isinstance(value, torch.Size))
+            and 2 <= len(value) <= 8 and all(type(v) is int and v >= 0 for v in value)):
+        # sizes where one number is asked (attn_entries = (1024, 1024)): a shape; a count of entries is their product
+        shown = repr(tuple(value)) if len(repr(tuple(value))) <= 60 else repr(tuple(value))[:57] + "..."
+        raise Misconception("shape_for_number", f"{what} is {shown}, {len(value)} whole numbers where one is asked "
+                            f"(if they are a shape, its count of entries is {math.prod(value)}): "
+                            + describe("shape_for_number"))
     made = type(value)
     if made.__module__ == "numpy" and made.__name__.startswith(("int", "uint", "float")) and hasattr(value, "item"):
         raise Misconception("numpy_scalar_answer", f"{what} is a numpy.{made.__name__} ({value!r:.40}), not a Python "
