@@ -129,3 +129,21 @@ def test_a_shape_given_for_a_count_is_named_through_the_sandbox(grader):
         outcome = grade(grader, Variant("sdpa-from-scratch", "round38", cells, False), Path(tmp))
     named = [(q, n, k) for q, n, k, _m in outcome.failed]
     assert ("q8", "test_attn_entries", "shape_for_number") in named, outcome.failed
+
+
+# --- numbers written as strings in a matrix answer (blind38's weights3 = [[f"{x:.4f}" ...]]) -------------------
+
+@pytest.mark.parametrize("value", [[["0.2119", "0.5761"], ["1", "0"]], [[" 0.5", "0.25"]], ("0.1", "2e-3")])
+def test_a_matrix_of_numbers_as_strings_is_named_number_as_string(value):
+    from autograder.grading.checks import expect_matrix
+    with pytest.raises(Misconception) as e:
+        expect_matrix(value, "weights3", (len(value), len(value[0])) if isinstance(value[0], list) else (2,))
+    assert e.value.key == "number_as_string" and ("'0.2119'" in str(e.value) or "'" in str(e.value))
+
+
+@pytest.mark.parametrize("value", [[["0.2", "x"]], [["0.2", None]], [["nan", "0.1"]], [[]], [["0.1"] * 20001]])
+def test_other_unreadable_matrices_stay_a_plain_error(value):
+    from autograder.grading.checks import expect_matrix
+    with pytest.raises(AssertionError) as e:
+        expect_matrix(value, "weights3", (1, 2))
+    assert getattr(e.value, "key", None) != "number_as_string"

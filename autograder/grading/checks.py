@@ -612,6 +612,34 @@ def raise_if_records_malformed(rows: object, items: Sequence[object], item_key: 
                                 f"one's ({item_key} = {ascii(items[-1])[:40]}): " + describe("record_reused"))
 
 
+def _raise_if_numbers_as_strings(value: object, what: str, limit: int = 10_000) -> None:
+    """A nested list whose leaves are all strings that read as numbers ('0.2119', f"{x:.4f}"): number_as_string,
+    as for one number. Its first string is shown; nothing is named where any leaf is not such a string."""
+    leaves: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)) and type(item) in (list, tuple):
+            if len(leaves) + len(item) > limit:
+                return
+            stack.extend(item)
+        elif isinstance(item, str) and len(item) <= 60:
+            leaves.append(item)
+        else:
+            return
+    if not leaves:
+        return
+    for text in leaves:
+        try:
+            if not math.isfinite(float(text.strip().replace("_", ""))):
+                return
+        except ValueError:
+            return
+    first = leaves[-1] if isinstance(value, (list, tuple)) else leaves[0]
+    raise Misconception("number_as_string", f"{what} holds numbers written as strings ({first!r}, ...: "
+                        f"{len(leaves)} of them; formatted with f-strings or str()): " + describe("number_as_string"))
+
+
 def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Tensor:
     """A tensor or nested list of numbers of `shape`, as a float64 tensor (NaN and inf kept, so that a
     wrong variant producing them can still be recognised)."""
@@ -621,6 +649,7 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
     try:
         t = torch.as_tensor(value, dtype=torch.float64)
     except Exception:  # noqa: BLE001 - any unreadable answer
+        _raise_if_numbers_as_strings(value, what)
         raise AssertionError(f"{what} should be a tensor or a nested list of numbers") from None
     if tuple(t.shape) != tuple(shape):
         raise AssertionError(f"{what} should have shape {tuple(shape)}, got {tuple(t.shape)}")
