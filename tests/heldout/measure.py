@@ -4240,6 +4240,187 @@ BLIND37_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# judged from `measure <slug> --set blind38 -v` on the engine frozen at c24bb86 (three judges who did not write
+# the set); () where nothing names the mistake right
+BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# judged from `measure sdpa-from-scratch --set blind38 -v` (frozen engine, /tmp/frozen38), full messages re-read by
+# grading each wrong variant again (same scores and keys as /tmp/measure38-sdpa-from-scratch.txt); () where nothing
+# names the mistake right
+    "sdpa-from-scratch": {
+        # one_edit_fix: "`[4, 10, 10]` in place of `{4, 10, 10}`" on line 1 (the slip at its place, the fix shown; does not say
+        # why: a set drops the repeated 10). Two flaws: it offers a list where the question asks for a tuple (the test takes it),
+        # and it appends raw "your code raised EncodeError: a value of type set cannot cross the sandbox boundary"
+        "q1_shape_in_braces_is_a_set": ("one_edit_fix",),
+        # generic on both q1 tests: "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)" (None);
+        # says None is no int, but nothing says the batch axis must be the example's 4, not left open as Keras prints it
+        "q1_batch_axis_written_as_keras_none": (),
+        # generic: "raw_score_var is 8.678 and scaled_score_var 1.085, exactly 1/8 of it ... neither is the variance of the
+        # example's scores (Q @ K.transpose(-2, -1) ... 6.599): either other scores were measured or another statistic" (None);
+        # says what differs, nothing names the layer_norm of Q and K before the product
+        "q2_queries_and_keys_standardised_first": (),
+        # generic: q3:test_float16_logits_in_the_thousands "gave inf or NaN: subtract each slice's max before exp" (None); near
+        # the fix, but the code does subtract the max when it is positive: nothing says the clamp(min=0) leaves very negative
+        # slices unshifted so every exp underflows (0/0); q5/q6 did not lose points
+        "q3_max_shift_clamped_at_zero": (),
+        # generic on both rectangular q4 tests: "causal_mask(9, 6) is not the causal mask ...: it differs in 11 entries, the first
+        # at [1, 1]" (None); nothing says linspace fractions stretch the triangle when T_q != T_k; q5 did not lose points
+        "q4_positions_as_fractions_of_length": (),
+        # generic on 3 q4 tests ("differs in 55 entries, the first at [1, 0]") and q6:test_weights3_causal ("not correct in row(s)
+        # [1, 2] (recompute the scores ...)"), all None; nothing says uint8 cols - rows wraps round so only the diagonal is kept
+        "q4_offsets_in_uint8_wrap_around": (),
+        # mask_all_for_any on all 12 q5 tests: "finding the queries with no allowed key by mask.all(dim=-1) instead of
+        # mask.any(dim=-1): every query with one blocked key gets a row of zeros" - exactly the effect of ~mask.all(...) and a
+        # working fix (~mask.any); its diagnosis model is masked_fill(~mask.all(...)), this very code (does not mention
+        # that ~ binds after the method call)
+        "q5_tilde_applied_after_all": ("mask_all_for_any",),
+        # partly: float32_precision on q5:test_float64_dk12 and test_gradients_float64 ("right only to float32's precision ...
+        # some step computes in float32 (a float32 tensor or constant, or .float()); keep the input's dtype") - right, the
+        # np.float32 scale; q5:test_dv_differs_from_dk generic (None: "does not match in 82 of 84 entries (largest difference
+        # 6.61e-09) ... spread over every row and column")
+        "q5_scale_as_numpy_float32_scalar": ("float32_precision",),
+        # partly: q6:test_weights3 and test_out3 generic (None: "should be a tensor or a nested list of numbers"); test_weights3_causal
+        # one_edit_fix "`wc` in place of `weights3_causal`" - an edit of the synthetic answer line (store the tensor wc), which
+        # works, but it is placed "on line 1 of its cell (`scores3 = Q3 @ K3.T / math.sqrt(4)`)" where weights3_causal does not
+        # occur (engine defect: the edit's line falls back to the copy's def line); borderline, nothing says "strings, not floats"
+        "q6_answers_stored_as_formatted_strings": ("number_as_string", "one_edit_fix"),   # now (after blind38: the engine)
+        # one_edit_fix: "leave out line 4 (`out3 = out3 / out3.sum(dim=-1, keepdim=True)`)" + "your weights3 is right: out3 is
+        # weights3 @ V3": the slip at its place with its fix
+        "q6_output_rows_renormalised": ("one_edit_fix",),
+        # answer_in_container: "q_trap_answer is ['C'], a list holding a letter ... drop the comma (or the brackets)": exactly
+        "q7_letter_wrapped_in_a_list": ("answer_in_container",),
+        # MIS-NAMED: zero_after_softmax ("that choice reflects zeroing masked weights after the softmax: rows no longer sum to 1:
+        # compare what each approach does to the sum of a row's weights") blames believing option A; the code's check already
+        # finds the rows no longer sum to 1 - the cause is the conditional's branches swapped ("A" if not ok else "C"), and the
+        # student is sent to rethink a concept they got right (as judge37's q7_answer_keyword_search_hits_negated_option)
+        "q7_row_sum_check_with_branches_swapped": (),
+        # numpy_scalar_answer: "score_madds is a numpy.int64 (np.int64(67108864)), not a Python number ... convert it with
+        # int(...)": exactly np.prod's effect
+        "q8_madds_from_np_prod_numpy_int64": ("numpy_scalar_answer",),
+        # generic: "attn_entries should be a number (a Python float; use .item() on a tensor), got tuple" (None); says a tuple is
+        # no number (and wrongly asks a float where an int count is asked); nothing says the shape (T, T) was given for T * T
+        "q8_entries_given_as_matrix_shape": ("shape_for_number",),   # now (after blind38: the engine)
+    },
+    "scaled-attention": {
+        # wrong_scale_constant on all 5 q1 tests: "the weights are softmax(Q K^T / c) with a different c: here c = 1.861,
+        # where the scale is 1/sqrt(d_k) = 1/3.464" (d_k 12; c = 2 for d_k 16, 1.495 for d_k 5): c is d_k ** 0.25, the
+        # exact effect of rooting d_k twice, with the numbers to see it; q8 not charged
+        "q1_d_k_rebound_to_its_root_then_rooted_again": ("wrong_scale_constant",),
+        # variance_scaled_by_sample_count: "the unscaled variance of the same draws divided by n_samples = 10000: dividing
+        # the dot products by sqrt(n_samples) ... instead of by sqrt(d_k)": exactly len(q) = n_samples (its "standard-error
+        # habit" is an aside)
+        "q2_scale_from_len_of_sample_matrix": ("variance_scaled_by_sample_count",),
+        # dots_summed_over_samples on both q2 tests: "what the same generator gives when summing the products over the
+        # samples (dim 0) instead of over the d_k coordinates of each pair (dim -1)": sum(cov(products)) IS the variance
+        # over the d_k columns of the sums over the samples, so the effect is exact and the axis swap is the fix
+        # (cov(products.T)); borderline: the code has no dim to change and nothing says torch.cov takes ROWS as variables
+        "q2_covariance_of_products_with_samples_as_variables": ("dots_summed_over_samples",),
+        # entropy_one_number on all 3 q4 tests: "reducing the whole tensor to one number (the row entropies ... summed)
+        # instead of returning one entropy per row" + "got a tensor of shape ()": exactly the flattened mask's effect;
+        # it does not say p[p > 0] flattens (its "reduce only along the last dimension" is what sum(dim=-1) already says)
+        "q4_entropy_boolean_mask_flattens_rows": ("entropy_one_number",),
+        # generic: both table tests None, "does not match ... in 8 of 16 entries ...: the wrong entries all lie at index
+        # 0, 1 of the last axis" (raw_std, scaled_std); says where, but no key says they hold the means (std_mean's order)
+        "q4_table_std_mean_unpacked_mean_first": (),
+        # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances ... add up, they do not
+        # multiply") blames a belief the student does not hold (its dict puts 0.75 on C, its comment says d_k); the cause
+        # is max(dict) comparing keys ('D' > 'C'), fix max(confidence, key=confidence.get); no key says so
+        "q5_answer_max_of_confidence_dict_returns_largest_key": (),
+        # MIS-NAMED: answer_option_number ("q5_answer is 4, an option's number (counted from 1 it is 'D')") blames an
+        # option index (and points at D); the 4 is the notebook's global d_k read by the unquoted formula `d_k` (as
+        # blind36 q16_exponent_instead_of_letter); answer_value_not_letter / example_value_reused (stale global) would fit
+        "q5_answer_formula_unquoted_reads_global_d_k": (),
+        # MIS-NAMED: variance_after_scaling ("'A', the letter lesson 79's quiz gives ... that choice reflects giving the
+        # variance of the scaled dot product (1) for the raw one") blames copying the lesson's letter and a belief; the
+        # cause is the probe's exact float == never matching, so the placeholder 'A' stays; no key says so
+        "q5_answer_probe_matched_by_exact_float_equality": (),
+        # answer_by_keyword_search: "q6_answer is 'D', the last option whose text matches your cell's search for
+        # 'weighted' ... a wrong option can hold it too (one that says the opposite)": exactly the loop whose last hit is
+        # "unweighted" (it does not say `break`, but shows the last match was kept)
+        "q6_answer_keyword_loop_without_break_keeps_unweighted": ("answer_by_keyword_search",),
+        # MIS-NAMED: uniform_weights ("that choice reflects giving every key the same weight (the mean of V)") blames a
+        # belief the student does not hold; the cause is the lesson's check read with W[j, 0] (a column) instead of W[0, j],
+        # so allclose fails and the fallback 'D' is taken; no key says so
+        "q6_answer_lesson_check_reads_weight_column": (),
+        # MIS-NAMED: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)") blames
+        # a belief the student does not hold (its check found the soft lookup, True); the cause is "DC"[True] = 'C', the
+        # (if_false, if_true)[cond] idiom reversed (as blind37 q7_answer_keyword_search_hits_negated_option)
+        "q7_answer_bool_used_as_index_picks_second_letter": (),
+        # answer_extra_characters: "q7_answer is "['D']": it has characters besides the letter, which seems to be 'D' ...
+        # the letter alone, as a string": exactly str(["D"])'s effect and the fix
+        "q7_answer_list_stringified_to_pass_format_check": ("answer_extra_characters",),
+        # MIS-NAMED: mha_head_slice_fixed on all 3 q8 tests ("slicing the same head's columns ... for every head (Q[:, :d_k]
+        # left in the loop): the slice must move with the head"): the slice does move; the cause is one out= buffer
+        # appended n_heads times (every head = the last one); the student is sent to a correct slice; no key says aliasing
+        # (same_projection's "results written into one buffer, out=" is about Q/K/V, not heads)
+        "q8_one_output_buffer_shared_by_every_head": (),
+        # inplace_on_input on all 3 q8 tests: "multi_head_attention modifies its input in place (argument 0 [X] ...) compute
+        # a new tensor instead": exactly concat = X written into
+        "q8_input_reused_as_head_buffer_in_place": ("inplace_on_input",),
+    },
+    # wrong 14: named right 7 / partly 0 / generic 1 / raw 0 / mis-named 6 / not caught 0; correct at full marks 5/5
+    "attention-pipeline": {
+        # dtype_changed on q01:test_project_batched_float32 (the only failed test): "Q is torch.bfloat16 for torch.float32
+        # inputs, right only to bfloat16's precision ... returning or mixing in another dtype than the input's ... float16 in
+        # must give float16 out": exactly autocast's effect (its examples .float() / a float32 never cast back are asides;
+        # as blind37's scaled-attention q8_inputs_cast_with_float); q07/q09/q13 did not lose points
+        "q01_projections_under_autocast": ("dtype_changed",),
+        # batched_input_unsupported on all 3 q02 tests: "your code raised RuntimeError: t() expects a tensor with <= 2
+        # dimensions ... on one slice of the same inputs it runs and is right: code that works only for 2-D inputs ...
+        # use .transpose(-2, -1) or .mT": exactly F.linear's 2-D-weight limit and a working fix; borderline only in that
+        # its examples (.T, transpose(0, 1), bmm) do not list F.linear (as q10_python_loop_assumes_two_dims)
+        "q02_functional_linear_for_the_scores": ("batched_input_unsupported",),
+        # scale_direction_reversed: "that choice reflects thinking larger scores make the softmax flatter: unscaled scores
+        # grow like sqrt(d_k) and make each row sharper": the conclusion the reversed comparison draws ('a') and its
+        # refutation, which tells the student their _H_unscaled < _H_scaled means 'b' (as blind's
+        # q5_answer_decided_from_scaled_run / q7_checked_with_loose_tolerance: the key is the conclusion the experiment
+        # led to); borderline: it says "thinking", where the slip is the `<` of the comparison, not a belief
+        "q03_experiment_comparison_reversed": ("scale_direction_reversed",),
+        # generic (None) on all 3 q04 tests: "the mask blocks the wrong entries ... 3 entries blocked that must stay open
+        # (the first at (0, 0)); 3 [10] entries open that must be blocked (the first at (2, 3))"; nothing says the
+        # integer 0/1 triangle indexes ROWS 0 and 1 (integer-array indexing) where a boolean mask was meant
+        "q04_integer_triangle_used_as_index": (),
+        # answer_option_number: "ans_mask is 3, an option's number (counted from 1 it is 'c' ...) instead of its letter
+        # as a string": exactly
+        "q06_one_based_option_number": ("answer_option_number",),
+        # returns_numpy_not_tensor: "W_avg is a NumPy array with the right values, not a torch tensor ... build the
+        # result with torch": exactly
+        "q09_numpy_array_returned": ("returns_numpy_not_tensor",),
+        # generic (None) on both q10 tests: "H does not match the correct result in 10 of 14 entries ... the wrong entries
+        # all lie at index 1..5 of the last axis" and a smallest input (expected 0.532, got 0 on a row with a zero
+        # weight); nothing says the NaN of 0 log 0 was zeroed after the row sum, wiping the whole row's entropy
+        "q10_nan_to_num_after_the_row_sum": (),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson shows "`Q_lesson` in place of `K_lesson`" on line 5, i.e.
+        # eigvals(Q Q^T / 2): symmetric, so its 2 non-zero eigenvalues give rank 2 by coincidence, but it is not S; the
+        # student is sent to change S's keys into its queries. The real slip is counting non-zero eigenvalues (S is not
+        # diagonalisable: 1 eigenvalue, rank 2) where singular values were meant. Its appended keyless line "try
+        # torch.linalg.matrix_rank on the lesson's S" points the right way but does not undo the wrong fix
+        "q11_rank_from_nonzero_eigenvalues": (),
+        # not caught (42/42): expect_int accepts a whole float (2.0) by design ("an int, a whole float, or a one-element
+        # tensor"), though the question and the notebook's own public check (isinstance(rank_S_lesson, int)) ask for a
+        # Python int, and q12 / sdpa-from-scratch charge float_for_int for a float where an int is asked
+        "q11_count_summed_as_float": (),
+        # generic (None) on both q12 tests: "the count is wrong (for d_v different from d_k)" and "... you give 151032.0;
+        # W_Q, W_K, W_V hold 38688 and W_O 17360, so your count holds 112344.0 for W_O if the rest is right"; nothing says
+        # W_Q (and W_O) were counted d_model x d_model as nn.MultiheadAttention builds them (kdim / vdim are input
+        # widths); both hints lean the wrong way (d_v vs d_k; W_O), but keyless, so generic, not mis-named
+        "q12_counted_from_multihead_attention_kdim": (),
+        # one_edit_fix on q13:test_cross_padding_mask: line 4, "`pass` in place of `M = M[..., None, :]` -- or --
+        # `M[..., :]` ...": the extra expansion at its place with the fix (drop it); appended raw error is secondary
+        "q13_mask_expanded_like_a_key_padding_vector": ("one_edit_fix",),
+        # cross_roles_swapped: "that choice reflects taking queries from Y or keys/values from X in cross-attention":
+        # exactly what cross_attention(_Y, _X, ...) in the experiment did
+        "q14_experiment_with_x_and_y_swapped": ("cross_roles_swapped",),
+        # answer_extra_characters: "ans_cross_causal is '\"d\"': it has characters besides the letter ... (quotes ...):
+        # the answer must be the letter alone": exactly
+        "q15_letter_wrapped_in_its_own_quotes": ("answer_extra_characters",),
+        # cost_linear_in_T: "that choice reflects thinking the score matrix costs time linear in T: there are T^2
+        # scores": the linear count the one-row measure produced, and "T^2 scores" is exactly what S.shape[-1] * d_k
+        # missed (it counts T scores)
+        "q16_cost_of_one_row_counted": ("cost_linear_in_T",),
+    },
+}
+
+
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
     "blind5": BLIND5_KEYS, "blind6": BLIND6_KEYS, "blind7": BLIND7_KEYS,
@@ -4252,7 +4433,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind25": BLIND25_KEYS, "blind26": BLIND26_KEYS, "blind27": BLIND27_KEYS,
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
-    "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS}
+    "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
