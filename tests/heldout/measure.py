@@ -4378,7 +4378,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic (None) on all 3 q04 tests: "the mask blocks the wrong entries ... 3 entries blocked that must stay open
         # (the first at (0, 0)); 3 [10] entries open that must be blocked (the first at (2, 3))"; nothing says the
         # integer 0/1 triangle indexes ROWS 0 and 1 (integer-array indexing) where a boolean mask was meant
-        "q04_integer_triangle_used_as_index": (),
+        "q04_integer_triangle_used_as_index": ("mask_integer_triangle_index",),   # now (after blind38: naming39)
         # answer_option_number: "ans_mask is 3, an option's number (counted from 1 it is 'c' ...) instead of its letter
         # as a string": exactly
         "q06_one_based_option_number": ("answer_option_number",),
@@ -4388,22 +4388,22 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic (None) on both q10 tests: "H does not match the correct result in 10 of 14 entries ... the wrong entries
         # all lie at index 1..5 of the last axis" and a smallest input (expected 0.532, got 0 on a row with a zero
         # weight); nothing says the NaN of 0 log 0 was zeroed after the row sum, wiping the whole row's entropy
-        "q10_nan_to_num_after_the_row_sum": (),
+        "q10_nan_to_num_after_the_row_sum": ("entropy_nan_zeroed_after_sum",),   # now (after blind38: naming39)
         # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson shows "`Q_lesson` in place of `K_lesson`" on line 5, i.e.
         # eigvals(Q Q^T / 2): symmetric, so its 2 non-zero eigenvalues give rank 2 by coincidence, but it is not S; the
         # student is sent to change S's keys into its queries. The real slip is counting non-zero eigenvalues (S is not
         # diagonalisable: 1 eigenvalue, rank 2) where singular values were meant. Its appended keyless line "try
         # torch.linalg.matrix_rank on the lesson's S" points the right way but does not undo the wrong fix
-        "q11_rank_from_nonzero_eigenvalues": (),
+        "q11_rank_from_nonzero_eigenvalues": ("rank_from_eigenvalues",),   # now (after blind38: naming39)
         # not caught (42/42): expect_int accepts a whole float (2.0) by design ("an int, a whole float, or a one-element
         # tensor"), though the question and the notebook's own public check (isinstance(rank_S_lesson, int)) ask for a
         # Python int, and q12 / sdpa-from-scratch charge float_for_int for a float where an int is asked
-        "q11_count_summed_as_float": (),
+        "q11_count_summed_as_float": (),   # accepted: variants.py's answers_other_forms takes 2.0 as a right rank
         # generic (None) on both q12 tests: "the count is wrong (for d_v different from d_k)" and "... you give 151032.0;
         # W_Q, W_K, W_V hold 38688 and W_O 17360, so your count holds 112344.0 for W_O if the rest is right"; nothing says
         # W_Q (and W_O) were counted d_model x d_model as nn.MultiheadAttention builds them (kdim / vdim are input
         # widths); both hints lean the wrong way (d_v vs d_k; W_O), but keyless, so generic, not mis-named
-        "q12_counted_from_multihead_attention_kdim": (),
+        "q12_counted_from_multihead_attention_kdim": ("param_count_mha_input_widths",),   # now (after blind38: naming39)
         # one_edit_fix on q13:test_cross_padding_mask: line 4, "`pass` in place of `M = M[..., None, :]` -- or --
         # `M[..., :]` ...": the extra expansion at its place with the fix (drop it); appended raw error is secondary
         "q13_mask_expanded_like_a_key_padding_vector": ("one_edit_fix",),

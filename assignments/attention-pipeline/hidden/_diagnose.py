@@ -1597,6 +1597,10 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
            for unit, scale in (("", 1.0), ("/nats", math.log(2))) for how, f in (
                ("", lambda t, A: t.sum(dim=-1)), ("/mean", lambda t, A: t.sum(dim=-1) / (A > 0).sum(dim=-1)))},
         "entropy_mean_not_sum": H / A.shape[-1],
+        # the NaN of 0 * log2(0) replaced only after the row sum (nan_to_num on H): every row with a zero weight
+        # is NaN summed, then 0 (blind38); in bits and in nats
+        **{f"entropy_nan_zeroed_after_sum{unit}": torch.nan_to_num(-(A * f(A)).sum(dim=-1), nan=0.0)
+           for unit, f in (("", torch.log2), ("/nats", torch.log))},
         "entropy_log10": H * math.log10(2),
         # log(0) guarded by shifting every argument: log2(A + 1) changes every term, not only the zeros
         "entropy_log_shifted": -(A * torch.log2(A + 1)).sum(dim=-1),
@@ -2317,3 +2321,34 @@ def len_of_comparison(submission: object, name: str) -> str | None:
             return ast.unparse(n)
     return None
 
+
+
+def source_mentions(submission: object, pattern: str) -> bool:
+    """Whether a code cell of the notebook matches the regular expression `pattern` (the evidence that a method
+    was used, where the value alone could come from another guess). False without a notebook."""
+    import re
+    from autograder.grading.source_checks import cells_of
+    return submission is not None and any(re.search(pattern, source) for source in cells_of(submission))
+
+
+def raise_if_integer_triangle_index(blocked: torch.Tensor, T: int) -> None:
+    """The blocked entries of a T x T mask written as M[tri] = ... with an integer 0/1 triangle (torch.long /
+    torch.int ones under triu(1), or tril == 0 cast with .long()): integer tensors index POSITIONS, so the 0s and
+    1s pick whole rows 0 and 1 (blind38): the blocked value written there into zeros, or 0 written there into a
+    full mask of the blocked value (a tril "keep" triangle). Replayed: the same mask indexed with that triangle,
+    compared entry by entry; T >= 3, where rows 0 and 1 are not the whole mask."""
+    if T < 3 or tuple(blocked.shape) != (T, T):
+        return
+    tri = torch.ones(T, T, dtype=torch.long).triu(1)
+    replay = torch.zeros(T, T, dtype=torch.bool)
+    replay[tri] = True
+    if torch.equal(blocked.cpu(), replay):
+        said = (f"the mask blocks every key of queries 0 and 1 (rows 0 and 1 whole, the diagonal included) and "
+                f"nothing in the other {T - 2} rows")
+    elif torch.equal(blocked.cpu(), ~replay):
+        said = (f"the mask leaves rows 0 and 1 wholly open (the future included) and blocks every key of the other "
+                f"{T - 2} rows (the diagonal and the past included)")
+    else:
+        return
+    raise Misconception("mask_integer_triangle_index", f"{said}, as indexing with an integer 0/1 triangle does: "
+                        + describe("mask_integer_triangle_index"))

@@ -476,4 +476,21 @@ MISCONCEPTIONS = {
                                 "len() gives the tensor's length, every singular value, not how many of them are "
                                 "True; count them with (s > tol).sum() or torch.count_nonzero(s > tol), or call "
                                 "torch.linalg.matrix_rank(S)",
+    "mask_integer_triangle_index": "indexing the mask with an integer 0/1 triangle (M[tri] = ... with tri of dtype "
+                                   "long or int): make the triangle boolean (dtype=torch.bool, or tri.bool()); an "
+                                   "integer tensor indexes positions, so its 0s and 1s pick whole rows 0 and 1, not "
+                                   "the entries where it holds 1",
+    "entropy_nan_zeroed_after_sum": "replacing the NaN of 0 * log2(0) only after the row sum (nan_to_num on the "
+                                    "sum): zero each term before summing instead (torch.special.xlogy(A, A), or "
+                                    "torch.where(A > 0, A * torch.log2(A), 0)); one zero weight makes the whole "
+                                    "row's sum NaN, so that row's entropy becomes 0",
+    "param_count_mha_input_widths": "counting the weights of torch.nn.MultiheadAttention(d_model, 1, kdim=d_k, "
+                                    "vdim=d_v): count W_Q and W_K as d_model x d_k and W_V as d_model x d_v (and "
+                                    "W_O as d_v x d_model) instead; kdim and vdim are the widths of the key and "
+                                    "value INPUTS, and every MultiheadAttention projection maps to d_model, so its "
+                                    "W_Q and W_O are d_model x d_model",
+    "rank_from_eigenvalues": "counting the non-zero eigenvalues for the rank: count the non-zero singular values "
+                             "instead (torch.linalg.matrix_rank(S)); eigenvalues give the rank only of a "
+                             "diagonalisable (e.g. symmetric) matrix, and S = Q K^T is not symmetric: a direction "
+                             "S sends into its own null space has eigenvalue 0 yet adds to the rank",
 }

@@ -147,6 +147,7 @@ def _check_pattern(M, T, fn=None):
     if fn is not None:   # every entry blocked, the 1 x 1 mask 0: the triu_indices pair used as one index
         D.raise_if_index_tensor_as_one_index(fn, M, T)
         D.raise_if_full_mask_left_whole(fn, M, T)   # blocked at T = 1 too: a triu(1) whose result is dropped
+    D.raise_if_integer_triangle_index(blocked, T)
     words = D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1), M)
     lead = "blocks the wrong entries" if " must stay open" in words or " must be blocked" in words else "is wrong"
     raise AssertionError(f"the mask {lead}: exactly the keys after each query "

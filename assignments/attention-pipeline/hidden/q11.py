@@ -160,6 +160,16 @@ def test_rank_S_lesson(rank_S_lesson, submission=None):
                              f"was done. S = Q K^T has rank {ref.rank_S_lesson}: use torch.linalg.matrix_rank(S), "
                              "whose tolerance is relative to the largest singular value and fits the dtype; a row "
                              "that mixes others (0.5 q1 + 0.5 q3) adds no dimension")
+    # the non-zero eigenvalues counted (blind38): the rank only of a diagonalisable matrix; the lesson's S is not
+    # (one non-zero eigenvalue, 1.5, rank 2), in either scaling and transposed alike. The count is replayed on S and
+    # named only where the notebook computes eigenvalues (a bare 1 could be another guess)
+    eig = {int((torch.linalg.eigvals(m).abs() > tol).sum()) for m in (Q @ K.T, Q @ K.T / d_k ** 0.5, K @ Q.T)
+           for tol in (1e-10, 1e-6)}
+    if eig == {got} and got not in {T, d_k, r_q, r_k, r_q + r_k} | set(noise) | distinct \
+            and D.source_mentions(submission, r"\beig|\.eig"):
+        raise Misconception("rank_from_eigenvalues", f"rank_S_lesson is {got}, the number of non-zero eigenvalues of "
+                            f"S; S is not symmetric and its rank is {ref.rank_S_lesson}: "
+                            + describe("rank_from_eigenvalues"))
     if distinct == {got} and got not in (T, d_k, r_q, r_k, r_q + r_k):
         raise Misconception("rank_counts_distinct_rows", f"rank_S_lesson is {got}, the number of distinct query "
                             f"vectors (distinct rows of Q and of S); they span only {r_q} dimensions: "

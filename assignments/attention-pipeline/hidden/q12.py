@@ -60,6 +60,12 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0),
             # the bilinear form W_Q W_K^T counted as the one d_model x d_model matrix it multiplies out to (blind30)
             "param_count_qk_product": d_model * d_model + d_model * d_v + (d_v * d_model if with_output else 0)}
+    # torch.nn.MultiheadAttention(d_model, 1, kdim=d_k, vdim=d_v)'s weights counted (blind38): kdim / vdim are input
+    # widths, every projection maps to d_model (W_Q d_model x d_model, W_K d_model x d_k, W_V d_model x d_v, W_O
+    # d_model x d_model); with its default bias=True the in-projection biases (3 d_model) and out_proj's too
+    mha = d_model * (d_model + d_k + d_v)
+    more["param_count_mha_input_widths"] = mha + (d_model * d_model if with_output else 0)
+    more["param_count_mha_input_widths/bias"] = mha + 3 * d_model + (d_model * d_model + d_model if with_output else 0)
     if not with_output:
         more["param_count_wo_always"] = ref.qkv_param_count(d_model, d_k, d_v, True)
     else:   # W_V sized d_model x d_k with W_O right gives W_O-as-d_k's count for every size (naming15): both
