@@ -4320,19 +4320,19 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_entropy_boolean_mask_flattens_rows": ("entropy_one_number",),
         # generic: both table tests None, "does not match ... in 8 of 16 entries ...: the wrong entries all lie at index
         # 0, 1 of the last axis" (raw_std, scaled_std); says where, but no key says they hold the means (std_mean's order)
-        "q4_table_std_mean_unpacked_mean_first": (),
+        "q4_table_std_mean_unpacked_mean_first": ("table_std_holds_mean",),   # now (after blind38: naming39)
         # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances ... add up, they do not
         # multiply") blames a belief the student does not hold (its dict puts 0.75 on C, its comment says d_k); the cause
         # is max(dict) comparing keys ('D' > 'C'), fix max(confidence, key=confidence.get); no key says so
-        "q5_answer_max_of_confidence_dict_returns_largest_key": (),
+        "q5_answer_max_of_confidence_dict_returns_largest_key": ("answer_computed_wrong_choice",),   # now (after blind38: naming39)
         # MIS-NAMED: answer_option_number ("q5_answer is 4, an option's number (counted from 1 it is 'D')") blames an
         # option index (and points at D); the 4 is the notebook's global d_k read by the unquoted formula `d_k` (as
         # blind36 q16_exponent_instead_of_letter); answer_value_not_letter / example_value_reused (stale global) would fit
-        "q5_answer_formula_unquoted_reads_global_d_k": (),
+        "q5_answer_formula_unquoted_reads_global_d_k": ("answer_value_not_letter",),   # now (after blind38: naming39)
         # MIS-NAMED: variance_after_scaling ("'A', the letter lesson 79's quiz gives ... that choice reflects giving the
         # variance of the scaled dot product (1) for the raw one") blames copying the lesson's letter and a belief; the
         # cause is the probe's exact float == never matching, so the placeholder 'A' stays; no key says so
-        "q5_answer_probe_matched_by_exact_float_equality": (),
+        "q5_answer_probe_matched_by_exact_float_equality": ("answer_computed_wrong_choice",),   # now (after blind38: naming39)
         # answer_by_keyword_search: "q6_answer is 'D', the last option whose text matches your cell's search for
         # 'weighted' ... a wrong option can hold it too (one that says the opposite)": exactly the loop whose last hit is
         # "unweighted" (it does not say `break`, but shows the last match was kept)
@@ -4344,7 +4344,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # MIS-NAMED: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)") blames
         # a belief the student does not hold (its check found the soft lookup, True); the cause is "DC"[True] = 'C', the
         # (if_false, if_true)[cond] idiom reversed (as blind37 q7_answer_keyword_search_hits_negated_option)
-        "q7_answer_bool_used_as_index_picks_second_letter": (),
+        "q7_answer_bool_used_as_index_picks_second_letter": ("answer_computed_wrong_choice",),   # now (after blind38: naming39)
         # answer_extra_characters: "q7_answer is "['D']": it has characters besides the letter, which seems to be 'D' ...
         # the letter alone, as a string": exactly str(["D"])'s effect and the fix
         "q7_answer_list_stringified_to_pass_format_check": ("answer_extra_characters",),
@@ -4352,7 +4352,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # left in the loop): the slice must move with the head"): the slice does move; the cause is one out= buffer
         # appended n_heads times (every head = the last one); the student is sent to a correct slice; no key says aliasing
         # (same_projection's "results written into one buffer, out=" is about Q/K/V, not heads)
-        "q8_one_output_buffer_shared_by_every_head": (),
+        "q8_one_output_buffer_shared_by_every_head": ("mha_heads_share_one_buffer",),   # now (after blind38: naming39)
         # inplace_on_input on all 3 q8 tests: "multi_head_attention modifies its input in place (argument 0 [X] ...) compute
         # a new tensor instead": exactly concat = X written into
         "q8_input_reused_as_head_buffer_in_place": ("inplace_on_input",),

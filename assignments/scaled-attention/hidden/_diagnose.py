@@ -2089,7 +2089,23 @@ def table_extra_variants(dims, seed) -> dict:
             "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1),
             "table_stds_of_keys": table_input_stds(dims, seed, "k"),
             "table_stds_of_keys/biased": table_input_stds(dims, seed, "k", unbiased=False),
-            "table_stds_of_keys/query": table_input_stds(dims, seed, "q")}
+            "table_stds_of_keys/query": table_input_stds(dims, seed, "q"),
+            **{f"table_std_holds_mean{tag}": table_std_means(dims, seed, cols)
+               for tag, cols in (("", ("raw", "scaled")), ("/raw", ("raw",)), ("/scaled", ("scaled",)))}}
+
+
+def table_std_means(dims, seed, columns):
+    """table_std_holds_mean (round 39, blind38 q4_table_std_mean_unpacked_mean_first): the lesson's table with the
+    std columns named in `columns` holding the MEAN of the five scores (torch.std_mean returns (std, mean),
+    unpacked as mean, std; or .mean() written for .std()), the other columns right."""
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed).double()
+        scaled = raw / d ** 0.5
+        rows.append({"d": d, "raw_std": float(raw.mean() if "raw" in columns else raw.std()),
+                     "scaled_std": float(scaled.mean() if "scaled" in columns else scaled.std()),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(scaled))})
+    return ref.table_as_tensor(rows)
 
 
 def table_input_stds(dims, seed, which, unbiased=True):
@@ -4459,3 +4475,275 @@ def raise_if_keyword_search(question: str, value, answer: str, submission) -> No
         raise Misconception("answer_by_keyword_search", f"{question} is {value!r}, {which} option whose text "
                             f"matches your cell's search for {said}, and it is not the best answer: "
                             + describe("answer_by_keyword_search"))
+
+
+# --- q5..q7: a wrong letter (or number) that the answer cell's CODE computed (blind38, round 39) ------------
+# max() over a dict (its largest key), an exact float == that never holds (the placeholder kept), a check that
+# falls back to another letter, "DC"[flag] read the wrong way round: the letter is what the code picked, not a
+# belief the student holds, so that letter's misconception is not said. Read off the source (parsed, never run).
+_STR_FOLDS = ("strip", "upper", "lower", "casefold", "lstrip", "rstrip")
+
+
+def _string_literal(node, literals: dict[str, str]) -> bool:
+    """A string written out: "D", "d".upper(), f"D" with no fields, or a name bound once in the notebook to one."""
+    import ast
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) for v in node.values)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_FOLDS \
+            and not node.args and not node.keywords:
+        return _string_literal(node.func.value, literals)
+    return isinstance(node, ast.Name) and node.id in literals
+
+
+def _formula(node) -> bool:
+    """An arithmetic expression of names and numbers (`d_k`, `d_k ** 2`), reading at least one name."""
+    import ast
+    parts = list(ast.walk(node))
+    return any(isinstance(n, ast.Name) for n in parts) and all(
+        isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load, ast.operator, ast.unaryop))
+        for n in parts)
+
+
+def answer_bindings(cells: list[str], question: str):
+    """(the source of each binding of `question` in the last cell that binds it, in order; the value nodes;
+    the names bound exactly once in the notebook to a string literal; that cell's parsed tree); None when no cell
+    binds it or a cell that names it does not parse."""
+    import ast
+    last, literals, seen = None, {}, {}
+    for cell in cells:
+        tree = _parsed(cell)
+        if tree is None:
+            if question in cell:
+                return None
+            continue
+        for name, word in _word_constants(tree).items():
+            seen[name] = seen.get(name, 0) + 1
+            literals[name] = word
+        found = sorted((n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                        and any(isinstance(t, ast.Name) and t.id == question
+                                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))),
+                       key=lambda n: (n.lineno, n.col_offset))
+        if found:
+            last = (cell, found, tree)
+    if last is None:
+        return None
+    cell, found, tree = last
+    literals = {k: v for k, v in literals.items() if seen[k] == 1 and k != question}
+    return ([(ast.get_source_segment(cell, n) or question).strip() for n in found], [n for n in found], literals,
+            tree)
+
+
+def _shown_binding(sources: list[str]) -> str:
+    shown = [s.splitlines()[0][:70] + ("..." if len(s.splitlines()[0]) > 70 or "\n" in s else "")
+             for s in sources[-3:]]
+    return "`, then `".join(shown)
+
+
+def raise_if_computed_choice(question: str, value, answer: str, submission) -> None:
+    """answer_computed_wrong_choice: a wrong letter where the last cell that binds `question` computes it
+    (max over a dict, a test with a fallback letter, an index, a loop that assigns under a condition) rather
+    than writing a string literal: the code picked the option, so no belief is said. answer_value_not_letter
+    with the formula shown: a number that the binding reads from the notebook's names (`q5_answer = d_k`), a
+    value, not an option's number. Lesson-citing cells that give the lesson's letter are left to
+    raise_if_lesson_letter."""
+    import ast
+    import numbers
+    from autograder.grading.source_checks import cells_of
+    if submission is None:
+        return
+    number = isinstance(value, numbers.Number) and not isinstance(value, bool)
+    if not number and not (isinstance(value, str) and value.strip().upper() in _LETTERS
+                           and value.strip().upper() != answer.upper()):
+        return
+    cells = cells_of(submission)
+    found = answer_bindings(cells, question)
+    if found is None:
+        return
+    sources, nodes, literals, tree = found
+    values = [n.value for n in nodes]
+    if any(v is None or isinstance(n, ast.AugAssign) for n, v in zip(nodes, values)):
+        return
+    if number:
+        local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        names = sorted({n.id for n in ast.walk(values[0]) if isinstance(n, ast.Name)})
+        if len(values) == 1 and _formula(values[0]) and not set(names) & local:
+            read = ", ".join(f"`{n}`" for n in names[:3])
+            plural = "s" if len(names) > 1 else ""
+            raise Misconception("answer_value_not_letter", f"{question} is {value!r}, the value of the unquoted "
+                                f"formula `{sources[-1].split('=', 1)[-1].strip()[:70]}`: it reads the notebook's "
+                                f"variable{plural} {read}, so it is a number, not a letter (nor an option's number): "
+                                + describe("answer_value_not_letter"))
+        return
+    letter = value.strip().upper()
+    lesson = LESSON_LETTER.get(question, ("", ""))[0]
+    if letter == lesson and any(_CITES_LESSON.search(c) for c in cells if question in c):
+        return
+    how = _mechanical_pick(tree, nodes, value, literals)
+    if how is not None:
+        raise Misconception("answer_computed_wrong_choice", f"{question} is {value!r}, the letter your code "
+                            f"picked: {how} (`{_shown_binding(sources)}`); it is not the best answer: "
+                            + describe("answer_computed_wrong_choice"))
+
+
+def _bound_in(tree, name: str):
+    """The value of the last top-level-or-nested `name = ...` in the cell, or None."""
+    import ast
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+    return max(found, key=lambda n: (n.lineno, n.col_offset)).value if found else None
+
+
+def _truth_value(node, tree, depth=0) -> bool:
+    """An expression that gives True or False: a comparison, not, and/or, bool(...), torch.allclose/equal(...),
+    a truth constant, or a name bound in the cell to one of those."""
+    import ast
+    if isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.Call):
+        f = node.func
+        return (isinstance(f, ast.Name) and f.id == "bool") or (
+            isinstance(f, ast.Attribute) and f.attr in ("allclose", "equal", "isclose", "all", "any", "item")
+            and (f.attr != "item" or _truth_value(f.value, tree, depth + 1)))
+    if isinstance(node, ast.Name) and tree is not None and depth < 3:
+        bound = _bound_in(tree, node.id)
+        return bound is not None and _truth_value(bound, tree, depth + 1)
+    return False
+
+
+def _mechanical_pick(tree, nodes, value, literals) -> str | None:
+    """How the cell's code picked this letter mechanically, whatever the student meant (None: not one of these):
+    max/min/sorted over a dict with no key= (it compares the letters, the keys); a string or tuple of letters indexed
+    by a truth value (False is 0, True is 1: "DC"[True] is 'C'); a placeholder letter set first and only replaced
+    inside a loop or test that never assigned. A letter from a test's own branch, or from a key= the student wrote,
+    is what the student's check concluded: not said here."""
+    import ast
+    if tree is None:
+        return None
+    last = nodes[-1].value
+    core = last
+    while isinstance(core, ast.Call) and isinstance(core.func, ast.Attribute) and core.func.attr in _STR_FOLDS:
+        core = core.func.value
+    index = None
+    if isinstance(core, ast.Subscript) and isinstance(core.value, ast.Call):
+        try:
+            index = ast.literal_eval(core.slice)                       # sorted(d)[-1]
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            index = None
+        index = index if type(index) is int else None
+        core = core.value if index is not None else core
+    if isinstance(core, ast.Call) and isinstance(core.func, ast.Name) and core.func.id in ("max", "min", "sorted") \
+            and len(core.args) == 1 and not any(kw.arg == "key" for kw in core.keywords) \
+            and (core.func.id == "sorted") == (index is not None):
+        arg = core.args[0]
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "keys" \
+                and not arg.args:
+            arg = arg.func.value
+        bound = _bound_in(tree, arg.id) if isinstance(arg, ast.Name) else arg
+        keys = [k.value for k in bound.keys] if isinstance(bound, ast.Dict) and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in bound.keys) else []
+        try:
+            picked = max(keys) if core.func.id == "max" else min(keys) if core.func.id == "min" \
+                else sorted(keys)[index]
+        except (ValueError, IndexError, TypeError):
+            picked = None
+        if picked is not None and picked == value:      # what that call gives on the dict written in the cell
+            which = {"max": "the largest", "min": "the smallest", "sorted": "an end of the sorted"}[core.func.id]
+            return (f"{core.func.id}() over a dict compares its keys, the letters, so it gives {which} letter "
+                    "whatever the values say; to pick by the values pass key=your_dict.get")
+    if isinstance(last, ast.Subscript) and (
+            (isinstance(last.value, ast.Constant) and isinstance(last.value.value, str) and len(last.value.value) >= 2)
+            or (isinstance(last.value, (ast.Tuple, ast.List)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in last.value.elts))) \
+            and _truth_value(last.slice, tree) and value in (
+                [last.value.value[0], last.value.value[1]] if isinstance(last.value, ast.Constant)
+                else [e.value for e in last.value.elts[:2]]):
+        return ("a truth value used as an index counts as 0 (False) or 1 (True), so (if_false, if_true)[flag] "
+                "takes its FIRST item when the flag is False and its second when it is True")
+    first = nodes[0].value
+    top = {id(s) for s in tree.body}
+    if len(nodes) >= 2 and id(nodes[0]) in top and _string_literal(first, literals) \
+            and all(id(n) not in top for n in nodes[1:]) and isinstance(first, ast.Constant) \
+            and str(first.value).strip().upper() == value.strip().upper():
+        exact = any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops)
+                    for n in ast.walk(tree))
+        return (f"the placeholder {first.value!r} set first was never replaced: the assignment inside the loop or "
+                "test never ran" + (" (a measured float compared with == almost never equals an option's exact "
+                                    "value; compare with a tolerance or take the closest option)" if exact else ""))
+    return None
+
+
+# --- q8: one buffer written by every head and appended each time (blind38, round 39) ------------------------
+_INPLACE_WRITES = ("copy_", "zero_", "fill_", "add_", "mul_", "div_", "sub_", "addmm_", "baddbmm_")
+
+
+def _shared_buffer_lines(submission) -> list[str]:
+    """The source lines of multi_head_attention (read, never run) where a loop appends to a list (append,
+    insert, +=, heads[h] = ...) a name bound before the loop and not rebound inside it, which the loop writes in
+    place (out=name, name.copy_(...), name[...] = ...): the list then holds that one tensor n_heads times."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    found = []
+    for cell in cells_of(submission) if submission is not None else []:
+        tree = _parsed(cell)
+        if tree is None:
+            continue
+        for fdef in ast.walk(tree):
+            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "multi_head_attention"):
+                continue
+            for loop in (n for n in ast.walk(fdef) if isinstance(n, (ast.For, ast.While))):
+                inner = [n for stmt in loop.body for n in ast.walk(stmt)]
+                rebound = {n.id for n in inner if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                stored = set()
+                for n in inner:
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                            "append", "insert") and n.args and isinstance(n.args[-1], ast.Name):
+                        stored.add(n.args[-1].id)
+                    elif isinstance(n, ast.AugAssign) and isinstance(n.value, ast.List) and len(n.value.elts) == 1 \
+                            and isinstance(n.value.elts[0], ast.Name):
+                        stored.add(n.value.elts[0].id)
+                    elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and all(
+                            isinstance(t, ast.Subscript) for t in n.targets):
+                        stored.add(n.value.id)
+                written = {}
+                for n in inner:
+                    if isinstance(n, ast.Call):
+                        for kw in n.keywords:
+                            if kw.arg == "out" and isinstance(kw.value, ast.Name):
+                                written[kw.value.id] = n
+                        if isinstance(n.func, ast.Attribute) and n.func.attr in _INPLACE_WRITES \
+                                and isinstance(n.func.value, ast.Name):
+                            written[n.func.value.id] = n
+                    elif isinstance(n, (ast.Assign, ast.AugAssign)):
+                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                                written[t.value.id] = n
+                for name in sorted((stored & set(written)) - rebound):
+                    found.append((ast.get_source_segment(cell, written[name]) or name).strip().splitlines()[0][:80])
+    return found
+
+
+def raise_if_shared_head_buffer(submission, m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
+    """mha_heads_share_one_buffer where the output matched a fixed head slice: when every head's block equals the
+    LAST head's right output (what a buffer written by each head and appended n_heads times gives after the
+    loop: the same numbers as slicing head n_heads - 1 for every head) and the source shows that buffer (one
+    name appended in the loop and written in place there, never rebound), the slice is not the cause.
+    Anything else: `m` unchanged."""
+    if m.key != "mha_head_slice_fixed" or n_heads < 2 or type(got) is not torch.Tensor:
+        return m
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    heads = _mha_heads(X64, *W64[:3], n_heads)
+    last = torch.cat([heads[-1]] * n_heads, dim=-1) @ W64[3]
+    right = torch.cat(heads, dim=-1) @ W64[3]
+    if not matching_variants(got, {"last": last}, X.dtype, expected=right):
+        return m
+    lines = _shared_buffer_lines(submission)
+    if not lines:
+        return m
+    return Misconception("mha_heads_share_one_buffer", f"{what} is wrong: every head's block is the LAST head's "
+                         f"output ({n_heads} heads, all equal to head {n_heads - 1}), and your loop writes each head "
+                         f"into one tensor it appends every time (`{lines[0]}`): "
+                         + describe("mha_heads_share_one_buffer"))

@@ -537,4 +537,15 @@ MISCONCEPTIONS = {
                                 "text, not meaning, and a wrong option can hold it too (one that says the "
                                 "opposite, 'has no ...'); read the options and assign the right one's letter as a "
                                 "string",
+    "answer_computed_wrong_choice": "letting code pick the letter, and the code picked a wrong option whatever you "
+                                    "meant (max() over a dict compares its keys; \"DC\"[flag] takes the first item "
+                                    "when the flag is False; a placeholder stays when a float == never holds): write "
+                                    "the letter you chose as a string, q_answer = \"B\"",
+    "mha_heads_share_one_buffer": "writing every head into the same tensor (one buffer made before the loop, filled "
+                                  "with out=, copy_ or buf[...] = ...) and appending it each time: the list holds "
+                                  "that one tensor n_heads times, so after the loop every head is the last one; "
+                                  "make a new tensor per head (out_h = weights @ V_h) and append that",
+    "table_std_holds_mean": "putting the scores' MEAN where their standard deviation is asked (torch.std_mean "
+                            "returns (std, mean) and was unpacked as mean, std; or .mean() written for .std()): "
+                            "unpack it as std, mean = torch.std_mean(x), or take x.std()",
 }

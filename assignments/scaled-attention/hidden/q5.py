@@ -29,6 +29,7 @@ def test_q5_answer(q5_answer, submission=None):
         raise_if_answer_copied(submission, "q5_answer", q5_answer, lambda v: v.strip().upper() == ref.q5_answer)
     D.raise_if_keyword_search("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
+    D.raise_if_computed_choice("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
     expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",

@@ -28,6 +28,7 @@ def test_q6_answer(q6_answer, submission=None):
     if isinstance(q6_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q6_answer", q6_answer, lambda v: v.strip().upper() == ref.q6_answer)
     D.raise_if_keyword_search("q6_answer", q6_answer, ref.q6_answer, submission)
+    D.raise_if_computed_choice("q6_answer", q6_answer, ref.q6_answer, submission)
     D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])

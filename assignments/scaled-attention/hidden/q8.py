@@ -63,6 +63,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
         except Misconception as m:
+            m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
             layers = D.new_layers_from_source(submission, "multi_head_attention(...) is wrong")
