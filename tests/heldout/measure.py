@@ -4253,21 +4253,21 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_shape_in_braces_is_a_set": ("one_edit_fix",),
         # generic on both q1 tests: "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)" (None);
         # says None is no int, but nothing says the batch axis must be the example's 4, not left open as Keras prints it
-        "q1_batch_axis_written_as_keras_none": (),
+        "q1_batch_axis_written_as_keras_none": ("batch_axis_left_none",),   # now (after blind38: naming39)
         # generic: "raw_score_var is 8.678 and scaled_score_var 1.085, exactly 1/8 of it ... neither is the variance of the
         # example's scores (Q @ K.transpose(-2, -1) ... 6.599): either other scores were measured or another statistic" (None);
         # says what differs, nothing names the layer_norm of Q and K before the product
-        "q2_queries_and_keys_standardised_first": (),
+        "q2_queries_and_keys_standardised_first": ("scores_of_standardised_inputs",),   # now (after blind38: naming39)
         # generic: q3:test_float16_logits_in_the_thousands "gave inf or NaN: subtract each slice's max before exp" (None); near
         # the fix, but the code does subtract the max when it is positive: nothing says the clamp(min=0) leaves very negative
         # slices unshifted so every exp underflows (0/0); q5/q6 did not lose points
-        "q3_max_shift_clamped_at_zero": (),
+        "q3_max_shift_clamped_at_zero": ("shift_clamped_at_zero",),   # now (after blind38: naming39)
         # generic on both rectangular q4 tests: "causal_mask(9, 6) is not the causal mask ...: it differs in 11 entries, the first
         # at [1, 1]" (None); nothing says linspace fractions stretch the triangle when T_q != T_k; q5 did not lose points
-        "q4_positions_as_fractions_of_length": (),
+        "q4_positions_as_fractions_of_length": ("positions_as_fractions",),   # now (after blind38: naming39)
         # generic on 3 q4 tests ("differs in 55 entries, the first at [1, 0]") and q6:test_weights3_causal ("not correct in row(s)
         # [1, 2] (recompute the scores ...)"), all None; nothing says uint8 cols - rows wraps round so only the diagonal is kept
-        "q4_offsets_in_uint8_wrap_around": (),
+        "q4_offsets_in_uint8_wrap_around": ("mask_offsets_wrap_unsigned",),   # now (after blind38: naming39)
         # mask_all_for_any on all 12 q5 tests: "finding the queries with no allowed key by mask.all(dim=-1) instead of
         # mask.any(dim=-1): every query with one blocked key gets a row of zeros" - exactly the effect of ~mask.all(...) and a
         # working fix (~mask.any); its diagnosis model is masked_fill(~mask.all(...)), this very code (does not mention
@@ -4277,7 +4277,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # some step computes in float32 (a float32 tensor or constant, or .float()); keep the input's dtype") - right, the
         # np.float32 scale; q5:test_dv_differs_from_dk generic (None: "does not match in 82 of 84 entries (largest difference
         # 6.61e-09) ... spread over every row and column")
-        "q5_scale_as_numpy_float32_scalar": ("float32_precision",),
+        "q5_scale_as_numpy_float32_scalar": ("float32_scale", "float32_precision"),   # now (after blind38: naming39)
         # partly: q6:test_weights3 and test_out3 generic (None: "should be a tensor or a nested list of numbers"); test_weights3_causal
         # one_edit_fix "`wc` in place of `weights3_causal`" - an edit of the synthetic answer line (store the tensor wc), which
         # works, but it is placed "on line 1 of its cell (`scores3 = Q3 @ K3.T / math.sqrt(4)`)" where weights3_causal does not

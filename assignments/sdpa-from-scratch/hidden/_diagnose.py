@@ -1671,6 +1671,7 @@ def judge(fn, Q, K, V, mask, got, what):
                        reduced=not (type(got) is torch.Tensor and got.dim() > widest))
     except Misconception as named:
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
+            name_scale_in_float32(got, Q, K, V, mask, what)
             name_weight_epsilon(got, expected, what, values=V)
         if named.key == "pos_inf_fill":
             confirm_pos_inf_fill(fn, named)
@@ -1684,6 +1685,7 @@ def judge(fn, Q, K, V, mask, got, what):
             name_scale_constant(fn, f"{what} is wrong")
         raise
     except AssertionError:
+        name_scale_in_float32(got, Q, K, V, mask, what)       # below float32_precision's 1e-8 (round39)
         if type(got) is torch.Tensor and got.shape == expected.shape and torch.isfinite(got).all():
             name_scale_constant(fn, f"{what} is wrong")
         if mask is not None and type(got) is torch.Tensor:
@@ -2257,6 +2259,81 @@ def name_clamped_softmax(fn, what):
     if ties_capped_logits(second_call(fn, CLAMP_PROBE.clone(), dim=-1)):
         raise Misconception("clamped_logits", f"{what}; a probe with logits 200, 150, 100, 0 gives the two largest "
                             "the same weight: it matches " + describe("clamped_logits"))
+
+
+# round39 (blind38): a shift clamped at 0 (x - max.clamp(min=0), relu(max), shifting only where the max is positive)
+# leaves a slice of logits all far below 0 as it is. float64 rows: -1000.. (every exp underflows: 0/0 = NaN when
+# unshifted), 1000.. (needs the shift: no shift overflows), -700.. (exp(-700) is still a float64 number: right
+# unshifted), and 0, -1, -1000 (max 0: a shift by the largest |x| makes it NaN too). Only the clamp gives NaN on the
+# first row alone and the right weights on the other three.
+CLAMP_AT_ZERO_PROBE = torch.tensor([[-1000.0, -1001.0, -1003.0], [1000.0, 999.0, 997.0], [-700.0, -701.0, -703.0],
+                                    [0.0, -1.0, -1000.0]], dtype=torch.float64)
+
+
+def name_shift_clamped_at_zero(fn, what):
+    """A softmax that gave inf/NaN: CLAMP_AT_ZERO_PROBE's second call shows the shift clamped at 0."""
+    out = second_call(fn, CLAMP_AT_ZERO_PROBE.clone(), dim=-1)
+    if type(out) is not torch.Tensor or tuple(out.shape) != (4, 3) or not out.dtype.is_floating_point:
+        return
+    right = ref.stable_softmax(CLAMP_AT_ZERO_PROBE, dim=-1)
+    if bool(torch.isnan(out[0]).all()) and bool(torch.isfinite(out[1:]).all()) \
+            and torch.allclose(out[1:].double(), right[1:], rtol=0, atol=1e-9):
+        raise Misconception("shift_clamped_at_zero", f"{what}; a float64 probe gives NaN on logits -1000, -1001, "
+                            "-1003 and the right weights on 1000, 999, 997 and on -700, -701, -703: the max is "
+                            "subtracted only when it is above 0: " + describe("shift_clamped_at_zero"))
+
+
+# round39 (blind38): causal_mask(260), past uint8's 255: positions (or their offset) in uint8 wrap at 256, so cols -
+# rows == 0 (mod 256) keeps key 256 for query 0 and key 0 for query 256, besides the diagonal
+WRAP_SIZE = 260
+
+
+def diagonal_only(T_q, T_k):
+    """The (T_q, T_k) bool mask True only where j == i."""
+    return torch.arange(T_k)[None, :] == torch.arange(T_q)[:, None]
+
+
+def name_unsigned_offsets(fn, said):
+    """A causal mask that keeps only the diagonal: a second call causal_mask(260) is True exactly where j - i is a
+    multiple of 256, what cols - rows <= 0 in uint8 gives (an == comparison keeps the diagonal alone)."""
+    try:
+        out = fn(WRAP_SIZE, WRAP_SIZE)
+    except Exception:  # noqa: BLE001 - no evidence from a crash
+        return
+    if type(out) is not torch.Tensor or tuple(out.shape) != (WRAP_SIZE, WRAP_SIZE) or out.dtype != torch.bool:
+        return
+    i = torch.arange(WRAP_SIZE)
+    if bool((out == ((i[None, :] - i[:, None]) % 256 == 0)).all()):
+        raise Misconception("mask_offsets_wrap_unsigned", f"{said}: only the diagonal is True, and causal_mask"
+                            f"({WRAP_SIZE}) also lets query 0 see key 256 (and query 256 key 0): the offsets are "
+                            "taken modulo 256, in uint8: " + describe("mask_offsets_wrap_unsigned"))
+
+
+def name_scale_in_float32(got, Q, K, V, mask, what):
+    """round39 (blind38): a float64 output that is, to float64's precision, the attention with the scale
+    1/sqrt(d_k) (or sqrt(d_k)) rounded to float32 (np.float32(1 / np.sqrt(d_k))): float32_scale, the catalogued
+    variant divides by float32's sqrt(d_k) only; also where the error is below the engine's 1e-8 threshold for
+    float32_precision (d_k = 20 gives 6.6e-9). Only where the rounding changes the scale (not d_k = 16)."""
+    if type(got) is not torch.Tensor or got.dtype != torch.float64 or Q.dtype != torch.float64:
+        return
+    got, Q, K, V = (t.detach() for t in (got, Q, K, V))
+    d = Q.shape[-1]
+    exact = ref.scaled_dot_product_attention(Q, K, V, mask)
+    if got.shape != exact.shape:
+        return
+    f32 = lambda v: float(torch.tensor(v, dtype=torch.float32))     # noqa: E731
+    for scale, how in ((f32(1 / math.sqrt(d)), f"1/sqrt({d}) as float32"),
+                       (1 / f32(math.sqrt(d)), f"sqrt({d}) as float32")):
+        if scale == 1 / math.sqrt(d):
+            continue
+        rounded = ref.scaled_dot_product_attention(Q * (scale * math.sqrt(d)), K, V, mask)
+        if torch.allclose(rounded, exact, rtol=0, atol=1e-12, equal_nan=True):
+            continue
+        if torch.allclose(got, rounded, rtol=1e-11, atol=1e-12, equal_nan=True):
+            raise Misconception("float32_scale", f"{what} is wrong by about 1e-8: it is, to float64's precision, "
+                                f"the output with the scale {how} ({scale!r} instead of {1 / math.sqrt(d)!r}), as "
+                                "np.float32(...) or a float32 tensor rounds it: keep the scale a Python float, "
+                                "1 / math.sqrt(d_k); it matches " + describe("float32_scale"))
 
 
 def name_clamped_sdpa(fn, what):

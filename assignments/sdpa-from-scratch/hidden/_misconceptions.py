@@ -183,6 +183,21 @@ MISCONCEPTIONS = {
                              "softmax(scores / sqrt(d_k)); the output mixes the values with those weights",
     "madds_with_log2_d_k": "multiplying T^2 by log2(d_k) = 6 (the exponent of 64 = 2^6) instead of by d_k: each "
                            "score's dot product has d_k = 64 terms, so Q @ K.T takes T * T * d_k multiply-adds",
+    "batch_axis_left_none": "writing the batch axis as None, the way Keras prints a model's shapes (None = any batch "
+                            "size): here the tensors are given, so the batch size is known; write it as the number "
+                            "(4 in this example)",
+    "scores_of_standardised_inputs": "standardising Q and K first (layer_norm, or subtracting each row's mean and "
+                                     "dividing by its std) before Q @ K^T: the question measures the scores of the "
+                                     "given Q and K; compute Q @ K.transpose(-2, -1) from them as they are",
+    "shift_clamped_at_zero": "clamping the shift at 0 (x - x.max().clamp(min=0), or shifting only when the max is "
+                             "positive): a slice whose logits are all far below 0 is left unshifted, every exp "
+                             "underflows to 0 and the slice becomes 0/0 = NaN; subtract each slice's max itself",
+    "positions_as_fractions": "comparing positions as fractions of each length (torch.linspace(0, 1, T), or i / T): "
+                              "when T_q != T_k the triangle is stretched; compare the integer positions, "
+                              "torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]",
+    "mask_offsets_wrap_unsigned": "taking cols - rows in an unsigned dtype (uint8 positions): a negative offset "
+                                  "wraps round to a large positive number, so only the diagonal (offset 0) is kept; "
+                                  "keep torch.arange's default int64 positions (uint8 also wraps past 255)",
     "bool_mask_arithmetic": "doing arithmetic on a boolean mask (1 - mask, -mask, (1 - mask) * -1e9), which torch refuses for bool "
                             "tensors: invert it with ~mask (or mask.logical_not()), and fill blocked scores with "
                             "masked_fill(~mask, float('-inf')) or torch.where",

@@ -85,6 +85,18 @@ def _raise_if_entry_count(value, right, what):
                         f"entries: write the shape as the tuple {tuple(right)}; " + describe("shape_as_entry_count"))
 
 
+def _raise_if_batch_none(value, right, what):
+    """round39 (blind38): a tuple or list with None for the batch axis and the right sizes after it, (None, 10, 10)
+    as Keras's summary prints it. None anywhere else, or other sizes after it, is said by expect_shape."""
+    if not isinstance(value, (tuple, list)) or len(value) != len(right) or value[0] is not None:
+        return
+    if any(type(v) is not int or v != r for v, r in zip(value[1:], right[1:])):
+        return
+    raise Misconception("batch_axis_left_none", f"{what} is {tuple(value)!r}: the batch axis is None where it should "
+                        f"be {right[0]}, the batch size of this example, {tuple(right)}: "
+                        + describe("batch_axis_left_none"))
+
+
 def _raise_if_wrapped(value, right, what):
     """A 1-tuple or 1-list holding a shape (a trailing comma: `weights_shape = (4, 10, 10),`):
     answer_in_one_more_container when the shape inside is the right one, else said in words."""
@@ -107,6 +119,7 @@ def test_weights_shape(weights_shape):
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
     diag.zero_dim_entries(weights_shape, ref.weights_shape, "weights_shape")    # sizes as 0-d tensors (blind35)
     _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
+    _raise_if_batch_none(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
@@ -135,6 +148,7 @@ def test_out_shape(out_shape):
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
     diag.zero_dim_entries(out_shape, ref.out_shape, "out_shape")
     _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")
+    _raise_if_batch_none(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "

@@ -87,6 +87,7 @@ def _check_variances(raw, scaled, submission=None):
             said = (f"raw_score_var is {raw:.4g} and scaled_score_var {scaled:.4g}, exactly 1/8 of it, so the "
                     "scale is right; but neither is the variance of the example's scores")
             _name_count_from_one_axis(raw, said)
+            _name_standardised_inputs(raw, said)
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "
@@ -144,6 +145,34 @@ def _name_count_from_one_axis(raw, said):
             raise Misconception("variance_count_from_one_axis", f"{said}: both are the sum of squared deviations "
                                 f"divided by {count}, {how}, where the scores have 2 x 5 x 5 = 50 entries: "
                                 + describe("variance_count_from_one_axis"))
+
+
+def _standardised(x, how):
+    """x (the example's Q or K, float64) standardised over each row's d_k = 8 features, or over the whole tensor."""
+    if how == "layer_norm":
+        return torch.nn.functional.layer_norm(x, (x.shape[-1],))
+    if how == "layer_norm without eps":
+        return torch.nn.functional.layer_norm(x, (x.shape[-1],), eps=0.0)
+    dims = {"row": (-1,), "tensor": tuple(range(x.dim()))}[how.split()[0]]
+    centred = x - x.mean(dim=dims, keepdim=True)
+    return centred / x.std(dim=dims, keepdim=True, unbiased=how.endswith("unbiased"))
+
+
+def _name_standardised_inputs(raw, said):
+    """round39 (blind38): raw_score_var equal to the variance (unbiased or not) of the scores of standardised
+    copies of the example's Q and K (both, or one): F.layer_norm (with or without its eps), or each row's (or the
+    whole tensor's) mean subtracted and std divided. The caller has seen scaled = raw / 8. None of these values
+    (5.4 to 8.7) is the example's 6.599 or another of q2's catalogued values, named before."""
+    Q, K = ref._Qb.double(), ref._Kb.double()
+    for how in ("layer_norm", "layer_norm without eps", "row std unbiased", "row std biased",
+                "tensor std unbiased", "tensor std biased"):
+        for which, q, k in (("Q and K", _standardised(Q, how), _standardised(K, how)),
+                            ("Q", _standardised(Q, how), K), ("K", Q, _standardised(K, how))):
+            s = q @ k.transpose(-2, -1)
+            if any(abs(raw - float(v)) < 1e-5 * abs(float(v)) for v in (s.var(), s.var(unbiased=False))):
+                raise Misconception("scores_of_standardised_inputs", f"{said}: they are those of the scores of "
+                                    f"{which} standardised first ({how}): "
+                                    + describe("scores_of_standardised_inputs"))
 
 
 def _name_distances(raw, scaled):

@@ -106,6 +106,9 @@ def _check(fn, T_q, T_k, long=False):
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
     _name_sliding_window(t, expected, what)
+    _name_fractions(t, expected, what)
+    if bool((t == diag.diagonal_only(*t.shape[-2:])).all()):
+        diag.name_unsigned_offsets(fn, f"{what} is wrong")
     diag.name_stale_mask(fn, f"{what} is wrong")
     wrong_at = (t != expected).nonzero()[0].tolist()
     raise AssertionError(f"{what} is not the causal mask (True where key j <= query i): it differs in "
@@ -120,6 +123,37 @@ def _name_sliding_window(t, expected, what):
         if bool((t == (expected & (back <= w))).all()):
             raise Misconception("causal_sliding_window", f"{what} is wrong: it is True only where 0 <= i - j <= {w}, "
                                 f"a sliding window of {w + 1} keys: " + describe("causal_sliding_window"))
+
+
+def _fraction_masks(T_q, T_k):
+    """round39 (blind38): key j <= query i compared as fractions of each length: j / (T_k - 1) <= i / (T_q - 1)
+    (torch.linspace(0, 1, T), in float32 or float64, or exactly) and j / T_k <= i / T_q. Equal to the right mask
+    when T_q == T_k."""
+    out = []
+    for dt in (torch.float32, torch.float64):
+        q, k = torch.arange(T_q, dtype=dt)[:, None], torch.arange(T_k, dtype=dt)[None, :]
+        out.append(k / T_k <= q / T_q)
+        if T_q > 1 and T_k > 1:
+            out += [torch.linspace(0, 1, T_k, dtype=dt)[None, :] <= torch.linspace(0, 1, T_q, dtype=dt)[:, None],
+                    k / (T_k - 1) <= q / (T_q - 1)]
+    i, j = torch.arange(T_q)[:, None], torch.arange(T_k)[None, :]
+    out.append(j * T_q <= i * T_k)
+    if T_q > 1 and T_k > 1:
+        out.append(j * (T_q - 1) <= i * (T_k - 1))
+    return out
+
+
+def _name_fractions(t, expected, what):
+    """The student's mask is one of _fraction_masks at this (rectangular) shape, which differs from the right one:
+    positions_as_fractions."""
+    T_q, T_k = t.shape[-2], t.shape[-1]
+    if T_q == T_k:
+        return
+    for m in _fraction_masks(T_q, T_k):
+        if not bool((m == expected).all()) and bool((t == m).all()):
+            raise Misconception("positions_as_fractions", f"{what} is wrong: it compares the positions as "
+                                "fractions of each length (j / T_k against i / T_q, or linspace(0, 1, T)), not j <= i: "
+                                + describe("positions_as_fractions"))
 
 
 @test_case(points=1, hidden=True)

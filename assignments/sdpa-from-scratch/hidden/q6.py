@@ -212,6 +212,10 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
             raise AssertionError(f"{said}: fix causal_mask (Question 4) first, then check this cell")
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
+    if causal_mask is not None and torch.allclose(got, torch.eye(3, dtype=got.dtype), rtol=0, atol=ATOL):
+        # each query's weight all on itself: causal_mask(3) keeps the diagonal alone (round39, blind38's uint8)
+        diag.name_unsigned_offsets(causal_mask, "weights3_causal is the identity, each query attending to itself "
+                                   "alone, as with a mask that keeps only the diagonal")
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
     diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
