@@ -147,3 +147,15 @@ def test_other_unreadable_matrices_stay_a_plain_error(value):
     with pytest.raises(AssertionError) as e:
         expect_matrix(value, "weights3", (1, 2))
     assert getattr(e.value, "key", None) != "number_as_string"
+
+
+# --- a one-edit fix is never an edit of the grader's own return (blind38 sdpa q6's "line 1") ------------------
+
+def test_a_value_cells_one_edit_fixes_are_all_in_the_students_code():
+    from autograder.grading.repair import value_edits
+    found = value_edits(["x = 2\ny = x * 3\nans = y + 1\nprint(ans)"], ["ans"], "_copy")
+    assert found is not None
+    index, edits = found
+    # the name read in print(ans), line 4, may be changed; the answer read back by the grader may not
+    assert {(e.line, e.before, e.after) for e in edits if e.before == "ans"} == {(4, "ans", "x"), (4, "ans", "y")}
+    assert all(1 <= e.line <= 4 for e in edits)

@@ -749,8 +749,10 @@ def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) ->
                 and not hasattr(builtins, node.id)):
             names.append(node.id)
     # a number put for a number the student wrote would tell a hand-worked answer ("`2` in place of `5`"),
-    # not a slip: only the changes around the numbers are said
-    return index, _edits_of(shell, names, copy_prefix, MAX_CANDIDATES, numbers=False)
+    # not a slip: only the changes around the numbers are said. The return is the grader's own, not the
+    # student's code: no edit there ("`wc` in place of `weights3_causal`" on a line the cell does not have)
+    return index, _edits_of(shell, names, copy_prefix, MAX_CANDIDATES, numbers=False,
+                            fixed=frozenset(id(n) for n in ast.walk(answer)))
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -794,16 +796,17 @@ class _Printed:
 
 
 def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_prefix: str, limit: int,
-              numbers: bool = True) -> list[Edit]:
+              numbers: bool = True, fixed: frozenset[int] = frozenset()) -> list[Edit]:
     """The one-edit copies of `fn` (each renamed copy_prefix + its number, in order), at most `limit`;
-    without one number put for another where `numbers` is False."""
+    without one number put for another where `numbers` is False, and none at the nodes in `fixed` (ids)."""
     out: list[Edit] = []
     params = {p.arg for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)
               for p in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)}
     printed = _Printed(fn)
     slots = [(node, parent, field, at) for node, parent, field, at in _slots(fn)
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
-             and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))]
+             and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
+             and id(node) not in fixed]
     try:
         own = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)] \
             if isinstance(fn, ast.FunctionDef) else []
