@@ -12,7 +12,8 @@ import torch
 
 from autograder.errors import ProtocolError
 from autograder.grading.checks import Misconception, expect_choice
-from autograder.sandbox.protocol import MAX_STRING_ARRAY, EncodeError, decode_value, encode_value
+from autograder.sandbox.protocol import (MAX_STRING_ARRAY, MAX_STRING_IN_ARRAY, EncodeError, decode_value,
+                                         encode_value)
 from tests.heldout.harness import Variant, grade
 
 
@@ -40,15 +41,19 @@ def test_a_numpy_array_of_text_crosses_as_itself(array):
     {"__strarray__": ["a"], "shape": [1], "dtype": "U"},   # an extra field
     {"__strarray__": ["a"] * (MAX_STRING_ARRAY + 1), "shape": [MAX_STRING_ARRAY + 1]},
     {"__strarray__": [], "shape": [0] * 9},                # too many axes
+    # one long string among many: NumPy pads each to the longest (10,000 x 1 MB would be 40 GB in the grader)
+    {"__strarray__": ["x" * (MAX_STRING_IN_ARRAY + 1)] + ["a"] * 9_999, "shape": [10_000]},
 ])
 def test_a_malformed_array_of_text_from_the_worker_is_refused(tree):
     with pytest.raises(ProtocolError):
         decode_value(tree)
 
 
-def test_a_huge_array_of_text_is_refused_in_the_worker():
+@pytest.mark.parametrize("array", [np.array(["x"] * (MAX_STRING_ARRAY + 1)),
+                                   np.array(["x" * (MAX_STRING_IN_ARRAY + 1), "a"])])
+def test_a_huge_array_of_text_is_refused_in_the_worker(array):
     with pytest.raises(EncodeError):
-        encode_value(np.array(["x"] * (MAX_STRING_ARRAY + 1)))
+        encode_value(array)
 
 
 # --- a letter left in an array: named for the array ----------------------------------------------------------

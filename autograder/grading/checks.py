@@ -635,7 +635,7 @@ def _raise_if_numbers_as_strings(value: object, what: str, limit: int = 10_000) 
                 return
         except ValueError:
             return
-    first = leaves[-1] if isinstance(value, (list, tuple)) else leaves[0]
+    first = leaves[-1]      # popped last: the first in reading order
     raise Misconception("number_as_string", f"{what} holds numbers written as strings ({first!r}, ...: "
                         f"{len(leaves)} of them; formatted with f-strings or str()): " + describe("number_as_string"))
 
@@ -825,7 +825,8 @@ def _raise_if_invisible(value: str, what: str, letters: Sequence[str]) -> None:
         return
     names = ", ".join(dict.fromkeys(f"{unicodedata.name(c, 'an unnamed character')} (U+{ord(c):04X})"
                                     for c in hidden))
-    raise Misconception("answer_invisible_character", f"{what} is {value!r}: the letter {seen!r} with "
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."   # student text, cut as elsewhere
+    raise Misconception("answer_invisible_character", f"{what} is {shown}: the letter {seen!r} with "
                         f"{len(hidden)} invisible character{'s' if len(hidden) != 1 else ''} ({names[:120]}): "
                         + describe("answer_invisible_character"))
 

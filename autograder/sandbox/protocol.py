@@ -28,8 +28,11 @@ MAX_ITEMS = 100_000
 # cost it 1 s of CPU per call and a whole grade 37 s (red-team round 26); an answer holds a few, a list of
 # heads a few dozen
 MAX_TENSORS = 1_000
-# strings in a NumPy array of text (an answer left as array(['C'])): each counts as one value
+# strings in a NumPy array of text (an answer left as array(['C'])): each counts as one value. Each string is
+# cut at MAX_STRING_IN_ARRAY characters: NumPy pads every string of an array to the longest, so one long string
+# among 10,000 would make the grader's copy count times its length (a 1 MB string: 40 GB)
 MAX_STRING_ARRAY = 10_000
+MAX_STRING_IN_ARRAY = 1_000
 # NumPy scalars that cross as themselves (protocol.encode_value): every numeric kind but float64
 _NUMPY_SCALARS = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                             "float16", "float32"})
@@ -120,8 +123,9 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
         if value.dtype.kind == "U":
             # an array of text (`arr[arr == "C"]` leaves array(['C'])): the strings themselves, so the grader
             # can say what the answer is, not that it could not be read
-            if value.size > MAX_STRING_ARRAY:
-                raise EncodeError(f"a numpy array of more than {MAX_STRING_ARRAY} strings cannot be returned")
+            if value.size > MAX_STRING_ARRAY or value.dtype.itemsize > 4 * MAX_STRING_IN_ARRAY:
+                raise EncodeError(f"a numpy array of more than {MAX_STRING_ARRAY} strings, or of strings longer "
+                                  f"than {MAX_STRING_IN_ARRAY} characters, cannot be returned")
             return {"__strarray__": [str(v) for v in value.reshape(-1).tolist()], "shape": list(value.shape)}
         t = torch.from_numpy(np.ascontiguousarray(value))
         return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
@@ -299,7 +303,7 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
                 and all(type(n) is int and 0 <= n <= MAX_STRING_ARRAY for n in tree["shape"])
                 and len(tree["__strarray__"]) <= MAX_STRING_ARRAY
                 and math.prod(tree["shape"]) == len(tree["__strarray__"])
-                and all(type(v) is str for v in tree["__strarray__"])):
+                and all(type(v) is str and len(v) <= MAX_STRING_IN_ARRAY for v in tree["__strarray__"])):
             for _ in tree["__strarray__"]:
                 counter.tick()
             import numpy as np

@@ -307,8 +307,8 @@ def _enter_namespaces(as_root: bool, own_pids: bool = True) -> list[str]:
     return (["pid"] if own_pids else []) + ["ipc", "mount", "net", "uts"] + ([] if as_root else ["user"])
 
 
-def _read_only_root() -> bool:
-    """Make every inherited mount read-only for this worker (mount_setattr, Linux >= 5.12)."""
+def _mount_setattr(path: str, attr_set: int, attr_clr: int, flags: int) -> bool:
+    """mount_setattr(2) (Linux >= 5.12) on the mount at `path`; False where the kernel has none or refuses."""
     if SYS_MOUNT_SETATTR is None:
         return False
 
@@ -316,28 +316,30 @@ def _read_only_root() -> bool:
         _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
                     ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
 
-    attr = MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
-    return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
+    attr = MountAttr(attr_set, attr_clr, 0, 0)
+    return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path.encode(), flags, ctypes.byref(attr),
                            ctypes.sizeof(attr)) == 0
+
+
+def _read_only_root() -> bool:
+    """Make every inherited mount read-only for this worker."""
+    return _mount_setattr("/", MOUNT_ATTR_RDONLY, 0, AT_RECURSIVE)
 
 
 def _writable_own_tasks() -> bool:
     """Under _read_only_root, this process's own /proc/<pid>/task made writable again, and nothing
     else of /proc: a bind of it over itself, read-write (CUDA_NEEDS_PROC). The rest stays read-only:
     a worker run by root is uid 0 to the kernel's file checks, and would otherwise write sysctls or
-    a classmate's /proc/<pid>/oom_score_adj."""
+    a classmate's /proc/<pid>/oom_score_adj. False where it cannot be made: CUDA then fails to start
+    and is reported so (`cuda_error`), and the worker still serves the CPU cases."""
     if SYS_MOUNT_SETATTR is None:
         return False
     tasks = f"/proc/{os.getpid()}/task"
-    _mount(tasks, tasks, None, MS_BIND)
-
-    class MountAttr(ctypes.Structure):
-        _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
-                    ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
-
-    attr = MountAttr(0, MOUNT_ATTR_RDONLY, 0, 0)
-    return _libc().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, tasks.encode(), 0, ctypes.byref(attr),
-                           ctypes.sizeof(attr)) == 0
+    try:
+        _mount(tasks, tasks, None, MS_BIND)
+    except OSError:
+        return False
+    return _mount_setattr(tasks, 0, MOUNT_ATTR_RDONLY, 0)
 
 
 def _private_tmpfs(path: str, size_mb: int, keep: list[str]) -> None:
