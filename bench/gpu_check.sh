@@ -22,6 +22,8 @@
 #   5. the CPU-side CUDA policy and sandbox tests (they also run in CI, so last)
 # GPU_CHECK_NO_TABLE=1 leaves out 4 and 5 (a second visit: the table was measured on the first);
 # GPU_CHECK_NO_PROBE=1 leaves out the probe of step 1 (its answer: worker.CUDA_NEEDS_PROC).
+# GPU_CHECK_BREAKDOWN=1 adds bench/breakdown.py's start-up at -j1 and -j2 and its per-submission
+# part (20 full marks, -j1), CPU-only course, after step 3.
 # Everything goes to $OUT/gpu_check.log (or /tmp/gpu_check.log), a summary at its end.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
@@ -170,6 +172,16 @@ EOF
   kill "$sampler" 2>/dev/null
   note "batches: cpu-only ${total_cpu} ms, with cuda ${total_cuda} ms, ratio $(( 1000 * total_cuda / (total_cpu > 0 ? total_cpu : 1) ))/1000 (issue 12: at most 1250/1000)"
   note "CUDA processes alive at once (nvidia-smi samples): max $(sort -n /tmp/cuda-apps.txt | tail -1), after the batches: $(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | grep -c .)"
+
+  if [ -n "${GPU_CHECK_BREAKDOWN:-}" ]; then
+  say "where the start-up goes at -j1 and -j2 (bench/breakdown.py, CPU-only course)"
+  for j in 1 2; do
+    AUTOGRADER_COURSE="$cpu_course" timeout 120 "$PY" bench/breakdown.py --skip submissions -j "$j" --runs 3 \
+      || note "breakdown -j$j: FAILED or timed out"
+  done
+  AUTOGRADER_COURSE="$cpu_course" timeout 120 "$PY" bench/breakdown.py --skip startup -n 20 \
+    || note "breakdown per submission: FAILED or timed out"
+  fi
 
   say "make test-gpu (tests/test_gpu.py) at the levels available"
   if timeout 240 "$PY" -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py -rs -s --durations=5; then note "test-gpu: passed"
