@@ -271,6 +271,7 @@ def _start_pool(course: "Course", slug: str, jobs: int, isolation: Optional[Isol
                 private: list[Path]) -> "GraderPool":
     """`jobs` grader processes for `slug`, their first ones starting now; `private`: the class and OUT."""
     from autograder.course.pool import GraderPool
+    timers.mark("grader pool start")
     pool = GraderPool(course.root, slug, jobs, isolation=isolation, task_timeout_s=task_timeout(course),
                       private=private, course=course)
     pool.start()
