@@ -98,9 +98,10 @@ MISCONCEPTIONS: dict[str, str] = {
                                "tuple of shapes: what an option says, or a result worked out) instead of the "
                                "letter of the option that says it, as a string such as \"B\"",
     # a multiple-choice answer in the wrong form, whatever its letter (expect_choice)
-    "answer_in_container": "giving the answer (a letter, a number) inside a one-element tuple or list (a trailing "
-                           "comma, ans = \"d\", or a count returned as `return n,`, makes the tuple (\"d\",) or "
-                           "(72,)) where the answer is the value itself: drop the comma (or the brackets)",
+    "answer_in_container": "giving the answer (a letter, a number) inside a one-element tuple, list or set (a "
+                           "trailing comma, ans = \"d\", or a count returned as `return n,`, makes the tuple "
+                           "(\"d\",) or (72,); braces, {\"d\"}, a set) where the answer is the value itself: drop "
+                           "the comma (or the brackets, or the braces)",
     "numpy_scalar_answer": "leaving an answer as a NumPy scalar (numpy.int64 from np.linalg.matrix_rank or "
                            "np.sum, numpy.float64) where a Python number is asked: convert it with int(...) or "
                            "float(...) (or compute it with torch and .item())",
@@ -113,6 +114,15 @@ MISCONCEPTIONS: dict[str, str] = {
                                      "a type annotation, which binds nothing, so the name stays undefined",
     "answer_compared_not_assigned": "writing `name == \"C\"` where `name = \"C\"` is meant: == compares (and, with "
                                     "the name undefined, raises NameError); one = assigns",
+    "answer_computed_by_code": "letting code pick the letter (a probe, a check with a fallback, a search over "
+                               "the options) when the code picks a wrong option: what it measures or compares is "
+                               "not what the question asks (look at its sign, max against min, the sizes it uses, "
+                               "the branch each outcome takes); decide the option and assign its letter as a "
+                               "string, q_answer = \"B\"",
+    "answer_bound_in_function": "assigning the answer inside a function: a name assigned in a def is that "
+                                "function's local variable, gone when it returns (and a function never called "
+                                "assigns nothing): assign it at the top level of a cell, e.g. `name = f()` with f "
+                                "returning the value",
     "answer_name_misspelled": "giving an answer (a value or a function) a name spelt differently from the one "
                               "asked (q_trap_anwser for q_trap_answer): the grader reads the name exactly as the "
                               "question gives it",
@@ -467,15 +477,18 @@ def expect_number(value: object, what: str) -> float:
     return value
 
 
+# how a one-element container is made where a bare value was meant
+_CONTAINER_MADE_BY = {"tuple": " (a trailing comma makes one)", "set": " (braces around a value make one)"}
+
+
 def _raise_if_number_wrapped(value: object, what: str) -> None:
     """A number answer in a wrapper that is the slip: a one-element tuple or list holding a number (a trailing
     comma: answer_in_container), a NumPy scalar (numpy_scalar_answer). Its type is the evidence."""
-    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1
-            and isinstance(value[0], (int, float)) and not isinstance(value[0], bool)):
+    if (isinstance(value, (tuple, list, set, frozenset)) and type(value) in (tuple, list, set, frozenset) and len(value) == 1
+            and isinstance(only := next(iter(value)), (int, float)) and not isinstance(only, bool)):
         kind = type(value).__name__
-        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {value[0]!r}"
-                            + (" (a trailing comma makes one)" if kind == "tuple" else "") + ": "
-                            + describe("answer_in_container"))
+        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {only!r}"
+                            + _CONTAINER_MADE_BY.get(kind, "") + ": " + describe("answer_in_container"))
     if (isinstance(value, (tuple, list)) and (type(value) in (tuple, list) or isinstance(value, torch.Size))
             and 2 <= len(value) <= 8 and all(type(v) is int and v >= 0 for v in value)):
         # sizes where one number is asked (attn_entries = (1024, 1024)): a shape; a count of entries is their product
@@ -683,9 +696,29 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
         return
     tail = f": {hint}" if hint else ""
     key = wrong_keys.get(letter)
+    _raise_if_computed_letter(value, what, tail, key)
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None) -> None:
+    """answer_computed_by_code: a wrong letter that the notebook's code worked out (its last binding is a call, a
+    condition, an if/else...: source_checks.computed_answer), read off the source of the test being run. The
+    letter says what the computation picked, not what the student believes: the wrong option's belief is not
+    said as the student's (a probe that measures the wrong thing told "you think attention is an argmax" was a
+    mis-name), only as what the option stands for, where it has a key."""
+    record = _CHARGES.get()
+    if record is None or record.submission is None or not what.isidentifier():
+        return
+    from autograder.grading.source_checks import cells_of, computed_answer
+    shown = computed_answer(cells_of(record.submission), what)
+    if shown is not None:
+        letter = value.strip().strip("()").strip().upper()
+        stands = f" (option {letter} stands for {describe(key)})" if key else ""
+        raise Misconception("answer_computed_by_code", f"{what} is {value.strip()!r}, the letter your code worked "
+                            f"out (`{shown}`), and it is not the best answer{stands}{tail}: "
+                            + describe("answer_computed_by_code"))
 
 
 def raise_if_answer_copied(submission: object, name: str, value: object, right: Callable[[object], bool]) -> None:
@@ -739,12 +772,13 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     (answer_in_container), several letters (answer_hedged), one letter with punctuation or the option's words
     around it (answer_extra_characters). A written-out wrong letter names that choice's key where it has one:
     the choice is the bigger mistake. A bare letter, in any case, passes on to the letter's own check."""
-    if (isinstance(value, (tuple, list)) and type(value) in (tuple, list) and len(value) == 1
-            and type(value[0]) is str and value[0].strip().strip("()").strip().lower() in letters):
+    if (isinstance(value, (tuple, list, set, frozenset)) and type(value) in (tuple, list, set, frozenset) and len(value) == 1
+            and type(only := next(iter(value))) is str
+            and only.strip().strip("()").strip().lower() in letters):
         kind = type(value).__name__
-        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding a letter"
-                            + (" (a trailing comma after the string makes one)" if kind == "tuple" else "")
-                            + ": " + describe("answer_in_container"))
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise Misconception("answer_in_container", f"{what} is {shown}, a {kind} holding a letter"
+                            + _CONTAINER_MADE_BY.get(kind, "") + ": " + describe("answer_in_container"))
     text_array = _text_array(value)
     if (text_array is not None and text_array.size == 1
             and str(text_array.item()).strip().strip("()").strip().lower() in letters):
@@ -1013,7 +1047,7 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
     dtype = dtype or expected.dtype
     if type(got).__module__ == "numpy" and type(got).__name__ == "ndarray":
         try:
-            t = torch.from_numpy(got).to(torch.float64)  # type: ignore[arg-type]
+            t = torch.from_numpy(got).to(torch.float64)
         except (TypeError, RuntimeError):
             return
         if tuple(t.shape) == tuple(expected.shape) and _close(t, expected.to(torch.float64), dtype, rtol, atol,

@@ -315,9 +315,10 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
         return None
     kind, shown = found
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",
-           "misspelled": "answer_name_misspelled"}[kind]
+           "misspelled": "answer_name_misspelled", "local": "answer_bound_in_function"}[kind]
     said = {"annotated": f"the notebook has `{shown}`, an annotation", "compared": f"the notebook has `{shown}`, a "
-            "comparison", "misspelled": f"and the notebook binds `{shown}`"}[kind]
+            "comparison", "misspelled": f"and the notebook binds `{shown}`",
+            "local": f"the notebook binds it only inside a function, `{shown}`"}[kind]
     return Misconception(key, f"`{name}` is not defined{',' if kind == 'misspelled' else ':'} {said}: " + describe(key))
 
 

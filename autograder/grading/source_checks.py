@@ -547,7 +547,8 @@ def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
 def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     """Why the global `name` is unbound where the source shows it: ("annotated", the statement) for
     `name: value` (an annotation binds nothing), ("compared", the statement) for `name == value` as a
-    statement, ("misspelled", the other name) where one module-level name, and only one, is spelt nearly as
+    statement, ("local", the def and its binding) where only a function's body binds it (no `global`),
+    ("misspelled", the other name) where one module-level name, and only one, is spelt nearly as
     `name` (difflib ratio 0.85; names that differ only in digits are other questions': q7_answer is not a slip
     of q5_answer). None where a statement binds it (why that did not hold is another question), or nothing
     shows. One cached parse (_parsed)."""
@@ -576,11 +577,32 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
         return None
     if said is not None:
         return said
+    local = _bound_only_in_function(cells, name)
+    if local is not None:
+        return ("local", local)
     digits = re.compile(r"\d+")
     near = [n for n in difflib.get_close_matches(name, sorted(b for b in bound if not b.startswith("_")), n=3,
                                                  cutoff=0.85)
             if digits.sub("", n) != digits.sub("", name)]
     return ("misspelled", near[0][:60]) if len(near) == 1 else None
+
+
+def _bound_only_in_function(cells: Sequence[str], name: str) -> str | None:
+    """`def f(): ... name = ...` without `global name` (the caller knows no module-level statement binds it): the
+    function's header and the binding, shortened, as the student wrote them. A name in a def is that function's
+    local variable, gone when it returns (and a function never called binds nothing), whatever it holds."""
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if any(isinstance(g, (ast.Global, ast.Nonlocal)) and name in g.names for g in ast.walk(fn)):
+                continue
+            for stmt in ast.walk(fn):
+                if (isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                        and any(_stores(t, name) for t in ast.walk(stmt))):
+                    line = ast.unparse(stmt).splitlines()[0]
+                    return f"def {fn.name}(...): {line if len(line) <= 50 else line[:47] + '...'}"
+    return None
 
 
 def left_none(cells: Sequence[str], name: str) -> str | None:
@@ -591,6 +613,84 @@ def left_none(cells: Sequence[str], name: str) -> str | None:
             and last.value.value is None):
         return ast.unparse(last)[:60]
     return None
+
+
+# string methods that change a literal's case or spaces only: "c".upper() is still the letter the student wrote
+_STRING_FOLDS = {"upper", "lower", "strip", "lstrip", "rstrip", "capitalize", "title", "casefold"}
+
+
+def computed_answer(cells: Sequence[str], name: str) -> str | None:
+    """The notebook's last module-level statement binding `name` (shortened, as written), where what it binds is
+    worked out by the code rather than written by the student: an if/else, a loop, a try or with around the
+    assignment; a call (a function of the notebook, max/min/sorted, a probe); a condition or a truth value; an
+    index that is not a constant. None where the binding is a string or number literal (case or spaces folded,
+    or through names bound to literals), or nothing binds it at the top level. A letter the code computed says
+    which option the computation picked, not what the student believes (issue 21: a probe that measures the
+    wrong thing, a check with swapped branches, max where min was meant). One cached parse (_parsed)."""
+    last = _last_binding(cells, name)
+    if last is None:
+        return None
+    shown = ast.unparse(last).splitlines()
+    text = " ".join(line.strip() for line in shown[:3]) + (" ..." if len(shown) > 3 else "")
+    text = text if len(text) <= 70 else text[:67] + "..."
+    if isinstance(last, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith)):
+        return text
+    if isinstance(last, ast.Expr) or not isinstance(last, (ast.Assign, ast.AnnAssign)):
+        # a call that binds it through `global` (pick()), a walrus, an augmented assignment: worked out
+        return text if isinstance(last, (ast.Expr, ast.AugAssign)) else None
+    literals = _literal_names(cells)
+    return None if _literal_value(last.value, literals) else text
+
+
+def _literal_names(cells: Sequence[str]) -> set[str]:
+    """Module-level names bound only ever to literals (ans = "C", options = ["A", "B"]): reading one is reading
+    what the student wrote."""
+    bound: dict[str, bool] = {}
+    simple: set[int] = set()              # the targets of `name = value`, judged by their value
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in _module_level(tree):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                name = n.targets[0].id
+                simple.add(id(n.targets[0]))
+                bound[name] = bound.get(name, True) and _literal_value(n.value, set())
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in simple:
+                bound[n.id] = False          # a loop variable, a tuple target, a with ... as: not a literal
+    return {k for k, plain in bound.items() if plain}
+
+
+# what turns written constants into a letter without deciding anything: chr(ord("A") + 2), str(...), int(...)
+_CONSTANT_CALLS = {"chr", "ord", "str", "int", "float", "len"}
+
+
+def _literal_value(node: ast.AST | None, literals: set[str]) -> bool:
+    """What the student wrote, worked out from constants alone: a constant, a name bound only to literals, a
+    container of literals (a letter in a container is its own slip), arithmetic on them, chr/ord/str/int of
+    them, a string method that folds case or spaces, an index by a constant into any of these ("ABCD"[2],
+    options[1]: a choice by position is still the student's choice). A comparison, a condition, any other call
+    or an index by a computed value decides something: not a literal."""
+    if node is None:
+        return False
+    if isinstance(node, ast.Constant) or (isinstance(node, ast.Name) and node.id in literals):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_literal_value(e, literals) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal_value(k, literals) for k in node.keys) and all(
+            _literal_value(v, literals) for v in node.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _literal_value(node.operand, literals)
+    if isinstance(node, ast.BinOp):
+        return _literal_value(node.left, literals) and _literal_value(node.right, literals)
+    if isinstance(node, ast.BoolOp):   # "C" and "D": a hedge written out, whose value Python picks (its own slip)
+        return all(_literal_value(v, literals) for v in node.values)
+    if isinstance(node, ast.Subscript):
+        return _literal_value(node.value, literals) and _literal_value(node.slice, literals)
+    if isinstance(node, ast.Call) and not node.keywords:
+        if isinstance(node.func, ast.Name) and node.func.id in _CONSTANT_CALLS:
+            return all(_literal_value(a, literals) for a in node.args)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _STRING_FOLDS and not node.args:
+            return _literal_value(node.func.value, literals)
+    return False
 
 
 # calls that do their work and give back None: an answer bound to one is None whatever it printed or changed

@@ -140,6 +140,13 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
     if isinstance(value, (list, tuple)):
         items = [encode_value(v, depth + 1, layout=layout) for v in value]
         return {"__tuple__": items} if isinstance(value, tuple) else items
+    if type(value) in (set, frozenset):
+        # an answer in braces ({"A"} is a set): its members, when they are plain scalars, so the grader can say
+        # what the answer holds; in an order of their own (a set has none), the same each run
+        if not all(v is None or type(v) in (bool, int, float, str) for v in value):
+            raise EncodeError("only sets of numbers and strings can be returned")
+        items = sorted(value, key=lambda v: (type(v).__name__, repr(v)))
+        return {"__set__": [encode_value(v, depth + 1) for v in items], "frozen": type(value) is frozenset}
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
             raise EncodeError("only dicts with string keys can be returned" + _keys_note(value))
@@ -283,6 +290,11 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
             return _rebuild_layout(_decode_tensor({"__tensor__": tree["__tensor__"]}), tree)
         if set(tree) == {"__tuple__"} and type(tree["__tuple__"]) is list:
             return tuple(decode_value(v, depth + 1, counter, from_grader) for v in tree["__tuple__"])
+        if (set(tree) == {"__set__", "frozen"} and type(tree["__set__"]) is list
+                and type(tree["frozen"]) is bool):
+            members = [decode_value(v, depth + 1, counter, from_grader) for v in tree["__set__"]]
+            if all(v is None or type(v) in (bool, int, float, str) for v in members):
+                return (frozenset if tree["frozen"] else set)(members)
         if set(tree) == {"__dict__"} and type(tree["__dict__"]) is dict:
             return {str(k): decode_value(v, depth + 1, counter, from_grader)
                     for k, v in tree["__dict__"].items()}
