@@ -788,7 +788,7 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_no_denominator": ("weights_not_normalised",),
         # generic: "not correct in row(s) ... take the softmax of each row"; nothing says e = 2.7
         "q6_e_as_2_7": ("e_rounded",),   # now named by e_rounded (naming10)
-        "q7_answer_by_dtype_test": ("zero_after_softmax",),
+        "q7_answer_by_dtype_test": ("zero_after_softmax", "answer_computed_by_code"),
         # generic: "not the number of entries of the weight matrix"; nothing says bytes (4 per float32)
         # now named by count_in_bytes (naming10); after blind27 4 T^2 is count_times_four, whose text gives both
         # readings (float32's bytes, or T doubled)
@@ -1958,7 +1958,7 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # weights3 in place through the alias: inplace_on_input ("an in-place fill ... compute a new tensor
         # instead"), as blind17's q6_inplace_fill_before_unmasked was judged
         "q6_causal_weights_alias_unmasked": ("inplace_on_input",),   # now named by inplace_on_input (naming25)
-        "q7_answer_from_argmax_comparison": ("zero_after_softmax",),   # answers A, as blind's q7_answer_a
+        "q7_answer_from_argmax_comparison": ("zero_after_softmax", "answer_computed_by_code"),   # answers A, as blind's q7_answer_a
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; T^2 d_k + T^2 adds the scale's
         # multiplies; no key says so (madds_counted_twice is 2x, madds_counts_additions is d_k - 1 per score)
         # still generic (naming25), now in numbers: "68157440 = T^2 x (d_k + 1) ... 1 operation(s) per score more";
@@ -2079,7 +2079,7 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "weights3_causal is not correct in row(s) [0, 1, 2]"; e3 / e3.sum(0): softmax_sum_wrong_axis
         # ("the sum over another axis than the softmax's dim ... or a fixed axis") would be right
         "q6_causal_exp_tril_normalised_over_columns": ("softmax_sum_wrong_axis",),
-        "q7_checked_only_blocked_entries": ("zero_after_softmax",),   # answers A, as blind's q7_answer_a
+        "q7_checked_only_blocked_entries": ("zero_after_softmax", "answer_computed_by_code"),   # answers A, as blind's q7_answer_a
         # mis-named: count_in_bytes ("the entries times 2 (the bytes of float16) ... memory in bytes"); the
         # student counts two T x T matrices (scores and weights), not bytes; 2 T^2 cannot tell them apart, and
         # no key says the score matrix was counted with the weights
@@ -2466,7 +2466,7 @@ BLIND23_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # row, never summed over the keys): weights @ V sums over the keys") is the fix
         "q6_elementwise_star_for_matmul": ("output_keeps_key_axis",),
         "q6_triu_bias_default_diagonal": ("causal_excludes_self",),   # triu's default diagonal=0 blocks self
-        "q7_checked_the_last_query_only": ("zero_after_softmax",),   # answers A, as blind21's q7
+        "q7_checked_the_last_query_only": ("zero_after_softmax", "answer_computed_by_code"),   # answers A, as blind21's q7
         # T^2 x 8 from the stale global d_k = 8: madds_with_sqrt_d_k's text says "8 is also the d_k of
         # Question 2's example, not this question's"; example_value_reused is the exact one
         "q8_head_width_from_stale_global": ("madds_with_sqrt_d_k", "example_value_reused"),
@@ -2806,7 +2806,7 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # and the same on line 4 (weights3_causal); weights3 stays generic (rejudged)
         "q6_sigmoid_instead_of_softmax": ("one_edit_fix",),
         "q7_answer_tuple_trailing_comma": ("answer_in_container", "answer_in_one_more_container"),
-        "q7_agreement_checked_on_one_token": ("zero_after_softmax",),   # answers A, as blind21's q7
+        "q7_agreement_checked_on_one_token": ("zero_after_softmax", "answer_computed_by_code"),   # answers A, as blind21's q7
         # mis-named: callable_not_called ("a function or method object ... add the () that call it"): true that
         # .size is the bound method, but _weights.size() is torch.Size([1024, 1024]), not the count; NumPy's
         # .size for numel() is the slip, and no key says it
@@ -2993,7 +2993,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # L @ D^-1 divides column j by j + 1: prefix_average_wrong_axis ("dividing by the column index instead of
         # the row's length") is the effect and the fix (scale the rows)
         "q09_diagonal_scaling_on_the_right": ("prefix_average_wrong_axis",),
-        "q03_shift_checked_for_scale": ("softmax_scale_invariant",),   # answers c
+        "q03_shift_checked_for_scale": ("softmax_scale_invariant", "answer_computed_by_code"),   # answers c
         "q14_shapes_looked_up_from_values": ("cross_output_from_keys",),   # answers d: O with one row per token of Y
     },
     # judged from `measure sdpa-from-scratch --set blind27 -v`: () where no key of the catalogue names it
@@ -3030,7 +3030,7 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "`q_trap_answer` is not defined in your notebook (or is None): run every cell, keep the given
         # names"; true, but the harness's message: no key says a misspelled name (as blind8's q5_answer)
         "q7_answer_name_misspelled": ("answer_name_misspelled",),   # now (after blind31: one near name bound)
-        "q7_checked_with_zero_values": ("zero_after_softmax",),   # answers A, as blind21's q7
+        "q7_checked_with_zero_values": ("zero_after_softmax", "answer_computed_by_code"),   # answers A, as blind21's q7
         # mis-named: count_in_bytes ("attn_entries is 4194304, the entries times 4 (the bytes of float32)"); the
         # student counts the entries at the doubled T = 2048, not bytes; no key says a count taken after T
         # was changed (as blind21's q8_entries_counts_scores_and_weights)
@@ -3107,7 +3107,7 @@ BLIND28_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_residual_added_to_output": ("one_edit_fix",),   # one_edit_fix: `out` in place of `out + Q`
         "q5_scores_recast_with_torch_tensor": ("gradient_cut",),   # its text names torch.tensor(...) of a result
         "q6_causal_slice_starts_at_the_query": ("causal_excludes_self",),
-        "q7_answer_a_from_renormalised_check": ("zero_after_softmax",),
+        "q7_answer_a_from_renormalised_check": ("zero_after_softmax", "answer_computed_by_code"),
         # mis-named: causal_triangle_count ("523776, the count of the causal triangle only ... T (T + 1) / 2")
         # on both tests; 523776 is comb(1024, 2) = T (T - 1) / 2, not the key's T (T + 1) / 2, and the belief
         # is unordered pairs of distinct tokens, not a mask that removes entries: count_halved_symmetric (each
@@ -3202,7 +3202,7 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # / sqrt(4) twice is / 4 = / d_k: the key's effect (as blind5's scaled-attention q1_scaled_twice)
         "q6_scores_scaled_again_in_softmax": ("divide_by_dk",),
         # A (zeroing after the softmax): the key's text is the belief the check confirms (as blind28's q7)
-        "q7_check_reference_also_zeroed": ("zero_after_softmax",),
+        "q7_check_reference_also_zeroed": ("zero_after_softmax", "answer_computed_by_code"),
         # mis-named on 2 of 3 tests: score_madds says madds_features_squared ("T d_k^2 ... the head width
         # squared"), cost_ratio says cost_linear_in_T ("a cost linear in T"); the helper's formula T * T * d_k is
         # right and quadratic: the call passes (T, d_k) to a (d_k, T) helper, so the numbers swap roles and
@@ -3245,7 +3245,7 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q12_shape_sides_added_not_multiplied": ("param_count_widths_arithmetic",),   # "or adding them"
         "q13_class_scales_by_number_of_keys": ("scale_by_T",),   # sqrt(T'): "the number of keys"
         "q06_answer_no_gradient_with_reason": ("mask_blocks_gradient",),   # answers d: the key's very text
-        "q15_answer_equal_lengths_from_dict": ("causal_needs_square",),   # answers c: the key's very text
+        "q15_answer_equal_lengths_from_dict": ("causal_needs_square", "answer_computed_by_code"),   # answers c: the key's very text
     },
     # judged from `measure scaled-attention --set blind29 -v`: () where no key of the catalogue names it
     "scaled-attention": {
@@ -3326,7 +3326,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q6_causal_tril_diagonal_one": ("causal_includes_next",),
             # answers A from a check on diagonal-dominant scores: the key is the belief the check confirms, and
             # "rows no longer sum to 1" the reason (as blind28's and blind29's q7)
-            "q7_checked_on_diagonal_dominant_scores": ("zero_after_softmax",),
+            "q7_checked_on_diagonal_dominant_scores": ("zero_after_softmax", "answer_computed_by_code"),
             # T (T + 1) / 2 * d_k: "score_madds is 33587200, the count of the causal triangle only" and its fix
             "q8_score_madds_only_lower_triangle": ("causal_triangle_count",),
             # mis-named: count_times_four gives two readings of 4 T^2 (T doubled, float32 bytes), neither the student's
@@ -3431,7 +3431,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # NumPy row sums without keepdims: reduction_without_keepdim is the mistake
         "q6_numpy_row_sums_without_keepdims": ("reduction_without_keepdim",),
         # answered A from a check with atol=1.0: zero_after_softmax names the belief behind A and says to compare row sums
-        "q7_checked_with_loose_tolerance": ("zero_after_softmax",),
+        "q7_checked_with_loose_tolerance": ("zero_after_softmax", "answer_computed_by_code"),
         # option text instead of the letter: generic "should be one letter" message, key None
         "q7_option_text_not_letter": ("answer_in_words",),   # now (after blind31)
         # 1024 * 2 for 1024 ** 2: generic "not the number of entries", key None
@@ -3505,7 +3505,7 @@ BLIND31_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q13_mask_multiplied_into_scores": ("mask_multiplied",),   # now (after blind31: replayed in float32)
         # answers a (A square, T x T): cross_is_self_attention, as blind2's q14_answer_square_scores / blind27's
         # q14_answer_scores_kept_square; the T == T' experiment itself is not visible in a letter
-        "q14_answer_from_equal_length_experiment": ("cross_is_self_attention",),
+        "q14_answer_from_equal_length_experiment": ("cross_is_self_attention", "answer_computed_by_code"),
     },
 }
 
@@ -3544,7 +3544,7 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # left on; causal_mask_forced's kind would)
             "q6_unmasked_weights_read_with_is_causal": ("causal_mask_in_unmasked_weights",),   # now (after blind32)
             # zero_after_softmax: answer A reflects zeroing after the softmax, rows no longer sum to 1 -> C
-            "q7_compared_which_weights_are_nonzero": ("zero_after_softmax",),
+            "q7_compared_which_weights_are_nonzero": ("zero_after_softmax", "answer_computed_by_code"),
             # size_rounded: T = 1024 written as 1000
             "q8_1024_rounded_to_1000": ("size_rounded",),
         },
@@ -3658,9 +3658,9 @@ BLIND33_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # its "exp(scores) as weights" is not literally the code; zero_after_softmax would be sharper
         "q6_causal_middle_row_zeroed_not_renormalised": ("weights_not_normalised",),
         # zero_after_softmax: answer A refuted by "rows no longer sum to 1", the variant's own "answer C" reason
-        "q7_compared_output_shapes_only": ("zero_after_softmax",),
+        "q7_compared_output_shapes_only": ("zero_after_softmax", "answer_computed_by_code"),
         # zero_after_softmax: as above (answer A)
-        "q7_trap_tried_on_already_masked_scores": ("zero_after_softmax",),
+        "q7_trap_tried_on_already_masked_scores": ("zero_after_softmax", "answer_computed_by_code"),
         # generic: "score_madds is not the number of multiply-adds of Q @ K.T"; nothing says digits swapped
         "q8_madds_hand_typed_digits_swapped": ('number_typo',),   # now (after blind33: the engine)
     },
@@ -3770,7 +3770,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_extra_characters: "C." with a full stop - exactly the mistake
         "q7_letter_with_full_stop": ("answer_extra_characters",),
         # zero_after_softmax: the trap's reason, rows no longer sum to 1 - what the ratio check missed
-        "q7_compared_ratios_of_kept_weights": ("zero_after_softmax",),
+        "q7_compared_ratios_of_kept_weights": ("zero_after_softmax", "answer_computed_by_code"),
         # madds_sizes_multiplied: (T x d_k) x (T x d_k) = T^2 d_k^2 instead of T^2 d_k - exactly the mistake
         "q8_madds_square_of_T_times_d_k": ("madds_sizes_multiplied",),
     },
@@ -3805,9 +3805,9 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_answer_decided_from_scaled_run": ("variance_after_scaling",),
         # self_attention_identity: "a token in self-attention attends only to itself", the conclusion drawn from the
         # saturated toy input
-        "q6_answer_from_saturated_toy_check": ("self_attention_identity",),
+        "q6_answer_from_saturated_toy_check": ("self_attention_identity", "answer_computed_by_code"),
         # uniform_weights: "every key the same weight (the mean of V)", the conclusion drawn from the equal-rows toy input
-        "q6_answer_from_equal_rows_toy_check": ("uniform_weights",),
+        "q6_answer_from_equal_rows_toy_check": ("uniform_weights", "answer_computed_by_code"),
         # mis-named: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)")
         # blames a belief the student does not hold; the letter was copied from the lesson quiz's differently
         # ordered key (as judge33's q5_answer_third_option_zero_indexed)
@@ -3935,10 +3935,10 @@ BLIND35_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_answer_helper_function_not_called": ("callable_not_called",),
         # uniform_weights ("every key the same weight (the mean of V)"): the conclusion the near-uniform toy probe led
         # to (as judge34's q6_answer_from_equal_rows_toy_check and measure's q6_answer_plain_mean)
-        "q6_answer_probe_tolerance_admits_plain_mean": ("uniform_weights",),
+        "q6_answer_probe_tolerance_admits_plain_mean": ("uniform_weights", "answer_computed_by_code"),
         # attention_as_argmax ("a hard argmax instead of a weighted mixture"): the conclusion the saturated gradient
         # probe drew (its comment: "if not, attention is just an argmax"), as judge34's q6_answer_from_saturated_toy_check
-        "q7_answer_gradient_probe_on_saturated_scores": ("attention_as_argmax",),
+        "q7_answer_gradient_probe_on_saturated_scores": ("attention_as_argmax", "answer_computed_by_code"),
         # generic (None): "`q7_answer` is not defined in your notebook (or is None)"; nothing says print returns None
         "q7_answer_assigned_from_print": ('answer_from_none_call',),   # now (after blind35: the engine)
         # raw exception on all 3 q8 tests: "mat1 and mat2 shapes cannot be multiplied (5x12 and 48x5)"; no key says the
@@ -4033,7 +4033,7 @@ BLIND36_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "scaled columns are those of raw / c ... c = 22.19 (sqrt(d) = 16)"; no key for dividing by the std
         "q4_table_scaled_by_observed_std": ('table_scaled_by_observed_std',),   # now (after blind36: naming37)
         # variance_vs_std: std sqrt(d_k) confused with variance d_k
-        "q5_answer_std_matched_against_variance_options": ("variance_vs_std",),
+        "q5_answer_std_matched_against_variance_options": ("variance_vs_std", "answer_computed_by_code"),
         # answer_lesson_quiz_letter: "the letter lesson 79's quiz gives ... there A is d_k; here A is '1'"
         "q5_answer_lesson_quiz_letter_copied": ("answer_lesson_quiz_letter",),
         # answer_lookalike_letter: "GREEK CAPITAL LETTER ALPHA (U+0391)"
@@ -4292,7 +4292,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # compare what each approach does to the sum of a row's weights") blames believing option A; the code's check already
         # finds the rows no longer sum to 1 - the cause is the conditional's branches swapped ("A" if not ok else "C"), and the
         # student is sent to rethink a concept they got right (as judge37's q7_answer_keyword_search_hits_negated_option)
-        "q7_row_sum_check_with_branches_swapped": (),
+        "q7_row_sum_check_with_branches_swapped": ("answer_computed_by_code",),
         # numpy_scalar_answer: "score_madds is a numpy.int64 (np.int64(67108864)), not a Python number ... convert it with
         # int(...)": exactly np.prod's effect
         "q8_madds_from_np_prod_numpy_int64": ("numpy_scalar_answer",),
@@ -4340,7 +4340,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # MIS-NAMED: uniform_weights ("that choice reflects giving every key the same weight (the mean of V)") blames a
         # belief the student does not hold; the cause is the lesson's check read with W[j, 0] (a column) instead of W[0, j],
         # so allclose fails and the fallback 'D' is taken; no key says so
-        "q6_answer_lesson_check_reads_weight_column": (),
+        "q6_answer_lesson_check_reads_weight_column": ("answer_computed_by_code",),
         # MIS-NAMED: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)") blames
         # a belief the student does not hold (its check found the soft lookup, True); the cause is "DC"[True] = 'C', the
         # (if_false, if_true)[cond] idiom reversed (as blind37 q7_answer_keyword_search_hits_negated_option)
@@ -4374,7 +4374,7 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # refutation, which tells the student their _H_unscaled < _H_scaled means 'b' (as blind's
         # q5_answer_decided_from_scaled_run / q7_checked_with_loose_tolerance: the key is the conclusion the experiment
         # led to); borderline: it says "thinking", where the slip is the `<` of the comparison, not a belief
-        "q03_experiment_comparison_reversed": ("scale_direction_reversed",),
+        "q03_experiment_comparison_reversed": ("scale_direction_reversed", "answer_computed_by_code"),
         # generic (None) on all 3 q04 tests: "the mask blocks the wrong entries ... 3 entries blocked that must stay open
         # (the first at (0, 0)); 3 [10] entries open that must be blocked (the first at (2, 3))"; nothing says the
         # integer 0/1 triangle indexes ROWS 0 and 1 (integer-array indexing) where a boolean mask was meant
@@ -4409,17 +4409,234 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q13_mask_expanded_like_a_key_padding_vector": ("one_edit_fix",),
         # cross_roles_swapped: "that choice reflects taking queries from Y or keys/values from X in cross-attention":
         # exactly what cross_attention(_Y, _X, ...) in the experiment did
-        "q14_experiment_with_x_and_y_swapped": ("cross_roles_swapped",),
+        "q14_experiment_with_x_and_y_swapped": ("cross_roles_swapped", "answer_computed_by_code"),
         # answer_extra_characters: "ans_cross_causal is '\"d\"': it has characters besides the letter ... (quotes ...):
         # the answer must be the letter alone": exactly
         "q15_letter_wrapped_in_its_own_quotes": ("answer_extra_characters",),
         # cost_linear_in_T: "that choice reflects thinking the score matrix costs time linear in T: there are T^2
         # scores": the linear count the one-row measure produced, and "T^2 scores" is exactly what S.shape[-1] * d_k
         # missed (it counts T scores)
-        "q16_cost_of_one_row_counted": ("cost_linear_in_T",),
+        "q16_cost_of_one_row_counted": ("cost_linear_in_T", "answer_computed_by_code"),
     },
 }
 
+
+# blind39 (2026-12-04): written by three helpers who did not read the catalogue; judged by three others on the
+# engine frozen at the set's commit (first sight). First sight: sdpa 9, scaled 4, pipeline 11 named right of 14;
+# mis-named: sdpa 1, scaled 4, pipeline 1.
+BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# judged from `measure sdpa-from-scratch --set blind39 -v` (frozen engine, /tmp/frozen39), full messages re-read by
+# grading each wrong variant again (same scores and keys as /tmp/measure39-sdpa-from-scratch.txt); () where nothing
+# names the mistake right
+    "sdpa-from-scratch": {
+        # generic on both q1 tests: "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)" (None);
+        # says a tuple of ints is wanted (enough to fix), but no key says a dict of named axes was given
+        "q1_shapes_as_dicts_of_named_axes": (),
+        # output_width_dk: "out_shape takes its last dimension from d_k; the output width comes from V": exactly the effect
+        # (MHA's out projection maps back to embed_dim = the query width d_k = 64) and the fix (V's width, 128); borderline:
+        # nothing says nn.MultiheadAttention's output projection is why, but the cause it names (d_k) is literally right
+        "q1_out_shape_probed_through_multihead_attention": ("output_width_dk",),
+        # biased_variance: "the variances are the biased ones (divided by n): use torch's default .var(), which divides by
+        # n - 1": exactly statistics.pvariance
+        "q2_population_variance_from_statistics": ("biased_variance",),
+        # numpy_scalar_answer: "raw_score_var is a numpy.float32 (np.float32(6.599141)), not a Python number ... convert it
+        # with int(...) or float(...)": exactly
+        "q2_variances_left_as_numpy_float32": ("numpy_scalar_answer",),
+        # partly: inplace_on_input on the 4 q3 tests and on q6:test_weights3_causal ("stable_softmax modifies its input in
+        # place ...; compute a new tensor instead") - right, out=x overwrites the caller's logits; q5:test_gradients_float64
+        # None, raw "your code raised RuntimeError: exp(): functions with out=... arguments don't support automatic
+        # differentiation" (torch's own words point at out=, but no key)
+        "q3_exponentials_written_into_the_input": ("inplace_on_input",),
+        # generic: 3 q4 tests None, "causal_mask(11) is not the causal mask ...: it differs in 1 entries, the first at [0, 0]",
+        # and q6:test_weights3_causal None "contains NaN or inf in row(s) [0]"; locates the cell exactly, but nothing says
+        # .bool() drops the grid cell numbered 0 (tril of arange keeps 0 there)
+        "q4_tril_of_numbered_grid_cast_to_bool": (),
+        # inverted_mask on 3 q4 tests and q6: "causal_mask(11) is True on the keys a query may not see: it matches treating
+        # True in the mask as 'blocked' ...": exactly the effect of .bool() on the additive 0/-inf mask (as blind23's
+        # q4_returns_nanogpt_fill_condition, tril == 0); nothing says the -inf entries become True
+        "q4_subsequent_mask_cast_to_bool_is_inverted": ("inverted_mask",),
+        # dtype_changed on the 3 half-precision q5 tests: "expected m1 and m2 to have the same dtype ... for float16 inputs;
+        # the same values in float32 run and are right: some step converts to float32 (.float(), a float32 tensor) ...;
+        # keep the input's dtype": exactly the .float() flag
+        "q5_empty_row_flag_made_float32": ("dtype_changed",),
+        # result_axes_permuted: "weights3_causal ... matches returning the right values with the axes in another order (a
+        # transpose(dim, -1) or permute that is never undone): move the axes back": exactly the effect of pad_sequence's
+        # batch_first=False (a transposed result) and a working fix (.T / batch_first=True); borderline: its example cause
+        # is a transpose, nothing names pad_sequence's default
+        "q6_prefix_softmaxes_padded_sequence_first": ("result_axes_permuted",),
+        # zero_after_softmax: "q_trap_answer is not the best answer: that choice reflects zeroing masked weights after the
+        # softmax: rows no longer sum to 1: compare what each approach does to the sum of a row's weights": the answer A comes
+        # from a check too weak to see the difference (.any()), the belief the faulty check confirmed, and the row-sum
+        # comparison is what .all() would have found (as blind21/28's q7_agreement_checked_on_one_token,
+        # q7_checked_with_loose_tolerance); unlike blind38's branches-swapped mis-name, this check did conclude "agree"
+        "q7_agreement_checked_with_any": ("zero_after_softmax", "answer_computed_by_code"),
+        # answer_value_not_letter: "q_trap_answer is [0, 0, 1, 0], a list of 4 values, not a letter ... as a string such as
+        # "B"": exactly
+        "q7_answer_as_one_hot_vector": ("answer_value_not_letter",),
+        # MIS-NAMED: cost_linear_in_T ("cost_ratio of 2 means a cost linear in T: every query meets every key, so T * T
+        # entries") blames a belief the student does not hold (the code's comment says "quadratic in T: O(T^2)" and
+        # attn_entries = 1024 ** 2 passes); the cause is giving the exponent 2 of T^2 for the factor the cost grows by when
+        # T doubles (2 ** 2 = 4); the student is told what they already know (T * T) (as blind29's q8_helper_arguments_swapped)
+        "q8_ratio_given_as_growth_exponent": (),
+        # number_as_string on both tests: "attn_entries is '1,048,576', a string holding the number 1.04858e+06 ... write the
+        # number itself ... without quotes": exactly
+        "q8_counts_copied_from_formatted_printout": ("number_as_string",),
+        # generic: "attn_entries is not the number of entries of the weight matrix (one per query-key pair)" (None); nothing
+        # says 2e20 is 2 x 10^20, not 2 ** 20 (nor shows the value given)
+        "q8_two_to_the_twenty_typed_as_2e20": (),
+    },
+# wrong 14: named right 9 / partly 1 / generic 3 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# judged from `measure scaled-attention --set blind39 -v` (frozen engine, /tmp/frozen39), full messages re-read by
+# grading each variant again (same scores and keys as /tmp/measure39-scaled-attention.txt); () where nothing names
+# the mistake right
+    "scaled-attention": {
+        # partly: dtype_changed on q1:test_float32_square, test_noncontiguous_inputs, test_broadcast_inputs ("the weight
+        # matrix has dtype torch.float16 for torch.float32 input; its values are right: returning or mixing in another
+        # dtype than the input's ... float16 in must give float16 out"): exactly autocast's effect (its examples .float() /
+        # a float32 never cast back are asides, as blind38 attention-pipeline q01_projections_under_autocast);
+        # q1:test_weight_rows_sum_to_one generic (None: "the rows of the weight matrix do not sum to 1 ... row(s) 0, 1, 2,
+        # 3 of 4 sum to 1 ... 1" - float16 rounding; the message reads garbled, nothing says float16); q8 not charged
+        "q1_matmuls_inside_cpu_autocast_float16": ("dtype_changed",),
+        # MIS-NAMED (one test of five): wrong_scale_constant on all 5 q1 tests, "the weights are softmax(Q K^T / c) with a
+        # different c: here c = 8, where the scale is 1/sqrt(d_k) = 1/3.464" (d_k 12) - right, c = 8 whatever d_k is
+        # sqrt(64) - but q1:test_float32_square (d_k 16) says "here c = 8 (d_k / 2: Python reads d_k ** 1/2 as
+        # (d_k ** 1) / 2)": a precedence slip the code does not have (it writes math.sqrt(d_k) after d_k = 64); the
+        # student is sent to look for ** 1/2. Engine defect: _diagnose.py's d_k / 2 hint fires on one d_k alone (its own
+        # comment knows "with d_k = 16 it is 8, a d_k of 64 written out"); without that hint wrong_scale_constant names
+        # it right
+        "q1_d_k_overwritten_with_papers_64": (),
+        # dots_summed_over_samples on both q2 tests: "what the same generator gives when summing the products over the
+        # samples (dim 0) instead of over the d_k coordinates of each pair (dim -1)": exactly diag(q.T @ k), which
+        # contracts over the samples; the fix (contract over the coordinates: q @ k.T's diagonal, or sum(dim=-1)) follows
+        "q2_dots_from_diagonal_of_transposed_product": ("dots_summed_over_samples",),
+        # generic: all 3 q4 tests None, "does not match ... it is the correct result times a constant: off by a constant
+        # factor x0.4" (x0.5, x0.4286): says what differs (a factor, = len(logits) / T) but nothing says len() is the
+        # size of the FIRST axis, not the number of keys (the sum over keys written as mean * len(logits))
+        "q4_entropy_mean_rescaled_by_len_of_first_axis": (),
+        # partly: one_edit_fix on q4:test_entropy_views, "one change to the helper `_row_entropy` it calls, on line 3 ...:
+        # `(p * torch.log(p + 1e-09)).sum(dim=-1)` in place of `... .sum()`": the slip at its place with a working fix
+        # (each (B, T) slice then gives B entropies); q4:test_entropy_random_logits generic (None: "has shape (2,),
+        # expected (2, 3)")
+        "q4_entropy_loop_over_first_axis_sums_whole_slices": ("one_edit_fix",),
+        # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances of the d_k independent
+        # products add up to d_k, they do not multiply") blames a belief the student does not hold (its probe measures
+        # ~16 and its options dict has C = 16); the cause is max() where min() was meant over |option - measured| (the
+        # FARTHEST option). answer_computed_wrong_choice does not fire: _mechanical_pick leaves a key= the student wrote
+        # to the belief keys by design
+        "q5_answer_probe_picks_farthest_option": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q5_answer is 15.8, a number, not a letter: answering ... with a value (... or a
+        # result worked out) instead of the letter of the option that says it, as a string such as "B"": exactly
+        "q5_answer_measured_variance_number": ("answer_value_not_letter",),
+        # raw: "your code raised EncodeError: a value of type set cannot cross the sandbox boundary" (None); it does say
+        # "set", but nothing says the braces make a set where the string 'A' is asked (blind38 sdpa q1's set got a
+        # one_edit_fix; here nothing)
+        "q6_answer_set_literal": (),
+        # MIS-NAMED: attention_as_argmax ("that choice reflects thinking attention returns only the best-matching value
+        # (a hard argmax) instead of a weighted mixture") blames a belief the student does not hold (the cell runs the
+        # lesson's weighted-sum check); the cause is attention called with d_k = X.shape[0] (4 tokens) instead of the
+        # width 8, so allclose fails and the fallback 'C' is taken; no key says so (as blind38
+        # q6_answer_lesson_check_reads_weight_column)
+        "q6_answer_lesson_check_run_with_token_count_as_d_k": ("answer_computed_by_code",),
+        # MIS-NAMED: attention_as_argmax ("thinking attention returns only the best-matching value (a hard argmax)")
+        # blames a belief the student does not hold (its comment: "a hard lookup / argmax would give zero gradients");
+        # the cause is the probe demanding every gradient > 0 where the off-diagonal softmax derivatives -p_i p_j are
+        # negative (!= 0 was meant); the refutation "instead of a weighted mixture" says nothing about the sign, so unlike
+        # blind38 q03_experiment_comparison_reversed it does not undo the probe's conclusion
+        "q7_answer_gradient_probe_expects_all_positive": ("answer_computed_by_code",),
+        # generic: "`q7_answer` is not defined in your notebook (or is None): run every cell, keep the given names"
+        # (None); the effect, but nothing says a name assigned inside a def is local (return value thrown away)
+        "q7_answer_assigned_inside_helper_function": (),
+        # answer_value_not_letter: "q7_answer is ('D', 'soft, differentiable lookup: ...), a tuple of 2 values, not a
+        # letter: ... instead of the letter of the option that says it, as a string such as "B"": the form is the
+        # mistake and the fix (the letter alone, a string) follows; borderline: its "a value instead of the letter"
+        # overlooks that the letter is there, with a reason beside it (answer_in_container covers one-element only)
+        "q7_answer_tuple_of_letter_and_reason": ("answer_value_not_letter",),
+        # generic: all 3 q8 tests None, "does not match ...; read back through W_O, head(s) [3] of the concatenated heads
+        # are right and head(s) [0, 1, 2] ... are wrong" (head 7 of 8, head 2 of 3): says only the LAST head survives,
+        # close, but no key says the per-head terms are assigned with = where += (a sum over heads) is needed
+        "q8_blockwise_output_projection_assigned_not_accumulated": (),
+        # one_edit_fix on all 3 q8 tests: line 5, "`(X @ W).view(-1, nbatches, n_heads, d_k)` in place of
+        # `(X @ W).view(nbatches, -1, n_heads, d_k)` (checked on all 3 inputs)": the slip at its place with a working
+        # fix (X's T axis read as the batch); borderline: it does not say X has no batch axis, and the fix leaves the
+        # name nbatches standing for T
+        "q8_annotated_transformer_batch_view_on_unbatched_input": ("one_edit_fix",),
+    },
+# wrong 14: named right 4 / partly 2 / generic 3 / raw 1 / mis-named 4 / not caught 0; correct at full marks 5/5
+    # judged from `measure attention-pipeline --set blind39 -v` (full messages re-read with harness.grade) against
+    # each variant's "mistake" words and code; () where no failed test names it right
+    "attention-pipeline": {
+        # batched_input_unsupported on both q01 tests: "your code raised RuntimeError ... for X (2, 3, 6, 10); on one
+        # slice of the same inputs (X (6, 10)) it runs and is right: ... .T reverses every dimension of a batched
+        # tensor ... use .transpose(-2, -1) or .mT": exactly the column-vector (W^T X^T)^T slip and its fix;
+        # q07/q09/q13 did not lose points
+        "q01_column_vector_convention_with_T": ("batched_input_unsupported",),
+        # scores_transposed on all 4 q02 tests: "it matches computing K Q^T (keys as rows) instead of Q K^T (queries
+        # as rows)": exactly what the einsum without '->...qk' returns (letters sorted: ...kq); it does not say
+        # "implicit einsum output", but the effect is exact and points at the output order to fix
+        "q02_einsum_implicit_output_sorted_alphabetically": ("scores_transposed",),
+        # callable_not_called: "ans_scale is a function or method, not a value ... add the () that call it": exactly
+        # the uncalled "B".lower
+        "q03_lower_method_not_called": ("callable_not_called",),
+        # fill_mask_not_bool on all 3 q04 tests: "where expected condition to be a boolean tensor, but got ... Float:
+        # passing a pattern of numbers ... as ... the condition of torch.where, which must be torch.bool: build the
+        # pattern with dtype=torch.bool, or compare it": exactly the float 0/1 triangle as torch.where's condition
+        "q04_float_triangle_as_where_condition": ("fill_mask_not_bool",),
+        # MIS-NAMED: softmax_implicit_dim on 3 q05 tests, "calling F.softmax without dim: torch's legacy rule then
+        # normalises dim 0 of a 1-D or 3-D input (dim 1 otherwise) ...; pass dim=-1"; its effect line ("normalised
+        # over dim 1 of this 4-D S and over dim 0 of a 3-D S") is true, but the code omits no dim: nn.Softmax2d calls
+        # F.softmax(input, -3) with an explicit channel axis, and Softmax2d takes no dim to pass; the text blames an
+        # omission the student did not make (as blind13's q13_softmax_over_queries_inline and
+        # q4_entropy_softmax_denominator_axis0); the other 2 tests (2-D S) are raw, key None ("ValueError: Softmax2d:
+        # expected input to be 3D or 4D, got 2D instead"); nothing says Softmax2d normalises the channel axis
+        "q05_softmax2d_module_for_rows": (),
+        # mask_blocks_gradient: "that choice reflects thinking the mask is about gradients: without it position t
+        # reads the token it is trained to predict": the conclusion the autograd experiment led to ('d') and its
+        # refutation (as q06_answer_no_gradient)
+        "q06_gradient_experiment_read_as_no_gradient": ("mask_blocks_gradient", "answer_computed_by_code"),
+        # multiply_by_sqrt_dk on all 3 q08 tests: "it matches multiplying the scores by sqrt(d_k) instead of
+        # dividing": exactly
+        "q08_scale_multiplied_into_the_kernel": ("multiply_by_sqrt_dk",),
+        # dtype_mix: "expected m1 and m2 to have the same dtype ... double != float: ... a tensor made without dtype=
+        # (float32 by default) ... meets the input's (float64 ...); make new tensors with the input's dtype": exactly
+        # torch.ones(T, T) without dtype against the float64 diagonal; q10 did not lose points
+        "q09_float64_diagonal_times_default_dtype_ones": ("dtype_mix",),
+        # no_causal_mask on 3 q07 tests and q09:test_zero_projections: "(O, A) ... match never applying the causal
+        # mask, so tokens read the future" / "A has weight on future keys": the tril()'d additive mask is all zeros,
+        # so the output is exactly the unmasked one; the student is sent to the mask line, the right place;
+        # borderline: the code does add a mask (an erased one), and mask_blocks_nothing ("a mask that blocks nothing
+        # (all zeros) ... M.triu(...)") would name the cause; not a mis-name, since the effect is exact (unlike
+        # q07_zero_scores_treated_as_blocked, where the "match" was not the whole effect)
+        "q07_tril_applied_to_the_additive_mask": ("no_causal_mask",),
+        # generic (None): "max_rank_S is not correct: what limits the rank of Q K^T?"; a hint, but nothing says the
+        # all-ones experiment gives one example's rank (1), a lower bound, not the maximum min(d_k, T)
+        "q11_max_rank_measured_on_ones": (),
+        # generic (None) on both q12 tests: "the count is wrong (for d_v different from d_k)" and "... you give 404.0;
+        # W_Q, W_K, W_V hold 38688 and W_O 17360, so your count holds -38284.0 for W_O if the rest is right"; nothing
+        # says len(weight) is only the out_features rows, not the entries (numel); the hints lean the wrong way (d_v
+        # vs d_k, W_O) but are keyless, so generic, not mis-named
+        "q12_len_of_linear_weights": (),
+        # answer_in_container: "ans_cross_shapes is array(['b'], dtype='<U1'), a NumPy array holding a letter (take it
+        # out: ans_cross_shapes = str(arr.item()))": exactly the one-element array from boolean indexing, with the
+        # fix; the appended key text (tuple / trailing comma) is an aside
+        "q14_boolean_index_returns_array": ("answer_in_container",),
+        # causal_needs_square: "that choice reflects tying the causal mask to a square score matrix: what matters is
+        # whether both sequences share one time axis": the conclusion the broadcast error led to ('b') and its
+        # refutation
+        "q15_broadcast_error_read_as_never": ("causal_needs_square", "answer_computed_by_code"),
+        # cost_independent_of_T: "that choice reflects thinking the cost of the scores does not depend on T: there
+        # are T^2 of them": the conclusion element_size (constant in T) led to ('b') and the T^2 entries it missed
+        # (as q16_answer_b)
+        "q16_memory_from_element_size": ("cost_independent_of_T", "answer_computed_by_code"),
+    },
+# wrong 14: named right 11 / partly 0 / generic 2 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+}
+
+
+# answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
+# works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
+# option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
+# variants of earlier sets where it now fires, listed by /tmp/cc/grade_computed.py's scan: each of them computes
+# its letter, so the message is true of it; the belief key stays beside it where the judges had accepted it.
 
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
@@ -4433,7 +4650,8 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind25": BLIND25_KEYS, "blind26": BLIND26_KEYS, "blind27": BLIND27_KEYS,
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
-    "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS}
+    "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
+    "blind39": BLIND39_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
