@@ -4504,7 +4504,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # student is sent to look for ** 1/2. Engine defect: _diagnose.py's d_k / 2 hint fires on one d_k alone (its own
         # comment knows "with d_k = 16 it is 8, a d_k of 64 written out"); without that hint wrong_scale_constant names
         # it right
-        "q1_d_k_overwritten_with_papers_64": (),
+        "q1_d_k_overwritten_with_papers_64": ("wrong_scale_constant",),
         # dots_summed_over_samples on both q2 tests: "what the same generator gives when summing the products over the
         # samples (dim 0) instead of over the d_k coordinates of each pair (dim -1)": exactly diag(q.T @ k), which
         # contracts over the samples; the fix (contract over the coordinates: q @ k.T's diagonal, or sum(dim=-1)) follows
@@ -4512,12 +4512,12 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 3 q4 tests None, "does not match ... it is the correct result times a constant: off by a constant
         # factor x0.4" (x0.5, x0.4286): says what differs (a factor, = len(logits) / T) but nothing says len() is the
         # size of the FIRST axis, not the number of keys (the sum over keys written as mean * len(logits))
-        "q4_entropy_mean_rescaled_by_len_of_first_axis": (),
+        "q4_entropy_mean_rescaled_by_len_of_first_axis": ("entropy_mean_times_first_axis",),
         # partly: one_edit_fix on q4:test_entropy_views, "one change to the helper `_row_entropy` it calls, on line 3 ...:
         # `(p * torch.log(p + 1e-09)).sum(dim=-1)` in place of `... .sum()`": the slip at its place with a working fix
         # (each (B, T) slice then gives B entropies); q4:test_entropy_random_logits generic (None: "has shape (2,),
         # expected (2, 3)")
-        "q4_entropy_loop_over_first_axis_sums_whole_slices": ("one_edit_fix",),
+        "q4_entropy_loop_over_first_axis_sums_whole_slices": ("one_edit_fix", "entropy_slices_summed"),
         # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances of the d_k independent
         # products add up to d_k, they do not multiply") blames a belief the student does not hold (its probe measures
         # ~16 and its options dict has C = 16); the cause is max() where min() was meant over |option - measured| (the
@@ -4530,7 +4530,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: "your code raised EncodeError: a value of type set cannot cross the sandbox boundary" (None); it does say
         # "set", but nothing says the braces make a set where the string 'A' is asked (blind38 sdpa q1's set got a
         # one_edit_fix; here nothing)
-        "q6_answer_set_literal": (),
+        "q6_answer_set_literal": ("answer_in_container",),
         # MIS-NAMED: attention_as_argmax ("that choice reflects thinking attention returns only the best-matching value
         # (a hard argmax) instead of a weighted mixture") blames a belief the student does not hold (the cell runs the
         # lesson's weighted-sum check); the cause is attention called with d_k = X.shape[0] (4 tokens) instead of the
@@ -4545,7 +4545,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_gradient_probe_expects_all_positive": ("answer_computed_by_code",),
         # generic: "`q7_answer` is not defined in your notebook (or is None): run every cell, keep the given names"
         # (None); the effect, but nothing says a name assigned inside a def is local (return value thrown away)
-        "q7_answer_assigned_inside_helper_function": (),
+        "q7_answer_assigned_inside_helper_function": ("answer_bound_in_function",),
         # answer_value_not_letter: "q7_answer is ('D', 'soft, differentiable lookup: ...), a tuple of 2 values, not a
         # letter: ... instead of the letter of the option that says it, as a string such as "B"": the form is the
         # mistake and the fix (the letter alone, a string) follows; borderline: its "a value instead of the letter"
@@ -4554,7 +4554,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 3 q8 tests None, "does not match ...; read back through W_O, head(s) [3] of the concatenated heads
         # are right and head(s) [0, 1, 2] ... are wrong" (head 7 of 8, head 2 of 3): says only the LAST head survives,
         # close, but no key says the per-head terms are assigned with = where += (a sum over heads) is needed
-        "q8_blockwise_output_projection_assigned_not_accumulated": (),
+        "q8_blockwise_output_projection_assigned_not_accumulated": ("mha_heads_overwritten",),
         # one_edit_fix on all 3 q8 tests: line 5, "`(X @ W).view(-1, nbatches, n_heads, d_k)` in place of
         # `(X @ W).view(nbatches, -1, n_heads, d_k)` (checked on all 3 inputs)": the slip at its place with a working
         # fix (X's T axis read as the batch); borderline: it does not say X has no batch axis, and the fix leaves the
@@ -4588,7 +4588,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # omission the student did not make (as blind13's q13_softmax_over_queries_inline and
         # q4_entropy_softmax_denominator_axis0); the other 2 tests (2-D S) are raw, key None ("ValueError: Softmax2d:
         # expected input to be 3D or 4D, got 2D instead"); nothing says Softmax2d normalises the channel axis
-        "q05_softmax2d_module_for_rows": (),
+        "q05_softmax2d_module_for_rows": ("softmax_over_channel_axis",),
         # mask_blocks_gradient: "that choice reflects thinking the mask is about gradients: without it position t
         # reads the token it is trained to predict": the conclusion the autograd experiment led to ('d') and its
         # refutation (as q06_answer_no_gradient)
@@ -4609,12 +4609,12 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q07_tril_applied_to_the_additive_mask": ("no_causal_mask",),
         # generic (None): "max_rank_S is not correct: what limits the rank of Q K^T?"; a hint, but nothing says the
         # all-ones experiment gives one example's rank (1), a lower bound, not the maximum min(d_k, T)
-        "q11_max_rank_measured_on_ones": (),
+        "q11_max_rank_measured_on_ones": ("rank_from_one_example",),
         # generic (None) on both q12 tests: "the count is wrong (for d_v different from d_k)" and "... you give 404.0;
         # W_Q, W_K, W_V hold 38688 and W_O 17360, so your count holds -38284.0 for W_O if the rest is right"; nothing
         # says len(weight) is only the out_features rows, not the entries (numel); the hints lean the wrong way (d_v
         # vs d_k, W_O) but are keyless, so generic, not mis-named
-        "q12_len_of_linear_weights": (),
+        "q12_len_of_linear_weights": ("param_count_len_rows",),
         # answer_in_container: "ans_cross_shapes is array(['b'], dtype='<U1'), a NumPy array holding a letter (take it
         # out: ans_cross_shapes = str(arr.item()))": exactly the one-element array from boolean indexing, with the
         # fix; the appended key text (tuple / trailing comma) is an aside

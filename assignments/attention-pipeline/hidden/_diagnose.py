@@ -1190,7 +1190,9 @@ def raise_if_keep_mask(fn: Callable[..., object], M: torch.Tensor | None) -> Non
 def implicit_dim_shown(fn: Callable[..., object], S: torch.Tensor, got: object) -> bool:
     """Whether A for a 4-D S is the softmax over dim 1 and a second call on the 3-D S[0] gives the
     softmax over dim 0: torch's legacy implicit dim (nn.Softmax(), F.softmax without dim), not a
-    hard-coded dim=1 (which on 3-D S would normalise dim -2)."""
+    hard-coded dim=1 (which on 3-D S would normalise dim -2). First, dim -3 written out (nn.Softmax2d): a 2-D
+    call raises, where the implicit dim is right there (raise_if_channel_axis, softmax_over_channel_axis)."""
+    raise_if_channel_axis(fn, S, Misconception("softmax_wrong_dim", ""))
     if S.dim() != 4 or not is_right(got, torch.softmax(S.double(), dim=1), S.dtype):
         return False
     S3 = S[0]
@@ -1222,17 +1224,86 @@ def batched_dim0_key(A: object, wrong: Mapping[str, tuple[torch.Tensor, ...]], c
     cand = wrong.get("softmax_implicit_dim")
     if cand is None or type(A) is not torch.Tensor or not matching_variants(A, {"x": cand[1]}, dtype):
         return "", ""
+    head = "A is normalised over dim 0 of these batched scores (the batch axis), and on one unbatched example "
     try:
         out = call2d()
-    except StudentCodeError:
+    except StudentCodeError as e:   # dim -3 (nn.Softmax2d, dim=-3) has no axis on 2-D scores (blind39)
+        if _CHANNEL_CRASH.search(e.message):
+            return "softmax_over_channel_axis", head + f"it raises ({e.exc_type}: {e.message.splitlines()[0][:90]}): "
         return None, ""
     A2 = out[1] if isinstance(out, (tuple, list)) and len(out) == 2 else None
-    head = "A is normalised over dim 0 of these batched scores (the batch axis), and on one unbatched example "
     if is_right(A2, torch.softmax(S2, dim=-1), dtype):
         return "softmax_implicit_dim", head + "it is right (dim 1 there: torch's implicit dim): "
     if is_right(A2, torch.softmax(S2, dim=0), dtype):
         return "softmax_over_batch_axis", head + "over dim 0 too (the queries there: dim=0 written out): "
     return None, ""
+
+
+# a softmax over dim -3 meeting a 2-D S (blind39): nn.Softmax2d's own check, or dim=-3 out of range
+_CHANNEL_CRASH = re.compile(r"Softmax2d: expected input to be 3D or 4D|Dimension out of range \(expected to be in "
+                            r"range of \[-2, 1\], but got -3\)")
+
+
+def channel_axis_shown(fn: Callable[..., object], S: torch.Tensor, got: object) -> str | None:
+    """For A on a 3-D or 4-D S that is the softmax over dim -3 (dim 0 of 3-D: the implicit dim's value too; dim 1
+    of 4-D): a call on one 2-D slice raises (Softmax2d's "expected input to be 3D or 4D", or dim -3 out of range),
+    where torch's implicit dim is right, and a call at the other rank (S[0], or two stacked copies of S) is the
+    softmax over dim -3 there too, where dim=0 or dim=1 written out is not. The 2-D crash's words, or None."""
+    if S.dim() not in (3, 4) or not is_right(got, torch.softmax(S.double(), dim=-3), S.dtype):
+        return None
+    try:
+        fn(S[(0,) * (S.dim() - 2)].clone(), None)
+        return None
+    except StudentCodeError as e:
+        if not _CHANNEL_CRASH.search(e.message):
+            return None
+        said = f"{e.exc_type}: {e.message.splitlines()[0][:90]}"
+    other = S[0].clone() if S.dim() == 4 else torch.stack([S, S * 0.5])
+    try:
+        out = fn(other, None)
+    except StudentCodeError:
+        return None
+    want = torch.softmax(other.double(), dim=-3)
+    if is_right(out, want, S.dtype) and not is_right(want, torch.softmax(other.double(), dim=-1), torch.float64):
+        return said
+    return None
+
+
+def raise_if_channel_axis(fn: Callable[..., object], S: torch.Tensor, m: Misconception) -> None:
+    """q05: A named the softmax over dim 0 of 3-D S (implicit dim) or dim 1 of 4-D S that is dim -3 written out
+    (nn.Softmax2d, blind39): on S with M=None it is the softmax over dim -3, and channel_axis_shown's calls say so."""
+    if m.key not in ("softmax_implicit_dim", "softmax_wrong_dim"):
+        return
+    try:
+        got = fn(S.clone(), None)
+    except StudentCodeError:
+        return
+    said = channel_axis_shown(fn, S.clone(), got)
+    if said is not None:
+        raise Misconception("softmax_over_channel_axis", f"A is normalised over dim -3 (dim 0 of a 3-D S, dim 1 of a "
+                            f"4-D S), and a 2-D S raises ({said}): "
+                            + describe("softmax_over_channel_axis")) from None
+
+
+def channel_axis_crash(e: StudentCodeError, fn: Callable[..., object], S: torch.Tensor) -> Misconception | None:
+    """A crash of attention_weights on a 2-D S with the words of a softmax over dim -3 (see channel_axis_shown):
+    Softmax2d's own words name it; dim -3 out of range only where a call on two score matrices stacked into a
+    3-D S gives the softmax across the stack (dim 0 = -3) and not the right weights."""
+    if S.dim() != 2 or not _CHANNEL_CRASH.search(e.message):
+        return None
+    stacked = torch.stack([S, S * 0.5])
+    try:
+        out = fn(stacked.clone(), None)
+    except StudentCodeError:
+        out = None
+    want = torch.softmax(stacked.double(), dim=0)
+    shown = is_right(out, want, S.dtype) and not is_right(out, torch.softmax(stacked.double(), dim=-1), S.dtype)
+    if not shown and "Softmax2d" not in e.message:
+        return None
+    said = f"{e.exc_type}: {e.message.splitlines()[0][:90]}"
+    return Misconception("softmax_over_channel_axis", f"A is taken over dim -3, which this 2-D S lacks ({said})"
+                         + ("; on two score matrices stacked into a 3-D S it normalises across the stack, not along "
+                            "each row" if shown else "") + ": " + describe("softmax_over_channel_axis"))
 
 
 def without_implicit_dim(wrong: Mapping[str, Any]) -> dict[str, Any]:
@@ -2352,3 +2423,92 @@ def raise_if_integer_triangle_index(blocked: torch.Tensor, T: int) -> None:
         return
     raise Misconception("mask_integer_triangle_index", f"{said}, as indexing with an integer 0/1 triangle does: "
                         + describe("mask_integer_triangle_index"))
+
+
+_CONSTANT_MAKERS = frozenset({"ones", "ones_like", "full", "full_like", "new_ones", "new_full"})
+
+
+def _bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """{name: the values a cell's module-level assignments bind it to} (a, b = x, y binds a to x and b to y)."""
+    bound: dict[str, list[ast.AST]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        for t in node.targets:
+            if isinstance(t, ast.Name):
+                bound.setdefault(t.id, []).append(node.value)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                parts = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) \
+                    and len(node.value.elts) == len(t.elts) else [node.value] * len(t.elts)
+                for e, v in zip(t.elts, parts):
+                    if isinstance(e, ast.Name):
+                        bound.setdefault(e.id, []).append(v)
+    return bound
+
+
+def _reaches(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callable[[ast.AST], bool], seen: set[str]) -> bool:
+    """Whether `n`, or a value a name in it was bound to in the same cell (followed through names), has a node `hit`."""
+    for sub in ast.walk(n):
+        if hit(sub):
+            return True
+        if isinstance(sub, ast.Name) and sub.id in bound and sub.id not in seen:
+            seen.add(sub.id)
+            if any(_reaches(v, bound, hit, seen) for v in bound[sub.id]):
+                return True
+    return False
+
+
+def rank_on_constant_example(submission: object, name: str) -> str | None:
+    """The source of the matrix_rank call that the notebook's last module-level assignment of `name` reads (in
+    it, or through names the same cell bound), where its argument reaches a constant tensor (torch.ones, full,
+    ones_like...): a rank measured on one constant example, 1 (blind39's all-ones Q and K). None otherwise."""
+    from autograder.grading.source_checks import cells_of
+    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
+    for source in cells_of(submission) if submission is not None else []:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        bound = _bindings(tree)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                last = (node.value, bound)
+    if last is None:
+        return None
+    value, bound = last
+
+    def is_rank(n: ast.AST) -> bool:
+        return isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "matrix_rank"
+                                            or isinstance(n.func, ast.Name) and n.func.id == "matrix_rank")
+
+    def is_constant(n: ast.AST) -> bool:
+        return isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr in _CONSTANT_MAKERS
+                                            or isinstance(n.func, ast.Name) and n.func.id in _CONSTANT_MAKERS)
+    calls: list[ast.AST] = []
+    _reaches(value, bound, lambda n: is_rank(n) and not calls.append(n) and False, set())
+    for call_ in calls:
+        if _reaches(call_, bound, is_constant, set()):
+            return ast.unparse(call_)
+    return None
+
+
+def einsum_implicit_output(submission: object, func: str) -> tuple[str, str] | None:
+    """(equation, the same with its output named) for a torch.einsum / np.einsum in the notebook's last `def func`
+    whose equation has no '->' (implicit mode: the output letters come out sorted alphabetically, blind39's
+    '...qd,...kd' gives ...kq); the output named is '...' (if any), then the first operand's free letters, then the
+    second's. None where there is no such call."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    node = last_function_def(cells_of(submission), func) if submission is not None else None
+    for n in ast.walk(node) if node is not None else ():
+        if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Constant)
+                and isinstance(n.args[0].value, str) and "->" not in n.args[0].value
+                and (isinstance(n.func, ast.Attribute) and n.func.attr == "einsum"
+                     or isinstance(n.func, ast.Name) and n.func.id == "einsum")):
+            continue
+        eq = n.args[0].value.replace(" ", "")
+        ops = eq.split(",")
+        if len(ops) != 2:
+            return None
+        free = [[c for c in op if c.isalpha() and c not in other] for op, other in ((ops[0], ops[1]), (ops[1], ops[0]))]
+        return eq, eq + "->" + ("..." if "..." in eq else "") + "".join(free[0] + free[1])
+    return None

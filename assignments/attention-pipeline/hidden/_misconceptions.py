@@ -493,4 +493,15 @@ MISCONCEPTIONS = {
                              "instead (torch.linalg.matrix_rank(S)); eigenvalues give the rank only of a "
                              "diagonalisable (e.g. symmetric) matrix, and S = Q K^T is not symmetric: a direction "
                              "S sends into its own null space has eigenvalue 0 yet adds to the rank",
+    # round40 (blind39): nn.Softmax2d / dim=-3 for the rows, len() of a weight matrix, a rank measured on ones
+    "softmax_over_channel_axis": "taking the softmax over dim -3 (nn.Softmax2d's channel axis, or dim=-3) instead of "
+                                 "over the keys: use torch.softmax(S, dim=-1) (or nn.Softmax(dim=-1)); dim -3 is the "
+                                 "batch or head axis of batched scores, and a 2-D S has none, so it raises",
+    "param_count_len_rows": "counting each weight matrix with len() (or .shape[0]), which is only its number of rows, "
+                            "not its number of entries: count W.numel() (d_in * d_out for a d_in x d_out matrix; "
+                            "for nn.Linear, layer.weight.numel())",
+    "rank_from_one_example": "measuring the rank on one constant example (all-ones Q and K give an S of rank 1) "
+                             "where the largest possible rank is asked: one example only shows a rank that can "
+                             "occur; S = Q K^T passes through d_k dimensions, so its rank is at most min(d_k, T), "
+                             "and random Q and K reach it",
 }

@@ -45,6 +45,12 @@ def _scores(fn, Q, K, run, submission=None):
     except Misconception as m:
         if m.key != "default_argument_wrong":   # a parameter the notebook lacks, proven by a second call, first
             _raise_if_added(fn, Q, K, submission)
+        eq = D.einsum_implicit_output(submission, "scaled_scores") if m.key == "scores_transposed" else None
+        if eq is not None:   # the cause, where the code shows it: an einsum with no output named (blind39)
+            head, *tail = str(m).split("\n", 1)
+            raise Misconception(m.key, f"{head}: your einsum '{eq[0]}' has no '->', so its output letters come out "
+                                f"sorted (keys before queries here); name the output: '{eq[1]}'"
+                                + "".join("\n" + t for t in tail)) from None
         if m.key == "scale_by_T" and Q.dim() > 2 and _right_on_2d(fn, Q, K):
             raise Misconception("scale_wrong_axis", f"S is scaled by 1/sqrt(T) on these {Q.dim()}-D inputs, and on "
                                 "one 2-D slice of them it is right: the size read is a fixed axis (Q.shape[1] is "

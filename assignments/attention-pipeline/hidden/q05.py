@@ -45,10 +45,9 @@ def _variants(S, M=None, native=()):   # native: (S, M) in the test's own dtype,
 
 
 def _weights(fn, S, M, run):
-    """`run()`, the student's A for S and M. A crash is named from a second call that shows its cause:
-    `if M:` (the tensor's truth value) when the same call with M=None runs and is right; code for 2-D
-    (or 3-D) S only when one slice of S with fewer batch dims runs and is right; a catalogued mistake
-    (a row sum without keepdim...) that a square S shows, when not simply right; first, a keep-mask probe."""
+    """`run()`, the student's A for S and M. A crash is named from a second call that shows its cause: `if M:` when
+    the same call with M=None runs and is right; code for 2-D (or 3-D) S only when one slice of S with fewer batch
+    dims runs and is right; a mistake (a row sum without keepdim...) a square S shows; first, a keep-mask probe."""
     try:
         return _named(fn, S, M, run)
     except (AssertionError, StudentCodeError):
@@ -63,6 +62,7 @@ def _named(fn, S, M, run):
         if m.key == "softmax_implicit_dim" and D.dim0_hard_coded(fn, S):
             raise Misconception("softmax_wrong_dim", "A is the softmax over dim 0, on 3-D S and on a 2-D S alike "
                                 "(dim=0 written out): " + describe("softmax_wrong_dim")) from None
+        D.raise_if_channel_axis(fn, S, m)
         D.after_named(fn, S, M, m)   # the whole input negated, or a dim read from len(S)
         raise
     except StudentCodeError as e:
@@ -79,7 +79,7 @@ def _crash_named(fn, S, M, e):
     def right(S_, M_, out):
         return D.is_right(out, ref.attention_weights(S_.double(), None if M_ is None else M_.double()), dtype)
 
-    named = D.inplace_broadcast_crash(e, fn, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"])) \
+    named = D.channel_axis_crash(e, fn, S) or D.inplace_broadcast_crash(e, fn, {"S": S, "M": M}, lambda t: fn(t["S"], t["M"])) \
         or D.len_as_dim(fn, S, M, e) or D.mask_transposed_crash(e, M, lambda MT: fn(S, MT), lambda out: right(S, M, out))
     if M is not None and named is None:
         named = D.truthiness_crash(e, lambda: fn(S, None), lambda out: right(S, None, out))
@@ -182,7 +182,7 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
     try:
         D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32,
                          variants=lambda: _variants(S64), rows_unnormalised=True)
-    except Misconception as m:   # dim 1 of 4-D S: hard-coded dim=1, or the implicit dim (a 3-D call tells)
+    except Misconception as m:   # dim 1 of 4-D S: hard-coded dim=1, the implicit dim (a 3-D call tells), or dim -3
         if m.key == "softmax_wrong_dim" and D.implicit_dim_shown(attention_weights, S, got):
             raise Misconception("softmax_implicit_dim", "A (M=None) is normalised over dim 1 of this 4-D S and "
                                 "over dim 0 of a 3-D S: " + describe("softmax_implicit_dim")) from None

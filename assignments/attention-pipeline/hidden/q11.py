@@ -53,8 +53,14 @@ def size_arithmetic(T: int, d_k: int) -> dict[int, str]:
 
 
 @test_case(points=1, hidden=True)
-def test_max_rank_S(max_rank_S):
+def test_max_rank_S(max_rank_S, submission=None):
     got = _int(max_rank_S, "max_rank_S", ref.max_rank_S)
+    # 1: the rank of one constant example (all-ones Q, K: S = c ones), where the notebook measured it so (blind39)
+    src = D.rank_on_constant_example(submission, "max_rank_S") if got == 1 else None
+    if src is not None:
+        raise Misconception("rank_from_one_example", f"max_rank_S is 1, what `{src[:70]}` measures on one constant "
+                            "example (a constant Q or K makes S rank 1); the head here has d_k = 8 and T = 100: "
+                            + describe("rank_from_one_example"))
     if got == T_Q11:   # T, the number of tokens; max(T, d_k) where min was meant gives it too
         raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens (and max(T, d_k), where the "
                             "bound is the smaller one): S = Q K^T passes through d_k dimensions, so its rank is at "

@@ -29,8 +29,7 @@ def _dims(rng):
 
 
 def _width_arithmetic(d_model, d_k, d_v):
-    """W_Q, W_K, W_V's count built from the wrong arithmetic of the widths (blind11: d_model * d_k * d_v):
-    the widths multiplied together, or each matrix's two widths added instead of multiplied."""
+    """W_Q, W_K, W_V's count from the wrong arithmetic of the widths (blind11): multiplied together, or added."""
     return {"widths multiplied (d_model * d_k * d_v)": d_model * d_k * d_v,
             "widths multiplied (d_model * d_k * d_k * d_v)": d_model * d_k * d_k * d_v,
             "each matrix's widths added (3 d_model + 2 d_k + d_v)": 3 * d_model + 2 * d_k + d_v,
@@ -39,8 +38,7 @@ def _width_arithmetic(d_model, d_k, d_v):
 
 
 def _raise_if_set(fn, d_model, d_k, with_output):
-    """W_K's count missing for d_v != d_k is also the shapes kept in a set (W_Q's and W_K's collapse, blind35): a
-    second call with d_v = d_k tells them apart (a set keeps one of the three equal shapes, no W_K keeps two)."""
+    """W_K's count missing is also the shapes kept in a set (blind35): a call with d_v = d_k tells them apart."""
     shapes = {(d_model, d_k)} | ({(d_k, d_model)} if with_output else set())
     try:
         n = fn(d_model, d_k, d_k, with_output=with_output)
@@ -60,9 +58,8 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0),
             # the bilinear form W_Q W_K^T counted as the one d_model x d_model matrix it multiplies out to (blind30)
             "param_count_qk_product": d_model * d_model + d_model * d_v + (d_v * d_model if with_output else 0)}
-    # torch.nn.MultiheadAttention(d_model, 1, kdim=d_k, vdim=d_v)'s weights counted (blind38): kdim / vdim are input
-    # widths, every projection maps to d_model (W_Q d_model x d_model, W_K d_model x d_k, W_V d_model x d_v, W_O
-    # d_model x d_model); with its default bias=True the in-projection biases (3 d_model) and out_proj's too
+    # nn.MultiheadAttention(d_model, 1, kdim=d_k, vdim=d_v)'s weights (blind38): kdim / vdim are input widths, every
+    # projection maps to d_model (W_Q, W_O d_model x d_model); with bias=True the in- and out-projection biases too
     mha = d_model * (d_model + d_k + d_v)
     more["param_count_mha_input_widths"] = mha + (d_model * d_model if with_output else 0)
     more["param_count_mha_input_widths/bias"] = mha + 3 * d_model + (d_model * d_model + d_model if with_output else 0)
@@ -71,8 +68,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
     else:   # W_V sized d_model x d_k with W_O right gives W_O-as-d_k's count for every size (naming15): both
         # are candidates, so neither is named here; test_count_with_output's second call tells them apart
         more["param_count_dv_as_dk/wo_right"] = 3 * d_model * d_k + d_v * d_model
-        # n = W_O's count where n += was meant (naming11); W_O sized from two other dimensions:
-        # d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
+        # n = W_O's count where n += was meant (naming11); W_O sized d_v x d_k (or d_k x d_v), d_k x d_k, d_v x d_v
         more["param_count_output_replaces"] = d_v * d_model
         base = ref.qkv_param_count(d_model, d_k, d_v)
         for a, b in (("d_v", "d_k"), ("d_k", "d_k"), ("d_v", "d_v")):
@@ -92,8 +88,13 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         more[f"param_count_times_heads/{n_heads}"] = n_heads * qkv + (d_v * d_model if with_output else 0)
         if with_output:
             more[f"param_count_times_heads/{n_heads}/all"] = n_heads * ref.qkv_param_count(d_model, d_k, d_v, True)
+    # len(W) / W.shape[0] per matrix (blind39): its rows, out_features for nn.Linear (d_out x d_in), else d_model
+    more["param_count_len_rows/out_features"] = 2 * d_k + d_v + (d_model if with_output else 0)
+    more["param_count_len_rows/in_features"] = 3 * d_model + (d_v if with_output else 0)
     hits = {key.split("/")[0] for key, wrong in {**ref.param_count_variants(d_model, d_k, d_v, with_output),
                                                  **more}.items() if got == wrong}
+    if hits == {"param_count_len_rows"} and not _len_rows_shown(fn, got == more["param_count_len_rows/out_features"]):
+        hits = set()   # the rows count on these sizes only: a second call at other sizes must show it too
     if len(hits) == 1:    # two mistakes giving this same count name neither
         key = hits.pop()
         if key == "param_count_no_wk" and fn is not None:
@@ -104,6 +105,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         forms = [k.split("/")[1] for k in more if k.startswith("param_count_widths_arithmetic/") and more[k] == got]
         if key == "param_count_widths_arithmetic" and len(forms) == 1:   # which arithmetic, when only one gives it
             shape = f" ({forms[0].replace('_wo_too', ', W_O as d_v + d_model')})"
+        shape = f" ({int(got)} for d_model={d_model}, d_k={d_k}, d_v={d_v}: rows summed)" if key == "param_count_len_rows" else shape
         if key == "param_count_wo_per_projection":   # which of the two, and what W_O alone holds
             extra = int(got) - ref.qkv_param_count(d_model, d_k, d_v)   # got equals a whole number here
             shape = (f" (with d_model={d_model}, d_k={d_k}, d_v={d_v} you add {extra} for W_O: "
@@ -116,6 +118,14 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
                              f"d_v={d_v} you give {got}; W_Q, W_K, W_V hold {base} and W_O (d_v x d_model) "
                              f"{d_v * d_model}, so your count holds {got - base} for W_O if the rest is right")
     raise AssertionError("the count is wrong (for d_v different from d_k)")
+
+
+def _len_rows_shown(fn, out_features):
+    """Whether calls at sizes no other count coincides on (97, 5, 11) give the rows count in the same layout too."""
+    try:
+        return fn is not None and tuple(fn(97, 5, 11, with_output=w) for w in (False, True)) == ((21, 118), (291, 302))[not out_features]
+    except (StudentCodeError, TypeError):
+        return False
 
 
 _ROUNDING_PROBES = ((10, 3, 5), (10, 3, 7), (7, 3, 5), (10, 7, 3))   # d_k divides neither d_v nor 2 d_k + d_v
@@ -225,8 +235,7 @@ def test_count_with_output(qkv_param_count, rng):
                 if type(alone) is int and alone == n:
                     raise Misconception(key, f"with_output=True gives {got} and with_output=False {alone}: "
                                         + describe(key)) from None
-        # the count without W_O is also W_V left out with W_O counted (d_model (2 d_k + d_v) both ways): a
-        # second call with with_output=False that is right tells W_O never added (naming9, blind8)
+        # without W_O is also W_V left out with W_O counted: with_output=False right tells W_O never added (naming9)
         base = ref.qkv_param_count(d_model, d_k, d_v)
         if type(got) in (int, float) and got == base:
             _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)

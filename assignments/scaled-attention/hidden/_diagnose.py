@@ -323,11 +323,12 @@ def call_pair(fn, Q, K, V, d_k):
     return pair
 
 
-def pair_evidence(pair, Q, K, V, d_k):
+def pair_evidence(pair, Q, K, V, d_k, fn=None):
     """(key, (output, weights), message) of the one mistake both results of the same call match: a known
     mistake (reference.pair_variants), else a scale constant fitted to the weights (softmax(Q K^T / c)
     for a c that is not sqrt(d_k), the output following from those weights). None when there is none,
-    or more than one."""
+    or more than one. `fn`, the student's attention: a c of d_k / 2 is said to be d_k ** 1/2 only when a
+    second call at another d_k divides by that d_k / 2 too (scale_half_d_k_said)."""
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
         return None
     Q64, K64, V64 = Q.double(), K.double(), V.double()
@@ -377,12 +378,41 @@ def pair_evidence(pair, Q, K, V, d_k):
             if abs(c * math.log(base) / math.sqrt(d_k) - 1) < 1e-6:
                 return "exp_other_base", wrong, (f"{describe('exp_other_base')} (here base {said}: the weights are "
                                                  f"those of the scores times ln {said} = {math.log(base):.4g})")
-        # a scale = d_k ** 1/2 is d_k / 2 (not catalogued: with d_k = 16 it is 8, a d_k of 64 written out)
-        hint = " (d_k / 2: Python reads d_k ** 1/2 as (d_k ** 1) / 2)" if abs(c / (d_k / 2) - 1) < 1e-6 else ""
+        # a scale = d_k ** 1/2 is d_k / 2 (not catalogued: with d_k = 16 it is 8, a d_k of 64 written out): said
+        # only where a second call at another d_k divides by its d_k / 2 too (naming40, blind39's d_k = 64)
+        hint = ""
+        if abs(c / (d_k / 2) - 1) < 1e-6:
+            hint = (" (d_k / 2: Python reads d_k ** 1/2 as (d_k ** 1) / 2)" if fn is None
+                    else scale_half_d_k_said(fn, c, Q.dtype))
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
                             f"1/{math.sqrt(d_k):.4g}")
     return additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
                                                                                               d_k, same)
+
+
+def scale_half_d_k_said(fn, c, dtype) -> str:
+    """What a second call says of a fitted scale constant c that equals d_k / 2 on the first input (naming40,
+    blind39 q1_d_k_overwritten_with_papers_64: d_k = 64 written over the argument divides by 8, which is 16 / 2
+    at d_k = 16): on a probe at d_k = 10 (T_q 3, T_k 5, d_v 4) both results softmax(Q K^T / 5) is d_k ** 1/2
+    read as (d_k ** 1) / 2; the same c there is a constant that does not follow d_k; else nothing is added."""
+    g = torch.Generator().manual_seed(40)
+    d2 = 10 if abs(c - 5) > 1e-6 else 6
+    Q2, K2, V2 = (torch.randn(n, d, generator=g, dtype=torch.float64) for n, d in ((3, d2), (5, d2), (5, 4)))
+    try:
+        again = fn(Q2.to(dtype), K2.to(dtype), V2.to(dtype), d2)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return ""
+    if not (isinstance(again, (tuple, list)) and len(again) == 2 and all(type(p) is torch.Tensor for p in again)):
+        return ""
+    S2 = Q2 @ K2.T
+    for c2, said in ((d2 / 2, f" (d_k / 2, here and with d_k = {d2} on a second call: Python reads d_k ** 1/2 as "
+                               "(d_k ** 1) / 2)"),
+                     (c, f" (a constant: a second call with d_k = {d2} divides by {c:.4g} too, so the scale does "
+                         "not follow the d_k passed in)")):
+        w = torch.softmax(S2 / c2, dim=-1)
+        if all(matching_variants(p, {"v": x}, dtype) for p, x in zip(again, (w @ V2, w))):
+            return said
+    return ""
 
 
 def reshaped_keys_variants(Q64, K64, V64, d_k, right) -> dict:
@@ -470,7 +500,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         raise_if_weights_transposed(pair, right, Q.dtype, f"the {named}")
     if part == "output":
         raise_if_output_transposed(got, expected, Q.dtype, "the output", right[1], V64)
-    found = pair_evidence(pair, Q, K, V, d_k)
+    found = pair_evidence(pair, Q, K, V, d_k, fn)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
         said = f"the {named} is wrong: with the other result of the same call it matches " + found[2]
         if fn is not None:
@@ -638,7 +668,7 @@ def check_layout(fn, Q, K, V, what):
     try:
         # names results returned in the wrong order (or one of them alone); a crash is check_value's
         pair = call_pair(fn, Q, K, V, d_k)
-        found = pair_evidence(pair, Q, K, V, d_k)
+        found = pair_evidence(pair, Q, K, V, d_k, fn)
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if isinstance(pair, (tuple, list)) and len(pair) == 2:
             raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}", right[1], V)
@@ -2511,7 +2541,7 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
         # results together match one known mistake, names it
         q = Q[~zero]
         try:
-            found = pair_evidence(fn(q, K, V, d_k), q, K, V, d_k)
+            found = pair_evidence(fn(q, K, V, d_k), q, K, V, d_k, fn)
         except StudentCodeError:
             found = None
         if found is not None:
@@ -2899,12 +2929,45 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         # the right row entropies of logits.reshape(-1, T), never reshaped back to logits.shape[:-1] (blind36):
         # only from 3-D on (a 1-D row's (1,) is also keepdim's shape; a 2-D one's is the right shape)
         out["entropy_shape_not_restored"] = -(p * torch.log_softmax(logits, dim=-1)).sum(dim=-1).reshape(-1)
+    out.update(entropy_first_axis_variants(logits))
     implicit = out.get("softmax_implicit_dim")
     for key, H in entropy_sum_axis_variants(logits).items():
         # equal to F.softmax without dim on this input (equal batch entries): left to implicit_dim_confirmed
         if not (isinstance(implicit, torch.Tensor) and torch.allclose(H, implicit, rtol=1e-9, atol=1e-12)):
             out[key] = H
     return out
+
+
+def entropy_first_axis_variants(logits: torch.Tensor) -> dict:
+    """Two slips that read the FIRST axis as the row (naming40, blind39): entropy_mean_times_first_axis, the sum over
+    the keys written as a mean times len(logits) (logits.shape[0]), i.e. the entropy times shape[0] / T, left out
+    where that factor is 1 or 1/T (entropy_mean_not_sum) or near 1 / ln T, 1 / ln 2, 1 / ln 10 (another key's
+    factor); entropy_slices_summed, a loop over the first axis whose helper sums all it gets: for 3-D and up each
+    (B, ..., T) slice's row entropies added into one, shape (A,), left out where a slice holds one row."""
+    out = {}
+    if logits.dim() < 2:
+        return out
+    H = ref.softmax_entropy(logits)
+    first, T = logits.shape[0], logits.shape[-1]
+    factor = first / T
+    others = [1.0, 1.0 / T] + ([1 / math.log(T)] if T > 1 else []) + [1 / math.log(2), 1 / math.log(10)]
+    if all(abs(factor / o - 1) > 1e-3 for o in others):
+        out["entropy_mean_times_first_axis"] = H * factor
+    if logits.dim() >= 3 and H[0].numel() > 1:
+        out["entropy_slices_summed"] = H.reshape(first, -1).sum(dim=-1)
+    return out
+
+
+def mha_overwrite_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_heads_overwritten (naming40, blind39 q8_blockwise_output_projection_assigned_not_accumulated): the output
+    as a sum over the heads of head_h @ (rows h * d_k .. (h + 1) * d_k - 1 of W_O) with each term assigned, not
+    added, so only the LAST head's term is returned (the same as a concat buffer made anew inside the loop). Only
+    for two heads or more (one head is the right answer)."""
+    if n_heads < 2 or X.shape[-1] % n_heads:
+        return {}
+    d_k = X.shape[-1] // n_heads
+    last = _mha_heads(X, W_Q, W_K, W_V, n_heads)[-1]
+    return {"mha_heads_overwritten": last @ W_O.double()[(n_heads - 1) * d_k:, :]}
 
 
 def unnormalised_entropy_replays(logits: torch.Tensor) -> dict:

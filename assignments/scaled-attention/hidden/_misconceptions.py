@@ -548,4 +548,16 @@ MISCONCEPTIONS = {
     "table_std_holds_mean": "putting the scores' MEAN where their standard deviation is asked (torch.std_mean "
                             "returns (std, mean) and was unpacked as mean, std; or .mean() written for .std()): "
                             "unpack it as std, mean = torch.std_mean(x), or take x.std()",
+    "entropy_mean_times_first_axis": "writing the sum over the keys as a mean times len(logits) (or "
+                                     "logits.shape[0]): len() is the size of the FIRST axis, not the number of keys "
+                                     "T, so a batch's entropies come out times shape[0] / T; sum over the last dim, "
+                                     ".sum(dim=-1) (or multiply the mean by logits.shape[-1])",
+    "entropy_slices_summed": "looping over the first axis only, with a helper that sums everything it is given: for "
+                             "(A, B, T) logits each slice is a (B, T) block whose B row entropies are added into one "
+                             "number, so the result has shape (A,) instead of (A, B); sum only over the last dim "
+                             "(.sum(dim=-1)) and the loop is not needed",
+    "mha_heads_overwritten": "assigning each head's share of the output inside the loop (out = head_h @ W_O[rows of "
+                             "head h], or the buffer made anew in each pass) where the shares must be added: only the "
+                             "last head's survives; start from zeros before the loop and add, out = out + head_h @ "
+                             "W_O[h * d_k:(h + 1) * d_k]",
 }

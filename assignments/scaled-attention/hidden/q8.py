@@ -56,7 +56,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
     if expected is None:
         expected = ref.multi_head_attention(X64, *W64, n_heads)
     def variants():
-        return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads)}
+        return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads),
+                **D.mha_overwrite_variants(X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
