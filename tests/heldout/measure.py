@@ -4431,7 +4431,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # generic on both q1 tests: "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)" (None);
         # says a tuple of ints is wanted (enough to fix), but no key says a dict of named axes was given
-        "q1_shapes_as_dicts_of_named_axes": (),
+        "q1_shapes_as_dicts_of_named_axes": ("shape_as_dict_of_axes",),
         # output_width_dk: "out_shape takes its last dimension from d_k; the output width comes from V": exactly the effect
         # (MHA's out projection maps back to embed_dim = the query width d_k = 64) and the fix (V's width, 128); borderline:
         # nothing says nn.MultiheadAttention's output projection is why, but the cause it names (d_k) is literally right
@@ -4450,7 +4450,7 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: 3 q4 tests None, "causal_mask(11) is not the causal mask ...: it differs in 1 entries, the first at [0, 0]",
         # and q6:test_weights3_causal None "contains NaN or inf in row(s) [0]"; locates the cell exactly, but nothing says
         # .bool() drops the grid cell numbered 0 (tril of arange keeps 0 there)
-        "q4_tril_of_numbered_grid_cast_to_bool": (),
+        "q4_tril_of_numbered_grid_cast_to_bool": ("numbered_grid_cast_to_bool",),
         # inverted_mask on 3 q4 tests and q6: "causal_mask(11) is True on the keys a query may not see: it matches treating
         # True in the mask as 'blocked' ...": exactly the effect of .bool() on the additive 0/-inf mask (as blind23's
         # q4_returns_nanogpt_fill_condition, tril == 0); nothing says the -inf entries become True
@@ -4477,13 +4477,13 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # entries") blames a belief the student does not hold (the code's comment says "quadratic in T: O(T^2)" and
         # attn_entries = 1024 ** 2 passes); the cause is giving the exponent 2 of T^2 for the factor the cost grows by when
         # T doubles (2 ** 2 = 4); the student is told what they already know (T * T) (as blind29's q8_helper_arguments_swapped)
-        "q8_ratio_given_as_growth_exponent": (),
+        "q8_ratio_given_as_growth_exponent": ("cost_ratio_as_exponent",),
         # number_as_string on both tests: "attn_entries is '1,048,576', a string holding the number 1.04858e+06 ... write the
         # number itself ... without quotes": exactly
         "q8_counts_copied_from_formatted_printout": ("number_as_string",),
         # generic: "attn_entries is not the number of entries of the weight matrix (one per query-key pair)" (None); nothing
         # says 2e20 is 2 x 10^20, not 2 ** 20 (nor shows the value given)
-        "q8_two_to_the_twenty_typed_as_2e20": (),
+        "q8_two_to_the_twenty_typed_as_2e20": ("power_typed_as_e_notation",),
     },
 # wrong 14: named right 9 / partly 1 / generic 3 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
 # judged from `measure scaled-attention --set blind39 -v` (frozen engine, /tmp/frozen39), full messages re-read by

@@ -17,9 +17,11 @@ import ast
 import contextvars
 import functools
 import inspect
+import io
 import math
 import re
 import threading
+import tokenize
 
 import torch
 
@@ -43,7 +45,9 @@ from autograder.grading.checks import (
     vector_jacobian_product,
 )
 from autograder.grading.crash_words import crash_replayed, crash_words
+from autograder.grading.pyparse import parse
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
+from autograder.grading.source_checks import cells_assigning, cells_of
 from reference import sdpa_from_scratch as ref
 
 FN = "scaled_dot_product_attention"
@@ -1141,6 +1145,8 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     plain_fn = fn
     if grad:
         fn = _TakingGradients(fn)
+    if grad and OUT_WORDS in e.message:
+        name_out_into_input(plain_fn, plain, e, said)
     if crash_inside_broken_softmax(e):    # the helper's own crash (blind35): its own second calls, not the attention's
         name_softmax_crash(STUDENT_SOFTMAX.get(), e, "inside stable_softmax, which the attention calls")
         raise AssertionError(f"{said} (inside stable_softmax, which itself crashes or is wrong on a plain 3-D "
@@ -2309,6 +2315,74 @@ def name_unsigned_offsets(fn, said):
                             "taken modulo 256, in uint8: " + describe("mask_offsets_wrap_unsigned"))
 
 
+# round40 (blind39): a lower triangle of numbered positions cast with .bool(), which is False where the number is 0:
+# the grid numbered cell by cell (arange(T_q * T_k).reshape, in either order, or i + j) blocks [0, 0] alone; key
+# positions j blocks column 0; query positions i row 0; i * j both. Each differs from every catalogued mask (the
+# diagonal is kept except where its number is 0), and from the others at every size of 2 x 2 or more
+NUMBERED_GRIDS = {
+    "the cell [0, 0], numbered 0": lambda i, j: i + j,
+    "column 0 (key 0), numbered 0": lambda i, j: j + 0 * i,
+    "row 0 (query 0), numbered 0": lambda i, j: i + 0 * j,
+    "row 0 and column 0, numbered 0": lambda i, j: i * j,
+}
+NUMBERED_GRID_SIZES = ((1, 1), (3, 3), (2, 5), (6, 4), (7, 7))
+
+
+def _numbered_grid_mask(number, T_q, T_k):
+    i, j = torch.arange(T_q)[:, None], torch.arange(T_k)[None, :]
+    return (j <= i) & (number(i, j) != 0)
+
+
+def name_numbered_grid(fn, t, what):
+    """numbered_grid_cast_to_bool: the mask `t` is the causal mask with the cells numbered 0 blocked (one of
+    NUMBERED_GRIDS), and second calls at several sizes, square and rectangular, give that same pattern each time."""
+    if type(t) is not torch.Tensor or t.dtype != torch.bool or t.dim() != 2:
+        return
+    T_q, T_k = t.shape
+    for where, number in NUMBERED_GRIDS.items():
+        m = _numbered_grid_mask(number, T_q, T_k)
+        if bool((m == ref.causal_mask(T_q, T_k)).all()) or not bool((t == m).all()):
+            continue
+        for size in NUMBERED_GRID_SIZES:
+            try:
+                again = fn(*size)
+            except Exception:  # noqa: BLE001 - no evidence from a crash
+                return
+            want = _numbered_grid_mask(number, *size)
+            if type(again) is not torch.Tensor or tuple(again.shape) != size or not bool(((again != 0) == want).all()):
+                return
+        sizes = ", ".join(f"({a}, {b})" for a, b in NUMBERED_GRID_SIZES[1:])
+        raise Misconception("numbered_grid_cast_to_bool", f"{what} also blocks {where}, and is otherwise the causal "
+                            f"mask; so does causal_mask at sizes {sizes}: " + describe("numbered_grid_cast_to_bool"))
+
+
+def name_numbered_grid_trace(got, causal_mask, atol):
+    """q6, round40 (blind39): weights3_causal computed with the notebook's causal_mask(3), which blocks the cells of a
+    numbered grid that are 0 (numbered_grid_cast_to_bool, proven on the mask's own second calls): named when every
+    row with a kept key is the softmax of scores3 over those keys, and a row with none is NaN or zero."""
+    try:
+        m = causal_mask(3)
+    except Exception:  # noqa: BLE001 - no evidence from a crash
+        return
+    if type(m) is not torch.Tensor or tuple(m.shape) != (3, 3) or m.dtype != torch.bool:
+        return
+    try:
+        name_numbered_grid(causal_mask, m, "causal_mask(3)")
+        return
+    except Misconception as named:
+        said = str(named)
+    s = (ref.Q3 @ ref.K3.T / 2.0).masked_fill(~m, float("-inf"))
+    for row in range(3):
+        if bool(m[row].any()):
+            if not (torch.isfinite(got[row]).all()
+                    and torch.allclose(got[row], torch.softmax(s[row], -1), rtol=0, atol=atol)):
+                return
+        elif not (bool(torch.isnan(got[row]).all()) or bool((got[row] == 0).all())):
+            return
+    raise Misconception("numbered_grid_cast_to_bool", "weights3_causal is what the notebook's causal_mask(3) gives, "
+                        f"and that mask is wrong: {said}")
+
+
 def name_scale_in_float32(got, Q, K, V, mask, what):
     """round39 (blind38): a float64 output that is, to float64's precision, the attention with the scale
     1/sqrt(d_k) (or sqrt(d_k)) rounded to float32 (np.float32(1 / np.sqrt(d_k))): float32_scale, the catalogued
@@ -3302,6 +3376,42 @@ def name_column_reshape(fn, e, what):
                             + describe("reduction_reshaped_to_column"))
 
 
+# torch's words for an out= call on a tensor that requires grad ("exp(): functions with out=... arguments don't
+# support automatic differentiation, but one of the arguments requires grad")
+OUT_WORDS = "functions with out=... arguments don't support automatic differentiation"
+
+
+def name_out_into_input(fn, plain, e, said):
+    """round40 (blind39): the gradient call crashed on an out= write; inplace_on_input where a call without gradients
+    shows the write lands in an input: the attention's own inputs (a copy of the call changes Q, K or V), or, where
+    the crash is inside stable_softmax, the helper's input (stable_softmax on a copy of a probe changes it: what
+    Question 3's tests show). An out= into a new tensor of the function's own is not named here."""
+    try:
+        call(fn, *[t.clone() for t in plain[:3]], mask=plain[3], what=FN)
+    except Misconception as named:
+        if named.key == "inplace_on_input":
+            raise Misconception("inplace_on_input", f"{FN} writes into its input (out=...): the caller's tensor "
+                                "changes after a call without gradients, and with gradients torch refuses it "
+                                f"({e.message.split(',')[0][:90]}); compute a new tensor instead") from None
+    except (StudentCodeError, AssertionError):
+        pass
+    frames = re.findall(r'File "In\[\d{1,9}\]", line \d{1,7}, in ([A-Za-z_]\w{0,60})', e.traceback or "")
+    softmax = STUDENT_SOFTMAX.get()
+    if not frames or frames[-1] != "stable_softmax" or softmax is None:
+        return
+    cube = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7).cos() * 2
+    try:
+        call(softmax, cube.clone(), dim=-1, what="stable_softmax")
+    except Misconception as named:
+        if named.key == "inplace_on_input":
+            raise Misconception("inplace_on_input", "stable_softmax, which the attention calls, writes into its input "
+                                "with out=: the caller's scores are overwritten, and with gradients torch refuses it "
+                                f"({e.message.split(',')[0][:90]}); compute a new tensor instead (e = torch.exp(x - m), no "
+                                "out=x)") from None
+    except (StudentCodeError, AssertionError):
+        pass
+
+
 def crash_inside_broken_softmax(e) -> bool:
     """The crash's last notebook frame is in stable_softmax, and the notebook's stable_softmax (STUDENT_SOFTMAX)
     itself crashes on a plain 3-D input with dim=-1: the helper's mistake, not the attention's (blind35: a sum
@@ -3372,3 +3482,118 @@ def name_zeroed_everything(fn, Q, K, V, mask, got, what):
         raise Misconception("nan_check_zeroes_every_row", f"{what} is 0 everywhere, and the same call with the "
                             "queries that have no allowed key given every key is right: "
                             + describe("nan_check_zeroes_every_row"))
+
+
+# --- q8: the counts, read with their source ---------------------------------------------------------------------
+
+def written_with_caret(submission, name):
+    """q8: whether a cell that assigns `name` has a `^` (True where the source cannot be read: the old reading)."""
+    if submission is None:
+        return True
+    try:
+        cells = cells_of(submission)
+        for index in cells_assigning(cells, name):
+            if any(isinstance(n, ast.BitXor) for n in ast.walk(parse(cells[index]))):
+                return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return False
+
+
+# round40 (blind39): a power of two typed in e-notation, 2e20 for 2 ** 20: b * 10^k where b^k is the count, or a
+# factor of it (T = 2 ** 10 as 2e10, d_k = 2 ** 6 as 2e6) so typed; every such number is a multiple of 100, which no
+# other count of this question is (they are powers of two, or 10^6 and 64 x 10^6 for T rounded to 1000)
+def _e_readings(n):
+    """{b * 10^k: "bek = b x 10^k, where b ** k = n was meant"} for each way n = b ** k with b >= 2, k >= 2."""
+    out = {}
+    for k in range(2, n.bit_length() + 1):
+        b = round(n ** (1 / k))
+        for c in (b - 1, b, b + 1):
+            if c >= 2 and c ** k == n:
+                out[c * 10 ** k] = f"{c}e{k} = {c} x 10^{k}, where {c} ** {k} = {n:,} was meant"
+    return out
+
+
+def _e_notation_counts(T=1024, D_K=64):
+    counts = {"attn_entries": {v: f"typed as {said}" for v, said in _e_readings(T * T).items()},
+              "score_madds": {v: f"typed as {said}" for v, said in _e_readings(T * T * D_K).items()}}
+    for v, said in _e_readings(T).items():         # T itself typed so, then squared
+        counts["attn_entries"].setdefault(v * v, f"T squared, with T typed as {said}")
+        counts["score_madds"].setdefault(v * v * D_K, f"T^2 d_k, with T typed as {said}")
+    for v, said in _e_readings(T * T).items():      # T^2 so typed, times d_k
+        counts["score_madds"].setdefault(v * D_K, f"T^2 d_k, with T^2 typed as {said}")
+    for v, said in _e_readings(D_K).items():        # d_k so typed
+        counts["score_madds"].setdefault(T * T * v, f"T^2 d_k, with d_k typed as {said}")
+    # keyed by the float too: int(2e26) is not 2 x 10^26 exactly (a float holds 53 bits)
+    return {name: {float(v): said for v, said in c.items()} for name, c in counts.items()}
+
+
+E_NOTATION = _e_notation_counts()     # q8's counts, T = 1024 and d_k = 64
+
+
+def name_e_notation(got, name):
+    """q8: power_typed_as_e_notation where the count is one of E_NOTATION's readings."""
+    said = E_NOTATION[name].get(float(got))
+    if said is not None:
+        raise Misconception("power_typed_as_e_notation", f"{name} is {got:,}: {said}; "
+                            + describe("power_typed_as_e_notation"))
+
+
+# words of a comment that say the cost is quadratic (T^2, O(T**2), "quadratic", "squared", the exponent)
+_QUADRATIC_WORDS = re.compile(r"quadratic|squared|exponent|\^\s*2|\*\*\s*2|\u00b2", re.IGNORECASE)
+
+
+def _ratio_written(submission):
+    """How the cells that assign cost_ratio write it (read with ast and tokenize, never run): "log" (a log of a
+    ratio: the exponent), "literal" (a bare number), "power" (an expression with a **, as 2 * T ** 2 / T ** 2),
+    "other", or None where the source cannot be read; and whether a comment on the assignment (its lines, or a
+    comment line just above) says the cost is quadratic, and none says linear."""
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        found, said = None, False
+        for index in cells_assigning(cells, "cost_ratio"):
+            text = cells[index]
+            comments = {}
+            for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+                if tok.type == tokenize.COMMENT:
+                    comments[tok.start[0]] = tok.string
+            for node in ast.walk(parse(text)):
+                if not (isinstance(node, ast.Assign) and any(getattr(t, "id", 0) == "cost_ratio" for t in node.targets)):
+                    continue
+                value = node.value
+                while isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("int", "float", "round") \
+                        and value.args:
+                    value = value.args[0]
+                calls = [ast.unparse(n.func) for n in ast.walk(value) if isinstance(n, ast.Call)]
+                if any(c.split(".")[-1] in ("log2", "log") for c in calls):
+                    found = "log"
+                elif isinstance(value, ast.Constant) and type(value.value) in (int, float):
+                    found = found or "literal"
+                elif any(isinstance(n, ast.Pow) for n in ast.walk(value)):
+                    found = found or "power"
+                else:
+                    found = found or "other"
+                near = [comments[n] for n in range(node.lineno - 1, (node.end_lineno or node.lineno) + 1)
+                        if n in comments and (n >= node.lineno or text.splitlines()[n - 1].lstrip().startswith("#"))]
+                words = " ".join(near)
+                said = said or bool(_QUADRATIC_WORDS.search(words) and "linear" not in words.lower())
+        return found, said
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError, IndexError):
+        return None, False
+
+
+def name_ratio_two(submission):
+    """q8's cost_ratio == 2 (round40, blind39): the exponent of T^2 given for the factor where the cell says so (a
+    log2 of the ratio, or a bare 2 whose comment says the cost is quadratic); a bare 2 or a linear expression
+    with nothing showing the quadratic is cost_linear_in_T (blind.py's cost_ratio_linear: the same answers, the
+    belief that doubling T doubles the cost); an expression with a ** that gives 2 is said, not named."""
+    form, quadratic = _ratio_written(submission)
+    if form == "log" or (form == "literal" and quadratic):
+        how = "a log of the growth factor" if form == "log" else "the exponent of T^2, as its comment says"
+        raise Misconception("cost_ratio_as_exponent", f"cost_ratio is 2, {how}: " + describe("cost_ratio_as_exponent"))
+    if form == "power":
+        raise AssertionError("cost_ratio is 2, from an expression with a power: the cost T^2 d_k grows by "
+                             "(2T)^2 / T^2 = 4 when T doubles; check the expression (how 2 * T ** 2 is grouped, "
+                             "and the counts it divides by)")
+    raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
+                        "every key, so T * T entries")

@@ -256,6 +256,10 @@ MISCONCEPTIONS = {
                             "the next one",
     "causal_bottom_right": "a causal mask aligned at the bottom-right instead of the top-left "
                            "(F.scaled_dot_product_attention's is_causal aligns it at the top-left)",
+    "numbered_grid_cast_to_bool": "casting a lower triangle of numbered positions to bool (torch.tril(grid).bool() "
+                                  "with grid = torch.arange(...)): .bool() is False wherever a number is 0, so the "
+                                  "cell numbered 0 is blocked too and query 0 loses key 0; build the triangle from "
+                                  "ones (torch.ones(T_q, T_k, dtype=torch.bool).tril()) or compare positions j <= i",
     "mask_not_broadcast": "a step that needs the mask at the scores' full shape (scores[~mask] = ...): a "
                           "(T_q, T_k) or (B, 1, T_k) mask must broadcast; use masked_fill or torch.where",
     "fixed_axes": "code that assumes a fixed number of dims (K.T, which reverses every axis of a batched tensor; "
@@ -266,6 +270,9 @@ MISCONCEPTIONS = {
                         "expanded input cannot be written, a tensor that needs gradients may not be, and the "
                         "caller's tensor changes; compute a new tensor instead",
     # shapes and counts
+    "shape_as_dict_of_axes": "writing a shape as a dict of named axes ({\"batch\": 4, ...}, as einops or named "
+                             "tensors name them) where a tuple of ints is asked: give the sizes in order as a "
+                             "tuple, tuple(d.values())",
     "output_width_dk": "taking the output width from d_k instead of d_v",
     "weights_as_output": "confusing the (T_q, T_k) weight matrix with the output",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
@@ -287,6 +294,11 @@ MISCONCEPTIONS = {
     "cost_ratio_eight": "a cost ratio of 8 = 2^3, which has two readings: a cost cubic in T (T^3, as for a "
                         "matrix inverse), or d_k doubled along with T ((2T)^2 (2 d_k) / (T^2 d_k)); only T doubles "
                         "and Q K^T costs T^2 d_k, so the ratio is (2T)^2 / T^2 = 4",
+    "cost_ratio_as_exponent": "giving the exponent of T in the cost (2, for T^2) where the factor is asked: "
+                              "cost_ratio is how many times the cost grows when T doubles, (2T)^2 / T^2 = "
+                              "2 ** 2 = 4",
+    "power_typed_as_e_notation": "writing a power of two in e-notation: 2e20 is 2 x 10^20 (a float), not 2^20; "
+                                 "write the power with **, 2 ** 20 or 1024 ** 2",
     "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "

@@ -97,6 +97,23 @@ def _raise_if_batch_none(value, right, what):
                         + describe("batch_axis_left_none"))
 
 
+def _raise_if_dict(value, right, what):
+    """round40 (blind39): a dict of named axes ({"batch": 4, "queries": 10, "keys": 10}, as einops or named tensors
+    write a shape) where a tuple of ints is asked: shape_as_dict_of_axes when its sizes, in order, are the right
+    shape; other sizes are two mistakes, said without a name (the tuple they make is said too)."""
+    if not isinstance(value, dict) or not value:
+        return
+    sizes = list(value.values())
+    if not all(type(n) is int for n in sizes):
+        return
+    named = ", ".join(f"{str(k)[:20]!r}: {n}" for k, n in list(value.items())[:6])
+    if tuple(sizes) == tuple(right):
+        raise Misconception("shape_as_dict_of_axes", f"{what} is a dict of named axes ({{{named}}}), not a tuple; its "
+                            f"sizes in order, {tuple(sizes)}, are the right shape: " + describe("shape_as_dict_of_axes"))
+    raise AssertionError(f"{what} is a dict of named axes ({{{named}}}), not a tuple of ints; and its sizes in order, "
+                         f"{tuple(sizes)}, are not the right shape either")
+
+
 def _raise_if_wrapped(value, right, what):
     """A 1-tuple or 1-list holding a shape (a trailing comma: `weights_shape = (4, 10, 10),`):
     answer_in_one_more_container when the shape inside is the right one, else said in words."""
@@ -116,6 +133,7 @@ def _raise_if_wrapped(value, right, what):
 @test_case(points=1, hidden=True)
 def test_weights_shape(weights_shape):
     _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
+    _raise_if_dict(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
     diag.zero_dim_entries(weights_shape, ref.weights_shape, "weights_shape")    # sizes as 0-d tensors (blind35)
     _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
@@ -145,6 +163,7 @@ def test_weights_shape(weights_shape):
 @test_case(points=1, hidden=True)
 def test_out_shape(out_shape):
     _raise_if_string(out_shape, ref.out_shape, "out_shape")
+    _raise_if_dict(out_shape, ref.out_shape, "out_shape")
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
     diag.zero_dim_entries(out_shape, ref.out_shape, "out_shape")
     _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")

@@ -106,6 +106,7 @@ def _check(fn, T_q, T_k, long=False):
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
     _name_sliding_window(t, expected, what)
+    diag.name_numbered_grid(fn, t, what)
     _name_fractions(t, expected, what)
     if bool((t == diag.diagonal_only(*t.shape[-2:])).all()):
         diag.name_unsigned_offsets(fn, f"{what} is wrong")

@@ -216,6 +216,8 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
         # each query's weight all on itself: causal_mask(3) keeps the diagonal alone (round39, blind38's uint8)
         diag.name_unsigned_offsets(causal_mask, "weights3_causal is the identity, each query attending to itself "
                                    "alone, as with a mask that keeps only the diagonal")
+    if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
+        diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
     diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),

@@ -1,6 +1,8 @@
 """Question 8: the cost of attention, O(T^2 d_k), for one head with T = 1024 and d_k = 64."""
 import ast
+import importlib.util
 import math
+from pathlib import Path
 
 from otter.test_files import test_case
 
@@ -13,6 +15,10 @@ from reference import sdpa_from_scratch as ref
 OK_FORMAT = False
 name = "q8"
 register_misconceptions(__file__)
+_spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", Path(__file__).with_name("_diagnose.py"))
+assert _spec is not None and _spec.loader is not None
+diag = importlib.util.module_from_spec(_spec)      # hidden/_diagnose.py, beside this file (no package)
+_spec.loader.exec_module(diag)
 
 T, D_K = 1024, 64
 # the question's counts written with MATLAB's ^, which Python reads as bitwise xor (below * in precedence)
@@ -29,20 +35,6 @@ DISTINCT_PAIRS = {"attn_entries": T * (T - 1) // 2, "score_madds": T * (T - 1) /
 # 64 x 10^6 (T^2 = 2^20, T^2 d_k = 2^26, T d_k = 2^16)
 ROUNDED_T = (1000,)
 AT_T = {"attn_entries": lambda t: t * t, "score_madds": lambda t: t * t * D_K}
-
-
-def _written_with_caret(submission, name):
-    """Whether a cell that assigns `name` has a `^` (True where the source cannot be read: the old reading)."""
-    if submission is None:
-        return True
-    try:
-        cells = cells_of(submission)
-        for index in cells_assigning(cells, name):
-            if any(isinstance(n, ast.BitXor) for n in ast.walk(parse(cells[index]))):
-                return True
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True
-    return False
 
 
 def _raise_if_loop_from_one(submission, name, got):
@@ -78,7 +70,7 @@ def _raise_if_related(got, name, submission=None, attn_entries=None):
         raise Misconception("square_as_times_two", f"{name} is {got}, T x 2 = {T} x 2"
                             + (f" times d_k = {D_K}" if name == "score_madds" else "") + ": "
                             + describe("square_as_times_two"))
-    if name == "score_madds" and got == T * T + D_K and not _written_with_caret(submission, name):
+    if name == "score_madds" and got == T * T + D_K and not diag.written_with_caret(submission, name):
         # T * T ^ d_k is T^2 + d_k (bit 6 of 2^20 is clear): without a ^ in its cell, d_k was added (blind31)
         raise Misconception("madds_d_k_added", f"{name} is {got} = T^2 + d_k: " + describe("madds_d_k_added"))
     if got in XOR[name]:
@@ -146,6 +138,7 @@ def test_attn_entries(attn_entries, submission=None):
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
                              "entries, one per query-key pair")
     _raise_if_related(got, "attn_entries", submission)
+    diag.name_e_notation(got, "attn_entries")
     raise_if_other_unit(got, ref.attn_entries, "attn_entries")
     raise_if_typo(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
@@ -190,6 +183,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
         raise Misconception("madds_all_heads_width", f"score_madds is {got} = T^2 x {8 * D_K} = T^2 x (8 x d_k): "
                             + describe("madds_all_heads_width"))
     _raise_if_related(got, "score_madds", submission, attn_entries)
+    diag.name_e_notation(got, "score_madds")
     raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "
@@ -210,7 +204,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
 
 
 @test_case(points=1, hidden=True)
-def test_cost_ratio(cost_ratio):
+def test_cost_ratio(cost_ratio, submission=None):
     _raise_if_wrapped(cost_ratio, "cost_ratio")
     # a plain number only (anything else goes to expect_int, which says what it is)
     if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
@@ -226,8 +220,7 @@ def test_cost_ratio(cost_ratio):
         raise Misconception("cost_ratio_as_increase", f"cost_ratio is {got}, {increase[got]}: "
                             + describe("cost_ratio_as_increase"))
     if got == 2:
-        raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
-                            "every key, so T * T entries")
+        diag.name_ratio_two(submission)
     if got == 8:
         # 8 = 2^3 is T^3, or T^2 d_k with d_k doubled along with T (blind15): the value cannot tell which
         raise Misconception("cost_ratio_eight", "cost_ratio is 8: " + describe("cost_ratio_eight"))
