@@ -8,8 +8,6 @@ rank_from_one_example. Each kind: two wrong variants of my own, a correct one at
 keeps another name (or none)."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading.grader import Grader
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
 
@@ -35,8 +33,7 @@ rank_S_lesson = int(torch.linalg.matrix_rank(Q_lesson @ K_lesson.T))
 
 
 def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("attention-pipeline", "round40", cells, False), Path(tmp))
+    return grade_cells(grader, "attention-pipeline", cells, "round40")
 
 
 def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:

@@ -3,8 +3,6 @@ it used to stop at the sandbox boundary, "your code raised EncodeError"), and an
 function (a local variable, gone when it returns: it was told only "not defined in your notebook")."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +10,7 @@ from autograder.errors import ProtocolError
 from autograder.grading.checks import Misconception, expect_choice, expect_number
 from autograder.grading.source_checks import unbound_answer
 from autograder.sandbox.protocol import EncodeError, decode_value, encode_value
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 
 # --- a set crosses the sandbox as itself -----------------------------------------------------------------
 
@@ -98,8 +96,7 @@ def test_no_local_binding_is_claimed_where_there_is_none_or_a_global_one(cells):
 # --- through the sandbox: a scaled-attention notebook ---------------------------------------------------------
 
 def _graded(grader, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("scaled-attention", "round40", cells, False), Path(tmp))
+    return grade_cells(grader, "scaled-attention", cells, "round40")
 
 
 @pytest.mark.parametrize("cells, question, key", [

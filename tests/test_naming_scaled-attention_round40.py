@@ -9,13 +9,11 @@ survives (mha_heads_overwritten). My own variants, not blind39's cells; each kin
 shape that keeps full marks."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 import torch
 
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
 D = load("scaled-attention", "_diagnose", "_test_scaled_r40__diagnose")
@@ -143,8 +141,7 @@ CORRECT = {
 
 
 def _graded(grader, name: str, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("scaled-attention", f"round40_{name}", cells, False), Path(tmp))
+    return grade_cells(grader, "scaled-attention", cells, f"round40_{name}")
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))

@@ -8,13 +8,11 @@ inplace_on_input on the gradient test too, where torch's own words had been left
 the sandbox on variants of its own, with correct neighbours that keep full marks."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 
 import pytest
 import torch
 
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round40_diagnose")
@@ -125,8 +123,7 @@ NEIGHBOURS = [
 
 
 def _graded(grader, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("sdpa-from-scratch", "round40", cells, False), Path(tmp))
+    return grade_cells(grader, "sdpa-from-scratch", cells, "round40")
 
 
 @pytest.mark.parametrize("key, where, cells", [(k, w, c) for k, (w, cs) in WRONG.items() for c in cs],

@@ -128,6 +128,14 @@ def grade(grader: Any, variant: Variant, out_dir: Path, seed: int = SEED) -> Out
     return Outcome(variant, result.score, result.max_score, failed, result.status)
 
 
+def grade_cells(grader: Any, slug: str, cells: dict[str, str], name: str = "variant",
+                seed: int = SEED) -> Outcome:
+    """Grade full_marks with `cells` put in (a naming test's own wrong or right variant), in a folder of its own."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        return grade(grader, Variant(slug, name, cells, False), Path(tmp), seed)
+
+
 def summarise(outcomes: list[Outcome]) -> str:
     lines = []
     for slug in SLUGS:
