@@ -202,3 +202,28 @@ def test_a_letter_chosen_by_position_or_from_constants_is_the_students_choice(ce
 def test_a_letter_indexed_by_a_computed_value_is_computed(cells):
     from autograder.grading.source_checks import computed_answer
     assert computed_answer(cells, "q7_answer") is not None
+
+
+# --- a number written out in a string: a ratio, a factor, a power (blind40's cost_ratio = "4:1") -------------------
+
+@pytest.mark.parametrize("value, number", [("4:1", "4"), (" 4 : 1 ", "4"), ("4 to 1", "4"), ("1:4", "0.25"),
+                                           ("4x", "4"), ("x4", "4"), ("\u00d74", "4"), ("4 times", "4"),
+                                           ("2^2", "4"), ("2**20", "1048576")])
+def test_a_number_written_out_in_a_string_is_named_with_its_value(value, number):
+    with pytest.raises(Misconception) as e:
+        expect_number(value, "cost_ratio")
+    assert e.value.key == "number_as_string" and f"the number {number} " in str(e.value)
+
+
+@pytest.mark.parametrize("value", ["four", "O(T^2)", "T^2", "4:0", "quadratic, so 4", "2^100"])
+def test_other_strings_are_not_read_as_numbers(value):
+    with pytest.raises(AssertionError) as e:
+        expect_number(value, "cost_ratio")
+    assert getattr(e.value, "key", None) != "number_as_string"
+
+
+def test_a_ratio_written_as_text_is_named_through_the_sandbox(grader):
+    outcome = grade_cells(grader, "sdpa-from-scratch", {
+        "attn_entries": "attn_entries = 1024 * 1024\nscore_madds = 1024 * 1024 * 64\ncost_ratio = '4 : 1'\n"}, "round40")
+    named = [(q, n, k) for q, n, k, _m in outcome.failed]
+    assert named == [("q8", "test_cost_ratio", "number_as_string")], outcome.failed

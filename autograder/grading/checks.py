@@ -510,10 +510,42 @@ def _raise_if_string_answer(value: str, what: str) -> None:
     try:
         number = float(text.replace("_", "").replace(",", ""))
     except ValueError:
+        written = _number_written_out(text)
+        if written is not None:
+            how, number = written
+            shown = f"{int(number)}" if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
+            raise Misconception("number_as_string", f"{what} is {_shown(value)}, a string holding {how}, the number "
+                                f"{shown} (its value is checked once it is a number): "
+                                + describe("number_as_string")) from None
         return
     if math.isfinite(number):
         raise Misconception("number_as_string", f"{what} is {value!r}, a string holding the number "
                             f"{number:g} (its value is checked once it is a number): " + describe("number_as_string"))
+
+
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_RATIO_TEXT = re.compile(rf"^{_NUMBER}\s*(?::|/|to)\s*{_NUMBER}$", re.IGNORECASE)       # "4:1", "4 / 1", "4 to 1"
+_TIMES_TEXT = re.compile(rf"^(?:[x\u00d7]\s*{_NUMBER}|{_NUMBER}\s*(?:x|\u00d7|times))$", re.IGNORECASE)  # "4x", "x4"
+_POWER_TEXT = re.compile(rf"^{_NUMBER}\s*(?:\^|\*\*)\s*(\d{{1,2}})$")                         # "2^2", "2**20"
+
+
+def _number_written_out(text: str) -> tuple[str, float] | None:
+    """A number written as words and signs in a string, and its value: a ratio ("4:1"), a factor ("4x", "x4",
+    "4 times") or a power ("2^2", "2**20"). None for anything else (a sentence, a formula with names)."""
+    text = text.strip()
+    if len(text) > 40:
+        return None
+    if (m := _RATIO_TEXT.match(text)) and float(m.group(2)) != 0:
+        return f"the ratio {m.group(1)} to {m.group(2)}", float(m.group(1)) / float(m.group(2))
+    if m := _TIMES_TEXT.match(text):
+        return f"the factor {m.group(1) or m.group(2)}", float(m.group(1) or m.group(2))
+    if m := _POWER_TEXT.match(text):
+        return f"the power {m.group(1)}^{m.group(2)}", float(m.group(1)) ** int(m.group(2))
+    return None
+
+
+def _shown(value: str) -> str:
+    return repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
 
 
 def expect_int(value: object, what: str) -> int:
