@@ -4634,6 +4634,219 @@ BLIND39_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# blind40 (2026-12-04): written by three helpers who did not read the catalogue; judged by three others on the
+# engine frozen at the set's commit cf6a419 (first sight). First sight: sdpa 9, scaled 13, pipeline 10 named right
+# of 14; mis-named: sdpa 1, scaled 0, pipeline 2.
+BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# judged from `measure sdpa-from-scratch --set blind40 -v` (frozen engine, /tmp/frozen40), full messages re-read by
+# grading each wrong variant again (/tmp/j40-sdpa/full.txt: same scores and keys as /tmp/measure40-sdpa-from-scratch.txt);
+# () where nothing names the mistake right
+    "sdpa-from-scratch": {
+        # generator_returned on both q1 tests: "weights_shape(...) returned a generator, not a value: ... (or returns a
+        # generator expression) where a list or a value is asked ... return `list(...)`": the cause exactly (a generator
+        # expression in place of a tuple), and list(...) is a working fix (expect_shape takes a tuple or a list);
+        # borderline wording: "weights_shape(...) returned" reads as if it were a function, nothing says Python has no
+        # tuple comprehension (tuple(...) is the exact fix)
+        "q1_tuple_comprehension_is_a_generator": ("generator_returned",),
+        # generic: "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query, key) pair"
+        # (None); the student already counts one per pair (4, 100); nothing says the pairs keep two axes (4, 10, 10)
+        "q1_pairs_flattened_into_one_axis": (),
+        # generic: "raw_score_var is 0.1273 and scaled_score_var 0.01591, exactly 1/8 of it, so the scale is right; but
+        # neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ..., whose variance is 6.599): either
+        # other scores were measured or another statistic" (None): says what differs and which scores are asked, but
+        # nothing says the queries and keys were normalised (cosine similarities)
+        "q2_scores_as_cosine_similarities": (),
+        # divisor_d_k_or_sqrt_64: "dividing the example's scores by 8, which is both its d_k ... and sqrt(64), the divisor
+        # of the d_k = 64 head that scale_divisor asks about (reused for an example whose d_k is 8) ... divide by
+        # math.sqrt(Q.shape[-1]) = sqrt(8)": the actual cause is one of its two readings, and the fix is exact
+        "q2_scaled_by_the_divisor_for_d_k_64": ("divisor_d_k_or_sqrt_64",),
+        # MIS-NAMED: epsilon_added_to_weights on q3:test_minus_inf_entries (the only failure): "it is the right weights
+        # with 7.49e-13 added to every one ...: adding a small constant to every softmax weight (exp / sum + eps: the
+        # epsilon outside the fraction) ... each row sums to a little more than 1 ... an epsilon, if any, goes inside:
+        # exp / (sum + eps)". The code adds nothing after the division: it floors the exponentials (clamp(min=1e-12))
+        # inside the fraction, so rows still sum to exactly 1 (checked in float64: |sum - 1| 2e-16), the finite
+        # weights go down, not up (-6e-12), and each blocked entry gets 1e-12 / its row's sum (5.1e-13 .. 9.3e-13 per
+        # row, not one constant). The effect on blocked keys (> 0 instead of 0) is right, but the mechanism, the
+        # row-sum claim and the "put it inside" advice are another mistake's: the student is sent to look for a
+        # `+ eps` that is not there. Engine defect: _fitted_epsilon's replay tolerance in float32
+        # (1e-6 * max|weight|) swamps a 1e-12 constant, so any tiny floor on the blocked entries "fits one c";
+        # softmax_inf_to_zero's effect words ("blocked entries then get a weight above 0 ... keep exp(-inf) = 0") are
+        # nearer, though its cause (-inf replaced by a finite logit) is not this either; no key says a clamp on exp
+        "q3_exponentials_clamped_away_from_zero": (),
+        # upper_triangular_mask on the 3 q4 tests and q6:test_weights3_causal: "causal_mask(11) is wrong: it matches an
+        # upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of meshgrid's
+        # default indexing='xy' (rows holds the key index, so cols <= rows is i <= j), and the fix (the lower
+        # triangle) follows; nothing says meshgrid's default (as blind3's q4_arange_unsqueeze_swapped)
+        "q4_numpy_meshgrid_default_xy_indexing": ("upper_triangular_mask",),
+        # inverted_mask on the 3 q4 tests and q6: "causal_mask(11) is True on the keys a query may not see: it matches
+        # treating True in the mask as 'blocked' instead of 'may attend'": exactly the TensorFlow 1 = blocked convention
+        "q4_tensorflow_look_ahead_mask_ported": ("inverted_mask",),
+        # generic: all 10 q5 failures None, "the output ... does not match the correct result in 174 of 210 entries
+        # (largest difference 0.000756 ...)" with a smallest failing input (0.0863 vs 0.0865); says what differs and
+        # where, but nothing says the scores were rounded through float16 (float32_precision / dtype_changed did not fire)
+        "q5_scores_computed_in_float16": (),
+        # weights_as_output on both q6 tests: "weights3 has shape (3, 2) and equals the attention output weights3 @ V3"
+        # and "out3 has shape (3, 3) and equals the attention weights softmax(scores3)": together the swap exactly, with
+        # each answer's right shape (as blind10's q1_shapes_swapped); nothing says the unpacking order
+        "q6_helper_results_unpacked_in_wrong_order": ("weights_as_output",),
+        # answer_annotated_not_assigned: "the notebook has `q_trap_answer: 'C'`, an annotation: writing `name: "C"` (a
+        # colon) where `name = "C"` is meant ... binds nothing": exactly
+        "q7_colon_typed_for_equals_sign": ("answer_annotated_not_assigned",),
+        # answer_extra_characters: "q_trap_answer is '**C**': it has characters besides the letter, which seems to be 'C'
+        # ... the answer must be the letter alone": exactly
+        "q7_letter_copied_with_markdown_bold": ("answer_extra_characters",),
+        # answer_computed_by_code: "q_trap_answer is 'A', the letter your code worked out (`q_trap_answer = 'A' if
+        # _rows_sum_to_one.all else 'C'`), and it is not the best answer ... look at ... the branch each outcome takes;
+        # decide the option and assign its letter": quotes the faulty line and gives the fix (assign "C"); borderline:
+        # nothing says `.all` is never called (method_not_called / callable_not_called would be exact), and its "what it
+        # measures or compares is not what the question asks" is hedged, not true of this check; no zero_after_softmax
+        # here, so unlike blind38's branches-swapped variant no concept the student got right is blamed
+        "q7_all_method_not_called_in_check": ("answer_computed_by_code",),
+        # entries_times_d_k ("attn_entries counts d_k = 64 numbers per weight: the weight matrix has one entry per
+        # (query, key) pair") and madds_without_d_k ("score_madds is one multiply-add per score: each score is a dot
+        # product of length d_k"): each states exactly what the swapped value is and how to correct it where it is
+        # written, and the two fixes together are the fix; borderline: no message says the two were swapped (the
+        # answers_swapped key is q2's only), and the keys' catalogue wording is a belief the student does not hold;
+        # unlike blind29's q8_helper_arguments_swapped, following them fixes the right place
+        "q8_counts_swapped_in_tuple_assignment": ("entries_times_d_k", "madds_without_d_k"),
+        # generic: "cost_ratio should be a number (a Python float; use .item() on a tensor), got str" (None): enough to
+        # fix, but no key; number_as_string does not fire because "4:1" parses as no number
+        "q8_ratio_written_as_4_to_1": (),
+    },
+# wrong 14: named right 9 / partly 0 / generic 4 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# judged from `measure scaled-attention --set blind40 -v` (frozen engine, /tmp/frozen40), full messages re-read by
+# grading each variant again (same scores and keys as /tmp/measure40-scaled-attention.txt); () where nothing names
+# the mistake right
+    "scaled-attention": {
+        # one_edit_fix on all 5 q1 tests: "`Q @ K.T / math.sqrt(d_k)` in place of `Q @ K.T // math.sqrt(d_k)`" on line 5:
+        # the floor division at its place with the fix (q8 not charged)
+        "q1_scores_floor_divided_by_scale": ("one_edit_fix",),
+        # one_edit_fix on all 5 q1 tests: line 7 (`weights = probs.softmax(dim=-1)`), "`scores` in place of `probs`": the
+        # second softmax at its place with the fix; its alternatives (log_softmax / scores on line 6) also give
+        # softmax(scores) once (q8 not charged)
+        "q1_second_softmax_to_normalise_rows": ("one_edit_fix",),
+        # scale_precedence: "the unscaled variance ... divided by 576 (its dot products divided by 2 d_k ...): writing the
+        # scale as d_k ** 1/2, which Python reads as (d_k ** 1) / 2": the same precedence slip and its exact effect (d_k **
+        # -1/2 = 1/(2 d_k)); borderline: it quotes d_k ** 1/2 where the code has ** -1/2, and its fix says d_k ** 0.5
+        "q2_scale_written_d_k_power_minus_one_half": ("scale_precedence",),
+        # scaled_flag_ignored: "with scaled=True the result is the unscaled variance, about d_k": exactly what the string
+        # comparison does (the bool never equals 'True', the flag is ignored), as blind7's q2_integer_exponent
+        "q2_scaled_flag_compared_with_string": ("scaled_flag_ignored",),
+        # generic: both q4 table tests None, "the table has only the rows for d = [4] ... the rows for d = [16, 64, 256] are
+        # missing. Build and append one row per d inside the loop (an append after the loop keeps only the last row)":
+        # says what differs (one row), but no key says the return is inside the loop (its aside guesses another cause)
+        "q4_table_return_indented_into_loop": (),
+        # entropy_unweighted on all 3 q4 tests: "summing ... -log p over the row without weighting each term by p (a
+        # uniform row of t entries gives t log t) ... multiply each -log p by its p before the sum": "...t,...s->..." is
+        # (sum p)(sum log p) = sum log p, exactly the unweighted sum, and the fix (pair each p with its own log p, one
+        # letter) follows; borderline: nothing says the einsum's second letter is why (as blind37's
+        # q4_entropy_identity_expected_logit_as_plain_mean)
+        "q4_entropy_einsum_second_operand_own_index": ("entropy_unweighted",),
+        # answer_computed_by_code: "'D', the letter your code worked out ... what it measures or compares is not what the
+        # question asks (look at ... the sizes it uses ...)": the probe's options built from the global d_k = 4; "option D
+        # stands for squaring d_k" describes the option, it blames no belief
+        "q5_answer_probe_options_from_notebook_d_k": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q5_answer is np.int64(2), a number, not a letter ... as a string such as "B"": exactly
+        "q5_answer_numpy_argmin_index_not_letter": ("answer_value_not_letter",),
+        # answer_computed_by_code: "'C', the letter your code worked out (`... if torch.equal(_P @ _X, _out) else 'C'`) ...
+        # what it measures or compares is not what the question asks": the bit-exact check falls to the fallback; right
+        # in kind (as judge39's q7_row_sum_check_with_branches_swapped), nothing says torch.equal vs allclose
+        "q6_answer_check_with_bit_exact_torch_equal": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D', the letter your code worked out (`if torch.allclose(_out, _softmax(...`) ...":
+        # the hand softmax over the whole matrix fails the check, the cell falls through to D; right in kind, no belief blamed
+        "q6_answer_check_softmax_over_whole_matrix": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _w.requires_grad else 'C'`) ... what it measures ... is not
+        # what the question asks": the requires_grad flag is not differentiability; right in kind
+        "q7_answer_probe_reads_requires_grad_flag": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _Q.grad.abs().max() < 1e-06 else 'D'`) ...": the gradient
+        # of weights.sum() is 0 by construction, the probe measures the wrong thing; right in kind
+        "q7_answer_gradient_probe_through_weights_sum": ("answer_computed_by_code",),
+        # one_edit_fix on all 3 q8 tests: "leave out line 3 (`X = F.layer_norm(X, X.shape[-1:])`)": exactly the fix
+        "q8_pre_layer_norm_on_input": ("one_edit_fix",),
+        # mha_split_by_head_count on all 3 q8 tests: "d_k heads of width n_heads instead of n_heads heads of width d_k;
+        # use Q.split(d_k, dim=-1) or Q.chunk(n_heads, dim=-1)": the exact effect and a working fix; borderline: its cause
+        # is the mirror slip (torch.split given a count), here tensor_split given a size - the same count/size confusion
+        "q8_tensor_split_given_head_width": ("mha_split_by_head_count",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+    # judged from `measure attention-pipeline --set blind40 -v` (frozen engine, /tmp/frozen40), full messages re-read by
+    # grading each variant again (/tmp/j40-pipeline/full.py: same scores and keys as /tmp/measure40-attention-pipeline.txt)
+    # against each variant's "mistake" words and code; () where no failed test names it right
+    "attention-pipeline": {
+        # size_one_axes_added on q01:test_project_float64: "Q has shape (1, 7, 12), expected (7, 12), and its values are
+        # right with 1 leading size-1 axes added ... an unsqueeze or a [None] left in ... return the shape asked for":
+        # exactly the unsqueeze(0) never undone; q07/q09/q13 did not lose points
+        "q01_batch_axis_added_and_kept": ("size_one_axes_added",),
+        # scores_transposed on all 4 q02 tests: "it matches computing K Q^T (keys as rows) instead of Q K^T (queries as
+        # rows)": exactly the effect of the swapped unsqueezes (as blind39's q02_einsum_implicit_output_sorted_alphabetically);
+        # it does not point at the unsqueeze axes, but the effect says what to swap
+        "q02_broadcast_unsqueeze_axes_swapped": ("scores_transposed",),
+        # answer_computed_by_code: "ans_scale is 'c', the letter your code worked out (`if abs(_h_raw - _h_scaled) < 1e-09:
+        # ...`) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...); decide
+        # the option and assign its letter": true of the code and the fix follows; option C's text is given as what the
+        # option stands for, not as the student's belief; borderline: nothing says row 0 of a causal A sees one key
+        # (entropy 0 at any scale)
+        "q03_experiment_on_first_causal_row": ("answer_computed_by_code",),
+        # size_one_axes_added on the 3 q04 tests: "the mask has shape (1, 5, 5), expected (5, 5), and its values are right
+        # with 1 leading size-1 axes added ... a [None] left in ... return the shape asked for": exactly Flax's leading
+        # axis; q05/q07/q09/q10/q13 did not lose points
+        "q04_flax_style_mask_keeps_head_axis": ("size_one_axes_added",),
+        # MIS-NAMED (one test of two): q05:test_weights_noncontiguous names softmax_subtracts_mean, "A contains NaN or inf
+        # in 80 of 80 entries, exactly where the softmax with each row's mean subtracted before exp (in place of its
+        # maximum) overflows ... subtract x.amax(dim, keepdim=True)": the code calls torch.softmax and subtracts no mean;
+        # the NaN comes from M * -1e9 turning finfo.min into +inf; the student is sent to a max-shift they already have.
+        # Engine defect: _diagnose.raise_if_mean_shift, when every entry is NaN, only checks that tame scores WITHOUT the
+        # mask are right, which any mask-mishandling code passes. q05:test_weights_float64_rectangular_mask: one_edit_fix on
+        # line 3, "`M` in place of `M * -1000000000.0`" (or the sign flipped): the slip at its place with the fix, right
+        "q05_tf_tutorial_mask_times_minus_1e9": ("one_edit_fix",),
+        # mask_blocks_gradient: "ans_mask is not the best answer: that choice reflects thinking the mask is about gradients:
+        # without it position t reads the token it is trained to predict": names and refutes D's belief, the hedge's second
+        # letter that `and` records (the comment: "c, and d plays a part as well"), and points to C; accepted as blind35's
+        # q5_answer_hedged_with_and_operator; borderline: nothing says `and` returns its last operand (ans_mask is 'd') or
+        # that two letters were given (answer_hedged did not fire: the value is one letter)
+        "q06_letters_joined_with_and": ("mask_blocks_gradient",),
+        # answer_computed_by_code: "ans_mask is 'b', the letter your code worked out (`ans_mask = 'b' if _rank_plain <
+        # _rank_masked else 'c'`) ... (option B stands for thinking the causal mask is about the rank of the scores: it is
+        # about which tokens a position may read) ... what it measures or compares is not what the question asks": exactly
+        # the rank experiment and what it misses
+        "q06_rank_experiment_read_as_rank_loss": ("answer_computed_by_code",),
+        # generic (None) on q09:test_prefix_average_matrix: "W_avg does not match ... in 44 of 81 entries (largest
+        # difference 0.25 at index (3, 0)) ... the wrong entries all lie at index 1, 2, 3, ... of axis -2 (rows)": says
+        # where, but nothing says the rows have unit Euclidean length (F.normalize's p=2) instead of summing to 1; q10 did
+        # not lose points
+        "q09_rows_normalized_to_unit_length": (),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson, "right with one change on line 6 ...: `Q_lesson` in place of
+        # `_A_lesson` (checked on the test it failed ...)": rank(Q_lesson) = 2 equals rank(S) only by coincidence (Q spans 2
+        # dims); the student is sent to take the rank of Q, not of S (as blind38's q11_rank_from_nonzero_eigenvalues).
+        # Borderline: the same message goes on "rank_S_lesson is 5: that is T ... the rank of a full-rank T x T matrix such
+        # as the causal weights A ...: call torch.linalg.matrix_rank(S) on S itself", which names the real mistake, but it
+        # does not undo the wrong one-edit fix printed first
+        "q11_lesson_rank_of_attention_weights": (),
+        # generic (None) on q12:test_count_qkv: "the count is wrong (for d_v different from d_k)"; nothing says
+        # math.prod(()) is 1 (73 for 72); the hint leans the wrong way (d_v vs d_k, where the cause is the missing W_O
+        # term) but is keyless, so generic, not mis-named (as blind39's q12_len_of_linear_weights)
+        "q12_empty_shape_product_is_one": (),
+        # raw (None) on all 3 q13 tests: "your code raised RuntimeError: mat1 and mat2 shapes cannot be multiplied (5x12
+        # and 9x10)" / "Expected size for first two dimensions of batch2 tensor ..."; nothing says chunk(2) splits into
+        # equal halves where d_k != d_v
+        "q13_fused_kv_chunked_in_two": (),
+        # answer_computed_by_code: "ans_cross_shapes is 'd', the letter your code worked out (`if _A.shape == [3, 3] and
+        # _O.shape == [3, 2]: ...`) ... (look at ... the branch each outcome takes); decide the option and assign its
+        # letter": true (the fallback branch picked 'd') and the fix follows; option D's text is given as what the option
+        # stands for; borderline: nothing says torch.Size never equals a list
+        "q14_torch_size_compared_with_list": ("answer_computed_by_code",),
+        # answer_in_container: "ans_cross_causal is {'d'}, a set holding a letter (braces around a value make one) ...
+        # drop ... the braces": exactly
+        "q15_answer_as_a_set": ("answer_in_container",),
+        # answer_computed_by_code: "ans_complexity is 'b', the letter your code worked out (...[round(_ratio)]) ... (option
+        # B stands for thinking the cost of the scores does not depend on T: there are T^2 of them) ... what it measures
+        # ... is not what the question asks": exactly: Q.T @ K measures a d_k x d_k matrix, not the T^2 scores
+        "q16_experiment_with_gram_matrix": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 2 / raw 1 / mis-named 2 / not caught 0; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -4653,7 +4866,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
-    "blind39": BLIND39_KEYS}
+    "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
