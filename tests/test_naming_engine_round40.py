@@ -227,3 +227,12 @@ def test_a_ratio_written_as_text_is_named_through_the_sandbox(grader):
         "attn_entries": "attn_entries = 1024 * 1024\nscore_madds = 1024 * 1024 * 64\ncost_ratio = '4 : 1'\n"}, "round40")
     named = [(q, n, k) for q, n, k, _m in outcome.failed]
     assert named == [("q8", "test_cost_ratio", "number_as_string")], outcome.failed
+
+
+@pytest.mark.parametrize("depth", [300, 900, 2500, 5000])
+def test_an_answer_nested_hundreds_deep_does_not_break_the_source_reading(depth):
+    from autograder.grading.source_checks import computed_answer
+    chain = "+".join(['"C"'] * depth)
+    computed_answer([f"x = 1\nq7_answer = {chain}\n"], "q7_answer")          # no RecursionError
+    found = unbound_answer([f"def f():\n    q7_answer = {chain}\n"], "q7_answer")
+    assert found is None or found[0] == "local"

@@ -600,7 +600,10 @@ def _bound_only_in_function(cells: Sequence[str], name: str) -> str | None:
             for stmt in ast.walk(fn):
                 if (isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
                         and any(_stores(t, name) for t in ast.walk(stmt))):
-                    line = ast.unparse(stmt).splitlines()[0]
+                    try:
+                        line = ast.unparse(stmt).splitlines()[0]
+                    except RecursionError:   # nested hundreds deep: the function's name says enough
+                        line = f"{name} = ..."
                     return f"def {fn.name}(...): {line if len(line) <= 50 else line[:47] + '...'}"
     return None
 
@@ -627,6 +630,13 @@ def computed_answer(cells: Sequence[str], name: str) -> str | None:
     or through names bound to literals), or nothing binds it at the top level. A letter the code computed says
     which option the computation picked, not what the student believes (issue 21: a probe that measures the
     wrong thing, a check with swapped branches, max where min was meant). One cached parse (_parsed)."""
+    try:
+        return _computed_answer(cells, name)
+    except RecursionError:     # an expression nested hundreds deep: nothing the student reads is said of it
+        return None
+
+
+def _computed_answer(cells: Sequence[str], name: str) -> str | None:
     last = _last_binding(cells, name)
     if last is None:
         return None
