@@ -4798,7 +4798,7 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # Engine defect: _diagnose.raise_if_mean_shift, when every entry is NaN, only checks that tame scores WITHOUT the
         # mask are right, which any mask-mishandling code passes. q05:test_weights_float64_rectangular_mask: one_edit_fix on
         # line 3, "`M` in place of `M * -1000000000.0`" (or the sign flipped): the slip at its place with the fix, right
-        "q05_tf_tutorial_mask_times_minus_1e9": ("one_edit_fix",),
+        "q05_tf_tutorial_mask_times_minus_1e9": ("one_edit_fix", "mask_times_neg_1e9"),
         # mask_blocks_gradient: "ans_mask is not the best answer: that choice reflects thinking the mask is about gradients:
         # without it position t reads the token it is trained to predict": names and refutes D's belief, the hedge's second
         # letter that `and` records (the comment: "c, and d plays a part as well"), and points to C; accepted as blind35's
@@ -4814,22 +4814,22 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # difference 0.25 at index (3, 0)) ... the wrong entries all lie at index 1, 2, 3, ... of axis -2 (rows)": says
         # where, but nothing says the rows have unit Euclidean length (F.normalize's p=2) instead of summing to 1; q10 did
         # not lose points
-        "q09_rows_normalized_to_unit_length": (),
+        "q09_rows_normalized_to_unit_length": ("prefix_average_unit_length_rows",),
         # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson, "right with one change on line 6 ...: `Q_lesson` in place of
         # `_A_lesson` (checked on the test it failed ...)": rank(Q_lesson) = 2 equals rank(S) only by coincidence (Q spans 2
         # dims); the student is sent to take the rank of Q, not of S (as blind38's q11_rank_from_nonzero_eigenvalues).
         # Borderline: the same message goes on "rank_S_lesson is 5: that is T ... the rank of a full-rank T x T matrix such
         # as the causal weights A ...: call torch.linalg.matrix_rank(S) on S itself", which names the real mistake, but it
         # does not undo the wrong one-edit fix printed first
-        "q11_lesson_rank_of_attention_weights": (),
+        "q11_lesson_rank_of_attention_weights": ("rank_of_attention_weights",),
         # generic (None) on q12:test_count_qkv: "the count is wrong (for d_v different from d_k)"; nothing says
         # math.prod(()) is 1 (73 for 72); the hint leans the wrong way (d_v vs d_k, where the cause is the missing W_O
         # term) but is keyless, so generic, not mis-named (as blind39's q12_len_of_linear_weights)
-        "q12_empty_shape_product_is_one": (),
+        "q12_empty_shape_product_is_one": ("param_count_empty_term_one",),
         # raw (None) on all 3 q13 tests: "your code raised RuntimeError: mat1 and mat2 shapes cannot be multiplied (5x12
         # and 9x10)" / "Expected size for first two dimensions of batch2 tensor ..."; nothing says chunk(2) splits into
         # equal halves where d_k != d_v
-        "q13_fused_kv_chunked_in_two": (),
+        "q13_fused_kv_chunked_in_two": ("fused_kv_equal_halves",),
         # answer_computed_by_code: "ans_cross_shapes is 'd', the letter your code worked out (`if _A.shape == [3, 3] and
         # _O.shape == [3, 2]: ...`) ... (look at ... the branch each outcome takes); decide the option and assign its
         # letter": true (the fallback branch picked 'd') and the fix follows; option D's text is given as what the option

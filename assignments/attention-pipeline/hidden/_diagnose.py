@@ -1546,6 +1546,8 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # or the last row of the right matrix left at zero (naming15)
         "prefix_average_row_skipped/first": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([0]), 0.0),
         "prefix_average_row_skipped/last": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([T - 1]), 0.0),
+        # each row divided by its Euclidean length (F.normalize's default p=2, blind40): row t holds 1/sqrt(t)
+        "prefix_average_unit_length_rows": W / W.norm(dim=-1, keepdim=True),
     }
 
 
@@ -2125,6 +2127,7 @@ def judged(fn, S, M, judge):
         raise_if_whole_input_negated(fn, S, M, m)
         raise
     except AssertionError:
+        raise_if_mask_scaled(fn, S, M)
         raise_if_mean_shift(fn, S, M)
         raise
 
@@ -2226,15 +2229,18 @@ def raise_if_mean_shift(fn: Callable[..., object], S: torch.Tensor, M: torch.Ten
     bad = ~torch.isfinite(got)
     if bool(bad.all()):
         tame = S.double() / max(1.0, float(S.abs().amax()))
+        # the mask used too (blind40): code that mishandles the mask (M * -1e9) is right without it
+        masks = [None] + ([tame_mask(M)] if isinstance(M, torch.Tensor) and bool((M != 0).any()) else [])
         try:
-            if not is_right(fn(tame, None), torch.softmax(tame, dim=-1), torch.float64):
+            if not all(is_right(fn(tame, m), ref.attention_weights(tame, m), torch.float64) for m in masks):
                 return
         except StudentCodeError:
             return
     raise Misconception("softmax_subtracts_mean", f"A contains NaN or inf in {int(bad.sum())} of {bad.numel()} "
                         "entries, exactly where the softmax with each row's mean subtracted before exp (in place of "
                         "its maximum) overflows, computed in " + str(S.dtype).replace("torch.", "") + " as your code "
-                        "does" + ("" if not bool(bad.all()) else " (and on tame scores without the mask it is right)")
+                        "does" + ("" if not bool(bad.all()) else " (and on tame scores, with and without a tame mask, "
+                                  "it is right)")
                         + ("; a masked (finfo.min) entry drags the mean far below the row's maximum: " if
                            isinstance(M, torch.Tensor) and bool((M != 0).any()) else "; a row's maximum is far above its "
                            "mean: ")
@@ -2244,6 +2250,7 @@ def raise_if_mean_shift(fn: Callable[..., object], S: torch.Tensor, M: torch.Ten
 def after_unnamed(fn, S, M):
     """After an unnamed failure of attention_weights on S and M: a row-mean shift (raise_if_mean_shift), then the
     keep-mask probe (raise_if_keep_mask)."""
+    raise_if_mask_scaled(fn, S, M)
     raise_if_mean_shift(fn, S, M)
     raise_if_keep_mask(fn, M)
 
@@ -2512,3 +2519,128 @@ def einsum_implicit_output(submission: object, func: str) -> tuple[str, str] | N
         free = [[c for c in op if c.isalpha() and c not in other] for op, other in ((ops[0], ops[1]), (ops[1], ops[0]))]
         return eq, eq + "->" + ("..." if "..." in eq else "") + "".join(free[0] + free[1])
     return None
+
+
+# --- round 41 (blind40) ------------------------------------------------------------------------------
+
+
+def tame_mask(M: torch.Tensor) -> torch.Tensor:
+    """M with every blocked entry -2 (float64): a mask of the same pattern whose sum with tame scores overflows nothing."""
+    return torch.where(M != 0, -2.0, 0.0).to(torch.float64)
+
+
+def raise_if_mask_scaled(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """mask_times_neg_1e9 after an unnamed failure (blind40's TensorFlow `S + M * -1e9` on an additive mask): A (a
+    second call on the same S and M) equals softmax(S + M * -1e9) in S's dtype, NaN where finfo.min * -1e9 = +inf
+    and the same values elsewhere; and on tame scores with a tame mask (blocked -2, no overflow) it is
+    softmax(S + M * -1e9) there too (the blocked keys take the weight; any large negative scale gives the same), not the
+    right weights. Nothing otherwise."""
+    if not isinstance(M, torch.Tensor) or not bool((M != 0).any()) or not S.is_floating_point():
+        return
+    try:
+        got = fn(S, M)
+    except StudentCodeError:
+        return
+    key = "mask_times_neg_1e9"
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(S.shape) \
+            or nonfinite_hits(got, {key: torch.softmax(S + M * -1e9, dim=-1)}) != [key]:
+        return
+    # tame scores on a grid of 1/64: S + 2e9 (or + 2e4, any large scale) is exact, so the replay is the code's own value
+    tame, M_t = torch.round(S.double() / max(1.0, float(S.abs().amax())) * 64) / 64, tame_mask(M)
+    try:
+        out = fn(tame, M_t)
+    except StudentCodeError:
+        return
+    if not is_right(out, torch.softmax(tame + M_t * -1e9, dim=-1), torch.float64) \
+            or is_right(out, ref.attention_weights(tame, M_t), torch.float64):
+        return
+    bad = ~torch.isfinite(got)
+    raise Misconception(key, f"A is softmax(S + M * -1e9): NaN or inf in {int(bad.sum())} of {bad.numel()} entries, "
+                        "where a blocked entry (finfo.min) times -1e9 overflows to +inf, and with a mask whose blocked "
+                        "entries are -2 all the weight goes to the blocked keys: " + describe(key)) from None
+
+
+# self_attention / cross_attention left out: their first result, O, has a rank of its own
+_WEIGHT_MAKERS = frozenset({"attention_weights", "softmax", "Softmax"})
+
+
+def rank_on_weights(submission: object, name: str) -> str | None:
+    """The source of the matrix_rank call that the notebook's last module-level assignment of `name` reads (in it,
+    or through names the same cell bound), where its argument reaches the lesson's attention weights: a call of
+    attention_weights or softmax (torch.softmax, F.softmax, S.softmax, nn.Softmax) whose input reads Q_lesson and
+    K_lesson (blind40's rank of the lesson's causal A). None otherwise."""
+    from autograder.grading.source_checks import cells_of
+    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
+    for source in cells_of(submission) if submission is not None else []:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        bound = _bindings(tree)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                last = (node.value, bound)
+    if last is None:
+        return None
+    value, bound = last
+
+    def named(n: ast.AST, names: frozenset[str]) -> bool:
+        return isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr in names
+                                            or isinstance(n.func, ast.Name) and n.func.id in names)
+    calls: list[ast.AST] = []
+    _reaches(value, bound, lambda n: named(n, frozenset({"matrix_rank"})) and not calls.append(n) and False, set())
+    makers: list[ast.AST] = []
+    for call_ in calls:
+        makers.clear()
+        _reaches(call_, bound, lambda n: named(n, _WEIGHT_MAKERS) and not makers.append(n) and False, set())
+        # the weights OF THE LESSON'S SCORES: the softmax's input reads both Q_lesson and K_lesson (softmax(Q_lesson)
+        # alone is another matrix, whose rank 3 merely equals the unmasked A's)
+        if any(all(_reaches(m, bound, lambda n, x=x: isinstance(n, ast.Name) and n.id == x, set())
+                   for x in ("Q_lesson", "K_lesson")) for m in makers):
+            return ast.unparse(call_)
+    return None
+
+
+def lesson_weight_ranks() -> set[int]:
+    """The ranks of the lesson's attention weights, causal and not: softmax(S + M) and softmax(S), S = Q K^T / sqrt(d_k)."""
+    Q, K = ref.lesson_qk()
+    S = ref.scaled_scores(Q, K)
+    M = ref.causal_additive_mask(Q.shape[0], torch.float64)
+    return {int(torch.linalg.matrix_rank(ref.attention_weights(S, m))) for m in (M, None)}
+
+
+def fused_kv_halves_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
+                          rerun: Callable[[list[torch.Tensor]], object], dtype: torch.dtype) -> Misconception | None:
+    """fused_kv_equal_halves for a size crash of cross_attention where d_k != d_v (blind40's `(Y @ cat([W_K, W_V],
+    -1)).chunk(2, -1)`): two second calls, (1) with W_V as wide as W_K it runs and is right, and (2) with W_Q as
+    wide as the first half of the fused width it runs and equals cross-attention with K and V the two halves
+    (chunk(2)'s widths) of Y @ [W_K | W_V]: what no right code gives (W_Q and W_K of different widths raise)."""
+    d_model, d_k, d_v = W[1].shape[-2], W[1].shape[-1], W[2].shape[-1]
+    if d_k == d_v or not any(s in (e.message or "") for s in SIZE_CRASH):
+        return None
+    W64 = [w.double() for w in W]
+    M64 = None if M is None else M.double()
+    same = [W[0], W[1], randn_like_width(W[2], d_model, d_k)]
+    try:
+        out = rerun(same)
+    except StudentCodeError:
+        return None
+    if not all_right(out, ref.cross_attention(X.double(), Y.double(), *(w.double() for w in same), M64), dtype):
+        return None
+    fused = torch.cat([W64[1], W64[2]], dim=-1)
+    n = fused.shape[-1]
+    for h in sorted({-(-n // 2), n // 2} - {d_k}):   # chunk(2) / tensor_split(2) put the odd column first, [:n // 2] last
+        first, second = fused[..., :h], fused[..., h:]
+        W_Q = randn_like_width(W[0], d_model, h)
+        try:
+            out = rerun([W_Q, W[1], W[2]])
+        except StudentCodeError:
+            continue
+        if all_right(out, ref.cross_attention(X.double(), Y.double(), W_Q.double(), first, second, M64), dtype):
+            break
+    else:
+        return None
+    return Misconception("fused_kv_equal_halves", f"{_said(e)}; with d_v = d_k it runs and is right, and with W_Q "
+                         f"{h} wide it runs and uses K and V {h} and {second.shape[-1]} wide, the two halves of "
+                         f"Y @ [W_K | W_V] ({d_k} + {d_v} columns), not {d_k} and {d_v}: "
+                         + describe("fused_kv_equal_halves") + _tail(e))

@@ -504,4 +504,25 @@ MISCONCEPTIONS = {
                              "where the largest possible rank is asked: one example only shows a rank that can "
                              "occur; S = Q K^T passes through d_k dimensions, so its rank is at most min(d_k, T), "
                              "and random Q and K reach it",
+    # round41 (blind40): a TensorFlow `mask * -1e9` on an additive mask, the rank of A, chunk(2) of a fused K/V,
+    # math.prod(()) = 1, F.normalize's p=2
+    "mask_times_neg_1e9": "multiplying the additive mask by -1e9 (TensorFlow's `logits += mask * -1e9`, written for "
+                          "a 0/1 mask with 1 where blocked): add this mask as it is, S + M; it already holds a large "
+                          "negative value where a key is blocked, and times -1e9 that becomes +inf (or a huge "
+                          "positive number), so blocked keys get the weight (NaN where it overflows)",
+    "rank_of_attention_weights": "measuring the rank of the attention weights A = softmax(S + M) instead of the "
+                                 "scores S: call torch.linalg.matrix_rank(S) on S = Q K^T itself; the softmax is "
+                                 "not linear, so A is generally full rank (a causal A is lower-triangular with a "
+                                 "positive diagonal: rank T) whatever rank S has",
+    "fused_kv_equal_halves": "splitting a fused key/value projection Y @ [W_K | W_V] into two equal halves "
+                             "(chunk(2), tensor_split(2)), which are d_k and d_v wide only when d_k == d_v: split it "
+                             "at the widths, K, V = (Y @ torch.cat([W_K, W_V], -1)).split([d_k, d_v], dim=-1) (or "
+                             "project with W_K and W_V separately)",
+    "param_count_empty_term_one": "counting the missing W_O as a product over an empty shape (math.prod(()), "
+                                  "np.prod([]), torch.Size([]).numel()): the empty product is 1, not 0, so the count "
+                                  "without W_O is one too many; add the W_O term only when with_output is True",
+    "prefix_average_unit_length_rows": "dividing each row by its Euclidean length (F.normalize's default p=2, or "
+                                       "W / W.norm(dim=-1, keepdim=True)): row t then holds 1/sqrt(t), its squares "
+                                       "sum to 1; an average needs the row itself to sum to 1: divide by the count "
+                                       "(W / W.sum(dim=-1, keepdim=True), or F.normalize(W, p=1, dim=-1))",
 }

@@ -113,6 +113,13 @@ def test_rank_S_lesson(rank_S_lesson, submission=None):
     # well, so a T there proves neither reading (naming22): generic, saying both; rank_is_T only where it differs.
     # The rank of S + M (-1e9 mask) is T too: one constant, no second call (naming23); with a float32-min mask
     # it is 4 = d_k (named rank_above_min), with float64's min 0 (generic): coincidences of the lesson's numbers
+    # the rank of the attention weights A = softmax(S + M) (blind40): full rank, T, whatever rank S has; named where
+    # the number is A's rank and the notebook's matrix_rank reads a softmax / attention_weights (before any repair)
+    src = D.rank_on_weights(submission, "rank_S_lesson") if got in D.lesson_weight_ranks() else None
+    if src is not None:
+        raise Misconception("rank_of_attention_weights", f"rank_S_lesson is {got}, the rank of the lesson's attention "
+                            f"weights A, which `{src[:70]}` measures; S = Q K^T passes through d_k = {d_k} dimensions "
+                            f"and has rank {ref.rank_S_lesson}: " + describe("rank_of_attention_weights"))
     herm = int(torch.linalg.matrix_rank(Q @ K.T, hermitian=True))
     if got == T and got == herm:
         # and every singular value counted, zeros included (len(svdvals(S))): min(T_q, T_k) = T here (naming27)

@@ -22,10 +22,8 @@ register_misconceptions(__file__)
 
 
 def _dims(rng):
-    d_model = int(torch.randint(20, 500, (1,), generator=rng))
-    d_k = int(torch.randint(2, 80, (1,), generator=rng))
-    d_v = d_k + int(torch.randint(1, 40, (1,), generator=rng))  # d_v != d_k
-    return d_model, d_k, d_v
+    d_model, d_k = (int(torch.randint(lo, hi, (1,), generator=rng)) for lo, hi in ((20, 500), (2, 80)))
+    return d_model, d_k, d_k + int(torch.randint(1, 40, (1,), generator=rng))  # d_v != d_k
 
 
 def _width_arithmetic(d_model, d_k, d_v):
@@ -40,10 +38,7 @@ def _width_arithmetic(d_model, d_k, d_v):
 def _raise_if_set(fn, d_model, d_k, with_output):
     """W_K's count missing is also the shapes kept in a set (blind35): a call with d_v = d_k tells them apart."""
     shapes = {(d_model, d_k)} | ({(d_k, d_model)} if with_output else set())
-    try:
-        n = fn(d_model, d_k, d_k, with_output=with_output)
-    except (StudentCodeError, TypeError):
-        return
+    n = (_calls(fn, (d_model, d_k, d_k)) or (None, None))[with_output]
     if type(n) in (int, float) and n == sum(r * c for r, c in shapes):
         raise Misconception("count_from_set_of_shapes", f"the count matches W_K left out, but with d_v = d_k = {d_k} "
                             f"it is {n}: one d_model x d_k matrix counted for W_Q, W_K and W_V together"
@@ -84,8 +79,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         for tail, wo in wo_term.items():
             more[f"param_count_widths_arithmetic/{form}{tail}"] = n + wo
     for n_heads in {d_model // d_k, d_model // d_v, -(-d_model // d_k)} - {0, 1}:  # one head's count times h
-        qkv = ref.qkv_param_count(d_model, d_k, d_v)
-        more[f"param_count_times_heads/{n_heads}"] = n_heads * qkv + (d_v * d_model if with_output else 0)
+        more[f"param_count_times_heads/{n_heads}"] = n_heads * ref.qkv_param_count(d_model, d_k, d_v) + wo_term[""]
         if with_output:
             more[f"param_count_times_heads/{n_heads}/all"] = n_heads * ref.qkv_param_count(d_model, d_k, d_v, True)
     # len(W) / W.shape[0] per matrix (blind39): its rows, out_features for nn.Linear (d_out x d_in), else d_model
@@ -122,26 +116,22 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
 
 def _len_rows_shown(fn, out_features):
     """Whether calls at sizes no other count coincides on (97, 5, 11) give the rows count in the same layout too."""
-    try:
-        return fn is not None and tuple(fn(97, 5, 11, with_output=w) for w in (False, True)) == ((21, 118), (291, 302))[not out_features]
-    except (StudentCodeError, TypeError):
-        return False
+    return fn is not None and _calls(fn, (97, 5, 11)) == ((21, 118), (291, 302))[not out_features]
 
 
 _ROUNDING_PROBES = ((10, 3, 5), (10, 3, 7), (7, 3, 5), (10, 7, 3))   # d_k divides neither d_v nor 2 d_k + d_v
 
 
 def _raise_if_float_rounding(fn, got, with_output):
-    """A float count (a true division: d_model * d_k * (2 + d_v / d_k)): right or nearly right here, but off by
-    float rounding where d_k does not divide d_v (10, 3, 5 gives 110.00000000000001, not 110). Only a float pays
-    for the extra calls; a float that is exact on every probe passes."""
+    """A float count (d_model * d_k * (2 + d_v / d_k)): off by float rounding where d_k does not divide d_v (10, 3, 5
+    gives 110.00000000000001, not 110). Only a float pays for the extra calls; one exact on every probe passes."""
     if type(got) is not float or not math.isfinite(got):
         return
     for d_model, d_k, d_v in _ROUNDING_PROBES:
-        try:
-            n = fn(d_model, d_k, d_v, with_output=with_output)
-        except (StudentCodeError, TypeError):
+        calls = _calls(fn, (d_model, d_k, d_v))
+        if calls is None:
             return
+        n = calls[with_output]
         want = ref.qkv_param_count(d_model, d_k, d_v, with_output)
         if type(n) is float and n != want and abs(n - want) <= 1e-9 * want:
             raise Misconception("float_for_int", f"qkv_param_count({d_model}, {d_k}, {d_v}"
@@ -149,15 +139,25 @@ def _raise_if_float_rounding(fn, got, with_output):
                                 f"not the whole number {want}: " + describe("float_for_int"))
 
 
+def _calls(fn, sizes):   # fn(*sizes) without and with W_O, or None where it raises
+    try:
+        return tuple(fn(*sizes, with_output=w) for w in (False, True))
+    except (StudentCodeError, TypeError):
+        return None
+
+
 def _raise_if_inverted(fn, d_model, d_k, d_v):
     """A boolean flag's branches swapped (`if not with_output:`): with_output=False gives the count with
     W_O and with_output=True the count without it, both exactly; a second call shows the other half."""
-    try:
-        off, on = (fn(d_model, d_k, d_v, with_output=w) for w in (False, True))
-    except (StudentCodeError, TypeError):
+    calls = _calls(fn, (d_model, d_k, d_v))
+    if calls is None or any(type(c) not in (int, float) for c in calls):
         return
-    if type(off) in (int, float) and type(on) in (int, float) \
-            and off == ref.qkv_param_count(d_model, d_k, d_v, True) and on == ref.qkv_param_count(d_model, d_k, d_v, False):
+    off, on = calls
+    if off == ref.qkv_param_count(d_model, d_k, d_v) + 1 and on == ref.qkv_param_count(d_model, d_k, d_v, True) \
+            and _calls(fn, (9, 5, 3)) == (118, 117 + 27):   # math.prod(()) = 1 for the absent W_O, at other sizes too (blind40)
+        raise Misconception("param_count_empty_term_one", f"the count without W_O is {off}, one more than {off - 1} (118 for "
+                            "(9, 5, 3), one more than 117), and right with W_O: " + describe("param_count_empty_term_one"))
+    if off == ref.qkv_param_count(d_model, d_k, d_v, True) and on == ref.qkv_param_count(d_model, d_k, d_v, False):
         raise Misconception("param_count_flag_inverted", f"with_output=False gives {off}, the count with W_O, and "
                             f"with_output=True gives {on}, the count without it: " + describe("param_count_flag_inverted"))
 

@@ -147,6 +147,8 @@ def _crash_named(fn, X, Y, W, M, e):
         named = D.batched_crash(e, {"X": X, "Y": Y, "M": M}, lambda t: fn(t["X"], t["Y"], *W, t["M"]),
                                 lambda t, out: D.all_right(out, want(t["X"], t["Y"], t["M"]), dtype), up=X.dim() == 2,
                                 shared=("M",))
+    if named is None:   # K, V = fused.chunk(2): equal halves, right only where d_k = d_v (blind40)
+        named = D.fused_kv_halves_crash(e, X, Y, W, M, lambda W2: fn(X, Y, *W2, M), dtype)
     if named is None:   # Q V^T for Q K^T runs only where d_v = d_k
         named = D.values_as_wide_crash(e, W, lambda W2: fn(X, Y, *W2, M), lambda W2, out: D.whole_key(
             out, _variants(X.double(), Y.double(), [w.double() for w in W2], None if M is None else M.double()),
