@@ -4650,12 +4650,12 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_tuple_comprehension_is_a_generator": ("generator_returned",),
         # generic: "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query, key) pair"
         # (None); the student already counts one per pair (4, 100); nothing says the pairs keep two axes (4, 10, 10)
-        "q1_pairs_flattened_into_one_axis": (),
+        "q1_pairs_flattened_into_one_axis": ("query_key_axes_flattened",),
         # generic: "raw_score_var is 0.1273 and scaled_score_var 0.01591, exactly 1/8 of it, so the scale is right; but
         # neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ..., whose variance is 6.599): either
         # other scores were measured or another statistic" (None): says what differs and which scores are asked, but
         # nothing says the queries and keys were normalised (cosine similarities)
-        "q2_scores_as_cosine_similarities": (),
+        "q2_scores_as_cosine_similarities": ("scores_as_cosine_similarities",),
         # divisor_d_k_or_sqrt_64: "dividing the example's scores by 8, which is both its d_k ... and sqrt(64), the divisor
         # of the d_k = 64 head that scale_divisor asks about (reused for an example whose d_k is 8) ... divide by
         # math.sqrt(Q.shape[-1]) = sqrt(8)": the actual cause is one of its two readings, and the fix is exact
@@ -4672,7 +4672,7 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (1e-6 * max|weight|) swamps a 1e-12 constant, so any tiny floor on the blocked entries "fits one c";
         # softmax_inf_to_zero's effect words ("blocked entries then get a weight above 0 ... keep exp(-inf) = 0") are
         # nearer, though its cause (-inf replaced by a finite logit) is not this either; no key says a clamp on exp
-        "q3_exponentials_clamped_away_from_zero": (),
+        "q3_exponentials_clamped_away_from_zero": ("exponentials_floored",),
         # upper_triangular_mask on the 3 q4 tests and q6:test_weights3_causal: "causal_mask(11) is wrong: it matches an
         # upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of meshgrid's
         # default indexing='xy' (rows holds the key index, so cols <= rows is i <= j), and the fix (the lower
@@ -4684,7 +4684,7 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 10 q5 failures None, "the output ... does not match the correct result in 174 of 210 entries
         # (largest difference 0.000756 ...)" with a smallest failing input (0.0863 vs 0.0865); says what differs and
         # where, but nothing says the scores were rounded through float16 (float32_precision / dtype_changed did not fire)
-        "q5_scores_computed_in_float16": (),
+        "q5_scores_computed_in_float16": ("half_precision_scores",),
         # weights_as_output on both q6 tests: "weights3 has shape (3, 2) and equals the attention output weights3 @ V3"
         # and "out3 has shape (3, 3) and equals the attention weights softmax(scores3)": together the swap exactly, with
         # each answer's right shape (as blind10's q1_shapes_swapped); nothing says the unpacking order
@@ -4708,10 +4708,10 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # written, and the two fixes together are the fix; borderline: no message says the two were swapped (the
         # answers_swapped key is q2's only), and the keys' catalogue wording is a belief the student does not hold;
         # unlike blind29's q8_helper_arguments_swapped, following them fixes the right place
-        "q8_counts_swapped_in_tuple_assignment": ("entries_times_d_k", "madds_without_d_k"),
+        "q8_counts_swapped_in_tuple_assignment": ("entries_times_d_k", "madds_without_d_k", "counts_swapped"),
         # generic: "cost_ratio should be a number (a Python float; use .item() on a tensor), got str" (None): enough to
         # fix, but no key; number_as_string does not fire because "4:1" parses as no number
-        "q8_ratio_written_as_4_to_1": (),
+        "q8_ratio_written_as_4_to_1": ("number_as_string",),
     },
 # wrong 14: named right 9 / partly 0 / generic 4 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
 # judged from `measure scaled-attention --set blind40 -v` (frozen engine, /tmp/frozen40), full messages re-read by

@@ -1678,6 +1678,7 @@ def judge(fn, Q, K, V, mask, got, what):
     except Misconception as named:
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
             name_scale_in_float32(got, Q, K, V, mask, what)
+            name_floored_sdpa(Q, K, V, mask, got, expected, what)       # a floor on exp in the softmax (round41)
             name_weight_epsilon(got, expected, what, values=V)
         if named.key == "pos_inf_fill":
             confirm_pos_inf_fill(fn, named)
@@ -1712,12 +1713,50 @@ def judge(fn, Q, K, V, mask, got, what):
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
+            name_floored_sdpa(Q, K, V, mask, got, expected, what)
+            name_scores_in_half(got, Q, K, V, mask, expected, what)       # round41
             name_weight_epsilon(got, expected, what, values=V)
             name_root_taken_twice(fn, Q, K, V, mask, got, expected, what)
             say_heads_merged(got, expected, what)      # result_axes_permuted where the replay proves it (naming29)
         _raise_without_causes(got, expected, what)
         raise
     return got
+
+
+def half_score_replays(Q, K, V, mask):
+    """round41 (blind40): attention whose scores pass through float16 (or bfloat16) on float32/float64 inputs: the
+    product of half copies of Q and K (Q.half() @ K.half().T: one rounding of the exact product of the rounded
+    inputs), or the full-precision scores rounded, before or after the scale, then cast back; the softmax, mask and
+    product with V in float64, fully masked queries zeroed (as the reference). Keyed "<dtype> <where>"."""
+    d = math.sqrt(Q.shape[-1])
+    q, k = Q.detach().double(), K.detach().double().transpose(-2, -1)
+    out = {}
+    for half in (torch.float16, torch.bfloat16):
+        def r(t, half=half):
+            return t.to(half).double()
+        name = str(half).replace("torch.", "")
+        copies = r(r(q) @ r(k))
+        for where, s in ((f"{name} copies of Q and K", copies / d), (f"{name} copies of Q and K", r(copies / d)),
+                         (f"{name} scores", r(q @ k) / d), (f"{name} scores", r(q @ k / d)),
+                         (f"{name} scores", r(r(q @ k) / d))):
+            w = _dead_rows_zeroed(torch.softmax(_masked(s, mask), dim=-1), mask)
+            out.setdefault(where, []).append(_out(w, V, Q))
+    return out
+
+
+def name_scores_in_half(got, Q, K, V, mask, expected, what):
+    """A float32/float64 output that equals, on the same input, attention whose scores were rounded through
+    float16 or bfloat16 (half_score_replays), and not the right result: half_precision_scores."""
+    if (Q.dtype not in (torch.float32, torch.float64) or type(got) is not torch.Tensor
+            or got.shape != expected.shape or got.dtype != expected.dtype or not torch.isfinite(got).all()):
+        return
+    for where, replays in half_score_replays(Q, K, V, mask).items():
+        if any(r is not None and matching_variants(got, {"half": r}, got.dtype, expected=expected)
+               for r in replays):
+            raise Misconception("half_precision_scores", f"{what} is wrong by about "
+                                f"{float((got.double() - expected.double()).abs().max()):.2g}: it equals attention "
+                                f"computed from {where} on the same input (a {str(Q.dtype).replace('torch.', '')} "
+                                "input): " + describe("half_precision_scores"))
 
 
 def name_root_taken_twice(fn, Q, K, V, mask, got, expected, what) -> None:
@@ -2763,16 +2802,19 @@ def name_not_normalised(got, x, dim, what):
                             + describe("weights_not_normalised"))
 
 
-def assert_softmax(got, x, dim, what, variants):
-    """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs."""
+def assert_softmax(got, x, dim, what, variants, fn=None):
+    """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs. `fn`, the
+    notebook's softmax, for second calls (a floor on the exponentials, round41)."""
     try:
         assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
     except Misconception as named:
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
+            name_floored_replay(fn, got, x, dim, what)
             name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         raise
     except AssertionError:
         name_not_normalised(got, x, dim, what)
+        name_floored_replay(fn, got, x, dim, what)
         name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         raise
 
@@ -3053,6 +3095,123 @@ def name_weight_epsilon(got, expected, what, values=None):
            "weight has {c:.3g} added")
     raise Misconception("epsilon_added_to_weights", f"{what} is wrong: it is {how.format(c=c)}: "
                         + describe("epsilon_added_to_weights"))
+
+
+# round41 (blind40): a floor on the exponentials inside the fraction (exp(x - max).clamp(min=eps), or exp + eps)
+# gives each -inf entry eps / its row's sum, and the rows still sum to 1; epsilon_added_to_weights (eps outside the
+# fraction) gives every blocked entry the same eps and rows of 1 + n eps. In float32 a 1e-12 floor is below what
+# a replay can tell; a float64 probe whose rows differ in their maxes, their sums of exponentials and their
+# numbers of -inf entries tells them apart (and from -inf turned into a finite logit, which gives exp(-max) per row)
+INF = float("-inf")
+FLOOR_PROBE = torch.tensor([[2.0, 1.0, INF, INF, 0.5, INF], [-1.0, INF, -1.0, -1.0, INF, -1.0],
+                            [5.0, INF, 3.0, 4.0, 5.0, 2.0], [0.0, INF, INF, INF, INF, INF]], dtype=torch.float64)
+
+
+def floored_softmaxes(x, c, dim=-1):
+    """The softmax with its exponentials floored at c (clamp), and with c added to each (both inside the fraction)."""
+    e = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    out = {}
+    for how, f in (("clamp", e.clamp(min=c)), ("added", e + c)):
+        out[how] = f / f.sum(dim=dim, keepdim=True)
+    return out
+
+
+def floored_exponentials(out, x=FLOOR_PROBE):
+    """(c, how) when `out` (a float64 softmax of x, a probe with -inf entries) is the softmax with its
+    exponentials floored at c (or c added to each) before the division, proven by replay on x; else None. Each row
+    with -inf entries gives its own fit of c (a blocked weight b is c / (F + k c), F the row's sum of exponentials,
+    k its -inf entries for a clamp, all its entries for an added c): they must agree, and the replay must match."""
+    if type(out) is not torch.Tensor or out.dtype != torch.float64 or out.shape != x.shape:
+        return None
+    g = out.detach()
+    blocked = torch.isinf(x)
+    if not torch.isfinite(g).all() or not bool((g[blocked] > 0).all()):
+        return None
+    if float((g.sum(dim=-1) - 1).abs().max()) > 1e-12:       # the rows of a floor inside the fraction sum to 1
+        return None
+    finite = torch.exp(x - x.amax(dim=-1, keepdim=True)).sum(dim=-1)
+    rows = [r for r in range(x.shape[0]) if bool(blocked[r].any())]
+    for how, counted in (("clamp", blocked.sum(dim=-1)), ("added", torch.full((x.shape[0],), x.shape[-1]))):
+        fits = []
+        for r in rows:
+            b = float(g[r][blocked[r]][0])
+            fits.append(b * float(finite[r]) / (1 - int(counted[r]) * b))
+        c = fits[0]
+        if not 0 < c <= 1e-3 or any(abs(f - c) > 1e-6 * c for f in fits):
+            continue
+        if torch.allclose(g, floored_softmaxes(x, c)[how], rtol=1e-8, atol=0):
+            return c, how
+    return None
+
+
+def _floor_of(softmax):
+    """(c, how) of the notebook's softmax on FLOOR_PROBE (a second call), or None."""
+    if softmax is None:
+        return None
+    try:
+        return floored_exponentials(softmax(FLOOR_PROBE.clone(), dim=-1))
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return None
+
+
+def _say_floor(what, c):
+    return (f"{what} is wrong: a float64 probe with -inf entries shows why: its rows still sum to 1 and each -inf "
+            f"entry gets {c:.3g} divided by its row's sum of exponentials, not 0: it matches "
+            + describe("exponentials_floored"))
+
+
+def name_exponentials_floored(fn, what):
+    """A softmax that gives -inf entries a small weight: FLOOR_PROBE's second call shows a floor on the exponentials
+    (clamp(min=eps), or + eps, before the division), where the rows still sum to 1."""
+    fit = _floor_of(fn)
+    if fit is not None:
+        raise Misconception("exponentials_floored", _say_floor(what, fit[0]))
+
+
+def name_floored_replay(fn, got, x, dim, what):
+    """q3 on logits without -inf: an added floor (exp + eps inside the fraction) moves every weight a little; named
+    where FLOOR_PROBE shows the floor and the same floor replayed on x gives `got`."""
+    fit = _floor_of(fn)
+    if fit is None or type(got) is not torch.Tensor or got.shape != x.shape or got.dtype != x.dtype:
+        return
+    replay = floored_softmaxes(x.double(), fit[0], dim)[fit[1]].to(x.dtype)
+    if (not matching_variants(replay, {"right": ref.stable_softmax(x, dim=dim)}, x.dtype)
+            and matching_variants(got, {"floor": replay}, x.dtype)):
+        raise Misconception("exponentials_floored", _say_floor(what, fit[0]))
+
+
+def name_floored_sdpa(Q, K, V, mask, got, expected, what):
+    """q5: an output that equals, on the same input, attention whose softmax floors the exponentials at the c the
+    notebook's own stable_softmax (STUDENT_SOFTMAX) shows on FLOOR_PROBE, rows of fully masked queries zeroed (a
+    float64 output off by ~1e-6 reads as float32_precision otherwise)."""
+    fit = _floor_of(STUDENT_SOFTMAX.get())
+    if (fit is None or type(got) is not torch.Tensor or got.shape != expected.shape
+            or got.dtype != expected.dtype or not got.dtype.is_floating_point):
+        return
+    scores = Q.double() @ K.double().transpose(-2, -1) / math.sqrt(Q.size(-1))
+    live = torch.ones(scores.shape[:-1] + (1,), dtype=torch.bool)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+        live = torch.broadcast_to(mask.any(dim=-1, keepdim=True), live.shape)
+    w = torch.where(live, floored_softmaxes(scores, fit[0])[fit[1]], 0.0)
+    replay = (w @ V.double()).to(got.dtype)
+    if (not matching_variants(replay, {"right": expected}, got.dtype)
+            and matching_variants(got, {"floor": replay}, got.dtype)):
+        raise Misconception("exponentials_floored", f"{what} is wrong: it equals attention whose softmax keeps each "
+                            f"exponential above {fit[0]:.3g}, as your stable_softmax does (a float64 probe: its rows "
+                            f"sum to 1 and each -inf entry gets {fit[0]:.3g} divided by its row's sum of exponentials): "
+                            "it matches " + describe("exponentials_floored"))
+
+
+def rows_sum_to_one(fn):
+    """Whether FLOOR_PROBE's second call gives rows that sum to 1 in float64 with some -inf entry weighted: then no
+    constant was added to the weights after the division (epsilon_added_to_weights would make them 1 + n eps)."""
+    out = second_call(fn, FLOOR_PROBE.clone(), dim=-1)
+    if type(out) is not torch.Tensor or out.dtype != torch.float64 or out.shape != FLOOR_PROBE.shape:
+        return False
+    g = out.detach()
+    return (bool(torch.isfinite(g).all()) and bool((g[torch.isinf(FLOOR_PROBE)] != 0).any())
+            and float((g.sum(dim=-1) - 1).abs().max()) <= 1e-14)
 
 
 # --- q6: a cell that stopped before out3 or weights3_causal (moved from q6.py, naming29) -------------------
@@ -3597,3 +3756,13 @@ def name_ratio_two(submission):
                              "and the counts it divides by)")
     raise Misconception("cost_linear_in_T", "cost_ratio of 2 means a cost linear in T: every query meets "
                         "every key, so T * T entries")
+
+
+def name_counts_swapped(entries, madds, name):
+    """round41 (blind40): attn_entries holding exactly score_madds's right value (T^2 d_k) and score_madds exactly
+    attn_entries's (T^2), both at once: the two answers swapped (a tuple assignment in the wrong order, say). One of
+    them alone is that answer's own key (entries_times_d_k, madds_without_d_k)."""
+    if (type(entries) in (int, float) and type(madds) in (int, float) and entries == ref.score_madds
+            and madds == ref.attn_entries):
+        raise Misconception("counts_swapped", f"{name} holds the other count: attn_entries is {int(entries)} = T^2 x "
+                            f"d_k and score_madds {int(madds)} = T^2: " + describe("counts_swapped"))

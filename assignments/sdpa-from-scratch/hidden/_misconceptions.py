@@ -390,6 +390,23 @@ MISCONCEPTIONS = {
                                 "outside the fraction): a blocked (-inf) key gets weight eps instead of exactly 0 and "
                                 "each row sums to a little more than 1; the max-subtracted sum is at least 1, so no "
                                 "guard is needed: return exp / sum (an epsilon, if any, goes inside: exp / (sum + eps))",
+    "exponentials_floored": "keeping the exponentials above a small floor before dividing by their sum "
+                            "(exp(x - max).clamp(min=eps), or exp(x - max) + eps): a blocked (-inf) key then gets "
+                            "eps / its row's sum instead of exactly 0; leave exp(-inf) = 0 (the max-subtracted sum "
+                            "is at least 1, so no floor is needed)",
+    "half_precision_scores": "computing the scores in half precision (Q.half() @ K.half().T, or the scores cast to "
+                             "float16 or bfloat16) and casting back: float32 and float64 inputs then get half "
+                             "precision's rounding, errors of about 1e-3; keep every step in the inputs' dtype",
+    "scores_as_cosine_similarities": "normalising the queries and keys to unit length before the dot products "
+                                     "(F.normalize, x / x.norm(), cosine similarity): the scores are then cosines "
+                                     "between -1 and 1, with a variance far below d_k; the scores are the raw dot "
+                                     "products Q @ K.transpose(-2, -1)",
+    "query_key_axes_flattened": "putting all the (query, key) pairs on one axis (T_q * T_k): the weight matrix "
+                                "keeps a row per query and a column per key, (batch, T_q, T_k); write "
+                                "weights_shape = (4, 10, 10)",
+    "counts_swapped": "giving each count under the other's name: attn_entries is the number of weights, one per "
+                      "(query, key) pair, T^2; score_madds the multiply-adds of Q @ K.T, T^2 x d_k; swap the two "
+                      "values",
     "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
     "shape_as_string": "writing a shape as text (\"(4, 10, 10)\" or \"4x10x10\", what print shows) instead of a "
                        "tuple of Python ints: a string is not a shape, nothing can compare or index it as one; "

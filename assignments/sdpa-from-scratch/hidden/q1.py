@@ -155,6 +155,11 @@ def test_weights_shape(weights_shape):
         # naming32: axis 0 read as the sequence (nn.MultiheadAttention's (L, N, E)): N = 10 matrices of L x L = 4 x 4
         raise Misconception("sequence_first_layout", f"weights_shape is {got}: {T} matrices of {B} x {B}, as if the "
                             f"inputs {INPUTS['Q']} were (tokens, batch, features): " + describe("sequence_first_layout"))
+    if len(ref.weights_shape) == 3 and got == (ref.weights_shape[0], ref.weights_shape[1] * ref.weights_shape[2]):
+        # round41 (blind40): (4, 100), the T_q x T_k pairs counted along one axis; 100 is no other size here
+        raise Misconception("query_key_axes_flattened", f"weights_shape is {got}: {ref.weights_shape[1]} x "
+                            f"{ref.weights_shape[2]} = {got[1]} (query, key) pairs on one axis, where the weights keep "
+                            f"queries and keys on two, {ref.weights_shape}: " + describe("query_key_axes_flattened"))
     if got != ref.weights_shape:
         raise AssertionError("weights_shape is not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")

@@ -88,6 +88,7 @@ def _check_variances(raw, scaled, submission=None):
                     "scale is right; but neither is the variance of the example's scores")
             _name_count_from_one_axis(raw, said)
             _name_standardised_inputs(raw, said)
+            _name_cosine_scores(raw, said)
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "
@@ -173,6 +174,19 @@ def _name_standardised_inputs(raw, said):
                 raise Misconception("scores_of_standardised_inputs", f"{said}: they are those of the scores of "
                                     f"{which} standardised first ({how}): "
                                     + describe("scores_of_standardised_inputs"))
+
+
+def _name_cosine_scores(raw, said):
+    """round41 (blind40): raw_score_var equal to the variance (unbiased or not) of cosine similarities, the example's
+    queries and keys each scaled to unit length over its d_k = 8 features (F.normalize(., dim=-1), x / x.norm(dim=-1,
+    keepdim=True), torch.cosine_similarity) before the dot products. The caller has seen scaled = raw / 8; the value
+    (0.127) is none of q2's catalogued ones, named before."""
+    q, k = ref._Qb.double(), ref._Kb.double()
+    s = (q / q.norm(dim=-1, keepdim=True)) @ (k / k.norm(dim=-1, keepdim=True)).transpose(-2, -1)
+    if any(abs(raw - float(v)) < 1e-5 * abs(float(v)) for v in (s.var(), s.var(unbiased=False))):
+        raise Misconception("scores_as_cosine_similarities", f"{said}: they are those of the cosine similarities "
+                            "of the example's queries and keys (each scaled to unit length first): "
+                            + describe("scores_as_cosine_similarities"))
 
 
 def _name_distances(raw, scaled):

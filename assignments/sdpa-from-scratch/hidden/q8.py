@@ -118,10 +118,11 @@ def _raise_if_fraction_of_unit(value, name):
 
 
 @test_case(points=1, hidden=True)
-def test_attn_entries(attn_entries, submission=None):
+def test_attn_entries(attn_entries, score_madds=None, submission=None):
     _raise_if_wrapped(attn_entries, "attn_entries")
     _raise_if_fraction_of_unit(attn_entries, "attn_entries")
     got = expect_int(attn_entries, "attn_entries")
+    diag.name_counts_swapped(got, score_madds, "attn_entries")
     if got == ref.attn_entries * 64:
         raise Misconception("entries_times_d_k", "attn_entries counts d_k = 64 numbers per weight: the weight "
                             "matrix has one entry per (query, key) pair")
@@ -152,6 +153,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
     _raise_if_wrapped(score_madds, "score_madds")
     _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
+    diag.name_counts_swapped(attn_entries, got, "score_madds")
     # T d_k^2 = 2^22 is also T^2 x 4 (T = 16 d_k), the float32 bytes of the weights: named only when
     # attn_entries is not itself counted in bytes (a count in bytes would be that answer's mistake)
     bytes_reading = type(attn_entries) in (int, float) and attn_entries == 4 * ref.attn_entries
