@@ -4735,7 +4735,7 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: both q4 table tests None, "the table has only the rows for d = [4] ... the rows for d = [16, 64, 256] are
         # missing. Build and append one row per d inside the loop (an append after the loop keeps only the last row)":
         # says what differs (one row), but no key says the return is inside the loop (its aside guesses another cause)
-        "q4_table_return_indented_into_loop": (),
+        "q4_table_return_indented_into_loop": ("table_return_in_loop",),
         # entropy_unweighted on all 3 q4 tests: "summing ... -log p over the row without weighting each term by p (a
         # uniform row of t entries gives t log t) ... multiply each -log p by its p before the sum": "...t,...s->..." is
         # (sum p)(sum log p) = sum log p, exactly the unweighted sum, and the fix (pair each p with its own log p, one

@@ -1,6 +1,7 @@
 """The diagnoses q1's tests share (scaled-attention): the student's (output, weights) pair read and matched
 against the catalogued mistakes together, a crash named from a re-run, the layout cases' smallest failing
 input. Not a test file (its name starts with "_"): q1.py loads it by path, beside itself."""
+import contextlib
 import functools
 import math
 import re
@@ -2305,7 +2306,66 @@ def mha_dtype_crash(fn, e, X, Ws, n_heads) -> Misconception | None:
                          + describe("dtype_changed"))
 
 
-def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
+def _is_number(node, value) -> bool:
+    """A literal `value` (an int or float), a leading minus read as part of it."""
+    import ast
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _is_number(node.operand, -value)
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == value
+
+
+def _power_minus_one_half(submission, name="dot_product_variance") -> str | None:
+    """The text of `x ** -1 / 2` (Python's (x ** -1) / 2; in `a * x ** -1 / 2` too, which is (a * x ** -1) / 2) in
+    the notebook's last function `name`, where it has one and no `x ** 1 / 2` (the slip without the minus); read
+    off the source, parsed, never run."""
+    import ast
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        return None
+    func = last_function_def(cells_of(submission), name)
+    if func is None:
+        return None
+    found, plus = None, False
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _is_number(node.right, 2)):
+            continue
+        term = node.left        # the factor just before the `/ 2`: the last one of a product
+        if isinstance(term, ast.BinOp) and isinstance(term.op, (ast.Mult, ast.Div)):
+            term = term.right
+        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Pow):
+            if _is_number(term.right, -1):
+                found = found or term
+            elif _is_number(term.right, 1):
+                plus = True
+    if found is None or plus:
+        return None
+    return f"{ast.unparse(found.left)} ** {ast.unparse(found.right)} / 2"
+
+
+def minus_half_said(written: str) -> str:
+    """scale_precedence told for a scale written `d_k ** -1 / 2` (`written`, as parsed): the key's own text is the
+    slip without the minus, whose fix d_k ** 0.5 would multiply where this code divides."""
+    return (f"writing the scale as d_k ** -1/2 (your `{written}`), which Python reads as (d_k ** -1) / 2 = 1/(2 d_k), "
+            "not d_k ** (-1/2) = 1/sqrt(d_k): the precedence slip of d_k ** 1/2 with a minus, so multiplying by it "
+            "divides by 2 d_k; write d_k ** -0.5 or 1 / math.sqrt(d_k)")
+
+
+@contextlib.contextmanager
+def scale_as_written(submission, name):
+    """A scale_precedence named inside (the scores divided by 2 d_k, as S / d_k ** 1/2 does) is told as written
+    where the student's function `name` has the scale `d_k ** -1 / 2` (the same division by 2 d_k, multiplied
+    in): its message quotes the minus and gives the fix d_k ** -0.5, the key unchanged."""
+    try:
+        yield
+    except Misconception as m:
+        said = describe("scale_precedence")
+        written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
+        if written is None or said not in str(m):
+            raise
+        raise Misconception("scale_precedence", str(m).replace(said, minus_half_said(written))) from None
+
+
+def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
     """The scaled variance against the unscaled one of the same generator's draws (a second call, scaled=False,
     seeded alike): a constant ratio c that is not d_k means the dot products were divided by sqrt(c). c equal
     to n_samples is named (variance_scaled_by_sample_count); any other c is said as the factor it is."""
@@ -2329,6 +2389,11 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n) -> None:
     for factor, how in ((4 * d_k * d_k, "2 d_k, as d_k ** 1/2 = (d_k ** 1) / 2 after a division"),
                         (d_k * d_k / 4, "d_k / 2, as a scale d_k ** 1/2 = (d_k ** 1) / 2")):
         if abs(c / factor - 1) <= 1e-4 and _ratio_again(fn, n, seed, 20, factor * 400 / (d_k * d_k)):
+            written = _power_minus_one_half(submission) if factor == 4 * d_k * d_k else None
+            if written is not None:     # the same slip with the minus: (d_k ** -1) / 2 = 1 / (2 d_k), said as written
+                raise Misconception("scale_precedence", f"for d_k = {d_k} with scaled=True the result is the unscaled "
+                                    f"variance of the same draws divided by {factor:g} (its dot products times "
+                                    f"1/(2 d_k)), and for d_k = 20 likewise: " + minus_half_said(written))
             raise Misconception("scale_precedence", f"for d_k = {d_k} with scaled=True the result is the unscaled "
                                 f"variance of the same draws divided by {factor:g} (its dot products divided by "
                                 f"{how}), and for d_k = 20 likewise: " + describe("scale_precedence"))
@@ -2768,7 +2833,7 @@ def raise_if_column_copied(table, expected) -> None:
 
 def split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     """Q, K, V cut into d_k = d_model // n_heads heads of width n_heads (torch.split(n_heads) takes the chunk
-    size, not the count; chunk(d_k); a reshape(T, d_k, n_heads) with the sizes swapped), each scaled by
+    size, not the count; chunk(d_k) and tensor_split(d_k) take the count; a reshape(T, d_k, n_heads) with the sizes swapped), each scaled by
     1/sqrt(d_k) or by 1/sqrt(its width): mha_split_by_head_count. None where the two widths are equal."""
     d_model = X.shape[-1]
     d_k = d_model // n_heads
@@ -3659,9 +3724,72 @@ def raise_if_one_draw(table, expected, dims, seed) -> None:
                         + describe("table_one_draw"))
 
 
-def raise_if_other_dims(rows, dims, seed) -> None:
+def fails(thunk) -> bool:
+    """Whether thunk() raises (q4's composition of the reference with the student's softmax_entropy)."""
+    try:
+        thunk()
+    except Exception:  # noqa: BLE001 - any failure of the composition is the evidence sought
+        return True
+    return False
+
+
+def _single_row_d(rows):
+    """The d of a table of exactly one dict row, else None."""
+    if not isinstance(rows, (list, tuple)) or len(rows) != 1 or not isinstance(rows[0], dict):
+        return None
+    try:
+        return int(rows[0]["d"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _row_values_right(rows, d, seed, entropy=None) -> bool:
+    """The one row's values are the lesson's row at d and seed (with the student's softmax_entropy `entropy` as
+    well as the reference's: a wrong entropy is charged by its own tests)."""
+    try:
+        got = torch.tensor([[float(rows[0][k]) for k in TABLE_COLUMNS]], dtype=torch.float64)
+    except (KeyError, TypeError, ValueError):
+        return False
+    want = {"right": _table_rows_at([d], seed)}
+    if entropy is not None:
+        try:
+            own = ref.table_as_tensor(ref.entropy_table((d,), seed, entropy=entropy))
+        except Exception:  # noqa: BLE001 - the composition is only evidence
+            own = None
+        if type(own) is torch.Tensor and tuple(own.shape) == (1, 4):
+            want["own"] = own.double()
+    return bool(matching_variants(got, want, torch.float32))
+
+
+def raise_if_first_row_only(rows, dims, seed, fn, entropy=None) -> None:
+    """table_return_in_loop: the table holds the FIRST d's row alone, with its values right, and a second call
+    with other dims (the last d first, then the first) again holds only ITS first d's row: the loop ends after one
+    pass (a return indented into it, a break). A table with the last row alone, or any other part, is not named.
+    `fn`: the student's entropy_table, called again at dims2 and the same seed."""
+    dims = [int(d) for d in dims]
+    if len(dims) < 2 or len(set(dims)) != len(dims) or _single_row_d(rows) != dims[0]:
+        return
+    if not _row_values_right(rows, dims[0], seed, entropy):
+        return
+    dims2 = [dims[-1], dims[0]]
+    try:
+        rows2 = call(fn, dims=tuple(dims2), seed=seed, what="entropy_table")
+    except StudentCodeError:
+        return
+    if _single_row_d(rows2) != dims2[0] or not _row_values_right(rows2, dims2[0], seed, entropy):
+        return
+    raise Misconception("table_return_in_loop", f"the table has only the first d's row (d = {dims[0]}) of the dims "
+                        f"asked for, {dims} (its values are right), and called with dims = {dims2} it has only the "
+                        f"row for d = {dims2[0]}: " + describe("table_return_in_loop"))
+
+
+def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
     """A table whose rows are for other d's than `dims` (a hard-coded list in the loop): the d's it holds are
-    said, and table_ignores_dims named when its rows equal the lesson's table at those d's and the same seed."""
+    said, and table_ignores_dims named when its rows equal the lesson's table at those d's and the same seed.
+    With `fn` (the student's entropy_table) and `entropy` (their softmax_entropy), a first row alone is first
+    tried as a loop that stops after its first d (raise_if_first_row_only: a second call)."""
+    if fn is not None:
+        raise_if_first_row_only(rows, dims, seed, fn, entropy)
     if not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, dict) for r in rows):
         return
     try:
@@ -3678,11 +3806,15 @@ def raise_if_other_dims(rows, dims, seed) -> None:
     said = f"the table's rows are for d = {got_dims}, not for the dims asked for, {list(dims)}"
     if set(got_dims) < {int(d) for d in dims}:   # a part of the dims' rows: not a list of other d's
         right = matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32)
-        only = "only the last d's row" if got_dims == [int(dims[-1])] else f"only the rows for d = {got_dims}"
+        last = got_dims == [int(dims[-1])]
+        only = "only the last d's row" if last else f"only the rows for d = {got_dims}"
+        # the aside guesses the cause of a last row kept alone, and only there (a first row alone is a loop ended
+        # early: raise_if_first_row_only names it when a second call shows it)
         raise AssertionError(f"the table has {only} of the dims asked for, {list(dims)}"
                              f"{' (its values are right)' if right else ''}: the rows for d = "
                              f"{[int(d) for d in dims if int(d) not in got_dims]} are missing. Build and append one "
-                             "row per d inside the loop (an append after the loop keeps only the last row)")
+                             "row per d inside the loop" + (" (an append after the loop keeps only the last row)"
+                                                             if last else ", and return the table after the loop"))
     want = [int(d) for d in dims]
     if sorted(got_dims) == sorted(want):    # the dims asked for, in another order: they were not ignored
         if not matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):

@@ -342,9 +342,10 @@ MISCONCEPTIONS = {
                                 "only the variable the question names",
     "mha_keys_values_swapped": "passing each head's values as the keys and its keys as the values "
                                "(attention(Q_h, V_h, K_h)): the scores are Q_h V_h^T and the heads mix the keys",
-    "mha_split_by_head_count": "giving torch.split the number of heads (it takes the size of each chunk; chunk() "
-                               "takes the count), or reshaping to (T, d_k, n_heads): d_k heads of width n_heads "
-                               "instead of n_heads heads of width d_k; use Q.split(d_k, dim=-1) or "
+    "mha_split_by_head_count": "cutting the columns into d_k heads of width n_heads instead of n_heads heads of "
+                               "width d_k: torch.split given the number of heads (its int is the size of each "
+                               "chunk), torch.tensor_split or chunk given the width d_k (their int is the number of "
+                               "pieces), or a reshape to (T, d_k, n_heads); use Q.split(d_k, dim=-1) or "
                                "Q.chunk(n_heads, dim=-1)",
     "mha_head_width_constant": "using a fixed head width (a global such as the notebook's d_k, or a number) instead "
                                "of d_k = d_model // n_heads of the input: the heads have the wrong width and scale "
@@ -560,4 +561,7 @@ MISCONCEPTIONS = {
                              "head h], or the buffer made anew in each pass) where the shares must be added: only the "
                              "last head's survives; start from zeros before the loop and add, out = out + head_h @ "
                              "W_O[h * d_k:(h + 1) * d_k]",
+    "table_return_in_loop": "ending the loop after its first pass (a `return` indented into the for body, or a "
+                            "`break`): the table holds only the first d's row; put the return after the loop, at "
+                            "the indentation of the `for`, so that every d gets its row",
 }

@@ -40,26 +40,29 @@ D = _load_diagnose()
 
 
 @test_case(points=2, hidden=True)
-def test_float64_weights(attention, rng):
-    # T_q != T_k, d_v != d_k, d_k = 12 (not a perfect square: a float32 scale constant shows). d_v = 10:
-    # sqrt(d_v) must differ from every other catalogued scale (isqrt(12) = 3, sqrt(T_k), sqrt(T_q))
-    Q, K, V = D.draw_inputs(rng, 5, 7, 12, 10, torch.float64)
-    D.check_pair(D.call_pair(attention, Q, K, V, 12), Q, K, V, 12, "weights", attention)
+def test_float64_weights(attention, rng, submission=None):
+    with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
+        # T_q != T_k, d_v != d_k, d_k = 12 (not a perfect square: a float32 scale constant shows). d_v = 10:
+        # sqrt(d_v) must differ from every other catalogued scale (isqrt(12) = 3, sqrt(T_k), sqrt(T_q))
+        Q, K, V = D.draw_inputs(rng, 5, 7, 12, 10, torch.float64)
+        D.check_pair(D.call_pair(attention, Q, K, V, 12), Q, K, V, 12, "weights", attention)
 
 
 @test_case(points=2, hidden=True)
-def test_float64_output(attention, rng):
-    Q, K, V = D.draw_inputs(rng, 6, 4, 12, 5, torch.float64)
-    D.check_pair(D.call_pair(attention, Q, K, V, 12), Q, K, V, 12, "output", attention)
+def test_float64_output(attention, rng, submission=None):
+    with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
+        Q, K, V = D.draw_inputs(rng, 6, 4, 12, 5, torch.float64)
+        D.check_pair(D.call_pair(attention, Q, K, V, 12), Q, K, V, 12, "output", attention)
 
 
 @test_case(points=2, hidden=True)
-def test_float32_square(attention, device, rng):
-    # T_q == T_k like the lesson's trace, so computing K Q^T instead of Q K^T has the right shape
-    Q, K, V = D.draw_inputs(rng, 6, 6, 16, 10, torch.float32)
-    pair = D.call_pair(attention, Q, K, V, 16)
-    D.check_pair(pair, Q, K, V, 16, "weights", attention)
-    D.check_pair(pair, Q, K, V, 16, "output", attention)
+def test_float32_square(attention, device, rng, submission=None):
+    with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
+        # T_q == T_k like the lesson's trace, so computing K Q^T instead of Q K^T has the right shape
+        Q, K, V = D.draw_inputs(rng, 6, 6, 16, 10, torch.float32)
+        pair = D.call_pair(attention, Q, K, V, 16)
+        D.check_pair(pair, Q, K, V, 16, "weights", attention)
+        D.check_pair(pair, Q, K, V, 16, "output", attention)
 
 
 @test_case(points=1, hidden=True)
@@ -94,27 +97,29 @@ def test_weight_rows_sum_to_one(attention, rng):
 
 
 @test_case(points=1, hidden=True)
-def test_noncontiguous_inputs(attention, rng):
-    # Q and V transposed views ((d, T) memory seen as (T, d)), K every other column of a wider matrix;
-    # T_q = T_k = 6, d_k = 12, d_v = 5, a zero query (uniform weights) and two equal keys (tied scores)
-    T, d_k, d_v = 6, 12, 5
-    Q = randn((d_k, T), rng).T
-    K = randn((T, 2 * d_k), rng)[:, ::2]
-    V = randn((d_v, T), rng).T
-    Q[int(torch.randint(0, T, (1,), generator=rng))] = 0.0
-    i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
-    K[j] = K[i]
-    D.check_layout(attention, Q, K, V, "for transposed and strided (not contiguous) inputs")
+def test_noncontiguous_inputs(attention, rng, submission=None):
+    with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
+        # Q and V transposed views ((d, T) memory seen as (T, d)), K every other column of a wider matrix;
+        # T_q = T_k = 6, d_k = 12, d_v = 5, a zero query (uniform weights) and two equal keys (tied scores)
+        T, d_k, d_v = 6, 12, 5
+        Q = randn((d_k, T), rng).T
+        K = randn((T, 2 * d_k), rng)[:, ::2]
+        V = randn((d_v, T), rng).T
+        Q[int(torch.randint(0, T, (1,), generator=rng))] = 0.0
+        i, j = (int(x) for x in torch.randperm(T, generator=rng)[:2])
+        K[j] = K[i]
+        D.check_layout(attention, Q, K, V, "for transposed and strided (not contiguous) inputs")
 
 
 @test_case(points=1, hidden=True)
-def test_broadcast_inputs(attention, rng):
-    # expanded, stride-0 inputs as broadcasting hands them out: each query one number repeated d_k
-    # times, each row of V one value repeated d_v times (Q /= ..., Q.mul_(...) raise on them). Not one
-    # query repeated T times: identical rows make a softmax over the queries look like other mistakes.
-    # T_q = T_k = 7, d_k = 16, d_v = 4
-    T, d_k, d_v = 7, 16, 4
-    Q = randn((T, 1), rng).expand(T, d_k)
-    K = randn((T, d_k), rng)
-    V = randn((T, 1), rng).expand(T, d_v)
-    D.check_layout(attention, Q, K, V, "for expanded (broadcast, stride-0) inputs")
+def test_broadcast_inputs(attention, rng, submission=None):
+    with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
+        # expanded, stride-0 inputs as broadcasting hands them out: each query one number repeated d_k
+        # times, each row of V one value repeated d_v times (Q /= ..., Q.mul_(...) raise on them). Not one
+        # query repeated T times: identical rows make a softmax over the queries look like other mistakes.
+        # T_q = T_k = 7, d_k = 16, d_v = 4
+        T, d_k, d_v = 7, 16, 4
+        Q = randn((T, 1), rng).expand(T, d_k)
+        K = randn((T, d_k), rng)
+        V = randn((T, 1), rng).expand(T, d_v)
+        D.check_layout(attention, Q, K, V, "for expanded (broadcast, stride-0) inputs")

@@ -211,7 +211,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
             _raise_if_of_the_mean(v, 1.0, d_k, True)
             D.raise_if_both_kept(dot_product_variance, v, seed, d_k, N)
             D.raise_if_draws_not_unit_variance(dot_product_variance, v, seed, d_k, N, True, submission)
-            D.raise_if_scaled_by_other(dot_product_variance, v, seed, d_k, N)
+            D.raise_if_scaled_by_other(dot_product_variance, v, seed, d_k, N, submission)
             if _near(v, math.sqrt(d_k)) or _near(v, 1 / math.sqrt(d_k)):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "
                                      "check what you divide by, and that you return a variance, not a std")

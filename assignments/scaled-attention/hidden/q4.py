@@ -174,14 +174,6 @@ def _entropy_wrong(softmax_entropy) -> bool:
                 and abs(float(got) - float(want)) <= 1e-5)
 
 
-def _fails(thunk) -> bool:
-    try:
-        thunk()
-    except Exception:  # noqa: BLE001 - any failure of the composition is the evidence sought
-        return True
-    return False
-
-
 def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submission=None):
     """entropy_table calls the student's softmax_entropy: a table wrong only through it (the lesson's table with
     their softmax_entropy) is charged by its own tests. `numbers`: a table of right values in tensors fails too."""
@@ -194,7 +186,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
     def check(rows):
         raise_if_records_malformed(rows, list(dims), "d", "entropy_table(...)")
         _raise_if_columns(rows, dims, expected)
-        D.raise_if_other_dims(rows, dims, seed)     # rows for other d's than asked: which, and whose
+        D.raise_if_other_dims(rows, dims, seed, fn, softmax_entropy)    # rows for other d's than asked: which, whose
         table = _table(rows, dims)
         try:
             assert_matches(table, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
@@ -223,13 +215,14 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
         return rows
 
     try:
-        charged_in_parts(student, check, own, parts=(softmax_entropy,))
+        with D.scale_as_written(submission, "entropy_table"):     # d ** -1/2 told as written
+            charged_in_parts(student, check, own, parts=(softmax_entropy,))
     except StudentCodeError as e:
         D.raise_if_table_container(e, dims)
         # a crash where their softmax_entropy cannot even be composed into the table (it returns one value
         # per entry, not one per row, and .item() fails): its own tests charge that
         if not is_stub(e) and _entropy_wrong(softmax_entropy) and (
-                _fails(own) or D.float_has_no_item(e, softmax_entropy)):
+                D.fails(own) or D.float_has_no_item(e, softmax_entropy)):
             return
         raise (D.table_unpack_crash(e) or e) from None
     if numbers and tensors:
