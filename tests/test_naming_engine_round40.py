@@ -236,3 +236,16 @@ def test_an_answer_nested_hundreds_deep_does_not_break_the_source_reading(depth)
     computed_answer([f"x = 1\nq7_answer = {chain}\n"], "q7_answer")          # no RecursionError
     found = unbound_answer([f"def f():\n    q7_answer = {chain}\n"], "q7_answer")
     assert found is None or found[0] == "local"
+
+
+# --- the hidden tests' own source readers: a cell the parser refuses is left out, never raised -------------------
+
+@pytest.mark.parametrize("bad", ["x = 1\0\n", "q = " + "(" * 300 + "1" + ")" * 300 + "\n",
+                                 "max_rank_S = " + "+".join(["1"] * 30000) + "\n", "def (:\n"])
+def test_a_cell_the_parser_refuses_says_nothing_in_the_source_readers(bad):
+    from tests.hidden_modules import load
+    pipeline = load("attention-pipeline", "_diagnose", "_engine40_pipeline_diagnose")
+    sub = _Submission([bad, "import torch\nmax_rank_S = int(torch.linalg.matrix_rank(torch.ones(3, 3)))\n"])
+    assert pipeline.rank_on_constant_example(sub, "max_rank_S") is not None    # the readable cell still counts
+    assert pipeline.rank_on_weights(_Submission([bad]), "rank_S_lesson") is None
+    assert pipeline.len_of_comparison(_Submission([bad]), "rank_S") is None

@@ -2374,13 +2374,8 @@ def len_of_comparison(submission: object, name: str) -> str | None:
     (rank = len(s > tol), len(torch.gt(s, tol)), or len(mask) where that cell bound mask = s > tol at module
     level): len() of a boolean tensor, its length, where the True entries were to be counted (blind37).
     len(s[s > tol]) and len((s > tol).nonzero()) count them and are not this. None otherwise."""
-    from autograder.grading.source_checks import cells_of
     last: tuple[ast.Assign, dict[str, ast.AST]] | None = None
-    for source in cells_of(submission) if submission is not None else []:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
+    for tree in _cell_trees(submission):
         bound: dict[str, ast.AST] = {}
         for node in tree.body:
             if not isinstance(node, ast.Assign):
@@ -2465,21 +2460,36 @@ def _reaches(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callable[[ast.
     return False
 
 
-def rank_on_constant_example(submission: object, name: str) -> str | None:
-    """The source of the matrix_rank call that the notebook's last module-level assignment of `name` reads (in
-    it, or through names the same cell bound), where its argument reaches a constant tensor (torch.ones, full,
-    ones_like...): a rank measured on one constant example, 1 (blind39's all-ones Q and K). None otherwise."""
+def _cell_trees(submission: object) -> list[ast.Module]:
+    """The submission's code cells parsed (the grader's one parse lock; a cell that does not parse, or nests too
+    deep for the parser, is left out: it never ran, or says nothing here)."""
+    from autograder.grading.pyparse import parse
     from autograder.grading.source_checks import cells_of
-    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
+    trees = []
     for source in cells_of(submission) if submission is not None else []:
         try:
-            tree = ast.parse(source)
-        except SyntaxError:
+            trees.append(parse(source))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
+    return trees
+
+
+def _last_assignment(submission: object, name: str) -> tuple[ast.AST, dict[str, list[ast.AST]]] | None:
+    """The value of the notebook's last module-level `name = ...`, with what its cell bound (_bindings)."""
+    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
+    for tree in _cell_trees(submission):
         bound = _bindings(tree)
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
                 last = (node.value, bound)
+    return last
+
+
+def rank_on_constant_example(submission: object, name: str) -> str | None:
+    """The source of the matrix_rank call that the notebook's last module-level assignment of `name` reads (in
+    it, or through names the same cell bound), where its argument reaches a constant tensor (torch.ones, full,
+    ones_like...): a rank measured on one constant example, 1 (blind39's all-ones Q and K). None otherwise."""
+    last = _last_assignment(submission, name)
     if last is None:
         return None
     value, bound = last
@@ -2569,17 +2579,7 @@ def rank_on_weights(submission: object, name: str) -> str | None:
     or through names the same cell bound), where its argument reaches the lesson's attention weights: a call of
     attention_weights or softmax (torch.softmax, F.softmax, S.softmax, nn.Softmax) whose input reads Q_lesson and
     K_lesson (blind40's rank of the lesson's causal A). None otherwise."""
-    from autograder.grading.source_checks import cells_of
-    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
-    for source in cells_of(submission) if submission is not None else []:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
-        bound = _bindings(tree)
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-                last = (node.value, bound)
+    last = _last_assignment(submission, name)
     if last is None:
         return None
     value, bound = last

@@ -862,8 +862,8 @@ def vector_query_indexed(submission) -> str | None:
     from autograder.grading.source_checks import cells_of
     for cell in cells_of(submission) if submission is not None else []:
         try:
-            tree = ast.parse(cell)
-        except SyntaxError:
+            tree = _parse_cell(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for fdef in ast.walk(tree):
             if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "entropy_table"):
@@ -4163,8 +4163,8 @@ def qk_roles_from_source(submission, m: Misconception, what: str) -> AssertionEr
     calls, from_w_k = [], False
     for cell in cells_of(submission) if submission is not None else []:
         try:
-            tree = ast.parse(cell)
-        except SyntaxError:
+            tree = _parse_cell(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for fdef in ast.walk(tree):
             if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "multi_head_attention"):
@@ -4942,3 +4942,10 @@ def raise_if_shared_head_buffer(submission, m: Misconception, got, X, Ws, n_head
                          f"output ({n_heads} heads, all equal to head {n_heads - 1}), and your loop writes each head "
                          f"into one tensor it appends every time (`{lines[0]}`): "
                          + describe("mha_heads_share_one_buffer"))
+
+
+def _parse_cell(source: str):
+    """A student's cell parsed under the grader's one parse lock (pyparse.parse): raises what ast.parse raises
+    (SyntaxError, ValueError for a null byte, RecursionError for nesting too deep, MemoryError)."""
+    from autograder.grading.pyparse import parse
+    return parse(source)
