@@ -127,6 +127,7 @@ def test_a_right_letter_in_a_function_that_also_binds_it_globally_keeps_full_mar
     ['measured = 3.9\noptions = {"A": 1, "B": 4, "C": 16}\nfor letter, v in options.items():\n'
      '    if abs(v - measured) > 2:\n        q7_answer = letter\n'],
     ['flag = 2 > 3\nq7_answer = "CA"[flag]\n'],
+    ['def decide():\n    global q7_answer\n    q7_answer = "C" if 1 > 2 else "A"\n\ndecide()\n'],
 ])
 def test_a_computed_binding_is_found(cells):
     from autograder.grading.source_checks import computed_answer

@@ -645,8 +645,12 @@ def _computed_answer(cells: Sequence[str], name: str) -> str | None:
     text = text if len(text) <= 70 else text[:67] + "..."
     if isinstance(last, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith)):
         return text
+    if isinstance(last, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # a function that binds it through `global` (called elsewhere): its code picks the letter
+        declared = any(isinstance(g, ast.Global) and name in g.names for g in ast.walk(last))
+        return f"def {last.name}(...): global {name}" if declared else None
     if isinstance(last, ast.Expr) or not isinstance(last, (ast.Assign, ast.AnnAssign)):
-        # a call that binds it through `global` (pick()), a walrus, an augmented assignment: worked out
+        # a walrus inside an expression, an augmented assignment: worked out
         return text if isinstance(last, (ast.Expr, ast.AugAssign)) else None
     literals = _literal_names(cells)
     return None if _literal_value(last.value, literals) else text
