@@ -160,7 +160,8 @@ def test_a_computed_wrong_letter_is_told_as_the_codes_pick_not_as_its_belief():
     e = _choice(['import torch\ng = torch.tensor([1.0, -0.5])\nq7_answer = "D" if bool((g > 0).all()) else "C"\n'],
                 "C")
     assert getattr(e, "key", None) == "answer_computed_by_code" and "worked out" in str(e)
-    assert "q7_answer = 'D' if" in str(e) or 'q7_answer = "D" if' in str(e) or "if bool" in str(e)
+    assert "(`q7_answer = 'D' if bool((g > 0).all()) else 'C'`)" in str(e)     # the computation, quoted
+    assert "option C stands for" in str(e) and "you think" not in str(e)
 
 
 def test_a_written_wrong_letter_keeps_its_belief():
@@ -250,3 +251,8 @@ def test_a_cell_the_parser_refuses_says_nothing_in_the_source_readers(bad):
     assert pipeline.rank_on_constant_example(sub, "max_rank_S") is not None    # the readable cell still counts
     assert pipeline.rank_on_weights(_Submission([bad]), "rank_S_lesson") is None
     assert pipeline.len_of_comparison(_Submission([bad]), "rank_S") is None
+
+
+def test_a_bare_annotation_after_a_written_letter_is_not_called_computed():
+    from autograder.grading.source_checks import computed_answer
+    assert computed_answer(['q7_answer = "C"\n', 'q7_answer: str\n'], "q7_answer") is None

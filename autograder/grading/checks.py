@@ -479,20 +479,28 @@ def expect_number(value: object, what: str) -> float:
 
 # how a one-element container is made where a bare value was meant
 _CONTAINER_MADE_BY = {"tuple": " (a trailing comma makes one)", "set": " (braces around a value make one)"}
+_NO_MEMBER = object()
+
+
+def _only_member(value: object) -> object:
+    """The one member of a plain one-element tuple, list or set (its type is the slip), else _NO_MEMBER."""
+    if type(value) in (tuple, list, set, frozenset) and len(value) == 1:  # type: ignore[arg-type]
+        return next(iter(value))  # type: ignore[call-overload]
+    return _NO_MEMBER
 
 
 def _raise_if_number_wrapped(value: object, what: str) -> None:
     """A number answer in a wrapper that is the slip: a one-element tuple or list holding a number (a trailing
     comma: answer_in_container), a NumPy scalar (numpy_scalar_answer). Its type is the evidence."""
-    if (isinstance(value, (tuple, list, set, frozenset)) and type(value) in (tuple, list, set, frozenset) and len(value) == 1
-            and isinstance(only := next(iter(value)), (int, float)) and not isinstance(only, bool)):
+    only = _only_member(value)
+    if isinstance(only, (int, float)) and not isinstance(only, bool):
         kind = type(value).__name__
         raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {only!r}"
                             + _CONTAINER_MADE_BY.get(kind, "") + ": " + describe("answer_in_container"))
     if (isinstance(value, (tuple, list)) and (type(value) in (tuple, list) or isinstance(value, torch.Size))
             and 2 <= len(value) <= 8 and all(type(v) is int and v >= 0 for v in value)):
         # sizes where one number is asked (attn_entries = (1024, 1024)): a shape; a count of entries is their product
-        shown = repr(tuple(value)) if len(repr(tuple(value))) <= 60 else repr(tuple(value))[:57] + "..."
+        shown = _shown(tuple(value))
         raise Misconception("shape_for_number", f"{what} is {shown}, {len(value)} whole numbers where one is asked "
                             f"(if they are a shape, its count of entries is {math.prod(value)}): "
                             + describe("shape_for_number"))
@@ -544,8 +552,13 @@ def _number_written_out(text: str) -> tuple[str, float] | None:
     return None
 
 
-def _shown(value: str) -> str:
-    return repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+def _cut(text: str, limit: int = 60) -> str:
+    """Student text as a message quotes it: at most `limit` characters (each repr made once)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _shown(value: object) -> str:
+    return _cut(repr(value))
 
 
 def expect_int(value: object, what: str) -> int:
@@ -781,8 +794,7 @@ def _raise_if_value_not_letter(value: object, what: str) -> None:
         kind = f"a {type(value).__name__} of {len(value)} value{'s' if len(value) != 1 else ''}"
     else:
         return
-    shown = repr(value)
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    shown = _shown(value)
     raise Misconception("answer_value_not_letter", f"{what} is {shown}, {kind}, not a letter: "
                         + describe("answer_value_not_letter"))
 
@@ -804,18 +816,17 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     (answer_in_container), several letters (answer_hedged), one letter with punctuation or the option's words
     around it (answer_extra_characters). A written-out wrong letter names that choice's key where it has one:
     the choice is the bigger mistake. A bare letter, in any case, passes on to the letter's own check."""
-    if (isinstance(value, (tuple, list, set, frozenset)) and type(value) in (tuple, list, set, frozenset) and len(value) == 1
-            and type(only := next(iter(value))) is str
-            and only.strip().strip("()").strip().lower() in letters):
+    only = _only_member(value)
+    if type(only) is str and only.strip().strip("()").strip().lower() in letters:
         kind = type(value).__name__
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        shown = _shown(value)
         raise Misconception("answer_in_container", f"{what} is {shown}, a {kind} holding a letter"
                             + _CONTAINER_MADE_BY.get(kind, "") + ": " + describe("answer_in_container"))
     text_array = _text_array(value)
     if (text_array is not None and text_array.size == 1
             and str(text_array.item()).strip().strip("()").strip().lower() in letters):
         # `opts[opts == "C"]` or np.where(...) leaves array(['C']): the letter is in it, the answer is not a string
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        shown = _shown(value)
         raise Misconception("answer_in_container", f"{what} is {shown}, a NumPy array holding a letter (take it "
                             f"out: {what} = str(arr.item())): " + describe("answer_in_container"))
     if not isinstance(value, str) or len(value) > 400:
@@ -840,12 +851,12 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
         letter_words = [w for i, w in enumerate(words) if len(w) == 1 and w.lower() in letters
                         and not (w == "a" and i > 0)]
         if len(words) >= 2 and not letter_words:
-            shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."
+            shown = _cut(value.strip())
             raise Misconception("answer_in_words", f"{what} is {shown!r}, words and no letter: "
                                 + describe("answer_in_words"))
         return
     letter = long.group(1)
-    shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:57] + "..."
+    shown = _cut(value.strip())
     if letter.lower() == answer:
         raise Misconception("answer_extra_characters", f"{what} is {shown!r}: it starts with {letter}, the right "
                             f"choice, and goes on with words: " + describe("answer_extra_characters"))
@@ -891,7 +902,7 @@ def _raise_if_invisible(value: str, what: str, letters: Sequence[str]) -> None:
         return
     names = ", ".join(dict.fromkeys(f"{unicodedata.name(c, 'an unnamed character')} (U+{ord(c):04X})"
                                     for c in hidden))
-    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."   # student text, cut as elsewhere
+    shown = _shown(value)
     raise Misconception("answer_invisible_character", f"{what} is {shown}: the letter {seen!r} with "
                         f"{len(hidden)} invisible character{'s' if len(hidden) != 1 else ''} ({names[:120]}): "
                         + describe("answer_invisible_character"))

@@ -638,22 +638,20 @@ def computed_answer(cells: Sequence[str], name: str) -> str | None:
 
 def _computed_answer(cells: Sequence[str], name: str) -> str | None:
     last = _last_binding(cells, name)
-    if last is None:
-        return None
-    shown = ast.unparse(last).splitlines()
-    text = " ".join(line.strip() for line in shown[:3]) + (" ..." if len(shown) > 3 else "")
-    text = text if len(text) <= 70 else text[:67] + "..."
-    if isinstance(last, (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith)):
-        return text
     if isinstance(last, (ast.FunctionDef, ast.AsyncFunctionDef)):
         # a function that binds it through `global` (called elsewhere): its code picks the letter
         declared = any(isinstance(g, ast.Global) and name in g.names for g in ast.walk(last))
         return f"def {last.name}(...): global {name}" if declared else None
-    if isinstance(last, ast.Expr) or not isinstance(last, (ast.Assign, ast.AnnAssign)):
-        # a walrus inside an expression, an augmented assignment: worked out
-        return text if isinstance(last, (ast.Expr, ast.AugAssign)) else None
-    literals = _literal_names(cells)
-    return None if _literal_value(last.value, literals) else text
+    worked_out = (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith,
+                  ast.Expr, ast.AugAssign)      # a statement around it, a walrus, `+=`
+    if isinstance(last, (ast.Assign, ast.AnnAssign)) and last.value is not None:
+        if _literal_value(last.value, _literal_names(cells)):
+            return None
+    elif not isinstance(last, worked_out):
+        return None                             # nothing bound at the top level, an import, a bare annotation
+    shown = ast.unparse(last).splitlines()
+    text = " ".join(line.strip() for line in shown[:3]) + (" ..." if len(shown) > 3 else "")
+    return text if len(text) <= 70 else text[:67] + "..."
 
 
 def _literal_names(cells: Sequence[str]) -> set[str]:

@@ -23,6 +23,7 @@ from autograder.grading.checks import (
     tuple_as_tensor,
 )
 from autograder.grading.crash_words import crash_replayed, crash_source_line
+from autograder.grading.pyparse import parse
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
@@ -862,7 +863,7 @@ def vector_query_indexed(submission) -> str | None:
     from autograder.grading.source_checks import cells_of
     for cell in cells_of(submission) if submission is not None else []:
         try:
-            tree = _parse_cell(cell)
+            tree = parse(cell)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for fdef in ast.walk(tree):
@@ -4163,7 +4164,7 @@ def qk_roles_from_source(submission, m: Misconception, what: str) -> AssertionEr
     calls, from_w_k = [], False
     for cell in cells_of(submission) if submission is not None else []:
         try:
-            tree = _parse_cell(cell)
+            tree = parse(cell)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for fdef in ast.walk(tree):
@@ -4352,7 +4353,6 @@ def _degenerate_probe(cell: str, question: str):
     random draw whose size is a name bound to 1 (`d = 1; torch.randn(n, d)`) or the literal 1 as the draw's last
     size; None otherwise."""
     import ast
-    from autograder.grading.pyparse import parse
     try:
         tree = parse(cell)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
@@ -4447,7 +4447,6 @@ class _Unread(Exception):
 
 
 def _parsed(cell: str):
-    from autograder.grading.pyparse import parse
     try:
         return parse(cell)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
@@ -4942,10 +4941,3 @@ def raise_if_shared_head_buffer(submission, m: Misconception, got, X, Ws, n_head
                          f"output ({n_heads} heads, all equal to head {n_heads - 1}), and your loop writes each head "
                          f"into one tensor it appends every time (`{lines[0]}`): "
                          + describe("mha_heads_share_one_buffer"))
-
-
-def _parse_cell(source: str):
-    """A student's cell parsed under the grader's one parse lock (pyparse.parse): raises what ast.parse raises
-    (SyntaxError, ValueError for a null byte, RecursionError for nesting too deep, MemoryError)."""
-    from autograder.grading.pyparse import parse
-    return parse(source)

@@ -3380,7 +3380,7 @@ def scores_source(submission, answer: str = "raw_score_var") -> str | None:
         trees: list[ast.Module | None] = []
         for cell in cells:
             try:
-                trees.append(_parse_cell(cell))
+                trees.append(parse(cell))
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 trees.append(None)
         for index in cells_assigning(cells, answer):
@@ -3471,7 +3471,7 @@ def rounds_in_source(submission, names) -> bool:
         for name in names:
             for index in cells_assigning(cells, name):
                 try:
-                    tree = _parse_cell(cells[index])
+                    tree = parse(cells[index])
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     continue
                 for node in ast.walk(tree):
@@ -3766,10 +3766,3 @@ def name_counts_swapped(entries, madds, name):
             and madds == ref.attn_entries):
         raise Misconception("counts_swapped", f"{name} holds the other count: attn_entries is {int(entries)} = T^2 x "
                             f"d_k and score_madds {int(madds)} = T^2: " + describe("counts_swapped"))
-
-
-def _parse_cell(source: str) -> ast.Module:
-    """A student's cell parsed under the grader's one parse lock (pyparse.parse): raises what ast.parse raises
-    (SyntaxError, ValueError for a null byte, RecursionError for nesting too deep, MemoryError)."""
-    from autograder.grading.pyparse import parse
-    return parse(source)
