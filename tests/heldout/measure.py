@@ -4847,6 +4847,220 @@ BLIND40_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind41 (frozen at 637e75d), judged by three helper sessions at first sight: sdpa 7/14, scaled 11/14 (one
+# mis-named), pipeline 9/14: 27/42
+# judged from `measure sdpa-from-scratch --set blind41 -v` (frozen engine, /tmp/frozen41), full messages re-read by
+# grading each wrong variant again (/tmp/j41-sdpa/full.txt: same scores and keys as /tmp/measure41-sdpa-from-scratch.txt)
+# against each variant's "mistake" words and code; () where no failed test names it right
+    "sdpa-from-scratch": {
+        # generic: q1:test_weights_shape None, "weights_shape should be a tuple of Python ints, for example (2, 3, 4)":
+        # true (it is a tuple of four (10, 10) tensors), but nothing says .shape was left out of tuple(_probe)
+        "q1_tuple_of_probe_tensor_not_its_shape": (),
+        # generic: both q1 tests None, "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)":
+        # says what differs (the values 4, 10, 10 are right; the type is a NumPy array) and is enough to fix, but no key
+        "q1_shapes_fancy_indexed_from_numpy_array": (),
+        # generic: q2:test_score_variances None, "raw_score_var is 0.9293 and scaled_score_var 0.1162, exactly 1/8 of it,
+        # so the scale is right; but neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ..., whose
+        # variance is 6.599): either other scores were measured or another statistic": says what differs and which
+        # scores are asked, but nothing says the broadcast products were never summed over the d_k features
+        "q2_pair_products_never_summed_over_features": (),
+        # generic: q2:test_score_variances None, "scaled_score_var is not the variance of the scaled scores": nothing
+        # says the divisor is math.isqrt(8) = 2; the catalogue's integer_sqrt_scale (math.isqrt) would name it, and
+        # does not fire on q2
+        "q2_scaled_by_integer_square_root": (),
+        # generic: only q5:test_gradients_float64 fails, None, "the gradient with respect to Q does not match the correct
+        # result in 120 of 120 entries (largest difference 1.16 ...)": the effect (values right, gradients wrong), but
+        # nothing says the normaliser was detached; gradient_cut (".detach() ... no gradient flows back on that path")
+        # would name it and does not fire; q3 itself loses nothing (within "where")
+        "q3_denominator_detached_along_with_the_max": (),
+        # result_axes_permuted on q3:test_dim_argument (the only failure): "stable_softmax(x, dim=0) is wrong: it matches
+        # returning the right values with the axes in another order (a transpose(dim, -1) or permute that is never
+        # undone): move the axes back before returning": exactly the effect (movedim(dim, -1) twice leaves the axes
+        # permuted) and the fix points at the "put the axis back" line (as blind's q3_transposed_not_restored);
+        # borderline: "never undone" where the code undoes it in the wrong direction; nothing says movedim(-1, dim)
+        "q3_movedim_undone_in_the_same_direction": ("result_axes_permuted",),
+        # causal_excludes_self on the 3 q4 tests and q6:test_weights3_causal: "it matches a causal mask that hides the
+        # diagonal: a token may not see itself": exactly the effect of triu_indices' default offset 0 (the diagonal
+        # blocked too), the fix (let the diagonal through, offset=1) follows; nothing names the offset argument
+        "q4_triu_indices_without_offset_one": ("causal_excludes_self",),
+        # mask_not_bool on the 3 q4 tests: "causal_mask(9, 6) has the right pattern in dtype torch.float32: return a
+        # torch.bool mask (True = may attend)": exactly (the square test calls causal_mask(11, 11), the float branch)
+        "q4_rectangular_branch_left_float": ("mask_not_bool",),
+        # fully_masked_nan on both failures (test_fully_masked_rows with the smallest input, test_float16): "a query
+        # whose keys are all masked got NaN; it should get a row of zeros": the symptom of the guard that never fires,
+        # and it points at the zeroing line (as blind17's q5_empty_rows_found_before_fill, blind24's
+        # q5_empty_row_zeroing_not_assigned); borderline: nothing says NaN == 0 is False (look at the mask)
+        "q5_empty_rows_detected_by_weight_sum_equal_zero": ("fully_masked_nan",),
+        # mask_ignored on q6:test_weights3_causal (the only failure): "weights3_causal equals the unmasked weights: apply
+        # the causal mask to the scores before the softmax": exactly the effect (a +1e-9 penalty leaves every score as
+        # it was, the mask has no effect), as blind's q5_masked_fill_result_discarded and blind26's
+        # q05_out_of_place_add_dropped were judged; borderline: the student did add the mask before the softmax, and
+        # nothing says the penalty's size or sign (-1e9, or masked_fill with -inf) is why
+        "q6_penalty_typed_as_1e_minus_9": ("mask_ignored",),
+        # generic: q6:test_weights3_causal None, "weights3_causal should be a tensor or a nested list of numbers": it is a
+        # nested list of numbers, only ragged (rows of 1, 2, 3); says the type is wrong, nothing says the (3, 3) matrix
+        # with zeros for the blocked keys is asked (as blind39's q6 generic)
+        "q6_causal_rows_left_ragged_without_zeros": (),
+        # answer_from_none_call: "`q_trap_answer` is None: the notebook has `q_trap_answer = print('C')`, and `print(...)`
+        # returns None ... assign the value itself": exactly
+        "q7_answer_assigned_from_print": ("answer_from_none_call",),
+        # generic: q7:test_trap_answer None, "`q_trap_answer` is not answered yet: replace the `...` with your answer and
+        # run the cell": true and enough to fix, but no key says the answer line is a == comparison, not an assignment
+        "q7_double_equals_leaves_template_ellipsis": (),
+        # float_for_int on both q8 tests: "attn_entries is 1048576.0, a float: giving a float (math.pow, / or a float
+        # literal: 1048576.0) where a whole number, a Python int, is asked ... or int(...)": 1.048576e6 is a float
+        # literal, exactly; borderline: nothing says scientific notation is always a float (write 1048576 or 1024 ** 2)
+        "q8_counts_typed_in_scientific_notation": ("float_for_int",),
+    },
+# wrong 14: named right 7 / partly 0 / generic 7 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+# judged from `measure scaled-attention --set blind41 -v` (frozen engine, /tmp/frozen41), full messages re-read by
+# grading each variant again (/tmp/j41-sa/full.txt: same scores and keys as /tmp/measure41-scaled-attention.txt)
+# against each variant's "mistake" words and code; () where no failed test names it right
+    "scaled-attention": {
+        # softmax_whole_matrix on all 4 q1 output tests (the weights tests pass): "the output is wrong: it matches
+        # normalising the exponentials over the whole score matrix (one sum for every entry) instead of over each row":
+        # exactly kernel @ V / kernel.sum() (the grand total as the output's denominator), and the fix (a per-row sum)
+        # follows; borderline: its tail "each query's weights must sum to 1" reads as if the returned weights were wrong
+        # (they are right), but every message says "the output"; q8 not charged
+        "q1_kernel_regression_output_over_grand_total": ("softmax_whole_matrix",),
+        # wrong_scale_constant on the 3 q1 tests: "softmax(Q K^T / c) with a different c: here c = 3.459, where the
+        # scale is 1/sqrt(d_k) = 1/3.464": exactly the bfloat16-rounded rsqrt(12) (0.2890625 = 1/3.459), and the tiny
+        # gap points at the constant's precision; borderline: nothing says bfloat16 (q8 not charged)
+        "q1_scale_constant_held_in_bfloat16": ("wrong_scale_constant",),
+        # generic: all 3 q2 tests None, "dot_product_variance(...) should be a number (a Python float; use .item() on a
+        # tensor), got ndarray": says what differs and the fix, but no key; returns_tensor_not_number (whose text
+        # names .numpy()) did not fire
+        "q2_returns_zero_dim_numpy_array": (),
+        # one_edit_fix on the 3 q4 entropy tests: line 4, "`1e-09` in place of `1000000000.0`": the typo at its place
+        # with the fix (the table tests did not lose points)
+        "q4_log_guard_typed_1e9": ("one_edit_fix",),
+        # table_seed_between_draws on both q4 table tests: "the seed set again between the q and the k draws, so k's
+        # first row repeats q; seed once per d, before drawing q and then k": exactly the effect of a fresh generator
+        # seeded with `seed` per draw, and the fix follows; borderline: it says "the seed set again", the code makes a
+        # new seeded Generator each draw (the same thing)
+        "q4_table_fresh_generator_per_draw": ("table_seed_between_draws",),
+        # answer_computed_by_code: "'B', the letter your code worked out (`q5_answer = 'ABCD'[round(_e)]`) ... what it
+        # measures or compares is not what the question asks ... decide the option and assign its letter": quotes the
+        # faulty line (exponent used as index); "option B stands for confusing the std with the variance" describes
+        # the option, blames no belief (as blind40); right in kind; borderline: the catalogue's example
+        # `q_answer = "B"` happens to be this student's wrong letter
+        "q5_answer_growth_exponent_used_as_option_index": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = min(_options, key=...`) ... (look at ... the sizes it uses
+        # ...)": the 10-sample probe is a size it uses; right in kind, nothing says 10 samples are too few
+        "q5_answer_probe_with_ten_samples": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`if torch.allclose(_W.sum(dim=0), torch.ones(4), ...`) ...": quotes the
+        # exact faulty check (sum over dim 0); "option D stands for giving every key the same weight" describes the
+        # option; right in kind (as blind40's q6_answer_check_softmax_over_whole_matrix)
+        "q6_answer_check_weight_sums_over_queries_axis": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`if torch.allclose(_W @ _X, _out, ...`) ...": the first check fails because
+        # the pair was unpacked as (weights, output); right in kind; borderline: it quotes the check, not the unpacking
+        # line above it, and nothing says the order (weights_as_output would be exact)
+        "q6_answer_check_unpacks_pair_in_wrong_order": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _ok else 'C'`) ...": the float32 gradcheck fails on
+        # rounding, the branch takes C; "option C stands for ... a hard argmax" is option C's own text (argmax, no
+        # useful gradient); right in kind (as blind40's q7 probes), nothing says gradcheck needs float64
+        "q7_answer_gradcheck_on_float32_inputs": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if abs(_slope.item()) < 1e-06 else 'D'`) ... (look at ...
+        # the sizes it uses ...)": the step below float32 resolution gives slope 0; right in kind, nothing says the step
+        "q7_answer_finite_difference_step_below_float32_resolution": ("answer_computed_by_code",),
+        # MIS-NAMED: attention_as_argmax ("q7_answer is 'A', the letter lesson 79's quiz gives for this question, but the
+        # lesson orders its options differently ...; that choice reflects thinking attention returns only the
+        # best-matching value (a hard argmax)") blames copying the lesson's letter and a belief; the letter was worked
+        # out by the cell's probe, whose query equals a key at d = 256 (one-hot softmax, saturated), so allclose holds
+        # and it takes 'A'; nothing points at the probe (as blind38's q5_answer_probe_matched_by_exact_float_equality);
+        # answer_computed_by_code would be right in kind (raise_if_lesson_letter runs before it)
+        "q7_answer_probe_query_equal_to_key": (),
+        # generic: all 3 q8 tests None, "multi_head_attention(...) does not match the correct result in 240 of 240
+        # entries (largest difference 2.58 ...)": says it differs everywhere, nothing says the heads were unbound over
+        # the token axis (mha_split_without_transpose is the nearest key; it did not fire)
+        "q8_unbind_over_tokens_attends_across_heads": (),
+        # dtype_changed on q8:test_float32_eight_heads: "has dtype torch.float64 for torch.float32 input; its values are
+        # right: returning or mixing in another dtype than the input's (... a float32 tensor never cast back)": exactly
+        # the .double() projection never cast back, and the fix follows
+        "q8_projection_accumulated_in_float64": ("dtype_changed",),
+    },
+# wrong 14: named right 11 / partly 0 / generic 2 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# judged from `measure attention-pipeline --set blind41 -v` (frozen engine, /tmp/frozen41), full messages re-read by
+# grading each variant again (/tmp/j41-pipeline/full.py -> full.txt: same scores and keys as
+# /tmp/measure41-attention-pipeline.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right
+    "attention-pipeline": {
+        # generator_returned on the 3 q01 tests: "project_qkv returned a generator, not a value: ... (or returns a
+        # generator expression) where a list or a value is asked ... return `list(...)`": the cause exactly (parentheses
+        # around a comprehension make a generator, not a tuple) and list(...) unpacks as Q, K, V; as blind40's
+        # q1_tuple_comprehension_is_a_generator; borderline: tuple(...) is the exact fix, nothing says there is no tuple
+        # comprehension; q07/q09/q13 did not lose points (they unpack once)
+        "q01_generator_expression_instead_of_tuple": ("generator_returned",),
+        # answer_computed_by_code: "ans_scale is 'c', the letter your code worked out (`if torch.equal(_A_scaled.argmax
+        # ...`) ... (option C stands for thinking the softmax does not change when every score is multiplied by the same
+        # constant (it is unchanged only when a constant is added)) ... what it measures or compares is not what the
+        # question asks": quotes the argmax-only check, and the option's text refutes exactly the conclusion drawn from
+        # it; right in kind; borderline: nothing says a common factor never moves the argmax (so the check is blind)
+        "q03_argmax_experiment_read_as_nothing_changes": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`ans_scale = 'a' if _var_raw > _var_scaled else 'b'`) ... (option A stands
+        # for thinking larger scores make the softmax flatter: unscaled scores grow like sqrt(d_k) and make each row
+        # sharper)": the quoted line and the option's text are exactly the misreading (spread scores -> sharper rows)
+        "q03_score_variance_read_as_flatter_rows": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`if bool((_A.sum(dim=-1) == 1).all()): ans_mask = 'c' else: ...`) ... (option
+        # A stands for thinking the mask is what makes the rows sum to 1: the softmax does that with or without a mask)
+        # ... look at ... the branch each outcome takes": quotes the faulty check and says its conclusion is false, so the
+        # check is what to doubt; right in kind (as blind40's q6_answer_check_with_bit_exact_torch_equal); borderline:
+        # nothing says float32 sums are 1 only up to rounding (exact == 1 fails)
+        "q06_exact_float32_row_sum_read_as_rows_not_summing": ("answer_computed_by_code",),
+        # one_edit_fix on the 4 q07 tests: "right with one change on line 11 ...: leave out line 11 (`X = X +
+        # _positions(...)`) -- or -- `X` in place of `X + _positions(...)`": the added positions at their place with the
+        # fix; q09/q13 did not lose points
+        "q07_sinusoidal_positions_added_to_inputs": ("one_edit_fix",),
+        # not caught: 42/42. The notebook's conventions ask for results in the input's dtype, but q10's three tests
+        # (test_entropy_causal_rows, test_effective_tokens, test_entropy_views) feed float64 only, so the float64
+        # accumulator never shows (engine gap: no float32/float16 input for row_entropy_bits / effective_tokens)
+        "q10_entropy_summed_in_float64": (),
+        # partly named. q11:test_max_rank_S: rank_as_axes_or_lesson_rank, "max_rank_S is 2: the number of axes of S ...
+        # and also the rank of the lesson's example S; the head in this question has d_k = 8 and T = 100 ... at most
+        # min(d_k, T)": its second reading is exactly what was put there (the lesson's rank) and the fix (8) follows; as
+        # blind40's divisor_d_k_or_sqrt_64 (one of two readings). q11:test_rank_S_lesson: None, "rank_S_lesson is not
+        # correct: try torch.linalg.matrix_rank on the lesson's S": generic hint; no message says the two were swapped
+        "q11_answers_a_and_b_swapped": ("rank_as_axes_or_lesson_rank",),
+        # number_as_string on both q12 tests: "qkv_param_count(...) is '22,512', a string holding the number 22512 ...
+        # write the number itself ... without quotes": exactly (the f-string with a thousands separator); borderline: its
+        # fix speaks of quotes, here `return n` in place of `return f"{n:,}"`
+        "q12_count_returned_as_formatted_string": ("number_as_string",),
+        # partly named (borderline). q12:test_count_with_output: param_count_output_replaces, "the count is wrong: it
+        # matches assigning W_O's count (n = d_v * d_model) where it must be added (n += ...): with_output=True then
+        # returns W_O's weights alone": the effect is exactly true (`X + with_output and d_v * d_model` is d_v * d_model)
+        # and "must be added" repairs the one return line; but the mechanism it cites (an n = assignment) is not in the
+        # code, the cause is `+` binding before `and` (param_count_conditional_precedence, the `if ... else 0` twin, did
+        # not fire; an `and`-precedence key would be exact). Not counted MIS-NAMED: it "matches" the value, points at the
+        # W_O term and following it fixes the right place (as blind40's q8_counts_swapped keys). q12:test_count_qkv:
+        # None, "the count is wrong (for d_v different from d_k)": generic, and its hint leans the wrong way (the
+        # with_output=False call also returns W_O's count alone), keyless so not mis-named (as blind40's q12_empty_shape)
+        "q12_and_as_inline_condition_without_parentheses": ("param_count_output_replaces",),
+        # mask_ignored on q13:test_cross_padding_mask: "(O, A) are wrong: together they match ignoring the mask": exactly
+        # the effect (the (T, T') mask is set to None against batched (..., T, T') scores), and the student's
+        # `M = None` line is the one to remove; borderline: nothing says the mask must broadcast onto batched scores
+        "q13_mask_dropped_unless_same_shape": ("mask_ignored",),
+        # answer_computed_by_code: "'a' ... (`if (_rows, _cols) == (3, 3) and _out_rows == 3: ...`) ... (option A stands
+        # for taking the keys and values from X as well (that is self-attention ...)) ... look at ... the sizes it uses":
+        # true (shape[0], shape[1] read the batch axis) and the fix follows; right in kind; nothing says batch = T = 3
+        "q14_batched_experiment_reads_batch_axis": ("answer_computed_by_code",),
+        # generic: q15:test_ans_cross_causal None, "`ans_cross_causal` is not answered yet: replace the `...` with your
+        # answer and run the cell": exactly the mistake and its fix, but no key names it
+        "q15_placeholder_left_unanswered": (),
+        # generic: q15:test_ans_cross_causal None, "ans_cross_causal should be one letter as a string: "a", "b", "c",
+        # "d"": says what differs, nothing says the comment sits inside the quotes; answer_extra_characters would name
+        # it but did not fire ("d  # only when ..." matches neither _LETTER_IN_PUNCTUATION nor _LETTER_WRITTEN_OUT)
+        "q15_comment_typed_inside_the_quotes": (),
+        # answer_computed_by_code: "'a' ... (`ans_complexity = {0: 'b', 1: 'a', 2: 'c', 3: 'd'}[_power]`) ... (option A
+        # stands for thinking the score matrix costs time linear in T: there are T^2 scores) ... what it measures ... is
+        # not what the question asks": true of the code and the fix follows; right in kind; borderline: nothing says
+        # math.log is ln (ln 4 rounds to 1), log2 is meant
+        "q16_growth_exponent_with_natural_log": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 9 / partly 2 / generic 2 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -4866,7 +5080,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
-    "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS}
+    "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
