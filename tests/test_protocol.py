@@ -49,6 +49,13 @@ def test_numpy_arrays_come_back_as_numpy():
     assert isinstance(back, np.ndarray) and back.shape == (2, 3)
 
 
+def test_a_zero_dim_numpy_array_keeps_its_shape():
+    """`.numpy()` of a 0-d tensor (blind41's dot_product_variance): np.ascontiguousarray gave it one axis, and the
+    student read "a NumPy array of shape (1,)", not what they returned."""
+    back = roundtrip(np.array(2.5))
+    assert isinstance(back, np.ndarray) and back.shape == () and float(back) == 2.5
+
+
 @pytest.mark.parametrize("bad", [object(), {1: 2}, np.array([object()]), lambda: 1])
 def test_non_plain_values_are_refused(bad):
     with pytest.raises(protocol.EncodeError):

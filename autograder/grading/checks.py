@@ -102,9 +102,17 @@ MISCONCEPTIONS: dict[str, str] = {
                            "trailing comma, ans = \"d\", or a count returned as `return n,`, makes the tuple "
                            "(\"d\",) or (72,); braces, {\"d\"}, a set) where the answer is the value itself: drop "
                            "the comma (or the brackets, or the braces)",
-    "numpy_scalar_answer": "leaving an answer as a NumPy scalar (numpy.int64 from np.linalg.matrix_rank or "
-                           "np.sum, numpy.float64) where a Python number is asked: convert it with int(...) or "
-                           "float(...) (or compute it with torch and .item())",
+    "numpy_scalar_answer": "leaving an answer as a NumPy scalar or 0-d array (numpy.int64 from np.linalg.matrix_rank "
+                           "or np.sum, .numpy() of a one-element tensor) where a Python number is asked: convert it "
+                           "with int(...) or float(...) (or compute it with torch and .item())",
+    "numpy_array_for_shape": "giving a NumPy array (or NumPy integers) where a shape, a tuple of Python ints, is "
+                             "asked: indexing a NumPy array gives an array; convert it with "
+                             "tuple(int(n) for n in sizes)",
+    "tuple_of_tensor_rows": "writing tuple(t) for a tensor's shape: tuple(t) lists the tensor's slices along its "
+                            "first axis (its rows), not its sizes; the shape is tuple(t.shape)",
+    "ragged_rows": "giving rows of different lengths (a list of each row's kept entries) where a matrix is asked: "
+                   "every row of a matrix has one length; keep each position, with 0 where a weight is left out "
+                   "(a masked key), and return a tensor",
     "answer_extra_characters": "writing the letter with extra characters (a full stop, quotes, the option's words: "
                                "\"C.\", \"'C'\", \"C. because ...\"): the answer must be the letter alone, as a "
                                "string such as \"B\"",
@@ -292,7 +300,7 @@ MISCONCEPTIONS: dict[str, str] = {
     "answer_from_none_call": "an answer assigned the result of a call that returns None (q7_answer = print(\"D\"), "
                              "x = x.append(y), x = x.sort()): the call does its work (it prints, or changes the list in "
                              "place) and gives back None; assign the value itself, and print it on a line of its own",
-    "answer_left_empty": "an answer left empty (None or \"\", as the template had it): write your answer in its "
+    "answer_left_empty": "an answer left as the template had it (`...`, None or \"\"): write your answer in its "
                          "place, and run the cell",
     "answer_in_other_unit": "giving a number in another unit than the question's: a count in thousands or millions "
                             "(67 for 67,108,864), or a fraction as a percentage (40 for 0.4); give the number itself, "
@@ -508,6 +516,21 @@ def _raise_if_number_wrapped(value: object, what: str) -> None:
     if made.__module__ == "numpy" and made.__name__.startswith(("int", "uint", "float")) and hasattr(value, "item"):
         raise Misconception("numpy_scalar_answer", f"{what} is a numpy.{made.__name__} ({value!r:.40}), not a Python "
                             "number: " + describe("numpy_scalar_answer"))
+    array = _numeric_array(value)
+    if array is not None and array.size == 1:
+        # `.numpy()` of a one-element tensor, np.mean(...) kept as an array: an array, whatever it holds
+        held = array.item()
+        how = "a 0-d NumPy array" if array.ndim == 0 else f"a NumPy array of shape {tuple(array.shape)}"
+        raise Misconception("numpy_scalar_answer", f"{what} is {how} holding {_shown(held)}, not a Python number: "
+                            + describe("numpy_scalar_answer"))
+
+
+def _numeric_array(value: object) -> Any:
+    """`value` if it is a NumPy array of numbers (it crosses the sandbox as one: protocol.encode_value), else None."""
+    if type(value).__module__ != "numpy":
+        return None
+    import numpy as np
+    return value if isinstance(value, np.ndarray) and value.dtype.kind in "iuf" else None
 
 
 def _raise_if_string_answer(value: str, what: str) -> None:
@@ -634,8 +657,29 @@ def expect_shape(value: object, what: str) -> tuple[int, ...]:
             said = ", ".join(repr(n) if type(n) is float or abs(n) < 10 ** 18 else "a large int" for n in entries)
             raise Misconception("float_for_int", f"{what} is ({said}): a float where a shape holds whole numbers, "
                                 "Python ints: " + describe("float_for_int"))
+        _raise_if_shape_wrapped(value, what)
         raise AssertionError(f"{what} should be a tuple of Python ints, for example (2, 3, 4)")
     return tuple(value)
+
+
+def _raise_if_shape_wrapped(value: object, what: str) -> None:
+    """A shape in a form whose type is the slip: a NumPy array of ints, or NumPy integers, where Python ints are
+    asked (numpy_array_for_shape); a tuple of equal-shaped tensors, tuple(t) for tuple(t.shape)
+    (tuple_of_tensor_rows: the count and shape of the slices say what t's shape was)."""
+    array = _numeric_array(value)
+    if array is not None and array.ndim == 1 and 1 <= array.size <= 8 and array.dtype.kind in "iu":
+        raise Misconception("numpy_array_for_shape", f"{what} is a NumPy array ({_shown(array.tolist())}), not a tuple "
+                            "of Python ints: " + describe("numpy_array_for_shape"))
+    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 64:
+        return
+    if all(type(n).__module__ == "numpy" and type(n).__name__.startswith(("int", "uint")) for n in value):
+        raise Misconception("numpy_array_for_shape", f"{what} holds NumPy integers ({type(value[0]).__name__}), not "
+                            "Python ints: " + describe("numpy_array_for_shape"))
+    if all(isinstance(n, torch.Tensor) and n.dim() >= 1 for n in value) and len({tuple(n.shape) for n in value}) == 1:
+        row = tuple(value[0].shape)
+        raise Misconception("tuple_of_tensor_rows", f"{what} is a {type(value).__name__} of {len(value)} tensors, each "
+                            f"of shape {row}: the slices of a tensor of shape {(len(value), *row)} along its first "
+                            "axis: " + describe("tuple_of_tensor_rows"))
 
 
 def expect_tuple(value: object, what: str, names: Sequence[str]) -> tuple[Any, ...]:
@@ -698,6 +742,24 @@ def _raise_if_numbers_as_strings(value: object, what: str, limit: int = 10_000) 
                         f"{len(leaves)} of them; formatted with f-strings or str()): " + describe("number_as_string"))
 
 
+def _raise_if_ragged(value: object, what: str, shape: tuple[int, ...]) -> None:
+    """A list of rows of numbers of different lengths, as many as the matrix asked has rows, none longer than its
+    rows (each row's kept entries: a causal row left one longer than the last): ragged_rows. Its lengths are the
+    evidence; nothing else is read."""
+    if len(shape) != 2 or not isinstance(value, (list, tuple)) or len(value) != shape[0]:
+        return
+    lengths = []
+    for row in value:
+        if not isinstance(row, (list, tuple)) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                         for x in row):
+            return
+        lengths.append(len(row))
+    if len(set(lengths)) > 1 and max(lengths) <= shape[1]:
+        said = ", ".join(map(str, lengths[:8])) + (", ..." if len(lengths) > 8 else "")
+        raise Misconception("ragged_rows", f"{what} is a list of {len(lengths)} rows of lengths {said}, where a "
+                            f"{shape} matrix is asked: " + describe("ragged_rows"))
+
+
 def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Tensor:
     """A tensor or nested list of numbers of `shape`, as a float64 tensor (NaN and inf kept, so that a
     wrong variant producing them can still be recognised)."""
@@ -708,6 +770,7 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
         t = torch.as_tensor(value, dtype=torch.float64)
     except Exception:  # noqa: BLE001 - any unreadable answer
         _raise_if_numbers_as_strings(value, what)
+        _raise_if_ragged(value, what, shape)
         raise AssertionError(f"{what} should be a tensor or a nested list of numbers") from None
     if tuple(t.shape) != tuple(shape):
         raise AssertionError(f"{what} should have shape {tuple(shape)}, got {tuple(t.shape)}")
@@ -808,6 +871,8 @@ _LETTER_AFTER_A_LABEL = re.compile(r"^\s*(?:the\s+)?(?:option|answer|choice|lett
                                    r"\s*([A-Za-z])\s*[)\]\"'`.:,;!*_]*\s*$", re.IGNORECASE)
 # an option written out: its letter, then ")", ".", ":", "-" or a bracketed gloss, then words ("C. because ...")
 _LETTER_WRITTEN_OUT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])(?:[)\]\"'`.:]|\s*-|\s+\()\s*\S")
+# a letter, then a comment typed inside the quotes ("d  # only when ..."): the `#` is part of the string
+_LETTER_THEN_COMMENT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])[)\]\"'`.:]?\s*#")
 
 
 def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequence[str], wrong: Mapping[str, str],
@@ -844,6 +909,18 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     if short and short.group(1).lower() in letters:
         raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "
                             f"letter, which seems to be {short.group(1)!r}: " + describe("answer_extra_characters"))
+    comment = _LETTER_THEN_COMMENT.match(value)
+    if comment and comment.group(1).lower() in letters:
+        letter = comment.group(1)
+        told = (f"{what} is {_cut(value.strip())!r}: a `#` comment typed inside the quotes is part of the string; "
+                f"close the quotes after the letter and comment after them ({what} = {letter!r}  # ...)")
+        if letter.lower() != answer:      # the letter is the bigger mistake, as for an option written out
+            key = wrong.get(letter.lower())
+            if key:
+                raise Misconception(key, f"{told}; and {letter} is not the best answer: that choice reflects "
+                                    f"{describe(key)}")
+            raise AssertionError(f"{told}; and {letter} is not the best answer")
+        raise Misconception("answer_extra_characters", f"{told}: " + describe("answer_extra_characters"))
     long = _LETTER_WRITTEN_OUT.match(value)
     if long is None or long.group(1).lower() not in letters:
         words = re.findall(r"[A-Za-z]+", value)

@@ -232,6 +232,8 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                                                                                                   submission))
                 with charges_recorded(submission) as charge:
                     test.func(**kwargs)
+            except NotAnswered as e:
+                exc = left_unanswered(e, submission)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
                 exc = e
         reports.append(classify(test, device, points, exc, time.perf_counter() - start, submission))
@@ -320,6 +322,19 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
             "comparison", "misspelled": f"and the notebook binds `{shown}`",
             "local": f"the notebook binds it only inside a function, `{shown}`"}[kind]
     return Misconception(key, f"`{name}` is not defined{',' if kind == 'misspelled' else ':'} {said}: " + describe(key))
+
+
+def left_unanswered(error: NotAnswered, submission: SubmissionInfo | None) -> Misconception:
+    """A name still the template's `...`, as the key the student reads: answer_compared_not_assigned where the
+    notebook has `name == value` as a statement (== typed for =, so the template's `...` stayed), else
+    answer_left_empty (the question is not answered: what the message says, now grouped as one mistake)."""
+    from autograder.grading.source_checks import compared_answer
+    shown = compared_answer(submission.cells, error.name) if submission is not None else None
+    if shown is not None:
+        return Misconception("answer_compared_not_assigned", f"`{error.name}` is still the template's `...`: the "
+                             f"notebook has `{shown}`, a comparison, where = assigns: "
+                             + describe("answer_compared_not_assigned"))
+    return Misconception("answer_left_empty", str(error))
 
 
 def missing_answer(name: str, submission: SubmissionInfo | None) -> str:

@@ -563,9 +563,7 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
                 if said is None and isinstance(n.target, ast.Name) and n.target.id == name:
                     said = ("annotated", ast.unparse(n)[:60])
                 continue
-            if (said is None and isinstance(n, ast.Expr) and isinstance(n.value, ast.Compare)
-                    and isinstance(n.value.left, ast.Name) and n.value.left.id == name
-                    and len(n.value.ops) == 1 and isinstance(n.value.ops[0], ast.Eq)):
+            if said is None and _compares(n, name):
                 said = ("compared", ast.unparse(n)[:60])
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in annotated_only:
                 bound.add(n.id)
@@ -585,6 +583,30 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
                                                  cutoff=0.85)
             if digits.sub("", n) != digits.sub("", name)]
     return ("misspelled", near[0][:60]) if len(near) == 1 else None
+
+
+def _compares(n: ast.AST, name: str) -> bool:
+    """`name == value` as a statement: a comparison whose result is dropped, where `name = value` was meant."""
+    return (isinstance(n, ast.Expr) and isinstance(n.value, ast.Compare) and isinstance(n.value.left, ast.Name)
+            and n.value.left.id == name and len(n.value.ops) == 1 and isinstance(n.value.ops[0], ast.Eq))
+
+
+def compared_answer(cells: Sequence[str], name: str) -> str | None:
+    """The first module-level statement `name == value` (shortened), else None: for an answer still the template's
+    `...` (or None), the line where the student meant to write it. One cached parse (_parsed)."""
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in _module_level(tree):
+            if _compares(n, name):
+                return _cut_line(n)
+    return None
+
+
+def _cut_line(n: ast.AST, limit: int = 60) -> str:
+    try:
+        text = " ".join(ast.unparse(n).split())
+    except RecursionError:     # an expression nested hundreds deep: its start says enough
+        return "..."
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _bound_only_in_function(cells: Sequence[str], name: str) -> str | None:

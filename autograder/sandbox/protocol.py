@@ -127,7 +127,9 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
                 raise EncodeError(f"a numpy array of more than {MAX_STRING_ARRAY} strings, or of strings longer "
                                   f"than {MAX_STRING_IN_ARRAY} characters, cannot be returned")
             return {"__strarray__": [str(v) for v in value.reshape(-1).tolist()], "shape": list(value.shape)}
-        t = torch.from_numpy(np.ascontiguousarray(value))
+        # ascontiguousarray gives a 0-d array one axis (shape (1,)): its shape is put back, so `.numpy()` of a 0-d
+        # tensor arrives as what it is
+        t = torch.from_numpy(np.ascontiguousarray(value).reshape(value.shape))
         return {"__tensor__": base64.b64encode(_tensor_bytes(t)).decode("ascii"), "numpy": True}
     if isinstance(value, np.generic):
         # a NumPy scalar crosses as what it is where Python's own type would say otherwise: an np.int64 is
