@@ -131,6 +131,25 @@ def detect_isolation(prefer: str | None = None) -> Isolation:
     return Isolation.rlimits
 
 
+def run_queue_seconds_of(pid: int) -> float | None:
+    """Seconds the threads of process `pid` have spent runnable but waiting for a CPU (the run-queue delay of
+    each, /proc/<pid>/task/*/schedstat's second field; world-readable, kept by the kernel: the student cannot
+    touch it), summed; None where the kernel does not keep it or the process is gone."""
+    total, seen = 0, False
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as fh:
+                total += int(fh.read().split()[1])
+            seen = True
+        except (OSError, ValueError, IndexError):
+            continue     # a thread gone since the listing
+    return total / 1e9 if seen else None
+
+
 def cpu_seconds_of(pid: int) -> float:
     """CPU time of a whole process (all its threads), read by the parent: a clock the student cannot
     touch. The process's CPU clock (clock_getcpuclockid) has nanosecond resolution; /proc/<pid>/stat

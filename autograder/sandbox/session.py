@@ -25,7 +25,7 @@ from autograder.sandbox import protocol, timers
 from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
-from autograder.sandbox.isolation import cpu_seconds_of
+from autograder.sandbox.isolation import cpu_seconds_of, run_queue_seconds_of
 from autograder.sandbox.messages import (CUDA_INITS, MAX_AHEAD, MAX_AHEAD_BYTES, RESOLVE_THEN_BYTES, CudaInit,
                                          Op, WorkerPolicy, jupyter_cell)
 from autograder.results import CellReport
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 
 
 MAX_CELL_ERROR = 500
+# a reply later than this has the worker's run-queue clock read (_await_reply); one read costs ~40 us, a poll ~2
+QUICK_REPLY_S = 0.25
+# a frame that starts at its limit's edge still gets this long to arrive in full
+FRAME_READ_S = 0.5
 RESOLVE_KINDS = ("missing", "unanswered", "callable", "value")   # messages.Reply's `kind`
 
 
@@ -260,11 +264,42 @@ class WorkerSession:
 
     def _recv(self, timeout: float, what: str, max_bytes: int | None = None) -> dict[str, Any]:
         try:
+            timeout = self._await_reply(timeout, what)
             return protocol.recv_frame(self.sock, max_bytes=max_bytes or self.policy.max_reply_mb << 20,
                                        timeout=timeout, what=what)
         except (WorkerTimeout, WorkerCrashed) as e:
             self.kill(str(e))
             raise
+
+    def _await_reply(self, limit: float, what: str) -> float:
+        """Wait until the worker's next frame starts, for `limit` seconds of the worker's own time, and return the
+        seconds left to read it. Time in which the worker was runnable while another process had the CPU (its
+        threads' run-queue wait: a loaded machine, a classmate's busy loop beside it in a batch) is not its own: the
+        wait is extended by it, by at most `limit` more and never past the submission's deadline. A cell that runs
+        or sleeps through its limit on a machine of its own still stops at the limit. A reply that comes within
+        QUICK_REPLY_S (nearly all) costs one poll: the run-queue clock is read only for a slower one."""
+        start = time.monotonic()
+        if self._readable(min(limit, QUICK_REPLY_S)):
+            return max(limit - (time.monotonic() - start), FRAME_READ_S)
+        waited_before = run_queue_seconds_of(self.pid)
+        granted = limit
+        while True:
+            left = start + granted - time.monotonic()
+            if left > 0 and self._readable(left):
+                return max(start + granted - time.monotonic(), FRAME_READ_S)
+            waited = run_queue_seconds_of(self.pid) if waited_before is not None else None
+            if waited is None or waited_before is None:
+                raise WorkerTimeout(what, limit)
+            extended = min(limit + min(waited - waited_before, limit), self.deadline - start)
+            if extended <= granted + 0.05:
+                raise WorkerTimeout(what, limit)
+            granted = extended
+
+    def _readable(self, timeout: float) -> bool:
+        try:
+            return bool(select.select([self.sock], [], [], max(timeout, 0.0))[0])
+        except (OSError, ValueError):   # a closed socket: recv_frame says what happened
+            return True
 
     def _send(self, op: Op, **fields: Any) -> int:
         if self._dead:

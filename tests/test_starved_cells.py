@@ -1,0 +1,94 @@
+"""A cell's time limit counts the worker's own time: time it spent runnable while other processes had the CPU (a
+loaded CI machine, a classmate's busy loop beside it in a batch) extends the wait, by at most the limit again
+(session._await_reply, from the kernel's run-queue clock of the worker's threads). test_redteam_class saw an honest
+victim's 0.3 s cell pass its 5 s limit on a loaded 2-core machine (2026-12-02 and 2026-12-04).
+
+Starvation is made, not hoped for: the worker's threads and two busy processes are pinned to one CPU, so the
+worker gets about a third of it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from autograder.results import Isolation
+from autograder.sandbox import SandboxPolicy, Zygote, bwrap_works
+from autograder.sandbox.isolation import run_queue_seconds_of
+
+from tests.conftest import FIXTURE_COURSE
+
+LIMIT = 0.6
+POLICY = SandboxPolicy(cell_timeout_s=LIMIT, call_timeout_s=LIMIT, submission_timeout_s=60)
+CPU_BUSY = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}:\n    pass\ndone = True"
+
+pytestmark = pytest.mark.skipif(run_queue_seconds_of(os.getpid()) is None,
+                                reason="this kernel keeps no run-queue clock (/proc/<pid>/task/*/schedstat)")
+
+
+@pytest.fixture(scope="module")
+def zygote() -> Iterator[Zygote]:
+    level = Isolation.bwrap if bwrap_works() else Isolation.rlimits
+    z = Zygote(level, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference")])
+    z.start()
+    yield z
+    z.close()
+
+
+@pytest.fixture()
+def one_cpu() -> Iterator[int]:
+    """A CPU this test may pin to, with two busy processes pinned there for the test's length."""
+    cpu = min(os.sched_getaffinity(0))
+    hogs = [subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True:\n    pass"])
+            for _ in range(2)]
+    try:
+        yield cpu
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+
+
+def _pin(pid: int, cpu: int) -> None:
+    for task in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(task), {cpu})
+
+
+def _cell(zygote: Zygote, cpu: int, source: str):
+    session = zygote.spawn(POLICY)
+    try:
+        _pin(session.pid, cpu)
+        return session.exec_cells([source]).cells[0]
+    finally:
+        session.close()
+
+
+def test_a_starved_cell_gets_the_time_others_took(zygote: Zygote, one_cpu: int) -> None:
+    """0.25 s of the worker's own CPU on a third of a CPU: about 0.75 s of wall clock, past the 0.6 s limit."""
+    report = _cell(zygote, one_cpu, CPU_BUSY.format(s=0.25))
+    assert report.status == "ok", report
+    assert report.duration_s > LIMIT, f"not starved ({report.duration_s} s): the test shows nothing"
+
+
+def test_a_cell_that_never_ends_stops_by_twice_its_limit(zygote: Zygote, one_cpu: int) -> None:
+    report = _cell(zygote, one_cpu, "while True:\n    pass")
+    assert report.status == "timeout" and f"within {LIMIT:g} s" in (report.error or "")
+    assert report.duration_s <= 2 * LIMIT + 0.5, report
+
+
+def test_a_sleeping_cell_is_not_waiting_for_a_cpu(zygote: Zygote, one_cpu: int) -> None:
+    """Sleep is the cell's own time: it stops at its limit, starved neighbours or not."""
+    report = _cell(zygote, one_cpu, "import time\ntime.sleep(30)")
+    assert report.status == "timeout"
+    assert report.duration_s < LIMIT + 0.4, report
+
+
+def test_a_cell_alone_stops_at_its_limit(zygote: Zygote) -> None:
+    session = zygote.spawn(POLICY)
+    try:
+        report = session.exec_cells(["while True:\n    pass"]).cells[0]
+    finally:
+        session.close()
+    assert report.status == "timeout" and report.duration_s <= 2 * LIMIT + 0.5, report
