@@ -502,6 +502,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         raise_if_weights_transposed(pair, right, Q.dtype, f"the {named}")
     if part == "output":
         raise_if_output_transposed(got, expected, Q.dtype, "the output", right[1], V64)
+        raise_if_output_over_grand_total(pair, Q, K, V, d_k, "the output")
     found = pair_evidence(pair, Q, K, V, d_k, fn)
     if found is not None and type(got) is torch.Tensor and matching_variants(got, {"v": found[1][index]}, Q.dtype):
         said = f"the {named} is wrong: with the other result of the same call it matches " + found[2]
@@ -675,6 +676,7 @@ def check_layout(fn, Q, K, V, what):
         if isinstance(pair, (tuple, list)) and len(pair) == 2:
             raise_if_output_transposed(pair[0], right[0], Q.dtype, f"the output {what}", right[1], V)
             raise_if_weights_transposed(pair, right, Q.dtype, f"the weight matrix {what}")
+            raise_if_output_over_grand_total(pair, Q, K, V, d_k, f"the output {what}")
         if found is None and not all(type(p) is torch.Tensor and matching_variants(p, {"right": r}, Q.dtype)
                                      for p, r in zip(pair, right)):
             try:   # named here only (the factor said on its own is left to check_value's shrunk example)
@@ -708,6 +710,33 @@ def check_layout(fn, Q, K, V, what):
 
 
 # --- kinds named from a property of the answer (issue 21, fifth round) ---------------------------------
+
+def raise_if_output_over_grand_total(pair, Q, K, V, d_k, what) -> None:
+    """softmax_whole_matrix said of the output alone (naming42, blind41 q1_kernel_regression_output_over_grand_total:
+    `kernel @ V / kernel.sum()` beside right weights): the weights returned by the same call are right (each row sums
+    to 1) while the output is exp(scores) @ V over ONE sum of the whole matrix, the whole-matrix softmax's output; the
+    key's text speaks of the weights, so this says the output. Each output row is then the right row times its
+    row's share of the grand total, which random inputs make differ from row to row (no constant factor, no other
+    catalogued output). Nothing is said otherwise."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    right = ref.attention(Q64, K64, V64, d_k)
+    out, w = pair
+    if w.dtype != Q.dtype or out.dtype != Q.dtype or not matching_variants(w, {"right": right[1]}, Q.dtype) \
+            or matching_variants(out, {"right": right[0]}, Q.dtype):
+        return
+    whole = ref.ATTENTION_VARIANTS["softmax_whole_matrix"](Q64, K64, V64, d_k)[0]
+    if not matching_variants(out, {"softmax_whole_matrix": whole}, Q.dtype):
+        return
+    e = torch.exp(Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k))
+    share = e.sum(dim=-1) / e.sum()
+    raise Misconception("softmax_whole_matrix", f"{what} is wrong, though the weights returned with it are right: it "
+                        "is exp(scores) @ V divided by ONE sum over the whole matrix (every entry, e.g. kernel.sum()) "
+                        "instead of each query's own row sum: return weights @ V, or divide by "
+                        "exp(scores).sum(dim=-1, keepdim=True) (each output row is now the right one times its row's "
+                        f"share of the total, here {float(share.min()):.3g} ... {float(share.max()):.3g})")
+
 
 def row_sums_evidence(pair, Q, K, V, d_k):
     """(key, (output, weights), message) when the weights are non-negative and, each row divided by its own
@@ -961,7 +990,27 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(output_projection_in_values_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
+
+
+def heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """mha_heads_attend_within_token (naming42, blind41 q8_unbind_over_tokens_attends_across_heads): the
+    (T, n_heads, d_k) view split along its TOKEN axis (unbind(0), Q_view[t], or the view passed to a batched
+    attention without .transpose(0, 1)): each attention call gets one token's n_heads slices, an (n_heads, n_heads)
+    softmax scaled by sqrt(d_k), so the heads of one token attend to each other. Merged back right ((T, n_heads, d_k)
+    reshaped to (T, d_model)) or through a transpose(0, 1) first (a merge copied for (n_heads, T, d_k) heads, or
+    torch.stack(heads, dim=1)). With one head it is each token's own value row, so only with several; random
+    weights make it equal to no other variant (naming42 checked the test shapes)."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or n_heads < 2 or d_model % n_heads:
+        return {}
+    d_k = d_model // n_heads
+    q, k, v = ((X.double() @ W.double()).reshape(T, n_heads, d_k) for W in (W_Q, W_K, W_V))
+    o = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1) @ v          # (T, n_heads, d_k)
+    W = W_O.double()
+    return {"mha_heads_attend_within_token": o.reshape(T, d_model) @ W,
+            "mha_heads_attend_within_token/transposed_merge": o.transpose(0, 1).reshape(T, d_model) @ W}
 
 
 def heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads):
@@ -4418,7 +4467,7 @@ def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=
     said = (f"{question} is {value!r}, the letter lesson 79's quiz gives for this question, but the lesson orders its "
             f"options differently (there {lesson} is {there}); in this notebook {letter} is {here!r}, not the best "
             f"answer")
-    from autograder.grading.source_checks import cells_of
+    from autograder.grading.source_checks import cells_of, computed_answer
     cells = [c for c in (cells_of(submission) if submission is not None else []) if re.search(
         rf"^\s*{question}\s*=", c, re.MULTILINE)]
     cite = next((m for c in cells for m in [_CITES_LESSON.search(c)] if m), None)
@@ -4426,7 +4475,9 @@ def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=
         raise Misconception("answer_lesson_quiz_letter", f"{said}, and its cell cites the lesson ({cite.group(0)!r}): "
                             + describe("answer_lesson_quiz_letter"))
     key = (wrong or {}).get(letter)
-    if key:
+    if key and not computed_answer(cells_of(submission) if submission is not None else [], question):
+        # a letter the notebook's code worked out (a probe, a check) is the code's pick, not a reading of the
+        # lesson nor a belief: expect_choice says so (answer_computed_by_code; blind41's one-hot probe)
         raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")
 
 

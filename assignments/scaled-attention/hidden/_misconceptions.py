@@ -561,6 +561,13 @@ MISCONCEPTIONS = {
                              "head h], or the buffer made anew in each pass) where the shares must be added: only the "
                              "last head's survives; start from zeros before the loop and add, out = out + head_h @ "
                              "W_O[h * d_k:(h + 1) * d_k]",
+    # naming42: blind41's kinds
+    "mha_heads_attend_within_token": "splitting the (T, n_heads, d_k) view along the token axis (unbind(0), "
+                                     "indexing [t], or passing the view to attention without .transpose(0, 1)): each "
+                                     "attention call gets one token's n_heads slices, so the heads of a token attend "
+                                     "to each other instead of the tokens of a head; split with .view(T, n_heads, "
+                                     "d_k).transpose(0, 1) (or .unbind(1)) so that each head is (T, d_k), and merge "
+                                     "back to (T, d_model)",
     "table_return_in_loop": "ending the loop after its first pass (a `return` indented into the for body, or a "
                             "`break`): the table holds only the first d's row; put the return after the loop, at "
                             "the indentation of the `for`, so that every d gets its row",
