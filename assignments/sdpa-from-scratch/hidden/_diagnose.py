@@ -1953,6 +1953,45 @@ def name_missing_gradient(grads, what):
                             f"cut at {where}; keep the computation in torch (no .detach(), .data, .item() or NumPy)")
 
 
+def detached_normaliser_gradients(Q, K, V, mask, G, max_detached):
+    """round42 (blind41): the gradients (Q, K, V) of sum(out * G) for attention whose softmax divides by a DETACHED
+    sum of its exponentials (e / e.sum(...).detach(), .data, under no_grad), its max shift detached too or not:
+    the values are right, the gradient that flows through the normaliser is lost. A max-only detach is exact (the
+    softmax does not depend on the shift) and is no replay here. Fully masked queries zeroed as the reference."""
+    leaves = [t.detach().double().clone().requires_grad_(True) for t in (Q, K, V)]
+    q, k, v = leaves
+    scores = q @ k.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    live = torch.ones(scores.shape[:-1] + (1,), dtype=torch.bool, device=scores.device)
+    if mask is not None:
+        m = torch.broadcast_to(mask.to(device=scores.device, dtype=torch.bool), scores.shape)
+        live = m.any(dim=-1, keepdim=True)
+        scores = scores.masked_fill(~m, float("-inf")).masked_fill(~live, 0.0)   # a dead row: finite, zeroed below
+    shift = scores.amax(dim=-1, keepdim=True)
+    e = torch.exp(scores - (shift.detach() if max_detached else shift))
+    w = torch.where(live, e / e.sum(dim=-1, keepdim=True).detach(), 0.0)
+    return vector_jacobian_product(w @ v, leaves, G.double())
+
+
+def name_normaliser_detached(grads, expected, Q, K, V, mask, G):
+    """Gradients that equal, on the same input, those of a softmax whose sum is detached (with its max, or alone),
+    while the output was right (the caller judged it) and the right gradients differ from that replay: the
+    normaliser cut from the graph (gradient_cut)."""
+    if any(type(g) is not torch.Tensor or g.shape != w.shape or not torch.isfinite(g).all()
+           for g, w in zip(grads, expected)):
+        return
+    for max_detached in (True, False):
+        replay = detached_normaliser_gradients(Q, K, V, mask, G, max_detached)
+        if all(matching_variants(w, {"right": r.to(w.dtype)}, w.dtype) for w, r in zip(expected, replay)):
+            continue            # no gradient here tells the cut apart (a probe where it changes nothing)
+        if all(matching_variants(g, {"cut": r.to(g.dtype)}, g.dtype) for g, r in zip(grads, replay)):
+            raise Misconception("gradient_cut", "the gradients with respect to Q and K are wrong (the output is "
+                                "right): they equal those of a softmax whose sum is detached"
+                                + (" along with its max" if max_detached else "")
+                                + " (.detach(), .data or no_grad on e.sum(...)); the sum depends on the scores: "
+                                "divide by e.sum(dim, keepdim=True) left in the graph (detaching the max alone is "
+                                "harmless)")
+
+
 # ---------------------------------------------------------------------------------------------
 # whole checks of q5's tests that take more than one call
 # ---------------------------------------------------------------------------------------------
@@ -2033,6 +2072,7 @@ def check_gradients(fn, Q, K, V, mask, G):
     name_missing_gradient(grads, "the output")
     leaves = [t.clone().requires_grad_(True) for t in (Q, K, V)]
     expected = vector_jacobian_product(ref.scaled_dot_product_attention(*leaves, mask), leaves, G)
+    name_normaliser_detached(grads, expected, Q, K, V, mask, G)      # round42
     for label, g, want in zip(("Q", "K", "V"), grads, expected):
         assert_matches(g, want, what=f"the gradient with respect to {label}")
 
@@ -2219,6 +2259,23 @@ def score_statistics(divisor=1.0):
         # a kind: no mean subtracted, mean(S^2) or sum(S^2) / (n - 1) (blind28 q2_mean_square_as_variance)
         "variance_as_mean_square": [float(S.pow(2).mean()), float(S.pow(2).sum() / (S.numel() - 1))],
     }
+
+
+def name_products_not_summed(raw, scaled, atol):
+    """q2, round42 (blind41): raw_score_var equal to the variance (unbiased or not) of the single products q_i k_i
+    of every query with every key (Q[:, :, None, :] * K[:, None, :, :], an einsum 'bqd,bkd->bqkd', (2, 5, 5, 8)),
+    the d_k = 8 features never summed into dot products: about 1 where the scores' is about d_k. Named where
+    scaled_score_var is the same statistic of those products over sqrt(8) (raw / 8), or the right scaled value (the
+    sum kept there); the values (0.9293, 0.9270) are none of q2's catalogued raw ones."""
+    q, k = ref._Qb.double(), ref._Kb.double()
+    p = q[:, :, None, :] * k[:, None, :, :]
+    for unbiased in (True, False):
+        v = float(p.var(unbiased=unbiased))
+        if abs(raw - v) < 1e-5 * v and (abs(scaled - v / 8) < 1e-5 * v or abs(scaled - ref.scaled_score_var) < atol):
+            raise Misconception("products_not_summed", f"raw_score_var is {raw:.4g}, the variance of the "
+                                f"{p.numel()} single products q_i * k_i of the example's queries and keys "
+                                f"{tuple(p.shape)}, not of their {2 * 5 * 5} dot products (variance "
+                                f"{ref.raw_score_var:.4g}): " + describe("products_not_summed"))
 
 
 def name_cross_sequence_scores(got, what, divisor=1.0, atol=1e-3):

@@ -407,6 +407,10 @@ MISCONCEPTIONS = {
     "counts_swapped": "giving each count under the other's name: attn_entries is the number of weights, one per "
                       "(query, key) pair, T^2; score_madds the multiply-adds of Q @ K.T, T^2 x d_k; swap the two "
                       "values",
+    "products_not_summed": "multiplying each query with each key feature by feature (Q[:, :, None, :] * "
+                           "K[:, None, :, :]) and never summing over the d_k features: the 'scores' are single "
+                           "products, variance about 1, not dot products, variance about d_k; sum over the last axis "
+                           "(.sum(-1)) or write Q @ K.transpose(-2, -1)",
     "weights_not_normalised": "using exp(scores) as weights without dividing by the row sum: rows do not sum to 1",
     "shape_as_string": "writing a shape as text (\"(4, 10, 10)\" or \"4x10x10\", what print shows) instead of a "
                        "tuple of Python ints: a string is not a shape, nothing can compare or index it as one; "

@@ -78,6 +78,7 @@ def _check_variances(raw, scaled, submission=None):
         # otherwise crossed, not an in-place div_)
         inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
         diag.name_cross_sequence_scores(raw, "raw_score_var")     # torch.inner: the batch read as one sequence
+        diag.name_products_not_summed(raw, scaled, ATOL)          # round42: q_i k_i never summed over d_k
         _name_distances(raw, scaled)
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics()}, "raw_score_var", ATOL)
@@ -112,6 +113,9 @@ def _check_variances(raw, scaled, submission=None):
         # own std, which makes any scores' variance 1 (blind30): one number, two readings, one key saying both
         raise Misconception("variance_one_theory_or_own_std", f"scaled_score_var is {scaled:.6g}: "
                             + describe("variance_one_theory_or_own_std"))
+    if abs(scaled - ref.raw_score_var / 2 ** 2) < ATOL:     # round42: math.isqrt(8) = 2; no other scale gives raw / 4
+        raise Misconception("integer_sqrt_scale", f"scaled_score_var is {scaled:.4g} = raw / 4: the scores were divided "
+                            "by math.isqrt(8) = 2, not sqrt(8) = 2.83: divide by math.sqrt(d_k) (a float)")
     if abs(scaled - ref.raw_score_var / 4 ** 2) < ATOL or abs(scaled - ref.raw_score_var / 16 ** 2) < ATOL:
         # S / d_k ** 1/2 divides by d_k / 2 = 4; S * d_k ** -1/2 by 2 d_k = 16
         raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
