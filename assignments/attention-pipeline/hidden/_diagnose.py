@@ -2644,3 +2644,29 @@ def fused_kv_halves_crash(e: StudentCodeError, X: torch.Tensor, Y: torch.Tensor,
                          f"{h} wide it runs and uses K and V {h} and {second.shape[-1]} wide, the two halves of "
                          f"Y @ [W_K | W_V] ({d_k} + {d_v} columns), not {d_k} and {d_v}: "
                          + describe("fused_kv_equal_halves") + _tail(e))
+
+
+def raise_if_param_count_widths_swapped(fn: Callable[..., object], d_model: int, d_k: int, d_v: int) -> None:
+    """d_k and d_v swapped (naming30): a second call with the two passed the other way round is right (d_v != d_k
+    here, so a right count never is; q12). A third, by keyword (d_k=, d_v=), tells where: right there, the signature
+    lists them as (d_model, d_v, d_k); still wrong, the formula itself swaps them; a crash tells neither."""
+    want = ref.qkv_param_count(d_model, d_k, d_v)
+    try:
+        swapped = fn(d_model, d_v, d_k)
+    except (StudentCodeError, TypeError):
+        return
+    if type(swapped) not in (int, float) or swapped != want:
+        return
+    try:
+        keyed = fn(d_model, d_k=d_k, d_v=d_v)
+    except (StudentCodeError, TypeError):
+        keyed = None
+    said = f"qkv_param_count({d_model}, {d_k}, {d_v}) is wrong and qkv_param_count({d_model}, {d_v}, {d_k}) is right"
+    if type(keyed) in (int, float) and keyed == want:
+        where = ("; called by keyword (d_k=, d_v=) it is right too: your signature lists d_v before d_k. Write it "
+                 "def qkv_param_count(d_model, d_k, d_v, with_output=False)")
+    elif type(keyed) in (int, float):
+        where = "; called by keyword (d_k=, d_v=) it stays wrong: your formula uses d_v where d_k belongs and back"
+    else:
+        where = ": either your signature lists d_v before d_k, or your formula swaps them"
+    raise Misconception("param_count_dk_dv_swapped", said + where + ": " + describe("param_count_dk_dv_swapped"))

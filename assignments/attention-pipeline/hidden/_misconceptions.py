@@ -280,10 +280,12 @@ MISCONCEPTIONS = {
                               "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
     "param_count_wo_wrong_size": "sizing W_O from the wrong dimensions (d_v x d_k, d_k x d_k, d_v x d_v): W_O maps "
                                  "the d_v-wide output of attention back to d_model, so it is d_v x d_model",
-    "param_count_conditional_precedence": "writing `d_model * (2 * d_k + d_v) + d_v * d_model if with_output else 0`: "
-                                          "Python's conditional expression binds loosest, so it takes the whole sum "
-                                          "and the count is 0 without W_O; parenthesise the W_O term: "
-                                          "(d_v * d_model if with_output else 0)",
+    "param_count_conditional_precedence": "a condition on the W_O term without parentheses: `+` binds before `if ... "
+                                          "else` and before `and`, so the condition takes the whole sum: "
+                                          "`... + d_v * d_model if with_output else 0` counts 0 without W_O, and "
+                                          "`... + with_output and d_v * d_model` returns W_O's count alone for both "
+                                          "flags; parenthesise the W_O term: (d_v * d_model if with_output else 0), "
+                                          "or add it in an `if with_output:` block",
     "param_count_wo_per_projection": "counting one output projection for each of Q, K and V (3 x d_v x d_model, "
                                      "or one as wide as each of them, which doubles the W_Q, W_K, W_V count): there "
                                      "is a single W_O, d_v x d_model, applied once to the attention output, so "
@@ -525,4 +527,8 @@ MISCONCEPTIONS = {
                                        "W / W.norm(dim=-1, keepdim=True)): row t then holds 1/sqrt(t), its squares "
                                        "sum to 1; an average needs the row itself to sum to 1: divide by the count "
                                        "(W / W.sum(dim=-1, keepdim=True), or F.normalize(W, p=1, dim=-1))",
+    "rank_answers_swapped": "the two answers swapped, each holds the other's value: max_rank_S is the largest "
+                            "rank S = Q K^T can have for this question's head (min(T, d_k) = min(100, 8) = 8), "
+                            "rank_S_lesson the rank of the lesson's own S (2, torch.linalg.matrix_rank(S)); "
+                            "exchange the two values",
 }

@@ -107,6 +107,13 @@ def test_entropy_causal_rows(row_entropy_bits, rng):
     D.assert_matches(call(row_entropy_bits, W, what="row_entropy_bits"), ref.row_entropy_bits(W),
                    what="H of uniform prefix rows", variants=lambda: _entropy_variants(W), rtol=0, atol=H_ATOL,
                      reduced=True)
+    # float32 weights: the entropies come back in the input's dtype (a float64 accumulator never cast back, blind41,
+    # is dtype_changed where the values are right); float32's tolerance, the same test's points. No zero weight in
+    # these rows: a float64-sized clamp (1e-300, 0 in float32) keeps its full marks, the dtype alone is asked here
+    A32 = ((A + 0.05) / (A + 0.05).sum(dim=-1, keepdim=True)).to(torch.float32)
+    D.assert_matches(assert_plain_tensor(call(row_entropy_bits, A32, what="row_entropy_bits"), "H"),
+                     ref.row_entropy_bits(A32), what="H for float32 A", variants=lambda: _entropy_variants(A32),
+                     rtol=0, atol=1e-4, reduced=True)
 
 
 @test_case(points=1, hidden=True)
@@ -126,6 +133,15 @@ def test_effective_tokens(effective_tokens, row_entropy_bits, rng):
 
     charged_in_parts(lambda: call(effective_tokens, A, what="effective_tokens"), check,
                      lambda: ref.effective_tokens(A0.clone(), entropy=row_entropy_bits), parts=(row_entropy_bits,))
+    # float32 weights (blind25's torch.float_power, always float64): named here only where row_entropy_bits keeps
+    # float32 and both run, so an entropy in another dtype, or a crash, is charged once, above
+    A32 = ((A0 + 0.05) / (A0 + 0.05).sum(dim=-1, keepdim=True)).to(torch.float32)
+    try:
+        H32, got = row_entropy_bits(A32.clone()), effective_tokens(A32)
+    except (StudentCodeError, TypeError):
+        return
+    if type(H32) is torch.Tensor and H32.dtype == torch.float32:
+        D.raise_if_other_dtype(got, ref.effective_tokens(A32), torch.float32, "effective tokens for float32 A")
 
 
 def _entropy_close(got, expected):

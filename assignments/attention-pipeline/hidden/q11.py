@@ -52,9 +52,27 @@ def size_arithmetic(T: int, d_k: int) -> dict[int, str]:
     return {v: said for v, said in readings if values.count(v) == 1 and v not in taken and v > 0}
 
 
+def _as_int(value):
+    """A plain whole number (int, or a one-element tensor holding one), else None."""
+    if type(value) is torch.Tensor and value.numel() == 1:
+        value = value.item()
+    return int(value) if type(value) in (int, float) and float(value).is_integer() else None
+
+
+def _raise_if_swapped(max_rank, rank_lesson):
+    """Each answer holds the other's right value (max_rank_S = 2, rank_S_lesson = 8, blind41): named on both tests
+    only where both are exactly swapped, so a single wrong answer equal to the other's value is never told so."""
+    if (_as_int(max_rank), _as_int(rank_lesson)) == (ref.rank_S_lesson, ref.max_rank_S):
+        raise Misconception("rank_answers_swapped", f"max_rank_S is {ref.rank_S_lesson} and rank_S_lesson is "
+                            f"{ref.max_rank_S}: "
+                            + describe("rank_answers_swapped"))
+
+
 @test_case(points=1, hidden=True)
-def test_max_rank_S(max_rank_S, submission=None):
+def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
     got = _int(max_rank_S, "max_rank_S", ref.max_rank_S)
+    if got != ref.max_rank_S:
+        _raise_if_swapped(max_rank_S, rank_S_lesson)
     # 1: the rank of one constant example (all-ones Q, K: S = c ones), where the notebook measured it so (blind39)
     src = D.rank_on_constant_example(submission, "max_rank_S") if got == 1 else None
     if src is not None:
@@ -97,10 +115,11 @@ def _nonzero_query_rows() -> int:
 
 
 @test_case(points=1, hidden=True)
-def test_rank_S_lesson(rank_S_lesson, submission=None):
+def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     got = _int(rank_S_lesson, "rank_S_lesson", ref.rank_S_lesson)
     if got == ref.rank_S_lesson:
         return
+    _raise_if_swapped(max_rank_S, rank_S_lesson)
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)

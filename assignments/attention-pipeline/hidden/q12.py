@@ -21,6 +21,19 @@ name = "q12"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 def _dims(rng):
     d_model, d_k = (int(torch.randint(lo, hi, (1,), generator=rng)) for lo, hi in ((20, 500), (2, 80)))
     return d_model, d_k, d_k + int(torch.randint(1, 40, (1,), generator=rng))  # d_v != d_k
@@ -139,6 +152,16 @@ def _raise_if_float_rounding(fn, got, with_output):
                                 f"not the whole number {want}: " + describe("float_for_int"))
 
 
+def _raise_if_and_precedence(off, on, d_model, d_v):
+    """`base + with_output and d_v * d_model` (blind41): `+` binds before `and`, and the sum is never 0, so both
+    flags return W_O's count alone; the `if ... else 0` twin is param_count_conditional_precedence too."""
+    wo = d_v * d_model
+    if type(off) is int and type(on) is int and off == on == wo:
+        raise Misconception("param_count_conditional_precedence", f"the count is {wo}, W_O's weights alone "
+                            f"(d_v * d_model = {d_v} * {d_model}), with with_output=False and with with_output=True "
+                            "alike: " + describe("param_count_conditional_precedence")) from None
+
+
 def _calls(fn, sizes):   # fn(*sizes) without and with W_O, or None where it raises
     try:
         return tuple(fn(*sizes, with_output=w) for w in (False, True))
@@ -160,32 +183,6 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
     if off == ref.qkv_param_count(d_model, d_k, d_v, True) and on == ref.qkv_param_count(d_model, d_k, d_v, False):
         raise Misconception("param_count_flag_inverted", f"with_output=False gives {off}, the count with W_O, and "
                             f"with_output=True gives {on}, the count without it: " + describe("param_count_flag_inverted"))
-
-
-def _raise_if_widths_swapped(fn, d_model, d_k, d_v):
-    """d_k and d_v swapped (naming30): a second call with the two passed the other way round is right (d_v != d_k
-    here, so a right count never is). A third, by keyword (d_k=, d_v=), tells where: right there, the signature
-    lists them as (d_model, d_v, d_k); still wrong, the formula itself swaps them; a crash tells neither."""
-    want = ref.qkv_param_count(d_model, d_k, d_v)
-    try:
-        swapped = fn(d_model, d_v, d_k)
-    except (StudentCodeError, TypeError):
-        return
-    if type(swapped) not in (int, float) or swapped != want:
-        return
-    try:
-        keyed = fn(d_model, d_k=d_k, d_v=d_v)
-    except (StudentCodeError, TypeError):
-        keyed = None
-    said = f"qkv_param_count({d_model}, {d_k}, {d_v}) is wrong and qkv_param_count({d_model}, {d_v}, {d_k}) is right"
-    if type(keyed) in (int, float) and keyed == want:
-        where = ("; called by keyword (d_k=, d_v=) it is right too: your signature lists d_v before d_k. Write it "
-                 "def qkv_param_count(d_model, d_k, d_v, with_output=False)")
-    elif type(keyed) in (int, float):
-        where = "; called by keyword (d_k=, d_v=) it stays wrong: your formula uses d_v where d_k belongs and back"
-    else:
-        where = ": either your signature lists d_v before d_k, or your formula swaps them"
-    raise Misconception("param_count_dk_dv_swapped", said + where + ": " + describe("param_count_dk_dv_swapped"))
 
 
 @test_case(points=1, hidden=True)
@@ -211,9 +208,10 @@ def test_count_qkv(qkv_param_count, rng):
                 raise Misconception("param_count_conditional_precedence", "the count is 0 with with_output=False "
                                     "and right with with_output=True: " + describe("param_count_conditional_precedence")
                                     ) from None
+        _raise_if_and_precedence(got, full, d_model, d_v)
         raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
-        _raise_if_widths_swapped(qkv_param_count, d_model, d_k, d_v)
+        D.raise_if_param_count_widths_swapped(qkv_param_count, d_model, d_k, d_v)
         raise
 
 
@@ -222,6 +220,8 @@ def test_count_with_output(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
     _raise_if_float_rounding(qkv_param_count, got, True)
+    if type(got) is int and got == d_v * d_model:   # W_O alone: without W_O too is the `and` slip, not `n = ...`
+        _raise_if_and_precedence(*(_calls(qkv_param_count, (d_model, d_k, d_v)) or (None, None)), d_model, d_v)
     try:
         _check(got, d_model, d_k, d_v, True, qkv_param_count)
     except AssertionError:
