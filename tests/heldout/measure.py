@@ -4856,24 +4856,24 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "sdpa-from-scratch": {
         # generic: q1:test_weights_shape None, "weights_shape should be a tuple of Python ints, for example (2, 3, 4)":
         # true (it is a tuple of four (10, 10) tensors), but nothing says .shape was left out of tuple(_probe)
-        "q1_tuple_of_probe_tensor_not_its_shape": (),
+        "q1_tuple_of_probe_tensor_not_its_shape": ("tuple_of_tensor_rows",),   # now (after blind41: the engine)
         # generic: both q1 tests None, "weights_shape / out_shape should be a tuple of Python ints, for example (2, 3, 4)":
         # says what differs (the values 4, 10, 10 are right; the type is a NumPy array) and is enough to fix, but no key
-        "q1_shapes_fancy_indexed_from_numpy_array": (),
+        "q1_shapes_fancy_indexed_from_numpy_array": ("numpy_array_for_shape",),   # now (after blind41: the engine)
         # generic: q2:test_score_variances None, "raw_score_var is 0.9293 and scaled_score_var 0.1162, exactly 1/8 of it,
         # so the scale is right; but neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ..., whose
         # variance is 6.599): either other scores were measured or another statistic": says what differs and which
         # scores are asked, but nothing says the broadcast products were never summed over the d_k features
-        "q2_pair_products_never_summed_over_features": (),
+        "q2_pair_products_never_summed_over_features": ("products_not_summed",),   # now (after blind41: naming42)
         # generic: q2:test_score_variances None, "scaled_score_var is not the variance of the scaled scores": nothing
         # says the divisor is math.isqrt(8) = 2; the catalogue's integer_sqrt_scale (math.isqrt) would name it, and
         # does not fire on q2
-        "q2_scaled_by_integer_square_root": (),
+        "q2_scaled_by_integer_square_root": ("integer_sqrt_scale",),   # now (after blind41: naming42)
         # generic: only q5:test_gradients_float64 fails, None, "the gradient with respect to Q does not match the correct
         # result in 120 of 120 entries (largest difference 1.16 ...)": the effect (values right, gradients wrong), but
         # nothing says the normaliser was detached; gradient_cut (".detach() ... no gradient flows back on that path")
         # would name it and does not fire; q3 itself loses nothing (within "where")
-        "q3_denominator_detached_along_with_the_max": (),
+        "q3_denominator_detached_along_with_the_max": ("gradient_cut",),   # now (after blind41: naming42)
         # result_axes_permuted on q3:test_dim_argument (the only failure): "stable_softmax(x, dim=0) is wrong: it matches
         # returning the right values with the axes in another order (a transpose(dim, -1) or permute that is never
         # undone): move the axes back before returning": exactly the effect (movedim(dim, -1) twice leaves the axes
@@ -4901,13 +4901,13 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q6:test_weights3_causal None, "weights3_causal should be a tensor or a nested list of numbers": it is a
         # nested list of numbers, only ragged (rows of 1, 2, 3); says the type is wrong, nothing says the (3, 3) matrix
         # with zeros for the blocked keys is asked (as blind39's q6 generic)
-        "q6_causal_rows_left_ragged_without_zeros": (),
+        "q6_causal_rows_left_ragged_without_zeros": ("ragged_rows",),   # now (after blind41: the engine)
         # answer_from_none_call: "`q_trap_answer` is None: the notebook has `q_trap_answer = print('C')`, and `print(...)`
         # returns None ... assign the value itself": exactly
         "q7_answer_assigned_from_print": ("answer_from_none_call",),
         # generic: q7:test_trap_answer None, "`q_trap_answer` is not answered yet: replace the `...` with your answer and
         # run the cell": true and enough to fix, but no key says the answer line is a == comparison, not an assignment
-        "q7_double_equals_leaves_template_ellipsis": (),
+        "q7_double_equals_leaves_template_ellipsis": ("answer_compared_not_assigned",),   # now (after blind41: the engine)
         # float_for_int on both q8 tests: "attn_entries is 1048576.0, a float: giving a float (math.pow, / or a float
         # literal: 1048576.0) where a whole number, a Python int, is asked ... or int(...)": 1.048576e6 is a float
         # literal, exactly; borderline: nothing says scientific notation is always a float (write 1048576 or 1024 ** 2)
@@ -4931,7 +4931,7 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 3 q2 tests None, "dot_product_variance(...) should be a number (a Python float; use .item() on a
         # tensor), got ndarray": says what differs and the fix, but no key; returns_tensor_not_number (whose text
         # names .numpy()) did not fire
-        "q2_returns_zero_dim_numpy_array": (),
+        "q2_returns_zero_dim_numpy_array": ("returns_tensor_not_number",),   # now (after blind41: naming42)
         # one_edit_fix on the 3 q4 entropy tests: line 4, "`1e-09` in place of `1000000000.0`": the typo at its place
         # with the fix (the table tests did not lose points)
         "q4_log_guard_typed_1e9": ("one_edit_fix",),
@@ -4970,11 +4970,11 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # out by the cell's probe, whose query equals a key at d = 256 (one-hot softmax, saturated), so allclose holds
         # and it takes 'A'; nothing points at the probe (as blind38's q5_answer_probe_matched_by_exact_float_equality);
         # answer_computed_by_code would be right in kind (raise_if_lesson_letter runs before it)
-        "q7_answer_probe_query_equal_to_key": (),
+        "q7_answer_probe_query_equal_to_key": ("answer_computed_by_code",),   # now (after blind41: naming42)
         # generic: all 3 q8 tests None, "multi_head_attention(...) does not match the correct result in 240 of 240
         # entries (largest difference 2.58 ...)": says it differs everywhere, nothing says the heads were unbound over
         # the token axis (mha_split_without_transpose is the nearest key; it did not fire)
-        "q8_unbind_over_tokens_attends_across_heads": (),
+        "q8_unbind_over_tokens_attends_across_heads": ("mha_heads_attend_within_token",),   # now (after blind41: naming42)
         # dtype_changed on q8:test_float32_eight_heads: "has dtype torch.float64 for torch.float32 input; its values are
         # right: returning or mixing in another dtype than the input's (... a float32 tensor never cast back)": exactly
         # the .double() projection never cast back, and the fix follows
@@ -5015,13 +5015,13 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: 42/42. The notebook's conventions ask for results in the input's dtype, but q10's three tests
         # (test_entropy_causal_rows, test_effective_tokens, test_entropy_views) feed float64 only, so the float64
         # accumulator never shows (engine gap: no float32/float16 input for row_entropy_bits / effective_tokens)
-        "q10_entropy_summed_in_float64": (),
+        "q10_entropy_summed_in_float64": ("dtype_changed",),   # now (after blind41: naming42)
         # partly named. q11:test_max_rank_S: rank_as_axes_or_lesson_rank, "max_rank_S is 2: the number of axes of S ...
         # and also the rank of the lesson's example S; the head in this question has d_k = 8 and T = 100 ... at most
         # min(d_k, T)": its second reading is exactly what was put there (the lesson's rank) and the fix (8) follows; as
         # blind40's divisor_d_k_or_sqrt_64 (one of two readings). q11:test_rank_S_lesson: None, "rank_S_lesson is not
         # correct: try torch.linalg.matrix_rank on the lesson's S": generic hint; no message says the two were swapped
-        "q11_answers_a_and_b_swapped": ("rank_as_axes_or_lesson_rank",),
+        "q11_answers_a_and_b_swapped": ("rank_as_axes_or_lesson_rank", "rank_answers_swapped"),   # now (after blind41: naming42)
         # number_as_string on both q12 tests: "qkv_param_count(...) is '22,512', a string holding the number 22512 ...
         # write the number itself ... without quotes": exactly (the f-string with a thousands separator); borderline: its
         # fix speaks of quotes, here `return n` in place of `return f"{n:,}"`
@@ -5035,7 +5035,7 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # W_O term and following it fixes the right place (as blind40's q8_counts_swapped keys). q12:test_count_qkv:
         # None, "the count is wrong (for d_v different from d_k)": generic, and its hint leans the wrong way (the
         # with_output=False call also returns W_O's count alone), keyless so not mis-named (as blind40's q12_empty_shape)
-        "q12_and_as_inline_condition_without_parentheses": ("param_count_output_replaces",),
+        "q12_and_as_inline_condition_without_parentheses": ("param_count_output_replaces", "param_count_conditional_precedence"),   # now (after blind41: naming42)
         # mask_ignored on q13:test_cross_padding_mask: "(O, A) are wrong: together they match ignoring the mask": exactly
         # the effect (the (T, T') mask is set to None against batched (..., T, T') scores), and the student's
         # `M = None` line is the one to remove; borderline: nothing says the mask must broadcast onto batched scores
@@ -5046,11 +5046,11 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q14_batched_experiment_reads_batch_axis": ("answer_computed_by_code",),
         # generic: q15:test_ans_cross_causal None, "`ans_cross_causal` is not answered yet: replace the `...` with your
         # answer and run the cell": exactly the mistake and its fix, but no key names it
-        "q15_placeholder_left_unanswered": (),
+        "q15_placeholder_left_unanswered": ("answer_left_empty",),   # now (after blind41: the engine)
         # generic: q15:test_ans_cross_causal None, "ans_cross_causal should be one letter as a string: "a", "b", "c",
         # "d"": says what differs, nothing says the comment sits inside the quotes; answer_extra_characters would name
         # it but did not fire ("d  # only when ..." matches neither _LETTER_IN_PUNCTUATION nor _LETTER_WRITTEN_OUT)
-        "q15_comment_typed_inside_the_quotes": (),
+        "q15_comment_typed_inside_the_quotes": ("answer_extra_characters",),   # now (after blind41: the engine)
         # answer_computed_by_code: "'a' ... (`ans_complexity = {0: 'b', 1: 'a', 2: 'c', 3: 'd'}[_power]`) ... (option A
         # stands for thinking the score matrix costs time linear in T: there are T^2 scores) ... what it measures ... is
         # not what the question asks": true of the code and the fix follows; right in kind; borderline: nothing says

@@ -3472,9 +3472,10 @@ def numpy_scalar(value) -> float | None:
 def raise_if_numpy_scalar(value, what: str) -> None:
     """A NumPy scalar where a Python float is asked: its type is the evidence (the value is judged apart)."""
     if numpy_scalar(value) is not None:
-        raise Misconception("returns_tensor_not_number", f"{what} returns numpy.{type(value).__name__}, a NumPy "
-                            "scalar, not a Python float: "
-                            + describe("returns_tensor_not_number"))
+        kind = "a 0-d NumPy array (.numpy() of a one-element tensor)" if type(value).__name__ == "ndarray" \
+            else "a NumPy scalar"
+        raise Misconception("returns_tensor_not_number", f"{what} returns numpy.{type(value).__name__}, {kind}, not a "
+                            "Python float: " + describe("returns_tensor_not_number"))
 
 
 # --- blind14's kinds (issue 21, naming15) -------------------------------------------------------------------
