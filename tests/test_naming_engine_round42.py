@@ -6,7 +6,9 @@
 - a matrix given as ragged rows (each row's kept entries: ragged_rows);
 - a letter followed by a `#` comment inside the quotes (answer_extra_characters, the comment said);
 - an answer still the template's `...`: answer_left_empty, or answer_compared_not_assigned where the notebook has
-  `name == value` as a statement.
+  `name == value` as a statement;
+- bytes where a string is asked (`"C".encode()`: the sandbox refuses them, and that refusal was shown raw):
+  bytes_for_text.
 Each is checked on values and sources of our own (not blind41's cells), with right neighbours that pass, and the
 last two through the sandbox on the toy course."""
 from __future__ import annotations
@@ -152,3 +154,26 @@ def test_an_answer_compared_instead_of_assigned_is_named(tmp_path: Path, toy_gra
     q2 = _graded_with(tmp_path, toy_grader, "answer = ...", "answer == 'B'")
     assert q2 and all(t.misconception == "answer_compared_not_assigned" for t in q2), q2
     assert all("`answer == 'B'`" in t.message and "still the template's `...`" in t.message for t in q2)
+
+
+# --- bytes (blind42: q5_answer = "C".encode("ascii")) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, key", [
+    ("your code raised EncodeError: a value of type bytes cannot cross the sandbox boundary", "bytes_for_text"),
+    ("your code raised EncodeError: a value of type bytearray cannot cross the sandbox boundary", "bytes_for_text"),
+    ("your code raised EncodeError: a value of type generator cannot cross the sandbox boundary", "generator_returned"),
+    ("your code raised EncodeError: a value of type Foo cannot cross the sandbox boundary", None),
+    ("your code raised ValueError: bytes", None),
+])
+def test_bytes_refused_by_the_sandbox_are_named(text: str, key: str | None) -> None:
+    from autograder.grading.checks import callable_not_called
+    named = callable_not_called(text, "q5_answer(...)")
+    assert (named.key if named is not None else None) == key
+    if key == "bytes_for_text":
+        assert named is not None and str(named).startswith("q5_answer is (or returns) a byte")
+
+
+@pytest.mark.parametrize("cell", ["answer = 'B'.encode()", "answer = b'B'", "answer = bytearray(b'B')"])
+def test_a_bytes_answer_is_named_through_the_sandbox(tmp_path: Path, toy_grader, cell: str) -> None:
+    q2 = _graded_with(tmp_path, toy_grader, cell)
+    assert q2 and all(t.status == "failed" and t.misconception == "bytes_for_text" for t in q2), q2

@@ -167,6 +167,9 @@ MISCONCEPTIONS: dict[str, str] = {
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
+    "bytes_for_text": "giving bytes (b\"C\", \"C\".encode(), a file read in 'rb' mode) where a string or a number is "
+                      "asked: bytes are not text, and the grader reads only str, int and float answers; write the "
+                      "string itself, \"C\" (or .decode() the bytes)",
     "callable_not_called": "giving a function or method object where a value is asked: `.item`, `.numpy`, `.tolist` "
                            "or `.mean` without the parentheses, or a function's name without calling it, hands "
                            "over the function itself, not its result; add the () that call it (`.item()`)",
@@ -423,16 +426,25 @@ _NOT_CROSSING = re.compile(r"EncodeError: a value of type (" + "|".join(map(re.e
                            r"`([A-Za-z_][A-Za-z0-9_]{0,60}|<lambda>)` itself, not called\))?")
 
 
+_BYTES_NOT_CROSSING = re.compile(r"EncodeError: a value of type (bytes|bytearray|memoryview) cannot cross the sandbox "
+                                 r"boundary")
+
+
 def callable_not_called(error: BaseException | str, what: str = "your function") -> Misconception | None:
     """`callable_not_called` when `error` (a StudentCodeError, or a failure message quoting one) is the
     sandbox refusing a function or method object that the student's call returned, alone or inside its
-    result (`return x.var().item`); None for any other error."""
+    result (`return x.var().item`); `bytes_for_text` when it refused bytes (`"C".encode()`); None for any
+    other error."""
     if isinstance(error, StudentCodeError):
         text = f"{error.exc_type}: {error.message}"
     else:
         text = str(error)
     m = _NOT_CROSSING.search(text)
     if m is None:
+        raw = _BYTES_NOT_CROSSING.search(text)
+        if raw is not None:     # "C".encode(), a b"C" literal: its type is the evidence (its bytes stay in the worker)
+            return Misconception("bytes_for_text", f"{what.removesuffix('(...)')} is (or returns) a {raw.group(1)} "
+                                 "object, not a string or a number: " + describe("bytes_for_text"))
         return None
     kind, name = m.group(1), m.group(2)
     if kind == "generator":
