@@ -5061,6 +5061,221 @@ BLIND41_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind42 (frozen at 8f0823d, measured at 23b7afb after round 42), judged by three helper sessions at first sight:
+# sdpa 12/14 (one mis-named: a FlopCounterMode cell that could not import cProfile at the frozen tree's fallback
+# level, where this host's Python under /root is unreadable to the worker's uid), scaled 10/14, pipeline 10/14
+# (two mis-named): 32/42
+# blind42 (frozen engine, /tmp/frozen42), judged from `measure sdpa-from-scratch --set blind42 -v`, full messages
+# re-read by grading each variant again (/tmp/j42-sdpa/full.txt: same scores and keys as
+# /tmp/measure42-sdpa-from-scratch.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right
+    "sdpa-from-scratch": {
+        # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right
+        # shape (4, 10, 10) with the batch size 4 repeated at axis 2: ... Q's and K's leading shapes glued together,
+        # q_shape[:-1] + k_shape[:-1]: Q and K share one batch axis": exactly what np.dot returns on 3-D arrays (every
+        # batch entry of Q paired with every one of K); borderline: "writing the batch axis twice" reads as a typed
+        # shape, and nothing says np.dot is not batched (np.matmul or @ is)
+        "q1_probe_made_with_numpy_dot_on_3d_arrays": ("batch_axis_repeated",),
+        # batch_dim_dropped on both q1 tests: "weights_shape is (10, 10), the shape of one batch entry: leaving out the
+        # leading batch dimension: a batched input gives batched weights and outputs": exactly the effect of the
+        # implicit-mode einsum (b summed away); borderline: nothing says einsum without '->' sums repeated letters
+        "q1_einsum_probe_in_implicit_mode_sums_the_batch": ("batch_dim_dropped",),
+        # generic: q2:test_score_variances None, "raw_score_var is 6.594 and scaled_score_var 0.8242, exactly 1/8 of it,
+        # so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores
+        # were measured or another statistic": says what differs (third decimal), but nothing says bfloat16 precision
+        # (keep the example's float32 tensors)
+        "q2_scores_computed_in_bfloat16": (),
+        # number_as_string on q2:test_scale_divisor: "scale_divisor is '8.0', a string holding the number 8 ... write
+        # the number itself, 8, without quotes": exactly
+        "q2_divisor_typed_as_a_string": ("number_as_string",),
+        # softmax_sum_wrong_axis on all 21 failures (4 q3, 14 q5, 3 q6): "it matches dividing by the sum over another
+        # axis than the softmax's dim (e.sum(dim=-2), or a fixed axis whatever dim is): ... sum over the same dim as
+        # the max": exactly e_x.sum(dim=0) whatever dim is; q5/q6 charged through stable_softmax (within "where")
+        "q3_numpy_softmax_denominator_summed_over_axis_0": ("softmax_sum_wrong_axis",),
+        # causal_excludes_self on the 3 q4 tests and q6:test_weights3_causal: "it matches a causal mask that hides the
+        # diagonal: a token may not see itself": exactly the strictly lower-triangular mask from (i - j).clamp(0).bool();
+        # borderline: nothing says the distance is 0 on the diagonal too
+        "q4_alibi_distance_clamped_then_cast_to_bool": ("causal_excludes_self",),
+        # mask_not_broadcast on the 4 q5 failures: "your code raised RuntimeError: shape '[2, 5, 11]' is invalid ...
+        # with a mask of shape (5, 11) for scores of shape (2, 5, 11); with the mask expanded to the scores' shape it
+        # runs and is right: the mask must broadcast (masked_fill or torch.where do)": exactly view_as's failure and fix
+        "q5_mask_reshaped_with_view_as_scores": ("mask_not_broadcast",),
+        # one_edit_fix on q6:test_weights3_causal (the only failure): "right with one change on line 5 ...:
+        # `scores3 - causal_mask(3).double() * -1e9` in place of `scores3 + ...`" plus "not correct in row(s) [0, 1]":
+        # the fix at the penalty line, checked by a rerun; s + 1e9 * keep equals s - 1e9 * (1 - keep) up to a per-row
+        # shift (softmax-invariant, exact enough in float64); borderline: nothing says causal_mask is True for keys to
+        # KEEP, not to hide (the natural fix is (~mask) * -1e9), and the suggested form would lose precision in float32
+        "q6_tensorflow_penalty_given_the_keep_mask": ("one_edit_fix",),
+        # one_edit_fix on q6:test_weights3_causal: "`causal_mask(3)[:]` in place of `causal_mask(3)[:, None]`" plus
+        # "weights3_causal should have shape (3, 3), got (3, 3, 3)": exactly the extra axis, at its place
+        "q6_mask_given_an_extra_axis": ("one_edit_fix",),
+        # callable_not_called on q7:test_trap_answer: "q_trap_answer is a function or method, not a value ... add the
+        # () that call it": exactly "c".upper without ()
+        "q7_upper_method_not_called": ("callable_not_called",),
+        # answer_computed_by_code on q7:test_trap_answer: "q_trap_answer is 'A', the letter your code worked out (...),
+        # and it is not the best answer (option A ... rows no longer sum to 1) ... what it measures or compares is not
+        # what the question asks (look at ... the sizes it uses ...)": the wrong letter, that the probe decided it, and
+        # a pointer at its sizes; borderline: nothing says a one-token sequence masks nothing (as earlier q7 probes)
+        "q7_trap_checked_on_a_one_token_sequence": ("answer_computed_by_code",),
+        # MIS-NAMED: the cell never ran to the mistake: the grader's run of `with FlopCounterMode(...)` raised
+        # ModuleNotFoundError: No module named 'cProfile' (a plain python of the same venv imports it; the sandbox
+        # fallback was used in this measure). q8:test_score_madds None "`score_madds` is not defined: ... your code
+        # raised ModuleNotFoundError: No module named 'cProfile' (line 5)" (raw, and blames the environment, not the
+        # 2-FLOPs-per-multiply-add count); q8:test_cost_ratio one_edit_fix "`cost_ratio` is right with one change on
+        # line 5 ...: `pass` in place of `torch.zeros(1024, 64) @ torch.zeros(64, 1024)`": cost_ratio = 4 is already
+        # right and lost its point only to the crash; the "fix" deletes the measured matmul (score_madds would then be
+        # 0), so a student is sent to the wrong line for the wrong reason; nothing says FLOPs = 2 x multiply-adds
+        "q8_madds_read_off_flop_counter": (),
+        # callable_not_called on q8:test_attn_entries: "attn_entries is a function or method, not a value ... add the
+        # () that call it": exactly .numel without ()
+        "q8_numel_method_not_called": ("callable_not_called",),
+        # answer_value_not_letter on q7:test_trap_answer: "q_trap_answer is 67, a number, not a letter: ... instead of
+        # the letter of the option that says it, as a string such as \"B\"": exactly ord("C") for "C"
+        "q7_letter_given_as_its_character_code": ("answer_value_not_letter",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 1 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# judged from `measure scaled-attention --set blind42 -v` (frozen engine, /tmp/frozen42), full messages re-read by
+# grading each variant again (/tmp/j42-sa/full.py -> full.txt: same scores and keys as
+# /tmp/measure42-scaled-attention.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right
+    "scaled-attention": {
+        # one_edit_fix on all 5 q1 tests (weights and output): line 6 (`attn = scores.softmax(dim=0) + 1e-8`), "`-1` in
+        # place of `0` -- or -- `1` in place of `0`": the slip at its place with the fix (the +1e-8 and the row
+        # renormalisation are harmless once the softmax runs over the keys); borderline: nothing says dim 0 is the
+        # queries (one_edit_fix says where and what, not why); q8 not charged
+        "q1_slot_attention_softmax_over_queries_then_rows_renormalised": ("one_edit_fix",),
+        # one_edit_fix on the 4 q1 output tests (the weights tests pass): line 8 (`output = (weights.unsqueeze(-1) *
+        # V).sum(dim=-1)`), "`-2` in place of `-1` -- or -- `1` in place of `-1`", each with "the output has shape
+        # (6, 4), expected (6, 5)": exactly the sum over the d_v features instead of the keys, and the fix; q8 not
+        # charged
+        "q1_broadcast_mix_summed_over_value_features": ("one_edit_fix",),
+        # no_scale on all 5 q1 tests: "the weight matrix / the output is wrong: ... it matches not scaling the scores at
+        # all": exactly the effect (d_k ** (1 // 2) = d_k ** 0 = 1), and it sends the student to the divisor;
+        # borderline: nothing says 1 // 2 is integer division (0); q8 not charged
+        "q1_scale_exponent_floor_divided_to_zero": ("no_scale",),
+        # generic: both q2 tests None, "for d_k = 12 the variance of q.k (/ q.k / sqrt(d_k)) is not within 10% of its
+        # expected value": says it differs, not by how much (about n_samples**2 too large) nor that q.norm() / k.norm()
+        # without dim are the norms of the whole matrices
+        "q2_cosine_times_whole_matrix_norms": (),
+        # generic: both q4 table tests None, "the table's rows are for d = [16, 256, 64, 4], not for the dims asked for,
+        # [4, 16, 64, 256]: the right rows for those dims, in another order; build one row per d in the order of the
+        # dims argument": exactly the effect and enough to fix, but no key (nothing says set() loses the order)
+        "q4_table_dims_deduplicated_through_set": (),
+        # raw: q5:test_q5_answer None, "your code raised EncodeError: a value of type bytes cannot cross the sandbox
+        # boundary": the sandbox's transport failed, the student's code raised nothing; nothing says b'C' is bytes, not
+        # the str 'C' (answer_value_not_letter / a wrong-type answer would be the key)
+        "q5_answer_encoded_to_bytes": (),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options, key=lambda letter:
+        # abs(_options[letter] -...`) ... (look at ... the sizes it uses ...)": right in kind (as blind41's
+        # q5_answer_probe_with_ten_samples); "option A stands for giving the variance of the scaled dot product" describes
+        # the option; borderline: it quotes the min line, not the one-sample probe above it, nothing says NaN
+        "q5_answer_probe_with_one_sample_nan": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q5_answer is ('C', 16.0), a tuple of 2 values, not a letter: answering ... with a
+        # value (... a result worked out) instead of the letter ... as a string": exactly (the pair from min over
+        # .items()), the fix (keep the letter) follows; borderline: nothing names .items()
+        "q5_answer_min_over_items_keeps_pair": ("answer_value_not_letter",),
+        # answer_in_container: "q6_answer is array('A', dtype='<U1'), a NumPy array holding a letter (take it out:
+        # q6_answer = str(arr.item()))": exactly, with the fix; borderline: the catalogue tail ("a trailing comma ...
+        # drop the comma (or the brackets, or the braces)") does not fit a 0-d array, the head does
+        "q6_answer_numpy_char_upper_gives_0d_array": ("answer_in_container",),
+        # answer_computed_by_code: "'B' ... (`if torch.allclose(_out, _X): q6_answer = 'B' elif ...`) ... (look at ...
+        # the sizes it uses ...)": quotes the branch that picks B on the one-token probe; "option B stands for thinking a
+        # token ... attends only to itself" describes the option; right in kind, nothing says one token cannot tell
+        # the options apart
+        "q6_answer_probe_with_one_token": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q7_answer = 'B' if not torch.allclose(_before, _after) else 'D'`) ...":
+        # quotes the probe's verdict line; "option B stands for thinking attention searches the keys in order" is
+        # option B's text; right in kind; borderline: nothing says the values must be permuted with the keys
+        "q7_answer_order_probe_shuffles_keys_not_values": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`try: (_out ** 2).sum().backward() q7_answer = 'D' if _Q.grad...`) ...
+        # (look at ... the branch each outcome takes)": quotes the try whose except branch picks C; "option C stands
+        # for ... a hard argmax" is option C's own text; right in kind (as blind41's q7 probes), nothing says
+        # torch.no_grad() recorded no graph
+        "q7_answer_gradient_probe_under_no_grad": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'A' ... (`q7_answer = max(_options, key=len)`) ...": quotes the exact faulty line;
+        # right in kind; borderline: "option A stands for thinking attention returns only the best-matching value (a
+        # hard argmax)" (MCQ_MISCONCEPTIONS maps A and C both to attention_as_argmax) describes the option loosely
+        # (A is an exact-match lookup), blames no belief of the student; nothing says max over a dict iterates its keys
+        "q7_answer_longest_option_by_len_of_keys": ("answer_computed_by_code",),
+        # not caught: 28/28; the n_heads == 1 shortcut (attention(X, X, X) @ W_O, projections skipped) is never
+        # exercised: every q8 test uses several heads
+        "q8_one_head_shortcut_skips_projections": (),
+    },
+# wrong 14: named right 10 / partly 0 / generic 2 / raw 1 / mis-named 0 / not caught 1; correct at full marks 5/5
+# judged from `measure attention-pipeline --set blind42 -v` (frozen engine, /tmp/frozen42), full messages re-read by
+# grading each variant again (/tmp/j42-pipeline/full.py -> full.txt: same scores and keys as
+# /tmp/measure42-attention-pipeline.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right
+    "attention-pipeline": {
+        # not caught: 42/42. q01's tests use X of (7, 9), (2, 3, 6, 10) and an expanded (3, 5, 7), with d_k, d_v, T all
+        # > 1, so .squeeze() never drops an axis; q07/q09/q13 neither (engine gap: no batch of one, T = 1 or width 1)
+        "q01_projections_squeezed": (),
+        # answer_computed_by_code: "ans_scale is 'a', the letter your code worked out (`ans_scale = 'a' if
+        # _mean_entropy(_S_without) > _mean_entropy(_S) el...`) ... (option A stands for thinking larger scores make the
+        # softmax flatter: unscaled scores grow like sqrt(d_k) and make each row sharper) ... look at ... the sizes it
+        # uses": the option's text says unscaled scores are the larger ones, which the student's _S_without (divided
+        # again, smaller) is not; right in kind (as blind41's q03_score_variance_read_as_flatter_rows); borderline: the
+        # quoted line is the comparison, nothing says `_S / math.sqrt(512)` scales by 1/d_k instead of removing the scale
+        "q03_scale_deleted_by_dividing_again": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'c' ... (`ans_scale = 'c' if torch.allclose(_A_scaled.sum(dim=-1), _A_raw.sum...`)
+        # ... (option C stands for thinking the softmax does not change when every score is multiplied by the same
+        # constant ...) ... what it measures or compares is not what the question asks": quotes the row-sum check and
+        # the option's text refutes its conclusion; right in kind (as blind41's q03_argmax_experiment_read_as_nothing_
+        # changes); borderline: nothing says every softmax row sums to 1, so the check is blind
+        "q03_row_sums_compared_as_nothing_changes": ("answer_computed_by_code",),
+        # answer_lookalike_letter: "ans_mask is 'с', which looks like 'c' but is CYRILLIC SMALL LETTER ES (U+0441) ...
+        # retype the letter on a Latin layout": exactly
+        "q06_cyrillic_look_alike_letter": ("answer_lookalike_letter",),
+        # MIS-NAMED: mask_blocks_gradient, "ans_mask is not the best answer: that choice reflects thinking the mask is
+        # about gradients": the student meant the third option c (`chr(ord("a") + 3)  # the third option`) and counted
+        # the offset from 1; the message pins on them a belief they do not hold and says nothing of the arithmetic (as
+        # blind32's q5_answer_third_option_zero_indexed, judged mis-named); answer_computed_by_code does not fire
+        # (chr/ord of literals is read as the student's own choice) and one_edit_fix (`2` in place of `3`) does not either
+        "q06_letter_offset_counted_from_one": (),
+        # MIS-NAMED: zero_log_zero_nan on q10:test_entropy_causal_rows and q10:test_entropy_views, "H contains NaN on
+        # rows with zero weights: letting 0 * log 0 become NaN; masked (zero) weights must contribute 0": the code
+        # already guards log 0 (torch.where(pk > 0, log2(pk), 0)); the NaN comes from `A / A.sum(dim=0)`, 0 / 0 where
+        # every batch entry has a masked zero at the same place (checked: unbatched causal A gives no NaN, a (2, T, T)
+        # one does), and NaN * 0 stays NaN. The student is sent to the 0 * log 0 handling, not the axis-0
+        # renormalisation; test_entropy_views even shows "got [[0.5], [0.5]]" (no NaN) under the NaN key
+        "q10_renormalised_along_axis_0_like_scipy": (),
+        # not caught: 42/42. expect_int accepts a whole float (8.0) for max_rank_S where the question asks a Python int
+        # (engine gap: float_for_int is not checked on q11's max_rank_S)
+        "q11_max_rank_averaged_over_trials": (),
+        # param_count_wo_wrong_size on q12:test_count_with_output: "the count is wrong (you count W_O as d_v x d_v) ...
+        # W_O maps the d_v-wide output of attention back to d_model, so it is d_v x d_model": exactly, with the fix
+        "q12_output_projection_counted_as_square_d_v": ("param_count_wo_wrong_size",),
+        # no_scale on the 3 q13 tests: "(O, A) are wrong: together they match not scaling the scores at all": exactly
+        # the missing 1/sqrt(d_k) in the Luong-style Q K^T
+        "q13_keras_luong_scores_without_scale": ("no_scale",),
+        # answer_computed_by_code: "'c' ... (`ans_cross_shapes = {(_T, _T): 'a', (_T, _T2): 'b', (_T2, _T): 'c'}[...`)
+        # ... (option C stands for taking queries from Y or keys/values from X in cross-attention) ... look at ... the
+        # sizes it uses": true of the code (its S is T' x T, the shape of roles swapped), said as what the option stands
+        # for, not as the student's belief; right in kind (as blind41's q14_batched_experiment_reads_batch_axis);
+        # borderline: the quoted line is the lookup, nothing says the einsum's "->ji" puts the keys first
+        "q14_experiment_scores_with_keys_first": ("answer_computed_by_code",),
+        # answer_invisible_character: "'b\u200b': the letter 'b' with 1 invisible character (ZERO WIDTH SPACE (U+200B))
+        # ... retype it": exactly
+        "q14_letter_with_pasted_zero_width_space": ("answer_invisible_character",),
+        # answer_computed_by_code: "'c' ... (`ans_cross_causal = 'c' if _fits else 'b'`) ... (option C stands for tying
+        # the causal mask to a square score matrix: what matters is whether both sequences share one time axis)":
+        # exactly the misreading (the mask fits when T = T') and the right criterion (d)
+        "q15_equal_length_mask_experiment": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'d' ... (`ans_complexity = {0: 'b', 1: 'a', 2: 'c', 3: 'd'}[_power]`) ... (option D
+        # stands for thinking the scores cost T^3 ...: T^2 scores of d_k multiply-adds each) ... look at ... the sizes it
+        # uses": "d_k multiply-adds each" with d_k fixed is what its T x T Q and K break; right in kind; borderline:
+        # nothing points at `torch.randn(T, T)` (d_k = T)
+        "q16_cost_experiment_with_square_queries": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`... [_power]`) ... (option A stands for thinking the score matrix costs
+        # time linear in T: there are T^2 scores)": true of the code and the fix follows; right in kind (as blind41's
+        # q16_growth_exponent_with_natural_log); borderline: nothing says int() truncates log2(3.98) = 1.99 to 1
+        "q16_growth_exponent_truncated_with_int": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 0 / raw 0 / mis-named 2 / not caught 2; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -5080,7 +5295,8 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind28": BLIND28_KEYS, "blind29": BLIND29_KEYS, "blind30": BLIND30_KEYS,
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
-    "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS}
+    "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
+    "blind42": BLIND42_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
