@@ -8,7 +8,10 @@
 - an answer still the template's `...`: answer_left_empty, or answer_compared_not_assigned where the notebook has
   `name == value` as a statement;
 - bytes where a string is asked (`"C".encode()`: the sandbox refuses them, and that refusal was shown raw):
-  bytes_for_text.
+  bytes_for_text;
+- a wrong letter picked by its position from constants (chr(ord("a") + 3), "abcd"[3], options[3]): answer_by_position,
+  the count said and the option's meaning said as the option's, not as the student's belief (a student who counted
+  from 1 believes nothing of the option their count landed on: blind32's and blind42's mis-names).
 Each is checked on values and sources of our own (not blind41's cells), with right neighbours that pass, and the
 last two through the sandbox on the toy course."""
 from __future__ import annotations
@@ -177,3 +180,51 @@ def test_bytes_refused_by_the_sandbox_are_named(text: str, key: str | None) -> N
 def test_a_bytes_answer_is_named_through_the_sandbox(tmp_path: Path, toy_grader, cell: str) -> None:
     q2 = _graded_with(tmp_path, toy_grader, cell)
     assert q2 and all(t.status == "failed" and t.misconception == "bytes_for_text" for t in q2), q2
+
+
+# --- a letter picked by its position (blind42: ans_mask = chr(ord("a") + 3) for the third option) --------------------
+
+@pytest.mark.parametrize("cells, found", [
+    (['ans = chr(ord("a") + 3)'], ("ans = chr(ord('a') + 3)", 3)),
+    (['ans = "ABCD"[2].lower()'], ("ans = 'ABCD'[2].lower()", 2)),
+    (["import string\nans = string.ascii_uppercase[1]"], ("ans = string.ascii_uppercase[1]", 1)),
+    (['letters = ["A", "B", "C", "D"]', "ans = letters[0]"], ("ans = letters[0]", 0)),
+    (['ans = chr(ord("a") + k)'], None),                      # a computed count: the code's pick (computed_answer)
+    (['ans = "abcd"[-1]'], None),
+    (['ans = "c"'], None),
+    (['ans = chr(ord("b") + 1)'], None),                      # not counted from the first letter
+    (['ans = "abcd"[len("xyz")]'], None),
+])
+def test_a_positional_letter_is_read_off_the_source(cells: list[str], found: tuple[str, int] | None) -> None:
+    from autograder.grading.source_checks import positional_answer
+    assert positional_answer(cells, "ans") == found
+
+
+def _choice_key(tmp_source: str, value: str) -> tuple[str | None, str]:
+    """The key and message expect_choice gives `value` (answer C, A's belief known) for a notebook of `tmp_source`."""
+    from autograder.grading.checks import charges_recorded
+    from autograder.grading.runner import SubmissionInfo
+    with charges_recorded(SubmissionInfo(source=tmp_source, cells=(tmp_source,))):
+        try:
+            expect_choice(value, "ans", answer="C", choices="ABCD", wrong={"D": "zero_after_softmax"})
+        except Misconception as e:
+            return e.key, str(e)
+        except AssertionError as e:
+            return "", str(e)
+    return None, ""
+
+
+def test_a_letter_counted_from_one_is_told_by_its_position_not_a_belief() -> None:
+    key, said = _choice_key('ans = chr(ord("a") + 3)   # the third option', "d")
+    assert key == "answer_by_position", said
+    assert "position 3 counting from 0, the fourth option" in said and "option D stands for" in said
+    assert "that choice reflects" not in said               # no belief said as the student's
+
+
+@pytest.mark.parametrize("source, value, key", [
+    ('ans = "d"', "d", "zero_after_softmax"),               # written out: the student's choice keeps its belief
+    ('ans = "ABCD"[2]', "C", None),                          # the right letter by position: nothing to say
+    ('opts = ["B", "A", "D", "C"]\nans = opts[0]', "B", ""),  # position 0 is not 'B' here: nothing said of a count
+])
+def test_a_positional_reading_only_where_the_count_gives_the_letter(source: str, value: str, key: str | None) -> None:
+    assert _choice_key(source, value)[0] == key

@@ -167,6 +167,10 @@ MISCONCEPTIONS: dict[str, str] = {
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
+    "answer_by_position": "picking the letter by its position (chr(ord(\"a\") + n), \"abcd\"[n], options[n]) and "
+                          "landing on a wrong option: positions count from 0, so the third option is "
+                          "chr(ord(\"a\") + 2) or \"abcd\"[2]; check that the count gives the option you meant, or "
+                          "write its letter itself",
     "bytes_for_text": "giving bytes (b\"C\", \"C\".encode(), a file read in 'rb' mode) where a string or a number is "
                       "asked: bytes are not text, and the grader reads only str, int and float answers; write the "
                       "string itself, \"C\" (or .decode() the bytes)",
@@ -816,10 +820,36 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
         return
     tail = f": {hint}" if hint else ""
     key = wrong_keys.get(letter)
+    _raise_if_positional_letter(value, what, tail, key)
     _raise_if_computed_letter(value, what, tail, key)
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
     raise AssertionError(f"{what} is not the best answer{tail}")
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | None) -> None:
+    """answer_by_position: a wrong letter the notebook picks by its position from constants (chr(ord("a") + 3),
+    "abcd"[3]: source_checks.positional_answer). What the count gave is said, and that positions count from 0; the
+    option's meaning is said as the option's, not as the student's belief: a student who meant the third option and
+    counted from 1 believes nothing of the fourth (blind32's and blind42's mis-names)."""
+    record = _CHARGES.get()
+    if record is None or record.submission is None or not what.isidentifier():
+        return
+    from autograder.grading.source_checks import cells_of, positional_answer
+    found = positional_answer(cells_of(record.submission), what)
+    if found is None:
+        return
+    shown, n = found
+    letter = value.strip().strip("()").strip().upper()
+    if n >= len(_ORDINALS) or letter != "ABCDEFGH"[n]:
+        return          # the position read is not the letter the value holds (a fold of another kind): nothing said
+    stands = f" (option {letter} stands for {describe(key)})" if key else ""
+    raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the letter your code picks by its "
+                        f"position (`{shown}`: position {n} counting from 0, the {_ORDINALS[n]} option), and it is "
+                        f"not the best answer{stands}{tail}: " + describe("answer_by_position"))
 
 
 def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None) -> None:

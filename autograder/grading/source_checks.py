@@ -676,6 +676,47 @@ def _computed_answer(cells: Sequence[str], name: str) -> str | None:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
+def positional_answer(cells: Sequence[str], name: str) -> tuple[str, int] | None:
+    """(the statement, shortened, and the position n) where the notebook's last module-level binding of `name` picks a
+    letter by its position from constants: chr(ord("a") + n), "abcd"[n], string.ascii_lowercase[n], options[n] with
+    `options` bound only to literals (a case or space fold around any of these too); None for anything else, a
+    negative or computed n among them. The letter is then what the count gave, which may not be what the student
+    meant (the third option is chr(ord("a") + 2)): issue 21's blind32 and blind42 letters counted from 1."""
+    try:
+        last = _last_binding(cells, name)
+        if not isinstance(last, (ast.Assign, ast.AnnAssign)) or last.value is None:
+            return None
+        n = _position_of(last.value, _literal_names(cells))
+        return None if n is None else (_cut_line(last, 70), n)
+    except RecursionError:
+        return None
+
+
+_LETTER_RUNS = {"ascii_lowercase", "ascii_uppercase", "ascii_letters"}
+
+
+def _position_of(node: ast.AST, literals: set[str]) -> int | None:
+    while (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STRING_FOLDS
+           and not node.args and not node.keywords):
+        node = node.func.value
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+        base = node.value
+        letters = ((isinstance(base, ast.Constant) and isinstance(base.value, str))
+                   or (isinstance(base, ast.Attribute) and base.attr in _LETTER_RUNS)
+                   or (isinstance(base, (ast.List, ast.Tuple)) and _literal_value(base, literals))
+                   or (isinstance(base, ast.Name) and base.id in literals))
+        return node.slice.value if letters and node.slice.value >= 0 else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" and len(node.args) == 1
+            and not node.keywords):
+        arg = node.args[0]
+        if (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add) and isinstance(arg.right, ast.Constant)
+                and type(arg.right.value) is int and arg.right.value >= 0 and isinstance(arg.left, ast.Call)
+                and isinstance(arg.left.func, ast.Name) and arg.left.func.id == "ord" and len(arg.left.args) == 1
+                and isinstance(arg.left.args[0], ast.Constant) and arg.left.args[0].value in ("a", "A")):
+            return arg.right.value
+    return None
+
+
 def _literal_names(cells: Sequence[str]) -> set[str]:
     """Module-level names bound only ever to literals (ans = "C", options = ["A", "B"]): reading one is reading
     what the student wrote."""
