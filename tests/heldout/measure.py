@@ -729,7 +729,7 @@ BLIND9_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_scaled_std_copied": ("table_field_copied",),
         "q4_table_drawn_in_float64": ("draws_in_float64",),
         "q5_answer_std_letter": ("variance_vs_std", "one_edit_fix"),   # one_edit_fix: "ABCD"[2] for [1], and the message keeps B's reason
-        "q7_answer_argmax_by_chr": ("attention_as_argmax",),
+        "q7_answer_argmax_by_chr": ("attention_as_argmax", "answer_by_position"),
         "q8_heads_concatenated_last_first": ("mha_heads_reordered",),
         # generic: "does not match ... in 240 of 240 entries"; nothing says split() takes a chunk size
         # now named by mha_split_by_head_count (naming10): d_k heads of width n_heads, replayed
@@ -957,7 +957,7 @@ BLIND11_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # sum(o @ W_O[:d_k]) == (sum of heads) @ W_O[:d_k]: the key's "added into one (T, d_k) block" is the
         # same product, and its text ends with the fix (each head times its own rows of W_O); judged right
         "q8_same_block_of_w_o": ("mha_heads_summed",),
-        "q5_answer_sqrt_by_index": ("variance_vs_std",),
+        "q5_answer_sqrt_by_index": ("variance_vs_std", "answer_by_position"),
         "q6_answer_best_match_row": ("attention_as_argmax",),
         "q7_answer_best_key_only": ("attention_as_argmax",),
     },
@@ -1219,7 +1219,7 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # permute(0, 2, 1) assumes 3-D keys: fixed_axes's text (a fixed number of dims; use K.transpose(-2, -1))
         "q5_keys_permuted_3d_only": ("fixed_axes",),
         # A (zero after the softmax = -inf before it): the key's text is the stated belief (as blind13's q7)
-        "q7_answer_a_from_list": ("zero_after_softmax",),
+        "q7_answer_a_from_list": ("zero_after_softmax", "answer_by_position"),
         "q2_biased_variance_by_hand": ("biased_variance",),
         "q1_out_width_from_queries": ("output_width_dk",),   # Q_shape[2] is d_k = 64, not d_v = 128
         # raw exception (a RuntimeError of sizes), nothing named; now named by keepdim_by_unsqueeze_last (naming15):
@@ -1271,7 +1271,7 @@ BLIND14_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_returns_pair": ("returns_extra_values",),
         # Q pre-scaled by 1/sqrt(d_k) then scaled again inside attention is S / d_k (as blind's q1_scaled_twice)
         "q8_queries_prescaled_and_scaled": ("divide_by_dk",),
-        "q7_answer_best_key": ("attention_as_argmax",),
+        "q7_answer_best_key": ("attention_as_argmax", "answer_by_position"),
     },
 }
 
@@ -1286,8 +1286,8 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_epsilon_added_to_logits": ("entropy_nan_saturated",),
         "q8_merge_view_without_permute": ("mha_merge_without_transpose",),
         "q8_keys_projected_with_w_q": ("same_projection",),
-        "q5_answer_squared_width": ("variance_d_k_squared",),
-        "q6_answer_best_match": ("attention_as_argmax",),
+        "q5_answer_squared_width": ("variance_d_k_squared", "answer_by_position"),
+        "q6_answer_best_match": ("attention_as_argmax", "answer_by_position"),
         "q1_causal_mask": ("causal_mask_added",),
         # e / (1 + sum e): rows sum to < 1, which the key says; its "without dividing by the row sum" is near
         # enough (the divisor is not the row sum), as earlier judges took q1_normalised_by_row_max
@@ -2761,7 +2761,7 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_queries_scored_against_queries": ("keys_are_queries",),
         # / 4 ** -0.5 multiplies by sqrt(d_k), as blind23's q2_divided_by_reciprocal_scale
         "q6_divided_by_reciprocal_root": ("multiply_by_sqrt_dk", "reciprocal_scale"),
-        "q7_letter_from_position_off_by_one": ("zero_after_softmax",),   # D, as blind2's q7_answer_d
+        "q7_letter_from_position_off_by_one": ("zero_after_softmax", "answer_by_position"),   # D, as blind2's q7_answer_d
         # len() is the first axis, 1024: count_per_query's "T entries ... instead of ... T x T" is the value and fix
         "q8_entries_from_len": ("count_per_query",),
     },
@@ -5232,7 +5232,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the offset from 1; the message pins on them a belief they do not hold and says nothing of the arithmetic (as
         # blind32's q5_answer_third_option_zero_indexed, judged mis-named); answer_computed_by_code does not fire
         # (chr/ord of literals is read as the student's own choice) and one_edit_fix (`2` in place of `3`) does not either
-        "q06_letter_offset_counted_from_one": (),
+        "q06_letter_offset_counted_from_one": ("answer_by_position",),
         # MIS-NAMED: zero_log_zero_nan on q10:test_entropy_causal_rows and q10:test_entropy_views, "H contains NaN on
         # rows with zero weights: letting 0 * log 0 become NaN; masked (zero) weights must contribute 0": the code
         # already guards log 0 (torch.where(pk > 0, log2(pk), 0)); the NaN comes from `A / A.sum(dim=0)`, 0 / 0 where
@@ -5281,6 +5281,13 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
 # variants of earlier sets where it now fires, listed by /tmp/cc/grade_computed.py's scan: each of them computes
 # its letter, so the message is true of it; the belief key stays beside it where the judges had accepted it.
+#
+# answer_by_position (engine, round 43, after blind42): a wrong letter picked by its position from constants
+# (chr(ord("a") + 3), "ABCD"[3], options[3]) is told by its count, never by the option's belief. Added by hand (not by
+# the judges) to the seven mapped variants of earlier sets where it now fires (sdpa blind14 and blind25's q7,
+# scaled-attention blind9, blind11, blind14 and blind15's letters), found by reading every set's cells with
+# source_checks.positional_answer; the judges' key stays beside it. Four more positional variants (scaled-attention
+# blind9, blind32, blind37, pipeline blind37) keep one_edit_fix, which still comes first.
 
 SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind": BLIND_KEYS, "blind2": BLIND2_KEYS, "blind3": BLIND3_KEYS, "blind4": BLIND4_KEYS,
