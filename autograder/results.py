@@ -103,6 +103,9 @@ class SandboxRecord(BaseModel):
     landlock: bool = False    # Landlock walls: only the runtime readable, only its scratch dir writable
     memory: str = ""                                      # how the memory limit is enforced
     cuda: Optional[str] = None    # None: not asked for; "ready"; or why CUDA could not be initialised
+    # False: the worker's uid could not read the interpreter's standard library (a Python under /root, at fallback
+    # or container), so a module the zygote did not import failed to import in student code: the host's fault
+    stdlib_readable: bool = True
 
 
 ImageKind = Literal["png", "jpeg", "gif"]   # the attached images shown: decided by their bytes

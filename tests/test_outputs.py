@@ -259,3 +259,16 @@ def test_piped_output_keeps_whole_test_names(capsys):
     print_table(result)
     out = capsys.readouterr().out
     assert f"q5: {long_name}" in out
+
+
+@pytest.mark.parametrize("readable", [True, False])
+def test_an_unreadable_standard_library_is_told_to_the_instructor(readable: bool) -> None:
+    """SandboxRecord.stdlib_readable False (a worker of another uid under a Python in /root): the instructors'
+    entry of results.json says it is the host's problem; True says nothing of it."""
+    from autograder.config import VisibilitySettings
+    from autograder.course.outputs import to_gradescope
+    from autograder.results import SandboxRecord
+    result = SubmissionResult(submission="a.ipynb", assignment="toy", score=1, max_score=4, seed=3,
+                              isolation=Isolation.fallback, sandbox=SandboxRecord(stdlib_readable=readable))
+    info = next(t for t in to_gradescope(result, VisibilitySettings())["tests"] if t["tags"] == ["grader"])
+    assert ("cannot read this Python's standard library" in info["output"]) is (not readable)

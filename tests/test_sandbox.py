@@ -430,3 +430,29 @@ def test_a_zygote_imports_the_gradient_imports_only_for_workers_of_another_uid(z
     assert session.resolve("before", "cpu") is other_uid
     assert session.resolve("after", "cpu") is True and session.resolve("grad_ok", "cpu") is True
     session.close()
+
+
+def _readable_by_others(path: str) -> bool:
+    """Whether a uid of no group can read `path`: every directory above it searchable by others, it readable."""
+    import stat
+    parts = os.path.abspath(path).split(os.sep)
+    for i in range(1, len(parts) + 1):
+        here = os.sep + os.path.join(*parts[1:i]) if i > 1 else os.sep
+        mode = os.stat(here).st_mode
+        if not mode & stat.S_IXOTH or (here == os.path.abspath(path) and not mode & stat.S_IROTH):
+            return False
+    return True
+
+
+def test_the_worker_says_whether_it_can_read_the_standard_library(zygote):
+    """A worker of another uid (fallback, container) cannot import what the zygote did not where the interpreter
+    lives under a private directory (/root/.pyenv here): the result says so for the instructor
+    (SandboxRecord.stdlib_readable), instead of a student's `import pstats` failing unexplained (blind42)."""
+    import sysconfig
+    session = zygote.spawn(POLICY)
+    try:
+        other_uid = zygote.isolation in (Isolation.fallback, Isolation.container)
+        expected = _readable_by_others(sysconfig.get_paths()["stdlib"]) if other_uid else True
+        assert session.facts["stdlib_readable"] is expected
+    finally:
+        session.close()

@@ -77,6 +77,10 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                                + ("landlock: on; " if result.sandbox.landlock else "")
                                + f"memory: {result.sandbox.memory}\n" if result.sandbox else "")
                             + (f"cuda in the worker: {result.sandbox.cuda}\n" if result.sandbox and result.sandbox.cuda else "")
+                            + ("GRADER PROBLEM: the worker's uid cannot read this Python's standard library (installed "
+                               "under a private directory such as /root): modules the sandbox did not import ahead "
+                               "fail to import in student code; install Python where every user can read it (/usr, "
+                               "/opt)\n" if result.sandbox and not result.sandbox.stdlib_readable else "")
                             + (f"GRADER PROBLEM: {result.infra}\n" if result.infra else "")
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})

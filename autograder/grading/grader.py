@@ -41,7 +41,7 @@ def sandbox_record(session: WorkerSession, policy: SandboxPolicy) -> SandboxReco
     if policy.cuda:
         cuda = "ready" if facts.get("cuda_ready") else f"failed: {facts.get('cuda_error') or 'no reason given'}"
     return SandboxRecord(seccomp=bool(facts.get("seccomp")), namespaces=list(facts.get("namespaces", [])),
-                         landlock=bool(facts.get("landlock")),
+                         landlock=bool(facts.get("landlock")), stdlib_readable=facts.get("stdlib_readable") is not False,
                          memory=f"RLIMIT_DATA {policy.memory_mb} MiB + " + (
                              f"private /tmp {policy.tmp_mb} MiB + /dev/shm {policy.shm_mb} MiB"
                              if "mount" in facts.get("namespaces", [])

@@ -100,6 +100,8 @@ class Ready(TypedDict):
     shared_memory: Literal["denied", "allowed"]
     cuda_ready: bool              # CUDA was initialised before the filter (only asked when policy.cuda)
     cuda_error: str               # why not, when it was asked and failed ("" otherwise)
+    stdlib_readable: bool         # the worker's uid can read the interpreter's standard library (False: a Python
+                                  # under /root at fallback or container: modules not preloaded cannot be imported)
 
 
 class CellStart(TypedDict):

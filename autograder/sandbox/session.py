@@ -253,6 +253,7 @@ class WorkerSession:
             # Written by trusted code before any student code ran; still checked like any byte from there.
             "cuda_ready": policy.cuda and ready.get("cuda_ready") is True,
             "cuda_error": cuda_error[:400] if isinstance(cuda_error, str) else "",
+            "stdlib_readable": ready.get("stdlib_readable") is not False,
         }
 
     # transport

@@ -35,6 +35,7 @@ import resource
 import signal
 import socket
 import sys
+import sysconfig
 import tempfile
 import time
 import traceback
@@ -262,6 +263,10 @@ def container_check(hide: list[str], keep: list[str]) -> None:
     if status != 0:
         raise LevelUnavailable(why or f"the check died ({status:#x})")
 
+
+# The interpreter's standard library, found while the zygote imports this module (still privileged: sysconfig may
+# import its data module to answer); a worker of another uid checks that it may read it (_lock_down)
+STDLIB = sysconfig.get_paths()["stdlib"]
 
 # Imported while still privileged, so that they work even where the interpreter's own tree is not
 # readable by the unprivileged user (a Python under /root). Trusted library code only.
@@ -731,6 +736,10 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         drop_privileges(uid, uid)
     elif "user" in namespaces:
         drop_capabilities()
+    # Another uid (fallback, container) may be unable to read the interpreter's own tree (a Python under /root):
+    # then a module the zygote did not import (pstats, getpass: FlopCounterMode's) fails to import in student
+    # code. Said in the result, for the instructor: the host's fault, not the student's.
+    stdlib_readable = os.access(STDLIB, os.R_OK | os.X_OK)
     set_dumpable(False)  # a uid change resets it; classmates can never trace or read us
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -750,7 +759,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     filtered = _seccomp(os.getpid())
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
-            "cuda_ready": cuda_ready, "cuda_error": cuda_error}
+            "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
 
 
 # --- the student's process: serving --------------------------------------------------------------
