@@ -1689,7 +1689,48 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # where that factor is 1 (T_k = 2) or log10(2) (T_k = 10, entropy_log10's) (naming21)
         **({"entropy_normalised_by_log_keys": H * math.log(2) / math.log(A.shape[-1]),
             "entropy_normalised_by_log_keys/bits": H / math.log(A.shape[-1])} if A.shape[-1] not in (0, 1, 2, 10) else {}),
+        **entropy_renormalised_variants(A),
     }
+
+
+def _guarded_entropy(P: torch.Tensor) -> torch.Tensor:
+    """-(P * log2 P).sum(-1) with log2(0) taken as 0 (torch.where(P > 0, log2(P), 0)); a NaN of P stays NaN."""
+    return -(P * torch.where(P > 0, torch.log2(P), torch.zeros_like(P))).sum(dim=-1)
+
+
+def entropy_renormalised_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The row entropies of A first renormalised along another axis than its rows (blind42): A / A.sum(dim=0), the
+    axis scipy.stats.entropy normalises by default (a column of one matrix, the batch axis of a batched A), or
+    A / A.sum(dim=-2) (each matrix's columns); 0 / 0 where every entry of a sum is a masked zero stays NaN (NaN * 0
+    is NaN), or becomes 0 where the division is guarded (nan_to_num, a clamped sum)."""
+    out = {}
+    for how, dim in (("", 0), ("/columns", -2)):
+        if how and A.dim() <= 2:   # dim -2 is dim 0 of one matrix
+            continue
+        P = A / A.sum(dim=dim, keepdim=True)
+        out["entropy_renormalised_other_axis" + how] = _guarded_entropy(P)
+        out["entropy_renormalised_other_axis" + how + "/guarded"] = _guarded_entropy(torch.nan_to_num(P, nan=0.0))
+    return out
+
+
+def zero_log_zero_nan_replay(A: torch.Tensor) -> torch.Tensor:
+    """-(A * log2(A)).sum(-1) with nothing guarded: 0 * log2(0) = 0 * -inf is NaN, so each row holding a zero
+    weight is NaN and every other row is right."""
+    return -(A * torch.log2(A)).sum(dim=-1)
+
+
+def raise_if_zero_log_zero_nan(got: object, replay: torch.Tensor, what: str, atol: float) -> None:
+    """zero_log_zero_nan only where `got` is `replay` (the unguarded 0 * log 0 on the same input): NaN exactly on
+    the rows with a zero weight and right on the others. A NaN elsewhere, or a wrong value beside it, is another
+    mistake (blind42's A / A.sum(dim=0): 0 / 0 on a batched causal A, its log 0 guarded) and is left to the
+    variants."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or not bool(torch.isnan(got).any()):
+        return
+    if not bool(torch.isnan(replay).any()):
+        return
+    if matching_variants(got, {"zero_log_zero_nan": replay}, replay.dtype, rtol=0, atol=atol):
+        raise Misconception("zero_log_zero_nan", f"{what} contains NaN on the rows with a zero weight and is right on "
+                            "the others: " + describe("zero_log_zero_nan"))
 
 
 def effective_tokens_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:

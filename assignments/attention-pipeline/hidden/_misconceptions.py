@@ -527,6 +527,11 @@ MISCONCEPTIONS = {
                                        "W / W.norm(dim=-1, keepdim=True)): row t then holds 1/sqrt(t), its squares "
                                        "sum to 1; an average needs the row itself to sum to 1: divide by the count "
                                        "(W / W.sum(dim=-1, keepdim=True), or F.normalize(W, p=1, dim=-1))",
+    "entropy_renormalised_other_axis": "dividing A by its sums along another axis before the entropy (A / "
+                                       "A.sum(dim=0), scipy.stats.entropy's default axis=0: down the batch axis, or "
+                                       "down each column of one matrix): the rows are then no longer the attention "
+                                       "distributions, and 0 / 0 where a whole sum is masked zeros gives NaN; each "
+                                       "row of A already sums to 1, so take -(A * log2(A)).sum(dim=-1) as it is",
     "rank_answers_swapped": "the two answers swapped, each holds the other's value: max_rank_S is the largest "
                             "rank S = Q K^T can have for this question's head (min(T, d_k) = min(100, 8) = 8), "
                             "rank_S_lesson the rank of the lesson's own S (2, torch.linalg.matrix_rank(S)); "

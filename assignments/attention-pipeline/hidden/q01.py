@@ -165,6 +165,30 @@ def test_project_batched_float32(project_qkv, device, rng):
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
     _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32, project_qkv)
+    # one sequence per entry of the first batch axis, (B1, 1, T, d_model): every axis of X is kept, a size-1 one
+    # too (.squeeze() drops it, blind42). Not (1, T, d_model): there the squeezed Q is X's rows flattened as well
+    X1 = X[:, :1].contiguous()   # contiguous: a layout slip (.view) is test_project_views' to charge
+    got = _project(project_qkv, X1, W_Q, W_K, W_V)
+    _raise_if_axis_squeezed(got, X1, (W_Q, W_K, W_V), torch.float32)
+    _check(got, X1, W_Q, W_K, W_V, torch.float32, project_qkv)
+
+
+def _raise_if_axis_squeezed(got, X, W, dtype):
+    """Q, K, V all the right values with X's size-1 axes dropped (.squeeze(), torch.squeeze(t, 1)): named
+    size_one_axis_dropped only where all three are exactly that, and said with the axis."""
+    if not (isinstance(got, (tuple, list)) and len(got) == 3):
+        return
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    ones = [i for i, n in enumerate(X.shape[:-1]) if n == 1]
+    if not ones or not all(type(g) is torch.Tensor and tuple(g.shape) != tuple(w.shape)
+                           and matching_variants(g, {"squeezed": w.squeeze()}, dtype) for g, w in zip(got, want)):
+        return
+    axes = ", ".join(str(i) for i in ones)
+    raise Misconception("size_one_axis_dropped", f"Q, K, V have shape {tuple(got[0].shape)}, {tuple(got[1].shape)}, "
+                        f"{tuple(got[2].shape)} for X {tuple(X.shape)}: the right values with X's size-1 axis "
+                        f"{axes} dropped, where {tuple(want[0].shape)}, {tuple(want[1].shape)}, {tuple(want[2].shape)} "
+                        "is expected; a batch of one sequence keeps its axis, so leave out the .squeeze(): "
+                        + describe("size_one_axis_dropped"))
 
 
 def _picked(fn, index):
