@@ -3528,7 +3528,9 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
     """{key: value} of a statistic of a transformed dot product, replayed on a generator seeded as the student's
     (the same q and k): the cosine similarity (q.k / |q||k|, variance about 1/d_k) and |q.k| (variance
     (1 - 2/pi) d_k) and (sum q)(sum k) (variance about d_k^2), and q.k with its first or last coordinate left out
-    (variance about d_k - 1), each then divided by sqrt(d_k) when scaled, float32 and float64 draws."""
+    (variance about d_k - 1), and the cosine similarity times norms taken without dim (the whole (n, d_k)
+    matrices', about sqrt(n d_k) each: both, or one beside the other's row norms), each then divided by sqrt(d_k)
+    when scaled, float32 and float64 draws."""
     out = {}
     for dtype in (torch.float32, torch.float64):
         g = torch.Generator().manual_seed(seed)
@@ -3539,6 +3541,11 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
         out["dots_cosine_similarity" + tag] = float((torch.nn.functional.cosine_similarity(q, k, dim=-1) / s).var())
         out["dots_absolute_value" + tag] = float((torch.abs((q * k).sum(dim=1)) / s).var())
         out["dots_product_of_sums" + tag] = float((q.sum(dim=1) * k.sum(dim=1) / s).var())   # blind34
+        # blind42: the cosine times q.norm() and k.norm() without dim (the whole matrices' norms), or one of them
+        cos = torch.nn.functional.cosine_similarity(q, k, dim=-1)
+        rows_q, rows_k, all_q, all_k = q.norm(dim=-1), k.norm(dim=-1), q.norm(), k.norm()
+        for how, factor in (("both", all_q * all_k), ("q", all_q * rows_k), ("k", rows_q * all_k)):
+            out[f"dots_cosine_times_matrix_norms/{how}" + tag] = float((cos * factor / s).var())
         if d_k > 1:   # blind37: the first (range(1, d_k)) or the last (range(d_k - 1)) coordinate left out
             out["dot_product_coordinate_dropped/first" + tag] = float(((q * k)[:, 1:].sum(dim=1) / s).var())
             out["dot_product_coordinate_dropped/last" + tag] = float(((q * k)[:, :-1].sum(dim=1) / s).var())
@@ -3834,6 +3841,31 @@ def raise_if_first_row_only(rows, dims, seed, fn, entropy=None) -> None:
                         f"row for d = {dims2[0]}: " + describe("table_return_in_loop"))
 
 
+def _rows_reordered_again(fn, got_dims, want, seed) -> Misconception | None:
+    """table_rows_reordered (blind42's q4_table_dims_deduplicated_through_set): the table's rows, each the right
+    row for its d, came in another order than `want` (not its reverse), and a second call with the dims reversed
+    (same seed) again gives the right rows for those d's in an order that is not the one asked: the rows do not
+    follow the dims' order (set(dims), a sort by another key). None when the second call does not show it."""
+    dims2 = want[::-1]
+    try:
+        rows2 = call(fn, dims=tuple(dims2), seed=seed, what="entropy_table")
+    except StudentCodeError:
+        return None
+    if not isinstance(rows2, (list, tuple)) or not all(isinstance(r, dict) for r in rows2):
+        return None
+    try:
+        got2 = [int(r["d"]) for r in rows2]
+        values2 = torch.tensor([[float(r[k]) for k in TABLE_COLUMNS] for r in rows2], dtype=torch.float64)
+    except (KeyError, TypeError, ValueError):
+        return None
+    if sorted(got2) != sorted(dims2) or got2 == dims2 \
+            or not matching_variants(values2, {"v": _table_rows_at(got2, seed)}, torch.float32):
+        return None
+    return Misconception("table_rows_reordered", f"the table's rows are for d = {got_dims}: the right rows for the "
+                         f"dims asked for, {want}, in another order, and asked for dims = {dims2} they come as d = "
+                         f"{got2}: " + describe("table_rows_reordered"))
+
+
 def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
     """A table whose rows are for other d's than `dims` (a hard-coded list in the loop): the d's it holds are
     said, and table_ignores_dims named when its rows equal the lesson's table at those d's and the same seed.
@@ -3873,6 +3905,9 @@ def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
         if got_dims == want[::-1]:
             raise Misconception("table_rows_reversed", f"the table's rows are for d = {got_dims}: the right rows "
                                 f"for the dims asked for, {want}, in reverse order: " + describe("table_rows_reversed"))
+        named = _rows_reordered_again(fn, got_dims, want, seed) if fn is not None else None
+        if named is not None:
+            raise named
         raise AssertionError(f"{said}: the right rows for those dims, in another order; build one row per d in "
                              "the order of the dims argument")
     if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
@@ -4993,3 +5028,22 @@ def raise_if_shared_head_buffer(submission, m: Misconception, got, X, Ws, n_head
                          f"output ({n_heads} heads, all equal to head {n_heads - 1}), and your loop writes each head "
                          f"into one tensor it appends every time (`{lines[0]}`): "
                          + describe("mha_heads_share_one_buffer"))
+
+
+# --- naming43: blind42's kinds ---------------------------------------------------------------------------------
+
+def one_head_shortcut(m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
+    """mha_one_head_skips_projections (blind42's q8_one_head_shortcut_skips_projections): with n_heads == 1 the
+    output matched mha_no_input_projections, and a replay of attention(X, X, X, d_model) @ W_O on the same input
+    equals it while the right one-head output does not (the several-head case of the same test runs first, so a
+    code that skips the projections for any head count is named there). Anything else: `m` unchanged."""
+    if m.key != "mha_no_input_projections" or n_heads != 1 or type(got) is not torch.Tensor:
+        return m
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    right = ref.multi_head_attention(X64, *W64, 1)
+    replay = ref.attention(X64, X64, X64, X.shape[-1])[0] @ W64[3]
+    if not matching_variants(got, {"shortcut": replay}, X.dtype, expected=right):
+        return m
+    return Misconception("mha_one_head_skips_projections", f"with n_heads = 1, {what} equals attention(X, X, X) @ "
+                         "W_O on the same input: the one head attends over X itself, not over X @ W_Q, X @ W_K, "
+                         "X @ W_V: " + describe("mha_one_head_skips_projections"))

@@ -571,4 +571,18 @@ MISCONCEPTIONS = {
     "table_return_in_loop": "ending the loop after its first pass (a `return` indented into the for body, or a "
                             "`break`): the table holds only the first d's row; put the return after the loop, at "
                             "the indentation of the `for`, so that every d gets its row",
+    # naming43: blind42's kinds
+    "mha_one_head_skips_projections": "skipping W_Q, W_K and W_V when n_heads == 1 (a shortcut such as `if n_heads "
+                                      "== 1: return attention(X, X, X, d_model)[0] @ W_O`): one head is still "
+                                      "attention over the projections X @ W_Q, X @ W_K, X @ W_V; drop the shortcut, "
+                                      "the code for several heads already handles one",
+    "table_rows_reordered": "building the rows in another order than dims (looping over set(dims), which does not "
+                            "keep the order, or a sort by another key): each row is right but the table is asked in "
+                            "the order of dims; loop `for d in dims` (dict.fromkeys(dims) drops repeats and keeps "
+                            "the order)",
+    "dots_cosine_times_matrix_norms": "multiplying the cosine similarity by norms taken without dim (q.norm(), "
+                                      "k.norm(), torch.norm(q)): with no dim a norm is that of the WHOLE (n_samples, "
+                                      "d_k) matrix, about sqrt(n_samples * d_k), not of each row, so every dot "
+                                      "product is far too large; use q.norm(dim=-1) * k.norm(dim=-1), or simply "
+                                      "(q * k).sum(dim=-1)",
 }

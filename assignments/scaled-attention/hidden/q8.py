@@ -65,6 +65,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
         except Misconception as m:
             m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
+            m = D.one_head_shortcut(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
             layers = D.new_layers_from_source(submission, "multi_head_attention(...) is wrong")
@@ -198,6 +199,10 @@ def _attention_wrong(attention, X, Ws, n_heads) -> bool:
 def test_float64_against_reference(multi_head_attention, attention, rng, submission=None):
     X, Ws = _inputs(rng, 5, 48, torch.float64)       # 4 heads of d_k = 12
     _check(multi_head_attention, attention, X, Ws, 4, submission=submission)
+    # one head of d_k = d_model = 12: still attention over X @ W_Q, X @ W_K, X @ W_V (after the 4 heads, so that a
+    # mistake every head count shows is told there, as before)
+    X, Ws = _inputs(rng, 5, 12, torch.float64)
+    _check(multi_head_attention, attention, X, Ws, 1, submission=submission)
 
 
 @test_case(points=2, hidden=True)
