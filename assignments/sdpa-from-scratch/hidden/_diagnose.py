@@ -3823,3 +3823,144 @@ def name_counts_swapped(entries, madds, name):
             and madds == ref.attn_entries):
         raise Misconception("counts_swapped", f"{name} holds the other count: attn_entries is {int(entries)} = T^2 x "
                             f"d_k and score_madds {int(madds)} = T^2: " + describe("counts_swapped"))
+
+
+# --- naming round 43 -----------------------------------------------------------------------------------------
+
+def implicit_einsum_specs(submission, answer: str) -> list[str]:
+    """round43 (blind42 q1_einsum_probe_in_implicit_mode_sums_the_batch): the subscripts, written as a string, of
+    each einsum call (torch.einsum, np.einsum, einsum) without '->' in the cells that assign `answer`, whose terms
+    all start with one letter (the batch, repeated: implicit mode sums it away). Student text: parsed, never run."""
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    found: list[str] = []
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        for index in cells_assigning(cells, answer):
+            try:
+                tree = parse(cells[index])
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                f = node.func
+                if not ((isinstance(f, ast.Attribute) and f.attr == "einsum")
+                        or (isinstance(f, ast.Name) and f.id == "einsum")):
+                    continue
+                spec = node.args[0]
+                if not isinstance(spec, ast.Constant) or not isinstance(spec.value, str) or "->" in spec.value:
+                    continue
+                terms = [t.strip() for t in spec.value.split(",")]
+                if len(terms) > 1 and all(terms) and len({t[0] for t in terms}) == 1 and terms[0][0].isalpha():
+                    found.append(spec.value)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return []
+    return found
+
+
+def explicit_einsum_output(spec: str) -> str:
+    """The output an implicit-mode `spec` leaves out when it should keep its batch: the shared first letter, then
+    each letter that appears once, in order of appearance ('bqd,bkd' -> 'bqk')."""
+    letters = [c for c in spec if c.isalpha()]
+    batch = spec.strip()[0]
+    return batch + "".join(dict.fromkeys(c for c in letters if letters.count(c) == 1))
+
+
+def keep_mask_penalty_replays() -> dict[str, torch.Tensor]:
+    """round43 (blind42 q6_tensorflow_penalty_given_the_keep_mask): the trace's causal weights with the penalty put
+    where causal_mask(3) is True (the kept keys), as TensorFlow's `logits += mask * -1e9` does with its mask of keys
+    to HIDE: added (query 2, which keeps every key, gets the unmasked weights back: a shift), or filled in place
+    (masked_fill(mask, -1e9): query 2's three scores all -1e9, uniform weights). Float64, as the trace."""
+    scores = ref.Q3 @ ref.K3.T / 2.0
+    keep = ref.causal_mask(3)
+    return {"added": ref.stable_softmax(scores + keep.double() * -1e9, dim=-1),
+            "filled": ref.stable_softmax(scores.masked_fill(keep, -1e9), dim=-1)}
+
+
+_INVERTING_CALLS = ("logical_not", "bitwise_not", "logical_xor", "eq", "ne", "invert")
+
+
+def _mask_inverted_in(tree) -> bool:
+    """Whether a cell's code inverts something: ~m, not m, m.logical_not(), 1 - m, m == 0, m != 1 ... (a
+    penalty on ~mask is the right one; +1e9 on ~mask is a sign slip, not this mistake)."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not)):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _INVERTING_CALLS:
+            return True
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.left, ast.Constant):
+            return True
+        if isinstance(n, ast.Compare):
+            return True
+    return False
+
+
+def name_keep_mask_penalty(got, causal_mask, submission, atol):
+    """inverted_mask where weights3_causal equals a keep_mask_penalty_replays replay, the notebook's
+    causal_mask(3) is right, and the cell that assigns weights3_causal uses causal_mask without inverting anything
+    (a +1e9 on ~mask gives the same weights: a sign slip, left to the one-edit search). Student text: parsed."""
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    if causal_mask is None or not _mask_right(causal_mask, 3) or not torch.isfinite(got).all():
+        return
+    hits = [k for k, w in keep_mask_penalty_replays().items()
+            if tuple(got.shape) == tuple(w.shape) and torch.allclose(got.double(), w, rtol=0, atol=atol)]
+    if not hits:
+        return
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        trees = []
+        for index in cells_assigning(cells, "weights3_causal"):
+            try:
+                trees.append(parse(cells[index]))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return
+    uses = [t for t in trees if any(isinstance(n, ast.Name) and n.id == "causal_mask" for n in ast.walk(t))]
+    if not uses or any(_mask_inverted_in(t) for t in uses):
+        return
+    last = ("query 2, which may see every key, gets the unmasked weights back" if hits[0] == "added"
+            else "query 2, which may see every key, gets equal weights on all three")
+    raise Misconception("inverted_mask", "weights3_causal puts each query's weight on the later keys, the ones "
+                        f"causal_mask(3) blocks, and {last}: the -1e9 penalty lands where the mask is True, on the keys "
+                        "it KEEPS (TensorFlow's `logits += mask * -1e9` takes a mask of the keys to hide); penalise "
+                        "where it is False: scores3 + (~mask) * -1e9, or scores3.masked_fill(~mask, float('-inf')): "
+                        "it matches " + describe("inverted_mask"))
+
+
+def half_precision_variance_replays(atol):
+    """q2, round43 (blind42 q2_scores_computed_in_bfloat16): (raw, [scaled ...], dtype, cast, where) for the example's
+    scores taken through bfloat16 or float16: Q and K cast before the product, or the float32 scores cast after it;
+    the variance taken in that dtype, or after casting back to float32 or float64; the scaled scores divided in
+    either. Only values more than atol from the right 6.5991 (float16 read back in float32 is within it: passes)."""
+    Q, K = ref._Qb, ref._Kb
+    out = []
+    for half in (torch.bfloat16, torch.float16):
+        name = str(half).replace("torch.", "")
+        for cast, s in ((f"Q and K cast to {name} before the product", Q.to(half) @ K.to(half).transpose(-2, -1)),
+                        (f"the scores cast to {name}", (Q @ K.transpose(-2, -1)).to(half))):
+            for where, back in ((f"the variance taken in {name}", lambda t: t),
+                                ("the variance taken after casting back", lambda t: t.float()),
+                                ("the variance taken after casting back", lambda t: t.double())):
+                raw = float(back(s).var())
+                if abs(raw - ref.raw_score_var) <= atol:
+                    continue
+                scaled = {float(back(s / 8 ** 0.5).var()), float((back(s) / 8 ** 0.5).var()), raw / 8}
+                out.append((raw, sorted(scaled), name, cast, where))
+    return out
+
+
+def name_half_precision_variances(raw, scaled, atol):
+    """q2: half_precision_scores where raw_score_var is one of half_precision_variance_replays (to 1e-5 of it) and
+    scaled_score_var is that replay's scaled value, or the right one (the scaled scores kept in float32). The
+    replays (6.581 to 6.598) are none of q2's catalogued values (tests/test_naming_sdpa-from-scratch_round43.py)."""
+    hits = [(dtype, cast, where) for value, scaled_values, dtype, cast, where in half_precision_variance_replays(atol)
+            if abs(raw - value) <= 1e-5 * value and (abs(scaled - ref.scaled_score_var) < atol
+                                                     or any(abs(scaled - v) < 1e-5 * v for v in scaled_values))]
+    if not hits:
+        return
+    casts = " or ".join(dict.fromkeys(cast for _, cast, _ in hits))
+    wheres = " or ".join(dict.fromkeys(where for _, _, where in hits))
+    raise Misconception("half_precision_scores", f"raw_score_var is {raw:.6g}, not {ref.raw_score_var:.6g}: it is "
+                        f"the variance of the example's scores computed in {hits[0][0]} ({casts}; {wheres}); keep the "
+                        "example's float32 Q and K as they are: " + describe("half_precision_scores"))

@@ -130,8 +130,36 @@ def _raise_if_wrapped(value, right, what):
                          "either")
 
 
+def _raise_if_implicit_einsum(got, right, what, submission, operands):
+    """round43 (blind42): the shape of one batch entry where the cell that assigns `what` has an einsum without
+    '->' whose terms share their first letter (the batch): replayed with those subscripts on zeros of the
+    question's shapes (`operands`: tuples of shapes, one per term), named batch_dim_dropped with the reason when
+    the replay gives `got`. Else nothing (name_shape names the shape alone)."""
+    if len(right) < 3 or tuple(got) != tuple(right[1:]):
+        return
+    for spec in diag.implicit_einsum_specs(submission, what):
+        n_terms = spec.count(",") + 1
+        for shapes in operands:
+            if len(shapes) != n_terms:
+                continue
+            zeros = [torch.zeros(s) for s in shapes]
+            try:
+                replay = tuple(torch.einsum(spec, *zeros).shape)
+                fixed = diag.explicit_einsum_output(spec)
+                explicit = tuple(torch.einsum(f"{spec}->{fixed}", *zeros).shape)
+            except (RuntimeError, ValueError, IndexError):
+                continue
+            if replay != tuple(got):
+                continue
+            fix = f": write '{spec}->{fixed}'" if explicit == tuple(right) else ": write the output after '->'"
+            raise Misconception("batch_dim_dropped", f"{what} is {tuple(got)}, the shape of one batch entry: your "
+                                f"einsum '{spec}' has no '->', and in that implicit mode every letter that appears "
+                                f"twice is summed away, the batch letter '{spec.strip()[0]}' too{fix}; "
+                                + describe("batch_dim_dropped"))
+
+
 @test_case(points=1, hidden=True)
-def test_weights_shape(weights_shape):
+def test_weights_shape(weights_shape, submission=None):
     _raise_if_string(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_dict(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
@@ -144,6 +172,8 @@ def test_weights_shape(weights_shape):
                             "weight matrix: the weights have one entry per (query, key) pair")
     _raise_if_batch_folded(got, ref.weights_shape, "weights_shape")
     _raise_if_batch_repeated(got, ref.weights_shape, "weights_shape")
+    _raise_if_implicit_einsum(got, ref.weights_shape, "weights_shape", submission,
+                              [(INPUTS["Q"], INPUTS["K"])])
     diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
     widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
     if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
@@ -166,7 +196,7 @@ def test_weights_shape(weights_shape):
 
 
 @test_case(points=1, hidden=True)
-def test_out_shape(out_shape):
+def test_out_shape(out_shape, submission=None):
     _raise_if_string(out_shape, ref.out_shape, "out_shape")
     _raise_if_dict(out_shape, ref.out_shape, "out_shape")
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
@@ -187,6 +217,8 @@ def test_out_shape(out_shape):
     # V's shape is the output's here (T_k = T_q): only a shape that is wrong can be an input's
     _raise_if_batch_folded(got, ref.out_shape, "out_shape")
     _raise_if_batch_repeated(got, ref.out_shape, "out_shape")
+    _raise_if_implicit_einsum(got, ref.out_shape, "out_shape", submission,
+                              [(ref.weights_shape, INPUTS["V"]), (INPUTS["Q"], INPUTS["K"], INPUTS["V"])])
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     if got != ref.out_shape:
         raise AssertionError("out_shape is not the shape of the attention output")

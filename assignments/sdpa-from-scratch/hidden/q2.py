@@ -73,6 +73,7 @@ def _check_variances(raw, scaled, submission=None):
                 raise Misconception("draw_order", "raw_score_var is the variance of scores from tensors drawn in "
                                     "another order: after torch.manual_seed(0) draw Q, then K, then V")
             raise AssertionError(f"{said}: the scores are Q @ K.transpose(-2, -1), with Q, K, V drawn in that order")
+        diag.name_half_precision_variances(raw, scaled, ATOL)    # round43: the scores or their variance in bfloat16
         # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
         # the in-place key only while scaled_score_var is not the raw value (then the answers are swapped or
         # otherwise crossed, not an in-place div_)

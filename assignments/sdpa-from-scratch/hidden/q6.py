@@ -194,7 +194,7 @@ def _out3_variants():
 
 
 @test_case(points=1, hidden=True)
-def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None):
+def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None, submission=None):
     diag.name_extra_leading_axes(weights3_causal, ref.weights3_causal, "weights3_causal",
                                  same=lambda a, b: a.dtype.is_floating_point
                                  and torch.allclose(a.double(), b.double(), rtol=0, atol=ATOL))
@@ -220,6 +220,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None)
         diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
     diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
+    diag.name_keep_mask_penalty(got, causal_mask, submission, ATOL)    # mask * -1e9 with a keep mask (round43)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),
                                                 **diag.trace_stale_scale("weights3_causal")}, "weights3_causal")
