@@ -5085,7 +5085,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores
         # were measured or another statistic": says what differs (third decimal), but nothing says bfloat16 precision
         # (keep the example's float32 tensors)
-        "q2_scores_computed_in_bfloat16": (),
+        "q2_scores_computed_in_bfloat16": ("half_precision_scores",),   # now (after blind42: naming43)
         # number_as_string on q2:test_scale_divisor: "scale_divisor is '8.0', a string holding the number 8 ... write
         # the number itself, 8, without quotes": exactly
         "q2_divisor_typed_as_a_string": ("number_as_string",),
@@ -5106,7 +5106,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the fix at the penalty line, checked by a rerun; s + 1e9 * keep equals s - 1e9 * (1 - keep) up to a per-row
         # shift (softmax-invariant, exact enough in float64); borderline: nothing says causal_mask is True for keys to
         # KEEP, not to hide (the natural fix is (~mask) * -1e9), and the suggested form would lose precision in float32
-        "q6_tensorflow_penalty_given_the_keep_mask": ("one_edit_fix",),
+        "q6_tensorflow_penalty_given_the_keep_mask": ("one_edit_fix", "inverted_mask"),   # now (after blind42: naming43)
         # one_edit_fix on q6:test_weights3_causal: "`causal_mask(3)[:]` in place of `causal_mask(3)[:, None]`" plus
         # "weights3_causal should have shape (3, 3), got (3, 3, 3)": exactly the extra axis, at its place
         "q6_mask_given_an_extra_axis": ("one_edit_fix",),
@@ -5126,7 +5126,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # line 5 ...: `pass` in place of `torch.zeros(1024, 64) @ torch.zeros(64, 1024)`": cost_ratio = 4 is already
         # right and lost its point only to the crash; the "fix" deletes the measured matmul (score_madds would then be
         # 0), so a student is sent to the wrong line for the wrong reason; nothing says FLOPs = 2 x multiply-adds
-        "q8_madds_read_off_flop_counter": (),
+        "q8_madds_read_off_flop_counter": ("madds_counted_twice",),   # at bwrap (the judge saw the fallback level's cProfile crash)
         # callable_not_called on q8:test_attn_entries: "attn_entries is a function or method, not a value ... add the
         # () that call it": exactly .numel without ()
         "q8_numel_method_not_called": ("callable_not_called",),
@@ -5157,15 +5157,15 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: both q2 tests None, "for d_k = 12 the variance of q.k (/ q.k / sqrt(d_k)) is not within 10% of its
         # expected value": says it differs, not by how much (about n_samples**2 too large) nor that q.norm() / k.norm()
         # without dim are the norms of the whole matrices
-        "q2_cosine_times_whole_matrix_norms": (),
+        "q2_cosine_times_whole_matrix_norms": ("dots_cosine_times_matrix_norms",),   # now (after blind42: naming43)
         # generic: both q4 table tests None, "the table's rows are for d = [16, 256, 64, 4], not for the dims asked for,
         # [4, 16, 64, 256]: the right rows for those dims, in another order; build one row per d in the order of the
         # dims argument": exactly the effect and enough to fix, but no key (nothing says set() loses the order)
-        "q4_table_dims_deduplicated_through_set": (),
+        "q4_table_dims_deduplicated_through_set": ("table_rows_reordered",),   # now (after blind42: naming43)
         # raw: q5:test_q5_answer None, "your code raised EncodeError: a value of type bytes cannot cross the sandbox
         # boundary": the sandbox's transport failed, the student's code raised nothing; nothing says b'C' is bytes, not
         # the str 'C' (answer_value_not_letter / a wrong-type answer would be the key)
-        "q5_answer_encoded_to_bytes": (),
+        "q5_answer_encoded_to_bytes": ("bytes_for_text",),   # now (after blind42: the engine)
         # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options, key=lambda letter:
         # abs(_options[letter] -...`) ... (look at ... the sizes it uses ...)": right in kind (as blind41's
         # q5_answer_probe_with_ten_samples); "option A stands for giving the variance of the scaled dot product" describes
@@ -5200,7 +5200,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_longest_option_by_len_of_keys": ("answer_computed_by_code",),
         # not caught: 28/28; the n_heads == 1 shortcut (attention(X, X, X) @ W_O, projections skipped) is never
         # exercised: every q8 test uses several heads
-        "q8_one_head_shortcut_skips_projections": (),
+        "q8_one_head_shortcut_skips_projections": ("mha_one_head_skips_projections",),   # now (after blind42: naming43)
     },
 # wrong 14: named right 10 / partly 0 / generic 2 / raw 1 / mis-named 0 / not caught 1; correct at full marks 5/5
 # judged from `measure attention-pipeline --set blind42 -v` (frozen engine, /tmp/frozen42), full messages re-read by
@@ -5210,7 +5210,7 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "attention-pipeline": {
         # not caught: 42/42. q01's tests use X of (7, 9), (2, 3, 6, 10) and an expanded (3, 5, 7), with d_k, d_v, T all
         # > 1, so .squeeze() never drops an axis; q07/q09/q13 neither (engine gap: no batch of one, T = 1 or width 1)
-        "q01_projections_squeezed": (),
+        "q01_projections_squeezed": ("size_one_axis_dropped",),   # now (after blind42: naming43)
         # answer_computed_by_code: "ans_scale is 'a', the letter your code worked out (`ans_scale = 'a' if
         # _mean_entropy(_S_without) > _mean_entropy(_S) el...`) ... (option A stands for thinking larger scores make the
         # softmax flatter: unscaled scores grow like sqrt(d_k) and make each row sharper) ... look at ... the sizes it
@@ -5232,16 +5232,18 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the offset from 1; the message pins on them a belief they do not hold and says nothing of the arithmetic (as
         # blind32's q5_answer_third_option_zero_indexed, judged mis-named); answer_computed_by_code does not fire
         # (chr/ord of literals is read as the student's own choice) and one_edit_fix (`2` in place of `3`) does not either
-        "q06_letter_offset_counted_from_one": ("answer_by_position",),
+        "q06_letter_offset_counted_from_one": ("answer_by_position",),   # now (after blind42: the engine)
         # MIS-NAMED: zero_log_zero_nan on q10:test_entropy_causal_rows and q10:test_entropy_views, "H contains NaN on
         # rows with zero weights: letting 0 * log 0 become NaN; masked (zero) weights must contribute 0": the code
         # already guards log 0 (torch.where(pk > 0, log2(pk), 0)); the NaN comes from `A / A.sum(dim=0)`, 0 / 0 where
         # every batch entry has a masked zero at the same place (checked: unbatched causal A gives no NaN, a (2, T, T)
         # one does), and NaN * 0 stays NaN. The student is sent to the 0 * log 0 handling, not the axis-0
         # renormalisation; test_entropy_views even shows "got [[0.5], [0.5]]" (no NaN) under the NaN key
-        "q10_renormalised_along_axis_0_like_scipy": (),
+        "q10_renormalised_along_axis_0_like_scipy": ("entropy_renormalised_other_axis",),   # now (after blind42: naming43)
         # not caught: 42/42. expect_int accepts a whole float (8.0) for max_rank_S where the question asks a Python int
         # (engine gap: float_for_int is not checked on q11's max_rank_S)
+        # left after round 43: naming a whole float (8.0) float_for_int would fail variants.py's answers_other_forms,
+        # which takes rank 2.0 as right (a policy to decide first)
         "q11_max_rank_averaged_over_trials": (),
         # param_count_wo_wrong_size on q12:test_count_with_output: "the count is wrong (you count W_O as d_v x d_v) ...
         # W_O maps the d_v-wide output of attention back to d_model, so it is d_v x d_model": exactly, with the fix
