@@ -5278,6 +5278,244 @@ BLIND42_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind43 (frozen at 7ce2a9c, measured at e87cd5f after round 43), judged by three helper sessions at first sight:
+# sdpa 7/14 (three mis-named), scaled 13/14, pipeline 12/14 (its FlopCounterMode correct variant full marks at
+# bwrap, one point short at the frozen tree's fallback level: this host's Python under /root): 32/42
+# blind43 (frozen engine, /tmp/frozen43, fallback sandbox level), judged from `measure sdpa-from-scratch --set blind43 -v`,
+# full messages re-read by grading each variant again (/tmp/j43-sdpa/full.py -> full.txt: same scores and keys as
+# /tmp/measure43-sdpa-from-scratch.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right. No cell in this set hit the host's ModuleNotFoundError (no FlopCounterMode cell failed).
+    "sdpa-from-scratch": {
+        # MIS-NAMED: weights_as_output on q1:test_out_shape (the only failure): "out_shape is the shape of the weight
+        # matrix, not of the output: the weights still multiply V" (key: "confusing the (T_q, T_k) weight matrix with
+        # the output"); the student took the width from V, but len(_Vp[0]) stops one level short and counts the 10
+        # keys, which only happens to equal T_k; the message blames a belief the code does not show and never says
+        # the last entry (10) should be d_v = 128 (len(_Vp[0][0]) or V.shape[-1])
+        "q1_value_width_counted_with_len_one_level_short": (),
+        # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right
+        # shape (4, 10, 10) with the batch size 4 repeated at axis 2: ... q_shape[:-1] + k_shape[:-1]: Q and K share
+        # one batch axis": exactly the mistake, quoting the very expression
+        "q1_shape_slices_concatenated_with_the_batch_twice": ("batch_axis_repeated",),
+        # MIS-NAMED: mean_of_slice_variances on q2:test_score_variances: "raw_score_var is 7.50662, what this mistake
+        # gives: averaging the variances of each row, column or batch entry (var(dim=...).mean()) instead of the
+        # variance of all the scores (.var())": a numeric coincidence (within ATOL 1e-3); the cell takes .var() of all
+        # the scores; the real mistake is Q @ K[0].T (the first sequence's keys broadcast to both sequences); the
+        # student is sent to change the statistic, which is already right
+        "q2_keys_of_the_first_sequence_broadcast_to_both": (),
+        # answer_in_container on q2:test_scale_divisor: "scale_divisor is (8.0,), a tuple holding the number 8.0 (a
+        # trailing comma makes one) ... drop the comma": exactly
+        "q2_divisor_made_a_tuple_by_a_trailing_comma": ("answer_in_container",),
+        # partly: weights_not_normalised on 20 of 21 failures (3 q3, 14 q5, 3 q6): "each slice ... is the right softmax
+        # times its own factor (the slices sum to between 0.00638 and 0.368): using exp(scores) as weights without
+        # dividing by the row sum": exactly the effect, and dividing by the row sum fixes this code; borderline:
+        # nothing says the log of the sum is missing (the code subtracts sum(exp), not log(sum(exp))), and "exp(scores)
+        # as weights" is not literally the code (raw exp would sum to >= 1, these sum to <= 1/e); q3:test_float16_
+        # logits_in_the_thousands None: "slices sum to between 0.0281 and 0.368, not 1: keep what you subtract from the
+        # logits exact in float16 (each slice's max is)": no key, and its advice (float16 precision of the shift)
+        # points at a different cause
+        "q3_log_left_out_of_the_log_sum_exp": ("weights_not_normalised",),
+        # generic: both q4 failures None, "causal_mask(9, 6) is True everywhere, so no query is kept from any key: the
+        # mask must be True only where key j <= query i": says what differs (all True for T_q != T_k); no key, nothing
+        # says the rectangular branch treats it as unmasked cross-attention; q5/q6 not charged
+        "q4_rectangular_mask_left_all_true_as_cross_attention": (),
+        # generic: 3 q4 tests and q6:test_weights3_causal None, "causal_mask(11) is not the causal mask (True where key
+        # j <= query i): it differs in 60 entries, the first at [0, 0]" / "weights3_causal is not correct in row(s)
+        # [0, 1]": says where it differs, nothing says triu().flip(0) keeps the anti-diagonal side (j >= T-1-i)
+        "q4_upper_triangle_flipped_upside_down": (),
+        # inplace_on_input on all 3 q5 failures: "scaled_dot_product_attention modifies its input in place (mask is
+        # not the same after the call): the caller's tensor changes; compute a new tensor instead (x = x - m, not
+        # x -= m ...)"; test_broadcast_inputs: the in-place write's RuntimeError on an expanded mask, with "do not
+        # write into an input": exactly `mask |= dead` and its fix `mask = mask | dead`
+        "q5_empty_rows_opened_in_the_callers_mask_with_or_equals": ("inplace_on_input",),
+        # one_edit_fix on all 3 q6 tests: "right with one change on line 5 (`e = np.exp(s - s.max(axis=-1))`): `s` in
+        # place of `s - s.max(axis=-1)` (checked ... 1 pass)": the right line and the very expression at fault;
+        # borderline: the shown fix DROPS the stabilising shift instead of adding keepdims=True, and nothing says the
+        # (3,) max broadcasts along the columns; a student who follows it gets full marks with an unstable softmax
+        "q6_numpy_trace_row_max_subtracted_without_keepdims": ("one_edit_fix",),
+        # generic (misleading): q6:test_weights3_causal None, "weights3_causal contains NaN or inf in row(s) [0, 1],
+        # exactly the rows with a masked (-inf) score: look at the masked fill and at what stable_softmax subtracts
+        # before exp (q3's -inf test checks it)": says what differs, but sends the student to stable_softmax's -inf
+        # handling, while the real mistake is that the softmax is never applied (weights3_causal holds the masked
+        # scores); no key, so not counted mis-named
+        "q6_causal_weights_stored_before_the_softmax": (),
+        # answer_computed_by_code on q7:test_trap_answer: "q_trap_answer is 'A', the letter your code worked out
+        # (`q_trap_answer = 'A' if _same else 'C'`) ... compare what each approach does to the sum of a row's weights
+        # ... what it measures or compares is not what the question asks": the probe decided it and the row-sum hint
+        # is the length the cosine ignores; borderline: nothing says cosine similarity ignores the norm
+        "q7_trap_checked_by_cosine_similarity": ("answer_computed_by_code",),
+        # MIS-NAMED (borderline): zero_after_softmax on q7:test_trap_answer: "q_trap_answer is not the best answer:
+        # that choice reflects zeroing masked weights after the softmax: rows no longer sum to 1": the key names the
+        # belief that zeroing after the softmax is harmless, which this student does not hold (their reason, "the
+        # weights no longer sum to 1", is right: the letter is lesson 80's); the message even repeats the student's own
+        # reason as what A "reflects", so it confirms their misreading of A instead of saying that A here means
+        # "nothing is wrong" and the reason is option C; a letter alone cannot show the reason (earlier sets count
+        # zero_after_softmax for A when the belief is the student's)
+        "q7_letter_taken_from_the_lessons_quiz": (),
+        # answer_value_not_letter on q7:test_trap_answer: "q_trap_answer is False, a truth value, not a letter ...
+        # instead of the letter of the option that says it, as a string such as \"B\"": exactly
+        "q7_answer_given_as_a_boolean": ("answer_value_not_letter",),
+        # callable_not_called on q8:test_score_madds: "score_madds is a function or method, not a value: ... a
+        # function's name without calling it, hands over the function itself ...": exactly the effect (the helper
+        # def took the answer's name); borderline: "add the () that call it (`.item()`)" would raise (T is required),
+        # nothing says the helper shadows the answer's name (rename it, score_madds = helper(1024))
+        "q8_madds_name_reused_for_a_helper_function": ("callable_not_called",),
+    },
+# wrong 14: named right 7 / partly 1 / generic 3 / raw 0 / mis-named 3 / not caught 0; correct at full marks 5/5
+# blind43 (frozen engine, /tmp/frozen43), judged from `measure scaled-attention --set blind43 -v`, full messages
+# re-read by grading each variant again (/tmp/j43-sa/full.py -> full.txt: same scores and keys as
+# /tmp/measure43-scaled-attention.txt; fallback sandbox level, no cell hit a missing standard module) against each
+# variant's "mistake" words and code; () where no failed test names it right
+    "scaled-attention": {
+        # keepdim_missing on all 6 q1 tests: T_q != T_k tests "your code raised RuntimeError: The size of tensor a (7)
+        # must match ... with as many queries as keys it runs and its weights match a row reduction without
+        # keepdim=True (... has shape (T,), which broadcasts along the last axis): entry (i, j) is combined with row
+        # j's sum or maximum instead of row i's"; the square ones say the same: exactly logsumexp(dim=-1) without
+        # keepdim and its fix; borderline: its examples are sum/max, not logsumexp; q8 not charged (no double charge)
+        "q1_log_domain_softmax_logsumexp_without_keepdim": ("keepdim_missing",),
+        # shared_sample on q2:test_unscaled_variance_is_d_k (the only failure): "the result is what the same generator
+        # gives when drawing one q (or one k) and reusing it for every sample: the pairs are not independent, and the
+        # variance given q is |q|^2, not d_k; draw n_samples of each": exactly the one key broadcast over the samples,
+        # with the fix (the scaled test passes: that draw's |k|^2 / d_k happens to fall within tolerance)
+        "q2_key_drawn_once_broadcast_over_samples": ("shared_sample",),
+        # dtype_changed on q4:test_entropy_random_logits: "has dtype torch.float32 for torch.float64 input; its values
+        # are right: returning or mixing in another dtype than the input's ... float64 in float64 out": exactly the
+        # effect of .sum(dtype=torch.float32) and what to fix; borderline: its examples are .float() / a float32
+        # tensor, not a reduction's dtype= argument
+        "q4_entropy_sum_accumulated_in_float32": ("dtype_changed",),
+        # table_fields_swapped on both q4 table tests: "it matches putting each of two values under the other's key
+        # (H_raw holding the entropy of the scaled scores and H_scaled that of the raw ones, say): a copy-paste slip":
+        # exactly the kind (scaled_std <-> H_raw from the zip order); borderline: the "say" example is another pair,
+        # nothing says WHICH two keys (scaled_std and H_raw) nor that the zip's value order differs from _KEYS
+        "q4_table_row_zipped_with_keys_out_of_order": ("table_fields_swapped",),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options, ...`) ... what it
+        # measures or compares is not what the question asks (look at its sign, max against min, the sizes it uses,
+        # the branch each outcome takes)": right in kind (as blind42's q5_answer_probe_with_one_sample_nan);
+        # borderline: it quotes the min line, not the torch.rand lines, and nothing says rand is uniform, not normal
+        "q5_answer_probe_draws_uniform_rand": ("answer_computed_by_code",),
+        # answer_computed_by_code: same message, quoting the min line: right in kind ("the sizes it uses" fits: the
+        # variance of 16 terms of one pair, not of q.k over many pairs); borderline: nothing says var of the terms
+        "q5_answer_probe_variance_of_terms_of_one_pair": ("answer_computed_by_code",),
+        # answer_extra_characters: "a `#` comment typed inside the quotes is part of the string; close the quotes
+        # after the letter and comment after them (q5_answer = 'C'  # ...)": exactly, with the fix
+        "q5_answer_comment_typed_inside_quotes": ("answer_extra_characters",),
+        # answer_value_not_letter: "q6_answer is ['A', ' A weighted average ...], a list of 2 values, not a letter:
+        # answering ... with a value (... what an option says ...) instead of the letter ... as a string": the list
+        # from split() shown, the letter in it, the fix (keep the string 'A') follows, as blind42's
+        # q5_answer_min_over_items_keeps_pair; borderline: nothing says take [0] of split's list
+        "q6_answer_option_line_split_without_index": ("answer_value_not_letter",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out, _expected_A, atol=1e-05): q6_answer = 'A' e...`)":
+        # quotes the very comparison with the faulty expected_A; "option C stands for ... a hard argmax" is option
+        # C's text; right in kind; borderline: nothing says expected_A lacks the 1/sqrt(d_k)
+        "q6_answer_check_expected_weights_without_scale": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q.grad is not None and _Q.grad.abs().sum() > 0 ...`)
+        # ... (look at ... the branch each outcome takes)": quotes the verdict line on _Q.grad; right in kind (as
+        # blind42's q7_answer_gradient_probe_under_no_grad); nothing says .double() after requires_grad makes a non-leaf
+        "q7_answer_gradient_probe_reads_non_leaf_grad": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'A' ... (`q7_answer = 'A' if torch.allclose(_out, _v) else 'D'`) ... (look at ...
+        # the sizes it uses ...)": quotes the verdict line, and "the sizes" fits the single key; right in kind;
+        # borderline: option A's gloss ("a hard argmax") is loose, nothing says one key always gets weight 1
+        "q7_answer_probe_with_a_single_key": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _Q.grad is None else 'D'`) ...": quotes the verdict
+        # line, right in kind; BORDERLINE: the slip is one line up (`.backward` without ()), callable_not_called's
+        # "add the () that call it" would be exact and is not said
+        "q7_answer_backward_method_not_called": ("answer_computed_by_code",),
+        # generic: all 3 q8 tests None, "multi_head_attention(...) does not match the correct result in 240 of 240
+        # entries (largest difference 3.78 ...)": says it differs, nothing says K = Q W_K / V = K W_V (chained
+        # projections, each must come from X)
+        "q8_projections_chained_from_previous_projection": (),
+        # inplace_on_input on all 3 q8 tests: "modifies its input in place (argument 4 [counted from 0 = W_O] is not
+        # the same after the call) ... compute a new tensor instead": exactly the t_() on the caller's W_O, part of
+        # the stated mistake; BORDERLINE (as measure.py's q08_accumulator_aliases_first_value): it does not say the
+        # transpose itself is wrong (concat @ W_O.T), which its fix (W_O = W_O.t()) keeps; graded again with that
+        # fix, all 3 tests name mha_weight_transposed ("applying the projections as X @ W.T (nn.Linear's layout)
+        # instead of X @ W"), so the student reaches the whole fix in two steps; "argument 4" read from 1 is W_V
+        "q8_w_o_transposed_in_place_for_linear_convention": ("inplace_on_input",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+# judged from `measure attention-pipeline --set blind43 -v` (frozen engine, /tmp/frozen43, fallback sandbox level),
+# full messages re-read by grading each variant again (/tmp/j43-pipeline/full.py -> full.txt: same scores and keys
+# as /tmp/measure43-attention-pipeline.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right
+    "attention-pipeline": {
+        # dtype_changed on q01:test_project_batched_float32 (the only failure): "Q is torch.float64 for torch.float32
+        # inputs, with the right values: returning or mixing in another dtype than the input's (.float() or a float32
+        # tensor never cast back): float16 in must give float16 out": exactly the .double() never cast back; q07, q09,
+        # q13 not charged
+        "q01_projections_computed_in_float64": ("dtype_changed",),
+        # answer_computed_by_code: "'a', the letter your code worked out (`ans_scale = 'b' if _H_raw < _H_scaled else
+        # 'a'`) ... (option A stands for thinking larger scores make the softmax flatter: unscaled scores ... make each
+        # row sharper) ... look at ... the branch each outcome takes": quotes the comparison whose else branch the NaN
+        # takes, and the option's text refutes the pick; right in kind (as blind42's q5_answer_probe_with_one_sample_nan);
+        # borderline: nothing says 0 * log2(0) is NaN (use xlogy / a where on A > 0)
+        "q03_nan_entropy_comparison_falls_to_else": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`ans_scale = 'a' if _A_raw.var(dim=-1).mean() > _A_scaled.var(dim=-1...`)
+        # ... (option A stands for thinking larger scores make the softmax flatter ...) ... what it measures or compares
+        # is not what the question asks": quotes the exact faulty line (the variance as spread); right in kind;
+        # borderline: nothing says a one-hot row has the largest variance (entropy measures spread)
+        "q03_weight_variance_read_as_spread": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`ans_mask = 'a' if not torch.allclose(_sums, torch.ones(6, ...`) ...
+        # (option A stands for thinking the mask is what makes the rows sum to 1: the softmax does that with or without
+        # a mask)": exactly what refutes the experiment (the unmasked rows do sum to 1); borderline: nothing points at
+        # .tril() before the sum
+        "q06_lower_triangle_row_sums_of_unmasked_weights": ("answer_computed_by_code",),
+        # answer_extra_characters: "ans_mask is 'c.': it has characters besides the letter, which seems to be 'c':
+        # writing the letter with extra characters (a full stop, ...)": exactly
+        "q06_letter_with_full_stop": ("answer_extra_characters",),
+        # inplace_on_input on the 3 failing q08 tests: "nadaraya_watson modifies its input in place (argument 1 is not
+        # the same after the call) ... compute a new tensor instead (x = x - m, not x -= m ...)": exactly K /= ...;
+        # borderline: "argument 1" counts from 0 (K of (q, K, V)); a student counting from 1 might look at q, but the
+        # cell's only in-place op and the x -= m hint point at the right line
+        "q08_keys_scaled_in_place": ("inplace_on_input",),
+        # generic: both q12 tests None, "the count is wrong (for d_v different from d_k)" and "with d_model=248, d_k=43,
+        # d_v=70 you give 434440.0; W_Q, W_K, W_V hold 38688 and W_O (d_v x d_model) 17360, so your count holds
+        # 395752.0 for W_O if the rest is right": says the count differs and by how much, but leans on d_v and W_O
+        # (the parenthesis is the test's case, read as a cause; "if the rest is right" is conditional), no key: nothing
+        # says the count depends on earlier calls (the list default `shapes=[]` accumulates); not a mis-name (no key),
+        # but the text could send a student to W_O's size
+        "q12_shapes_accumulated_in_mutable_default": (),
+        # answer_computed_by_code: "'a' ... (`ans_cross_shapes = {(_T, _T): 'a', (_T, _T2): 'b', (_T2, _T): 'c'}[...`)
+        # ... (option A stands for taking the keys and values from X as well (that is self-attention ...)) ... look at
+        # ... the sizes it uses": the padded Y has X's length, which is the sizes hint; right in kind (as blind42's
+        # q14_experiment_scores_with_keys_first); borderline: the quoted line is the lookup, nothing points at F.pad
+        "q14_y_padded_to_query_length_in_experiment": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`ans_cross_causal = 'a' if 'memory_is_causal' in _params else 'd'`) ...
+        # (option A stands for applying a causal mask in cross-attention, where queries and keys come from different
+        # sequences) ... what it measures or compares is not what the question asks": quotes the exact faulty line
+        # (an argument's existence as the answer); right in kind; borderline: the look-at list (sign, max/min, sizes)
+        # does not fit a signature check
+        "q15_memory_is_causal_argument_read_as_always": ("answer_computed_by_code",),
+        # answer_extra_characters: "ans_cross_causal is '**d**': it has characters besides the letter, which seems to
+        # be 'd' ... the answer must be the letter alone": exactly
+        "q15_markdown_bold_copied_with_letter": ("answer_extra_characters",),
+        # answer_computed_by_code: "'b' ... (`ans_complexity = 'b' if _ratio < 1.5 else 'a' if _ratio < 3 else 'c'`)
+        # ... (option B stands for thinking the cost of the scores does not depend on T: there are T^2 of them) ...
+        # look at ... the sizes it uses": the sizes hint fits T = 2 and 4; right in kind; borderline: nothing says
+        # call overhead dominates tiny products
+        "q16_timed_on_tiny_sequences": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'a' ... (`ans_complexity = {1: 'b', 2: 'a', 4: 'c', 8: 'd'}[round(_ratio)]`) ...
+        # (option A stands for thinking the score matrix costs time linear in T: there are T^2 scores)": the option's
+        # text is the fix (count S's T^2 entries, not Q's and K's); right in kind; borderline: nothing points at
+        # Q.numel() + K.numel()
+        "q16_cost_measured_as_size_of_q_and_k": ("answer_computed_by_code",),
+        # generic: q11:test_rank_S_lesson None, "rank_S_lesson is 5: that is T ... and also the number of non-zero
+        # rows of S (every one of its queries is non-zero); S = Q K^T passes through d_k = 4 dimensions, so its rank is
+        # at most 4: call torch.linalg.matrix_rank(S) on S itself": names the actual mistake (nonzero rows) among four
+        # readings and gives the fix, but no key
+        "q11_lesson_rank_counted_as_nonzero_rows": (),
+        # one_edit_fix on the 3 q13 tests: "right with one change on line 3 ...: `Y @ W_V` in place of `Y @ W_V * s`"
+        # plus "O ... is the correct result times a constant: off by a constant factor x0.5373" (= 12 ** -0.25):
+        # exactly the scale put on V too, at its place with the fix
+        "q13_quarter_root_scale_also_on_values": ("one_edit_fix",),
+    },
+# correct: 4/5 at the fallback level; flop_counter_complexity_and_parenthesised_letter lost q16:test_ans_complexity
+# only to "ModuleNotFoundError: No module named 'cProfile'" (FlopCounterMode's import, this host's Python under /root
+# unreadable to the fallback worker's uid: the environment, not the variant); regraded at the bwrap level with
+# /tmp/eng43/one.py: 42/42, so 5/5 counting that
+# wrong 14: named right 12 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 0; correct at full marks 4/5 (5/5 at bwrap)
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -5305,7 +5543,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
-    "blind42": BLIND42_KEYS}
+    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
