@@ -11,7 +11,9 @@
   bytes_for_text;
 - a wrong letter picked by its position from constants (chr(ord("a") + 3), "abcd"[3], options[3]): answer_by_position,
   the count said and the option's meaning said as the option's, not as the student's belief (a student who counted
-  from 1 believes nothing of the option their count landed on: blind32's and blind42's mis-names).
+  from 1 believes nothing of the option their count landed on: blind32's and blind42's mis-names);
+- a letter the code worked out in a cell that names an action without calling it (`out.sum().backward`): the
+  probe did nothing, said as callable_not_called with the line (blind43).
 Each is checked on values and sources of our own (not blind41's cells), with right neighbours that pass, and the
 last two through the sandbox on the toy course."""
 from __future__ import annotations
@@ -228,3 +230,36 @@ def test_a_letter_counted_from_one_is_told_by_its_position_not_a_belief() -> Non
 ])
 def test_a_positional_reading_only_where_the_count_gives_the_letter(source: str, value: str, key: str | None) -> None:
     assert _choice_key(source, value)[0] == key
+
+
+# --- a probe whose action is named and not called (blind43: `(_out ** 2).sum().backward`) ----------------------------
+
+def _choice_in(cells: tuple[str, ...], value: str) -> tuple[str | None, str]:
+    from autograder.grading.checks import charges_recorded
+    from autograder.grading.runner import SubmissionInfo
+    with charges_recorded(SubmissionInfo(source="\n".join(cells), cells=cells)):
+        try:
+            expect_choice(value, "ans", answer="D", choices="ABCD")
+        except Misconception as e:
+            return e.key, str(e)
+        except AssertionError as e:
+            return "", str(e)
+    return None, ""
+
+
+PROBE = "import torch\n_x = torch.ones(3, requires_grad=True)\n{action}\nans = 'C' if _x.grad is None else 'D'"
+
+
+@pytest.mark.parametrize("action", ["(_x * 2).sum().backward", "_x.sum().backward"])
+def test_an_uncalled_action_in_the_letters_cell_is_said(action: str) -> None:
+    key, said = _choice_in((PROBE.format(action=action),), "C")
+    assert key == "callable_not_called", said
+    assert f"`{action}` names the method without calling it" in said
+
+
+@pytest.mark.parametrize("cells", [
+    (PROBE.format(action="_x.shape"),),                                   # a value shown at a cell's end: harmless
+    ("_y = [1]\n_y.append", PROBE.format(action="pass")),                   # another cell's slip: not this letter's
+])
+def test_other_bare_attributes_leave_the_computed_letter(cells: tuple[str, ...]) -> None:
+    assert _choice_in(cells, "C")[0] == "answer_computed_by_code"

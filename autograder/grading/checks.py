@@ -861,11 +861,20 @@ def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None)
     record = _CHARGES.get()
     if record is None or record.submission is None or not what.isidentifier():
         return
-    from autograder.grading.source_checks import cells_of, computed_answer
-    shown = computed_answer(cells_of(record.submission), what)
+    from autograder.grading.source_checks import cells_assigning_globally, cells_of, computed_answer, uncalled_actions
+    cells = cells_of(record.submission)
+    shown = computed_answer(cells, what)
     if shown is not None:
         letter = value.strip().strip("()").strip().upper()
         stands = f" (option {letter} stands for {describe(key)})" if key else ""
+        own = cells_assigning_globally(cells, what)     # only the cell that works the letter out
+        uncalled = uncalled_actions([cells[own[-1]]]) if own else []
+        if uncalled:
+            # the probe's action named and never called (`_out.sum().backward`): what the computation missed
+            raise Misconception("callable_not_called", f"{what} is {value.strip()!r}, the letter your code worked out "
+                                f"(`{shown}`), and it is not the best answer{stands}: the line `{uncalled[0]}` names "
+                                "the method without calling it, so it does nothing: "
+                                + describe("callable_not_called"))
         raise Misconception("answer_computed_by_code", f"{what} is {value.strip()!r}, the letter your code worked "
                             f"out (`{shown}`), and it is not the best answer{stands}{tail}: "
                             + describe("answer_computed_by_code"))

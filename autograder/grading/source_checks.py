@@ -676,6 +676,25 @@ def _computed_answer(cells: Sequence[str], name: str) -> str | None:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
+# methods called for what they do, not for a value: named without () as a statement, they do nothing
+ACTION_METHODS = frozenset({"backward", "zero_", "zero_grad", "step", "retain_grad", "requires_grad_", "manual_seed",
+                            "append", "extend", "sort", "reverse", "update", "clear", "insert", "shuffle",
+                            "add_", "sub_", "mul_", "div_", "fill_", "copy_", "clamp_", "normal_", "uniform_"})
+
+
+def uncalled_actions(cells: Sequence[str]) -> list[str]:
+    """Module-level statements that name an action method without calling it (`loss.backward`, `opt.step`):
+    an expression statement that does nothing, where the student meant the call. A bare attribute of any other
+    name (`x.shape` at a cell's end, shown by Jupyter) is not one. As written, shortened; one cached parse."""
+    found = []
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in _module_level(tree):
+            if (isinstance(n, ast.Expr) and isinstance(n.value, ast.Attribute)
+                    and n.value.attr in ACTION_METHODS):
+                found.append(_cut_line(n))
+    return found
+
+
 def positional_answer(cells: Sequence[str], name: str) -> tuple[str, int] | None:
     """(the statement, shortened, and the position n) where the notebook's last module-level binding of `name` picks a
     letter by its position from constants: chr(ord("a") + n), "abcd"[n], string.ascii_lowercase[n], options[n] with
