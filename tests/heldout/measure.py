@@ -3360,7 +3360,7 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # answer_extra_characters: its text names quotes ("'C'") around the letter
             "q6_answer_quotes_inside_string": ("answer_extra_characters",),
             # generic (key None), though the message is exact: "`q7_answer` is not answered yet: replace the `...`"
-            "q7_answer_placeholder_ellipsis_left": (),
+            "q7_answer_placeholder_ellipsis_left": ("answer_left_empty",),   # now (after blind41: the engine names a template's ... answer_left_empty)
             # one attention map from full-width Q, K shared by all heads: mha_single_head's text
             "q8_one_attention_map_shared_by_heads": ("mha_single_head",),
             # mis-named: same_projection ("one projection matrix for more than one of Q, K, V") on 3 tests, but the
@@ -3804,7 +3804,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_answer_upper_not_called": ("callable_not_called",),
         # variance_after_scaling: "giving the variance of the scaled dot product (1) for the raw one": exactly what
         # running the experiment with scaled=True did
-        "q5_answer_decided_from_scaled_run": ("variance_after_scaling",),
+        "q5_answer_decided_from_scaled_run": ("variance_after_scaling", "answer_computed_by_code"),   # now (the engine, after blind41: a letter its code computed is the code's pick, no belief said)
         # self_attention_identity: "a token in self-attention attends only to itself", the conclusion drawn from the
         # saturated toy input
         "q6_answer_from_saturated_toy_check": ("self_attention_identity", "answer_computed_by_code"),
@@ -3848,7 +3848,7 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # zero_log_zero_nan: the inverted guard leaves log2(0) = -inf at the zeros (the NaN) and the key's fix
         # "masked (zero) weights must contribute 0" points at the guard; as earlier guard slips were judged
         # (q10_guard_with_greater_or_equal, q10_zero_logs_compared_not_assigned)
-        "q10_masked_fill_condition_inverted": ("zero_log_zero_nan",),
+        "q10_masked_fill_condition_inverted": ("zero_log_zero_nan", "one_edit_fix"),   # now (naming43: 0 log 0 only where the NaN rows prove it; the one-edit fix inverts the condition)
         # generic: key None, though the words list "the rank of a full-rank T x T matrix" among 5 readings of 5;
         # rank_is_T's text would name it
         "q11_lesson_rank_taken_as_matrix_size": (),
@@ -5419,7 +5419,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _Q.grad is None else 'D'`) ...": quotes the verdict
         # line, right in kind; BORDERLINE: the slip is one line up (`.backward` without ()), callable_not_called's
         # "add the () that call it" would be exact and is not said
-        "q7_answer_backward_method_not_called": ("answer_computed_by_code",),
+        "q7_answer_backward_method_not_called": ("answer_computed_by_code", "callable_not_called"),
         # generic: all 3 q8 tests None, "multi_head_attention(...) does not match the correct result in 240 of 240
         # entries (largest difference 3.78 ...)": says it differs, nothing says K = Q W_K / V = K W_V (chained
         # projections, each must come from X)
