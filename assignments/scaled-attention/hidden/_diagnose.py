@@ -5047,3 +5047,82 @@ def one_head_shortcut(m: Misconception, got, X, Ws, n_heads, what: str) -> Misco
     return Misconception("mha_one_head_skips_projections", f"with n_heads = 1, {what} equals attention(X, X, X) @ "
                          "W_O on the same input: the one head attends over X itself, not over X @ W_Q, X @ W_K, "
                          "X @ W_V: " + describe("mha_one_head_skips_projections"))
+
+
+def _chained_projections(X, W_Q, W_K, W_V, sources: dict) -> dict:
+    """Q, K, V (float64) where role r is (the tensor named by sources[r]) @ its own W: 'x' is X itself, 'q', 'k',
+    'v' another role's projection (itself chained or not). None where the sources form a cycle."""
+    mats = {"q": W_Q.double(), "k": W_K.double(), "v": W_V.double()}
+    done: dict = {"x": X.double()}
+
+    def get(r, seen=()):
+        if r not in done:
+            if r in seen:
+                return None
+            src = get(sources[r], (*seen, r))
+            if src is None:
+                return None
+            done[r] = src @ mats[r]
+        return done[r]
+    return {r: get(r) for r in "qkv"}
+
+
+def chained_projection_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_projection_chained (naming44, blind43 q8_projections_chained_from_previous_projection): one or more of
+    Q, K, V projected from another projection instead of from X (K = Q @ W_K, V = K @ W_V; V = Q @ W_V; Q = K @ W_Q
+    after K ...), every acyclic choice of sources with at least one not X, the heads then split and merged right.
+    Only for square projections (a chain needs X's width). Random, distinct weights: none of these equals the
+    right output, another of them or another catalogued variant on the test shapes (naming44 checked)."""
+    import itertools
+    d_model = X.shape[-1]
+    if X.dim() != 2 or n_heads < 1 or d_model % n_heads \
+            or not all(tuple(w.shape) == (d_model, d_model) for w in (W_Q, W_K, W_V)):
+        return {}
+    d_k = d_model // n_heads
+    W = W_O.double()
+    out = {}
+    for srcs in itertools.product(*(("x", *(o for o in "qkv" if o != r)) for r in "qkv")):
+        if set(srcs) == {"x"}:
+            continue
+        sources = dict(zip("qkv", srcs))
+        p = _chained_projections(X, W_Q, W_K, W_V, sources)
+        if any(v is None for v in p.values()):
+            continue
+        heads = [ref.attention(*(p[r][:, h * d_k:(h + 1) * d_k] for r in "qkv"), d_k)[0] for h in range(n_heads)]
+        tag = "_".join(f"{r}_from_{s}" for r, s in sources.items() if s != "x")
+        out[f"mha_projection_chained/{tag}"] = torch.cat(heads, dim=-1) @ W
+    return out
+
+
+def projection_chain_said(m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
+    """mha_projection_chained told with the chain that matched (K = Q @ W_K, V = K @ W_V): the variant is found
+    again on the same inputs; `m` unchanged for any other key or where not exactly one chain matches."""
+    if m.key != "mha_projection_chained" or type(got) is not torch.Tensor:
+        return m
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    right = ref.multi_head_attention(X64, *W64, n_heads)
+    found = matching_variants(got, chained_projection_variants(X64, *W64, n_heads), X.dtype, expected=right)
+    if len(found) != 1:
+        return m
+    pairs = [part.split("_from_") for part in re.findall(r"[qkv]_from_[xqkv]", found[0].split("/", 1)[1])]
+    said = ", ".join(f"{r.upper()} = {s.upper()} @ W_{r.upper()}" for r, s in pairs)
+    return Misconception("mha_projection_chained", f"{what} is wrong: it equals the output with {said} on the same "
+                         "input: " + describe("mha_projection_chained"))
+
+
+def table_swap_said(m: Misconception, table, dims, seed) -> Misconception:
+    """table_fields_swapped told with the two columns whose values are exchanged (blind43's
+    q4_table_row_zipped_with_keys_out_of_order: scaled_std and H_raw, from a value list zipped with the keys in
+    another order), found again among the one-pair swaps of the right table; `m` unchanged for any other key or
+    where not exactly one pair matches."""
+    if m.key != "table_fields_swapped" or type(table) is not torch.Tensor:
+        return m
+    swaps = {k: ref.table_as_tensor(v) for k, v in ref.table_fields_swapped(ref.entropy_table(dims, seed)).items()}
+    found = matching_variants(table, swaps, torch.float32, expected=ref.table_as_tensor(ref.entropy_table(dims, seed)))
+    if len(found) != 1:
+        return m
+    a, b = next((a, b) for a in TABLE_COLUMNS for b in TABLE_COLUMNS
+                if a != b and found[0] == f"table_fields_swapped/{a}_{b}")
+    return Misconception("table_fields_swapped", f"the entropy table's {a} and {b} hold each other's values in every "
+                         f"row ({a} has what {b} should, and {b} what {a} should), every other column is right: "
+                         + describe("table_fields_swapped"))

@@ -184,8 +184,9 @@ MISCONCEPTIONS = {
                                   "first score alone (its std is NaN, the softmax of one score has entropy 0); draw "
                                   "q = torch.randn(1, d) as the lesson does, or drop the [0]",
     "biased_std": "using the biased standard deviation (divide by n) where the lesson's table uses unbiased (n - 1)",
-    "table_fields_swapped": "putting each of two values under the other's key (H_raw holding the entropy of the "
-                            "scaled scores and H_scaled that of the raw ones, say): a copy-paste slip",
+    "table_fields_swapped": "putting each of two values under the other's key (a copy-paste slip, or a list of "
+                            "values zipped with the keys in another order than theirs): give each key its own value, "
+                            "in the keys' order",
     "table_field_copied": "storing one value under two keys (scaled_std computed from the raw scores, say: a line "
                           "copied and not edited): each field must be computed from its own scores",
     "table_dict_of_lists": "returning one dict of columns (a list of values per key, pandas style) where a list "
@@ -242,6 +243,8 @@ MISCONCEPTIONS = {
     "qk_swapped": "swapping the query and key projections (Q from W_K, K from W_Q)",
     "same_projection": ("using one projection matrix for more than one of Q, K, V (the same W twice, or two "
                         "results written into one buffer, `out=`, the second overwriting the first)"),
+    "mha_projection_chained": "projecting from another projection (K = Q @ W_K, V = K @ W_V) instead of from the "
+                              "input: compute each of Q, K, V from X (Q = X @ W_Q, K = X @ W_K, V = X @ W_V)",
     "mha_no_input_projections": "running the heads on X itself, never applying the projections W_Q, W_K, W_V",
     "mha_head_rows_sliced": "slicing head h from the rows (tokens) h * d_k to (h + 1) * d_k instead of those "
                             "columns (Q[:, h * d_k:(h + 1) * d_k])",

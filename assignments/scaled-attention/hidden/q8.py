@@ -57,13 +57,14 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         expected = ref.multi_head_attention(X64, *W64, n_heads)
     def variants():
         return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads),
-                **D.mha_overwrite_variants(X64, *W64, n_heads)}
+                **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
         except Misconception as m:
+            m = D.projection_chain_said(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.one_head_shortcut(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
