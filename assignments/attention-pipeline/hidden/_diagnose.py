@@ -2711,3 +2711,32 @@ def raise_if_param_count_widths_swapped(fn: Callable[..., object], d_model: int,
     else:
         where = ": either your signature lists d_v before d_k, or your formula swaps them"
     raise Misconception("param_count_dk_dv_swapped", said + where + ": " + describe("param_count_dk_dv_swapped"))
+
+
+def raise_if_param_count_state_kept(fn: Callable[..., object], got: object, sizes: tuple[int, int, int],
+                                    with_output: bool | None) -> None:
+    """State kept between calls (blind43's list default `shapes=[]` that every call extends): a wrong count that a
+    second call with the very same arguments does not repeat. A count is a pure function of the sizes, so a right
+    one, or any other catalogued slip, gives the same number twice; only a change between the two calls names it.
+    with_output None: the test called without it, and so does the second call (a wrong default is no change)."""
+    if type(got) not in (int, float) or not math.isfinite(got) \
+            or got == ref.qkv_param_count(*sizes, bool(with_output)):
+        return
+    try:
+        again = fn(*sizes) if with_output is None else fn(*sizes, with_output=with_output)
+    except (StudentCodeError, TypeError):
+        return
+    if type(again) in (int, float) and math.isfinite(again) and again != got:
+        raise Misconception("param_count_state_between_calls", f"qkv_param_count{sizes}"
+                            + (" with with_output=True" if with_output else "") + f" gave {got}, then {again} when "
+                            "called again with the same arguments: " + describe("param_count_state_between_calls"))
+
+
+def raise_if_and_precedence(off: object, on: object, d_model: int, d_v: int) -> None:
+    """`base + with_output and d_v * d_model` (blind41): `+` binds before `and`, and the sum is never 0, so both
+    flags return W_O's count alone; the `if ... else 0` twin is param_count_conditional_precedence too."""
+    wo = d_v * d_model
+    if type(off) is int and type(on) is int and off == on == wo:
+        raise Misconception("param_count_conditional_precedence", f"the count is {wo}, W_O's weights alone "
+                            f"(d_v * d_model = {d_v} * {d_model}), with with_output=False and with with_output=True "
+                            "alike: " + describe("param_count_conditional_precedence")) from None

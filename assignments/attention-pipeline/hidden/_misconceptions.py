@@ -536,4 +536,9 @@ MISCONCEPTIONS = {
                             "rank S = Q K^T can have for this question's head (min(T, d_k) = min(100, 8) = 8), "
                             "rank_S_lesson the rank of the lesson's own S (2, torch.linalg.matrix_rank(S)); "
                             "exchange the two values",
+    "param_count_state_between_calls": "keeping state between calls: the same arguments give a different count "
+                                       "on a second call, most often a list default argument (shapes=[]) that "
+                                       "Python creates once, so each call adds its shapes to those of the calls "
+                                       "before; create the list inside the function (shapes = [] in the body, or "
+                                       "a default of None)",
 }

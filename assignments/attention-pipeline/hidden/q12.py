@@ -152,16 +152,6 @@ def _raise_if_float_rounding(fn, got, with_output):
                                 f"not the whole number {want}: " + describe("float_for_int"))
 
 
-def _raise_if_and_precedence(off, on, d_model, d_v):
-    """`base + with_output and d_v * d_model` (blind41): `+` binds before `and`, and the sum is never 0, so both
-    flags return W_O's count alone; the `if ... else 0` twin is param_count_conditional_precedence too."""
-    wo = d_v * d_model
-    if type(off) is int and type(on) is int and off == on == wo:
-        raise Misconception("param_count_conditional_precedence", f"the count is {wo}, W_O's weights alone "
-                            f"(d_v * d_model = {d_v} * {d_model}), with with_output=False and with with_output=True "
-                            "alike: " + describe("param_count_conditional_precedence")) from None
-
-
 def _calls(fn, sizes):   # fn(*sizes) without and with W_O, or None where it raises
     try:
         return tuple(fn(*sizes, with_output=w) for w in (False, True))
@@ -189,6 +179,7 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
 def test_count_qkv(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
+    D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), None)
     _raise_if_float_rounding(qkv_param_count, got, False)
     if got != ref.qkv_param_count(d_model, d_k, d_v, False):
         _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
@@ -208,7 +199,7 @@ def test_count_qkv(qkv_param_count, rng):
                 raise Misconception("param_count_conditional_precedence", "the count is 0 with with_output=False "
                                     "and right with with_output=True: " + describe("param_count_conditional_precedence")
                                     ) from None
-        _raise_if_and_precedence(got, full, d_model, d_v)
+        D.raise_if_and_precedence(got, full, d_model, d_v)
         raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
         D.raise_if_param_count_widths_swapped(qkv_param_count, d_model, d_k, d_v)
@@ -219,9 +210,10 @@ def test_count_qkv(qkv_param_count, rng):
 def test_count_with_output(qkv_param_count, rng):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
+    D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), True)
     _raise_if_float_rounding(qkv_param_count, got, True)
     if type(got) is int and got == d_v * d_model:   # W_O alone: without W_O too is the `and` slip, not `n = ...`
-        _raise_if_and_precedence(*(_calls(qkv_param_count, (d_model, d_k, d_v)) or (None, None)), d_model, d_v)
+        D.raise_if_and_precedence(*(_calls(qkv_param_count, (d_model, d_k, d_v)) or (None, None)), d_model, d_v)
     try:
         _check(got, d_model, d_k, d_v, True, qkv_param_count)
     except AssertionError:
