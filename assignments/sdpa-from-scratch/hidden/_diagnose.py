@@ -3964,3 +3964,146 @@ def name_half_precision_variances(raw, scaled, atol):
     raise Misconception("half_precision_scores", f"raw_score_var is {raw:.6g}, not {ref.raw_score_var:.6g}: it is "
                         f"the variance of the example's scores computed in {hits[0][0]} ({casts}; {wheres}); keep the "
                         "example's float32 Q and K as they are: " + describe("half_precision_scores"))
+
+
+def len_one_level_short(submission, answer: str) -> str | None:
+    """round44 (blind43 q1_value_width_counted_with_len_one_level_short): the source text of the last entry of a
+    tuple or list literal assigned to `answer` when that entry is len(x[i]) (one index, a constant: the length of
+    x[i]'s FIRST axis, the rows of one matrix of a 3-D tensor, where its width is asked), in a cell that assigns
+    `answer`. None when no cell shows it. Student text: parsed, never run."""
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        for index in cells_assigning(cells, answer):
+            try:
+                tree = parse(cells[index])
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Assign) or not any(isinstance(t, ast.Name) and t.id == answer
+                                                               for t in node.targets):
+                    continue
+                value = node.value
+                if not isinstance(value, (ast.Tuple, ast.List)) or not value.elts:
+                    continue
+                last = value.elts[-1]
+                if not (isinstance(last, ast.Call) and isinstance(last.func, ast.Name) and last.func.id == "len"
+                        and len(last.args) == 1 and not last.keywords and isinstance(last.args[0], ast.Subscript)):
+                    continue
+                sub = last.args[0]
+                idx = sub.slice
+                if isinstance(idx, ast.UnaryOp) and isinstance(idx.op, ast.USub):
+                    idx = idx.operand
+                if isinstance(sub.value, ast.Subscript) or not (isinstance(idx, ast.Constant)
+                                                                and type(idx.value) is int):
+                    continue
+                return ast.get_source_segment(cells[index], last) or ast.unparse(last)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    return None
+
+
+def score_statistics_to_rounding(got, divisor=1.0):
+    """round44 (blind43): score_statistics(divisor) with mean_of_slice_variances kept only where `got` is one of
+    its values to rounding (1e-5 relative): its four values lie close to other readings (Q @ K[0].T gives 7.50662,
+    one of them 7.50708), and within q2's ATOL they named a variance taken of all the scores."""
+    stats = score_statistics(divisor)
+    if not any(abs(got - v) <= 1e-5 * abs(v) for v in stats["mean_of_slice_variances"]):
+        del stats["mean_of_slice_variances"]
+    return stats
+
+
+def name_softmax_not_applied(got, what, atol):
+    """round44 (blind43 q6_causal_weights_stored_before_the_softmax): weights3_causal equal to the masked scaled
+    scores, Q3 K3^T / 2 where key j <= query i and -inf (or a fill at most -1e4) where not: the softmax never
+    applied. Softmaxed weights lie in [0, 1], so no other catalogued answer has a -inf or such a fill."""
+    if what != "weights3_causal" or tuple(got.shape) != (3, 3):
+        return
+    scores = ref.Q3 @ ref.K3.T / 2
+    keep = ref.causal_mask(3)
+    g = got.to(torch.float64)
+    if not bool((g[~keep] <= -1e4).all()) or not torch.isfinite(g[keep]).all():
+        return
+    if torch.allclose(g[keep], scores[keep], rtol=0, atol=atol):
+        fill = "-inf" if bool(torch.isneginf(g[~keep]).all()) else "a large negative fill"
+        raise Misconception("softmax_not_applied", f"{what} equals the masked scores (Q3 K3^T / 2, with {fill} at "
+                            "the hidden keys), not weights: its rows do not sum to 1 (row 0 should be 1, 0, 0): "
+                            + describe("softmax_not_applied"))
+
+
+def name_one_sequence_keys(raw, scaled, others, what="raw_score_var"):
+    """round44 (blind43 q2_keys_of_the_first_sequence_broadcast_to_both): raw_score_var equal, to rounding (1e-5
+    relative), to the variance of Q @ K[b].T on the batched example: one sequence's key matrix broadcast against
+    the queries of every sequence (the shape stays (2, 5, 5)). Named only when scaled_score_var is that variance over
+    8 (the same scores scaled) or the right one, and no value in `others` (q2's other catalogued values) is within
+    2e-5 relative of it (twice the match; mean_of_slice_variances' 7.50708 is 6e-5 away from Q @ K[0].T's 7.50662):
+    a coincidence with another replay names nothing."""
+    Q, K, _ = ref._batched_example()
+    others = [*others, ref.raw_score_var, *(v for vs in score_statistics().values() for v in vs)]
+    for b in range(K.shape[0]):
+        s = Q @ K[b].transpose(-2, -1)
+        value, value_scaled = float(s.var()), float((s / math.sqrt(Q.shape[-1])).var())
+        if abs(raw - value) > 1e-5 * abs(value):
+            continue
+        if abs(scaled - value_scaled) > 1e-5 * abs(value_scaled) and abs(scaled - ref.scaled_score_var) > 1e-5:
+            continue
+        if any(abs(value - v) <= 2e-5 * abs(value) for v in others):
+            return
+        raise Misconception("keys_of_one_sequence", f"{what} is {raw:.6g}, the variance of Q @ K[{b}].T on the "
+                            f"example ({value:.6g}): sequence {b}'s keys scored against the queries of every "
+                            "sequence; " + describe("keys_of_one_sequence"))
+
+
+def len_in_answer(submission, answer: str) -> bool:
+    """round44: whether an assignment to `answer` has a len() call in its value (the shape counted with len)."""
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        for index in cells_assigning(cells, answer):
+            try:
+                tree = parse(cells[index])
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == answer
+                                                        for t in node.targets):
+                    if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "len"
+                           for c in ast.walk(node.value)):
+                        return True
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return False
+    return False
+
+
+def name_rectangular_mask_open(fn, what) -> None:
+    """round44 (blind43 q4_rectangular_mask_left_all_true_as_cross_attention): causal_mask right on square sizes
+    (causal_mask(3), causal_mask(5), causal_mask(4, 4)) and all True, of the right shape, on rectangular ones
+    ((3, 5), (5, 3), (4, 9)): the causal cut made only when T_q == T_k (a T_q != T_k taken for unmasked
+    cross-attention). Every call must show it; a crash names nothing."""
+    try:
+        square = [(fn(3), 3, 3), (fn(5), 5, 5), (fn(4, 4), 4, 4)]
+        rect = [(fn(3, 5), 3, 5), (fn(5, 3), 5, 3), (fn(4, 9), 4, 9)]
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+
+    def ok(m, n, k):
+        return type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, k)
+
+    if all(ok(m, n, k) and bool((m == ref.causal_mask(n, k)).all()) for m, n, k in square) \
+            and all(ok(m, n, k) and bool(m.all()) for m, n, k in rect):
+        raise Misconception("rectangular_mask_not_causal", f"{what}: causal_mask(3), causal_mask(5) and "
+                            "causal_mask(4, 4) are right, but causal_mask(3, 5), causal_mask(5, 3) and "
+                            "causal_mask(4, 9) are True everywhere: " + describe("rectangular_mask_not_causal"))
+
+
+def name_flipped_triangle(t, T_q, T_k, what) -> None:
+    """round44 (blind43 q4_upper_triangle_flipped_upside_down): the mask equal to the upper triangle of ones(T_q,
+    T_k) turned over, rows reversed (triu().flip(0), flipud) or columns reversed (triu().flip(1), fliplr), instead
+    of transposed; replayed on the same sizes, named only where it differs from the right mask."""
+    T_k = T_q if T_k is None else T_k
+    up = torch.ones(T_q, T_k, dtype=torch.bool).triu()
+    expected = ref.causal_mask(T_q, T_k)
+    for dim, how in ((0, "rows reversed, flip(0) or flipud"), (1, "columns reversed, flip(1) or fliplr")):
+        replay = up.flip(dim)
+        if bool((replay == expected).all()) or not bool((t == replay).all()):
+            continue
+        raise Misconception("triangle_flipped", f"{what} is the upper triangle of ones({T_q}, {T_k}) turned over "
+                            f"({how}): " + describe("triangle_flipped"))

@@ -489,6 +489,28 @@ MISCONCEPTIONS = {
                                   "weights = zeros): one query with every key masked then zeroes the weights of "
                                   "every query; zero only the rows with no allowed key (torch.where(mask.any(-1, "
                                   "keepdim=True), weights, 0), or torch.nan_to_num(weights))",
+    # round44 (blind43)
+    "len_counts_rows_not_width": "taking a tensor's width with len() one level short: len(V[0]) is the length of "
+                                 "V[0]'s first axis (its rows, the keys), not of its last; the output's last entry "
+                                 "is d_v = 128, V.shape[-1] (or len(V[0][0]))",
+    "keys_of_one_sequence": "scoring every sequence of the batch against one sequence's keys (Q @ K[0].T: matmul "
+                            "broadcasts that one key matrix to every batch entry, so the shape stays right); "
+                            "use K.transpose(-2, -1), so each sequence keeps its own keys",
+    "answer_lesson_80_quiz_letter": "answering with the letter lesson 80's own quiz gives for the same question: the "
+                                 "lesson lists the options in another order, so its letter (the right option "
+                                 "there) is another option here; read this notebook's options and give the letter "
+                                 "of the one that says the same",
+    "rectangular_mask_not_causal": "making the mask causal only when T_q == T_k and returning it all True "
+                                   "otherwise (as if T_q != T_k meant cross-attention): the question asks for the "
+                                   "top-left aligned causal mask for any T_q, T_k, True only where key j <= query "
+                                   "i; build it the same way for every size: torch.ones(T_q, T_k, "
+                                   "dtype=torch.bool).tril()",
+    "triangle_flipped": "turning the upper triangle over (flip(0) / flipud, or flip(1) / fliplr) to get the lower "
+                        "one: that keeps the entries on one side of the anti-diagonal, so some queries see future "
+                        "keys; the lower triangle is the upper one transposed, or simply .tril()",
+    "softmax_not_applied": "storing the masked scores where the weights are asked: the softmax that turns them "
+                           "into weights (each row summing to 1, 0 at the masked keys) was never applied; take "
+                           "stable_softmax of the masked scores along the keys",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

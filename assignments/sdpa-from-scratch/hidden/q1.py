@@ -205,6 +205,18 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_batch_none(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
     if got == ref.weights_shape:
+        # round44 (blind43): a shape has no values to check, so (4, 10, 10) is the weights' shape only by its
+        # entries; where the cell's last entry is len(x[i]) (x[i]'s rows, T_k = 10, one level short of the width)
+        # that is the reason, and a len() elsewhere in the tuple is said without a name (no guess)
+        short = diag.len_one_level_short(submission, "out_shape")
+        if short is not None:
+            raise Misconception("len_counts_rows_not_width", f"out_shape is {got}: its last entry, {short}, is "
+                                f"{got[-1]}, the number of rows (keys) of one value matrix, where it should be "
+                                f"d_v = {ref.out_shape[-1]}: " + describe("len_counts_rows_not_width"))
+        if diag.len_in_answer(submission, "out_shape"):
+            raise AssertionError(f"out_shape is {got}: its last entry should be d_v = {ref.out_shape[-1]}, the width "
+                                 "of V (V.shape[-1]); check what each len() in it counts (len counts a tensor's first "
+                                 "axis)")
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "
                             "not of the output: the weights still multiply V")
     if len(got) == 3 and got[:2] == ref.out_shape[:2] and got[2] == 64:

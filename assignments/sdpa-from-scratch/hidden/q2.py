@@ -74,15 +74,15 @@ def _check_variances(raw, scaled, submission=None):
                                     "another order: after torch.manual_seed(0) draw Q, then K, then V")
             raise AssertionError(f"{said}: the scores are Q @ K.transpose(-2, -1), with Q, K, V drawn in that order")
         diag.name_half_precision_variances(raw, scaled, ATOL)    # round43: the scores or their variance in bfloat16
-        # related quantities: the scaled scores' variance (raw_scores divided in place), other statistics
-        # the in-place key only while scaled_score_var is not the raw value (then the answers are swapped or
-        # otherwise crossed, not an in-place div_)
+        # related quantities: the scaled scores' variance (raw_scores divided in place, named only while scaled_score_var
+        # is not the raw value: else the answers are swapped or otherwise crossed, not an in-place div_), other statistics
         inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
         diag.name_cross_sequence_scores(raw, "raw_score_var")     # torch.inner: the batch read as one sequence
         diag.name_products_not_summed(raw, scaled, ATOL)          # round42: q_i k_i never summed over d_k
         _name_distances(raw, scaled)
+        diag.name_one_sequence_keys(raw, scaled, [r for r, _ in _other_values(n)])    # round44: Q @ K[0].T
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
-                                                  **diag.score_statistics()}, "raw_score_var", ATOL)
+                                                  **diag.score_statistics_to_rounding(raw)}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
             # both wrong by the same factor: the scale is right, the scores measured are other ones; named only
             # when a replayed fresh sample gives this very value (naming21), else said without a name
@@ -128,7 +128,8 @@ def _check_variances(raw, scaled, submission=None):
                                                         "scale_by_T": [ref.raw_score_var / 5],
                                                         "scale_by_batch_dim": [ref.raw_score_var / 2],
                                                         "scale_from_ndim": [ref.raw_score_var / ref._Qb.dim()],
-                                                        **diag.score_statistics(8 ** 0.5)}, "scaled_score_var", ATOL)
+                                                        **diag.score_statistics_to_rounding(scaled, 8 ** 0.5)},
+                         "scaled_score_var", ATOL)
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
 

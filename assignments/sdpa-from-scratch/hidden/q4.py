@@ -97,6 +97,8 @@ def _check(fn, T_q, T_k, long=False):
         diag.name_mask_not_outer(fn, said)
         if bool(t.all()):
             diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key")
+            if T_k is not None and T_q != T_k:
+                diag.name_rectangular_mask_open(fn, said)      # round44: causal only where T_q == T_k
             raise AssertionError(f"{said}, so no query is kept from any key: the mask must be True only where key "
                                  "j <= query i")
     if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
@@ -105,6 +107,7 @@ def _check(fn, T_q, T_k, long=False):
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    diag.name_flipped_triangle(t, T_q, T_k, what)             # round44: triu().flip(0) for the lower triangle
     _name_sliding_window(t, expected, what)
     diag.name_numbered_grid(fn, t, what)
     _name_fractions(t, expected, what)

@@ -44,6 +44,7 @@ def _compare(got, expected, variants, what, weights3=None):
     if len(hits) == 1:
         key = hits.pop()
         raise Misconception(key, f"{what} is wrong: it matches {diag.TRACE_SAID.get(key, '')}{describe(key)}")
+    diag.name_softmax_not_applied(got, what, ATOL)        # round44: the masked scores, never softmaxed
     if not torch.isfinite(got).all():
         bad = sorted({int(i) for i in (~torch.isfinite(got)).nonzero()[:, 0]})
         masked = [i for i in range(3) if not bool(ref.causal_mask(3)[i].all())]

@@ -1,7 +1,9 @@
 """Question 7: the zero-after-softmax trap (multiple choice)."""
+import re
+
 from otter.test_files import test_case
 
-from autograder.grading.checks import expect_choice, register_misconceptions
+from autograder.grading.checks import Misconception, describe, expect_choice, register_misconceptions
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -10,9 +12,46 @@ register_misconceptions(__file__)
 
 WRONG = {"A": "zero_after_softmax", "B": "upper_triangular_mask", "D": "zero_after_softmax"}
 
+# round44 (blind43 q7_letter_taken_from_the_lessons_quiz): lesson 80's quiz asks this very question ("weights =
+# F.softmax(scores, dim=-1); weights[~causal_mask] = 0.0. What is wrong?") with its options in another order: its
+# answer is A, "The weights no longer sum to 1", which is C here, while A here says nothing is wrong
+LESSON_LETTER = ("A", "\"the weights no longer sum to 1\"")
+_CITES_LESSON = re.compile(r"\blesson\b|\bquiz\b|survives\s+elimination|check\s+your\s+understanding|answer\s+key"
+                           r"|\bslides?\b|\bdeck\b|\blecture\b", re.IGNORECASE)
+_HERE = {"A": "nothing is wrong: zeroing after the softmax equals -inf before it"}
+
+
+def _raise_if_lesson_letter(value, submission):
+    """A wrong bare letter that is the one lesson 80's quiz gives for this question: the lesson's reading said
+    first, then what the letter means here. answer_lesson_80_quiz_letter when a cell that sets q_trap_answer cites the
+    lesson or its quiz; else the letter's own misconception here (zero_after_softmax), after the lesson's reading.
+    A letter the cell's code works out is left to expect_choice (answer_computed_by_code)."""
+    if not isinstance(value, str):
+        return
+    letter = value.strip().strip("()").strip().upper()
+    lesson, there = LESSON_LETTER
+    if letter != lesson or letter == ref.q_trap_answer.upper():
+        return
+    from autograder.grading.source_checks import cells_of, computed_answer
+    all_cells = cells_of(submission) if submission is not None else []
+    if computed_answer(all_cells, "q_trap_answer"):
+        return
+    said = (f"q_trap_answer is {value!r}, the letter lesson 80's quiz gives for this question, but the lesson orders "
+            f"its options differently (there {lesson} is {there}, which is {ref.q_trap_answer} here); in this "
+            f"notebook {letter} says {_HERE[letter]}, not the best answer")
+    cells = [c for c in all_cells if re.search(r"^\s*q_trap_answer\s*=", c, re.MULTILINE)]
+    cite = next((m for c in cells for m in [_CITES_LESSON.search(c)] if m), None)
+    if cite is not None:
+        raise Misconception("answer_lesson_80_quiz_letter", f"{said}; its cell cites the lesson ({cite.group(0)!r}): "
+                            + describe("answer_lesson_80_quiz_letter"))
+    key = WRONG.get(letter)
+    if key:
+        raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")
+
 
 @test_case(points=1, hidden=True)
-def test_trap_answer(q_trap_answer):
+def test_trap_answer(q_trap_answer, submission=None):
+    _raise_if_lesson_letter(q_trap_answer, submission)
     # what each wrong choice reveals (see the notebook's options)
     expect_choice(q_trap_answer, "q_trap_answer", answer=ref.q_trap_answer, choices="ABCD", wrong=WRONG,
                   hint="compare what each approach does to the sum of a row's weights")
