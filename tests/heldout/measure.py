@@ -5292,7 +5292,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the output"); the student took the width from V, but len(_Vp[0]) stops one level short and counts the 10
         # keys, which only happens to equal T_k; the message blames a belief the code does not show and never says
         # the last entry (10) should be d_v = 128 (len(_Vp[0][0]) or V.shape[-1])
-        "q1_value_width_counted_with_len_one_level_short": (),
+        "q1_value_width_counted_with_len_one_level_short": ("len_counts_rows_not_width",),   # now (after blind43: naming44)
         # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right
         # shape (4, 10, 10) with the batch size 4 repeated at axis 2: ... q_shape[:-1] + k_shape[:-1]: Q and K share
         # one batch axis": exactly the mistake, quoting the very expression
@@ -5302,7 +5302,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # variance of all the scores (.var())": a numeric coincidence (within ATOL 1e-3); the cell takes .var() of all
         # the scores; the real mistake is Q @ K[0].T (the first sequence's keys broadcast to both sequences); the
         # student is sent to change the statistic, which is already right
-        "q2_keys_of_the_first_sequence_broadcast_to_both": (),
+        "q2_keys_of_the_first_sequence_broadcast_to_both": ("keys_of_one_sequence",),   # now (after blind43: naming44)
         # answer_in_container on q2:test_scale_divisor: "scale_divisor is (8.0,), a tuple holding the number 8.0 (a
         # trailing comma makes one) ... drop the comma": exactly
         "q2_divisor_made_a_tuple_by_a_trailing_comma": ("answer_in_container",),
@@ -5318,11 +5318,11 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: both q4 failures None, "causal_mask(9, 6) is True everywhere, so no query is kept from any key: the
         # mask must be True only where key j <= query i": says what differs (all True for T_q != T_k); no key, nothing
         # says the rectangular branch treats it as unmasked cross-attention; q5/q6 not charged
-        "q4_rectangular_mask_left_all_true_as_cross_attention": (),
+        "q4_rectangular_mask_left_all_true_as_cross_attention": ("rectangular_mask_not_causal",),   # now (after blind43: naming44)
         # generic: 3 q4 tests and q6:test_weights3_causal None, "causal_mask(11) is not the causal mask (True where key
         # j <= query i): it differs in 60 entries, the first at [0, 0]" / "weights3_causal is not correct in row(s)
         # [0, 1]": says where it differs, nothing says triu().flip(0) keeps the anti-diagonal side (j >= T-1-i)
-        "q4_upper_triangle_flipped_upside_down": (),
+        "q4_upper_triangle_flipped_upside_down": ("triangle_flipped",),   # now (after blind43: naming44)
         # inplace_on_input on all 3 q5 failures: "scaled_dot_product_attention modifies its input in place (mask is
         # not the same after the call): the caller's tensor changes; compute a new tensor instead (x = x - m, not
         # x -= m ...)"; test_broadcast_inputs: the in-place write's RuntimeError on an expanded mask, with "do not
@@ -5338,7 +5338,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # before exp (q3's -inf test checks it)": says what differs, but sends the student to stable_softmax's -inf
         # handling, while the real mistake is that the softmax is never applied (weights3_causal holds the masked
         # scores); no key, so not counted mis-named
-        "q6_causal_weights_stored_before_the_softmax": (),
+        "q6_causal_weights_stored_before_the_softmax": ("softmax_not_applied",),   # now (after blind43: naming44)
         # answer_computed_by_code on q7:test_trap_answer: "q_trap_answer is 'A', the letter your code worked out
         # (`q_trap_answer = 'A' if _same else 'C'`) ... compare what each approach does to the sum of a row's weights
         # ... what it measures or compares is not what the question asks": the probe decided it and the row-sum hint
@@ -5351,7 +5351,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # reason as what A "reflects", so it confirms their misreading of A instead of saying that A here means
         # "nothing is wrong" and the reason is option C; a letter alone cannot show the reason (earlier sets count
         # zero_after_softmax for A when the belief is the student's)
-        "q7_letter_taken_from_the_lessons_quiz": (),
+        "q7_letter_taken_from_the_lessons_quiz": ("answer_lesson_80_quiz_letter",),   # now (after blind43: naming44)
         # answer_value_not_letter on q7:test_trap_answer: "q_trap_answer is False, a truth value, not a letter ...
         # instead of the letter of the option that says it, as a string such as \"B\"": exactly
         "q7_answer_given_as_a_boolean": ("answer_value_not_letter",),
@@ -5419,11 +5419,11 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _Q.grad is None else 'D'`) ...": quotes the verdict
         # line, right in kind; BORDERLINE: the slip is one line up (`.backward` without ()), callable_not_called's
         # "add the () that call it" would be exact and is not said
-        "q7_answer_backward_method_not_called": ("answer_computed_by_code", "callable_not_called"),
+        "q7_answer_backward_method_not_called": ("answer_computed_by_code", "callable_not_called"),   # now (after blind43: the engine)
         # generic: all 3 q8 tests None, "multi_head_attention(...) does not match the correct result in 240 of 240
         # entries (largest difference 3.78 ...)": says it differs, nothing says K = Q W_K / V = K W_V (chained
         # projections, each must come from X)
-        "q8_projections_chained_from_previous_projection": (),
+        "q8_projections_chained_from_previous_projection": ("mha_projection_chained",),   # now (after blind43: naming44)
         # inplace_on_input on all 3 q8 tests: "modifies its input in place (argument 4 [counted from 0 = W_O] is not
         # the same after the call) ... compute a new tensor instead": exactly the t_() on the caller's W_O, part of
         # the stated mistake; BORDERLINE (as measure.py's q08_accumulator_aliases_first_value): it does not say the
@@ -5473,7 +5473,7 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (the parenthesis is the test's case, read as a cause; "if the rest is right" is conditional), no key: nothing
         # says the count depends on earlier calls (the list default `shapes=[]` accumulates); not a mis-name (no key),
         # but the text could send a student to W_O's size
-        "q12_shapes_accumulated_in_mutable_default": (),
+        "q12_shapes_accumulated_in_mutable_default": ("param_count_state_between_calls",),   # now (after blind43: naming44)
         # answer_computed_by_code: "'a' ... (`ans_cross_shapes = {(_T, _T): 'a', (_T, _T2): 'b', (_T2, _T): 'c'}[...`)
         # ... (option A stands for taking the keys and values from X as well (that is self-attention ...)) ... look at
         # ... the sizes it uses": the padded Y has X's length, which is the sizes hint; right in kind (as blind42's
