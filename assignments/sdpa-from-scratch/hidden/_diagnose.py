@@ -3827,19 +3827,24 @@ def name_counts_swapped(entries, madds, name):
 
 # --- naming round 43 -----------------------------------------------------------------------------------------
 
+def answer_cell_trees(submission, answer: str):
+    """(source, parsed tree) of each cell of the submission that assigns `answer`, in order; a cell that does not
+    parse is passed over. Student text: parsed, never run."""
+    cells = cells_of(submission) if submission is not None else []
+    for index in cells_assigning(cells, answer):
+        try:
+            yield cells[index], parse(cells[index])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+
+
 def implicit_einsum_specs(submission, answer: str) -> list[str]:
     """round43 (blind42 q1_einsum_probe_in_implicit_mode_sums_the_batch): the subscripts, written as a string, of
     each einsum call (torch.einsum, np.einsum, einsum) without '->' in the cells that assign `answer`, whose terms
     all start with one letter (the batch, repeated: implicit mode sums it away). Student text: parsed, never run."""
-    from autograder.grading.source_checks import cells_assigning, cells_of
     found: list[str] = []
     try:
-        cells = cells_of(submission) if submission is not None else []
-        for index in cells_assigning(cells, answer):
-            try:
-                tree = parse(cells[index])
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
+        for _source, tree in answer_cell_trees(submission, answer):
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call) or not node.args:
                     continue
@@ -3972,12 +3977,7 @@ def len_one_level_short(submission, answer: str) -> str | None:
     x[i]'s FIRST axis, the rows of one matrix of a 3-D tensor, where its width is asked), in a cell that assigns
     `answer`. None when no cell shows it. Student text: parsed, never run."""
     try:
-        cells = cells_of(submission) if submission is not None else []
-        for index in cells_assigning(cells, answer):
-            try:
-                tree = parse(cells[index])
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                continue
+        for source, tree in answer_cell_trees(submission, answer):
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Assign) or not any(isinstance(t, ast.Name) and t.id == answer
                                                                for t in node.targets):
@@ -3996,7 +3996,7 @@ def len_one_level_short(submission, answer: str) -> str | None:
                 if isinstance(sub.value, ast.Subscript) or not (isinstance(idx, ast.Constant)
                                                                 and type(idx.value) is int):
                     continue
-                return ast.get_source_segment(cells[index], last) or ast.unparse(last)
+                return ast.get_source_segment(source, last) or ast.unparse(last)
     except Exception:  # noqa: BLE001 - an unreadable source shows nothing
         return None
     return None
