@@ -264,9 +264,10 @@ def container_check(hide: list[str], keep: list[str]) -> None:
         raise LevelUnavailable(why or f"the check died ({status:#x})")
 
 
-# The interpreter's standard library, found while the zygote imports this module (still privileged: sysconfig may
-# import its data module to answer); a worker of another uid checks that it may read it (_lock_down)
-STDLIB = sysconfig.get_paths()["stdlib"]
+# The interpreter's standard library, found by a zygote whose workers become another uid (still privileged:
+# sysconfig imports its data module to answer, ~1 ms kept off every other zygote's start); each such worker checks
+# that it may read it (_lock_down)
+STDLIB: str | None = None
 
 # Imported while still privileged, so that they work even where the interpreter's own tree is not
 # readable by the unprivileged user (a Python under /root). Trusted library code only.
@@ -739,7 +740,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     # Another uid (fallback, container) may be unable to read the interpreter's own tree (a Python under /root):
     # then a module the zygote did not import (pstats, getpass: FlopCounterMode's) fails to import in student
     # code. Said in the result, for the instructor: the host's fault, not the student's.
-    stdlib_readable = os.access(STDLIB, os.R_OK | os.X_OK)
+    stdlib_readable = os.access(STDLIB, os.R_OK | os.X_OK) if as_root and STDLIB else True
     set_dumpable(False)  # a uid change resets it; classmates can never trace or read us
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -1054,6 +1055,9 @@ def zygote_main() -> None:
         sys.stderr.write(f"level unavailable: {e}\n")
         sys.stderr.flush()
         os._exit(3)
+    if opts.get("drop"):
+        global STDLIB
+        STDLIB = sysconfig.get_paths()["stdlib"]
     # What students may use, imported once. No torch op runs here: a multi-threaded op before fork
     # deadlocks the children in libgomp.
     import importlib
