@@ -830,16 +830,24 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
+def _answer_cells(what: str) -> list[str] | None:
+    """The code cells of the submission whose test is running, where `what` is an answer's name (the source a
+    letter's checks read); None outside a graded test or for a name that is an expression."""
+    record = _CHARGES.get()
+    if record is None or record.submission is None or not what.isidentifier():
+        return None
+    from autograder.grading.source_checks import cells_of
+    return cells_of(record.submission)
+
+
 def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | None) -> None:
     """answer_by_position: a wrong letter the notebook picks by its position from constants (chr(ord("a") + 3),
     "abcd"[3]: source_checks.positional_answer). What the count gave is said, and that positions count from 0; the
     option's meaning is said as the option's, not as the student's belief: a student who meant the third option and
     counted from 1 believes nothing of the fourth (blind32's and blind42's mis-names)."""
-    record = _CHARGES.get()
-    if record is None or record.submission is None or not what.isidentifier():
-        return
-    from autograder.grading.source_checks import cells_of, positional_answer
-    found = positional_answer(cells_of(record.submission), what)
+    from autograder.grading.source_checks import positional_answer
+    cells = _answer_cells(what)
+    found = positional_answer(cells, what) if cells is not None else None
     if found is None:
         return
     shown, n = found
@@ -858,17 +866,13 @@ def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None)
     letter says what the computation picked, not what the student believes: the wrong option's belief is not
     said as the student's (a probe that measures the wrong thing told "you think attention is an argmax" was a
     mis-name), only as what the option stands for, where it has a key."""
-    record = _CHARGES.get()
-    if record is None or record.submission is None or not what.isidentifier():
-        return
-    from autograder.grading.source_checks import cells_assigning_globally, cells_of, computed_answer, uncalled_actions
-    cells = cells_of(record.submission)
-    shown = computed_answer(cells, what)
-    if shown is not None:
+    from autograder.grading.source_checks import computed_answer, uncalled_actions
+    cells = _answer_cells(what)
+    shown = computed_answer(cells, what) if cells is not None else None
+    if cells is not None and shown is not None:
         letter = value.strip().strip("()").strip().upper()
         stands = f" (option {letter} stands for {describe(key)})" if key else ""
-        own = cells_assigning_globally(cells, what)     # only the cell that works the letter out
-        uncalled = uncalled_actions([cells[own[-1]]]) if own else []
+        uncalled = uncalled_actions(cells, what)        # in the cell that works the letter out
         if uncalled:
             # the probe's action named and never called (`_out.sum().backward`): what the computation missed
             raise Misconception("callable_not_called", f"{what} is {value.strip()!r}, the letter your code worked out "

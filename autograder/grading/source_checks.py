@@ -682,17 +682,36 @@ ACTION_METHODS = frozenset({"backward", "zero_", "zero_grad", "step", "retain_gr
                             "add_", "sub_", "mul_", "div_", "fill_", "copy_", "clamp_", "normal_", "uniform_"})
 
 
-def uncalled_actions(cells: Sequence[str]) -> list[str]:
-    """Module-level statements that name an action method without calling it (`loss.backward`, `opt.step`):
-    an expression statement that does nothing, where the student meant the call. A bare attribute of any other
-    name (`x.shape` at a cell's end, shown by Jupyter) is not one. As written, shortened; one cached parse."""
+def uncalled_actions(cells: Sequence[str], name: str) -> list[str]:
+    """Module-level statements of the last cell that stores `name` which name an action method without calling it
+    (`loss.backward`, `opt.step`): an expression statement that does nothing, where the student meant the call. A
+    bare attribute of any other name (`x.shape` at a cell's end, shown by Jupyter) is not one; another cell's is
+    another answer's. As written, shortened; one cached parse."""
+    trees = _parsed(tuple(cells)).trees
+    own = [tree for _number, tree in trees if any(_stores(n, name) for n in _module_level(tree))]
     found = []
-    for _number, tree in _parsed(tuple(cells)).trees:
+    for tree in own[-1:]:
         for n in _module_level(tree):
             if (isinstance(n, ast.Expr) and isinstance(n.value, ast.Attribute)
                     and n.value.attr in ACTION_METHODS):
                 found.append(_cut_line(n))
     return found
+
+
+# a comment or name in an answer's cell that says where its letter came from: a lesson's quiz, slides, a key
+CITES_LESSON = re.compile(r"\blesson\b|\bquiz\b|survives\s+elimination|check\s+your\s+understanding|answer\s+key"
+                           r"|\bslides?\b|\bdeck\b|\blecture\b", re.IGNORECASE)
+
+
+def lesson_cited(cells: Sequence[str], name: str) -> str | None:
+    """The first word citing a lesson or its quiz ("lesson", "quiz", "check your understanding", "slides"...) in a
+    cell that assigns `name` at a line's start (`name = ...`), as written; None where none does. For a letter that is
+    the one a lesson's own quiz gives, with its options in another order."""
+    assigns = re.compile(rf"^\s*{re.escape(name)}\s*=", re.MULTILINE)
+    for cell in cells:
+        if assigns.search(cell) and (m := CITES_LESSON.search(cell)):
+            return m.group(0)
+    return None
 
 
 def positional_answer(cells: Sequence[str], name: str) -> tuple[str, int] | None:

@@ -24,6 +24,7 @@ from autograder.grading.checks import (
 )
 from autograder.grading.crash_words import crash_replayed, crash_source_line
 from autograder.grading.pyparse import parse
+from autograder.grading.source_checks import CITES_LESSON
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
@@ -4484,8 +4485,6 @@ def raise_if_probe_at_size_one(question: str, value, answer: str, submission) ->
 # lesson 79's "check your understanding" answers all three questions with A, its options in another order
 LESSON_LETTER = {"q5_answer": ("A", "d_k"), "q6_answer": ("A", "a weighted average of the rows of X"),
                  "q7_answer": ("A", "a soft, differentiable lookup: a softmax-weighted mix of all the values")}
-_CITES_LESSON = re.compile(r"\blesson\b|\bquiz\b|survives\s+elimination|check\s+your\s+understanding|answer\s+key"
-                           r"|\bslides?\b|\bdeck\b|\blecture\b", re.IGNORECASE)
 
 
 def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=None) -> None:
@@ -4503,12 +4502,10 @@ def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=
     said = (f"{question} is {value!r}, the letter lesson 79's quiz gives for this question, but the lesson orders its "
             f"options differently (there {lesson} is {there}); in this notebook {letter} is {here!r}, not the best "
             f"answer")
-    from autograder.grading.source_checks import cells_of, computed_answer
-    cells = [c for c in (cells_of(submission) if submission is not None else []) if re.search(
-        rf"^\s*{question}\s*=", c, re.MULTILINE)]
-    cite = next((m for c in cells for m in [_CITES_LESSON.search(c)] if m), None)
+    from autograder.grading.source_checks import cells_of, computed_answer, lesson_cited
+    cite = lesson_cited(cells_of(submission) if submission is not None else [], question)
     if cite is not None:
-        raise Misconception("answer_lesson_quiz_letter", f"{said}, and its cell cites the lesson ({cite.group(0)!r}): "
+        raise Misconception("answer_lesson_quiz_letter", f"{said}, and its cell cites the lesson ({cite!r}): "
                             + describe("answer_lesson_quiz_letter"))
     key = (wrong or {}).get(letter)
     if key and not computed_answer(cells_of(submission) if submission is not None else [], question):
@@ -4859,7 +4856,7 @@ def raise_if_computed_choice(question: str, value, answer: str, submission) -> N
         return
     letter = value.strip().upper()
     lesson = LESSON_LETTER.get(question, ("", ""))[0]
-    if letter == lesson and any(_CITES_LESSON.search(c) for c in cells if question in c):
+    if letter == lesson and any(CITES_LESSON.search(c) for c in cells if question in c):
         return
     how = _mechanical_pick(tree, nodes, value, literals)
     if how is not None:

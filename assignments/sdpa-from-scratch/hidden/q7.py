@@ -1,6 +1,4 @@
 """Question 7: the zero-after-softmax trap (multiple choice)."""
-import re
-
 from otter.test_files import test_case
 
 from autograder.grading.checks import Misconception, describe, expect_choice, register_misconceptions
@@ -16,8 +14,6 @@ WRONG = {"A": "zero_after_softmax", "B": "upper_triangular_mask", "D": "zero_aft
 # F.softmax(scores, dim=-1); weights[~causal_mask] = 0.0. What is wrong?") with its options in another order: its
 # answer is A, "The weights no longer sum to 1", which is C here, while A here says nothing is wrong
 LESSON_LETTER = ("A", "\"the weights no longer sum to 1\"")
-_CITES_LESSON = re.compile(r"\blesson\b|\bquiz\b|survives\s+elimination|check\s+your\s+understanding|answer\s+key"
-                           r"|\bslides?\b|\bdeck\b|\blecture\b", re.IGNORECASE)
 _HERE = {"A": "nothing is wrong: zeroing after the softmax equals -inf before it"}
 
 
@@ -32,17 +28,16 @@ def _raise_if_lesson_letter(value, submission):
     lesson, there = LESSON_LETTER
     if letter != lesson or letter == ref.q_trap_answer.upper():
         return
-    from autograder.grading.source_checks import cells_of, computed_answer
+    from autograder.grading.source_checks import cells_of, computed_answer, lesson_cited
     all_cells = cells_of(submission) if submission is not None else []
     if computed_answer(all_cells, "q_trap_answer"):
         return
     said = (f"q_trap_answer is {value!r}, the letter lesson 80's quiz gives for this question, but the lesson orders "
             f"its options differently (there {lesson} is {there}, which is {ref.q_trap_answer} here); in this "
             f"notebook {letter} says {_HERE[letter]}, not the best answer")
-    cells = [c for c in all_cells if re.search(r"^\s*q_trap_answer\s*=", c, re.MULTILINE)]
-    cite = next((m for c in cells for m in [_CITES_LESSON.search(c)] if m), None)
+    cite = lesson_cited(all_cells, "q_trap_answer")
     if cite is not None:
-        raise Misconception("answer_lesson_80_quiz_letter", f"{said}; its cell cites the lesson ({cite.group(0)!r}): "
+        raise Misconception("answer_lesson_80_quiz_letter", f"{said}; its cell cites the lesson ({cite!r}): "
                             + describe("answer_lesson_80_quiz_letter"))
     key = WRONG.get(letter)
     if key:
