@@ -3,6 +3,7 @@ score; non-zero with a one-line reason only when the grader itself cannot do its
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from typing import Optional
 
@@ -144,6 +145,44 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
           ) -> None:
     """Grade a class: gradebook.csv, canvas.csv, results/, feedback/, report.html. Resumable; a rerun
     regrades exactly what the hidden tests, reference, settings or version changed."""
+    counts = {"cached": 0, "graded": 0, "total": 0}
+    with _StopSignals() as stop:
+        try:
+            _batch(directory, assignment, outdir, jobs, seed, shard, isolation, regrade, hand_scores, counts)
+        except KeyboardInterrupt:
+            left = counts["total"] - counts["graded"] - counts["cached"]
+            typer.echo(f"stopped by {stop.name}: {counts['graded']} graded now, {counts['cached']} from the journal, "
+                       f"{left} left; each grade is kept in {outdir / 'journal.sqlite'}: the same command grades "
+                       "the rest", err=True)
+            raise typer.Exit(128 + stop.signum) from None
+
+
+class _StopSignals:
+    """SLURM (its time limit, scancel), `docker stop`, Kubernetes and `timeout` end a process with SIGTERM. A batch
+    stops on it as on Ctrl-C: its graders killed, the unpacked class removed, every grade journaled kept for the
+    same command to resume (the default action would leave the class unpacked in /tmp and no word said)."""
+
+    def __init__(self) -> None:
+        self.signum = int(signal.SIGINT)
+        self._before: object = None
+
+    @property
+    def name(self) -> str:
+        return "Ctrl-C" if self.signum == signal.SIGINT else signal.Signals(self.signum).name
+
+    def __enter__(self) -> "_StopSignals":
+        def stop(signum: int, frame: object) -> None:
+            self.signum = signum
+            raise KeyboardInterrupt
+        self._before = signal.signal(signal.SIGTERM, stop)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGTERM, self._before)  # type: ignore[arg-type]
+
+
+def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Optional[int], shard: Optional[str],
+           isolation: Optional[str], regrade: bool, hand_scores: Optional[Path], counts: dict[str, int]) -> None:
     import tempfile
 
     from autograder.sandbox import timers
@@ -182,8 +221,7 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
         typer.echo(terminal_text(f"not gradable: {problem.key or problem.source}: {problem.message}", limit=400))
     for warning in found.warnings[:20]:
         typer.echo(terminal_text(f"note: {warning}", limit=400))
-    total = len(mine.entries)
-    counts = {"cached": 0, "graded": 0}
+    total = counts["total"] = len(mine.entries)
     info = BatchInfo()
 
     def done(result, cached: bool) -> None:

@@ -127,6 +127,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         scratch = Path(tempfile.mkdtemp(prefix="autograder-class-"))
     pool: Optional[GraderPool] = None
     journal: Optional[Journal] = None
+    stopped = False
     try:
         if grader is None and (regrade or not (outdir / "journal.sqlite").exists()):
             # a class not graded before: its first grader process starts now (an `import torch`, a
@@ -251,13 +252,17 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             from autograder.course.similarity import write_batch_similarity
             with timers.span("similarity"):
                 write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
+    except KeyboardInterrupt:  # Ctrl-C, or the CLI's SIGTERM (SLURM, docker stop): what is journaled stays
+        stopped = True
+        raise
     finally:
         if journal is not None:
             journal.close()
         if pool is not None:
             with timers.span("grader processes closed"):
-                pool.close()
-            for note in pool.notes:
+                pool.close(kill=stopped)
+            # a stopped batch's graders die mid-grade: what they wrote on the way is not a grader problem
+            for note in pool.notes if not stopped else []:
                 # a grader process's "grader problem:" lines are summed up by the CLI's closing line
                 kept = "\n".join(x for x in note.splitlines() if not x.startswith("grader problem:"))
                 if kept.strip():

@@ -463,10 +463,12 @@ class GraderPool:
             else:
                 proc.ask_to_exit()
 
-    def close(self) -> None:
-        self.release()  # all at once: their shutdowns (zygote, interpreter) overlap
+    def close(self, kill: bool = False) -> None:
+        """Ask every grader process to exit (kill: stop them now, mid-grade, as a stopped batch does)."""
+        if not kill:
+            self.release()  # all at once: their shutdowns (zygote, interpreter) overlap
         for proc in list(self.procs):
-            self._retire(proc, kill=False)
+            self._retire(proc, kill=kill)
 
 
 # --- the grader process's side ----------------------------------------------------------------------
@@ -556,6 +558,10 @@ def _fork_grader(sock: socket.socket, grader: Any) -> "socket.socket | int | Non
 
 def child_main(options: dict[str, Any]) -> int:
     _die_with_parent(int(options["parent"]))
+    # A terminal's Ctrl-C goes to its whole foreground group: the batch stops this process itself (it kills
+    # it), so a KeyboardInterrupt here would only add a traceback, or a grade cut short, to its stop. Its
+    # zygote and workers inherit the ignored SIGINT across exec.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     timers.role("grader process")
     timers.mark("grader process start")
     sock = socket.socket(fileno=int(options["fd"]))
