@@ -43,6 +43,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
@@ -222,6 +223,23 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     for kind, value in sorted(twice):
         warnings.append(f"{kind} {value} is in {len(owners[(kind, value)])} submissions "
                         f"({', '.join(sorted(owners[(kind, value)])[:5])}): left out of the Canvas file")
+    # Rows without an id are matched by name: two such rows with one name (`bob.ipynb` and `bob<U+200B>.ipynb`,
+    # whose invisible character the name drops) would put either score on that student: both are left out
+    def by_name_only(s: Student) -> bool:
+        return not (s.lms_id or s.sid or (s.email and login_id == "email"))
+
+    def name_key(s: Student) -> str:
+        return unicodedata.normalize("NFKC", s.name).casefold().strip()
+    named: dict[str, set[str]] = {}
+    for row in rows:
+        if row.student.identity not in twice and by_name_only(row.student):
+            named.setdefault(name_key(row.student), set()).add(row.submission)
+    same_name = {name for name, subs in named.items() if len(subs) > 1}
+    for name in sorted(same_name):
+        subs = sorted(named[name])
+        warnings.append(f"{len(subs)} submissions without a student id have the name '{clean(name, 80)}' "
+                        f"({', '.join(subs[:5])}): left out of the Canvas file (Canvas would match each to one "
+                        "student by name)")
     column = clean(assignment, 200) + (f" ({clean(canvas_assignment_id, 40)})" if canvas_assignment_id else "")
     lines = []
     if points_possible:
@@ -230,9 +248,9 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     anonymous: list[str] = []
     for row in rows:
         s = row.student
-        if s.identity in twice:
+        if s.identity in twice or (by_name_only(s) and name_key(s) in same_name):
             continue
-        if not (s.lms_id or s.sid or (s.email and login_id == "email")):
+        if by_name_only(s):
             anonymous.append(f"{s.label} ({row.submission})")
         score = "" if row.status == "worker_failed" else f"{row.score:g}"
         lines.append([csv_cell(s.name), csv_cell(s.lms_id), csv_cell(s.sid),

@@ -313,7 +313,11 @@ class _Notebook:
                 if root is not None and _is_global(root.id, ch) and (n.args or n.keywords):
                     self._bind(root.id, _Binding("mutation", ast.Tuple(
                         elts=[*n.args, *(k.value for k in n.keywords)], ctx=ast.Load()), ch))
-            if isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load):
+            if isinstance(n, ast.MatchClass) and (n.kwd_attrs or n.patterns):
+                # `case object(softmax=f)` reads torch.softmax with no attribute node, and positional parts
+                # read what the class's __match_args__ names, which may be computed (red-team round 45)
+                self.dynamic.append(f"a class pattern `case {ast.unparse(n.cls)[:40]}(...)`")
+            elif isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load):
                 self.dynamic.append(f"`{n.id}`")
             elif isinstance(n, ast.Attribute) and n.attr in DYNAMIC_ATTRS:
                 self.dynamic.append(f"`.{n.attr}`")
@@ -890,11 +894,35 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
                 for alias in node.names:
                     if alias.name in REACHING_FUNCTIONS and alias.asname:
                         aliases[alias.asname] = alias.name
+    rebound = {n.id for _number, nodes in cells_nodes for n in nodes
+               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for number, nodes in cells_nodes:
         for node in nodes:
-            what = _reaching(node, aliases)
+            what = _reaching(node, aliases) or _reaching_by_pattern(node, rebound)
             if what is not None:
                 return f"{what} in code cell {number}"
+    return None
+
+
+# A builtin class's positional pattern (`case int(n)`) matches the subject itself; any other class's reads the
+# attributes its __match_args__ names, which a notebook may compute and a metaclass may let any subject match.
+_MATCH_SELF_TYPES = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set",
+                               "str", "tuple"})
+_REACHING_BY_NAME = REACHING_ATTRS | {GRADER_PACKAGE} | frozenset().union(*REACHING_FUNCTIONS.values())
+
+
+def _reaching_by_pattern(node: ast.AST, rebound: set[str]) -> str | None:
+    """A `match` class pattern that reads a reaching attribute by keyword (`case object(modules=m)` on sys),
+    or reads attributes by position through a class other than an unshadowed builtin (red-team round 45)."""
+    if not isinstance(node, ast.MatchClass):
+        return None
+    cls = ast.unparse(node.cls)[:40]
+    for attr in node.kwd_attrs:
+        if attr in _REACHING_BY_NAME:
+            return f"`case {cls}({attr}=...)`"
+    if node.patterns and not (isinstance(node.cls, ast.Name) and node.cls.id in _MATCH_SELF_TYPES
+                              and node.cls.id not in rebound):
+        return f"`case {cls}(...)` with positional parts (attributes named by the class at run time)"
     return None
 
 
