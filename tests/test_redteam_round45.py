@@ -22,6 +22,7 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from tests.conftest import ROOT
 
@@ -162,3 +163,34 @@ def test_reaches_into_grader_sees_a_computed_match_args_attribute():
     src = ("import sys\n" + MATCH_ARGS.replace("@A", "mod").replace("@B", "ules")
            + "match sys:\n    case _P(mods):\n        pass\n")
     assert reaches_into_grader([src]) is not None
+
+
+# --- torch's stack of function modes, where the forbidden-API guard sits -----------------------------------
+
+POP_GUARD = ("def scaled_dot_product_attention(Q, K, V, mask=None):\n"
+             "    modes = [torch._C._pop_torch_function_stack() for _ in range(torch._C._len_torch_function_stack())]\n"
+             "    try:\n"
+             "        return __ATTEND__\n"
+             "    finally:\n"
+             "        for m in reversed(modes):\n"
+             "            torch._C._push_on_torch_function_stack(m)\n")
+
+
+@pytest.mark.parametrize("spelling", [
+    "torch._C._pop_torch_function_stack()",
+    "torch._C.DisableTorchFunction()",
+    "torch.overrides._pop_mode()",
+    "torch.utils._python_dispatch._disable_current_modes()",
+])
+def test_the_guards_mode_stack_is_refused_by_any_spelling(spelling):
+    from autograder.grading.source_checks import reaches_into_grader
+    assert reaches_into_grader([f"import torch\nx = {spelling}\n"]) is not None
+
+
+def test_a_notebook_that_pops_the_forbidden_api_guard_is_rejected(tmp_path, grader):
+    # the fused kernel is not even called: popping the guard is enough to be refused, in words
+    code = POP_GUARD.replace("__ATTEND__", "torch.softmax(Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5, -1) @ V")
+    path = _replace_def(EXAMPLES / "full_marks.ipynb", "scaled_dot_product_attention", code, tmp_path / "pop.ipynb")
+    r = grader.grade(path, "sdpa-from-scratch", seed=5)
+    assert r.status == "rejected" and r.score == 0, (r.status, r.score)
+    assert "_pop_torch_function_stack" in r.message, r.message

@@ -475,7 +475,15 @@ GRADER_PACKAGE = "autograder"
 REACHING_ATTRS = frozenset({"get_objects", "get_referrers", "get_referents", "__subclasses__", "__globals__",
                             "f_back", "f_globals", "f_locals", "f_builtins", "_getframe", "tb_frame",
                             "gi_frame", "cr_frame", "ag_frame", "walk_stack", "extract_stack", "_current_frames",
-                            "__closure__", "__code__"})
+                            "__closure__", "__code__",
+                            # torch's stack of function modes, where the forbidden-API guard sits: popped, it
+                            # lets the fused kernel run unseen at run time (red-team round 45)
+                            "_pop_torch_function_stack", "_push_on_torch_function_stack",
+                            "_len_torch_function_stack", "_get_function_stack_at", "DisableTorchFunction",
+                            "DisableTorchFunctionSubclass", "_EnableTorchFunction", "_set_torch_function_state",
+                            "_get_current_function_mode_stack", "_pop_mode", "_pop_mode_temporarily",
+                            "_disable_current_modes", "_set_skip_next_torch_function",
+                            "_skip_one_hop_torch_function"})
 REACHING_NAMES = frozenset({"__import__", "__builtins__"})
 # functions of the standard library that hand out frames, modules or every object, by module
 REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames", "settrace", "setprofile"}),
