@@ -194,3 +194,27 @@ def test_a_notebook_that_pops_the_forbidden_api_guard_is_rejected(tmp_path, grad
     r = grader.grade(path, "sdpa-from-scratch", seed=5)
     assert r.status == "rejected" and r.score == 0, (r.status, r.score)
     assert "_pop_torch_function_stack" in r.message, r.message
+
+
+@pytest.mark.parametrize("body", [
+    "return torch.distributions.Categorical(logits=x.movedim(dim, -1)).probs.movedim(-1, dim)",
+    "from torch.distributions.utils import logits_to_probs\n    return logits_to_probs(x.movedim(dim, -1)).movedim(-1, dim)",
+])
+def test_a_distributions_softmax_loses_the_rule_point(tmp_path, grader, body):
+    code = f"def stable_softmax(x, dim=-1):\n    {body}\n"
+    path = _replace_def(EXAMPLES / "full_marks.ipynb", "stable_softmax", code, tmp_path / "dist.ipynb")
+    r = grader.grade(path, "sdpa-from-scratch", seed=5)
+    assert _test(r, "test_matches_softmax").score > 0, "the values are right"
+    assert _test(r, "test_no_builtin_softmax").score == 0
+
+
+def test_an_import_inside_the_function_is_read():
+    from autograder.grading.source_checks import SourceUnreadable, find_use
+    local = "import torch\ndef stable_softmax(x, dim=-1):\n    from torch.nn.functional import softmax as s\n    return s(x, dim)\n"
+    use = find_use([local], "stable_softmax", ("softmax",))
+    assert use is not None and "torch.nn.functional.softmax" in use.what
+    plain = "def stable_softmax(x, dim=-1):\n    from math import e\n    return e ** (x - x.max()) / (e ** (x - x.max())).sum()\n"
+    assert find_use([plain], "stable_softmax", ("softmax",)) is None
+    hidden = "def stable_softmax(x, dim=-1):\n    from mystery import helper\n    return helper(x)\n"
+    with pytest.raises(SourceUnreadable):
+        find_use([hidden], "stable_softmax", ("softmax",))

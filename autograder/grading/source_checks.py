@@ -427,6 +427,17 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                             raise SourceUnreadable(f"`{via[-1]}` calls {fname} with a computed name")
                         if matches(s):
                             return Use(func_name, via[1:], f"{fname}(..., {s!r})")
+            elif isinstance(n, ast.ImportFrom):
+                # an import inside the function binds a local name, which the walk does not follow: the
+                # imported name is read here (`from torch.nn.functional import softmax as s`, red-team round 45)
+                module = "." * n.level + (n.module or "")
+                for al in n.names:
+                    if al.name == "*" or not _readable(module):
+                        raise SourceUnreadable(f"`{via[-1]}` imports from module `{module or '.'}`, which the "
+                                               "grader cannot read")
+                    if matches(al.name):
+                        alias = f" (imported as `{al.asname}`)" if al.asname else ""
+                        return Use(func_name, via[1:], f"`{module}.{al.name}`{alias}")
             elif isinstance(n, ast.Attribute):
                 if matches(n.attr):
                     return Use(func_name, via[1:], f"`{nb.qualname(n) or n.attr}`")
