@@ -40,6 +40,22 @@ ZYGOTE_TMP_BYTES = 1 << 20
 
 BWRAP_PROBLEM: list[str] = []  # why bwrap was not used, for the instructor
 
+# `python -I` running a module of this package imported from PKG_DIR itself, not from whatever the environment
+# installed: the sandbox runs the code of the grader that started it (a second checkout sharing one virtual
+# environment, a frozen worktree measuring an older engine: `-m` had imported the installed copy, which bwrap
+# does not bind, so such a grader fell to the fallback level), and nothing else of the folder PKG_DIR lies in
+# joins the path (an editable install's folder holds the course: hidden tests, reference).
+_PACKAGE_BOOTSTRAP = ("import sys, runpy, importlib.util as u; d = sys.argv.pop(1); "
+                      "s = u.spec_from_file_location('autograder', d + '/__init__.py', submodule_search_locations=[d]); "
+                      "m = u.module_from_spec(s); sys.modules['autograder'] = m; s.loader.exec_module(m); "
+                      "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)")
+
+
+def package_module_args(module: str) -> list[str]:
+    """The interpreter's arguments that run `module` of this package as `python -I -m module` would, this
+    package taken from PKG_DIR; the module's own arguments follow."""
+    return ["-I", "-c", _PACKAGE_BOOTSTRAP, str(PKG_DIR), module]
+
 
 @lru_cache(maxsize=1)
 def bwrap_executable() -> str | None:
@@ -93,7 +109,7 @@ def bwrap_works() -> bool:
         return False
     for _ in range(2):
         try:
-            r = subprocess.run(bwrap_command(sys.executable) + ["-I", "-c", "import autograder.sandbox.calls"],
+            r = subprocess.run(bwrap_command(sys.executable) + package_module_args("autograder.sandbox.calls"),
                                capture_output=True, timeout=60)
         except (OSError, subprocess.TimeoutExpired) as e:
             BWRAP_PROBLEM.append(f"bwrap probe failed: {e}")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from autograder.errors import GraderError
 from autograder.sandbox import timers
 from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
-                                  runtime_paths)
+                                          package_module_args, runtime_paths)
 from autograder.sandbox.messages import SpawnRequest
 from autograder.sandbox.levels import Isolation
 
@@ -80,7 +80,7 @@ class Zygote:
             os.chmod(self._scratch_host, 0o711)
             opts.update(level="rlimits", hide=self.hide, scratch_root=self._scratch_host)
             cmd = [sys.executable]
-        cmd += ["-I", "-m", "autograder.sandbox.worker", json.dumps(opts)]
+        cmd += [*package_module_args("autograder.sandbox.worker"), json.dumps(opts)]
         timers.mark(f"zygote launch {self.isolation.value}")
         self.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], env=dict(SANDBOX_ENV),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
