@@ -1,0 +1,48 @@
+"""Engine, naming round 45 (after blind44): a one-edit "fix" of a small count that only puts one variable for another,
+or reorders a call's arguments, is a coincidence, not the slip: the lesson's rank 2 is int(trace(Q Q^T) / 2) where a
+student took trace(K K^T) / 2 (8) for the rank, and a QR of S^T, not S, whose pivots fall exactly to zero. Such a fix
+of a small count is no longer said (the failure stays unnamed, which is honest); the same fix of a count that is not
+small, and a constant's fix of a small one (hermitian=False), still are. Variants of my own, not blind44's cells."""
+from __future__ import annotations
+
+import pytest
+
+from autograder.grading.grader import Grader
+from autograder.grading.repair import Edit, _names_only
+from tests.heldout.harness import grade_cells
+
+LESSON = ("import torch\n"
+          "_Q = torch.tensor([[1., 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [.5, .5, 0, 0]])\n"
+          "_K = torch.tensor([[2., 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1, 0, 0], [0, 0, 1, 1]])\n"
+          "max_rank_S = 8\n")
+
+
+@pytest.mark.parametrize("before, after, names_only", [
+    ("scaled_scores(_Q, _K)", "scaled_scores(_K, _Q)", True),
+    ("_K", "_Q", True),
+    ("x.max()", "x.min()", False),                 # a method's twin: not a variable
+    ("hermitian=True", "hermitian=False", False),  # a constant
+    ("torch.tril(m)", "torch.triu(m)", False),
+    ("a / b", "a * b", False),
+])
+def test_names_only(before: str, after: str, names_only: bool) -> None:
+    assert _names_only(Edit(line=1, before=before, after=after, source="")) is names_only
+
+
+@pytest.mark.parametrize("rank_line", [
+    # the sum of K's squared entries halved, 16 // 2 = 8; with _Q, int(4.5) // 2 = 2: a coincidence
+    "rank_S_lesson = int((_K ** 2).sum().item()) // 2\n",
+    # the sum of K * K halved and rounded: 8; with _Q, round(2.25) = 2
+    "rank_S_lesson = round(float((_K * _K).sum()) / 2)\n",
+])
+def test_a_variable_swap_that_lands_on_a_small_count_is_not_said(grader: Grader, rank_line: str) -> None:
+    outcome = grade_cells(grader, "attention-pipeline", {"max_rank_S": LESSON + rank_line}, "round45")
+    assert outcome.failed and {q for q, *_ in outcome.failed} == {"q11"}, outcome.failed
+    assert all(k != "one_edit_fix" for _, _, k, _ in outcome.failed), outcome.failed
+
+
+def test_a_constants_fix_of_a_small_count_is_still_said(grader: Grader) -> None:
+    line = "rank_S_lesson = int(torch.linalg.matrix_rank(_Q @ _K.T, hermitian=True))\n"
+    outcome = grade_cells(grader, "attention-pipeline", {"max_rank_S": LESSON + line}, "round45")
+    assert [k for _, _, k, _ in outcome.failed] == ["one_edit_fix"], outcome.failed
+    assert "`False` in place of `True`" in outcome.failed[0][3]
