@@ -5516,6 +5516,246 @@ BLIND43_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind44 (frozen at 2f6a118, measured there), judged by three helper sessions at first sight: scaled 12/14 (one
+# mis-named; 11 at the frozen tree's fallback level, where one cell hit this host's unreadable cProfile, regraded at
+# bwrap), sdpa 9/14 (one mis-named), pipeline 8/14 (two mis-named, both one-edit fixes of a small count by a variable
+# swap, not said since 735feae; its FlopCounterMode-style cell regraded at bwrap): 29/42
+# blind44 (frozen engine, /tmp/frozen44, fallback sandbox level), judged from `measure scaled-attention --set blind44 -v`,
+# full messages re-read by grading each variant again (/tmp/j44-sa/full.py -> full.txt: same scores and keys as
+# /tmp/measure44-scaled-attention.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right. One cell hit this host's ModuleNotFoundError (cProfile, from torch.optim at the fallback level):
+# q7_answer_gradient_probe_reads_grad_after_zero_grad, regraded at the bwrap level from /work/main (engine at
+# 2aeb7f9, not the frozen one) with /tmp/eng43/one.py and judged on that message.
+    "scaled-attention": {
+        # no_scale on all 5 failing q1 tests: "the weight matrix is wrong: with the other result of the same call it
+        # matches not scaling the scores at all": exactly the effect (exp(QK^T)/sqrt(d_k) cancels in the normaliser,
+        # leaving softmax(QK^T)), as measure.py's q08_scale_outside_exp -> no_scale; borderline: nothing says the
+        # division sits on the exponentials instead of the scores; q8 not charged (no double charge)
+        "q1_scale_divides_the_exponentials_and_cancels": ("no_scale",),
+        # generic: q2:test_scaled_variance_is_one None, "for d_k = 12 the variance of q.k / sqrt(d_k) is not within 10%
+        # of its expected value": says which value differs, no key; nothing says `d_k ** 0.5 ** 2` is d_k ** 0.25
+        # (right-to-left **), no one_edit_fix `(d_k ** 0.5) ** 2` (as blind's q8_power_right_associative got)
+        "q2_scaled_variance_power_tower_read_right_to_left": (),
+        # draws_not_unit_variance on both q2 tests: "each product q_i k_i has variance about 0.248, so your q and k
+        # entries have variance about 0.498 ..., not 1: drawing q and k entries whose variance is not 1 (a normal
+        # formula misremembered ...) ... draw standard normals with torch.randn(...)": exactly the effect (variance
+        # 1/2 per coordinate) and a working fix; borderline: its examples are Box-Muller / uniforms, nothing names
+        # erfinv's missing sqrt(2)
+        "q2_inverse_cdf_normals_without_sqrt_two": ("draws_not_unit_variance",),
+        # MIS-NAMED: entropy_softmax_whole_tensor on q4:test_entropy_saturated_rows: "it matches normalising the
+        # exponentials by one sum over the whole tensor (e / e.sum() without dim): each row's probabilities must sum to
+        # 1 (softmax along dim=-1)": a coincidence (the +300 logit makes a whole-tensor softmax one-hot, every row's
+        # entropy ~0, like the clamped -1e-9); the student's F.softmax(logits, dim=-1) is right and would be "fixed";
+        # the real mistake is torch.log(p).clamp(min=1e-9) (every log p becomes +1e-9). The other two q4 tests None:
+        # "it is the correct result times a constant: off by a constant factor x-1.08e-09" (generic; true of the
+        # output, -1e-9 everywhere, but says nothing of the clamp on the log)
+        "q4_entropy_nan_guard_clamps_the_log": (),
+        # answer_value_not_letter on q5:test_q5_answer: "q5_answer is 16.0, a number, not a letter: answering ... with
+        # a value (... a result worked out) instead of the letter of the option that says it, as a string": exactly
+        # the effect (min over the values returns 16.0); borderline: nothing says take min over the dict's keys
+        "q5_answer_probe_min_over_option_values": ("answer_value_not_letter",),
+        # answer_computed_by_code: "'B', the letter your code worked out (`q5_answer = min(_options, key=...`) ...
+        # (option B stands for confusing the standard deviation ... with its variance) ... (look at ... the sizes it
+        # uses ...)": right in kind, as blind43's q5_answer_probe_variance_of_terms_of_one_pair ("the sizes" fits one
+        # pair); borderline: quotes the min line, nothing says one squared draw is not an estimate of the variance
+        "q5_answer_probe_one_pair_squared_dot_as_variance": ("answer_computed_by_code",),
+        # answer_value_not_letter on q6:test_q6_answer: "q6_answer is 65, a number, not a letter ... instead of the
+        # letter of the option ..., as a string such as \"B\"": exactly (ord without chr); borderline: chr() not said
+        "q6_answer_option_index_added_to_ord_without_chr": ("answer_value_not_letter",),
+        # answer_computed_by_code: "'C' ... (`if _is_weighted_average: q6_answer = 'A' elif torch.allclose(_out, ...`)
+        # ... what it measures or compares is not what the question asks": quotes the check that rules A out; right
+        # in kind, as blind43's q6_answer_check_expected_weights_without_scale; borderline: nothing says `_W[i] * _X`
+        # broadcasts along the features (`_W[i][:, None]` meant)
+        "q6_answer_check_row_weights_broadcast_along_features": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`if _out.shape == _X.shape: q6_answer = 'B' else: ...`) ... (option B
+        # stands for thinking a token in self-attention attends only to itself) ... what it measures or compares is
+        # not what the question asks": quotes the exact faulty line (a shape, which every option shares), and the
+        # cell's own comment holds B's belief
+        "q6_answer_decided_by_output_shape": ("answer_computed_by_code",),
+        # at the frozen fallback level: raw, q7:test_q7_answer None "`q7_answer` is not defined: ... your code raised
+        # ModuleNotFoundError: No module named 'cProfile' (line 6)": torch.optim's import on this host (Python under
+        # /root unreadable to the fallback worker's uid), the environment, not the variant; regraded at bwrap
+        # (/work/main engine): 27/28, answer_computed_by_code "'C' ... (`q7_answer = 'D' if _Q.grad is not None and
+        # _Q.grad.abs().sum() > 0 ...`) ... (look at ... the branch each outcome takes)": quotes the verdict on _Q.grad,
+        # right in kind, as blind43's q7_answer_gradient_probe_reads_non_leaf_grad; borderline: nothing says
+        # zero_grad() sets .grad to None (read it before zero_grad)
+        "q7_answer_gradient_probe_reads_grad_after_zero_grad": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q.grad.abs().max() > 1e-06 else 'C'`) ... (option C
+        # stands for ... a hard argmax ...)": quotes the verdict line, right in kind (as blind43's q7 probes);
+        # borderline: nothing says equal value rows (torch.ones) make the output constant, so the gradient is 0
+        "q7_answer_gradient_probe_with_equal_value_rows": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out1, _out2, atol=0.01): q7_answer = 'C' else: ...`)
+        # ... what it measures or compares is not what the question asks": quotes the exact faulty comparison with
+        # its atol; right in kind; borderline: nothing says the 1e-3 nudge moves the output less than atol
+        "q7_answer_continuity_probe_tolerance_above_the_change": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _grad is not None else 'C'`) ... (look at ... the
+        # branch each outcome takes)": quotes the verdict on _grad, right in kind; borderline: the slip is two lines
+        # up (`_grad = _Q.grad` before `.backward()`), not said
+        "q7_answer_grad_stored_before_backward": ("answer_computed_by_code",),
+        # one_edit_fix on all 3 q8 tests: "right with one change on line 7 of its cell (`V = torch.einsum("td,ed->te",
+        # X, W_V)`): `'td,de->te'` in place of `'td,ed->te'` -- or -- `W_V.transpose(-2, -1)` in place of `W_V`":
+        # the exact line and fix
+        "q8_value_projection_einsum_subscripts_swapped": ("one_edit_fix",),
+    },
+# correct: 5/5 at full marks (28/28 each, fallback level; no correct cell hit the host's missing modules)
+# wrong 14: named right 12 / partly 0 / generic 1 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# (at the frozen fallback level alone: named right 11 / raw 1, q7_answer_gradient_probe_reads_grad_after_zero_grad's cProfile)
+# blind44 (frozen engine, /tmp/frozen44, fallback sandbox level), judged from `measure sdpa-from-scratch --set blind44 -v`,
+# full messages re-read by grading each variant again (/tmp/j44-sdpa/full.py -> full.txt: same scores and keys as
+# /tmp/measure44-sdpa-from-scratch.txt) against each variant's "mistake" words and code; () where no failed test
+# names it right. No cell in this set hit the host's ModuleNotFoundError; the one raw exception (Fraction) is the same
+# at the bwrap level (/tmp/eng43/one.py from /work/main: 34/35, same EncodeError), so it is not the host's problem.
+    "sdpa-from-scratch": {
+        # float_for_int on both q1 failures: "weights_shape is (4.0, 10.0, 10.0): a float where a shape holds whole
+        # numbers, Python ints: ... or int(...) around the result": exactly the effect and a fix that works; borderline:
+        # its examples (math.pow, /, a float literal) do not name np.zeros' float64 default (dtype=int)
+        "q1_size_table_in_np_zeros_keeps_float_entries": ("float_for_int",),
+        # weights_as_output on q1:test_out_shape (the only failure): "out_shape is the shape of the weight matrix, not
+        # of the output: the weights still multiply V": here the output einsum literally carries the weights' result
+        # letters ("bqk,bkd->bqk"), so out_shape IS the weights' shape and the fix is to give the output V's width
+        # ("->bqd"); borderline: nothing says the copied "->bqk" sums V's width away (unlike blind43's len slip, the
+        # weights' shape here comes from the weights' own letters, not a coincidence)
+        "q1_out_probe_einsum_letters_copied_from_the_weights": ("weights_as_output",),
+        # generic: q2:test_score_variances None, "raw_score_var is 6.128 and scaled_score_var 0.766, exactly 1/8 of it,
+        # so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores
+        # were measured or another statistic than their .var() was taken": says what differs, nothing says each row is
+        # centred on its own mean instead of the overall mean
+        "q2_hand_variance_centred_on_each_rows_mean": (),
+        # MIS-NAMED: variance_scaled_like_scores on q2:test_score_variances (the only failure): "scaled_score_var is the
+        # raw variance divided by sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k" (key:
+        # "dividing the variance by sqrt(d_k) as if it scaled like the scores"); the number is a true description, but
+        # the code takes .var() of the divided scores, which is right; the real mistake is d_k = Q.shape[-1] ** 0.5
+        # (a square root already) rooted again, so the scores are divided by 8 ** 0.25; the student is sent to fix a
+        # variance-scaling belief the code does not hold, nothing points at what d_k holds
+        "q2_d_k_variable_holds_the_square_root_already": (),
+        # gradient_cut on q5:test_gradients_float64 (the only failure; q3's tests do not lose a point): "the output is
+        # right but no gradient reached Q or K (it reached V): the autograd graph is cut at the weights": exactly the
+        # effect of @torch.no_grad() on stable_softmax, and it points at the weights; borderline: its list (.detach(),
+        # .data, .item(), NumPy) does not name no_grad
+        "q3_softmax_decorated_with_no_grad": ("gradient_cut",),
+        # one_edit_fix on all 4 failures (3 q4, q6:test_weights3_causal): "`causal_mask` is right with one change on
+        # line 5 of its cell (`future = ....triu(diagonal=-1) ...`): `1` in place of `-1`": the very line and the sign
+        # at fault; q6's trailing line ("look at the masked fill and at what stable_softmax subtracts") is secondary,
+        # the lead names the fix; q5 not charged
+        "q4_complement_of_triu_with_the_offset_sign_flipped": ("one_edit_fix",),
+        # causal_ignores_T_k on q4:test_more_queries_than_keys (the only failure): "causal_mask(9, 6) has shape (6, 6):
+        # a square mask from one length; it should be (9, 6), one row per query and one column per key": the code does
+        # build a square from one length (T_k) and has too few rows for the queries; the key's text says "ignoring T_k
+        # (or T_q)", which covers it; the message shown does not say which length is ignored, so it does not mislead
+        "q4_mask_cut_from_the_key_square_by_its_first_rows": ("causal_ignores_T_k",),
+        # dtype_changed on all 7 q5 failures: "the float16 output comes back as torch.float32 for a torch.float16
+        # input, with the right values: keep the input's dtype (cast back, or do not convert)": exactly the effect;
+        # the student's .to(Q.dtype) is the cast back that fails, and "keep the input's dtype" is the fix (save it
+        # before rebinding); borderline: nothing says Q was rebound, so .to(Q.dtype) is float32
+        "q5_inputs_rebound_to_float32_so_the_cast_back_is_a_no_op": ("dtype_changed",),
+        # generic: q6:test_out3 None, "out3 should have shape (3, 2), got (6,)": says what differs, nothing names the
+        # flatten().tolist() into one list
+        "q6_output_stored_as_a_flat_list": (),
+        # answer_computed_by_code on q7:test_trap_answer: "q_trap_answer is 'A', the letter your code worked out
+        # (`q_trap_answer = 'A' if _still_one else 'C'`) ... compare what each approach does to the sum of a row's
+        # weights ... when the code picks a wrong option: what it measures or compares is not what the question asks":
+        # right: the check picked the letter and measured untouched weights (as blind43's cosine probe); borderline:
+        # nothing says masked_fill returns a new tensor that was thrown away, its hint list (sign, max against min,
+        # sizes, branch) does not cover it, and "(option A stands for zeroing masked weights after the softmax: rows no
+        # longer sum to 1)" garbles option A ("Nothing: ... same effect")
+        "q7_check_zeroes_with_masked_fill_not_in_place": ("answer_computed_by_code",),
+        # answer_lookalike_letter on q7:test_trap_answer: "q_trap_answer is 'Ｃ', which looks like 'C' but is FULLWIDTH
+        # LATIN CAPITAL LETTER C (U+FF23) ... retype the letter on a Latin layout": exactly
+        "q7_letter_typed_full_width": ("answer_lookalike_letter",),
+        # answer_in_container on q7:test_trap_answer: "q_trap_answer is array(['C'], dtype='<U1'), a NumPy array holding
+        # a letter (take it out: q_trap_answer = str(arr.item()))": exactly, with a fix that works (the rest is the
+        # key's generic tuple/comma text)
+        "q7_letter_picked_by_a_boolean_mask_stays_an_array": ("answer_in_container",),
+        # generic: q8:test_score_madds None, "score_madds is not the number of multiply-adds of Q @ K.T (each entry is
+        # a dot product of length d_k)": a good hint (each ENTRY is a dot product), but no key; nothing says 64 is the
+        # cost of one score and not of all T^2
+        "q8_madds_of_one_dot_product": (),
+        # raw: q8:test_cost_ratio None, "your code raised EncodeError: a value of type Fraction cannot cross the sandbox
+        # boundary": a raw exception (same at the bwrap level); nothing says a Fraction is not the int asked (int(...))
+        "q8_ratio_kept_as_an_exact_fraction": (),
+    },
+# wrong 14: named right 9 / partly 0 / generic 3 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
+# blind44 (frozen engine, /tmp/frozen44, fallback sandbox level), judged from `measure attention-pipeline --set blind44 -v`
+# (/tmp/measure44-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j44ap/full.py ->
+# /tmp/j44ap/full.txt: same scores and keys as the measure) against each variant's "mistake" words and code; () where no
+# failed test names it right. One cell hit the host's ModuleNotFoundError (q16 FlopCounterMode -> cProfile); regraded at
+# the bwrap level from /work/main (/tmp/eng43/one.py, full message via /tmp/j44ap/full.py /work/main).
+    "attention-pipeline": {
+        # causal_needs_square on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is not the best answer: that
+        # choice reflects tying the causal mask to a square score matrix: what matters is whether both sequences share one
+        # time axis": names and refutes C's belief, the hedge's first letter that `or` keeps, and points to D; accepted as
+        # blind35's q5_answer_hedged_with_and_operator / blind41's q06_letters_joined_with_and; borderline: nothing says
+        # `or` returns its first truthy operand (the value is 'c') or that two letters were given
+        "q15_hedged_with_or_keeps_first_letter": ("causal_needs_square",),
+        # bytes_for_text: "ans_cross_causal is (or returns) a bytes object ... ("C".encode() ...) ... write the string itself,
+        # "C" (or .decode() the bytes)": exactly
+        "q15_letter_encoded_to_bytes": ("bytes_for_text",),
+        # generic: q06:test_ans_mask None, "ans_mask should be one letter as a string: "a", "b", "c", "d"": says what is
+        # expected, no key: nothing says a dict of True/False marks is given (no container key fired)
+        "q06_options_marked_true_false_in_a_dict": (),
+        # answer_computed_by_code: "'a', the letter your code worked out (`ans_mask = 'a' if not torch.allclose(_sums, ...`)
+        # ... (option A stands for thinking the mask is what makes the rows sum to 1: the softmax does that with or without
+        # a mask) ... what it measures or compares is not what the question asks": the unmasked rows do sum to 1, which
+        # refutes the experiment; right in kind (as blind43's q06_lower_triangle_row_sums_of_unmasked_weights); borderline:
+        # nothing points at .sum(dim=0) summing the columns
+        "q06_column_sums_of_unmasked_weights_read_as_rows": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'c' ... (`ans_cross_shapes = next((k for k, v in _options.items() if v == ((_...`) ...
+        # (option C stands for taking queries from Y or keys/values from X in cross-attention)": exactly the target/source
+        # mapping turned round (queries given Y's length); borderline: nothing names L = the query length in MHA's docs
+        "q14_mha_target_length_read_as_keys_sequence": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'c' ... (`ans_scale = 'c' if math.isclose(_H_raw, _H_scaled) else ...`) ... (option C
+        # stands for thinking the softmax does not change when every score is multiplied by the same constant ...) ...
+        # look at ... the sizes it uses": the sizes hint fits d_k = 1; right in kind (as blind43's q16_timed_on_tiny_
+        # sequences); borderline: nothing says sqrt(1) = 1 makes the scale a no-op (no probe_at_degenerate_size here), and
+        # the option's text ("multiplied by a constant changes it") is what this student's d_k = 1 run seemed to contradict
+        "q03_scale_experiment_with_one_feature": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'d', the letter your code worked out (`for ans_scale, _text in _options.items():
+        # print(ans_scale + ')', _t...`) ... a search over the options": quotes the very loop that rebinds ans_scale and
+        # says the code, not the student, picked 'd'; borderline: nothing says the loop variable overwrites the answer's
+        # name (rename it), and "option D stands for thinking an entropy can be negative" is not this student's belief
+        "q03_loop_over_options_overwrites_answer": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'b' ... (`ans_complexity = 'b' if _ratio < 1.5 else 'a' if _ratio < 3 else 'c'`) ...
+        # (option B stands for thinking the cost of the scores does not depend on T: there are T^2 of them) ... what it
+        # measures or compares is not what the question asks": right in kind (what was measured is not S's memory; as
+        # blind43's q16_cost_measured_as_size_of_q_and_k); borderline: the quoted line is the branch, nothing names
+        # sys.getsizeof (the Python object, not its storage: numel() * element_size())
+        "q16_memory_measured_with_sys_getsizeof": ("answer_computed_by_code",),
+        # frozen fallback level: raw, "ans_complexity is not defined ... ModuleNotFoundError: No module named 'cProfile'":
+        # this host's Python under /root (FlopCounterMode's import), not the variant's mistake; regraded at bwrap from
+        # /work/main (engine differs from the frozen one only by a find_use ImportFrom branch): 41/42,
+        # answer_computed_by_code: "'a' ... (`ans_complexity = {1: 'b', 2: 'a', 4: 'c', 8: 'd'}[round(_ratio)]`) ...
+        # (option A stands for thinking the score matrix costs time linear in T: there are T^2 scores)": the option's text
+        # is the fix (count S's T^2 scores, not the whole layer); right in kind (as blind43's q16_cost_measured_as_size_
+        # of_q_and_k); borderline: nothing says the projections dominate at T = 8, 16 with d_model = 512
+        "q16_flops_of_whole_layer_at_short_lengths": ("answer_computed_by_code",),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5
+        # (`_R = torch.linalg.qr(scaled_scores(_Q, _K)).R`): `scaled_scores(_K, _Q)` in place of `scaled_scores(_Q, _K)`":
+        # the fix shown transposes S, whose QR happens to leave exact zero pivots: it blames the argument order, while the
+        # mistake is counting R's nonzero diagonal with no tolerance (a 1e-16 pivot counts); the student who follows it
+        # passes with the same broken method. The appended text ("3 counts a singular value of about 3e-08 ... a tolerance
+        # too small ... use torch.linalg.matrix_rank(S)") is right, but it comes after the wrong fix under the same key
+        "q11_lesson_rank_from_qr_diagonal_without_tolerance": (),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5
+        # (`rank_S_lesson = int(torch.trace(scaled_scores(_Q, _K)))`): `_Q` in place of `_K`": int(trace(Q Q^T) / 2) =
+        # int(2.25) = 2 by coincidence; it blames the operand, while the mistake is reading the trace as the rank; the
+        # appended "try torch.linalg.matrix_rank on the lesson's S" is the right fix but generic and second
+        "q11_lesson_rank_read_as_trace": (),
+        # not caught: 42/42 (also at bwrap from /work/main); qkv_param_count returning the 0-dim tensor tensor(72) instead
+        # of an int passes every q12 test
+        "q12_count_left_as_zero_dim_tensor": (),
+        # generic: all 4 q07 failures None, "O does not match the correct result in 50 of 50 entries ..." and
+        # "O (compared with your own A times V) does not match ...": says what differs (O is not A V, A still right), no
+        # key; nothing names the LayerNorm put on the output
+        "q07_output_layer_normalised": (),
+        # not caught: 42/42 (also at bwrap from /work/main); exp(K @ q) ** (1/sqrt(d_k)) overflows to inf/inf = NaN for
+        # large float16/float32 dot products, and no q08 test feeds such scores
+        "q08_scale_applied_as_power_of_kernel": (),
+    },
+# correct: 5/5 at full marks (42/42 each, fallback level)
+# wrong 14: named right 8 / partly 0 / generic 2 / raw 0 / mis-named 2 / not caught 2; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -5543,7 +5783,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
-    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS}
+    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
