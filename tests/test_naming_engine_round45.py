@@ -46,3 +46,47 @@ def test_a_constants_fix_of_a_small_count_is_still_said(grader: Grader) -> None:
     outcome = grade_cells(grader, "attention-pipeline", {"max_rank_S": LESSON + line}, "round45")
     assert [k for _, _, k, _ in outcome.failed] == ["one_edit_fix"], outcome.failed
     assert "`False` in place of `True`" in outcome.failed[0][3]
+
+
+# --- answers of a form the grader does not read (blind44) --------------------------------------------------------
+
+def _choice_key(value: object, answer: str) -> tuple[str | None, str]:
+    from autograder.grading.checks import Misconception, expect_choice
+    try:
+        expect_choice(value, "ans", answer=answer)
+    except Misconception as e:
+        return e.key, str(e)
+    except AssertionError as e:
+        return "", str(e)
+    return None, ""
+
+
+def test_a_dict_of_option_marks_is_told_as_such_with_the_letter_it_marks() -> None:
+    key, text = _choice_key({"a": False, "b": True, "c": False, "d": False}, "b")
+    assert key == "answer_as_option_marks" and "marks 'b' alone (that is the best answer)" in text
+    key, text = _choice_key({"A": 0, "B": 0, "C": 1, "D": 0}, "d")
+    assert key == "answer_as_option_marks" and "'c' alone (and it is not the best answer)" in text
+    key, text = _choice_key({"a": True, "c": True}, "c")
+    assert key == "answer_as_option_marks" and "marks 2 options ('a', 'c')" in text
+    # not marks: other keys, or values that are not true/false
+    assert _choice_key({"x": True}, "c")[0] != "answer_as_option_marks"
+    assert _choice_key({"a": "yes", "b": "no"}, "c")[0] != "answer_as_option_marks"
+    assert _choice_key("c", "c") == (None, "")
+
+
+@pytest.mark.parametrize("kind", ["Fraction", "Decimal", "Rational"])
+def test_an_exact_number_refused_by_the_sandbox_is_named_by_its_type(kind: str) -> None:
+    from autograder.grading.checks import callable_not_called
+    found = callable_not_called(f"EncodeError: a value of type {kind} cannot cross the sandbox boundary", "cost_ratio")
+    assert found is not None and found.key == "number_of_another_type" and kind in str(found)
+    assert callable_not_called("EncodeError: a value of type dict_keys cannot cross the sandbox boundary") is None
+
+
+@pytest.mark.parametrize("line", [
+    "from decimal import Decimal\ncost_ratio = Decimal(2048 * 2048 * 64) / Decimal(score_madds)\n",
+    "import fractions\ncost_ratio = fractions.Fraction(4)\n",
+])
+def test_an_exact_number_answer_through_the_sandbox(grader: Grader, line: str) -> None:
+    cell = "attn_entries = 1024 ** 2\nscore_madds = 1024 * 1024 * 64\n" + line
+    outcome = grade_cells(grader, "sdpa-from-scratch", {"attn_entries": cell}, "round45")
+    assert [(q, k) for q, _, k, _ in outcome.failed] == [("q8", "number_of_another_type")], outcome.failed

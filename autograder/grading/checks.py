@@ -102,6 +102,12 @@ MISCONCEPTIONS: dict[str, str] = {
                            "trailing comma, ans = \"d\", or a count returned as `return n,`, makes the tuple "
                            "(\"d\",) or (72,); braces, {\"d\"}, a set) where the answer is the value itself: drop "
                            "the comma (or the brackets, or the braces)",
+    "answer_as_option_marks": "marking each option true or false (a dict {\"a\": False, \"b\": True, ...}, as a "
+                              "multiple-select form does) where one letter is asked: the question has one best "
+                              "answer; give its letter alone, as a string",
+    "number_of_another_type": "giving a number of another type (fractions.Fraction, decimal.Decimal, a SymPy number) "
+                              "where a Python int or float is asked: the grader reads only those; convert it, int(x) "
+                              "for a count or float(x) for a ratio",
     "numpy_scalar_answer": "leaving an answer as a NumPy scalar or 0-d array (numpy.int64 from np.linalg.matrix_rank "
                            "or np.sum, .numpy() of a one-element tensor) where a Python number is asked: convert it "
                            "with int(...) or float(...) (or compute it with torch and .item())",
@@ -432,6 +438,10 @@ _NOT_CROSSING = re.compile(r"EncodeError: a value of type (" + "|".join(map(re.e
 
 _BYTES_NOT_CROSSING = re.compile(r"EncodeError: a value of type (bytes|bytearray|memoryview) cannot cross the sandbox "
                                  r"boundary")
+# numbers of types the sandbox does not carry: the standard library's exact ones and SymPy's (their type name is the
+# evidence; their value stays in the worker)
+_NUMBER_NOT_CROSSING = re.compile(r"EncodeError: a value of type (Fraction|Decimal|Integer|Rational|Float|One|Zero|"
+                                  r"NegativeOne|Half) cannot cross the sandbox boundary")
 
 
 def callable_not_called(error: BaseException | str, what: str = "your function") -> Misconception | None:
@@ -449,6 +459,10 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
         if raw is not None:     # "C".encode(), a b"C" literal: its type is the evidence (its bytes stay in the worker)
             return Misconception("bytes_for_text", f"{what.removesuffix('(...)')} is (or returns) a {raw.group(1)} "
                                  "object, not a string or a number: " + describe("bytes_for_text"))
+        number = _NUMBER_NOT_CROSSING.search(text)
+        if number is not None:  # Fraction(4, 1), Decimal("4"), sympy.Integer(4): the type is the slip
+            return Misconception("number_of_another_type", f"{what.removesuffix('(...)')} is (or returns) a "
+                                 f"{number.group(1)}, not a Python int or float: " + describe("number_of_another_type"))
         return None
     kind, name = m.group(1), m.group(2)
     if kind == "generator":
@@ -930,12 +944,36 @@ _LETTER_WRITTEN_OUT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])(?:[)\]\"'`.:]|\s*-|\
 _LETTER_THEN_COMMENT = re.compile(r"^\s*[(\[\"'`]*([A-Za-z])[)\]\"'`.:]?\s*#")
 
 
+def _raise_if_option_marks(value: object, what: str, answer: str, letters: Sequence[str]) -> None:
+    """answer_as_option_marks: a dict whose keys are the options' letters and whose values are true or false marks
+    (bools, 0/1), as a multiple-select form has it. The letters it marks true are said, and whether the one it marks
+    is the best answer; nothing is said of why an option was marked (a mark is no reason)."""
+    if type(value) is not dict or not value or len(value) > len(letters):
+        return
+    marks: dict[str, bool] = {}
+    for k, v in value.items():
+        if not (isinstance(k, str) and k.strip().strip("()").strip().lower() in letters
+                and (isinstance(v, bool) or (type(v) is int and v in (0, 1)))):
+            return
+        marks[k.strip().strip("()").strip().lower()] = bool(v)
+    chosen = sorted(k for k, v in marks.items() if v)
+    if len(chosen) == 1:
+        verdict = ("that is the best answer" if chosen[0] == answer else "and it is not the best answer")
+        told = f"it marks {chosen[0]!r} alone ({verdict}): write {what} = {chosen[0]!r}"
+    else:
+        told = (f"it marks {len(chosen)} options ({', '.join(map(repr, chosen))})" if chosen
+                else "it marks no option") + ", and the question asks for one letter"
+    raise Misconception("answer_as_option_marks", f"{what} is a dict of true/false marks, one per option, not a "
+                        f"letter; {told}: " + describe("answer_as_option_marks"))
+
+
 def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequence[str], wrong: Mapping[str, str],
                           bare_letter_only: bool) -> None:
     """A multiple-choice answer whose form is the mistake: a letter in a one-element tuple or list
     (answer_in_container), several letters (answer_hedged), one letter with punctuation or the option's words
     around it (answer_extra_characters). A written-out wrong letter names that choice's key where it has one:
     the choice is the bigger mistake. A bare letter, in any case, passes on to the letter's own check."""
+    _raise_if_option_marks(value, what, answer, letters)
     only = _only_member(value)
     if type(only) is str and only.strip().strip("()").strip().lower() in letters:
         kind = type(value).__name__
