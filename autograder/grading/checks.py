@@ -1954,11 +1954,13 @@ def assert_function_avoids(submission: object, func_name: str, names: str | tupl
     verified. The run-time guard of the sandbox is the first layer where there is one; this is the
     second. With no notebook at all (the reference run in-process) there is nothing to read."""
     from autograder.grading.source_checks import SourceUnreadable, cells_of, find_use
+    from autograder.sandbox.calls import forbidden_names
     cells = cells_of(submission)
     if not cells:
         return
     try:
-        use = find_use(cells, func_name, names)
+        # a forbidden API's own kernels under other names too (calls.KERNELS_OF), as the worker's guard refuses them
+        use = find_use(cells, func_name, forbidden_names((names,) if isinstance(names, str) else names))
     except SourceUnreadable as e:
         raise AssertionError(f"the grader cannot check from your source that `{func_name}` avoids "
                              f"{rule}: {e}. Define it with a plain `def` that calls only functions "

@@ -51,9 +51,14 @@ DYNAMIC_ATTRS = frozenset({"__code__", "__globals__", "__dict__", "__builtins__"
                            "f_back", "_getframe"})
 DYNAMIC_MODULES = frozenset({"importlib", "builtins", "__main__", "ctypes", "types", "marshal",
                              "pickle", "dill", "cloudpickle", "inspect", "runpy", "code", "codeop",
-                             "gc", "imp", "zipimport", "pkgutil"})
-DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit.load", "torch.package",
-                  "torch.utils.cpp_extension", "torch.library")
+                             "gc", "imp", "zipimport", "pkgutil",
+                             # names resolved from strings: pydoc.locate, unittest.mock.patch (red-team round 46)
+                             "pydoc", "unittest"})
+# TorchScript compiles code from strings and runs it past the worker's guard (torch.jit.CompilationUnit, a trace made
+# outside the graded call); typing evaluates string annotations; string.Formatter reads attributes named in a string
+DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit", "torch._C._jit", "torch.package",
+                  "torch.utils.cpp_extension", "torch.library", "typing.get_type_hints", "typing.ForwardRef",
+                  "typing._eval_type", "string.Formatter", "logging.config")
 MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of code
 _GETATTR_LIKE = frozenset({"getattr", "attrgetter", "methodcaller", "__getattribute__", "__getattr__"})
 
@@ -238,6 +243,7 @@ class _Notebook:
         self.star_modules: set[str] = set()
         self.dynamic: list[str] = []
         self.unparsed = 0
+        self.getattr_aliases: dict[str, str] = {}   # `from operator import attrgetter as ag`: ag -> attrgetter
         self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
         for number, cell in enumerate(cells, start=1):
             try:
@@ -304,6 +310,8 @@ class _Notebook:
                         continue
                     self._note_module(f"{module}.{al.name}")
                     bound = al.asname or al.name
+                    if al.name in _GETATTR_LIKE:
+                        self.getattr_aliases[bound] = al.name
                     self.module_aliases.setdefault(bound, set()).add(f"{module}.{al.name}")
                     if _is_global(bound, ch):
                         self._bind(bound, _Binding("import", module=module, imported=al.name))
@@ -329,6 +337,8 @@ class _Notebook:
     def _note_module(self, module: str) -> None:
         if module.split(".")[0] in DYNAMIC_MODULES:
             self.dynamic.append(f"module `{module.split('.')[0]}`")
+        elif module.startswith(DYNAMIC_DOTTED):     # `from torch.jit import CompilationUnit`
+            self.dynamic.append(f"`{module}`")
 
     def qualname(self, n: ast.AST) -> str | None:
         """`F.softmax` -> `torch.nn.functional.softmax` when F is an imported module (first alias)."""
@@ -417,6 +427,8 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
             if isinstance(n, ast.Call):
                 f = n.func
                 fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                if isinstance(f, ast.Name):
+                    fname = nb.getattr_aliases.get(fname, fname)    # an alias reads its arguments as the original
                 if fname in _GETATTR_LIKE:
                     handled.add(id(f))
                     consts = n.args[1:2] if fname == "getattr" else n.args[:1] if fname in (
@@ -439,6 +451,9 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                         alias = f" (imported as `{al.asname}`)" if al.asname else ""
                         return Use(func_name, via[1:], f"`{module}.{al.name}`{alias}")
             elif isinstance(n, ast.Attribute):
+                if n.attr in _GETATTR_LIKE and id(n) not in handled:
+                    # `map(torch.__getattribute__, names)`, `ag = operator.attrgetter`: the lookup passed around
+                    raise SourceUnreadable(f"`{via[-1]}` passes .{n.attr} around")
                 if matches(n.attr):
                     return Use(func_name, via[1:], f"`{nb.qualname(n) or n.attr}`")
                 for value, vch in nb.attr_stores.get(n.attr, []):
@@ -446,7 +461,7 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                         seen.add(id(value))
                         work.append((value, vch, via + (f".{n.attr}",)))
             elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and _is_global(n.id, ch):
-                if n.id in _GETATTR_LIKE and id(n) not in handled:
+                if (n.id in _GETATTR_LIKE or n.id in nb.getattr_aliases) and id(n) not in handled:
                     raise SourceUnreadable(f"`{via[-1]}` passes {n.id} around")
                 found = follow(n.id, via + (n.id,) if n.id != via[-1] else via)
                 if found is not None:
@@ -494,8 +509,16 @@ REACHING_ATTRS = frozenset({"get_objects", "get_referrers", "get_referents", "__
                             "DisableTorchFunctionSubclass", "_EnableTorchFunction", "_set_torch_function_state",
                             "_get_current_function_mode_stack", "_pop_mode", "_pop_mode_temporarily",
                             "_disable_current_modes", "_set_skip_next_torch_function",
-                            "_skip_one_hop_torch_function"})
+                            "_skip_one_hop_torch_function",
+                            # TorchScript compiled from a string runs its ops past the guard, which sees Python
+                            # calls only (red-team round 46); a TorchScript of a def is read as the def
+                            "CompilationUnit", "_jit_script_compile", "_jit_script_class_compile"})
 REACHING_NAMES = frozenset({"__import__", "__builtins__"})
+# modules that hand out any module or object named in a string (pydoc.locate, pkgutil.resolve_name,
+# unittest.mock.patch, logging.config's resolve) or evaluate a string (typing's annotations): no homework needs them,
+# and `pydoc.locate("auto" + "grader.sandbox.calls")` brought round 25's forgery back (red-team round 46)
+REACHING_MODULES = frozenset({"pydoc", "pkgutil", "unittest", "logging.config"})
+REACHING_STRING_EVAL = frozenset({"get_type_hints", "ForwardRef", "_eval_type", "evaluate_forward_ref"})
 # functions of the standard library that hand out frames, modules or every object, by module
 REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames", "settrace", "setprofile"}),
                       "inspect": frozenset({"stack", "currentframe", "getouterframes", "getinnerframes", "trace"}),
@@ -915,9 +938,13 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
                         aliases[alias.asname] = alias.name
     rebound = {n.id for _number, nodes in cells_nodes for n in nodes
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    lookups = set(_GETATTR_LIKE) | {al.asname for _number, nodes in cells_nodes for n in nodes
+                                    if isinstance(n, ast.ImportFrom) for al in n.names
+                                    if al.name in _GETATTR_LIKE and al.asname}
     for number, nodes in cells_nodes:
         for node in nodes:
-            what = _reaching(node, aliases) or _reaching_by_pattern(node, rebound)
+            what = (_reaching(node, aliases) or _reaching_by_pattern(node, rebound)
+                    or _reaching_by_lookup(node, lookups))
             if what is not None:
                 return f"{what} in code cell {number}"
     return None
@@ -928,6 +955,25 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
 _MATCH_SELF_TYPES = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set",
                                "str", "tuple"})
 _REACHING_BY_NAME = REACHING_ATTRS | {GRADER_PACKAGE} | frozenset().union(*REACHING_FUNCTIONS.values())
+# a name in a string looked up: only those no tensor code has (`getattr(torch, "stack")` is not inspect.stack)
+_REACHING_BY_LOOKUP = REACHING_ATTRS | {GRADER_PACKAGE} | REACHING_FUNCTIONS["sys"] | REACHING_FUNCTIONS["gc"]
+
+
+def _reaching_by_lookup(node: ast.AST, lookups: set[str]) -> str | None:
+    """A lookup by a name written as a string that names a reaching attribute: `getattr(sys, "modules")`,
+    `attrgetter("modules")(sys)`, under any name it was imported as (red-team round 46)."""
+    if not isinstance(node, ast.Call):
+        return None
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    if name not in lookups:
+        return None
+    for arg in node.args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            for part in arg.value.split("."):
+                if part in _REACHING_BY_LOOKUP:
+                    return f"`{name}(..., {part!r})`"
+    return None
 
 
 def _reaching_by_pattern(node: ast.AST, rebound: set[str]) -> str | None:
@@ -945,14 +991,21 @@ def _reaching_by_pattern(node: ast.AST, rebound: set[str]) -> str | None:
     return None
 
 
+def _reaching_module(module: str) -> bool:
+    return module.split(".")[0] in REACHING_MODULES or any(module == m or module.startswith(m + ".")
+                                                            for m in REACHING_MODULES)
+
+
 def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
     if isinstance(node, ast.Import):
         for alias in node.names:
-            if alias.name.split(".")[0] == GRADER_PACKAGE:
+            if alias.name.split(".")[0] == GRADER_PACKAGE or _reaching_module(alias.name):
                 return f"`import {alias.name}`"
     elif isinstance(node, ast.ImportFrom) and node.module:
-        if node.module.split(".")[0] == GRADER_PACKAGE:
+        if node.module.split(".")[0] == GRADER_PACKAGE or _reaching_module(node.module):
             return f"`from {node.module} import ...`"
+        if any(alias.name in REACHING_STRING_EVAL or alias.name in REACHING_ATTRS for alias in node.names):
+            return f"`from {node.module} import {', '.join(a.name for a in node.names)[:60]}`"
         for alias in node.names:
             if alias.name in REACHING_FUNCTIONS.get(node.module, ()) or (
                     alias.name == "*" and node.module in REACHING_FUNCTIONS):
@@ -960,7 +1013,7 @@ def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
     elif isinstance(node, ast.Name) and (node.id in REACHING_NAMES or node.id == GRADER_PACKAGE):
         return f"`{node.id}`"
     elif isinstance(node, ast.Attribute):
-        if node.attr in REACHING_ATTRS or node.attr == GRADER_PACKAGE:
+        if node.attr in REACHING_ATTRS or node.attr in REACHING_STRING_EVAL or node.attr == GRADER_PACKAGE:
             return f"`.{node.attr}`"
         module = aliases.get(node.value.id) if isinstance(node.value, ast.Name) else None
         if module is not None and node.attr in REACHING_FUNCTIONS[module]:

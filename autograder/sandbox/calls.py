@@ -16,17 +16,33 @@ class ForbiddenAPIError(RuntimeError):
 # Every torch op of a graded call passes through the guard: decide once per (rules, function).
 _VERDICTS: dict[Any, str | None] = {}
 
+# torch's own kernels behind a public API, under names that do not contain it: forbidding the API forbids them
+# too (`torch._scaled_dot_product_flash_attention_for_cpu`, `torch._native_multi_head_attention`: a notebook that
+# called the first where F.scaled_dot_product_attention was forbidden had full marks, red-team round 46)
+KERNELS_OF: dict[str, tuple[str, ...]] = {
+    "scaled_dot_product_attention": ("scaled_dot_product", "flash_attention", "efficient_attention",
+                                     "cudnn_attention", "fused_attention", "multi_head_attention",
+                                     "scaled_dot_attention"),
+}
+
+
+def forbidden_names(apis: Sequence[str]) -> tuple[str, ...]:
+    """The names a forbidden API stands for, as parts of a function's name: itself and its kernels (KERNELS_OF).
+    The worker's guard and the hidden tests' static rule (checks.assert_function_avoids) refuse the same ones."""
+    return tuple(dict.fromkeys(n for api in apis for n in (api, *KERNELS_OF.get(api, ()))))
+
 
 class ForbiddenAPIGuard(TorchFunctionMode):
     """Armed around each graded call: any torch function whose name contains a forbidden name raises.
 
-    It catches `F.scaled_dot_product_attention`, `torch._C._nn...` and `torch.ops.aten...` alike,
-    however the student reached them (getattr with a built string included). A determined student
-    can pop the mode; the static check in the hidden tests covers the plain spellings."""
+    It catches `F.scaled_dot_product_attention`, `torch._C._nn...` and `torch.ops.aten...` alike, and the
+    API's own kernels under other names (KERNELS_OF), however the student reached them (getattr with a built
+    string included). It sees Python calls only: popping the mode and TorchScript compiled from a string get
+    past it, and a notebook that names either is refused before it runs (source_checks.reaches_into_grader)."""
 
     def __init__(self, forbidden: Sequence[str]) -> None:
         super().__init__()
-        self.forbidden = tuple(forbidden)
+        self.forbidden = forbidden_names(forbidden)
 
     def _forbidden_name(self, func: Any) -> str | None:
         name = f"{getattr(func, '__name__', '')} {func}"
