@@ -5673,7 +5673,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_madds_of_one_dot_product": (),
         # raw: q8:test_cost_ratio None, "your code raised EncodeError: a value of type Fraction cannot cross the sandbox
         # boundary": a raw exception (same at the bwrap level); nothing says a Fraction is not the int asked (int(...))
-        "q8_ratio_kept_as_an_exact_fraction": (),
+        # now (after blind44, engine: the Fraction named by its type)
+        "q8_ratio_kept_as_an_exact_fraction": ("number_of_another_type",),
     },
 # wrong 14: named right 9 / partly 0 / generic 3 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
 # blind44 (frozen engine, /tmp/frozen44, fallback sandbox level), judged from `measure attention-pipeline --set blind44 -v`
@@ -5693,7 +5694,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q15_letter_encoded_to_bytes": ("bytes_for_text",),
         # generic: q06:test_ans_mask None, "ans_mask should be one letter as a string: "a", "b", "c", "d"": says what is
         # expected, no key: nothing says a dict of True/False marks is given (no container key fired)
-        "q06_options_marked_true_false_in_a_dict": (),
+        # now (after blind44, engine: the dict of marks told as such, with the letter it marks)
+        "q06_options_marked_true_false_in_a_dict": ("answer_as_option_marks",),
         # answer_computed_by_code: "'a', the letter your code worked out (`ans_mask = 'a' if not torch.allclose(_sums, ...`)
         # ... (option A stands for thinking the mask is what makes the rows sum to 1: the softmax does that with or without
         # a mask) ... what it measures or compares is not what the question asks": the unmasked rows do sum to 1, which
@@ -5747,10 +5749,12 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: all 4 q07 failures None, "O does not match the correct result in 50 of 50 entries ..." and
         # "O (compared with your own A times V) does not match ...": says what differs (O is not A V, A still right), no
         # key; nothing names the LayerNorm put on the output
-        "q07_output_layer_normalised": (),
+        # now (after round 45: the LayerNorm replayed on the test's own O, named on the four q07 tests)
+        "q07_output_layer_normalised": ("output_layer_normalised",),
         # not caught: 42/42 (also at bwrap from /work/main); exp(K @ q) ** (1/sqrt(d_k)) overflows to inf/inf = NaN for
         # large float16/float32 dot products, and no q08 test feeds such scores
-        "q08_scale_applied_as_power_of_kernel": (),
+        # now (after round 45: a float16 head of d_k = 64 inside test_nw_random; the overflow replayed)
+        "q08_scale_applied_as_power_of_kernel": ("nw_scale_after_exp",),
     },
 # correct: 5/5 at full marks (42/42 each, fallback level)
 # wrong 14: named right 8 / partly 0 / generic 2 / raw 0 / mis-named 2 / not caught 2; correct at full marks 5/5

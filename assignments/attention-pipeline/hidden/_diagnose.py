@@ -1416,6 +1416,33 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
     }
 
 
+def output_layer_norms(O: torch.Tensor, got: object = None) -> dict[str, torch.Tensor]:
+    """{key: O normalised over its last axis}: a LayerNorm put on the right output O (blind44's post-norm "Add &
+    Norm"), (O - mean) / sqrt(var + eps) with the biased variance (F.layer_norm, nn.LayerNorm, weight 1 and bias 0)
+    or torch's default unbiased one ((O - mean) / O.std(...)), at eps 0 and 1e-5 (the defaults) and at the one eps
+    the student's `got` shows (its rows' spread against O's: 1e-6, 1e-12, ...). Each variant is still compared
+    entry by entry: only rows of mean 0 that are O's own centred rows, each scaled by sqrt(var + one eps), match."""
+    c = O - O.mean(dim=-1, keepdim=True)
+    out = {}
+    for form, var in (("", c.pow(2).mean(dim=-1, keepdim=True)), ("/unbiased_std", O.var(dim=-1, keepdim=True))):
+        epss = {0.0, 1e-5}
+        if type(got) is torch.Tensor and got.shape == O.shape and got.is_floating_point() and got.numel() > 0:
+            spread = got.double().pow(2).sum(dim=-1)
+            est = (c.pow(2).sum(dim=-1) / spread - var.squeeze(-1))[spread > 0]
+            if est.numel() and bool(torch.isfinite(est).all()) and -1e-3 < float(est.median()) < 0.1:
+                epss.add(max(float(est.median()), 0.0))
+        for eps in sorted(epss):
+            out[f"output_layer_normalised{form}/eps{eps:g}"] = c / torch.sqrt(var + eps)
+    return out
+
+
+def with_output_norms(wrong: Mapping[str, tuple[torch.Tensor, ...]], O: torch.Tensor, A: torch.Tensor,
+                      got: object) -> dict[str, tuple[torch.Tensor, ...]]:
+    """`wrong` ({key: (O, A)}) and the right output put through a LayerNorm with A right (output_layer_norms, its eps
+    fitted to the student's `got`), for q07's whole_key."""
+    return {**wrong, **{k: (o, A) for k, o in output_layer_norms(O, got).items()}}
+
+
 def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
                              W_V: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     """{key: (O, A)}: the attention family, and the roles of X and Y mixed up."""
@@ -2740,3 +2767,32 @@ def raise_if_and_precedence(off: object, on: object, d_model: int, d_v: int) -> 
         raise Misconception("param_count_conditional_precedence", f"the count is {wo}, W_O's weights alone "
                             f"(d_v * d_model = {d_v} * {d_model}), with with_output=False and with with_output=True "
                             "alike: " + describe("param_count_conditional_precedence")) from None
+
+
+def raise_if_nw_scale_after_exp(fn: Callable[..., object], got: object, q: torch.Tensor, K: torch.Tensor,
+                                V: torch.Tensor, want: torch.Tensor) -> None:
+    """A row with NaN or inf where the right one is finite, on float16 inputs whose raw dot products pass exp's
+    range while the scaled ones do not (blind44's exp(K @ q) ** (1 / sqrt(d_k))): named where exp(K q) ** (1 /
+    sqrt(d_k)) replayed in the input's dtype is not finite at the same entries, and a second call with q scaled
+    down (every |q.k| at most 6) returns the right row: the algebra is right, only the raw exp overflows."""
+    if not (type(got) is torch.Tensor and got.is_floating_point() and got.shape == want.shape) \
+            or bool(torch.isfinite(got).all()) or not bool(torch.isfinite(want).all()):
+        return
+    kappa = torch.exp(K @ q) ** (1 / math.sqrt(q.shape[-1]))
+    replay = (kappa[:, None] * V).sum(0) / kappa.sum()
+    if not torch.equal(torch.isfinite(got), torch.isfinite(replay)):
+        return
+    c = 6.0 / float((K.double() @ q.double()).abs().max())
+    q_small = (q.double() * c).to(q.dtype)
+    try:
+        again = fn(q_small, K, V)
+    except StudentCodeError:
+        return
+    right = ref.nadaraya_watson(q_small.double(), K.double(), V.double())
+    if type(again) is torch.Tensor and again.is_floating_point() and again.shape == right.shape \
+            and bool(matching_variants(again.to(q.dtype), {"right": right}, q.dtype)):
+        big = float((K.double() @ q.double()).max())
+        raise Misconception("nw_scale_after_exp", f"the smoothed row is not finite for these {q.dtype} inputs (the "
+                            f"largest raw q.k is {big:.3g}, {big / math.sqrt(q.shape[-1]):.3g} once scaled), and "
+                            "right when q is scaled down so that every q.k stays within 6: "
+                            + describe("nw_scale_after_exp"))

@@ -166,6 +166,10 @@ MISCONCEPTIONS = {
                            "divided by sqrt(d_model) or sqrt(d_k)) instead of the queries against the keys: W_Q and "
                            "W_K are then never used; project first and pass Q = X W_Q and K = X W_K (K = Y W_K) to "
                            "the scores"),
+    "output_layer_normalised": ("putting the output through a LayerNorm (F.layer_norm, nn.LayerNorm, or (O - mean) "
+                                "/ std over the features), as a post-norm transformer block does after the "
+                                "sublayer: each row of O then has mean 0 and spread 1 instead of being a weighted "
+                                "average of the values; return O = A @ V as it is (the block around it adds the norm)"),
     # lenses
     "nw_unnormalised": "forgetting the kernel smoother's denominator (sum of the kernel weights)",
     "prefix_average_divide_by_T": "dividing every prefix sum by T instead of by the prefix length t",
@@ -536,6 +540,11 @@ MISCONCEPTIONS = {
                             "rank S = Q K^T can have for this question's head (min(T, d_k) = min(100, 8) = 8), "
                             "rank_S_lesson the rank of the lesson's own S (2, torch.linalg.matrix_rank(S)); "
                             "exchange the two values",
+    # round 45 (blind44)
+    "nw_scale_after_exp": "applying the 1/sqrt(d_k) scale after exponentiating (exp(K q) ** (1/sqrt(d_k))): the "
+                          "algebra is the same, but exp of the raw dot products overflows first (float16 beyond a "
+                          "q.k of about 11, float32 beyond 88) and inf / inf gives NaN; scale the scores before "
+                          "the exp: kappa = torch.exp(K @ q / math.sqrt(d_k))",
     "param_count_state_between_calls": "keeping state between calls: the same arguments give a different count "
                                        "on a second call, most often a list default argument (shapes=[]) that "
                                        "Python creates once, so each call adds its shapes to those of the calls "

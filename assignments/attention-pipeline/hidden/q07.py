@@ -67,7 +67,7 @@ def _check(fn, stages, X, W, causal, dtype):
                                         dtype) if X.dim() == 3 else ("", "")
         if named:
             raise Misconception(named, why + describe(named))
-        known = wrong if named == "" else D.without_implicit_dim(wrong)
+        known = D.with_output_norms(wrong if named == "" else D.without_implicit_dim(wrong), O_ref, A_ref, O)
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         D.raise_same_projection_cause(key, (O, A), known, stages["project_qkv"], X, W, dtype)
         if key is not None:
@@ -221,7 +221,7 @@ def _properties(out, X, W, T):
     D.raise_if_unmasked_scores_as_weights(O, A.double() @ V, X, W, True, torch.float32, A=A)
     D.assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
                    variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V,
-                             "values_not_projected": A.double() @ X.double(),
+                             "values_not_projected": A.double() @ X.double(), **D.output_layer_norms(A.double() @ V, O),
                              "same_projection/v_from_wk": A.double() @ (X.double() @ W[1].double()),
                              "same_projection/v_from_wq": A.double() @ (X.double() @ W[0].double())})
 

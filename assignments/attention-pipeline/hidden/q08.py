@@ -83,6 +83,26 @@ def test_nw_random(nadaraya_watson, rng):
     got = _call(nadaraya_watson, q, K, V)
     D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=lambda: _variants(q, K, V, got),
                      reduced=True, sizes=_sizes(q, K, V))
+    _float16_head(nadaraya_watson, rng)   # every dtype the notebook promises (one point with float32's)
+
+
+def _float16_head(fn, rng):
+    """float16 at the lesson's head size d_k = 64 with unit-variance q and k (raw dot products of spread 8, scaled
+    ones of spread 1) and one key whose raw q.k is 20 (2.5 once scaled): the kernel exp(q.k / 8) stays small, so
+    the notebook's own solution is exact here, while exp(q.k) itself passes float16's 65504 (q.k above ~11). The
+    values are judged; the dtype is judged on the float32 and float64 cases."""
+    T, d_k, d_v = 8, 64, 5
+    q, K, V = randn((d_k,), rng, torch.float64), randn((T, d_k), rng, torch.float64), randn((T, d_v), rng, torch.float64)
+    j = int(torch.randint(T, (1,), generator=rng))
+    K[j] += (20.0 - float(K[j] @ q)) / float(q @ q) * q
+    q, K, V = q.half(), K.half(), V.half()
+    want = ref.nadaraya_watson(q.double(), K.double(), V.double())
+    got = _call(fn, q, K, V)
+    D.raise_if_nw_scale_after_exp(fn, got, q, K, V, want)
+    if type(got) is torch.Tensor and got.is_floating_point():
+        got = got.to(torch.float16)
+    D.assert_matches(got, want, what="the smoothed row for float16 inputs", dtype=torch.float16, reduced=True,
+                     variants=lambda: _variants(q.double(), K.double(), V.double(), got), sizes=_sizes(q, K, V))
 
 
 @test_case(points=1, hidden=True)
