@@ -5536,7 +5536,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q2:test_scaled_variance_is_one None, "for d_k = 12 the variance of q.k / sqrt(d_k) is not within 10%
         # of its expected value": says which value differs, no key; nothing says `d_k ** 0.5 ** 2` is d_k ** 0.25
         # (right-to-left **), no one_edit_fix `(d_k ** 0.5) ** 2` (as blind's q8_power_right_associative got)
-        "q2_scaled_variance_power_tower_read_right_to_left": (),
+        # now (after round 45: the d_k ** 0.25 ratio, confirmed at a second d_k)
+        "q2_scaled_variance_power_tower_read_right_to_left": ("variance_power_right_associative",),
         # draws_not_unit_variance on both q2 tests: "each product q_i k_i has variance about 0.248, so your q and k
         # entries have variance about 0.498 ..., not 1: drawing q and k entries whose variance is not 1 (a normal
         # formula misremembered ...) ... draw standard normals with torch.randn(...)": exactly the effect (variance
@@ -5550,7 +5551,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # the real mistake is torch.log(p).clamp(min=1e-9) (every log p becomes +1e-9). The other two q4 tests None:
         # "it is the correct result times a constant: off by a constant factor x-1.08e-09" (generic; true of the
         # output, -1e-9 everywhere, but says nothing of the clamp on the log)
-        "q4_entropy_nan_guard_clamps_the_log": (),
+        # now (after round 45: the clamp on log p replayed; the whole-tensor reading needs a second call where its replay is ~0)
+        "q4_entropy_nan_guard_clamps_the_log": ("entropy_clamp_log",),
         # answer_value_not_letter on q5:test_q5_answer: "q5_answer is 16.0, a number, not a letter: answering ... with
         # a value (... a result worked out) instead of the letter of the option that says it, as a string": exactly
         # the effect (min over the values returns 16.0); borderline: nothing says take min over the dict's keys

@@ -1402,13 +1402,15 @@ def entropy_judge(fn, expected, what, dtype, variants):
             named = raw_scores_entropy(fn, nan_seen)
             logits = getattr(variants, "logits", None)
             if named is None and logits is not None:
-                named = (entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
+                named = (whole_tensor_confirmed(fn, got, logits, what)
+                         or entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
                          or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected)
                          or entropy_collision(got, logits, dtype, expected)
                          or entropy_min(got, logits, dtype, expected)
+                         or entropy_clamp_log(got, logits, expected)
                          or unnormalised_overflow(fn, got))
             if named is not None:
                 raise named from None
@@ -1417,6 +1419,35 @@ def entropy_judge(fn, expected, what, dtype, variants):
                 raise AssertionError(f"{what}: {said}") from None
             raise
     return judge
+
+
+# the epsilons a guard is written with: powers of ten and the float dtypes' machine epsilons
+_LOG_GUARDS = sorted({10.0 ** -k for k in range(3, 21)} | {torch.finfo(t).eps for t in (torch.float32, torch.float64)})
+
+
+def entropy_clamp_log(got, logits, expected):
+    """entropy_clamp_log (blind44 q4_entropy_nan_guard_clamps_the_log): the guard against log(0) put on the log
+    instead of on p, torch.log(p).clamp(min=eps) (or log_softmax(...).clamp(min=eps)): every log-probability is
+    at most 0, so each becomes +eps and every row gives -eps * sum p = -eps. Replayed on the same logits for the
+    epsilons a guard is written with (_LOG_GUARDS) and matched to the replay's own size, entry by entry within
+    0.1% (a dtype's absolute tolerance would let any answer near 0 match, as the whole-tensor softmax did on
+    saturated rows): an answer of -eps in every row, to float32's rounding, for one of them. Only after the
+    answer failed."""
+    if (type(got) is not torch.Tensor or not got.is_floating_point() or got.numel() == 0
+            or tuple(got.shape) != tuple(expected.shape)):
+        return None
+    g = got.detach().double()
+    if not bool(torch.isfinite(g).all()) or not bool((g < 0).all()):
+        return None
+    p = torch.softmax(logits.double(), dim=-1)
+    log_p = torch.log_softmax(logits.double(), dim=-1)
+    for eps in sorted(_LOG_GUARDS, key=lambda e: abs(math.log(e / float(-g.flatten()[0]))))[:2]:
+        replay = -(p * log_p.clamp(min=eps)).sum(dim=-1)
+        if tuple(replay.shape) == tuple(g.shape) and torch.allclose(g, replay, rtol=1e-3, atol=0):
+            return Misconception("entropy_clamp_log", f"softmax_entropy(logits) is about {-eps:.3g} in every row: on "
+                                 f"the same logits it equals -sum p * log(p).clamp(min={eps:.3g}): "
+                                 + describe("entropy_clamp_log"))
+    return None
 
 
 def entropy_collision(got, logits, dtype, expected):
@@ -2448,6 +2479,13 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
             raise Misconception("scale_precedence", f"for d_k = {d_k} with scaled=True the result is the unscaled "
                                 f"variance of the same draws divided by {factor:g} (its dot products divided by "
                                 f"{how}), and for d_k = 20 likewise: " + describe("scale_precedence"))
+    # the divisor d_k ** 0.5 ** 2, read right to left as d_k ** 0.25 (blind44): on q2's d_k (12, 64) and the second
+    # call's 20 no other ratio above (n, isqrt(d_k)^2, 4 d_k^2, d_k^2 / 4, d_k) is near d_k ** 0.25
+    quarter = d_k ** 0.25
+    if abs(c / quarter - 1) <= 1e-4 and _ratio_again(fn, n, seed, 20, 20 ** 0.25):
+        raise Misconception("variance_power_right_associative", f"for d_k = {d_k} with scaled=True the result is the "
+                            f"unscaled variance of the same draws divided by {quarter:.4g} = d_k ** 0.25, not by "
+                            f"d_k = {d_k}, and for d_k = 20 likewise: " + describe("variance_power_right_associative"))
     if abs(c / d_k - 1) > 0.01 and abs(c - round(c)) <= 1e-4 * c:
         raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
                              f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
@@ -3034,10 +3072,11 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         # ln T - F.kl_div(log p, uniform): KL(uniform || p), the arguments the wrong way round
         out["entropy_kl_div_arguments_swapped"] = 2 * math.log(logits.shape[-1]) + log_p.mean(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
-        flat = torch.log_softmax(logits.flatten(), dim=0)
-        out["entropy_flattened"] = -(flat.exp() * flat).sum()
-        # the same one normalisation, the entropy still summed per row (e / e.sum() without dim)
-        out["entropy_softmax_whole_tensor"] = -(flat.exp() * flat).reshape(logits.shape).sum(dim=-1)
+        # one softmax over the whole tensor, its entropy as one number or per row (e / e.sum() without dim); both
+        # left out where the replay is about 0 in every entry (one logit far above all others, as
+        # test_entropy_saturated_rows' +300, makes it one-hot): any answer near 0 matches it there (log(p).clamp(min=
+        # 1e-9) gives -1e-9 in every row, blind44), so it tells nothing; whole_tensor_confirmed asks a second call
+        out.update({k: H for k, H in _whole_tensor_replays(logits).items() if not _about_zero(H)})
     if logits.dim() >= 3:
         # H(p) as F.cross_entropy(logits, p, reduction="none"): its classes are dim 1, not the last (the same
         # for 1-D and 2-D logits), so -sum over dim 1 of p (over the last) times log_softmax over dim 1
@@ -3052,6 +3091,45 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         if not (isinstance(implicit, torch.Tensor) and torch.allclose(H, implicit, rtol=1e-9, atol=1e-12)):
             out[key] = H
     return out
+
+
+def _whole_tensor_replays(logits: torch.Tensor) -> dict:
+    """{key: replay} of one softmax over the whole tensor: its entropy as one number (entropy_flattened) and per
+    row (entropy_softmax_whole_tensor)."""
+    flat = torch.log_softmax(logits.double().flatten(), dim=0)
+    return {"entropy_flattened": -(flat.exp() * flat).sum(),
+            "entropy_softmax_whole_tensor": -(flat.exp() * flat).reshape(logits.shape).sum(dim=-1)}
+
+
+def whole_tensor_confirmed(fn, got, logits, what) -> Misconception | None:
+    """A whole-tensor softmax where its replay on these logits is about 0 in every entry (entropy_variants leaves it
+    out there: one logit far above all others makes it one-hot, and any answer near 0 matches): named only when the
+    answer matches that replay and a second call, on ENTROPY_2D_PROBE (ordinary logits, where the replay is far
+    from 0 and from the right entropy), matches the same mistake's replay there. Else None."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or logits.dim() < 2 or logits[..., 0].numel() < 2:
+        return None
+    hits = [k for k, H in _whole_tensor_replays(logits).items()
+            if _about_zero(H) and matching_variants(got, {k: H}, torch.float32)]
+    if len(hits) != 1:
+        return None
+    try:
+        again = fn(ENTROPY_2D_PROBE.clone())
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    probe = ENTROPY_2D_PROBE.double()
+    key = hits[0]
+    if type(again) is not torch.Tensor or not matching_variants(again, {key: _whole_tensor_replays(probe)[key]},
+                                                                 torch.float32, expected=ref.softmax_entropy(probe)):
+        return None
+    return Misconception(key, f"{what} is wrong: it is about 0 here, as a softmax over the whole tensor is (one logit "
+                         "far above all others makes it one-hot), and on the 3 x 4 logits of a second call it matches "
+                         + describe(key))
+
+
+def _about_zero(H: torch.Tensor) -> bool:
+    """Every entry of a replayed entropy within 1e-3 of 0 (a hundred times float32's tolerance): a replay that a
+    tiny constant answer matches too, whatever its mistake."""
+    return bool((H.detach().double().abs() <= 1e-3).all())
 
 
 def entropy_first_axis_variants(logits: torch.Tensor) -> dict:

@@ -588,4 +588,13 @@ MISCONCEPTIONS = {
                                       "d_k) matrix, about sqrt(n_samples * d_k), not of each row, so every dot "
                                       "product is far too large; use q.norm(dim=-1) * k.norm(dim=-1), or simply "
                                       "(q * k).sum(dim=-1)",
+    # naming45: blind44's kinds
+    "entropy_clamp_log": "clamping the log-probabilities instead of the probabilities (torch.log(p).clamp(min=eps)): "
+                         "every log p is at most 0, so the clamp turns each into +eps and every row's 'entropy' is "
+                         "about -eps; clamp p inside the log, torch.log(p.clamp(min=eps)), or use "
+                         "F.log_softmax(logits, dim=-1) for log p",
+    "variance_power_right_associative": "dividing the scaled variance by d_k ** 0.25 instead of d_k: Python reads "
+                                        "** right to left, so d_k ** 0.5 ** 2 is d_k ** (0.5 ** 2) = d_k ** 0.25, "
+                                        "not (d_k ** 0.5) ** 2 = d_k, and the scaled variance comes out about "
+                                        "d_k ** 0.75 instead of 1; write (d_k ** 0.5) ** 2, or simply divide by d_k",
 }
