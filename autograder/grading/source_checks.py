@@ -941,10 +941,12 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
     lookups = set(_GETATTR_LIKE) | {al.asname for _number, nodes in cells_nodes for n in nodes
                                     if isinstance(n, ast.ImportFrom) for al in n.names
                                     if al.name in _GETATTR_LIKE and al.asname}
+    modules = {(al.asname or al.name).split(".")[0]: al.name.split(".")[0] for _number, nodes in cells_nodes
+               for n in nodes if isinstance(n, ast.Import) for al in n.names}
     for number, nodes in cells_nodes:
         for node in nodes:
             what = (_reaching(node, aliases) or _reaching_by_pattern(node, rebound)
-                    or _reaching_by_lookup(node, lookups))
+                    or _reaching_by_lookup(node, lookups) or _reaching_the_channel(node, modules))
             if what is not None:
                 return f"{what} in code cell {number}"
     return None
@@ -957,6 +959,36 @@ _MATCH_SELF_TYPES = frozenset({"bool", "bytearray", "bytes", "dict", "float", "f
 _REACHING_BY_NAME = REACHING_ATTRS | {GRADER_PACKAGE} | frozenset().union(*REACHING_FUNCTIONS.values())
 # a name in a string looked up: only those no tensor code has (`getattr(torch, "stack")` is not inspect.stack)
 _REACHING_BY_LOOKUP = REACHING_ATTRS | {GRADER_PACKAGE} | REACHING_FUNCTIONS["sys"] | REACHING_FUNCTIONS["gc"]
+
+
+# The worker's channel to the grader (red-team round 47): a notebook that found its socket in /proc/self/fd and
+# served the grader's requests itself, or replaced json.dumps/json.loads, which the worker's frames go through, wrote
+# every report the worker makes (the guard's, the in-place check's). The plain spellings are refused: the process's
+# table of descriptors, a socket object made from a descriptor, a store into a module the protocol uses. (A number
+# guessed for the descriptor is not: docs/security.md, known limits. Raw os.write and new sockets stay for the
+# sandbox to meet at run time, where the red-team suite tries them.)
+CHANNEL_PATHS = ("/proc/self/fd", "/proc/thread-self/fd", "/dev/fd", "/proc/self/fdinfo")
+PROTOCOL_MODULES = frozenset({"json", "socket", "struct", "base64", "safetensors", "io", "select", "selectors",
+                              "codecs"})
+
+
+def _reaching_the_channel(node: ast.AST, modules: dict[str, str]) -> str | None:
+    """The worker's own channel to the grader, named plainly: the path of the process's descriptors, a socket made
+    from a descriptor (`socket.socket(fileno=...)`, `socket.fromfd`), a store into a module the protocol uses."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        if any(p in node.value for p in CHANNEL_PATHS):
+            return f"the path '{node.value.strip()[:40]}'"
+    elif isinstance(node, ast.Call) and any(k.arg == "fileno" for k in node.keywords):
+        return "a socket made from a file descriptor (`fileno=`)"
+    elif isinstance(node, ast.Attribute) and node.attr in ("fromfd", "socketpair", "send_fds", "recv_fds"):
+        return f"`.{node.attr}`"
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        root: ast.expr = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and modules.get(root.id) in PROTOCOL_MODULES:
+            return f"a store into `{modules[root.id]}`'s attributes (`{ast.unparse(node)[:40]} = ...`)"
+    return None
 
 
 def _reaching_by_lookup(node: ast.AST, lookups: set[str]) -> str | None:

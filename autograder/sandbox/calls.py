@@ -32,6 +32,9 @@ def forbidden_names(apis: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for api in apis for n in (api, *KERNELS_OF.get(api, ()))))
 
 
+_DEFAULT_HANDLER = getattr(torch.Tensor.__torch_function__, "__func__", None)   # the classmethod's function
+
+
 class ForbiddenAPIGuard(TorchFunctionMode):
     """Armed around each graded call: any torch function whose name contains a forbidden name raises.
 
@@ -49,6 +52,15 @@ class ForbiddenAPIGuard(TorchFunctionMode):
         return next((bad for bad in self.forbidden if bad in name), None)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        # A mode steps aside while its own handler runs, so a tensor subclass's __torch_function__, which `func`
+        # dispatches to, would run unguarded: whatever it calls (the fused kernel, on `detach` while the reply is
+        # encoded: red-team round 47). nn.Parameter and subclasses that keep torch's handler are not in `types`
+        # or keep the default; one with a handler of its own is refused.
+        for t in types:
+            if getattr(getattr(t, "__torch_function__", None), "__func__", None) is not _DEFAULT_HANDLER:
+                raise ForbiddenAPIError(f"a tensor subclass with a __torch_function__ of its own "
+                                        f"({getattr(t, '__name__', '?')[:40]}) is not allowed in this assignment's "
+                                        "graded code: the grader cannot see what it calls")
         key = (self.forbidden, func)
         try:
             bad = _VERDICTS[key]

@@ -22,6 +22,11 @@ from functools import lru_cache
 from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 
 HEADER = struct.Struct(">Q")
+# Taken when this module is imported (in the zygote, before any student code): a cell that replaces json.dumps or
+# json.loads afterwards does not change how the worker's frames are written or read (red-team round 47 rewrote a
+# refused call's reply into an ok one that way). A store into json's attributes is also refused before the notebook
+# runs (source_checks); this is the layer behind it for the spellings that check cannot see.
+_DUMPS, _LOADS = json.dumps, json.loads
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000
 # tensors in one value: each costs the grader ~10 us to rebuild, so a reply of 99,000 empty tensors (10 MB)
@@ -70,7 +75,7 @@ def _tensor_bytes(t: Any) -> bytes:
     # What st_save writes, byte for byte (tests/test_protocol_codec.py), without its checks for
     # tensors sharing storage (`plain` is fresh: 65 us a tensor down to 8). The reader is unchanged.
     data = plain.reshape(-1).view(torch.uint8).numpy().tobytes()
-    header = json.dumps({"t": {"dtype": code, "shape": list(plain.shape), "data_offsets": [0, len(data)]}},
+    header = _DUMPS({"t": {"dtype": code, "shape": list(plain.shape), "data_offsets": [0, len(data)]}},
                         separators=(",", ":")).encode()
     header += b" " * (-len(header) % 8)
     return _SAFETENSORS_HEADER.pack(len(header)) + header + data
@@ -358,7 +363,7 @@ def _decode_tensor(tree: dict) -> Any:
 # --- framing -----------------------------------------------------------------------------------
 def frame_bytes(message: dict[str, Any]) -> bytes:
     """The bytes `send_frame` writes for `message`: its length header, then its JSON."""
-    body = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    body = _DUMPS(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
     return HEADER.pack(len(body)) + body
 
 
@@ -407,7 +412,7 @@ def parse_frame(body: bytes) -> dict[str, Any]:
     if json_item_bound(body, MAX_FRAME_ITEMS) > MAX_FRAME_ITEMS:
         raise ProtocolError(f"reply has too many items (more than {MAX_FRAME_ITEMS})")
     try:
-        message = json.loads(body.decode("utf-8"))
+        message = _LOADS(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolError("reply is not valid JSON") from None
     if type(message) is not dict:

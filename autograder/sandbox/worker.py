@@ -481,9 +481,11 @@ REFUSED = ("fork", "vfork", "execve", "execveat", "socket", "socketpair", "conne
            "perf_event_open", "io_uring_setup", "setuid", "setgid", "keyctl", "add_key")
 
 
-def _seccomp(own_pid: int) -> bool:
+def _seccomp(own_pid: int, threads: bool = False) -> bool:
     """Default deny (ENOSYS). Calls that name a process may only name this one; clone may only make
-    threads."""
+    threads, and only where `threads` (a CUDA worker: the driver may start helpers later). Elsewhere no new
+    thread: the forbidden-API guard is a torch function mode, which is per thread, so a graded call that handed
+    the forbidden call to a thread of its own went unseen (red-team round 47); no honest homework starts one."""
     try:
         import pyseccomp as sc
     except Exception:  # noqa: BLE001 - libseccomp missing: the grader records a weaker isolation
@@ -501,13 +503,17 @@ def _seccomp(own_pid: int) -> bool:
         except Exception:  # noqa: BLE001 - syscall unknown on this architecture
             pass
     CLONE_THREAD = 0x00010000
-    f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, CLONE_THREAD))  # threads only
+    if threads:
+        f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, CLONE_THREAD))  # threads only
     for name in ("kill", "tgkill", "tkill"):                  # signals only to itself
         f.add_rule(sc.ALLOW, name, sc.Arg(0, sc.EQ, own_pid))
     f.add_rule(sc.ALLOW, "prlimit64", sc.Arg(0, sc.EQ, 0))    # limits only of itself (0 = the caller)
     # The calls a hostile notebook reaches for say "not permitted", not "not implemented".
     eperm = sc.ERRNO(errno.EPERM)
-    f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    if threads:
+        f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    else:
+        f.add_rule(eperm, "clone")
     for name in ("kill", "tgkill", "tkill"):
         f.add_rule(eperm, name, sc.Arg(0, sc.NE, own_pid))
     f.add_rule(eperm, "prlimit64", sc.Arg(0, sc.NE, 0))
@@ -757,7 +763,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     if policy.get("cuda"):
         # last before the filter: its device files must survive the fd sweep above
         cuda_ready, cuda_error = _init_cuda(str(policy.get("cuda_init", "torch")))
-    filtered = _seccomp(os.getpid())
+    filtered = _seccomp(os.getpid(), threads=bool(policy.get("cuda")))
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
             "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
@@ -840,12 +846,20 @@ class Worker:
         self.protocol.send_frame(self.sock, message)
 
     def reply(self, rid: int, value: Any = None, kinds: bool = False, tag: dict[str, Any] | None = None,
-              **extra: Any) -> None:
+              guarded: bool = False, **extra: Any) -> None:
         """`kinds`: the request ran student code, so the reply says what the watched names are now
         (computed last, after anything of the student's that encoding or an error's text ran).
-        `tag`: fields every reply to this request carries, an error reply too (call_ahead's index)."""
+        `tag`: fields every reply to this request carries, an error reply too (call_ahead's index).
+        `guarded`: a graded call's result, encoded under the forbidden-API guard: encoding runs the student's code
+        again (a tensor subclass's hooks, a list's __iter__), which must not call what the call itself may not
+        (a subclass that computed F.scaled_dot_product_attention on `detach`, after the call: red-team round 47)."""
+        forbidden = self.policy.get("forbidden", ()) if guarded else ()
         try:
-            encoded = self.protocol.encode_value(value)
+            if forbidden:
+                with self.calls.ForbiddenAPIGuard(forbidden):
+                    encoded = self.protocol.encode_value(value)
+            else:
+                encoded = self.protocol.encode_value(value)
         except Exception as e:  # noqa: BLE001 - the student's value cannot be sent: an error reply
             self.fail(rid, _error(e), kinds, tag)
             return
@@ -931,7 +945,7 @@ class Worker:
                 lambda: self.calls.invoke(fn, args, kwargs, msg.get("device", "cpu"), msg.get("grad_wrt"),
                                           grad_out, self.policy.get("forbidden", ()), changed))
             if ok:
-                self.reply(rid, result[0], kinds=True, devices=result[1], changed=changed)
+                self.reply(rid, result[0], kinds=True, guarded=True, devices=result[1], changed=changed)
             else:
                 self.fail(rid, result, kinds=True)
         elif op == "call_ahead":
@@ -1003,7 +1017,7 @@ class Worker:
             more = i + 1 < len(calls) and time.monotonic() - start < stop_after
             tag = {"index": i, "more": more}
             if ok:
-                self.reply(rid, result[0], kinds=True, tag=tag, devices=result[1], changed=changed)
+                self.reply(rid, result[0], kinds=True, tag=tag, guarded=True, devices=result[1], changed=changed)
             else:
                 self.fail(rid, result, kinds=True, tag=tag)
             if not more:

@@ -648,16 +648,16 @@ BATCH_NAMES = [c.name for c in BATCH_CASES]
 # ------------------------------------------------------------------------------------------------
 # Student code can write raw frames on its socket: the only fd above 2 left open in the worker.
 FORGE = r'''
-import os, json, struct
+import os, json, struct, stat
 def sock_fd():
-    for name in os.listdir('/proc/self/fd'):
-        fd = int(name)
-        if fd > 2:
-            try:
-                if os.readlink(f'/proc/self/fd/{fd}').startswith('socket:'):
-                    return fd
-            except OSError:
-                pass
+    # by probing numbers, not by /proc/self/fd (a path the grader refuses before the notebook runs): the sandbox's
+    # own answer to forged frames is what these cases try
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                return fd
+        except OSError:
+            pass
     return None
 def send_raw(body):
     fd = sock_fd()
