@@ -5623,14 +5623,16 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores
         # were measured or another statistic than their .var() was taken": says what differs, nothing says each row is
         # centred on its own mean instead of the overall mean
-        "q2_hand_variance_centred_on_each_rows_mean": (),
+        # now (after round 45: the per-row centring replayed on the example's scores)
+        "q2_hand_variance_centred_on_each_rows_mean": ("variance_centred_per_slice",),
         # MIS-NAMED: variance_scaled_like_scores on q2:test_score_variances (the only failure): "scaled_score_var is the
         # raw variance divided by sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k" (key:
         # "dividing the variance by sqrt(d_k) as if it scaled like the scores"); the number is a true description, but
         # the code takes .var() of the divided scores, which is right; the real mistake is d_k = Q.shape[-1] ** 0.5
         # (a square root already) rooted again, so the scores are divided by 8 ** 0.25; the student is sent to fix a
         # variance-scaling belief the code does not hold, nothing points at what d_k holds
-        "q2_d_k_variable_holds_the_square_root_already": (),
+        # now (after round 45: the cell read: a variance of divided scores is the root taken twice, a divided variance the other reading)
+        "q2_d_k_variable_holds_the_square_root_already": ("scale_root_taken_twice",),
         # gradient_cut on q5:test_gradients_float64 (the only failure; q3's tests do not lose a point): "the output is
         # right but no gradient reached Q or K (it reached V): the autograd graph is cut at the weights": exactly the
         # effect of @torch.no_grad() on stable_softmax, and it points at the weights; borderline: its list (.detach(),
@@ -5653,7 +5655,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q5_inputs_rebound_to_float32_so_the_cast_back_is_a_no_op": ("dtype_changed",),
         # generic: q6:test_out3 None, "out3 should have shape (3, 2), got (6,)": says what differs, nothing names the
         # flatten().tolist() into one list
-        "q6_output_stored_as_a_flat_list": (),
+        # now (after round 45: the right numbers row by row in a flat list)
+        "q6_output_stored_as_a_flat_list": ("matrix_flattened",),
         # answer_computed_by_code on q7:test_trap_answer: "q_trap_answer is 'A', the letter your code worked out
         # (`q_trap_answer = 'A' if _still_one else 'C'`) ... compare what each approach does to the sum of a row's
         # weights ... when the code picks a wrong option: what it measures or compares is not what the question asks":
@@ -5672,7 +5675,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q8:test_score_madds None, "score_madds is not the number of multiply-adds of Q @ K.T (each entry is
         # a dot product of length d_k)": a good hint (each ENTRY is a dot product), but no key; nothing says 64 is the
         # cost of one score and not of all T^2
-        "q8_madds_of_one_dot_product": (),
+        # now (after round 45: score_madds = d_k, one score's cost)
+        "q8_madds_of_one_dot_product": ("madds_of_one_score",),
         # raw: q8:test_cost_ratio None, "your code raised EncodeError: a value of type Fraction cannot cross the sandbox
         # boundary": a raw exception (same at the bwrap level); nothing says a Fraction is not the int asked (int(...))
         # now (after blind44, engine: the Fraction named by its type)

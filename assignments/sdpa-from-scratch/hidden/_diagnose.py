@@ -4107,3 +4107,218 @@ def name_flipped_triangle(t, T_q, T_k, what) -> None:
             continue
         raise Misconception("triangle_flipped", f"{what} is the upper triangle of ones({T_q}, {T_k}) turned over "
                             f"({how}): " + describe("triangle_flipped"))
+
+
+# --- naming round 45 (blind44) -------------------------------------------------------------------------------
+
+def _number(node) -> float | None:
+    """The value of a numeric constant written in the source (0.5, 1 / 2, 0.25, -0.5), else None: read from the
+    tree, never run."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _number(node.operand)
+        return None if v is None else -v
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        a, b = _number(node.left), _number(node.right)
+        return None if a is None or b is None or b == 0 else a / b
+    return None
+
+
+def _root_of(node):
+    """The operand of a square root written in the source (math.sqrt(x), np.sqrt(x), x.sqrt(), x ** 0.5,
+    x ** (1 / 2), pow(x, 0.5)), else None."""
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "sqrt":
+            return node.args[0] if len(node.args) == 1 else (f.value if not node.args else None)
+        if isinstance(f, ast.Name) and f.id == "sqrt" and len(node.args) == 1:
+            return node.args[0]
+        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2 and _number(node.args[1]) == 0.5:
+            return node.args[0]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.5:
+        return node.left
+    return None
+
+
+def root_taken_twice_in_source(submission) -> str | None:
+    """round45 (blind44 q2_d_k_variable_holds_the_square_root_already): the source text of a square root taken of
+    a name that already holds one (`d_k = Q.shape[-1] ** 0.5`, later `math.sqrt(d_k)`), of a root of a root, or of
+    a power 0.25, in any cell; None when no cell shows one. Student text: parsed, never run."""
+    try:
+        trees = []
+        for cell in cells_of(submission) if submission is not None else []:
+            try:
+                trees.append((cell, parse(cell)))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+        holders = {}
+        for source, tree in trees:
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                        and any(_root_of(n) is not None for n in ast.walk(node.value))):
+                    holders[node.targets[0].id] = ast.get_source_segment(source, node) or ast.unparse(node)
+        for source, tree in trees:
+            for node in ast.walk(tree):
+                shown = ast.get_source_segment(source, node) or ast.unparse(node)
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.25:
+                    return shown
+                inner = _root_of(node)
+                if inner is None:
+                    continue
+                if _root_of(inner) is not None:
+                    return shown
+                if isinstance(inner, ast.Name) and inner.id in holders:
+                    return f"{holders[inner.id].splitlines()[0][:60]}`, then `{shown}"
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    return None
+
+
+_VARIANCE_CALLS = frozenset({"var", "variance", "pvariance", "nanvar"})
+_UNWRAPPING = frozenset({"item", "tolist", "cpu", "detach", "numpy", "double", "float"})
+
+
+def _unwrapped(node):
+    """The expression under float(...), round(...), .item(), .cpu() and the like."""
+    while True:
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "round")
+                and node.args):
+            node = node.args[0]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _UNWRAPPING
+              and not node.args):
+            node = node.func.value
+        else:
+            return node
+
+
+def _value_assigned(node, answer):
+    """The expression an assignment gives `answer` (one target, or one place of a tuple unpacked from a tuple)."""
+    for target in node.targets:
+        if isinstance(target, ast.Name) and target.id == answer:
+            return node.value
+        if (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                and len(target.elts) == len(node.value.elts)):
+            for t, v in zip(target.elts, node.value.elts):
+                if isinstance(t, ast.Name) and t.id == answer:
+                    return v
+    return None
+
+
+def scaled_variance_source(submission, answer: str = "scaled_score_var") -> str | None:
+    """round45: what the last assignment to `answer` shows: "variance" when a variance is divided (`raw_score_var
+    / math.sqrt(d_k)`, `S.var() / d_k ** 0.5`, `scaled_score_var /= ...`), "scores" when it is a statistic taken of
+    a tensor (`(S / math.sqrt(d_k)).var()`, `torch.var(scaled)`, a helper `_var(S / c)`), None when it shows neither
+    or cannot be read. Student text: parsed, never run."""
+    try:
+        found = None
+        for _source, tree in answer_cell_trees(submission, answer):      # a later cell's assignment wins
+            line = -1
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == answer
+                        and node.lineno >= line):
+                    line, found = node.lineno, "variance" if isinstance(node.op, (ast.Div, ast.Mult)) else None
+                    continue
+                value = _value_assigned(node, answer) if isinstance(node, ast.Assign) else None
+                if value is None:
+                    continue
+                v = _unwrapped(value)
+                names = {n.id for n in ast.walk(v) if isinstance(n, ast.Name)}
+                said = None
+                if isinstance(v, ast.BinOp) and isinstance(v.op, (ast.Div, ast.Mult)):
+                    sides = (v.left, v.right)
+                    if any(_is_variance_call(n) for s in sides for n in ast.walk(s)) or "raw_score_var" in names:
+                        said = "variance"
+                elif isinstance(v, ast.Call) and "raw_score_var" not in names:
+                    f = v.func
+                    if _is_variance_call(v) or (isinstance(f, ast.Name) and any(
+                            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for a in v.args for n in ast.walk(a))):
+                        said = "scores"
+                if node.lineno >= line:
+                    line, found = node.lineno, said
+        return found
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+
+
+def _is_variance_call(node) -> bool:
+    return isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Attribute) and node.func.attr in _VARIANCE_CALLS)
+        or (isinstance(node.func, ast.Name) and node.func.id in _VARIANCE_CALLS))
+
+
+def name_variance_over_root_d_k(scaled, submission):
+    """q2: scaled_score_var = raw / sqrt(8), which two mistakes give (blind44): the variance itself divided by
+    sqrt(d_k) (variance_scaled_like_scores), or the scores divided by d_k ** 0.25, the square root taken twice
+    (scale_root_taken_twice). Told apart by the source of scaled_score_var: a variance divided, or a variance taken
+    of divided scores; where it shows neither, one message with both readings."""
+    shown = scaled_variance_source(submission)
+    if shown == "scores":
+        twice = root_taken_twice_in_source(submission)
+        raise Misconception("scale_root_taken_twice", f"scaled_score_var is {scaled:.4g} = raw / 2.83: your cell "
+                            "takes the variance of scores divided by 8 ** 0.25 = 1.68, not by sqrt(8) = 2.83"
+                            + (f" (`{twice}`: a square root of a value that is already one)" if twice else "")
+                            + ": " + describe("scale_root_taken_twice"))
+    if shown == "variance":
+        raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
+                            "sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k; take "
+                            ".var() of the scaled scores (or divide the variance by d_k)")
+    raise Misconception("variance_scaled_like_scores", f"scaled_score_var is {scaled:.4g}, the raw variance divided "
+                        "by sqrt(8) = 2.83, where scores divided by sqrt(d_k) have their variance divided by d_k = 8: "
+                        "either the variance itself was divided by sqrt(d_k), or the scores were divided by "
+                        "d_k ** 0.25 (a square root taken twice, as of a d_k that already holds sqrt(8)); take .var() "
+                        "of raw_scores / math.sqrt(Q.shape[-1])")
+
+
+SLICE_MEANS = {(-1,): "each row's own mean (x.mean(dim=-1, keepdim=True), one per query)",
+               (-2,): "each column's own mean (x.mean(dim=-2, keepdim=True), one per key)",
+               (-2, -1): "each sequence's own mean (x.mean(dim=(-2, -1), keepdim=True))",
+               (0,): "the mean across the batch (x.mean(dim=0, keepdim=True))"}
+
+
+def slice_centred_variances():
+    """(value, how, count): the example's scores each centred on the mean of its own slice (SLICE_MEANS), squared,
+    summed over all 50 and divided by n - 1 = 49 or n = 50 (blind44 q2_hand_variance_centred_on_each_rows_mean)."""
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.transpose(-2, -1)
+    n = S.numel()
+    out = []
+    for dims, how in SLICE_MEANS.items():
+        squares = float(((S - S.mean(dim=dims, keepdim=True)) ** 2).sum())
+        out += [(squares / count, how, count) for count in (n - 1, n)]
+    return out
+
+
+def name_slice_centred_variance(raw, scaled, others, atol):
+    """q2, round45: raw_score_var equal, to rounding (1e-5 relative), to one of slice_centred_variances (a hand
+    variance centring each score on its row's, column's or sequence's mean instead of the overall one), and
+    scaled_score_var that value over 8 (the same statistic of the scaled scores) or the right one. Named only
+    where no value of `others` (q2's other catalogued ones) is within 2e-5 relative of it."""
+    others = [*others, ref.raw_score_var, *(v for vs in score_statistics().values() for v in vs),
+              *new_sample_score_variances(), *(r for r, *_ in half_precision_variance_replays(atol))]
+    for value, how, count in slice_centred_variances():
+        if abs(raw - value) > 1e-5 * value:
+            continue
+        if abs(scaled - value / 8) > 1e-5 * value / 8 and abs(scaled - ref.scaled_score_var) > atol:
+            continue
+        if any(abs(value - v) <= 2e-5 * abs(v) for v in others):
+            return
+        raise Misconception("variance_centred_per_slice", f"raw_score_var is {raw:.6g}, not {ref.raw_score_var:.6g}: "
+                            f"what the scores give centred on {how}, the squares summed and divided by {count}: "
+                            + describe("variance_centred_per_slice"))
+
+
+def name_matrix_flattened(value, right, what, atol):
+    """q6, round45 (blind44 q6_output_stored_as_a_flat_list): a matrix answer given flat, (n,), (1, n) or (n, 1),
+    whose numbers in order are the right matrix's row by row (.flatten().tolist(), .view(-1), .ravel()). A flat
+    answer of other numbers is left to the shape message."""
+    try:
+        t = value.detach().double() if isinstance(value, torch.Tensor) else torch.tensor(value, dtype=torch.float64)
+    except (TypeError, ValueError, RuntimeError):
+        return
+    n = right.numel()
+    if tuple(t.shape) not in ((n,), (1, n), (n, 1)) or not torch.isfinite(t).all():
+        return
+    if torch.allclose(t.reshape(-1), right.reshape(-1).double(), rtol=0, atol=atol):
+        raise Misconception("matrix_flattened", f"{what} holds the right {n} numbers, row by row, but has shape "
+                            f"{tuple(t.shape)}, not {tuple(right.shape)}: " + describe("matrix_flattened"))

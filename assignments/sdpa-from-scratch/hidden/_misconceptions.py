@@ -511,6 +511,18 @@ MISCONCEPTIONS = {
     "softmax_not_applied": "storing the masked scores where the weights are asked: the softmax that turns them "
                            "into weights (each row summing to 1, 0 at the masked keys) was never applied; take "
                            "stable_softmax of the masked scores along the keys",
+    # round45 (blind44)
+    "variance_centred_per_slice": "centring each score on the mean of its own row (x - x.mean(dim=-1, "
+                                  "keepdim=True)), column or sequence before squaring, instead of on the one mean "
+                                  "of all the scores: the spread between those means is lost, so the variance "
+                                  "comes out too small; use raw_scores.var() (the overall mean subtracted, "
+                                  "divided by n - 1)",
+    "madds_of_one_score": "counting the multiply-adds of ONE score (one dot product of length d_k: d_k = 64 of "
+                          "them) where those of the whole product Q @ K.T are asked: it computes T x T scores, "
+                          "each one such dot product: T * T * d_k",
+    "matrix_flattened": "flattening a matrix answer into one list of numbers (.flatten(), .view(-1) or .ravel() "
+                        "before .tolist()): the numbers are right but the rows are lost; keep the matrix's layout, "
+                        "one row per query (the tensor itself, or .tolist() of it unflattened)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

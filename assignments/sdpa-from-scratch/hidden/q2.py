@@ -81,6 +81,7 @@ def _check_variances(raw, scaled, submission=None):
         diag.name_products_not_summed(raw, scaled, ATOL)          # round42: q_i k_i never summed over d_k
         _name_distances(raw, scaled)
         diag.name_one_sequence_keys(raw, scaled, [r for r, _ in _other_values(n)])    # round44: Q @ K[0].T
+        diag.name_slice_centred_variance(raw, scaled, [r for r, _ in _other_values(n)], ATOL)   # round45: row means
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics_to_rounding(raw)}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
@@ -97,9 +98,8 @@ def _check_variances(raw, scaled, submission=None):
                                  f"{ref.raw_score_var:.4g}): either other scores were measured or another "
                                  "statistic than their .var() was taken")
         raise AssertionError("raw_score_var is not the variance of the raw scores of the batched example")
-    if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance itself divided by sqrt(d_k)
-        raise Misconception("variance_scaled_like_scores", "scaled_score_var is the raw variance divided by "
-                            "sqrt(d_k): dividing the scores by sqrt(d_k) divides their variance by d_k")
+    if abs(scaled - ref.raw_score_var / 8 ** 0.5) < ATOL:    # the variance / sqrt(d_k), or the scores / d_k ** 0.25
+        diag.name_variance_over_root_d_k(scaled, submission)     # round45: the source tells which, else both said
     if abs(scaled - ref.raw_score_var) < ATOL:
         raise Misconception("no_scale", "scaled_score_var is the raw variance: the scores were not scaled")
     if abs(scaled - ref.raw_score_var / 64) < ATOL:       # d_k = 8: scores / 8 have variance raw / 64

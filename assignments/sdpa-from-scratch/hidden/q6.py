@@ -156,6 +156,7 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None):
     _output_for_weights(weights3, "weights3", (3, 3), lambda: ref.out3,
                         "the attention output weights3 @ V3 (3 queries by d_v = 2)",
                         "weights3 is the (3, 3) softmax of scores3 itself, before it multiplies V3")
+    diag.name_matrix_flattened(weights3, ref.weights3, "weights3", ATOL)
     got = expect_matrix(weights3, "weights3", (3, 3))
     diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
@@ -169,6 +170,7 @@ def test_out3(out3, weights3=None):
                         "the attention weights softmax(scores3) (one per query and key, 3 by 3)",
                         "out3 is the output weights3 @ V3, of shape (3, 2)")
     diag.name_output_transposed(out3, ref.out3, "out3", ATOL)     # V3.T @ weights3.T (blind35)
+    diag.name_matrix_flattened(out3, ref.out3, "out3", ATOL)       # round45: .flatten().tolist()
     got = expect_matrix(out3, "out3", (3, 2))
     if (diag.is_causal_weights(weights3, ATOL) and torch.isfinite(got).all()
             and torch.allclose(got, weights3.double() @ ref.V3, rtol=0, atol=ATOL)):
@@ -203,6 +205,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
                         "the causal attention output (what scaled_dot_product_attention returns with "
                         "causal_mask(3): the causal weights @ V3, 3 queries by d_v = 2)",
                         "weights3_causal is the (3, 3) softmax of the causally masked scores3, before it multiplies V3")
+    diag.name_matrix_flattened(weights3_causal, ref.weights3_causal, "weights3_causal", ATOL)
     got = expect_matrix(weights3_causal, "weights3_causal", (3, 3))
     if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
         if causal_mask is not None and not diag._mask_right(causal_mask, 3):

@@ -154,6 +154,9 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
     _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
     diag.name_counts_swapped(attn_entries, got, "score_madds")
+    if got == D_K:      # round45 (blind44): one score's dot product; one query's row, T d_k, is count_per_query
+        raise Misconception("madds_of_one_score", f"score_madds is {got} = d_k, the multiply-adds of one score, "
+                            f"not of all {T} x {T}: " + describe("madds_of_one_score"))
     # T d_k^2 = 2^22 is also T^2 x 4 (T = 16 d_k), the float32 bytes of the weights: named only when
     # attn_entries is not itself counted in bytes (a count in bytes would be that answer's mistake)
     bytes_reading = type(attn_entries) in (int, float) and attn_entries == 4 * ref.attn_entries
