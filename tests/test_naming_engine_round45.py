@@ -90,3 +90,62 @@ def test_an_exact_number_answer_through_the_sandbox(grader: Grader, line: str) -
     cell = "attn_entries = 1024 ** 2\nscore_madds = 1024 * 1024 * 64\n" + line
     outcome = grade_cells(grader, "sdpa-from-scratch", {"attn_entries": cell}, "round45")
     assert [(q, k) for q, _, k, _ in outcome.failed] == [("q8", "number_of_another_type")], outcome.failed
+
+
+# --- after blind45: crashes and answers told by what they are -----------------------------------------------
+
+def test_a_placeholder_left_without_its_f_is_told() -> None:
+    for value in ("{_letter}", "{letter!r}", "{opts[2]}", " {choice} "):
+        key, text = _choice_key(value, "c")
+        assert key == "fstring_prefix_missing" and "placeholder" in text, (value, key)
+    for value in ("{c}", "c", "{", "{1}", "the {best} one"):
+        assert _choice_key(value, "c")[0] != "fstring_prefix_missing", value
+
+
+@pytest.mark.parametrize("cell", [
+    # an Enum of letters, and one whose values are the options' words
+    "from enum import Enum\nclass Opt(Enum):\n    A = 'A'\n    B = 'B'\n    C = 'C'\n    D = 'D'\nq_trap_answer = Opt.C\n",
+    "import enum\nclass Pick(str, enum.Enum):\n    C = 'zeroing first'\nq_trap_answer = Pick.C.name and Pick.C\n",
+])
+def test_an_enum_member_answer_through_the_sandbox(grader: Grader, cell: str) -> None:
+    outcome = grade_cells(grader, "sdpa-from-scratch", {"q_trap_answer": cell}, "round45")
+    assert [(q, k) for q, _, k, _ in outcome.failed] == [("q7", "enum_member_answer")], outcome.failed
+
+
+@pytest.mark.parametrize("body", [
+    "    return attention_weights(S + M.to(S.dtype), None) @ V, None\n",
+    "    A = attention_weights(S.masked_fill(~M, float('-inf')))\n    return A @ V, A\n",
+])
+def test_an_optional_mask_used_without_a_check_is_told(grader: Grader, body: str) -> None:
+    cell = ("def cross_attention(X, Y, W_Q, W_K, W_V, M=None):\n    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V\n"
+            "    S = scaled_scores(Q, K)\n" + body)
+    outcome = grade_cells(grader, "attention-pipeline", {"cross_attention": cell}, "round45")
+    keys = {k for _, _, k, _ in outcome.failed}
+    assert "optional_argument_not_checked" in keys, outcome.failed
+    assert all("`M` defaults to None" in m for _, _, k, m in outcome.failed if k == "optional_argument_not_checked")
+
+
+def test_a_mask_checked_for_none_keeps_full_marks(grader: Grader) -> None:
+    cell = ("def cross_attention(X, Y, W_Q, W_K, W_V, M=None):\n    Q, K, V = X @ W_Q, Y @ W_K, Y @ W_V\n"
+            "    S = scaled_scores(Q, K)\n    A = attention_weights(S, None if M is None else M.to(S.dtype))\n"
+            "    return A @ V, A\n")
+    outcome = grade_cells(grader, "attention-pipeline", {"cross_attention": cell}, "round45")
+    assert outcome.score == outcome.max_score, outcome.failed
+
+
+@pytest.mark.parametrize("cells, expected", [
+    # one's answers in a list, q15 taken as the 4th item with index 4: the item before is the answer
+    ({"ans_cross_causal": "_mine = ['b', 'c', 'b', 'd', 'c']\nans_cross_causal = _mine[4]\n"}, "answer_by_position"),
+    ({"ans_cross_causal": "ans_cross_causal = ('a', 'b', 'b', 'd', 'a')[4]\n"}, "answer_by_position"),
+])
+def test_a_list_of_answers_counted_from_one(grader: Grader, cells: dict[str, str], expected: str) -> None:
+    outcome = grade_cells(grader, "attention-pipeline", cells, "round45")
+    assert [k for _, _, k, _ in outcome.failed] == [expected], outcome.failed
+    assert "was the list counted from 1?" in outcome.failed[0][3]
+
+
+def test_a_list_whose_item_before_is_not_the_answer_is_not_told_by_its_count(grader: Grader) -> None:
+    outcome = grade_cells(grader, "attention-pipeline",
+                          {"ans_cross_causal": "_mine = ['b', 'c', 'b', 'a', 'c']\nans_cross_causal = _mine[4]\n"},
+                          "round45")
+    assert outcome.failed and all(k != "answer_by_position" for _, _, k, _ in outcome.failed), outcome.failed

@@ -102,6 +102,16 @@ MISCONCEPTIONS: dict[str, str] = {
                            "trailing comma, ans = \"d\", or a count returned as `return n,`, makes the tuple "
                            "(\"d\",) or (72,); braces, {\"d\"}, a set) where the answer is the value itself: drop "
                            "the comma (or the brackets, or the braces)",
+    "enum_member_answer": "giving an Enum member (Choice.C) where a plain value is asked: the grader reads strings "
+                          "and numbers, not the member; give the letter or number asked itself (Choice.C.name is the "
+                          "member's name, Choice.C.value its value: whichever is the answer)",
+    "fstring_prefix_missing": "writing a placeholder in braces without the f before the quotes (\"{letter}\" instead of "
+                              "f\"{letter}\"): the string keeps the braces and the name, the value is never put in; "
+                              "add the f, or give the value itself",
+    "optional_argument_not_checked": "using an argument whose default is None (a mask, M=None) without checking it: "
+                                     "the function is also called without that argument, and then `M.to(...)`, "
+                                     "`M[...]` or `S + M` fails on None; test `if M is not None:` before using it "
+                                     "(or give it a default that works, such as no mask at all)",
     "answer_as_option_marks": "marking each option true or false (a dict {\"a\": False, \"b\": True, ...}, as a "
                               "multiple-select form does) where one letter is asked: the question has one best "
                               "answer; give its letter alone, as a string",
@@ -440,6 +450,8 @@ _BYTES_NOT_CROSSING = re.compile(r"EncodeError: a value of type (bytes|bytearray
                                  r"boundary")
 # numbers of types the sandbox does not carry: the standard library's exact ones and SymPy's (their type name is the
 # evidence; their value stays in the worker)
+_ENUM_NOT_CROSSING = re.compile(r"EncodeError: a value of type (\w{1,60}) cannot cross the sandbox boundary \(an Enum "
+                                r"member\)")
 _NUMBER_NOT_CROSSING = re.compile(r"EncodeError: a value of type (Fraction|Decimal|Integer|Rational|Float|One|Zero|"
                                   r"NegativeOne|Half) cannot cross the sandbox boundary")
 
@@ -459,6 +471,10 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
         if raw is not None:     # "C".encode(), a b"C" literal: its type is the evidence (its bytes stay in the worker)
             return Misconception("bytes_for_text", f"{what.removesuffix('(...)')} is (or returns) a {raw.group(1)} "
                                  "object, not a string or a number: " + describe("bytes_for_text"))
+        member = _ENUM_NOT_CROSSING.search(text)
+        if member is not None:  # Choice.C: the member, not its value
+            return Misconception("enum_member_answer", f"{what.removesuffix('(...)')} is (or returns) a member of the "
+                                 f"Enum {member.group(1)}, not its value: " + describe("enum_member_answer"))
         number = _NUMBER_NOT_CROSSING.search(text)
         if number is not None:  # Fraction(4, 1), Decimal("4"), sympy.Integer(4): the type is the slip
             return Misconception("number_of_another_type", f"{what.removesuffix('(...)')} is (or returns) a "
@@ -823,6 +839,10 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value in values_in_options):
         _raise_if_option_number(value, what, choices)
     wrong_keys = {k.lower(): v for k, v in (wrong or {}).items()}
+    if (isinstance(value, str) and _PLACEHOLDER.fullmatch(value.strip())
+            and value.strip()[1:-1].lower() not in letters):    # "{c}": a letter in braces, not a name
+        raise Misconception("fstring_prefix_missing", f"{what} is {_cut(value.strip())!r}, the placeholder itself: "
+                            + describe("fstring_prefix_missing"))
     _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
     if isinstance(value, str) and not value.strip().strip("()").strip():
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
@@ -834,7 +854,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
         return
     tail = f": {hint}" if hint else ""
     key = wrong_keys.get(letter)
-    _raise_if_positional_letter(value, what, tail, key)
+    _raise_if_positional_letter(value, what, tail, key, answer.lower())
     _raise_if_computed_letter(value, what, tail, key)
     if key:
         raise Misconception(key, f"{what} is not the best answer: that choice reflects {describe(key)}{tail}")
@@ -842,6 +862,8 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+# a whole answer that is one f-string placeholder never filled: "{_letter}", "{letter!r}", "{opts[2]}"
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]{0,60}(?:\[[^\]{}]{0,20}\])?(?:![rsa])?(?::[^{}]{0,10})?\}")
 
 
 def _answer_cells(what: str) -> list[str] | None:
@@ -854,7 +876,7 @@ def _answer_cells(what: str) -> list[str] | None:
     return cells_of(record.submission)
 
 
-def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | None) -> None:
+def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | None, answer: str = "") -> None:
     """answer_by_position: a wrong letter the notebook picks by its position from constants (chr(ord("a") + 3),
     "abcd"[3]: source_checks.positional_answer). What the count gave is said, and that positions count from 0; the
     option's meaning is said as the option's, not as the student's belief: a student who meant the third option and
@@ -867,11 +889,32 @@ def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | Non
     shown, n = found
     letter = value.strip().strip("()").strip().upper()
     if n >= len(_ORDINALS) or letter != "ABCDEFGH"[n]:
+        _raise_if_list_counted_from_one(value, what, tail, cells, answer)
         return          # the position read is not the letter the value holds (a fold of another kind): nothing said
     stands = f" (option {letter} stands for {describe(key)})" if key else ""
     raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the letter your code picks by its "
                         f"position (`{shown}`: position {n} counting from 0, the {_ORDINALS[n]} option), and it is "
                         f"not the best answer{stands}{tail}: " + describe("answer_by_position"))
+
+
+def _raise_if_list_counted_from_one(value: str, what: str, tail: str, cells: list[str] | None, answer: str) -> None:
+    """answer_by_position for a letter picked from a list of letters that is not the options in order (one's answers
+    to every question, `_MC[4]`), where the item just before the one picked is the best answer: the list was counted
+    from 1 (blind45's mis-name, told by the picked option's belief). Where the item before is not the answer,
+    nothing is said here (the list's content may be the slip)."""
+    from autograder.grading.source_checks import picked_from_literal_list
+    found = picked_from_literal_list(cells, what) if cells is not None else None
+    if found is None or not answer:
+        return
+    shown, n, items = found
+    if not (0 < n < len(items) and n < len(_ORDINALS) and items[n].strip().lower() == value.strip().lower()
+            and items[n - 1].strip().strip("()").strip().lower() == answer):
+        return
+    raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the item your code picks by its position "
+                        f"from a list (`{shown}`: position {n} counting from 0, the {_ORDINALS[n]} item), and it is not "
+                        f"the best answer, while the item before it (position {n - 1}) is: was the list counted from "
+                        f"1?{tail}: "
+                        + describe("answer_by_position"))
 
 
 def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None) -> None:

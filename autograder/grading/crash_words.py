@@ -180,6 +180,8 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
         pair = tuple_as_tensor(StudentCodeError(raised.group(1), raised.group(2)), said) if raised else None
     if pair is not None:
         return pair
+    if isinstance(error, StudentCodeError) and cells and (unchecked := _optional_none_used(error, cells)) is not None:
+        return unchecked
     if isinstance(error, StudentCodeError) and (from_line := _crash_with_line(error)) is not None:
         return from_line
     undefined = _NOT_DEFINED.search(text)
@@ -347,6 +349,43 @@ def crash_source_line(e: StudentCodeError) -> str:
         if at and len(nxt) - len(nxt.lstrip()) > len(at.group(1)) and not nxt.lstrip().startswith("File "):
             found = nxt.strip()     # the source line, indented under its frame (not the exception's line)
     return found[:300]
+
+
+_NONE_USED = re.compile(r"'NoneType' object (?:has no attribute '\w{1,40}'|is not subscriptable|is not callable|is not "
+                        r"iterable)|unsupported operand type\(s\) for [^:]{1,3}: '(?:NoneType|\w+)' and '\w+'|bad operand "
+                        r"type for unary [^:]{1,3}: 'NoneType'")
+
+
+def _optional_none_used(e: StudentCodeError, cells: Sequence[str]) -> Misconception | None:
+    """optional_argument_not_checked: the crash is an operation on None (`M.to(S.dtype)`: "'NoneType' object has no
+    attribute 'to'"), on a line of the student's function that uses a parameter whose default is None. The tests
+    call such a function without that argument (no mask), as its signature allows; the line and the parameter are
+    the proof (blind45's q13)."""
+    text = f"{e.exc_type}: {e.message}"
+    if e.exc_type not in ("AttributeError", "TypeError") or not _NONE_USED.search(text) or (
+            "NoneType" not in text):
+        return None
+    where = re.findall(r'File "In\[\d+\]", line \d+, in ([A-Za-z_]\w{0,40})', e.traceback or "")
+    line = crash_source_line(e)
+    if not where or not line:
+        return None
+    from autograder.grading.source_checks import last_function_def
+    fn = last_function_def(cells, where[-1])
+    if fn is None:
+        return None
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(fn.args.defaults):], fn.args.defaults))
+    defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+    for name, default in defaults.items():
+        if (isinstance(default, ast.Constant) and default.value is None
+                and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", line) and not re.search(
+                    rf"\b{re.escape(name)}\s+is\s+(?:not\s+)?None\b", line)):
+            shown = line[:100] + ("..." if len(line) > 100 else "")
+            return Misconception("optional_argument_not_checked", f"{str(e).rstrip('. ')}{student_line(e)}, at "
+                                 f"`{ascii(shown)[1:-1]}`: `{name}` defaults to None (`{where[-1]}` may be called "
+                                 f"without it) and is used here as if it were given: "
+                                 + describe("optional_argument_not_checked"))
+    return None
 
 
 def _crash_with_line(e: StudentCodeError) -> Misconception | None:

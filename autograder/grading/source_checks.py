@@ -760,6 +760,30 @@ def lesson_cited(cells: Sequence[str], name: str) -> str | None:
     return None
 
 
+def picked_from_literal_list(cells: Sequence[str], name: str) -> tuple[str, int, list[str]] | None:
+    """(the statement, shortened, the position n, the list's strings) where the notebook's last module-level binding
+    of `name` is `items[n]`, `items` a list or tuple of string constants written out or bound once to one (`_MC =
+    ["b", "c", "b", "d", "c"]; ans = _MC[4]`: a list of one's answers, indexed from 1); None otherwise."""
+    try:
+        last = _last_binding(cells, name)
+        if not isinstance(last, (ast.Assign, ast.AnnAssign)) or last.value is None:
+            return None
+        node = last.value
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int and node.slice.value >= 0):
+            return None
+        base: ast.AST | None = node.value
+        if isinstance(base, ast.Name):
+            bound = _last_binding(cells, base.id)
+            base = bound.value if isinstance(bound, ast.Assign) and len(bound.targets) == 1 else None
+        if not (isinstance(base, (ast.List, ast.Tuple))
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in base.elts)):
+            return None
+        return _cut_line(last, 70), node.slice.value, [str(e.value) for e in base.elts]  # type: ignore[attr-defined]
+    except RecursionError:
+        return None
+
+
 def positional_answer(cells: Sequence[str], name: str) -> tuple[str, int] | None:
     """(the statement, shortened, and the position n) where the notebook's last module-level binding of `name` picks a
     letter by its position from constants: chr(ord("a") + n), "abcd"[n], string.ascii_lowercase[n], options[n] with

@@ -159,7 +159,17 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
             raise EncodeError("only dicts with string keys can be returned" + _keys_note(value))
         return {"__dict__": {k: encode_value(v, depth + 1, layout=layout) for k, v in value.items()}}
     raise EncodeError(f"a value of type {type(value).__name__} cannot cross the sandbox boundary"
-                      + _callable_note(value))
+                      + _callable_note(value) + _enum_note(value))
+
+
+def _enum_note(value: Any) -> str:
+    """" (an Enum member)" for a member of an Enum class (`Choice.C` where the letter "C" is asked), so the grader
+    can say so (checks.callable_not_called); read from the class's method resolution order, no student code run."""
+    import enum
+    try:
+        return " (an Enum member)" if enum.Enum in type.__dict__["__mro__"].__get__(type(value)) else ""
+    except Exception:  # noqa: BLE001 - an odd class: no note
+        return ""
 
 
 def _keys_note(value: dict[Any, Any]) -> str:
