@@ -376,3 +376,17 @@ def test_the_json_hook_set_by_setattr_changes_no_frame(tmp_path, grader):
     r = grader.grade(path, "sdpa-from-scratch", seed=5)
     assert r.status == "graded" and _test(r, "test_no_torch_sdpa_at_run_time").score == 0, (r.status, r.score)
     assert r.score <= 19, r.score
+
+
+def test_nn_parameters_pass_the_guard():
+    # nn.Parameter is a tensor subclass with torch's own (disabled) handler: graded code that builds nn.Linear
+    # layers is not refused (the scan after round 47's first form showed three such held-out variants refused)
+    import torch
+    from autograder.sandbox.calls import invoke
+
+    def student(x):
+        layer = torch.nn.Linear(3, 2, bias=False)
+        return layer(x).shape[-1] + layer.weight.numel()
+    out, _devices = invoke(student, [torch.ones(4, 3)], {}, "cpu", forbidden=("scaled_dot_product_attention",),
+                           changed=[])
+    assert out == 8

@@ -33,6 +33,7 @@ def forbidden_names(apis: Sequence[str]) -> tuple[str, ...]:
 
 
 _DEFAULT_HANDLER = getattr(torch.Tensor.__torch_function__, "__func__", None)   # the classmethod's function
+_DISABLED_HANDLER = torch._C._disabled_torch_function_impl                       # nn.Parameter's: torch's own
 
 
 class ForbiddenAPIGuard(TorchFunctionMode):
@@ -54,10 +55,11 @@ class ForbiddenAPIGuard(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         # A mode steps aside while its own handler runs, so a tensor subclass's __torch_function__, which `func`
         # dispatches to, would run unguarded: whatever it calls (the fused kernel, on `detach` while the reply is
-        # encoded: red-team round 47). nn.Parameter and subclasses that keep torch's handler are not in `types`
-        # or keep the default; one with a handler of its own is refused.
+        # encoded: red-team round 47). nn.Parameter (torch's disabled handler) and subclasses that keep torch's
+        # default handler pass; one with a handler of its own is refused.
         for t in types:
-            if getattr(getattr(t, "__torch_function__", None), "__func__", None) is not _DEFAULT_HANDLER:
+            handler = getattr(t, "__torch_function__", None)
+            if handler is not _DISABLED_HANDLER and getattr(handler, "__func__", None) is not _DEFAULT_HANDLER:
                 raise ForbiddenAPIError(f"a tensor subclass with a __torch_function__ of its own "
                                         f"({getattr(t, '__name__', '?')[:40]}) is not allowed in this assignment's "
                                         "graded code: the grader cannot see what it calls")

@@ -1620,7 +1620,8 @@ BLIND17_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # in its place ... matrix_rank of S itself counts it" is the mistake and the fix
         # still generic (naming23): 5 is also matrix_rank(S, hermitian=True) (blind19's, generic on purpose) and
         # a constant allows no second call; the message now says "or the masked scores S + M" beside A
-        "q11_rank_of_masked_scores": ("rank_is_T",),
+        # now (after 735feae, by me from its message: a one-edit fix that drops `+ _M`, the mask the rank was taken with)
+        "q11_rank_of_masked_scores": ("rank_is_T", "one_edit_fix"),
         # the message: "wrong when called without with_output=False, and right when with_output=False is passed
         # explicitly: its default must be with_output=False": the flipped default exactly
         "q12_output_default_true": ("default_argument_wrong",),
