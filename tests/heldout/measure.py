@@ -5767,6 +5767,194 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 8 / partly 0 / generic 2 / raw 0 / mis-named 2 / not caught 2; correct at full marks 5/5
 }
 
+BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind45 (frozen at 3b66428 after round 45, measured there at the bwrap level), judged by three helper sessions at
+# first sight: scaled 11/14, sdpa 6/14 (two mis-named), pipeline 12/14 (one mis-named): 29/42
+    "scaled-attention": {
+        # raw: all 6 failing q1 tests None, "your code raised RuntimeError: The expanded size of the tensor (12) must
+        # match the existing size (10) at non-singleton dimension 0 ..." (the smallest failing input, V (1, 2) with
+        # d_k = 3, is shown too); nothing says the buffer torch.zeros_like(Q) has d_k columns where the output needs
+        # d_v (torch.empty(Q.shape[0], V.shape[1]) or weights @ V meant); q8 not charged (its heads have d_v = d_k)
+        "q1_output_buffer_zeros_like_queries": (),
+        # scores_negated on all 5 failing q1 tests: "it matches negating the scores before the softmax
+        # (softmax(-Q K^T / sqrt(d_k)), as if they were distances where small means close): the key that matches
+        # worst gets the most weight": F.softmin(x) is exactly softmax(-x), so exactly the mistake and its effect;
+        # borderline: F.softmin is not named; q8 not charged (no double charge)
+        "q1_softmin_for_the_weights": ("scores_negated",),
+        # generic: q2:test_unscaled_variance_is_d_k None, "for d_k = 12 the variance of q.k is not within 10% of its
+        # expected value": says which value differs, no key, no value; nothing says the per-vector z-scoring
+        # (dim=1) removes a degree of freedom (d_k - 1 = 11 for 12); the scaled test passes (11/12 is inside 10%)
+        "q2_draws_standardised_per_vector": (),
+        # not caught: 28/28; no q4 test calls softmax_entropy on 1-D logits and checks for a 0-d result (the 2-D,
+        # 3-D and view tests have leading dims, where atleast_2d does nothing; entropy_table's .item() accepts a
+        # (1,) tensor; _entropy_wrong's 1-D probe checks shape () but is only a NaN/saturation helper)
+        "q4_entropy_atleast_2d_axis_never_dropped": (),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options, key=...`) ...
+        # (option A stands for giving the variance of the scaled dot product (1) for the raw one ...) ... what it
+        # measures or compares is not what the question asks": right in kind, as blind44's
+        # q5_answer_probe_one_pair_squared_dot_as_variance; borderline: quotes the min line, nothing says
+        # `.mean()` measures the mean (about 0) and not the variance
+        "q5_answer_probe_measures_the_mean": ("answer_computed_by_code",),
+        # answer_option_number: "q5_answer is 2, an option's number (counted from 1 it is 'B'; counted from 0 it is
+        # 'C'): ... the option's number ... instead of its letter as a string ("C")": exactly the effect of
+        # str.find's position; borderline: str.find not named
+        "q5_answer_str_find_gives_position": ("answer_option_number",),
+        # answer_computed_by_code: "'A' ... (`q5_answer = min(_options, key=...`) ... what it measures or compares is
+        # not what the question asks": right in kind (as the mean probe above); borderline: quotes the min line,
+        # nothing says the cosine similarity (divided by both norms, variance ~1/d_k) is not q.k
+        "q5_answer_probe_on_cosine_similarity": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_manual0, _out[0], atol=1e-05): q6_answer = 'A' e...`)
+        # ... what it measures or compares is not what the question asks": quotes the check that rules A out, right
+        # in kind, as blind44's q6_answer_check_row_weights_broadcast_along_features; borderline: the slip is the line
+        # above (range(1, 4) drops j = 0), not said
+        "q6_answer_manual_sum_starts_at_one": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out.sum(dim=0), _X.sum(dim=0), atol=0.0001): ...`)
+        # ... what it measures or compares is not what the question asks": quotes the exact faulty check (column
+        # totals, kept only if the weight COLUMNS summed to 1); borderline: nothing says why it fails
+        "q6_answer_check_expects_column_totals_kept": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out, W @ _X, atol=1e-05): q6_answer = 'A' ...`) ...
+        # what it measures or compares is not what the question asks": quotes the exact faulty line (the global `W`
+        # for this probe's `_weights`); borderline: the global W is not said
+        "q6_answer_check_multiplies_by_trace_global_W": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _differentiable else 'C'`) ... (look at ... the
+        # branch each outcome takes)": quotes the verdict, right in kind, as blind44's
+        # q7_answer_grad_stored_before_backward; borderline: the slip is requires_grad_() after the forward pass,
+        # with the "does not require grad" RuntimeError swallowed as "no gradient", not said
+        "q7_answer_requires_grad_set_after_forward": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q.grad is not None else 'C'`) ...": quotes the
+        # verdict on _Q.grad, right in kind; borderline: nothing says requires_grad sits on _V, not _Q
+        "q7_answer_requires_grad_on_values_reads_query_grad": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if torch.allclose(_out, _nw, atol=0.0001) else 'C'`)
+        # ... what it measures or compares is not what the question asks": quotes the comparison with the kernel
+        # regression, right in kind; borderline: nothing says _nw uses the Gaussian (distance) kernel, not
+        # exp(q.k / sqrt(d_k))
+        "q7_answer_kernel_check_with_gaussian_kernel": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _picks_best_key else 'D'`) ... (option C stands for
+        # thinking attention returns only the best-matching value (a hard argmax) ...) ... what it measures or
+        # compares is not what the question asks": quotes the verdict, right in kind; borderline: nothing says the
+        # argmax positions always agree (softmax keeps the order)
+        "q7_answer_probe_compares_argmax_positions": ("answer_computed_by_code",),
+    },
+# correct: 5/5 at full marks (28/28 each); full messages re-read by grading each variant again
+# (/tmp/j45-sa/full.py -> full.txt, /tmp/frozen45 engine, bwrap level): same scores and keys as
+# /tmp/measure45-scaled-attention.txt; no cell hit a host ModuleNotFoundError
+# wrong 14: named right 11 / partly 0 / generic 1 / raw 1 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind45 (frozen engine, /tmp/frozen45, bwrap sandbox level), judged from `measure sdpa-from-scratch --set blind45 -v`
+# (/tmp/measure45-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j45-sdpa/full.py ->
+# /tmp/j45-sdpa/full.txt: same scores and keys as the measure) against each variant's "mistake" words and code; () where no
+# failed test names it right. Correct: 5/5 at full marks (35/35 each).
+    "sdpa-from-scratch": {
+        # shape_of_an_input on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 64), the shape of Q and K: giving a result the shape of an input ... instead of its own: the weights are (..., T_q, T_k), one per (query, key) pair": exactly the effect of summing the (4, 10, 10, 64) pair products over the query axis (the feature axis survives), and it says what must remain (one entry per pair); no other cause blamed (as blind28's q1_helper_key_count_from_feature_axis); borderline: nothing says dim=1 is the query axis, sum over dim=-1
+        "q1_broadcast_probe_summed_over_the_query_axis": ("shape_of_an_input",),
+        # output_keeps_key_axis on q1:test_out_shape (the only failure): "out_shape is (4, 10, 10, 128): the right shape (4, 10, 128) with one more axis of size T_k = 10: keeping one axis per key in the output ...: weights @ V sums over the keys": exactly the variant's own mistake words (appending d_v keeps the key axis; weights @ V contracts it); borderline: nothing says tuple + appends rather than replacing the last entry
+        "q1_value_width_appended_to_the_weights_shape": ("output_keeps_key_axis",),
+        # generic: q2:test_score_variances None, "raw_score_var is 3.881 and scaled_score_var 0.4852, exactly 1/8 of it, so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores were measured or another statistic ...": says what differs, nothing names the torch.tril that zeroes the 20 scores above the diagonal
+        "q2_scores_lower_triangle_kept_by_tril_before_variance": (),
+        # generic: q2:test_score_variances None, same text (3.411 / 0.4263 against 6.599): says what differs, nothing says the two sequences' score matrices were averaged into one (.mean(dim=0)) before the variance
+        "q2_batch_averaged_into_one_score_matrix_first": (),
+        # generic: q3:test_dim_argument None, "stable_softmax(x, dim=0) does not match the correct result in 120 of 120 entries (largest difference 0.836 ...)": says which call differs (dim=0), nothing says reshape(-1, x.shape[dim]) regroups in memory order instead of moving the axis
+        "q3_reshape_instead_of_moving_the_axis": (),
+        # MIS-NAMED (borderline): causal_mask_blocks_nothing on all 4 failures (3 q4, q6:test_weights3_causal): the lead "causal_mask(11) is True everywhere, so no query is kept from any key" is the exact symptom, but the key's text blames another cause, "torch.ones(...) whose mask.tril() result was never assigned: tril is not in place ... write mask = mask.tril()": this code assigns its triu; the real mistake is ~ on a uint8 triangle (bitwise NOT: 0 -> 255, 1 -> 254, all True after .bool()), and nothing says negate after .bool() or compare == 0 (blind19's q4_tril_indices_used_as_one_index accepted this key on the symptom and the one-step torch.tril(...) rewrite; judged strictly here, the named cause is not this student's)
+        "q4_tilde_on_a_uint8_triangle_flips_every_bit": (),
+        # causal_bottom_right on q4:test_more_keys_than_queries: "causal_mask(4, 9) ... matches a causal mask aligned at the bottom-right instead of the top-left": exactly the kv-cache cut; causal_ignores_T_k on q4:test_more_queries_than_keys: "causal_mask(9, 6) has shape (6, 6): a square mask from one length; it should be (9, 6), one row per query and one column per key": true of this code (a T_k square whose last T_q rows cannot be more than T_k), as blind44's q4_mask_cut_from_the_key_square_by_its_first_rows; the square test passes, q5/q6 not charged
+        "q4_last_rows_of_the_key_square_as_in_kv_cache_decoding": ("causal_bottom_right", "causal_ignores_T_k"),
+        # upper_triangular_mask on all 4 failures (3 q4, q6:test_weights3_causal): "matches an upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of torch.le(rows, cols) = i <= j; borderline: nothing says the arguments of torch.le are the wrong way round
+        "q4_torch_le_called_with_its_arguments_in_reading_order": ("upper_triangular_mask",),
+        # gradient_cut on q5:test_gradients_float64 (the only failure): "the output is right but no gradient reached V (it reached Q, K): the autograd graph is cut at the path from V; keep the computation in torch (no .detach(), .data, ...)": exactly, with .data named
+        "q5_values_read_through_data": ("gradient_cut",),
+        # MIS-NAMED: divide_by_dk on q6:test_weights3_causal (the only failure): "weights3_causal is wrong: it matches dividing the scores by d_k instead of sqrt(d_k)": the number is a true description (K3 halved twice in place: / 4 = / d_k), but the code divides by math.sqrt(Km.shape[1]), which is right, so the student is sent to fix a scale that is not wrong; the real mistake is `Kt /= ...` on the view Km.T, which changes K3 and is applied again on the second call; nothing names the in-place division through a view
+        "q6_keys_scaled_in_place_through_a_transpose_view": (),
+        # raw: q7:test_trap_answer None, "your code raised EncodeError: a value of type Choice cannot cross the sandbox boundary": a raw exception; nothing says an Enum member is not the string "C" (Choice.C.name, or "C")
+        # now (after blind45, engine: the worker notes an Enum member)
+        "q7_letter_given_as_an_enum_member": ("enum_member_answer",),
+        # generic: q7:test_trap_answer None, "q_trap_answer should be one letter as a string: \"A\", \"B\", \"C\", \"D\"": says what is expected, not that the value is the literal "{_letter}" (a forgotten f prefix)
+        # now (after blind45, engine: the placeholder itself)
+        "q7_f_prefix_forgotten_leaves_the_placeholder": ("fstring_prefix_missing",),
+        # answer_in_container on q7:test_trap_answer: "q_trap_answer is {'C'}, a set holding a letter (braces around a value make one) ... drop ... the braces": exactly
+        "q7_letter_in_braces_is_a_set_of_options": ("answer_in_container",),
+        # generic: q8:test_attn_entries None, "attn_entries is not a finite number": says what differs (inf), nothing says a float16 sum overflows past 65504 (count with numel() or 1024 ** 2)
+        "q8_entries_counted_on_a_half_precision_probe": (),
+    },
+# wrong 14: named right 6 / partly 0 / generic 5 / raw 1 / mis-named 2 / not caught 0; correct at full marks 5/5
+# blind45 (frozen engine, /tmp/frozen45, bwrap sandbox level), judged from `measure attention-pipeline --set blind45 -v`
+# (/tmp/measure45-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j45ap/full.py ->
+# /tmp/j45ap/full.txt, Isolation.bwrap: same scores and keys as the measure) against each variant's "mistake" words and
+# code; () where no failed test names it right.
+    "attention-pipeline": {
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'c', the letter your code worked out
+        # (`ans_cross_shapes = {('T', 'T'): 'a', ('T', "T'"): 'b', ("T'", 'T'):...`) ... (option C stands for taking queries
+        # from Y or keys/values from X) ... what it measures or compares is not what the question asks (look at ... the
+        # sizes it uses ...)": right in kind (the experiment measures S in another convention, as blind44's
+        # q14_mha_target_length_read_as_keys_sequence); borderline: the quoted line is the lookup, nothing says the column
+        # convention (S = K^T Q, one row per key) transposes S, and option C's text is not this student's belief (Q is from X)
+        "q14_experiment_in_column_convention_scores_keys_by_queries": ("answer_computed_by_code",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'c', the letter your code worked out
+        # (`ans_cross_shapes = 'b' if (_names[_S.shape[0]], _names[_S.shape[1]]...`) ... what it measures or compares is not
+        # what the question asks": quotes the verdict on S's shape; right in kind; borderline: nothing says an implicit-mode
+        # einsum ("td,sd", no '->') sorts the output letters alphabetically, so S comes out (T', T)
+        "q14_experiment_with_implicit_einsum_output": ("answer_computed_by_code",),
+        # MIS-NAMED: causal_needs_square on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is not the best
+        # answer: that choice reflects tying the causal mask to a square score matrix": blames C's belief, which the student
+        # does not hold (its own list holds 'd' for q15); the cause is the index counted from 1 (_MC[4] is q16's 'c', fix
+        # _MC[3]). answer_by_position did not fire: _MC holds the answers of five questions, so position 4 is not letter 'e'
+        # (checks._raise_if_positional_letter drops it), and the belief key takes over (as blind38's
+        # q5_answer_third_option_zero_indexed, mis-named by variance_d_k_squared)
+        # now (after blind45, engine: the list counted from 1, the item before it the answer)
+        "q15_answer_list_indexed_from_one": ("answer_by_position",),
+        # answer_computed_by_code on q06:test_ans_mask (the only failure): "'d', the letter your code worked out (`ans_mask =
+        # max(_confidence)`) ... (option D stands for thinking the mask is about gradients ...) ... (look at its sign, max
+        # against min, ...)": quotes the exact faulty line and tells the option's meaning as the option's, not the student's
+        # (blind38's q5_answer_max_of_confidence_dict_returns_largest_key was mis-named by a belief key; this is the fix);
+        # borderline: nothing says max() over a dict compares its keys (max(d, key=d.get))
+        "q06_max_of_confidence_dict_gives_largest_key": ("answer_computed_by_code",),
+        # answer_computed_by_code on q06:test_ans_mask (the only failure): "'d', the letter your code worked out (`ans_mask =
+        # 'c' if _leak > 0 else 'a' if not _rows_ok else 'd'`) ... what it measures or compares is not what the question
+        # asks (... the branch each outcome takes)": the experiment measured a masked model, not the unmasked one the
+        # question asks about; right in kind; borderline: the quoted line is the verdict, nothing points at
+        # `if _config["causal"]` with the truthy string "False"
+        "q06_experiment_flag_string_false_keeps_mask": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`ans_scale =
+        # 'b' if _H_raw < 1.0 else 'a' if _H_raw > _H_scaled + 0....`) ... (look at ... the sizes it uses ...)": right in kind
+        # (as blind44's q03_scale_experiment_with_one_feature); borderline: nothing says F.normalize makes the raw dot
+        # products cosines near 0 where the question has unit-variance components
+        "q03_experiment_with_unit_length_vectors": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'b', the letter your code worked out
+        # (`ans_complexity = {0: 'b', 1: 'a', 2: 'c', 3: 'd'}[int(round(_expone...`) ... (option B stands for thinking the cost
+        # of the scores does not depend on T: there are T^2 of them)": quotes the line that reads the exponent; right in kind;
+        # borderline: nothing says polyfit(log cost, log T) fits the inverse (slope 1/2; polyfit(x, y) fits y against x)
+        "q16_loglog_fit_with_axes_swapped": ("answer_computed_by_code",),
+        # numpy_scalar_answer on q11:test_max_rank_S (the only failure): "max_rank_S is a numpy.int64 (np.int64(8)), not a
+        # Python number ... convert it with int(...)": exactly
+        "q11_bound_from_numpy_minimum": ("numpy_scalar_answer",),
+        # param_count_output_replaces on q12:test_count_with_output (the only failure): "it matches assigning W_O's count
+        # (n = d_v * d_model) where it must be added (n += ...)": exactly `=+` for `+=`
+        "q12_output_term_typed_eq_plus": ("param_count_output_replaces",),
+        # parameter_renamed on all 3 q07 failures: "self_attention() got an unexpected keyword argument 'causal': your
+        # `def self_attention(X, W_Q, W_K, W_V, is_causal)` has no parameter `causal` ... keep the parameter names the notebook
+        # gives": exactly; q13 not charged
+        "q07_flag_renamed_is_causal_like_sdpa": ("parameter_renamed",),
+        # prefix_average_wrong_axis on q09:test_prefix_average_matrix (the only failure): "it matches dividing by the column
+        # index instead of the row's length ... a broadcast along the wrong axis (the counts as a row, ...) ... divide each
+        # row by its own count": exactly the effect and a fix; borderline: nothing says .T on a 1-D tensor is a no-op; q10
+        # not charged
+        "q09_counts_column_made_with_T_on_a_vector": ("prefix_average_wrong_axis",),
+        # causal_includes_next on all 3 q04 failures: "it matches a causal mask off by one the other way (tril(diagonal=1)):
+        # each token also sees the next one": exactly the effect of 1-based query positions against 0-based keys; borderline:
+        # nothing names the arange(1, T + 1); q05, q07, q09, q10 not charged
+        "q04_query_positions_counted_from_one": ("causal_includes_next",),
+        # softmax_applied_twice on both q10 failures: "it matches applying the softmax to probabilities (a softmax's output
+        # passed to a function that takes logits ...) ... here A is already the weights: row_entropy_bits takes their log2
+        # directly": exactly Categorical(logits=A) (probs= meant)
+        "q10_categorical_given_weights_as_logits": ("softmax_applied_twice",),
+        # raw: both q13 failures None, "your code raised AttributeError: 'NoneType' object has no attribute 'to'": nothing
+        # says the default M=None is cast without a None check (`M if M is None else M.to(S.dtype)`)
+        # now (after blind45, engine: the None default read from the signature and the line)
+        "q13_mask_cast_without_none_check": ("optional_argument_not_checked",),
+    },
+# correct: 5/5 at full marks (42/42 each, bwrap level)
+# wrong 14: named right 12 / partly 0 / generic 0 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -5794,7 +5982,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
-    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS}
+    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
