@@ -29,6 +29,7 @@ import ast
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from tests.conftest import ROOT
 
@@ -55,24 +56,53 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
 """
 
 
-def test_a_worker_starts_no_thread(tmp_path, grader):
-    # the guard is a torch function mode, per thread: what stops a graded call from handing the forbidden call
-    # to a thread is that a worker (without CUDA) cannot start one (its seccomp filter refuses clone)
+def test_cells_may_use_threads_but_a_graded_call_starts_none(tmp_path, grader):
+    # the guard is a torch function mode, per thread: from the first graded call on, a worker whose assignment
+    # forbids an API starts no thread (a second seccomp filter refuses clone); its cells ran before, free to
     nb = nbformat.read(EXAMPLES / "full_marks.ipynb", as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(
-        "import threading\ntry:\n    threading.Thread(target=print).start()\n    q_trap_answer = 'started'\n"
-        "except RuntimeError as e:\n    q_trap_answer = 'refused: ' + str(e)\n"))
+        "from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor(2) as _ex:\n"
+        "    _parts = list(_ex.map(abs, [-1, -2]))\nassert _parts == [1, 2]\n"))
+    _replace_def(nb, "scaled_dot_product_attention", THREADED_HONEST)
     path = tmp_path / "thread.ipynb"
     nbformat.write(nb, path)
     r = grader.grade(path, "sdpa-from-scratch", seed=5)
-    q7 = [t for t in r.tests if t.question == "q7"]
-    assert q7 and all(t.score == 0 for t in q7), [(t.name, t.score) for t in q7]
-    assert any("refused: can't start new thread" in t.message for t in q7), [t.message for t in q7]
+    assert not r.cell_errors if hasattr(r, "cell_errors") else True
+    basic = _test(r, "test_float32_no_mask")
+    assert basic.score == 0 and "can't start new thread" in basic.message, basic.message
 
 
-def test_a_forbidden_call_sent_to_a_thread_pool_is_refused_at_run_time(tmp_path, grader):
+def test_a_thread_left_running_blocks_graded_calls(tmp_path, grader):
+    nb = nbformat.read(EXAMPLES / "full_marks.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"))
+    path = tmp_path / "left_running.ipynb"
+    nbformat.write(nb, path)
+    r = grader.grade(path, "sdpa-from-scratch", seed=5)
+    basic = _test(r, "test_float32_no_mask")
+    assert basic.score == 0 and "still running" in basic.message, basic.message
+
+
+THREADED_HONEST = """import threading
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    out = {}
+    def work():
+        S = Q @ K.transpose(-2, -1) / Q.shape[-1] ** 0.5
+        if mask is not None:
+            S = S.masked_fill(~mask, float("-inf"))
+        out["o"] = torch.nan_to_num(torch.softmax(S, dim=-1)) @ V
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    return out["o"]
+"""
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["pool-started-in-the-call", "pool-warmed-in-a-cell"])
+def test_a_forbidden_call_sent_to_a_thread_pool_is_refused_at_run_time(tmp_path, grader, warm):
     nb = nbformat.read(EXAMPLES / "calls_torch_sdpa.ipynb", as_version=4)
-    _replace_def(nb, "scaled_dot_product_attention", THREADED_SDPA)
+    _replace_def(nb, "scaled_dot_product_attention", THREADED_SDPA + ("_pool.submit(abs, -1).result()\n" if warm else ""))
     path = tmp_path / "threaded_sdpa.ipynb"
     nbformat.write(nb, path)
     r = grader.grade(path, "sdpa-from-scratch", seed=5)

@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 
@@ -102,33 +101,19 @@ def test_a_cell_alone_stops_at_its_limit(zygote: Zygote) -> None:
     assert report.status == "timeout" and report.duration_s <= 2 * LIMIT + 0.5, report
 
 
-SELF_STARVING = ("import threading, numpy as np\n"
-                 "def churn():\n    a = np.ones((200, 200))\n    while True:\n        a @ a\n"
-                 "for _ in range(3):\n    threading.Thread(target=churn, daemon=True).start()\n"
-                 "while True:\n    pass")
-
-
 def test_a_cell_that_starves_itself_gains_at_most_one_more_limit(zygote: Zygote) -> None:
     """A hostile cell makes its own run-queue wait: threads whose NumPy work releases the GIL, all on one CPU with
     the cell's endless loop. The wait it makes extends the limit (the cell runs past it) but never by more than the
-    limit again (docs/security.md: what a student can gain). Only a CUDA worker may start threads (the driver's
-    helpers): this one is, with the stand-in of CUDA's initialisation."""
-    session = zygote.spawn(replace(POLICY, cuda=True, cuda_init="os_standin"))
+    limit again (docs/security.md: what a student can gain)."""
+    session = zygote.spawn(POLICY)
     try:
         _pin(session.pid, min(os.sched_getaffinity(0)))
-        report = session.exec_cells([SELF_STARVING]).cells[0]
+        report = session.exec_cells([
+            "import threading, numpy as np\n"
+            "def churn():\n    a = np.ones((200, 200))\n    while True:\n        a @ a\n"
+            "for _ in range(3):\n    threading.Thread(target=churn, daemon=True).start()\n"
+            "while True:\n    pass"]).cells[0]
     finally:
         session.close()
     assert report.status == "timeout", report
     assert LIMIT + 0.3 < report.duration_s <= 2 * LIMIT + 0.5, report
-
-
-def test_a_worker_without_cuda_starts_no_thread(zygote: Zygote) -> None:
-    """Elsewhere the same cell cannot even start its threads (the filter refuses clone: red-team round 47)."""
-    session = zygote.spawn(POLICY)
-    try:
-        report = session.exec_cells([SELF_STARVING]).cells[0]
-    finally:
-        session.close()
-    assert report.status == "error" and "can't start new thread" in report.error, report
-    assert report.duration_s < LIMIT, report

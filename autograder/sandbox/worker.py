@@ -481,11 +481,9 @@ REFUSED = ("fork", "vfork", "execve", "execveat", "socket", "socketpair", "conne
            "perf_event_open", "io_uring_setup", "setuid", "setgid", "keyctl", "add_key")
 
 
-def _seccomp(own_pid: int, threads: bool = False) -> bool:
+def _seccomp(own_pid: int) -> bool:
     """Default deny (ENOSYS). Calls that name a process may only name this one; clone may only make
-    threads, and only where `threads` (a CUDA worker: the driver may start helpers later). Elsewhere no new
-    thread: the forbidden-API guard is a torch function mode, which is per thread, so a graded call that handed
-    the forbidden call to a thread of its own went unseen (red-team round 47); no honest homework starts one."""
+    threads (the notebook's cells may use a thread pool; graded calls may not: _refuse_new_threads)."""
     try:
         import pyseccomp as sc
     except Exception:  # noqa: BLE001 - libseccomp missing: the grader records a weaker isolation
@@ -503,17 +501,17 @@ def _seccomp(own_pid: int, threads: bool = False) -> bool:
         except Exception:  # noqa: BLE001 - syscall unknown on this architecture
             pass
     CLONE_THREAD = 0x00010000
-    if threads:
-        f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, CLONE_THREAD))  # threads only
+    f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, CLONE_THREAD))  # threads only
     for name in ("kill", "tgkill", "tkill"):                  # signals only to itself
         f.add_rule(sc.ALLOW, name, sc.Arg(0, sc.EQ, own_pid))
     f.add_rule(sc.ALLOW, "prlimit64", sc.Arg(0, sc.EQ, 0))    # limits only of itself (0 = the caller)
+    # one more filter on itself (_refuse_new_threads: SECCOMP_SET_MODE_FILTER with no flag but TSYNC and
+    # TSYNC_ESRCH, as libseccomp asks); a filter can only take rights away, and the flags that would hand out a
+    # listener (NEW_LISTENER) or loosen anything are not among these
+    f.add_rule(sc.ALLOW, "seccomp", sc.Arg(0, sc.EQ, 1), sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF & ~(1 | 16), 0))
     # The calls a hostile notebook reaches for say "not permitted", not "not implemented".
     eperm = sc.ERRNO(errno.EPERM)
-    if threads:
-        f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
-    else:
-        f.add_rule(eperm, "clone")
+    f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     for name in ("kill", "tgkill", "tkill"):
         f.add_rule(eperm, name, sc.Arg(0, sc.NE, own_pid))
     f.add_rule(eperm, "prlimit64", sc.Arg(0, sc.NE, 0))
@@ -524,6 +522,34 @@ def _seccomp(own_pid: int, threads: bool = False) -> bool:
             pass
     f.load()
     return True
+
+
+def _refuse_new_threads() -> bool:
+    """A second filter on every thread, from the first graded call on: no new thread (clone refused). The
+    forbidden-API guard is a torch function mode, which is per thread: a graded call that handed the forbidden call
+    to a thread went unseen (red-team round 47). The notebook's cells ran before, free to use a thread pool. False
+    where libseccomp is missing."""
+    try:
+        import pyseccomp as sc
+        f = sc.SyscallFilter(defaction=sc.ALLOW)
+        f.set_attr(sc.Attr.CTL_TSYNC, 1)
+        for name in ("clone", "clone3", "fork", "vfork"):
+            try:
+                f.add_rule(sc.ERRNO(errno.EPERM), name)
+            except Exception:  # noqa: BLE001 - syscall unknown on this architecture
+                pass
+        f.load()
+        return True
+    except Exception:  # noqa: BLE001 - no filter: the live-thread check still stands
+        return False
+
+
+def _threads_alive() -> int:
+    """This process's threads, as the kernel counts them (those started below Python's threading included)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
 
 
 # --- CUDA, initialised before the filter -----------------------------------------------------------
@@ -763,7 +789,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     if policy.get("cuda"):
         # last before the filter: its device files must survive the fd sweep above
         cuda_ready, cuda_error = _init_cuda(str(policy.get("cuda_init", "torch")))
-    filtered = _seccomp(os.getpid(), threads=bool(policy.get("cuda")))
+    filtered = _seccomp(os.getpid())
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
             "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
@@ -839,6 +865,7 @@ class Worker:
         # names the grader has resolved: every reply to a request that ran student code tells it
         # their kinds as they are after it (Reply.kinds), so it need not ask again before each call
         self.watched: dict[str, None] = {}
+        self.threads_sealed = False     # no new thread from the first graded call on (_student_call)
         self.out = CappedWriter(int(policy["output_kb"]) * 1024)
         sys.modules["otter"] = _otter_stub()
 
@@ -910,7 +937,19 @@ class Worker:
         return list(args), dict(kwargs)
 
     def _student_call(self, run: Any) -> tuple[bool, Any]:
-        """Run one graded call with its output captured: (True, result) or (False, error)."""
+        """Run one graded call with its output captured: (True, result) or (False, error). Where the assignment
+        forbids an API (and CUDA's helper threads are not expected), the first graded call refuses new threads for
+        good, and none runs while a thread the cells started is still alive: the guard sees one thread only."""
+        if self.policy.get("forbidden") and not self.policy.get("cuda"):
+            if not self.threads_sealed:
+                self.threads_sealed = True
+                _refuse_new_threads()
+            alive = _threads_alive()
+            if alive > 1:
+                return False, {"type": "ForbiddenAPIError", "traceback": "", "message": (
+                    f"{alive - 1} thread(s) the notebook started are still running, and a graded call does not run "
+                    "beside them: the grader cannot see what they call. Let a thread pool finish within its cell "
+                    "(`with ThreadPoolExecutor() as ex: ...`)")}
         sys.stdout = sys.stderr = self.out
         try:
             return True, run()
