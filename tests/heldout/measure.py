@@ -5849,13 +5849,17 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # output_keeps_key_axis on q1:test_out_shape (the only failure): "out_shape is (4, 10, 10, 128): the right shape (4, 10, 128) with one more axis of size T_k = 10: keeping one axis per key in the output ...: weights @ V sums over the keys": exactly the variant's own mistake words (appending d_v keeps the key axis; weights @ V contracts it); borderline: nothing says tuple + appends rather than replacing the last entry
         "q1_value_width_appended_to_the_weights_shape": ("output_keeps_key_axis",),
         # generic: q2:test_score_variances None, "raw_score_var is 3.881 and scaled_score_var 0.4852, exactly 1/8 of it, so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores were measured or another statistic ...": says what differs, nothing names the torch.tril that zeroes the 20 scores above the diagonal
-        "q2_scores_lower_triangle_kept_by_tril_before_variance": (),
+        # now (after round 46: the tril before the variance replayed)
+        "q2_scores_lower_triangle_kept_by_tril_before_variance": ("scores_masked_before_variance",),
         # generic: q2:test_score_variances None, same text (3.411 / 0.4263 against 6.599): says what differs, nothing says the two sequences' score matrices were averaged into one (.mean(dim=0)) before the variance
-        "q2_batch_averaged_into_one_score_matrix_first": (),
+        # now (after round 46: the batch mean before the variance replayed)
+        "q2_batch_averaged_into_one_score_matrix_first": ("batch_reduced_before_variance",),
         # generic: q3:test_dim_argument None, "stable_softmax(x, dim=0) does not match the correct result in 120 of 120 entries (largest difference 0.836 ...)": says which call differs (dim=0), nothing says reshape(-1, x.shape[dim]) regroups in memory order instead of moving the axis
-        "q3_reshape_instead_of_moving_the_axis": (),
+        # now (after round 46: the reshape replayed for dim != -1)
+        "q3_reshape_instead_of_moving_the_axis": ("softmax_reshaped_not_moved",),
         # MIS-NAMED (borderline): causal_mask_blocks_nothing on all 4 failures (3 q4, q6:test_weights3_causal): the lead "causal_mask(11) is True everywhere, so no query is kept from any key" is the exact symptom, but the key's text blames another cause, "torch.ones(...) whose mask.tril() result was never assigned: tril is not in place ... write mask = mask.tril()": this code assigns its triu; the real mistake is ~ on a uint8 triangle (bitwise NOT: 0 -> 255, 1 -> 254, all True after .bool()), and nothing says negate after .bool() or compare == 0 (blind19's q4_tril_indices_used_as_one_index accepted this key on the symptom and the one-step torch.tril(...) rewrite; judged strictly here, the named cause is not this student's)
-        "q4_tilde_on_a_uint8_triangle_flips_every_bit": (),
+        # now (after round 46: the effect said, and `~` on an integer tensor as the cause the source shows)
+        "q4_tilde_on_a_uint8_triangle_flips_every_bit": ("causal_mask_blocks_nothing",),
         # causal_bottom_right on q4:test_more_keys_than_queries: "causal_mask(4, 9) ... matches a causal mask aligned at the bottom-right instead of the top-left": exactly the kv-cache cut; causal_ignores_T_k on q4:test_more_queries_than_keys: "causal_mask(9, 6) has shape (6, 6): a square mask from one length; it should be (9, 6), one row per query and one column per key": true of this code (a T_k square whose last T_q rows cannot be more than T_k), as blind44's q4_mask_cut_from_the_key_square_by_its_first_rows; the square test passes, q5/q6 not charged
         "q4_last_rows_of_the_key_square_as_in_kv_cache_decoding": ("causal_bottom_right", "causal_ignores_T_k"),
         # upper_triangular_mask on all 4 failures (3 q4, q6:test_weights3_causal): "matches an upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of torch.le(rows, cols) = i <= j; borderline: nothing says the arguments of torch.le are the wrong way round
@@ -5863,7 +5867,8 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # gradient_cut on q5:test_gradients_float64 (the only failure): "the output is right but no gradient reached V (it reached Q, K): the autograd graph is cut at the path from V; keep the computation in torch (no .detach(), .data, ...)": exactly, with .data named
         "q5_values_read_through_data": ("gradient_cut",),
         # MIS-NAMED: divide_by_dk on q6:test_weights3_causal (the only failure): "weights3_causal is wrong: it matches dividing the scores by d_k instead of sqrt(d_k)": the number is a true description (K3 halved twice in place: / 4 = / d_k), but the code divides by math.sqrt(Km.shape[1]), which is right, so the student is sent to fix a scale that is not wrong; the real mistake is `Kt /= ...` on the view Km.T, which changes K3 and is applied again on the second call; nothing names the in-place division through a view
-        "q6_keys_scaled_in_place_through_a_transpose_view": (),
+        # now (after round 46: the in-place scale through a view read off the cell; the d_k reading no longer said)
+        "q6_keys_scaled_in_place_through_a_transpose_view": ("inplace_on_input",),
         # raw: q7:test_trap_answer None, "your code raised EncodeError: a value of type Choice cannot cross the sandbox boundary": a raw exception; nothing says an Enum member is not the string "C" (Choice.C.name, or "C")
         # now (after blind45, engine: the worker notes an Enum member)
         "q7_letter_given_as_an_enum_member": ("enum_member_answer",),
@@ -5873,7 +5878,8 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_in_container on q7:test_trap_answer: "q_trap_answer is {'C'}, a set holding a letter (braces around a value make one) ... drop ... the braces": exactly
         "q7_letter_in_braces_is_a_set_of_options": ("answer_in_container",),
         # generic: q8:test_attn_entries None, "attn_entries is not a finite number": says what differs (inf), nothing says a float16 sum overflows past 65504 (count with numel() or 1024 ** 2)
-        "q8_entries_counted_on_a_half_precision_probe": (),
+        # now (after round 46: inf from a float16 count, where the cell uses half)
+        "q8_entries_counted_on_a_half_precision_probe": ("count_overflows_half",),
     },
 # wrong 14: named right 6 / partly 0 / generic 5 / raw 1 / mis-named 2 / not caught 0; correct at full marks 5/5
 # blind45 (frozen engine, /tmp/frozen45, bwrap sandbox level), judged from `measure attention-pipeline --set blind45 -v`

@@ -3002,7 +3002,7 @@ def name_default_not_filled(fn, n, said) -> None:
                             "explicitly is right: " + describe("default_none_not_replaced"))
 
 
-def name_mask_blocks_nothing(fn, what) -> None:
+def name_mask_blocks_nothing(fn, what, submission=None) -> None:
     """causal_mask a bool mask of all True, of the right shape, on square AND rectangular sizes (tril()'s result
     thrown away from torch.ones(T_q, T_k)): q4 names it on each size it tries; q6's weights then equal the
     unmasked ones, one cause (naming21). A square mask of all True whose rectangular call crashes is another
@@ -3015,9 +3015,13 @@ def name_mask_blocks_nothing(fn, what) -> None:
         return
     if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n if k is None else k)
            and bool(m.all()) for m, (n, k) in zip(masks, sizes)):
+        # round46: a cause only where the source shows it (blind45's ~ on a uint8 triangle was told of a tril()
+        # left unassigned, which its code did not have)
+        causes = mask_blocks_nothing_causes(submission)
+        why = ("; ".join(causes) + ". ") if causes else ""
         raise Misconception("causal_mask_blocks_nothing", f"{what}: causal_mask(3), causal_mask(5), "
                             "causal_mask(3, 5) and causal_mask(5, 3) are all of the right shape and True "
-                            "everywhere: " + describe("causal_mask_blocks_nothing"))
+                            f"everywhere. {why}" + describe("causal_mask_blocks_nothing"))
 
 
 def name_mask_not_outer(fn, what) -> None:
@@ -4322,3 +4326,235 @@ def name_matrix_flattened(value, right, what, atol):
     if torch.allclose(t.reshape(-1), right.reshape(-1).double(), rtol=0, atol=atol):
         raise Misconception("matrix_flattened", f"{what} holds the right {n} numbers, row by row, but has shape "
                             f"{tuple(t.shape)}, not {tuple(right.shape)}: " + describe("matrix_flattened"))
+
+
+_SCALING_INPLACE = {"div_", "mul_", "divide_", "multiply_", "true_divide_"}
+_VIEW_METHODS = {"transpose", "t", "view", "permute", "swapaxes", "swapdims", "movedim", "expand", "narrow",
+                 "select", "squeeze", "unsqueeze", "view_as", "as_strided", "detach"}
+_TRACE_ANSWERS = ("scores3", "weights3", "out3", "weights3_causal")
+_TRACE_INPUTS = ("Q3", "K3", "V3")
+
+
+def _is_view_of(expr, roots) -> bool:
+    """expr is one of `roots` (names holding an input) or a view of one: .T, .mT, a slice, .transpose(...), ..."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id in roots
+        if isinstance(expr, ast.Attribute) and expr.attr in ("T", "mT", "H", "mH", "data"):
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+              and expr.func.attr in _VIEW_METHODS):
+            expr = expr.func.value
+        else:
+            return False
+
+
+def _scope_nodes(scope, inner):
+    """The nodes of `scope` that are not inside one of `inner` (the functions nested in it)."""
+    skip = {id(n) for f in inner if f is not scope for n in ast.walk(f)}
+    return [n for n in ast.walk(scope) if id(n) not in skip or n is scope]
+
+
+def inplace_scaling_of_an_input(submission) -> str | None:
+    """round46 (blind45 q6_keys_scaled_in_place_through_a_transpose_view): the source text of the first in-place
+    scaling (`x /= ...`, `x *= ...`, .div_(...), .mul_(...)) in the cells assigning the trace's answers whose target
+    is an input: Q3, K3, V3, a parameter of the function it is in, or a view of one (K3.T, Km.T, Km[:],
+    Km.transpose(0, 1)), directly or through a name assigned such a view; None where there is none. Student text:
+    parsed, never run."""
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        chosen = sorted({i for a in _TRACE_ANSWERS for i in cells_assigning(cells, a)})
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    for i in chosen:
+        try:
+            tree = parse(cells[i])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.Lambda))]
+        for scope in [tree, *functions]:
+            roots = set(_TRACE_INPUTS)
+            if scope is not tree:
+                roots |= {a.arg for a in (*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs)}
+            body = _scope_nodes(scope, functions)
+            for _ in range(3):          # names assigned a view of an input (Kt = Km.T), to a fixed point
+                for n in body:
+                    if (isinstance(n, ast.Assign) and _is_view_of(n.value, roots)
+                            and all(isinstance(t, ast.Name) for t in n.targets)):
+                        roots |= {t.id for t in n.targets}
+            for n in body:
+                hit = ((isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Div, ast.Mult))
+                        and _is_view_of(n.target, roots))
+                       or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                           and n.func.attr in _SCALING_INPLACE and _is_view_of(n.func.value, roots)))
+                if hit:
+                    text = ast.get_source_segment(cells[i], n) or ""
+                    return " ".join(text.split())[:80]
+    return None
+
+
+def name_trace_scaled_twice_in_place(got, what, submission, atol, causal=False) -> None:
+    """q6, round46 (blind45 q6_keys_scaled_in_place_through_a_transpose_view): `got` is the trace's weights from
+    the scores divided by 4 = 2 x 2 (the number divide_by_dk gives, d_k = 4), and the cell scales an input in
+    place (inplace_scaling_of_an_input: `Kt /= 2` on the view K3.T): the right scale 2 applied to K3 (or Q3)
+    itself, so that the second call divides the already divided tensor again. inplace_on_input, never a scale
+    slip: the source's own scale is right."""
+    s = ref.Q3 @ ref.K3.T / 4.0
+    if causal:
+        s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
+    w = torch.softmax(s, dim=-1)
+    if tuple(got.shape) != tuple(w.shape) or not torch.allclose(got.double(), w, rtol=0, atol=atol):
+        return
+    line = inplace_scaling_of_an_input(submission)
+    if line is None:
+        return
+    raise Misconception("inplace_on_input", f"{what} is wrong because your code scales an input in place: "
+                        f"`{line}` writes into the notebook's tensor itself (a view such as K3.T or Km.T shares its "
+                        f"memory), so the next call scales it again: {what} matches the scores divided by 4 = 2 x 2, "
+                        "the right sqrt(d_k) = 2 applied twice. Scale a new tensor instead (Km.T / math.sqrt(d_k)). "
+                        + describe("inplace_on_input"))
+
+
+_INT_DTYPES = {"uint8", "int8", "int16", "int32", "int64", "int", "long", "short", "ByteTensor", "LongTensor",
+               "IntTensor", "CharTensor", "ShortTensor"}
+_INT_CASTS = {"byte", "int", "long", "short", "char"}
+
+
+def mask_blocks_nothing_causes(submission) -> list[str]:
+    """round46 (blind45 q4_tilde_on_a_uint8_triangle_flips_every_bit): what the cells defining causal_mask show
+    that makes a mask True everywhere: a tril()/triu() whose result is thrown away (not in place), or ~ applied
+    where an integer dtype is made (~ is then a bitwise NOT: 0 -> 255 or -1, 1 -> 254 or -2, all non-zero).
+    Only causes written in the source; none where none is. Student text: parsed, never run."""
+    causes = []
+    try:
+        found = list(answer_cell_trees(submission, "causal_mask"))
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return causes
+    for _source, tree in found:
+        defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "causal_mask"]
+        nodes = [n for d in (defs or [tree]) for n in ast.walk(d)]      # the function's own code where it is a def
+        for node in nodes:
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                f = node.value.func
+                fname = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+                if fname in ("tril", "triu"):
+                    causes.append(f"Your {fname}() result is never assigned: {fname} is not in place, so the "
+                                  f"ones stay uncut; write mask = mask.{fname}(...)")
+        inverted = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Invert) for n in nodes)
+        integer = any((isinstance(n, ast.Attribute) and n.attr in _INT_DTYPES
+                       and isinstance(n.value, ast.Name) and n.value.id == "torch")
+                      or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _INT_CASTS
+                          and not n.args and not n.keywords)
+                      for n in nodes)
+        if inverted and integer:
+            causes.append("Your ~ is applied to an integer tensor (uint8, int), where it is a bitwise NOT, not a "
+                          "logical one: 0 becomes 255 (or -1) and 1 becomes 254 (or -2), all non-zero, so every "
+                          "entry is True as a bool; convert to bool before negating (~m.bool()) or compare (m == 0)")
+    return list(dict.fromkeys(causes))
+
+
+_HALF_WORDS = {"float16", "half"}
+
+
+def name_count_overflowed(value, what, submission) -> None:
+    """q8, round46 (blind45 q8_entries_counted_on_a_half_precision_probe): a count that is +inf (a float, or a
+    one-element tensor). count_overflows_half where the cell assigning it makes a float16 tensor (torch.float16,
+    torch.half, .half()): 1024 * 1024 is past float16's largest finite 65504. Without that in the source, said
+    as an overflow of a narrow float type, named nothing."""
+    try:
+        if isinstance(value, torch.Tensor):
+            if value.numel() != 1:
+                return
+            number = float(value.detach().reshape(()))
+        elif type(value) is float:
+            number = value
+        else:
+            return
+    except (TypeError, ValueError, RuntimeError):
+        return
+    if number != math.inf:
+        return
+    half = False
+    try:
+        for _source, tree in answer_cell_trees(submission, what):
+            half = half or any((isinstance(n, ast.Attribute) and n.attr in _HALF_WORDS)
+                               or (isinstance(n, ast.Constant) and n.value in ("float16", "half"))
+                               for n in ast.walk(tree))
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        half = False
+    if half:
+        raise Misconception("count_overflows_half", f"{what} is inf: your cell counts with a float16 tensor, "
+                            "whose sum overflows past 65504. " + describe("count_overflows_half"))
+    raise AssertionError(f"{what} is inf, not a count: a sum taken in a narrow float type (float16 holds nothing "
+                         "above 65504) overflows; count with integers (.numel(), 1024 ** 2)")
+
+
+def reduced_score_variances():
+    """q2, round46: (value, key, how) for the example's (2, 5, 5) scores changed before their .var() (unbiased):
+    scores_masked_before_variance, a causal habit (blind45 q2_scores_lower_triangle_kept_by_tril_before_variance):
+    torch.tril / triu zeroing one triangle (diagonal 0, -1 or 1), or only the entries a causal mask keeps selected
+    (S[mask]); batch_reduced_before_variance (blind45 q2_batch_averaged_into_one_score_matrix_first): the two
+    sequences' score matrices averaged or summed into one (5, 5) first."""
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.transpose(-2, -1)
+    out = []
+    for fn, side in ((torch.tril, "lower"), (torch.triu, "upper")):
+        for d in (0, -1, 1):
+            out.append((float(fn(S, diagonal=d).var()), "scores_masked_before_variance",
+                        f"torch.{fn.__name__}(scores{'' if d == 0 else f', diagonal={d}'}): the {side} triangle "
+                        "kept and the other entries replaced by zeros"))
+    keep = torch.ones(5, 5, dtype=torch.bool).tril()
+    out.append((float(S[:, keep].var()), "scores_masked_before_variance",
+                "only the scores a causal mask keeps (the lower triangle), the others left out"))
+    out.append((float(S[:, ~keep].var()), "scores_masked_before_variance",
+                "only the scores above the diagonal, the others left out"))
+    out.append((float(S.mean(dim=0).var()), "batch_reduced_before_variance",
+                "the two sequences' score matrices averaged into one (5, 5) matrix (.mean(dim=0))"))
+    out.append((float(S.sum(dim=0).var()), "batch_reduced_before_variance",
+                "the two sequences' score matrices summed into one (5, 5) matrix (.sum(dim=0))"))
+    return out
+
+
+def name_reduced_score_variance(raw, scaled, said, others, atol):
+    """q2, round46: raw_score_var equal, to rounding (1e-5 relative), to one of reduced_score_variances and
+    scaled_score_var that value over 8 (the caller has seen it); named only where no value of `others` (q2's other
+    catalogued ones) nor another replay is within 2e-5 relative of it."""
+    replays = reduced_score_variances()
+    others = [*others, ref.raw_score_var, *(v for vs in score_statistics().values() for v in vs),
+              *new_sample_score_variances(), *(r for r, *_ in half_precision_variance_replays(atol)),
+              *(v for v, *_ in slice_centred_variances())]
+    for i, (value, key, how) in enumerate(replays):
+        if abs(raw - value) > 1e-5 * value or abs(scaled - value / 8) > 1e-5 * value / 8:
+            continue
+        if any(abs(value - v) <= 2e-5 * abs(v) for v in others) or any(
+                abs(value - v) <= 2e-5 * abs(v) for j, (v, *_) in enumerate(replays) if j != i):
+            return
+        raise Misconception(key, f"{said}: they are the variances of {how}. " + describe(key))
+
+
+def reshaped_softmax_variants(x, dim):
+    """q3, round46 (blind45 q3_reshape_instead_of_moving_the_axis): the softmax of x regrouped by reshape instead of
+    a moved axis: x.reshape(-1, n) softmaxed along its rows, or x.reshape(n, -1) along its columns (n =
+    x.shape[dim]), reshaped back to x's shape. Only where it differs from the right softmax along dim (for the
+    last dim, or dim=0 with reshape(n, -1), the regrouping is right)."""
+    n = x.shape[dim]
+    right = ref.stable_softmax(x, dim=dim)
+    out = {}
+    for how, t, d in (("rows", x.reshape(-1, n), -1), ("cols", x.reshape(n, -1), 0)):
+        w = ref.stable_softmax(t, dim=d).reshape(x.shape)
+        if float((w - right).abs().max()) > 1e-3:
+            out[f"softmax_reshaped_not_moved/{how}"] = w
+    return out
+
+
+def name_score_distances(raw, scaled, atol):
+    """Both variances those of query-key distances (torch.cdist, or squared: |q - k|^2) on the example's own Q
+    and K, raw and divided by sqrt(8) (blind36): the scores were distances, not dot products (from q2.py, round46)."""
+    d = torch.cdist(ref._Qb.double(), ref._Kb.double())
+    for how, t in (("Euclidean distances (torch.cdist)", d), ("squared distances", d ** 2)):
+        if abs(raw - t.var().item()) < atol and abs(scaled - (t / 8 ** 0.5).var().item()) < atol:
+            raise Misconception("scores_as_distances", f"raw_score_var is {raw:.4g} and scaled_score_var "
+                                f"{scaled:.4g}, the variances of the {how} between the example's queries and keys, "
+                                "raw and scaled: " + describe("scores_as_distances"))

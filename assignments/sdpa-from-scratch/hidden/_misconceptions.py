@@ -237,10 +237,9 @@ MISCONCEPTIONS = {
                        "on each call",
     "inverted_mask": "treating True in the mask as 'blocked' instead of 'may attend'",
     "mask_ignored": "ignoring the mask",
-    "causal_mask_blocks_nothing": "returning a causal mask that is True everywhere (torch.ones(...) whose "
-                                  "mask.tril() result was never assigned: tril is not in place, so the mask "
-                                  "blocks no key); write mask = mask.tril(), or torch.tril(torch.ones(T_q, T_k, "
-                                  "dtype=torch.bool)) in one step",
+    "causal_mask_blocks_nothing": "returning a causal mask that is True everywhere, so it blocks no key: it "
+                                  "must be True only where key j <= query i, as torch.tril(torch.ones(T_q, T_k, "
+                                  "dtype=torch.bool)) gives in one step",
     "mask_all_for_any": "finding the queries with no allowed key by mask.all(dim=-1) instead of mask.any(dim=-1): "
                         "every query with one blocked key gets a row of zeros",
     "single_key_rows_zeroed": "zeroing the output of every query with a single allowed key: the test for a query "
@@ -523,6 +522,20 @@ MISCONCEPTIONS = {
     "matrix_flattened": "flattening a matrix answer into one list of numbers (.flatten(), .view(-1) or .ravel() "
                         "before .tolist()): the numbers are right but the rows are lost; keep the matrix's layout, "
                         "one row per query (the tensor itself, or .tolist() of it unflattened)",
+    "scores_masked_before_variance": "masking the scores (torch.tril, a causal mask) before taking their "
+                                     "variance: the zeros put in, or the entries left out, change it; the question "
+                                     "asks for the variance of all the raw scores Q @ K.transpose(-2, -1), unmasked",
+    "batch_reduced_before_variance": "averaging (or summing) the batch's score matrices into one before taking the "
+                                     "variance: averaging independent scores shrinks their spread; take .var() over "
+                                     "all the entries of the (B, T, T) scores, each sequence's own",
+    "softmax_reshaped_not_moved": "bringing `dim` last with reshape(-1, x.shape[dim]) (or reshape(x.shape[dim], "
+                                  "-1)): reshape keeps memory order, so each row is a run of neighbouring entries, "
+                                  "not one slice along "
+                                  "dim (right only for the last dim); move the axis with x.movedim(dim, -1) and "
+                                  "back, or reduce along dim directly (x.amax(dim=dim, keepdim=True))",
+    "count_overflows_half": "counting in half precision (the sum of a float16 tensor of ones): float16 holds no "
+                            "finite number above 65504, so a count of 1024 * 1024 = 1048576 overflows to inf; "
+                            "count with integers: .numel(), or 1024 ** 2",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

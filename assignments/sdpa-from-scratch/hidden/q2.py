@@ -79,7 +79,7 @@ def _check_variances(raw, scaled, submission=None):
         inplace = [ref.scaled_score_var] if abs(scaled - ref.raw_score_var) > ATOL else []
         diag.name_cross_sequence_scores(raw, "raw_score_var")     # torch.inner: the batch read as one sequence
         diag.name_products_not_summed(raw, scaled, ATOL)          # round42: q_i k_i never summed over d_k
-        _name_distances(raw, scaled)
+        diag.name_score_distances(raw, scaled, ATOL)
         diag.name_one_sequence_keys(raw, scaled, [r for r, _ in _other_values(n)])    # round44: Q @ K[0].T
         diag.name_slice_centred_variance(raw, scaled, [r for r, _ in _other_values(n)], ATOL)   # round45: row means
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
@@ -92,6 +92,7 @@ def _check_variances(raw, scaled, submission=None):
             _name_count_from_one_axis(raw, said)
             _name_standardised_inputs(raw, said)
             _name_cosine_scores(raw, said)
+            diag.name_reduced_score_variance(raw, scaled, said, [r for r, _ in _other_values(n)], ATOL)   # round46
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "
@@ -193,17 +194,6 @@ def _name_cosine_scores(raw, said):
         raise Misconception("scores_as_cosine_similarities", f"{said}: they are those of the cosine similarities "
                             "of the example's queries and keys (each scaled to unit length first): "
                             + describe("scores_as_cosine_similarities"))
-
-
-def _name_distances(raw, scaled):
-    """Both variances those of query-key distances (torch.cdist, or squared: |q - k|^2) on the example's own Q
-    and K, raw and divided by sqrt(8) (blind36): the scores were distances, not dot products."""
-    d = torch.cdist(ref._Qb.double(), ref._Kb.double())
-    for how, t in (("Euclidean distances (torch.cdist)", d), ("squared distances", d ** 2)):
-        if abs(raw - t.var().item()) < ATOL and abs(scaled - (t / 8 ** 0.5).var().item()) < ATOL:
-            raise Misconception("scores_as_distances", f"raw_score_var is {raw:.4g} and scaled_score_var "
-                                f"{scaled:.4g}, the variances of the {how} between the example's queries and keys, "
-                                "raw and scaled: " + describe("scores_as_distances"))
 
 
 def _other_values(n):

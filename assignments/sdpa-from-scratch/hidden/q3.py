@@ -112,8 +112,8 @@ def test_dim_argument(stable_softmax, device, rng):
             # a middle axis: x.T reverses every axis (fixed_axes); not for dim=-2, where it is axis 0 as above
             if 0 < dim < x.dim() - 1:
                 out["fixed_axes/dot_T"] = diag.softmax_through_dot_T(x)
-            # a kind, not an instance: the right values in any other axis order
-            out.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)))
+            # a kind, not an instance: the right values in any other axis order; round46: reshape, not movedim
+            out.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)) | diag.reshaped_softmax_variants(x, dim))
             return out
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
         diag.assert_softmax(got, x, dim, what, variants, fn=stable_softmax)

@@ -34,11 +34,11 @@ def _diagnose():
 diag = _diagnose()
 
 
-def _check(fn, T_q, T_k, long=False):
+def _check(fn, T_q, T_k, long=False, submission=None):
     what = f"causal_mask({T_q})" if T_k is None else f"causal_mask({T_q}, {T_k})"
     if long:                                  # a fixed-size buffer: right up to some size, wrong beyond
         try:
-            _check(fn, T_q, T_k)
+            _check(fn, T_q, T_k, submission=submission)
         except (AssertionError, StudentCodeError):
             diag.name_fixed_size_mask(fn, T_q, T_k, what)
             raise
@@ -96,7 +96,7 @@ def _check(fn, T_q, T_k, long=False):
         said = f"{what} is {'True' if bool(t.all()) else 'False'} everywhere"
         diag.name_mask_not_outer(fn, said)
         if bool(t.all()):
-            diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key")
+            diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key", submission)
             if T_k is not None and T_q != T_k:
                 diag.name_rectangular_mask_open(fn, said)      # round44: causal only where T_q == T_k
             raise AssertionError(f"{said}, so no query is kept from any key: the mask must be True only where key "
@@ -161,28 +161,28 @@ def _name_fractions(t, expected, what):
 
 
 @test_case(points=1, hidden=True)
-def test_square(causal_mask, rng):
+def test_square(causal_mask, rng, submission=None):
     T = int(torch.randint(5, 13, (1,), generator=rng))
-    _check(causal_mask, T, None)
-    _check(causal_mask, T, T)
+    _check(causal_mask, T, None, submission=submission)
+    _check(causal_mask, T, T, submission=submission)
     # longer than a small fixed buffer a student may cut the mask from (16, 64, 256: caught here); the
     # longest (nanoGPT's block_size = 1024) in test_more_keys_than_queries, where a few queries keep the
     # mask small (a 1100 x 1100 one here cost every submission ~45 ms, bench/breakdown.py)
     T = int(torch.randint(300, 340, (1,), generator=rng))
-    _check(causal_mask, T, None, long=True)
+    _check(causal_mask, T, None, long=True, submission=submission)
 
 
 @test_case(points=1, hidden=True)
-def test_more_queries_than_keys(causal_mask, rng):
+def test_more_queries_than_keys(causal_mask, rng, submission=None):
     T_k = int(torch.randint(3, 7, (1,), generator=rng))
     T_q = T_k + int(torch.randint(2, 6, (1,), generator=rng))
-    _check(causal_mask, T_q, T_k)
+    _check(causal_mask, T_q, T_k, submission=submission)
 
 
 @test_case(points=1, hidden=True)
-def test_more_keys_than_queries(causal_mask, rng):
+def test_more_keys_than_queries(causal_mask, rng, submission=None):
     T_q = int(torch.randint(3, 7, (1,), generator=rng))
     T_k = T_q + int(torch.randint(2, 6, (1,), generator=rng))
-    _check(causal_mask, T_q, T_k)
+    _check(causal_mask, T_q, T_k, submission=submission)
     # past any fixed-size buffer (nanoGPT's block_size = 1024), with few queries: a small mask to send
-    _check(causal_mask, T_q, int(torch.randint(1030, 1100, (1,), generator=rng)), long=True)
+    _check(causal_mask, T_q, int(torch.randint(1030, 1100, (1,), generator=rng)), long=True, submission=submission)

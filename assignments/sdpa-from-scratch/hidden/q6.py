@@ -152,13 +152,15 @@ def _output_for_weights(value, what, shape, other, other_name, fix):
 
 
 @test_case(points=1, hidden=True)
-def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None):
+def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None, submission=None):
     _output_for_weights(weights3, "weights3", (3, 3), lambda: ref.out3,
                         "the attention output weights3 @ V3 (3 queries by d_v = 2)",
                         "weights3 is the (3, 3) softmax of scores3 itself, before it multiplies V3")
     diag.name_matrix_flattened(weights3, ref.weights3, "weights3", ATOL)
     got = expect_matrix(weights3, "weights3", (3, 3))
     diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal)
+    if not torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):      # round46: an input written in place
+        diag.name_trace_scaled_twice_in_place(got, "weights3", submission, ATOL)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
                                          **_rounded(ref.weights3), **_plain_sum(), **_e_rounded(),
                                          **diag.trace_stale_scale("weights3")}, "weights3")
@@ -212,7 +214,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
             # the cell may apply the mask: the mask it gets is wrong (Question 4's mistake, named there)
             said = "weights3_causal equals the unmasked weights, and causal_mask(3) is not the (3, 3) causal mask"
             diag.name_mask_not_outer(causal_mask, said)
-            diag.name_mask_blocks_nothing(causal_mask, said)
+            diag.name_mask_blocks_nothing(causal_mask, said, submission)
             raise AssertionError(f"{said}: fix causal_mask (Question 4) first, then check this cell")
         raise Misconception("mask_ignored", "weights3_causal equals the unmasked weights: apply the causal "
                             "mask to the scores before the softmax")
@@ -223,6 +225,9 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
     diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
+    if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
+        # round46 (blind45): K3 scaled in place through K3.T by the right sqrt(d_k), twice: not a d_k scale slip
+        diag.name_trace_scaled_twice_in_place(got, "weights3_causal", submission, ATOL, causal=True)
     diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
     diag.name_keep_mask_penalty(got, causal_mask, submission, ATOL)    # mask * -1e9 with a keep mask (round43)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),

@@ -119,6 +119,7 @@ def _raise_if_fraction_of_unit(value, name):
 
 @test_case(points=1, hidden=True)
 def test_attn_entries(attn_entries, score_madds=None, submission=None):
+    diag.name_count_overflowed(attn_entries, "attn_entries", submission)
     _raise_if_wrapped(attn_entries, "attn_entries")
     _raise_if_fraction_of_unit(attn_entries, "attn_entries")
     got = expect_int(attn_entries, "attn_entries")
@@ -150,6 +151,7 @@ def test_attn_entries(attn_entries, score_madds=None, submission=None):
 
 @test_case(points=1, hidden=True)
 def test_score_madds(score_madds, attn_entries=None, submission=None):
+    diag.name_count_overflowed(score_madds, "score_madds", submission)
     _raise_if_wrapped(score_madds, "score_madds")
     _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
