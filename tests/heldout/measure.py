@@ -5775,7 +5775,8 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # match the existing size (10) at non-singleton dimension 0 ..." (the smallest failing input, V (1, 2) with
         # d_k = 3, is shown too); nothing says the buffer torch.zeros_like(Q) has d_k columns where the output needs
         # d_v (torch.empty(Q.shape[0], V.shape[1]) or weights @ V meant); q8 not charged (its heads have d_v = d_k)
-        "q1_output_buffer_zeros_like_queries": (),
+        # now (after round 46: the crash replayed with a buffer shaped like Q, and a second call with d_v = d_k right)
+        "q1_output_buffer_zeros_like_queries": ("output_buffer_width_of_queries",),
         # scores_negated on all 5 failing q1 tests: "it matches negating the scores before the softmax
         # (softmax(-Q K^T / sqrt(d_k)), as if they were distances where small means close): the key that matches
         # worst gets the most weight": F.softmin(x) is exactly softmax(-x), so exactly the mistake and its effect;
@@ -5784,11 +5785,13 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q2:test_unscaled_variance_is_d_k None, "for d_k = 12 the variance of q.k is not within 10% of its
         # expected value": says which value differs, no key, no value; nothing says the per-vector z-scoring
         # (dim=1) removes a degree of freedom (d_k - 1 = 11 for 12); the scaled test passes (11/12 is inside 10%)
-        "q2_draws_standardised_per_vector": (),
+        # now (after round 46: the z-scored draws replayed exactly on the same generator)
+        "q2_draws_standardised_per_vector": ("draws_standardised_per_vector",),
         # not caught: 28/28; no q4 test calls softmax_entropy on 1-D logits and checks for a 0-d result (the 2-D,
         # 3-D and view tests have leading dims, where atleast_2d does nothing; entropy_table's .item() accepts a
         # (1,) tensor; _entropy_wrong's 1-D probe checks shape () but is only a NaN/saturation helper)
-        "q4_entropy_atleast_2d_axis_never_dropped": (),
+        # now (after round 46: one 1-D row's entropy must be 0-d, as the notebook promises, checked at the end of an existing test)
+        "q4_entropy_atleast_2d_axis_never_dropped": ("entropy_single_row_axis_kept",),
         # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options, key=...`) ...
         # (option A stands for giving the variance of the scaled dot product (1) for the raw one ...) ... what it
         # measures or compares is not what the question asks": right in kind, as blind44's

@@ -233,6 +233,64 @@ def _untransposed_rerun(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception 
                          + describe("keys_not_transposed"))
 
 
+def _buffer_replays(Q, K, V):
+    """An output buffer shaped like the queries (torch.zeros_like(Q), or like K), filled with weights @ V in the
+    ways one writes it (row by row, a slice assignment, +=, copy_, one key at a time), on this call's own tensors."""
+    q, k, v = Q.detach(), K.detach(), V.detach()
+    w = torch.softmax(q @ k.mT / math.sqrt(q.shape[-1]), dim=-1)
+
+    def rows(buf):
+        for i in range(w.shape[-2]):
+            buf[i] = w[i] @ v
+
+    def keys(buf):
+        for j in range(w.shape[-1]):
+            buf += w[:, j:j + 1] * v[j]
+
+    def each_entry(buf):
+        for i in range(w.shape[-2]):
+            for j in range(w.shape[-1]):
+                buf[i] += w[i, j] * v[j]
+
+    out = {}
+    for like, t in (("q", q), ("k", k)):
+        out[f"buffer/{like}/rows"] = lambda t=t: rows(torch.zeros_like(t))
+        out[f"buffer/{like}/slice"] = lambda t=t: torch.zeros_like(t).__setitem__(slice(None), w @ v)
+        out[f"buffer/{like}/iadd"] = lambda t=t: torch.zeros_like(t).add_(w @ v)
+        out[f"buffer/{like}/copy"] = lambda t=t: torch.zeros_like(t).copy_(w @ v)
+        out[f"buffer/{like}/keys"] = lambda t=t: keys(torch.zeros_like(t))
+        out[f"buffer/{like}/entries"] = lambda t=t: each_entry(torch.zeros_like(t))
+    return out
+
+
+def output_buffer_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """output_buffer_width_of_queries (naming46, blind45 q1_output_buffer_zeros_like_queries): a crash whose words
+    and sizes are those of filling a buffer shaped like Q (or K) with weights @ V on this call's own tensors
+    (_buffer_replays), where d_v != d_k, and a second call on the same Q and K with values as wide as the queries
+    (d_v = d_k) runs and both its results are right: the output is built d_k wide where it must be d_v wide."""
+    if e.exc_type != "RuntimeError" or Q.dim() != 2 or K.dim() != 2 or V.dim() != 2 or V.shape[-1] == Q.shape[-1]:
+        return None
+    crash = f"{e.exc_type}: {((e.message or '').splitlines() or [''])[0]}"
+    if crash_replayed(crash, _buffer_replays(Q, K, V)) != "buffer":
+        return None
+    g = torch.Generator().manual_seed(46)
+    V2 = torch.randn(V.shape[-2], Q.shape[-1], generator=g, dtype=torch.float64).to(Q.dtype)
+    try:
+        out = fn(Q.clone(), K.clone(), V2.clone(), d_k)
+    except StudentCodeError:
+        return None
+    right = ref.attention(Q.double(), K.double(), V2.double(), d_k)
+    if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(type(p) is torch.Tensor for p in out)
+            and all(matching_variants(p, {"right": r}, Q.dtype) for p, r in zip(out, right))):
+        return None
+    line = crash_source_line(e)
+    at = f" at `{ascii(line[:100])[1:-1]}`" if line else ""
+    return Misconception("output_buffer_width_of_queries", "the output buffer has d_k columns where the output needs "
+                         f"d_v: your code raised {crash}{at} with d_k = {Q.shape[-1]} and d_v = {V.shape[-1]}; with "
+                         f"values as wide as the queries (d_v = {Q.shape[-1]}) it runs and is right: "
+                         + describe("output_buffer_width_of_queries"))
+
+
 def _batched_rerun(fn, Q, K, V, d_k) -> bool:
     """Whether the same call on a batch of one (Q[None], K[None], V[None]) runs and is simply right: code
     that works only on 3-D inputs."""
@@ -276,7 +334,7 @@ def call_pair(fn, Q, K, V, d_k):
         named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
             e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
             or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V) \
-            or fixed_values_crash(fn, e, Q, K, V, d_k)
+            or fixed_values_crash(fn, e, Q, K, V, d_k) or output_buffer_crash(fn, e, Q, K, V, d_k)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -2039,6 +2097,29 @@ def call_entropy(fn, logits):
         raise
 
 
+def check_entropy_one_row(fn, logits):
+    """The notebook's "a tensor of shape (..., T) gives a tensor of shape (...)" for ONE row of logits, shape (T,):
+    a 0-d tensor. A result of the right value with an axis of size 1 kept ((1,), (1, 1)) is
+    entropy_single_row_axis_kept (naming46, blind45 q4_entropy_atleast_2d_axis_never_dropped: the row promoted to a
+    batch of one, torch.atleast_2d or unsqueeze(0), never squeezed back); any other shape or value is said in
+    words. Called after the 2-D and 3-D cases passed, so the entropy itself is right there."""
+    got = call_entropy(fn, logits)
+    expected = ref.softmax_entropy(logits.double())
+    what = f"softmax_entropy of one row of {logits.shape[-1]} logits (a 1-D tensor)"
+    if type(got) is not torch.Tensor:
+        raise AssertionError(f"{what} returned {type(got).__name__}: it should return a 0-d tensor (shape ())")
+    if tuple(got.shape) == ():
+        if got.is_floating_point() and matching_variants(got, {"right": expected}, logits.dtype):
+            return
+        raise AssertionError(f"{what} is wrong: got {float(got):.6g}, expected {float(expected):.6g}")
+    if got.numel() == 1 and got.is_floating_point() and matching_variants(got.reshape(()), {"right": expected},
+                                                                          logits.dtype):
+        raise Misconception("entropy_single_row_axis_kept", f"{what} has shape {tuple(got.shape)}, not () (a 0-d "
+                            "tensor, the shape logits.shape[:-1]); its value is right: "
+                            + describe("entropy_single_row_axis_kept"))
+    raise AssertionError(f"{what} should be a 0-d tensor (shape logits.shape[:-1] = ()), got shape {tuple(got.shape)}")
+
+
 def check_entropy_dtype(fn, logits):
     """The notebook asks for an entropy "of the same dtype as logits": on float64 logits a float32 result (a
     softmax(..., dtype=torch.float32) or .float() never cast back) is dtype_changed when its values are the
@@ -3628,7 +3709,48 @@ def transformed_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
         if d_k > 1:   # blind37: the first (range(1, d_k)) or the last (range(d_k - 1)) coordinate left out
             out["dot_product_coordinate_dropped/first" + tag] = float(((q * k)[:, 1:].sum(dim=1) / s).var())
             out["dot_product_coordinate_dropped/last" + tag] = float(((q * k)[:, :-1].sum(dim=1) / s).var())
+            for form, (qz, kz) in _standardised_per_vector(q, k).items():   # naming46, blind45
+                out[f"draws_standardised_per_vector/{form}" + tag] = float(((qz * kz).sum(dim=1) / s).var())
     return out
+
+
+def _standardised_per_vector(q, k) -> dict:
+    """{form: (q, k)} with each vector (row) made mean 0 and std 1 along its OWN coordinates (dim=1): the unbiased
+    std, the biased one (unbiased=False, correction=0), F.layer_norm without weights (biased, eps 1e-5), and the
+    mean alone subtracted. Each takes a degree of freedom out of every vector, so Var(q.k) is about d_k - 1."""
+    def z(x, unbiased):
+        return (x - x.mean(dim=1, keepdim=True)) / x.std(dim=1, keepdim=True, unbiased=unbiased)
+    d_k = q.shape[-1]
+    return {"unbiased": (z(q, True), z(k, True)), "biased": (z(q, False), z(k, False)),
+            "layer_norm": (torch.nn.functional.layer_norm(q, (d_k,)), torch.nn.functional.layer_norm(k, (d_k,))),
+            "centred": (q - q.mean(dim=1, keepdim=True), k - k.mean(dim=1, keepdim=True))}
+
+
+def raise_if_standardised_per_vector(estimates, d_k, n, scaled) -> None:
+    """draws_standardised_per_vector (naming46, blind45 q2_draws_standardised_per_vector): estimates inside the 10%
+    band (each vector z-scored along its own coordinates gives about d_k - 1, 8% low at d_k = 12, so a sample may
+    land on either side of the band) that are both, to float32 rounding, the variance of the same generators' draws
+    with every vector standardised per row (_standardised_per_vector), and neither the right draws' variance nor
+    any other replayed mistake's. Both estimates, from two generators, must match (a right answer on other draws
+    matches a replay to 2e-5 only by chance); outside the band q2's replay names it."""
+    if d_k < 2:
+        return
+
+    def same(a, b):
+        return abs(a - b) <= 2e-5 * max(abs(b), 1e-12)
+
+    for v, seed in estimates:
+        right, wrong = variance_variants_all(d_k, n, seed, scaled)
+        if any(same(v, r) for r in right):
+            return
+        if {replay_key(key) for key, x in wrong.items() if same(v, x)} != {"draws_standardised_per_vector"}:
+            return
+    flag = " with scaled=True" if scaled else ""
+    values = " and ".join(f"{v:.5g}" for v, _ in estimates)
+    raise Misconception("draws_standardised_per_vector", f"dot_product_variance(d_k={d_k}, ...){flag} gives {values} "
+                        "for two generators, exactly the variance their draws give when each vector is standardised "
+                        f"along its own {d_k} coordinates (near {d_k - 1}{f' / {d_k}' if scaled else ''}, not "
+                        f"{1 if scaled else d_k}): " + describe("draws_standardised_per_vector"))
 
 
 def raise_if_mean_returned(estimates, d_k, n, scaled) -> None:

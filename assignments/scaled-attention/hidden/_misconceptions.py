@@ -597,4 +597,18 @@ MISCONCEPTIONS = {
                                         "** right to left, so d_k ** 0.5 ** 2 is d_k ** (0.5 ** 2) = d_k ** 0.25, "
                                         "not (d_k ** 0.5) ** 2 = d_k, and the scaled variance comes out about "
                                         "d_k ** 0.75 instead of 1; write (d_k ** 0.5) ** 2, or simply divide by d_k",
+    # naming46: blind45's kinds
+    "draws_standardised_per_vector": "standardising each drawn vector along its own coordinates ((q - q.mean(dim=1)) "
+                                     "/ q.std(dim=1), or layer_norm): torch.randn already gives N(0, 1) coordinates, "
+                                     "and forcing every row to mean 0 takes out one degree of freedom, so Var(q.k) "
+                                     "comes out about d_k - 1 instead of d_k; use the draws as they are",
+    "output_buffer_width_of_queries": "making the output buffer as wide as the queries (torch.zeros_like(Q), "
+                                      "torch.empty(Q.shape)): the output has one row per query but V's width d_v, "
+                                      "which differs from d_k, so each row weights[i] @ V does not fit; build it as "
+                                      "torch.zeros(Q.shape[0], V.shape[1]) or simply return weights @ V",
+    "entropy_single_row_axis_kept": "keeping an axis of size 1 in the entropy of one row of logits: the 1-D row "
+                                    "is made a batch of one (torch.atleast_2d, unsqueeze(0)) and that axis is never "
+                                    "removed, so the result has shape (1,) instead of () (logits.shape[:-1]); "
+                                    "squeeze it back out, or drop the promotion: log_softmax(dim=-1) and "
+                                    ".sum(dim=-1) already work on any number of leading dims",
 }

@@ -172,6 +172,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
             D.raise_if_draws_not_unit_variance(dot_product_variance, v, seed, d_k, N, False, submission)
             raise AssertionError(f"for d_k = {d_k} the variance of q.k is not within 10% of its expected value")
         D.raise_if_coordinate_dropped(estimates, d_k, N, False)   # inside the band: only an exact replay
+        D.raise_if_standardised_per_vector(estimates, d_k, N, False)
 
 
 @test_case(points=1, hidden=True)
@@ -217,6 +218,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
                                      "check what you divide by, and that you return a variance, not a std")
             raise AssertionError(f"for d_k = {d_k} the variance of q.k / sqrt(d_k) is not within 10% of its expected value")
         D.raise_if_coordinate_dropped(estimates, d_k, N, True)
+        D.raise_if_standardised_per_vector(estimates, d_k, N, True)
 
 
 @test_case(points=1, hidden=True)

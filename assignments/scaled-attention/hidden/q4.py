@@ -56,6 +56,8 @@ def test_entropy_random_logits(softmax_entropy, rng):
                     torch.float32, D.entropy_variants(logits.double()))(
         D.call_entropy(softmax_entropy, logits))
     D.check_entropy_dtype(softmax_entropy, randn((4, 6), rng, torch.float64, scale=2.0))   # "the same dtype"
+    # one row, shape (T,): "(..., T) gives (...)", a 0-d tensor here
+    D.check_entropy_one_row(softmax_entropy, randn((7,), rng, torch.float32, scale=2.0))
 
 
 def _nan_cause(softmax_entropy) -> AssertionError:
