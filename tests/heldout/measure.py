@@ -3754,7 +3754,8 @@ BLIND34_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mean_of_slice_variances: var(dim=...).mean() instead of .var() - exactly the mistake
         "q2_variance_across_batch_axis_averaged": ("mean_of_slice_variances",),
         # one_edit_fix: 'bqd,bkd->bqk' in place of 'bqd,bkd->qk' - restores the batch letter, exact fix
-        "q2_einsum_output_drops_batch_letter": ("one_edit_fix",),
+        # now (after round 46, by me from its message: the two sequences' scores summed into one matrix, what `->qk` does)
+        "q2_einsum_output_drops_batch_letter": ("one_edit_fix", "batch_reduced_before_variance"),
         # numpy_round_trip on both failed tests (bfloat16, requires_grad) - exactly the mistake
         "q3_numpy_round_trip": ("numpy_round_trip",),
         # MIS-NAMED: global_max_subtraction blames one max over the whole tensor; one_edit_fix offers `.indices` for
