@@ -149,3 +149,12 @@ def test_a_list_whose_item_before_is_not_the_answer_is_not_told_by_its_count(gra
                           {"ans_cross_causal": "_mine = ['b', 'c', 'b', 'a', 'c']\nans_cross_causal = _mine[4]\n"},
                           "round45")
     assert outcome.failed and all(k != "answer_by_position" for _, _, k, _ in outcome.failed), outcome.failed
+
+
+def test_letters_run_together_are_a_hedge() -> None:
+    # ["c" "d"]: a missing comma joins two strings (blind46)
+    for value in ("cd", "BD", "abc"):
+        key, text = _choice_key(value, "d")
+        assert key == "answer_hedged" and "run together" in text, (value, key)
+    for value in ("cc", "d", "dd "):
+        assert _choice_key(value, "d")[0] != "answer_hedged", value
