@@ -158,3 +158,18 @@ def test_letters_run_together_are_a_hedge() -> None:
         assert key == "answer_hedged" and "run together" in text, (value, key)
     for value in ("cc", "d", "dd "):
         assert _choice_key(value, "d")[0] != "answer_hedged", value
+
+
+@pytest.mark.parametrize("cell", [
+    "_mine = {'q15': 'd'}\nans_cross_causal = _mine.get('Q15', '')\n",
+    "ans_cross_causal = ''.join(c for c in 'xyz' if c in 'abcd')\n",
+])
+def test_an_empty_letter_the_code_worked_out_is_not_told_as_left_empty(grader: Grader, cell: str) -> None:
+    outcome = grade_cells(grader, "attention-pipeline", {"ans_cross_causal": cell}, "round45")
+    assert [k for _, _, k, _ in outcome.failed] == ["answer_computed_by_code"], outcome.failed
+    assert "an empty string your code worked out" in outcome.failed[0][3]
+
+
+def test_an_empty_letter_written_as_such_is_left_empty(grader: Grader) -> None:
+    outcome = grade_cells(grader, "attention-pipeline", {"ans_cross_causal": "ans_cross_causal = ''\n"}, "round45")
+    assert [k for _, _, k, _ in outcome.failed] == ["answer_left_empty"], outcome.failed

@@ -845,6 +845,13 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
                             + describe("fstring_prefix_missing"))
     _raise_if_answer_form(value, what, answer.lower(), letters, wrong_keys, bare_letter_only)
     if isinstance(value, str) and not value.strip().strip("()").strip():
+        from autograder.grading.source_checks import computed_answer
+        cells = _answer_cells(what)
+        worked = computed_answer(cells, what) if cells is not None else None
+        if worked is not None:
+            # not left empty: the code gave "" (a lookup's default, `.get("Q15", "")`: blind46's mis-name)
+            raise Misconception("answer_computed_by_code", f"{what} is {value!r}, an empty string your code worked "
+                                f"out (`{worked}`), not a letter: " + describe("answer_computed_by_code"))
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
     _raise_if_value_not_letter(value, what)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
