@@ -5965,6 +5965,191 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 12 / partly 0 / generic 0 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
 }
 
+BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind46 (frozen at 1ad2b83, after round 46, measured there at the bwrap level), judged by three helper sessions at
+# first sight: scaled 10/14, sdpa 10/14, pipeline 11/14 (one mis-named): 31/42
+    "scaled-attention": {
+        # generic: all 5 failing q1 tests None, "the weight matrix does not match the correct result in 35 of 35
+        # entries (largest difference 0.0829 ...)" and "the wrong entries all lie at index 1, 2, 3, 5 of axis -2
+        # (rows)": says which values differ, no key; nothing says elu(s) + 1 (the linear-attention feature map)
+        # stands where exp(s) belongs (equal only for s <= 0); q8 not charged (no double charge)
+        "q1_elu_plus_one_kernel_instead_of_exp": (),
+        # one_edit_fix on all 5 failing q1 tests: "`attention` is right with one change on line 7 of its cell
+        # (`scores = cap * torch.tanh(scores / cap) ...`): leave out line 7 -- or -- `scores / cap` in place of
+        # `torch.tanh(scores / cap)` (checked on all 5 inputs)": names the exact slip at its place with the fix;
+        # q8 not charged (no double charge)
+        "q1_tanh_logit_softcap_before_softmax": ("one_edit_fix",),
+        # not caught: 28/28; no q4 test gives a row with SOME (not all but one) probabilities underflowing to 0
+        # (e.g. softmax([1000, 1000, 0]), entropy ln 2), where the nan_to_num after the row sum turns the NaN
+        # row into 0; the saturated-row test (all but one zero, entropy 0) is passed by the guard
+        "q4_entropy_nan_to_num_after_the_row_sum": (),
+        # not caught: 28/28; no q4 test calls softmax_entropy on logits with a size-one batch axis ((1, T) or
+        # (B, 1, T)) and checks the shape logits.shape[:-1]; .squeeze() is harmless on the shapes tested (the
+        # 1-D row gives 0-d either way, entropy_table's .item() accepts both)
+        "q4_entropy_squeezed_drops_size_one_axes": (),
+        # not caught: 28/28; '\nC\n' is accepted because the grader (expect_choice) and the notebook's own
+        # format check (q6_answer.strip().upper()) strip whitespace around the letter by design; borderline as
+        # a mistake under this course's rules, counted as not caught as the set asks
+        "q5_answer_triple_quoted_block_keeps_newlines": (),
+        # answer_computed_by_code: "q5_answer is 'D', the letter your code worked out (`q5_answer = min(_options,
+        # key=...`), and it is not the best answer (option D stands for squaring d_k ...) ... what it measures or
+        # compares is not what the question asks (look at ... the sizes it uses ...)": right in kind, as blind45's
+        # q5_answer_probe_measures_the_mean; borderline: quotes the min line, nothing says the einsum 'nd,nd->d'
+        # sums over the samples (variance ~10000) instead of over the coordinates
+        "q5_answer_probe_einsum_sums_over_samples": ("answer_computed_by_code",),
+        # answer_in_container: "q5_answer is ['C'], a list holding a letter: giving the answer ... inside a
+        # one-element tuple, list or set ... where the answer is the value itself: drop the comma (or the
+        # brackets ...)": exactly the effect of the slice _options[2:3]; borderline: the slice is not named (the
+        # fix is _options[2], not literally dropping brackets)
+        "q5_answer_list_slice_gives_one_item_list": ("answer_in_container",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out, _ref, atol=1e-05): q6_answer = 'A' elif
+        # tor...`) ... (option C stands for ... a hard argmax) ... what it measures or compares is not what the
+        # question asks": quotes the check that rules A out, right in kind, as blind45's
+        # q6_answer_manual_sum_starts_at_one; borderline: the slip is the _ref line above (is_causal=True), not said
+        "q6_answer_check_against_causal_sdpa": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out, _expected, atol=1e-05): q6_answer = 'A'
+        # eli...`) ... what it measures or compares is not what the question asks": quotes the faulty check, right
+        # in kind; borderline: the slip is _X @ _X (transpose forgotten, hidden by the square probe) in _expected,
+        # not said
+        "q6_answer_square_probe_hides_missing_transpose": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_manual0, _out[0], atol=1e-05)
+        # el...`) ... what it measures or compares is not what the question asks": quotes the comparison, right in
+        # kind; borderline: nothing says _X /= ... changed the tokens in place between attention and the sum
+        "q6_answer_probe_normalises_tokens_in_place": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q.grad.abs().max() > 0 else 'C'`) ... (option C
+        # stands for ... a hard argmax) ... what it measures or compares is not what the question asks": quotes the
+        # verdict, right in kind, as blind45's q7_answer_requires_grad_on_values_reads_query_grad; borderline:
+        # nothing says all-zero keys make every score 0 whatever the query (gradient exactly 0)
+        "q7_answer_gradient_probe_with_zero_keys": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if _one_key_each else 'D'`) ...": quotes the
+        # verdict, right in kind, as blind45's q7_answer_probe_compares_argmax_positions; borderline: nothing says
+        # torch.round rounds to 0 decimals (every weight < 0.5 becomes 0)
+        "q7_answer_probe_rounds_weights_with_torch_round": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q.grad.abs().max() > 1e-06 else 'C'`) ...":
+        # quotes the verdict, right in kind; borderline: nothing says one-hot values make out.sum() the constant
+        # T_q (rows of weights sum to 1), so its gradient is 0
+        "q7_answer_gradient_probe_one_hot_values_summed": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q7_answer is True, a truth value, not a letter: answering a multiple-choice
+        # question with a value (... True or False ...) instead of the letter of the option that says it, as a
+        # string such as "B"": exactly the mistake
+        "q7_answer_boolean_true_for_the_statement": ("answer_value_not_letter",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 3; correct at full marks 5/5
+# blind46 (frozen engine, /tmp/frozen47, bwrap sandbox level), judged from `measure sdpa-from-scratch --set blind46 -v`
+# (/tmp/measure46-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j46-sdpa/full.py ->
+# full.txt, same scores as the measure): () where no failed test names the variant's own mistake
+    "sdpa-from-scratch": {
+        # shape_axis_dropped on q1:test_weights_shape (the only failure): "weights_shape is (4, 10): the right shape (4, 10, 10) with axis 1 (size 10) or axis 2 (size 10) left out ... one weight per (query, key) pair, (batch, T_q, T_k); only the keys are summed over": the effect and what must remain (every query against every key), as blind's q1_one_weight_per_token; borderline: its parenthetical "(one vector per sequence, as if pooled over the queries)" guesses a pooling, and nothing says Q * K pairs query i only with key i (Q @ K^T meant)
+        "q1_probe_rowwise_dot_products_lose_the_key_axis": ("shape_axis_dropped",),
+        # output_keeps_key_axis on q1:test_out_shape (the only failure): "out_shape is (4, 10, 10, 128) ... one more axis of size T_k = 10: keeping one axis per key in the output (each weight times its value row, never summed over the keys): weights @ V sums over the keys": exactly the variant's mistake and its fix
+        "q1_out_probe_broadcast_but_never_summed_over_keys": ("output_keeps_key_axis",),
+        # variance_count_from_one_axis on q2:test_score_variances (the only failure): "both are the sum of squared deviations divided by 24, 5 x 5 - 1 (the last two axes' lengths), where the scores have 2 x 5 x 5 = 50 entries ... divide by t.numel() - 1": exactly (n = T * T of one sequence) and the fix
+        "q2_hand_variance_count_of_one_sequence": ("variance_count_from_one_axis",),
+        # one_edit_fix on all 20 failures (4 q3, 13 q5, 3 q6): "`stable_softmax` is right with one change on line 5 of its cell (`exps = torch.exp2(shifted / LOG2E)`): `shifted * LOG2E` in place of `shifted / LOG2E`": the slip at its place with the fix; q5 and q6 point to the helper (q6:test_weights3_causal: "fails ... only because `stable_softmax` is wrong"), no other cause blamed
+        "q3_exp2_with_the_log2e_factor_divided_not_multiplied": ("one_edit_fix",),
+        # generic: all 13 failures (3 q3, 10 q5) None, "stable_softmax of a torch.float64 input does not match the correct result in 98 of 105 entries (largest difference 4.47e-05 ...)" and the q5 smallest inputs (0.0863 vs 0.08626): says what differs and by how little, nothing says 2.718 is not e (torch.exp or math.e); no one_edit_fix offered
+        "q3_exponentials_as_powers_of_a_typed_e": (),
+        # causal_excludes_self on all 4 failures (3 q4, q6:test_weights3_causal): "it matches a causal mask that hides the diagonal: a token may not see itself": exactly the effect of heaviside's values = 0 at i == j, a student knows to let the diagonal through; borderline: heaviside's second argument is not named; q5 not charged
+        "q4_heaviside_step_with_zero_at_the_diagonal": ("causal_excludes_self",),
+        # global_max_subtraction on q5:test_float16_large_scores (the only failure): "it matches subtracting one maximum over the whole tensor instead of each row's own: rows far below it underflow to 0 / 0 (NaN)": exactly, with the NaN row shown
+        "q5_inline_softmax_shifted_by_the_global_max": ("global_max_subtraction",),
+        # one_edit_fix on all 13 q5 failures: "right with one change on line 13 of its cell (`return torch.einsum("...qk,...vd->...qd", weights, V) ...`): `'...qv,...vd->...qd'` in place of `'...qk,...vd->...qd'`": the slip at its place and a fix that works (the key letter shared, here renamed v on both operands rather than k)
+        "q5_einsum_value_axis_given_its_own_letter": ("one_edit_fix",),
+        # generic: q6:test_weights3_causal None, "weights3_causal is not correct in row(s) [1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)": says which rows differ, nothing says cumsum along the keys gives column-prefix denominators (rows no longer sum to 1)
+        "q6_causal_denominator_from_cumsum_along_keys": (),
+        # generic: q6 test_weights3, test_out3, test_weights3_causal None, "... is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)": says what differs, nothing says the trace was run in bfloat16 (about 3 digits) instead of the float64 tensors given
+        "q6_trace_computed_in_bfloat16": (),
+        # bytes_for_text on q7:test_trap_answer (the only failure): "q_trap_answer is (or returns) a bytes object ... (b\"C\", ...) ... write the string itself, \"C\"": exactly
+        "q7_letter_as_a_bytes_literal": ("bytes_for_text",),
+        # not caught: 35/35; expect_choice ignores spaces and newlines around the letter by design ("parentheses and spaces ignored"), as does the notebook's own format check (q_trap_answer.strip().upper()), so "\nC\n" is read as "C"; a defensible leniency rather than a grader gap
+        "q7_letter_in_a_triple_quoted_block_keeps_newlines": (),
+        # float_for_int on q8:test_score_madds (the only failure): "score_madds is 67108864.0, a float ... where a whole number, a Python int, is asked ... or int(...) around the result": the effect and a fix that works; borderline (as blind's q8_entries_left_as_float_tensor): its examples of a cause (math.pow, /, a float literal) are not a float tensor's .sum().item()
+        "q8_madds_summed_off_a_float_probe": ("float_for_int",),
+        # numpy_scalar_answer on q8:test_attn_entries (the only failure): "attn_entries is a numpy.int64 (np.int64(1048576)), not a Python number ... convert it with int(...)": exactly; borderline: its examples (np.linalg.matrix_rank, np.sum) do not include np.square
+        "q8_entries_from_np_square_is_a_numpy_int": ("numpy_scalar_answer",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 3 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind46 (frozen engine, /tmp/frozen47, bwrap sandbox level), judged from `measure attention-pipeline --set blind46 -v`
+# (/tmp/measure46-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j46ap/full.py ->
+# /tmp/j46ap/full.txt, Isolation.bwrap: same scores and keys as the measure) against each variant's "mistake" words and
+# code; () where no failed test names it right.
+    "attention-pipeline": {
+        # answer_extra_characters on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is "['d']": it has
+        # characters besides the letter, which seems to be 'd' ... the answer must be the letter alone, as a string":
+        # exactly str(["d"])'s effect and the fix (as blind38's q7_answer_list_stringified_to_pass_format_check)
+        "q15_letter_from_str_of_a_list": ("answer_extra_characters",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'c', the letter your code worked out
+        # (`if _A.size == _T * _Tp and _O.size == _T * _d_v: ans_cross_shapes =...`) ... (option C stands for taking
+        # queries from Y or keys/values from X) ... what it measures or compares is not what the question asks (look at
+        # ... the sizes it uses ...)": quotes the exact faulty comparison; the option's text is told as the option's, not
+        # as this student's belief; right in kind; borderline: nothing says .size on a torch tensor is a bound method
+        # (never equal to an int; .numel() or .shape meant), so every branch fails and the else gives 'c'
+        "q14_numpy_size_attribute_on_torch_tensors": ("answer_computed_by_code",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'d', the letter your code worked out
+        # (`ans_cross_shapes = 'b' if str(_S.shape) == '(5, 3)' else 'd'`) ... what it measures or compares is not what the
+        # question asks": quotes the exact faulty line; right in kind; borderline: nothing says a torch.Size prints as
+        # "torch.Size([5, 3])" (compare tuple(_S.shape) == (5, 3))
+        "q14_shape_text_compared_with_numpy_repr": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`ans_scale
+        # = 'b' if _H_raw < 0.5 * _H_scaled else 'a' if _H_raw > _H...`) ... (look at ... the sizes it uses ...)": right in
+        # kind (Q, K drawn (d_k, T): 512 x 512 scores over 8 components; as blind44/45's q03 experiments); borderline: the
+        # quoted line is the verdict, nothing points at the (d_k, T) draws
+        "q03_experiment_drawn_features_by_tokens": ("answer_computed_by_code",),
+        # generic: q06:test_ans_mask None, "ans_mask should be one letter as a string: "a", "b", "c", "d"": says what
+        # differs, but does not even show the value 'cd' nor that the missing comma joined "c" "d" (implicit string
+        # concatenation); no key fired
+        # now (after blind46, engine: letters run together told as a hedge, with the missing comma)
+        "q06_missing_comma_joins_two_letters": ("answer_hedged",),
+        # answer_computed_by_code on q06:test_ans_mask (the only failure): "'b', the letter your code worked out (`ans_mask =
+        # _mc['q06']`) ... (option B stands for thinking the causal mask is about the rank of the scores ...) ... decide the
+        # option and assign its letter": the letter came from the student's own answer table, and the option's text is
+        # told as the option's, not as the student's belief (no belief key, unlike blind45's q15_answer_list_indexed_from_one);
+        # right in kind, the fix follows; borderline: the quoted line is the lookup, the look-at list (sign, max/min,
+        # sizes, branch) does not fit, and nothing says zip paired q06 with q14's letter (the list lacks q03's answer)
+        "q06_answers_zipped_with_one_missing": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`ans_complexity = {1: 'b', 2: 'a',
+        # 4: 'c', 8: 'd'}[round(_ratio)]`) ... (option A stands for thinking the score matrix costs time linear in T: there
+        # are T^2 scores) ... (look at ... the sizes it uses ...)": right in kind (only the queries doubled, so T x T scores
+        # became 2T x T); the option's "T^2 scores" points at the fix; borderline: the quoted line is the lookup
+        "q16_experiment_doubles_only_the_queries": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'d' ... (`ans_complexity = {1: 'b', 2: 'a',
+        # 4: 'c', 8: 'd'}[round(_ratio)]`) ... (option D stands for thinking the scores cost T^3 like a matrix inverse: T^2
+        # scores of d_k multiply-adds each) ... the sizes it uses": right in kind (d_k = T // 4 grows with T; the option's
+        # "d_k multiply-adds each" hints d_k is fixed); borderline: the quoted line is the lookup, not `d_k = T // 4`
+        "q16_experiment_head_size_grows_with_T": ("answer_computed_by_code",),
+        # softmax_implicit_dim on q13:test_cross_padding_mask (the only failure): "A is normalised over dim 0 of these
+        # batched scores (the batch axis), and on one unbatched example it is right ... calling F.softmax without dim ...
+        # pass dim=-1": exactly the mistake and its fix
+        "q13_functional_softmax_without_dim": ("softmax_implicit_dim",),
+        # raw: all 4 failures (q07 x3, q09:test_zero_projections) None, "your code raised RuntimeError: The size of tensor
+        # a (10) must match the size of tensor b (5) at non-singleton dimension 1": nothing says the mask was built once
+        # for T = 5 (float64) in a default argument, evaluated at def time; q10 not charged
+        "q07_mask_built_once_as_default_argument": (),
+        # mask_blocks_diagonal on all 3 q04 failures: "the mask blocks the wrong entries: it matches blocking the diagonal
+        # too: a token must be allowed to attend to itself": exactly the effect of dropping Hugging Face's `+ 1`;
+        # borderline: nothing names the `cond < cond.view(T, 1)` comparison (<= meant); q05, q07, q09, q10 not charged
+        "q04_hf_causal_mask_without_plus_one": ("mask_blocks_diagonal",),
+        # one_edit_fix on q12:test_count_qkv (the only failure): "right with one change on line 3 of its cell (`n += d_v *
+        # d_model if with_output else n`): `with_output` in place of `n`": the very line and the else's `n` at fault, the
+        # shown fix works (adds False = 0); borderline: `0` is the natural fix, "in place of `n`" does not say which of the
+        # two n's (the else's), and the test's trailing line "the count is wrong (for d_v different from d_k)" leans the
+        # wrong way (the count doubles for any d_v), secondary to the lead that names the fix
+        "q12_augmented_ternary_else_adds_n_again": ("one_edit_fix",),
+        # returns_tensor_not_number on q11:test_rank_S_lesson (the only failure): "rank_S_lesson is a tensor of shape ()
+        # holding the right number, not a Python int ... call .item()": exactly the effect of .int() and the fix;
+        # borderline: nothing says .int() is the int32 cast, not Python's int()
+        "q11_lesson_rank_cast_with_tensor_int_method": ("returns_tensor_not_number",),
+        # MIS-NAMED: answer_left_empty on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is '', an empty
+        # string: an answer left as the template had it (`...`, None or ""): write your answer in its place, and run the
+        # cell": the value is right, but the key blames an unanswered template / unrun cell, while the student answered
+        # (its table holds 'd' for q15) and the "" is .get's default after the lookup under the wrong-case key 'Q15';
+        # nothing quotes the .get line or says the key missed ('q15' meant)
+        # now (after blind46, engine: the empty string told as the code's pick, with its line)
+        "q15_answer_looked_up_with_wrong_case_key": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 11 / partly 0 / generic 1 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -5992,7 +6177,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
-    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS}
+    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
