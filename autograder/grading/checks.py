@@ -1051,9 +1051,9 @@ def _raise_if_answer_form(value: object, what: str, answer: str, letters: Sequen
     run = value.strip().lower()
     if 2 <= len(run) <= len(letters) and all(c in letters for c in run) and len(set(run)) == len(run):
         # "cd": two letters run together, as a missing comma makes them (["c" "d"] is ["cd"]) (blind46)
-        raise Misconception("answer_hedged", f"{what} is {value.strip()!r}, {len(run)} letters run together (two "
-                            "strings with no comma between them are joined: \"c\" \"d\" is \"cd\"): "
-                            + describe("answer_hedged"))
+        raise Misconception("answer_hedged", f"{what} is {value.strip()!r}, {len(run)} letters run together (written "
+                            "so, or two strings with no comma between them, which Python joins: \"c\" \"d\" is "
+                            "\"cd\"): " + describe("answer_hedged"))
     short = _LETTER_IN_PUNCTUATION.match(value) or _LETTER_AFTER_A_LABEL.match(value)
     if short and short.group(1).lower() in letters:
         raise Misconception("answer_extra_characters", f"{what} is {value!r}: it has characters besides the "

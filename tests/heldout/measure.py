@@ -2952,7 +2952,8 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_query_is_first_key": ("keys_drawn_first", "table_one_draw"),
         # generic: "q5_answer should be one letter as a string"; "CD" hedges C with D, whose belief
         # variance_d_k_squared names and refutes (as attention-pipeline's blind22 q06_two_letters)
-        "q5_answer_two_letters_hedged": ("variance_d_k_squared",),
+        # now (after blind46, engine, by me from its message: "CD" told as two letters run together, the hedge itself)
+        "q5_answer_two_letters_hedged": ("variance_d_k_squared", "answer_hedged"),
     },
     # judged from `measure attention-pipeline --set blind27 -v`: () where no key of the catalogue names it
     "attention-pipeline": {
