@@ -420,3 +420,25 @@ def test_nn_parameters_pass_the_guard():
     out, _devices = invoke(student, [torch.ones(4, 3)], {}, "cpu", forbidden=("scaled_dot_product_attention",),
                            changed=[])
     assert out == 8
+
+
+# A cell that adds a filter of its own refusing the `seccomp` call, so that the worker's own filter against new
+# threads cannot load, then hands the forbidden call to a thread: the worker tries a thread itself rather than
+# trusting its filter's load, and runs no graded call where one still starts (review of round 47)
+SECCOMP_BLOCKED = """import errno, pyseccomp as _sc
+_f = _sc.SyscallFilter(defaction=_sc.ALLOW)
+_f.add_rule(_sc.ERRNO(errno.EPERM), "seccomp")
+_f.load()
+"""
+
+
+def test_a_cell_that_blocks_the_thread_filter_gains_nothing(tmp_path, grader):
+    nb = nbformat.read(EXAMPLES / "calls_torch_sdpa.ipynb", as_version=4)
+    _replace_def(nb, "scaled_dot_product_attention", THREADED_SDPA)
+    nb.cells.append(nbformat.v4.new_code_cell(SECCOMP_BLOCKED))
+    path = tmp_path / "blocked.ipynb"
+    nbformat.write(nb, path)
+    r = grader.grade(path, "sdpa-from-scratch", seed=5)
+    basic = _test(r, "test_float32_no_mask")
+    assert basic.score == 0 and "could not be stopped" in basic.message, basic.message
+    assert r.score <= 19, r.score

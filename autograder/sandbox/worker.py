@@ -40,6 +40,7 @@ import tempfile
 import time
 import traceback
 import types
+import _thread
 from typing import Any
 
 CONTROL_FD = 3
@@ -544,12 +545,30 @@ def _refuse_new_threads() -> bool:
         return False
 
 
-def _threads_alive() -> int:
-    """This process's threads, as the kernel counts them (those started below Python's threading included)."""
+# Bound while the module is imported (in the zygote, before any student code): a cell that replaces os.listdir or
+# _thread.start_new_thread later cannot change what the checks below see. Both are C functions.
+_LISTDIR, _START_THREAD = os.listdir, _thread.start_new_thread
+# whether this worker's first filter loaded (_lock_down): then the second must too, or no graded call runs
+_FILTERED = False
+
+
+def _threads_sealed() -> bool:
+    """Whether a new thread is now refused: tried, not taken on trust (a cell may have added a filter of its own
+    that refuses the `seccomp` call, or replaced pyseccomp's functions, so that _refuse_new_threads did nothing)."""
     try:
-        return len(os.listdir("/proc/self/task"))
+        _START_THREAD(int, ())
+    except RuntimeError:
+        return True
+    return False
+
+
+def _threads_alive() -> int:
+    """This process's threads, as the kernel counts them (those started below Python's threading included); 0
+    where they cannot be listed (a cell's own filter may refuse the listing): the caller then runs nothing."""
+    try:
+        return len(_LISTDIR("/proc/self/task"))
     except OSError:
-        return 1
+        return 0
 
 
 # --- CUDA, initialised before the filter -----------------------------------------------------------
@@ -790,6 +809,8 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         # last before the filter: its device files must survive the fd sweep above
         cuda_ready, cuda_error = _init_cuda(str(policy.get("cuda_init", "torch")))
     filtered = _seccomp(os.getpid())
+    global _FILTERED
+    _FILTERED = filtered
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
             "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
@@ -865,7 +886,7 @@ class Worker:
         # names the grader has resolved: every reply to a request that ran student code tells it
         # their kinds as they are after it (Reply.kinds), so it need not ask again before each call
         self.watched: dict[str, None] = {}
-        self.threads_sealed = False     # no new thread from the first graded call on (_student_call)
+        self.threads_sealed: bool | None = None     # no new thread from the first graded call on (_student_call)
         self.out = CappedWriter(int(policy["output_kb"]) * 1024)
         sys.modules["otter"] = _otter_stub()
 
@@ -941,15 +962,18 @@ class Worker:
         forbids an API (and CUDA's helper threads are not expected), the first graded call refuses new threads for
         good, and none runs while a thread the cells started is still alive: the guard sees one thread only."""
         if self.policy.get("forbidden") and not self.policy.get("cuda"):
-            if not self.threads_sealed:
-                self.threads_sealed = True
+            if self.threads_sealed is None:
                 _refuse_new_threads()
+                self.threads_sealed = _threads_sealed() or not _FILTERED   # no filter at all: the level says so
             alive = _threads_alive()
-            if alive > 1:
+            if not self.threads_sealed or alive != 1:
+                why = ("new threads could not be stopped in this worker (a filter of the notebook's own refused it)"
+                       if not self.threads_sealed else
+                       f"{alive - 1} thread(s) the notebook started are still running" if alive > 1 else
+                       "this worker's threads could not be counted")
                 return False, {"type": "ForbiddenAPIError", "traceback": "", "message": (
-                    f"{alive - 1} thread(s) the notebook started are still running, and a graded call does not run "
-                    "beside them: the grader cannot see what they call. Let a thread pool finish within its cell "
-                    "(`with ThreadPoolExecutor() as ex: ...`)")}
+                    f"{why}, and a graded call does not run beside threads the grader cannot watch: it cannot see what "
+                    "they call. Let a thread pool finish within its cell (`with ThreadPoolExecutor() as ex: ...`)")}
         sys.stdout = sys.stderr = self.out
         try:
             return True, run()
