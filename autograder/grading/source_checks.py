@@ -952,7 +952,8 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
     it ("`sys.modules` in code cell 3"), or None. Cells that do not parse never ran: not read. A module
     of REACHING_FUNCTIONS imported under another name is followed (`import inspect as i; i.stack()`).
     The parse is the one the rule tests read later (`_parsed`, cached per notebook)."""
-    cells_nodes = _parsed(tuple(cells)).nodes
+    nb = _parsed(tuple(cells))
+    cells_nodes = nb.nodes
     aliases = {name: name for name in REACHING_FUNCTIONS}
     for _number, nodes in cells_nodes:
         for node in nodes:
@@ -962,11 +963,10 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
                         aliases[alias.asname] = alias.name
     rebound = {n.id for _number, nodes in cells_nodes for n in nodes
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    lookups = set(_GETATTR_LIKE) | {al.asname for _number, nodes in cells_nodes for n in nodes
-                                    if isinstance(n, ast.ImportFrom) for al in n.names
-                                    if al.name in _GETATTR_LIKE and al.asname}
-    modules = {(al.asname or al.name).split(".")[0]: al.name.split(".")[0] for _number, nodes in cells_nodes
-               for n in nodes if isinstance(n, ast.Import) for al in n.names}
+    lookups = set(_GETATTR_LIKE) | set(nb.getattr_aliases)
+    # each name bound to a module, with the top-level module(s) it stands for (`import json as j`, `from json import
+    # encoder`): a store through it is a store into that module
+    modules = {bound: {m.split(".")[0] for m in found} for bound, found in nb.module_aliases.items()}
     for number, nodes in cells_nodes:
         for node in nodes:
             what = (_reaching(node, aliases) or _reaching_by_pattern(node, rebound)
@@ -996,7 +996,7 @@ PROTOCOL_MODULES = frozenset({"json", "socket", "struct", "base64", "safetensors
                               "codecs"})
 
 
-def _reaching_the_channel(node: ast.AST, modules: dict[str, str]) -> str | None:
+def _reaching_the_channel(node: ast.AST, modules: dict[str, set[str]]) -> str | None:
     """The worker's own channel to the grader, named plainly: the path of the process's descriptors, a socket made
     from a descriptor (`socket.socket(fileno=...)`, `socket.fromfd`), a store into a module the protocol uses."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -1010,8 +1010,9 @@ def _reaching_the_channel(node: ast.AST, modules: dict[str, str]) -> str | None:
         root: ast.expr = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        if isinstance(root, ast.Name) and modules.get(root.id) in PROTOCOL_MODULES:
-            return f"a store into `{modules[root.id]}`'s attributes (`{ast.unparse(node)[:40]} = ...`)"
+        into = sorted(modules.get(root.id, set()) & PROTOCOL_MODULES) if isinstance(root, ast.Name) else []
+        if into:
+            return f"a store into `{into[0]}`'s attributes (`{ast.unparse(node)[:40]} = ...`)"
     return None
 
 
@@ -1048,8 +1049,7 @@ def _reaching_by_pattern(node: ast.AST, rebound: set[str]) -> str | None:
 
 
 def _reaching_module(module: str) -> bool:
-    return module.split(".")[0] in REACHING_MODULES or any(module == m or module.startswith(m + ".")
-                                                            for m in REACHING_MODULES)
+    return any(module == m or module.startswith(m + ".") for m in REACHING_MODULES)
 
 
 def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
