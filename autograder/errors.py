@@ -3,6 +3,9 @@ different classes: a grader error stops the command with a one-line reason, a st
 costs the student points."""
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 
 class AutograderError(Exception):
     """Base of everything raised on purpose by this package."""
@@ -39,6 +42,30 @@ class StudentCodeError(SubmissionError, AssertionError):
         self.traceback = traceback[:4000]
         first_line = (self.message.splitlines() or [""])[0][:200]
         super().__init__(f"your code raised {self.exc_type}: {first_line}")
+
+
+    def notebook_frames(self) -> list["NotebookFrame"]:
+        """The traceback's frames in notebook cells, outermost first (notebook_frames)."""
+        return notebook_frames(self.traceback)
+
+
+class NotebookFrame(NamedTuple):
+    """One frame of a student's traceback that lies in a notebook cell: `File "In[3]", line 7, in scaled`."""
+    cell: int          # the cell's number as the traceback writes it (In[N]: the notebook's N-th code cell, from 1)
+    line: int          # the line in that cell, from 1
+    function: str      # the function's name, or "<module>" for the cell's own top level
+
+
+# The worker writes a cell's code under the file name "In[N]" (sandbox.messages.cell_filename). A traceback is
+# student text (the worker formats it): every part of the pattern is bounded.
+_NOTEBOOK_FRAME = re.compile(r'File "In\[(\d{1,9})\]", line (\d{1,7}), in ([A-Za-z_]\w{0,60}|<module>)')
+
+
+def notebook_frames(traceback: str) -> list[NotebookFrame]:
+    """The frames of a formatted traceback that lie in notebook cells, outermost first: the last one is where
+    the student's own code was when it raised."""
+    return [NotebookFrame(int(cell), int(line), function)
+            for cell, line, function in _NOTEBOOK_FRAME.findall(traceback[:4000])]
 
 
 class WorkerTimeout(SubmissionError, AssertionError):

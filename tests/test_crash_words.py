@@ -507,3 +507,16 @@ def test_student_made_crash_words_past_their_usual_size_are_read_safely(message:
     for error in (StudentCodeError("RuntimeError", message), AssertionError(f"your code raised RuntimeError: {message}")):
         named = crash_words(error)
         assert named is None or named.key in ("view_leading_ones", "unexpected_keyword")
+
+
+def test_notebook_frames_reads_only_the_cells_frames_and_stays_bounded():
+    from autograder.errors import NotebookFrame, StudentCodeError, notebook_frames
+    tb = ('Traceback (most recent call last):\n  File "In[4]", line 2, in <module>\n    out = attend(q, k, v)\n'
+          '  File "/usr/lib/python3/torch/functional.py", line 9, in softmax\n'
+          '  File "In[3]", line 7, in attend\n    return w @ v\n')
+    assert notebook_frames(tb) == [NotebookFrame(4, 2, "<module>"), NotebookFrame(3, 7, "attend")]
+    e = StudentCodeError("RuntimeError", "boom", tb)
+    assert e.notebook_frames()[-1].function == "attend"
+    # student text: a frame a notebook printed past the traceback's kept length is not read
+    assert notebook_frames("x" * 4000 + 'File "In[1]", line 1, in f') == []
+    assert notebook_frames('File "In[' + "9" * 50 + ']", line 1, in f') == []

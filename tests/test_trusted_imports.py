@@ -98,7 +98,7 @@ def test_every_poison_fires_when_its_folder_is_on_the_path(tmp_path):
 
 def test_grader_processes_start_isolated():
     cmd = grader_command({"course": "/x"})
-    assert cmd[:3] == [sys.executable, "-I", "-c"] and cmd[4:6] == [str(ROOT), "autograder.course.pool"]
+    assert cmd[:3] == [sys.executable, "-I", "-c"] and cmd[4:6] == [str(ROOT / "autograder"), "autograder.course.pool"]
 
 
 def test_a_started_process_runs_this_package_whatever_is_installed(tmp_path):

@@ -41,6 +41,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from autograder.errors import GraderError
 from autograder.sandbox import timers
+from autograder.sandbox.isolation import package_module_args
 from autograder.sandbox.levels import Isolation
 
 if TYPE_CHECKING:
@@ -162,20 +163,14 @@ class _ForkedProc:
 
 
 # --- the parent's side ------------------------------------------------------------------------------
-# Run as `python -I -c BOOTSTRAP PACKAGE_ROOT MODULE ARGS...`: put the folder this package lies in first on
-# the path, then run MODULE as __main__ with ARGS as its arguments.
-_BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv.pop(1)); module = sys.argv.pop(1); import runpy; "
-              "runpy.run_module(module, run_name='__main__', alter_sys=True)")
-
-
 def isolated_module_command(module: str, *args: str) -> list[str]:
     """The command that runs `module` of this package as `python -m` would, but isolated (`-I`):
     neither the working directory nor PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, the user's site-packages
     or a sitecustomize beside them decide what it imports; the interpreter's own library, its
-    site-packages, and, first, the folder this very package was imported from (so the child runs the
-    code this process runs and fingerprints, installed or not; nothing of the caller's folder)."""
-    package_root = str(Path(__file__).resolve().parent.parent.parent)
-    return [sys.executable, "-I", "-c", _BOOTSTRAP, package_root, module, *args]
+    site-packages, and this very package from the folder it was imported from (so the child runs the
+    code this process runs and fingerprints, installed or not; nothing of the caller's folder). The same
+    start as the sandbox's worker (isolation.package_module_args)."""
+    return [sys.executable, *package_module_args(module), *args]
 
 
 def grader_command(options: dict[str, Any]) -> list[str]:

@@ -2065,8 +2065,8 @@ _PAIR_RESULT = re.compile(r"torch\.return_types\.(max|min|sort|topk|mode|median|
 
 def student_line(e: StudentCodeError) -> str:
     """" (in `f`, line N of its cell)": where the student's traceback last was in a notebook cell, or ""."""
-    where = re.findall(r'File "In\[\d+\]", line (\d+), in ([A-Za-z_]\w{0,40})', e.traceback or "")
-    return f" (in `{where[-1][1]}`, line {where[-1][0]} of its cell)" if where else ""
+    where = [f for f in e.notebook_frames() if f.function != "<module>"]
+    return f" (in `{where[-1].function}`, line {where[-1].line} of its cell)" if where else ""
 
 
 def tuple_as_tensor(e: StudentCodeError, said: str) -> Misconception | None:

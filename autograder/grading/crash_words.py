@@ -193,9 +193,9 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
             return Misconception("module_not_imported", f"{said.splitlines()[0].rstrip('. ')}: the notebook never "
                                  f"imports `{name}` ({_MODULE_ALIASES[name]}): " + describe("module_not_imported"))
         # the cell the crash was in: the last notebook frame of the traceback, or the missing answer's cell
-        frames = re.findall(r'File "In\[(\d+)\]"', error.traceback or "") if isinstance(error, StudentCodeError) else []
+        frames = error.notebook_frames() if isinstance(error, StudentCodeError) else []
         cell = re.search(r"\(Cell In\[(\d+)\]\) stopped", text)
-        at = int(frames[-1]) - 1 if frames else int(cell.group(1)) - 1 if cell else -1
+        at = frames[-1].cell - 1 if frames else int(cell.group(1)) - 1 if cell else -1
         if cell is not None and (default := _default_names_parameter(cells, at, text, name)):
             return default
         # `q6_answer = A`: a choice's letter written as a name; only where that cell assigns the bare letter
@@ -295,7 +295,7 @@ def _parameter_overwritten(e: StudentCodeError, cells: Sequence[str]) -> tuple[s
     """(function, parameter, the assignment) where the line that raised reads a parameter as a truth value (`if
     scaled`, `x if scaled else y`, `not scaled`) and the function assigns that parameter a new value in its body
     (`scaled = dots / math.sqrt(d_k)`: the flag's name reused for a tensor). Student text: parsed, never run."""
-    frames = re.findall(r'File "In\[\d{1,9}\]", line \d{1,7}, in ([A-Za-z_]\w{0,60})', e.traceback or "")
+    frames = [f.function for f in e.notebook_frames() if f.function != "<module>"]
     line = crash_source_line(e)
     if not frames or not line:
         return None
@@ -365,7 +365,7 @@ def _optional_none_used(e: StudentCodeError, cells: Sequence[str]) -> Misconcept
     if e.exc_type not in ("AttributeError", "TypeError") or not _NONE_USED.search(text) or (
             "NoneType" not in text):
         return None
-    where = re.findall(r'File "In\[\d+\]", line \d+, in ([A-Za-z_]\w{0,40})', e.traceback or "")
+    where = [f.function for f in e.notebook_frames() if f.function != "<module>"]
     line = crash_source_line(e)
     if not where or not line:
         return None

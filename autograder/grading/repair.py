@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import torch
 
+from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
 from autograder.grading.pyparse import parse
 from autograder.results import ONE_EDIT_FIX_KEY
@@ -1571,9 +1572,6 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                  explains=tuple(k for k in also if all(k in m for m in mends)))
 
 
-_FRAME = re.compile(r'File "In\[\d{1,9}\]", line (\d{1,7}), in ([A-Za-z_]\w{0,40})')   # student text: bounded
-
-
 # a variable as a line names it: not an attribute (`.R`), not a called function (`scaled_scores(`), not a constant
 _VARIABLE = re.compile(r"(?<![.\w])(?!(?:True|False|None)\b)[A-Za-z_]\w*\b(?!\s*\()")
 
@@ -1668,7 +1666,7 @@ def _crash_site_first(edited: Sequence[Edit], name: str, cell: str, wrong: Seque
     points at its cause's neighbourhood, and a long function's search may end before its last edit. None where
     no call raised inside `name`."""
     lines = {int(line) for c in wrong if isinstance(c.answer, BaseException)
-             for line, fn in _FRAME.findall(str(getattr(c.answer, "traceback", ""))[:4000]) if fn == name}
+             for _, line, fn in notebook_frames(str(getattr(c.answer, "traceback", ""))) if fn == name}
     found = last_def([cell], name) if lines else None
     if found is None:
         return None
