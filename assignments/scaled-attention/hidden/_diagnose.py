@@ -2158,6 +2158,26 @@ _SIZE_MISMATCH = re.compile(r"The size of tensor a \((\d+)\) must match the size
                             r"non-singleton dimension \d+")
 
 
+def _rows_call(fn, shape) -> tuple[torch.Tensor, object] | None:
+    """The same logits' rows as one 2-D (N, n) tensor (seeded), and what the student's function returns on them;
+    None where it raises there too. The crash diagnoses below ask whether the code works on 2-D logits only."""
+    rows = torch.randn((max(1, math.prod(shape[:-1])), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
+    try:
+        return rows, fn(rows.clone())
+    except StudentCodeError:
+        return None
+
+
+def _right_on_rows(fn, shape) -> torch.Tensor | None:
+    """_rows_call's rows where the function's answer on them is the right entropies, else None."""
+    called = _rows_call(fn, shape)
+    if called is None:
+        return None
+    rows, got = called
+    want = ref.softmax_entropy(rows.double())
+    return rows if type(got) is torch.Tensor and matching_variants(got, {"right": want}, torch.float32) else None
+
+
 def _entropy_2d_only(fn, e, shape) -> Misconception | None:
     """fixed_axes for softmax_entropy: a size-mismatch crash on logits of 3 or more dims whose two sizes are
     both sizes of logits ((e.T / e.sum(-1)).T: .T reverses every axis), where the same rows as one 2-D
@@ -2166,13 +2186,8 @@ def _entropy_2d_only(fn, e, shape) -> Misconception | None:
     if e.exc_type != "RuntimeError" or not found or len(shape) < 3 \
             or not all(int(x) in shape for x in found.groups()):
         return None
-    rows = torch.randn((math.prod(shape[:-1]), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
-    try:
-        got = fn(rows.clone())
-    except StudentCodeError:
-        return None
-    want = ref.softmax_entropy(rows.double())
-    if type(got) is not torch.Tensor or not matching_variants(got, {"right": want}, torch.float32):
+    rows = _right_on_rows(fn, shape)
+    if rows is None:
         return None
     return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {found.group(0)} on logits of shape "
                          f"{tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor give "
@@ -2189,13 +2204,8 @@ def _bmm_2d_only(fn, e, shape) -> Misconception | None:
     if e.exc_type != "RuntimeError" or first not in ("batch1 must be a 3D tensor", "batch2 must be a 3D tensor") \
             or len(shape) == 2:
         return None
-    rows = torch.randn((max(1, math.prod(shape[:-1])), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
-    try:
-        got = fn(rows.clone())
-    except StudentCodeError:
-        return None
-    want = ref.softmax_entropy(rows.double())
-    if type(got) is not torch.Tensor or not matching_variants(got, {"right": want}, torch.float32):
+    rows = _right_on_rows(fn, shape)
+    if rows is None:
         return None
     return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {first} on logits of shape "
                          f"{tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor give the "
@@ -2209,11 +2219,10 @@ def _matrix_product_2d(fn, e, shape) -> Misconception | None:
     tensor give -(p @ log(p).T), the (N, N) matrix of every row's p against every row's log p."""
     if e.exc_type != "RuntimeError" or len(shape) < 3:
         return None
-    rows = torch.randn((math.prod(shape[:-1]), shape[-1]), generator=torch.Generator().manual_seed(5)) * 2
-    try:
-        got = fn(rows.clone())
-    except StudentCodeError:
+    called = _rows_call(fn, shape)
+    if called is None:
         return None
+    rows, got = called
     if type(got) is not torch.Tensor or not got.is_floating_point() or not any(
             matching_variants(got, {"v": v}, torch.float32, expected=ref.softmax_entropy(rows.double()))
             for v in _matrix_product_replays(rows.double(), torch.float32)):
