@@ -35,6 +35,10 @@ class Limits(_Strict):
         "and the worker's together, so that a busy machine reaches the same fixes (autograder/grading/repair.py; "
         "0: no search; the wall clock bounds it at 4x)"))
     submission_timeout_s: float = Field(300, gt=0, description="wall-clock limit for one whole submission")
+    check_cpu_s: float = Field(30, ge=0, description=(
+        "CPU seconds one hidden test's own work in the trusted grader process may spend: its checks and diagnoses "
+        "of what the student's code gave it, not its calls into that code (they run in the worker). Past it the "
+        "test fails with a note (a value built to make a check slow); 0: no budget"))
     memory_mb: int = Field(3072, ge=512, description="RLIMIT_DATA of the worker, MiB")
     tmp_mb: int = Field(512, ge=1, description="the worker's private /tmp (its scratch dir), MiB")
     shm_mb: int = Field(64, ge=1, description="the worker's private /dev/shm, MiB")

@@ -68,6 +68,18 @@ def notebook_frames(traceback: str) -> list[NotebookFrame]:
             for cell, line, function in _NOTEBOOK_FRAME.findall(traceback[:4000])]
 
 
+class CheckTooSlow(SubmissionError, AssertionError):
+    """A hidden test's own work in the trusted process (its checks and diagnoses of what the student's code gave
+    it, not the calls into that code) ran past its CPU budget: a value built to make a check slow (a string of
+    megabytes that a pattern backtracks on). The test fails, with these words; an ordinary answer is nowhere near."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"the grader's checks of this test spent over {seconds:g} s of CPU on what your code gave "
+                         "them (an answer far longer or larger than the question asks for?), so it failed: if your "
+                         "answer is an ordinary one, tell your instructor")
+
+
 class WorkerTimeout(SubmissionError, AssertionError):
     def __init__(self, what: str, seconds: float) -> None:
         self.what = what

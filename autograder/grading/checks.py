@@ -823,6 +823,19 @@ def expect_matrix(value: object, what: str, shape: tuple[int, ...]) -> torch.Ten
     return t
 
 
+def at_most_one_letter(text: str) -> bool:
+    r"""Whether `text` is one ASCII letter however it is dressed ("(D)", "d.", " c ") or no letter at all: at most one
+    word character, and that one a letter of A-Z. What `re.fullmatch(r"\W*[A-Za-z]?\W*", text)` says, in one pass:
+    the pattern backtracks quadratically on a long run of punctuation (a student's answer of megabytes)."""
+    word = 0
+    for ch in text:
+        if ch.isalnum() or ch == "_":
+            word += 1
+            if word > 1 or not ("A" <= ch <= "Z" or "a" <= ch <= "z"):
+                return False
+    return True
+
+
 def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[str] = ("a", "b", "c", "d"),
                   wrong: Mapping[str, str] | None = None, hint: str = "", bare_letter_only: bool = False,
                   values_in_options: Sequence[float] = ()) -> None:

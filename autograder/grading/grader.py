@@ -309,7 +309,8 @@ class Grader:
                                                               cells=tuple(sub.cells),
                                                               cell_errors=tuple((c.index, c.error) for c in errors)),
                                     gpu_points=self.course.config.gpu_points,
-                                    misconceptions=self.misconceptions(slug), references=self.references(slug))
+                                    misconceptions=self.misconceptions(slug), references=self.references(slug),
+                                    check_cpu_s=self.course.config.limits.check_cpu_s)
                 sandbox = sandbox_record(session, policy)
                 with timers.span("close worker"):
                     # a CPU worker's exit is not waited for (WorkerSession.close): only a CUDA

@@ -756,7 +756,7 @@ def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) ->
                             fixed=frozenset(id(n) for n in ast.walk(answer)))
 
 
-_NUMBER = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")   # no two runs that can share digits
 
 
 class _Printed:

@@ -3,16 +3,20 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol, Sequence, Mapping
+from types import FrameType
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, Mapping
 
 import torch
 
 from autograder.grading.crash_words import crash_words
 from autograder.grading.checks import (TIMING_UNVERIFIED, ChargeRecord, Misconception, callable_not_called,
                                       charges_recorded, describe)
-from autograder.errors import NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
+from autograder.errors import CheckTooSlow, NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
 from autograder.grading.repair import name_by_one_edit
 from autograder.results import TestReport
@@ -144,10 +148,54 @@ def runaway_reason(namespace: StudentNamespace, test: HiddenTestCase) -> BaseExc
     return None
 
 
+# Modules whose frames are the worker's protocol: a test is never stopped there, between a request and its reply
+# (the session would read the next test's reply for this one); the budget waits for the test to leave them.
+_IO_MODULES = ("autograder.sandbox.", "autograder.grading.namespaces")
+
+
+def _in_worker_io(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith(_IO_MODULES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+@contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """Raise CheckTooSlow in the block once this process has spent `seconds` of CPU in it (ITIMER_PROF: this
+    process's CPU, so the waits for the worker, whose CPU is its own, do not count). A hidden test's checks run
+    on student values in the trusted process: a regular expression that backtracks on a string of megabytes, or
+    any other check made slow on purpose, costs the test, not the batch (red-team round 48). The exception is
+    raised between two Python instructions, never inside the worker's protocol (_in_worker_io). Only in the main
+    thread (where signals are handled); elsewhere, or with 0 seconds, no budget."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    armed = True
+
+    def over_budget(_signum: int, frame: FrameType | None) -> None:
+        if not armed:
+            return
+        if _in_worker_io(frame):
+            signal.setitimer(signal.ITIMER_PROF, 0.05)   # try again once the test is back in its own code
+            return
+        raise CheckTooSlow(seconds)
+
+    previous = signal.signal(signal.SIGPROF, over_budget)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        armed = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
               devices: Iterable[str] = ("cpu",), submission: SubmissionInfo | None = None,
               gpu_points: bool = False, misconceptions: Mapping[str, str] | None = None,
-              references: Mapping[str, Any] | None = None) -> list[TestReport]:
+              references: Mapping[str, Any] | None = None, check_cpu_s: float = 30.0) -> list[TestReport]:
     """Run every test on every device it takes. A namespace that cannot serve a device (its worker
     has no CUDA) raises InfraUnavailable from `resolve`: those cases are `not_run`.
 
@@ -161,11 +209,14 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
     `references` (the notebook's name -> the reference's function or value of that name): a failure that
     names nothing, where one edit of the student's function makes every call the tests made of it right (or
     one edit of the cell assigning a value it takes makes its tests pass), is then named by that edit
-    (repair.name_by_one_edit), after every test has run."""
+    (repair.name_by_one_edit), after every test has run.
+
+    `check_cpu_s`: each test's own CPU in this process (cpu_budget; the course's limits.check_cpu_s)."""
     devices = list(devices)
     budget = getattr(namespace, "shrink_budget", None)
     with current_budget(budget if isinstance(budget, ShrinkBudget) else ShrinkBudget()) as budget:
-        runs, reports, charges = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget)
+        runs, reports, charges = _run_each(tests, namespace, seed, devices, submission, gpu_points, budget,
+                                           check_cpu_s)
     reports = hold_excuses(runs, reports, charges)
     reports = withhold_unearned(name_gpu_only_failures(reports), tests)
     if references and submission is not None:
@@ -182,7 +233,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
 
 
 def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
-              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget
+              submission: SubmissionInfo | None, gpu_points: bool, budget: ShrinkBudget, check_cpu_s: float
               ) -> tuple[list[tuple[HiddenTestCase, str]], list[TestReport], list[ChargeRecord]]:
     """(the cases run, their reports, what charged_in_parts recorded in each)."""
     reports: list[TestReport] = []
@@ -215,23 +266,24 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
             exc = WorkerCrashed(KNOCK_ON)
         else:
             try:
-                kwargs = test_arguments(test, device, seed, namespace, submission)
-                missing = [p for p in test.student_names if kwargs[p] is None and p not in test.optional]
-                if missing:
-                    # a test may say why a name is missing (a cell that crashed on a mistake one of the
-                    # notebook's functions shows): on_missing(name, resolve) raises a named failure or
-                    # returns; resolve(other) is that name in the student's namespace (None if undefined).
-                    # A hook with a `crash` parameter also gets the error of the cell that assigns the name
-                    # ("RuntimeError: mat1 and mat2 shapes ...", or "" where no such cell stopped)
-                    on_missing = getattr(test.func, "on_missing", None)
-                    if callable(on_missing):
-                        extra = ({"crash": cell_crash(missing[0], submission)}
-                                 if "crash" in inspect.signature(on_missing).parameters else {})
-                        on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d), **extra)
-                    raise unbound_answer(missing[0], submission) or AssertionError(missing_answer(missing[0],
-                                                                                                  submission))
-                with charges_recorded(submission) as charge:
-                    test.func(**kwargs)
+                with cpu_budget(check_cpu_s):
+                    kwargs = test_arguments(test, device, seed, namespace, submission)
+                    missing = [p for p in test.student_names if kwargs[p] is None and p not in test.optional]
+                    if missing:
+                        # a test may say why a name is missing (a cell that crashed on a mistake one of the
+                        # notebook's functions shows): on_missing(name, resolve) raises a named failure or
+                        # returns; resolve(other) is that name in the student's namespace (None if undefined).
+                        # A hook with a `crash` parameter also gets the error of the cell that assigns the name
+                        # ("RuntimeError: mat1 and mat2 shapes ...", or "" where no such cell stopped)
+                        on_missing = getattr(test.func, "on_missing", None)
+                        if callable(on_missing):
+                            extra = ({"crash": cell_crash(missing[0], submission)}
+                                     if "crash" in inspect.signature(on_missing).parameters else {})
+                            on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d), **extra)
+                        raise unbound_answer(missing[0], submission) or AssertionError(missing_answer(missing[0],
+                                                                                                      submission))
+                    with charges_recorded(submission) as charge:
+                        test.func(**kwargs)
             except NotAnswered as e:
                 exc = left_unanswered(e, submission)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report

@@ -753,7 +753,9 @@ def lesson_cited(cells: Sequence[str], name: str) -> str | None:
     """The first word citing a lesson or its quiz ("lesson", "quiz", "check your understanding", "slides"...) in a
     cell that assigns `name` at a line's start (`name = ...`), as written; None where none does. For a letter that is
     the one a lesson's own quiz gives, with its options in another order."""
-    assigns = re.compile(rf"^\s*{re.escape(name)}\s*=", re.MULTILINE)
+    # spaces and tabs, not \s: a run of newlines under MULTILINE made every line start rescan the rest of the cell
+    # (a cell of 450,000 blank lines took minutes, red-team round 48)
+    assigns = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=", re.MULTILINE)
     for cell in cells:
         if assigns.search(cell) and (m := CITES_LESSON.search(cell)):
             return m.group(0)

@@ -19,7 +19,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading import checks, crash_words
-from autograder.grading.checks import Misconception, describe, matching_variants, name_from_rerun
+from autograder.grading.checks import Misconception, at_most_one_letter, describe, matching_variants, name_from_rerun
 from reference import attention_pipeline as ref
 
 Tensors = dict[str, Any]
@@ -2151,7 +2151,7 @@ def raise_if_option_text(question: str, value: object, answer: str, wrong: Mappi
     """An answer that writes out one option's words (its text, its first word, its O(.)) instead of its letter:
     answer_option_text for the right option, that option's misconception for a wrong one. A letter however
     dressed is left to expect_choice."""
-    if not isinstance(value, str) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+    if not isinstance(value, str) or at_most_one_letter(value):
         return
     said = _plain(value)
     hits = {letter for letter, texts in OPTIONS[question].items() if said and any(_plain(t) == said for t in texts)}

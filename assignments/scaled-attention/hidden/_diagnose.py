@@ -9,6 +9,7 @@ import re
 import torch
 
 from autograder.grading.checks import (
+    at_most_one_letter,
     is_stub,
     Misconception,
     assert_matches,
@@ -2008,7 +2009,7 @@ def _plain(text: str) -> str:
 def option_of_text(question: str, value) -> str | None:
     """The letter whose option `value` writes out: the same letters and digits as one of its texts, or for a
     long option (a sentence) at least 15 of them that only that option's text contains. None otherwise."""
-    if not isinstance(value, str) or re.fullmatch(r"\W*[A-Za-z]?\W*", value):
+    if not isinstance(value, str) or at_most_one_letter(value):
         return None     # a letter however it is dressed ("(D)", "d."): expect_choice reads it
     if value.strip().strip("()").strip().isdigit():
         return None     # an option's number (or q5's option A, "1"): expect_choice says both readings

@@ -53,8 +53,11 @@ def _raise_if_batch_repeated(got, right, what):
 
 
 # a shape as text: "(4, 10, 10)", "[4, 10, 10]", "torch.Size([4, 10, 10])", "4x10x10", "4 x 10 x 10"; parsed by
-# this pattern only (never eval'd)
-_SHAPE_TEXT = re.compile(r"\s*(?:torch\.Size\(\s*)?[(\[]?\s*(\d+(?:\s*[,x×*]\s*\d+)*)\s*,?\s*[)\]]?\s*\)?\s*")
+# this pattern only (never eval'd), once its whitespace is one space at most between tokens: student text, so no
+# two optional runs of the same characters meet (a run of `\s*`s backtracked for hours on "1" and 3000 spaces,
+# red-team round 48), and a string longer than any shape's spelling is not read at all
+_SHAPE_TEXT = re.compile(r"(?:torch\.Size\( ?)?[(\[]? ?(\d+(?: ?[,x×*] ?\d+)*) ?,? ?[)\]]? ?\)?")
+_SHAPE_TEXT_CHARS = 200
 
 
 def _raise_if_string(value, right, what):
@@ -62,10 +65,12 @@ def _raise_if_string(value, right, what):
     tuple is not named (two mistakes): the message says both."""
     if type(value) is not str:
         return
-    found = _SHAPE_TEXT.fullmatch(value)
+    if len(value) > _SHAPE_TEXT_CHARS:
+        return
+    found = _SHAPE_TEXT.fullmatch(" ".join(value.split()))
     if found is None:
         return
-    spelled = tuple(int(n) for n in re.split(r"\s*[,x×*]\s*", found.group(1)))
+    spelled = tuple(int(n) for n in re.split(r" ?[,x×*] ?", found.group(1)))
     if spelled == tuple(right):
         raise Misconception("shape_as_string", f"{what} is the string {value!r}, which spells the right shape: "
                             + describe("shape_as_string"))
