@@ -6151,6 +6151,183 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 11 / partly 0 / generic 1 / raw 1 / mis-named 1 / not caught 0; correct at full marks 5/5
 }
 
+BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind47 (frozen at b980b80, after naming round 46 and red-team round 47, before round 48; measured at the bwrap
+# level), judged by three helper sessions at first sight: scaled 11/14 (three mis-named), sdpa 6/14 (two mis-named),
+# pipeline 13/14: 30/42
+# blind47 (frozen engine, /tmp/frozen47), judged from `measure scaled-attention --set blind47 -v`
+# (/tmp/measure47-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j47-sa/full.py ->
+# full.txt, same scores as the measure): () where no failed test names the variant's own mistake
+    "scaled-attention": {
+        # MIS-NAMED: one_edit_fix on all 3 failing q1 tests: "`attention` is right with one change on line 12 (`m_new =
+        # torch.maximum(m, s.amax(...))`): `Q` in place of `s` -- or -- `scores` in place of `s`": it blames the running-max
+        # update, not the accumulator; both edits only freeze the shift after the first tile, so the missing rescale never
+        # matters (`Q`: the max of the query's coordinates, right by coincidence since any per-row constant shift cancels;
+        # `scores`: the whole-row max up front, which drops the online softmax). The slip is line 15, acc = acc *
+        # exp(m - m_new) + p @ V; nothing says the output accumulator is not rescaled (as blind34's q3_shift_by_median:
+        # a fix that passes but is not the fix); q8 not charged (no double charge)
+        "q1_online_softmax_accumulator_not_rescaled": (),
+        # keys_are_queries on both q2 tests: "the result is what the same generator gives when computing the scores from
+        # the queries with themselves (Q Q^T, k = q) instead of Q K^T": exactly the effect of restoring the state (k = q)
+        "q2_generator_state_restored_before_key_draw": ("keys_are_queries",),
+        # one_edit_fix on both q2 tests: "right with one change on line 9 (`keep = (dots - dots.mean()).abs() <= 2 *
+        # dots.std() # drop outliers ...`): `dots` in place of `dots.mean()` -- or -- `3` in place of `2`": the outlier cut
+        # at its place, the first edit keeps every sample; borderline: neither says "drop the filter", and `3` for `2`
+        # still throws away real tail samples (a smaller bias, inside the 10% tolerance)
+        "q2_outliers_beyond_two_std_dropped": ("one_edit_fix",),
+        # one_edit_fix on all 3 failing q4 tests: "right with one change on line 4 (`log_p = F.log_softmax(z, dim=-1)`):
+        # `logits` in place of `z`": the softmax of the raw logits, not the L2-normalised ones: exactly undoes the slip
+        "q4_entropy_logits_l2_normalised_for_stability": ("one_edit_fix",),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_opts5, key=...)`) ... what it
+        # measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind, as
+        # blind45's q5_answer_probe_measures_the_mean; borderline: nothing says .mean() divides the dot product by d_k
+        "q5_answer_probe_dot_as_mean_of_products": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`q5_answer = min(_ratio5, key=_ratio5.get)`) ... (look at ... max against
+        # min ...)": quotes the faulty selection line; borderline: nothing says "the ratio closest to 1"
+        "q5_answer_probe_smallest_ratio_not_closest_to_one": ("answer_computed_by_code",),
+        # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances ... add up, they do not
+        # multiply") blames a belief the student does not hold (its comment says Var(q.k) = d_k); the cause is the missing
+        # comma ("B" "C" -> "BC"), so index 2 is 'D'; no key says so (as blind33's q5_answer_third_option_zero_indexed)
+        "q5_answer_missing_comma_merges_options": (),
+        # answer_computed_by_code: "'C' ... (`if torch.allclose(_out6, _expected6, atol=1e-05): q6_answer = 'A' e...`) ...
+        # what it measures or compares is not what the question asks": quotes the check that rules A out, right in kind;
+        # borderline: nothing says softmax(S, dim=0) is the transpose of the row softmax
+        "q6_answer_check_softmax_dim0_of_symmetric_scores": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_mine6, _ref6, atol=1e-05) else 'C'`) ...":
+        # quotes the comparison, right in kind; borderline: nothing says a fresh nn.MultiheadAttention has random projections
+        "q6_answer_check_against_fresh_nn_multihead_attention": ("answer_computed_by_code",),
+        # answer_computed_by_code: same quote; right in kind (as blind46's q6_answer_check_against_causal_sdpa);
+        # borderline: nothing says scale= is the multiplier (scale=d_k multiplies by 8 instead of dividing by sqrt 8)
+        "q6_answer_check_sdpa_scale_keyword_given_d_k": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q7.grad is not None and _Q7.grad.abs().max() > ...`)":
+        # quotes the verdict that reads _Q7.grad, right in kind; borderline: nothing says the backward ran through the
+        # detached copy _Qc7, so the original's .grad stays None
+        "q7_answer_grad_read_from_original_after_detached_copy": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _used7 == _K7.shape[0] else 'C'`) ... (look at ... the
+        # sizes it uses ...)": quotes the size comparison, right in kind; borderline: nothing says argwhere over the whole
+        # matrix counts T_q * T_k entries, not keys per query
+        "q7_answer_argwhere_counts_over_whole_matrix": ("answer_computed_by_code",),
+        # MIS-NAMED: answer_option_number ("q7_answer is 4, an option's number (counted from 1 it is 'D') ... instead of its
+        # letter") blames an option index (and points at D); the 4 is the highest keyword COUNT from max(_hits7.values()),
+        # fix max(_hits7, key=_hits7.get) (as blind38's q5_answer_formula_unquoted_reads_global_d_k);
+        # answer_value_not_letter would fit
+        "q7_answer_max_of_keyword_counts_returns_count": (),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if torch.allclose(_out7, _nw7, atol=1e-05) else 'C'`) ...":
+        # quotes the check, right in kind; borderline: nothing says the kernel estimate is never divided by the kernel sum
+        "q7_answer_kernel_check_without_normalising": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 11 / partly 0 / generic 0 / raw 0 / mis-named 3 / not caught 0; correct at full marks 5/5
+# blind47 (frozen engine, /tmp/frozen47), judged from `measure sdpa-from-scratch --set blind47 -v`
+# (/tmp/measure47-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j47-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right shape (4, 10, 10) with the batch size 4 repeated at axis 2: ... Q's and K's leading shapes glued together ...: Q and K share one batch axis": exactly what an unbatched tensordot returns, and the fix (one shared batch axis), as blind42's q1_probe_made_with_numpy_dot_on_3d_arrays; borderline: nothing says tensordot is not batched (matmul / @ is)
+        "q1_tensordot_probe_keeps_both_batch_axes": ("batch_axis_repeated",),
+        # generic: q1:test_weights_shape None, "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query, key) pair": does not even show (4, 10, 4); nothing says T_k was read from K's batch slot (_Ks[:1] for _Ks[1:2])
+        "q1_key_count_read_from_the_batch_slot_of_the_keys": (),
+        # generic: q2:test_score_variances None, "raw_score_var is not the variance of the raw scores of the batched example": nothing says `/ n - 1` divides by n then subtracts 1 (parentheses), nor shows the (negative) value
+        "q2_hand_variance_divides_by_n_then_subtracts_one": (),
+        # generic: q2:test_scale_divisor None, "scale_divisor is not the divisor for d_k = 64": nothing says the divisor is the constant sqrt(d_k) = 8, not the measured std of this example's scores
+        "q2_scale_divisor_from_the_measured_score_std": (),
+        # weights_not_normalised on 19 of 20 failures (3 q3, 13 q5, 3 q6): "each slice ... is the right softmax times its own factor (the slices sum to between 0.502 and 0.875): using exp(scores) as weights without dividing by the row sum": exactly the effect, and dividing by the row sum fixes this code (as blind30's q3_softmax_plus_one_denominator, blind44's q3_log_left_out_of_the_log_sum_exp); one_edit_fix on q3:test_float16_logits_in_the_thousands: "right with one change on line 4 ...: `torch.log` in place of `torch.log1p`": the slip at its place; borderline: "exp(scores) as weights without dividing" is not literally the code (it divides by 1 + sum), and the float16 message's appended keyless line ("keep what you subtract from the logits exact in float16") points at the shift, which is right
+        "q3_log1p_adds_one_to_the_denominator": ("weights_not_normalised", "one_edit_fix"),
+        # partly: weights_not_normalised on 17 of 20 failures ("the right softmax times its own factor (the slices sum to between 7 and 2.05e+20) ... without dividing by the row sum", and q5/q6 "fails only because `stable_softmax` is wrong"): the effect, and the row-sum division fixes it; borderline: nothing says log and exp do not cancel through a sum; None on q3:test_float16_logits_in_the_thousands ("gave inf or NaN: subtract each slice's max before exp": the code does, keyless advice aimed elsewhere), q3:test_minus_inf_entries ("NaN or inf in 60 of 60 entries") and q5:test_gradients_float64 (NaN, smallest input): generic
+        "q3_log_and_exp_cancelled_across_the_sum": ("weights_not_normalised",),
+        # generic: all 4 failures None (3 q4: "causal_mask(11) is not the causal mask (True where key j <= query i): it differs in 66 entries, the first at [0, 0]"; q6:test_weights3_causal "not correct in row(s) [0, 1, 2]"): says what differs and where (the diagonal), nothing says sign(i - j).bool() is True for -1 as well (both sides kept, diagonal blocked)
+        "q4_sign_of_the_offset_cast_to_bool_keeps_both_sides": (),
+        # upper_triangular_mask on all 4 failures (3 q4, q6:test_weights3_causal): "it matches an upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of unpacking the ij grids as (cols, rows) (cols <= rows is i <= j), as blind39's q4_numpy_meshgrid_default_xy_indexing; nothing says which meshgrid output is which
+        "q4_meshgrid_outputs_unpacked_in_the_wrong_order": ("upper_triangular_mask",),
+        # single_key_rows_zeroed on both failures (q5 random_mask, causal_rectangular): "it matches zeroing the output of every query with a single allowed key: the test for a query with no key left counts keys with <= 1 (or < 2) instead of == 0; use ~mask.any(dim=-1)": exactly, with the fix
+        "q5_rows_with_a_single_key_count_as_empty": ("single_key_rows_zeroed",),
+        # gradient_cut on q5:test_gradients_float64 (the only failure): "the output is right but no gradient reached Q or K (it reached V): the autograd graph is cut at the weights ...; keep the computation in torch": exactly the effect (Q and K lose it, V keeps it); borderline: the emitted text's list of culprits ("no .detach(), .data, .item() or NumPy") drops the catalogue's "torch.tensor(...) of a result", the very cause here (blind's q5_scores_recast_with_torch_tensor was named by those words), and "at the weights" is one step late (the scores are cut)
+        "q5_scores_rewrapped_with_torch_tensor_leave_the_graph": ("gradient_cut",),
+        # generic: all 3 q6 failures None ("weights3 / out3 is not correct in row(s) [0, 1, 2] (recompute ... then take the softmax of each row)"; weights3_causal "each row holds the right values in another order (a permutation of the last axis)"): "take the softmax" hints, nothing says F.softmin is the softmax of the negated scores
+        "q6_softmin_picked_for_softmax": (),
+        # MIS-NAMED: answer_lesson_80_quiz_letter on q7:test_trap_answer (the only failure): "q_trap_answer is 'A', the letter lesson 80's quiz gives for this question, but the lesson orders its options differently ... its cell cites the lesson ('lesson'): answering with the letter lesson 80's own quiz gives ... read this notebook's options and give the letter of the one that says the same": fired by the word "lesson" in the stale comment "# first guess, before the lesson:"; the cell already assigns "C" and a later leftover line `q_trap_answer = "A"` overwrites it; the student is sent to re-map lesson letters, nothing says the last assignment wins (delete the stale line)
+        "q7_stale_first_guess_assigned_after_the_answer": (),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'A', the letter your code worked out (`q_trap_answer = 'A' if (_after - _before).mean() < 1e-06 else 'C'`) ... what it measures or compares is not what the question asks (look at its sign, ...)": quotes the faulty check and points at its sign, exactly the signed-mean slip (as blind21's q7 checks); borderline: nothing says use abs / allclose
+        "q7_trap_check_by_mean_of_signed_differences": ("answer_computed_by_code",),
+        # MIS-NAMED: one_edit_fix on q8:test_cost_ratio (the only failure): "right with one change on line 3 ...: `2048 * 2` in place of `2048 ** 2`": 2048 * 2 // 1024 = 4 only as a compensating change (2 * 2T / T), the denominator stays unsquared; the student is told the numerator's square is the slip, when T^2 belongs in the denominator (2048 ** 2 // 1024 ** 2), as judge33's q2_box_muller_missing_factor_two and judge35's q1_tuple_plus_list_slice; the appended keyless "how does T * T change when T doubles?" points the right way but does not undo the wrong fix
+        "q8_ratio_denominator_left_unsquared": (),
+    },
+# wrong 14: named right 6 / partly 1 / generic 5 / raw 0 / mis-named 2 / not caught 0; correct at full marks 5/5
+# blind47 (frozen engine, /tmp/frozen47, bwrap sandbox level), judged from `measure attention-pipeline --set blind47 -v`
+# (/tmp/measure47-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j47ap/full.py ->
+# /tmp/j47ap/full.txt, Isolation.bwrap: same scores and keys as the measure) against each variant's "mistake" words and
+# code; () where no failed test names it right.
+    "attention-pipeline": {
+        # batched_input_unsupported on both failures (q01:test_project_batched_float32, q01:test_project_views): "your code
+        # raised RuntimeError: split_with_sizes expects split_sizes to sum exactly to 3 (input tensor's size at dimension 1)
+        # ... on one slice of the same inputs (X (6, 10)) it runs and is right: code that works only for 2-D inputs (or one
+        # fixed number of dims) ... use .transpose(-2, -1) or .mT and X.shape[-2]": right in kind (dim=1 is the feature axis
+        # only for 2-D X), as blind20's q01_fused_split_on_dim_two; borderline: the listed fixes do not include
+        # split(..., dim=-1), the crash text's "size at dimension 1" points at it; q07, q09, q10 not charged
+        "q01_fused_projection_split_on_dim_one": ("batched_input_unsupported",),
+        # one_edit_fix on both q01 failures: "right with one change on line 4 of its cell (`return (X.unsqueeze(-1) *
+        # W).sum(axis=1)`): `-2` in place of `1`", plus "Q has shape (2, 6, 10, 12), expected (2, 3, 6, 12)": the very line
+        # and the exact fix; q07, q09, q10 not charged
+        "q01_broadcast_product_summed_over_axis_one": ("one_edit_fix",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`if _H_raw
+        # < 0.5 * _H_scaled: ans_scale = 'b' elif _H_raw > _H_scale...`) ... (option C stands for thinking the softmax does
+        # not change when every score is multiplied by the same constant) ... what it measures or compares is not what the
+        # question asks": right in kind (the unscaled entropy measures the scaled rows), the option told as the option's, not
+        # the student's belief; borderline: the quoted line is the verdict, nothing points at `_H_raw = _bits(_A_scaled)`
+        "q03_experiment_copy_paste_measures_scaled_rows_twice": ("answer_computed_by_code",),
+        # answer_in_container on q06:test_ans_mask (the only failure): "ans_mask is array('c', dtype='<U1'), a NumPy array
+        # holding a letter (take it out: ans_mask = str(arr.item()))": exactly the effect of np.char.lower, with the fix (as
+        # blind44's q6_answer_numpy_char_upper_gives_0d_array); borderline: the catalogue tail (trailing comma, tuple/set,
+        # "drop the comma") does not fit a 0-d array, the head does
+        "q06_letter_lowered_with_numpy_char": ("answer_in_container",),
+        # answer_computed_by_code on q06:test_ans_mask (the only failure): "'d', the letter your code worked out (`ans_mask =
+        # next((k for k, text in _options.items() if 'mask' in text))`) ... (option D stands for thinking the mask is about
+        # gradients: without it position t reads the token it is trained to predict) ... decide the option and assign its
+        # letter": quotes the exact keyword search, and the option's text points at 'c'; right
+        "q06_option_picked_by_keyword_mask": ("answer_computed_by_code",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'c' ... (`if _A.shape == (_T, _Tp):
+        # ans_cross_shapes = 'b' if _O.shape == (_T...`) ... (option C stands for taking queries from Y or keys/values from
+        # X) ... (look at ... the sizes it uses, the branch each outcome takes)": right in kind; borderline: the quoted line
+        # is the shape check, nothing points at the swapped unpacking `_A, _O = cross_attention(...)`
+        "q14_experiment_unpacks_weights_and_output_swapped": ("answer_computed_by_code",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'a' ... (`if _A.shape[-1] == _Tp and
+        # _O.shape[0] == _T: ans_cross_shapes = 'b...`) ... (option A stands for taking the keys and values from X as well)
+        # ... the sizes it uses": right in kind (the quoted check uses _Tp); borderline: nothing says _Tp = Y.shape[-1] is
+        # d_model, not T'
+        "q14_experiment_reads_t_prime_from_last_axis_of_y": ("answer_computed_by_code",),
+        # answer_computed_by_code on q15:test_ans_cross_causal (the only failure): "'a' ... (`ans_cross_causal =
+        # sorted(_plausible, key=_plausible.get)[0]`) ... (look at its sign, max against min ...)": the exact line, and "max
+        # against min" is the fix (reverse=True or [-1])
+        "q15_sorted_ascending_takes_least_plausible": ("answer_computed_by_code",),
+        # answer_computed_by_code on q15:test_ans_cross_causal (the only failure): "'b' ... (`ans_cross_causal =
+        # _letters[3]`) ... (option B stands for tying the causal mask to a square score matrix ...)": the exact line, right
+        # in kind; borderline: nothing says list("a, b, c, d") holds the commas and spaces too
+        "q15_options_listed_from_comma_text": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`ans_complexity = {1: 'b', 2: 'a',
+        # 4: 'c', 8: 'd'}[round(_ratio)]`) ... (option A stands for thinking the score matrix costs time linear in T: there
+        # are T^2 scores) ... (look at ... the sizes it uses ...)": right in kind, "there are T^2 scores" points at len()
+        # counting rows only; borderline: the quoted line is the lookup, not `len(scaled_scores(Q, K))`
+        "q16_cost_measured_with_len_of_scores": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`ans_complexity = {1: 'b', 2: 'a',
+        # 4: 'c', 8: 'd'}[round(_growth)]`) ... (option A stands for ... linear in T: there are T^2 scores) ... what it
+        # measures or compares is not what the question asks": the quoted line is the faulty one (exponent looked up in a
+        # ratio-keyed table); right in kind; borderline: nothing says _growth is log2 of the ratio
+        "q16_growth_exponent_looked_up_in_ratio_table": ("answer_computed_by_code",),
+        # generic: q09:test_prefix_average_matrix None, "W_avg contains NaN or inf in 36 of 81 entries (the first at index
+        # (0, 1)) where the correct result is finite": says what differs (inf above the diagonal) but no key names taking
+        # the reciprocal after tril (1/0); q10 not charged
+        "q09_reciprocal_taken_after_tril_gives_inf": (),
+        # returns_numpy_not_tensor on all 3 q08 failures: "the smoothed row is a NumPy array with the right values, not a
+        # torch tensor ... build the result with torch": exactly the effect of np.average and the fix; borderline: nothing
+        # names np.average
+        "q08_numpy_average_with_weights_returns_ndarray": ("returns_numpy_not_tensor",),
+        # returns_tensor_not_number on q11:test_max_rank_S (the only failure): "max_rank_S is a tensor of shape () holding
+        # the right number, not a Python int ... call .item()": exactly the effect of max() over matrix_rank tensors and
+        # the fix
+        "q11_max_rank_as_max_over_sampled_tensors": ("returns_tensor_not_number",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -6178,7 +6355,8 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind31": BLIND31_KEYS, "blind32": BLIND32_KEYS, "blind33": BLIND33_KEYS, "blind34": BLIND34_KEYS, "blind35": BLIND35_KEYS,
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
-    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS}
+    "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
+    "blind47": BLIND47_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
