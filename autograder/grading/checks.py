@@ -183,6 +183,9 @@ MISCONCEPTIONS: dict[str, str] = {
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
+    "list_comma_missing": "leaving out a comma between two strings in a list (`[\"A\", \"B\" \"C\", \"D\"]`): "
+                          "Python joins strings written side by side into one (\"B\" \"C\" is \"BC\"), so the list "
+                          "has one item fewer and every item after the join moves one place back; put the comma in",
     "answer_by_position": "picking the letter by its position (chr(ord(\"a\") + n), \"abcd\"[n], options[n]) and "
                           "landing on a wrong option: positions count from 0, so the third option is "
                           "chr(ord(\"a\") + 2) or \"abcd\"[2]; check that the count gives the option you meant, or "
@@ -903,6 +906,7 @@ def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | Non
     counted from 1 believes nothing of the fourth (blind32's and blind42's mis-names)."""
     from autograder.grading.source_checks import positional_answer
     cells = _answer_cells(what)
+    _raise_if_list_comma_missing(value, what, tail, cells, answer)
     found = positional_answer(cells, what) if cells is not None else None
     if found is None:
         return
@@ -915,6 +919,30 @@ def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | Non
     raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the letter your code picks by its "
                         f"position (`{shown}`: position {n} counting from 0, the {_ORDINALS[n]} option), and it is "
                         f"not the best answer{stands}{tail}: " + describe("answer_by_position"))
+
+
+def _raise_if_list_comma_missing(value: str, what: str, tail: str, cells: list[str] | None, answer: str) -> None:
+    """list_comma_missing: a wrong letter picked by position from a list of letters in which one item is two or more
+    letters in one string ("BC": `["A", "B" "C", "D"]`, two strings side by side with no comma are joined into one),
+    at or before the position picked, where the list with that item split back into its letters gives the best
+    answer at the same position: the missing comma moved the pick (blind47's q5). Nothing otherwise."""
+    from autograder.grading.source_checks import picked_from_literal_list
+    found = picked_from_literal_list(cells, what) if cells is not None else None
+    if found is None or not answer:
+        return
+    shown, n, items = found
+    letters = [item.strip() for item in items]
+    joined = [i for i, item in enumerate(letters) if len(item) >= 2 and item.isalpha() and item.isascii()]
+    if len(joined) != 1 or joined[0] > n or not all(len(item) == 1 for i, item in enumerate(letters) if i != joined[0]):
+        return
+    split = [c for item in letters for c in item]
+    if not (n < len(items) and letters[n].lower() == value.strip().lower() and n < len(split)
+            and split[n].lower() == answer):
+        return
+    run = letters[joined[0]]
+    raise Misconception("list_comma_missing", f"{what} is {value.strip()!r}, the item at position {n} of a list "
+                        f"whose item {run!r} is {len(run)} letters in one string (`{shown}`): with a comma between "
+                        f"them, position {n} is {split[n]!r}{tail}: " + describe("list_comma_missing"))
 
 
 def _raise_if_list_counted_from_one(value: str, what: str, tail: str, cells: list[str] | None, answer: str) -> None:

@@ -6188,7 +6188,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # MIS-NAMED: variance_d_k_squared ("that choice reflects squaring d_k: the variances ... add up, they do not
         # multiply") blames a belief the student does not hold (its comment says Var(q.k) = d_k); the cause is the missing
         # comma ("B" "C" -> "BC"), so index 2 is 'D'; no key says so (as blind33's q5_answer_third_option_zero_indexed)
-        "q5_answer_missing_comma_merges_options": (),
+        # now (after blind47, engine: the missing comma named from the list the letter is picked from)
+        "q5_answer_missing_comma_merges_options": ("list_comma_missing",),
         # answer_computed_by_code: "'C' ... (`if torch.allclose(_out6, _expected6, atol=1e-05): q6_answer = 'A' e...`) ...
         # what it measures or compares is not what the question asks": quotes the check that rules A out, right in kind;
         # borderline: nothing says softmax(S, dim=0) is the transpose of the row softmax

@@ -1,0 +1,39 @@
+"""Engine, naming round 47 (after blind47): a letter picked by its position from a list in which a comma is missing
+between two strings (`["A", "B" "C", "D"][2]`: Python joins "B" "C" into "BC", so the pick lands one place further)
+is named list_comma_missing where the list with the comma back gives the best answer at that position; it was named
+by the picked option's belief ("squaring d_k"), which the student never held. Variants of my own, not blind47's."""
+from __future__ import annotations
+
+import pytest
+
+from autograder.grading.grader import Grader
+from tests.heldout.harness import grade_cells
+
+
+@pytest.mark.parametrize("slug, name, cell", [
+    ("scaled-attention", "q5_answer", 'q5_answer = ["A", "B" "C", "D"][2]'),
+    ("scaled-attention", "q5_answer", '_letters = ("A" "B", "C", "D")\nq5_answer = _letters[2]'),
+    ("attention-pipeline", "ans_complexity", 'ans_complexity = ["a", "b" "c", "d"][2]'),
+    ("sdpa-from-scratch", "q_trap_answer", '_opts = [\n    "A",\n    "B"\n    "C",\n    "D",\n]\nq_trap_answer = _opts[2]'),
+])
+def test_a_missing_comma_in_the_list_a_letter_is_picked_from_is_named(grader: Grader, slug: str, name: str,
+                                                                      cell: str) -> None:
+    outcome = grade_cells(grader, slug, {name: cell}, "round47")
+    assert [k for *_, k, _ in outcome.failed] == ["list_comma_missing"], outcome.failed
+    assert "with a comma between them" in outcome.failed[0][3]
+
+
+@pytest.mark.parametrize("slug, name, cell", [
+    # the right letter with a comma missing elsewhere: nothing to name, full marks
+    ("scaled-attention", "q5_answer", 'q5_answer = ["A", "B", "C", "D" "E"][2]'),
+    ("attention-pipeline", "ans_complexity", 'ans_complexity = ["a" "b", "c", "d"][0][0] and "c"'),
+])
+def test_a_right_letter_beside_a_missing_comma_keeps_full_marks(grader: Grader, slug: str, name: str,
+                                                                cell: str) -> None:
+    assert grade_cells(grader, slug, {name: cell}, "round47").failed == []
+
+
+def test_a_wrong_pick_that_the_comma_does_not_explain_is_not_named_by_it(grader: Grader) -> None:
+    # the comma restored gives "B" at position 2, not the answer "C": the list's order is the slip, not the comma
+    outcome = grade_cells(grader, "scaled-attention", {"q5_answer": 'q5_answer = ["A" "C", "B", "D"][2]'}, "round47")
+    assert outcome.failed and all(k != "list_comma_missing" for *_, k, _ in outcome.failed), outcome.failed
