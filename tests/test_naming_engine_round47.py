@@ -37,3 +37,19 @@ def test_a_wrong_pick_that_the_comma_does_not_explain_is_not_named_by_it(grader:
     # the comma restored gives "B" at position 2, not the answer "C": the list's order is the slip, not the comma
     outcome = grade_cells(grader, "scaled-attention", {"q5_answer": 'q5_answer = ["A" "C", "B", "D"][2]'}, "round47")
     assert outcome.failed and all(k != "list_comma_missing" for *_, k, _ in outcome.failed), outcome.failed
+
+
+@pytest.mark.parametrize("cell", [
+    # a count the code worked out, handed in as the answer: not an option's number
+    '_hits = {"A": 1, "B": 0, "C": 2, "D": 4}\nq7_answer = max(_hits.values())',
+    'q7_answer = sum(1 for w in ["sum", "to", "one", "over", "keys"] if len(w) > 2)',
+])
+def test_a_number_the_code_worked_out_is_not_told_as_an_options_number(grader: Grader, cell: str) -> None:
+    outcome = grade_cells(grader, "scaled-attention", {"q7_answer": cell}, "round47")
+    assert [k for *_, k, _ in outcome.failed] == ["answer_value_not_letter"], outcome.failed
+    assert "a number your code worked out" in outcome.failed[0][3]
+
+
+def test_a_number_written_out_is_still_an_options_number(grader: Grader) -> None:
+    outcome = grade_cells(grader, "scaled-attention", {"q7_answer": "q7_answer = 3"}, "round47")
+    assert [k for *_, k, _ in outcome.failed] == ["answer_option_number"], outcome.failed

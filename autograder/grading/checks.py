@@ -1186,6 +1186,15 @@ def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) ->
     else:
         return
     read = [f"counted from {base} it is {choices[n - base]!r}" for base in (1, 0) if 0 <= n - base < len(choices)]
+    if read and isinstance(value, int):
+        from autograder.grading.source_checks import computed_answer
+        cells = _answer_cells(what)
+        worked = computed_answer(cells, what) if cells is not None else None
+        if worked is not None:
+            # a number the code worked out (`max(hits.values())`: a count, blind47's q7) is not known to be an
+            # option's number: said as what it is, a number where a letter is asked
+            raise Misconception("answer_value_not_letter", f"{what} is {value!r}, a number your code worked out "
+                                f"(`{worked}`), not a letter: " + describe("answer_value_not_letter"))
     if read:
         raise Misconception("answer_option_number", f"{what} is {value!r}, an option's number ({'; '.join(read)}): "
                             + describe("answer_option_number"))

@@ -6212,7 +6212,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # letter") blames an option index (and points at D); the 4 is the highest keyword COUNT from max(_hits7.values()),
         # fix max(_hits7, key=_hits7.get) (as blind38's q5_answer_formula_unquoted_reads_global_d_k);
         # answer_value_not_letter would fit
-        "q7_answer_max_of_keyword_counts_returns_count": (),
+        # now (after blind47, engine: a number the code worked out is said as that, not as an option's number)
+        "q7_answer_max_of_keyword_counts_returns_count": ("answer_value_not_letter",),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if torch.allclose(_out7, _nw7, atol=1e-05) else 'C'`) ...":
         # quotes the check, right in kind; borderline: nothing says the kernel estimate is never divided by the kernel sum
         "q7_answer_kernel_check_without_normalising": ("answer_computed_by_code",),
