@@ -53,3 +53,24 @@ def test_a_number_the_code_worked_out_is_not_told_as_an_options_number(grader: G
 def test_a_number_written_out_is_still_an_options_number(grader: Grader) -> None:
     outcome = grade_cells(grader, "scaled-attention", {"q7_answer": "q7_answer = 3"}, "round47")
     assert [k for *_, k, _ in outcome.failed] == ["answer_option_number"], outcome.failed
+
+
+@pytest.mark.parametrize("slug, name, cell", [
+    ("sdpa-from-scratch", "q_trap_answer", 'q_trap_answer = "C"  # weights no longer sum to 1\n\n# first try, from the lesson\n'
+                                           'q_trap_answer = "A"\n'),
+    ("scaled-attention", "q6_answer", 'q6_answer = "A"\nprint(q6_answer)\nq6_answer = "(B)"  # or this one?'),
+    ("attention-pipeline", "ans_complexity", 'ans_complexity = "c"\n\nans_complexity = "a"'),
+])
+def test_a_later_line_that_replaces_the_best_answer_is_named(grader: Grader, slug: str, name: str, cell: str) -> None:
+    outcome = grade_cells(grader, slug, {name: cell}, "round47")
+    assert [k for *_, k, _ in outcome.failed] == ["answer_overwritten"], outcome.failed
+    assert "the notebook sets it twice" in outcome.failed[0][3]
+
+
+@pytest.mark.parametrize("cell", [
+    'q_trap_answer = "A"\nq_trap_answer = "B"',             # two wrong letters: the last is the student's choice
+    'q_trap_answer = "A"\nq_trap_answer = "C"',             # the best answer last: full marks
+])
+def test_no_overwrite_named_without_the_best_answer_before_it(grader: Grader, cell: str) -> None:
+    outcome = grade_cells(grader, "sdpa-from-scratch", {"q_trap_answer": cell}, "round47")
+    assert all(k != "answer_overwritten" for *_, k, _ in outcome.failed), outcome.failed

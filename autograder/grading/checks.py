@@ -183,6 +183,9 @@ MISCONCEPTIONS: dict[str, str] = {
                              "a squeeze): its values are right with one axis fewer than asked",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
+    "answer_overwritten": "assigning the answer twice at the top level of the notebook, a later line (a first "
+                          "guess or a test left below the answer) replacing the earlier one: the value graded is the "
+                          "one the last line that runs sets; delete the line you do not mean",
     "list_comma_missing": "leaving out a comma between two strings in a list (`[\"A\", \"B\" \"C\", \"D\"]`): "
                           "Python joins strings written side by side into one (\"B\" \"C\" is \"BC\"), so the list "
                           "has one item fewer and every item after the join moves one place back; put the comma in",
@@ -870,6 +873,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
                                 f"out (`{worked}`), not a letter: " + describe("answer_computed_by_code"))
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
     _raise_if_value_not_letter(value, what)
+    raise_if_answer_overwritten(value, what, answer)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
@@ -919,6 +923,24 @@ def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | Non
     raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the letter your code picks by its "
                         f"position (`{shown}`: position {n} counting from 0, the {_ORDINALS[n]} option), and it is "
                         f"not the best answer{stands}{tail}: " + describe("answer_by_position"))
+
+
+def raise_if_answer_overwritten(value: object, what: str, answer: str) -> None:
+    """answer_overwritten: a wrong letter written out, where the notebook set `what` to the best answer earlier and a
+    later top-level line replaced it (a first guess left below the answer: blind47's sdpa q7). What the two lines
+    say is shown; nothing where no earlier line held the best answer (then the last letter is the student's
+    choice). Hidden tests with checks of their own before expect_choice call it first."""
+    if not isinstance(value, str) or not answer or value.strip().strip("()").strip().lower() == answer.lower():
+        return
+    from autograder.grading.source_checks import overwritten_bindings
+    cells = _answer_cells(what)
+    earlier = overwritten_bindings(cells, what) if cells is not None else []
+    if not any(v.strip().strip("()").strip().lower() == answer.lower() for _, v in earlier):
+        return
+    first = next(shown for shown, v in earlier if v.strip().strip("()").strip().lower() == answer.lower())
+    raise Misconception("answer_overwritten", f"{what} is {value.strip()!r}: the notebook sets it twice, and the "
+                        f"later line replaces the earlier `{first}`; the last assignment that runs is the one graded, "
+                        "and it is not the best answer: " + describe("answer_overwritten"))
 
 
 def _raise_if_list_comma_missing(value: str, what: str, tail: str, cells: list[str] | None, answer: str) -> None:

@@ -690,6 +690,26 @@ def left_none(cells: Sequence[str], name: str) -> str | None:
 _STRING_FOLDS = {"upper", "lower", "strip", "lstrip", "rstrip", "capitalize", "title", "casefold"}
 
 
+def overwritten_bindings(cells: Sequence[str], name: str) -> list[tuple[str, str]]:
+    """(the statement, shortened, and the string it binds) of each module-level `name = "..."` the notebook runs
+    before its last binding of `name`, where that last one is a string literal too: the earlier answers a later
+    line replaced (`q = "C"` then, further down, `q = "A"  # first guess`). Empty otherwise. One cached parse."""
+    bindings: list[tuple[str, str] | None] = []        # None: a binding of another kind (a call, a loop...)
+    try:
+        for _number, tree in _parsed(tuple(cells)).trees:
+            for n in getattr(tree, "body", []):
+                if not any(_stores(t, name) for t in ast.walk(n)):
+                    continue
+                literal = (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                           and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str))
+                bindings.append((_cut_line(n, 60), n.value.value) if literal else None)  # type: ignore[attr-defined]
+    except RecursionError:
+        return []
+    if not bindings or bindings[-1] is None:
+        return []
+    return [b for b in bindings[:-1] if b is not None]
+
+
 def computed_answer(cells: Sequence[str], name: str) -> str | None:
     """The notebook's last module-level statement binding `name` (shortened, as written), where what it binds is
     worked out by the code rather than written by the student: an if/else, a loop, a try or with around the

@@ -1,7 +1,8 @@
 """Hidden test for q5: a multiple-choice answer from the lesson's "check your understanding"."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import expect_choice, raise_if_answer_copied, register_misconceptions
+from autograder.grading.checks import (expect_choice, raise_if_answer_copied, raise_if_answer_overwritten,
+                                      register_misconceptions)
 from reference import scaled_attention as ref
 
 OK_FORMAT = False
@@ -27,6 +28,7 @@ D = _load_diagnose()
 def test_q5_answer(q5_answer, submission=None):
     if isinstance(q5_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q5_answer", q5_answer, lambda v: v.strip().upper() == ref.q5_answer)
+    raise_if_answer_overwritten(q5_answer, "q5_answer", ref.q5_answer)
     D.raise_if_keyword_search("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_computed_choice("q5_answer", q5_answer, ref.q5_answer, submission)

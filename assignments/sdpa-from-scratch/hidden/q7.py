@@ -1,7 +1,8 @@
 """Question 7: the zero-after-softmax trap (multiple choice)."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import Misconception, describe, expect_choice, register_misconceptions
+from autograder.grading.checks import (Misconception, describe, expect_choice, raise_if_answer_overwritten,
+                                      register_misconceptions)
 from reference import sdpa_from_scratch as ref
 
 OK_FORMAT = False
@@ -46,6 +47,7 @@ def _raise_if_lesson_letter(value, submission):
 
 @test_case(points=1, hidden=True)
 def test_trap_answer(q_trap_answer, submission=None):
+    raise_if_answer_overwritten(q_trap_answer, "q_trap_answer", ref.q_trap_answer)
     _raise_if_lesson_letter(q_trap_answer, submission)
     # what each wrong choice reveals (see the notebook's options)
     expect_choice(q_trap_answer, "q_trap_answer", answer=ref.q_trap_answer, choices="ABCD", wrong=WRONG,
