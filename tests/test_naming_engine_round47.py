@@ -74,3 +74,30 @@ def test_a_later_line_that_replaces_the_best_answer_is_named(grader: Grader, slu
 def test_no_overwrite_named_without_the_best_answer_before_it(grader: Grader, cell: str) -> None:
     outcome = grade_cells(grader, "sdpa-from-scratch", {"q_trap_answer": cell}, "round47")
     assert all(k != "answer_overwritten" for *_, k, _ in outcome.failed), outcome.failed
+
+
+@pytest.mark.parametrize("before, after, operators_only", [
+    ("2048 ** 2 // 1024", "2048 * 2 // 1024", True),
+    ("a + b", "a - b", True),
+    ("a + b", "a + c", False),
+    ("1024", "1024 ** 2", False),
+    ("x.max()", "x.min()", False),
+])
+def test_operators_only(before: str, after: str, operators_only: bool) -> None:
+    from autograder.grading.repair import Edit, _operators_only
+    assert _operators_only(Edit(line=1, before=before, after=after, source="")) is operators_only
+
+
+def test_several_variables_that_each_mend_one_place_are_no_slip() -> None:
+    from autograder.grading.repair import Edit, _interchangeable
+    q, scores, w = (Edit(line=12, before="s", after=a, source="") for a in ("Q", "scores", "w"))
+    assert _interchangeable([q, scores]) and not _interchangeable([q])
+    assert not _interchangeable([q, Edit(line=3, before="K", after="Q", source="")])   # two places, two slips
+    assert not _interchangeable([q, Edit(line=12, before="s", after="s.mT", source="")])
+
+
+def test_an_operator_fix_of_a_small_count_is_not_said(grader: Grader) -> None:
+    # 2048 * 2 // 1024 is 4 by chance: the denominator left unsquared is the slip, which no operator swap shows
+    cell = "attn_entries = 1024 ** 2\nscore_madds = 1024 ** 2 * 64\ncost_ratio = 4096 ** 2 // 2048\n"
+    outcome = grade_cells(grader, "sdpa-from-scratch", {"attn_entries": cell}, "round47")
+    assert outcome.failed and all(k != "one_edit_fix" for *_, k, _ in outcome.failed), outcome.failed

@@ -1564,7 +1564,9 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         # one variable put for another, or a call's arguments reordered, lands on a small count by chance (the
         # lesson's rank 2 from int(trace(Q Q^T) / 2), or from a QR of S^T whose pivots fall exactly to zero:
         # blind44): such a fix of a small count is not evidence of the slip
-        fixes = [f for f in fixes if not _names_only(f)]
+        # and so does an operator swapped: `2048 * 2 // 1024` is 4, as the ratio (2T)^2 / T^2 is, where the
+        # slip was the unsquared denominator of `2048 ** 2 // 1024` (blind47)
+        fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f)]
     if not fixes or (small and len(fixes) > 1):
         return None     # a small count (a rank of 2) is what many edits give: only a single fix tells one apart
     return Found(name=", ".join(names[:judged]), cell=cell, fixes=tuple(fixes), calls=0,
@@ -1581,6 +1583,26 @@ def _names_only(fix: Edit) -> bool:
     `f(_Q, _K)`): what is left of its code once every variable is taken out is the same before and after."""
     return (not fix.moved and fix.after != "" and bool(_VARIABLE.search(fix.before))
             and _VARIABLE.sub("", fix.before) == _VARIABLE.sub("", fix.after))
+
+
+_OPERATOR = re.compile(r"\*\*|//|<<|>>|[-+*/%@&|^~<>]")
+
+
+def _operators_only(fix: Edit) -> bool:
+    """Whether a fix changes only an operator of its line (`*` for `**`, `-` for `+`): the rest of its code is the
+    same before and after."""
+    return (not fix.moved and fix.after != "" and fix.before != fix.after
+            and _OPERATOR.sub(" ", fix.before).split() == _OPERATOR.sub(" ", fix.after).split())
+
+
+def _interchangeable(fixes: Sequence[Edit]) -> bool:
+    """Whether the fixes are two or more variables put, each alone, for the same variable of one line (`Q` or
+    `scores` for `s` in `m_new = torch.maximum(m, s.amax(-1))`): where several unrelated values all mend it, what
+    that place reads does not matter to the tests' answers (a running maximum frozen at its first value hides a
+    missing rescale: blind47), so none of them is the slip."""
+    return (len(fixes) > 1 and all(_names_only(f) and f.before.isidentifier() and f.after.isidentifier()
+                                   for f in fixes)
+            and len({(f.line, f.before, f.helper) for f in fixes}) == 1)
 
 
 def _collapses(fix: Edit, cell: str) -> bool:
@@ -1827,7 +1849,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 tests = len(keys)
     except cut_short:
         return None
-    if not fixes or len(fixes) > MAX_FIXES:
+    if not fixes or len(fixes) > MAX_FIXES or _interchangeable(fixes):
         return None
     at = fixes[0].cell if fixes[0].helper else cell
     return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
