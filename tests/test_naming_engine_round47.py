@@ -101,3 +101,20 @@ def test_an_operator_fix_of_a_small_count_is_not_said(grader: Grader) -> None:
     cell = "attn_entries = 1024 ** 2\nscore_madds = 1024 ** 2 * 64\ncost_ratio = 4096 ** 2 // 2048\n"
     outcome = grade_cells(grader, "sdpa-from-scratch", {"attn_entries": cell}, "round47")
     assert outcome.failed and all(k != "one_edit_fix" for *_, k, _ in outcome.failed), outcome.failed
+
+
+def test_a_generic_message_says_when_the_wrong_part_is_one_triangle() -> None:
+    # a prefix average whose reciprocal was taken after the triangle was cut: inf exactly above the diagonal
+    import torch
+
+    from autograder.grading.checks import triangle_of, what_differs
+    n = 6
+    right = torch.tril(torch.ones(n, n)) / torch.arange(1, n + 1.0)[:, None]
+    upper = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+    said = what_differs(right.masked_fill(upper, float("inf")), right, "W_avg", torch.float32)
+    assert "every one of them lies above the diagonal" in said
+    wrong_diagonal = right + torch.eye(n)                    # only the diagonal off
+    assert "all lie on the diagonal" in what_differs(wrong_diagonal, right, "W_avg", torch.float32)
+    batch = torch.stack([upper, upper])
+    assert triangle_of(batch) is not None and triangle_of(torch.stack([upper, ~upper])) is None
+    assert triangle_of(upper[:, :1]) is None                 # one column: no triangle to speak of

@@ -1545,8 +1545,9 @@ def what_differs(got: torch.Tensor, expected: torch.Tensor, what: str, dtype: to
     if (bad_g & ~bad_e).any():
         n = int((bad_g & ~bad_e).sum())
         first = tuple(int(i) for i in (bad_g & ~bad_e).nonzero()[0])
+        part = triangle_of(bad_g & ~bad_e)
         return (f"{what} contains NaN or inf in {n} of {total} entries (the first at index {first}) "
-                "where the correct result is finite")
+                "where the correct result is finite" + (f": every one of them lies {part}" if part else ""))
     off = ~torch.isclose(g, e, rtol=r, atol=t, equal_nan=True)
     n = int(off.sum())
     diff = (g - e).abs().masked_fill(~off, 0.0).nan_to_num(0.0)
@@ -1592,6 +1593,9 @@ def where_it_differs(off: torch.Tensor) -> str | None:
     hold every wrong entry (a row, a head, a position), e.g. 'all in index 2 of axis 1 (of 4)'."""
     if off.dim() == 0 or not off.any() or bool(off.all()):
         return None
+    part = triangle_of(off)
+    if part is not None:
+        return f"the wrong entries all lie {part}, the rest is right"
     parts = []
     for axis in range(off.dim()):
         size = off.shape[axis]
@@ -1606,6 +1610,29 @@ def where_it_differs(off: torch.Tensor) -> str | None:
     if not parts:
         return "wrong entries are spread over every row and column"
     return "the wrong entries all lie at " + "; ".join(parts[:3]) + ", the rest is right"
+
+
+_TRIANGLES = (("above the diagonal (column > row: the part a causal mask blocks)", lambda i, j: j > i),
+              ("below the diagonal (row > column)", lambda i, j: j < i),
+              ("on the diagonal", lambda i, j: j == i),
+              ("on or above the diagonal (column >= row)", lambda i, j: j >= i),
+              ("on or below the diagonal (row >= column)", lambda i, j: j <= i))
+
+
+def triangle_of(bad: torch.Tensor) -> str | None:
+    """Where the flagged entries of a matrix (or a batch of them: every one alike) are exactly one triangle or the
+    diagonal of the last two axes: "above the diagonal (...)". The part of an attention matrix a causal mask
+    touches: a division by a masked matrix's zeros, a mask applied on the wrong side. None for any other pattern."""
+    if bad.dim() < 2 or min(bad.shape[-2:]) < 2 or not bad.any():
+        return None
+    rows, cols = bad.shape[-2:]
+    flat = bad.reshape(-1, rows, cols)
+    i, j = torch.arange(rows)[:, None], torch.arange(cols)[None, :]
+    for words, region_of in _TRIANGLES:
+        region = region_of(i, j)
+        if bool(region.any()) and not bool(region.all()) and bool((flat == region).all()):
+            return words
+    return None
 
 
 Variants = Mapping[str, "torch.Tensor | None"]
