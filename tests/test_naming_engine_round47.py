@@ -118,3 +118,37 @@ def test_a_generic_message_says_when_the_wrong_part_is_one_triangle() -> None:
     batch = torch.stack([upper, upper])
     assert triangle_of(batch) is not None and triangle_of(torch.stack([upper, ~upper])) is None
     assert triangle_of(upper[:, :1]) is None                 # one column: no triangle to speak of
+
+
+def test_a_slip_copied_to_a_second_line_is_one_edit_made_in_both() -> None:
+    # `/ n - 1` in the raw and the scaled variance: no edit of one line mends both, the same edit in each does
+    import ast
+
+    from autograder.grading.repair import _edits_of
+    source = ("def variances(raw, scale):\n"
+              "    n = raw.numel()\n"
+              "    a = ((raw - raw.mean()) ** 2).sum() / n - 1\n"
+              "    s = raw / scale\n"
+              "    b = ((s - s.mean()) ** 2).sum() / n - 1\n"
+              "    return a, b\n")
+    fn = ast.parse(source).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    both = [e for e in _edits_of(fn, ["raw", "scale", "n", "s", "a", "b"], "_copy_", 800) if e.places == 2]
+    bracketed = [e for e in both if e.after.endswith("/ (n - 1)")]
+    assert bracketed, [(e.before, e.after) for e in both][:20]
+    assert "((raw - raw.mean()) ** 2).sum() / (n - 1)" in bracketed[0].source
+    assert "((s - s.mean()) ** 2).sum() / (n - 1)" in bracketed[0].source
+    assert ast.unparse(fn) == ast.unparse(ast.parse(source).body[0])          # the def itself left as it was
+
+
+def test_places_written_alike_with_their_names_crossed_get_no_shared_edit() -> None:
+    import ast
+
+    from autograder.grading.repair import _edits_of
+    source = ("def f(x, y):\n"
+              "    a = (x - y) / 2 - 1\n"
+              "    b = (y - y) / 2 - 1\n"          # x and y of the first read as one name here: not the same change
+              "    return a + b\n")
+    fn = ast.parse(source).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert not [e for e in _edits_of(fn, ["x", "y", "a", "b"], "_copy_", 800) if e.places == 2 and "/ (2 - 1)" in e.after]

@@ -45,6 +45,7 @@ from autograder.results import ONE_EDIT_FIX_KEY
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
 MAX_SPREAD = 8            # ... unless they are at most this many, on two lines at most (_one_place): that place is said
+MAX_ALIKE_EDITS = 200    # edits of an expression written alike in several statements, each tried in all of them at once
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
 HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
@@ -808,6 +809,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
              and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
              and id(node) not in fixed]
+    alike = _written_alike(fn, slots) if isinstance(fn, ast.FunctionDef) else {}
+    pending: list[tuple[ast.AST, ast.AST, str, str]] = []     # (node, new, before, after) of edits with look-alikes
     try:
         own = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)] \
             if isinstance(fn, ast.FunctionDef) else []
@@ -846,12 +849,96 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
                             before=_cut(before), after=_cut(after),
                             source=source, local_swap=(isinstance(node, ast.Name) and isinstance(new, ast.Name)
                                                        and not {node.id, new.id} & (params | {"_"}))))
+            if new is not None and id(node) in alike and len(pending) < MAX_ALIKE_EDITS:
+                pending.append((node, new, before, after))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
     if isinstance(fn, ast.FunctionDef):
+        out += _alike_together(fn, alike, pending, copy_prefix, len(out), limit - len(out))
         out += _moves(fn, copy_prefix, len(out), limit - len(out))
         out += _axes_together(fn, copy_prefix, len(out), limit - len(out))
         out += _unwrapped_together(fn, copy_prefix, len(out), limit - len(out))
+    return out
+
+
+_ALIKE_KINDS = (ast.BinOp, ast.Call, ast.Subscript, ast.UnaryOp, ast.Compare, ast.BoolOp)
+
+
+def _shape_of(node: ast.AST) -> str:
+    """A node's structure with its variables' names left out: `x.pow(2).sum() / n - 1` and `y.pow(2).sum() / m - 1`
+    are written alike."""
+    return ast.dump(_renamed(node, lambda _name: "_"), annotate_fields=False)
+
+
+def _renamed(node: ast.AST, rename: Callable[[str], str]) -> ast.AST:
+    twin = copy.deepcopy(node)
+    for n in ast.walk(twin):
+        if isinstance(n, ast.Name):
+            n.id = rename(n.id)
+    return twin
+
+
+def _written_alike(fn: ast.FunctionDef, slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]]
+                   ) -> dict[int, list[tuple[ast.AST, ast.AST, str, int | None]]]:
+    """id of each expression of `fn` written alike (_shape_of) in two or more of its statements -> all those places:
+    a slip copied from line to line (`/ n - 1` in both the raw and the scaled variance) that no edit of one line
+    mends."""
+    owner = _statement_of(fn)
+    groups: dict[str, list[tuple[ast.AST, ast.AST, str, int | None]]] = {}
+    for slot in slots:
+        node = slot[0]
+        if isinstance(node, _ALIKE_KINDS) and isinstance(node, ast.expr) and id(node) in owner:
+            groups.setdefault(_shape_of(node), []).append(slot)
+    found: dict[int, list[tuple[ast.AST, ast.AST, str, int | None]]] = {}
+    for group in groups.values():
+        statements = {id(owner[id(s[0])]) for s in group}
+        if len(group) >= 2 and len(statements) == len(group):       # one place per statement
+            for slot in group:
+                found[id(slot[0])] = group
+    return found
+
+
+def mapping_of(mapping: Mapping[str, str]) -> Callable[[str], str]:
+    """A renaming by `mapping`, every other name kept."""
+    return lambda name: mapping.get(name, name)
+
+
+def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST, ast.AST, str, int | None]]],
+                    pending: Sequence[tuple[ast.AST, ast.AST, str, str]], copy_prefix: str, start: int,
+                    limit: int) -> list[Edit]:
+    """The copies of `fn` with one edit of an expression made the same way in every place written alike, each
+    place's own variables kept (`/ (n - 1)` for `/ n - 1` in both lines): what one edit does to the first place,
+    done to each (its names mapped onto the other place's, in the order both walk them)."""
+    out: list[Edit] = []
+    name = fn.name
+    for node, new, before, after in pending:
+        if len(out) >= limit:
+            break
+        places = alike[id(node)]
+        ours = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+        puts = []
+        for other, parent, field, at in places:
+            theirs = [n.id for n in ast.walk(other) if isinstance(n, ast.Name)]
+            mapping: dict[str, str] = {}
+            back: dict[str, str] = {}
+            if len(theirs) != len(ours) or any(mapping.setdefault(a, b) != b or back.setdefault(b, a) != a
+                                               for a, b in zip(ours, theirs)):
+                break           # one name of one place read as two of the other: not the same change
+            puts.append((other, parent, field, at, ast.copy_location(_renamed(new, mapping_of(mapping)), other)))
+        else:
+            try:
+                for _other, parent, field, at, put in puts:
+                    _put(parent, field, at, put)
+                fn.name = f"{copy_prefix}{start + len(out)}"
+                source = ast.unparse(fn)
+            except (RecursionError, ValueError, TypeError, AttributeError):
+                continue
+            finally:
+                for other, parent, field, at, _put_node in puts:
+                    _put(parent, field, at, other)
+                fn.name = name
+            out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
+                            source=source, places=len(places)))
     return out
 
 
