@@ -6276,7 +6276,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not change when every score is multiplied by the same constant) ... what it measures or compares is not what the
         # question asks": right in kind (the unscaled entropy measures the scaled rows), the option told as the option's, not
         # the student's belief; borderline: the quoted line is the verdict, nothing points at `_H_raw = _bits(_A_scaled)`
-        "q03_experiment_copy_paste_measures_scaled_rows_twice": ("answer_computed_by_code",),
+        # now (after round 47: the two names bound to one expression and compared, named)
+        "q03_experiment_copy_paste_measures_scaled_rows_twice": ("answer_computed_by_code", "probe_compares_same_expression"),
         # answer_in_container on q06:test_ans_mask (the only failure): "ans_mask is array('c', dtype='<U1'), a NumPy array
         # holding a letter (take it out: ans_mask = str(arr.item()))": exactly the effect of np.char.lower, with the fix (as
         # blind44's q6_answer_numpy_char_upper_gives_0d_array); borderline: the catalogue tail (trailing comma, tuple/set,
@@ -6309,7 +6310,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # 4: 'c', 8: 'd'}[round(_ratio)]`) ... (option A stands for thinking the score matrix costs time linear in T: there
         # are T^2 scores) ... (look at ... the sizes it uses ...)": right in kind, "there are T^2 scores" points at len()
         # counting rows only; borderline: the quoted line is the lookup, not `len(scaled_scores(Q, K))`
-        "q16_cost_measured_with_len_of_scores": ("answer_computed_by_code",),
+        # now (after round 47: len() of a score matrix in the cell that works the letter out)
+        "q16_cost_measured_with_len_of_scores": ("answer_computed_by_code", "cost_counted_with_len"),
         # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`ans_complexity = {1: 'b', 2: 'a',
         # 4: 'c', 8: 'd'}[round(_growth)]`) ... (option A stands for ... linear in T: there are T^2 scores) ... what it
         # measures or compares is not what the question asks": the quoted line is the faulty one (exponent looked up in a
@@ -6318,7 +6320,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q09:test_prefix_average_matrix None, "W_avg contains NaN or inf in 36 of 81 entries (the first at index
         # (0, 1)) where the correct result is finite": says what differs (inf above the diagonal) but no key names taking
         # the reciprocal after tril (1/0); q10 not charged
-        "q09_reciprocal_taken_after_tril_gives_inf": (),
+        # now (after round 47: the matrix read, right on and below the diagonal, inf above)
+        "q09_reciprocal_taken_after_tril_gives_inf": ("prefix_average_divided_after_mask",),
         # returns_numpy_not_tensor on all 3 q08 failures: "the smoothed row is a NumPy array with the right values, not a
         # torch tensor ... build the result with torch": exactly the effect of np.average and the fix; borderline: nothing
         # names np.average

@@ -1667,6 +1667,32 @@ def prefix_average_repeated_flat_crash(e: StudentCodeError, T: int, submission: 
                          f"= T * T, and {use.describe()}: " + describe("prefix_average_counts_repeated_flat"))
 
 
+def prefix_average_masked_division(got: object, T: int) -> Misconception | None:
+    """prefix_average_divided_after_mask: W_avg right on and below the diagonal (to its dtype's tolerances, float64
+    or float32) and, above it, every entry +inf (1 / counts.tril(): 1/0) or every entry NaN (W / (W * t): 0/0),
+    read off the returned matrix. No other catalogued prefix-average mistake is right on the whole lower triangle:
+    the zero-based count and the strictly earlier tokens put their NaN in row 0, the count down the columns
+    (NaN above too) divides below the diagonal by row - column + 1. None otherwise (blind47)."""
+    if type(got) is not torch.Tensor or got.dtype not in (torch.float64, torch.float32) \
+            or tuple(got.shape) != (T, T) or T < 2:
+        return None
+    g = got.detach().to(torch.float64)
+    lower = torch.ones(T, T, dtype=torch.bool).tril()
+    above = g[~lower]
+    if bool(torch.isposinf(above).all()):
+        said = "inf (1/0)"
+    elif bool(torch.isnan(above).all()):
+        said = "NaN (0/0)"
+    else:
+        return None
+    if not is_right(g[lower], ref.prefix_average_matrix(T).double()[lower], got.dtype):
+        return None
+    also = " (it is float32 too: the question asks for float64)" if got.dtype == torch.float32 else ""
+    return Misconception("prefix_average_divided_after_mask", f"W_avg is right on and below the diagonal, but all "
+                         f"{above.numel()} entries above it are {said} where they should be 0{also}: "
+                         + describe("prefix_average_divided_after_mask"))
+
+
 def float32_then_cast(got: object, T: int) -> bool:
     """prefix_average_float32: a float64 W_avg exactly equal (bit for bit) to the right recipe computed in
     float32 and cast at the end (W / t, W * (1 / t), or W / W.sum(-1)), and not exactly the right one."""
@@ -2796,3 +2822,171 @@ def raise_if_nw_scale_after_exp(fn: Callable[..., object], got: object, q: torch
                             f"largest raw q.k is {big:.3g}, {big / math.sqrt(q.shape[-1]):.3g} once scaled), and "
                             "right when q is scaled down so that every q.k stays within 6: "
                             + describe("nw_scale_after_exp"))
+
+
+# --- blind47: multiple-choice probes whose own measurement cannot show the difference asked about -------------------
+
+def _top_level_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of a cell outside function, lambda and class bodies (what runs when the cell runs)."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo.extend(c for c in ast.iter_child_nodes(node)
+                    if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+    return out
+
+
+def _answer_cell(submission: object, name: str) -> ast.Module | None:
+    """The last code cell that binds `name` outside any function (an assignment, in an if/for block too)."""
+    last = None
+    for tree in _cell_trees(submission):
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in _top_level_nodes(tree)):
+            last = tree
+    return last
+
+
+def _computed_by_code(submission: object, name: str) -> bool:
+    """The engine's reading: the notebook's last top-level binding of `name` is worked out by code, not a literal."""
+    from autograder.grading.source_checks import cells_of, computed_answer
+    return submission is not None and computed_answer(cells_of(submission), name) is not None
+
+
+def _callee(n: ast.AST) -> str | None:
+    """The name a call calls (`f(...)`: f, `torch.matmul(...)`: matmul)."""
+    if not isinstance(n, ast.Call):
+        return None
+    return n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else None
+
+
+_SCORE_MAKERS = frozenset({"scaled_scores", "attention_weights", "matmul", "mm", "bmm", "einsum"})
+
+
+def len_of_scores(submission: object, name: str) -> str | None:
+    """The source of `len(<a score matrix>)` (scaled_scores(...), attention_weights(...), Q @ K.T, torch.matmul, or a
+    name the cell bound to one) in the cell that works `name` out by code: len() of a T x T matrix is T, its rows,
+    so a cost counted that way doubles with T (blind47's q16 probe). None where the cell also forms a product or a
+    power (T * T, len(S) ** 2) or reads a size another way (.numel(), .shape, .size()): the count may then be the
+    right one, and the letter wrong for another reason."""
+    if not _computed_by_code(submission, name):
+        return None
+    cell = _answer_cell(submission, name)
+    if cell is None:
+        return None
+    bound: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(cell):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mult, ast.Pow)):
+            return None
+        if isinstance(n, ast.Attribute) and n.attr in ("numel", "nelement", "shape", "size"):
+            return None
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, []).append(n.value)
+
+    def is_scores(n: ast.AST) -> bool:
+        return _callee(n) in _SCORE_MAKERS or isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult)
+    for n in ast.walk(cell):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1 \
+                and not n.keywords and _reaches(n.args[0], bound, is_scores, set()):
+            return ast.unparse(n)
+    return None
+
+
+# a call whose result may differ between two identical calls: random draws, clocks, iterators, input
+_UNREPEATABLE = re.compile(r"rand|normal|dropout|bernoulli|multinomial|perm|shuffle|sample|choice|uniform|poisson|"
+                           r"exponential|geometric|cauchy|time|counter|clock|monotonic|next|pop|input|read|seed|"
+                           r"generator|backward|step|append|extend|update|insert|setdefault|fill_|add_|copy_", re.I)
+
+
+# calls that compare their arguments (math.isclose(a, b), torch.allclose, a.eq(b), torch.gt...)
+_COMPARERS = _COMPARISONS | {"isclose", "allclose", "equal", "array_equal"}
+
+
+def same_expression_compared(submission: object, name: str) -> tuple[str, str, str] | None:
+    """(first, second, expression): two names that the cell working `name` out by code binds once each, at its top
+    level, to the very same expression, and then compares with each other (one comparison, or a call such as
+    math.isclose, holds both): a line copied and not edited (blind47's q03 `_H_raw = _bits(_A_scaled)` under
+    `_H_scaled = _bits(_A_scaled)`), so the two values are always equal. None where a statement between the two
+    bindings mentions a name the expression reads, where the expression is a literal, or where it calls anything
+    whose result may differ between calls (a random draw, a clock, an iterator, an in-place update), itself or in
+    a function of the notebook it calls."""
+    if not _computed_by_code(submission, name):
+        return None
+    cell = _answer_cell(submission, name)
+    if cell is None:
+        return None
+    defs: dict[str, list[ast.AST]] = {}
+    for tree in _cell_trees(submission):
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(n.name, []).append(n)
+    stores: dict[str, int] = {}
+    for n in ast.walk(cell):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    once: dict[str, tuple[int, ast.AST]] = {}
+    for i, node in enumerate(cell.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and stores.get(node.targets[0].id) == 1:
+            once[node.targets[0].id] = (i, node.value)
+
+    def repeatable(n: ast.AST, seen: set[str]) -> bool:
+        for sub in ast.walk(n):
+            if isinstance(sub, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+                return False
+            callee = _callee(sub)
+            if callee is None:
+                continue
+            if _UNREPEATABLE.search(callee):
+                return False
+            if callee in defs and callee not in seen:
+                seen.add(callee)
+                if not all(repeatable(d, seen) for d in defs[callee]):
+                    return False
+        return True
+
+    def untouched_between(value: ast.AST, lo: int, hi: int) -> bool:
+        # no statement between the two bindings mentions a name the expression reads (rebinds it, mutates it)
+        read = {s.id for s in ast.walk(value) if isinstance(s, ast.Name)}
+        return not any(isinstance(s, ast.Name) and s.id in read for node in cell.body[lo + 1:hi] for s in ast.walk(node))
+
+    for i, node in enumerate(cell.body):
+        for compare in (c for c in _top_level_nodes(node) if isinstance(c, ast.Compare) or _callee(c) in _COMPARERS):
+            names = list(dict.fromkeys(s.id for s in ast.walk(compare) if isinstance(s, ast.Name) and s.id in once
+                                       and once[s.id][0] < i))
+            for a in names:
+                for b in names:
+                    va, vb = once[a][1], once[b][1]
+                    if a < b and any(isinstance(s, ast.Call) for s in ast.walk(va)) \
+                            and ast.dump(va) == ast.dump(vb) and repeatable(va, set()) \
+                            and untouched_between(va, *sorted((once[a][0], once[b][0]))):
+                        first, second = (a, b) if once[a][0] < once[b][0] else (b, a)
+                        return first, second, ast.unparse(va)
+    return None
+
+
+def raise_if_cost_counted_with_len(value: object, submission: object) -> None:
+    """cost_counted_with_len: ans_complexity 'a' (linear), the letter a cost counted with len() of the T x T score
+    matrix gives (it doubles with T), worked out by a cell that counts so (len_of_scores). Nothing otherwise."""
+    if not isinstance(value, str) or value.strip().strip("()").strip().lower() != "a":
+        return
+    src = len_of_scores(submission, "ans_complexity")
+    if src is not None:
+        raise Misconception("cost_counted_with_len", f"ans_complexity is {value.strip()!r}, the letter your code "
+                            f"worked out from `{src[:60]}`, and it is not the best answer: "
+                            + describe("cost_counted_with_len"))
+
+
+def raise_if_same_expression_compared(value: object, submission: object) -> None:
+    """probe_compares_same_expression: ans_scale 'c' (the scale changes nothing), the letter two equal measurements
+    give, worked out by a cell that compares two values bound to one expression (same_expression_compared)."""
+    if not isinstance(value, str) or value.strip().strip("()").strip().lower() != "c":
+        return
+    found = same_expression_compared(submission, "ans_scale")
+    if found is not None:
+        first, second, expr = found
+        raise Misconception("probe_compares_same_expression", f"ans_scale is {value.strip()!r}, the letter your code "
+                            f"worked out by comparing {first} with {second}, but both are `{expr[:60]}`: "
+                            + describe("probe_compares_same_expression"))

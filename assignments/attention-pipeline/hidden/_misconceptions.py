@@ -550,4 +550,17 @@ MISCONCEPTIONS = {
                                        "Python creates once, so each call adds its shapes to those of the calls "
                                        "before; create the list inside the function (shapes = [] in the body, or "
                                        "a default of None)",
+    # round 47 (blind47)
+    "prefix_average_divided_after_mask": "dividing after the upper triangle is already zeroed (1 / counts.tril(), "
+                                         "or the 0/1 triangle divided by counts * triangle): each 0 above the "
+                                         "diagonal becomes 1/0 = inf (or 0/0 = NaN) instead of 0; divide first and "
+                                         "cut the triangle after ((1 / counts).tril()), or divide the 0/1 triangle "
+                                         "by the row counts alone (W / torch.arange(1, T + 1)[:, None])",
+    "cost_counted_with_len": "counting the score matrix with len(), which gives only its number of rows (T), not "
+                             "its T x T entries: doubling T then only doubles the count; count the scores with "
+                             "S.numel() (T * T) and assign the letter of the option that fits, as a string",
+    "probe_compares_same_expression": "comparing two values computed by the very same expression (a line copied and "
+                                      "not edited): they are always equal, so the experiment cannot show a "
+                                      "change; make the copied line measure its own case (for ans_scale, the "
+                                      "weights of the unscaled scores), then assign the letter as a string",
 }

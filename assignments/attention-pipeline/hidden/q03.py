@@ -9,8 +9,23 @@ name = "q03"
 register_misconceptions(__file__)
 
 
+def _load_diagnose():
+    """hidden/_diagnose.py, the assignment's diagnoses beside this file (the folder is no package)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(f"_{name}_diagnose", Path(__file__).with_name("_diagnose.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _load_diagnose()
+
+
 @test_case(points=1, hidden=True)
-def test_ans_scale(ans_scale):
+def test_ans_scale(ans_scale, submission=None):
+    # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
+    D.raise_if_same_expression_compared(ans_scale, submission)
     # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
     expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],
                   bare_letter_only=True, values_in_options=(0,))
