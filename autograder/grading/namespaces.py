@@ -172,6 +172,19 @@ class RunawayGuard:
         return repr(self._proxy)
 
 
+def _tensor_bytes(value: Any, depth: int = 0) -> int:
+    """The bytes of the tensors in an answer: itself, or inside tuples, lists and dicts (a few levels deep; deeper
+    counts as too large)."""
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, (tuple, list, dict)):
+        if depth >= 4:
+            return 1 << 62
+        items = value.values() if isinstance(value, dict) else value
+        return sum(_tensor_bytes(v, depth + 1) for v in items)
+    return 0
+
+
 @dataclass(eq=False)
 class RecordedCall:
     test: tuple[str, str]            # (question, test name)
@@ -213,6 +226,13 @@ class CallRecord:
         return tuple(copy(a) for a in args), {k: copy(v) for k, v in kwargs.items()}
 
     def keep(self, name: str, snapshot: tuple[tuple[Any, ...], dict[str, Any]], answer: Any) -> None:
+        """Keep a call whose arguments were snapshot, unless its answer's tensors pass the same bounds as the
+        arguments': the answers stay until the submission ends (a student's function returning a 47 MB tensor
+        to every call held gigabytes in the grader process: red-team round 49)."""
+        size = _tensor_bytes(answer)
+        if size > self.MAX_BYTES or self.kept_bytes + size > self.MAX_TOTAL_BYTES:
+            return
+        self.kept_bytes += size
         self.calls.append(RecordedCall(self.test, name, snapshot[0], snapshot[1], answer))
 
     def add(self, name: str, args: Sequence[Any], kwargs: dict[str, Any], answer: Any) -> None:

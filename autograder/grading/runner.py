@@ -6,6 +6,7 @@ import inspect
 import signal
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -154,8 +155,12 @@ _IO_MODULES = ("autograder.sandbox.", "autograder.grading.namespaces")
 
 
 def _in_worker_io(frame: FrameType | None) -> bool:
+    """Whether the stack is inside the worker's protocol, or inside a context manager's __enter__ or __exit__
+    (`torch.no_grad().__enter__` turns grad mode off and returns: stopped between the two, its __exit__ would never
+    run and grad mode would stay off for later tests: red-team round 49)."""
     while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).startswith(_IO_MODULES):
+        if str(frame.f_globals.get("__name__", "")).startswith(_IO_MODULES) or \
+                frame.f_code.co_name in ("__enter__", "__exit__", "__aenter__", "__aexit__"):
             return True
         frame = frame.f_back
     return False
@@ -183,6 +188,7 @@ def cpu_budget(seconds: float) -> Iterator[None]:
         raise CheckTooSlow(seconds)
 
     previous = signal.signal(signal.SIGPROF, over_budget)
+    grad, dtype, filters = torch.is_grad_enabled(), torch.get_default_dtype(), list(warnings.filters)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
@@ -190,6 +196,12 @@ def cpu_budget(seconds: float) -> Iterator[None]:
         armed = False
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+        # the process-wide state a test (stopped anywhere, or careless) may leave changed, as it was before it
+        torch.set_grad_enabled(grad)
+        torch.set_default_dtype(dtype)
+        if warnings.filters != filters:
+            warnings.filters[:] = filters  # type: ignore[index]  # a list at run time
+            getattr(warnings, "_filters_mutated", lambda: None)()     # what catch_warnings calls on its way out
 
 
 def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, seed: int,
