@@ -6227,17 +6227,21 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right shape (4, 10, 10) with the batch size 4 repeated at axis 2: ... Q's and K's leading shapes glued together ...: Q and K share one batch axis": exactly what an unbatched tensordot returns, and the fix (one shared batch axis), as blind42's q1_probe_made_with_numpy_dot_on_3d_arrays; borderline: nothing says tensordot is not batched (matmul / @ is)
         "q1_tensordot_probe_keeps_both_batch_axes": ("batch_axis_repeated",),
         # generic: q1:test_weights_shape None, "weights_shape is not the shape of the attention-weight matrix: it has one entry per (query, key) pair": does not even show (4, 10, 4); nothing says T_k was read from K's batch slot (_Ks[:1] for _Ks[1:2])
-        "q1_key_count_read_from_the_batch_slot_of_the_keys": (),
+        # now (after round 47: the entry said as another axis's size)
+        "q1_key_count_read_from_the_batch_slot_of_the_keys": ("shape_entry_from_another_axis",),
         # generic: q2:test_score_variances None, "raw_score_var is not the variance of the raw scores of the batched example": nothing says `/ n - 1` divides by n then subtracts 1 (parentheses), nor shows the (negative) value
-        "q2_hand_variance_divides_by_n_then_subtracts_one": (),
+        # now (after round 47: the biased variance minus 1 replayed)
+        "q2_hand_variance_divides_by_n_then_subtracts_one": ("variance_count_unbracketed",),
         # generic: q2:test_scale_divisor None, "scale_divisor is not the divisor for d_k = 64": nothing says the divisor is the constant sqrt(d_k) = 8, not the measured std of this example's scores
-        "q2_scale_divisor_from_the_measured_score_std": (),
+        # now (after round 47: the divisor equals the example's measured std)
+        "q2_scale_divisor_from_the_measured_score_std": ("scores_divided_by_own_std",),
         # weights_not_normalised on 19 of 20 failures (3 q3, 13 q5, 3 q6): "each slice ... is the right softmax times its own factor (the slices sum to between 0.502 and 0.875): using exp(scores) as weights without dividing by the row sum": exactly the effect, and dividing by the row sum fixes this code (as blind30's q3_softmax_plus_one_denominator, blind44's q3_log_left_out_of_the_log_sum_exp); one_edit_fix on q3:test_float16_logits_in_the_thousands: "right with one change on line 4 ...: `torch.log` in place of `torch.log1p`": the slip at its place; borderline: "exp(scores) as weights without dividing" is not literally the code (it divides by 1 + sum), and the float16 message's appended keyless line ("keep what you subtract from the logits exact in float16") points at the shift, which is right
         "q3_log1p_adds_one_to_the_denominator": ("weights_not_normalised", "one_edit_fix"),
         # partly: weights_not_normalised on 17 of 20 failures ("the right softmax times its own factor (the slices sum to between 7 and 2.05e+20) ... without dividing by the row sum", and q5/q6 "fails only because `stable_softmax` is wrong"): the effect, and the row-sum division fixes it; borderline: nothing says log and exp do not cancel through a sum; None on q3:test_float16_logits_in_the_thousands ("gave inf or NaN: subtract each slice's max before exp": the code does, keyless advice aimed elsewhere), q3:test_minus_inf_entries ("NaN or inf in 60 of 60 entries") and q5:test_gradients_float64 (NaN, smallest input): generic
         "q3_log_and_exp_cancelled_across_the_sum": ("weights_not_normalised",),
         # generic: all 4 failures None (3 q4: "causal_mask(11) is not the causal mask (True where key j <= query i): it differs in 66 entries, the first at [0, 0]"; q6:test_weights3_causal "not correct in row(s) [0, 1, 2]"): says what differs and where (the diagonal), nothing says sign(i - j).bool() is True for -1 as well (both sides kept, diagonal blocked)
-        "q4_sign_of_the_offset_cast_to_bool_keeps_both_sides": (),
+        # now (after round 47: a mask True where j != i, read off the mask)
+        "q4_sign_of_the_offset_cast_to_bool_keeps_both_sides": ("causal_mask_not_equal",),
         # upper_triangular_mask on all 4 failures (3 q4, q6:test_weights3_causal): "it matches an upper-triangular (future-looking) mask instead of a lower-triangular one": exactly the effect of unpacking the ij grids as (cols, rows) (cols <= rows is i <= j), as blind39's q4_numpy_meshgrid_default_xy_indexing; nothing says which meshgrid output is which
         "q4_meshgrid_outputs_unpacked_in_the_wrong_order": ("upper_triangular_mask",),
         # single_key_rows_zeroed on both failures (q5 random_mask, causal_rectangular): "it matches zeroing the output of every query with a single allowed key: the test for a query with no key left counts keys with <= 1 (or < 2) instead of == 0; use ~mask.any(dim=-1)": exactly, with the fix
@@ -6245,7 +6249,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # gradient_cut on q5:test_gradients_float64 (the only failure): "the output is right but no gradient reached Q or K (it reached V): the autograd graph is cut at the weights ...; keep the computation in torch": exactly the effect (Q and K lose it, V keeps it); borderline: the emitted text's list of culprits ("no .detach(), .data, .item() or NumPy") drops the catalogue's "torch.tensor(...) of a result", the very cause here (blind's q5_scores_recast_with_torch_tensor was named by those words), and "at the weights" is one step late (the scores are cut)
         "q5_scores_rewrapped_with_torch_tensor_leave_the_graph": ("gradient_cut",),
         # generic: all 3 q6 failures None ("weights3 / out3 is not correct in row(s) [0, 1, 2] (recompute ... then take the softmax of each row)"; weights3_causal "each row holds the right values in another order (a permutation of the last axis)"): "take the softmax" hints, nothing says F.softmin is the softmax of the negated scores
-        "q6_softmin_picked_for_softmax": (),
+        # now (after round 47: the softmax of the negated scores replayed on the trace)
+        "q6_softmin_picked_for_softmax": ("softmax_of_negated",),
         # MIS-NAMED: answer_lesson_80_quiz_letter on q7:test_trap_answer (the only failure): "q_trap_answer is 'A', the letter lesson 80's quiz gives for this question, but the lesson orders its options differently ... its cell cites the lesson ('lesson'): answering with the letter lesson 80's own quiz gives ... read this notebook's options and give the letter of the one that says the same": fired by the word "lesson" in the stale comment "# first guess, before the lesson:"; the cell already assigns "C" and a later leftover line `q_trap_answer = "A"` overwrites it; the student is sent to re-map lesson letters, nothing says the last assignment wins (delete the stale line)
         # now (after blind47, engine: a later top-level line that replaces the best answer named first)
         "q7_stale_first_guess_assigned_after_the_answer": ("answer_overwritten",),

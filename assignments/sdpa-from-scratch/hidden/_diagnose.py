@@ -1940,17 +1940,51 @@ def name_unshifted_log_form(fn, what):
                             + describe("no_max_subtraction"))
 
 
-def name_missing_gradient(grads, what):
+def name_missing_gradient(grads, what, submission=None):
     """No gradient (None) reached some inputs while the output is right: the graph is cut (.detach(),
     .data, .item(), NumPy, torch.tensor(...) of a result) on their way to the output."""
     cut = [name for name, g in zip(("Q", "K", "V"), grads) if g is None]
     reached = [name for name, g in zip(("Q", "K", "V"), grads) if g is not None]
     if cut:
-        where = ("the weights (both Q and K lose it, V keeps it)" if cut == ["Q", "K"] else
+        where = ("the scores or the weights (both Q and K lose it, V keeps it)" if cut == ["Q", "K"] else
                  "the output" if len(cut) == 3 else "the path from " + " and ".join(cut))
+        rewrapped = tensor_rewrap_lines(submission)
+        fix = (f": your `{rewrapped[0]}` copies a result into a new tensor outside the graph (torch.tensor(...) of a "
+               "result); use the tensor itself, no torch.tensor around it" if rewrapped else
+               "; keep the computation in torch (no .detach(), .data, .item(), NumPy, or torch.tensor(...) of a result)")
         raise Misconception("gradient_cut", f"{what} is right but no gradient reached {' or '.join(cut)}"
                             f"{' (it reached ' + ', '.join(reached) + ')' if reached else ''}: the autograd graph is "
-                            f"cut at {where}; keep the computation in torch (no .detach(), .data, .item() or NumPy)")
+                            f"cut at {where}{fix}")
+
+
+_OTHER_CUTS = re.compile(r"\.detach\(|\.data\b|\.item\(|\.numpy\(|no_grad|from_numpy|\bnp\.|numpy\.|\.tolist\(")
+
+
+def tensor_rewrap_lines(submission) -> list[str]:
+    """round47 (blind47 q5_scores_rewrapped_with_torch_tensor_leave_the_graph): the lines of the cells defining
+    scaled_dot_product_attention (or stable_softmax, which it calls) where torch.tensor(...) / torch.as_tensor is
+    not used: torch.tensor(x) whose argument is itself computed (a call, an operation, a name), which copies a
+    result out of the autograd graph. A literal (torch.tensor(2.0), a list) is no such copy. Student text: parsed,
+    never run; at most 120 characters of each line."""
+    lines: list[str] = []
+    for answer in ("scaled_dot_product_attention", "stable_softmax"):
+        try:
+            found = list(answer_cell_trees(submission, answer))
+        except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+            continue
+        for source, tree in found:
+            if _OTHER_CUTS.search(source):      # another cut written there: which one cut it, the source cannot say
+                return []
+            text = source.splitlines()
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "tensor"
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch" and node.args):
+                    continue
+                if isinstance(node.args[0], (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)):
+                    continue
+                if 0 < node.lineno <= len(text):
+                    lines.append(text[node.lineno - 1].strip()[:120])
+    return list(dict.fromkeys(lines))
 
 
 def detached_normaliser_gradients(Q, K, V, mask, G, max_detached):
@@ -2057,7 +2091,7 @@ def check_large_scores(fn, Q, K, V, mask):
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got), close=large_scores_ok) from None
 
 
-def check_gradients(fn, Q, K, V, mask, G):
+def check_gradients(fn, Q, K, V, mask, G, submission=None):
     """The output and the gradients with respect to Q, K and V of sum(output * G)."""
     try:
         out, grads = call(fn.call_with_grad, Q, K, V, mask, grad_wrt=(0, 1, 2), grad_output=G, what=FN)
@@ -2068,8 +2102,12 @@ def check_gradients(fn, Q, K, V, mask, G):
         judge(fn, Q, K, V, mask, out, "the output")
     except AssertionError as failure:
         expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        if type(out) is torch.Tensor and out.shape == expected.shape:
+            # round47: NaN from the notebook's softmax, wrong on finite logits already; the value tests name it by
+            # putting the right softmax in its place, which this call with gradients does not
+            name_nonfinite_softmax_replay(Q, K, V, mask, out, "the output")
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, out)) from None
-    name_missing_gradient(grads, "the output")
+    name_missing_gradient(grads, "the output", submission)
     leaves = [t.clone().requires_grad_(True) for t in (Q, K, V)]
     expected = vector_jacobian_product(ref.scaled_dot_product_attention(*leaves, mask), leaves, G)
     name_normaliser_detached(grads, expected, Q, K, V, mask, G)      # round42
@@ -2393,6 +2431,19 @@ WRAP_SIZE = 260
 def diagonal_only(T_q, T_k):
     """The (T_q, T_k) bool mask True only where j == i."""
     return torch.arange(T_k)[None, :] == torch.arange(T_q)[:, None]
+
+
+def name_not_equal_mask(t, what):
+    """round47 (blind47 q4_sign_of_the_offset_cast_to_bool_keeps_both_sides): a (T_q, T_k) bool mask that is True
+    exactly where j != i (every key but the query's own: both sides of the diagonal kept, the diagonal blocked), as
+    sign(i - j).bool(), (i - j).bool() or (i - j) != 0 give. Read off the returned mask's pattern alone; with
+    T_q, T_k >= 2 it is none of the other catalogued masks (all True, the inverted mask, a triangle)."""
+    if type(t) is not torch.Tensor or t.dtype != torch.bool or t.dim() != 2 or min(t.shape) < 2:
+        return
+    if bool((t == ~diagonal_only(*t.shape)).all()):
+        raise Misconception("causal_mask_not_equal", f"{what} is True wherever key j != query i: it keeps every "
+                            "future key (above the diagonal) and blocks each query's own key (the diagonal): "
+                            + describe("causal_mask_not_equal"))
 
 
 def name_unsigned_offsets(fn, said):
@@ -2859,6 +2910,70 @@ def name_not_normalised(got, x, dim, what):
                             + describe("weights_not_normalised"))
 
 
+# round47: small finite logits (float64, no ties, no -inf) on which a softmax that divides by something other than
+# the sum of its exponentials shows its own factor per row
+TAME_PROBE = torch.tensor([[0.3, -1.2, 0.8, 0.1, -0.4, 1.1], [-0.7, 0.2, 0.5, -1.5, 0.9, 0.0],
+                           [1.3, -0.2, -0.9, 0.4, 0.6, -1.1]], dtype=torch.float64)
+
+
+def unnormalised_on_tame_logits(fn):
+    """(smallest, largest) row sum where fn(TAME_PROBE, dim=-1) is finite, non-negative, the right softmax once each
+    row is divided by its own sum, with some row not summing to 1, and no other catalogued softmax of the probe;
+    else None (a crash, a right softmax, another mistake)."""
+    if fn is None:
+        return None
+    out = second_call(fn, TAME_PROBE.clone(), dim=-1)
+    if type(out) is not torch.Tensor or out.shape != TAME_PROBE.shape or not out.dtype.is_floating_point:
+        return None
+    g = out.detach().to(torch.float64)
+    if not torch.isfinite(g).all() or (g < 0).any():
+        return None
+    sums = g.sum(dim=-1, keepdim=True)
+    if (sums <= 0).any() or bool(((sums - 1).abs() < 1e-3).all()):
+        return None
+    if not matching_variants(g / sums, {"right": ref.stable_softmax(TAME_PROBE, -1)}, torch.float64):
+        return None
+    if any(k.split("/")[0] != "weights_not_normalised"
+           for k in matching_variants(g, softmax_variants(TAME_PROBE, dim=-1), torch.float64)):
+        return None
+    return float(sums.min()), float(sums.max())
+
+
+def name_nonfinite_unnormalised(fn, said):
+    """round47 (blind47 q3_log_and_exp_cancelled_across_the_sum): a softmax that gave inf or NaN (`said`) while a
+    second call on small finite logits shows weights_not_normalised, the mistake its other tests name: said the
+    same here, with the probe's sums (one mistake, one key), never a guess at another cause."""
+    sums = unnormalised_on_tame_logits(fn)
+    if sums is None:
+        return
+    raise Misconception("weights_not_normalised", f"{said}; and on small finite logits your stable_softmax gives "
+                        f"each row the right softmax times its own factor (the rows sum to between {sums[0]:.3g} and "
+                        f"{sums[1]:.3g}, not 1): fix the division by the sum of the exponentials first, then check "
+                        "this input again: " + describe("weights_not_normalised"))
+
+
+def name_nonfinite_softmax_replay(Q, K, V, mask, got, what):
+    """q5 (round47): an output with NaN or inf where the notebook's stable_softmax (STUDENT_SOFTMAX), replayed on the
+    same scaled, masked scores in float64, gives NaN or inf in every query's row that is non-finite in the output,
+    and a second call on small finite logits shows weights_not_normalised (name_nonfinite_unnormalised)."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None or type(got) is not torch.Tensor or got.dim() < 2 or torch.isfinite(got).all():
+        return
+    scores = Q.detach().double() @ K.detach().double().transpose(-2, -1) / math.sqrt(Q.size(-1))
+    if mask is not None:
+        scores = scores.masked_fill(~torch.broadcast_to(mask.to(torch.bool), scores.shape), float("-inf"))
+    w = second_call(softmax, scores.clone(), dim=-1)
+    if type(w) is not torch.Tensor or w.shape != scores.shape or got.shape[:-1] != w.shape[:-1]:
+        return
+    bad_out = ~torch.isfinite(got.detach()).all(dim=-1)
+    bad_w = ~torch.isfinite(w.detach()).all(dim=-1)
+    if not bool((bad_w[bad_out]).all()):
+        return
+    name_nonfinite_unnormalised(softmax, f"{what} contains NaN or inf in {int((~torch.isfinite(got)).sum())} "
+                                "entries, and your stable_softmax gives NaN or inf on those queries' scaled, masked "
+                                "scores")
+
+
 def assert_softmax(got, x, dim, what, variants, fn=None):
     """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs. `fn`, the
     notebook's softmax, for second calls (a floor on the exponentials, round41)."""
@@ -3292,7 +3407,10 @@ def trace_stale_scale(which):
 
 # what the trace's answer matching a key means there, said before the key's text (q6's _compare)
 TRACE_SAID = {"scale_constant": "the scores divided by sqrt(8), the notebook's global d_k = 8 of Question 2's "
-                                "example, where this trace's d_k is 4 (divide by math.sqrt(Q3.shape[-1]) = 2): "}
+                                "example, where this trace's d_k is 4 (divide by math.sqrt(Q3.shape[-1]) = 2): ",
+              "softmax_of_negated": "the softmax of the negated scores (F.softmin, or exp(-s) normalised), which "
+                                    "puts the most weight on the least similar key; use softmax(scores): ",
+              "causal_mask_not_equal": "the softmax under a mask that blocks only the diagonal (True where j != i): "}
 
 
 def _raise_if_trace_product(missing, crash):
@@ -4558,3 +4676,118 @@ def name_score_distances(raw, scaled, atol):
             raise Misconception("scores_as_distances", f"raw_score_var is {raw:.4g} and scaled_score_var "
                                 f"{scaled:.4g}, the variances of the {how} between the example's queries and keys, "
                                 "raw and scaled: " + describe("scores_as_distances"))
+
+
+# --- naming round 47 (blind47) ---------------------------------------------------------------------------------------
+
+def name_entry_from_other_axis(got, right, slots, what, inputs):
+    """q1 (blind47 q1_key_count_read_from_the_batch_slot_of_the_keys): the right shape with exactly one entry replaced
+    by the size of another of the question's axes ((4, 10, 4): K's batch size where T_k goes). `slots` says what each
+    entry of `right` is; `inputs` the question's shapes of Q, K, V (batch, T, width). Called after every shape with a
+    key of its own (an input's shape, the output's, a dropped or added axis). T_q = T_k there, so a sequence length
+    in the other's place is invisible; an entry that is no axis's size, or sizes that coincide, name nothing."""
+    sizes = {inputs["Q"][0]: "the batch size (axis 0 of Q, K and V)",
+             inputs["Q"][1]: "the sequence length (axis 1 of Q, K and V)",
+             inputs["Q"][-1]: "d_k (the last axis of Q and K)", inputs["V"][-1]: "d_v (the last axis of V)"}
+    got, right = tuple(got), tuple(right)
+    if len(got) != len(right) or len(sizes) != 4:
+        return
+    wrong = [i for i in range(len(right)) if got[i] != right[i]]
+    if len(wrong) != 1 or got[wrong[0]] not in sizes:
+        return
+    i = wrong[0]
+    raise Misconception("shape_entry_from_another_axis", f"{what} is {got}: the right shape {right} with its entry "
+                        f"{i} ({slots[i]}, {right[i]}) replaced by {got[i]}, {sizes[got[i]]}: "
+                        + describe("shape_entry_from_another_axis"))
+
+
+def name_count_unbracketed(raw, scaled, n, others, atol):
+    """q2 (blind47 q2_hand_variance_divides_by_n_then_subtracts_one): a variance written sum / n - 1 (no brackets
+    round n - 1) is the biased variance minus 1: 5.467 for the raw scores, -0.1916 for the scaled ones. Named when one
+    of the two is that value and the other is right, that value too, or (for scaled_score_var) the raw one's / 8 (the
+    slip carried over); only while each value is more than 10 atol from every other catalogued one (`others`)."""
+    slipped = (ref.raw_score_var * (n - 1) / n - 1, ref.scaled_score_var * (n - 1) / n - 1)
+    others = list(others) + [ref.raw_score_var, ref.scaled_score_var]
+    if any(abs(v - o) < 10 * atol for v in slipped for o in others):
+        return
+    raw_slip, scaled_slip = abs(raw - slipped[0]) < atol, abs(scaled - slipped[1]) < atol
+    raw_ok = raw_slip or abs(raw - ref.raw_score_var) < atol
+    scaled_ok = scaled_slip or abs(scaled - ref.scaled_score_var) < atol or (raw_slip and abs(scaled - raw / 8) < atol)
+    if not (raw_slip or scaled_slip) or not (raw_ok and scaled_ok):
+        return
+    names = [f"{w} is {v:.4g}" for w, v, hit in (("raw_score_var", raw, raw_slip), ("scaled_score_var", scaled,
+                                                                                    scaled_slip)) if hit]
+    raise Misconception("variance_count_unbracketed", f"{' and '.join(names)}, the biased variance minus 1 (the sum "
+                        f"of squared deviations / {n} - 1, where it should be / ({n} - 1)): "
+                        + describe("variance_count_unbracketed"))
+
+
+def name_divisor_measured(got):
+    """q2 (blind47 q2_scale_divisor_from_the_measured_score_std): scale_divisor equal to the measured spread of the
+    batched example's raw scores: their standard deviation (2.569, or 2.543 biased), or their variance (6.599, or
+    6.467 biased). None of these is sqrt(8), 1/8, 8, 64, 32 or 1 (the other divisors q2 names)."""
+    v = ref.raw_score_var
+    n = ref._Qb.shape[0] * ref._Qb.shape[1] * ref._Kb.shape[1]
+    spreads = {v ** 0.5: "the standard deviation", (v * (n - 1) / n) ** 0.5: "the standard deviation (biased)",
+               v: "the variance", v * (n - 1) / n: "the variance (biased)"}
+    for value, which in spreads.items():
+        if abs(got - value) < 6e-3:      # 2.57 typed from the printed std
+            raise Misconception("scores_divided_by_own_std", f"scale_divisor is {got:.4g}, {which} of the batched "
+                                "example's raw scores: the divisor is the constant sqrt(d_k) = sqrt(64) = 8, fixed by "
+                                "the head width, not a statistic measured on one example: "
+                                + describe("scores_divided_by_own_std"))
+
+
+def trace_negated(causal=False):
+    """q6 (blind47 q6_softmin_picked_for_softmax): the softmax of the trace's negated scaled scores (F.softmin, exp(-s)
+    over its sum), causal ones blocked (a +inf fill before softmin, a -inf one after the negation): the trace's own
+    inputs replayed for softmax_of_negated."""
+    s = -(ref.Q3 @ ref.K3.T / 2.0)
+    if causal:
+        s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
+    return {"softmax_of_negated": torch.softmax(s, dim=-1)}
+
+
+def q3_softmax_shift(fn):
+    """q3 (moved from q3.py, round47): what the student's softmax subtracts before exp (reference.SOFTMAX_PROBE):
+    a misconception key, "" when the probe is fine, None when it cannot tell."""
+    try:
+        out = fn(ref.SOFTMAX_PROBE.clone(), dim=-1)
+    except StudentCodeError:
+        return None
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
+        return None
+    shift = ref.SOFTMAX_PROBE_PATTERNS.get(tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2)), "")
+    if shift == "":      # each slice's max, or a shift that only a -inf entry breaks (its mean)
+        try:
+            return mean_or_sound(*(fn(row.clone(), dim=-1) for row in MEAN_PROBES))
+        except StudentCodeError:
+            return None
+    if shift == "softmax_subtracts_min":    # exp(max - x) overflows the same rows: tame logits tell them apart
+        return min_or_negated(lambda x: fn(x, dim=-1))
+    if shift != "global_max_subtraction":
+        return shift
+    try:     # one global max or each slice's largest |x|: a second probe tells them apart; a third its first entry
+        said = global_or_max_abs(fn(MAX_ABS_PROBE.clone(), dim=-1))
+    except StudentCodeError:
+        return None
+    if said != "global_max_subtraction":
+        return said
+    try:     # then one row whose median is far below its max (round35): a median shift overflows there
+        said = global_or_first_entry(fn(FIRST_ENTRY_PROBE.clone(), dim=-1))
+        return global_or_median(fn(MEDIAN_PROBE.clone(), dim=-1)) if said == shift else said
+    except StudentCodeError:
+        return None
+
+
+def name_batch_axis_none(value, right, what):
+    """q1 (moved from q1.py, round47), round39 (blind38): a tuple or list with None for the batch axis and the right
+    sizes after it, (None, 10, 10) as Keras's summary prints it. None anywhere else, or other sizes after it, is said by expect_shape."""
+    if not isinstance(value, (tuple, list)) or len(value) != len(right) or value[0] is not None:
+        return
+    if any(type(v) is not int or v != r for v, r in zip(value[1:], right[1:])):
+        return
+    raise Misconception("batch_axis_left_none", f"{what} is {tuple(value)!r}: the batch axis is None where it should "
+                        f"be {right[0]}, the batch size of this example, {tuple(right)}: "
+                        + describe("batch_axis_left_none"))
+

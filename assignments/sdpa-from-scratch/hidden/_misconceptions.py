@@ -536,6 +536,19 @@ MISCONCEPTIONS = {
     "count_overflows_half": "counting in half precision (the sum of a float16 tensor of ones): float16 holds no "
                             "finite number above 65504, so a count of 1024 * 1024 = 1048576 overflows to inf; "
                             "count with integers: .numel(), or 1024 ** 2",
+    # naming round 47 (blind47)
+    "shape_entry_from_another_axis": "filling one entry of a shape with the size of another axis (the batch "
+                                     "size where the number of keys goes, from K.shape[0] or K.shape[:1] for "
+                                     "K.shape[1]): read each size off its own axis: the weights are (batch, T_q, "
+                                     "T_k) with T_k = K.shape[-2], the output (batch, T_q, d_v) with d_v = "
+                                     "V.shape[-1]",
+    "variance_count_unbracketed": "writing the unbiased variance as sum / n - 1 without brackets: Python divides "
+                                  "by n first and then subtracts 1, so the result is the biased variance minus 1 "
+                                  "(negative for a small spread); write sum / (n - 1), or use .var()",
+    "causal_mask_not_equal": "a mask that is True wherever key j != query i: every future key is kept and each "
+                             "query's own key is blocked. sign(i - j).bool(), (i - j).bool() or (i - j) != 0 are "
+                             "True for -1 as well as +1; the causal test is j <= i ((i - j) >= 0, or "
+                             "torch.tril(torch.ones(T_q, T_k, dtype=torch.bool)))",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -90,17 +90,7 @@ def _raise_if_entry_count(value, right, what):
                         f"entries: write the shape as the tuple {tuple(right)}; " + describe("shape_as_entry_count"))
 
 
-def _raise_if_batch_none(value, right, what):
-    """round39 (blind38): a tuple or list with None for the batch axis and the right sizes after it, (None, 10, 10)
-    as Keras's summary prints it. None anywhere else, or other sizes after it, is said by expect_shape."""
-    if not isinstance(value, (tuple, list)) or len(value) != len(right) or value[0] is not None:
-        return
-    if any(type(v) is not int or v != r for v, r in zip(value[1:], right[1:])):
-        return
-    raise Misconception("batch_axis_left_none", f"{what} is {tuple(value)!r}: the batch axis is None where it should "
-                        f"be {right[0]}, the batch size of this example, {tuple(right)}: "
-                        + describe("batch_axis_left_none"))
-
+_raise_if_batch_none = diag.name_batch_axis_none     # (None, 10, 10) (moved to _diagnose.py, round47)
 
 def _raise_if_dict(value, right, what):
     """round40 (blind39): a dict of named axes ({"batch": 4, "queries": 10, "keys": 10}, as einops or named tensors
@@ -195,8 +185,10 @@ def test_weights_shape(weights_shape, submission=None):
         raise Misconception("query_key_axes_flattened", f"weights_shape is {got}: {ref.weights_shape[1]} x "
                             f"{ref.weights_shape[2]} = {got[1]} (query, key) pairs on one axis, where the weights keep "
                             f"queries and keys on two, {ref.weights_shape}: " + describe("query_key_axes_flattened"))
+    diag.name_entry_from_other_axis(got, ref.weights_shape, ("the batch size", "the number of queries T_q",
+                                                             "the number of keys T_k"), "weights_shape", INPUTS)
     if got != ref.weights_shape:
-        raise AssertionError("weights_shape is not the shape of the attention-weight matrix: "
+        raise AssertionError(f"weights_shape is {got}, not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")
 
 
@@ -237,8 +229,10 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_implicit_einsum(got, ref.out_shape, "out_shape", submission,
                               [(ref.weights_shape, INPUTS["V"]), (INPUTS["Q"], INPUTS["K"], INPUTS["V"])])
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
+    diag.name_entry_from_other_axis(got, ref.out_shape, ("the batch size", "the number of queries T_q",
+                                                         "the value width d_v"), "out_shape", INPUTS)
     if got != ref.out_shape:
-        raise AssertionError("out_shape is not the shape of the attention output")
+        raise AssertionError(f"out_shape is {got}, not the shape of the attention output")
 
 
 def _cell_crashed(missing, resolve, crash=""):

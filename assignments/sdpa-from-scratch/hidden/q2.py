@@ -51,6 +51,7 @@ def _check_variances(raw, scaled, submission=None):
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:
         raise Misconception("biased_variance", "the variances are the biased ones (divided by n): use "
                             "torch's default .var(), which divides by n - 1")
+    diag.name_count_unbracketed(raw, scaled, n, [v for pair in _other_values(n) for v in pair], ATOL)   # round47
     if abs(raw - ref.raw_score_var ** 0.5) < ATOL or abs(scaled - ref.scaled_score_var ** 0.5) < ATOL:
         raise Misconception("variance_returned_std", "the answer is a standard deviation (.std(), or the square "
                             "root of the variance): the question asks for the variance, .var()")
@@ -219,6 +220,7 @@ def test_scale_divisor(scale_divisor):
         # the example's d_k = 8 (sqrt 8), or the factor 1/sqrt(d_k) given for the divisor
         diag.name_number(got, ref.scale_divisor, {"example_value_reused": [8 ** 0.5],
                                                   "reciprocal_scale": [1 / 8]}, "scale_divisor", 1e-6)
+        diag.name_divisor_measured(got)      # round47: the std (or variance) of the example's scores
         raise AssertionError("scale_divisor is not the divisor for d_k = 64")
     # the notebook's own check asserts isinstance(scale_divisor, (int, float)): a right 8 in a 0-d tensor
     if isinstance(scale_divisor, torch.Tensor):

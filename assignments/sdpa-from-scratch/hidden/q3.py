@@ -48,37 +48,7 @@ def _softmax(fn, x, what, **kwargs):
         raise
 
 
-def _shift(fn):
-    """What the student's softmax subtracts before exp (reference.SOFTMAX_PROBE): a misconception key,
-    "" when the probe is fine, None when it cannot tell."""
-    try:
-        out = fn(ref.SOFTMAX_PROBE.clone(), dim=-1)
-    except StudentCodeError:
-        return None
-    if type(out) is not torch.Tensor or tuple(out.shape) != (2, 3):
-        return None
-    shift = ref.SOFTMAX_PROBE_PATTERNS.get(tuple(bool((~torch.isfinite(out[i])).any()) for i in range(2)), "")
-    if shift == "":      # each slice's max, or a shift that only a -inf entry breaks (its mean)
-        try:
-            return diag.mean_or_sound(*(fn(row.clone(), dim=-1) for row in diag.MEAN_PROBES))
-        except StudentCodeError:
-            return None
-    if shift == "softmax_subtracts_min":    # exp(max - x) overflows the same rows: tame logits tell them apart
-        return diag.min_or_negated(lambda x: fn(x, dim=-1))
-    if shift != "global_max_subtraction":
-        return shift
-    try:     # one global max or each slice's largest |x|: a second probe tells them apart; a third its first entry
-        said = diag.global_or_max_abs(fn(diag.MAX_ABS_PROBE.clone(), dim=-1))
-    except StudentCodeError:
-        return None
-    if said != "global_max_subtraction":
-        return said
-    try:     # then one row whose median is far below its max (round35): a median shift overflows there
-        said = diag.global_or_first_entry(fn(diag.FIRST_ENTRY_PROBE.clone(), dim=-1))
-        return diag.global_or_median(fn(diag.MEDIAN_PROBE.clone(), dim=-1)) if said == shift else said
-    except StudentCodeError:
-        return None
-
+_shift = diag.q3_softmax_shift      # what the softmax subtracts before exp (moved to _diagnose.py, round47)
 
 @test_case(points=1, hidden=True)
 def test_matches_softmax(stable_softmax, device, rng):
@@ -140,6 +110,7 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
             diag.name_unshifted_in_float64(stable_softmax, f"{what} gave inf or NaN")
             diag.name_clamped_softmax(stable_softmax, f"{what} gave inf or NaN")
             diag.name_shift_clamped_at_zero(stable_softmax, f"{what} gave inf or NaN")
+            diag.name_nonfinite_unnormalised(stable_softmax, f"{what} gave inf or NaN")     # round47
             raise AssertionError("stable_softmax of float16 logits in the thousands gave inf or NaN: subtract "
                                  "each slice's max before exp, and keep every step in float16's range")
         diag.name_softmax_variant(got, x, -1, what)
@@ -218,6 +189,7 @@ def test_minus_inf_entries(stable_softmax, device, rng):
                 raise Misconception(shift, "stable_softmax with -inf entries is NaN on every row with a -inf (its "
                                     "largest |x| is inf), and float32 probes show which shift it subtracts: it "
                                     f"matches {describe(shift)}") from None
+            diag.name_nonfinite_unnormalised(stable_softmax, "stable_softmax with -inf entries gave NaN or inf")
         raise
     if bool((got[blocked] != 0).any()):
         diag.name_exponentials_floored(stable_softmax, "stable_softmax with -inf entries")      # round41

@@ -107,6 +107,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    diag.name_not_equal_mask(t, what)                          # round47: sign(i - j).bool(), i != j
     diag.name_flipped_triangle(t, T_q, T_k, what)             # round44: triu().flip(0) for the lower triangle
     _name_sliding_window(t, expected, what)
     diag.name_numbered_grid(fn, t, what)

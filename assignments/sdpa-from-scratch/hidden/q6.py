@@ -88,6 +88,7 @@ def _causal_variants():
         s = scores.masked_fill(~m, float("-inf"))
         e = torch.exp(s - s.amax(-1, keepdim=True))
         out[key] = e / e.sum(-1, keepdim=True)
+    out["causal_mask_not_equal"] = torch.softmax(scores.masked_fill(diag.diagonal_only(3, 3), float("-inf")), -1)
     # a softmax subtracting the row's minimum gives the NaN rows of a +inf fill: listed, so that a NaN
     # answer matches both and neither is named (the values alone cannot tell them apart)
     s = scores.masked_fill(~ref.causal_mask(3), float("-inf"))
@@ -163,7 +164,7 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None, submi
         diag.name_trace_scaled_twice_in_place(got, "weights3", submission, ATOL)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
                                          **_rounded(ref.weights3), **_plain_sum(), **_e_rounded(),
-                                         **diag.trace_stale_scale("weights3")}, "weights3")
+                                         **diag.trace_stale_scale("weights3"), **diag.trace_negated()}, "weights3")
 
 
 @test_case(points=1, hidden=True)
@@ -188,6 +189,7 @@ def _out3_variants():
     variants.update(_rounded(ref.out3, ref.weights3))
     variants.update({k: w @ ref.V3 for k, w in _plain_sum().items()})
     variants.update(diag.trace_stale_scale("out3"))
+    variants.update({k: w @ ref.V3 for k, w in diag.trace_negated().items()})         # round47: F.softmin
     scores = ref.Q3 @ ref.K3.T
     # V weighted by the scores, scaled or not, instead of by their softmax
     variants.update({"values_weighted_by_scores/scaled": scores / 2.0 @ ref.V3,
@@ -232,7 +234,8 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
     diag.name_keep_mask_penalty(got, causal_mask, submission, ATOL)    # mask * -1e9 with a keep mask (round43)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),
-                                                **diag.trace_stale_scale("weights3_causal")}, "weights3_causal")
+                                                **diag.trace_stale_scale("weights3_causal"), **diag.trace_negated(True)},
+             "weights3_causal")
 
 
 # each of the trace's tests sees the notebook's stable_softmax (diag.STUDENT_SOFTMAX) for its second calls
