@@ -809,8 +809,11 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
              and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
              and id(node) not in fixed]
-    alike = _written_alike(fn, slots) if isinstance(fn, ast.FunctionDef) else {}
     pending: list[tuple[ast.AST, ast.AST, str, str]] = []     # (node, new, before, after) of edits with look-alikes
+    try:
+        alike = _written_alike(fn, slots) if isinstance(fn, ast.FunctionDef) else {}
+    except RecursionError:      # an expression nested hundreds deep: no look-alikes said of it
+        alike = {}
     try:
         own = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)] \
             if isinstance(fn, ast.FunctionDef) else []
@@ -864,10 +867,31 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
 _ALIKE_KINDS = (ast.BinOp, ast.Call, ast.Subscript, ast.UnaryOp, ast.Compare, ast.BoolOp)
 
 
-def _shape_of(node: ast.AST) -> str:
-    """A node's structure with its variables' names left out: `x.pow(2).sum() / n - 1` and `y.pow(2).sum() / m - 1`
-    are written alike."""
-    return ast.dump(_renamed(node, lambda _name: "_"), annotate_fields=False)
+def _shapes(tree: ast.AST) -> dict[int, int]:
+    """id of each node under `tree` -> a number that two nodes share exactly when they are written alike, their
+    variables' names left out (`x.pow(2).sum() / n - 1` and `y.pow(2).sum() / m - 1`). One pass, children first
+    (a nested expression's shape is built from its children's numbers, never printed: linear in the tree)."""
+    interned: dict[tuple[Any, ...], int] = {}
+    shape: dict[int, int] = {}
+    order: list[ast.AST] = []
+    stack = [tree]
+    while stack:                      # pre-order, then reversed: every child before its parent
+        node = stack.pop()
+        order.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    for node in reversed(order):
+        fields: list[Any] = []
+        for name, value in ast.iter_fields(node):
+            if isinstance(node, ast.Name) and name == "id":
+                continue
+            if isinstance(value, ast.AST):
+                fields.append(shape[id(value)])
+            elif isinstance(value, list):
+                fields.append(tuple(shape[id(v)] if isinstance(v, ast.AST) else repr(v) for v in value))
+            else:
+                fields.append(repr(value))
+        shape[id(node)] = interned.setdefault((type(node).__name__, *fields), len(interned))
+    return shape
 
 
 def _renamed(node: ast.AST, rename: Callable[[str], str]) -> ast.AST:
@@ -880,15 +904,16 @@ def _renamed(node: ast.AST, rename: Callable[[str], str]) -> ast.AST:
 
 def _written_alike(fn: ast.FunctionDef, slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]]
                    ) -> dict[int, list[tuple[ast.AST, ast.AST, str, int | None]]]:
-    """id of each expression of `fn` written alike (_shape_of) in two or more of its statements -> all those places:
+    """id of each expression of `fn` written alike (_shapes) in two or more of its statements -> all those places:
     a slip copied from line to line (`/ n - 1` in both the raw and the scaled variance) that no edit of one line
     mends."""
     owner = _statement_of(fn)
-    groups: dict[str, list[tuple[ast.AST, ast.AST, str, int | None]]] = {}
+    shape = _shapes(fn)
+    groups: dict[int, list[tuple[ast.AST, ast.AST, str, int | None]]] = {}
     for slot in slots:
         node = slot[0]
         if isinstance(node, _ALIKE_KINDS) and isinstance(node, ast.expr) and id(node) in owner:
-            groups.setdefault(_shape_of(node), []).append(slot)
+            groups.setdefault(shape[id(node)], []).append(slot)
     found: dict[int, list[tuple[ast.AST, ast.AST, str, int | None]]] = {}
     for group in groups.values():
         statements = {id(owner[id(s[0])]) for s in group}
