@@ -6125,7 +6125,8 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: all 4 failures (q07 x3, q09:test_zero_projections) None, "your code raised RuntimeError: The size of tensor
         # a (10) must match the size of tensor b (5) at non-singleton dimension 1": nothing says the mask was built once
         # for T = 5 (float64) in a default argument, evaluated at def time; q10 not charged
-        "q07_mask_built_once_as_default_argument": (),
+        # now (after round 47b: a second call at the fixed size right, one above and below crashing against it)
+        "q07_mask_built_once_as_default_argument": ("mask_sized_once",),
         # mask_blocks_diagonal on all 3 q04 failures: "the mask blocks the wrong entries: it matches blocking the diagonal
         # too: a token must be allowed to attend to itself": exactly the effect of dropping Hugging Face's `+ 1`;
         # borderline: nothing names the `cond < cond.view(T, 1)` comparison (<= meant); q05, q07, q09, q10 not charged

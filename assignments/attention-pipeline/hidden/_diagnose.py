@@ -611,12 +611,61 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
                             lambda t, o: right(t["X"], t["W"], o))
     if named is None:   # Q @ K: K^T handed to scaled_scores, which transposes it again (naming29, blind23)
         named = keys_untransposed_crash(e, X, W)
+    if named is None and causal:   # a mask built once, for one length (round 47b, blind46)
+        named = mask_sized_once_crash(fn, e, X)
     if named is None and X.dim() == 2 and not _size_mismatch(e):
         # code for exactly (B, T, d_model) (B, T, C = X.shape, an einsum "btd,..."), right with a batch axis
         # added; never on a size mismatch: T read from X.shape[1] runs and is right there as well
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o),
                               up=True)
     return named
+
+
+def _fixed_size_run(fn: Callable[..., object], T: int, avoid: set[int]) -> tuple[object, tuple[torch.Tensor, ...]]:
+    """self_attention(X, W_Q, W_K, W_V, causal=True) on fresh float64 inputs T tokens long (a fixed seed), whose
+    widths d_model, d_k, d_v differ from each other and from every size in `avoid`: (its output or the
+    StudentCodeError it raised, the inputs)."""
+    widths = [w for w in range(6, 40) if w not in avoid][:3]
+    g = torch.Generator().manual_seed(47)
+    X = torch.randn((T, widths[0]), generator=g, dtype=torch.float64)
+    W = tuple(torch.randn((widths[0], w), generator=g, dtype=torch.float64) / math.sqrt(widths[0])
+              for w in (widths[1], widths[1], widths[2]))
+    try:
+        return fn(X, *W, causal=True), (X, *W)
+    except StudentCodeError as err:
+        return err, (X, *W)
+
+
+def mask_sized_once_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor) -> Misconception | None:
+    """mask_sized_once from a crash: a broadcast of T against a size n != T, where fresh inputs n tokens long
+    (widths apart from n, so no width can be what fixed it) run and are right, and inputs n - 1 and n + 1 tokens
+    long crash against that same n: the mask (or whatever crashes) has one size, whatever the input's length (a
+    default argument evaluated once when the def ran, a mask made at the top level). A mask cut from a larger
+    buffer (right below its size) is not this: n - 1 runs there. None otherwise (round 47b, blind46)."""
+    found = _ANY_SIZES.search(e.message or "")
+    T = X.shape[-2]
+    if not found:
+        return None
+    a, b = int(found.group(1)), int(found.group(2))
+    if T not in (a, b) or a == b:
+        return None
+    n = a if b == T else b
+    if not 3 <= n <= 64:
+        return None
+    avoid = {T, n - 1, n, n + 1}
+    out, inputs = _fixed_size_run(fn, n, avoid)
+    if isinstance(out, StudentCodeError) \
+            or not all_right(out, ref.self_attention(*inputs, causal=True), torch.float64):
+        return None
+    for m in (n - 1, n + 1):
+        err, _ = _fixed_size_run(fn, m, avoid)
+        sizes = _ANY_SIZES.search(err.message or "") if isinstance(err, StudentCodeError) else None
+        if sizes is None or {int(sizes.group(1)), int(sizes.group(2))} != {m, n}:
+            return None
+    return Misconception("mask_sized_once", f"the causal mask has one fixed size, {n} tokens, whatever the input's "
+                         f"length; build it from T = X.shape[-2] on each call. {_said(e)} for T = {T}; with {n} tokens "
+                         f"it runs and is right, with {n - 1} or {n + 1} it crashes against {n} again: "
+                         + describe("mask_sized_once"))
 
 
 def keys_untransposed_crash(e: StudentCodeError, X: torch.Tensor,

@@ -563,4 +563,10 @@ MISCONCEPTIONS = {
                                       "not edited): they are always equal, so the experiment cannot show a "
                                       "change; make the copied line measure its own case (for ans_scale, the "
                                       "weights of the unscaled scores), then assign the letter as a string",
+    # round 47b (blind46)
+    "mask_sized_once": "making the causal mask for one fixed length instead of from the input on each call: a "
+                       "default argument (mask=causal_additive_mask(5, ...), or T=5) is evaluated once, when the "
+                       "def runs, and a mask made at the notebook's top level is fixed the same way, so inputs of "
+                       "any other length crash; build the mask inside the function from T = X.shape[-2] "
+                       "(causal_additive_mask(X.shape[-2], S.dtype))",
 }
