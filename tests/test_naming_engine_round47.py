@@ -90,10 +90,15 @@ def test_operators_only(before: str, after: str, operators_only: bool) -> None:
 
 def test_several_variables_that_each_mend_one_place_are_no_slip() -> None:
     from autograder.grading.repair import Edit, _interchangeable
+    cell = "\n" * 11 + "    m_new = torch.maximum(m, s.amax(dim=-1, keepdim=True))\n"
     q, scores, w = (Edit(line=12, before="s", after=a, source="") for a in ("Q", "scores", "w"))
-    assert _interchangeable([q, scores]) and not _interchangeable([q])
-    assert not _interchangeable([q, Edit(line=3, before="K", after="Q", source="")])   # two places, two slips
-    assert not _interchangeable([q, Edit(line=12, before="s", after="s.mT", source="")])
+    assert _interchangeable([q, scores], cell) and not _interchangeable([q], cell)
+    assert not _interchangeable([q, Edit(line=3, before="K", after="Q", source="")], cell)   # two places, two slips
+    assert not _interchangeable([q, Edit(line=12, before="s", after="s.mT", source="")], cell)
+    # a variable read for its size only: every input of that size mends it (K and V have one length)
+    sized = "\n" * 11 + "    for j in range(len(s)):  # and s.shape[0]\n"
+    assert not _interchangeable([q, scores], sized)
+    assert not _interchangeable([q, scores], "\n" * 11 + "    n = s.shape[0] + s.size(1)\n")
 
 
 def test_an_operator_fix_of_a_small_count_is_not_said(grader: Grader) -> None:

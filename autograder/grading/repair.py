@@ -1672,6 +1672,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         if kept and len(kept) < len(fixes):
             fixes, mends = [fixes[k] for k in kept], [mends[k] for k in kept]
     small = all(isinstance(e, bool) or (isinstance(e, int) and abs(e) <= 64) for e in expected[:judged])
+    found = len(fixes)
     if small:
         # one variable put for another, or a call's arguments reordered, lands on a small count by chance (the
         # lesson's rank 2 from int(trace(Q Q^T) / 2), or from a QR of S^T whose pivots fall exactly to zero:
@@ -1679,8 +1680,10 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         # and so does an operator swapped: `2048 * 2 // 1024` is 4, as the ratio (2T)^2 / T^2 is, where the
         # slip was the unsquared denominator of `2048 ** 2 // 1024` (blind47)
         fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f)]
-    if not fixes or (small and len(fixes) > 1):
-        return None     # a small count (a rank of 2) is what many edits give: only a single fix tells one apart
+    if not fixes or (small and found > 1):
+        # a small count (a rank of 2) is what many edits give: only a single fix tells one apart, counted before
+        # the coincidences above are dropped (two fixes, one a swapped operator, leave no evidence for the other)
+        return None
     return Found(name=", ".join(names[:judged]), cell=cell, fixes=tuple(fixes), calls=0,
                  line_text=safe_line(cells[cell], fixes[0].line), tests=len(keys),
                  explains=tuple(k for k in also if all(k in m for m in mends)))
@@ -1707,14 +1710,22 @@ def _operators_only(fix: Edit) -> bool:
             and _OPERATOR.sub(" ", fix.before).split() == _OPERATOR.sub(" ", fix.after).split())
 
 
-def _interchangeable(fixes: Sequence[Edit]) -> bool:
-    """Whether the fixes are two or more variables put, each alone, for the same variable of one line (`Q` or
-    `scores` for `s` in `m_new = torch.maximum(m, s.amax(-1))`): where several unrelated values all mend it, what
-    that place reads does not matter to the tests' answers (a running maximum frozen at its first value hides a
-    missing rescale: blind47), so none of them is the slip."""
-    return (len(fixes) > 1 and all(_names_only(f) and f.before.isidentifier() and f.after.isidentifier()
+def _interchangeable(fixes: Sequence[Edit], cell: str) -> bool:
+    """Whether the fixes are two or more variables put, each alone, for the same variable of one line, read there
+    for its values (`Q` or `scores` for `s` in `m_new = torch.maximum(m, s.amax(-1))`): where several unrelated
+    values all mend it, what that place reads does not matter to the tests' answers (a running maximum frozen at
+    its first value hides a missing rescale: blind47), so none of them is the slip. A variable read only for a size
+    (`range(q.shape[0])` for `K.shape[0]` or `V.shape[0]`: K and V have one length) is not: any input of that size
+    mends it."""
+    if not (len(fixes) > 1 and all(_names_only(f) and f.before.isidentifier() and f.after.isidentifier()
                                    for f in fixes)
-            and len({(f.line, f.before, f.helper) for f in fixes}) == 1)
+            and len({(f.line, f.before, f.helper) for f in fixes}) == 1) or fixes[0].helper:
+        return False
+    lines = cell.splitlines()
+    line = lines[fixes[0].line - 1] if 0 < fixes[0].line <= len(lines) else ""
+    name = re.escape(fixes[0].before)
+    reads = re.findall(rf"(len\(\s*)?(?<![.\w]){name}\b(\s*\.\s*(?:shape|size|numel|dim|ndim)\b)?", line)
+    return bool(reads) and not all(before or after for before, after in reads)
 
 
 def _collapses(fix: Edit, cell: str) -> bool:
@@ -1961,7 +1972,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 tests = len(keys)
     except cut_short:
         return None
-    if not fixes or len(fixes) > MAX_FIXES or _interchangeable(fixes):
+    if not fixes or len(fixes) > MAX_FIXES or _interchangeable(fixes, cells[cell]):
         return None
     at = fixes[0].cell if fixes[0].helper else cell
     return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
