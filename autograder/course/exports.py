@@ -232,7 +232,8 @@ class Discovery(BaseModel):
 
 
 # --- walking what students made ------------------------------------------------------------------------
-def _hidden(name: str) -> bool:
+def hidden_name(name: str) -> bool:
+    """A file or folder no student submitted: a dot-file, macOS Finder's __MACOSX and ._ resource forks, caches."""
     return name.startswith(".") or name in ("__MACOSX", "__pycache__", "Thumbs.db")
 
 
@@ -253,7 +254,7 @@ def _walk(root: Path, limits: ExportLimits) -> tuple[list[Path], str]:
             seen += 1
             if seen > limits.folder_files:
                 return files, f"more than {limits.folder_files} files"
-            if _hidden(item.name) or item.is_symlink():
+            if hidden_name(item.name) or item.is_symlink():
                 continue
             if item.is_dir(follow_symlinks=False):
                 if depth + 1 < limits.folder_depth:
@@ -501,7 +502,7 @@ def _discover_gradescope(root: Path, slug: str, rule: NotebookRule, scratch: _Sc
     found = Discovery(layouts=["gradescope"], warnings=warnings)
     folders: dict[str, Path] = {}
     for item in _top(root, limits):
-        if item.name == METADATA_NAME or _hidden(item.name):
+        if item.name == METADATA_NAME or hidden_name(item.name):
             continue
         if item.is_dir(follow_symlinks=False) and not item.is_symlink():
             folders[item.name] = Path(item.path)
@@ -579,11 +580,11 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
         # A folder whose top level already holds submission files (a flat class, an LMS download) has
         # sub-folders of something else (examples/.../hostile/): they are read as students only when
         # asked, and each one skipped is named.
-        folders = not any(e.is_file(follow_symlinks=False) and not _hidden(e.name)
+        folders = not any(e.is_file(follow_symlinks=False) and not hidden_name(e.name)
                           and Path(e.name).suffix.lower() in rule.suffixes for e in top)
     for item in top:
         name = item.name
-        if _hidden(name):
+        if hidden_name(name):
             continue
         if item.is_symlink():
             found.warnings.append(f"{shown_name(name, 120)} is a symbolic link: not followed")
@@ -701,7 +702,7 @@ def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookR
     root = directory
     if not (root / METADATA_NAME).exists():
         # A Gradescope export unpacked as it downloads: one folder (assignment_<id>_export) around it.
-        inner = [e for e in _top(root, limits) if not _hidden(e.name)]
+        inner = [e for e in _top(root, limits) if not hidden_name(e.name)]
         if len(inner) == 1 and inner[0].is_dir(follow_symlinks=False) and not inner[0].is_symlink() \
                 and (Path(inner[0].path) / METADATA_NAME).is_file():
             root = Path(inner[0].path)

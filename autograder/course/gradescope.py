@@ -18,6 +18,7 @@ from typing import Optional
 
 from autograder.config import Course, find_course
 from autograder.course.atomic import write_atomic
+from autograder.course.exports import hidden_name
 from autograder.errors import GraderError, SubmissionError
 from autograder.grading.pyparse import parse
 from autograder.text import shown_name
@@ -206,10 +207,18 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
 
 
 # --- grading inside the container ------------------------------------------------------------------
+def _submitted(path: Path, root: Path) -> bool:
+    """Whether a file under `root` is the student's own, by the rule a batch's class folder uses (exports.hidden_name:
+    a Finder zip's __MACOSX/._name.ipynb beside the notebook had made it "several notebooks", 0 points: red-team
+    round 50), checkpoints aside."""
+    parts = path.relative_to(root).parts
+    return ".ipynb_checkpoints" not in parts and not any(hidden_name(part) for part in parts)
+
+
 def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
     """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem)."""
     candidates = [p for p in submission_dir.rglob("*.ipynb")
-                  if p.is_file() and not p.is_symlink() and ".ipynb_checkpoints" not in p.parts]
+                  if p.is_file() and not p.is_symlink() and _submitted(p, submission_dir)]
     if not candidates:
         zips = [p for p in sorted(submission_dir.rglob("*.zip")) if p.is_file() and not p.is_symlink()]
         budget = MAX_UNZIP_BYTES
@@ -225,7 +234,7 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
                 return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
                 return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
-        candidates = [p for p in scratch.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+        candidates = [p for p in scratch.rglob("*.ipynb") if _submitted(p, scratch)]
     if not candidates:
         return None, f"no notebook found in your submission: please submit {slug}.ipynb"
     # case-insensitive: toy.ipynb beside TOY.ipynb is two candidates, and neither is chosen

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import itertools
 import dataclasses
 import math
 import re
@@ -45,6 +46,7 @@ from autograder.results import ONE_EDIT_FIX_KEY
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
 MAX_SPREAD = 8            # ... unless they are at most this many, on two lines at most (_one_place): that place is said
+SWAP_TOGETHER_NAMES = 8   # variables read twice in one statement swapped together (each with 24 others at most)
 MAX_ALIKE_EDITS = 200    # edits of an expression written alike in several statements, each tried in all of them at once
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
@@ -180,15 +182,18 @@ def _self_attribute(node: ast.AST) -> str:
 
 
 def _ordered(slots: Sequence[tuple[ast.AST, ast.AST, str, int | None]], names: Sequence[str],
-             unread: set[str], own_params: Sequence[str] = ()
+             unread: set[str], own_params: Sequence[str] = (), cap: int = 4 * MAX_CANDIDATES
              ) -> list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]]:
-    """(node, parent, field, index, what an edit puts there) for every edit of `slots`: first a read of a variable
-    replaced by one the def makes (or takes) and never reads, the likeliest one meant there (a long def's search
-    may end before its last line), then every other edit in source order."""
+    """(node, parent, field, index, what an edit puts there) for the edits of `slots`, at most `cap` of them made
+    (a short def that reads 150 variables twice in one line had made millions: red-team round 50): first a read of
+    a variable replaced by one the def makes (or takes) and never reads, the likeliest one meant there (a long def's
+    search may end before its last line), then every other edit in source order."""
     first: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
     rest: list[tuple[ast.AST, ast.AST, str, int | None, ast.AST | None]] = []
     for node, parent, field, at in slots:
-        for new in _replacements(node, parent, names, own_params):
+        if len(first) + len(rest) >= cap:
+            break
+        for new in itertools.islice(_replacements(node, parent, names, own_params), cap):
             unread_put = (isinstance(node, ast.Name) and isinstance(new, ast.Name) and new.id in unread
                           or new is not None and _self_attribute(node) != "" and _self_attribute(new) in unread)
             (first if unread_put else rest).append((node, parent, field, at, new))
@@ -389,12 +394,9 @@ def _name_swapped_together(statement: ast.AST, names: Sequence[str]) -> Iterator
     for n in ast.walk(statement):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names:
             counts[n.id] = counts.get(n.id, 0) + 1
-    for old, count in counts.items():
-        if count < 2:
-            continue
-        for new in names:
-            if new == old or "." in new:
-                continue
+    twice = sorted((old for old, count in counts.items() if count >= 2), key=lambda old: -counts[old])
+    for old in twice[:SWAP_TOGETHER_NAMES]:        # each swap copies the whole statement: a bounded few
+        for new in [n for n in names if n != old and "." not in n][:SWAP_TOGETHER_NAMES * 3]:
             moved = copy.deepcopy(statement)
             for n in ast.walk(moved):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == old:
