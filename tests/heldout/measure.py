@@ -5803,7 +5803,8 @@ BLIND45_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_option_number: "q5_answer is 2, an option's number (counted from 1 it is 'B'; counted from 0 it is
         # 'C'): ... the option's number ... instead of its letter as a string ("C")": exactly the effect of
         # str.find's position; borderline: str.find not named
-        "q5_answer_str_find_gives_position": ("answer_option_number",),
+        # now (after blind47, engine: a number the code worked out, with its line)
+        "q5_answer_str_find_gives_position": ("answer_option_number", "answer_value_not_letter"),
         # answer_computed_by_code: "'A' ... (`q5_answer = min(_options, key=...`) ... what it measures or compares is
         # not what the question asks": right in kind (as the mean probe above); borderline: quotes the min line,
         # nothing says the cosine similarity (divided by both norms, variance ~1/d_k) is not q.k
@@ -5974,7 +5975,8 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # entries (largest difference 0.0829 ...)" and "the wrong entries all lie at index 1, 2, 3, 5 of axis -2
         # (rows)": says which values differ, no key; nothing says elu(s) + 1 (the linear-attention feature map)
         # stands where exp(s) belongs (equal only for s <= 0); q8 not charged (no double charge)
-        "q1_elu_plus_one_kernel_instead_of_exp": (),
+        # now (after round 47b: each positive kernel replayed over its row sum, one match named)
+        "q1_elu_plus_one_kernel_instead_of_exp": ("softmax_kernel_replaced",),
         # one_edit_fix on all 5 failing q1 tests: "`attention` is right with one change on line 7 of its cell
         # (`scores = cap * torch.tanh(scores / cap) ...`): leave out line 7 -- or -- `scores / cap` in place of
         # `torch.tanh(scores / cap)` (checked on all 5 inputs)": names the exact slip at its place with the fix;
@@ -6182,7 +6184,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_opts5, key=...)`) ... what it
         # measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind, as
         # blind45's q5_answer_probe_measures_the_mean; borderline: nothing says .mean() divides the dot product by d_k
-        "q5_answer_probe_dot_as_mean_of_products": ("answer_computed_by_code",),
+        # now (after round 47b: the probe's slip read off its cell)
+        "q5_answer_probe_dot_as_mean_of_products": ("answer_computed_by_code", "probe_dot_product_as_mean"),
         # answer_computed_by_code: "'D' ... (`q5_answer = min(_ratio5, key=_ratio5.get)`) ... (look at ... max against
         # min ...)": quotes the faulty selection line; borderline: nothing says "the ratio closest to 1"
         "q5_answer_probe_smallest_ratio_not_closest_to_one": ("answer_computed_by_code",),
@@ -6197,14 +6200,17 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_answer_check_softmax_dim0_of_symmetric_scores": ("answer_computed_by_code",),
         # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_mine6, _ref6, atol=1e-05) else 'C'`) ...":
         # quotes the comparison, right in kind; borderline: nothing says a fresh nn.MultiheadAttention has random projections
-        "q6_answer_check_against_fresh_nn_multihead_attention": ("answer_computed_by_code",),
+        # now (after round 47b: the probe's slip read off its cell)
+        "q6_answer_check_against_fresh_nn_multihead_attention": ("answer_computed_by_code", "probe_against_fresh_multihead_attention"),
         # answer_computed_by_code: same quote; right in kind (as blind46's q6_answer_check_against_causal_sdpa);
         # borderline: nothing says scale= is the multiplier (scale=d_k multiplies by 8 instead of dividing by sqrt 8)
-        "q6_answer_check_sdpa_scale_keyword_given_d_k": ("answer_computed_by_code",),
+        # now (after round 47b: the probe's slip read off its cell)
+        "q6_answer_check_sdpa_scale_keyword_given_d_k": ("answer_computed_by_code", "probe_sdpa_scale_given_d_k"),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q7.grad is not None and _Q7.grad.abs().max() > ...`)":
         # quotes the verdict that reads _Q7.grad, right in kind; borderline: nothing says the backward ran through the
         # detached copy _Qc7, so the original's .grad stays None
-        "q7_answer_grad_read_from_original_after_detached_copy": ("answer_computed_by_code",),
+        # now (after round 47b: the probe's slip read off its cell)
+        "q7_answer_grad_read_from_original_after_detached_copy": ("answer_computed_by_code", "probe_grad_read_from_original"),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _used7 == _K7.shape[0] else 'C'`) ... (look at ... the
         # sizes it uses ...)": quotes the size comparison, right in kind; borderline: nothing says argwhere over the whole
         # matrix counts T_q * T_k entries, not keys per query
@@ -6217,7 +6223,8 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q7_answer_max_of_keyword_counts_returns_count": ("answer_value_not_letter",),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if torch.allclose(_out7, _nw7, atol=1e-05) else 'C'`) ...":
         # quotes the check, right in kind; borderline: nothing says the kernel estimate is never divided by the kernel sum
-        "q7_answer_kernel_check_without_normalising": ("answer_computed_by_code",),
+        # now (after round 47b: the probe's slip read off its cell)
+        "q7_answer_kernel_check_without_normalising": ("answer_computed_by_code", "probe_kernel_not_normalised"),
     },
 # wrong 14: named right 11 / partly 0 / generic 0 / raw 0 / mis-named 3 / not caught 0; correct at full marks 5/5
 # blind47 (frozen engine, /tmp/frozen47), judged from `measure sdpa-from-scratch --set blind47 -v`

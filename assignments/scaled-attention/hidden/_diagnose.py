@@ -449,7 +449,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
                             f"1/{math.sqrt(d_k):.4g}")
     return additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
-                                                                                              d_k, same)
+                                                                                              d_k, same) \
+        or kernel_replaced_evidence(pair, Q64, K64, V64, d_k, same, right)
 
 
 def scale_half_d_k_said(fn, c, dtype) -> str:
@@ -507,6 +508,60 @@ def factorised_softmax_evidence(pair, Q64, K64, V64, d_k, same):
                 return "linear_attention", wrong, (f"{describe('linear_attention')} (here softmax(Q / {s_q:.4g}) "
                                                    f"times softmax(K / {s_k:.4g}) transposed)")
     return None
+
+
+_CLAMPS = (1.0, 2.0, 3.0, 5.0)
+
+
+def kernel_replays(Q64, K64, V64, d_k, right) -> dict:
+    """{what is said: (output, weights)} of a softmax whose exp is another function f of the scores s (naming47,
+    blind46 q1_elu_plus_one_kernel_instead_of_exp): the weights f(s) / sum of f(s) over the keys, the output those
+    weights times V, for f = elu(s) + 1 (the linear-attention feature map), relu(s), softplus(s), 1 + s and
+    1 + s + s ** 2 / 2 (exp's Taylor terms), s ** 2, and exp of s clamped at +-c, at +c or at -c (c in _CLAMPS); s the
+    scaled scores Q K^T / sqrt(d_k) or the unscaled Q K^T (relu and s ** 2 only once: a constant factor cancels in
+    their ratio). A row of relu(s) that is all 0 is NaN in the replay as in the student's (0 / 0). Left out: a
+    replay with an infinite entry or no finite one, whose weights equal the right ones on this input (a clamp
+    the scores never reach, every score <= 0 for elu + 1), that equals an earlier replay, or whose pair is within
+    float32's tolerance of the right pair or of a catalogued mistake's (reference.pair_variants)."""
+    if Q64.dim() != 2 or K64.dim() != 2 or Q64.shape[-1] != K64.shape[-1] or K64.shape[-2] != V64.shape[-2]:
+        return {}
+    S = Q64 @ K64.T
+    catalogued = [right, *ref.pair_variants(Q64, K64, V64, d_k).values()]
+    out = {}
+    for scaled, s, on in ((True, S / math.sqrt(d_k), "the scaled scores Q K^T / sqrt(d_k)"),
+                          (False, S, "the unscaled scores Q K^T (never divided by sqrt(d_k))")):
+        kernels = {"elu(s) + 1": torch.nn.functional.elu(s) + 1, "softplus(s)": torch.nn.functional.softplus(s),
+                   "1 + s": 1 + s, "1 + s + s ** 2 / 2": 1 + s + s * s / 2}
+        if scaled:
+            kernels.update({"relu(s)": s.clamp(min=0), "s ** 2": s * s})
+        for c in _CLAMPS:
+            kernels[f"exp(s.clamp(max={c:g}))"] = s.clamp(max=c).exp()
+            kernels[f"exp(s.clamp(min={-c:g}))"] = s.clamp(min=-c).exp()
+            kernels[f"exp(s.clamp({-c:g}, {c:g}))"] = s.clamp(-c, c).exp()
+        for said, f in kernels.items():
+            w = f / f.sum(dim=-1, keepdim=True)
+            if bool(torch.isinf(w).any()) or not bool(torch.isfinite(w).any()) \
+                    or torch.allclose(w, right[1], rtol=1e-9, atol=1e-12) \
+                    or any(torch.allclose(w, w2, rtol=1e-9, atol=1e-12, equal_nan=True) for _o, w2 in out.values()):
+                continue   # a clamp at -c and c whose -c no score reaches is told as the clamp at c alone
+            if any(all(matching_variants(x, {"v": y}, torch.float32) for x, y in zip((w @ V64, w), other))
+                   for other in catalogued):
+                continue   # within float32's tolerance of a catalogued mistake (a clamp at 5 of the unscaled scores)
+            out[f"{said}, on {on}"] = (w @ V64, w)
+    return out
+
+
+def kernel_replaced_evidence(pair, Q64, K64, V64, d_k, same, right):
+    """softmax_kernel_replaced (naming47): both results of the same call match exactly one kernel_replays replay
+    (two that match, or one that matches a replay of another kernel, leave it unnamed). None otherwise."""
+    hits = [(said, wrong) for said, wrong in kernel_replays(Q64, K64, V64, d_k, right).items()
+            if all(same(p, x) for p, x in zip(pair, wrong))]
+    if len(hits) != 1:
+        return None
+    said, wrong = hits[0]
+    f, on = said.split(", on ")
+    return "softmax_kernel_replaced", wrong, (f"{describe('softmax_kernel_replaced')} (here the weights are {f} "
+                                              f"over its row sum, where exp(s) belongs; s is {on})")
 
 
 def additive_scores_evidence(pair, Q64, K64, V64, same):
@@ -5333,3 +5388,233 @@ def table_swap_said(m: Misconception, table, dims, seed) -> Misconception:
     return Misconception("table_fields_swapped", f"the entropy table's {a} and {b} hold each other's values in every "
                          f"row ({a} has what {b} should, and {b} what {a} should), every other column is right: "
                          + describe("table_fields_swapped"))
+
+
+# --- q5..q7: a probe's own slip, read off the answer cell (naming47, blind47) ------------------------------------
+# The letter is wrong because the cell's experiment is broken, and answer_computed_by_code would quote its last
+# line. Each reader below names one slip only where the cell that binds the answer holds that slip's exact shape
+# (parsed, never run) and nothing that would repair it; the letter must be one the broken probe gives.
+
+def _callee_name(node) -> str | None:
+    import ast
+    if not isinstance(node, ast.Call):
+        return None
+    f = node.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _compares(tree) -> bool:
+    """The cell compares something: ==, <, ... or torch.allclose / equal / isclose."""
+    import ast
+    return any(isinstance(n, ast.Compare) or _callee_name(n) in ("allclose", "equal", "isclose", "assert_close")
+               for n in ast.walk(tree))
+
+
+_MHA_REPAIRS = ("in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight", "out_proj", "in_proj_bias",
+                "load_state_dict", "_reset_parameters", "init", "copy_", "fill_", "set_", "state_dict", "parameters",
+                "named_parameters", "_parameters")
+
+
+def fresh_multihead_reference(tree) -> str | None:
+    """probe_against_fresh_multihead_attention (blind47 q6_answer_check_against_fresh_nn_multihead_attention): the
+    cell builds an nn.MultiheadAttention, calls it, compares, and never touches its parameters (no in_proj_weight,
+    out_proj, load_state_dict, nn.init, copy_...): its random projections can never give attention(X, X, X).
+    The source of the construction, else None."""
+    import ast
+    made = [n for n in ast.walk(tree) if _callee_name(n) == "MultiheadAttention"]
+    if not made or not _compares(tree):
+        return None
+    for n in ast.walk(tree):
+        if (isinstance(n, ast.Attribute) and n.attr in _MHA_REPAIRS) or (isinstance(n, ast.Name)
+                                                                         and n.id in _MHA_REPAIRS):
+            return None
+    return ast.unparse(made[0])
+
+
+def _number_of(node, tree) -> float | None:
+    """A positive number written out, or a name bound once in the cell to one."""
+    import ast
+    if isinstance(node, ast.Name):
+        bound = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)]
+        if len(bound) != 1:
+            return None
+        node = bound[0].value
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    return None
+
+
+def sdpa_scale_as_width(tree) -> tuple[str, float] | None:
+    """probe_sdpa_scale_given_d_k (blind47 q6_answer_check_sdpa_scale_keyword_given_d_k): the cell calls
+    F.scaled_dot_product_attention with scale= a number above 1 (written out, or a name bound once in the cell to
+    one: the head width), or its square root (math.sqrt(d), d ** 0.5), and compares: scale= is the factor the scores
+    are multiplied by, so the reference multiplies where it should divide. (the scale's source, its value), else
+    None; any division, negative power or rsqrt in the scale leaves it alone."""
+    import ast
+    for sdpa in (n for n in ast.walk(tree) if _callee_name(n) == "scaled_dot_product_attention"):
+        for kw in sdpa.keywords:
+            if kw.arg != "scale":
+                continue
+            v = kw.value
+            c = _number_of(v, tree)
+            if c is None and _callee_name(v) == "sqrt" and len(v.args) == 1 and not v.keywords:
+                inner = _number_of(v.args[0], tree)
+                c = math.sqrt(inner) if inner is not None and inner > 0 else None
+            if c is None and isinstance(v, ast.BinOp) and isinstance(v.op, ast.Pow) \
+                    and isinstance(v.right, ast.Constant) and v.right.value == 0.5:
+                inner = _number_of(v.left, tree)
+                c = math.sqrt(inner) if inner is not None and inner > 0 else None
+            if c is not None and c > 1 and _compares(tree):
+                return ast.unparse(v), c
+    return None
+
+
+def _root_name(node):
+    """The name a chain of attribute reads and method calls starts from (`Q.detach().clone()` -> Q)."""
+    import ast
+    while isinstance(node, (ast.Call, ast.Attribute)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def grad_of_detached_original(tree) -> tuple[str, str] | None:
+    """probe_grad_read_from_original (blind47 q7_answer_grad_read_from_original_after_detached_copy): the cell binds
+    B = A.detach()... (a copy cut from A's graph), passes B to a call, runs .backward(), and reads A.grad but never
+    B.grad: A is not in the graph the backward ran through, so its .grad stays None. (A, B), else None."""
+    import ast
+    if not any(_callee_name(n) == "backward" for n in ast.walk(tree)):
+        return None
+    grads = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "grad"
+             and isinstance(n.value, ast.Name)}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        b = n.targets[0].id
+        if not any(_callee_name(c) == "detach" for c in ast.walk(n.value)):
+            continue
+        a = _root_name(n.value)
+        if a is None or a == b or a not in grads or b in grads:
+            continue
+        passed = any(isinstance(c, ast.Call) and any(isinstance(x, ast.Name) and x.id == b for x in c.args)
+                     for c in ast.walk(tree))
+        rebound = sum(isinstance(t, ast.Name) and t.id == a for m in ast.walk(tree) if isinstance(m, ast.Assign)
+                      for t in m.targets)
+        if passed and rebound == 1:
+            return a, b
+    return None
+
+
+def kernel_estimate_not_normalised(tree) -> tuple[str, str] | None:
+    """probe_kernel_not_normalised (blind47 q7_answer_kernel_check_without_normalising): the cell binds N = exp(...)
+    (a kernel), multiplies it into the values (N @ V) and compares, and nothing in the cell divides by a sum or
+    normalises (no `/ ... .sum(...)`, no softmax, normalize or sum call on N): sum_j k(q, k_j) v_j is not a weighted
+    average. (N, the product's source), else None."""
+    import ast
+    for n in ast.walk(tree):
+        if _callee_name(n) in ("softmax", "normalize", "log_softmax"):
+            return None
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) \
+                and any(_callee_name(c) in ("sum", "nansum") for c in ast.walk(n.right)):
+            return None
+    if not _compares(tree):
+        return None
+    kernels = {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and _callee_name(n.value) == "exp"}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _root_name(n) in kernels and _callee_name(n) in ("sum", "div", "div_",
+                                                                                       "true_divide"):
+            return None
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and any(
+                isinstance(c, ast.Name) and c.id in kernels for c in ast.walk(n.right)):
+            return None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) and isinstance(n.left, ast.Name) \
+                and n.left.id in kernels:
+            return n.left.id, ast.unparse(n)
+    return None
+
+
+def dot_product_as_mean(tree) -> str | None:
+    """probe_dot_product_as_mean (blind47 q5_answer_probe_dot_as_mean_of_products): the cell binds
+    X = (a * b).mean(...) (or torch.mean(a * b, ...)), the products of two draws averaged where the dot product sums
+    them, and takes X's .var() with nothing multiplying it back: its variance is about 1/d_k. X's binding, else None."""
+    import ast
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+            continue
+        v = n.value
+        if _callee_name(v) != "mean":
+            continue
+        if not isinstance(v.func, ast.Attribute):
+            continue
+        if isinstance(v.func.value, ast.Name) and v.func.value.id == "torch":   # torch.mean(a * b, dim=-1)
+            arg = v.args[0] if v.args else None
+        else:                                                                   # (a * b).mean(dim=-1)
+            arg = v.func.value
+        if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)
+                and all(isinstance(s, ast.Name) for s in (arg.left, arg.right))):
+            continue
+        x = n.targets[0].id
+        uses = [m for m in ast.walk(tree) if isinstance(m, ast.Name) and m.id == x and isinstance(m.ctx, ast.Load)]
+        var_of = [m for m in ast.walk(tree) if _callee_name(m) == "var" and (
+            (isinstance(m.func, ast.Attribute) and isinstance(m.func.value, ast.Name) and m.func.value.id == x)
+            or (m.args and isinstance(m.args[0], ast.Name) and m.args[0].id == x))]
+        if len(uses) == 1 and len(var_of) == 1:
+            return ast.unparse(n)
+    return None
+
+
+# question -> ((reader, the wrong letters that slip gives, key), ...)
+_PROBE_SLIPS = {
+    "q5_answer": ((dot_product_as_mean, "A", "probe_dot_product_as_mean"),),
+    "q6_answer": ((fresh_multihead_reference, "BCD", "probe_against_fresh_multihead_attention"),
+                  (sdpa_scale_as_width, "BCD", "probe_sdpa_scale_given_d_k")),
+    "q7_answer": ((grad_of_detached_original, "ABC", "probe_grad_read_from_original"),
+                  (kernel_estimate_not_normalised, "ABC", "probe_kernel_not_normalised")),
+}
+
+
+def raise_if_probe_slip(question: str, value, answer: str, submission) -> None:
+    """A wrong letter worked out by the cell that binds `question` where exactly one probe slip of _PROBE_SLIPS is
+    read off that cell: named for that slip. Nothing otherwise (two slips read: left to the generic key)."""
+    from autograder.grading.source_checks import cells_of
+    if submission is None or not isinstance(value, str):
+        return
+    letter = value.strip().upper()
+    if letter not in _LETTERS or letter == answer.upper():
+        return
+    found = answer_bindings(cells_of(submission), question)
+    if found is None:
+        return
+    _sources, _nodes, _literals, tree = found
+    if all(_string_literal_only(st) for st in tree.body):   # a letter written out: no probe to blame
+        return
+    hits = []
+    for reader, letters, key in _PROBE_SLIPS.get(question, ()):
+        got = reader(tree)
+        if got is not None and letter in letters:
+            hits.append((key, got))
+    if len(hits) != 1:
+        return
+    key, got = hits[0]
+    raise Misconception(key, f"{question} is {value!r}, the letter your cell's check gave, and it is not the best "
+                        f"answer: {_probe_said(key, got)}{describe(key)}")
+
+
+def _string_literal_only(node) -> bool:
+    """A statement that only writes out a constant (`q6_answer = "C"`, a docstring)."""
+    import ast
+    return isinstance(node, (ast.Assign, ast.Expr)) and isinstance(node.value, ast.Constant)
+
+
+def _probe_said(key: str, got) -> str:
+    if key == "probe_sdpa_scale_given_d_k":
+        return f"your reference passes scale={got[0][:30]}, which multiplies the scores by {got[1]:.4g}; "
+    if key == "probe_grad_read_from_original":
+        return f"the backward ran through `{got[1]}`, a detached copy, but the check reads `{got[0]}.grad`; "
+    if key == "probe_kernel_not_normalised":
+        return f"`{got[1][:40]}` is never divided by the kernel's row sum; "
+    if key == "probe_against_fresh_multihead_attention":
+        return "your reference is a fresh layer with random projections; "
+    return f"`{got[:60]}` averages the products; "

@@ -492,6 +492,26 @@ MISCONCEPTIONS = {
                                    "the right weights, only the returned matrix has the wrong layout; return the "
                                    "(T_q, T_k) matrix, one row per query summing to 1 (weights_kq.T, or "
                                    "torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1))",
+    "softmax_kernel_replaced": "dividing another function of the scores than exp (elu(s) + 1, relu(s), 1 + s, "
+                               "exp of clamped scores...) by its row sum: the rows sum to 1, but only exp gives the "
+                               "softmax; use torch.softmax(scores, dim=-1)",
+    # round 47 (blind47's probes): a wrong letter from a broken experiment, the slip read off the cell
+    "probe_dot_product_as_mean": "taking the mean of the coordinate products as the dot product: the mean divides "
+                                 "q.k by d_k, so its variance is about 1/d_k, not d_k; sum the products "
+                                 "((q * k).sum(dim=-1)), then assign the letter that fits as a string",
+    "probe_against_fresh_multihead_attention": "checking against a freshly made nn.MultiheadAttention: it applies "
+                                               "its own random query, key, value and output projections, so it "
+                                               "never equals attention(X, X, X); compare with softmax(X X^T / "
+                                               "sqrt(d)) X instead, then assign the letter as a string",
+    "probe_sdpa_scale_given_d_k": "passing the head width (or its square root) as scale= to "
+                                  "F.scaled_dot_product_attention: scale is the factor the scores are multiplied "
+                                  "by (default 1/sqrt(d_k)); leave it out or pass 1 / math.sqrt(d_k)",
+    "probe_grad_read_from_original": "reading .grad of the original tensor after the backward ran through a "
+                                     ".detach() copy of it: the copy is cut off the original's graph, so the "
+                                     "original's .grad stays None; read the copy's .grad (or pass the original)",
+    "probe_kernel_not_normalised": "comparing attention with sum_j k(q, k_j) v_j, kernel weights never divided by "
+                                   "their row sum (Nadaraya-Watson divides by sum_j k(q, k_j)); normalise each row "
+                                   "of the kernel first, then compare",
     "linear_attention": "replacing softmax(Q K^T / sqrt(d_k)) by the product of two separate softmaxes, softmax(Q) "
                         "over the features times softmax(K) over the positions, transposed ('efficient' or linear "
                         "attention): its rows sum to 1, but it is an approximation, not scaled dot-product "

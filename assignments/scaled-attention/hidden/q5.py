@@ -31,6 +31,7 @@ def test_q5_answer(q5_answer, submission=None):
     raise_if_answer_overwritten(q5_answer, "q5_answer", ref.q5_answer)
     D.raise_if_keyword_search("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
+    D.raise_if_probe_slip("q5_answer", q5_answer, ref.q5_answer, submission)   # the probe's own slip
     D.raise_if_computed_choice("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
