@@ -873,7 +873,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
                                 f"out (`{worked}`), not a letter: " + describe("answer_computed_by_code"))
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
     _raise_if_value_not_letter(value, what)
-    raise_if_answer_overwritten(value, what, answer)
+    raise_if_answer_overwritten(value, what, answer, wrong_keys)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         raise AssertionError(f"{what} should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
@@ -925,7 +925,7 @@ def _raise_if_positional_letter(value: str, what: str, tail: str, key: str | Non
                         f"not the best answer{stands}{tail}: " + describe("answer_by_position"))
 
 
-def raise_if_answer_overwritten(value: object, what: str, answer: str) -> None:
+def raise_if_answer_overwritten(value: object, what: str, answer: str, wrong: Mapping[str, str] | None = None) -> None:
     """answer_overwritten: a wrong letter written out, where the notebook set `what` to the best answer earlier and a
     later top-level line replaced it (a first guess left below the answer: blind47's sdpa q7). What the two lines
     say is shown; nothing where no earlier line held the best answer (then the last letter is the student's
@@ -938,9 +938,12 @@ def raise_if_answer_overwritten(value: object, what: str, answer: str) -> None:
     if not any(v.strip().strip("()").strip().lower() == answer.lower() for _, v in earlier):
         return
     first = next(shown for shown, v in earlier if v.strip().strip("()").strip().lower() == answer.lower())
+    letter = value.strip().strip("()").strip()
+    key = {k.lower(): v for k, v in (wrong or {}).items()}.get(letter.lower())
+    stands = f" (option {letter.upper()} stands for {describe(key)})" if key else ""
     raise Misconception("answer_overwritten", f"{what} is {value.strip()!r}: the notebook sets it twice, and the "
                         f"later line replaces the earlier `{first}`; the last assignment that runs is the one graded, "
-                        "and it is not the best answer: " + describe("answer_overwritten"))
+                        f"and it is not the best answer{stands}: " + describe("answer_overwritten"))
 
 
 def _raise_if_list_comma_missing(value: str, what: str, tail: str, cells: list[str] | None, answer: str) -> None:

@@ -3581,7 +3581,8 @@ BLIND32_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             "q5_answer_third_option_zero_indexed": ("one_edit_fix",),   # now: `2` in place of `3` (an index counted from 1)
             # attention_as_argmax ("attention returns only the best-matching value (a hard argmax)"): exactly the second
             # thought that overwrote A with C
-            "q6_answer_changed_on_second_thought": ("attention_as_argmax",),
+            # now (after blind47, engine: the overwrite its mistake states, with what the option stands for)
+            "q6_answer_changed_on_second_thought": ("attention_as_argmax", "answer_overwritten"),
             # answer_extra_characters ("it starts with D, the right choice, and goes on with words ... the letter alone")
             "q7_answer_letter_with_reason": ("answer_extra_characters",),
             # one_edit_fix on all 3 q8 tests: `torch.cat(heads, dim=1)` in place of `torch.relu(torch.cat(heads, dim=1))`

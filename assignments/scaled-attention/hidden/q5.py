@@ -28,7 +28,7 @@ D = _load_diagnose()
 def test_q5_answer(q5_answer, submission=None):
     if isinstance(q5_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q5_answer", q5_answer, lambda v: v.strip().upper() == ref.q5_answer)
-    raise_if_answer_overwritten(q5_answer, "q5_answer", ref.q5_answer)
+    raise_if_answer_overwritten(q5_answer, "q5_answer", ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_keyword_search("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_slip("q5_answer", q5_answer, ref.q5_answer, submission)   # the probe's own slip

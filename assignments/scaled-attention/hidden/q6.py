@@ -28,7 +28,7 @@ D = _load_diagnose()
 def test_q6_answer(q6_answer, submission=None):
     if isinstance(q6_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q6_answer", q6_answer, lambda v: v.strip().upper() == ref.q6_answer)
-    raise_if_answer_overwritten(q6_answer, "q6_answer", ref.q6_answer)
+    raise_if_answer_overwritten(q6_answer, "q6_answer", ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     D.raise_if_keyword_search("q6_answer", q6_answer, ref.q6_answer, submission)
     D.raise_if_probe_slip("q6_answer", q6_answer, ref.q6_answer, submission)   # the probe's own slip
     D.raise_if_computed_choice("q6_answer", q6_answer, ref.q6_answer, submission)

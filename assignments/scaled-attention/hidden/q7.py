@@ -28,7 +28,7 @@ D = _load_diagnose()
 def test_q7_answer(q7_answer, submission=None):
     if isinstance(q7_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q7_answer", q7_answer, lambda v: v.strip().upper() == ref.q7_answer)
-    raise_if_answer_overwritten(q7_answer, "q7_answer", ref.q7_answer)
+    raise_if_answer_overwritten(q7_answer, "q7_answer", ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
     D.raise_if_keyword_search("q7_answer", q7_answer, ref.q7_answer, submission)
     D.raise_if_probe_slip("q7_answer", q7_answer, ref.q7_answer, submission)   # the probe's own slip
     D.raise_if_computed_choice("q7_answer", q7_answer, ref.q7_answer, submission)

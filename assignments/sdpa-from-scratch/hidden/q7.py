@@ -47,7 +47,7 @@ def _raise_if_lesson_letter(value, submission):
 
 @test_case(points=1, hidden=True)
 def test_trap_answer(q_trap_answer, submission=None):
-    raise_if_answer_overwritten(q_trap_answer, "q_trap_answer", ref.q_trap_answer)
+    raise_if_answer_overwritten(q_trap_answer, "q_trap_answer", ref.q_trap_answer, WRONG)
     _raise_if_lesson_letter(q_trap_answer, submission)
     # what each wrong choice reveals (see the notebook's options)
     expect_choice(q_trap_answer, "q_trap_answer", answer=ref.q_trap_answer, choices="ABCD", wrong=WRONG,
