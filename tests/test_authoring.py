@@ -109,6 +109,20 @@ def test_no_hidden_file_runs_code_in_the_grader(slug):
     assert not found, f"{slug}: hidden files that run code in the grader: {found}"
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_hidden_file_defines_a_name_twice(slug):
+    # a helper written later under a taken name replaces the first for every caller: round 47b's `_root_name`
+    # (a chain of calls, not through an index) silently broke q8's reading of attention(K[:, cols], Q[:, cols])
+    import ast
+    import collections
+    twice = []
+    for path in sorted((ROOT / "assignments" / slug / "hidden").glob("*.py")):
+        body = ast.parse(path.read_text()).body
+        names = collections.Counter(n.name for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef)))
+        twice += [f"{path.name}: {name}" for name, count in names.items() if count > 1]
+    assert not twice, f"{slug}: names defined twice at a hidden file's top level: {twice}"
+
+
 def _calls_with_a_gradient_tensor(source: str) -> list[int]:
     """Lines of `torch.autograd.grad(out, inputs, g)` / `grad_outputs=` and `x.backward(g)` / `gradient=`:
     the spellings that import sympy. A scalar's `autograd.grad(loss, x)` or `loss.backward(retain_graph=True)`

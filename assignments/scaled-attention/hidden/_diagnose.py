@@ -5470,8 +5470,9 @@ def sdpa_scale_as_width(tree) -> tuple[str, float] | None:
     return None
 
 
-def _root_name(node):
-    """The name a chain of attribute reads and method calls starts from (`Q.detach().clone()` -> Q)."""
+def _chain_root(node):
+    """The name a chain of attribute reads and method calls starts from (`Q.detach().clone()` -> Q); not through an
+    index (_root_name, q8's, goes through those too)."""
     import ast
     while isinstance(node, (ast.Call, ast.Attribute)):
         node = node.func if isinstance(node, ast.Call) else node.value
@@ -5493,7 +5494,7 @@ def grad_of_detached_original(tree) -> tuple[str, str] | None:
         b = n.targets[0].id
         if not any(_callee_name(c) == "detach" for c in ast.walk(n.value)):
             continue
-        a = _root_name(n.value)
+        a = _chain_root(n.value)
         if a is None or a == b or a not in grads or b in grads:
             continue
         passed = any(isinstance(c, ast.Call) and any(isinstance(x, ast.Name) and x.id == b for x in c.args)
@@ -5522,7 +5523,7 @@ def kernel_estimate_not_normalised(tree) -> tuple[str, str] | None:
     kernels = {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
                and isinstance(n.targets[0], ast.Name) and _callee_name(n.value) == "exp"}
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and _root_name(n) in kernels and _callee_name(n) in ("sum", "div", "div_",
+        if isinstance(n, ast.Call) and _chain_root(n) in kernels and _callee_name(n) in ("sum", "div", "div_",
                                                                                        "true_divide"):
             return None
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and any(
