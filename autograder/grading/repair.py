@@ -1674,7 +1674,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         if kept and len(kept) < len(fixes):
             fixes, mends = [fixes[k] for k in kept], [mends[k] for k in kept]
     small = all(isinstance(e, bool) or (isinstance(e, int) and abs(e) <= 64) for e in expected[:judged])
-    found = len(fixes)
+    found = len([f for f in fixes if not _names_only(f)])   # what tells a fix apart: any edit but a variable swap
     if small:
         # one variable put for another, or a call's arguments reordered, lands on a small count by chance (the
         # lesson's rank 2 from int(trace(Q Q^T) / 2), or from a QR of S^T whose pivots fall exactly to zero:
@@ -1683,8 +1683,8 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         # slip was the unsquared denominator of `2048 ** 2 // 1024` (blind47)
         fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f)]
     if not fixes or (small and found > 1):
-        # a small count (a rank of 2) is what many edits give: only a single fix tells one apart, counted before
-        # the coincidences above are dropped (two fixes, one a swapped operator, leave no evidence for the other)
+        # a small count (a rank of 2) is what many edits give: only a single fix tells one apart, a swapped operator
+        # counted (never said itself, it still leaves no evidence for the other: blind20's three "fixes" of a rank)
         return None
     return Found(name=", ".join(names[:judged]), cell=cell, fixes=tuple(fixes), calls=0,
                  line_text=safe_line(cells[cell], fixes[0].line), tests=len(keys),
