@@ -859,10 +859,13 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
     except (RecursionError, ValueError, TypeError, AttributeError):
         return out
     if isinstance(fn, ast.FunctionDef):
-        out += _alike_together(fn, alike, pending, copy_prefix, len(out), limit - len(out))
         out += _moves(fn, copy_prefix, len(out), limit - len(out))
         out += _axes_together(fn, copy_prefix, len(out), limit - len(out))
         out += _unwrapped_together(fn, copy_prefix, len(out), limit - len(out))
+        # last: the look-alikes' edits are many where lines are copies (three projections split alike), and the
+        # kinds above, fewer and each a known slip, must not lose their place to them (blind30's .numpy() dropped)
+        made = {_unnamed(e.source, copy_prefix) for e in out}
+        out += _alike_together(fn, alike, pending, copy_prefix, len(out), limit - len(out), made)
     return out
 
 
@@ -930,12 +933,20 @@ def mapping_of(mapping: Mapping[str, str]) -> Callable[[str], str]:
     return lambda name: mapping.get(name, name)
 
 
+def _unnamed(source: str, copy_prefix: str) -> str:
+    """An edited copy's source without its copy's name: two edits that make the same code are one fix."""
+    return re.sub(rf"{re.escape(copy_prefix)}\d+", "", source)
+
+
 def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST, ast.AST, str, int | None]]],
                     pending: Sequence[tuple[ast.AST, ast.AST, str, str]], copy_prefix: str, start: int,
-                    limit: int) -> list[Edit]:
+                    limit: int, made: set[str]) -> list[Edit]:
     """The copies of `fn` with one edit of an expression made the same way in every place written alike, each
     place's own variables kept (`/ (n - 1)` for `/ n - 1` in both lines): what one edit does to the first place,
-    done to each (its names mapped onto the other place's, in the order both walk them)."""
+    done to each (its names mapped onto the other place's, in the order both walk them). One change made in every
+    place is the same copy from whichever place it started, and may be one an edit above made already (`made`:
+    their sources, unnamed): each is tried once, or three equal fixes would read as "the inputs do not tell"
+    (blind30's .numpy() dropped from three projections)."""
     out: list[Edit] = []
     name = fn.name
     for node, new, before, after in pending:
@@ -964,6 +975,9 @@ def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST,
                 for other, parent, field, at, _put_node in puts:
                     _put(parent, field, at, other)
                 fn.name = name
+            if _unnamed(source, copy_prefix) in made:
+                continue
+            made.add(_unnamed(source, copy_prefix))
             out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
                             source=source, places=len(places)))
     return out
