@@ -755,8 +755,10 @@ def value_edits(cells: Sequence[str], names: Sequence[str], copy_prefix: str) ->
     # a number put for a number the student wrote would tell a hand-worked answer ("`2` in place of `5`"),
     # not a slip: only the changes around the numbers are said. The return is the grader's own, not the
     # student's code: no edit there ("`wc` in place of `weights3_causal`" on a line the cell does not have)
+    # nor one edit made in every line written alike: a trace cell's calls of a wrong helper are alike (two
+    # stable_softmax(..., dim=-1)), and the same change in each can offset the helper's slip instead of naming it
     return index, _edits_of(shell, names, copy_prefix, MAX_CANDIDATES, numbers=False,
-                            fixed=frozenset(id(n) for n in ast.walk(answer)))
+                            fixed=frozenset(id(n) for n in ast.walk(answer)), look_alikes=False)
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")   # no two runs that can share digits
@@ -800,9 +802,10 @@ class _Printed:
 
 
 def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_prefix: str, limit: int,
-              numbers: bool = True, fixed: frozenset[int] = frozenset()) -> list[Edit]:
+              numbers: bool = True, fixed: frozenset[int] = frozenset(), look_alikes: bool = True) -> list[Edit]:
     """The one-edit copies of `fn` (each renamed copy_prefix + its number, in order), at most `limit`;
-    without one number put for another where `numbers` is False, and none at the nodes in `fixed` (ids)."""
+    without one number put for another where `numbers` is False, none at the nodes in `fixed` (ids); with
+    `look_alikes`, one edit made in every place written alike too (_alike_together)."""
     out: list[Edit] = []
     params = {p.arg for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)
               for p in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)}
@@ -813,7 +816,7 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
              and id(node) not in fixed]
     pending: list[tuple[ast.AST, ast.AST, str, str]] = []     # (node, new, before, after) of edits with look-alikes
     try:
-        alike = _written_alike(fn, slots) if isinstance(fn, ast.FunctionDef) else {}
+        alike = _written_alike(fn, slots) if isinstance(fn, ast.FunctionDef) and look_alikes else {}
     except RecursionError:      # an expression nested hundreds deep: no look-alikes said of it
         alike = {}
     try:

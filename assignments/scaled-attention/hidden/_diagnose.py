@@ -5481,7 +5481,7 @@ def _chain_root(node):
 
 def grad_of_detached_original(tree) -> tuple[str, str] | None:
     """probe_grad_read_from_original (blind47 q7_answer_grad_read_from_original_after_detached_copy): the cell binds
-    B = A.detach()... (a copy cut from A's graph), passes B to a call, runs .backward(), and reads A.grad but never
+    B = A.detach()... (a copy cut from A's graph), passes B to a call, runs the backward pass, and reads A.grad but never
     B.grad: A is not in the graph the backward ran through, so its .grad stays None. (A, B), else None."""
     import ast
     if not any(_callee_name(n) == "backward" for n in ast.walk(tree)):
