@@ -636,21 +636,27 @@ def _fixed_size_run(fn: Callable[..., object], T: int, avoid: set[int]) -> tuple
         return err, (X, *W)
 
 
+def size_against(e: StudentCodeError, T: int) -> int | None:
+    """The other size of a crash's size mismatch ("The size of tensor a (x) must match the size of tensor b (y)")
+    where one of the two is the input's length T and the other is not; None otherwise."""
+    found = _ANY_SIZES.search(e.message or "")
+    if not found:
+        return None
+    a, b = int(found.group(1)), int(found.group(2))
+    if T not in (a, b) or a == b:
+        return None
+    return a if b == T else b
+
+
 def mask_sized_once_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor) -> Misconception | None:
     """mask_sized_once from a crash: a broadcast of T against a size n != T, where fresh inputs n tokens long
     (widths apart from n, so no width can be what fixed it) run and are right, and inputs n - 1 and n + 1 tokens
     long crash against that same n: the mask (or whatever crashes) has one size, whatever the input's length (a
     default argument evaluated once when the def ran, a mask made at the top level). A mask cut from a larger
     buffer (right below its size) is not this: n - 1 runs there. None otherwise (round 47b, blind46)."""
-    found = _ANY_SIZES.search(e.message or "")
     T = X.shape[-2]
-    if not found:
-        return None
-    a, b = int(found.group(1)), int(found.group(2))
-    if T not in (a, b) or a == b:
-        return None
-    n = a if b == T else b
-    if not 3 <= n <= 64:
+    n = size_against(e, T)
+    if n is None or not 3 <= n <= 64:
         return None
     avoid = {T, n - 1, n, n + 1}
     out, inputs = _fixed_size_run(fn, n, avoid)
@@ -1678,14 +1684,8 @@ def prefix_average_fixed_counts_crash(fn: Callable[..., object], e: StudentCodeE
     """prefix_average_counts_fixed from a crash: T rows (or columns) against a fixed number n of counts, n neither
     T nor T - 1 (the lesson's five tokens written out: torch.tensor([1., 2., 3., 4., 5.])), and a second call with
     T = n runs and is right. None otherwise (naming30)."""
-    found = _ANY_SIZES.search(e.message or "")
-    if not found:
-        return None
-    a, b = int(found.group(1)), int(found.group(2))
-    if T not in (a, b) or a == b:
-        return None
-    n = a if b == T else b
-    if n in (T - 1, T + 1) or not 1 <= n <= 64:
+    n = size_against(e, T)
+    if n is None or n in (T - 1, T + 1) or not 1 <= n <= 64:
         return None
     try:
         out = fn(n)
