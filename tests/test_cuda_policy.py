@@ -214,16 +214,21 @@ def disagreeing_grader():
     import autograder.grading.grader as grading
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: the worker would initialise CUDA")
+    # The probe is patched only while this grader is made (it asks once, there): patched for the module's whole
+    # life, it leaked into every grader made meanwhile by tests xdist ran between this module's, and the session's
+    # grader then took this CPU machine for a GPU one and left graded calls free to start threads (round 47's
+    # thread-seal tests failed in a full run only)
     mp = pytest.MonkeyPatch()
     mp.setattr(grading, "cuda_available", lambda: True)
     try:
-        with grading.Grader(cuda_course(cuda_workers=1)) as grader:
-            # slots of its own: not shared with whatever else this user runs on the machine
-            slots = tempfile.mkdtemp(prefix="cuda-slots-")
-            grader._cuda_slots = CudaSlots(1, Path(slots) / "d")
-            yield grader
+        made = grading.Grader(cuda_course(cuda_workers=1))
     finally:
         mp.undo()
+    with made as grader:
+        # slots of its own: not shared with whatever else this user runs on the machine
+        slots = tempfile.mkdtemp(prefix="cuda-slots-")
+        grader._cuda_slots = CudaSlots(1, Path(slots) / "d")
+        yield grader
 
 
 def test_cuda_the_worker_could_not_initialise_is_not_run_and_never_the_students_fault(
