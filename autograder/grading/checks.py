@@ -930,15 +930,17 @@ def raise_if_answer_overwritten(value: object, what: str, answer: str, wrong: Ma
     later top-level line replaced it (a first guess left below the answer: blind47's sdpa q7). What the two lines
     say is shown; nothing where no earlier line held the best answer (then the last letter is the student's
     choice). Hidden tests with checks of their own before expect_choice call it first."""
-    if not isinstance(value, str) or not answer or value.strip().strip("()").strip().lower() == answer.lower():
+    def bare(text: str) -> str:
+        return text.strip().strip("()").strip()
+    if not isinstance(value, str) or not answer or bare(value).lower() == answer.lower():
         return
     from autograder.grading.source_checks import overwritten_bindings
     cells = _answer_cells(what)
     earlier = overwritten_bindings(cells, what) if cells is not None else []
-    if not any(v.strip().strip("()").strip().lower() == answer.lower() for _, v in earlier):
+    first = next((shown for shown, v in earlier if bare(v).lower() == answer.lower()), None)
+    if first is None:
         return
-    first = next(shown for shown, v in earlier if v.strip().strip("()").strip().lower() == answer.lower())
-    letter = value.strip().strip("()").strip()
+    letter = bare(value)
     key = {k.lower(): v for k, v in (wrong or {}).items()}.get(letter.lower())
     stands = f" (option {letter.upper()} stands for {describe(key)})" if key else ""
     raise Misconception("answer_overwritten", f"{what} is {value.strip()!r}: the notebook sets it twice, and the "

@@ -867,8 +867,9 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
         out += _unwrapped_together(fn, copy_prefix, len(out), limit - len(out))
         # last: the look-alikes' edits are many where lines are copies (three projections split alike), and the
         # kinds above, fewer and each a known slip, must not lose their place to them (blind30's .numpy() dropped)
-        made = {_unnamed(e.source, copy_prefix) for e in out}
-        out += _alike_together(fn, alike, pending, copy_prefix, len(out), limit - len(out), made)
+        if pending:
+            made = {_unnamed(e.source, copy_prefix) for e in out}
+            out += _alike_together(fn, alike, pending, copy_prefix, len(out), limit - len(out), made)
     return out
 
 
@@ -902,11 +903,12 @@ def _shapes(tree: ast.AST) -> dict[int, int]:
     return shape
 
 
-def _renamed(node: ast.AST, rename: Callable[[str], str]) -> ast.AST:
+def _renamed(node: ast.AST, mapping: Mapping[str, str]) -> ast.AST:
+    """A copy of `node` with its variables renamed by `mapping` (every other name kept)."""
     twin = copy.deepcopy(node)
     for n in ast.walk(twin):
         if isinstance(n, ast.Name):
-            n.id = rename(n.id)
+            n.id = mapping.get(n.id, n.id)
     return twin
 
 
@@ -929,11 +931,6 @@ def _written_alike(fn: ast.FunctionDef, slots: Sequence[tuple[ast.AST, ast.AST, 
             for slot in group:
                 found[id(slot[0])] = group
     return found
-
-
-def mapping_of(mapping: Mapping[str, str]) -> Callable[[str], str]:
-    """A renaming by `mapping`, every other name kept."""
-    return lambda name: mapping.get(name, name)
 
 
 def _unnamed(source: str, copy_prefix: str) -> str:
@@ -965,7 +962,7 @@ def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST,
             if len(theirs) != len(ours) or any(mapping.setdefault(a, b) != b or back.setdefault(b, a) != a
                                                for a, b in zip(ours, theirs)):
                 break           # one name of one place read as two of the other: not the same change
-            puts.append((other, parent, field, at, ast.copy_location(_renamed(new, mapping_of(mapping)), other)))
+            puts.append((other, parent, field, at, ast.copy_location(_renamed(new, mapping), other)))
         else:
             try:
                 for _other, parent, field, at, put in puts:
@@ -978,9 +975,10 @@ def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST,
                 for other, parent, field, at, _put_node in puts:
                     _put(parent, field, at, other)
                 fn.name = name
-            if _unnamed(source, copy_prefix) in made:
+            code = _unnamed(source, copy_prefix)
+            if code in made:
                 continue
-            made.add(_unnamed(source, copy_prefix))
+            made.add(code)
             out.append(Edit(line=getattr(node, "lineno", fn.lineno), before=_cut(before), after=_cut(after),
                             source=source, places=len(places)))
     return out
