@@ -1520,6 +1520,7 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
+                         or entropy_nan_guard_after_sum(got, logits, dtype, expected)
                          or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected)
                          or entropy_collision(got, logits, dtype, expected)
@@ -1641,6 +1642,48 @@ def entropy_keepdim_missing(got, logits, dtype, expected):
             return Misconception("keepdim_missing", f"softmax_entropy(logits) equals, on the same logits, the entropy "
                                  f"with {how} without keepdim=True: " + describe("keepdim_missing"))
     return None
+
+
+def entropy_nan_guard_after_sum(got, logits, dtype, expected):
+    """entropy_nan_guard_after_sum: -(p * log p).sum(-1) in the test's dtype with its NaN replaced by 0 AFTER the
+    row sum (torch.nan_to_num(H), H[H != H] = 0, torch.where(isnan(H), 0, H)). A row where some probabilities
+    underflow to 0 is NaN before the guard, so its whole entropy becomes 0: right only where one probability
+    takes all the mass, wrong on a row with two tied maxima (ln 2). Replayed on the same logits; named only
+    where a guarded row is nonzero in the reference."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or tuple(got.shape) != tuple(logits.shape[:-1]):
+        return None
+    p = torch.softmax(logits.to(dtype), dim=-1)
+    raw = -(p * torch.log(p)).sum(dim=-1)
+    guarded = torch.isnan(raw)
+    if not bool(guarded.any()) or not bool((expected[guarded].abs() > 1e-3).any()):
+        return None
+    replay = torch.nan_to_num(raw, nan=0.0)
+    if not matching_variants(got, {"v": replay}, dtype, expected=expected):
+        return None
+    rows = [i for i, (g, e) in enumerate(zip(guarded.flatten().tolist(), expected.flatten().tolist()))
+            if g and abs(e) > 1e-3]
+    return Misconception("entropy_nan_guard_after_sum", f"softmax_entropy(logits) is 0 on the row(s) {rows}, where some "
+                         "probabilities underflow to 0 and the others share the mass (entropy "
+                         f"{float(expected.flatten()[rows[0]]):.4g} there); it equals, on every row, -(p * log p).sum(-1) with its "
+                         "NaN replaced by 0 after the sum: " + describe("entropy_nan_guard_after_sum"))
+
+
+def check_entropy_size_one_axes(fn, logits):
+    """The entropy keeps every leading axis, size one included: logits of shape (B, 1, T) give (B, 1). A result of
+    the right values with the size-one axes dropped (H.squeeze(), torch.squeeze) is entropy_size_one_axes_dropped;
+    any other shape is said in words. Called after the value cases passed."""
+    got = call_entropy(fn, logits)
+    want = tuple(logits.shape[:-1])
+    what = f"softmax_entropy of logits of shape {tuple(logits.shape)}"
+    if type(got) is not torch.Tensor or tuple(got.shape) == want:
+        return
+    expected = ref.softmax_entropy(logits.double())
+    squeezed = tuple(n for n in want if n != 1)
+    if tuple(got.shape) == squeezed and got.is_floating_point() \
+            and matching_variants(got.reshape(want), {"right": expected}, logits.dtype):
+        raise Misconception("entropy_size_one_axes_dropped", f"{what} has shape {tuple(got.shape)}, not {want} "
+                            "(logits.shape[:-1]); its values are right: " + describe("entropy_size_one_axes_dropped"))
+    raise AssertionError(f"{what} should have shape {want} (logits.shape[:-1]), got {tuple(got.shape)}")
 
 
 def _scores_as_probs_crash(fn, e, shape):

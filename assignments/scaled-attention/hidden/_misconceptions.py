@@ -631,4 +631,12 @@ MISCONCEPTIONS = {
                                     "removed, so the result has shape (1,) instead of () (logits.shape[:-1]); "
                                     "squeeze it back out, or drop the promotion: log_softmax(dim=-1) and "
                                     ".sum(dim=-1) already work on any number of leading dims",
+    "entropy_nan_guard_after_sum": "replacing a NaN entropy by 0 after the row sum (torch.nan_to_num(H)): a row where "
+                                   "some probabilities underflow to 0 is NaN before the guard, so its whole "
+                                   "entropy is set to 0, wrong whenever the mass is shared (two tied largest "
+                                   "logits: ln 2); guard each term instead, p * log(p) taken as 0 where p == 0 "
+                                   "(torch.special.entr, torch.xlogy) or use log_softmax",
+    "entropy_size_one_axes_dropped": "dropping size-one axes of the entropy (H.squeeze() with no dim): logits of "
+                                     "shape (B, 1, T) give (B,) instead of (B, 1); the result must keep "
+                                     "logits.shape[:-1], so squeeze only the axis you added, or none",
 }

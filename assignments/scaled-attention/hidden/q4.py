@@ -58,6 +58,8 @@ def test_entropy_random_logits(softmax_entropy, rng):
     D.check_entropy_dtype(softmax_entropy, randn((4, 6), rng, torch.float64, scale=2.0))   # "the same dtype"
     # one row, shape (T,): "(..., T) gives (...)", a 0-d tensor here
     D.check_entropy_one_row(softmax_entropy, randn((7,), rng, torch.float32, scale=2.0))
+    # size-one leading axes are kept: (3, 1, 6) gives (3, 1)
+    D.check_entropy_size_one_axes(softmax_entropy, randn((3, 1, 6), rng, torch.float32, scale=2.0))
 
 
 def _nan_cause(softmax_entropy) -> AssertionError:
@@ -89,10 +91,13 @@ def _nan_cause(softmax_entropy) -> AssertionError:
 
 @test_case(points=1, hidden=True)
 def test_entropy_saturated_rows(softmax_entropy, rng):
-    # rows 0 and 2 are saturated: in float32 every probability but one underflows to exactly 0
-    logits = randn((4, 8), rng, torch.float32)
+    # rows 0 and 2 are saturated: in float32 every probability but one underflows to exactly 0; row 4 has
+    # two tied largest logits and the rest underflow: entropy ln 2 (a NaN guarded only after the row sum gives 0)
+    logits = randn((5, 8), rng, torch.float32)
     logits[0, 3] += 300.0
     logits[2, 6] += 250.0
+    logits[4, 1] += 270.0
+    logits[4, 5] = logits[4, 1]
     got = assert_plain_tensor(D.call_entropy(softmax_entropy, logits), "softmax_entropy(logits)")
     if got.is_floating_point() and torch.isnan(got).any():
         raise D.global_max_nan(got, logits) or _nan_cause(softmax_entropy)
