@@ -5986,11 +5986,13 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # not caught: 28/28; no q4 test gives a row with SOME (not all but one) probabilities underflowing to 0
         # (e.g. softmax([1000, 1000, 0]), entropy ln 2), where the nan_to_num after the row sum turns the NaN
         # row into 0; the saturated-row test (all but one zero, entropy 0) is passed by the guard
-        "q4_entropy_nan_to_num_after_the_row_sum": (),
+        # now (after round 48, engine: a tied saturated row added to test_entropy_saturated_rows, named entropy_nan_guard_after_sum by replay; 27/28)
+        "q4_entropy_nan_to_num_after_the_row_sum": ("entropy_nan_guard_after_sum",),
         # not caught: 28/28; no q4 test calls softmax_entropy on logits with a size-one batch axis ((1, T) or
         # (B, 1, T)) and checks the shape logits.shape[:-1]; .squeeze() is harmless on the shapes tested (the
         # 1-D row gives 0-d either way, entropy_table's .item() accepts both)
-        "q4_entropy_squeezed_drops_size_one_axes": (),
+        # now (after round 48, engine: (3, 1, 6) logits asked for, entropy_size_one_axes_dropped; 26/28)
+        "q4_entropy_squeezed_drops_size_one_axes": ("entropy_size_one_axes_dropped",),
         # not caught: 28/28; '\nC\n' is accepted because the grader (expect_choice) and the notebook's own
         # format check (q6_answer.strip().upper()) strip whitespace around the letter by design; borderline as
         # a mistake under this course's rules, counted as not caught as the set asks
