@@ -80,7 +80,7 @@ import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Literal, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Mapping, Optional, Sequence
 
 import jinja2
 import numpy as np
@@ -225,8 +225,43 @@ def _called_names(node: ast.AST) -> list[str]:
     return list(seen)
 
 
+_BLOCKS = tuple(getattr(ast, kind) for kind in ("If", "Try", "TryStar", "With", "AsyncWith", "For", "AsyncFor",
+                                                  "While") if hasattr(ast, kind))
+MAX_BLOCK_DEPTH = 20      # Python itself refuses more statically nested blocks than this
+
+
+def _top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | str | None"]]:
+    """The names a cell binds at module level, in the order its statements are written: a def (also one
+    inside a module-level if / try / with / for / while, which binds at module level when it runs: a copy
+    indented under `if True:` is still the function graded), `name = other` and `name = wrap(other)`
+    (other's def, by name: the last name passed), and any other assignment to a name (None: the def bound
+    before is no longer the graded one). Both branches of an if are read in order, so the last written
+    wins, as the last cell does. Read without recursion (a cell's nesting is the student's)."""
+    pending: list[tuple[int, Iterator[ast.AST]]] = [(0, iter(body))]
+    while pending:
+        depth, statements = pending[-1]
+        node = next(statements, None)
+        if node is None:
+            pending.pop()
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if _valid_name(node.name):
+                yield node.name, node
+        elif isinstance(node, _BLOCKS) and depth < MAX_BLOCK_DEPTH:
+            parts = [getattr(node, part, []) for part in ("body", "handlers", "orelse", "finalbody")]
+            children = [c for part in parts for c in part]
+            pending.append((depth + 1, iter(children)))
+        elif isinstance(node, ast.ExceptHandler):
+            pending.append((depth, iter(node.body)))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            target, value = node.targets[0].id, node.value
+            if isinstance(value, ast.Call):   # f = torch.compile(f), f = functools.wraps(g)(h): the def passed
+                value = next((a for a in reversed(value.args) if isinstance(a, ast.Name)), value)
+            if _valid_name(target):
+                yield target, value.id if isinstance(value, ast.Name) else None
+
+
 def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
-    """The functions named in `names` that the cells define at top level (the last definition of each),
+    """The functions named in `names` that the cells bind at module level (the last binding of each),
     then the helpers they read that the cells define too, each as its own lines of source. Never
     raises for any cell text: what cannot be read is left out and said in `note`."""
     defs: dict[str, tuple[int, ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = {}
@@ -242,9 +277,13 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
             unreadable += 1
             continue
         lines = cell.splitlines()
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _valid_name(node.name):
-                defs[node.name] = (index, node, lines)
+        for name, bound in _top_level_bindings(tree.body):
+            if isinstance(bound, str) and bound in defs:
+                defs[name] = defs[bound]      # an alias or a wrapper of a def read here: that def's code
+            elif isinstance(bound, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs[name] = (index, bound, lines)
+            else:
+                defs.pop(name, None)          # bound to what no def here says: the def above is not graded
         if "import" in cell and len(imports) < MAX_IMPORTS:
             _import_names(tree, imports)
     notes = [f"{unreadable} code cell{'s are' if unreadable != 1 else ' is'} not valid Python (left out)"] if unreadable else []
