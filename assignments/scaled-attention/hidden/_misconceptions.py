@@ -639,4 +639,7 @@ MISCONCEPTIONS = {
     "entropy_size_one_axes_dropped": "dropping size-one axes of the entropy (H.squeeze() with no dim): logits of "
                                      "shape (B, 1, T) give (B,) instead of (B, 1); the result must keep "
                                      "logits.shape[:-1], so squeeze only the axis you added, or none",
+    "estimate_not_sampled": "returning a number that is not a sample variance of n_samples random draws (the expected "
+                            "value returned, with or without noise, or n_samples not used): draw n_samples pairs "
+                            "(q, k) from the generator, take each dot product, and return their variance",
 }
