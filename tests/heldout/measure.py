@@ -6350,6 +6350,189 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
 }
 
+BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind48 (frozen at 30dc3b5, after red-team rounds 51-52's first fixes and the scaled q2/q4 changes, before naming
+# round 48; measured at the bwrap level), judged by three helper sessions at first sight: scaled 12/14, sdpa 9/14,
+# pipeline 13/14: 34/42, none mis-named
+# blind48 (frozen engine, /tmp/frozen48), judged from `measure scaled-attention --set blind48 -v`
+# (/tmp/measure48-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j48-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # wrong_scale_constant on all 5 failing q1 tests: "it matches scaling the scores by another constant than 1/sqrt(d_k):
+        # the weights are softmax(Q K^T / c) with a different c: here c = 1.78, where the scale is 1/sqrt(d_k) = 1/3.464":
+        # exactly the effect per call (ln(T_k)/sqrt(d_k) is a different scale), and going back to 1/sqrt(d_k) alone fixes it;
+        # borderline: nothing says the extra factor is ln(T_k) (c changes with T_k: 1.78, 2.499, 2.232 across the tests); q8
+        # not charged (no double charge)
+        "q1_scores_times_log_of_key_count": ("wrong_scale_constant",),
+        # generic: both q2 failures None, "for d_k = 12 the variance of q.k is not within 10% of its expected value" (and the
+        # scaled one): says what differs, not the measured value, nothing says trunc_normal_ cuts at +-2 (variance 0.77 per
+        # coordinate), nor that the draws are not N(0, 1)
+        "q2_draws_with_init_trunc_normal": (),
+        # entropy_log1p on all 3 q4 failures: "it matches taking log1p(p) = ln(1 + p) as a NaN-free log(p): it is another
+        # function, so every term -p log1p(p) is wrong (and negative); use log(p) on the log_softmax, or p.clamp_min(eps)":
+        # exactly the effect of xlog1py(p, p) = p ln(1 + p) used as a 0-safe p log p; borderline: nothing names xlog1py /
+        # xlogy (the one-word fix), the advice points at log_softmax or a clamp instead
+        "q4_entropy_xlog1py_for_xlogy": ("entropy_log1p",),
+        # answer_computed_by_code on q5:test_q5_answer: "'A', the letter your code worked out (`q5_answer = min(_opts5,
+        # key=lambda s: abs(_opts5[s](16) - _var5))`) ... (option A stands for ...) ... what it measures or compares is not
+        # what the question asks": right in kind (the option told as the option's, not the student's belief), the quoted line
+        # calls the lambdas; borderline: the generic hints (sign, max/min, sizes, branch) miss it and nothing says the
+        # comprehension's lambdas all read the final p (late binding: every option is d^2)
+        "q5_answer_option_lambdas_late_binding": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'A' ... (`q5_answer = min(_opts5, key=lambda s: abs(_opts5[s] - _var5))`) ...": right in
+        # kind (as blind47's q5_answer_probe_dot_as_mean_of_products); borderline: the quote is the selection, nothing points at
+        # torch.manual_seed(0) inside the loop (one pair drawn 2000 times, variance 0)
+        "q5_answer_probe_reseeded_inside_loop": ("answer_computed_by_code",),
+        # raw: q5:test_q5_answer None, "your code raised EncodeError: a value of type filter cannot cross the sandbox
+        # boundary": the grader's own transport error, says the type (filter) but not that q5_answer must be a letter string
+        # (Python 3's filter is lazy: "".join(...) or next(...)); no key
+        "q5_answer_python2_filter_over_string": (),
+        # answer_computed_by_code: "'D' ... (`q5_answer = 'ABCD'[torch.bucketize(_var5, _opts5).item()]`) ... (option D stands
+        # for squaring d_k ...) ... what it measures or compares is not what the question asks": quotes the faulty line
+        # itself; borderline: nothing says bucketize gives the bin, not the nearest option
+        "q5_answer_probe_bucketize_gives_bin_not_nearest": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_mine6, _ref6, atol=1e-05) else 'C'`) ...":
+        # quotes the comparison, right in kind (as blind47's q6_answer_check_sdpa_scale_keyword_given_d_k); borderline:
+        # nothing says dropout_p=0.1 makes the reference random (SDPA has no training flag)
+        "q6_answer_check_sdpa_with_dropout_left_on": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_out6, torch.stack(_rows6), atol=...`) ...":
+        # quotes the check against the hand-built rows, right in kind; borderline: nothing says _X6[_i] * _X6[_j] is not summed
+        # (a softmax per feature instead of a dot product)
+        "q6_answer_check_scores_elementwise_not_dot": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if (_out6 - _exp6).abs().sum() < 1e-06 else 'C'`) ...": quotes
+        # the faulty tolerance line itself; borderline: nothing says a summed float32 error of 512 entries cannot be < 1e-6
+        "q6_answer_check_summed_error_below_1e_6": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _ok6 is True else 'C'`) ...": quotes the faulty `is True`
+        # line itself; borderline: nothing says a 0-d bool tensor is never the object True (use bool(...) or drop `is True`)
+        "q6_answer_tensor_bool_tested_with_is_true": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if bool((_used7 == _K7.shape[1]).all()) else 'C'`) ... (look at
+        # ... the sizes it uses ...)": the faulty line, and "the sizes it uses" is the fix (shape[0], the number of keys)
+        "q7_answer_used_keys_compared_with_key_width": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q7_answer is ('D', 4), a tuple of 2 values, not a letter: answering ... with a value (...
+        # a result worked out) instead of the letter ..., as a string such as \"B\"": shows the (letter, count) pair and asks
+        # for the letter string: the effect, a student takes [0]; borderline: nothing names Counter.most_common's pairs
+        "q7_answer_counter_most_common_pair": ("answer_value_not_letter",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _Q7.grad.abs().max() > 0 else 'C'`) ...": quotes the verdict
+        # that reads the gradient, right in kind (as blind47's q7_answer_grad_read_from_original_after_detached_copy);
+        # borderline: nothing points at backward(torch.zeros_like(_out7)) (a zero seed zeroes every gradient)
+        "q7_answer_backward_seeded_with_zeros_like": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 1 / raw 1 / mis-named 0 / not caught 0; correct at full marks 5/5
+# blind48 (frozen engine, /tmp/frozen48), judged from `measure sdpa-from-scratch --set blind48 -v`
+# (/tmp/measure48-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j48-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # sequence_first_layout on q1:test_weights_shape (the only failure): "weights_shape is (10, 4, 4) ... as if the inputs (4, 10, 64) were (tokens, batch, features) ... as nn.MultiheadAttention does without batch_first=True: here they are (batch, tokens, features), so the weights are (batch, T_q, T_k)": exactly the cause, with the fix
+        "q1_weights_probed_with_multihead_attention_in_its_sequence_first_default": ("sequence_first_layout",),
+        # shape_of_an_input on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 64), the shape of Q and K: giving a result the shape of an input ... the weights are (..., T_q, T_k), one per (query, key) pair": exactly the effect of broadcast_shapes(Q, K) and the right shape (as blind's q1_weights_shape_is_query_shape); borderline: nothing says broadcast_shapes is an elementwise shape, not a matmul's
+        "q1_broadcast_shapes_of_queries_and_keys_taken_as_the_weights": ("shape_of_an_input",),
+        # divisor_d_k_or_sqrt_64 on q2:test_score_variances (the only failure): "scaled_score_var matches the example's scores divided by 8 ... its d_k (d_k instead of sqrt(d_k)) ... divide the example's scores by math.sqrt(Q.shape[-1]) = sqrt(8)": raw / d_k ** 2 is Var(raw / d_k), so "d_k instead of sqrt(d_k)" is exactly the factor the student squared (the square rule is right, the factor wrong); borderline: said of the scores, not of the variance (the student divides no scores: the fix must be read as raw / sqrt(d_k) ** 2 = raw / d_k), and the sqrt(64) reading is idle here
+        "q2_scaled_variance_as_raw_divided_by_d_k_squared": ("divisor_d_k_or_sqrt_64",),
+        # softmax_ignores_dim on q3:test_dim_argument (the only failure): "stable_softmax(x, dim=0) is wrong: it matches ignoring the dim argument of the softmax": exactly (logsumexp hard-coded to -1)
+        "q3_logsumexp_hard_coded_to_the_last_axis": ("softmax_ignores_dim",),
+        # generic: all 20 failures None (4 q3, 13 q5, 3 q6): "does not match the correct result in 84 of 105 entries ... spread over every row and column", "contains NaN or inf in 40 of 60 entries", q6 "not correct in row(s) [0, 1, 2] (recompute ... take the softmax of each row)": what differs and where, nothing says the shift must be one constant per slice (the max), not a running cummax
+        "q3_running_cummax_used_as_the_shift": (),
+        # partly: upper_triangular_mask on q4:test_square and q6:test_weights3_causal ("it matches an upper-triangular (future-looking) mask instead of a lower-triangular one"): exactly the effect of mask[cols, rows]; q4:test_more_queries_than_keys is raw ("your code raised IndexError: index 6 is out of bounds for dimension 1 with size 6"), q4:test_more_keys_than_queries generic ("causal_mask(4, 9) is not the causal mask ... differs in 12 entries, the first at [0, 1]") (None)
+        "q4_tril_indices_scattered_with_rows_and_columns_swapped": ("upper_triangular_mask",),
+        # partly: scale_by_batch_dim on 8 of 15 q5 failures: "it matches taking d_k from a leading axis (Q.shape[0] or Q.size(1) ...), or multiplying it in (sqrt(Q.size(1) * Q.size(-1)), the heads times the head width), instead of the last one alone: divide by sqrt(Q.shape[-1])": numel() // T_q is batch x heads x d_k, "multiplying it in", with the exact fix; borderline: q5:test_float16_large_scores' text is garbled ("is wrong is scaled by 1/sqrt(T_q) on 3-D inputs"); None on 7 (4d_random_mask, mask_2d_broadcast, noncontiguous, broadcast, float16, bfloat16 "does not match ... in N of M entries"): generic
+        "q5_head_width_as_numel_over_token_count": ("scale_by_batch_dim",),
+        # divide_by_dk on all 3 q6 failures: "weights3 / out3 / weights3_causal is wrong: it matches dividing the scores by d_k instead of sqrt(d_k)": (Q / 2)(K / 2)^T is the scores / 4 = d_k, the effect, as blind's q5_scale_split_over_q_and_k; borderline: nothing says each side takes d_k ** -0.25
+        "q6_queries_and_keys_each_divided_by_the_whole_divisor": ("divide_by_dk",),
+        # one_edit_fix on q6:test_out3 (the only failure): "right with one change on line 3 ...: `'qk,kv->qv'` in place of `'qk,kv->qk'`", plus "out3 should have shape (3, 2), got (3, 3)": the slip at its place, with the fix
+        "q6_einsum_for_the_output_keeps_the_key_letter": ("one_edit_fix",),
+        # answer_invisible_character on q7:test_trap_answer (the only failure): "q_trap_answer is 'C\u200b': the letter 'C' with 1 invisible character (ZERO WIDTH SPACE (U+200B)) ... retype it": exactly
+        "q7_letter_pasted_with_a_zero_width_space": ("answer_invisible_character",),
+        # generic: q7:test_trap_answer None, 'q_trap_answer should be one letter as a string: "A", "B", "C", "D"': enough to fix, but does not show the value '$C$' nor say the $ math delimiters are the extra characters
+        "q7_letter_written_as_latex_math": (),
+        # raw: q8:test_score_madds None, "OverflowError: int too large to convert to float": the grader's own float() of 1 << 1280 escapes as a bare exception (not even "your code raised"; the measure counts it generic, but no text says what differs); nothing shows the value or says `<<` binds looser than `*` ((1 << 20) * 64)
+        "q8_shift_binds_looser_than_times": (),
+        # one_edit_fix on both q8 failures (attn_entries, score_madds): "right with one change on line 1 ... (`_positions = range(0, 1024 + 1)`): `1024` in place of `1024 + 1`": the fence-post slip at its place, with the fix
+        "q8_entries_counted_over_positions_zero_to_T_inclusive": ("one_edit_fix",),
+        # number_as_string on q8:test_cost_ratio (the only failure): "cost_ratio is '4', a string holding the number 4 ... a number answer written as a string ... write the number itself, without quotes": exactly; borderline (message defect, not a mis-name): the catalogue's stock example leaks in as "write the number itself, 8, without quotes", which next to a right 4 reads like the answer (a student may write 8)
+        "q8_ratio_typed_as_a_string": ("number_as_string",),
+    },
+# wrong 14: named right 9 / partly 2 / generic 2 / raw 1 / mis-named 0 / not caught 0; correct at full marks 5/5
+# blind48 (frozen engine, /tmp/frozen48), judged from `measure attention-pipeline --set blind48 -v`
+# (/tmp/measure48-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j48ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # causal_in_cross on q15:test_ans_cross_causal (the only failure): "that choice reflects applying a causal mask in
+        # cross-attention, where queries and keys come from different sequences": exactly the torchtune #2493 belief the
+        # cell encodes (decoder -> causal -> 'a'); borderline: nothing says the decoder's self-attention mask is not the
+        # cross-attention's, but the belief named is the student's
+        "q15_answer_looked_up_by_the_block_it_sits_in": ("causal_in_cross",),
+        # answer_lookalike_letter on q15:test_ans_cross_causal (the only failure): "'ｄ', which looks like 'd' but is
+        # FULLWIDTH LATIN SMALL LETTER D (U+FF44) ... retype the letter on a Latin layout": exactly the IME slip and its fix
+        "q15_full_width_letter_from_ime_keyboard": ("answer_lookalike_letter",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'a' ... (`ans_scale = 'a' if _tau_without_scale
+        # > _tau_with_scale else 'b'`) ... (option A stands for thinking larger scores make the softmax flatter: unscaled
+        # scores grow like sqrt(d_k) and make each row sharper) ... (look at its sign ...)": quotes the exact line and says
+        # the reversed direction and its correction; right
+        "q03_temperature_direction_reversed": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c' ... (`if _H_scaled - _H_raw > 0.5: ans_scale
+        # = 'b' elif ...`) ... (option C stands for thinking the softmax does not change when every score is multiplied by the
+        # same constant ...) ... what it measures or compares is not what the question asks (look at ... the sizes it uses
+        # ...)": right in kind (as blind47's q03_experiment_copy_paste_measures_scaled_rows_twice), the option told as the
+        # option's, not the student's belief; borderline: the quoted line is the verdict, nothing points at `_Q = _K = _X`
+        # (self-scores ~ d_k saturate both softmaxes)
+        "q03_experiment_with_keys_equal_to_queries": ("answer_computed_by_code",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'d' ... (`if _A.shape == (_T, _Tp) and
+        # _O.shape == (_T, _d_v): ans_cross_shap...`) ... (look at ... the sizes it uses ...)": the quoted check holds the
+        # wrong _d_v, right in kind; borderline: nothing says _d_v = _W_V.shape[0] is d_model (W_V is (d_model, d_v), not
+        # an nn.Linear (out, in) weight)
+        "q14_experiment_reads_d_v_from_weight_rows_like_nn_linear": ("answer_computed_by_code",),
+        # answer_value_not_letter on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is 1, a number your code
+        # worked out (`ans_cross_shapes = _options.index('b')`), not a letter ... instead of the letter of the option ... as
+        # a string such as 'B'": exactly list.index's position and the fix
+        "q14_letter_position_from_list_index": ("answer_value_not_letter",),
+        # callable_not_called on q06:test_ans_mask (the only failure): "ans_mask is a function or method, not a value: ...
+        # a function's name without calling it, hands over the function itself, not its result": exactly the effect of
+        # `def ans_mask(): return "c"`; borderline: its fix "add the ()" fits a forgotten call more than a def written
+        # as the answer (ans_mask = "c"), but a student reading it knows ans_mask must be the string
+        "q06_answer_written_as_a_function": ("callable_not_called",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'b' ... (`ans_complexity = {0: 'b', 1: 'a',
+        # 2: 'c', 3: 'd'}.get(round(float(_...`) ... (option B stands for thinking the cost of the scores does not depend on
+        # T: there are T^2 of them) ... what it measures or compares is not what the question asks": right in kind (as
+        # blind47's q16_growth_exponent_looked_up_in_ratio_table); borderline: the quote is the lookup, nothing says
+        # numpy.polynomial's polyfit puts the intercept at [0] (the slope is [1])
+        "q16_loglog_fit_coefficients_read_lowest_degree_first": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`ans_complexity = {1: 'b', 2: 'a',
+        # 4: 'c', 8: 'd'}[round(_ratio)]`) ... (option A stands for ... linear in T: there are T^2 scores) ... (look at ...
+        # the sizes it uses ...)": right in kind, "the sizes it uses" is the slip (d_k doubled, not T); borderline: the
+        # quote is the lookup, not `_madds(512, 64) / _madds(256, 64)` with the arguments in (T, d_k) order
+        "q16_cost_helper_called_with_arguments_swapped": ("answer_computed_by_code",),
+        # answer_in_container on q11:test_max_rank_S (the only failure): "max_rank_S is (8,), a tuple holding the number 8
+        # ... giving the answer ... inside a one-element tuple ... where the answer is the value itself": exactly the effect
+        # of shape[1:] (torch.Size([8]) is a one-element tuple), as blind46's q5_answer_list_slice_gives_one_item_list;
+        # borderline: its "(a trailing comma makes one)" and "drop the comma" do not fit a slice (the fix is shape[1]);
+        # no wrong line to change, the head names the mistake
+        "q11_max_rank_sliced_from_a_shape": ("answer_in_container",),
+        # not caught: 42/42; q12 accepts a float exactly equal to the count by design (q12.py: `type(n) in (int, float) and
+        # n == ...`; only a float off by rounding pays, float_for_int), and the question text asks for "the number of
+        # weights", not an int, so math.fsum's 72.0 passes; arguably not a mistake the question states
+        "q12_count_summed_with_math_fsum": (),
+        # prefix_average_float32 on q09:test_prefix_average_matrix (the only failure): "W_avg is float32 (its values are
+        # right to float32's precision): building the prefix-average matrix in float32, torch's default dtype, where the
+        # question asks for float64": exactly the effect of torch.tensor(nested list) and the fix; borderline: its example
+        # names torch.ones(T, T), not torch.tensor; q10 not charged (no double charge)
+        "q09_nested_list_comprehension_in_default_dtype": ("prefix_average_float32",),
+        # reduced_every_axis on both failing q10 tests: "H is one number, the sum of the right (2, 7) result over all its
+        # entries ... the result is one number instead of one per row" (+ the smallest failing input, "got a tensor of shape
+        # ()"): exactly the effect of A[A > 0] flattening the rows (as blind38's q4_entropy_boolean_mask_flattens_rows with
+        # entropy_one_number); borderline: its "(.sum() or .mean() without dim=)" is not this code's route (it has
+        # .sum(dim=-1)), nothing says boolean indexing flattens; it sends the student to no other fix, the effect is exact
+        "q10_zeros_skipped_by_boolean_indexing": ("reduced_every_axis",),
+        # no_causal_mask on all 4 failures (3 q07, q09:test_zero_projections, both in `where`): "(O, A) ... match never
+        # applying the causal mask, so tokens read the future": exactly the effect of S + True (a constant 1 added to every
+        # score, softmax unchanged); borderline: nothing says the bool flag was passed where the mask matrix goes
+        "q07_causal_flag_passed_as_the_mask": ("no_causal_mask",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 0 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -6378,7 +6561,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
-    "blind47": BLIND47_KEYS}
+    "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
