@@ -57,24 +57,114 @@ class Submission:
 
 
 _PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
+# Only \n, \r\n and \r end a line of Python (U+2028, \x85 or \x0c inside a comment or a string do not)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+# A cell with none of these has no IPython syntax (a help `x?`, a magic, a shell escape, `x = !cmd`)
+_MAYBE_IPYTHON = re.compile(r"(?:^|(?<=\r))[ \t]*[!%?]|\?[ \t]*(?:$|(?=\r))|=[ \t]*[!%]", re.M)
+# What changes the lexer's state: a line continuation, a comment, a string's opening quote, a bracket
+_LEXEME = re.compile(r"\\$|#|(?:[rRbBuUfF]{1,2})?(?:'''|\"\"\"|'|\")|[(\[{]|[)\]}]")
+_ASSIGNED_MAGIC = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*[!%]")
+
+
+class _LogicalLines:
+    """Which physical lines start a logical line of Python: not inside brackets, a string or after a
+    backslash. Fed one line at a time; linear in the text (each line is scanned once, left to right)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None     # the open string's delimiter, across lines for a triple quote
+        self.continued = False
+
+    def at_start(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.continued
+
+    def feed(self, line: str) -> str:
+        """Advance past `line`; returns its code outside strings and comments, stripped at the right
+        (what a help `x?` is read from)."""
+        code: list[str] = []
+        pos, self.continued = 0, False
+        while pos < len(line):
+            if self.quote is not None:
+                end = _string_end(line, pos, self.quote)
+                if end < 0:
+                    # a one-quote string goes on only after a backslash; a triple-quoted one always
+                    self.continued = len(self.quote) == 1 and line.endswith("\\")
+                    if len(self.quote) == 1 and not self.continued:
+                        self.quote = None
+                    return "".join(code).rstrip()
+                pos, self.quote = end, None
+                code.append("''")
+                continue
+            m = _LEXEME.search(line, pos)
+            if m is None:
+                code.append(line[pos:])
+                break
+            code.append(line[pos:m.start()])
+            token = m.group()
+            pos = m.end()
+            if token == "\\":
+                self.continued = True
+                break
+            if token == "#":
+                break
+            if token in "([{":
+                self.depth += 1
+            elif token in ")]}":
+                self.depth = max(0, self.depth - 1)
+            else:
+                self.quote = token.lstrip("rRbBuUfF")
+                continue
+            code.append(token)
+        return "".join(code).rstrip()
+
+
+def _string_end(line: str, pos: int, quote: str) -> int:
+    """Just past the end of the string delimited by `quote` in `line` from `pos`; -1 if it does not end there.
+    A delimiter after an odd run of backslashes is escaped (a raw string's too, as Python's tokenizer reads
+    it)."""
+    while True:
+        found = line.find(quote, pos)
+        if found < 0:
+            return -1
+        backslashes = 0
+        while found - backslashes - 1 >= pos and line[found - backslashes - 1] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return found + len(quote)
+        pos = found + 1
 
 
 def transform_ipython(src: str) -> str:
-    """Turn IPython syntax into Python. `%time x`/`%timeit x` keep `x`; other magics and shell
-    escapes become `pass`; a cell under a non-Python cell magic (%%bash, %%writefile...) is dropped."""
+    """Turn IPython syntax into Python, read only where a logical line of Python starts (never inside
+    brackets, a string or a continued line: `(a\\n != b)` and a `"%s"` line are Python). `%time x` and
+    `%timeit x` keep `x`; other magics, shell escapes and help (`x?`, `?x`) become `pass`; `y = !cmd`
+    binds None; a cell under a non-Python cell magic (%%bash, %%writefile...) is dropped. Lines end only
+    at \\n, \\r\\n or \\r, as Python's do. `get_ipython()` is the worker's stand-in (worker.IPythonStandIn)."""
     first = src.lstrip().split("\n", 1)[0].strip()
     if first.startswith("%%"):
         if not first.startswith(_PY_CELL_MAGICS):
             return f"pass  # dropped cell magic {first[:40]!r}"
         src = src.lstrip().split("\n", 1)[1] if "\n" in src.lstrip() else ""
-    lines = []
-    for line in src.splitlines():
+    if not _MAYBE_IPYTHON.search(src):
+        return src
+    lines: list[str] = []
+    lexer = _LogicalLines()
+    for line in _LINE_END.split(src):
         stripped = line.lstrip()
         indent = line[: len(line) - len(stripped)]
-        if stripped.startswith(("%time ", "%timeit ")):
+        dropped = f"{indent}pass  # dropped: {stripped[:60]!r}"
+        if not lexer.at_start() or not stripped:
+            lexer.feed(line)
+            lines.append(line)
+        elif stripped.startswith(("%time ", "%timeit ", "%time\t", "%timeit\t")):
             lines.append(indent + _timed_statement(stripped))
-        elif stripped.startswith(("!", "%")):
-            lines.append(f"{indent}pass  # dropped: {stripped[:60]!r}")
+            lexer.feed(lines[-1])
+        elif stripped.startswith(("!", "%", "?")):
+            lines.append(dropped)
+        elif (assigned := _ASSIGNED_MAGIC.match(stripped)) is not None:
+            lines.append(f"{indent}{assigned.group(1)} = None  # dropped: {stripped[:60]!r}")
+        elif lexer.feed(line).endswith("?") and lexer.at_start():   # `torch.amax?`: never Python
+            lines.append(dropped)
         else:
             lines.append(line)
     return "\n".join(lines)
@@ -264,6 +354,9 @@ def _validate(data: dict, path: Path) -> None:
                               "save it, and resubmit") from None
 
 
+_EXPORTED_CELL = re.compile(r"^# In\[[ 0-9]{0,12}\]:[ \t]*$", re.M)
+
+
 def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     """Read one submission: a notebook (its outputs stripped) or a .py file. Raises SubmissionError
     with the reason in plain words."""
@@ -283,7 +376,10 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
         except UnicodeDecodeError:
             raise SubmissionError(f"{shown_name(path)}: the file is not text (not UTF-8)") from None
         _check_code_size([src], path)
-        return Submission(path=path, cells=[src])
+        # Jupyter's "export as Python" marks each cell `# In[3]:`: graded cell by cell, as the notebook is (a
+        # line that fails loses its cell, not the rest of the file); IPython syntax as in a notebook's cells
+        parts = [part for part in _EXPORTED_CELL.split(src) if part.strip()] or [src]
+        return Submission(path=path, cells=[transform_ipython(part) for part in parts])
     data = _check_json(raw, path)
     del raw
     _check_time(deadline, path)
