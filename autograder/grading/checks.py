@@ -100,8 +100,9 @@ MISCONCEPTIONS: dict[str, str] = {
     # a multiple-choice answer in the wrong form, whatever its letter (expect_choice)
     "answer_in_container": "giving the answer (a letter, a number) inside a one-element tuple, list or set (a "
                            "trailing comma, ans = \"d\", or a count returned as `return n,`, makes the tuple "
-                           "(\"d\",) or (72,); braces, {\"d\"}, a set) where the answer is the value itself: drop "
-                           "the comma (or the brackets, or the braces)",
+                           "(\"d\",) or (72,); a slice, x.shape[1:], keeps a tuple; braces, {\"d\"}, a set) where "
+                           "the answer is the value itself: drop the comma (or the brackets, or the braces), or index "
+                           "instead of slicing (x.shape[1])",
     "enum_member_answer": "giving an Enum member (Choice.C) where a plain value is asked: the grader reads strings "
                           "and numbers, not the member; give the letter or number asked itself (Choice.C.name is the "
                           "member's name, Choice.C.value its value: whichever is the answer)",
@@ -324,8 +325,13 @@ MISCONCEPTIONS: dict[str, str] = {
     "number_typo": "a number typed by hand with a slip: the right digits with two of them swapped, one changed, one "
                    "left out or one repeated; let Python compute it from the sizes (1024 * 1024 * 64) instead of "
                    "typing the digits",
-    "number_as_string": "a number answer written as a string (\"8\" in quotes): the grader compares numbers, and a "
-                        "string is not one; write the number itself, 8, without quotes",
+    "lazy_iterator_answer": "giving a lazy iterator (what filter, map, zip, reversed or a dict's .keys() return in "
+                            "Python 3) where a value is asked: it holds no string or list until it is consumed; "
+                            "take the value out of it (\"\".join(filter(...)) for a string, list(map(...)) for a "
+                            "list, next(iter(...)) for one item)",
+    "number_as_string": "a number answer written as a string, in quotes: the grader compares numbers, and a string "
+                        "is not one; write the number itself without the quotes (or convert it with int(...) or "
+                        "float(...))",
     "answer_from_none_call": "an answer assigned the result of a call that returns None (q7_answer = print(\"D\"), "
                              "x = x.append(y), x = x.sort()): the call does its work (it prints, or changes the list in "
                              "place) and gives back None; assign the value itself, and print it on a line of its own",
@@ -460,6 +466,13 @@ _ENUM_NOT_CROSSING = re.compile(r"EncodeError: a value of type (\w{1,60}) cannot
                                 r"member\)")
 _NUMBER_NOT_CROSSING = re.compile(r"EncodeError: a value of type (Fraction|Decimal|Integer|Rational|Float|One|Zero|"
                                   r"NegativeOne|Half) cannot cross the sandbox boundary")
+# Python 3's lazy iterators where a value is asked (filter over a string, map, zip, a dict's keys): Python 2 gave a
+# string or a list there (blind48's `filter(str.isupper, "...")` as a letter)
+_LAZY_TYPES = ("filter", "map", "zip", "reversed", "enumerate", "dict_keys", "dict_values", "dict_items",
+               "list_iterator", "tuple_iterator", "str_ascii_iterator", "str_iterator", "range_iterator",
+               "set_iterator", "dict_keyiterator", "dict_valueiterator", "callable_iterator")
+_LAZY_NOT_CROSSING = re.compile(r"EncodeError: a value of type (" + "|".join(_LAZY_TYPES)
+                                + r") cannot cross the sandbox boundary")
 
 
 def callable_not_called(error: BaseException | str, what: str = "your function") -> Misconception | None:
@@ -485,6 +498,10 @@ def callable_not_called(error: BaseException | str, what: str = "your function")
         if number is not None:  # Fraction(4, 1), Decimal("4"), sympy.Integer(4): the type is the slip
             return Misconception("number_of_another_type", f"{what.removesuffix('(...)')} is (or returns) a "
                                  f"{number.group(1)}, not a Python int or float: " + describe("number_of_another_type"))
+        lazy = _LAZY_NOT_CROSSING.search(text)
+        if lazy is not None:    # filter(...), map(...), d.keys(): an iterator, not the string or list it yields
+            return Misconception("lazy_iterator_answer", f"{what.removesuffix('(...)')} is (or returns) a "
+                                 f"{lazy.group(1)} object, not a value: " + describe("lazy_iterator_answer"))
         return None
     kind, name = m.group(1), m.group(2)
     if kind == "generator":
@@ -538,7 +555,8 @@ def expect_number(value: object, what: str) -> float:
 
 
 # how a one-element container is made where a bare value was meant
-_CONTAINER_MADE_BY = {"tuple": " (a trailing comma makes one)", "set": " (braces around a value make one)"}
+_CONTAINER_MADE_BY = {"tuple": " (a trailing comma makes one, and so does a slice such as x.shape[1:])",
+                      "set": " (braces around a value make one)"}
 _NO_MEMBER = object()
 
 
@@ -875,7 +893,8 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     _raise_if_value_not_letter(value, what)
     raise_if_answer_overwritten(value, what, answer, wrong_keys)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
-        raise AssertionError(f"{what} should be one letter as a string: {shown}")
+        given = f"{_cut(value)!r}" if isinstance(value, str) else f"a {type(value).__name__}"
+        raise AssertionError(f"{what} is {given}: it should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
     if letter == answer.lower():
         return
@@ -1052,7 +1071,7 @@ def _raise_if_value_not_letter(value: object, what: str) -> None:
 # several letters joined by words or punctuation ("A or D", "b/c", "A, B")
 _HEDGE_JOINERS = re.compile(r"\b(?:or|and|maybe|either|probably)\b|[\s,/|&;+]+", re.IGNORECASE)
 # one letter with punctuation, brackets or Markdown emphasis around it ("C.", "'C'", "[C]", "**A.**"), nothing else
-_LETTER_IN_PUNCTUATION = re.compile(r"^\s*[(\[\"'`*_]*\s*([A-Za-z])\s*[)\]\"'`.:,;!*_]*\s*$")
+_LETTER_IN_PUNCTUATION = re.compile(r"^\s*[(\[{<$\"'`*_]*\s*([A-Za-z])\s*[)\]}>$\"'`.:,;!*_]*\s*$")   # "C.", "(C)", "$C$" (LaTeX)
 # a word naming the choice before its letter ("Option C", "Answer: B", "choice (d)"), nothing after
 _LETTER_AFTER_A_LABEL = re.compile(r"^\s*(?:the\s+)?(?:option|answer|choice|letter)\s*[:#.=-]?\s*[(\[\"'`*_]*"
                                    r"\s*([A-Za-z])\s*[)\]\"'`.:,;!*_]*\s*$", re.IGNORECASE)
