@@ -37,3 +37,13 @@ def test_the_generic_form_message_shows_what_was_given():
         with pytest.raises(AssertionError) as told:
             expect_choice(value, "q7_answer", answer="c")
         assert not isinstance(told.value, Misconception) and repr(value) in str(told.value), str(told.value)
+
+
+def test_a_huge_whole_number_is_a_fail_not_a_grader_error():
+    from autograder.grading.checks import expect_int, expect_number
+    for value in (1 << 1280, -(10 ** 400)):
+        for read in (expect_number, expect_int):
+            with pytest.raises(AssertionError) as told:
+                read(value, "score_madds")
+            assert "digits" in str(told.value)
+    assert expect_number(1 << 900, "x") == float(1 << 900)      # large but a float: read as before

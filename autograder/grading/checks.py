@@ -548,6 +548,10 @@ def expect_number(value: object, what: str) -> float:
         _raise_if_number_wrapped(value, what)
         raise AssertionError(f"{what} should be a number (a Python float; use .item() on a tensor), "  # noqa: TRY004 - a failed check, shown to the student
                              f"got {type(value).__name__}")
+    if isinstance(value, int) and value.bit_length() > 1000:   # float() would overflow: a grader error, not a fail
+        raise AssertionError(f"{what} is a whole number of about {int(value.bit_length() * math.log10(2)) + 1} digits "
+                             f"(about 2**{value.bit_length() - 1}), far too large to be right: check the formula and "
+                             "how Python groups its operators")
     value = float(value)
     if not math.isfinite(value):
         raise AssertionError(f"{what} is not a finite number")
