@@ -6433,10 +6433,13 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # softmax_ignores_dim on q3:test_dim_argument (the only failure): "stable_softmax(x, dim=0) is wrong: it matches ignoring the dim argument of the softmax": exactly (logsumexp hard-coded to -1)
         "q3_logsumexp_hard_coded_to_the_last_axis": ("softmax_ignores_dim",),
         # generic: all 20 failures None (4 q3, 13 q5, 3 q6): "does not match the correct result in 84 of 105 entries ... spread over every row and column", "contains NaN or inf in 40 of 60 entries", q6 "not correct in row(s) [0, 1, 2] (recompute ... take the softmax of each row)": what differs and where, nothing says the shift must be one constant per slice (the max), not a running cummax
-        "q3_running_cummax_used_as_the_shift": (),
+        # now (after naming round 48: softmax_running_max on all 20 failures, by replay)
+        "q3_running_cummax_used_as_the_shift": ("softmax_running_max",),
         # partly: upper_triangular_mask on q4:test_square and q6:test_weights3_causal ("it matches an upper-triangular (future-looking) mask instead of a lower-triangular one"): exactly the effect of mask[cols, rows]; q4:test_more_queries_than_keys is raw ("your code raised IndexError: index 6 is out of bounds for dimension 1 with size 6"), q4:test_more_keys_than_queries generic ("causal_mask(4, 9) is not the causal mask ... differs in 12 entries, the first at [0, 1]") (None)
+        # now (after naming round 48: upper_triangular_mask on the rectangular calls too (the swapped scatter replayed))
         "q4_tril_indices_scattered_with_rows_and_columns_swapped": ("upper_triangular_mask",),
         # partly: scale_by_batch_dim on 8 of 15 q5 failures: "it matches taking d_k from a leading axis (Q.shape[0] or Q.size(1) ...), or multiplying it in (sqrt(Q.size(1) * Q.size(-1)), the heads times the head width), instead of the last one alone: divide by sqrt(Q.shape[-1])": numel() // T_q is batch x heads x d_k, "multiplying it in", with the exact fix; borderline: q5:test_float16_large_scores' text is garbled ("is wrong is scaled by 1/sqrt(T_q) on 3-D inputs"); None on 7 (4d_random_mask, mask_2d_broadcast, noncontiguous, broadcast, float16, bfloat16 "does not match ... in N of M entries"): generic
+        # now (after naming round 48: scale_by_batch_dim on all 13 value failures; the timing test no longer charges it)
         "q5_head_width_as_numel_over_token_count": ("scale_by_batch_dim",),
         # divide_by_dk on all 3 q6 failures: "weights3 / out3 / weights3_causal is wrong: it matches dividing the scores by d_k instead of sqrt(d_k)": (Q / 2)(K / 2)^T is the scores / 4 = d_k, the effect, as blind's q5_scale_split_over_q_and_k; borderline: nothing says each side takes d_k ** -0.25
         "q6_queries_and_keys_each_divided_by_the_whole_divisor": ("divide_by_dk",),
@@ -6445,9 +6448,11 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_invisible_character on q7:test_trap_answer (the only failure): "q_trap_answer is 'C\u200b': the letter 'C' with 1 invisible character (ZERO WIDTH SPACE (U+200B)) ... retype it": exactly
         "q7_letter_pasted_with_a_zero_width_space": ("answer_invisible_character",),
         # generic: q7:test_trap_answer None, 'q_trap_answer should be one letter as a string: "A", "B", "C", "D"': enough to fix, but does not show the value '$C$' nor say the $ math delimiters are the extra characters
-        "q7_letter_written_as_latex_math": (),
+        # now (after round 48, engine: '$C$' told as the letter C with extra characters)
+        "q7_letter_written_as_latex_math": ("answer_extra_characters",),
         # raw: q8:test_score_madds None, "OverflowError: int too large to convert to float": the grader's own float() of 1 << 1280 escapes as a bare exception (not even "your code raised"; the measure counts it generic, but no text says what differs); nothing shows the value or says `<<` binds looser than `*` ((1 << 20) * 64)
-        "q8_shift_binds_looser_than_times": (),
+        # now (after naming round 48: shift_binds_looser, the expression re-read with the shift bracketed gives the right count)
+        "q8_shift_binds_looser_than_times": ("shift_binds_looser",),
         # one_edit_fix on both q8 failures (attn_entries, score_madds): "right with one change on line 1 ... (`_positions = range(0, 1024 + 1)`): `1024` in place of `1024 + 1`": the fence-post slip at its place, with the fix
         "q8_entries_counted_over_positions_zero_to_T_inclusive": ("one_edit_fix",),
         # number_as_string on q8:test_cost_ratio (the only failure): "cost_ratio is '4', a string holding the number 4 ... a number answer written as a string ... write the number itself, without quotes": exactly; borderline (message defect, not a mis-name): the catalogue's stock example leaks in as "write the number itself, 8, without quotes", which next to a right 4 reads like the answer (a student may write 8)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import contextvars
+import copy
 import functools
 import inspect
 import io
@@ -107,6 +108,14 @@ KEEPDIM = {"reduction_without_keepdim/max": {"max_keep": False, "sum_keep": True
 def softmax_divides_by_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """exp(x / max) instead of exp(x - max): the logits divided by their row's maximum"""
     e = torch.exp(x / x.amax(dim=dim, keepdim=True))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def softmax_running_max(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """round48 (blind48 q3_running_cummax_used_as_the_shift): exp(x - torch.cummax(x, dim).values) / sum, each entry
+    shifted by the max of the entries up to it (an online max without the rescaling of the earlier terms) instead of
+    one max per slice; a slice that starts with -inf gives -inf - (-inf) = NaN, as the student's does."""
+    e = torch.exp(x - torch.cummax(x, dim=dim).values)
     return e / e.sum(dim=dim, keepdim=True)
 
 
@@ -207,6 +216,7 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
     out["softmax_base_2"] = softmax_base_2(x, dim)
     out["softmax_of_negated"] = ref.stable_softmax(-x, dim=dim)     # exp(max - x): the shift the wrong way round
+    out["softmax_running_max"] = softmax_running_max(x.double(), dim)     # round48: torch.cummax as the shift
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
@@ -546,6 +556,7 @@ VARIANT_FUNCTIONS = {
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
     "softmax_base_2": _weights_fn(softmax_base_2),
+    "softmax_running_max": _weights_fn(softmax_running_max),      # round48: a running max as the shift
     # the exponentials never divided by their sum (shifted by the row's max, or not shifted)
     "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
     "weights_not_normalised/no_shift": _weights_fn(torch.exp),
@@ -570,8 +581,10 @@ def _lead_divisors(Q, K, V) -> dict[str, float]:
     """sqrt of a leading axis of Q (the batch, the heads): d_k taken from the wrong axis; or of that axis times
     d_k (sqrt(n_heads * d_k), the model width of a public scaled_dot_product: naming30)."""
     lead = {f"scale_by_batch_dim/{i}": math.sqrt(n) for i, n in enumerate(Q.shape[:-2])}
-    return lead | {f"scale_by_batch_dim/{i}_times_d_k": math.sqrt(n * Q.shape[-1])
-                   for i, n in enumerate(Q.shape[:-2])}
+    # round48 (blind48): Q.numel() // T_q, every leading axis times d_k (batch x heads x d_k on 4-D inputs)
+    every = {"scale_by_batch_dim/numel_over_T_q": math.sqrt(Q.numel() // Q.shape[-2])} if Q.dim() > 3 else {}
+    return lead | every | {f"scale_by_batch_dim/{i}_times_d_k": math.sqrt(n * Q.shape[-1])
+                           for i, n in enumerate(Q.shape[:-2])}
 
 
 def _taken(Q, K, V) -> list[float]:
@@ -614,6 +627,7 @@ def timing_variants() -> list:
     mistake is charged by the value tests, not by the timing)."""
     lead = [_divided(lambda Q, K, V, i=i: math.sqrt(Q.shape[i])) for i in range(3)]
     lead += [_divided(lambda Q, K, V, i=i: math.sqrt(Q.shape[i] * Q.shape[-1])) for i in range(2)]   # heads x width
+    lead.append(_divided(lambda Q, K, V: math.sqrt(Q.numel() // Q.shape[-2])))     # round48: numel // T_q
     axes = [_weights_fn(lambda x, a=a: ref.plain_softmax(x, dim=a)) for a in range(2)]
     return list(ref.VARIANT_FUNCTIONS.values()) + list(VARIANT_FUNCTIONS.values()) + lead + axes
 
@@ -847,13 +861,14 @@ def name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what):
     """A batched output scaled by sqrt(T) whose 2-D slice is right: d_k is read from a fixed axis
     (Q.size(1) is T_q on 3-D inputs, the heads on 4-D ones, and d_k only on 2-D ones), which is
     scale_by_batch_dim on every shape, not a sequence length taken for d_k (attention-pipeline's q02)."""
+    subject = what.removesuffix(" is wrong")      # round48: name_in_float64's "<what> is wrong" said once
     sliced = _first_slice(Q, K, V, mask)
     if sliced is not None and right(second_call(fn, *sliced[:3], mask=sliced[3]), *sliced):
-        raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and one "
+        raise Misconception("scale_by_batch_dim", f"{subject} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and one "
                             "2-D slice of the same values is right: it matches " + describe("scale_by_batch_dim"))
     folded = _fold_to_3d(Q, K, V, mask)
     if folded is not None and right(second_call(fn, *folded[:3], mask=folded[3]), *folded):
-        raise Misconception("scale_by_batch_dim", f"{what} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and the "
+        raise Misconception("scale_by_batch_dim", f"{subject} is scaled by 1/sqrt(T_q) on {Q.dim()}-D inputs, and the "
                             "same values with the leading axes folded into one (3-D, d_k on axis 2) are right: d_k "
                             "is read from a fixed axis (Q.shape[2] is T_q on 4-D inputs); it matches "
                             + describe("scale_by_batch_dim"))
@@ -2431,6 +2446,69 @@ WRAP_SIZE = 260
 def diagonal_only(T_q, T_k):
     """The (T_q, T_k) bool mask True only where j == i."""
     return torch.arange(T_k)[None, :] == torch.arange(T_q)[:, None]
+
+
+def tril_indices_swapped(T_q, T_k):
+    """round48 (blind48 q4_tril_indices_scattered_with_rows_and_columns_swapped): the (row, column) pairs of
+    torch.tril_indices(T_q, T_k) written as mask[cols, rows] = True, True at (j, i) for each key j <= query i: the
+    upper triangle when square, that triangle cut to the first T_q columns when T_q < T_k; None when T_q > T_k,
+    where a row index past T_k - 1 used as a column raises IndexError."""
+    if T_q > T_k:
+        return None
+    m = torch.zeros(T_q, T_k, dtype=torch.bool)
+    rows, cols = torch.tril_indices(T_q, T_k)
+    m[cols, rows] = True
+    return m
+
+
+def _square_is_upper(fn, n):
+    """fn(n) and fn(n, n) are both the upper triangle (triu of ones), any 0/1 dtype; a crash is False."""
+    try:
+        outs = (fn(n), fn(n, n))
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return False
+    upper = ref.causal_mask_upper(n)
+    return all(isinstance(o, torch.Tensor) and tuple(o.shape) == (n, n) and bool(((o != 0) == upper).all())
+               for o in outs)
+
+
+def _swap_replayed(fn, T_q, T_k):
+    """fn(T_q, T_k) (T_q < T_k) is tril_indices_swapped's mask, which no other catalogued mask is, and a square
+    call of the same function is the upper triangle."""
+    want = tril_indices_swapped(T_q, T_k)
+    if want is None or T_q == T_k or bool((want == ref.causal_mask(T_q, T_k)).all()) or any(
+            bool((want == w).all()) for w in ref.causal_mask_variants(T_q, T_k).values()):
+        return False
+    try:
+        got = fn(T_q, T_k)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return False
+    return (isinstance(got, torch.Tensor) and tuple(got.shape) == (T_q, T_k) and bool(((got != 0) == want).all())
+            and _square_is_upper(fn, T_q))
+
+
+def name_tril_indices_swapped(fn, T_q, T_k, said, crash=None):
+    """q4 (round48): a rectangular causal_mask(T_q, T_k) that is the lower triangle's tril_indices scattered as
+    (column, row): upper_triangular_mask, as its square calls are named. Where T_q < T_k the answer itself is
+    the replay (said: what it is); where T_q > T_k it raised IndexError (crash: the exception's type), named only
+    when causal_mask(T_k, T_q), the same sizes the other way round, is that replay and a square call is the
+    upper triangle."""
+    if T_k is None or T_q == T_k:
+        return
+    if crash is None:
+        if T_q > T_k or not _swap_replayed(fn, T_q, T_k):
+            return
+        how = (f"causal_mask({T_q}, {T_k}) is that pattern (the upper triangle of its first {T_q} columns), and "
+               f"causal_mask({T_q}) is the upper triangle")
+    else:
+        if crash != "IndexError" or T_q < T_k or not _swap_replayed(fn, T_k, T_q):
+            return
+        how = (f"here a query index up to {T_q - 1} is used as a key index (only {T_k} keys), and "
+               f"causal_mask({T_k}, {T_q}) and causal_mask({T_k}) show the same swap")
+    raise Misconception("upper_triangular_mask", f"{said}: each allowed pair (query i, key j <= i) is set at [j, i], "
+                        "not [i, j] (rows and columns swapped, as mask[cols, rows] = True does with "
+                        f"torch.tril_indices): set mask[rows, cols]; {how}: it matches "
+                        + describe("upper_triangular_mask"))
 
 
 def name_not_equal_mask(t, what):
@@ -4576,11 +4654,142 @@ def mask_blocks_nothing_causes(submission) -> list[str]:
 _HALF_WORDS = {"float16", "half"}
 
 
+# round48 (blind48 q8_shift_binds_looser_than_times): `1 << 20 * 64` is 1 << (20 * 64) = 1 << 1280, as << and >>
+# bind looser than + - * / // % and **. Replayed on the cell's own expression (parsed, evaluated on its int
+# literals and the names the cell set before it, never run): the expression as Python reads it must give the answer,
+# and the same expression with the shift bound to its first operand ((1 << 20) * 64) the right count.
+_TIGHTER = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.Div: lambda a, b: a / b,
+          ast.BitXor: lambda a, b: a ^ b, ast.BitOr: lambda a, b: a | b, ast.BitAnd: lambda a, b: a & b}
+_OP_WORD = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
+
+
+def _const_eval(node, env):
+    """The value of an int/float expression of literals and names in env; None for anything else, or one too
+    large to work out (a shift or power past 2^20000)."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _const_eval(node.operand, env)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if not isinstance(node, ast.BinOp):
+        return None
+    a, b = _const_eval(node.left, env), _const_eval(node.right, env)
+    if a is None or b is None:
+        return None
+    try:
+        if isinstance(node.op, (ast.LShift, ast.RShift)):
+            if type(a) is not int or type(b) is not int or not 0 <= b <= 20000:
+                return None
+            return a << b if isinstance(node.op, ast.LShift) else a >> b
+        if isinstance(node.op, ast.Pow):
+            if abs(a) > 1 and (type(b) is not int or not 0 <= b * math.log2(abs(a)) <= 20000):
+                return None
+            return a ** b
+        f = _ARITH.get(type(node.op))
+        return None if f is None else f(a, b)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _between(lines, start, end):
+    """The source text from (line, col) start to end (1-based lines, UTF-8 byte columns, as ast gives them)."""
+    (l0, c0), (l1, c1) = start, end
+    if l0 == l1:
+        return lines[l0 - 1][c0:c1].decode("utf-8", "replace")
+    return b"\n".join([lines[l0 - 1][c0:], *lines[l0:l1 - 1], lines[l1 - 1][:c1]]).decode("utf-8", "replace")
+
+
+def _shift_regroupings(shift, lines):
+    """(shift) with the shift bound to a leading part of its unbracketed right side: 1 << 20 * 64 as
+    (1 << 20) * 64, 1 << 10 ** 2 as (1 << 10) ** 2, 1 << t * 2 * d as (1 << t * 2) * d or ((1 << t) * 2) * d;
+    none when that side is bracketed or binds no tighter."""
+    right = shift.right
+    if not (isinstance(right, ast.BinOp) and isinstance(right.op, _TIGHTER)) or "(" in _between(
+            lines, (shift.left.end_lineno, shift.left.end_col_offset), (right.lineno, right.col_offset)):
+        return []
+    out = []
+    depth = 0
+    while True:
+        new = copy.deepcopy(right)
+        node = new
+        for _ in range(depth):
+            node = node.left
+        node.left = ast.BinOp(left=shift.left, op=shift.op, right=node.left)
+        out.append(new)
+        below = node.left.right     # the operand the shift took; one more level down where it is a tighter BinOp
+        if not (isinstance(below, ast.BinOp) and isinstance(below.op, _TIGHTER)) or "(" in _between(
+                lines, (node.lineno, node.col_offset), (below.lineno, below.col_offset)):
+            return out
+        depth += 1
+
+
+def _replace(tree, old, new):
+    """A copy of expression `tree` with node `old` (by identity) put as `new`."""
+    class _Swap(ast.NodeTransformer):
+        def visit(self, node):
+            return new if node is old else super().visit(node)
+    memo = {id(old): old}       # keep `old` itself in the copy, so that it can be found by identity
+    return _Swap().visit(copy.deepcopy(tree, memo))
+
+
+def name_shift_precedence(value, what, submission) -> None:
+    """q8: an int answer that a shift written next to * (or +, **) gives, read as Python binds it, where the shift
+    bound to its neighbour gives the right count: shift_binds_looser. A huge int of no such cell (past float's range:
+    expect_number cannot compare it) is said in numbers, not left to raise OverflowError."""
+    right = getattr(ref, what, None)
+    if type(value) is not int or type(right) is not int or value == right:
+        return
+    try:
+        for source, tree in answer_cell_trees(submission, what):
+            lines, env = source.encode("utf-8").splitlines(), {}
+            for stmt in tree.body:
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                    continue
+                target = stmt.targets[0]
+                if (isinstance(target, ast.Tuple) and isinstance(stmt.value, ast.Tuple)
+                        and len(target.elts) == len(stmt.value.elts)):     # `bits, d_k = 10, 64`
+                    env.update({t.id: _const_eval(v, env) for t, v in zip(target.elts, stmt.value.elts)
+                                if isinstance(t, ast.Name)})
+                if not isinstance(target, ast.Name):
+                    continue
+                if target.id == what and _const_eval(stmt.value, env) == value:
+                    for shift in [n for n in ast.walk(stmt.value) if isinstance(n, ast.BinOp)
+                                  and isinstance(n.op, (ast.LShift, ast.RShift))]:
+                        for regrouped in _shift_regroupings(shift, lines):
+                            if _const_eval(_replace(stmt.value, shift, regrouped), env) == right:
+                                _raise_shift_looser(value, what, shift, regrouped)
+                env[target.id] = _const_eval(stmt.value, env)
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        pass
+    try:
+        float(value)
+    except OverflowError:
+        raise AssertionError(f"{what} is a {len(str(abs(value)))}-digit number, far too large for a count of "
+                             "this question: check the expression that computes it") from None
+
+
+def _raise_shift_looser(value, what, shift, regrouped):
+    sign = "<<" if isinstance(shift.op, ast.LShift) else ">>"
+    inner = shift.right
+    digits = len(str(abs(value)))
+    shown = f"{value:,}" if digits <= 15 else f"a {digits}-digit number"
+    raise Misconception("shift_binds_looser", f"{what} is {shown}: `{ast.unparse(shift)}` is read as "
+                        f"{ast.unparse(shift.left)} {sign} ({ast.unparse(inner)}), as {sign} binds looser than "
+                        f"{_OP_WORD.get(type(inner.op), 'arithmetic')}; write `{ast.unparse(regrouped)}`: "
+                        "it matches " + describe("shift_binds_looser"))
+
+
+
 def name_count_overflowed(value, what, submission) -> None:
     """q8, round46 (blind45 q8_entries_counted_on_a_half_precision_probe): a count that is +inf (a float, or a
     one-element tensor). count_overflows_half where the cell assigning it makes a float16 tensor (torch.float16,
     torch.half, .half()): 1024 * 1024 is past float16's largest finite 65504. Without that in the source, said
     as an overflow of a narrow float type, named nothing."""
+    name_shift_precedence(value, what, submission)      # round48: 1 << 20 * 64, or a huge int
     try:
         if isinstance(value, torch.Tensor):
             if value.numel() != 1:

@@ -20,7 +20,8 @@ MISCONCEPTIONS = {
                         "divides by 2 d_k, and a scale = d_k ** 1/2 is d_k / 2): write d_k ** 0.5 or math.sqrt(d_k)",
     "scale_by_batch_dim": "taking d_k from a leading axis (Q.shape[0] or Q.size(1) of batched inputs: the batch or the "
                           "heads), or multiplying it in (sqrt(Q.size(1) * Q.size(-1)), the heads times the head "
-                          "width), instead of the last one alone: divide by sqrt(Q.shape[-1])",
+                          "width; Q.numel() // T_q, every leading axis times the head width), instead of the last "
+                          "one alone: divide by sqrt(Q.shape[-1])",
     "scale_after_softmax": "applying 1/sqrt(d_k) after the softmax (to the weights or the output) instead of to "
                            "the scores inside it: softmax(Q K^T / sqrt(d_k)) V",
     "sequence_first_layout": "reading the inputs as sequence-first, (tokens, batch, features), as nn.MultiheadAttention "
@@ -59,6 +60,13 @@ MISCONCEPTIONS = {
                                 "above the median still exponentiates to more than 1 and overflows (float16 first: "
                                 "inf / inf, NaN), and a slice that is more than half -inf (masked) has a median of "
                                 "-inf, so -inf - (-inf) makes it NaN; subtract x.amax(dim, keepdim=True)",
+    "shift_binds_looser": "a bit shift written next to *, + or ** without brackets: in Python << binds looser than "
+                          "those, so 1 << 20 * 64 is 1 << (20 * 64), not (1 << 20) * 64; bracket the shift, or "
+                          "write the count as 1024 ** 2 * 64",
+    "softmax_running_max": "shifting each entry by the running max of the entries before it (torch.cummax(x, "
+                           "dim).values) instead of one max for the whole slice: subtract the same constant from "
+                           "every entry of a slice, x.amax(dim=dim, keepdim=True), or the weights are not the "
+                           "softmax (and a slice that starts with -inf gives -inf - (-inf) = NaN)",
     "softmax_divides_by_max": "dividing the logits by their row's maximum (exp(x / max)) instead of subtracting it "
                               "(exp(x - max)): that changes the softmax itself (a different temperature per row, "
                               "sign flips when the maximum is negative)",

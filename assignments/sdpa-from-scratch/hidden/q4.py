@@ -49,6 +49,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         if T_k is None:
             diag.name_default_not_filled(fn, T_q, f"{what} raised {e.exc_type}: {e.message}")
         diag.name_mask_not_outer(fn, f"{what} raised {e.exc_type}")
+        diag.name_tril_indices_swapped(fn, T_q, T_k, f"{what} raised {e.exc_type}", crash=e.exc_type)   # round48
         raise
     expected = ref.causal_mask(T_q, T_k)
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
@@ -108,6 +109,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
     diag.name_not_equal_mask(t, what)                          # round47: sign(i - j).bool(), i != j
+    diag.name_tril_indices_swapped(fn, T_q, T_k, f"{what} is wrong")     # round48: mask[cols, rows] = True
     diag.name_flipped_triangle(t, T_q, T_k, what)             # round44: triu().flip(0) for the lower triangle
     _name_sliding_window(t, expected, what)
     diag.name_numbered_grid(fn, t, what)
