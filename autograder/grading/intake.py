@@ -8,6 +8,7 @@ Every refusal says why once, in plain words a student can act on ("the file is e
 parser's "Expecting value")."""
 from __future__ import annotations
 
+import ast
 import json
 import re
 import time
@@ -59,8 +60,9 @@ class Submission:
 _PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
 # Only \n, \r\n and \r end a line of Python (U+2028, \x85 or \x0c inside a comment or a string do not)
 _LINE_END = re.compile(r"\r\n|\r|\n")
-# A cell with none of these has no IPython syntax (a help `x?`, a magic, a shell escape, `x = !cmd`)
-_MAYBE_IPYTHON = re.compile(r"(?:^|(?<=\r))[ \t]*[!%?]|\?[ \t]*(?:$|(?=\r))|=[ \t]*[!%]", re.M)
+# A cell with none of these has no IPython syntax (a help `x?`, a magic, a shell escape, `x = !cmd`, an export's
+# get_ipython().run_line_magic call)
+_MAYBE_IPYTHON = re.compile(r"(?:^|(?<=\r))[ \t]*[!%?]|\?[ \t]*(?:$|(?=\r))|=[ \t]*[!%]|get_ipython\(\)\.run_", re.M)
 # What changes the lexer's state: a line continuation, a comment, a string's opening quote, a bracket
 _LEXEME = re.compile(r"\\$|#|(?:[rRbBuUfF]{1,2})?(?:'''|\"\"\"|'|\")|[(\[{]|[)\]}]")
 _ASSIGNED_MAGIC = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*[!%]")
@@ -134,12 +136,40 @@ def _string_end(line: str, pos: int, quote: str) -> int:
         pos = found + 1
 
 
+MAX_EXPORTED_MAGIC_CHARS = 100_000
+
+
+def _exported_magic(stripped: str) -> str | None:
+    """The code a Jupyter export's magic call runs, where the magic runs code: `get_ipython().run_line_magic('time',
+    'stmt')` (or timeit) -> stmt, `get_ipython().run_cell_magic('time', '', 'body')` (or timeit, capture) -> body;
+    "pass" for any other magic called with literal strings (matplotlib, load_ext: nothing to grade). None where it is
+    not such a call of literal strings (left as written: the worker's get_ipython() stand-in does nothing)."""
+    if len(stripped) > MAX_EXPORTED_MAGIC_CHARS:
+        return None
+    try:
+        call = ast.parse(stripped, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if (not isinstance(call, ast.Call) or call.keywords or not isinstance(call.func, ast.Attribute)
+            or ast.dump(call.func.value) != ast.dump(ast.parse("get_ipython()", mode="eval").body)
+            or call.func.attr not in ("run_line_magic", "run_cell_magic")
+            or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)):
+        return None
+    args = [a.value for a in call.args]  # type: ignore[attr-defined]
+    if call.func.attr == "run_line_magic" and len(args) == 2:
+        return _timed_statement(f"%{args[0]} {args[1]}") if args[0] in ("time", "timeit") else "pass"
+    if call.func.attr == "run_cell_magic" and len(args) == 3:
+        return args[2] if args[0] in ("time", "timeit", "capture") else "pass"
+    return None
+
+
 def transform_ipython(src: str) -> str:
     """Turn IPython syntax into Python, read only where a logical line of Python starts (never inside
     brackets, a string or a continued line: `(a\\n != b)` and a `"%s"` line are Python). `%time x` and
     `%timeit x` keep `x`; other magics, shell escapes and help (`x?`, `?x`) become `pass`; `y = !cmd`
     binds None; a cell under a non-Python cell magic (%%bash, %%writefile...) is dropped. Lines end only
-    at \\n, \\r\\n or \\r, as Python's do. `get_ipython()` is the worker's stand-in (worker.IPythonStandIn)."""
+    at \\n, \\r\\n or \\r, as Python's do. A Jupyter export's `get_ipython().run_line_magic('time', 'x')` is
+    `x` again; any other get_ipython() call is left to the worker's stand-in, which does nothing."""
     first = src.lstrip().split("\n", 1)[0].strip()
     if first.startswith("%%"):
         if not first.startswith(_PY_CELL_MAGICS):
@@ -161,6 +191,9 @@ def transform_ipython(src: str) -> str:
             lexer.feed(lines[-1])
         elif stripped.startswith(("!", "%", "?")):
             lines.append(dropped)
+        elif stripped.startswith("get_ipython().run_") and (code := _exported_magic(stripped)) is not None:
+            lines.extend(indent + part for part in _LINE_END.split(code))
+            lexer.feed(line)
         elif (assigned := _ASSIGNED_MAGIC.match(stripped)) is not None:
             lines.append(f"{indent}{assigned.group(1)} = None  # dropped: {stripped[:60]!r}")
         elif lexer.feed(line).endswith("?") and lexer.at_start():   # `torch.amax?`: never Python
@@ -379,6 +412,8 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
         # Jupyter's "export as Python" marks each cell `# In[3]:`: graded cell by cell, as the notebook is (a
         # line that fails loses its cell, not the rest of the file); IPython syntax as in a notebook's cells
         parts = [part for part in _EXPORTED_CELL.split(src) if part.strip()] or [src]
+        if len(parts) > MAX_CELLS:      # as for a notebook (red-team round 53: 45,000 marks in one export)
+            raise SubmissionError(f"{shown_name(path)} has {len(parts):,} cells; the limit is {MAX_CELLS:,}")
         return Submission(path=path, cells=[transform_ipython(part) for part in parts])
     data = _check_json(raw, path)
     del raw
