@@ -6529,7 +6529,8 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # ()"): exactly the effect of A[A > 0] flattening the rows (as blind38's q4_entropy_boolean_mask_flattens_rows with
         # entropy_one_number); borderline: its "(.sum() or .mean() without dim=)" is not this code's route (it has
         # .sum(dim=-1)), nothing says boolean indexing flattens; it sends the student to no other fix, the effect is exact
-        "q10_zeros_skipped_by_boolean_indexing": ("reduced_every_axis",),
+        # now (after naming round 48: entropy_rows_flattened_by_selection, the entropy of all positive entries replayed and the selection read in the code)
+        "q10_zeros_skipped_by_boolean_indexing": ("reduced_every_axis", "entropy_rows_flattened_by_selection"),
         # no_causal_mask on all 4 failures (3 q07, q09:test_zero_projections, both in `where`): "(O, A) ... match never
         # applying the causal mask, so tokens read the future": exactly the effect of S + True (a constant 1 added to every
         # score, softmax unchanged); borderline: nothing says the bool flag was passed where the mask matrix goes

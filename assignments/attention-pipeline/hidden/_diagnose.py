@@ -275,6 +275,24 @@ def raise_if_unmasked_scores_as_weights(O: object, O_ref: torch.Tensor, X: torch
                             "masked (no weight on a future key): " + describe("output_from_unmasked_weights"))
 
 
+def raise_if_uniform_weights(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype, said: str) -> None:
+    """A that is the same weight on every visible key (1 / (t + 1) in row t when causal, 1 / T without the mask)
+    on these projections, where the softmax of the scores is not: the scores never reached the weights (W_Q, W_K
+    unused, or S * 0). A test that checks only properties (lower-triangular, rows of 1, O = A V) or uses W_Q =
+    W_K = 0 (where uniform IS the answer) cannot tell it; this compares A with that mistake's own weights
+    (red-team 52). `said` leads the message."""
+    if not (type(A) is torch.Tensor and A.is_floating_point()):
+        return
+    X64, W64 = X.double(), [w.double() for w in W]
+    want = ref.self_attention(X64, *W64, causal=causal)[1]
+    uniform = ref.self_attention_variants(X64, *W64, causal=causal)["uniform_weights"][1]
+    if matching_variants(A, {"uniform_weights": uniform}, dtype, expected=want):
+        where = "1 / (t + 1) in row t, t from 0" if causal else "1 / T"
+        raise Misconception("uniform_weights", f"{said} every visible key the same weight ({where}), whatever "
+                            "the scores: " + describe("uniform_weights") + "; the weights are softmax(Q K^T / "
+                            "sqrt(d_k) + M), with Q = X W_Q and K = X W_K")
+
+
 def _causal_weights(A: object, shape: torch.Size) -> bool:
     """A float tensor of `shape` with no weight above the diagonal and rows summing to 1: causal weights."""
     if not (type(A) is torch.Tensor and A.is_floating_point() and tuple(A.shape) == tuple(shape)
@@ -3039,3 +3057,153 @@ def raise_if_same_expression_compared(value: object, submission: object) -> None
         raise Misconception("probe_compares_same_expression", f"ans_scale is {value.strip()!r}, the letter your code "
                             f"worked out by comparing {first} with {second}, but both are `{expr[:60]}`: "
                             + describe("probe_compares_same_expression"))
+
+
+# --- round 48 (blind48) -----------------------------------------------------------------------------------------
+
+_MASK_CALLS = frozenset({"bool", "gt", "ge", "lt", "le", "ne", "eq", "greater", "greater_equal", "less", "less_equal",
+                         "not_equal", "logical_and", "logical_or", "logical_not", "logical_xor", "isfinite", "isnan",
+                         "isinf", "isposinf", "isneginf", "nonzero"})
+
+
+def _called(n: ast.AST) -> str:
+    """The name a call calls: `f` for f(...), `attr` for x.attr(...); "" otherwise."""
+    if not isinstance(n, ast.Call):
+        return ""
+    return n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else ""
+
+
+def _function_bindings(fn: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+    """{name: the values assignments anywhere in `fn` bind it to} (a, b = x, y binds a to x and b to y)."""
+    bound: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for t in targets:
+            if isinstance(t, ast.Name):
+                bound.setdefault(t.id, []).append(value)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(t.elts) \
+                    else [value] * len(t.elts)
+                for e, v in zip(t.elts, parts):
+                    if isinstance(e, ast.Name):
+                        bound.setdefault(e.id, []).append(v)
+    return bound
+
+
+def _is_mask(e: ast.AST, bound: Mapping[str, list[ast.AST]], seen: set[str]) -> bool:
+    """`e` is a boolean mask (or the index tuple of nonzero / one-argument where): A > 0, (A > 0) & ..., ~m,
+    A.gt(0), A.bool(), A.nonzero(as_tuple=True), torch.where(A > 0), or a name bound to one."""
+    if isinstance(e, ast.Compare):
+        return True
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return _is_mask(e.left, bound, seen) or _is_mask(e.right, bound, seen)
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Invert):
+        return _is_mask(e.operand, bound, seen)
+    if isinstance(e, ast.Call):
+        return _called(e) in _MASK_CALLS or (_called(e) == "where" and len(e.args) == 1 and not e.keywords)
+    if isinstance(e, ast.Name) and e.id in bound and e.id not in seen:
+        seen.add(e.id)
+        return any(_is_mask(v, bound, seen) for v in bound[e.id])
+    return False
+
+
+def _selects(bound: Mapping[str, list[ast.AST]]) -> Callable[[ast.AST], bool]:
+    """Whether a node picks entries out of a tensor by a mask into a flat 1-D tensor: x[mask] read (not written),
+    torch.masked_select(x, mask), x.masked_select(mask)."""
+    def hit(n: ast.AST) -> bool:
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
+            return _is_mask(n.slice, bound, set())
+        return _called(n) == "masked_select"
+    return hit
+
+
+def entropy_selection_flattens(submission: object, func: str) -> bool:
+    """Whether the notebook's last `def func`, or a function of the notebook it calls (followed by name), takes a
+    log (log, log2, log10, xlogy, entr) of entries picked out by a boolean mask (A[A > 0], A[mask],
+    torch.masked_select(A, A > 0), A[A.nonzero(as_tuple=True)]): a flat 1-D tensor of every row's entries. Student
+    text: parsed, never run."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        return False
+    cells = cells_of(submission)
+    todo, seen, read = [func], set(), 0
+    while todo and read < 8:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        fn = last_function_def(cells, name)
+        if fn is None:
+            continue
+        read += 1
+        if any(_reduces_everything(n) for n in ast.walk(fn)):
+            return False     # a .sum() without dim= gives the same one number: reduced_every_axis says that
+        bound = _function_bindings(fn)
+        hit = _selects(bound)
+        for n in ast.walk(fn):
+            called = _called(n).lower()
+            takes_log = ("log" in called and not called.startswith("logical")
+                         and not any(w in called for w in ("softmax", "sumexp", "logit"))) or called == "entr"
+            if takes_log and _reaches_entries(n, bound, hit, set()):
+                return True
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                todo.append(n.func.id)
+    return False
+
+
+_TO_ONE_NUMBER = frozenset({"min", "max", "amin", "amax", "mean", "sum", "median", "item", "numel", "len", "float",
+                            "int", "std", "var", "norm", "nansum", "nanmean"})
+
+
+def _reduces_everything(n: ast.AST) -> bool:
+    """A torch reduction over every axis: x.sum() / x.mean() with no dim, torch.sum(x) / torch.mean(x)."""
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("sum", "mean", "nansum", "nanmean")):
+        return False
+    if any(k.arg in ("dim", "axis") for k in n.keywords):
+        return False
+    module = isinstance(n.func.value, ast.Name) and n.func.value.id in ("torch", "np", "numpy")
+    return len(n.args) == (1 if module else 0)
+
+
+def _reaches_entries(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callable[[ast.AST], bool],
+                     seen: set[str]) -> bool:
+    """_reaches, not looking inside a call that makes one number of what it is given (A[A > 0].min() as an eps
+    reads the selection, it does not take its entries on)."""
+    if hit(n):
+        return True
+    if isinstance(n, ast.Call) and _called(n) in _TO_ONE_NUMBER:
+        return False
+    if isinstance(n, ast.Name) and n.id in bound and n.id not in seen:
+        seen.add(n.id)
+        return any(_reaches_entries(v, bound, hit, seen) for v in bound[n.id])
+    return any(_reaches_entries(c, bound, hit, seen) for c in ast.iter_child_nodes(n))
+
+
+def raise_if_rows_flattened_by_selection(got: object, A: torch.Tensor, submission: object, what: str,
+                                         dtype: torch.dtype) -> None:
+    """entropy_rows_flattened_by_selection: H is one number, the entropy of every positive entry of A together
+    (p = A[A > 0]; -(p * log2(p)).sum(dim=-1): the selection is one flat 1-D tensor, so every row's terms are summed
+    into one), replayed on this A, where the function takes the log of entries picked by a boolean mask
+    (entropy_selection_flattens). The same number from .sum() without dim= (no selection) stays reduced_every_axis."""
+    if not (type(got) is torch.Tensor and got.is_floating_point() and got.numel() == 1
+            and A.dim() >= 2 and A[..., 0].numel() > 1 and bool(torch.isfinite(got).all())):
+        return
+    p = A.detach().to(torch.float64)
+    p = p[p > 0]
+    replay = -(p * torch.log2(p)).sum()
+    if not is_right(got.reshape(()), replay.to(got.dtype), dtype):
+        return
+    try:
+        if not entropy_selection_flattens(submission, "row_entropy_bits"):
+            return
+    except RecursionError:   # student text nested too deep to read: no evidence
+        return
+    raise Misconception("entropy_rows_flattened_by_selection", f"{what} is one number ({float(got):.4g}), the entropy "
+                        f"of all the positive entries of the {tuple(A.shape)} A taken together, where one entropy per "
+                        f"row ({tuple(A.shape[:-1])}) is asked: " + describe("entropy_rows_flattened_by_selection"))

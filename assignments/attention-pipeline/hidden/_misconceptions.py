@@ -569,4 +569,11 @@ MISCONCEPTIONS = {
                        "def runs, and a mask made at the notebook's top level is fixed the same way, so inputs of "
                        "any other length crash; build the mask inside the function from T = X.shape[-2] "
                        "(causal_additive_mask(X.shape[-2], S.dtype))",
+    # round 48 (blind48)
+    "entropy_rows_flattened_by_selection": "skipping the zero weights by picking out the positive ones (A[A > 0], "
+                                           "torch.masked_select): the picked entries of every row land in one flat "
+                                           "1-D tensor, so the sum after it gives one entropy for the whole matrix, "
+                                           "not one per row; keep A's shape and make the zero terms 0 instead "
+                                           "(logs = torch.where(A > 0, torch.log2(A), 0), then -(A * logs)"
+                                           ".sum(dim=-1))",
 }

@@ -216,8 +216,8 @@ def _properties(out, X, W, T):
         if len(hits) == 1:
             raise Misconception(hits[0], f"rows of A do not sum to 1: it matches {describe(hits[0])}")
         raise AssertionError("rows of A do not sum to 1")
-    # O must be the weights applied to the values: O = A V
-    V = X.double() @ W[2].double()
+    D.raise_if_uniform_weights(A, X, W, True, torch.float32, "A gives")  # passes every property above (red-team 52)
+    V = X.double() @ W[2].double()   # O must be the weights applied to the values: O = A V
     D.raise_if_unmasked_scores_as_weights(O, A.double() @ V, X, W, True, torch.float32, A=A)
     D.assert_matches(O, A.double() @ V, what="O (compared with your own A times V)", dtype=torch.float32,
                    variants={"output_uses_weights_transposed": A.double().transpose(-2, -1) @ V,

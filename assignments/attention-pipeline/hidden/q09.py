@@ -126,3 +126,27 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
     except AssertionError:   # a second and third call that differ: dropout left on
         D.raise_if_random(self_attention, (X, Z, Z, W_V), {}, "self_attention")
         raise
+    # with W_Q = W_K = 0 the uniform causal weights ARE the answer: a self_attention that never uses W_Q or W_K
+    # earns this point unless it is seen elsewhere. The same X and W_V with ordinary W_Q, W_K (unit-variance
+    # scores): weights that stay uniform there are uniform_weights (red-team 52); anything else is not this test's
+    _uniform_elsewhere(self_attention, stages, X, W_V, d_k, rng)
+
+
+def _uniform_elsewhere(self_attention, stages, X, W_V, d_k, rng):
+    d_model = X.shape[-1]
+    W = (randn((d_model, d_k), rng, torch.float64, 1.0 / math.sqrt(d_model)),
+         randn((d_model, d_k), rng, torch.float64, 1.0 / math.sqrt(d_model)), W_V)
+
+    def check(out):
+        if isinstance(out, (tuple, list)) and len(out) == 2:
+            D.raise_if_uniform_weights(out[1], X, W, True, torch.float64,
+                                       "A with W_Q = W_K = 0 is right, but with ordinary W_Q and W_K A still gives")
+
+    try:   # a stage that gives uniform weights (attention_weights ignoring S) is charged by its own question
+        charged_in_parts(lambda: call(self_attention, X, *W, what="self_attention"), check,
+                         lambda: ref.self_attention(X, *W, parts=stages), parts=tuple(stages.values()))
+    except Misconception as m:
+        if m.key == "uniform_weights":
+            raise
+    except (StudentCodeError, AssertionError):   # a crash or another fault there: the other tests' to charge
+        pass

@@ -93,9 +93,11 @@ def _causal_A(rng, B, T):
 
 
 @test_case(points=2, hidden=True)
-def test_entropy_causal_rows(row_entropy_bits, rng):
+def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     A = _causal_A(rng, 2, 7)
     got = assert_plain_tensor(_entropy_of(row_entropy_bits, A), "H")
+    # one number, the entropy of A[A > 0] (every row's entries in one flat tensor) where the code selects so (blind48)
+    D.raise_if_rows_flattened_by_selection(got, A, submission, "H", torch.float64)
     # NaN exactly on the rows with a zero weight, right elsewhere: the unguarded 0 * log 0 replayed (blind42's NaN of
     # A / A.sum(dim=0), log 0 guarded, is entropy_renormalised_other_axis among the variants)
     D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
@@ -148,7 +150,7 @@ def _entropy_close(got, expected):
 
 
 @test_case(points=1, hidden=True)
-def test_entropy_views(row_entropy_bits, rng):
+def test_entropy_views(row_entropy_bits, rng, submission=None):
     # A: (1, T, T) causal rows, stored column-major ((T, T) memory seen transposed), expanded over B = 3
     # (stride 0); exact zeros above the diagonal, one uniform prefix row (ties), one one-hot row
     B, T = 3, 6
@@ -161,6 +163,7 @@ def test_entropy_views(row_entropy_bits, rng):
     def judge(got):
         got = assert_plain_tensor(got, "H")
         D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
+        D.raise_if_rows_flattened_by_selection(got, A, submission, "H for a transposed, expanded A", torch.float64)
         _named_twice(lambda: D.assert_matches(got, want, what="H for a transposed, expanded A",
                                               variants=lambda: _entropy_variants(A), rtol=0, atol=H_ATOL, reduced=True),
                      row_entropy_bits, 5)
