@@ -50,6 +50,8 @@ SWAP_TOGETHER_NAMES = 8   # variables read twice in one statement swapped togeth
 MAX_ALIKE_EDITS = 200    # edits of an expression written alike in several statements, each tried in all of them at once
 MAX_RERUN_EDITS = 12      # edits whose copy answers but not the reference's numbers, tried by rerunning the tests
 MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tries grow with its size)
+MAX_REPRINTED_CHARS = 400_000   # a def's statements printed again for its edits, past which only short ones are
+CHEAP_STATEMENT_CHARS = 400     # a statement this short is always printed again (a slip's line is rarely longer)
 HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
@@ -782,6 +784,21 @@ class _Printed:
                 self.header = ast.unparse(fn).rsplit("\n", 1)[0]
             finally:
                 fn.name, fn.body = name, body
+        self.whole_chars = len(ast.unparse(fn)) if self.whole else 0
+        self.reprinted = 0          # characters printed again so far, for the edits made
+
+    def affordable(self, node: ast.AST, parent: ast.AST, field: str, at: int | None) -> bool:
+        """Whether an edit at `node` may still be printed: each edit prints its top-level statement again (the
+        whole def, for a class), and past MAX_REPRINTED_CHARS for this def only statements of at most
+        CHEAP_STATEMENT_CHARS are (red-team round 53: one 6000-character statement printed again for each of 800
+        edits cost 6 s of the grader's CPU per def). A count of characters, not of time: the same edits on any
+        machine."""
+        k = at if parent is self.fn and field == "body" else self.top.get(id(node))
+        cost = self.whole_chars if self.whole or k is None else len(self.texts[k])
+        if self.reprinted + cost > MAX_REPRINTED_CHARS and cost > CHEAP_STATEMENT_CHARS:
+            return False
+        self.reprinted += cost
+        return True
 
     def source(self, name: str, node: ast.AST, parent: ast.AST, field: str, at: int | None,
                new: ast.AST | None) -> str:
@@ -809,7 +826,10 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
     out: list[Edit] = []
     params = {p.arg for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)
               for p in (*d.args.posonlyargs, *d.args.args, *d.args.kwonlyargs)}
-    printed = _Printed(fn)
+    try:
+        printed = _Printed(fn)
+    except RecursionError:      # an expression nested hundreds deep: not printed, so not searched
+        return out
     slots = [(node, parent, field, at) for node, parent, field, at in _slots(fn)
              if not (parent is fn and field in ("args", "returns", "decorator_list", "type_comment", "bases", "keywords"))
              and field != "targets" and not (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
@@ -826,6 +846,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
             if len(out) >= limit:
                 break
             if new is None and (at is None or not isinstance(getattr(parent, field), list)):
+                continue
+            if not printed.affordable(node, parent, field, at):
                 continue
             siblings = getattr(parent, field)
             if new is None and len(siblings) == 1:
