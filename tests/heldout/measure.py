@@ -1690,7 +1690,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_d_k_from_query_width": ("wrong_scale_constant",),
         # not caught: the bare .squeeze() after bmm drops a length-1 query or key axis (T_q = 1 or T_k = 1 is
         # never tried); no key says a size-1 axis was squeezed away
-        "q1_bmm_bare_squeeze": (),
+        # now (after naming round 48: attention_size_one_axes_dropped, a call with one query and one with one key added to q1)
+        "q1_bmm_bare_squeeze": ("attention_size_one_axes_dropped",),
         # mis-named: q8 says mha_head_rows_sliced ("slicing head h from the rows") on 3 tests, but the q8 cell is
         # right; the (d_v, T_q) output of the student's attention breaks it. q1 is generic ("the output has shape
         # (5, 6), expected (6, 5)"). The code is V.T @ weights.T: output_uses_weights_transposed ("mixing the
@@ -1721,7 +1722,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_softmax_from_scratch_unshifted": ("entropy_exp_overflow",),   # exp of the raw logits: the key's text
         # not caught: sorted(dims) reorders only dims given out of order, which no test passes; no key says the
         # rows must follow the order of dims (table_keyed_by_d's "in the order of dims" is about a dict)
-        "q4_table_dims_sorted": (),
+        # now (after naming round 48: table_rows_reordered, the table asked again with dims out of order)
+        "q4_table_dims_sorted": ("table_rows_reordered",),
         # generic: "the entropy table ... does not match ... in 16 of 16 entries"; default seed=42 instead of 0:
         # table_reseeded_per_row is another seed than the one passed, and no key says the default is wrong
         "q4_table_default_seed_42": (),
@@ -6368,7 +6370,8 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: both q2 failures None, "for d_k = 12 the variance of q.k is not within 10% of its expected value" (and the
         # scaled one): says what differs, not the measured value, nothing says trunc_normal_ cuts at +-2 (variance 0.77 per
         # coordinate), nor that the draws are not N(0, 1)
-        "q2_draws_with_init_trunc_normal": (),
+        # now (after naming round 48: draws_truncated_normal, the trunc_normal_ draws replayed on the student's seed)
+        "q2_draws_with_init_trunc_normal": ("draws_truncated_normal",),
         # entropy_log1p on all 3 q4 failures: "it matches taking log1p(p) = ln(1 + p) as a NaN-free log(p): it is another
         # function, so every term -p log1p(p) is wrong (and negative); use log(p) on the log_softmax, or p.clamp_min(eps)":
         # exactly the effect of xlog1py(p, p) = p ln(1 + p) used as a 0-safe p log p; borderline: nothing names xlog1py /
@@ -6387,7 +6390,8 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # raw: q5:test_q5_answer None, "your code raised EncodeError: a value of type filter cannot cross the sandbox
         # boundary": the grader's own transport error, says the type (filter) but not that q5_answer must be a letter string
         # (Python 3's filter is lazy: "".join(...) or next(...)); no key
-        "q5_answer_python2_filter_over_string": (),
+        # now (after round 48, engine: lazy_iterator_answer from the sandbox's refusal of a filter object)
+        "q5_answer_python2_filter_over_string": ("lazy_iterator_answer",),
         # answer_computed_by_code: "'D' ... (`q5_answer = 'ABCD'[torch.bucketize(_var5, _opts5).item()]`) ... (option D stands
         # for squaring d_k ...) ... what it measures or compares is not what the question asks": quotes the faulty line
         # itself; borderline: nothing says bucketize gives the bin, not the nearest option

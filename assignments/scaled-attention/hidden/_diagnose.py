@@ -5,6 +5,7 @@ import contextlib
 import functools
 import math
 import re
+import statistics
 
 import torch
 
@@ -3936,6 +3937,57 @@ def variance_variants_all(d_k, n, seed, scaled):
     return right, {**wrong, **transformed_dots_variants(d_k, n, seed, scaled)}
 
 
+@functools.lru_cache(maxsize=8)
+def variance_variants_replayed(d_k, n, seed, scaled):
+    """variance_variants_all with the draws of another distribution (other_distribution_variants) among the
+    mistakes: q2's replay of a failed estimate only (trunc_normal_'s rejection sampling is too slow for the checks
+    every right estimate goes through)."""
+    right, wrong = variance_variants_all(d_k, n, seed, scaled)
+    return right, {**wrong, **other_distribution_variants(d_k, n, seed, scaled)}
+
+
+# --- naming48b: blind48's q2_draws_with_init_trunc_normal (draws that are not standard normals) ------------------
+
+# (tag, draw(shape, generator, dtype)): q and k entries from another distribution than N(0, 1), each replayed from
+# the generator exactly as the library draws it. trunc_normal_'s bounds a=-2, b=2 are absolute: with std=1 it is
+# cut at two standard deviations (variance 0.774 per entry), with std=0.02 (timm's ViT init) it is a narrow normal
+_OTHER_DISTRIBUTIONS = (
+    ("draws_truncated_normal/std1", lambda shape, g, dt: torch.nn.init.trunc_normal_(
+        torch.empty(shape, dtype=dt), std=1.0, generator=g)),
+    ("draws_truncated_normal/std0.02", lambda shape, g, dt: torch.nn.init.trunc_normal_(
+        torch.empty(shape, dtype=dt), std=0.02, generator=g)),
+    ("uniform_samples/minus_one_to_one", lambda shape, g, dt: torch.empty(shape, dtype=dt).uniform_(
+        -1.0, 1.0, generator=g)),
+    ("uniform_samples/centred_half", lambda shape, g, dt: torch.rand(shape, generator=g, dtype=dt) - 0.5),
+)
+
+
+def other_distribution_variants(d_k, n, seed, scaled) -> dict[str, float]:
+    """{key/tag/layout: value}: the variance of the dot products of q and k drawn from another distribution than the
+    standard normal (_OTHER_DISTRIBUTIONS: torch.nn.init.trunc_normal_ with its default absolute bounds, centred
+    uniforms), replayed on a generator seeded as the student's: q then k as two (n, d_k) draws, one (2, n, d_k)
+    draw split in two, or one (n, 2 d_k) draw split along the features; float32 and float64; the unbiased and the
+    biased sample variance. A uniform of variance 1/3 or 1/12 is uniform_samples (its text: uniform numbers
+    instead of standard normals); trunc_normal_'s rejection sampling draws per layout, so each layout is replayed."""
+    out = {}
+    s = math.sqrt(d_k) if scaled else 1.0
+    for dtype in (torch.float32, torch.float64):
+        tag = "" if dtype == torch.float32 else "/float64"
+        for name, draw in _OTHER_DISTRIBUTIONS:
+            g = torch.Generator().manual_seed(seed)
+            q, k = draw((n, d_k), g, dtype), draw((n, d_k), g, dtype)
+            g = torch.Generator().manual_seed(seed)
+            stacked = draw((2, n, d_k), g, dtype)
+            g = torch.Generator().manual_seed(seed)
+            wide = draw((n, 2 * d_k), g, dtype)
+            for layout, (a, b) in (("two_draws", (q, k)), ("one_draw", stacked),
+                                   ("features_split", (wide[:, :d_k], wide[:, d_k:]))):
+                dots = (a * b).sum(-1) / s
+                out[f"{name}/{layout}{tag}"] = float(dots.var())
+                out[f"{name}/{layout}/biased{tag}"] = float(dots.var(unbiased=False))   # a 1e-4 step: own replay
+    return out
+
+
 # --- naming29: the scale reaching the unscaled result (blind23's q2_in_place_scale_aliases_unscaled) -------
 
 _INPLACE_SCALES = ("div_", "divide_", "true_divide_", "mul_", "multiply_")
@@ -5662,3 +5714,77 @@ def _probe_said(key: str, got) -> str:
     if key == "probe_against_fresh_multihead_attention":
         return "your reference is a fresh layer with random projections; "
     return f"`{got[:60]}` averages the products; "
+
+
+def raise_if_uniform_weights(pair, Q, K, V, d_k) -> None:
+    """uniform_weights (red-team 52): rows that sum to 1 because every weight is 1/T_k. Named when both results of
+    the call are those of reference's uniform_weights variant on these inputs (weights 1/T_k, output the mean of V)
+    and the right weights are not uniform there (q1's property test draws Q at 3 times the usual scale, so its
+    scores are far apart): a softmax with another scale, or none, is not uniform and keeps the point."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    right = ref.attention(Q64, K64, V64, d_k)
+    wrong = ref.ATTENTION_VARIANTS["uniform_weights"](Q64, K64, V64, d_k)
+    if matching_variants(right[1], {"w": wrong[1]}, Q.dtype):
+        return
+    if all(tuple(p.shape) == tuple(w.shape) and matching_variants(p, {"w": w}, Q.dtype) for p, w in zip(pair, wrong)):
+        T_k = K.shape[-2]
+        raise Misconception("uniform_weights", f"every weight is 1/T_k = 1/{T_k} and the output is the mean of the "
+                            "value rows: the rows sum to 1, but Q and K never reach the weights; it matches "
+                            + describe("uniform_weights") + ": weights = softmax(Q K^T / sqrt(d_k), dim=-1)")
+
+
+def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64) -> None:
+    """q1's output on 2-D inputs with one query (T_q = 1) and with one key (T_k = 1), which the notebook allows.
+    An output of the right values whose shape is the right one with its size-one axes dropped (a bare .squeeze()
+    after bmm, or on the result) names attention_size_one_axes_dropped; any other output is checked as every
+    output is (check_pair: its known mistakes, else a generic failure). The weights are only evidence (their own
+    tests charge them); a crash fails as it is (no diagnosis reruns it here)."""
+    for T_q, T_k in ((1, 7), (4, 1)):
+        Q, K, V = draw_inputs(rng, T_q, T_k, d_k, d_v, dtype)
+        pair = call(fn, Q, K, V, d_k, what="attention")
+        if isinstance(pair, (tuple, list)) and len(pair) == 2 and type(pair[0]) is torch.Tensor:
+            out, want = pair[0], ref.attention(Q.double(), K.double(), V.double(), d_k)
+            squeezed = tuple(s for s in want[0].shape if s != 1)
+            if tuple(out.shape) != tuple(want[0].shape) and tuple(out.shape) == squeezed and out.dtype == dtype \
+                    and matching_variants(out, {"v": want[0].reshape(squeezed)}, dtype):
+                w = pair[1]
+                also = (f" (and the weights {tuple(w.shape)}, not {tuple(want[1].shape)})"
+                        if type(w) is torch.Tensor and tuple(w.shape) == tuple(s for s in want[1].shape if s != 1)
+                        and tuple(w.shape) != tuple(want[1].shape) else "")
+                raise Misconception("attention_size_one_axes_dropped", f"with {T_q} quer{'y' if T_q == 1 else 'ies'} "
+                                    f"and {T_k} key{'' if T_k == 1 else 's'} (2-D inputs) the output has shape "
+                                    f"{tuple(out.shape)}, not {tuple(want[0].shape)}{also}: the right values, a "
+                                    "size-one axis gone: " + describe("attention_size_one_axes_dropped"))
+        check_pair(pair, Q, K, V, d_k, "output", fn)
+
+
+# --- red-team 51: an estimate must vary between generators as a sample variance does (moved from q2.py) -------
+
+SMALL_N = 4            # draws per estimate in raise_if_not_sampled (q2)
+SMALL_SEEDS = 8        # generators at most: a right estimator's spread over 8 was never below 0.13 in 5000 tries
+MIN_SPREAD = 0.05      # of the target; below it on 8 generators: P < 1e-7 for a sample variance of 4 draws
+
+
+def raise_if_not_sampled(fn, d_k, rng, scaled, number):
+    """An estimate that passed the band must vary between generators as a sample variance does: from n_samples = 4
+    draws the estimates of a right estimator spread by about 70% of the target over generators (the band at
+    n = 10000 cannot tell a real estimate from the target jittered by one draw of the generator: red-team round
+    51). Three generators first, up to eight only while the spread stays under MIN_SPREAD (a right estimator
+    is over it after three in nearly every grade). A crash on four draws fails the test as any crash does. `number`:
+    q2's reading of a result as a number (its own failures said there)."""
+    target = 1.0 if scaled else float(d_k)
+    flag = {"scaled": True} if scaled else {}
+    values = []
+    for _ in range(SMALL_SEEDS):
+        g = torch.Generator().manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=rng)))
+        got = call(fn, d_k, SMALL_N, g, **flag, what="dot_product_variance")
+        values.append(number(got, f"dot_product_variance(d_k={d_k}, n_samples={SMALL_N}, ...)"))
+        if len(values) >= 3 and statistics.pstdev(values) >= MIN_SPREAD * target:
+            return
+    spread = statistics.pstdev(values) / target
+    raise Misconception("estimate_not_sampled", f"with n_samples = {SMALL_N}, {len(values)} different generators gave "
+                        f"{', '.join(f'{v:.4g}' for v in values[:4])}, ...: within {spread:.1%} of each other, where a "
+                        f"variance of {SMALL_N} sampled dot products varies by about 70% of {target:.4g} from one "
+                        "generator to the next: " + describe("estimate_not_sampled"))

@@ -600,7 +600,7 @@ MISCONCEPTIONS = {
                                       "attention over the projections X @ W_Q, X @ W_K, X @ W_V; drop the shortcut, "
                                       "the code for several heads already handles one",
     "table_rows_reordered": "building the rows in another order than dims (looping over set(dims), which does not "
-                            "keep the order, or a sort by another key): each row is right but the table is asked in "
+                            "keep the order, or over sorted(dims)): each row is right but the table is asked in "
                             "the order of dims; loop `for d in dims` (dict.fromkeys(dims) drops repeats and keeps "
                             "the order)",
     "dots_cosine_times_matrix_norms": "multiplying the cosine similarity by norms taken without dim (q.norm(), "
@@ -639,6 +639,18 @@ MISCONCEPTIONS = {
     "entropy_size_one_axes_dropped": "dropping size-one axes of the entropy (H.squeeze() with no dim): logits of "
                                      "shape (B, 1, T) give (B,) instead of (B, 1); the result must keep "
                                      "logits.shape[:-1], so squeeze only the axis you added, or none",
+    # naming48b: blind48's q2_draws_with_init_trunc_normal
+    "draws_truncated_normal": "drawing q and k with torch.nn.init.trunc_normal_ (a weight initialiser) instead of "
+                              "torch.randn: its bounds a=-2, b=2 are absolute, not in standard deviations, so the "
+                              "entries are not standard normals (with std=1 the normal is cut at +-2: variance about "
+                              "0.774 per entry, so Var(q.k) is about 0.6 d_k instead of d_k); draw q and k with "
+                              "torch.randn(n_samples, d_k, generator=generator)",
+    # naming48b: blind18's q1_bmm_bare_squeeze
+    "attention_size_one_axes_dropped": "dropping size-one axes (a bare .squeeze() with no dim, after a torch.bmm "
+                                       "on a batch axis you added or on the result): with one query the output "
+                                       "comes back (d_v,) instead of (1, d_v) (squeezed scores: the weights "
+                                       "(T_k,) too); squeeze only the axis you added (.squeeze(0)), or use "
+                                       "Q @ K.T with no batch axis",
     "estimate_not_sampled": "returning a number that is not a sample variance of n_samples random draws (the expected "
                             "value returned, with or without noise, or n_samples not used): draw n_samples pairs "
                             "(q, k) from the generator, take each dot product, and return their variance",

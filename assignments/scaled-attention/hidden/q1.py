@@ -53,6 +53,8 @@ def test_float64_output(attention, rng, submission=None):
     with D.scale_as_written(submission, "attention"):   # d_k ** -1/2 told as written
         Q, K, V = D.draw_inputs(rng, 6, 4, 12, 5, torch.float64)
         D.check_pair(D.call_pair(attention, Q, K, V, 12), Q, K, V, 12, "output", attention)
+        # one query, then one key: 2-D inputs too (a bare .squeeze() drops the length-1 axis)
+        D.check_size_one_axes(attention, rng)
 
 
 @test_case(points=2, hidden=True)
@@ -78,6 +80,7 @@ def test_weight_rows_sum_to_one(attention, rng):
         raise AssertionError(f"weights should have shape (T_q, T_k) = (4, 9), got {tuple(w.shape)}")
     sums = w.double().sum(dim=-1)
     if torch.isfinite(sums).all() and torch.allclose(sums, torch.ones_like(sums), rtol=0, atol=1e-5):
+        D.raise_if_uniform_weights(pair, Q, K, V, 16)   # rows of 1/T_k sum to 1 too (red-team 52)
         return
     # rows off by a coarser dtype's rounding (float16 weights for float32 input, autocast): right values, other dtype
     D.raise_if_dtype_changed(w, right[1], Q.dtype, "the weight matrix")
