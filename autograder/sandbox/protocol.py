@@ -92,6 +92,11 @@ def _safetensors_codes() -> dict[Any, str]:
             torch.bool: "BOOL", torch.complex64: "C64"}
 
 
+MAX_PLAIN_INT_BITS = 10_000     # about 3000 decimal digits: an int crosses as JSON's own number up to this
+MAX_INT_BITS = 1 << 16          # and as hexadecimal digits up to this (16,384 of them); past it, refused
+_BIGINT = re.compile(r"-?[0-9a-f]{1,%d}" % (MAX_INT_BITS // 4 + 1))
+
+
 def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
     """Python value -> JSON-able tree. Raises EncodeError for anything that is not plain data.
 
@@ -104,7 +109,14 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
     if value is None or type(value) in (bool, str):
         return value
     if type(value) is int:
-        return value
+        if value.bit_length() <= MAX_PLAIN_INT_BITS:
+            return value
+        if value.bit_length() > MAX_INT_BITS:
+            raise EncodeError(f"an int of {value.bit_length()} bits cannot cross the sandbox boundary (at most "
+                              f"{MAX_INT_BITS})")
+        # JSON's decimal digits are refused past sys.int_max_str_digits (4300): hexadecimal, linear both ways
+        # (red-team round 54: a 4933-digit count killed the worker, and the right answers read with it)
+        return {"__bigint__": format(value, "x")}
     if type(value) is float:
         return value if math.isfinite(value) else {"__float__": repr(value)}
     if isinstance(value, torch.dtype):
@@ -298,6 +310,11 @@ def decode_value(tree: Any, depth: int = 0, counter: _Counter | None = None,
         return tree
     if type(tree) is list:
         return [decode_value(v, depth + 1, counter, from_grader) for v in tree]
+    if type(tree) is dict and set(tree) == {"__bigint__"}:
+        digits = tree["__bigint__"]
+        if type(digits) is not str or not _BIGINT.fullmatch(digits):
+            raise ProtocolError("a large int that is not one")
+        return int(digits, 16)
     if type(tree) is dict:
         if set(tree) <= {"__tensor__", "numpy"} and "__tensor__" in tree:
             counter.tensor()

@@ -927,7 +927,12 @@ class Worker:
         message = {"id": rid, "ok": True, "value": encoded, **extra, **(tag or {})}
         if kinds:
             message["kinds"] = self.kinds()
-        self.send(message)
+        try:
+            frame = self.protocol.frame_bytes(message)
+        except (ValueError, TypeError, RecursionError, OverflowError) as e:  # JSON refused what encoding let by:
+            self.fail(rid, _error(e), kinds, tag)                           # an error reply, never the worker's end
+            return
+        self.sock.sendall(frame)
 
     def fail(self, rid: int, error: dict[str, Any], kinds: bool = False, tag: dict[str, Any] | None = None) -> None:
         message: dict[str, Any] = {"id": rid, "ok": False, "error": error, **(tag or {})}
