@@ -6543,6 +6543,182 @@ BLIND48_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 13 / partly 0 / generic 0 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
 }
 
+BLIND49_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind49 (frozen at b63bc37, after naming round 48 and red-team rounds 51-54; measured at the bwrap level),
+# judged by three helper sessions at first sight: scaled 12/14, sdpa 11/14, pipeline 13/14: 36/42, none mis-named
+# blind49 (frozen engine, /tmp/frozen49), judged from `measure scaled-attention --set blind49 -v`
+# (/tmp/measure49-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j49-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # no_scale on all 5 failing q1 tests: "the weight matrix is wrong: with the other result of the same call it matches
+        # not scaling the scores at all" (weights, output, float32, non-contiguous, broadcast): exactly the effect (beta
+        # scales the zeros, the product is left as Q K^T), and scaling the product fixes it; borderline: nothing says beta
+        # scales the added input and alpha the product (alpha=1/sqrt(d_k) is the one-word fix); q8 not charged (no double charge)
+        "q1_addmm_scale_given_as_beta": ("no_scale",),
+        # generic: all 3 q4 failures None, though the words are exact: "it equals, on the same logits, -sum p log(p + 1e-04):
+        # a guard of 1e-04 inside the log shifts every log p and biases the entropy low (about n * 1e-04 nats for n keys);
+        # keep the guard tiny (1e-12, torch.finfo(p.dtype).tiny) or use F.log_softmax": the mistake and its fix, but no key
+        # (as earlier judges: an apt message without a key is generic)
+        "q4_entropy_log_guard_1e_4": (),
+        # not caught: 28/28; string.ascii_letters[2] is 'c', and expect_choice / raise_if_answer_copied read the letter as
+        # v.strip().upper(), so lower-case 'c' is taken as 'C' by design (as earlier "c" and "b" answers were read as C and
+        # B): a defensible leniency rather than a grader gap, but the stated mistake is not flagged
+        "q5_answer_ascii_letters_starts_lowercase": (),
+        # answer_computed_by_code on q5:test_q5_answer: "'D', the letter your code worked out (`q5_answer = min(_opts5,
+        # key=lambda s: abs(_opts5[s] - _dots5.var()....`) ... (option D stands for squaring d_k ...) ... what it measures or
+        # compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (as blind48's q5 probes),
+        # the option told as the option's; borderline: the quote is the selection, nothing points at the (2, 16, 5000) draw
+        # whose .sum(dim=-1) adds over the samples
+        "q5_answer_probe_pair_unpacked_from_feature_major_draw": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = min(_opts5, key=lambda s: abs(_opts5[s] - _var5))`) ... (option B
+        # stands for confusing the standard deviation sqrt(d_k) ...) ... what it measures ... is not what the question asks":
+        # right in kind; borderline: nothing says torch.randint(-1, 2) draws {-1, 0, 1} (variance 2/3), not N(0, 1)
+        "q5_answer_probe_draws_randint_minus_one_to_one": ("answer_computed_by_code",),
+        # answer_computed_by_code: "q6_answer is '', an empty string your code worked out (`q6_answer = 'Answer:
+        # A'.lstrip('Answer: ')`), not a letter ... decide the option and assign its letter as a string": quotes the faulty
+        # lstrip line and its '' result (as blind48's q15 wrong-case .get, the empty string told as the code's pick), and
+        # assigning "A" fixes it; borderline: the stock hints (a probe that "picks a wrong option", sign, max/min) do not fit
+        # string cleaning, and nothing says lstrip takes a character set (removeprefix meant)
+        "q6_answer_lstrip_prefix_eats_letter": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_out6, _exp6, atol=1e-05) else 'C'`) ...
+        # (option C stands for thinking attention returns only the best-matching value ...)": quotes the check, right in kind
+        # (as blind48's q6_answer_check_scores_elementwise_not_dot); borderline: nothing says _X6.T @ _X6 is the feature Gram
+        # matrix (X X^T meant); the square probe hides the shape
+        "q6_answer_check_scores_from_feature_gram_xtx": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if ((_out6 - _exp6) / _exp6).abs().max() < 1e-06 el...`) ...":
+        # quotes the faulty relative-error line itself (as blind48's q6_answer_check_summed_error_below_1e_6); borderline:
+        # nothing says dividing by near-zero entries blows the error up (an absolute tolerance / allclose)
+        "q6_answer_check_relative_error_over_near_zero_entries": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`for _n6, _text6 in enumerate(_options6, start=1): if 'weighted aver...`) ...
+        # (option B stands for thinking a token ... attends only to itself)": quotes the faulty enumerate line itself;
+        # borderline: nothing says start=1 then indexes "ABCD" from 0
+        "q6_answer_enumerate_start_one_indexes_letters": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`try: torch.testing.assert_close(_out6, _exp6) q6_answer = 'A' ...`) ...":
+        # quotes the faulty check itself, right in kind; borderline: nothing says assert_close checks the dtype by default
+        # (float32 against float64 always raises)
+        "q6_answer_check_assert_close_dtype_mismatch": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if bool((_J7 != 0).all()) else 'C'`) ... (option C stands for
+        # ... a hard argmax ...)": quotes the faulty probe condition itself; borderline: nothing says the cross entries
+        # d out_i / d q_j (j != i) are exactly 0
+        "q7_answer_jacobian_probe_requires_every_entry_nonzero": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _pick7.requires_grad else 'C'`) ...": quotes the faulty
+        # line itself; borderline: nothing says argmax's integer index never carries a gradient (test the weights/output)
+        "q7_answer_differentiability_read_off_argmax_of_weights": ("answer_computed_by_code",),
+        # answer_in_container: "q7_answer is {'D'}, a set holding a letter (braces around a value make one) ... where the
+        # answer is the value itself: drop ... the braces": exactly the effect and the fix (set difference leaves a set);
+        # borderline: nothing names set(...) - set(...) / .pop()
+        "q7_answer_options_eliminated_by_set_difference": ("answer_in_container",),
+        # answer_extra_characters: "q7_answer is '**D.': it has characters besides the letter, which seems to be 'D' ...
+        # the answer must be the letter alone": exactly the effect, with the letter; borderline: nothing says group(0) is
+        # the whole match (group(1) meant)
+        "q7_answer_regex_group_zero_keeps_markup": ("answer_extra_characters",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind49 (frozen engine, /tmp/frozen49), judged from `measure sdpa-from-scratch --set blind49 -v`
+# (/tmp/measure49-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j49-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # weights_as_output on q1:test_weights_shape (the only failure): "weights_shape is the shape of the output, not of the weight matrix: the weights have one entry per (query, key) pair": exactly the effect of reading the shape off F.scaled_dot_product_attention's output, and the fix; borderline: nothing says the fused kernel returns only the output
+        "q1_weights_shape_read_off_the_fused_kernels_output": ("weights_as_output",),
+        # float_for_int on q1:test_out_shape (the only failure): "out_shape is (4, 10, 128.0): a float where a shape holds whole numbers ... (math.pow, / or a float literal ...) ... use ** ... (not math.pow(1024, 2))": exactly, names math.pow and the fix
+        "q1_value_width_written_as_math_pow_is_a_float": ("float_for_int",),
+        # batch_reduced_before_variance on q2:test_score_variances (the only failure): "neither is the variance of the example's scores: they are the variances of the two sequences' score matrices summed into one (5, 5) matrix (.sum(dim=0)) ... take .var() over all the entries of the (B, T, T) scores": exactly the effect of addbmm, with the fix; borderline: nothing names addbmm, and the stock tail "averaging independent scores shrinks their spread" is off for a sum (it grows it), but the lead says summed
+        "q2_scores_made_with_addbmm_which_sums_the_batch": ("batch_reduced_before_variance",),
+        # numpy_scalar_answer on q2:test_score_variances (the only failure): "raw_score_var is a 0-d NumPy array holding 6.599..., not a Python number: ... (.numpy() of a one-element tensor) ... convert it with float(...) (or ... .item())": exactly
+        "q2_raw_variance_left_as_the_zero_dim_array_numpy_returns": ("numpy_scalar_answer",),
+        # exponentials_floored on q3:test_minus_inf_entries (the only failure; q5/q6 within tolerance): "each -inf entry gets 1.8e-35 divided by its row's sum ..., not 0: it matches keeping the exponentials above a small floor (exp(x - max).clamp(min=eps) ...) ... leave exp(-inf) = 0 (... no floor is needed)": clamp(shifted, min=-80) then exp is the same operation as exp(shifted).clamp(min=exp(-80) = 1.8e-35) (exp is monotone), so the cause is the same, the value is shown and the fix (drop the floor) is right; borderline: the clamp is told on the exponentials, not on the shifted logits where the student wrote it
+        "q3_shifted_logits_clamped_at_minus_80": ("exponentials_floored",),
+        # generic: all 4 failures None (3 q4, 1 q6): "causal_mask(11) is True everywhere, so no query is kept from any key", rectangular "differs in 16 / 8 entries, the first at [0, 1]", q6 "fix causal_mask (Question 4) first": says what differs (the square one is the exact effect), nothing says repeat tiles the sequence (repeat_interleave gives the query index)
+        "q4_query_index_tiled_with_repeat_not_repeat_interleave": (),
+        # causal_excludes_self on all 4 failures (3 q4, q6:test_weights3_causal): "it matches a causal mask that hides the diagonal: a token may not see itself": exactly the effect of lower ^ eye; borderline: nothing says ^ is exclusive or (the student meant to keep the diagonal, the message reads as a belief)
+        "q4_diagonal_added_to_tril_with_xor_removes_it": ("causal_excludes_self",),
+        # dtype_changed on all 8 q5 failures (float64, float16, bfloat16 runs): "your code raised RuntimeError: expected scalar type Float but found Double for float64 inputs; the same values in float32 run and are right: some step converts to float32 (.float(), a float32 tensor) and meets the input's dtype; keep the input's dtype": exactly the effect of softmax(..., dtype=torch.float32); borderline: nothing names softmax's dtype keyword
+        "q5_softmax_dtype_keyword_pins_the_weights_to_float32": ("dtype_changed",),
+        # scale_by_T on all 3 q6 failures: "it matches scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of 1/sqrt(d_k)": exactly (Q3.shape[0] = 3 tokens)
+        "q6_divisor_taken_from_the_token_axis": ("scale_by_T",),
+        # one_edit_fix on q6:test_weights3_causal (the only failure): "right with one change on line 4 ...: `torch.log` in place of `torch.log1p`": the slip at its place, with the fix
+        "q6_log1p_of_the_mask_used_as_the_bias": ("one_edit_fix",),
+        # answer_extra_characters on q7:test_trap_answer (the only failure): "q_trap_answer is \"['C']\": it has characters besides the letter, which seems to be 'C' ... the answer must be the letter alone": shows the value and the fix; borderline: nothing says str() of a one-element array keeps the brackets ([2], not [[2]])
+        "q7_str_of_a_one_element_numpy_array_keeps_its_brackets": ("answer_extra_characters",),
+        # not caught: 35/35; expect_choice ignores parentheses by design ("(B) " is "b": value.strip().strip("()")), so "C)" is read as C, yet the notebook's own format check (q_trap_answer.strip().upper() in ("A", "B", "C", "D")) rejects "C)" (bare_letter_only would match it)
+        "q7_option_label_copied_with_its_parenthesis": (),
+        # float_for_int on q8:test_score_madds (the only failure): "score_madds is 67108864.0, a float: giving a float (... or a float literal: 1048576.0) where a whole number, a Python int, is asked": exactly (1024. is a float literal)
+        "q8_madds_typed_with_a_trailing_decimal_point": ("float_for_int",),
+        # generic: q8:test_score_madds None, "score_madds holds the right count but is a Tensor: give a plain Python int (int(score_madds))": says exactly what differs and the fix, but no key names it (a 0-d tensor answer)
+        "q8_madds_left_as_a_zero_dim_tensor": (),
+    },
+# wrong 14: named right 11 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind49 (frozen engine, /tmp/frozen49), judged from `measure attention-pipeline --set blind49 -v`
+# (/tmp/measure49-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j49ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`if _H_scaled
+        # - _H_raw > 0.5: ans_scale = 'b' elif ...`) ... (option C stands for thinking the softmax does not change when every
+        # score is multiplied by the same constant ...) ... what it measures or compares is not what the question asks (look at
+        # ... the sizes it uses ...)": right in kind (as blind48's q03_experiment_with_keys_equal_to_queries), the option told as
+        # the option's, not the student's belief; borderline: the quote is the verdict, nothing points at the 0.02 weight scale
+        # (scores near 0 with or without the scale) beyond "the sizes it uses"
+        "q03_experiment_with_gpt2_init_scale_weights": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c' ... (`if torch.allclose(_A_scaled, _A_raw,
+        # atol=1.0): ans_scale = 'c' els...`) ... what it measures or compares is not what the question asks": quotes the faulty
+        # comparison itself, atol=1.0 visible in the quote; borderline: nothing says atol=1 passes any two probability matrices
+        "q03_experiment_judged_by_allclose_with_atol_one": ("answer_computed_by_code",),
+        # answer_value_not_letter on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is 100, a number, not a
+        # letter ... instead of the letter of the option ..., as a string such as \"B\"": exactly the effect of ord("a") + 3
+        # and the fix; borderline: nothing says chr() (or that 100 is ord('d'))
+        "q15_letter_left_as_its_character_code": ("answer_value_not_letter",),
+        # answer_value_not_letter on q06:test_ans_mask (the only failure): "ans_mask is 2, a number your code worked out
+        # (`ans_mask = OPT_C`), not a letter ... as a string such as \"B\"": exactly, quotes the line and says the fix
+        "q06_option_constants_defined_as_range_ints": ("answer_value_not_letter",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'a' ... (`if _A.shape == (_T, _T) and
+        # _O.shape == (_T, 2): ans_cross_shapes =...`) ... (option A stands for taking the keys and values from X as well ...)
+        # ... (look at ... the sizes it uses, the branch each outcome takes)": quotes the square-first check that fires, and
+        # "the sizes it uses" is the slip (T == T' = 4); right in kind; borderline: nothing says equal lengths make (T, T) and
+        # (T, T') the same shape
+        "q14_experiment_with_equal_lengths_matches_square_first": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'d' ... (`ans_complexity = {0: 'b', 1: 'a',
+        # 2: 'c', 3: 'd'}.get(round(float(_...`) ... (option D stands for thinking the scores cost T^3 ...) ... what it measures
+        # or compares is not what the question asks": right in kind (as blind48's q16_loglog_fit_coefficients_read_lowest_degree
+        # _first); borderline: the quote is the lookup, nothing says np.log vs np.log2 (slope 2/ln 2 = 2.885)
+        "q16_loglog_fit_mixes_log2_and_natural_log": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'d' ... (`ans_complexity = {0: 'b', 1: 'a',
+        # 2: 'c', 3: 'd'}[round(_growth)]`) ... what it measures or compares is not what the question asks": quotes the line
+        # reading the growth as an exponent, right in kind; borderline: nothing says (4 - 1) / 1 is a relative increase, not an
+        # exponent (log2 of the ratio)
+        "q16_relative_increase_read_as_growth_exponent": ("answer_computed_by_code",),
+        # dot_of_matrices on all 3 q01 failures: "your code raised RuntimeError: 1D tensors expected ...: calling torch.dot (or
+        # .dot) on matrices: it takes two 1-D vectors only; for a matrix product use @ (torch.matmul)": exactly the NumPy port
+        # and its fix; q07/q09/q10 not charged (no double charge)
+        "q01_numpy_dot_method_ported_to_tensors": ("dot_of_matrices",),
+        # scores_transposed on all 4 q02 failures: "S is wrong: it matches computing K Q^T (keys as rows) instead of Q K^T
+        # (queries as rows)": exactly the effect of the '...kq' output subscripts; borderline: nothing points at the einsum
+        # string, but the fix (queries as rows) is actionable; downstream questions not charged
+        "q02_einsum_output_subscripts_keys_first": ("scores_transposed",),
+        # float32_precision on q05 float64_rectangular_mask and noncontiguous: "A is right only to float32's precision (largest
+        # difference 3.5e-08) for a float64 input: some step computes in float32 (a float32 tensor or constant, or .float());
+        # keep the input's dtype"; dtype_changed on float16_stable: "A (float16) is torch.float32 for torch.float16 inputs, with
+        # the right values: ... mixing in another dtype than the input's (... a float32 tensor never cast back)": both exactly
+        # the effect of sum(..., dtype=torch.float32); borderline: nothing names the dtype= keyword of the sum
+        "q05_row_sum_accumulated_in_float32": ("float32_precision", "dtype_changed"),
+        # one_edit_fix on all 4 q07 failures: "right with one change on line 6 ... (`O = (A.unsqueeze(-1) *
+        # V.unsqueeze(-3)).sum(dim=-3) ...`): `-2` in place of `-3`": the slip at its place, with the fix
+        "q07_broadcast_mix_summed_over_query_axis": ("one_edit_fix",),
+        # log_softmax_weights on all 3 q08 failures: "it matches using log_softmax (log-probabilities, all negative) as the
+        # weights instead of softmax": exactly
+        "q08_log_softmax_weights_never_exponentiated": ("log_softmax_weights",),
+        # generic: both q10 failures None, "H has shape (14,), expected (2, 7)" / "H for a transposed, expanded A has shape (18,),
+        # expected (3, 6)": says what differs (batch and rows merged into one axis), nothing names .view(-1) flattening
+        "q10_entropy_flattened_with_view_minus_one": (),
+        # param_count_precedence on both q12 failures: "it matches dropping the parentheses of d_model * (2 * d_k + d_v): Python
+        # multiplies before it adds, so ... counts W_V as d_v numbers instead of d_model * d_v": exactly
+        "q12_value_term_missing_d_model_factor": ("param_count_precedence",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+}
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -6571,7 +6747,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
-    "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS}
+    "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
