@@ -21,6 +21,7 @@ import nbformat
 from autograder.grading.attachments import AttachmentReader, take_attachments
 from autograder.config import Limits
 from autograder.errors import SubmissionError
+from autograder.grading.pyparse import parse
 from autograder.sandbox.protocol import json_item_bound
 from autograder.results import AnswerImage
 from autograder.text import escape_unshown, shown_name
@@ -147,11 +148,13 @@ def _exported_magic(stripped: str) -> str | None:
     if len(stripped) > MAX_EXPORTED_MAGIC_CHARS:
         return None
     try:
-        call = ast.parse(stripped, mode="eval").body
+        module = parse(stripped)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    call = module.body[0].value if len(module.body) == 1 and isinstance(module.body[0], ast.Expr) else None
     if (not isinstance(call, ast.Call) or call.keywords or not isinstance(call.func, ast.Attribute)
-            or ast.dump(call.func.value) != ast.dump(ast.parse("get_ipython()", mode="eval").body)
+            or not isinstance(call.func.value, ast.Call) or call.func.value.args or call.func.value.keywords
+            or not isinstance(call.func.value.func, ast.Name) or call.func.value.func.id != "get_ipython"
             or call.func.attr not in ("run_line_magic", "run_cell_magic")
             or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)):
         return None

@@ -637,15 +637,17 @@ def timing_variants() -> list:
 # ---------------------------------------------------------------------------------------------
 
 def random_mask(shape, rng, p=0.5):
-    """Bool mask, True = may attend; every query keeps at least one key and loses at least one, and the first query
-    of every slice keeps exactly one (key 0): a row with one key is in every mask, not only in the draws that make
-    one (red-team round 54: `mask.sum(-1) > 1` taken for "has a key" lost 2 or 3 points by the seed)."""
+    """Bool mask, True = may attend; every query keeps at least one key and loses at least one, and, with three keys
+    or more, keeps at least two: a row with exactly one key is never left to the draw (red-team round 54: `mask.sum(-1)
+    > 1` taken for "has a key" lost 2 or 3 points by the seed). Rows with one key are the causal cases' first rows,
+    the same in every grade."""
     m = torch.rand(shape, generator=rng) < p
     T_q, T_k = shape[-2], shape[-1]
     i = torch.arange(T_q)
     m[..., i, i % T_k] = True
     m[..., i, (i + 1) % T_k] = False
-    m[..., 0, 1:] = False
+    if T_k >= 3:
+        m[..., i, (i + 2) % T_k] = True
     return m
 
 
