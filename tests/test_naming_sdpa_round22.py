@@ -64,7 +64,8 @@ def test_a_wrong_float_keeps_its_value_message_and_other_types_stay_generic() ->
     assert _key(lambda: _test("q8", "test_cost_ratio")(2.0)) == "cost_linear_in_T"
     # a NumPy integer holding the right count: named for its type since blind36 (numpy_scalar_answer)
     assert _key(lambda: _test("q8", "test_attn_entries")(np.int64(ref.attn_entries))) == "numpy_scalar_answer"
-    assert _key(lambda: _test("q8", "test_attn_entries")(torch.tensor(ref.attn_entries))) == ""
+    # a tensor holding the right count: returns_tensor_not_number since blind49 (the message was exact, keyless)
+    assert _key(lambda: _test("q8", "test_attn_entries")(torch.tensor(ref.attn_entries))) == "returns_tensor_not_number"
 
 
 # --- `not mask`: the mask's truth value (tensor_truthiness), proven by a replay -------------------------------

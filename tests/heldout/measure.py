@@ -2111,7 +2111,8 @@ BLIND21_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "softmax_entropy(logits) does not match ... (largest difference 6.01e-05)"; eps = 1e-5 inside
         # the log is too large a guard: entropy_nan_saturated asks for a tiny epsilon (there is one); no key
         # still generic (naming25), its message now says the replay -sum p log(p + 1e-05) matches (no key)
-        "q4_log_epsilon_1e_5": (),
+        # now (after blind49, round 49: the exact replay's message now carries the key entropy_guard_too_large)
+        "q4_log_epsilon_1e_5": ("entropy_guard_too_large",),
         "q4_table_draws_in_float64": ("draws_in_float64",),
         # generic: "the entropy table ... does not match ... in 12 of 12 entries" for another seed;
         # torch.manual_seed(0) for seed: table_reseeded_per_row ("another seed than the one passed ... every row
@@ -6560,7 +6561,8 @@ BLIND49_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # a guard of 1e-04 inside the log shifts every log p and biases the entropy low (about n * 1e-04 nats for n keys);
         # keep the guard tiny (1e-12, torch.finfo(p.dtype).tiny) or use F.log_softmax": the mistake and its fix, but no key
         # (as earlier judges: an apt message without a key is generic)
-        "q4_entropy_log_guard_1e_4": (),
+        # now (after blind49: entropy_guard_too_large, the same exact message with its key)
+        "q4_entropy_log_guard_1e_4": ("entropy_guard_too_large",),
         # not caught: 28/28; string.ascii_letters[2] is 'c', and expect_choice / raise_if_answer_copied read the letter as
         # v.strip().upper(), so lower-case 'c' is taken as 'C' by design (as earlier "c" and "b" answers were read as C and
         # B): a defensible leniency rather than a grader gap, but the stated mistake is not flagged
@@ -6647,7 +6649,8 @@ BLIND49_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # float_for_int on q8:test_score_madds (the only failure): "score_madds is 67108864.0, a float: giving a float (... or a float literal: 1048576.0) where a whole number, a Python int, is asked": exactly (1024. is a float literal)
         "q8_madds_typed_with_a_trailing_decimal_point": ("float_for_int",),
         # generic: q8:test_score_madds None, "score_madds holds the right count but is a Tensor: give a plain Python int (int(score_madds))": says exactly what differs and the fix, but no key names it (a 0-d tensor answer)
-        "q8_madds_left_as_a_zero_dim_tensor": (),
+        # now (after blind49: returns_tensor_not_number, the same message with its key)
+        "q8_madds_left_as_a_zero_dim_tensor": ("returns_tensor_not_number",),
     },
 # wrong 14: named right 11 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
 # blind49 (frozen engine, /tmp/frozen49), judged from `measure attention-pipeline --set blind49 -v`

@@ -654,4 +654,7 @@ MISCONCEPTIONS = {
     "estimate_not_sampled": "returning a number that is not a sample variance of n_samples random draws (the expected "
                             "value returned, with or without noise, or n_samples not used): draw n_samples pairs "
                             "(q, k) from the generator, take each dot product, and return their variance",
+    "entropy_guard_too_large": "a guard inside the log large enough to show (log(p + 1e-4)): it shifts every log p and "
+                               "biases the entropy low; keep the guard tiny (1e-12, torch.finfo(p.dtype).tiny) or use "
+                               "F.log_softmax, which needs none",
 }

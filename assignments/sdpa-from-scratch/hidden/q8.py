@@ -93,14 +93,15 @@ def _raise_if_related(got, name, submission=None, attn_entries=None):
 
 
 def _raise_if_not_int(value, name):
-    """The right count, but not a Python int (the notebook's format asks isinstance(value, int))."""
+    """The right count, but not a Python int (the format asks isinstance(value, int)); a tensor: returns_tensor_not_number."""
     if type(value) is int:
         return
     if isinstance(value, float) or getattr(getattr(value, "dtype", None), "is_floating_point", False) \
             or type(value).__name__.startswith("float"):
         raise Misconception("float_for_int", f"{name} is {value!r}, a float: " + describe("float_for_int"))
-    raise AssertionError(f"{name} holds the right count but is a {type(value).__name__}: "
-                         f"give a plain Python int (int({name}))")
+    said, kind = f"{name} holds the right count but is a {type(value).__name__}: ", "returns_tensor_not_number"
+    raise (Misconception(kind, said + describe(kind)) if type(value).__name__ == "Tensor" or type(value).__module__ == "numpy"
+           else AssertionError(said + f"give a plain Python int (int({name}))"))
 
 
 def _raise_if_wrapped(value, name):
@@ -212,8 +213,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
 
 @test_case(points=1, hidden=True)
 def test_cost_ratio(cost_ratio, submission=None):
-    _raise_if_wrapped(cost_ratio, "cost_ratio")
-    # a plain number only (anything else goes to expect_int, which says what it is)
+    _raise_if_wrapped(cost_ratio, "cost_ratio")   # then a plain number only (anything else: expect_int says what it is)
     if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
         raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: "
                             + describe("cost_ratio_inverted"))
