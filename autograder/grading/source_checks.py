@@ -265,20 +265,12 @@ class _Notebook:
         """name -> the code cells (indexes from 0) whose module-level code stores it (cells_assigning_globally),
         for every name at once: one walk per notebook, not one per name asked (red-team round 53: 63 questions a
         grade, each walking a 460 KB cell, cost 20 s of the grader's CPU)."""
-        found: dict[str, list[int]] = {}
-        for number, tree in self.trees:
-            for name in dict.fromkeys(name for n in _module_level(tree) for name in _stored_names(n)):
-                found.setdefault(name, []).append(number - 1)
-        return found
+        return _stores_by_name((number, _module_level(tree)) for number, tree in self.trees)
 
     @functools.cached_property
     def any_stores(self) -> dict[str, list[int]]:
         """name -> the code cells (indexes from 0) whose code stores it anywhere (cells_assigning), one walk."""
-        found: dict[str, list[int]] = {}
-        for number, nodes in self.nodes:
-            for name in dict.fromkeys(name for n in nodes for name in _stored_names(n)):
-                found.setdefault(name, []).append(number - 1)
-        return found
+        return _stores_by_name(self.nodes)
 
     def _bind(self, name: str, b: _Binding) -> None:
         self.bindings.setdefault(name, []).append(b)
@@ -983,10 +975,16 @@ def _stored_names(n: ast.AST) -> Iterator[str]:
 
 def _stores(n: ast.AST, name: str) -> bool:
     """`n` binds `name`: an assignment or loop/with target, a def or class of that name, an import of it."""
-    return bool((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
-                or (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
-                or (isinstance(n, (ast.Import, ast.ImportFrom))
-                    and any((al.asname or al.name.split(".")[0]) == name for al in n.names)))
+    return name in _stored_names(n)
+
+
+def _stores_by_name(cells_nodes: Iterable[tuple[int, Iterable[ast.AST]]]) -> dict[str, list[int]]:
+    """name -> the cells (indexes from 0; `cells_nodes` numbers them from 1) whose given nodes store it."""
+    found: dict[str, list[int]] = {}
+    for number, nodes in cells_nodes:
+        for name in dict.fromkeys(name for n in nodes for name in _stored_names(n)):
+            found.setdefault(name, []).append(number - 1)
+    return found
 
 
 def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
