@@ -182,6 +182,9 @@ MISCONCEPTIONS: dict[str, str] = {
                            "more size-1 axes than asked; return the shape asked for",
     "size_one_axis_dropped": "dropping a size-1 axis the result should keep (a reduction without keepdim=True, or "
                              "a squeeze): its values are right with one axis fewer than asked",
+    "axes_flattened": "merging axes the result should keep (.view(-1), .flatten(), .reshape(-1) or a reshape to "
+                      "fewer axes): its values are right and in order, in fewer axes than asked; return the shape "
+                      "asked for (a reduction along dim=-1 already leaves one value per row of each batch entry)",
     "returns_extra_values": "returning a tuple (the output and something else, such as the weights) where the "
                             "function returns the output alone",
     "answer_overwritten": "assigning the answer twice at the top level of the notebook, a later line (a first "
@@ -1439,6 +1442,14 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
     if type(got) is not torch.Tensor or tuple(got.shape) == tuple(expected.shape) or got.dim() == expected.dim():
         return
     squeezed = [s for s in got.shape if s != 1], [s for s in expected.shape if s != 1]
+    if squeezed[0] != squeezed[1] and got.dtype == dtype:
+        merged = merged_axes(tuple(got.shape), tuple(expected.shape))
+        if merged and _close(got.reshape(expected.shape), expected, dtype, rtol, atol, equal_nan=True):
+            groups = ", ".join(f"axes {a}-{b - 1} ({' x '.join(str(n) for n in expected.shape[a:b])})"
+                               for a, b in merged)
+            raise Misconception("axes_flattened", f"{what} has shape {tuple(got.shape)}, expected "
+                                f"{tuple(expected.shape)}, and its values are right, in order, with {groups} merged "
+                                "into one: " + describe("axes_flattened"))
     if squeezed[0] != squeezed[1] or got.dtype != dtype:
         return
     if _close(got.reshape(expected.shape), expected, dtype, rtol, atol, equal_nan=True):
@@ -1449,6 +1460,26 @@ def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "t
             and tuple(got.shape[got.dim() - expected.dim():]) == tuple(expected.shape) else ""
         raise Misconception(key, f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}, and its "
                             f"values are right{where}: " + describe(key))
+
+
+def merged_axes(got: tuple[int, ...], want: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The runs of `want`'s axes [a, b) that `got` holds as one axis each, when `got` is exactly `want` with some
+    neighbouring axes merged (a .view(-1) or .flatten()): (14,) of (2, 7) is [(0, 2)]; [] when it is not (another
+    split of the same entries, or size-1 axes only dropped, which raise_if_other_container names on its own)."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    for size in got:
+        start, product = i, 1
+        while i < len(want) and (product < size or i == start):
+            product *= want[i]
+            i += 1
+        while i < len(want) and want[i] == 1 and product == size and i - start >= 1 and size != 1:
+            i += 1        # trailing size-1 axes fold into the run they follow
+        if product != size:
+            return []
+        if i - start > 1 and any(n != 1 for n in want[start:i]) and sum(n != 1 for n in want[start:i]) > 1:
+            runs.append((start, i))
+    return runs if i == len(want) and runs else []
 
 
 def assert_plain_tensor(got: object, what: str = "the result") -> torch.Tensor:
