@@ -237,9 +237,11 @@ def hidden_name(name: str) -> bool:
     return name.startswith(".") or name in ("__MACOSX", "__pycache__", "Thumbs.db")
 
 
-def _walk(root: Path, limits: ExportLimits) -> tuple[list[Path], str]:
+def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True) -> tuple[list[Path], str]:
     """Regular files under `root`, never through a symlink, skipping hidden names and checkpoints;
-    (files, "" or why the walk stopped early)."""
+    (files, "" or why the walk stopped early). Iterative and bounded (`limits.folder_depth`, `folder_files`): a
+    student's folder decides its own depth, and Path.rglob recurses once per level (red-team round 58).
+    `skip_hidden=False` keeps hidden names too (Gradescope's intake judges each kind of file itself)."""
     files: list[Path] = []
     stack = [(root, 0)]
     seen = 0
@@ -254,7 +256,7 @@ def _walk(root: Path, limits: ExportLimits) -> tuple[list[Path], str]:
             seen += 1
             if seen > limits.folder_files:
                 return files, f"more than {limits.folder_files} files"
-            if hidden_name(item.name) or item.is_symlink():
+            if (skip_hidden and hidden_name(item.name)) or item.is_symlink():
                 continue
             if item.is_dir(follow_symlinks=False):
                 if depth + 1 < limits.folder_depth:
@@ -372,7 +374,7 @@ def _pick(files: list[tuple[str, Path]], slug: str, rule: NotebookRule, scratch:
             return None, zkind, problem
         budget -= used
         left_out += skipped
-        found, why = _walk(dest, scratch.limits)
+        found, why = walk_files(dest, scratch.limits)
         if why:
             return None, "too_large", f"{shown_name(name, 80)}: {why}"
         inner += [(p.relative_to(dest).as_posix(), p) for p in found]
@@ -527,7 +529,7 @@ def _discover_gradescope(root: Path, slug: str, rule: NotebookRule, scratch: _Sc
 def _add_folder(found: Discovery, folder: Path, key: str, source: str, layout: Layout,
                 students: list[Student], slug: str, rule: NotebookRule, scratch: _Scratch,
                 limits: ExportLimits, created_at: str = "", late: bool = False) -> None:
-    files, why = _walk(folder, limits)
+    files, why = walk_files(folder, limits)
     if why:
         found.problems.append(Problem(kind="too_large", key=key, source=shown_name(source, 200), submitters=students,
                                       message=f"the submission folder could not be read whole: {why}"))

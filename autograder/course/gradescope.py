@@ -18,7 +18,7 @@ from typing import Optional
 
 from autograder.config import Course, find_course
 from autograder.course.atomic import write_atomic
-from autograder.course.exports import hidden_name
+from autograder.course.exports import ExportLimits, hidden_name, walk_files
 from autograder.errors import GraderError, SubmissionError
 from autograder.grading.pyparse import parse
 from autograder.text import shown_name
@@ -216,11 +216,15 @@ def _submitted(path: Path, root: Path) -> bool:
 
 
 def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
-    """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem)."""
-    candidates = [p for p in submission_dir.rglob("*.ipynb")
-                  if p.is_file() and not p.is_symlink() and _submitted(p, submission_dir)]
+    """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem). The folders are read
+    as a batch reads a student's folder (exports.walk_files: iterative, bounded in depth and count), never with
+    Path.rglob, which recursed once per level: 1200 nested folders beside the notebook were a RecursionError in
+    the trusted process, told to the student as the autograder's own failure (red-team round 58)."""
+    limits = ExportLimits()
+    files, stopped = walk_files(submission_dir, limits, skip_hidden=False)
+    candidates = [p for p in files if p.name.endswith(".ipynb") and _submitted(p, submission_dir)]
     if not candidates:
-        zips = [p for p in sorted(submission_dir.rglob("*.zip")) if p.is_file() and not p.is_symlink()]
+        zips = [p for p in files if p.name.endswith(".zip")]
         budget = MAX_UNZIP_BYTES
         for i, zp in enumerate(zips[:MAX_ZIPS]):
             # A fresh folder the grader names: the zip's own name ("...zip" has the stem "..") is never a path.
@@ -234,7 +238,12 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
                 return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
                 return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
-        candidates = [p for p in scratch.rglob("*.ipynb") if _submitted(p, scratch)]
+        unzipped, stopped_in_zip = walk_files(scratch, limits, skip_hidden=False)
+        stopped = stopped or stopped_in_zip
+        candidates = [p for p in unzipped if p.name.endswith(".ipynb") and _submitted(p, scratch)]
+    if not candidates and stopped:
+        return None, f"no notebook found in your submission (its folders were read only in part: {stopped}): " \
+                     f"please submit {slug}.ipynb at the top of it"
     if not candidates:
         return None, f"no notebook found in your submission: please submit {slug}.ipynb"
     # case-insensitive: toy.ipynb beside TOY.ipynb is two candidates, and neither is chosen

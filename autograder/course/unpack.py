@@ -102,6 +102,12 @@ MAX_ZIPS = 10
 _RECORD_BYTES = 1024
 
 
+# folders deep that a member may lie: deeper ones are never a submission's own (the walks that look for a notebook
+# stop at 8), and Path.mkdir(parents=True) recurses once per level: 1200 levels were a RecursionError told as
+# "could not open submission.zip: maximum recursion depth exceeded" (red-team round 58)
+MAX_MEMBER_DEPTH = 32
+
+
 def check_zip_directory(zpath: Path, max_members: int) -> None:
     """Refuse (GraderError), from the end-of-directory record alone, a zip whose central directory
     declares more than `max_members` entries or is larger than that many records can be. zipfile reads
@@ -152,6 +158,8 @@ def safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
             rel = zip_member_path(info.filename)
             kind = (info.external_attr >> 16) & _S_IFMT
             if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
+                continue
+            if len(rel.parts) > MAX_MEMBER_DEPTH:   # mkdir(parents=True) recurses once per level (red-team 58)
                 continue
             target = root.joinpath(*rel.parts)
             if not target.resolve().is_relative_to(root):
