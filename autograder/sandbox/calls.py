@@ -3,7 +3,8 @@ optionally run a backward pass, bring tensors back to the CPU. Used inside the s
 `TrustedNamespace` (tests run against the reference in-process), so both behave the same."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import contextlib
+from typing import Any, Callable, Iterator, Sequence
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -118,10 +119,26 @@ def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], 
            forbidden: Sequence[str] = (), changed: list[str] | None = None) -> tuple[Any, list[str]]:
     """`_invoke`, under the forbidden-API guard; `changed`, when given, receives the names of the tensor
     inputs ("argument 0", "mask") whose values the call changed in place."""
-    if forbidden:
-        with ForbiddenAPIGuard(forbidden):
-            return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
-    return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+    with torch_defaults():
+        if forbidden:
+            with ForbiddenAPIGuard(forbidden):
+                return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+        return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+
+
+@contextlib.contextmanager
+def torch_defaults() -> Iterator[None]:
+    """A graded call runs as a fresh caller's would: float32 the default dtype, gradients recorded. A notebook's
+    `torch.set_default_dtype(torch.float64)` or `torch.set_grad_enabled(False)` at its top changed what the hidden
+    tests' calls drew or could differentiate: a right entropy_table was told draws_in_float64 (it names no dtype),
+    a right attention failed the gradient test (red-team round 57). The notebook's own settings come back after."""
+    dtype = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float32)
+    try:
+        with torch.enable_grad():
+            yield
+    finally:
+        torch.set_default_dtype(dtype)
 
 
 def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:
