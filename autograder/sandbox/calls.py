@@ -118,12 +118,26 @@ def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], 
            grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None,
            forbidden: Sequence[str] = (), changed: list[str] | None = None) -> tuple[Any, list[str]]:
     """`_invoke`, under the forbidden-API guard; `changed`, when given, receives the names of the tensor
-    inputs ("argument 0", "mask") whose values the call changed in place."""
+    inputs ("argument 0", "mask") whose values the call changed in place. The copies and the comparison are made
+    outside the guard, with torch functions as imported here and no __torch_function__ mode (_same_tensor)."""
     with torch_defaults():
+        args = [to_device(a, device) for a in args]
+        kwargs = {k: to_device(v, device) for k, v in kwargs.items()}
+        kept: list[tuple[str, torch.Tensor, torch.Tensor]] = []
+        if grad_wrt is None and changed is not None:
+            # copies of the tensor inputs, to see whether the call wrote into one (the caller's tensor)
+            inputs = [(f"argument {i}", a) for i, a in enumerate(args)] + list(kwargs.items())
+            with _NO_TORCH_FUNCTION():
+                kept = [(n, t, _CLONE(_DETACH(t))) for n, t in inputs if type(t) is _TENSOR]
         if forbidden:
             with ForbiddenAPIGuard(forbidden):
-                return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
-        return _invoke(fn, args, kwargs, device, grad_wrt, grad_output, changed)
+                result = _invoke(fn, args, kwargs, grad_wrt, grad_output)
+        else:
+            result = _invoke(fn, args, kwargs, grad_wrt, grad_output)
+        if changed is not None and kept:
+            with _NO_TORCH_FUNCTION():
+                changed.extend(n for n, t, copy in kept if not _same_tensor(copy, _DETACH(t)))
+        return result
 
 
 @contextlib.contextmanager
@@ -132,21 +146,41 @@ def torch_defaults() -> Iterator[None]:
     `torch.set_default_dtype(torch.float64)` or `torch.set_grad_enabled(False)` at its top changed what the hidden
     tests' calls drew or could differentiate: a right entropy_table was told draws_in_float64 (it names no dtype),
     a right attention failed the gradient test (red-team round 57). The notebook's own settings come back after."""
-    dtype = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float32)
+    dtype = _GET_DEFAULT_DTYPE()
+    _SET_DEFAULT_DTYPE(torch.float32)
     try:
-        with torch.enable_grad():
+        with _ENABLE_GRAD():
             yield
     finally:
-        torch.set_default_dtype(dtype)
+        _SET_DEFAULT_DTYPE(dtype)
+
+
+# as imported, before any student code (see _same_tensor's note)
+_GET_DEFAULT_DTYPE, _SET_DEFAULT_DTYPE, _ENABLE_GRAD = torch.get_default_dtype, torch.set_default_dtype, torch.enable_grad
+
+
+# The in-place check runs in the student's interpreter after their cells: it uses torch's functions as this module
+# found them when the zygote imported it, before any student code. Looked up when it ran, a cell's
+# `torch.Tensor.isnan = lambda self: torch.ones(...)` (or __or__, or a clone returning self) made every written input
+# look unchanged: Q /= sqrt(d_k) scored 33/35 instead of 19 (red-team round 55).
+_TENSOR = torch.Tensor
+# and a cell may enter a TorchFunctionMode of its own and never leave it: every torch call, the check's too, would
+# pass through the student's code; the check runs with none (nor the guard, a mode too, which looks methods up)
+_NO_TORCH_FUNCTION = torch._C.DisableTorchFunction
+_SHAPE: Any = torch.Tensor.shape     # TensorBase's getset descriptors (typed as their values)
+_DTYPE: Any = torch.Tensor.dtype
+_DETACH, _CLONE = torch.Tensor.detach, torch.Tensor.clone
+_EQ, _OR, _AND = torch.Tensor.__eq__, torch.Tensor.__or__, torch.Tensor.__and__
+_ISNAN, _ALL, _BOOL = torch.Tensor.isnan, torch.Tensor.all, torch.Tensor.__bool__
+_IS_FLOAT, _IS_COMPLEX, _EQUAL = torch.Tensor.is_floating_point, torch.Tensor.is_complex, torch.equal
 
 
 def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:
-    if before.shape != after.shape or before.dtype != after.dtype:
+    if _SHAPE.__get__(before) != _SHAPE.__get__(after) or _DTYPE.__get__(before) != _DTYPE.__get__(after):
         return False
-    if before.is_floating_point() or before.is_complex():
-        return bool(((before == after) | (before.isnan() & after.isnan())).all())
-    return bool(torch.equal(before, after))
+    if _IS_FLOAT(before) or _IS_COMPLEX(before):
+        return bool(_BOOL(_ALL(_OR(_EQ(before, after), _AND(_ISNAN(before), _ISNAN(after))))))
+    return bool(_EQUAL(before, after))
 
 
 def vector_jacobian_product(out: torch.Tensor, inputs: Sequence[torch.Tensor], grad_output: torch.Tensor,
@@ -163,21 +197,14 @@ def vector_jacobian_product(out: torch.Tensor, inputs: Sequence[torch.Tensor], g
     return torch.autograd.grad((out * grad_output).sum(), list(inputs), allow_unused=allow_unused)
 
 
-def _invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
-            grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None,
-            changed: list[str] | None = None) -> tuple[Any, list[str]]:
-    """Call `fn` on `device`. With `grad_wrt`, return (output, [d out/d args[i]]) instead of output.
+def _invoke(fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any],
+            grad_wrt: Sequence[int] | None, grad_output: torch.Tensor | None) -> tuple[Any, list[str]]:
+    """Call `fn` on arguments already on their device. With `grad_wrt`, return (output, [d out/d args[i]])
+    instead of output.
 
     The second value is the list of devices of the returned tensors, before they come back."""
-    args = [to_device(a, device) for a in args]
-    kwargs = {k: to_device(v, device) for k, v in kwargs.items()}
     if grad_wrt is None:
-        # copies of the tensor inputs, to see whether the call wrote into one (the caller's tensor)
-        inputs = [(f"argument {i}", a) for i, a in enumerate(args)] + list(kwargs.items())
-        kept = [(n, t, t.detach().clone()) for n, t in inputs if type(t) is torch.Tensor] if changed is not None else []
         out = fn(*args, **kwargs)
-        if changed is not None:
-            changed.extend(n for n, t, copy in kept if not _same_tensor(copy, t.detach()))
         return out, devices_of(out)
     for i in grad_wrt:
         args[i] = args[i].detach().requires_grad_(True)

@@ -867,8 +867,31 @@ class IPythonStandIn:
 
 
 def _error(e: BaseException) -> dict[str, Any]:
-    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
-    return {"type": type(e).__name__[:100], "message": str(e)[:500], "traceback": tb[-4000:]}
+    try:
+        tb = "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=8))
+    except BaseException:  # noqa: BLE001 - the student's exception decides how it prints (red-team round 55)
+        tb = ""
+    return {"type": _kind(e), "message": _said(e, 500), "traceback": tb[-4000:]}
+
+
+def _kind(e: BaseException) -> str:
+    """The exception class's name, which a metaclass may compute: the student's, and it may raise."""
+    try:
+        name = type(e).__name__
+        return name[:100] if type(name) is str else "Exception"
+    except BaseException:  # noqa: BLE001 - see _said
+        return "Exception"
+
+
+def _said(e: BaseException, limit: int) -> str:
+    """str(e) cut to `limit`, or a stand-in where the student's __str__ raises or recurses: a ShapeError whose
+    __str__ read an attribute never set ended the worker from inside this handler, and every answer of the
+    notebook was lost, 0/35 for a right notebook with one such raise in a cell (red-team round 55)."""
+    try:
+        text = str(e)
+    except BaseException:  # noqa: BLE001 - the message is the student's code: any failure of it is theirs
+        return f"<{_kind(e)} whose message could not be printed>"
+    return text[:limit] if type(text) is str else ""
 
 
 def _cell_error(e: BaseException, filename: str) -> str:
@@ -877,10 +900,13 @@ def _cell_error(e: BaseException, filename: str) -> str:
     if isinstance(e, SyntaxError) and e.filename == filename:
         return f"{type(e).__name__}: {str(e.msg)[:300]} (line {e.lineno})"
     line = None
-    for frame, lineno in traceback.walk_tb(e.__traceback__):
-        if frame.f_code.co_filename == filename:
-            line = lineno
-    return f"{type(e).__name__}: {str(e)[:300]}" + (f" (line {line})" if line else "")
+    try:
+        for frame, lineno in traceback.walk_tb(e.__traceback__):
+            if frame.f_code.co_filename == filename:
+                line = lineno
+    except BaseException:  # noqa: BLE001 - a traceback the student's code rebuilt: no line then
+        line = None
+    return f"{_kind(e)}: {_said(e, 300)}" + (f" (line {line})" if line else "")
 
 
 class Worker:
