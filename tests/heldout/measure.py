@@ -6723,6 +6723,176 @@ BLIND49_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
 }
 
+BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind50 (frozen at 320e857, after naming round 48, red-team rounds 51-54 and 58, axes_flattened; measured at the bwrap
+# level), judged by three helper sessions at first sight: scaled 10/14, sdpa 12/14, pipeline 13/14: 35/42, none mis-named
+# blind50 (frozen engine, /tmp/frozen50), judged from `measure scaled-attention --set blind50 -v`
+# (/tmp/measure50-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j50-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # wrong_scale_constant on all 5 failing q1 tests (weights, output, float32 square, non-contiguous, broadcast): "the
+        # weights are softmax(Q K^T / c) with a different c: here c = 1.861, where the scale is 1/sqrt(d_k) = 1/3.464" (d_k = 12:
+        # 1.861 = 12^(1/4); float32 square c = 2 at d_k 16): exactly the effect (the scores divided by d_k^(1/4), not sqrt(d_k)),
+        # and the numbers show it; borderline: nothing says the d^(1/4) trick needs K scaled too; q8 not charged (no double charge)
+        "q1_quarter_power_scale_on_queries_only": ("wrong_scale_constant",),
+        # generic: both q2 failures None, "for d_k = 12 the variance of q.k (/ sqrt(d_k)) is not within 10% of its expected
+        # value": says what differs, nothing about the int64 buffer from torch.tensor([0] * n) truncating each dot toward 0
+        "q2_dots_buffer_from_python_int_list_truncates": (),
+        # entropy_nan_saturated on q4:test_entropy_saturated_rows (the only failure): "NaN for a saturated row: 0 * log(0); add a
+        # tiny epsilon or use log_softmax": exactly the effect, and either fix works (as q4_entropy_clamp_result_dropped /
+        # q4_epsilon_outside_log, a guard that does not guard); borderline: nothing says p >= 0 is always true (p > 0 meant)
+        "q4_entropy_where_guard_compares_ge_zero": ("entropy_nan_saturated",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = min(_opts5, key=lambda s: abs(_opts5[s] - _spread5))`) ... (option B
+        # stands for confusing the standard deviation sqrt(d_k) of q.k with its variance d_k) ... what it measures ... is not
+        # what the question asks": right in kind and close to the cause (the mean |q.k| is a spread of the size of the std);
+        # borderline: nothing names .abs().mean()
+        "q5_answer_probe_spread_as_mean_absolute_dot": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'A' ... (`... abs(_opts5[s] - _var5)`) ... (option A stands for giving the variance of the
+        # scaled dot product (1) for the raw one) ... what it measures or compares is not what the question asks": right in
+        # kind (as blind48/49's q5 probes), the option told as the option's; borderline: nothing says it measures the attention
+        # WEIGHTS (after scale and softmax) instead of the raw q.k
+        "q5_answer_probe_variance_of_attention_weights": ("answer_computed_by_code",),
+        # answer_computed_wrong_choice: "'A' ... the placeholder 'A' set first was never replaced: the assignment inside the loop
+        # or test never ran (`q5_answer = "A"`, then `q5_answer = _letter5`) ... a placeholder stays when a float == never
+        # holds": exactly the mechanism (isclose at rel_tol=1e-3 is a near-== that never holds); borderline: isclose not named
+        "q5_answer_probe_isclose_rtol_too_tight_keeps_default": ("answer_computed_wrong_choice",),
+        # not caught: 28/28; hidden q5 reads the letter as v.strip().upper() (checks.py / raise_if_answer_copied), so "C " is
+        # taken as "C" by design: a defensible leniency (as blind49's lower-case 'c'), but the stated mistake is not flagged
+        "q5_answer_trailing_space_pasted": (),
+        # answer_in_container: "q6_answer is ['A'], a list holding a letter ... where the answer is the value itself: drop ...
+        # the brackets": exactly the effect and the fix; borderline: nothing says str.split returns a list (strip meant)
+        "q6_answer_split_for_strip_leaves_list": ("answer_in_container",),
+        # generic: q6:test_q6_answer None, "`q6_answer` is not defined in your notebook (or is None): run every cell, keep the
+        # given names": says it is None, but its advice (run every cell, keep the names) does not fit; nothing says dict.get
+        # missed the key ('softmax-weighted average' vs 'weighted average') and returned None (no key, so not a mis-name)
+        "q6_answer_dict_get_key_mismatch_gives_none": (),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _ok6 else 'C'`) ... (option C stands for ... a hard argmax)
+        # ... the branch each outcome takes": quotes the check's branch, right in kind (as blind49's
+        # q6_answer_check_assert_close_dtype_mismatch); borderline: nothing says the (output, weights) pair went to allclose
+        # and the broad except swallowed the TypeError
+        "q6_answer_check_pair_not_unpacked_error_swallowed": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_out6, _exp6, atol=1e-05) else 'C'`) ...":
+        # quotes the check, right in kind (as blind48's q6_answer_check_scores_elementwise_not_dot); borderline: nothing says
+        # _W6 * _X6 is elementwise (W @ X meant), the square probe hides the shape
+        "q6_answer_check_mix_by_elementwise_product_on_square_probe": ("answer_computed_by_code",),
+        # generic: q7:test_q7_answer None, "q7_answer is ',': it should be one letter as a string: "A", "B", "C", "D"": shows
+        # the wrong value and what is wanted, no key; nothing says chr takes a decimal code point (chr(68) / chr(0x44) meant)
+        "q7_answer_chr_of_decimal_44_not_hex": (),
+        # answer_computed_wrong_choice: "'C' ... the placeholder 'C' set first was never replaced: the assignment inside the loop
+        # or test never ran (`q7_answer = "C"`, then `q7_answer = "D"`)": true and the place (the RuntimeError skipped the
+        # assignment); borderline: nothing says autograd.grad on a non-scalar output needs grad_outputs / the except hid it
+        "q7_answer_autograd_grad_of_non_scalar_output_swallowed": ("answer_computed_wrong_choice",),
+        # answer_computed_wrong_choice: "'C' ... the placeholder 'C' set first was never replaced: the assignment inside the loop
+        # or test never ran (`q7_answer = "C"`, then `q7_answer = _letter7`)": exactly the effect (the keyword test never
+        # matched); borderline: nothing says split() keeps "soft," with its comma
+        "q7_answer_keyword_tokens_keep_trailing_comma": ("answer_computed_wrong_choice",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 3 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind50 (frozen engine, /tmp/frozen50), judged from `measure sdpa-from-scratch --set blind50 -v`
+# (/tmp/measure50-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j50-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # shape_entry_from_another_axis on q1:test_out_shape (the only failure): "out_shape is (10, 10, 128): the right shape (4, 10, 128) with its entry 0 (the batch size, 4) replaced by 10, the sequence length ... read each size off its own axis: ... the output (batch, T_q, d_v)": exactly the effect (entry 0 holds axis 1's size, the batch is lost) and what to put there; borderline: nothing says [-2:] keeps the last two axes ([:-1] meant), and the stock example (K.shape[0] for K.shape[1]) does not fit
+        "q1_out_shape_built_from_the_wrong_end_of_the_weights_shape": ("shape_entry_from_another_axis",),
+        # shape_axis_added on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 10, 1): the right shape (4, 10, 10) with one more axis of size 1: adding an axis the question does not have ... (batch, T_q, T_k) weights": exactly; borderline: the example given is a heads axis, not the broadcast singleton of the multiply-and-sum idiom
+        "q1_weights_shape_given_the_broadcast_singleton_axis": ("shape_axis_added",),
+        # biased_variance on q2:test_score_variances (the only failure): "the variances are the biased ones (divided by n): use torch's default .var(), which divides by n - 1": the cause and the fix (drop correction=0); borderline: says "the variances" (plural) where only scaled_score_var is biased (the check is raw OR scaled), no value shown
+        "q2_scaled_variance_taken_with_correction_zero": ("biased_variance",),
+        # scale_by_T on q2:test_score_variances (the only failure): "scaled_score_var is 1.31983, what this mistake gives: scaling by 1/sqrt(a sequence length: the number of keys or of queries) instead of 1/sqrt(d_k)": exactly (len(Q[-1]) = 5 tokens); borderline: nothing says len of Q[-1] counts the last batch entry's rows (Q.shape[-1] meant)
+        "q2_d_k_read_as_the_length_of_the_last_batch_entry": ("scale_by_T",),
+        # gradient_cut on q5:test_gradients_float64 (the only failure; q3's forward tests pass, the values are right): "the gradients with respect to Q and K are wrong (the output is right): they equal those of a softmax whose sum is detached (.detach() ... on e.sum(...)) ... (detaching the max alone is harmless)": exactly the mistake and its fix
+        "q3_denominator_detached_so_gradients_skip_the_normalisation": ("gradient_cut",),
+        # triangle_flipped on all 4 failures (3 q4, q6:test_weights3_causal as the dependency's message): "the upper triangle of ones(11, 11) turned over (columns reversed, flip(1) or fliplr) ... the lower triangle is the upper one transposed, or simply .tril()": names fliplr and the fix, exactly
+        "q4_triu_mirrored_left_right_with_fliplr_instead_of_transposed": ("triangle_flipped",),
+        # inverted_mask on all 4 failures (3 q4, q6): "causal_mask(11) is True on the keys a query may not see: it matches treating True in the mask as 'blocked' instead of 'may attend'": exactly the effect (isinf of the bias is the future); borderline: nothing says isinf picks the -inf (blocked) entries, ~isinf / bias == 0 meant
+        "q4_isinf_of_the_triu_bias_is_the_future": ("inverted_mask",),
+        # softmax_wrong_dim on 6 q5 failures (3-D batch 2, or 4-D batch 3: len(scores) - 1 is the query axis): "it matches taking the softmax over the query dimension (dim=-2) instead of the keys (dim=-1)"; softmax_over_batch_axis on 5 (4-D batch 2: dim 1 is the head axis): "NaN or inf ...; with a mask that allows every key it matches taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 ...) instead of the keys' axis, dim=-1": each true of its test's shapes (checked in q5.py), and dim=-1 is the fix; borderline: nothing says len(scores) is the batch size, not the rank (the axis moves with the batch size, the labels differ per test)
+        "q5_softmax_axis_from_len_of_scores_not_its_rank": ("softmax_wrong_dim", "softmax_over_batch_axis"),
+        # one_edit_fix on all 3 q6 failures: "right with one change on line 1 ...: `K3.shape[-1]` in place of `K3.numel()` (... 1 pass)", plus "divide by sqrt(d_k) = 2": the slip at its place, with the fix
+        "q6_divisor_taken_from_the_number_of_key_entries": ("one_edit_fix",),
+        # generic: q6:test_weights3_causal None, "weights3_causal should have shape (3, 3), got (6,)": says what differs, nothing says boolean indexing flattens the kept scores into one softmax (masked_fill with -inf in place meant)
+        "q6_causal_scores_picked_by_boolean_index_share_one_softmax": (),
+        # answer_as_option_marks on q7:test_trap_answer (the only failure): "q_trap_answer is a dict of true/false marks, one per option, not a letter; it marks 'c' alone ...: write q_trap_answer = 'c'": exactly, with the fix (lower case 'c' is read as C by design, expect_choice upper()s)
+        "q7_answer_given_as_a_dict_of_verdicts": ("answer_as_option_marks",),
+        # one_edit_fix on q7:test_trap_answer (the only failure): "right with one change on line 2 ...: `_options[2]` in place of `_options[2:]` (... 1 pass)", plus "q_trap_answer is a tuple": the slip at its place, with the fix
+        "q7_options_tuple_sliced_instead_of_indexed": ("one_edit_fix",),
+        # generic: q8:test_score_madds None, "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)": says what differs in kind, neither the value (12582912 = 2^20 * 12) nor 2 * 6 for 2 ** 6
+        "q8_two_to_the_sixth_typed_as_two_times_six": (),
+        # answer_in_one_more_container on q8:test_cost_ratio (the only failure): "cost_ratio is (4,), a 1-tuple holding the right number 4: ... a trailing comma (... cost_ratio = 4,) makes a 1-tuple ...; drop the trailing comma": exactly
+        "q8_cost_ratio_made_a_tuple_by_a_trailing_comma": ("answer_in_one_more_container",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+# blind50 (frozen engine, /tmp/frozen50), judged from `measure attention-pipeline --set blind50 -v`
+# (/tmp/measure50-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j50ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "ans_scale is 'a', the letter your code worked
+        # out (`if _H_raw > _H_scaled + 0.5: ans_scale = 'a' ...`) ... (option A stands for thinking larger scores make the
+        # softmax flatter ...) ... (look at its sign, max against min, ...)": quotes the branch, right in kind (as blind49's
+        # probes) and "look at its sign" fits; borderline: nothing says the entropy helper lacks its leading minus
+        "q03_experiment_entropy_helper_without_minus_sign": ("answer_computed_by_code",),
+        # answer_value_not_letter: "ans_scale is ('b', 'They fall toward 0: ...), a tuple of 2 values, not a letter:
+        # answering ... with a value (... what an option says ...) instead of the letter ... as a string such as "B"":
+        # exactly the effect (the option's (letter, text) pair kept) and the fix; borderline: nothing says take [0]
+        "q03_answer_taken_as_a_letter_text_pair": ("answer_value_not_letter",),
+        # answer_computed_by_code: "ans_scale is 'c' ... (`if abs(_bits(_A_scaled) - _bits(_A_raw)) < 0.5: ans_scale = 'c'
+        # ...`) ... (option C stands for thinking the softmax does not change when every score is multiplied ...) ... (look at
+        # ... the sizes it uses ...)": right in kind, "the sizes it uses" points at the probe; borderline: nothing says d_k
+        # was read from Q.shape[0] (the 8 tokens, sqrt(8) for sqrt(512))
+        "q03_experiment_scale_read_from_token_axis": ("answer_computed_by_code",),
+        # answer_extra_characters: "ans_mask is 'c)': it has characters besides the letter, which seems to be 'c' ... the
+        # answer must be the letter alone": exactly the mistake and its fix
+        "q06_option_marker_parenthesis_copied": ("answer_extra_characters",),
+        # lazy_iterator_answer: "ans_mask is (or returns) a filter object, not a value ... it holds no string or list until
+        # it is consumed; take the value out of it (... next(iter(...)) for one item)": exactly the mistake and its fix
+        "q06_filter_object_never_consumed": ("lazy_iterator_answer",),
+        # mask_blocks_gradient: "ans_mask is not the best answer: that choice reflects thinking the mask is about
+        # gradients: without it position t reads the token it is trained to predict": names and refutes D's belief, the
+        # hedge's second letter that `and` records (the comment: "... and no gradient through the blocked entries"), and
+        # points to C; accepted as blind41's q06_letters_joined_with_and and blind35's q5_answer_hedged_with_and_operator
+        # (the same shape); borderline, closest to a mis-name in this set: nothing says `and` returns its last operand
+        # (ans_mask is 'd') or that two letters were given (answer_hedged cannot fire: the value is one letter)
+        "q06_hedge_with_and_keeps_last_letter": ("mask_blocks_gradient",),
+        # answer_computed_by_code: "ans_cross_shapes is 'a' ... (`if _A.shape == (_T, _T): ans_cross_shapes = 'a' ...`) ...
+        # (option A stands for taking the keys and values from X as well (that is self-attention, not cross-attention))":
+        # exactly the mistake (the probe ran self_attention on X alone), right in kind
+        "q14_experiment_runs_self_attention_on_x_only": ("answer_computed_by_code",),
+        # answer_in_container: "ans_cross_causal is ['d'], a list holding a letter ... a slice ... keeps a tuple ... or
+        # index instead of slicing": exactly the mistake ([-1:] for [-1]) and its fix
+        "q15_options_sliced_instead_of_indexed": ("answer_in_container",),
+        # answer_computed_by_code: "ans_cross_causal is 'a' ... (`ans_cross_causal = 'a' if torch.allclose(_A.sum(-1), ...`)
+        # ... (option A stands for applying a causal mask in cross-attention, where queries and keys come from different
+        # sequences)": quotes the faulty check, option A's belief told, right in kind; borderline: nothing says a rectangular
+        # tril applying without error does not make it meaningful (no shared time axis)
+        "q15_sdpa_rectangular_tril_read_as_always": ("answer_computed_by_code",),
+        # answer_computed_by_code: "ans_complexity is 'b' ... (`ans_complexity = {1: 'b', 2: 'a', 4: 'c', 8: 'd'}
+        # [round(_ratio)]`) ... (option B stands for thinking the cost of the scores does not depend on T: there are T^2 of
+        # them) ... (look at ... the sizes it uses ...)": right in kind, T named as the size to grow; borderline: nothing
+        # says the probe doubled d_k instead of T
+        "q16_experiment_varies_head_size_not_length": ("answer_computed_by_code",),
+        # answer_computed_by_code: "ans_complexity is 'd' ... (`... [round(_exponent)]`) ... (option D stands for thinking
+        # the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each)": right in kind, the T^2 * d_k
+        # count given; borderline: nothing says log(cost)/log(T) at one point counts the constant d_k in the exponent
+        "q16_exponent_from_one_point_log_ratio": ("answer_computed_by_code",),
+        # dtype_mix on both failed q01 tests (float64, views): "your code raised RuntimeError: expected m1 and m2 to have the
+        # same dtype ... mixing two dtypes in one operation: a tensor ... cast to another dtype meets the input's (float64,
+        # float16) ... cast with .to(x.dtype)": exactly the mistake (.float() casts to float32) and its fix; q07/q09/q10/q13
+        # not charged (no double charge)
+        "q01_weights_cast_with_float_method": ("dtype_mix",),
+        # not caught: 42/42; q10's dtype test asks float32 (and float64) only, where (A == 0).float() promotes nothing; the
+        # float16 -> float32 promotion is never probed (a grader gap: no float16 input in q10)
+        "q10_zero_patch_with_float_promotes_half": (),
+        # returns_tensor_not_number: "rank_S_lesson is a tensor of shape () holding the right number, not a Python int ...
+        # call .item()": exactly the effect of sum() over a bool tensor, and the fix
+        "q11_rank_counted_with_python_sum_over_bools": ("returns_tensor_not_number",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 0 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -6751,7 +6921,8 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind36": BLIND36_KEYS, "blind37": BLIND37_KEYS, "blind38": BLIND38_KEYS,
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
-    "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS}
+    "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS,
+    "blind50": BLIND50_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
