@@ -335,6 +335,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "number_as_string": "a number answer written as a string, in quotes: the grader compares numbers, and a string "
                         "is not one; write the number itself without the quotes (or convert it with int(...) or "
                         "float(...))",
+    "answer_lookup_missed": "an answer taken from a dict with .get(key) whose key is not in the dict: .get returns "
+                            "None for a missing key without a word; write the key exactly as the dict has it (or use "
+                            "d[key], which stops with a KeyError that shows the miss), or assign the letter itself",
     "answer_from_none_call": "an answer assigned the result of a call that returns None (q7_answer = print(\"D\"), "
                              "x = x.append(y), x = x.sort()): the call does its work (it prints, or changes the list in "
                              "place) and gives back None; assign the value itself, and print it on a line of its own",
@@ -867,6 +870,32 @@ def at_most_one_letter(text: str) -> bool:
     return True
 
 
+def _raise_if_computed_not_letter(value: object, what: str, given: str) -> None:
+    """A string that is no letter, which the notebook's code worked out: answer_computed_by_code with the line
+    quoted. chr of a number (blind50's `q7_answer = chr(44)`, ','), the number's digits read as hex giving a letter
+    (chr(0x44) is 'D'): chr reads its number as decimal, said with the letter meant."""
+    if not isinstance(value, str):
+        return
+    from autograder.grading.source_checks import chr_of_number, computed_answer
+    cells = _answer_cells(what)
+    if cells is None:
+        return
+    found = chr_of_number(cells, what)
+    if found is not None and len(value) == 1 and 0 <= found[1] < 0x110000 and chr(found[1]) == value:
+        statement, number = found
+        as_hex = int(str(number), 16)
+        meant = chr(as_hex) if as_hex < 0x110000 else ""
+        if meant.isascii() and meant.isalpha():
+            raise Misconception("answer_computed_by_code", f"{what} is {given}, not a letter: the notebook has "
+                                f"`{statement}`, and chr reads its number as a decimal code point: chr({number}) is "
+                                f"{value!r}, while {meant!r} is chr(0x{number}) = chr({ord(meant)}); write the letter "
+                                "itself as a string")
+    worked = computed_answer(cells, what)
+    if worked is not None:
+        raise Misconception("answer_computed_by_code", f"{what} is {given}, not a letter: your code worked it out "
+                            f"(`{worked}`): " + describe("answer_computed_by_code"))
+
+
 def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[str] = ("a", "b", "c", "d"),
                   wrong: Mapping[str, str] | None = None, hint: str = "", bare_letter_only: bool = False,
                   values_in_options: Sequence[float] = ()) -> None:
@@ -901,6 +930,7 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
     raise_if_answer_overwritten(value, what, answer, wrong_keys)
     if not isinstance(value, str) or value.strip().strip("()").strip().lower() not in letters:
         given = f"{_cut(value)!r}" if isinstance(value, str) else f"a {type(value).__name__}"
+        _raise_if_computed_not_letter(value, what, given)
         raise AssertionError(f"{what} is {given}: it should be one letter as a string: {shown}")
     letter = value.strip().strip("()").strip().lower()
     if letter == answer.lower():

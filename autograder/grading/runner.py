@@ -366,7 +366,7 @@ def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
 def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconception | None:
     """Why `name` is undefined where the source shows it (source_checks.unbound_answer: an annotation that binds
     nothing, a comparison where = was meant, one near name bound), as the key the student reads."""
-    from autograder.grading.source_checks import left_none, left_none_call
+    from autograder.grading.source_checks import left_none, left_none_call, left_none_lookup
     from autograder.grading.source_checks import unbound_answer as unbound
     found = unbound(submission.cells, name) if submission is not None else None
     if found is None:
@@ -378,6 +378,11 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
         if bound is not None:
             return Misconception("answer_from_none_call", f"`{name}` is None: the notebook has `{bound[0]}`, and "
                                  f"`{bound[1]}(...)` returns None: " + describe("answer_from_none_call"))
+        # a look-up that missed: only where no cell that assigns the name stopped (then it is undefined, not None)
+        lookup = left_none_lookup(submission.cells, name) if submission is not None else None
+        if lookup is not None and _crashed_cell(name, submission) is None:
+            return Misconception("answer_lookup_missed", f"`{name}` is None: the notebook has `{lookup}`, and .get "
+                                 "found no such key: " + describe("answer_lookup_missed"))
         return None
     kind, shown = found
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",

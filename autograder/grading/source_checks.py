@@ -28,10 +28,11 @@ How the source is read, and why:
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, Sequence
 
 from autograder.grading.pyparse import parse
@@ -48,12 +49,33 @@ DYNAMIC_NAMES = frozenset({"exec", "eval", "compile", "__import__", "globals", "
                            "setattr", "delattr", "__builtins__"})
 DYNAMIC_ATTRS = frozenset({"__code__", "__globals__", "__dict__", "__builtins__", "__setattr__",
                            "__closure__", "__defaults__", "__kwdefaults__", "f_globals", "f_locals",
-                           "f_back", "_getframe"})
+                           "f_back", "_getframe",
+                           # an object's live attribute dict without `__dict__`: SimpleNamespace().__reduce__()[2]
+                           # is the instance's own dict (red-team round 57, where SimpleNamespace became readable)
+                           "__reduce__", "__reduce_ex__", "__getstate__"})
 DYNAMIC_MODULES = frozenset({"importlib", "builtins", "__main__", "ctypes", "types", "marshal",
                              "pickle", "dill", "cloudpickle", "inspect", "runpy", "code", "codeop",
                              "gc", "imp", "zipimport", "pkgutil",
                              # names resolved from strings: pydoc.locate, unittest.mock.patch (red-team round 46)
                              "pydoc", "unittest"})
+# Red-team round 57: honest lines that named one of those modules or names failed both rules closed (`gc.collect()`,
+# `SimpleNamespace(d_k=8)`, `if "Q" not in globals():`). What such a module hands out that cannot reach code is allowed,
+# and only as written here: each load of a name bound to the module must be `module.f(...)` with f below, each load of
+# a name imported from it (`from gc import collect as c`) a call `c(...)`; anything else (the module passed, aliased,
+# read by getattr, `gc.get_referrers`, `types.FunctionType`, an import in a class body, `from gc import *`) still
+# fails closed. gc's functions here count, switch or tune the collector and answer ints, bools and lists of dicts;
+# SimpleNamespace, called, makes an object whose attributes are the keywords of that call (walked with the call when
+# a name bound to it is followed); its class is never handed out, so `SimpleNamespace.__init__(torch, ...)` cannot
+# be written (nor would run: the slot checks its self).
+HARMLESS_CALLS = {"gc": frozenset({"collect", "disable", "enable", "isenabled", "get_count", "get_threshold",
+                                   "set_threshold", "freeze", "unfreeze", "get_freeze_count", "get_stats",
+                                   "is_tracked", "is_finalized"}),
+                  "types": frozenset({"SimpleNamespace"})}
+# A namespace read only for membership (`"Q" in globals()`, `not in`, one comparison, the call on its right) hands out
+# nothing: dict.__contains__ hashes the key and compares it with the stored key strings; the dict itself goes nowhere.
+# Any other use (a subscript, .get, .keys(), whose view's .mapping is the dict, .update, passing it, `in` chained)
+# still fails closed.
+NAMESPACE_READS = frozenset({"globals", "locals", "vars"})
 # TorchScript compiles code from strings and runs it past the worker's guard (torch.jit.CompilationUnit, a trace made
 # outside the graded call); typing evaluates string annotations; string.Formatter reads attributes named in a string
 DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit", "torch._C._jit", "torch.package",
@@ -212,6 +234,18 @@ def _walk(node: ast.AST, chain: Chain) -> Iterator[tuple[ast.AST, Chain]]:
             stack.extend((c, ch) for c in ast.iter_child_nodes(n))
 
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _constant(n: ast.AST) -> bool:
+    """A default that evaluates without raising or running code: a constant, a signed one, a tuple of them."""
+    if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+        return isinstance(n.operand, ast.Constant)
+    if isinstance(n, ast.Tuple):
+        return all(_constant(e) for e in n.elts)
+    return isinstance(n, ast.Constant)
+
+
 def _root_name(n: ast.AST) -> ast.Name | None:
     while isinstance(n, (ast.Attribute, ast.Subscript, ast.Starred)):
         n = n.value
@@ -233,6 +267,7 @@ class _Binding:
     chain: Chain = ()
     module: str = ""       # for "import": the module, and the imported name (None: the module itself)
     imported: str | None = None
+    where: tuple[int, int, int] = (0, 0, 0)   # (code cell from 1, line, column) of the statement that binds
 
 
 class _Notebook:
@@ -245,14 +280,22 @@ class _Notebook:
         self.unparsed = 0
         self.getattr_aliases: dict[str, str] = {}   # `from operator import attrgetter as ag`: ag -> attrgetter
         self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
+        # names bound to a module of HARMLESS_CALLS, or to a function imported from one: {name: {(module, f or None)}}
+        self.harmless: dict[str, set[tuple[str, str | None]]] = {}
+        self._at: tuple[int, int, int] = (0, 0, 0)
+        self.unparsed_cells: list[int] = []
+        self._live: dict[str, list[_Binding]] = {}
+        self._idle: dict[tuple[str, tuple[int, int, int]], frozenset[int]] = {}
         for number, cell in enumerate(cells, start=1):
             try:
                 tree = parse(cell)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.unparsed += 1    # never ran: it defined nothing
+                self.unparsed_cells.append(number)
                 continue
             self.trees.append((number, tree))
-            self._scan(tree)
+            self._scan(tree, number)
+        self._judge_relaxed()
 
     @functools.cached_property
     def nodes(self) -> list[tuple[int, list[ast.AST]]]:
@@ -273,7 +316,7 @@ class _Notebook:
         return _stores_by_name(self.nodes)
 
     def _bind(self, name: str, b: _Binding) -> None:
-        self.bindings.setdefault(name, []).append(b)
+        self.bindings.setdefault(name, []).append(replace(b, where=self._at))
 
     def _bind_targets(self, target: ast.AST, value: ast.AST | None, chain: Chain) -> None:
         for t in ast.walk(target):
@@ -287,8 +330,10 @@ class _Notebook:
                 if root is not None and value is not None and _is_global(root.id, chain):
                     self._bind(root.id, _Binding("mutation", value, chain))
 
-    def _scan(self, tree: ast.Module) -> None:
+    def _scan(self, tree: ast.Module, number: int) -> None:
         for n, ch in _walk(tree, ()):
+            if isinstance(n, ast.stmt):
+                self._at = (number, n.lineno, n.col_offset)
             if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     self._bind_targets(t, n.value, ch)
@@ -307,21 +352,30 @@ class _Notebook:
                     self._bind(n.name, _Binding("code", n, ch))
             elif isinstance(n, ast.Import):
                 for al in n.names:
-                    self._note_module(al.name)
                     bound = al.asname or al.name.split(".")[0]
+                    if al.name in HARMLESS_CALLS and not (ch and ch[-1].kind == "class"):
+                        self.harmless.setdefault(bound, set()).add((al.name, None))   # judged by its uses
+                    else:
+                        self._note_module(al.name)
                     module = al.name if al.asname else al.name.split(".")[0]
                     self.module_aliases.setdefault(bound, set()).add(module)
                     if _is_global(bound, ch):
                         self._bind(bound, _Binding("import", module=module))
             elif isinstance(n, ast.ImportFrom):
                 module = "." * n.level + (n.module or "")
-                self._note_module(module)
+                calls = HARMLESS_CALLS.get(module, frozenset())
+                in_class = bool(ch) and ch[-1].kind == "class"
+                if not (calls and not in_class and all(al.name in calls for al in n.names)):
+                    self._note_module(module)
                 for al in n.names:
                     if al.name == "*":
                         self.star_modules.add(module)
                         continue
-                    self._note_module(f"{module}.{al.name}")
                     bound = al.asname or al.name
+                    if al.name in calls and not in_class:
+                        self.harmless.setdefault(bound, set()).add((module, al.name))   # judged by its uses
+                    else:
+                        self._note_module(f"{module}.{al.name}")
                     if al.name in _GETATTR_LIKE:
                         self.getattr_aliases[bound] = al.name
                     self.module_aliases.setdefault(bound, set()).add(f"{module}.{al.name}")
@@ -337,7 +391,8 @@ class _Notebook:
                 # `case object(softmax=f)` reads torch.softmax with no attribute node, and positional parts
                 # read what the class's __match_args__ names, which may be computed (red-team round 45)
                 self.dynamic.append(f"a class pattern `case {ast.unparse(n.cls)[:40]}(...)`")
-            elif isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load):
+            elif (isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load)
+                    and n.id not in NAMESPACE_READS):     # those: _judge_relaxed, once every cell is read
                 self.dynamic.append(f"`{n.id}`")
             elif isinstance(n, ast.Attribute) and n.attr in DYNAMIC_ATTRS:
                 self.dynamic.append(f"`.{n.attr}`")
@@ -345,6 +400,153 @@ class _Notebook:
                 dotted = self.qualname(n)
                 if dotted and dotted.startswith(DYNAMIC_DOTTED):
                     self.dynamic.append(f"`{dotted}`")
+
+    def _judge_relaxed(self) -> None:
+        """The uses HARMLESS_CALLS and NAMESPACE_READS allow, judged once every cell is read (an import may follow its
+        use): any other load of such a name makes the notebook dynamic, as a use of the module or name would."""
+        called: set[int] = set()             # names called: `c(...)`
+        called_attr: dict[int, str] = {}     # names whose attribute is called: `gc.collect(...)` -> "collect"
+        membership: set[int] = set()         # `globals` in `"Q" in globals()`
+        for _number, nodes in self.nodes:
+            for n in nodes:
+                if isinstance(n, ast.Call):
+                    if isinstance(n.func, ast.Name):
+                        called.add(id(n.func))
+                    elif isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+                        called_attr[id(n.func.value)] = n.func.attr
+                elif (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn))
+                      and isinstance(n.comparators[0], ast.Call) and isinstance(n.comparators[0].func, ast.Name)
+                      and not n.comparators[0].args and not n.comparators[0].keywords):
+                    membership.add(id(n.comparators[0].func))
+        for _number, nodes in self.nodes:
+            for n in nodes:
+                if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+                    continue
+                if n.id in NAMESPACE_READS and id(n) not in membership:
+                    self.dynamic.append(f"`{n.id}`")
+                for module, imported in sorted(self.harmless.get(n.id, ()), key=str):
+                    if imported is None:
+                        fine = called_attr.get(id(n)) in HARMLESS_CALLS[module]
+                    else:
+                        fine = id(n) in called
+                    if not fine:
+                        self.dynamic.append(f"module `{module}`")
+
+    def live_bindings(self, name: str) -> list[_Binding]:
+        """The bindings of `name` that can hold its value when the graded call runs: all of them, but those a
+        superseding def leaves behind (_superseded). Cached."""
+        if name not in self._live:
+            every = self.bindings.get(name, [])
+            gone = self._superseded(name, every)
+            self._live[name] = [b for b in every if id(b) not in gone]
+        return self._live[name]
+
+    def _superseded(self, name: str, every: list[_Binding]) -> set[int]:
+        """The bindings (ids) of `name` that a later unconditional top-level `def name` replaces for good (red-team
+        round 57: a first try left in an earlier cell cost the rule point). Python binds a module-level name to one
+        object at a time, so the earlier objects reach the graded call only through what took them while they were
+        bound: a load of the name then. None are dropped unless all of this holds, where P is the notebook's last
+        `def name` directly in a cell's body:
+        - every cell up to P's parses (where one does not, what is read here and what ran may differ: two lone
+          triple-quote cells around a first try, tests/test_source_checks.py);
+        - P runs: no decorator, defaults that are constants, no annotation but a string or a builtin's name the
+          notebook never rebinds; and every statement before P in its cell is a docstring, `pass` or a def of that
+          kind (a cell that raised before P would leave the old binding in place);
+        - every earlier binding is at module level (a `global name` store in a function runs whenever it is called,
+          so it is kept, as are all bindings after P) and is an undecorated def whose defaults and annotations read
+          only names, attributes and constants, or an import: nothing else saw the object as it was made;
+        - no load of the name comes before P but inside the body of a top-level undecorated def that nothing loads
+          before P outside such bodies (so neither runs before P). A call inside another def resolves the name when
+          it is called, after P; a top-level `old = name`, a default, a decorator, a lambda, a class body, a call at
+          the top level, `globals()` beyond a membership test: any of them keeps every binding."""
+        if len(every) < 2:
+            return set()
+        last: tuple[int, ast.FunctionDef | ast.AsyncFunctionDef, ast.AST] | None = None
+        for number, tree in self.trees:
+            for stmt in getattr(tree, "body", []):
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                    last = (number, stmt, tree)
+        if last is None:
+            return set()
+        number, final, tree = last
+        at = (number, final.lineno, final.col_offset)
+        if any(u < number for u in self.unparsed_cells) or not self._runs_for_sure(final):
+            return set()
+        for stmt in getattr(tree, "body", []):
+            if stmt is final:
+                break
+            if not (isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+                    or (isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._runs_for_sure(stmt))):
+                return set()
+        earlier = [b for b in every if b.where < at]
+        for b in earlier:
+            if b.chain:
+                return set()
+            if b.kind == "code" and isinstance(b.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if b.node.decorator_list or not all(self._inert(p) for p in _outer_parts(b.node)):
+                    return set()
+            elif b.kind != "import":
+                return set()
+        if any(where < at for where, _node in self._loads.get(name, [])
+               if id(_node) not in self._idle_bodies(at)):
+            return set()
+        return {id(b) for b in earlier}
+
+    def _inert(self, n: ast.AST) -> bool:
+        """An expression that stores nothing and runs none of the notebook's code: constants, names, and attributes of
+        names bound only by imports (`torch.Tensor`)."""
+        for x in ast.walk(n):
+            if isinstance(x, ast.Attribute):
+                root = _root_name(x)
+                if root is None or not self.bindings.get(root.id) or any(
+                        b.kind != "import" for b in self.bindings[root.id]):
+                    return False
+            elif not isinstance(x, (ast.Name, ast.Constant, ast.Tuple, ast.UnaryOp, ast.unaryop, ast.expr_context)):
+                return False
+        return True
+
+    def _runs_for_sure(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Executing this def statement cannot raise: no decorator, constant defaults, harmless annotations."""
+        a = fn.args
+        annotations = [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                       if x is not None and x.annotation is not None] + ([fn.returns] if fn.returns else [])
+        return (not fn.decorator_list
+                and all(_constant(d) for d in [*a.defaults, *(d for d in a.kw_defaults if d is not None)])
+                and all(_constant(x) or (isinstance(x, ast.Name) and x.id in _BUILTIN_NAMES
+                                         and x.id not in self.any_stores) for x in annotations))
+
+    @functools.cached_property
+    def _loads(self) -> dict[str, list[tuple[tuple[int, int, int], ast.AST]]]:
+        """name -> every load of it, anywhere, with its place (code cell from 1, line, column)."""
+        found: dict[str, list[tuple[tuple[int, int, int], ast.AST]]] = {}
+        for number, nodes in self.nodes:
+            for n in nodes:
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    found.setdefault(n.id, []).append(((number, n.lineno, n.col_offset), n))
+        return found
+
+    def _idle_bodies(self, at: tuple[int, int, int]) -> frozenset[int]:
+        """The nodes (ids) inside the bodies of the top-level undecorated defs before `at` that cannot run before
+        it: none of their names is loaded before `at` outside those bodies (a fixpoint: defs that call only each
+        other stay idle)."""
+        key = ("idle", at)
+        cached = self._idle.get(key)
+        if cached is not None:
+            return cached
+        defs = [(stmt, frozenset(id(x) for s in stmt.body for x in ast.walk(s)))
+                for number, tree in self.trees for stmt in getattr(tree, "body", [])
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not stmt.decorator_list
+                and (number, stmt.lineno, stmt.col_offset) < at]
+        changed = True
+        while changed:
+            inside = frozenset().union(*(body for _stmt, body in defs))
+            kept = [(stmt, body) for stmt, body in defs
+                    if not any(where < at and id(n) not in inside for where, n in self._loads.get(stmt.name, []))]
+            changed = len(kept) != len(defs)
+            defs = kept
+        idle = frozenset().union(*(body for _stmt, body in defs))
+        self._idle[key] = idle
+        return idle
 
     def _note_module(self, module: str) -> None:
         if module.split(".")[0] in DYNAMIC_MODULES:
@@ -412,7 +614,7 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
     work: list[tuple[ast.AST, Chain, tuple[str, ...]]] = []
 
     def follow(name: str, via: tuple[str, ...]) -> Use | None:
-        bindings = nb.bindings.get(name, [])
+        bindings = nb.live_bindings(name)
         is_module = any(b.kind == "import" for b in bindings)
         for b in bindings:
             if b.kind == "import":
@@ -950,6 +1152,32 @@ def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
             value.func.attr if isinstance(value.func, ast.Attribute) else "")
         if called in NONE_RETURNING and (called != "print" or isinstance(value.func, ast.Name)):
             return ast.unparse(last)[:60], called
+    return None
+
+
+def left_none_lookup(cells: Sequence[str], name: str) -> str | None:
+    """The statement where the notebook's last module-level binding of `name` is a dict look-up with .get(key) and
+    no default (`q6_answer = letters.get("softmax-weighted average")`), which gives None where the key is missing;
+    else None."""
+    last = _last_binding(cells, name)
+    value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
+    if (last is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "get" and len(value.args) == 1 and not value.keywords):
+        text = ast.unparse(last)
+        return text if len(text) <= 90 else text[:87] + "..."
+    return None
+
+
+def chr_of_number(cells: Sequence[str], name: str) -> tuple[str, int] | None:
+    """(the statement, the number) where the notebook's last module-level binding of `name` is chr of a whole-number
+    literal (`q7_answer = chr(44)`), else None."""
+    last = _last_binding(cells, name)
+    value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
+    if (last is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "chr"
+            and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Constant)
+            and type(value.args[0].value) is int):
+        text = ast.unparse(last)
+        return (text if len(text) <= 70 else text[:67] + "..."), value.args[0].value
     return None
 
 
