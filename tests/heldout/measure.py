@@ -6766,7 +6766,8 @@ BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: q6:test_q6_answer None, "`q6_answer` is not defined in your notebook (or is None): run every cell, keep the
         # given names": says it is None, but its advice (run every cell, keep the names) does not fit; nothing says dict.get
         # missed the key ('softmax-weighted average' vs 'weighted average') and returned None (no key, so not a mis-name)
-        "q6_answer_dict_get_key_mismatch_gives_none": (),
+        # now (after blind50: answer_lookup_missed, the .get statement quoted)
+        "q6_answer_dict_get_key_mismatch_gives_none": ("answer_lookup_missed",),
         # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _ok6 else 'C'`) ... (option C stands for ... a hard argmax)
         # ... the branch each outcome takes": quotes the check's branch, right in kind (as blind49's
         # q6_answer_check_assert_close_dtype_mismatch); borderline: nothing says the (output, weights) pair went to allclose
@@ -6778,7 +6779,8 @@ BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_answer_check_mix_by_elementwise_product_on_square_probe": ("answer_computed_by_code",),
         # generic: q7:test_q7_answer None, "q7_answer is ',': it should be one letter as a string: "A", "B", "C", "D"": shows
         # the wrong value and what is wanted, no key; nothing says chr takes a decimal code point (chr(68) / chr(0x44) meant)
-        "q7_answer_chr_of_decimal_44_not_hex": (),
+        # now (after blind50: answer_computed_by_code, chr reads its number as decimal, 'D' is chr(0x44))
+        "q7_answer_chr_of_decimal_44_not_hex": ("answer_computed_by_code",),
         # answer_computed_wrong_choice: "'C' ... the placeholder 'C' set first was never replaced: the assignment inside the loop
         # or test never ran (`q7_answer = "C"`, then `q7_answer = "D"`)": true and the place (the RuntimeError skipped the
         # assignment); borderline: nothing says autograd.grad on a non-scalar output needs grad_outputs / the except hid it
