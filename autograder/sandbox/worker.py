@@ -158,6 +158,18 @@ def import_roots(hide: list[str]) -> list[str]:
 PINNED_FDS: list[int] = []   # kept open through the worker's fd sweep (landlock)
 
 
+DEVICES_WRITABLE = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/shm")
+
+
+def _gpu_devices() -> list[str]:
+    """The NVIDIA driver's device files (nvidiactl, nvidia0.., nvidia-uvm, nvidia-caps/): a CUDA worker opens them
+    read-write. Listed as the host has them; none on a machine without the driver."""
+    try:
+        return sorted(f"/dev/{n}" for n in os.listdir("/dev") if n.startswith("nvidia"))
+    except OSError:
+        return []
+
+
 def landlock(read_only: list[str], writable: list[str], files_writable: tuple[str, ...] = ()) -> bool:
     """Confine this process (and what it starts) to reading `read_only` and the system's directories,
     and to writing only under `writable` (and the device files, e.g. /dev/null, and the existing files
@@ -184,7 +196,11 @@ def landlock(read_only: list[str], writable: list[str], files_writable: tuple[st
         return False
     try:
         rules = [(p, LL_READ) for p in list(SYSTEM_READ_ONLY) + read_only]
-        rules += [(p, LL_READ | LL_WRITE_FILE | (LL_TRUNCATE if abi >= 3 else 0)) for p in ("/dev", *files_writable)]
+        # /dev: listed, and its harmless devices read and written; never a terminal (the grader's own uid owns the
+        # instructor's pty at rlimits: a worker wrote escape sequences into it, red-team round 56) nor a disk
+        rules += [("/dev", LL_READ_DIR)]
+        rules += [(p, LL_READ | LL_WRITE_FILE | (LL_TRUNCATE if abi >= 3 else 0))
+                  for p in (*DEVICES_WRITABLE, *_gpu_devices(), *files_writable)]
         rules += [(p, handled) for p in writable]
         for path, access in rules:
             try:
@@ -361,6 +377,23 @@ def _private_tmpfs(path: str, size_mb: int, keep: list[str]) -> None:
         os.close(fd)
 
 
+def _no_ptys() -> None:
+    """No pseudo-terminal: /dev/pts an empty read-only tmpfs, /dev/ptmx /dev/null. Under bwrap every worker's
+    /dev/pts was the zygote's devpts (its --dev), /dev/ptmx 0666 and every worker uid 65534: one worker opened a pty
+    and a classmate graded at the same time, in the other lane, read and wrote it (red-team round 56). A student's
+    code has no use for a terminal."""
+    if os.path.isdir("/dev/pts"):
+        _mount("tmpfs", "/dev/pts", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=755")
+    if os.path.exists("/dev/ptmx") and not os.path.islink("/dev/ptmx"):   # a link into /dev/pts is covered above
+        _mount("/dev/null", "/dev/ptmx", None, MS_BIND)
+
+
+# Signals queued for the worker's uid (POSIX timers hold one each): the kernel counts them per user, and that user is
+# the grader's own where the worker runs as it (bwrap's user namespace, rlimits): 96,368 timers of one worker left the
+# grader's timer_create failing (red-team round 56). A numerical process queues a handful.
+SIGPENDING_LIMIT = 64
+
+
 MS_MOVE = 0x2000
 
 
@@ -451,7 +484,7 @@ ALLOWED = (
     "fadvise64", "readahead", "umask", "getxattr", "lgetxattr", "fgetxattr", "listxattr",
     "llistxattr", "flistxattr", "select", "pselect6", "poll", "ppoll", "epoll_create",
     "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd", "eventfd2",
-    "timerfd_create", "timerfd_settime", "timerfd_gettime", "inotify_init1",
+    "timerfd_create", "timerfd_settime", "timerfd_gettime",
     # its one socket to the grader, already connected
     "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "getsockname", "getpeername",
     "getsockopt", "setsockopt", "shutdown",
@@ -756,6 +789,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
             _private_tmpfs("/dev/shm", int(policy["shm_mb"]), keep)
         if os.path.isdir("/var/tmp"):
             _private_tmpfs("/var/tmp", 1, keep)
+        _no_ptys()
         if "pid" in namespaces:
             _private_proc(outer_pid, cuda=cuda)
         elif cuda and read_only:
@@ -769,17 +803,19 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         if as_root:
             os.chown(scratch, uid, uid)
     os.chdir(scratch)
-    # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it
+    # Where no mount hides the course (container, rlimits), Landlock walls it off where the kernel has it; at fallback
+    # too, where the mounts hide only the course's secret paths and this class: a worker there read the course's .git
+    # (every version of the hidden tests) and another batch's class folder and gradebook (red-team round 56)
     walled = (landlock(list(opts.get("keep", [])) + import_roots(list(opts.get("hide", []))), [scratch],
                        files_writable=("/proc/self/task",) if cuda else ())
-              if opts.get("level") in ("container", "rlimits") else False)
+              if opts.get("level") in ("container", "rlimits", "fallback") else False)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
                        "OMP_NUM_THREADS": "1"})
     mem = int(policy["memory_mb"]) * 1024 * 1024
     for lim, value in ((resource.RLIMIT_DATA, mem), (resource.RLIMIT_FSIZE, 64 << 20),
                        (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 256),
-                       (resource.RLIMIT_NPROC, 512)):
+                       (resource.RLIMIT_NPROC, 512), (resource.RLIMIT_SIGPENDING, SIGPENDING_LIMIT)):
         try:
             resource.setrlimit(lim, (value, value))
         except (ValueError, OSError):

@@ -429,7 +429,10 @@ t0 = time.time()
 done = set()
 while time.time() - t0 < 4 and not done:
     try:
-        others = [d for d in os.listdir(root) if d != mine]
+        # classmates' scratch folders (mkdtemp's sub-*, where no namespace gives each its own /tmp); where the
+        # worker's cwd is its private /tmp, its parent is the image's root, whose system files say nothing (this
+        # attack once stopped at /dev/ptmx, a read that blocks; /dev/ptmx is /dev/null now: red-team round 56)
+        others = [d for d in os.listdir(root) if d != mine and d.startswith('sub-')]
     except OSError as ex:
         note(f'list {root}: {ex.strerror}')
         break
