@@ -10,7 +10,9 @@ How the source is read, and why:
   others still count. (Joining the cells first lets one broken cell blind the whole check, and lets two
   lone `\"\"\"` cells turn the code between them into a string.)
 - Every binding of a name anywhere in the notebook counts, not only the last: a cell that raised before
-  its `def` left the earlier definition in place, and the source cannot say which cells raised.
+  its `def` left the earlier definition in place, and the source cannot say which cells raised. Except
+  (red-team round 57) the bindings before a last top-level `def` that surely runs, where nothing could have
+  taken the earlier objects while they were bound (`_Notebook._superseded`: a first try rewritten below).
 - From the graded function, the check follows every module-level name it reads (scoping as Python does
   it: parameters and locals are not followed): functions, lambdas, classes (all their methods), values
   assigned to the name, values stored into it (`ops["f"] = ...`, `ops.append(...)`) and values assigned
@@ -24,7 +26,8 @@ How the source is read, and why:
   standard library and the libraries in `READABLE_MODULES`; `os`, `subprocess`... run other code),
   `getattr` with a computed name, or anywhere in the notebook a tool
   that rewrites code or namespaces out of sight (`exec`, `eval`, `compile`, `globals()`, `setattr`,
-  `__code__`, `sys.modules`, `importlib`, `pickle`, ...)."""
+  `__code__`, `sys.modules`, `importlib`, `pickle`, ...); not on the uses of those that reach nothing
+  (HARMLESS_CALLS: `gc.collect()`, `SimpleNamespace(...)`; NAMESPACE_READS: `"Q" in globals()`)."""
 from __future__ import annotations
 
 import ast
@@ -618,7 +621,8 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
         is_module = any(b.kind == "import" for b in bindings)
         for b in bindings:
             if b.kind == "import":
-                if not _readable(b.module):
+                vetted = b.module in HARMLESS_CALLS and (b.imported is None or b.imported in HARMLESS_CALLS[b.module])
+                if not (_readable(b.module) or vetted):    # vetted: every use of it is a harmless call (_judge_relaxed)
                     raise SourceUnreadable(f"`{name}` comes from module `{b.module or '.'}`, which the "
                                            "grader cannot read")
                 if b.imported is not None and matches(b.imported):
