@@ -6633,7 +6633,8 @@ BLIND49_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # exponentials_floored on q3:test_minus_inf_entries (the only failure; q5/q6 within tolerance): "each -inf entry gets 1.8e-35 divided by its row's sum ..., not 0: it matches keeping the exponentials above a small floor (exp(x - max).clamp(min=eps) ...) ... leave exp(-inf) = 0 (... no floor is needed)": clamp(shifted, min=-80) then exp is the same operation as exp(shifted).clamp(min=exp(-80) = 1.8e-35) (exp is monotone), so the cause is the same, the value is shown and the fix (drop the floor) is right; borderline: the clamp is told on the exponentials, not on the shifted logits where the student wrote it
         "q3_shifted_logits_clamped_at_minus_80": ("exponentials_floored",),
         # generic: all 4 failures None (3 q4, 1 q6): "causal_mask(11) is True everywhere, so no query is kept from any key", rectangular "differs in 16 / 8 entries, the first at [0, 1]", q6 "fix causal_mask (Question 4) first": says what differs (the square one is the exact effect), nothing says repeat tiles the sequence (repeat_interleave gives the query index)
-        "q4_query_index_tiled_with_repeat_not_repeat_interleave": (),
+        # now (after blind50: query_index_tiled, confirmed by second calls on square and rectangular sizes)
+        "q4_query_index_tiled_with_repeat_not_repeat_interleave": ("query_index_tiled",),
         # causal_excludes_self on all 4 failures (3 q4, q6:test_weights3_causal): "it matches a causal mask that hides the diagonal: a token may not see itself": exactly the effect of lower ^ eye; borderline: nothing says ^ is exclusive or (the student meant to keep the diagonal, the message reads as a belief)
         "q4_diagonal_added_to_tril_with_xor_removes_it": ("causal_excludes_self",),
         # dtype_changed on all 8 q5 failures (float64, float16, bfloat16 runs): "your code raised RuntimeError: expected scalar type Float but found Double for float64 inputs; the same values in float32 run and are right: some step converts to float32 (.float(), a float32 tensor) and meets the input's dtype; keep the input's dtype": exactly the effect of softmax(..., dtype=torch.float32); borderline: nothing names softmax's dtype keyword
@@ -6815,13 +6816,15 @@ BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix on all 3 q6 failures: "right with one change on line 1 ...: `K3.shape[-1]` in place of `K3.numel()` (... 1 pass)", plus "divide by sqrt(d_k) = 2": the slip at its place, with the fix
         "q6_divisor_taken_from_the_number_of_key_entries": ("one_edit_fix",),
         # generic: q6:test_weights3_causal None, "weights3_causal should have shape (3, 3), got (6,)": says what differs, nothing says boolean indexing flattens the kept scores into one softmax (masked_fill with -inf in place meant)
-        "q6_causal_scores_picked_by_boolean_index_share_one_softmax": (),
+        # now (after blind50: boolean_index_flattens_rows, one softmax over scores3[causal_mask(3)] replayed)
+        "q6_causal_scores_picked_by_boolean_index_share_one_softmax": ("boolean_index_flattens_rows",),
         # answer_as_option_marks on q7:test_trap_answer (the only failure): "q_trap_answer is a dict of true/false marks, one per option, not a letter; it marks 'c' alone ...: write q_trap_answer = 'c'": exactly, with the fix (lower case 'c' is read as C by design, expect_choice upper()s)
         "q7_answer_given_as_a_dict_of_verdicts": ("answer_as_option_marks",),
         # one_edit_fix on q7:test_trap_answer (the only failure): "right with one change on line 2 ...: `_options[2]` in place of `_options[2:]` (... 1 pass)", plus "q_trap_answer is a tuple": the slip at its place, with the fix
         "q7_options_tuple_sliced_instead_of_indexed": ("one_edit_fix",),
         # generic: q8:test_score_madds None, "score_madds is not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)": says what differs in kind, neither the value (12582912 = 2^20 * 12) nor 2 * 6 for 2 ** 6
-        "q8_two_to_the_sixth_typed_as_two_times_six": (),
+        # now (after blind50: power_typed_as_product, the cell's 2 * 6 rewritten as 2 ** 6 gives the right count)
+        "q8_two_to_the_sixth_typed_as_two_times_six": ("power_typed_as_product",),
         # answer_in_one_more_container on q8:test_cost_ratio (the only failure): "cost_ratio is (4,), a 1-tuple holding the right number 4: ... a trailing comma (... cost_ratio = 4,) makes a 1-tuple ...; drop the trailing comma": exactly
         "q8_cost_ratio_made_a_tuple_by_a_trailing_comma": ("answer_in_one_more_container",),
     },

@@ -4807,6 +4807,7 @@ def name_count_overflowed(value, what, submission) -> None:
     one-element tensor). count_overflows_half where the cell assigning it makes a float16 tensor (torch.float16,
     torch.half, .half()): 1024 * 1024 is past float16's largest finite 65504. Without that in the source, said
     as an overflow of a narrow float type, named nothing."""
+    name_power_typed_as_product(value, what, submission)     # round50: 2 ** 20 * 2 * 6, a power typed with *
     name_shift_precedence(value, what, submission)      # round48: 1 << 20 * 64, or a huge int
     try:
         if isinstance(value, torch.Tensor):
@@ -5018,3 +5019,165 @@ def name_batch_axis_none(value, right, what):
                         f"be {right[0]}, the batch size of this example, {tuple(right)}: "
                         + describe("batch_axis_left_none"))
 
+
+
+# --- naming round 50 (blind50, blind49) -----------------------------------------------------------------------
+
+def kept_scores_softmaxes():
+    """q6 (blind50 q6_causal_scores_picked_by_boolean_index_share_one_softmax): the trace's scores (scaled by
+    sqrt(d_k) = 2, or raw) indexed with the causal mask, scores3[causal_mask(3)] or torch.masked_select: the 6
+    allowed scores, row by row, in one 1-D tensor, and ONE softmax over all 6 of them. Each listed only where it
+    differs from the right weights' allowed entries and from the other reading."""
+    mask = ref.causal_mask(3)
+    right = ref.weights3_causal.double()[mask]
+    out = {}
+    for how, s in (("scaled by sqrt(d_k) = 2", ref.Q3.double() @ ref.K3.double().T / 2.0),
+                   ("unscaled", ref.Q3.double() @ ref.K3.double().T)):
+        w = ref.stable_softmax(s[mask], dim=0)
+        if float((w - right).abs().max()) > 1e-2 and all(float((w - o).abs().max()) > 1e-2 for o in out.values()):
+            out[how] = w
+    return out
+
+
+def name_kept_scores_one_softmax(value, what, atol):
+    """A weights3_causal of 6 numbers ((6,), (1, 6) or (6, 1)) equal to one softmax over the allowed scores picked
+    out by the boolean mask (kept_scores_softmaxes, on the same Q3, K3): boolean_index_flattens_rows. Other 6-number
+    answers are left to the shape message."""
+    try:
+        t = value.detach().double() if isinstance(value, torch.Tensor) else torch.tensor(value, dtype=torch.float64)
+    except (TypeError, ValueError, RuntimeError):
+        return
+    n = int(ref.causal_mask(3).sum())
+    if tuple(t.shape) not in ((n,), (1, n), (n, 1)) or not torch.isfinite(t).all():
+        return
+    for how, w in kept_scores_softmaxes().items():
+        if torch.allclose(t.reshape(-1), w, rtol=0, atol=atol):
+            raise Misconception("boolean_index_flattens_rows", f"{what} has shape {tuple(t.shape)} and sums to 1 "
+                                f"over all {n} allowed scores: it is one softmax over scores3[causal_mask(3)] "
+                                f"({how}), not one per query: " + describe("boolean_index_flattens_rows"))
+
+
+POWER_PAIRS_MAX = 40      # the literal products tried per cell: each one is a replay of the cell's assignments
+
+
+def _mult_operands(node, limit=32):
+    """The operands of an unbroken product a * b * c (any bracketing), in source order; None past `limit`."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            stack += [n.right, n.left]
+        else:
+            out.append(n)
+        if len(out) + len(stack) > limit:
+            return None
+    return out
+
+
+def _product_of(operands):
+    node = operands[0]
+    for o in operands[1:]:
+        node = ast.BinOp(left=node, op=ast.Mult(), right=o)
+    return node
+
+
+def _fold_assignments(stmts, what, swap=None):
+    """The value the cell's top-level assignments (literals and names, folded by _const_eval) give `what`, with the
+    expression of statement `swap[0]` replaced by swap[1]; None where it is never assigned a value."""
+    env, got = {}, None
+    for i, stmt in enumerate(stmts):
+        value = swap[1] if swap is not None and i == swap[0] else stmt.value
+        target = stmt.targets[0]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            env.update({t.id: _const_eval(v, env) for t, v in zip(target.elts, value.elts) if isinstance(t, ast.Name)})
+        elif isinstance(target, ast.Name):
+            env[target.id] = _const_eval(value, env)
+            if target.id == what:
+                got = env[target.id]
+    return got
+
+
+def _literal_products(stmts):
+    """(statement index, product node, operands, k) for each pair of int literals a * b side by side in a product
+    (a, b >= 2), a power typed with * instead of **; at most POWER_PAIRS_MAX."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        inner = {id(c) for n in ast.walk(stmt.value) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+                 for c in (n.left, n.right)}
+        for node in ast.walk(stmt.value):
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or id(node) in inner:
+                continue
+            operands = _mult_operands(node) or []
+            for k in range(len(operands) - 1):
+                a, b = operands[k], operands[k + 1]
+                if all(isinstance(x, ast.Constant) and type(x.value) is int for x in (a, b)) \
+                        and a.value >= 2 and 2 <= b.value <= 64:
+                    out.append((i, node, operands, k))
+                    if len(out) >= POWER_PAIRS_MAX:
+                        return out
+    return out
+
+
+def name_power_typed_as_product(value, what, submission) -> None:
+    """q8, round50 (blind50 q8_two_to_the_sixth_typed_as_two_times_six): an int count whose cell has two int
+    literals a * b side by side in a product where a ** b is meant (2 ** 20 * 2 * 6 for 2 ** 20 * 2 ** 6): named
+    only where the cell's own assignments, replayed with that one a * b written as a ** b, give the right count
+    (and as written give the student's). T * 2 for T ** 2 is square_as_times_two, the rest power_typed_as_product."""
+    right = getattr(ref, what, None)
+    if type(value) is not int or type(right) is not int or value == right:
+        return
+    try:
+        for _source, tree in answer_cell_trees(submission, what):
+            stmts = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1][:200]
+            if _fold_assignments(stmts, what) != value:
+                continue
+            for i, node, operands, k in _literal_products(stmts):
+                a, b = operands[k].value, operands[k + 1].value
+                power = ast.BinOp(left=ast.Constant(a), op=ast.Pow(), right=ast.Constant(b))
+                fixed = _product_of([*operands[:k], power, *operands[k + 2:]])
+                if _fold_assignments(stmts, what, (i, _replace(stmts[i].value, node, fixed))) != right:
+                    continue
+                key = "square_as_times_two" if (a, b) == (1024, 2) else "power_typed_as_product"
+                raise Misconception(key, f"{what} is {value:,}: `{a} * {b}` in your cell is {a * b}, where "
+                                    f"{a} ** {b} = {a ** b} is meant (with it your cell's count is right): "
+                                    + describe(key))
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return
+
+
+def query_index_tiled(T_q, T_k):
+    """q4, round50 (blind49 q4_query_index_tiled_with_repeat_not_repeat_interleave): the (T_q, T_k) mask key j <=
+    R[i, j], where R = torch.arange(T_q).repeat(T_k).view(T_q, T_k) (or .tile, or .repeat(T_k, 1) viewed so):
+    repeat lays whole copies of 0..T_q-1 one after another, so R[i, j] = (i * T_k + j) mod T_q, not i (it is j
+    on a square mask, which is then True everywhere)."""
+    i, j = torch.arange(T_q)[:, None], torch.arange(T_k)[None, :]
+    return j <= (i * T_k + j) % T_q
+
+
+TILED_PROBES = ((3, None), (5, None), (3, 5), (5, 3), (4, 7), (7, 4))
+
+
+def _tiled_probe_is_telling(T_q, T_k):
+    """query_index_tiled at (T_q, T_k) differs from the right mask, its inverse, all True and every catalogued
+    wrong mask."""
+    m = query_index_tiled(T_q, T_k)
+    right = ref.causal_mask(T_q, T_k)
+    return not (bool(m.all()) or bool((m == right).all()) or bool((m == ~right).all())
+                or any(bool((m == w).all()) for w in ref.causal_mask_variants(T_q, T_k).values()))
+
+
+def name_query_index_tiled(fn, said) -> None:
+    """causal_mask equal to query_index_tiled on every probe of TILED_PROBES (square ones all True, rectangular
+    ones its own pattern, both ways round), each call a bool tensor of the right shape: query_index_tiled. A crash
+    or any other answer names nothing."""
+    try:
+        masks = [(fn(n) if k is None else fn(n, k), n, n if k is None else k) for n, k in TILED_PROBES]
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if not any(_tiled_probe_is_telling(n, k) for _m, n, k in masks if n != k):
+        return
+    if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, k)
+           and bool((m == query_index_tiled(n, k)).all()) for m, n, k in masks):
+        raise Misconception("query_index_tiled", f"{said}: causal_mask(3) and causal_mask(5) are True everywhere, "
+                            "and causal_mask(3, 5), (5, 3), (4, 7) and (7, 4) are True exactly where key j <= (i * "
+                            "T_k + j) mod T_q: " + describe("query_index_tiled"))

@@ -557,6 +557,20 @@ MISCONCEPTIONS = {
                              "query's own key is blocked. sign(i - j).bool(), (i - j).bool() or (i - j) != 0 are "
                              "True for -1 as well as +1; the causal test is j <= i ((i - j) >= 0, or "
                              "torch.tril(torch.ones(T_q, T_k, dtype=torch.bool)))",
+    # naming round 50 (blind50, blind49)
+    "boolean_index_flattens_rows": "picking the allowed scores with the boolean mask (scores[mask] or "
+                                   "torch.masked_select) before the softmax: that keeps only the allowed entries, "
+                                   "flattened into one 1-D tensor, so one softmax runs over all of them together "
+                                   "instead of one per query. Keep the (T_q, T_k) matrix: fill the blocked scores "
+                                   "with -inf (scores.masked_fill(~mask, float('-inf'))), then take the softmax "
+                                   "along dim=-1",
+    "power_typed_as_product": "writing a power as a product (2 * 6 where 2 ** 6 = 64 is meant, 10 * 3 for "
+                              "10 ** 3): a * b multiplies, a ** b raises a to the power b; write the power with **",
+    "query_index_tiled": "building the query-index grid with .repeat (or .tile) where each index must be "
+                         "repeated: torch.arange(T_q).repeat(T_k) lays whole copies of 0..T_q-1 one after another, "
+                         "so viewed as (T_q, T_k) entry [i, j] holds (i * T_k + j) mod T_q, not i (on a square mask "
+                         "it is j, and the mask blocks nothing). Use torch.arange(T_q).repeat_interleave(T_k), or "
+                         "compare torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -100,6 +100,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
             diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key", submission)
             if T_k is not None and T_q != T_k:
                 diag.name_rectangular_mask_open(fn, said)      # round44: causal only where T_q == T_k
+            diag.name_query_index_tiled(fn, said)      # round50: arange(T_q).repeat(T_k).view(T_q, T_k)
             raise AssertionError(f"{said}, so no query is kept from any key: the mask must be True only where key "
                                  "j <= query i")
     if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
@@ -111,6 +112,8 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     diag.name_not_equal_mask(t, what)                          # round47: sign(i - j).bool(), i != j
     diag.name_tril_indices_swapped(fn, T_q, T_k, f"{what} is wrong")     # round48: mask[cols, rows] = True
     diag.name_flipped_triangle(t, T_q, T_k, what)             # round44: triu().flip(0) for the lower triangle
+    if T_k is not None and T_q != T_k and bool((t == diag.query_index_tiled(T_q, T_k)).all()):
+        diag.name_query_index_tiled(fn, f"{what} is wrong")      # round50: its own pattern, and the probes'
     _name_sliding_window(t, expected, what)
     diag.name_numbered_grid(fn, t, what)
     _name_fractions(t, expected, what)

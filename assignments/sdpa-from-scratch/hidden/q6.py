@@ -210,6 +210,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
                         "causal_mask(3): the causal weights @ V3, 3 queries by d_v = 2)",
                         "weights3_causal is the (3, 3) softmax of the causally masked scores3, before it multiplies V3")
     diag.name_matrix_flattened(weights3_causal, ref.weights3_causal, "weights3_causal", ATOL)
+    diag.name_kept_scores_one_softmax(weights3_causal, "weights3_causal", ATOL)     # round50: scores3[mask]
     got = expect_matrix(weights3_causal, "weights3_causal", (3, 3))
     if torch.isfinite(got).all() and torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):
         if causal_mask is not None and not diag._mask_right(causal_mask, 3):

@@ -145,7 +145,7 @@ def test_attn_entries(attn_entries, score_madds=None, submission=None):
     raise_if_other_unit(got, ref.attn_entries, "attn_entries")
     raise_if_typo(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
-        raise AssertionError("attn_entries is not the number of entries of the weight matrix "
+        raise AssertionError(f"attn_entries is {got:,}, not the number of entries of the weight matrix "
                              "(one per query-key pair)")
     _raise_if_not_int(attn_entries, "attn_entries")
 
@@ -206,7 +206,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
                              "products only (d_k multiply-adds per score), not the scale or any other step per score")
     raise_if_typo(got, ref.score_madds, "score_madds")
     if got != ref.score_madds:
-        raise AssertionError("score_madds is not the number of multiply-adds of Q @ K.T "
+        raise AssertionError(f"score_madds is {got:,}, not the number of multiply-adds of Q @ K.T "
                              "(each entry is a dot product of length d_k)")
     _raise_if_not_int(score_madds, "score_madds")
 
@@ -246,5 +246,5 @@ def test_cost_ratio(cost_ratio, submission=None):
                              "cost T * T was not bracketed ((2*T)**2 / T * T divides by T and multiplies by T "
                              "again) or the old cost was never divided out; write new / (old)")
     if got != ref.cost_ratio:
-        raise AssertionError("cost_ratio is not right: how does T * T change when T doubles?")
+        raise AssertionError(f"cost_ratio is {got}, not right: how does T * T change when T doubles?")
     _raise_if_not_int(cost_ratio, "cost_ratio")
