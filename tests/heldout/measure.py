@@ -1726,7 +1726,8 @@ BLIND18_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_table_dims_sorted": ("table_rows_reordered",),
         # generic: "the entropy table ... does not match ... in 16 of 16 entries"; default seed=42 instead of 0:
         # table_reseeded_per_row is another seed than the one passed, and no key says the default is wrong
-        "q4_table_default_seed_42": (),
+        # now (after blind50: default_argument_wrong, by replay (naming round 50))
+        "q4_table_default_seed_42": ("default_argument_wrong",),
         # generic: "does not match the correct result in 240 of 240 entries"; transpose(1, 2) on (n_heads, T, d_k)
         # leaves the head axis in front: mha_merge_without_transpose ("without moving the head axis back behind
         # T") and mha_heads_interleaved ("or another axis order ... instead of side by side") give the fix;
@@ -2002,7 +2003,8 @@ BLIND20_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_clamp_max_instead_of_min": ("entropy_clamp_max",),   # now named by entropy_clamp_max (naming24)
         # generic: "the table has only the rows for d = [4, 16, 64] ... the rows for d = [256] are missing" (a good
         # message); the default dims (4, 16, 64): table_ignores_dims is a hard-coded list inside; no key
-        "q4_table_default_dims_from_milestone": (),
+        # now (after blind50: default_argument_wrong, by replay (naming round 50))
+        "q4_table_default_dims_from_milestone": ("default_argument_wrong",),
         # generic: "does not match ... in 16 of 16 entries (largest difference 0.00496 ...)"; values rounded to 2
         # decimals: weights_rounded ("or the output ... for a readable printout ... round only what you print")
         "q4_table_values_rounded": ("weights_rounded",),   # now named by weights_rounded (naming24)
@@ -2944,7 +2946,8 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_tensordot_default_dims": (),
         # generic: "the variance of q.k is not within 10% of its expected value"; |q - k|^2 for q.k: gaussian_kernel
         # is q1's weights from a kernel, not q2's dots (as blind14's q2_cosine_instead_of_dot against cosine_scores)
-        "q2_squared_distance_as_similarity": (),
+        # now (after blind50: dots_squared_distance, by replay (naming round 50))
+        "q2_squared_distance_as_similarity": ("dots_squared_distance",),
         "q4_entropy_identity_plus_expected_logit": ("one_edit_fix",),   # `- (p * logits).sum` for `+`: at its place
         # raw: "a Tensor with 5 elements cannot be converted to Scalar"; unsqueeze(-1) makes five length-1 rows:
         # entropy_item's fix (return the tensor) is softmax_entropy's, not the table's: no key
@@ -3291,7 +3294,8 @@ BLIND29_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_numpy_var_with_ddof_on_tensor": ("numpy_keyword",),   # var(ddof=1): its text and fix (correction=1)
         # generic: "the result 24.32 is about 2 d_k, twice the expected variance" (the effect, not the cause);
         # q + k for q * k: no key says it
-        "q2_coordinates_added_not_multiplied": (),
+        # now (after blind50: dots_coordinates_added, by replay (naming round 50))
+        "q2_coordinates_added_not_multiplied": ("dots_coordinates_added",),
         "q4_entropy_returned_as_perplexity": ("one_edit_fix",),   # `H` in place of `torch.exp(H)`: the slip
         # generic: "the entropy table ... does not match the correct result in 16 of 16 entries"; np.random.seed
         # for torch.manual_seed: ignores_generator ("the global RNG ... or numpy used instead ... the caller's
@@ -6739,7 +6743,8 @@ BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_quarter_power_scale_on_queries_only": ("wrong_scale_constant",),
         # generic: both q2 failures None, "for d_k = 12 the variance of q.k (/ sqrt(d_k)) is not within 10% of its expected
         # value": says what differs, nothing about the int64 buffer from torch.tensor([0] * n) truncating each dot toward 0
-        "q2_dots_buffer_from_python_int_list_truncates": (),
+        # now (after blind50: dots_made_integers, by replay (naming round 50))
+        "q2_dots_buffer_from_python_int_list_truncates": ("dots_made_integers",),
         # entropy_nan_saturated on q4:test_entropy_saturated_rows (the only failure): "NaN for a saturated row: 0 * log(0); add a
         # tiny epsilon or use log_softmax": exactly the effect, and either fix works (as q4_entropy_clamp_result_dropped /
         # q4_epsilon_outside_log, a guard that does not guard); borderline: nothing says p >= 0 is always true (p > 0 meant)

@@ -20,6 +20,7 @@ from autograder.grading.checks import (
     raise_if_nondeterministic,
     expect_tuple,
     matching_variants,
+    raise_if_wrong_default,
     randn,
     student_line,
     tuple_as_tensor,
@@ -3943,7 +3944,8 @@ def variance_variants_replayed(d_k, n, seed, scaled):
     mistakes: q2's replay of a failed estimate only (trunc_normal_'s rejection sampling is too slow for the checks
     every right estimate goes through)."""
     right, wrong = variance_variants_all(d_k, n, seed, scaled)
-    return right, {**wrong, **other_distribution_variants(d_k, n, seed, scaled)}
+    return right, {**wrong, **other_distribution_variants(d_k, n, seed, scaled),
+                   **integer_dots_variants(d_k, n, seed, scaled), **pair_score_variants(d_k, n, seed, scaled)}
 
 
 # --- naming48b: blind48's q2_draws_with_init_trunc_normal (draws that are not standard normals) ------------------
@@ -5788,3 +5790,126 @@ def raise_if_not_sampled(fn, d_k, rng, scaled, number):
                         f"{', '.join(f'{v:.4g}' for v in values[:4])}, ...: within {spread:.1%} of each other, where a "
                         f"variance of {SMALL_N} sampled dot products varies by about 70% of {target:.4g} from one "
                         "generator to the next: " + describe("estimate_not_sampled"))
+
+
+# --- naming50: blind50's q2_dots_buffer_from_python_int_list_truncates (each dot product made a whole number) ------
+
+# (tag, rounding, what it is said as): toward 0 is what an integer buffer (torch.tensor([0] * n), torch.zeros(n,
+# dtype=torch.long)) does to the floats copied in, and int(x), .long(), .int(), .to(torch.int64); // 1 and math.floor
+# round down; round() and torch.round to the nearest
+_INTEGER_ROUNDINGS = (
+    ("toward_zero", torch.trunc, "cut toward 0 to whole numbers (what copying them into an integer buffer, int() "
+                                 "or .long() does)"),
+    ("down", torch.floor, "rounded down to whole numbers (// 1, floor)"),
+    ("nearest", torch.round, "rounded to the nearest whole number (round)"),
+)
+
+
+def _integer_dots_draws(d_k, n, seed):
+    """(tag, q, k) of the draws an estimate that rounds its dot products may have made from a generator seeded
+    `seed`: two (n, d_k) draws, float32 and float64, and one float32 vector of d_k per call in a loop over the samples
+    (under 16 numbers torch draws them another way than in a batch), q and k drawn in turn or all q then all k. Only
+    for a failed estimate (about half a second)."""
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        out.append(("" if dtype == torch.float32 else "/float64", torch.randn(n, d_k, generator=g, dtype=dtype),
+                    torch.randn(n, d_k, generator=g, dtype=dtype)))
+    if n <= 20_000:
+        g = torch.Generator().manual_seed(seed)
+        rows = torch.stack([torch.randn(d_k, generator=g) for _ in range(2 * n)])
+        out += [("/per_sample", rows[0::2], rows[1::2]), ("/per_sample_blocks", rows[:n], rows[n:])]
+    return out
+
+
+def integer_dots_variants(d_k, n, seed, scaled) -> dict[str, float]:
+    """{dots_made_integers/<rounding>/<when>[/biased][<draws>]: value}: the variance of the right draws' dot products
+    each made a whole number (_INTEGER_ROUNDINGS), replayed on a generator seeded as the student's; with scaled, the
+    rounding after the division by sqrt(d_k) (an integer buffer filled with the scaled dots) or before it (the raw
+    dots stored as integers, then divided); the unbiased and the biased sample variance (a 1e-4 step); the draws of
+    _integer_dots_draws. q2's replay of a failed estimate only (variance_variants_replayed). Truncation toward 0 takes
+    about 20% off the variance at d_k = 12 and half of it scaled; rounding down or to the nearest adds about 1/12
+    (8% scaled), so those fail the band only now and then, and are named only then."""
+    out = {}
+    s = math.sqrt(d_k)
+    for tag, q, k in _integer_dots_draws(d_k, n, seed):
+        dots = (q * k).sum(dim=-1)
+        for name, rounding, _ in _INTEGER_ROUNDINGS:
+            made = {"after": rounding(dots / s), "before": rounding(dots) / s} if scaled else {"after": rounding(dots)}
+            for when, x in made.items():
+                x = x.double()
+                out[f"dots_made_integers/{name}/{when}{tag}"] = float(x.var())
+                out[f"dots_made_integers/{name}/{when}/biased{tag}"] = float(x.var(unbiased=False))
+    return out
+
+
+def raise_if_dots_made_integers(d_k, n, seed, scaled, v) -> None:
+    """dots_made_integers (naming50): the failed estimate `v` is, to float32 rounding (2e-5 relative, q2's replay
+    tolerance), the variance of the same generator's dot products each made a whole number (integer_dots_variants),
+    the right draws' variance is not, and no other replayed mistake (variance_variants_replayed) gives it: the
+    output equals what that slip gives on the same input. Says which rounding matched, and whether before or after
+    the division by sqrt(d_k)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return
+
+    def same(a, b):
+        return abs(a - b) <= 2e-5 * max(abs(b), 1e-12)
+
+    right, wrong = variance_variants_replayed(d_k, n, seed, scaled)
+    if any(same(v, r) for r in right):
+        return
+    hits = [k for k, x in wrong.items() if same(v, x)]
+    if not hits or {replay_key(k) for k in hits} != {"dots_made_integers"}:
+        return
+    name, when = hits[0].split("/")[1:3]
+    said = next(words for tag, _, words in _INTEGER_ROUNDINGS if tag == name)
+    where = (f" {when} the division by sqrt(d_k)" if scaled else "")
+    flag = " with scaled=True" if scaled else ""
+    raise Misconception("dots_made_integers", f"each dot product was made a whole number: for d_k = {d_k}{flag} the "
+                        f"result {v:.4g} is exactly the variance of the same generator's dot products {said}{where}, "
+                        f"not of the dot products themselves ({right[0]:.4g}): " + describe("dots_made_integers"))
+
+
+# --- naming50: blind18's q4_table_default_seed_42, blind20's q4_table_default_dims_from_milestone -------------------
+
+def raise_if_table_default_wrong(fn, dims, seed, expected, passed, table_of) -> None:
+    """default_argument_wrong (the engine's key): entropy_table called with its defaults (the lesson's test passes
+    nothing) failed, and a second call passing the notebook's default seed, dims, or both explicitly is the lesson's
+    table, to float32 rounding, where the call without them is not: the signature declares another default (seed=42,
+    dims=(4, 16, 64)). Only where the test called it without arguments (`passed` empty); `table_of` reads rows as q4
+    does (a malformed second answer is no evidence)."""
+    if passed:
+        return
+
+    def right(rows):
+        try:
+            table = table_of(rows)
+        except Exception:  # noqa: BLE001 - a malformed second answer is no evidence
+            return False
+        return type(table) is torch.Tensor and tuple(table.shape) == tuple(expected.shape) \
+            and bool(matching_variants(table.double(), {"v": expected.double()}, torch.float32))
+
+    for given in ({"seed": seed}, {"dims": tuple(dims)}, {"dims": tuple(dims), "seed": seed}):
+        raise_if_wrong_default(fn, (), given, right, what="entropy_table()")
+
+
+# --- naming50: blind29's q2_coordinates_added_not_multiplied, blind27's q2_squared_distance_as_similarity ------------
+
+def pair_score_variants(d_k, n, seed, scaled) -> dict[str, float]:
+    """{key/tag[/float64]: value}: the variance of another score of each pair than q.k, replayed on a generator seeded
+    as the student's: the coordinates added, not multiplied ((q + k).sum(-1), a sum of 2 d_k normals: about 2 d_k,
+    where q.q is too, but on other numbers), and the (squared) distance |q - k|^2 (about 8 d_k) or |q - k| (about 1),
+    each divided by sqrt(d_k) when scaled; float32 and float64 draws. q2's replay of a failed estimate only
+    (variance_variants_replayed), named there when it is the one replay that matches."""
+    out = {}
+    s = math.sqrt(d_k) if scaled else 1.0
+    for dtype in (torch.float32, torch.float64):
+        tag = "" if dtype == torch.float32 else "/float64"
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(n, d_k, generator=g, dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        squared = ((q - k) ** 2).sum(dim=-1)
+        out["dots_coordinates_added" + tag] = float(((q + k).sum(dim=-1) / s).var())
+        out["dots_squared_distance/squared" + tag] = float((squared / s).var())
+        out["dots_squared_distance/distance" + tag] = float((squared.sqrt() / s).var())
+    return out

@@ -657,4 +657,16 @@ MISCONCEPTIONS = {
     "entropy_guard_too_large": "a guard inside the log large enough to show (log(p + 1e-4)): it shifts every log p and "
                                "biases the entropy low; keep the guard tiny (1e-12, torch.finfo(p.dtype).tiny) or use "
                                "F.log_softmax, which needs none",
+    # naming50: blind50's q2_dots_buffer_from_python_int_list_truncates
+    "dots_made_integers": "storing the dot products as whole numbers (a buffer of Python ints such as "
+                          "torch.tensor([0] * n_samples), which is int64, or int(), .long(), // 1, round of each): "
+                          "every q.k loses its fraction, so the variance is that of the rounded numbers, not of q.k; "
+                          "keep them as floats: dots = (q * k).sum(dim=-1), or a float buffer torch.zeros(n_samples)",
+    # naming50: blind29's q2_coordinates_added_not_multiplied, blind27's q2_squared_distance_as_similarity
+    "dots_coordinates_added": "adding q and k coordinate by coordinate ((q + k).sum(dim=-1)) instead of multiplying "
+                              "them: the dot product is the sum of the products q_i k_i, (q * k).sum(dim=-1); a sum of "
+                              "2 d_k independent normals has variance 2 d_k (2 scaled) instead of d_k (1)",
+    "dots_squared_distance": "scoring each pair by the distance between q and k (|q - k|^2 = ((q - k) ** 2).sum(-1), "
+                             "a Gaussian kernel's, or |q - k|) instead of the dot product q.k = (q * k).sum(dim=-1): "
+                             "the squared distance has variance about 8 d_k, not d_k",
 }

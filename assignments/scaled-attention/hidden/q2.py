@@ -118,6 +118,7 @@ def _two_estimates(fn, d_k, rng, **kwargs):
 
 
 def _raise_replayed(fn, d_k, seed, scaled, v):
+    D.raise_if_dots_made_integers(d_k, N, seed, scaled, v)   # which rounding, before or after the scale
     key = _replayed(d_k, seed, scaled, v)
     if key is not None:
         raise Misconception(key, f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result is what "
