@@ -83,7 +83,12 @@ NAMESPACE_READS = frozenset({"globals", "locals", "vars"})
 # outside the graded call); typing evaluates string annotations; string.Formatter reads attributes named in a string
 DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit", "torch._C._jit", "torch.package",
                   "torch.utils.cpp_extension", "torch.library", "typing.get_type_hints", "typing.ForwardRef",
-                  "typing._eval_type", "string.Formatter", "logging.config")
+                  "typing._eval_type", "string.Formatter", "logging.config",
+                  # torch's registries of its own functions and ops, searched by a string the rule never reads
+                  # (get_overridable_functions() filtered by __name__, decomposition_table by str(op): red-team
+                  # round 59); no homework needs them
+                  "torch.overrides", "torch._decomp", "torch._refs", "torch._prims", "torch._ops",
+                  "torch._C._dispatch")
 MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of code
 _GETATTR_LIKE = frozenset({"getattr", "attrgetter", "methodcaller", "__getattribute__", "__getattr__"})
 
@@ -730,7 +735,12 @@ REACHING_ATTRS = frozenset({"get_objects", "get_referrers", "get_referents", "__
                             "_skip_one_hop_torch_function",
                             # TorchScript compiled from a string runs its ops past the guard, which sees Python
                             # calls only (red-team round 46); a TorchScript of a def is read as the def
-                            "CompilationUnit", "_jit_script_compile", "_jit_script_class_compile"})
+                            "CompilationUnit", "_jit_script_compile", "_jit_script_class_compile",
+                            # an op sent into the dispatcher with its keys named: below every Python mode, so the
+                            # guard never sees the fused kernel it runs (OpOverload.redispatch: red-team round 59)
+                            "redispatch", "redispatch_boxed", "call_boxed", "_handle", "_op_dk", "DispatchKeySet",
+                            "_dispatch_keys", "_dispatch_tls_local_exclude_set", "_ExcludeDispatchKeyGuard",
+                            "_AutoDispatchBelowAutograd"})
 REACHING_NAMES = frozenset({"__import__", "__builtins__"})
 # modules that hand out any module or object named in a string (pydoc.locate, pkgutil.resolve_name,
 # unittest.mock.patch, logging.config's resolve) or evaluate a string (typing's annotations): no homework needs them,

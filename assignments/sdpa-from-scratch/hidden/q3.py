@@ -206,7 +206,7 @@ def test_no_builtin_softmax(stable_softmax, submission, rng):
     # Static only (the notebook may use torch.softmax outside stable_softmax): follows the helpers
     # stable_softmax calls and fails when the source cannot show what runs. "softmax" also catches
     # log_softmax, nn.Softmax...; a distribution's probabilities from logits are one too
-    # (Categorical(logits=x).probs, distributions.utils.logits_to_probs: red-team round 45)
+    # (Categorical(logits=x).probs, distributions.utils.logits_to_probs: red-team round 45; Multinomial's: round 59)
     x = randn((4, 9), rng, torch.float64)
     try:
         got = assert_plain_tensor(call(stable_softmax, x, dim=-1, what="stable_softmax", check_inputs=False),
@@ -216,7 +216,8 @@ def test_no_builtin_softmax(stable_softmax, submission, rng):
         raise
     if tuple(got.shape) != (4, 9):
         raise AssertionError(f"stable_softmax(x) has shape {tuple(got.shape)}, expected (4, 9)")
-    assert_function_avoids(submission, "stable_softmax", ("softmax", "softmin", "categorical", "logits_to_probs"), key="builtin_softmax",
+    assert_function_avoids(submission, "stable_softmax", ("softmax", "softmin", "categorical", "logits_to_probs",
+                                                          "multinomial"), key="builtin_softmax",
                            rule="a built-in softmax: compute it from exp, max and sum yourself")
 
 diag.name_renamed_parameters_in(globals())   # a renamed parameter's TypeError, named in every test
