@@ -3207,3 +3207,76 @@ def raise_if_rows_flattened_by_selection(got: object, A: torch.Tensor, submissio
     raise Misconception("entropy_rows_flattened_by_selection", f"{what} is one number ({float(got):.4g}), the entropy "
                         f"of all the positive entries of the {tuple(A.shape)} A taken together, where one entropy per "
                         f"row ({tuple(A.shape[:-1])}) is asked: " + describe("entropy_rows_flattened_by_selection"))
+
+
+# --- round 50 (blind50) -----------------------------------------------------------------------------------------
+
+_STR_FOLDS = frozenset({"lower", "upper", "strip", "casefold"})
+
+
+def _bool_op_letters(n: ast.AST, bound: Mapping[str, list[ast.AST]], letters: list[str], depth: int = 0) -> str | None:
+    """The string a module-level expression of string constants joined by `and` / `or` gives in Python (`and`: the
+    first falsy operand, else the last; `or`: the first truthy, else the last), through case folds and names the cell
+    bound once; each constant's letter (parentheses and spaces stripped) put in `letters`. None for anything else."""
+    if depth > 20:
+        return None
+    if isinstance(n, ast.Constant) and type(n.value) is str:
+        letters.append(n.value.strip().strip("()").strip().lower())
+        return n.value
+    if isinstance(n, ast.Name) and len(bound.get(n.id, ())) == 1:
+        return _bool_op_letters(bound[n.id][0], bound, letters, depth + 1)
+    if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _STR_FOLDS and not n.args
+            and not n.keywords):
+        inner = _bool_op_letters(n.func.value, bound, letters, depth + 1)
+        return None if inner is None else getattr(inner, n.func.attr)()
+    if isinstance(n, ast.BoolOp):
+        values = [_bool_op_letters(v, bound, letters, depth + 1) for v in n.values]
+        if any(v is None for v in values):
+            return None
+        pick = (next((v for v in values if not v), values[-1]) if isinstance(n.op, ast.And)
+                else next((v for v in values if v), values[-1]))
+        return pick
+    return None
+
+
+def hedge_by_bool_op(submission: object, what: str, value: object, choices: str = "abcd") -> str | None:
+    """Words for an answer written as option letters joined by `and` / `or` ("c" and "d"): where the notebook's last
+    `what = ...` is such an expression (two or more different letters, each alone in its string) and `value` is the
+    very string Python gives for it (the last operand for `and`, the first for `or`), what Python did with it.
+    None otherwise (an answer that is not that expression's value says nothing about it)."""
+    if type(value) is not str:
+        return None
+    try:
+        last = _last_assignment(submission, what)
+    except RecursionError:   # student text nested too deep to read: no evidence
+        return None
+    if last is None:
+        return None
+    ops = [n for n in ast.walk(last[0]) if isinstance(n, ast.BoolOp)]
+    letters: list[str] = []
+    given = _bool_op_letters(last[0], last[1], letters) if ops else None
+    if given is None or given != value or len(set(letters)) < 2 or not all(
+            len(t) == 1 and t in choices for t in letters):
+        return None
+    first, other = ("and", "or") if isinstance(ops[0].op, ast.And) else ("or", "and")
+    at = {"and": "last", "or": "first"}
+    return (f"{what} is {value!r}, what `{ast.unparse(last[0])[:80]}` gives: Python's `{first}` returns its "
+            f"{at[first]} operand (`{other}` its {at[other]}), not both letters; write the one best letter alone as a "
+            "string")
+
+
+def hedge_said(check: Callable[[], None], submission: object, what: str, value: object) -> None:
+    """check(), a multiple-choice answer's checks; where it fails on an answer written as letters joined by `and` /
+    `or` (hedge_by_bool_op), its key kept and what Python did with the expression said first."""
+    try:
+        check()
+    except Misconception as m:
+        words = hedge_by_bool_op(submission, what, value)
+        if words is None:
+            raise
+        raise Misconception(m.key, f"{words}. {m}") from None
+    except AssertionError as e:
+        words = hedge_by_bool_op(submission, what, value)
+        if words is None:
+            raise
+        raise AssertionError(f"{words}. {e}") from None

@@ -24,8 +24,11 @@ D = _load_diagnose()
 
 @test_case(points=1, hidden=True)
 def test_ans_scale(ans_scale, submission=None):
-    # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
-    D.raise_if_same_expression_compared(ans_scale, submission)
-    # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
-    expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],
-                  bare_letter_only=True, values_in_options=(0,))
+    def check():
+        # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
+        D.raise_if_same_expression_compared(ans_scale, submission)
+        # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
+        expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],
+                      bare_letter_only=True, values_in_options=(0,))
+    # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
+    D.hedge_said(check, submission, "ans_scale", ans_scale)

@@ -23,7 +23,10 @@ D = _load_diagnose()
 
 
 @test_case(points=1, hidden=True)
-def test_ans_mask(ans_mask):
-    D.raise_if_answer_hedged(ans_mask, "ans_mask", ref.ans_mask, ref.MCQ_MISCONCEPTIONS["ans_mask"])
-    expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"],
-                  bare_letter_only=True)
+def test_ans_mask(ans_mask, submission=None):
+    def check():
+        D.raise_if_answer_hedged(ans_mask, "ans_mask", ref.ans_mask, ref.MCQ_MISCONCEPTIONS["ans_mask"])
+        expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"],
+                      bare_letter_only=True)
+    # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
+    D.hedge_said(check, submission, "ans_mask", ans_mask)

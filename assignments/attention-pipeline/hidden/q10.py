@@ -115,6 +115,26 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     D.assert_matches(assert_plain_tensor(call(row_entropy_bits, A32, what="row_entropy_bits"), "H"),
                      ref.row_entropy_bits(A32), what="H for float32 A", variants=lambda: _entropy_variants(A32),
                      rtol=0, atol=1e-4, reduced=True)
+    # float16 weights (the notebook: outputs keep the input's dtype, float16 included): a float32 helper tensor
+    # ((A == 0).float() added to patch the zeros, blind50) promotes float16 to float32, dtype_changed where the
+    # values are right. Rows of multiples of 1/1024 with no zero: exact in float16, each row sums to exactly 1
+    # (Categorical(probs=A) validates that), and no epsilon or clamp that float16 rounds to 0 meets a 0 * log 0 (the
+    # lesson's recipe keeps its marks). float16's own tolerances against the float64 entropy of these very weights:
+    # right code in float16 (log2, xlogy, where / nan_to_num guards, a float32 or float64 pass cast back) stays
+    # within a fifth of them
+    A16 = _half_rows(A)
+    D.assert_matches(assert_plain_tensor(call(row_entropy_bits, A16, what="row_entropy_bits"), "H"),
+                     ref.row_entropy_bits(A16.double()), what="H for float16 A", dtype=torch.float16,
+                     variants=lambda: _entropy_variants(A16), reduced=True)
+
+
+def _half_rows(A):
+    """Each row of A, 0.05 added and renormalised, rounded to multiples of 1/1024 (the largest entry takes the
+    rounding's remainder, so the row sums to exactly 1), in float16: every entry is at least 0.03."""
+    w = (A + 0.05) / (A + 0.05).sum(dim=-1, keepdim=True)
+    k = torch.round(w * 1024)
+    k.scatter_add_(-1, k.argmax(dim=-1, keepdim=True), 1024 - k.sum(dim=-1, keepdim=True))
+    return (k / 1024).to(torch.float16)
 
 
 @test_case(points=1, hidden=True)

@@ -24,10 +24,14 @@ D = _load_diagnose()
 
 @test_case(points=1, hidden=True)
 def test_ans_complexity(ans_complexity, submission=None):
-    # an option's words ("quadratic", "O(T^2)") for its letter: named after that option (naming29)
-    D.raise_if_option_text("ans_complexity", ans_complexity, ref.ans_complexity, ref.MCQ_MISCONCEPTIONS["ans_complexity"])
-    # 'a' worked out by a probe that counts the scores with len() (rows only, blind47)
-    D.raise_if_cost_counted_with_len(ans_complexity, submission)
-    # the 2 of option c's T^2 (the exponent) is that value, not option b's number (blind36)
-    expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity, wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"],
-                  bare_letter_only=True, values_in_options=(2,))
+    def check():
+        # an option's words ("quadratic", "O(T^2)") for its letter: named after that option (naming29)
+        D.raise_if_option_text("ans_complexity", ans_complexity, ref.ans_complexity,
+                               ref.MCQ_MISCONCEPTIONS["ans_complexity"])
+        # 'a' worked out by a probe that counts the scores with len() (rows only, blind47)
+        D.raise_if_cost_counted_with_len(ans_complexity, submission)
+        # the 2 of option c's T^2 (the exponent) is that value, not option b's number (blind36)
+        expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity,
+                      wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"], bare_letter_only=True, values_in_options=(2,))
+    # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
+    D.hedge_said(check, submission, "ans_complexity", ans_complexity)
