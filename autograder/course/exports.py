@@ -25,6 +25,7 @@ refused with the names, never unpacked first-one-wins.
 """
 from __future__ import annotations
 
+import collections
 import fnmatch
 import hashlib
 import json
@@ -237,16 +238,19 @@ def hidden_name(name: str) -> bool:
     return name.startswith(".") or name in ("__MACOSX", "__pycache__", "Thumbs.db")
 
 
-def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True) -> tuple[list[Path], str]:
+def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True,
+               breadth_first: bool = False) -> tuple[list[Path], str]:
     """Regular files under `root`, never through a symlink, skipping hidden names and checkpoints;
-    (files, "" or why the walk stopped early). Iterative and bounded (`limits.folder_depth`, `folder_files`): a
-    student's folder decides its own depth, and Path.rglob recurses once per level (red-team round 58).
-    `skip_hidden=False` keeps hidden names too (Gradescope's intake judges each kind of file itself)."""
+    (files, "" or why the walk stopped early, or left folders deeper than the limit unread). Iterative and bounded
+    (`limits.folder_depth`, `folder_files`): a student's folder decides its own depth, and Path.rglob recurses once
+    per level (red-team round 58). `skip_hidden=False` keeps hidden names too (Gradescope's intake judges each kind
+    of file itself); `breadth_first` reads every folder of one level before the next, so a big folder beside the
+    notebook's own (a venv/ of thousands of files) is not read to the count's end first (red-team round 60)."""
     files: list[Path] = []
-    stack = [(root, 0)]
-    seen = 0
-    while stack:
-        folder, depth = stack.pop()
+    pending: collections.deque[tuple[Path, int]] = collections.deque([(root, 0)])
+    seen, why = 0, ""
+    while pending:
+        folder, depth = pending.popleft() if breadth_first else pending.pop()
         try:
             with os.scandir(folder) as it:
                 items = sorted(it, key=lambda e: e.name)
@@ -260,10 +264,12 @@ def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True) -> tu
                 continue
             if item.is_dir(follow_symlinks=False):
                 if depth + 1 < limits.folder_depth:
-                    stack.append((Path(item.path), depth + 1))
+                    pending.append((Path(item.path), depth + 1))
+                elif not why:
+                    why = f"folders more than {limits.folder_depth} levels deep were not read"
             elif item.is_file(follow_symlinks=False):
                 files.append(Path(item.path))
-    return files, ""
+    return files, why
 
 
 _RESUBMIT = re.compile(r"-\d{1,3}(?=\.[^.]+$)")

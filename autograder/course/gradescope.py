@@ -22,8 +22,8 @@ from autograder.course.exports import ExportLimits, hidden_name, walk_files
 from autograder.errors import GraderError, SubmissionError
 from autograder.grading.pyparse import parse
 from autograder.text import shown_name
-from autograder.course.unpack import (MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, MAX_ZIPS, check_zip_directory, check_zip_members,
-                                      safe_extract)
+from autograder.course.unpack import (MAX_MEMBER_DEPTH, MAX_UNZIP_BYTES, MAX_ZIP_MEMBERS, MAX_ZIPS,
+                                      check_zip_directory, check_zip_members, safe_extract)
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Runs once when the Gradescope image is built. Everything is installed now; nothing at grading time.
@@ -215,13 +215,18 @@ def _submitted(path: Path, root: Path) -> bool:
     return ".ipynb_checkpoints" not in parts and not any(hidden_name(part) for part in parts)
 
 
+# One student's submission folder, read level by level: wider than a class folder's walk (a repository's venv/ or
+# node_modules/ beside the notebook holds thousands of files), as deep as an unpacked zip may go (unpack.MAX_MEMBER_DEPTH)
+GRADESCOPE_WALK = ExportLimits(folder_files=50_000, folder_depth=MAX_MEMBER_DEPTH)
+
+
 def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optional[Path], str]:
     """The submitted notebook: the .ipynb alone, in a folder, or in a zip. (path, problem). The folders are read
     as a batch reads a student's folder (exports.walk_files: iterative, bounded in depth and count), never with
     Path.rglob, which recursed once per level: 1200 nested folders beside the notebook were a RecursionError in
     the trusted process, told to the student as the autograder's own failure (red-team round 58)."""
-    limits = ExportLimits()
-    files, stopped = walk_files(submission_dir, limits, skip_hidden=False)
+    limits = GRADESCOPE_WALK
+    files, stopped = walk_files(submission_dir, limits, skip_hidden=False, breadth_first=True)
     candidates = [p for p in files if p.name.endswith(".ipynb") and _submitted(p, submission_dir)]
     if not candidates:
         zips = [p for p in files if p.name.endswith(".zip")]
@@ -238,7 +243,7 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
                 return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
                 return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
-        unzipped, stopped_in_zip = walk_files(scratch, limits, skip_hidden=False)
+        unzipped, stopped_in_zip = walk_files(scratch, limits, skip_hidden=False, breadth_first=True)
         stopped = stopped or stopped_in_zip
         candidates = [p for p in unzipped if p.name.endswith(".ipynb") and _submitted(p, scratch)]
     if not candidates and stopped:

@@ -5097,6 +5097,20 @@ def _fold_assignments(stmts, what, swap=None):
     return got
 
 
+POWER_REPLAY_NODES = 2000   # a count's cell is a few dozen nodes; the replay folds it once per literal pair
+
+
+def _small_enough(stmts):
+    """Whether the statements hold at most POWER_REPLAY_NODES nodes (counted until the limit, never further)."""
+    seen = 0
+    for stmt in stmts:
+        for _node in ast.walk(stmt):
+            seen += 1
+            if seen > POWER_REPLAY_NODES:
+                return False
+    return True
+
+
 def _literal_products(stmts):
     """(statement index, product node, operands, k) for each pair of int literals a * b side by side in a product
     (a, b >= 2), a power typed with * instead of **; at most POWER_PAIRS_MAX."""
@@ -5129,6 +5143,8 @@ def name_power_typed_as_product(value, what, submission) -> None:
     try:
         for _source, tree in answer_cell_trees(submission, what):
             stmts = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1][:200]
+            if not _small_enough(stmts):      # each pair replays the whole cell: 197 KB of literals took 75 s (rt 60)
+                continue
             if _fold_assignments(stmts, what) != value:
                 continue
             for i, node, operands, k in _literal_products(stmts):
