@@ -36,7 +36,7 @@ import functools
 import re
 import sys
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from autograder.grading.pyparse import parse
 
@@ -90,6 +90,8 @@ DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit", "to
                   "torch.overrides", "torch._decomp", "torch._refs", "torch._prims", "torch._ops",
                   "torch._C._dispatch")
 MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of code
+STORED_ELSEWHERE = "a value stored through a parameter or a local"
+MAX_FLOW_ROUNDS = 64           # stored_elsewhere: rounds of names bound to storing functions (an honest notebook: 2-3)
 _GETATTR_LIKE = frozenset({"getattr", "attrgetter", "methodcaller", "__getattribute__", "__getattr__"})
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -260,6 +262,36 @@ def _root_name(n: ast.AST) -> ast.Name | None:
     return n if isinstance(n, ast.Name) else None
 
 
+def _calls_super(call: ast.Call) -> bool:
+    """`super().m(...)`: the parent's method m."""
+    f = call.func
+    return (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and isinstance(f.value.func, ast.Name)
+            and f.value.func.id == "super")
+
+
+def _arguments(call: ast.Call) -> ast.Tuple:
+    """A call's arguments, positional and keyword values, as one expression to walk."""
+    return ast.Tuple(elts=[*call.args, *(k.value for k in call.keywords)], ctx=ast.Load())
+
+
+_IMMUTABLE_CALLS = frozenset({"float", "int", "complex", "bool", "str"})
+
+
+def _immutable(n: ast.AST, rebound: dict[str, list[int]]) -> bool:
+    """A value that holds nothing stored later: a constant, a signed or computed one, a tuple of them, a builtin
+    number or string made from them (`float('-inf')`, with float never rebound)."""
+    if isinstance(n, ast.Constant):
+        return True
+    if isinstance(n, ast.UnaryOp):
+        return _immutable(n.operand, rebound)
+    if isinstance(n, ast.BinOp):
+        return _immutable(n.left, rebound) and _immutable(n.right, rebound)
+    if isinstance(n, ast.Tuple):
+        return all(_immutable(e, rebound) for e in n.elts)
+    return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _IMMUTABLE_CALLS
+            and n.func.id not in rebound and not n.keywords and all(_immutable(a, rebound) for a in n.args))
+
+
 def _const_str(n: ast.AST | None) -> str | None:
     return n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else None
 
@@ -294,6 +326,11 @@ class _Notebook:
         self.unparsed_cells: list[int] = []
         self._live: dict[str, list[_Binding]] = {}
         self._idle: dict[tuple[str, tuple[int, int, int]], frozenset[int]] = {}
+        # red-team round 59: stores whose root is no global name (`o['f'] = v`, `o.append(v)`, `o += [v]` with o a
+        # parameter or local): their values, and every call and function of the notebook, for `stored_elsewhere`
+        self.local_stores: list[tuple[ast.AST, Chain]] = []
+        self.calls: list[tuple[ast.Call, Chain]] = []
+        self.functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, Chain]] = []
         for number, cell in enumerate(cells, start=1):
             try:
                 tree = parse(cell)
@@ -337,11 +374,14 @@ class _Notebook:
                 root = _root_name(t)
                 if root is not None and value is not None and _is_global(root.id, chain):
                     self._bind(root.id, _Binding("mutation", value, chain))
+                elif value is not None:     # stored through a parameter or a local: `o['f'] = v`, `o.a = v`
+                    self.local_stores.append((value, chain))
 
     def _scan(self, tree: ast.Module, number: int) -> None:
         for n, ch in _walk(tree, ()):
             if isinstance(n, ast.stmt):
                 self._at = (number, n.lineno, n.col_offset)
+            self._note_flow(n, ch)
             if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     self._bind_targets(t, n.value, ch)
@@ -395,6 +435,9 @@ class _Notebook:
                 if root is not None and _is_global(root.id, ch) and (n.args or n.keywords):
                     self._bind(root.id, _Binding("mutation", ast.Tuple(
                         elts=[*n.args, *(k.value for k in n.keywords)], ctx=ast.Load()), ch))
+                elif n.args or n.keywords:
+                    # `o.append(v)`, `o.set(v)` with o a parameter or local (or no name): the method may store v
+                    self.local_stores.append((_arguments(n), ch))
             if isinstance(n, ast.MatchClass) and (n.kwd_attrs or n.patterns):
                 # `case object(softmax=f)` reads torch.softmax with no attribute node, and positional parts
                 # read what the class's __match_args__ names, which may be computed (red-team round 45)
@@ -408,6 +451,170 @@ class _Notebook:
                 dotted = self.qualname(n)
                 if dotted and dotted.startswith(DYNAMIC_DOTTED):
                     self.dynamic.append(f"`{dotted}`")
+
+    def _note_flow(self, n: ast.AST, ch: Chain) -> None:
+        """What `stored_elsewhere` needs, noted as the cells are read: every call and function, and `o += v` on a name
+        that is a parameter or local (a list's += extends it in place)."""
+        if isinstance(n, ast.Call):
+            self.calls.append((n, ch))
+        elif isinstance(n, _FUNCS):
+            self.functions.append((n, ch))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and not _is_global(n.target.id, ch):
+            self.local_stores.append((n.value, ch))
+
+    @functools.cached_property
+    def stored_elsewhere(self) -> list[tuple[ast.AST, Chain]]:
+        """Red-team round 59: every value the notebook may have stored into an object it reached through a parameter
+        or a local (`def put(o): o['f'] = F.softmax`, `put(box)`), which a global binding does not show. The POOL:
+        - the values of stores whose root is a parameter, a local or no name (`o[k] = v`, `o.a = v`, `o += v`, the
+          arguments of `o.m(v)`, any method, since it may store v);
+        - the arguments of every call that may run a STORING function (one whose code, nested functions included,
+          stores into an attribute or an item, declares a global or nonlocal, calls a method with arguments on
+          anything but a module, or makes such a call itself), since what it stores may be its parameters: a call
+          by the name of a storing function or class (`put(C, F.softmax)`, `C(F.softmax)` for an __init__), of a
+          storing method by its name (`o.set(F.softmax)`, `super().__init__(f)`), of anything the source cannot name
+          (a parameter, a local, a global bound to data such as `p = put`, a decorated def, `fs[0](...)`,
+          `partial(put, C)(...)`), and a call that is handed a storing function uncalled (`map(put, ...)`). Calls of
+          library functions, of the notebook's other functions and classes by name, and of builtins are not: their
+          arguments stay where they are (`torch.allclose(mine(x), torch.softmax(x, -1))`).
+        Operators run methods too: a storing dunder (not __init__, __new__, __post_init__, __call__, __setitem__)
+        whose stored values read one of its parameters but self cannot be followed: SourceUnreadable.
+        find_use walks the pool where the graded function may read such an object (`_holds_state`)."""
+        modules = set(self.module_aliases)
+
+        def stores(fn: ast.AST) -> bool:
+            for x in ast.walk(fn):
+                if isinstance(x, (ast.Attribute, ast.Subscript)) and isinstance(x.ctx, (ast.Store, ast.Del)):
+                    return True
+                if isinstance(x, (ast.Global, ast.Nonlocal)):
+                    return True
+                if isinstance(x, ast.AugAssign) and isinstance(x.target, ast.Name):
+                    return True        # a list's += extends it in place
+                if isinstance(x, ast.Call) and (x.args or x.keywords):
+                    if isinstance(x.func, ast.Attribute):
+                        root = _root_name(x.func.value)
+                        if not _calls_super(x) and (root is None or root.id not in modules):
+                            return True     # `super().m(...)`: the parent's m, storing if a storing method is named m
+                    elif not isinstance(x.func, ast.Name):
+                        return True
+            return False
+
+        names: set[str] = set()        # storing functions and classes, and the names bound to them
+        methods: set[str] = set()      # storing methods, called by attribute
+        lambdas = {id(fn) for fn, _ch in self.functions if isinstance(fn, ast.Lambda) and stores(fn)}
+        defs = [(fn, ch, [c for c in ast.walk(fn) if isinstance(c, ast.Call)]) for fn, ch in self.functions
+                if not isinstance(fn, ast.Lambda)]
+
+        def mark(fn: ast.FunctionDef | ast.AsyncFunctionDef, ch: Chain) -> None:
+            names.add(fn.name)
+            if ch and ch[-1].kind == "class":
+                methods.add(fn.name)
+
+        for fn, ch, _calls in defs:
+            if stores(fn):
+                mark(fn, ch)
+        classes = [x for _number, nodes in self.nodes for x in nodes if isinstance(x, ast.ClassDef)]
+
+        def mentions(n: ast.AST) -> bool:
+            """`n` hands on a storing function (`map(put, ...)`, `partial(put, C)`), not only calls one."""
+            called = {id(x.func) for x in ast.walk(n) if isinstance(x, ast.Call)}
+            return any(id(x) not in called and ((isinstance(x, ast.Name) and x.id in names) or id(x) in lambdas
+                                                 or (isinstance(x, ast.Attribute) and x.attr in methods))
+                       for x in ast.walk(n))
+
+        chains = {id(c): ch for c, ch in self.calls}
+        for rounds in range(MAX_FLOW_ROUNDS + 1):   # aliases, subclasses and callers of storing functions store too
+            if rounds == MAX_FLOW_ROUNDS:
+                raise SourceUnreadable("the notebook hands its functions on through too many names and calls to follow")
+            before = len(names) + len(methods)
+            for x in classes:
+                if x.name not in names and (any(mentions(b) for b in x.bases) or any(
+                        isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in methods for m in x.body)):
+                    names.add(x.name)
+            for fn, ch, calls in defs:
+                if fn.name not in names and any(
+                        self._may_store(c, chains.get(id(c), ()), names, methods, mentions) for c in calls):
+                    mark(fn, ch)
+            if len(names) + len(methods) == before:
+                break
+        for fn, ch, calls in defs:
+            if fn.name in methods and ch and ch[-1].kind == "class":
+                self._check_dunder(fn, [c for c in calls if self._may_store(c, chains.get(id(c), ()), names, methods,
+                                                                            mentions)])
+        pool = list(self.local_stores)
+        for call, ch in self.calls:
+            if (call.args or call.keywords) and self._may_store(call, ch, names, methods, mentions):
+                pool.append((_arguments(call), ch))
+        return pool
+
+    def _may_store(self, call: ast.Call, ch: Chain, names: set[str], methods: set[str],
+                   mentions: Callable[[ast.AST], bool]) -> bool:
+        """Whether `call` may run a storing function (stored_elsewhere)."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            if f.id in names:
+                return True
+            if not _is_global(f.id, ch):
+                return True            # a parameter or a local: anything
+            bound = self.bindings.get(f.id, [])
+            if not bound and f.id not in _BUILTIN_NAMES:
+                return True
+            if any(b.kind == "mutation" or (b.kind == "code" and not isinstance(b.node, (ast.FunctionDef,
+                   ast.AsyncFunctionDef, ast.ClassDef))) for b in bound):
+                return True            # a global bound to data: `p = put`, `fs = [put]; f = fs[0]`
+            if any(b.kind == "code" and getattr(b.node, "decorator_list", None) for b in bound):
+                return True            # a decorator may hand back anything
+        elif isinstance(f, ast.Attribute):
+            if f.attr in methods or f.attr in names:
+                return True
+        else:
+            return True                # `partial(put, C)(...)`, `fs[0](...)`, `(lambda ...)(...)`
+        return any(mentions(a) for a in (*call.args, *(k.value for k in call.keywords)))
+
+    def _check_dunder(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, storing_calls: list[ast.Call]) -> None:
+        """A storing dunder runs on operators (`c + v`, `v in c`, `with c:`), whose operands the pool does not hold:
+        one that stores what a parameter other than self (or a local) may hold cannot be followed."""
+        if not (fn.name.startswith("__") and fn.name.endswith("__")) or fn.name in (
+                "__init__", "__new__", "__post_init__", "__call__", "__setitem__", "__init_subclass__"):
+            return
+        a = fn.args
+        params = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x is not None]
+        if len(params) < 2:
+            return
+        values: list[ast.AST] = [_arguments(c) for c in storing_calls]
+        for x in ast.walk(fn):
+            if isinstance(x, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and x.value is not None and any(
+                    not isinstance(t, ast.Name) or isinstance(x, ast.AugAssign)
+                    for t in (x.targets if isinstance(x, ast.Assign) else [x.target])):
+                values.append(x.value)
+            elif (isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and (x.args or x.keywords)
+                  and not _calls_super(x)):
+                root = _root_name(x.func.value)
+                if root is None or root.id not in self.module_aliases:
+                    values.append(_arguments(x))
+        for v in values:
+            read = {y.id for y in ast.walk(v) if isinstance(y, ast.Name)}
+            if read & set(params[1:]) or read - set(params) - self.bindings.keys() - _BUILTIN_NAMES:
+                raise SourceUnreadable(f"method `{fn.name}` stores what its arguments hold, and operators call it "
+                                       "where the grader cannot see what they pass")
+
+    def holds_state(self, b: _Binding, is_module: bool) -> bool:
+        """Whether the object a binding of a followed name gives may hold values stored into it elsewhere (walked from
+        stored_elsewhere): a class, a container or instance, anything stored into; a function made inside another
+        (its closure) or with a default that is not a constant (`_store=[]`). Not a module (its calls store nothing
+        into it: `torch.manual_seed(0)`), a top-level def with constant defaults (what it keeps is its globals, each
+        followed by name, or its attributes, walked by name), a constant (`NEG_INF = float('-inf')`)."""
+        if b.kind == "import" or b.node is None:
+            return False
+        if b.kind == "mutation":
+            return not is_module
+        node = b.node
+        if isinstance(node, ast.ClassDef):
+            return True
+        if isinstance(node, _FUNCS):
+            defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            return bool(b.chain) or not all(_immutable(d, self.any_stores) for d in defaults)
+        return not _immutable(node, self.any_stores)
 
     def _judge_relaxed(self) -> None:
         """The uses HARMLESS_CALLS and NAMESPACE_READS allow, judged once every cell is read (an import may follow its
@@ -621,9 +828,24 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
     # (what to walk, its scope chain, the helper names followed to get here)
     work: list[tuple[ast.AST, Chain, tuple[str, ...]]] = []
 
+    pooled: list[bool] = []
+
+    def walk_pool(via: tuple[str, ...]) -> None:
+        """The graded function may read an object the notebook stored into through a parameter or a local (red-team
+        round 59): walk every such value (_Notebook.stored_elsewhere), once."""
+        if pooled:
+            return
+        pooled.append(True)
+        for value, vch in nb.stored_elsewhere:
+            if id(value) not in seen:
+                seen.add(id(value))
+                work.append((value, vch, via + (STORED_ELSEWHERE,)))
+
     def follow(name: str, via: tuple[str, ...]) -> Use | None:
         bindings = nb.live_bindings(name)
         is_module = any(b.kind == "import" for b in bindings)
+        if any(nb.holds_state(b, is_module) for b in bindings):
+            walk_pool(via)
         for b in bindings:
             if b.kind == "import":
                 vetted = b.module in HARMLESS_CALLS and (b.imported is None or b.imported in HARMLESS_CALLS[b.module])
@@ -679,7 +901,10 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                     raise SourceUnreadable(f"`{via[-1]}` passes .{n.attr} around")
                 if matches(n.attr):
                     return Use(func_name, via[1:], f"`{nb.qualname(n) or n.attr}`")
-                for value, vch in nb.attr_stores.get(n.attr, []):
+                stored = nb.attr_stores.get(n.attr, [])
+                if any(not _immutable(value, nb.any_stores) for value, _vch in stored):
+                    walk_pool(via)
+                for value, vch in stored:
                     if id(value) not in seen:
                         seen.add(id(value))
                         work.append((value, vch, via + (f".{n.attr}",)))
