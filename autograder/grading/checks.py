@@ -162,6 +162,9 @@ MISCONCEPTIONS: dict[str, str] = {
     "answer_lookalike_letter": "typing a letter from another alphabet that looks like the Latin one (Cyrillic С, "
                                "Greek Α, a full-width Ｂ: a keyboard layout or a copy from a web page): it is another "
                                "character, so no Latin letter is given; retype the letter on a Latin layout",
+    "float16_precision": "computing a step in float16 (.half(), a float16 tensor, autocast) and casting the result "
+                         "back: float16 keeps about 3 significant digits, so the result is rounded far past the "
+                         "input's precision; compute in the input's dtype",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
     "default_argument_wrong": "declaring a default argument other than the notebook's (causal=False where the "
@@ -1782,7 +1785,29 @@ def assert_matches(got: object, expected: torch.Tensor, *, what: str = "the outp
             raise Misconception("float32_precision", f"{what} is right only to float32's precision (largest "
                                 f"difference {worst:.2g}) for a float64 input: some step computes in float32 "
                                 "(a float32 tensor or constant, or .float()); keep the input's dtype")
+    raise_if_half_precision(t, expected, what, dtype, rtol, atol)
     raise AssertionError(what_differs(t, expected, what, dtype, rtol, atol))
+
+
+def raise_if_half_precision(got: torch.Tensor, expected: torch.Tensor, what: str, dtype: torch.dtype,
+                            rtol: float | None, atol: float | None) -> None:
+    """float16_precision: a float32 or float64 result, close to the right one only to float16's precision, whose
+    every entry is a float16 number (what a product made in .half() and cast back gives: blind51's `weights.half() @
+    V.half()`, told before as a one-edit fix of the wrong line). The entries themselves are the evidence: a result
+    computed in float32 is not all float16 numbers by chance."""
+    if dtype not in (torch.float32, torch.float64) or rtol is not None or atol is not None or got.numel() < 8:
+        return
+    finite = got[torch.isfinite(got)]
+    if finite.numel() < 8 or not bool((finite.to(torch.float16).to(got.dtype) == finite).all()):
+        return
+    if bool((finite == finite.round()).all()):      # whole numbers are float16 numbers too: no evidence
+        return
+    if not _close(got, expected, torch.float16, equal_nan=True):
+        return
+    worst = float((got.to(torch.float64) - expected.to(torch.float64)).abs().nan_to_num(0.0).max())
+    raise Misconception("float16_precision", f"{what} is right only to float16's precision (largest difference "
+                        f"{worst:.2g}), and every entry is a float16 number, for a {str(dtype).removeprefix('torch.')} "
+                        "input: " + describe("float16_precision"))
 
 
 def _slice_factors(got: torch.Tensor, expected: torch.Tensor) -> tuple[int, float, float] | None:

@@ -1163,6 +1163,11 @@ def same_answer(got: Any, expected: Any) -> bool:
             return False
         if expected.dtype == torch.bool or got.dtype == torch.bool:
             return bool(got.dtype == expected.dtype and torch.equal(got, expected))
+        if got.dtype != expected.dtype:
+            # the tests ask for the input's dtype: an edit whose copy returns float16 where float32 is asked is no fix
+            # (blind51: `out.to(out.dtype)` for `out.to(Q.dtype)` was offered for a product made in float16, and with
+            # it every test failed on the dtype)
+            return False
         half = torch.float16 in (got.dtype, expected.dtype) or torch.bfloat16 in (got.dtype, expected.dtype)
         try:
             return bool(torch.allclose(got.detach().cpu().to(torch.float64), expected.detach().cpu().to(torch.float64),
@@ -1718,7 +1723,9 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         # blind44): such a fix of a small count is not evidence of the slip
         # and so does an operator swapped: `2048 * 2 // 1024` is 4, as the ratio (2T)^2 / T^2 is, where the
         # slip was the unsquared denominator of `2048 ** 2 // 1024` (blind47)
-        fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f)]
+        # and so does an operand kept alone: `_Q` in place of `_Q * _K` gives the lesson's rank 2 as Q's own rank,
+        # where S = Q @ K^T was meant (blind51; blind38, 39 and 49's q11 readings alike)
+        fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f) and not _operand_kept(f)]
     if not fixes or (small and found > 1):
         # a small count (a rank of 2) is what many edits give: only a single fix tells one apart, a swapped operator
         # counted (never said itself, it still leaves no evidence for the other: blind20's three "fixes" of a rank)
@@ -1737,6 +1744,22 @@ def _names_only(fix: Edit) -> bool:
     `f(_Q, _K)`): what is left of its code once every variable is taken out is the same before and after."""
     return (not fix.moved and fix.after != "" and bool(_VARIABLE.search(fix.before))
             and _VARIABLE.sub("", fix.before) == _VARIABLE.sub("", fix.after))
+
+
+def _operand_kept(fix: Edit) -> bool:
+    """Whether a fix puts for an expression one of its own parts and so drops a variable the student combined with it
+    (`_Q` for `_Q * _K`). A constant factor dropped (`x` for `2 * x`) is a slip's fix, not this."""
+    if fix.moved or not fix.after or fix.before == fix.after:
+        return False
+    before, after = _expression(fix.before), _expression(fix.after)
+    if before is None or after is None:
+        return False
+    kept = ast.dump(after)
+    if not any(ast.dump(n) == kept for n in ast.walk(before) if n is not before):
+        return False
+    def variables(e: ast.AST) -> set[str]:
+        return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+    return bool(variables(before) - variables(after))
 
 
 _OPERATOR = re.compile(r"\*\*|//|<<|>>|[-+*/%@&|^~<>]")
