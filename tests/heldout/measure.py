@@ -6904,6 +6904,148 @@ BLIND50_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind51 (frozen at f96b7da, after naming round 50, red-team rounds 55-60's first fixes and blind50's engine keys; measured
+# at the bwrap level), judged by three helper sessions at first sight: scaled 12/14, sdpa 9/14 (2 MIS-NAMED), pipeline
+# 12/14 (1 MIS-NAMED): 33/42
+# blind51 (frozen engine, /tmp/frozen51), judged from `measure scaled-attention --set blind51 -v`
+# (/tmp/measure51-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j51-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # wrong_scale_constant on all 5 failing q1 tests (float64 weights/output c = 1.732 at d_k 12, float32 square c = 2 at
+        # d_k 16, non-contiguous, broadcast c = 1.118 at d_k 5): every c is sqrt(d_k)/2, i.e. the scores are twice too large,
+        # exactly the effect of the dropped 1/2, and the numbers show it (as blind50's q1_quarter_power_scale_on_queries_only);
+        # borderline: nothing names the cdist identity or its /2, and the broadcast text's "whatever the sizes (a second call ...
+        # divides by it too)" is not literally true (c follows d_k: 2 at the first call's d_k 16, 1.118 at d_k 5); q8 not charged
+        "q1_scores_from_cdist_identity_missing_half": ("wrong_scale_constant",),
+        # attention_top_k on q1:test_float32_square (the only failure; the other q1 inputs have no weight under 1%): "matches
+        # keeping only the k best-scoring keys ... (a top-k sparse attention ...) instead of the softmax over every key (here k =
+        # 5 of the 6 keys: every other weight is exactly 0)": exactly the effect (zeroing the small weights and renormalising is
+        # the softmax over the kept best keys) and the fix (softmax over every key); borderline: it reads as a fixed k, nothing
+        # says a 0.01 threshold on the weights; q8 not charged
+        "q1_small_weights_pruned_and_renormalised": ("attention_top_k",),
+        # generic: q4:test_entropy_table_lesson None, "does not match the correct result in 16 of 16 entries (largest
+        # difference 9.62 ...)": says what differs, nothing says the reseed never ran (`if seed:` is false for seed=0)
+        "q4_table_reseed_guarded_by_truthiness_of_seed": (),
+        # dtype_changed on q4:test_entropy_random_logits (the only failure): "has dtype torch.float32 for torch.float64 input;
+        # its values are right: returning ... another dtype than the input's ... float64 in float64 out": exactly the mistake
+        # (the cast to the default dtype) and its fix
+        "q4_entropy_cast_to_default_dtype": ("dtype_changed",),
+        # answer_computed_by_code: "'B', the letter your code worked out (`q5_answer = min(_exponents5, ...`) ... (option B
+        # stands for confusing the standard deviation sqrt(d_k) of q.k with its variance d_k) ... what it measures or compares is
+        # not what the question asks": right in kind (as blind48-50's q5 probes); borderline: nothing names ln over log2
+        "q5_answer_loglog_slope_natural_log_over_log2": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = min(_opts5, key=lambda s: abs(_opts5[s] - _growth5))`) ... (look at
+        # ... the sizes it uses ...)": quotes the very comparison at fault (a ratio against option values at d_k 16), right in
+        # kind; borderline: nothing says a growth ratio is not an option value
+        "q5_answer_growth_ratio_matched_to_option_values": ("answer_computed_by_code",),
+        # answer_hedged on q5:test_q5_answer: "'CD', 2 letters run together (written so, or two strings with no comma ...):
+        # giving several letters ... where one choice is asked: ... give its letter alone": exactly the effect (two letters
+        # where one is asked) and what to make it; borderline, closest to a mis-name in this set: the causes it offers (written
+        # so, implicit string joining, a hedge) are not the slice [2:] for the index [2], and nothing says slice
+        "q5_answer_slice_to_end_not_index": ("answer_hedged",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if torch.allclose(_out6.sum(dim=-1), torch.ones(5),...`) ... what
+        # it measures or compares is not what the question asks": quotes the faulty check, right in kind (as blind50's q6
+        # checks); borderline: nothing says it is the weights, not the output rows, that sum to 1
+        "q6_answer_check_output_rows_sum_to_one": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if bool((_W6.sum(dim=-1) == 1).all()) else 'C'`) ... (look at
+        # ... the branch each outcome takes)": quotes the exact-== check, right in kind; borderline: nothing says float32 sums
+        # are 1 only up to rounding (allclose meant), as answer_computed_wrong_choice's "a float == never holds" would
+        "q6_answer_check_weight_row_sums_exactly_one": ("answer_computed_by_code",),
+        # answer_extra_characters: "'$A$': it has characters besides the letter, which seems to be 'A' ... the answer must be
+        # the letter alone": exactly the mistake and its fix
+        "q6_answer_latex_dollar_signs": ("answer_extra_characters",),
+        # generic: q7:test_q7_answer None, "q7_answer is 'I': it should be one letter as a string: "A", "B", "C", "D"": shows
+        # the wrong value and what is wanted; nothing says 'I' is the first character of the option's text ('It scores ...')
+        "q7_answer_first_character_of_option_text": (),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if bool((_used7 <= 1).all()) else 'D'`) ... (option C stands for
+        # ... a hard argmax ...) ... what it measures ... is not what the question asks": quotes the probe's branch, right in
+        # kind; borderline: nothing says a weight > 0.5 can hold for at most one key per row
+        "q7_answer_keys_used_counted_as_weights_above_half": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q7_answer is 3, a number your code worked out (`q7_answer = next((i for i, t in
+        # enumerate(...`), not a letter ... the letter of the option ... as a string": exactly the mistake (an index for a
+        # letter) and its fix; borderline: 'ABCD'[i] not shown
+        "q7_answer_next_enumerate_gives_index": ("answer_value_not_letter",),
+        # answer_value_not_letter: "('D', ' ', '- the soft, differentiable lookup'), a tuple of 3 values, not a letter ...":
+        # the effect (a tuple where the letter is asked) with the letter visible in it, accepted as blind50's
+        # q03_answer_taken_as_a_letter_text_pair; borderline: nothing says str.partition returns a 3-tuple or take [0]
+        "q7_answer_partition_without_index_gives_tuple": ("answer_value_not_letter",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+# blind51 (frozen engine, /tmp/frozen51), judged from `measure sdpa-from-scratch --set blind51 -v`
+# (/tmp/measure51-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j51-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # shape_axis_added on q1:test_out_shape (the only failure): "out_shape is (4, 10, 1, 128): the right shape (4, 10, 128) with one more axis of size 1: adding an axis the question does not have ...": exactly the effect and what to drop (as blind50's q1_weights_shape_given_the_broadcast_singleton_axis); borderline: nothing says keepdim=True kept the summed key axis, the stock example (a heads axis) does not fit
+        "q1_out_probe_summed_over_keys_with_keepdim_left_on": ("shape_axis_added",),
+        # generic: both q1 failures None, "weights_shape is (2, 5, 5), not the shape of the attention-weight matrix: it has one entry per (query, key) pair" / "out_shape is (2, 5, 8), not the shape of the attention output": says what differs, nothing says these are the notebook's running example (batch 2, 5 tokens, width 8) instead of the question's (4, 10, 64) / (4, 10, 128) tensors
+        "q1_shapes_answered_for_the_notebooks_running_example": (),
+        # shape_axis_added on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 1, 10): the right shape (4, 10, 10) with one more axis of size 1 ...": exactly the effect; borderline: nothing says unsqueeze(2) made each query a (1, 64) row matrix, the stock example (a heads axis) does not fit
+        "q1_weights_probe_from_unsqueezed_matmul_keeps_a_singleton_axis": ("shape_axis_added",),
+        # not caught: 35/35; hidden q2.test_scale_divisor reads the value with expect_number, so the int 8 from math.isqrt(64) equals 8.0 and passes (a leniency: d_k = 64 is a perfect square, so isqrt's truncation is never probed); the int-for-float is not flagged
+        "q2_scale_divisor_from_math_isqrt_is_an_int": (),
+        # MIS-NAMED: one_edit_fix on 3 failures is right (q3:test_minus_inf_entries: "right with one change on line 3 ...: `x.size(dim)` in place of `x.size(dim) - 1`", and q5:test_causal_rectangular / q6:test_weights3_causal as the dependency's message quoting it), but q5:test_float16_large_scores says global_max_subtraction: "it matches subtracting one maximum over the whole tensor instead of each row's own: rows far below it underflow to 0 / 0 (NaN)" -- the code shifts each row by its own kthvalue (dim=dim, keepdim=True); the NaN in the shown case (mask row [1, 0]) comes from kthvalue(1) picking the -inf entry (-inf - -inf), not from a global max: a student would look for a whole-tensor max that is not there
+        "q3_shift_by_kthvalue_off_by_one_is_the_second_largest": ("one_edit_fix",),
+        # causal_bottom_right on both failures (q4 test_more_queries_than_keys, test_more_keys_than_queries): "causal_mask(9, 6) is wrong: it matches a causal mask aligned at the bottom-right instead of the top-left": exactly the variant's stated effect; borderline: nothing says flip(0, 1) of triu is only the lower triangle for squares (tril meant); q5/q6 not charged (square masks there)
+        "q4_triu_flipped_on_both_axes_is_bottom_right_on_rectangles": ("causal_bottom_right",),
+        # one_edit_fix on both q4 failures: "right with one change on line 5 ...: `torch.ones(T_q, T_k, dtype=torch.bool)` in place of `torch.ones(T_k, T_q, dtype=torch.bool)`": the slip at its place with the fix ("build it (T_q, T_k) directly"); borderline: nothing says reshape re-cuts entries rather than transposing
+        "q4_keys_by_queries_triangle_reshaped_not_transposed": ("one_edit_fix",),
+        # MIS-NAMED: one_edit_fix on 9 q5 failures: "right with one change on line 15 ... (`return out.to(Q.dtype)`): `out` in place of `Q`" -- blames the cast back, not the float16 product (`weights.half() @ V.half()`); its "fix" returns the float16 output uncast and grades 21/35 (worse than 22/35: every q5 test then fails dtype_changed), so the student is sent to break the right line; q5:test_gradients_float64 None (generic: "does not match ... largest difference 0.00152"); nothing names half precision
+        "q5_weights_and_values_multiplied_in_float16_to_save_memory": (),
+        # inverted_mask on q6:test_weights3_causal (the only failure): "weights3_causal is wrong: it matches treating True in the mask as 'blocked' instead of 'may attend'": exactly (~causal_mask(3) handed to SDPA, whose True means may attend), the fix is to pass causal_mask(3) itself; borderline: nothing says SDPA's convention is the inverse of nn.MultiheadAttention's
+        "q6_causal_weights_from_sdpa_given_the_multihead_attention_mask_convention": ("inverted_mask",),
+        # inverted_mask on q6:test_weights3_causal (the only failure): same message; masked_fill(causal_mask(3), -inf) treats True as blocked: exactly the effect, fix ~causal_mask(3); borderline: nothing says masked_fill fills where its mask is True, no NaN row mentioned
+        "q6_causal_mask_given_to_masked_fill_without_inverting": ("inverted_mask",),
+        # zero_after_softmax on q7:test_trap_answer (the only failure): "q_trap_answer is not the best answer: that choice reflects zeroing masked weights after the softmax: rows no longer sum to 1": names and refutes D's belief, the hedge's second letter that `and` records (the comment: "C, though D is close"); accepted as blind35's q5_answer_hedged_with_and_operator, blind41's q06_letters_joined_with_and and blind50's q06_hedge_with_and_keeps_last_letter (the same shape); borderline, closest to a mis-name among those kept: nothing says `and` returns its last operand (the value is 'D') or that one letter is asked
+        "q7_two_letters_joined_with_and_evaluate_to_the_second": ("zero_after_softmax",),
+        # not caught: 35/35; hidden q7 reads the letter as value.strip().strip("()").strip().upper() (q7.py:28), so " C" is taken as "C" by design: a defensible leniency (as blind50 scaled-attention's q5_answer_trailing_space_pasted), but the stated mistake is not flagged
+        "q7_letter_split_from_a_comma_list_keeps_its_leading_space": (),
+        # shape_for_number on q8:test_score_madds (the only failure): "score_madds is (67, 108, 864), 3 whole numbers where one is asked ... (a shape ..., or the parts of a count) ...: give the one number": shows the tuple and the fix in kind (one number); borderline: nothing says commas are not thousands separators (67_108_864), and its "if they are a shape, its count of entries is 6251904" / math.prod advice would mislead if followed
+        "q8_madds_typed_with_thousands_separators_is_a_tuple": ("shape_for_number",),
+        # float_for_int on q8:test_cost_ratio (the only failure): "cost_ratio is 4.0, a float: giving a float (math.pow, / or a float literal ...) where a whole number, a Python int, is asked: use ** and // on ints ..., or int(...) around the result": exactly the effect, and the cell's `/` is the float's source; borderline: nothing says np.round keeps a (NumPy) float
+        "q8_ratio_rounded_with_np_round_stays_a_numpy_float": ("float_for_int",),
+    },
+# wrong 14: named right 9 / partly 0 / generic 1 / raw 0 / mis-named 2 / not caught 2; correct at full marks 5/5
+# blind51 (frozen engine, /tmp/frozen51), judged from `measure attention-pipeline --set blind51 -v`
+# (/tmp/measure51-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j51-ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # answer_in_container on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is array('b', dtype='<U1'), a NumPy array holding a letter (take it out: ans_cross_shapes = str(arr.item()))": exactly the mistake and its fix; borderline: the stock tail that follows (trailing comma, tuple, slice, braces) does not fit a 0-dim array
+        "q14_letter_as_zero_dim_numpy_array": ("answer_in_container",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes: "'c', the letter your code worked out (`if _S.shape == (_T, _T): ans_cross_shapes = 'a' elif ...`) ... (option C stands for taking queries from Y or keys/values from X) ... (look at ... the sizes it uses ...)": quotes the shape test, right in kind (as blind50's q03 probes), and a T' x T S is exactly what swapped roles would give; borderline: nothing says Q[None] * K[:, None] puts the keys on the first axis (Q[:, None] * K[None] meant)
+        "q14_experiment_broadcast_outer_product_axes_swapped": ("answer_computed_by_code",),
+        # answer_value_not_letter on q15:test_ans_cross_causal: "ans_cross_causal is 3, a number your code worked out (`ans_cross_causal = _options.find('d')`), not a letter ... instead of the letter of the option ... as a string such as "B"": exactly the effect (str.find's position) and the fix
+        "q15_option_position_from_str_find": ("answer_value_not_letter",),
+        # answer_computed_by_code (its not-a-letter branch) on q15:test_ans_cross_causal: "ans_cross_causal is '* **d', not a letter: your code worked it out (`... line.split(')')[0] ...`) ... decide the option and assign its letter as a string": quotes the parsing line and its value, and assigning "d" fixes it (as blind49's q6_answer_lstrip_prefix_eats_letter); borderline: the stock "when the code picks a wrong option" is untrue here (d is the right option, only the bullet and bold markers stay), answer_extra_characters ("characters besides the letter, which seems to be 'd'") would be exact
+        "q15_letter_parsed_from_markdown_option_source": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale: "'c', the letter your code worked out (`if abs(_bits(_A_raw) - _bits(_A_scaled)) < 0.5: ans_scale = 'c' ...`) ... (option C stands for thinking the softmax does not change when every score is multiplied ...) ... what it measures or compares is not what the question asks": quotes the probe's branch, right in kind (as blind50's q03_experiment_scale_read_from_token_axis); borderline: nothing says Categorical(logits=A) softmaxes the weights a second time (probs=A meant)
+        "q03_experiment_categorical_with_weights_as_logits": ("answer_computed_by_code",),
+        # answer_extra_characters on q03:test_ans_scale: "ans_scale is '`b`': it has characters besides the letter, which seems to be 'b' ... the answer must be the letter alone": exactly (the backticks) and the fix
+        "q03_letter_copied_with_markdown_backticks": ("answer_extra_characters",),
+        # answer_annotated_not_assigned on q06:test_ans_mask: "`ans_mask` is not defined: the notebook has `ans_mask: 'c'`, an annotation ... a colon makes a type annotation, which binds nothing": exactly the mistake and its fix
+        "q06_annotation_colon_instead_of_assignment": ("answer_annotated_not_assigned",),
+        # answer_computed_by_code on q06:test_ans_mask: "'d', the letter your code worked out (`for ans_mask in 'abcd': if _true[ans_mask]: continue`) ... (option D stands for thinking the mask is about gradients ...) ... a search over the options ... the branch each outcome takes": quotes the loop with its continue, right in kind (a search that lands on a wrong option); borderline: nothing says continue does not stop the loop (break meant), and D's stated belief is not the student's
+        "q06_option_loop_continue_instead_of_break": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity: "'d', the letter your code worked out (`ans_complexity = {1.0: 'b', 2.0: 'a', 4.0: 'c'}.get(_ratio, 'd')`) ... (look at ... the sizes it uses ...)": quotes the doubling table and its fallback, right in kind, and "the sizes it uses" fits (192 / 64 is a tripling); borderline: nothing says the ratio is 9, not 4
+        "q16_experiment_triples_length_with_doubling_table": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity: "'d', the letter your code worked out (`if _r == 1: ans_complexity = 'b' elif _r == 2: ...`) ... (option D stands for thinking the scores cost T^3 ...)": quotes the branch, right in kind (as blind50's probes); borderline: nothing says the float16 sum of 256 x 256 ones overflows to inf (the ratio is inf)
+        "q16_score_count_summed_in_half_overflows": ("answer_computed_by_code",),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5 (`rank_S_lesson = int(torch.linalg.matrix_rank(_Q * _K / math.sqrt(4)))`): `_Q` in place of `_Q * _K`": the place is right but the fix shown drops K, so it takes the rank of Q / 2, which is 2 only by coincidence (Q spans 2 dims), not of S = Q K^T / 2; the student is sent to delete K instead of writing _Q @ _K.mT (as blind38/blind39/blind49's q11 one-edit fixes); the appended keyless "try torch.linalg.matrix_rank on the lesson's S" is right but generic and second
+        "q11_lesson_scores_with_elementwise_star": (),
+        # generic: q09:test_prefix_average_matrix None, "W_avg does not match the correct result in 40 of 81 entries ... each row holds the right values in another order (a permutation of the last axis)": says what differs (true only loosely: row t holds t entries 1/t on the last t columns), nothing names flip(0) for a transpose / tril; q10 not charged
+        "q09_triangle_flipped_instead_of_transposed": (),
+        # param_count_wo_ignored on q12:test_count_with_output (the only failure): "with_output=True gives 38688, the count without W_O, and with_output=False gives it too (right there): leaving W_O out when with_output=True: its d_v x d_model term is never added (... the flag is not read ...)": exactly the effect, and "the flag is not read" points at the if; borderline: nothing says with_output == "True" is never true for the bool True (if with_output: meant)
+        "q12_output_flag_compared_with_string_true": ("param_count_wo_ignored",),
+        # one_edit_fix on all 3 q08 failures (random, is_attention_row, views): "right with one change on line 3 (`weights = torch.softmax(scores, dim=-1)`): `-2` in place of `-1` -- or -- `0` in place of `-1` ...": the slip at its place with the fix (softmax over the T axis of the (T, 1) column), checked on the inputs; borderline: nothing says a size-1 axis makes every weight 1, and the third alternative (line 2's q.shape[-1] plus the other place) is noise
+        "q08_softmax_over_singleton_column_axis": ("one_edit_fix",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 1 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -6933,7 +7075,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
     "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS,
-    "blind50": BLIND50_KEYS}
+    "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
