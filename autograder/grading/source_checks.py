@@ -35,6 +35,7 @@ import builtins
 import functools
 import re
 import sys
+import warnings
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -93,6 +94,26 @@ MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of cod
 STORED_ELSEWHERE = "a value stored through a parameter or a local"
 MAX_FLOW_ROUNDS = 64           # stored_elsewhere: rounds of names bound to storing functions (an honest notebook: 2-3)
 _GETATTR_LIKE = frozenset({"getattr", "attrgetter", "methodcaller", "__getattribute__", "__getattr__"})
+# Red-team round 60: code the interpreter or a library runs with no name of the graded function leading to it. A
+# finalizer (`__del__`, a generator's `finally`/`with` run when it is collected, a weakref callback) runs whenever a
+# collection does, and the graded function's own allocations trigger one; a hook registered with the interpreter or a
+# library (`sys.addaudithook`, `signal.signal`, `torch.nn.modules.module.register_module_forward_hook`, a class with
+# `__torch_dispatch__`) runs inside the calls the graded function makes. All of it is walked from every graded
+# function (`_Notebook.implicit`); the registrars handed around uncalled (`r = weakref.finalize`) fail closed.
+HOOK_MODULES = frozenset({"weakref", "atexit", "signal", "codecs", "copyreg", "threading", "faulthandler", "readline"})
+HOOK_REGISTRARS = frozenset({"weakref.ref", "weakref.finalize", "weakref.proxy", "weakref.WeakMethod",
+                             "weakref.ReferenceType", "weakref.ProxyType", "weakref.CallableProxyType",
+                             "atexit.register", "signal.signal", "codecs.register", "copyreg.pickle", "sys.addaudithook",
+                             "sys.set_asyncgen_hooks", "threading.excepthook", "sys.breakpointhook", "sys.displayhook",
+                             "sys.excepthook", "sys.unraisablehook", "sys.meta_path", "sys.path_hooks"})
+IMPLICIT_DUNDERS = frozenset({"__del__", "__torch_dispatch__", "__torch_function__"})
+# Red-team round 60: library functions that store what they are handed into another of their arguments
+# (`operator.setitem(box, 'f', F.softmax)`, `heapq.heappush(ops, f)`, `list.append(ops, f)` unbound): their arguments
+# go into stored_elsewhere's pool, as those of the notebook's own storing functions do.
+STORING_MODULES = frozenset({"operator", "heapq", "bisect", "collections", "queue", "array", "copyreg", "contextlib",
+                             "weakref", "shelve", "dbm", "functools.update_wrapper", "functools.wraps"})
+STORING_TYPES = frozenset({"list", "dict", "set", "bytearray", "object", "type", "frozenset", "tuple", "super"})
+IMPLICIT = "code run with no call leading to it (a finalizer or a hook)"
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -331,6 +352,13 @@ class _Notebook:
         self.local_stores: list[tuple[ast.AST, Chain]] = []
         self.calls: list[tuple[ast.Call, Chain]] = []
         self.functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, Chain]] = []
+        # red-team round 60: the cells' text (compiled where a superseding def needs its cell to run), stores into what
+        # a global name holds (`sys.breakpointhook = f`: kept to find stores into modules), and the code walked from
+        # every graded function (finalizers and hooks, _judge_implicit)
+        self.sources: dict[int, str] = {}
+        self._compiles: dict[int, bool] = {}
+        self.rooted_stores: list[tuple[str, ast.AST, Chain]] = []
+        self.implicit: list[tuple[ast.AST, Chain]] = []
         for number, cell in enumerate(cells, start=1):
             try:
                 tree = parse(cell)
@@ -339,8 +367,10 @@ class _Notebook:
                 self.unparsed_cells.append(number)
                 continue
             self.trees.append((number, tree))
+            self.sources[number] = cell
             self._scan(tree, number)
         self._judge_relaxed()
+        self._judge_implicit()
 
     @functools.cached_property
     def nodes(self) -> list[tuple[int, list[ast.AST]]]:
@@ -365,6 +395,9 @@ class _Notebook:
 
     def _bind_targets(self, target: ast.AST, value: ast.AST | None, chain: Chain) -> None:
         for t in ast.walk(target):
+            if value is not None and ((isinstance(t, ast.Name) and t.id in IMPLICIT_DUNDERS) or (
+                    isinstance(t, ast.Attribute) and t.attr in IMPLICIT_DUNDERS)):
+                self.implicit.append((value, chain))     # `__del__ = lambda self: ...`, `C.__del__ = f`
             if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) and _is_global(t.id, chain):
                 if value is not None:
                     self._bind(t.id, _Binding("code", value, chain))
@@ -374,8 +407,11 @@ class _Notebook:
                 root = _root_name(t)
                 if root is not None and value is not None and _is_global(root.id, chain):
                     self._bind(root.id, _Binding("mutation", value, chain))
+                    self.rooted_stores.append((root.id, value, chain))
                 elif value is not None:     # stored through a parameter or a local: `o['f'] = v`, `o.a = v`
                     self.local_stores.append((value, chain))
+                    if root is not None:    # `import sys` in a function, then `sys.breakpointhook = f`
+                        self.rooted_stores.append((root.id, value, chain))
 
     def _scan(self, tree: ast.Module, number: int) -> None:
         for n, ch in _walk(tree, ()):
@@ -395,6 +431,15 @@ class _Notebook:
                 # a walrus in a comprehension binds in the enclosing scope
                 inner = ch[:-1] if ch and ch[-1].kind == "comprehension" else ch
                 self._bind_targets(n.target, n.value, inner)
+            elif isinstance(n, ast.Match):
+                # red-team round 60: capture patterns bind names (`case stable_softmax:`, `case [*rest]`, `case {**r}`,
+                # `case _ as f`) to the subject or a part of it: each such binding is the subject, walked when followed
+                for case in n.cases:
+                    for p in ast.walk(case.pattern):
+                        bound = (p.name if isinstance(p, (ast.MatchAs, ast.MatchStar))
+                                 else p.rest if isinstance(p, ast.MatchMapping) else None)
+                        if bound and _is_global(bound, ch):
+                            self._bind(bound, _Binding("code", n.subject, ch))
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 if _is_global(n.name, ch):
                     self._bind(n.name, _Binding("code", n, ch))
@@ -447,10 +492,74 @@ class _Notebook:
                 self.dynamic.append(f"`{n.id}`")
             elif isinstance(n, ast.Attribute) and n.attr in DYNAMIC_ATTRS:
                 self.dynamic.append(f"`.{n.attr}`")
+            elif (isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in IMPLICIT_DUNDERS) or (
+                    isinstance(n, ast.keyword) and n.arg in IMPLICIT_DUNDERS):
+                # `type("C", (), {"__del__": f})`, `dict(__del__=f)`: a finalizer or hook made out of sight
+                self.dynamic.append(f"`{n.arg if isinstance(n, ast.keyword) else str(n.value)}` named in a string")
             elif isinstance(n, ast.Attribute):
                 dotted = self.qualname(n)
                 if dotted and dotted.startswith(DYNAMIC_DOTTED):
                     self.dynamic.append(f"`{dotted}`")
+
+    def _dotted(self, n: ast.AST) -> str | None:
+        """`weakref.finalize` (or a name imported from a module: `from weakref import finalize as fz`, `fz`) as the
+        dotted name of what the module hands out; None for anything not rooted at a name bound by an import."""
+        root = _root_name(n) if isinstance(n, ast.Attribute) else n
+        if not isinstance(root, ast.Name) or root.id not in self.module_aliases:
+            return None
+        if isinstance(n, ast.Name):
+            return sorted(self.module_aliases[n.id])[0]
+        return self.qualname(n)
+
+    def _judge_implicit(self) -> None:
+        """Red-team round 60: the notebook's code that runs with no call of the graded function leading to it, put in
+        `implicit` (walked from every graded function): every `__del__`, `__torch_dispatch__` or `__torch_function__`
+        (defined or assigned); every generator or coroutine function with a `try` or `with` (closing it when it is
+        collected runs their `finally`, `except` and `__exit__`); the arguments of calls that register a callback with
+        the interpreter or a library (HOOK_MODULES, HOOK_REGISTRARS, a module function whose name has `hook` or
+        `register`: `torch.nn.modules.module.register_module_forward_hook(h)`); every value stored into what an
+        import binds (`sys.breakpointhook = h`, `torch.nn.modules.module._global_forward_hooks[0] = h`). A registrar
+        read but not called (`r = weakref.finalize`, `m = weakref`, `hooks = sys.meta_path`) fails closed."""
+        for fn, ch in self.functions:
+            if isinstance(fn, ast.Lambda):
+                continue
+            if fn.name in IMPLICIT_DUNDERS:
+                self.implicit.append((fn, ch))
+                continue
+            own = list(_own_nodes(_inner_parts(fn)))
+            if (isinstance(fn, ast.AsyncFunctionDef) or any(isinstance(x, (ast.Yield, ast.YieldFrom)) for x in own)) \
+                    and any(isinstance(x, (ast.Try, ast.TryStar, ast.With, ast.AsyncWith)) for x in own):
+                self.implicit.append((fn, ch))
+        for call, ch in self.calls:
+            dotted = self._dotted(call.func) if (call.args or call.keywords) else None
+            if dotted is None:
+                continue
+            last = dotted.rsplit(".", 1)[-1].lower()
+            if (dotted.split(".")[0] in HOOK_MODULES or "hook" in dotted.lower() or "register" in last
+                    or any(dotted == r or dotted.startswith(r + ".") for r in HOOK_REGISTRARS)):
+                self.implicit.append((_arguments(call), ch))
+        for root, value, ch in self.rooted_stores:
+            if root in self.module_aliases:
+                self.implicit.append((value, ch))
+        called: set[int] = set()
+        inner: set[int] = set()       # the values of attribute reads: `weakref` in `weakref.ref`
+        for _number, nodes in self.nodes:
+            for n in nodes:
+                if isinstance(n, ast.Call):
+                    called.add(id(n.func))
+                elif isinstance(n, ast.Attribute):
+                    inner.add(id(n.value))
+        for _number, nodes in self.nodes:
+            for n in nodes:
+                if not isinstance(n, (ast.Name, ast.Attribute)) or id(n) in called or (
+                        isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)):
+                    continue
+                dotted = self._dotted(n)
+                if dotted is None:
+                    continue
+                if dotted in HOOK_REGISTRARS or (isinstance(n, ast.Name) and id(n) not in inner
+                                                 and dotted.split(".")[0] in HOOK_MODULES):
+                    self.dynamic.append(f"`{dotted}` handed on uncalled (a registrar of callbacks)")
 
     def _note_flow(self, n: ast.AST, ch: Chain) -> None:
         """What `stored_elsewhere` needs, noted as the cells are read: every call and function, and `o += v` on a name
@@ -516,10 +625,12 @@ class _Notebook:
         classes = [x for _number, nodes in self.nodes for x in nodes if isinstance(x, ast.ClassDef)]
 
         def mentions(n: ast.AST) -> bool:
-            """`n` hands on a storing function (`map(put, ...)`, `partial(put, C)`), not only calls one."""
+            """`n` hands on a storing function (`map(put, ...)`, `partial(put, C)`, `map(operator.setitem, ...)`), not
+            only calls one."""
             called = {id(x.func) for x in ast.walk(n) if isinstance(x, ast.Call)}
             return any(id(x) not in called and ((isinstance(x, ast.Name) and x.id in names) or id(x) in lambdas
-                                                 or (isinstance(x, ast.Attribute) and x.attr in methods))
+                                                 or (isinstance(x, ast.Attribute) and x.attr in methods)
+                                                 or self._library_stores(x))
                        for x in ast.walk(n))
 
         chains = {id(c): ch for c, ch in self.calls}
@@ -543,9 +654,23 @@ class _Notebook:
                                                                             mentions)])
         pool = list(self.local_stores)
         for call, ch in self.calls:
-            if (call.args or call.keywords) and self._may_store(call, ch, names, methods, mentions):
+            if (call.args or call.keywords) and (self._library_stores(call.func)
+                                                 or self._may_store(call, ch, names, methods, mentions)):
                 pool.append((_arguments(call), ch))
         return pool
+
+    def _library_stores(self, f: ast.AST) -> bool:
+        """Red-team round 60: `f` is a library function that may store one argument into another: from a module of
+        STORING_MODULES (`operator.setitem`, `heapq.heappush`, `bisect.insort`, `collections.deque.append`,
+        `functools.update_wrapper`), or a builtin type's method read unbound (`list.append(ops, v)`,
+        `dict.update(d, f=v)`; rebound or not: what it stores is walked either way)."""
+        if not isinstance(f, (ast.Name, ast.Attribute)):
+            return False
+        dotted = self._dotted(f)
+        if dotted is not None:
+            return any(dotted == m or dotted.startswith(m + ".") for m in STORING_MODULES)
+        root = _root_name(f)
+        return isinstance(f, ast.Attribute) and root is not None and root.id in STORING_TYPES
 
     def _may_store(self, call: ast.Call, ch: Chain, names: set[str], methods: set[str],
                    mentions: Callable[[ast.AST], bool]) -> bool:
@@ -685,7 +810,7 @@ class _Notebook:
             return set()
         number, final, tree = last
         at = (number, final.lineno, final.col_offset)
-        if any(u < number for u in self.unparsed_cells) or not self._runs_for_sure(final):
+        if any(u < number for u in self.unparsed_cells) or not self._runs_for_sure(final) or not self.compiles(number):
             return set()
         for stmt in getattr(tree, "body", []):
             if stmt is final:
@@ -706,6 +831,27 @@ class _Notebook:
                if id(_node) not in self._idle_bodies(at)):
             return set()
         return {id(b) for b in earlier}
+
+    def compiles(self, number: int) -> bool:
+        """Whether code cell `number` (one that parses) compiles as the worker compiles it (worker.exec_cells: `compile`
+        of the text, with the future flags of its module, which are this module's), with no warning: a notebook that
+        turned warnings into errors (`warnings.simplefilter("error")`) makes a cell that warns fail to compile there.
+        A cell that does not compile never ran (red-team round 60: a stray `return`, `def f(a, a)`, `nonlocal x` at the
+        top level, `break`, `yield`, `from __future__ import braces`): its def supersedes nothing. Its bindings are
+        still followed (this interpreter may not be the worker's). Compiling runs none of the student's code; the cell
+        is bounded by MAX_SOURCE_CHARS (find_use) and compiled only where a superseding def is judged, once. Cached."""
+        if number not in self._compiles:
+            from autograder.grading.crash_words import _REPLAY_LOCK     # catch_warnings swaps process-wide state
+            ok = False
+            with _REPLAY_LOCK, warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    compile(self.sources[number], "<cell>", "exec")
+                    ok = not caught
+                except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError, SystemError):
+                    ok = False
+            self._compiles[number] = ok
+        return self._compiles[number]
 
     def _inert(self, n: ast.AST) -> bool:
         """An expression that stores nothing and runs none of the notebook's code: constants, names, and attributes of
@@ -865,6 +1011,12 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
         return None
 
     found = follow(func_name, (func_name,))
+    implicit = []       # finalizers and hooks: they run inside the graded call (red-team round 60); walked last
+    for value, vch in nb.implicit:
+        if id(value) not in seen:
+            seen.add(id(value))
+            implicit.append((value, vch, (func_name, IMPLICIT)))
+    work[:0] = implicit
     while found is None and work:
         node, chain, via = work.pop()
         handled: set[int] = set()
