@@ -43,7 +43,8 @@ def test_the_one_edit_search_asks_the_references_dtype() -> None:
 
 
 @pytest.mark.parametrize(("before", "after", "kept"), [
-    ("_Q * _K", "_Q", True), ("torch.linalg.matrix_rank(S)", "S", True), ("2 * x", "x", False),
+    ("_Q * _K", "_Q", True), ("_Q @ _K.T", "_Q", True), ("_K * _Q", "_Q", True), ("2 * x", "x", False),
+    ("scaled_scores(_Q, _K) + _M", "scaled_scores(_Q, _K)", False), ("torch.linalg.matrix_rank(S)", "S", False),
     ("a + b", "a + c", False), ("(2 * T) ** 2 // T", "(2 * T) ** 2", False),
 ])
 def test_operand_kept(before: str, after: str, kept: bool) -> None:

@@ -1723,7 +1723,7 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
         # blind44): such a fix of a small count is not evidence of the slip
         # and so does an operator swapped: `2048 * 2 // 1024` is 4, as the ratio (2T)^2 / T^2 is, where the
         # slip was the unsquared denominator of `2048 ** 2 // 1024` (blind47)
-        # and so does an operand kept alone: `_Q` in place of `_Q * _K` gives the lesson's rank 2 as Q's own rank,
+        # and so does a factor kept alone: `_Q` in place of `_Q * _K` gives the lesson's rank 2 as Q's own rank,
         # where S = Q @ K^T was meant (blind51; blind38, 39 and 49's q11 readings alike)
         fixes = [f for f in fixes if not _names_only(f) and not _operators_only(f) and not _operand_kept(f)]
     if not fixes or (small and found > 1):
@@ -1747,19 +1747,20 @@ def _names_only(fix: Edit) -> bool:
 
 
 def _operand_kept(fix: Edit) -> bool:
-    """Whether a fix puts for an expression one of its own parts and so drops a variable the student combined with it
-    (`_Q` for `_Q * _K`). A constant factor dropped (`x` for `2 * x`) is a slip's fix, not this."""
+    """Whether a fix puts for a product one of its factors alone, dropping a variable factor (`_Q` for `_Q * _K`): a
+    small count such as a rank is often the same for one factor as for the product meant. A constant factor dropped
+    (`x` for `2 * x`) or a term dropped from a sum (`S` for `S + M`: blind17's rank of the masked scores) is a slip's
+    fix, not this."""
     if fix.moved or not fix.after or fix.before == fix.after:
         return False
     before, after = _expression(fix.before), _expression(fix.after)
-    if before is None or after is None:
+    if not (isinstance(before, ast.BinOp) and isinstance(before.op, (ast.Mult, ast.MatMult)) and after is not None):
         return False
     kept = ast.dump(after)
-    if not any(ast.dump(n) == kept for n in ast.walk(before) if n is not before):
-        return False
-    def variables(e: ast.AST) -> set[str]:
-        return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
-    return bool(variables(before) - variables(after))
+    for mine, other in ((before.left, before.right), (before.right, before.left)):
+        if ast.dump(mine) == kept and any(isinstance(n, ast.Name) for n in ast.walk(other)):
+            return True
+    return False
 
 
 _OPERATOR = re.compile(r"\*\*|//|<<|>>|[-+*/%@&|^~<>]")
