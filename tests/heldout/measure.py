@@ -2802,7 +2802,8 @@ BLIND26_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "the output for 4-D inputs ... has shape (2, 21, 16), expected (2, 3, 7, 16)" on 6 tests;
         # reshape(Q.shape[0], -1, d_v) assumes 3-D inputs: fixed_axes ("assumes a fixed number of dims ... so
         # that batch and head dims pass through"); batch_folded_into_rows is the heads folded into the query rows
-        "q5_flattened_batch_restored_without_heads": ("fixed_axes", "batch_folded_into_rows"),
+        # now (after blind49: axes_flattened, the right values with heads and queries merged by the reshape, said with the axes (the scan at 4b49fd0))
+        "q5_flattened_batch_restored_without_heads": ("fixed_axes", "batch_folded_into_rows", "axes_flattened"),
         "q6_numpy_dot_on_matrices": ("dot_of_matrices",),   # "calling torch.dot on matrices ... use @"
         # scores3[: i + 1, i] reads a column: the causal weights are those of K Q^T ("keys as rows instead of
         # queries as rows"), true, and weights3 from the same scores3 passes, so it points at the loop's read
