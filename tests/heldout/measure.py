@@ -2674,7 +2674,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_variance_truncated_to_int": ("one_edit_fix",),   # now (after blind35: `float(...)` in place of `int(...)`)
         # raw: "size mismatch, got input (1), mat (1x4), vec (5)"; q @ k.T[0], indexing before @: no key (as
         # blind22's q4_table_vector_query_still_indexed)
-        "q4_table_query_times_first_key_column": (),
+        # now (after blind51: index_before_matmul (naming round 51))
+        "q4_table_query_times_first_key_column": ("index_before_matmul",),
         # generic: "the entropy table ... does not match ... in 16 of 16 entries"; a Generator seeded, never
         # passed: ignores_generator ("not drawing the samples from the generator ... a new torch.Generator")
         # and table_reseeded_per_row (its fix: every row uses torch.manual_seed(seed) itself)
@@ -6928,7 +6929,8 @@ BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_small_weights_pruned_and_renormalised": ("attention_top_k",),
         # generic: q4:test_entropy_table_lesson None, "does not match the correct result in 16 of 16 entries (largest
         # difference 9.62 ...)": says what differs, nothing says the reseed never ran (`if seed:` is false for seed=0)
-        "q4_table_reseed_guarded_by_truthiness_of_seed": (),
+        # now (after blind51: seed_zero_ignored (naming round 51))
+        "q4_table_reseed_guarded_by_truthiness_of_seed": ("seed_zero_ignored",),
         # dtype_changed on q4:test_entropy_random_logits (the only failure): "has dtype torch.float32 for torch.float64 input;
         # its values are right: returning ... another dtype than the input's ... float64 in float64 out": exactly the mistake
         # (the cast to the default dtype) and its fix
@@ -6959,7 +6961,8 @@ BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_answer_latex_dollar_signs": ("answer_extra_characters",),
         # generic: q7:test_q7_answer None, "q7_answer is 'I': it should be one letter as a string: "A", "B", "C", "D"": shows
         # the wrong value and what is wanted; nothing says 'I' is the first character of the option's text ('It scores ...')
-        "q7_answer_first_character_of_option_text": (),
+        # now (after blind51: answer_first_char_of_option (naming round 51))
+        "q7_answer_first_character_of_option_text": ("answer_first_char_of_option",),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if bool((_used7 <= 1).all()) else 'D'`) ... (option C stands for
         # ... a hard argmax ...) ... what it measures ... is not what the question asks": quotes the probe's branch, right in
         # kind; borderline: nothing says a weight > 0.5 can hold for at most one key per row

@@ -1994,10 +1994,79 @@ def _seed_of(rule, seed):
     return seed + rule[1] if rule[0] == "offset" else seed * rule[1]
 
 
-def raise_if_reseeded(table, dims, seed, again):
+def _table_again(again, seed):
+    """The student's table at `seed` (`again(seed)`, a call of its own); None when the call fails or gives no
+    (rows, 4) table."""
+    try:
+        table = again(seed)
+    except Exception:  # noqa: BLE001 - no second table: nothing to name
+        return None
+    return table if type(table) is torch.Tensor and table.dim() == 2 and table.shape[1] == 4 else None
+
+
+def _seeds_another_device(submission) -> bool:
+    """entropy_table's source (read, never run) calls torch.cuda.manual_seed / manual_seed_all (or mps's): the CPU
+    draws stay unseeded, and the one-edit fix (torch.manual_seed for it) tells that exactly."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    for cell in cells_of(submission) if submission is not None else []:
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for fdef in ast.walk(tree):
+            if isinstance(fdef, ast.FunctionDef) and fdef.name == "entropy_table" and any(
+                    isinstance(n, ast.Attribute) and n.attr in ("manual_seed", "manual_seed_all")
+                    and isinstance(n.value, ast.Attribute) and n.value.attr in ("cuda", "mps")
+                    for n in ast.walk(fdef)):
+                return True
+    return False
+
+
+def raise_if_seed_zero_ignored(table, dims, seed, again, submission=None) -> None:
+    """seed_zero_ignored: entropy_table skips the seeding for seed 0 (`if seed:`, `seed or None`, `if seed > 0`).
+    Named from second calls only (the student's code runs in the worker, whose global generator moves on between
+    calls): called twice at seed 0 it gives two tables and twice at seed 1 one same table, or the table at seed 0
+    is the lesson's at the default seed of a new torch.Generator (seeded only `if seed`) and at seed 1 the
+    lesson's at seed 1. Two tables at the test's seed and two at another (0, or 1 for seed 0): never seeded where
+    it draws (a generator seeded but not passed), ignores_generator, except where torch.cuda.manual_seed is called
+    (the one-edit fix says that one)."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != (len(dims), 4) or len(dims) > 8:
+        return
+    other = 1 if seed == 0 else 0
+    here = [_table_again(again, seed) for _ in range(2)]
+    there = [_table_again(again, other) for _ in range(2)]
+    if any(t is None or tuple(t.shape) != tuple(table.shape) for t in here + there):
+        return
+    same = functools.partial(torch.allclose, rtol=1e-6, atol=1e-6, equal_nan=True)
+    varies_here, varies_there = not same(here[0].double(), here[1].double()), not same(there[0].double(),
+                                                                                       there[1].double())
+    if varies_here and varies_there and not _seeds_another_device(submission):
+        raise Misconception("ignores_generator", "entropy_table is never seeded where it draws: called twice with the "
+                            f"same seed it gives two different tables (at seed {seed} and at seed {other}): "
+                            + describe("ignores_generator") + " (torch.manual_seed(seed) before each d's draws)")
+    if seed != 0 or varies_there:
+        return
+    if varies_here:
+        raise Misconception("seed_zero_ignored", "entropy_table(seed=0) is never seeded: called twice it gives two "
+                            "different tables (the draws go on from wherever the generator was), while seed=1 gives "
+                            "the same table both times: " + describe("seed_zero_ignored"))
+    default = torch.Generator().initial_seed()
+    at_default = ref.table_as_tensor(ref.entropy_table(dims, default)).double()
+    if (matching_variants(here[0].double(), {"v": at_default}, torch.float32,
+                          expected=ref.table_as_tensor(ref.entropy_table(dims, 0)).double())
+            and matching_variants(there[0].double(), {"v": ref.table_as_tensor(ref.entropy_table(dims, 1)).double()},
+                                  torch.float32)):
+        raise Misconception("seed_zero_ignored", f"entropy_table(seed=0) is the lesson's table at seed {default}, "
+                            "the seed a new torch.Generator() starts with (its manual_seed never ran for 0), while "
+                            "seed=1 gives the lesson's table at seed 1: " + describe("seed_zero_ignored"))
+
+
+def raise_if_reseeded(table, dims, seed, again, submission=None):
     """Each row is the lesson's row at another seed than `seed` (seed + d, seed + i, seed * d ...): named only
     when the student's table at a second seed (`again(seed2)`, a call of its own) follows one same rule
-    in every row; the rule found for each row is said."""
+    in every row; the rule found for each row is said. First: seed 0 never seeded (raise_if_seed_zero_ignored)."""
+    raise_if_seed_zero_ignored(table, dims, seed, again, submission)
     if type(table) is not torch.Tensor or tuple(table.shape) != (len(dims), 4) or len(dims) > 8:
         return
     reach = max(int(d) for d in dims) + len(dims) + 1
@@ -2120,6 +2189,30 @@ def option_of_text(question: str, value) -> str | None:
     if not hits and len(said) >= 15:
         hits = {letter for letter, texts in OPTIONS[question].items() if any(said in _plain(t) for t in texts)}
     return hits.pop() if len(hits) == 1 else None
+
+
+# each option's text as the notebook prints it (markdown source and rendered), for its first character
+_PRINTED = {"q6_answer": {"B": ("$X_i$ itself, since each token attends only to itself",)}}
+
+
+def raise_if_option_first_char(question: str, value, choices: str = "ABCD") -> None:
+    """answer_first_char_of_option: a one-character answer that is no option's letter but the first character of
+    an option's text (the options copied without their labels, then text[0]): which options begin with it is said."""
+    if not isinstance(value, str) or len(value.strip()) != 1 or value.strip().upper() in choices:
+        return
+    char = value.strip()
+    if char.isdigit():
+        return      # an option's number: expect_choice says both readings
+    texts = {letter: texts + _PRINTED.get(question, {}).get(letter, ()) for letter, texts in OPTIONS[question].items()}
+    hits = sorted(letter for letter, ts in texts.items() if any(t[:1] == char for t in ts))
+    if not hits:
+        return
+    begins = next(t for t in texts[hits[0]] if t[:1] == char).split()[0]
+    which = (f"every option here begins '{begins} ...'" if len(hits) == len(texts) else
+             f"option{'s' if len(hits) > 1 else ''} {' and '.join(hits)} begin{'' if len(hits) > 1 else 's'} "
+             f"'{begins} ...'")
+    raise Misconception("answer_first_char_of_option", f"{question} is {value!r}, not a letter ({which}): "
+                        + describe("answer_first_char_of_option"))
 
 
 def raise_if_option_text(question: str, value, answer: str, wrong) -> None:
@@ -4401,11 +4494,43 @@ _STACK_COLUMNS = re.compile(r"\bstack\(\s*[\[(][^\])]*[\])]\s*,\s*(dim\s*=\s*)?(
 _CAT_COLUMNS = re.compile(r"\bcat\(.*(unsqueeze\(\s*(1|-1)\s*\)|\[\s*:\s*,\s*None\s*\]).*(dim\s*=\s*)?(1|-1)\s*\)")
 
 
+_MV_MISMATCH = re.compile(r"^size mismatch, got input \(1\), mat \(1x(\d+)\), vec \((\d+)\)")
+# q @ k.T[0] (or k.mT / k.t() / k.transpose(0, 1) / k.transpose(-2, -1), then [0]), or q @ k[:, 0]: k's first column
+_INDEXED_BEFORE_AT = re.compile(r"@\s*\w+\s*(?:\.\s*(?:T|mT|t\(\s*\)|transpose\(\s*(?:0\s*,\s*1|1\s*,\s*0|-2\s*,\s*-1|"
+                                r"-1\s*,\s*-2)\s*\))\s*\[\s*0\s*\]|\[\s*:\s*,\s*0\s*\])(?!\s*[\[.])")
+
+
+def raise_if_index_before_matmul(e: StudentCodeError) -> None:
+    """index_before_matmul: entropy_table's `q @ k.T[0]` for `(q @ k.T)[0]` (indexing binds before @): the crash
+    is the one the replay gives on the same shapes, a (1, d) query times a vector of the 5 keys' first
+    coordinates, and the raising line of entropy_table indexes k's transpose (or k's first column) after @."""
+    found = _MV_MISMATCH.search((e.message or "").splitlines()[0] if e.message else "")
+    where = student_line(e)
+    if e.exc_type != "RuntimeError" or found is None or (where and "`entropy_table`" not in where):
+        return
+    line = crash_source_line(e)
+    d, n = int(found.group(1)), int(found.group(2))
+    if not _INDEXED_BEFORE_AT.search(line) or d == n:
+        return
+    try:
+        torch.randn(1, d) @ torch.randn(n, d).T[0]
+    except RuntimeError as replay:
+        if str(replay).splitlines()[0] != e.message.splitlines()[0]:
+            return
+    else:
+        return
+    raise Misconception("index_before_matmul", f"entropy_table's `{ascii(line[:80])[1:-1]}` multiplies q by k.T[0], "
+                        f"the first coordinate of each of the {n} keys, not the {n} scores (your code raised "
+                        f"{e.exc_type}: {e.message.splitlines()[0][:80]}{where}): " + describe("index_before_matmul"))
+
+
 def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:
-    """No key (the crash cannot show which tensor was unpacked): entropy_table unpacking two values (the raw
+    """First the crash of `q @ k.T[0]` (raise_if_index_before_matmul). No key (the crash cannot show which tensor
+    was unpacked): entropy_table unpacking two values (the raw
     and scaled entropies, say) from more than two, what the two score rows stacked or concatenated along the
     wrong axis give (a (5, 2) tensor has one entropy per (raw, scaled) pair: five). Said in words, with the
     axis to use. None for another crash, or one inside another function than entropy_table."""
+    raise_if_index_before_matmul(e)
     found = _UNPACK_TWO.search((e.message or "").splitlines()[0] if e.message else "")
     where = student_line(e)
     if e.exc_type != "ValueError" or found is None or (where and "`entropy_table`" not in where):

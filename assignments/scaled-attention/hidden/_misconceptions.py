@@ -200,6 +200,12 @@ MISCONCEPTIONS = {
                               "'fresh numbers per d'): every row uses torch.manual_seed(seed) itself, so that each "
                               "d sees the lesson's draws",
     "seed_outside_loop": "seeding once before the loop instead of re-seeding for every d",
+    "seed_zero_ignored": "skipping torch.manual_seed when seed is 0 (`if seed:` and `seed or None` treat 0, a valid "
+                         "seed, as no seed): seed for every d whatever the seed (`if seed is not None:` where None "
+                         "must be allowed)",
+    "index_before_matmul": "writing q @ k.T[0] for (q @ k.T)[0]: indexing binds tighter than @, so q is multiplied "
+                           "by the first column of k.T (one number per key), a shape error unless d equals the "
+                           "number of keys; put the product in parentheses before indexing, (q @ k.T)[0]",
     "keys_drawn_first": "drawing k before q: after torch.manual_seed the first numbers go to q = torch.randn(1, d), "
                         "then k = torch.randn(5, d)",
     # multiple choice
@@ -209,6 +215,9 @@ MISCONCEPTIONS = {
     "self_attention_identity": "thinking a token in self-attention attends only to itself",
     "attention_needs_sorted_keys": "thinking attention searches the keys in order (so they must be sorted): it "
                                    "scores every key at once, in any order",
+    "answer_first_char_of_option": "taking the first character of an option's text (options copied without their "
+                                   "labels, then text[0]) for its letter: answer with the label before the option, "
+                                   "\"A\", \"B\", \"C\" or \"D\"",
     "answer_option_text": "answering a multiple-choice question with the option's text (its formula or sentence) "
                           "instead of its letter: the answer is the letter as a string",
     # multi-head attention

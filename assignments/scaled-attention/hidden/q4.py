@@ -205,7 +205,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
             D.raise_if_rounded_or_sliced(table, expected, dims, seed)
             D.raise_if_key_count(table, expected, dims, seed)
             D.raise_if_reseeded(table, dims, seed, lambda s: _table(call(fn, dims=dims, seed=s, what="entropy_table"),
-                                                                   dims))
+                                                                   dims), submission)
             raise
 
     def own():

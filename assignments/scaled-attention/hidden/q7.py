@@ -32,6 +32,7 @@ def test_q7_answer(q7_answer, submission=None):
     D.raise_if_keyword_search("q7_answer", q7_answer, ref.q7_answer, submission)
     D.raise_if_probe_slip("q7_answer", q7_answer, ref.q7_answer, submission)   # the probe's own slip
     D.raise_if_computed_choice("q7_answer", q7_answer, ref.q7_answer, submission)
+    D.raise_if_option_first_char("q7_answer", q7_answer)
     D.raise_if_option_text("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
     D.raise_if_lesson_letter("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"], submission)
     expect_choice(q7_answer, "q7_answer", answer=ref.q7_answer, choices="ABCD",
