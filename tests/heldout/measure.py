@@ -2988,7 +2988,8 @@ BLIND27_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_softmax_module_called_on_scores": ("softmax_module_given_input",),  # a key the engine gained after blind27
         # raw: "RuntimeError: shape '[10, 7]' is invalid for input of size 50" on 4 q07 tests and q09; the heads
         # merged back to d_model instead of d_v: no key of this catalogue says the output width
-        "q07_heads_merged_back_to_model_width": (),
+        # now (after blind51: heads_merged_to_model_width (naming round 51))
+        "q07_heads_merged_back_to_model_width": ("heads_merged_to_model_width",),
         # `1` in place of `2` in the signature's n_head=2: one head, the fix of this very slip
         "q07_two_heads_weights_averaged": ("one_edit_fix",),
         # raw: "RuntimeError: stack expects each tensor to be equal size, but got [9, 12] ... and [9, 5]" on 3 q01
@@ -5761,7 +5762,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # (`rank_S_lesson = int(torch.trace(scaled_scores(_Q, _K)))`): `_Q` in place of `_K`": int(trace(Q Q^T) / 2) =
         # int(2.25) = 2 by coincidence; it blames the operand, while the mistake is reading the trace as the rank; the
         # appended "try torch.linalg.matrix_rank on the lesson's S" is the right fix but generic and second
-        "q11_lesson_rank_read_as_trace": (),
+        # now (after blind51: rank_from_trace (naming round 51))
+        "q11_lesson_rank_read_as_trace": ("rank_from_trace",),
         # not caught: 42/42 (also at bwrap from /work/main); qkv_param_count returning the 0-dim tensor tensor(72) instead
         # of an int passes every q12 test
         "q12_count_left_as_zero_dim_tensor": (),
@@ -7039,9 +7041,11 @@ BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code on q16:test_ans_complexity: "'d', the letter your code worked out (`if _r == 1: ans_complexity = 'b' elif _r == 2: ...`) ... (option D stands for thinking the scores cost T^3 ...)": quotes the branch, right in kind (as blind50's probes); borderline: nothing says the float16 sum of 256 x 256 ones overflows to inf (the ratio is inf)
         "q16_score_count_summed_in_half_overflows": ("answer_computed_by_code",),
         # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5 (`rank_S_lesson = int(torch.linalg.matrix_rank(_Q * _K / math.sqrt(4)))`): `_Q` in place of `_Q * _K`": the place is right but the fix shown drops K, so it takes the rank of Q / 2, which is 2 only by coincidence (Q spans 2 dims), not of S = Q K^T / 2; the student is sent to delete K instead of writing _Q @ _K.mT (as blind38/blind39/blind49's q11 one-edit fixes); the appended keyless "try torch.linalg.matrix_rank on the lesson's S" is right but generic and second
-        "q11_lesson_scores_with_elementwise_star": (),
+        # now (after blind51: elementwise_product (naming round 51))
+        "q11_lesson_scores_with_elementwise_star": ("elementwise_product",),
         # generic: q09:test_prefix_average_matrix None, "W_avg does not match the correct result in 40 of 81 entries ... each row holds the right values in another order (a permutation of the last axis)": says what differs (true only loosely: row t holds t entries 1/t on the last t columns), nothing names flip(0) for a transpose / tril; q10 not charged
-        "q09_triangle_flipped_instead_of_transposed": (),
+        # now (after blind51: prefix_average_triangle_flipped (naming round 51))
+        "q09_triangle_flipped_instead_of_transposed": ("prefix_average_triangle_flipped",),
         # param_count_wo_ignored on q12:test_count_with_output (the only failure): "with_output=True gives 38688, the count without W_O, and with_output=False gives it too (right there): leaving W_O out when with_output=True: its d_v x d_model term is never added (... the flag is not read ...)": exactly the effect, and "the flag is not read" points at the if; borderline: nothing says with_output == "True" is never true for the bool True (if with_output: meant)
         "q12_output_flag_compared_with_string_true": ("param_count_wo_ignored",),
         # one_edit_fix on all 3 q08 failures (random, is_attention_row, views): "right with one change on line 3 (`weights = torch.softmax(scores, dim=-1)`): `-2` in place of `-1` -- or -- `0` in place of `-1` ...": the slip at its place with the fix (softmax over the T axis of the (T, 1) column), checked on the inputs; borderline: nothing says a size-1 axis makes every weight 1, and the third alternative (line 2's q.shape[-1] plus the other place) is noise

@@ -616,6 +616,8 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         if out is not None and right(X32, W32, out, torch.float32):
             named = Misconception("dtype_changed", f"{_said(e)} on {X.dtype} inputs, and on their float32 copy it runs "
                                   "and is right: " + describe("dtype_changed"))
+    if named is None:   # the head outputs merged back with d_model where they are d_v wide (blind27)
+        named = merged_to_model_width_crash(fn, e, X, W, causal)
     if named is None:
         named = values_as_wide_crash(e, W, lambda W2: fn(X, *W2, causal=causal),
                                      lambda W2, out: _self_attention_key(out, X, W2, causal))
@@ -3280,3 +3282,167 @@ def hedge_said(check: Callable[[], None], submission: object, what: str, value: 
         if words is None:
             raise
         raise AssertionError(f"{words}. {e}") from None
+
+
+# --- round 51 (blind51) ------------------------------------------------------------------------------------------
+
+_MATRIX_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "inner", "tensordot", "dot", "outer", "linear"})
+_ENTRY_PRODUCTS = frozenset({"mul", "multiply"})
+
+
+def _names_a(n: ast.AST, bound: Mapping[str, list[ast.AST]], letter: str) -> bool:
+    """Whether `n` (through the names its cell bound) reads a name that starts with `letter` once leading
+    underscores are dropped (_Q, Q, Q_lesson, q_lesson for "q"), with no matrix product on the way."""
+    if any(isinstance(s, ast.BinOp) and isinstance(s.op, ast.MatMult) or _called(s) in _MATRIX_PRODUCTS
+           for s in ast.walk(n)):
+        return False
+    return _reaches(n, bound, lambda s: isinstance(s, ast.Name) and s.id.lstrip("_")[:1].lower() == letter
+                    and not any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.MatMult)
+                                for vs in bound.get(s.id, []) for v in ast.walk(vs)), set())
+
+
+def rank_of_elementwise_scores(submission: object, name: str) -> str | None:
+    """The source of an entry-by-entry product of the queries and the keys (Q * K, torch.mul(Q, K), Q.mul(K),
+    np.multiply) that the matrix_rank call of the notebook's last module-level assignment of `name` reads (in it,
+    or through names the same cell bound): the lesson's scores built with `*` where S = Q @ K.T is meant (blind51).
+    One operand must read a name starting with Q (_Q, Q_lesson) and the other one starting with K, neither through a
+    matrix product. None otherwise."""
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    calls: list[ast.AST] = []
+    _reaches(value, bound, lambda n: _called(n) == "matrix_rank" and not calls.append(n) and False, set())
+    found: list[ast.AST] = []
+
+    def is_product(n: ast.AST) -> bool:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            pair = (n.left, n.right)
+        elif _called(n) in _ENTRY_PRODUCTS and len(n.args) == 2:   # torch.mul(Q, K), np.multiply(Q, K)
+            pair = (n.args[0], n.args[1])
+        elif _called(n) in _ENTRY_PRODUCTS and len(n.args) == 1 and isinstance(n.func, ast.Attribute):   # Q.mul(K)
+            pair = (n.func.value, n.args[0])
+        else:
+            return False
+        a, b = pair
+        if _names_a(a, bound, "q") and _names_a(b, bound, "k") or _names_a(a, bound, "k") and _names_a(b, bound, "q"):
+            found.append(n)
+            return True
+        return False
+    for call_ in calls:
+        if _reaches(call_, bound, is_product, set()):
+            return ast.unparse(found[-1])
+    return None
+
+
+def elementwise_lesson_rank() -> int:
+    """The rank of Q * K (entry by entry) on the lesson's hand-built Q and K."""
+    Q, K = ref.lesson_qk()
+    return int(torch.linalg.matrix_rank(Q * K))
+
+
+def raise_if_triangle_flipped(got: object, T: int) -> None:
+    """W_avg equal to the right prefix-average matrix turned over: its rows reversed (flip(0) / flipud of tril, or
+    flip(1) of triu), its columns reversed (flip(1) / fliplr of tril, or flip(0) of triu: blind51's
+    triu(ones).flip(0) for the lower triangle), or a quarter turn (rot90); both reversed at once (rot90 by two, or
+    torch.triu averaged) is upper_triangular_mask: row t averages the tokens from t on. Replayed on this T
+    (none of them equals the reference, another catalogued variant or each other for T >= 2)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or tuple(got.shape) != (T, T) or T < 3:
+        return
+    W = ref.prefix_average_matrix(T)
+    dtype = got.dtype if got.dtype in (torch.float32, torch.float64) else torch.float64
+    key = "prefix_average_triangle_flipped"
+    turned = {
+        f"{key}/columns": (W.flip(1), "has each row's weights on its LAST columns (row t averages the last t + 1 "
+                                      "tokens) instead of the first ones: the lower triangle reversed left to right, "
+                                      "as flip(1) / fliplr of tril, or flip(0) of triu, gives"),
+        f"{key}/rows": (W.flip(0), "has its rows in reverse order (row 0 averages all T tokens, the last row only "
+                                   "token 0), as flip(0) / flipud of tril, or flip(1) of triu, gives"),
+        f"{key}/rot90": (W.rot90(1, (0, 1)), "is the right matrix turned a quarter (rot90)"),
+        f"{key}/rot270": (W.rot90(-1, (0, 1)), "is the right matrix turned a quarter the other way (rot90 with k=-1 "
+                                               "or k=3)"),
+        "upper_triangular_mask/averaged": (W.flip(0, 1), "has row t average tokens t to T - 1, itself and the later "
+                                                         "ones: the upper triangle (torch.triu, or tril turned over "
+                                                         "with flip((0, 1)) / rot90 by two) averaged"),
+    }
+    hits = matching_variants(got.detach().cpu(), {k: v.to(dtype) for k, (v, _) in turned.items()}, dtype)
+    if len(hits) != 1:
+        return
+    key = hits[0].split("/")[0]
+    raise Misconception(key, f"W_avg {turned[hits[0]][1]}: " + describe(key))
+
+
+_DIAGONALS = frozenset({"diagonal", "diag"})
+
+
+def _is_trace(n: ast.AST) -> bool:
+    """torch.trace(S) / S.trace() / np.trace(S), or a diagonal summed as it is (S.diagonal().sum(), torch.diag(S).sum(),
+    torch.sum(torch.diagonal(S))): not a count of diagonal entries that pass a test ((diag(R).abs() > tol).sum())."""
+    if _called(n) == "trace":
+        return True
+    if _called(n) != "sum":
+        return False
+    inner = n.func.value if isinstance(n.func, ast.Attribute) and not n.args else n.args[0] if n.args else None
+    return inner is not None and _called(inner) in _DIAGONALS
+
+
+def rank_read_from_diagonal(submission: object, name: str) -> str | None:
+    """The source of the trace (torch.trace, S.trace(), np.trace, or the diagonal summed as it is: S.diagonal().sum(),
+    torch.diag(S).sum()) that the notebook's last module-level assignment of `name` reads, in it or through names the
+    same cell bound: the sum of the diagonal taken for the rank (blind44). None otherwise."""
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    found: list[ast.AST] = []
+    if _reaches(value, bound, lambda n: _is_trace(n) and not found.append(n), set()):
+        return ast.unparse(found[0])
+    return None
+
+
+def lesson_trace_ranks() -> dict[int, str]:
+    """{whole number: how} for the trace of the lesson's S read as its rank: int() (rounded toward zero) of the trace of
+    S = Q K^T / sqrt(d_k) and of the unscaled Q K^T (K Q^T has the same diagonal); a number equal to the right rank
+    is left out."""
+    Q, K = ref.lesson_qk()
+    out: dict[int, str] = {}
+    for S, said in ((ref.scaled_scores(Q, K), "the scaled S = Q K^T / sqrt(d_k)"), (Q @ K.T, "the unscaled Q K^T")):
+        tr = float(torch.trace(S))
+        if tr.is_integer() or tr > 0:
+            out.setdefault(int(tr), f"{tr:g}, the trace of {said}" + ("" if tr.is_integer() else ", cut to a whole number"))
+    out.pop(ref.rank_S_lesson, None)
+    return out
+
+
+_VIEW_SIZE = re.compile(r"shape '\[([-\d, ]*)\]' is invalid for input of size (\d+)")
+
+
+def merged_to_model_width_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
+                                W: tuple[torch.Tensor, ...] | list[torch.Tensor],
+                                causal: bool = True) -> Misconception | None:
+    """heads_merged_to_model_width: a view / reshape crash of self_attention to a shape whose last size is X's width
+    d_model (!= d_v), of an input holding exactly the output's T x d_v numbers per batch entry (blind27's nanoGPT
+    `y.transpose(-3, -2).contiguous().view(*lead, T, C)`), where the same call with W_V as wide as X (d_v = d_model,
+    extra columns drawn from a fixed seed) runs and is right (O and A)."""
+    W_Q, W_K, W_V = W
+    d_model, d_v = X.shape[-1], W_V.shape[-1]
+    found = _VIEW_SIZE.search(e.message or "")
+    if d_model == d_v or found is None or e.exc_type != "RuntimeError":
+        return None
+    sizes = [int(s) for s in found.group(1).replace(" ", "").split(",") if s]
+    if not sizes or sizes[-1] != d_model or int(found.group(2)) != X[..., 0].numel() * d_v:
+        return None
+    g = torch.Generator().manual_seed(27)
+    extra = (torch.randn((W_V.shape[-2], d_model), generator=g, dtype=torch.float64)
+             / math.sqrt(W_V.shape[-2])).to(W_V.dtype)
+    W_V2 = torch.cat([W_V, extra], dim=-1)[..., :d_model]
+    try:
+        out = fn(X, W_Q, W_K, W_V2, causal=causal)
+    except StudentCodeError:
+        return None
+    want = ref.self_attention(X.double(), W_Q.double(), W_K.double(), W_V2.double(), causal=causal)
+    if not all_right(out, want, X.dtype):
+        return None
+    return Misconception("heads_merged_to_model_width", f"{_said(e)}: the output, {d_v} columns wide (d_v), is put "
+                         f"back into {d_model} columns (d_model, X's width); with W_V as wide as X it runs and is "
+                         "right: " + describe("heads_merged_to_model_width"))

@@ -576,4 +576,17 @@ MISCONCEPTIONS = {
                                            "not one per row; keep A's shape and make the zero terms 0 instead "
                                            "(logs = torch.where(A > 0, torch.log2(A), 0), then -(A * logs)"
                                            ".sum(dim=-1))",
+    # round 51 (blind51)
+    "prefix_average_triangle_flipped": "turning the triangle over (flip, flipud / fliplr, rot90) instead of "
+                                       "taking the lower triangle: flipping reverses the order of the rows or "
+                                       "columns, so the weights land on the wrong tokens; build it with "
+                                       "torch.tril(torch.ones(T, T)) (or triu(...).T, a transpose, not a flip), then "
+                                       "divide each row by its count",
+    "rank_from_trace": "reading the trace (the sum of the diagonal) as the rank: the two agree only for a "
+                       "projection matrix, whose eigenvalues are 0 or 1, and S = Q K^T is not one; count the "
+                       "independent directions with torch.linalg.matrix_rank(S)",
+    "heads_merged_to_model_width": "putting the head outputs back together with the model's width (view(..., T, C) "
+                                   "with C = d_model, as nanoGPT does): the output is d_v wide, which is d_model "
+                                   "only when W_V is square; use V's width, view(..., T, V.shape[-1]) (or "
+                                   "reshape(..., T, -1))",
 }

@@ -56,6 +56,8 @@ def test_prefix_average_matrix(prefix_average_matrix, rng, submission=None):
     told = D.prefix_average_masked_division(got, T)
     if told is not None:
         raise told
+    # the right matrix turned over (flip / rot90, blind51's triu(ones).flip(0) for the lower triangle): replayed
+    D.raise_if_triangle_flipped(got, T)
     want = ref.prefix_average_matrix(T)
     def variants():
         return {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}

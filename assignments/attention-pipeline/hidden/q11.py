@@ -122,6 +122,22 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     _raise_if_swapped(max_rank_S, rank_S_lesson)
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
+    # the rank of Q * K (entry by entry, blind51's NumPy-style `*`): the number replayed on the lesson's Q and K, and
+    # the product read in the notebook's matrix_rank (a bare 1 is also the non-zero eigenvalue count)
+    product = D.rank_of_elementwise_scores(submission, "rank_S_lesson") \
+        if got == D.elementwise_lesson_rank() != ref.rank_S_lesson else None
+    if product is not None:
+        raise Misconception("elementwise_product", f"rank_S_lesson is {got}, the rank of `{product[:60]}`, which "
+                            f"multiplies Q and K entry by entry (a {T} x {d_k} matrix, not the scores); S = Q @ K.T "
+                            f"(every query dotted with every key, {T} x {T}) has rank {ref.rank_S_lesson}: "
+                            + describe("elementwise_product"))
+    # the trace (the sum of S's diagonal) read as the rank (blind44): int(trace) of the lesson's S, scaled or not,
+    # replayed, and the trace read in the notebook (a bare 1 or 3 has other readings, said generically below)
+    traces = D.lesson_trace_ranks()
+    diagonal = D.rank_read_from_diagonal(submission, "rank_S_lesson") if got in traces else None
+    if diagonal is not None:
+        raise Misconception("rank_from_trace", f"rank_S_lesson is {got}: {traces[got]} (`{diagonal[:60]}`), the sum "
+                            f"of its diagonal; S has rank {ref.rank_S_lesson}: " + describe("rank_from_trace"))
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
     src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
     if src is not None:
