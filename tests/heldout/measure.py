@@ -6065,7 +6065,8 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix on all 20 failures (4 q3, 13 q5, 3 q6): "`stable_softmax` is right with one change on line 5 of its cell (`exps = torch.exp2(shifted / LOG2E)`): `shifted * LOG2E` in place of `shifted / LOG2E`": the slip at its place with the fix; q5 and q6 point to the helper (q6:test_weights3_causal: "fails ... only because `stable_softmax` is wrong"), no other cause blamed
         "q3_exp2_with_the_log2e_factor_divided_not_multiplied": ("one_edit_fix",),
         # generic: all 13 failures (3 q3, 10 q5) None, "stable_softmax of a torch.float64 input does not match the correct result in 98 of 105 entries (largest difference 4.47e-05 ...)" and the q5 smallest inputs (0.0863 vs 0.08626): says what differs and by how little, nothing says 2.718 is not e (torch.exp or math.e); no one_edit_fix offered
-        "q3_exponentials_as_powers_of_a_typed_e": (),
+        # now (after blind51: e_rounded (naming round 51))
+        "q3_exponentials_as_powers_of_a_typed_e": ("e_rounded",),
         # causal_excludes_self on all 4 failures (3 q4, q6:test_weights3_causal): "it matches a causal mask that hides the diagonal: a token may not see itself": exactly the effect of heaviside's values = 0 at i == j, a student knows to let the diagonal through; borderline: heaviside's second argument is not named; q5 not charged
         "q4_heaviside_step_with_zero_at_the_diagonal": ("causal_excludes_self",),
         # global_max_subtraction on q5:test_float16_large_scores (the only failure): "it matches subtracting one maximum over the whole tensor instead of each row's own: rows far below it underflow to 0 / 0 (NaN)": exactly, with the NaN row shown
@@ -6073,7 +6074,8 @@ BLIND46_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix on all 13 q5 failures: "right with one change on line 13 of its cell (`return torch.einsum("...qk,...vd->...qd", weights, V) ...`): `'...qv,...vd->...qd'` in place of `'...qk,...vd->...qd'`": the slip at its place and a fix that works (the key letter shared, here renamed v on both operands rather than k)
         "q5_einsum_value_axis_given_its_own_letter": ("one_edit_fix",),
         # generic: q6:test_weights3_causal None, "weights3_causal is not correct in row(s) [1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)": says which rows differ, nothing says cumsum along the keys gives column-prefix denominators (rows no longer sum to 1)
-        "q6_causal_denominator_from_cumsum_along_keys": (),
+        # now (after blind51: causal_cumsum_denominator (naming round 51))
+        "q6_causal_denominator_from_cumsum_along_keys": ("causal_cumsum_denominator",),
         # generic: q6 test_weights3, test_out3, test_weights3_causal None, "... is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)": says what differs, nothing says the trace was run in bfloat16 (about 3 digits) instead of the float64 tensors given
         "q6_trace_computed_in_bfloat16": (),
         # bytes_for_text on q7:test_trap_answer (the only failure): "q_trap_answer is (or returns) a bytes object ... (b\"C\", ...) ... write the string itself, \"C\"": exactly
@@ -6987,13 +6989,15 @@ BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # shape_axis_added on q1:test_out_shape (the only failure): "out_shape is (4, 10, 1, 128): the right shape (4, 10, 128) with one more axis of size 1: adding an axis the question does not have ...": exactly the effect and what to drop (as blind50's q1_weights_shape_given_the_broadcast_singleton_axis); borderline: nothing says keepdim=True kept the summed key axis, the stock example (a heads axis) does not fit
         "q1_out_probe_summed_over_keys_with_keepdim_left_on": ("shape_axis_added",),
         # generic: both q1 failures None, "weights_shape is (2, 5, 5), not the shape of the attention-weight matrix: it has one entry per (query, key) pair" / "out_shape is (2, 5, 8), not the shape of the attention output": says what differs, nothing says these are the notebook's running example (batch 2, 5 tokens, width 8) instead of the question's (4, 10, 64) / (4, 10, 128) tensors
-        "q1_shapes_answered_for_the_notebooks_running_example": (),
+        # now (after blind51: shape_of_running_example (naming round 51))
+        "q1_shapes_answered_for_the_notebooks_running_example": ("shape_of_running_example",),
         # shape_axis_added on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 1, 10): the right shape (4, 10, 10) with one more axis of size 1 ...": exactly the effect; borderline: nothing says unsqueeze(2) made each query a (1, 64) row matrix, the stock example (a heads axis) does not fit
         "q1_weights_probe_from_unsqueezed_matmul_keeps_a_singleton_axis": ("shape_axis_added",),
         # not caught: 35/35; hidden q2.test_scale_divisor reads the value with expect_number, so the int 8 from math.isqrt(64) equals 8.0 and passes (a leniency: d_k = 64 is a perfect square, so isqrt's truncation is never probed); the int-for-float is not flagged
         "q2_scale_divisor_from_math_isqrt_is_an_int": (),
         # MIS-NAMED: one_edit_fix on 3 failures is right (q3:test_minus_inf_entries: "right with one change on line 3 ...: `x.size(dim)` in place of `x.size(dim) - 1`", and q5:test_causal_rectangular / q6:test_weights3_causal as the dependency's message quoting it), but q5:test_float16_large_scores says global_max_subtraction: "it matches subtracting one maximum over the whole tensor instead of each row's own: rows far below it underflow to 0 / 0 (NaN)" -- the code shifts each row by its own kthvalue (dim=dim, keepdim=True); the NaN in the shown case (mask row [1, 0]) comes from kthvalue(1) picking the -inf entry (-inf - -inf), not from a global max: a student would look for a whole-tensor max that is not there
-        "q3_shift_by_kthvalue_off_by_one_is_the_second_largest": ("one_edit_fix",),
+        # now (after blind51: shift_not_row_max on the float16 test, global_max_subtraction needs its replay (naming round 51))
+        "q3_shift_by_kthvalue_off_by_one_is_the_second_largest": ("one_edit_fix", "shift_not_row_max"),
         # causal_bottom_right on both failures (q4 test_more_queries_than_keys, test_more_keys_than_queries): "causal_mask(9, 6) is wrong: it matches a causal mask aligned at the bottom-right instead of the top-left": exactly the variant's stated effect; borderline: nothing says flip(0, 1) of triu is only the lower triangle for squares (tril meant); q5/q6 not charged (square masks there)
         "q4_triu_flipped_on_both_axes_is_bottom_right_on_rectangles": ("causal_bottom_right",),
         # one_edit_fix on both q4 failures: "right with one change on line 5 ...: `torch.ones(T_q, T_k, dtype=torch.bool)` in place of `torch.ones(T_k, T_q, dtype=torch.bool)`": the slip at its place with the fix ("build it (T_q, T_k) directly"); borderline: nothing says reshape re-cuts entries rather than transposing

@@ -1319,7 +1319,11 @@ def softmax_shift(fn):
         said = global_or_first_entry(second_call(fn, *FIRST_ENTRY_PROBE_QKV, mask=None))
     if said != shift:
         return said
-    return global_or_median(second_call(fn, *MEDIAN_PROBE_QKV, mask=None), values=MEDIAN_PROBE_QKV[2])
+    said = global_or_median(second_call(fn, *MEDIAN_PROBE_QKV, mask=None), values=MEDIAN_PROBE_QKV[2])
+    if said != shift or not global_replay_matches(out, ref.SOFTMAX_PROBE, values=ref.SOFTMAX_PROBE_QKV[2]):
+        return said if said != shift else None
+    return global_or_second_largest(*(second_call(fn, *qkv, mask=None) for qkv in SECOND_LARGEST_PROBES_QKV),
+                                    attention=True)
 
 
 def overflow_zeroes_weights(out):
@@ -1480,6 +1484,59 @@ def global_or_median(out, values=None):
     if (type(out) is torch.Tensor and tuple(out.shape) == (1, 5) and bool(torch.isfinite(out).all())
             and bool(torch.allclose(out.double(), right, atol=1e-6))):
         return "global_max_subtraction"
+    return None
+
+
+def global_max_softmax(x):
+    """A softmax shifted by one maximum over the whole tensor (global_max_subtraction), replayed."""
+    e = torch.exp(x - x.max())
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def global_replay_matches(out, x, values=None) -> bool:
+    """The output on probe x (attention's with V = `values`) IS the global-max replay, NaN where it is NaN: its own
+    evidence, not merely inf or NaN in the same rows."""
+    replay = global_max_softmax(x.double() if x.dtype == torch.float64 else x)
+    return same_as_replay(out, replay if values is None else replay @ values.to(replay.dtype))
+
+
+# round51 (blind51 q3_shift_by_kthvalue_off_by_one_is_the_second_largest): a shift by each row's SECOND-largest entry
+# (x.kthvalue(n - 1), x.sort().values[..., -2], x.topk(2).values[..., 1]) passes every probe above as one global max
+# does (SOFTMAX_PROBE's row 1 overflows, exp(-10 + 99); the others' top two are close). Two float32 rows tell it:
+# 0, -80, -200 (the top two 80 apart: exp(80) fits in float32, so it is right) and 0, -95, -200 (95 apart: exp(95)
+# overflows, inf / inf = NaN on the max, 0 elsewhere). One global max over one row is the row's own: right on both;
+# a shift by the mean (-93, -98), the median (-80, -95) or the minimum fails the first or is told apart earlier.
+SECOND_LARGEST_PROBES = (torch.tensor([[0.0, -80.0, -200.0]]), torch.tensor([[0.0, -95.0, -200.0]]))
+SECOND_LARGEST_PROBES_QKV = tuple((torch.tensor([[1.0]]), p.T.clone(), torch.eye(3)) for p in SECOND_LARGEST_PROBES)
+
+
+def second_largest_softmax(x, dim=-1):
+    """A softmax shifted by each slice's second-largest entry (kthvalue(n - 1), sort()[..., -2]), replayed."""
+    top2 = x.sort(dim=dim).values.narrow(dim, x.shape[dim] - 2, 1)
+    e = torch.exp(x - top2)
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def second_largest_replay_matches(out, x, values=None) -> bool:
+    replay = second_largest_softmax(x)
+    return same_as_replay(out, replay if values is None else replay @ values.to(replay.dtype))
+
+
+def global_or_second_largest(near_out, far_out, attention=False):
+    """After every other probe said global_max_subtraction, the softmax's outputs on SECOND_LARGEST_PROBES: the same
+    key where both are right (one max over one row is its own), shift_not_row_max where the first is right and the
+    second IS the replay of a second-largest shift (NaN on the max, 0 elsewhere; attention's output with V = I, NaN
+    everywhere), None for anything else."""
+    rights = [ref.stable_softmax(p.double(), dim=-1) for p in SECOND_LARGEST_PROBES]
+    oks = [type(o) is torch.Tensor and tuple(o.shape) == (1, 3) and bool(torch.isfinite(o).all())
+           and bool(torch.allclose(o.double(), r, atol=1e-6)) for o, r in zip((near_out, far_out), rights)]
+    if not oks[0]:
+        return None
+    if oks[1]:
+        return "global_max_subtraction"
+    values = SECOND_LARGEST_PROBES_QKV[1][2] if attention else None
+    if second_largest_replay_matches(far_out, SECOND_LARGEST_PROBES[1], values=values):
+        return "shift_not_row_max"
     return None
 
 
@@ -5003,7 +5060,16 @@ def q3_softmax_shift(fn):
         return said
     try:     # then one row whose median is far below its max (round35): a median shift overflows there
         said = global_or_first_entry(fn(FIRST_ENTRY_PROBE.clone(), dim=-1))
-        return global_or_median(fn(MEDIAN_PROBE.clone(), dim=-1)) if said == shift else said
+        said = global_or_median(fn(MEDIAN_PROBE.clone(), dim=-1)) if said == shift else said
+        if said != shift:
+            return said
+        # round51: one global max only where SOFTMAX_PROBE's output IS its replay (row 1 all NaN), and each row's
+        # second-largest entry told apart by two one-row probes (the gap between the top two 80, then 95)
+        said = global_or_second_largest(*(fn(p.clone(), dim=-1) for p in SECOND_LARGEST_PROBES))
+        if (said == shift and global_replay_matches(out, ref.SOFTMAX_PROBE)
+                or said == "shift_not_row_max" and second_largest_replay_matches(out, ref.SOFTMAX_PROBE)):
+            return said
+        return None
     except StudentCodeError:
         return None
 
@@ -5197,3 +5263,63 @@ def name_query_index_tiled(fn, said) -> None:
         raise Misconception("query_index_tiled", f"{said}: causal_mask(3) and causal_mask(5) are True everywhere, "
                             "and causal_mask(3, 5), (5, 3), (4, 7) and (7, 4) are True exactly where key j <= (i * "
                             "T_k + j) mod T_q: " + describe("query_index_tiled"))
+
+
+# --- naming round 51 (blind51) ------------------------------------------------------------------------------------
+
+def example_shapes():
+    """q1 (blind51 q1_shapes_answered_for_the_notebooks_running_example): the shapes of the notebook's own example
+    tensors, per answer: the batched running example (Q, K, V (2, 5, 8), reference._Qb and kin) and the 3-token trace
+    (Q3, K3 (3, 4), V3 (3, 2)), each with the words that say which one."""
+    batched = "the notebook's running example (Q, K, V of shape (2, 5, 8))"
+    trace = "the notebook's 3-token trace (Q3, K3 (3, 4), V3 (3, 2))"
+    return {"weights_shape": {tuple((ref._Qb @ ref._Kb.transpose(-2, -1)).shape): batched,
+                              tuple((ref.Q3 @ ref.K3.T).shape): trace},
+            "out_shape": {tuple(ref._Qb.shape[:-1] + ref._Vb.shape[-1:]): batched,
+                          tuple(ref.Q3.shape[:-1] + ref.V3.shape[-1:]): trace}}
+
+
+def name_example_shape(got, right, what):
+    """A q1 answer equal to the same quantity's shape in one of the notebook's examples (its weights for
+    weights_shape, its output for out_shape): shape_of_running_example. Only exact matches, and only where that shape
+    is not the question's."""
+    which = example_shapes()[what].get(tuple(got))
+    if which is None or tuple(got) == tuple(right):
+        return
+    part = "weights" if what == "weights_shape" else "output"
+    raise Misconception("shape_of_running_example", f"{what} is {tuple(got)}, the shape of the {part} in {which}, "
+                        f"not for the question's tensors, where it is {tuple(right)}: "
+                        + describe("shape_of_running_example"))
+
+
+# round51 (blind46 q3_exponentials_as_powers_of_a_typed_e): e typed as a rounded number, torch.pow(2.718, x) or
+# 2.718 ** x for exp(x): b ** x = exp(x ln b), the softmax of x * ln(b), replayed on the same input. Each base listed
+# only where its weights differ from the right ones by more than 3 times the dtype's largest tolerance (in float64,
+# even 2.71828 does; in float32 only the shorter ones), so an answer within tolerance of the right one never matches.
+TYPED_E_BASES = (2.7, 2.71, 2.72, 2.718, 2.7182, 2.7183, 2.71828, 3.0)
+
+
+def typed_e_softmaxes(x, dim=-1):
+    """{"e_rounded/<b>": the softmax with exponentials b ** x} for the typed bases that differ from the right one."""
+    from autograder.grading.checks import tolerances
+    x64 = x.detach().double()
+    right = ref.stable_softmax(x64, dim=dim)
+    rtol, atol = tolerances(x.dtype)
+    out = {}
+    for b in TYPED_E_BASES:
+        w = ref.stable_softmax(x64 * math.log(b), dim=dim)
+        if float((w - right).abs().max()) > 3 * (atol + rtol):
+            out[f"e_rounded/{b}"] = w.to(x.dtype)
+    return out
+
+
+def cumsum_denominators():
+    """q6 (round51, blind46 q6_causal_denominator_from_cumsum_along_keys): the trace's kept exponentials divided by
+    their running sum along the keys, tril(e) / e.cumsum(-1) (e of the scaled scores, or of the raw ones; a shift by
+    each row's max cancels): entry [i, j] over e_0 + ... + e_j. Only the diagonal is right."""
+    mask = ref.causal_mask(3)
+    out = {}
+    for how, s in (("scaled", ref.Q3 @ ref.K3.T / 2.0), ("raw", ref.Q3 @ ref.K3.T)):
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        out[f"causal_cumsum_denominator/{how}"] = (e * mask) / e.cumsum(-1)
+    return out

@@ -102,8 +102,9 @@ MISCONCEPTIONS = {
                            "entries, one per (query, key) pair",
     "madds_d_k_added": "adding d_k to T^2 where the count multiplies by it: each of the T^2 scores is a dot "
                        "product of d_k multiply-adds, T^2 * d_k in all",
-    "e_rounded": "taking the exponentials with e rounded (2.7 or 3 ** x, say) instead of exp(x): every "
-                 "weight is off in the second or third decimal; use torch.exp",
+    "e_rounded": "taking the exponentials with e rounded (2.7, 2.718 or 3 ** x, say) instead of exp(x): b ** x "
+                 "is exp(x ln b), the softmax of slightly rescaled logits, so every weight is off (in the second "
+                 "decimal for 2.7, the fifth for 2.718); use torch.exp",
     "softmax_shift_by_first_entry": "shifting each slice by its first entry (or another fixed one) instead of its "
                                     "maximum: the shift cancels in exact arithmetic but bounds nothing, so a slice "
                                     "whose largest logit is far above its first overflows, and a -inf first entry "
@@ -571,6 +572,20 @@ MISCONCEPTIONS = {
                          "so viewed as (T_q, T_k) entry [i, j] holds (i * T_k + j) mod T_q, not i (on a square mask "
                          "it is j, and the mask blocks nothing). Use torch.arange(T_q).repeat_interleave(T_k), or "
                          "compare torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]",
+    # naming round 51 (blind51)
+    "shift_not_row_max": "shifting each row by another of its values than its maximum before exp (its "
+                         "second-largest, as x.kthvalue(n - 1) or x.sort().values[..., -2] give: kthvalue counts from "
+                         "the smallest, so the max is kthvalue(n)): the largest logit stays above the shift and exp "
+                         "overflows once it is more than about 11 above it in float16 (88 in float32), giving "
+                         "inf / inf = NaN. Subtract x.amax(dim, keepdim=True)",
+    "causal_cumsum_denominator": "dividing each kept exponential by a running sum along the keys "
+                                 "(e.cumsum(dim=-1)): entry [i, j] is divided by e_0 + ... + e_j, the keys up to "
+                                 "its column, where query i must divide by the sum over all the keys it may see, "
+                                 "e_0 + ... + e_i; only the diagonal is right and rows no longer sum to 1. Divide "
+                                 "by the row's sum of the kept exponentials, e.sum(dim=-1, keepdim=True)",
+    "shape_of_running_example": "answering with the shapes of the notebook's own example tensors instead of the "
+                                "question's: work the shapes out from the sizes the question gives (here Q and K "
+                                "(4, 10, 64), V (4, 10, 128))",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -187,6 +187,7 @@ def test_weights_shape(weights_shape, submission=None):
                             f"queries and keys on two, {ref.weights_shape}: " + describe("query_key_axes_flattened"))
     diag.name_entry_from_other_axis(got, ref.weights_shape, ("the batch size", "the number of queries T_q",
                                                              "the number of keys T_k"), "weights_shape", INPUTS)
+    diag.name_example_shape(got, ref.weights_shape, "weights_shape")      # round51: the notebook's example's
     if got != ref.weights_shape:
         raise AssertionError(f"weights_shape is {got}, not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")
@@ -231,6 +232,7 @@ def test_out_shape(out_shape, submission=None):
     diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
     diag.name_entry_from_other_axis(got, ref.out_shape, ("the batch size", "the number of queries T_q",
                                                          "the value width d_v"), "out_shape", INPUTS)
+    diag.name_example_shape(got, ref.out_shape, "out_shape")              # round51: the notebook's example's
     if got != ref.out_shape:
         raise AssertionError(f"out_shape is {got}, not the shape of the attention output")
 

@@ -63,6 +63,7 @@ def test_matches_softmax(stable_softmax, device, rng):
             out = diag.softmax_variants(x, dim=-1)
             # called without dim: a default of dim=0 normalises over the batch axis (sizes 3, 5, 7 keep axes apart)
             out["softmax_over_batch_axis"] = ref.stable_softmax(x, dim=0)
+            out.update(diag.typed_e_softmaxes(x, dim=-1))       # round51: 2.718 ** x for exp(x)
             return out
         diag.assert_softmax(got, x, -1, what, variants, fn=stable_softmax)
 
@@ -84,6 +85,7 @@ def test_dim_argument(stable_softmax, device, rng):
                 out["fixed_axes/dot_T"] = diag.softmax_through_dot_T(x)
             # a kind, not an instance: the right values in any other axis order; round46: reshape, not movedim
             out.update(diag.permuted_variants(ref.stable_softmax(x, dim=dim)) | diag.reshaped_softmax_variants(x, dim))
+            out.update(diag.typed_e_softmaxes(x, dim=dim))      # round51: 2.718 ** x for exp(x)
             return out
         diag.name_dtype_changed(got, ref.stable_softmax(x, dim=dim), what)
         diag.assert_softmax(got, x, dim, what, variants, fn=stable_softmax)
@@ -156,6 +158,7 @@ def test_minus_inf_entries(stable_softmax, device, rng):
             inf_to_zero = diag.softmax_inf_to_finite(x, dim=-1)
             if inf_to_zero is not None:      # a kind: a NaN guard in the softmax that turns -inf into a finite 0
                 out["softmax_inf_to_zero"] = inf_to_zero.to(x.dtype)
+            out.update(diag.typed_e_softmaxes(x, dim=-1))       # round51: 2.718 ** x for exp(x)
             return out
         diag.assert_softmax(got, x, -1, "stable_softmax with -inf entries", variants,
                            fn=stable_softmax)

@@ -235,7 +235,8 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
     diag.name_keep_mask_penalty(got, causal_mask, submission, ATOL)    # mask * -1e9 with a keep mask (round43)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),
-                                                **diag.trace_stale_scale("weights3_causal"), **diag.trace_negated(True)},
+                                                **diag.trace_stale_scale("weights3_causal"), **diag.trace_negated(True),
+                                                **diag.cumsum_denominators()},
              "weights3_causal")
 
 
