@@ -306,9 +306,12 @@ def test_a_bound_one_off_in_one_slice_or_in_all_of_a_line_and_a_seed_for_the_gpu
 
 def test_same_answer() -> None:
     a = torch.rand(3, 4, dtype=torch.float64)
-    assert same_answer(a.float(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)
+    assert same_answer(a.clone(), a) and not same_answer(a.T, a) and not same_answer(a[:2], a)
     assert same_answer((a, 2), (a, 2)) and not same_answer((2, a), (a, 2)) and not same_answer([a], (a, a))
-    assert same_answer(a.half(), a) and not same_answer(a.half() + 0.05, a)
+    # the reference's dtype is asked (blind51: a copy that kept float16 was offered as a fix); half's own tolerance
+    assert not same_answer(a.float(), a) and not same_answer(a.half(), a)
+    h = a.half()
+    assert same_answer(h + 1e-4, h) and not same_answer(h + 0.05, h)
     assert same_answer(float("nan"), float("nan")) and not same_answer(True, 1) and not same_answer("x", a)
     assert not same_answer(a.to(torch.complex64), a) and same_answer(torch.tensor([True]), torch.tensor([True]))
     assert same_answer(90768, 90768) and not same_answer(90768 + 2 / 64, 90768) and not same_answer(128.0, 128)

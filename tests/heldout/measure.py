@@ -3323,7 +3323,8 @@ BLIND30_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
             # the student measured, after dividing by raw_scores.std(): scores_divided_by_own_std exists but was not given
             "q2_scores_normalised_by_their_std": ("variance_one_theory_or_own_std",),   # now: both readings of 1 said
             # generic: "does not match ... in 90 of 105 entries" / NaN on 20 tests; no key says a cumsum denominator
-            "q3_cumsum_as_denominator": ("one_edit_fix",),   # now: `sum(dim, keepdim=True)` in place of `cumsum(dim)`
+            # now (after blind51: q6's weights named causal_cumsum_denominator, the cumsum denominator's exact effect (the scan at 7c84b30))
+            "q3_cumsum_as_denominator": ("one_edit_fix", "causal_cumsum_denominator"),   # now: `sum(dim, keepdim=True)` in place of `cumsum(dim)`
             # generic: mismatch / NaN on 20 tests; no key says expm1 (e^x - 1) for exp
             "q3_expm1_for_exp": ("one_edit_fix",),   # now: `torch.exp(shifted)` in place of `torch.expm1(shifted)`
             # loops nested backwards = the mask transposed: upper_triangular_mask, and two messages say "the right mask
