@@ -509,3 +509,19 @@ def test_a_download_name_in_a_mixed_folder_claims_no_lms_id(tmp_path, impostor):
     found = discover(alone, SLUG, tmp_path / "scratch2")
     assert sorted(s.lms_id for e in found.entries for s in e.submitters) == ["1103", "1104"]
     assert not [w for w in found.warnings if "user ids" in w]
+
+
+def test_a_deep_folder_beside_the_notebook_does_not_refuse_the_student(tmp_path):
+    # a student's folder and zip with a node_modules-like tree deeper than the walk's limit beside the notebook: the
+    # deep part is passed over and the notebook graded (a walk that called the depth a reason refused both)
+    root = tmp_path / "class"
+    deep = root / "alice" / "node_modules" / Path(*[f"d{i}" for i in range(ExportLimits().folder_depth + 2)])
+    deep.mkdir(parents=True)
+    (deep / "index.js").write_text("//")
+    shutil.copy(FULL, root / "alice" / f"{SLUG}.ipynb")
+    with zipfile.ZipFile(root / "bob.zip", "w") as z:
+        z.write(FULL, f"bob/{SLUG}.ipynb")
+        z.writestr("bob/" + "/".join(f"d{i}" for i in range(ExportLimits().folder_depth + 2)) + "/x.txt", "x")
+    found = discover(root, SLUG, tmp_path / "scratch")
+    assert sorted(found.by_key) == ["alice", "bob.zip"], found.problems
+    assert not found.problems

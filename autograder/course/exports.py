@@ -238,14 +238,16 @@ def hidden_name(name: str) -> bool:
     return name.startswith(".") or name in ("__MACOSX", "__pycache__", "Thumbs.db")
 
 
-def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True,
-               breadth_first: bool = False) -> tuple[list[Path], str]:
+def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True, breadth_first: bool = False,
+               say_depth: bool = False) -> tuple[list[Path], str]:
     """Regular files under `root`, never through a symlink, skipping hidden names and checkpoints;
-    (files, "" or why the walk stopped early, or left folders deeper than the limit unread). Iterative and bounded
-    (`limits.folder_depth`, `folder_files`): a student's folder decides its own depth, and Path.rglob recurses once
-    per level (red-team round 58). `skip_hidden=False` keeps hidden names too (Gradescope's intake judges each kind
-    of file itself); `breadth_first` reads every folder of one level before the next, so a big folder beside the
-    notebook's own (a venv/ of thousands of files) is not read to the count's end first (red-team round 60)."""
+    (files, "" or why the walk stopped early). Iterative and bounded (`limits.folder_depth`, `folder_files`): a
+    student's folder decides its own depth, and Path.rglob recurses once per level (red-team round 58). Folders
+    deeper than the limit are passed over; `say_depth` makes that a reason too (for a search that found nothing: a
+    class folder's student with a deep node_modules/ beside the notebook is graded, never refused for it).
+    `skip_hidden=False` keeps hidden names too (Gradescope's intake judges each kind of file itself);
+    `breadth_first` reads every folder of one level before the next, so a big folder beside the notebook's own (a
+    venv/ of thousands of files) is not read to the count's end first (red-team round 60)."""
     files: list[Path] = []
     pending: collections.deque[tuple[Path, int]] = collections.deque([(root, 0)])
     seen, why = 0, ""
@@ -265,7 +267,7 @@ def walk_files(root: Path, limits: ExportLimits, skip_hidden: bool = True,
             if item.is_dir(follow_symlinks=False):
                 if depth + 1 < limits.folder_depth:
                     pending.append((Path(item.path), depth + 1))
-                elif not why:
+                elif say_depth and not why:
                     why = f"folders more than {limits.folder_depth} levels deep were not read"
             elif item.is_file(follow_symlinks=False):
                 files.append(Path(item.path))

@@ -225,8 +225,7 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
     as a batch reads a student's folder (exports.walk_files: iterative, bounded in depth and count), never with
     Path.rglob, which recursed once per level: 1200 nested folders beside the notebook were a RecursionError in
     the trusted process, told to the student as the autograder's own failure (red-team round 58)."""
-    limits = GRADESCOPE_WALK
-    files, stopped = walk_files(submission_dir, limits, skip_hidden=False, breadth_first=True)
+    files, stopped = walk_files(submission_dir, GRADESCOPE_WALK, skip_hidden=False, breadth_first=True, say_depth=True)
     candidates = [p for p in files if p.name.endswith(".ipynb") and _submitted(p, submission_dir)]
     if not candidates:
         zips = [p for p in files if p.name.endswith(".zip")]
@@ -243,7 +242,8 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
                 return None, f"in {shown_name(zp)}: {e}"
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
                 return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
-        unzipped, stopped_in_zip = walk_files(scratch, limits, skip_hidden=False, breadth_first=True)
+        unzipped, stopped_in_zip = walk_files(scratch, GRADESCOPE_WALK, skip_hidden=False, breadth_first=True,
+                                              say_depth=True)
         stopped = stopped or stopped_in_zip
         candidates = [p for p in unzipped if p.name.endswith(".ipynb") and _submitted(p, scratch)]
     if not candidates and stopped:

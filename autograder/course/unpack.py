@@ -103,7 +103,8 @@ _RECORD_BYTES = 1024
 
 
 # folders deep that a member may lie: deeper ones are never a submission's own (the walks that look for a notebook
-# stop at 8), and Path.mkdir(parents=True) recurses once per level: 1200 levels were a RecursionError told as
+# stop at 8 in a class folder, at this depth on Gradescope), and Path.mkdir(parents=True) recurses once per level:
+# 1200 levels were a RecursionError told as
 # "could not open submission.zip: maximum recursion depth exceeded" (red-team round 58)
 MAX_MEMBER_DEPTH = 32
 
