@@ -79,6 +79,9 @@ UNPRINTABLE = {
                   "        return f'bad shape {self.shape}'   # never set: str() raises AttributeError\n"
                   "raise ShapeError()\n"),
     "recursion": "class Loop(Exception):\n    def __str__(self):\n        return str(self)\nraise Loop()\n",
+    # a SyntaxError of the student's own, whose filename answers == by raising (the worker's report compared it first)
+    "syntax_filename": ("class Bad:\n    def __eq__(self, other):\n        raise RuntimeError('no')\n    __hash__ = None\n"
+                        "_e = SyntaxError('x')\n_e.filename = Bad()\nraise _e\n"),
 }
 
 
@@ -105,6 +108,20 @@ def test_a_called_function_whose_exception_cannot_be_printed_fails_only_its_call
         line = worker._cell_error(e, "In[1]")
     assert error["type"] == "Unprintable" and isinstance(error["message"], str)
     assert line.startswith("Unprintable")
+
+
+def test_a_syntax_error_named_after_the_cell_with_an_unprintable_message_is_a_cell_error():
+    # the cell's own file name is guessable ("In[N]"): a raised SyntaxError carrying it, whose msg cannot be printed
+    from autograder.sandbox import worker
+
+    class Msg:
+        def __str__(self):
+            raise RuntimeError("no")
+
+    e = SyntaxError("x")
+    e.filename, e.msg = "In[3]", Msg()
+    line = worker._cell_error(e, "In[3]")
+    assert line.startswith("SyntaxError") and "could not be printed" in line
 
 
 MODE_CELL = '''import torch

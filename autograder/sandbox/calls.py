@@ -114,6 +114,23 @@ def devices_of(value: Any) -> list[str]:
     return []
 
 
+# The in-place check and torch_defaults run in the student's interpreter after their cells: they use torch's functions as this module
+# found them when the zygote imported it, before any student code. Looked up when it ran, a cell's
+# `torch.Tensor.isnan = lambda self: torch.ones(...)` (or __or__, or a clone returning self) made every written input
+# look unchanged: Q /= sqrt(d_k) scored 33/35 instead of 19 (red-team round 55).
+_TENSOR = torch.Tensor
+# and a cell may enter a TorchFunctionMode of its own and never leave it: every torch call, the check's too, would
+# pass through the student's code; the check runs with none (nor the guard, a mode too, which looks methods up)
+_NO_TORCH_FUNCTION = torch._C.DisableTorchFunction
+_SHAPE: Any = torch.Tensor.shape     # TensorBase's getset descriptors (typed as their values)
+_DTYPE: Any = torch.Tensor.dtype
+_DETACH, _CLONE = torch.Tensor.detach, torch.Tensor.clone
+_EQ, _OR, _AND = torch.Tensor.__eq__, torch.Tensor.__or__, torch.Tensor.__and__
+_ISNAN, _ALL, _BOOL = torch.Tensor.isnan, torch.Tensor.all, torch.Tensor.__bool__
+_IS_FLOAT, _IS_COMPLEX, _EQUAL = torch.Tensor.is_floating_point, torch.Tensor.is_complex, torch.equal
+_GET_DEFAULT_DTYPE, _SET_DEFAULT_DTYPE, _ENABLE_GRAD = torch.get_default_dtype, torch.set_default_dtype, torch.enable_grad
+
+
 def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
            grad_wrt: Sequence[int] | None = None, grad_output: torch.Tensor | None = None,
            forbidden: Sequence[str] = (), changed: list[str] | None = None) -> tuple[Any, list[str]]:
@@ -154,25 +171,6 @@ def torch_defaults() -> Iterator[None]:
     finally:
         _SET_DEFAULT_DTYPE(dtype)
 
-
-# as imported, before any student code (see _same_tensor's note)
-_GET_DEFAULT_DTYPE, _SET_DEFAULT_DTYPE, _ENABLE_GRAD = torch.get_default_dtype, torch.set_default_dtype, torch.enable_grad
-
-
-# The in-place check runs in the student's interpreter after their cells: it uses torch's functions as this module
-# found them when the zygote imported it, before any student code. Looked up when it ran, a cell's
-# `torch.Tensor.isnan = lambda self: torch.ones(...)` (or __or__, or a clone returning self) made every written input
-# look unchanged: Q /= sqrt(d_k) scored 33/35 instead of 19 (red-team round 55).
-_TENSOR = torch.Tensor
-# and a cell may enter a TorchFunctionMode of its own and never leave it: every torch call, the check's too, would
-# pass through the student's code; the check runs with none (nor the guard, a mode too, which looks methods up)
-_NO_TORCH_FUNCTION = torch._C.DisableTorchFunction
-_SHAPE: Any = torch.Tensor.shape     # TensorBase's getset descriptors (typed as their values)
-_DTYPE: Any = torch.Tensor.dtype
-_DETACH, _CLONE = torch.Tensor.detach, torch.Tensor.clone
-_EQ, _OR, _AND = torch.Tensor.__eq__, torch.Tensor.__or__, torch.Tensor.__and__
-_ISNAN, _ALL, _BOOL = torch.Tensor.isnan, torch.Tensor.all, torch.Tensor.__bool__
-_IS_FLOAT, _IS_COMPLEX, _EQUAL = torch.Tensor.is_floating_point, torch.Tensor.is_complex, torch.equal
 
 
 def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:

@@ -933,8 +933,12 @@ def _said(e: BaseException, limit: int) -> str:
 def _cell_error(e: BaseException, filename: str) -> str:
     """`NameError: name 'x' is not defined (line 3)`: the line in the cell, never the cell's name a
     second time (the grader says which cell)."""
-    if isinstance(e, SyntaxError) and e.filename == filename:
-        return f"{type(e).__name__}: {str(e.msg)[:300]} (line {e.lineno})"
+    try:
+        # the grader's own compile raised it: a str filename; a student's SyntaxError may carry any object there
+        if isinstance(e, SyntaxError) and type(e.filename) is str and e.filename == filename:
+            return f"{_kind(e)}: {str(e.msg)[:300]} (line {e.lineno})"
+    except BaseException:  # noqa: BLE001 - a student's msg or lineno whose str() raises: told as below
+        pass
     line = None
     try:
         for frame, lineno in traceback.walk_tb(e.__traceback__):
