@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -147,7 +148,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         ensure_folder(outdir / "results")
         ensure_folder(outdir / "feedback")  # a link or a file here is said now, not after the grading
         journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
-        fingerprint, parts = grading_fingerprint(course, slug)
+        fingerprint, parts = grading_fingerprint(course, slug, isolation)
         journal.set_fingerprint(fingerprint, parts)
         with disk_faults(outdir):
             part.write(outdir / "roster.json")  # whole or not at all (autograder.course.atomic)
@@ -243,6 +244,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             results[key] = result
         if hand is None:
             hand = load_hand_scores(journal.meta("hand_scores"), course, slug, journal.meta("late_waivers"))
+            if hand is not None:
+                info.warnings.extend(_orphaned_hand_scores(hand, set(found.submitters())))
         ordered = [results[k] for k in sorted(results)]
         changes = {**journal.changes(), **info.changes}
         with disk_faults(outdir), timers.span("outputs"):
@@ -368,9 +371,61 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
     if warnings is not None:
         warnings.extend(notes + late_warnings(late))
     write_feedback(results, outdir / "feedback", entries=entries, title=title, lateness=late)
+    moved = set_aside_stale(outdir, [r.submission for r in results])
+    if moved and warnings is not None:
+        from autograder.text import shown_name
+        warnings.append(f"{len(moved)} file(s) of submissions not in this run moved to superseded/ (a rerun after a "
+                        "submission left the class or was resubmitted under a new name): "
+                        + ", ".join(shown_name(m, 80) for m in moved[:6]) + (" ..." if len(moved) > 6 else ""))
     from autograder.course.report import write_report
     write_report(results, course, slug, outdir, found=found, changes=changes or {}, lateness=late)
     return results
+
+
+def _orphaned_hand_scores(hand: "HandScores", keys: set[str]) -> list[str]:
+    """Warnings for hand scores and late waivers an earlier run kept (by the submission key each sid resolved to then)
+    whose submission is not in the class now: a resubmission under a new key (Canvas names each attempt with its
+    own id) would otherwise lose them without a word. Given again with --hand-scores they resolve to the new key."""
+    from autograder.text import shown_name
+    lost = sorted({*hand.scores, *hand.waivers} - keys)
+    if not lost:
+        return []
+    said = ", ".join(shown_name(k, 80) + (f" ({', '.join(sorted(hand.scores.get(k, {})))})" if hand.scores.get(k) else
+                                          " (a late waiver)") for k in lost[:6])
+    return [f"hand scores or late waivers kept from an earlier run belong to {len(lost)} submission(s) no longer in "
+            f"the class, and are not applied: {said}{' ...' if len(lost) > 6 else ''}. A student who resubmitted under "
+            "a new name gets them back when the hand-scores file is given again (--hand-scores)"]
+
+
+def set_aside_stale(outdir: Path, keys: list[str]) -> list[str]:
+    """Move every file in OUT/results and OUT/feedback that is not the results file or feedback page of one of `keys`
+    (this run's submissions) to OUT/superseded/, never over another file there; the moved paths, relative to OUT.
+    A rerun after a submission left the class, or came back under a new key (a Canvas resubmission's new id), had
+    left its old page and results beside the new ones: two pages for one student, the stale one with the old score.
+    Moved, not deleted: nothing a person may still want is lost. A temporary file of a write in progress (a
+    leading dot) is left alone."""
+    from autograder.course.feedback import feedback_name
+    from autograder.course.outputs import results_name
+    wanted = {"results": {results_name(k) for k in keys}, "feedback": {feedback_name(k) for k in keys}}
+    moved: list[str] = []
+    for folder, names in wanted.items():
+        here = outdir / folder
+        try:
+            present = sorted(os.listdir(here))
+        except FileNotFoundError:
+            continue
+        for name in present:
+            if name in names or name.startswith("."):
+                continue
+            aside = ensure_folder(outdir / "superseded") / folder
+            ensure_folder(aside)
+            target, n = aside / name, 0
+            while os.path.lexists(target):
+                n += 1
+                target = aside / f"{name}.{n}"
+            os.replace(here / name, target)
+            moved.append(f"{folder}/{name}")
+    return moved
 
 
 def write_gradebook(results: list[SubmissionResult], path: Path, entries=(), submitters=None, lateness=None) -> Path:

@@ -9,13 +9,16 @@ change touched, and merge refuses shards graded differently.
 Only bytes are read: nothing of the tests or the reference is imported here."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from autograder.config import Course
+    from autograder.sandbox.levels import Isolation
 
 
 def file_sha256(path: Path) -> str:
@@ -32,21 +35,88 @@ def submission_seed(batch_seed: int, sha256: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{batch_seed}:{sha256}".encode()).digest()[:8], "little") >> 1
 
 
+def _files_under(root: Path) -> list[tuple[str, Path]]:
+    """(relative path, file) for every file under `root`, links followed as the hidden tests' loader follows them
+    (a test file shared between assignments through a link is graded like any other), each real folder once (a
+    link back up is a loop, not more files); caches left out. A link to nothing is listed with its own path."""
+    out: list[tuple[str, Path]] = []
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in files:
+            if not name.endswith(".pyc"):
+                path = Path(folder) / name
+                out.append((path.relative_to(root).as_posix(), path))
+    return sorted(out)
+
+
 def tree_digest(root: Path) -> str:
-    """sha256 over every file under `root` (relative path and bytes; caches left out)."""
+    """sha256 over every file under `root` (relative path and bytes, links followed; caches left out)."""
     h = hashlib.sha256()
     if root.is_dir():
-        for p in sorted(root.rglob("*")):
-            if "__pycache__" in p.parts or p.suffix == ".pyc" or p.is_symlink() or not p.is_file():
-                continue
-            h.update(p.relative_to(root).as_posix().encode("utf-8", "surrogatepass") + b"\0")
-            h.update(file_sha256(p).encode() + b"\0")
+        for rel, p in _files_under(root):
+            h.update(rel.encode("utf-8", "surrogatepass") + b"\0")
+            h.update((file_sha256(p) if p.is_file() else "missing").encode() + b"\0")
     return h.hexdigest()
 
 
-def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str]]:
+def _imported_names(source: bytes) -> set[str]:
+    """The top-level modules a Python file imports by name (`import a.b`, `from a import b`,
+    `importlib.import_module("a")` with a literal): what it may load from the course root on sys.path."""
+    from autograder.grading.pyparse import parse
+    try:
+        tree = parse(source.decode("utf-8", "replace"))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) == "import_module"):
+            names.add(node.args[0].value.split(".")[0])
+    return names
+
+
+def course_modules_digest(course_root: Path, hidden: Path) -> str:
+    """sha256 over the modules at the course root that the hidden tests import, and those they import in turn
+    (hidden._expose_reference puts the course root on sys.path: `from course_answers import ANSWER` decides a
+    score as the tests do). The reference and this package have parts of their own."""
+    h = hashlib.sha256()
+    seen: set[str] = {"reference", "autograder"}
+    queue = [p for _, p in _files_under(hidden) if p.suffix == ".py" and p.is_file()]
+    read: set[str] = set()
+    while queue:
+        source_file = queue.pop()
+        real = os.path.realpath(source_file)
+        if real in read:
+            continue
+        read.add(real)
+        for name in sorted(_imported_names(source_file.read_bytes()) - seen):
+            seen.add(name)
+            module, package = course_root / f"{name}.py", course_root / name
+            if module.is_file():
+                h.update(f"{name}.py\0{file_sha256(module)}\0".encode())
+                queue.append(module)
+            elif package.is_dir():
+                h.update(f"{name}/\0{tree_digest(package)}\0".encode())
+                queue += [p for _, p in _files_under(package) if p.suffix == ".py" and p.is_file()]
+    return h.hexdigest()
+
+
+def grading_fingerprint(course: "Course", slug: str, isolation: "Isolation | None" = None) -> tuple[str, dict[str, str]]:
     """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
     test files, the reference modules, grading.yml's settings for it and this package's code (its version and its files).
+    The sandbox level asked for (`isolation`, or AUTOGRADER_ISOLATION; none: the strongest this host starts) is a
+    part: a grade made under `--isolation rlimits` is not served to a rerun at the default level.
     Only bytes are read: nothing of the tests or the reference is imported here."""
     from autograder import __version__
     settings = course.config.assignments[slug].model_dump(mode="json")
@@ -57,7 +127,10 @@ def grading_fingerprint(course: "Course", slug: str) -> tuple[str, dict[str, str
                 "gpu_points": course.config.gpu_points, "assignment": settings}
     parts = {
         "the hidden tests": tree_digest(course.assignment_dir(slug) / "hidden"),
+        "the course modules the hidden tests import": course_modules_digest(course.root, course.assignment_dir(slug) / "hidden"),
         "the reference": tree_digest(course.root / "reference"),
+        "the sandbox level asked": (isolation.value if isolation is not None
+                                    else os.environ.get("AUTOGRADER_ISOLATION") or "the strongest"),
         "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
         # the code, not just its version number: a fix between releases changes scores too
         "the autograder code": f"{__version__}:{tree_digest(Path(__file__).resolve().parent.parent)}",
