@@ -7060,6 +7060,117 @@ BLIND51_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind52 (frozen at 425e209, after red-team round 61 and the scaled q2 cost cut; measured at the bwrap level),
+# judged by three helper sessions at first sight: scaled 12/14, sdpa 8/14 (2 MIS-NAMED), pipeline 13/14: 33/42
+# blind52 (frozen engine, /tmp/frozen52), judged from `measure scaled-attention --set blind52 -v`
+# (/tmp/measure52-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j52-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # scores_negated on all 5 failing q1 tests (float64 weights/output, float32 square, non-contiguous, broadcast): "matches negating the scores before the softmax (softmax(-Q K^T / sqrt(d_k)) ...): the key that matches worst gets the most weight": exactly the effect (row max minus score is -S plus a per-row constant, which the softmax drops) and the smallest-case weights show the rows turned round; borderline: nothing names the DANet max-minus-energy line or says subtract the max FROM the scores; q8 not charged
+        "q1_danet_row_max_minus_energy_before_softmax": ("scores_negated",),
+        # one_edit_fix on all 4 failing q1 tests: "right with one change on line 8 (`return weights @ V_unit, weights`): `V` in place of `V_unit` (checked on all 4 inputs)": the slip at its place with the exact fix (mix the raw values); borderline: nothing says F.normalize changed the value rows; q8 not charged
+        "q1_value_rows_unit_normalised_before_mix": ("one_edit_fix",),
+        # one_edit_fix on both q2 failures: "right with one change on line 4 (`q = torch.randn(...) * 2 - 1 ...`): `torch.randn(...) * (2 - 1)` in place of `torch.randn(...) * 2 - 1` (and the same in its 1 other place) (... 3 pass)": points at the very rescaling on both draws and the fix works (times 1, i.e. drop `* 2 - 1`); borderline, closest to a mis-name in this set: the shown form reads like an operator-precedence slip, nothing says randn is already N(0, 1) or that the rand idiom gives mean -1, variance 4
+        "q2_randn_rescaled_with_uniform_two_x_minus_one_idiom": ("one_edit_fix",),
+        # generic: both q4 failures None, "the entropy table ... does not match ... in 4 of 16 entries (largest difference 1.3 at index (3, 1) ...): the wrong entries all lie at index 1 of the last axis (size 4), the rest is right": says what differs (the scaled_std column only), nothing says raw_std / d is not the std of the scaled scores (sqrt(d), or measure scaled.std())
+        "q4_table_scaled_std_as_raw_std_divided_by_d": (),
+        # enum_member_answer on q5:test_q5_answer: "a member of the Enum _Growth5, not its value ... Choice.C.name is the member's name": exactly the mistake and its fix (.name)
+        "q5_answer_enum_member_not_string": ("enum_member_answer",),
+        # answer_computed_by_code: "'D', the letter your code worked out (`q5_answer = min(_growth5, key=lambda s: abs(math.log(...`) ... (option D stands for squaring d_k ...) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (as blind48-51's q5 probes); borderline: nothing says the probe multiplies coordinate sums instead of summing products
+        "q5_answer_probe_product_of_coordinate_sums": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'A' ... (`q5_answer = 'A' if 'scaled' else 'C'`) ... (option A stands for giving the variance of the scaled dot product (1) for the raw one ...) ... (look at ... the branch each outcome takes)": quotes the whole condition, and A's belief is the branch taken; borderline: nothing says a non-empty string literal is always true
+        "q5_answer_condition_on_string_literal": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`q6_answer = sorted(_confidence6, key=_confidence6.get)[0]`) ... (look at its sign, max against min ...)": quotes the faulty line, and "max against min" is the very slip; borderline: nothing says sorted is ascending (reverse=True or [-1])
+        "q6_answer_confidence_sorted_ascending_first_taken": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _is_average6 else 'C'`) ... what it measures or compares is not what the question asks": quotes the check's branch, right in kind (as blind50/51's q6 checks); borderline: nothing says lstsq on 6 tokens in 4 features gives the min-norm solution, not the softmax weights
+        "q6_answer_lstsq_weights_of_underdetermined_probe": ("answer_computed_by_code",),
+        # generic: q7:test_q7_answer None, "q7_answer is 'E': it should be one letter as a string: "A", "B", "C", "D"": shows the wrong value and the options, nothing says chr(ord("A") + 4) is one past the last option (+ 3 meant); answer_by_position did not fire (E is no option)
+        "q7_answer_last_letter_as_a_plus_option_count": (),
+        # answer_computed_by_code: "'A' ... (`q7_answer = next((c for c, text in _options7.items() if any((w in t...`) ... (option A stands for ... a hard argmax ...) ... a search over the options": quotes the search, right in kind; borderline: nothing says iterating the keyword string gives characters (.split() meant), and A's stated belief is not the student's
+        "q7_answer_keyword_search_iterates_characters": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if 'soft' in _note7 else 'C'`) ... (look at ... the branch each outcome takes)": quotes the test whose branch is wrong, right in kind; borderline: nothing says `in` is case-sensitive ('Soft'), and C's stated belief (hard argmax) is not the student's
+        "q7_answer_case_sensitive_keyword_test": ("answer_computed_by_code",),
+        # one_edit_fix on all 3 q8 failures: "right with one change on line 8 (`start, end = h * d_k, (h + 1) * d_k`): `d_k` in place of `(h + 1) * d_k` -- or -- ... `Q.narrow(1, start, d_k)` ... in place of `Q.narrow(1, start, end)` ... on line 9", then "your code raised RuntimeError: start (24) + length (36) exceeds dimension size (48)": the slip at its place, the third alternative is the clean fix (a length, not an end) and the raw error says narrow's argument is a length
+        "q8_head_columns_by_narrow_given_end_not_length": ("one_edit_fix",),
+        # mha_strided_heads on all 3 q8 failures: "matches giving head h the strided columns h, h + n_heads, ... (a view(T, d_k, n_heads) split) instead of the block h * d_k to (h + 1) * d_k": exactly the mistake (unflatten(1, (d_k, n_heads)) is that view) and the fix
+        "q8_heads_unflattened_with_head_axis_minor": ("mha_strided_heads",),
+    },
+# wrong 14: named right 12 / partly 0 / generic 2 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+# blind52 (frozen engine, /tmp/frozen52), judged from `measure sdpa-from-scratch --set blind52 -v`
+# (/tmp/measure52-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j52-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # batch_axis_repeated on q1:test_weights_shape (the only failure): "weights_shape is (4, 10, 4, 10): the right shape (4, 10, 10) with the batch size 4 repeated at axis 2: writing the batch axis twice (Q's and K's leading shapes glued together ...): Q and K share one batch axis": exactly what torch.inner does on 3-D tensors (every leading index of Q with every leading index of K) and the fix; borderline: nothing names torch.inner / np.inner not batching
+        "q1_weights_probe_with_torch_inner_pairs_every_batch_with_every_batch": ("batch_axis_repeated",),
+        # answer_name_misspelled on q1:test_out_shape (the only failure): "`out_shape` is not defined, and the notebook binds `output_shape`: ... a name spelt differently from the one asked": exactly the mistake and its fix
+        "q1_out_shape_stored_under_the_name_output_shape": ("answer_name_misspelled",),
+        # one_edit_fix on q2:test_score_variances (the only failure): "right with one change on line 4 ... (`scaled_score_var = (raw_scores // math.sqrt(d_k)).var().item()`): `raw_scores / math.sqrt(d_k)` in place of `raw_scores // math.sqrt(d_k)` (checked ...: 1 pass)": the slip at its place with the fix; borderline: nothing says // floors float tensors too
+        "q2_scaled_scores_floor_divided_by_root_d_k": ("one_edit_fix",),
+        # number_of_another_type on q2:test_scale_divisor (the only failure): "scale_divisor is (or returns) a Decimal, not a Python int or float ... convert it, ... float(x) for a ratio": exactly the mistake and its fix
+        "q2_scale_divisor_as_an_exact_decimal": ("number_of_another_type",),
+        # MIS-NAMED (borderline): dtype_changed on q5:test_bfloat16 (the only failure; q3 has no bfloat16 softmax test, so the float16 returned for bfloat16 input is not charged at q3): "your code raised RuntimeError: expected m1 and m2 to have the same dtype, but got: c10::Half != c10::BFloat16 for bfloat16 inputs; the same values in float32 run and are right: some step converts to float32 (.float(), a float32 tensor) and meets the input's dtype; keep the input's dtype" -- the key's kind (output dtype not the input's) fits and "keep the input's dtype" is the fix in kind, but the cause it states is false: nothing float32 meets the bfloat16 values (the raw error itself says Half); the fault is the cast back with .half() in stable_softmax (.to(x.dtype) meant), and the message points the student at the `.float()`, which is the right step (the correct variant works in float32 too); nothing names float16 for bfloat16 or stable_softmax
+        "q3_half_types_cast_back_with_half_so_bfloat16_comes_back_float16": (),
+        # generic: q4:test_more_keys_than_queries None (the only failure), "causal_mask(4, 9) is not the causal mask (True where key j <= query i): it differs in 20 entries, the first at [0, 4]": says what differs and where (the first extra key column), nothing says the extra key columns were padded with True; q5/q6 not charged
+        "q4_square_triangle_padded_with_true_for_the_extra_keys": (),
+        # MIS-NAMED: fixed_axes on all 7 q5 failures: "the float64 output (d_k = 12) has shape (2, 2, 6, 5) on 3-D inputs; one 2-D slice of the same values runs and gives the right result: K.T or a fixed axis reverses or picks the wrong dims of batched inputs; use K.transpose(-2, -1)" -- the shape (B, B, T_q, d_v) is the effect, but the cause and fix blamed are the key transpose, and the code already uses K.transpose(-2, -1); the fault is the mask.unsqueeze(1) for 3-D masks (a mask is broadcast from the right as it is): the student is sent to fix a line that is right; q5:test_gradients_float64 is raw-with-the-same-tail ("your code raised RuntimeError: Mismatch in shape ..."); nothing names the mask (the catalogue's mask_unsqueezed, "your code reshapes the mask for one shape only", would fit)
+        "q5_three_d_mask_unsqueezed_at_dim_1_for_a_heads_axis": (),
+        # weights_not_normalised on q6:test_weights3 (the only failure): "weights3 is wrong: each row is the right weights times its own factor (the rows sum to between 100 and 100, not 1): ... rows do not sum to 1": exactly the effect (right weights scaled so rows sum to 100) in words a student can act on (drop the 100 *); borderline, close to a mis-name: the stock cause "using exp(scores) as weights without dividing by the row sum" is not this code's (it did divide, then scaled to percent), and "between 100 and 100" reads oddly
+        "q6_unmasked_weights_given_in_percent": ("weights_not_normalised",),
+        # generic: q6:test_weights3_causal None (the only failure), "weights3_causal is not correct in row(s) [0, 1]: each row holds the right values in another order (a permutation of the last axis) (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax of each row)": says what differs (the right values shifted along the key axis), nothing says F.pad's (2 - i, 0) pads on the left
+        "q6_causal_prefix_softmaxes_padded_on_the_left": (),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'A', the letter your code worked out (`q_trap_answer = 'A' if _same else 'C'`) ... (option A stands for zeroing masked weights after the softmax: rows no longer sum to 1) ... what it measures or compares is not what the question asks": right in kind (a check that compares the wrong things lands on A), as blind50/51's probes; borderline: it quotes the branch, not the line at fault (`torch.allclose(_shortcut, _shortcut)`), nothing says the shortcut is compared with itself
+        "q7_check_compares_the_shortcut_with_itself": ("answer_computed_by_code",),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'A', the letter your code worked out (`q_trap_answer = 'C' if _ref_sums_to_one and (not _short_sums_to_one...`) ... compare what each approach does to the sum of a row's weights ... (look at ... the branch each outcome takes)": quotes the check at fault, right in kind (as blind51's q6_answer_check_weight_row_sums_exactly_one); borderline: nothing says float32 row sums equal 1 only up to rounding (a tolerance meant)
+        "q7_row_sums_checked_with_exact_float_equality": ("answer_computed_by_code",),
+        # generic: q8:test_attn_entries None (the only failure), "attn_entries is 4, not the number of entries of the weight matrix (one per query-key pair)": says what differs, nothing says element_size() is bytes per entry (numel() meant)
+        "q8_entries_from_element_size_is_bytes_per_entry": (),
+        # generic: q8:test_score_madds None (the only failure), "score_madds is 1,073,741,824, not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)": says what differs with a useful hint (T * T entries of length d_k), but no key: nothing says the n**3 rule is for square n x n products
+        "q8_madds_from_the_n_cubed_rule_for_square_matrices": (),
+        # shape_for_number on q8:test_cost_ratio (the only failure): "cost_ratio is (4, 0), 2 whole numbers where one is asked ... give the one number": the effect (a tuple where one number is asked) with the 4 visible, accepted as blind51's q8_madds_typed_with_thousands_separators_is_a_tuple; borderline: nothing says divmod returns (quotient, remainder) (// meant), and its "if they are a shape, its count of entries is 0" / math.prod advice would give 0 if followed
+        "q8_ratio_from_divmod_is_a_tuple": ("shape_for_number",),
+    },
+# wrong 14: named right 8 / partly 0 / generic 4 / raw 0 / mis-named 2 / not caught 0; correct at full marks 5/5
+# blind52 (frozen engine, /tmp/frozen52), judged from `measure attention-pipeline --set blind52 -v`
+# (/tmp/measure52-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j52-ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # answer_from_none_call on q14:test_ans_cross_shapes (the only failure): "`ans_cross_shapes` is None: the notebook has `ans_cross_shapes = print('b')`, and `print(...)` returns None ... assign the value itself, and print it on a line of its own": exactly the mistake, its line and its fix
+        "q14_answer_assigned_from_print_returns_none": ("answer_from_none_call",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes: "'c', the letter your code worked out (`ans_cross_shapes = next((k for k, v in _shapes.items() if v == (tup...`) ... (option C stands for taking queries from Y or keys/values from X in cross-attention)": the option's stated cause is exactly this experiment's slip (_Q from _Y, _K/_V from _X), right in kind (as blind51's q14 probe); borderline: the quoted line is the lookup, not the `_Q, _K, _V = _Y @ ..., _X @ ...` line at fault
+        "q14_experiment_queries_from_y_keys_values_from_x": ("answer_computed_by_code",),
+        # answer_in_container on q15:test_ans_cross_causal: "array(['d'], dtype='<U1'), a NumPy array holding a letter (take it out: ans_cross_causal = str(arr.item()))": exactly the effect of boolean indexing and a working fix (as blind51's q14_letter_as_zero_dim_numpy_array); borderline: the stock tail (trailing comma, slice, braces) does not fit, nothing says boolean indexing returns an array
+        "q15_letter_picked_by_numpy_boolean_mask_stays_array": ("answer_in_container",),
+        # answer_in_container on q15:test_ans_cross_causal: "ans_cross_causal is ['d'], a list holding a letter ... where the answer is the value itself": exactly the effect (split() gives a list), a student can act on it; borderline: the fixes offered (drop the comma/brackets/braces, index instead of slicing) do not name split() -> strip()
+        "q15_whitespace_removed_with_split_gives_list": ("answer_in_container",),
+        # answer_computed_by_code on q03:test_ans_scale: "'a', the letter your code worked out (`if _H_raw < _H_scaled - 0.5: ans_scale = 'b' elif _H_raw > _H_scale...`) ... (option A stands for thinking larger scores make the softmax flatter ...) ... (look at its sign, max against min, ... the branch each outcome takes)": quotes the comparison whose operands are swapped, right in kind (as blind50/51's q03 probes), told as the code's pick, not the student's belief; borderline: nothing says the two entropies are unpacked in swapped order
+        "q03_experiment_unpacks_entropies_in_swapped_order": ("answer_computed_by_code",),
+        # answer_extra_characters on q03:test_ans_scale: "ans_scale is 'option b': it has characters besides the letter, which seems to be 'b' ... the answer must be the letter alone": exactly the mistake and its fix
+        "q03_answer_written_as_option_b": ("answer_extra_characters",),
+        # answer_left_empty on q06:test_ans_mask: "`ans_mask` is not answered yet: replace the `...` with your answer and run the cell": exactly the mistake (the template's Ellipsis) and its fix
+        "q06_answer_left_as_template_ellipsis": ("answer_left_empty",),
+        # answer_in_words on q06:test_ans_mask: "'Position t can read token t+1, ...', words and no letter: writing words (an option's text ...) where the question asks for the option's letter": exactly the mistake and its fix
+        "q06_option_sentence_instead_of_letter": ("answer_in_words",),
+        # answer_computed_by_code on q16:test_ans_complexity: "'b', the letter your code worked out (`if abs(_ratio - 2) < 0.5: ans_complexity = 'a' elif abs(_ratio - 4)...`) ... (option B stands for thinking the cost of the scores does not depend on T ...) ... (look at ... the sizes it uses ...)": right in kind (as blind51's q16_score_count_summed_in_half_overflows); borderline: the quoted line is the branch, not `T ^ 2 * d_k`, nothing says ^ is XOR (** meant) or that the ratio is ~0.3
+        "q16_cost_formula_with_caret_xor": ("answer_computed_by_code",),
+        # answer_value_not_letter on q16:test_ans_complexity: "ans_complexity is 2, a number, not a letter: answering ... with a value ... instead of the letter of the option that says it, as a string such as "B"": exactly the mistake and its fix
+        "q16_answer_given_as_exponent": ("answer_value_not_letter",),
+        # inplace_on_input on q01:test_project_float64 (the only failure): "project_qkv modifies its input in place (argument 0 is not the same after the call) ... compute a new tensor instead (... masked_fill, not masked_fill_)": exactly the in-place unsqueeze_ and its fix in kind; borderline: nothing says the output gains a leading size-1 axis for 2-D input -- probed: the out-of-place X = X.unsqueeze(0) then fails the same test with size_one_axes_added ("Q has shape (1, 7, 12), expected (7, 12) ... an unsqueeze ... left in"), so the second half is named on resubmission; q07/q09/q13 not charged
+        "q01_batch_axis_added_in_place_with_unsqueeze_": ("inplace_on_input",),
+        # nw_operands_swapped on all 3 q08 failures (random, is_attention_row, views): "your code raised RuntimeError: size mismatch ...; on a square input (T = d_k = d_v = 12) it runs and matches swapping the operands of a product (... V @ w for w @ V) ... the row is w @ V": torch.mv(V, kappa) is V @ kappa, exactly the swap named, with the fix; keyed, so not raw
+        "q08_mix_with_mv_on_untransposed_values": ("nw_operands_swapped",),
+        # prefix_average_counts_reversed on q09:test_prefix_average_matrix (the only failure): "dividing row t by the counts in reverse order (torch.arange(T, 0, -1): T for the first row, 1 for the last) instead of by its own length t": exactly the effect (triu's row sums are T..1) and the fix; borderline: nothing names triu for tril in the counts; q10 not charged
+        "q09_divided_by_row_counts_of_upper_triangle": ("prefix_average_counts_reversed",),
+        # generic: q12:test_count_qkv None "the count is wrong (for d_v different from d_k)" and q12:test_count_with_output None "... you give 59396.0; W_Q, W_K, W_V hold 38688 and W_O ... 17360, so your count holds 20708.0 for W_O if the rest is right": says what differs (and the d_v != d_k condition), nothing names the mean head width 1.5 d_model (d_k + d_v) for d_model (2 d_k + d_v) or the float; the W_O attribution is misleading (the W_Q/W_K/W_V part is what is wrong) but unkeyed
+        "q12_three_times_mean_head_width": (),
+    },
+# wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -7089,7 +7200,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
     "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS,
-    "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS}
+    "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS, "blind52": BLIND52_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
