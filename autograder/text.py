@@ -142,9 +142,18 @@ def csv_cell(text: str) -> str:
     """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
     a formula. Numbers the grader writes itself do not go through this and stay numbers."""
     text = str(text)
+    return "'" + text if _starts_formula(text) else text
+
+
+def _starts_formula(text: str) -> bool:
     # any Unicode space or invisible format character a spreadsheet might trim first (U+3000, U+2003,
     # a zero-width space, a BOM): red-team round 24 found the list of six spaces too short
-    if text.lstrip().lstrip("\u200b\u200c\u200d\u2060\ufeff").lstrip().startswith(_FORMULA_START) \
-            or text.startswith(_FORMULA_START):
-        return "'" + text
-    return text
+    return text.lstrip().lstrip("\u200b\u200c\u200d\u2060\ufeff").lstrip().startswith(_FORMULA_START) \
+        or text.startswith(_FORMULA_START)
+
+
+def csv_uncell(value: str) -> str:
+    """A cell csv_cell wrote, read back as the text it was given: its ' dropped exactly where csv_cell adds one
+    (one rule for both: handscores read the submission keys a full-width sign started with their ' kept, and
+    refused the grader's own template, red-team round 63)."""
+    return value[1:] if value.startswith("'") and _starts_formula(value[1:]) else value

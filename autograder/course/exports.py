@@ -399,6 +399,19 @@ def _pick(files: list[tuple[str, Path]], slug: str, rule: NotebookRule, scratch:
 _GS_FOLDER = re.compile(r"submission_\d{1,20}")
 
 
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+def _times_as_text(loader: Any) -> Any:
+    """`loader` with YAML's implicit timestamps left as text: safe_load builds a datetime of every unquoted
+    `:created_at:` while it reads the file, so one time that cannot be built (a leap second, 2024-02-30, year 0)
+    refused the whole export, every student's grade (red-team round 63). As text, parse_time judges each row, and
+    a time not understood is that row's warning (autograder.course.lateness)."""
+    resolvers = {first: [(tag, rx) for tag, rx in pairs if tag != _TIMESTAMP_TAG]
+                 for first, pairs in loader.yaml_implicit_resolvers.items()}
+    return type(f"TextTimes{loader.__name__}", (loader,), {"yaml_implicit_resolvers": resolvers})
+
+
 def _yaml_checked(text: str, limits: ExportLimits, where: str) -> Any:
     """The document as `yaml.safe_load` reads it, after checking on the token stream that it uses no
     merge keys (over aliases they grow exponentially even under safe_load), few aliases, and shallow
@@ -413,7 +426,7 @@ def _yaml_checked(text: str, limits: ExportLimits, where: str) -> Any:
     closing = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
     # libyaml's scanner and parser where present (about 7x faster on an 8 MB export); the constructor
     # is SafeConstructor either way: CSafeLoader is safe_load's loader, implemented in C.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = _times_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     try:
         for token in yaml.scan(text, Loader=loader):
             if key_next and isinstance(token, yaml.ScalarToken):

@@ -215,11 +215,21 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     from autograder.text import csv_cell
     rows = build_rows(results, entries, submitters, lateness)
     warnings: list[str] = []
+    # Canvas matches a row by its ID, else its SIS User ID, else its login: a row is left out when ANY of those
+    # values is another submission's too, not only its strongest (a row with sid and email beside a row with the
+    # same email and no sid: Canvas put the second row's score on the first student, red-team round 63)
+    def matchable(s: Student) -> list[tuple[str, str]]:
+        return [(kind, value.lower() if kind == "email" else value)
+                for kind in ("sid", "email", "lms_id") if (value := getattr(s, kind))]
+
     owners: dict[tuple[str, str], set[str]] = {}
     for row in rows:
-        if row.student.identity:
-            owners.setdefault(row.student.identity, set()).add(row.submission)
+        for key in matchable(row.student):
+            owners.setdefault(key, set()).add(row.submission)
     twice = {ident for ident, subs in owners.items() if len(subs) > 1}
+
+    def shared(s: Student) -> bool:
+        return any(key in twice for key in matchable(s))
     for kind, value in sorted(twice):
         warnings.append(f"{kind} {value} is in {len(owners[(kind, value)])} submissions "
                         f"({', '.join(sorted(owners[(kind, value)])[:5])}): left out of the Canvas file")
@@ -232,7 +242,7 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
         return unicodedata.normalize("NFKC", s.name).casefold().strip()
     named: dict[str, set[str]] = {}
     for row in rows:
-        if row.student.identity not in twice and by_name_only(row.student):
+        if not shared(row.student) and by_name_only(row.student):
             named.setdefault(name_key(row.student), set()).add(row.submission)
     same_name = {name for name, subs in named.items() if len(subs) > 1}
     for name in sorted(same_name):
@@ -248,7 +258,7 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     anonymous: list[str] = []
     for row in rows:
         s = row.student
-        if s.identity in twice or (by_name_only(s) and name_key(s) in same_name):
+        if shared(s) or (by_name_only(s) and name_key(s) in same_name):
             continue
         if by_name_only(s):
             anonymous.append(f"{s.label} ({row.submission})")

@@ -43,7 +43,7 @@ from typing import Iterable, Optional
 from autograder.config import AssignmentSettings, Course
 from autograder.errors import ConfigError, GraderError
 from autograder.course.exports import Entry, Student
-from autograder.text import clean
+from autograder.text import clean, csv_uncell
 from autograder.results import SubmissionResult, TestReport
 
 HAND_TEST_NAME = "written answer (graded by hand)"
@@ -53,7 +53,6 @@ MAX_ROWS = 100_000
 MAX_COMMENT = 4000
 KNOWN_COLUMNS = ("sid", "submission", "question", "score", "comment", "name", "email", "late")
 WAIVE_WORDS = ("waive", "waived")
-_FORMULA_START = ("=", "+", "-", "@")
 
 
 class HandScoreError(GraderError):
@@ -113,9 +112,7 @@ def hand_points(settings: AssignmentSettings, slug: str = "") -> dict[str, float
 
 def _unquote(value: str) -> str:
     """A cell as a person meant it: the "'" that csv_cell puts before a formula-like value is dropped."""
-    if value.startswith("'") and value[1:].lstrip(" \t").startswith(_FORMULA_START):
-        return value[1:]
-    return value
+    return csv_uncell(value)
 
 
 def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Entry] = (),

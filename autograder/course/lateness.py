@@ -120,6 +120,18 @@ def duration_text(delta: dt.timedelta) -> str:
     return f"{max(mins, 1)} min"
 
 
+def _extension_due(until: str, zone: dt.tzinfo) -> dt.datetime:
+    """An extension's due time. A wall time without offset that daylight saving skips or repeats in the policy's
+    zone (2024-03-10T02:30 in New York) is read as the later of its two readings: the instructor granted until
+    then, and read_hand_scores, which knows no zone, accepted it (it was dropped with a note, and the student paid
+    the whole penalty: red-team round 63). Raises BadTime for text that is no time at all."""
+    try:
+        return parse_time(until, zone)
+    except BadTime:
+        naive = parse_time(until, dt.timezone.utc).replace(tzinfo=None)   # the syntax; BadTime where it fails
+        return max(naive.replace(tzinfo=zone, fold=fold).astimezone(dt.timezone.utc) for fold in (0, 1))
+
+
 def assess(submitted_at: str, flagged_late: bool, policy: Optional[Policy],
            waiver: Optional["Waiver"] = None) -> Lateness:
     """What `policy` makes of a submission the export timed `submitted_at` (hostile text; "" for no
@@ -137,9 +149,9 @@ def assess(submitted_at: str, flagged_late: bool, policy: Optional[Policy],
     due, extended_to = policy.due, ""
     if waiver is not None and waiver.until:
         try:
-            due = parse_time(waiver.until, policy.zone)
+            due = _extension_due(waiver.until, policy.zone)
             extended_to = due.astimezone(policy.zone).strftime("%Y-%m-%d %H:%M %Z").strip()
-        except BadTime as e:  # read_hand_scores checked it: only a journal edited by hand lands here
+        except BadTime as e:  # read_hand_scores checked its syntax: only a journal edited by hand lands here
             warning = (warning + "; " if warning else "") + f"the extension's time is not understood ({e})"
     if submitted is not None:
         late_by: Optional[dt.timedelta] = submitted - due
