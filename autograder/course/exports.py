@@ -694,6 +694,9 @@ def _distrust_lms_ids_if_mixed(found: Discovery) -> None:
 
 
 # --- the one entry point -----------------------------------------------------------------------------
+SUBMISSION_SUFFIXES = (".ipynb", ".py", ".zip")
+
+
 def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookRule] = None,
              limits: Optional[ExportLimits] = None, folders: Optional[bool] = None) -> Discovery:
     """Every submission in `directory` (a class folder in any layout above, or one zip of it), with
@@ -729,7 +732,19 @@ def discover(directory: Path, slug: str, scratch: Path, rule: Optional[NotebookR
         if len(inner) == 1 and inner[0].is_dir(follow_symlinks=False) and not inner[0].is_symlink() \
                 and (Path(inner[0].path) / METADATA_NAME).is_file():
             root = Path(inner[0].path)
+    loose: list[str] = []
     if (root / METADATA_NAME).exists() or (root / METADATA_NAME).is_symlink():
+        # A Gradescope export holds submission_<id> folders beside its metadata, never a submission file: a
+        # metadata file beside students' own files is one of them (a flat folder whose names students choose: a
+        # forged one had named the class's rows and left every notebook ungraded, red-team round 64)
+        loose = [e.name for e in _top(root, limits) if not hidden_name(e.name) and e.is_file(follow_symlinks=False)
+                 and e.name.lower().endswith(SUBMISSION_SUFFIXES)]
+    if loose:
+        found = _discover_mixed(root, slug, rule, unpacker, limits, folders)
+        found.warnings.append(f"{METADATA_NAME} lies beside submission files ({', '.join(shown_name(n, 60) for n in loose[:3])}"
+                              f"{' ...' if len(loose) > 3 else ''}): read as a plain class folder, the file ignored (a "
+                              "Gradescope export holds only submission_<id> folders beside it)")
+    elif (root / METADATA_NAME).exists() or (root / METADATA_NAME).is_symlink():
         found = _discover_gradescope(root, slug, rule, unpacker, limits)
     else:
         found = _discover_mixed(root, slug, rule, unpacker, limits, folders)

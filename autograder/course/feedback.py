@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -86,12 +86,34 @@ class _Svg:
     height_pt: float
 
 
+@lru_cache(maxsize=1)
+def _matplotlib() -> Any:
+    """matplotlib with its own defaults, whatever the working directory holds. On import it reads `./matplotlibrc`
+    before any other settings file, and a batch run from a flat class folder has students' files there: one drew
+    every formula of the class in white (text.color) and put escape sequences in a warning on the instructor's
+    terminal (red-team round 64). Its warnings are silenced for the import, and the settings reset after it."""
+    import logging
+    import warnings
+    log = logging.getLogger("matplotlib")
+    level = log.level
+    log.setLevel(logging.CRITICAL + 1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import matplotlib
+            matplotlib.rcdefaults()
+    finally:
+        log.setLevel(level)
+    return matplotlib
+
+
 @lru_cache(maxsize=4096)
 def _typeset(latex: str) -> Optional[_Svg]:
     """One formula as an SVG (paths only, no fonts), or None when mathtext cannot typeset it."""
     if not latex.strip() or len(latex) > MAX_FORMULA_CHARS:
         return None
-    import matplotlib
+    with _LOCK:   # one thread imports and resets matplotlib (_matplotlib), none while another draws
+        matplotlib = _matplotlib()
     from matplotlib import mathtext
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties
