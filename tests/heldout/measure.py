@@ -7073,9 +7073,11 @@ BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # one_edit_fix on all 4 failing q1 tests: "right with one change on line 8 (`return weights @ V_unit, weights`): `V` in place of `V_unit` (checked on all 4 inputs)": the slip at its place with the exact fix (mix the raw values); borderline: nothing says F.normalize changed the value rows; q8 not charged
         "q1_value_rows_unit_normalised_before_mix": ("one_edit_fix",),
         # one_edit_fix on both q2 failures: "right with one change on line 4 (`q = torch.randn(...) * 2 - 1 ...`): `torch.randn(...) * (2 - 1)` in place of `torch.randn(...) * 2 - 1` (and the same in its 1 other place) (... 3 pass)": points at the very rescaling on both draws and the fix works (times 1, i.e. drop `* 2 - 1`); borderline, closest to a mis-name in this set: the shown form reads like an operator-precedence slip, nothing says randn is already N(0, 1) or that the rand idiom gives mean -1, variance 4
-        "q2_randn_rescaled_with_uniform_two_x_minus_one_idiom": ("one_edit_fix",),
+        # now (naming round 52: normals_rescaled_as_uniform, replayed on the seeded generator)
+        "q2_randn_rescaled_with_uniform_two_x_minus_one_idiom": ("one_edit_fix", "normals_rescaled_as_uniform"),
         # generic: both q4 failures None, "the entropy table ... does not match ... in 4 of 16 entries (largest difference 1.3 at index (3, 1) ...): the wrong entries all lie at index 1 of the last axis (size 4), the rest is right": says what differs (the scaled_std column only), nothing says raw_std / d is not the std of the scaled scores (sqrt(d), or measure scaled.std())
-        "q4_table_scaled_std_as_raw_std_divided_by_d": (),
+        # now (naming round 52: table_scaled_std_from_raw_std, the scaled_std column replayed as raw_std / d)
+        "q4_table_scaled_std_as_raw_std_divided_by_d": ("table_scaled_std_from_raw_std",),
         # enum_member_answer on q5:test_q5_answer: "a member of the Enum _Growth5, not its value ... Choice.C.name is the member's name": exactly the mistake and its fix (.name)
         "q5_answer_enum_member_not_string": ("enum_member_answer",),
         # answer_computed_by_code: "'D', the letter your code worked out (`q5_answer = min(_growth5, key=lambda s: abs(math.log(...`) ... (option D stands for squaring d_k ...) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (as blind48-51's q5 probes); borderline: nothing says the probe multiplies coordinate sums instead of summing products
@@ -7087,7 +7089,8 @@ BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _is_average6 else 'C'`) ... what it measures or compares is not what the question asks": quotes the check's branch, right in kind (as blind50/51's q6 checks); borderline: nothing says lstsq on 6 tokens in 4 features gives the min-norm solution, not the softmax weights
         "q6_answer_lstsq_weights_of_underdetermined_probe": ("answer_computed_by_code",),
         # generic: q7:test_q7_answer None, "q7_answer is 'E': it should be one letter as a string: "A", "B", "C", "D"": shows the wrong value and the options, nothing says chr(ord("A") + 4) is one past the last option (+ 3 meant); answer_by_position did not fire (E is no option)
-        "q7_answer_last_letter_as_a_plus_option_count": (),
+        # now (naming round 52: answer_letter_past_last_option, 'E' counted out of constants)
+        "q7_answer_last_letter_as_a_plus_option_count": ("answer_letter_past_last_option",),
         # answer_computed_by_code: "'A' ... (`q7_answer = next((c for c, text in _options7.items() if any((w in t...`) ... (option A stands for ... a hard argmax ...) ... a search over the options": quotes the search, right in kind; borderline: nothing says iterating the keyword string gives characters (.split() meant), and A's stated belief is not the student's
         "q7_answer_keyword_search_iterates_characters": ("answer_computed_by_code",),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if 'soft' in _note7 else 'C'`) ... (look at ... the branch each outcome takes)": quotes the test whose branch is wrong, right in kind; borderline: nothing says `in` is case-sensitive ('Soft'), and C's stated belief (hard argmax) is not the student's

@@ -2488,7 +2488,45 @@ def table_extra_variants(dims, seed) -> dict:
             "table_stds_of_keys/biased": table_input_stds(dims, seed, "k", unbiased=False),
             "table_stds_of_keys/query": table_input_stds(dims, seed, "q"),
             **{f"table_std_holds_mean{tag}": table_std_means(dims, seed, cols)
-               for tag, cols in (("", ("raw", "scaled")), ("/raw", ("raw",)), ("/scaled", ("scaled",)))}}
+               for tag, cols in (("", ("raw", "scaled")), ("/raw", ("raw",)), ("/scaled", ("scaled",)))},
+            **{f"table_scaled_std_from_raw_std/{tag}": table_scaled_std_formula(dims, seed, f)
+               for tag, (_said, f) in SCALED_STD_FORMULAS.items()}}
+
+
+# table_scaled_std_from_raw_std (round 52, blind52 q4_table_scaled_std_as_raw_std_divided_by_d): scaled_std worked
+# out from raw_std by a wrong factor instead of measured on the scaled scores; tag -> (as written, raw_std -> value)
+SCALED_STD_FORMULAS = {
+    "d": ("raw_std / d", lambda s, d: s / d),
+    "d_squared": ("raw_std / d ** 2", lambda s, d: s / d ** 2),
+    "times_sqrt_d": ("raw_std * sqrt(d)", lambda s, d: s * d ** 0.5),
+}
+
+
+def table_scaled_std_formula(dims, seed, formula):
+    """The lesson's table with scaled_std = formula(raw_std, d) (raw_std / d, say) instead of the std of the scaled
+    scores (raw_std / sqrt(d)); raw_std and both entropies right."""
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed).double()
+        scaled = raw / d ** 0.5
+        rows.append({"d": d, "raw_std": float(raw.std()), "scaled_std": float(formula(float(raw.std()), d)),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(scaled))})
+    return ref.table_as_tensor(rows)
+
+
+def table_scaled_std_said(m: Misconception, table, dims, seed) -> Misconception:
+    """table_scaled_std_from_raw_std told with the formula whose column the table holds (found again among the
+    formulas, exactly one matching); `m` unchanged for any other key."""
+    if m.key != "table_scaled_std_from_raw_std" or type(table) is not torch.Tensor:
+        return m
+    tables = {tag: table_scaled_std_formula(dims, seed, f) for tag, (_said, f) in SCALED_STD_FORMULAS.items()}
+    found = matching_variants(table, tables, torch.float32, expected=ref.table_as_tensor(ref.entropy_table(dims, seed)))
+    if len(found) != 1:
+        return m
+    written = SCALED_STD_FORMULAS[found[0]][0]
+    return Misconception("table_scaled_std_from_raw_std", f"the entropy table's scaled_std is {written} in every row "
+                         "(the other columns are right), not the std of the scaled scores, which is raw_std / sqrt(d): "
+                         + describe("table_scaled_std_from_raw_std"))
 
 
 def table_std_means(dims, seed, columns):
@@ -4072,6 +4110,12 @@ _OTHER_DISTRIBUTIONS = (
     ("uniform_samples/minus_one_to_one", lambda shape, g, dt: torch.empty(shape, dtype=dt).uniform_(
         -1.0, 1.0, generator=g)),
     ("uniform_samples/centred_half", lambda shape, g, dt: torch.rand(shape, generator=g, dtype=dt) - 0.5),
+    # round 52 (blind52 q2_randn_rescaled_with_uniform_two_x_minus_one_idiom): rand's rescaling to [-1, 1) (or its
+    # centring, - 0.5) applied to normal draws: mean -1, variance 4 (24 d_k); mean -0.5 (1.5 d_k)
+    ("normals_rescaled_as_uniform/two_x_minus_one", lambda shape, g, dt: torch.randn(shape, generator=g, dtype=dt)
+     * 2 - 1),
+    ("normals_rescaled_as_uniform/centred_half", lambda shape, g, dt: torch.randn(shape, generator=g, dtype=dt)
+     - 0.5),
 )
 
 
@@ -5316,6 +5360,71 @@ def answer_bindings(cells: list[str], question: str):
     literals = {k: v for k, v in literals.items() if seen[k] == 1 and k != question}
     return ([(ast.get_source_segment(cell, n) or question).strip() for n in found], [n for n in found], literals,
             tree)
+
+
+def _count_arithmetic(node) -> bool:
+    """An expression that only counts: int constants, names, len(...), ord of a one-letter string, + - * //."""
+    import ast
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)) \
+            and _count_arithmetic(node.left) and _count_arithmetic(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        arg = node.args[0]
+        return node.func.id == "len" or (node.func.id == "ord" and isinstance(arg, ast.Constant)
+                                         and isinstance(arg.value, str) and len(arg.value) == 1)
+    return False
+
+
+def _letter_by_count(node) -> bool:
+    """A letter picked by counting: chr(ord("A") + n) (or chr(64 + n)), with n only counted (constants, names,
+    len(...)); or a run of letters that begins with the options' ("ABCDE...", string.ascii_uppercase) indexed by
+    such a count."""
+    import ast
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_FOLDS \
+            and not node.args and not node.keywords:
+        node = node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" \
+            and len(node.args) == 1 and not node.keywords:
+        arg = node.args[0]
+        return isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Sub)) and _count_arithmetic(arg) \
+            and any((isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "ord")
+                    or (isinstance(n, ast.Constant) and type(n.value) is int and 60 <= n.value <= 100)
+                    for n in ast.walk(arg))
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) and _count_arithmetic(node.slice):
+        base = node.value
+        return (isinstance(base, ast.Constant) and isinstance(base.value, str)
+                and base.value.upper().startswith("".join(_LETTERS) + chr(ord(_LETTERS[-1]) + 1))) \
+            or (isinstance(base, ast.Attribute) and base.attr in ("ascii_uppercase", "ascii_lowercase",
+                                                                 "ascii_letters"))
+    return False
+
+
+def raise_if_letter_past_options(question: str, value, submission) -> None:
+    """answer_letter_past_last_option (round 52, blind52 q7_answer_last_letter_as_a_plus_option_count): the answer is
+    the letter right after the last option ('E' for options A..D), and the last binding of `question` counts it out
+    (chr(ord("A") + 4), "ABCDE"[n_options], string.ascii_uppercase[4]): the count ran one past the options. A
+    literal 'E', or a letter two past, or one a probe or a test worked out, is not named."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    if submission is None or not isinstance(value, str):
+        return
+    past = chr(ord(_LETTERS[-1]) + 1)
+    if value.strip().strip("()").strip().upper() != past:
+        return
+    found = answer_bindings(cells_of(submission), question)
+    if found is None:
+        return
+    sources, nodes, _literals, _tree = found
+    last = nodes[-1]
+    if not isinstance(last, (ast.Assign, ast.AnnAssign)) or last.value is None or not _letter_by_count(last.value):
+        return
+    raise Misconception("answer_letter_past_last_option", f"{question} is {value.strip()!r}, the letter your code "
+                        f"counts out (`{_shown_binding(sources[-1:])}`): one past the last option, {_LETTERS[-1]}, so "
+                        "it is no option at all: " + describe("answer_letter_past_last_option"))
 
 
 def _shown_binding(sources: list[str]) -> str:

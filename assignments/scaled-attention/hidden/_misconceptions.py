@@ -91,6 +91,12 @@ MISCONCEPTIONS = {
     "shared_sample": "drawing one q (or one k) and reusing it for every sample: the pairs are not independent, "
                      "and the variance given q is |q|^2, not d_k; draw n_samples of each",
     "uniform_samples": "drawing uniform numbers (torch.rand) instead of standard normals (torch.randn)",
+    # naming52: blind52's q2_randn_rescaled_with_uniform_two_x_minus_one_idiom
+    "normals_rescaled_as_uniform": "rescaling normal draws the way uniform ones are rescaled (torch.randn(...) * 2 "
+                                   "- 1, or - 0.5): that idiom maps torch.rand's [0, 1) onto [-1, 1) (or centres "
+                                   "it), but torch.randn is already N(0, 1); * 2 - 1 moves the mean to -1 and the "
+                                   "variance to 4 (Var(q.k) about 24 d_k), - 0.5 moves the mean to -0.5; drop the "
+                                   "rescaling: q = torch.randn(n_samples, d_k, generator=generator)",
     "dots_summed_over_samples": "summing the products over the samples (dim 0) instead of over the d_k "
                                 "coordinates of each pair (dim -1)",
     "randn_shape_swapped": "swapping the two sizes in torch.randn: (d_k, n_samples) draws d_k vectors of length "
@@ -179,6 +185,11 @@ MISCONCEPTIONS = {
                                   "(or sqrt(sum(x^2) / (n - 1))), which never subtracts the sample mean: five "
                                   "scores of one draw do not average to exactly 0, so it is not .std(); use "
                                   "x.std() (the mean subtracted, divided by n - 1)",
+    # naming52: blind52's q4_table_scaled_std_as_raw_std_divided_by_d
+    "table_scaled_std_from_raw_std": "working scaled_std out from raw_std by a formula (raw_std / d, say) instead of "
+                                     "measuring it: dividing the scores by sqrt(d) divides their std by sqrt(d) "
+                                     "(their variance by d), so scaled_std is raw_std / sqrt(d); simplest is to "
+                                     "measure it, scaled.std() with scaled = raw / sqrt(d)",
     "table_vector_query_indexed": "drawing the query as a 1-D vector (torch.randn(d)) and keeping the [0] of the "
                                   "2-D code: q @ k.T is then already the 5 scores, shape (5,), so [0] keeps the "
                                   "first score alone (its std is NaN, the softmax of one score has entropy 0); draw "
@@ -566,6 +577,11 @@ MISCONCEPTIONS = {
                                       "skips the last): each dot has d_k - 1 terms, so the variance is about d_k - 1 "
                                       "instead of d_k; Python counts from 0, so loop over range(d_k), or compute "
                                       "(q * k).sum(dim=-1)",
+    # naming52: blind52's q7_answer_last_letter_as_a_plus_option_count
+    "answer_letter_past_last_option": "counting one letter past the options: the option letters run A to D, and "
+                                      "counting from A the n-th option is chr(ord(\"A\") + n - 1) (the fourth is "
+                                      "chr(ord(\"A\") + 3), not + 4); fix the count, or write the letter you mean "
+                                      "as a string",
     "answer_by_keyword_search": "picking the letter by searching the options' texts for a word: a word matches "
                                 "text, not meaning, and a wrong option can hold it too (one that says the "
                                 "opposite, 'has no ...'); read the options and assign the right one's letter as a "

@@ -196,7 +196,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
             assert_matches(table, expected, what="the entropy table (raw_std, scaled_std, H_raw, H_scaled)",
                            variants=variants)
         except Misconception as m:
-            raise D.table_swap_said(m, table, dims, seed) from None
+            raise D.table_scaled_std_said(D.table_swap_said(m, table, dims, seed), table, dims, seed) from None
         except AssertionError:
             # what nothing above names: a std column squared, or every row drawn at another seed
             D.raise_if_column_squared(table, expected)

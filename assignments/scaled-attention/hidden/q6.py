@@ -34,6 +34,7 @@ def test_q6_answer(q6_answer, submission=None):
     D.raise_if_computed_choice("q6_answer", q6_answer, ref.q6_answer, submission)
     D.raise_if_option_first_char("q6_answer", q6_answer)
     D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
+    D.raise_if_letter_past_options("q6_answer", q6_answer, submission)   # "E": counted one past D
     expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
 
