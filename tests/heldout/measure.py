@@ -7158,7 +7158,8 @@ BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_in_words on q06:test_ans_mask: "'Position t can read token t+1, ...', words and no letter: writing words (an option's text ...) where the question asks for the option's letter": exactly the mistake and its fix
         "q06_option_sentence_instead_of_letter": ("answer_in_words",),
         # answer_computed_by_code on q16:test_ans_complexity: "'b', the letter your code worked out (`if abs(_ratio - 2) < 0.5: ans_complexity = 'a' elif abs(_ratio - 4)...`) ... (option B stands for thinking the cost of the scores does not depend on T ...) ... (look at ... the sizes it uses ...)": right in kind (as blind51's q16_score_count_summed_in_half_overflows); borderline: the quoted line is the branch, not `T ^ 2 * d_k`, nothing says ^ is XOR (** meant) or that the ratio is ~0.3
-        "q16_cost_formula_with_caret_xor": ("answer_computed_by_code",),
+        # now (naming round 52: caret_is_xor, the cell replayed as arithmetic with ** for ^ gives the right letter)
+        "q16_cost_formula_with_caret_xor": ("answer_computed_by_code", "caret_is_xor"),
         # answer_value_not_letter on q16:test_ans_complexity: "ans_complexity is 2, a number, not a letter: answering ... with a value ... instead of the letter of the option that says it, as a string such as "B"": exactly the mistake and its fix
         "q16_answer_given_as_exponent": ("answer_value_not_letter",),
         # inplace_on_input on q01:test_project_float64 (the only failure): "project_qkv modifies its input in place (argument 0 is not the same after the call) ... compute a new tensor instead (... masked_fill, not masked_fill_)": exactly the in-place unsqueeze_ and its fix in kind; borderline: nothing says the output gains a leading size-1 axis for 2-D input -- probed: the out-of-place X = X.unsqueeze(0) then fails the same test with size_one_axes_added ("Q has shape (1, 7, 12), expected (7, 12) ... an unsqueeze ... left in"), so the second half is named on resubmission; q07/q09/q13 not charged
@@ -7168,7 +7169,8 @@ BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # prefix_average_counts_reversed on q09:test_prefix_average_matrix (the only failure): "dividing row t by the counts in reverse order (torch.arange(T, 0, -1): T for the first row, 1 for the last) instead of by its own length t": exactly the effect (triu's row sums are T..1) and the fix; borderline: nothing names triu for tril in the counts; q10 not charged
         "q09_divided_by_row_counts_of_upper_triangle": ("prefix_average_counts_reversed",),
         # generic: q12:test_count_qkv None "the count is wrong (for d_v different from d_k)" and q12:test_count_with_output None "... you give 59396.0; W_Q, W_K, W_V hold 38688 and W_O ... 17360, so your count holds 20708.0 for W_O if the rest is right": says what differs (and the d_v != d_k condition), nothing names the mean head width 1.5 d_model (d_k + d_v) for d_model (2 d_k + d_v) or the float; the W_O attribution is misleading (the W_Q/W_K/W_V part is what is wrong) but unkeyed
-        "q12_three_times_mean_head_width": (),
+        # now (naming round 52: param_count_mean_width, exact count match; the W_O blame line asks a second call first)
+        "q12_three_times_mean_head_width": ("param_count_mean_width",),
     },
 # wrong 14: named right 13 / partly 0 / generic 1 / raw 0 / mis-named 0 / not caught 0; correct at full marks 5/5
 }

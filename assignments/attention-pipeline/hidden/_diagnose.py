@@ -3446,3 +3446,242 @@ def merged_to_model_width_crash(fn: Callable[..., object], e: StudentCodeError, 
     return Misconception("heads_merged_to_model_width", f"{_said(e)}: the output, {d_v} columns wide (d_v), is put "
                          f"back into {d_model} columns (d_model, X's width); with W_V as wide as X it runs and is "
                          "right: " + describe("heads_merged_to_model_width"))
+
+
+# --- round 52 (blind52) -----------------------------------------------------------------------------------------
+
+def param_count_mean_width(d_model: int, d_k: int, d_v: int, with_output: bool) -> dict[str, Any]:
+    """q12's counts with W_Q, W_K, W_V given one shared width, the mean of d_k and d_v (blind52): 1.5 d_model
+    (d_k + d_v), a float from the /, or made whole (// 2, int(), round()); the right count only where d_v = d_k
+    (never on q12's sizes). W_O at the mean width too adds up to the right count with W_O, so only W_O's own
+    d_v x d_model term is added."""
+    mean = 1.5 * d_model * (d_k + d_v)
+    wo = d_v * d_model if with_output else 0
+    return {f"param_count_mean_width/{form}": n + wo for form, n in (
+        ("/", mean), ("//", 3 * d_model * ((d_k + d_v) // 2)), ("int", int(mean)), ("round", round(mean)))}
+
+
+def mean_width_said(raw: object, d_model: int, d_k: int, d_v: int, with_output: bool) -> str:
+    """What a mean-width count gives, and that it is a float where the / made one."""
+    return (f" (with d_model={d_model}, d_k={d_k}, d_v={d_v} you give {raw!r}" + (", a float," if type(raw) is float
+            else "") + f" where {ref.qkv_param_count(d_model, d_k, d_v, with_output)} is right: 3 x {d_model} x "
+            f"{(d_k + d_v) / 2:g}, the mean width" + (", plus W_O" if with_output else "") + ")")
+
+
+def count_with_output_said(got: float, alone: object, d_model: int, d_k: int, d_v: int) -> str:
+    """q12's message for a count with W_O that no key explains: W_O's term is blamed only where the count without
+    W_O (`alone`, a second call) is right; where that is wrong too, the W_Q, W_K, W_V part is said first."""
+    base = ref.qkv_param_count(d_model, d_k, d_v)
+    said = (f"the count is wrong (for d_v different from d_k): with d_model={d_model}, d_k={d_k}, d_v={d_v} you "
+            f"give {got}; W_Q, W_K, W_V hold {base} and W_O (d_v x d_model) {d_v * d_model}")
+    if type(alone) in (int, float) and alone == base:
+        return f"{said}; without W_O your count is right, so your W_O term is {got - base}"
+    if type(alone) in (int, float):
+        return f"{said}; without W_O you give {alone}, not {base}: fix the W_Q, W_K, W_V part first"
+    return said
+
+
+class _NotReplayed(Exception):
+    """The cell does something the arithmetic replay below does not follow."""
+
+
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+_COMPARE = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+            ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+_PURE = {"abs": abs, "min": min, "max": max, "round": round, "float": float, "int": int,
+         "log": math.log, "log2": math.log2, "sqrt": math.sqrt}
+
+
+class _ArithReplay:
+    """Runs a cell made only of numbers, strings, arithmetic, comparisons, if/elif/else and defs that return
+    arithmetic (a hand-made cost probe), as Python would. Anything else (an import other than math, a tensor, a
+    loop, a name not bound in the cell) stops it: _NotReplayed. Nothing of the student's runs here."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    @staticmethod
+    def _num(v: Any) -> Any:
+        if type(v) not in (int, float, str, bool) or type(v) in (int, float) and not abs(v) <= 1e30:
+            raise _NotReplayed
+        return v
+
+    def expr(self, n: ast.AST, env: dict[str, Any]) -> Any:
+        self.steps += 1
+        if self.steps > 5000:
+            raise _NotReplayed
+        if isinstance(n, ast.Constant) and type(n.value) in (int, float, str, bool):
+            return n.value
+        if isinstance(n, ast.Name) and n.id in env:
+            return env[n.id]
+        if isinstance(n, ast.BinOp):
+            a, b = self.expr(n.left, env), self.expr(n.right, env)
+            if any(isinstance(v, (str, bool)) for v in (a, b)):
+                raise _NotReplayed
+            if isinstance(n.op, ast.BitXor):
+                if type(a) is not int or type(b) is not int:
+                    raise _NotReplayed
+                return a ^ b
+            if isinstance(n.op, ast.Pow):
+                if abs(b) > 8 or a == 0 and b < 0:
+                    raise _NotReplayed
+                return self._num(a ** b)
+            op = _ARITH.get(type(n.op))
+            if op is None or isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b == 0:
+                raise _NotReplayed
+            return self._num(op(a, b))
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd, ast.Not)):
+            v = self.expr(n.operand, env)
+            return (not v) if isinstance(n.op, ast.Not) else -v if isinstance(n.op, ast.USub) else +v
+        if isinstance(n, ast.Compare):
+            left = self.expr(n.left, env)
+            for op, right in zip(n.ops, n.comparators):
+                fn, r = _COMPARE.get(type(op)), self.expr(right, env)
+                if fn is None or isinstance(left, str) != isinstance(r, str):
+                    raise _NotReplayed
+                if not fn(left, r):
+                    return False
+                left = r
+            return True
+        if isinstance(n, ast.BoolOp):
+            vals = [self.expr(v, env) for v in n.values]
+            return all(vals) if isinstance(n.op, ast.And) else any(vals)
+        if isinstance(n, ast.IfExp):
+            return self.expr(n.body if self.expr(n.test, env) else n.orelse, env)
+        if isinstance(n, ast.Call) and not any(isinstance(a, ast.Starred) for a in n.args) \
+                and all(k.arg is not None for k in n.keywords):
+            args = [self.expr(a, env) for a in n.args]
+            kwargs = {k.arg: self.expr(k.value, env) for k in n.keywords}
+            fn = env.get(n.func.id) if isinstance(n.func, ast.Name) else None
+            if isinstance(fn, ast.FunctionDef):
+                return self.call(fn, args, kwargs, env)
+            name = n.func.id if isinstance(n.func, ast.Name) and n.func.id not in env else \
+                n.func.attr if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.value.id == "math" else None
+            if name in _PURE and not kwargs:
+                try:
+                    return self._num(_PURE[name](*args))
+                except (TypeError, ValueError, OverflowError) as e:
+                    raise _NotReplayed from e
+        raise _NotReplayed
+
+    def call(self, fn: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any], env: dict[str, Any]) -> Any:
+        a = fn.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or fn.decorator_list or len(args) > len(a.args):
+            raise _NotReplayed
+        names = [p.arg for p in a.args]
+        defaults = dict(zip(names[len(names) - len(a.defaults):], (self.expr(d, env) for d in a.defaults)))
+        local = {k: v for k, v in env.items() if isinstance(v, ast.FunctionDef)}
+        for i, p in enumerate(names):
+            if i < len(args):
+                local[p] = args[i]
+            elif p in kwargs:
+                local[p] = kwargs[p]
+            elif p in defaults:
+                local[p] = defaults[p]
+            else:
+                raise _NotReplayed
+        returned: list[Any] = []
+        self.block(fn.body, local, returned)
+        if not returned:
+            raise _NotReplayed
+        return returned[0]
+
+    def block(self, body: list[ast.stmt], env: dict[str, Any], returned: list[Any]) -> None:
+        for s in body:
+            if returned:
+                return
+            if isinstance(s, ast.FunctionDef):
+                env[s.name] = s
+            elif isinstance(s, ast.Assign) and all(isinstance(t, ast.Name) for t in s.targets):
+                v = self.expr(s.value, env)
+                for t in s.targets:
+                    env[t.id] = v
+            elif isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Tuple) \
+                    and isinstance(s.value, ast.Tuple) and len(s.value.elts) == len(s.targets[0].elts) \
+                    and all(isinstance(t, ast.Name) for t in s.targets[0].elts):   # a, b = 1, 2
+                values = [self.expr(v, env) for v in s.value.elts]
+                for t, v in zip(s.targets[0].elts, values):
+                    env[t.id] = v
+            elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in env:
+                env[s.target.id] = self.expr(ast.BinOp(ast.Name(s.target.id, ast.Load()), s.op, s.value), env)
+            elif isinstance(s, ast.If):
+                self.block(s.body if self.expr(s.test, env) else s.orelse, env, returned)
+            elif isinstance(s, ast.Return) and s.value is not None:
+                returned.append(self.expr(s.value, env))
+            elif isinstance(s, ast.Pass) or isinstance(s, ast.Expr) and (isinstance(s.value, ast.Constant)
+                                                                         or _callee(s.value) == "print") \
+                    or isinstance(s, ast.Import) and all(a.name == "math" and a.asname is None for a in s.names):
+                continue
+            else:
+                raise _NotReplayed
+
+
+def _answer_cell_source(submission: object, name: str) -> str | None:
+    """The source of the last code cell that binds `name` outside any function (as _answer_cell)."""
+    from autograder.grading.pyparse import parse
+    from autograder.grading.source_checks import cells_of
+    last = None
+    for source in cells_of(submission) if submission is not None else []:
+        try:
+            tree = parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in _top_level_nodes(tree)):
+            last = source
+    return last
+
+
+def caret_between_numbers(submission: object, name: str) -> tuple[str, Any, Any] | None:
+    """(the line, the letter, the letter with ** for ^): where the cell that works `name` out by code writes `^`
+    before a small whole number (T ^ 2), and that cell, replayed as plain arithmetic (_ArithReplay), gives `name`
+    a letter as it is written (^ is xor) and a letter with every such ^ typed as ** (blind52's `T ^ 2 * d_k` cost
+    probe; the retyped source is parsed again, ** binding before *). None otherwise."""
+    import io
+    import tokenize
+    from autograder.grading.pyparse import parse
+    if not _computed_by_code(submission, name):
+        return None
+    source = _answer_cell_source(submission, name)
+    if source is None or len(source) > 6000:
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    carets = [i for i, t in enumerate(tokens) if t.type == tokenize.OP and t.string == "^"]
+    if not carets or any(i + 1 >= len(tokens) or tokens[i + 1].type != tokenize.NUMBER
+                         or tokens[i + 1].string not in ("2", "3") for i in carets):
+        return None
+    at = tokens[carets[0]]
+    comments = [t for t in tokens if t.type == tokenize.COMMENT and t.start[0] == at.start[0]]
+    line = at.line[:comments[0].start[1]].strip() if comments else at.line.strip()
+    retyped = [(t.type, "**" if i in carets else t.string) for i, t in enumerate(tokens)]
+    letters = []
+    for src in (source, tokenize.untokenize(retyped)):
+        env: dict[str, Any] = {}
+        try:
+            _ArithReplay().block(parse(src).body, env, [])
+        except (_NotReplayed, SyntaxError, ValueError, RecursionError, ArithmeticError, MemoryError):
+            return None
+        letters.append(env.get(name))
+    if not all(isinstance(v, str) for v in letters):
+        return None
+    return line, letters[0], letters[1]
+
+
+def raise_if_caret_for_power(value: object, submission: object) -> None:
+    """caret_is_xor: ans_complexity the letter its cost probe works out with `T ^ 2` (xor), where the same cell
+    with ** for that ^ works out the right letter (caret_between_numbers). Nothing otherwise."""
+    if not isinstance(value, str):
+        return
+    found = caret_between_numbers(submission, "ans_complexity")
+    if found is None:
+        return
+    line, got, fixed = found
+    norm = [v.strip().strip("()").strip().lower() for v in (value, got, fixed)]
+    if norm[0] == norm[1] != norm[2] == ref.ans_complexity:
+        raise Misconception("caret_is_xor", f"ans_complexity is {value.strip()!r}, worked out by your code with "
+                            f"`{line[:60]}`: ^ there is xor, not a power; with ** in its place the same code gives "
+                            f"{fixed.strip()!r}: " + describe("caret_is_xor"))

@@ -589,4 +589,9 @@ MISCONCEPTIONS = {
                                    "with C = d_model, as nanoGPT does): the output is d_v wide, which is d_model "
                                    "only when W_V is square; use V's width, view(..., T, V.shape[-1]) (or "
                                    "reshape(..., T, -1))",
+    # round 52 (blind52)
+    "param_count_mean_width": "giving W_Q, W_K and W_V one shared width, the mean (d_k + d_v) / 2, so the count is "
+                              "1.5 d_model (d_k + d_v) (a float, from the /): W_Q and W_K are d_model x d_k and W_V "
+                              "is d_model x d_v, so count d_model * (2 * d_k + d_v), a whole number",
+    "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
 }

@@ -60,6 +60,7 @@ def _raise_if_set(fn, d_model, d_k, with_output):
 
 
 def _check(got, d_model, d_k, d_v, with_output, fn=None):
+    raw = got
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
@@ -87,6 +88,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         # one W_O for each of Q, K, V (blind32): 3 d_v d_model, or each sized by its own width (d_k, d_k, d_v)
         more["param_count_wo_per_projection/3 d_v x d_model"] = base + 3 * d_v * d_model
         more["param_count_wo_per_projection/d_k, d_k, d_v x d_model"] = 2 * base
+    more.update(D.param_count_mean_width(d_model, d_k, d_v, with_output))   # one mean width for all three (blind52)
     wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
     for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
         for tail, wo in wo_term.items():
@@ -118,12 +120,11 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
             shape = (f" (with d_model={d_model}, d_k={d_k}, d_v={d_v} you add {extra} for W_O: "
                      f"{'3 x d_v x d_model' if extra == 3 * d_v * d_model else 'd_model (2 d_k + d_v) again'}"
                      f", where the one W_O, d_v x d_model, holds {d_v * d_model})")
+        shape = D.mean_width_said(raw, d_model, d_k, d_v, with_output) if key == "param_count_mean_width" else shape
         raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
-    if with_output:   # where it goes wrong: the part without W_O, or W_O's own term
-        base = ref.qkv_param_count(d_model, d_k, d_v)
-        raise AssertionError(f"the count is wrong (for d_v different from d_k): with d_model={d_model}, d_k={d_k}, "
-                             f"d_v={d_v} you give {got}; W_Q, W_K, W_V hold {base} and W_O (d_v x d_model) "
-                             f"{d_v * d_model}, so your count holds {got - base} for W_O if the rest is right")
+    if with_output:   # where it goes wrong: W_O's own term only where the count without W_O is shown right
+        alone = (_calls(fn, (d_model, d_k, d_v)) or (None,))[0] if fn is not None else None
+        raise AssertionError(D.count_with_output_said(got, alone, d_model, d_k, d_v))
     raise AssertionError("the count is wrong (for d_v different from d_k)")
 
 

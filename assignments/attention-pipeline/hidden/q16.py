@@ -30,6 +30,8 @@ def test_ans_complexity(ans_complexity, submission=None):
                                ref.MCQ_MISCONCEPTIONS["ans_complexity"])
         # 'a' worked out by a probe that counts the scores with len() (rows only, blind47)
         D.raise_if_cost_counted_with_len(ans_complexity, submission)
+        # a cost probe that writes T squared as T ^ 2 (xor), right with ** there (blind52)
+        D.raise_if_caret_for_power(ans_complexity, submission)
         # the 2 of option c's T^2 (the exponent) is that value, not option b's number (blind36)
         expect_choice(ans_complexity, "ans_complexity", answer=ref.ans_complexity,
                       wrong=ref.MCQ_MISCONCEPTIONS["ans_complexity"], bare_letter_only=True, values_in_options=(2,))
