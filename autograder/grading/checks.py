@@ -68,6 +68,10 @@ MISCONCEPTIONS: dict[str, str] = {
                            "condition alone it gives the positions where it is True",
     "maximum_for_max": "torch.maximum (or minimum) for a reduction: it is the elementwise maximum of two tensors; the "
                        "largest entry along an axis is x.amax(dim=-1, keepdim=True) or x.max(dim=-1, keepdim=True).values",
+    "graded_call_starts_thread": "starting a thread inside a graded function (a ThreadPoolExecutor, threading.Thread): "
+                                 "the grader runs each graded call on one thread and refuses new ones, because it "
+                                 "cannot see work handed to another thread; compute in the calling thread (one "
+                                 "batched tensor operation over the heads does the pool's work in one call)",
     "removed_torch_function": "calling a function torch has removed (torch.matrix_rank, torch.symeig, torch.solve, "
                               "torch.lstsq, torch.eig: tutorials older than torch 1.9): its replacement is in "
                               "torch.linalg (torch.linalg.matrix_rank, ...), as the error message says",

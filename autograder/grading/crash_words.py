@@ -35,6 +35,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are "
                 r"available"), "device_hard_coded"),
     (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),
+    # the worker refuses new threads from the first graded call on (the forbidden-API guard watches one thread):
+    # Python's own words for a thread start the kernel refused, in a graded call (red-team round 65)
+    (re.compile(r"\bcan't start new thread\b"), "graded_call_starts_thread"),
     (re.compile(r'\b[if]info\(\) missing 1 required positional arguments: "type"'), "finfo_keyword"),
     (re.compile(r"\b(?:Log)?Softmax\.__init__\(\) got multiple values for argument 'dim'|unsupported operand "
                 r"type\(s\) for [^:]{1,3}: '(?:Log)?Softmax' and|and '(?:Log)?Softmax'|a value of type (?:Log)?Softmax "

@@ -89,7 +89,9 @@ DYNAMIC_DOTTED = ("sys.modules", "sys._getframe", "torch.load", "torch.jit", "to
                   # (get_overridable_functions() filtered by __name__, decomposition_table by str(op): red-team
                   # round 59); no homework needs them
                   "torch.overrides", "torch._decomp", "torch._refs", "torch._prims", "torch._ops",
-                  "torch._C._dispatch")
+                  "torch._C._dispatch",
+                  # what widens torch.load(..., weights_only=True)'s allow-list to functions (add_safe_globals)
+                  "torch.serialization")
 MAX_SOURCE_CHARS = 2_000_000   # an honest notebook has well under 100 kB of code
 STORED_ELSEWHERE = "a value stored through a parameter or a local"
 MAX_FLOW_ROUNDS = 64           # stored_elsewhere: rounds of names bound to storing functions (an honest notebook: 2-3)
@@ -251,6 +253,16 @@ def _is_global(name: str, chain: Chain) -> bool:
     return True
 
 
+def _loads_weights_only(call: ast.Call, qualname: Callable[[ast.AST], str | None]) -> bool:
+    """`torch.load(path, weights_only=True)` spelt so: its unpickler builds tensors and plain containers only, no
+    code (a student's own checkpoint: red-team round 65 found it failed the rules closed). torch.serialization,
+    whose add_safe_globals would widen what it builds, stays a dynamic use."""
+    return (isinstance(call.func, ast.Attribute) and qualname(call.func) == "torch.load"
+            and all(k.arg is not None for k in call.keywords)
+            and any(k.arg == "weights_only" and isinstance(k.value, ast.Constant) and k.value.value is True
+                    for k in call.keywords))
+
+
 def _walk(node: ast.AST, chain: Chain) -> Iterator[tuple[ast.AST, Chain]]:
     """Every node under `node` with the scope chain it is evaluated in (parents before children)."""
     stack = [(node, chain)]
@@ -338,6 +350,7 @@ class _Notebook:
         self.module_aliases: dict[str, set[str]] = {}
         self.star_modules: set[str] = set()
         self.dynamic: list[str] = []
+        self.weights_only_loads: set[int] = set()   # torch.load(..., weights_only=True): its func node ids
         self.unparsed = 0
         self.getattr_aliases: dict[str, str] = {}   # `from operator import attrgetter as ag`: ag -> attrgetter
         self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
@@ -498,8 +511,10 @@ class _Notebook:
                 self.dynamic.append(f"`{n.arg if isinstance(n, ast.keyword) else str(n.value)}` named in a string")
             elif isinstance(n, ast.Attribute):
                 dotted = self.qualname(n)
-                if dotted and dotted.startswith(DYNAMIC_DOTTED):
+                if dotted and dotted.startswith(DYNAMIC_DOTTED) and id(n) not in self.weights_only_loads:
                     self.dynamic.append(f"`{dotted}`")
+            if isinstance(n, ast.Call) and _loads_weights_only(n, self.qualname):
+                self.weights_only_loads.add(id(n.func))   # its func, an Attribute, is walked after it
 
     def _dotted(self, n: ast.AST) -> str | None:
         """`weakref.finalize` (or a name imported from a module: `from weakref import finalize as fz`, `fz`) as the

@@ -810,8 +810,10 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
                        files_writable=("/proc/self/task",) if cuda else ())
               if opts.get("level") in ("container", "rlimits", "fallback") else False)
     os.environ.clear()
+    # TORCHDYNAMO_DISABLE: `f = torch.compile(f)` runs f as written. Inductor cannot build its code here (no exec),
+    # and a notebook that compiled its graded function lost half its points and took 267 s (red-team round 65)
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin",
-                       "OMP_NUM_THREADS": "1"})
+                       "OMP_NUM_THREADS": "1", "TORCHDYNAMO_DISABLE": "1"})
     mem = int(policy["memory_mb"]) * 1024 * 1024
     for lim, value in ((resource.RLIMIT_DATA, mem), (resource.RLIMIT_FSIZE, 64 << 20),
                        (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 256),
@@ -839,6 +841,7 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     os.closerange(low, 1 << 16)
     import torch
     torch.set_num_threads(1)
+    _keep_one_thread(torch)
     warm_heap()
     cuda_ready, cuda_error = False, ""
     if policy.get("cuda"):
@@ -850,6 +853,30 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
             "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
+
+
+def _keep_one_thread(torch: Any) -> None:
+    """A notebook's `torch.set_num_threads(4)` (tuning a laptop run) keeps torch at one thread. With more, torch's
+    pool started threads at the next parallel op, and every graded call after it was refused as code running beside
+    the graded call (a right notebook: 4/35, named forbidden_api: red-team round 65). One thread is what the timing
+    tests' yardstick uses too. A value torch would refuse is still refused by torch."""
+    set_threads = torch.set_num_threads
+
+    def set_num_threads(n: Any) -> None:
+        if type(n) is int and n >= 1:
+            set_threads(1)
+        else:
+            set_threads(n)
+    set_num_threads.__doc__ = set_threads.__doc__
+    torch.set_num_threads = set_num_threads
+
+
+def _display(*objs: Any, **kwargs: Any) -> None:
+    """Jupyter's `display`, which a notebook may call without importing it (IPython puts it in every kernel's
+    namespace): each object's text form, printed. A right notebook whose cell began with `display(x)` lost every
+    function defined below it (NameError: red-team round 65)."""
+    for obj in objs:
+        print(repr(obj))
 
 
 # --- the student's process: serving --------------------------------------------------------------
@@ -961,6 +988,7 @@ class Worker:
         self.ns: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
         ipython = IPythonStandIn()
         self.ns["get_ipython"] = lambda: ipython
+        self.ns["display"] = _display
         self.stash: dict[str, Any] = {}
         # names the grader has resolved: every reply to a request that ran student code tells it
         # their kinds as they are after it (Reply.kinds), so it need not ask again before each call
