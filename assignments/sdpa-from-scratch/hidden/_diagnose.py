@@ -760,7 +760,18 @@ def name_dtype_crash(fn, Q, K, V, mask, said):
     f32 = [None if t is None else (t if t.dtype == torch.bool else t.detach().float()) for t in (Q, K, V, mask)]
     out = second_call(fn, *f32[:3], mask=f32[3])
     if right(out, *f32):
-        raise Misconception("dtype_changed", f"{said} for {str(Q.dtype).replace('torch.', '')} inputs; the same "
+        name = str(Q.dtype).replace('torch.', '')
+        # round52 (blind52): the crash pairs the input's half type with the OTHER half type (Half != BFloat16):
+        # a cast to that type (.half() for bfloat16 input, .bfloat16() for float16), not float32, met the input
+        other = {torch.float16: ("BFloat16", "bfloat16", ".bfloat16()"),
+                 torch.bfloat16: ("Half", "float16", ".half()")}.get(Q.dtype)
+        if other is not None and re.search(rf"\b(c10::)?{other[0]}\b", said):
+            raise Misconception("dtype_changed", f"{said} for {name} inputs; the same values in float32 run and are "
+                                f"right, and the error pairs {name} with {other[1]}: your code casts to {other[1]} "
+                                f"({other[2]}) where the input's own dtype is meant (a softmax done in float32 and "
+                                f"cast back with {other[2]} turns {name} into {other[1]}); cast back with "
+                                ".to(x.dtype)")
+        raise Misconception("dtype_changed", f"{said} for {name} inputs; the same "
                             "values in float32 run and are right: some step converts to float32 (.float(), a "
                             "float32 tensor) and meets the input's dtype; keep the input's dtype")
     # naming27: a float32 replay that runs and is WRONG is judged first: the mistake it shows (mask * inf's
@@ -947,13 +958,57 @@ def name_from_mask_probes(fn, said):
                                 + describe(key))
 
 
+def mask_reshaped_replays(Q, K, V, mask) -> dict[int, torch.Tensor]:
+    """round52 (blind52): the reference with the mask given a size-one axis at dim d (mask.unsqueeze(d), for d in
+    0, 1, 2 of a mask of 3 or more dims, "room for a heads axis"), for each d where that broadcasts against the
+    scores and gives another shape or other values than the right result."""
+    out = {}
+    if type(mask) is not torch.Tensor or mask.dim() < 3:
+        return out
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    for d in (0, 1, 2):
+        try:
+            got = ref.scaled_dot_product_attention(Q, K, V, mask.unsqueeze(d))
+        except RuntimeError:
+            continue
+        if got.shape != expected.shape or not matching_variants(got, {"right": expected}, got.dtype):
+            out[d] = got
+    return out
+
+
+def name_mask_unsqueezed_replay(fn, Q, K, V, mask, said):
+    """mask_unsqueezed where a second call on the same (detached) inputs IS the reference with the mask
+    unsqueezed at one dim (blind52's `if mask.dim() == 3: mask = mask.unsqueeze(1)`): on 3-D inputs the
+    (B, 1, T_q, T_k) mask broadcasts the scores to (B, B, T_q, T_k)."""
+    replays = mask_reshaped_replays(Q, K, V, mask)
+    if not replays:
+        return
+    plain = [t.detach().contiguous() for t in (Q, K, V)]
+    out = second_call(fn, *plain, mask=mask)
+    if type(out) is not torch.Tensor:
+        return
+    for d, wrong in replays.items():
+        if (out.shape == wrong.shape and out.dtype == wrong.dtype
+                and matching_variants(out, {"mask_unsqueezed": wrong}, Q.dtype)):
+            raise Misconception("mask_unsqueezed", f"{said}; it equals the right computation with the "
+                                f"{mask.dim()}-D mask of shape {tuple(mask.shape)} given a dim at {d} "
+                                f"(mask.unsqueeze({d})): " + describe("mask_unsqueezed"))
+
+
 def name_from_a_slice(fn, Q, K, V, mask, said):
     """fixed_axes when one 2-D slice of the same values (the first batch entry and head) runs and gives
     the right result while the batched call crashed or came back wrong (`said`): .T reverses every axis
-    of a batched tensor, transpose(1, 2) picks the wrong ones."""
+    of a batched tensor, transpose(1, 2) picks the wrong ones. round52: a mask unsqueezed at one dim is named
+    first by its replay, and with a mask, fixed_axes also needs the same batched call WITHOUT the mask to go
+    wrong (K.T or a fixed axis does not depend on the mask; code right without it slipped on the mask)."""
     lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     if len(lead) == 0:
         return
+    if mask is not None:
+        name_mask_unsqueezed_replay(fn, Q, K, V, mask, said)
+        plain = [t.detach().contiguous() for t in (Q, K, V)]
+        if right(second_call(fn, *plain, mask=None), *plain, None):
+            return
     first = (0,) * len(lead)
     Q2, K2, V2 = (t.expand(*lead, *t.shape[-2:])[first] for t in (Q, K, V))
     m2 = None if mask is None else mask.expand(*lead, Q.shape[-2], K.shape[-2])[first]
@@ -5323,3 +5378,40 @@ def cumsum_denominators():
         e = torch.exp(s - s.amax(-1, keepdim=True))
         out[f"causal_cumsum_denominator/{how}"] = (e * mask) / e.cumsum(-1)
     return out
+
+
+def causal_weights_padded_left():
+    """round52 (blind52): each query's prefix softmax (keys 0..i) padded with its zeros BEFORE the weights (F.pad(w,
+    (2 - i, 0)): F.pad's pair is (left, right)), so row i's weights sit in the last i + 1 columns of weights3_causal."""
+    right = ref.weights3_causal
+    n = right.shape[-1]
+    rows = [torch.cat([right.new_zeros(n - 1 - i), right[i, : i + 1]]) for i in range(n)]
+    return {"causal_weights_padded_left": torch.stack(rows)}
+
+
+# the bytes of ONE element (element_size(), .itemsize): 2 (half types), 4 (float32), 8 (float64)
+_BYTES_WORDS = ("element_size", "itemsize")
+
+
+def name_count_from_another_rule(got, name, submission, T, d_k):
+    """round52 (blind52), Question 8's counts: score_madds = T^3 (2^30: the n^3 rule of a square n x n product; no
+    other count here is T^2 x 1024), and attn_entries equal to the bytes of one element (2, 4 or 8) with
+    element_size() or .itemsize in the assignment that binds it (read with ast, never run): 4 alone could be
+    cost_ratio's value, so the cell's own words are the evidence."""
+    if name == "score_madds" and got == T ** 3:
+        raise Misconception("madds_n_cubed_rule", f"score_madds is {got:,} = T^3 = {T}^3: "
+                            + describe("madds_n_cubed_rule"))
+    if name != "attn_entries" or got not in (2, 4, 8):
+        return
+    try:
+        cells = cells_of(submission) if submission is not None else []
+        trees = [parse(cells[i]) for i in cells_assigning(cells, name)]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    for n in (n for tree in trees for n in ast.walk(tree)):
+        if isinstance(n, ast.Assign) and any(getattr(t, "id", 0) == name for t in n.targets):
+            words = [a.attr for a in ast.walk(n.value) if isinstance(a, ast.Attribute) and a.attr in _BYTES_WORDS]
+            if words:
+                raise Misconception("entries_from_element_size", f"attn_entries is {got}, from .{words[0]}: the "
+                                    "bytes of ONE element, not the number of elements: "
+                                    + describe("entries_from_element_size"))

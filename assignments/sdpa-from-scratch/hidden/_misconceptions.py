@@ -441,6 +441,20 @@ MISCONCEPTIONS = {
                                    "The weight matrix has one entry per ordered (query, key) pair, both orders "
                                    "and a token with itself included (a causal mask zeroes weights, it does not "
                                    "remove them): T x T = T^2 entries",
+    "causal_extra_keys_visible": "padding the square causal mask with True for the keys past T_q (F.pad(tri, "
+                                 "(0, T_k - T_q), value=1)), so every query sees those keys: the rule is key j <= "
+                                 "query i in every column, so the extra columns are False (pad with False, or "
+                                 "build torch.ones(T_q, T_k).tril())",
+    "causal_weights_padded_left": "putting each query's zeros BEFORE its weights (F.pad(w, (n_pad, 0)): F.pad's "
+                                  "pair is (left, right)), so query i's weights on keys 0..i land on the last "
+                                  "columns; the keys a query cannot see are the later ones, so pad on the right: "
+                                  "F.pad(w, (0, n_pad))",
+    "madds_n_cubed_rule": "using the n^3 rule of a product of two square n x n matrices (T^3): Q (T x d_k) times "
+                          "K^T (d_k x T) makes T x T scores, each a dot product of length d_k, so it costs "
+                          "T x T x d_k multiply-adds",
+    "entries_from_element_size": "taking element_size() (or .itemsize), the size in bytes of ONE element (4 for "
+                                 "float32), as the count: the weight matrix has T x T entries, which .numel() "
+                                 "counts",
     "madds_all_heads_width": "counting with the width of all heads together (d_model = 8 heads x d_k = 512, "
                              "or the 8 heads' costs added) where the question asks for one head: one head's "
                              "Q @ K.T is T x T scores, each a dot product of length its own d_k = 64: T^2 d_k",

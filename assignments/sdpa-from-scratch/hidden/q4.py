@@ -90,6 +90,15 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         raise AssertionError(f"{what} should have dtype torch.bool (True = may attend), got {t.dtype}")
     if bool((t == expected).all()):
         return
+    if T_k is not None and T_k > T_q:
+        # round52 (blind52): the square tril of T_q with the extra key columns T_q..T_k-1 all True (F.pad(tri,
+        # (0, T_k - T_q), value=1), torch.cat with ones): every query sees every extra key. Padding with False
+        # is the right mask (j <= i < T_q), so only the True padding is wrong
+        padded = torch.cat([ref.causal_mask(T_q), torch.ones(T_q, T_k - T_q, dtype=torch.bool)], dim=1)
+        if bool((t == padded).all()):
+            raise Misconception("causal_extra_keys_visible", f"{what} is the square causal mask of {T_q} with the "
+                                f"{T_k - T_q} extra key columns ({T_q}..{T_k - 1}) all True: "
+                                + describe("causal_extra_keys_visible"))
     if bool(t.all()) or not bool(t.any()):
         # one value everywhere: positions compared without the queries on their own axis, when causal_mask(3, 5)
         # then fails to broadcast (blind32); else tril()'s result thrown away, a mask of ones never cut (naming21),

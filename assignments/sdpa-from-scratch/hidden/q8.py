@@ -56,6 +56,7 @@ def _raise_if_loop_from_one(submission, name, got):
 
 
 def _raise_if_related(got, name, submission=None, attn_entries=None):
+    diag.name_count_from_another_rule(got, name, submission, T, D_K)     # round52: element_size(), n^3
     right = getattr(ref, name)
     for t in ROUNDED_T:
         if got == AT_T[name](t) != right:
@@ -215,8 +216,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
 def test_cost_ratio(cost_ratio, submission=None):
     _raise_if_wrapped(cost_ratio, "cost_ratio")   # then a plain number only (anything else: expect_int says what it is)
     if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
-        raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: "
-                            + describe("cost_ratio_inverted"))
+        raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: " + describe("cost_ratio_inverted"))
     got = expect_int(cost_ratio, "cost_ratio")
     # the increase instead of the factor: new / old - 1 = 3, the same in percent (300), or the extra count
     # new - old of either question's count; no other key of this test owns these numbers (2, 8, 1/4)
