@@ -7182,6 +7182,118 @@ BLIND52_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind53 (frozen at 7640c69, after red-team rounds 61-66 and naming round 52; measured at the bwrap level),
+# judged by three helper sessions at first sight: scaled 10/14, sdpa 8/14 (1 MIS-NAMED), pipeline 13/14
+# (1 MIS-NAMED): 31/42
+# blind53 (frozen engine, /tmp/frozen53), judged from `measure scaled-attention --set blind53 -v`
+# (/tmp/measure53-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j53-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # one_edit_fix on all 5 failing q1 tests (float64 weights/output, float32 square, non-contiguous, broadcast): "right with one change on line 6 (`scores = F.relu(scores) # a negative score means "no match"...`): leave out line 6 -- or -- `scores` in place of `F.relu(scores)` (checked on all 5 inputs)": the slip at its place with the exact fix; the broadcast case shows got [[0.5, 0.5], ...] (all-negative scores flattened to equal weights); borderline: nothing says exp(0) gives the negative scores too much weight; q8 not charged
+        "q1_negative_scores_clamped_to_zero_before_softmax": ("one_edit_fix",),
+        # attention_top_k on all 5 failing q1 tests: "matches keeping only the k best-scoring keys of each query (... k = 1 is a hard argmax) instead of the softmax over every key (here k = 1 of the 7 keys: every other weight is exactly 0)", smallest case got [[1, 0], [0, 1]]: exactly the effect of the forward value (hard - soft.detach() + soft == one_hot(argmax)), and the code's own one_hot(argmax) line is what it points to; borderline: nothing names the straight-through trick or says its forward value equals `hard` (the soft weights were needed in value); q8 not charged
+        "q1_straight_through_hard_one_hot_weights": ("attention_top_k",),
+        # generic: both q2 failures None, "the result is 4.03 (4.01 scaled) times the variance of the same generator's torch.randn draws ...: the draws (or the dot products) are multiplied by a constant; q and k must be standard normals ..., used as drawn": says what differs (a constant factor 4 on the variance, i.e. dots doubled), no key; nothing says the polarisation identity divides by 4, not 2
+        "q2_dots_by_polarisation_identity_halved": (),
+        # one_edit_fix on all 3 q4 failures: "right with one change on line 3 (`log_p = F.log_softmax(logits, dim=-1) ...`): `F.softmax(logits, dim=-1)` in place of `F.log_softmax(logits, dim=-1)` (checked on all 3 inputs)" plus "contains NaN or inf ... got -inf": the slip at its place with the exact fix (entr of probabilities); borderline: nothing says torch.special.entr wants probabilities and gives -inf for negative input
+        "q4_entropy_special_entr_fed_log_probabilities": ("one_edit_fix",),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options5, key=lambda s: abs(_options5[s] - _growth5))`) ... (look at its sign, max against min, the sizes it uses, ...)": right in kind (as blind48-52's q5 probes); borderline: it quotes the nearest-option line, not the faulty `_growth5 = _v5[0] / _v5[1]`, nothing says the ratio is upside down, and A's stated belief (scaled variance 1 for raw) is not the student's
+        "q5_answer_probe_ratio_taken_small_over_large": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = 'C' if _var5[16] / _var5[4] >= 4 else 'B'`) ... (look at ... the branch each outcome takes)": quotes the very test at fault, right in kind (as blind52's exact-float-equality check); borderline: nothing says a noisy estimate falls below 4 half the time (nearest option meant), and B's stated belief (std for variance) is not the student's
+        "q5_answer_probe_strict_threshold_at_expected_ratio": ("answer_computed_by_code",),
+        # answer_value_not_letter: "q5_answer is 67, a number, not a letter: ... instead of the letter of the option ..., as a string such as "B"": exactly the mistake and its fix; borderline: nothing says ord gives the code point ("C" or chr(67) meant)
+        "q5_answer_code_point_int": ("answer_value_not_letter",),
+        # callable_not_called: "q6_answer is a function or method, not a value: ... a function's name without calling it, hands over the function itself, not its result; add the () that call it": exactly the mistake and a working fix (call it, or assign "A"); the `.item` examples are stock but "a function's name without calling it" is this case
+        "q6_answer_defined_as_function": ("callable_not_called",),
+        # answer_computed_by_code: "'D' ... (`q6_answer = 'A' if torch.allclose(_out6, _expected6, atol=1e-05) el...`) ... (look at ... the sizes it uses ...)": quotes the check's branch, right in kind (as blind50-52's q6 checks), and "the sizes it uses" points at d_k; borderline: nothing says the global d_k = 4 is passed for width-3 tokens, and D's stated belief (uniform weights) is not the student's
+        "q6_answer_probe_calls_attention_with_stale_global_d_k": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`q6_answer = 'A' if torch.allclose(_out6, _expected6) else 'D'`) ... what it measures or compares is not what the question asks": quotes the check, right in kind; borderline: nothing says the expected weights from -cdist^2 are not softmax(X X^T / sqrt(d_k)), and D's stated belief is not the student's
+        "q6_answer_check_expected_from_negative_squared_distances": ("answer_computed_by_code",),
+        # generic: q7:test_q7_answer None, "q7_answer is a dict: it should be one letter as a string: "A", "B", "C", "D"": says what differs (a dict where a letter is asked), no key; nothing says to take the key "D" out of the {letter: reason} dict
+        "q7_answer_dict_letter_to_reason": (),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _smooth7 else 'C'`) ... (look at ... the branch each outcome takes)": quotes the branch, right in kind (as blind52's q7 checks); borderline: nothing says gradcheck's eps = 0.5 is far too coarse for its tolerances, and C's stated belief (hard argmax) is not the student's
+        "q7_answer_gradcheck_with_coarse_eps": ("answer_computed_by_code",),
+        # not caught: 28/28; expect_choice ignores spaces ("parentheses and spaces ignored") so ' D' is taken as 'D' by design; the variant's `where` expected q7 to lose its point
+        "q7_answer_split_on_comma_keeps_leading_space": (),
+        # generic: all 3 q8 failures None: two raw ("your code raised RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x2 and 1x12)"), one "multi_head_attention(...) has shape (2, 32), expected (6, 32)" (says what differs: a third of the rows); nothing says chunk(3) splits dim 0, the tokens (dim=-1 meant)
+        "q8_fused_qkv_chunked_along_tokens": (),
+    },
+# wrong 14: named right 10 / partly 0 / generic 3 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind53 (frozen engine, /tmp/frozen53), judged from `measure sdpa-from-scratch --set blind53 -v`
+# (/tmp/measure53-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j53-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # weights_sized_by_features on q1:test_weights_shape (the only failure): "weights_shape is (4, 64, 64): its last two axes are feature widths (d_k, d_v), not sequence lengths: sizing the attention weights by the feature width (d_k x d_k, like Q^T K ...) instead of one entry per (query, key) pair: (B, T_q, T_k)": exactly the effect of a (batch, features, tokens) probe (its Q @ K^T is the usual layout's Q^T K) and the fix; borderline: nothing names the channels-first / Conv1d layout
+        "q1_weights_probe_built_channels_first_as_for_conv1d": ("weights_sized_by_features",),
+        # generic: q1:test_weights_shape None (the only failure), "weights_shape is (100, 10, 1), not the shape of the attention-weight matrix: it has one entry per (query, key) pair": shows the wrong value, nothing says .stride() was read where .shape was meant
+        "q1_weights_shape_read_with_stride_instead_of_shape": (),
+        # one_edit_fix on q2:test_score_variances (the only failure): "right with one change on line 2 (`raw_scores = torch.einsum("bqd,bke->bqk", Q, K)`): `'bqe,bke->bqk'` in place of `'bqd,bke->bqk'` (... 1 pass)", then "neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ...)": the slip at its place with a working fix (one shared feature letter); borderline: nothing says distinct letters sum each operand on its own (a product of sums)
+        "q2_einsum_feature_letter_differs_between_queries_and_keys": ("one_edit_fix",),
+        # generic: q2:test_scale_divisor None (the only failure), "scale_divisor is not the divisor for d_k = 64": says which width matters, but does not show the value (22.6) and nothing says sqrt(d_model = 512) was used for the head width
+        "q2_scale_divisor_for_the_model_width_512": (),
+        # raw: q4:test_more_queries_than_keys None (the only failure), "your code raised RuntimeError: zeros: Dimension size must be non-negative.": only the exception, nothing says T_k - T_q is negative when keys are fewer than queries (cut the triangle to T_k columns); q5/q6 not charged
+        "q4_square_triangle_glued_to_false_columns_breaks_when_keys_are_fewer": (),
+        # MIS-NAMED: mask_times_inf on q6:test_weights3_causal: "weights3_causal is NaN in every row, row 2 too, which blocks no key, while your stable_softmax gives the right causal weights for scores filled with -inf: the masking turned the allowed scores into NaN, as scores3 + (~mask) * -inf does ... fill with masked_fill(~mask, float('-inf'))" -- the q6 cell already uses masked_fill(~causal_mask(3), -inf) (full_marks' line); the NaN comes from the all-False causal_mask (every score -inf), so the student is sent to fix a q6 line that is right; the 3 q4 failures are generic (None: "causal_mask(11) is not the causal mask ...: it differs in 66 entries, the first at [0, 0]", likewise (9, 6) and (4, 9)): the counts equal the whole lower triangle but nothing says the mask is all False or that `== 0` belongs after triu
+        "q4_comparison_typed_inside_triu_gives_an_all_false_mask": (),
+        # not caught: 35/35; q5's fully-masked tests block only some rows (mask.any() stays True), no test passes a mask with no True entry, so the `mask.any()` fast path is never taken with a mask
+        "q5_masking_skipped_when_the_mask_allows_nothing": (),
+        # generic: q6:test_out3 None (the only failure), "out3 should have shape (3, 2), got (3, 4)": says what differs (d_k = 4 columns for d_v = 2), nothing says the keys were mixed instead of the values (weights3 @ V3)
+        "q6_output_mixed_from_the_keys_not_the_values": (),
+        # mask_added on q6:test_weights3_causal (the only failure): "it matches adding the boolean mask to the scores (+1 where allowed) instead of filling blocked scores with -inf: blocked keys keep their weight": exactly the mistake and its fix
+        "q6_boolean_mask_added_to_the_scores_as_a_bias": ("mask_added",),
+        # answer_extra_characters on q7:test_trap_answer (the only failure): "q_trap_answer is 'Answer: C': it has characters besides the letter, which seems to be 'C' ... the answer must be the letter alone": exactly the mistake and its fix
+        "q7_answer_written_with_an_answer_prefix": ("answer_extra_characters",),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'A', the letter your code worked out (`q_trap_answer = 'A' if _same else 'C'`) ... compare what each approach does to the sum of a row's weights ... what it measures or compares is not what the question asks": right in kind (a check that compares the wrong thing lands on A; the hint, row sums rather than order, is the very difference), as blind52's q7 checks; borderline: it quotes the branch, not the argsort line, nothing says zeroing keeps the order of the kept weights
+        "q7_check_compares_the_order_of_keys_in_each_row": ("answer_computed_by_code",),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'D', the letter your code worked out (`q_trap_answer = max(_verdicts)`) ... (look at its sign, max against min, ...)": quotes the faulty line, right in kind (as blind52's sorted-ascending q6 answer); borderline: nothing says max() of a dict compares its keys (key=_verdicts.get meant), and D's stated belief (zero after softmax) is not the student's
+        "q7_true_option_taken_with_max_of_the_verdict_dict": ("answer_computed_by_code",),
+        # madds_without_d_k on q8:test_score_madds (the only failure): "score_madds is one multiply-add per score: each score is a dot product of length d_k": exactly the effect (numel counts the T*T entries) and the fix (times d_k); borderline: nothing names numel()
+        "q8_madds_read_off_as_the_numel_of_a_probe_product": ("madds_without_d_k",),
+        # float_for_int on q8:test_cost_ratio (the only failure): "cost_ratio is 4.0, a float: ... where a whole number, a Python int, is asked ... or int(...) around the result": exactly the effect and a working fix; borderline: its listed causes (math.pow, /, a float literal) do not name round(x, 0) returning a float
+        "q8_ratio_rounded_with_round_ndigits_zero_is_a_float": ("float_for_int",),
+    },
+# wrong 14: named right 8 / partly 0 / generic 3 / raw 1 / mis-named 1 / not caught 1; correct at full marks 5/5
+# blind53 (frozen engine, /tmp/frozen53), judged from `measure attention-pipeline --set blind53 -v`
+# (/tmp/measure53-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j53-ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # callable_not_called on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is a function or method, not a value ... a function's name without calling it, hands over the function itself ...; add the () that call it": exactly the mistake (" d ".strip without ()) and its fix
+        "q15_strip_method_referenced_not_called": ("callable_not_called",),
+        # answer_value_not_letter on q15:test_ans_cross_causal (the only failure): "ans_cross_causal is 3, a number your code worked out (`ans_cross_causal = string.ascii_lowercase.index('d')`), not a letter ... instead of the letter of the option ..., as a string": quotes the line and says give the letter itself; borderline: nothing says .index gives the position
+        "q15_letter_turned_into_position_with_str_index": ("answer_value_not_letter",),
+        # answer_value_not_letter on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is [('b', 2)], a list of 1 value, not a letter ... the letter of the option ... as a string": the effect with the letter visible inside, a student takes [0][0] (as blind50's q7_answer_counter_most_common_pair); borderline: nothing names most_common's list of pairs
+        "q14_vote_tally_kept_as_counter_most_common_list": ("answer_value_not_letter",),
+        # answer_value_not_letter on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is ('b', 0.8), a tuple of 2 values, not a letter": the (letter, score) pair shown, the fix (keep the letter) follows (as blind48's max over .items() pair); borderline: nothing names dict.items()
+        "q14_letter_picked_with_max_over_dict_items_keeps_pair": ("answer_value_not_letter",),
+        # enum_member_answer on q06:test_ans_mask (the only failure): "a member of the Enum Option, not its value ... (Choice.C.name ..., Choice.C.value its value: whichever is the answer)": exactly the mistake and its fix (.value)
+        "q06_enum_member_instead_of_its_value": ("enum_member_answer",),
+        # answer_computed_by_code on q06:test_ans_mask (the only failure): "'d', the letter your code worked out (`if not _rows_sum_to_one: ans_mask = 'a' elif _sees_future: ...`) ... (look at its sign, ..., the branch each outcome takes)": quotes the branch on the backwards test, right in kind (as blind50-52's probes); borderline: nothing says torch.equal(A, A.tril()) is true when nothing lies above the diagonal, and D's stated belief (mask about gradients) is not the student's
+        "q06_leak_test_checks_the_opposite_condition": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`if _H_raw < _H_scaled - 0.5: ...`) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (a probe that lands on a wrong option); borderline: nothing says F.softmax without dim normalises over dim 0 (the batch axis of size 1, every weight 1), and C's stated belief (scale invariance) is not the student's
+        "q03_batched_experiment_functional_softmax_without_dim": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`if abs(_ratio - 2) < 0.5: ans_complexity = 'a' ...`) ... (option A stands for thinking the score matrix costs time linear in T: there are T^2 scores)": right in kind, and "there are T^2 scores" is the very point the T * 2 slip misses; borderline: it quotes the branch, not the _cost line
+        "q16_cost_written_times_two_for_squared": ("answer_computed_by_code",),
+        # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5 (`rank_S_lesson = int((torch.linalg.svdvals(...) != 0).sum())`): `svdvals(...) == 0` in place of `svdvals(...) != 0` (... 1 pass)": the fix shown counts the singular values that ARE exactly zero, 2 only by coincidence (5 - rank 2 - the one 1e-16 round-off value); the student is told to flip the comparison, which is not the rank, instead of using a tolerance / matrix_rank (as blind51's q11_lesson_rank_from_qr_diagonal_without_tolerance); the appended keyless "3 ... the number of singular values of S that are not exactly zero ... use torch.linalg.matrix_rank(S)" is right (though its "3e-08 ... in float32" is not this float64 code's 1e-16), but it comes after the wrong fix under the same key
+        "q11_lesson_rank_counts_singular_values_not_exactly_zero": (),
+        # scale_wrong_axis on all 3 failing q02 tests (batched float32, non-contiguous, broadcast): "S is scaled by 1/sqrt(T) on these 3-D inputs, and on one 2-D slice it is right: the size read is a fixed axis (Q.shape[1] is d_k only for a 2-D Q) ...: d_k is Q.shape[-1]": exactly what len(Q[0]) (= Q.shape[1]) does, with the fix; borderline: nothing names len(Q[0]); q07/q13 not charged
+        "q02_head_width_from_len_of_first_query": ("scale_wrong_axis",),
+        # zero_after_softmax on both q05 failures (float64 rectangular mask, non-contiguous): "it matches zeroing masked weights after the softmax: rows no longer sum to 1": exactly the mistake; q07/q09/q13 not charged
+        "q05_mask_applied_after_softmax_as_keep_factor": ("zero_after_softmax",),
+        # one_edit_fix on both q10 failures: "right with one change on line 3 (`return nats / math.log2(math.e)`): `nats * math.log2(math.e)` in place of `nats / math.log2(math.e)`", then "off by a constant factor x0.4805": the slip at its place with the exact fix
+        "q10_nats_divided_by_log2_e_instead_of_multiplied": ("one_edit_fix",),
+        # inplace_on_input on both q10 failures: "row_entropy_bits modifies its input in place ...: the caller's tensor changes; compute a new tensor instead": exactly the mistake (P = A aliases, P[P == 0] = 1 writes into A); borderline: nothing says P = A is no copy
+        "q10_zero_weights_patched_to_one_in_callers_tensor": ("inplace_on_input",),
+        # dtype_changed on q07:test_batched_float32_and_float16 (the only failure): "your code raised RuntimeError: expected m1 and m2 to have the same dtype, but got: float != c10::Half on torch.float16 inputs, and on their float32 copy it runs and is right: returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast back)": true of this code (the cached float32 mask is a float32 tensor mixed into float16 S), and casting the mask to S's dtype would fix it; borderline, close to a mis-name: nothing says the cache is keyed by T alone (the catalogue's mask_cached_by_size would fit exactly), and a student may hunt for a .float() that is not there; q09 not charged
+        "q07_mask_cached_by_length_keeps_first_dtype": ("dtype_changed",),
+    },
+# wrong 14: named right 13 / partly 0 / generic 0 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -7211,7 +7323,8 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind39": BLIND39_KEYS, "blind40": BLIND40_KEYS, "blind41": BLIND41_KEYS,
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
     "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS,
-    "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS, "blind52": BLIND52_KEYS}
+    "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS, "blind52": BLIND52_KEYS,
+    "blind53": BLIND53_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
