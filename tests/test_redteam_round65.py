@@ -135,3 +135,16 @@ def test_display_without_an_import_keeps_full_marks(tmp_path, grader):
     assert r.score == r.max_score, (
         f"full marks with a `display(...)` line (a Jupyter builtin, no import) before the q4 defs scored "
         f"{r.score} / {r.max_score}: {_lost(r)}")
+
+
+def test_a_debug_print_in_the_graded_function_is_no_loop(tmp_path, grader):
+    """A right function that prints its weights (here with torch's full print profile, so the formatting is slow
+    every time) formatted a tensor on every timed call: not_vectorised was named on right code ("replace Python
+    loops"). Timed calls run with print doing nothing; the values are checked as before."""
+    path = _full_marks_with(tmp_path, "sdpa-from-scratch", "debug_print", top="torch.set_printoptions(profile='full')",
+                            replace=("def scaled_dot_product_attention",
+                                     lambda s: s.replace("    return torch.matmul(weights, V)",
+                                                         "    print(weights)\n    return torch.matmul(weights, V)")))
+    assert "print(weights)" in path.read_text()
+    r = grader.grade(path, "sdpa-from-scratch", seed=65)
+    assert r.score == r.max_score and not any(t.misconception for t in r.tests), _lost(r)
