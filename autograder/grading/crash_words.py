@@ -18,7 +18,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import Misconception, describe, student_line, tuple_as_tensor
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, unparse
 
 
 # (what the error says, the key it proves): each pattern is a sentence torch or Python writes only for that
@@ -312,7 +312,7 @@ def _parameter_overwritten(e: StudentCodeError, cells: Sequence[str]) -> tuple[s
                   and any(isinstance(t, ast.Name) and t.id == p.arg
                           for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
         if read and stores:
-            return frames[-1], p.arg, ast.unparse(stores[0])[:80]
+            return frames[-1], p.arg, unparse(stores[0])[:80]
     return None
 
 

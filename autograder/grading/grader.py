@@ -266,7 +266,10 @@ class Grader:
             return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
                                               f"'{other}' (its metadata says so), not '{slug}': submit the "
                                               f"{slug}.ipynb notebook")
-        reach = reaches_into_grader(sub.cells)
+        try:
+            reach = reaches_into_grader(sub.cells)
+        except (RecursionError, MemoryError):   # fails closed: a source the check cannot read is not graded
+            reach = "code nested too deeply for the grader to read"
         if reach is not None:
             # the worker's own checks run in the student's interpreter: a notebook that reaches for
             # them could make them say anything (source_checks.reaches_into_grader)

@@ -76,10 +76,13 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
     if not isinstance(exc, Misconception) and isinstance(exc, (AssertionError, StudentCodeError)):
         # a function or method returned where a value is due, in a test that let the sandbox's refusal
         # through (or quoted it): named from the type the refusal names, whichever test met it
-        named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
-                                    else "your function")
-        exc = named or (crash_words(exc, submission.cells, dict(submission.cell_errors)) if submission is not None
-                        else crash_words(exc)) or exc
+        try:
+            named = callable_not_called(exc, f"{test.student_names[0]}(...)" if len(test.student_names) == 1
+                                        else "your function")
+            exc = named or (crash_words(exc, submission.cells, dict(submission.cell_errors)) if submission is not None
+                            else crash_words(exc)) or exc
+        except Exception:  # noqa: BLE001 - naming only words a failure: one it cannot read stays as it was, never
+            pass            # the grader's failure (a student's source nested past the recursion limit: round 67)
     misconception = exc.key if isinstance(exc, Misconception) else None
     if isinstance(exc, (AssertionError, StudentCodeError, WorkerTimeout, WorkerCrashed)):
         message = str(exc) or "assertion failed"

@@ -39,7 +39,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, unparse
 
 # Libraries whose code is not the student's (with the standard library): reading their attributes is
 # checked by name. Anything imported from elsewhere (a file the notebook wrote, a relative import)
@@ -499,7 +499,7 @@ class _Notebook:
             if isinstance(n, ast.MatchClass) and (n.kwd_attrs or n.patterns):
                 # `case object(softmax=f)` reads torch.softmax with no attribute node, and positional parts
                 # read what the class's __match_args__ names, which may be computed (red-team round 45)
-                self.dynamic.append(f"a class pattern `case {ast.unparse(n.cls)[:40]}(...)`")
+                self.dynamic.append(f"a class pattern `case {unparse(n.cls)[:40]}(...)`")
             elif (isinstance(n, ast.Name) and n.id in DYNAMIC_NAMES and isinstance(n.ctx, ast.Load)
                     and n.id not in NAMESPACE_READS):     # those: _judge_relaxed, once every cell is read
                 self.dynamic.append(f"`{n.id}`")
@@ -1226,10 +1226,10 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
             if isinstance(n, ast.AnnAssign) and n.value is None:
                 annotated_only.add(id(n.target))
                 if said is None and isinstance(n.target, ast.Name) and n.target.id == name:
-                    said = ("annotated", ast.unparse(n)[:60])
+                    said = ("annotated", unparse(n)[:60])
                 continue
             if said is None and _compares(n, name):
-                said = ("compared", ast.unparse(n)[:60])
+                said = ("compared", unparse(n)[:60])
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in annotated_only:
                 bound.add(n.id)
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -1268,7 +1268,7 @@ def compared_answer(cells: Sequence[str], name: str) -> str | None:
 
 def _cut_line(n: ast.AST, limit: int = 60) -> str:
     try:
-        text = " ".join(ast.unparse(n).split())
+        text = " ".join(unparse(n).split())
     except RecursionError:     # an expression nested hundreds deep: its start says enough
         return "..."
     return text if len(text) <= limit else text[:limit - 3] + "..."
@@ -1288,7 +1288,7 @@ def _bound_only_in_function(cells: Sequence[str], name: str) -> str | None:
                 if (isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
                         and any(_stores(t, name) for t in ast.walk(stmt))):
                     try:
-                        line = ast.unparse(stmt).splitlines()[0]
+                        line = unparse(stmt).splitlines()[0]
                     except RecursionError:   # nested hundreds deep: the function's name says enough
                         line = f"{name} = ..."
                     return f"def {fn.name}(...): {line if len(line) <= 50 else line[:47] + '...'}"
@@ -1301,7 +1301,7 @@ def left_none(cells: Sequence[str], name: str) -> str | None:
     last = _last_binding(cells, name)
     if (isinstance(last, (ast.Assign, ast.AnnAssign)) and isinstance(last.value, ast.Constant)
             and last.value.value is None):
-        return ast.unparse(last)[:60]
+        return unparse(last)[:60]
     return None
 
 
@@ -1356,7 +1356,7 @@ def _computed_answer(cells: Sequence[str], name: str) -> str | None:
             return None
     elif not isinstance(last, worked_out):
         return None                             # nothing bound at the top level, an import, a bare annotation
-    shown = ast.unparse(last).splitlines()
+    shown = unparse(last).splitlines()
     text = " ".join(line.strip() for line in shown[:3]) + (" ..." if len(shown) > 3 else "")
     return text if len(text) <= 70 else text[:67] + "..."
 
@@ -1557,7 +1557,7 @@ def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:
         called = value.func.id if isinstance(value.func, ast.Name) else (
             value.func.attr if isinstance(value.func, ast.Attribute) else "")
         if called in NONE_RETURNING and (called != "print" or isinstance(value.func, ast.Name)):
-            return ast.unparse(last)[:60], called
+            return unparse(last)[:60], called
     return None
 
 
@@ -1569,7 +1569,7 @@ def left_none_lookup(cells: Sequence[str], name: str) -> str | None:
     value = last.value if isinstance(last, (ast.Assign, ast.AnnAssign)) else None
     if (last is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
             and value.func.attr == "get" and len(value.args) == 1 and not value.keywords):
-        text = ast.unparse(last)
+        text = unparse(last)
         return text if len(text) <= 90 else text[:87] + "..."
     return None
 
@@ -1582,7 +1582,7 @@ def chr_of_number(cells: Sequence[str], name: str) -> tuple[str, int] | None:
     if (last is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "chr"
             and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Constant)
             and type(value.args[0].value) is int):
-        text = ast.unparse(last)
+        text = unparse(last)
         return (text if len(text) <= 70 else text[:67] + "..."), value.args[0].value
     return None
 
@@ -1692,7 +1692,7 @@ def _reaching_the_channel(node: ast.AST, modules: dict[str, set[str]]) -> str | 
             root = root.value
         into = sorted(modules.get(root.id, set()) & PROTOCOL_MODULES) if isinstance(root, ast.Name) else []
         if into:
-            return f"a store into `{into[0]}`'s attributes (`{ast.unparse(node)[:40]} = ...`)"
+            return f"a store into `{into[0]}`'s attributes (`{unparse(node)[:40]} = ...`)"
     return None
 
 
@@ -1718,7 +1718,7 @@ def _reaching_by_pattern(node: ast.AST, rebound: set[str]) -> str | None:
     or reads attributes by position through a class other than an unshadowed builtin (red-team round 45)."""
     if not isinstance(node, ast.MatchClass):
         return None
-    cls = ast.unparse(node.cls)[:40]
+    cls = unparse(node.cls)[:40]
     for attr in node.kwd_attrs:
         if attr in _REACHING_BY_NAME:
             return f"`case {cls}({attr}=...)`"
