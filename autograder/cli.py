@@ -259,9 +259,11 @@ def _summary(results, outdir: Path, extra: str) -> None:
     if line:
         typer.echo(line, err=True)
     graded = [r for r in results if r.status == "graded"]
-    mean = sum(r.score for r in results) / len(results) if results else 0.0
-    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f} before any late penalty"
-               f" (gradebook.csv has both); {extra}")
+    scored = [r for r in results if r.status != "worker_failed"]   # the grader's failure has no score yet, not 0
+    mean = sum(r.score for r in scored) / len(scored) if scored else 0.0
+    unscored = f", {len(results) - len(scored)} without a score left out" if len(scored) < len(results) else ""
+    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}{unscored} before any late "
+               f"penalty (gradebook.csv has both); {extra}")
     typer.echo(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
     typer.echo(f"feedback:  {outdir / 'feedback'}/")
     typer.echo(f"report:    {outdir / 'report.html'}")
