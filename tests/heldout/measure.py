@@ -7196,7 +7196,8 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # attention_top_k on all 5 failing q1 tests: "matches keeping only the k best-scoring keys of each query (... k = 1 is a hard argmax) instead of the softmax over every key (here k = 1 of the 7 keys: every other weight is exactly 0)", smallest case got [[1, 0], [0, 1]]: exactly the effect of the forward value (hard - soft.detach() + soft == one_hot(argmax)), and the code's own one_hot(argmax) line is what it points to; borderline: nothing names the straight-through trick or says its forward value equals `hard` (the soft weights were needed in value); q8 not charged
         "q1_straight_through_hard_one_hot_weights": ("attention_top_k",),
         # generic: both q2 failures None, "the result is 4.03 (4.01 scaled) times the variance of the same generator's torch.randn draws ...: the draws (or the dot products) are multiplied by a constant; q and k must be standard normals ..., used as drawn": says what differs (a constant factor 4 on the variance, i.e. dots doubled), no key; nothing says the polarisation identity divides by 4, not 2
-        "q2_dots_by_polarisation_identity_halved": (),
+        # now (naming round 53: dots_polarisation_misdivided, replayed on the seeded generator, the source forms q + k and q - k)
+        "q2_dots_by_polarisation_identity_halved": ("dots_polarisation_misdivided",),
         # one_edit_fix on all 3 q4 failures: "right with one change on line 3 (`log_p = F.log_softmax(logits, dim=-1) ...`): `F.softmax(logits, dim=-1)` in place of `F.log_softmax(logits, dim=-1)` (checked on all 3 inputs)" plus "contains NaN or inf ... got -inf": the slip at its place with the exact fix (entr of probabilities); borderline: nothing says torch.special.entr wants probabilities and gives -inf for negative input
         "q4_entropy_special_entr_fed_log_probabilities": ("one_edit_fix",),
         # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options5, key=lambda s: abs(_options5[s] - _growth5))`) ... (look at its sign, max against min, the sizes it uses, ...)": right in kind (as blind48-52's q5 probes); borderline: it quotes the nearest-option line, not the faulty `_growth5 = _v5[0] / _v5[1]`, nothing says the ratio is upside down, and A's stated belief (scaled variance 1 for raw) is not the student's
@@ -7212,13 +7213,15 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code: "'D' ... (`q6_answer = 'A' if torch.allclose(_out6, _expected6) else 'D'`) ... what it measures or compares is not what the question asks": quotes the check, right in kind; borderline: nothing says the expected weights from -cdist^2 are not softmax(X X^T / sqrt(d_k)), and D's stated belief is not the student's
         "q6_answer_check_expected_from_negative_squared_distances": ("answer_computed_by_code",),
         # generic: q7:test_q7_answer None, "q7_answer is a dict: it should be one letter as a string: "A", "B", "C", "D"": says what differs (a dict where a letter is asked), no key; nothing says to take the key "D" out of the {letter: reason} dict
-        "q7_answer_dict_letter_to_reason": (),
+        # now (naming round 53: answer_in_container, a one-entry dict holding the letter)
+        "q7_answer_dict_letter_to_reason": ("answer_in_container",),
         # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if _smooth7 else 'C'`) ... (look at ... the branch each outcome takes)": quotes the branch, right in kind (as blind52's q7 checks); borderline: nothing says gradcheck's eps = 0.5 is far too coarse for its tolerances, and C's stated belief (hard argmax) is not the student's
         "q7_answer_gradcheck_with_coarse_eps": ("answer_computed_by_code",),
         # not caught: 28/28; expect_choice ignores spaces ("parentheses and spaces ignored") so ' D' is taken as 'D' by design; the variant's `where` expected q7 to lose its point
         "q7_answer_split_on_comma_keeps_leading_space": (),
         # generic: all 3 q8 failures None: two raw ("your code raised RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x2 and 1x12)"), one "multi_head_attention(...) has shape (2, 32), expected (6, 32)" (says what differs: a third of the rows); nothing says chunk(3) splits dim 0, the tokens (dim=-1 meant)
-        "q8_fused_qkv_chunked_along_tokens": (),
+        # now (naming round 53: fused_qkv_chunked_wrong_axis, by replay (and the crash's words with a second call at T = 6))
+        "q8_fused_qkv_chunked_along_tokens": ("fused_qkv_chunked_wrong_axis",),
     },
 # wrong 14: named right 10 / partly 0 / generic 3 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
 # blind53 (frozen engine, /tmp/frozen53), judged from `measure sdpa-from-scratch --set blind53 -v`

@@ -6165,3 +6165,196 @@ def pair_score_variants(d_k, n, seed, scaled) -> dict[str, float]:
         out["dots_squared_distance/squared" + tag] = float((squared / s).var())
         out["dots_squared_distance/distance" + tag] = float((squared.sqrt() / s).var())
     return out
+
+
+# --- naming53: blind53's q8_fused_qkv_chunked_along_tokens ----------------------------------------------------------
+
+def _token_pieces(fused, how):
+    """The fused projection (T, 3 d_model) cut in three along dim 0, the TOKENS: chunk(3)'s default dim, or
+    tensor_split(3)'s (their piece sizes differ when T is not a multiple of 3). None when there are not three."""
+    pieces = fused.chunk(3) if how == "chunk" else torch.tensor_split(fused, 3)
+    return pieces if len(pieces) == 3 else None
+
+
+def _token_chunked_heads(pieces, d_model, n_heads):
+    """Each head's attention over column block h of the three pieces of rows (all of them columns of the W_Q block
+    of the fused projection), as the cell slices Q[:, cols], K[:, cols], V[:, cols]: raises where the row counts
+    do not compose."""
+    Q, K, V = pieces
+    d_k = d_model // n_heads
+    return torch.cat([ref.attention(Q[:, h * d_k:(h + 1) * d_k], K[:, h * d_k:(h + 1) * d_k],
+                                    V[:, h * d_k:(h + 1) * d_k], d_k)[0] for h in range(n_heads)], dim=-1)
+
+
+def fused_token_chunk_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """fused_qkv_chunked_wrong_axis (blind53 q8_fused_qkv_chunked_along_tokens): X @ [W_Q | W_K | W_V] cut in three
+    along the tokens ((X @ W_QKV).chunk(3), chunk's default dim=0, or torch.tensor_split(..., 3)) instead of the
+    features: queries, keys and values are thirds of the sequence, all from W_Q's columns, and the output has
+    ceil(T / 3) rows (where the pieces compose: the keys' and values' row counts agree). Another shape than the
+    right one, equal to no other variant."""
+    T, d_model = X.shape[-2:]
+    if X.dim() != 2 or T < 3 or d_model % n_heads:
+        return {}
+    fused = X.double() @ torch.cat([W.double() for W in (W_Q, W_K, W_V)], dim=-1)
+    out = {}
+    for how in ("chunk", "tensor_split"):
+        pieces = _token_pieces(fused, how)
+        if pieces is None or pieces[1].shape[0] != pieces[2].shape[0]:
+            continue
+        value = _token_chunked_heads(pieces, d_model, n_heads) @ W_O.double()
+        if not any(value.shape == v.shape and torch.allclose(value, v) for v in out.values()):
+            out[f"fused_qkv_chunked_wrong_axis/{how}"] = value
+    return out
+
+
+def fused_token_chunk_crash(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
+    """fused_qkv_chunked_wrong_axis where the thirds of the tokens do not compose (T not a multiple of 3: chunk(3)
+    of 5 rows is 2, 2, 1): torch's message is the one the replay of that cut raises on the same input (head 0's
+    (r, r) weights times the values' other row count), and a second call on X with T2 = 6 tokens (a multiple of 3,
+    where the cut runs) must give the replay's (2, d_model) output: a fixed slice or another crash is not named."""
+    T, d_model = X.shape
+    if e.exc_type != "RuntimeError" or X.dim() != 2 or d_model % n_heads:
+        return None
+    fused = X.double() @ torch.cat([W.double() for W in Ws[:3]], dim=-1)
+    said = None
+    for how in ("chunk", "tensor_split"):
+        pieces = _token_pieces(fused, how)
+        if pieces is None:
+            continue
+        try:
+            _token_chunked_heads(pieces, d_model, n_heads)
+        except RuntimeError as err:
+            first = str(err).splitlines()[0]
+            if first and first in (e.message or ""):
+                said = first
+                break
+    if said is None:
+        return None
+    X2 = torch.randn((6, d_model), generator=torch.Generator().manual_seed(0), dtype=X.dtype)
+    try:
+        again = fn(X2, *Ws, n_heads)
+    except StudentCodeError:
+        return None
+    if type(again) is not torch.Tensor:
+        return None
+    wrong = fused_token_chunk_variants(X2, *Ws, n_heads)
+    if not wrong or not matching_variants(again, wrong, X.dtype):
+        return None
+    return Misconception("fused_qkv_chunked_wrong_axis", f"your code raised {e.exc_type}: {said}: the fused "
+                         f"projection X @ [W_Q | W_K | W_V] ({T}, {3 * d_model}) is cut in three along the {T} "
+                         f"tokens (rows), not the {3 * d_model} features, so the queries, keys and values are "
+                         f"thirds of the sequence that do not line up; with T = 6 tokens it runs and returns "
+                         f"{tuple(again.shape)}, 2 rows, as that cut gives: " + describe("fused_qkv_chunked_wrong_axis"))
+
+
+# --- naming53: blind53's q7_answer_dict_letter_to_reason ------------------------------------------------------------
+
+def raise_if_letter_in_dict(question: str, value, answer: str, wrong, choices: str = "ABCD") -> None:
+    """answer_in_container for a one-entry dict that holds the letter: the letter as its key with a reason or note
+    as its value ({"D": "soft lookup ..."}), or as its value under a label ({"answer": "D"}). A dict of true/false
+    marks ({"D": True}) is the engine's answer_as_option_marks, left to expect_choice. A wrong letter names that
+    choice's key where it has one (the choice is the bigger mistake), the form said too."""
+    if type(value) is not dict or len(value) != 1:
+        return
+    (k, v), = value.items()
+    if isinstance(v, bool) or not isinstance(k, str):
+        return
+    if k.strip().upper() in choices and len(k.strip()) == 1 and not (isinstance(v, str) and v.strip().upper() in choices
+                                                                     and len(v.strip()) == 1):
+        letter = k.strip().upper()
+        how = f"mapping the letter {k.strip()!r} to {'a reason' if isinstance(v, str) else 'a value'}"
+    elif isinstance(v, str) and len(v.strip()) == 1 and v.strip().upper() in choices \
+            and not (len(k.strip()) == 1 and k.strip().upper() in choices):
+        letter, how = v.strip().upper(), f"holding the letter {v.strip()!r} under the key {k!r}"
+    else:
+        return
+    shown = repr(value) if len(repr(value)) <= 40 else "{" + repr(k) + ": ...}"
+    key = wrong.get(letter) if letter != answer else None
+    if key:
+        raise Misconception(key, f"{question} is {shown}, a dict {how}, not a letter; and {letter} is not the best "
+                            f"answer: that choice reflects {describe(key)}; answer with one letter as a string")
+    raise Misconception("answer_in_container", f"{question} is {shown}, a dict {how}, not the letter itself: take the "
+                        f"letter out, {question} = {letter!r}: " + describe("answer_in_container"))
+
+
+# --- naming53: blind53's q2_dots_by_polarisation_identity_halved -----------------------------------------------------
+
+def _polarisation_pairs(submission) -> bool:
+    """Whether dot_product_variance's own body forms both a + b and a - b (or b - a) of the same two names: the
+    polarisation identity q.k = (|q + k|^2 - |q - k|^2) / 4 (or (|q + k|^2 - |q|^2 - |k|^2) / 2 with a - b absent is
+    not it). False where the source cannot be read."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    try:
+        cells = cells_of(submission) if submission is not None else []
+    except Exception:  # noqa: BLE001 - no source is no evidence
+        return False
+    for cell in cells:
+        try:
+            tree = ast.parse(cell)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.FunctionDef) and node.name == "dot_product_variance"):
+                continue
+            sums, diffs = set(), set()
+            for b in ast.walk(node):
+                op, names = _sum_or_difference(b)
+                if op and len(names) == 2 and names[0] != names[1]:
+                    (sums if op == "add" else diffs).add(frozenset(names))
+            if sums & diffs:
+                return True
+    return False
+
+
+def _sum_or_difference(b) -> tuple[str | None, tuple[str, ...]]:
+    """("add" or "sub", the two names) for a + b, a - b, a.add(b), a.sub(b), torch.add(a, b), torch.sub(a, b)
+    (or subtract) of two plain names; (None, ()) for anything else."""
+    import ast
+    if isinstance(b, ast.BinOp) and isinstance(b.op, (ast.Add, ast.Sub)) and isinstance(b.left, ast.Name) \
+            and isinstance(b.right, ast.Name):
+        return ("add" if isinstance(b.op, ast.Add) else "sub"), (b.left.id, b.right.id)
+    if not (isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and not b.keywords
+            and b.func.attr in ("add", "sub", "subtract") and all(isinstance(a, ast.Name) for a in b.args)):
+        return None, ()
+    op = "add" if b.func.attr == "add" else "sub"
+    if isinstance(b.func.value, ast.Name) and b.func.value.id == "torch" and len(b.args) == 2:
+        return op, (b.args[0].id, b.args[1].id)
+    if isinstance(b.func.value, ast.Name) and len(b.args) == 1:
+        return op, (b.func.value.id, b.args[0].id)
+    return None, ()
+
+
+def _polarisation_variants(d_k, n, seed, scaled) -> dict[float, list[float]]:
+    """{multiple of q.k: [variances]}: the polarisation identity divided by 2 (2 q.k) or not at all (4 q.k) instead
+    of 4, on q then k drawn from a generator seeded as the student's, float32 and float64, scaled by sqrt(d_k) when
+    asked."""
+    s = math.sqrt(d_k) if scaled else 1.0
+    out = {2.0: [], 4.0: []}
+    for dtype in (torch.float32, torch.float64):
+        g = torch.Generator().manual_seed(seed)
+        q = torch.randn(n, d_k, generator=g, dtype=dtype)
+        k = torch.randn(n, d_k, generator=g, dtype=dtype)
+        both = (q + k).pow(2).sum(1) - (q - k).pow(2).sum(1)
+        out[2.0].append(float((both / 2 / s).var()))
+        out[4.0].append(float((both / s).var()))
+    return out
+
+
+def raise_if_polarisation_misdivided(v, d_k, n, seed, scaled, submission) -> None:
+    """dots_polarisation_misdivided: the estimate is, to float rounding, the variance of (|q+k|^2 - |q-k|^2) / 2 (or
+    undivided) of the generator's own draws (2 q.k or 4 q.k: 4 or 16 times the variance), and dot_product_variance
+    forms both q + k and q - k (the identity is used: doubled draws give the same numbers, so the source decides)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+        return
+    hits = [m for m, values in _polarisation_variants(d_k, n, seed, scaled).items()
+            if any(abs(v - x) <= 2e-5 * abs(x) for x in values)]
+    if len(hits) != 1 or not _polarisation_pairs(submission):
+        return
+    m = hits[0]
+    by = "2" if m == 2.0 else "1 (not divided)"
+    raise Misconception("dots_polarisation_misdivided", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the "
+                        f"result is {m * m:.0f} times too large: your dot products are (|q + k|^2 - |q - k|^2) divided by "
+                        f"{by}, which is {m:.0f} q.k (that replayed on the same generator's draws gives your "
+                        "variance exactly): "
+                        + describe("dots_polarisation_misdivided"))

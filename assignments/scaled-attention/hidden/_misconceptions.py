@@ -694,4 +694,14 @@ MISCONCEPTIONS = {
     "dots_squared_distance": "scoring each pair by the distance between q and k (|q - k|^2 = ((q - k) ** 2).sum(-1), "
                              "a Gaussian kernel's, or |q - k|) instead of the dot product q.k = (q * k).sum(dim=-1): "
                              "the squared distance has variance about 8 d_k, not d_k",
+    # naming53: blind53's q8_fused_qkv_chunked_along_tokens
+    "fused_qkv_chunked_wrong_axis": "cutting the fused projection X @ [W_Q | W_K | W_V], (T, 3 * d_model), in three "
+                                    "along the tokens: .chunk(3) (or torch.tensor_split(..., 3)) splits dim 0, the "
+                                    "rows, by default, so Q, K and V are thirds of the sequence, all from W_Q's "
+                                    "columns; split the features: Q, K, V = (X @ W_QKV).chunk(3, dim=-1)",
+    # naming53: blind53's q2_dots_by_polarisation_identity_halved
+    "dots_polarisation_misdivided": "computing q.k from norms with the polarisation identity divided by 2 (or not "
+                                    "divided) instead of 4: q.k = (|q + k|^2 - |q - k|^2) / 4, so / 2 gives 2 q.k and a "
+                                    "variance 4 times too large (16 times undivided); divide by 4, or compute "
+                                    "q.k directly: (q * k).sum(dim=-1)",
 }

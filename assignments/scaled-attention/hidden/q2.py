@@ -152,6 +152,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
                                    what=f"dot_product_variance(d_k={d_k}, ...)")
             D.raise_if_scale_reaches_unscaled(dot_product_variance, submission, d_k, N, seed, v)
             _raise_replayed(dot_product_variance, d_k, seed, False, v)
+            D.raise_if_polarisation_misdivided(v, d_k, N, seed, False, submission)
             D.raise_if_precedence(v, d_k, N, seed, False)
             D.raise_if_averaged(v, seed, d_k, N, False)
             if _near(v, math.sqrt(d_k)):
@@ -182,6 +183,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
             if _near(v, 1.0):
                 continue
             _raise_replayed(dot_product_variance, d_k, seed, True, v)
+            D.raise_if_polarisation_misdivided(v, d_k, N, seed, True, submission)
             D.raise_if_precedence(v, d_k, N, seed, True)
             D.raise_if_averaged(v, seed, d_k, N, True)
             # the unscaled estimate of the same function tells mistakes apart that give the same

@@ -36,6 +36,7 @@ def test_q5_answer(q5_answer, submission=None):
     D.raise_if_option_text("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
     D.raise_if_letter_past_options("q5_answer", q5_answer, submission)   # "E": counted one past D
+    D.raise_if_letter_in_dict("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q5_answer"])
 

@@ -35,6 +35,7 @@ def test_q6_answer(q6_answer, submission=None):
     D.raise_if_option_first_char("q6_answer", q6_answer)
     D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     D.raise_if_letter_past_options("q6_answer", q6_answer, submission)   # "E": counted one past D
+    D.raise_if_letter_in_dict("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
 

@@ -36,6 +36,7 @@ def test_q7_answer(q7_answer, submission=None):
     D.raise_if_option_text("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
     D.raise_if_lesson_letter("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"], submission)
     D.raise_if_letter_past_options("q7_answer", q7_answer, submission)   # "E": counted one past D
+    D.raise_if_letter_in_dict("q7_answer", q7_answer, ref.q7_answer, ref.MCQ_MISCONCEPTIONS["q7_answer"])
     expect_choice(q7_answer, "q7_answer", answer=ref.q7_answer, choices="ABCD",
                   wrong=ref.MCQ_MISCONCEPTIONS["q7_answer"])
 

@@ -57,7 +57,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         expected = ref.multi_head_attention(X64, *W64, n_heads)
     def variants():
         return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads),
-                **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads)}
+                **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads),
+                **D.fused_token_chunk_variants(X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
@@ -112,7 +113,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
         named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message[:200]}".split("\n")[0]) \
-            or _crash_named(fn, e, X, Ws, n_heads) or D.output_projection_left(e, X, Ws, n_heads) \
+            or _crash_named(fn, e, X, Ws, n_heads) or D.fused_token_chunk_crash(fn, e, X, Ws, n_heads) \
+            or D.output_projection_left(e, X, Ws, n_heads) \
             or D.elementwise_projection(e, X, Ws, n_heads) \
             or D.mha_crash(fn, e, X, Ws, n_heads) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
