@@ -7297,6 +7297,118 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+BLIND54_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+# blind54 (frozen at 26e728a, after red-team rounds 61-67 and naming round 52, before round 53; measured at the
+# bwrap level), judged by three helper sessions at first sight: scaled 10/14, sdpa 7/14 (1 MIS-NAMED), pipeline
+# 9/14: 26/42
+# blind54 (frozen engine, /tmp/frozen54), judged from `measure scaled-attention --set blind54 -v`
+# (/tmp/measure54-scaled-attention.txt); full messages re-read by grading each variant again (/tmp/j54-sa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "scaled-attention": {
+        # generic: all 6 failing q1 tests None (float64 weights/output, float32 square, rows sum, non-contiguous, broadcast): "the rows of the weight matrix should each sum to 1: row(s) ... sum to 2.45 ... 3.34", "the wrong entries all lie at index 0..5 of the last axis (size 7), the rest is right", smallest case got [[1, 0.365], [1, 0.608]] (first weight 1): says what differs (a running normaliser's signature: first column 1, last column right), but no key and nothing says logcumsumexp is a cumulative sum (torch.logsumexp(..., keepdim=True) meant); q8 not charged
+        "q1_logcumsumexp_for_logsumexp": (),
+        # dtype_changed on both failing q1 tests (float64 weights/output): "your code raised RuntimeError: ... float != double on float64 inputs; on the same values in float32 it runs and both results are right, so a float32 tensor made inside meets an input of another dtype: ... (.float() or a float32 tensor never cast back): ... float64 in float64 out": exactly the effect of F.softmax(..., dtype=torch.float32) (float32 weights meet float64 V) and the fix (keep the input's dtype); borderline: nothing names softmax's dtype= keyword itself; q8 not charged
+        "q1_softmax_dtype_kwarg_float32": ("dtype_changed",),
+        # generic: both q2 failures None, "for d_k = 12 the variance of q.k is not within 10% of its expected value" (and the scaled one): says only that the variance is off, not by how much (about 1.9 for 12); nothing says vector_norm of the products is not the sum q.k (never negative)
+        "q2_dot_taken_as_norm_of_products": (),
+        # generic: both q4 table failures None, though the text is exact: "raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every row ...: what ONE score per d gives ... raw should have shape (5,): q @ k.T is (1, 5), so take its row, (q @ k.T)[0], not a column ([:, 0]) or a row of k @ q.T": the mistake and its fix in words a student can act on, but under no key, so by the rule (nothing named) it counts generic; a key on this message would make it named right
+        "q4_table_scores_as_k_at_q_row_zero": (),
+        # one_edit_fix on all 3 q4 entropy failures (random logits, saturated rows, views): "right with one change on line 3 of its cell (`p = torch.sigmoid(logits) # logits -> probabilities`): `torch.softmax(logits, dim=-1)` in place of `torch.sigmoid(logits)` (checked on all 3 inputs)": the slip at its place with the exact fix; borderline: nothing says sigmoid probabilities do not sum to 1
+        "q4_entropy_of_sigmoid_probabilities": ("one_edit_fix",),
+        # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options5, key=...)`) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (as blind48-53's q5 probes), and "what it measures is not what the question asks" is the very fault (per-coordinate Var(q_i k_i), not Var(q.k)); borderline: it quotes the nearest-option line, not `(_q5 * _k5).var(dim=0).mean()`, nothing says to sum the products first, and A's stated belief (scaled variance 1 for raw) is close to but not the student's
+        "q5_answer_probe_variance_per_coordinate_then_averaged": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'B' ... (`q5_answer = min(_options5, ...)`) ... (look at ... the sizes it uses ...)": right in kind, "the sizes it uses" points at _dims5 = (8, 16); borderline: nothing says a doubling gives x2 while the options are factors for x4, and B's stated belief (std for variance) is not the student's
+        "q5_answer_probe_dims_doubled_but_options_for_quadrupling": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`q6_answer = 'A' if torch.allclose(_out6, _W6 @ _X6) else 'D'`) ... what it measures or compares is not what the question asks": quotes the check, right in kind (as blind50-53's q6 checks); borderline: nothing says the / sqrt(d_k) sits after the softmax, and D's stated belief (uniform weights) is not the student's
+        "q6_answer_check_scale_applied_after_softmax": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'C' ... (`q6_answer = 'A' if _inside6 else 'C'`) ... (look at ... max against min, the sizes it uses ...)": quotes the branch, right in kind; borderline: nothing says the bounds are taken over dim 1 (per token) instead of dim 0 (per feature), and C's stated belief (hard argmax) is not the student's
+        "q6_answer_convexity_check_bounds_taken_per_token": ("answer_computed_by_code",),
+        # answer_computed_by_code: "'D' ... (`q6_answer = 'A' if torch.allclose(_out6.float(), _expected6) else 'D'`) ... what it measures or compares is not what the question asks": quotes the comparison at fault, right in kind (as blind53's atol check); borderline: nothing says bfloat16 rounding cannot meet allclose's default float32 tolerance, and D's stated belief is not the student's
+        "q6_answer_probe_in_bfloat16_at_default_tolerance": ("answer_computed_by_code",),
+        # not caught: 28/28; expect_choice takes "one letter, any case" by design, so "\x64" == 'd' is taken as 'D'; the variant's `where` expected q7 to lose its point (as blind53's ' D' with a leading space)
+        "q7_answer_hex_escape_of_lowercase_d": (),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'D' if torch.allclose(_out7, _nw7) else 'C'`) ... (look at its sign, ...)": quotes the check, right in kind, and "look at its sign" is the very slip (exp(-q.k/sqrt(d_k))); borderline: it quotes the branch, not the `_kern7` line, and C's stated belief (hard argmax) is not the student's
+        "q7_answer_kernel_check_with_negated_exponent": ("answer_computed_by_code",),
+        # mha_heads_reordered on all 3 q8 failures: "its column blocks hold the right heads in the order [3, 2, 1, 0]: concatenating the heads in another order than 0, 1, ..., n_heads - 1 (heads.insert(0, ...), a reversed list): head h's output belongs in columns h * d_k to (h + 1) * d_k": exactly the mistake, names insert(0, ...) itself, and the fix
+        "q8_heads_inserted_at_front_reverse_order": ("mha_heads_reordered",),
+        # answer_computed_by_code: "'C' ... (`q7_answer = 'C' if torch.allclose(_new7, _out7) else 'D'`) ... what it measures or compares is not what the question asks": quotes the comparison at fault (_new7 vs _out7), right in kind; borderline: nothing says _new7 is the old output (attention never re-run on _V7b), and C's stated belief (hard argmax) is not the student's
+        "q7_answer_probe_compares_output_not_recomputed": ("answer_computed_by_code",),
+    },
+# wrong 14: named right 10 / partly 0 / generic 3 / raw 0 / mis-named 0 / not caught 1; correct at full marks 5/5
+# blind54 (frozen engine, /tmp/frozen54), judged from `measure sdpa-from-scratch --set blind54 -v`
+# (/tmp/measure54-sdpa-from-scratch.txt); full messages re-read by grading each variant again (/tmp/j54-sdpa/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "sdpa-from-scratch": {
+        # shape_dims_swapped on both q1 failures: "weights_shape is (10, 10, 4): it holds the right sizes in another order ..." and "out_shape is (128, 10, 4): it holds the right sizes in another order ...: the query axis comes before the feature axis": exactly the effect of the Julia/NNlib (features, length, batch) layout and a fix a student can act on (reorder the same sizes); borderline: nothing names the column-major layout or says the batch comes first, the example ((batch, d_v, T)) is another permutation, and "the query axis comes before the feature axis" does not apply to the weights (no feature axis)
+        "q1_shapes_in_the_julia_nnlib_layout_features_first_batch_last": ("shape_dims_swapped",),
+        # generic: q1:test_weights_shape None (the only failure), "weights_shape should be a tuple of Python ints, for example (2, 3, 4)": says what differs (not all ints), but does not show the value or that its last item is a torch.Size([10]) from the slice K.shape[1:2] (K.shape[1] meant)
+        "q1_key_count_taken_with_a_slice_leaves_a_size_inside_the_tuple": (),
+        # generic: q2:test_score_variances None (the only failure), "raw_score_var is 0.3933 and scaled_score_var 0.04916, exactly 1/8 of it, so the scale is right; but neither is the variance of the example's scores (... 6.599): either other scores were measured or another statistic ...": says what differs and that other scores were measured; nothing says the example was rebuilt with torch.rand (uniform) instead of the given randn Q, K
+        "q2_example_rebuilt_with_uniform_rand_instead_of_randn": (),
+        # generic: all 21 failures (q3 x4, q5 x14, q6 x3) None, "stable_softmax ... does not match the correct result in 98 of 105 entries (largest difference 0.127 ...)", q5 "the output ... does not match ..." with smallest inputs, q6 "weights3 is not correct in row(s) [0, 1, 2] (recompute the scores, divide by sqrt(d_k) = 2, then take the softmax ...)": say what differs, nothing says torch.sigmoid was used where exp(x - max) belongs (flatter weights)
+        "q3_logistic_sigmoid_used_for_the_exponential": (),
+        # causal_mask_blocks_nothing on all 4 failures (q4 square / more queries / more keys, q6 weights3_causal): "causal_mask(11) is True everywhere, so no query is kept from any key ... it must be True only where key j <= query i, as torch.tril(torch.ones(T_q, T_k, dtype=torch.bool)) gives in one step", q6 "weights3_causal equals the unmasked weights, and causal_mask(3) is not the (3, 3) causal mask ... True everywhere": exactly the effect and a working fix; borderline: nothing says the `>= 0` comparison (the zeros above the diagonal pass it) is the line at fault; q5 not charged
+        "q4_triangle_compared_with_ge_zero_lets_every_key_through": ("causal_mask_blocks_nothing",),
+        # MIS-NAMED: mask_times_inf on q6:test_weights3_causal: "weights3_causal is NaN in every row, row 2 too, which blocks no key ...: the masking turned the allowed scores into NaN, as scores3 + (~mask) * -inf does ... fill with masked_fill(~mask, float('-inf'))" -- the q6 cell is full_marks' masked_fill(~causal_mask(3), -inf) line; the NaN comes from the all-False mask (past & itself: every score -inf), so the student is sent to fix a q6 line that is right (as blind53's q4_comparison_typed_inside_triu_gives_an_all_false_mask); the 3 q4 failures are generic (None: "causal_mask(11) is not the causal mask (True where key j <= query i): it differs in 66 entries, the first at [0, 0]", likewise (9, 6), (4, 9)): the counts equal the whole lower triangle but nothing says the mask is all False or that & should be |
+        "q4_past_and_diagonal_joined_with_and_instead_of_or": (),
+        # no_scale on q5:test_float32_no_mask (the only failure): "the output with mask=None is wrong: it matches not scaling the scores at all" with the smallest input: exactly the effect (the unmasked branch skips / sqrt(d_k)) and points at the mask=None path; borderline: nothing says the division sits inside the `if mask is not None` branch
+        "q5_scaling_only_in_the_masked_branch": ("no_scale",),
+        # generic: q6:test_weights3_causal None (the only failure), "weights3_causal contains NaN or inf in row(s) [0, 1], exactly the rows with a masked (-inf) score: look at the masked fill and at what stable_softmax subtracts before exp": points at the masked fill (the right place), but no key and nothing says the fill value is NaN where -inf is needed
+        "q6_blocked_scores_filled_with_nan_as_missing_data": (),
+        # zero_after_softmax on q7:test_trap_answer (the only failure): "q_trap_answer is 'A', the letter lesson 80's quiz gives ..., but the lesson orders its options differently (there A is ..., which is C here); in this notebook A says nothing is wrong: zeroing after the softmax equals -inf before it, not the best answer; chosen for what it says here, that choice reflects zeroing masked weights after the softmax": names and refutes A's belief, the hedge's first letter that `or` keeps, and points to C; accepted as the earlier `or`/`and` hedges (q15_hedged_with_or_keeps_first_letter, q5_answer_hedged_with_and_operator); borderline: nothing says `"A" or "C"` returns its first truthy operand or that two letters were hedged, and the lesson-80 reading offered first is not this student's (no lesson cited)
+        "q7_hedged_a_or_c_evaluates_to_a": ("zero_after_softmax",),
+        # answer_hedged on q7:test_trap_answer (the only failure): "q_trap_answer is 'CD', 2 letters run together (written so, or two strings with no comma between them, which Python joins: "c" "d" is "cd")": names the very mechanism (the missing comma in the options list) and the fix (one letter alone); borderline: the key's tail ("giving several letters ... pick the one best answer") speaks of a hedge the student did not make
+        "q7_options_list_missing_a_comma_glues_c_and_d": ("answer_hedged",),
+        # answer_computed_by_code on q7:test_trap_answer (the only failure): "'A', the letter your code worked out (`q_trap_answer = 'A' if _agree > 0.5 else 'C'`) ... compare what each approach does to the sum of a row's weights ... what it measures or compares is not what the question asks (... the branch each outcome takes)": quotes the faulty threshold on the share of agreeing entries, right in kind (as blind53's q7_check_compares_the_order_of_keys_in_each_row); borderline: nothing says one differing row is enough, and "(option A stands for zeroing masked weights after the softmax: rows no longer sum to 1)" garbles what A says here
+        "q7_check_by_majority_of_matching_entries": ("answer_computed_by_code",),
+        # generic: q8:test_score_madds None (the only failure), "score_madds is 1,329,227,995,784,915,872,903,807,060,280,344,576, not the number of multiply-adds of Q @ K.T (each entry is a dot product of length d_k)": shows the wrong value and what is asked, nothing says 2**(10*2*6) multiplies exponents that should be added (2**26)
+        "q8_powers_of_two_combined_by_multiplying_the_exponents": (),
+        # numpy_scalar_answer on q8:test_cost_ratio (the only failure): "cost_ratio is a numpy.int64 (np.int64(4)), not a Python number ... convert it with int(...)": exactly the mistake and its fix
+        "q8_ratio_computed_in_numpy_stays_a_numpy_int": ("numpy_scalar_answer",),
+        # generic: q8:test_cost_ratio None (the only failure), "cost_ratio is 0, not right: how does T * T change when T doubles?": shows the value 0, nothing says % (remainder) was typed for // (quotient)
+        "q8_percent_typed_for_floor_division_in_the_ratio": (),
+    },
+# wrong 14: named right 7 / partly 0 / generic 6 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
+# blind54 (frozen engine, /tmp/frozen54), judged from `measure attention-pipeline --set blind54 -v`
+# (/tmp/measure54-attention-pipeline.txt); full messages re-read by grading each variant again (/tmp/j54-ap/full.py ->
+# full.txt, same scores and keys as the measure) against each variant's "mistake" words and code; () where no failed
+# test names it right
+    "attention-pipeline": {
+        # generic: q15:test_ans_cross_causal None (the only failure), "ans_cross_causal is 'e': it should be one letter as a string: "a", "b", "c", "d"": says what differs ('e' is not an option), no key; nothing says chr(ord("a") + 4) counts one too far (d is a + 3)
+        "q15_fourth_option_as_chr_offset_from_a": (),
+        # not caught: 42/42; expect_choice takes "one letter, any case" (checks.py) and the notebook's own test_q15_format lowercases, so 'D' is 'd' by design; the variant's `where` expected q15 to lose its point
+        "q15_letter_taken_from_ascii_uppercase": (),
+        # answer_value_not_letter on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is np.int64(1), a number, not a letter: ... instead of the letter of the option that says it, as a string such as "B"": exactly the mistake and its fix; borderline: nothing says argmax gives the position (1 = b)
+        "q14_answer_left_as_numpy_argmax_index": ("answer_value_not_letter",),
+        # answer_computed_by_code on q14:test_ans_cross_shapes (the only failure): "'d', the letter your code worked out (`if _S_shape is (_T, _T) and _O_shape is (_T, _dv): ...`) ... (look at ... the branch each outcome takes)": quotes the faulty `is` comparison itself, right in kind (as blind53's q5 strict-threshold check); borderline: nothing says `is` tests identity (== meant), and D's stated belief (one output row per key) is not the student's
+        "q14_experiment_compares_shapes_with_is": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): "'c', the letter your code worked out (`if _H_raw < _H_scaled - 0.5: ...`) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (a probe that lands on a wrong option, as blind53's q03 softmax-without-dim); borderline: nothing says dividing the features by d_k makes every score about 0, and C's stated belief (scale invariance) is not the student's
+        "q03_experiment_features_divided_by_d_k": ("answer_computed_by_code",),
+        # answer_computed_by_code on q03:test_ans_scale (the only failure): same message ("'c' ... (look at ... the sizes it uses ...)"): right in kind, "the sizes it uses" points at the single key; borderline: nothing says a softmax over one key is always 1, and C's stated belief is not the student's
+        "q03_experiment_with_a_single_key": ("answer_computed_by_code",),
+        # answer_lookup_missed on q06:test_ans_mask (the only failure): "`ans_mask` is None: the notebook has `ans_mask = _my_answers.get('q6')`, and .get found no such key ... write the key exactly as the dict has it": exactly the mistake, its line and its fix
+        "q06_answer_looked_up_under_unpadded_question_key": ("answer_lookup_missed",),
+        # fstring_prefix_missing on q06:test_ans_mask (the only failure): "ans_mask is '{_choice}', the placeholder itself: writing a placeholder in braces without the f before the quotes ... add the f": exactly the mistake and its fix
+        "q06_format_string_missing_f_prefix": ("fstring_prefix_missing",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`if _ratio == 4: ans_complexity = 'c' elif _ratio == 8: ...`) ... (look at ... the branch each outcome takes)": quotes the very exact-equality test at fault, right in kind (as blind53's q5 strict threshold); borderline: nothing says 3.98 never equals 4 (nearest option meant), and A's stated belief (linear cost) is not the student's
+        "q16_causal_score_count_compared_exactly_with_four": ("answer_computed_by_code",),
+        # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'d' ... (`if abs(_growth - 2) < 0.5: ans_complexity = 'a' elif ...`) ... what it measures or compares is not what the question asks": right in kind (the growth it measures is not the ratio asked); borderline: it quotes the branch, not the `_cost(200) - _cost(100)` line, nothing says difference vs ratio, and D's stated belief (T^3) is not the student's
+        "q16_growth_measured_as_difference_not_ratio": ("answer_computed_by_code",),
+        # generic: q11:test_rank_S_lesson None (the only failure), "rank_S_lesson is 3 ... S = Q K^T has rank 2: use torch.linalg.matrix_rank(S)": says what differs and a working fix, no key; but its keyless guess at the cause ("the number of singular values ... not exactly zero ... 3 counts a singular value of about 3e-08, rounding noise in float32") is not this code's: it rounds the nuclear norm 2.09 + 1.17 = 3.26 in float64 (third singular value 1e-16); nothing says a norm (sum of singular values) is not a count; close to a mis-name, but no key blames it
+        "q11_lesson_rank_from_nuclear_norm": (),
+        # prefix_average_wrong_axis on q09:test_prefix_average_matrix (the only failure): "it matches dividing by the column index instead of the row's length (entry (t, j) by j + 1, not t + 1) ... divide each row by its own count": exactly the effect of 1/(cols + 1) and the fix; borderline: the causes it lists (broadcast, cumsum) do not name tril_indices' cols
+        "q09_tril_indices_weights_from_column_index": ("prefix_average_wrong_axis",),
+        # generic: q13:test_cross_padding_mask None (the only failure), "A has shape (2, 4, 4), expected (2, 4, 7)": says what differs (the padded key columns are missing), nothing says the mask must be added to the scores rather than the keys sliced off
+        "q13_padded_keys_sliced_off_instead_of_masked": (),
+        # raw: both q01 failures None (test_project_float64, test_project_views), "your code raised RuntimeError: Expected out tensor to have dtype double, but got float instead" (plus the smallest failing input): only the exception, though torch's own text points at the out buffer's dtype; nothing says torch.empty without dtype=X.dtype makes float32; q07/q09 not charged
+        "q01_out_buffers_allocated_in_default_dtype": (),
+    },
+# wrong 14: named right 9 / partly 0 / generic 3 / raw 1 / mis-named 0 / not caught 1; correct at full marks 5/5
+}
+
+
 # answer_computed_by_code (engine, round 40, after blind39): a wrong letter whose last binding the notebook's code
 # works out (a check with a fallback, max/min with a key, a loop, a try) is told as the code's pick, with what the
 # option stands for, never as the student's belief. It was added by hand (not by the judges) to the 34 mapped
@@ -7327,7 +7439,7 @@ SET_KEYS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
     "blind42": BLIND42_KEYS, "blind43": BLIND43_KEYS, "blind44": BLIND44_KEYS, "blind45": BLIND45_KEYS, "blind46": BLIND46_KEYS,
     "blind47": BLIND47_KEYS, "blind48": BLIND48_KEYS, "blind49": BLIND49_KEYS,
     "blind50": BLIND50_KEYS, "blind51": BLIND51_KEYS, "blind52": BLIND52_KEYS,
-    "blind53": BLIND53_KEYS}
+    "blind53": BLIND53_KEYS, "blind54": BLIND54_KEYS}
 
 
 def load_blind(slug: str, set_name: str = "blind") -> list[Variant]:
