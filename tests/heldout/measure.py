@@ -5758,7 +5758,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mistake is counting R's nonzero diagonal with no tolerance (a 1e-16 pivot counts); the student who follows it
         # passes with the same broken method. The appended text ("3 counts a singular value of about 3e-08 ... a tolerance
         # too small ... use torch.linalg.matrix_rank(S)") is right, but it comes after the wrong fix under the same key
-        "q11_lesson_rank_from_qr_diagonal_without_tolerance": (),
+        # now (naming round 53: rank_without_tolerance (was a one-edit argument swap, a mis-name))
+        "q11_lesson_rank_from_qr_diagonal_without_tolerance": ("rank_without_tolerance",),
         # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5
         # (`rank_S_lesson = int(torch.trace(scaled_scores(_Q, _K)))`): `_Q` in place of `_K`": int(trace(Q Q^T) / 2) =
         # int(2.25) = 2 by coincidence; it blames the operand, while the mistake is reading the trace as the rank; the
@@ -7281,7 +7282,8 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'a' ... (`if abs(_ratio - 2) < 0.5: ans_complexity = 'a' ...`) ... (option A stands for thinking the score matrix costs time linear in T: there are T^2 scores)": right in kind, and "there are T^2 scores" is the very point the T * 2 slip misses; borderline: it quotes the branch, not the _cost line
         "q16_cost_written_times_two_for_squared": ("answer_computed_by_code",),
         # MIS-NAMED: one_edit_fix on q11:test_rank_S_lesson (the only failure): "right with one change on line 5 (`rank_S_lesson = int((torch.linalg.svdvals(...) != 0).sum())`): `svdvals(...) == 0` in place of `svdvals(...) != 0` (... 1 pass)": the fix shown counts the singular values that ARE exactly zero, 2 only by coincidence (5 - rank 2 - the one 1e-16 round-off value); the student is told to flip the comparison, which is not the rank, instead of using a tolerance / matrix_rank (as blind51's q11_lesson_rank_from_qr_diagonal_without_tolerance); the appended keyless "3 ... the number of singular values of S that are not exactly zero ... use torch.linalg.matrix_rank(S)" is right (though its "3e-08 ... in float32" is not this float64 code's 1e-16), but it comes after the wrong fix under the same key
-        "q11_lesson_rank_counts_singular_values_not_exactly_zero": (),
+        # now (naming round 53: rank_without_tolerance, a replayed count and the cell's exact-zero test; the one-edit flip no longer offered)
+        "q11_lesson_rank_counts_singular_values_not_exactly_zero": ("rank_without_tolerance",),
         # scale_wrong_axis on all 3 failing q02 tests (batched float32, non-contiguous, broadcast): "S is scaled by 1/sqrt(T) on these 3-D inputs, and on one 2-D slice it is right: the size read is a fixed axis (Q.shape[1] is d_k only for a 2-D Q) ...: d_k is Q.shape[-1]": exactly what len(Q[0]) (= Q.shape[1]) does, with the fix; borderline: nothing names len(Q[0]); q07/q13 not charged
         "q02_head_width_from_len_of_first_query": ("scale_wrong_axis",),
         # zero_after_softmax on both q05 failures (float64 rectangular mask, non-contiguous): "it matches zeroing masked weights after the softmax: rows no longer sum to 1": exactly the mistake; q07/q09/q13 not charged
@@ -7291,7 +7293,8 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # inplace_on_input on both q10 failures: "row_entropy_bits modifies its input in place ...: the caller's tensor changes; compute a new tensor instead": exactly the mistake (P = A aliases, P[P == 0] = 1 writes into A); borderline: nothing says P = A is no copy
         "q10_zero_weights_patched_to_one_in_callers_tensor": ("inplace_on_input",),
         # dtype_changed on q07:test_batched_float32_and_float16 (the only failure): "your code raised RuntimeError: expected m1 and m2 to have the same dtype, but got: float != c10::Half on torch.float16 inputs, and on their float32 copy it runs and is right: returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast back)": true of this code (the cached float32 mask is a float32 tensor mixed into float16 S), and casting the mask to S's dtype would fix it; borderline, close to a mis-name: nothing says the cache is keyed by T alone (the catalogue's mask_cached_by_size would fit exactly), and a student may hunt for a .float() that is not there; q09 not charged
-        "q07_mask_cached_by_length_keeps_first_dtype": ("dtype_changed",),
+        # now (naming round 53: mask_cached_by_size, second calls at new lengths in both orders)
+        "q07_mask_cached_by_length_keeps_first_dtype": ("dtype_changed", "mask_cached_by_size"),
     },
 # wrong 14: named right 13 / partly 0 / generic 0 / raw 0 / mis-named 1 / not caught 0; correct at full marks 5/5
 }

@@ -607,6 +607,10 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
     named = None
     if X.dim() > 2:
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o))
+    if named is None and causal and X.dtype in (torch.float16, torch.bfloat16) \
+            and any(m in e.message for m in DTYPE_CRASH):
+        # the same crash only at a length an earlier float32 call used: a mask cached by T alone (blind53)
+        named = mask_cached_by_length_crash(fn, e, X, W, right)
     if named is None and X.dtype in (torch.float16, torch.bfloat16) and any(m in e.message for m in DTYPE_CRASH):
         X32, W32 = X.float(), [w.float() for w in W]
         try:
@@ -639,6 +643,45 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o),
                               up=True)
     return named
+
+
+def mask_cached_by_length_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
+                                W: tuple[torch.Tensor, ...], right: Callable[..., bool]) -> Misconception | None:
+    """mask_cached_by_size from self_attention's dtype crash on half inputs (blind53's `_MASKS[T]`, built once per T
+    in the first call's dtype): at a fresh length T1 (none a hidden test asks for), a float32 call runs and is right and
+    the same X in X's own dtype next crashes with a dtype mismatch, while at another fresh length T2 the same dtype
+    asked first runs and is right. Code that makes float32 on every call fails the T2 call; code right in both dtypes
+    never crashes at T1. None otherwise."""
+    T, d_model = X.shape[-2], X.shape[-1]
+    g = torch.Generator().manual_seed(53)
+    runs = []
+    for T_new in (T + 37, T + 41):
+        X_new = (torch.randn((*X.shape[:-2], T_new, d_model), generator=g, dtype=torch.float64) * 0.5).to(X.dtype)
+        runs.append(X_new)
+    X1, X2 = runs
+    W32 = [w.float() for w in W]
+    try:
+        first = fn(X1.float(), *W32, causal=True)
+    except StudentCodeError:
+        return None
+    if not right(X1.float(), W32, first, torch.float32):
+        return None
+    try:
+        fn(X1, *W, causal=True)
+        return None
+    except StudentCodeError as again:
+        if not any(m in again.message for m in DTYPE_CRASH):
+            return None
+    try:
+        fresh = fn(X2, *W, causal=True)
+    except StudentCodeError:
+        return None
+    if not right(X2, W, fresh, X.dtype):
+        return None
+    return Misconception("mask_cached_by_size", f"self_attention reuses a mask built for an earlier call of the same "
+                         f"length in another dtype ({_said(e)} on {X.dtype} inputs): at a new length ({T + 41}) "
+                         f"{X.dtype} asked first runs and is right, and at another ({T + 37}) it crashes the same way "
+                         f"right after a float32 call of that length: " + describe("mask_cached_by_size"))
 
 
 def _fixed_size_run(fn: Callable[..., object], T: int, avoid: set[int]) -> tuple[object, tuple[torch.Tensor, ...]]:
@@ -3699,3 +3742,87 @@ def raise_if_caret_for_power(value: object, submission: object) -> None:
         raise Misconception("caret_is_xor", f"ans_complexity is {value.strip()!r}, worked out by your code with "
                             f"`{line[:60]}`: ^ there is xor, not a power; with ** in its place the same code gives "
                             f"{fixed.strip()!r}: " + describe("caret_is_xor"))
+
+
+# --- naming round 53 (blind53): a rank counted from singular values or QR pivots with no tolerance --------------
+
+_DECOMPOSITIONS = frozenset({"svdvals", "svd", "qr"})
+_EXACT_COUNTS = frozenset({"count_nonzero", "nonzero", "argwhere"})
+_EXACT_TESTS = frozenset({"ne", "not_equal", "gt", "greater"})
+
+
+def _is_zero(n: ast.AST) -> bool:
+    return isinstance(n, ast.Constant) and type(n.value) in (int, float) and n.value == 0
+
+
+def _is_comparison(n: ast.AST) -> bool:
+    return isinstance(n, ast.Compare) or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                          and n.func.attr in _COMPARISONS)
+
+
+def _exact_nonzero_test(n: ast.AST, bound: Mapping[str, list[ast.AST]]) -> bool:
+    """`n` tests against exactly zero: s != 0, s > 0, 0 < s, 0 != s, s.ne(0), torch.gt(s, 0.0), or counts the
+    non-zero entries of values not compared with anything (count_nonzero(s), R.diagonal().nonzero(), argwhere):
+    count_nonzero(s > tol) has a tolerance, and is not this."""
+    if isinstance(n, ast.Compare) and len(n.ops) == 1:
+        op, left, right = n.ops[0], n.left, n.comparators[0]
+        return (isinstance(op, (ast.NotEq, ast.Gt)) and _is_zero(right)) or \
+            (isinstance(op, (ast.NotEq, ast.Lt)) and _is_zero(left))
+    if isinstance(n, ast.Call):
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        if name in _EXACT_COUNTS:
+            operand = n.args[0] if n.args else n.func.value if isinstance(n.func, ast.Attribute) else None
+            return operand is not None and not _reaches(operand, bound, _is_comparison, set())
+        if name in _EXACT_TESTS:
+            return any(_is_zero(a) for a in n.args)
+    return False
+
+
+def _is_decomposition(n: ast.AST) -> bool:
+    if isinstance(n, ast.Call):
+        f = n.func
+        return (isinstance(f, ast.Attribute) and f.attr in _DECOMPOSITIONS) or \
+            (isinstance(f, ast.Name) and f.id in _DECOMPOSITIONS)
+    return False
+
+
+def rank_counted_without_tolerance(submission: object, name: str) -> tuple[str, str] | None:
+    """The source of the exact-zero test (`svdvals(S) != 0`, `count_nonzero(R.diagonal())`) that the notebook's last
+    module-level assignment of `name` reads, in it or through names the same cell bound, where it also reaches a
+    singular value or QR decomposition (svdvals, svd, qr): the rank counted with no tolerance (blind53, blind44), with
+    "qr" where only QR is reached, else "svd". None otherwise (a tolerance, however small, or no decomposition in
+    sight: the count alone says nothing)."""
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    found: list[ast.AST] = []
+    used: set[str] = set()
+
+    def decomposition(n: ast.AST) -> bool:
+        if _is_decomposition(n):
+            used.add(n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id)
+        return False
+    _reaches(value, bound, decomposition, set())
+    if used and _reaches(value, bound, lambda n: _exact_nonzero_test(n, bound) and not found.append(n), set()):
+        return ast.unparse(found[0]), "qr" if used == {"qr"} else "svd"
+    return None
+
+
+def exact_nonzero_counts(kind: str) -> dict[int, str]:
+    """{count: how} for the lesson's S (scaled, unscaled, and transposed; float64 as the lesson builds it, and float32)
+    counted with no tolerance: the singular values that are not exactly zero (kind "svd"), or the non-zero pivots on
+    QR's diagonal ("qr"). A count equal to the right rank is left out (rounding happened to leave exact zeros there)."""
+    Q, K = ref.lesson_qk()
+    out: dict[int, str] = {}
+    for S, said in ((ref.scaled_scores(Q, K), "S"), (Q @ K.T, "Q K^T"), (K @ Q.T, "K Q^T")):
+        for dt in (torch.float64, torch.float32):
+            m, where = S.to(dt), str(dt).replace("torch.", "")
+            v = torch.linalg.svdvals(m) if kind == "svd" else torch.linalg.qr(m).R.diagonal().abs()
+            n = int((v != 0).sum())
+            tiny = float(v[v != 0].min()) if n else 0.0
+            what = "singular values of" if kind == "svd" else "pivots on the diagonal of QR's R for"
+            out.setdefault(n, f"{n} {what} {said} are not exactly zero in {where}, the smallest about {tiny:.0e}, "
+                              "rounding noise where the exact value is 0")
+    out.pop(ref.rank_S_lesson, None)
+    return out

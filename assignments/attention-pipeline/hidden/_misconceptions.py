@@ -594,4 +594,10 @@ MISCONCEPTIONS = {
                               "1.5 d_model (d_k + d_v) (a float, from the /): W_Q and W_K are d_model x d_k and W_V "
                               "is d_model x d_v, so count d_model * (2 * d_k + d_v), a whole number",
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
+    # round 53 (blind53; blind44's QR pivots too)
+    "rank_without_tolerance": "counting the singular values (or the pivots on QR's diagonal) that are not exactly "
+                              "zero, with no tolerance: rounding leaves a tiny value (about 1e-16 in float64) where "
+                              "the exact one is 0, and it is counted; use torch.linalg.matrix_rank(S), whose "
+                              "tolerance is relative to the largest singular value and fits the dtype (or count "
+                              "s > s.max() * max(S.shape) * torch.finfo(S.dtype).eps)",
 }

@@ -196,6 +196,16 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     # independent ones; on the lesson's S the distinct columns (4) are d_k = rank K, so only the rows name it
     # a count of S's singular values above a tolerance too small for the dtype (1e-13 on float32, or > 0) counts
     # rounding noise: on the lesson's S that is 3, the distinct-row count too; one number cannot say which (naming24)
+    # the singular values (or QR's pivots) counted with no tolerance (blind53's svdvals(S) != 0, blind44's
+    # count_nonzero(R.diagonal())): the count replayed so on the lesson's S, and the exact-zero test read in the cell
+    # that assigns the answer; named before the one-edit search, whose `== 0` for `!= 0` is right only by coincidence
+    counted = D.rank_counted_without_tolerance(submission, "rank_S_lesson")
+    exact = D.exact_nonzero_counts(counted[1]) if counted is not None else {}
+    if got in exact:
+        src = counted[0]
+        raise Misconception("rank_without_tolerance", f"rank_S_lesson is {got}, not {ref.rank_S_lesson}: "
+                            f"`{src[:60]}` counts every value that is not exactly zero, and on the lesson's S that "
+                            f"count is {got} ({exact[got]}): " + describe("rank_without_tolerance"))
     noise = {int((torch.linalg.svdvals((Q @ K.T).to(dt)) > 0).sum()): dt for dt in (torch.float64, torch.float32)}
     distinct = {len(torch.unique(t, dim=0)) for t in (Q, Q @ K.T)}
     if got in noise:
