@@ -7233,19 +7233,25 @@ BLIND53_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # weights_sized_by_features on q1:test_weights_shape (the only failure): "weights_shape is (4, 64, 64): its last two axes are feature widths (d_k, d_v), not sequence lengths: sizing the attention weights by the feature width (d_k x d_k, like Q^T K ...) instead of one entry per (query, key) pair: (B, T_q, T_k)": exactly the effect of a (batch, features, tokens) probe (its Q @ K^T is the usual layout's Q^T K) and the fix; borderline: nothing names the channels-first / Conv1d layout
         "q1_weights_probe_built_channels_first_as_for_conv1d": ("weights_sized_by_features",),
         # generic: q1:test_weights_shape None (the only failure), "weights_shape is (100, 10, 1), not the shape of the attention-weight matrix: it has one entry per (query, key) pair": shows the wrong value, nothing says .stride() was read where .shape was meant
-        "q1_weights_shape_read_with_stride_instead_of_shape": (),
+        # now (naming round 53: shape_read_as_stride, by replay or second calls)
+        "q1_weights_shape_read_with_stride_instead_of_shape": ("shape_read_as_stride",),
         # one_edit_fix on q2:test_score_variances (the only failure): "right with one change on line 2 (`raw_scores = torch.einsum("bqd,bke->bqk", Q, K)`): `'bqe,bke->bqk'` in place of `'bqd,bke->bqk'` (... 1 pass)", then "neither is the variance of the example's scores (Q @ K.transpose(-2, -1) ...)": the slip at its place with a working fix (one shared feature letter); borderline: nothing says distinct letters sum each operand on its own (a product of sums)
         "q2_einsum_feature_letter_differs_between_queries_and_keys": ("one_edit_fix",),
         # generic: q2:test_scale_divisor None (the only failure), "scale_divisor is not the divisor for d_k = 64": says which width matters, but does not show the value (22.6) and nothing says sqrt(d_model = 512) was used for the head width
-        "q2_scale_divisor_for_the_model_width_512": (),
+        # now (naming round 53: scale_by_d_model, by replay or second calls)
+        "q2_scale_divisor_for_the_model_width_512": ("scale_by_d_model",),
         # raw: q4:test_more_queries_than_keys None (the only failure), "your code raised RuntimeError: zeros: Dimension size must be non-negative.": only the exception, nothing says T_k - T_q is negative when keys are fewer than queries (cut the triangle to T_k columns); q5/q6 not charged
-        "q4_square_triangle_glued_to_false_columns_breaks_when_keys_are_fewer": (),
+        # now (naming round 53: causal_mask_assumes_more_keys, by replay or second calls)
+        "q4_square_triangle_glued_to_false_columns_breaks_when_keys_are_fewer": ("causal_mask_assumes_more_keys",),
         # MIS-NAMED: mask_times_inf on q6:test_weights3_causal: "weights3_causal is NaN in every row, row 2 too, which blocks no key, while your stable_softmax gives the right causal weights for scores filled with -inf: the masking turned the allowed scores into NaN, as scores3 + (~mask) * -inf does ... fill with masked_fill(~mask, float('-inf'))" -- the q6 cell already uses masked_fill(~causal_mask(3), -inf) (full_marks' line); the NaN comes from the all-False causal_mask (every score -inf), so the student is sent to fix a q6 line that is right; the 3 q4 failures are generic (None: "causal_mask(11) is not the causal mask ...: it differs in 66 entries, the first at [0, 0]", likewise (9, 6) and (4, 9)): the counts equal the whole lower triangle but nothing says the mask is all False or that `== 0` belongs after triu
-        "q4_comparison_typed_inside_triu_gives_an_all_false_mask": (),
+        # now (naming round 53: causal_mask_all_false, by replay or second calls)
+        "q4_comparison_typed_inside_triu_gives_an_all_false_mask": ("causal_mask_all_false",),
         # not caught: 35/35; q5's fully-masked tests block only some rows (mask.any() stays True), no test passes a mask with no True entry, so the `mask.any()` fast path is never taken with a mask
-        "q5_masking_skipped_when_the_mask_allows_nothing": (),
+        # now (naming round 53: mask_skipped_when_all_blocked, by replay or second calls)
+        "q5_masking_skipped_when_the_mask_allows_nothing": ("mask_skipped_when_all_blocked",),
         # generic: q6:test_out3 None (the only failure), "out3 should have shape (3, 2), got (3, 4)": says what differs (d_k = 4 columns for d_v = 2), nothing says the keys were mixed instead of the values (weights3 @ V3)
-        "q6_output_mixed_from_the_keys_not_the_values": (),
+        # now (naming round 53: output_from_keys, by replay or second calls)
+        "q6_output_mixed_from_the_keys_not_the_values": ("output_from_keys",),
         # mask_added on q6:test_weights3_causal (the only failure): "it matches adding the boolean mask to the scores (+1 where allowed) instead of filling blocked scores with -inf: blocked keys keep their weight": exactly the mistake and its fix
         "q6_boolean_mask_added_to_the_scores_as_a_bias": ("mask_added",),
         # answer_extra_characters on q7:test_trap_answer (the only failure): "q_trap_answer is 'Answer: C': it has characters besides the letter, which seems to be 'C' ... the answer must be the letter alone": exactly the mistake and its fix

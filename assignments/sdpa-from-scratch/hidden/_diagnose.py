@@ -1683,12 +1683,14 @@ def name_mask_times_inf(fn, Q, K, V, mask, got, again, what):
                         "with a mask that allows every key, and right with mask=None: " + describe("mask_times_inf"))
 
 
-def name_trace_mask_times_inf(got, softmax):
+def name_trace_mask_times_inf(got, softmax, mask_fn=None):
     """q6's weights3_causal NaN in every row, row 2 too, which blocks no key (naming21): the masking made the
     allowed scores NaN. Named only when the student's stable_softmax gives the right causal weights for the
     -inf-filled scores (so neither it nor a +inf fill, inverted mask or min shift is the cause) and gives NaN
     everywhere on the replay scores3 + (~mask) * -inf, exactly as the answer."""
     if softmax is None or type(got) is not torch.Tensor or not bool(torch.isnan(got).all()):
+        return
+    if name_trace_mask_all_false(got, softmax, mask_fn):    # round53: the NaN from causal_mask(3) itself
         return
     scores, m = ref.Q3 @ ref.K3.T / 2.0, ref.causal_mask(3)
     try:
@@ -2182,9 +2184,11 @@ def name_permuted_with_nan_rows(got, expected, dead, what):
                                    "row of zeros" if nan else ""))
 
 
-def check_fully_masked(fn, Q, K, V, mask, dead, what="the output with fully masked queries"):
-    """The output where the queries `dead` have no allowed key: a row of zeros for each."""
-    got = call_sdpa(fn, Q, K, V, mask)
+def check_fully_masked(fn, Q, K, V, mask, dead, what="the output with fully masked queries", got=None):
+    """The output where the queries `dead` have no allowed key: a row of zeros for each (`got`: the output of
+    that call, made already)."""
+    if got is None:
+        got = call_sdpa(fn, Q, K, V, mask)
     try:
         if type(got) is not torch.Tensor:
             judge(fn, Q, K, V, mask, got, what)
@@ -2335,6 +2339,10 @@ def name_shape(got, expected, what, inputs):
     got, expected = tuple(got), tuple(expected)
     if got == expected:
         return
+    stride = tuple(torch.empty(0).new_empty(expected).stride()) if expected and all(expected) else None
+    if stride is not None and got == stride and stride != expected:      # round53: .stride() read for .shape
+        raise Misconception("shape_read_as_stride", f"{what} is {got}, the stride of a contiguous {expected} "
+                            f"tensor (the memory step of each axis), not its shape: " + describe("shape_read_as_stride"))
     if len(expected) > 2 and got == expected[1:]:
         raise Misconception("batch_dim_dropped", f"{what} is {got}, the shape of one batch entry: "
                             + describe("batch_dim_dropped"))
@@ -5415,3 +5423,101 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
                 raise Misconception("entries_from_element_size", f"attn_entries is {got}, from .{words[0]}: the "
                                     "bytes of ONE element, not the number of elements: "
                                     + describe("entries_from_element_size"))
+
+
+# --- naming round 53 (blind53) ----------------------------------------------------------------------------------------
+
+def check_all_blocked(fn, Q, K, V):
+    """round53 (blind53), Question 5: masks with no True entry at all, one of the scores' shape (batched) and one
+    (T_q, T_k) mask shared by the batch: every query is blocked, so the output is all zeros (the notebook's rule for
+    a fully blocked row). `if mask is not None and mask.any():` skips the masking there and gives plain attention:
+    mask_skipped_when_all_blocked, named when the output is the unmasked result on the same input and a second call
+    whose mask allows key 0 alone is right (so the masking works when something is allowed)."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    dead = torch.ones(T_q, dtype=torch.bool)
+    for mask in (torch.zeros(*Q.shape[:-1], T_k, dtype=torch.bool), torch.zeros(T_q, T_k, dtype=torch.bool)):
+        what = f"the output with a {tuple(mask.shape)} mask that is False everywhere (every key blocked: all zeros)"
+        got = call_sdpa(fn, Q, K, V, mask)
+        if (type(got) is torch.Tensor and tuple(got.shape) == tuple(Q.shape[:-1] + V.shape[-1:])
+                and not bool((got == 0).all()) and right(got, Q, K, V, None)):
+            one = mask.clone()
+            one[..., 0] = True                    # each query may see key 0 alone: its output is V's row 0
+            if right(second_call(fn, Q, K, V, mask=one), Q, K, V, one):
+                raise Misconception("mask_skipped_when_all_blocked", f"{what} is plain unmasked attention, while a "
+                                    "mask that allows one key is applied right: "
+                                    + describe("mask_skipped_when_all_blocked"))
+        check_fully_masked(fn, Q, K, V, mask, dead, what, got)     # one call per mask: helper_blame's replay settles
+
+
+_MASK_PROBE_SIZES = ((3, None), (5, None), (3, 5), (5, 3), (4, 4))
+
+
+def name_mask_all_false(fn, said) -> None:
+    """round53 (blind53), Question 4: causal_mask a bool mask of the right shape that is False everywhere, at every
+    size probed, square and rectangular (torch.triu(ones == 0, diagonal=1): the comparison typed inside the
+    triangle call): causal_mask_all_false. One all-False answer alone is not enough: the probes must all be."""
+    try:
+        masks = [fn(n) if k is None else fn(n, k) for n, k in _MASK_PROBE_SIZES]
+    except Exception:  # noqa: BLE001 - a crash here says nothing more
+        return
+    if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n if k is None else k)
+           and not bool(m.any()) for m, (n, k) in zip(masks, _MASK_PROBE_SIZES)):
+        raise Misconception("causal_mask_all_false", f"{said}, and so it is at every size tried (3, 5, (3, 5), "
+                            "(5, 3)): no query may see any key, not even itself: " + describe("causal_mask_all_false"))
+
+
+_NEGATIVE_SIZE_WORDS = ("non-negative", "negative dimension", "negative size", "must be nonnegative")
+
+
+def name_mask_assumes_more_keys(fn, T_q, T_k, e) -> None:
+    """round53 (blind53), Question 4: causal_mask(T_q, T_k) with T_k < T_q raises a negative-size error (a T_q x T_q
+    triangle with torch.zeros(T_q, T_k - T_q) columns glued on), while the second calls with as many or more keys
+    than queries are right: causal_mask_assumes_more_keys."""
+    if T_k is None or T_k >= T_q or not any(w in e.message.lower() for w in _NEGATIVE_SIZE_WORDS):
+        return
+    if not (_mask_right(fn, T_q, T_q) and _mask_right(fn, T_q, T_q + 3) and _mask_right(fn, T_k, T_k + 2)):
+        return
+    raise Misconception("causal_mask_assumes_more_keys", f"causal_mask({T_q}, {T_k}) raised {e.exc_type} ({e.message}"
+                        f"), with fewer keys than queries (T_k - T_q = {T_k - T_q}), while it is right with as many "
+                        "or more keys: " + describe("causal_mask_assumes_more_keys"))
+
+
+def name_trace_mask_all_false(got, softmax, mask_fn) -> bool:
+    """round53 (blind53), Question 6: weights3_causal NaN in every row from the notebook's own causal_mask(3), not
+    from the masking arithmetic. Returns True when causal_mask(3) is not the right mask (then the NaN is not
+    mask_times_inf's evidence); raises causal_mask_all_false when it is False everywhere and the student's softmax of
+    scores3.masked_fill(~causal_mask(3), -inf) is NaN everywhere, as the answer is."""
+    if mask_fn is None or _mask_right(mask_fn, 3):
+        return False
+    try:
+        m = mask_fn(3)
+        replay = softmax((ref.Q3 @ ref.K3.T / 2.0).masked_fill(~m, float("-inf")), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash here proves nothing, but the mask is still wrong
+        return True
+    if (type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (3, 3) and not bool(m.any())
+            and type(replay) is torch.Tensor and replay.shape == got.shape and bool(torch.isnan(replay).all())):
+        raise Misconception("causal_mask_all_false", "weights3_causal is NaN in every row because causal_mask(3) is "
+                            "False everywhere: every score is filled with -inf and the softmax of a row of -inf is "
+                            "0 / 0; fix causal_mask (Question 4) and this cell follows: "
+                            + describe("causal_mask_all_false"))
+    return True
+
+
+def name_out3_from_keys(value, weights3, atol) -> None:
+    """round53 (blind53), Question 6: out3 = weights3 @ K3, the keys mixed where the values are meant: a (3, d_k = 4)
+    answer equal to the reference's weights3 @ K3, or the student's own weights3 @ K3 (the replay with K in V's
+    place): output_from_keys. No other answer here has d_k = 4 columns."""
+    try:
+        got = torch.as_tensor(value, dtype=torch.float64) if type(value) is not torch.Tensor else value.double()
+    except (TypeError, ValueError, RuntimeError):
+        return
+    if tuple(got.shape) != tuple(ref.K3.shape) or not bool(torch.isfinite(got).all()):
+        return
+    for w in (ref.weights3, weights3):
+        try:
+            replay = torch.as_tensor(w, dtype=torch.float64) @ ref.K3.double()
+        except (TypeError, ValueError, RuntimeError):
+            continue
+        if replay.shape == got.shape and torch.allclose(got, replay, rtol=0, atol=atol):
+            raise Misconception("output_from_keys", f"out3 has shape {tuple(got.shape)} and equals weights3 @ K3: "
+                                + describe("output_from_keys"))

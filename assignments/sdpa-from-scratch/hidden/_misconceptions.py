@@ -600,6 +600,26 @@ MISCONCEPTIONS = {
     "shape_of_running_example": "answering with the shapes of the notebook's own example tensors instead of the "
                                 "question's: work the shapes out from the sizes the question gives (here Q and K "
                                 "(4, 10, 64), V (4, 10, 128))",
+    # naming round 53 (blind53)
+    "mask_skipped_when_all_blocked": "skipping the masking when the mask has no True entry (if mask is not None and "
+                                     "mask.any(): ...): a mask that is False everywhere blocks every key for every "
+                                     "query, so each row must be zeros, not plain unmasked attention. Apply the mask "
+                                     "whenever it is given (if mask is not None:)",
+    "causal_mask_all_false": "building a causal mask that is False everywhere (a comparison typed inside the triangle "
+                             "call, torch.triu(torch.ones(T_q, T_k) == 0, diagonal=1): ones == 0 is all False, and "
+                             "its upper triangle is still all False), so no query may see any key. Build the "
+                             "triangle first, then compare: torch.triu(torch.ones(T_q, T_k), diagonal=1) == 0, or "
+                             "torch.ones(T_q, T_k, dtype=torch.bool).tril()",
+    "causal_mask_assumes_more_keys": "building the mask as a T_q x T_q triangle with T_k - T_q False key columns glued "
+                                     "on, which only works when T_k >= T_q: with fewer keys than queries T_k - T_q is "
+                                     "negative and torch.zeros raises. Cut the triangle to T_k columns instead: "
+                                     "torch.ones(T_q, T_k, dtype=torch.bool).tril()",
+    "shape_read_as_stride": "reading .stride() where .shape is asked: the stride is how many elements memory steps "
+                            "for each axis (a contiguous (4, 10, 10) tensor has stride (100, 10, 1)), not the size "
+                            "of each axis; use .shape (or .size())",
+    "scale_by_d_model": "scaling by 1/sqrt(d_model) instead of 1/sqrt(d_k)",
+    "output_from_keys": "multiplying the weights by the keys instead of the values (weights @ K): the output mixes "
+                        "the rows of V, so it has d_v columns; use weights3 @ V3",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -50,6 +50,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
             diag.name_default_not_filled(fn, T_q, f"{what} raised {e.exc_type}: {e.message}")
         diag.name_mask_not_outer(fn, f"{what} raised {e.exc_type}")
         diag.name_tril_indices_swapped(fn, T_q, T_k, f"{what} raised {e.exc_type}", crash=e.exc_type)   # round48
+        diag.name_mask_assumes_more_keys(fn, T_q, T_k, e)      # round53: torch.zeros(T_q, T_k - T_q) glued on
         raise
     expected = ref.causal_mask(T_q, T_k)
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
@@ -105,6 +106,8 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         # when every size, square and rectangular, is all True
         said = f"{what} is {'True' if bool(t.all()) else 'False'} everywhere"
         diag.name_mask_not_outer(fn, said)
+        if not bool(t.any()):
+            diag.name_mask_all_false(fn, said)      # round53: triu(ones == 0, diagonal=1)
         if bool(t.all()):
             diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key", submission)
             if T_k is not None and T_q != T_k:

@@ -169,6 +169,7 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None, submi
 
 @test_case(points=1, hidden=True)
 def test_out3(out3, weights3=None):
+    diag.name_out3_from_keys(out3, weights3, ATOL)       # round53: weights3 @ K3 (keys for values)
     _output_for_weights(out3, "out3", (3, 2), lambda: ref.weights3,
                         "the attention weights softmax(scores3) (one per query and key, 3 by 3)",
                         "out3 is the output weights3 @ V3, of shape (3, 2)")
@@ -227,7 +228,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
                                    "alone, as with a mask that keeps only the diagonal")
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
-    diag.name_trace_mask_times_inf(got, stable_softmax)    # NaN in every row: replayed (naming21)
+    diag.name_trace_mask_times_inf(got, stable_softmax, causal_mask)    # NaN in every row: replayed (naming21)
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         # round46 (blind45): K3 scaled in place through K3.T by the right sqrt(d_k), twice: not a d_k scale slip
         diag.name_trace_scaled_twice_in_place(got, "weights3_causal", submission, ATOL, causal=True)
