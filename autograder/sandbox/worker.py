@@ -366,11 +366,15 @@ def _writable_own_tasks() -> bool:
 
 
 def _private_tmpfs(path: str, size_mb: int, keep: list[str]) -> None:
-    """A fresh tmpfs of `size_mb` over `path`; the paths in `keep` below it (a checkout under /tmp)
-    are bound back, read-only like everything inherited."""
+    """A fresh tmpfs of `size_mb` over `path`, with one inode per KiB of it; the paths in `keep` below it (a
+    checkout under /tmp) are bound back, read-only like everything inherited. The inode count is the bound on what
+    empty files cost: they use no blocks, and each holds an inode and a name in kernel memory no process owns (the
+    kernel's default allowed 3 million per mount: 488,000 empty files pinned 393 MB, and under memory pressure the
+    out-of-memory killer took a grader process, and a classmate's grade with it: red-team round 68)."""
     under = [k for k in keep if k.startswith(path.rstrip("/") + "/")]
     held = {k: os.open(k, os.O_PATH) for k in under if os.path.exists(k)}
-    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={max(1, size_mb)}m,mode=1777")
+    size = max(1, size_mb)
+    _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size}m,nr_inodes={size * 1024},mode=1777")
     for k, fd in held.items():
         os.makedirs(k, exist_ok=True)
         _mount(f"/proc/self/fd/{fd}", k, None, MS_BIND | MS_REC)
