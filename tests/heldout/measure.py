@@ -7386,7 +7386,8 @@ BLIND54_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # test names it right
     "attention-pipeline": {
         # generic: q15:test_ans_cross_causal None (the only failure), "ans_cross_causal is 'e': it should be one letter as a string: "a", "b", "c", "d"": says what differs ('e' is not an option), no key; nothing says chr(ord("a") + 4) counts one too far (d is a + 3)
-        "q15_fourth_option_as_chr_offset_from_a": (),
+        # now (naming round 54: answer_letter_past_last_option, by replay or a second call and the cell's source)
+        "q15_fourth_option_as_chr_offset_from_a": ("answer_letter_past_last_option",),
         # not caught: 42/42; expect_choice takes "one letter, any case" (checks.py) and the notebook's own test_q15_format lowercases, so 'D' is 'd' by design; the variant's `where` expected q15 to lose its point
         "q15_letter_taken_from_ascii_uppercase": (),
         # answer_value_not_letter on q14:test_ans_cross_shapes (the only failure): "ans_cross_shapes is np.int64(1), a number, not a letter: ... instead of the letter of the option that says it, as a string such as "B"": exactly the mistake and its fix; borderline: nothing says argmax gives the position (1 = b)
@@ -7406,13 +7407,16 @@ BLIND54_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # answer_computed_by_code on q16:test_ans_complexity (the only failure): "'d' ... (`if abs(_growth - 2) < 0.5: ans_complexity = 'a' elif ...`) ... what it measures or compares is not what the question asks": right in kind (the growth it measures is not the ratio asked); borderline: it quotes the branch, not the `_cost(200) - _cost(100)` line, nothing says difference vs ratio, and D's stated belief (T^3) is not the student's
         "q16_growth_measured_as_difference_not_ratio": ("answer_computed_by_code",),
         # generic: q11:test_rank_S_lesson None (the only failure), "rank_S_lesson is 3 ... S = Q K^T has rank 2: use torch.linalg.matrix_rank(S)": says what differs and a working fix, no key; but its keyless guess at the cause ("the number of singular values ... not exactly zero ... 3 counts a singular value of about 3e-08, rounding noise in float32") is not this code's: it rounds the nuclear norm 2.09 + 1.17 = 3.26 in float64 (third singular value 1e-16); nothing says a norm (sum of singular values) is not a count; close to a mis-name, but no key blames it
-        "q11_lesson_rank_from_nuclear_norm": (),
+        # now (naming round 54: rank_from_nuclear_norm, by replay or a second call and the cell's source)
+        "q11_lesson_rank_from_nuclear_norm": ("rank_from_nuclear_norm",),
         # prefix_average_wrong_axis on q09:test_prefix_average_matrix (the only failure): "it matches dividing by the column index instead of the row's length (entry (t, j) by j + 1, not t + 1) ... divide each row by its own count": exactly the effect of 1/(cols + 1) and the fix; borderline: the causes it lists (broadcast, cumsum) do not name tril_indices' cols
         "q09_tril_indices_weights_from_column_index": ("prefix_average_wrong_axis",),
         # generic: q13:test_cross_padding_mask None (the only failure), "A has shape (2, 4, 4), expected (2, 4, 7)": says what differs (the padded key columns are missing), nothing says the mask must be added to the scores rather than the keys sliced off
-        "q13_padded_keys_sliced_off_instead_of_masked": (),
+        # now (naming round 54: padded_keys_sliced_off, by replay or a second call and the cell's source)
+        "q13_padded_keys_sliced_off_instead_of_masked": ("padded_keys_sliced_off",),
         # raw: both q01 failures None (test_project_float64, test_project_views), "your code raised RuntimeError: Expected out tensor to have dtype double, but got float instead" (plus the smallest failing input): only the exception, though torch's own text points at the out buffer's dtype; nothing says torch.empty without dtype=X.dtype makes float32; q07/q09 not charged
-        "q01_out_buffers_allocated_in_default_dtype": (),
+        # now (naming round 54: out_buffer_default_dtype, by replay or a second call and the cell's source)
+        "q01_out_buffers_allocated_in_default_dtype": ("out_buffer_default_dtype",),
     },
 # wrong 14: named right 9 / partly 0 / generic 3 / raw 1 / mis-named 0 / not caught 1; correct at full marks 5/5
 }

@@ -3826,3 +3826,189 @@ def exact_nonzero_counts(kind: str) -> dict[int, str]:
                               "rounding noise where the exact value is 0")
     out.pop(ref.rank_S_lesson, None)
     return out
+
+
+# --- round 54 (blind54) ------------------------------------------------------------------------------------------
+
+def _counted_letter(node: ast.AST) -> bool:
+    """A letter picked by counting: chr(ord("a") + n) (or chr(97 + n)) with n only counted (int constants, names,
+    len(...)), or a run of letters from the options' first ("abcde...", string.ascii_lowercase) indexed by such a
+    count; str folds (.lower(), .upper(), .strip()) around it are looked through."""
+    def counting(n: ast.AST) -> bool:
+        if isinstance(n, ast.Constant):
+            return type(n.value) is int
+        if isinstance(n, ast.Name):
+            return True
+        if isinstance(n, ast.BinOp):
+            return isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)) and counting(n.left) \
+                and counting(n.right)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and len(n.args) == 1 and not n.keywords:
+            a = n.args[0]
+            return n.func.id == "len" or (n.func.id == "ord" and isinstance(a, ast.Constant)
+                                          and isinstance(a.value, str) and len(a.value) == 1)
+        return False
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_FOLDS \
+            and not node.args and not node.keywords:
+        node = node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" \
+            and len(node.args) == 1 and not node.keywords:
+        arg = node.args[0]
+        return isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Sub)) and counting(arg) \
+            and any((isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "ord")
+                    or (isinstance(n, ast.Constant) and type(n.value) is int and 60 <= n.value <= 130)
+                    for n in ast.walk(arg))
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice) and counting(node.slice):
+        base = node.value
+        return (isinstance(base, ast.Constant) and isinstance(base.value, str)
+                and base.value.lower().startswith("abcde")) \
+            or (isinstance(base, ast.Attribute) and base.attr in ("ascii_uppercase", "ascii_lowercase",
+                                                                 "ascii_letters"))
+    return False
+
+
+def raise_if_letter_past_options(question: str, value: object, submission: object, choices: str = "abcd") -> None:
+    """answer_letter_past_last_option (round 54, blind54 q15_fourth_option_as_chr_offset_from_a; scaled-attention's
+    round 52 check, for this assignment's lower-case letters): the answer is the letter right after the last option
+    ('e' for options a..d), and the notebook's last module-level binding of `question` counts it out
+    (chr(ord("a") + 4), "abcde"[4], string.ascii_lowercase[n_options]): the count ran one past the options. A
+    literal 'e', a letter two past, or an answer re-bound later (+=, or inside a branch) is not named."""
+    if submission is None or not isinstance(value, str):
+        return
+    past = chr(ord(choices[-1]) + 1)
+    if value.strip().strip("()").strip().lower() != past:
+        return
+    last = _last_assignment(submission, question)
+    if last is None:
+        return
+    trees = _cell_trees(submission)
+    if any(isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name) and n.target.id == question
+           for t in trees for n in ast.walk(t)):
+        return
+    node, _bound = last
+    if not _counted_letter(node):
+        return
+    shown = pyparse_unparse(node)
+    raise Misconception("answer_letter_past_last_option", f"{question} is {value.strip()!r}, the letter your code "
+                        f"counts out (`{question} = {shown[:70]}`): one past the last option, {choices[-1]}, so it is "
+                        "no option at all: " + describe("answer_letter_past_last_option"))
+
+
+def pyparse_unparse(node: ast.AST) -> str:
+    """A node's source, bounded (the grader's unparse; a plain one where that is missing)."""
+    try:
+        from autograder.grading.pyparse import unparse
+        return unparse(node)
+    except ImportError:
+        return ast.unparse(node)
+
+
+_NORM_CALLS = frozenset({"matrix_norm", "norm"})
+_SV_CALLS = frozenset({"svdvals", "svd"})
+
+
+def _nuclear_norm(n: ast.AST, bound: Mapping[str, list[ast.AST]]) -> bool:
+    """`n` is a nuclear norm: matrix_norm(S, "nuc") / norm(S, p="nuc") (any spelling of the order argument), or a
+    sum of singular values (svdvals(S).sum(), torch.sum(svdvals(S)), sum(svd(S).S), a name bound to them)."""
+    if not isinstance(n, ast.Call):
+        return False
+    name = _callee(n)
+    if name in _NORM_CALLS:
+        return any(isinstance(a, ast.Constant) and a.value == "nuc" for a in [*n.args, *(k.value for k in n.keywords)])
+    if name == "sum":
+        operand = n.args[0] if n.args else n.func.value if isinstance(n.func, ast.Attribute) else None
+        return operand is not None and _singular_values(operand, bound, 0)
+    return False
+
+
+def _singular_values(n: ast.AST, bound: Mapping[str, list[ast.AST]], depth: int) -> bool:
+    """`n` is the singular values themselves (svdvals(S), svd(S).S, svd(S)[1], a name bound to one of them, or a name
+    unpacked from svd(S)): not a comparison of them, nor a count (blind53's (svdvals(S) != 0).sum() is a count)."""
+    if depth > 8:
+        return False
+    if isinstance(n, ast.Call):
+        return _callee(n) in _SV_CALLS
+    if isinstance(n, (ast.Attribute, ast.Subscript)):
+        return _singular_values(n.value, bound, depth + 1)
+    if isinstance(n, ast.Name) and len(bound.get(n.id, [])) == 1:
+        return _singular_values(bound[n.id][0], bound, depth + 1)
+    return False
+
+
+def rank_from_nuclear_norm(submission: object, name: str) -> str | None:
+    """The source of the nuclear norm (the sum of the singular values) that the notebook's last module-level
+    assignment of `name` reads, in it or through names the same cell bound (blind54); None otherwise."""
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    found: list[ast.AST] = []
+    if _reaches(value, bound, lambda n: _nuclear_norm(n, bound) and not found.append(n), set()):
+        return pyparse_unparse(found[0])
+    return None
+
+
+def nuclear_norm_ranks() -> dict[int, str]:
+    """{whole number: how} for the nuclear norm of the lesson's S (scaled, unscaled, transposed; float64 and
+    float32) made whole by round, int or ceil; the right rank left out."""
+    Q, K = ref.lesson_qk()
+    out: dict[int, str] = {}
+    for S, said in ((ref.scaled_scores(Q, K), "S"), (Q @ K.T, "Q K^T"), (K @ Q.T, "K Q^T")):
+        for dt in (torch.float64, torch.float32):
+            sv = torch.linalg.svdvals(S.to(dt))
+            nuc = float(sv.sum())
+            parts = " + ".join(f"{float(v):.2f}" for v in sv if float(v) > 1e-6)
+            for made, how in ((round(nuc), "rounds to"), (int(nuc), "truncates to"), (math.ceil(nuc), "rounds up to")):
+                out.setdefault(made, f"the nuclear norm of {said}, its singular values summed ({parts} = {nuc:.2f}), "
+                                     f"{how} {made}")
+    out.pop(ref.rank_S_lesson, None)
+    return out
+
+
+def padded_keys_sliced_off(A: object, O: object, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
+                           dtype: torch.dtype) -> Misconception | None:
+    """blind54 q13_padded_keys_sliced_off_instead_of_masked: A has one column per open key only, and (O, A) are
+    exactly attention over the first keys that M leaves open (the padding at the end of Y dropped, by slicing K and V
+    or Y itself): the mask applied by cutting the keys off instead of adding it to the scores."""
+    if M is None or type(A) is not torch.Tensor or type(O) is not torch.Tensor or A.dim() != X.dim():
+        return None
+    T_k = Y.shape[-2]
+    open_keys = (M.reshape(-1, M.shape[-1]) == 0).all(dim=0)
+    n = int(open_keys.sum())
+    if not 0 < n < T_k or not bool(open_keys[:n].all()) or A.shape[-1] != n or A.shape[-2] != X.shape[-2]:
+        return None
+    X64, Y64, W64 = X.double(), Y[..., :n, :].double(), [w.double() for w in W]
+    O_cut, A_cut = ref.cross_attention(X64, Y64, *W64, None)
+    if not (is_right(A, A_cut, dtype) and is_right(O, O_cut, dtype)):
+        return None
+    return Misconception("padded_keys_sliced_off", f"the padded keys are cut off instead of masked: A has shape "
+                         f"{tuple(A.shape)}, one column for each of the {n} open keys only, where it should have one "
+                         f"for each of the {T_k} keys, and (O, A) are exactly attention over the first {n} keys: "
+                         + describe("padded_keys_sliced_off"))
+
+
+_OUT_DTYPE = re.compile(r"Expected out tensor to have dtype ([\w:]{1,30}), but got float instead")
+
+
+def out_buffer_default_dtype_crash(e: StudentCodeError, rerun32: Callable[[], object],
+                                   right32: Callable[[object], bool], dtype: torch.dtype) -> Misconception | None:
+    """blind54 q01_out_buffers_allocated_in_default_dtype: a float64 (or float16) call crashes with torch's "Expected
+    out tensor to have dtype double, but got float", on a line of the student's that passes out=, and the same call
+    in float32 (the default dtype the buffer was made in) runs and is right: the out= buffer made without
+    dtype=X.dtype. None otherwise."""
+    from autograder.grading.crash_words import crash_source_line
+    if dtype == torch.float32:
+        return None
+    words = _OUT_DTYPE.search(e.message or "")
+    line = crash_source_line(e)
+    if words is None or not re.search(r"\bout\s*=", line):
+        return None
+    try:
+        got = rerun32()
+    except StudentCodeError:
+        return None
+    if not right32(got):
+        return None
+    said = str(dtype).replace("torch.", "")
+    return Misconception("out_buffer_default_dtype", f"the out= buffer is float32 while the inputs are {said}: "
+                         f"`{line[:70]}` raised {e.exc_type}: {e.message.splitlines()[0][:100]}, and the same call in "
+                         "float32 runs and is right: " + describe("out_buffer_default_dtype"))

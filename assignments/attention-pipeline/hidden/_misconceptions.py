@@ -600,4 +600,21 @@ MISCONCEPTIONS = {
                               "the exact one is 0, and it is counted; use torch.linalg.matrix_rank(S), whose "
                               "tolerance is relative to the largest singular value and fits the dtype (or count "
                               "s > s.max() * max(S.shape) * torch.finfo(S.dtype).eps)",
+    # round 54 (blind54)
+    "answer_letter_past_last_option": "counting one letter past the options: the option letters run A to D, and "
+                                      "counting from A the n-th option is chr(ord(\"A\") + n - 1) (the fourth is "
+                                      "chr(ord(\"A\") + 3), not + 4); fix the count, or write the letter you mean "
+                                      "as a string",
+    "rank_from_nuclear_norm": "taking the nuclear norm (the sum of the singular values) as the rank: it adds up how "
+                              "large the singular values are, it does not count them, so it is a rank only when each "
+                              "non-zero one is exactly 1; count the independent directions with "
+                              "torch.linalg.matrix_rank(S)",
+    "padded_keys_sliced_off": "cutting the padded keys off K and V instead of masking them: A then has fewer columns "
+                              "than there are keys, and a mask that is not padding at the end, shared by every query, "
+                              "cannot be cut off at all; keep every key and add the mask to the scores (S + M) before "
+                              "the softmax, so A keeps one column per key",
+    "out_buffer_default_dtype": "making the out= buffers with torch.empty (or zeros) in the default dtype, float32: "
+                                "matmul(..., out=buf) needs buf in the inputs' dtype, so float64 or float16 inputs "
+                                "crash; make the buffer with dtype=X.dtype (torch.empty(..., dtype=X.dtype, "
+                                "device=X.device)), or drop out= and return X @ W",
 }

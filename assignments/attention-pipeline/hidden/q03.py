@@ -25,6 +25,7 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_scale(ans_scale, submission=None):
     def check():
+        D.raise_if_letter_past_options("ans_scale", ans_scale, submission)   # "e": counted one past d (blind54)
         # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
         D.raise_if_same_expression_compared(ans_scale, submission)
         # the 0 option b's entropies fall toward is that value, not option a's number counted from 0

@@ -25,6 +25,7 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_mask(ans_mask, submission=None):
     def check():
+        D.raise_if_letter_past_options("ans_mask", ans_mask, submission)   # "e": counted one past d (blind54)
         D.raise_if_answer_hedged(ans_mask, "ans_mask", ref.ans_mask, ref.MCQ_MISCONCEPTIONS["ans_mask"])
         expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"],
                       bare_letter_only=True)

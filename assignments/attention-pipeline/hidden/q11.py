@@ -138,6 +138,15 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     if diagonal is not None:
         raise Misconception("rank_from_trace", f"rank_S_lesson is {got}: {traces[got]} (`{diagonal[:60]}`), the sum "
                             f"of its diagonal; S has rank {ref.rank_S_lesson}: " + describe("rank_from_trace"))
+    # the nuclear norm (the sum of the singular values) made whole and taken as the rank (blind54): the number
+    # replayed on the lesson's S, and the norm read in the cell that assigns the answer;
+    # before the number-only readings (int of the unscaled S's 6.53 is rank Q + rank K too)
+    nuclear = D.nuclear_norm_ranks()
+    norm_src = D.rank_from_nuclear_norm(submission, "rank_S_lesson") if got in nuclear else None
+    if norm_src is not None:
+        raise Misconception("rank_from_nuclear_norm", f"rank_S_lesson is {got}, not {ref.rank_S_lesson}: "
+                            f"`{norm_src[:60]}` is a norm, not a count: {nuclear[got]}: "
+                            + describe("rank_from_nuclear_norm"))
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
     src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
     if src is not None:
@@ -209,15 +218,17 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     noise = {int((torch.linalg.svdvals((Q @ K.T).to(dt)) > 0).sum()): dt for dt in (torch.float64, torch.float32)}
     distinct = {len(torch.unique(t, dim=0)) for t in (Q, Q @ K.T)}
     if got in noise:
-        tiny = float(torch.linalg.svdvals((Q @ K.T / d_k ** 0.5).to(noise[got]))[got - 1])
+        # every dtype whose count gives it, said as a size only (no claim that the code counted in one of them)
+        tiny = ", ".join(f"{float(torch.linalg.svdvals((Q @ K.T / d_k ** 0.5).to(dt))[got - 1]):.0e} in "
+                         f"{str(dt).replace('torch.', '')}" for dt in (torch.float64, torch.float32)
+                         if int((torch.linalg.svdvals((Q @ K.T).to(dt)) > 0).sum()) == got)
         rows = " and the number of distinct query vectors (distinct rows of Q and of S)" if distinct == {got} else ""
-        raise AssertionError(f"rank_S_lesson is {got}: that is the number of singular values of S that are not "
-                             f"exactly zero{rows}; {got} counts a singular value of about {tiny:.0e}, rounding "
-                             f"noise in {str(noise[got]).replace('torch.', '')}, so a tolerance too small for the "
-                             f"dtype (an absolute 1e-13 on float32) gives {got} too, and one number cannot say which "
-                             f"was done. S = Q K^T has rank {ref.rank_S_lesson}: use torch.linalg.matrix_rank(S), "
-                             "whose tolerance is relative to the largest singular value and fits the dtype; a row "
-                             "that mixes others (0.5 q1 + 0.5 q3) adds no dimension")
+        raise AssertionError(f"rank_S_lesson is {got}, and S = Q K^T has rank {ref.rank_S_lesson}: use "
+                             "torch.linalg.matrix_rank(S), whose tolerance is relative to the largest singular value "
+                             f"and fits the dtype. {got} is also the number of singular values of S that are not "
+                             f"exactly zero{rows}, where the last one is rounding noise (about {tiny}); one number "
+                             "cannot say how it was reached. "
+                             "A row that mixes others (0.5 q1 + 0.5 q3) adds no dimension")
     # the non-zero eigenvalues counted (blind38): the rank only of a diagonalisable matrix; the lesson's S is not
     # (one non-zero eigenvalue, 1.5, rank 2), in either scaling and transposed alike. The count is replayed on S and
     # named only where the notebook computes eigenvalues (a bare 1 could be another guess)

@@ -52,6 +52,11 @@ def _check(fn, stages, X, Y, W, M, dtype):
     def check(out):
         D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "cross_attention", dtype)
         O, A = expect_tuple(out, "cross_attention", ("O", "A"))
+        # the padded keys cut off K and V (or Y) instead of masked: attention over the open keys only, replayed
+        # (blind54); A one column per open key
+        cut = D.padded_keys_sliced_off(A, O, X, Y, W, M, dtype)
+        if cut is not None:
+            raise cut
         if all(type(t) is torch.Tensor for t in (O, A)) and not matching_variants(O, {"right": O_ref}, dtype) \
                 and matching_variants(O, {"right": A_ref}, dtype) and matching_variants(A, {"right": O_ref}, dtype):
             raise Misconception("results_reordered", "cross_attention returns (A, O): both are right, in the "

@@ -25,6 +25,9 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_cross_shapes(ans_cross_shapes, submission=None):
     # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
-    D.hedge_said(lambda: expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes,
-                                       wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"], bare_letter_only=True),
-                 submission, "ans_cross_shapes", ans_cross_shapes)
+    def check():
+        # "e" counted out one past the last option, d (blind54)
+        D.raise_if_letter_past_options("ans_cross_shapes", ans_cross_shapes, submission)
+        expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes,
+                      wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"], bare_letter_only=True)
+    D.hedge_said(check, submission, "ans_cross_shapes", ans_cross_shapes)

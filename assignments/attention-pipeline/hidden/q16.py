@@ -25,6 +25,7 @@ D = _load_diagnose()
 @test_case(points=1, hidden=True)
 def test_ans_complexity(ans_complexity, submission=None):
     def check():
+        D.raise_if_letter_past_options("ans_complexity", ans_complexity, submission)   # "e": counted one past d (blind54)
         # an option's words ("quadratic", "O(T^2)") for its letter: named after that option (naming29)
         D.raise_if_option_text("ans_complexity", ans_complexity, ref.ans_complexity,
                                ref.MCQ_MISCONCEPTIONS["ans_complexity"])
