@@ -22,7 +22,7 @@ from autograder.text import escape_undecodable, shown_name
 from autograder.sandbox.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
 from autograder.grading.runner import SubmissionInfo, run_tests
-from autograder.grading.source_checks import reaches_into_grader
+from autograder.grading.source_checks import cells_too_deep, reaches_into_grader
 from autograder.sandbox.isolation import detect_isolation
 from autograder.grading.outcome import TestSpec, build_result, failed_everything, visible_specs
 from autograder.sandbox.gpu import CudaSlots, cuda_available
@@ -266,6 +266,13 @@ class Grader:
             return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
                                               f"'{other}' (its metadata says so), not '{slug}': submit the "
                                               f"{slug}.ipynb notebook")
+        deep = cells_too_deep(sub.cells)
+        if deep:
+            # the static rules cannot read them, and the worker may run them (its recursion limit is the notebook's)
+            return result("rejected", message=f"{shown_name(path)}: code cell {deep[0]} holds an expression nested too "
+                                              "deeply for the grader to read (hundreds of levels: a sum of thousands "
+                                              "of terms, say), so the rules that grade it cannot be checked: split "
+                                              "it into several statements and submit again")
         try:
             reach = reaches_into_grader(sub.cells)
         except (RecursionError, MemoryError):   # fails closed: a source the check cannot read is not graded

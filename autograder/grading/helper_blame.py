@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
-from autograder.grading.pyparse import parse, unparse
+from autograder.grading.pyparse import parse
 
 MAX_SOURCE_CHARS = 6000   # a longer cell is not replayed
 MAX_CALLS = 32            # a cell calling its helpers more often than this is not replayed
@@ -70,7 +70,7 @@ def replay_source(cell: str, names: Sequence[str], helpers: Sequence[str], prefi
         if not isinstance(shell, ast.FunctionDef):
             return None
         shell.body = [*tree.body, ast.Return(ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load()))]
-        body = unparse(ast.fix_missing_locations(module))
+        body = ast.unparse(ast.fix_missing_locations(module))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return None
     return (f"{_stubs(helpers, prefix)}\n{body}\n"
@@ -105,7 +105,7 @@ def function_replay_source(cells: Sequence[str], name: str, helpers: Sequence[st
     try:
         fn = _Renamed({h: f"{prefix}stub_{j}" for j, h in enumerate(helpers)}).visit(copy.deepcopy(found))
         fn.name, fn.decorator_list = f"{prefix}fn", []
-        return f"{_stubs(helpers, prefix)}\n{unparse(ast.fix_missing_locations(fn))}\n"
+        return f"{_stubs(helpers, prefix)}\n{ast.unparse(ast.fix_missing_locations(fn))}\n"
     except (RecursionError, ValueError, TypeError, AttributeError):
         return None
 

@@ -30,7 +30,9 @@ def unparse(node: ast.AST) -> str:
     """`ast.unparse(node)`, or TOO_DEEP where it cannot be written back: ast.unparse recurses about three frames a
     level, so an expression a few hundred levels deep parses and then ends the grader's own code with RecursionError
     (`0 + 0 + ... + 0`, 400 terms, in a store the naming quotes: the grade became the grader's failure, red-team
-    round 67). Every quote of a student's source in the trusted process goes through here."""
+    round 67). For quotes in messages (source_checks, crash_words); the one-edit search (repair, helper_blame) keeps
+    ast.unparse, whose RecursionError tells it a statement cannot be printed, so not searched (round 69: with the
+    placeholder it walked every node of the expression, 7 s of the grader's CPU)."""
     try:
         return ast.unparse(node)
     except (RecursionError, MemoryError):

@@ -40,7 +40,7 @@ import torch
 
 from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
-from autograder.grading.pyparse import parse, unparse
+from autograder.grading.pyparse import parse
 from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
@@ -284,7 +284,7 @@ def _replacements(node: ast.AST, parent: ast.AST | None, names: Sequence[str],
                 and isinstance(node.args[0], (ast.Name, ast.Attribute, ast.Subscript))):
             # torch.eye(T_q) where (T_q, T_k) is meant: a square made for a rectangle, its second size left out
             for other_name in names:
-                if "." not in other_name and other_name != unparse(node.args[0]):
+                if "." not in other_name and other_name != ast.unparse(node.args[0]):
                     yield ast.Call(node.func, [node.args[0], ast.Name(other_name, ast.Load())], node.keywords)
         yield from _sliced_like_siblings(node, names)
     elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
@@ -374,7 +374,7 @@ def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
         if isinstance(n, ast.Slice):
             for b in (n.lower, n.upper):
                 if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)):
-                    bounds[unparse(b)] = bounds.get(unparse(b), 0) + 1
+                    bounds[ast.unparse(b)] = bounds.get(ast.unparse(b), 0) + 1
     for text, count in bounds.items():
         if count < 2:
             continue
@@ -384,7 +384,7 @@ def _bounds_moved_together(statement: ast.AST) -> Iterator[ast.AST]:
                 if isinstance(n, ast.Slice):
                     for field in ("lower", "upper"):
                         b = getattr(n, field)
-                        if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)) and unparse(b) == text:
+                        if b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp)) and ast.unparse(b) == text:
                             setattr(n, field, ast.BinOp(b, op(), ast.Constant(1)))
             yield moved
 
@@ -412,11 +412,11 @@ def _sliced_like_siblings(call: ast.Call, names: Sequence[str]) -> Iterator[ast.
     cuts: dict[str, int] = {}
     for a in call.args:
         if isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name):
-            cuts[unparse(a.slice)] = cuts.get(unparse(a.slice), 0) + 1
+            cuts[ast.unparse(a.slice)] = cuts.get(ast.unparse(a.slice), 0) + 1
     for text, count in cuts.items():
         if count < 2:
             continue
-        cut = next(a.slice for a in call.args if isinstance(a, ast.Subscript) and unparse(a.slice) == text)
+        cut = next(a.slice for a in call.args if isinstance(a, ast.Subscript) and ast.unparse(a.slice) == text)
         for i, a in enumerate(call.args):
             if isinstance(a, ast.Name) and a.id in names:
                 args = list(call.args)
@@ -431,14 +431,14 @@ def _columns_for_rows_together(statement: ast.AST) -> Iterator[ast.AST]:
     for n in ast.walk(statement):
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and not isinstance(n.slice, ast.Tuple) \
                 and isinstance(n.value, (ast.Name, ast.Attribute)):
-            blocks[unparse(n.slice)] = blocks.get(unparse(n.slice), 0) + 1
+            blocks[ast.unparse(n.slice)] = blocks.get(ast.unparse(n.slice), 0) + 1
     for text, count in blocks.items():
         if count < 2:
             continue
         moved = copy.deepcopy(statement)
         for n in ast.walk(moved):
             if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and not isinstance(n.slice, ast.Tuple) \
-                    and isinstance(n.value, (ast.Name, ast.Attribute)) and unparse(n.slice) == text:
+                    and isinstance(n.value, (ast.Name, ast.Attribute)) and ast.unparse(n.slice) == text:
                 n.slice = ast.Tuple([ast.Slice(), n.slice], ast.Load())
         yield moved
 
@@ -700,7 +700,7 @@ def _calling(fn: ast.FunctionDef, helper: str, helper_copy: str, copy_name: str)
         renamed = _Renamed(helper, helper_copy).visit(copy.deepcopy(fn))
         renamed.name = copy_name
         renamed.decorator_list = []
-        return unparse(ast.fix_missing_locations(renamed))
+        return ast.unparse(ast.fix_missing_locations(renamed))
     except (RecursionError, ValueError, TypeError, AttributeError):
         return None
 
@@ -774,17 +774,17 @@ class _Printed:
         self.fn = fn
         self.body = list(fn.body)
         self.whole = not isinstance(fn, ast.FunctionDef)      # a class: printed whole each time
-        self.texts = [] if self.whole else [textwrap.indent(unparse(s), "    ") for s in self.body]
+        self.texts = [] if self.whole else [textwrap.indent(ast.unparse(s), "    ") for s in self.body]
         self.top = {id(n): k for k, s in enumerate(self.body) for n in ast.walk(s)}
         self.header = ""
         if not self.whole:
             name, body = fn.name, fn.body
             fn.name, fn.body = "_ag_copy_name_", [ast.Pass()]
             try:
-                self.header = unparse(fn).rsplit("\n", 1)[0]
+                self.header = ast.unparse(fn).rsplit("\n", 1)[0]
             finally:
                 fn.name, fn.body = name, body
-        self.whole_chars = len(unparse(fn)) if self.whole else 0
+        self.whole_chars = len(ast.unparse(fn)) if self.whole else 0
         self.reprinted = 0          # characters printed again so far, for the edits made
 
     def affordable(self, node: ast.AST, parent: ast.AST, field: str, at: int | None) -> bool:
@@ -807,14 +807,14 @@ class _Printed:
         if self.whole or k is None:
             original, self.fn.name = self.fn.name, name
             try:
-                return unparse(self.fn)
+                return ast.unparse(self.fn)
             finally:
                 self.fn.name = original
         texts = list(self.texts)
         if parent is self.fn:       # a statement of the def's own body left out or put in another's place
-            texts[k] = "" if new is None else textwrap.indent(unparse(new), "    ")
+            texts[k] = "" if new is None else textwrap.indent(ast.unparse(new), "    ")
         else:
-            texts[k] = textwrap.indent(unparse(self.body[k]), "    ")
+            texts[k] = textwrap.indent(ast.unparse(self.body[k]), "    ")
         return "\n".join([self.header.replace("_ag_copy_name_", name, 1), *(t for t in texts if t)])
 
 
@@ -857,8 +857,8 @@ def _edits_of(fn: ast.FunctionDef | ast.ClassDef, names: Sequence[str], copy_pre
                     continue        # the last statement of the def is its answer, never left out
                 after = ""
             else:
-                after = unparse(new)
-            before = unparse(node)
+                after = ast.unparse(new)
+            before = ast.unparse(node)
             if after == before or (not numbers and _NUMBER.fullmatch(before) and _NUMBER.fullmatch(after)
                                    and not _indexes_a_string(parent)       # "ABCD"[3]: a position, not an answer
                                    and not _is_axis(node, parent)):        # sum(dim=-2): an axis, not an answer
@@ -990,7 +990,7 @@ def _alike_together(fn: ast.FunctionDef, alike: Mapping[int, list[tuple[ast.AST,
                 for _other, parent, field, at, put in puts:
                     _put(parent, field, at, put)
                 fn.name = f"{copy_prefix}{start + len(out)}"
-                source = unparse(fn)
+                source = ast.unparse(fn)
             except (RecursionError, ValueError, TypeError, AttributeError):
                 continue
             finally:
@@ -1046,11 +1046,11 @@ def _unwrapped_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit
         try:
             copied = _Unwrapped({id(twin[id(c)]) for c in calls}).visit(copied)
             copied.name = f"{copy_prefix}{start + len(out)}"
-            source = unparse(ast.fix_missing_locations(copied))
+            source = ast.unparse(ast.fix_missing_locations(copied))
         except (RecursionError, ValueError, TypeError, AttributeError):
             continue
-        out.append(Edit(line=getattr(calls[0], "lineno", fn.lineno), before=_cut(unparse(calls[0])),
-                        after=_cut(unparse(calls[0].args[0])), source=source, places=len(calls)))
+        out.append(Edit(line=getattr(calls[0], "lineno", fn.lineno), before=_cut(ast.unparse(calls[0])),
+                        after=_cut(ast.unparse(calls[0].args[0])), source=source, places=len(calls)))
     return out
 
 
@@ -1093,13 +1093,13 @@ def _axes_together(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int
         for other in (-1, -2, 0, 1):
             if other == k or len(out) >= limit:
                 continue
-            before = _cut(unparse(nodes[0]))
+            before = _cut(ast.unparse(nodes[0]))
             try:
                 for n in nodes:
                     _set_axis(n, other)
-                after = _cut(unparse(nodes[0]))
+                after = _cut(ast.unparse(nodes[0]))
                 fn.name = f"{copy_prefix}{start + len(out)}"
-                source = unparse(fn)
+                source = ast.unparse(fn)
             except (RecursionError, ValueError, TypeError, AttributeError):
                 continue
             finally:
@@ -1141,14 +1141,14 @@ def _moves(fn: ast.FunctionDef, copy_prefix: str, start: int, limit: int) -> lis
                     loop.body = body[:-1]
                     setattr(holder, field, block[:i + 1] + [statement] + block[i + 1:])
                 fn.name = f"{copy_prefix}{start + len(out)}"
-                source = unparse(fn)
+                source = ast.unparse(fn)
             except (RecursionError, ValueError, TypeError, AttributeError):
                 continue
             finally:
                 loop.body, fn.name = body, name
                 setattr(holder, field, block)
             kind = "for" if isinstance(loop, ast.For) else "while"
-            text = _cut(unparse(statement))
+            text = _cut(ast.unparse(statement))
             out.append(Edit(line=statement.lineno, before=text, after=text, source=source,
                             moved=(f"into the `{kind}` loop above it, at its end" if way == "in"
                                    else f"out of the `{kind}` loop, after it")))
@@ -1862,7 +1862,7 @@ def _term_left_out(fixes: Sequence[Edit], edited: Sequence[Edit], cell: str) -> 
     for k, e in enumerate(edited):
         before = _expression(e.before)
         if isinstance(before, ast.BinOp) and isinstance(before.op, (ast.Add, ast.Sub)) and any(
-                isinstance(drop, ast.Name) and drop.id == term and unparse(keep) == e.after
+                isinstance(drop, ast.Name) and drop.id == term and ast.unparse(keep) == e.after
                 for keep, drop in ((before.left, before.right), (before.right, before.left))):
             out.append(k)
     return out

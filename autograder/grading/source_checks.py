@@ -358,6 +358,7 @@ class _Notebook:
         self.harmless: dict[str, set[tuple[str, str | None]]] = {}
         self._at: tuple[int, int, int] = (0, 0, 0)
         self.unparsed_cells: list[int] = []
+        self.too_deep: list[int] = []   # cells whose parse ran out of stack or memory here (cells_too_deep)
         self._live: dict[str, list[_Binding]] = {}
         self._idle: dict[tuple[str, tuple[int, int, int]], frozenset[int]] = {}
         # red-team round 59: stores whose root is no global name (`o['f'] = v`, `o.append(v)`, `o += [v]` with o a
@@ -375,9 +376,11 @@ class _Notebook:
         for number, cell in enumerate(cells, start=1):
             try:
                 tree = parse(cell)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
+            except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
                 self.unparsed += 1    # never ran: it defined nothing
                 self.unparsed_cells.append(number)
+                if isinstance(e, (RecursionError, MemoryError)):
+                    self.too_deep.append(number)   # it may well run: the worker's limit is the student's
                 continue
             self.trees.append((number, tree))
             self.sources[number] = cell
@@ -1625,6 +1628,14 @@ def cells_assigning(cells: Sequence[str], name: str) -> list[int]:
     """The code cells (indexes from 0) whose code stores `name` anywhere (an assignment, a def, an import, a
     loop or with target): where a missing answer was to be defined. One cached parse (_parsed)."""
     return list(_parsed(tuple(cells)).any_stores.get(name, []))
+
+
+def cells_too_deep(cells: Sequence[str]) -> list[int]:
+    """The code cells (numbered from 1) that the grader's parse could not read for lack of stack or memory, which the
+    worker may still run: whether a deep expression parses depends on the recursion limit, and the notebook sets the
+    worker's (`sys.setrecursionlimit(30000)` and a 6000-term sum at the top of a cell hid `sys.modules` and a popped
+    forbidden-API guard from every static rule: red-team round 69). The grader rejects such a notebook."""
+    return list(_parsed(tuple(cells)).too_deep)
 
 
 def reaches_into_grader(cells: Sequence[str]) -> str | None:

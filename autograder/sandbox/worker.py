@@ -876,10 +876,11 @@ def _keep_one_thread(torch: Any) -> None:
 
 
 def _unprinted(run: Any) -> Any:
-    """`run()` with the builtin print doing nothing: a timed call measures the graded function's own work. A debug
-    `print(weights)` left in a right function formats a tensor on every timed call, and that alone tipped the
-    vectorisation timing (not_vectorised named on right code, red-team round 65). The timed outputs are still
-    checked; nothing a timed call prints is shown anyway."""
+    """`run()` with the builtin print doing nothing, for EVERY graded call: a debug `print(weights)` left in a right
+    function formatted a tensor on every timed call, and that alone tipped the vectorisation timing (not_vectorised
+    named on right code, red-team round 65). Every graded call, not the timed ones alone: a function that compared
+    print with the one its cell saw told the timed calls apart and ran a loop everywhere else (35/35 for a loop,
+    red-team round 69). Nothing a graded call prints is shown: only the cells' output is."""
     saved = builtins.print
     builtins.print = _no_print
     try:
@@ -1109,7 +1110,7 @@ class Worker:
                     "they call. Let a thread pool finish within its cell (`with ThreadPoolExecutor() as ex: ...`)")}
         sys.stdout = sys.stderr = self.out
         try:
-            return True, run()
+            return True, _unprinted(run)
         except BaseException as e:  # noqa: BLE001 - the student's exception, as strings
             return False, _error(e)
         finally:
@@ -1150,9 +1151,9 @@ class Worker:
             fn = self.ns.get(msg["name"])
             kwargs = dict(self.protocol.decode_value(msg.get("kwargs", {"__dict__": {}})))
             specs = [(tuple(shape), str(dtype)) for shape, dtype in msg["specs"]]
-            ok, result = self._student_call(lambda: _unprinted(
+            ok, result = self._student_call(
                 lambda: self.calls.run_fresh_calls(fn, specs, kwargs, int(msg["seed"]), int(msg["repeat"]),
-                                                   msg.get("device", "cpu"), self.policy.get("forbidden", ()))))
+                                                   msg.get("device", "cpu"), self.policy.get("forbidden", ())))
             if ok:
                 self.reply(rid, result, kinds=True)
             else:

@@ -3805,7 +3805,7 @@ def rank_counted_without_tolerance(submission: object, name: str) -> tuple[str, 
         return False
     _reaches(value, bound, decomposition, set())
     if used and _reaches(value, bound, lambda n: _exact_nonzero_test(n, bound) and not found.append(n), set()):
-        return ast.unparse(found[0]), "qr" if used == {"qr"} else "svd"
+        return pyparse_unparse(found[0]), "qr" if used == {"qr"} else "svd"
     return None
 
 
