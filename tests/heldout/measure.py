@@ -324,7 +324,8 @@ BLIND4_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q4_logits_as_log_probs": ("entropy_without_log",),
         "q4_entropy_upcast_float64": ("dtype_changed",),        # named since right values in another dtype are
         # the table of raw = (k @ q.T)[0] was tried; naming22: generic, (q @ k.T)[:, 0] keeps the same one score
-        "q4_table_k_times_q": ("scores_transposed",),
+        # now (naming round 54: table_scores_row_of_transpose, by replay (and the source for the table))
+        "q4_table_k_times_q": ("scores_transposed", "table_scores_row_of_transpose"),
         "q4_table_loop_over_indices": ("loop_index_as_d",),     # the d column holds the positions 1, 2, ...
         "q6_answer_argmax_row": ("attention_as_argmax",),       # choice C: the single best-matching row
         "q8_range_off_by_one": ("mha_heads_missing",),          # a second call with W_O cut to the heads given
@@ -7316,13 +7317,16 @@ BLIND54_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
 # test names it right
     "scaled-attention": {
         # generic: all 6 failing q1 tests None (float64 weights/output, float32 square, rows sum, non-contiguous, broadcast): "the rows of the weight matrix should each sum to 1: row(s) ... sum to 2.45 ... 3.34", "the wrong entries all lie at index 0..5 of the last axis (size 7), the rest is right", smallest case got [[1, 0.365], [1, 0.608]] (first weight 1): says what differs (a running normaliser's signature: first column 1, last column right), but no key and nothing says logcumsumexp is a cumulative sum (torch.logsumexp(..., keepdim=True) meant); q8 not charged
-        "q1_logcumsumexp_for_logsumexp": (),
+        # now (naming round 54: softmax_running_normaliser, by replay (and the source for the table))
+        "q1_logcumsumexp_for_logsumexp": ("softmax_running_normaliser",),
         # dtype_changed on both failing q1 tests (float64 weights/output): "your code raised RuntimeError: ... float != double on float64 inputs; on the same values in float32 it runs and both results are right, so a float32 tensor made inside meets an input of another dtype: ... (.float() or a float32 tensor never cast back): ... float64 in float64 out": exactly the effect of F.softmax(..., dtype=torch.float32) (float32 weights meet float64 V) and the fix (keep the input's dtype); borderline: nothing names softmax's dtype= keyword itself; q8 not charged
         "q1_softmax_dtype_kwarg_float32": ("dtype_changed",),
         # generic: both q2 failures None, "for d_k = 12 the variance of q.k is not within 10% of its expected value" (and the scaled one): says only that the variance is off, not by how much (about 1.9 for 12); nothing says vector_norm of the products is not the sum q.k (never negative)
-        "q2_dot_taken_as_norm_of_products": (),
+        # now (naming round 54: dots_norm_of_products, by replay (and the source for the table))
+        "q2_dot_taken_as_norm_of_products": ("dots_norm_of_products",),
         # generic: both q4 table failures None, though the text is exact: "raw_std and scaled_std are NaN and H_raw and H_scaled are 0 in every row ...: what ONE score per d gives ... raw should have shape (5,): q @ k.T is (1, 5), so take its row, (q @ k.T)[0], not a column ([:, 0]) or a row of k @ q.T": the mistake and its fix in words a student can act on, but under no key, so by the rule (nothing named) it counts generic; a key on this message would make it named right
-        "q4_table_scores_as_k_at_q_row_zero": (),
+        # now (naming round 54: table_scores_row_of_transpose, by replay (and the source for the table))
+        "q4_table_scores_as_k_at_q_row_zero": ("table_scores_row_of_transpose",),
         # one_edit_fix on all 3 q4 entropy failures (random logits, saturated rows, views): "right with one change on line 3 of its cell (`p = torch.sigmoid(logits) # logits -> probabilities`): `torch.softmax(logits, dim=-1)` in place of `torch.sigmoid(logits)` (checked on all 3 inputs)": the slip at its place with the exact fix; borderline: nothing says sigmoid probabilities do not sum to 1
         "q4_entropy_of_sigmoid_probabilities": ("one_edit_fix",),
         # answer_computed_by_code: "'A', the letter your code worked out (`q5_answer = min(_options5, key=...)`) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": right in kind (as blind48-53's q5 probes), and "what it measures is not what the question asks" is the very fault (per-coordinate Var(q_i k_i), not Var(q.k)); borderline: it quotes the nearest-option line, not `(_q5 * _k5).var(dim=0).mean()`, nothing says to sum the products first, and A's stated belief (scaled variance 1 for raw) is close to but not the student's

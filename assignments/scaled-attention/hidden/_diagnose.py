@@ -414,7 +414,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
     if hits:
         return None
     found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
-        or top_k_evidence(pair, Q64, K64, V64, d_k, same) or half_softmax_evidence(pair, Q, K, V, d_k, right)
+        or top_k_evidence(pair, Q64, K64, V64, d_k, same) or half_softmax_evidence(pair, Q, K, V, d_k, right) \
+        or running_normaliser_evidence(pair, Q64, K64, V64, d_k, same)
     if found is not None:
         return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
@@ -1042,6 +1043,12 @@ def raise_if_one_score_table(table, dims, seed, submission=None) -> None:
     if not matching_variants(table.float(), {"v": table_one_score(dims, seed)}, torch.float32):
         return
     line = vector_query_indexed(submission)
+    row = transposed_scores_indexed(submission) if line is None else None
+    if row is not None:
+        raise Misconception("table_scores_row_of_transpose", "the entropy table's raw_std and scaled_std are NaN and "
+                            "H_raw and H_scaled are 0 in every row, what ONE score per d gives, and your code takes "
+                            f"`{ascii(row[:80])[1:-1]}`: "
+                            + describe("table_scores_row_of_transpose"))
     if line is not None:
         raise Misconception("table_vector_query_indexed", "the entropy table's raw_std and scaled_std are NaN and "
                             "H_raw and H_scaled are 0 in every row, what ONE score per d gives, and your code draws "
@@ -6164,6 +6171,11 @@ def pair_score_variants(d_k, n, seed, scaled) -> dict[str, float]:
         out["dots_coordinates_added" + tag] = float(((q + k).sum(dim=-1) / s).var())
         out["dots_squared_distance/squared" + tag] = float((squared / s).var())
         out["dots_squared_distance/distance" + tag] = float((squared.sqrt() / s).var())
+        # naming54 (blind54 q2_dot_taken_as_norm_of_products): the length of the products q * k for their sum
+        products = q * k
+        out["dots_norm_of_products/l2" + tag] = float((torch.linalg.vector_norm(products, dim=-1) / s).var())
+        out["dots_norm_of_products/squared" + tag] = float((products.pow(2).sum(dim=-1) / s).var())
+        out["dots_norm_of_products/l1" + tag] = float((products.abs().sum(dim=-1) / s).var())
     return out
 
 
@@ -6284,6 +6296,7 @@ def _polarisation_pairs(submission) -> bool:
     polarisation identity q.k = (|q + k|^2 - |q - k|^2) / 4 (or (|q + k|^2 - |q|^2 - |k|^2) / 2 with a - b absent is
     not it). False where the source cannot be read."""
     import ast
+    from autograder.grading.pyparse import parse
     from autograder.grading.source_checks import cells_of
     try:
         cells = cells_of(submission) if submission is not None else []
@@ -6291,8 +6304,8 @@ def _polarisation_pairs(submission) -> bool:
         return False
     for cell in cells:
         try:
-            tree = ast.parse(cell)
-        except (SyntaxError, ValueError):
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in ast.walk(tree):
             if not (isinstance(node, ast.FunctionDef) and node.name == "dot_product_variance"):
@@ -6358,3 +6371,127 @@ def raise_if_polarisation_misdivided(v, d_k, n, seed, scaled, submission) -> Non
                         f"{by}, which is {m:.0f} q.k (that replayed on the same generator's draws gives your "
                         "variance exactly): "
                         + describe("dots_polarisation_misdivided"))
+
+
+# --- naming54: blind54's q1_logcumsumexp_for_logsumexp ---------------------------------------------------------------
+
+def running_normaliser_evidence(pair, Q64, K64, V64, d_k, same):
+    """(softmax_running_normaliser, (output, weights), message) when both results are those of each exponential
+    divided by a running sum over the keys up to it, exp(s - logcumsumexp(s, -1)) (or e / e.cumsum(-1)), instead of
+    the row's total: the first weight of every row is 1, the last is the right one. None otherwise (one key: the
+    same as the right softmax)."""
+    S = Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k)
+    if S.shape[-1] < 2 or tuple(pair[1].shape) != tuple(S.shape):
+        return None
+    w = torch.exp(S - torch.logcumsumexp(S, dim=-1))
+    wrong = (w @ V64, w)
+    if same(w, torch.softmax(S, dim=-1)) or not all(same(p, x) for p, x in zip(pair, wrong)):
+        return None
+    sums = w.sum(dim=-1)
+    return "softmax_running_normaliser", wrong, (
+        f"{describe('softmax_running_normaliser')} (here the rows sum to {float(sums.min()):.3g} ... "
+        f"{float(sums.max()):.3g})")
+
+
+# --- naming54: blind54's q4_table_scores_as_k_at_q_row_zero ----------------------------------------------------------
+
+def _transposed(node, names) -> bool:
+    """Whether `node` is one of `names` transposed: q.T, q.mT, q.t(), q.transpose(...), torch.t(q),
+    torch.transpose(q, ...)."""
+    import ast
+    if isinstance(node, ast.Attribute) and node.attr in ("T", "mT"):
+        return isinstance(node.value, ast.Name) and node.value.id in names
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
+            or node.func.attr not in ("t", "transpose"):
+        return False
+    owner = node.func.value
+    if isinstance(owner, ast.Name) and owner.id == "torch":
+        return bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id in names
+    return isinstance(owner, ast.Name) and owner.id in names
+
+
+def _keys_times_query(v, keys, queries) -> bool:
+    """Whether `v` is a product of one of `keys` (left) with one of `queries` transposed (right): k @ q.T,
+    k.matmul(q.T), k.mm(q.T), torch.matmul(k, q.T), torch.mm(k, q.T)."""
+    import ast
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.MatMult):
+        left, right = v.left, v.right
+    elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("matmul", "mm") \
+            and not v.keywords:
+        owner = v.func.value
+        if isinstance(owner, ast.Name) and owner.id == "torch":
+            if len(v.args) != 2:
+                return False
+            left, right = v.args
+        elif len(v.args) == 1:
+            left, right = owner, v.args[0]
+        else:
+            return False
+    else:
+        return False
+    return isinstance(left, ast.Name) and left.id in keys and _transposed(right, queries)
+
+
+def _one_row_draw(call) -> bool | None:
+    """For a torch.randn(...) of two axes in the student's source: True when its first size is the constant 1 (one
+    query), False when it is another size (the keys); None for anything else."""
+    import ast
+    if _draw_ndim(call) != 2:
+        return None
+    size = next((k.value for k in call.keywords if k.arg == "size"), None)
+    first = (size.elts[0] if isinstance(size, (ast.Tuple, ast.List)) else None) if size is not None else (
+        call.args[0].elts[0] if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List))
+        else call.args[0])
+    return isinstance(first, ast.Constant) and first.value == 1
+
+
+def _assigned_pairs(n) -> list:
+    """(name, value) of each plain name an assignment binds: x = v, or x, y = v, w (a tuple of as many values)."""
+    import ast
+    if not (isinstance(n, ast.Assign) and len(n.targets) == 1):
+        return []
+    target = n.targets[0]
+    if isinstance(target, ast.Name):
+        return [(target.id, n.value)]
+    if isinstance(target, ast.Tuple) and isinstance(n.value, ast.Tuple) and len(target.elts) == len(n.value.elts):
+        return [(t.id, v) for t, v in zip(target.elts, n.value.elts) if isinstance(t, ast.Name)]
+    return []
+
+
+def transposed_scores_indexed(submission) -> str | None:
+    """The expression of entropy_table's source (read, never run) that takes row [0] of the keys times the query
+    transposed, (k @ q.T)[0] (or of a name assigned that product), where q is drawn (1, d) and k with another number
+    of rows: K Q^T is (5, 1), so its row 0 is one score. None where there is none or the source cannot be read."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    try:
+        cells = cells_of(submission) if submission is not None else []
+    except Exception:  # noqa: BLE001 - no source is no evidence
+        return None
+    for cell in cells:
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for fdef in ast.walk(tree):
+            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == "entropy_table"):
+                continue
+            queries: set[str] = set()
+            keys: set[str] = set()
+            for n in ast.walk(fdef):
+                for target, value in _assigned_pairs(n):
+                    one = _one_row_draw(value)
+                    if one is not None:
+                        (queries if one else keys).add(target)
+            if not queries or not keys or queries & keys:
+                continue
+            products: set[str] = set()
+            for n in ast.walk(fdef):
+                products.update(t for t, v in _assigned_pairs(n) if _keys_times_query(v, keys, queries))
+            for n in ast.walk(fdef):
+                if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == 0 \
+                        and not isinstance(n.slice.value, bool) and (
+                            _keys_times_query(n.value, keys, queries)
+                            or (isinstance(n.value, ast.Name) and n.value.id in products)):
+                    return ast.get_source_segment(cell, n) or "[0]"
+    return None

@@ -704,4 +704,20 @@ MISCONCEPTIONS = {
                                     "divided) instead of 4: q.k = (|q + k|^2 - |q - k|^2) / 4, so / 2 gives 2 q.k and a "
                                     "variance 4 times too large (16 times undivided); divide by 4, or compute "
                                     "q.k directly: (q * k).sum(dim=-1)",
+    # naming54: blind54's q1_logcumsumexp_for_logsumexp
+    "softmax_running_normaliser": "dividing each exponential by a running sum over the keys up to it "
+                                  "(torch.logcumsumexp, or exp(s).cumsum(dim=-1)) instead of its row's total: the "
+                                  "first weight of every row is 1 and the rows sum to more than 1; normalise by the "
+                                  "whole row: torch.logsumexp(scores, dim=-1, keepdim=True), or "
+                                  "exp(s).sum(dim=-1, keepdim=True), or F.softmax(scores, dim=-1)",
+    # naming54: blind54's q2_dot_taken_as_norm_of_products
+    "dots_norm_of_products": "taking the length of the elementwise products (torch.linalg.vector_norm(q * k, "
+                             "dim=-1), (q * k).norm(dim=-1), its square or its L1 norm) for the dot product: a norm "
+                             "adds up sizes, is never negative and its variance does not grow like d_k; q.k is the "
+                             "plain sum of the products: (q * k).sum(dim=-1)",
+    # naming54: blind54's q4_table_scores_as_k_at_q_row_zero
+    "table_scores_row_of_transpose": "computing the scores as k @ q.T, shape (5, 1), and keeping its row [0]: that is "
+                                     "the first key's score alone (its std is NaN, the softmax of one score has "
+                                     "entropy 0); compute q @ k.T, shape (1, 5), and take its row: "
+                                     "raw = (q @ k.T)[0]",
 }
