@@ -34,6 +34,7 @@ from autograder.grading.checks import (
     broadcast_shape,
     call,
     describe,
+    expect_int,
     layout_crash,
     matching_variants,
     name_from_rerun,
@@ -206,6 +207,14 @@ def blames_softmax_for_zero_fill(test):
     return wrapped
 
 
+def sigmoid_normalised(x: torch.Tensor, dim: int = -1, shift: bool = True) -> torch.Tensor:
+    """round54 (blind54 q3_logistic_sigmoid_used_for_the_exponential): torch.sigmoid(x - max) (or, shift=False, of x
+    itself) divided by its sum along dim: the logistic sigmoid where exp belongs (sigmoid_for_exp)."""
+    x64 = x.detach().double()
+    s = torch.sigmoid(x64 - x64.amax(dim=dim, keepdim=True) if shift else x64)
+    return s / s.sum(dim=dim, keepdim=True)
+
+
 def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     """reference.softmax_variants and this assignment's: {key: what that softmax gives on x}."""
     out: dict[str, torch.Tensor] = dict(ref.softmax_variants(x, dim=dim))
@@ -217,6 +226,8 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_base_2"] = softmax_base_2(x, dim)
     out["softmax_of_negated"] = ref.stable_softmax(-x, dim=dim)     # exp(max - x): the shift the wrong way round
     out["softmax_running_max"] = softmax_running_max(x.double(), dim)     # round48: torch.cummax as the shift
+    out["sigmoid_for_exp"] = sigmoid_normalised(x, dim)     # round54: torch.sigmoid(x - max) where exp belongs
+    out["sigmoid_for_exp/unshifted"] = sigmoid_normalised(x, dim, shift=False)
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
@@ -1683,11 +1694,13 @@ def name_mask_times_inf(fn, Q, K, V, mask, got, again, what):
                         "with a mask that allows every key, and right with mask=None: " + describe("mask_times_inf"))
 
 
-def name_trace_mask_times_inf(got, softmax, mask_fn=None):
+def name_trace_mask_times_inf(got, softmax, mask_fn=None, submission=None):
     """q6's weights3_causal NaN in every row, row 2 too, which blocks no key (naming21): the masking made the
     allowed scores NaN. Named only when the student's stable_softmax gives the right causal weights for the
     -inf-filled scores (so neither it nor a +inf fill, inverted mask or min shift is the cause) and gives NaN
-    everywhere on the replay scores3 + (~mask) * -inf, exactly as the answer."""
+    everywhere on the replay scores3 + (~mask) * -inf, exactly as the answer. First (round54): NaN only in the rows
+    with a blocked key, from a NaN fill (name_trace_mask_fill_nan)."""
+    name_trace_mask_fill_nan(got, softmax, mask_fn, submission)
     if softmax is None or type(got) is not torch.Tensor or not bool(torch.isnan(got).all()):
         return
     if name_trace_mask_all_false(got, softmax, mask_fn):    # round53: the NaN from causal_mask(3) itself
@@ -4928,6 +4941,7 @@ def name_count_overflowed(value, what, submission) -> None:
     torch.half, .half()): 1024 * 1024 is past float16's largest finite 65504. Without that in the source, said
     as an overflow of a narrow float type, named nothing."""
     name_power_typed_as_product(value, what, submission)     # round50: 2 ** 20 * 2 * 6, a power typed with *
+    name_exponents_multiplied(value, what, submission)      # round54: 2 ** (10 * 2 * 6) for 2 ** (10 * 2 + 6)
     name_shift_precedence(value, what, submission)      # round48: 1 << 20 * 64, or a huge int
     try:
         if isinstance(value, torch.Tensor):
@@ -5521,3 +5535,167 @@ def name_out3_from_keys(value, weights3, atol) -> None:
         if replay.shape == got.shape and torch.allclose(got, replay, rtol=0, atol=atol):
             raise Misconception("output_from_keys", f"out3 has shape {tuple(got.shape)} and equals weights3 @ K3: "
                                 + describe("output_from_keys"))
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 54 (blind54)
+# ---------------------------------------------------------------------------------------------
+
+def _exponent_sums(stmts):
+    """(statement index, node, fixed node) for each power b ** (x * y * ...) in the cell's assignments whose exponent
+    is a product, and each of its `*`: the same power with that one `*` an addition, b ** (x * y + z) for
+    2 ** (10 * 2 * 6) (2 ** 20 squares 2 ** 10, then times 2 ** 6 adds 6)."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        for node in ast.walk(stmt.value):
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)):
+                continue
+            operands = _mult_operands(node.right) if isinstance(node.right, ast.BinOp) else None
+            if not operands or len(operands) < 2:
+                continue
+            for k in range(1, len(operands)):
+                total = ast.BinOp(left=_product_of(operands[:k]), op=ast.Add(), right=_product_of(operands[k:]))
+                out.append((i, node, ast.BinOp(left=node.left, op=ast.Pow(), right=total)))
+                if len(out) >= POWER_PAIRS_MAX:
+                    return out
+    return out
+
+
+def _remainders(stmts):
+    """(statement index, node, fixed node) for each a % b in the cell's assignments: the same with a // b."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        for node in ast.walk(stmt.value):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+                out.append((i, node, ast.BinOp(left=node.left, op=ast.FloorDiv(), right=node.right)))
+                if len(out) >= POWER_PAIRS_MAX:
+                    return out
+    return out
+
+
+def _name_cell_swap(value, what, submission, find, key, said) -> None:
+    """An int answer that the cell's own assignments give as written, and the right count once ONE node that `find`
+    lists is replaced by its fix (the replay, never the value alone): raises `key` with said(source of the node)."""
+    right = getattr(ref, what, None)
+    if type(value) is not int or type(right) is not int or value == right:
+        return
+    try:
+        for source, tree in answer_cell_trees(submission, what):
+            stmts = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1][:200]
+            if not _small_enough(stmts) or _fold_assignments(stmts, what) != value:
+                continue
+            for i, node, fixed in find(stmts):
+                if _fold_assignments(stmts, what, (i, _replace(stmts[i].value, node, fixed))) != right:
+                    continue
+                text = ast.get_source_segment(source, node) or ast.unparse(node)
+                raise Misconception(key, f"{what} is {value:,}: {said(text, node)} (with that one change your cell "
+                                    f"gives {right:,}, the right value): " + describe(key))
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return
+
+
+def name_exponents_multiplied(value, what, submission) -> None:
+    """q8, round54 (blind54 q8_powers_of_two_combined_by_multiplying_the_exponents): 2 ** (10 * 2 * 6) for
+    2 ** (10 * 2 + 6): the cell's power of a product of exponents, replayed with the exponents added, gives the
+    right count: exponents_multiplied."""
+    _name_cell_swap(value, what, submission, _exponent_sums, "exponents_multiplied",
+                    lambda text, node: f"`{text}` multiplies the exponents, where multiplying powers of "
+                                       f"{ast.unparse(node.left)} adds them ({ast.unparse(node.left)} ** (a + b))")
+
+
+def name_remainder_for_quotient(value, what, submission) -> None:
+    """q8, round54 (blind54 q8_percent_typed_for_floor_division_in_the_ratio): cost_ratio = new % old (0: the new
+    cost is an exact multiple of the old) where new // old is meant: the cell replayed with that % as // gives the
+    right ratio: remainder_for_quotient."""
+    _name_cell_swap(value, what, submission, _remainders, "remainder_for_quotient",
+                    lambda text, node: f"`{text}` is the remainder of the division, not its quotient")
+
+
+def name_trace_mask_fill_nan(got, softmax, mask_fn, submission) -> None:
+    """q6, round54 (blind54 q6_blocked_scores_filled_with_nan_as_missing_data): weights3_causal NaN exactly where the
+    student's own softmax of scores3.masked_fill(~causal_mask(3), nan) is NaN (the other entries equal to it), the
+    notebook's causal_mask(3) right, and the cell that assigns weights3_causal writes a NaN and no infinity (a +inf
+    fill gives the same NaN rows: the values alone cannot tell): mask_fill_nan."""
+    if (type(got) is not torch.Tensor or tuple(got.shape) != (3, 3) or bool(torch.isfinite(got).all())
+            or mask_fn is None or not _mask_right(mask_fn, 3)):
+        return
+    try:
+        scores = ref.Q3 @ ref.K3.T / 2.0
+        replay = (softmax or ref.stable_softmax)(scores.masked_fill(~ref.causal_mask(3), float("nan")), dim=-1)
+    except Exception:  # noqa: BLE001 - a crash in the replay proves nothing
+        return
+    if type(replay) is not torch.Tensor or replay.shape != got.shape:
+        return
+    g, r = got.detach().double(), replay.detach().double()
+    nan = torch.isnan(g)
+    if not bool(nan.any()) or not bool((nan == torch.isnan(r)).all()) or not bool(torch.isfinite(g[~nan]).all()) \
+            or not torch.allclose(g[~nan], r[~nan], rtol=0, atol=5e-4):
+        return
+    nan_words, inf_words = 0, 0
+    try:
+        for _source, tree in answer_cell_trees(submission, "weights3_causal"):
+            for n in ast.walk(tree):
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.strip().lower() in (
+                        "nan", "-nan", "+nan"):
+                    nan_words += 1
+                elif isinstance(n, ast.Constant) and isinstance(n.value, str) and "inf" in n.value.lower():
+                    inf_words += 1
+                elif isinstance(n, (ast.Attribute, ast.Name)):
+                    word = (n.attr if isinstance(n, ast.Attribute) else n.id).lower()
+                    nan_words += word == "nan"
+                    inf_words += word in ("inf", "infinity", "ninf", "pinf")
+                elif isinstance(n, ast.Constant) and type(n.value) is float:
+                    nan_words += math.isnan(n.value)
+                    inf_words += math.isinf(n.value)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return
+    if nan_words and not inf_words:
+        rows = sorted({int(i) for i in nan.nonzero()[:, 0]})
+        raise Misconception("mask_fill_nan", f"weights3_causal is NaN in row(s) {rows}, the rows with a blocked "
+                            "key, exactly as your softmax of scores3 with the blocked scores set to NaN gives: "
+                            + describe("mask_fill_nan"))
+
+
+def sliced_size_entries(value, right, what):
+    """q1, round54 (blind54 q1_key_count_taken_with_a_slice_leaves_a_size_inside_the_tuple): a shape tuple (or list)
+    with an entry that is a one-element torch.Size (or tuple, list) holding the right size, K.shape[1:2] where
+    K.shape[1] is meant, and every other entry the right int: size_slice_in_shape. Other sizes name nothing."""
+    if type(value) not in (tuple, list) or len(value) != len(right):
+        return
+    sliced = [i for i, n in enumerate(value) if isinstance(n, (torch.Size, tuple, list)) and len(n) == 1
+              and type(n[0]) is int]
+    if not sliced or any(type(n) is not int for i, n in enumerate(value) if i not in sliced):
+        return
+    sizes = tuple(value[i][0] if i in sliced else value[i] for i in range(len(value)))
+    if sizes == tuple(right):
+        i = sliced[0]
+        shown = f"torch.Size([{value[i][0]}])" if isinstance(value[i], torch.Size) else repr(value[i])
+        raise Misconception("size_slice_in_shape", f"{what} holds {shown} at position {i}, a one-element size, where "
+                            f"the int {value[i][0]} belongs (the right shape is {tuple(right)}): "
+                            + describe("size_slice_in_shape"))
+
+
+def uniform_example_variances() -> dict[str, float]:
+    """q2, round54 (blind54 q2_example_rebuilt_with_uniform_rand_instead_of_randn): the raw scores' variance of the
+    example rebuilt with torch.rand (uniform on [0, 1)) where torch.randn is given, after the same torch.manual_seed(0):
+    Q and K the first two draws of (2, 5, 8) (V drawn third: the other pairs too), float32 as torch.rand gives."""
+    g = torch.Generator().manual_seed(0)
+    draws = [torch.rand(2, 5, 8, generator=g) for _ in range(3)]
+    return {f"draws {a + 1} and {b + 1}": float((draws[a] @ draws[b].transpose(-2, -1)).var())
+            for a, b in ((0, 1), (1, 0), (0, 2), (1, 2))}
+
+
+def name_uniform_example(raw, said) -> None:
+    """raw_score_var equal (to 1e-5 relative) to a uniform_example_variances replay, the caller having seen
+    scaled_score_var = raw / 8: uniform_draws. None of these (about 0.4) is near a normal draw's 6.6."""
+    if any(abs(raw - v) < 1e-5 * v for v in uniform_example_variances().values()):
+        raise Misconception("uniform_draws", f"{said}: they are the variances of the example rebuilt with "
+                            "torch.rand after torch.manual_seed(0): " + describe("uniform_draws"))
+
+
+def ratio_int(value, what, submission) -> int:
+    """q8's expect_int for cost_ratio, then (round54) a `%` typed for `//` in its cell, replayed
+    (name_remainder_for_quotient)."""
+    got = expect_int(value, what)
+    name_remainder_for_quotient(got, what, submission)
+    return got

@@ -607,7 +607,9 @@ MISCONCEPTIONS = {
                                      "whenever it is given (if mask is not None:)",
     "causal_mask_all_false": "building a causal mask that is False everywhere (a comparison typed inside the triangle "
                              "call, torch.triu(torch.ones(T_q, T_k) == 0, diagonal=1): ones == 0 is all False, and "
-                             "its upper triangle is still all False), so no query may see any key. Build the "
+                             "its upper triangle is still all False; or the keys before the query and the query's "
+                             "own key joined with & where | is meant: no key is both), so no query may see any "
+                             "key. Build the "
                              "triangle first, then compare: torch.triu(torch.ones(T_q, T_k), diagonal=1) == 0, or "
                              "torch.ones(T_q, T_k, dtype=torch.bool).tril()",
     "causal_mask_assumes_more_keys": "building the mask as a T_q x T_q triangle with T_k - T_q False key columns glued "
@@ -620,6 +622,24 @@ MISCONCEPTIONS = {
     "scale_by_d_model": "scaling by 1/sqrt(d_model) instead of 1/sqrt(d_k)",
     "output_from_keys": "multiplying the weights by the keys instead of the values (weights @ K): the output mixes "
                         "the rows of V, so it has d_v columns; use weights3 @ V3",
+    # naming round 54 (blind54)
+    "sigmoid_for_exp": "using the logistic sigmoid where the exponential belongs (torch.sigmoid(x - max) / its sum): "
+                       "a sigmoid is 1 / (1 + exp(-x)), not exp(x), so the weights come out too flat. Take "
+                       "torch.exp(x - x.amax(dim, keepdim=True)) and divide by its sum",
+    "mask_fill_nan": "filling the blocked scores with NaN (float('nan')) instead of -inf: NaN is not 'no weight', "
+                     "it spreads, so the row max, every exponential and the sum of each row with a blocked key turn "
+                     "NaN. Fill with float('-inf'), whose exponential is exactly 0",
+    "exponents_multiplied": "multiplying the exponents when multiplying powers: 2 ** 20 times 2 ** 6 is "
+                            "2 ** (20 + 6) = 2 ** 26, not 2 ** (20 * 6). Add the exponents, or write the sizes "
+                            "themselves: 1024 ** 2 * 64",
+    "remainder_for_quotient": "typing % (the remainder) where the quotient is meant: the new cost is an exact "
+                              "multiple of the old one, so the remainder is 0. Divide with // (or /)",
+    "size_slice_in_shape": "taking a size with a slice (K.shape[1:2]) where an index is meant (K.shape[1]): a slice "
+                           "of a shape is itself a one-element torch.Size, so the tuple holds a size inside it "
+                           "instead of the int. Index the axis: K.shape[1]",
+    "uniform_draws": "drawing the example with torch.rand (uniform on [0, 1)) where it uses torch.randn (standard "
+                     "normal): the scores are then of other numbers, with another variance. Use the example's own Q "
+                     "and K, torch.randn(2, 5, 8) each after torch.manual_seed(0)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

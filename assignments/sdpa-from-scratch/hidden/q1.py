@@ -159,6 +159,7 @@ def test_weights_shape(weights_shape, submission=None):
     _raise_if_dict(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_wrapped(weights_shape, ref.weights_shape, "weights_shape")
     diag.zero_dim_entries(weights_shape, ref.weights_shape, "weights_shape")    # sizes as 0-d tensors (blind35)
+    diag.sliced_size_entries(weights_shape, ref.weights_shape, "weights_shape")     # round54: K.shape[1:2] for K.shape[1]
     _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_batch_none(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
@@ -199,6 +200,7 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_dict(out_shape, ref.out_shape, "out_shape")
     _raise_if_wrapped(out_shape, ref.out_shape, "out_shape")
     diag.zero_dim_entries(out_shape, ref.out_shape, "out_shape")
+    diag.sliced_size_entries(out_shape, ref.out_shape, "out_shape")     # round54: K.shape[1:2] for K.shape[1]
     _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")
     _raise_if_batch_none(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")

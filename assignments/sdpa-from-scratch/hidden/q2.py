@@ -94,6 +94,7 @@ def _check_variances(raw, scaled, submission=None):
             _name_standardised_inputs(raw, said)
             _name_cosine_scores(raw, said)
             diag.name_reduced_score_variance(raw, scaled, said, [r for r, _ in _other_values(n)], ATOL)   # round46
+            diag.name_uniform_example(raw, said)     # round54: the example rebuilt with torch.rand (replayed)
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
                 raise Misconception("variance_of_other_scores", f"{said}: " + describe("variance_of_other_scores"))
             raise AssertionError(f"{said} (Q @ K.transpose(-2, -1) of the batched example, whose variance is "

@@ -228,7 +228,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
                                    "alone, as with a mask that keeps only the diagonal")
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
-    diag.name_trace_mask_times_inf(got, stable_softmax, causal_mask)    # NaN in every row: replayed (naming21)
+    diag.name_trace_mask_times_inf(got, stable_softmax, causal_mask, submission)    # NaN rows: replayed (naming21, 54)
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         # round46 (blind45): K3 scaled in place through K3.T by the right sqrt(d_k), twice: not a d_k scale slip
         diag.name_trace_scaled_twice_in_place(got, "weights3_causal", submission, ATOL, causal=True)

@@ -217,7 +217,7 @@ def test_cost_ratio(cost_ratio, submission=None):
     _raise_if_wrapped(cost_ratio, "cost_ratio")   # then a plain number only (anything else: expect_int says what it is)
     if type(cost_ratio) in (int, float) and cost_ratio != 0 and abs(cost_ratio * ref.cost_ratio - 1) < 1e-9:
         raise Misconception("cost_ratio_inverted", f"cost_ratio is {cost_ratio}, 1 / {ref.cost_ratio}: " + describe("cost_ratio_inverted"))
-    got = expect_int(cost_ratio, "cost_ratio")
+    got = diag.ratio_int(cost_ratio, "cost_ratio", submission)     # round54: a `%` typed for `//`, replayed
     # the increase instead of the factor: new / old - 1 = 3, the same in percent (300), or the extra count
     # new - old of either question's count; no other key of this test owns these numbers (2, 8, 1/4)
     increase = {ref.cost_ratio - 1: "new / old - 1", 100 * (ref.cost_ratio - 1): "the increase in percent",
