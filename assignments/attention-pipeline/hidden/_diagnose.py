@@ -2656,13 +2656,14 @@ def _bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
 
 def _reaches(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callable[[ast.AST], bool], seen: set[str]) -> bool:
     """Whether `n`, or a value a name in it was bound to in the same cell (followed through names), has a node `hit`."""
-    for sub in ast.walk(n):
-        if hit(sub):
-            return True
-        if isinstance(sub, ast.Name) and sub.id in bound and sub.id not in seen:
-            seen.add(sub.id)
-            if any(_reaches(v, bound, hit, seen) for v in bound[sub.id]):
+    stack = [n]   # a worklist, not recursion: a chain of 2000 names (a1 = a0, a2 = a1, ...) ran out of stack (rt 70)
+    while stack:
+        for sub in ast.walk(stack.pop()):
+            if hit(sub):
                 return True
+            if isinstance(sub, ast.Name) and sub.id in bound and sub.id not in seen:
+                seen.add(sub.id)
+                stack.extend(bound[sub.id])
     return False
 
 
@@ -3220,14 +3221,19 @@ def _reaches_entries(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callab
                      seen: set[str]) -> bool:
     """_reaches, not looking inside a call that makes one number of what it is given (A[A > 0].min() as an eps
     reads the selection, it does not take its entries on)."""
-    if hit(n):
-        return True
-    if isinstance(n, ast.Call) and _called(n) in _TO_ONE_NUMBER:
-        return False
-    if isinstance(n, ast.Name) and n.id in bound and n.id not in seen:
-        seen.add(n.id)
-        return any(_reaches_entries(v, bound, hit, seen) for v in bound[n.id])
-    return any(_reaches_entries(c, bound, hit, seen) for c in ast.iter_child_nodes(n))
+    stack = [n]   # a worklist, as _reaches
+    while stack:
+        x = stack.pop()
+        if hit(x):
+            return True
+        if isinstance(x, ast.Call) and _called(x) in _TO_ONE_NUMBER:
+            continue
+        if isinstance(x, ast.Name) and x.id in bound and x.id not in seen:
+            seen.add(x.id)
+            stack.extend(bound[x.id])
+            continue
+        stack.extend(ast.iter_child_nodes(x))
+    return False
 
 
 def raise_if_rows_flattened_by_selection(got: object, A: torch.Tensor, submission: object, what: str,
@@ -3885,7 +3891,10 @@ def raise_if_letter_past_options(question: str, value: object, submission: objec
            for t in trees for n in ast.walk(t)):
         return
     node, _bound = last
-    if not _counted_letter(node):
+    try:
+        if not _counted_letter(node):
+            return
+    except (RecursionError, MemoryError):   # a count nested past the stack (600 `+ 1 - 1`: red-team round 70)
         return
     shown = pyparse_unparse(node)
     raise Misconception("answer_letter_past_last_option", f"{question} is {value.strip()!r}, the letter your code "

@@ -5427,7 +5427,10 @@ def raise_if_letter_past_options(question: str, value, submission) -> None:
         return
     sources, nodes, _literals, _tree = found
     last = nodes[-1]
-    if not isinstance(last, (ast.Assign, ast.AnnAssign)) or last.value is None or not _letter_by_count(last.value):
+    try:
+        if not isinstance(last, (ast.Assign, ast.AnnAssign)) or last.value is None or not _letter_by_count(last.value):
+            return
+    except (RecursionError, MemoryError):   # a count nested past the stack (600 `+ 1 - 1`: red-team round 70)
         return
     raise Misconception("answer_letter_past_last_option", f"{question} is {value.strip()!r}, the letter your code "
                         f"counts out (`{_shown_binding(sources[-1:])}`): one past the last option, {_LETTERS[-1]}, so "
