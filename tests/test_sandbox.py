@@ -86,7 +86,9 @@ def test_env_is_clean_and_uid_is_unprivileged(zygote):
     session, _ = run(zygote, "import os\nenv = dict(os.environ)\nuid = os.getuid()")
     env = session.resolve("env", "cpu")
     assert not any("SECRET" in k or "TOKEN" in k for k in env)
-    assert set(env) <= {"HOME", "TMPDIR", "MPLBACKEND", "PATH", "OMP_NUM_THREADS"}
+    # TORCHDYNAMO_DISABLE: torch.compile runs the function as written (red-team round 65); nothing of the grader's
+    assert set(env) <= {"HOME", "TMPDIR", "MPLBACKEND", "PATH", "OMP_NUM_THREADS", "TORCHDYNAMO_DISABLE"}
+    assert env.get("TORCHDYNAMO_DISABLE") == "1"
     if zygote.isolation is Isolation.bwrap:
         assert session.resolve("uid", "cpu") == 65534
     elif zygote.isolation in (Isolation.fallback, Isolation.container):
