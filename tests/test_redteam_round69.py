@@ -180,3 +180,14 @@ def test_a_deep_expression_is_not_answered_with_the_graders_recursion_error(grad
     (rank,) = [t for t in deep.tests if t.name == "test_rank_S_lesson"]
     assert rank.status == "failed"
     assert "RecursionError" not in rank.message, rank.message[:200]
+
+
+def test_honest_long_expressions_are_not_too_deep_and_a_padded_cell_is():
+    """The rejection is for cells the grader's parse cannot read at all, not for long honest code: a 2000-term sum,
+    a 190-deep nested list of numbers and an 800-call method chain parse here and are graded; a 6000-term sum is
+    the padded cell round 69 used, and is reported (cells_too_deep, which grade rejects)."""
+    from autograder.grading.source_checks import cells_too_deep
+    honest = ["x = " + " + ".join(["1"] * 2000), "data = " + "[" * 190 + "1" + "]" * 190,
+              "import torch\nt = torch.zeros(3)" + ".abs()" * 800]
+    assert cells_too_deep(honest) == []
+    assert cells_too_deep([*honest, "_pad = " + " + ".join(["1"] * 6000) + "\ny = 2"]) == [4]
