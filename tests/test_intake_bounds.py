@@ -3,8 +3,8 @@ patterns, a deadline), in memory (size and JSON item count checked before parsin
 answers capped, and kept only for the questions grading.yml configures as manual).
 
 The pathological notebooks run in a subprocess with a generous timeout, so a regression (a quadratic
-pattern, a parse that explodes) fails the test instead of hanging the suite, and ru_maxrss there
-measures intake alone."""
+pattern, a parse that explodes) fails the test instead of hanging the suite, and the child's own peak there
+(tests/own_memory.py) measures intake alone."""
 from __future__ import annotations
 
 import json
@@ -17,6 +17,7 @@ import pytest
 from autograder.grading import intake
 from autograder.config import AssignmentSettings, Course, CourseConfig, Limits
 from autograder.errors import SubmissionError
+from tests.own_memory import OWN_PEAK_MB
 from autograder.grading.grader import Grader
 from autograder.grading.intake import MAX_ANSWER_CHARS, MAX_ANSWERS, Submission, read_submission
 from autograder.results import Isolation
@@ -65,18 +66,18 @@ PATHOLOGICAL = {
     "huge_answer": (notebook([md(BEGIN + "\n**Question q3**"), md("w" * 5_000_000), md(END)]), "ok", ""),
 }
 
-CHILD = r'''
-import json, resource, sys
+CHILD = OWN_PEAK_MB + r'''
+import json, sys
 from pathlib import Path
 from autograder.errors import SubmissionError
 from autograder.grading.intake import read_submission
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = own_peak_mb()
 try:
     sub = read_submission(Path(sys.argv[1]))
     out = {"outcome": "ok", "answers": {k: len(v) for k, v in sub.manual_answers.items()}}
 except SubmissionError as e:
     out = {"outcome": "rejected", "message": str(e)}
-out["growth_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024
+out["growth_mb"] = int(own_peak_mb() - before)
 print(json.dumps(out))
 '''
 

@@ -7,6 +7,7 @@ import torch
 
 from autograder.sandbox import protocol
 from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
+from tests.own_memory import OWN_PEAK_MB
 
 
 def roundtrip(value):
@@ -218,11 +219,11 @@ def test_many_item_frames_are_refused_before_parsing(body):
 
 
 def test_60mb_many_item_frame_is_refused_with_little_memory():
-    # A subprocess, so ru_maxrss measures only this: json.loads of this frame needed ~1.4 GB.
+    # A subprocess, so its own peak (tests/own_memory.py) measures only this: json.loads of this frame needed ~1.4 GB.
     import subprocess
     import sys
-    code = r'''
-import resource, socket, threading
+    code = OWN_PEAK_MB + r'''
+import socket, threading
 from autograder.sandbox import protocol
 from autograder.errors import ProtocolError
 body = b'{"v":[' + b"{}," * 19_999_999 + b'{}]}'
@@ -230,14 +231,14 @@ frame = protocol.HEADER.pack(len(body)) + body
 del body
 a, b = socket.socketpair()
 sender = threading.Thread(target=a.sendall, args=(frame,), daemon=True)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = own_peak_mb()
 sender.start()
 try:
     protocol.recv_frame(b, max_bytes=64 << 20, timeout=60)
     print("ACCEPTED")
 except ProtocolError as e:
     print("REFUSED", e)
-print("GROWTH_MB", (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+print("GROWTH_MB", int(own_peak_mb() - before))
 '''
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "REFUSED" in out.stdout and "too many items" in out.stdout, out.stdout + out.stderr
