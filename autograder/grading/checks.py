@@ -2176,12 +2176,19 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
     if r > 3 * limit:
         r = min(r, ratio(0.05, r))
     if 0.8 * limit <= r <= 3 * limit:
-        # near the limit: a fresh yardstick, then ~0.3 s per measurement, best of three (a busy
-        # machine only slows)
+        # near the limit: a fresh yardstick, then longer looks, the best one deciding (a busy machine only
+        # slows). A look clearly under the limit settles it, since another can only be lower: a vectorised
+        # solution whose 5 ms look was inflated (a fresh worker's first page faults, a neighbour's burst: 2 of
+        # 12 full-marks notebooks on a lightly loaded 2-core host) is settled by a ~0.05 s look, where three
+        # ~0.3 s looks cost 0.9 s of its grade. Only a look that stays near the limit reaches the three
         near[0] = True
         measure_yardstick()
         per_call = max(best_ref[0], 1e-6)
-        r = min(ratio(0.3, r) for _ in range(3))
+        r = ratio(0.05, r)                                # the 5 ms look, read against the old yardstick, has no say
+        for _ in range(3):
+            if r < 0.8 * limit:
+                break
+            r = min(r, ratio(0.3, r))
     return r
 
 
