@@ -1,9 +1,10 @@
 """Reports: one per test run, one per submission. Everything after the runner only reads these."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Any, Literal, Mapping, Optional
 
 from pydantic import BaseModel, Field, field_validator, model_validator
+from typing_extensions import Self   # typing.Self is 3.11; Gradescope's image runs 3.10
 
 from autograder.sandbox.levels import Isolation  # noqa: F401 - a result records its level: importable from here
 from autograder.text import escape_unshown, inert_lines
@@ -12,6 +13,15 @@ Visibility = Literal["hidden", "after_due_date", "after_published", "visible"]
 # not_run: the grader could not run the case (a grader-side failure, e.g. CUDA unusable in the
 # sandbox): it scores 0 of 0, so it neither costs nor grants points, and `infra_reason` says why.
 Status = Literal["passed", "failed", "not_run"]
+
+
+def _inert_update(update: Optional[Mapping[str, Any]], fields: tuple[str, ...]) -> Optional[dict[str, Any]]:
+    """A model_copy update with its text `fields` made inert: pydantic's model_copy runs no validator, and the
+    one-edit fix set a message quoting the student's raw line that way (red-team round 71: a raw ESC and U+202E in
+    results.json)."""
+    if not update:
+        return None
+    return {k: inert_lines(v) if k in fields and isinstance(v, str) else v for k, v in update.items()}
 
 
 def _words(text: str) -> str:
@@ -53,6 +63,9 @@ class TestReport(BaseModel):
         # that reads it, results.json included (red-team round 25: ESC, U+202E and a lone surrogate
         # reached Gradescope's results.json, which no other output wrote as they were)
         return None if text is None else inert_lines(text)
+
+    def model_copy(self, *, update: Optional[Mapping[str, Any]] = None, deep: bool = False) -> Self:
+        return super().model_copy(update=_inert_update(update, ("message", "infra_reason")), deep=deep)
 
     @model_validator(mode="after")
     def _declared_visible(self) -> "TestReport":
@@ -155,6 +168,9 @@ class SubmissionResult(BaseModel):
     @classmethod
     def _inert(cls, text: Optional[str]) -> Optional[str]:
         return None if text is None else inert_lines(text)   # it joins the cells' errors: the student's words
+
+    def model_copy(self, *, update: Optional[Mapping[str, Any]] = None, deep: bool = False) -> Self:
+        return super().model_copy(update=_inert_update(update, ("message", "infra")), deep=deep)
 
     @property
     def misconceptions(self) -> list[str]:

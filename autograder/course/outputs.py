@@ -85,8 +85,11 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})
     lines = [f"Score {result.score:g} / {result.max_score:g}."] if vis.show_total else []
+    # The summary's lines are the grader's own: a message quotes the notebook (intake quotes its `nbformat` value,
+    # line breaks and all), and a second line of it read "Score 35 / 35." at the top of the page (red-team round 71)
+    message = " ".join(result.message.split("\n"))
     if result.status == "rejected":
-        lines = [f"Your submission could not be graded: {result.message}"]
+        lines = [f"Your submission could not be graded: {message}"]
     else:
         if later:
             # Before publication this may be all a student sees: say what is shown, and when the rest is.
@@ -95,7 +98,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
             lines.append(f"{shown} test{' is' if shown == 1 else 's are'} shown now; the other tests' results "
                          f"{when}." if shown else f"The tests' results {when}.")
         if result.message:
-            lines.append(f"While running your notebook: {result.message}")
+            lines.append(f"While running your notebook: {message}")
     if result.infra:
         lines.append("Some tests could not be run because of a problem on the grader's side, not with "
                      "your code; they count for nothing.")
