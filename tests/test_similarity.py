@@ -109,7 +109,8 @@ def test_the_copied_pair_ranks_first_the_helper_pair_next_and_no_independent_pai
     copied, helper = score_of(all_pairs, *COPIED), score_of(all_pairs, *HELPER)
     others = [p.score for p in all_pairs if set(p.keys) not in (set(COPIED), set(HELPER))]
     assert len(others) > 50  # honest solutions do share idioms: the scores are not all zero
-    # measured: copied 0.979, the helper alone 0.324 (0.306 before the reference grew), the two closest independent solutions 0.165
+    # measured: copied 0.963 (0.979 before round 72 hashed names by where they were last used), the helper alone 0.318, the
+    # two closest independent solutions 0.157 (0.165)
     assert copied >= 0.9
     assert max(others) < helper < settings.threshold <= copied, (copied, helper, max(others))
     # listed: only the two pairs that copied (every other pair is below the floor); flagged: the copy
@@ -195,7 +196,7 @@ def test_the_page_runs_nothing_loads_nothing_and_shows_student_text_escaped(repo
         section = html.split(f'id="pair-{rank}"', 1)[1].split('id="pair-', 1)[0]
         assert section.count("<div><b>") == 2 and "<mark>" in section
     view = html.split('id="pair-1"', 1)[1]
-    assert "jj &lt;= ii" in view and "grid_j &lt;= grid_i" in view
+    assert "return jj &lt;=" in view and "return grid_j &lt;=" in view  # (which tokens winnowing marks: its hashes')
 
 
 def test_hostile_names_and_code_are_inert_in_the_page_and_the_csv(course, tmp_path):

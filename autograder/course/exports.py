@@ -110,6 +110,14 @@ class Student(BaseModel):
         return self.name or self.sid or self.email or self.lms_id or "(unknown)"
 
     @property
+    def shown(self) -> str:
+        """The label as the instructor's pages show it: a name with who the export says this is beside it (sid,
+        else email, else the LMS's id). A name is the student's own (Gradescope's account name): a copier who took a
+        classmate's name, look-alike letters and all, was that classmate on the similarity page (red-team round 72)."""
+        who = f"sid {self.sid}" if self.sid else self.email or (f"id {self.lms_id}" if self.lms_id else "")
+        return f"{self.name} ({who})" if self.name and who else self.label
+
+    @property
     def identity(self) -> Optional[tuple[str, str]]:
         """What identifies this person across submissions, strongest first; None if nothing does."""
         for kind in ("sid", "email", "lms_id"):

@@ -113,7 +113,7 @@ def class_diagnosis(results: list[SubmissionResult], submitters: Optional[dict[s
             other.append((r, lost))
 
     def row(hits: list[tuple[SubmissionResult, float]]) -> ClassRow:
-        people = [(p.label, r.submission, f"{lost:g}") for r, lost in hits
+        people = [(p.shown, r.submission, f"{lost:g}") for r, lost in hits
                   for p in (submitters or {}).get(r.submission) or [Student(name=clean(r.submission))]]
         return len(people), len(hits), f"{sum(lost for _, lost in hits):g}", people
 
@@ -148,7 +148,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     passplot = charts.data_uri(charts.pass_rates(pass_rates))
 
     submitters = found.submitters() if found is not None else {}
-    who = {key: ", ".join(p.label for p in people) for key, people in submitters.items()}
+    who = {key: ", ".join(p.shown for p in people) for key, people in submitters.items()}
     mistakes, unexplained = class_diagnosis(results, submitters)
     feedback_of = {r.submission: f"feedback/{quote(feedback_name(r.submission))}" for r in results}
     written = [(r.submission, who.get(r.submission, ""), m.question, answer_html(m.text, m.attachments))

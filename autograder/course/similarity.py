@@ -6,7 +6,9 @@ runs after the outputs are written, reads no result and changes no score.
 
 What is compared. The graded functions: the names the hidden tests take as arguments
 (`graded_names`, read from the test files' source, nothing imported) that a submission defines with
-`def` at the top level of a cell (the last definition wins, as when the notebook runs top to bottom),
+`def` at the top level of a cell (the last definition wins, as when the notebook runs top to bottom; a
+name bound otherwise, by a lambda, an alias, a for target, a walrus, an instance of a class, is that
+statement and the definitions it reads),
 or grading.yml's `similarity.functions` where it names them; plus every helper those functions call
 that the notebook defines (a copied helper is copied code). They are taken from the cells intake reads
 (`intake.read_submission`: size, JSON and time bounded), in this trusted process, without executing
@@ -15,13 +17,14 @@ or too large is left out and said), each function is tokenized (`tokenize`) from
 walk here is iterative.
 
 Normalised. Comments, docstrings and string statements go; every string literal is one token, so is
-every f-string; layout never counts (tokens, not characters). A name is kept when it means the same
+every f-string; layout never counts (tokens, not characters), and a `;` ends a line as a line's end does. A
+name is read as Python reads it, in its NFKC form (`𝐭orch` is `torch`). A name is kept when it means the same
 in every notebook: keywords, builtins, attributes (`.masked_fill`), keyword arguments (`dim=`) and the
 graded functions' names; a name an import binds is written as what it imports (`F` and
 `torch.nn.functional` are the same tokens). Every other name, the function's locals, its parameters,
 its helpers', becomes a placeholder numbered by first appearance in its function: a copy whose
 variables were renamed is token for token the same, while two students who merely both call a
-variable `scores` are not matched on that.
+variable `scores` are not matched on that. A def's or class's own name is one token, whatever it is.
 
 Boilerplate. What every student is given or taught is removed before anything is compared: the
 student template's cells (`student_template/<slug>.ipynb`: the stubs, their signatures and
@@ -32,7 +35,8 @@ the variables are numbered there). Boilerplate is neither matched nor counted in
 
 Fingerprints: winnowing (Schleimer, Wilkerson and Aiken 2003, the algorithm MOSS runs). Each run of
 K consecutive tokens gets a 64-bit hash (buzhash: rotated, XORed per-token hashes from blake2b,
-identical in every process); of every WINDOW consecutive hashes the smallest is kept (the rightmost
+identical in every process; a local name hashed as how far back in the run it was last used, a parameter
+as its place in the header, so a dead name added above copied code renumbers nothing: red-team round 72); of every WINDOW consecutive hashes the smallest is kept (the rightmost
 on a tie). Any passage of K + WINDOW - 1 tokens two submissions share is found; shorter noise is not.
 
 Why not copydetect (PyPI 0.5.0, the library that packages MOSS's winnowing in Python). Measured here:
@@ -77,6 +81,7 @@ import os
 import re
 import stat
 import tokenize
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,57 +224,121 @@ def _import_names(tree: ast.AST, into: dict[str, str]) -> None:
 def _called_names(node: ast.AST) -> list[str]:
     """Names a function body reads, in order of appearance (helpers it may call or pass on)."""
     seen: dict[str, None] = {}
+    local: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # its parameters and the names it stores are its own, not a global of the same name (a demo cell's `mask`)
+        declared = {g for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for g in n.names}
+        local = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        local |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        local -= declared
     for n in ast.walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local:
             seen.setdefault(n.id)
     return list(seen)
 
 
 _BLOCKS = tuple(getattr(ast, kind) for kind in ("If", "Try", "TryStar", "With", "AsyncWith", "For", "AsyncFor",
-                                                  "While") if hasattr(ast, kind))
+                                                  "While", "Match") if hasattr(ast, kind))
 MAX_BLOCK_DEPTH = 20      # Python itself refuses more statically nested blocks than this
+_Definition = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | str | None"]]:
-    """The names a cell binds at module level, in the order its statements are written: a def (also one
-    inside a module-level if / try / with / for / while, which binds at module level when it runs: a copy
-    indented under `if True:` is still the function graded), `name = other` and `name = wrap(other)`
-    (other's def, by name: the last name passed), and any other assignment to a name (None: the def bound
-    before is no longer the graded one). Both branches of an if are read in order, so the last written
-    wins, as the last cell does. Read without recursion (a cell's nesting is the student's)."""
+@dataclass(frozen=True)
+class _BoundTo:
+    """A name bound at module level by a statement that is neither a def nor an alias (`f = lambda ...: g(...)`,
+    `for f in [g]:`, `(f := g)`, `f = Cls()`): `shown` is what the page quotes (its lines), `value` what is read."""
+    shown: ast.AST
+    value: ast.AST
+
+
+def _header_bindings(node: ast.AST) -> Iterator[tuple[str, _BoundTo]]:
+    """The names a block's header binds (a for target, a with's `as`, a case's capture, a walrus in its test)."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        for target in ast.walk(node.target):
+            if isinstance(target, ast.Name):
+                yield target.id, _BoundTo(node.iter, node.iter)
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            for target in ast.walk(item.optional_vars) if item.optional_vars is not None else ():
+                if isinstance(target, ast.Name):
+                    yield target.id, _BoundTo(item.context_expr, item.context_expr)
+    elif hasattr(ast, "Match") and isinstance(node, ast.Match):
+        for case in node.cases:
+            for pattern in ast.walk(case.pattern):
+                name = getattr(pattern, "name", None) or getattr(pattern, "rest", None)
+                if isinstance(name, str):
+                    yield name, _BoundTo(node.subject, node.subject)
+    for part in [getattr(node, "test", None), getattr(node, "iter", None),
+                 *(item.context_expr for item in getattr(node, "items", []))]:
+        yield from _walrus_bindings(part, part)
+
+
+def _walrus_bindings(node: Optional[ast.AST], shown: Optional[ast.AST]) -> Iterator[tuple[str, _BoundTo]]:
+    """The names `:=` binds anywhere in `node` (at module level they are module names), each shown as `shown`."""
+    if node is None or shown is None:
+        return
+    for n in ast.walk(node):
+        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            yield n.target.id, _BoundTo(shown, n.value)
+
+
+def _top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[tuple[str, "ast.AST | _BoundTo | str | None"]]:
+    """The names a cell binds at module level, in the order its statements are written: a def or a class (also
+    one inside a module-level if / try / with / for / while / match, which binds at module level when it runs: a
+    copy indented under `if True:` is still the function graded), `name = other` and `name = wrap(other)` (other's
+    def, by name: the last name passed), and any other binding (an assignment, a for or with target, a walrus, a
+    case's capture: _BoundTo, which `extract` keeps when it reads a definition or holds a lambda, red-team round 72).
+    Both branches of an if are read in order, so the last written wins, as the last cell does. Read without
+    recursion (a cell's nesting is the student's)."""
     pending: list[tuple[int, Iterator[ast.AST]]] = [(0, iter(body))]
     while pending:
         depth, statements = pending[-1]
         node = next(statements, None)
         if node is None:
             pending.pop()
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        elif isinstance(node, _Definition):
             if _valid_name(node.name):
                 yield node.name, node
         elif isinstance(node, _BLOCKS) and depth < MAX_BLOCK_DEPTH:
-            parts = [getattr(node, part, []) for part in ("body", "handlers", "orelse", "finalbody")]
+            yield from _header_bindings(node)
+            parts = [getattr(node, part, []) for part in ("body", "handlers", "orelse", "finalbody", "cases")]
             children = [c for part in parts for c in part]
             pending.append((depth + 1, iter(children)))
-        elif isinstance(node, ast.ExceptHandler):
+        elif isinstance(node, ast.ExceptHandler) or (hasattr(ast, "match_case") and isinstance(node, ast.match_case)):
             pending.append((depth, iter(node.body)))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             target, value = node.targets[0].id, node.value
             if isinstance(value, ast.Call):   # f = torch.compile(f), f = functools.wraps(g)(h): the def passed
                 value = next((a for a in reversed(value.args) if isinstance(a, ast.Name)), value)
             if _valid_name(target):
-                yield target, value.id if isinstance(value, ast.Name) else None
+                yield target, value.id if isinstance(value, ast.Name) else _BoundTo(node, node.value)
+            yield from _walrus_bindings(node.value, node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets: list[ast.expr] = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for part in [t for tg in targets for t in ast.walk(tg)]:
+                if isinstance(part, ast.Name) and _valid_name(part.id):
+                    yield part.id, _BoundTo(node, node.value)
+            yield from _walrus_bindings(node.value, node)
+        elif isinstance(node, ast.stmt):
+            yield from _walrus_bindings(node, node)
+
+
+def _reads_definition(bound: _BoundTo, defs: Mapping[str, object]) -> bool:
+    """A binding worth comparing: its value holds a lambda or reads a def or class of the notebook."""
+    return any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in defs)
+               for n in ast.walk(bound.value))
 
 
 def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
     """The functions named in `names` that the cells bind at module level (the last binding of each),
     then the helpers they read that the cells define too, each as its own lines of source. Never
     raises for any cell text: what cannot be read is left out and said in `note`."""
-    defs: dict[str, tuple[int, ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = {}
+    defs: dict[str, tuple[int, ast.AST, list[str]]] = {}
     imports: dict[str, str] = {}
     unreadable = 0
     for index, cell in enumerate(cells):
-        if "def" not in cell and "import" not in cell:
-            continue  # defines no function and imports nothing: nothing to parse
+        if not cell.strip():
+            continue  # every other cell is read: `f = my_f` in a cell of its own binds the graded name (round 72)
         if _SURROGATE.search(cell):  # bytes a notebook's JSON escaped that are not text: never written out
             cell = cell.encode("utf-8", "replace").decode("utf-8")
         tree = _parse(cell)
@@ -280,8 +349,10 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
         for name, bound in _top_level_bindings(tree.body):
             if isinstance(bound, str) and bound in defs:
                 defs[name] = defs[bound]      # an alias or a wrapper of a def read here: that def's code
-            elif isinstance(bound, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            elif isinstance(bound, _Definition):
                 defs[name] = (index, bound, lines)
+            elif isinstance(bound, _BoundTo) and _reads_definition(bound, defs):
+                defs[name] = (index, bound.shown, lines)  # compared as its own lines and the definitions it reads
             else:
                 defs.pop(name, None)          # bound to what no def here says: the def above is not graded
         if "import" in cell and len(imports) < MAX_IMPORTS:
@@ -290,7 +361,7 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
 
     def lines_of(name: str) -> tuple[int, int, str]:
         index, node, lines = defs[name]
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        first = min([getattr(node, "lineno", 1), *(d.lineno for d in getattr(node, "decorator_list", []))])
         return index, first, "\n".join(lines[first - 1: getattr(node, "end_lineno", first)]) + "\n"
 
     functions: list[StoredFunction] = []
@@ -336,6 +407,7 @@ _SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+: an f-string is several tokens
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -2)
 _PLACEHOLDER = "\0v"
+_DEFINED = "\0f"             # the name a def or class statement gives, when it is not kept
 
 
 @dataclass
@@ -366,6 +438,7 @@ def normalise(source: str, imports: Mapping[str, str], kept: Iterable[str] = ())
     header: Optional[int] = None     # the depth of a def's parameter list, while in it
     lambda_at: Optional[int] = None  # the depth of a lambda's parameters, while in them
     pending_def = False
+    joined = False                   # the last line ended at a `;`
 
     def at(row: int, col: int) -> int:
         return starts[row - 1] + col if row - 1 < len(starts) else starts[-1]
@@ -389,6 +462,14 @@ def normalise(source: str, imports: Mapping[str, str], kept: Iterable[str] = ())
                 if fstring == 0:
                     line[-1] = (line[-1][0], line[-1][1], (line[-1][2][0], span[1]), tokenize.STRING)
                 continue
+            if kind == tokenize.OP and text == ";" and depth == 0:
+                kind = tokenize.NEWLINE  # statements joined with `;` are the lines they join (round 72)
+                joined = True
+            elif kind == tokenize.NEWLINE and joined and not line:
+                joined = False
+                continue  # `x = 1;` ends its line once
+            else:
+                joined = False
             if kind in _STRUCTURE:
                 if kind == tokenize.NEWLINE:
                     flush()
@@ -414,6 +495,8 @@ def normalise(source: str, imports: Mapping[str, str], kept: Iterable[str] = ())
             if kind == tokenize.STRING:
                 line.append(("STR", "STR", span, kind))
             elif kind == tokenize.NAME:
+                if not text.isascii():  # Python reads a name as its NFKC form (PEP 3131): `𝐭orch` is `torch` (round 72)
+                    text = unicodedata.normalize("NFKC", text)
                 before = toks[i - 1].string if i else ""
                 after = toks[i + 1].string if i + 1 < len(toks) else ""
                 argument = depth > 0 and header is None and lambda_at is None and after == "=" and before in ("(", ",")
@@ -424,6 +507,10 @@ def normalise(source: str, imports: Mapping[str, str], kept: Iterable[str] = ())
                 if keyword.iskeyword(text) or before == "." or argument or text in keep \
                         or (text in _BUILTINS and text not in imports):
                     line.append((text, text, span, kind))
+                elif before in ("def", "class"):
+                    # a definition's own name is not numbered: renaming `def f` to `def my_f` shifted every
+                    # placeholder after it, and the copied body matched nothing (round 72)
+                    line.append((_DEFINED, _PLACEHOLDER, span, kind))
                 elif text in imports:
                     for j, part in enumerate(imports[text].split(".")):
                         if j:
@@ -471,6 +558,46 @@ def kgram_hashes(ids: np.ndarray, k: int = K) -> np.ndarray:
         r = np.uint64((k - 1 - j) % 64)
         part = ids[j:j + n]
         out ^= (part << r) | (part >> np.uint64((64 - int(r)) % 64)) if r else part
+    return out
+
+
+def _rotated(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r)) if r % 64 else x
+
+
+def renamed_kgram_hashes(tokens: Sequence[str], k: int = K) -> np.ndarray:
+    """kgram_hashes of `tokens` in which a placeholder is written as how far back the same name was last used
+    inside the run (0: not in it), never by its number: renaming, and also a dead name the function uses before
+    the copied code (which renumbers every name after it), changes no run (red-team round 72: one `_unused = 0`
+    at the top of each copied function took a copy from 0.979 to 0.297). Which name is used where still counts."""
+    n = len(tokens) - k + 1
+    if n <= 0:
+        return np.empty(0, dtype=np.uint64)
+    ids = _token_ids(tokens)
+    start = tokens.index("def") if "def" in tokens else 0     # after any decorator's line
+    header = tokens.index("\n", start) if "\n" in tokens[start:] else len(tokens)
+    parameters = {t for t in tokens[start:header] if t.startswith(_PLACEHOLDER)}
+    # a parameter keeps its number (its place in the def's header, which no line of the body shifts)
+    is_name = np.fromiter((t.startswith(_PLACEHOLDER) and t not in parameters for t in tokens), dtype=bool,
+                          count=len(tokens))
+    is_parameter = np.fromiter((t in parameters for t in tokens), dtype=bool, count=len(tokens))
+    before = np.full(len(tokens), -1, dtype=np.int64)   # the same name's previous place (-1: none)
+    last: dict[str, int] = {}
+    for place in np.flatnonzero(is_name | is_parameter).tolist():
+        before[place] = last.get(tokens[place], -1)
+        last[tokens[place]] = place
+    back = _token_ids([f"{_PLACEHOLDER}<{d}" for d in range(k)])
+    starts = np.arange(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.uint64)
+    for j in range(k):
+        part = ids[j:j + n].copy()
+        names = is_name[j:j + n]
+        prev = before[j:j + n]
+        distance = np.where(prev >= starts, starts + j - prev, 0)
+        part[names] = back[distance[names]]
+        seen = is_parameter[j:j + n] & (prev >= starts)
+        part[seen] = back[distance[seen]]
+        out ^= _rotated(part, (k - 1 - j) % 64)
     return out
 
 
@@ -536,7 +663,7 @@ def fingerprint(key: str, stored: StoredSubmission, boilerplate: np.ndarray, kep
     own = np.ones(n, dtype=bool)
     prints: dict[int, list[int]] = defaultdict(list)
     for t, start in zip(tokens, starts):
-        exact = kgram_hashes(_token_ids(t.text))
+        exact = renamed_kgram_hashes(t.text)
         blind = kgram_hashes(_token_ids(t.blind))
         if not len(exact):
             continue
@@ -841,7 +968,7 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     pairs, common = compare(compared, settings.floor)
     who: dict[str, str] = {}
     if found is not None:
-        who = {k: ", ".join(p.label for p in people) for k, people in found.submitters().items()}
+        who = {k: ", ".join(p.shown for p in people) for k, people in found.submitters().items()}
     rows = []
     for rank, p in enumerate(pairs, 1):
         rows.append({"rank": rank, "a": _shown_name(p.a.key), "b": _shown_name(p.b.key), "score": p.score,
