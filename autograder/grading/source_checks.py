@@ -263,6 +263,17 @@ def _loads_weights_only(call: ast.Call, qualname: Callable[[ast.AST], str | None
                     for k in call.keywords))
 
 
+def _module_membership(node: ast.AST) -> ast.AST | None:
+    """The `sys.modules` of `"google.colab" in sys.modules` (or `not in`, a string written as the left side): Colab's
+    own test of where a notebook runs, which answers a bool and hands out no module. Red-team round 73: that line, in
+    honest Colab notebooks, had a right notebook rejected as reaching into the grader (0 points). None otherwise."""
+    if (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+            and isinstance(node.comparators[0], ast.Attribute) and node.comparators[0].attr == "modules"):
+        return node.comparators[0]
+    return None
+
+
 def _walk(node: ast.AST, chain: Chain) -> Iterator[tuple[ast.AST, Chain]]:
     """Every node under `node` with the scope chain it is evaluated in (parents before children)."""
     stack = [(node, chain)]
@@ -351,6 +362,7 @@ class _Notebook:
         self.star_modules: set[str] = set()
         self.dynamic: list[str] = []
         self.weights_only_loads: set[int] = set()   # torch.load(..., weights_only=True): its func node ids
+        self.membership_tests: set[int] = set()     # `"google.colab" in sys.modules`: its `sys.modules` node ids
         self.unparsed = 0
         self.getattr_aliases: dict[str, str] = {}   # `from operator import attrgetter as ag`: ag -> attrgetter
         self.trees: list[tuple[int, ast.AST]] = []   # (code cell number from 1, its tree): reaches_into_grader
@@ -434,6 +446,8 @@ class _Notebook:
             if isinstance(n, ast.stmt):
                 self._at = (number, n.lineno, n.col_offset)
             self._note_flow(n, ch)
+            if (tested := _module_membership(n)) is not None:
+                self.membership_tests.add(id(tested))    # its Attribute, walked after it
             if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
                     self._bind_targets(t, n.value, ch)
@@ -514,7 +528,8 @@ class _Notebook:
                 self.dynamic.append(f"`{n.arg if isinstance(n, ast.keyword) else str(n.value)}` named in a string")
             elif isinstance(n, ast.Attribute):
                 dotted = self.qualname(n)
-                if dotted and dotted.startswith(DYNAMIC_DOTTED) and id(n) not in self.weights_only_loads:
+                if (dotted and dotted.startswith(DYNAMIC_DOTTED) and id(n) not in self.weights_only_loads
+                        and not (dotted == "sys.modules" and id(n) in self.membership_tests)):
                     self.dynamic.append(f"`{dotted}`")
             if isinstance(n, ast.Call) and _loads_weights_only(n, self.qualname):
                 self.weights_only_loads.add(id(n.func))   # its func, an Attribute, is walked after it
@@ -1140,7 +1155,9 @@ REACHING_NAMES = frozenset({"__import__", "__builtins__"})
 # modules that hand out any module or object named in a string (pydoc.locate, pkgutil.resolve_name,
 # unittest.mock.patch, logging.config's resolve) or evaluate a string (typing's annotations): no homework needs them,
 # and `pydoc.locate("auto" + "grader.sandbox.calls")` brought round 25's forgery back (red-team round 46)
-REACHING_MODULES = frozenset({"pydoc", "pkgutil", "unittest", "logging.config"})
+# doctest too (red-team round 73): DocTestFinder(exclude_empty=False).find(f)[0].globs is a copy of the globals of f's
+# module, the worker's own for a stand-in such as get_ipython, and run_docstring_examples runs code written in a string
+REACHING_MODULES = frozenset({"pydoc", "pkgutil", "unittest", "logging.config", "doctest"})
 REACHING_STRING_EVAL = frozenset({"get_type_hints", "ForwardRef", "_eval_type", "evaluate_forward_ref"})
 # functions of the standard library that hand out frames, modules or every object, by module
 REACHING_FUNCTIONS = {"sys": frozenset({"modules", "_getframe", "_current_frames", "settrace", "setprofile"}),
@@ -1660,7 +1677,9 @@ def reaches_into_grader(cells: Sequence[str]) -> str | None:
     modules = {bound: {m.split(".")[0] for m in found} for bound, found in nb.module_aliases.items()}
     for number, nodes in cells_nodes:
         for node in nodes:
-            what = (_reaching(node, aliases) or _reaching_by_pattern(node, rebound)
+            # `"google.colab" in sys.modules` answers a bool: no module is handed out (red-team round 73)
+            what = ((_reaching(node, aliases) if id(node) not in nb.membership_tests else None)
+                    or _reaching_by_pattern(node, rebound)
                     or _reaching_by_lookup(node, lookups) or _reaching_the_channel(node, modules))
             if what is not None:
                 return f"{what} in code cell {number}"
