@@ -102,6 +102,8 @@ class Ready(TypedDict):
     cuda_error: str               # why not, when it was asked and failed ("" otherwise)
     stdlib_readable: bool         # the worker's uid can read the interpreter's standard library (False: a Python
                                   # under /root at fallback or container: modules not preloaded cannot be imported)
+    scratch: str                  # its scratch dir where that is on the host's disk (no private tmpfs), else "":
+                                  # the grader removes it once the worker is gone (session.remove_scratch)
 
 
 class CellStart(TypedDict):

@@ -190,6 +190,44 @@ def _recv_ready(sock: socket.socket, timeout: float) -> tuple[dict[str, Any], in
     return message, pid
 
 
+def scratch_on_disk(value: Any) -> str | None:
+    """The scratch dir a worker without private mounts made on the host's disk, as its `ready` says (trusted code
+    wrote it, before any student code ran; still checked like any byte from there): a `sub-` dir directly inside
+    one of the zygote's `autograder-scratch-` folders (Zygote.launch), else None."""
+    if type(value) is not str or not value.startswith("/") or len(value) > 4096 or "\0" in value:
+        return None
+    parent, name = os.path.split(os.path.normpath(value))
+    if not name.startswith("sub-") or not os.path.basename(parent).startswith("autograder-scratch-"):
+        return None
+    return os.path.join(parent, name)
+
+
+def remove_scratch(path: str) -> None:
+    """Remove a gone worker's scratch dir and everything under it, as root or as its owner (the rlimits level
+    without namespaces runs the worker as the grader's uid: a folder its student made unreadable, chmod 0, is opened
+    up before it is entered). Folders only, each seen through lstat, never a link's target; nothing but removal."""
+    import shutil
+    import stat
+
+    def open_up(folder: str) -> None:
+        try:
+            if stat.S_ISDIR(os.lstat(folder).st_mode):
+                os.chmod(folder, 0o700)
+        except OSError:
+            pass
+
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):   # replaced by a link (or gone): nothing of ours to remove
+            return
+    except OSError:
+        return
+    open_up(path)
+    for top, folders, _files in os.walk(path):   # top-down; a link to a folder is listed here, never entered
+        for name in folders:
+            open_up(os.path.join(top, name))
+    shutil.rmtree(path, ignore_errors=True)
+
+
 class WorkerSession:
     """The grader's handle on one submission's worker. Implements runner.StudentNamespace."""
 
@@ -204,6 +242,7 @@ class WorkerSession:
         self.pid = 0
         self.pidfd: int | None = None
         self.gone = False  # `close` saw the worker exit
+        self.scratch: str | None = None   # its scratch dir on the host's disk, removed by `close` (scratch_on_disk)
         self._closed = False
         # an optional call (optional_calls) killed this worker, or saw it die: replacing it is the
         # grader's cost, not a restart charged to the submission
@@ -255,6 +294,7 @@ class WorkerSession:
             "cuda_error": cuda_error[:400] if isinstance(cuda_error, str) else "",
             "stdlib_readable": ready.get("stdlib_readable") is not False,
         }
+        self.scratch = scratch_on_disk(ready.get("scratch"))
 
     # transport
     def _budget(self, limit: float) -> float:
@@ -537,10 +577,16 @@ class WorkerSession:
         self.kill("closed")
         if not self._closed:
             self._closed = True
-            self.gone = self.wait_gone() if wait else False
+            # a scratch dir on the host's disk is removed once its worker is gone, before the grader goes on: its
+            # files outlived the worker until the batch's end, and one notebook filled the disk (red-team round 74)
+            self.gone = self.wait_gone() if wait or self.scratch else False
             if self.pidfd is not None:
                 os.close(self.pidfd)
                 self.pidfd = None
+            if self.scratch and self.gone:
+                # only once it is gone: a live worker could swap a folder for a link between the lstat and the chmod
+                # (the zygote's close removes what is left at the batch's end)
+                remove_scratch(self.scratch)
 
     def cpu_seconds(self) -> float:
         try:

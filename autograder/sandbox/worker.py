@@ -854,9 +854,12 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
     filtered = _seccomp(os.getpid())
     global _FILTERED
     _FILTERED = filtered
+    # `scratch`: a dir on the host's disk (no private tmpfs), which the grader removes once this worker is gone
+    # (session.remove_scratch); its files are capped each, not in number (red-team round 74)
     return {"seccomp": filtered, "namespaces": namespaces, "landlock": walled,
             "shared_memory": "denied" if filtered else "allowed",
-            "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable}
+            "cuda_ready": cuda_ready, "cuda_error": cuda_error, "stdlib_readable": stdlib_readable,
+            "scratch": "" if "mount" in namespaces else scratch}
 
 
 def _keep_one_thread(torch: Any) -> None:

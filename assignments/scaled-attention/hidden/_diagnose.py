@@ -4579,7 +4579,9 @@ def raise_if_index_before_matmul(e: StudentCodeError) -> None:
         return
     line = crash_source_line(e)
     d, n = int(found.group(1)), int(found.group(2))
-    if not _INDEXED_BEFORE_AT.search(line) or d == n:
+    # d and n are the student's text, and the replay draws them in the grader: a forged 1x20000 by 30000 cost
+    # 2.3 GB and 4.4 s (red-team round 74). The tests' d is at most 256 and the lesson draws 5 keys
+    if not _INDEXED_BEFORE_AT.search(line) or d == n or not (0 < d <= 4096 and 0 < n * d <= 1 << 22):
         return
     try:
         torch.randn(1, d) @ torch.randn(n, d).T[0]
