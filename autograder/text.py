@@ -142,7 +142,14 @@ def csv_cell(text: str) -> str:
     """A cell of student-influenced text, inert in a spreadsheet: prefixed with ' when it would start
     a formula. Numbers the grader writes itself do not go through this and stay numbers."""
     text = str(text)
-    return "'" + text if _starts_formula(text) else text
+    return "'" + text if _quoted(text) else text
+
+
+def _quoted(text: str) -> bool:
+    """Whether csv_cell puts a ' before `text`: a formula, or a formula behind the 's a value began with, since
+    csv_uncell takes one ' off such a cell. Both rules read this one, so they are inverse for every value: `'+1.ipynb`
+    was written as itself and read back as `+1.ipynb`, a classmate's key (red-team round 75)."""
+    return _starts_formula(text.lstrip("'"))
 
 
 def _starts_formula(text: str) -> bool:
@@ -156,4 +163,4 @@ def csv_uncell(value: str) -> str:
     """A cell csv_cell wrote, read back as the text it was given: its ' dropped exactly where csv_cell adds one
     (one rule for both: handscores read the submission keys a full-width sign started with their ' kept, and
     refused the grader's own template, red-team round 63)."""
-    return value[1:] if value.startswith("'") and _starts_formula(value[1:]) else value
+    return value[1:] if value.startswith("'") and _quoted(value[1:]) else value

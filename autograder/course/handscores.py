@@ -115,6 +115,22 @@ def _unquote(value: str) -> str:
     return csv_uncell(value)
 
 
+def _submission_key(cells: list[str], at: Optional[int], keys: set[str]) -> str:
+    """The submission a row's cell names. A key may begin with a space (exports._key keeps a file name's leading
+    U+0020, U+00A0, U+3000 before its hash), and write_template writes it so: read as written first, then stripped
+    as every cell is, then as the one key that reads the same stripped (a spreadsheet that trims cells). One
+    student's name had made the grader's own template unreadable, every hand score refused (red-team round 75)."""
+    written = cells[at] if at is not None and at < len(cells) else ""
+    raw = _unquote(written)
+    if raw in keys:
+        return raw
+    stripped = _unquote(written.strip())
+    if stripped in keys or not stripped:
+        return stripped
+    trimmed = [k for k in keys if k.strip() == stripped]
+    return trimmed[0] if len(trimmed) == 1 else stripped
+
+
 def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Entry] = (),
                      submissions: Iterable[str] = (),
                      submitters: Optional[dict[str, list[Student]]] = None) -> HandScores:
@@ -198,7 +214,7 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
         if len(cells) > len(columns):
             errors.append(f"row {row}: {len(cells)} cells but {len(columns)} columns")
             continue
-        sid, sub = _unquote(cell("sid")), _unquote(cell("submission"))
+        sid, sub = _unquote(cell("sid")), _submission_key(cells, col.get("submission"), keys)
         question, score_text = clean(cell("question"), 100), cell("score")
         comment = _comment(cell("comment"))
         late_text = cell("late")

@@ -3,6 +3,7 @@ which zips are refused as ambiguous, and the extraction itself (no zip-slip, lin
 Used by the Gradescope runner and the class exports alike."""
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import struct
@@ -16,19 +17,53 @@ from autograder.text import shown_name
 
 # --- zips ------------------------------------------------------------------------------------------
 _S_IFMT, _S_IFREG = 0o170000, 0o100000
+NAME_MAX = 255   # bytes of one path part (Linux, macOS, Windows alike)
+FITTED_TAIL = 100   # bytes of a part too long kept from its end (its suffix, an LMS's tail)
 
 
-def zip_member_path(name: str) -> Optional[PurePosixPath]:
+def _control(c: str) -> bool:
+    return ord(c) < 0x20 or ord(c) == 0x7F
+
+
+def _too_long(part: str) -> bool:
+    return len(part.encode("utf-8", "surrogatepass")) > NAME_MAX
+
+
+def fitted_part(part: str) -> str:
+    """A path part that a file system holds: control characters as '_', and '~' with a hash of the part as written
+    before its suffix, so two parts never become one; one too long keeps its first and last bytes around that mark
+    (an LMS names the student at one end: Canvas's `name_uid_subid_` prefix, Moodle's `_uid_assignsubmission_file_`
+    tail). For a class export's members, whose names an LMS composed from the student's own (red-team round 75:
+    Canvas's prefix made a 244-character file name 256 bytes, and the student was left out without a word)."""
+    mark = "~" + hashlib.sha256(part.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    safe = "".join("_" if _control(c) else c for c in part)
+    raw = safe.encode("utf-8", "surrogatepass")
+    room = NAME_MAX - len(mark)
+    if len(raw) > room:
+        keep = min(FITTED_TAIL, room // 2)
+        return raw[:room - keep].decode("utf-8", "ignore") + mark + raw[-keep:].decode("utf-8", "ignore")
+    stem, dot, suffix = safe.rpartition(".")
+    if not dot or not stem or len(suffix) > 16:
+        return safe + mark
+    return f"{stem}{mark}.{suffix}"
+
+
+def zip_member_path(name: str, fit: bool = False) -> Optional[PurePosixPath]:
     """The relative path a zip member is written to, or None when it must be left out: absolute
     paths, drive letters, '..', control characters, a part longer than a file name may be. Read
     as unzip reads it: '\\' is a separator (Windows tools write it), empty and '.' parts vanish, so
-    'a//b', './a/b' and 'a\\b' are all a/b."""
+    'a//b', './a/b' and 'a\\b' are all a/b. `fit` (a class export): a part with a control character or
+    too long is written as `fitted_part` names it instead of being left out."""
     name = name.replace("\\", "/")
     if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name) \
-            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+            or (not fit and any(_control(c) for c in name)):
         return None
     parts = [p for p in name.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts or any(len(p.encode("utf-8", "surrogatepass")) > 255 for p in parts):
+    if not parts or ".." in parts:
+        return None
+    if fit:
+        parts = [fitted_part(p) if _too_long(p) or any(_control(c) for c in p) else p for p in parts]
+    elif any(_too_long(p) for p in parts):
         return None
     return PurePosixPath(*parts)
 
@@ -40,7 +75,7 @@ def _same_file(path: PurePosixPath, fold: bool) -> str:
     return unicodedata.normalize("NFC", text).casefold() if fold else text
 
 
-def check_zip_members(infos: Iterable[zipfile.ZipInfo], fold: bool = True) -> list[str]:
+def check_zip_members(infos: Iterable[zipfile.ZipInfo], fold: bool = True, fit: bool = False) -> list[str]:
     """Refuse (SubmissionError, in plain words) a zip in which two members would be one file: the
     same name twice, names that zip_member_path reads as one path ('a//b.ipynb', './a/b.ipynb',
     'a/b.ipynb'), with `fold` names that differ only in case or Unicode form, or a name that is a
@@ -49,28 +84,43 @@ def check_zip_members(infos: Iterable[zipfile.ZipInfo], fold: bool = True) -> li
     where two students' folders may differ only in case.
 
     Returns the members left out by any safe extraction, as shown names (a name zip_member_path
-    refuses, a link, a device), so a message can say why a file seems to be missing."""
+    refuses, a link, a device), so a message can say why a file seems to be missing. `fit`: names
+    as safe_extract(fit=True) writes them."""
     files: dict[str, str] = {}
     folders: dict[str, str] = {}
+    # paths that hold a name `fit` made: a student can name a file like one (the hash is of a name they chose), so a
+    # clash with one is that student's own doing, left out of their folder, never a refusal of the whole export
+    made: set[str] = set()
     left_out: list[str] = []
     for info in infos:
-        rel = zip_member_path(info.filename)
+        rel = zip_member_path(info.filename, fit)
         kind = (info.external_attr >> 16) & _S_IFMT
+        fitted = fit and rel is not None and zip_member_path(info.filename) is None
         if info.is_dir():
             if rel is not None:
                 folders.setdefault(_same_file(rel, fold), info.filename)
+                made.update(_same_file(q, fold) for q in (rel, *list(rel.parents)[:-1]) if fitted)
             continue
         if rel is None or kind not in (0, _S_IFREG):
             left_out.append(shown_name(info.filename, 80))
             continue
         key = _same_file(rel, fold)
         if key in files:
+            if fitted or key in made:
+                left_out.append(shown_name(info.filename, 80))
+                continue
             raise SubmissionError(_clash(files[key], info.filename))
         files[key] = info.filename
+        if fitted:
+            made.add(key)
         for parent in list(rel.parents)[:-1]:
             folders.setdefault(_same_file(parent, fold), str(parent))
+            if fitted:
+                made.add(_same_file(parent, fold))
     for key, name in files.items():
-        if key in folders:
+        if key in folders and key in made:
+            left_out.append(shown_name(name, 80))
+        elif key in folders:
             raise SubmissionError(f"the zip holds '{shown_name(name, 80)}' both as a file and as a folder "
                                   f"('{shown_name(folders[key], 80)}/...'): which one is meant cannot be told; "
                                   "rename one and zip again")
@@ -142,11 +192,11 @@ def check_zip_directory(zpath: Path, max_members: int) -> None:
 
 
 def safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
-                  max_members: int = MAX_ZIP_MEMBERS) -> int:
+                  max_members: int = MAX_ZIP_MEMBERS, fit: bool = False) -> int:
     """Extract a student's zip into `dest` (a fresh folder the grader named) without zip-slip, links,
     devices or zip bombs: only regular files, each resolved and checked to lie under `dest`, never
     overwriting one another; at most `max_members` members and `max_bytes` bytes (counted as they
-    are written, not as the zip claims). Returns the bytes written."""
+    are written, not as the zip claims). Returns the bytes written. `fit`: zip_member_path's, for a class export."""
     dest.mkdir(parents=True, exist_ok=True)
     root = dest.resolve()
     total = 0
@@ -156,7 +206,7 @@ def safe_extract(zpath: Path, dest: Path, max_bytes: int = MAX_UNZIP_BYTES,
         if len(infos) > max_members:
             raise GraderError(f"the submitted zip has more than {max_members} files")
         for info in infos:
-            rel = zip_member_path(info.filename)
+            rel = zip_member_path(info.filename, fit)
             kind = (info.external_attr >> 16) & _S_IFMT
             if rel is None or info.is_dir() or kind not in (0, _S_IFREG):  # links, devices, fifos
                 continue
