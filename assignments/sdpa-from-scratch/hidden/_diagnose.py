@@ -48,7 +48,7 @@ from autograder.grading.checks import (
     vector_jacobian_product,
 )
 from autograder.grading.crash_words import crash_replayed, crash_words
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, unparse
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from autograder.grading.source_checks import cells_assigning, cells_of
 from reference import sdpa_from_scratch as ref
@@ -5715,3 +5715,361 @@ def ratio_int(value, what, submission) -> int:
     got = expect_int(value, what)
     name_remainder_for_quotient(got, what, submission)
     return got
+
+
+# q1's one whole number for a shape (moved from q1.py, round55)
+def name_entry_count(value, right, what):
+    """q1, round38 (blind37): one whole number equal to the right shape's product (4 * 10 * 10 = 400, .numel()): the
+    number of entries given for the shape. Another number is said by expect_shape, without a name."""
+    if isinstance(value, torch.Tensor) and value.dim() == 0 and not value.dtype.is_floating_point \
+            and value.dtype != torch.bool:
+        value = int(value)
+    if type(value) is not int or value != math.prod(right):
+        return
+    raise Misconception("shape_as_entry_count", f"{what} is {value} = {' x '.join(map(str, right))}, the number of "
+                        f"entries: write the shape as the tuple {tuple(right)}; " + describe("shape_as_entry_count"))
+
+
+# --- naming round 55 -----------------------------------------------------------------------------------------
+
+ALIAS_LIST_MAX = 16          # entries a replayed shape list may hold (a shape has a handful)
+ALIAS_STMTS_MAX = 200        # top-level statements replayed per cell list
+_UNKNOWN = object()          # a value the alias replay does not work out (a tensor, a call, ...)
+_LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear"})
+
+
+class _Stop(Exception):
+    """The alias replay meets something it cannot follow: it names nothing."""
+
+
+def _alias_eval(node, env):
+    """The value of a shape expression: an int (literals and names, _const_eval), a list (a new one for a display,
+    the bound object itself for a name), a tuple, or _UNKNOWN; list(x), tuple(x), x.copy(), x[:] and x + y copy."""
+    ints = {k: v for k, v in env.items() if type(v) is int}
+    n = _const_eval(node, ints)
+    if type(n) is int:
+        return n
+    if isinstance(node, ast.Name):
+        return env.get(node.id, _UNKNOWN)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        out = []
+        for e in node.elts:
+            v = _alias_eval(e.value if isinstance(e, ast.Starred) else e, env)
+            if isinstance(e, ast.Starred) and isinstance(v, (list, tuple)):
+                out.extend(v)
+            elif type(v) is int:
+                out.append(v)
+            else:
+                return _UNKNOWN
+        if len(out) > ALIAS_LIST_MAX:
+            return _UNKNOWN
+        return out if isinstance(node, ast.List) else tuple(out)
+    if isinstance(node, ast.Call) and not node.keywords:
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in ("list", "tuple") and len(node.args) == 1:
+            v = _alias_eval(node.args[0], env)
+            return (list(v) if f.id == "list" else tuple(v)) if isinstance(v, (list, tuple)) else _UNKNOWN
+        if isinstance(f, ast.Attribute) and f.attr == "copy" and not node.args:
+            v = _alias_eval(f.value, env)
+            return list(v) if isinstance(v, list) else _UNKNOWN
+    if isinstance(node, ast.Subscript):
+        v = _alias_eval(node.value, env)
+        if not isinstance(v, (list, tuple)):
+            return _UNKNOWN
+        s = node.slice
+        if isinstance(s, ast.Slice) and s.lower is None and s.upper is None and s.step is None:
+            return v[:]
+        i = _const_eval(s, {k: x for k, x in env.items() if type(x) is int})
+        return v[i] if type(i) is int and -len(v) <= i < len(v) else _UNKNOWN
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = _alias_eval(node.left, env), _alias_eval(node.right, env)
+        if type(a) is type(b) and isinstance(a, (list, tuple)) and len(a) + len(b) <= ALIAS_LIST_MAX:
+            return a + b
+    return _UNKNOWN
+
+
+def _mentions(stmt, env) -> bool:
+    """Whether `stmt` reads or writes a name bound to a replayed list."""
+    return any(isinstance(n, ast.Name) and isinstance(env.get(n.id), list) for n in ast.walk(stmt))
+
+
+def _shown_only(node) -> bool:
+    """A name, a literal, or a tuple / f-string of them: shown, never changed."""
+    return all(isinstance(n, (ast.Name, ast.Constant, ast.Tuple, ast.JoinedStr, ast.FormattedValue, ast.Load))
+               for n in ast.walk(node))
+
+
+def _alias_mutate(stmt, env):
+    """Apply a statement that changes a bound list in place (x[i] = v, del x[i], x += [...], x.append(v), ...):
+    the list object, or None where `stmt` is no such statement. _Stop where it cannot be followed."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+        target = stmt.targets[0]
+        obj, v = _alias_eval(target.value, env), _alias_eval(stmt.value, env)
+        i = _const_eval(target.slice, {k: x for k, x in env.items() if type(x) is int})
+        if not isinstance(obj, list) or type(i) is not int or not -len(obj) <= i < len(obj) or type(v) is not int:
+            raise _Stop
+        obj[i] = v
+        return obj
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, ast.Add) \
+            and isinstance(env.get(stmt.target.id), list):
+        obj, v = env[stmt.target.id], _alias_eval(stmt.value, env)
+        if not isinstance(v, (list, tuple)) or len(obj) + len(v) > ALIAS_LIST_MAX:
+            raise _Stop
+        obj.extend(v)
+        return obj
+    if isinstance(stmt, ast.Delete) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+        obj = _alias_eval(stmt.targets[0].value, env)
+        i = _const_eval(stmt.targets[0].slice, {k: x for k, x in env.items() if type(x) is int})
+        if not isinstance(obj, list) or type(i) is not int or not -len(obj) <= i < len(obj):
+            raise _Stop
+        del obj[i]
+        return obj
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _LIST_METHODS:
+        obj = _alias_eval(call.func.value, env)
+        if not isinstance(obj, list):
+            return None
+        args = [_alias_eval(a, env) for a in call.args]
+        if call.keywords or any(a is _UNKNOWN for a in args):
+            raise _Stop
+        try:
+            if call.func.attr == "extend" and (len(args) != 1 or not isinstance(args[0], (list, tuple))
+                                               or len(obj) + len(args[0]) > ALIAS_LIST_MAX):
+                raise _Stop
+            if call.func.attr in ("append", "insert") and len(obj) >= ALIAS_LIST_MAX:
+                raise _Stop
+            getattr(obj, call.func.attr)(*args)
+        except (TypeError, ValueError, IndexError) as e:
+            raise _Stop from e
+        return obj
+    return None
+
+
+def _alias_bind(targets, value, env, copies):
+    """Bind each target (a name, or a tuple of names unpacking a tuple/list) to `value`; with `copies`, a list
+    given to several names (x = y = [...], or y = x) is copied for each but the first."""
+    for k, target in enumerate(targets):
+        v = list(value) if copies and isinstance(value, list) and k > 0 else value
+        if isinstance(target, ast.Name):
+            env[target.id] = v
+        elif isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(t, ast.Name) for t in target.elts):
+            parts = v if isinstance(v, (list, tuple)) and len(v) == len(target.elts) else [_UNKNOWN] * len(target.elts)
+            for t, p in zip(target.elts, parts):
+                env[t.id] = p
+        else:
+            raise _Stop
+
+
+def _alias_replay(stmts, copies):
+    """The names a cell's top-level statements bind, replayed with Python's sharing of lists (copies=False) or
+    with every `y = x` and `x = y = [...]` of a list taken as a copy (copies=True); plus (binding, change) where a
+    list bound to two names was changed in place (the first such pair). _Stop where a statement cannot be followed."""
+    env: dict = {}
+    shared: dict = {}         # id(list) -> the latest statement that gave it one more name
+    found = None
+    for stmt in stmts:
+        obj = _alias_mutate(stmt, env)
+        if obj is not None:
+            if found is None and id(obj) in shared:
+                found = (shared[id(obj)], stmt)
+            continue
+        if isinstance(stmt, ast.Assign):
+            tuples = [t for t in stmt.targets if isinstance(t, (ast.Tuple, ast.List))]
+            if tuples and isinstance(stmt.value, (ast.Tuple, ast.List)) and len(stmt.targets) == 1 \
+                    and len(tuples[0].elts) == len(stmt.value.elts):
+                values = [_alias_eval(v, env) for v in stmt.value.elts]       # a, b = x, y: read, then bound
+                value = values if not copies else [list(v) if isinstance(v, list) else v for v in values]
+                _alias_bind(stmt.targets, value, env, False)
+                continue
+            value = _alias_eval(stmt.value, env)
+            if isinstance(value, list) and (isinstance(stmt.value, ast.Name) or len(stmt.targets) > 1):
+                if copies and isinstance(stmt.value, ast.Name):
+                    value = list(value)
+                elif not copies:
+                    shared[id(value)] = stmt        # the latest binding that shares it
+            _alias_bind(stmt.targets, value, env, copies)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) or (isinstance(stmt, ast.Expr) and not _mentions(stmt, env)):
+            continue
+        elif isinstance(stmt, ast.Expr) and (_shown_only(stmt.value) or isinstance(stmt.value, ast.Call)
+                                              and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id
+                                              in ("print", "display") and all(map(_shown_only, stmt.value.args))):
+            continue        # a list shown (print(x), x at a cell's end) is not changed
+        elif isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) and not _mentions(stmt, env):
+            env[stmt.name] = _UNKNOWN
+        else:
+            raise _Stop
+    return env, found
+
+
+def name_list_aliased(got, right, what, submission) -> None:
+    """q1, round55 (blind55 q1_out_shape_list_aliases_the_weights_list): a shape written as a list, given a second
+    name (`out_shape = weights_shape`, or `weights_shape = out_shape = [...]`) and then changed in place through
+    one of them (`out_shape[-1] = 128`, .append, +=): both names see the change. Named list_aliased_not_copied only
+    where the cells that assign the answers, replayed (literals and names only, bounded), give the student's shape
+    as written and the right one with each such binding a copy. Student text: parsed, never run."""
+    if tuple(got) == tuple(right) or submission is None:
+        return
+    cells = cells_of(submission)
+    chosen = sorted({i for name in ("weights_shape", "out_shape") for i in cells_assigning(cells, name)})
+    stmts = []
+    try:
+        for i in chosen:
+            stmts += parse(cells[i]).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    if len(stmts) > ALIAS_STMTS_MAX or not _small_enough(stmts):
+        return
+    try:
+        shared, found = _alias_replay(stmts, copies=False)
+        apart, _ = _alias_replay(stmts, copies=True)
+    except (_Stop, RecursionError, MemoryError, TypeError, ValueError, IndexError):
+        return
+    mine, fixed = shared.get(what), apart.get(what)
+    if found is None or not isinstance(mine, (list, tuple)) or not isinstance(fixed, (list, tuple)):
+        return
+    if tuple(mine) != tuple(got) or tuple(fixed) != tuple(right):
+        return
+    bound, changed = (unparse(s).splitlines()[0][:70] for s in found)
+    raise Misconception("list_aliased_not_copied", f"{what} is {tuple(got)}, not {tuple(right)}: in your cell "
+                        f"`{bound}` gives the same list a second name (it copies nothing), so `{changed}` changes "
+                        f"it under both names; with a copy there, {what} would be {tuple(right)}: "
+                        + describe("list_aliased_not_copied"))
+
+
+def name_numpy_reduction_on_tensor(missing, crash):
+    """q2, round55 (blind55 q2_np_var_called_on_the_torch_tensor): an answer undefined because its cell stopped on
+    np.var (or np.std) of a torch tensor: NumPy does not convert it but calls the tensor's own .var with NumPy's
+    keywords (axis=, dtype=, out=, ddof=, keepdims=), which torch's method does not take. Named numpy_keyword, with
+    that reason, when the grader's own np.var / np.std of a tensor raises the same words (ddof or not: NumPy passes
+    ddof=0 itself, so leaving ddof=1 out does not help)."""
+    import numpy as np
+    S = torch.zeros(2, 5, 5)
+    replays = {f"numpy_keyword/{f.__name__}/{axis}/{keep}": (lambda f=f, a=axis, k=keep: f(S, axis=a, **k))
+               for f in (np.var, np.std) for axis in (None, -1) for keep in ({}, {"keepdims": True})}
+    if crash_replayed(crash, replays) is None:
+        return
+    which = "std" if "std()" in crash else "var"
+    raise Misconception("numpy_keyword", f"`{missing}` is not defined: its cell stopped with "
+                        f"{crash.split(' (line ')[0].split(', but expected')[0]}: np.{which} does not turn a torch "
+                        f"tensor into an array, it calls the tensor's own .{which}(axis=..., dtype=..., out=..., "
+                        f"ddof=...) with NumPy's keywords, which torch's method does not take, so leaving out ddof "
+                        f"alone still fails (NumPy passes ddof=0 itself); call the tensor's method, x.{which}() "
+                        f"(already unbiased), or NumPy on an array, np.{which}(x.numpy(), ddof=1): "
+                        + describe("numpy_keyword"))
+
+
+SQUARE_HELPER = "generate_square_subsequent_mask"
+
+
+def square_helper_words(submission, fn_name="causal_mask") -> str:
+    """q4, round55 (blind55 q4_square_subsequent_mask_helper_ignores_t_k): the words for a square mask from one
+    length (causal_ignores_T_k) where the notebook's `fn_name` calls nn.Transformer.generate_square_subsequent_mask,
+    which takes one size and makes (size, size) masks only; "" where its source shows no such call. Parsed, never
+    run."""
+    try:
+        for _source, tree in answer_cell_trees(submission, fn_name):
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.FunctionDef) and node.name == fn_name):
+                    continue
+                if any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == SQUARE_HELPER
+                                                    or getattr(n.func, "id", None) == SQUARE_HELPER)
+                       for n in ast.walk(node)):
+                    return (f"; your {fn_name} builds it with {SQUARE_HELPER}, which takes one size and only makes "
+                            "square (size, size) masks: build the (T_q, T_k) mask yourself, "
+                            "torch.ones(T_q, T_k, dtype=torch.bool).tril()")
+    except (RecursionError, MemoryError, ValueError):
+        return ""
+    return ""
+
+
+# q7: a letter picked by a check whose form decides it whatever the tensors hold
+_TENSOR_VERDICTS = frozenset({"all", "any", "isclose", "eq", "ne", "logical_and", "logical_or", "logical_not"})
+
+
+def _tensor_verdict(node, bound) -> bool:
+    """Whether the expression gives a tensor (or a NumPy bool) of truth values, never the object True or False:
+    x.all(), torch.isclose(a, b).any(), torch.eq(a, b), through one name bound to such a call."""
+    if isinstance(node, ast.Name):
+        node = bound.get(node.id)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TENSOR_VERDICTS
+
+
+def _is_match(node, bound) -> bool:
+    """An entrywise equality test: torch.isclose(a, b), a.eq(b), a == b (through one name)."""
+    if isinstance(node, ast.Name):
+        node = bound.get(node.id)
+    if isinstance(node, ast.Compare):
+        return len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("isclose", "eq")
+
+
+def _letter_branches(stmt, what):
+    """(test, letter if true, letter if false) of `what = "A" if test else "C"` or of an if/else whose two branches
+    are each `what = "<letter>"` alone; None for any other statement."""
+    def letter(node):
+        return node.value.strip().upper() if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    def assigned(body):
+        if len(body) == 1 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1 \
+                and isinstance(body[0].targets[0], ast.Name) and body[0].targets[0].id == what:
+            return letter(body[0].value)
+        return None
+    if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in stmt.targets) \
+            and isinstance(stmt.value, ast.IfExp):
+        return stmt.value.test, letter(stmt.value.body), letter(stmt.value.orelse)
+    if isinstance(stmt, ast.If):
+        return stmt.test, assigned(stmt.body), assigned(stmt.orelse)
+    return None
+
+
+def trap_check_words(submission, value, answer, what="q_trap_answer") -> str:
+    """q7, round55 (blind55 q7_ambiguous_truth_value_silenced_with_any, q7_tensor_verdict_compared_with_is_false):
+    what the check that picks a wrong letter does whatever the tensors hold, read off the last top-level statement
+    of the last cell that sets `what` (parsed, never run): `match.any()` (torch.isclose(a, b).any()) is True as
+    soon as one entry matches; `v is False` (v a tensor verdict such as .all()) tests identity with the object
+    False, which a tensor never is. Said only where the branch that form takes is the student's letter and the
+    other branch is the answer; "" otherwise."""
+    given = value.strip().strip("()").strip().upper() if isinstance(value, str) else None
+    try:
+        for _source, tree in list(answer_cell_trees(submission, what))[-1:]:
+            bound: dict = {}
+            found = None
+            for stmt in tree.body:
+                branches = _letter_branches(stmt, what)
+                if branches is not None:
+                    found = (stmt, branches, dict(bound))
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    bound[stmt.targets[0].id] = stmt.value
+            if found is None:
+                return ""
+            _stmt, (test, if_true, if_false), bound = found
+            if None in (if_true, if_false, given) or if_true == if_false:
+                return ""
+            negated = False
+            while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test, negated = test.operand, not negated
+            shown = unparse(test)[:60]
+            if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "any":
+                inner = test.args[0] if test.args and isinstance(test.func.value, ast.Name) \
+                    and test.func.value.id in ("torch", "np", "numpy") else test.func.value
+                taken, other = (if_false, if_true) if negated else (if_true, if_false)
+                if _is_match(inner, bound) and given == taken and other == answer.upper():
+                    return (f"`{shown}` is True as soon as one entry matches, and some always do (the blocked "
+                            f"entries are 0 both ways), so your check takes the \"{taken}\" branch; that the two ways "
+                            f"agree needs every entry to match, .all() (or torch.allclose), which is not the case: "
+                            f"the other branch, \"{other}\", is the answer")
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+                    and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (True, False) \
+                    and type(test.comparators[0].value) is bool and _tensor_verdict(test.left, bound):
+                always = isinstance(test.ops[0], ast.IsNot) != negated     # identity with a tensor: never
+                taken, other = (if_true, if_false) if always else (if_false, if_true)
+                if given == taken and other == answer.upper():
+                    obj = unparse(test.left)[:40]
+                    meant = obj if isinstance(test.ops[0], ast.Is) == test.comparators[0].value else f"not {obj}"
+                    return (f"`{shown}` asks whether {obj} is the very object {test.comparators[0].value}, and a "
+                            f"tensor (tensor(False) from .all() or .any()) never is, so the test comes out the same "
+                            f"whatever the check found and your code always takes the \"{taken}\" branch; test its "
+                            f"truth instead (`{meant}`, or {obj}.item()), which gives \"{other}\"")
+    except (RecursionError, MemoryError, ValueError, AttributeError, IndexError):
+        return ""
+    return ""

@@ -640,6 +640,12 @@ MISCONCEPTIONS = {
     "uniform_draws": "drawing the example with torch.rand (uniform on [0, 1)) where it uses torch.randn (standard "
                      "normal): the scores are then of other numbers, with another variance. Use the example's own Q "
                      "and K, torch.randn(2, 5, 8) each after torch.manual_seed(0)",
+    # naming round 55 (blind55)
+    "list_aliased_not_copied": "giving a list a second name (out_shape = weights_shape, or a = b = [...]) and then "
+                               "changing it through one of them (out_shape[-1] = 128, .append, +=): assignment "
+                               "copies nothing, both names are the same list, so the change shows under both. Copy "
+                               "it first (list(weights_shape), weights_shape.copy()) or write each shape as its own "
+                               "tuple, (4, 10, 10) and (4, 10, 128)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -1,6 +1,5 @@
 """Question 1: the shape contract (Q, K (4, 10, 64), V (4, 10, 128))."""
 import importlib.util
-import math
 import re
 from pathlib import Path
 
@@ -78,18 +77,7 @@ def _raise_if_string(value, right, what):
                          f"{spelled} is not the right shape either")
 
 
-def _raise_if_entry_count(value, right, what):
-    """round38 (blind37): one whole number equal to the right shape's product (4 * 10 * 10 = 400, .numel()): the
-    number of entries given for the shape. Another number is said by expect_shape, without a name."""
-    if isinstance(value, torch.Tensor) and value.dim() == 0 and not value.dtype.is_floating_point \
-            and value.dtype != torch.bool:
-        value = int(value)
-    if type(value) is not int or value != math.prod(right):
-        return
-    raise Misconception("shape_as_entry_count", f"{what} is {value} = {' x '.join(map(str, right))}, the number of "
-                        f"entries: write the shape as the tuple {tuple(right)}; " + describe("shape_as_entry_count"))
-
-
+_raise_if_entry_count = diag.name_entry_count        # 400 for (4, 10, 10) (moved to _diagnose.py, round55)
 _raise_if_batch_none = diag.name_batch_axis_none     # (None, 10, 10) (moved to _diagnose.py, round47)
 
 def _raise_if_dict(value, right, what):
@@ -163,6 +151,7 @@ def test_weights_shape(weights_shape, submission=None):
     _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_batch_none(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
+    diag.name_list_aliased(got, ref.weights_shape, "weights_shape", submission)    # round55: y = x, then y[i] = ...
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
@@ -204,6 +193,7 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")
     _raise_if_batch_none(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
+    diag.name_list_aliased(got, ref.out_shape, "out_shape", submission)            # round55: y = x, then y[i] = ...
     if got == ref.weights_shape:
         # round44 (blind43): a shape has no values to check, so (4, 10, 10) is the weights' shape only by its
         # entries; where the cell's last entry is len(x[i]) (x[i]'s rows, T_k = 10, one level short of the width)

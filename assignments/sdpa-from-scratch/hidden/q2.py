@@ -240,6 +240,7 @@ def _cell_crashed(missing, resolve, crash=""):
     if missing in ("raw_score_var", "scaled_score_var", "scale_divisor"):
         diag.name_scores_crash(missing, crash, tuple(ref._Qb.shape), tuple(ref._Kb.shape))
         diag.name_variance_crash(missing, crash)
+        diag.name_numpy_reduction_on_tensor(missing, crash)      # round55: np.var(tensor) calls Tensor.var(axis=...)
 
 
 test_score_variances.test_func.on_missing = _cell_crashed

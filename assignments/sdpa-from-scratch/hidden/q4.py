@@ -68,7 +68,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
             if tuple(t.shape) == (n, n) and bool(((t != 0) == ref.causal_mask(n)).all()):
                 raise Misconception("causal_ignores_T_k", f"{what} has shape {tuple(t.shape)}: a square mask from "
                                     f"one length; it should be ({T_q}, {expected.shape[-1]}), one row per query "
-                                    "and one column per key")
+                                    "and one column per key" + diag.square_helper_words(submission))
         if tuple(t.shape) == tuple(expected.shape)[::-1] and bool(((t != 0) == expected.T).all()):
             # rows and columns swapped (arange(T_k)[:, None] against arange(T_q)): the transpose of a
             # lower-triangular mask is the upper triangle of (T_k, T_q), which a square mask names too

@@ -1,4 +1,7 @@
 """Question 7: the zero-after-softmax trap (multiple choice)."""
+import importlib.util
+from pathlib import Path
+
 from otter.test_files import test_case
 
 from autograder.grading.checks import (Misconception, describe, expect_choice, raise_if_answer_overwritten,
@@ -8,6 +11,19 @@ from reference import sdpa_from_scratch as ref
 OK_FORMAT = False
 name = "q7"
 register_misconceptions(__file__)
+
+
+def _diagnose():
+    """hidden/_diagnose.py, beside this file (the hidden folder is no package)."""
+    path = Path(__file__).with_name("_diagnose.py")
+    spec = importlib.util.spec_from_file_location(f"{__name__}_diagnose", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+diag = _diagnose()
 
 WRONG = {"A": "zero_after_softmax", "B": "upper_triangular_mask", "D": "zero_after_softmax"}
 
@@ -50,5 +66,7 @@ def test_trap_answer(q_trap_answer, submission=None):
     raise_if_answer_overwritten(q_trap_answer, "q_trap_answer", ref.q_trap_answer, WRONG)
     _raise_if_lesson_letter(q_trap_answer, submission)
     # what each wrong choice reveals (see the notebook's options)
+    # round55: a check that picks its letter whatever the tensors hold (.any() of a match, `verdict is False`)
+    slip = diag.trap_check_words(submission, q_trap_answer, ref.q_trap_answer)
     expect_choice(q_trap_answer, "q_trap_answer", answer=ref.q_trap_answer, choices="ABCD", wrong=WRONG,
-                  hint="compare what each approach does to the sum of a row's weights")
+                  hint=(slip + "; " if slip else "") + "compare what each approach does to the sum of a row's weights")
