@@ -334,7 +334,8 @@ def call_pair(fn, Q, K, V, d_k):
         value = call(fn, Q, K, V, d_k, what="attention")
     except StudentCodeError as e:
         own_assert(fn, e, Q, K, V, d_k)
-        named = _crash_named(e, Q, K) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
+        named = _crash_named(e, Q, K) or out_buffer_crash(fn, e, Q, K, V, d_k) \
+            or paired_rows_crash(fn, e, Q, K, V, d_k) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
             e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
             or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V) \
             or fixed_values_crash(fn, e, Q, K, V, d_k) or output_buffer_crash(fn, e, Q, K, V, d_k)
@@ -415,7 +416,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
         return None
     found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
         or top_k_evidence(pair, Q64, K64, V64, d_k, same) or half_softmax_evidence(pair, Q, K, V, d_k, right) \
-        or running_normaliser_evidence(pair, Q64, K64, V64, d_k, same)
+        or running_normaliser_evidence(pair, Q64, K64, V64, d_k, same) \
+        or paired_rows_evidence(pair, Q64, K64, V64, d_k, same)
     if found is not None:
         return found
     # a softmax of scores divided by some constant c fitted to the weights: the dot products (a scale other
@@ -881,6 +883,12 @@ def row_sums_evidence(pair, Q, K, V, d_k):
     said = f"each row divided by its own sum gives the right weights, but the rows sum to {lo:.3g} ... {hi:.3g}"
     if abs(float(w.sum()) - 1.0) <= 1e-5:
         return "softmax_whole_matrix", wrong, f"{describe('softmax_whole_matrix')} ({said}, the whole matrix to 1)"
+    # naming55 (blind55's q1_log_domain_softmax_logsumexp_added_not_subtracted): rows summing to the square of their
+    # sum of exponentials are exp(s + logsumexp(s)): the log-sum-exp added where log softmax subtracts it
+    S = Q.double() @ K.double().mT / math.sqrt(d_k)
+    if matching_variants(sums, {"squared": torch.exp(S).sum(dim=-1, keepdim=True) ** 2}, Q.dtype):
+        said += (" (each row sums to the square of its sum of exponentials: exp(s + logsumexp(s)), the row's "
+                 "log-sum-exp ADDED to the scores where the log-softmax subtracts it, s - logsumexp(s))")
     return "weights_not_normalised", wrong, f"{describe('weights_not_normalised')} ({said})"
 
 
@@ -1115,6 +1123,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(output_projection_in_values_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     return out
 
 
@@ -2652,7 +2661,8 @@ def mha_crash(fn, e, X, Ws, n_heads):
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
     named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads) \
-        or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads)
+        or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
+        or overlapping_heads_crash(fn, e, X, Ws, n_heads)
     if named is None:
         _raise_if_list_from_earlier_call(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
@@ -4101,7 +4111,8 @@ def variance_variants_replayed(d_k, n, seed, scaled):
     every right estimate goes through)."""
     right, wrong = variance_variants_all(d_k, n, seed, scaled)
     return right, {**wrong, **other_distribution_variants(d_k, n, seed, scaled),
-                   **integer_dots_variants(d_k, n, seed, scaled), **pair_score_variants(d_k, n, seed, scaled)}
+                   **integer_dots_variants(d_k, n, seed, scaled), **pair_score_variants(d_k, n, seed, scaled),
+                   **one_term_variants(d_k, n, seed, scaled)}
 
 
 # --- naming48b: blind48's q2_draws_with_init_trunc_normal (draws that are not standard normals) ------------------
@@ -4282,6 +4293,7 @@ def raise_if_rounded_or_sliced(table, expected, dims, seed) -> None:
         raise Misconception("seed_outside_loop", f"the entropy table is the lesson's with q and k drawn once at d = "
                             f"{max(dims)} (seed {seed}) and their first d columns taken for each smaller d: "
                             + describe("seed_outside_loop") + " (seed and draw q (1, d), k (5, d) inside the loop)")
+    raise_if_low_precision_table(table, expected, dims, seed)   # naming55: the draws in bfloat16 / float16
 
 
 def raise_if_one_draw(table, expected, dims, seed) -> None:
@@ -5738,6 +5750,14 @@ def table_swap_said(m: Misconception, table, dims, seed) -> Misconception:
     q4_table_row_zipped_with_keys_out_of_order: scaled_std and H_raw, from a value list zipped with the keys in
     another order), found again among the one-pair swaps of the right table; `m` unchanged for any other key or
     where not exactly one pair matches."""
+    if m.key == "float16_precision" and type(table) is torch.Tensor:
+        # naming55: a bfloat16 number in float16's range is a float16 number too: the exact bfloat16 replay tells
+        try:
+            raise_if_low_precision_table(table, ref.table_as_tensor(ref.entropy_table(dims, seed)), dims, seed,
+                                         _LOW_DTYPES[:1])
+        except Misconception as low:
+            return low
+        return m
     if m.key != "table_fields_swapped" or type(table) is not torch.Tensor:
         return m
     swaps = {k: ref.table_as_tensor(v) for k, v in ref.table_fields_swapped(ref.entropy_table(dims, seed)).items()}
@@ -6500,3 +6520,208 @@ def transposed_scores_indexed(submission) -> str | None:
                             or (isinstance(n.value, ast.Name) and n.value.id in products)):
                     return ast.get_source_segment(cell, n) or "[0]"
     return None
+
+
+# --- naming55: blind55's q1_scores_by_linalg_vecdot_pair_rows_not_all_pairs ----------------------------------------
+
+def paired_rows_evidence(pair, Q64, K64, V64, d_k, same):
+    """(scores_paired_rows, (output, weights), message) when both results are those of each query scored against its
+    own key only (torch.linalg.vecdot(Q, K), (Q * K).sum(-1), einsum('id,id->i')): weights the softmax of the T
+    row-paired dot products, shape (T,), the output those weights times V, shape (d_v,) (or each weight times its
+    value row, (T, d_v)). Only with as many queries as keys (else the pairing itself crashes); None otherwise."""
+    if Q64.dim() != 2 or tuple(Q64.shape) != tuple(K64.shape) or Q64.shape[0] < 2:
+        return None
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return None
+    w = torch.softmax((Q64 * K64).sum(dim=-1) / math.sqrt(d_k), dim=-1)
+    if tuple(pair[1].shape) != tuple(w.shape) or not same(pair[1], w):
+        return None
+    for out in (w @ V64, w[:, None] * V64):
+        if same(pair[0], out):
+            return "scores_paired_rows", (out, w), (
+                f"{describe('scores_paired_rows')} (here the weights have shape {tuple(w.shape)}: the softmax of the "
+                f"{w.shape[0]} dot products Q[i] . K[i], where they should be ({Q64.shape[0]}, {K64.shape[0]}))")
+    return None
+
+
+def paired_rows_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """scores_paired_rows from a crash with T_q != T_k: torch's own size mismatch of the T_q queries with the T_k keys
+    (the words a row-paired product (Q * K).sum(-1) gives on these tensors), and the same call cut to as many queries
+    as keys runs and both its results are those of the row-paired scores (paired_rows_evidence)."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if e.exc_type != "RuntimeError" or Q.dim() != 2 or T_q == T_k:
+        return None
+    first = ((e.message or "").splitlines() or [""])[0]
+    found = _SIZE_MISMATCH.search(first)
+    if found is None or {int(found.group(1)), int(found.group(2))} != {T_q, T_k}:
+        return None
+    T = min(T_q, T_k)
+    try:
+        out = fn(Q[:T].clone(), K[:T].clone(), V[:T].clone(), d_k)
+    except StudentCodeError:
+        return None
+    Q64, K64, V64 = Q[:T].double(), K[:T].double(), V[:T].double()
+    found_pair = paired_rows_evidence(out, Q64, K64, V64, d_k,
+                                      lambda a, b: bool(matching_variants(a, {"v": b}, Q.dtype)))
+    if found_pair is None:
+        return None
+    return Misconception("scores_paired_rows", f"your code raised {e.exc_type}: {first[:200]}, with T_q = {T_q} "
+                         f"queries and T_k = {T_k} keys; with as many queries as keys it runs and its weights are "
+                         f"one per row: {found_pair[2]}")
+
+
+# --- naming55: blind55's q1_scores_into_preallocated_default_float32_out_buffer ------------------------------------
+
+_OUT_DTYPE = re.compile(r"Expected out tensor to have dtype ([\w:]{1,30}), but got float instead")
+
+
+def out_buffer_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """out_buffer_default_dtype (as attention-pipeline's q01): a float64 (or float16) call crashes with torch's
+    "Expected out tensor to have dtype double, but got float", on a line of the student's that passes out=, and the
+    same call in float32 (the default dtype the buffer was made in) runs and both its results are right."""
+    if Q.dtype == torch.float32 or e.exc_type != "RuntimeError":
+        return None
+    words = _OUT_DTYPE.search(e.message or "")
+    line = crash_source_line(e)
+    if words is None or not re.search(r"\bout\s*=", line):
+        return None
+    try:
+        got = fn(Q.float(), K.float(), V.float(), d_k)
+    except StudentCodeError:
+        return None
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(p) is torch.Tensor for p in got)
+            and all(matching_variants(p, {"right": r}, torch.float32) for p, r in zip(got, right))):
+        return None
+    said = str(Q.dtype).replace("torch.", "")
+    return Misconception("out_buffer_default_dtype", f"the out= buffer is float32 while the inputs are {said}: "
+                         f"`{ascii(line[:70])[1:-1]}` raised {e.exc_type}: {e.message.splitlines()[0][:100]}, and "
+                         "the same call in float32 runs and is right: " + describe("out_buffer_default_dtype")
+                         + " (here: torch.empty(..., dtype=Q.dtype), or scores = Q @ K.T)")
+
+
+# --- naming55: blind55's q2_sum_of_iid_terms_taken_as_d_k_times_one_term --------------------------------------------
+
+def one_term_variants(d_k, n, seed, scaled) -> dict[str, float]:
+    """{dots_one_term_times_d_k/layout: value}: the variance of d_k times ONE product q_1 k_1 (the sum of d_k iid terms
+    taken as d_k copies of one), replayed on a generator seeded as the student's: two (n,) draws, one (2, n) draw, or
+    the first column of two (n, d_k) draws; float32 and float64; unbiased and biased. Each costs O(n d_k)."""
+    out = {}
+    s = math.sqrt(d_k) if scaled else 1.0
+    for dtype in (torch.float32, torch.float64):
+        tag = "" if dtype == torch.float32 else "/float64"
+        g = torch.Generator().manual_seed(seed)
+        q, k = torch.randn(n, generator=g, dtype=dtype), torch.randn(n, generator=g, dtype=dtype)
+        g = torch.Generator().manual_seed(seed)
+        both = torch.randn(2, n, generator=g, dtype=dtype)
+        g = torch.Generator().manual_seed(seed)
+        qw, kw = torch.randn(n, d_k, generator=g, dtype=dtype), torch.randn(n, d_k, generator=g, dtype=dtype)
+        for layout, (a, b) in (("two_draws", (q, k)), ("one_draw", both), ("first_column", (qw[:, 0], kw[:, 0]))):
+            dots = d_k * a * b / s
+            out[f"dots_one_term_times_d_k/{layout}{tag}"] = float(dots.var())
+            out[f"dots_one_term_times_d_k/{layout}/biased{tag}"] = float(dots.var(unbiased=False))
+    return out
+
+
+# --- naming55: blind55's q4_table_scores_computed_in_bfloat16 -------------------------------------------------------
+
+_LOW_DTYPES = ((torch.bfloat16, "bfloat16"), (torch.float16, "float16"))
+
+
+def _low_precision_tables(dims, seed, dtype):
+    """The lesson's table with q and k in `dtype`, two ways of drawing them (float32 draws cast, or drawn in the
+    dtype): [(raw_std, scaled_std, H_raw, H_scaled) rows as a float64 (len(dims), 4) tensor] per way."""
+    tables = []
+    for cast in (True, False):
+        rows = []
+        for d in dims:
+            torch.manual_seed(seed)
+            if cast:
+                q, k = torch.randn(1, d).to(dtype), torch.randn(5, d).to(dtype)
+            else:
+                q, k = torch.randn(1, d, dtype=dtype), torch.randn(5, d, dtype=dtype)
+            raw = (q @ k.T)[0]
+            scaled = raw / d ** 0.5
+            rows.append([float(raw.std()), float(scaled.std()), float(ref.softmax_entropy(raw)),
+                         float(ref.softmax_entropy(scaled))])
+        tables.append(torch.tensor(rows, dtype=torch.float64))
+    return tables
+
+
+def raise_if_low_precision_table(table, expected, dims, seed, dtypes=_LOW_DTYPES) -> None:
+    """table_low_precision: the stds (raw_std, scaled_std) of a wrong table are, to float32's rounding, those of the
+    lesson's table replayed with q and k in bfloat16 (or float16), where that replay's stds are not the right ones,
+    and its entropies are within that dtype's rounding of the replay's (the entropy formula's own low-precision steps
+    may round differently). Exactly one of `dtypes` may match. len(dims) tiny draws: bounded."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != tuple(expected.shape) or table.shape[1] != 4 \
+            or len(dims) > 16 or max(dims) > 4096:
+        return
+    got, right = table.double(), expected.double()
+    hits = []
+    for dtype, said in dtypes:
+        for replay in _low_precision_tables(dims, seed, dtype):
+            if matching_variants(replay[:, :2], {"right": right[:, :2]}, torch.float32) \
+                    or not matching_variants(got[:, :2], {"v": replay[:, :2]}, torch.float32):
+                continue
+            tol = 8 * torch.finfo(dtype).eps * replay[:, 2:].abs().clamp(min=1.0)
+            if bool(torch.isfinite(got[:, 2:]).all()) and bool(((got[:, 2:] - replay[:, 2:]).abs() <= tol).all()):
+                hits.append(said)
+                break
+    if len(hits) == 1:
+        raise Misconception("table_low_precision", f"the entropy table is the lesson's computed with q and k in "
+                            f"{hits[0]}: its stds are exactly those of the {hits[0]} draws (raw_std "
+                            f"{float(got[-1, 0]):.6g} where float32 gives {float(right[-1, 0]):.6g} at d = {dims[-1]}), "
+                            "and its entropies agree with them to that dtype's rounding: "
+                            + describe("table_low_precision"))
+
+
+# --- naming55: blind55's q8_heads_cut_by_unfold_with_step_one -------------------------------------------------------
+
+def overlapping_heads_crash(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
+    """mha_heads_overlapping_windows: torch's (T x (d_model - d_k + 1) d_k) @ (d_model x d_model), the width of every
+    window of d_k columns at step 1 concatenated, and a second call with a W_O of that many rows runs and gives those
+    overlapping heads (attention on columns s to s + d_k, s = 0 .. d_model - d_k) concatenated times it."""
+    found = _MATMUL.search(e.message or "")
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    n_windows = d_model - d_k + 1
+    if e.exc_type != "RuntimeError" or not found or n_heads < 2 or d_model > 256 \
+            or tuple(int(x) for x in found.groups()) != (T, n_windows * d_k, d_model, d_model):
+        return None
+    W_O = torch.randn((n_windows * d_k, d_model), generator=torch.Generator().manual_seed(55), dtype=X.dtype)
+    try:
+        again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+    except StudentCodeError:
+        return None
+    Q, K, V = (X.double() @ W.double() for W in Ws[:3])
+    heads = torch.cat([ref.attention(Q[:, s:s + d_k], K[:, s:s + d_k], V[:, s:s + d_k], d_k)[0]
+                       for s in range(n_windows)], dim=-1)
+    if type(again) is not torch.Tensor or not matching_variants(again, {"v": heads @ W_O.double()}, X.dtype):
+        return None
+    return Misconception("mha_heads_overlapping_windows", f"your code raised {e.exc_type}: {found.group(0)}: "
+                         f"{n_windows} heads of width {d_k} (every window of d_k columns, step 1) where n_heads = "
+                         f"{n_heads}; given a W_O of {n_windows * d_k} rows it runs, and its heads are those windows: "
+                         + describe("mha_heads_overlapping_windows"))
+
+
+# --- naming55: blind55's q8_head_weight_blocks_viewed_without_permute -----------------------------------------------
+
+def weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """{mha_weight_blocks_viewed/<roles>: output}: head h projecting with W.reshape(n_heads, d_model, d_k)[h] (a chunk
+    of W's memory: rows, not the column block W[:, h d_k:(h + 1) d_k]) for the roles in <roles>, the right column
+    block for the others; the heads concatenated times W_O."""
+    out: dict = {}
+    d_model = X.shape[-1]
+    if n_heads < 2 or d_model % n_heads:
+        return out
+    d_k = d_model // n_heads
+    X64 = X.double()
+    Ws = {"q": W_Q.double(), "k": W_K.double(), "v": W_V.double()}
+    for roles in ("qkv", "qk", "v"):
+        heads = []
+        for h in range(n_heads):
+            p = {r: X64 @ (W.reshape(n_heads, d_model, d_k)[h] if r in roles else W[:, h * d_k:(h + 1) * d_k])
+                 for r, W in Ws.items()}
+            heads.append(ref.attention(p["q"], p["k"], p["v"], d_k)[0])
+        out[f"mha_weight_blocks_viewed/{roles}"] = torch.cat(heads, dim=-1) @ W_O.double()
+    return out

@@ -720,4 +720,34 @@ MISCONCEPTIONS = {
                                      "the first key's score alone (its std is NaN, the softmax of one score has "
                                      "entropy 0); compute q @ k.T, shape (1, 5), and take its row: "
                                      "raw = (q @ k.T)[0]",
+    # naming55: blind55's q1_scores_by_linalg_vecdot_pair_rows_not_all_pairs
+    "scores_paired_rows": "scoring each query against its own key only (torch.linalg.vecdot(Q, K), (Q * K).sum(dim=-1), "
+                          "einsum('id,id->i')): that is one score per row, query i with key i, so the weights lose "
+                          "their key axis and T_q != T_k cannot even be paired; every query needs a score with every "
+                          "key: scores = Q @ K.T, shape (T_q, T_k)",
+    # naming55: blind55's q1_scores_into_preallocated_default_float32_out_buffer (the text of attention-pipeline's)
+    "out_buffer_default_dtype": "making the out= buffers with torch.empty (or zeros) in the default dtype, float32: "
+                                "matmul(..., out=buf) needs buf in the inputs' dtype, so float64 or float16 inputs "
+                                "crash; make the buffer with dtype=X.dtype (torch.empty(..., dtype=X.dtype, "
+                                "device=X.device)), or drop out= and return X @ W",
+    # naming55: blind55's q2_sum_of_iid_terms_taken_as_d_k_times_one_term
+    "dots_one_term_times_d_k": "computing q.k as d_k times ONE product q_1 k_1 instead of the sum of d_k independent "
+                               "products: Var(d_k X) = d_k^2 Var(X), while a sum of d_k independent terms has "
+                               "Var(X_1 + ... + X_d_k) = d_k Var(X), so the variance comes out near d_k^2 (d_k "
+                               "scaled); draw q and k with d_k entries each and add up all the products: "
+                               "(q * k).sum(dim=-1)",
+    # naming55: blind55's q4_table_scores_computed_in_bfloat16
+    "table_low_precision": "computing the table in a low-precision dtype (q and k cast to bfloat16 or float16): they "
+                           "keep only 3 or 4 significant digits, so the stds and entropies drift from the lesson's "
+                           "float32 experiment; keep the draws in torch.randn's default float32",
+    # naming55: blind55's q8_heads_cut_by_unfold_with_step_one
+    "mha_heads_overlapping_windows": "cutting the heads as overlapping windows of d_k columns (Tensor.unfold(1, d_k, "
+                                     "1), or a slice [s:s + d_k] for every start s): a step of 1 gives d_model - d_k + "
+                                     "1 heads instead of n_heads, and their concatenation is far wider than d_model; "
+                                     "step by d_k (unfold(1, d_k, d_k), or columns h * d_k to (h + 1) * d_k)",
+    # naming55: blind55's q8_head_weight_blocks_viewed_without_permute
+    "mha_weight_blocks_viewed": "cutting each head's weight matrix with W.view(n_heads, d_model, d_k): that takes "
+                                "consecutive chunks of W's memory (whole rows), not the column block "
+                                "W[:, h * d_k:(h + 1) * d_k] that head h uses; slice the columns, or "
+                                "W.view(d_model, n_heads, d_k).permute(1, 0, 2)",
 }
