@@ -99,6 +99,14 @@ def _key(raw: str, limit: int = 120) -> str:
     return f"{shown_name(raw, limit) or 'submission'}~{digest}"
 
 
+def _one_person(text: str) -> str:
+    """A name (or an id) as Student.shown writes it: quoted, its own quotes escaped, when it holds what that label and
+    the pages' list of a submission's people are written with (`(`, `)`, `,`, `"`). A Gradescope name is the student's
+    own: `Alice Smith (sid 1002), Mallory` read on the similarity page as a group of two, the real Alice, with her sid,
+    beside the copier (red-team round 76)."""
+    return json.dumps(text, ensure_ascii=False) if any(c in text for c in '(),"') else text
+
+
 class Student(BaseModel):
     name: str = ""
     sid: str = ""           # the institution's student id (Gradescope :sid:)
@@ -115,7 +123,7 @@ class Student(BaseModel):
         else email, else the LMS's id). A name is the student's own (Gradescope's account name): a copier who took a
         classmate's name, look-alike letters and all, was that classmate on the similarity page (red-team round 72)."""
         who = f"sid {self.sid}" if self.sid else self.email or (f"id {self.lms_id}" if self.lms_id else "")
-        return f"{self.name} ({who})" if self.name and who else self.label
+        return f"{_one_person(self.name)} ({_one_person(who)})" if self.name and who else _one_person(self.label)
 
     @property
     def identity(self) -> Optional[tuple[str, str]]:

@@ -82,7 +82,7 @@ import re
 import stat
 import tokenize
 import unicodedata
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Mapping, Optional, Sequence
@@ -120,6 +120,7 @@ STORED_FORMAT = "autograder-similarity-1"
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})  # as autograder.grading.hidden: filled by the engine
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_END = re.compile(r"\r\n|\r|\n")   # where Python's lines end (as intake.transform_ipython splits them)
 
 
 # --- what is compared ------------------------------------------------------------------------------
@@ -345,13 +346,27 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
         if tree is None:
             unreadable += 1
             continue
-        lines = cell.splitlines()
+        # the cell's lines as Python numbers them (the tree's linenos): str.splitlines also ends a line at U+2028,
+        # \x0c, \x1c-\x1e, \x85, which a comment may hold, and every def after one was cut from the wrong lines:
+        # `# \u2028` atop a copied cell scored it 0.0 against its original, 0.963 without (red-team round 76)
+        lines = _LINE_END.split(cell)
+        # whether a value reads a definition, walked once per value: every target of `a0, ..., aN = v` (a for's,
+        # a chain's `a = b = v`) shares v, and a walk per target was quadratic: a 39 KB cell held the class's
+        # page for 21 s (red-team round 76). One answer for all is the walk's own: v is read before any target
+        # is bound, and a target bound after a True answer only adds to `defs`, after a False one only removes
+        reads: dict[int, bool] = {}
         for name, bound in _top_level_bindings(tree.body):
+            if not _valid_name(name):
+                # a for's, a with's, a case's or a walrus's name longer than MAX_NAME: never a graded name, and as a
+                # helper one StoredFunction refuses, which took the similarity page from the whole class (round 76)
+                continue
+            if isinstance(bound, _BoundTo) and id(bound.value) not in reads:
+                reads[id(bound.value)] = _reads_definition(bound, defs)
             if isinstance(bound, str) and bound in defs:
                 defs[name] = defs[bound]      # an alias or a wrapper of a def read here: that def's code
             elif isinstance(bound, _Definition):
                 defs[name] = (index, bound, lines)
-            elif isinstance(bound, _BoundTo) and _reads_definition(bound, defs):
+            elif isinstance(bound, _BoundTo) and reads[id(bound.value)]:
                 defs[name] = (index, bound.shown, lines)  # compared as its own lines and the definitions it reads
             else:
                 defs.pop(name, None)          # bound to what no def here says: the def above is not graded
@@ -367,12 +382,21 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
     functions: list[StoredFunction] = []
     skipped: list[str] = []
     total = 0
-    queue = [n for n in dict.fromkeys(names) if n in defs]
+    # each name once, each statement's lines cut once: 4000 names bound by one statement of 400,000 lines
+    # (`a0 = ... = a3999 = (g, 0, ...)`, called by the graded function) were each cut and joined from its lines and
+    # looked up in a list: 75 s of the class's page for a 1.3 MB notebook (red-team round 76)
+    seen: set[str] = set()
+    cut: dict[int, tuple[int, int, str]] = {}   # id of a node in `defs` (alive while `defs` is) -> lines_of
+    queue = deque(n for n in dict.fromkeys(names) if n in defs)
     while queue and len(functions) < MAX_FUNCTIONS:
-        name = queue.pop(0)
-        if name in skipped or any(f.name == name for f in functions):
+        name = queue.popleft()
+        if name in seen:
             continue
-        index, first, source = lines_of(name)
+        seen.add(name)
+        node_id = id(defs[name][1])
+        if node_id not in cut:
+            cut[node_id] = lines_of(name)
+        index, first, source = cut[node_id]
         if len(source) > MAX_FUNCTION_CHARS or total + len(source) > MAX_SUBMISSION_CHARS:
             skipped.append(name)
             continue
@@ -397,7 +421,12 @@ def extract_file(path: Path, names: Sequence[str], limits: Optional["Limits"] = 
     except Exception as e:  # noqa: BLE001 - one file the reader trips on is a note for that file, never
         # the class's report (a red-team notebook once stopped it for everyone with one ValueError)
         return StoredSubmission(note=f"not readable as a notebook ({type(e).__name__}; see its results)")
-    return extract(sub.cells, names)
+    try:
+        return extract(sub.cells, names)
+    except Exception as e:  # noqa: BLE001 - as above: one notebook's trouble is a note for it, never the class's page
+        # (red-team round 76: a helper's 250-character name raised StoredFunction's ValidationError out of here, and
+        # the batch wrote no similarity page for anyone)
+        return StoredSubmission(note=f"its functions could not be read ({type(e).__name__}; a grader problem)")
 
 
 # --- normalised tokens --------------------------------------------------------------------------------
@@ -429,7 +458,7 @@ def normalise(source: str, imports: Mapping[str, str], kept: Iterable[str] = ())
         return out
     keep = frozenset(kept)
     starts = [0]
-    for text_line in source.splitlines(keepends=True):
+    for text_line in io.StringIO(source):   # the lines tokenize reads below: only \n ends one (not splitlines')
         starts.append(starts[-1] + len(text_line))
     numbered: dict[str, str] = {}
     line: list[tuple[str, str, tuple[int, int], int]] = []  # a logical line: (text, blind, span, type)
