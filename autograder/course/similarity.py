@@ -94,7 +94,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from autograder.course.atomic import DiskFault, write_atomic
 from autograder.errors import GraderError, SubmissionError
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, source_lines
 
 if TYPE_CHECKING:
     from autograder.config import Course, Limits, SimilaritySettings
@@ -120,7 +120,6 @@ STORED_FORMAT = "autograder-similarity-1"
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})  # as autograder.grading.hidden: filled by the engine
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_LINE_END = re.compile(r"\r\n|\r|\n")   # where Python's lines end (as intake.transform_ipython splits them)
 
 
 # --- what is compared ------------------------------------------------------------------------------
@@ -349,7 +348,7 @@ def extract(cells: Sequence[str], names: Sequence[str]) -> StoredSubmission:
         # the cell's lines as Python numbers them (the tree's linenos): str.splitlines also ends a line at U+2028,
         # \x0c, \x1c-\x1e, \x85, which a comment may hold, and every def after one was cut from the wrong lines:
         # `# \u2028` atop a copied cell scored it 0.0 against its original, 0.963 without (red-team round 76)
-        lines = _LINE_END.split(cell)
+        lines = source_lines(cell)
         # whether a value reads a definition, walked once per value: every target of `a0, ..., aN = v` (a for's,
         # a chain's `a = b = v`) shares v, and a walk per target was quadratic: a 39 KB cell held the class's
         # page for 21 s (red-team round 76). One answer for all is the walk's own: v is read before any target

@@ -23,7 +23,7 @@ import nbformat
 from autograder.grading.attachments import AttachmentReader, take_attachments
 from autograder.config import Limits
 from autograder.errors import SubmissionError
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, source_lines
 from autograder.sandbox.protocol import json_item_bound
 from autograder.results import AnswerImage
 from autograder.text import escape_unshown, shown_name
@@ -61,8 +61,6 @@ class Submission:
 
 
 _PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
-# Only \n, \r\n and \r end a line of Python (U+2028, \x85 or \x0c inside a comment or a string do not)
-_LINE_END = re.compile(r"\r\n|\r|\n")
 # A cell with none of these has no IPython syntax (a help `x?`, a magic, a shell escape, `x = !cmd`, an export's
 # get_ipython().run_line_magic call)
 _MAYBE_IPYTHON = re.compile(r"(?:^|(?<=\r))[ \t]*[!%?]|\?[ \t]*(?:$|(?=\r))|=[ \t]*[!%]|get_ipython\(\)\.run_", re.M)
@@ -185,7 +183,7 @@ def transform_ipython(src: str) -> str:
     lines: list[str] = []
     lexer = _LogicalLines()
     in_command = False    # the line before was a dropped shell escape or magic that ended in a backslash
-    for line in _LINE_END.split(src):
+    for line in source_lines(src):
         stripped = line.lstrip()
         indent = line[: len(line) - len(stripped)]
         dropped = f"{indent}pass  # dropped: {stripped[:60]!r}"
@@ -205,7 +203,7 @@ def transform_ipython(src: str) -> str:
             lines.append(dropped)
             in_command = line.endswith("\\")
         elif stripped.startswith("get_ipython().run_") and (code := _exported_magic(stripped)) is not None:
-            lines.extend(indent + part for part in _LINE_END.split(code))
+            lines.extend(indent + part for part in source_lines(code))
             lexer.feed(line)
         elif (assigned := _ASSIGNED_MAGIC.match(stripped)) is not None:
             lines.append(f"{indent}{assigned.group(1)} = {_assigned_value(stripped[assigned.end() - 1:])}  "

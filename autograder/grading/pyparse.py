@@ -1,5 +1,5 @@
 """`parse`: `ast.parse` for every thread of the trusted process, one at a time; `unparse`: `ast.unparse` of a
-student's expression, bounded.
+student's expression, bounded; `source_lines`: a cell's lines as Python numbers them.
 
 Why a lock: CPython 3.11's AST constructor (ast2obj) keeps its recursion depth in the interpreter, not
 in the thread. A batch grades in several threads of one process, and each parses notebooks
@@ -11,6 +11,7 @@ Parsing is a few milliseconds per notebook, so one lock costs nothing that shows
 from __future__ import annotations
 
 import ast
+import re
 import threading
 
 _LOCK = threading.Lock()
@@ -37,3 +38,15 @@ def unparse(node: ast.AST) -> str:
         return ast.unparse(node)
     except (RecursionError, MemoryError):
         return TOO_DEEP
+
+
+# Where Python's lines end: "\n", "\r\n", "\r". str.splitlines() also ends them at U+2028, U+2029, U+0085, \x0b, \x0c and
+# \x1c-\x1e, which Python reads inside a line (a comment, a string): one of them in a comment shifted every line after
+# it, so a quote by line number showed another line (red-team round 76: the similarity page cut every function at
+# the wrong lines; the one-edit fix quoted the wrong line the same way).
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> list[str]:
+    """`source`'s lines as Python numbers them (line n is `source_lines(source)[n - 1]`)."""
+    return LINE_END.split(source)

@@ -40,7 +40,7 @@ import torch
 
 from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, source_lines
 from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
@@ -1281,7 +1281,7 @@ def told(found: Found, what: str, are: bool = False) -> str:
 
 
 def safe_line(cell: str, line: int) -> str:
-    lines = cell.splitlines()
+    lines = source_lines(cell)
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     return _cut(re.sub(r"\s+", " ", text.strip()))
 
@@ -1784,7 +1784,7 @@ def _interchangeable(fixes: Sequence[Edit], cell: str) -> bool:
                                    for f in fixes)
             and len({(f.line, f.before, f.helper) for f in fixes}) == 1) or fixes[0].helper:
         return False
-    lines = cell.splitlines()
+    lines = source_lines(cell)
     line = lines[fixes[0].line - 1] if 0 < fixes[0].line <= len(lines) else ""
     name = re.escape(fixes[0].before)
     reads = re.findall(rf"(len\(\s*)?(?<![.\w]){name}\b(\s*\.\s*(?:shape|size|numel|dim|ndim)\b)?", line)
@@ -1798,7 +1798,7 @@ def _collapses(fix: Edit, cell: str) -> bool:
     as a list)."""
     if not (fix.before.isidentifier() and fix.after.isidentifier()) or fix.moved:
         return False
-    lines = cell.splitlines()
+    lines = source_lines(cell)
     line = lines[fix.line - 1] if 0 < fix.line <= len(lines) else ""
     return re.search(rf"\b{re.escape(fix.after)}\b", line) is not None
 
@@ -1819,7 +1819,7 @@ def _one_place(fixes: Sequence[Edit], cell: str) -> tuple[list[Edit], int]:
     condition never true). Then MAX_FIXES of them are said, an arithmetic operator swapped first (the likeliest
     slip), then a comparison, then a name the line already reads (`zeros_like(weights)` in `weights = where(has, weights, zeros_like(V))`),
     then another name, then the rest, and how many more there are; else none ([], 0)."""
-    source = cell.splitlines()
+    source = source_lines(cell)
     lines = {f.line for f in fixes}
     if len({(f.helper, f.cell) for f in fixes}) > 1 or max(lines) - min(lines) > 1:
         return [], 0            # in two functions, or spread out
