@@ -772,9 +772,15 @@ class _Worker:
 
 
 def _child(code: str) -> Any:
+    """A child interpreter running `code`, returned once its start is over: an interpreter's start is CPU a clock
+    made after it would count (a fixed 0.3 s wait was too short for a sleeper on a loaded machine)."""
     import subprocess
     import sys
-    return subprocess.Popen([sys.executable, "-c", code])
+    child = subprocess.Popen([sys.executable, "-c", "import sys\nprint(flush=True)\nsys.stdout.close()\n" + code],
+                             stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    child.stdout.readline()
+    return child
 
 
 def test_search_clock_counts_the_workers_cpu_not_the_wall_clock() -> None:
@@ -782,7 +788,6 @@ def test_search_clock_counts_the_workers_cpu_not_the_wall_clock() -> None:
     sleeper = _child("import time; time.sleep(30)")
     burner = _child("while True: pass")
     try:
-        time.sleep(0.3)      # both started (an interpreter's start is CPU the clock would count)
         asleep = repair.SearchClock(1.0, _Worker(_Session(sleeper.pid)))
         busy = repair.SearchClock(1.0, _Worker(_Session(burner.pid)))
         began = time.monotonic()
