@@ -1957,6 +1957,15 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
             return _excused(parts, failure)
         if not _same_value(mine, mine_again):
             return _excused(parts, failure)
+def charged_elsewhere(parts: Sequence[object], failure: BaseException) -> None:
+    """A hidden test that lets `failure` pass because the earlier answers `parts` (proxies) are wrong, by probes of
+    its own rather than through charged_in_parts, records that excuse the same way: it stands only where a test of
+    one of `parts` that composes nothing fails too (runner.hold_excuses). The probes run the student's functions,
+    which can answer them wrong on purpose: scaled-attention's multi_head_attention raising ValueError and an
+    entropy_table doing nothing scored 28/28 with stages wrong only on the probes' inputs (red-team round 77)."""
+    _excused(parts, failure)
+
+
         try:
             student_again = student()
         except Exception:  # noqa: BLE001 - a crash the first call did not have is a difference
@@ -2208,14 +2217,27 @@ def assert_vectorised(student: Any, reference: Callable[..., object],
     nothing here), else the test fails saying the timing could not be verified. `verified_by`: a list
     kept by the caller across calls on the same student function (one case per call), holding the
     variant that verified the last timing: it is tried first next time.
-    A crash of the student's code propagates (StudentCodeError). Returns the worst ratio."""
+    A crash of the student's code propagates (StudentCodeError), and is recorded as an excuse (runner.hold_excuses):
+    a caller that skips the crashed case as the value tests' charge keeps its pass only where a test of the
+    function's values fails too. Returns the worst ratio."""
     matched = [] if verified_by is None else verified_by
     threads = torch.get_num_threads()
     torch.set_num_threads(1)                           # the worker runs one thread: so does the yardstick
     worst = 0.0
     try:
         for specs, kwargs in cases:
-            r = _slowdown(student, reference, specs, dict(kwargs), rng, limit, what, variants, matched)
+            try:
+                r = _slowdown(student, reference, specs, dict(kwargs), rng, limit, what, variants, matched)
+            except StudentCodeError as e:
+                # a loop over rows that raised on the long timed case only (T = 256; no value test is that long)
+                # had that case skipped and passed on the short ones: 35/35 where the loop scores 34 (red-team
+                # round 77). Skipping stands only where the crash is charged: some test of its values fails
+                shape = "x".join(map(str, specs[0][0])) if specs else "?"
+                _excused([student], AssertionError(
+                    f"the timing of {what} {TIMING_UNVERIFIED} (inputs of shape {shape}) raised {e.exc_type}: "
+                    f"{_cut(e.message, 100)}, and every test of its values passes: it must run on inputs of every "
+                    "size, the timed ones too"))
+                raise
             worst = max(worst, r)
             if worst > limit:
                 break
