@@ -1902,6 +1902,15 @@ def _excused(parts: Sequence[object], failure: BaseException) -> None:
         record.excuses.append((tuple(n for n in map(_student_name, parts) if n), failure))
 
 
+def charged_elsewhere(parts: Sequence[object], failure: BaseException) -> None:
+    """A hidden test that lets `failure` pass because the earlier answers `parts` (proxies) are wrong, by probes of
+    its own rather than through charged_in_parts, records that excuse the same way: it stands only where a test of
+    one of `parts` that composes nothing fails too (runner.hold_excuses). The probes run the student's functions,
+    which can answer them wrong on purpose: scaled-attention's multi_head_attention raising ValueError and an
+    entropy_table doing nothing scored 28/28 with stages wrong only on the probes' inputs (red-team round 77)."""
+    _excused(parts, failure)
+
+
 def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], own: Callable[[], Any],
                      parts: Sequence[object] = ()) -> None:
     """One mistake, one charge. `student()` is the student's answer to a question built on earlier ones
@@ -1957,15 +1966,6 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
             return _excused(parts, failure)
         if not _same_value(mine, mine_again):
             return _excused(parts, failure)
-def charged_elsewhere(parts: Sequence[object], failure: BaseException) -> None:
-    """A hidden test that lets `failure` pass because the earlier answers `parts` (proxies) are wrong, by probes of
-    its own rather than through charged_in_parts, records that excuse the same way: it stands only where a test of
-    one of `parts` that composes nothing fails too (runner.hold_excuses). The probes run the student's functions,
-    which can answer them wrong on purpose: scaled-attention's multi_head_attention raising ValueError and an
-    entropy_table doing nothing scored 28/28 with stages wrong only on the probes' inputs (red-team round 77)."""
-    _excused(parts, failure)
-
-
         try:
             student_again = student()
         except Exception:  # noqa: BLE001 - a crash the first call did not have is a difference
