@@ -931,7 +931,8 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
         if worked is not None:
             # not left empty: the code gave "" (a lookup's default, `.get("Q15", "")`: blind46's mis-name)
             raise Misconception("answer_computed_by_code", f"{what} is {value!r}, an empty string your code worked "
-                                f"out (`{worked}`), not a letter: " + describe("answer_computed_by_code"))
+                                f"out (`{worked}`), not a letter{_strip_of_prefix(cells or [], what, value)}: "
+                                + describe("answer_computed_by_code"))
         raise Misconception("answer_left_empty", f"{what} is {value!r}, an empty string: " + describe("answer_left_empty"))
     _raise_if_value_not_letter(value, what)
     raise_if_answer_overwritten(value, what, answer, wrong_keys)
@@ -954,6 +955,60 @@ def expect_choice(value: object, what: str, *, answer: str, choices: Sequence[st
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 # a whole answer that is one f-string placeholder never filled: "{_letter}", "{letter!r}", "{opts[2]}"
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]{0,60}(?:\[[^\]{}]{0,20}\])?(?:![rsa])?(?::[^{}]{0,10})?\}")
+
+
+_STRIPS = {"lstrip": "leading", "rstrip": "trailing", "strip": "leading and trailing"}
+
+
+def _strip_of_prefix(cells: Sequence[str], what: str, value: object) -> str:
+    """Why a letter worked out by str.lstrip / rstrip / strip of a prefix is wrong, replayed on the notebook's own
+    literals (blind55's `_note = "Answered: d"; ans = _note.lstrip("Answered: ")` gives ''): the notebook's last
+    module-level `what = s.lstrip("...")` where s is a string literal (or a name the same cell binds to one), its
+    argument several characters; the strip, run here on those two literals, gives `value`, and removing the
+    prefix itself (removeprefix / removesuffix) gives another string. Words to add to the message, or ""."""
+    import ast
+
+    from autograder.grading.pyparse import parse
+    if not isinstance(value, str):
+        return ""
+    found: tuple[str, str, str] | None = None
+    for cell in cells:
+        if len(cell) > 20_000 or what not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        strings = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                   and isinstance(n.value.value, str) for t in n.targets if isinstance(t, ast.Name)}
+        for n in tree.body:
+            if not (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in n.targets)):
+                continue
+            found = None
+            call = n.value
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _STRIPS
+                    and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str) and 2 <= len(call.args[0].value) <= 100):
+                on = call.func.value
+                text = on.value if isinstance(on, ast.Constant) else strings.get(on.id) if isinstance(on, ast.Name) \
+                    else None
+                if isinstance(text, str) and len(text) <= 200:
+                    found = (text, call.func.attr, call.args[0].value)
+    if found is None:
+        return ""
+    text, how, chars = found
+    stripped = getattr(text, how)(chars)
+    meant = text.removeprefix(chars) if how != "rstrip" else text
+    meant = meant.removesuffix(chars) if how != "lstrip" else meant
+    if stripped != value or meant == stripped:
+        return ""
+    return (f": `.{how}({ascii(chars)})` removes every {_STRIPS[how]} character that is one of {ascii(chars)}, a set "
+            f"of characters, not a prefix, so on {ascii(text)} it gives {ascii(stripped)}; `.removeprefix("
+            f"{ascii(chars)})` takes the prefix itself off and gives {ascii(meant)}"
+            if how == "lstrip" else
+            f": `.{how}({ascii(chars)})` removes every {_STRIPS[how]} character that is one of {ascii(chars)}, a set "
+            f"of characters, not a prefix or suffix, so on {ascii(text)} it gives {ascii(stripped)}; removing the "
+            f"text itself (.removeprefix / .removesuffix) gives {ascii(meant)}")
 
 
 def _answer_cells(what: str) -> list[str] | None:
@@ -1075,8 +1130,8 @@ def _raise_if_computed_letter(value: str, what: str, tail: str, key: str | None)
                                 "the method without calling it, so it does nothing: "
                                 + describe("callable_not_called"))
         raise Misconception("answer_computed_by_code", f"{what} is {value.strip()!r}, the letter your code worked "
-                            f"out (`{shown}`), and it is not the best answer{stands}{tail}: "
-                            + describe("answer_computed_by_code"))
+                            f"out (`{shown}`), and it is not the best answer{stands}{tail}"
+                            f"{_strip_of_prefix(cells, what, value)}: " + describe("answer_computed_by_code"))
 
 
 def raise_if_answer_copied(submission: object, name: str, value: object, right: Callable[[object], bool]) -> None:

@@ -187,6 +187,8 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
         return unchecked
     if isinstance(error, StudentCodeError) and (from_line := _crash_with_line(error)) is not None:
         return from_line
+    if isinstance(error, StudentCodeError) and cells and (uncalled := _function_used_uncalled(error, cells)) is not None:
+        return uncalled
     undefined = _NOT_DEFINED.search(text)
     if undefined and cells:
         from autograder.grading.source_checks import cells_assigning_globally
@@ -389,6 +391,51 @@ def _optional_none_used(e: StudentCodeError, cells: Sequence[str]) -> Misconcept
                                  f"without it) and is used here as if it were given: "
                                  + describe("optional_argument_not_checked"))
     return None
+
+
+# a plain Python function (the notebook's own def) where a value is used: as an operand, an argument torch parses, an
+# object indexed or asked for an attribute (a method object is method_not_called's, in _CRASH_WORDS)
+_FUNCTION_AS_VALUE = re.compile(r"unsupported operand type\(s\) for [^:]{1,16}: '[\w.]{1,40}' and 'function'|unsupported "
+                                r"operand type\(s\) for [^:]{1,16}: 'function' and|bad operand type for unary [^:]{1,3}: "
+                                r"'function'|must be (?:Tensor|real number|int|float), not function\b|'function' object "
+                                r"(?:is not subscriptable|is not iterable|has no attribute '\w{1,40}')|invalid "
+                                r"combination of arguments - got \([^)]{0,200}\bfunction\b")
+
+
+def _function_used_uncalled(e: StudentCodeError, cells: Sequence[str]) -> Misconception | None:
+    """callable_not_called from a crash whose words say a plain function met an operation that needs a value (`2.0
+    ** row_entropy_bits`: "unsupported operand type(s) for ** or pow(): 'float' and 'function'"), where the line that
+    raised names one of the notebook's own top-level functions without calling it (blind55's q10): the function
+    itself handed on, its () left out. The line is parsed, never run; one such name, else None."""
+    if e.exc_type not in ("TypeError", "AttributeError") or not _FUNCTION_AS_VALUE.search(f"{e.exc_type}: {e.message}"):
+        return None
+    line = crash_source_line(e)
+    try:      # a compound statement's header (`if H ** f > 1:`) parses with a body after it
+        tree = parse(line + " pass" if line.endswith(":") else line)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+             and id(n) not in called}
+    from autograder.grading.source_checks import last_function_def
+    # a local name the raising function bound to one of them (`H = row_entropy_bits`, then `2 ** H`)
+    frames = [f.function for f in e.notebook_frames() if f.function != "<module>"]
+    fn = last_function_def(cells, frames[-1]) if frames else None
+    alias = {t.id: n.value.id for n in (ast.walk(fn) if fn is not None else ()) if isinstance(n, ast.Assign)
+             and isinstance(n.value, ast.Name) for t in n.targets if isinstance(t, ast.Name)}
+    own = sorted({(name, alias.get(name, name)) for name in sorted(names)[:20]       # a line's first names, bounded
+                  if last_function_def(cells, alias.get(name, name)) is not None})
+    if len(own) != 1:
+        return None
+    used, function = own[0]
+    shown = line[:100] + ("..." if len(line) > 100 else "")
+    what = f"`{function}` is your own function" if used == function else \
+        f"`{used}` is your own function `{function}` (`{used} = {function}`, no call)"
+    first = re.sub(r",? but expected one of:?\s*$", "", str(e).splitlines()[0]).rstrip(". :")
+    return Misconception("callable_not_called", f"{first}{student_line(e)}, at "
+                         f"`{ascii(shown)[1:-1]}`: {what}, used here without being called, so the operation gets the "
+                         f"function itself, not its result; write `{function}(...)` with its arguments: "
+                         + describe("callable_not_called"))
 
 
 def _crash_with_line(e: StudentCodeError) -> Misconception | None:

@@ -2633,6 +2633,21 @@ def raise_if_integer_triangle_index(blocked: torch.Tensor, T: int) -> None:
                         + describe("mask_integer_triangle_index"))
 
 
+def raise_if_last_key_open(blocked: torch.Tensor, T: int) -> None:
+    """The blocked entries of a T x T mask are exactly the right ones with the last column's taken out: every key
+    after each query is blocked except the last key, open to every earlier query (blind55's M[t, t + 1:-1]: a slice
+    end -1 stops before the last position; range(t + 1, T - 1) likewise). Replayed: the right pattern with its last
+    column cleared, compared entry by entry; T >= 3, where that column is not the whole upper triangle."""
+    if T < 3 or tuple(blocked.shape) != (T, T):
+        return
+    replay = torch.ones(T, T, dtype=torch.bool).triu(1)
+    replay[:, -1] = False
+    if torch.equal(blocked.cpu(), replay):
+        raise Misconception("mask_last_key_open", f"the mask blocks every key after each query except the last one "
+                            f"(key {T - 1}, left open to all {T - 1} earlier queries): it is the right mask with its "
+                            "last column's blocks removed: " + describe("mask_last_key_open"))
+
+
 _CONSTANT_MAKERS = frozenset({"ones", "ones_like", "full", "full_like", "new_ones", "new_full"})
 
 
@@ -3971,6 +3986,153 @@ def nuclear_norm_ranks() -> dict[int, str]:
                                      f"{how} {made}")
     out.pop(ref.rank_S_lesson, None)
     return out
+
+
+# the ratios of norms read as a rank (blind55): (numerator, denominator) -> the form
+_NORM_RATIOS = {("fro2", "spec2"): "stable", ("fro", "spec"): "fro/spec", ("nuc", "spec"): "nuc/spec"}
+_SQUARED = {"fro": "fro2", "spec": "spec2", "sv": "sv2", None: "entries2", "fro/spec": "stable"}
+_ROOTED = {"fro2": "fro", "spec2": "spec", "stable": "fro/spec"}
+
+
+def _norm_kind(n: ast.AST, bound: Mapping[str, list[ast.AST]], depth: int = 0,
+               budget: list[int] | None = None) -> str | None:
+    """What `n` is, read from its source (names followed through the cell's bindings): "sv" the singular values
+    (svdvals(S), svd(S).S, a name unpacked from svd(S)), "sv2" their squares, "spec" / "spec2" the spectral norm
+    ||S||_2 (the largest singular value: sv[0], sv.max(), matrix_norm(S, 2), linalg.norm(S, ord=2)) and its square,
+    "fro" / "fro2" the Frobenius norm (matrix_norm(S), linalg.norm(S), torch.norm(S), S.norm()) and its square (a
+    sum of squares), "nuc" the nuclear norm, or a ratio of them (_NORM_RATIOS); None for anything else. `budget`:
+    the calls left to the whole reading (a cell of thousands of nested ratios is not read through, red-team 70)."""
+    budget = [4000] if budget is None else budget
+    budget[0] -= 1
+    if depth > 12 or budget[0] < 0:
+        return None
+    if isinstance(n, ast.Name):
+        values = bound.get(n.id, [])
+        return _norm_kind(values[0], bound, depth + 1, budget) if len(values) == 1 else None
+    if isinstance(n, ast.BinOp):
+        if isinstance(n.op, (ast.Div, ast.FloorDiv)):
+            return _NORM_RATIOS.get((_norm_kind(n.left, bound, depth + 1, budget), _norm_kind(n.right, bound, depth + 1, budget)))
+        if isinstance(n.op, ast.Pow) and isinstance(n.right, ast.Constant) and n.right.value in (2, 2.0, 0.5):
+            inner = _norm_kind(n.left, bound, depth + 1, budget)
+            return _SQUARED.get(inner) if n.right.value != 0.5 else _ROOTED.get(inner or "")
+        if isinstance(n.op, ast.Mult) and pyparse_unparse(n.left) == pyparse_unparse(n.right):
+            return _SQUARED.get(_norm_kind(n.left, bound, depth + 1, budget))
+        return None
+    if isinstance(n, ast.Subscript):
+        inner = _norm_kind(n.value, bound, depth + 1, budget)
+        index = n.slice.value if isinstance(n.slice, ast.Constant) else None
+        if inner == "svd" and index == 1:
+            return "sv"
+        return {"sv": "spec", "sv2": "spec2"}.get(inner or "") if index == 0 else None
+    if isinstance(n, ast.Attribute):
+        return "sv" if n.attr == "S" and _norm_kind(n.value, bound, depth + 1, budget) == "svd" else None
+    if not isinstance(n, ast.Call):
+        return None
+    name = _callee(n)
+    method = isinstance(n.func, ast.Attribute)
+    operand = n.args[0] if n.args else None
+    if method and name in ("item", "double", "float", "sqrt", "pow", "square", "max", "amax", "sum", "abs"):
+        operand = n.func.value if not (isinstance(n.func.value, ast.Name) and n.func.value.id in ("torch", "math")) \
+            else operand
+    if name in ("svdvals",):
+        return "sv"
+    if name == "svd":
+        return "svd"
+    if name in ("item", "double", "float", "abs", "as_tensor", "tensor") \
+            and operand is not None:
+        inner = _norm_kind(operand, bound, depth + 1, budget)
+        return inner if inner not in ("sv", "sv2", "svd") else None
+    if name == "div" and len(n.args) >= 2 - method:
+        left, right = (n.func.value, n.args[0]) if method and not (
+            isinstance(n.func.value, ast.Name) and n.func.value.id == "torch") else (n.args[0], n.args[1])
+        return _NORM_RATIOS.get((_norm_kind(left, bound, depth + 1, budget), _norm_kind(right, bound, depth + 1, budget)))
+    if name == "sqrt" and operand is not None:
+        return _ROOTED.get(_norm_kind(operand, bound, depth + 1, budget) or "")
+    if name == "square" and operand is not None:
+        return _SQUARED.get(_norm_kind(operand, bound, depth + 1, budget))
+    if name == "pow" and operand is not None:
+        power = [a for a in (*n.args, *(k.value for k in n.keywords)) if a is not operand][-1:]
+        if power and isinstance(power[0], ast.Constant) and power[0].value in (2, 2.0):
+            return _SQUARED.get(_norm_kind(operand, bound, depth + 1, budget))
+        return None
+    if name in ("max", "amax") and operand is not None:
+        return {"sv": "spec", "sv2": "spec2"}.get(_norm_kind(operand, bound, depth + 1, budget) or "")
+    if name == "sum" and operand is not None:
+        return {"sv": "nuc", "sv2": "fro2", "entries2": "fro2"}.get(_norm_kind(operand, bound, depth + 1, budget) or "")
+    if name in _NORM_CALLS:
+        order = [k.value for k in n.keywords if k.arg in ("ord", "p")]
+        linalg = name == "matrix_norm" or (method and isinstance(n.func.value, ast.Attribute)
+                                           and n.func.value.attr == "linalg")
+        module = linalg or (method and isinstance(n.func.value, ast.Name) and n.func.value.id == "torch")
+        order += n.args[1:2] if module else n.args[:1]     # torch.norm(S, p) / S.norm(p): the order after S
+        value = order[0].value if order and isinstance(order[0], ast.Constant) else None if not order else "?"
+        if value == "nuc":
+            return "nuc"
+        if value in (None, "fro") or (value == 2 and not linalg):   # torch.norm(S, 2): every entry, the Frobenius
+            return "fro"
+        return "spec" if value == 2 and linalg else None
+    return None
+
+
+def norm_ratio_ranks() -> dict[str, tuple[float, dict[int, str]]]:
+    """{form: (its value, {whole number: how it is made whole})} for the ratios of norms of the lesson's S (the same
+    for S, Q K^T and K Q^T: a ratio does not see the scale or a transpose); the right rank left out."""
+    sv = torch.linalg.svdvals(ref.scaled_scores(*ref.lesson_qk()))
+    stable = float((sv ** 2).sum() / sv[0] ** 2)
+    out = {}
+    for form, value in (("stable", stable), ("fro/spec", math.sqrt(stable)), ("nuc/spec", float(sv.sum() / sv[0]))):
+        made = {}
+        for whole, how in ((round(value), "rounds to"), (int(value), "truncates to"), (math.ceil(value), "rounds up to")):
+            if whole != ref.rank_S_lesson:
+                made.setdefault(whole, how)
+        out[form] = (value, made)
+    return out
+
+
+_RATIO_WORDS = {"stable": "the stable rank ||S||_F^2 / ||S||_2^2 of the lesson's S (the sum of the squared singular "
+                          "values over the largest one squared)",
+                "fro/spec": "||S||_F / ||S||_2 of the lesson's S (the square root of its stable rank)",
+                "nuc/spec": "||S||_* / ||S||_2 of the lesson's S (the singular values summed, over the largest one)"}
+
+
+def raise_if_rank_from_stable_rank(got: int, submission: object, name: str) -> None:
+    """rank_from_stable_rank (blind55): the number is a ratio of norms of the lesson's S made whole (the stable rank
+    1.31 rounded to 1), replayed, where the notebook's last module-level assignment of `name` reads that very ratio
+    (in it, or through names its cell bound). A bare number says nothing of a ratio, and is left alone."""
+    last: tuple[ast.AST, dict[str, list[ast.AST]]] | None = None
+    for tree in _cell_trees(submission):     # as _last_assignment, with `U, s, Vh = svd(S)` read as s = svd(S).S
+        bound = _bindings(tree)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and _callee(node.value) == "svd" and len(node.targets) == 1 and isinstance(
+                    node.targets[0], ast.Tuple) and len(node.targets[0].elts) == 3:
+                for i, t in enumerate(node.targets[0].elts):
+                    if isinstance(t, ast.Name) and bound.get(t.id) == [node.value]:
+                        bound[t.id] = [ast.Attribute(value=node.value, attr="S", ctx=ast.Load())] if i == 1 else []
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                last = (node.value, bound)
+    if last is None:
+        return
+    value, bound = last
+    found: list[tuple[ast.AST, str]] = []
+    budget = [20_000]     # one bound on the whole reading, however many ratios the cell writes
+    _reaches(value, bound, lambda n: (isinstance(n, ast.BinOp) or _callee(n) == "div")     # the ratio itself
+             and budget[0] > 0 and (form := _norm_kind(n, bound, 0, budget)) in _RATIO_WORDS
+             and not found.append((n, form)), set())
+    if not found:
+        return
+    node, form = found[0]
+    ratio, made = norm_ratio_ranks()[form]
+    if got not in made:
+        return
+    # how the assignment makes it whole, where it says (round, int, ceil); else how the number comes out of the ratio
+    said = {"round": "rounds to", "int": "truncates to", "ceil": "rounds up to", "floor": "truncates to"}
+    how = next((said[c] for n in ast.walk(value) if (c := _callee(n) or "") in said and (
+        round(ratio) if c == "round" else int(ratio) if c in ("int", "floor") else math.ceil(ratio)) == got), made[got])
+    quoted = pyparse_unparse(node)
+    quoted = quoted[:90] + ("..." if len(quoted) > 90 else "")
+    raise Misconception("rank_from_stable_rank", f"{name} is {got}, not {ref.rank_S_lesson}: `{quoted}` is "
+                        f"{_RATIO_WORDS[form]}, {ratio:.2f}, which {how} {got}; it is a ratio of norms, not a count: "
+                        + describe("rank_from_stable_rank"))
 
 
 def padded_keys_sliced_off(A: object, O: object, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,

@@ -617,4 +617,14 @@ MISCONCEPTIONS = {
                                 "matmul(..., out=buf) needs buf in the inputs' dtype, so float64 or float16 inputs "
                                 "crash; make the buffer with dtype=X.dtype (torch.empty(..., dtype=X.dtype, "
                                 "device=X.device)), or drop out= and return X @ W",
+    # round 55 (blind55)
+    "mask_last_key_open": "leaving the last key open: a slice M[t, t + 1:-1] (or range(t + 1, T - 1)) stops one "
+                          "before the end, since an end index is left out and -1 is the last position, so every "
+                          "earlier query may still read the last token; slice to the end, M[t, t + 1:], or build "
+                          "the mask with torch.triu(..., diagonal=1)",
+    "rank_from_stable_rank": "taking a ratio of norms, the stable rank ||S||_F^2 / ||S||_2^2 (or ||S||_F / ||S||_2, "
+                             "||S||_* / ||S||_2), as the rank: it measures how evenly the singular values are spread "
+                             "(it is at most the rank, and 1 when one singular value dominates), it does not count "
+                             "them, and rounding it does not make it a count; count the nonzero singular values with "
+                             "torch.linalg.matrix_rank(S)",
 }

@@ -147,6 +147,7 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
         raise Misconception("rank_from_nuclear_norm", f"rank_S_lesson is {got}, not {ref.rank_S_lesson}: "
                             f"`{norm_src[:60]}` is a norm, not a count: {nuclear[got]}: "
                             + describe("rank_from_nuclear_norm"))
+    D.raise_if_rank_from_stable_rank(got, submission, "rank_S_lesson")   # ||S||_F^2 / ||S||_2^2 (blind55)
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
     src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
     if src is not None:
