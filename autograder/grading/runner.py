@@ -292,8 +292,12 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
                         # ("RuntimeError: mat1 and mat2 shapes ...", or "" where no such cell stopped)
                         on_missing = getattr(test.func, "on_missing", None)
                         if callable(on_missing):
-                            extra = ({"crash": cell_crash(missing[0], submission)}
-                                     if "crash" in inspect.signature(on_missing).parameters else {})
+                            wants = inspect.signature(on_missing).parameters
+                            extra: dict[str, object] = {}
+                            if "crash" in wants:
+                                extra["crash"] = cell_crash(missing[0], submission)
+                            if "submission" in wants:      # a hook that reads the cell's source (parsed, never run)
+                                extra["submission"] = submission
                             on_missing(missing[0], lambda other, d=device: namespace.resolve(other, d), **extra)
                         raise unbound_answer(missing[0], submission) or AssertionError(missing_answer(missing[0],
                                                                                                       submission))

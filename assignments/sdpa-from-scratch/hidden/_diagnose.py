@@ -1209,6 +1209,34 @@ class _TakingGradients:
         return getattr(self._fn, name)
 
 
+def _heads_layout_probe():
+    g = torch.Generator().manual_seed(56)
+    Q, K, V = (torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((2, 5, 3, 4), (2, 7, 3, 4),
+                                                                                 (2, 7, 3, 6)))
+    want = ref.scaled_dot_product_attention(Q.transpose(1, 2), K.transpose(1, 2), V.transpose(1, 2)).transpose(1, 2)
+    return Q, K, V, want
+
+
+HEADS_LAYOUT_PROBE = _heads_layout_probe()     # (batch 2, length 5 or 7, heads 3, features 4 or 6)
+
+
+def name_heads_layout(fn, e, said):
+    """round56 (blind56 q5_flax_layout_einsum_with_heads_before_features): a crash in einsum's or broadcasting's
+    words where a second call shows the function is attention for (batch, length, heads, features) tensors, Flax's
+    layout: on Q (2, 5, 3, 4), K (2, 7, 3, 4), V (2, 7, 3, 6) with mask=None it gives, in that layout, the right
+    output (2, 5, 3, 6). A correct function cannot (its batch axes 5 and 7 do not broadcast)."""
+    if not ("einsum()" in e.message or "must match the size of tensor" in e.message):
+        return
+    Q, K, V, want = HEADS_LAYOUT_PROBE
+    out = second_call(fn, Q, K, V, mask=None)
+    if (type(out) is torch.Tensor and out.shape == want.shape and out.is_floating_point()
+            and torch.allclose(out.double(), want, rtol=0, atol=1e-6)):
+        raise Misconception("einsum_heads_layout", f"{said}; and on Q (2, 5, 3, 4), K (2, 7, 3, 4), V (2, 7, 3, 6) "
+                            "with mask=None it gives the right attention for tensors laid out as (batch, length, "
+                            "heads, features), Flax's layout, not this notebook's (..., length, features): "
+                            + describe("einsum_heads_layout"))
+
+
 def name_crash(fn, Q, K, V, mask, e, grad=False):
     """name_crash_by_calls, where a crash that a 2-D slice or another rank shows to be fixed_axes is said in
     torch.mm / .mm / bmm's own fixed-rank words ("self must be a matrix", "batch1 must be a 3D tensor"): those
@@ -1240,6 +1268,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
                              "input with dim=-1: fix it first, Question 3's tests say how)")
     name_size_crash(e, said)
     name_tuple_as_tensor(e, said)
+    name_heads_layout(plain_fn, e, said)       # round56: Flax's (..., length, heads, features) einsum strings
     name_fixed_rank(fn, Q, K, V, mask, e, said)
     if "is invalid for input of size" in e.message:
         name_output_given_input_shape(fn, *plain, said)
@@ -1990,6 +2019,19 @@ def attempt(fn, Q, K, V, mask):
         judge(fn, Q, K, V, mask, got, "the output")     # says what it is (the weights, a tuple...)
 
 
+def name_large_scores_dtype_changed(Q, K, V, mask, got):
+    """A float16 call with large scores that comes back in another floating dtype with the right values, within
+    the rounding of large scores (`near`, the test's own closeness; exact comparisons would fail on bfloat16's)."""
+    if (type(got) is torch.Tensor and got.is_floating_point() and got.dtype != Q.dtype
+            and bool(torch.isfinite(got).all())):
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        if got.shape == expected.shape and near(got, expected):
+            raise Misconception("dtype_changed", f"the float16 output with large scores comes back as {got.dtype} "
+                                f"for a {Q.dtype} input, with the right values (within the rounding of large "
+                                "scores): keep the input's dtype (cast back, or do not convert: a .float(), a "
+                                "float32 tensor or torch.autocast inside the function changes it)")
+
+
 def large_scores_ok(got, expected):
     """The verdict of test_float16_large_scores, for the shrunk inputs too."""
     return (type(got) is torch.Tensor and got.dtype == torch.float16 and got.shape == expected.shape
@@ -1997,6 +2039,7 @@ def large_scores_ok(got, expected):
 
 
 def judge_large_scores(fn, Q, K, V, mask, got):
+    name_large_scores_dtype_changed(Q, K, V, mask, got)      # round56: bfloat16 from torch.autocast, float32...
     if type(got) is not torch.Tensor or got.dtype != torch.float16 or tuple(got.shape) != tuple(Q.shape):
         if type(got) is torch.Tensor and got.dtype == torch.float16:
             # the right values in another axis order, within float16's rounding of large scores (`near`)
@@ -2295,6 +2338,7 @@ def check_vectorised(fn, cases, rng, limit):
                 first = call(fn, Q, K, V, mask=mask, what=FN)
             except StudentCodeError as e:
                 said = f"the timing of {FN} could not be verified: it crashes on 3-D inputs with a full mask"
+                name_heads_layout(fn, e, f"{said} ({e.exc_type}: {e.message})")      # round56
                 name_values_first(fn, Q, K, V, mask, e, f"{said} ({e.exc_type}: {e.message})")
                 by_words = crash_words(e)      # the words alone prove it (a view with leading 1s): say so here too
                 if by_words is not None:
@@ -4730,12 +4774,119 @@ def inplace_scaling_of_an_input(submission) -> str | None:
     return None
 
 
+def scores_exponentiated_in_place(submission, answer: str) -> str | None:
+    """round56 (blind56 q6_scores_exponentiated_in_place_with_out_then_reused_for_the_causal_weights): the source
+    text of the first exponential in the cells assigning `answer` that writes over a tensor of the cell: an exp
+    call whose out= is a name (torch.exp(scores3, out=scores3)), or x.exp_(); None where there is none. Student
+    text: parsed, never run."""
+    try:
+        for _source, tree in answer_cell_trees(submission, answer):
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                f = node.func
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                out = [k.value for k in node.keywords if k.arg == "out"]
+                if (name == "exp" and out and isinstance(out[0], ast.Name)) or name == "exp_":
+                    return unparse(node)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    return None
+
+
+def name_trace_scores_exponentiated_in_place(got, what, submission, atol) -> None:
+    """q6, round56: the causal weights are the masked softmax of exp(scores3) (or of exp(scores3 - its row max)),
+    a replay of scores3 overwritten by its exponentials before the causal line reuses it, and the cell shows such
+    an exponential (out= naming a tensor, or exp_). A value alone could be another slip: both are needed."""
+    s = ref.Q3 @ ref.K3.T / 2.0
+    keep = ref.causal_mask(3)
+    if type(got) is not torch.Tensor or tuple(got.shape) != (3, 3) or not got.is_floating_point():
+        return
+    for e in (torch.exp(s), torch.exp(s - s.amax(dim=-1, keepdim=True))):
+        w = torch.softmax(e.masked_fill(~keep, float("-inf")), dim=-1)
+        if torch.allclose(got.double(), w, rtol=0, atol=atol):
+            break
+    else:
+        return
+    line = scores_exponentiated_in_place(submission, "weights3_causal")
+    if line is None:
+        return
+    raise Misconception("overwritten_in_place_then_reused", f"{what} is the causal softmax of exp(scores3), not of "
+                        f"scores3: `{line}` writes the exponentials over the scores (out= names the tensor it "
+                        "writes into; exp_ works in place), and the causal line then masks and exponentiates them "
+                        "again. " + describe("overwritten_in_place_then_reused"))
+
+
+_FLAT_VIEWS = _VIEW_METHODS | {"reshape", "flatten", "ravel", "view_as", "reshape_as"}   # views when contiguous
+
+
+def inplace_write_before_scaled_variance(submission) -> str | None:
+    """round56 (blind56 q2_hand_variance_squares_a_view_of_the_raw_scores_in_place): the source text of the first
+    in-place write (`d -= ...`, d.pow_(2), d.sub_(...)) in the cells assigning scaled_score_var whose target is a
+    tensor the scaled_score_var line reads, or a view of it (x.view(-1), x.reshape(-1), x.flatten(), x[...], x.T),
+    directly or through a name assigned such a view; None where there is none. Student text: parsed, never run."""
+    try:
+        for _source, tree in answer_cell_trees(submission, "scaled_score_var"):
+            body = list(ast.walk(tree))
+            roots = {n.id for a in body if isinstance(a, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == "scaled_score_var" for t in a.targets)
+                     for n in ast.walk(a.value) if isinstance(n, ast.Name)}
+            for _ in range(3):          # names assigned a view of a root (_dev = raw_scores.view(-1)), to a fixed point
+                for n in body:
+                    if (isinstance(n, ast.Assign) and _is_flat_view_of(n.value, roots)
+                            and all(isinstance(t, ast.Name) for t in n.targets)):
+                        roots |= {t.id for t in n.targets}
+            for n in body:
+                if isinstance(n, ast.AugAssign) and _is_flat_view_of(n.target, roots):
+                    return unparse(n)
+                if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
+                        and not n.func.attr.startswith("_") and _is_flat_view_of(n.func.value, roots)):
+                    return unparse(n)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    return None
+
+
+def _is_flat_view_of(expr, roots) -> bool:
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id in roots
+        if isinstance(expr, ast.Attribute) and expr.attr in ("T", "mT", "data"):
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in _FLAT_VIEWS:
+            expr = expr.func.value
+        else:
+            return False
+
+
+def name_scores_changed_in_place_before_scaling(scaled, submission, atol) -> None:
+    """q2, round56: scaled_score_var is the variance of the example's scores once changed in place, replayed (the
+    squared deviations from the mean, or the squares, divided by sqrt(8)), and the cell writes in place into the
+    scores the scaled line reads, or a view of them. The value alone could be another statistic: both are needed."""
+    r = ref._Qb @ ref._Kb.transpose(-2, -1)
+    changed = ((r - r.mean()) ** 2, r ** 2)
+    if not any(abs(scaled - float((c / math.sqrt(8)).var())) < atol for c in changed):
+        return
+    line = inplace_write_before_scaled_variance(submission)
+    if line is None:
+        return
+    raise Misconception("overwritten_in_place_then_reused", f"scaled_score_var is {scaled:.4g}, the variance of "
+                        "the scores once changed in place (their squared deviations, or squares, divided by "
+                        f"sqrt(8)), not of the scaled scores: `{line}` writes into the scores themselves (a view "
+                        "such as raw_scores.view(-1) shares their memory), so the scaled line reads the changed "
+                        "values. " + describe("overwritten_in_place_then_reused"))
+
+
 def name_trace_scaled_twice_in_place(got, what, submission, atol, causal=False) -> None:
     """q6, round46 (blind45 q6_keys_scaled_in_place_through_a_transpose_view): `got` is the trace's weights from
     the scores divided by 4 = 2 x 2 (the number divide_by_dk gives, d_k = 4), and the cell scales an input in
     place (inplace_scaling_of_an_input: `Kt /= 2` on the view K3.T): the right scale 2 applied to K3 (or Q3)
     itself, so that the second call divides the already divided tensor again. inplace_on_input, never a scale
     slip: the source's own scale is right."""
+    if causal:
+        name_trace_scores_exponentiated_in_place(got, what, submission, atol)      # round56
     s = ref.Q3 @ ref.K3.T / 4.0
     if causal:
         s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
@@ -5956,6 +6107,65 @@ def name_numpy_reduction_on_tensor(missing, crash):
                         f"alone still fails (NumPy passes ddof=0 itself); call the tensor's method, x.{which}() "
                         f"(already unbiased), or NumPy on an array, np.{which}(x.numpy(), ddof=1): "
                         + describe("numpy_keyword"))
+
+
+def one_based_permutes(submission, answer: str) -> list[tuple[int, ...]]:
+    """round56 (blind56 q1_keys_permuted_with_matlab_one_based_axis_numbers): the axis numbers of each
+    .permute / torch.permute call in the cells assigning `answer` whose numbers, all written as ints, are 1 to n in
+    some order (MATLAB's permute(K, [1 3 2]) counted from 1): permute(1, 3, 2), permute((1, 3, 2)). Student text:
+    parsed, never run."""
+    found: list[tuple[int, ...]] = []
+    try:
+        for _source, tree in answer_cell_trees(submission, answer):
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "permute" and node.args):
+                    continue
+                args = list(node.args)
+                if isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
+                    args = args[1:]                        # torch.permute(K, (1, 3, 2))
+                if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+                    args = list(args[0].elts)
+                axes = [a.value for a in args if isinstance(a, ast.Constant) and type(a.value) is int]
+                if len(axes) == len(args) >= 2 and sorted(axes) == list(range(1, len(axes) + 1)):
+                    found.append(tuple(axes))
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return []
+    return found
+
+
+def name_one_based_permute_crash(missing, crash, shapes, submission):
+    """q1, round56: an answer undefined because its cell stopped on a permute whose axis numbers count from 1
+    (the source: every number one too many), and that permute on zeros of one of the question's shapes raises the
+    cell's own words ("Dimension out of range ... but got 3")."""
+    if not crash:
+        return
+    for axes in one_based_permutes(submission, missing):
+        replays = {f"axes_counted_from_one/{i}": (lambda s=s, a=axes: torch.zeros(s).permute(*a))
+                   for i, s in enumerate(dict.fromkeys(tuple(s) for s in shapes)) if len(s) == len(axes)}
+        if replays and crash_replayed(crash, replays) is not None:
+            right = ", ".join(str(a - 1) for a in axes)
+            raise Misconception("axes_counted_from_one", f"`{missing}` is not defined: its cell stopped with "
+                                f"{crash.split(' (line ')[0].rstrip('.')}: your permute{axes} numbers the axes from 1, "
+                                f"as MATLAB does; a {len(axes)}-D tensor's axes are 0 to {len(axes) - 1}, so "
+                                f"permute({right}) is meant: " + describe("axes_counted_from_one"))
+
+
+def name_statistics_of_tensor_crash(missing, crash):
+    """q2, round56 (blind56 q2_statistics_variance_fed_zero_dim_tensors_instead_of_floats): an answer undefined
+    because its cell stopped where the statistics module was given a tensor: iterating it yields 0-dim tensors,
+    which statistics cannot turn into fractions. Named when the grader's own statistics.variance (or pvariance,
+    stdev, pstdev, mean, median_low...) of a flattened (2, 5, 5) tensor raises the same words."""
+    import statistics
+    S = torch.zeros(2, 5, 5).flatten()
+    replays = {f"statistics_of_tensor/{f.__name__}": (lambda f=f: f(S))
+               for f in (statistics.variance, statistics.pvariance, statistics.stdev, statistics.pstdev,
+                         statistics.mean)}
+    if not crash or not any(crash_replayed(crash, {k: f}) for k, f in replays.items()):
+        return
+    raise Misconception("statistics_of_tensor", f"`{missing}` is not defined: its cell stopped with "
+                        f"{crash.split(' (line ')[0].rstrip('.')}, the crash that statistics.variance (or mean, stdev) "
+                        "of a tensor's items gives: " + describe("statistics_of_tensor"))
 
 
 SQUARE_HELPER = "generate_square_subsequent_mask"

@@ -646,6 +646,28 @@ MISCONCEPTIONS = {
                                "copies nothing, both names are the same list, so the change shows under both. Copy "
                                "it first (list(weights_shape), weights_shape.copy()) or write each shape as its own "
                                "tuple, (4, 10, 10) and (4, 10, 128)",
+    # naming round 56 (blind56)
+    "overwritten_in_place_then_reused": "changing a tensor in place and then using it again as if it still held "
+                                        "its old values: out=x (torch.exp(x, out=x)), exp_, -=, pow_ and the like "
+                                        "write into x itself, and so do they through a view of x (x.view(-1), "
+                                        "x.reshape(-1), x.flatten() and x.T share x's memory). Compute the new "
+                                        "values as a new tensor (torch.exp(x), d = x - x.mean()), or .clone() "
+                                        "first",
+    "axes_counted_from_one": "numbering axes from 1, as MATLAB does (permute(K, [1 3 2])): PyTorch, like NumPy, "
+                             "counts axes from 0, so a 3-D tensor's axes are 0, 1 and 2 and there is no axis 3 "
+                             "('Dimension out of range'). Take one from each number, K.permute(0, 2, 1), or swap "
+                             "the last two axes by their negative numbers, K.transpose(-2, -1)",
+    "statistics_of_tensor": "giving Python's statistics module (statistics.variance, mean, stdev) a tensor: "
+                            "iterating a tensor yields 0-dim tensors, not Python numbers, and statistics cannot "
+                            "turn a Tensor into a fraction ('can't convert type 'Tensor' to "
+                            "numerator/denominator'). Turn the values into Python floats first, "
+                            "statistics.variance(scores.flatten().tolist()), or use the tensor's own .var() "
+                            "(also the n - 1 sample variance)",
+    "einsum_heads_layout": "writing the einsum strings for tensors laid out as (batch, length, heads, features), "
+                           "as Flax and JAX code does ('...qhd,...khd->...hqk'): here Q, K and V are (..., length, "
+                           "features), heads (if any) before the length, so q and k land on a batch or heads axis "
+                           "and h on the tokens. Write the strings for this layout: '...qd,...kd->...qk' for the "
+                           "scores and '...qk,...kd->...qd' for the output",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

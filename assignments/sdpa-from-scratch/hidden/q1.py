@@ -229,11 +229,13 @@ def test_out_shape(out_shape, submission=None):
         raise AssertionError(f"out_shape is {got}, not the shape of the attention output")
 
 
-def _cell_crashed(missing, resolve, crash=""):
+def _cell_crashed(missing, resolve, crash="", submission=None):
     """weights_shape or out_shape undefined because the cell's shape probe crashed: named when the crash is
-    what Q @ K, or Q @ K.T, gives on zeros of the question's shapes (the probe a student writes)."""
+    what Q @ K, or Q @ K.T, gives on zeros of the question's shapes (the probe a student writes), or what the
+    cell's permute with axes counted from 1 gives on them (round56)."""
     if missing in ("weights_shape", "out_shape"):
         diag.name_scores_crash(missing, crash, INPUTS["Q"], INPUTS["K"])
+        diag.name_one_based_permute_crash(missing, crash, INPUTS.values(), submission)
 
 
 test_weights_shape.test_func.on_missing = _cell_crashed

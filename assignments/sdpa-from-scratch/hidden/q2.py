@@ -133,6 +133,7 @@ def _check_variances(raw, scaled, submission=None):
                                                         "scale_from_ndim": [ref.raw_score_var / ref._Qb.dim()],
                                                         **diag.score_statistics_to_rounding(scaled, 8 ** 0.5)},
                          "scaled_score_var", ATOL)
+        diag.name_scores_changed_in_place_before_scaling(scaled, submission, ATOL)     # round56: a view's -=, pow_
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
 
@@ -241,6 +242,7 @@ def _cell_crashed(missing, resolve, crash=""):
         diag.name_scores_crash(missing, crash, tuple(ref._Qb.shape), tuple(ref._Kb.shape))
         diag.name_variance_crash(missing, crash)
         diag.name_numpy_reduction_on_tensor(missing, crash)      # round55: np.var(tensor) calls Tensor.var(axis=...)
+        diag.name_statistics_of_tensor_crash(missing, crash)     # round56: statistics.variance of 0-dim tensors
 
 
 test_score_variances.test_func.on_missing = _cell_crashed
