@@ -78,7 +78,9 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"'Tensor' object has no attribute '(?:astype|copy)'"), "numpy_method"),
     (re.compile(r"expected m1 and m2 to have the same dtype, but got: \S+ != \S+|expected scalar type \w+ but found "
                 r"\w+|Found dtype \w+ but expected \w+|expected both vectors to have same dtype|input tensors must have the "
-                r"same dtype, but got"), "dtype_mix"),
+                r"same dtype, but got"
+                # torch.allclose / isclose given two dtypes (they do not promote): "Double did not match Float"
+                r"|\b(?:Double|Float|Half|BFloat16) did not match (?:Double|Float|Half|BFloat16)\b"), "dtype_mix"),
     (re.compile(r"view size is not compatible with input tensor's size and stride"), "view_on_noncontiguous"),
     (re.compile(r"\bmasked_fill_?\(\) received an invalid combination of arguments - got \((?:Tensor, )?(?:float|int|bool), "
                 r"Tensor\)"), "masked_fill_arguments_swapped"),

@@ -173,7 +173,10 @@ def size_as_dim(e: StudentCodeError, sizes: dict) -> Misconception | None:
                          "size of the inputs, passed as a dimension: " + describe("size_as_dim"))
 
 
-DTYPE_CRASH = re.compile(r"same dtype|scalar type|dtype.* != |expected .*(Double|Float|Half).* but (got|found)")
+DTYPE_CRASH = re.compile(r"same dtype|scalar type|dtype.* != |expected .*(Double|Float|Half).* but (got|found)"
+                         r"|\b(Double|Float|Half|BFloat16) did not match (Double|Float|Half|BFloat16)\b")
+# torch.allclose / torch.isclose on two tensors of different dtypes: they do not promote (round 56)
+_COMPARED_DTYPES = re.compile(r"\b(Double|Float|Half|BFloat16) did not match (Double|Float|Half|BFloat16)\b")
 
 
 def dtype_mix_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
@@ -194,6 +197,17 @@ def dtype_mix_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | No
             and all(p.dtype == other and matching_variants(p, {"right": r}, other) for p, r in zip(out, right))):
         return None
     named = str(other).replace("torch.", "")
+    compared = _COMPARED_DTYPES.search(e.message.splitlines()[0])
+    if compared is not None:
+        # allclose's words: a check that compares an input-dtype tensor with one made without dtype= (round 56)
+        line = crash_source_line(e)
+        quoted = f" (at `{line[:120]}`)" if line else student_line(e)
+        return Misconception("dtype_mix", f"your code raised {e.exc_type}: {compared.group(0)}{quoted} on "
+                             f"{str(Q.dtype).replace('torch.', '')} inputs: torch.allclose and torch.isclose compare "
+                             f"two tensors of one dtype only, and on the same values in {named} it runs and both "
+                             f"results are right, so a tensor made inside in {named}"
+                             + (" (torch.ones, torch.zeros or torch.tensor without dtype=, float32 by default)"
+                                if other == torch.float32 else "") + " meets the input's dtype: " + describe("dtype_mix"))
     return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on "
                          f"{str(Q.dtype).replace('torch.', '')} inputs; on the same values in {named} it runs and both "
                          f"results are right, so a {named} tensor made inside meets an input of another dtype: "
@@ -1528,7 +1542,7 @@ def entropy_judge(fn, expected, what, dtype, variants):
         try:
             plain(got)
         except Misconception as m:
-            raise implicit_dim_confirmed(fn, m, what) from None
+            raise cross_entropy_classes_said(implicit_dim_confirmed(fn, m, what), got, variants, dtype) from None
         except AssertionError:
             nan_seen = type(got) is torch.Tensor and got.is_floating_point() and bool(torch.isnan(got).any())
             named = raw_scores_entropy(fn, nan_seen)
@@ -1552,6 +1566,21 @@ def entropy_judge(fn, expected, what, dtype, variants):
                 raise Misconception("entropy_guard_too_large", f"{what}: {said}") from None
             raise
     return judge
+
+
+def cross_entropy_classes_said(m, got, variants, dtype):
+    """entropy_wrong_dim told as F.cross_entropy's class axis where `got` is exactly the replay
+    -(p * log_softmax(logits, dim=1)).sum(dim=1), p the softmax over the last dim: H(p) written as
+    F.cross_entropy(logits, p, reduction="none"), whose classes are dim 1 ((N, C, ...), PyTorch's layout, not
+    TensorFlow's last axis); only logits of 3 or more axes show it (blind56). `m` unchanged otherwise."""
+    replay = variants.get("entropy_wrong_dim/cross_entropy_dim1") if hasattr(variants, "get") else None
+    if getattr(m, "key", None) != "entropy_wrong_dim" or replay is None or type(got) is not torch.Tensor \
+            or not matching_variants(got, {"v": replay}, dtype):
+        return m
+    return Misconception("entropy_wrong_dim", f"{m}: it is -(p * log_softmax(logits, dim=1)).sum(dim=1), what "
+                         "F.cross_entropy(logits, p) gives, since F.cross_entropy takes its classes on dim 1 (an "
+                         "(N, C, ...) input), not on the last dim; write the entropy out, "
+                         "-(p * F.log_softmax(logits, dim=-1)).sum(dim=-1)")
 
 
 # the epsilons a guard is written with: powers of ten and the float dtypes' machine epsilons
@@ -2721,6 +2750,17 @@ def mha_dtype_crash(fn, e, X, Ws, n_heads) -> Misconception | None:
     if type(again) is not torch.Tensor or again.dtype != other or not matching_variants(again, {"right": right}, other):
         return None
     named = str(other).replace("torch.", "")
+    compared = _COMPARED_DTYPES.search(e.message.splitlines()[0])
+    if compared is not None:
+        # allclose's words: a check that compares an input-dtype tensor with one made without dtype= (round 56)
+        line = crash_source_line(e)
+        quoted = f" (at `{line[:120]}`)" if line else student_line(e)
+        return Misconception("dtype_mix", f"your code raised {e.exc_type}: {compared.group(0)}{quoted} on "
+                             f"{str(X.dtype).replace('torch.', '')} inputs: torch.allclose and torch.isclose compare "
+                             f"two tensors of one dtype only, and on the same values in {named} it runs and "
+                             f"is right, so a tensor made inside in {named}"
+                             + (" (torch.ones, torch.zeros or torch.tensor without dtype=, float32 by default)"
+                                if other == torch.float32 else "") + " meets the input's dtype: " + describe("dtype_mix"))
     return Misconception("dtype_changed", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} on "
                          f"{str(X.dtype).replace('torch.', '')} inputs; on the same values in {named} it runs and is "
                          f"right, so a {named} tensor made inside meets an input of another dtype: "
@@ -2779,11 +2819,107 @@ def scale_as_written(submission, name):
     try:
         yield
     except Misconception as m:
+        if m.key == "keepdim_left_on":
+            raise added_axis_from_source(submission, m, (name,)) from None
         said = describe("scale_precedence")
         written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
         if written is None or said not in str(m):
             raise
         raise Misconception("scale_precedence", str(m).replace(said, minus_half_said(written))) from None
+
+
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "logsumexp", "norm", "vector_norm", "prod",
+                         "std", "var", "median", "nansum", "nanmean", "argmax", "argmin", "all", "any", "count_nonzero"})
+_ADDING = frozenset({"unsqueeze", "unsqueeze_", "atleast_3d", "atleast_2d"})
+
+
+def _called(node) -> str | None:
+    """The name a call calls (`x.sum(...)`, `torch.sum(...)`: "sum"), or None."""
+    import ast
+    if not isinstance(node, ast.Call):
+        return None
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+
+
+def _reduction(node) -> bool:
+    """A reduction's result: `x.sum(-1)`, `torch.max(x, -1).values`, `x.max(-1)[0]`."""
+    import ast
+    for _ in range(4):      # a few steps: a chain x[0][0]... thousands long is walked once per node otherwise
+        if not isinstance(node, (ast.Attribute, ast.Subscript)) \
+                or isinstance(node, ast.Attribute) and node.attr not in ("values", "indices"):
+            break
+        node = node.value
+    return _called(node) in _REDUCTIONS
+
+
+def _axis_evidence(funcs) -> tuple[str | None, str | None]:
+    """(a reduction whose size-1 axis stays in what it feeds, an axis added where nothing is reduced), each the
+    first such expression of `funcs` (parsed defs, read, never run), quoted bounded, or None. A reduction with
+    keepdim=True (or a [..., None] / unsqueeze of one) that is the right side of a `/` or `-` is the softmax's
+    normaliser or shift, broadcast back, so no axis of the result: not counted."""
+    import ast
+    from autograder.grading.pyparse import unparse
+    kept = added = None
+    for func in funcs:
+        parents = {}
+        for node in ast.walk(func):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+        for node in sorted(ast.walk(func), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+            keeps = isinstance(node, ast.Call) and _reduction(node) and any(
+                k.arg in ("keepdim", "keepdims") and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.keywords)
+            on = None
+            if isinstance(node, ast.Subscript) and any(
+                    isinstance(e, ast.Constant) and e.value is None
+                    for e in (node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])):
+                on = node.value
+            elif _called(node) in _ADDING:
+                method = isinstance(node.func, ast.Attribute) and node.func.attr.startswith("unsq") \
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+                on = node.func.value if method else (node.args[0] if node.args else node)
+            elif _called(node) in ("view", "reshape") and isinstance(node.func, ast.Attribute) and node.args \
+                    and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1 and len(node.args) > 1:
+                on = node.func.value
+            if on is not None and _reduction(on):
+                keeps, on = True, None
+            if not keeps and on is None:
+                continue
+            top, parent, steps = node, parents.get(node), 0
+            while steps < 4 and (isinstance(parent, ast.Attribute) and parent.attr in ("values", "indices")
+                                 or isinstance(parent, ast.Subscript) and parent.value is top):   # m.values, m[0]
+                top, parent, steps = parent, parents.get(parent), steps + 1
+            broadcast = isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Div, ast.Sub)) \
+                and parent.right is top
+            if keeps and not broadcast:
+                return unparse(node)[:100], added
+            elif on is not None and added is None:
+                added = f"`{unparse(node)[:100]}` in {func.name}"
+    return kept, added
+
+
+def added_axis_from_source(submission, m, names):
+    """keepdim_left_on (right values with one more size-1 axis, from checks.raise_if_other_container) told as
+    size_one_axes_added where the source of the notebook's last `def` of each of `names` keeps no reduced axis:
+    no reduction with keepdim=True (or [..., None] of one) outside a softmax's normaliser, so the extra axis was
+    added (an unsqueeze(0) for torch.bmm, a [None], a .view(1, ...)), which the message quotes when it shows.
+    `m` unchanged where the source is not read or does show a kept reduction (round 56)."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None or m.key != "keepdim_left_on":
+        return m
+    try:
+        cells = cells_of(submission)
+        funcs = [f for f in (last_function_def(cells, n, max_chars=20000) for n in names) if f is not None]
+        kept, added = _axis_evidence(funcs) if funcs else ("", None)
+    except (RecursionError, MemoryError):
+        return m
+    said = describe("keepdim_left_on")
+    if kept is not None or said not in str(m):
+        return m
+    head = str(m).split(said)[0].rstrip(": ")
+    where = f" (the axis comes from {added}, and no reduction keeps it)" if added else ""
+    return Misconception("size_one_axes_added", f"{head}{where}: " + describe("size_one_axes_added"))
 
 
 def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:

@@ -68,11 +68,12 @@ def test_float32_square(attention, device, rng, submission=None):
 
 
 @test_case(points=1, hidden=True)
-def test_weight_rows_sum_to_one(attention, rng):
+def test_weight_rows_sum_to_one(attention, rng, submission=None):
     Q, K, V = D.draw_inputs(rng, 4, 9, 16, 3, torch.float32, scale=3.0)
     pair = D.call_pair(attention, Q, K, V, 16)
-    raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1], "the weight matrix",
-                             dtype=Q.dtype)
+    with D.scale_as_written(submission, "attention"):   # a size-1 axis kept or added: told from the source
+        raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1],
+                                 "the weight matrix", dtype=Q.dtype)
     w = assert_plain_tensor(pair[1], "weights")
     right = ref.attention(Q.double(), K.double(), V.double(), 16)
     D.raise_if_weights_transposed(pair, right, Q.dtype, "the weight matrix")
