@@ -252,6 +252,7 @@ class Grader:
                                 specs=specs, isolation=self.isolation,
                                 elapsed_s=time.perf_counter() - start, **parts)  # type: ignore[arg-type]
 
+        reading = time.monotonic()   # from here the submission's own time runs (red-team round 78)
         try:
             with timers.span("read notebook"):
                 sub: Submission = read_submission(Path(path), self.course.config.limits)
@@ -287,6 +288,8 @@ class Grader:
         manual = self._manual(slug, sub)
         policy = self.policy(slug)
         message = ""
+        # reading and checking the notebook's own bytes here is its time too: submission_timeout_s bounds the grade
+        read_s = time.monotonic() - reading
         with timers.span("wait for the zygote"):
             zygote = self.zygote     # before a CUDA slot: its first use may start a CUDA worker of its own
         with self._lock:
@@ -307,6 +310,7 @@ class Grader:
                     raise
         try:
             session = self._worker(zygote, policy, spare)
+            session.deadline -= read_s
             try:
                 with timers.span("cells"):
                     outcome = session.exec_cells(sub.cells)

@@ -170,20 +170,30 @@ def _in_worker_io(frame: FrameType | None) -> bool:
 
 
 @contextmanager
-def cpu_budget(seconds: float) -> Iterator[None]:
+def cpu_budget(seconds: float, until: float | None = None) -> Iterator[None]:
     """Raise CheckTooSlow in the block once this process has spent `seconds` of CPU in it (ITIMER_PROF: this
     process's CPU, so the waits for the worker, whose CPU is its own, do not count). A hidden test's checks run
     on student values in the trusted process: a regular expression that backtracks on a string of megabytes, or
     any other check made slow on purpose, costs the test, not the batch (red-team round 48). The exception is
     raised between two Python instructions, never inside the worker's protocol (_in_worker_io). Only in the main
-    thread (where signals are handled); elsewhere, or with 0 seconds, no budget."""
+    thread (where signals are handled); elsewhere, or with 0 seconds, no budget. `until` (time.monotonic()): also
+    stop there, looked at every UNTIL_TICK_S of CPU (a loaded host gives a check less CPU than wall time: the
+    submission's deadline is a wall-clock one, red-team round 78)."""
     if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
     armed = True
+    began = time.process_time()
+
+    def next_look() -> float:   # CPU seconds to the next look: the budget's end, or sooner to see the clock
+        left = max(seconds - (time.process_time() - began), 0.001)
+        return left if until is None else min(left, UNTIL_TICK_S)
 
     def over_budget(_signum: int, frame: FrameType | None) -> None:
         if not armed:
+            return
+        if time.process_time() - began < seconds and (until is None or time.monotonic() < until):
+            signal.setitimer(signal.ITIMER_PROF, next_look())
             return
         if _in_worker_io(frame):
             signal.setitimer(signal.ITIMER_PROF, 0.05)   # try again once the test is back in its own code
@@ -192,7 +202,7 @@ def cpu_budget(seconds: float) -> Iterator[None]:
 
     previous = signal.signal(signal.SIGPROF, over_budget)
     grad, dtype, filters = torch.is_grad_enabled(), torch.get_default_dtype(), list(warnings.filters)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_PROF, next_look())
     try:
         yield
     finally:
@@ -234,7 +244,8 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                                            check_cpu_s)
     reports = hold_excuses(runs, reports, charges)
     reports = withhold_unearned(name_gpu_only_failures(reports), tests)
-    if references and submission is not None:
+    left = _seconds_left(namespace)
+    if references and submission is not None and (left is None or left > 0):   # feedback only: not past the deadline
         with timers.span("one-edit search"):
             by_key = {(t.question, t.name): t for t in tests}
             try:
@@ -245,6 +256,20 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
             except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
                 timers.count(f"one-edit search failed: {type(e).__name__}")
     return [describe_misconception(r, misconceptions or {}) for r in reports]
+
+
+# Seconds a hidden test's own checks may still run past the submission's deadline: a test that would start later
+# fails at once, so the whole grade ends within about this of submission_timeout_s.
+SPENT_GRACE_S = 1.0
+# CPU seconds between two looks at the clock by a check's budget that has a deadline (cpu_budget's `until`)
+UNTIL_TICK_S = 0.25
+
+
+def _seconds_left(namespace: StudentNamespace) -> float | None:
+    """Seconds until the submission's deadline (its worker session's: every worker of the submission keeps the
+    first one's), or None for a namespace without one (a local one in the tests)."""
+    deadline = getattr(getattr(namespace, "session", None), "deadline", None)
+    return deadline - time.monotonic() if isinstance(deadline, (int, float)) else None
 
 
 def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed: int, devices: list[str],
@@ -275,13 +300,19 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
         started = time.monotonic() if timers.ON else 0.0
         exc: BaseException | None = runaway_reason(namespace, test)
         charge = ChargeRecord()
+        left = _seconds_left(namespace)
+        spent = WorkerTimeout("grading this submission", float(getattr(getattr(namespace, "policy", None),
+                                                                       "submission_timeout_s", 0.0)))
+        if exc is None and left is not None and left <= -SPENT_GRACE_S:
+            exc = spent   # the submission's whole time is spent: its checks would run here past it (red-team round 78)
         if exc is not None:
             pass  # it takes a function that ran away before: fails at once, nothing restarted
         elif test.student_names and not namespace.alive():
             exc = WorkerCrashed(KNOCK_ON)
         else:
             try:
-                with cpu_budget(check_cpu_s):
+                # never past the submission's own deadline by more than SPENT_GRACE_S
+                with cpu_budget(check_cpu_s, None if left is None else time.monotonic() + left + SPENT_GRACE_S):
                     kwargs = test_arguments(test, device, seed, namespace, submission)
                     missing = [p for p in test.student_names if kwargs[p] is None and p not in test.optional]
                     if missing:
@@ -306,7 +337,9 @@ def _run_each(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, seed
             except NotAnswered as e:
                 exc = left_unanswered(e, submission)
             except Exception as e:  # noqa: BLE001 - every failure becomes a report
-                exc = e
+                now_left = _seconds_left(namespace)
+                exc = spent if isinstance(e, CheckTooSlow) and now_left is not None and now_left <= 0 \
+                    else e   # stopped by the submission's deadline, not by its own budget: said so
         reports.append(classify(test, device, points, exc, time.perf_counter() - start, submission))
         charges.append(charge)
         timers.add(f"test {test.question} {test.name}", started, time.monotonic())
