@@ -143,6 +143,16 @@ MISCONCEPTIONS: dict[str, str] = {
                                      "a type annotation, which binds nothing, so the name stays undefined",
     "answer_compared_not_assigned": "writing `name == \"C\"` where `name = \"C\"` is meant: == compares (and, with "
                                     "the name undefined, raises NameError); one = assigns",
+    "answer_r_arrow_not_assigned": "writing R's arrow `name <- \"C\"` where `name = \"C\"` is meant: Python reads "
+                                   "<- as two operators, the comparison name < -\"C\", which assigns nothing (and "
+                                   "raises: the name is undefined, or a string cannot be negated); one = assigns",
+    "int_tensor_negative_power": "raising an integer tensor to a negative whole power (counts ** -1): "
+                                 "torch.arange and torch.tensor of whole numbers without dtype= make int64, and torch "
+                                 "(like NumPy) refuses integers to negative integer powers; make the tensor floating "
+                                 "(torch.arange(1, T + 1, dtype=torch.float64), or .double()) or write 1.0 / counts",
+    "argmax_of_bool": "taking argmax (or argmin) of a bool tensor, NumPy's idiom for the first True: torch's argmax "
+                      "does not take bool input and raises; convert it first (mask.int().argmax()), and for a "
+                      "multiple-choice answer assign the letter you decided as a string, name = \"B\"",
     "answer_computed_by_code": "letting code pick the letter (a probe, a check with a fallback, a search over "
                                "the options) when the code picks a wrong option: what it measures or compares is "
                                "not what the question asks (look at its sign, max against min, the sizes it uses, "

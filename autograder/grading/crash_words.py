@@ -59,6 +59,10 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|argument 'size' failed to unpack the object at pos \d+ with error \"type must be tuple of ints,\s*"
                 r"but got torch\.(?:dtype|device)\""), "dtype_passed_positionally"),
     (re.compile(r"only one element tensors can be converted to Python scalars"), "tensor_to_number"),
+    # torch's (and NumPy's) words for an integer tensor to a negative whole power; argmax / argmin of a bool
+    # tensor (NumPy's take bool, torch's refuse it)
+    (re.compile(r"\bIntegers to negative integer powers are not allowed"), "int_tensor_negative_power"),
+    (re.compile(r"\barg(?:max|min)\(\): does not support bool input"), "argmax_of_bool"),
     (re.compile(r"(?:Subtraction|Negation), the `-` operator, (?:with|on) (?:a|two) bool tensors? is not "
                 r"supported"), "bool_mask_arithmetic"),
     (re.compile(r"\b(?:sqrt|rsqrt|exp|log|log2|log10|pow|tanh|sigmoid)\(\): argument 'input' \(position 1\) "
@@ -295,6 +299,9 @@ _CRASH_WITH_LINE: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
     (re.compile(r"only one element tensors can be converted to Python scalars"),
      re.compile(r"^(?!.*\b(?:math\.\w+|float|int)\().*\btorch\.(?:tensor|as_tensor|Tensor|FloatTensor|DoubleTensor)\("),
      "tensor_of_tensors"),
+    # an integer tensor to a negative whole power: the line that raised quoted where it shows the power
+    (re.compile(r"\bIntegers to negative integer powers are not allowed"), re.compile(r"\*\*|\bpow\("),
+     "int_tensor_negative_power"),
 )
 
 

@@ -405,7 +405,8 @@ def cell_crash(name: str, submission: SubmissionInfo | None) -> str:
 
 def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconception | None:
     """Why `name` is undefined where the source shows it (source_checks.unbound_answer: an annotation that binds
-    nothing, a comparison where = was meant, one near name bound), as the key the student reads."""
+    nothing, a comparison where = was meant, R's arrow `name <- value`, one near name bound), as the key the
+    student reads."""
     from autograder.grading.source_checks import left_none, left_none_call, left_none_lookup
     from autograder.grading.source_checks import unbound_answer as unbound
     found = unbound(submission.cells, name) if submission is not None else None
@@ -426,9 +427,11 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
         return None
     kind, shown = found
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",
-           "misspelled": "answer_name_misspelled", "local": "answer_bound_in_function"}[kind]
+           "arrow": "answer_r_arrow_not_assigned", "misspelled": "answer_name_misspelled",
+           "local": "answer_bound_in_function"}[kind]
     said = {"annotated": f"the notebook has `{shown}`, an annotation", "compared": f"the notebook has `{shown}`, a "
-            "comparison", "misspelled": f"and the notebook binds `{shown}`",
+            "comparison", "arrow": f"the notebook has `{shown}`, which Python reads as the comparison "
+            f"`{shown.replace('<-', '< -', 1)}`", "misspelled": f"and the notebook binds `{shown}`",
             "local": f"the notebook binds it only inside a function, `{shown}`"}[kind]
     return Misconception(key, f"`{name}` is not defined{',' if kind == 'misspelled' else ':'} {said}: " + describe(key))
 
@@ -437,7 +440,13 @@ def left_unanswered(error: NotAnswered, submission: SubmissionInfo | None) -> Mi
     """A name still the template's `...`, as the key the student reads: answer_compared_not_assigned where the
     notebook has `name == value` as a statement (== typed for =, so the template's `...` stayed), else
     answer_left_empty (the question is not answered: what the message says, now grouped as one mistake)."""
-    from autograder.grading.source_checks import compared_answer
+    from autograder.grading.source_checks import arrow_answer, compared_answer
+    arrow = arrow_answer(submission.cells, error.name) if submission is not None else None
+    if arrow is not None:   # R's `name <- "C"`: the comparison ... < -"C" raised, the template's `...` stayed
+        read = arrow.replace("<-", "< -", 1)
+        return Misconception("answer_r_arrow_not_assigned", f"`{error.name}` is still the template's `...`: the "
+                             f"notebook has `{arrow}`, which Python reads as the comparison `{read}`: "
+                             + describe("answer_r_arrow_not_assigned"))
     shown = compared_answer(submission.cells, error.name) if submission is not None else None
     if shown is not None:
         return Misconception("answer_compared_not_assigned", f"`{error.name}` is still the template's `...`: the "

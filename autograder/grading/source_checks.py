@@ -1232,7 +1232,8 @@ def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
 def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
     """Why the global `name` is unbound where the source shows it: ("annotated", the statement) for
     `name: value` (an annotation binds nothing), ("compared", the statement) for `name == value` as a
-    statement, ("local", the def and its binding) where only a function's body binds it (no `global`),
+    statement, ("arrow", the line) for R's `name <- value` (the comparison name < -value), ("local", the def and
+    its binding) where only a function's body binds it (no `global`),
     ("misspelled", the other name) where one module-level name, and only one, is spelt nearly as
     `name` (difflib ratio 0.85; names that differ only in digits are other questions': q7_answer is not a slip
     of q5_answer). None where a statement binds it (why that did not hold is another question), or nothing
@@ -1248,6 +1249,8 @@ def unbound_answer(cells: Sequence[str], name: str) -> tuple[str, str] | None:
                 if said is None and isinstance(n.target, ast.Name) and n.target.id == name:
                     said = ("annotated", unparse(n)[:60])
                 continue
+            if said is None and (arrow := _r_arrow(n, name, cells, _number)) is not None:
+                said = ("arrow", arrow)
             if said is None and _compares(n, name):
                 said = ("compared", unparse(n)[:60])
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in annotated_only:
@@ -1274,6 +1277,34 @@ def _compares(n: ast.AST, name: str) -> bool:
     """`name == value` as a statement: a comparison whose result is dropped, where `name = value` was meant."""
     return (isinstance(n, ast.Expr) and isinstance(n.value, ast.Compare) and isinstance(n.value.left, ast.Name)
             and n.value.left.id == name and len(n.value.ops) == 1 and isinstance(n.value.ops[0], ast.Eq))
+
+
+def _r_arrow(n: ast.AST, name: str, cells: Sequence[str], number: int) -> str | None:
+    """`name <- value` as a statement (R's assignment arrow, which Python reads as the comparison name < -value):
+    the line as the student wrote it (cut to 60 characters), where `<` and `-` stand side by side; else None."""
+    if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Compare) and isinstance(n.value.left, ast.Name)
+            and n.value.left.id == name and len(n.value.ops) == 1 and isinstance(n.value.ops[0], ast.Lt)
+            and isinstance(n.value.comparators[0], ast.UnaryOp) and isinstance(n.value.comparators[0].op, ast.USub)):
+        return None
+    left, right = n.value.left, n.value.comparators[0]
+    if not 1 <= number <= len(cells) or left.end_lineno != right.lineno or left.end_col_offset is None:
+        return None
+    lines = cells[number - 1].splitlines()
+    line = lines[right.lineno - 1].encode() if right.lineno <= len(lines) else b""   # ast's offsets are bytes
+    if line[left.end_col_offset:right.col_offset].strip() != b"<" or not line[:right.col_offset].endswith(b"<"):
+        return None
+    said = line[n.col_offset:n.end_col_offset if n.end_lineno == right.lineno else None]
+    return " ".join(said.decode(errors="replace").split())[:60]
+
+
+def arrow_answer(cells: Sequence[str], name: str) -> str | None:
+    """The first module-level statement `name <- value` (R's arrow, as written), else None: for an answer still the
+    template's `...` (the comparison ... < -value raised), the line where the student meant to assign it."""
+    for number, tree in _parsed(tuple(cells)).trees:
+        for n in _module_level(tree):
+            if (arrow := _r_arrow(n, name, cells, number)) is not None:
+                return arrow
+    return None
 
 
 def compared_answer(cells: Sequence[str], name: str) -> str | None:

@@ -4183,3 +4183,66 @@ def out_buffer_default_dtype_crash(e: StudentCodeError, rerun32: Callable[[], ob
     return Misconception("out_buffer_default_dtype", f"the out= buffer is float32 while the inputs are {said}: "
                          f"`{line[:70]}` raised {e.exc_type}: {e.message.splitlines()[0][:100]}, and the same call in "
                          "float32 runs and is right: " + describe("out_buffer_default_dtype"))
+
+
+# --- round 56 (blind56) ------------------------------------------------------------------------------
+
+_EINSUM_EQ = re.compile(r"[A-Za-z.]{1,12},[A-Za-z.]{1,12}->[A-Za-z.]{0,12}")
+
+
+def einsum_heads_layout(submission: object, func: str) -> list[str]:
+    """The two-operand einsum equations (string constants, at most 40 characters) in the notebook's last `def func`
+    written for a heads axis: each operand ends with the same two letters, the last summed away (not in the output)
+    and the one before it kept (Flax's '...qhd,...khd->...hqk', (batch, length, heads, depth)); in the (..., T, d_k)
+    layout the letter before the summed one is the queries' in one operand and the keys' in the other."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    node = last_function_def(cells_of(submission), func) if submission is not None else None
+    found: list[str] = []
+    for n in ast.walk(node) if node is not None else ():
+        if not (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Constant)
+                and isinstance(n.args[0].value, str) and len(n.args[0].value) <= 40
+                and (isinstance(n.func, ast.Attribute) and n.func.attr == "einsum"
+                     or isinstance(n.func, ast.Name) and n.func.id == "einsum")):
+            continue
+        eq = n.args[0].value.replace(" ", "")
+        if not _EINSUM_EQ.fullmatch(eq):
+            continue
+        left, out = eq.split("->")
+        ops = [op.replace("...", "") for op in left.split(",")]
+        if (all(len(op) >= 3 and op.isalpha() for op in ops) and ops[0][-2:] == ops[1][-2:]
+                and ops[0][-1] not in out and ops[0][-2] in out and eq not in found):
+            found.append(eq)
+    return found
+
+
+def einsum_heads_layout_failure(e: BaseException, fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor,
+                                submission: object) -> Misconception | None:
+    """blind56 q02_flax_head_axis_einsum_on_headless_tensors: S from an einsum written for a heads axis (above) on
+    (..., T, d_k) tensors that have none. Replayed on the test's own Q and K: a crash whose first line is the one the
+    equation raises on them (too few axes, or the heads letter on T_q and T_k), or, where it runs, a second call that
+    gives the equation's S (scaled by 1/sqrt(d_k), or not: shape and values). None otherwise."""
+    for eq in einsum_heads_layout(submission, "scaled_scores"):
+        try:
+            replay: torch.Tensor | None = torch.einsum(eq, Q.double() / math.sqrt(Q.shape[-1]), K.double())
+            raised = ""
+        except RuntimeError as r:
+            replay, raised = None, (str(r).splitlines() or [""])[0]
+        if isinstance(e, StudentCodeError):
+            if replay is not None or (e.message.splitlines() or [""])[0] != raised:
+                continue
+            said = f"your code raised {e.exc_type}: {raised[:150]}"
+        else:
+            if replay is None:
+                continue
+            try:
+                got = fn(Q, K)
+            except StudentCodeError:
+                continue
+            if not any(is_right(got, want, Q.dtype) for want in (replay, replay * math.sqrt(Q.shape[-1]))):
+                continue
+            want_shape = tuple(Q.shape[:-1]) + (K.shape[-2],)
+            said = f"S has shape {tuple(got.shape)} (expected {want_shape}), exactly that equation's result"
+        return Misconception("einsum_heads_layout_on_headless", f"{said}: your einsum '{eq}' is written for Q and K "
+                             f"with a heads axis (next to last), and these are {tuple(Q.shape)} and {tuple(K.shape)}, "
+                             "(..., T, d_k): " + describe("einsum_heads_layout_on_headless"))
+    return None

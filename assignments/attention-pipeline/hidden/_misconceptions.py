@@ -627,4 +627,10 @@ MISCONCEPTIONS = {
                              "(it is at most the rank, and 1 when one singular value dominates), it does not count "
                              "them, and rounding it does not make it a count; count the nonzero singular values with "
                              "torch.linalg.matrix_rank(S)",
+    # round 56 (blind56)
+    "einsum_heads_layout_on_headless": "using an einsum written for tensors with a heads axis (Flax's "
+                                       "'...qhd,...khd->...hqk', for (batch, length, heads, depth)) on Q and K laid out "
+                                       "(..., T, d_k), which have none: the letters land on the wrong axes (the token "
+                                       "axis read as the heads, a batch axis as the positions) or there are too few "
+                                       "axes; give each axis of this layout its letter, '...qd,...kd->...qk'",
 }

@@ -43,6 +43,7 @@ def _scores(fn, Q, K, run, submission=None):
     try:
         return run()
     except Misconception as m:
+        _raise_if_heads_layout(m, fn, Q, K, submission)
         if m.key != "default_argument_wrong":   # a parameter the notebook lacks, proven by a second call, first
             _raise_if_added(fn, Q, K, submission)
         eq = D.einsum_implicit_output(submission, "scaled_scores") if m.key == "scores_transposed" else None
@@ -57,6 +58,7 @@ def _scores(fn, Q, K, run, submission=None):
                                 "d_k only for a 2-D Q): " + describe("scale_wrong_axis")) from None
         raise
     except StudentCodeError as e:
+        _raise_if_heads_layout(e, fn, Q, K, submission)
         named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
                                 lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
                                                           Q.dtype), up=True)
@@ -73,9 +75,17 @@ def _scores(fn, Q, K, run, submission=None):
         if named is not None:
             raise named from None
         raise
-    except AssertionError:   # a parameter the notebook's signature lacks, left to a default that is wrong
+    except AssertionError as a:   # a parameter the notebook's signature lacks, left to a default that is wrong
+        _raise_if_heads_layout(a, fn, Q, K, submission)
         _raise_if_added(fn, Q, K, submission)
         raise
+
+
+def _raise_if_heads_layout(e, fn, Q, K, submission):
+    # an einsum written for a heads axis ('...qhd,...khd->...hqk') on (..., T, d_k) tensors: replayed (blind56)
+    heads = D.einsum_heads_layout_failure(e, fn, Q, K, submission)
+    if heads is not None:
+        raise heads from None
 
 
 def _raise_if_added(fn, Q, K, submission):
