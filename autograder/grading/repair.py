@@ -53,6 +53,7 @@ MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tri
 MAX_REPRINTED_CHARS = 400_000   # a def's statements printed again for its edits, past which only short ones are
 CHEAP_STATEMENT_CHARS = 400     # a statement this short is always printed again (a slip's line is rarely longer)
 HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
+KEPT_TESTS = 6            # passing tests of a searched cell's other values each value fix is rerun on
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
 # a method, attribute or function name, and the names a slip puts in its place
@@ -1532,6 +1533,7 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
                and (not r.misconception or _picked_by_position(cells, takes.get((r.question, r.name), ())))]
     named = [(r.question, r.name) for r in reports if r.status == "failed" and r.misconception
              and r.misconception != KEY and not r.withheld_by and (r.question, r.name) not in unnamed]
+    passed = [(r.question, r.name) for r in reports if r.status == "passed"]
 
     def one_cell(key: tuple[str, str]) -> tuple[int, tuple[str, ...]] | None:
         """(the cell, the names) where every value `key`'s test takes with a reference is assigned in one cell."""
@@ -1558,10 +1560,16 @@ def _name_by_value_edits(reports: Sequence[Any], namespace: Any, references: Map
         # wrong numbers (helper arguments swapped: T d_k^2 looks like a miscount of its own)
         siblings = {k: g for k in named if (g := one_cell(k)) is not None and g[0] == group[0]}
         sibling_names.update({k: g[1] for k, g in siblings.items()})
-        extra = tuple(dict.fromkeys(n for g in siblings.values() for n in g[1] if n not in group[1]))
+        # round57 (blind57 q8_length_doubled_before_score_madds_is_counted_from_it): the tests of the same cell's
+        # other values that passed must still pass with the fix (`T *= 2` left out mends score_madds and breaks
+        # cost_ratio: no fix); at most KEPT_TESTS of them, each one rerun per candidate fix
+        kept = [k for k in passed if (g := one_cell(k)) is not None and g[0] == group[0]][:KEPT_TESTS]
+        extra = tuple(dict.fromkeys(n for g in [*siblings.values(), *map(one_cell, kept)] if g is not None
+                                    for n in g[1] if n not in group[1]))
         names = group[1] + extra
         found[group] = _search_values(names, keys, [references[n] for n in names], namespace, cells, rerun,
-                                      clock, optional_calls, cut_short, judged=len(group[1]), also=list(siblings))
+                                      clock, optional_calls, cut_short, judged=len(group[1]), also=list(siblings),
+                                      keep=kept)
     explained = {k: fix for fix in found.values() if fix is not None for k in fix.explains}
     out = []
     for r in reports:
@@ -1658,11 +1666,12 @@ def _guarded(edited: Sequence[Edit]) -> str:
 def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expected: Sequence[Any], namespace: Any,
                    cells: Sequence[str], rerun: Rerun, clock: SearchClock, optional_calls: Any,
                    cut_short: type[BaseException], judged: int | None = None,
-                   also: Sequence[tuple[str, str]] = ()) -> Found | None:
+                   also: Sequence[tuple[str, str]] = (), keep: Sequence[tuple[str, str]] = ()) -> Found | None:
     """The one-edit fixes of the cell that assigns `names`: an edited copy whose values are close to the
     reference's (the first `judged` names: the values `keys` take), and with which every test in `keys` passes
     (rerun with the copy's values in their place). Found.explains: the tests of `also` (failed and named
-    otherwise, about the other names) that every fix makes pass too."""
+    otherwise, about the other names) that every fix makes pass too. `keep`: tests of the cell's other values that
+    passed: a fix must leave each passing (an edit that mends one value by breaking another is no fix)."""
     judged = len(names) if judged is None else judged
     prefix = f"_ag_fix_{secrets.token_hex(4)}_"
     made = value_edits(cells, names, prefix)
@@ -1704,7 +1713,8 @@ def _search_values(names: Sequence[str], keys: Sequence[tuple[str, str]], expect
                 values = {name: f"{prefix}{n}_{i}" for i, name in enumerate(names)}
                 assign = "\n".join(f"{v} = _got[{i}]" for i, v in enumerate(values.values()))
                 if (namespace.define(f"_got = {prefix}{n}()\n{assign}\ndel _got", clock.wall_left())
-                        and all(rerun(key, values) for key in keys)):
+                        and all(rerun(key, values) for key in keys)
+                        and all(not clock.over() and rerun(key, values) for key in keep)):
                     fixes.append(edited[n])
                     mends.append({k for k in also if not clock.over() and rerun(k, values)})
     except cut_short:

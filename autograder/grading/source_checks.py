@@ -1819,3 +1819,45 @@ def _reaching(node: ast.AST, aliases: dict[str, str]) -> str | None:
             node.value.strip() == GRADER_PACKAGE or node.value.strip().startswith(GRADER_PACKAGE + ".")):
         return f"the string '{node.value.strip()[:60]}'"
     return None
+
+
+RETURN_LOOP_DEFS = 4          # the defs a value's binding calls that return_inside_loop reads
+RETURN_LOOP_NODES = 2000      # nodes of that binding walked for its calls, at most
+
+
+def _last_def(cells: Sequence[str], name: str) -> ast.FunctionDef | None:
+    """The notebook's last top-level `def name` (one cached parse), None where there is none."""
+    found = None
+    for _number, tree in _parsed(tuple(cells)).trees:
+        for n in getattr(tree, "body", []):
+            if isinstance(n, ast.FunctionDef) and n.name == name:
+                found = n
+    return found
+
+
+def return_inside_loop(cells: Sequence[str], name: str) -> tuple[str, str] | None:
+    """A `return` indented into a loop (naming round 57, sdpa-from-scratch blind57): the function `name` (its last
+    def), or one a module-level value `name` is made by (the defs its last binding calls by name, at most
+    RETURN_LOOP_DEFS), whose body ends with a for or while loop (no else) whose own body ends with `return`: the
+    function returns during the loop's first pass, and nothing after the loop was ever meant to run. (the def's
+    name, the return as written, cut to 60 characters); None where none. A `return` inside an if in the loop (a
+    search that stops at a hit) is not this. Student text: parsed (one cached parse), never run."""
+    last = _last_binding(cells, name)
+    if isinstance(last, ast.FunctionDef) and last.name == name:
+        defs: list[ast.FunctionDef] = [last]
+    elif last is not None:
+        called: list[str] = []
+        for k, n in enumerate(ast.walk(last)):
+            if k > RETURN_LOOP_NODES or len(called) >= RETURN_LOOP_DEFS:
+                break
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in called:
+                called.append(n.func.id)
+        defs = [d for c in called if (d := _last_def(cells, c)) is not None]
+    else:
+        return None
+    for fn in defs:
+        loop = fn.body[-1] if fn.body else None
+        if (isinstance(loop, (ast.For, ast.While)) and not loop.orelse and loop.body
+                and isinstance(loop.body[-1], ast.Return)):
+            return fn.name, _cut_line(loop.body[-1])
+    return None

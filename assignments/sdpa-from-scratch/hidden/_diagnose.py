@@ -50,7 +50,7 @@ from autograder.grading.checks import (
 from autograder.grading.crash_words import crash_replayed, crash_words
 from autograder.grading.pyparse import parse, unparse
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
-from autograder.grading.source_checks import cells_assigning, cells_of
+from autograder.grading.source_checks import cells_assigning, cells_of, return_inside_loop
 from reference import sdpa_from_scratch as ref
 
 FN = "scaled_dot_product_attention"
@@ -6283,3 +6283,107 @@ def trap_check_words(submission, value, answer, what="q_trap_answer") -> str:
     except (RecursionError, MemoryError, ValueError, AttributeError, IndexError):
         return ""
     return ""
+
+
+# --- naming round 57 -----------------------------------------------------------------------------------------
+
+def name_count_slips(got, name, submission) -> None:
+    """q8's last readings of a count before it is said in numbers: power_typed_as_e_notation (name_e_notation), then
+    (round57) a count computed after its cell changed a length it reads (name_counted_after_rebinding)."""
+    name_e_notation(got, name)
+    name_counted_after_rebinding(got, name, submission)
+
+
+def _fold_in_order(stmts, order):
+    """{name: value} that the cell's top-level `x = expr` and `x op= expr` statements (literals and names, folded by
+    _const_eval) give, run in `order` (indexes into stmts)."""
+    env = {}
+    for i in order:
+        stmt = stmts[i]
+        if isinstance(stmt, ast.AugAssign):
+            env[stmt.target.id] = _const_eval(ast.BinOp(left=ast.Name(stmt.target.id, ast.Load()), op=stmt.op,
+                                                        right=stmt.value), env)
+        else:
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                env.update({t.id: _const_eval(v, env) for t, v in zip(target.elts, value.elts)
+                            if isinstance(t, ast.Name)})
+            elif isinstance(target, ast.Name):
+                env[target.id] = _const_eval(value, env)
+    return env
+
+
+def _binds(stmt):
+    """The names a folded statement binds."""
+    if isinstance(stmt, ast.AugAssign):
+        return {stmt.target.id}
+    target = stmt.targets[0]
+    return {t.id for t in (target.elts if isinstance(target, ast.Tuple) else [target]) if isinstance(t, ast.Name)}
+
+
+def name_counted_after_rebinding(got, what, submission) -> None:
+    """q8, round57 (blind57 q8_length_doubled_before_score_madds_is_counted_from_it): the cell counts `what` on a line
+    below one that changes a name the count reads (`T *= 2` for the ratio, then score_madds = T ** 2 * d_head): the
+    cell's own statements, folded as written, give the student's count, and the same statements with the count's
+    line moved just above that change give the right one while every other name the cell binds keeps its value
+    (the replay, never the value alone: 4 T^2 d_k is also a batch of 4, or float32 bytes): counted_after_rebinding."""
+    right = getattr(ref, what, None)
+    if type(got) is not int or type(right) is not int or got == right:
+        return
+    deadline = time.process_time() + REPLAY_CPU_S
+    try:
+        for _source, tree in _last_answer_cell(submission, what):
+            stmts = [s for s in tree.body if (isinstance(s, ast.Assign) and len(s.targets) == 1)
+                     or (isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name))][:ALIAS_STMTS_MAX]
+            if not _small_enough(stmts):
+                continue
+            written = list(range(len(stmts)))
+            env = _fold_in_order(stmts, written)
+            counts = [j for j in written if what in _binds(stmts[j])]
+            if env.get(what) != got or not counts or time.process_time() > deadline:
+                continue
+            j = counts[-1]
+            read = {n.id for n in ast.walk(stmts[j].value) if isinstance(n, ast.Name)}
+            for i in reversed(range(j)):
+                changed = _binds(stmts[i]) & read
+                # a change of a name the count reads, bound before it (a rebinding, not the name's first value)
+                if not changed or not any(changed & _binds(stmts[k]) for k in range(i)) or what in _binds(stmts[i]):
+                    continue
+                moved = _fold_in_order(stmts, [*written[:i], j, *written[i:j], *written[j + 1:]])
+                if moved.get(what) != right or any(moved.get(n) != v for n, v in env.items() if n != what):
+                    return
+                line = unparse(stmts[i])[:60]
+                name = sorted(changed)[0]
+                raise Misconception("counted_after_rebinding", f"{what} is {got:,}: it is counted below `{line}`, "
+                                    f"so it uses the changed {name} = {env.get(name)}; counted above that line, your "
+                                    f"cell gives {right:,}, the right value: " + describe("counted_after_rebinding"))
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return
+
+
+def name_one_loop_pass(got, right, what, submission, atol) -> None:
+    """q6, round57 (blind57 q6_causal_rows_helper_returns_inside_its_row_loop): `got` right in its first row (or
+    column) alone, every other entry one same number (the fill the function started from: zeros_like), and the
+    function the cell calls to make `what` ends with a loop whose body ends with `return` (source_checks.
+    return_inside_loop): the function returned after one pass of the loop: helper_return_in_loop."""
+    if type(got) is not torch.Tensor or type(right) is not torch.Tensor or got.shape != right.shape or got.dim() != 2 \
+            or min(got.shape) < 2 or not got.dtype.is_floating_point:
+        return
+    g, r = got.detach().double(), right.detach().double()
+    if not bool(torch.isfinite(g).all()):
+        return
+    passes = [(word, rest) for axis, word in ((0, "row"), (1, "column"))
+              if torch.allclose(g.select(axis, 0), r.select(axis, 0), rtol=0, atol=atol)
+              and bool(((rest := g.narrow(axis, 1, g.shape[axis] - 1)) == g.narrow(axis, 1, 1).flatten()[0]).all())
+              and not torch.allclose(rest, r.narrow(axis, 1, r.shape[axis] - 1), rtol=0, atol=atol)]
+    if not passes:
+        return
+    word, rest = passes[0]
+    found = return_inside_loop(cells_of(submission) if submission is not None else [], what)
+    if found is None:
+        return
+    fn, line = found
+    raise Misconception("helper_return_in_loop", f"{what} is right in its first {word} alone, every later {word} "
+                        f"still {float(rest.flatten()[0]):g}, what one pass of the loop gives: `{line}` in `{fn}` is "
+                        f"indented into its for loop, so `{fn}` returns after the first {word}: "
+                        + describe("helper_return_in_loop"))

@@ -668,6 +668,17 @@ MISCONCEPTIONS = {
                            "features), heads (if any) before the length, so q and k land on a batch or heads axis "
                            "and h on the tokens. Write the strings for this layout: '...qd,...kd->...qk' for the "
                            "scores and '...qk,...kd->...qd' for the output",
+    # naming round 57 (blind57)
+    # (the engine's source_checks.return_inside_loop; attention-pipeline's return_inside_loop has its own text)
+    "helper_return_in_loop": "indenting the `return` into the loop (the last line of the for body) instead of "
+                             "below it: a function returns the moment it reaches a return, so it stops during the "
+                             "loop's first pass and everything later passes would fill is left as it started "
+                             "(rows of zeros from zeros_like). Dedent the return one level, to just after the loop",
+    "counted_after_rebinding": "computing a count on a line below one that has already changed a variable it "
+                               "uses (`T *= 2` to get the doubled length for the ratio): a cell runs top to "
+                               "bottom, so the count uses the changed value (the cost at 2T, four times the count "
+                               "at T). Compute the count above that line, or keep the changed value under a new "
+                               "name (T2 = 2 * T) and leave T as it is",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -230,9 +230,9 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
         diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
     diag.name_trace_mask_times_inf(got, stable_softmax, causal_mask, submission)    # NaN rows: replayed (naming21, 54)
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
-        # round46 (blind45): K3 scaled in place through K3.T by the right sqrt(d_k), twice: not a d_k scale slip
         diag.name_trace_scaled_twice_in_place(got, "weights3_causal", submission, ATOL, causal=True)
     diag.name_lesson_copy(got, ref.weights3_causal, "weights3_causal", ATOL)   # lesson 80's row 1 (blind35)
+    diag.name_one_loop_pass(got, ref.weights3_causal, "weights3_causal", submission, ATOL)   # round57
     diag.name_keep_mask_penalty(got, causal_mask, submission, ATOL)    # mask * -1e9 with a keep mask (round43)
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),

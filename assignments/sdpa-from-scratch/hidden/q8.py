@@ -142,7 +142,7 @@ def test_attn_entries(attn_entries, score_madds=None, submission=None):
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
                              "entries, one per query-key pair")
     _raise_if_related(got, "attn_entries", submission)
-    diag.name_e_notation(got, "attn_entries")
+    diag.name_count_slips(got, "attn_entries", submission)
     raise_if_other_unit(got, ref.attn_entries, "attn_entries")
     raise_if_typo(got, ref.attn_entries, "attn_entries")
     if got != ref.attn_entries:
@@ -192,7 +192,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
         raise Misconception("madds_all_heads_width", f"score_madds is {got} = T^2 x {8 * D_K} = T^2 x (8 x d_k): "
                             + describe("madds_all_heads_width"))
     _raise_if_related(got, "score_madds", submission, attn_entries)
-    diag.name_e_notation(got, "score_madds")
+    diag.name_count_slips(got, "score_madds", submission)    # round57: counted after T *= 2, replayed
     raise_if_other_unit(got, ref.score_madds, "score_madds")
     if got == (T * D_K) ** 2:     # 2^32: no other count of this question (T^2 d_k = 2^26, T d_k^2 = 2^22)
         raise Misconception("madds_sizes_multiplied", f"score_madds is {got} = (T x d_k) x (T x d_k), the size of "
