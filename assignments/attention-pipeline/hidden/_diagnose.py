@@ -2913,11 +2913,13 @@ def raise_if_param_count_state_kept(fn: Callable[..., object], got: object, size
                             "called again with the same arguments: " + describe("param_count_state_between_calls"))
 
 
-def raise_if_and_precedence(off: object, on: object, d_model: int, d_v: int) -> None:
+def raise_if_and_precedence(off: object, on: object, d_model: int, d_v: int, submission: object = None) -> None:
     """`base + with_output and d_v * d_model` (blind41): `+` binds before `and`, and the sum is never 0, so both
-    flags return W_O's count alone; the `if ... else 0` twin is param_count_conditional_precedence too."""
+    flags return W_O's count alone; the `if ... else 0` twin is param_count_conditional_precedence too. Named only
+    where the def holds such an expression (round 57: blind57's `total += n` after the shape loop gives the same
+    number, W_V's count and W_O's being both d_model * d_v)."""
     wo = d_v * d_model
-    if type(off) is int and type(on) is int and off == on == wo:
+    if type(off) is int and type(on) is int and off == on == wo and has_conditional_term(submission, "qkv_param_count"):
         raise Misconception("param_count_conditional_precedence", f"the count is {wo}, W_O's weights alone "
                             f"(d_v * d_model = {d_v} * {d_model}), with with_output=False and with with_output=True "
                             "alike: " + describe("param_count_conditional_precedence")) from None
@@ -4246,3 +4248,225 @@ def einsum_heads_layout_failure(e: BaseException, fn: Callable[..., object], Q: 
                              f"with a heads axis (next to last), and these are {tuple(Q.shape)} and {tuple(K.shape)}, "
                              "(..., T, d_k): " + describe("einsum_heads_layout_on_headless"))
     return None
+
+
+# --- naming round 57 (blind57) -------------------------------------------------------------------------------------
+
+SUM_LOOP_DEF_CHARS = 4000   # a qkv_param_count def longer than this is not read for its loop
+
+
+def _count_def(submission: object, func: str) -> ast.FunctionDef | None:
+    from autograder.grading.source_checks import cells_of, last_function_def
+    return last_function_def(cells_of(submission), func, SUM_LOOP_DEF_CHARS) if submission is not None else None
+
+
+def has_conditional_term(submission: object, func: str) -> bool:
+    """Whether the notebook's last `def func` holds a conditional expression (`x if c else y`) or an `and` / `or`
+    (blind41's `base + with_output and d_v * d_model`): the source that param_count_conditional_precedence needs."""
+    node = _count_def(submission, func)
+    return node is not None and any(isinstance(n, (ast.IfExp, ast.BoolOp)) for n in ast.walk(node))
+
+
+def statement_after_loop(submission: object, func: str) -> str | None:
+    """A statement that belongs in a loop's body written after it (blind57 q12_sum_dedented_out_of_the_shape_loop:
+    `for rows, cols in shapes: n = rows * cols` then `total += n` at the loop's level): in the notebook's last `def
+    func` (at most SUM_LOOP_DEF_CHARS), a for loop (no else) directly followed by an augmented assignment, or
+    `x = x + ...`, that reads a name the loop's body binds and the loop's target does not. The statement as
+    written (bounded); None where there is none. Student text: parsed, never run."""
+    from autograder.grading.pyparse import unparse
+    node = _count_def(submission, func)
+    if node is None:
+        return None
+    for body in (n.body for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.For, ast.While, ast.If, ast.With))):
+        for loop, after in zip(body, body[1:]):
+            if not isinstance(loop, ast.For) or loop.orelse:
+                continue
+            if isinstance(after, ast.AugAssign) and isinstance(after.target, ast.Name):
+                total, value = after.target.id, after.value
+            elif (isinstance(after, ast.Assign) and len(after.targets) == 1 and isinstance(after.targets[0], ast.Name)
+                  and isinstance(after.value, ast.BinOp)):
+                total, value = after.targets[0].id, after.value
+                if not any(isinstance(n, ast.Name) and n.id == total for n in ast.walk(value)):
+                    continue
+            else:
+                continue
+            bound = {n.id for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Store)} - {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+            if total not in bound and any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(value)):
+                return unparse(after)[:80]
+    return None
+
+
+def raise_if_sum_after_loop(fn: Callable[..., object], submission: object, d_model: int, d_k: int,
+                            d_v: int) -> None:
+    """The running total added to after the loop over the weight shapes instead of in it (blind57): only the last
+    matrix's count leaks out, so both flags give one matrix's count (d_model * d_k or d_model * d_v, W_O's d_v *
+    d_model with with_output=True), and a second call at other sizes (97, 5, 11) gives one matrix's count again;
+    named where the def also writes such a statement after a loop (statement_after_loop)."""
+    singles = {d_model * d_k, d_model * d_v}
+    try:
+        calls = [tuple(fn(*s, with_output=w) for w in (False, True)) for s in ((d_model, d_k, d_v), (97, 5, 11))]
+    except (StudentCodeError, TypeError):
+        return
+    if not all(type(c) is int and c in ({97 * 5, 97 * 11} if i else singles) for i, pair in enumerate(calls)
+               for c in pair):
+        return
+    line = statement_after_loop(submission, "qkv_param_count")
+    if line is None:
+        return
+    off, on = calls[0]
+    raise Misconception("sum_after_loop", f"the count is {off} with with_output=False and {on} with "
+                        f"with_output=True, one weight matrix's count each (d_model={d_model}, d_k={d_k}, d_v={d_v}), "
+                        f"not their sum: `{line}` stands after the loop, not in it: " + describe("sum_after_loop"))
+
+
+def raise_if_projection_return_in_loop(got: object, X: torch.Tensor, W: tuple[torch.Tensor, ...], dtype: torch.dtype,
+                                       submission: object) -> None:
+    """The `return` indented into the loop over (W_Q, W_K, W_V) (blind57 q01_return_indented_into_the_weight_loop):
+    the function returns during the first pass, with what that pass built: a tuple or list of fewer than three
+    tensors, each the right one of Q, K, V in order ((Q,) for out.append(X @ W) then return tuple(out)). Named where
+    the values are exactly those (replayed: X @ W_Q, ...) and the def ends with a loop whose body ends with the return
+    (source_checks.return_inside_loop)."""
+    if not (isinstance(got, (tuple, list)) and 1 <= len(got) < 3 and submission is not None):
+        return
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    if not all(type(g) is torch.Tensor and matching_variants(g, {"right": w}, dtype) for g, w in zip(got, want)):
+        return
+    from autograder.grading.source_checks import cells_of, return_inside_loop
+    found = return_inside_loop(cells_of(submission), "project_qkv")
+    if found is None:
+        return
+    kind = type(got).__name__
+    raise Misconception("return_inside_loop", f"project_qkv returned a {kind} of {len(got)} "
+                        f"({', '.join('QKV'[:len(got)])}, right) instead of three: `{found[1]}` is the last line of "
+                        f"the loop in {found[0]}, so it returns during the first pass: "
+                        + describe("return_inside_loop"))
+
+
+def raise_if_argument_ignored(fn: Callable[..., object], got: object, A: torch.Tensor, submission: object,
+                              func: str, what: str) -> None:
+    """A function that never reads its parameter and returns a notebook global's value instead (blind57
+    q10_effective_tokens_returns_stale_lesson_entropies: `return 2.0 ** H`, H the lesson table's entropies): a
+    wrong result that a second call on other weights (another shape, other values) returns again, equal, and a
+    last `def func` whose body loads none of its parameters and loads a name the notebook binds at module level."""
+    from autograder.grading.source_checks import cells_assigning_globally, cells_of, last_function_def
+    if type(got) is not torch.Tensor or submission is None:
+        return
+    g = torch.Generator().manual_seed(57)
+    S = torch.randn((2, A.shape[-1] + 1, A.shape[-1] + 1), generator=g, dtype=torch.float64)
+    other = torch.softmax(S, dim=-1)
+    try:
+        again = fn(other)
+    except (StudentCodeError, TypeError):
+        return
+    if not (type(again) is torch.Tensor and again.shape == got.shape and again.dtype == got.dtype
+            and bool(torch.equal(again, got))):
+        return
+    cells = cells_of(submission)
+    node = last_function_def(cells, func, SUM_LOOP_DEF_CHARS)
+    if node is None:
+        return
+    params = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+    loads = [n.id for s in node.body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    if not params or params & set(loads):
+        return
+    globals_read = [n for n in dict.fromkeys(loads) if cells_assigning_globally(cells, n)]
+    if not globals_read:
+        return
+    raise Misconception("reads_global_not_parameter", f"{what} is the same tensor, shape {tuple(got.shape)}, for "
+                        f"weights of shape {tuple(A.shape)} and of shape {tuple(other.shape)}: {func} never reads "
+                        f"its parameter {sorted(params)[0]} and reads the notebook's {globals_read[0]} instead: "
+                        + describe("reads_global_not_parameter"))
+
+
+def on_missing_copied_answer_cell(missing: str, resolve: Callable[[str], object], submission: object = None) -> None:
+    """on_missing hook of a letter question (blind57 q06_q03_cell_copied_name_left_as_ans_scale): `missing` is
+    bound nowhere at module level, and exactly one other answer name of the same prefix (ans_...) is bound by a
+    string literal at least twice, the last in a cell that binds nothing else: another question's answer cell
+    copied with only the letter changed, so this question's name is never set and that answer is replaced."""
+    from autograder.grading.source_checks import cells_assigning, cells_assigning_globally, cells_of
+    from autograder.grading.source_checks import overwritten_bindings
+    if submission is None or "_" not in missing:
+        return
+    cells = cells_of(submission)
+    if cells_assigning_globally(cells, missing):
+        return
+    prefix = missing.split("_")[0] + "_"
+    found = []
+    for name in ("ans_scale", "ans_mask", "ans_cross_shapes", "ans_cross_causal", "ans_complexity"):
+        if name == missing or not name.startswith(prefix):
+            continue
+        earlier = overwritten_bindings(cells, name)
+        where = cells_assigning(cells, name)
+        if earlier and len(set(where)) >= 2:   # set in two cells: the last one a copy
+            last = cells[where[-1]]
+            found.append((name, earlier[-1][0], last))
+    if len(found) != 1:
+        return
+    name, before, last = found[0]
+    lines = [ln.strip() for ln in last.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    if len(lines) != 1:
+        return
+    raise Misconception("answer_cell_copied_name_kept", f"`{missing}` is not defined, and a cell of its own sets "
+                        f"{name} again, `{lines[0][:60]}`, after the earlier `{before}`: "
+                        + describe("answer_cell_copied_name_kept"))
+
+
+LESSON_LITERAL_NODES = 200   # a tensor literal with more nodes than this is not read as a lesson matrix
+LESSON_LITERALS = 8          # module-level tensor literals read, at most
+
+
+def _lesson_literals(submission: object) -> list[tuple[str, torch.Tensor]]:
+    """(name, value) of the notebook's module-level `name = torch.tensor([[...], ...], ...)` whose list is a
+    literal of the lesson's shape (5 x 4), read with ast.literal_eval (bounded: LESSON_LITERAL_NODES nodes,
+    LESSON_LITERALS bindings; the last binding of a name wins). Student text: parsed, never run."""
+    from autograder.grading.source_checks import _parsed, cells_of
+    found: dict[str, torch.Tensor] = {}
+    for _number, tree in _parsed(tuple(cells_of(submission))).trees:
+        for n in getattr(tree, "body", []):
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Call) and n.value.args and isinstance(n.value.args[0], ast.List)):
+                continue
+            func = n.value.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("tensor", "Tensor", "as_tensor")):
+                continue
+            if sum(1 for _ in zip(range(LESSON_LITERAL_NODES + 1), ast.walk(n.value.args[0]))) > LESSON_LITERAL_NODES:
+                continue
+            try:
+                value = torch.tensor(ast.literal_eval(n.value.args[0]), dtype=torch.float64)
+            except (ValueError, TypeError, SyntaxError, RuntimeError, RecursionError):
+                continue
+            if tuple(value.shape) == (5, 4):
+                found[n.targets[0].id] = value
+            if len(found) >= LESSON_LITERALS:
+                return list(found.items())
+    return list(found.items())
+
+
+def raise_if_lesson_matrix_mistyped(got: int, submission: object) -> None:
+    """The lesson's Q or K typed with a wrong row (blind57 q11_lesson_query_row_retyped_from_key_row: the last query
+    row [0, 0, 0.5, 0.5], copied from the last key row's pattern, for [0.5, 0.5, 0, 0]): the notebook binds two
+    5 x 4 tensor literals, one exactly the lesson's K (or Q) and the other the lesson's Q (or K) with one or two rows
+    different, and the rank of their S (replayed: matrix_rank of Q K^T) is the number given."""
+    from autograder.grading.source_checks import cells_assigning, cells_of
+    if submission is None:
+        return
+    cells = cells_of(submission)
+    if not any("matrix_rank" in cells[i] for i in cells_assigning(cells, "rank_S_lesson")):
+        return   # a typed number: no rank computed from the typed matrices
+    lesson = dict(zip("QK", ref.lesson_qk()))
+    literals = _lesson_literals(submission)
+    for (qn, q), (kn, k) in ((a, b) for a in literals for b in literals if a[0] != b[0]):
+        for typed, (tn, t), right in (("Q", (qn, q), k), ("K", (kn, k), q)):
+            other = "K" if typed == "Q" else "Q"
+            if not torch.equal(right, lesson[other]):
+                continue
+            rows = [i for i in range(5) if not torch.equal(t[i], lesson[typed][i])]
+            if not 1 <= len(rows) <= 2 or int(torch.linalg.matrix_rank(q @ k.T)) != got:
+                continue
+            said = "; ".join(f"row {i + 1} is {[round(float(x), 4) for x in t[i]]} where the lesson's is "
+                             f"{[round(float(x), 4) for x in lesson[typed][i]]}" for i in rows)
+            raise Misconception("lesson_matrix_mistyped", f"rank_S_lesson is {got}, the rank of S for the {tn} your "
+                                f"notebook types ({typed}): {said}; with the lesson's Q and K, S has rank "
+                                f"{ref.rank_S_lesson}, so your rank computation is right, the matrix is not: "
+                                + describe("lesson_matrix_mistyped"))

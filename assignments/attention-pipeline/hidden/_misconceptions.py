@@ -633,4 +633,31 @@ MISCONCEPTIONS = {
                                        "(..., T, d_k), which have none: the letters land on the wrong axes (the token "
                                        "axis read as the heads, a batch axis as the positions) or there are too few "
                                        "axes; give each axis of this layout its letter, '...qd,...kd->...qk'",
+    # naming round 57: blind57's q12_sum_dedented_out_of_the_shape_loop
+    "sum_after_loop": "adding to the running total after the loop over the weight shapes instead of in it (`total "
+                      "+= n` written one indent too far left): the loop runs every pass, but only the n its last "
+                      "pass left is added, once, so the count is the last matrix's alone; indent the `total += n` "
+                      "line into the loop's body so that every matrix is added",
+    # naming round 57: blind57's q01_return_indented_into_the_weight_loop (sdpa-from-scratch's key)
+    "return_inside_loop": "indenting the `return` into the loop over the weights (the last line of the for body) "
+                          "instead of below it: a function returns the moment it reaches a return, so it stops "
+                          "during the loop's first pass and only Q, made from W_Q, comes back (a tuple of one "
+                          "instead of Q, K, V); dedent the return one level, to just after the loop",
+    # naming round 57: blind57's q10_effective_tokens_returns_stale_lesson_entropies (scaled-attention's key)
+    "reads_global_not_parameter": "reading a global of the notebook inside the function instead of its parameter "
+                                  "(2 ** H, H the entropies a cell computed for the lesson's table, where the "
+                                  "function is given A): the result is the same whatever the function is given, "
+                                  "right only for the one input the global was made from; compute it from the "
+                                  "parameter (2 ** row_entropy_bits(A))",
+    # naming round 57: blind57's q06_q03_cell_copied_name_left_as_ans_scale
+    "answer_cell_copied_name_kept": "copying another question's answer cell and changing only the letter: the copy "
+                                    "still assigns the other question's name, so this question's name is never "
+                                    "set, and the other question's answer is replaced by this letter; in the copy, "
+                                    "write this question's name (ans_mask = \"...\") and leave the other "
+                                    "question's cell as it was",
+    # naming round 57: blind57's q11_lesson_query_row_retyped_from_key_row
+    "lesson_matrix_mistyped": "typing the lesson's Q or K with a row that is not the lesson's (the last query row "
+                              "following the last key row's pattern, say): the rank is computed right, but of "
+                              "another S; copy the lesson's Q and K again, row by row (the last query row is "
+                              "0.5 q1 + 0.5 q3 of the lesson), and keep the rank computation",
 }

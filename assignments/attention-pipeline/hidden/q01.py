@@ -39,7 +39,8 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _check(got, X, W_Q, W_K, W_V, dtype, fn=None):
+def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None):
+    D.raise_if_projection_return_in_loop(got, X, (W_Q, W_K, W_V), dtype, submission)   # (Q,) from the first pass
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
     X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
     want = ref.project_qkv(X64, *W)
@@ -157,21 +158,21 @@ def _all_right(got, X, W) -> bool:
 
 
 @test_case(points=1, hidden=True)
-def test_project_float64(project_qkv, rng):
+def test_project_float64(project_qkv, rng, submission=None):
     # d_model != d_k != d_v, so a transposed weight cannot slip through
     T, d_model, d_k, d_v = 7, 9, 12, 5
     X = randn((T, d_model), rng, torch.float64)
     W_Q, W_K = randn((d_model, d_k), rng, torch.float64), randn((d_model, d_k), rng, torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64, project_qkv)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64, project_qkv, submission)
 
 
 @test_case(points=1, hidden=True)
-def test_project_batched_float32(project_qkv, device, rng):
+def test_project_batched_float32(project_qkv, device, rng, submission=None):
     B1, B2, T, d_model, d_k, d_v = 2, 3, 6, 10, 12, 4
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32, project_qkv)
+    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32, project_qkv, submission)
     # one sequence per entry of the first batch axis, (B1, 1, T, d_model): every axis of X is kept, a size-1 one
     # too (.squeeze() drops it, blind42). Not (1, T, d_model): there the squeezed Q is X's rows flattened as well
     X1 = X[:, :1].contiguous()   # contiguous: a layout slip (.view) is test_project_views' to charge
@@ -206,7 +207,7 @@ def _picked(fn, index):
 
 
 @test_case(points=1, hidden=True)
-def test_project_views(project_qkv, rng):
+def test_project_views(project_qkv, rng, submission=None):
     # X: (1, d_model, T) memory seen as (T, d_model), expanded over B = 3 batch entries (stride 0);
     # W_Q, W_K: (d_k, d_model) memory seen as (d_model, d_k), as nn.Linear's weight.T hands them out;
     # W_V contiguous. T = 5, d_model = 7, d_k = 12, d_v = 4; two equal tokens (tied rows of Q, K, V)
@@ -226,6 +227,7 @@ def test_project_views(project_qkv, rng):
         got = _project(project_qkv, *(t.contiguous() for t in (X, W_Q, W_K, W_V)))
     except StudentCodeError:
         got = None
+    D.raise_if_projection_return_in_loop(got, X.contiguous(), (W_Q, W_K, W_V), torch.float64, submission)
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
         _raise_if_rows_flattened(tuple(got), want, X, torch.float64)

@@ -31,3 +31,6 @@ def test_ans_mask(ans_mask, submission=None):
                       bare_letter_only=True)
     # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
     D.hedge_said(check, submission, "ans_mask", ans_mask)
+
+
+test_ans_mask.test_func.on_missing = D.on_missing_copied_answer_cell   # a copied letter cell (blind57)

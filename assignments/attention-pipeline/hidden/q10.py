@@ -138,12 +138,14 @@ def _half_rows(A):
 
 
 @test_case(points=1, hidden=True)
-def test_effective_tokens(effective_tokens, row_entropy_bits, rng):
+def test_effective_tokens(effective_tokens, row_entropy_bits, rng, submission=None):
     # effective_tokens is 2 ** row_entropy_bits: a wrong entropy is charged above, not again here
     A = _causal_A(rng, 3, 6)
     A0 = A.clone()   # the composition runs on a fresh copy: a helper that writes into A shows it there
 
     def check(got):
+        # the same tensor for other weights, from a def that reads a notebook global, not A (blind57)
+        D.raise_if_argument_ignored(effective_tokens, got, A0, submission, "effective_tokens", "effective tokens")
         got = assert_plain_tensor(got, "effective tokens")
         D.raise_if_zero_log_zero_nan(got, 2.0 ** D.zero_log_zero_nan_replay(A), "effective tokens", N_ATOL)
         D.assert_matches(got, ref.effective_tokens(A), what="effective tokens",

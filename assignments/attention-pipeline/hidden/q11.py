@@ -120,6 +120,7 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     if got == ref.rank_S_lesson:
         return
     _raise_if_swapped(max_rank_S, rank_S_lesson)
+    D.raise_if_lesson_matrix_mistyped(got, submission)   # the right rank of a retyped Q or K (blind57)
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
     # the rank of Q * K (entry by entry, blind51's NumPy-style `*`): the number replayed on the lesson's Q and K, and

@@ -177,7 +177,7 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
 
 
 @test_case(points=1, hidden=True)
-def test_count_qkv(qkv_param_count, rng):
+def test_count_qkv(qkv_param_count, rng, submission=None):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
     D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), None)
@@ -200,7 +200,8 @@ def test_count_qkv(qkv_param_count, rng):
                 raise Misconception("param_count_conditional_precedence", "the count is 0 with with_output=False "
                                     "and right with with_output=True: " + describe("param_count_conditional_precedence")
                                     ) from None
-        D.raise_if_and_precedence(got, full, d_model, d_v)
+        D.raise_if_sum_after_loop(qkv_param_count, submission, d_model, d_k, d_v)
+        D.raise_if_and_precedence(got, full, d_model, d_v, submission)
         raise_if_wrong_default(qkv_param_count, (d_model, d_k, d_v), {"with_output": False},
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
         D.raise_if_param_count_widths_swapped(qkv_param_count, d_model, d_k, d_v)
@@ -208,13 +209,15 @@ def test_count_qkv(qkv_param_count, rng):
 
 
 @test_case(points=1, hidden=True)
-def test_count_with_output(qkv_param_count, rng):
+def test_count_with_output(qkv_param_count, rng, submission=None):
     d_model, d_k, d_v = _dims(rng)
     got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
     D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), True)
     _raise_if_float_rounding(qkv_param_count, got, True)
     if type(got) is int and got == d_v * d_model:   # W_O alone: without W_O too is the `and` slip, not `n = ...`
-        D.raise_if_and_precedence(*(_calls(qkv_param_count, (d_model, d_k, d_v)) or (None, None)), d_model, d_v)
+        D.raise_if_sum_after_loop(qkv_param_count, submission, d_model, d_k, d_v)
+        D.raise_if_and_precedence(*(_calls(qkv_param_count, (d_model, d_k, d_v)) or (None, None)), d_model, d_v,
+                                  submission)
     try:
         _check(got, d_model, d_k, d_v, True, qkv_param_count)
     except AssertionError:
