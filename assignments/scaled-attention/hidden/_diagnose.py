@@ -90,6 +90,52 @@ def fixed_values_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception |
     return None
 
 
+def fixed_keys_crash(fn, e: StudentCodeError, Q, K, V) -> Misconception | None:
+    """reads_global_not_parameter for the keys (naming57, blind57 q1_scores_helper_reads_notebook_global_keys: a
+    helper computes q @ K.T with the notebook's global K where its parameter is k): a matmul crash (a x b and c x d)
+    with b != c whose right operand is none of the inputs nor a transpose of one, where two second calls with
+    queries of c features, d keys and values, and two different key matrices both run, give the same weights
+    (c of them per row: the keys passed are never used) and not the right ones for either: the scores use a
+    fixed (d, c) key matrix the function was not given."""
+    m = _MM_SHAPES.search(e.message or "")
+    if m is None or Q.dim() != 2 or K.dim() != 2 or V.dim() != 2:
+        return None
+    _a, b, c, d = (int(x) for x in m.groups())
+    shapes = {tuple(t.shape) for t in (Q, K, V)} | {tuple(t.shape)[::-1] for t in (Q, K, V)}
+    if b == c or c < 1 or d < 2 or c * d > 4096 or (c, d) in shapes:
+        return None
+    for dt in dict.fromkeys((Q.dtype, torch.float32)):     # a float32 global K crashes float64 calls on dtype
+        if _fixed_keys_replayed(fn, c, d, dt):
+            break
+    else:
+        return None
+    return Misconception("reads_global_not_parameter", f"your code raised {e.exc_type}: {e.message.splitlines()[0]}; "
+                         f"the ({c}, {d}) matrix there is none of the inputs. Called again with {c} features and two "
+                         f"different ({d}, {c}) key matrices, it runs and gives the same weights both times (wrong for "
+                         f"either): the scores use a fixed ({d}, {c}) key matrix, not the keys passed in (the "
+                         "notebook's K where the parameter is k, say): " + describe("reads_global_not_parameter"))
+
+
+def _fixed_keys_replayed(fn, c: int, d: int, dt) -> bool:
+    """fixed_keys_crash's two calls in dtype `dt`: the same weights, wrong for both key matrices."""
+    g = torch.Generator().manual_seed(57)
+    q, v = randn((3, c), g, dt), randn((d, 5), g, dt)
+    got = []
+    for _ in range(2):
+        k = randn((d, c), g, dt)
+        try:
+            out = fn(q, k, v, c)
+        except StudentCodeError:
+            return False
+        if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(type(p) is torch.Tensor for p in out)) \
+                or tuple(out[1].shape) != (3, d):
+            return False
+        if matching_variants(out[1], {"right": ref.attention(q.double(), k.double(), v.double(), c)[1]}, dt):
+            return False
+        got.append(out[1])
+    return bool(torch.equal(got[0], got[1]))
+
+
 def _fixed_values_replayed(fn, e: StudentCodeError, Q, K, d_k, c: int, d: int, dt) -> Misconception | None:
     """fixed_values_crash's four calls in dtype `dt`."""
     g, calls = torch.Generator().manual_seed(37), []
@@ -352,7 +398,8 @@ def call_pair(fn, Q, K, V, d_k):
             or paired_rows_crash(fn, e, Q, K, V, d_k) or dtype_mix_crash(fn, e, Q, K, V, d_k) or size_as_dim(
             e, {"T_q": Q.shape[-2], "T_k": K.shape[-2], "d_k": Q.shape[-1], "d_v": V.shape[-1]}) \
             or _untransposed_rerun(fn, e, Q, K, V, d_k) or q_transposed_crash(fn, e, Q, K, V) \
-            or fixed_values_crash(fn, e, Q, K, V, d_k) or output_buffer_crash(fn, e, Q, K, V, d_k)
+            or fixed_values_crash(fn, e, Q, K, V, d_k) or output_buffer_crash(fn, e, Q, K, V, d_k) \
+            or fixed_keys_crash(fn, e, Q, K, V)
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -429,7 +476,7 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
     if hits:
         return None
     found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
-        or top_k_evidence(pair, Q64, K64, V64, d_k, same) or half_softmax_evidence(pair, Q, K, V, d_k, right) \
+        or top_k_evidence(pair, Q64, K64, V64, d_k, same, (fn, Q.dtype)) or half_softmax_evidence(pair, Q, K, V, d_k, right) \
         or running_normaliser_evidence(pair, Q64, K64, V64, d_k, same) \
         or paired_rows_evidence(pair, Q64, K64, V64, d_k, same)
     if found is not None:
@@ -467,7 +514,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
                     else scale_half_d_k_said(fn, c, Q.dtype))
         return key, wrong, (f"{describe(key)}: here c = {c:.4g}{hint}, where the scale is 1/sqrt(d_k) = "
                             f"1/{math.sqrt(d_k):.4g}")
-    return additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
+    return saturated_scale_evidence(pair, Q64, K64, V64, d_k, same, (fn, Q.dtype)) \
+        or additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
                                                                                               d_k, same) \
         or kernel_replaced_evidence(pair, Q64, K64, V64, d_k, same, right)
 
@@ -614,6 +662,25 @@ def _made_in_float32(t: object) -> bool:
             and torch.equal(t, t.float().double()))
 
 
+class FirstQueryOnly(AssertionError):
+    """Both results of one call are the right results' first query row alone (scale_as_written reads why)."""
+
+
+def raise_if_first_query_only(pair, Q, K, V, d_k, what) -> None:
+    """FirstQueryOnly where T_q > 1 and the call's output and weights are (1, d_v) and (1, T_k), each the right
+    result's first row (naming57, blind57 q1_return_indented_into_query_loop: a return inside the loop over the
+    queries): a replay of that mistake on the call's own inputs."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)) \
+            or Q.dim() != 2 or Q.shape[0] < 2:
+        return
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    if all(tuple(p.shape) == (1, r.shape[-1]) and matching_variants(p, {"v": r[:1]}, Q.dtype)
+           for p, r in zip(pair, right)):
+        raise FirstQueryOnly(f"{what} has shape {tuple(pair[1].shape)}, expected {tuple(right[1].shape)}, and the "
+                             f"output {tuple(pair[0].shape)}, expected {tuple(right[0].shape)}: both hold only the "
+                             "first query's row (which is right)")
+
+
 def check_pair(pair, Q, K, V, d_k, part, fn=None):
     """One part of the student's (output, weights) from one call; the other part is evidence for what
     this one was made of (pair_evidence, and a softmax done in float32)."""
@@ -632,6 +699,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     if type(got) is torch.Tensor and got.dtype == Q.dtype and matching_variants(got, {"right": expected}, Q.dtype):
         return
     raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
+    raise_if_first_query_only(pair, Q, K, V, d_k, "the weight matrix")
     if part == "weights":
         raise_if_weights_transposed(pair, right, Q.dtype, f"the {named}")
     if part == "output":
@@ -805,6 +873,7 @@ def check_layout(fn, Q, K, V, what):
     try:
         # names results returned in the wrong order (or one of them alone); a crash is check_value's
         pair = call_pair(fn, Q, K, V, d_k)
+        raise_if_first_query_only(pair, Q, K, V, d_k, f"the weight matrix {what}")
         found = pair_evidence(pair, Q, K, V, d_k, fn)
         right = ref.attention(Q.double(), K.double(), V.double(), d_k)
         if isinstance(pair, (tuple, list)) and len(pair) == 2:
@@ -1280,10 +1349,105 @@ def averaged_map_variants(X, W_Q, W_K, W_V, W_O, n_heads):
             for how, m in (("mean", maps.mean(dim=0)), ("sum", maps.sum(dim=0)))}
 
 
-def heads_missing(fn, e, X, Ws, n_heads):
+AFTER_LOOP_NODES = 3000     # nodes of the function statement_after_loop walks, at most
+_COLLECTING = ("append", "extend", "insert", "add")
+
+
+def statement_after_loop(submission, name) -> tuple[str, str] | None:
+    """append_after_loop (naming57, blind57 q8_heads_append_dedented_after_loop): in the notebook's last `def name`,
+    a for or while loop followed at once by a statement that collects a value (x.append(v), extend, insert, add, or
+    x += ..., x[...] = ...) reading a name the loop binds (its target or an assignment in its body): the statement
+    was meant for the loop's body and runs once, after the last pass. (the loop's header, the statement), each
+    cut to 60 characters; None where none. Parsed (pyparse), never run; at most AFTER_LOOP_NODES nodes walked."""
+    import ast
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        return None
+    func = last_function_def(cells_of(submission), name)
+    if func is None:
+        return None
+
+    def cut(text):
+        text = " ".join(text.split())
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    for k, node in enumerate(ast.walk(func)):
+        if k > AFTER_LOOP_NODES:
+            return None
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for loop, nxt in zip(body, body[1:]):
+            if not isinstance(loop, (ast.For, ast.While)) or loop.orelse:
+                continue
+            value = None
+            if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Call) \
+                    and isinstance(nxt.value.func, ast.Attribute) and nxt.value.func.attr in _COLLECTING:
+                value = nxt.value
+            elif isinstance(nxt, ast.AugAssign) or (isinstance(nxt, ast.Assign) and len(nxt.targets) == 1
+                                                      and isinstance(nxt.targets[0], ast.Subscript)):
+                value = nxt.value
+            if value is None:
+                continue
+            bound = {n.id for part in ([loop.target] if isinstance(loop, ast.For) else []) + loop.body
+                     for n in ast.walk(part) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            if isinstance(nxt.value if isinstance(nxt, ast.Expr) else None, ast.Call):
+                read -= {n.id for n in ast.walk(nxt.value.func) if isinstance(n, ast.Name)}
+            if bound & read:
+                header = unparse(loop).splitlines()[0] if isinstance(loop, ast.For) else "while ..."
+                return cut(header), cut(unparse(nxt))
+    return None
+
+
+_UNBOUND = re.compile(r"cannot access local variable '(\w+)'|local variable '(\w+)' referenced before assignment")
+
+
+def local_shadows_call(submission, e, name) -> Misconception | None:
+    """name_shadows_function (naming57, blind57 q8_weights_unpacked_into_name_attention): an UnboundLocalError for
+    a name that the notebook's last `def name` both calls (name(...)) and assigns (out, attention = attention(...)),
+    and that a cell defines at module level: the assignment makes it local for the whole function, so the call
+    reads the local before it exists. Python's words and the source (parsed, never run); None otherwise."""
+    import ast
+    from autograder.grading.source_checks import SourceUnreadable, cells_assigning_globally, cells_of, \
+        last_function_def
+    found = _UNBOUND.search(e.message or "") if e.exc_type == "UnboundLocalError" else None
+    if found is None or submission is None:
+        return None
+    local = found.group(1) or found.group(2)
+    try:
+        cells = cells_of(submission)
+        func = last_function_def(cells, name, max_chars=20000)
+        if func is None or not cells_assigning_globally(cells, local):
+            return None
+        nodes = list(ast.walk(func))[:3000]
+    except (SourceUnreadable, RecursionError, MemoryError):
+        return None
+    called = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local for n in nodes)
+    def stores(n):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        return any(isinstance(t, ast.Name) and t.id == local and isinstance(t.ctx, ast.Store)
+                   for target in targets for t in ast.walk(target))
+
+    stored = [n for n in nodes if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)) and stores(n)]
+    if not called or not stored:
+        return None
+    from autograder.grading.pyparse import unparse
+    line = " ".join(unparse(stored[0]).split())
+    line = line if len(line) <= 80 else line[:77] + "..."
+    return Misconception("name_shadows_function", f"your code raised {e.exc_type}: {e.message.splitlines()[0]}: "
+                         f"{name} calls `{local}(...)` and also assigns to `{local}` (`{line}`), so `{local}` is a "
+                         f"local name in the whole function and the call finds no value yet: "
+                         + describe("name_shadows_function"))
+
+
+def heads_missing(fn, e, X, Ws, n_heads, submission=None):
     """Torch's (T x m d_k) @ (d_model x d_model) message, m < n_heads: fewer heads concatenated. Confirmed by
     a second call with W_O cut to its first m d_k rows, whose output must equal m of the heads, in order,
-    times those rows; the heads left out are said."""
+    times those rows; the heads left out are said. mha_heads_missing not where the last head is kept alone with
+    n_heads > 2 (no loop over fewer heads gives that: naming57); that head alone with an append right after the
+    loop in the source (statement_after_loop) is append_after_loop."""
     import itertools
     found = re.search(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)", e.message)
     T, d_model = X.shape
@@ -1306,12 +1470,22 @@ def heads_missing(fn, e, X, Ws, n_heads):
             if matching_variants(again, {"v": torch.cat([heads[h] for h in kept], dim=-1) @ W_O.double()}, X.dtype)]
     if len(hits) != 1:
         return None
+    if hits[0] == (n_heads - 1,):   # the last head alone: an append after the loop, where the source shows it
+        after = statement_after_loop(submission, "multi_head_attention")
+        if after is not None:
+            return Misconception("append_after_loop", f"your code raised {e.exc_type}: {found.group(0)}: one head of "
+                                 f"d_k = {d_k} concatenated where there are {n_heads}; given only W_O's first {width} "
+                                 f"rows it runs, and its output is the last head's alone (head {n_heads - 1}), and "
+                                 f"`{after[1]}` comes right after the loop `{after[0]}`, not in its body: "
+                                 + describe("append_after_loop"))
     stride = head_stride_n_heads(fn, X, Ws, n_heads, width)
     if stride is not None:
         return stride
     twice = head_start_scaled_twice(fn, X, Ws, n_heads, hits[0])
     if twice is not None:
         return twice
+    if hits[0] == (n_heads - 1,) and n_heads > 2:
+        return None   # the last head alone: no loop over fewer heads gives it (an append after the loop does)
     left = [h for h in range(n_heads) if h not in hits[0]]
     return Misconception("mha_heads_missing", f"your code raised {e.exc_type}: {found.group(0)}: {m} heads of "
                          f"d_k = {d_k} concatenated where there are {n_heads}; given only W_O's first {width} rows it "
@@ -1558,7 +1732,7 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_collision(got, logits, dtype, expected)
                          or entropy_min(got, logits, dtype, expected)
                          or entropy_clamp_log(got, logits, expected)
-                         or unnormalised_overflow(fn, got))
+                         or unnormalised_overflow(fn, got) or entropy_fixed_rows(fn, got, logits))
             if named is not None:
                 raise named from None
             said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
@@ -2473,10 +2647,62 @@ def _matrix_product_2d(fn, e, shape) -> Misconception | None:
                          + describe("entropy_matrix_product"))
 
 
+_FIXED_VIEW = re.compile(r"shape '\[-1, (\d+)\]' is invalid for input of size (\d+)")
+
+
+def fixed_row_length(fn) -> int | None:
+    """The c for which the student's softmax_entropy returns the sums of the entropy terms -p log p in consecutive
+    chunks of c (terms.view(-1, c).sum(-1)) whatever the row length: a probe of shape (4, 10) gives 40 / c sums,
+    a second of shape (3, 3c) gives 9, each those chunks' sums (naming57). None where the probes show no such c."""
+    g = torch.Generator().manual_seed(57)
+    c = None
+    for shape in ((4, 10), None):
+        shape = shape or (3, 3 * c)
+        logits = torch.randn(shape, generator=g)
+        try:
+            got = call(fn, logits.clone(), what="softmax_entropy")
+        except StudentCodeError:
+            return None
+        if type(got) is not torch.Tensor or got.dim() != 1 or got.numel() < 1 or not got.is_floating_point():
+            return None
+        if c is None:
+            if logits.numel() % got.numel() or logits.numel() // got.numel() in (1, shape[-1]):
+                return None
+            c = logits.numel() // got.numel()
+        elif got.numel() * c != logits.numel():
+            return None
+        p = torch.softmax(logits.double(), dim=-1)
+        terms = -(p * torch.log(p))
+        if not matching_variants(got, {"chunks": terms.reshape(-1, c).sum(dim=-1)}, torch.float32):
+            return None
+    return c
+
+
+def entropy_fixed_rows(fn, got, logits) -> Misconception | None:
+    """entropy_rows_hard_coded where a wrong 1-D entropy has logits.numel() / c entries for the c of
+    fixed_row_length (which is not the row length T); None otherwise."""
+    if type(got) is not torch.Tensor or got.dim() != 1 or got.numel() < 1 or logits.numel() % got.numel():
+        return None
+    c = logits.numel() // got.numel()
+    if c == logits.shape[-1] or fixed_row_length(fn) != c:
+        return None
+    return Misconception("entropy_rows_hard_coded", f"softmax_entropy of logits of shape {tuple(logits.shape)} has "
+                         f"shape {tuple(got.shape)}: the sums of the entropy terms in chunks of {c}, not of each row's "
+                         f"{logits.shape[-1]}, and probes with 10 and {3 * c} logits a row are cut in chunks of {c} "
+                         "too: " + describe("entropy_rows_hard_coded"))
+
+
 def entropy_crash(fn, e, shape) -> Misconception | None:
     """A crash of .item() (or float()) on many rows, named entropy_item when the same function on one row of 5
     logits returns that row's right entropy as a Python float: the reduction to one number is all that is wrong.
-    A dim one past the last axis is entropy_wrong_dim (_dim_past_last)."""
+    A dim one past the last axis is entropy_wrong_dim (_dim_past_last). A view(-1, c) that does not divide the
+    logits is entropy_rows_hard_coded where fixed_row_length finds that c."""
+    fixed = _FIXED_VIEW.search(e.message or "") if e.exc_type == "RuntimeError" else None
+    if fixed is not None and int(fixed.group(1)) != shape[-1] and fixed_row_length(fn) == int(fixed.group(1)):
+        return Misconception("entropy_rows_hard_coded", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
+                             f"(logits of shape {shape}): the terms are cut into rows of {fixed.group(1)}, not of "
+                             f"each row's {shape[-1]}, and probes with 10 and {3 * int(fixed.group(1))} logits a row "
+                             f"are summed in chunks of {fixed.group(1)} too: " + describe("entropy_rows_hard_coded"))
     named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _bmm_2d_only(fn, e, shape)
              or _matrix_product_2d(fn, e, shape)
              or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape))
@@ -2684,12 +2910,12 @@ def _raise_if_list_from_earlier_call(fn, e, X, Ws, n_heads) -> None:
                          "function) and grows with every call; make a new list inside the function")
 
 
-def mha_crash(fn, e, X, Ws, n_heads):
+def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     """Crashes of the head loop whose cause a second call shows: fewer heads (heads_missing); each head's
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = heads_missing(fn, e, X, Ws, n_heads) or width_from_tokens(fn, e, X, Ws, n_heads) \
+    named = heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
         or overlapping_heads_crash(fn, e, X, Ws, n_heads)
     if named is None:
@@ -2815,9 +3041,23 @@ def minus_half_said(written: str) -> str:
 def scale_as_written(submission, name):
     """A scale_precedence named inside (the scores divided by 2 d_k, as S / d_k ** 1/2 does) is told as written
     where the student's function `name` has the scale `d_k ** -1 / 2` (the same division by 2 d_k, multiplied
-    in): its message quotes the minus and gives the fix d_k ** -0.5, the key unchanged."""
+    in): its message quotes the minus and gives the fix d_k ** -0.5, the key unchanged. A FirstQueryOnly failure
+    (both results only the first query's right row) is attention_return_in_loop where the source shows the return
+    indented into the function's last loop (source_checks.return_inside_loop, naming57), else said as it is."""
     try:
         yield
+    except FirstQueryOnly as f:
+        from autograder.grading import source_checks
+        from autograder.grading.source_checks import SourceUnreadable, cells_of
+        finder = getattr(source_checks, "return_inside_loop", None)
+        try:
+            where = finder(cells_of(submission), name) if finder is not None and submission is not None else None
+        except SourceUnreadable:
+            where = None
+        if where is None:
+            raise AssertionError(str(f)) from None
+        raise Misconception("attention_return_in_loop", f"{f}, and `{where[1]}` is the last line of the loop's body in "
+                            f"{where[0]}: " + describe("attention_return_in_loop")) from None
     except Misconception as m:
         if m.key == "keepdim_left_on":
             raise added_axis_from_source(submission, m, (name,)) from None
@@ -2922,6 +3162,41 @@ def added_axis_from_source(submission, m, names):
     return Misconception("size_one_axes_added", f"{head}{where}: " + describe("size_one_axes_added"))
 
 
+_NOT_GLOBALS = frozenset({"torch", "math", "F", "np", "nn", "numpy", "random", "statistics"})
+
+
+def global_names_read(submission, name) -> list[str]:
+    """The plain names the notebook's last `def name` reads that are none of its parameters, never bound in its
+    body (nor in a nested scope), no builtin or module, and stored at module level by some cell of the notebook (a
+    display loop's `d`, the trace's K): a global read where a parameter was meant (naming57). Parsed, never run;
+    [] where the source is not read."""
+    import ast
+    import builtins
+    from autograder.grading.source_checks import SourceUnreadable, cells_assigning_globally, cells_of, \
+        last_function_def
+    if submission is None:
+        return []
+    try:
+        cells = cells_of(submission)
+        func = last_function_def(cells, name, max_chars=20000)
+        if func is None:
+            return []
+        args = func.args
+        params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        nodes = list(ast.walk(func))[:3000]
+        bound = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        bound |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.alias))
+                  and hasattr(n, "name")}
+        called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}   # helpers and imported functions
+        read = [n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in called]
+        free = [x for x in dict.fromkeys(read) if x not in params | bound | _NOT_GLOBALS and not hasattr(builtins, x)]
+        return [x for x in free if cells_assigning_globally(cells, x)
+                and x not in {a.asname or a.name for n in nodes if isinstance(n, ast.Import) for a in n.names}][:3]
+    except (SourceUnreadable, RecursionError, MemoryError):
+        return []
+
+
 def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
     """The scaled variance against the unscaled one of the same generator's draws (a second call, scaled=False,
     seeded alike): a constant ratio c that is not d_k means the dot products were divided by sqrt(c). c equal
@@ -2962,6 +3237,13 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
                             f"unscaled variance of the same draws divided by {quarter:.4g} = d_k ** 0.25, not by "
                             f"d_k = {d_k}, and for d_k = 20 likewise: " + describe("variance_power_right_associative"))
     if abs(c / d_k - 1) > 0.01 and abs(c - round(c)) <= 1e-4 * c:
+        free = global_names_read(submission, "dot_product_variance")
+        if free and _ratio_again(fn, n, seed, 20, round(c)):
+            raise Misconception("reads_global_not_parameter", f"for d_k = {d_k} with scaled=True the result is the "
+                                f"unscaled variance of the same draws divided by {round(c)} (its dot products divided "
+                                f"by sqrt({round(c)})), and for d_k = 20 by {round(c)} too, whatever d_k is passed; "
+                                f"dot_product_variance reads {', '.join(f'`{x}`' for x in free)}, a global of the "
+                                "notebook, where its parameter is d_k: " + describe("reads_global_not_parameter"))
         raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
                              f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
                              f"dot product by sqrt(d_k) divides the variance by d_k = {d_k}")
@@ -3297,10 +3579,14 @@ def replay_key(kind: str) -> str:
     return _REPLAY_NAMES.get(kind, kind.split("/")[0])
 
 
-def top_k_evidence(pair, Q64, K64, V64, d_k, same):
+def top_k_evidence(pair, Q64, K64, V64, d_k, same, again=None):
     """attention_top_k: both results are those of the softmax over only the k best-scoring keys of each query
     (the others masked to -inf), for a k < T_k (k = 1: a hard argmax, one-hot weights), the keys kept read from
-    the weights' nonzero entries. None when they are not each row's best scores or the results differ."""
+    the weights' nonzero entries. None when they are not each row's best scores or the results differ.
+    `again` = (the student's attention, the input dtype): a softmax saturated by a huge scale (blind57's
+    math.pow(0.5, d_k) as divisor: the scores times 2 ** d_k) gives the same zeros, so the name needs a second
+    call with the queries scaled down until the scores are tiny to be top-k's there too (a top-k still keeps
+    only its k keys; a saturated softmax then spreads over every key); no second call possible, no name."""
     S = Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k)
     T_k = S.shape[-1]
     weights = pair[1]
@@ -3320,9 +3606,67 @@ def top_k_evidence(pair, Q64, K64, V64, d_k, same):
     wrong = (w @ V64, w)
     if not all(same(p, x) for p, x in zip(pair, wrong)) or same(w, torch.softmax(S, dim=-1)):
         return None
+    if again is not None and not top_k_again(again[0], Q64, K64, V64, d_k, again[1], same):
+        return None
     k = int(counts.min())
     return "attention_top_k", wrong, (f"{describe('attention_top_k')} (here k = {k} of the {T_k} keys: every other "
                                       "weight is exactly 0)")
+
+
+def saturated_scale_evidence(pair, Q64, K64, V64, d_k, same, again):
+    """wrong_scale_constant for a softmax saturated by a tiny c (naming57, blind57 q1_scale_math_pow_arguments_swapped:
+    Q K^T / math.pow(0.5, d_k) is the scores times 2 ** d_k, every weight but each row's best exactly 0, so no c
+    fits them): a second call with the queries scaled so that the largest score is 1e-6 gives a rough c, a third
+    scaled so that the largest score over that c is 4 gives it exactly, and softmax(Q K^T / c) must then be both
+    results of the first call and of the third. `again` = (the student's attention, the input dtype)."""
+    fn, dtype = again
+    S = Q64 @ K64.transpose(-2, -1)
+    if fn is None or tuple(pair[1].shape) != tuple(S.shape) or not bool((pair[1] == 0).any()):
+        return None
+    top = float(S.abs().amax())
+    if not math.isfinite(top) or top == 0:
+        return None
+    c = None
+    for _ in range(2):
+        Q2 = (Q64 * ((1e-6 if c is None else 4 * c) / top)).to(dtype)
+        try:
+            got = fn(Q2, K64.to(dtype), V64.to(dtype), d_k)
+        except Exception:  # noqa: BLE001 - a second call is only evidence
+            return None
+        if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(p) is torch.Tensor for p in got)):
+            return None
+        S2 = Q2.double() @ K64.transpose(-2, -1)
+        c = ref.fitted_scale(S2, got[1])
+        if c is None or not math.isfinite(c) or c <= 0:
+            return None
+    w2 = torch.softmax(S2 / c, dim=-1)
+    w = torch.softmax(S / c, dim=-1)
+    wrong = (w @ V64, w)
+    if not all(same(p, x) for p, x in zip(got, (w2 @ V64, w2))) or not all(same(p, x) for p, x in zip(pair, wrong)) \
+            or same(w, torch.softmax(S / math.sqrt(d_k), dim=-1)):
+        return None
+    return "wrong_scale_constant", wrong, (
+        f"{describe('wrong_scale_constant')}: here c = {c:.4g}, the scores times {1 / c:.4g}, so the softmax "
+        f"saturates (each row's best key takes almost all the weight; a second call with the queries scaled down "
+        f"shows every key is in it), where the scale is 1/sqrt(d_k) = 1/{math.sqrt(d_k):.4g}")
+
+
+def top_k_again(fn, Q64, K64, V64, d_k, dtype, same) -> bool:
+    """Whether the student's attention, called again with the queries scaled so that the largest score is 1e-6
+    (no softmax of any sane scale saturates there), still gives top-k's results on that input (naming57)."""
+    if fn is None:
+        return False
+    top = float((Q64 @ K64.transpose(-2, -1)).abs().amax())
+    if not math.isfinite(top) or top == 0:
+        return False
+    Q2 = (Q64 * (1e-6 / top)).to(dtype)
+    try:
+        again = fn(Q2, K64.to(dtype), V64.to(dtype), d_k)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return False
+    if not (isinstance(again, (tuple, list)) and len(again) == 2 and all(type(p) is torch.Tensor for p in again)):
+        return False
+    return top_k_evidence(again, Q2.double(), K64, V64, d_k, same) is not None
 
 
 def raise_if_inf_saturated(fn, got, entropy_wrong) -> None:
@@ -4539,6 +4883,45 @@ def _rows_reordered_again(fn, got_dims, want, seed) -> Misconception | None:
                          f"{got2}: " + describe("table_rows_reordered"))
 
 
+def _table_len(fn, dims, seed) -> int | None:
+    """How many rows the student's entropy_table returns at dims and seed, read at once (a list kept across calls
+    grows later), None when it raises or returns no list."""
+    try:
+        rows = call(fn, dims=tuple(dims), seed=seed, what="entropy_table")
+    except StudentCodeError:
+        return None
+    return len(rows) if isinstance(rows, (list, tuple)) else None
+
+
+def _table_dims_fixed(fn, got_dims, want, seed) -> bool:
+    """Whether a second call with other dims (none of them in the first table) returns rows for the same d's
+    again, a hard-coded list (table_ignores_dims needs it since naming57: a list shared across calls also gives
+    rows for other d's than asked, but they follow the dims)."""
+    dims2 = [d for d in (3, 7, 10) if d not in got_dims and d not in want][:2]
+    try:
+        rows2 = call(fn, dims=tuple(dims2), seed=seed, what="entropy_table")
+        return [int(r["d"]) for r in rows2] == got_dims
+    except (StudentCodeError, KeyError, TypeError, ValueError):
+        return False
+
+
+def raise_if_rows_shared_across_calls(fn, got_dims, dims, seed, said) -> None:
+    """state_shared_across_calls (naming57, blind57 q4_table_rows_list_created_once_at_cell_level): the table's
+    rows end with the rows for the dims asked, after rows of earlier calls, and two more calls with the same
+    dims and seed return len(dims) more rows each time: the list is made once outside the function (at cell
+    level, a default argument rows=[]) and every call appends to it. A table that does not grow is not named."""
+    want = [int(d) for d in dims]
+    if not want or len(got_dims) <= len(want) or got_dims[-len(want):] != want:
+        return
+    first = _table_len(fn, want, seed)
+    second = _table_len(fn, want, seed)
+    if first is None or second is None or first < len(got_dims) or second - first != len(want):
+        return
+    raise Misconception("state_shared_across_calls", f"{said}: the rows of earlier calls come first, and two more "
+                        f"calls with the same dims return {first} and then {second} rows, {len(want)} more each "
+                        "time: " + describe("state_shared_across_calls"))
+
+
 def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
     """A table whose rows are for other d's than `dims` (a hard-coded list in the loop): the d's it holds are
     said, and table_ignores_dims named when its rows equal the lesson's table at those d's and the same seed.
@@ -4560,6 +4943,8 @@ def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
     except (KeyError, TypeError, ValueError):
         return                          # a missing or misspelled key: the caller's checks say it
     said = f"the table's rows are for d = {got_dims}, not for the dims asked for, {list(dims)}"
+    if fn is not None:
+        raise_if_rows_shared_across_calls(fn, got_dims, dims, seed, said)
     if set(got_dims) < {int(d) for d in dims}:   # a part of the dims' rows: not a list of other d's
         right = matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32)
         last = got_dims == [int(dims[-1])]
@@ -4583,7 +4968,8 @@ def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
             raise named
         raise AssertionError(f"{said}: the right rows for those dims, in another order; build one row per d in "
                              "the order of the dims argument")
-    if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32):
+    if matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32) \
+            and (fn is None or _table_dims_fixed(fn, got_dims, want, seed)):
         raise Misconception("table_ignores_dims", f"{said}, and they are the lesson's rows at those d's (seed "
                             f"{seed}): " + describe("table_ignores_dims"))
     if len(rows) != len(dims):

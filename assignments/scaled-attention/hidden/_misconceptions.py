@@ -750,4 +750,31 @@ MISCONCEPTIONS = {
                                 "consecutive chunks of W's memory (whole rows), not the column block "
                                 "W[:, h * d_k:(h + 1) * d_k] that head h uses; slice the columns, or "
                                 "W.view(d_model, n_heads, d_k).permute(1, 0, 2)",
+    # naming57: blind57's q4_table_rows_list_created_once_at_cell_level
+    "state_shared_across_calls": "creating the table's list once outside the function (rows = [] at cell level, or "
+                                 "a default argument rows=[]) and appending to it in every call: the list outlives "
+                                 "the call, so each call returns the rows of all earlier calls followed by its own; "
+                                 "create the list inside the function (rows = [] as its first line) so that every "
+                                 "call starts empty",
+    # naming57: blind57's q8_heads_append_dedented_after_loop
+    "append_after_loop": "putting the append (or +=) right after the loop instead of in its body (indented one "
+                         "level too little): the loop runs every pass, but only the value its last pass left is "
+                         "appended, once, so the list holds one item (the last head's output) instead of one per "
+                         "pass; indent the append into the loop's body",
+    # naming57: blind57's q1_return_indented_into_query_loop (the kind of sdpa-from-scratch's return_inside_loop)
+    "attention_return_in_loop": "indenting the `return` into the loop over the queries (the last line of the for body) "
+                          "instead of below it: a function returns the moment it reaches a return, so it stops "
+                          "during the loop's first pass and only the first query's row comes back, (1, d_v) and "
+                          "(1, T_k) instead of (T_q, d_v) and (T_q, T_k). Dedent the return one level, to just "
+                          "after the loop",
+    # naming57: blind57's q8_weights_unpacked_into_name_attention
+    "name_shadows_function": "assigning to the name of a function the body also calls (out_h, attention = "
+                             "attention(...)): an assignment anywhere in a function makes that name local for the "
+                             "whole function, so the call reads a local that has no value yet and raises "
+                             "UnboundLocalError; give the result another name (out_h, w = attention(...), or _)",
+    # naming57: blind57's q4_entropy_rows_viewed_with_lessons_five_keys
+    "entropy_rows_hard_coded": "cutting the entropy terms into rows of a fixed length (terms.view(-1, 5), the "
+                               "lesson's 5 keys) instead of the length of the last axis: with any other number of "
+                               "logits per row the rows are cut in the wrong places, the shape is wrong, or the view "
+                               "fails; sum the terms over dim=-1 as they are (terms.sum(dim=-1)), with no reshape",
 }

@@ -72,6 +72,7 @@ def test_weight_rows_sum_to_one(attention, rng, submission=None):
     Q, K, V = D.draw_inputs(rng, 4, 9, 16, 3, torch.float32, scale=3.0)
     pair = D.call_pair(attention, Q, K, V, 16)
     with D.scale_as_written(submission, "attention"):   # a size-1 axis kept or added: told from the source
+        D.raise_if_first_query_only(pair, Q, K, V, 16, "the weight matrix")
         raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1],
                                  "the weight matrix", dtype=Q.dtype)
     w = assert_plain_tensor(pair[1], "weights")

@@ -115,10 +115,11 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                                 "(the inputs are contiguous: the .view is on a transposed or permuted tensor made "
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
         named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message[:200]}".split("\n")[0]) \
+            or D.local_shadows_call(submission, e, "multi_head_attention") \
             or _crash_named(fn, e, X, Ws, n_heads) or D.fused_token_chunk_crash(fn, e, X, Ws, n_heads) \
             or D.output_projection_left(e, X, Ws, n_heads) \
             or D.elementwise_projection(e, X, Ws, n_heads) \
-            or D.mha_crash(fn, e, X, Ws, n_heads) \
+            or D.mha_crash(fn, e, X, Ws, n_heads, submission) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
             or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads)
