@@ -644,11 +644,11 @@ MISCONCEPTIONS = {
                           "during the loop's first pass and only Q, made from W_Q, comes back (a tuple of one "
                           "instead of Q, K, V); dedent the return one level, to just after the loop",
     # naming round 57: blind57's q10_effective_tokens_returns_stale_lesson_entropies (scaled-attention's key)
-    "reads_global_not_parameter": "reading a global of the notebook inside the function instead of its parameter "
-                                  "(2 ** H, H the entropies a cell computed for the lesson's table, where the "
-                                  "function is given A): the result is the same whatever the function is given, "
-                                  "right only for the one input the global was made from; compute it from the "
-                                  "parameter (2 ** row_entropy_bits(A))",
+    "reads_global_not_parameter": "reading a global of the notebook inside the function instead of its own "
+                                  "parameter (a name the body still uses after the parameter was renamed, or a "
+                                  "value a cell computed for the lesson's example): the values passed in are never "
+                                  "used, so the result is right only for the one input the global was made from and "
+                                  "fails or is wrong everywhere else; compute it from the parameter",
     # naming round 57: blind57's q06_q03_cell_copied_name_left_as_ans_scale
     "answer_cell_copied_name_kept": "copying another question's answer cell and changing only the letter: the copy "
                                     "still assigns the other question's name, so this question's name is never "

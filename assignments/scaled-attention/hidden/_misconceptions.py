@@ -552,11 +552,11 @@ MISCONCEPTIONS = {
                              "split into (n_heads, T, d_k) with .view(T, n_heads, d_k).transpose(0, 1), run "
                              "attention per head, and merge the heads back to (T, d_model)",
     # naming37: blind36's kinds
-    "reads_global_not_parameter": "reading a global of the notebook (the trace's V) inside the function instead of "
-                                  "its own parameter (the parameters renamed q, k, v while the body still says V): "
-                                  "the values passed in are never used, so it is right only on the notebook's own "
-                                  "trace and fails or is wrong everywhere else; use the parameter's name in the body "
-                                  "(out = weights @ v), or keep the parameters' names",
+    "reads_global_not_parameter": "reading a global of the notebook inside the function instead of its own "
+                                  "parameter (a name the body still uses after the parameter was renamed, or a "
+                                  "value a cell computed for the lesson's example): the values passed in are never "
+                                  "used, so the result is right only for the one input the global was made from and "
+                                  "fails or is wrong everywhere else; compute it from the parameter",
     "entropy_shape_not_restored": "computing the entropy on the logits reshaped to rows, logits.reshape(-1, T), and "
                                   "returning the row entropies without reshaping them back: the values are right but "
                                   "a (..., T) batch comes back flattened to (N,) instead of logits.shape[:-1]; end "
