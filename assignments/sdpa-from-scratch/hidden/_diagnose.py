@@ -1907,6 +1907,16 @@ def half_score_replays(Q, K, V, mask):
     product with V in float64, fully masked queries zeroed (as the reference). Keyed "<dtype> <where>"."""
     d = math.sqrt(Q.shape[-1])
     q, k = Q.detach().double(), K.detach().double().transpose(-2, -1)
+    # the product as the student's code makes it, in the input's dtype and on the same (perhaps strided) tensors:
+    # a float32 product differs from the exact one by float32 rounding, enough to move an entry across a float16
+    # rounding boundary, and which entries move depends on the CPU's kernel for the layout (AVX-512/AMX machines:
+    # strided float32 inputs missed every exact replay, test_noncontiguous_inputs unnamed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)                     # the worker's one thread: its accumulation order
+    try:
+        own = (Q.detach() @ K.detach().transpose(-2, -1)).double() if Q.dtype == K.dtype else q @ k
+    finally:
+        torch.set_num_threads(threads)
     out = {}
     for half in (torch.float16, torch.bfloat16):
         def r(t, half=half):
@@ -1915,7 +1925,8 @@ def half_score_replays(Q, K, V, mask):
         copies = r(r(q) @ r(k))
         for where, s in ((f"{name} copies of Q and K", copies / d), (f"{name} copies of Q and K", r(copies / d)),
                          (f"{name} scores", r(q @ k) / d), (f"{name} scores", r(q @ k / d)),
-                         (f"{name} scores", r(r(q @ k) / d))):
+                         (f"{name} scores", r(r(q @ k) / d)), (f"{name} scores", r(own) / d),
+                         (f"{name} scores", r(own / d))):
             w = _dead_rows_zeroed(torch.softmax(_masked(s, mask), dim=-1), mask)
             out.setdefault(where, []).append(_out(w, V, Q))
     return out
