@@ -1,5 +1,6 @@
 """`parse`: `ast.parse` for every thread of the trusted process, one at a time; `unparse`: `ast.unparse` of a
-student's expression, bounded; `source_lines`: a cell's lines as Python numbers them.
+student's expression, bounded; `source_lines`: a cell's lines as Python numbers them; `Segments`: the source text of
+many nodes of one cell, split once.
 
 Why a lock: CPython 3.11's AST constructor (ast2obj) keeps its recursion depth in the interpreter, not
 in the thread. A batch grades in several threads of one process, and each parses notebooks
@@ -50,3 +51,27 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 def source_lines(source: str) -> list[str]:
     """`source`'s lines as Python numbers them (line n is `source_lines(source)[n - 1]`)."""
     return LINE_END.split(source)
+
+
+class Segments:
+    """`ast.get_source_segment(source, node)` for many nodes of one source, its lines split once (by LINE_END, line
+    ends kept) and held as UTF-8, the unit of an AST column: get_source_segment splits the whole source again on every
+    call, and a cell binding an answer 15,000 times made one question's check spend its whole CPU budget quoting
+    them (red-team round 78)."""
+
+    def __init__(self, source: str) -> None:
+        self._lines = [line.encode("utf-8", "surrogatepass") for line in re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)]
+
+    def of(self, node: ast.AST) -> str | None:
+        """The source text of `node` (as get_source_segment gives it); None where the node has no position in it."""
+        try:
+            first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined, operator]
+            start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):
+            return None
+        lines = self._lines
+        if end is None or not 0 <= first <= last < len(lines):
+            return None
+        if first == last:
+            return lines[first][start:end].decode("utf-8", "replace")
+        return (lines[first][start:] + b"".join(lines[first + 1:last]) + lines[last][:end]).decode("utf-8", "replace")

@@ -5901,29 +5901,9 @@ def answer_bindings(cells: list[str], question: str):
         return None
     cell, found, tree = last
     literals = {k: v for k, v in literals.items() if seen[k] == 1 and k != question}
-    lines = _source_lines(cell)
-    return [(_segment(lines, n) or question).strip() for n in found], [n for n in found], literals, tree
-
-
-def _source_lines(cell: str) -> list[bytes]:
-    """The cell's lines as the parser counts them (ends at \\n, \\r\\n, \\r), each as UTF-8 (the unit of an
-    AST column), split once: ast.get_source_segment splits the whole cell again on every call, and a cell binding
-    the answer 15,000 times made q5-q7 each spend check_cpu_s on it (red-team round 78)."""
-    import re
-    return [line.encode("utf-8", "surrogatepass") for line in re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", cell)]
-
-
-def _segment(lines: list[bytes], node) -> str | None:
-    """ast.get_source_segment(cell, node), from _source_lines(cell)."""
-    try:
-        first, last, start, end = node.lineno - 1, node.end_lineno - 1, node.col_offset, node.end_col_offset
-    except (AttributeError, TypeError):
-        return None
-    if end is None or not 0 <= first <= last < len(lines):
-        return None
-    if first == last:
-        return lines[first][start:end].decode("utf-8", "replace")
-    return (lines[first][start:] + b"".join(lines[first + 1:last]) + lines[last][:end]).decode("utf-8", "replace")
+    from autograder.grading.pyparse import Segments
+    segments = Segments(cell)
+    return [(segments.of(n) or question).strip() for n in found], [n for n in found], literals, tree
 
 
 def _count_arithmetic(node) -> bool:

@@ -48,7 +48,7 @@ from autograder.grading.checks import (
     vector_jacobian_product,
 )
 from autograder.grading.crash_words import crash_replayed, crash_words
-from autograder.grading.pyparse import parse, unparse
+from autograder.grading.pyparse import Segments, parse, unparse
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
 from autograder.grading.source_checks import cells_assigning, cells_of, return_inside_loop
 from reference import sdpa_from_scratch as ref
@@ -4546,24 +4546,26 @@ def root_taken_twice_in_source(submission) -> str | None:
                 trees.append((cell, parse(cell)))
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
+        # each quote is cut from the cell's lines split once (pyparse.Segments), and only for a hit: quoting every
+        # node by ast.get_source_segment split the whole cell again per node (quadratic in a long cell)
+        trees = [(Segments(source), tree) for source, tree in trees]
         holders = {}
-        for source, tree in trees:
+        for segments, tree in trees:
             for node in ast.walk(tree):
                 if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                         and any(_root_of(n) is not None for n in ast.walk(node.value))):
-                    holders[node.targets[0].id] = ast.get_source_segment(source, node) or ast.unparse(node)
-        for source, tree in trees:
+                    holders[node.targets[0].id] = segments.of(node) or unparse(node)
+        for segments, tree in trees:
             for node in ast.walk(tree):
-                shown = ast.get_source_segment(source, node) or ast.unparse(node)
                 if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.25:
-                    return shown
+                    return segments.of(node) or unparse(node)
                 inner = _root_of(node)
                 if inner is None:
                     continue
                 if _root_of(inner) is not None:
-                    return shown
+                    return segments.of(node) or unparse(node)
                 if isinstance(inner, ast.Name) and inner.id in holders:
-                    return f"{holders[inner.id].splitlines()[0][:60]}`, then `{shown}"
+                    return f"{holders[inner.id].splitlines()[0][:60]}`, then `{segments.of(node) or unparse(node)}"
     except Exception:  # noqa: BLE001 - an unreadable source shows nothing
         return None
     return None
