@@ -173,6 +173,16 @@ def build_rows(results: Iterable[SubmissionResult], entries: Iterable[Entry] = (
     return rows
 
 
+# Canvas's GradebookImporter#check_for_non_student_row: `row[0] =~ /Points Possible/` (any case and any run of
+# spaces here, read in NFKC: wider than Canvas's test, so no spelling of it slips through)
+_CANVAS_POINTS_POSSIBLE = re.compile(r"points\s*possible", re.IGNORECASE)
+
+
+def reads_as_points_possible(name: str) -> bool:
+    """Whether Canvas's gradebook import would take a row with this Student cell for its points-possible row."""
+    return bool(_CANVAS_POINTS_POSSIBLE.search(unicodedata.normalize("NFKC", name)))
+
+
 def _write(path: Path, header: list[str], rows: Iterable[list[str]]) -> Path:
     """The CSV written whole or not at all (autograder.course.atomic): a full disk leaves the old file."""
     from autograder.course.atomic import write_atomic
@@ -250,6 +260,14 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
         warnings.append(f"{len(subs)} submissions without a student id have the name '{clean(name, 80)}' "
                         f"({', '.join(subs[:5])}): left out of the Canvas file (Canvas would match each to one "
                         "student by name)")
+    # Canvas's import reads a row whose Student cell matches /Points Possible/ as the row that sets the assignment's
+    # points possible, not as a student: a name a student chose (a file's stem, a Gradescope or Moodle profile name)
+    # put the whole class's grades out of that student's score (red-team round 80). Such a row is left out, said.
+    posing = sorted({row.submission for row in rows if reads_as_points_possible(row.student.name)})
+    if posing:
+        warnings.append(f"{len(posing)} submission(s) with 'Points Possible' in a student's name "
+                        f"({', '.join(posing[:5])}): left out of the Canvas file (Canvas's import reads such a row as "
+                        "the assignment's points possible): enter their scores by hand")
     column = clean(assignment, 200) + (f" ({clean(canvas_assignment_id, 40)})" if canvas_assignment_id else "")
     lines = []
     if points_possible:
@@ -258,7 +276,7 @@ def write_canvas_csv(results: list[SubmissionResult], path: Path, assignment: st
     anonymous: list[str] = []
     for row in rows:
         s = row.student
-        if shared(s) or (by_name_only(s) and name_key(s) in same_name):
+        if shared(s) or (by_name_only(s) and name_key(s) in same_name) or reads_as_points_possible(s.name):
             continue
         if by_name_only(s):
             anonymous.append(f"{s.label} ({row.submission})")
