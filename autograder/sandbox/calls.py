@@ -137,6 +137,22 @@ _EQ, _OR, _AND = torch.Tensor.__eq__, torch.Tensor.__or__, torch.Tensor.__and__
 _ISNAN, _ALL, _BOOL = torch.Tensor.isnan, torch.Tensor.all, torch.Tensor.__bool__
 _IS_FLOAT, _IS_COMPLEX, _EQUAL = torch.Tensor.is_floating_point, torch.Tensor.is_complex, torch.equal
 _GET_DEFAULT_DTYPE, _SET_DEFAULT_DTYPE, _ENABLE_GRAD = torch.get_default_dtype, torch.set_default_dtype, torch.enable_grad
+_GET_DEFAULT_DEVICE = torch.get_default_device
+_CPU_DEVICE = torch.device("cpu")
+# torch's float32 precision of matmuls, convolutions and RNNs (oneDNN on the CPU, cuBLAS/cuDNN on CUDA), as (backend,
+# op) pairs, parents first (a parent's setter rewrites its children): process-wide, like the default dtype. A notebook's
+# `torch.set_float32_matmul_precision("medium")` (the line Lightning's warning asks for) made each float32 matmul of a
+# graded call a bfloat16 one on this CPU (oneDNN: 0.2 off on a 512-term product): a right attention lost 3 points of
+# sdpa q5 (red-team round 83). Their values now, in the zygote before any cell ran, are a fresh caller's.
+_FP32_KNOBS: tuple[tuple[str, str], ...] = (
+    ("generic", "all"), ("mkldnn", "all"), ("mkldnn", "matmul"), ("mkldnn", "conv"), ("mkldnn", "rnn"),
+    ("cuda", "all"), ("cuda", "matmul"), ("cuda", "conv"), ("cuda", "rnn"))
+# private API (torch 2.9 on): a torch without it has no such knobs for a cell to turn, so none are kept
+_GET_FP32: Callable[[str, str], str] = getattr(torch._C, "_get_fp32_precision_getter", lambda backend, op: "")
+_SET_FP32: Callable[[str, str, str], None] = getattr(torch._C, "_set_fp32_precision_setter", lambda backend, op, value: None)
+if not hasattr(torch._C, "_set_fp32_precision_setter"):
+    _FP32_KNOBS = ()
+_FRESH_FP32 = tuple(_GET_FP32(backend, op) for backend, op in _FP32_KNOBS)
 
 
 def invoke(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any], device: str,
@@ -170,14 +186,24 @@ def torch_defaults() -> Iterator[None]:
     """A graded call runs as a fresh caller's would: float32 the default dtype, gradients recorded. A notebook's
     `torch.set_default_dtype(torch.float64)` or `torch.set_grad_enabled(False)` at its top changed what the hidden
     tests' calls drew or could differentiate: a right entropy_table was told draws_in_float64 (it names no dtype),
-    a right attention failed the gradient test (red-team round 57). The notebook's own settings come back after."""
+    a right attention failed the gradient test (red-team round 57). Also torch's float32 matmul precision as a fresh
+    process has it, and the CPU the default device (red-team round 83: `torch.set_default_device(...)` in a cell made
+    the graded call's own tensors there). The notebook's own settings come back after."""
     dtype = _GET_DEFAULT_DTYPE()
+    precision = tuple(_GET_FP32(backend, op) for backend, op in _FP32_KNOBS)
     _SET_DEFAULT_DTYPE(torch.float32)
+    for (backend, op), fresh in zip(_FP32_KNOBS, _FRESH_FP32):
+        _SET_FP32(backend, op, fresh)
+    # a mode of torch's own, entered only where a cell moved the default device: it costs each torch call a
+    # Python hop (the guard's is another)
+    device = _CPU_DEVICE if _GET_DEFAULT_DEVICE().type != "cpu" else contextlib.nullcontext()
     try:
-        with _ENABLE_GRAD():
+        with _ENABLE_GRAD(), device:
             yield
     finally:
         _SET_DEFAULT_DTYPE(dtype)
+        for (backend, op), kept in zip(_FP32_KNOBS, precision):
+            _SET_FP32(backend, op, kept)
 
 
 
@@ -237,7 +263,8 @@ def fresh_inputs(specs: Sequence[InputSpec], gen: torch.Generator) -> list[torch
         dt = getattr(torch, str(dtype), None)
         if not isinstance(dt, torch.dtype) or not dt.is_floating_point:
             raise ValueError(f"not a floating dtype: {dtype!r}")
-        out.append(torch.randn(tuple(int(n) for n in shape), generator=gen, dtype=torch.float64).to(dt))
+        out.append(torch.randn(tuple(int(n) for n in shape), generator=gen, dtype=torch.float64,
+                               device="cpu").to(dt))
     return out
 
 

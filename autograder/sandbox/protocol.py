@@ -260,7 +260,7 @@ def _rebuild_layout(t: Any, tree: dict[str, Any]) -> Any:
                 or not _non_overlapping(t.shape, stride)
                 or _storage_extent(t.shape, stride) > 8 * t.numel() + MAX_LAYOUT_SLACK):
             raise ProtocolError("argument has a malformed layout")
-        strided = torch.empty_strided(tuple(t.shape), tuple(stride), dtype=t.dtype)
+        strided = torch.empty_strided(tuple(t.shape), tuple(stride), dtype=t.dtype, device="cpu")   # as _decode_tensor
         strided.copy_(t)
         t = strided
     if expand is not None:
@@ -380,7 +380,8 @@ def _decode_tensor(tree: dict) -> Any:
     t = loaded["t"]
     if t.dtype not in _allowed_dtypes():
         raise ProtocolError(f"reply has a tensor of unsupported dtype {t.dtype}")
-    plain = torch.empty(t.shape, dtype=t.dtype)
+    # on the CPU whatever default device a cell set (the worker decodes the grader's arguments: red-team round 83)
+    plain = torch.empty(t.shape, dtype=t.dtype, device="cpu")
     plain.copy_(t)  # a fresh, plain tensor that owns its memory
     if tree.get("numpy") is True:
         return plain.numpy()
