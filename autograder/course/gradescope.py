@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import stat
 import tempfile
 import time
 import zipfile
@@ -284,16 +285,35 @@ def run_in_container(root: Path, slug: str) -> Path:
         raise GraderError(reason) from None
 
 
+def gradescope_private(root: Path) -> list[Path]:
+    """Gradescope's own files beside the submission that no student may read, made root-only here (the grader is
+    root, before any worker exists) and handed to the sandbox as hidden, so its own check refuses a level that cannot
+    keep them out. submission_metadata.json names every member of a group (emails) and holds each earlier
+    submission's whole results.json, tests kept hidden until publication included. Left readable by all (a default
+    umask), without Landlock (Docker before 23.0, an older kernel) a notebook read it at the container and fallback
+    levels (red-team round 82)."""
+    metadata = root / "submission_metadata.json"
+    try:
+        st = metadata.lstat()
+        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077:
+            os.chmod(metadata, stat.S_IMODE(st.st_mode) & 0o700)
+    except OSError:
+        pass  # absent (a rehearsal), or not ours to change: the sandbox's check then says so
+    return [metadata]
+
+
 def _grade_in_container(root: Path, slug: str, results_path: Path) -> Path:
     from autograder.grading.grader import Grader
     from autograder.grading.outcome import build_result, visible_specs
     from autograder.course.outputs import to_gradescope
+    from autograder.sandbox.zygote import launch
 
     start = time.perf_counter()
     results_path.parent.mkdir(parents=True, exist_ok=True)
     course = find_course(root / "source" / "course")
     vis = course.config.visibility
-    with tempfile.TemporaryDirectory(prefix="submission-") as tmp, Grader(course) as grader:
+    zygote = launch(course, hide=[str(p) for p in gradescope_private(root)], slugs=[slug])
+    with tempfile.TemporaryDirectory(prefix="submission-") as tmp, Grader(course, zygote=zygote) as grader:
         grader.warm_up()
         # the tests students see before publication, checked before any submission is looked at: an
         # entry naming no test is the course's mistake, said here rather than after grading

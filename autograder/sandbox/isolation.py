@@ -176,3 +176,84 @@ def cpu_seconds_of(pid: int) -> float:
         with open(f"/proc/{pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def remove_tree(path: str, open_up: bool = False) -> None:
+    """Remove the folder `path` and everything under it; never a link's target, never anything above it, never raises.
+    Iterative and relative to one descriptor at a time: a worker nests folders as deep as it likes in its scratch dir
+    (chdir, then mkdir: 3000 levels, a path past PATH_MAX), and os.walk and shutil.rmtree recurse once per level, so
+    their RecursionError ended a right notebook's grade as the autograder's failure (red-team round 82). `open_up`:
+    make each folder 0700 before entering it (the rlimits level's worker is the grader's uid and may have made one
+    unreadable); only for a tree whose writer is gone, or it could swap a folder for a link before the chmod."""
+    import stat
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):   # replaced by a link (or gone): nothing of ours to remove
+            return
+        if open_up:
+            os.chmod(path, 0o700)
+        fd = os.open(path, flags)
+    except OSError:
+        return
+
+    def scan(folder: int) -> list[str]:
+        """Unlink what is not a folder; the folders' names. One pass per folder, so a wide one costs its size once."""
+        folders: list[str] = []
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            folders.append(entry.name)
+                        else:
+                            os.unlink(entry.name, dir_fd=folder)
+                    except OSError:
+                        pass
+        except OSError:
+            pass
+        return folders
+
+    # the folders entered below `path`, outermost first: (name, its parent's (st_dev, st_ino), the parent's folders left)
+    entered: list[tuple[str, tuple[int, int], list[str]]] = []
+    try:
+        pending = scan(fd)
+        while True:
+            if pending:
+                child = pending.pop()
+                try:
+                    if open_up:
+                        os.chmod(child, 0o700, dir_fd=fd)
+                    inner = os.open(child, flags, dir_fd=fd)
+                except OSError:
+                    try:
+                        os.rmdir(child, dir_fd=fd)
+                    except OSError:
+                        pass
+                    continue
+                here = os.fstat(fd)
+                entered.append((child, (here.st_dev, here.st_ino), pending))
+                os.close(fd)
+                fd = inner
+                pending = scan(fd)
+                continue
+            if not entered:
+                break
+            name, parent_id, pending = entered.pop()
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != parent_id:   # the tree moved under us: go no further up
+                return
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                pass
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass

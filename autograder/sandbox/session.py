@@ -25,7 +25,7 @@ from autograder.sandbox import protocol, timers
 from autograder.config import Limits
 from autograder.errors import (NotAnswered, GraderError, ProtocolError, StudentCodeError, WorkerCrashed,
                                WorkerTimeout)
-from autograder.sandbox.isolation import cpu_seconds_of, run_queue_seconds_of
+from autograder.sandbox.isolation import cpu_seconds_of, remove_tree, run_queue_seconds_of
 from autograder.sandbox.messages import (CUDA_INITS, MAX_AHEAD, MAX_AHEAD_BYTES, RESOLVE_THEN_BYTES, CudaInit,
                                          Op, WorkerPolicy, jupyter_cell)
 from autograder.results import CellReport
@@ -205,27 +205,9 @@ def scratch_on_disk(value: Any) -> str | None:
 def remove_scratch(path: str) -> None:
     """Remove a gone worker's scratch dir and everything under it, as root or as its owner (the rlimits level
     without namespaces runs the worker as the grader's uid: a folder its student made unreadable, chmod 0, is opened
-    up before it is entered). Folders only, each seen through lstat, never a link's target; nothing but removal."""
-    import shutil
-    import stat
-
-    def open_up(folder: str) -> None:
-        try:
-            if stat.S_ISDIR(os.lstat(folder).st_mode):
-                os.chmod(folder, 0o700)
-        except OSError:
-            pass
-
-    try:
-        if not stat.S_ISDIR(os.lstat(path).st_mode):   # replaced by a link (or gone): nothing of ours to remove
-            return
-    except OSError:
-        return
-    open_up(path)
-    for top, folders, _files in os.walk(path):   # top-down; a link to a folder is listed here, never entered
-        for name in folders:
-            open_up(os.path.join(top, name))
-    shutil.rmtree(path, ignore_errors=True)
+    up before it is entered). Folders only, each seen through lstat, never a link's target; nothing but removal;
+    iterative, so no depth of folders makes it raise (isolation.remove_tree)."""
+    remove_tree(path, open_up=True)
 
 
 class WorkerSession:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import signal
 import socket
 import subprocess
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from autograder.errors import GraderError
 from autograder.sandbox import timers
 from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
-                                          package_module_args, runtime_paths)
+                                          package_module_args, remove_tree, runtime_paths)
 from autograder.sandbox.messages import SpawnRequest
 from autograder.sandbox.levels import Isolation
 
@@ -186,7 +185,7 @@ class Zygote:
         if self.proc is not None and self.proc.stderr is not None:
             self.proc.stderr.close()
         if self._scratch_host:
-            shutil.rmtree(self._scratch_host, ignore_errors=True)
+            remove_tree(self._scratch_host)   # a worker's folders nested past the recursion limit (round 82)
             self._scratch_host = None
 
 
