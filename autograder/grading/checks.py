@@ -2211,12 +2211,19 @@ def _slowdown(student: Any, reference: Callable[..., object], specs: InputSpecs,
         # the variant that verified the last timed calls is tried first: the student's function does
         # not change between them, and each variant tried costs n calls in this process (a wrong
         # submission's timing cost 0.2-2 s when every variant before the right one was run each time)
-        ok = same(expected) or any(verified_by(v) for v in (*matched, *(v for v in variants if v not in matched)))
-        if not ok:
-            shape = "x".join(map(str, specs[0][0])) if specs else "?"
+        if same(expected):
+            return spent / n
+        shape = "x".join(map(str, specs[0][0])) if specs else "?"
+        if not any(verified_by(v) for v in (*matched, *(v for v in variants if v not in matched))):
             raise AssertionError(f"the timing of {what} {TIMING_UNVERIFIED} (inputs of "
                                  f"shape {shape}) returned wrong values; the tests of its values say "
                                  "what is wrong")
+        # a known mistake's values vouch for the timing only where the value tests charge that mistake: a double loop
+        # that answered the mean of V (uniform_weights, one cheap line) on the timed shapes alone scored 35/35, where
+        # the loop scores 34 (red-team round 79). The excuse stands only where a test of the function's values fails
+        _excused([student], AssertionError(
+            f"the timing of {what} {TIMING_UNVERIFIED} (inputs of shape {shape}) returned a known mistake's values, "
+            "and every test of its values passes: it must compute on the timed inputs what it computes on any other"))
         return spent / n
 
     stick.uses += 1

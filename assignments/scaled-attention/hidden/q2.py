@@ -237,6 +237,12 @@ def test_draws_from_generator(dot_product_variance, rng):
     if abs(a - b) > 1e-9 * max(1.0, abs(a)):
         raise Misconception("ignores_generator", "two generators with the same seed gave different results: "
                             f"this matches {describe('ignores_generator')}")
+    moved, other = torch.Generator().manual_seed(seed), torch.Generator().manual_seed(seed + 1)
+    torch.randn(1, generator=moved)     # seeded alike, one draw taken (round79: torch.manual_seed(g.initial_seed()))
+    c, d = (_number(call(dot_product_variance, 16, 2000, g, what="dot_product_variance"), "dot_product_variance(...)")
+            for g in (moved, other))
+    if abs(a - c) <= 1e-9 * max(1.0, abs(a)) < abs(a - d):     # the same one draw on, another for another seed
+        raise Misconception("ignores_generator", f"the same seed, one draw on, gave the same value: {describe('ignores_generator')}")
     D.raise_if_all_pairs(dot_product_variance, a, 16, 2000, seed)
     D.raise_if_numpy_scalar(first, "dot_product_variance")
     if type(first) is torch.Tensor:
