@@ -1657,6 +1657,11 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
     # sqrt of another length, kept only where it differs from every other scale the catalogue tries
     # (d_v = T = 4 would tell neither apart; T = 9 gives isqrt(12) = 3)
     other = {math.sqrt(d_k), float(math.isqrt(d_k)), d_k / 2, float(d_k)}
+    # the scores divided by the query's own length |q| (q.norm()), E|q|^2 = d_k read as the scale (blind58): kept
+    # only where |q| is none of those scales nor 1
+    norm = float(q.norm())
+    if norm > 0 and all(abs(norm - c) > 1e-3 * c for c in other | {1.0}):
+        out["scale_by_query_norm"] = smooth(1 / norm)
     lengths = {"scale_by_d_v": d_v, "scale_by_T": T}
     for key, n in lengths.items():
         if math.sqrt(n) not in other and list(lengths.values()).count(n) == 1:
@@ -1670,6 +1675,8 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # W / W.sum(): the whole triangle's total T(T+1)/2 instead of each row's own count (naming21)
         "softmax_global_sum/prefix_average": W / W.sum(),
         "prefix_average_not_divided": W,
+        # the lesson's 1-based rows and columns kept as storage (blind58): (T+1) x (T+1), row and column 0 unused
+        "prefix_average_one_based": torch.nn.functional.pad(W / W.sum(dim=-1, keepdim=True), (1, 0, 1, 0)),
         "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
         # the counts in reverse, arange(T, 0, -1) (blind31): row t divided by T - t + 1
         "prefix_average_counts_reversed": W / torch.arange(T, 0, -1, dtype=torch.float64)[:, None],
@@ -2331,6 +2338,7 @@ def judged(fn, S, M, judge):
         judge()
     except Misconception as m:
         raise_if_whole_input_negated(fn, S, M, m)
+        raise_if_mask_converted(fn, S, M, m)
         raise
     except AssertionError:
         raise_if_mask_scaled(fn, S, M)
@@ -2406,6 +2414,7 @@ def after_named(fn, S, M, named):
     """What a second call shows after the failure `named` was named: raise_if_whole_input_negated, then a dim
     read from len(S) (raise_if_len_as_dim)."""
     raise_if_whole_input_negated(fn, S, M, named)
+    raise_if_mask_converted(fn, S, M, named)
     if named.key in ("softmax_wrong_dim", "softmax_implicit_dim"):
         raise_if_len_as_dim(fn, S, M)
 
@@ -4470,3 +4479,144 @@ def raise_if_lesson_matrix_mistyped(got: int, submission: object) -> None:
                                 f"notebook types ({typed}): {said}; with the lesson's Q and K, S has rank "
                                 f"{ref.rank_S_lesson}, so your rank computation is right, the matrix is not: "
                                 + describe("lesson_matrix_mistyped"))
+
+
+# --- naming round 58 (blind58) -----------------------------------------------------------------------
+
+def _keep_converted(S: torch.Tensor, M: torch.Tensor) -> dict[str, torch.Tensor]:
+    """M taken for a 1/0 keep mask, as the student's code runs it, in S's own dtype: Hugging Face's extended-mask
+    conversion softmax(S + (1 - M) * finfo.min) (an additive mask's open entries get finfo.min added, its blocked
+    ones overflow to -inf), or every entry whose 1 - M is not 0 blocked (masked_fill((1 - M).bool(), finfo.min):
+    every entry of an additive mask, so all keys alike)."""
+    low = torch.finfo(S.dtype).min
+    return {"added": torch.softmax(S + (1.0 - M) * low, dim=-1),
+            "filled": torch.softmax(S.masked_fill((1.0 - M) != 0, low), dim=-1)}
+
+
+def raise_if_mask_converted(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None,
+                            named: Misconception) -> None:
+    """additive_mask_as_boolean for weights named uniform_weights whose cause is the keep-mask conversion
+    (1 - M) * finfo.min run on the additive mask (blind58): a second call on the same S and M gives what that
+    conversion gives, replayed in S's dtype (added to S, or its nonzero entries filled with finfo.min), and a third,
+    on a small float64 S with a 1/0 keep mask (what that conversion is written for), gives softmax(S) over the kept
+    keys only (S + M would give them e^1 of weight), where weights that ignore the scores stay flat. Nothing
+    otherwise."""
+    if named.key != "uniform_weights" or not isinstance(M, torch.Tensor) or not isinstance(S, torch.Tensor):
+        return
+    try:
+        got = fn(S.clone(), M.clone())
+        keep = (~KEEP_BLOCKED).double()
+        probe = fn(KEEP_S.clone(), keep.clone())
+    except StudentCodeError:
+        return
+    with torch.no_grad():
+        replays = _keep_converted(S, M.to(S.dtype))
+    hits = [k for k, want in replays.items() if bool(torch.isfinite(want).all()) and is_right(got, want, S.dtype)]
+    if not hits:
+        return
+    kept = torch.softmax(KEEP_S.masked_fill(KEEP_BLOCKED, float("-inf")), dim=-1)
+    if not is_right(probe, kept, torch.float64) or is_right(probe, torch.softmax(KEEP_S + keep, dim=-1), torch.float64):
+        return
+    if len(hits) == 2:   # M all 0 (or all 1 - M filled alike): the two readings give the same flat rows
+        said = ("A is what taking M for a 1/0 keep mask gives (S + (1 - M) * finfo.min, Hugging Face's extended-mask "
+                "step, or the entries where 1 - M is not 0 filled with finfo.min): every entry of this M is 0, read as "
+                "'block', so every key is blocked alike and all get the same weight")
+    elif "added" in hits:
+        said = ("A is what converting M once more as a 1/0 keep mask gives, S + (1 - M) * finfo.min (Hugging Face's "
+                "extended-mask step): every open entry gets finfo.min added, which swamps the scores, so the open keys "
+                "all get the same weight")
+    else:
+        said = ("A is what reading M as a 1/0 keep mask gives, every entry where 1 - M is not 0 blocked: no entry of "
+                "this M is 1, so every key is blocked and all get the same weight")
+    raise Misconception("additive_mask_as_boolean", said + "; and with a 1/0 mask your weights are the softmax over "
+                        "its 1 entries: " + describe("additive_mask_as_boolean") + "; it is already additive, so add "
+                        "it as it is, S + M, with no conversion") from None
+
+
+_AXIS_SWAPS = frozenset({"transpose", "swapaxes", "swapdims", "permute", "movedim", "moveaxis"})
+
+
+def _swaps_first_two_axes(call_: ast.Call) -> bool:
+    """A call that exchanges axes 0 and 1 (X.transpose(0, 1), torch.swapaxes(X, 1, 0), X.permute(1, 0, 2),
+    X.movedim(0, 1)), read from its integer arguments."""
+    ints = [a.value for a in call_.args if isinstance(a, ast.Constant) and type(a.value) is int]
+    name = call_.func.attr if isinstance(call_.func, ast.Attribute) else getattr(call_.func, "id", "")
+    if name == "permute":
+        return ints[:2] == [1, 0]
+    return sorted(ints[-2:]) == [0, 1]
+
+
+def raise_if_sequence_first(got: object, X: torch.Tensor, W: tuple[torch.Tensor, ...], dtype: torch.dtype,
+                            submission: object) -> None:
+    """projection_sequence_first (blind58 q01_batched_input_moved_to_sequence_first_like_multihead_attention): a
+    3-D X moved to nn.MultiheadAttention's (T, B, d_model) with X.transpose(0, 1) before projecting. Named where Q, K,
+    V are all exactly the right ones with axes 0 and 1 exchanged (replayed) and the last `def project_qkv` exchanges
+    axes 0 and 1 (transpose(0, 1), swapaxes, permute(1, 0, ...), movedim)."""
+    if not (isinstance(got, (tuple, list)) and len(got) == 3 and X.dim() == 3 and X.shape[0] != X.shape[1]
+            and submission is not None):
+        return
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    if not all(type(g) is torch.Tensor and matching_variants(g, {"swapped": w.transpose(0, 1)}, dtype)
+               for g, w in zip(got, want)):
+        return
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    fn_def = last_function_def(cells_of(submission), "project_qkv", max_chars=20_000)
+    found = [n for n in ast.walk(fn_def) if isinstance(n, ast.Call) and (
+        getattr(n.func, "attr", None) in _AXIS_SWAPS or getattr(n.func, "id", None) in _AXIS_SWAPS)
+        and _swaps_first_two_axes(n)] if fn_def is not None else []
+    if not found:
+        return
+    B, T = X.shape[0], X.shape[1]
+    raise Misconception("projection_sequence_first", f"Q, K, V have shape {tuple(got[0].shape)}, {tuple(got[1].shape)}, "
+                        f"{tuple(got[2].shape)} for X {tuple(X.shape)} ({B} sequences of {T} tokens): the right values "
+                        f"with the batch and token axes exchanged, what `{unparse(found[0])[:80]}` in project_qkv does "
+                        "before projecting: " + describe("projection_sequence_first"))
+
+
+_TRANSPOSES = frozenset({"T", "mT", "transpose", "t", "swapaxes", "swapdims", "permute"})
+
+
+def _transposes_name(node: ast.AST, name: str) -> bool:
+    """`name.T`, `name.mT`, `name.transpose(...)`, `name.t()`, or torch.transpose(name, ...) / torch.t(name)."""
+    if isinstance(node, ast.Attribute) and node.attr in _TRANSPOSES and isinstance(node.value, ast.Name):
+        return node.value.id == name
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _transposes_name(node.func, name):
+        return True   # the call quoted whole: Q.transpose(-2, -1)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TRANSPOSES
+            and bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+
+
+def column_convention(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor, submission: object,
+                      said: str) -> Misconception | None:
+    """scores_queries_transposed (blind58 q02_column_convention_transposes_queries_not_keys): S = Q^T K / sqrt(d_k),
+    the column-vector formula on row-stored Q and K (a d_k x d_k matrix; a crash where T_q != T_k). Named where a
+    call with as many keys as queries (the first min(T_q, T_k) tokens of each) gives exactly that, replayed, and the
+    last `def scaled_scores` transposes its first parameter (Q.T, Q.transpose(-2, -1), Q.mT, torch.transpose(Q, ...))."""
+    if submission is None or Q.dim() < 2 or K.dim() < 2 or Q.shape[-1] != K.shape[-1]:
+        return None
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    fn_def = last_function_def(cells_of(submission), "scaled_scores", max_chars=20_000)
+    if fn_def is None or not fn_def.args.args:
+        return None
+    q = fn_def.args.args[0].arg
+    found = [n for n in ast.walk(fn_def) if _transposes_name(n, q)]
+    if not found:
+        return None
+    n = min(Q.shape[-2], K.shape[-2])
+    Qs, Ks = Q[..., :n, :], K[..., :n, :]
+    try:
+        out = fn(Qs, Ks)
+    except StudentCodeError:
+        return None
+    d_k = Q.shape[-1]
+    Q64, K64 = Qs.double(), Ks.double()
+    want = Q64.transpose(-2, -1) @ K64 / math.sqrt(d_k)
+    if not is_right(out, want, Q.dtype) or is_right(out, ref.scaled_scores(Q64, K64), Q.dtype):
+        return None
+    return Misconception("scores_queries_transposed", f"{said}; with as many keys as queries (Q {tuple(Qs.shape)}, K "
+                         f"{tuple(Ks.shape)}) S has shape {tuple(out.shape)} (d_k x d_k, d_k = {d_k}) and is exactly "
+                         f"Q^T K / sqrt(d_k), what `{unparse(found[0])[:80]}` in scaled_scores makes: "
+                         + describe("scores_queries_transposed"))

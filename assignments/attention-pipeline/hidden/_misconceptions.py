@@ -31,6 +31,21 @@ MISCONCEPTIONS = {
                                   "against each key's row); Q @ K runs only when T = d_k, and then each query meets "
                                   "K's columns",
     "weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
+    "prefix_average_one_based": "keeping the lesson's 1-based numbering (rows and columns 1..T) as storage: a "
+                                "(T+1) x (T+1) matrix whose row 0 and column 0 are never used (row 0 is all zeros, "
+                                "not an average); index from 0: a T x T matrix where row t averages columns 0..t "
+                                "(1/(t+1) each), e.g. torch.zeros(T, T) and W[t, :t + 1] = 1 / (t + 1)",
+    "scale_by_query_norm": "dividing the scores by the query's own length |q| (q.norm()) instead of sqrt(d_k): "
+                           "|q|^2 is about d_k only on average, for unit-variance components; the scale is one "
+                           "constant for every query, 1/sqrt(d_k) (math.sqrt(q.shape[-1])): exp(k . q / sqrt(d_k))",
+    "projection_sequence_first": "moving a batched (batch, tokens, d_model) input to nn.MultiheadAttention's "
+                                 "sequence-first layout (tokens, batch, d_model) with X.transpose(0, 1) before "
+                                 "projecting: here the tokens are the rows of the last two axes and leading batch "
+                                 "axes stay where they are, so Q, K, V keep X's layout; project X as it is (X @ W_Q)",
+    "scores_queries_transposed": "writing the scores in the column-vector convention, S = Q^T K (tokens as columns), "
+                                "on row-stored Q and K (one token per row): Q^T K is a d_k x d_k matrix of feature "
+                                "products, and it fails when T_q != T_k; with tokens as rows the transpose goes on K: "
+                                "S = Q K^T / sqrt(d_k) (Q @ K.transpose(-2, -1))",
     "batched_input_unsupported": "code that works only for 2-D inputs (or one fixed number of dims): .T reverses "
                                  "every dimension of a batched tensor, transpose(0, 1) or torch.bmm fit one layout, "
                                  "X.shape[0] is the batch size rather than T, and a 2-D reshape drops the batch; use "

@@ -41,6 +41,7 @@ D = _load_diagnose()
 
 def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None):
     D.raise_if_projection_return_in_loop(got, X, (W_Q, W_K, W_V), dtype, submission)   # (Q,) from the first pass
+    D.raise_if_sequence_first(got, X, (W_Q, W_K, W_V), dtype, submission)   # X.transpose(0, 1) first (blind58)
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
     X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
     want = ref.project_qkv(X64, *W)
@@ -228,6 +229,7 @@ def test_project_views(project_qkv, rng, submission=None):
     except StudentCodeError:
         got = None
     D.raise_if_projection_return_in_loop(got, X.contiguous(), (W_Q, W_K, W_V), torch.float64, submission)
+    D.raise_if_sequence_first(got, X.contiguous(), (W_Q, W_K, W_V), torch.float64, submission)
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
         _raise_if_rows_flattened(tuple(got), want, X, torch.float64)

@@ -59,6 +59,7 @@ def _scores(fn, Q, K, run, submission=None):
         raise
     except StudentCodeError as e:
         _raise_if_heads_layout(e, fn, Q, K, submission)
+        _raise_if_column_convention(fn, Q, K, submission, f"your code raised {e.exc_type}: {e.message.rstrip('.')}")
         named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
                                 lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
                                                           Q.dtype), up=True)
@@ -77,6 +78,7 @@ def _scores(fn, Q, K, run, submission=None):
         raise
     except AssertionError as a:   # a parameter the notebook's signature lacks, left to a default that is wrong
         _raise_if_heads_layout(a, fn, Q, K, submission)
+        _raise_if_column_convention(fn, Q, K, submission, str(a).split("\n", 1)[0])
         _raise_if_added(fn, Q, K, submission)
         raise
 
@@ -86,6 +88,13 @@ def _raise_if_heads_layout(e, fn, Q, K, submission):
     heads = D.einsum_heads_layout_failure(e, fn, Q, K, submission)
     if heads is not None:
         raise heads from None
+
+
+def _raise_if_column_convention(fn, Q, K, submission, said):
+    # S = Q^T K, the column-vector formula on row-stored Q and K: replayed where T_q = T_k, and read (blind58)
+    named = D.column_convention(fn, Q, K, submission, said)
+    if named is not None:
+        raise named from None
 
 
 def _raise_if_added(fn, Q, K, submission):
