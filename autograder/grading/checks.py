@@ -14,6 +14,7 @@ Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` hol
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
 import re
 import unicodedata
@@ -600,14 +601,14 @@ def _raise_if_number_wrapped(value: object, what: str) -> None:
     only = _only_member(value)
     if isinstance(only, (int, float)) and not isinstance(only, bool):
         kind = type(value).__name__
-        raise Misconception("answer_in_container", f"{what} is {value!r}, a {kind} holding the number {only!r}"
+        raise Misconception("answer_in_container", f"{what} is {_shown(value)}, a {kind} holding the number {_shown(only)}"
                             + _CONTAINER_MADE_BY.get(kind, "") + ": " + describe("answer_in_container"))
     if (isinstance(value, (tuple, list)) and (type(value) in (tuple, list) or isinstance(value, torch.Size))
             and 2 <= len(value) <= 8 and all(type(v) is int and v >= 0 for v in value)):
         # sizes where one number is asked (attn_entries = (1024, 1024)): a shape; a count of entries is their product
         shown = _shown(tuple(value))
         raise Misconception("shape_for_number", f"{what} is {shown}, {len(value)} whole numbers where one is asked "
-                            f"(if they are a shape, its count of entries is {math.prod(value)}): "
+                            f"(if they are a shape, its count of entries is {_int_said(math.prod(value))}): "
                             + describe("shape_for_number"))
     made = type(value)
     if made.__module__ == "numpy" and made.__name__.startswith(("int", "uint", "float")) and hasattr(value, "item"):
@@ -668,7 +669,10 @@ def _number_written_out(text: str) -> tuple[str, float] | None:
     if m := _TIMES_TEXT.match(text):
         return f"the factor {m.group(1) or m.group(2)}", float(m.group(1) or m.group(2))
     if m := _POWER_TEXT.match(text):
-        return f"the power {m.group(1)}^{m.group(2)}", float(m.group(1)) ** int(m.group(2))
+        try:
+            return f"the power {m.group(1)}^{m.group(2)}", float(m.group(1)) ** int(m.group(2))
+        except OverflowError:   # "9999999999^99" is past a float (red-team round 86): a string, said as one
+            return None
     return None
 
 
@@ -677,8 +681,42 @@ def _cut(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+# Python refuses int -> str past 4300 digits (sys.int_max_str_digits): a larger int, which crosses the sandbox (round 54),
+# is shown by its size, never printed (red-team round 86: repr of `10 ** 5000` made the check itself raise ValueError)
+_SHOWN_INT_BITS = 14_000
+_SHOWN_ITEMS = 12           # a message shows 60 characters: the items past these are never seen
+
+
+def _int_said(n: int) -> str:
+    """An int as a message shows it: its digits, or its size where Python would refuse to print it."""
+    if n.bit_length() <= _SHOWN_INT_BITS:
+        return repr(n)
+    return f"{'-' if n < 0 else ''}<a whole number of about {int(n.bit_length() * math.log10(2)) + 1} digits>"
+
+
+def _repr_bounded(value: object, depth: int = 0) -> str:
+    """repr(value) for the plain values that cross the sandbox, with every int too large to print said by its size."""
+    if type(value) is int:
+        return _int_said(value)
+    if depth < 8 and isinstance(value, (list, tuple, set, frozenset)) and type(value) in (list, tuple, set, frozenset):
+        items = [_repr_bounded(v, depth + 1) for v in itertools.islice(value, _SHOWN_ITEMS)]
+        more = ", ..." if len(value) > _SHOWN_ITEMS else ("," if type(value) is tuple and len(items) == 1 else "")
+        opening, closing = ("[", "]") if type(value) is list else ("(", ")") if type(value) is tuple else ("{", "}")
+        return opening + ", ".join(items) + more + closing
+    if depth < 8 and isinstance(value, dict) and type(value) is dict:
+        pairs = itertools.islice(value.items(), _SHOWN_ITEMS)
+        return "{" + ", ".join(f"{k!r}: {_repr_bounded(v, depth + 1)}" for k, v in pairs) + "}"
+    try:
+        return repr(value)
+    except ValueError:    # an int too large to print inside a value of another kind
+        return f"<a {type(value).__name__}>"
+
+
 def _shown(value: object) -> str:
-    return _cut(repr(value))
+    try:
+        return _cut(repr(value))
+    except ValueError:    # it holds an int past 4300 digits (anything else that raises here is the grader's own fault)
+        return _cut(_repr_bounded(value))
 
 
 def expect_int(value: object, what: str) -> int:
@@ -1336,7 +1374,10 @@ def _raise_if_option_number(value: object, what: str, choices: Sequence[str]) ->
     text = value.strip().strip("()").strip() if isinstance(value, str) else None
     if isinstance(value, int) and not isinstance(value, bool):
         n = value
-    elif text is not None and text.isdigit() and text.lower() not in [c.lower() for c in choices]:
+    elif (text is not None and text.isdecimal() and len(text) <= 40
+          and text.lower() not in [c.lower() for c in choices]):
+        # isdecimal, not isdigit: int() refuses a superscript or circled digit ('²', '①'), and a string past 4300 digits
+        # (red-team round 86); an option's number is a few digits
         n = int(text)
     else:
         return

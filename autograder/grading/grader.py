@@ -21,7 +21,7 @@ from autograder.grading.intake import Submission, read_submission
 from autograder.text import escape_undecodable, shown_name
 from autograder.sandbox.messages import jupyter_cell
 from autograder.results import Isolation, ManualAnswer, SandboxRecord, SubmissionResult, TestReport
-from autograder.grading.runner import SubmissionInfo, run_tests
+from autograder.grading.runner import SubmissionInfo, out_of_order, run_tests
 from autograder.grading.source_checks import cells_too_deep, reaches_into_grader
 from autograder.sandbox.isolation import detect_isolation
 from autograder.grading.outcome import TestSpec, build_result, failed_everything, visible_specs
@@ -316,12 +316,19 @@ class Grader:
                     outcome = session.exec_cells(sub.cells)
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
-                    message = "; ".join(f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5])
+                    # the first stopped cell that uses a function a cell below defines says so (ran out of order)
+                    told = [f"{jupyter_cell(c.index)}: {c.error}" for c in errors[:5]]
+                    for k, c in enumerate(errors[:5]):
+                        if said := out_of_order(c.index, SubmissionInfo(source="", cells=tuple(sub.cells))):
+                            told[k] += said
+                            break
+                    message = "; ".join(told)
                 namespace = RestartingNamespace(self.zygote.spawn, policy, session)
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),
                                                               cells=tuple(sub.cells),
-                                                              cell_errors=tuple((c.index, c.error) for c in errors)),
+                                                              cell_errors=tuple((c.index, c.error) for c in errors),
+                                                              prose_bound=tuple(sub.prose_bound.items())),
                                     gpu_points=self.course.config.gpu_points,
                                     misconceptions=self.misconceptions(slug), references=self.references(slug),
                                     check_cpu_s=self.course.config.limits.check_cpu_s)

@@ -54,6 +54,9 @@ class Submission:
     # images attached to the written answers' cells (same keys), checked by autograder.grading.attachments
     manual_attachments: dict[str, list[AnswerImage]] = field(default_factory=dict)
     assignment_name: str = ""             # what the notebook's otter metadata says it is, if anything
+    # names a markdown or raw cell binds as code would (`def name(`, `class name`, `name =` at a line's start) -> that
+    # cell's type: an answer put in a cell that never runs, named when the answer is missing (runner.missing_answer)
+    prose_bound: dict[str, str] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -492,7 +495,35 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     answers, images = _manual_answers(data["cells"], deadline, path, attached,
                                       AttachmentReader(limits.attachment_mb, limits.attachments_mb))
     return Submission(path=path, cells=cells, manual_answers=answers, manual_attachments=images,
-                      assignment_name=_assignment_name(data))
+                      assignment_name=_assignment_name(data), prose_bound=_prose_bound(data["cells"]))
+
+
+# a line of a markdown or raw cell that binds a name as code would (red-team round 81: a solution pasted into a
+# markdown cell was told only "not defined ... run every cell"). Read within MAX_PROSE_CHARS in all (a pasted answer
+# is a few KB; 20 MB of prose lines cost the regex seconds)
+_PROSE_BINDS = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w{0,99})[ \t]*\(|^[ \t]*class[ \t]+([A-Za-z_]\w{0,99})"
+                          r"|^([A-Za-z_]\w{0,99})[ \t]*=(?!=)", re.M | re.ASCII)
+MAX_PROSE_CHARS = 500_000
+MAX_PROSE_NAMES = 200
+
+
+def _prose_bound(cells: list[Any]) -> dict[str, str]:
+    """The names markdown and raw cells bind as code would, each with the first such cell's type (at most
+    MAX_PROSE_NAMES, read in the cells' first MAX_PROSE_CHARS): only ever compared with a name the grader asks for,
+    never shown as the student wrote it."""
+    found: dict[str, str] = {}
+    left = MAX_PROSE_CHARS
+    for cell in cells:
+        kind = cell.get("cell_type") if isinstance(cell, dict) else None
+        if kind not in ("markdown", "raw") or left <= 0:
+            continue
+        text = _text(cell)[:left]
+        left -= len(text)
+        for m in _PROSE_BINDS.finditer(text):
+            found.setdefault(m.group(1) or m.group(2) or m.group(3), kind)
+            if len(found) >= MAX_PROSE_NAMES:
+                return found
+    return found
 
 
 def _check_code_size(sources: list[str], path: Path) -> None:

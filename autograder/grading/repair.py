@@ -89,6 +89,9 @@ SQUARE = {"eye", "ones", "zeros", "empty", "rand", "randn", "full"}   # one size
 # V; blind25's project_qkv(Y, W_K, W_Q, W_V), whose `_` is a second fix) and the key stays
 EFFECT_KEYS = frozenset({"uniform_weights", "same_projection"})
 MAX_HELPERS = 3           # helper functions of the searched one whose own edits are tried (after its own)
+# the helpers looked up (their cells parsed) to find those MAX_HELPERS: a def calling 100 helpers defined in a 130 KB
+# cell cost 56 s of the grader's CPU, outside every clock, parsing that cell three times per helper (red-team round 84)
+MAX_HELPER_LOOKS = MAX_HELPERS
 REDUCTIONS = {"sum", "mean", "max", "amax", "min", "amin", "logsumexp", "var", "std", "norm", "prod", "any", "all"}
 NEEDS_DIM = {"softmax", "log_softmax", "sum", "mean", "amax", "amin", "logsumexp", "cumsum"}
 SMALL_INTS = (-3, -2, -1, 0, 1, 2, 3)
@@ -157,6 +160,62 @@ def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[in
                 return None
             return index, fn, cell
     return None
+
+
+def left_bound(cells: Sequence[str], name: str, cell_errors: Mapping[int, str] | None) -> bool:
+    """Whether last_def(cells, name) is surely what `name` held when the tests ran, so that an edit of it is a fix of
+    the graded function (red-team round 81: the search edited a def the notebook never ran, or one a later `name =
+    other` replaced, and told the student to change a line of code that was not graded). No: a later statement
+    stores `name` at module level (a later cell, or below the def in its cell), or the def's cell stopped with an
+    error above the def's body or at a line not said (`cell_errors`: the worker's "Type: message (line n)" per cell
+    index, n the cell's last line in the traceback, so a crash inside the def's body called below it is past its
+    header). A def whose header and body share a line is not told apart from its defaults raising: not searched."""
+    from autograder.grading.source_checks import cells_assigning_globally
+    found = last_def(cells, name, classes=True)
+    if found is None:
+        return False
+    index, fn, cell = found
+    if any(i > index for i in cells_assigning_globally(cells, name)):
+        return False
+    try:
+        tree = parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return False
+    below = [stmt for stmt in getattr(tree, "body", []) if stmt.lineno > fn.lineno]
+    for stmt in below:
+        for n in ast.walk(stmt):
+            if ((isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load))
+                    or (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
+                    or (isinstance(n, ast.alias) and (n.asname or n.name.split(".")[0]) == name)):
+                return False
+    error = (cell_errors or {}).get(index)
+    if error is None:
+        return True
+    said = re.search(r"\(line (\d+)\)$", error)
+    if said is None or re.match(r"(SyntaxError|IndentationError|TabError)\b", error):
+        return False        # no line, or the cell did not compile (a stray top-level `return`): none of it ran
+    line = int(said.group(1))
+    if line >= fn.body[0].lineno > fn.lineno:
+        return True         # inside the def's body (a call below it), or below the def
+    # the line is the deepest of the cell's own in the traceback: inside another def of the cell (a helper the demo call
+    # at the bottom reached), the def ran unless something above it (or its header) could have called that helper
+    above = [stmt for stmt in getattr(tree, "body", []) if stmt.lineno < fn.lineno] + [fn]
+    helper = any(isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt is not fn
+                 and stmt.body[0].lineno <= line <= (stmt.end_lineno or 0) for stmt in getattr(tree, "body", []))
+    return helper and not any(isinstance(n, ast.Call) for stmt in above for n in _run_at_definition(stmt))
+
+
+def _run_at_definition(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of a module-level statement that run when the statement does: all of it, but a def's body."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = stmt.args
+        parts: list[ast.AST] = [*stmt.decorator_list, *a.defaults, *(d for d in a.kw_defaults if d is not None)]
+        parts += [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                  if x is not None and x.annotation is not None] + ([stmt.returns] if stmt.returns is not None else [])
+        for part in parts:
+            yield from ast.walk(part)
+    else:
+        yield from ast.walk(stmt)
 
 
 def _local_names(fn: ast.FunctionDef | ast.ClassDef) -> list[str]:
@@ -658,7 +717,8 @@ def edits(cells: Sequence[str], name: str, copy_prefix: str) -> tuple[int, list[
     return index, out + helper_edits(cells, name, copy_prefix, len(out))
 
 
-def helper_edits(cells: Sequence[str], name: str, copy_prefix: str, start: int = 0) -> list[Edit]:
+def helper_edits(cells: Sequence[str], name: str, copy_prefix: str, start: int = 0,
+                 cell_errors: Mapping[int, str] | None = None) -> list[Edit]:
     """The one-edit copies of the helpers (functions and classes the notebook defines) that `def name` calls,
     numbered from `start`: each a copy of the helper with one edit and a copy of `name` that calls it. The
     copy of `name` is printed once per helper, with names of the grader's own (a random part) to fill in."""
@@ -667,7 +727,9 @@ def helper_edits(cells: Sequence[str], name: str, copy_prefix: str, start: int =
         return []
     fn = found[1]
     out: list[Edit] = []
-    for k, (helper, (helper_cell, helper_fn, _cell)) in enumerate(_helpers(fn, cells)[:MAX_HELPERS]):
+    # a helper whose last def is not what the graded call reached (left_bound) is not edited (`cell_errors` given)
+    helpers = [h for h in _helpers(fn, cells) if cell_errors is None or left_bound(cells, h[0], cell_errors)]
+    for k, (helper, (helper_cell, helper_fn, _cell)) in enumerate(helpers[:MAX_HELPERS]):
         helper_fn.decorator_list = []
         made = _edits_of(helper_fn, [n for n in _local_names(helper_fn) if n != helper], f"{copy_prefix}h{k}_",
                          MAX_CANDIDATES - start - len(out))
@@ -688,6 +750,8 @@ def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[tuple[str, tuple
     own = set(_local_names(fn)) | {fn.name}
     called: list[str] = []
     for node in ast.walk(fn):
+        if len(called) >= MAX_HELPER_LOOKS:
+            break   # each look parses the helper's cell (and left_bound's twice more): bounded, not one per call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in own
                 and node.func.id not in called
                 and any(f"def {node.func.id}" in c or f"class {node.func.id}" in c for c in cells)):
@@ -1335,7 +1399,8 @@ class SearchClock:
 
 def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping[str, Any],
                      cells: Sequence[str], rerun: Rerun | None = None,
-                     takes: Mapping[tuple[str, str], Sequence[str]] | None = None) -> list[Any]:
+                     takes: Mapping[tuple[str, str], Sequence[str]] | None = None,
+                     cell_errors: Mapping[int, str] | None = None) -> list[Any]:
     """The reports, each failed one that names nothing now named KEY where the first call its test made (the
     function the test is about: later calls may be a diagnosis's probes, on inputs beyond what the notebook
     asks) answered wrong, and one edit of that function makes right each such first call and keeps right
@@ -1348,7 +1413,9 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     Then a failure still unnamed whose test takes a value (`takes`: each test's student names) with a
     reference value of that name is searched in the cell that assigns it (_name_by_value_edits).
     `references`: the notebook's name -> the reference's function or value of that name. Anything else (a
-    namespace that records nothing, no reference, no readable def) leaves the reports as they are."""
+    namespace that records nothing, no reference, no readable def) leaves the reports as they are.
+    `cell_errors` (cell index -> the worker's error, given where the notebook ran): a function is searched only where
+    its last def is what the tests called (left_bound); without it, as before (the unit tests' namespaces)."""
     from autograder.sandbox.session import CallCutShort, optional_calls
     record = getattr(namespace, "recorded", None)
     budget = float(getattr(getattr(namespace, "policy", None), "repair_submission_s", 0) or 0)
@@ -1440,10 +1507,11 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 own = [k for k, c in first_of.items() if c.name == name]
                 failed = [k for k in own if culprit.get(k) == name]
                 passed = [k for k in own if k not in failed_tests and k not in failed_named]
+                graded = cell_errors is None or left_bound(cells, name, cell_errors)
                 found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
                                                clock, optional_calls, CallCutShort,
                                                (rerun, failed, passed) if rerun is not None else None,
-                                               references.get(name), holds_for)
+                                               references.get(name), holds_for, cell_errors) if graded else None
             fix = found[name]
             if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": KEY,
@@ -1977,7 +2045,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                      cells: Sequence[str], clock: SearchClock, optional_calls: Any, cut_short: type[BaseException],
                      by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
                      reference: Callable[..., Any] | None = None,
-                     holds_for: Callable[[str, str], bool] | None = None) -> Found | None:
+                     holds_for: Callable[[str, str], bool] | None = None,
+                     cell_errors: Mapping[int, str] | None = None) -> Found | None:
     """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
     ones first, at most 6 in all, one per shape where there are more), or None."""
     chosen = _one_per_shape([*wrong, *right], 6)
@@ -2018,7 +2087,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 elif MAX_FIXES < len(fixes) <= MAX_SPREAD:
                     fixes, more = _one_place(fixes, cells[cell])
             # a helper's edits are made, defined and tried only where the function's own fix nothing
-            helpers = helper_edits(cells, name, prefix, len(edited)) if not fixes and light is None else []
+            helpers = helper_edits(cells, name, prefix, len(edited), cell_errors) if not fixes and light is None else []
             if helpers and namespace.define(_guarded(helpers), clock.wall_left()):
                 start = len(edited)
                 fixes = search(helpers, lambda n, i: namespace.call_copy(f"{prefix}{start + n}", _copies(chosen[i].args),

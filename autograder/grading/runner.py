@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 import signal
 import threading
 import time
@@ -34,6 +35,8 @@ class SubmissionInfo:
     cells: tuple[str, ...] = ()
     # (index into cells, the error's first line) of each cell that stopped with an error or a timeout
     cell_errors: tuple[tuple[int, str], ...] = ()
+    # (name, "markdown" or "raw") of each name a cell that never runs binds as code would (intake's prose_bound)
+    prose_bound: tuple[tuple[str, str], ...] = ()
 
 
 class InfraUnavailable(Exception):
@@ -89,9 +92,43 @@ def classify(test: HiddenTestCase, device: str, points: float, exc: BaseExceptio
     else:
         # An unexpected error inside the test while handling the student's values (for example a
         # list where a tensor was due). Name its type; never show a traceback of hidden code.
-        message = f"{type(exc).__name__}: {exc}"
+        message = too_large_words(exc) or f"{type(exc).__name__}: {exc}"
+    if submission is not None and ("not answered yet" in message or "raised NotImplementedError" in message):
+        message = stub_below(test, submission) + message
     return TestReport(**base, score=0.0, status="failed", message=message[:1000],
                       misconception=misconception)
+
+
+# Python's refusals of an int too large to print (past sys.int_max_str_digits, 4300 digits) or to make a float of
+# (past about 1.8e308). Hidden tests and the reference hold no such number: a test meets one only in the student's value
+# (such an int crosses the sandbox: round 54), where a check formats it or compares it as a float (red-team round 86).
+_TOO_LARGE = re.compile(r"^(?:Exceeds the limit \(\d+ digits\) for integer string conversion|int too large to convert to "
+                        r"float|integer division result too large for a float)")
+
+
+def too_large_words(exc: BaseException) -> str | None:
+    """What to tell the student where a test stopped on an int of theirs too large to print or to make a float of,
+    else None."""
+    if type(exc) not in (ValueError, OverflowError) or not _TOO_LARGE.match(str(exc)):
+        return None
+    return ("your answer holds a whole number too large to print or to compare as a float (more than 4300 digits, or "
+            "past about 1.8e308): far too large to be right: check the formula and how Python groups its operators")
+
+
+def stub_below(test: HiddenTestCase, submission: SubmissionInfo) -> str:
+    """Where a test's function is None because the template's stub was run after the student's def (a stub cell
+    duplicated, or left below the answer: source_checks.stub_replaces), a sentence that says so, else ""."""
+    from autograder.grading.source_checks import stub_replaces
+    from autograder.sandbox.messages import jupyter_cell
+    for name in test.student_names:
+        try:
+            found = stub_replaces(submission.cells, name)
+        except Exception:  # noqa: BLE001 - naming only words a failure (a source past the recursion limit)
+            found = None
+        if found is not None:
+            return (f"`{name}` is defined twice: {jupyter_cell(found[0])} is the template's empty stub, and running it "
+                    f"replaced your def in {jupyter_cell(found[1])}: delete the stub's cell. ")
+    return ""
 
 
 # "Fails only on the GPU": what the error says -> what to tell the student. Measured on 85 real
@@ -252,7 +289,7 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                 reports = name_by_one_edit(
                     reports, namespace, references, submission.cells,
                     lambda key, swap: key in by_key and passes_with(by_key[key], seed, namespace, submission, swap),
-                    {key: t.student_names for key, t in by_key.items()})
+                    {key: t.student_names for key, t in by_key.items()}, dict(submission.cell_errors))
             except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
                 timers.count(f"one-edit search failed: {type(e).__name__}")
     return [describe_misconception(r, misconceptions or {}) for r in reports]
@@ -368,6 +405,13 @@ def test_arguments(test: HiddenTestCase, device: str, seed: int, namespace: Stud
                 if p not in test.optional:
                     raise
                 kwargs[p] = None
+            except StudentCodeError:
+                # an optional name whose value the sandbox cannot send (an int-keyed dict, an object, an int past 2^16
+                # bits) is one the grader does not have, as an undefined one: its own tests say why; a test that reads it
+                # only to name a mistake must not fail a right answer for it (red-team round 86: score_madds, weights3)
+                if p not in test.optional:
+                    raise
+                kwargs[p] = None
     return kwargs
 
 
@@ -455,6 +499,22 @@ def left_unanswered(error: NotAnswered, submission: SubmissionInfo | None) -> Mi
     return Misconception("answer_left_empty", str(error))
 
 
+def out_of_order(index: int, submission: SubmissionInfo | None) -> str:
+    """What a stopped cell read that a cell below it defines (source_checks.defined_below), as a sentence to add to its
+    error ("" where nothing): the grader runs the cells once, in order, so code that worked when run out of order
+    stops here."""
+    from autograder.grading.source_checks import defined_below
+    from autograder.sandbox.messages import jupyter_cell
+    try:
+        found = defined_below(submission.cells, index) if submission is not None else None
+    except Exception:  # noqa: BLE001 - naming only words a failure: never the grader's failure (round 67)
+        found = None
+    if found is None:
+        return ""
+    return (f". It uses `{found[0]}`, which {jupyter_cell(found[1])}, below it, defines: the grader runs every cell once, "
+            "from the top (as Restart & Run All does), so define a function above the cells that use it")
+
+
 def missing_answer(name: str, submission: SubmissionInfo | None) -> str:
     """Why `name` is not there to grade: where a cell that assigns it stopped with an error, that error (its
     words may name the slip: runner.classify tries crash_words on this message), else the plain request."""
@@ -462,7 +522,11 @@ def missing_answer(name: str, submission: SubmissionInfo | None) -> str:
     found = _crashed_cell(name, submission)
     if found is not None:
         return (f"`{name}` is not defined: the cell that assigns it ({jupyter_cell(found[0])}) stopped, "
-                f"your code raised {found[1]}")
+                f"your code raised {found[1]}" + out_of_order(found[0], submission))
+    kind = dict(submission.prose_bound).get(name) if submission is not None else None
+    if kind is not None:
+        return (f"`{name}` is not defined in your notebook: a {kind} cell defines it, and only code cells run. If that is "
+                "your answer, put it in a code cell (change the cell's type to Code) and run it")
     return f"`{name}` is not defined in your notebook (or is None): run every cell, keep the given names"
 
 

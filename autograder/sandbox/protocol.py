@@ -164,7 +164,9 @@ def encode_value(value: Any, depth: int = 0, *, layout: bool = False) -> Any:
         # what the answer holds; in an order of their own (a set has none), the same each run
         if not all(v is None or type(v) in (bool, int, float, str) for v in value):
             raise EncodeError("only sets of numbers and strings can be returned")
-        items = sorted(value, key=lambda v: (type(v).__name__, repr(v)))
+        # an int is ordered by its value: its repr raises past 4300 digits (red-team round 86: a set holding 10 ** 5000
+        # made encoding raise ValueError, and the grader showed Python's words for it)
+        items = sorted(value, key=lambda v: (type(v).__name__, v if type(v) is int else repr(v)))
         return {"__set__": [encode_value(v, depth + 1) for v in items], "frozen": type(value) is frozenset}
     if isinstance(value, dict):
         if not all(type(k) is str for k in value):
