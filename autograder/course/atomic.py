@@ -55,8 +55,23 @@ class DiskFault(GraderError, OSError):
         self.errno = code
 
 
+def file_size_limit() -> Optional[int]:
+    """This process's RLIMIT_FSIZE in bytes (`ulimit -f`; SLURM carries the submitting shell's into a job), or None."""
+    import resource
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def size_limit_cause(limit: int) -> str:
+    return (f"the file size limit of this process is reached (ulimit -f: {limit} bytes): raise it, or run where it is "
+            "unlimited")
+
+
 def cause_of(error: OSError) -> str:
     """An OSError's cause in words, without its file name (the message names the path once)."""
+    limit = file_size_limit() if error.errno == errno.EFBIG else None
+    if limit is not None:   # EFBIG is then the process's limit, not the file system's: the instructor can raise it
+        return size_limit_cause(limit)
     if error.errno in CAUSES:
         return CAUSES[error.errno]
     return os.strerror(error.errno) if error.errno else (str(error) or type(error).__name__)

@@ -150,6 +150,10 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         journal = Journal(outdir / "journal.sqlite", slug, seed, shard=f"{shard[0]}/{shard[1]}" if shard else "")
         fingerprint, parts = grading_fingerprint(course, slug, isolation)
         journal.set_fingerprint(fingerprint, parts)
+        # a --regrade stopped before its end, run again as the same command, goes on from where it stopped: it had
+        # started again from the first student every time (red-team round 85), so a class longer than a SLURM time
+        # limit never finished
+        regrade_run = journal.open_regrade() if regrade else ""
         with disk_faults(outdir):
             part.write(outdir / "roster.json")  # whole or not at all (autograder.course.atomic)
         vis = course.config.visibility
@@ -167,7 +171,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         todo: list[Task] = []
         for e in entries:
             prev = journal.previous(e.key)
-            if prev is not None and prev[0] == digests[e.key] and prev[1] == fingerprint and not regrade:
+            if prev is not None and prev[0] == digests[e.key] and prev[1] == fingerprint and (
+                    not regrade or journal.regraded_in(e.key) == regrade_run):
                 results[e.key] = prev[2]
                 # the run that journaled it may have stopped before its results file was written (a
                 # full disk): written now, left alone where it already says exactly this
@@ -255,6 +260,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             from autograder.course.similarity import write_batch_similarity
             with timers.span("similarity"):
                 write_batch_similarity(part.entries, course, slug, outdir, found=part, warnings=info.warnings)
+        if all(r.status != "worker_failed" for r in ordered):   # else the rerun carries the --regrade on
+            journal.finish_regrade()
     except KeyboardInterrupt:  # Ctrl-C, or the CLI's SIGTERM (SLURM, docker stop): what is journaled stays
         stopped = True
         raise

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 from urllib.parse import quote
 
-from autograder.course.atomic import DiskFault, check_writable, ensure_folder
+from autograder.course.atomic import DiskFault, check_writable, ensure_folder, file_size_limit, size_limit_cause
 from autograder.errors import GraderError
 from autograder.results import SubmissionResult
 
@@ -65,6 +65,10 @@ def journal_fault(path: Path, error: sqlite3.Error, doing: str = "write the jour
                          "read")
     if "full" in text:
         return DiskFault(path, "no space left on the disk (it is full)", doing)
+    limit = file_size_limit()
+    if limit is not None and "disk I/O error" in text and _reaches(path, limit):
+        # sqlite says only "disk I/O error" when a write passes RLIMIT_FSIZE (red-team round 85)
+        return DiskFault(path, size_limit_cause(limit), doing)
     try:
         check_writable(path.parent)
     except DiskFault as probe:
@@ -72,6 +76,18 @@ def journal_fault(path: Path, error: sqlite3.Error, doing: str = "write the jour
     if path.exists() and not os.access(path, os.W_OK):
         return DiskFault(path, "permission denied", doing)
     return DiskFault(path, f"sqlite: {text}", doing)
+
+
+def _reaches(path: Path, limit: int) -> bool:
+    """Whether the journal or its write-ahead log is within a page batch of `limit` bytes (the write that failed
+    would have passed it)."""
+    for name in (path, path.with_name(path.name + "-wal")):
+        try:
+            if name.stat().st_size + (1 << 20) >= limit:
+                return True
+        except OSError:
+            pass
+    return False
 
 
 class Journal:
@@ -83,6 +99,7 @@ class Journal:
         self._lock = threading.Lock()
         self._db: Optional[sqlite3.Connection] = None
         self.fingerprint = ""  # of everything that decides a score in this run (set_fingerprint)
+        self.regrade_run = ""  # the --regrade this run carries on (open_regrade): its grades are not made again
         try:
             self._open(assignment, seed, shard)
         except sqlite3.Error as e:
@@ -101,6 +118,8 @@ class Journal:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(graded)")}
         if "fingerprint" not in columns:  # a journal written before grades were fingerprinted
             self._db.execute("ALTER TABLE graded ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''")
+        if "regrade_run" not in columns:  # a journal written before a --regrade could be resumed
+            self._db.execute("ALTER TABLE graded ADD COLUMN regrade_run TEXT NOT NULL DEFAULT ''")
         stored = self._meta("assignment")
         if stored is not None and stored != assignment:
             raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
@@ -194,6 +213,30 @@ class Journal:
         except ValueError:
             return None
 
+    def open_regrade(self) -> str:
+        """The --regrade run this batch is part of: the one an earlier batch began under this fingerprint and did not
+        finish (a --regrade stopped by SLURM's limit or Ctrl-C, run again as the same command: what it regraded is
+        kept), else a new one. Its grades are recorded with it (record) until finish_regrade."""
+        with self._using():
+            run = self._meta("regrade_open") or ""
+            if not run or self._meta("regrade_fingerprint") != self.fingerprint:
+                run = secrets.token_hex(8)
+                self._set_meta("regrade_open", run)
+                self._set_meta("regrade_fingerprint", self.fingerprint)
+        self.regrade_run = run
+        return run
+
+    def regraded_in(self, submission: str) -> str:
+        """The --regrade run whose grade of `submission` the journal holds ('' for none)."""
+        with self._using() as db:
+            row = db.execute("SELECT regrade_run FROM graded WHERE submission = ?", (submission,)).fetchone()
+        return str(row[0]) if row else ""
+
+    def finish_regrade(self) -> None:
+        """A batch graded everything it was given: no --regrade is left to carry on."""
+        with self._using() as db:
+            db.execute("DELETE FROM meta WHERE key IN ('regrade_open', 'regrade_fingerprint')")
+
     def record_change(self, submission: str, old: SubmissionResult, new: SubmissionResult, why: str) -> None:
         """A regrade that changed a score: kept for the report (under this run's fingerprint)."""
         with self._using() as db:
@@ -232,8 +275,8 @@ class Journal:
         text = result_json if result_json is not None else result.model_dump_json()
         with self._using() as db:
             db.execute("BEGIN")
-            db.execute("INSERT OR REPLACE INTO graded (submission, sha256, result_json, fingerprint) "
-                       "VALUES (?, ?, ?, ?)", (submission, sha256, text, self.fingerprint))
+            db.execute("INSERT OR REPLACE INTO graded (submission, sha256, result_json, fingerprint, regrade_run) "
+                       "VALUES (?, ?, ?, ?, ?)", (submission, sha256, text, self.fingerprint, self.regrade_run))
             db.execute("DELETE FROM failed WHERE submission = ?", (submission,))
             db.execute("COMMIT")
 

@@ -827,7 +827,14 @@ def _lock_down(sock_fd: int, policy: dict[str, Any], opts: dict[str, Any]) -> di
         except (ValueError, OSError):
             pass
     if as_root:
+        parent = os.getppid()
         drop_privileges(uid, uid)
+        # A change of uid clears the parent-death signal, as it clears dumpable: without it again, a worker whose
+        # grader process was killed (a stopped batch kills them mid-grade) ran on, a busy loop spinning a core for
+        # good, at the container and fallback levels (red-team round 85)
+        die_with_parent()
+        if os.getppid() != parent:   # the parent died before the signal was set again
+            os._exit(0)
     elif "user" in namespaces:
         drop_capabilities()
     # Another uid (fallback, container) may be unable to read the interpreter's own tree (a Python under /root):

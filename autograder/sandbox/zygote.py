@@ -4,6 +4,7 @@ or seeds; each worker then isolates itself from the zygote and from its classmat
 (autograder.sandbox.worker)."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -47,6 +48,7 @@ class Zygote:
         self.gradients = gradients
         self._lock = threading.Lock()
         self._scratch_host: str | None = None
+        self._scratch_lock: int | None = None   # the flock on _scratch_host that says its grader is alive
         self.proc: subprocess.Popen[bytes] | None = None
         self.host_pid: int | None = None
         self.scratch_root = "/tmp"
@@ -69,13 +71,13 @@ class Zygote:
         elif self.isolation is Isolation.container:
             # No mounts here: each worker's scratch dir lives in a folder of ours that workers may
             # pass through but not list (0711), so no worker can name a classmate's
-            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
+            self._scratch_host = self._scratch_host or self._held_scratch_host()
             os.chmod(self._scratch_host, 0o711)
             opts.update(drop=True, level="container", hide=self.hide, scratch_root=self._scratch_host)
             cmd = [sys.executable]
         else:
             # Only for a worker the kernel gives no namespaces: its scratch dir is made here
-            self._scratch_host = self._scratch_host or tempfile.mkdtemp(prefix="autograder-scratch-")
+            self._scratch_host = self._scratch_host or self._held_scratch_host()
             os.chmod(self._scratch_host, 0o711)
             opts.update(level="rlimits", hide=self.hide, scratch_root=self._scratch_host)
             cmd = [sys.executable]
@@ -87,6 +89,25 @@ class Zygote:
         child.close()
         self.control = parent
         self._ready = False
+
+    def _held_scratch_host(self) -> str:
+        """A new `autograder-scratch-` folder for the workers' scratch dirs, flock-ed by this process for as long as it
+        lives (the kernel lets go when it dies, however it dies). Such folders left by a grader process that was killed
+        (Ctrl-C and SLURM's limit SIGKILL the grader processes mid-grade, the OOM killer too) held whatever its worker
+        had written, on the host's disk for good: a notebook that filled the disk stopped every rerun of the class
+        (red-team round 85). Those no process holds are removed first."""
+        remove_abandoned_scratch(tempfile.gettempdir())
+        while True:
+            path = tempfile.mkdtemp(prefix="autograder-scratch-")
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:   # another grader's sweep may have taken it between mkdtemp and flock (and removed it): make another
+                if os.path.samestat(os.fstat(fd), os.lstat(path)):
+                    self._scratch_lock = fd
+                    return path
+            except OSError:
+                pass
+            os.close(fd)
 
     def wait_ready(self) -> None:
         with self._lock:
@@ -187,6 +208,38 @@ class Zygote:
         if self._scratch_host:
             remove_tree(self._scratch_host)   # a worker's folders nested past the recursion limit (round 82)
             self._scratch_host = None
+        if self._scratch_lock is not None:
+            os.close(self._scratch_lock)   # after the removal: a sweep must never find it unheld with files in it
+            self._scratch_lock = None
+
+
+def remove_abandoned_scratch(parent: str) -> list[str]:
+    """Remove each `autograder-scratch-` folder of ours in `parent` that no process holds (Zygote._held_scratch_host):
+    its grader process is dead. A live grader's folder is held and left alone, whoever runs it. Never follows a link,
+    never opens a folder up (a worker of the dead grader may still run). The folders removed."""
+    removed: list[str] = []
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith("autograder-scratch-")]
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:   # a link, a file, gone, or not ours to read
+            continue
+        try:
+            if os.fstat(fd).st_uid != os.geteuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:   # held: its grader is alive
+                continue
+            remove_tree(path)
+            removed.append(path)
+        finally:
+            os.close(fd)
+    return removed
 
 
 def launch_zygote(course: "Course", isolation: Isolation | None = None) -> Zygote:
