@@ -467,9 +467,16 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
         return None
     hits = {}
     for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right),
-                       **reshaped_keys_variants(Q64, K64, V64, d_k, right)}.items():
+                       **reshaped_keys_variants(Q64, K64, V64, d_k, right),
+                       **padding_mask_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
+    if "causal_mask_added" in hits and Q.shape[-2] == 1:
+        # one query: a causal mask and a padding mask past the queries both leave key 0 alone (naming58)
+        _, wrong = hits.pop("causal_mask_added")
+        told = one_query_mask_told(fn, Q.dtype)
+        if told is not None and not hits:
+            return told, wrong, describe(told) + ONE_QUERY_SAID[told]
     if len(hits) == 1:
         base, (_, wrong) = hits.popitem()
         return base, wrong, describe(base)
@@ -518,6 +525,57 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
         or additive_scores_evidence(pair, Q64, K64, V64, same) or factorised_softmax_evidence(pair, Q64, K64, V64,
                                                                                               d_k, same) \
         or kernel_replaced_evidence(pair, Q64, K64, V64, d_k, same, right)
+
+
+# --- naming58: blind58's q1_keys_beyond_query_length_masked_as_padding (a padding mask past the last query) -------
+
+def _padding_masked(Q64, K64, V64, d_k):
+    """(output, weights) with every key j >= T_q blocked for every query (scores[..., T_q:] = -inf): keys past the
+    last query read as padding."""
+    T_q = Q64.shape[-2]
+    s = Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k)
+    s[..., T_q:] = float("-inf")
+    w = torch.softmax(s, dim=-1)
+    return w @ V64, w
+
+
+def padding_mask_variants(Q64, K64, V64, d_k) -> dict:
+    """padding_mask_past_queries (naming58): the replay of _padding_masked where it can be told from the right
+    pair and from a causal mask: more keys than queries (else nothing is blocked) and more than one query (with
+    one, both masks leave key 0 alone: one_query_mask_told asks a second call)."""
+    if Q64.dim() != 2 or K64.dim() != 2 or not 1 < Q64.shape[-2] < K64.shape[-2]:
+        return {}
+    return {"padding_mask_past_queries": _padding_masked(Q64, K64, V64, d_k)}
+
+
+ONE_QUERY_SAID = {
+    "causal_mask_added": " (with one query it leaves key 0 alone; a second call with 3 queries and 6 keys shows "
+                         "query i seeing keys 0 to i)",
+    "padding_mask_past_queries": " (with one query only key 0 is left; a second call with 3 queries and 6 keys "
+                                 "shows keys 3 to 5 blocked for every query)",
+}
+
+
+def one_query_mask_told(fn, dtype) -> str | None:
+    """Which mask a call with one query that sees key 0 alone comes from (naming58): on a second call (T_q 3,
+    T_k 6, d_k 5, d_v 4, seeded 58) both results a causal mask's (query i sees keys 0 to i) or the padding mask's
+    (keys 3 to 5 blocked for every query): that key; None without `fn`, on a crash, or when neither fits."""
+    if fn is None:
+        return None
+    g = torch.Generator().manual_seed(58)
+    Q2, K2, V2 = (torch.randn(n, d, generator=g, dtype=torch.float64) for n, d in ((3, 5), (6, 5), (6, 4)))
+    try:
+        again = fn(Q2.to(dtype), K2.to(dtype), V2.to(dtype), 5)
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    if not (isinstance(again, (tuple, list)) and len(again) == 2 and all(type(p) is torch.Tensor for p in again)):
+        return None
+    for key, wrong in (("causal_mask_added", ref.attention_causal(Q2, K2, V2, 5)),
+                       ("padding_mask_past_queries", _padding_masked(Q2, K2, V2, 5))):
+        if all(tuple(p.shape) == tuple(w.shape) and matching_variants(p, {"v": w}, dtype)
+               for p, w in zip(again, wrong)):
+            return key
+    return None
 
 
 def scale_half_d_k_said(fn, c, dtype) -> str:
@@ -692,6 +750,8 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     expected = right[index]
     named = "weight matrix" if part == "weights" else "output"
     variants = ref.wrong_variants(Q64, K64, V64, d_k, part)
+    if Q.shape[-2] == 1:   # one query: a causal mask is not told from a padding mask by one part (naming58)
+        variants.pop("causal_mask_added", None)
     if Q.dtype == torch.float64 and type(got) is torch.Tensor and got.dtype == torch.float32 \
             and matching_variants(got, {"right": expected}, torch.float32):
         raise Misconception("float32_precision", f"the {named} comes back as float32 for float64 inputs (right "
@@ -1207,6 +1267,10 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    if X.dim() == 2 and X.shape[-2] > 1:
+        # naming58 (blind58 q8_tokens_read_as_batch_each_attends_only_itself): each token attends only to its own
+        # key (attention on Q[t:t + 1], K[t:t + 1], V[t:t + 1]): every softmax over one key is 1
+        out["mha_tokens_attend_only_themselves"] = X.double() @ W_V.double() @ W_O.double()
     return out
 
 
@@ -3890,6 +3954,8 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         out["entropy_unweighted/sum"] = -log_p.sum(dim=-1)
         # ln T - F.kl_div(log p, uniform): KL(uniform || p), the arguments the wrong way round
         out["entropy_kl_div_arguments_swapped"] = 2 * math.log(logits.shape[-1]) + log_p.mean(dim=-1)
+        # ln T - H: KL(p || uniform), the row's divergence from the uniform one, returned as the entropy (naming58)
+        out["entropy_as_kl_from_uniform"] = math.log(logits.shape[-1]) + (log_p.exp() * log_p).sum(dim=-1)
     if logits.dim() >= 2 and logits[..., 0].numel() > 1:
         # one softmax over the whole tensor, its entropy as one number or per row (e / e.sum() without dim); both
         # left out where the replay is about 0 in every entry (one logit far above all others, as
@@ -4575,6 +4641,59 @@ def raise_if_coordinate_dropped(estimates, d_k, n, scaled) -> None:
                         f"dot_product_variance(d_k={d_k}, ...){flag} gives {values} for two generators, exactly the "
                         f"variance of their draws with {d_k - 1} of the {d_k} products q_i k_i summed (near the "
                         f"expected {1 if scaled else d_k}, but not it): " + describe("dot_product_coordinate_dropped"))
+
+
+def raise_if_in_band_replayed(estimates, d_k, n, scaled, fn=None) -> None:
+    """q2's checks of estimates inside the 10% band, in turn: a coordinate dropped, the draws standardised per
+    vector, and (scaled, with `fn`) the scale checked against the unscaled result of the same draws."""
+    raise_if_coordinate_dropped(estimates, d_k, n, scaled)
+    raise_if_standardised_per_vector(estimates, d_k, n, scaled)
+    if scaled and fn is not None:
+        raise_if_scale_not_d_k(fn, estimates, d_k, n)
+
+
+def _plain_number(value) -> float | None:
+    """A Python number, a NumPy scalar or a one-element tensor read as a float; None for anything else."""
+    if type(value) is torch.Tensor and value.numel() == 1 and value.is_floating_point():
+        return float(value.item())
+    number = numpy_scalar(value)
+    if number is not None:
+        return number
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def raise_if_scale_not_d_k(fn, estimates, d_k, n) -> None:
+    """naming58 (blind58 q2_scale_with_bessel_d_k_minus_one): scaled estimates inside the 10% band checked exactly.
+    For each (value, seed) the unscaled call on a generator seeded alike (the same draws), itself inside its band,
+    must be d_k times the scaled value: a right estimator divides the same dots by sqrt(d_k), so the ratio is d_k to float rounding.
+    Both ratios d_k - 1 (to 2e-5) name scale_d_k_minus_one (the n - 1 of the unbiased estimator carried over to
+    the scale: d_k / (d_k - 1) is 1.09 at d_k = 12, inside the band); both the same other constant c (to 1e-6 of
+    each other, more than 1e-3 from d_k) fail as a scale that is not sqrt(d_k). Anything else (a crash, draws that
+    differ with the flag, so the ratios are random) says nothing."""
+    ratios = []
+    for v, seed in estimates:
+        if not v or not math.isfinite(v):
+            return
+        try:
+            plain = _plain_number(fn(d_k, n, torch.Generator().manual_seed(seed)))
+        except Exception:  # noqa: BLE001 - a second call is only evidence
+            return
+        if plain is None or not abs(plain / d_k - 1) < 0.10:
+            return   # the unscaled result wrong too (or not a number): its own test charges it
+        ratios.append(plain / v)
+    if len(ratios) < 2 or any(abs(r / d_k - 1) <= 1e-3 for r in ratios):
+        return
+    values = " and ".join(f"{v:.5g}" for v, _ in estimates)
+    if d_k > 2 and all(abs(r / (d_k - 1) - 1) <= 2e-5 for r in ratios):
+        raise Misconception("scale_d_k_minus_one", f"with scaled=True, dot_product_variance(d_k={d_k}, ...) gives "
+                            f"{values} for two generators, each exactly the unscaled result of the same generator "
+                            f"divided by d_k - 1 = {d_k - 1}, not by d_k = {d_k} (near 1, {d_k / (d_k - 1):.3f}, "
+                            "but not it): " + describe("scale_d_k_minus_one"))
+    if abs(ratios[0] / ratios[1] - 1) <= 1e-6:
+        raise AssertionError(f"with scaled=True, dot_product_variance(d_k={d_k}, ...) gives {values} for two "
+                             "generators, each exactly the unscaled result of the same generator divided by "
+                             f"{ratios[0]:.6g}, not by d_k = {d_k}: the dot products are divided by "
+                             f"{math.sqrt(ratios[0]):.6g} where the scale is sqrt(d_k) = {math.sqrt(d_k):.6g}")
 
 
 @functools.lru_cache(maxsize=8)

@@ -777,4 +777,25 @@ MISCONCEPTIONS = {
                                "lesson's 5 keys) instead of the length of the last axis: with any other number of "
                                "logits per row the rows are cut in the wrong places, the shape is wrong, or the view "
                                "fails; sum the terms over dim=-1 as they are (terms.sum(dim=-1)), with no reshape",
+    # naming58: blind58's q1_keys_beyond_query_length_masked_as_padding
+    "padding_mask_past_queries": "masking the keys past the last query (scores[:, T_q:] = -inf, reading T_k > T_q as "
+                                 "padded keys): every query then gives keys T_q to T_k - 1 weight 0 and spreads its "
+                                 "weight over the first T_q keys only; in cross-attention T_q and T_k may differ and "
+                                 "every key takes part, so drop the mask and take the softmax over all T_k scores",
+    # naming58: blind58's q2_scale_with_bessel_d_k_minus_one
+    "scale_d_k_minus_one": "dividing the dot products by sqrt(d_k - 1) instead of sqrt(d_k), the n - 1 of the "
+                           "unbiased variance estimator carried over to the scale: the sum of d_k products has "
+                           "variance d_k (not d_k - 1), so the scaled variance comes out d_k / (d_k - 1) instead of "
+                           "1; the n - 1 belongs only to .var() over the samples, divide the dots by math.sqrt(d_k)",
+    # naming58: blind58's q4_entropy_reported_as_kl_from_uniform
+    "entropy_as_kl_from_uniform": "returning ln T - H(p) (sum of p ln p plus ln T, the divergence KL(p || uniform) of "
+                                  "the row from the uniform one) instead of the entropy H(p) = -sum of p ln p: a "
+                                  "uniform row gives 0 instead of ln T and a one-hot row ln T instead of 0; return "
+                                  "-(p * log p).sum(dim=-1), without the ln T",
+    # naming58: blind58's q8_tokens_read_as_batch_each_attends_only_itself
+    "mha_tokens_attend_only_themselves": "running attention on each token alone (X read as a batch of one-token "
+                                         "sequences, Q[t:t + 1] with K[t:t + 1] and V[t:t + 1]): a softmax over one key "
+                                         "is 1, so every token attends only to itself and the result is X @ W_V @ "
+                                         "W_O, with no mixing across tokens; pass each head's whole (T, d_k) slices "
+                                         "of Q, K and V to attention so that every query sees all T keys",
 }

@@ -217,8 +217,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
                 raise AssertionError("with scaled=True the variance is off by a factor sqrt(d_k): "
                                      "check what you divide by, and that you return a variance, not a std")
             raise AssertionError(f"for d_k = {d_k} the variance of q.k / sqrt(d_k) is not within 10% of its expected value")
-        D.raise_if_coordinate_dropped(estimates, d_k, N, True)
-        D.raise_if_standardised_per_vector(estimates, d_k, N, True)
+        D.raise_if_in_band_replayed(estimates, d_k, N, True, dot_product_variance)   # naming58: the scale exact
     D.raise_if_not_sampled(dot_product_variance, 12, rng, True, _number)
 
 
