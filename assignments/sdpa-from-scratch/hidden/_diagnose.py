@@ -127,6 +127,12 @@ def softmax_base_2(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     return e / e.sum(dim=dim, keepdim=True)
 
 
+def softmax_base_10(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """round58 (blind58): powers of ten for the exponentials (10 ** x, torch.pow(10, x)): softmax(x ln 10)."""
+    e = torch.pow(10.0, x - _finite_max(x, dim))
+    return e / e.sum(dim=dim, keepdim=True)
+
+
 def softmax_inf_to_finite(x: torch.Tensor, dim: int = -1) -> torch.Tensor | None:
     """A NaN guard that turns -inf logits into 0 (torch.where(isinf(x), 0, x), nan_to_num(x, neginf=0.0)) before
     the max-shifted exp: blocked entries get weight exp(0 - max). None when x has no -inf (then it is right)."""
@@ -225,6 +231,7 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_twice"] = softmax_twice(x, dim)
     out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
     out["softmax_base_2"] = softmax_base_2(x, dim)
+    out["softmax_base_10"] = softmax_base_10(x, dim)      # round58: 10 ** x where exp belongs
     out["softmax_of_negated"] = ref.stable_softmax(-x, dim=dim)     # exp(max - x): the shift the wrong way round
     out["softmax_running_max"] = softmax_running_max(x.double(), dim)     # round48: torch.cummax as the shift
     out["sigmoid_for_exp"] = sigmoid_normalised(x, dim)     # round54: torch.sigmoid(x - max) where exp belongs
@@ -544,8 +551,22 @@ def _divided(divisor):
     return variant
 
 
+def sdpa_mask_mirrored(Q, K, V, mask=None):
+    """round58 (blind58): a square mask applied to the scores transposed (keys-by-queries scores K Q^T masked with
+    the (T_q, T_k) mask as it is): query i blocked from key j where the mirror entry mask[j, i] is False;
+    the queries with no allowed key (by the mask's own rows) zeroed. None unless the mask is square."""
+    if mask is None or mask.dim() < 2 or mask.shape[-1] != mask.shape[-2] or Q.shape[-2] != K.shape[-2]:
+        return None
+    if mask.dtype == torch.bool and bool((mask == ref.causal_mask(mask.shape[-1])).all()):
+        return None      # the causal mask mirrored is upper_triangular_mask's variant: that key says it
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), mask.transpose(-2, -1)))
+    return _out(_dead_rows_zeroed(w, mask), V, Q)
+
+
 # {key: function}; "key/detail" is one way of making the mistake `key`
 VARIANT_FUNCTIONS = {
+    "mask_transposed_to_scores": sdpa_mask_mirrored,        # round58
+
     "scale_after_softmax": sdpa_scale_after_softmax,
     "mask_fills_zero": sdpa_mask_fills_zero,
     "mask_added": sdpa_mask_added,
@@ -568,6 +589,9 @@ VARIANT_FUNCTIONS = {
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
     "log_softmax": _weights_fn(log_softmax),
     "softmax_base_2": _weights_fn(softmax_base_2),
+    "softmax_base_10": _weights_fn(softmax_base_10),      # round58
+    # round58 (blind58): the log2(e) of a fused exp2 kernel folded into the scale before a natural-exp softmax
+    "scale_extra_factor/log2e": _divided(lambda Q, K, V: math.sqrt(Q.shape[-1]) * math.log(2.0)),
     "softmax_running_max": _weights_fn(softmax_running_max),      # round48: a running max as the shift
     # the exponentials never divided by their sum (shifted by the row's max, or not shifted)
     "weights_not_normalised": _weights_fn(lambda x: torch.exp(x - _finite_max(x, -1))),
@@ -1316,6 +1340,9 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
                                     + describe(key))
             raise AssertionError(f"{said}; on contiguous copies of the same values it runs and is wrong too: "
                                  "a .view that works there still reads the values in another order")
+    name_sequence_first(plain_fn, plain, said)      # round58: (T, B, d) read, axes 0 and 1 swapped
+    if mask is not None and "must match the size of tensor" in e.message:
+        name_mask_mirrored(plain_fn, said)       # round58: (T_k, T_q) scores masked with the (T_q, T_k) mask
     layout = layout_crash(e, {"Q": Q, "K": K, "V": V, "mask": mask}, plain_call)
     if layout is not None:
         raise layout
@@ -1863,6 +1890,8 @@ def judge(fn, Q, K, V, mask, got, what):
             name_d_k_from_a_leading_axis(fn, Q, K, V, mask, what)
         if named.key == "scale_by_d_v":
             confirm_scale_by_size(fn, named, what)
+        if named.key == "scale_extra_factor":
+            confirm_scale_extra_factor(fn, what)      # round58: a value alone could be another scale's
         if named.key in ("divide_by_dk", "multiply_by_sqrt_dk", "scale_precedence", "integer_sqrt_scale",
                          "scale_by_batch_dim", "floor_division_scale", "softmax_base_2"):
             # a fixed d_k (64 on an input of d_k = 32 is d_k ** 1/2's 2 d_k) equals these on one input only
@@ -3685,7 +3714,7 @@ TRACE_SAID = {"scale_constant": "the scores divided by sqrt(8), the notebook's g
               "causal_mask_not_equal": "the softmax under a mask that blocks only the diagonal (True where j != i): "}
 
 
-def _raise_if_trace_product(missing, crash):
+def _raise_if_trace_product(missing, crash, resolve=None):
     """out3's cell stopped on the product of the weights and the values, and the same crash, words and sizes,
     comes from one slip written out on the trace's own tensors (crash_words.crash_replayed): V3 @ weights3 (the
     values put first, channel-first style; V3 @ weights3.T stops the same way) or weights3 * V3 (an
@@ -3696,9 +3725,20 @@ def _raise_if_trace_product(missing, crash):
     batched = ref._batched_example()[2]      # Question 2's V, (2, 5, 8); its Q and K raise the same words
     key = crash_replayed(crash, {"weights_transposed": lambda: V @ W, "output_keeps_key_axis/wv": lambda: W * V,
                                  "output_keeps_key_axis/vw": lambda: V * W,
-                                 "trace_uses_batched_example": lambda: W.float() @ batched})
+                                 "trace_uses_batched_example": lambda: W.float() @ batched,
+                                 # round58: Q3.T @ K3, a (4, 4) feature matrix, then its softmax @ V3
+                                 "scores_column_convention": lambda: torch.softmax(ref.Q3.T @ ref.K3, -1) @ V})
     if key is None:
         return
+    if key == "scores_column_convention":     # any (4, 4) weights crash so: the cell's weights3 must be Q3.T @ K3's
+        try:
+            name_features_by_features(torch.as_tensor(resolve("weights3"), dtype=torch.float64), "weights3", 5e-4)
+        except Misconception:
+            pass
+        except Exception:  # noqa: BLE001 - no weights3 to read: nothing shown
+            return
+        else:
+            return
     how = ({"weights_transposed": "V3 @ weights3: the values were put first; out3 is weights3 @ V3, a (3, 3) @ "
                                   "(3, 2) product whose row i mixes the values with query i's weights",
             "output_keeps_key_axis": "weights3 * V3 (or V3 * weights3): an elementwise product of a (3, 3) and a (3, 2) "
@@ -3707,7 +3747,9 @@ def _raise_if_trace_product(missing, crash):
                                      "over the keys",
             "trace_uses_batched_example": "weights3 @ a (2, 5, 8) tensor: Question 2's batched V (or its Q or K, "
                                           "the same shape and the same crash) where this trace's V3, (3, 2), "
-                                          "goes; out3 is weights3 @ V3"})[key]
+                                          "goes; out3 is weights3 @ V3",
+            "scores_column_convention": "the softmax of Q3.T @ K3, a (4, 4) matrix of feature products (d_k x d_k), "
+                                        "times V3, (3, 2)"})[key]
     raise Misconception(key, f"{missing} is not defined: its cell stopped with {crash.split(' (line ')[0]}, the crash "
                         f"of {how}. " + describe(key))
 
@@ -3747,7 +3789,7 @@ def trace_cell_crashed(missing, resolve, crash=""):
                                       "and causal_mask(3)")
             raise AssertionError(f"{missing} is not defined: its cell stopped, and causal_mask(3) has shape "
                                  f"{tuple(mask3.shape)}, expected (3, 3) (Question 4's tests say what is wrong)")
-    _raise_if_trace_product(missing, crash)
+    _raise_if_trace_product(missing, crash, resolve)
     try:
         probe = softmax(ref.Q3 @ ref.K3.T / 2.0, dim=-1) if softmax is not None else None
     except StudentCodeError as e:     # the cell's own call, on the cell's own scores
@@ -6400,3 +6442,195 @@ def name_one_loop_pass(got, right, what, submission, atol) -> None:
                         f"still {float(rest.flatten()[0]):g}, what one pass of the loop gives: `{line}` in `{fn}` is "
                         f"indented into its for loop, so `{fn}` returns after the first {word}: "
                         + describe("helper_return_in_loop"))
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 58 (blind58): a scale read off the source where two divisors coincide on the question's numbers
+# ---------------------------------------------------------------------------------------------
+
+def _cell_trees(submission, *names):
+    """(Segments, tree) of the cells that store one of `names`; unreadable cells left out. Student text: parsed
+    (pyparse, bounded), never run."""
+    cells = cells_of(submission) if submission is not None else []
+    chosen = [cells[i] for i in sorted({i for name in names for i in cells_assigning(cells, name)})]
+    out = []
+    for cell in chosen:
+        try:
+            out.append((Segments(cell), parse(cell)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return out
+
+
+def _source_hit(trees, test) -> str | None:
+    """The quoted source of the first node of `trees` that `test` accepts, else None."""
+    for segments, tree in trees:
+        for node in ast.walk(tree):
+            if test(node):
+                return (segments.of(node) or unparse(node)).splitlines()[0][:80]
+    return None
+
+
+def _precedence_slip(node) -> bool:
+    """`x ** 1 / 2` or `x ** -1 / 2` as Python reads it: (x ** 1) / 2, (x ** -1) / 2."""
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _number(node.right) == 2
+            and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Pow)
+            and _number(node.left.right) in (1, -1))
+
+
+def _leading_axis_read(node) -> bool:
+    """A leading axis read: t.shape[0], t.size(0), t.shape[:-2] or len(t)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        index = node.slice
+        return _number(index) == 0 or (isinstance(index, ast.Slice) and index.lower is None and index.upper is not None
+                                       and index.step is None and _number(index.upper) in (-2, -1))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size":
+        return len(node.args) == 1 and _number(node.args[0]) == 0
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+
+
+def name_scores_over_four(scaled, submission) -> None:
+    """q2: scaled_score_var = raw / 16 or raw / 256, the scores divided by 4 or 16. On the (2, 5, 8) example 4 is
+    d_k / 2 (d_k ** 1/2, scale_precedence) AND sqrt(2 x 8), the batch read as heads times d_k (scale_by_batch_dim,
+    blind58): which one is read off the cells that make scaled_score_var (a `** 1/2`, or a leading axis read);
+    16 is 2 d_k (d_k ** -1/2) alone. Neither shown: both readings said, no key."""
+    trees = _cell_trees(submission, "scaled_score_var")
+    slip = _source_hit(trees, _precedence_slip)
+    over = abs(scaled - ref.raw_score_var / 16) < abs(scaled - ref.raw_score_var / 256)
+    if slip is not None or not over:
+        raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k"
+                            + (f" (`{slip}`)" if slip else "") + ": " + describe("scale_precedence"))
+    lead = _source_hit(trees, _leading_axis_read)
+    if lead is not None:
+        raise Misconception("scale_by_batch_dim", f"scaled_score_var is {scaled:.4g} = raw / 16: the scores were "
+                            f"divided by 4 = sqrt(2 x 8), the leading axis of the (2, 5, 8) example times d_k "
+                            f"(your cell reads `{lead}`), not by sqrt(d_k) = sqrt(8): " + describe("scale_by_batch_dim"))
+    raise AssertionError(f"scaled_score_var is {scaled:.4g} = raw / 16: the scores were divided by 4, not by "
+                         "sqrt(d_k) = sqrt(8) = 2.83 (4 is d_k / 2, as d_k ** 1/2 gives, and sqrt(2 x 8), the "
+                         "batch axis multiplied in): divide by math.sqrt(Q.shape[-1])")
+
+
+def _width_of_values(node) -> bool:
+    """V's width read: V3.shape[-1] / [1], V3.size(-1) / (1), on a name starting with V or v."""
+    def values(n):
+        return isinstance(n, ast.Name) and n.id[:1] in ("V", "v")
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return values(node.value.value) and _number(node.slice) in (-1, 1)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size"
+            and values(node.func.value) and len(node.args) == 1 and _number(node.args[0]) in (-1, 1))
+
+
+def trace_scale_key(key, what, submission):
+    """q6 (T = 3, d_k = 4, d_v = 2): sqrt(d_v) = sqrt(2) = d_k ** 0.25, so the weights scaled by 1/sqrt(d_v) are
+    those of the root taken twice (blind58: the text's divisor 2 used as d_k and rooted again). scale_by_d_v only
+    where the trace's cells read V's width; scale_root_taken_twice where they root a root or the divisor 2; else
+    both readings said, no key. Other keys pass through."""
+    if key != "scale_by_d_v":
+        return key
+    trees = _cell_trees(submission, "scores3", "weights3", "out3", "weights3_causal")
+    if _source_hit(trees, _width_of_values) is not None:
+        return key
+    twice = root_taken_twice_in_source(submission)
+    holders = {n.targets[0].id for _s, t in trees for n in ast.walk(t) if isinstance(n, ast.Assign)
+               and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and _number(n.value) == 2}
+    root_of_two = _source_hit(trees, lambda n: (_root_of(n) is not None and (
+        _number(_root_of(n)) == 2 or (isinstance(_root_of(n), ast.Name) and _root_of(n).id in holders))))
+    if twice or root_of_two:
+        raise Misconception("scale_root_taken_twice", f"{what} is wrong: the scores are divided by sqrt(2) = "
+                            f"4 ** 0.25 (`{twice or root_of_two}`: 2 is already sqrt(d_k) = sqrt(4)), not by "
+                            "sqrt(d_k) = 2: " + describe("scale_root_taken_twice"))
+    raise AssertionError(f"{what} is wrong: the scores are divided by sqrt(2), not by sqrt(d_k) = sqrt(4) = 2 "
+                         "(sqrt(2) is d_k ** 0.25, a square root taken twice, and sqrt(d_v), the width of V3): "
+                         "divide by math.sqrt(Q3.shape[-1])")
+
+
+def name_sequence_first(fn, plain, said) -> None:
+    """blind58: inputs read as sequence-first (T, B, d), as nn.MultiheadAttention's default, and swapped to
+    batch-first with transpose(0, 1) (the result swapped back): on batch-first inputs it crashes wherever T_q !=
+    T_k or a mask no longer lines up. Named where one second call, the same values given sequence-first (axes 0
+    and 1 of Q, K, V swapped, the mask as it is), runs and gives the right output with its axes 0 and 1 swapped."""
+    Q, K, V, mask = plain
+    if not 3 <= Q.dim() == K.dim() == V.dim() or min(Q.shape[0], Q.shape[1]) < 2:
+        return
+    out = second_call(fn, *(t.transpose(0, 1) for t in (Q, K, V)), mask=mask)
+    if type(out) is not torch.Tensor or out.dim() != Q.dim() or not right(out.transpose(0, 1), Q, K, V, mask):
+        return
+    raise Misconception("sequence_first_layout", f"{said}; the same call with Q, K and V given sequence-first "
+                        "(their axes 0 and 1 swapped) runs, and its output with axes 0 and 1 swapped back is right: "
+                        "your function swaps axes 0 and 1 of its inputs (and of its result), as for (tokens, batch, "
+                        "features) inputs: " + describe("sequence_first_layout") + "; drop the swaps")
+
+
+def name_features_by_features(t, what, atol) -> None:
+    """q6 (blind58): weights3 of shape (4, 4) = (d_k, d_k) that equals the softmax of Q3.T @ K3 (the column-vector
+    formula q^T k put on the row-per-token Q3, K3), divided by 2 = sqrt(4) or by sqrt(3), 3 read off Q3.T's last
+    axis, or not scaled: scores_column_convention, by replay on the trace's own tensors."""
+    if what != "weights3" or tuple(t.shape) != (4, 4) or not bool(torch.isfinite(t).all()):
+        return
+    features = ref.Q3.T @ ref.K3
+    if not any(torch.allclose(t, ref.stable_softmax(features / d, dim=-1), rtol=0, atol=atol)
+               for d in (2.0, math.sqrt(3.0), 1.0)):
+        return
+    raise Misconception("scores_column_convention", f"{what} has shape (4, 4) and equals the softmax of Q3.T @ K3 "
+                        "(d_k x d_k = 4 x 4 feature products) on the same Q3, K3: " + describe("scores_column_convention"))
+
+
+def name_feature_zero_skipped(raw, said, submission) -> None:
+    """q2 (blind58): raw_score_var the variance of the example's scores summed over features 1..d_k - 1 (the sum
+    from i = 1 to d_k typed as range(1, d_k): feature 0 left out), by replay on the example, and a range starting at
+    1 in the cells that make the scores (the source: another slip could give another value, never this one)."""
+    S = ref._Qb[..., 1:] @ ref._Kb[..., 1:].transpose(-2, -1)
+    if abs(raw - float(S.var())) > 1e-4 * abs(raw):
+        return
+    hit = _source_hit(_cell_trees(submission, "raw_score_var", "raw_scores", "scaled_score_var"), lambda n: (
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range" and len(n.args) >= 2
+        and _number(n.args[0]) == 1))
+    if hit is None:
+        return
+    raise Misconception("dot_product_skips_first_feature", f"{said}: they are the variances of the scores summed "
+                        f"over features 1 to {ref._Qb.shape[-1] - 1} alone (your cell's `{hit}` starts at 1): "
+                        + describe("dot_product_skips_first_feature"))
+
+
+def _mirror_probe():
+    """Q, K, V (2, 5, 4/4/3) float64 and a square (2, 5, 5) mask that is not symmetric, with its diagonal kept (every
+    query and every key has an allowed partner), fixed draws."""
+    g = torch.Generator().manual_seed(5858)
+    Q, K = (torch.randn(2, 5, 4, generator=g, dtype=torch.float64) for _ in range(2))
+    V = torch.randn(2, 5, 3, generator=g, dtype=torch.float64)
+    mask = (torch.rand(2, 5, 5, generator=g) < 0.5) | torch.eye(5, dtype=torch.bool)
+    return Q, K, V, mask
+
+
+def name_mask_mirrored(fn, said) -> None:
+    """blind58: a crash in broadcasting's words on a rectangular mask where one second call, on a square input with
+    a mask that is not symmetric, gives attention under the mirror image of the mask (mask.transpose(-2, -1)) and
+    not the right result: the mask meets scores laid out the other way round (K Q^T kept, or the mask transposed)."""
+    Q, K, V, mask = _mirror_probe()
+    out = second_call(fn, Q, K, V, mask=mask)
+    mirrored = sdpa_mask_mirrored(Q, K, V, mask)
+    if (type(out) is not torch.Tensor or right(out, Q, K, V, mask)
+            or not matching_variants(out, {"mirrored": mirrored}, torch.float64)):
+        return
+    raise Misconception("mask_transposed_to_scores", f"{said}; on a square input, with as many queries as keys, "
+                        "it runs and matches attention under the mirror image of the mask (mask.transpose(-2, -1)): "
+                        + describe("mask_transposed_to_scores"))
+
+
+def confirm_scale_extra_factor(fn, what) -> None:
+    """scale_extra_factor (the scale times log2(e)) only where two second calls, unmasked float64 inputs of d_k = 6
+    and 11 (SCALE_PROBE_D_K), replay it too: on one input a scale fixed or cached elsewhere can equal
+    sqrt(d_k) ln 2 within half precision's tolerance (blind26's scale cached on the first call)."""
+    replay = _divided(lambda Q, K, V: math.sqrt(Q.shape[-1]) * math.log(2.0))
+    for d_k in SCALE_PROBE_D_K:
+        g = torch.Generator().manual_seed(2100 + d_k)
+        B, T, d_v = SCALE_PROBE_SIZES["B"], SCALE_PROBE_SIZES["T"], SCALE_PROBE_SIZES["d_v"]
+        q, k = 2 * torch.randn(B, T, d_k, generator=g, dtype=torch.float64), torch.randn(B, T, d_k, generator=g,
+                                                                                          dtype=torch.float64)
+        v = torch.randn(B, T, d_v, generator=g, dtype=torch.float64)
+        out = second_call(fn, q, k, v, mask=None)
+        if (type(out) is not torch.Tensor or out.shape != (B, T, d_v)
+                or not matching_variants(out, {"factor": replay(q, k, v)}, torch.float64)):
+            name_scale_constant(fn, f"{what} is wrong")     # a fixed d_k that matched on this input alone
+            raise AssertionError(f"{what} is wrong: the scores are scaled wrong on this input, and on unmasked "
+                                 f"inputs of d_k = {d_k} the scale is not 1/sqrt(d_k) times one constant factor")

@@ -124,6 +124,25 @@ MISCONCEPTIONS = {
                           "own sum (e.sum(dim, keepdim=True)): the slices no longer sum to 1",
     "softmax_base_2": "taking the exponentials with exp2 without multiplying the logits by log2(e): exp2(x) is "
                       "exp(x ln 2), a softmax at another temperature; write exp2(x * math.log2(math.e)) or exp(x)",
+    "softmax_base_10": "taking the exponentials as powers of ten (10 ** x, torch.pow(10, x)) instead of e ** x: "
+                       "10 ** x is exp(x ln 10), a softmax of the logits times 2.3026, too sharp; use torch.exp(x)",
+    "scale_extra_factor": "multiplying the scale by an extra constant: 1.4427 = log2(e), the factor a fused kernel "
+                          "folds into the scale because it takes exp2, in front of a softmax that takes the natural "
+                          "exp, so the scores are divided by sqrt(d_k) / 1.4427 and the weights come out too sharp; "
+                          "with torch.exp the scale is 1 / math.sqrt(d_k) alone (log2(e) belongs only with exp2)",
+    "scores_column_convention": "writing the scores in the column-vector convention, S = Q^T K (tokens as columns), "
+                                "on row-stored Q and K (one token per row): Q^T K is a d_k x d_k matrix of feature "
+                                "products, not one score per (query, key) pair; with tokens as rows the transpose "
+                                "goes on K: S = Q K^T / sqrt(d_k) (Q3 @ K3.T)",
+    "dot_product_skips_first_feature": "summing the dot product from index 1 (range(1, d_k), the formula's i = 1 .. "
+                                       "d_k typed as written): Python counts from 0, so feature 0 is left out of "
+                                       "every score; sum over range(d_k), or write Q @ K.transpose(-2, -1)",
+    "mask_transposed_to_scores": "applying the mask to scores laid out the other way round: the scores kept "
+                                 "keys-by-queries, K Q^T of shape (T_k, T_q) (the column convention), and the "
+                                 "(T_q, T_k) mask applied to them as it is (or the mask transposed onto Q K^T): a "
+                                 "square mask then blocks the mirror-image entries (a causal mask lets each query "
+                                 "see the future) and a rectangular one does not broadcast; keep the scores "
+                                 "Q @ K.transpose(-2, -1), (T_q, T_k), with the mask as given",
     "log_softmax": "returning the log-probabilities (x - max - log(sum(exp(x - max)))) instead of the probabilities: "
                    "the exp at the end is missing",
     "softmax_over_batch_axis": "taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 of batched "

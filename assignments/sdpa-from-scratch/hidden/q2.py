@@ -91,6 +91,7 @@ def _check_variances(raw, scaled, submission=None):
             said = (f"raw_score_var is {raw:.4g} and scaled_score_var {scaled:.4g}, exactly 1/8 of it, so the "
                     "scale is right; but neither is the variance of the example's scores")
             _name_count_from_one_axis(raw, said)
+            diag.name_feature_zero_skipped(raw, said, submission)     # round58: range(1, d_k)
             _name_standardised_inputs(raw, said)
             _name_cosine_scores(raw, said)
             diag.name_reduced_score_variance(raw, scaled, said, [r for r, _ in _other_values(n)], ATOL)   # round46
@@ -121,9 +122,7 @@ def _check_variances(raw, scaled, submission=None):
         raise Misconception("integer_sqrt_scale", f"scaled_score_var is {scaled:.4g} = raw / 4: the scores were divided "
                             "by math.isqrt(8) = 2, not sqrt(8) = 2.83: divide by math.sqrt(d_k) (a float)")
     if abs(scaled - ref.raw_score_var / 4 ** 2) < ATOL or abs(scaled - ref.raw_score_var / 16 ** 2) < ATOL:
-        # S / d_k ** 1/2 divides by d_k / 2 = 4; S * d_k ** -1/2 by 2 d_k = 16
-        raise Misconception("scale_precedence", "scaled_score_var matches scores divided by d_k / 2 or 2 d_k: "
-                            + describe("scale_precedence"))
+        diag.name_scores_over_four(scaled, submission)     # d_k / 2 = 4 = sqrt(2 x 8): by source (round58)
     if abs(scaled - ref.scaled_score_var) > ATOL:
         diag.name_cross_sequence_scores(scaled, "scaled_score_var", 8 ** 0.5)
         # Q is (2, 5, 8): sqrt of T = Q.size(1) = 5 (scores / sqrt(5)), or of the batch Q.size(0) = 2

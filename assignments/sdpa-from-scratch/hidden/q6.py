@@ -36,13 +36,13 @@ diag = _diagnose()
 ATOL = 5e-4   # answers typed with four decimals pass; every known wrong variant is > 1e-2 away
 
 
-def _compare(got, expected, variants, what, weights3=None):
+def _compare(got, expected, variants, what, weights3=None, submission=None):
     """`variants`: a function returning the known wrong answers, called only for a wrong one."""
     if torch.isfinite(got).all() and torch.allclose(got, expected, rtol=0, atol=ATOL):
         return
     hits = {k.split("/")[0] for k in matching_variants(got, variants(), torch.float64, rtol=0, atol=ATOL)}
     if len(hits) == 1:
-        key = hits.pop()
+        key = diag.trace_scale_key(hits.pop(), what, submission)     # round58: sqrt(d_v) = d_k ** 0.25
         raise Misconception(key, f"{what} is wrong: it matches {diag.TRACE_SAID.get(key, '')}{describe(key)}")
     diag.name_softmax_not_applied(got, what, ATOL)        # round44: the masked scores, never softmaxed
     if not torch.isfinite(got).all():
@@ -144,7 +144,7 @@ def _output_for_weights(value, what, shape, other, other_name, fix):
         return
     expected = other()
     if tuple(t.shape) != tuple(expected.shape):
-        return
+        return diag.name_features_by_features(t, what, ATOL)     # round58: Q3.T @ K3, (d_k, d_k)
     if torch.isfinite(t).all() and torch.allclose(t, expected, rtol=0, atol=ATOL):
         raise Misconception("weights_as_output", f"{what} has shape {tuple(t.shape)} and equals {other_name} on "
                             f"the same Q3, K3, V3: {describe('weights_as_output')}; {fix}")
@@ -164,11 +164,11 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None, submi
         diag.name_trace_scaled_twice_in_place(got, "weights3", submission, ATOL)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
                                          **_rounded(ref.weights3), **_plain_sum(), **_e_rounded(),
-                                         **diag.trace_stale_scale("weights3"), **diag.trace_negated()}, "weights3")
+                                         **diag.trace_stale_scale("weights3"), **diag.trace_negated()}, "weights3", submission=submission)
 
 
 @test_case(points=1, hidden=True)
-def test_out3(out3, weights3=None):
+def test_out3(out3, weights3=None, submission=None):
     diag.name_out3_from_keys(out3, weights3, ATOL)       # round53: weights3 @ K3 (keys for values)
     _output_for_weights(out3, "out3", (3, 2), lambda: ref.weights3,
                         "the attention weights softmax(scores3) (one per query and key, 3 by 3)",
@@ -179,7 +179,7 @@ def test_out3(out3, weights3=None):
     if (diag.is_causal_weights(weights3, ATOL) and torch.isfinite(got).all()
             and torch.allclose(got, weights3.double() @ ref.V3, rtol=0, atol=ATOL)):
         return   # out3 = weights3 @ V3 as asked, from a weights3 that is the causal one: charged once, on weights3
-    _compare(got, ref.out3, _out3_variants, "out3", weights3)
+    _compare(got, ref.out3, _out3_variants, "out3", weights3, submission)
 
 
 def _out3_variants():
@@ -238,7 +238,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
                                                 **_plain_sum(True), **_e_rounded(True),
                                                 **diag.trace_stale_scale("weights3_causal"), **diag.trace_negated(True),
                                                 **diag.cumsum_denominators(), **diag.causal_weights_padded_left()},
-             "weights3_causal")
+             "weights3_causal", submission=submission)
 
 
 # each of the trace's tests sees the notebook's stable_softmax (diag.STUDENT_SOFTMAX) for its second calls
