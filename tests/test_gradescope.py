@@ -257,8 +257,10 @@ def test_listed_tests_are_visible_with_their_messages_the_others_wait():
     assert twin["visibility"] == "visible" and DK_TEXT.upper() in twin["output"]
     for name in ("q1: test_format", "q1: test_values", "q2: test_scale"):
         assert _entry(data, name)["visibility"] == "after_published"
+    # the score of the tests shown now, not the total: it told a hidden test's pass or fail (red-team round 89)
     assert data["output"].splitlines() == [
-        "Score 1 / 7.", "1 test is shown now; the other tests' results appear when grades are published."]
+        "Score on the test shown now: 0 / 1.",
+        "1 test is shown now; the other tests' results appear when grades are published."]
 
 
 def test_a_whole_question_and_declared_visible_tests_are_shown():

@@ -125,5 +125,7 @@ def test_results_json_holds_no_unshown_character_and_no_line_of_the_students(tmp
                         "\ud800-\udfff]")
     data = json.loads(text)
     assert not [s for s in _strings(data) if unsafe.search(s)]
-    # the summary's own first line says the real score; no line of the student's says another
-    assert sum(len(re.findall(r"^\s*Score:? 35 / 35", s, re.M)) for s in _strings(data)) == (result.score == 35)
+    # the summary's own first line says the score of the tests shown now (red-team round 89: not the total while tests
+    # wait); no line of the student's says a score
+    assert data["output"].startswith("Score on the tests shown now: ")
+    assert not any(re.findall(r"^\s*Score:? 35 / 35", s, re.M) for s in _strings(data))

@@ -209,13 +209,14 @@ def _read_results(path: Path) -> tuple[Optional[bytes], str]:
 
 def _summary(data: Any) -> Any:
     """What a results file must agree on with its journal record: the score, each test's name,
-    number, points and status, and the seed, status and maximum the grader recorded. (Not the
-    visibility or wording, which grading.yml's visibility decides when the file is written.)"""
+    points and status, and the seed, status and maximum the grader recorded. (Not the visibility,
+    wording or numbers, which grading.yml's visibility decides when the file is written: shown tests
+    are numbered first, red-team round 89.)"""
     if not isinstance(data, dict):
         return None
     tests = data.get("tests")
     extra = data.get("extra_data")
-    rows = ([(t.get("name"), t.get("number"), t.get("score"), t.get("max_score"), t.get("status"))
+    rows = ([(t.get("name"), t.get("score"), t.get("max_score"), t.get("status"))
              for t in tests] if isinstance(tests, list) and all(isinstance(t, dict) for t in tests) else None)
     kept = {k: extra.get(k) for k in ("seed", "status", "max_score")} if isinstance(extra, dict) else None
     return data.get("score"), rows, kept

@@ -31,10 +31,12 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
     other test gets `visibility.hidden_tests`. A misconception is said once per test: its text is added
     only when the message does not already say it."""
     tests: list[dict[str, Any]] = []
-    numbers: dict[str, int] = {}
     shown = later = 0
-    for t in result.tests:
-        numbers[t.question] = numbers.get(t.question, 0) + 1
+    shown_score = shown_max = 0.0
+    # A shown test's number counts only the shown tests of its question before it, and the tests that wait come after
+    # them: "5.12" had told a student that eleven tests of q5 were waiting for publication (red-team round 89).
+    number_of = _numbers_shown_first(result.tests, vis)
+    for k, t in enumerate(result.tests):
         output = t.message if t.status == "failed" else "passed"
         note = t.misconception_note if t.status == "failed" else ""
         if note:
@@ -43,11 +45,13 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
         visibility = "visible" if t.visible else vis.hidden_tests
         if visibility == "visible":
             shown += 1
+            shown_score += t.score
+            shown_max += t.max_score
         else:
             later += 1
         entry: dict[str, Any] = {
             "name": t.display_name,
-            "number": f"{t.question.lstrip('q')}.{numbers[t.question]}",
+            "number": number_of[k],
             "score": t.score,
             "max_score": t.max_score,
             "status": t.status,
@@ -84,7 +88,15 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                             + (f"GRADER PROBLEM: {result.infra}\n" if result.infra else "")
                             + f"seed: {result.seed} (replay with: autograder grade SUB -a {result.assignment} --seed {result.seed})",
                   "visibility": vis.isolation, "tags": ["grader"]})
-    lines = [f"Score {result.score:g} / {result.max_score:g}."] if vis.show_total else []
+    # Before the tests that wait are shown, the total says no more than they do: a total with their points in it told
+    # which letter of a multiple-choice answer was right in at most three submissions (red-team round 89). Gradescope
+    # itself keeps the total from students while a test is hidden; the summary is ours, shown at once. So it says the
+    # score of the tests shown now, and nothing while none is.
+    lines: list[str] = []
+    if vis.show_total and not later:
+        lines = [f"Score {result.score:g} / {result.max_score:g}."]
+    elif vis.show_total and shown:
+        lines = [f"Score on the test{'s' if shown != 1 else ''} shown now: {shown_score:g} / {shown_max:g}."]
     # The summary's lines are the grader's own: a message quotes the notebook (intake quotes its `nbformat` value,
     # line breaks and all), and a second line of it read "Score 35 / 35." at the top of the page (red-team round 71)
     message = " ".join(result.message.split("\n"))
@@ -120,6 +132,20 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
                        # one line when cases were not run for a grader-side reason, else null
                        "infra": result.infra},
     }
+
+
+def _numbers_shown_first(reports: "list[TestReport]", vis: VisibilitySettings) -> list[str]:
+    """Each report's Gradescope number ("5.2"): within a question the tests shown now are numbered first, in their
+    order, then the tests that wait, so no shown number counts a test the student is not shown yet."""
+    shown = [t.visible or vis.hidden_tests == "visible" for t in reports]
+    counts: dict[str, int] = {}
+    numbers = [""] * len(reports)
+    for first in (True, False):
+        for k, t in enumerate(reports):
+            if shown[k] == first:
+                counts[t.question] = counts.get(t.question, 0) + 1
+                numbers[k] = f"{t.question.lstrip('q')}.{counts[t.question]}"
+    return numbers
 
 
 def infra_summary(results: "list[SubmissionResult]") -> Optional[str]:
