@@ -276,8 +276,14 @@ MISCONCEPTIONS: dict[str, str] = {
                         "for any input: NumPy cuts the autograd graph (.numpy() refuses a tensor that requires grad), "
                         "has no bfloat16 and cannot read GPU memory; stay in torch (torch.exp, torch.matmul, ...)",
     "device_hard_coded": "putting a new tensor on the GPU by name (device=\"cuda\", .cuda()) where the inputs' "
-                         "device is meant: the code fails wherever no GPU is (and mixes devices where one is); make "
-                         "new tensors with device=x.device (or torch.ones_like(x))",
+                         "device is meant: the code fails wherever no GPU is, and the grading machine has no GPU (where "
+                         "one is, it mixes devices); make new tensors with device=x.device (or torch.ones_like(x))",
+    # GPU housekeeping that ran where the notebook was written (Colab, a lab's server): not a slip of the maths
+    "cuda_call_without_gpu": "calling what only a GPU has (torch.cuda.synchronize, torch.cuda.Event or Stream, "
+                             "torch.cuda.set_device, .pin_memory(), a CUDA generator) in code the grader runs: the "
+                             "grading machine has no GPU, so the call fails here although it ran where you wrote it; "
+                             "guard it with `if torch.cuda.is_available():`, or keep timing and GPU set-up out of the "
+                             "graded functions and the cells that define them",
     "view_leading_ones": "viewing (or reshaping) a tensor that has a batch axis as (1, 1, ..., T_q, T_k): a view "
                          "keeps every entry, so leading 1s claim a single batch entry; use the tensor as it is (it "
                          "broadcasts), or unsqueeze only the axes it lacks",

@@ -21,6 +21,14 @@ from autograder.grading.checks import Misconception, describe, student_line, tup
 from autograder.grading.pyparse import parse, unparse
 
 
+# where no GPU can be used: a CPU build's words, a CUDA build's without a driver or a device. Said both for a tensor put
+# on the GPU by name and for a call only a GPU answers (torch.cuda.synchronize): the line that raised tells which
+_NO_GPU = re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available")
+# a line that calls torch.cuda's housekeeping (synchronize, current_stream, get_device_name, ...) and puts no tensor there
+_CUDA_ONLY_CALL = re.compile(r"^(?!.*(?:\.cuda\(|\.to\(|\bdevice\s*=|\bcuda\.\w*Tensor\b)).*\bcuda\.\w+\s*\(")
+# the cell a missing answer's message quotes, and the line of it that raised: "(Cell In[10]) stopped, your code raised
+# AssertionError: Torch not compiled with CUDA enabled (line 1)"
+_STOPPED_AT = re.compile(r"\(Cell In\[(\d{1,6})\]\) stopped, your code raised [^\n]*\(line (\d{1,6})\)")
 # (what the error says, the key it proves): each pattern is a sentence torch or Python writes only for that
 # slip, so the words are the proof (no second call); checked in this order
 _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -32,8 +40,14 @@ _CRASH_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\beinsum\(\): subscript [A-Za-z] has size \d+ for operand \d+ which does not broadcast with "
                 r"previously seen size \d+"), "einsum_letter_on_two_axes"),
     (re.compile(r"\binner\(\) the last dimension must match on both input tensors"), "inner_pairs_last_axes"),
-    (re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are "
-                r"available"), "device_hard_coded"),
+    (_NO_GPU, "device_hard_coded"),
+    # torch's words for a call only a GPU can answer (a CPU build's, torch 2.13: /tmp/rt88/errs.py), never for a
+    # tensor put there by name: the grader has no GPU (red-team round 88)
+    (re.compile(r"Cannot access accelerator device when none is available|pin_memory=True requires a CUDA or other "
+                r"accelerator backend|Tried to instantiate dummy base class (?:Event|Stream|CUDAGraph)\b|torch\.cuda\."
+                r"Stream requires CUDA support|PyTorch was compiled without CUDA support|module 'torch\._C' has no "
+                r"attribute '_cuda_\w+'|Cannot get CUDA generator without ATen_cuda library|NVTX functions not "
+                r"installed"), "cuda_call_without_gpu"),
     (re.compile(r"\bThis function was deprecated since version [\d.]+ and is now removed"), "removed_torch_function"),
     # the worker refuses new threads from the first graded call on (the forbidden-API guard watches one thread):
     # Python's own words for a thread start the kernel refused, in a graded call (red-team round 65)
@@ -265,6 +279,15 @@ def crash_words(error: BaseException | str, cells: Sequence[str] = (), cell_erro
                              f"`{overwritten[0]}` gives its parameter `{overwritten[1]}` a new value "
                              f"(`{overwritten[2]}`) and then reads it as the flag it was: "
                              + describe("parameter_overwritten"))
+    # no GPU here, on a line of torch.cuda's housekeeping rather than a tensor put on the GPU (red-team round 88): the
+    # graded call's own line, or the line of the cell that stopped; the meaning before the smallest failing input
+    crashed = crash_source_line(error) if isinstance(error, StudentCodeError) else _stopped_line(text, cells)
+    if _NO_GPU.search(text) and crashed and _CUDA_ONLY_CALL.search(crashed):
+        first, _, rest = said.partition("\n")
+        in_function = student_line(error) if isinstance(error, StudentCodeError) else ""
+        shown = crashed[:100] + ("..." if len(crashed) > 100 else "")
+        return Misconception("cuda_call_without_gpu", f"{first.rstrip('. ')}{in_function}, at `{ascii(shown)[1:-1]}`: "
+                             + describe("cuda_call_without_gpu") + (f"\n{rest}" if rest else ""))
     for pattern, key in _CRASH_WORDS:
         if pattern.search(text):
             first, _, rest = said.partition("\n")     # torch's list of overloads after the meaning, not before
@@ -445,6 +468,16 @@ def _function_used_uncalled(e: StudentCodeError, cells: Sequence[str]) -> Miscon
                          f"`{ascii(shown)[1:-1]}`: {what}, used here without being called, so the operation gets the "
                          f"function itself, not its result; write `{function}(...)` with its arguments: "
                          + describe("callable_not_called"))
+
+
+def _stopped_line(text: str, cells: Sequence[str]) -> str:
+    """The line, stripped, of the cell that stopped as a missing answer's message quotes it (_STOPPED_AT), or "".
+    Student text: matched, never run."""
+    at = _STOPPED_AT.search(text)
+    if at is None or not 0 < int(at.group(1)) <= len(cells):
+        return ""
+    lines = cells[int(at.group(1)) - 1].splitlines()
+    return lines[int(at.group(2)) - 1].strip()[:300] if 0 < int(at.group(2)) <= len(lines) else ""
 
 
 def _crash_with_line(e: StudentCodeError) -> Misconception | None:
