@@ -8,16 +8,17 @@ feedback. Scores in the tables are after the late penalty; the plots and average
 allows only data: images and the inline style."""
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 from urllib.parse import quote
 
 import jinja2
 
 from autograder.config import Course
 from autograder.course.outputs import results_name
-from autograder.results import SubmissionResult, misconception_texts
+from autograder.results import AnswerImage, ManualAnswer, SubmissionResult, misconception_texts
 
 if TYPE_CHECKING:
     from autograder.course.exports import Discovery, Student
@@ -76,6 +77,7 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 {% for r in slowest %}<tr><td>{{ r.submission }}</td><td class="num">{{ "%.2f"|format(r.execution_time_s) }}</td></tr>{% endfor %}
 </table>
 {% if written %}<h2>Written answers to grade by hand</h2>
+{% if written_note %}<p class="attachment-note">{{ written_note }}</p>{% endif %}
 {% for key, who, question, html in written %}<h3>{{ key }}{% if who %} ({{ who }}){% endif %} — {{ question }}</h3><div class="answer">{{ html }}</div>{% endfor %}{% endif %}
 <h2>Every submission</h2>
 <table id="submissions"><tr><th>submission</th><th>students</th><th>score</th><th>status</th><th>misconceptions</th><th>feedback</th></tr>
@@ -122,6 +124,62 @@ def class_diagnosis(results: list[SubmissionResult], submitters: Optional[dict[s
     return ordered, row(other) if other else None
 
 
+# Images embedded in report.html, all answers together (base64 bytes). The page holds every written answer of the
+# class: each submission may attach attachments_mb (16 MB) of images, and a phone photo of a proof is 2-5 MB, so a
+# class of 1,600 made a page of gigabytes (100 students with a 4 MB photo each: 559 MB and 2.2 GB of this process's
+# memory to render it; red-team round 87). Past this, an answer's images are named and left to its feedback page.
+MAX_REPORT_IMAGE_BYTES = 64 * 2**20
+
+
+def _embedded_images(results: list[SubmissionResult]) -> "Iterator[tuple[SubmissionResult, ManualAnswer, list[AnswerImage]]]":
+    """Each written answer with the images report.html embeds for it: all of an answer's while the page's images stay
+    within MAX_REPORT_IMAGE_BYTES, else none, each named with where to see it (its submission's feedback page)."""
+    used = 0
+    for r in results:
+        for m in r.manual:
+            if not (m.text.strip() or m.attachments):
+                continue
+            size = sum(len(a.data) for a in m.attachments)
+            if used + size <= MAX_REPORT_IMAGE_BYTES:
+                used += size
+                yield r, m, list(m.attachments)
+                continue
+            note = (f"shown on this submission's feedback page (report.html embeds at most "
+                    f"{MAX_REPORT_IMAGE_BYTES // 2**20} MB of images for the whole class)")
+            yield r, m, [a if not a.data else AnswerImage(name=a.name, note=note) for a in m.attachments]
+
+
+# Formulas typeset for report.html, all answers together: each answer may take feedback.MATH_SECONDS (10 s) and
+# MAX_SVG_BYTES (3 MB), and the page typesets the class's answers again after their feedback pages (the typesetting
+# cache holds 4,096 formulas): 20 proofs of 80 formulas each took 64 s and 34 MB (10 each: 6 s, 4 MB), so a class of
+# 1,600 hours and gigabytes (red-team round 87). Past these, formulas are shown as their LaTeX source.
+MAX_REPORT_MATH_SECONDS = 120.0
+MAX_REPORT_MATH_BYTES = 64 * 2**20
+
+
+def _written_answers(results: list[SubmissionResult], who: dict[str, str]) -> tuple[list[tuple[str, str, str, Any]], str]:
+    """(submission, students, question, answer as HTML) of every written answer, and a note when the class's formulas
+    ran past MAX_REPORT_MATH_SECONDS or MAX_REPORT_MATH_BYTES (the rest shown as LaTeX source, typeset on each
+    submission's feedback page)."""
+    from autograder.course.feedback import answer_html
+    seconds, size, typeset, cut = 0.0, 0, True, 0
+    written = []
+    for r, m, images in _embedded_images(results):
+        started = time.monotonic()
+        shown = answer_html(m.text, images, typeset=typeset)
+        if typeset:
+            seconds += time.monotonic() - started
+            size += len(shown) - sum(len(a.data) for a in images)   # what is not an image: text and typeset formulas
+            typeset = seconds < MAX_REPORT_MATH_SECONDS and size < MAX_REPORT_MATH_BYTES
+        elif "LaTeX source: not typeset" in shown:   # a formula this page would have typeset
+            cut += 1
+        written.append((r.submission, who.get(r.submission, ""), m.question, shown))
+    note = (f"The formulas of {cut} answer(s) below are shown as their LaTeX source: this page typesets at most "
+            f"{MAX_REPORT_MATH_SECONDS:g} s and {MAX_REPORT_MATH_BYTES // 2**20} MB of formulas for the whole class "
+            "(each submission's feedback page shows its own typeset).") if cut else ""
+    return written, note
+
+
 def write_report(results: list[SubmissionResult], course: Course, slug: str, outdir: Path,
                  found: "Optional[Discovery]" = None,
                  changes: "Optional[dict[str, tuple[float, float, float, float, str]]]" = None,
@@ -129,7 +187,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     """report.html. `found` (exports.Discovery) names each submission's students; `changes`
     ({key: (old score, old max, new score, new max, why)}) lists the scores a regrade changed;
     `lateness` (lateness.assess_class) what the late policy made of each submission."""
-    from autograder.course.feedback import answer_html, feedback_name
+    from autograder.course.feedback import feedback_name
     from autograder.course.gradebook import question_averages
     from autograder.course import charts
 
@@ -151,8 +209,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     who = {key: ", ".join(p.shown for p in people) for key, people in submitters.items()}
     mistakes, unexplained = class_diagnosis(results, submitters)
     feedback_of = {r.submission: f"feedback/{quote(feedback_name(r.submission))}" for r in results}
-    written = [(r.submission, who.get(r.submission, ""), m.question, answer_html(m.text, m.attachments))
-               for r in results for m in r.manual if m.text.strip() or m.attachments]
+    written, written_note = _written_answers(results, who)
     texts = misconception_texts(results)
     # Grouped by reason, not by the line (which counts cases): one entry per distinct problem.
     infra = Counter(r.infra.split(": ", 1)[-1] for r in results if r.infra)
@@ -178,7 +235,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
         misconceptions=[(k, texts.get(k, k), *row) for k, row in mistakes.items()],
         unexplained=[(UNEXPLAINED, *unexplained)] if unexplained else [],
-        averages=question_averages(results), feedback_of=feedback_of, written=written,
+        averages=question_averages(results), feedback_of=feedback_of, written=written, written_note=written_note,
         students=[who.get(r.submission, "") for r in results],
         changes=[(k, who.get(k, ""), f"{o:g} / {om:g}", f"{n:g} / {nm:g}", why)
                  for k, (o, om, n, nm, why) in sorted((changes or {}).items())],

@@ -53,7 +53,8 @@ The score of a pair: the share of both submissions' non-boilerplate tokens that 
 share, (covered in a + covered in b) / (tokens of a + tokens of b), from 0 to 1. A passage most of the
 class shares (more than COMMON_SHARE of the class, and more than COMMON_MIN submissions) is treated
 as boilerplate the lesson did not write down: it stays in the counts but matches nobody (as MOSS's
--m). `flagged` is score >= threshold (grading.yml). Only pairs at or above the floor are listed.
+-m). `flagged` is score >= threshold (grading.yml). Only pairs at or above the floor are listed, the best MAX_LISTED
+of them (a class's pairs grow with its square: how many more scored is said on the page and in the batch's notes).
 
 Shards: each batch writes OUT/similarity.json (each submission's extracted functions as source, its
 import names, and what was left out), `merge` reads every shard's file (size bounded, a link refused,
@@ -71,6 +72,7 @@ graders ran: well inside the 30 s asked; about half of it (profiled) is reading 
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import csv
 import hashlib
@@ -114,7 +116,8 @@ MAX_FUNCTION_CHARS = 40_000  # a longer function is left out (and said)
 MAX_SUBMISSION_CHARS = 200_000  # all its extracted functions together
 MAX_IMPORTS = 500
 MAX_NAME = 200
-MAX_VIEWS = 200              # side-by-side views on the page (the CSV lists every pair above the floor)
+MAX_VIEWS = 200              # side-by-side views on the page
+MAX_LISTED = 5_000           # pairs listed on the page and in the CSV (the best; how many more scored is said)
 MAX_STORED_BYTES = 256 * 2**20  # a shard's similarity.json (500 submissions write 0.8 MB)
 STORED_FORMAT = "autograder-similarity-1"
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})  # as autograder.grading.hidden: filled by the engine
@@ -729,40 +732,59 @@ def common_limit(n: int) -> int:
 def compare(docs: Sequence[Document], floor: float) -> tuple[list[Pair], int]:
     """Every pair scoring at least `floor` (and above 0), best first; and how many passages were
     left out as common to the class."""
+    pairs, left_out, _ = compare_listed(docs, floor, limit=None)
+    return pairs, left_out
+
+
+def compare_listed(docs: Sequence[Document], floor: float, limit: Optional[int] = MAX_LISTED
+                   ) -> tuple[list[Pair], int, int]:
+    """The best `limit` pairs scoring at least `floor` (and above 0; every one for None), best first; how many
+    passages were left out as common to the class; and how many pairs scored from the floor up in all.
+
+    One submission at a time: the shared passages of its pairs with later submissions are gathered, scored and
+    dropped before the next. Gathering every pair's passages first had held (pairs x shared passages) hashes at
+    once, and kept every pair's token marks to the end: a class of 1,600 with six common ways of writing the
+    answer (each under the 20% of COMMON_SHARE) held 212,534 pairs, and listed every one on a 46 MB page
+    (red-team round 87)."""
     postings: dict[int, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
         for h in d.fingerprints:
-            postings[h].append(i)
+            postings[h].append(i)     # increasing i: each list is sorted
     common = common_limit(len(docs))
-    shared: dict[tuple[int, int], list[int]] = defaultdict(list)
-    left_out = 0
-    for h, holders in postings.items():
-        if len(holders) < 2:
-            continue
-        if len(holders) > common:
-            left_out += 1
-            continue
-        for x in range(len(holders)):
-            for y in range(x + 1, len(holders)):
-                shared[(holders[x], holders[y])].append(h)
-    pairs = []
-    for (i, j), hashes in shared.items():
-        a, b = docs[i], docs[j]
-        total = a.own_count + b.own_count
-        if total == 0:
-            continue
-        common_prints = np.unique(np.array(hashes, dtype=np.uint64))
-        in_a, in_b = _members(a.fp_hash, common_prints), _members(b.fp_hash, common_prints)
-        # at most K tokens per shared position: skip pairs that cannot reach the floor
-        if min(K * (int(in_a.sum()) + int(in_b.sum())), total) / total < floor:
-            continue
-        ca = _mark(a.n, a.fp_pos[in_a]) & a.own
-        cb = _mark(b.n, b.fp_pos[in_b]) & b.own
-        score = (int(ca.sum()) + int(cb.sum())) / total
-        if score >= floor and score > 0:
-            pairs.append(Pair(a, b, round(score, 4), ca, cb))
-    pairs.sort(key=lambda p: (-p.score, p.a.key, p.b.key))
-    return pairs, left_out
+    left_out = sum(1 for holders in postings.values() if len(holders) > common)
+    kept: list[Pair] = []
+    above = 0
+
+    def order(p: Pair) -> tuple[float, str, str]:
+        return -p.score, p.a.key, p.b.key
+    for i, a in enumerate(docs):
+        shared: dict[int, list[int]] = defaultdict(list)
+        for h in a.fingerprints:
+            holders = postings[h]
+            if 2 <= len(holders) <= common:
+                for j in holders[bisect.bisect_right(holders, i):]:
+                    shared[j].append(h)
+        for j, hashes in shared.items():
+            b = docs[j]
+            total = a.own_count + b.own_count
+            if total == 0:
+                continue
+            common_prints = np.unique(np.array(hashes, dtype=np.uint64))
+            in_a, in_b = _members(a.fp_hash, common_prints), _members(b.fp_hash, common_prints)
+            # at most K tokens per shared position: skip pairs that cannot reach the floor
+            if min(K * (int(in_a.sum()) + int(in_b.sum())), total) / total < floor:
+                continue
+            ca = _mark(a.n, a.fp_pos[in_a]) & a.own
+            cb = _mark(b.n, b.fp_pos[in_b]) & b.own
+            score = (int(ca.sum()) + int(cb.sum())) / total
+            if score >= floor and score > 0:
+                above += 1
+                kept.append(Pair(a, b, round(score, 4), ca, cb))
+                if limit is not None and len(kept) >= 2 * limit + 64:   # the best `limit` so far, marks and all
+                    kept.sort(key=order)
+                    del kept[limit:]
+    kept.sort(key=order)
+    return (kept if limit is None else kept[:limit]), left_out, above
 
 
 # --- boilerplate sources -------------------------------------------------------------------------------
@@ -954,6 +976,7 @@ finding: read the code side by side. This page changes no score.
 {% for p in pairs %}<tr class="{{ 'flagged' if p.flagged }}"><td class="num">{{ p.rank }}</td><td>{{ p.a }}{% if p.who_a %} ({{ p.who_a }}){% endif %}</td><td>{{ p.b }}{% if p.who_b %} ({{ p.who_b }}){% endif %}</td><td class="num">{{ "%.3f"|format(p.score) }}</td><td>{{ "yes" if p.flagged else "no" }}</td><td>{% if p.view %}<a href="#pair-{{ p.rank }}">{{ p.where }}</a>{% else %}{{ p.where }}{% endif %}</td></tr>
 {% else %}<tr><td colspan="6">No pair scores {{ floor }} or more.</td></tr>{% endfor %}
 </table>
+{% if scored > pairs|length %}<p class="warn">{{ scored }} pairs score {{ floor }} or more: the best {{ pairs|length }} are listed here and in similarity.csv, the other {{ scored - pairs|length }} are not (raise similarity.floor in grading.yml to list fewer).</p>{% endif %}
 {% if more %}<p class="note">Side-by-side views are shown for the first {{ views|length }} pairs; similarity.csv lists all {{ pairs|length }}.</p>{% endif %}
 {% for v in views %}<h3 id="pair-{{ v.rank }}">#{{ v.rank }}: {{ v.a }} and {{ v.b }}, score {{ "%.3f"|format(v.score) }}{{ ", flagged" if v.flagged }}</h3>
 <p class="fn"><mark>marked</mark>: shared by the two; <span class="bp">grey</span>: given to everyone (left out of the score).</p>
@@ -984,16 +1007,17 @@ def _where(pair: Pair) -> str:
 
 
 def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug: str, outdir: Path,
-                 found: Optional["Discovery"] = None, problems: Sequence[str] = ()) -> list[Pair]:
-    """similarity.html and similarity.csv of these submissions (every pair at or above the floor).
-    Returns the pairs, best first."""
+                 found: Optional["Discovery"] = None, problems: Sequence[str] = (),
+                 warnings: Optional[list[str]] = None) -> list[Pair]:
+    """similarity.html and similarity.csv of these submissions (the best MAX_LISTED pairs at or above the floor;
+    how many more scored is said on the page and in `warnings`). Returns the pairs listed, best first."""
     from autograder.text import csv_cell
     settings: SimilaritySettings = course.settings(slug).similarity
     names = compared_names(course, slug)
     boilerplate = class_boilerplate(course, slug, names)
     docs = [fingerprint(key, s, boilerplate, names) for key, s in sorted(stored.items())]
     compared = [d for d in docs if d.n]
-    pairs, common = compare(compared, settings.floor)
+    pairs, common, scored = compare_listed(compared, settings.floor, limit=MAX_LISTED)
     who: dict[str, str] = {}
     if found is not None:
         who = {k: ", ".join(p.shown for p in people) for k, people in found.submitters().items()}
@@ -1016,7 +1040,10 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     page = PAGE.render(title=title, functions=shown_functions or "none", n=len(compared),
                        threshold=f"{settings.threshold:g}", floor=f"{settings.floor:g}", pairs=rows, views=views,
                        more=len(rows) > MAX_VIEWS, left_out=left_out, problems=list(problems), common=common,
-                       common_limit=common_limit(len(compared)))
+                       common_limit=common_limit(len(compared)), scored=scored)
+    if scored > len(pairs) and warnings is not None:
+        warnings.append(f"similarity: {scored} pairs score {settings.floor:g} or more; the best {len(pairs)} are listed "
+                        "in similarity.html and similarity.csv (raise similarity.floor in grading.yml to list fewer)")
     write_atomic(outdir / "similarity.html", page)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -1048,7 +1075,7 @@ def write_batch_similarity(entries: Sequence["Entry"], course: "Course", slug: s
     def write() -> list[Pair]:
         stored = extract_class(entries, course, slug)
         write_atomic(outdir / "similarity.json", dump_stored(slug, stored))
-        return write_report(stored, course, slug, outdir, found=found)
+        return write_report(stored, course, slug, outdir, found=found, warnings=warnings)
     return _advice("similarity report", warnings, write)
 
 
@@ -1072,5 +1099,5 @@ def merge_similarity(shards: Sequence[tuple[Path, Sequence[str], str]], course: 
         if warnings is not None:
             warnings.extend(problems)
         write_atomic(outdir / "similarity.json", dump_stored(slug, stored))
-        return write_report(stored, course, slug, outdir, found=found, problems=problems)
+        return write_report(stored, course, slug, outdir, found=found, problems=problems, warnings=warnings)
     return _advice("similarity report", warnings, write)
