@@ -178,20 +178,37 @@ def cpu_seconds_of(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _open_up(name: str, dir_fd: int | None) -> None:
+    """chmod 0700 the folder `name` (relative to `dir_fd`), never what a link there points to: os.chmod follows links,
+    and Linux has no lchmod, so the entry is opened as a path (O_PATH | O_NOFOLLOW: a link is the link itself), checked
+    to be a folder, and changed through its /proc/self/fd name, which is that very inode. OSError where it cannot."""
+    import stat
+    entry = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        if stat.S_ISDIR(os.fstat(entry).st_mode):
+            os.chmod(f"/proc/self/fd/{entry}", 0o700)
+    finally:
+        os.close(entry)
+
+
 def remove_tree(path: str, open_up: bool = False) -> None:
     """Remove the folder `path` and everything under it; never a link's target, never anything above it, never raises.
     Iterative and relative to one descriptor at a time: a worker nests folders as deep as it likes in its scratch dir
     (chdir, then mkdir: 3000 levels, a path past PATH_MAX), and os.walk and shutil.rmtree recurse once per level, so
     their RecursionError ended a right notebook's grade as the autograder's failure (red-team round 82). `open_up`:
     make each folder 0700 before entering it (the rlimits level's worker is the grader's uid and may have made one
-    unreadable); only for a tree whose writer is gone, or it could swap a folder for a link before the chmod."""
+    unreadable). The chmod goes through a descriptor of the entry itself, never a link's target (a writer still running
+    may swap a folder for a link), so a tree whose writer may live is opened up too (the sweep's, red-team round 90)."""
     import stat
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
         if not stat.S_ISDIR(os.lstat(path).st_mode):   # replaced by a link (or gone): nothing of ours to remove
             return
         if open_up:
-            os.chmod(path, 0o700)
+            try:
+                _open_up(path, None)
+            except OSError:   # the open below says whether it can be read
+                pass
         fd = os.open(path, flags)
     except OSError:
         return
@@ -222,7 +239,7 @@ def remove_tree(path: str, open_up: bool = False) -> None:
                 child = pending.pop()
                 try:
                     if open_up:
-                        os.chmod(child, 0o700, dir_fd=fd)
+                        _open_up(child, fd)
                     inner = os.open(child, flags, dir_fd=fd)
                 except OSError:
                     try:

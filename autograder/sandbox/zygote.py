@@ -24,6 +24,12 @@ from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID,
 from autograder.sandbox.messages import SpawnRequest
 from autograder.sandbox.levels import Isolation
 
+# The prefix of a workers' folder that its grader process holds an flock on while it lives (Zygote._held_scratch_host),
+# the only folders a sweep may take. A grader from before round 85 made `autograder-scratch-` + 8 characters of
+# [a-z0-9_] and holds no lock: today's sweep took such a folder from a live batch of an older install on the host, and
+# each of its later students' workers failed to start (red-team round 90). No such name starts with this one.
+HELD_SCRATCH_PREFIX = "autograder-scratch-held-"
+
 if TYPE_CHECKING:
     from autograder.config import Course
     from autograder.sandbox.session import SandboxPolicy, WorkerSession
@@ -98,8 +104,13 @@ class Zygote:
         (red-team round 85). Those no process holds are removed first."""
         remove_abandoned_scratch(tempfile.gettempdir())
         while True:
-            path = tempfile.mkdtemp(prefix="autograder-scratch-")
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            path = tempfile.mkdtemp(prefix=HELD_SCRATCH_PREFIX)
+            # a grader starting beside us (batch -j2's) may sweep it before it is open: that raised FileNotFoundError,
+            # the zygote did not launch and the batch stopped (red-team round 90): make another
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:   # another grader's sweep may have taken it between mkdtemp and flock (and removed it): make another
                 if os.path.samestat(os.fstat(fd), os.lstat(path)):
@@ -214,12 +225,14 @@ class Zygote:
 
 
 def remove_abandoned_scratch(parent: str) -> list[str]:
-    """Remove each `autograder-scratch-` folder of ours in `parent` that no process holds (Zygote._held_scratch_host):
-    its grader process is dead. A live grader's folder is held and left alone, whoever runs it. Never follows a link,
-    never opens a folder up (a worker of the dead grader may still run). The folders removed."""
+    """Remove each HELD_SCRATCH_PREFIX folder of ours in `parent` that no process holds (Zygote._held_scratch_host):
+    its grader process is dead. A live grader's folder is held and left alone, whoever runs it. Never follows a link;
+    a folder made unreadable is opened up through a descriptor of its own (a worker of the dead grader may still run
+    and swap it for a link): at the rlimits level a worker is the grader's uid, and what it wrote under a chmod-0
+    folder stayed on the disk for good (red-team round 90). The folders removed."""
     removed: list[str] = []
     try:
-        names = [n for n in os.listdir(parent) if n.startswith("autograder-scratch-")]
+        names = [n for n in os.listdir(parent) if n.startswith(HELD_SCRATCH_PREFIX)]
     except OSError:
         return removed
     for name in names:
@@ -235,7 +248,7 @@ def remove_abandoned_scratch(parent: str) -> list[str]:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:   # held: its grader is alive
                 continue
-            remove_tree(path)
+            remove_tree(path, open_up=True)
             removed.append(path)
         finally:
             os.close(fd)
