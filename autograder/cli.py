@@ -225,7 +225,7 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
     from rich.progress import Progress
 
     from autograder.course.batch import run_batch
-    from autograder.course.exports import summary
+    from autograder.course.exports import skipped_note, summary
     from autograder.text import terminal_text
     mine = shard_part(found, part)
     typer.echo(terminal_text(summary(mine), limit=300))
@@ -233,6 +233,9 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
         typer.echo(terminal_text(f"not gradable: {problem.key or problem.source}: {problem.message}", limit=400))
     for warning in found.warnings[:20]:
         typer.echo(terminal_text(f"note: {warning}", limit=400))
+    skipped = skipped_note(mine)
+    if skipped:
+        typer.echo(terminal_text(f"note: {skipped}", limit=600))
     total = counts["total"] = len(mine.entries)
     info = BatchInfo()
 

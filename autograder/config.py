@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Iterable, Literal, Optional, Sequence
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
 
 from autograder.errors import AssignmentNotFound, ConfigError
-from autograder.latepolicy import LatePolicy, policy_problem
+from autograder.latepolicy import LatePolicy, not_a_yaml_bool, policy_problem
 
 Device = Literal["cpu", "cuda"]
 Vis = Literal["hidden", "after_due_date", "after_published", "visible"]
@@ -20,6 +21,11 @@ Vis = Literal["hidden", "after_due_date", "after_published", "visible"]
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_a_yaml_bool(cls, value: object, info: ValidationInfo) -> object:
+        return not_a_yaml_bool(cls, value, info.field_name)
 
 
 class Limits(_Strict):
@@ -124,6 +130,21 @@ class CourseConfig(_Strict):
         "the course's late policy (grace, penalty per day, cap, zero after): each assignment adds its due "
         "time and may override any key (autograder.course.lateness)"))
     assignments: dict[str, AssignmentSettings] = Field(default_factory=dict)
+
+    @field_validator("devices")
+    @classmethod
+    def _cpu_once(cls, devices: list[Device]) -> list[Device]:
+        # A test that takes `device` runs once per entry and earns its points on cpu: without cpu a right notebook
+        # lost every such test's points on a machine without a GPU (17/35), and a repeated entry paid them twice
+        # (53/35), each without a word (red-team round 91)
+        if "cpu" not in devices:
+            raise ValueError(f"{list(devices)} leaves out cpu: the tests that take a device earn their points on cpu "
+                             "(cuda is added where the machine has a GPU), so write [cpu] or [cpu, cuda]")
+        repeated = sorted({d for d in devices if devices.count(d) > 1})
+        if repeated:
+            raise ValueError(f"{', '.join(repeated)} is listed twice: each entry runs the tests that take a device once "
+                             "more, and a cpu run earns their points again; write [cpu] or [cpu, cuda]")
+        return devices
 
 
 # a hidden test that takes gradients, in the grader or in the worker ("autograder" is not one). No \b: with

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Optional, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
 DAY = dt.timedelta(days=1)
@@ -91,10 +91,29 @@ def zone_named(name: object) -> dt.tzinfo:
         raise BadTime(f"unknown time zone {name!r} (an IANA name such as America/New_York, Europe/Paris, UTC)") from None
 
 
+_NUMBERS = (int, float, Optional[int], Optional[float])
+
+
+def not_a_yaml_bool(model: type[BaseModel], value: object, field: Optional[str]) -> object:
+    """`value`, unless it is a YAML boolean given for a setting that is a number: pydantic reads `true`/`false` as
+    1/0, and YAML reads `no`, `off`, `yes`, `on` as booleans, so `zero_after_days: no` (meant: never) gave every late
+    submission 0 and `max_penalty: off` (meant: no cap) no penalty at all, without a word (red-team round 91)."""
+    info = model.model_fields.get(field or "")
+    if isinstance(value, bool) and info is not None and info.annotation in _NUMBERS:
+        raise ValueError(f"{str(value).lower()} (YAML reads yes/no/on/off as true/false) is not a number: write a "
+                         "number, or leave the key out for its default")
+    return value
+
+
 class LatePolicy(BaseModel):
     """grading.yml's `late_policy`, course-wide and/or under an assignment (whose keys override the
     course's, key by key). It takes effect for an assignment once it has a `due` time."""
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_a_yaml_bool(cls, value: object, info: ValidationInfo) -> object:
+        return not_a_yaml_bool(cls, value, info.field_name)
 
     due: Optional[str] = Field(None, description=(
         "the due time: ISO 8601 with a UTC offset (2024-03-01T23:59-05:00), or without one in `timezone`"))

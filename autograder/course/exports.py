@@ -640,7 +640,8 @@ def _discover_mixed(root: Path, slug: str, rule: NotebookRule, scratch: _Scratch
             m = _MOODLE.fullmatch(name)
             if not m and not folders:
                 found.warnings.append(f"{shown_name(name, 120)}/ skipped: this folder has submission files at its top "
-                                      "level, so its sub-folders are not read as students (folders=True reads them)")
+                                      "level, so its sub-folders are not read as students (to grade it as one, zip it beside the "
+                                      "others, or give every student a folder of their own)")
                 continue
             if m:
                 students = [Student(name=clean(m["name"], cap), lms_id=m["uid"])]
@@ -821,6 +822,17 @@ def summary(found: Discovery) -> str:
     layouts = ", ".join(found.layouts) or "nothing recognised"
     return (f"{len(found.entries)} submissions ({layouts}); {len(found.problems)} not gradable; "
             f"{len(found.warnings)} warnings; {len(found.skipped)} other files skipped")
+
+
+def skipped_note(found: Discovery, shown: int = 5) -> Optional[str]:
+    """One line naming the files the class held that are no submission: a student who handed in `bob.html` or
+    `gina.ipynb.txt` has no row in the gradebook, and the count alone ("2 other files skipped") did not say whose
+    (red-team round 91). The first `shown` names (cleaned on discovery), then how many more."""
+    if not found.skipped:
+        return None
+    more = f" and {len(found.skipped) - shown} more" if len(found.skipped) > shown else ""
+    return (f"not graded and not in the gradebook (no .ipynb, .py or .zip submission): {', '.join(found.skipped[:shown])}"
+            f"{more}; roster.json lists them all")
 
 
 def as_json(found: Discovery) -> str:

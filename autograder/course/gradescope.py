@@ -167,6 +167,8 @@ def check_visible_tests(course: Course, slug: str) -> None:
 def build_zip(course: Course, slug: str, out: Path) -> Path:
     adir = course.assignment_dir(slug)
     check_visible_tests(course, slug)
+    from autograder.grading.grader import check_forbidden_apis
+    check_forbidden_apis(course, slug)  # a typo'd entry forbids nothing: said before anything is uploaded
     pkg_src = Path(__file__).resolve().parent.parent  # the whole package
     project = pkg_src.parent
     out = out.resolve()

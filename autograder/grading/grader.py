@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from autograder.config import Course, find_course
-from autograder.errors import SubmissionError
+from autograder.errors import ConfigError, SubmissionError
 from autograder.grading.hidden import HiddenTestCase, load_hidden_tests, load_misconceptions, load_references
 from autograder.grading.intake import Submission, read_submission
 from autograder.text import escape_undecodable, shown_name
@@ -69,6 +69,15 @@ class Spare:
     slot: Optional[int] = None
 
 
+def check_forbidden_apis(course: Course, slug: str) -> None:
+    """ConfigError naming each of the assignment's forbidden_apis entries that the worker's guard could never match
+    (calls.unknown_forbidden_apis): checked before any student code runs, and when the Gradescope zip is built."""
+    from autograder.sandbox.calls import unknown_forbidden_apis
+    problems = unknown_forbidden_apis(course.settings(slug).forbidden_apis)
+    if problems:
+        raise ConfigError(f"grading.yml: assignments.{slug}.forbidden_apis: {'; '.join(problems)}")
+
+
 class Grader:
     def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
                  zygote: Optional[Zygote] = None) -> None:
@@ -77,6 +86,7 @@ class Grader:
         self._tests: dict[str, list[HiddenTestCase]] = {}
         self._misconceptions: dict[str, dict[str, str]] = {}
         self._references: dict[str, dict[str, Any]] = {}
+        self._forbidden_checked: set[str] = set()   # assignments whose forbidden_apis each name a torch function
         self._zygote: Optional[Zygote] = zygote
         self._lock = threading.RLock()
         cfg = self.course.config
@@ -209,7 +219,10 @@ class Grader:
 
     def specs(self, slug: str) -> list[TestSpec]:
         """The tests as results carry them, `visible` from grading.yml's visible_tests (an entry that
-        names no test is a ConfigError naming it)."""
+        names no test is a ConfigError naming it, as is a forbidden_apis entry that matches no torch function)."""
+        if slug not in self._forbidden_checked:
+            check_forbidden_apis(self.course, slug)
+            self._forbidden_checked.add(slug)
         return visible_specs([TestSpec.of(t) for t in self.tests(slug)],
                              self.course.settings(slug).visible_tests, slug)
 

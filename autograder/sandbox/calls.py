@@ -41,6 +41,27 @@ def forbidden_names(apis: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for api in apis for n in (api, *KERNELS_OF.get(api, ()))))
 
 
+def unknown_forbidden_apis(apis: Sequence[str]) -> list[str]:
+    """The entries of `apis` (grading.yml's forbidden_apis) the guard could never match, each with why: the guard
+    refuses a torch function whose name contains an entry, so an entry that is part of no name torch, its functional,
+    linalg, special and fft modules or a tensor's methods carry (`scaled_dot_product_atention`, `F.softmax`, `""`
+    matching everything) forbids nothing, or everything, without a word (red-team round 91)."""
+    import difflib
+    modules = (torch, torch.nn.functional, torch.Tensor, torch.linalg, torch.special, torch.fft, torch._C._nn,
+               torch._C._VariableFunctions)
+    known = {n for m in modules for n in dir(m)} | {k for kernels in KERNELS_OF.values() for k in kernels}
+    problems = []
+    for api in apis:
+        if not api.isidentifier():
+            problems.append(f"'{api[:80]}' is not a function's name (write it alone: scaled_dot_product_attention, "
+                            "not F.scaled_dot_product_attention)")
+        elif not any(api in name for name in known):
+            close = difflib.get_close_matches(api, sorted(n for n in known if not n.startswith("_")), n=1)
+            problems.append(f"'{api}' is part of no torch function's name, so it would forbid nothing"
+                            + (f" (did you mean {close[0]}?)" if close else ""))
+    return problems
+
+
 _DEFAULT_HANDLER = getattr(torch.Tensor.__torch_function__, "__func__", None)   # the classmethod's function
 _DISABLED_HANDLER = torch._C._disabled_torch_function_impl                       # nn.Parameter's: torch's own
 
