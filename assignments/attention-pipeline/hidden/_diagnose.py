@@ -81,10 +81,13 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
                                     + describe("reduced_every_axis"))
     try:
         checks.assert_matches(got, expected, **kw)
-    except Misconception:
+    except Misconception as m:
+        if rows_unnormalised and m.key == "float32_precision":   # weights clamped from below (blind59)
+            raise_if_weights_floored(got, expected, kw.get("what", "A"))
         raise
     except AssertionError as e:
         if rows_unnormalised:
+            raise_if_weights_floored(got, expected, kw.get("what", "A"))   # clamped from below (blind59)
             raise_if_rows_unnormalised(got, expected, want, kw.get("what", "the weights"), mask)
         words = what_differs(got, expected, want)
         if words is None:
@@ -1640,6 +1643,12 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "nw_kernel_mismatch/numerator_unscaled": (torch.exp(K @ q)[:, None] * V).sum(0) / kappa.sum(),
         "nw_kernel_mismatch/denominator_unscaled": (kappa[:, None] * V).sum(0) / torch.exp(K @ q).sum(),
     }
+    # the (T,) kernel tiled to (T, d_v) with .repeat(d_v).reshape(T, d_v) (blind59): entry (i, j) weighted by kappa[(i *
+    # d_v + j) % T]; with d_v = T that is the weights along the columns (nw_weights_on_columns), left to that key
+    if T > 1 and d_v > 1 and T != d_v:
+        tiled = kappa.repeat(d_v).reshape(T, d_v)
+        out["nw_weights_tiled_flat"] = (tiled * V).sum(0) / kappa.sum()
+        out["nw_weights_tiled_flat/tiled_denominator"] = (tiled * V).sum(0) / tiled.sum(0)
     # the normalised weights' weighted values averaged over the keys (.mean(dim=0), or the sum divided by T
     # again): the right row divided by T (naming17); kept only where T is no other size (1/T = 1/d_v)
     if T not in (d_k, d_v):
@@ -4620,3 +4629,108 @@ def column_convention(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tenso
                          f"{tuple(Ks.shape)}) S has shape {tuple(out.shape)} (d_k x d_k, d_k = {d_k}) and is exactly "
                          f"Q^T K / sqrt(d_k), what `{unparse(found[0])[:80]}` in scaled_scores makes: "
                          + describe("scores_queries_transposed"))
+
+
+# --- naming round 59 (blind59): a symptom patched, not the cause ------------------------------------------------------
+
+def raise_if_weights_floored(got: object, expected: torch.Tensor, what: str) -> None:
+    """Weights clamped from below (blind59's softmax(S + M).clamp(min=1e-6), a patch for the entropy's log(0)): every
+    entry the right weight or the floor f > 0, whichever is larger, the entries whose right weight is below f exactly
+    f (a clamp writes the floor itself). Told before float32_precision, which the 1e-6 floor on a 0 resembled."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or not got.is_floating_point() \
+            or got.numel() < 2:
+        return
+    g, e = got.detach().to(torch.float64), expected.detach().to(torch.float64)
+    if not (bool(torch.isfinite(g).all()) and bool(torch.isfinite(e).all())):
+        return
+    floor = float(g.min())
+    low = e < floor * (1 - 1e-4)   # well below it: not a rounding of the smallest entry
+    if not (0.0 < floor < 0.5) or not bool(low.any()) or not bool((g[low] == floor).all()) \
+            or not is_right(got, e.clamp(min=floor).to(got.dtype), got.dtype):
+        return
+    top = float(g.sum(dim=-1).max())
+    raise Misconception("weights_floored_above_zero", f"{what} is the right weights with every weight below {floor:.3g} "
+                        f"raised to {floor:.3g} ({int(low.sum())} of {low.numel()} entries, where the right weight is "
+                        f"smaller or exactly 0), so rows sum up to {top:.9g}: " + describe("weights_floored_above_zero"))
+
+
+_FLOOR_CALLS = frozenset({"clamp", "clamp_", "clamp_min", "clamp_min_", "clip", "clip_", "relu", "relu_", "maximum",
+                          "fmax", "max"})
+
+
+def _floor_at_zero(n: ast.AST) -> bool:
+    """`x.clamp(min=0)`, `x.clamp(0)`, `torch.clamp(x, 0)`, `clamp_min(x, 0)`, `relu(x)`, `torch.maximum(x, zeros)`,
+    `max(h, 0)`: a call that raises the negative values to 0 (a clamp with only max= lowers, and is not this)."""
+    if not isinstance(n, ast.Call):
+        return False
+    name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+    if name not in _FLOOR_CALLS:
+        return False
+    def zero(a: ast.AST) -> bool:
+        return isinstance(a, ast.Constant) and type(a.value) in (int, float) and a.value == 0
+
+    kw = {k.arg: k.value for k in n.keywords}
+    if name.startswith(("clamp", "clip")):   # the floor is 0 itself: clamp(min=1e-12) guards a log, it is not this
+        return ("max" not in kw or "min" in kw) and (zero(kw["min"]) if "min" in kw else any(zero(a) for a in n.args[:2]))
+    if name == "max":   # the builtin over a number and 0, not torch.max(x) (a maximum, not a floor)
+        return isinstance(n.func, ast.Name) and len(n.args) == 2 and any(zero(a) for a in n.args)
+    return True
+
+
+def raise_if_entropy_sign_clamped(got: object, A: torch.Tensor, submission: object, what: str) -> None:
+    """Every entropy 0 where the right ones are not, and the notebook's row_entropy_bits raises its result to 0 (a
+    clamp(min=0), relu, maximum, max(..., 0)): the minus sign left out, sum p log2 p <= 0, and the negative entropies
+    clamped at 0 instead of negated (blind59). The replay, (A log2 A).sum(-1).clamp(min=0), is all 0; the clamp in
+    the source is what tells it from a factor of 0."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if type(got) is not torch.Tensor or not got.is_floating_point() or bool(got.detach().any()) \
+            or not bool(torch.isfinite(got).all()):
+        return
+    P = A.detach().to(torch.float64)
+    replay = torch.where(P > 0, P * torch.log2(P.clamp(min=1e-300)), 0.0).sum(dim=-1).clamp(min=0.0)
+    right = ref.row_entropy_bits(P)
+    if tuple(got.shape) != tuple(right.shape) or not bool(right.abs().max() > 1e-3) or bool(replay.any()):
+        return
+    node = last_function_def(cells_of(submission), "row_entropy_bits", 4000) if submission is not None else None
+    clamp = next((n for n in ast.walk(node) if _floor_at_zero(n)), None) if node is not None else None
+    if clamp is None:
+        return
+    raise Misconception("entropy_sign", f"{what} is 0 in every row: sum p log2 p, without the minus sign, is at most 0, "
+                        f"and `{unparse(clamp)[:70]}` raises it to 0 (the largest right entropy is "
+                        f"{float(right.max()):.3g} bits): " + describe("entropy_sign")
+                        + "; negate the sum (-(p log2 p).sum) instead of clamping it")
+
+
+_RANK_CALLS = frozenset({"matrix_rank", "svdvals", "svd", "matrix_norm", "eigvals", "eigvalsh", "qr"})
+
+
+def raise_if_rank_of_half_scores(got: int, submission: object, d_k: int) -> None:
+    """max_rank_S above d_k, measured by a rank call that the cell's last `max_rank_S = ...` reads, in a cell that
+    computes in float16 or bfloat16 (.half(), torch.float16, torch.half, .bfloat16()): the rounding errors of the
+    float16 products counted as rank (blind59's matrix_rank(S.float()) of S = Q.half() @ K.half().T, 84 for d_k = 8).
+    The rank of Q K^T is at most d_k, so a count above it is noise; the float16 in the cell says whose."""
+    if got <= d_k:
+        return
+    last = None
+    for tree in _cell_trees(submission):
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "max_rank_S" for t in node.targets):
+                last = (tree, node.value)
+    if last is None:
+        return
+    tree, value = last
+
+    def is_rank(n: ast.AST) -> bool:
+        return isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) and (
+            n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id) in _RANK_CALLS
+
+    def is_half(n: ast.AST) -> bool:
+        return (isinstance(n, ast.Attribute) and n.attr in ("half", "float16", "bfloat16")) or (
+            isinstance(n, ast.Constant) and n.value in ("float16", "half", "bfloat16"))
+
+    if not _reaches(value, _bindings(tree), is_rank, set()) or not any(is_half(n) for n in ast.walk(tree)):
+        return
+    raise Misconception("rank_counts_half_rounding", f"max_rank_S is {got}, above d_k = {d_k} (S = Q K^T passes "
+                        f"through d_k dimensions, so its rank is at most {d_k}), and your cell measures it on scores "
+                        "computed in float16: " + describe("rank_counts_half_rounding"))

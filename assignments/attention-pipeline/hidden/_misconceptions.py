@@ -675,4 +675,22 @@ MISCONCEPTIONS = {
                               "following the last key row's pattern, say): the rank is computed right, but of "
                               "another S; copy the lesson's Q and K again, row by row (the last query row is "
                               "0.5 q1 + 0.5 q3 of the lesson), and keep the rank computation",
+    # naming round 59: blind59's q05_log_zero_nan_patched_by_clamping_weights_above_zero
+    "weights_floored_above_zero": "keeping every attention weight at or above a small floor (softmax(...).clamp(min="
+                                  "1e-6), torch.maximum(A, eps)), a patch for the entropy's log(0): a blocked key then "
+                                  "keeps the floor instead of exactly 0, so it is still read, and a row's weights sum "
+                                  "to more than 1; return the softmax as it is, and guard log(0) where the log is "
+                                  "taken (torch.xlogy(A, A), or torch.where(A > 0, A * torch.log2(A), 0))",
+    # naming round 59: blind59's q08_broadcast_error_patched_by_repeat_tiles_kernel_wrong_axis
+    "nw_weights_tiled_flat": "tiling the (T,) kernel weights to V's (T, d_v) shape with .repeat(d_v) (or torch.tile) "
+                             "and a reshape: the copies are laid end to end, so reshaped row by row, entry (i, j) "
+                             "gets the weight of key (i * d_v + j) mod T instead of key i's, and the values are mixed "
+                             "with shuffled weights; give the weights a column axis and let it broadcast, "
+                             "kappa[:, None] * V (or write the sum as kappa @ V)",
+    # naming round 59: blind59's q11_half_rank_error_patched_by_casting_rounded_scores
+    "rank_counts_half_rounding": "measuring the rank of scores computed in float16 (Q, K or S made with .half() and "
+                                 "cast up only for matrix_rank): each product's rounding error is noise in its own "
+                                 "direction, far above float32's tolerance, and matrix_rank counts it as extra rank, "
+                                 "so the count comes out above d_k; build Q and K in float32 or float64 before the "
+                                 "product (or reason: rank S <= min(rank Q, rank K) <= d_k)",
 }

@@ -101,6 +101,7 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     # NaN exactly on the rows with a zero weight, right elsewhere: the unguarded 0 * log 0 replayed (blind42's NaN of
     # A / A.sum(dim=0), log 0 guarded, is entropy_renormalised_other_axis among the variants)
     D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
+    D.raise_if_entropy_sign_clamped(got, A, submission, "H")   # no minus sign, clamped at 0 (blind59)
     _named_twice(lambda: D.assert_matches(got, ref.row_entropy_bits(A), what="H", variants=lambda: _entropy_variants(A),
                                           rtol=0, atol=H_ATOL, reduced=True), row_entropy_bits, 6)
     # uniform prefix rows carry the maximum, log2(t) bits
@@ -186,6 +187,7 @@ def test_entropy_views(row_entropy_bits, rng, submission=None):
         got = assert_plain_tensor(got, "H")
         D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
         D.raise_if_rows_flattened_by_selection(got, A, submission, "H for a transposed, expanded A", torch.float64)
+        D.raise_if_entropy_sign_clamped(got, A, submission, "H for a transposed, expanded A")
         _named_twice(lambda: D.assert_matches(got, want, what="H for a transposed, expanded A",
                                               variants=lambda: _entropy_variants(A), rtol=0, atol=H_ATOL, reduced=True),
                      row_entropy_bits, 5)
