@@ -468,7 +468,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
     hits = {}
     for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right),
                        **reshaped_keys_variants(Q64, K64, V64, d_k, right),
-                       **padding_mask_variants(Q64, K64, V64, d_k)}.items():
+                       **padding_mask_variants(Q64, K64, V64, d_k), **tiled_totals_variants(Q64, K64, V64, d_k),
+                       **clipped_rows_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -1267,6 +1268,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(heads_as_sequence_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(mha_one_based_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     if X.dim() == 2 and X.shape[-2] > 1:
         # naming58 (blind58 q8_tokens_read_as_batch_each_attends_only_itself): each token attends only to its own
         # key (attention on Q[t:t + 1], K[t:t + 1], V[t:t + 1]): every softmax over one key is 1
@@ -3955,6 +3957,7 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     # the row max where logsumexp belongs: max - sum p z (H = lse - sum p z), or log p = z - max (blind32)
     out["entropy_max_for_logsumexp"] = logits.amax(dim=-1) - (p * logits).sum(dim=-1)
     out.update(unnormalised_entropy_replays(logits))
+    out.update(clamped_entropy_replays(logits))
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)
@@ -5069,6 +5072,7 @@ def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
         got = torch.tensor([[float(r[k]) for k in TABLE_COLUMNS] for r in rows], dtype=torch.float64)
     except (KeyError, TypeError, ValueError):
         return                          # a missing or misspelled key: the caller's checks say it
+    raise_if_dims_one_based(got_dims, dims, got, seed)
     said = f"the table's rows are for d = {got_dims}, not for the dims asked for, {list(dims)}"
     if fn is not None:
         raise_if_rows_shared_across_calls(fn, got_dims, dims, seed, said)
@@ -7375,3 +7379,145 @@ def weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
             heads.append(ref.attention(p["q"], p["k"], p["v"], d_k)[0])
         out[f"mha_weight_blocks_viewed/{roles}"] = torch.cat(heads, dim=-1) @ W_O.double()
     return out
+
+
+# --- naming59: blind59's kinds -----------------------------------------------------------------------------------
+
+_SLICING_CALLS = frozenset({"chunk", "split", "narrow", "unbind", "tensor_split", "index_select", "view", "reshape"})
+
+
+def _head_arg_kinds(fdef) -> list[tuple[str, str, str]]:
+    """For each call attention(a, b, c, ...) in `fdef` (parsed, never run): how each of a, b, c is made, 'sliced'
+    (a subscript, a chunk/split/view, or a name bound to one or a for-loop target) or 'whole' (X @ W, a matmul, or
+    a name bound only to such things), '' where it does not show."""
+    import ast
+    bound: dict[str, list] = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, []).append(n.value)
+                elif isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple) and len(t.elts) == len(n.value.elts):
+                    for a, b in zip(t.elts, n.value.elts):
+                        if isinstance(a, ast.Name):
+                            bound.setdefault(a.id, []).append(b)
+                elif isinstance(t, ast.Tuple):
+                    for a in t.elts:
+                        if isinstance(a, ast.Name):
+                            bound.setdefault(a.id, []).append(t)      # unpacked from one call: a split
+        elif isinstance(n, (ast.For, ast.comprehension)):
+            if isinstance(n.target, ast.Name):      # for v_h in V.chunk(...): what it walks over
+                bound.setdefault(n.target.id, []).append(n.iter)
+            for a in ast.walk(n.target) if isinstance(n.target, ast.Tuple) else ():
+                if isinstance(a, ast.Name):
+                    bound.setdefault(a.id, []).append(n.target)
+
+    def kind(e, depth=0) -> str:
+        if isinstance(e, (ast.Subscript, ast.Tuple)):
+            return "sliced"
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr in _SLICING_CALLS:
+            return "sliced"
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
+            return "whole"
+        if isinstance(e, ast.Call) and getattr(e.func, "attr", getattr(e.func, "id", "")) in ("matmul", "mm"):
+            return "whole"
+        if isinstance(e, ast.Name) and e.id in bound and depth < 4:
+            kinds = {kind(v, depth + 1) for v in bound[e.id][:8]}
+            return kinds.pop() if len(kinds) == 1 else ""
+        return ""
+
+    found = []
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Call) and len(n.args) >= 3 and (
+                getattr(n.func, "id", None) == "attention" or getattr(n.func, "attr", None) == "attention"):
+            found.append(tuple(kind(a) for a in n.args[:3]))
+    return found
+
+
+def values_unsliced_from_source(submission, m: Misconception, what: str) -> Misconception:
+    """mha_head_slice_fixed where Q and K held one head's slice (qk_f) gives the same numbers as every head's
+    attention over the WHOLE V with the too-wide concatenation cut back to head f's d_model columns (blind59): the
+    source tells which. Where the notebook's last multi_head_attention calls attention with Q and K sliced and V
+    whole (X @ W_V or a name bound only to it), mha_values_not_sliced; else `m` unchanged (naming59)."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None or m.key != "mha_head_slice_fixed":
+        return m
+    try:
+        fdef = last_function_def(cells_of(submission), "multi_head_attention", max_chars=20000)
+        kinds = _head_arg_kinds(fdef) if fdef is not None else []
+    except (RecursionError, MemoryError):
+        return m
+    if not kinds or not all(k == ("sliced", "sliced", "whole") for k in kinds):
+        return m
+    return Misconception("mha_values_not_sliced", f"{what} is wrong: it equals one head's attention weights applied "
+                         "to the whole V (d_model columns), and your code passes each head its own columns of Q and K "
+                         "but all of V: " + describe("mha_values_not_sliced"))
+
+
+def tiled_totals_variants(Q64, K64, V64, d_k) -> dict:
+    """attention_row_totals_tiled (naming59): e divided by the row totals laid out query after query along the rows
+    (totals.repeat(T_k).view(T_q, T_k)): entry (i, j) by the total of row (i * T_k + j) mod T_q, e unshifted or
+    shifted by its row max. Only where T_q != T_k (square, it is keepdim_missing's column-j total) and T_q > 1."""
+    T_q, T_k = Q64.shape[-2], K64.shape[-2]
+    if Q64.dim() != 2 or K64.dim() != 2 or T_q == T_k or T_q < 2:
+        return {}
+    s = Q64 @ K64.T / math.sqrt(d_k)
+    index = torch.arange(T_q * T_k).remainder(T_q).view(T_q, T_k)
+    out = {}
+    for shift, e in (("unshifted", torch.exp(s)), ("row_max", torch.exp(s - s.amax(dim=-1, keepdim=True)))):
+        w = e / e.sum(dim=-1)[index]
+        out[f"attention_row_totals_tiled/{shift}"] = (w @ V64, w)
+    return out
+
+
+def clipped_rows_variants(Q64, K64, V64, d_k) -> dict:
+    """output_rows_loop_clipped (naming59): the right weights, the output rows filled in a loop over min(T_q, T_k)
+    (or T_k) queries: rows T_k .. T_q - 1 left zero. Only where T_q > T_k."""
+    T_q, T_k = Q64.shape[-2], K64.shape[-2]
+    if Q64.dim() != 2 or K64.dim() != 2 or T_q <= T_k:
+        return {}
+    out, w = ref.attention(Q64, K64, V64, d_k)
+    out = out.clone()
+    out[T_k:] = 0.0
+    return {"output_rows_loop_clipped": (out, w)}
+
+
+_CLAMP_BOUNDS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0)
+
+
+def clamped_entropy_replays(logits) -> dict:
+    """entropy_logits_clamped (naming59): the entropy of softmax(logits.clamp(-c, c)) (or clamp(max=c)) for the usual
+    bounds c, where it differs from the right entropy (a row with logits past c, as test_entropy_saturated_rows'
+    row 3)."""
+    right = ref.softmax_entropy(logits)
+    out = {}
+    for c in _CLAMP_BOUNDS:
+        for how, z in (("both", logits.clamp(min=-c, max=c)), ("max", logits.clamp(max=c))):
+            p = torch.softmax(z, dim=-1)
+            H = -(p * torch.log_softmax(z, dim=-1)).sum(dim=-1)
+            if H.shape == right.shape and float((H - right).abs().max()) > 1e-3:
+                out[f"entropy_logits_clamped/{how}_{c:g}"] = H
+    return out
+
+
+def mha_one_based_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_heads_numbered_from_one (naming59): heads h = 1 .. n_heads with the slice start clipped to d_model - d_k:
+    head h uses head min(h + 1, n_heads - 1)'s columns. Only from 3 heads on (with 2 every head is head 1's: a
+    fixed slice)."""
+    if n_heads < 3 or X.shape[-1] % n_heads:
+        return {}
+    heads = _mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h: min(h + 1, n_heads - 1))
+    return {"mha_heads_numbered_from_one": torch.cat(heads, dim=-1) @ W_O.double()}
+
+
+def raise_if_dims_one_based(rows_dims, dims, got, seed) -> None:
+    """table_dims_one_based (naming59): rows for dims[1:] and dims[-1] again (1-based positions, the index clipped),
+    with the right values at those d's."""
+    want = [int(d) for d in dims]
+    if len(want) < 2 or rows_dims != want[1:] + want[-1:]:
+        return
+    if not matching_variants(got, {"v": _table_rows_at(rows_dims, seed)}, torch.float32):
+        return
+    raise Misconception("table_dims_one_based", f"the table's rows are for d = {rows_dims}, the dims asked for, "
+                        f"{want}, from the second on and the last twice (right values at those d's): "
+                        + describe("table_dims_one_based"))

@@ -798,4 +798,37 @@ MISCONCEPTIONS = {
                                          "is 1, so every token attends only to itself and the result is X @ W_V @ "
                                          "W_O, with no mixing across tokens; pass each head's whole (T, d_k) slices "
                                          "of Q, K and V to attention so that every query sees all T keys",
+    # naming59: blind59's q8_unsliced_values_concat_patched_by_keeping_first_columns
+    "mha_values_not_sliced": "passing the whole V (all d_model columns) to every head's attention while Q and K are "
+                             "sliced per head: each head mixes full-width values, the concatenation comes out (T, "
+                             "n_heads * d_model), and cutting it back to d_model columns keeps only head 0's output, "
+                             "the other heads' attention is thrown away; give each head its own columns of V too "
+                             "(V[:, h * d_k:(h + 1) * d_k]), then the concatenation is (T, d_model) with no cut",
+    # naming59: blind59's q1_row_sum_broadcast_error_patched_by_repeat_view
+    "attention_row_totals_tiled": "making the row totals (one per query, a sum without keepdim) the shape of the "
+                                  "scores by tiling them (totals.repeat(T_k).view(T_q, T_k), expand then reshape): "
+                                  "the totals are laid out query after query along each row, so entry (i, j) is "
+                                  "divided by another row's total and the rows no longer sum to 1; keep the reduced "
+                                  "axis instead, e / e.sum(dim=-1, keepdim=True), so that row i is divided by its own total",
+    # naming59: blind59's q4_entropy_exp_overflow_patched_by_clamping_logits
+    "entropy_logits_clamped": "clamping the logits (logits.clamp(-20, 20)) to keep exp from overflowing: every logit "
+                              "past the bound becomes the bound, so large, different scores are made equal and the "
+                              "distribution of a saturated row is flattened (logits 85 and 45 give ln 2 instead of "
+                              "about 0); subtract each row's maximum before exp (it changes nothing in the softmax), "
+                              "or use F.softmax / F.log_softmax",
+    # naming59: blind59's q1_row_loop_index_error_patched_by_clipping_to_shorter_length
+    "output_rows_loop_clipped": "filling the output rows in a loop that stops at the shorter length (range(min(T_q, "
+                                "T_k)), or range(T_k)): with more queries than keys the rows T_k .. T_q - 1 are never "
+                                "written and stay zero; there is one output row per QUERY, so loop over range(T_q), "
+                                "or compute them all at once, weights @ V",
+    # naming59: blind59's q4_table_one_based_index_error_patched_by_clipping_index
+    "table_dims_one_based": "walking the dims with 1-based positions (range(1, len(dims) + 1), dims[i]) and clipping "
+                            "the index that ran past the end: the first d is skipped and the last one is done twice "
+                            "(rows for dims[1:] and dims[-1] again); Python counts from 0, so loop `for d in dims`",
+    # naming59: blind59's q8_one_based_heads_empty_slice_patched_by_clipping_start
+    "mha_heads_numbered_from_one": "numbering the heads from 1 (range(1, n_heads + 1), columns h * d_k ..) and "
+                                   "clipping the start of the slice that ran past d_model: head 0's columns are never "
+                                   "used, the last head's columns are used twice, and every head's output sits one "
+                                   "block to the left of its place; loop over range(n_heads), head h taking columns "
+                                   "h * d_k to (h + 1) * d_k",
 }

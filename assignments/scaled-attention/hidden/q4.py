@@ -89,11 +89,10 @@ def _nan_cause(softmax_entropy) -> AssertionError:
 
 @test_case(points=1, hidden=True)
 def test_entropy_saturated_rows(softmax_entropy, rng):
-    # rows 0, 2 saturated (float32: all probabilities but one underflow to 0); row 4: two tied maxima, 0, the rest
-    # near -200 underflow: ln 2 (a NaN guarded after the row sum gives 0; small logits: no cancellation in lse - sum pz)
+    # rows 0, 2 saturated (all probabilities but one underflow); row 3: logits 85 and 45 (a clamp ties them, naming59);
+    # row 4: two tied maxima, 0, the rest near -200 underflow: ln 2 (a NaN guarded after the row sum gives 0)
     logits = randn((5, 8), rng, torch.float32)
-    logits[0, 3] += 300.0
-    logits[2, 6] += 250.0
+    logits[[0, 2, 3, 3], [3, 6, 2, 5]] += torch.tensor([300.0, 250.0, 85.0, 45.0])
     logits[4] -= 200.0
     logits[4, 1] = logits[4, 5] = 0.0
     got = assert_plain_tensor(D.call_entropy(softmax_entropy, logits), "softmax_entropy(logits)")

@@ -69,6 +69,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             m = D.projection_chain_said(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.one_head_shortcut(m, got, X, Ws, n_heads, "multi_head_attention(...)")
+            m = D.values_unsliced_from_source(submission, m, "multi_head_attention(...)")
             m = D.added_axis_from_source(submission, m, ("multi_head_attention", "attention"))
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
