@@ -831,8 +831,26 @@ def skipped_note(found: Discovery, shown: int = 5) -> Optional[str]:
     if not found.skipped:
         return None
     more = f" and {len(found.skipped) - shown} more" if len(found.skipped) > shown else ""
-    return (f"not graded and not in the gradebook (no .ipynb, .py or .zip submission): {', '.join(found.skipped[:shown])}"
+    return (f"not graded and not in the gradebook (no .ipynb, .py or .zip submission): {', '.join(_skipped_first(found)[:shown])}"
             f"{more}; roster.json lists them all")
+
+
+def _skipped_first(found: Discovery) -> list[str]:
+    """found.skipped in the order skipped_note names them: the files of whoever has no row first, one per student in
+    turn (a Canvas user id, else the file itself), then those of students graded anyway. In the folder's order, one
+    student's extra uploads (a PDF of the notebook, data files) named to sort first filled the note, and a classmate
+    whose only file was `hw.ipynb.txt`, with no row anywhere, was not named (red-team round 92)."""
+    graded = {p.lms_id for e in found.entries for p in e.submitters if p.lms_id}
+    turn: dict[str, int] = {}      # how many of each student's files came before
+    order: dict[str, int] = {}     # each student, in the folder's order
+    keys = []
+    for at, name in enumerate(found.skipped):
+        m = _CANVAS.fullmatch(name)
+        uid = m["uid"] if m else None
+        owner = f"canvas {uid}" if uid is not None else f"file {at}"
+        nth = turn[owner] = turn.get(owner, -1) + 1
+        keys.append((uid in graded, nth, order.setdefault(owner, len(order))))
+    return [found.skipped[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
 
 
 def as_json(found: Discovery) -> str:

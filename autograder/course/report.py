@@ -133,15 +133,24 @@ MAX_REPORT_IMAGE_BYTES = 64 * 2**20
 
 def _embedded_images(results: list[SubmissionResult]) -> "Iterator[tuple[SubmissionResult, ManualAnswer, list[AnswerImage]]]":
     """Each written answer with the images report.html embeds for it: all of an answer's while the page's images stay
-    within MAX_REPORT_IMAGE_BYTES, else none, each named with where to see it (its submission's feedback page)."""
-    used = 0
-    for r in results:
-        for m in r.manual:
-            if not (m.text.strip() or m.attachments):
-                continue
+    within MAX_REPORT_IMAGE_BYTES, else none, each named with where to see it (its submission's feedback page).
+    The budget goes to the submissions that attach least first (then in the class's order): taken in the class's
+    order, a submission named to sort first with attachments_mb of images pushed its classmates' photos out
+    (red-team round 92); now whoever attaches most is the one whose images are left to the feedback page."""
+    def attached(r: SubmissionResult) -> int:
+        return sum(len(a.data) for m in r.manual for a in m.attachments)
+    used, embedded = 0, set()
+    for i in sorted(range(len(results)), key=lambda i: attached(results[i])):   # stable: ties keep the class's order
+        for j, m in enumerate(results[i].manual):
             size = sum(len(a.data) for a in m.attachments)
             if used + size <= MAX_REPORT_IMAGE_BYTES:
                 used += size
+                embedded.add((i, j))
+    for i, r in enumerate(results):
+        for j, m in enumerate(r.manual):
+            if not (m.text.strip() or m.attachments):
+                continue
+            if (i, j) in embedded:
                 yield r, m, list(m.attachments)
                 continue
             note = (f"shown on this submission's feedback page (report.html embeds at most "
@@ -157,23 +166,46 @@ MAX_REPORT_MATH_SECONDS = 120.0
 MAX_REPORT_MATH_BYTES = 64 * 2**20
 
 
+def _formula_chars(r: SubmissionResult) -> int:
+    """How much LaTeX a submission's written answers hold (what typesetting them costs, roughly): the order in which
+    report.html typesets the class's answers."""
+    from autograder.course.feedback import _MATH, clean_answer
+    return sum(m.end() - m.start() for a in r.manual for m in _MATH.finditer(clean_answer(a.text)))
+
+
 def _written_answers(results: list[SubmissionResult], who: dict[str, str]) -> tuple[list[tuple[str, str, str, Any]], str]:
     """(submission, students, question, answer as HTML) of every written answer, and a note when the class's formulas
     ran past MAX_REPORT_MATH_SECONDS or MAX_REPORT_MATH_BYTES (the rest shown as LaTeX source, typeset on each
-    submission's feedback page)."""
-    from autograder.course.feedback import answer_html
+    submission's feedback page). Submissions are typeset least LaTeX first, each with one feedback-page budget for
+    all its answers (feedback.MATH_SECONDS, MAX_FORMULAS, MAX_SVG_BYTES), never past what the class has left: in the
+    class's order, with a budget per answer, one submission named to sort first took MATH_SECONDS per answer and
+    twelve such (a group, one student under several names) the whole class's, every classmate's proof then shown as
+    source (red-team round 92). The answers are listed in the class's order."""
+    from autograder.course.feedback import _Budget, answer_html
     seconds, size, typeset, cut = 0.0, 0, True, 0
-    written = []
-    for r, m, images in _embedded_images(results):
-        started = time.monotonic()
-        shown = answer_html(m.text, images, typeset=typeset)
-        if typeset:
-            seconds += time.monotonic() - started
-            size += len(shown) - sum(len(a.data) for a in images)   # what is not an image: text and typeset formulas
-            typeset = seconds < MAX_REPORT_MATH_SECONDS and size < MAX_REPORT_MATH_BYTES
-        elif "LaTeX source: not typeset" in shown:   # a formula this page would have typeset
-            cut += 1
-        written.append((r.submission, who.get(r.submission, ""), m.question, shown))
+    answers = [(i, j) for i, r in enumerate(results) for j, m in enumerate(r.manual) if m.text.strip() or m.attachments]
+    # _embedded_images yields the same answers in the same order
+    images = {at: imgs for at, (_, _, imgs) in zip(answers, _embedded_images(results))}
+    shown_of: dict[tuple[int, int], Any] = {}
+    of_submission: dict[int, list[int]] = {}
+    for i, j in answers:
+        of_submission.setdefault(i, []).append(j)
+    for i in sorted(of_submission, key=lambda i: _formula_chars(results[i])):   # stable: ties keep the class's order
+        budget = _Budget(typeset)
+        budget.deadline = min(budget.deadline, time.monotonic() + MAX_REPORT_MATH_SECONDS - seconds)
+        for j in of_submission[i]:
+            m, imgs = results[i].manual[j], images[(i, j)]
+            started = time.monotonic()
+            shown = answer_html(m.text, imgs, budget)
+            if typeset:
+                seconds += time.monotonic() - started
+                size += len(shown) - sum(len(a.data) for a in imgs)   # what is not an image: text and typeset formulas
+            elif "LaTeX source: not typeset" in shown:   # a formula this page would have typeset
+                cut += 1
+            shown_of[(i, j)] = shown
+        typeset = typeset and seconds < MAX_REPORT_MATH_SECONDS and size < MAX_REPORT_MATH_BYTES
+    written = [(results[i].submission, who.get(results[i].submission, ""), results[i].manual[j].question, shown_of[(i, j)])
+               for i, j in answers]
     note = (f"The formulas of {cut} answer(s) below are shown as their LaTeX source: this page typesets at most "
             f"{MAX_REPORT_MATH_SECONDS:g} s and {MAX_REPORT_MATH_BYTES // 2**20} MB of formulas for the whole class "
             "(each submission's feedback page shows its own typeset).") if cut else ""
