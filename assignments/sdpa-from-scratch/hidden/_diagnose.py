@@ -563,9 +563,27 @@ def sdpa_mask_mirrored(Q, K, V, mask=None):
     return _out(_dead_rows_zeroed(w, mask), V, Q)
 
 
+def sdpa_mask_opens_key_zero(Q, K, V, mask=None, dead_only=False):
+    """round59 (blind59 q5_nan_rows_patched_by_unmasking_key_zero_for_every_query): the mask with key 0 opened
+    (mask[..., 0] = True) before the -inf fill, for every query or (dead_only) only for the queries with no allowed
+    key: those get V[0] instead of zeros. None where that opens nothing (a causal mask keeps key 0 already)."""
+    if mask is None or mask.dim() < 1 or mask.shape[-1] < 2:
+        return None
+    keep = (mask != 0).clone()
+    if dead_only:
+        keep[..., 0] |= ~keep.any(dim=-1)
+    else:
+        keep[..., 0] = True
+    if bool((keep == (mask != 0)).all()):
+        return None
+    return ref.scaled_dot_product_attention(Q, K, V, keep)
+
+
 # {key: function}; "key/detail" is one way of making the mistake `key`
 VARIANT_FUNCTIONS = {
     "mask_transposed_to_scores": sdpa_mask_mirrored,        # round58
+    "mask_opens_key_zero": sdpa_mask_opens_key_zero,        # round59: mask[..., 0] = True against the 0/0 NaN
+    "mask_opens_key_zero/dead_rows": lambda Q, K, V, mask=None: sdpa_mask_opens_key_zero(Q, K, V, mask, True),
 
     "scale_after_softmax": sdpa_scale_after_softmax,
     "mask_fills_zero": sdpa_mask_fills_zero,
@@ -2237,6 +2255,65 @@ def detached_normaliser_gradients(Q, K, V, mask, G, max_detached):
     return vector_jacobian_product(w @ v, leaves, G.double())
 
 
+def _data_written(submission, answer="scaled_dot_product_attention") -> list[str]:
+    """The parameters (of the function `answer`, read from its cell: parsed, never run) written through .data:
+    `p.data /= ...`, `p.data = ...`, or an in-place method on it (`p.data.div_(...)`)."""
+    found: list[str] = []
+    try:
+        for _source, tree in answer_cell_trees(submission, answer):
+            for fdef in ast.walk(tree):
+                if not (isinstance(fdef, ast.FunctionDef) and fdef.name == answer):
+                    continue
+                params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args]
+                for node in ast.walk(fdef):
+                    targets = (node.targets if isinstance(node, ast.Assign) else [node.target]
+                               if isinstance(node, ast.AugAssign) else [node.func.value]
+                               if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                               and node.func.attr.endswith("_") and not node.func.attr.startswith("_") else [])
+                    for t in targets:
+                        if (isinstance(t, ast.Attribute) and t.attr == "data" and isinstance(t.value, ast.Name)
+                                and t.value.id in params and t.value.id not in found):
+                            found.append(t.value.id)
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return []
+    return found
+
+
+def name_scaled_through_data(grads, expected, Q, submission):
+    """round59 (blind59 q5_leaf_inplace_error_dodged_by_scaling_q_data_in_place): the output right (the caller judged
+    it), the gradient with respect to Q (or K) sqrt(d_k) times the right one and the others right, and the function's
+    cell writes that very parameter through .data (autograd never sees the scale): scaled_through_data."""
+    if any(type(g) is not torch.Tensor or g.shape != w.shape or not torch.isfinite(g).all()
+           for g, w in zip(grads, expected)):
+        return
+    root = math.sqrt(Q.shape[-1])
+    off = [i for i, (g, w) in enumerate(zip(grads, expected))
+           if not matching_variants(g, {"right": w.to(g.dtype)}, g.dtype)]
+    if len(off) != 1 or off[0] == 2 or not matching_variants(grads[off[0]], {"x": (expected[off[0]] * root).to(
+            grads[off[0]].dtype)}, grads[off[0]].dtype):
+        return
+    written = _data_written(submission)
+    params = _sdpa_params(submission)
+    if len(params) < 2 or params[off[0]] not in written:
+        return
+    label = "QK"[off[0]]
+    raise Misconception("scaled_through_data", f"the output is right, but the gradient with respect to {label} is "
+                        f"sqrt(d_k) = {root:.4g} times the right one, and your function writes "
+                        f"`{params[off[0]][:40]}.data`: " + describe("scaled_through_data"))
+
+
+def _sdpa_params(submission, answer="scaled_dot_product_attention") -> list[str]:
+    """The positional parameter names of `answer` in the last cell that defines it (parsed, never run)."""
+    try:
+        for _source, tree in list(answer_cell_trees(submission, answer))[-1:]:
+            for fdef in ast.walk(tree):
+                if isinstance(fdef, ast.FunctionDef) and fdef.name == answer:
+                    return [a.arg for a in fdef.args.posonlyargs + fdef.args.args]
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return []
+    return []
+
+
 def name_normaliser_detached(grads, expected, Q, K, V, mask, G):
     """Gradients that equal, on the same input, those of a softmax whose sum is detached (with its max, or alone),
     while the output was right (the caller judged it) and the right gradients differ from that replay: the
@@ -2344,6 +2421,7 @@ def check_gradients(fn, Q, K, V, mask, G, submission=None):
     leaves = [t.clone().requires_grad_(True) for t in (Q, K, V)]
     expected = vector_jacobian_product(ref.scaled_dot_product_attention(*leaves, mask), leaves, G)
     name_normaliser_detached(grads, expected, Q, K, V, mask, G)      # round42
+    name_scaled_through_data(grads, expected, Q, submission)         # round59: Q.data /= sqrt(d_k)
     for label, g, want in zip(("Q", "K", "V"), grads, expected):
         assert_matches(g, want, what=f"the gradient with respect to {label}")
 
@@ -3284,12 +3362,44 @@ def assert_softmax(got, x, dim, what, variants, fn=None):
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
             name_floored_replay(fn, got, x, dim, what)
             name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
+        if named.key == "softmax_ignores_dim" and dim < 0 and fn is not None:
+            name_negative_dim_past(fn, x, dim, what)      # round59: dim used, a negative one converted one too far
         raise
     except AssertionError:
         name_not_normalised(got, x, dim, what)
         name_floored_replay(fn, got, x, dim, what)
         name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         raise
+
+
+# a 4-D float64 probe with four different sizes: every axis of it tells apart (round59)
+NEG_DIM_PROBE = 2.0 * torch.sin(torch.arange(2 * 3 * 4 * 5, dtype=torch.float64) * 1.7).reshape(2, 3, 4, 5)
+
+
+def _softmax_is(got, expected) -> bool:
+    return (type(got) is torch.Tensor and got.shape == expected.shape and got.dtype == expected.dtype
+            and bool(torch.allclose(got, expected, rtol=1e-6, atol=1e-9)))
+
+
+def name_negative_dim_past(fn, x, dim, what):
+    """round59 (blind59 q3_negative_dim_index_error_patched_by_clipping_to_the_last_axis): a softmax along the last
+    axis for a negative dim that is not -1 (softmax_ignores_dim's reading) from a softmax that does use dim: second
+    calls on NEG_DIM_PROBE (4-D) give the right softmax for dim=1 and dim=2, and for dim=-3 and dim=-4 the softmax
+    along axis x.dim() + dim + 1 (2 and 1: neither the last axis nor the one asked), one axis past the one meant (a
+    clip or wrap having hidden the error of dim=-1): negative_dim_off_by_one, the direction said."""
+    p = NEG_DIM_PROBE
+    n = p.dim()
+    for d in (1, 2):
+        if not _softmax_is(second_call(fn, p.clone(), dim=d), ref.stable_softmax(p, dim=d)):
+            return
+    for d in (-3, -4):
+        if not _softmax_is(second_call(fn, p.clone(), dim=d), ref.stable_softmax(p, dim=d + n + 1)):
+            return
+    axis = min(x.dim() + dim + 1, x.dim() - 1)
+    raise Misconception("negative_dim_off_by_one", f"{what} is the softmax along axis {axis}, yet the dim argument "
+                        "is used: on a 4-D input dim=1 and dim=2 are right, but dim=-3 gives the softmax along axis 2 "
+                        "and dim=-4 along axis 1, one axis past the one asked (x.dim() + dim + 1 where x.dim() + dim "
+                        "is meant): " + describe("negative_dim_off_by_one"))
 
 
 def _mask_right(fn, T_q, T_k=None) -> bool:
@@ -5201,6 +5311,19 @@ def reduced_score_variances():
                 "the two sequences' score matrices averaged into one (5, 5) matrix (.mean(dim=0))"))
     out.append((float(S.sum(dim=0).var()), "batch_reduced_before_variance",
                 "the two sequences' score matrices summed into one (5, 5) matrix (.sum(dim=0))"))
+    # round59 (blind59 q2_item_error_on_per_row_variances_patched_by_indexing_the_first_row): one query's row, or one
+    # key's column, of the per-row variances (var(dim=-1)[b, i]: .item() refused the (2, 5) result, one entry taken);
+    # one within 1e-3 of the right value or of another replay is left out (key 1 of sequence 0 gives 6.5995)
+    taken = [ref.raw_score_var, *(v for vs in score_statistics().values() for v in vs), *new_sample_score_variances(),
+             *(v for v, *_ in slice_centred_variances()), *(v for v, *_ in out)]
+    for b in range(S.shape[0]):
+        for i in range(S.shape[1]):
+            for value, how in ((float(S[b, i].var()), f"the {S.shape[-1]} scores of query {i} of sequence {b} alone "
+                                f"(one row: raw_scores.var(dim=-1)[{b}, {i}])"),
+                               (float(S[b, :, i].var()), f"the {S.shape[-2]} scores of key {i} of sequence {b} alone "
+                                f"(one column: raw_scores.var(dim=-2)[{b}, {i}])")):
+                if all(abs(value - t) > 1e-3 for t in taken):
+                    out.append((value, "variance_of_one_slice", f"{how}, not all {S.numel()} scores"))
     return out
 
 
@@ -5621,13 +5744,25 @@ def cumsum_denominators():
     return out
 
 
-def causal_weights_padded_left():
+def causal_prefix_variants():
     """round52 (blind52): each query's prefix softmax (keys 0..i) padded with its zeros BEFORE the weights (F.pad(w,
-    (2 - i, 0)): F.pad's pair is (left, right)), so row i's weights sit in the last i + 1 columns of weights3_causal."""
+    (2 - i, 0)): F.pad's pair is (left, right)), so row i's weights sit in the last i + 1 columns of weights3_causal.
+    round59 (blind59 q6_causal_prefix_slice_stops_before_the_diagonal_...): each query's prefix sliced [:i], the keys
+    strictly before it (causal_excludes_self), with query 0's empty slice patched to key 0 alone (max(i, 1)) or
+    left a row of zeros (skipped): the strict lower triangle's softmax, row 0 [1, 0, 0] or [0, 0, 0]."""
     right = ref.weights3_causal
     n = right.shape[-1]
     rows = [torch.cat([right.new_zeros(n - 1 - i), right[i, : i + 1]]) for i in range(n)]
-    return {"causal_weights_padded_left": torch.stack(rows)}
+    out = {"causal_weights_padded_left": torch.stack(rows)}
+    scores = ref.Q3 @ ref.K3.T / 2.0
+    strict = torch.ones(n, n, dtype=torch.bool).tril(diagonal=-1)
+    first = strict.clone()
+    first[0, 0] = True
+    out["causal_excludes_self/first_row_kept"] = ref.stable_softmax(scores.masked_fill(~first, float("-inf")), dim=-1)
+    zero_row = out["causal_excludes_self/first_row_kept"].clone()
+    zero_row[0] = 0.0
+    out["causal_excludes_self/first_row_zero"] = zero_row
+    return out
 
 
 # the bytes of ONE element (element_size(), .itemsize): 2 (half types), 4 (float32), 8 (float64)
@@ -5920,7 +6055,96 @@ def ratio_int(value, what, submission) -> int:
     (name_remainder_for_quotient)."""
     got = expect_int(value, what)
     name_remainder_for_quotient(got, what, submission)
+    name_count_over_itself(got, what, submission)       # round59: the same list entry on both sides
     return got
+
+
+def _index_value(node, ints, lengths, depth=0):
+    """An int index expression of the cell's ints (_const_eval), len(name) of a list of known length, and min/max of
+    such; None for anything else."""
+    if depth > 20:
+        return None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+            and node.func.id in ("min", "max", "len") and 1 <= len(node.args) <= 8):
+        if node.func.id == "len":
+            a = node.args[0]
+            return lengths.get(a.id) if len(node.args) == 1 and isinstance(a, ast.Name) else None
+        vals = [_index_value(a, ints, lengths, depth + 1) for a in node.args]
+        if len(vals) < 2 or any(type(v) is not int for v in vals):
+            return None
+        return min(vals) if node.func.id == "min" else max(vals)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        a, b = _index_value(node.left, ints, lengths, depth + 1), _index_value(node.right, ints, lengths, depth + 1)
+        if type(a) is int and type(b) is int:
+            return a + b if isinstance(node.op, ast.Add) else a - b
+    v = _const_eval(node, ints)
+    return v if type(v) is int else None
+
+
+def _display_length(node):
+    """The length of a list or tuple display, or of a comprehension over one (or over range(n)); None else."""
+    if isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return len(node.elts)
+    if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs:
+        it = node.generators[0].iter
+        if isinstance(it, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in it.elts):
+            return len(it.elts)
+    return None
+
+
+def name_count_over_itself(value, what, submission) -> None:
+    """q8, round59 (blind59 q8_one_based_index_error_clipped_so_the_ratio_divides_a_count_by_itself): cost_ratio = 1
+    from a last assignment `x[i] // x[j]` (or /) whose two indexes the cell's own assignments work out to the same
+    entry (an index counted from 1, clipped or wrapped into range: min(2, len(x) - 1)), or `x // x`: a count divided
+    by itself. Student text: parsed, never run; only ints, len() of list displays, min/max and + - are followed."""
+    if what != "cost_ratio" or value != 1:
+        return
+    try:
+        for _source, tree in _last_answer_cell(submission, what):
+            stmts = [st for st in tree.body if isinstance(st, ast.Assign) and len(st.targets) == 1
+                     and isinstance(st.targets[0], ast.Name)][:ALIAS_STMTS_MAX]
+            if not _small_enough(stmts):
+                return
+            ints: dict = {}
+            lengths: dict = {}
+            last = None
+            for st in stmts:
+                name = st.targets[0].id
+                n = _display_length(st.value)
+                if n is not None:
+                    lengths[name] = n
+                else:
+                    lengths.pop(name, None)
+                v = _index_value(st.value, ints, lengths)
+                if type(v) is int:
+                    ints[name] = v
+                else:
+                    ints.pop(name, None)
+                if name == what:
+                    last = (st.value, dict(ints), dict(lengths))
+            if last is None:
+                return
+            node, ints_then, lengths_then = last
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv))):
+                return
+            a, b = node.left, node.right
+            if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id:
+                same = a.id
+            elif (isinstance(a, ast.Subscript) and isinstance(b, ast.Subscript) and isinstance(a.value, ast.Name)
+                  and isinstance(b.value, ast.Name) and a.value.id == b.value.id):
+                n = lengths_then.get(a.value.id)
+                i, j = (_index_value(t.slice, ints_then, lengths_then) for t in (a, b))
+                if n is None or type(i) is not int or type(j) is not int or not (-n <= i < n and -n <= j < n) \
+                        or i % n != j % n:
+                    return
+                same = f"{a.value.id}[{i % n}]"
+            else:
+                return
+            text = unparse(node)[:80]
+            raise Misconception("count_over_itself", f"{what} is 1: `{text}` divides {same[:40]} by itself (both "
+                                "sides are the same entry): " + describe("count_over_itself"))
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError, KeyError):
+        return
 
 
 # q1's one whole number for a shape (moved from q1.py, round55)

@@ -50,9 +50,11 @@ MISCONCEPTIONS = {
                             "one column per key",
     "output_keeps_key_axis": "keeping one axis per key in the output (each weight times its value row, never summed "
                              "over the keys): weights @ V sums over the keys",
-    "negative_dim_off_by_one": "turning a negative dim into a positive one off by one (dim + x.dim() - 1 instead of "
-                               "dim + x.dim()): the softmax runs over the axis before the one asked (dim=-1 lands "
-                               "on dim=-2); use the negative dim as it is, torch accepts it",
+    "negative_dim_off_by_one": "turning a negative dim into a positive one off by one (dim + x.dim() - 1, or "
+                               "dim + x.dim() + 1, instead of dim + x.dim()): the softmax runs over the axis before "
+                               "or after the one asked (dim=-1 lands on dim=-2, or dim=-2 on dim=-1, with a clip "
+                               "into range hiding the error past the last axis); use the negative dim as it is, "
+                               "torch accepts it",
     "softmax_subtracts_mean": "subtracting each slice's mean instead of its maximum before exp: a wide spread of "
                               "logits still overflows exp (inf / inf, NaN), and a -inf (masked) entry makes the "
                               "mean -inf and the whole slice NaN; subtract x.amax(dim, keepdim=True)",
@@ -257,7 +259,9 @@ MISCONCEPTIONS = {
     "output_from_causal_weights": "computing out3 (the unmasked output) from the causal weights weights3_causal "
                                   "instead of weights3",
     "variance_of_one_slice": "taking the variance over one slice of the scores (raw_scores[0], the first sequence "
-                             "of the batch) instead of over all their entries",
+                             "of the batch, or one query's row, raw_scores.var(dim=-1)[0, 0], picked when .item() "
+                             "refused the per-row variances) instead of over all their entries: raw_scores.var() "
+                             "is one number for all the scores",
     "weights_sized_by_features": "sizing the attention weights by the feature width (d_k x d_k, like Q^T K or a "
                                  "projection matrix) instead of one entry per (query, key) pair: (B, T_q, T_k)",
     "fixed_size_mask": "cutting the mask from a fixed-size buffer (tril(ones(block_size, block_size))[:T_q, :T_k], "
@@ -274,11 +278,22 @@ MISCONCEPTIONS = {
                               "with no key left counts keys with <= 1 (or < 2) instead of == 0; use "
                               "~mask.any(dim=-1) (no allowed key), and a query with one allowed key gets its value",
     "fully_masked_nan": "returning NaN (not zeros) for a query whose keys are all masked",
+    "mask_opens_key_zero": "opening key 0 in the mask (mask[..., 0] = True, for every query or only for those with "
+                           "no allowed key) so that no row of scores is all -inf: a query whose keys are all masked "
+                           "then gets V[0] instead of a row of zeros (and, opened for every query, a query the mask "
+                           "blocks from key 0 attends to it anyway); keep the mask as given and zero the rows with "
+                           "no allowed key after the softmax (torch.where(mask.any(-1, keepdim=True), weights, 0))",
+    "scaled_through_data": "scaling an input through .data (Q.data /= math.sqrt(d_k)) to get past the in-place error "
+                           "on a leaf: autograd never sees a change made through .data, so that input's gradient "
+                           "misses the 1 / sqrt(d_k) factor (sqrt(d_k) times too large), and the caller's tensor is "
+                           "changed on every call; scale out of place (scores = Q @ K.transpose(-2, -1) / "
+                           "math.sqrt(d_k))",
     "fully_masked_uniform": "filling masked scores with a large finite number: a query whose keys are all "
                             "masked averages V instead of returning zeros",
     "crash_on_mask_none": "crashing when mask=None",
     "upper_triangular_mask": "an upper-triangular (future-looking) mask instead of a lower-triangular one",
-    "causal_excludes_self": "a causal mask that hides the diagonal: a token may not see itself",
+    "causal_excludes_self": "a causal mask that hides the diagonal: a token may not see itself (a prefix slice "
+                            "scores[i, :i] stops before query i's own key; keys 0..i are scores[i, :i + 1])",
     "causal_includes_next": "a causal mask off by one the other way (tril(diagonal=1)): each token also sees "
                             "the next one",
     "causal_bottom_right": "a causal mask aligned at the bottom-right instead of the top-left "
@@ -442,6 +457,10 @@ MISCONCEPTIONS = {
     "shape_as_string": "writing a shape as text (\"(4, 10, 10)\" or \"4x10x10\", what print shows) instead of a "
                        "tuple of Python ints: a string is not a shape, nothing can compare or index it as one; "
                        "write weights_shape = (4, 10, 10), or tuple(weights.shape)",
+    "count_over_itself": "dividing a count by itself (the same list entry on both sides of the /, after an index "
+                         "counted from 1 was clipped or wrapped into range): the ratio is 1 whatever the costs; list "
+                         "indexes start at 0, so for counts = [cost at T, cost at 2T] the ratio is counts[1] // "
+                         "counts[0]",
     "cost_ratio_as_increase": "giving how much the cost grows by (new / old - 1 = 3, a 300% increase, or the "
                               "extra multiply-adds new - old) instead of the factor it grows by: the ratio is "
                               "new / old = (2T)^2 d_k / (T^2 d_k) = 4 (the new cost is 4 times the old, which is "

@@ -237,7 +237,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
     _compare(got, ref.weights3_causal, lambda: {**_causal_variants(), **_rounded(ref.weights3_causal),
                                                 **_plain_sum(True), **_e_rounded(True),
                                                 **diag.trace_stale_scale("weights3_causal"), **diag.trace_negated(True),
-                                                **diag.cumsum_denominators(), **diag.causal_weights_padded_left()},
+                                                **diag.cumsum_denominators(), **diag.causal_prefix_variants()},
              "weights3_causal", submission=submission)
 
 
