@@ -3,6 +3,7 @@ answer that holds for any code with that mistake, never for a correct answer, an
 kinds coincide. In-process: the hidden tests' functions called with plain values and trusted proxies."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 import functools
 import importlib.util
 import math
@@ -458,7 +459,11 @@ def test_hand_trace_scaled_by_the_token_count_is_not_scale_by_d_v(causal: bool) 
     name, arg = ("test_weights3_causal", "weights3_causal") if causal else ("test_weights3", "weights3")
     test = _test("q6", name)
     assert _key(lambda: test(**{arg: _trace_weights(math.sqrt(3), causal)})) == "scale_by_T"
-    assert _key(lambda: test(**{arg: _trace_weights(math.sqrt(ref.V3.shape[-1]), causal)})) == "scale_by_d_v"
+    # sqrt(d_v) = sqrt(2) = d_k ** 0.25 on the trace (naming round 58): scale_by_d_v only where the cells read V's width
+    d_v = _trace_weights(math.sqrt(ref.V3.shape[-1]), causal)
+    reads_width = SimpleNamespace(cells=[f"scores3 = Q3 @ K3.T / math.sqrt(V3.shape[-1])\n{arg} = torch.softmax(scores3, -1)\n"])
+    assert _key(lambda: test(**{arg: d_v, "submission": reads_width})) == "scale_by_d_v"
+    assert _key(lambda: test(**{arg: d_v})) == ""
     assert _key(lambda: test(**{arg: _trace_weights(2.0, causal)})) is None
 
 

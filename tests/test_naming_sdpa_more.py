@@ -3,6 +3,7 @@ matches what that mistake gives on the same input, or a second call shows it, an
 function; the test shapes keep every catalogued mistake apart."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 import importlib.util
 import itertools
 import math
@@ -355,7 +356,9 @@ def test_mask_all_for_mask_any_is_named_only_as_itself(dtype) -> None:
 
 @pytest.mark.parametrize("question, test, kwargs, key", [
     ("q2", "test_scale_divisor", {"scale_divisor": 64 ** 1 / 2}, "scale_precedence"),
-    ("q2", "test_score_variances", {"raw_score_var": ref.raw_score_var, "scaled_score_var": ref.raw_score_var / 16},
+    # raw / 16 is d_k ** 1/2 = 4 and also sqrt(2 x 8), the batch read as heads (naming round 58): named by the source
+    ("q2", "test_score_variances", {"raw_score_var": ref.raw_score_var, "scaled_score_var": ref.raw_score_var / 16,
+                                    "submission": SimpleNamespace(cells=["scaled_score_var = (raw / (8 ** 1/2)).var()\n"])},
      "scale_precedence"),
     ("q8", "test_attn_entries", {"attn_entries": 1024 ^ 2}, "caret_is_xor"),
     ("q8", "test_attn_entries", {"attn_entries": 1024 * 64}, "entries_of_Q"),

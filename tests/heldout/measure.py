@@ -3906,7 +3906,8 @@ BLIND35_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # upper_triangular_mask on test_causal_rectangular ("with 5 queries and 5 keys it ... matches an
         # upper-triangular mask"): the transposed causal mask is that triangle (accepted as q4_arange_unsqueeze_swapped,
         # q09_transposed_matrix; borderline, it does not point at the transpose line)
-        "q5_mask_transposed_with_keys": ("one_edit_fix", "upper_triangular_mask"),
+        # now (naming round 58: mask_transposed_to_scores, by replay of the mirrored mask; its text says the mask transposed onto Q K^T, which this code does)
+        "q5_mask_transposed_with_keys": ("one_edit_fix", "upper_triangular_mask", "mask_transposed_to_scores"),
         # generic: None, "weights3_causal is not correct in row(s) [1] (recompute the scores ...)"; nothing says the
         # row is the lesson's worked example (0.5622, 0.4378) rather than this trace's softmax of (0.5, 1.0)
         "q6_causal_row_copied_from_lesson": ('trace_from_lesson_example',),   # now (after blind35: naming36)
