@@ -841,16 +841,25 @@ def _skipped_first(found: Discovery) -> list[str]:
     student's extra uploads (a PDF of the notebook, data files) named to sort first filled the note, and a classmate
     whose only file was `hw.ipynb.txt`, with no row anywhere, was not named (red-team round 92)."""
     graded = {p.lms_id for e in found.entries for p in e.submitters if p.lms_id}
+    # a flat folder's student is the file's name up to its first dot (aaron.ipynb): in the folder's order aaron.csv,
+    # aaron.docx, ... (his extras, he has a row) filled the note and gina.ipynb.txt (no row) went unnamed (round 94)
+    flat = {_stem(e.source) for e in found.entries if e.layout in ("flat", "zip")}
     turn: dict[str, int] = {}      # how many of each student's files came before
     order: dict[str, int] = {}     # each student, in the folder's order
     keys = []
-    for at, name in enumerate(found.skipped):
+    for name in found.skipped:
         m = _CANVAS.fullmatch(name)
         uid = m["uid"] if m else None
-        owner = f"canvas {uid}" if uid is not None else f"file {at}"
+        owner = f"canvas {uid}" if uid is not None else f"flat {_stem(name)}"
         nth = turn[owner] = turn.get(owner, -1) + 1
-        keys.append((uid in graded, nth, order.setdefault(owner, len(order))))
+        has_row = uid in graded if uid is not None else _stem(name) in flat
+        keys.append((has_row, nth, order.setdefault(owner, len(order))))
     return [found.skipped[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
+
+
+def _stem(name: str) -> str:
+    """A flat folder's file name up to its first dot: the student it is named for (aaron.ipynb, aaron.pdf)."""
+    return name.split(".", 1)[0]
 
 
 def as_json(found: Discovery) -> str:

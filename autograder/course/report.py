@@ -170,7 +170,12 @@ def _formula_chars(r: SubmissionResult) -> int:
     """How much LaTeX a submission's written answers hold (what typesetting them costs, roughly): the order in which
     report.html typesets the class's answers."""
     from autograder.course.feedback import _MATH, clean_answer
-    return sum(m.end() - m.start() for a in r.manual for m in _MATH.finditer(clean_answer(a.text)))
+    from autograder.grading.attachments import split_references
+    # read as answer_html reads it, piece by piece between image references: over the whole text, `$$ ![](...) $$`
+    # paired the reference's two $$ and left a long formula after it uncounted (27 characters for 632 typeset: the
+    # submission sorted first and spent its whole budget; red-team round 94)
+    return sum(m.end() - m.start() for a in r.manual for piece in split_references(clean_answer(a.text))
+               if isinstance(piece, str) for m in _MATH.finditer(piece))
 
 
 def _written_answers(results: list[SubmissionResult], who: dict[str, str]) -> tuple[list[tuple[str, str, str, Any]], str]:

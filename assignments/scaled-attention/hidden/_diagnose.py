@@ -7412,6 +7412,10 @@ def _head_arg_kinds(fdef) -> list[tuple[str, str, str]]:
                 if isinstance(a, ast.Name):
                     bound.setdefault(a.id, []).append(n.target)
 
+    # a name's kind at a depth, worked out once: unremembered, 8 bindings followed 4 deep cost 8^4 walks per argument,
+    # seconds of the grader's CPU for a cell of `a = a` and `attention(a,a,a)` calls (red-team round 94)
+    named: dict[tuple[str, int], str] = {}
+
     def kind(e, depth=0) -> str:
         if isinstance(e, (ast.Subscript, ast.Tuple)):
             return "sliced"
@@ -7422,8 +7426,10 @@ def _head_arg_kinds(fdef) -> list[tuple[str, str, str]]:
         if isinstance(e, ast.Call) and getattr(e.func, "attr", getattr(e.func, "id", "")) in ("matmul", "mm"):
             return "whole"
         if isinstance(e, ast.Name) and e.id in bound and depth < 4:
-            kinds = {kind(v, depth + 1) for v in bound[e.id][:8]}
-            return kinds.pop() if len(kinds) == 1 else ""
+            if (e.id, depth) not in named:
+                kinds = {kind(v, depth + 1) for v in bound[e.id][:8]}
+                named[(e.id, depth)] = kinds.pop() if len(kinds) == 1 else ""
+            return named[(e.id, depth)]
         return ""
 
     found = []
