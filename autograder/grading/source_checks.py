@@ -958,11 +958,15 @@ class _Notebook:
         base = n.value.func if isinstance(n.value, ast.Call) and not (n.value.args or n.value.keywords) else n.value
         if not isinstance(base, ast.Name) or not _is_global(base.id, chain):
             return False
-        bound = self.live_bindings(base.id)
-        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain:
-            return False
-        cls = bound[0].node
-        if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords or cls.decorator_list:
+        cls = self._only_binding(base.id)
+        if isinstance(cls, ast.Call) and isinstance(cls.func, ast.Name) and not (cls.args or cls.keywords):
+            # red-team round 93: `OPS = Ops()` bound once, then `OPS.softmax(x)`: the instance's lookup is the class's
+            # (a store into `OPS.softmax` is walked as attr_stores, as for the class)
+            cls = self._only_binding(cls.func.id)
+        # red-team round 93: `object` as the one base is no base (the class's lookup is its own body's, then object's)
+        plain_bases = all(isinstance(b, ast.Name) and b.id == "object" for b in getattr(cls, "bases", ())) \
+            and "object" not in self.any_stores
+        if not isinstance(cls, ast.ClassDef) or not plain_bases or cls.keywords or cls.decorator_list:
             return False
         # red-team round 84: a `__new__` makes `Ops()` any object (`return torch`), whose attribute the class body never
         # binds: `Ops().softmax` was torch's with the rule point kept. A class that binds one anywhere keeps the old reading
@@ -974,6 +978,17 @@ class _Notebook:
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == n.attr for t in stmt.targets):
                 return True
         return False
+
+    def _only_binding(self, name: str) -> ast.AST | None:
+        """The node `name` is bound to at module level when that is its one binding, values stored into it aside.
+        Red-team round 93: `Ops.softmax(x, dim)` (a call with arguments) is also read as a possible store into `Ops`
+        (a "mutation" binding: `ops.append(f)`), and a right class called so lost the rule point its
+        `stable_softmax = Ops.softmax` kept. Such stores still reach the walk: `follow` walks each mutation's values,
+        and a store into the attribute itself is walked through attr_stores."""
+        bound = [b for b in self.live_bindings(name) if b.kind != "mutation"]
+        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain:
+            return None
+        return bound[0].node
 
     def qualname(self, n: ast.AST) -> str | None:
         """`F.softmax` -> `torch.nn.functional.softmax` when F is an imported module (first alias)."""
