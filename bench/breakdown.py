@@ -8,7 +8,7 @@ Everything runs as the CLI runs it (`autograder grade`, `autograder batch`), wit
 exits; the sandbox's processes only report their own start in the zygote's ready message. All times are
 time.monotonic(), one clock for the whole machine, so processes line up. Wall-clock: on a shared
 machine every figure is disturbed by the others, so read the proportions, and compare before/after
-with farm-bench-like alternated runs, not with these.
+with whole-process timing in alternated pairs, not with these.
 
 1. start-up (`autograder grade` of one full-marks notebook, then `autograder batch -j J` of J+1
    notebooks), seconds from the launch of the command: the CLI's own imports, the zygote's launch,
