@@ -18,6 +18,7 @@ import jinja2
 
 from autograder.config import Course
 from autograder.course.outputs import results_name
+from autograder.grading.attachments import image_pixels
 from autograder.results import AnswerImage, ManualAnswer, SubmissionResult, misconception_texts
 
 if TYPE_CHECKING:
@@ -129,6 +130,10 @@ def class_diagnosis(results: list[SubmissionResult], submitters: Optional[dict[s
 # class of 1,600 made a page of gigabytes (100 students with a 4 MB photo each: 559 MB and 2.2 GB of this process's
 # memory to render it; red-team round 87). Past this, an answer's images are named and left to its feedback page.
 MAX_REPORT_IMAGE_BYTES = 64 * 2**20
+# And the pixels the reader's browser decodes for them: a 64-megapixel PNG of one colour is 8 KB, so 64 MB held
+# thousands (each submission's own are bounded by attachments.MAX_SUBMISSION_PIXELS: 100 students' 128 million made
+# 51 GB to decode; red-team round 95). 256 million (1 GB) holds twenty 12-megapixel photos.
+MAX_REPORT_PIXELS = 256_000_000
 
 
 def _embedded_images(results: list[SubmissionResult]) -> "Iterator[tuple[SubmissionResult, ManualAnswer, list[AnswerImage]]]":
@@ -139,12 +144,14 @@ def _embedded_images(results: list[SubmissionResult]) -> "Iterator[tuple[Submiss
     (red-team round 92); now whoever attaches most is the one whose images are left to the feedback page."""
     def attached(r: SubmissionResult) -> int:
         return sum(len(a.data) for m in r.manual for a in m.attachments)
-    used, embedded = 0, set()
+    used, used_pixels, embedded = 0, 0, set()
     for i in sorted(range(len(results)), key=lambda i: attached(results[i])):   # stable: ties keep the class's order
         for j, m in enumerate(results[i].manual):
             size = sum(len(a.data) for a in m.attachments)
-            if used + size <= MAX_REPORT_IMAGE_BYTES:
+            pixels = sum(image_pixels(a) for a in m.attachments if a.data) if size else 0
+            if used + size <= MAX_REPORT_IMAGE_BYTES and used_pixels + pixels <= MAX_REPORT_PIXELS:
                 used += size
+                used_pixels += pixels
                 embedded.add((i, j))
     for i, r in enumerate(results):
         for j, m in enumerate(r.manual):
@@ -154,7 +161,8 @@ def _embedded_images(results: list[SubmissionResult]) -> "Iterator[tuple[Submiss
                 yield r, m, list(m.attachments)
                 continue
             note = (f"shown on this submission's feedback page (report.html embeds at most "
-                    f"{MAX_REPORT_IMAGE_BYTES // 2**20} MB of images for the whole class)")
+                    f"{MAX_REPORT_IMAGE_BYTES // 2**20} MB and {MAX_REPORT_PIXELS // 1_000_000} million pixels of images "
+                    "for the whole class)")
             yield r, m, [a if not a.data else AnswerImage(name=a.name, note=note) for a in m.attachments]
 
 

@@ -11,7 +11,8 @@ kept only as a sentence that names it: "an attachment of type SVG, not shown".
 Limits (grading.yml): `attachment_mb` per image and `attachments_mb` per submission, in decoded bytes.
 Attachments are taken out of the notebook before `notebook_mb` is measured, as outputs are: they are
 never graded, and a photo must never make a submission ungradable. An image past a limit is named, not
-shown; `upload_mb` still bounds the file as a whole.
+shown; `upload_mb` still bounds the file as a whole. What a browser decodes is bounded too: MAX_PIXELS per image
+(a GIF's every frame counted) and MAX_SUBMISSION_PIXELS for a submission's shown images together.
 
 Rendering (`image_html`, `reference_html`) checks the bytes again and draws `<img src="data:...">`
 from them; every name is escaped. An image the student wrote into the text itself (a data: URL, an
@@ -33,6 +34,9 @@ MAX_NAME_CHARS = 200          # of an attachment's name, kept
 # A picture's size as its header states it: a 5 MB PNG can inflate to a billion pixels (a few GB in
 # the browser that draws it). 64 million pixels holds a 48-megapixel phone photo.
 MAX_PIXELS = 64_000_000
+# All of a submission's shown images together: a 64-megapixel 1-bit PNG of one colour is 8 KB, so attachments_mb held
+# 50 of them (12.8 GB for the feedback page's browser to decode; red-team round 95). Two 48-megapixel photos fit.
+MAX_SUBMISSION_PIXELS = 2 * MAX_PIXELS
 _MIME = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif"}
 _WORD = {"png": "PNG", "jpeg": "JPEG", "gif": "GIF"}
 _SPACE = {ord(c): None for c in " \t\r\n\f\v"}
@@ -83,9 +87,9 @@ def pixel_size(kind: str, data: bytes) -> Optional[tuple[int, int]]:
             return None
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if kind == "gif":
-        if len(data) < 10:
+        if len(data) < 13:
             return None
-        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+        return _gif_bounds(data)
     if kind == "jpeg":
         i = 2
         while i + 4 <= len(data):
@@ -108,6 +112,32 @@ def pixel_size(kind: str, data: bytes) -> Optional[tuple[int, int]]:
             i += 2 + length
         return None
     return None
+
+
+def _gif_bounds(data: bytes) -> tuple[int, int]:
+    """A GIF's size as a browser draws it: its logical screen grown to every frame's bounds. Firefox and Chromium
+    grow the canvas to a first frame larger than the screen (broken GIFs), so a 1x1 screen could hold a frame of
+    30000 x 30000 (3.6 GB to decode; red-team round 95); every frame is counted, not only the first. The blocks
+    are walked once (linear); a damaged or cut stream ends the walk where a browser stops drawing."""
+    width, height = int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    i = 13 + (3 << ((data[10] & 7) + 1) if data[10] & 0x80 else 0)
+    while i < len(data):
+        block = data[i]
+        if block == 0x21:                                    # extension: label, then sub-blocks
+            i += 2
+        elif block == 0x2C:                                  # image descriptor: left, top, width, height, flags
+            if i + 10 > len(data):
+                break
+            left, top, w, h = (int.from_bytes(data[i + k:i + k + 2], "little") for k in (1, 3, 5, 7))
+            width, height = max(width, left + w), max(height, top + h)
+            flags = data[i + 9]
+            i += 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0) + 1   # local colour table, LZW code size
+        else:                                                # the trailer, or bytes no browser reads on from
+            break
+        while i < len(data) and data[i]:                     # sub-blocks up to the empty one
+            i += 1 + data[i]
+        i += 1
+    return width, height
 
 
 def decode(value: object) -> Optional[bytes]:
@@ -152,6 +182,7 @@ class AttachmentReader:
         self.total = int(total_mb * 2**20)
         self.kept = 0       # decoded bytes kept so far
         self.read = 0       # attachments looked at so far
+        self.pixels = 0     # pixels of the images kept so far (MAX_SUBMISSION_PIXELS)
 
     def cell(self, attachments: object, text: str, taken: set[str]) -> tuple[str, list[AnswerImage]]:
         """One markdown cell's attachments (its `attachments` value, any JSON) -> (its text, images).
@@ -211,7 +242,12 @@ class AttachmentReader:
         if dims[0] * dims[1] > MAX_PIXELS:
             return AnswerImage(name=name, note=f"a {_WORD[kind]} image of {dims[0]} x {dims[1]} pixels, more than "
                                                f"{MAX_PIXELS // 1_000_000} million, not shown")
+        if self.pixels + dims[0] * dims[1] > MAX_SUBMISSION_PIXELS:
+            return AnswerImage(name=name, note=f"a {_WORD[kind]} image of {dims[0]} x {dims[1]} pixels, not shown: this "
+                                               f"submission's images together pass {MAX_SUBMISSION_PIXELS // 1_000_000} "
+                                               "million pixels")
         self.kept += len(data)
+        self.pixels += dims[0] * dims[1]
         return AnswerImage(name=name, kind=cast(ImageKind, kind), data=base64.b64encode(data).decode("ascii"))
 
 
@@ -311,6 +347,13 @@ def _verified(image: AnswerImage) -> Optional[bytes]:
     if dims is None or dims[0] <= 0 or dims[1] <= 0 or dims[0] * dims[1] > MAX_PIXELS:
         return None
     return data
+
+
+def image_pixels(image: AnswerImage) -> int:
+    """How many pixels a browser decodes to draw this attachment (0 when it is not shown)."""
+    data = _verified(image)
+    dims = None if data is None or image.kind is None else pixel_size(image.kind, data)
+    return 0 if dims is None else dims[0] * dims[1]
 
 
 def _note_html(text: str) -> str:
