@@ -986,7 +986,10 @@ class _Notebook:
         `stable_softmax = Ops.softmax` kept. Such stores still reach the walk: `follow` walks each mutation's values,
         and a store into the attribute itself is walked through attr_stores."""
         bound = [b for b in self.live_bindings(name) if b.kind != "mutation"]
-        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain:
+        # red-team round 96: a `*` import binds the names it exports, which no binding records (`class Tensor` with its
+        # own softmax, then `from torch import *`: `Tensor.softmax` was torch's, read as the class's): no one binding for such a name
+        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain \
+                or any(_star_exports(m, name) for m in self.star_modules):
             return None
         return bound[0].node
 
@@ -1006,6 +1009,18 @@ class _Notebook:
 # ---------------------------------------------------------------------------------------------------
 # the question
 # ---------------------------------------------------------------------------------------------------
+
+def _star_exports(module: str, name: str) -> bool:
+    """Whether `from module import *` may bind `name`: the module as the notebook's run loaded it (never imported
+    here: importing runs its code); one not loaded is taken to export everything."""
+    loaded = sys.modules.get(module)
+    if loaded is None:
+        return True
+    exported = getattr(loaded, "__all__", None)
+    if isinstance(exported, (list, tuple)):
+        return name in exported
+    return not name.startswith("_") and hasattr(loaded, name)
+
 
 def _readable(module: str) -> bool:
     top = module.split(".")[0]
@@ -1064,6 +1079,10 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
 
     def follow(name: str, via: tuple[str, ...]) -> Use | None:
         bindings = nb.live_bindings(name)
+        # red-team round 96: a `*` import rebinds the names its module exports, recorded as no binding: `def
+        # gumbel_softmax` of the notebook's own, then `from torch.nn.functional import *`, was walked as the def
+        if bindings and nb.star_modules and matches(name) and any(_star_exports(m, name) for m in nb.star_modules):
+            return Use(func_name, via[1:], f"`{name}` (a `*` import may replace the notebook's own)")
         is_module = any(b.kind == "import" for b in bindings)
         if any(nb.holds_state(b, is_module) for b in bindings):
             walk_pool(via)
