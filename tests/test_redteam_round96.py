@@ -8,7 +8,8 @@ replays, rounds 92-94's report and skipped-file note).
   `Tensor.softmax(x, dim)` ran torch's built-in softmax with find_use answering None (no use: the rule point kept).
   Measured in /tmp/rt96/star.py (also `from torch.nn.functional import *`, which exports `Tensor`; an instance bound
   once, `OPS = Ops()`, before the import). Now a name a `*`-imported module exports (its `__all__`, else its public
-  names, read off the module as the run loaded it; one not loaded exports everything) has no one binding: the
+  names, read off the module as the grader has it loaded; one not loaded there exports everything) has no one binding
+  where the import runs after the name's last binding: the
   attribute is read as before round 81, a use; the same class without the import, or beside `from math import *`,
   keeps round 93's reading.
 - **The notebook's own def replaced by a `*` import** (rule point, older than today's rounds, found on the way). A
@@ -70,4 +71,23 @@ def test_own_class_without_a_star_import_keeps_the_reading():
 def test_star_import_that_exports_neither_name_keeps_the_reading():
     # math exports neither `Tensor` nor `stable_softmax`: round 93's reading stands beside it
     source = "from math import *\n" + own_class("Tensor") + CALL.format("Tensor.softmax")
+    assert find_use([IMPORTS, source], "stable_softmax", ["softmax"]) is None
+
+
+def test_a_star_import_above_the_notebooks_own_binding_replaces_nothing():
+    """Review of round 96: `_star_exports` reads modules as the GRADER has them loaded, and matplotlib is not loaded
+    there, so `from matplotlib.pyplot import *` in a right notebook's imports cell read as exporting everything and
+    cost the rule point of every def below it (`stable_softmax` itself was the use). A `*` import stands at module
+    level and cells run once in order: one above the name's last binding is undone by it."""
+    import sys
+    assert "matplotlib.pyplot" not in sys.modules or pytest.skip("the case needs a module the grader has not loaded")
+    helper = "def softmax_rows(x, dim=-1):\n" + BODY.replace("        ", "    ") + CALL.format("softmax_rows")
+    above = "from matplotlib.pyplot import *\n"
+    assert find_use([IMPORTS + above, helper], "stable_softmax", ["softmax"]) is None
+    assert find_use([IMPORTS, helper, above], "stable_softmax", ["softmax"]) is not None   # below: may replace it
+    # torch's own Tensor rebound by the class written after the star import: the class's method runs
+    source = "from torch import *\n" + own_class("Tensor") + CALL.format("Tensor.softmax")
+    namespace: dict = {}
+    exec(IMPORTS + source, namespace)
+    assert isinstance(namespace["Tensor"], type) and namespace["Tensor"].__module__ != "torch"
     assert find_use([IMPORTS, source], "stable_softmax", ["softmax"]) is None

@@ -360,6 +360,7 @@ class _Notebook:
         self.attr_stores: dict[str, list[tuple[ast.AST, Chain]]] = {}
         self.module_aliases: dict[str, set[str]] = {}
         self.star_modules: set[str] = set()
+        self.star_imports: list[tuple[str, tuple[int, int, int]]] = []   # (module, where) of each `*` import
         self.dynamic: list[str] = []
         self.weights_only_loads: set[int] = set()   # torch.load(..., weights_only=True): its func node ids
         self.membership_tests: set[int] = set()     # `"google.colab" in sys.modules`: its `sys.modules` node ids
@@ -493,6 +494,7 @@ class _Notebook:
                 for al in n.names:
                     if al.name == "*":
                         self.star_modules.add(module)
+                        self.star_imports.append((module, self._at))
                         continue
                     bound = al.asname or al.name
                     if al.name in calls and not in_class:
@@ -988,10 +990,18 @@ class _Notebook:
         bound = [b for b in self.live_bindings(name) if b.kind != "mutation"]
         # red-team round 96: a `*` import binds the names it exports, which no binding records (`class Tensor` with its
         # own softmax, then `from torch import *`: `Tensor.softmax` was torch's, read as the class's): no one binding for such a name
-        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain \
-                or any(_star_exports(m, name) for m in self.star_modules):
+        if len(bound) != 1 or bound[0].kind != "code" or bound[0].chain or self.star_may_rebind(name):
             return None
         return bound[0].node
+
+    def star_may_rebind(self, name: str) -> bool:
+        """Whether a `*` import that runs after `name`'s last binding (values stored into it aside) may bind it (red-team
+        round 96). Cells run once, in order, and a `*` import stands only at module level, so one written before the
+        last binding is undone by it: `from matplotlib.pyplot import *` in the imports cell, above a right `def
+        stable_softmax`, had cost the rule point (matplotlib is not loaded in the grader, so read as exporting
+        everything)."""
+        last = max((b.where for b in self.live_bindings(name) if b.kind != "mutation"), default=(0, 0, 0))
+        return any(at > last and _star_exports(module, name) for module, at in self.star_imports)
 
     def qualname(self, n: ast.AST) -> str | None:
         """`F.softmax` -> `torch.nn.functional.softmax` when F is an imported module (first alias)."""
@@ -1011,8 +1021,12 @@ class _Notebook:
 # ---------------------------------------------------------------------------------------------------
 
 def _star_exports(module: str, name: str) -> bool:
-    """Whether `from module import *` may bind `name`: the module as the notebook's run loaded it (never imported
-    here: importing runs its code); one not loaded is taken to export everything."""
+    """Whether `from module import *` may bind `name`, read off the module as THIS process has it loaded (the rule
+    tests run in the trusted grader, which never runs the notebook, and never import a module for it: importing runs
+    its code, and the stdlib holds `antigravity`). torch and numpy are loaded here, so their star imports are read
+    exactly; one not loaded here (matplotlib.pyplot, scipy.special) is taken to export everything: fail closed, so a
+    notebook's own helper whose name holds a forbidden word, beside such a star import, is charged with a message that
+    names the star import (remove it, or import the names it uses)."""
     loaded = sys.modules.get(module)
     if loaded is None:
         return True
@@ -1081,7 +1095,7 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
         bindings = nb.live_bindings(name)
         # red-team round 96: a `*` import rebinds the names its module exports, recorded as no binding: `def
         # gumbel_softmax` of the notebook's own, then `from torch.nn.functional import *`, was walked as the def
-        if bindings and nb.star_modules and matches(name) and any(_star_exports(m, name) for m in nb.star_modules):
+        if bindings and matches(name) and nb.star_may_rebind(name):
             return Use(func_name, via[1:], f"`{name}` (a `*` import may replace the notebook's own)")
         is_module = any(b.kind == "import" for b in bindings)
         if any(nb.holds_state(b, is_module) for b in bindings):
