@@ -24,16 +24,21 @@ from typing import Any
 # end a CSV row), bidi embeddings, overrides, isolates and marks (a name that reads otherwise than it
 # is stored), zero-width characters, line and paragraph separators, the BOM, and lone surrogates:
 # the bytes of a name that are not UTF-8, which Python keeps as U+DC80..U+DCFF and no UTF-8 output
-# (JSON, CSV, HTML, SQLite, a terminal) can hold.
-UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029"
-                     "\u2060-\u2069\ufeff\ud800-\udfff]")
+# (JSON, CSV, HTML, SQLite, a terminal) can hold. And every other default-ignorable code point
+# (Unicode's DerivedCoreProperties: a character drawn as nothing): `bo<U+034F>b.ipynb`, a combining
+# grapheme joiner, a variation selector, a tag character, a soft hyphen or a Hangul filler inside a
+# name showed as `bob.ipynb` in every table, CSV and page beside the real bob's row (red-team round 99).
+_IGNORABLE = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+              "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+              "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+UNSHOWN = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_IGNORABLE}\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
     o = ord(match.group())
     if 0xDC80 <= o <= 0xDCFF:  # a byte that is not UTF-8, as the OS's name decoding kept it
         return f"\\x{o - 0xDC00:02x}"
-    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}"
+    return f"\\x{o:02x}" if o <= 0xFF else f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}"
 
 
 def escape_unshown(text: str) -> str:
@@ -67,8 +72,9 @@ def shown_name(name: "str | bytes | os.PathLike[str]", limit: int = 200) -> str:
 
 # --- identity ----------------------------------------------------------------------------------------
 # C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators,
-# BOM: none has a place in a name, and several rewrite what a terminal or spreadsheet shows.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]")
+# BOM, and every other character drawn as nothing (_IGNORABLE): none has a place in a name, and several rewrite
+# what a terminal or spreadsheet shows.
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_IGNORABLE}]")
 _SPACES = re.compile(r"\s+")
 
 

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from autograder.course.exports import Discovery, Student
     from autograder.course.lateness import Lateness
 
+# A "who (points)" cell runs many people's names together: each name is a left-to-right isolate (<bdi dir="ltr">), so
+# the points after a name written in Arabic or Hebrew letters stay after it. Without, "alice (25), سارة (5), علي (30)"
+# was drawn "alice (25), (5) سارة ,(30) علي" (Chromium), each number beside another person (red-team round 99).
 TEMPLATE = jinja2.Template("""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'">
@@ -63,10 +66,10 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 <h2>Mistakes across the class</h2>
 <p class="muted">Each failure grouped by the mistake that explains it, as every student's feedback page groups it; points lost include the rule points a mistake withheld. Each name links to that student's feedback page.</p>
 {% if misconceptions %}<table id="misconceptions"><tr><th>mistake</th><th class="num">students</th><th class="num">submissions</th><th class="num">points lost</th><th>who (points it cost them)</th></tr>
-{% for key, desc, people, count, cost, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
+{% for key, desc, people, count, cost, who in misconceptions %}<tr><td><b>{{ key }}</b>: {{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<bdi dir="ltr"><a href="{{ feedback_of[sub] }}">{{ label }}</a></bdi> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% else %}<p>None detected.</p>{% endif %}
 {% if unexplained %}<table id="unexplained"><tr><th>failures no known mistake explains</th><th class="num">students</th><th class="num">submissions</th><th class="num">points lost</th><th>who (points)</th></tr>
-{% for desc, people, count, cost, who in unexplained %}<tr><td>{{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<a href="{{ feedback_of[sub] }}">{{ label }}</a> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
+{% for desc, people, count, cost, who in unexplained %}<tr><td>{{ desc }}</td><td class="num">{{ people }}</td><td class="num">{{ count }}</td><td class="num">{{ cost }}</td><td class="who">{% for label, sub, lost in who %}<bdi dir="ltr"><a href="{{ feedback_of[sub] }}">{{ label }}</a></bdi> ({{ lost }}){{ ", " if not loop.last }}{% endfor %}</td></tr>{% endfor %}
 </table>{% endif %}
 {% if late_rows %}<h2>Late submissions</h2>
 <p id="late-summary">{{ late_count }} late · {{ penalised }} penalised · {{ waived }} waived{% if policy_applies %}{% else %} · no late policy in grading.yml, so nothing is taken off{% endif %}</p>

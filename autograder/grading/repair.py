@@ -40,7 +40,7 @@ import torch
 
 from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
-from autograder.grading.pyparse import parse, source_lines
+from autograder.grading.pyparse import holds_name_text, parse, source_lines
 from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
@@ -146,7 +146,7 @@ def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[in
     kinds = (ast.FunctionDef, ast.ClassDef) if classes else (ast.FunctionDef,)
     for index in range(len(cells) - 1, -1, -1):
         cell = cells[index]
-        if f"def {name}" not in cell and not (classes and f"class {name}" in cell):
+        if not holds_name_text(cell, "def", name) and not (classes and holds_name_text(cell, "class", name)):
             continue
         try:
             tree = parse(cell)
@@ -754,7 +754,8 @@ def _helpers(fn: ast.FunctionDef, cells: Sequence[str]) -> list[tuple[str, tuple
             break   # each look parses the helper's cell (and left_bound's twice more): bounded, not one per call
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in own
                 and node.func.id not in called
-                and any(f"def {node.func.id}" in c or f"class {node.func.id}" in c for c in cells)):
+                and any(holds_name_text(c, "def", node.func.id) or holds_name_text(c, "class", node.func.id)
+                        for c in cells)):
             called.append(node.func.id)
     return [(h, found) for h in called if (found := last_def(cells, h, classes=True)) is not None]
 

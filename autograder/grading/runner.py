@@ -470,14 +470,31 @@ def unbound_answer(name: str, submission: SubmissionInfo | None) -> Misconceptio
                                  "found no such key: " + describe("answer_lookup_missed"))
         return None
     kind, shown = found
+    shown, odd = spelt_out(shown) if kind == "misspelled" else (shown, "")
     key = {"annotated": "answer_annotated_not_assigned", "compared": "answer_compared_not_assigned",
            "arrow": "answer_r_arrow_not_assigned", "misspelled": "answer_name_misspelled",
            "local": "answer_bound_in_function"}[kind]
     said = {"annotated": f"the notebook has `{shown}`, an annotation", "compared": f"the notebook has `{shown}`, a "
             "comparison", "arrow": f"the notebook has `{shown}`, which Python reads as the comparison "
-            f"`{shown.replace('<-', '< -', 1)}`", "misspelled": f"and the notebook binds `{shown}`",
+            f"`{shown.replace('<-', '< -', 1)}`", "misspelled": f"and the notebook binds `{shown}`{odd}",
             "local": f"the notebook binds it only inside a function, `{shown}`"}[kind]
     return Misconception(key, f"`{name}` is not defined{',' if kind == 'misspelled' else ':'} {said}: " + describe(key))
+
+
+def spelt_out(name: str) -> tuple[str, str]:
+    """A name the notebook binds in place of an asked one, as the student must read it, and a note naming what is
+    odd in it: each character that is not ASCII written as its code point, the first two named. `cаusal_mask` (a
+    Cyrillic а) or `causal_mask<U+034F>` (a joiner drawn as nothing) was shown as itself: "`causal_mask` is not
+    defined, and the notebook binds `causal_mask`", a diagnosis that reads as false and hides the one letter to
+    retype (red-team round 99)."""
+    import unicodedata
+    if name.isascii():
+        return name, ""
+    odd = list(dict.fromkeys(c for c in name if not c.isascii()))
+    said = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in odd[:2])
+    written = "".join(c if c.isascii() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in name)
+    verb = "is not an ASCII character" if len(odd) == 1 else "are not ASCII characters"
+    return written, f" ({said}{' and more' if len(odd) > 2 else ''} {verb})"
 
 
 def left_unanswered(error: NotAnswered, submission: SubmissionInfo | None) -> Misconception:

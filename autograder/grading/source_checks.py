@@ -39,7 +39,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from autograder.grading.pyparse import parse, unparse
+from autograder.grading.pyparse import holds_name_text, parse, unparse
 
 # Libraries whose code is not the student's (with the standard library): reading their attributes is
 # checked by name. Anything imported from elsewhere (a file the notebook wrote, a relative import)
@@ -1727,7 +1727,7 @@ def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> as
     """The notebook's last top-level `def name` (the one a Run All leaves in place), parsed; None where there is
     none readable (or, with `max_chars`, none in a cell that short). Student text: parsed, never run."""
     for cell in reversed(cells):
-        if f"def {name}" not in cell or (max_chars and len(cell) > max_chars):
+        if not holds_name_text(cell, "def", name) or (max_chars and len(cell) > max_chars):
             continue
         try:
             tree = parse(cell)
