@@ -3,7 +3,7 @@ change touched, and merge refuses shards graded differently.
 
     file_sha256          a file's digest (a submission's bytes)
     submission_seed      the hidden inputs' seed of one submission in a batch (resumes and shards agree)
-    grading_fingerprint  hidden tests, reference, grading.yml's settings, this package's code
+    grading_fingerprint  hidden tests, reference, grading.yml's settings, this package's code, torch's version
     why_regraded         which of those changed, in words
 
 Only bytes are read: nothing of the tests or the reference is imported here."""
@@ -88,13 +88,15 @@ def _imported_names(source: bytes) -> set[str]:
     return names
 
 
-def course_modules_digest(course_root: Path, hidden: Path) -> str:
-    """sha256 over the modules at the course root that the hidden tests import, and those they import in turn
-    (hidden._expose_reference puts the course root on sys.path: `from course_answers import ANSWER` decides a
-    score as the tests do). The reference and this package have parts of their own."""
-    h = hashlib.sha256()
+def _course_modules(course_root: Path, hidden: Path, reference: list[Path]) -> list[tuple[str, Path, bool]]:
+    """(name, path, whether a package) of each module at the course root that the hidden tests or the `reference`
+    files import, and of those they import in turn, in the order found. The reference and this package are left out:
+    they have parts of their own in the fingerprint, and travel in the Gradescope zip by their own rules."""
+    found: list[tuple[str, Path, bool]] = []
     seen: set[str] = {"reference", "autograder"}
-    queue = [p for _, p in _files_under(hidden) if p.suffix == ".py" and p.is_file()]
+    # the reference's own imports decide a score as the tests' do: `from course_constants import POWER` in
+    # reference/toy.py turned a right notebook's 4/4 into 2/4 with the fingerprint unchanged (red-team round 97)
+    queue = [*reversed(reference), *(p for _, p in _files_under(hidden) if p.suffix == ".py" and p.is_file())]
     read: set[str] = set()
     while queue:
         source_file = queue.pop()
@@ -106,17 +108,45 @@ def course_modules_digest(course_root: Path, hidden: Path) -> str:
             seen.add(name)
             module, package = course_root / f"{name}.py", course_root / name
             if module.is_file():
-                h.update(f"{name}.py\0{file_sha256(module)}\0".encode())
+                found.append((name, module, False))
                 queue.append(module)
             elif package.is_dir():
-                h.update(f"{name}/\0{tree_digest(package)}\0".encode())
+                found.append((name, package, True))
                 queue += [p for _, p in _files_under(package) if p.suffix == ".py" and p.is_file()]
+    return found
+
+
+def course_modules_digest(course_root: Path, hidden: Path) -> str:
+    """sha256 over the modules at the course root that the hidden tests or the reference import, and those they
+    import in turn (hidden._expose_reference puts the course root on sys.path: `from course_answers import ANSWER`
+    decides a score as the tests do). The reference and this package have parts of their own."""
+    h = hashlib.sha256()
+    reference = [p for _, p in _files_under(course_root / "reference") if p.suffix == ".py" and p.is_file()]
+    for name, path, is_package in _course_modules(course_root, hidden, reference):
+        if is_package:
+            h.update(f"{name}/\0{tree_digest(path)}\0".encode())
+        else:
+            h.update(f"{name}.py\0{file_sha256(path)}\0".encode())
     return h.hexdigest()
+
+
+def course_module_files(course_root: Path, hidden: Path, reference: list[Path]) -> list[tuple[str, Path]]:
+    """(path relative to the course root, file) of every file of the course-root modules the hidden tests and the
+    `reference` files (those the zip carries) import (_course_modules): what the Gradescope zip must carry beside them
+    for them to load there as they load in `grade` and `batch`."""
+    files: list[tuple[str, Path]] = []
+    for name, path, is_package in _course_modules(course_root, hidden, reference):
+        if is_package:
+            files += [(f"{name}/{rel}", p) for rel, p in _files_under(path) if p.is_file()]
+        else:
+            files.append((f"{name}.py", path))
+    return files
 
 
 def grading_fingerprint(course: "Course", slug: str, isolation: "Isolation | None" = None) -> tuple[str, dict[str, str]]:
     """(fingerprint, {part: digest}) of everything that decides a score: the assignment's hidden
-    test files, the reference modules, grading.yml's settings for it and this package's code (its version and its files).
+    test files, the reference modules, grading.yml's settings for it, this package's code (its version and its files)
+    and the versions of Python, torch and numpy installed (runtime_versions).
     The sandbox level asked for (`isolation`, or AUTOGRADER_ISOLATION; none: the strongest this host starts) is a
     part: a grade made under `--isolation rlimits` is not served to a rerun at the default level.
     Only bytes are read: nothing of the tests or the reference is imported here."""
@@ -126,7 +156,10 @@ def grading_fingerprint(course: "Course", slug: str, isolation: "Isolation | Non
     settings.pop("similarity", None)  # the similarity report is advice: it decides no score
     settings.pop("late_policy", None)  # applied to totals after scoring: a new policy regrades nothing
     relevant = {"limits": course.config.limits.model_dump(mode="json"), "devices": course.config.devices,
-                "gpu_points": course.config.gpu_points, "assignment": settings}
+                "gpu_points": course.config.gpu_points, "assignment": settings,
+                # a notebook whose metadata names another of the course's assignments is rejected (Grader.grade):
+                # one named for an assignment added since was served "graded" from the journal (red-team round 97)
+                "assignment names": sorted(course.config.assignments)}
     parts = {
         "the hidden tests": tree_digest(course.assignment_dir(slug) / "hidden"),
         "the course modules the hidden tests import": course_modules_digest(course.root, course.assignment_dir(slug) / "hidden"),
@@ -136,8 +169,28 @@ def grading_fingerprint(course: "Course", slug: str, isolation: "Isolation | Non
         "grading.yml": hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest(),
         # the code, not just its version number: a fix between releases changes scores too
         "the autograder code": f"{__version__}:{tree_digest(Path(__file__).resolve().parent.parent)}",
+        "the installed Python, torch and numpy": runtime_versions(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest(), parts
+
+
+# The libraries a grade's numbers come from, in the grader and in the worker (one venv): a CPU wheel (2.13.0+cpu) and a
+# CUDA one (2.13.0+cu130) differ in their kernels, and DESIGN.md's tolerances were measured on one torch.
+RUNTIME_PACKAGES = ("torch", "numpy")
+
+
+def runtime_versions() -> str:
+    """The interpreter's version and each of RUNTIME_PACKAGES' installed versions (local tags kept), read from the
+    packages' metadata: torch is never imported here (a batch's own process does not import it)."""
+    import platform
+    from importlib import metadata
+    versions = [f"python {platform.python_implementation()} {platform.python_version()}"]
+    for name in RUNTIME_PACKAGES:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    return "; ".join(versions)
 
 
 def why_regraded(old_parts: dict[str, str], new_parts: dict[str, str]) -> str:

@@ -19,7 +19,8 @@ from typing import Optional
 
 from autograder.config import Course, find_course
 from autograder.course.atomic import write_atomic
-from autograder.course.exports import ExportLimits, hidden_name, walk_files
+from autograder.course.exports import ExportLimits, NotebookRule, defers_to_zips, hidden_name, walk_files
+from autograder.course.exports import _choose as choose_submission_file
 from autograder.errors import GraderError, SubmissionError
 from autograder.grading.pyparse import parse
 from autograder.text import shown_name
@@ -199,11 +200,24 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
         # only what grading.yml says (exclude_unset): defaults filled in would override the course's
         # own values where settings merge (an assignment's late_policy over the course's)
         cfg = course.config.model_dump(mode="json", exclude_unset=True)
-        cfg["assignments"] = {slug: cfg["assignments"][slug]}
+        # the others by name only, settings left out: a notebook whose metadata names one is rejected as another
+        # assignment's (Grader.grade), as `grade` and `batch` reject it; with this one alone it was graded there, a
+        # row of "not defined" per test (red-team round 97)
+        cfg["assignments"] = {name: (settings if name == slug else {}) for name, settings in cfg["assignments"].items()}
         add_text(yaml.safe_dump(cfg, sort_keys=False), "course/grading.yml")
         add_tree(adir, f"course/assignments/{slug}")
-        for p in reference_files(course, slug):
+        carried_reference = reference_files(course, slug)
+        for p in carried_reference:
             add_file(p, f"course/reference/{p.name}")
+        # the course-root modules the hidden tests and this reference import (`from course_answers import ANSWER`):
+        # `grade` and `batch` load them from the course root, and without them every Gradescope submission was "the
+        # autograder could not grade this" (red-team round 97). One already carried (an assignment's folder) is not
+        # written twice.
+        from autograder.course.fingerprint import course_module_files
+        carried = set(z.namelist())
+        for rel, p in course_module_files(course.root, adir / "hidden", carried_reference):
+            if f"course/{rel}" not in carried:
+                add_file(p, f"course/{rel}")
         add_tree(pkg_src, "package/autograder")
         add_file(project / "pyproject.toml", "package/pyproject.toml")
     return out
@@ -229,8 +243,10 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
     Path.rglob, which recursed once per level: 1200 nested folders beside the notebook were a RecursionError in
     the trusted process, told to the student as the autograder's own failure (red-team round 58)."""
     files, stopped = walk_files(submission_dir, GRADESCOPE_WALK, skip_hidden=False, breadth_first=True, say_depth=True)
-    candidates = [p for p in files if p.name.endswith(".ipynb") and _submitted(p, submission_dir)]
-    if not candidates:
+    chosen, kind, candidates = _chosen(files, submission_dir, slug)
+    own = [(p.relative_to(submission_dir).as_posix(), p) for p in files if _submitted(p, submission_dir)]
+    fallback = chosen if chosen is not None and defers_to_zips(chosen, own, slug, NotebookRule()) else None
+    if kind == "no_notebook" or fallback is not None:
         zips = [p for p in files if p.name.endswith(".zip")]
         budget = MAX_UNZIP_BYTES
         for i, zp in enumerate(zips[:MAX_ZIPS]):
@@ -242,26 +258,36 @@ def find_notebook(submission_dir: Path, slug: str, scratch: Path) -> tuple[Optio
                     check_zip_members(z.infolist())  # two members that would be one file: none is chosen
                 budget -= safe_extract(zp, dest, max_bytes=budget)
             except SubmissionError as e:
-                return None, f"in {shown_name(zp)}: {e}"
+                return (fallback, "") if fallback is not None else (None, f"in {shown_name(zp)}: {e}")
             except Exception as e:  # noqa: BLE001 - every byte of it is the student's: a bad zip is their problem
-                return None, f"could not open {shown_name(zp)}: {str(e)[:200]}"
+                return (fallback, "") if fallback is not None else (None, f"could not open {shown_name(zp)}: {str(e)[:200]}")
         unzipped, stopped_in_zip = walk_files(scratch, GRADESCOPE_WALK, skip_hidden=False, breadth_first=True,
                                               say_depth=True)
         stopped = stopped or stopped_in_zip
-        candidates = [p for p in unzipped if p.name.endswith(".ipynb") and _submitted(p, scratch)]
+        chosen, kind, candidates = _chosen(unzipped, scratch, slug)
+        if chosen is None and kind == "no_notebook" and fallback is not None:  # the zips hold none: the lone .py
+            return fallback, ""
+    if chosen is not None:
+        return chosen, ""
     if not candidates and stopped:
         return None, f"no notebook found in your submission (its folders were read only in part: {stopped}): " \
                      f"please submit {slug}.ipynb at the top of it"
     if not candidates:
         return None, f"no notebook found in your submission: please submit {slug}.ipynb"
     # case-insensitive: toy.ipynb beside TOY.ipynb is two candidates, and neither is chosen
-    exact = [p for p in candidates if p.name.casefold() == f"{slug}.ipynb".casefold()]
-    if len(exact) == 1:
-        return exact[0], ""
-    if len(candidates) == 1:
-        return candidates[0], ""
     names = ", ".join(sorted(shown_name(p) for p in candidates)[:5])
     return None, f"found several notebooks ({names}) and none named {slug}.ipynb: submit just one"
+
+
+def _chosen(files: list[Path], base: Path, slug: str) -> tuple[Optional[Path], str, list[Path]]:
+    """(the file graded or None, the rule's problem kind, the submission files seen) among the student's own `files`
+    under `base`, by the rule a batch reads each student's folder with (exports.NotebookRule): a batch of the
+    Gradescope export grades the file Gradescope graded. Gradescope had its own rule (.ipynb only, its suffix in lower
+    case, no Canvas "-1"): `notes.ipynb` beside `<slug>.py` was graded here and the .py there (red-team round 97)."""
+    rule = NotebookRule()
+    own = [(p.relative_to(base).as_posix(), p) for p in files if _submitted(p, base)]
+    chosen, kind, _message = choose_submission_file(own, slug, rule)
+    return chosen, kind, [p for _, p in own if p.suffix.lower() in rule.suffixes]
 
 
 def failure_results(reason: str, elapsed_s: float = 0.0) -> dict:
