@@ -258,12 +258,12 @@ def _declares(declared: str, what: str) -> bool:
 
 def take_attachments(cells: list) -> dict[int, object]:
     """Removes every cell's `attachments` (before the notebook is measured and validated: they are
-    bounded by their own limits) and returns the markdown cells' ones, by cell index."""
+    bounded by their own limits) and returns the markdown and raw cells' ones, by cell index."""
     found: dict[int, object] = {}
     for i, cell in enumerate(cells):
         if isinstance(cell, dict) and "attachments" in cell:
             value = cell.pop("attachments")
-            if cell.get("cell_type") == "markdown":
+            if cell.get("cell_type") in ("markdown", "raw"):   # a raw cell may be a written answer (red-team round 98)
                 found[i] = value
     return found
 

@@ -78,6 +78,23 @@ def check_forbidden_apis(course: Course, slug: str) -> None:
         raise ConfigError(f"grading.yml: assignments.{slug}.forbidden_apis: {'; '.join(problems)}")
 
 
+def newer_python(version: str) -> str:
+    """Words for a notebook with a SyntaxError that last ran on a newer Python than the grader's (its metadata's
+    "3.12" beside the grader's 3.11), else "": Colab's `f"{cfg["d"]}"` (PEP 701) is a SyntaxError here, told only as
+    "f-string: unmatched '['" to a student whose notebook ran (red-team round 98). The grader cannot run newer syntax
+    (docs/security.md, known limits), so it says which line to write as the older Python reads it."""
+    try:
+        notebook = tuple(int(part) for part in version.split("."))
+    except ValueError:
+        return ""
+    if len(notebook) != 2 or notebook <= sys.version_info[:2]:
+        return ""
+    return (f". This notebook last ran on Python {version} (its metadata says so); the grader runs Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]}, which does not read syntax newer than that (an f-string "
+            "that nests its own quotes, as in f\"{d[\"k\"]}\", is 3.12's): write that line as Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]} reads it")
+
+
 class Grader:
     def __init__(self, course: Optional[Course] = None, isolation: Optional[Isolation] = None,
                  zygote: Optional[Zygote] = None) -> None:
@@ -336,6 +353,8 @@ class Grader:
                             told[k] += said
                             break
                     message = "; ".join(told)
+                    if any((c.error or "").startswith("SyntaxError") for c in errors):
+                        message += newer_python(sub.python_version)
                 namespace = RestartingNamespace(self.zygote.spawn, policy, session)
                 reports = run_tests(tests, namespace, seed=seed, devices=self.devices,
                                     submission=SubmissionInfo(source=sub.source, path=str(path),

@@ -54,6 +54,7 @@ class Submission:
     # images attached to the written answers' cells (same keys), checked by autograder.grading.attachments
     manual_attachments: dict[str, list[AnswerImage]] = field(default_factory=dict)
     assignment_name: str = ""             # what the notebook's otter metadata says it is, if anything
+    python_version: str = ""              # "3.12": the Python its language_info says it last ran on ("" if it says none)
     # names a markdown or raw cell binds as code would (`def name(`, `class name`, `name =` at a line's start) -> that
     # cell's type: an answer put in a cell that never runs, named when the answer is missing (runner.missing_answer)
     prose_bound: dict[str, str] = field(default_factory=dict)
@@ -219,6 +220,61 @@ def transform_ipython(src: str) -> str:
     return "\n".join(lines)
 
 
+MAX_CHECK_CELL_CHARS = 100_000
+_NAMESPACE_CALLS = ("globals", "locals", "vars")   # at a cell's top level, each is the notebook's namespace
+
+
+def _is_namespace_call(node: ast.expr | None) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACE_CALLS
+            and not node.args and not node.keywords)
+
+
+def _otter_check_question(stmt: ast.stmt) -> tuple[str, str] | None:
+    """(receiver, question) where `stmt` is `name.check("q1", globals())`, otter's Notebook.check with its
+    `global_env` (positional or by name, the question too); else None."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if (not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != "check"
+            or not isinstance(call.func.value, ast.Name) or len(call.args) > 2):
+        return None
+    given: dict[str, ast.expr] = dict(zip(("question", "global_env"), call.args))
+    for kw in call.keywords:
+        if kw.arg not in ("question", "global_env") or kw.arg in given:
+            return None
+        given[kw.arg] = kw.value
+    question = given.get("question")
+    if (not isinstance(question, ast.Constant) or not isinstance(question.value, str)
+            or not _is_namespace_call(given.get("global_env"))):
+        return None
+    return call.func.value.id, question.value
+
+
+def _otter_check_without_globals(src: str) -> str:
+    """`grader.check("q1", globals())` -> `grader.check("q1")`. Otter documents `global_env` (the namespace its
+    public tests read); in grading the call does nothing (the worker's otter stand-in), but written with globals()
+    the static rules failed closed on the whole notebook (a namespace handed to code out of sight): 33/35 for a
+    right sdpa notebook (red-team round 100). Only such a statement alone on its lines is rewritten, and the
+    rewrite removes the namespace call from what runs, so what the rules read is still what runs (a receiver of
+    the student's own gets the question alone)."""
+    if len(src) > MAX_CHECK_CELL_CHARS or (src.isascii() and not any(name in src for name in _NAMESPACE_CALLS)):
+        return src
+    try:
+        body = parse(src).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return src
+    lines = source_lines(src)
+    changed = False
+    for i, stmt in enumerate(body):
+        found = _otter_check_question(stmt)
+        last = stmt.end_lineno or stmt.lineno
+        alone = ((i == 0 or (body[i - 1].end_lineno or 0) < stmt.lineno)
+                 and (i + 1 == len(body) or body[i + 1].lineno > last))
+        if found is None or not alone or stmt.col_offset != 0:
+            continue
+        lines[stmt.lineno - 1:last] = [f"{found[0]}.check({found[1]!r})"] + [""] * (last - stmt.lineno)
+        changed = True
+    return "\n".join(lines) if changed else src
+
+
 def _assigned_value(magic: str) -> str:
     """What `name = <magic>` binds, as Python: `%time expr` gives the expression's value in IPython (`weights = %time
     softmax(s)` is the answer, not None: red-team round 73); anything else (`!ls`, `%timeit` without -o) None."""
@@ -360,6 +416,19 @@ def _assignment_name(data: dict) -> str:
     return name[:200] if isinstance(name, str) else ""
 
 
+_PYTHON_VERSION = re.compile(r"([0-9]{1,2})\.([0-9]{1,3})")
+
+
+def _python_version(data: dict) -> str:
+    """The Python the notebook last ran on, as its `language_info` says ("3.12"), else "": only ever compared with the
+    grader's own, to say why a cell may be a SyntaxError here (red-team round 98: Colab's 3.12 f-strings)."""
+    meta = data.get("metadata")
+    info = meta.get("language_info") if isinstance(meta, dict) else None
+    version = info.get("version") if isinstance(info, dict) and info.get("name") == "python" else None
+    m = _PYTHON_VERSION.match(version[:20]) if isinstance(version, str) else None
+    return f"{int(m.group(1))}.{int(m.group(2))}" if m else ""
+
+
 def _text(cell: dict) -> str:
     src = cell.get("source", "")
     if isinstance(src, list):
@@ -375,12 +444,24 @@ def _question_name(text: str) -> str | None:
     return None
 
 
+# the cells of a written answer's block that are its text: a raw or code cell there is the student's answer too, one
+# keystroke away in Jupyter (R or Y on the answer cell); read as markdown only, the TA was shown no answer at all
+# (red-team round 98). Shown as written, never run as an answer (a code cell also runs with the notebook, as any)
+_ANSWER_CELL_TYPES = ("markdown", "raw", "code")
+
+
 def _manual_answers(cells: list[dict], deadline: float, path: Path, attached: dict[int, object],
                     reader: AttachmentReader) -> tuple[dict[str, str], dict[str, list[AnswerImage]]]:
     """Collect markdown written between otter's BEGIN/END QUESTION comments, keyed by the question's
     name (else `manualN`): at most MAX_ANSWERS blocks of at most MAX_ANSWER_CHARS each, with the
     images attached to those cells (`attached`, by cell index; read by `reader` under its limits).
-    Which of them count is the grader's decision: only the questions grading.yml lists as manual."""
+    Which of them count is the grader's decision: only the questions grading.yml lists as manual.
+
+    The markers are read as otter's export reads them (line by line, not cell by cell): an answer merged
+    into the END cell (Jupyter's Merge Cells) is its text above the marker; a block whose END is gone ends
+    where the next BEGIN starts, or with the notebook; and a block with nothing between its markers is the
+    BEGIN cell's own text after the marker (the prompt with the answer merged into it, as otter's PDF
+    shows it). Read cell by cell, each of these lost the whole answer (red-team round 100)."""
     answers: dict[str, str] = {}
     images: dict[str, list[AnswerImage]] = {}
     current: str | None = None
@@ -388,24 +469,50 @@ def _manual_answers(cells: list[dict], deadline: float, path: Path, attached: di
     found: list[AnswerImage] = []
     names: set[str] = set()
     size = 0
+    prompt: tuple[int, str] = (-1, "")   # the open block's BEGIN cell (index, text after the marker): its text if nothing else is
+
+    def take(index: int, text: str) -> None:
+        nonlocal size
+        if size < MAX_ANSWER_CHARS:
+            text, cell_images = reader.cell(attached.get(index), text, names)
+            buf.append(text[:MAX_ANSWER_CHARS])
+            found.extend(cell_images)
+            size += len(buf[-1])
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and (current in answers or len(answers) < MAX_ANSWERS):
+            text, shown = "\n\n".join(b for b in buf if b.strip())[:MAX_ANSWER_CHARS], found
+            if not text.strip() and prompt[1].strip():
+                # its attachments read only now, when its text is the answer (the reader's budget is the answers')
+                text, shown = reader.cell(attached.get(prompt[0]), prompt[1].strip()[:MAX_ANSWER_CHARS], names)
+            answers[current], images[current] = text, shown
+        current = None
+
     for index, cell in enumerate(cells):
         _check_time(deadline, path)
         text = _text(cell)[:MAX_SCAN_CHARS]
-        if cell.get("cell_type") == "markdown" and _BEGIN_Q.search(text):
-            name = _question_name(text)
-            current, buf, found, names, size = (name or f"manual{len(answers) + 1}"), [], [], set(), 0
-            continue
+        markdown = cell.get("cell_type") == "markdown"
+        begin = _BEGIN_Q.search(text) if markdown else None
         if current is not None:
-            if _END_Q.search(text):
-                if current in answers or len(answers) < MAX_ANSWERS:
-                    answers[current] = "\n\n".join(b for b in buf if b.strip())[:MAX_ANSWER_CHARS]
-                    images[current] = found
-                current = None
-            elif cell.get("cell_type") == "markdown" and size < MAX_ANSWER_CHARS:
-                text, cell_images = reader.cell(attached.get(index), text, names)
-                buf.append(text[:MAX_ANSWER_CHARS])
-                found.extend(cell_images)
-                size += len(buf[-1])
+            end = _END_Q.search(text)
+            if end is not None and (begin is None or end.start() < begin.start()):
+                if markdown and text[:end.start()].strip():
+                    take(index, text[:end.start()])
+                close()
+            elif begin is not None:
+                close()
+            elif cell.get("cell_type") in _ANSWER_CELL_TYPES:
+                take(index, text)
+        if begin is not None:
+            rest = text[begin.end():]
+            current = _question_name(rest) or _question_name(text) or f"manual{len(answers) + 1}"
+            buf, found, names, size = [], [], set(), 0
+            end = _END_Q.search(rest)       # BEGIN, answer and END merged into one cell
+            prompt = (index, rest[:end.start()] if end else rest)
+            if end is not None:
+                close()
+    close()
     return answers, {key: found for key, found in images.items() if found}
 
 
@@ -423,24 +530,55 @@ def _check_tags(cells: list, path: Path) -> None:
                                   "and resubmit")
 
 
+# What grading never reads of a cell: checked against nbformat's schema, each refused a right notebook (red-team round 98)
+_UNREAD_CELL_KEYS = ("metadata", "execution_count", "id")
+
+
+def _what_grading_reads(data: dict) -> dict:
+    """The notebook as grading reads it, for nbformat's schema check: its format, its cells' types and sources,
+    without the metadata, execution counts and cell ids that no part of grading reads (the otter assignment name
+    and the tags are read, and checked, on their own). Schema errors there refused a right notebook, 0 points,
+    "Jupyter could not open it either": a kernelspec without display_name (JupyterLab after its kernel is
+    uninstalled, jupytext), code cells without execution_count (PyCharm), a cell id longer than 64 characters
+    (red-team round 98). The cells are shallow copies: `data` is left as it was. Each cell's id is its number (nbformat
+    would draw a random one for a cell without, and its error message quotes the cell: one rejection, two wordings)."""
+    cells = [{**{k: v for k, v in cell.items() if k not in _UNREAD_CELL_KEYS}, "metadata": {}, "id": f"cell-{number}",
+              **({"execution_count": None} if cell.get("cell_type") == "code" else {})}
+             if isinstance(cell, dict) else cell for number, cell in enumerate(data["cells"], 1)]
+    # "nbformat": 4.0 is 4 to json and to Jupyter's reader (_check_json let it through), but no integer to the schema
+    return {**{k: v for k, v in data.items() if k not in ("metadata", "cells")}, "nbformat": 4, "metadata": {},
+            "cells": cells}
+
+
 def _validate(data: dict, path: Path) -> None:
-    """nbformat's schema check (outputs are already stripped: checking 500k of them took 12 s), after the cell
-    tags' own (_check_tags: what made nbformat's error wording quadratic)."""
+    """nbformat's schema check of what grading reads (_what_grading_reads; outputs are already stripped: checking
+    500k of them took 12 s), after the cell tags' own (_check_tags: what made nbformat's error wording quadratic)."""
     _check_tags(data["cells"], path)
+    minor = data.get("nbformat_minor")
+    if type(minor) is not int or minor < 0:
+        # nbformat asserts it is an int (an AssertionError, then an IndexError out of intake: "could not be read
+        # as a notebook (IndexError)", red-team round 98)
+        raise SubmissionError(f"{shown_name(path)}: the notebook's format version is damaged (its minor version "
+                              f"{escape_unshown(str(minor)[:20])!r} is not a whole number from 0 up): open it in "
+                              "Jupyter, save it, and resubmit")
     try:
         # nbformat warns once per cell of a notebook whose cell ids are missing or repeated (one a VS Code or a merge
         # wrote), in words about its own API: two lines each on the instructor's terminal, 72 for one 37-cell
         # notebook in a batch (red-team round 73). Ids are no part of grading
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            nbformat.validate(data, relax_add_props=True)
+            nbformat.validate(_what_grading_reads(data), relax_add_props=True)
     except Exception as e:  # nbformat raises several types; all mean "malformed"
         raise SubmissionError(f"{shown_name(path)}: the notebook's structure is damaged, so Jupyter could not "
                               f"open it either ({str(e).splitlines()[0][:160]}): open it in Jupyter, "
                               "save it, and resubmit") from None
 
 
-_EXPORTED_CELL = re.compile(r"^# In\[[ 0-9]{0,12}\]:[ \t]*$", re.M)
+# A cell's first line in an exported .py: Jupyter's `# In[3]:`, and the percent format's `# %%` (VS Code's "Export to
+# Python Script", jupytext, Spyder; `# %% [markdown]`, `# %% tags=[...]` after it). Read as one cell, a percent-format
+# export lost everything after its first failing cell (a stray cell costs the notebook nothing: 35/35 as .ipynb,
+# 0/35 as .py, red-team round 98). A Windows line end (\r\n) ends a marker's line too
+_EXPORTED_CELL = re.compile(r"^(?:# In\[[ 0-9]{0,12}\]:[ \t]*|#[ \t]{0,20}%%(?:[ \t][^\r\n]{0,1000})?)\r?$", re.M)
 
 
 def read_submission(path: Path, limits: Limits | None = None) -> Submission:
@@ -466,12 +604,13 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
         except UnicodeDecodeError:
             raise SubmissionError(f"{shown_name(path)}: the file is not text (not UTF-8)") from None
         _check_code_size([src], path)
-        # Jupyter's "export as Python" marks each cell `# In[3]:`: graded cell by cell, as the notebook is (a
-        # line that fails loses its cell, not the rest of the file); IPython syntax as in a notebook's cells
+        # Jupyter's "export as Python" marks each cell `# In[3]:`, the percent format `# %%` (_EXPORTED_CELL): graded
+        # cell by cell, as the notebook is (a line that fails loses its cell, not the rest of the file); IPython
+        # syntax as in a notebook's cells
         parts = [part for part in _EXPORTED_CELL.split(src) if part.strip()] or [src]
         if len(parts) > MAX_CELLS:      # as for a notebook (red-team round 53: 45,000 marks in one export)
             raise SubmissionError(f"{shown_name(path)} has {len(parts):,} cells; the limit is {MAX_CELLS:,}")
-        return Submission(path=path, cells=[transform_ipython(part) for part in parts])
+        return Submission(path=path, cells=[_otter_check_without_globals(transform_ipython(part)) for part in parts])
     data = _check_json(raw, path)
     del raw
     _check_time(deadline, path)
@@ -486,16 +625,17 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     _check_time(deadline, path)
     _validate(data, path)
     _check_time(deadline, path)
-    sources = [_text(cell) for cell in data["cells"] if cell.get("cell_type") == "code"]
+    sources = [_text(cell) for cell in data["cells"] if cell.get("cell_type") == "code" and not _otter_ignored(cell)]
     _check_code_size(sources, path)
     cells = []
     for src in sources:
         _check_time(deadline, path)
-        cells.append(transform_ipython(src))
+        cells.append(_otter_check_without_globals(transform_ipython(src)))
     answers, images = _manual_answers(data["cells"], deadline, path, attached,
                                       AttachmentReader(limits.attachment_mb, limits.attachments_mb))
     return Submission(path=path, cells=cells, manual_answers=answers, manual_attachments=images,
-                      assignment_name=_assignment_name(data), prose_bound=_prose_bound(data["cells"]))
+                      assignment_name=_assignment_name(data), prose_bound=_prose_bound(data["cells"]),
+                      python_version=_python_version(data))
 
 
 # a line of a markdown or raw cell that binds a name as code would (red-team round 81: a solution pasted into a
@@ -524,6 +664,19 @@ def _prose_bound(cells: list[Any]) -> dict[str, str]:
             if len(found) >= MAX_PROSE_NAMES:
                 return found
     return found
+
+
+def _otter_ignored(cell: dict) -> bool:
+    """Whether otter's grading skips this cell: tagged `otter_ignore`, or `metadata.otter.ignore` set (otter 7,
+    execute/preprocessor.py filter_ignored_cells), what otter's documentation has a student do to a long experiment.
+    Run here, such a cell past cell_timeout_s stopped the worker: a right notebook 0/35 that otter grades 35/35
+    (red-team round 98). Skipped, it is neither run nor read by the static rules or the similarity page (all read
+    these cells), so tagging a cell hides nothing that is graded."""
+    meta = cell.get("metadata")
+    if not isinstance(meta, dict):
+        return False
+    otter = meta.get("otter")
+    return "otter_ignore" in (meta.get("tags") or ()) or (isinstance(otter, dict) and otter.get("ignore") is True)
 
 
 def _check_code_size(sources: list[str], path: Path) -> None:

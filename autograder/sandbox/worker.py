@@ -936,8 +936,13 @@ class CappedWriter(io.TextIOBase):
 
 def _otter_stub() -> types.ModuleType:
     """Students' notebooks start with `import otter; grader = otter.Notebook(...)`. Public checks
-    are the student's business; in grading they do nothing (the hidden tests decide)."""
+    are the student's business; in grading they do nothing (the hidden tests decide).
+
+    A package, with `otter.check.notebook` (where otter 7 defines Notebook, and `from otter.check.notebook
+    import Notebook` finds it): a plain module made that import "'otter' is not a package", and in an
+    imports cell it took `import torch` below it with it (6/35 for a right notebook: red-team round 100)."""
     mod = types.ModuleType("otter")
+    mod.__path__ = []  # type: ignore[attr-defined]  # a package: its submodules are the ones made here
 
     class Notebook:
         def __init__(self, *a: Any, **k: Any) -> None:
@@ -947,6 +952,12 @@ def _otter_stub() -> types.ModuleType:
             return lambda *a, **k: None
 
     mod.Notebook = Notebook  # type: ignore[attr-defined]
+    check = types.ModuleType("otter.check")
+    check.__path__ = []  # type: ignore[attr-defined]
+    notebook = types.ModuleType("otter.check.notebook")
+    notebook.Notebook = Notebook  # type: ignore[attr-defined]
+    check.notebook = notebook  # type: ignore[attr-defined]
+    mod.check = check  # type: ignore[attr-defined]
     return mod
 
 
@@ -1027,7 +1038,8 @@ class Worker:
         self.watched: dict[str, None] = {}
         self.threads_sealed: bool | None = None     # no new thread from the first graded call on (_student_call)
         self.out = CappedWriter(int(policy["output_kb"]) * 1024)
-        sys.modules["otter"] = _otter_stub()
+        otter = _otter_stub()
+        sys.modules.update({"otter": otter, "otter.check": otter.check, "otter.check.notebook": otter.check.notebook})
 
     def send(self, message: dict[str, Any]) -> None:
         self.protocol.send_frame(self.sock, message)
