@@ -117,11 +117,11 @@ ARITHMETIC = [
     ("2024-03-09T00:14:00-05:00", "15 min", 0, 0, False),       # 15 min after: the grace's last minute
     ("2024-03-09T00:14:01-05:00", "16 min", 1, 10, False),      # a second past the grace: a day started
     ("2024-03-09T23:59:00-08:00", "1 day 3 h", 2, 20, False),   # 27 h: the second day started
-    ("2024-03-10T05:14:00Z", "1 day 0 h", 1, 10, False),        # exactly one day past due + grace
+    ("2024-03-10T05:14:00Z", "1 day 0 h 15 min", 1, 10, False),  # exactly one day past due + grace
     ("2024-03-11T09:59:00Z", "2 days 5 h", 3, 25, False),       # 30% capped at 25%
-    ("2024-03-12T05:14:00Z", "3 days 0 h", 3, 25, False),       # three whole days past due + grace: not zero
-    ("2024-03-12T05:14:01Z", "3 days 0 h", 4, 100, True),       # a second more: more than 3 days, zero
-    ("2024-04-30T12:00:00Z", "52 days 7 h", 53, 100, True),
+    ("2024-03-12T05:14:00Z", "3 days 0 h 15 min", 3, 25, False),       # three whole days past due + grace: not zero
+    ("2024-03-12T05:14:01Z", "3 days 0 h 16 min", 4, 100, True),       # a second more: more than 3 days, zero
+    ("2024-04-30T12:00:00Z", "52 days 7 h 1 min", 53, 100, True),
 ]
 
 
@@ -171,7 +171,7 @@ def test_no_policy_nothing_is_computed_or_taken():
 def test_a_waiver_keeps_the_lateness_said_and_takes_nothing():
     waived = assess("2024-03-12T05:14:01Z", False, policy(), Waiver(key="x", until="", reason="medical note.", row=2))
     assert waived.waived and waived.late and waived.deduction(result("x")) == 0 and not waived.zero
-    assert waived.describe() == "late by 3 days 0 h: penalty waived (medical note)"
+    assert waived.describe() == "late by 3 days 0 h 16 min: penalty waived (medical note)"
     # an extension: the due time moves; late past it costs as usual, counted from it
     ext = Waiver(key="x", until="2024-03-11T23:59", reason="", row=3)      # in the policy's zone (EDT by then)
     kept = assess("2024-03-11T23:00:00-04:00", False, policy(), ext)
@@ -182,7 +182,7 @@ def test_a_waiver_keeps_the_lateness_said_and_takes_nothing():
 
 @pytest.mark.parametrize("delta,text", [(dt.timedelta(seconds=1), "1 min"), (dt.timedelta(minutes=59, seconds=1), "1 h 0 min"),
                                         (dt.timedelta(hours=2, minutes=5), "2 h 5 min"),
-                                        (dt.timedelta(days=1, hours=3, minutes=59), "1 day 3 h"),
+                                        (dt.timedelta(days=1, hours=3, minutes=59), "1 day 3 h 59 min"),
                                         (dt.timedelta(days=2), "2 days 0 h")])
 def test_durations_for_people(delta, text):
     assert duration_text(delta) == text
@@ -312,10 +312,10 @@ GRADESCOPE = [
     ("submission_103", ["1003"], "2024-03-09 00:15:01.000000000 -05:00", "17 min", "0.6", "3.4"),
     ("submission_104", ["1004"], "2024-03-09 23:59:00.000000000 -08:00", "1 day 3 h", "1.2", "2.8"),
     ("submission_105", ["1005"], "2024-03-11 09:59:00.000000000 +00:00", "2 days 5 h", "1.5", "2.5"),
-    ("submission_106", ["1006"], "2024-03-12 05:14:00.000000000 Z", "3 days 0 h", "1.5", "2.5"),
-    ("submission_107", ["1007"], "2024-03-13 06:00:00.000000000 +00:00", "4 days 1 h", "4", "0"),
+    ("submission_106", ["1006"], "2024-03-12 05:14:00.000000000 Z", "3 days 0 h 15 min", "1.5", "2.5"),
+    ("submission_107", ["1007"], "2024-03-13 06:00:00.000000000 +00:00", "4 days 1 h 1 min", "4", "0"),
     ("submission_108", ["1008"], "'=cmd|'' /C calc''!A0'", "", "0", "4"),          # hostile: a warning
-    ("submission_109", ["1009", "1010"], "2024-03-10 03:00:00.000000000 -05:00", "1 day 3 h", "0", "4"),  # waived
+    ("submission_109", ["1009", "1010"], "2024-03-10 03:00:00.000000000 -05:00", "1 day 3 h 1 min", "0", "4"),  # waived
     ("submission_110", ["1011"], "2024-03-09 00:16:00.000000000 -05:00", "17 min", "0.3", "0"),
 ]
 
@@ -382,7 +382,7 @@ def test_gradescope_export_penalties_match_the_policy_in_every_row(tmp_path):
             assert row["late"] == ("yes" if late_by else "")
             # score = the question columns' sum (before the penalty) - penalty
             assert float(row["q1"]) + float(row["q3"]) - float(penalty) == pytest.approx(float(final))
-    assert "late by 1 day 3 h: penalty waived" in by_sid["1010"]["reason"] and "extension, medical" in by_sid["1009"]["reason"]
+    assert "late by 1 day 3 h 1 min: penalty waived" in by_sid["1010"]["reason"] and "extension, medical" in by_sid["1009"]["reason"]
     assert by_sid["1008"]["submitted_at"].startswith("'=") and "not understood" in by_sid["1008"]["reason"]
     rejected = by_sid["1012"]
     assert (rejected["status"], rejected["score"], rejected["penalty"]) == ("rejected", "0", "0")
@@ -397,7 +397,7 @@ def test_gradescope_export_penalties_match_the_policy_in_every_row(tmp_path):
     assert "Total: <b>2.8</b> / 6 <span class=\"muted\">(4 before the late penalty)</span>" in page
     waived = (out / "feedback" / "submission_109.html").read_text()
     assert "penalty waived" in waived and "&lt;script&gt;x&lt;/script&gt;" in waived and "<script>" not in waived
-    assert "Late by 4 days 1 h: more than 3 days late, scored 0." in (out / "feedback" / "submission_107.html").read_text()
+    assert "Late by 4 days 1 h 1 min: more than 3 days late, scored 0." in (out / "feedback" / "submission_107.html").read_text()
     assert 'id="late"' not in (out / "feedback" / "submission_101.html").read_text()
     assert "=cmd" not in (out / "feedback" / "submission_108.html").read_text()   # the warning is the instructor's
 
@@ -471,8 +471,8 @@ def test_batch_shards_merge_and_a_new_policy_regrades_nothing(tmp_path):
     book = {r["submission"]: (r["late_by"], r["penalty"], r["score"]) for r in rows_of(tmp_path / "whole" / "gradebook.csv")}
     # the toy's hidden tests: 4 of 4 for good.ipynb; q3 by hand (2 for submission_101, else awaiting: 0)
     assert book == {"submission_101": ("", "0", "6"), "submission_102": ("11 min", "0", "4"),
-                    "submission_104": ("1 day 3 h", "1.2", "2.8"), "submission_107": ("4 days 1 h", "4", "0"),
-                    "submission_109": ("1 day 3 h", "0", "4")}
+                    "submission_104": ("1 day 3 h", "1.2", "2.8"), "submission_107": ("4 days 1 h 1 min", "4", "0"),
+                    "submission_109": ("1 day 3 h 1 min", "0", "4")}
 
     # A harsher policy: nothing is graded again, only the penalties change (the waiver is kept from the journal).
     def harsher() -> str:

@@ -229,11 +229,11 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
         # whose
         key: Optional[str] = None
         if sid:
+            # every kind at once: the first kind with a match won, so a classmate whose self-typed Gradescope sid is
+            # this e-mail took the score or extension written for it (red-team round 102); two owners are refused
             matches: set[str] = set()
             for kind in ("sid", "lms_id", "email"):
-                matches = by_ident.get((kind, sid.lower() if kind == "email" else sid), set())
-                if matches:
-                    break
+                matches |= by_ident.get((kind, sid.lower() if kind == "email" else sid), set())
             if not matches:
                 errors.append(f"row {row}: no submission belongs to sid {clean(sid, 80)!r}")
                 continue

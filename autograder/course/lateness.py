@@ -109,12 +109,15 @@ class Lateness:
 
 
 def duration_text(delta: dt.timedelta) -> str:
-    """"1 day 3 h", "2 h 5 min", "12 min": minutes rounded up (a second late is a minute late)."""
-    minutes = -(-int(delta.total_seconds()) // 60)
+    """"1 day 3 h", "1 day 0 h 1 min", "2 h 5 min", "12 min": minutes rounded up (a second late is a minute late,
+    fractions of a second too). Past a day the minutes are shown when there are any: "1 day 0 h" was said of
+    exactly one day (10%) and of one day and 30 s (two days charged, 20%), so two rows of the gradebook read alike
+    and paid differently, and a page said "late by 1 day 0 h: -20%" (red-team round 102)."""
+    minutes = -(-delta // dt.timedelta(minutes=1))
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     if days:
-        return f"{days} day{'s' if days != 1 else ''} {hours} h"
+        return f"{days} day{'s' if days != 1 else ''} {hours} h" + (f" {mins} min" if mins else "")
     if hours:
         return f"{hours} h {mins} min"
     return f"{max(mins, 1)} min"

@@ -30,6 +30,7 @@ from autograder.errors import GraderError
 from autograder.course.exports import Discovery
 from autograder.course.journal import Journal, JournalView
 from autograder.results import SubmissionResult
+from autograder.text import clean
 
 if TYPE_CHECKING:
     from autograder.config import Course
@@ -161,8 +162,9 @@ def collect(dirs: list[Path]) -> Collected:
                                   "the same command (it writes the roster again), then merge") from None
     hand: dict[str, dict] = {}
     waivers: dict[str, Any] = {}
+    waived_by: dict[str, tuple[Any, str]] = {}   # submission -> (its waiver, the first shard that has it)
     changes: dict[str, tuple[float, float, float, float, str]] = {}
-    for view in views:
+    for view, d in zip(views, dirs):
         try:
             kept = json.loads(view.meta.get("hand_scores") or "{}")
         except ValueError:
@@ -174,6 +176,7 @@ def collect(dirs: list[Path]) -> Collected:
         except ValueError:
             waived = {}
         if isinstance(waived, dict):
+            _check_waivers(waived, waived_by, _label(view, d))
             waivers.update(waived)
         changes.update(view.changes)
     hands = {d: view.meta.get("hand_scores") or "" for view, d in zip(views, dirs)}
@@ -183,6 +186,24 @@ def collect(dirs: list[Path]) -> Collected:
                      roster=Discovery.merged(rosters) if rosters else None,
                      hand=json.dumps(hand, sort_keys=True) if hand else "", changes=changes,
                      waivers=json.dumps(waivers, sort_keys=True) if waivers else "")
+
+
+def _check_waivers(waived: dict[str, Any], seen: dict[str, tuple[Any, str]], label: str) -> None:
+    """Refuse shards given different late waivers for one submission (their hand-scores files differ: one waives, one
+    extends, or to another time): the later shard's silently won, so naming the shards in another order changed that
+    student's penalty (red-team round 102). A waiver is its time and reason; its row number may differ."""
+    for key, value in sorted(waived.items()):
+        said = tuple(value[:2]) if isinstance(value, list) else value
+        if key in seen and seen[key][0] != said:
+            raise GraderError(f"{seen[key][1]} and {label} were given different late waivers for '{clean(key, 80)}' "
+                              f"({_waiver_text(seen[key][0])}; {_waiver_text(said)}): rerun them with the same "
+                              "--hand-scores file, then merge")
+        seen.setdefault(key, (said, label))
+
+
+def _waiver_text(said: Any) -> str:
+    until, reason = (str(said[0]), str(said[1]) if len(said) > 1 else "") if isinstance(said, tuple) and said else ("", "")
+    return clean((f"extension to {until}" if until else "waived") + (f" ({reason})" if reason else ""), 80)
 
 
 # A results file is a few kB per test; anything past this is not one a batch wrote.
