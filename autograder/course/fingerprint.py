@@ -10,9 +10,11 @@ Only bytes are read: nothing of the tests or the reference is imported here."""
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,13 +109,34 @@ def _course_modules(course_root: Path, hidden: Path, reference: list[Path]) -> l
         for name in sorted(_imported_names(source_file.read_bytes()) - seen):
             seen.add(name)
             module, package = course_root / f"{name}.py", course_root / name
+            if name in sys.builtin_module_names:   # found before any folder of sys.path: the course root's never loads
+                continue
             if module.is_file():
                 found.append((name, module, False))
                 queue.append(module)
-            elif package.is_dir():
+            elif package.is_dir() and _course_package_loads(name, package, course_root):
                 found.append((name, package, True))
                 queue += [p for _, p in _files_under(package) if p.suffix == ".py" and p.is_file()]
     return found
+
+
+def _course_package_loads(name: str, package: Path, course_root: Path) -> bool:
+    """Whether `import name` loads the course root's folder `package`: a regular package (its __init__.py) does; a
+    folder without one is a namespace package, which Python takes only where no module of that name is found
+    anywhere on sys.path. A `statistics/` folder of grade tables beside `import statistics` was walked as a module,
+    links followed: a link in it to /etc put 1,117 files of the host in the Gradescope zip (red-team round 101).
+    Only finders are asked (PathFinder.find_spec): nothing is imported or run."""
+    if (package / "__init__.py").is_file():
+        return True
+    if name in sys.stdlib_module_names:
+        return False
+    root = os.path.realpath(course_root)
+    others = [p for p in sys.path if isinstance(p, str) and os.path.realpath(p or ".") != root]
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(name, others)
+    except (ImportError, ValueError, OSError):
+        return True
+    return spec is None or not spec.has_location
 
 
 def course_modules_digest(course_root: Path, hidden: Path) -> str:

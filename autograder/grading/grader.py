@@ -82,17 +82,20 @@ def newer_python(version: str) -> str:
     """Words for a notebook with a SyntaxError that last ran on a newer Python than the grader's (its metadata's
     "3.12" beside the grader's 3.11), else "": Colab's `f"{cfg["d"]}"` (PEP 701) is a SyntaxError here, told only as
     "f-string: unmatched '['" to a student whose notebook ran (red-team round 98). The grader cannot run newer syntax
-    (docs/security.md, known limits), so it says which line to write as the older Python reads it."""
+    (docs/security.md, known limits), so it says which line to write as the older Python reads it. Said as a
+    condition: a typo is a SyntaxError on the newer Python too, and told "write that line as Python 3.11 reads it"
+    a Colab notebook's `def f(:` read as the grader's fault (red-team round 101); no parse here tells the two apart."""
     try:
         notebook = tuple(int(part) for part in version.split("."))
     except ValueError:
         return ""
     if len(notebook) != 2 or notebook <= sys.version_info[:2]:
         return ""
-    return (f". This notebook last ran on Python {version} (its metadata says so); the grader runs Python "
-            f"{sys.version_info[0]}.{sys.version_info[1]}, which does not read syntax newer than that (an f-string "
-            "that nests its own quotes, as in f\"{d[\"k\"]}\", is 3.12's): write that line as Python "
-            f"{sys.version_info[0]}.{sys.version_info[1]} reads it")
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    return (f". This notebook last ran on Python {version} (its metadata says so); the grader runs Python {here}, "
+            "which does not read syntax newer than that: if that line is newer syntax (an f-string that nests its own "
+            f"quotes, as in f\"{{d[\"k\"]}}\", is 3.12's), write it as Python {here} reads it; if not, it is a "
+            f"SyntaxError on Python {version} too")
 
 
 class Grader:

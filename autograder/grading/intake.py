@@ -581,6 +581,29 @@ def _validate(data: dict, path: Path) -> None:
 _EXPORTED_CELL = re.compile(r"^(?:# In\[[ 0-9]{0,12}\]:[ \t]*|#[ \t]{0,20}%%(?:[ \t][^\r\n]{0,1000})?)\r?$", re.M)
 
 
+_EXPORTED_CELL_KEPT = re.compile(f"({_EXPORTED_CELL.pattern})", re.M)
+# jupytext's percent format writes a cell's metadata on its marker line as key=JSON: `# %% tags=["otter_ignore"]`,
+# `# %% otter={"ignore": true}`
+_PERCENT_TAGS = re.compile(r"[ \t]tags=(\[[^\]\r\n]*\])")
+_PERCENT_OTTER = re.compile(r"[ \t]otter=(\{[^{}\r\n]*\})")
+
+
+def _percent_ignored(marker: str) -> bool:
+    """Whether a percent-format cell marker (`# %% tags=["otter_ignore"]`) is of a cell otter's grading skips
+    (_otter_ignored): the notebook's jupytext export ran its scratch `def stable_softmax` over the answer, 14/35
+    where the .ipynb grades 35/35 (red-team round 101). Anything unreadable there is no such mark."""
+    meta: dict[str, Any] = {}
+    for key, pattern in (("tags", _PERCENT_TAGS), ("otter", _PERCENT_OTTER)):
+        found = pattern.search(marker) if marker.startswith("#") and "%%" in marker else None
+        try:
+            meta[key] = json.loads(found.group(1)) if found else None
+        except (ValueError, RecursionError):
+            meta[key] = None
+    if not (isinstance(meta["tags"], list) and all(type(t) is str for t in meta["tags"])):
+        meta.pop("tags")
+    return _otter_ignored({"metadata": meta})
+
+
 def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     """Read one submission: a notebook (its outputs stripped) or a .py file. Raises SubmissionError
     with the reason in plain words."""
@@ -607,7 +630,9 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
         # Jupyter's "export as Python" marks each cell `# In[3]:`, the percent format `# %%` (_EXPORTED_CELL): graded
         # cell by cell, as the notebook is (a line that fails loses its cell, not the rest of the file); IPython
         # syntax as in a notebook's cells
-        parts = [part for part in _EXPORTED_CELL.split(src) if part.strip()] or [src]
+        pieces = _EXPORTED_CELL_KEPT.split(src)      # text before the first marker, then (marker, its cell) pairs
+        marked = [("", pieces[0])] + [(pieces[i], pieces[i + 1]) for i in range(1, len(pieces), 2)]
+        parts = ["" if _percent_ignored(marker) else part for marker, part in marked if part.strip()] or [src]
         if len(parts) > MAX_CELLS:      # as for a notebook (red-team round 53: 45,000 marks in one export)
             raise SubmissionError(f"{shown_name(path)} has {len(parts):,} cells; the limit is {MAX_CELLS:,}")
         return Submission(path=path, cells=[_otter_check_without_globals(transform_ipython(part)) for part in parts])
@@ -625,7 +650,10 @@ def read_submission(path: Path, limits: Limits | None = None) -> Submission:
     _check_time(deadline, path)
     _validate(data, path)
     _check_time(deadline, path)
-    sources = [_text(cell) for cell in data["cells"] if cell.get("cell_type") == "code" and not _otter_ignored(cell)]
+    # an ignored cell is kept as an empty one, not left out: a Run All in Jupyter runs it and numbers it, and each
+    # message names a cell by its place among the code cells (`Cell In[23]`): left out, every cell below it was
+    # named one number early, a SyntaxError told in a cell that has none (red-team round 101)
+    sources = ["" if _otter_ignored(cell) else _text(cell) for cell in data["cells"] if cell.get("cell_type") == "code"]
     _check_code_size(sources, path)
     cells = []
     for src in sources:
@@ -670,8 +698,8 @@ def _otter_ignored(cell: dict) -> bool:
     """Whether otter's grading skips this cell: tagged `otter_ignore`, or `metadata.otter.ignore` set (otter 7,
     execute/preprocessor.py filter_ignored_cells), what otter's documentation has a student do to a long experiment.
     Run here, such a cell past cell_timeout_s stopped the worker: a right notebook 0/35 that otter grades 35/35
-    (red-team round 98). Skipped, it is neither run nor read by the static rules or the similarity page (all read
-    these cells), so tagging a cell hides nothing that is graded."""
+    (red-team round 98). Skipped (an empty cell in its place), it is neither run nor read by the static rules or the
+    similarity page (all read these cells), so tagging a cell hides nothing that is graded."""
     meta = cell.get("metadata")
     if not isinstance(meta, dict):
         return False

@@ -42,6 +42,12 @@ def unparse(node: ast.AST) -> str:
         return TOO_DEEP
 
 
+# What Python reads between two tokens of a line: spaces, tabs, form feeds, and a backslash that joins the next line.
+# Tested with [ \t] alone, `def\x0cf(x)` and `def \<newline> f(x)` (both bind f) were passed over, and the earlier
+# `def f` read as the notebook's last (red-team round 101)
+_BETWEEN_TOKENS = r"(?:[ \t\x0c]|\\(?:\r\n|\r|\n))+"
+
+
 def holds_name_text(source: str, keyword: str, name: str) -> bool:
     """Whether `source` may hold `keyword name` (`def f`, `class C`) as Python reads it: a quick test before a parse.
     Python reads an identifier in its NFKC form (PEP 3131), so `def ｆ(x)` (full-width) or `def 𝐟(x)` binds `f`, and
@@ -52,8 +58,8 @@ def holds_name_text(source: str, keyword: str, name: str) -> bool:
     if f"{keyword} {name}" in source:
         return True
     if source.isascii():   # the usual cell: only the spacing can differ
-        return re.search(rf"{keyword}[ \t]+{re.escape(name)}", source) is not None
-    for m in re.finditer(rf"{keyword}[ \t]+([^\s(:]{{1,200}})", source):
+        return re.search(rf"{keyword}{_BETWEEN_TOKENS}{re.escape(name)}", source) is not None
+    for m in re.finditer(rf"{keyword}{_BETWEEN_TOKENS}([^\s(:\\]{{1,200}})", source):
         word = m.group(1)
         if (word if word.isascii() else unicodedata.normalize("NFKC", word)).startswith(name):
             return True
