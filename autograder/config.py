@@ -78,9 +78,11 @@ class SimilaritySettings(_Strict):
     """The similar-submissions report (autograder.course.similarity): advice to read, never a score."""
     threshold: float = Field(0.5, gt=0, le=1, description=(
         "a pair scoring this or more is flagged: the share of the two submissions' own code (template, "
-        "reference and the master notebook's code left out) that lies in passages they share"))
+        "reference and the master notebook's code left out) that lies in passages they share, when each shares "
+        "at least 30 tokens of its own (a one-line answer is not flagged)"))
     floor: float = Field(0.2, ge=0, le=1, description=(
-        "pairs scoring less are left out of similarity.csv and similarity.html"))
+        "pairs scoring less, or sharing fewer than 15 of their own tokens, are left out of similarity.csv and "
+        "similarity.html"))
     functions: list[str] = Field(default_factory=list, max_length=200, description=(
         "the functions compared, with the helpers they call; empty: every name the hidden tests take "
         "that a notebook defines as a function"))

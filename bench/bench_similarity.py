@@ -59,10 +59,11 @@ def main(n: int = 500) -> None:
         started = time.perf_counter()
         pairs = sim.write_batch_similarity(entries, course, SLUG, out, warnings=notes)  # type: ignore[arg-type]
         took = time.perf_counter() - started
-        assert not notes, notes
+        # the one note a class this alike may bring: more pairs scored than the page lists (MAX_LISTED)
+        assert all(note.startswith("similarity: ") and " are listed" in note for note in notes), notes
         threshold = course.settings(SLUG).similarity.threshold
         print(f"{n} submissions: {took:.1f} s (reading, extracting, fingerprinting, comparing, writing); "
-              f"{len(pairs)} pairs above the floor, {sum(p.score >= threshold for p in pairs)} flagged; "
+              f"{len(pairs)} pairs listed, {sum(p.score >= threshold for p in pairs)} flagged; "
               f"similarity.html {(out / 'similarity.html').stat().st_size / 1e6:.1f} MB, "
               f"similarity.json {(out / 'similarity.json').stat().st_size / 1e6:.2f} MB")
 

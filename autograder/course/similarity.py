@@ -50,11 +50,13 @@ and importing that imports its whole detector (matplotlib.pyplot, jinja2 and tqd
 last release 2024-03, "Beta"). So the winnowing is written here, over numpy, in a few lines.
 
 The score of a pair: the share of both submissions' non-boilerplate tokens that lie in passages they
-share, (covered in a + covered in b) / (tokens of a + tokens of b), from 0 to 1. A passage most of the
+share, (covered in a + covered in b) / (tokens of a + tokens of b), from 0 to 1; a passage a submission
+writes again is counted once (its repeats are neither its tokens nor covered). A passage most of the
 class shares (more than COMMON_SHARE of the class, and more than COMMON_MIN submissions) is treated
 as boilerplate the lesson did not write down: it stays in the counts but matches nobody (as MOSS's
--m). `flagged` is score >= threshold (grading.yml). Only pairs at or above the floor are listed, the best MAX_LISTED
-of them (a class's pairs grow with its square: how many more scored is said on the page and in the batch's notes).
+-m). `flagged` is score >= threshold (grading.yml) with MIN_FLAGGED_TOKENS shared on each side. Only pairs at or
+above the floor with MIN_LISTED_TOKENS shared on each side are listed, the best MAX_LISTED of them (a class's pairs
+grow with its square: how many more scored is said on the page and in the batch's notes).
 
 Shards: each batch writes OUT/similarity.json (each submission's extracted functions as source, its
 import names, and what was left out), `merge` reads every shard's file (size bounded, a link refused,
@@ -118,6 +120,13 @@ MAX_IMPORTS = 500
 MAX_NAME = 200
 MAX_VIEWS = 200              # side-by-side views on the page
 MAX_LISTED = 5_000           # pairs listed on the page and in the CSV (the best; how many more scored is said)
+# A pair is listed when each side shares at least MIN_LISTED_TOKENS of its own (not given) tokens: a shorter match is
+# noise (the passage winnowing is sure to find) that only reached K tokens by running into the template's, e.g. two
+# students who wrote `raise NotImplementedError()` in every stub scored 0.75, and `return torch.softmax(x, dim=dim)`
+# 1.0 on one token (red-team round 103). It is flagged only with MIN_FLAGGED_TOKENS each side: a one-line right
+# answer (`torch.tril(torch.ones(T_q, T_k or T_q)).bool()`: 19 tokens, 0.86) is what any student writes.
+MIN_LISTED_TOKENS = K + WINDOW - 1
+MIN_FLAGGED_TOKENS = 30
 MAX_STORED_BYTES = 256 * 2**20  # a shard's similarity.json (500 submissions write 0.8 MB)
 STORED_FORMAT = "autograder-similarity-1"
 ENGINE_PARAMS = frozenset({"device", "rng", "submission", "env"})  # as autograder.grading.hidden: filled by the engine
@@ -693,13 +702,22 @@ def fingerprint(key: str, stored: StoredSubmission, boilerplate: np.ndarray, kep
         n += len(t.text)
     own = np.ones(n, dtype=bool)
     prints: dict[int, list[int]] = defaultdict(list)
+    written: set[int] = set()   # every passage already seen in this submission, in order
     for t, start in zip(tokens, starts):
         exact = renamed_kgram_hashes(t.text)
         blind = kgram_hashes(_token_ids(t.blind))
         if not len(exact):
             continue
         is_bp = _members(blind, boilerplate)
-        own[start:start + len(t.text)] &= ~_mark(len(t.text), np.flatnonzero(is_bp))
+        # a passage written again counts once: one student repeating the passage a classmate also wrote (20 times
+        # in a helper) had made their own side all shared, and the pair 0.93 from 0.42 (red-team round 103)
+        again = np.zeros(len(exact), dtype=bool)
+        for p, h in enumerate(exact.tolist()):
+            if h in written:
+                again[p] = True
+            else:
+                written.add(h)
+        own[start:start + len(t.text)] &= ~_mark(len(t.text), np.flatnonzero(is_bp | again))
         for p in winnow(exact):
             if not is_bp[p]:
                 prints[int(exact[p])].append(start + int(p))
@@ -723,23 +741,33 @@ class Pair:
     def keys(self) -> tuple[str, str]:
         return self.a.key, self.b.key
 
+    @property
+    def shared(self) -> tuple[int, int]:
+        """Each side's own tokens in passages the other shares."""
+        return int(self.covered_a.sum()), int(self.covered_b.sum())
+
+    def flagged(self, threshold: float) -> bool:
+        """At the threshold, with enough shared on each side to be more than a short answer anyone writes."""
+        return self.score >= threshold and min(self.shared) >= MIN_FLAGGED_TOKENS
+
 
 def common_limit(n: int) -> int:
     """In more submissions than this, a passage matches nobody: the class has made it boilerplate."""
     return max(COMMON_MIN, int(COMMON_SHARE * n))
 
 
-def compare(docs: Sequence[Document], floor: float) -> tuple[list[Pair], int]:
-    """Every pair scoring at least `floor` (and above 0), best first; and how many passages were
-    left out as common to the class."""
-    pairs, left_out, _ = compare_listed(docs, floor, limit=None)
+def compare(docs: Sequence[Document], floor: float, min_shared: int = 0) -> tuple[list[Pair], int]:
+    """Every pair scoring at least `floor` (and above 0) that shares `min_shared` own tokens on each side, best
+    first; and how many passages were left out as common to the class."""
+    pairs, left_out, _ = compare_listed(docs, floor, limit=None, min_shared=min_shared)
     return pairs, left_out
 
 
-def compare_listed(docs: Sequence[Document], floor: float, limit: Optional[int] = MAX_LISTED
-                   ) -> tuple[list[Pair], int, int]:
-    """The best `limit` pairs scoring at least `floor` (and above 0; every one for None), best first; how many
-    passages were left out as common to the class; and how many pairs scored from the floor up in all.
+def compare_listed(docs: Sequence[Document], floor: float, limit: Optional[int] = MAX_LISTED,
+                   min_shared: int = MIN_LISTED_TOKENS) -> tuple[list[Pair], int, int]:
+    """The best `limit` pairs scoring at least `floor` (and above 0; every one for None) whose sides each share at
+    least `min_shared` of their own tokens, best first; how many passages were left out as common to the class; and
+    how many such pairs there are in all.
 
     One submission at a time: the shared passages of its pairs with later submissions are gathered, scored and
     dropped before the next. Gathering every pair's passages first had held (pairs x shared passages) hashes at
@@ -771,13 +799,15 @@ def compare_listed(docs: Sequence[Document], floor: float, limit: Optional[int] 
                 continue
             common_prints = np.unique(np.array(hashes, dtype=np.uint64))
             in_a, in_b = _members(a.fp_hash, common_prints), _members(b.fp_hash, common_prints)
-            # at most K tokens per shared position: skip pairs that cannot reach the floor
-            if min(K * (int(in_a.sum()) + int(in_b.sum())), total) / total < floor:
+            # at most K tokens per shared position: skip pairs that cannot reach the floor or min_shared
+            if min(K * (int(in_a.sum()) + int(in_b.sum())), total) / total < floor \
+                    or K * min(int(in_a.sum()), int(in_b.sum())) < min_shared:
                 continue
             ca = _mark(a.n, a.fp_pos[in_a]) & a.own
             cb = _mark(b.n, b.fp_pos[in_b]) & b.own
-            score = (int(ca.sum()) + int(cb.sum())) / total
-            if score >= floor and score > 0:
+            shared_a, shared_b = int(ca.sum()), int(cb.sum())
+            score = (shared_a + shared_b) / total
+            if score >= floor and score > 0 and min(shared_a, shared_b) >= min_shared:
                 above += 1
                 kept.append(Pair(a, b, round(score, 4), ca, cb))
                 if limit is not None and len(kept) >= 2 * limit + 64:   # the best `limit` so far, marks and all
@@ -967,18 +997,22 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
 <h1>{{ title }}: similar submissions</h1>
 <p class="note">Pairs ranked by how much of their graded functions' code they share ({{ functions }}),
 after removing what every student is given or taught (the template, the reference, the master notebook's
-code and formulas) and normalising names, layout and comments. A high score is a reason to look, not a
-finding: read the code side by side. This page changes no score.
-{{ n }} submissions compared; a pair is flagged at a score of {{ threshold }} or more and listed from {{ floor }}.
+code and formulas) and normalising names, layout and comments. Students taught the same lesson write alike: a
+short answer, the lesson's idioms or a common tutorial's code can be shared by two who never saw each other's
+work, so likeness is no proof of copying. A high score is a reason to look, not a finding: read the code side by
+side. This page changes no score.
+{{ n }} submissions compared; a pair is listed from a score of {{ floor }} when each side shares at least
+{{ min_listed }} tokens of its own code, and flagged at {{ threshold }} or more when each shares at least {{ min_flagged }}
+(a one-line answer anyone writes is not flagged). A passage one submission repeats counts once.
 {% if common %}{{ common }} passage{{ "s" if common != 1 }} that more than {{ common_limit }} submissions share matched nobody (too common to tell anything).{% endif %}</p>
 {% for line in problems %}<p class="warn">{{ line }}</p>{% endfor %}
-<table id="pairs"><tr><th>#</th><th>a</th><th>b</th><th>score</th><th>flagged</th><th>shared in</th></tr>
-{% for p in pairs %}<tr class="{{ 'flagged' if p.flagged }}"><td class="num">{{ p.rank }}</td><td>{{ p.a }}{% if p.who_a %} ({{ p.who_a }}){% endif %}</td><td>{{ p.b }}{% if p.who_b %} ({{ p.who_b }}){% endif %}</td><td class="num">{{ "%.3f"|format(p.score) }}</td><td>{{ "yes" if p.flagged else "no" }}</td><td>{% if p.view %}<a href="#pair-{{ p.rank }}">{{ p.where }}</a>{% else %}{{ p.where }}{% endif %}</td></tr>
-{% else %}<tr><td colspan="6">No pair scores {{ floor }} or more.</td></tr>{% endfor %}
+<table id="pairs"><tr><th>#</th><th>a</th><th>b</th><th>score</th><th>flagged</th><th>shared tokens (a, b)</th><th>shared in</th></tr>
+{% for p in pairs %}<tr class="{{ 'flagged' if p.flagged }}"><td class="num">{{ p.rank }}</td><td>{{ p.a }}{% if p.who_a %} ({{ p.who_a }}){% endif %}</td><td>{{ p.b }}{% if p.who_b %} ({{ p.who_b }}){% endif %}</td><td class="num">{{ "%.3f"|format(p.score) }}</td><td>{{ "yes" if p.flagged else "no" }}</td><td class="num">{{ p.shared[0] }} of {{ p.own[0] }}, {{ p.shared[1] }} of {{ p.own[1] }}</td><td>{% if p.view %}<a href="#pair-{{ p.rank }}">{{ p.where }}</a>{% else %}{{ p.where }}{% endif %}</td></tr>
+{% else %}<tr><td colspan="7">No pair scores {{ floor }} or more with {{ min_listed }} tokens of its own shared on each side.</td></tr>{% endfor %}
 </table>
 {% if scored > pairs|length %}<p class="warn">{{ scored }} pairs score {{ floor }} or more: the best {{ pairs|length }} are listed here and in similarity.csv, the other {{ scored - pairs|length }} are not (raise similarity.floor in grading.yml to list fewer).</p>{% endif %}
 {% if more %}<p class="note">Side-by-side views are shown for the first {{ views|length }} pairs; similarity.csv lists all {{ pairs|length }}.</p>{% endif %}
-{% for v in views %}<h3 id="pair-{{ v.rank }}">#{{ v.rank }}: {{ v.a }} and {{ v.b }}, score {{ "%.3f"|format(v.score) }}{{ ", flagged" if v.flagged }}</h3>
+{% for v in views %}<h3 id="pair-{{ v.rank }}">#{{ v.rank }}: {{ v.a }} and {{ v.b }}, score {{ "%.3f"|format(v.score) }}{{ ", flagged" if v.flagged }}: {{ v.shared[0] }} of {{ v.a }}'s {{ v.own[0] }} tokens and {{ v.shared[1] }} of {{ v.b }}'s {{ v.own[1] }} shared</h3>
 <p class="fn"><mark>marked</mark>: shared by the two; <span class="bp">grey</span>: given to everyone (left out of the score).</p>
 <div class="side">{% for side in v.sides %}<div><b>{{ side.key }}</b>{% for f in side.functions %}<div class="fn">{{ f.name }} (code cell {{ f.cell }}, line {{ f.line }})</div><pre>{{ f.html }}</pre>{% endfor %}</div>{% endfor %}</div>
 {% endfor %}
@@ -1024,7 +1058,8 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     rows = []
     for rank, p in enumerate(pairs, 1):
         rows.append({"rank": rank, "a": _shown_name(p.a.key), "b": _shown_name(p.b.key), "score": p.score,
-                     "flagged": p.score >= settings.threshold, "where": _where(p), "view": rank <= MAX_VIEWS,
+                     "flagged": p.flagged(settings.threshold),
+                     "shared": p.shared, "own": (p.a.own_count, p.b.own_count), "where": _where(p), "view": rank <= MAX_VIEWS,
                      "who_a": _shown_name(who.get(p.a.key, "")), "who_b": _shown_name(who.get(p.b.key, ""))})
     views = [{**row, "sides": [_side(p.a, p.covered_a), _side(p.b, p.covered_b)]}
              for row, p in zip(rows[:MAX_VIEWS], pairs)]
@@ -1040,7 +1075,8 @@ def write_report(stored: Mapping[str, StoredSubmission], course: "Course", slug:
     page = PAGE.render(title=title, functions=shown_functions or "none", n=len(compared),
                        threshold=f"{settings.threshold:g}", floor=f"{settings.floor:g}", pairs=rows, views=views,
                        more=len(rows) > MAX_VIEWS, left_out=left_out, problems=list(problems), common=common,
-                       common_limit=common_limit(len(compared)), scored=scored)
+                       common_limit=common_limit(len(compared)), scored=scored, min_listed=MIN_LISTED_TOKENS,
+                       min_flagged=MIN_FLAGGED_TOKENS)
     if scored > len(pairs) and warnings is not None:
         warnings.append(f"similarity: {scored} pairs score {settings.floor:g} or more; the best {len(pairs)} are listed "
                         "in similarity.html and similarity.csv (raise similarity.floor in grading.yml to list fewer)")
