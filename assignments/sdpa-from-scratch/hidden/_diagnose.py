@@ -1304,6 +1304,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
         fn = _TakingGradients(fn)
     if grad and OUT_WORDS in e.message:
         name_out_into_input(plain_fn, plain, e, said)
+        name_out_breaks_autograd(e)
     if crash_inside_broken_softmax(e):    # the helper's own crash (blind35): its own second calls, not the attention's
         name_softmax_crash(STUDENT_SOFTMAX.get(), e, "inside stable_softmax, which the attention calls")
         raise AssertionError(f"{said} (inside stable_softmax, which itself crashes or is wrong on a plain 3-D "
@@ -1414,6 +1415,12 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
         whole = mask.expand(full).contiguous()
         if right(second_call(fn, Q, K, V, mask=whole), Q, K, V, whole):
             name_mask_unsqueezed(fn, said)
+            if "view size is not compatible" in e.message:
+                # round60 (blind60): mask.expand(...).view(-1, T_q, T_k): a broadcast (stride-0) axis cannot merge
+                raise Misconception("view_on_noncontiguous", f"{said}, with a mask of shape {tuple(mask.shape)} for "
+                                    f"scores of shape {tuple(full)}; with the mask already at that shape it runs and "
+                                    "is right: a mask broadcast with expand has stride-0 axes, which .view cannot "
+                                    "merge with the others; flatten it with .reshape: " + describe("view_on_noncontiguous"))
             raise Misconception("mask_not_broadcast", f"{said}, with a mask of shape {tuple(mask.shape)} for "
                                 f"scores of shape {tuple(full)}; with the mask expanded to the scores' shape it "
                                 "runs and is right: the mask must broadcast (masked_fill or torch.where do)")
@@ -1893,6 +1900,8 @@ def judge(fn, Q, K, V, mask, got, what):
         else:
             raise_if_return_missing(got, {"with mask=None": lambda: fn(Q, K, V, mask=None)},
                                     lambda out: right(out, Q, K, V, None), what)
+    if type(got) is torch.Tensor and got.shape == expected.shape:
+        name_state_between_calls(fn, what)      # round60: a value of one call served to a later one
     try:
         name_dtype_changed(got, expected, what)
         assert_matches(got, expected, variants=lambda: wrong_variants(Q, K, V, mask), what=what, nearest=False,
@@ -2406,6 +2415,9 @@ def check_gradients(fn, Q, K, V, mask, G, submission=None):
     try:
         out, grads = call(fn.call_with_grad, Q, K, V, mask, grad_wrt=(0, 1, 2), grad_output=G, what=FN)
     except StudentCodeError as e:
+        name_graph_never_built(fn, Q, K, V, mask, e, submission)     # round60: inference_mode, no_grad
+        if OUT_WORDS in e.message:      # round60: out= into a buffer kept between calls
+            name_result_buffer_reused(submission, f"your code raised {e.exc_type}: {e.message.split(',')[0][:90]}")
         name_crash(fn, Q, K, V, mask, e, grad=True)
         raise
     try:
@@ -2967,7 +2979,7 @@ def _close3(t, expected, atol):
             and bool(torch.isfinite(t).all()) and torch.allclose(t.double(), expected, rtol=0, atol=atol))
 
 
-def alias_rewritten(got, atol, out3, weights3_causal):
+def alias_rewritten(got, atol, out3, weights3_causal, submission=None):
     """q6 (naming25): weights3 rewritten in place by the causal cell through an alias (weights3_causal =
     weights3, or a view of it, then zeroed and renormalised in place). Named inplace_on_input only when all
     three hold on the same Q3, K3, V3: weights3 equals what zeroing the blocked entries of the right weights
@@ -2981,6 +2993,10 @@ def alias_rewritten(got, atol, out3, weights3_causal):
     zeroed = ref.weights3.masked_fill(blocked, 0.0)
     for how, replay in (("zeroed and renormalised", zeroed / zeroed.sum(-1, keepdim=True)), ("zeroed", zeroed)):
         if _close3(got, replay, atol):
+            # round60: one buffer handed out by every stable_softmax call of a shape writes nothing in place
+            name_result_buffer_reused(submission, "weights3 is the causal weights, and so is weights3_causal, while "
+                                      "out3 = weights3 @ V3 is the right unmasked output (weights3 was right when out3 "
+                                      "was computed, and the causal cell's call of stable_softmax changed it)")
             raise Misconception("inplace_on_input", f"weights3 equals the right weights {how} in place where the "
                                 "causal mask blocks, and so does weights3_causal, while out3 = weights3 @ V3 is "
                                 "the right unmasked output: weights3 was right when out3 was computed and the "
@@ -2990,14 +3006,14 @@ def alias_rewritten(got, atol, out3, weights3_causal):
                                 + describe("inplace_on_input"))
 
 
-def causal_in_unmasked(got, scores3, atol, out3=None, weights3_causal=None):
+def causal_in_unmasked(got, scores3, atol, out3=None, weights3_causal=None, submission=None):
     """q6: weights3 equal to the causal weights: inplace_on_input when scores3 itself now holds the causal fill
     (-inf where blocked, the scaled scores elsewhere: a masked_fill_ wrote into it before weights3 read it), or
     when the causal cell rewrote weights3 through an alias (alias_rewritten); else said in words (a mask
     applied where none is asked)."""
     if (type(got) is torch.Tensor and got.dtype.is_floating_point and tuple(got.shape) == (3, 3)
             and not _close3(got, ref.weights3, atol)):
-        alias_rewritten(got, atol, out3, weights3_causal)
+        alias_rewritten(got, atol, out3, weights3_causal, submission)
     if not is_causal_weights(got, atol):
         return
     blocked = ~ref.causal_mask(3)
@@ -4219,6 +4235,13 @@ def name_output_transposed(value, right, what, atol):
             t = torch.tensor(value, dtype=torch.float64)
         except (TypeError, ValueError, RuntimeError):
             return
+    if t is not None and t.dim() == 2 and t.shape == right.shape and t.shape[0] != t.shape[1] \
+            and torch.isfinite(t).all() and torch.allclose(t, right.T.reshape(right.shape), rtol=0, atol=atol):
+        # naming round 60: (V3.T @ weights3.T).view(3, 2): the (d_v, T) transpose re-read in memory order
+        raise Misconception("output_column_convention", f"{what} has the right shape {tuple(t.shape)} but holds the "
+                            f"numbers of the transpose of the right output, read row by row: the {tuple(right.T.shape)} "
+                            "column-convention result was laid back with .view/.reshape, which keeps the numbers in "
+                            "memory order; a transpose (.T) moves them: " + describe("output_column_convention"))
     if t is None or tuple(t.shape) != tuple(right.T.shape) or t.shape == right.shape or not torch.isfinite(t).all():
         return
     if torch.allclose(t, right.T, rtol=0, atol=atol):
@@ -6858,3 +6881,208 @@ def confirm_scale_extra_factor(fn, what) -> None:
             name_scale_constant(fn, f"{what} is wrong")     # a fixed d_k that matched on this input alone
             raise AssertionError(f"{what} is wrong: the scores are scaled wrong on this input, and on unmasked "
                                  f"inputs of d_k = {d_k} the scale is not 1/sqrt(d_k) times one constant factor")
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 60 (blind60): rewrites that broke it (baddbmm's input added, state carried between calls)
+# ---------------------------------------------------------------------------------------------
+
+def _baddbmm_beta_kept(node) -> bool:
+    """A torch.baddbmm / x.baddbmm / addbmm call without beta=0 (beta left at its default 1, or written)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("baddbmm", "baddbmm_", "addbmm", "addmm")):
+        return False
+    beta = [k.value for k in node.keywords if k.arg == "beta"]
+    return not beta or _number(beta[0]) not in (0,)
+
+
+def name_baddbmm_input_added(raw, scaled, submission, atol) -> None:
+    """q2, round60 (blind60 q2_scale_fused_into_baddbmm_with_the_raw_scores_as_input_and_beta_left_at_one):
+    scaled_score_var equal to the variance of raw + raw / sqrt(d_k) on the example (baddbmm(raw_scores, Q, K^T,
+    alpha=1/sqrt(d_k)) with beta = 1 adds its input), and a cell assigning scaled_score_var calls baddbmm (or
+    addbmm/addmm) without beta=0: baddbmm_input_added. The value is replayed on the example's own tensors."""
+    Q, K, _ = ref._batched_example()
+    S = (Q.double() @ K.double().transpose(-2, -1))
+    d = Q.shape[-1]
+    replay = float((S + S / math.sqrt(d)).var())
+    if abs(scaled - replay) > atol or abs(raw - ref.raw_score_var) > atol:
+        return
+    try:
+        hit = _source_hit(_cell_trees(submission, "scaled_score_var"), _baddbmm_beta_kept)
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return
+    if hit is None:
+        return
+    raise Misconception("baddbmm_input_added", f"scaled_score_var is {scaled:.6g}, the variance of raw_scores + "
+                        f"raw_scores / sqrt({d}) ({replay:.6g} on the example), not of raw_scores / sqrt({d}): "
+                        f"`{hit}` keeps beta at 1, so its first argument is added to alpha * Q @ K^T: "
+                        + describe("baddbmm_input_added"))
+
+
+# State carried between calls (round60): a value computed for one call served to a later one. The notebook's
+# functions run in the sandbox's worker, whose replies are copies made at the end of each call, so a later call
+# cannot be seen to change an earlier reply: a buffer handed out again is read off the source (cached_out_buffer)
+# beside what the notebook's own second call left (q6's weights3, q5's out= crash); a cache keyed by shape shows in
+# two calls of one fresh shape (no test uses it) with other values: the first is right, the second is what the
+# right function gives with one of its arguments taken from the first call (name_state_between_calls).
+_gs = torch.Generator().manual_seed(60)
+STATE_PROBE = tuple(
+    (torch.randn(2, 13, 6, generator=_gs, dtype=torch.float64), torch.randn(2, 11, 6, generator=_gs, dtype=torch.float64),
+     torch.randn(2, 11, 4, generator=_gs, dtype=torch.float64), random_mask((13, 11), _gs))
+    for _ in range(2))
+
+
+def _module_containers(tree) -> set[str]:
+    """Names a cell binds at its top level to a container ({}, [], dict(), None, a tensor cache) or declares
+    `global` inside a function: where state can outlive a call."""
+    names: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            value = stmt.value
+            if isinstance(value, (ast.Dict, ast.List, ast.Constant)) or (
+                    isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute))
+                    and getattr(value.func, "id", getattr(value.func, "attr", "")) in ("dict", "defaultdict", "list",
+                                                                                      "OrderedDict", "WeakValueDictionary")):
+                names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            names |= set(node.names)
+    return names
+
+
+def _held_in(node, kept) -> bool:
+    """`node` is a name of `kept`, or an entry of one (_CACHE[key])."""
+    base = node.value if isinstance(node, ast.Subscript) else node
+    return isinstance(base, ast.Name) and base.id in kept
+
+
+def cached_out_buffer(submission) -> str | None:
+    """round60 (blind60 q3_result_written_into_an_output_buffer_cached_by_shape_and_reused_across_calls): the first
+    line of stable_softmax's or the attention's cell that writes a result with out= into a tensor kept between calls
+    (out=_CACHE[key], out=_BUF with _BUF a module-level name or a global), or returns such a tensor; None where
+    there is none. Student text: parsed, never run."""
+    try:
+        for segments, tree in _cell_trees(submission, "stable_softmax", "scaled_dot_product_attention"):
+            kept = _module_containers(tree)
+            for node in ast.walk(tree) if kept else ():
+                if isinstance(node, ast.Call) and any(k.arg == "out" and _held_in(k.value, kept) for k in node.keywords):
+                    return (segments.of(node) or unparse(node)).splitlines()[0][:100]
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return None
+    return None
+
+
+def name_result_buffer_reused(submission, said) -> None:
+    """result_buffer_reused where the notebook's own second call left its trace (`said`) and the source writes the
+    result into a buffer kept between calls (cached_out_buffer)."""
+    hit = cached_out_buffer(submission)
+    if hit is not None:
+        raise Misconception("result_buffer_reused", f"{said}: `{hit}` writes the result into a tensor kept between "
+                            "calls, so every call of that shape returns the same tensor and overwrites what an "
+                            "earlier call returned: " + describe("result_buffer_reused"))
+
+
+def name_state_between_calls(fn, what) -> None:
+    """judge, for a wrong output: the attention called on STATE_PROBE's two inputs of one fresh shape; named
+    cache_keyed_by_shape when the first is right and the second's output is the right one with an argument (Q, K,
+    V or the mask) of the first call in its place, or the first call's output itself."""
+    a, b = STATE_PROBE
+    first = second_call(fn, *a[:3], mask=a[3])
+    if type(first) is not torch.Tensor or not right(first, *a):
+        return
+    second = second_call(fn, *b[:3], mask=b[3])
+    if type(second) is not torch.Tensor or right(second, *b) or second.shape != first.shape:
+        return
+    names = ("Q", "K", "V", "the mask")
+    stale = [names[i] for i in range(4)
+             if bool(matching_variants(second, {"stale": ref.scaled_dot_product_attention(
+                 *[a[j] if j == i else b[j] for j in range(4)])}, torch.float64))]
+    if not stale and torch.allclose(second.detach().double(), first.detach().double(), rtol=0, atol=1e-9):
+        stale = ["every argument (the first call's output itself)"]
+    if stale:
+        raise Misconception("cache_keyed_by_shape", f"{what} is wrong, and two calls on inputs of one new shape "
+                            f"(Q {tuple(a[0].shape)}, mask {tuple(a[3].shape)}) show why: the first is right, and the "
+                            f"second gives what the right attention gives with {stale[0]} of the FIRST call: "
+                            + describe("cache_keyed_by_shape"))
+
+
+_NO_GRAPH = re.compile(r"^\s*(?:@\s*)?(?:with\s+)?(?:torch\.)?(?:inference_mode|no_grad|set_grad_enabled\(\s*False)")
+
+
+def graph_off_line(submission) -> str | None:
+    """The first decorator of a function in the attention's or the softmax's cell that turns autograd off
+    (@torch.inference_mode(), @torch.no_grad(), @torch.set_grad_enabled(False)), or the head of a with-block that
+    does and holds the function's return; None where there is none. Student text: parsed, never run."""
+    try:
+        for _segments, tree in _cell_trees(submission, "scaled_dot_product_attention", "stable_softmax"):
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for d in node.decorator_list:
+                        if _NO_GRAPH.match(text := unparse(d)):
+                            return f"@{text}"[:80]
+                if isinstance(node, ast.With) and any(isinstance(n, ast.Return) for n in ast.walk(node)):
+                    for item in node.items:
+                        if _NO_GRAPH.match(text := unparse(item.context_expr)):
+                            return f"with {text}:"[:80]
+    except (RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return None
+    return None
+
+
+def name_graph_never_built(fn, Q, K, V, mask, e, submission) -> None:
+    """q5's gradient call, round60 (blind60 q5_whole_function_decorated_with_inference_mode_for_speed): torch's
+    "element 0 of tensors does not require grad and does not have a grad_fn" (the output has no graph at all),
+    and the same call without gradients is right: gradient_cut, with the line that turns autograd off (a
+    @torch.inference_mode() / @torch.no_grad() decorator or a with-block) quoted where the source shows one."""
+    if "does not require grad and does not have a grad_fn" not in e.message:
+        return
+    plain = [None if t is None else t.detach().contiguous() for t in (Q, K, V, mask)]
+    out = second_call(fn, *plain[:3], mask=plain[3])
+    if not right(out, *plain):
+        return
+    hit = graph_off_line(submission)
+    fix = (f"`{hit[:80]}` turns autograd off for everything it covers, so the output has no graph behind it: remove "
+           "it (turn gradients off only around code that is never trained, outside this function)" if hit else
+           "keep the computation in torch and in autograd (no .detach(), .data, torch.no_grad() or "
+           "torch.inference_mode() on the way to the output)")
+    raise Misconception("gradient_cut", f"your code raised {e.exc_type}: {e.message.splitlines()[0][:120]}: the "
+                        f"output is right without gradients, but no gradient reaches Q, K or V: {fix}. "
+                        + describe("gradient_cut"))
+
+
+def name_out_breaks_autograd(e) -> None:
+    """torch's own words for an out= call whose inputs require grad (OUT_WORDS), after the searches for an input
+    written into (name_out_into_input) and a buffer handed out again: out_breaks_autograd, said for the function
+    whose line raised (the last notebook frame of the traceback)."""
+    if OUT_WORDS not in e.message:
+        return
+    frames = re.findall(r'File "In\[\d{1,9}\]", line \d{1,7}, in ([A-Za-z_]\w{0,60})', e.traceback or "")
+    where = f" in `{frames[-1]}`" if frames else ""
+    raise Misconception("out_breaks_autograd", f"your code raised {e.exc_type}: {e.message.split(',')[0][:90]}: a "
+                        f"call{where} writes its result with out=, which autograd does not allow once an input "
+                        "needs gradients: " + describe("out_breaks_autograd"))
+
+
+def check_per_sequence_mask(fn, Q, K, V, rng) -> None:
+    """q5 (round60): 4-D inputs (B, H, T_q, d) with a (B, 1, T_q, T_k) mask shared by the heads of each sequence,
+    what broadcasting promises (one call: the helper replay of helper_blame reruns the test's calls). A wrong
+    output that equals the right one with the masks tiled over the folded (B H) axis by repeat ([M0, M1, M0, M1,
+    ...]) is mask_tiled_not_interleaved."""
+    B, H, T_q, _ = Q.shape
+    T_k = K.shape[-2]
+    mask = random_mask((B, 1, T_q, T_k), rng)
+    what = f"the output for 4-D inputs with a per-sequence mask of shape {tuple(mask.shape)}, shared by the heads"
+    got = call_sdpa(fn, Q, K, V, mask)
+    tiled = mask.reshape(B, T_q, T_k).repeat(H, 1, 1).reshape(B, H, T_q, T_k)
+    if (type(got) is torch.Tensor and got.shape == Q.shape[:-1] + V.shape[-1:] and not right(got, Q, K, V, mask)
+            and right(got, Q, K, V, tiled)):
+        raise Misconception("mask_tiled_not_interleaved", f"{what} is wrong: it is the right output with the "
+                            f"sequences' masks laid out [M0, M1, M0, M1, ...] over the {B} x {H} folded batch and "
+                            "heads (repeat), where that axis runs sequence by sequence: "
+                            + describe("mask_tiled_not_interleaved"))
+    try:
+        judge(fn, Q, K, V, mask, got, what)
+    except AssertionError as failure:
+        expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None

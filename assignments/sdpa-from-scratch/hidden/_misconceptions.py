@@ -349,7 +349,8 @@ MISCONCEPTIONS = {
                            "each score's dot product has d_k = 64 terms (8 is also the d_k of Question 2's example, "
                            "not this question's): Q @ K.T takes T * T * d_k multiply-adds",
     "madds_counted_twice": "a count of twice the multiply-adds of Q @ K.T, which the number alone cannot trace "
-                           "to one cause: a multiply and an add counted apart, the T^2 d_v multiply-adds of "
+                           "to one cause: a multiply and an add counted apart (as a FLOP count does, np.einsum_path's \"Naive FLOP "
+                           "count\" among them, which also rounds to 4 digits), the T^2 d_v multiply-adds of "
                            "weights @ V added to the T^2 d_k of the scores (the same number when d_v = d_k), or "
                            "Question 1's d_v = 128 written for this question's d_k = 64; score_madds asks for "
                            "Q @ K.T only, each multiply-add once, with this question's d_k",
@@ -374,7 +375,8 @@ MISCONCEPTIONS = {
     "dtype_changed": "returning or mixing in another dtype than the input's (.float() or a float32 tensor never cast "
                      "back): float16 in must give float16 out and float64 in float64 out; mixed with the input's "
                      "dtype a product raises ('expected scalar type ...')",
-    "gradient_cut": "cutting the autograd graph (.detach(), .data, .item(), NumPy, torch.tensor(...) of a result): "
+    "gradient_cut": "cutting the autograd graph (.detach(), .data, .item(), NumPy, torch.tensor(...) of a result, "
+                    "or a @torch.inference_mode() / @torch.no_grad() decorator or with-block around the computation): "
                     "no gradient flows back to the inputs on that path",
     "float32_precision": "computing in float32 (a float32 tensor, constant or softmax) where the input is "
                          "float64: the result is right only to about 1e-7",
@@ -543,8 +545,9 @@ MISCONCEPTIONS = {
                                  "query 1, 0.5622 and 0.4378) into the trace: that example used other tensors; "
                                  "compute the trace from this notebook's Q3, K3 and V3",
     "output_column_convention": "writing the output in the column-vector convention (V^T W^T, one column per "
-                                "query): that is the transpose of the answer; the notebook keeps one row per "
-                                "query, weights @ V, of shape (T_q, d_v)",
+                                "query): that is the transpose of the answer, and .view/.reshape back to (T_q, d_v) "
+                                "does not transpose it (it re-reads the numbers in memory order); the notebook keeps "
+                                "one row per query, weights @ V, of shape (T_q, d_v), or take .T of the column form",
     "nan_check_zeroes_every_row": "checking for NaN over the whole weight tensor (if torch.isnan(weights).any(): "
                                   "weights = zeros): one query with every key masked then zeroes the weights of "
                                   "every query; zero only the rows with no allowed key (torch.where(mask.any(-1, "
@@ -717,6 +720,34 @@ MISCONCEPTIONS = {
                                "bottom, so the count uses the changed value (the cost at 2T, four times the count "
                                "at T). Compute the count above that line, or keep the changed value under a new "
                                "name (T2 = 2 * T) and leave T as it is",
+    # naming round 60 (blind60)
+    "baddbmm_input_added": "passing the scores (or any tensor) as baddbmm's first argument with beta left at its "
+                           "default 1: torch.baddbmm(input, A, B, alpha=s) returns beta * input + s * (A @ B), so "
+                           "the input is added to the scaled product, not a buffer written into. Pass beta=0 (the "
+                           "input is then ignored), or simply divide the scores by sqrt(d_k)",
+    # state carried between calls: a value computed for one call served to a later one
+    "result_buffer_reused": "returning a buffer kept between calls (an output tensor cached by shape, dtype or "
+                            "device and filled with out=): every call of that shape returns the same tensor, so "
+                            "each call overwrites the result an earlier call returned (weights3 turns into the "
+                            "causal weights the next call computes), and out= also breaks autograd once an input "
+                            "needs gradients. Return a new tensor from each call (torch.exp(...) / e.sum(...), no "
+                            "out= and no cache)",
+    "cache_keyed_by_shape": "caching something computed from an argument (~mask, K transposed, the output) in a "
+                            "dict keyed by its shape, dtype or device only: a later call with a different tensor of "
+                            "the same shape (another mask, other keys) gets the first one's cached value and its "
+                            "own is ignored. Compute it on every call (it is cheap), or key the cache by the "
+                            "tensor's values, never by its shape alone",
+    "out_breaks_autograd": "writing a result with an out= argument (torch.exp(x, out=x), torch.div(a, b, out=buf)) "
+                           "inside code that must be differentiated: torch refuses out= when an input needs "
+                           "gradients ('functions with out=... arguments don't support automatic "
+                           "differentiation'). Compute out of place, e = torch.exp(shifted) (an in-place exp_ on a "
+                           "fresh tensor of your own is allowed)",
+    "mask_tiled_not_interleaved": "tiling a per-sequence mask ((B, 1, T_q, T_k), or a (B, 1, 1, T_k) padding mask) "
+                                  "over the heads with repeat after folding (batch, heads) into one axis: repeat lays "
+                                  "the masks out [M0, M1, M0, M1, ...] while the folded axis runs sequence by "
+                                  "sequence [b0h0, b0h1, ..., b1h0, ...], so the heads of one sequence get another "
+                                  "sequence's mask. Use repeat_interleave, or broadcast the mask to the full (B, H, "
+                                  "T_q, T_k) shape (torch.broadcast_to / expand) before reshaping it",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

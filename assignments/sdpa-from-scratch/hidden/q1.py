@@ -36,6 +36,11 @@ def _raise_if_batch_folded(got, right, what):
         raise Misconception("batch_as_one_sequence", f"{what} is {got}: {right[0]} x {right[1]} queries by "
                             f"{right[0]} x {right[2]} keys, where it should be {right}: "
                             + describe("batch_as_one_sequence"))
+    if len(right) == 3 and tuple(got) == (right[0], right[1], right[0] * right[2]) and right[0] > 1:
+        # naming round 60: the (B T, B T) product viewed back to (B, T_q, B T_k): 40 keys per query
+        raise Misconception("batch_as_one_sequence", f"{what} is {got}: each query scored against the {right[0]} x "
+                            f"{right[2]} keys of every sequence, where it should be {right}: "
+                            + describe("batch_as_one_sequence"))
     if len(got) == len(right) - 1 and got[0] == right[0] * right[1] and tuple(got[1:]) == tuple(right[2:]):
         raise Misconception("batch_folded_into_rows", f"{what} is {got}: {right[0]} x {right[1]} = {got[0]} rows "
                             f"and no batch axis, where it should be {right}: " + describe("batch_folded_into_rows"))

@@ -46,6 +46,7 @@ def test_score_variances(raw_score_var, scaled_score_var, submission=None):
 
 def _check_variances(raw, scaled, submission=None):
     n = 2 * 5 * 5                                             # entries of the (2, 5, 5) scores
+    diag.name_baddbmm_input_added(raw, scaled, submission, ATOL)    # round60: baddbmm(raw, Q, K^T, alpha=...), beta 1
     diag.name_rounded_pair(((raw, ref.raw_score_var), (scaled, ref.scaled_score_var)), _other_values(n),
                            "raw_score_var and scaled_score_var", submission, ("raw_score_var", "scaled_score_var"))
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:

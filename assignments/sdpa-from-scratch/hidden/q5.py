@@ -52,8 +52,7 @@ SLOWDOWN_LIMIT = 5.0   # a vectorised solution ~1-2x the yardstick, a loop over 
 
 @test_case(points=1, hidden=True)
 def test_float32_no_mask(scaled_dot_product_attention, device, rng):
-    # d_k = 16, d_v = 10, T_q = 7, T_k = 9: every wrong divisor differs
-    Q, K, V = diag.qkv(rng, (3, 7, 16), (3, 9, 16), (3, 9, 10), torch.float32)
+    Q, K, V = diag.qkv(rng, (3, 7, 16), (3, 9, 16), (3, 9, 10), torch.float32)   # d_k, d_v, T_q, T_k all differ
     Q[0, 2] = 0.0                                   # a zero query: uniform weights over the keys
     diag.check(scaled_dot_product_attention, Q, K, V, None, "the output with mask=None")
     diag.check_mask_left_out(scaled_dot_product_attention, Q, K, V, "the output with mask=None")
@@ -75,6 +74,7 @@ def test_float32_4d_random_mask(scaled_dot_product_attention, device, rng):
     Q, K, V = diag.qkv(rng, (2, 3, 7, 16), (2, 3, 7, 16), (2, 3, 7, 16), torch.float32)
     mask = diag.random_mask((2, 3, 7, 7), rng)
     diag.check(scaled_dot_product_attention, Q, K, V, mask, "the output for 4-D inputs with a random mask")
+    diag.check_per_sequence_mask(scaled_dot_product_attention, Q, K, V, rng)    # round60: (B, 1, T_q, T_k)
 
 
 @test_case(points=1, hidden=True)

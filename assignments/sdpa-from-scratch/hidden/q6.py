@@ -159,7 +159,7 @@ def test_weights3(weights3, scores3=None, out3=None, weights3_causal=None, submi
                         "weights3 is the (3, 3) softmax of scores3 itself, before it multiplies V3")
     diag.name_matrix_flattened(weights3, ref.weights3, "weights3", ATOL)
     got = expect_matrix(weights3, "weights3", (3, 3))
-    diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal)
+    diag.causal_in_unmasked(got, scores3, ATOL, out3, weights3_causal, submission)
     if not torch.allclose(got, ref.weights3, rtol=0, atol=ATOL):      # round46: an input written in place
         diag.name_trace_scaled_twice_in_place(got, "weights3", submission, ATOL)
     _compare(got, ref.weights3, lambda: {**diag.weight_variants(ref.Q3, ref.K3, d_v=ref.V3.shape[-1]),
