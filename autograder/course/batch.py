@@ -60,6 +60,14 @@ def shard_part(found: "Discovery", shard: Optional[tuple[int, int]]) -> "Discove
         "problems": [p for p in found.problems if (shard_of(p.key, n) == k if p.key else k == 1)]})
 
 
+def class_keys(found: "Discovery") -> str:
+    """The export's submissions as a shard's journal keeps them (meta `class_keys`): their count and a digest of their
+    keys, every shard's the same when they ran on one export."""
+    keys = sorted({e.key for e in found.entries} | {p.key for p in found.problems if p.key})
+    digest = hashlib.sha256(json.dumps(keys).encode()).hexdigest()
+    return json.dumps({"count": len(keys), "digest": digest}, sort_keys=True)
+
+
 @dataclass
 class BatchInfo:
     """What a batch did besides its results, for the CLI's summary."""
@@ -162,6 +170,10 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         problems = {p.key: p for p in part.problems if p.key}
         problem_digests = {k: "problem:" + hashlib.sha256(p.message.encode()).hexdigest() for k, p in problems.items()}
         journal.expect([*digests.items(), *problem_digests.items()])
+        if shard:
+            # each shard discovers the whole export: what it held is kept, so a merge tells apart shards run on two
+            # versions of it (one gained or lost a submission between the runs, in no shard or in two: round 104)
+            journal.keep_meta("class_keys", class_keys(found))
         if hand is not None:
             from autograder.course.handscores import dump_waivers
             journal.keep_meta("hand_scores", dump_hand_scores(hand))
@@ -377,7 +389,12 @@ def write_outputs(results: list[SubmissionResult], course: "Course", slug: str, 
     notes = write_canvas_csv(results, outdir / "canvas.csv", title, entries, submitters, lateness=late)
     if warnings is not None:
         warnings.extend(notes + late_warnings(late))
-    write_feedback(results, outdir / "feedback", entries=entries, title=title, lateness=late)
+    # the pages are handed back to students (README's round trip): they follow grading.yml's visibility as
+    # Gradescope's results do. Written with the defaults, `hidden_tests: hidden` (staff only) and `show_total:
+    # false` were shown on every page anyway (found beside red-team round 105)
+    vis = course.config.visibility
+    write_feedback(results, outdir / "feedback", entries=entries, title=title, lateness=late,
+                   show_hidden=vis.hidden_tests != "hidden", show_total=vis.show_total)
     moved = set_aside_stale(outdir, [r.submission for r in results])
     if moved and warnings is not None:
         from autograder.text import shown_name

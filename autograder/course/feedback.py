@@ -386,7 +386,11 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         before_penalty=_num(result.score) if final != result.score else "",
         show_total=show_total, score=_num(final), max_score=_num(result.max_score), awaiting=awaiting,
         status=result.status, message=clean_answer(result.message)[:4000],
-        questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(result).items()],
+        # per question: a sum over tests too, so only over the tests this page shows, and not at all where the
+        # total is not shown (the per-question points add up to it)
+        questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(
+            result.model_copy(update={"tests": [t for t in result.tests if show_hidden or t.visible or is_hand_test(t)]})
+        ).items()] if show_total else [],
         tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math, hidden_count=hidden_count,
         **_diagnosis(result, shown),
         hidden_note=(f"{hidden_count} hidden test{'s' if hidden_count != 1 else ''} not shown yet." if hidden_count else ""))

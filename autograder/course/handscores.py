@@ -36,6 +36,8 @@ import datetime
 import io
 import json
 import math
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
@@ -140,9 +142,14 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
     row; returns only when every row is valid."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_BYTES:
+        # a regular file only, read to the bound: /dev/zero (or a link to it) has st_size 0 and read_bytes took all
+        # memory until the kernel killed the batch; a FIFO waited for ever (red-team round 106)
+        with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise HandScoreError(path, ["it is not a regular file (a device, a pipe or a folder)"])
+            raw = f.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
             raise HandScoreError(path, [f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB"])
-        raw = path.read_bytes()[: MAX_BYTES + 1]
     except OSError as e:
         raise GraderError(f"cannot read {path}: {e.strerror}") from None
     try:
@@ -287,6 +294,9 @@ def read_hand_scores(path: Path, points: dict[str, float], entries: Iterable[Ent
                           f"(first on row {first_row[(key, question)]})")
             continue
         first_row[(key, question)] = row
+        # "-0" is 0 (+ 0.0 drops the sign: the page said "-0 / 4"); a score within 1e-9 of the points, under as the check
+        # above allows over, is the points (3.9999999999 was "4 / 4" on every page and a failed test) (red-team round 105)
+        score = points[question] if score >= points[question] - 1e-9 else score + 0.0
         result.scores.setdefault(key, {})[question] = HandScore(key=key, question=question, score=score,
                                                                 comment=comment, row=row)
     if errors:
@@ -359,6 +369,14 @@ def apply_hand_scores(result: SubmissionResult, points: dict[str, float],
     return out
 
 
+def score_text(score: float) -> str:
+    """A hand score as the template writes it: short ("2.5", not "2.5000"), and read back as the same number. With
+    :g's six digits a spreadsheet's 2.3333333333 came back 2.33333, and filling the template in again changed the
+    student's total (3.333333 -> 3.33333: "score changed" on the next batch; red-team round 105)."""
+    short = f"{score:g}"
+    return short if float(short) == score else repr(score)
+
+
 def hand_score_of(result: SubmissionResult, question: str) -> Optional[TestReport]:
     """The hand-graded report of `question` in a merged result, if any."""
     return next((t for t in result.tests if is_hand_test(t) and t.question == question), None)
@@ -388,7 +406,7 @@ def write_template(results: Iterable[SubmissionResult], points: dict[str, float]
             name = e.name if e else ""
             for q in points:
                 t = hand_score_of(r, q)
-                score, comment = ("", "") if t is None or t.message == AWAITING else (f"{t.score:g}", t.message)
+                score, comment = ("", "") if t is None or t.message == AWAITING else (score_text(t.score), t.message)
                 w.writerow([csv_cell(sid), csv_cell(name), csv_cell(r.submission), csv_cell(q),
                             score, csv_cell(comment) if comment else ""])
     tmp.replace(path)

@@ -51,7 +51,7 @@ They scored 0 of 0 (neither lost nor gained points) and are left out of the pass
 <table id="changes"><tr><th>submission</th><th>students</th><th>old</th><th>new</th><th>why</th></tr>
 {% for key, who, old, new, why in changes %}<tr><td>{{ key }}</td><td>{{ who }}</td><td class="num">{{ old }}</td><td class="num">{{ new }}</td><td>{{ why }}</td></tr>{% endfor %}
 </table>{% endif %}
-<p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }} · graded {{ graded }} · not gradable {{ rejected }}</p>
+<p id="summary">{{ n }} submissions · mean {{ "%.2f"|format(mean) }} / {{ max_score }}{% if unscored %} ({{ unscored }} without a score left out){% endif %} · graded {{ graded }} · not gradable {{ rejected }}</p>
 <h2>Score distribution</h2>
 <img id="histogram" alt="score histogram" src="{{ histogram }}">
 <h2>Pass rate per test</h2>
@@ -240,7 +240,10 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
     from autograder.course import charts
 
     max_score = max((r.max_score for r in results), default=0.0)
-    scores = [r.score for r in results]
+    # The grader's failure has no score yet, not 0 (Canvas's cell is left empty, the terminal's mean leaves it out):
+    # counted as 0 here, one failed worker of three put the class mean at 6.67 / 10 beside the terminal's 10.00
+    # and a bar at 0 in the histogram (red-team round 105)
+    scores = [r.score for r in results if r.status != "worker_failed"]
     histogram = charts.data_uri(charts.histogram(scores, max_score, min(20, max(5, int(max_score) + 1))))
 
     per_test: dict[str, list[int]] = {}
@@ -277,7 +280,7 @@ def write_report(results: list[SubmissionResult], course: Course, slug: str, out
                               f"{final[-1]} / {r.max_score:g}{before[-1]}"))
     page = TEMPLATE.render(
         title=title, n=len(results), max_score=f"{max_score:g}",
-        mean=(sum(scores) / len(scores)) if scores else 0.0,
+        mean=(sum(scores) / len(scores)) if scores else 0.0, unscored=len(results) - len(scores),
         graded=sum(r.status == "graded" for r in results),
         rejected=sum(r.status != "graded" for r in results),
         histogram=histogram, passplot=passplot, pass_rates=pass_rates,
