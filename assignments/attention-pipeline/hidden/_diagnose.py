@@ -1203,6 +1203,7 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
         out["blocked_scores_zeroed"] = torch.softmax(S.masked_fill(M != 0, 0.0), dim=-1)
         if bool((M == 0).any()):   # M read as a 0/1 keep-mask: masked_fill(M == 0, -1e9) blocks the OPEN keys
             out["additive_mask_as_boolean/keep_mask"] = torch.softmax(S.masked_fill(M == 0, torch.finfo(S.dtype).min), dim=-1)
+    out.update(chunked_weights_variants(S, M))   # query rows in blocks, the last partial one dropped (blind60)
     return out
 
 
@@ -1709,6 +1710,7 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         "prefix_average_row_skipped/last": (W / W.sum(dim=-1, keepdim=True)).index_fill(0, torch.tensor([T - 1]), 0.0),
         # each row divided by its Euclidean length (F.normalize's default p=2, blind40): row t holds 1/sqrt(t)
         "prefix_average_unit_length_rows": W / W.norm(dim=-1, keepdim=True),
+        **expanded_prefix_variants(T),   # written in place into an expanded tensor (blind60)
     }
 
 
@@ -1954,6 +1956,7 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
             out[f"inputs_scaled_before_projection/{key}"] = (Q / c, K / c, V / c)
     if X.shape[-2] not in (W_Q.shape[-1], W_V.shape[-1]):   # (d_k, T) for (T, d_k): tokens as columns (naming18)
         out["projections_transposed"] = (Q.transpose(-2, -1), K.transpose(-2, -1), V.transpose(-2, -1))
+    out.update(restored_layout_variants(X, (W_Q, W_K, W_V)))   # rows restored in another layout (blind60)
     return out | fused_split_variants(X, W_Q, W_K, W_V) | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),
@@ -4734,3 +4737,300 @@ def raise_if_rank_of_half_scores(got: int, submission: object, d_k: int) -> None
     raise Misconception("rank_counts_half_rounding", f"max_rank_S is {got}, above d_k = {d_k} (S = Q K^T passes "
                         f"through d_k dimensions, so its rank is at most {d_k}), and your cell measures it on scores "
                         "computed in float16: " + describe("rank_counts_half_rounding"))
+
+
+# naming round 60 (blind60: rewrites that broke it) -------------------------------------------------------------------
+
+STATE_DEF_CHARS = 4000   # a def longer than this is not read for the state it keeps
+_MUTABLE_MAKERS = frozenset({"list", "dict", "set", "defaultdict", "OrderedDict"})
+_CACHE_DECORATORS = frozenset({"cache", "lru_cache", "cached", "memoize", "memoise"})
+
+
+def current_submission() -> object:
+    """The notebook's source the runner holds for the test now running (None outside one)."""
+    record = checks._CHARGES.get()
+    return record.submission if record is not None else None
+
+
+def _def_of(submission: object, func: str) -> ast.FunctionDef | None:
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        submission = current_submission()
+    return last_function_def(cells_of(submission), func, STATE_DEF_CHARS) if submission is not None else None
+
+
+def kept_state(submission: object, func: str) -> str | None:
+    """The construct by which the notebook's last `def func` keeps a value from one call to the next, quoted: a
+    mutable default (`_memo={}`, `_scale=[]`, `cache=dict()`), a `global` / `nonlocal` statement, or a cache
+    decorator (functools.cache, lru_cache); None where it has none (or no def is readable)."""
+    node = _def_of(submission, func)
+    if node is None:
+        return None
+    args = node.args
+    named = args.args[len(args.args) - len(args.defaults):] if args.defaults else []
+    pairs = [*zip(named, args.defaults), *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
+    for arg, default in pairs:
+        if isinstance(default, (ast.List, ast.Dict, ast.Set)) or (
+                isinstance(default, ast.Call) and _callee(default) in _MUTABLE_MAKERS):
+            return f"the mutable default `{arg.arg}={pyparse_unparse(default)[:40]}`"
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            return f"`{pyparse_unparse(n)[:60]}`"
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name in _CACHE_DECORATORS:
+            return f"the decorator `@{pyparse_unparse(d)[:40]}`"
+    return None
+
+
+def _constant_factor(out: object, QK: torch.Tensor) -> float | None:
+    """c where `out` is c * QK to float precision (QK not all zero), else None."""
+    if type(out) is not torch.Tensor or tuple(out.shape) != tuple(QK.shape) or not out.is_floating_point():
+        return None
+    o = out.detach().to(torch.float64)
+    if not bool(torch.isfinite(o).all()) or not bool(QK.abs().amax() > 1e-6):
+        return None
+    i = int(QK.abs().argmax())
+    c = float(o.reshape(-1)[i] / QK.reshape(-1)[i])
+    return c if torch.allclose(o, QK * c, rtol=1e-4, atol=1e-5) else None
+
+
+def raise_if_scale_cached(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor, what: str) -> None:
+    """S = Q K^T times one factor that does not follow the head size: two more calls, d_k = 3 and d_k = 7, give Q K^T
+    times the same factor as this input's d_k (not 1/sqrt of either), and the notebook's scaled_scores keeps state
+    between calls (a mutable default, a global, a cache decorator): the scale worked out once (on the cell's own
+    demo call) and reused for every later head size (blind60's `_scale=[]`). A constant typed in (S / 2) has no
+    state and is not named so; a scale read from Q.ndim changes with the number of axes, not between these calls."""
+    state = kept_state(None, "scaled_scores")
+    if state is None:
+        return
+    Q64, K64 = Q.detach().double(), K.detach().double()
+    try:
+        c = _constant_factor(fn(Q, K), Q64 @ K64.transpose(-2, -1))
+    except StudentCodeError:
+        return
+    if c is None or math.isclose(c, 1 / math.sqrt(Q.shape[-1]), rel_tol=1e-4):
+        return
+    g = torch.Generator().manual_seed(60)
+    for d in (3, 7):
+        q = torch.randn(4, d, dtype=torch.float64, generator=g).to(Q.dtype)
+        k = torch.randn(5, d, dtype=torch.float64, generator=g).to(Q.dtype)
+        try:
+            c2 = _constant_factor(fn(q, k), q.double() @ k.double().T)
+        except StudentCodeError:
+            return
+        if c2 is None or not math.isclose(c2, c, rel_tol=1e-3) or math.isclose(c2, 1 / math.sqrt(d), rel_tol=1e-4):
+            return
+    m = 1 / (c * c)
+    as_root = f" = 1/sqrt({round(m)})" if c > 0 and abs(m - round(m)) < 1e-3 * max(1.0, m) else ""
+    raise Misconception("scale_cached_first_call", f"{what} is Q K^T times {c:.4g}{as_root} here (d_k = {Q.shape[-1]}), "
+                        "and times the same factor for d_k = 3 and for d_k = 7: the scale does not follow the head "
+                        f"size, and your scaled_scores keeps a value between calls ({state}): " + describe(
+                            "scale_cached_first_call"))
+
+
+def ndim_scale_confirmed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor) -> bool:
+    """Whether a 2-D slice of Q and K (ndim 2, d_k the same) gives Q K^T / sqrt(2): a scale by sqrt(Q.ndim) on 4-D
+    inputs is sqrt(4) = 2, which any factor of 1/2 also gives (a cached one, blind60); a second number of axes tells."""
+    q, k = Q[(0,) * (Q.dim() - 2)], K[(0,) * (K.dim() - 2)]
+    if 2 in q.shape or 2 in k.shape:
+        return True   # no probe tells: keep what the variant named (its own guard left sizes equal to ndim out)
+    try:
+        c = _constant_factor(fn(q, k), q.double() @ k.double().transpose(-2, -1))
+    except StudentCodeError:
+        return False
+    return c is not None and math.isclose(c, 1 / math.sqrt(2), rel_tol=1e-3)
+
+
+def raise_if_memo_key_short(fn: Callable[..., object], d_model: int, d_k: int, d_v: int) -> None:
+    """qkv_param_count right for (d_model, d_k, d_v) and then asked again with one argument changed (d_v, then
+    with_output): a count is a pure function of all four, so a second answer that is wrong and equals the answer of
+    the call before it, while the same arguments under sizes never asked before are counted right, is a memo whose
+    key leaves that argument out (blind60's `_memo` keyed on (d_model, d_k)). Four calls at most."""
+    def count(*args: int, with_output: bool = False) -> object:
+        try:
+            return fn(*args, with_output=with_output)
+        except (StudentCodeError, TypeError):
+            return None
+    first = count(d_model, d_k, d_v)
+    if first != ref.qkv_param_count(d_model, d_k, d_v):
+        return
+    for change, args, flag in (("d_v", (d_model, d_k, d_v + 7), False), ("with_output", (d_model, d_k, d_v), True)):
+        got = count(*args, with_output=flag)
+        want = ref.qkv_param_count(*args, flag)
+        if type(got) not in (int, float) or got == want or got != first:
+            continue
+        fresh = (d_model + 13, d_k + 3, args[2])
+        if count(*fresh, with_output=flag) != ref.qkv_param_count(*fresh, flag):
+            return
+        state = kept_state(None, "qkv_param_count")
+        shown = "with_output=True" if flag else f"d_v = {args[2]}"
+        raise Misconception("memo_key_missing_argument", f"qkv_param_count({d_model}, {d_k}, {d_v}) is right "
+                            f"({first}), and called next with {shown} (only {change} changed) it gives {got} again "
+                            f"instead of {want}; with sizes it was never asked for, the same call is right"
+                            + (f" (your function keeps {state})" if state else "") + ": "
+                            + describe("memo_key_missing_argument"))
+
+
+def _floor_division(n: ast.AST) -> bool:
+    """`a // b`, or int(a / b) / math.floor(a / b): a count of whole blocks."""
+    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv):
+        return True
+    return isinstance(n, ast.Call) and _callee(n) in ("int", "floor") and len(n.args) == 1 and isinstance(
+        n.args[0], ast.BinOp) and isinstance(n.args[0].op, ast.Div)
+
+
+def whole_blocks_range(func: str) -> str | None:
+    """The `range(...)` call, quoted, that counts whole blocks (range(T // chunk), range(int(T / chunk))) in the
+    notebook's last `def func` of the test now running; None where it has none."""
+    node = _def_of(None, func)
+    if node is None:
+        return None
+    counts = {t.id for n in ast.walk(node) if isinstance(n, ast.Assign) and any(map(_floor_division, ast.walk(n.value)))
+              for t in n.targets if isinstance(t, ast.Name)}   # n_blocks = T // chunk, then range(n_blocks)
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and _callee(n) == "range" and any(
+                _floor_division(m) or isinstance(m, ast.Name) and m.id in counts for a in n.args for m in ast.walk(a)):
+            return pyparse_unparse(n)[:60]
+    return None
+
+
+def whole_block_cuts(n: int) -> list[int]:
+    """Where a loop over range(n // chunk) blocks of `chunk` stops, for the chunk sizes 2..64 and one past n: the
+    sizes m < n it covers ((n // chunk) * chunk), 0 when the block is larger than n."""
+    return sorted({(n // c) * c for c in range(2, min(n, 64) + 2)} - {n})
+
+
+def chunked_weights_variants(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
+    """The softmax written over blocks of query rows with range(T_q // chunk) (blind60): the rows past the last whole
+    block are never written and stay zero. Replayed only where attention_weights has such a range."""
+    if S.dim() < 2 or S.shape[-2] > 4096 or whole_blocks_range("attention_weights") is None:
+        return {}
+    A = torch.softmax(S if M is None else S + M, dim=-1)
+    out = {}
+    for m in whole_block_cuts(S.shape[-2]):
+        cut = A.clone()
+        cut[..., m:, :] = 0
+        out[f"chunk_remainder_dropped/rows{m}"] = cut
+    return out
+
+
+def chunked_nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Nadaraya-Watson summed over blocks of keys with range(T // chunk) (blind60): the last T % chunk keys are left
+    out of numerator and denominator alike. Replayed only where nadaraya_watson has such a range."""
+    if K.dim() != 2 or K.shape[0] > 4096 or whole_blocks_range("nadaraya_watson") is None:
+        return {}
+    kappa = torch.exp(K @ q / math.sqrt(q.shape[-1]))
+    return {f"chunk_remainder_dropped/keys{m}": (kappa[:m] @ V[:m]) / kappa[:m].sum()
+            for m in whole_block_cuts(K.shape[0]) if m > 0}
+
+
+def _unshared_sum_equation(n: ast.AST) -> str | None:
+    """An einsum's equation string (`'td,sk->ts'`) where each of two operands has a letter summed out (absent from
+    the output) that the other operand does not have: two separate sums, then an outer product, not a contraction."""
+    if _called(n) != "einsum" or not n.args or not isinstance(n.args[0], ast.Constant) \
+            or not isinstance(n.args[0].value, str) or len(n.args[0].value) > 40:
+        return None
+    eq = n.args[0].value.replace(" ", "")
+    if eq.count("->") != 1 or "." in eq:
+        return None
+    ins, out = eq.split("->")
+    ops = ins.split(",")
+    if len(ops) != 2 or not all(op.isalpha() for op in ops) or not (out.isalpha() or out == ""):
+        return None
+    own = [set(a) - set(out) - set(b) for a, b in (ops, ops[::-1])]
+    return eq if all(own) else None
+
+
+def raise_if_rank_einsum_letters_differ(got: int, submission: object, name: str) -> None:
+    """A rank of 1 measured by the matrix_rank call that the cell's last `name = ...` reads, of an einsum whose two
+    operands each sum out a letter of their own (blind60's 'td,sk->ts'): S is the outer product of Q's and K's row
+    sums, rank 1 whatever Q and K are; the same feature letter on both sides was meant."""
+    if got != 1:
+        return
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value, bound = last
+    calls: list[ast.AST] = []
+    _reaches(value, bound, lambda n: _called(n) == "matrix_rank" and not calls.append(n) and False, set())
+    found: list[str] = []
+    for call_ in calls:
+        if _reaches(call_, bound, lambda n: bool(_unshared_sum_equation(n)) and not found.append(
+                _unshared_sum_equation(n) or ""), set()):
+            break
+    if not found:
+        return
+    raise Misconception("rank_einsum_letters_differ", f"{name} is 1, the rank your cell measures of an einsum "
+                        f"'{found[0]}', whose operands each sum out a letter the other does not have: "
+                        + describe("rank_einsum_letters_differ"))
+
+
+_EXPANDS = frozenset({"expand", "expand_as", "broadcast_to"})
+
+
+def inplace_after_expand(func: str) -> str | None:
+    """The in-place call (`x.tril_()`, `x.div_(...)`, `masked_fill_`) or augmented assignment, quoted, in the
+    notebook's last `def func` of the test now running, where that def also expands (expand, expand_as,
+    broadcast_to); None otherwise."""
+    node = _def_of(None, func)
+    if node is None or not any(_called(n) in _EXPANDS for n in ast.walk(node)):
+        return None
+    for n in ast.walk(node):
+        name = _called(n)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and name.endswith("_") \
+                and not name.startswith("_") or isinstance(n, ast.AugAssign):
+            return pyparse_unparse(n)[:60]
+    return None
+
+
+def expanded_prefix_variants(T: int) -> dict[str, torch.Tensor]:
+    """The prefix average built by writing in place into an expanded (stride-0) tensor, replayed with torch itself
+    (blind60's `recip[:, None].expand(T, T).tril_()`): the zeros land on the one number a row (or a column) shares.
+    Only where prefix_average_matrix expands and writes in place; a torch that refuses the write gives none."""
+    if T > 512 or inplace_after_expand("prefix_average_matrix") is None:
+        return {}
+    t = torch.arange(1, T + 1, dtype=torch.float64)
+    makers = {
+        "column_tril": lambda: (1.0 / t)[:, None].expand(T, T).tril_(),
+        "ones_column_tril_div": lambda: torch.ones(T, 1, dtype=torch.float64).expand(T, T).tril_() / t[:, None],
+        "ones_row_tril_div": lambda: torch.ones(1, T, dtype=torch.float64).expand(T, T).tril_() / t[:, None],
+        "ones_tril_div_in_place": lambda: torch.ones(1, 1, dtype=torch.float64).expand(T, T).tril_().div_(t[:, None]),
+    }
+    out = {}
+    for key, make in makers.items():
+        try:
+            out[f"inplace_on_expanded/{key}"] = make().clone()
+        except RuntimeError:
+            continue
+    return out
+
+
+_FLATTENS = frozenset({"reshape", "view", "flatten", "contiguous_view"})
+
+
+def restored_layout_variants(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> dict[str, tuple[torch.Tensor, ...]]:
+    """X's batch flattened into rows for one 2-D product (X.reshape(-1, d_model) @ W, batch-major) and the result
+    restored in another order of the axes (blind60's Z.reshape(T, *lead, d).movedim(0, -2)): for each order of
+    (*batch, T) but X's own, the rows reshaped in that order and the axes moved back to (*batch, T, d), replayed.
+    Only where project_qkv reshapes (reshape, view, flatten) and X has 1 to 3 batch axes."""
+    import itertools
+    lead = X.dim() - 2
+    if not 1 <= lead <= 3 or X.numel() > 1 << 20:
+        return {}
+    node = _def_of(None, "project_qkv")
+    if node is None or not any(_called(n) in _FLATTENS for n in ast.walk(node)):
+        return {}
+    sizes = tuple(X.shape[:-1])
+    rows = [X.reshape(-1, X.shape[-1]) @ w for w in W]
+    out: dict[str, tuple[torch.Tensor, ...]] = {}
+    for order in itertools.permutations(range(lead + 1)):
+        if order == tuple(range(lead + 1)):
+            continue
+        back = [order.index(i) for i in range(lead + 1)]
+        if [i for i in order if sizes[i] > 1] == [i for i in range(lead + 1) if sizes[i] > 1]:
+            continue   # only size-1 axes moved: the same layout, the right result
+        out["batch_restored_wrong_layout/" + "".join(map(str, order))] = tuple(
+            r.reshape(*(sizes[i] for i in order), r.shape[-1]).permute(*back, lead + 1) for r in rows)
+    return out

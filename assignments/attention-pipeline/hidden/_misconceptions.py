@@ -693,4 +693,34 @@ MISCONCEPTIONS = {
                                  "direction, far above float32's tolerance, and matrix_rank counts it as extra rank, "
                                  "so the count comes out above d_k; build Q and K in float32 or float64 before the "
                                  "product (or reason: rank S <= min(rank Q, rank K) <= d_k)",
+    # naming round 60: blind60's rewrites that broke it
+    "scale_cached_first_call": "working the scale 1/sqrt(d_k) out once and keeping it between calls (in a mutable "
+                               "default such as `_scale=[]`, a global, or a cache): it holds the head size of the "
+                               "first call (the cell's own demo), and every later call with another d_k is divided by "
+                               "that number instead; compute 1 / math.sqrt(Q.shape[-1]) on every call, from the Q it "
+                               "is given (it costs nothing next to the product)",
+    "chunk_remainder_dropped": "looping over blocks with range(n // chunk), which visits only the whole blocks: the "
+                               "last n % chunk rows (or keys) are never computed, so those query rows stay zero (or "
+                               "those keys are left out of the sums) whenever the size is not a multiple of the "
+                               "block; loop with range(0, n, chunk) and slice [start:start + chunk] (a slice stops at "
+                               "the end by itself), or drop the blocks",
+    "memo_key_missing_argument": "memoising a result under a key that leaves out some of the arguments (a dict keyed "
+                                 "on (d_model, d_k) only): a later call that differs only in a left-out argument "
+                                 "(d_v, with_output) gets the first call's answer back; key the memo on every "
+                                 "argument, or drop it and compute the count on each call",
+    "batch_restored_wrong_layout": "flattening the batch into rows for one 2-D matmul (X.reshape(-1, d_model): "
+                                   "batch-major, each sequence's T rows together) and restoring the result in another "
+                                   "layout (reshape(T, *batch, d) then moving the time axis back): the rows are dealt "
+                                   "out to the wrong batch entries and positions; restore the layout you flattened, "
+                                   "Z.reshape(*X.shape[:-1], Z.shape[-1]) (or use X @ W, which broadcasts the batch)",
+    "inplace_on_expanded": "writing in place (tril_(), masked_fill_, +=, div_) into an expanded tensor: .expand "
+                           "makes a stride-0 view, so the entries along the expanded axis share one number in "
+                           "memory, and each write lands on every entry that shares it; make it real memory first "
+                           "(.expand(...).clone(), .repeat, or torch.ones(T, T) * column) or use the out-of-place "
+                           "form (tril() instead of tril_())",
+    "rank_einsum_letters_differ": "measuring the rank of S with an einsum whose feature letters differ for Q and K "
+                                  "('td,sk->ts'): letters that do not match are not multiplied together, each is "
+                                  "summed over on its own side, so S is the outer product of the row sums, of rank 1; "
+                                  "give both feature axes the same letter ('td,sd->ts', Q @ K.T), whose rank is at "
+                                  "most min(T, d_k)",
 }

@@ -44,6 +44,9 @@ def _scores(fn, Q, K, run, submission=None):
         return run()
     except Misconception as m:
         _raise_if_heads_layout(m, fn, Q, K, submission)
+        D.raise_if_scale_cached(fn, Q, K, "S")   # one factor for every d_k, kept between calls (blind60)
+        if m.key == "scale_from_ndim" and not D.ndim_scale_confirmed(fn, Q, K):   # 1/2 is sqrt(4) and a cached 1/2
+            raise AssertionError("S does not match the correct result: it is Q K^T times a constant") from None
         if m.key != "default_argument_wrong":   # a parameter the notebook lacks, proven by a second call, first
             _raise_if_added(fn, Q, K, submission)
         eq = D.einsum_implicit_output(submission, "scaled_scores") if m.key == "scores_transposed" else None
@@ -78,6 +81,7 @@ def _scores(fn, Q, K, run, submission=None):
         raise
     except AssertionError as a:   # a parameter the notebook's signature lacks, left to a default that is wrong
         _raise_if_heads_layout(a, fn, Q, K, submission)
+        D.raise_if_scale_cached(fn, Q, K, "S")
         _raise_if_column_convention(fn, Q, K, submission, str(a).split("\n", 1)[0])
         _raise_if_added(fn, Q, K, submission)
         raise

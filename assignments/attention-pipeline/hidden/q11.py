@@ -74,6 +74,7 @@ def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
     if got != ref.max_rank_S:
         _raise_if_swapped(max_rank_S, rank_S_lesson)
     D.raise_if_rank_of_half_scores(got, submission, D_K_Q11)   # above d_k, measured on float16 scores (blind59)
+    D.raise_if_rank_einsum_letters_differ(got, submission, "max_rank_S")   # 'td,sk->ts': an outer product (blind60)
     # 1: the rank of one constant example (all-ones Q, K: S = c ones), where the notebook measured it so (blind39)
     src = D.rank_on_constant_example(submission, "max_rank_S") if got == 1 else None
     if src is not None:

@@ -206,6 +206,7 @@ def test_count_qkv(qkv_param_count, rng, submission=None):
                                lambda o: type(o) in (int, float) and o == want, "qkv_param_count")
         D.raise_if_param_count_widths_swapped(qkv_param_count, d_model, d_k, d_v)
         raise
+    D.raise_if_memo_key_short(qkv_param_count, d_model, d_k, d_v)   # asked again, one argument changed (blind60)
 
 
 @test_case(points=1, hidden=True)
