@@ -10,7 +10,10 @@ different files. Rows come out in the order one batch writes them (submission na
 Nor is anything joined that is not one batch: shards run with different seeds (their hidden inputs
 differ) or graded with different hidden tests, reference, grading.yml or grader code (the journals'
 fingerprints), a journal record that does not validate, or a results file that does not say what
-its journal record says (cut short, edited, a link). Each refusal is one line naming the shard. A
+its journal record says (cut short, edited, a link). Nor where two sources of one fact disagree (red-team round
+104): shards run on two versions of the export, folders that say different submitters or times for one submission,
+grade one file to two grades, or were given different hand scores or waivers for it, or a folder without the
+roster.json the others have. Each refusal is one line naming the shard. A
 results file is never copied unread: its bytes are checked against the journal and written whole
 (autograder.course.atomic); one that is missing is rebuilt from the journal."""
 from __future__ import annotations
@@ -56,6 +59,27 @@ def _check_shards(views: list[JournalView], dirs: list[Path]) -> None:
     if missing:
         raise GraderError(f"shard{'s' if len(missing) > 1 else ''} {', '.join(f'{k}/{n}' for k in missing)} "
                           "missing: give every shard's output folder")
+
+
+def _check_one_export(views: list[JournalView], dirs: list[Path]) -> None:
+    """Shards that discovered different exports (downloaded again between their runs) are no whole: a submission
+    added since the first ran, whose key falls to that shard, was in no shard and missing from the merge, without a
+    word (red-team round 104). Shards journaled before `class_keys` was kept are not compared."""
+    held = [(v, d, v.meta.get("class_keys") or "") for v, d in zip(views, dirs) if v.shard]
+    held = [(v, d, k) for v, d, k in held if k]
+    if len({k for _, _, k in held}) <= 1:
+        return
+    first, *rest = held
+    v, d, k = next(h for h in rest if h[2] != first[2])
+
+    def count(text: str) -> str:
+        try:
+            return str(int(json.loads(text)["count"]))
+        except (ValueError, TypeError, KeyError):
+            return "?"
+    raise GraderError(f"{_label(first[0], first[1])} and {_label(v, d)} were run on different exports ({count(first[2])} "
+                      f"submissions; {count(k)} submissions): a submission added or removed between their runs is in "
+                      "no shard or in two; rerun every shard on one export, then merge")
 
 
 def _label(view: JournalView, folder: Path) -> str:
@@ -120,6 +144,7 @@ def collect(dirs: list[Path]) -> Collected:
     if len(slugs) != 1:
         raise GraderError(f"these outputs grade different assignments: {', '.join(sorted(slugs))}")
     _check_shards(views, dirs)
+    _check_one_export(views, dirs)
     _check_one_batch(views, dirs)
     prints = {v.fingerprint for v in views if v.fingerprint}
     rows: dict[str, tuple[str, str, bool, Path]] = {}
@@ -144,6 +169,14 @@ def collect(dirs: list[Path]) -> Collected:
                                   "with the same command (it grades that submission again), then merge") from None
             if name in rows and rows[name][0] != sha:
                 raise GraderError(f"'{name}' was graded from two different files ({rows[name][3]} and {d})")
+            if name in rows and final and rows[name][2] and _graded_as(rows[name][1]) != _graded_as(text):
+                # one file graded twice (two whole batches that both hold it) to two grades: the first named won, so
+                # the order of the folders set the score of a notebook whose grade changes from run to run (red-team
+                # round 104)
+                before, now = SubmissionResult.model_validate_json(rows[name][1]), SubmissionResult.model_validate_json(text)
+                raise GraderError(f"'{clean(name, 80)}' was graded differently in {rows[name][3]} ({before.score:g} of "
+                                  f"{before.max_score:g}) and {d} ({now.score:g} of {now.max_score:g}), from one file: its "
+                                  "grade changes from run to run (read it by hand); merge folders that grade it once")
             if name not in rows or (final and not rows[name][2]):
                 rows[name] = (sha, text, final, d)
     seeds = {v.batch_seed for v in views}
@@ -152,6 +185,13 @@ def collect(dirs: list[Path]) -> Collected:
         texts.update(view.texts)
     ordered = [(name, sha, text, final, d) for name, (sha, text, final, d) in sorted(rows.items())]
     rosters = []
+    lacking = [(v, d) for v, d in zip(views, dirs) if not (d / "roster.json").is_file()]
+    if lacking and len(lacking) < len(views):
+        # every batch writes one: merged without it, that folder's students lost their names, ids and submission
+        # times (canvas.csv could not match them; a late penalty was gone: red-team round 104)
+        v, d = lacking[0]
+        raise GraderError(f"{_label(v, d)} has no roster.json (who submitted each submission, and when): rerun it with "
+                          "the same command (it writes the roster again), then merge")
     for view, d in zip(views, dirs):
         if (d / "roster.json").is_file():
             try:
@@ -160,7 +200,9 @@ def collect(dirs: list[Path]) -> Collected:
                 first = (str(e).splitlines() or [type(e).__name__])[0][:200]
                 raise GraderError(f"{_label(view, d)}: its roster.json cannot be read ({first}): rerun it with "
                                   "the same command (it writes the roster again), then merge") from None
+    _check_rosters(rosters, [_label(v, d) for v, d in zip(views, dirs) if (d / "roster.json").is_file()])
     hand: dict[str, dict] = {}
+    scored_by: dict[tuple[str, str], tuple[Any, str]] = {}   # (submission, question) -> (its score, the first shard)
     waivers: dict[str, Any] = {}
     waived_by: dict[str, tuple[Any, str]] = {}   # submission -> (its waiver, the first shard that has it)
     changes: dict[str, tuple[float, float, float, float, str]] = {}
@@ -170,7 +212,7 @@ def collect(dirs: list[Path]) -> Collected:
         except ValueError:
             kept = {}
         if isinstance(kept, dict):
-            hand.update(kept)
+            _join_hand_scores(kept, hand, scored_by, _label(view, d))
         try:
             waived = json.loads(view.meta.get("late_waivers") or "{}")
         except ValueError:
@@ -199,6 +241,54 @@ def _check_waivers(waived: dict[str, Any], seen: dict[str, tuple[Any, str]], lab
                               f"({_waiver_text(seen[key][0])}; {_waiver_text(said)}): rerun them with the same "
                               "--hand-scores file, then merge")
         seen.setdefault(key, (said, label))
+
+
+def _graded_as(text: str) -> Any:
+    """What two grades of one file must agree on to be one grade: the status, the totals and each test's outcome."""
+    result = SubmissionResult.model_validate_json(text)
+    return (result.status, result.score, result.max_score,
+            [(t.question, t.name, t.device, t.score, t.max_score, t.status) for t in result.tests])
+
+
+def _check_rosters(rosters: list[Discovery], labels: list[str]) -> None:
+    """Refuse rosters that say different things of one submission: who submitted it, when, or a LATE mark (batches
+    of two exports that both hold it, downloaded at different times). Discovery.merged keeps the first roster's entry,
+    so naming the folders in another order changed that student's late penalty and the names the Canvas CSV gives
+    (red-team round 104). Its path may differ (each export's own folder)."""
+    seen: dict[str, tuple[Any, str]] = {}
+    for roster, label in zip(rosters, labels):
+        for entry in roster.entries:
+            said = ([s.model_dump() for s in entry.submitters], entry.created_at, entry.late)
+            first = seen.setdefault(entry.key, (said, label))
+            if first[0] != said:
+                what = [w for w, a, b in zip(("submitters", "submission time", "LATE mark"), first[0], said) if a != b]
+                raise GraderError(f"{first[1]} and {label} say different {' and '.join(what)} for '{clean(entry.key, 80)}' "
+                                  "(their exports differ): grade it from one export, then merge")
+
+
+def _join_hand_scores(kept: dict[str, Any], hand: dict[str, dict], seen: dict[tuple[str, str], tuple[Any, str]],
+                      label: str) -> None:
+    """Join one shard's hand scores (handscores.dump_hand_scores) into `hand`, question by question. Refuse shards given
+    different scores for one submission's question (their hand-scores files differ): dict.update let the later shard
+    win, so naming the shards in another order changed that student's total (red-team round 104). A hand score is its
+    points and comment; its row number may differ."""
+    for key, questions in sorted(kept.items()):
+        if not isinstance(questions, dict):
+            continue
+        for question, value in sorted(questions.items()):
+            said = tuple(value[:2]) if isinstance(value, list) else value
+            first = seen.get((key, question))
+            if first is not None and first[0] != said:
+                raise GraderError(f"{first[1]} and {label} were given different hand scores for '{clean(key, 80)}' "
+                                  f"{clean(str(question), 40)} ({_hand_text(first[0])}; {_hand_text(said)}): rerun them "
+                                  "with the same --hand-scores file, then merge")
+            seen.setdefault((key, question), (said, label))
+            hand.setdefault(key, {})[question] = value
+
+
+def _hand_text(said: Any) -> str:
+    score, comment = (said[0], str(said[1]) if len(said) > 1 else "") if isinstance(said, tuple) and said else (said, "")
+    return clean(f"{score} points" + (f", '{comment}'" if comment else ""), 80)
 
 
 def _waiver_text(said: Any) -> str:
@@ -305,10 +395,10 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
         journal.keep_texts(got.texts)
         if got.fingerprint:
             journal.set_fingerprint(got.fingerprint, got.parts or {})
-        if got.hand:
-            journal.keep_meta("hand_scores", got.hand)
-        if got.waivers:
-            journal.keep_meta("late_waivers", got.waivers)
+        # always, empty when the shards have none: OUT's journal may hold an earlier merge's, withdrawn since (a merge
+        # of OUT then read them back: red-team round 104)
+        journal.keep_meta("hand_scores", got.hand)
+        journal.keep_meta("late_waivers", got.waivers)
         with disk_faults(outdir):
             if got.roster is not None:
                 got.roster.write(outdir / "roster.json")
