@@ -26,7 +26,7 @@ from autograder.grading.checks import (
     tuple_as_tensor,
 )
 from autograder.grading.crash_words import crash_replayed, crash_source_line
-from autograder.grading.pyparse import parse
+from autograder.grading.pyparse import parse, unparse
 from autograder.grading.source_checks import CITES_LESSON
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
@@ -469,7 +469,7 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
     for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right),
                        **reshaped_keys_variants(Q64, K64, V64, d_k, right),
                        **padding_mask_variants(Q64, K64, V64, d_k), **tiled_totals_variants(Q64, K64, V64, d_k),
-                       **clipped_rows_variants(Q64, K64, V64, d_k)}.items():
+                       **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -1426,7 +1426,6 @@ def statement_after_loop(submission, name) -> tuple[str, str] | None:
     was meant for the loop's body and runs once, after the last pass. (the loop's header, the statement), each
     cut to 60 characters; None where none. Parsed (pyparse), never run; at most AFTER_LOOP_NODES nodes walked."""
     import ast
-    from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
     if submission is None:
         return None
@@ -1515,6 +1514,8 @@ def heads_missing(fn, e, X, Ws, n_heads, submission=None):
     n_heads > 2 (no loop over fewer heads gives that: naming57); that head alone with an append right after the
     loop in the source (statement_after_loop) is append_after_loop."""
     import itertools
+    if n_heads == 1:
+        return empty_heads_again(fn, e, X, Ws, n_heads, submission)
     found = re.search(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)", e.message)
     T, d_model = X.shape
     d_k = d_model // n_heads
@@ -1789,6 +1790,7 @@ def entropy_judge(fn, expected, what, dtype, variants):
             logits = getattr(variants, "logits", None)
             if named is None and logits is not None:
                 named = (whole_tensor_confirmed(fn, got, logits, what)
+                         or entropy_batch_fast_path(fn, got, logits, dtype, expected)
                          or entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
@@ -3958,6 +3960,7 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     out["entropy_max_for_logsumexp"] = logits.amax(dim=-1) - (p * logits).sum(dim=-1)
     out.update(unnormalised_entropy_replays(logits))
     out.update(clamped_entropy_replays(logits))
+    out.update(entropy_rewrite_variants(logits))
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)
@@ -6697,6 +6700,9 @@ def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64) -> None:
                                     f"and {T_k} key{'' if T_k == 1 else 's'} (2-D inputs) the output has shape "
                                     f"{tuple(out.shape)}, not {tuple(want[0].shape)}{also}: the right values, a "
                                     "size-one axis gone: " + describe("attention_size_one_axes_dropped"))
+        named = rows_left_uncomputed_again(fn, pair, Q, K, V, d_k)
+        if named is not None:
+            raise named
         check_pair(pair, Q, K, V, d_k, "output", fn)
 
 
@@ -7527,3 +7533,259 @@ def raise_if_dims_one_based(rows_dims, dims, got, seed) -> None:
     raise Misconception("table_dims_one_based", f"the table's rows are for d = {rows_dims}, the dims asked for, "
                         f"{want}, from the second on and the last twice (right values at those d's): "
                         + describe("table_dims_one_based"))
+
+
+# --- naming60: blind60's kinds (rewrites that broke it; state carried between calls) ------------------------------
+
+def rewrite_pair_variants(Q64, K64, V64, d_k) -> dict:
+    """scores_mirrored_as_symmetric (naming60): square scores (T_q == T_k) built from one triangle of Q K^T mirrored
+    to the other (as if Q K^T were symmetric, which it is only when Q is K): the upper triangle mirrored below the
+    diagonal, or the lower one above it. query_rows_left_uncomputed: the right weights and output with the last r
+    query rows left 0 (both parts), for 1 <= r < T_q: queries done in pieces (two halves of T_q // 2 rows, chunks
+    of a fixed size, range(T_q - 1)) that never reach the last rows. 2-D inputs only."""
+    out: dict = {}
+    if Q64.dim() != 2 or K64.dim() != 2:
+        return out
+    T_q, T_k = Q64.shape[-2], K64.shape[-2]
+    S = Q64 @ K64.T
+    if T_q == T_k and T_q >= 2:
+        for side, tri in (("upper", torch.triu(S)), ("lower", torch.tril(S))):
+            mirrored = tri + tri.T - torch.diag_embed(tri.diagonal())
+            w = torch.softmax(mirrored / math.sqrt(d_k), dim=-1)
+            out[f"scores_mirrored_as_symmetric/{side}"] = (w @ V64, w)
+    o, w = ref.attention(Q64, K64, V64, d_k)
+    for r in range(1, T_q):
+        o_r, w_r = o.clone(), w.clone()
+        o_r[T_q - r:] = 0.0
+        w_r[T_q - r:] = 0.0
+        out[f"query_rows_left_uncomputed/{r}"] = (o_r, w_r)
+    return out
+
+
+def rows_left_uncomputed_again(fn, pair, Q, K, V, d_k) -> Misconception | None:
+    """query_rows_left_uncomputed where one query gives an all-zero output (nothing to tell it by on its own): a
+    second call with T_q = 3 and 5 queries (fixed draws, the same keys and values) whose both results are the right
+    ones with the last row(s) left 0 (rewrite_pair_variants), and the right ones on T_q = 2 and 4."""
+    if Q.shape[-2] != 1 or not (isinstance(pair, (tuple, list)) and len(pair) == 2) \
+            or type(pair[0]) is not torch.Tensor or bool(pair[0].ne(0).any()):
+        return None
+    g = torch.Generator().manual_seed(60)
+    said = []
+    for T_q in (2, 3, 4, 5):
+        Q2 = torch.randn(T_q, Q.shape[-1], generator=g, dtype=torch.float64).to(Q.dtype)
+        try:
+            again = fn(Q2, K, V, d_k)
+        except StudentCodeError:
+            return None
+        if not (isinstance(again, (tuple, list)) and len(again) == 2 and all(type(p) is torch.Tensor for p in again)):
+            return None
+        Q64, K64, V64 = Q2.double(), K.double(), V.double()
+        right = ref.attention(Q64, K64, V64, d_k)
+        if all(matching_variants(p, {"v": r}, Q.dtype) for p, r in zip(again, right)):
+            continue
+        hits = [k for k, wrong in rewrite_pair_variants(Q64, K64, V64, d_k).items()
+                if k.startswith("query_rows_left_uncomputed/") and all(
+                    matching_variants(p, {"v": x}, Q.dtype) for p, x in zip(again, wrong))]
+        if len(hits) != 1:
+            return None
+        said.append(f"T_q = {T_q}: the last {hits[0].split('/')[1]} row(s) 0")
+    if not said:
+        return None
+    return Misconception("query_rows_left_uncomputed", "with one query the output is all 0; called again with more "
+                         f"queries (same keys and values) the other rows are right and the last are 0 ({'; '.join(said)}): "
+                         + describe("query_rows_left_uncomputed"))
+
+
+_FILLING = frozenset({"append", "extend", "insert", "setdefault", "update", "copy_", "fill_"})
+
+
+def attention_state_line(submission, name: str = "attention") -> str | None:
+    """The line of the notebook's last `def name` (parsed, never run; at most 3000 nodes walked) where it writes into
+    a name kept at module level (global_names_read): an out= argument naming it (`matmul(w, V, out=_buffers[key])`),
+    a store into its items (`_buffers[key] = torch.empty(...)`), or a method that fills it (`_cache.append(...)`,
+    setdefault, update): a value that outlives the call. None where there is none, or the source is not read."""
+    import ast
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, last_function_def
+    kept = set(global_names_read(submission, name))
+    if not kept:
+        return None
+    try:
+        func = last_function_def(cells_of(submission), name, max_chars=20000)
+    except (SourceUnreadable, RecursionError, MemoryError):
+        return None
+    if func is None:
+        return None
+
+    def names(node):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & kept
+
+    nodes = list(ast.walk(func))[:3000]
+    for n in nodes:
+        if isinstance(n, ast.Call) and any(k.arg == "out" and names(k.value) for k in n.keywords):
+            return " ".join(unparse(n).split())[:100]
+    for n in nodes:
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and names(t.value) for t in n.targets) \
+                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FILLING \
+                and names(n.func.value):
+            return " ".join(unparse(n).split())[:100]
+    return None
+
+
+def attention_reused_in_heads(submission, m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
+    """attention_result_reused (naming60) where the output matched a fixed head slice: every head's block is the LAST
+    head's right output (what heads that are all one tensor, overwritten by each later call, give) and the student's
+    attention writes its result into a name kept at module level (attention_state_line: an out= buffer cached per
+    shape). The tests call attention across the sandbox, where every result comes back as a copy, so q1's own tests
+    see right values; q8's student code holds the shared tensor itself. Anything else: `m` unchanged."""
+    if m.key != "mha_head_slice_fixed" or n_heads < 2 or type(got) is not torch.Tensor:
+        return m
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    heads = _mha_heads(X64, *W64[:3], n_heads)
+    last = torch.cat([heads[-1]] * n_heads, dim=-1) @ W64[3]
+    right = torch.cat(heads, dim=-1) @ W64[3]
+    if not matching_variants(got, {"last": last}, X.dtype, expected=right):
+        return m
+    line = attention_state_line(submission)
+    if line is None:
+        return m
+    return Misconception("attention_result_reused", f"{what} is wrong: every head's block is the LAST head's output "
+                         f"({n_heads} heads, all equal to head {n_heads - 1}), and your attention (q1) writes its result "
+                         f"into a tensor kept between calls (`{line}`): " + describe("attention_result_reused"))
+
+
+def empty_heads_again(fn, e, X, Ws, n_heads, submission=None) -> Misconception | None:
+    """mha_heads_missing where n_heads = 1 raises torch.cat's 'expected a non-empty list of Tensors' (no head was
+    computed): a second call on the same X with 3 heads (2 where 3 does not divide d_model) names it by
+    heads_missing (its output given W_O's first rows is the heads it kept)."""
+    if n_heads != 1 or "expected a non-empty list of Tensors" not in e.message:
+        return None
+    d_model = X.shape[-1]
+    for h in (3, 2):
+        if d_model % h:
+            continue
+        try:
+            fn(X, *Ws, h)
+        except StudentCodeError as again:
+            named = heads_missing(fn, again, X, Ws, h, submission)
+            if named is not None and named.key == "mha_heads_missing":
+                return Misconception("mha_heads_missing", f"your code raised {e.exc_type}: {e.message.splitlines()[0]} "
+                                     f"with n_heads = 1 (no head computed, nothing to concatenate); with n_heads = {h} "
+                                     f"on the same input {str(named).split(': ', 1)[-1]}")
+        return None
+    return None
+
+
+def projection_precision_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_projections_low_precision (naming60): the right multi-head attention (float64 from there on) of the
+    projections computed in bfloat16 or float16 and cast back (X.to(low) @ W.to(low)), from the input's own dtype;
+    only for inputs in a wider dtype."""
+    out: dict = {}
+    if X.dtype not in (torch.float32, torch.float64):
+        return out
+    for low in (torch.bfloat16, torch.float16):
+        try:
+            q, k, v = ((X.to(low) @ W.to(low)).double() for W in (W_Q, W_K, W_V))
+        except RuntimeError:
+            continue
+        d_k = X.shape[-1] // n_heads
+        heads = [ref.attention(q[:, h * d_k:(h + 1) * d_k], k[:, h * d_k:(h + 1) * d_k], v[:, h * d_k:(h + 1) * d_k],
+                               d_k)[0] for h in range(n_heads)]
+        out[f"mha_projections_low_precision/{str(low).split('.')[-1]}"] = torch.cat(heads, dim=-1) @ W_O.double()
+    return out
+
+
+_EARLIER_HEAD_WIDTHS = (4, 12)    # the head widths of q8's calls (float64: 12; float32: 4 first)
+
+
+def kept_scale_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_scale_kept_across_calls (naming60): the right multi-head attention with the scale 1/sqrt(d) of another
+    head width d that an earlier call used, where the source of multi_head_attention reads a name kept at module
+    level and fills it (attention_state_line: a cache dict or list filled on the first call): the first call's scale is
+    reused for later shapes."""
+    d_k = X64.shape[-1] // n_heads
+    if attention_state_line(submission, "multi_head_attention") is None:
+        return {}
+    return {f"mha_scale_kept_across_calls/{d}": ref.multi_head_attention(X64, W_Q, W_K, W_V, W_O, n_heads,
+                                                                         _scale_dim=d)
+            for d in _EARLIER_HEAD_WIDTHS if d != d_k}
+
+
+def entropy_rewrite_variants(logits) -> dict:
+    """entropy_shift_not_added_back (naming60): H = lse - sum p s with the logsumexp taken of the max-shifted logits
+    and the max never added back: every entropy minus its row's largest logit."""
+    H = ref.softmax_entropy(logits)
+    m = logits.amax(dim=-1)
+    if not bool(m.ne(0).any()):
+        return {}
+    return {"entropy_shift_not_added_back": H - m}
+
+
+def entropy_batch_fast_path(fn, got, logits, dtype, expected) -> Misconception | None:
+    """entropy_fast_path_whole_batch (naming60): every entropy 0 where some rows are not, and the softmax of at least
+    one row is one-hot in the input's dtype (a shortcut `if (p.max(-1) == 1).any(): return zeros`), confirmed by a
+    second call on the rows that are not one-hot alone, which gives their right entropies."""
+    if type(got) is not torch.Tensor or got.shape != expected.shape or got.dim() != 1 or bool(got.ne(0).any()) \
+            or not bool((expected.abs() > 1e-3).any()):
+        return None
+    p = torch.softmax(logits.to(dtype), dim=-1)
+    hot = p.amax(dim=-1) == 1
+    if not bool(hot.any()) or bool(hot.all()):
+        return None
+    rest = logits[~hot].to(dtype)
+    try:
+        again = fn(rest)
+    except StudentCodeError:
+        return None
+    if type(again) is not torch.Tensor or not matching_variants(again, {"v": ref.softmax_entropy(rest.double())}, dtype):
+        return None
+    return Misconception("entropy_fast_path_whole_batch", f"softmax_entropy(logits) is 0 for every row, where only "
+                         f"row(s) {hot.nonzero().flatten().tolist()} are one-hot; the other rows alone give their right "
+                         "entropies: " + describe("entropy_fast_path_whole_batch"))
+
+
+_LOW_DTYPE_WORDS = re.compile(r"\b(float16|half|bfloat16)\b")
+
+
+def variance_overflow_said(fn, submission, failure: AssertionError, d_k, n) -> Misconception | None:
+    """variance_float16_overflow (naming60): a variance that is not a finite number, where the source of
+    dot_product_variance names float16 (torch.float16, .half(), bfloat16) and a second call with few samples
+    (n_samples = 200, a sum of squares far below 65504) gives a finite variance near d_k."""
+    if "not a finite number" not in str(failure) or submission is None:
+        return None
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, last_function_def
+    try:
+        func = last_function_def(cells_of(submission), "dot_product_variance", max_chars=20000)
+    except (SourceUnreadable, RecursionError, MemoryError):
+        return None
+    if func is None:
+        return None
+    import ast
+    words = [n.attr if isinstance(n, ast.Attribute) else n.id for n in list(ast.walk(func))[:3000]
+             if isinstance(n, (ast.Attribute, ast.Name))]
+    low = sorted({w for w in words if _LOW_DTYPE_WORDS.fullmatch(w)})
+    if not low:
+        return None
+    try:
+        small = fn(d_k, 200, torch.Generator().manual_seed(60))
+        small = float(small)
+    except (StudentCodeError, TypeError, ValueError, RuntimeError):
+        return None
+    if not (math.isfinite(small) and abs(small / d_k - 1) < 0.5):
+        return None
+    return Misconception("variance_float16_overflow", f"dot_product_variance(d_k={d_k}, n_samples={n}, ...) is not a "
+                         f"finite number, while with n_samples = 200 it is {small:.3g}; your function works in "
+                         f"{low[0]}: " + describe("variance_float16_overflow"))
+
+
+def overflow_checked(thunk, fn, submission, d_k, n):
+    """thunk(), q2's estimates; a failure that is a variance not finite is named variance_float16_overflow where
+    variance_overflow_said shows it, else raised as it is."""
+    try:
+        return thunk()
+    except Misconception:
+        raise
+    except AssertionError as failure:
+        named = variance_overflow_said(fn, submission, failure, d_k, n)
+        if named is not None:
+            raise named from None
+        raise

@@ -831,4 +831,49 @@ MISCONCEPTIONS = {
                                    "used, the last head's columns are used twice, and every head's output sits one "
                                    "block to the left of its place; loop over range(n_heads), head h taking columns "
                                    "h * d_k to (h + 1) * d_k",
+    # naming60: blind60's q1_square_scores_mirrored_as_if_symmetric
+    "scores_mirrored_as_symmetric": "building square scores (T_q == T_k) from one triangle of Q K^T mirrored to the "
+                                    "other, as if the score matrix were symmetric: it is only when Q is K, so every "
+                                    "score below the diagonal becomes q_j.k_i instead of q_i.k_j and the weights and "
+                                    "output are wrong for ordinary square inputs; drop the shortcut and compute "
+                                    "Q @ K.T in full for every shape",
+    # naming60: blind60's q1_queries_in_two_halves_odd_last_row_left_zero
+    "query_rows_left_uncomputed": "computing the queries in pieces that do not reach the last row(s) (two halves of "
+                                  "T_q // 2 rows, chunks of a fixed size, range(T_q - 1)) into a zero-filled result: "
+                                  "with an odd or unlucky T_q the last query rows are never computed and their weights "
+                                  "and output stay 0 (with one query nothing is computed); let the last piece run to "
+                                  "T_q (slice start:T_q, or torch.split, which keeps the remainder), or compute all "
+                                  "rows at once",
+    # naming60: blind60's q1_output_matmul_into_buffer_cached_per_shape
+    "attention_result_reused": "returning a tensor that outlives the call (the output written with out= into a buffer "
+                               "kept at module level per shape, or a result cached between calls): the next call with "
+                               "inputs of the same shape overwrites the tensor an earlier caller still holds (in "
+                               "multi-head attention every head's output becomes the last head's), or returns an "
+                               "earlier value; allocate the output anew on every call (weights @ V, no out= and no "
+                               "cache)",
+    # naming60: blind60's q8_projections_in_bfloat16_cast_back
+    "mha_projections_low_precision": "computing the projections X @ W_Q, X @ W_K, X @ W_V in a low-precision dtype "
+                                     "(bfloat16 or float16) and casting them back: bfloat16 keeps about 3 significant "
+                                     "digits, so the output is off by about 1e-2 relative, far outside float32 or "
+                                     "float64 tolerances; keep the projections in the input's dtype",
+    # naming60: blind60's q8_batched_scale_tensor_cached_per_dtype
+    "mha_scale_kept_across_calls": "keeping the scale 1/sqrt(d_k) between calls (a module-level cache filled on the "
+                                   "first call, keyed on the dtype or nothing at all): a later call with another head "
+                                   "width d_model // n_heads reuses the first call's scale; compute 1/sqrt(d_k) from "
+                                   "this call's d_k on every call (it costs nothing)",
+    # naming60: blind60's q4_entropy_identity_max_shift_not_added_back
+    "entropy_shift_not_added_back": "using H = logsumexp(s) - sum p s with the logsumexp taken of the max-shifted "
+                                    "logits (s - max) but the max never added back, while sum p s uses the unshifted "
+                                    "logits: every entropy is off by minus its row's largest logit; add the max back "
+                                    "(lse = m + log sum exp(s - m), or torch.logsumexp(s, -1)), or shift both terms",
+    # naming60: blind60's q4_entropy_fast_path_zeros_whole_batch_when_any_row_saturated
+    "entropy_fast_path_whole_batch": "a shortcut that returns zeros for the WHOLE batch as soon as one row's softmax "
+                                     "is one-hot (if (p.max(-1) == 1).any(): return zeros): the other rows have a real "
+                                     "entropy and lose it; drop the shortcut (p * log p is 0 there already with a "
+                                     "guarded log), or apply it per row with torch.where",
+    # naming60: blind60's q2_draws_in_float16_variance_summed_in_float16_overflows
+    "variance_float16_overflow": "drawing or summing in float16 (or bfloat16): float16's largest number is 65504, and "
+                                 "the sum of n_samples squared dot products (about n_samples * d_k) passes it, so the "
+                                 "variance becomes inf; draw in the default float32 (or float64) and take dots.var() "
+                                 "there",
 }

@@ -140,7 +140,8 @@ def _raise_if_of_the_mean(v, target, d_k, scaled):
 @test_case(points=2, hidden=True)
 def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
     for d_k in (12, 64):
-        estimates = _two_estimates(dot_product_variance, d_k, rng)
+        estimates = D.overflow_checked(lambda d_k=d_k: _two_estimates(dot_product_variance, d_k, rng), dot_product_variance,
+                                       submission, d_k, N)   # inf with float16 in the source: told (naming60)
         D.raise_if_mean_returned(estimates, d_k, N, False)
         for v, seed in estimates:
             if _near(v, d_k):

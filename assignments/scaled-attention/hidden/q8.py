@@ -59,7 +59,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
     def variants():
         return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads),
                 **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads),
-                **D.fused_token_chunk_variants(X64, *W64, n_heads)}
+                **D.fused_token_chunk_variants(X64, *W64, n_heads), **D.projection_precision_variants(X, *Ws, n_heads),
+                **D.kept_scale_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
@@ -68,6 +69,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         except Misconception as m:
             m = D.projection_chain_said(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
+            m = D.attention_reused_in_heads(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.one_head_shortcut(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.values_unsliced_from_source(submission, m, "multi_head_attention(...)")
             m = D.added_axis_from_source(submission, m, ("multi_head_attention", "attention"))
@@ -223,3 +225,6 @@ def test_float64_against_torch_multihead_attention(multi_head_attention, attenti
 def test_float32_eight_heads(multi_head_attention, attention, device, rng, submission=None):
     X, Ws = _inputs(rng, 6, 32, torch.float32)       # 8 heads of d_k = 4; output stays (6, 32)
     _check(multi_head_attention, attention, X, Ws, 8, submission=submission)
+    # then 2 heads of d_k = 12 in the same dtype: nothing may be kept from the call before (naming60)
+    X, Ws = _inputs(rng, 5, 24, torch.float32)
+    _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
