@@ -2,10 +2,12 @@
 score; non-zero with a one-line reason only when the grader itself cannot do its job."""
 from __future__ import annotations
 
+import io
 import os
 import signal
+import sys
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional, cast
 
 import typer
 
@@ -43,6 +45,7 @@ class _App(typer.Typer):
         try:
             return super().__call__()
         except SystemExit as e:
+            _say_stdout_lost()
             from autograder import exit_without_teardown
             exit_without_teardown(e.code)
 
@@ -69,6 +72,88 @@ def _fail(e: Exception) -> None:
     raise typer.Exit(2)
 
 
+_stdout_lost: list[str] = []   # why standard output took no more lines (one entry at most), said once on stderr at exit
+
+
+def _lose_stdout(e: OSError) -> None:
+    """Standard output is only the narrative of a command; its work is files and its exit status. A closed or full
+    stdout (`| head -1`, a dead `tee`, /dev/full) raised at the next line: click turned a broken pipe into a silent
+    exit 1 (a batch stopped before grading or after it had finished, by the pipe's timing) and a full disk into a
+    traceback (red-team round 106). Later lines go to /dev/null instead (fd 1 itself, so rich's and Python's own
+    buffered writes drain there too) and the command runs to its end."""
+    if not _stdout_lost:
+        _stdout_lost.append(e.strerror or type(e).__name__)
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, io.UnsupportedOperation):  # no fd 1 to replace (a caller's stream): lines are dropped
+        pass
+
+
+def _say(message: str) -> None:
+    """One line on standard output, dropped if stdout is gone (`_lose_stdout`)."""
+    try:
+        typer.echo(message)
+    except OSError as e:
+        _lose_stdout(e)
+
+
+class _GuardedStdout(io.TextIOBase):
+    """Standard output for a rich console (the batch's progress bar, grade's table), whose write or flush to a closed
+    stdout is `_lose_stdout`. The stream is the one of its creation: rich's live display swaps sys.stdout for a proxy
+    that writes through this very console, and reading sys.stdout at each write looped for ever."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stream = sys.stdout
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as e:
+            _lose_stdout(e)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as e:
+            _lose_stdout(e)
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+
+def _guarded_stdout() -> IO[str]:
+    return cast(IO[str], _GuardedStdout())  # a text stream in all rich reads of it (write, flush, isatty, encoding)
+
+
+def _say_stdout_lost() -> None:
+    if _stdout_lost:
+        try:
+            typer.echo(f"note: standard output was closed ({_stdout_lost[0]}): the rest of its lines were dropped; "
+                       "the command ran to its end and its exit status says how", err=True)
+        except OSError:
+            pass
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
 @app.command()
 def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or .py)"),
           assignment: str = typer.Option(..., "-a", "--assignment", help=SLUG_HELP),
@@ -86,6 +171,9 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     if submission.is_dir():
         _fail(GraderError(f"{submission} is a folder: grade one notebook, or use "
                           f"`autograder batch {submission} -a {assignment} -o OUT` for a class"))
+    if results is not None and _same_file(results, submission):
+        # the TA's slip (tab completion) wrote results.json over the student's notebook (red-team round 106)
+        _fail(GraderError(f"--results {results} is the submission itself: name another file for results.json"))
     from autograder.sandbox import timers
     timers.role("grade")
     timers.mark("cli command start")
@@ -119,11 +207,16 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
             _fail(GraderError(f"could not write {results}: {e}"))
     timers.mark("result written")
     try:
-        print_table(result, all_tests=all_tests)
+        from rich.console import Console
+
+        from autograder.course.outputs import PIPED_WIDTH
+        # rich's own answer to a broken pipe is SystemExit(1), after the grade was written: the guard drops the lines
+        print_table(result, Console(file=_guarded_stdout(), highlight=False, emoji=False,
+                                    width=None if sys.stdout.isatty() else PIPED_WIDTH), all_tests=all_tests)
     except Exception as e:  # noqa: BLE001 - grading finished; a display problem must not change the exit status
         typer.echo(f"note: could not print the table ({type(e).__name__})", err=True)
     if results:
-        typer.echo(f"results written to {results}")
+        _say(f"results written to {results}")
 
 
 @app.command()
@@ -228,14 +321,14 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
     from autograder.course.exports import skipped_note, summary
     from autograder.text import terminal_text
     mine = shard_part(found, part)
-    typer.echo(terminal_text(summary(mine), limit=300))
+    _say(terminal_text(summary(mine), limit=300))
     for problem in mine.problems:
-        typer.echo(terminal_text(f"not gradable: {problem.key or problem.source}: {problem.message}", limit=400))
+        _say(terminal_text(f"not gradable: {problem.key or problem.source}: {problem.message}", limit=400))
     for warning in found.warnings[:20]:
-        typer.echo(terminal_text(f"note: {warning}", limit=400))
+        _say(terminal_text(f"note: {warning}", limit=400))
     skipped = skipped_note(mine)
     if skipped:
-        typer.echo(terminal_text(f"note: {skipped}", limit=600))
+        _say(terminal_text(f"note: {skipped}", limit=600))
     total = counts["total"] = len(mine.entries)
     info = BatchInfo()
 
@@ -244,7 +337,8 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
         progress.advance(task)
 
     try:
-        with Progress(transient=False) as progress:
+        from rich.console import Console
+        with Progress(transient=False, console=Console(file=_guarded_stdout())) as progress:
             label = f"grading {assignment}" + (f" (shard {part[0]}/{part[1]})" if part else "")
             task = progress.add_task(label, total=total)
             results = run_batch(directory, assignment, outdir, jobs=jobs, on_done=done, seed=seed,
@@ -259,12 +353,12 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
         reasons: dict[str, int] = {}
         for why in info.regraded.values():
             reasons[why] = reasons.get(why, 0) + 1
-        typer.echo("; ".join(f"{n} regraded: {why}" for why, n in reasons.items()))
+        _say("; ".join(f"{n} regraded: {why}" for why, n in reasons.items()))
     for key, (old, old_max, new, new_max, why) in sorted(info.changes.items()):
-        typer.echo(terminal_text(f"score changed: {key}: {old:g}/{old_max:g} -> {new:g}/{new_max:g} ({why})",
-                                 limit=400))
+        _say(terminal_text(f"score changed: {key}: {old:g}/{old_max:g} -> {new:g}/{new_max:g} ({why})",
+                           limit=400))
     for warning in info.warnings[:20]:
-        typer.echo(terminal_text(f"note: {warning}", limit=400))
+        _say(terminal_text(f"note: {warning}", limit=400))
     _summary(results, outdir, f"{counts['graded']} graded now, {counts['cached']} already in the journal")
 
 
@@ -277,13 +371,13 @@ def _summary(results, outdir: Path, extra: str) -> None:
     scored = [r for r in results if r.status != "worker_failed"]   # the grader's failure has no score yet, not 0
     mean = sum(r.score for r in scored) / len(scored) if scored else 0.0
     unscored = f", {len(results) - len(scored)} without a score left out" if len(scored) < len(results) else ""
-    typer.echo(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}{unscored} before any late "
-               f"penalty (gradebook.csv has both); {extra}")
-    typer.echo(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
-    typer.echo(f"feedback:  {outdir / 'feedback'}/")
-    typer.echo(f"report:    {outdir / 'report.html'}")
+    _say(f"{len(results)} submissions ({len(graded)} graded), mean score {mean:.2f}{unscored} before any late "
+         f"penalty (gradebook.csv has both); {extra}")
+    _say(f"gradebook: {outdir / 'gradebook.csv'} (Canvas import: {outdir / 'canvas.csv'})")
+    _say(f"feedback:  {outdir / 'feedback'}/")
+    _say(f"report:    {outdir / 'report.html'}")
     if (outdir / "similarity.html").is_file():
-        typer.echo(f"similar:   {outdir / 'similarity.html'} (pairs to read side by side; it changes no score)")
+        _say(f"similar:   {outdir / 'similarity.html'} (pairs to read side by side; it changes no score)")
 
 
 @app.command()
@@ -309,7 +403,7 @@ def assign(slug: Optional[str] = typer.Argument(None, help="one assignment (defa
     try:
         course = find_course()
         for s in [slug] if slug else list(course.config.assignments):
-            typer.echo(f"wrote {write_template(course, s)}")
+            _say(f"wrote {write_template(course, s)}")
     except GraderError as e:
         _fail(e)
 
@@ -327,12 +421,12 @@ def check(slug: Optional[str] = typer.Argument(None, help="one assignment (defau
     from autograder.text import terminal_text
     try:
         reports = check_course(find_course(), [slug] if slug else None, seed_count=seeds, jobs=jobs,
-                               say=lambda line: typer.echo(terminal_text(line, limit=1000)))
+                               say=lambda line: _say(terminal_text(line, limit=1000)))
     except GraderError as e:
         _fail(e)
         return
     problems = sum(len(r.problems) for r in reports)
-    typer.echo(f"{len(reports)} assignment(s) checked, {problems} problem(s)")
+    _say(f"{len(reports)} assignment(s) checked, {problems} problem(s)")
     if problems:
         raise typer.Exit(1)
 
@@ -344,9 +438,14 @@ def gradescope(slug: str = typer.Argument(..., help=SLUG_HELP),
     from autograder.config import find_course
     from autograder.course.gradescope import build_zip
     try:
-        typer.echo(f"wrote {build_zip(find_course(), slug, output)}")
+        written = build_zip(find_course(), slug, output)
     except GraderError as e:
         _fail(e)
+        return
+    except OSError as e:  # -o a folder, or in a folder that is not there: a sentence, not a traceback (red-team round 106)
+        _fail(GraderError(f"could not write {output}: {e.strerror or e}"))
+        return
+    _say(f"wrote {written}")
 
 
 @app.command("gradescope-run", hidden=True)
