@@ -13,7 +13,10 @@ student then reads the line and the change: where, and what, without the grader 
 The search is evidence, like every name the grader gives: an edit is reported only when it makes every
 recorded call right, and only where the fixes found are few (at most MAX_FIXES; more means the inputs
 do not tell the edits apart), or, up to MAX_SPREAD, all on one line or two (then that place is certain and the
-likeliest three are said, with how many more: _one_place). The edited copies run in the student's worker under names of the
+likeliest three are said, with how many more: _one_place). A fix that edits the test of an `if`, `elif`,
+`while` or conditional expression is tried again with that test a constant (_dodges): where the copy with the
+branch so removed is right too, the edit only steered around the branch, and the student reads that the branch is
+what is wrong, not the edited condition (issue 21). The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
 changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
 (SearchClock), so the same submission reaches the same edits, and is told the same thing, on a busy machine.
@@ -33,6 +36,7 @@ import re
 import secrets
 import textwrap
 import time
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -40,7 +44,7 @@ import torch
 
 from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
-from autograder.grading.pyparse import holds_name_text, parse, source_lines
+from autograder.grading.pyparse import holds_name_text, parse, source_lines, unparse
 from autograder.results import ONE_EDIT_FIX_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
@@ -137,6 +141,7 @@ class Found:
     tests: int = 0       # or, where the answers are random: how many of the tests rerun pass with it
     explains: tuple[tuple[str, str], ...] = ()   # failed tests named otherwise that every fix makes pass too
     more: int = 0        # fixes on the same lines beyond those said (_one_place)
+    dodged: str = ""     # the fixes only steer around a branch: its words (_dodges), said in their place
 
 
 def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[int, Any, str] | None:
@@ -1335,6 +1340,9 @@ def told(found: Found, what: str, are: bool = False) -> str:
             return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
         also = f" (and the same in its {e.places - 1} other place{'s' if e.places > 2 else ''})" if e.places > 1 else ""
         return f"`{e.after}` in place of `{e.before}`{where}{also}"
+    if found.dodged:
+        calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
+        return f"{what} is right on every call the tests made when {found.dodged} (checked on {calls})."
     changes = " -- or -- ".join(change(e) for e in found.fixes)
     if found.more:
         changes += f" (and {found.more} other change{'s' if found.more > 1 else ''} on the same lines)"
@@ -2082,6 +2090,14 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                     return namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args), _copies(chosen[i].kwargs))
                 fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), survivors,
                                _crash_site_first(edited, name, cells[cell], wrong), cap=MAX_SPREAD)
+                if fixes and len(fixes) <= MAX_SPREAD:
+                    fixes, dodged = _dodges(fixes, last_def([cells[cell]], name), namespace, prefix, answers,
+                                            run_copy=lambda copy, i: namespace.call_copy(
+                                                copy, _copies(chosen[i].args), _copies(chosen[i].kwargs)),
+                                            clock=clock, cut_short=cut_short, left=MAX_CANDIDATES - len(edited))
+                    if dodged is not None:
+                        return Found(name=name, cell=cell, fixes=(dodged[0],), calls=len(chosen),
+                                     line_text=safe_line(cells[cell], dodged[0].line), dodged=dodged[1])
                 extra = _term_left_out(fixes, edited, cells[cell]) if len(fixes) > MAX_FIXES else []
                 if extra:
                     fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), order=extra)
@@ -2120,3 +2136,116 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     at = fixes[0].cell if fixes[0].helper else cell
     return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
                  line_text=safe_line(cells[at], fixes[0].line), tests=tests, more=more)
+
+
+_BRANCHES = (ast.If, ast.While, ast.IfExp)
+
+
+def _branch_of(fn: ast.AST, edit: Edit) -> int | None:
+    """The place (in ast.walk order) of the `if`, `elif`, `while` or conditional expression of `fn` whose TEST the
+    edit changes (a part of it written as the edit's `before`, on the edit's line); None where it changes none."""
+    if edit.helper or edit.moved or not edit.after or edit.places != 1:
+        return None
+    try:
+        for k, node in enumerate(ast.walk(fn)):
+            if isinstance(node, _BRANCHES):
+                test = node.test
+                if test.lineno <= edit.line <= (test.end_lineno or test.lineno) and any(
+                        getattr(n, "lineno", None) == edit.line and _cut(ast.unparse(n)) == edit.before
+                        for n in ast.walk(test)):
+                    return k
+    except RecursionError:      # a test nested too deep to print: not told apart
+        return None
+    return None
+
+
+def _branch_at(fn: ast.AST, k: int) -> ast.If | ast.While | ast.IfExp:
+    """The k-th node of `fn` in ast.walk order, a branch (_branch_of found it there)."""
+    return typing.cast("ast.If | ast.While | ast.IfExp", next(itertools.islice(ast.walk(fn), k, None)))
+
+
+def _branch_words(node: ast.If | ast.While | ast.IfExp, value: bool, cell_line: str) -> str:
+    """What a copy with `node`'s test made `value` leaves out, in words a student reads."""
+    if isinstance(node, ast.IfExp):
+        kept, dropped = (node.body, node.orelse) if value else (node.orelse, node.body)
+        return (f"the conditional expression on line {node.lineno} (`{cell_line}`) always gives "
+                f"`{_cut(unparse(kept), 40)}`: `{_cut(unparse(dropped), 40)}` is what gives the wrong answer")
+    if isinstance(node, ast.While):
+        return (f"the `{cell_line}` loop at line {node.lineno} never runs: the code under it is what gives the "
+                f"wrong answer")
+    if value:
+        return (f"the `else` of the `{cell_line}` branch at line {node.lineno} is skipped: the code under that "
+                f"`else` is what gives the wrong answer")
+    return (f"the `{cell_line}` branch at line {node.lineno} is skipped: the code under it is what gives the "
+            f"wrong answer")
+
+
+def _dodges(fixes: Sequence[Edit], found: tuple[int, Any, str] | None, namespace: Any, prefix: str,
+            answers: Sequence[Any], run_copy: Callable[[str, int], Any], clock: SearchClock,
+            cut_short: tuple[type[BaseException], ...] | type[BaseException], left: int
+            ) -> tuple[list[Edit], tuple[Edit, str] | None]:
+    """(the fixes that do more than steer around a branch, the first dodged branch where none does: (its edit,
+    its words)). A fix that edits the test of an `if`, `elif`, `while` or conditional expression may only make
+    that test take one value on every recorded call, so that the other path runs (issue 21: `if Q.shape[0] ==
+    K.shape[0]:` mirroring the scores as if symmetric, "mended" by `-1` for `0`, which only makes the condition
+    false on the tests' inputs; with T = d_k it is true again, and wrong). Such a fix is tried once more with the
+    test replaced by the constant it then took (False: the body stopped running; True: the `else` did, where there
+    is one): where that copy too gives the reference's answers on every call, the edited condition is no fix, and
+    the branch it steered around is what is wrong. Each copy runs like any candidate: inside the search's clock,
+    at most `left` of them (what MAX_CANDIDATES leaves)."""
+    if found is None:
+        return list(fixes), None
+    fn = found[1]
+    fn.decorator_list = []
+    cell_source = found[2]
+    tried: dict[tuple[int, bool], bool] = {}
+    kept: list[Edit] = []
+    dodged: tuple[Edit, str] | None = None
+    lines: set[int] = set()         # the lines of the branches steered around
+    for fix in fixes:
+        k = _branch_of(fn, fix)
+        if k is None:
+            kept.append(fix)
+            continue
+        node = _branch_at(fn, k)
+        values = (False, True) if isinstance(node, ast.IfExp) or (isinstance(node, ast.If) and node.orelse) else (False,)
+        hit: bool | None = None
+        for value in values:
+            if (k, value) not in tried:
+                if len(tried) >= left or clock.over():
+                    break
+                tried[(k, value)] = _right_without(fn, k, value, f"{prefix}b{len(tried)}", namespace, answers,
+                                                   run_copy, clock, cut_short)
+            if tried[(k, value)]:
+                hit = value
+                break
+        if hit is None:
+            kept.append(fix)
+            continue
+        lines.add(node.lineno)
+        if dodged is None:
+            dodged = (fix, _branch_words(node, hit, safe_line(cell_source, node.lineno)))
+    # the branch's own statement left out is the same news: that branch is what is wrong
+    kept = [e for e in kept if e.after or e.line not in lines]
+    return kept, (dodged if not kept else None)
+
+
+def _right_without(fn: ast.AST, k: int, value: bool, copy_name: str, namespace: Any, answers: Sequence[Any],
+                   run_copy: Callable[[str, int], Any], clock: SearchClock,
+                   cut_short: tuple[type[BaseException], ...] | type[BaseException]) -> bool:
+    """Whether the copy of `fn` whose k-th node's test is the constant `value` gives `answers` on every call."""
+    copied = copy.deepcopy(fn)
+    node = _branch_at(copied, k)
+    node.test = ast.copy_location(ast.Constant(value), node.test)
+    if not isinstance(copied, ast.FunctionDef):
+        return False
+    copied.name = copy_name
+    try:
+        source = ast.unparse(ast.fix_missing_locations(copied))
+    except RecursionError:
+        return False
+    if not namespace.define(_guarded([Edit(line=0, before="", after="", source=source)]), clock.wall_left()):
+        return False
+    stop = cut_short if isinstance(cut_short, tuple) else (cut_short,)
+    return bool(search([Edit(line=0, before="", after="", source=source)], lambda _n, i: run_copy(copy_name, i),
+                       answers, lambda: clock.over(), stop))
