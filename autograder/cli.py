@@ -42,12 +42,39 @@ class _App(typer.Typer):
         arguments (a test, a caller of its own), it exits as any command does."""
         if args or kwargs:
             return super().__call__(*args, **kwargs)
+        _blocking_standard_streams()
         try:
             return super().__call__()
         except SystemExit as e:
             _say_stdout_lost()
             from autograder import exit_without_teardown
             exit_without_teardown(e.code)
+
+
+def _blocking_standard_streams() -> None:
+    """Standard output and error, where a pipe or a terminal the caller made non-blocking (a CI log collector, a
+    terminal a previous program left in O_NONBLOCK), replaced by a blocking open file description of the same pipe
+    or terminal. CPython's stdout drops a write that fails with EAGAIN without raising, so `_lose_stdout` never
+    heard of it: a batch whose notes filled the pipe before its reader woke ended exit 0 without its summary and
+    without a word (red-team round 108). A line now waits for the reader, as on any ordinary pipe. The caller's own
+    description keeps its mode (O_NONBLOCK is a property of the description, shared with the caller: it is not
+    changed); a regular file is left alone (reopened, it would lose its offset and O_APPEND)."""
+    import stat
+    for fd in (1, 2):
+        try:
+            mode = os.fstat(fd).st_mode
+            if os.get_blocking(fd) or not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+                continue
+            own = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:  # no such fd, no /proc, a socket: left as it is
+            continue
+        try:
+            os.set_blocking(own, True)
+            os.dup2(own, fd)
+        except OSError:
+            pass
+        finally:
+            os.close(own)
 
 
 app = _App(add_completion=False, no_args_is_help=True, help="Sandboxed autograder for attention homework.")
