@@ -1783,6 +1783,7 @@ def name_trace_mask_times_inf(got, softmax, mask_fn=None, submission=None):
     everywhere on the replay scores3 + (~mask) * -inf, exactly as the answer. First (round54): NaN only in the rows
     with a blocked key, from a NaN fill (name_trace_mask_fill_nan)."""
     name_trace_mask_fill_nan(got, softmax, mask_fn, submission)
+    name_trace_causal_diagonal_shifted(got, submission)     # round61: triu(..., diagonal=-1): rows 0, 1 blocked
     if softmax is None or type(got) is not torch.Tensor or not bool(torch.isnan(got).all()):
         return
     if name_trace_mask_all_false(got, softmax, mask_fn):    # round53: the NaN from causal_mask(3) itself
@@ -3023,8 +3024,10 @@ def causal_in_unmasked(got, scores3, atol, out3=None, weights3_causal=None, subm
             and torch.allclose(scores3.double()[~blocked], s[~blocked], rtol=0, atol=atol)):
         raise Misconception("inplace_on_input", "weights3 equals the causal weights weights3_causal on the same "
                             "Q3, K3, and scores3 now holds -inf where the causal mask blocks: the causal fill wrote "
-                            "into scores3 (masked_fill_ works in place) before weights3 was computed from it; use "
-                            "scores3.masked_fill(...), which returns a new tensor. " + describe("inplace_on_input"))
+                            "into scores3 (masked_fill_ works in place, and so does writing through anything that shares "
+                            "its memory: a view, scores3.numpy(), torch.from_numpy) before weights3 was computed from "
+                            "it; use scores3.masked_fill(...), which returns a new tensor, or fill a copy "
+                            "(scores3.clone(), np.array(scores3)). " + describe("inplace_on_input"))
     if _close3(out3, ref.weights3_causal @ ref.V3, atol):
         # out3 = weights3 @ V3 follows the causal weights too: weights3's own cell applied the mask (is_causal=True
         # copied into it, blind32 q6_unmasked_weights_read_with_is_causal), not a later cell that rewrote weights3
@@ -7086,3 +7089,81 @@ def check_per_sequence_mask(fn, Q, K, V, rng) -> None:
     except AssertionError as failure:
         expected = ref.scaled_dot_product_attention(Q, K, V, mask)
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 61 (blind61): a library's documented behaviour misread
+# ---------------------------------------------------------------------------------------------
+
+def sdpa_mask_sum_as_flag(Q, K, V, mask=None):
+    """round61 (blind61 q5_sum_of_the_bool_mask_is_a_key_count_not_a_flag_...): the masked weights multiplied by
+    mask.sum(-1, keepdim=True) as a 0/1 "has a key" flag; the sum of a bool mask counts the visible keys, so an empty
+    row is zeroed and every other row is scaled by its key count. Without a mask: None (that path is right)."""
+    if mask is None:
+        return None
+    m = mask.to(torch.bool)
+    w = _dead_rows_zeroed(ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m)), m)
+    return _out(w * m.sum(dim=-1, keepdim=True).double(), V, Q)
+
+
+VARIANT_FUNCTIONS["mask_sum_as_flag"] = sdpa_mask_sum_as_flag
+
+
+def _triangle_with_diagonal(node) -> bool:
+    """A torch.triu / torch.tril call (or method) given a diagonal offset (keyword, or the second argument)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))):
+        return False
+    fname = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+    if fname not in ("triu", "tril", "triu_", "tril_"):
+        return False
+    method = isinstance(node.func, ast.Attribute) and not (isinstance(node.func.value, ast.Name)
+                                                           and node.func.value.id in ("torch", "np", "numpy"))
+    return any(k.arg == "diagonal" for k in node.keywords) or len(node.args) > (0 if method else 1)
+
+
+def name_trace_causal_diagonal_shifted(got, submission, atol=1e-4):
+    """q6 (round61, blind61 q6_triu_bias_with_diagonal_minus_1_...): weights3_causal equal to the softmax under a
+    causal mask shifted two places down (key j visible to query i only where j <= i - 2: torch.triu(full(-inf),
+    diagonal=-1) for diagonal=1, the offset's sign read the wrong way), its fully blocked rows 0 and 1 NaN (a softmax
+    over nothing) or zeros, row 2 on key 0 alone; and the cell that assigns weights3_causal (or causal_mask's) calls
+    triu / tril with a diagonal offset. The one-place shifts are causal_excludes_self / causal_includes_next."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != (3, 3) or not got.dtype.is_floating_point:
+        return
+    keep = torch.ones(3, 3, dtype=torch.bool).tril(diagonal=-2)
+    scores = ref.Q3 @ ref.K3.T / 2.0
+    replay = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)
+    g = got.detach().double()
+    for i in range(3):
+        if bool(keep[i].any()):
+            if not (bool(torch.isfinite(g[i]).all()) and torch.allclose(g[i], replay[i], rtol=0, atol=atol)):
+                return
+        elif not (bool(torch.isnan(g[i]).all()) or bool((g[i] == 0).all())):
+            return
+    hit = _source_hit(_cell_trees(submission, "weights3_causal", "causal_mask"), _triangle_with_diagonal)
+    if hit is None:
+        return
+    raise Misconception("causal_diagonal_offset_misread", "weights3_causal is the softmax under a causal mask "
+                        "shifted down by two: rows 0 and 1 have every key blocked (a softmax over nothing: NaN or "
+                        "zeros) and row 2 sees key 0 alone, what your `" + hit + "` gives: "
+                        + describe("causal_diagonal_offset_misread"))
+
+
+def name_cosine_similarity_probe(got, submission, q_shape):
+    """q1 (round61, blind61 q1_weights_probed_with_cosine_similarity_...): weights_shape equal to the shape of
+    F.cosine_similarity(Q, K) on Q's shape for one of its dims (the default dim=1: the token axis of (batch, tokens,
+    features), reduced), and the cell that assigns weights_shape calls cosine_similarity (parsed, never run)."""
+    if type(got) is not tuple:
+        return
+    shapes = {i % len(q_shape): q_shape[:i] + q_shape[i + 1:] for i in range(len(q_shape))}
+    dims = [d for d, s in shapes.items() if tuple(got) == tuple(s)]
+    if not dims:
+        return
+    hit = _source_hit(_cell_trees(submission, "weights_shape"), lambda n: isinstance(n, ast.Call) and isinstance(
+        n.func, (ast.Attribute, ast.Name)) and (getattr(n.func, "attr", None) or getattr(n.func, "id", "")) ==
+        "cosine_similarity")
+    if hit is None:
+        return
+    dim = "its default dim=1, the token axis" if dims[0] == 1 else f"dim={dims[0]}"
+    raise Misconception("weights_from_cosine_similarity", f"weights_shape is {tuple(got)}: the shape of "
+                        f"F.cosine_similarity on two {tuple(q_shape)} tensors, which reduces {dim}, as your `{hit}` "
+                        "does: " + describe("weights_from_cosine_similarity"))

@@ -748,6 +748,24 @@ MISCONCEPTIONS = {
                                   "sequence [b0h0, b0h1, ..., b1h0, ...], so the heads of one sequence get another "
                                   "sequence's mask. Use repeat_interleave, or broadcast the mask to the full (B, H, "
                                   "T_q, T_k) shape (torch.broadcast_to / expand) before reshaping it",
+    # round61: a library's documented behaviour misread
+    "mask_sum_as_flag": "multiplying the weights by mask.sum(-1, keepdim=True) as a 0/1 \"this query sees a key\" "
+                        "flag: the sum of a bool mask is an int64 COUNT of the visible keys, so a query that sees "
+                        "no key is zeroed but every other row of the output is multiplied by its number of visible "
+                        "keys (query i of a causal mask by i + 1). The flag is mask.any(dim=-1, keepdim=True) (or "
+                        "mask.sum(-1, keepdim=True) > 0): weights.masked_fill(~mask.any(-1, keepdim=True), 0.0)",
+    "causal_diagonal_offset_misread": "a causal mask built with torch.triu / torch.tril at the wrong diagonal "
+                                      "offset: the offset counts from the main diagonal, positive above it and "
+                                      "negative below, so torch.triu(full(-inf), diagonal=-1) blocks the diagonal "
+                                      "and the first sub-diagonal too, and the first queries have no key left (NaN "
+                                      "rows). Block strictly above the diagonal: torch.triu(full(-inf), diagonal=1), "
+                                      "or keep torch.tril(ones(T, T, dtype=torch.bool)) (diagonal=0) as the mask",
+    "weights_from_cosine_similarity": "probing the attention weights with F.cosine_similarity(Q, K): it compares "
+                                      "the two tensors position by position and reduces one axis (its default "
+                                      "dim=1, the token axis of a (batch, tokens, features) tensor), one number per "
+                                      "position, never every query against every key. The weights are "
+                                      "softmax(Q @ K.transpose(-2, -1) / sqrt(d_k)), one entry per (query, key) "
+                                      "pair: (batch, T_q, T_k)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -164,6 +164,7 @@ def test_weights_shape(weights_shape, submission=None):
     _raise_if_batch_repeated(got, ref.weights_shape, "weights_shape")
     _raise_if_implicit_einsum(got, ref.weights_shape, "weights_shape", submission,
                               [(INPUTS["Q"], INPUTS["K"])])
+    diag.name_cosine_similarity_probe(got, submission, INPUTS["Q"])     # round61: its default dim=1 reduced
     diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
     widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
     if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
