@@ -2746,8 +2746,9 @@ def rank_on_constant_example(submission: object, name: str) -> str | None:
                                             or isinstance(n.func, ast.Name) and n.func.id in _CONSTANT_MAKERS)
     calls: list[ast.AST] = []
     _reaches(value, bound, lambda n: is_rank(n) and not calls.append(n) and False, set())
+    seen: set[str] = set()   # one for every call: a name one call reached without a hit has none for the next (rt 107)
     for call_ in calls:
-        if _reaches(call_, bound, is_constant, set()):
+        if _reaches(call_, bound, is_constant, seen):
             return ast.unparse(call_)
     return None
 
@@ -4759,10 +4760,36 @@ def _def_of(submission: object, func: str) -> ast.FunctionDef | None:
     return last_function_def(cells_of(submission), func, STATE_DEF_CHARS) if submission is not None else None
 
 
-def kept_state(submission: object, func: str) -> str | None:
+_FILLS = frozenset({"append", "extend", "insert", "setdefault", "update", "add", "__setitem__"})
+
+
+def _stores_value(node: ast.FunctionDef, name: str) -> bool:
+    """Whether `node` puts a value into `name` that a later call can read back: an entry stored or filled
+    (`name[k] = ...`, name.append / setdefault / update ...), or `name = value` with a value that does not read `name`
+    itself (a counter `calls += 1` keeps a count, not a value of the computation)."""
+    def reads(value: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name:
+                    return True
+                if isinstance(t, ast.Name) and t.id == name and n.value is not None and not reads(n.value):
+                    return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FILLS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name:
+            return True
+    return False
+
+
+def kept_state(submission: object, func: str, written: bool = False) -> str | None:
     """The construct by which the notebook's last `def func` keeps a value from one call to the next, quoted: a
     mutable default (`_memo={}`, `_scale=[]`, `cache=dict()`), a `global` / `nonlocal` statement, or a cache
-    decorator (functools.cache, lru_cache); None where it has none (or no def is readable)."""
+    decorator (functools.cache, lru_cache); None where it has none (or no def is readable). `written`: only a
+    default or a global the def stores a value into (_stores_value), and no decorator (red-team round 107: a
+    read-only `global D_K`, a call counter or an lru_cache beside a scale typed in was told a scale kept between calls;
+    a cache of whole results keyed on the tensors cannot hand one scale to inputs of another d_k)."""
     node = _def_of(submission, func)
     if node is None:
         return None
@@ -4770,13 +4797,14 @@ def kept_state(submission: object, func: str) -> str | None:
     named = args.args[len(args.args) - len(args.defaults):] if args.defaults else []
     pairs = [*zip(named, args.defaults), *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
     for arg, default in pairs:
-        if isinstance(default, (ast.List, ast.Dict, ast.Set)) or (
-                isinstance(default, ast.Call) and _callee(default) in _MUTABLE_MAKERS):
+        if (isinstance(default, (ast.List, ast.Dict, ast.Set)) or (
+                isinstance(default, ast.Call) and _callee(default) in _MUTABLE_MAKERS)) \
+                and (not written or _stores_value(node, arg.arg)):
             return f"the mutable default `{arg.arg}={pyparse_unparse(default)[:40]}`"
     for n in ast.walk(node):
-        if isinstance(n, (ast.Global, ast.Nonlocal)):
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and (not written or any(_stores_value(node, x) for x in n.names)):
             return f"`{pyparse_unparse(n)[:60]}`"
-    for d in node.decorator_list:
+    for d in node.decorator_list if not written else ():
         target = d.func if isinstance(d, ast.Call) else d
         name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
         if name in _CACHE_DECORATORS:
@@ -4802,7 +4830,7 @@ def raise_if_scale_cached(fn: Callable[..., object], Q: torch.Tensor, K: torch.T
     between calls (a mutable default, a global, a cache decorator): the scale worked out once (on the cell's own
     demo call) and reused for every later head size (blind60's `_scale=[]`). A constant typed in (S / 2) has no
     state and is not named so; a scale read from Q.ndim changes with the number of axes, not between these calls."""
-    state = kept_state(None, "scaled_scores")
+    state = kept_state(None, "scaled_scores", written=True)
     if state is None:
         return
     Q64, K64 = Q.detach().double(), K.detach().double()
@@ -4956,9 +4984,10 @@ def raise_if_rank_einsum_letters_differ(got: int, submission: object, name: str)
     calls: list[ast.AST] = []
     _reaches(value, bound, lambda n: _called(n) == "matrix_rank" and not calls.append(n) and False, set())
     found: list[str] = []
+    seen: set[str] = set()   # shared by the calls: 1000 calls of one 5000-term binding walked it 1000 times (rt 107)
     for call_ in calls:
         if _reaches(call_, bound, lambda n: bool(_unshared_sum_equation(n)) and not found.append(
-                _unshared_sum_equation(n) or ""), set()):
+                _unshared_sum_equation(n) or ""), seen):
             break
     if not found:
         return
@@ -5034,3 +5063,118 @@ def restored_layout_variants(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> di
         out["batch_restored_wrong_layout/" + "".join(map(str, order))] = tuple(
             r.reshape(*(sizes[i] for i in order), r.shape[-1]).permute(*back, lead + 1) for r in rows)
     return out
+
+
+# --- naming round 61: a library's documented behaviour misread ----------------------------------------------------
+
+_SPLIT_SIZES = re.compile(r"split_with_sizes expects split_sizes to sum exactly to (\d+)[^\n]{0,120}?got "
+                          r"split_sizes=\[([\d, ]{1,60})\]")
+
+
+def split_cut_points_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tensor,
+                           W: tuple[torch.Tensor, ...]) -> Misconception | None:
+    """project_qkv's split crash named split_given_cut_points (blind61) where the sizes torch's message reports are
+    the cut points of [d_k, d_k, d_v] (the offsets where Q and K end, [d_k, 2 d_k], as tensor_split takes them), and
+    either they end at the fused width (2 d_k + d_v, the last offset too: nothing else reads so) or a second call with
+    d_v = d_k (where [d_k, 2 d_k] sums to the width) gives two pieces where three are unpacked or returned."""
+    d_k, d_v = W[0].shape[-1], W[2].shape[-1]
+    m = _SPLIT_SIZES.search(e.message or "") if e.exc_type == "RuntimeError" and W[1].shape[-1] == d_k else None
+    if m is None or int(m.group(1)) != 2 * d_k + d_v or d_v == d_k:
+        return None
+    sizes = [int(s) for s in m.group(2).replace(" ", "").split(",") if s.isdigit()]
+    cuts = [d_k, 2 * d_k, 2 * d_k + d_v]
+    if len(sizes) < 2 or sizes != cuts[:len(sizes)]:
+        return None
+    said = f"{_said(e)}: [{m.group(2)}] are where Q and K end (cut points), not the widths of the pieces"
+    if len(sizes) < 3:
+        try:
+            out = fn(X, W[0], W[1], randn_like_width(W[2], W[2].shape[-2], d_k))
+        except StudentCodeError as again:
+            if not (again.exc_type == "ValueError" and "expected 3, got 2" in (again.message or "")):
+                return None
+            said += (f"; with d_v = d_k = {d_k}, where they add up to the width 3 d_k, it runs the split and gets "
+                     f"two pieces for three names ({again.exc_type}: {(again.message or '').splitlines()[0][:80]})")
+        else:
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                return None
+            said += f"; with d_v = d_k = {d_k}, where they add up to the width, it returns two pieces, not three"
+    return Misconception("split_given_cut_points", f"{said}: " + describe("split_given_cut_points"))
+
+
+def nw_logsumexp_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The weighted values divided by torch.logsumexp of the scores, the LOG of the kernels' sum taken for a stable
+    sum of them (blind61), scaled scores or unscaled ones; only where it is not the right row."""
+    s = K @ q / math.sqrt(q.shape[-1])
+    kappa = torch.exp(s)
+    right = (kappa[:, None] * V).sum(0) / kappa.sum()
+    out = {}
+    for key, lse in (("nw_denominator_logsumexp", torch.logsumexp(s, dim=0)),
+                     ("nw_denominator_logsumexp/unscaled", torch.logsumexp(K @ q, dim=0))):
+        row = (kappa[:, None] * V).sum(0) / lse
+        if torch.isfinite(row).all() and not torch.allclose(row, right, rtol=1e-4, atol=1e-6):
+            out[key] = row
+    return out
+
+
+_INDEXED_REDUCTIONS = frozenset({"max", "min", "sort", "topk", "kthvalue", "mode", "median"})
+
+
+def raise_if_rank_from_max_indices(got: int, submission: object, name: str) -> None:
+    """max_rank_S read as the second entry of torch.max(ranks, dim) (blind61): the pair is (values, indices), so [1]
+    (or .indices) is where the largest sampled rank sits. Named where the answer is a valid index (0 up to the samples
+    drawn, below the right 8) and the notebook's last assignment of `name` reads a [1] or .indices of a max / min /
+    sort / topk ... call (in it, or through names its cell bound)."""
+    if not 0 <= got < ref.max_rank_S:
+        return
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value, bound = last
+    hits: list[ast.AST] = []
+
+    def reduction(n: ast.AST) -> bool:   # a pair for sure: sort, topk, kthvalue, mode always; max, min, median given
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _INDEXED_REDUCTIONS):
+            return False   # a dim (torch.max(x, 0), x.max(0), dim=0); a bare max(...) is Python's own
+        named = isinstance(n.func.value, ast.Name) and n.func.value.id == "torch"
+        return n.func.attr in ("sort", "topk", "kthvalue", "mode") or any(k.arg == "dim" for k in n.keywords) \
+            or len(n.args) >= (2 if named else 1)
+
+    def pair(n: ast.AST) -> bool:   # the call itself, or a name the cell bound to one (`_best = torch.max(x, 0)`)
+        return reduction(n) or isinstance(n, ast.Name) and any(reduction(v) for v in bound.get(n.id, [])[-3:])
+
+    def picks_index(n: ast.AST) -> bool:
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value in (1, -1) \
+                and pair(n.value):
+            hits.append(n)
+        elif isinstance(n, ast.Attribute) and n.attr == "indices" and pair(n.value):
+            hits.append(n)
+        return bool(hits)
+    if not _reaches(value, bound, picks_index, set()):
+        return
+    from autograder.grading.pyparse import unparse
+    raise Misconception("max_indices_read_as_values", f"{name} is {got}, and `{unparse(hits[0])[:70]}` takes the "
+                        "second entry of a (values, indices) pair: the position of the largest sampled rank, not the "
+                        f"rank (the bound here is {ref.max_rank_S}): " + describe("max_indices_read_as_values"))
+
+
+def raise_if_module_list_repeated(func: str) -> None:
+    """A count that matches W_K left out, where the notebook's last `def func` (read up to STATE_DEF_CHARS) builds a
+    list of ONE module call times a number (`[nn.Linear(d_model, d_k)] * 2`, blind61): the list holds that one module
+    twice, and parameters() yields the shared weight once. Named so (the cause) instead of param_count_no_wk."""
+    node = _def_of(None, func)
+    if node is None:
+        return
+
+    def one_module(n: ast.AST) -> bool:
+        return isinstance(n, ast.List) and len(n.elts) == 1 and isinstance(n.elts[0], ast.Call) \
+            and (_callee(n.elts[0]) or "")[:1].isupper()
+
+    def count(n: ast.AST) -> bool:
+        return isinstance(n, ast.Name) or isinstance(n, ast.Constant) and type(n.value) is int and n.value > 1
+    for n in ast.walk(node):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) and (
+                one_module(n.left) and count(n.right) or one_module(n.right) and count(n.left)):
+            from autograder.grading.pyparse import unparse
+            raise Misconception("module_list_repeated", f"the count matches W_K left out: `{unparse(n)[:70]}` is a "
+                                "list holding ONE module several times (the same layer, one weight), and parameters() "
+                                "yields a shared weight once: " + describe("module_list_repeated"))

@@ -723,4 +723,22 @@ MISCONCEPTIONS = {
                                   "summed over on its own side, so S is the outer product of the row sums, of rank 1; "
                                   "give both feature axes the same letter ('td,sd->ts', Q @ K.T), whose rank is at "
                                   "most min(T, d_k)",
+    # naming61: blind61's library behaviours misread
+    "split_given_cut_points": "passing torch.split the cut points (where Q and K end, [d_k, 2 * d_k], as "
+                              "torch.tensor_split and np.split take them) where it takes the sizes of the pieces: "
+                              "split needs sizes that add up to the width; use .split([d_k, d_k, d_v], dim=-1), or "
+                              ".tensor_split([d_k, 2 * d_k], dim=-1) if you want to give the cut points",
+    "nw_denominator_logsumexp": "dividing the weighted values by torch.logsumexp(s), taken for a numerically stable "
+                                "sum of the kernel weights: it returns the LOG of that sum, log(sum exp(s)), so the "
+                                "result is not a weighted average; divide by kappa.sum(), or weight the values by "
+                                "torch.exp(s - torch.logsumexp(s, dim=0)), which already sums to 1",
+    "max_indices_read_as_values": "reading the largest value out of torch.max(x, dim) with [1] (or .indices): given a "
+                                  "dim, max, min, sort, topk and kthvalue return the pair (values, indices), values "
+                                  "first, so [1] is the position of the largest entry, not the entry; take .values "
+                                  "(or [0]), or x.max() with no dim for the largest of all",
+    "module_list_repeated": "building the layers as a list of one module multiplied by a number "
+                            "(`[nn.Linear(d_model, d_k)] * 2`): that repeats the SAME module object, not two layers, so "
+                            "W_Q and W_K share one weight, and parameters() yields a shared weight only once (W_K's "
+                            "d_model x d_k is not counted); make each layer with its own call, "
+                            "[nn.Linear(d_model, d_k) for _ in range(2)]",
 }

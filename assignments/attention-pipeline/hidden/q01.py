@@ -100,6 +100,8 @@ def _project(fn, X, W_Q, W_K, W_V):
                                 lambda t, out: _all_right(_tuple(out), t["X"], (W_Q, W_K, W_V)), up=True)
         if named is None:   # Q, K, V stacked: a re-run with d_v = d_k returns them as one tensor
             named = D.stacked_crash(e, fn, X, (W_Q, W_K, W_V))
+        if named is None:   # split([d_k, 2 * d_k]): cut points where split takes sizes (blind61)
+            named = D.split_cut_points_crash(e, fn, X2, (W_Q, W_K, W_V))
         if named is None:   # split([d_k, d_k, d_v]) on dim 0: T = 2 d_k + d_v tokens lets it run
             named = D.fused_split_axis_crash(e, fn, X.dtype)
         if named is not None:

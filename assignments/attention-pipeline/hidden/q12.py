@@ -108,6 +108,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         key = hits.pop()
         if key == "param_count_no_wk" and fn is not None:
             _raise_if_set(fn, d_model, d_k, with_output)
+            D.raise_if_module_list_repeated("qkv_param_count")   # [nn.Linear(...)] * 2: one module twice (blind61)
         sizes = [k.split("/")[1] for k in more if key == "param_count_wo_wrong_size" and k.startswith(key + "/")
                  and more[k] == got]
         shape = f" (you count W_O as {sizes[0].replace('_vx', '_v x ').replace('_kx', '_k x ')})" if sizes else ""

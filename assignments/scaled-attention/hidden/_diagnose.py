@@ -469,7 +469,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
     for key, wrong in {**ref.pair_variants(Q64, K64, V64, d_k), **softmax_axis_variants(Q64, K64, V64, d_k, right),
                        **reshaped_keys_variants(Q64, K64, V64, d_k, right),
                        **padding_mask_variants(Q64, K64, V64, d_k), **tiled_totals_variants(Q64, K64, V64, d_k),
-                       **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k)}.items():
+                       **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k),
+                       **rounded_division_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -2983,7 +2984,8 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
+    named = library_misread_crash(e, submission) \
+        or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
         or overlapping_heads_crash(fn, e, X, Ws, n_heads)
     if named is None:
@@ -3129,6 +3131,8 @@ def scale_as_written(submission, name):
     except Misconception as m:
         if m.key == "keepdim_left_on":
             raise added_axis_from_source(submission, m, (name,)) from None
+        if m.key == "scores_division_rounded":   # naming61: the replay stands with the rounding in the source
+            raise division_rounded_from_source(submission, m, name) from None
         said = describe("scale_precedence")
         written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
         if written is None or said not in str(m):
@@ -4235,6 +4239,9 @@ def raise_if_nan_variance(value, what) -> None:
     if type(value) is torch.Tensor and value.numel() == 1 and value.is_floating_point():
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
+        named = einsum_implicit_nan(what)   # naming61: an einsum with no '->' in the source
+        if named is not None:
+            raise named
         raise AssertionError(f"{what} is NaN, not a finite number. A variance is NaN when it is taken of a single "
                              "number (torch's var divides by n - 1): check that the dot products are n_samples "
                              "numbers, each pair's products summed over its d_k coordinates only ((q * k).sum(dim=-1)), "
@@ -7599,11 +7606,14 @@ def rows_left_uncomputed_again(fn, pair, Q, K, V, d_k) -> Misconception | None:
 _FILLING = frozenset({"append", "extend", "insert", "setdefault", "update", "copy_", "fill_"})
 
 
-def attention_state_line(submission, name: str = "attention") -> str | None:
+def attention_state_line(submission, name: str = "attention", returned: bool = False) -> str | None:
     """The line of the notebook's last `def name` (parsed, never run; at most 3000 nodes walked) where it writes into
     a name kept at module level (global_names_read): an out= argument naming it (`matmul(w, V, out=_buffers[key])`),
     a store into its items (`_buffers[key] = torch.empty(...)`), or a method that fills it (`_cache.append(...)`,
-    setdefault, update): a value that outlives the call. None where there is none, or the source is not read."""
+    setdefault, update): a value that outlives the call. None where there is none, or the source is not read.
+    `returned`: a store or fill counts only where the def returns that kept entry itself (_returns_kept: `return buf, w`
+    after `buf = CACHE[key]`); red-team round 107: a cache of the scale (`_scales[d_k] = 1 / math.sqrt(d_k)`) beside
+    a fixed last-head slice was told attention's result written into a tensor kept between calls."""
     import ast
     from autograder.grading.source_checks import SourceUnreadable, cells_of, last_function_def
     kept = set(global_names_read(submission, name))
@@ -7623,12 +7633,34 @@ def attention_state_line(submission, name: str = "attention") -> str | None:
     for n in nodes:
         if isinstance(n, ast.Call) and any(k.arg == "out" and names(k.value) for k in n.keywords):
             return " ".join(unparse(n).split())[:100]
+    if returned and not _returns_kept(nodes, kept):
+        return None
     for n in nodes:
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and names(t.value) for t in n.targets) \
                 or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FILLING \
                 and names(n.func.value):
             return " ".join(unparse(n).split())[:100]
     return None
+
+
+def _returns_kept(nodes, kept: set[str]) -> bool:
+    """Whether a `return` among `nodes` (a def's, walked) hands back a kept name or one of its entries itself, directly
+    or through a local bound to it (`buf = CACHE[key]` ... `return buf, w`), not a value computed from it."""
+    import ast
+
+    def held(e, names) -> bool:
+        base = e.value if isinstance(e, ast.Subscript) else e
+        return isinstance(base, ast.Name) and base.id in names
+    names = set(kept)
+    for _ in range(3):   # an alias of an alias (a = CACHE[k]; b = a)
+        names |= {t.id for n in nodes if isinstance(n, ast.Assign) and held(n.value, names)
+                  for t in n.targets if isinstance(t, ast.Name)}
+    for n in nodes:
+        if isinstance(n, ast.Return) and n.value is not None:
+            parts = n.value.elts if isinstance(n.value, (ast.Tuple, ast.List)) else [n.value]
+            if any(held(e, names) for e in parts):
+                return True
+    return False
 
 
 def attention_reused_in_heads(submission, m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
@@ -7645,7 +7677,7 @@ def attention_reused_in_heads(submission, m: Misconception, got, X, Ws, n_heads,
     right = torch.cat(heads, dim=-1) @ W64[3]
     if not matching_variants(got, {"last": last}, X.dtype, expected=right):
         return m
-    line = attention_state_line(submission)
+    line = attention_state_line(submission, returned=True)
     if line is None:
         return m
     return Misconception("attention_result_reused", f"{what} is wrong: every head's block is the LAST head's output "
@@ -7789,3 +7821,237 @@ def overflow_checked(thunk, fn, submission, d_k, n):
         if named is not None:
             raise named from None
         raise
+
+
+# ---------------------------------------------------------------------------------------------------
+# naming61: a library's documented behaviour misread (blind61)
+# ---------------------------------------------------------------------------------------------------
+
+_READ_LIMIT = 20_000   # a function's cell longer than this is not read (a bounded walk of the student's source)
+
+
+def _function_read(submission, name):
+    """The notebook's last `def name`, parsed (never run), from a cell of at most _READ_LIMIT characters; None
+    without a submission, or where there is none readable. `submission` None: the one of the test now running."""
+    import ast
+    from autograder.grading import checks
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        record = checks._CHARGES.get()
+        submission = None if record is None else record.submission
+    if submission is None:
+        return None
+    try:
+        func = last_function_def(cells_of(submission), name, max_chars=_READ_LIMIT)
+    except Exception:  # noqa: BLE001 - unreadable source is no evidence
+        return None
+    return func if isinstance(func, ast.FunctionDef) else None
+
+
+def _rounding_written(func) -> str | None:
+    """The text of a call in `func` with rounding_mode='trunc' or 'floor' (torch.div, torch.divide, Tensor.div);
+    None where there is none. A `//` or floor_divide is left to the one-edit search (one_edit_fix: / for //)."""
+    import ast
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and any(k.arg == "rounding_mode" and isinstance(k.value, ast.Constant)
+                                              and k.value.value in ("trunc", "floor") for k in node.keywords):
+            return unparse(node)
+    return None
+
+
+def rounded_division_variants(Q64, K64, V64, d_k) -> dict:
+    """{scores_division_rounded/<mode>: (output, weights)}: the scaled scores divided with rounding_mode='trunc'
+    (towards zero) or 'floor' (down), whole numbers before the softmax (naming61). 2-D inputs only."""
+    if Q64.dim() != 2 or K64.dim() != 2:
+        return {}
+    S = Q64 @ K64.T
+    out = {}
+    for mode in ("trunc", "floor"):
+        w = torch.softmax(torch.div(S, math.sqrt(d_k), rounding_mode=mode), dim=-1)
+        out[f"scores_division_rounded/{mode}"] = (w @ V64, w)
+    return out
+
+
+def division_rounded_from_source(submission, m, name="attention"):
+    """scores_division_rounded (by replay) stands where `name`'s source divides with rounding_mode='trunc' or
+    'floor': the message quotes it; without it the same numbers are said, named nothing (scores made whole numbers
+    another way, an .int() or .long(), or a // the one-edit search mends, are other slips the text does not cover)."""
+    func = _function_read(submission, name)
+    written = None if func is None else _rounding_written(func)
+    if written is None:
+        return AssertionError(str(m).replace(describe("scores_division_rounded"),
+                                             "the scaled scores rounded to whole numbers before the softmax"))
+    return Misconception("scores_division_rounded", f"{m} (here `{written[:120]}` in {name})")
+
+
+def _einsum_scalar_spec(func) -> str | None:
+    """The text of an einsum call in `func` whose equation (a string constant) has no '->' and no label that
+    appears once: in implicit mode its output keeps only the labels that appear once, so it is one number."""
+    import ast
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)):
+            continue
+        callee = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        spec = node.args[0].value
+        if callee != "einsum" or "->" in spec or "." in spec or len(spec) > 60:
+            continue
+        labels = [c for c in spec if c.isalpha()]
+        if labels and all(labels.count(c) > 1 for c in labels):
+            return unparse(node)
+    return None
+
+
+def einsum_implicit_nan(what, submission=None) -> Misconception | None:
+    """dots_einsum_implicit_summed (naming61): a NaN variance (of one number) where dot_product_variance's source
+    has an einsum with no '->' whose every label appears twice ('nd,nd'): implicit mode sums them all, n too."""
+    func = _function_read(submission, "dot_product_variance")
+    written = None if func is None else _einsum_scalar_spec(func)
+    if written is None:
+        return None
+    return Misconception("dots_einsum_implicit_summed", f"{what} is NaN, the variance of one number (torch's var "
+                         f"divides by n - 1), and `{written[:120]}` has no '->': "
+                         + describe("dots_einsum_implicit_summed"))
+
+
+_SHARED_WRITE = "more than one element of the written-to tensor refers to a single memory location"
+_EXPANDING = frozenset({"expand", "expand_as", "broadcast_to"})
+
+
+def _expanded_buffer(func) -> str | None:
+    """The text of an assignment in `func` that binds a name to an .expand(...) / .expand_as(...) /
+    broadcast_to(...) (the outermost call) where that name is later written into (a subscript store, an
+    augmented assignment, or an in-place method ending in '_')."""
+    import ast
+    made = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) \
+                and getattr(node.value.func, "attr", getattr(node.value.func, "id", "")) in _EXPANDING:
+            made.setdefault(node.targets[0].id, node)
+    for node in ast.walk(func):
+        target = None
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                    target = t.value.id
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr.endswith("_") \
+                and not node.func.attr.startswith("_"):
+            target = node.func.value.id
+        if target in made:
+            return unparse(made[target])
+    return None
+
+
+def _three_axis_view(node, views) -> bool:
+    """Whether `node` is a .view / .reshape call with three sizes (or a 3-tuple), an .unflatten, or a name bound
+    to one of those (`views`)."""
+    import ast
+    if isinstance(node, ast.Name):
+        return node.id in views
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    if node.func.attr == "unflatten":
+        return True
+    if node.func.attr not in ("view", "reshape"):
+        return False
+    args = node.args
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = args[0].elts
+    return len(args) == 3 and not any(isinstance(a, ast.Starred) for a in args)
+
+
+def _dot_t_on_three_axes(func) -> str | None:
+    """The text of a `.T` in `func` taken of a three-axis view (_three_axis_view), None where there is none."""
+    import ast
+    views = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and _three_axis_view(node.value, set()):
+            views.add(node.targets[0].id)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr == "T" and _three_axis_view(node.value, views):
+            return unparse(node)
+    return None
+
+
+def library_misread_crash(e, submission, name="multi_head_attention") -> Misconception | None:
+    """Crashes of multi_head_attention whose cause the source shows (naming61; q8's inputs are all plain,
+    contiguous tensors): mha_buffer_expanded, torch's own words for a write into a tensor whose elements share
+    memory, where the function writes into a name it bound to an .expand(...); mha_heads_dot_T, a RuntimeError
+    where the source takes `.T` of a (T, n_heads, d_k) view (reverses all three axes)."""
+    if e.exc_type != "RuntimeError":
+        return None
+    func = _function_read(submission, name)
+    if func is None:
+        return None
+    first = (e.message.splitlines() or [""])[0][:200]
+    if _SHARED_WRITE in e.message:
+        written = _expanded_buffer(func)
+        if written is not None:
+            return Misconception("mha_buffer_expanded", f"your code raised {e.exc_type}: {first}: `{written[:120]}` "
+                                 "is written into: " + describe("mha_buffer_expanded"))
+        return None
+    written = _dot_t_on_three_axes(func)
+    if written is not None:
+        return Misconception("mha_heads_dot_T", f"your code raised {e.exc_type}: {first}: `{written[:120]}` is .T of "
+                             "a three-axis tensor: " + describe("mha_heads_dot_T"))
+    return None
+
+
+def dot_t_split_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_heads_dot_T (naming61), by replay where the source takes .T of a three-axis view (_dot_t_on_three_axes):
+    Q, K, V split as .view(T, n_heads, d_k).T, (d_k, n_heads, T), through a batched attention (the last two axes:
+    the heads as queries and keys, the tokens as features) and merged back with .T and a reshape to (T, d_model)."""
+    T, d_model = X64.shape
+    d_k = d_model // n_heads
+    func = _function_read(submission, "multi_head_attention")
+    if n_heads < 2 or func is None or _dot_t_on_three_axes(func) is None:
+        return {}
+    Qh, Kh, Vh = ((X64 @ W).view(T, n_heads, d_k).permute(2, 1, 0) for W in (W_Q, W_K, W_V))
+    w = torch.softmax(Qh @ Kh.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+    return {"mha_heads_dot_T": (w @ Vh).permute(2, 1, 0).reshape(T, d_model) @ W_O}
+
+
+_NEW_TENSOR_METHODS = frozenset({"masked_fill", "nan_to_num", "clamp", "clamp_min", "clip", "index_fill", "where",
+                                 "masked_scatter", "fill_diagonal"})
+
+
+def nan_guard_said(name="softmax_entropy") -> str:
+    """What entropy_nan_saturated adds where `name`'s source shows why its guard did not hold (naming61, words only,
+    the key unchanged): a guard whose result is thrown away (`terms.masked_fill(...)` as a statement), or a clamp
+    at torch.finfo(...).min (the most negative float, not the smallest positive one); else nothing."""
+    import ast
+    func = _function_read(None, name)
+    if func is None:
+        return ""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _NEW_TENSOR_METHODS:
+            attr = node.value.func.attr
+            return (f" (`{unparse(node.value)[:120]}` returns a new tensor, and its result is thrown away: assign it, "
+                    f"x = x.{attr}(...), or use the in-place {attr}_)")
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr == "min" and isinstance(node.value, ast.Call) \
+                and getattr(node.value.func, "attr", getattr(node.value.func, "id", "")) == "finfo":
+            return (f" (`{unparse(node)[:120]}` is the most negative float, about -3.4e38, so a clamp at it leaves "
+                    "log(0) = -inf: torch.finfo(dtype).tiny is the smallest positive one)")
+    return ""
+
+
+def flag_negation_said(name="dot_product_variance") -> str:
+    """What scaled_flag_ignored adds where `name`'s source negates a parameter with ~ (naming61, words only): on a
+    Python bool ~ is the integer bitwise NOT (~False == -1, ~True == -2), both true; else nothing."""
+    import ast
+    func = _function_read(None, name)
+    if func is None:
+        return ""
+    params = {a.arg for a in func.args.args + func.args.kwonlyargs}
+    for node in ast.walk(func):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and isinstance(node.operand, ast.Name) \
+                and node.operand.id in params:
+            flag = node.operand.id
+            return (f" (`~{flag}` on a Python bool is the integer bitwise NOT, ~False == -1 and ~True == -2, both "
+                    f"true: write `not {flag}`; ~ negates only bool tensors)")
+    return ""

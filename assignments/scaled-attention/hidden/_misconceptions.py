@@ -876,4 +876,27 @@ MISCONCEPTIONS = {
                                  "the sum of n_samples squared dot products (about n_samples * d_k) passes it, so the "
                                  "variance becomes inf; draw in the default float32 (or float64) and take dots.var() "
                                  "there",
+    # naming61: blind61's q1_scores_divided_with_rounding_mode_trunc
+    "scores_division_rounded": "dividing the scores with torch.divide (or torch.div, Tensor.div) and rounding_mode="
+                               "'trunc' or 'floor': the rounding applies to float tensors too, not "
+                               "only to integer ones, so every scaled score becomes a whole number (most of them 0) "
+                               "and the weights come out nearly flat; divide plainly, Q @ K.T / math.sqrt(d_k)",
+    # naming61: blind61's q2_einsum_implicit_mode_sums_the_sample_index
+    "dots_einsum_implicit_summed": "writing the dot products as an einsum without '->' (torch.einsum('nd,nd', q, k)): "
+                                   "in implicit mode the output keeps only the labels that appear once, so a label "
+                                   "written in both inputs is summed, the sample index n as well as d, and the result "
+                                   "is one number whose variance is NaN; give the output explicitly, "
+                                   "torch.einsum('nd,nd->n', q, k) (or (q * k).sum(dim=-1))",
+    # naming61: blind61's q8_head_buffer_from_expand_written_in_place
+    "mha_buffer_expanded": "making the buffer the heads are written into with .expand (X.new_zeros(1, d_model)"
+                           ".expand(T, d_model)): expand allocates nothing, it returns a view whose rows all share one "
+                           "row of memory, so writing a head into it raises; allocate the buffer with "
+                           "X.new_zeros(T, d_model) (or torch.zeros), or collect the heads in a list and torch.cat "
+                           "them along dim=-1",
+    # naming61: blind61's q8_heads_split_with_dot_T_on_three_dims
+    "mha_heads_dot_T": "moving the heads to the front with .T on the (T, n_heads, d_k) view: on a tensor of more "
+                       "than two axes .T reverses all of them, giving (d_k, n_heads, T), so attention runs over the "
+                       "features as a batch with the heads as tokens; swap only the first two axes, "
+                       ".transpose(0, 1) to (n_heads, T, d_k), and back the same way before the reshape to "
+                       "(T, d_model)",
 }

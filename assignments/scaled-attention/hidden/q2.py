@@ -200,7 +200,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
                                      "expected ones, so the dot products themselves are drawn wrong, not the scale")
             if _near(v, d_k) and _near(plain, d_k):
                 raise Misconception("scaled_flag_ignored", "with scaled=True the result is the unscaled variance, "
-                                    "about d_k: it matches " + describe("scaled_flag_ignored"))
+                                    "about d_k: it matches " + describe("scaled_flag_ignored") + D.flag_negation_said())
             if _near(v, d_k) and _near(plain, 1.0):   # the same number as scaled_flag_ignored when scaled
                 raise Misconception("scaled_flag_inverted", "with scaled=True the result is about d_k and without "
                                     "it about 1: it matches " + describe("scaled_flag_inverted"))

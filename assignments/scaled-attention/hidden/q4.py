@@ -83,7 +83,7 @@ def _nan_cause(softmax_entropy) -> AssertionError:
         return Misconception("entropy_exp_overflow", f"{said}, and also for large logits whose probabilities are "
                              f"all far from 0: {describe('entropy_exp_overflow')}")
     if underflow and not overflow:
-        return Misconception("entropy_nan_saturated", f"{said}: {describe('entropy_nan_saturated')}")
+        return Misconception("entropy_nan_saturated", f"{said}: {describe('entropy_nan_saturated')}{D.nan_guard_said()}")
     return AssertionError(f"{said} (both for large logits and for probabilities that underflow to 0)")
 
 

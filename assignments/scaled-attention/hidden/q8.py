@@ -60,7 +60,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         return {**ref.mha_variants(X64, *W64, n_heads), **D.mha_slice_variants(X64, *W64, n_heads),
                 **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads),
                 **D.fused_token_chunk_variants(X64, *W64, n_heads), **D.projection_precision_variants(X, *Ws, n_heads),
-                **D.kept_scale_variants(submission, X64, *W64, n_heads)}
+                **D.kept_scale_variants(submission, X64, *W64, n_heads),
+                **D.dot_t_split_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
