@@ -2765,7 +2765,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # partly: fully_masked_nan on 2 tests (true: the NaN rows are kept; it points at the zeroing line, as
         # blind24's q5_empty_row_zeroing_not_assigned), 11 generic "60 of 60 entries"; no key says the
         # torch.where branches swapped (inverted_mask is the attention mask read as blocked)
-        "q5_empty_row_where_branches_swapped": ("fully_masked_nan",),
+        # now (scan after naming round 61: one_edit_fix on the 8 generic tests, true (the swapped torch.where branches among the fixes listed, each checked on all 6 recorded inputs))
+        "q5_empty_row_where_branches_swapped": ("fully_masked_nan", "one_edit_fix"),
         "q6_queries_scored_against_queries": ("keys_are_queries",),
         # / 4 ** -0.5 multiplies by sqrt(d_k), as blind23's q2_divided_by_reciprocal_scale
         "q6_divided_by_reciprocal_root": ("multiply_by_sqrt_dk", "reciprocal_scale"),
@@ -5661,7 +5662,8 @@ BLIND44_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # line 5 of its cell (`future = ....triu(diagonal=-1) ...`): `1` in place of `-1`": the very line and the sign
         # at fault; q6's trailing line ("look at the masked fill and at what stable_softmax subtracts") is secondary,
         # the lead names the fix; q5 not charged
-        "q4_complement_of_triu_with_the_offset_sign_flipped": ("one_edit_fix",),
+        # now (naming round 61: causal_diagonal_offset_misread on q6:test_weights3_causal, true (triu's diagonal offset with its sign flipped: the mask shifted by two))
+        "q4_complement_of_triu_with_the_offset_sign_flipped": ("one_edit_fix", "causal_diagonal_offset_misread"),
         # causal_ignores_T_k on q4:test_more_queries_than_keys (the only failure): "causal_mask(9, 6) has shape (6, 6):
         # a square mask from one length; it should be (9, 6), one row per query and one column per key": the code does
         # build a square from one length (T_k) and has too few rows for the queries; the key's text says "ignoring T_k
