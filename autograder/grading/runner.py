@@ -7,6 +7,7 @@ import re
 import signal
 import threading
 import time
+import unicodedata
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -487,7 +488,6 @@ def spelt_out(name: str) -> tuple[str, str]:
     Cyrillic а) or `causal_mask<U+034F>` (a joiner drawn as nothing) was shown as itself: "`causal_mask` is not
     defined, and the notebook binds `causal_mask`", a diagnosis that reads as false and hides the one letter to
     retype (red-team round 99)."""
-    import unicodedata
     if name.isascii():
         return name, ""
     odd = list(dict.fromkeys(c for c in name if not c.isascii()))
