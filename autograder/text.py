@@ -4,6 +4,7 @@
                         control and bidi characters as escapes), bounded
     escape_unshown      every character that could rewrite a terminal, CSV row or page, escaped
     escape_undecodable  only a name's bytes that are not UTF-8, escaped (valid UTF-8 for JSON/SQLite)
+    escape_non_ascii    every character that is not ASCII, escaped (an identifier's lookalike letters shown)
     clean               a student-influenced value (an export's name, sid, date) as short inert text
     terminal_text       any text made inert for a terminal (escapes shown, newlines bounded)
     csv_cell            a cell of student-influenced text, inert in a spreadsheet (no formula)
@@ -44,6 +45,15 @@ def _escaped(match: re.Match[str]) -> str:
 def escape_unshown(text: str) -> str:
     """`text` with every UNSHOWN character written as an escape: valid UTF-8, and inert."""
     return UNSHOWN.sub(_escaped, text)
+
+
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def escape_non_ascii(text: str) -> str:
+    """`text` with every character that is not ASCII written as its escape (`c\\u0430usal_mask`): an identifier
+    spelt so a student sees which letter to retype, where a lookalike would read as the asked name."""
+    return _NOT_ASCII.sub(_escaped, text)
 
 
 _UNDECODABLE = re.compile("[\ud800-\udfff]")

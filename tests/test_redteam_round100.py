@@ -133,3 +133,15 @@ def test_only_a_lone_otter_check_loses_its_namespace(tmp_path):
     assert read[0] == "grader.check('q1')"
     assert read[1].split("\n") == ["x = 1", "grader.check('q2')", "", "", "", "y = 2"]   # line numbers kept
     assert read[2:] == cells[2:]
+
+
+def test_a_namespace_call_spelt_in_full_width_is_still_seen(tmp_path):
+    """Intake skips cells whose text cannot call globals()/locals()/vars(); Python reads identifiers NFKC-normalised,
+    so a full-width `ｇlobals()` calls globals() and the cell must still be read (its otter check rewritten)."""
+    cells = ['# café: a comment that is not ASCII\ngrader.check("q1", \uff47lobals())',
+             '# naïve prose only\nx = 1']
+    path = tmp_path / "checks.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path)
+    read = read_submission(path).cells
+    assert read[0].split("\n") == ["# café: a comment that is not ASCII", "grader.check('q1')"]
+    assert read[1] == cells[1]

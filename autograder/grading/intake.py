@@ -13,6 +13,7 @@ import codecs
 import json
 import re
 import time
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -255,7 +256,12 @@ def _otter_check_without_globals(src: str) -> str:
     right sdpa notebook (red-team round 100). Only such a statement alone on its lines is rewritten, and the
     rewrite removes the namespace call from what runs, so what the rules read is still what runs (a receiver of
     the student's own gets the question alone)."""
-    if len(src) > MAX_CHECK_CELL_CHARS or (src.isascii() and not any(name in src for name in _NAMESPACE_CALLS)):
+    if len(src) > MAX_CHECK_CELL_CHARS:
+        return src
+    # Python reads identifiers NFKC-normalised (`ｇlobals()` is globals()), so the normalised text holds the name
+    # wherever the code calls it: a cell without it is not parsed again (most non-ASCII cells are prose in comments)
+    read_as = src if src.isascii() else unicodedata.normalize("NFKC", src)
+    if not any(name in read_as for name in _NAMESPACE_CALLS):
         return src
     try:
         body = parse(src).body

@@ -25,6 +25,7 @@ from autograder.grading.repair import name_by_one_edit
 from autograder.results import TestReport
 from autograder.sandbox import timers
 from autograder.grading.shrink import ShrinkBudget, current_budget
+from autograder.text import escape_non_ascii
 
 
 @dataclass(frozen=True)
@@ -492,7 +493,7 @@ def spelt_out(name: str) -> tuple[str, str]:
         return name, ""
     odd = list(dict.fromkeys(c for c in name if not c.isascii()))
     said = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in odd[:2])
-    written = "".join(c if c.isascii() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in name)
+    written = escape_non_ascii(name)
     verb = "is not an ASCII character" if len(odd) == 1 else "are not ASCII characters"
     return written, f" ({said}{' and more' if len(odd) > 2 else ''} {verb})"
 
