@@ -42,6 +42,7 @@ class _App(typer.Typer):
         arguments (a test, a caller of its own), it exits as any command does."""
         if args or kwargs:
             return super().__call__(*args, **kwargs)
+        _utf8_locale()
         _blocking_standard_streams()
         try:
             return super().__call__()
@@ -49,6 +50,33 @@ class _App(typer.Typer):
             _say_stdout_lost()
             from autograder import exit_without_teardown
             exit_without_teardown(e.code)
+
+
+_UTF8_RESTART = "AUTOGRADER_UTF8_RESTART"
+
+
+def _utf8_locale() -> None:
+    """The command run again under a UTF-8 locale where the host's is not one (a cluster's `LANG=en_US`, which is
+    ISO-8859-1; `LC_ALL=C` with `PYTHONUTF8=0`, ASCII). File names from Gradescope and LMS exports, notebooks and
+    grading.yml are UTF-8: under latin-1 `José.ipynb` was keyed and named `JosÃ©` in gradebook.csv and canvas.csv
+    (Canvas matches no such student, and the key differed from a UTF-8 host's run of the same class), and `grade`
+    printed no table at all (UnicodeEncodeError; red-team round 110). The locale is set in the environment, not by
+    `-X utf8`, so the grader processes and probes this one starts (`python -I`, which ignores PYTHONUTF8) decode
+    paths alike. The arguments go back as the bytes they came as; a second start never restarts."""
+    import locale
+    if sys.flags.utf8_mode or os.environ.get(_UTF8_RESTART):
+        return
+    if (sys.getfilesystemencoding().lower().replace("-", "") == "utf8"
+            and locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"):
+        return
+    env = {**os.environ, "LC_ALL": "C.UTF-8", _UTF8_RESTART: "1"}
+    env.pop("PYTHONUTF8", None)  # its 0 would keep the locale's encoding for this process's own open()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, sys.orig_argv, env)
+    except OSError:  # the interpreter cannot be started again: run on as the host's locale reads
+        pass
 
 
 def _blocking_standard_streams() -> None:
@@ -97,6 +125,18 @@ def _fail(e: Exception) -> None:
     from autograder.text import terminal_text
     typer.echo(f"error: {terminal_text(str(e), limit=500)}", err=True)  # one inert line: may name a student's file
     raise typer.Exit(2)
+
+
+def _need_temp_folder() -> None:
+    """One line, before anything starts, where no folder takes temporary files (a Kubernetes pod whose root
+    filesystem is read-only and has no emptyDir at /tmp): `grade` and `batch` ended in a 40-line traceback of
+    tempfile's (red-team round 110). The sandbox's scratch folders, a zip's class and the CUDA slots live there."""
+    import tempfile
+    try:
+        tempfile.gettempdir()
+    except FileNotFoundError as e:
+        _fail(GraderError(f"no folder here takes temporary files ({e.strerror}): set TMPDIR to a writable folder "
+                          f"(a container with a read-only root filesystem: mount a writable volume at /tmp)"))
 
 
 _stdout_lost: list[str] = []   # why standard output took no more lines (one entry at most), said once on stderr at exit
@@ -207,6 +247,7 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
     levels = ("bwrap", "fallback", "rlimits")
     if isolation is not None and isolation not in levels:
         _fail(GraderError(f"--isolation must be one of {', '.join(levels)}, not {isolation!r}"))
+    _need_temp_folder()
     from autograder.config import find_course
     try:
         course = find_course(students=[submission.resolve().parent])
@@ -326,6 +367,7 @@ def _batch(directory: Path, assignment: str, outdir: Path, jobs: int, seed: Opti
     from autograder.results import Isolation
     if not (directory.is_dir() or (directory.is_file() and directory.suffix.lower() == ".zip")):
         _fail(GraderError(f"{directory} is not a directory"))
+    _need_temp_folder()
     scratch = tempfile.TemporaryDirectory(prefix="autograder-class-")
     try:
         course = find_course(students=[directory.resolve()] if directory.is_dir() else [])  # a zip holds its own

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.config import Course
+from autograder.course.atomic import write_atomic
 from autograder.errors import GraderError
 
 
@@ -93,7 +93,9 @@ def write_template(course: Course, slug: str) -> Path:
     nb = build_template(course, slug)
     out = course.root / "student_template" / f"{slug}.ipynb"
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".ipynb.tmp")
-    nbformat.write(nb, tmp)
-    shutil.move(tmp, out)
+    # a temporary file of this run's own, renamed over: the fixed `<slug>.ipynb.tmp` two runs at once shared (two CI
+    # jobs, a test run beside the instructor's) made one move a file the other had moved away, a traceback
+    # (FileNotFoundError) 16 times in 600 (red-team round 112). The bytes nbformat.write gives.
+    text = nbformat.writes(nb)
+    write_atomic(out, text if text.endswith("\n") else text + "\n")
     return out

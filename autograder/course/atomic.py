@@ -10,11 +10,12 @@ the path and the cause in words ("the disk is full"), never a traceback."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import secrets
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import BinaryIO, Iterator, Optional, Union
 
 from autograder.errors import GraderError
 
@@ -202,3 +203,77 @@ def _inside(path: Path, root: Path) -> bool:
         return True
     except ValueError:
         return False
+
+
+# The file in OUT whose flock says a batch or a merge is writing there now (red-team round 112).
+WRITER_LOCK = ".autograder-writing"
+
+
+class OutputBusy(GraderError):
+    """Another batch or merge is writing into this OUT now: refused before anything is graded or written."""
+
+
+@contextmanager
+def sole_writer(outdir: Path) -> Iterator[None]:
+    """This process, while the block runs, is the one batch or merge writing into `outdir` (which exists): an exclusive
+    flock on OUT/WRITER_LOCK, taken without waiting; held by another run, OutputBusy. Two runs into one OUT (a rerun
+    started before the first finished, SLURM shards given one -o, two instructors) each wrote the outputs of its own
+    class over the other's and set the other's results aside: both said they succeeded, and OUT's gradebook named a
+    student whose results file was in superseded/ (red-team round 112). The kernel lets go when the holder dies,
+    however it dies. The file is removed, still held, at the end; a run that locked a file removed so tries again.
+    Where the folder takes no lock (a file system without locks, a read-only disk: check_writable says why next),
+    the run goes on as before."""
+    path = outdir / WRITER_LOCK
+    fd: Optional[int] = None
+    for _ in range(100):
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError:
+            break
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise OutputBusy(f"{outdir} is being written by another `autograder batch` or `merge` now: wait for it "
+                             "to finish (the same command then grades only what it has not), or use another -o") from None
+        except OSError:   # no locks here (ENOLCK): unguarded, as before
+            os.close(fd)
+            fd = None
+            break
+        try:   # the run before us may have removed the file between our open and our lock: lock the one in place
+            if os.path.samestat(os.fstat(fd), os.lstat(path)):
+                break
+        except OSError:
+            pass
+        os.close(fd)
+        fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            try:
+                os.unlink(path)   # while held: a run that opened it meanwhile sees it gone and makes its own
+            except OSError:
+                pass
+            os.close(fd)
+
+
+@contextmanager
+def replaced_whole(path: Path) -> Iterator[BinaryIO]:
+    """A binary file whose bytes replace `path` whole when the block ends (fsync, os.replace), or never: an exception,
+    or a kill, leaves the old file as it was. For a file written as a stream (the Gradescope zip): written in place, two
+    builds into one -o at once (two CI jobs) left a zip neither wrote, unreadable 5 times in 6, and a build killed
+    midway replaced the last good zip with an empty file (red-team round 112). An OSError passes as it is."""
+    tmp, fd = _temporary(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise

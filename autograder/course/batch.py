@@ -14,11 +14,12 @@ import shutil
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
-from autograder.course.atomic import check_writable, disk_faults, ensure_folder
+from autograder.course.atomic import check_writable, disk_faults, ensure_folder, sole_writer
 from autograder.errors import GraderError
 from autograder.course.fingerprint import file_sha256, grading_fingerprint, submission_seed, why_regraded
 from autograder.course.handscores import dump_hand_scores, load_hand_scores
@@ -137,6 +138,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
     pool: Optional[GraderPool] = None
     journal: Optional[Journal] = None
     stopped = False
+    # the one batch or merge writing into OUT, from before its first grader starts to its last output (round 112)
+    writer = ExitStack()
     try:
         if grader is None and (regrade or not (outdir / "journal.sqlite").exists()):
             # a class not graded before: its first grader process starts now (an `import torch`, a
@@ -145,6 +148,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
             # OUT exists first: the fallback level hides it from students by a mount over it when its
             # zygote starts, which only a folder that exists can get (one made later would be readable)
             ensure_folder(outdir, ours=False)
+            writer.enter_context(sole_writer(outdir))
             pool = _start_pool(course, slug, jobs, isolation, [directory, outdir])
         if found is None:
             assert scratch is not None
@@ -152,6 +156,8 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
         part = shard_part(found, shard)
         info.found = part
         ensure_folder(outdir, ours=False)  # OUT itself may be a link to another disk
+        if pool is None:
+            writer.enter_context(sole_writer(outdir))
         check_writable(outdir)  # read-only or full: said now, before anything is graded
         ensure_folder(outdir / "results")
         ensure_folder(outdir / "feedback")  # a link or a file here is said now, not after the grading
@@ -291,6 +297,7 @@ def run_batch(directory: Path, slug: str, outdir: Path, jobs: int = 2, grader: O
                     _note(kept)
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+        writer.close()
     return ordered
 
 

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Container, Iterable, Optional, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -49,7 +49,7 @@ MAX_ANSWER_CHARS = 20_000
 MAX_FORMULA_CHARS = 400
 MAX_FORMULAS = 80                 # typeset per answer; the rest as source
 MAX_SVG_BYTES = 3 * 1024 * 1024   # typeset per page; the rest as source
-MATH_SECONDS = 10.0               # typesetting per answer; the rest as source
+MATH_SECONDS = 10.0               # typesetting per answer (CPU seconds, _Typeset.cost_s); the rest as source
 
 
 def feedback_name(key: str) -> str:
@@ -107,45 +107,82 @@ def _matplotlib() -> Any:
     return matplotlib
 
 
+@dataclass(frozen=True)
+class _Typeset:
+    """A formula as _typeset made it: its SVG (None: mathtext cannot typeset it) and `cost_s`, the CPU seconds
+    typesetting it took when it was made. A page's budget charges `cost_s` whether the formula is made now or read
+    from the cache (red-team round 109: a wall clock charged a cached formula nothing, so a proof typeset in full on
+    the page of a student sorted after a classmate who wrote the same formulas was cut to its LaTeX source on the
+    page of the same notebook graded first or alone)."""
+    svg: Optional[_Svg]
+    cost_s: float
+
+
 @lru_cache(maxsize=4096)
-def _typeset(latex: str) -> Optional[_Svg]:
-    """One formula as an SVG (paths only, no fonts), or None when mathtext cannot typeset it."""
+def _typeset(latex: str) -> _Typeset:
+    """One formula as an SVG (paths only, no fonts), or None when mathtext cannot typeset it, with its cost."""
     if not latex.strip() or len(latex) > MAX_FORMULA_CHARS:
-        return None
+        return _Typeset(None, 0.0)
     with _LOCK:   # one thread imports and resets matplotlib (_matplotlib), none while another draws
         matplotlib = _matplotlib()
     from matplotlib import mathtext
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties
+    # the thread's CPU time, after the imports (matplotlib's, and the font cache a fresh machine builds, are paid once
+    # by whichever page typesets first: no formula's cost) and inside the lock (no other thread draws meanwhile)
     with _LOCK, matplotlib.rc_context({"svg.hashsalt": "feedback", "svg.fonttype": "path",
                                        "mathtext.fontset": "cm", "text.usetex": False}):
+        started = time.thread_time()
         try:
             prop = FontProperties(size=13)
             width, height, depth, _, _ = mathtext.MathTextParser("path").parse(f"${latex}$", dpi=72, prop=prop)
             if width <= 0 or height <= 0:
-                return None
+                return _Typeset(None, time.thread_time() - started)
             fig = Figure(figsize=(width / 72, height / 72))
             fig.text(0, depth / height, f"${latex}$", fontproperties=prop)
             buf = io.BytesIO()
             fig.savefig(buf, dpi=72, format="svg", transparent=True, metadata={"Date": None})
         except Exception:  # noqa: BLE001 - mathtext raises ValueError, RecursionError, ...: all mean "cannot"
-            return None
+            return _Typeset(None, time.thread_time() - started)
+        cost_s = time.thread_time() - started
     # Metadata and the DOCTYPE are not needed to draw (and name URLs a reader might take for fetches).
     svg = re.sub(rb"<!DOCTYPE[^>]*>\s*|<metadata>.*?</metadata>\s*", b"", buf.getvalue(), flags=re.DOTALL)
-    return _Svg(base64.b64encode(svg).decode("ascii"), depth, width, height)
+    return _Typeset(_Svg(base64.b64encode(svg).decode("ascii"), depth, width, height), cost_s)
 
 
 class _Budget:
+    """What one page (or one submission's answers in report.html) may typeset: MAX_FORMULAS, MAX_SVG_BYTES and
+    `seconds` of typesetting, each distinct formula charged once the cost it had when made (_Typeset.cost_s), cached
+    or not: what a page shows depends on its own formulas, not on which pages this process drew before it.
+    `costs`: what each formula charged ({normalised LaTeX: seconds}). report.html also bounds the class's formulas
+    together: `class_left_s` for those not in `class_charged` (each distinct formula charged once for the class)."""
     def __init__(self, typeset: bool = True) -> None:
         self.typeset = typeset
         self.formulas = 0
         self.svg_bytes = 0
         self.fallbacks = 0
-        self.deadline = time.monotonic() + MATH_SECONDS
+        self.seconds = MATH_SECONDS
+        self.costs: dict[str, float] = {}
+        self.class_left_s = float("inf")
+        self.class_charged: Container[str] = ()
+
+    @property
+    def spent_s(self) -> float:
+        return sum(self.costs.values())
+
+    def new_to_class(self) -> dict[str, float]:
+        return {latex: cost for latex, cost in self.costs.items() if latex not in self.class_charged}
 
     def allows(self) -> bool:
         return (self.typeset and self.formulas < MAX_FORMULAS and self.svg_bytes < MAX_SVG_BYTES
-                and time.monotonic() < self.deadline)
+                and self.spent_s < self.seconds and sum(self.new_to_class().values()) < self.class_left_s)
+
+    def typeset_one(self, latex: str) -> Optional[_Svg]:
+        """The formula's SVG (None: not typeset), its cost charged where this budget has not charged it yet (drawn
+        again, it is a copy: as the cache made it when the clock was read)."""
+        made = _typeset(latex)
+        self.costs.setdefault(latex, made.cost_s)
+        return made.svg
 
 
 def _formula_html(latex: str, display: bool, budget: _Budget) -> str:
@@ -161,7 +198,7 @@ def _formula_html(latex: str, display: bool, budget: _Budget) -> str:
         svg = None
         if budget.allows():
             budget.formulas += 1
-            svg = _typeset(_normalise(line))
+            svg = budget.typeset_one(_normalise(line))
         if svg is None:
             budget.fallbacks += 1
             delim = ("$$", "$$") if display else ("$", "$")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 from autograder.config import Course, find_course
-from autograder.course.atomic import write_atomic
+from autograder.course.atomic import replaced_whole, write_atomic
 from autograder.course.exports import ExportLimits, NotebookRule, defers_to_zips, hidden_name, walk_files
 from autograder.course.exports import _choose as choose_submission_file
 from autograder.errors import GraderError, SubmissionError
@@ -174,7 +174,8 @@ def build_zip(course: Course, slug: str, out: Path) -> Path:
     project = pkg_src.parent
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    # whole or not at all: a second build into this -o, or a kill, never leaves a zip mixed or cut (red-team round 112)
+    with replaced_whole(out) as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as z:
         def add_file(path: Path, arc: str, mode: int = 0o644) -> None:
             info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = (0o100000 | mode) << 16

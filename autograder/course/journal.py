@@ -19,6 +19,7 @@ import secrets
 import sqlite3
 import threading
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 from urllib.parse import quote
@@ -54,6 +55,39 @@ CREATE TABLE IF NOT EXISTS changed (
 def _not_a_journal(error: sqlite3.Error) -> bool:
     text = str(error)
     return "not a database" in text or "malformed" in text or "file is encrypted" in text
+
+
+# The columns `graded` gained after journals existed, in the order Journal._open adds them to an older journal
+GRADED_ADDED = ("fingerprint TEXT NOT NULL DEFAULT ''", "regrade_run TEXT NOT NULL DEFAULT ''")
+NOT_OURS = "it is not a journal this grader wrote; move it away, or use another -o"
+
+
+@lru_cache(maxsize=1)
+def _our_schema() -> frozenset[tuple[str, str, Optional[str]]]:
+    """(type, name, sql) of every object a journal this grader wrote may hold, as sqlite keeps them: SCHEMA's
+    tables and their primary keys' indexes, and `graded` as each ALTER of an older journal left it."""
+    db = sqlite3.connect(":memory:")
+    try:
+        rows = set(db.executescript(SCHEMA).execute("SELECT type, name, sql FROM sqlite_master").fetchall())
+        for column in GRADED_ADDED:
+            db.execute(f"ALTER TABLE graded ADD COLUMN {column}")
+            rows |= set(db.execute("SELECT type, name, sql FROM sqlite_master").fetchall())
+    finally:
+        db.close()
+    return frozenset(rows)
+
+
+def check_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a journal holding anything this grader never writes. sqlite keeps a database's schema in the
+    file and runs it: a trigger rewrites the grades the batch journals, a view stands in for a table merge reads,
+    a table declared otherwise (COLLATE NOCASE on a key) merges classmates' rows; and `-o` may be a class folder
+    whose files the students named (red-team round 111). Read before anything is written to it."""
+    db.execute("PRAGMA trusted_schema=OFF")  # nothing of a schema runs a function while it is read
+    ours = _our_schema()
+    for kind, name, sql in db.execute("SELECT type, name, sql FROM sqlite_master").fetchall():
+        if (kind, name, sql) not in ours:
+            raise DiskFault(path, f"it holds a {str(kind)[:20]} {str(name)[:60]!r} that no journal of this grader has: "
+                                  + NOT_OURS, "read")
 
 
 def journal_fault(path: Path, error: sqlite3.Error, doing: str = "write the journal") -> DiskFault:
@@ -114,32 +148,45 @@ class Journal:
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
+        check_schema(self._db, path)  # a journal.sqlite the grader did not write runs no SQL of its own here
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(graded)")}
         if "fingerprint" not in columns:  # a journal written before grades were fingerprinted
-            self._db.execute("ALTER TABLE graded ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''")
+            self._db.execute(f"ALTER TABLE graded ADD COLUMN {GRADED_ADDED[0]}")
         if "regrade_run" not in columns:  # a journal written before a --regrade could be resumed
-            self._db.execute("ALTER TABLE graded ADD COLUMN regrade_run TEXT NOT NULL DEFAULT ''")
-        stored = self._meta("assignment")
-        if stored is not None and stored != assignment:
-            raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
-        # written even when it is there already: sqlite opens a journal it cannot write read-only
-        # without a word, and a read-only disk must stop the batch now, not after its first grade
-        self._set_meta("assignment", assignment)
-        stored_seed = self._meta("batch_seed")
-        if stored_seed is not None and not stored_seed.lstrip("-").isdigit():
-            raise DiskFault(path, f"its batch seed is {stored_seed[:40]!r}, not a number: it is not a journal "
-                                  "this grader wrote; move it away, or use another -o", "read")
-        if stored_seed is None:
-            self._set_meta("batch_seed", str(secrets.randbits(62) if seed is None else seed))
-        elif seed is not None and int(stored_seed) != seed:
-            raise GraderError(f"{path} was started with seed {stored_seed}, not {seed}: use another -o")
-        stored_shard = self._meta("shard")
-        if stored_shard is None:
-            self._set_meta("shard", shard)
-        elif stored_shard != shard:
-            raise GraderError(f"{path} journals shard '{stored_shard or 'all'}', not '{shard or 'all'}': "
-                              "use another -o")
+            self._db.execute(f"ALTER TABLE graded ADD COLUMN {GRADED_ADDED[1]}")
+        # what the journal already holds is read and written in one transaction: two runs opening one new journal at
+        # once (SLURM shards given one -o) each read no assignment, seed or shard and wrote their own (round 112)
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            stored = self._meta("assignment")
+            if stored is not None and stored != assignment:
+                raise GraderError(f"{path} journals assignment '{stored}', not '{assignment}': use another -o")
+            # written even when it is there already: sqlite opens a journal it cannot write read-only
+            # without a word, and a read-only disk must stop the batch now, not after its first grade
+            self._set_meta("assignment", assignment)
+            stored_seed = self._meta("batch_seed")
+            if stored_seed is not None and not stored_seed.lstrip("-").isdigit():
+                raise DiskFault(path, f"its batch seed is {stored_seed[:40]!r}, not a number: it is not a journal "
+                                      "this grader wrote; move it away, or use another -o", "read")
+            if stored_seed is None:
+                self._set_meta("batch_seed", str(secrets.randbits(62) if seed is None else seed))
+            elif seed is not None and int(stored_seed) != seed:
+                raise GraderError(f"{path} was started with seed {stored_seed}, not {seed}: use another -o")
+            stored_shard = self._meta("shard")
+            if stored_shard is None:
+                self._set_meta("shard", shard)
+            elif stored_shard != shard:
+                raise GraderError(f"{path} journals shard '{stored_shard or 'all'}', not '{shard or 'all'}': "
+                                  "use another -o")
+            self._db.execute("COMMIT")
+        except BaseException:
+            try:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+            except sqlite3.Error:   # the error that stopped the open is the one said
+                pass
+            raise
 
     @property
     def _conn(self) -> sqlite3.Connection:
@@ -324,6 +371,7 @@ class JournalView:
             raise GraderError(f"{path.parent} has no journal.sqlite: not a batch output folder")
         try:
             self._db = _read_only(path)
+            check_schema(self._db, path)
             meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
             self.graded = {name: (sha, text) for name, sha, text in
                            self._db.execute("SELECT submission, sha256, result_json FROM graded")}

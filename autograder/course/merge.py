@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from autograder.course.atomic import check_writable, disk_faults, ensure_folder, write_atomic
+from autograder.course.atomic import check_writable, disk_faults, ensure_folder, sole_writer, write_atomic
 from autograder.course.batch import parse_shard, register_texts, write_outputs
 from autograder.course.handscores import load_hand_scores
 from autograder.errors import GraderError
@@ -359,7 +359,7 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     Every file is written whole (autograder.course.atomic); a fault of OUT's disk is a DiskFault naming the
     path and the cause, and the same command run again writes the merge from the start."""
     from autograder.course.handscores import apply_hand_scores, hand_points
-    from autograder.course.outputs import results_name, to_gradescope, write_results
+    from autograder.course.outputs import results_name, to_gradescope
     resolved = {d.resolve() for d in dirs}
     if outdir.resolve() in resolved:
         raise GraderError(f"{outdir} is one of the folders being merged: write the merge elsewhere")
@@ -384,6 +384,15 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
                               "rerun it with the same command (it rewrites its results from its journal), then merge")
         texts.append(raw)
     ensure_folder(outdir, ours=False)
+    with sole_writer(outdir):   # no batch or other merge writes into OUT meanwhile (red-team round 112)
+        return _write_merge(dirs, got, texts, outdir, course)
+
+
+def _write_merge(dirs: list[Path], got: Collected, texts: list[Optional[bytes]], outdir: Path, course: "Course") -> list[SubmissionResult]:
+    """merge's writing, once the shards are checked and OUT is its own."""
+    from autograder.course.outputs import results_name, write_results
+    slug = got.slug
+    vis = course.config.visibility
     check_writable(outdir)
     ensure_folder(outdir / "results")
     ensure_folder(outdir / "feedback")

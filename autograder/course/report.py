@@ -8,7 +8,6 @@ feedback. Scores in the tables are after the late penalty; the plots and average
 allows only data: images and the inline style."""
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional
@@ -199,6 +198,7 @@ def _written_answers(results: list[SubmissionResult], who: dict[str, str]) -> tu
     source (red-team round 92). The answers are listed in the class's order."""
     from autograder.course.feedback import _Budget, answer_html
     seconds, size, typeset, cut = 0.0, 0, True, 0
+    charged: dict[str, float] = {}   # the class's formulas charged to MAX_REPORT_MATH_SECONDS: each once
     answers = [(i, j) for i, r in enumerate(results) for j, m in enumerate(r.manual) if m.text.strip() or m.attachments]
     # _embedded_images yields the same answers in the same order
     images = {at: imgs for at, (_, _, imgs) in zip(answers, _embedded_images(results))}
@@ -208,13 +208,18 @@ def _written_answers(results: list[SubmissionResult], who: dict[str, str]) -> tu
         of_submission.setdefault(i, []).append(j)
     for i in sorted(of_submission, key=lambda i: _formula_chars(results[i])):   # stable: ties keep the class's order
         budget = _Budget(typeset)
-        budget.deadline = min(budget.deadline, time.monotonic() + MAX_REPORT_MATH_SECONDS - seconds)
+        # charged as the feedback pages charge (_Typeset.cost_s), and each distinct formula once for the class (the
+        # same formula in twenty proofs is typeset once): typeset after the pages, nearly every formula comes from the
+        # cache, and a wall clock counted the class's costs by which formulas the pages had drawn (round 109)
+        budget.class_charged = charged
         for j in of_submission[i]:
             m, imgs = results[i].manual[j], images[(i, j)]
-            started = time.monotonic()
+            budget.class_left_s = MAX_REPORT_MATH_SECONDS - seconds
             shown = answer_html(m.text, imgs, budget)
             if typeset:
-                seconds += time.monotonic() - started
+                fresh = budget.new_to_class()
+                charged.update(fresh)
+                seconds += sum(fresh.values())
                 size += len(shown) - sum(len(a.data) for a in imgs)   # what is not an image: text and typeset formulas
             elif "LaTeX source: not typeset" in shown:   # a formula this page would have typeset
                 cut += 1

@@ -57,6 +57,32 @@ def package_module_args(module: str) -> list[str]:
     return ["-I", "-c", _PACKAGE_BOOTSTRAP, str(PKG_DIR), module]
 
 
+def hold_host_memory_limits(memory_mb: int) -> None:
+    """The host's own memory rlimits raised to at least `memory_mb` for this process and all it starts, or a
+    GraderError that names them. A worker sets RLIMIT_DATA to `memory_mb` and cannot raise a hard limit the host set
+    lower (a login node's `ulimit -d` or `-v`, which SLURM propagates to its jobs): it ran under the lower one while
+    its result said `RLIMIT_DATA 3072 MiB`, and a notebook whose cell takes 2 GB scored 19/35 there and 35/35
+    elsewhere (red-team round 110). Root raises them; any user raises a soft limit up to its hard one."""
+    import resource
+
+    from autograder.errors import GraderError
+    need = memory_mb << 20
+    for lim, what, flag in ((resource.RLIMIT_DATA, "data segment", "-d"), (resource.RLIMIT_AS, "address space", "-v")):
+        soft, hard = resource.getrlimit(lim)
+        if (soft == resource.RLIM_INFINITY or soft >= need) and (hard == resource.RLIM_INFINITY or hard >= need):
+            continue
+        raised = (soft if soft == resource.RLIM_INFINITY or soft >= need else need,
+                  hard if hard == resource.RLIM_INFINITY or hard >= need else need)
+        try:
+            resource.setrlimit(lim, raised)
+        except (ValueError, OSError):
+            limit = min(x for x in (soft, hard) if x != resource.RLIM_INFINITY) >> 20
+            raise GraderError(f"this host limits a process's {what} to {limit} MiB (ulimit {flag}), below grading.yml's "
+                              f"limits.memory_mb ({memory_mb}): workers would get less memory than a student's notebook "
+                              f"is given elsewhere. Raise it (`ulimit {flag} unlimited`; under SLURM, "
+                              f"`srun --propagate=NONE`) or lower limits.memory_mb") from None
+
+
 @lru_cache(maxsize=1)
 def bwrap_executable() -> str | None:
     """bwrap's absolute path, resolved once: the probe and the launcher run the same file, whatever

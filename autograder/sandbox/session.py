@@ -285,6 +285,10 @@ class WorkerSession:
             raise WorkerTimeout("grading this submission", self.policy.submission_timeout_s)
         return min(limit, left)
 
+    def _left(self, limit: float) -> float:
+        """`limit`, cut to what is left of the submission's time; never raises (the read after a send says so)."""
+        return max(0.0, min(limit, self.deadline - time.monotonic()))
+
     def _recv(self, timeout: float, what: str, max_bytes: int | None = None) -> dict[str, Any]:
         try:
             timeout = self._await_reply(timeout, what)
@@ -324,15 +328,20 @@ class WorkerSession:
         except (OSError, ValueError):   # a closed socket: recv_frame says what happened
             return True
 
-    def _send(self, op: Op, **fields: Any) -> int:
+    def _send(self, op: Op, within: float, **fields: Any) -> int:
+        """Send one request; a worker that stops reading it is killed once `within` seconds (the request's own
+        limit) have passed. The socket had kept the last read's leftover timeout, up to 30 s whatever the call's
+        limit or a search's 2 s (red-team round 113: a worker that stopped reading a 550 KB request held the grader
+        there)."""
         if self._dead:
             raise WorkerCrashed(self.death_reason or "the worker had already stopped")
         self._next_id += 1
         self._ahead = []
         self._resolved_ahead = []
         try:
+            self.sock.settimeout(max(within, 0.001))
             protocol.send_frame(self.sock, {"id": self._next_id, "op": op, **fields})
-        except OSError:
+        except OSError:   # socket.timeout is one
             self.kill("the worker stopped reading")
             raise WorkerCrashed("the worker stopped reading") from None
         return self._next_id
@@ -378,7 +387,7 @@ class WorkerSession:
     def _untimed_request(self, op: Op, timeout: float, what: str, **fields: Any) -> dict[str, Any]:
         if op != "resolve":
             self._kinds = {}   # student code runs: nothing known survives unless the reply says so
-        rid = self._send(op, **fields)
+        rid = self._send(op, self._left(timeout), **fields)
         reply = self._recv(self._budget(timeout), what)
         if reply.get("id") != rid or ("then" in fields and reply.get("index") != 0):
             self.kill("forged reply")
@@ -432,7 +441,8 @@ class WorkerSession:
         with timers.span("round trip call_ahead") if timers.ON else _nothing():
             before = self._cpu_if_timed()
             self._kinds = {}
-            rid = self._send("call_ahead", name=name, device=device, calls=calls,
+            rid = self._send("call_ahead", self._left(min(self.policy.call_timeout_s, until - time.monotonic())),
+                             name=name, device=device, calls=calls,
                              stop_after_s=max(0.0, float(stop_after_s)))
             ahead: list[tuple[str, str, Any, dict[str, Any]]] = []
             last: dict[str, Any] = {}
@@ -595,9 +605,9 @@ class WorkerSession:
         self.cells = list(cells)
         self._kinds = {}
         outcome = ExecOutcome()
-        rid = self._send("exec", cells=cells)
-        current, started = None, 0.0
         cell_limit = self.policy.cell_timeout_s if cell_timeout_s is None else cell_timeout_s
+        rid = self._send("exec", self._left(min(30, cell_limit)), cells=cells)
+        current, started = None, 0.0
         while True:
             limit = cell_limit if current is not None else min(30, cell_limit)
             try:
