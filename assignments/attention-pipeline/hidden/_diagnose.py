@@ -5178,3 +5178,99 @@ def raise_if_module_list_repeated(func: str) -> None:
             raise Misconception("module_list_repeated", f"the count matches W_K left out: `{unparse(n)[:70]}` is a "
                                 "list holding ONE module several times (the same layer, one weight), and parameters() "
                                 "yields a shared weight once: " + describe("module_list_repeated"))
+
+
+# --- blind62: conventions carried over from other sources ---------------------------------------------------------
+
+def _int_constant(n: ast.AST, bound: Mapping[str, list[ast.AST]], hops: int = 8) -> int | None:
+    """The whole number `n` is: an int literal, or a name the cell last bound to one (followed up to `hops` names)."""
+    while hops > 0 and isinstance(n, ast.Name) and bound.get(n.id):
+        n, hops = bound[n.id][-1], hops - 1
+    if isinstance(n, ast.Constant) and type(n.value) in (int, float) and float(n.value).is_integer():
+        return int(n.value)
+    return None
+
+
+def raise_if_paper_head_split(got: int, submission: object, name: str, d_k: int) -> None:
+    """max_rank_S as d_model / h of another model (blind62's `_d_k = 512 // 8`, then min(100, _d_k)): the question's
+    d_k = 8 read as the paper's h = 8 heads. Named where the answer, above d_k, is N / 8 for a whole number N that a
+    division (/ or //) reached by the notebook's last assignment of `name` divides by 8 (a literal, or a name its cell
+    bound to 8): the value and the division in the source both."""
+    if got <= d_k:
+        return
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value, bound = last
+    found: list[ast.AST] = []
+
+    def division(n: ast.AST) -> bool:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) \
+                and _int_constant(n.right, bound) == d_k:
+            top = _int_constant(n.left, bound)
+            if top is not None and top > d_k and top // d_k == got:
+                found.append(n)
+        return bool(found)
+    if not _reaches(value, bound, division, set()):
+        return
+    from autograder.grading.pyparse import unparse
+    raise Misconception("d_k_from_paper_heads", f"{name} is {got}, and your cell computes it from `{unparse(found[0])[:60]}`"
+                        f" = {_int_constant(found[0].left, bound)} / {d_k}, d_model / h with the question's {d_k} as a "
+                        "number of heads: " + describe("d_k_from_paper_heads"))
+
+
+_LOGS = frozenset({"log", "log_", "log2", "log10"})
+
+
+def _def_logs_param(func: str, index: int) -> bool:
+    """Whether the notebook's last `def func` takes a log (torch.log, .log(), np.log ...) of something that reads its
+    parameter number `index` (or a name the def bound from it, followed through its assignments)."""
+    node = _def_of(None, func)
+    if node is None or len(node.args.args) <= index:
+        return False
+    param = node.args.args[index].arg
+    bound = _function_bindings(node)
+    seen: set[str] = set()   # shared: a name walked without reaching the parameter cannot reach it for the next log
+    for n in ast.walk(node):
+        if _called(n) not in _LOGS or not isinstance(n, ast.Call):
+            continue
+        operands: list[ast.AST] = list(n.args)
+        if isinstance(n.func, ast.Attribute) and not (isinstance(n.func.value, ast.Name) and n.func.value.id in
+                                                       ("torch", "np", "numpy", "math")):
+            operands.append(n.func.value)   # V.log()
+        if any(_reaches(o, bound, lambda x: isinstance(x, ast.Name) and x.id == param, seen) for o in operands):
+            return True
+    return False
+
+
+def raise_if_nw_log_of_values(fn: Callable[..., object], got: object, q: torch.Tensor, K: torch.Tensor,
+                              V: torch.Tensor) -> None:
+    """A row with NaN where the right one is finite, from the weighted sum taken in log space (blind62's
+    logsumexp(s + log V) - logsumexp(s)): named where that replay is NaN at exactly the same entries (the columns of
+    V with a negative value), a second call with V made positive (|V| + 0.5) returns the right row, and the def takes
+    a log of V. Small tensors, one extra call: bounded."""
+    if not (type(got) is torch.Tensor and got.is_floating_point() and tuple(got.shape) == (V.shape[-1],)) \
+            or not bool(torch.isnan(got).any()):
+        return
+    q64, K64, V64 = q.double(), K.double(), V.double()
+    want = ref.nadaraya_watson(q64, K64, V64)
+    s = K64 @ q64 / math.sqrt(q.shape[-1])
+    replay = torch.exp(torch.logsumexp(s[:, None] + torch.log(V64), dim=0) - torch.logsumexp(s, dim=0))
+    if not bool(torch.isfinite(want).all()) or not torch.equal(torch.isnan(got), torch.isnan(replay)) \
+            or bool(torch.isfinite(got).any()) and not matching_variants(got, {"replay": replay}, got.dtype):
+        return
+    V_pos = (V64.abs() + 0.5).to(V.dtype)
+    try:
+        again = fn(q, K, V_pos)
+    except StudentCodeError:
+        return
+    right = ref.nadaraya_watson(q64, K64, V_pos.double())
+    if not (type(again) is torch.Tensor and again.is_floating_point() and again.shape == right.shape
+            and bool(matching_variants(again.to(V.dtype), {"right": right}, V.dtype))):
+        return
+    if not _def_logs_param("nadaraya_watson", 2):
+        return
+    cols = int(torch.isnan(got).sum())
+    raise Misconception("nw_log_of_values", f"the smoothed row is NaN in {cols} of {got.numel()} entries, exactly the "
+                        "columns of V that hold a negative value, and right when every value of V is made positive: "
+                        + describe("nw_log_of_values"))

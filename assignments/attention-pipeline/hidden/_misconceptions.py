@@ -741,4 +741,14 @@ MISCONCEPTIONS = {
                             "W_Q and W_K share one weight, and parameters() yields a shared weight only once (W_K's "
                             "d_model x d_k is not counted); make each layer with its own call, "
                             "[nn.Linear(d_model, d_k) for _ in range(2)]",
+    # naming62: blind62's conventions carried over from other sources
+    "d_k_from_paper_heads": "reading the head's 8 as the paper's h = 8 heads and taking d_k from another model's "
+                            "sizes (d_model / h = 512 / 8 = 64 in the Transformer's base model): here d_k = 8 is "
+                            "itself the width of each query and key, and T = 100, so rank S <= min(T, d_k) = 8; "
+                            "use the sizes the question gives, not a paper's",
+    "nw_log_of_values": "averaging the values in log space (logsumexp(s + log V) - logsumexp(s)): torch.log of a "
+                        "negative value is NaN (and the exp of a log-domain sum is never negative), so the row is "
+                        "right only when every value is positive; the log-sum-exp trick belongs to the weights "
+                        "alone: take a = torch.softmax(s, dim=0) (or torch.exp(s - torch.logsumexp(s, dim=0))), "
+                        "then the ordinary weighted sum a @ V",
 }

@@ -14,6 +14,7 @@ from autograder.grading.checks import (
     name_from_rerun,
     expect_tuple,
     matching_variants,
+    raise_if_other_container,
     randn,
     register_misconceptions,
 )
@@ -239,6 +240,8 @@ def test_project_views(project_qkv, rng, submission=None):
                                   tuple(got), torch.float64)
         for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32
             D.raise_if_other_dtype(g, w, torch.float64, what + " for a transposed, expanded X and transposed weights")
+            # a size-1 axis more (Flax's head axis, blind62) is one added: project_qkv reduces no axis
+            raise_if_other_container(g, w, what + " for a transposed, expanded X and transposed weights", reduced=False)
     for i, what in enumerate(("Q", "K", "V")):
         check_value(_picked(project_qkv, i), args, want[i],
                     reference=lambda X, W_Q, W_K, W_V, i=i: ref.project_qkv(X, W_Q, W_K, W_V)[i],

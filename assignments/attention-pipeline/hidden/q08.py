@@ -46,7 +46,7 @@ def _call(fn, q, K, V):
     when a second call with as many value columns as keys (d_v = T, where it runs) equals the weights
     lined up with V's columns, (kappa * V).sum(0) / kappa.sum(), and that is not the right row."""
     try:
-        return call(fn, q, K, V, what="nadaraya_watson")
+        got = call(fn, q, K, V, what="nadaraya_watson")
     except StudentCodeError as e:
         # x - x.max(dim=...): the crash's own words name the (values, indices) pair; no second call needed
         named = tuple_as_tensor(e, f"your code raised {e.exc_type}: {(e.message or '').splitlines()[0][:200]}")
@@ -73,6 +73,8 @@ def _call(fn, q, K, V):
                                 "it runs, and its row is the weights lined up with V's columns: "
                                 + describe("nw_weights_on_columns")) from None
         raise
+    D.raise_if_nw_log_of_values(fn, got, q, K, V)   # logsumexp(s + log V): NaN where V < 0 (blind62)
+    return got
 
 
 @test_case(points=1, hidden=True)

@@ -34,8 +34,7 @@ def _int(value, what, right):
     return got
 
 
-# the question's head: d_k = 8, T = 100 tokens (the right answer is min(T, d_k) = 8)
-T_Q11, D_K_Q11 = 100, 8
+T_Q11, D_K_Q11 = 100, 8   # the question's head: T = 100 tokens, d_k = 8 (the right answer is min(T, d_k) = 8)
 
 
 def size_arithmetic(T: int, d_k: int) -> dict[int, str]:
@@ -85,6 +84,7 @@ def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
         raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens (and max(T, d_k), where the "
                             "bound is the smaller one): S = Q K^T passes through d_k dimensions, so its rank is at "
                             "most d_k")
+    D.raise_if_paper_head_split(got, submission, "max_rank_S", D_K_Q11)   # 512 / 8: the 8 read as heads (blind62)
     arithmetic = size_arithmetic(T_Q11, D_K_Q11)
     if got in arithmetic:
         raise Misconception("rank_from_size_arithmetic", f"max_rank_S is {got}, {arithmetic[got]}: "
