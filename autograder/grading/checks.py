@@ -158,7 +158,7 @@ MISCONCEPTIONS: dict[str, str] = {
                                "the options) when the code picks a wrong option: what it measures or compares is "
                                "not what the question asks (look at its sign, max against min, the sizes it uses, "
                                "the branch each outcome takes); decide the option and assign its letter as a "
-                               "string, q_answer = \"B\"",
+                               "string, q_answer = \"<your letter>\"",
     "answer_bound_in_function": "assigning the answer inside a function: a name assigned in a def is that "
                                 "function's local variable, gone when it returns (and a function never called "
                                 "assigns nothing): assign it at the top level of a cell, e.g. `name = f()` with f "

@@ -402,7 +402,14 @@ def call_pair(fn, Q, K, V, d_k):
             or fixed_keys_crash(fn, e, Q, K, V)
         if named is not None:
             raise named from None
+        named = batch_axis_at_dim_one(fn, None, Q, K, V, d_k, crash=e)   # naming62: sequence-first axis at dim 1
+        if named is not None:
+            raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
+            if _negative_axes_only(_function_read(None, "attention")):   # naming62: not the cause said there
+                raise AssertionError(f"your code raised {e.exc_type}: {e.message.splitlines()[0] if e.message else ''}"
+                                     " on 2-D inputs, and on the same values as a batch of one (3-D) it runs and is "
+                                     "right") from None
             raise Misconception("fixed_axes", f"your code raised {e.exc_type}: {e.message.splitlines()[0] if e.message else ''}"
                                 " on 2-D inputs, and on the same values as a batch of one (3-D) it runs and is right: "
                                 + describe("fixed_axes")) from None
@@ -446,6 +453,7 @@ def call_pair(fn, Q, K, V, d_k):
             and matching_variants(pair[0], {"right": right[1]}, Q.dtype):
         raise Misconception("results_reordered", "attention returns (weights, output): both are right, in the "
                             "other order; return (output, weights)")
+    carried_convention(fn, pair, Q, K, V, d_k)   # naming62
     return pair
 
 
@@ -8055,3 +8063,266 @@ def flag_negation_said(name="dot_product_variance") -> str:
             return (f" (`~{flag}` on a Python bool is the integer bitwise NOT, ~False == -1 and ~True == -2, both "
                     f"true: write `not {flag}`; ~ negates only bool tensors)")
     return ""
+
+
+# --- naming62: blind62's conventions carried over from another source (sequence-first batch axis, a keep mask
+# filled as padding, bfloat16 scores, an out-of-place op whose result is dropped, Flax's length-heads values) ----
+
+def _calls_in(func, names) -> list:
+    """The calls in `func` (parsed, never run) to a method or function named one of `names`."""
+    import ast
+    return [n for n in ast.walk(func) if isinstance(n, ast.Call) and _called(n) in names]
+
+
+def _int_arg(node, value) -> bool:
+    import ast
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == value
+
+
+def _axis_one_added(func) -> str | None:
+    """The first `x.unsqueeze(1)` / `torch.unsqueeze(x, 1)` / `x[:, None]` in `func`, quoted bounded; else None."""
+    import ast
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and _called(node) in ("unsqueeze", "unsqueeze_"):
+            method = isinstance(node.func, ast.Attribute) and not (
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+            axis = node.args[0] if method and node.args else node.args[1] if len(node.args) > 1 else None
+            axis = axis if axis is not None else next((k.value for k in node.keywords if k.arg == "dim"), None)
+            if axis is not None and _int_arg(axis, 1):
+                return unparse(node)[:100]
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) >= 2 \
+                and isinstance(node.slice.elts[0], ast.Slice) and isinstance(node.slice.elts[1], ast.Constant) \
+                and node.slice.elts[1].value is None:
+            return unparse(node)[:100]
+    return None
+
+
+def _tokens_batched(pair, Q, K, V) -> bool:
+    """Whether (output, weights) is what the batch axis at dim 1 gives on square inputs: every token its own
+    batch of one, so the weights are a (T, 1) column of ones and the output is V itself."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return False
+    out, w = pair
+    T = Q.shape[-2]
+    return K.shape[-2] == T and tuple(w.shape) == (T, 1) and bool(torch.isfinite(w).all()) \
+        and bool(torch.all(w.double() == 1)) and bool(matching_variants(out, {"v": V.double()}, Q.dtype)) \
+        and T > 1
+
+
+def batch_axis_at_dim_one(fn, pair, Q, K, V, d_k, crash=None) -> Misconception | None:
+    """attention_batch_axis_at_dim_one (naming62): the student's pair (or, after a crash with T_q != T_k, a second
+    call on as many queries as keys) is the replay of the batch axis added at dim 1, nn.MultiheadAttention's
+    sequence-first (L, N=1, E) (weights a (T, 1) column of ones, output V), and the source adds that axis
+    (unsqueeze(1), [:, None]). None otherwise."""
+    said = ""
+    if crash is not None:
+        T = min(Q.shape[-2], K.shape[-2])
+        if T < 2 or Q.shape[-2] == K.shape[-2]:
+            return None
+        try:
+            pair = fn(Q[:T], K[:T], V[:T], d_k)
+        except Exception:  # noqa: BLE001 - a replay is only evidence
+            return None
+        Q, K, V = Q[:T], K[:T], V[:T]
+        said = (f"your code raised {crash.exc_type}: {crash.message.splitlines()[0] if crash.message else ''}, "
+                f"and with as many queries as keys ({T}) ")
+    if not _tokens_batched(pair, Q, K, V):
+        return None
+    func = _function_read(None, "attention")
+    added = None if func is None else _axis_one_added(func)
+    if added is None:
+        return None
+    T = Q.shape[-2]
+    said += (f"{'i' if said else 'I'}t returns weights of shape ({T}, 1), every entry 1, and the output is V itself, "
+             f"each token attending only to itself: what `{added}` gives (the batch axis at dim 1): ")
+    return Misconception("attention_batch_axis_at_dim_one", said + describe("attention_batch_axis_at_dim_one"))
+
+
+def _fills_minus_inf(func) -> str | None:
+    """The first fill of the scores with -inf in `func`: a masked_fill(_), a torch.where or an indexed assignment
+    whose value is -inf (float('-inf'), -math.inf, -torch.inf), quoted bounded; else None."""
+    import ast
+
+    def minus_inf(n) -> bool:
+        text = unparse(n)[:60].replace(" ", "").replace("'", '"')
+        return text in ('float("-inf")', "-float(\"inf\")", "-math.inf", "-torch.inf", "-np.inf", "-numpy.inf",
+                        "float(\"-Infinity\")", "-float(\"Infinity\")")
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and _called(node) in ("masked_fill", "masked_fill_") \
+                and any(minus_inf(a) for a in [*node.args, *(k.value for k in node.keywords)]):
+            return unparse(node)[:100]
+        if isinstance(node, ast.Call) and _called(node) == "where" and any(minus_inf(a) for a in node.args):
+            return unparse(node)[:100]
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) and minus_inf(node.value):
+            return unparse(node)[:100]
+    return None
+
+
+def mask_filled_everywhere(pair, Q, K, V) -> Misconception | None:
+    """mask_polarity_inverted (naming62): every entry of both results NaN on finite inputs, the replay of a
+    masked_fill(mask, -inf) whose mask is True on every key (a keep = True mask, Hugging Face / SDPA polarity,
+    filled as a padding = True one: softmax of a row of -inf is NaN), with that fill in the source."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return None
+    if not all(bool(torch.isfinite(t).all()) for t in (Q, K, V)) or not all(p.numel() and bool(torch.isnan(p).all())
+                                                                           for p in pair):
+        return None
+    scores = (Q.double() @ K.double().transpose(-2, -1)).masked_fill(
+        torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool), float("-inf"))
+    replay = torch.softmax(scores, dim=-1)
+    if not bool(torch.isnan(replay).all()) or tuple(pair[1].shape) != tuple(replay.shape):
+        return None
+    func = _function_read(None, "attention")
+    fill = None if func is None else _fills_minus_inf(func)
+    if fill is None:
+        return None
+    return Misconception("mask_polarity_inverted", f"every entry of the weights and of the output is NaN, what "
+                         f"`{fill}` gives when the mask is True on every key (each row of scores all -inf, and "
+                         "the softmax of a row of -inf is 0/0): " + describe("mask_polarity_inverted"))
+
+
+def _low_precision_replays(Q, K, V, d_k) -> dict:
+    """(output, weights) with the score matmul in bfloat16 or float16 and cast back (the scale applied after the
+    cast or before it), the rest in the inputs' dtype: what JAX's default matmul precision on a TPU gives."""
+    out = {}
+    if Q.dtype not in (torch.float32, torch.float64):
+        return out
+    for low in (torch.bfloat16, torch.float16):
+        ql, kl = Q.to(low), K.to(low)
+        raw = ql @ kl.transpose(-2, -1)
+        for form, S in (("after", raw.to(Q.dtype) / math.sqrt(d_k)), ("before", (raw / math.sqrt(d_k)).to(Q.dtype)),
+                        ("queries", ((Q / math.sqrt(d_k)).to(low) @ kl.transpose(-2, -1)).to(Q.dtype))):
+            w = torch.softmax(S, dim=-1)
+            out[f"{low}/{form}"] = (w @ V, w)
+    return out
+
+
+def scores_low_precision(pair, Q, K, V, d_k) -> Misconception | None:
+    """scores_low_precision (naming62): both results are the replay of the score matmul done in bfloat16 (or
+    float16) and cast back, and not the right ones; None otherwise."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return None
+    if Q.dim() != 2 or Q.numel() > 4096 or K.numel() > 4096 or V.numel() > 4096:
+        return None
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    if all(matching_variants(p, {"v": r}, Q.dtype) for p, r in zip(pair, right)):
+        return None
+    for key, wrong in _low_precision_replays(Q, K, V, d_k).items():
+        if all(tuple(p.shape) == tuple(w.shape) and torch.allclose(p.double(), w.double(), rtol=1e-5, atol=1e-7)
+               for p, w in zip(pair, wrong)):
+            low = "bfloat16" if "bfloat16" in key else "float16"
+            return Misconception("scores_low_precision", f"the weights and the output are what the scores give "
+                                 f"when Q @ K^T is computed in {low} and cast back to {str(Q.dtype)[6:]} (off in the "
+                                 "third significant digit): " + describe("scores_low_precision"))
+    return None
+
+
+def carried_convention(fn, pair, Q, K, V, d_k) -> None:
+    """Raise the naming62 kinds read from one (output, weights) pair, each a replay with its source condition."""
+    found = batch_axis_at_dim_one(fn, pair, Q, K, V, d_k) or mask_filled_everywhere(pair, Q, K, V) \
+        or scores_low_precision(pair, Q, K, V, d_k)
+    if found is not None:
+        raise found
+
+
+_OUT_OF_PLACE = frozenset({"index_copy", "index_add", "index_fill", "index_put", "scatter", "scatter_add",
+                           "scatter_reduce", "masked_fill", "masked_scatter", "put", "index_reduce"})
+
+
+def out_of_place_dropped(got, expected, name="multi_head_attention") -> Misconception | None:
+    """out_of_place_result_dropped (naming62): an all-zero result where the right one is not, and `name`'s source has
+    a bare statement `x.index_copy(...)` (or index_add, scatter, masked_fill, ...: the out-of-place forms, which
+    return a new tensor) whose result nothing keeps, so the buffer it was meant to fill stays zeros."""
+    import ast
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or not bool((got == 0).all()) \
+            or bool((expected == 0).all()):
+        return None
+    func = _function_read(None, name)
+    if func is None:
+        return None
+    for node in ast.walk(func):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _OUT_OF_PLACE:
+            attr = node.value.func.attr
+            return Misconception("out_of_place_result_dropped", f"{name}(...) returns all zeros: `"
+                                 f"{unparse(node.value)[:120]}` returns a new tensor and its result is thrown away, "
+                                 f"so the buffer stays zeros (use {attr}_ or assign the result): "
+                                 + describe("out_of_place_result_dropped"))
+    return None
+
+
+def _length_heads_reshape(func) -> set:
+    """Names assigned from a 3-argument `.reshape(T, n_heads, d)` / `.view(...)` whose second argument is the last
+    parameter of `func` (n_heads), with no transpose, permute or einsum applied to them afterwards."""
+    import ast
+    params = [a.arg for a in func.args.args]
+    heads = params[-1] if params else None
+    names = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) and _called(node.value) in ("reshape", "view") \
+                and len(node.value.args) == 3 and isinstance(node.value.args[1], ast.Name) \
+                and node.value.args[1].id == heads:
+            names.add(node.targets[0].id)
+    for node in ast.walk(func):   # re-bound head-first anywhere: not this layout
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in names \
+                and not (isinstance(node.value, ast.Call) and _called(node.value) in ("reshape", "view")):
+            names.discard(node.targets[0].id)
+    return names
+
+
+def values_length_heads_crash(e: StudentCodeError, X, Ws, n_heads, name="multi_head_attention"):
+    """mha_values_length_heads_layout (naming62): a crash word for word what weights (heads, T, T) @ V in Flax's
+    (T, heads, head_dim) layout raises on these inputs, where the source reshapes to (T, n_heads, d) and feeds that
+    tensor, untransposed, as the right operand of @ / matmul; None otherwise."""
+    import ast
+    T, d_model = X.shape[-2], X.shape[-1]
+    if X.dim() != 2 or d_model % n_heads or T == n_heads or not e.message:
+        return None
+    d = d_model // n_heads
+    Vh = (X.double() @ Ws[2].double()).reshape(T, n_heads, d)
+    try:
+        torch.ones(n_heads, T, T, dtype=torch.float64) @ Vh
+        return None
+    except RuntimeError as replay:
+        if str(replay).splitlines()[0] != e.message.splitlines()[0]:
+            return None
+    func = _function_read(None, name)
+    if func is None:
+        return None
+    kept = _length_heads_reshape(func)
+    for node in ast.walk(func):
+        right = node.right if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) else \
+            node.args[1] if isinstance(node, ast.Call) and _called(node) in ("matmul", "bmm") and len(node.args) == 2 \
+            else None
+        if isinstance(right, ast.Name) and right.id in kept:
+            return Misconception("mha_values_length_heads_layout", f"your code raised {e.exc_type}: "
+                                 f"{e.message.splitlines()[0]}, the crash of (heads, T, T) weights @ `{right.id}` kept "
+                                 f"({T}, {n_heads}, {d}) = (T, heads, head_dim): "
+                                 + describe("mha_values_length_heads_layout"))
+    return None
+
+
+def _negative_axes_only(func) -> bool:
+    """Whether `func` (parsed, never run) adds an axis at dim 1 and transposes only with negative axes (transpose(-2,
+    -1), .mT), with no .T, no non-negative transpose / permute / swapaxes and no shape unpacking: fixed_axes's cause
+    (K.T, transpose(1, 2), B, T, d = Q.shape) is not there to fix (naming62)."""
+    import ast
+    if func is None or _axis_one_added(func) is None:
+        return False
+    negative = False
+    for node in ast.walk(func):
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            return False
+        if isinstance(node, ast.Call) and _called(node) in ("transpose", "swapaxes", "swapdims", "permute", "movedim",
+                                                            "bmm", "baddbmm", "einsum"):
+            if _called(node) != "transpose" or not all(isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub)
+                                                       for a in node.args[-2:]):
+                return False
+            negative = True
+        if isinstance(node, ast.Attribute) and node.attr == "mT":
+            negative = True
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) \
+                and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            return False
+    return negative

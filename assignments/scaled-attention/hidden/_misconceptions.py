@@ -589,7 +589,7 @@ MISCONCEPTIONS = {
     "answer_computed_wrong_choice": "letting code pick the letter, and the code picked a wrong option whatever you "
                                     "meant (max() over a dict compares its keys; \"DC\"[flag] takes the first item "
                                     "when the flag is False; a placeholder stays when a float == never holds): write "
-                                    "the letter you chose as a string, q_answer = \"B\"",
+                                    "the letter you chose as a string, q_answer = \"<your letter>\"",
     "mha_heads_share_one_buffer": "writing every head into the same tensor (one buffer made before the loop, filled "
                                   "with out=, copy_ or buf[...] = ...) and appending it each time: the list holds "
                                   "that one tensor n_heads times, so after the loop every head is the last one; "
@@ -899,4 +899,31 @@ MISCONCEPTIONS = {
                        "features as a batch with the heads as tokens; swap only the first two axes, "
                        ".transpose(0, 1) to (n_heads, T, d_k), and back the same way before the reshape to "
                        "(T, d_model)",
+    # naming62: blind62's conventions carried over from another source
+    "attention_batch_axis_at_dim_one": "adding the batch axis at dim 1 (Q.unsqueeze(1), Q[:, None]: "
+                                       "nn.MultiheadAttention's sequence-first (L, N, E)) and then multiplying with @: "
+                                       "matmul multiplies the LAST two dims and batches over the leading ones, so "
+                                       "each token becomes its own batch of one key and attends only to itself "
+                                       "(the output is V; with T_q != T_k the batch dims do not even match); the "
+                                       "inputs here are 2-D (T, d), so add no axis, or add it at dim 0 (batch-first)",
+    "mask_polarity_inverted": "filling where a keep mask is True: masked_fill(mask, -inf) sets the True entries, "
+                              "so a mask with True = attend (Hugging Face's attention_mask, SDPA's boolean "
+                              "attn_mask) blocks exactly the real keys, and with every key real every score is -inf "
+                              "and the softmax is NaN; fill where the mask is False, masked_fill(~mask, "
+                              "float('-inf')), or, with no padding, drop the mask",
+    "scores_low_precision": "computing the scores Q @ K^T in bfloat16 (or float16), as JAX does at its default "
+                            "precision on a TPU, and casting back: bfloat16 keeps about 3 significant digits, and "
+                            "casting back does not restore the lost ones; keep the matmul in the inputs' dtype "
+                            "(no .to(torch.bfloat16) / .half() in the score product)",
+    "out_of_place_result_dropped": "calling an out-of-place tensor method as a statement (x.index_copy(...), "
+                                   "x.index_add(...), x.scatter(...), x.masked_fill(...), without the trailing "
+                                   "underscore): it returns a NEW tensor and leaves x unchanged, like most torch "
+                                   "methods (unlike NumPy's np.put), so the result is thrown away; use the "
+                                   "in-place form (index_copy_) or assign it, x = x.index_copy(...)",
+    "mha_values_length_heads_layout": "keeping the values in Flax's [length, heads, head_dim] layout (T, n_heads, "
+                                      "d_k) while the weights are head-first (n_heads, T_q, T_k): weights @ V_h "
+                                      "batches the heads of the weights against the tokens of V_h, so it raises "
+                                      "(or, when T == n_heads, mixes the wrong rows); make the values head-first "
+                                      "too, V_h.transpose(0, 1), or contract them with the layout named, "
+                                      "torch.einsum('hqk,khd->qhd', weights, V_h)",
 }

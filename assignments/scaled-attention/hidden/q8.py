@@ -76,6 +76,9 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             m = D.added_axis_from_source(submission, m, ("multi_head_attention", "attention"))
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
+            dropped = D.out_of_place_dropped(got, expected)   # naming62: index_copy's result thrown away
+            if dropped is not None:
+                raise dropped from None
             layers = D.new_layers_from_source(submission, "multi_head_attention(...) is wrong")
             if layers is not None:   # fresh layers each call differ per call too: their cause comes first
                 raise layers from None
@@ -125,6 +128,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             or D.elementwise_projection(e, X, Ws, n_heads) \
             or D.mha_crash(fn, e, X, Ws, n_heads, submission) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
+            or D.values_length_heads_crash(e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
             or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads)
         if named is not None:
