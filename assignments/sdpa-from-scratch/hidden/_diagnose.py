@@ -667,6 +667,9 @@ def wrong_variants(Q, K, V, mask=None) -> dict[str, torch.Tensor]:
         out[f"softmax_over_batch_axis/{axis}"] = _out(w, V, Q)
     for key, w in max_wrong_axis_variants(scores, -1).items():   # the shift's max over another axis
         out[key] = _out(_dead_rows_zeroed(w, mask), V, Q)
+    bias = fully_masked_bias_variant(Q, K, V, mask)      # round62: BERT's finite additive bias, no rows zeroed
+    if bias is not None:
+        out["fully_masked_bias"] = bias
     # the right output with its last two axes swapped (a transpose never undone)
     out["result_axes_permuted/last_two"] = ref.scaled_dot_product_attention(Q, K, V, mask).transpose(-2, -1)
     for key, d in _lead_divisors(Q, K, V).items():
@@ -3123,7 +3126,7 @@ def name_unnormalised_replay(Q, K, V, mask, got, expected, what):
                         f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
 
 
-def name_trace_mistake(got, what, weights3, atol):
+def name_trace_mistake(got, what, weights3, atol, submission=None):
     """q6, after no catalogued variant matched: a kind of mistake read off the answer's own structure, whatever
     code made it. weights3 or weights3_causal that is
     - the right weights with each row times its own factor (naming25): weights_not_normalised;
@@ -3133,6 +3136,9 @@ def name_trace_mistake(got, what, weights3, atol):
     - a softmax of the right scores except one entry of a row, with the other entries of that row agreeing
       (hand_score_slip: one dot product worked out wrong; said with the entry and both values);
     or an out3 that is the notebook's own weights3 @ V3 where weights3 is one of these."""
+    name_additive_trace_scores(got, what, atol)      # round62: sum(tanh(q + k)) for the scores
+    if what == "out3":
+        name_trace_dropout(got, weights3, submission, atol)     # round62: a dropout in training mode on the weights
     right = {"weights3": ref.weights3, "weights3_causal": ref.weights3_causal}.get(what)
     if right is not None:
         _name_trace_weights(got.double(), right, what, atol)
@@ -3383,8 +3389,11 @@ def assert_softmax(got, x, dim, what, variants, fn=None):
             name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         if named.key == "softmax_ignores_dim" and dim < 0 and fn is not None:
             name_negative_dim_past(fn, x, dim, what)      # round59: dim used, a negative one converted one too far
+        if named.key in ("fixed_axes", "softmax_wrong_dim", "softmax_over_batch_axis"):
+            name_softmax_fixed_axis(fn, got, x, dim, what)    # round62: second calls show one hard-coded axis
         raise
     except AssertionError:
+        name_softmax_fixed_axis(fn, got, x, dim, what)      # round62: max and sum over a hard-coded axis
         name_not_normalised(got, x, dim, what)
         name_floored_replay(fn, got, x, dim, what)
         name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
@@ -5800,6 +5809,7 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
     other count here is T^2 x 1024), and attn_entries equal to the bytes of one element (2, 4 or 8) with
     element_size() or .itemsize in the assignment that binds it (read with ast, never run): 4 alone could be
     cost_ratio's value, so the cell's own words are the evidence."""
+    name_madds_flops_both_products(got, name, submission, T, d_k)      # round62: 4 T^2 d, both products' FLOPs
     if name == "score_madds" and got == T ** 3:
         raise Misconception("madds_n_cubed_rule", f"score_madds is {got:,} = T^3 = {T}^3: "
                             + describe("madds_n_cubed_rule"))
@@ -6071,6 +6081,7 @@ def uniform_example_variances() -> dict[str, float]:
 def name_uniform_example(raw, said) -> None:
     """raw_score_var equal (to 1e-5 relative) to a uniform_example_variances replay, the caller having seen
     scaled_score_var = raw / 8: uniform_draws. None of these (about 0.4) is near a normal draw's 6.6."""
+    name_sequence_first_example(raw, said)      # round62: the example moved with transpose(0, 1), replayed
     if any(abs(raw - v) < 1e-5 * v for v in uniform_example_variances().values()):
         raise Misconception("uniform_draws", f"{said}: they are the variances of the example rebuilt with "
                             "torch.rand after torch.manual_seed(0): " + describe("uniform_draws"))
@@ -7167,3 +7178,148 @@ def name_cosine_similarity_probe(got, submission, q_shape):
     raise Misconception("weights_from_cosine_similarity", f"weights_shape is {tuple(got)}: the shape of "
                         f"F.cosine_similarity on two {tuple(q_shape)} tensors, which reduces {dim}, as your `{hit}` "
                         "does: " + describe("weights_from_cosine_similarity"))
+
+
+# --- naming round 62 (blind62: code carried over from another source's conventions) --------------------------------
+
+def name_sequence_first_example(raw, said) -> None:
+    """q2 (round62, blind62 q2_example_read_sequence_first_and_moved_to_batch_first), from name_uniform_example:
+    raw_score_var equal (to 1e-5 relative) to the variance of the example's (2, 5, 8) Q and K each moved with
+    .transpose(0, 1) (nn.MultiheadAttention's sequence-first reading) before Q @ K.transpose(-2, -1): (5, 2, 2)
+    products between the two sequences' tokens at one position. A replay on the notebook's own draws; the caller has
+    seen scaled_score_var = raw / 8."""
+    Qs, Ks = ref._Qb.double().transpose(0, 1), ref._Kb.double().transpose(0, 1)
+    v = float((Qs @ Ks.transpose(-2, -1)).var())
+    if abs(raw - v) < 1e-5 * v:
+        raise Misconception("sequence_first_layout", f"{said}: they are the variances of Q.transpose(0, 1) @ "
+                            "K.transpose(0, 1).transpose(-2, -1), the (2, 5, 8) example read as (tokens, batch, "
+                            "features) and moved to batch-first, which gives (5, 2, 2) products between the two "
+                            "sequences' tokens at the same position, not the (2, 5, 5) query-key scores; the "
+                            "example is already (batch, tokens, features): take Q @ K.transpose(-2, -1) without "
+                            "moving axes. " + describe("sequence_first_layout"))
+
+
+def name_softmax_fixed_axis(fn, got, x, dim, what) -> None:
+    """q3 (round62, blind62 q3_max_and_sum_over_axis_1_as_for_cs231n_two_d_class_scores), from assert_softmax: the
+    answer is the softmax along one fixed axis k (k != dim), and second calls on NEG_DIM_PROBE (4-D, four sizes) with
+    dim = 0, 1, 2 and 3 all give the softmax along that same k (a dim + 1 slip or any use of dim gives other axes):
+    the reductions are hard-coded (the (N, C) classifier habit of axis=1) and `dim` is ignored: softmax_ignores_dim,
+    the fixed axis said."""
+    if fn is None or type(got) is not torch.Tensor or got.shape != x.shape or not got.dtype.is_floating_point:
+        return
+    n = x.dim()
+    for k in range(-n, n):
+        if k % n == dim % n or k == -1 or k == n - 1:      # the last axis fixed is softmax_ignores_dim's variant
+            continue
+        if not _softmax_is(got.double(), ref.stable_softmax(x.double(), dim=k)):
+            continue
+        p = NEG_DIM_PROBE
+        if all(_softmax_is(second_call(fn, p.clone(), dim=d), ref.stable_softmax(p, dim=k)) for d in range(p.dim())):
+            raise Misconception("softmax_ignores_dim", f"{what} is the softmax along dim={k}, and on a 4-D input "
+                                f"dim=0, 1, 2 and 3 all give the softmax along dim={k} too: the max and the sum use "
+                                f"a fixed dim={k} (the habit of (N, C) class scores, reduced over axis 1) and the "
+                                "`dim` argument is never used; reduce over `dim` (x.max(dim=dim, keepdim=True), "
+                                "exps.sum(dim=dim, keepdim=True)): " + describe("softmax_ignores_dim"))
+
+
+def fully_masked_bias_variant(Q, K, V, mask):
+    """q5 (round62, blind62 q5_bert_extended_mask_bias_minus_10000_...): a finite additive bias (BERT's
+    (1 - mask) * -10000) on the scores, with no zeroing of queries that have no allowed key: every entry of such a
+    row is shifted by the same amount, so its softmax is the unmasked one (plain attention over every key); the other
+    rows lose their blocked keys (exp of -10000 is 0). None without such a row. Float64, returned in Q's dtype."""
+    if mask is None:
+        return None
+    m = mask.to(torch.bool)
+    s = _scores(Q, K, math.sqrt(Q.shape[-1]))
+    try:
+        dead = torch.broadcast_to(~m.any(dim=-1, keepdim=True), s.shape[:-1] + (1,))
+    except RuntimeError:
+        return None
+    if not bool(dead.any()):
+        return None
+    # the shift is added in the input's dtype, as the student's code adds it: s + (-10000) in float32 keeps the
+    # scores to about 1e-3 (so the replay must round where that code rounds); float64 inputs keep them whole
+    shifted = (s.to(Q.dtype) + torch.where(dead, -10000.0, 0.0).to(Q.dtype)).double()
+    w = torch.where(dead, ref.plain_softmax(shifted, dim=-1), ref.plain_softmax(_masked(s, m), dim=-1))
+    return _out(torch.nan_to_num(w), V, Q)
+
+
+def name_additive_trace_scores(got, what, atol) -> None:
+    """q6 (round62, blind62 q6_scores_from_keras_additive_attention_tanh_of_sums), from name_trace_mistake: weights3,
+    weights3_causal or out3 equal to what additive (Bahdanau, Keras AdditiveAttention) scores give, sum over the
+    features of tanh(q + k), unscaled or divided by sqrt(d_k) = 2, softmaxed (under the causal mask for
+    weights3_causal), times V3 for out3: additive_scores. No dot-product mistake gives a tanh."""
+    if type(got) is not torch.Tensor or tuple(got.shape) not in ((3, 3), (3, 2)) or not torch.isfinite(got).all():
+        return
+    s = torch.tanh(ref.Q3[:, None, :].double() + ref.K3[None, :, :].double()).sum(-1)
+    for div in (1.0, 2.0):
+        t = s / div
+        if what == "weights3_causal":
+            t = t.masked_fill(~ref.causal_mask(3), float("-inf"))
+        w = torch.softmax(t, dim=-1)
+        want = w @ ref.V3.double() if what == "out3" else w
+        if want.shape == got.shape and torch.allclose(got.double(), want, rtol=0, atol=atol):
+            raise Misconception("additive_scores", f"{what} is wrong: it is what additive scores give, "
+                                f"sum(tanh(q + k)) over the features{' divided by 2' if div == 2 else ''} for each "
+                                "query and key, softmaxed: " + describe("additive_scores"))
+
+
+_DROPOUT_WORDS = ("Dropout", "dropout", "dropout_", "alpha_dropout", "feature_alpha_dropout")
+
+
+def name_trace_dropout(got, weights3, submission, atol) -> None:
+    """q6 (round62, blind62 q6_output_through_d2l_dropout_left_in_training_mode), from name_trace_mistake: out3 wrong
+    while weights3 is right, every row of out3 equal to (m * weights3 / (1 - p)) @ V3 for some 0/1 pattern m of that
+    row (at least one entry of out3's weights dropped in all) and one drop rate p (the cell's own literals in (0, 1),
+    else 0.1, 0.2, 0.25, 0.3, 0.5), and the cell that assigns out3 calls a dropout (nn.Dropout, F.dropout, ...;
+    parsed, never run): dropout_in_training_mode. 8 patterns per row: bounded."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != (3, 2) or not torch.isfinite(got).all():
+        return
+    if type(weights3) is not torch.Tensor or tuple(weights3.shape) != (3, 3):
+        return
+    w = weights3.detach().double()
+    if not torch.allclose(w, ref.weights3, rtol=0, atol=atol):
+        return
+    trees = _cell_trees(submission, "out3")
+    hit = _source_hit(trees, lambda n: isinstance(n, ast.Call) and (getattr(n.func, "attr", None)
+                                                                  or getattr(n.func, "id", "")) in _DROPOUT_WORDS)
+    if hit is None:
+        return
+    rates = [v for _, tree in trees for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and type(v := n.value) is float and 0 < v < 1][:8] or [0.1, 0.2, 0.25, 0.3, 0.5]
+    g, V3 = got.double(), ref.V3.double()
+    patterns = [torch.tensor([(b >> j) & 1 for j in range(3)], dtype=torch.float64) for b in range(8)]
+    for p in rates:
+        dropped = 0
+        for i in range(3):
+            row = next((m for m in patterns if torch.allclose(g[i], (m * w[i] / (1 - p)) @ V3, rtol=0, atol=atol)),
+                       None)
+            if row is None:
+                break
+            dropped += int((row == 0).sum())
+        else:
+            if dropped:
+                raise Misconception("dropout_in_training_mode", f"out3 is wrong, and your weights3 is right: each "
+                                    f"row of out3 is weights3 @ V3 with some weights zeroed and the rest divided by "
+                                    f"1 - {p:g}, what a dropout in training mode gives (your `{hit}`): "
+                                    + describe("dropout_in_training_mode"))
+
+
+def name_madds_flops_both_products(got, name, submission, T, d_k) -> None:
+    """q8 (round62, blind62 q8_madds_from_the_flashattention_benchmark_flop_formula), from
+    name_count_from_another_rule: score_madds = 4 T^2 d_k (flash-attention's benchmark count of both products at 2
+    FLOPs per multiply-add) and the assignment that binds it multiplies by a literal 4 or the cell says "flop" (the
+    number alone is also (2T)^2 d_k, the doubled length, or bytes of float32): madds_flops_both_products."""
+    if name != "score_madds" or got != 4 * T * T * d_k:
+        return
+    trees = _cell_trees(submission, "score_madds")
+    four = _source_hit(trees, lambda n: isinstance(n, ast.Assign) and any(getattr(t, "id", 0) == name
+                                                                          for t in n.targets)
+                       and any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult)
+                               and 4 in (_number(b.left), _number(b.right)) for b in ast.walk(n.value)))
+    if four is None:
+        cells = cells_of(submission) if submission is not None else []
+        if not any("flop" in cells[i][:20000].lower() for i in cells_assigning(cells, name)):
+            return
+    raise Misconception("madds_flops_both_products", f"score_madds is {got:,} = 4 x T^2 x d_k"
+                        + (f" (your `{four}`)" if four else "") + ": " + describe("madds_flops_both_products"))

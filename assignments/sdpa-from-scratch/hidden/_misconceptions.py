@@ -766,6 +766,24 @@ MISCONCEPTIONS = {
                                       "position, never every query against every key. The weights are "
                                       "softmax(Q @ K.transpose(-2, -1) / sqrt(d_k)), one entry per (query, key) "
                                       "pair: (batch, T_q, T_k)",
+    "fully_masked_bias": "masking with a finite additive bias (BERT's (1 - mask) * -10000 added to the scores) and "
+                         "nothing done for a query whose keys are all masked: every score of that row is "
+                         "shifted by the same amount, which the softmax cancels, so the query attends to every key "
+                         "as if unmasked instead of getting a row of zeros. Zero those rows after the softmax "
+                         "(torch.where(mask.any(-1, keepdim=True), weights, 0)), or fill with -inf and zero the rows "
+                         "with no allowed key",
+    "additive_scores": "computing additive (Bahdanau) scores, as Keras' AdditiveAttention does (the sum over the "
+                       "features of tanh(q + k)), where the question asks for scaled dot products: each score is "
+                       "q . k / sqrt(d_k), so scores3 = Q3 @ K3.T / 2 (d_k = 4), then the softmax of each row",
+    "dropout_in_training_mode": "passing the weights through a dropout (nn.Dropout, as in d2l's DotProductAttention, "
+                                "or F.dropout) that is in training mode: it zeroes weights at random and divides the "
+                                "rest by 1 - p, so the output is wrong and changes from run to run. The trace has no "
+                                "dropout: out3 = weights3 @ V3 (leave the dropout out, or call .eval() on the module "
+                                "first, as d2l does before its demo)",
+    "madds_flops_both_products": "taking flash-attention's benchmark formula 4 T^2 d, a FLOP count of both products "
+                                 "(Q @ K.T and the product with V) at 2 FLOPs per multiply-add: score_madds asks for "
+                                 "the multiply-adds of Q @ K.T alone, each counted once, T^2 d_k = 1024^2 x 64 = "
+                                 "67,108,864, a quarter of it (the FLOP count of one product, 2 T^2 d_k, is twice it)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

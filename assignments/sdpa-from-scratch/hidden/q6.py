@@ -55,7 +55,7 @@ def _compare(got, expected, variants, what, weights3=None, submission=None):
                                  "before exp (q3's -inf test checks it)")
         raise AssertionError(f"{what} contains NaN or inf in row(s) {bad}")
     rows = sorted({int(i) for i in ((got - expected).abs() > ATOL).nonzero()[:, 0]})
-    diag.name_trace_mistake(got, what, weights3, ATOL)   # read off the answer's structure (naming25, 27)
+    diag.name_trace_mistake(got, what, weights3, ATOL, submission)   # read off the answer (naming25, 27)
     pattern = how_it_differs(got, expected, 0.0, ATOL)      # a constant factor, a transposition, a permutation
     # out3 from right weights: the advice is about the product (blind34's out3 typed with its columns swapped was
     # told to recompute the scores, which were right)
