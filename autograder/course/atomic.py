@@ -13,6 +13,7 @@ import errno
 import fcntl
 import os
 import secrets
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator, Optional, Union
@@ -227,9 +228,18 @@ def sole_writer(outdir: Path) -> Iterator[None]:
     fd: Optional[int] = None
     for _ in range(100):
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except OSError:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                raise _not_our_lock(path) from None
             break
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        except OSError:
+            regular = False
+        if not regular:
+            os.close(fd)
+            raise _not_our_lock(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -256,6 +266,35 @@ def sole_writer(outdir: Path) -> Iterator[None]:
             except OSError:
                 pass
             os.close(fd)
+
+
+def _not_our_lock(path: Path) -> GraderError:
+    """A link, folder or FIFO where sole_writer keeps its lock file: opened as it was, no run took a lock (a symlink's
+    ELOOP, a folder's EISDIR were taken for a disk without locks), so two batches into that OUT both ran unguarded
+    again, without a word (red-team round 114). Nothing of this grader makes one there: said, not followed or removed."""
+    return GraderError(f"{path} is not a file (a link, a folder or a pipe): it is not the lock this grader keeps there; "
+                       "remove it, or use another -o")
+
+
+def being_written(folder: Path) -> bool:
+    """Whether a batch or a merge holds `folder`'s sole_writer lock now: a folder still being written, which `merge`
+    must not read as a shard (red-team round 114). Asked with a shared flock, let go at once; nothing is created in
+    `folder` (a shard may be on a read-only disk), and what is not a lock file of ours is no holder."""
+    try:
+        fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False   # closing the descriptor lets the shared lock go
+    except BlockingIOError:
+        return True
+    except OSError:   # no locks on this file system: as sole_writer, unguarded
+        return False
+    finally:
+        os.close(fd)
 
 
 @contextmanager

@@ -40,7 +40,7 @@ from markupsafe import Markup
 from autograder.grading.attachments import Reference, image_html, reference_html, split_references
 from autograder.grading.diagnosis import FailureGroup, diagnose, points, said_beyond, tests_by_question
 from autograder.course.exports import Entry
-from autograder.course.handscores import AWAITING, is_hand_test
+from autograder.course.handscores import AWAITING, awaits_hand_grading, is_hand_test
 from autograder.course.lateness import Lateness
 from autograder.course.outputs import results_name
 from autograder.results import AnswerImage, SubmissionResult, TestReport
@@ -316,7 +316,7 @@ PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).fro
 <ul id="passed">{% for line, whole in passed %}<li{% if whole %} class="whole"{% endif %}>{{ line }}</li>{% endfor %}</ul>{% endif %}{% endif %}
 {% if questions %}<h2>Per question</h2>
 <table id="questions"><tr><th>question</th><th class="num">points</th></tr>
-{% for q, got, out_of in questions %}<tr><td>{{ q }}</td><td class="num">{{ got }} / {{ out_of }}</td></tr>{% endfor %}
+{% for q, points in questions %}<tr><td>{{ q }}</td><td class="num">{{ points }}</td></tr>{% endfor %}
 </table>{% endif %}
 {% if tests %}<details id="all-tests"><summary>Every test ({{ tests|length }})</summary>
 <table id="tests"><tr><th>test</th><th>result</th><th class="num">points</th><th>why</th></tr>
@@ -412,6 +412,7 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
     people = entry.submitters if entry else []
     who = ", ".join(s.name or s.sid or s.email or s.lms_id for s in people)
     ids = ", ".join(s.sid for s in people if s.sid)
+    waiting = {q for q, h in hand.items() if awaits_hand_grading(h)}
     awaiting = sum(1 for h in hand.values() if h.message == AWAITING)
     # the points a penalty took say what the score was: shown only where the total is
     applies = lateness is not None and lateness.applies  # without a policy: the export's mark, as before
@@ -425,7 +426,9 @@ def render_feedback(result: SubmissionResult, entry: Optional[Entry] = None, *, 
         status=result.status, message=clean_answer(result.message)[:4000],
         # per question: a sum over tests too, so only over the tests this page shows, and not at all where the
         # total is not shown (the per-question points add up to it)
-        questions=[(q, _num(s), _num(m)) for q, (s, m) in question_scores(
+        # a question no one has graded by hand yet has no points to show: "0 / 4" told a right notebook it lost them
+        questions=[(q, f"awaiting hand grading (out of {_num(m)})" if q in waiting and s == 0 else f"{_num(s)} / {_num(m)}")
+                   for q, (s, m) in question_scores(
             result.model_copy(update={"tests": [t for t in result.tests if show_hidden or t.visible or is_hand_test(t)]})
         ).items()] if show_total else [],
         tests=tests, answers=answers, fallbacks=budget.fallbacks, typeset=typeset_math, hidden_count=hidden_count,

@@ -346,6 +346,11 @@ def is_hand_test(t: TestReport) -> bool:
     return t.name == HAND_TEST_NAME and t.device is None
 
 
+def awaits_hand_grading(t: TestReport) -> bool:
+    """A hand-graded question's report merged before any hand score: no score yet, whatever its 0 says."""
+    return is_hand_test(t) and t.message == AWAITING and t.score == 0
+
+
 def apply_hand_scores(result: SubmissionResult, points: dict[str, float],
                       scores: Optional[HandScores] = None) -> SubmissionResult:
     """A copy of `result` with one test report per hand-graded question (its hand score and comment,
@@ -384,8 +389,7 @@ def hand_score_of(result: SubmissionResult, question: str) -> Optional[TestRepor
 
 def awaiting(results: Iterable[SubmissionResult]) -> list[tuple[str, str]]:
     """(submission, question) of every hand-graded question still without a score."""
-    return [(r.submission, t.question) for r in results for t in r.tests
-            if is_hand_test(t) and t.message == AWAITING and t.score == 0]
+    return [(r.submission, t.question) for r in results for t in r.tests if awaits_hand_grading(t)]
 
 
 def write_template(results: Iterable[SubmissionResult], points: dict[str, float], path: Path,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from autograder.grading.diagnosis import FailureGroup
 
 from autograder.config import VisibilitySettings
+from autograder.course.handscores import awaits_hand_grading
 from autograder.results import SubmissionResult, TestReport
 from autograder.text import terminal_text
 
@@ -33,6 +34,7 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
     tests: list[dict[str, Any]] = []
     shown = later = 0
     shown_score = shown_max = 0.0
+    waiting: list[TestReport] = []
     # A shown test's number counts only the shown tests of its question before it, and the tests that wait come after
     # them: "5.12" had told a student that eleven tests of q5 were waiting for publication (red-team round 89).
     number_of = _numbers_shown_first(result.tests, vis)
@@ -43,7 +45,11 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
             output += f"\n\nLikely misconception: {note.rstrip('.')}."
         tags = [t.question] + ([f"misconception:{t.misconception}"] if t.misconception else [])
         visibility = "visible" if t.visible else vis.hidden_tests
-        if visibility == "visible":
+        if awaits_hand_grading(t):
+            # A written answer no one has graded yet is no score: counted, it read "11 / 15" for a right notebook in
+            # a batch and "11 / 11" for the same notebook from `grade` (red-team round 115). Its row says it waits.
+            waiting.append(t)
+        elif visibility == "visible":
             shown += 1
             shown_score += t.score
             shown_max += t.max_score
@@ -94,7 +100,13 @@ def to_gradescope(result: SubmissionResult, vis: VisibilitySettings) -> dict[str
     # score of the tests shown now, and nothing while none is.
     lines: list[str] = []
     if vis.show_total and not later:
-        lines = [f"Score {result.score:g} / {result.max_score:g}."]
+        # with a written answer still to be graded by hand, the total says so (as the feedback page's does)
+        pending = ""
+        if waiting:
+            hand_max = sum(t.max_score for t in waiting)
+            pending = (f" ({', '.join(t.question for t in waiting)}: {hand_max:g} point{'s' if hand_max != 1 else ''} "
+                       "still to be graded by hand)")
+        lines = [f"Score {result.score:g} / {result.max_score:g}{pending}."]
     elif vis.show_total and shown:
         lines = [f"Score on the test{'s' if shown != 1 else ''} shown now: {shown_score:g} / {shown_max:g}."]
     # The summary's lines are the grader's own: a message quotes the notebook (intake quotes its `nbformat` value,

@@ -84,6 +84,7 @@ class RestartingNamespace:
         else:
             self.restarts += 1
         deadline = self.session.deadline
+        granted = getattr(self.session, "deadline_granted_s", 0.0)   # the submission's, not one worker's
         cells = self.session.cells
         self.session.close()  # gone, with its memory (and CUDA context), before the next one starts
         policy = self.policy
@@ -91,6 +92,7 @@ class RestartingNamespace:
             policy = dataclasses.replace(policy, call_timeout_s=policy.call_timeout_s * RUNAWAY_SHARE)
         self.session = self.spawn(policy)
         self.session.deadline = deadline
+        self.session.deadline_granted_s = granted
         self.session.exec_cells(cells)
         return self.session.alive()
 

@@ -57,17 +57,27 @@ def package_module_args(module: str) -> list[str]:
     return ["-I", "-c", _PACKAGE_BOOTSTRAP, str(PKG_DIR), module]
 
 
+# What a worker maps besides its data segment, which RLIMIT_AS counts and RLIMIT_DATA does not: the interpreter's and
+# torch's libraries, read-only and executable (0.40 GiB measured: VmSize 595 MiB, VmData 186 MiB, in a worker at its
+# first cell), thread stacks and malloc arenas' reserves, with room to spare
+AS_BESIDES_DATA_MB = 1024
+
+
 def hold_host_memory_limits(memory_mb: int) -> None:
-    """The host's own memory rlimits raised to at least `memory_mb` for this process and all it starts, or a
-    GraderError that names them. A worker sets RLIMIT_DATA to `memory_mb` and cannot raise a hard limit the host set
-    lower (a login node's `ulimit -d` or `-v`, which SLURM propagates to its jobs): it ran under the lower one while
-    its result said `RLIMIT_DATA 3072 MiB`, and a notebook whose cell takes 2 GB scored 19/35 there and 35/35
-    elsewhere (red-team round 110). Root raises them; any user raises a soft limit up to its hard one."""
+    """The host's own memory rlimits raised to at least what a worker given `memory_mb` uses, for this process and all
+    it starts, or a GraderError that names them. A worker sets RLIMIT_DATA to `memory_mb` and cannot raise a hard limit
+    the host set lower (a login node's `ulimit -d` or `-v`, which SLURM propagates to its jobs): it ran under the lower
+    one while its result said `RLIMIT_DATA 3072 MiB`, and a notebook whose cell takes 2 GB scored 19/35 there and 35/35
+    elsewhere (red-team round 110). The address space holds the worker's libraries besides its data: a `ulimit -v` of
+    memory_mb itself passed, and a notebook whose cell takes 2.6 GB scored 11/35 there and 35/35 elsewhere (red-team
+    round 114): RLIMIT_AS must leave AS_BESIDES_DATA_MB more. Root raises them; any user raises a soft limit up to its
+    hard one."""
     import resource
 
     from autograder.errors import GraderError
-    need = memory_mb << 20
-    for lim, what, flag in ((resource.RLIMIT_DATA, "data segment", "-d"), (resource.RLIMIT_AS, "address space", "-v")):
+    for lim, what, flag, need_mb in ((resource.RLIMIT_DATA, "data segment", "-d", memory_mb),
+                                     (resource.RLIMIT_AS, "address space", "-v", memory_mb + AS_BESIDES_DATA_MB)):
+        need = need_mb << 20
         soft, hard = resource.getrlimit(lim)
         if (soft == resource.RLIM_INFINITY or soft >= need) and (hard == resource.RLIM_INFINITY or hard >= need):
             continue
@@ -77,10 +87,37 @@ def hold_host_memory_limits(memory_mb: int) -> None:
             resource.setrlimit(lim, raised)
         except (ValueError, OSError):
             limit = min(x for x in (soft, hard) if x != resource.RLIM_INFINITY) >> 20
-            raise GraderError(f"this host limits a process's {what} to {limit} MiB (ulimit {flag}), below grading.yml's "
-                              f"limits.memory_mb ({memory_mb}): workers would get less memory than a student's notebook "
-                              f"is given elsewhere. Raise it (`ulimit {flag} unlimited`; under SLURM, "
-                              f"`srun --propagate=NONE`) or lower limits.memory_mb") from None
+            below = (f"below grading.yml's limits.memory_mb ({memory_mb})" if lim == resource.RLIMIT_DATA else
+                     f"below the {need_mb} MiB a worker maps under grading.yml's limits.memory_mb ({memory_mb}): its "
+                     f"data and, besides, its libraries")
+            raise GraderError(f"this host limits a process's {what} to {limit} MiB (ulimit {flag}), {below}: workers "
+                              f"would get less memory than a student's notebook is given elsewhere. Raise it (`ulimit "
+                              f"{flag} unlimited`; under SLURM, `srun --propagate=NONE`) or lower limits.memory_mb") from None
+
+
+def hold_host_cpu_limit() -> None:
+    """The host's CPU-time rlimit lifted, for this process and all it starts, or a GraderError that names it. SLURM
+    carries the submitting shell's `ulimit -t` into its jobs (PropagateResourceLimits=ALL, the default), and no part
+    of grading is bounded by CPU seconds of the host's choosing (a call is bounded by its wall-clock deadline): under
+    `ulimit -t 4` a notebook whose cell computes for 6 s scored 0/35, "the sandboxed worker stopped: the worker exited",
+    and 35/35 elsewhere, and a shard's long-lived grader processes were SIGKILLed once they had spent the limit
+    (red-team round 116). Any user raises the soft limit to the hard one; root lifts the hard one."""
+    import resource
+
+    from autograder.errors import GraderError
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if soft == hard == resource.RLIM_INFINITY:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        return
+    except (ValueError, OSError):
+        pass
+    # not root: the soft limit up to the hard one is all it may do, and a finite hard one still kills in the end
+    raise GraderError(f"this host limits a process's CPU time to {hard} s (ulimit -t): a worker that computes longer "
+                      f"would be killed and its student scored for it, and the grader's own processes with it. Raise "
+                      f"it (`ulimit -t unlimited`; under SLURM, `sbatch --propagate=NONE` or submit from a shell "
+                      f"without the limit)") from None
 
 
 @lru_cache(maxsize=1)

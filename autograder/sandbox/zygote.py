@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from autograder.errors import GraderError
 from autograder.sandbox import timers
 from autograder.sandbox.isolation import (SANDBOX_ENV, SANDBOX_GID, SANDBOX_UID, bwrap_command, candidate_levels,
-                                          hold_host_memory_limits, package_module_args, remove_tree, runtime_paths)
+                                          hold_host_cpu_limit, hold_host_memory_limits, package_module_args, remove_tree,
+                                          runtime_paths)
 from autograder.sandbox.messages import SpawnRequest
 from autograder.sandbox.levels import Isolation
 
@@ -326,6 +327,7 @@ def launch_plan(course: "Course", hide: Sequence[str] = (), slugs: Sequence[str]
     starts its zygote before it imports the course's config (pydantic: a tenth of a second)."""
     # before any process of the sandbox starts: each inherits the limits this one has (round 110)
     hold_host_memory_limits(course.config.limits.memory_mb)
+    hold_host_cpu_limit()
     # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
     # whole; the course's own secret paths never hold it
     runtime = [Path(p) for p in runtime_paths()]

@@ -314,3 +314,41 @@ def test_three_array_tasks_and_the_merge_equal_one_batch(cluster: Cluster, tmp_p
           f"submit to merged gradebook: {elapsed:.1f} s (tasks {', '.join(_runtimes(cluster, array[1]))}; "
           f"merge {', '.join(_runtimes(cluster, merge[1]))}); one unsharded batch -j {cluster.cpus}: "
           f"{elapsed_one:.1f} s; isolation {', '.join(sorted(levels))}")
+
+
+def _wait_gone(the: Cluster, jobs: set[str]) -> None:
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    while jobs & set(the.run("squeue", "-h", "-o", "%F").stdout.split()):
+        assert time.monotonic() < deadline, f"still queued after {RUN_TIMEOUT_S} s\n{the.log_tail()}"
+        time.sleep(0.5)
+
+
+def test_a_shard_rerun_as_submit_sh_says_runs_with_the_same_sizing_and_merges(cluster: Cluster, tmp_path: Path):
+    """Red-team round 116: grade.sbatch's own rerun line asked its #SBATCH sizes (16 CPUs, 64G) and pended for good on a
+    small node. Shard 2 of 2 is left out of the first submission (as if it had failed); the same command with the
+    SEED it printed and SHARDS=2 grades it with the same sizing, and the merge that follows is whole."""
+    subs = tmp_path / "class"
+    subs.mkdir()
+    for name in ("full_marks", "no_scale", "mask_ignored", "divide_by_dk", "biased_variance"):
+        shutil.copy(EXAMPLES / f"{name}.ipynb", subs / f"{name}.ipynb")
+    out = tmp_path / "out"
+    knobs = {"N": "2", "CPUS": str(cluster.cpus), "MEM": "2G", "TIME": "00:10:00", "MERGE_MEM": "1G", "SEED": "31337"}
+    first = _submit(cluster, out, subs, SHARDS="1", **knobs)
+    assert first.returncode == 0, first.stderr
+    rerun_line = re.search(r"this same command with SEED=(\d+) SHARDS=K", first.stdout)
+    assert rerun_line and rerun_line[1] == "31337", first.stdout
+    jobs = re.findall(r"^(?:array|merge) job (\d+):", first.stdout, re.M)
+    _wait_gone(cluster, set(jobs))
+    assert _job_states(cluster, jobs[0]) == ["COMPLETED"], cluster.log_tail()
+    assert _job_states(cluster, jobs[1]) == ["FAILED"], "a merge without shard 2 must not succeed"
+    assert not (out / "merged" / "gradebook.csv").exists()
+
+    again = _submit(cluster, out, subs, SHARDS="2", **knobs)
+    assert again.returncode == 0, again.stderr
+    jobs = re.findall(r"^(?:array|merge) job (\d+):", again.stdout, re.M)
+    _wait_gone(cluster, set(jobs))
+    logs = "\n".join(p.read_text(errors="replace")[-2000:] for p in sorted((out / "logs").glob("*")))
+    assert _job_states(cluster, jobs[0]) == ["COMPLETED"], logs
+    assert _job_states(cluster, jobs[1]) == ["COMPLETED"], logs
+    assert "shard 2/2 on " in (out / "logs" / f"grade-{jobs[0]}_2.log").read_text()
+    assert set(_gradebook(out / "merged" / "gradebook.csv")) == {p.name for p in subs.iterdir()}

@@ -12,6 +12,9 @@
 #   SBATCH_EXTRA                      more sbatch options for both jobs, split on spaces ("--account=cs101")
 #   AUTOGRADER                        the grader command on the nodes (default: autograder on PATH), e.g.
 #                                     /shared/course/.venv/bin/autograder
+#   SHARDS                            the array indices to grade (default 1-N). A shard that failed is rerun
+#                                     with the same command plus SEED=<the seed it printed> SHARDS=K: same sizing,
+#                                     same course and grader, resumes from its journal, then the merge again
 # A request that no node of the partition can satisfy is refused here with one line (exit 2), before
 # anything is queued: SLURM itself would accept it and leave it pending forever (PartitionConfig).
 #
@@ -23,6 +26,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 export SUBMISSIONS SLUG OUT COURSE="${COURSE:-}" N="${N:-8}"
 CPUS="${CPUS:-16}" MEM="${MEM:-64G}" TIME="${TIME:-04:00:00}"
 MERGE_MEM="${MERGE_MEM:-8G}" MERGE_TIME="${MERGE_TIME:-00:30:00}"
+SHARDS="${SHARDS:-1-$N}"
 read -r -a extra <<< "${SBATCH_EXTRA:-}"
 if [ -n "${PARTITION:-}" ]; then extra+=("--partition=$PARTITION"); fi
 
@@ -60,19 +64,30 @@ check() {
     refuse "$what asks TIME=$time, over partition $partition's limit of $limit"
   fi
 }
-check "a shard with CPUS=$CPUS MEM=$MEM" "$here/grade.sbatch" "$TIME" --array="1-$N" --cpus-per-task="$CPUS" \
+# A rerun of some shards must draw the first submission's hidden inputs (its SEED), and name shards of this N:
+# index 0 or one past N would queue a task that grades nothing and a merge that can never be whole.
+if [ -n "${SHARDS##1-"$N"}" ] && [ -z "${SEED:-}" ]; then
+  refuse "SHARDS=$SHARDS reruns shards of an earlier submission: give its SEED too (printed by it, in every shard's log)"
+fi
+for index in ${SHARDS//[,-]/ }; do
+  if ! [[ "$index" =~ ^[0-9]+$ ]] || [ $((10#$index)) -lt 1 ] || [ $((10#$index)) -gt "$N" ]; then
+    refuse "SHARDS=$SHARDS is not a list of shard indices from 1 to N=$N (such as 3 or 2,5 or 1-4)"
+  fi
+done
+check "a shard with CPUS=$CPUS MEM=$MEM" "$here/grade.sbatch" "$TIME" --array="$SHARDS" --cpus-per-task="$CPUS" \
   --mem="$MEM"
 check "the merge with MERGE_MEM=$MERGE_MEM" "$here/merge.sbatch" "$MERGE_TIME" --cpus-per-task=1 --mem="$MERGE_MEM"
 
 export SEED="${SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}"
 echo "seed $SEED (kept in every shard's journal)"
 mkdir -p "$OUT/logs"
-array=$(sbatch --parsable --array="1-$N" --export=ALL --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" \
+array=$(sbatch --parsable --array="$SHARDS" --export=ALL --cpus-per-task="$CPUS" --mem="$MEM" --time="$TIME" \
   --output="$OUT/logs/grade-%A_%a.log" "${extra[@]}" "$here/grade.sbatch")
-echo "array job ${array%%;*}: $N shards, $CPUS CPUs and $MEM each"
+echo "array job ${array%%;*}: shards $SHARDS of $N, $CPUS CPUs and $MEM each"
 # --kill-on-invalid-dep: if a shard fails, the merge is cancelled rather than left pending forever
-# (DependencyNeverSatisfied); rerun that shard alone (grade.sbatch says how), then merge.sbatch.
+# (DependencyNeverSatisfied); rerun that shard alone (SEED=... SHARDS=K, as printed below), a merge after it.
 merge=$(sbatch --parsable --dependency="afterok:${array%%;*}" --kill-on-invalid-dep=yes --export=ALL \
   --cpus-per-task=1 --mem="$MERGE_MEM" --time="$MERGE_TIME" --output="$OUT/logs/merge-%j.log" "${extra[@]}" \
   "$here/merge.sbatch")
 echo "merge job ${merge%%;*}: writes $OUT/merged when every shard is done"
+echo "a shard K that fails: this same command with SEED=$SEED SHARDS=K reruns it (same sizing), then the merge"
