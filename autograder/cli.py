@@ -254,8 +254,14 @@ def grade(submission: Path = typer.Argument(..., help="the student's .ipynb (or 
         course.assignment_dir(assignment)  # an unknown assignment is said before anything starts
         from autograder.results import Isolation
         from autograder.sandbox.zygote import launch
+        # The class is the notebook's folder (a flat class) or the one above it (a folder per student, a Gradescope
+        # export with its submission_metadata.yml): both hidden from the worker as a batch hides its class folder.
+        # Without them, at the container level without Landlock, the notebook read a classmate's notebook beside it
+        # into its own test messages, the TA's terminal and results.json (red-team round 122). A folder that holds the
+        # runtime (`/`, a home with the venv) is left out by launch_plan.
+        folder = submission.resolve().parent
         zygote = launch(course, Isolation(isolation) if isolation else None,  # starts importing torch now
-                        slugs=[assignment])
+                        hide=[str(folder), str(folder.parent)], slugs=[assignment])
         with timers.span("import the grader"):
             from autograder.grading.grader import Grader
             from autograder.course.outputs import print_table, write_results
@@ -293,7 +299,8 @@ def batch(directory: Path = typer.Argument(..., help="the class: a folder of sub
                                                    "LMS download, or a zip of one"),
           assignment: str = typer.Option(..., "-a", "--assignment", help=SLUG_HELP),
           outdir: Path = typer.Option(..., "-o", "--outdir", help="where gradebook, results and report go"),
-          jobs: int = typer.Option(2, "-j", "--jobs", help="grader processes side by side (one per core)"),
+          # min=1 as check's -j: `-j 0` ran one grader where the README says -j N runs N (red-team round 120)
+          jobs: int = typer.Option(2, "-j", "--jobs", min=1, help="grader processes side by side (one per core)"),
           seed: Optional[int] = typer.Option(None, "--seed", help="batch seed (default: random, kept in the journal)"),
           shard: Optional[str] = typer.Option(None, "--shard", metavar="K/N",
                                               help="grade only shard K of N (K from 1); join them with `merge`"),

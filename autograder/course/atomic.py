@@ -14,9 +14,10 @@ import fcntl
 import os
 import secrets
 import stat
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator, Optional, Union
+from typing import BinaryIO, Callable, Iterator, Optional, Union
 
 from autograder.errors import GraderError
 
@@ -226,15 +227,28 @@ def sole_writer(outdir: Path) -> Iterator[None]:
     the run goes on as before."""
     path = outdir / WRITER_LOCK
     fd: Optional[int] = None
-    for _ in range(100):
+    for tries_left in reversed(range(100)):
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
+            fd = _open_lock(path)
         except OSError as e:
             if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
                 raise _not_our_lock(path) from None
+            if e.errno == errno.EACCES:
+                # another user's lock file, not (yet: its maker sets the mode just after) readable by this one: running
+                # unguarded beside that user's run is what the lock is for (red-team round 119)
+                if tries_left:
+                    time.sleep(0.01)
+                    continue
+                raise GraderError(f"{path} belongs to another user and cannot be opened by this one: if no batch or "
+                                  "merge of theirs is writing here, remove it; or use another -o") from None
             break
         try:
-            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+            st = os.fstat(fd)
+            regular = stat.S_ISREG(st.st_mode)
+            if regular and st.st_uid == os.geteuid():
+                # readable by all (it is empty), whatever the umask: another user of a shared OUT (TAs of one group)
+                # must be able to take it, and merge's probe (being_written) to ask it (red-team round 119)
+                os.fchmod(fd, 0o644)
         except OSError:
             regular = False
         if not regular:
@@ -268,6 +282,16 @@ def sole_writer(outdir: Path) -> Iterator[None]:
             os.close(fd)
 
 
+def _open_lock(path: Path) -> int:
+    """The writer lock file, made if missing; opened for writing where this user may (an exclusive flock over NFS needs
+    it), else read-only: flock itself needs no write access, and another user's lock file in a shared OUT is 0644."""
+    flags = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | flags, 0o644)
+    except PermissionError:
+        return os.open(path, os.O_RDONLY | flags)
+
+
 def _not_our_lock(path: Path) -> GraderError:
     """A link, folder or FIFO where sole_writer keeps its lock file: opened as it was, no run took a lock (a symlink's
     ELOOP, a folder's EISDIR were taken for a disk without locks), so two batches into that OUT both ran unguarded
@@ -295,6 +319,46 @@ def being_written(folder: Path) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+@contextmanager
+def shards_held(folders: list[Path]) -> Iterator[Callable[[], None]]:
+    """While the block runs, no batch or merge starts writing into `folders` (the shards a merge reads) unseen: a shared
+    flock held on each lock file there (a batch that starts meanwhile is refused, as beside another batch), and the
+    check it yields, which raises OutputBusy for a shard being written now (one whose lock file a batch made after this
+    began, none being there to hold). merge's probe had been asked once, before the shards were read: a batch started
+    on a shard just after it was merged, read half before it and half after, exit 0 (red-team round 119). Nothing is
+    created in a shard (it may be on a read-only disk)."""
+    held: list[int] = []
+
+    def check() -> None:
+        for folder in folders:
+            if being_written(folder):
+                raise OutputBusy(f"{folder} is being written by an `autograder batch` or `merge` now: wait for it to "
+                                 "finish, then merge (nothing merged while it writes is to be used)")
+    try:
+        for folder in folders:
+            try:
+                fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+            except OSError:
+                continue   # none there: `check` asks again later
+            try:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                    held.append(fd)
+                    continue
+            except BlockingIOError:
+                os.close(fd)
+                raise OutputBusy(f"{folder} is being written by an `autograder batch` or `merge` now: wait for it to "
+                                 "finish, then merge") from None
+            except OSError:   # no locks on this file system: as sole_writer, unguarded
+                pass
+            os.close(fd)
+        check()
+        yield check
+    finally:
+        for fd in held:
+            os.close(fd)
 
 
 @contextmanager

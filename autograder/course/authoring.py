@@ -13,7 +13,8 @@ What it asks of an assignment, in the order it asks (docs/authoring.md's checkli
   every key expected.yml or a hidden file names has one;
 - expected.yml lists full_marks.ipynb and at least 4 wrong examples that each name a misconception,
   and every example notebook in the folder;
-- the reference, as a submission, passes every hidden test, at every seed;
+- the reference, as a submission, passes every hidden test, at every seed, each test within a third of
+  its time limits (a slower grading host must not fail right answers);
 - the untouched template scores 0, at every seed;
 - every example gets its expected score, and names its misconceptions, at every seed: a score that
   moves with the seed is an error naming the tests that moved.
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 if TYPE_CHECKING:
-    from autograder.config import Course
+    from autograder.config import Course, Limits
     from autograder.grading.grader import Grader
     from autograder.grading.hidden import HiddenTestCase
     from autograder.results import SubmissionResult
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 SEEDS = (2024, 7, 11)
 MIN_WRONG_EXAMPLES = 4
 PUBLIC_CHECKS_TIMEOUT_S = 600   # every cell of full_marks.ipynb and every public check, together
+# How much slower than the author's machine a grading host may be (Gradescope's shared vCPUs, a loaded batch):
+# a hidden test that takes more than 1/SLOW_HOST_FACTOR of a limit here fails right answers there (round 121)
+SLOW_HOST_FACTOR = 3
 
 
 def seeds(count: int) -> list[int]:
@@ -348,6 +352,8 @@ def check_assignment(grader: "Grader", slug: str, *, seed_list: Sequence[int], j
     except GraderError as e:
         problem(f"hidden tests: {e}")
         return _done(report, start)
+    for line in import_problems(course, slug):
+        problem(line)
     if master in missing:
         return _done(report, start)
 
@@ -466,15 +472,48 @@ def _check_reference(grader: "Grader", slug: str, reference: Path, seed_list: Se
         problem(f"reference: reference/{reference.name} does not import: {type(e).__name__}: {e}")
         return
     forbidden = grader.course.settings(slug).forbidden_apis
+    limits = grader.course.config.limits
     failures = []
+    slowest: dict[tuple[str, str], float] = {}
+    total = 0.0
     for seed in seed_list:
         reports = run_tests(grader.tests(slug), TrustedNamespace(dict(vars(module)), forbidden), seed=seed,
-                            misconceptions=grader.misconceptions(slug))
+                            misconceptions=grader.misconceptions(slug), check_cpu_s=limits.check_cpu_s)
         failures += [f"{r.question}:{r.name} at seed {seed}: {r.message[:200]}" for r in reports if r.status != "passed"]
+        for r in reports:
+            slowest[(r.question, r.name)] = max(slowest.get((r.question, r.name), 0.0), r.duration_s)
+        total = max(total, sum(r.duration_s for r in reports))
     for line in failures[:20]:
         problem(f"reference: as a submission it fails {line}")
+    for line in slow_test_problems(grader.tests(slug), slowest, total, limits):
+        problem(line)
     if not failures:
         ok(f"reference: passes all {len(grader.tests(slug))} hidden tests at seeds {', '.join(map(str, seed_list))}")
+
+
+def slow_test_problems(tests: Sequence["HiddenTestCase"], slowest: dict[tuple[str, str], float], total: float,
+                       limits: "Limits") -> list[str]:
+    """Hidden tests too slow for a slower host: each test's seconds here (its slowest seed, the reference's calls
+    included) against the smallest limit that bounds it, and all tests together against the submission's. A test
+    at half its limit passed every check on the author's machine and failed right answers on a host twice as
+    slow (red-team round 121: 1.6 s of a 3 s check_cpu_s, full_marks.ipynb 41 / 42 at 1.5 s)."""
+    # its own checks are bounded by check_cpu_s (0: none), each call into the student's code by call_timeout_s:
+    # the reference's calls run in this process here, so the test's time is held to the smaller of the two
+    per_test = min(x for x in (limits.check_cpu_s, limits.call_timeout_s) if x > 0)
+    problems = []
+    for t in tests:
+        seconds = slowest.get((t.question, t.name), 0.0)
+        if seconds * SLOW_HOST_FACTOR > per_test:
+            line = getattr(getattr(t.func, "__code__", None), "co_firstlineno", 0)
+            problems.append(f"limits: hidden test {t.question}:{t.name} ({Path(t.file).name}, line {line}) takes "
+                            f"{seconds:.1f} s here, over 1/{SLOW_HOST_FACTOR} of its limit ({per_test:g} s: "
+                            f"limits.check_cpu_s and call_timeout_s): on a slower grading host it fails right "
+                            f"answers; make its inputs smaller or raise the limit in grading.yml")
+    if total * SLOW_HOST_FACTOR > limits.submission_timeout_s:
+        problems.append(f"limits: the hidden tests take {total:.1f} s together here, over 1/{SLOW_HOST_FACTOR} of "
+                        f"limits.submission_timeout_s ({limits.submission_timeout_s:g} s): on a slower grading host "
+                        f"right submissions time out")
+    return problems
 
 
 def _grade_all(grader: "Grader", slug: str, work: list[tuple[Path, int]], jobs: int) -> dict[tuple[Path, int], "SubmissionResult"]:
@@ -517,6 +556,86 @@ def misconception_problems(grader: "Grader", slug: str, texts: dict[str, str], e
             named |= set((row or {}).get("misconceptions") or [])
     for key in sorted(named - set(texts) - set(checks.MISCONCEPTIONS)):
         problems.append(f"misconceptions: {key} is named but has no text in hidden/_misconceptions.py")
+    return problems
+
+
+def _runtime_distributions() -> Optional[set[str]]:
+    """The distributions Gradescope's image holds (setup.sh pip-installs this package and so its dependencies,
+    never its extras), normalised; None where this package is not installed as a distribution (from source)."""
+    import importlib.metadata as metadata
+    mine = metadata.packages_distributions().get("autograder")
+    if not mine:
+        return None
+    seen: set[str] = set()
+    todo = list(mine)
+    while todo:
+        dist = todo.pop()
+        key = re.sub(r"[-_.]+", "-", dist).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            requires = metadata.requires(dist) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for spec in requires:
+            name = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", spec)
+            if name and "extra ==" not in spec.replace('"', "").replace("'", ""):
+                todo.append(name.group(0))
+    return seen
+
+
+def import_problems(course: "Course", slug: str) -> list[str]:
+    """A hidden file (or a reference module its tests import) importing a module the grading environment lacks:
+    the author's venv has the dev tools (pytest, jsonschema, ...) and whatever else they installed, Gradescope's
+    image only this package's dependencies, so `import pytest` passed every check here and failed every
+    student's grade there (red-team round 121). Imports are read, never run; the standard library, the
+    engine, `reference` and the assignment's own helper files are always there."""
+    import ast
+    import importlib.metadata as metadata
+
+    from autograder.course.gradescope import reference_files
+    from autograder.errors import GraderError
+    from autograder.grading.pyparse import parse
+    runtime = _runtime_distributions()
+    if runtime is None:
+        return []
+    hidden = course.assignment_dir(slug) / "hidden"
+    try:
+        files = sorted(hidden.glob("*.py")) + reference_files(course, slug)
+    except GraderError as e:
+        return [f"imports: {e}"]
+    own = {p.stem for p in files} | {"autograder", "reference", "__future__"}
+    provided = metadata.packages_distributions()
+    problems = []
+    for path in files:
+        tree = parse(path.read_text(), filename=str(path))
+        # `try: import scipy` / `except ImportError:` is an import the file does without
+        guarded = {id(inner) for t in ast.walk(tree) if isinstance(t, ast.Try) and any(
+                   h.type is None or any(isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError", "Exception")
+                                         for n in ast.walk(h.type)) for h in t.handlers)
+                   for stmt in t.body for inner in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            if id(node) in guarded:
+                continue
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in own or top in sys.stdlib_module_names:
+                    continue
+                dists = provided.get(top, [])
+                if any(re.sub(r"[-_.]+", "-", d).lower() in runtime for d in dists):
+                    continue
+                where = f"{path.relative_to(course.root)}, line {node.lineno}"
+                problems.append(f"imports: {where} imports {top}, which the grading environment does not install "
+                                f"({'not installed here either' if not dists else 'here from ' + ', '.join(dists)}; "
+                                f"Gradescope's image has only this package's dependencies): every grade there "
+                                f"would fail")
     return problems
 
 

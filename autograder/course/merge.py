@@ -24,10 +24,10 @@ import stat
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from autograder.course.atomic import (OutputBusy, being_written, check_writable, disk_faults, ensure_folder, sole_writer,
-                                     write_atomic)
+from autograder.course.atomic import (OutputBusy, being_written, check_writable, disk_faults, ensure_folder, shards_held,
+                                     sole_writer, write_atomic)
 from autograder.course.batch import parse_shard, register_texts, write_outputs
 from autograder.course.handscores import load_hand_scores
 from autograder.errors import GraderError
@@ -365,11 +365,18 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
     """Write outdir/{gradebook.csv, results/, report.html, journal.sqlite} for the shards in `dirs`.
     Every file is written whole (autograder.course.atomic); a fault of OUT's disk is a DiskFault naming the
     path and the cause, and the same command run again writes the merge from the start."""
-    from autograder.course.handscores import apply_hand_scores, hand_points
-    from autograder.course.outputs import results_name, to_gradescope
     resolved = {d.resolve() for d in dirs}
     if outdir.resolve() in resolved:
         raise GraderError(f"{outdir} is one of the folders being merged: write the merge elsewhere")
+    # no batch starts writing a shard unseen while it is read, up to the last shard file read (red-team round 119)
+    with shards_held(dirs) as still_unwritten:
+        return _merge_held(dirs, outdir, course, still_unwritten)
+
+
+def _merge_held(dirs: list[Path], outdir: Path, course: "Course", still_unwritten: Callable[[], None]) -> list[SubmissionResult]:
+    """merge, while `shards_held` holds the shards; `still_unwritten` raises OutputBusy for a shard a batch writes now."""
+    from autograder.course.handscores import apply_hand_scores, hand_points
+    from autograder.course.outputs import results_name, to_gradescope
     got = collect(dirs)
     slug = got.slug
     course.assignment_dir(slug)
@@ -390,9 +397,12 @@ def merge(dirs: list[Path], outdir: Path, course: "Course") -> list[SubmissionRe
             raise GraderError(f"{label}: results/{results_name(name)} is not what its journal recorded ({why}): "
                               "rerun it with the same command (it rewrites its results from its journal), then merge")
         texts.append(raw)
+    still_unwritten()   # before OUT is written: a batch that began on a shard after the first probe
     ensure_folder(outdir, ours=False)
     with sole_writer(outdir):   # no batch or other merge writes into OUT meanwhile (red-team round 112)
-        return _write_merge(dirs, got, texts, outdir, course)
+        merged = _write_merge(dirs, got, texts, outdir, course)
+    still_unwritten()   # _write_merge read each shard's similarity.json too
+    return merged
 
 
 def _write_merge(dirs: list[Path], got: Collected, texts: list[Optional[bytes]], outdir: Path, course: "Course") -> list[SubmissionResult]:

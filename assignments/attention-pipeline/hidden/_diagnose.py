@@ -5195,7 +5195,7 @@ def raise_if_paper_head_split(got: int, submission: object, name: str, d_k: int)
     """max_rank_S as d_model / h of another model (blind62's `_d_k = 512 // 8`, then min(100, _d_k)): the question's
     d_k = 8 read as the paper's h = 8 heads. Named where the answer, above d_k, is N / 8 for a whole number N that a
     division (/ or //) reached by the notebook's last assignment of `name` divides by 8 (a literal, or a name its cell
-    bound to 8): the value and the division in the source both."""
+    bound to 8) with no remainder: the value and the division in the source both."""
     if got <= d_k:
         return
     last = _last_assignment(submission, name)
@@ -5208,7 +5208,8 @@ def raise_if_paper_head_split(got: int, submission: object, name: str, d_k: int)
         if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) \
                 and _int_constant(n.right, bound) == d_k:
             top = _int_constant(n.left, bound)
-            if top is not None and top > d_k and top // d_k == got:
+            # d_model / h is a whole head width (512 = 8 x 64); T // d_k (100 // 8, a count of blocks) is not it
+            if top is not None and top > d_k and top % d_k == 0 and top // d_k == got:
                 found.append(n)
         return bool(found)
     if not _reaches(value, bound, division, set()):

@@ -8088,13 +8088,22 @@ def _axis_one_added(func) -> str | None:
                 isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
             axis = node.args[0] if method and node.args else node.args[1] if len(node.args) > 1 else None
             axis = axis if axis is not None else next((k.value for k in node.keywords if k.arg == "dim"), None)
-            if axis is not None and _int_arg(axis, 1):
+            operand = node.func.value if method else node.args[0] if node.args else None
+            # on a tensor named (Q, a loop's x), not on a tensor made there (torch.full(...)[:, None], a scale)
+            if axis is not None and _int_arg(axis, 1) and isinstance(operand, ast.Name):
                 return unparse(node)[:100]
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) >= 2 \
                 and isinstance(node.slice.elts[0], ast.Slice) and isinstance(node.slice.elts[1], ast.Constant) \
-                and node.slice.elts[1].value is None:
+                and node.slice.elts[1].value is None and isinstance(node.value, ast.Name):
             return unparse(node)[:100]
     return None
+
+
+def _multiplies_matrices(func) -> bool:
+    """Whether `func` (parsed, never run) has a @, matmul or bmm: what batches over an axis added at dim 1."""
+    import ast
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) or _called(n) in ("matmul", "bmm")
+               for n in ast.walk(func))
 
 
 def _tokens_batched(pair, Q, K, V) -> bool:
@@ -8129,7 +8138,9 @@ def batch_axis_at_dim_one(fn, pair, Q, K, V, d_k, crash=None) -> Misconception |
     if not _tokens_batched(pair, Q, K, V):
         return None
     func = _function_read(None, "attention")
-    added = None if func is None else _axis_one_added(func)
+    # the replay's (T, 1) ones and V come from @ batching over the added axis; (Q * K).sum(-1, keepdim=True), an
+    # elementwise score, gives them too, with no matrix product
+    added = None if func is None or not _multiplies_matrices(func) else _axis_one_added(func)
     if added is None:
         return None
     T = Q.shape[-2]
@@ -8140,20 +8151,47 @@ def batch_axis_at_dim_one(fn, pair, Q, K, V, d_k, crash=None) -> Misconception |
 
 def _fills_minus_inf(func) -> str | None:
     """The first fill of the scores with -inf in `func`: a masked_fill(_), a torch.where or an indexed assignment
-    whose value is -inf (float('-inf'), -math.inf, -torch.inf), quoted bounded; else None."""
+    whose value is -inf (float('-inf'), -math.inf, -torch.inf) where its mask is True, the mask not written inverted
+    (~keep, keep == 0: the right polarity, red-team round 118), quoted bounded; else None."""
     import ast
 
-    def minus_inf(n) -> bool:
-        text = unparse(n)[:60].replace(" ", "").replace("'", '"')
-        return text in ('float("-inf")', "-float(\"inf\")", "-math.inf", "-torch.inf", "-np.inf", "-numpy.inf",
-                        "float(\"-Infinity\")", "-float(\"Infinity\")")
+    def float_of(n, words) -> bool:   # float("-inf"): read off the node, never unparsed (every argument of nested
+        # masked_fills written back cost the grader 0.8 s of CPU a call on a 17 KB def, red-team round 118)
+        return isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "float" and not n.keywords \
+            and len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and n.args[0].value in words
+
+    def minus_inf(n) -> bool:   # float('-inf'), -float('inf'), -math.inf, -torch.inf, -np.inf, -numpy.inf
+        if float_of(n, ("-inf", "-Infinity")):
+            return True
+        if not (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub)):
+            return False
+        v = n.operand
+        return float_of(v, ("inf", "Infinity")) or isinstance(v, ast.Attribute) and v.attr == "inf" \
+            and isinstance(v.value, ast.Name) and v.value.id in ("math", "torch", "np", "numpy")
+
+    def negated(n) -> bool:   # ~m, not m, m == 0 / False, logical_not(m), 1 - m: a keep mask already inverted
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not)) or _called(n) == "logical_not":
+            return True
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.left, ast.Constant):
+            return True
+        return isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq)) \
+            and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value in (0, False)
+
     for node in ast.walk(func):
-        if isinstance(node, ast.Call) and _called(node) in ("masked_fill", "masked_fill_") \
-                and any(minus_inf(a) for a in [*node.args, *(k.value for k in node.keywords)]):
+        if isinstance(node, ast.Call) and _called(node) in ("masked_fill", "masked_fill_"):
+            # -inf where the mask is True, the mask not written inverted (masked_fill(~keep, -inf) is right)
+            method = isinstance(node.func, ast.Attribute) and not (
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+            args = [*node.args[0 if method else 1:], *(k.value for k in node.keywords if k.arg in ("mask", "value"))]
+            mask = next((k.value for k in node.keywords if k.arg == "mask"), args[0] if args else None)
+            if any(minus_inf(a) for a in args) and mask is not None and not negated(mask):
+                return unparse(node)[:100]
+        # torch.where(cond, -inf, scores) fills where cond is True; torch.where(keep, scores, -inf) keeps them
+        if isinstance(node, ast.Call) and _called(node) == "where" and len(node.args) == 3 \
+                and minus_inf(node.args[1]) and not negated(node.args[0]):
             return unparse(node)[:100]
-        if isinstance(node, ast.Call) and _called(node) == "where" and any(minus_inf(a) for a in node.args):
-            return unparse(node)[:100]
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) and minus_inf(node.value):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) and minus_inf(node.value) \
+                and not negated(node.targets[0].slice):
             return unparse(node)[:100]
     return None
 
@@ -8229,10 +8267,15 @@ _OUT_OF_PLACE = frozenset({"index_copy", "index_add", "index_fill", "index_put",
                            "scatter_reduce", "masked_fill", "masked_scatter", "put", "index_reduce"})
 
 
+_MADE = frozenset({"zeros", "zeros_like", "empty", "empty_like", "ones", "ones_like", "full", "full_like",
+                   "new_zeros", "new_empty", "new_ones", "new_full"})
+
+
 def out_of_place_dropped(got, expected, name="multi_head_attention") -> Misconception | None:
     """out_of_place_result_dropped (naming62): an all-zero result where the right one is not, and `name`'s source has
     a bare statement `x.index_copy(...)` (or index_add, scatter, masked_fill, ...: the out-of-place forms, which
-    return a new tensor) whose result nothing keeps, so the buffer it was meant to fill stays zeros."""
+    return a new tensor) whose result nothing keeps, on an x the def returns, so the buffer it was meant to fill stays
+    zeros."""
     import ast
     if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or not bool((got == 0).all()) \
             or bool((expected == 0).all()):
@@ -8240,9 +8283,23 @@ def out_of_place_dropped(got, expected, name="multi_head_attention") -> Misconce
     func = _function_read(None, name)
     if func is None:
         return None
+    # only a statement on a buffer the def returns (concat in `return concat @ W_O`) leaves the result zeros: a
+    # harmless X.masked_fill(...) elsewhere is thrown away too, but is not why the output is zeros
+    returned = {n.id for r in ast.walk(func) if isinstance(r, ast.Return) and r.value is not None
+                for n in ast.walk(r.value) if isinstance(n, ast.Name)}
+    # a buffer's making (torch.zeros(T, d_model, dtype=X.dtype)) passes no data on: X is not what is returned
+    assigns = [a for a in ast.walk(func) if isinstance(a, ast.Assign) and len(a.targets) == 1
+               and isinstance(a.targets[0], ast.Name) and _called(a.value) not in _MADE]
+    for _ in range(8):   # out = concat @ W_O; return out: followed through a few assignments, bounded
+        more = {n.id for a in assigns if a.targets[0].id in returned for n in ast.walk(a.value)
+                if isinstance(n, ast.Name)} - returned
+        if not more:
+            break
+        returned |= more
     for node in ast.walk(func):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
-                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _OUT_OF_PLACE:
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _OUT_OF_PLACE \
+                and isinstance(node.value.func.value, ast.Name) and node.value.func.value.id in returned:
             attr = node.value.func.attr
             return Misconception("out_of_place_result_dropped", f"{name}(...) returns all zeros: `"
                                  f"{unparse(node.value)[:120]}` returns a new tensor and its result is thrown away, "
