@@ -86,6 +86,10 @@ MISCONCEPTIONS: dict[str, str] = {
     "one_edit_fix": "one small change to one line of your function makes it right on every input the tests gave "
                     "it: the message shows the line and the change (the grader found it by trying small edits of "
                     "your own code, so it says where and what, not why)",
+    "state_kept_between_calls": "keeping state between calls: a module-level variable the function fills on a call "
+                                "(a `global` built once, a cache keyed by too little) and reuses on later calls, "
+                                "which then get what was built from an earlier call's inputs; build it on every "
+                                "call, or key it by every input it depends on",
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
     "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",

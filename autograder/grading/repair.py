@@ -16,7 +16,12 @@ do not tell the edits apart), or, up to MAX_SPREAD, all on one line or two (then
 likeliest three are said, with how many more: _one_place). A fix that edits the test of an `if`, `elif`,
 `while` or conditional expression is tried again with that test a constant (_dodges): where the copy with the
 branch so removed is right too, the edit only steered around the branch, and the student reads that the branch is
-what is wrong, not the edited condition (issue 21). The edited copies run in the student's worker under names of the
+what is wrong, not the edited condition (issue 21). The copies run after the notebook did, so state the function keeps
+between calls (a `global` it assigns, a module-level cache it fills) holds what the notebook's calls left there: a
+fix of such a function is run again with that state fresh, bound as the notebook first binds it (_state_steered), and
+where no fix holds from there (`if _buf is None:` made `is not None`, right only because an earlier call had filled
+`_buf`) the student reads that the function keeps state between calls (STATE_KEY), not the edit (issue 21, blind63).
+The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
 changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
 (SearchClock), so the same submission reaches the same edits, and is told the same thing, on a busy machine.
@@ -29,6 +34,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import functools
 import itertools
 import dataclasses
 import math
@@ -142,6 +148,8 @@ class Found:
     explains: tuple[tuple[str, str], ...] = ()   # failed tests named otherwise that every fix makes pass too
     more: int = 0        # fixes on the same lines beyond those said (_one_place)
     dodged: str = ""     # the fixes only steer around a branch: its words (_dodges), said in their place
+    kept: str = ""       # the fixes only steer state kept between calls: its words (_state_found), said in their place
+    checked: tuple[int, ...] = ()   # with `kept`: the ids of the recorded calls the steering fix made right
 
 
 def last_def(cells: Sequence[str], name: str, classes: bool = False) -> tuple[int, Any, str] | None:
@@ -1340,6 +1348,8 @@ def told(found: Found, what: str, are: bool = False) -> str:
             return f"leave out line {e.line}{f' of `{e.helper}`' if e.helper else ''} (`{e.before}`)"
         also = f" (and the same in its {e.places - 1} other place{'s' if e.places > 2 else ''})" if e.places > 1 else ""
         return f"`{e.after}` in place of `{e.before}`{where}{also}"
+    if found.kept:
+        return f"{what} {found.kept}"
     if found.dodged:
         calls = "the input the tests gave it" if found.calls == 1 else f"all {found.calls} inputs the tests gave it"
         return f"{what} is right on every call the tests made when {found.dodged} (checked on {calls})."
@@ -1361,6 +1371,7 @@ def safe_line(cell: str, line: int) -> str:
 
 
 KEY = ONE_EDIT_FIX_KEY
+STATE_KEY = "state_kept_between_calls"   # every fix found only steers state kept between calls (_state_steered)
 
 
 class SearchClock:
@@ -1523,8 +1534,16 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                                references.get(name), holds_for, cell_errors) if graded else None
             fix = found[name]
             if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
-                r = r.model_copy(update={"misconception": KEY,
+                r = r.model_copy(update={"misconception": STATE_KEY if fix.kept else KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
+        elif (r.status == "failed" and r.misconception and r.misconception not in (KEY, STATE_KEY)
+              and (call := first_of.get((r.question, r.name))) is not None
+              and (fix := found.get(call.name)) is not None and fix.kept and id(call) in fix.checked
+              and not _about_state(r.misconception)):
+            # a named test whose own wrong answer the state explains (the steering copy made it right, a fresh one
+            # did not): its key, and its words, were read off the symptom (blind63's buffer sliced to (6, 6) told "a
+            # square mask from one length"), so neither is kept; a key that itself speaks of state is (it says more)
+            r = r.model_copy(update={"misconception": STATE_KEY, "message": told(fix, f"`{call.name}`")[:1400]})
         out.append(r)
     if rerun is not None and takes:
         out = _passes_with_the_fix(out, found, rerun, takes, clock)
@@ -1584,7 +1603,8 @@ def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | Non
         if r.status == "failed" and not r.misconception and not r.withheld_by and not clock.over():
             for name, (fix, copy) in copies.items():
                 if copy and name in takes.get(key, ()) and rerun(key, {name: copy}):
-                    r = r.model_copy(update={"misconception": KEY,
+                    # a state-steering copy passing it: the same state is why it fails (_state_found)
+                    r = r.model_copy(update={"misconception": STATE_KEY if fix.kept else KEY,
                                              "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
                     break
         out.append(r)
@@ -2071,6 +2091,14 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     source = _guarded(edited)
     if clock.over():
         return None
+    own = last_def([cells[cell]], name)
+    own_fn = own[1] if own is not None else None
+    state = _kept_state(own_fn, cells)
+    kept_names = set(state[0])
+    state_memo: dict[int, bool | None] = {}
+
+    def run_copy(copy: str, i: int) -> Any:
+        return namespace.call_copy(copy, _copies(chosen[i].args), _copies(chosen[i].kwargs))
     survivors: list[tuple[float, int]] = []
     tests = more = 0
     light = _lighter(chosen[0], reference) if by_tests is not None else None
@@ -2091,16 +2119,24 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), survivors,
                                _crash_site_first(edited, name, cells[cell], wrong), cap=MAX_SPREAD)
                 if fixes and len(fixes) <= MAX_SPREAD:
+                    # a fix must hold from a notebook's first state too, not only from what its calls left behind
+                    fixes, steered = _state_steered(fixes, state, namespace, prefix, answers, run_copy, clock,
+                                                    cut_short, MAX_CANDIDATES - len(edited), state_memo)
+                    if not fixes and steered is not None:
+                        return dataclasses.replace(_state_found(name, cell, cells[cell], steered, len(chosen)),
+                                                   checked=tuple(id(c) for c in chosen))
+                if fixes and len(fixes) <= MAX_SPREAD:
                     fixes, dodged = _dodges(fixes, last_def([cells[cell]], name), namespace, prefix, answers,
-                                            run_copy=lambda copy, i: namespace.call_copy(
-                                                copy, _copies(chosen[i].args), _copies(chosen[i].kwargs)),
-                                            clock=clock, cut_short=cut_short, left=MAX_CANDIDATES - len(edited))
+                                            run_copy=run_copy, clock=clock, cut_short=cut_short,
+                                            left=MAX_CANDIDATES - len(edited) - len(state_memo))
                     if dodged is not None:
                         return Found(name=name, cell=cell, fixes=(dodged[0],), calls=len(chosen),
                                      line_text=safe_line(cells[cell], dodged[0].line), dodged=dodged[1])
                 extra = _term_left_out(fixes, edited, cells[cell]) if len(fixes) > MAX_FIXES else []
                 if extra:
                     fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), order=extra)
+                    fixes, _steered = _state_steered(fixes, state, namespace, prefix, answers, run_copy, clock,
+                                                     cut_short, MAX_CANDIDATES - len(edited), state_memo)
                 elif MAX_FIXES < len(fixes) <= MAX_SPREAD:
                     fixes, more = _one_place(fixes, cells[cell])
             # a helper's edits are made, defined and tried only where the function's own fix nothing
@@ -2124,6 +2160,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                         break
                     if _silences(edited[n], made_fn):
                         continue        # a statistical test passed by a copy that ignores a value it drew
+                    if _mentions(edited[n], kept_names):
+                        continue        # steers state the function keeps between calls (_state_steered)
                     if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys):
                         fixes.append(edited[n])
                         if len(fixes) > MAX_FIXES:
@@ -2136,6 +2174,178 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     at = fixes[0].cell if fixes[0].helper else cell
     return Found(name=name, cell=at, fixes=tuple(fixes), calls=len(chosen),
                  line_text=safe_line(cells[at], fixes[0].line), tests=tests, more=more)
+
+
+# methods that change the container they are called on: a module-level name one is called on is state the function
+# keeps (only where the notebook binds that name to an empty or literal container: `np.append` is no state)
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "clear", "popitem", "add", "pop",
+                       "remove", "discard", "appendleft"})
+_CONTAINERS = frozenset({"dict", "list", "set", "OrderedDict", "deque"})
+
+
+def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str, int]]:
+    """(each module-level name `fn` writes -> the value the notebook first binds it to, as source: `None`, `{}`;
+    each such name -> the line of its first write in `fn`). Written: declared `global` and assigned, or a
+    module-level container changed in place (`_cache[key] = ...`, `.append(...)`, `.attr = ...`). A name whose
+    first module-level binding is no literal (a tensor, a call) maps to "": its start is not known here."""
+    if not isinstance(fn, ast.FunctionDef):
+        return {}, {}
+    declared = {n for node in ast.walk(fn) if isinstance(node, ast.Global) for n in node.names}
+    local = set(_local_names(fn)) - declared
+    written: dict[str, int] = {}
+    mutated: set[str] = set()
+    for node in ast.walk(fn):
+        target: ast.AST | None = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in declared:
+            written.setdefault(node.id, node.lineno)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            target = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            target = node.func.value
+            if isinstance(target, ast.Name) and target.id not in declared:
+                mutated.add(target.id)
+        if isinstance(target, ast.Name) and target.id not in local:
+            written.setdefault(target.id, target.lineno)
+    if not written:
+        return {}, {}
+    starts: dict[str, str] = {}
+    for cell in cells:
+        if not any(n in cell for n in written):
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            else:
+                continue
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id in written and t.id not in starts:
+                    starts[t.id] = _literal_start(value)
+    kept = {n: starts.get(n, "") for n in written if not (n in mutated and not starts.get(n))}
+    return kept, {n: written[n] for n in kept}
+
+
+def _literal_start(value: ast.expr) -> str:
+    """The source of a module-level binding the search can make again in a fresh name (None, a number, `{}`, `[]`,
+    `dict()`), or "" for anything else."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _CONTAINERS \
+            and not value.args and not value.keywords:
+        return f"{value.func.id}()" if value.func.id in ("dict", "list", "set") else ""
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return ""
+    text = ast.unparse(value)
+    return text if len(text) <= 200 else ""
+
+
+def _mentions(edit: Edit, names: typing.Iterable[str]) -> bool:
+    """Whether the edit's changed code (before or after) reads one of `names`."""
+    return any(re.search(rf"(?<![\w.]){re.escape(n)}\b", f"{edit.before} {edit.after}") for n in names)
+
+
+def _from_fresh_state(edit: Edit, kept: Mapping[str, str], copy_name: str) -> str | None:
+    """The edited copy renamed `copy_name`, with each name of `kept` it writes renamed to a fresh one of the
+    grader's own bound first to the value the notebook starts it at: the copy run as in a notebook run from the
+    top. None where it cannot be made."""
+    try:
+        tree = parse(edit.source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if fn is None or len(tree.body) != 1:
+        return None
+    fresh = {n: f"{copy_name}_s{k}" for k, n in enumerate(sorted(kept))}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in fresh:
+            node.id = fresh[node.id]
+        elif isinstance(node, ast.Global):
+            node.names = [fresh.get(n, n) for n in node.names]
+    if not any(isinstance(node, ast.Global) for node in ast.walk(fn)):
+        fn.body.insert(0, ast.Global(names=list(fresh.values())))
+    fn.name = copy_name
+    try:
+        body = ast.unparse(ast.fix_missing_locations(fn))
+    except RecursionError:
+        return None
+    return "".join(f"{fresh[n]} = {kept[n]}\n" for n in sorted(kept)) + body
+
+
+def _state_steered(fixes: Sequence[Edit], state: tuple[dict[str, str], dict[str, int]], namespace: Any, prefix: str,
+                   answers: Sequence[Any], run_copy: Callable[[str, int], Any], clock: SearchClock,
+                   cut_short: tuple[type[BaseException], ...] | type[BaseException], left: int,
+                   memo: dict[int, bool | None]) -> tuple[list[Edit], tuple[str, int, Edit] | None]:
+    """(the fixes that also hold from the state a notebook run from the top starts in, (the name, the line of its
+    first write, the first such fix) of the state the others only steered, where there are such). The copies run in the worker after
+    the notebook ran, so a module-level name the function keeps between calls (`global _buf`, `_cache[key] = ...`)
+    holds what the notebook's own calls left there: `if _buf is None:` made `is not None` is right on every
+    recorded call only because an earlier call had filled `_buf` (issue 21: blind63's causal buffer and fused
+    weight), and from the top it never builds it. Each fix of a function that writes such a name is run again
+    with those names fresh (bound to what the notebook first binds them to), on every call in order; where a start
+    is no literal, a fix whose changed code reads the name is refused (it steers the state). At most `left`
+    copies, inside the search's clock; `memo` (id of an edit -> whether it holds, None: not checked) spares a second
+    run."""
+    kept, first = state
+    if not kept:
+        return list(fixes), None
+    stop = cut_short if isinstance(cut_short, tuple) else (cut_short,)
+    out: list[Edit] = []
+    steered: tuple[str, int, Edit] | None = None
+    for fix in fixes:
+        if fix.helper:
+            out.append(fix)
+            continue
+        if id(fix) not in memo:
+            unknown = [n for n, start in kept.items() if not start]
+            if _mentions(fix, unknown):
+                memo[id(fix)] = False
+            elif len(memo) >= left or clock.over():
+                memo[id(fix)] = None          # not checked: neither said nor blamed on the state
+            else:
+                copy_name = f"{prefix}s{len(memo)}"
+                source = _from_fresh_state(fix, {n: s for n, s in kept.items() if s}, copy_name)
+                memo[id(fix)] = bool(source is not None and namespace.define(
+                    _guarded([Edit(line=0, before="", after="", source=source)]), clock.wall_left()) and search(
+                    [Edit(line=0, before="", after="", source=source)], functools.partial(_run_named, run_copy, copy_name),
+                    answers, lambda: clock.over(), stop))
+        if memo[id(fix)]:
+            out.append(fix)
+        elif steered is None and memo[id(fix)] is False:
+            name = next((n for n in sorted(kept, key=lambda n: first[n]) if _mentions(fix, [n])),
+                        min(kept, key=lambda n: first[n]))
+            steered = (name, first[name], fix)
+    return out, steered
+
+
+def _about_state(key: str) -> bool:
+    """Whether the catalogue's text of `key` speaks of state kept between calls (a cache, a value kept, the first
+    call's): such a key names the same mistake as STATE_KEY, more closely."""
+    from autograder.grading.checks import describe
+    text = describe(key).lower()
+    return any(w in text for w in ("between calls", "across calls", "cache", "first call", "kept", "earlier call",
+                                   "memo", "global"))
+
+
+def _run_named(run_copy: Callable[[str, int], Any], copy_name: str, _n: int, i: int) -> Any:
+    return run_copy(copy_name, i)
+
+
+def _state_found(name: str, cell: int, cell_source: str, steered: tuple[str, int, Edit], calls: int) -> Found:
+    """What the student reads where every fix found only steers state kept between calls (_state_steered): the
+    name, where the function writes it, and the cache rule, not an edit (one would not hold in a fresh run)."""
+    state, line, fix = steered
+    words = (f"keeps state between calls in `{state}` (written on line {line} of its cell: `{safe_line(cell_source, line)}`), "
+             f"built from an earlier call's inputs and reused: a change to how `{state}` is checked or used makes "
+             f"every call the tests made right ({'the one' if calls == 1 else f'all {calls}'} checked) only with what "
+             f"the notebook's earlier calls left in it, and from a fresh start it does not. Build it on every call, or "
+             f"key it by every input it depends on.")
+    # the fix kept (never said) is the steering copy: a test it passes fails for the same state (_passes_with_the_fix)
+    return Found(name=name, cell=cell, fixes=(fix,), calls=calls, line_text=safe_line(cell_source, line), kept=words)
 
 
 _BRANCHES = (ast.If, ast.While, ast.IfExp)
