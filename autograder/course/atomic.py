@@ -306,7 +306,8 @@ def being_written(folder: Path) -> bool:
     `folder` (a shard may be on a read-only disk), and what is not a lock file of ours is no holder."""
     try:
         fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError:
+    except OSError as e:
+        _out_of_descriptors(e, folder)
         return False
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -319,6 +320,15 @@ def being_written(folder: Path) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def _out_of_descriptors(e: OSError, folder: Path) -> None:
+    """A lock file this process could not open for want of descriptors is no absent lock: read as one, a merge of more
+    shards than `ulimit -n` held none past the limit and merged a shard a batch was writing (red-team round 123)."""
+    if e.errno in (errno.EMFILE, errno.ENFILE):
+        raise GraderError(f"cannot open {folder / WRITER_LOCK} to see whether a batch writes there ({e.strerror}): "
+                          "more shards than this process's open-file limit allows; raise it (ulimit -n) and merge "
+                          "again") from None
 
 
 @contextmanager
@@ -340,7 +350,8 @@ def shards_held(folders: list[Path]) -> Iterator[Callable[[], None]]:
         for folder in folders:
             try:
                 fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-            except OSError:
+            except OSError as e:
+                _out_of_descriptors(e, folder)
                 continue   # none there: `check` asks again later
             try:
                 if stat.S_ISREG(os.fstat(fd).st_mode):

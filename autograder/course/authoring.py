@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 if TYPE_CHECKING:
+    import ast
+
     from autograder.config import Course, Limits
     from autograder.grading.grader import Grader
     from autograder.grading.hidden import HiddenTestCase
@@ -585,6 +587,13 @@ def _runtime_distributions() -> Optional[set[str]]:
     return seen
 
 
+def _is_type_checking(test: "ast.expr") -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (any module's attribute of that name): False whenever the file runs."""
+    import ast
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def import_problems(course: "Course", slug: str) -> list[str]:
     """A hidden file (or a reference module its tests import) importing a module the grading environment lacks:
     the author's venv has the dev tools (pytest, jsonschema, ...) and whatever else they installed, Gradescope's
@@ -615,6 +624,9 @@ def import_problems(course: "Course", slug: str) -> list[str]:
                    h.type is None or any(isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError", "Exception")
                                          for n in ast.walk(h.type)) for h in t.handlers)
                    for stmt in t.body for inner in ast.walk(stmt)}
+        # `if TYPE_CHECKING:` never runs: an import there for a type hint (pytest's fixtures) is none (round 123)
+        guarded |= {id(inner) for t in ast.walk(tree) if isinstance(t, ast.If) and _is_type_checking(t.test)
+                    for stmt in t.body for inner in ast.walk(stmt)}
         for node in ast.walk(tree):
             if id(node) in guarded:
                 continue

@@ -227,6 +227,16 @@ def landlock(read_only: list[str], writable: list[str], files_writable: tuple[st
     return True
 
 
+def _shared_by_all(path: str) -> bool:
+    """A sticky folder every user writes (/tmp, /var/tmp, /dev/shm): `grade /tmp/x.ipynb` hides it, and the advice to
+    `chmod -R go-rwx` it would break every other user's programs on the host (red-team round 123)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return bool(mode & 0o1000) and mode & 0o002 != 0
+
+
 def container_check(hide: list[str], keep: list[str]) -> None:
     """Before anything else in the zygote: the container level holds only if a worker's recipe works
     here and the course is out of its reach. A forked child does what every worker will do (become a
@@ -251,11 +261,14 @@ def container_check(hide: list[str], keep: list[str]) -> None:
             walled = landlock(keep + import_roots(hide), [])  # what every worker does next: it hides the course
             open_to_all = [p for p in paths if _reachable(p)]
             if open_to_all:
+                top = top_of(open_to_all[0], hide)
                 raise LevelUnavailable(
                     f"{open_to_all[0]} is readable by other users, so a student could read it"
                     + ("" if walled else " (no Landlock here to wall it off)")
-                    + f": make {top_of(open_to_all[0], hide)} root-only (chmod -R go-rwx), as the Gradescope"
-                    " setup.sh does for the course")
+                    + (f": {top} is every user's, never chmod it: move the class into a private folder (`grade` "
+                       "hides a notebook's folder and the one above, so both must be private: mkdir -m 700 DIR DIR/sub)"
+                       if _shared_by_all(top) else
+                       f": make {top} root-only (chmod -R go-rwx), as the Gradescope setup.sh does for the course"))
             try:
                 f = sc.SyscallFilter(defaction=sc.ALLOW)
                 f.add_rule(sc.ERRNO(errno.EPERM), "socket")

@@ -321,6 +321,12 @@ def launch(course: "Course", isolation: Isolation | None = None, hide: Sequence[
     return launch_planned(launch_plan(course, hide, slugs), isolation)
 
 
+# What every worker reads whatever the level (worker.SYSTEM_READ_ONLY, and /dev for /dev/null, /dev/urandom): never
+# hidden. `grade /dev/shm/x.ipynb` hid the notebook's folder's parent, /dev: the fallback zygote died ("Unable to open
+# /dev/urandom") and the container level was refused, with Landlock too (red-team round 123)
+WORKER_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc", "/proc", "/sys", "/dev/null", "/dev/urandom")
+
+
 def launch_plan(course: "Course", hide: Sequence[str] = (), slugs: Sequence[str] | None = None) -> dict[str, Any]:
     """What `launch` needs of the course, as plain data: every path no student may read, and whether
     the zygote preloads autograd's lazy imports. A batch's grader process gets it from its parent and
@@ -330,7 +336,7 @@ def launch_plan(course: "Course", hide: Sequence[str] = (), slugs: Sequence[str]
     hold_host_cpu_limit()
     # A folder that holds the runtime itself (a class folder that is the checkout) cannot be hidden
     # whole; the course's own secret paths never hold it
-    runtime = [Path(p) for p in runtime_paths()]
+    runtime = [Path(p) for p in runtime_paths()] + [Path(p) for p in WORKER_SYSTEM]
     extra = [str(h) for h in hide if not any(r == Path(h) or Path(h) in r.parents for r in runtime)]
     return {"hide": [str(p) for p in course.secret_paths] + extra, "gradients": course.takes_gradients(slugs)}
 
