@@ -123,3 +123,23 @@ def test_a_cpu_time_limit_carried_into_the_job_is_lifted_or_refused_never_graded
     result = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     full = sum(t["max_score"] for t in result["tests"])
     assert result["score"] == full, (result["output"][-500:], [t["output"][:200] for t in result["tests"] if t["score"] < t["max_score"]])
+
+
+def test_a_hard_cpu_time_limit_of_a_day_or_more_is_graded_under_not_refused():
+    """Round 124: any finite hard RLIMIT_CPU was refused without CAP_SYS_RESOURCE, 27 hours too, where the code before
+    round 116 graded. A day or more is used (the soft limit raised to it); a short one is still refused."""
+    code = ("import resource\nfrom autograder.sandbox.isolation import hold_host_cpu_limit\n"
+            "from autograder.errors import GraderError\n"
+            "for hard in (100000, 600):\n"
+            "    resource.setrlimit(resource.RLIMIT_CPU, (100, hard))\n"
+            "    try:\n"
+            "        hold_host_cpu_limit()\n"
+            "        print(hard, 'graded', resource.getrlimit(resource.RLIMIT_CPU))\n"
+            "    except GraderError as e:\n"
+            "        print(hard, 'refused', 'ulimit -t' in str(e))\n")
+    # lowering a hard limit is allowed to anyone; where this process may raise it again (CAP_SYS_RESOURCE) both lift
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    day, short = proc.stdout.splitlines()
+    assert day in ("100000 graded (100000, 100000)", "100000 graded (-1, -1)"), day
+    assert short in ("600 refused True", "600 graded (-1, -1)"), short

@@ -95,6 +95,9 @@ def hold_host_memory_limits(memory_mb: int) -> None:
                               f"{flag} unlimited`; under SLURM, `srun --propagate=NONE`) or lower limits.memory_mb") from None
 
 
+GENEROUS_CPU_LIMIT_S = 24 * 3600   # a hard CPU-time limit at least this long is graded under (hold_host_cpu_limit)
+
+
 def hold_host_cpu_limit() -> None:
     """The host's CPU-time rlimit lifted, for this process and all it starts, or a GraderError that names it. SLURM
     carries the submitting shell's `ulimit -t` into its jobs (PropagateResourceLimits=ALL, the default), and no part
@@ -113,7 +116,16 @@ def hold_host_cpu_limit() -> None:
         return
     except (ValueError, OSError):
         pass
-    # not root: the soft limit up to the hard one is all it may do, and a finite hard one still kills in the end
+    # not root: the soft limit up to the hard one is all it may do. A worker is a fresh process per submission (its CPU
+    # clock starts at zero) and a grader process spends a fraction of a second per submission, so a hard limit of a day
+    # or more is one no class reaches: it is used, not refused (red-team round 124: 27 hours was refused, where the
+    # code before round 116 graded)
+    if hard != resource.RLIM_INFINITY and hard >= GENEROUS_CPU_LIMIT_S:
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+            return
+        except (ValueError, OSError):
+            pass
     raise GraderError(f"this host limits a process's CPU time to {hard} s (ulimit -t): a worker that computes longer "
                       f"would be killed and its student scored for it, and the grader's own processes with it. Raise "
                       f"it (`ulimit -t unlimited`; under SLURM, `sbatch --propagate=NONE` or submit from a shell "
