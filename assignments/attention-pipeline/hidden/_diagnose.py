@@ -1204,6 +1204,7 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
         if bool((M == 0).any()):   # M read as a 0/1 keep-mask: masked_fill(M == 0, -1e9) blocks the OPEN keys
             out["additive_mask_as_boolean/keep_mask"] = torch.softmax(S.masked_fill(M == 0, torch.finfo(S.dtype).min), dim=-1)
     out.update(chunked_weights_variants(S, M))   # query rows in blocks, the last partial one dropped (blind60)
+    out.update(online_softmax_variants(S, M))   # the running sum never rescaled (blind63)
     return out
 
 
@@ -5275,3 +5276,186 @@ def raise_if_nw_log_of_values(fn: Callable[..., object], got: object, q: torch.T
     raise Misconception("nw_log_of_values", f"the smoothed row is NaN in {cols} of {got.numel()} entries, exactly the "
                         "columns of V that hold a negative value, and right when every value of V is made positive: "
                         + describe("nw_log_of_values"))
+
+
+# --- blind63: an optimisation that changed the result --------------------------------------------------------------
+
+def _small_int_constants(node: ast.AST, lo: int = 2, hi: int = 64, most: int = 6) -> list[int]:
+    """The distinct int constants lo..hi in `node` (a block size, a tile width), the first `most` of them."""
+    seen: list[int] = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant) and type(n.value) is int and lo <= n.value <= hi and n.value not in seen:
+            seen.append(n.value)
+    return seen[:most]
+
+
+def online_softmax_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+    """An online (blocked) softmax whose running sum is never rescaled by exp(m_old - m_new) when the running max
+    grows (blind63): l += exp(block - m_new).sum() over blocks of b keys, then exp(Z - m) / l. Replayed only where
+    the notebook's attention_weights loops (a `for`) and has a small int constant b (the block size), at most six
+    sizes, on at most 2**16 entries and 256 blocks (bounded)."""
+    node = _def_of(None, "attention_weights")
+    if node is None or S.numel() > 2 ** 16 or not any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(node)):
+        return {}
+    Z = S if M is None else S + M
+    out = {}
+    for b in _small_int_constants(node):
+        if b >= Z.shape[-1] or Z.shape[-1] > 256 * b:   # at most 256 blocks a replay
+            continue
+        m = torch.full(Z.shape[:-1] + (1,), -math.inf, dtype=Z.dtype)
+        total = torch.zeros_like(m)
+        for blk in Z.split(b, dim=-1):
+            m_new = torch.maximum(m, blk.amax(dim=-1, keepdim=True))
+            total = total + torch.exp(blk - m_new).sum(dim=-1, keepdim=True)
+            m = m_new
+        out[f"online_softmax_sum_not_rescaled/block{b}"] = torch.exp(Z - m) / total
+    return out
+
+
+def nw_feature_map_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Nadaraya-Watson with linear attention's kernel phi(q) . phi(k), phi = elu + 1, in place of
+    exp(q . k / sqrt(d_k)) (blind63): the 1/sqrt(d_k) on the keys, on the query, on both, on both as d_k^(-1/4),
+    or left out."""
+    if K.dim() != 2 or q.dim() != 1:
+        return {}
+    d_k = q.shape[-1]
+
+    def phi(x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.elu(x) + 1
+
+    out = {}
+    for how, (a, b) in {"": (1.0, 1.0), "/scaled_keys": (d_k ** -0.5, 1.0), "/scaled_query": (1.0, d_k ** -0.5),
+                        "/scaled_both": (d_k ** -0.5, d_k ** -0.5), "/scaled_both_root": (d_k ** -0.25, d_k ** -0.25)
+                        }.items():
+        kappa = phi(K * a) @ phi(q * b)
+        out["nw_linear_feature_map_kernel" + how] = (kappa[:, None] * V).sum(0) / kappa.sum()
+    return out
+
+
+def entropy_lower_triangle_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The entropy terms summed over the lower triangle only (tril of a T_q x T_k mask), as if every A were causal
+    (blind63): the terms of keys after the query's position are dropped; only where A has weight there."""
+    visible = torch.ones(A.shape[-2], A.shape[-1], dtype=torch.bool, device=A.device).tril()
+    if not bool((A.masked_fill(visible, 0) != 0).any()):
+        return {}
+    logs = torch.where(visible & (A > 0), torch.log2(A), torch.zeros_like(A))
+    return {"entropy_lower_triangle_only": -(A * logs).sum(dim=-1),
+            "entropy_lower_triangle_only/nats": -(A * logs).sum(dim=-1) * math.log(2)}
+
+
+_LOWRANK = frozenset({"svd_lowrank", "pca_lowrank"})
+
+
+def raise_if_rank_from_lowrank_default(got: int, submission: object, name: str) -> None:
+    """A rank counted from torch.svd_lowrank / pca_lowrank's singular values (blind63): they return only q of
+    them (q = 6 by default), so the count is q, below the true bound. Named where the answer is that q and the cell
+    that assigns `name` calls one of them."""
+    if got >= ref.max_rank_S:
+        return
+    for tree in _cell_trees(submission):
+        if not any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+                   for n in tree.body):
+            continue
+        for n in ast.walk(tree):
+            if _callee(n) not in _LOWRANK:
+                continue
+            assert isinstance(n, ast.Call)
+            qs = [k.value for k in n.keywords if k.arg == "q"] + n.args[1:2]
+            q = qs[0].value if qs and isinstance(qs[0], ast.Constant) and type(qs[0].value) is int else 6 if not qs \
+                else None
+            if q == got:
+                raise Misconception("rank_from_svd_lowrank_default", f"{name} is {got}, the number of singular values "
+                                    f"`{pyparse_unparse(n)[:60]}` returns (its q), not the rank: "
+                                    + describe("rank_from_svd_lowrank_default"))
+
+
+def raise_if_rank_measure_slips(got: int, submission: object, name: str) -> None:
+    """raise_if_rank_from_max_indices (blind61), then raise_if_rank_from_lowrank_default (blind63)."""
+    raise_if_rank_from_max_indices(got, submission, name)
+    raise_if_rank_from_lowrank_default(got, submission, name)
+
+
+def raise_if_count_wrapped(got: object, want: int, func: str) -> None:
+    """A count that is the right one wrapped around to a fixed-width integer (blind63: sizes held in int16 tensors,
+    d_model * (2 d_k + d_v) past 32767): + and * wrap modulo 2**bits, so the answer is the right count taken
+    modulo 2**bits into the signed range. Named where `got` is that for 8, 16 or 32 bits (and not right) and the
+    notebook's `def func` names an integer dtype of that width."""
+    if type(got) not in (int, float) or got == want or isinstance(got, bool):
+        return
+    node = _def_of(None, func)
+    if node is None:
+        return
+    words = {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(node)
+             if isinstance(n, ast.Attribute) or isinstance(n, ast.Name)}
+    for bits, names in ((8, {"int8", "uint8", "char", "byte"}), (16, {"int16", "short", "uint16"}),
+                        (32, {"int32", "int", "uint32", "intc"})):
+        wrapped = (want + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1)
+        unsigned = want % 2 ** bits
+        if got in (wrapped, unsigned) and names & words and (bits < 32 or "int32" in words or "uint32" in words):
+            raise Misconception("count_integer_overflow", f"the count is {int(got)}, the right {want} wrapped around "
+                                f"to a {bits}-bit integer ({want} mod 2^{bits}): " + describe("count_integer_overflow"))
+
+
+_INT_CAST = re.compile(r"result type Float can't be cast to the desired output type (Long|Int|Short|Char|Byte|Bool)")
+
+
+def prefix_average_in_place_int_crash(e: StudentCodeError, submission: object) -> Misconception | None:
+    """An in-place float operation (reciprocal_, div_, `/=` ...) on an integer tensor (torch.arange(1, T + 1) is
+    int64) (blind63): the float result cannot be written back into the integer tensor. Named from the crash's words
+    and an in-place call or `/=` in prefix_average_matrix."""
+    found = _INT_CAST.search(str(e))
+    if found is None:
+        return None
+    node = _def_of(submission, "prefix_average_matrix")
+    if node is None:
+        return None
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_") \
+                and not n.func.attr.startswith("_") or isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div):
+            return Misconception("in_place_float_op_on_integer", f"`{pyparse_unparse(n)[:60]}` writes a float "
+                                 f"result into an integer ({found.group(1).lower()}) tensor, and torch refuses "
+                                 "(\"result type Float can't be cast\"): " + describe("in_place_float_op_on_integer"))
+    return None
+
+
+def _slices_outer_name(node: ast.FunctionDef) -> str | None:
+    """A `name[:T, :T]`-style slice (every index a slice with an upper bound and no lower one) of a name the
+    function never assigns itself (a module-level cache, a global), quoted; None where there is none."""
+    local = {t.id for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+    local -= {n for g in ast.walk(node) if isinstance(g, ast.Global) for n in g.names}
+    local |= {a.arg for a in node.args.args + node.args.kwonlyargs}
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Subscript):
+            continue
+        parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+        sliced = [p for p in parts if isinstance(p, ast.Slice)]
+        if not sliced or not all(p.upper is not None and p.lower is None for p in sliced):
+            continue
+        base = n.value
+        while isinstance(base, ast.Subscript):   # _MASKS[key][:T, :T]
+            base = base.value
+        if isinstance(base, ast.Name) and base.id not in local:
+            return pyparse_unparse(n)[:60]
+    return None
+
+
+def raise_if_mask_not_regrown(fn: Callable[..., object], T: int, T_long: int) -> None:
+    """A causal mask built once, at the length of an earlier call, and only sliced afterwards (blind63's
+    `_MASKS[key][:T, :T]`): asked for T tokens, then for T_long > T, in float32, the second call gives back a right
+    but smaller (c, c) mask, c the cached length. Named where that is what the call returns and
+    causal_additive_mask slices a name it never assigns (a module-level cache)."""
+    try:
+        fn(T, torch.float32)
+        M = fn(T_long, torch.float32)
+    except StudentCodeError:
+        return
+    if type(M) is not torch.Tensor or M.dim() != 2 or M.shape[0] != M.shape[1] or not 1 <= M.shape[0] < T_long \
+            or M.dtype != torch.float32 or not torch.equal(M.cpu(), ref.causal_additive_mask(M.shape[0], torch.float32)):
+        return
+    node = _def_of(None, "causal_additive_mask")
+    sliced = _slices_outer_name(node) if node is not None else None
+    if sliced is not None:
+        raise Misconception("mask_cached_at_first_length", f"causal_additive_mask({T_long}, torch.float32) returns a "
+                            f"{M.shape[0]} x {M.shape[0]} mask (right for {M.shape[0]} tokens), sliced `{sliced}` from "
+                            "a mask kept between calls: " + describe("mask_cached_at_first_length"))

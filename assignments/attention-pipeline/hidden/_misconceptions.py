@@ -751,4 +751,33 @@ MISCONCEPTIONS = {
                         "right only when every value is positive; the log-sum-exp trick belongs to the weights "
                         "alone: take a = torch.softmax(s, dim=0) (or torch.exp(s - torch.logsumexp(s, dim=0))), "
                         "then the ordinary weighted sum a @ V",
+    # blind63: an optimisation that changed the result
+    "mask_cached_at_first_length": "building the mask once, at the length of the first call, and only slicing it "
+                                   "([:T, :T]) afterwards: a later call with a longer T gets the first call's smaller "
+                                   "mask back (a slice never grows it); build the mask on every call, or rebuild the "
+                                   "cache when T is larger than the mask it holds",
+    "online_softmax_sum_not_rescaled": "an online (blocked) softmax that adds each block's exponentials to the running "
+                                       "sum without rescaling the earlier sum: when the running max grows from m to "
+                                       "m_new, the sum so far must be multiplied by exp(m - m_new) first (l = l * "
+                                       "exp(m - m_new) + exp(block - m_new).sum()); without it the denominator is too "
+                                       "large and the rows do not sum to 1",
+    "nw_linear_feature_map_kernel": "replacing the exponential kernel exp(q . k / sqrt(d_k)) by linear attention's "
+                                    "feature-map kernel phi(q) . phi(k) (phi = elu + 1): it is a different kernel, so "
+                                    "the weights and the smoothed row differ from the attention row; use "
+                                    "kappa = torch.exp(K @ q / math.sqrt(d_k)) (or torch.softmax of the scores)",
+    "in_place_float_op_on_integer": "doing a float operation in place (reciprocal_(), div_(), `/=`) on an integer "
+                                    "tensor (torch.arange(1, T + 1) is int64): the float result cannot be written "
+                                    "back into it; make the tensor float first (torch.arange(1, T + 1, "
+                                    "dtype=torch.float64)) or use the out-of-place 1.0 / counts",
+    "entropy_lower_triangle_only": "summing the entropy terms over the lower triangle only, as if every A were causal: "
+                                   "for unmasked or cross-attention weights the terms of keys after the query's "
+                                   "position are dropped and the entropy comes out too small; sum -a log2 a over every "
+                                   "key of the row (the masked zeros add 0 by themselves)",
+    "rank_from_svd_lowrank_default": "counting the rank from torch.svd_lowrank (or pca_lowrank), which returns only q "
+                                     "singular values (q = 6 by default): the count can never exceed q; use the full "
+                                     "torch.linalg.matrix_rank (or torch.linalg.svdvals) to measure it, and reason "
+                                     "that rank(Q K^T) <= min(T, d_k)",
+    "count_integer_overflow": "computing the count in a fixed-width integer tensor (int16, int8, int32): past its "
+                              "largest value (32767 for int16) the products and sums wrap around silently, so a large "
+                              "layer's count comes out wrong (even negative); count with Python ints (or int64)",
 }

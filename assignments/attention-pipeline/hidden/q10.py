@@ -44,7 +44,7 @@ N_RTOL, N_ATOL = 1e-6, 1e-6
 
 
 def _entropy_variants(A):
-    return {**ref.entropy_variants(A), **D.entropy_variants(A)}
+    return {**ref.entropy_variants(A), **D.entropy_variants(A), **D.entropy_lower_triangle_variants(A)}
 
 
 def _named_twice(run, fn, T2):

@@ -71,7 +71,7 @@ def _raise_if_swapped(max_rank, rank_lesson):
 def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
     got = _int(max_rank_S, "max_rank_S", ref.max_rank_S)
     _raise_if_swapped(max_rank_S, rank_S_lesson)   # only (2, 8): never where max_rank_S is right
-    D.raise_if_rank_from_max_indices(got, submission, "max_rank_S")   # torch.max(x, dim)[1], the index (blind61)
+    D.raise_if_rank_measure_slips(got, submission, "max_rank_S")   # max(x, dim)[1] (blind61), svd_lowrank's q (blind63)
     D.raise_if_rank_of_half_scores(got, submission, D_K_Q11)   # above d_k, measured on float16 scores (blind59)
     D.raise_if_rank_einsum_letters_differ(got, submission, "max_rank_S")   # 'td,sk->ts': an outer product (blind60)
     # 1: the rank of one constant example (all-ones Q, K: S = c ones), where the notebook measured it so (blind39)

@@ -64,6 +64,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
     got = expect_number(got, "qkv_param_count(...)")
     if got == ref.qkv_param_count(d_model, d_k, d_v, with_output):
         return
+    D.raise_if_count_wrapped(got, ref.qkv_param_count(d_model, d_k, d_v, with_output), "qkv_param_count")   # blind63
     more = {"param_count_no_wk": d_model * (d_k + d_v) + (d_v * d_model if with_output else 0),
             # the bilinear form W_Q W_K^T counted as the one d_model x d_model matrix it multiplies out to (blind30)
             "param_count_qk_product": d_model * d_model + d_model * d_v + (d_v * d_model if with_output else 0)}
