@@ -2543,6 +2543,7 @@ def name_shape(got, expected, what, inputs):
         axes = " or ".join(f"axis {i} (size {expected[i]})" for i in dropped)
         raise Misconception("shape_axis_dropped", f"{what} is {got}: the right shape {expected} with {axes} "
                             "left out: " + describe("shape_axis_dropped"))
+    name_one_query_shape(got, expected, what, inputs)     # naming round 63: (B, 1, X), one decoding step's query
     if sorted(got) == sorted(expected):
         raise Misconception("shape_dims_swapped", f"{what} is {got}: it holds the right sizes in another order: "
                             + describe("shape_dims_swapped"))
@@ -2898,10 +2899,11 @@ def name_numbered_grid(fn, t, what):
                             f"mask; so does causal_mask at sizes {sizes}: " + describe("numbered_grid_cast_to_bool"))
 
 
-def name_numbered_grid_trace(got, causal_mask, atol):
+def name_numbered_grid_trace(got, causal_mask, atol, submission=None):
     """q6, round40 (blind39): weights3_causal computed with the notebook's causal_mask(3), which blocks the cells of a
     numbered grid that are 0 (numbered_grid_cast_to_bool, proven on the mask's own second calls): named when every
-    row with a kept key is the softmax of scores3 over those keys, and a row with none is NaN or zero."""
+    row with a kept key is the softmax of scores3 over those keys, and a row with none is NaN or zero. Naming round
+    63: so is a causal_mask(3) written in place into an expanded tensor (inplace_on_expanded, replayed)."""
     try:
         m = causal_mask(3)
     except Exception:  # noqa: BLE001 - no evidence from a crash
@@ -2910,9 +2912,10 @@ def name_numbered_grid_trace(got, causal_mask, atol):
         return
     try:
         name_numbered_grid(causal_mask, m, "causal_mask(3)")
+        name_inplace_on_expanded_mask(m, "causal_mask(3)", submission)
         return
     except Misconception as named:
-        said = str(named)
+        said, key = str(named), named.key
     s = (ref.Q3 @ ref.K3.T / 2.0).masked_fill(~m, float("-inf"))
     for row in range(3):
         if bool(m[row].any()):
@@ -2921,7 +2924,7 @@ def name_numbered_grid_trace(got, causal_mask, atol):
                 return
         elif not (bool(torch.isnan(got[row]).all()) or bool((got[row] == 0).all())):
             return
-    raise Misconception("numbered_grid_cast_to_bool", "weights3_causal is what the notebook's causal_mask(3) gives, "
+    raise Misconception(key, "weights3_causal is what the notebook's causal_mask(3) gives, "
                         f"and that mask is wrong: {said}")
 
 
@@ -6608,6 +6611,7 @@ def name_count_slips(got, name, submission) -> None:
     (round57) a count computed after its cell changed a length it reads (name_counted_after_rebinding)."""
     name_e_notation(got, name)
     name_counted_after_rebinding(got, name, submission)
+    name_tile_entries(got, name, submission)         # naming round 63: BLOCK_M x BLOCK_N, one FlashAttention tile
 
 
 def _fold_in_order(stmts, order):
@@ -7326,3 +7330,163 @@ def name_madds_flops_both_products(got, name, submission, T, d_k) -> None:
             return
     raise Misconception("madds_flops_both_products", f"score_madds is {got:,} = 4 x T^2 x d_k"
                         + (f" (your `{four}`)" if four else "") + ": " + describe("madds_flops_both_products"))
+
+
+# --- naming round 63 (blind63: an optimisation that changed the result) ------------------------------------------
+
+def _last_defs(submission, fn_name: str) -> list[ast.FunctionDef]:
+    """The `def fn_name` nodes of the last cell of the submission that assigns fn_name; [] where none parses.
+    Student text: parsed (pyparse, bounded), never run."""
+    try:
+        found = list(answer_cell_trees(submission, fn_name))
+    except (RecursionError, MemoryError, ValueError):
+        return []
+    return [n for _source, tree in found[-1:] for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef) and n.name == fn_name]
+
+
+def _keeps_state_built_from_params(node: ast.FunctionDef) -> bool:
+    """The def stores, between calls, something built from its own parameters (a `global`/`nonlocal` name
+    assigned, or an entry or attribute of an outer object), and slices something ([:T_q, :T_k])."""
+    params = {a.arg for a in node.args.args + node.args.kwonlyargs}
+    outer = {name for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+    local = {t.id for n in ast.walk(node) if isinstance(n, ast.Assign) for t in n.targets
+             if isinstance(t, ast.Name) and t.id not in outer}
+
+    def kept(target) -> bool:
+        if isinstance(target, ast.Name):
+            return target.id in outer
+        return isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(target.value, ast.Name) \
+            and target.value.id not in local and target.value.id not in params
+
+    stores = [n for n in ast.walk(node) if isinstance(n, ast.Assign) and any(kept(t) for t in n.targets)]
+    built = any(isinstance(v, ast.Name) and v.id in params for s in stores for v in ast.walk(s.value))
+    return built and any(isinstance(n, ast.Slice) for n in ast.walk(node))
+
+
+def name_mask_from_first_call(fn, t, T_q, T_k, what, submission) -> None:
+    """q4, naming round 63 (blind63 q4_mask_buffer_built_once_for_the_first_shape_and_sliced_after): the mask is
+    built once, at the size of the first call, kept between calls and only sliced after: the answer is the
+    causal mask of a smaller size (a, b) (a corner of the kept buffer), and a second call larger than both
+    lengths gives the same capped size (r, c), itself right when asked. Only where causal_mask keeps a state
+    built from its own parameters and slices it (a fixed block_size buffer is fixed_size_mask)."""
+    if type(t) is not torch.Tensor or t.dim() != 2 or max(T_q, T_k) > 4096:
+        return
+    a, b = t.shape
+    if not (0 < a <= T_q and 0 < b <= T_k and (a, b) != (T_q, T_k) and _mask_is(t, (a, b))):
+        return
+    if not any(_keeps_state_built_from_params(n) for n in _last_defs(submission, "causal_mask")):
+        return
+    big = (T_q + 40, T_k + 40)
+    try:
+        again = fn(*big)
+    except Exception:  # noqa: BLE001 - no evidence from a crash
+        return
+    if type(again) is not torch.Tensor or again.dim() != 2:
+        return
+    r, c = again.shape
+    if not (a <= r <= big[0] and b <= c <= big[1] and (r, c) != big and (a == T_q or r == a)
+            and (b == T_k or c == b) and _mask_is(again, (r, c)) and _mask_right(fn, r, c)):
+        return
+    raise Misconception("mask_built_once_first_call", f"{what} has shape {(a, b)}: the top-left corner of a ({r}, "
+                        f"{c}) causal mask your causal_mask keeps between calls (causal_mask{big} gives that ({r}, "
+                        f"{c}) mask too): " + describe("mask_built_once_first_call"))
+
+
+_EXPANDS = frozenset({"expand", "expand_as", "broadcast_to"})
+
+
+def inplace_write_after_expand(submission, fn_name: str = "causal_mask") -> str | None:
+    """The in-place call (`m.tril_()`, `masked_fill_`), quoted, in the notebook's `def fn_name` where that def also
+    expands (expand, expand_as, broadcast_to); None otherwise."""
+    for node in _last_defs(submission, fn_name):
+        calls = [n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
+        if not any(n.func.attr in _EXPANDS for n in calls):
+            continue
+        for n in calls:
+            if n.func.attr.endswith("_") and not n.func.attr.startswith("_"):
+                return unparse(n)[:60]
+    return None
+
+
+def expanded_mask_variants(T_q: int, T_k: int) -> list[torch.Tensor]:
+    """The causal mask written in place into an expanded (stride-0) tensor, replayed with torch itself (blind63's
+    `torch.ones(1, T_k).expand(T_q, T_k).tril_()`): a row, a column or one number expanded, then tril_() (or
+    triu_(1), inverted after); each result differs from the right mask. A torch that refuses the write gives none."""
+    if T_q * T_k > 1 << 22:
+        return []
+    right = ref.causal_mask(T_q, T_k)
+    out = []
+    for shape in ((1, T_k), (T_k,), (T_q, 1), (1, 1)):
+        for dtype in (torch.bool, torch.float32):
+            for make in (lambda m: m.tril_() != 0, lambda m: m.triu_(1) == 0):
+                try:
+                    m = make(torch.ones(shape, dtype=dtype).expand(T_q, T_k))
+                except RuntimeError:
+                    continue
+                if not bool((m == right).all()):
+                    out.append(m)
+    return out
+
+
+def name_inplace_on_expanded_mask(t, what, submission) -> None:
+    """q4 and q6, naming round 63 (blind63 q4_row_expanded_instead_of_repeated_then_tril_in_place): the mask `t` is
+    what an in-place write into an expanded tensor gives at its size (replayed), and the notebook's causal_mask
+    expands and writes in place: inplace_on_expanded."""
+    if type(t) is not torch.Tensor or t.dim() != 2:
+        return
+    quote = inplace_write_after_expand(submission)
+    if quote is None or not any(bool(((t != 0) == m).all()) for m in expanded_mask_variants(*t.shape)):
+        return
+    raise Misconception("inplace_on_expanded", f"{what} is wrong: it is what `{quote}` gives on a tensor made by "
+                        "expand (every row shares one row of memory, so each row's write lands on all of them): "
+                        + describe("inplace_on_expanded"))
+
+
+def name_one_query_shape(got, expected, what, inputs) -> None:
+    """q1, naming round 63 (blind63 q1_shapes_taken_from_a_kv_cache_decoding_step_with_one_query): the right shape
+    with the query axis 1 where the question's T_q (> 1) belongs: the shapes of one cached decoding step, a single
+    new query against the cached keys. (B, 1, X) is no other reading of this question's shapes."""
+    T_q = inputs["Q"][-2]
+    if len(expected) == 3 and expected[1] == T_q > 1 and tuple(got) == (expected[0], 1, expected[2]):
+        raise Misconception("one_query_decoding_shape", f"{what} is {tuple(got)}: one query where there are {T_q}, "
+                            f"where it should be {tuple(expected)}: " + describe("one_query_decoding_shape"))
+
+
+_TILE_SIDES = (16, 32, 64, 128, 256)
+
+
+def _int_literals(submission, answer: str) -> set[int]:
+    """The int literals and the identifiers written in the cells that assign `answer` (parsed, never run)."""
+    try:
+        trees = [tree for _source, tree in answer_cell_trees(submission, answer)]
+    except (RecursionError, MemoryError, ValueError):
+        return set()
+    return {n.value for tree in trees for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and type(n.value) is int}
+
+
+def _names_a_tile(submission, answer: str) -> bool:
+    """Whether a cell that assigns `answer` has an identifier that says block or tile (BLOCK_M, tile_n, Br)."""
+    try:
+        trees = [tree for _source, tree in answer_cell_trees(submission, answer)]
+    except (RecursionError, MemoryError, ValueError):
+        return False
+    return any(isinstance(n, ast.Name) and ("block" in n.id.lower() or "tile" in n.id.lower()
+                                            or n.id in ("Br", "Bc", "B_r", "B_c"))
+               for tree in trees for n in ast.walk(tree))
+
+
+def name_tile_entries(got, name, submission) -> None:
+    """q8, naming round 63 (blind63 q8_entries_counted_as_one_flash_attention_tile): attn_entries equal to one
+    FlashAttention tile, BLOCK_M x BLOCK_N (sides 16 to 256), both sides written as literals in the cell; a side 64
+    (d_k, which the cell's score_madds may write) only where an identifier of the cell says block or tile."""
+    if name != "attn_entries" or type(got) is not int or got == ref.attn_entries:
+        return
+    literals = _int_literals(submission, name)
+    for m in _TILE_SIDES:
+        for n in _TILE_SIDES:
+            if m <= n and m * n == got and {m, n} <= literals and (
+                    64 not in {m, n} or _names_a_tile(submission, name)):
+                raise Misconception("entries_of_one_tile", f"{name} is {got:,} = {m} x {n}, one tile of scores "
+                                    f"a FlashAttention kernel holds at a time: " + describe("entries_of_one_tile"))

@@ -785,6 +785,26 @@ MISCONCEPTIONS = {
                                  "(Q @ K.T and the product with V) at 2 FLOPs per multiply-add: score_madds asks for "
                                  "the multiply-adds of Q @ K.T alone, each counted once, T^2 d_k = 1024^2 x 64 = "
                                  "67,108,864, a quarter of it (the FLOP count of one product, 2 T^2 d_k, is twice it)",
+    # naming round 63: an optimisation that changed the result
+    "mask_built_once_first_call": "building the causal mask once, at the size of the first call, keeping it between "
+                                  "calls (a global buffer, a cache) and only slicing it after ([:T_q, :T_k]): any "
+                                  "later call with a larger T_q or T_k gets a mask that is too small. Build the mask "
+                                  "on every call (torch.ones(T_q, T_k, dtype=torch.bool).tril()), or rebuild the "
+                                  "buffer whenever a call asks for more than it holds",
+    # attention-pipeline's text, word for word: a key shared by assignments has one text (autograder check)
+    "inplace_on_expanded": "writing in place (tril_(), masked_fill_, +=, div_) into an expanded tensor: .expand "
+                           "makes a stride-0 view, so the entries along the expanded axis share one number in "
+                           "memory, and each write lands on every entry that shares it; make it real memory first "
+                           "(.expand(...).clone(), .repeat, or torch.ones(T, T) * column) or use the out-of-place "
+                           "form (tril() instead of tril_())",
+    "one_query_decoding_shape": "giving the shapes of one KV-cache decoding step, a single new query against the "
+                                "cached keys (a query axis of length 1): the question asks about self-attention "
+                                "over the whole sequence, where every token is a query, so the weights are "
+                                "(batch, T_q, T_k) = (4, 10, 10) and the output (batch, T_q, d_v) = (4, 10, 128)",
+    "entries_of_one_tile": "counting the entries of one FlashAttention tile (BLOCK_M x BLOCK_N scores, the block a "
+                           "kernel holds at a time) instead of the whole attention-weight matrix: the question asks "
+                           "for the entries of the matrix, one per (query, key) pair, T x T = 1024 x 1024 = "
+                           "1,048,576, however a kernel splits it",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -56,6 +56,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
+        diag.name_mask_from_first_call(fn, t, T_q, expected.shape[-1], what, submission)    # naming round 63
         diag.name_mask_not_outer(fn, f"{what} has shape {tuple(t.shape)}")
         diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())
         if tuple(t.shape) == tuple(expected.shape)[::-1] and T_k is not None and T_q != T_k \
@@ -121,6 +122,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
+    diag.name_inplace_on_expanded_mask(t, what, submission)    # naming round 63: expand(...).tril_()
     diag.name_not_equal_mask(t, what)                          # round47: sign(i - j).bool(), i != j
     diag.name_tril_indices_swapped(fn, T_q, T_k, f"{what} is wrong")     # round48: mask[cols, rows] = True
     diag.name_flipped_triangle(t, T_q, T_k, what)             # round44: triu().flip(0) for the lower triangle

@@ -227,7 +227,7 @@ def test_weights3_causal(weights3_causal, causal_mask=None, stable_softmax=None,
         diag.name_unsigned_offsets(causal_mask, "weights3_causal is the identity, each query attending to itself "
                                    "alone, as with a mask that keeps only the diagonal")
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
-        diag.name_numbered_grid_trace(got, causal_mask, ATOL)     # a mask blocking the cells numbered 0 (blind39)
+        diag.name_numbered_grid_trace(got, causal_mask, ATOL, submission)    # a mask blocking the cells numbered 0 (blind39)
     diag.name_trace_mask_times_inf(got, stable_softmax, causal_mask, submission)    # NaN rows: replayed (naming21, 54)
     if causal_mask is not None and not torch.allclose(got, ref.weights3_causal, rtol=0, atol=ATOL):
         diag.name_trace_scaled_twice_in_place(got, "weights3_causal", submission, ATOL, causal=True)
