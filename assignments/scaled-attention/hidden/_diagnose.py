@@ -492,7 +492,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
         return base, wrong, describe(base)
     if hits:
         return None
-    found = row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
+    found = online_softmax_evidence(pair, Q64, K64, V64, d_k, same) \
+        or row_sums_evidence(pair, Q, K, V, d_k) or rounded_evidence(pair, right, V64, Q.dtype) \
         or top_k_evidence(pair, Q64, K64, V64, d_k, same, (fn, Q.dtype)) or half_softmax_evidence(pair, Q, K, V, d_k, right) \
         or running_normaliser_evidence(pair, Q64, K64, V64, d_k, same) \
         or paired_rows_evidence(pair, Q64, K64, V64, d_k, same)
@@ -1033,6 +1034,13 @@ def row_sums_evidence(pair, Q, K, V, d_k):
     if hi - lo <= 1e-6 * hi:
         return None
     wrong = (w @ V.double(), w)
+    out = pair[0]
+    if not (tuple(out.shape) == tuple(wrong[0].shape) and out.is_floating_point()
+            and matching_variants(out, {"w @ V": wrong[0], "right": ref.attention(Q.double(), K.double(), V.double(),
+                                                                                    d_k)[0]}, Q.dtype)):
+        # naming63: the output neither those weights times V nor the right one (an online softmax whose running sum
+        # was rescaled wrong divides by a sum of the exps, a wrong one): not a numerator left undivided
+        return None
     said = f"each row divided by its own sum gives the right weights, but the rows sum to {lo:.3g} ... {hi:.3g}"
     if abs(float(w.sum()) - 1.0) <= 1e-5:
         return "softmax_whole_matrix", wrong, f"{describe('softmax_whole_matrix')} ({said}, the whole matrix to 1)"
@@ -2992,7 +3000,7 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = library_misread_crash(e, submission) \
+    named = library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
         or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
         or overlapping_heads_crash(fn, e, X, Ws, n_heads)
@@ -8383,3 +8391,120 @@ def _negative_axes_only(func) -> bool:
                 and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             return False
     return negative
+
+
+# --- naming63: blind63's q1_online_softmax_rescale_factor_inverted and q8_fused_qkv_weights_concatenated_along_rows --
+
+_ONLINE_SAID = {
+    "inverted": "the running sum and accumulator rescaled by exp(m_new - m_old) where it is exp(m_old - m_new)",
+    "missing": "the running sum and accumulator never rescaled when a later block raises the row's maximum",
+}
+
+
+def _loop_block_sizes(func, T_k) -> list[int]:
+    """The integer constants 1 < b < T_k written in `func` (at most 8, in order) when it has a for/while loop and
+    calls exp: the block sizes a blocked (online) softmax over the keys may use. [] otherwise."""
+    import ast
+    nodes = list(ast.walk(func))
+    if not any(isinstance(n, (ast.For, ast.While)) for n in nodes) \
+            or not any(isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", "")) in ("exp", "exp_")
+                       for n in nodes):
+        return []
+    sizes: list[int] = []
+    for n in nodes:
+        if isinstance(n, ast.Constant) and type(n.value) is int and 1 < n.value < T_k and n.value not in sizes:
+            sizes.append(n.value)
+    return sizes[:8]
+
+
+def _online_softmax(S, V64, block, mode):
+    """(output, weights) of a blocked (online) softmax over key blocks of `block` columns whose rescale of the
+    running sum and accumulator is inverted (exp(m_new - m)) or missing; the weights exp(S - m_final) / l."""
+    m = l = acc = None
+    for s in range(0, S.shape[-1], block):
+        blk = S[..., s:s + block]
+        m_blk = blk.amax(dim=-1, keepdim=True)
+        if m is None:
+            m = m_blk
+            p = torch.exp(blk - m)
+            l, acc = p.sum(dim=-1, keepdim=True), p @ V64[s:s + block]
+            continue
+        m_new = torch.maximum(m, m_blk)
+        alpha = torch.exp(m_new - m) if mode == "inverted" else torch.ones_like(m)
+        p = torch.exp(blk - m_new)
+        l = l * alpha + p.sum(dim=-1, keepdim=True)
+        acc = acc * alpha + p @ V64[s:s + block]
+        m = m_new
+    return acc / l, torch.exp(S - m) / l
+
+
+def online_softmax_evidence(pair, Q64, K64, V64, d_k, same):
+    """(online_softmax_rescale_wrong, (output, weights), message) when the output is that of a blocked softmax over
+    key blocks of a size the student's `attention` writes (a constant 1 < b < T_k in a function with a loop and an
+    exp) with the rescale factor inverted or left out, and the weights are that replay's or the right ones. The
+    replay is a few (T_q, b) products per block size (the tests' inputs are small). None otherwise."""
+    func = _function_read(None, "attention")
+    if func is None or Q64.dim() != 2 or tuple(pair[0].shape) != (Q64.shape[0], V64.shape[-1]):
+        return None
+    S = Q64 @ K64.mT / math.sqrt(d_k)
+    right = ref.attention(Q64, K64, V64, d_k)
+    for block in _loop_block_sizes(func, S.shape[-1]):
+        for mode in ("inverted", "missing"):
+            out, w = _online_softmax(S, V64, block, mode)
+            if same(out, right[0]) or not same(pair[0], out) or not (same(pair[1], w) or same(pair[1], right[1])):
+                continue
+            sums = w.sum(dim=-1)
+            return "online_softmax_rescale_wrong", (out, w), (
+                f"{describe('online_softmax_rescale_wrong')} (replayed over key blocks of {block}: "
+                f"{_ONLINE_SAID[mode]}; the rows of exp(scores - m) / l then sum to {float(sums.min()):.3g} ... "
+                f"{float(sums.max()):.3g})")
+    return None
+
+
+def _rows_cat(node, weights) -> bool:
+    """Whether `node` is torch.cat / concat / concatenate / vstack / row_stack of a list or tuple of all of
+    `weights` (names) along the rows (no dim, dim 0 or -2)."""
+    import ast
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "torch" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        return False
+    names = {e.id for e in node.args[0].elts if isinstance(e, ast.Name)}
+    if not set(weights) <= names:
+        return False
+    if node.func.attr in ("vstack", "row_stack"):
+        return True
+    if node.func.attr not in ("cat", "concat", "concatenate"):
+        return False
+    dims = [k.value for k in node.keywords if k.arg in ("dim", "axis")] + node.args[1:2]
+    return not dims or (isinstance(dims[0], (ast.Constant, ast.UnaryOp))
+                        and unparse(dims[0]) in ("0", "-2"))
+
+
+def fused_rows_crash(e, X, Ws, submission=None) -> Misconception | None:
+    """mha_fused_qkv_rows_stacked: a matmul crash (T x d_model and 3 d_model x d_model) that X @ torch.cat([W_Q,
+    W_K, W_V]) (the rows stacked) raises in the same words, where the source concatenates the three weight
+    parameters along the rows (torch.cat without dim=1, vstack)."""
+    found = _MATMUL.search(e.message or "")
+    T, d_model = X.shape
+    if e.exc_type != "RuntimeError" or not found \
+            or tuple(int(x) for x in found.groups()) != (T, d_model, 3 * d_model, d_model):
+        return None
+    try:
+        X @ torch.cat(list(Ws[:3]))
+        return None
+    except RuntimeError as again:
+        if found.group(0) not in str(again):
+            return None
+    func = _function_read(submission, "multi_head_attention")
+    if func is None:
+        return None
+    import ast
+    params = [a.arg for a in func.args.args]
+    if len(params) < 4:
+        return None
+    cat = next((n for n in ast.walk(func) if _rows_cat(n, params[1:4])), None)
+    if cat is None:
+        return None
+    return Misconception("mha_fused_qkv_rows_stacked", f"your code raised {e.exc_type}: {found.group(0)}: "
+                         f"`{unparse(cat)[:120]}` is ({3 * d_model}, {d_model}), the three weights stacked along "
+                         f"the rows: " + describe("mha_fused_qkv_rows_stacked"))

@@ -926,4 +926,17 @@ MISCONCEPTIONS = {
                                       "(or, when T == n_heads, mixes the wrong rows); make the values head-first "
                                       "too, V_h.transpose(0, 1), or contract them with the layout named, "
                                       "torch.einsum('hqk,khd->qhd', weights, V_h)",
+    # naming63: blind63's optimisations that changed the result
+    "online_softmax_rescale_wrong": "rescaling the running sum and accumulator of a blocked (online, FlashAttention-"
+                                    "style) softmax with the wrong factor: when a later block raises a row's "
+                                    "maximum from m to m_new, what was summed so far was taken relative to m and "
+                                    "must be multiplied by exp(m - m_new) (at most 1) before the new block is added; "
+                                    "exp(m_new - m) inflates the earlier keys (and leaving it out keeps them at the "
+                                    "old maximum), so the output is a wrong mix and the weights do not sum to 1; "
+                                    "use alpha = torch.exp(m - m_new) for both l and acc",
+    "mha_fused_qkv_rows_stacked": "fusing the three projections with torch.cat([W_Q, W_K, W_V]) (dim 0 by default), "
+                                  "which stacks the weights along the rows, (3 d_model, d_model), the layout of "
+                                  "nn.MultiheadAttention's in_proj_weight, made for W @ x; X @ W needs them side "
+                                  "by side, (d_model, 3 d_model): torch.cat([W_Q, W_K, W_V], dim=1), then split "
+                                  "X @ W_QKV into three along dim 1",
 }
