@@ -193,7 +193,7 @@ def test_only_inside_optional_calls_and_never_more_than_max_ahead(session):
         made, _ = f.call_ahead([((torch.ones(1),), {})] * (MAX_AHEAD + 5), stop_after_s=30)
     assert made == MAX_AHEAD
     # the worker itself refuses a longer request
-    rid = session._send("call_ahead", name="f", device="cpu", stop_after_s=30.0,
+    rid = session._send("call_ahead", 5.0, name="f", device="cpu", stop_after_s=30.0,
                         calls=[{"args": [], "kwargs": {"__dict__": {}}}] * (MAX_AHEAD + 1))
     reply = session._recv(5, "calling f")
     assert reply["id"] == rid and reply["ok"] is False and reply["error"]["type"] == "ProtocolError"

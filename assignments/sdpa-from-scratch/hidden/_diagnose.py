@@ -833,20 +833,26 @@ def name_dtype_crash(fn, Q, K, V, mask, said):
                             "float32 tensor) and meets the input's dtype; keep the input's dtype")
     # naming27: a float32 replay that runs and is WRONG is judged first: the mistake it shows (mask * inf's
     # NaN) is named, not the float16 crash's dtype; only a replay that nothing names keeps the branch below
+    # naming20: the crash names float32 against this very half dtype, and the float32 replay runs (its values,
+    # right or not, are the float32 tests' to judge): a float32 tensor met the input's dtype
+    half = {torch.float16: "Half", torch.bfloat16: "BFloat16"}.get(Q.dtype)
+    float32_met_half = (half is not None and re.search(r"\bfloat\b", said, re.IGNORECASE) is not None
+                        and re.search(rf"\b(c10::)?{half}\b", said) is not None
+                        and type(out) is torch.Tensor and out.dtype == torch.float32
+                        and tuple(out.shape) == tuple(Q.shape[:-1] + V.shape[-1:]))
     if out is not None:
         try:
             judge(fn, *f32[:3], f32[3], out, "the output for the same values in float32")
         except Misconception as named:
+            # both said: the value mistake the float32 replay shows, and (where the crash pairs float32 with the half
+            # type) the crash's own cause, which fixing the values alone may leave (a -1e4 * (~mask) bias is float32)
+            crash = ("; the crash itself: a float32 tensor (a Python float times a bool mask, a tensor built without "
+                     "dtype=) met the input's dtype; keep the input's dtype") if float32_met_half else ""
             raise Misconception(named.key, f"{said} for {str(Q.dtype).replace('torch.', '')} inputs, and the same "
-                                f"values in float32 run but are wrong: {named}") from None
+                                f"values in float32 run but are wrong: {named}{crash}") from None
         except AssertionError:
             pass
-    # naming20: the crash names float32 against this very half dtype, and the float32 replay runs (its values,
-    # right or not, are the float32 tests' to judge): a float32 tensor met the input's dtype
-    half = {torch.float16: "Half", torch.bfloat16: "BFloat16"}.get(Q.dtype)
-    if (half is not None and re.search(r"\bfloat\b", said, re.IGNORECASE) and re.search(rf"\b(c10::)?{half}\b", said)
-            and type(out) is torch.Tensor and out.dtype == torch.float32
-            and tuple(out.shape) == tuple(Q.shape[:-1] + V.shape[-1:])):
+    if float32_met_half:
         raise Misconception("dtype_changed", f"{said} for {str(Q.dtype).replace('torch.', '')} inputs; the same "
                             "values in float32 run (their values are judged by the float32 tests): a float32 "
                             "tensor (a Python float times a bool mask, a tensor built without dtype=) met the "
