@@ -300,26 +300,39 @@ def _not_our_lock(path: Path) -> GraderError:
                        "remove it, or use another -o")
 
 
-def being_written(folder: Path) -> bool:
-    """Whether a batch or a merge holds `folder`'s sole_writer lock now: a folder still being written, which `merge`
-    must not read as a shard (red-team round 114). Asked with a shared flock, let go at once; nothing is created in
-    `folder` (a shard may be on a read-only disk), and what is not a lock file of ours is no holder."""
+def _hold_shared(folder: Path) -> Optional[int]:
+    """A shared flock on `folder`'s sole_writer lock file, held on the descriptor returned; None where there is no lock
+    file of ours or the disk takes no locks (unguarded, as sole_writer); OutputBusy where a batch or a merge holds it
+    now. Nothing is created in `folder` (a shard may be on a read-only disk)."""
     try:
         fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as e:
         _out_of_descriptors(e, folder)
-        return False
+        return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False   # closing the descriptor lets the shared lock go
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return fd
     except BlockingIOError:
-        return True
-    except OSError:   # no locks on this file system: as sole_writer, unguarded
-        return False
-    finally:
         os.close(fd)
+        raise OutputBusy(f"{folder} is being written by an `autograder batch` or `merge` now: wait for it to finish, "
+                         "then merge (nothing merged while it writes is to be used)") from None
+    except OSError:   # no locks on this file system
+        pass
+    os.close(fd)
+    return None
+
+
+def being_written(folder: Path) -> bool:
+    """Whether a batch or a merge holds `folder`'s sole_writer lock now: a folder still being written, which `merge`
+    must not read as a shard (red-team round 114). Asked with a shared flock, let go at once."""
+    try:
+        fd = _hold_shared(folder)
+    except OutputBusy:
+        return True
+    if fd is not None:
+        os.close(fd)   # closing the descriptor lets the shared lock go
+    return False
 
 
 def _out_of_descriptors(e: OSError, folder: Path) -> None:
@@ -343,28 +356,14 @@ def shards_held(folders: list[Path]) -> Iterator[Callable[[], None]]:
 
     def check() -> None:
         for folder in folders:
-            if being_written(folder):
-                raise OutputBusy(f"{folder} is being written by an `autograder batch` or `merge` now: wait for it to "
-                                 "finish, then merge (nothing merged while it writes is to be used)")
+            fd = _hold_shared(folder)
+            if fd is not None:
+                os.close(fd)
     try:
         for folder in folders:
-            try:
-                fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-            except OSError as e:
-                _out_of_descriptors(e, folder)
-                continue   # none there: `check` asks again later
-            try:
-                if stat.S_ISREG(os.fstat(fd).st_mode):
-                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                    held.append(fd)
-                    continue
-            except BlockingIOError:
-                os.close(fd)
-                raise OutputBusy(f"{folder} is being written by an `autograder batch` or `merge` now: wait for it to "
-                                 "finish, then merge") from None
-            except OSError:   # no locks on this file system: as sole_writer, unguarded
-                pass
-            os.close(fd)
+            fd = _hold_shared(folder)
+            if fd is not None:
+                held.append(fd)
         check()
         yield check
     finally:

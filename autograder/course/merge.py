@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from autograder.course.atomic import (OutputBusy, being_written, check_writable, disk_faults, ensure_folder, shards_held,
-                                     sole_writer, write_atomic)
+from autograder.course.atomic import (check_writable, disk_faults, ensure_folder, shards_held, sole_writer,
+                                     write_atomic)
 from autograder.course.batch import parse_shard, register_texts, write_outputs
 from autograder.course.handscores import load_hand_scores
 from autograder.errors import GraderError
@@ -140,12 +140,9 @@ def collect(dirs: list[Path]) -> Collected:
     """Everything the shards graded, checked to make one whole (else GraderError)."""
     if not dirs:
         raise GraderError("give at least one batch output folder to merge")
-    for d in dirs:
-        # a shard whose batch still runs (a --regrade, a resumed run) journals as it grades: merged then, OUT held old
-        # and new grades side by side and said nothing (red-team round 114)
-        if being_written(d):
-            raise OutputBusy(f"{d} is being written by an `autograder batch` or `merge` now: wait for it to finish, "
-                             "then merge")
+    # a shard whose batch still runs (a --regrade, a resumed run) journals as it grades: merged then, OUT held old and
+    # new grades side by side and said nothing (red-team round 114). merge calls this inside shards_held, which has
+    # refused such a shard already and holds the others against a batch that starts now
     views = [JournalView(d / "journal.sqlite") for d in dirs]
     slugs = {v.assignment for v in views}
     if len(slugs) != 1:
