@@ -2238,9 +2238,9 @@ def _literal_start(value: ast.expr) -> str:
         return f"{value.func.id}()" if value.func.id in ("dict", "list", "set") else ""
     try:
         ast.literal_eval(value)
+        text = ast.unparse(value)   # inside: a literal nested past unparse's depth (3 frames a level) is no known start
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return ""
-    text = ast.unparse(value)
     return text if len(text) <= 200 else ""
 
 
