@@ -33,6 +33,11 @@ def _words(text: str) -> str:
 # (the function, the line, the change), so two reports with this key are one mistake only where that line is the same
 # (autograder/grading/diagnosis.py groups them so). Here, where both read it without importing the engine's torch.
 ONE_EDIT_FIX_KEY = "one_edit_fix"
+# The key of a fix that only steers what a function keeps between calls (repair._state_steered): its first line names
+# the function too, so two functions that each keep state are two mistakes, grouped the same way.
+STATE_KEPT_KEY = "state_kept_between_calls"
+# keys whose reports are one mistake per first line of their message (diagnosis._mistake_of)
+PER_FIX_KEYS = (ONE_EDIT_FIX_KEY, STATE_KEPT_KEY)
 
 
 class TestReport(BaseModel):

@@ -154,6 +154,26 @@ def test_one_edit_fixes_of_two_functions_are_two_mistakes_and_one_fix_is_one():
     assert out.count("`K` in place of `V`") >= 1 and out.count("`-1` in place of `0`") >= 1
 
 
+def test_state_kept_by_two_functions_is_two_mistakes_and_by_one_is_one():
+    # repair's state rule names the function first: `attention`'s cache and `mask_for`'s are two things to fix
+    # (they had been grouped as one mistake under the key alone)
+    kept_a = ("`attention` keeps state between calls in `_cache` (written on line 4 of its cell: `_cache = S`), built "
+              "from an earlier call's inputs and reused")
+    kept_b = ("`mask_for` keeps state between calls in `_mask` (written on line 3 of its cell: `_mask = m`), built "
+              "from an earlier call's inputs and reused")
+    text = "keeping state between calls"
+    r = submission([
+        report("q1", "test_a", message=f"{kept_a}\nthe output does not match", misconception="state_kept_between_calls",
+               text=text),
+        report("q1", "test_b", message=kept_a, misconception="state_kept_between_calls", text=text),
+        report("q2", "test_c", message=kept_b, misconception="state_kept_between_calls", text=text),
+    ])
+    found = diagnose(r)
+    assert [[t.name for t in g.tests] for g in found.mistakes] == [["test_a", "test_b"], ["test_c"]]
+    out = terminal(r)
+    assert "`_cache`" in out and "`_mask`" in out
+
+
 def test_passed_tests_fold_per_question_and_contiguous_questions_into_a_range():
     tests = [report(q, f"t{i}", "passed") for q in ("q1", "q2", "q3") for i in range(2)]
     tests += [report("q4", "t0", "passed"), report("q4", "t1", message="wrong"), report("q4", "t2", message="wrong")]

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
-from autograder.results import ONE_EDIT_FIX_KEY, SubmissionResult, TestReport
+from autograder.results import PER_FIX_KEYS, SubmissionResult, TestReport
 
 # The first line of the example shrink.describe appends to a failure's message (autograder/grading/shrink.py):
 # the example runs from the last such line to the end. Only the last counts: a student's exception
@@ -177,9 +177,10 @@ def fold_passed(tests: Sequence[TestReport]) -> list[PassedLine]:
 
 
 def _mistake_of(t: TestReport) -> str:
-    """Which mistake a named failure is: its key; for a one-edit fix, the key and the fix itself (its message's
-    first line: the function, the line and the change), since two functions' fixes are two mistakes."""
-    if t.misconception == ONE_EDIT_FIX_KEY:
+    """Which mistake a named failure is: its key; for a one-edit fix or state kept between calls, the key and its
+    message's first line (the function, and the line and the change or what it keeps), since two functions' fixes
+    are two mistakes."""
+    if t.misconception in PER_FIX_KEYS:
         return f"{t.misconception}\n{t.message.split(chr(10), 1)[0]}"
     return t.misconception or ""
 

@@ -51,7 +51,7 @@ import torch
 from autograder.errors import notebook_frames
 from autograder.grading.helper_blame import blame_helpers
 from autograder.grading.pyparse import holds_name_text, parse, source_lines, unparse
-from autograder.results import ONE_EDIT_FIX_KEY
+from autograder.results import ONE_EDIT_FIX_KEY, STATE_KEPT_KEY
 
 MAX_CANDIDATES = 800      # edits tried per function at most (a long function's last lines go untried)
 MAX_FIXES = 3             # more fixes than this: the inputs do not tell them apart, say nothing
@@ -1371,7 +1371,7 @@ def safe_line(cell: str, line: int) -> str:
 
 
 KEY = ONE_EDIT_FIX_KEY
-STATE_KEY = "state_kept_between_calls"   # every fix found only steers state kept between calls (_state_steered)
+STATE_KEY = STATE_KEPT_KEY   # every fix found only steers state kept between calls (_state_steered)
 
 
 class SearchClock:
