@@ -10,6 +10,7 @@ with the same {key: tensor} shape: a key "mistake/detail" is one way of making `
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -1958,6 +1959,9 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     if X.shape[-2] not in (W_Q.shape[-1], W_V.shape[-1]):   # (d_k, T) for (T, d_k): tokens as columns (naming18)
         out["projections_transposed"] = (Q.transpose(-2, -1), K.transpose(-2, -1), V.transpose(-2, -1))
     out.update(restored_layout_variants(X, (W_Q, W_K, W_V)))   # rows restored in another layout (blind60)
+    # each token's product read as a row lookup, W[X.argmax(-1)] (blind64): X @ W only for one-hot tokens
+    ids = X.argmax(dim=-1)
+    out["projection_as_row_lookup"] = (W_Q[ids], W_K[ids], W_V[ids])
     return out | fused_split_variants(X, W_Q, W_K, W_V) | {
         "same_projection/q_from_wk": (K, K, V),
         "same_projection/v_from_wq": (Q, K, Q),
@@ -2668,6 +2672,50 @@ def raise_if_last_key_open(blocked: torch.Tensor, T: int) -> None:
         raise Misconception("mask_last_key_open", f"the mask blocks every key after each query except the last one "
                             f"(key {T - 1}, left open to all {T - 1} earlier queries): it is the right mask with its "
                             "last column's blocks removed: " + describe("mask_last_key_open"))
+
+
+def raise_if_only_next_key_blocked(blocked: torch.Tensor, T: int) -> None:
+    """The blocked entries of a T x T mask are a band just above the diagonal: only keys t + 1 .. t + w for each
+    query t, w < T - 1 (blind64's M[idx, idx + 1], the first superdiagonal alone: w = 1). Replayed: the band
+    triu(1) & tril(w) for each w, compared entry by entry; T >= 3, where the band is not the whole triangle."""
+    if T < 3 or tuple(blocked.shape) != (T, T):
+        return
+    ones = torch.ones(T, T, dtype=torch.bool)
+    for w in range(1, T - 1):
+        if torch.equal(blocked.cpu(), ones.triu(1) & ones.tril(w)):
+            which = "key t + 1 (the first diagonal above the main one)" if w == 1 else \
+                f"keys t + 1 to t + {w} (the {w} diagonals above the main one)"
+            raise Misconception("mask_only_next_key", f"the mask blocks only {which} for each query t: keys "
+                                f"t + {w + 1} and later stay open (the first at (query, key) = (0, {w + 1})), so the "
+                                "query still reads the future: " + describe("mask_only_next_key"))
+
+
+def raise_if_count_constant(fn: Callable[..., object] | None, d_model: int, d_k: int, d_v: int) -> None:
+    """A W_Q, W_K, W_V count that does not move with the sizes (blind64: the numel of the lesson's own 6 x 4
+    weight tensors, 72 for any d_model, d_k, d_v): the count without W_O, wrong here, is the same number at two
+    other sizes too (second and third calls). Said plainly: not only d_v against d_k, no size changes it."""
+    if fn is None:
+        return
+    sizes = [(d_model, d_k, d_v), (d_model + 13, d_k + 5, d_v + 3), (11, 3, 7)]
+    counts = []
+    for s in sizes:
+        try:
+            counts.append(fn(*s, with_output=False))
+        except (StudentCodeError, TypeError):
+            return
+    c = counts[0]
+    if type(c) not in (int, float) or not math.isfinite(c) or c == ref.qkv_param_count(d_model, d_k, d_v) \
+            or any(type(n) not in (int, float) or n != c for n in counts):
+        return
+    n = int(c) if float(c).is_integer() else c
+    lesson = " (the count of the lesson's block, d_model = 6, d_k = d_v = 4)" if n == ref.qkv_param_count(6, 4, 4) \
+        else ""
+    raise Misconception("param_count_constant", f"the count without W_O is {n}{lesson} for d_model={d_model}, "
+                        f"d_k={d_k}, d_v={d_v}, and {n} again for "
+                        + " and ".join(f"d_model={a}, d_k={b}, d_v={v}" for a, b, v in sizes[1:])
+                        + f": it does not change with the sizes at all (not only d_v against d_k is wrong), where "
+                        f"these sizes need {ref.qkv_param_count(d_model, d_k, d_v)}: "
+                        + describe("param_count_constant")) from None
 
 
 _CONSTANT_MAKERS = frozenset({"ones", "ones_like", "full", "full_like", "new_ones", "new_full"})
@@ -5459,3 +5507,94 @@ def raise_if_mask_not_regrown(fn: Callable[..., object], T: int, T_long: int) ->
         raise Misconception("mask_cached_at_first_length", f"causal_additive_mask({T_long}, torch.float32) returns a "
                             f"{M.shape[0]} x {M.shape[0]} mask (right for {M.shape[0]} tokens), sliced `{sliced}` from "
                             "a mask kept between calls: " + describe("mask_cached_at_first_length"))
+
+
+# --- round 64 (blind64): what made a letter-picking experiment mislead ----------------------------------------------
+
+_ZERO_MAKERS = frozenset({"zeros", "zeros_like", "new_zeros"})
+
+
+def _quote(n: ast.AST, limit: int = 70) -> str:
+    from autograder.grading.pyparse import unparse
+    text = unparse(n)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _literal_rows(n: ast.AST) -> list[object] | None:
+    """The rows of `torch.tensor([[...], ...])` written as a literal (a bounded literal_eval), else None."""
+    if _callee(n) != "tensor" or not isinstance(n, ast.Call) or not n.args or not isinstance(n.args[0], ast.List) \
+            or len(n.args[0].elts) > 64:
+        return None
+    try:
+        rows = ast.literal_eval(n.args[0])
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return None
+    return rows if isinstance(rows, list) and all(isinstance(r, list) for r in rows) else None
+
+
+def experiment_said(submission: object, name: str) -> str | None:
+    """A sentence on what made the experiment in `name`'s cell mislead, where a bounded read of that cell (the
+    answer worked out by code) shows it: a factor bound to torch.zeros(...) and multiplied (@, matmul, einsum: every
+    score 0, so the scale cannot show; blind64's q03), a call given the same name as its first two arguments
+    (cross_attention(X, X): Y = X, T' = T; q14), or a tensor literal with a repeated row in a cell that counts a
+    rank (the lesson's repeated queries; q06). None otherwise: the engine's words stand alone."""
+    if not _computed_by_code(submission, name):
+        return None
+    cell = _answer_cell(submission, name)
+    if cell is None:
+        return None
+    nodes = list(itertools.islice(ast.walk(cell), 20001))   # a bounded read: a huge cell says nothing here
+    if len(nodes) > 20000:
+        return None
+    zeros = {}
+    for node in cell.body:
+        if isinstance(node, ast.Assign) and _callee(node.value) in _ZERO_MAKERS:
+            for t in node.targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Name):
+                        zeros[sub.id] = node.value
+    for n in nodes if name == "ans_scale" else ():
+        operands = [n.left, n.right] if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) else \
+            list(n.args) if _callee(n) in {"matmul", "mm", "bmm", "einsum"} and isinstance(n, ast.Call) else []
+        for o in operands:
+            for _ in range(8):   # through .double(), .T, .to(...): the tensor the operand is made from
+                if isinstance(o, ast.Call) and isinstance(o.func, ast.Attribute):
+                    o = o.func.value
+                elif isinstance(o, ast.Attribute):
+                    o = o.value
+            if isinstance(o, ast.Name) and o.id in zeros:
+                return (f"your experiment multiplies by {o.id} = {_quote(zeros[o.id])}, all zeros: every score is 0 "
+                        "with the scale or without it, so the two runs are bound to agree and cannot show what the "
+                        "scale does; try it on random weights")
+    for n in nodes if name == "ans_cross_shapes" else ():
+        if isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[0], ast.Name) \
+                and isinstance(n.args[1], ast.Name) and n.args[0].id == n.args[1].id and _callee(n) == "cross_attention":
+            return (f"your check calls {_quote(n)}, the same tensor as X and as Y: with T' = T the shapes of the "
+                    "options coincide, so the first option tried matches; try a Y with another length than X")
+    if name == "ans_mask" and any(_callee(n) == "matrix_rank" for n in nodes):
+        for node in cell.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                rows = _literal_rows(node.value)
+                if rows is None:
+                    continue
+                same = [(i, j) for i in range(len(rows)) for j in range(i + 1, len(rows)) if rows[i] == rows[j]]
+                if same:
+                    i, j = same[0]
+                    return (f"the rows of {node.targets[0].id} repeat (rows {i} and {j} are equal), so the weights "
+                            "without the mask lose rank for that reason alone: a rank drop on this example says "
+                            "nothing about what the mask is for (which keys a position may read)")
+    return None
+
+
+def with_experiment_said(check: Callable[[], None], submission: object, name: str) -> None:
+    """check(), a letter question's checks; where it names answer_computed_by_code, the key kept and what made the
+    experiment mislead (experiment_said) added, when a read of the cell shows it."""
+    try:
+        check()
+    except Misconception as m:
+        if m.key != "answer_computed_by_code":
+            raise
+        said = experiment_said(submission, name)
+        if said is None:
+            raise
+        raise Misconception(m.key, f"{m}; {said}") from None

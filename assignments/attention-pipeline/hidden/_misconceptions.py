@@ -30,6 +30,10 @@ MISCONCEPTIONS = {
     "scores_keys_not_transposed": "multiplying Q @ K without transposing K: the scores are Q K^T (each query "
                                   "against each key's row); Q @ K runs only when T = d_k, and then each query meets "
                                   "K's columns",
+    "projection_as_row_lookup": "reading the projection as a row lookup, W[X.argmax(-1)] (the row of W at each "
+                                "token's largest entry, as for an embedding): that equals X @ W only for one-hot "
+                                "tokens like the lesson's; for any other X, Q, K and V are the products X @ W_Q, "
+                                "X @ W_K, X @ W_V (matmul), which mix every row of W",
     "weight_transposed": "applying the projections as X @ W.T (nn.Linear's layout) instead of X @ W",
     "prefix_average_one_based": "keeping the lesson's 1-based numbering (rows and columns 1..T) as storage: a "
                                 "(T+1) x (T+1) matrix whose row 0 and column 0 are never used (row 0 is all zeros, "
@@ -560,6 +564,9 @@ MISCONCEPTIONS = {
                           "algebra is the same, but exp of the raw dot products overflows first (float16 beyond a "
                           "q.k of about 11, float32 beyond 88) and inf / inf gives NaN; scale the scores before "
                           "the exp: kappa = torch.exp(K @ q / math.sqrt(d_k))",
+    "param_count_constant": "a count that does not change with d_model, d_k and d_v (the numel of fixed tensors, such "
+                            "as the lesson's own 6 x 4 weights, or a number worked out once for the example): count "
+                            "from the arguments, d_model * d_k + d_model * d_k + d_model * d_v",
     "param_count_state_between_calls": "keeping state between calls: the same arguments give a different count "
                                        "on a second call, most often a list default argument (shapes=[]) that "
                                        "Python creates once, so each call adds its shapes to those of the calls "
@@ -633,6 +640,10 @@ MISCONCEPTIONS = {
                                 "crash; make the buffer with dtype=X.dtype (torch.empty(..., dtype=X.dtype, "
                                 "device=X.device)), or drop out= and return X @ W",
     # round 55 (blind55)
+    "mask_only_next_key": "blocking only the next key (t + 1, the first diagonal above the main one, M[idx, idx + 1]), "
+                          "or only a few keys after t, instead of every key after t: the later keys stay open, so a "
+                          "query still reads the future (a check of the entries next to the diagonal cannot see it); "
+                          "block the whole upper triangle, torch.full((T, T), torch.finfo(dtype).min).triu(1)",
     "mask_last_key_open": "leaving the last key open: a slice M[t, t + 1:-1] (or range(t + 1, T - 1)) stops one "
                           "before the end, since an end index is left out and -1 is the last position, so every "
                           "earlier query may still read the last token; slice to the end, M[t, t + 1:], or build "

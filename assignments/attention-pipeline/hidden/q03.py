@@ -32,4 +32,5 @@ def test_ans_scale(ans_scale, submission=None):
         expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],
                       bare_letter_only=True, values_in_options=(0,))
     # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
-    D.hedge_said(check, submission, "ans_scale", ans_scale)
+    # answer_computed_by_code: what made the experiment mislead, where its cell shows it (blind64)
+    D.hedge_said(lambda: D.with_experiment_said(check, submission, "ans_scale"), submission, "ans_scale", ans_scale)

@@ -30,7 +30,8 @@ def test_ans_mask(ans_mask, submission=None):
         expect_choice(ans_mask, "ans_mask", answer=ref.ans_mask, wrong=ref.MCQ_MISCONCEPTIONS["ans_mask"],
                       bare_letter_only=True)
     # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
-    D.hedge_said(check, submission, "ans_mask", ans_mask)
+    # answer_computed_by_code: what made the experiment mislead, where its cell shows it (blind64)
+    D.hedge_said(lambda: D.with_experiment_said(check, submission, "ans_mask"), submission, "ans_mask", ans_mask)
 
 
 test_ans_mask.test_func.on_missing = D.on_missing_copied_answer_cell   # a copied letter cell (blind57)

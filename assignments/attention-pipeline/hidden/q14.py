@@ -30,4 +30,5 @@ def test_ans_cross_shapes(ans_cross_shapes, submission=None):
         D.raise_if_letter_past_options("ans_cross_shapes", ans_cross_shapes, submission)
         expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes,
                       wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"], bare_letter_only=True)
-    D.hedge_said(check, submission, "ans_cross_shapes", ans_cross_shapes)
+    # answer_computed_by_code: what made the experiment mislead, where its cell shows it (blind64)
+    D.hedge_said(lambda: D.with_experiment_said(check, submission, "ans_cross_shapes"), submission, "ans_cross_shapes", ans_cross_shapes)
