@@ -384,6 +384,44 @@ def _keys_are_queries_replayed(fn, Q, K, V, d_k, index) -> bool:
             and bool(matching_variants(got[index], {"v": want}, Q.dtype)))
 
 
+def _pair_right(fn, Q, K, V, d_k) -> bool:
+    """One bounded replay (the inputs are the test's or smaller): fn's (output, weights) both right."""
+    try:
+        got = fn(Q, K, V, d_k)
+    except Exception:  # noqa: BLE001 - a replay is only evidence
+        return False
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    return (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(g) is torch.Tensor for g in got)
+            and all(matching_variants(g, {"v": r}, Q.dtype) for g, r in zip(got, right)))
+
+
+def trace_sizes_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """naming64: a crash of torch's (not the student's own raise) that goes away, both results right, when one size
+    is made equal to another as in the lesson's trace (Q, K and V all (3, 4)): as many keys as queries (the same
+    values cut to min(T_q, T_k) rows: scores sized (T_q, T_q)), or d_v == d_k with the crash's shape Q's and its
+    size T_q * d_v (the output reshaped to Q.shape: V redrawn d_k wide). None otherwise."""
+    if e.exc_type not in ("RuntimeError", "IndexError") or Q.dim() != 2 or K.dim() != 2 or V.dim() != 2:
+        return None
+    (T_q, dk), (T_k, d_v) = tuple(Q.shape), (K.shape[0], V.shape[1])
+    first = (e.message or "").splitlines()[0] if e.message else ""
+    if T_q != T_k and (e.exc_type == "IndexError" or "cannot be multiplied" in first):
+        T = min(T_q, T_k)
+        if _pair_right(fn, Q[:T], K[:T], V[:T], d_k):
+            return Misconception("scores_square_from_query_count", f"your code raised {e.exc_type}: {first}, with "
+                                 f"T_q = {T_q} queries and T_k = {T_k} keys; called again on the same values cut to "
+                                 f"{T} of each it runs and both results are right: "
+                                 + describe("scores_square_from_query_count"))
+    if d_v != dk and f"shape '[{T_q}, {dk}]' is invalid for input of size {T_q * d_v}" in first:
+        g = torch.Generator().manual_seed(64)
+        V2 = torch.randn(T_k, dk, generator=g, dtype=torch.float64).to(V.dtype)
+        if _pair_right(fn, Q, K, V2, d_k):
+            return Misconception("output_reshaped_to_query_shape", f"your code raised {e.exc_type}: {first}: "
+                                 f"({T_q}, {dk}) is Q's shape and {T_q * d_v} = T_q * d_v = {T_q} * {d_v}, the size of "
+                                 f"the output; called again with values as wide as the queries (d_v = d_k = {dk}) it "
+                                 "runs and both results are right: " + describe("output_reshaped_to_query_shape"))
+    return None
+
+
 def call_pair(fn, Q, K, V, d_k):
     """The student's (output, weights). Both parts right in the other order names results_reordered; one
     tensor, the right output or weights, names what is missing. A crash is named from its message (see
@@ -402,7 +440,8 @@ def call_pair(fn, Q, K, V, d_k):
             or fixed_keys_crash(fn, e, Q, K, V)
         if named is not None:
             raise named from None
-        named = batch_axis_at_dim_one(fn, None, Q, K, V, d_k, crash=e)   # naming62: sequence-first axis at dim 1
+        named = trace_sizes_crash(fn, e, Q, K, V, d_k) \
+            or batch_axis_at_dim_one(fn, None, Q, K, V, d_k, crash=e)   # naming62: sequence-first axis at dim 1
         if named is not None:
             raise named from None
         if _batched_rerun(fn, Q, K, V, d_k):
@@ -454,7 +493,57 @@ def call_pair(fn, Q, K, V, d_k):
         raise Misconception("results_reordered", "attention returns (weights, output): both are right, in the "
                             "other order; return (output, weights)")
     carried_convention(fn, pair, Q, K, V, d_k)   # naming62
+    fixed_size_said(fn, pair, Q, K, V, d_k)     # naming64
     return pair
+
+
+def _fixed_count(fn, pair, Q, K, V, d_k, axis):
+    """The count n >= 2 the student's weights keep on `axis` (0 the queries, 1 the keys) where the input has another,
+    when a second call with 3 more rows on that axis keeps n again and both calls' results are the reference's on the
+    first n queries (or keys); None otherwise."""
+    w = pair[1]
+    size = (Q.shape[0], K.shape[0])[axis]
+    n = w.shape[axis] if type(w) is torch.Tensor and w.dim() == 2 else size
+    if n == size or not 2 <= n <= size + 8:
+        return None
+    g = torch.Generator().manual_seed(64)
+    more = torch.randn(3, Q.shape[1] if axis == 0 else K.shape[1] + V.shape[1], generator=g, dtype=torch.float64)
+    more = more.to(Q.dtype)
+    if axis == 0:
+        calls = [(Q, K, V, pair), (torch.cat([Q, more]), K, V, None)]
+    else:
+        K2, V2 = torch.cat([K, more[:, :K.shape[1]]]), torch.cat([V, more[:, K.shape[1]:]])
+        calls = [(Q, K, V, pair), (Q, K2, V2, None)]
+    for Qc, Kc, Vc, got in calls:
+        if got is None:
+            try:
+                got = fn(Qc, Kc, Vc, d_k)
+            except Exception:  # noqa: BLE001 - a replay is only evidence
+                return None
+        if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
+            return None
+        cut = (Qc[:n], Kc, Vc) if axis == 0 else (Qc, Kc[:n], Vc[:n])
+        right = ref.attention(*(t.double() for t in cut), d_k)
+        if not all(tuple(t.shape) == tuple(r.shape) and matching_variants(t, {"v": r}, Q.dtype)
+                   for t, r in zip(got, right)):
+            return None
+    return n
+
+
+def fixed_size_said(fn, pair, Q, K, V, d_k) -> None:
+    """naming64: a number of queries (or keys) typed as a constant, range(3) for the lesson trace's three tokens: the
+    results are those of the first n queries (keys) only, n the same on a second call with 3 more (_fixed_count)."""
+    if not (all(type(t) is torch.Tensor for t in (Q, K, V)) and Q.dim() == K.dim() == V.dim() == 2
+            and type(pair[1]) is torch.Tensor):
+        return
+    for axis, what, size, fix in ((0, "queries", "T_q", "Q.shape[0]"), (1, "keys", "T_k", "K.shape[0]")):
+        n = _fixed_count(fn, pair, Q, K, V, d_k, axis)
+        if n is not None:
+            trace = ", the lesson trace's token count" if n == 3 else ""
+            raise Misconception("size_fixed_from_example", f"attention's results are those of the first {n} {what} "
+                                f"only ({size} = {(Q.shape[0], K.shape[0])[axis]}), and called again with 3 more {what} "
+                                f"they are again those of the first {n}: a fixed {n}{trace}, where the count must come "
+                                f"from the input: use {fix}. " + describe("size_fixed_from_example"))
 
 
 def pair_evidence(pair, Q, K, V, d_k, fn=None):
@@ -1258,10 +1347,24 @@ def _mha_heads(X, W_Q, W_K, W_V, n_heads, source=None):
     return [ref.attention(cols("q", h), cols("k", h), cols("v", h), d_k)[0] for h in range(n_heads)]
 
 
+def bare_squeeze_variants(X, W_Q, W_K, W_V, W_O, n_heads):
+    """naming64: the heads computed batched as (1, n_heads, T, d_k), the batch axis dropped by a bare .squeeze() (which
+    drops the head axis too when n_heads == 1, the token axis when T == 1), then .transpose(0, 1).reshape(T, d_model)
+    @ W_O: the replay, only where a size-1 axis is there to drop (else it is the right answer)."""
+    T, d_model = X.shape
+    if n_heads < 1 or d_model % n_heads or not (n_heads == 1 or T == 1):
+        return {}
+    heads = torch.stack(_mha_heads(X, W_Q, W_K, W_V, n_heads, lambda r, h: h)).unsqueeze(0)   # (1, heads, T, d_k)
+    squeezed = heads.squeeze()
+    if squeezed.dim() < 2:
+        return {}
+    return {"mha_bare_squeeze_drops_heads": squeezed.transpose(0, 1).reshape(T, d_model) @ W_O.double()}
+
+
 def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     """{mha_head_slice_fixed/<roles>_<f>: output} for every non-empty set of Q, K, V whose slice is head f's
     in every head (the slice not moved with h), every f."""
-    out = {}
+    out = bare_squeeze_variants(X, W_Q, W_K, W_V, W_O, n_heads)
     if n_heads < 2:
         return out
     W = W_O.double()
@@ -1817,7 +1920,8 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_collision(got, logits, dtype, expected)
                          or entropy_min(got, logits, dtype, expected)
                          or entropy_clamp_log(got, logits, expected)
-                         or unnormalised_overflow(fn, got) or entropy_fixed_rows(fn, got, logits))
+                         or unnormalised_overflow(fn, got) or entropy_fixed_rows(fn, got, logits)
+                         or entropy_first_row_only(got, logits, dtype, expected))
             if named is not None:
                 raise named from None
             said = entropy_guard_too_large(got, logits, expected, dtype) if logits is not None else None
@@ -1825,6 +1929,20 @@ def entropy_judge(fn, expected, what, dtype, variants):
                 raise Misconception("entropy_guard_too_large", f"{what}: {said}") from None
             raise
     return judge
+
+
+def entropy_first_row_only(got, logits, dtype, expected) -> Misconception | None:
+    """naming64: the entropy of the first row (block) only, H[0] after the row sum (with keepdim=True or without):
+    `got` is the replay expected.unsqueeze(-1)[0] or expected[0], and logits have more than one row."""
+    if type(got) is torch.Tensor and type(expected) is torch.Tensor and expected.dim() >= 1 and expected.shape[0] > 1:
+        for replay, how in ((expected.unsqueeze(-1)[0], "summed with keepdim=True, then [0]"),
+                            (expected[0], "summed, then [0]")):
+            if tuple(got.shape) == tuple(replay.shape) and matching_variants(got, {"v": replay}, dtype):
+                return Misconception("entropy_first_row_only", f"softmax_entropy of logits of shape "
+                                     f"{tuple(logits.shape)} has shape {tuple(got.shape)}, and it is the entropy of the "
+                                     f"first row only, logits[0] ({how}: the right answer's first entry): "
+                                     + describe("entropy_first_row_only"))
+    return None
 
 
 def cross_entropy_classes_said(m, got, variants, dtype):
@@ -2253,6 +2371,12 @@ def raise_if_table_scale(table, expected, dims, seed):
         raise Misconception("wrong_scale_constant", f"the table's scaled columns are those of raw / {c:.4g}{what} "
                             f"for every d, where each row divides by sqrt(d): " + describe("wrong_scale_constant"))
     said = ", ".join(f"d = {d}: c = {c:.4g} (sqrt(d) = {math.sqrt(d):.4g})" for d, c in zip(dims, cs))
+    if any(math.isqrt(d) ** 2 != d for d in dims) \
+            and all(abs(c / math.isqrt(d) - 1) < 1e-3 for d, c in zip(dims, cs)):   # naming64: math.isqrt(d)
+        raise Misconception("integer_sqrt_scale", f"the entropy table's raw columns are right; its scaled columns are "
+                            f"those of raw / c with {said}: in every row c is the integer square root of d "
+                            "(math.isqrt(d), int(d ** 0.5)), which is sqrt(d) only for perfect squares like the "
+                            "default 4, 16, 64, 256: " + describe("integer_sqrt_scale") + "; divide by math.sqrt(d)")
     stds = [float(got[i, 0]) for i in range(len(dims))]
     if all(abs(c / s - 1) < 1e-3 for c, s in zip(cs, stds)):     # c = each row's own raw_std (blind36)
         raise Misconception("table_scaled_by_observed_std", f"the entropy table's raw columns are right; its scaled "
@@ -3332,6 +3456,13 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
                                 f"by sqrt({round(c)})), and for d_k = 20 by {round(c)} too, whatever d_k is passed; "
                                 f"dot_product_variance reads {', '.join(f'`{x}`' for x in free)}, a global of the "
                                 "notebook, where its parameter is d_k: " + describe("reads_global_not_parameter"))
+        if round(c) != 20 and _ratio_again(fn, n, seed, 20, c):   # naming64: one constant whatever d_k (0.5 = 1/sqrt(4))
+            raise Misconception("wrong_scale_constant", f"for d_k = {d_k} with scaled=True the result is the unscaled "
+                                f"variance of the same draws divided by {round(c)}, and for d_k = 20 by {round(c)} too: "
+                                f"the dot products are scaled by the constant 1/sqrt({round(c)}) = {1 / math.sqrt(c):.4g}"
+                                f"{' (the lesson' + chr(39) + 's scale for its d_k = 4)' if round(c) == 4 else ''} "
+                                "whatever d_k is: " + describe("wrong_scale_constant") + "; divide the dot products by "
+                                "math.sqrt(d_k) of the call")
         raise AssertionError(f"for d_k = {d_k} with scaled=True the result is the unscaled variance of the same draws "
                              f"divided by {round(c)} (its dot products divided by sqrt({round(c)})), where dividing each "
                              f"dot product by sqrt(d_k) divides the variance by d_k = {d_k}")
@@ -5284,6 +5415,48 @@ def raise_if_index_before_matmul(e: StudentCodeError) -> None:
     raise Misconception("index_before_matmul", f"entropy_table's `{ascii(line[:80])[1:-1]}` multiplies q by k.T[0], "
                         f"the first coordinate of each of the {n} keys, not the {n} scores (your code raised "
                         f"{e.exc_type}: {e.message.splitlines()[0][:80]}{where}): " + describe("index_before_matmul"))
+
+
+def _range_bounds(func) -> list[int]:
+    """The int literals N of the `range(N)` calls in `func` (one argument, a constant), in order."""
+    import ast
+    return [n.args[0].value for n in list(ast.walk(func))[:3000] if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name) and n.func.id == "range" and len(n.args) == 1 and not n.keywords
+            and isinstance(n.args[0], ast.Constant) and type(n.args[0].value) is int]
+
+
+_MORE_DIMS = (8, 20, 32, 6, 10, 24)
+
+
+def table_count_crash(e: StudentCodeError, fn, dims, seed, submission, as_table) -> Misconception | None:
+    """naming64: an IndexError in entropy_table whose loop runs a fixed N times (`range(4)`, the default dims' length)
+    where it must run over dims: the source has a literal `range(N)` with N > len(dims), and called again (bounded:
+    a few small d's) with dims padded to N it runs and is right, with N + 1 dims it returns the first N rows only."""
+    if e.exc_type != "IndexError":
+        return None
+    func = _function_read(submission, "entropy_table")
+    bounds = [b for b in (_range_bounds(func) if func is not None else []) if len(dims) < b <= len(dims) + 4]
+    if len(bounds) != 1:
+        return None
+    n = bounds[0]
+    longer = tuple(dims) + tuple(d for d in _MORE_DIMS if d not in dims)[:n + 1 - len(dims)]
+
+    def table(ds):
+        try:
+            return as_table(fn(dims=ds, seed=seed), ds[:n])
+        except Exception:  # noqa: BLE001 - a replay is only evidence
+            return None
+
+    right, first = table(longer[:n]), table(longer)
+    want = ref.table_as_tensor(ref.entropy_table(longer[:n], seed))
+    if not all(type(t) is torch.Tensor and tuple(t.shape) == tuple(want.shape)
+               and matching_variants(t, {"v": want}, torch.float32) for t in (right, first)):
+        return None
+    return Misconception("table_rows_fixed_count", f"your code raised IndexError: "
+                         f"{(e.message or '').splitlines()[0] if e.message else ''}, for dims = {tuple(dims)}: the loop "
+                         f"is `range({n})`, a fixed {n} rows (the default dims have {n}); called again with {n} dims it "
+                         f"is right, and with {n + 1} dims it returns the first {n} rows only: "
+                         + describe("table_rows_fixed_count"))
 
 
 def table_unpack_crash(e: StudentCodeError) -> AssertionError | None:

@@ -939,4 +939,38 @@ MISCONCEPTIONS = {
                                   "nn.MultiheadAttention's in_proj_weight, made for W @ x; X @ W needs them side "
                                   "by side, (d_model, 3 d_model): torch.cat([W_Q, W_K, W_V], dim=1), then split "
                                   "X @ W_QKV into three along dim 1",
+    # naming64: blind64's q1_score_buffer_square_sized_from_query_count
+    "scores_square_from_query_count": "sizing the scores from the number of queries alone (a (T, T) buffer with T = "
+                                      "Q.shape[0], and the loop over the keys run to T), as if there were as many keys "
+                                      "as queries (true in the lesson's trace and in self-attention): with more keys the "
+                                      "extra keys are never scored and weights @ V does not fit, with fewer K[j] is out "
+                                      "of range; the scores are (T_q, T_k): size them and the key loop from K.shape[0], "
+                                      "or compute them at once, Q @ K.T",
+    # naming64: blind64's q1_output_reshaped_to_the_queries_shape
+    "output_reshaped_to_query_shape": "reshaping the output to Q's shape (reshape(Q.shape), view_as(Q)): the output "
+                                      "has one row per query and d_v columns (V's width), which equals d_k only in the "
+                                      "lesson's trace, so for any d_v != d_k the reshape fails; return weights @ V "
+                                      "without reshaping it, shape (T_q, d_v)",
+    # naming64: blind64's q4_table_loop_bound_four_from_the_default_dims
+    "table_rows_fixed_count": "looping a fixed number of times (for i in range(4), the length of the default dims) "
+                              "instead of over the dims given: with fewer dims dims[i] is out of range, with more the "
+                              "rows after the fourth are missing; loop over the dims themselves, for d in dims (or "
+                              "range(len(dims)))",
+    # naming64: blind64's q1_query_rows_looped_over_the_traces_three_tokens
+    "size_fixed_from_example": "typing a size of the example as a number (for i in range(3), the lesson trace's three "
+                               "tokens) where it must come from the inputs: the loop then covers that many queries (or "
+                               "keys) whatever the input has, so with more the rest are missing and with fewer the "
+                               "code fails with an index error; take the count from the tensors (range(Q.shape[0]) "
+                               "for the queries, K.shape[0] for the keys), or compute all rows at once, Q @ K.T",
+    # naming64: blind64's q4_entropy_keepdim_then_first_element_for_one_row
+    "entropy_first_row_only": "indexing [0] after the row sum to get one number (H[0]), which is right only for one "
+                              "1-D row like the table's scores: for a batch of rows it keeps the first row's entropy "
+                              "and drops the others; return the sum over dim=-1 as it is (no keepdim, no [0]), one "
+                              "entropy per row, shape logits.shape[:-1]",
+    # naming64: blind64's q8_batched_heads_bare_squeeze_drops_single_head_axis
+    "mha_bare_squeeze_drops_heads": "removing the batch axis of the batched heads (1, n_heads, T, d_k) with a bare "
+                                    ".squeeze(), which drops every axis of size 1: with one head the head axis goes "
+                                    "too (with one token the token axis), so the transpose(0, 1) that follows swaps "
+                                    "the wrong axes and the reshape scrambles the heads; squeeze only the batch axis, "
+                                    "squeeze(0)",
 }

@@ -227,7 +227,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
         if not is_stub(e) and _entropy_wrong(softmax_entropy) and (
                 D.fails(own) or D.float_has_no_item(e, softmax_entropy)):
             return charged_elsewhere((softmax_entropy,), e)     # held unless a test of softmax_entropy fails (round 77)
-        raise (D.table_unpack_crash(e) or e) from None
+        raise (D.table_unpack_crash(e) or D.table_count_crash(e, fn, dims, seed, submission, _table) or e) from None
     except AssertionError:   # called with its defaults: right with the notebook's passed explicitly?
         D.raise_if_table_default_wrong(fn, dims, seed, expected, passed, lambda rows: _table(rows, dims))
         raise
