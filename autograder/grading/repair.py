@@ -7,7 +7,11 @@ tries small edits of that function's own source, one at a time: another of its v
 call's first two arguments swapped, a method swapped for its twin (`max`/`min`, `tril`/`triu`,
 `sum`/`mean`), a transpose added or dropped, a keyword added (`keepdim=True`, `dim=-1`), a line left
 out. An edit is a fix when the edited function gives the reference's answer on every input the tests
-gave that function (all of them, not only the failing ones: a fix may not break what worked). The
+gave that function (all of them, not only the failing ones: a fix may not break what worked), and on each call
+of its passing tests that no reference answer checks (a table its test reads at its own tolerance), the answer
+that passed, the reference's, or one that test, rerun with the copy, still passes (_kept_right): blind64's
+`range(3)` for a table's `range(4)` mended the 3-dims test and broke the default 4-dims one, and is no fix
+(issue 21). The
 student then reads the line and the change: where, and what, without the grader claiming why.
 
 The search is evidence, like every name the grader gives: an edit is reported only when it makes every
@@ -63,6 +67,7 @@ MAX_SOURCE_CHARS = 6000   # a function longer than this is not searched (the tri
 MAX_REPRINTED_CHARS = 400_000   # a def's statements printed again for its edits, past which only short ones are
 CHEAP_STATEMENT_CHARS = 400     # a statement this short is always printed again (a slip's line is rarely longer)
 HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
+PASSED_CALLS = 4          # calls of the searched function by its passing tests each fix must keep right (_kept_right)
 KEPT_TESTS = 6            # passing tests of a searched cell's other values each value fix is rerun on
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
@@ -1519,6 +1524,7 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 return False
         return True
     found: dict[str, Found | None] = {}
+    passed_tests = {(r.question, r.name) for r in reports if r.status == "passed"}
     out = []
     for r in reports:
         name = culprit.get((r.question, r.name))
@@ -1528,10 +1534,17 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 failed = [k for k in own if culprit.get(k) == name]
                 passed = [k for k in own if k not in failed_tests and k not in failed_named]
                 graded = cell_errors is None or left_bound(cells, name, cell_errors)
+                checked = {id(c) for c in right.get(name, [])}
+                # the calls its passing tests made that the reference's answer does not check (a table the test
+                # reads at its own tolerance): each fix must still give the answer that passed
+                as_passed = _one_per_shape([c for c in calls if c.name == name and c.test in passed_tests
+                                            and id(c) not in checked and not isinstance(c.answer, BaseException)],
+                                           PASSED_CALLS)
                 found[name] = _search_function(name, wrong[name], right.get(name, []), expected, namespace, cells,
                                                clock, optional_calls, CallCutShort,
                                                (rerun, failed, passed) if rerun is not None else None,
-                                               references.get(name), holds_for, cell_errors) if graded else None
+                                               references.get(name), holds_for, cell_errors,
+                                               as_passed) if graded else None
             fix = found[name]
             if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": STATE_KEY if fix.kept else KEY,
@@ -1609,6 +1622,67 @@ def _passes_with_the_fix(reports: Sequence[Any], found: Mapping[str, Found | Non
                     break
         out.append(r)
     return out
+
+
+def _unedited_copy(cell: str, name: str, copy_name: str) -> str:
+    """A cell (to follow _guarded's) defining the last `def name` of `cell` as it is, named `copy_name`: what the
+    function answers now, run the way its edited copies run ("" where there is no readable def)."""
+    found = last_def([cell], name)
+    if found is None:
+        return ""
+    try:
+        fn = copy.deepcopy(found[1])
+        fn.name = copy_name
+        text = ast.unparse(fn)
+    except (RecursionError, MemoryError):
+        return ""           # no copy: no passing call is asked of the fixes (as before)
+    return f"\ntry:\n{textwrap.indent(text, '    ')}\nexcept Exception:\n    pass"
+
+
+def _kept_right(calls: Sequence[Any], namespace: Any, same: str, clock: SearchClock, cut_short: type[BaseException],
+                reference: Callable[..., Any] | None = None,
+                retest: Callable[[tuple[str, str], str], bool] | None = None) -> Callable[[str], bool]:
+    """Whether a copy (by name) keeps right each call its passing test made (issue 21, blind64): it gives the student's
+    own answer, or else the reference's, or else that test, rerun with the copy (`retest(test, copy name)`), still
+    passes (a float16 answer within the test's tolerance made float32 by the fix: changed, and right). Only the calls
+    the unedited copy `same` answers as the notebook did are asked (a function that draws unseeded, or reads state
+    its calls change, answers otherwise every time); none are where `same` is not defined. Out of time, a copy is not
+    shown to hold: False."""
+    usable: list[Any] | None = None
+    wanted: dict[int, Any] = {}
+
+    def answers(copy_name: str, call: Any, judged: bool = True) -> bool:
+        try:
+            got = namespace.call_copy(copy_name, _copies(call.args), _copies(call.kwargs))
+        except cut_short:
+            raise
+        except Exception:  # noqa: BLE001 - a copy that now raises on a passing test's input breaks it
+            got, raised = None, True
+        else:
+            raised = False
+            if same_answer(got, call.answer):
+                return True
+        if not judged:
+            return False
+        if not raised and callable(reference):
+            if id(call) not in wanted:
+                try:
+                    wanted[id(call)] = reference(*_copies(call.args), **_copies(call.kwargs))
+                except Exception:  # noqa: BLE001 - an input the reference refuses: the test judges
+                    wanted[id(call)] = _REFUSED
+            if wanted[id(call)] is not _REFUSED and same_answer(got, wanted[id(call)]):
+                return True
+        return retest is not None and not clock.over() and retest(call.test, copy_name)
+
+    def kept(copy_name: str) -> bool:
+        nonlocal usable
+        if usable is None:
+            usable = [c for c in calls if not clock.over() and answers(same, c, judged=False)]
+        return all(not clock.over() and answers(copy_name, c) for c in usable)
+    return kept
+
+
+_REFUSED = object()     # the reference raised on the call
 
 
 def _copy_name(source: str) -> str:
@@ -2075,9 +2149,10 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                      by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
                      reference: Callable[..., Any] | None = None,
                      holds_for: Callable[[str, str], bool] | None = None,
-                     cell_errors: Mapping[int, str] | None = None) -> Found | None:
+                     cell_errors: Mapping[int, str] | None = None, as_passed: Sequence[Any] = ()) -> Found | None:
     """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
-    ones first, at most 6 in all, one per shape where there are more), or None."""
+    ones first, at most 6 in all, one per shape where there are more), or None. `as_passed`: calls of `name` its
+    passing tests made that no reference answer checks: a fix must keep each right (_kept_right)."""
     chosen = _one_per_shape([*wrong, *right], 6)
     if not wrong:
         return None
@@ -2088,17 +2163,31 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     cell, edited = made
     found_def = last_def([cells[cell]], name) if by_tests is not None else None
     made_fn = found_def[1] if found_def is not None else None
-    source = _guarded(edited)
+    same = f"{prefix}same"
+    source = _guarded(edited) + _unedited_copy(cells[cell], name, same)
     if clock.over():
         return None
     own = last_def([cells[cell]], name)
     own_fn = own[1] if own is not None else None
+    if _state_out_of_sight(own_fn):
+        return None         # its state cannot be started fresh, so no fix of it can be shown to hold from the top
     state = _kept_state(own_fn, cells)
     kept_names = set(state[0])
     state_memo: dict[int, bool | None] = {}
 
     def run_copy(copy: str, i: int) -> Any:
         return namespace.call_copy(copy, _copies(chosen[i].args), _copies(chosen[i].kwargs))
+    kept_right = _kept_right(as_passed, namespace, same, clock, cut_short, reference,
+                             (lambda test, copy: bool(by_tests[0](test, {name: copy}))) if by_tests is not None else None)
+    number = {id(e): n for n, e in enumerate(edited)}
+
+    def as_before(fixes: list[Edit], start: int = 0, among: Sequence[Edit] | None = None) -> list[Edit]:
+        """The fixes that keep every passing test's call answered as it was (issue 21, blind64: `range(3)` for a
+        table's `range(4)` mended the 3-dims test and broke the 4-dims one that passed)."""
+        if len(fixes) > MAX_SPREAD:
+            return fixes        # too many to tell apart: nothing is said of them anyway
+        at = number if among is None else {id(e): n for n, e in enumerate(among)}
+        return [f for f in fixes if kept_right(f"{prefix}{start + at[id(f)]}")]
     survivors: list[tuple[float, int]] = []
     tests = more = 0
     light = _lighter(chosen[0], reference) if by_tests is not None else None
@@ -2118,6 +2207,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                     return namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args), _copies(chosen[i].kwargs))
                 fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), survivors,
                                _crash_site_first(edited, name, cells[cell], wrong), cap=MAX_SPREAD)
+                fixes = as_before(fixes)
                 if fixes and len(fixes) <= MAX_SPREAD:
                     # a fix must hold from a notebook's first state too, not only from what its calls left behind
                     fixes, steered = _state_steered(fixes, state, namespace, prefix, answers, run_copy, clock,
@@ -2134,7 +2224,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                                      line_text=safe_line(cells[cell], dodged[0].line), dodged=dodged[1])
                 extra = _term_left_out(fixes, edited, cells[cell]) if len(fixes) > MAX_FIXES else []
                 if extra:
-                    fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), order=extra)
+                    fixes = as_before(search(edited, run, answers, lambda: clock.over(), (cut_short,), order=extra))
                     fixes, _steered = _state_steered(fixes, state, namespace, prefix, answers, run_copy, clock,
                                                      cut_short, MAX_CANDIDATES - len(edited), state_memo)
                 elif MAX_FIXES < len(fixes) <= MAX_SPREAD:
@@ -2148,6 +2238,13 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                                answers, lambda: clock.over(), (cut_short,), cap=MAX_SPREAD)
                 if holds_for is not None and len(fixes) <= MAX_SPREAD:
                     fixes = [f for f in fixes if holds_for(f.helper, _copy_name(f.source))]
+                fixes = as_before(fixes, start, helpers)
+                # a helper that keeps state between calls: its copy ran on what the notebook's calls left there
+                # (`_TRI is not None` right only because an earlier call built _TRI), and no fresh start is made for
+                # a helper's copy, so none of its fixes is said
+                # each helper's cells parsed once, and not past the clock (a helper not looked at is not said either)
+                stateful = {h: clock.over() or _keeps_state(cells, h) for h in {f.helper for f in fixes}}
+                fixes = [f for f in fixes if not stateful[f.helper]]
                 if MAX_FIXES < len(fixes) <= MAX_SPREAD:
                     fixes, more = _one_place(fixes, cells[fixes[0].cell])
             if not fixes and by_tests is not None and by_tests[1]:
@@ -2162,7 +2259,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                         continue        # a statistical test passed by a copy that ignores a value it drew
                     if _mentions(edited[n], kept_names):
                         continue        # steers state the function keeps between calls (_state_steered)
-                    if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys):
+                    if all(rerun(key, {name: f"{prefix}{n}"}) for key in keys) and kept_right(f"{prefix}{n}"):
                         fixes.append(edited[n])
                         if len(fixes) > MAX_FIXES:
                             break
@@ -2194,6 +2291,7 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
     local = set(_local_names(fn)) - declared
     written: dict[str, int] = {}
     mutated: set[str] = set()
+    in_place: set[str] = set()
     for node in ast.walk(fn):
         target: ast.AST | None = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in declared:
@@ -2204,6 +2302,15 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
             target = node.func.value
             if isinstance(target, ast.Name) and target.id not in declared:
                 mutated.add(target.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _in_place_method(node.func.attr):
+            # a module-level tensor changed by its own in-place method (`_buf.resize_(...)`, `.copy_`, `.fill_`):
+            # state only where the notebook assigns that name (`F.relu_(h)` changes h, not the module F)
+            target = node.func.value
+            if isinstance(target, ast.Name) and target.id not in declared:
+                in_place.add(target.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
+                and node.args:
+            target = node.args[0]          # setattr(causal_mask, "tri", ...) is causal_mask.tri = ...
         if isinstance(target, ast.Name) and target.id not in local:
             written.setdefault(target.id, target.lineno)
     if not written:
@@ -2226,8 +2333,29 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
             for t in targets:
                 if isinstance(t, ast.Name) and t.id in written and t.id not in starts:
                     starts[t.id] = _literal_start(value)
-    kept = {n: starts.get(n, "") for n in written if not (n in mutated and not starts.get(n))}
+    kept = {n: starts.get(n, "") for n in written if not (n in mutated and not starts.get(n))
+            and not (n in in_place and n not in starts)}
     return kept, {n: written[n] for n in kept}
+
+
+def _in_place_method(attr: str) -> bool:
+    """Whether a method of that name changes its tensor in place (torch's trailing underscore: `copy_`, `add_`)."""
+    return attr.endswith("_") and not attr.startswith("_") and len(attr) > 1
+
+
+def _state_out_of_sight(fn: Any) -> bool:
+    """Whether `fn` reaches module-level names through `globals()` or `vars()` (`g = globals(); g["_buf"] = ...`):
+    state no name in its source shows, which no fresh start can be made for."""
+    return isinstance(fn, ast.AST) and any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("globals", "vars")
+        and not node.args for node in ast.walk(fn))
+
+
+def _keeps_state(cells: Sequence[str], name: str) -> bool:
+    """Whether the notebook's last def of `name` keeps state between calls (_kept_state) or reaches it out of sight."""
+    found = last_def(cells, name)
+    fn = found[1] if found is not None else None
+    return bool(_kept_state(fn, cells)[0]) or _state_out_of_sight(fn)
 
 
 def _literal_start(value: ast.expr) -> str:
@@ -2266,7 +2394,8 @@ def _from_fresh_state(edit: Edit, kept: Mapping[str, str], copy_name: str) -> st
             node.id = fresh[node.id]
         elif isinstance(node, ast.Global):
             node.names = [fresh.get(n, n) for n in node.names]
-    if not any(isinstance(node, ast.Global) for node in ast.walk(fn)):
+    if fresh and not any(isinstance(node, ast.Global) for node in ast.walk(fn)):
+        # (none fresh: every name it keeps starts at no literal, and a `global` of no names is no Python)
         fn.body.insert(0, ast.Global(names=list(fresh.values())))
     fn.name = copy_name
     try:
@@ -2309,10 +2438,11 @@ def _state_steered(fixes: Sequence[Edit], state: tuple[dict[str, str], dict[str,
             else:
                 copy_name = f"{prefix}s{len(memo)}"
                 source = _from_fresh_state(fix, {n: s for n, s in kept.items() if s}, copy_name)
-                memo[id(fix)] = bool(source is not None and namespace.define(
-                    _guarded([Edit(line=0, before="", after="", source=source)]), clock.wall_left()) and search(
-                    [Edit(line=0, before="", after="", source=source)], functools.partial(_run_named, run_copy, copy_name),
-                    answers, lambda: clock.over(), stop))
+                fresh = [Edit(line=0, before="", after="", source=source)] if source is not None else []
+                # a fresh copy that could not be made or defined checks nothing: not checked, never blamed on the state
+                memo[id(fix)] = (bool(search(fresh, functools.partial(_run_named, run_copy, copy_name), answers,
+                                             lambda: clock.over(), stop))
+                                 if fresh and namespace.define(_guarded(fresh), clock.wall_left()) else None)
         if memo[id(fix)]:
             out.append(fix)
         elif steered is None and memo[id(fix)] is False:
