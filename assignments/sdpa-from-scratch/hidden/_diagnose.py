@@ -995,8 +995,44 @@ def any_without_keepdim(Q, K, V, mask):
 
 # ANY_PROBE's values with a mask whose queries 0 and 3 see every key: mask.all(dim=-1) for mask.any keeps
 # only those and zeroes query 1 (one blocked key), which a correct function does not.
-ALL_MASK = torch.tensor([[True, True, True, True], [True, False, True, True],
+ALL_MASK = torch.tensor([[True, True, True, True], [True, True, False, True],
                          [False, False, False, False], [True, True, True, True]])
+# round64: query 1 blocked from its own key only (ALL_MASK blocks key 2, off the diagonal, so that a flag read off
+# the mask's diagonal is right there and only mask.all zeroes query 1)
+DIAG_MASK = torch.tensor([[True, True, True, True], [True, False, True, True],
+                          [False, False, False, False], [True, True, True, True]])
+
+
+def sdpa_diagonal_flag(Q, K, V, mask):
+    """round64 (blind64 q5_empty_rows_detected_from_the_mask_diagonal_as_if_every_query_saw_itself): the queries
+    with a key read off the mask's diagonal (torch.diagonal(mask, dim1=-2, dim2=-1)): a query that cannot see
+    itself gets a row of zeros. Square masks only."""
+    m = mask.to(torch.bool)
+    kept = torch.diagonal(m, dim1=-2, dim2=-1).unsqueeze(-1)
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m))
+    return _out(w.masked_fill(~kept, 0.0), V, Q)
+
+
+def _name_diagonal_flag(fn, said):
+    """round64: right on ALL_MASK (a query that sees itself but not key 2 keeps its row) and, with DIAG_MASK,
+    what the diagonal flag gives (query 1, blocked from itself only, zeroed): empty_rows_from_mask_diagonal."""
+    Q, K, V = ANY_PROBE[:3]
+    out = second_call(fn, Q, K, V, mask=ALL_MASK)
+    live = ALL_MASK.any(dim=-1)
+    if type(out) is not torch.Tensor or out.shape != (4, V.shape[-1]) or matching_variants(
+            out[live], {"right": ref.scaled_dot_product_attention(Q, K, V, ALL_MASK)[live]}, torch.float64) == []:
+        return
+    out = second_call(fn, Q, K, V, mask=DIAG_MASK)
+    wrong, live = sdpa_diagonal_flag(Q, K, V, DIAG_MASK), DIAG_MASK.any(dim=-1)
+    if (type(out) is torch.Tensor and out.shape == wrong.shape
+            and not matching_variants(out[live], {"right": ref.scaled_dot_product_attention(Q, K, V, DIAG_MASK)[live]},
+                                      torch.float64)
+            and matching_variants(out[live], {"diag": wrong[live]}, torch.float64)):
+        raise Misconception("empty_rows_from_mask_diagonal", f"{said}; on a square input whose query 1 may see "
+                            "every key but itself, it gives that query a row of zeros, and it keeps the row of a "
+                            "query that sees itself but not another key: the flag is read off the mask's diagonal "
+                            "(whether each query sees its own position); with T_q != T_k the diagonal is only "
+                            "min(T_q, T_k) long: " + describe("empty_rows_from_mask_diagonal"))
 
 
 def name_from_mask_probes(fn, said):
@@ -1019,6 +1055,7 @@ def name_from_mask_probes(fn, said):
                 and matching_variants(out[live], {key: wrong[live]}, torch.float64)):
             raise Misconception(key, f"{said}; on a square input with a query that has no allowed key, it {how}: "
                                 + describe(key))
+    _name_diagonal_flag(fn, said)
 
 
 def mask_reshaped_replays(Q, K, V, mask) -> dict[int, torch.Tensor]:
@@ -1371,6 +1408,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     name_sequence_first(plain_fn, plain, said)      # round58: (T, B, d) read, axes 0 and 1 swapped
     if mask is not None and "must match the size of tensor" in e.message:
         name_mask_mirrored(plain_fn, said)       # round58: (T_k, T_q) scores masked with the (T_q, T_k) mask
+    name_width_from_queries(plain_fn, plain, e, said)     # round64: zeros_like(Q) for d_v-wide output rows
     layout = layout_crash(e, {"Q": Q, "K": K, "V": V, "mask": mask}, plain_call)
     if layout is not None:
         raise layout
@@ -2387,6 +2425,7 @@ def check_fully_masked(fn, Q, K, V, mask, dead, what="the output with fully mask
             judge(fn, Q, K, V, mask, got, what)
         if (tuple(got.shape) == tuple(Q.shape[:-1] + V.shape[-1:]) and torch.isnan(got[..., dead, :]).any()
                 and torch.isfinite(got[..., ~dead, :]).all()):
+            name_flag_from_first_entry(fn, Q, K, V, mask, what)      # round64: mask[0] of a 2-D mask
             raise Misconception("fully_masked_nan", f"{what}: a query whose keys are all masked got NaN; "
                                 "it should get a row of zeros" + _only_in_half(fn, Q, K, V, mask, dead))
         name_permuted_with_nan_rows(got, ref.scaled_dot_product_attention(Q, K, V, mask), dead, what)
@@ -5840,13 +5879,20 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
 
 # --- naming round 53 (blind53) ----------------------------------------------------------------------------------------
 
-def check_all_blocked(fn, Q, K, V):
+def check_all_blocked(fn, Q, K, V, rng=None):
     """round53 (blind53), Question 5: masks with no True entry at all, one of the scores' shape (batched) and one
     (T_q, T_k) mask shared by the batch: every query is blocked, so the output is all zeros (the notebook's rule for
     a fully blocked row). `if mask is not None and mask.any():` skips the masking there and gives plain attention:
     mask_skipped_when_all_blocked, named when the output is the unmasked result on the same input and a second call
     whose mask allows key 0 alone is right (so the masking works when something is allowed)."""
     T_q, T_k = Q.shape[-2], K.shape[-2]
+    if rng is not None:       # round64: first a shared 2-D (T_q, T_k) mask whose one fully masked query is not query 0
+        shared = random_mask((T_q, T_k), rng)
+        later = torch.zeros(T_q, dtype=torch.bool)
+        later[1 + int(torch.randint(0, T_q - 1, (1,), generator=rng))] = True
+        shared[later] = False
+        check_fully_masked(fn, Q, K, V, shared, later, f"the output with a shared {tuple(shared.shape)} mask "
+                           "and a fully masked query")
     dead = torch.ones(T_q, dtype=torch.bool)
     for mask in (torch.zeros(*Q.shape[:-1], T_k, dtype=torch.bool), torch.zeros(T_q, T_k, dtype=torch.bool)):
         what = f"the output with a {tuple(mask.shape)} mask that is False everywhere (every key blocked: all zeros)"
@@ -6796,6 +6842,8 @@ def trace_scale_key(key, what, submission):
     those of the root taken twice (blind58: the text's divisor 2 used as d_k and rooted again). scale_by_d_v only
     where the trace's cells read V's width; scale_root_taken_twice where they root a root or the divisor 2; else
     both readings said, no key. Other keys pass through."""
+    if key == "scale_precedence":
+        return _trace_precedence_key(key, what, submission)
     if key != "scale_by_d_v":
         return key
     trees = _cell_trees(submission, "scores3", "weights3", "out3", "weights3_causal")
@@ -7496,3 +7544,159 @@ def name_tile_entries(got, name, submission) -> None:
                     64 not in {m, n} or _names_a_tile(submission, name)):
                 raise Misconception("entries_of_one_tile", f"{name} is {got:,} = {m} x {n}, one tile of scores "
                                     f"a FlashAttention kernel holds at a time: " + describe("entries_of_one_tile"))
+
+
+def _names_model_width(node) -> bool:
+    """round64: the model's full width in the source: a name or attribute with 'model' in it (d_model), the number
+    512, or a root of a product (8 * 64, heads times d_k)."""
+    if isinstance(node, ast.Name) and "model" in node.id.lower():
+        return True
+    if isinstance(node, ast.Attribute) and "model" in node.attr.lower():
+        return True
+    if _number(node) == 512:
+        return True
+    root = _root_of(node)
+    return root is not None and isinstance(root, ast.BinOp) and isinstance(root.op, ast.Mult)
+
+
+def _root_scaled_outside(node) -> bool:
+    """round64: a square root multiplied or divided by something outside it (sqrt(d_k) * (64 / d_k))."""
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div))
+            and any(_root_of(side) is not None for side in (node.left, node.right)))
+
+
+def name_divisor_model_width(got, submission) -> None:
+    """q2 (round64, blind64 q2_divisor_for_d_k_64_scaled_up_linearly_from_the_examples_root_8): 22.63 is
+    sqrt(512), the model's full width (scale_by_d_model, named only where the scale_divisor cell names the model
+    width: d_model, 512, or a root of a product), and also sqrt(8) * 64 / 8, the example's divisor scaled in
+    proportion to d_k (divisor_proportional_to_dk, where it multiplies a root by something outside it); read in
+    the value assigned to scale_divisor only;
+    neither in the source: the plain fact. Student text: parsed (bounded), never run."""
+    if abs(got - 512 ** 0.5) >= 1e-6:
+        return
+    trees = [(seg, n.value) for seg, tree in _cell_trees(submission, "scale_divisor") for n in ast.walk(tree)
+             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "scale_divisor" for t in n.targets)]
+    if not trees or _source_hit(trees, _names_model_width) is not None:
+        raise Misconception("scale_by_d_model", f"scale_divisor is {got:.4g} = sqrt(512), the model's full width: "
+                            "one head's scores are dot products of d_k = 64 entries, so divide by sqrt(64) = 8: "
+                            + describe("scale_by_d_model"))
+    hit = _source_hit(trees, _root_scaled_outside)
+    if hit is not None:
+        raise Misconception("divisor_proportional_to_dk", f"scale_divisor is {got:.4g} = sqrt(8) x 64 / 8 (`{hit}`): "
+                            "the example's divisor sqrt(8) made 8 times larger for a head 8 times wider; a head 8 "
+                            "times wider needs sqrt(8) times the divisor, sqrt(64) = 8: "
+                            + describe("divisor_proportional_to_dk"))
+    raise AssertionError(f"scale_divisor is {got:.4g}, not 8: the divisor for d_k = 64 is sqrt(64) = 8")
+
+
+def _floor_division_hit(trees) -> str | None:
+    return _source_hit(trees, lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
+                       and _number(n.right) not in (2.0, 1.0))
+
+
+def _difference_hit(trees) -> str | None:
+    return _source_hit(trees, lambda n: isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub))
+
+
+def name_cost_ratio_increase(got, submission, increase, ratio) -> None:
+    """q8 (round64, blind64 q8_growth_factor_from_causal_triangle_counts_floor_divided): a cost_ratio equal to
+    one of the increases (new / old - 1 = 3, ...) is cost_ratio_as_increase only where the cost_ratio cell
+    subtracts (a `- 1` or a difference new - old); 3 from a cell whose `//` divides (not a halving by 2) is
+    ratio_floor_divided (a ratio just under 4 truncated); else the plain fact. Student text: parsed, never run."""
+    if got not in increase:
+        return
+    trees = _cell_trees(submission, "cost_ratio")
+    if not trees or _difference_hit(trees) is not None:
+        raise Misconception("cost_ratio_as_increase", f"cost_ratio is {got}, {increase[got]}: "
+                            + describe("cost_ratio_as_increase"))
+    hit = _floor_division_hit(trees) if got == ratio - 1 else None
+    if hit is not None:
+        raise Misconception("ratio_floor_divided", f"cost_ratio is {got}: `{hit}` divides with //, which cuts a "
+                            f"ratio just under {ratio} (3.998 for the causal triangles T(T+1)/2) down to {got}: "
+                            + describe("ratio_floor_divided"))
+    raise AssertionError(f"cost_ratio is {got}, not {ratio}: {got} is not {ratio} (the cell subtracts nothing, so it "
+                         "is not new / old - 1 either): how does T * T * d_k change when T doubles?")
+
+
+def _trace_precedence_key(key, what, submission):
+    """q6 (round64, blind64 q6_trace_divided_by_the_q2_cells_scale_divisor_left_in_the_namespace): the trace's
+    weights divided by 2 d_k = 8 (or d_k / 2) are scale_precedence only where the trace's cells write `** 1/2`
+    (or no trace cell is found); a divisor that is a name the trace's cells never set but another cell does
+    (q2's scale_divisor = 8) is value_from_another_question, that cell's line quoted; else the plain fact."""
+    trees = _cell_trees(submission, "scores3", "weights3", "out3", "weights3_causal")
+    if not trees or _source_hit(trees, _precedence_slip) is not None:
+        return key
+    own = {t.id for _s, tree in trees for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign,
+           ast.AnnAssign)) for t in ([n.target] if not isinstance(n, ast.Assign) else n.targets) if isinstance(t, ast.Name)}
+    divisors = [n.right.id for _s, tree in trees for n in ast.walk(tree) if isinstance(n, ast.BinOp)
+                and isinstance(n.op, ast.Div) and isinstance(n.right, ast.Name) and n.right.id not in own]
+    for name in divisors[:8]:
+        line = _source_hit(_cell_trees(submission, name), lambda n, name=name: isinstance(n, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in n.targets))
+        if line is None:
+            continue
+        raise Misconception("value_from_another_question", f"{what} is wrong: the trace's scores are divided by "
+                            f"{name}, which another cell sets to 8 (`{line}`: the divisor for a head of width 64), "
+                            "not by this trace's sqrt(d_k) = sqrt(4) = 2: " + describe("value_from_another_question")
+                            + " (divide by math.sqrt(Q3.shape[-1]))")
+    raise AssertionError(f"{what} is wrong: it matches the scores divided by 2 d_k = 8, not by sqrt(d_k) = "
+                         "sqrt(4) = 2: divide by math.sqrt(Q3.shape[-1])")
+
+
+_SIZES_CRASH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)")
+
+
+def name_width_from_queries(fn, plain, e, said) -> None:
+    """round64 (blind64 q5_fully_masked_output_rows_replaced_by_zeros_like_the_queries_assumes_d_v_equals_d_k): a
+    broadcast crash between d_v and d_k (d_v != d_k) where one second call, the same call with the keys given as
+    the values (d_v = d_k), runs and is right: something of the output's shape is taken from Q (zeros_like(Q)
+    for the fully masked queries' rows): output_width_dk."""
+    Q, K, V, mask = plain
+    found = _SIZES_CRASH.search(e.message)
+    if found is None or Q is None or K is None or V is None:
+        return
+    d_k, d_v = Q.shape[-1], V.shape[-1]
+    if d_k == d_v or {int(found.group(1)), int(found.group(2))} != {d_k, d_v}:
+        return
+    if not right(second_call(fn, Q, K, K, mask=mask), Q, K, K, mask):
+        return
+    raise Misconception("output_width_dk", f"{said}: {d_v} is d_v, the width of V and of the output, and {d_k} is "
+                        "d_k, the width of Q; the same call with values as wide as the queries (d_v = d_k) runs and "
+                        "is right: part of your output is made with the queries' shape (torch.zeros_like(Q), "
+                        "Q.new_zeros(...), a buffer like Q), for example the rows of fully masked queries; make it "
+                        "like the output (zeros_like(out)), whose width is d_v: " + describe("output_width_dk"))
+
+
+def name_mask_squeezed(fn, t, expected, what) -> None:
+    """round64 (blind64 q4_triangle_built_with_a_leading_axis_then_squeezed_drops_a_length_one_axis): a mask of
+    a length 1 (T_q = 1 or T_k = 1) that is the right mask with its length-1 axes dropped (a bare .squeeze()),
+    where one second call with neither length 1 ((2, 3)) gives the right mask: mask_size_one_axes_dropped."""
+    if type(t) is not torch.Tensor or t.dim() >= expected.dim() or 1 not in tuple(expected.shape):
+        return
+    if tuple(t.shape) != tuple(d for d in expected.shape if d != 1) or not bool(((t != 0) == expected.reshape(t.shape)).all()):
+        return
+    other = second_call(fn, 2, 3)
+    if type(other) is not torch.Tensor or tuple(other.shape) != (2, 3) or not bool(((other != 0) == ref.causal_mask(2, 3)).all()):
+        return
+    raise Misconception("mask_size_one_axes_dropped", f"{what} has shape {tuple(t.shape)}, expected "
+                        f"{tuple(expected.shape)}: the right mask with its length-1 axis dropped, while "
+                        "causal_mask(2, 3) has its two axes: " + describe("mask_size_one_axes_dropped"))
+
+
+def name_flag_from_first_entry(fn, Q, K, V, mask, what) -> None:
+    """round64 (blind64 q5_empty_row_flag_read_from_mask_index_0_as_if_every_mask_had_a_batch_axis): a 2-D
+    (T_q, T_k) mask whose later fully masked queries got NaN, and one second call, the same with query 0 fully
+    masked too, gives zeros everywhere: the flag is read from mask[0] (query 0's row, not one flag per query):
+    empty_flag_from_first_mask_entry."""
+    if type(mask) is not torch.Tensor or mask.dim() != 2 or mask.shape[0] < 2 or not bool(mask[0].any()):
+        return
+    blocked = mask.clone()
+    blocked[0] = False
+    out = second_call(fn, Q, K, V, mask=blocked)
+    if (type(out) is not torch.Tensor or tuple(out.shape) != tuple(Q.shape[:-1] + V.shape[-1:])
+            or not bool((out == 0).all())):
+        return
+    raise Misconception("empty_flag_from_first_mask_entry", f"{what}: the fully masked query got NaN; the same "
+                        f"call with query 0 fully masked too gives zeros in every row: for this 2-D "
+                        f"{tuple(mask.shape)} mask your flag for queries without a key is read from mask[0], which "
+                        "is query 0's row, not one flag per query: " + describe("empty_flag_from_first_mask_entry"))

@@ -805,6 +805,32 @@ MISCONCEPTIONS = {
                            "kernel holds at a time) instead of the whole attention-weight matrix: the question asks "
                            "for the entries of the matrix, one per (query, key) pair, T x T = 1024 x 1024 = "
                            "1,048,576, however a kernel splits it",
+    # naming round 64 (blind64)
+    "divisor_proportional_to_dk": "scaling the divisor in proportion to d_k from a known case (the example's "
+                                  "sqrt(8) made 8 times larger for a head 8 times wider): the divisor is the square "
+                                  "root of d_k, so it grows as sqrt(d_k) (a head 8 times wider needs sqrt(8) times "
+                                  "the divisor); compute math.sqrt(d_k) for the d_k asked",
+    "ratio_floor_divided": "dividing with // (floor division) where the ratio is asked: // cuts the quotient down "
+                           "to a whole number (3.998 becomes 3); divide with / and count what the question counts "
+                           "(T * T * d_k for the scores), whose ratio is exact",
+    "value_from_another_question": "using a variable another question's cell set (its answer for other sizes) "
+                                   "instead of computing the value for this question's own inputs: the name is "
+                                   "still defined, so the cell runs, but it holds that other question's number; "
+                                   "compute it here from this question's tensors",
+    "empty_rows_from_mask_diagonal": "deciding whether a query has a visible key from the mask's diagonal "
+                                     "(torch.diagonal(mask), mask[..., i, i]: whether it sees its own position), "
+                                     "true of causal masks only: a query that sees other keys but not itself gets "
+                                     "zeros, and a rectangular mask's diagonal is too short to broadcast; use "
+                                     "mask.any(dim=-1, keepdim=True)",
+    "mask_size_one_axes_dropped": "dropping every length-1 axis of the mask (a bare .squeeze() after building it "
+                                  "with a leading axis): with one query or one key the query or key axis goes too, "
+                                  "so causal_mask(1, 5) has shape (5,) instead of (1, 5) and broadcasts the wrong "
+                                  "way; remove only the axis you added (.squeeze(0) or [0]), or build it without one",
+    "empty_flag_from_first_mask_entry": "reading the flag for queries without a key from mask[0], as if every mask "
+                                        "had a batch axis: for a 2-D (T_q, T_k) mask mask[0] is query 0's row, so "
+                                        "a later fully masked query keeps its NaN row (and a batched mask gets its "
+                                        "first sequence's flags everywhere); use mask.any(dim=-1, keepdim=True) on "
+                                        "the whole mask",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

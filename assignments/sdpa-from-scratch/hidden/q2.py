@@ -210,7 +210,7 @@ def _other_values(n):
 
 
 @test_case(points=1, hidden=True)
-def test_scale_divisor(scale_divisor):
+def test_scale_divisor(scale_divisor, submission=None):
     got = expect_number(scale_divisor, "scale_divisor")
     if got == 64:
         raise Misconception("divide_by_dk", "scale_divisor is d_k; the scores are divided by sqrt(d_k)")
@@ -218,10 +218,7 @@ def test_scale_divisor(scale_divisor):
         raise Misconception("scale_precedence", f"scale_divisor is {got:g}: " + describe("scale_precedence"))
     if got == 1:
         raise Misconception("no_scale", "scale_divisor of 1 means no scaling at all")
-    if abs(got - 512 ** 0.5) < 1e-6:       # round53: the base Transformer's d_model = 512, all 8 heads of 64
-        raise Misconception("scale_by_d_model", f"scale_divisor is {got:.4g} = sqrt(512), the model's full width: "
-                            "one head's scores are dot products of d_k = 64 entries, so divide by sqrt(64) = 8: "
-                            + describe("scale_by_d_model"))
+    diag.name_divisor_model_width(got, submission)    # round53/64: sqrt(512), d_model or sqrt(8) * 64 / 8
     if abs(got - ref.scale_divisor) > 1e-9:
         # the example's d_k = 8 (sqrt 8), or the factor 1/sqrt(d_k) given for the divisor
         diag.name_number(got, ref.scale_divisor, {"example_value_reused": [8 ** 0.5],

@@ -56,6 +56,8 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     raise_if_other_container(got, expected.to(torch.float64), what)    # a list of lists, a NumPy array
     t = assert_plain_tensor(got, what)
     if tuple(t.shape) != tuple(expected.shape):
+        diag.name_mask_squeezed(fn, t, expected, what)       # round64: a bare .squeeze() with T_q or T_k = 1
+        diag.name_stale_mask(fn, f"{what} has shape {tuple(t.shape)}, expected {tuple(expected.shape)}")   # a cache
         diag.name_mask_from_first_call(fn, t, T_q, expected.shape[-1], what, submission)    # naming round 63
         diag.name_mask_not_outer(fn, f"{what} has shape {tuple(t.shape)}")
         diag.name_extra_leading_axes(t, expected, what, same=lambda a, b: ((a != 0) == b).all())
@@ -197,6 +199,7 @@ def test_more_queries_than_keys(causal_mask, rng, submission=None):
     T_k = int(torch.randint(3, 7, (1,), generator=rng))
     T_q = T_k + int(torch.randint(2, 6, (1,), generator=rng))
     _check(causal_mask, T_q, T_k, submission=submission)
+    _check(causal_mask, T_q, 1, submission=submission)        # round64: one key (a bare .squeeze() drops it)
 
 
 @test_case(points=1, hidden=True)
@@ -204,5 +207,6 @@ def test_more_keys_than_queries(causal_mask, rng, submission=None):
     T_q = int(torch.randint(3, 7, (1,), generator=rng))
     T_k = T_q + int(torch.randint(2, 6, (1,), generator=rng))
     _check(causal_mask, T_q, T_k, submission=submission)
+    _check(causal_mask, 1, T_k, submission=submission)        # round64: one query
     # past any fixed-size buffer (nanoGPT's block_size = 1024), with few queries: a small mask to send
     _check(causal_mask, T_q, int(torch.randint(1030, 1100, (1,), generator=rng)), long=True, submission=submission)
