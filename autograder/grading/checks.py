@@ -86,6 +86,12 @@ MISCONCEPTIONS: dict[str, str] = {
     "one_edit_fix": "one small change to one line of your function makes it right on every input the tests gave "
                     "it: the message shows the line and the change (the grader found it by trying small edits of "
                     "your own code, so it says where and what, not why)",
+    # naming round 65 (global_reads.py, the engine's rule; attention-pipeline's and scaled-attention's copies are the same)
+    "reads_global_not_parameter": "reading a global of the notebook inside the function instead of its own "
+                                  "parameter (a name the body still uses after the parameter was renamed, or a "
+                                  "value a cell computed for the lesson's example): the values passed in are never "
+                                  "used, so the result is right only for the one input the global was made from and "
+                                  "fails or is wrong everywhere else; compute it from the parameter",
     "state_kept_between_calls": "keeping state between calls: a module-level variable the function fills on a call "
                                 "(a `global` built once, a cache keyed by too little) and reuses on later calls, "
                                 "which then get what was built from an earlier call's inputs; build it on every "

@@ -21,6 +21,7 @@ from autograder.grading.checks import (TIMING_UNVERIFIED, ChargeRecord, Misconce
                                       charges_recorded, describe)
 from autograder.errors import CheckTooSlow, NotAnswered, StudentCodeError, WorkerCrashed, WorkerTimeout
 from autograder.grading.hidden import HiddenTestCase
+from autograder.grading.global_reads import name_global_reads
 from autograder.grading.repair import name_by_one_edit
 from autograder.results import TestReport
 from autograder.sandbox import timers
@@ -294,7 +295,34 @@ def run_tests(tests: Sequence[HiddenTestCase], namespace: StudentNamespace, *, s
                     {key: t.student_names for key, t in by_key.items()}, dict(submission.cell_errors))
             except Exception as e:  # noqa: BLE001 - feedback only: a fault of the search never costs the grade
                 timers.count(f"one-edit search failed: {type(e).__name__}")
+    if submission is not None:
+        reports = _global_reads(reports, tests, namespace, submission, devices)
     return [describe_misconception(r, misconceptions or {}) for r in reports]
+
+
+def _global_reads(reports: list[TestReport], tests: Sequence[HiddenTestCase], namespace: StudentNamespace,
+                  submission: SubmissionInfo, devices: list[str]) -> list[TestReport]:
+    """global_reads.name_global_reads: a failure still unnamed whose function reads a notebook global in the place of
+    its own name. The worker's value of that global is read (to tell data from a function) only before the deadline,
+    each read bounded by GLOBAL_READ_S; a fault of the naming never costs the grade."""
+    from autograder.sandbox.session import optional_calls
+    left = _seconds_left(namespace)
+    device = devices[0] if devices else "cpu"
+
+    def resolve(name: str) -> object:
+        if left is not None and left <= 0:
+            return None
+        with optional_calls(time.monotonic() + GLOBAL_READ_S):
+            return namespace.resolve(name, device)
+    with timers.span("global reads"):
+        try:
+            return name_global_reads(reports, tests, submission.cells, resolve)
+        except Exception as e:  # noqa: BLE001 - feedback only
+            timers.count(f"global reads failed: {type(e).__name__}")
+            return reports
+
+
+GLOBAL_READ_S = 2.0   # seconds one read of a global's value in the worker may take (global_reads)
 
 
 # Seconds a hidden test's own checks may still run past the submission's deadline: a test that would start later
