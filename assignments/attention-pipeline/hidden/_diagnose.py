@@ -3605,11 +3605,29 @@ def mean_width_said(raw: object, d_model: int, d_k: int, d_v: int, with_output: 
             f"{(d_k + d_v) / 2:g}, the mean width" + (", plus W_O" if with_output else "") + ")")
 
 
-def count_with_output_said(got: float, alone: object, d_model: int, d_k: int, d_v: int) -> str:
+def count_wrong_words(fn: Callable[..., object] | None, d_model: int, d_k: int, d_v: int, with_output: bool) -> str:
+    """"the count is wrong", with "(for d_v different from d_k)" only where a second call with d_v = d_k (the same
+    d_model, d_k) is right; where that count is wrong too (blind65's d_v = 64 left in: wrong for every d_v but 64),
+    that call is said instead (naming round 65)."""
+    if fn is None or d_v == d_k:
+        return "the count is wrong"
+    try:
+        same = fn(d_model, d_k, d_k, with_output=with_output)
+    except (StudentCodeError, TypeError):
+        return "the count is wrong"
+    want = ref.qkv_param_count(d_model, d_k, d_k, with_output)
+    if type(same) in (int, float) and same == want:
+        return "the count is wrong (for d_v different from d_k)"
+    return (f"the count is wrong, with d_v = d_k too (d_model={d_model}, d_k = d_v = {d_k}: you give {same!r:.40}, "
+            f"not {want})")
+
+
+def count_with_output_said(got: float, alone: object, d_model: int, d_k: int, d_v: int,
+                           fn: Callable[..., object] | None = None) -> str:
     """q12's message for a count with W_O that no key explains: W_O's term is blamed only where the count without
     W_O (`alone`, a second call) is right; where that is wrong too, the W_Q, W_K, W_V part is said first."""
     base = ref.qkv_param_count(d_model, d_k, d_v)
-    said = (f"the count is wrong (for d_v different from d_k): with d_model={d_model}, d_k={d_k}, d_v={d_v} you "
+    said = (f"{count_wrong_words(fn, d_model, d_k, d_v, True)}: with d_model={d_model}, d_k={d_k}, d_v={d_v} you "
             f"give {got}; W_Q, W_K, W_V hold {base} and W_O (d_v x d_model) {d_v * d_model}")
     if type(alone) in (int, float) and alone == base:
         return f"{said}; without W_O your count is right, so your W_O term is {got - base}"
@@ -5418,9 +5436,11 @@ def raise_if_rank_from_lowrank_default(got: int, submission: object, name: str) 
 
 
 def raise_if_rank_measure_slips(got: int, submission: object, name: str) -> None:
-    """raise_if_rank_from_max_indices (blind61), then raise_if_rank_from_lowrank_default (blind63)."""
+    """raise_if_rank_from_max_indices (blind61), then raise_if_rank_from_lowrank_default (blind63), then
+    raise_if_rank_at_small_length (blind65; d_k = 8 = max_rank_S, T = 100)."""
     raise_if_rank_from_max_indices(got, submission, name)
     raise_if_rank_from_lowrank_default(got, submission, name)
+    raise_if_rank_at_small_length(got, submission, name, ref.max_rank_S, 100)   # T shrunk to 5 (blind65)
 
 
 def raise_if_count_wrapped(got: object, want: int, func: str) -> None:
@@ -5566,11 +5586,13 @@ def experiment_said(submission: object, name: str) -> str | None:
                 return (f"your experiment multiplies by {o.id} = {_quote(zeros[o.id])}, all zeros: every score is 0 "
                         "with the scale or without it, so the two runs are bound to agree and cannot show what the "
                         "scale does; try it on random weights")
-    for n in nodes if name == "ans_cross_shapes" else ():
-        if isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[0], ast.Name) \
-                and isinstance(n.args[1], ast.Name) and n.args[0].id == n.args[1].id and _callee(n) == "cross_attention":
-            return (f"your check calls {_quote(n)}, the same tensor as X and as Y: with T' = T the shapes of the "
-                    "options coincide, so the first option tried matches; try a Y with another length than X")
+    crosses = [n for n in nodes if name == "ans_cross_shapes" and isinstance(n, ast.Call) and len(n.args) >= 2
+               and _callee(n) == "cross_attention"]
+    # round126: only where every call gives X as Y (a cell that also tries a Y of another length was not misled so)
+    if crosses and all(isinstance(n.args[0], ast.Name) and isinstance(n.args[1], ast.Name)
+                       and n.args[0].id == n.args[1].id for n in crosses):
+        return (f"your check calls {_quote(crosses[0])}, the same tensor as X and as Y: with T' = T the shapes of "
+                "the options coincide, so the first option tried matches; try a Y with another length than X")
     if name == "ans_mask" and any(_callee(n) == "matrix_rank" for n in nodes):
         for node in cell.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -5594,7 +5616,202 @@ def with_experiment_said(check: Callable[[], None], submission: object, name: st
     except Misconception as m:
         if m.key != "answer_computed_by_code":
             raise
-        said = experiment_said(submission, name)
+        said = experiment_said(submission, name) or leftover_said(submission, name)   # leftovers: naming round 65
         if said is None:
             raise
         raise Misconception(m.key, f"{m}; {said}") from None
+
+
+def raise_if_entropy_terms_returned(got: object, A: torch.Tensor, fn: Callable[[torch.Tensor], object],
+                                    what: str) -> None:
+    """entropy_terms_not_summed (naming round 65, blind65's debugging return left in the A.dim() == 2 branch): H
+    has A's own shape and is, entry by entry, the terms a log2 a (or -a log2 a, or in nats), 0 log 0 as 0 or NaN,
+    never summed over the keys. Where a second call on the same rows with a batch axis (A[None]) is right, the
+    terms come back for 2-D inputs only, and that is said."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(A.shape) or not got.is_floating_point():
+        return
+    g = got.double()
+    a = A.double()
+    for log in (torch.log2, torch.log):
+        terms = a * torch.where(a > 0, log(a.clamp_min(1e-300)), torch.zeros_like(a))
+        for sign in (1.0, -1.0):
+            replay = sign * terms
+            zero = a == 0
+            close = torch.isclose(g, replay, rtol=1e-5, atol=1e-6) | (zero & torch.isnan(g))
+            if bool(close.all()) and not bool(torch.isnan(g).all()):
+                break
+        else:
+            continue
+        break
+    else:
+        return
+    unit = "" if log is torch.log2 else " in nats (natural log)"
+    sign_words = "negated but" if sign < 0 else "neither negated nor"
+    said = (f"{what} has A's shape {tuple(A.shape)}: it is the per-key terms {'-' if sign < 0 else ''}a log2 a{unit} "
+            f"of every weight, {sign_words} summed over the keys (dim=-1)")
+    try:
+        batched = fn(A.clone()[None]) if A.dim() == 2 else None
+    except (StudentCodeError, TypeError, RuntimeError):
+        batched = None
+    if type(batched) is torch.Tensor and tuple(batched.shape) == (1, *A.shape[:-1]) and bool(
+            torch.allclose(batched.double()[0], ref.row_entropy_bits(a), rtol=0, atol=1e-6)):
+        said += ("; the same rows with a batch axis (A[None]) come out right, so only 2-D inputs take this path (a "
+                 "return left in a branch for A.dim() == 2, from debugging?): remove it, so every input goes through "
+                 "-(A * log2(A)).sum(dim=-1)")
+    raise Misconception("entropy_terms_not_summed", f"{said}: " + describe("entropy_terms_not_summed"))
+
+
+_SHAPE_MAKERS = frozenset({"randn", "rand", "randint", "normal", "empty", "zeros", "ones", "full", "arange", "eye",
+                           "standard_normal", "random", "Tensor"})
+
+
+def _int_of(n: ast.AST, bound: Mapping[str, list[ast.AST]]) -> int | None:
+    """An int literal, or a name the cell bound once to one (followed through at most 5 names); None otherwise."""
+    for _ in range(5):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if not (isinstance(n, ast.Name) and len(bound.get(n.id, ())) == 1):
+            return None
+        n = bound[n.id][0]
+    return None
+
+
+def raise_if_rank_at_small_length(got: int, submission: object, name: str, d_k: int, T: int) -> None:
+    """max_rank_S measured at a length T_small < d_k the cell chose (blind65's _T = 5 to read the printout): the
+    matrix_rank call the cell's last `name = ...` reads reaches a tensor made with T_small rows (its second-to-last
+    size, an int literal or a name bound to one) and at least as many features, and the answer is min(T_small, d_k)
+    = T_small. Named only where that source shows it (a 5 alone could be another slip)."""
+    if type(got) is not int or not 0 < got < min(d_k, T):
+        return
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value, bound = last
+    calls: list[ast.AST] = []
+    _reaches(value, bound, lambda n: _called(n) == "matrix_rank" and not calls.append(n) and False, set())
+    found: list[ast.AST] = []
+
+    def small_maker(n: ast.AST) -> bool:
+        if not (isinstance(n, ast.Call) and _called(n) in _SHAPE_MAKERS) or found:
+            return False
+        dims = list(n.args[0].elts) if len(n.args) == 1 and isinstance(n.args[0], (ast.Tuple, ast.List)) else n.args
+        sizes = [_int_of(d, bound) for d in dims[:4]]
+        if len(sizes) >= 2 and sizes[-2] == got and sizes[-1] is not None and sizes[-1] >= got:
+            found.append(n)
+        return bool(found)
+    seen: set[str] = set()
+    for call_ in calls[:20]:
+        if _reaches(call_, bound, small_maker, seen):
+            break
+    if not found:
+        return
+    raise Misconception("rank_measured_at_small_length", f"{name} is {got}, the rank your cell measures on "
+                        f"`{pyparse_unparse(found[0])[:60]}`, only {got} tokens: there min(T, d_k) = min({got}, {d_k}) "
+                        f"= {got}, so the tokens limit it; the head in this question has T = {T} and d_k = {d_k}, "
+                        f"bound min({T}, {d_k}) = {d_k}: " + describe("rank_measured_at_small_length"))
+
+
+_RANDOM_MAKERS = frozenset({"randn", "rand", "randint", "normal", "randn_like", "rand_like", "randperm"})
+
+
+def _loads(n: ast.AST) -> set[str]:
+    return {s.id for s in ast.walk(n) if isinstance(s, ast.Name) and isinstance(s.ctx, ast.Load)}
+
+
+def leftover_said(submission: object, name: str) -> str | None:
+    """A sentence on a leftover in the cell that works `name` out by code that made its experiment mislead, where a
+    bounded read of that cell shows it (naming round 65, blind65's debugging leftovers): a sampler def that reseeds
+    (manual_seed) on every call and is called more than once (every draw the same: keys = queries; q03), a def that
+    never reads one of its parameters but reads a name the cell bound (the probe sees the demo input, not its
+    argument; q06), cross_attention given a Y that the cell rebinds to its X (`Y = X` left in: T' = T; q14), or a def
+    whose defaulted size is never passed by the calls that measure a growth (T_k fixed while T_q doubles; q16).
+    None otherwise."""
+    if not _computed_by_code(submission, name):
+        return None
+    cell = _answer_cell(submission, name)
+    if cell is None:
+        return None
+    nodes = list(itertools.islice(ast.walk(cell), 20001))   # a bounded read, as experiment_said
+    if len(nodes) > 20000:
+        return None
+    defs = {n.name: n for n in cell.body if isinstance(n, ast.FunctionDef)}
+    calls: dict[str, list[ast.Call]] = {}
+    for n in nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in defs:
+            calls.setdefault(n.func.id, []).append(n)
+    bound = _bindings(cell)
+    if name == "ans_scale":
+        for fname, fn in defs.items():
+            inner = list(itertools.islice(ast.walk(fn), 2001))
+            seeds = [n for n in inner if _callee(n) in {"manual_seed", "seed"}]
+            if seeds and any(_callee(n) in _RANDOM_MAKERS for n in inner) and len(calls.get(fname, ())) >= 2:
+                return (f"your sampler {fname}() calls {_quote(seeds[0], 40)} every time it runs, so each call returns "
+                        "the same draw: the keys are the queries again, each query matches its own key far above the "
+                        "rest, and the rows are near one-hot with the 1/sqrt(d_k) or without it, so the two runs "
+                        "cannot differ; seed once, before the draws, not inside the sampler")
+    if name == "ans_mask":
+        for fname, fn in defs.items():
+            body_loads = set().union(*(_loads(s) for s in fn.body)) if fn.body else set()
+            unused = [a.arg for a in fn.args.args if a.arg not in body_loads]
+            params = {a.arg for a in fn.args.args}
+            passed = {n for c in calls.get(fname, []) for a in c.args for n in _loads(a)}
+            # the name the calls pass in that the body reads anyway (the demo input) first, then the others by name
+            outer = sorted((n for n in body_loads if n in bound and n not in params), key=lambda n: (n not in passed, n))
+            if unused and outer and calls.get(fname):
+                return (f"your helper {fname}({', '.join(a.arg for a in fn.args.args)}) never reads its argument "
+                        f"{unused[0]}: it computes from {outer[0]}, bound in the cell, so the input you change never "
+                        "reaches it and both calls give the same output: no leak can show; use the argument in its "
+                        "body")
+    if name == "ans_cross_shapes":
+        for n in nodes:
+            if not (_callee(n) == "cross_attention" and isinstance(n, ast.Call) and len(n.args) >= 2
+                    and isinstance(n.args[0], ast.Name) and isinstance(n.args[1], ast.Name)):
+                continue
+            x, y = n.args[0].id, n.args[1].id
+            last = bound.get(y, [])[-1:] if x != y else []
+            if last and isinstance(last[0], ast.Name) and last[0].id == x:
+                return (f"the line `{y} = {x}` (the self-attention trial?) is the cell's last binding of {y}: "
+                        "cross_attention gets the same tensor as X and as Y, so T' = T, the shapes of options "
+                        "a and b coincide and the first option tried matches; delete it, so Y has another length")
+    if name == "ans_complexity":
+        for fname, fn in defs.items():
+            args = fn.args.args
+            defaults = dict(zip([a.arg for a in args[len(args) - len(fn.args.defaults):]], fn.args.defaults))
+            made = calls.get(fname, [])
+            if len(made) < 2 or len(made) > 50:
+                continue
+            for i, a in enumerate(args):
+                d = defaults.get(a.arg)
+                low = a.arg.lower()
+                if not (isinstance(d, ast.Constant) and type(d.value) is int) or not (
+                        low.startswith("t") or "len" in low or "seq" in low or low in {"n", "n_k", "nk"}):
+                    continue   # a length only (T_k, seq_len, n): a width or a head count left fixed is right
+                if all(len(c.args) <= i and all(k.arg != a.arg for k in c.keywords) for c in made):
+                    return (f"every call of {fname}() (`{_quote(made[0], 40)}`) leaves {a.arg} at its default "
+                            f"{d.value}, so only the other length grows: the count doubles when T doubles because "
+                            f"{a.arg} is held fixed; in self-attention the keys are the same T tokens, so pass T for "
+                            f"{a.arg} too")
+    return None
+
+
+def shadowed_def_said(submission: object, func: str) -> str:
+    """"" or a sentence where the notebook defines `def func` more than once at top level (blind65's corrected
+    causal_additive_mask written above the first attempt, which, defined last, is the one that runs): the last def
+    is quoted by its statement that writes a -1e9 (where it has one), and an earlier def that uses torch.finfo is
+    said never to run (naming round 65). A bounded read: at most 20000 nodes of each def."""
+    defs = [n for tree in _cell_trees(submission) for n in tree.body
+            if isinstance(n, ast.FunctionDef) and n.name == func]
+    if len(defs) < 2:
+        return ""
+    last = defs[-1]
+    nodes = list(itertools.islice(ast.walk(last), 20001))
+    if len(nodes) > 20000:
+        return ""
+    line = next((s for s in last.body for n in itertools.islice(ast.walk(s), 2000)
+                 if isinstance(n, ast.Constant) and type(n.value) is float and abs(n.value) == 1e9), None)
+    finfo = any(isinstance(n, ast.Attribute) and n.attr == "finfo" or isinstance(n, ast.Name) and n.id == "finfo"
+                for n in itertools.islice(itertools.chain.from_iterable(ast.walk(d) for d in defs[:-1]), 20000))
+    return (f"; your notebook defines {func} {len(defs)} times, and the last def is the one that runs"
+            + (" (the one that fills the blocked entries with -1e9)" if line is not None else "")
+            + (": it replaces the earlier def that uses torch.finfo(dtype).min, which never runs" if finfo else "")
+            + "; delete the def you do not mean")

@@ -791,4 +791,10 @@ MISCONCEPTIONS = {
     "count_integer_overflow": "computing the count in a fixed-width integer tensor (int16, int8, int32): past its "
                               "largest value (32767 for int16) the products and sums wrap around silently, so a large "
                               "layer's count comes out wrong (even negative); count with Python ints (or int64)",
+    "entropy_terms_not_summed": "returning the terms -p log p without summing them over the last dimension",
+    "rank_measured_at_small_length": "measuring the largest rank on an example with fewer tokens than d_k (a T "
+                                     "shrunk to read the printout, never set back): with T < d_k the tokens limit "
+                                     "the rank to T, so the measurement says min(T, d_k) for that small T, not for "
+                                     "the question's head; measure it with the question's T (or reason rank(Q K^T) "
+                                     "<= min(T, d_k) with its T and d_k)",
 }

@@ -172,7 +172,7 @@ def test_mask_pattern(causal_additive_mask, device, rng):
 
 
 @test_case(points=1, hidden=True)
-def test_mask_value_is_dtype_min(causal_additive_mask, rng):
+def test_mask_value_is_dtype_min(causal_additive_mask, rng, submission=None):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     for dtype in (torch.float32, torch.float64):
         M = _get(causal_additive_mask, T, dtype)
@@ -181,15 +181,15 @@ def test_mask_value_is_dtype_min(causal_additive_mask, rng):
         if torch.isinf(vals).any():
             raise Misconception("infinite_mask", f"blocked entries are infinite: {describe('infinite_mask')}")
         if (vals == -1e9).all():
-            raise Misconception("neg_1e9_float16", "blocked entries are -1e9, a constant float16 "
-                                "cannot hold; use torch.finfo(dtype).min")
+            raise Misconception("neg_1e9_float16", "blocked entries are -1e9, a constant float16 cannot hold; use "
+                                "torch.finfo(dtype).min" + D.shadowed_def_said(submission, "causal_additive_mask"))
         if not (vals == torch.finfo(dtype).min).all():
             raise Misconception("mask_not_dtype_min", f"blocked entries in {dtype} are not "
                                                       "torch.finfo(dtype).min")
 
 
 @test_case(points=1, hidden=True)
-def test_mask_float16_finite(causal_additive_mask, rng):
+def test_mask_float16_finite(causal_additive_mask, rng, submission=None):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     try:
         M = _get(causal_additive_mask, T, torch.float16)
@@ -200,8 +200,8 @@ def test_mask_float16_finite(causal_additive_mask, rng):
                                   "the float32 mask")
         blocked = M32[torch.ones(T, T, dtype=torch.bool).triu(1)]
         if bool((blocked == -1e9).all()):
-            raise Misconception("neg_1e9_float16", f"{e}: -1e9 does not fit in float16; use "
-                                "torch.finfo(dtype).min") from None
+            raise Misconception("neg_1e9_float16", f"{e}: -1e9 does not fit in float16; use torch.finfo(dtype).min"
+                                + D.shadowed_def_said(submission, "causal_additive_mask")) from None
         if "overflow" in str(e):
             raise Misconception("mask_not_dtype_min", f"{e}: the constant your float32 mask uses "
                                 f"({float(blocked.min()):.3g}) does not fit in float16; use "
@@ -212,8 +212,9 @@ def test_mask_float16_finite(causal_additive_mask, rng):
                                   "the float32 mask")
         if torch.isfinite(M32).all():
             key = "neg_1e9_float16" if bool((M32[M32 != 0] == -1e9).all()) else "mask_not_dtype_min"
-            raise Misconception(key, "the float16 mask contains -inf although the float32 one is finite: "
-                                "its constant overflows float16; use torch.finfo(dtype).min")
+            raise Misconception(key, "the float16 mask contains -inf although the float32 one is finite: its constant "
+                                "overflows float16; use torch.finfo(dtype).min" + (D.shadowed_def_said(
+                                    submission, "causal_additive_mask") if key == "neg_1e9_float16" else ""))
         raise Misconception("infinite_mask", "the float16 mask is not finite: " + describe("infinite_mask"))
     _check_pattern(M, T, causal_additive_mask)
     if not (M[M != 0] <= -1e4).all():

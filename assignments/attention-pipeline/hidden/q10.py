@@ -102,11 +102,14 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     # A / A.sum(dim=0), log 0 guarded, is entropy_renormalised_other_axis among the variants)
     D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
     D.raise_if_entropy_sign_clamped(got, A, submission, "H")   # no minus sign, clamped at 0 (blind59)
+    D.raise_if_entropy_terms_returned(got, A, row_entropy_bits, "H")   # the terms a log2 a, never summed (blind65)
     _named_twice(lambda: D.assert_matches(got, ref.row_entropy_bits(A), what="H", variants=lambda: _entropy_variants(A),
                                           rtol=0, atol=H_ATOL, reduced=True), row_entropy_bits, 6)
     # uniform prefix rows carry the maximum, log2(t) bits
     W = ref.prefix_average_matrix(6)
-    D.assert_matches(call(row_entropy_bits, W, what="row_entropy_bits"), ref.row_entropy_bits(W),
+    H_W = call(row_entropy_bits, W, what="row_entropy_bits")
+    D.raise_if_entropy_terms_returned(H_W, W, row_entropy_bits, "H of uniform prefix rows")   # a 2-D-only return (blind65)
+    D.assert_matches(H_W, ref.row_entropy_bits(W),
                    what="H of uniform prefix rows", variants=lambda: _entropy_variants(W), rtol=0, atol=H_ATOL,
                      reduced=True)
     # float32 weights: the entropies come back in the input's dtype (a float64 accumulator never cast back, blind41,
@@ -188,6 +191,7 @@ def test_entropy_views(row_entropy_bits, rng, submission=None):
         D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
         D.raise_if_rows_flattened_by_selection(got, A, submission, "H for a transposed, expanded A", torch.float64)
         D.raise_if_entropy_sign_clamped(got, A, submission, "H for a transposed, expanded A")
+        D.raise_if_entropy_terms_returned(got, A, row_entropy_bits, "H for a transposed, expanded A")
         _named_twice(lambda: D.assert_matches(got, want, what="H for a transposed, expanded A",
                                               variants=lambda: _entropy_variants(A), rtol=0, atol=H_ATOL, reduced=True),
                      row_entropy_bits, 5)

@@ -127,8 +127,8 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
     D.raise_if_count_constant(fn, d_model, d_k, d_v)   # the same count at other sizes too (blind64)
     if with_output:   # where it goes wrong: W_O's own term only where the count without W_O is shown right
         alone = (_calls(fn, (d_model, d_k, d_v)) or (None,))[0] if fn is not None else None
-        raise AssertionError(D.count_with_output_said(got, alone, d_model, d_k, d_v))
-    raise AssertionError("the count is wrong (for d_v different from d_k)")
+        raise AssertionError(D.count_with_output_said(got, alone, d_model, d_k, d_v, fn))
+    raise AssertionError(D.count_wrong_words(fn, d_model, d_k, d_v, False))   # "for d_v != d_k" where shown (naming65)
 
 
 def _len_rows_shown(fn, out_features):

@@ -404,7 +404,9 @@ def trace_sizes_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | 
         return None
     (T_q, dk), (T_k, d_v) = tuple(Q.shape), (K.shape[0], V.shape[1])
     first = (e.message or "").splitlines()[0] if e.message else ""
-    if T_q != T_k and (e.exc_type == "IndexError" or "cannot be multiplied" in first):
+    # round126: sized from the queries, the crash is K[j] out of range with more queries than keys, or weights @ V that
+    # does not fit with fewer; an IndexError with fewer queries is Q[i] run to the keys' count (sized from K), another slip
+    if (T_q > T_k and e.exc_type == "IndexError") or (T_q < T_k and "cannot be multiplied" in first):
         T = min(T_q, T_k)
         if _pair_right(fn, Q[:T], K[:T], V[:T], d_k):
             return Misconception("scores_square_from_query_count", f"your code raised {e.exc_type}: {first}, with "
@@ -440,7 +442,7 @@ def call_pair(fn, Q, K, V, d_k):
             or fixed_keys_crash(fn, e, Q, K, V)
         if named is not None:
             raise named from None
-        named = trace_sizes_crash(fn, e, Q, K, V, d_k) \
+        named = overwritten_inputs_crash(fn, e, Q, K, V, d_k) or trace_sizes_crash(fn, e, Q, K, V, d_k) \
             or batch_axis_at_dim_one(fn, None, Q, K, V, d_k, crash=e)   # naming62: sequence-first axis at dim 1
         if named is not None:
             raise named from None
@@ -504,8 +506,8 @@ def _fixed_count(fn, pair, Q, K, V, d_k, axis):
     w = pair[1]
     size = (Q.shape[0], K.shape[0])[axis]
     n = w.shape[axis] if type(w) is torch.Tensor and w.dim() == 2 else size
-    if n == size or not 2 <= n <= size + 8:
-        return None
+    if n == size or not 2 <= n <= size + 8 or n == (K.shape[0], Q.shape[0])[axis]:
+        return None         # round126: the other axis's count (queries looped to T_k) is read, not typed: no fixed n
     g = torch.Generator().manual_seed(64)
     more = torch.randn(3, Q.shape[1] if axis == 0 else K.shape[1] + V.shape[1], generator=g, dtype=torch.float64)
     more = more.to(Q.dtype)
@@ -5237,6 +5239,11 @@ def raise_if_other_dims(rows, dims, seed, fn=None, entropy=None) -> None:
         right = matching_variants(got, {"v": _table_rows_at(got_dims, seed)}, torch.float32)
         last = got_dims == [int(dims[-1])]
         only = "only the last d's row" if last else f"only the rows for d = {got_dims}"
+        if len(got_dims) == len(dims) > 1 and len(set(got_dims)) == 1:   # naming65: every row there, one label
+            raise AssertionError(f"the table has {len(dims)} rows, as many as the dims asked for, {list(dims)}, but "
+                                 f"every row is labelled d = {got_dims[0]}: the rows are built, but their \"d\" (and "
+                                 "whatever else reads that name) is not the loop's d of that row; check that the body "
+                                 "reads the loop variable of this iteration")
         # the aside guesses the cause of a last row kept alone, and only there (a first row alone is a loop ended
         # early: raise_if_first_row_only names it when a second call shows it)
         raise AssertionError(f"the table has {only} of the dims asked for, {list(dims)}"
@@ -8681,3 +8688,254 @@ def fused_rows_crash(e, X, Ws, submission=None) -> Misconception | None:
     return Misconception("mha_fused_qkv_rows_stacked", f"your code raised {e.exc_type}: {found.group(0)}: "
                          f"`{unparse(cat)[:120]}` is ({3 * d_model}, {d_model}), the three weights stacked along "
                          f"the rows: " + describe("mha_fused_qkv_rows_stacked"))
+
+
+# naming65 (blind65: leftovers from debugging and unfinished edits) ----------------------------------------------
+_DRAWS65 = frozenset({"randn", "rand", "randint", "randn_like", "rand_like", "normal", "tensor", "ones", "zeros", "full",
+                      "eye", "arange", "linspace", "empty", "ones_like", "zeros_like", "as_tensor"})
+
+
+def _called_name(call) -> str:
+    import ast
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _overwritten_parameters(func) -> list[tuple[str, str]]:
+    """(parameter, statement) for each parameter of `func` that a top-level statement of its body assigns from a
+    draw or a constant (`Q = torch.randn(3, d_k)`, a literal), not from itself, before any statement reads it:
+    the argument passed in is never used. A bounded walk of the first 40 statements."""
+    import ast
+    params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs]
+    found: list[tuple[str, str]] = []
+    read: set[str] = set()
+    for stmt in func.body[:40]:
+        loads = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        pairs = []
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            t, v = stmt.targets[0], stmt.value
+            if isinstance(t, ast.Name):
+                pairs = [(t, v)]
+            elif isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts):
+                pairs = list(zip(t.elts, v.elts))      # Q, K = torch.randn(3, d_k), torch.randn(3, d_k)
+        for t, value in pairs:
+            drawn = isinstance(value, ast.Constant) or (isinstance(value, ast.Call) and _called_name(value) in _DRAWS65)
+            if isinstance(t, ast.Name) and t.id in params and t.id not in read and t.id not in loads and drawn:
+                found.append((t.id, unparse(stmt)[:60]))
+        read |= loads
+    return found
+
+
+def _same_weights_for_other_inputs(fn, T: int, d_k: int, d_v: int, dt) -> bool:
+    """Two calls with two different (T, d_k) query and key sets and the same (T, d_v) values both run and give
+    the same weights, wrong for at least one of them: the queries and keys passed in are not used."""
+    g = torch.Generator().manual_seed(65)
+    v = randn((T, d_v), g, dt)
+    got, right = [], []
+    for _ in range(2):
+        q, k = randn((T, d_k), g, dt), randn((T, d_k), g, dt)
+        try:
+            out = fn(q, k, v, d_k)
+        except StudentCodeError:
+            return False
+        if not (isinstance(out, (tuple, list)) and len(out) == 2 and type(out[1]) is torch.Tensor):
+            return False
+        got.append(out[1])
+        right.append(ref.attention(q.double(), k.double(), v.double(), d_k)[1])
+    if got[0].shape != got[1].shape or not torch.equal(got[0], got[1]):
+        return False
+    return not all(matching_variants(w, {"right": r}, dt) for w, r in zip(got, right))
+
+
+def overwritten_inputs_crash(fn, e: StudentCodeError, Q, K, V, d_k) -> Misconception | None:
+    """parameters_overwritten_in_body (naming65, blind65 q1_trace_inputs_pasted_into_function_overwrite_q_and_k):
+    the student's `attention` assigns its query or key parameter from a fresh draw or a constant before reading it
+    (lines pasted from the trace cell), and called again with two different query/key sets (as many keys as the
+    draw has rows, 3 in the trace, or as this call's) it runs and gives the same weights both times."""
+    func = _function_read(None, "attention")
+    if func is None or Q.dim() != 2 or K.dim() != 2 or V.dim() != 2 or not 0 < d_k <= 256:
+        return None
+    params = [a.arg for a in func.args.posonlyargs + func.args.args][:2]
+    gone = [(p, said) for p, said in _overwritten_parameters(func) if p in params]
+    if not gone:
+        return None
+    for T in dict.fromkeys((3, K.shape[0], Q.shape[0])):
+        if T <= 64 and any(_same_weights_for_other_inputs(fn, T, d_k, V.shape[1], dt)
+                           for dt in dict.fromkeys((Q.dtype, torch.float32))):
+            break
+    else:
+        return None
+    first = (e.message or "").splitlines()[0] if e.message else ""
+    names = " and ".join(p for p, _ in gone)
+    lines = "; ".join(f"`{said}`" for _, said in gone)
+    return Misconception("parameters_overwritten_in_body", f"your code raised {e.exc_type}: {first}: `attention` "
+                         f"assigns its parameter{'s' if len(gone) > 1 else ''} {names} anew before reading "
+                         f"{'them' if len(gone) > 1 else 'it'} ({lines}), and called again with {T} queries and keys, "
+                         "two different sets, it runs and gives the same weights both times: the arguments passed in "
+                         "are never used: " + describe("parameters_overwritten_in_body"))
+
+
+def _head_defaults(submission) -> list[tuple[str, str, int]]:
+    """(helper, parameter, default) for each top-level def of the notebook with a parameter named like a head count
+    (`n_heads=4`) whose default is an int, that the last multi_head_attention calls without passing it."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    mha = _function_read(submission, "multi_head_attention")
+    if mha is None:
+        return []
+    helpers: dict[str, ast.FunctionDef] = {}
+    try:
+        for cell in cells_of(submission):
+            if "def " in cell and len(cell) <= _READ_LIMIT:
+                try:
+                    tree = parse(cell)
+                except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+                    continue
+                helpers.update({n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)})
+    except Exception:  # noqa: BLE001 - unreadable source is no evidence
+        return []
+    out = []
+    for call_ in (n for n in ast.walk(mha) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+        helper = helpers.get(call_.func.id)
+        if helper is None or helper.name == "multi_head_attention" or helper.args.vararg or helper.args.kwarg:
+            continue
+        positional = helper.args.posonlyargs + helper.args.args
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(helper.args.defaults):],
+                            helper.args.defaults))
+        for i, a in enumerate(positional):
+            value = defaults.get(a.arg)
+            if "head" not in a.arg.lower() or not isinstance(value, ast.Constant) or type(value.value) is not int:
+                continue
+            passed = len(call_.args) > i or any(k.arg in (a.arg, None) for k in call_.keywords) \
+                or any(isinstance(x, ast.Starred) for x in call_.args)
+            if not passed and 0 < value.value <= 64:
+                out.append((helper.name, a.arg, value.value))
+    return list(dict.fromkeys(out))
+
+
+def raise_if_helper_head_default(submission, fn, got, X, Ws, n_heads, what) -> None:
+    """helper_head_count_default (naming65, blind65 q8_split_helper_default_four_heads_left_from_the_demo): the
+    answer equals cutting c heads of width d_model // c (c the int default of a helper's head-count parameter that
+    multi_head_attention never passes), each scaled by the real d_k or by its width, and a second call with
+    n_heads = c on the same inputs is right."""
+    d_model = X.shape[-1]
+    found = [(h, p, c) for h, p, c in _head_defaults(submission) if c != n_heads and d_model % c == 0]
+    if not found or type(got) is not torch.Tensor:
+        return
+    helper, param, c = found[0]
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    Q, K, V = (X64 @ W for W in W64[:3])
+    w, d_k = d_model // c, d_model // n_heads
+    replays = {f"as_default/{s}": torch.cat([ref.attention(*(M[:, i * w:(i + 1) * w] for M in (Q, K, V)), s)[0]
+                                             for i in range(c)], dim=-1) @ W64[3] for s in dict.fromkeys((d_k, w))}
+    if not matching_variants(got, replays, X.dtype):
+        return
+    try:
+        again = fn(X, *Ws, c)
+    except StudentCodeError:
+        return
+    if type(again) is not torch.Tensor or not matching_variants(again, {"right": ref.multi_head_attention(X64, *W64, c)},
+                                                                 X.dtype):
+        return
+    raise Misconception("helper_head_count_default", f"{what} is wrong: it equals cutting {c} heads of width {w} "
+                        f"instead of {n_heads} head{'s' if n_heads > 1 else ''} of width {d_k}, and your multi_head_attention "
+                        f"calls `{helper}` without `{param}`, so its default {param}={c} is used; called again with n_heads = {c} it is "
+                        "right: " + describe("helper_head_count_default"))
+
+
+_SPLITTERS65 = frozenset({"split", "chunk", "tensor_split", "view", "reshape", "unflatten", "rearrange", "unfold",
+                          "hsplit", "split_with_sizes", "unbind"})
+
+
+def _split_written(submission) -> bool:
+    """Whether multi_head_attention (or a top-level helper it calls) splits with a split/chunk/view/reshape-like call
+    or slices columns with bounds that read a head-count name: where a swapped count and width can be written."""
+    import ast
+    mha = _function_read(submission, "multi_head_attention")
+    if mha is None:
+        return True           # unread: the replay stands as before
+    heads = {a.arg for a in mha.args.args[5:6]} | {"n_heads", "num_heads", "heads"}
+    funcs = [mha] + [f for f in (_function_read(submission, n.func.id) for n in ast.walk(mha)
+                                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)) if f is not None][:8]
+    for func in funcs:
+        for n in ast.walk(func):
+            if isinstance(n, ast.Call) and _called_name(n) in _SPLITTERS65:
+                return True
+            if isinstance(n, ast.Slice) and any(isinstance(x, ast.Name) and (x.id in heads or "head" in x.id.lower())
+                                                for b in (n.lower, n.upper) if b is not None for x in ast.walk(b)):
+                return True
+    return False
+
+
+def split_count_from_source(submission, m: Misconception, got, expected, dtype, n_heads, what) -> Misconception:
+    """mha_split_by_head_count stands where the source has a split, chunk, view or reshape (or head-count-bounded
+    column slices) that can swap the count and the width; else the values equal it by coincidence of the sizes
+    (blind65: 4 heads of width 8 where d_k = 32 // 8 = 4) and the plain failure is raised, with that fact."""
+    if m.key != "mha_split_by_head_count" or _split_written(submission):
+        return m
+    d_k = got.shape[-1] // n_heads if type(got) is torch.Tensor else 0
+    try:
+        assert_matches(got, expected, what=what, dtype=dtype)
+    except AssertionError as failure:
+        raise AssertionError(f"{failure} (its values equal {d_k} heads of width {n_heads}, but no split, chunk, view, "
+                             "reshape or slice in your code cuts heads that way: count the heads your code cuts and "
+                             "their width)") from None
+    return m
+
+
+def _stored_in(func) -> set[str]:
+    import ast
+    out = {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out |= set(n.names)
+    return out
+
+
+def unassigned_name(submission, e: StudentCodeError, fname: str) -> Misconception | None:
+    """name_assigned_nowhere (naming65, blind65 q2_scaled_branch_still_reads_the_pre_refactor_name): a NameError for
+    a name that the student's `fname` reads, and that neither it nor any cell of the notebook assigns (not a
+    builtin, not a module alias the notebook forgot to import): left from a rename or a refactor. The name the
+    function does assign that looks most like it is said, where one does."""
+    import ast
+    import builtins
+    import difflib
+    from autograder.grading import crash_words
+    from autograder.grading.source_checks import cells_assigning_globally, cells_of
+    found = re.search(r"name '([A-Za-z_]\w{0,60})' is not defined", e.message or "")
+    if e.exc_type != "NameError" or found is None:
+        return None
+    name = found.group(1)
+    func = _function_read(submission, fname)
+    if func is None or hasattr(builtins, name) or name in getattr(crash_words, "_MODULE_ALIASES", {}):
+        return None
+    reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(func))
+    stored = _stored_in(func)
+    try:
+        made = cells_assigning_globally(cells_of(submission), name)
+    except Exception:  # noqa: BLE001 - unreadable source is no evidence
+        return None
+    if not reads or name in stored or made:
+        return None
+    close = difflib.get_close_matches(name, sorted(stored), n=1, cutoff=0.6)
+    looks = f" (the name of its own that looks most like it is `{close[0]}`)" if close else ""
+    return Misconception("name_assigned_nowhere", f"your code raised NameError: name '{name}' is not defined: "
+                         f"`{fname}` reads `{name}`, which neither it nor any cell of the notebook assigns{looks}: "
+                         + describe("name_assigned_nowhere"))
+
+
+def unassigned_name_guard(submission, fname: str, thunk):
+    """thunk(), with a NameError of a name assigned nowhere (unassigned_name) named."""
+    try:
+        return thunk()
+    except StudentCodeError as e:
+        named = unassigned_name(submission, e, fname)
+        if named is not None:
+            raise named from None
+        raise

@@ -973,4 +973,20 @@ MISCONCEPTIONS = {
                                     "too (with one token the token axis), so the transpose(0, 1) that follows swaps "
                                     "the wrong axes and the reshape scrambles the heads; squeeze only the batch axis, "
                                     "squeeze(0)",
+    # naming65: blind65's kinds (leftovers from debugging and unfinished edits)
+    "parameters_overwritten_in_body": "assigning a parameter anew at the top of the function before it is read (lines "
+                                      "such as torch.manual_seed(42); Q = torch.randn(3, d_k) pasted from the trace "
+                                      "cell while debugging): the queries and keys passed in are never used, so the "
+                                      "weights are the same whatever the input, and wrong (or a shape or dtype crash) "
+                                      "on every input but the pasted one; delete those lines and compute from the "
+                                      "parameters",
+    "helper_head_count_default": "calling a helper that cuts the heads without passing it n_heads, so the default "
+                                 "of its def (def _split_heads(M, n_heads=4), left from a demo) is used: the "
+                                 "projections are always cut into that many heads, which is right only when "
+                                 "n_heads equals that default; pass n_heads at every call (and drop the default, so "
+                                 "that a call without it raises)",
+    "name_assigned_nowhere": "reading a name that nothing assigns any more: neither the function nor any cell of "
+                             "the notebook binds it (it is left from a rename, or from a refactor that removed the "
+                             "line that made it), so every call that reaches that line raises NameError; read the "
+                             "variable that holds that value now, or restore the line that assigned it",
 }

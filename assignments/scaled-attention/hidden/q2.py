@@ -8,15 +8,8 @@ import torch
 from otter.test_files import test_case
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import (
-    Misconception,
-    call,
-    describe,
-    expect_number,
-    raise_if_return_missing,
-    raise_if_wrong_default,
-    register_misconceptions,
-)
+from autograder.grading.checks import (Misconception, call, describe, expect_number, raise_if_return_missing,
+                                       raise_if_wrong_default, register_misconceptions)
 
 OK_FORMAT = False
 name = "q2"
@@ -140,7 +133,8 @@ def _raise_if_of_the_mean(v, target, d_k, scaled):
 @test_case(points=2, hidden=True)
 def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
     for d_k in (12, 64):
-        estimates = D.overflow_checked(lambda d_k=d_k: _two_estimates(dot_product_variance, d_k, rng), dot_product_variance,
+        estimates = D.overflow_checked(lambda d_k=d_k: D.unassigned_name_guard(   # naming65: a name assigned nowhere
+            submission, "dot_product_variance", lambda: _two_estimates(dot_product_variance, d_k, rng)), dot_product_variance,
                                        submission, d_k, N)   # inf with float16 in the source: told (naming60)
         D.raise_if_mean_returned(estimates, d_k, N, False)
         for v, seed in estimates:
@@ -178,7 +172,8 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
 @test_case(points=1, hidden=True)
 def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
     for d_k in (12, 64):
-        estimates = _two_estimates(dot_product_variance, d_k, rng, scaled=True)
+        estimates = D.unassigned_name_guard(submission, "dot_product_variance",   # naming65: a name assigned nowhere
+                                            lambda d_k=d_k: _two_estimates(dot_product_variance, d_k, rng, scaled=True))
         D.raise_if_mean_returned(estimates, d_k, N, True)
         for v, seed in estimates:
             if _near(v, 1.0):

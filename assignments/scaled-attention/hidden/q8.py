@@ -68,6 +68,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)
         except Misconception as m:
+            D.raise_if_helper_head_default(submission, fn, got, X, Ws, n_heads, "multi_head_attention(...)")  # naming65
+            m = D.split_count_from_source(submission, m, got, expected, X.dtype, n_heads, "multi_head_attention(...)")
             m = D.projection_chain_said(m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.raise_if_shared_head_buffer(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
             m = D.attention_reused_in_heads(submission, m, got, X, Ws, n_heads, "multi_head_attention(...)")
@@ -76,6 +78,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             m = D.added_axis_from_source(submission, m, ("multi_head_attention", "attention"))
             raise D.qk_roles_from_source(submission, m, "multi_head_attention(...)") from None
         except AssertionError as failure:
+            D.raise_if_helper_head_default(submission, fn, got, X, Ws, n_heads, "multi_head_attention(...)")  # naming65
             dropped = D.out_of_place_dropped(got, expected)   # naming62: index_copy's result thrown away
             if dropped is not None:
                 raise dropped from None

@@ -1405,6 +1405,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
                                     + describe(key))
             raise AssertionError(f"{said}; on contiguous copies of the same values it runs and is wrong too: "
                                  "a .view that works there still reads the values in another order")
+    name_sdpa_mask_squeezed(plain_fn, plain, e, said)     # round65: mask.squeeze() drops its broadcast axes
     name_sequence_first(plain_fn, plain, said)      # round58: (T, B, d) read, axes 0 and 1 swapped
     if mask is not None and "must match the size of tensor" in e.message:
         name_mask_mirrored(plain_fn, said)       # round58: (T_k, T_q) scores masked with the (T_q, T_k) mask
@@ -1973,6 +1974,7 @@ def judge(fn, Q, K, V, mask, got, what):
             name_scale_constant(fn, f"{what} is wrong")
         raise
     except AssertionError:
+        name_sdpa_mask_squeezed_values(fn, Q, K, V, mask, got, what)     # round65: mask.squeeze() broadcast wrong
         name_scale_in_float32(got, Q, K, V, mask, what)       # below float32_precision's 1e-8 (round39)
         if type(got) is torch.Tensor and got.shape == expected.shape and torch.isfinite(got).all():
             name_scale_constant(fn, f"{what} is wrong")
@@ -3185,6 +3187,7 @@ def name_trace_mistake(got, what, weights3, atol, submission=None):
       (hand_score_slip: one dot product worked out wrong; said with the entry and both values);
     or an out3 that is the notebook's own weights3 @ V3 where weights3 is one of these."""
     name_additive_trace_scores(got, what, atol)      # round62: sum(tanh(q + k)) for the scores
+    name_trace_scores_written_in_place(got, what, submission, atol)     # round65: scores3[0, 1:] = -inf
     if what == "out3":
         name_trace_dropout(got, weights3, submission, atol)     # round62: a dropout in training mode on the weights
     right = {"weights3": ref.weights3, "weights3_causal": ref.weights3_causal}.get(what)
@@ -6874,6 +6877,15 @@ def name_sequence_first(fn, plain, said) -> None:
     out = second_call(fn, *(t.transpose(0, 1) for t in (Q, K, V)), mask=mask)
     if type(out) is not torch.Tensor or out.dim() != Q.dim() or not right(out.transpose(0, 1), Q, K, V, mask):
         return
+    if type(mask) is torch.Tensor and 1 in tuple(mask.shape):
+        # round65 (blind65): a function that swaps axes is wrong on batch-first inputs whatever the mask's shape;
+        # one right with the mask expanded to the scores' full shape only mishandles the mask's length-1 axes
+        try:
+            whole = mask.expand(broadcast_shape(Q.shape[:-2], K.shape[:-2]) + (Q.shape[-2], K.shape[-2])).contiguous()
+        except (RuntimeError, ValueError):
+            whole = None
+        if whole is not None and right(second_call(fn, Q, K, V, mask=whole), Q, K, V, whole):
+            return
     raise Misconception("sequence_first_layout", f"{said}; the same call with Q, K and V given sequence-first "
                         "(their axes 0 and 1 swapped) runs, and its output with axes 0 and 1 swapped back is right: "
                         "your function swaps axes 0 and 1 of its inputs (and of its result), as for (tokens, batch, "
@@ -7556,13 +7568,18 @@ def _names_model_width(node) -> bool:
     if _number(node) == 512:
         return True
     root = _root_of(node)
-    return root is not None and isinstance(root, ast.BinOp) and isinstance(root.op, ast.Mult)
+    if root is not None and isinstance(root, ast.BinOp) and isinstance(root.op, ast.Mult):
+        return True
+    # round126: a product of two roots is the root of the product (sqrt(64) * sqrt(n_heads) = sqrt(8 * 64))
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            and all(_root_of(side) is not None for side in (node.left, node.right)))
 
 
 def _root_scaled_outside(node) -> bool:
-    """round64: a square root multiplied or divided by something outside it (sqrt(d_k) * (64 / d_k))."""
+    """round64: a square root multiplied or divided by something outside it (sqrt(d_k) * (64 / d_k)); round126: by
+    something that is no root itself (a root times a root is a root of a product, not a divisor scaled up)."""
     return (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div))
-            and any(_root_of(side) is not None for side in (node.left, node.right)))
+            and sum(_root_of(side) is not None for side in (node.left, node.right)) == 1)
 
 
 def name_divisor_model_width(got, submission) -> None:
@@ -7700,3 +7717,231 @@ def name_flag_from_first_entry(fn, Q, K, V, mask, what) -> None:
                         f"call with query 0 fully masked too gives zeros in every row: for this 2-D "
                         f"{tuple(mask.shape)} mask your flag for queries without a key is read from mask[0], which "
                         "is query 0's row, not one flag per query: " + describe("empty_flag_from_first_mask_entry"))
+
+
+# --- naming round 65 (blind65: leftovers from debugging) ----------------------------------------------------
+
+def name_probe_key_count(got, right, what, submission, widths=(), answers=("weights_shape", "out_shape")) -> None:
+    """round65 (blind65 q1_probe_keys_left_at_a_cross_attention_length_of_12_from_experimenting): weights_shape
+    (B, T_q, n), right but for its key axis, where n is no size of the question's (neither B, T, d_k nor d_v) and
+    the cell that assigns it writes n as a number (`T_q, T_k = 10, 12`): the probe's own key count, left from an
+    experiment: probe_key_count_not_the_questions. Student text: parsed, never run."""
+    if (len(right) != 3 or len(got) != 3 or tuple(got[:2]) != tuple(right[:2]) or got[2] in tuple(right)
+            or got[2] in tuple(widths) or got[2] < 1):
+        return
+    try:
+        for source, tree in list(answer_cell_trees(submission, what))[-2:]:
+            for stmt in ast.walk(tree):
+                if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr)) or _assigns_answer(stmt, answers):
+                    continue      # a shape typed into the answer itself is no probe's
+                if any(isinstance(n, ast.Constant) and type(n.value) is int and n.value == got[2]
+                       for n in ast.walk(stmt)):
+                    quote = (Segments(source).of(stmt) or unparse(stmt))[:120]
+                    raise Misconception("probe_key_count_not_the_questions", f"{what} is {tuple(got)}: its last "
+                                        f"axis counts the keys, and your cell's probe has {got[2]} of them (the "
+                                        f"{got[2]} in `{quote}`), while the question's K has T_k = {right[2]} tokens: "
+                                        f"the weights are (B, T_q, T_k) = {tuple(right)}; "
+                                        + describe("probe_key_count_not_the_questions"))
+    except (RecursionError, MemoryError, ValueError):
+        return
+
+
+def _assigns_answer(stmt, answers) -> bool:
+    """Whether `stmt` stores one of the names `answers` (a target, or a place of an unpacked tuple)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+    return any(isinstance(n, ast.Name) and n.id in answers for t in targets for n in ast.walk(t))
+
+
+def name_softmax_result_squeezed(fn, got, x, what) -> None:
+    """round65 (blind65 q3_result_squeezed_for_a_one_line_printout_drops_length_one_axes): the softmax of an input
+    with a length-1 axis that is the right result with every length-1 axis dropped, where one second call, the
+    same input doubled along that axis (no length-1 axis), keeps the shape and is right: softmax_result_squeezed."""
+    if type(got) is not torch.Tensor or type(x) is not torch.Tensor or 1 not in tuple(x.shape):
+        return
+    expected = ref.stable_softmax(x, dim=-1)
+    squeezed = tuple(d for d in x.shape if d != 1)
+    if tuple(got.shape) != squeezed or got.dim() == x.dim():
+        return
+    if not torch.allclose(got.double(), expected.double().reshape(squeezed), rtol=1e-6, atol=1e-9):
+        return
+    axis = tuple(x.shape).index(1)
+    wide = torch.cat([x, x], dim=axis)
+    other = second_call(fn, wide, dim=-1)
+    if (type(other) is not torch.Tensor or tuple(other.shape) != tuple(wide.shape)
+            or not torch.allclose(other.double(), ref.stable_softmax(wide, dim=-1).double(), rtol=1e-6, atol=1e-9)):
+        return
+    raise Misconception("softmax_result_squeezed", f"{what} has shape {tuple(got.shape)}, expected "
+                        f"{tuple(x.shape)}: the right values with the length-1 axis dropped, while the same input "
+                        f"with that axis of length 2, {tuple(wide.shape)}, keeps its shape and is right: "
+                        + describe("softmax_result_squeezed"))
+
+
+_MISMATCH_SIZES = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)")
+
+
+def name_sdpa_mask_squeezed(fn, plain, e, said) -> None:
+    """round65 (blind65 q5_mask_squeezed_for_a_debug_print_loses_the_axes_a_padding_mask_broadcasts_on): a
+    broadcast crash with a mask that has a length-1 axis, where (1) a replay, the right attention with the mask
+    squeezed (every length-1 axis dropped), crashes too on the same two sizes, and (2) one second call, the same
+    mask expanded to the scores' full shape (no length-1 axis), runs and is right: mask_squeezed_loses_broadcast_axes.
+    A function that swaps axes or needs the mask at full shape for another reason fails (1) or (2)."""
+    Q, K, V, mask = plain
+    found = _MISMATCH_SIZES.search(e.message)
+    if found is None or type(mask) is not torch.Tensor or 1 not in tuple(mask.shape) or mask.dim() < 2:
+        return
+    try:
+        ref.scaled_dot_product_attention(Q, K, V, mask.squeeze())
+        return
+    except (RuntimeError, IndexError, ValueError, TypeError) as replay:
+        again = _MISMATCH_SIZES.search(str(replay)[:2000])
+        if again is None or {again.group(1), again.group(2)} != {found.group(1), found.group(2)}:
+            return
+    lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    try:
+        full = broadcast_shape(tuple(lead) + (Q.shape[-2], K.shape[-2]), mask.shape)
+    except (RuntimeError, ValueError):
+        return
+    whole = mask.expand(full).contiguous()
+    if not right(second_call(fn, Q, K, V, mask=whole), Q, K, V, whole):
+        return
+    raise Misconception("mask_squeezed_loses_broadcast_axes", f"{said}, with a mask of shape {tuple(mask.shape)}; "
+                        f"the right attention with that mask squeezed to {tuple(mask.squeeze().shape)} raises the "
+                        f"same size mismatch, and your function with the mask expanded to {tuple(full)} runs and is "
+                        "right: " + describe("mask_squeezed_loses_broadcast_axes"))
+
+
+def name_variances_typed_in(raw, scaled, submission) -> None:
+    """round65 (blind65 q2_variances_typed_in_from_a_run_on_another_random_draw): raw_score_var wrong (the caller
+    says so) and the cell's last assignment to it a number literal (`raw_score_var = 8.5882`): typed in from a
+    printout of another run, not computed: variance_typed_in. Student text: parsed, never run."""
+    typed = []
+    try:
+        for answer in ("raw_score_var", "scaled_score_var"):
+            last = None
+            for _source, tree in list(answer_cell_trees(submission, answer))[-1:]:
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.Assign):
+                        value = _value_assigned(node, answer)
+                        if value is not None:
+                            last = (node, value)
+            if last is None:
+                continue
+            value = last[1]
+            if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+                value = value.operand
+            if isinstance(value, ast.Constant) and type(value.value) in (int, float):
+                typed.append(unparse(last[0])[:80])
+    except (RecursionError, MemoryError, ValueError):
+        return
+    if not any(t.lstrip().startswith("raw_score_var") for t in typed):
+        return
+    raise Misconception("variance_typed_in", f"raw_score_var is {raw:.6g}, a number typed into the cell "
+                        f"({'; '.join(f'`{t}`' for t in typed)}), not computed: it is not the variance of this "
+                        f"notebook's scores Q @ K.transpose(-2, -1), {ref.raw_score_var:.4g}: "
+                        + describe("variance_typed_in"))
+
+
+def _index_of(node):
+    """A subscript's index when it is written with int constants, slices of them and tuples of those, else None."""
+    if isinstance(node, ast.Tuple):
+        parts = [_index_of(n) for n in node.elts[:4]]
+        return None if any(p is None for p in parts) or len(node.elts) > 4 else tuple(parts)
+    if isinstance(node, ast.Slice):
+        ends = [None if n is None else _small_int(n) for n in (node.lower, node.upper, node.step)]
+        if any(n is not None and e is None for n, e in zip((node.lower, node.upper, node.step), ends)) or ends[2] == 0:
+            return None
+        return slice(*ends)
+    return _small_int(node)
+
+
+def _small_int(node):
+    """An int constant of the source below 8 in size (an index into a 3 x 3 matrix), else None."""
+    n = _number(node)
+    return int(n) if n is not None and math.isfinite(n) and n == int(n) and abs(n) < 8 else None
+
+
+def _fill_value(node):
+    """-inf (float('-inf'), -math.inf, -torch.inf, -np.inf) or a number constant, else None."""
+    n = _number(node)
+    if isinstance(n, (int, float)):
+        return float(n)
+    neg = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    inner = node.operand if neg else node
+    if isinstance(inner, ast.Attribute) and inner.attr == "inf":
+        return float("-inf") if neg else float("inf")
+    if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "float"
+            and len(inner.args) == 1 and isinstance(inner.args[0], ast.Constant)
+            and str(inner.args[0].value).strip().lower() in ("-inf", "inf", "+inf", "-infinity", "infinity")):
+        v = float(str(inner.args[0].value).strip())
+        return -v if neg else v
+    return None
+
+
+def name_trace_scores_written_in_place(got, what, submission, atol) -> None:
+    """round65 (blind65 q6_query_0_scores_blanked_in_place_to_try_the_hint_left_before_the_unmasked_weights): the
+    trace's cells write into scores3 with a subscript assignment (`scores3[0, 1:] = float("-inf")`, the hint tried
+    on the notebook's own scores) and `got` is what the trace gives on the scores so changed (a replay of that
+    write on the right scores): scores_written_in_place. Student text: parsed, never run."""
+    if what not in ("weights3", "out3") or type(got) is not torch.Tensor:
+        return
+    try:
+        trees = _cell_trees(submission, "scores3", "weights3", "out3")
+        writes = 0
+        for segments, tree in trees:
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Subscript)
+                        and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "scores3"):
+                    continue
+                writes += 1
+                if writes > 16:       # a few writes replayed, not a cell of thousands (bounded)
+                    return
+                index, fill = _index_of(node.targets[0].slice), _fill_value(node.value)
+                if index is None or fill is None:
+                    continue
+                scores = ref.Q3 @ ref.K3.T / 2.0
+                try:
+                    scores[index] = fill
+                except (IndexError, RuntimeError, TypeError):
+                    continue
+                weights = torch.softmax(scores, dim=-1)
+                replay = weights if what == "weights3" else weights @ ref.V3
+                if (tuple(got.shape) != tuple(replay.shape) or not torch.isfinite(got).all()
+                        or not torch.allclose(got.double(), replay.double(), rtol=0, atol=atol)):
+                    continue
+                rows = sorted({int(i) for i in ((replay - (ref.weights3 if what == "weights3" else ref.out3))
+                                                .abs() > atol).nonzero()[:, 0]})
+                quote = (segments.of(node) or unparse(node))[:80]
+                raise Misconception("scores_written_in_place", f"{what} is wrong in row(s) {rows}: `{quote}` "
+                                    "changes scores3 itself before the weights are taken, and "
+                                    f"{what} is what the trace gives on the scores so changed: "
+                                    + describe("scores_written_in_place"))
+    except (RecursionError, MemoryError, ValueError):
+        return
+
+
+def name_sdpa_mask_squeezed_values(fn, Q, K, V, mask, got, what) -> None:
+    """round65: the value side of name_sdpa_mask_squeezed: a mask with a length-1 axis whose squeeze still
+    broadcasts (a (B, 1, T_k) mask with B = T_q lines its batch axis up with the queries), where `got` is the right
+    attention with the mask squeezed (a replay, not the right result) and one second call, the mask expanded to the
+    scores' full shape, runs and is right: mask_squeezed_loses_broadcast_axes."""
+    if type(got) is not torch.Tensor or type(mask) is not torch.Tensor or 1 not in tuple(mask.shape):
+        return
+    plain = [t.detach() for t in (Q, K, V, mask)]
+    try:
+        replay = ref.scaled_dot_product_attention(*plain[:3], plain[3].squeeze())
+        lead = broadcast_shape(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+        full = broadcast_shape(tuple(lead) + (Q.shape[-2], K.shape[-2]), mask.shape)
+    except (RuntimeError, IndexError, ValueError, TypeError):
+        return
+    expected = ref.scaled_dot_product_attention(*plain)
+    if (replay.shape != got.shape or replay.dtype != got.dtype or not matching_variants(got, {"replay": replay}, got.dtype)
+            or (replay.shape == expected.shape and matching_variants(replay, {"right": expected}, got.dtype))):
+        return
+    whole = plain[3].expand(full).contiguous()
+    if not right(second_call(fn, *plain[:3], mask=whole), *plain[:3], whole):
+        return
+    raise Misconception("mask_squeezed_loses_broadcast_axes", f"{what} is wrong, with a mask of shape "
+                        f"{tuple(mask.shape)}: it is the right attention with that mask squeezed to "
+                        f"{tuple(plain[3].squeeze().shape)}, and your function with the mask expanded to {tuple(full)} "
+                        "is right: " + describe("mask_squeezed_loses_broadcast_axes"))

@@ -831,6 +831,25 @@ MISCONCEPTIONS = {
                                         "a later fully masked query keeps its NaN row (and a batched mask gets its "
                                         "first sequence's flags everywhere); use mask.any(dim=-1, keepdim=True) on "
                                         "the whole mask",
+    "probe_key_count_not_the_questions": "building the shape probe with a key count of its own (a T_k left from "
+                                         "trying cross-attention) instead of the question's: the weights have one "
+                                         "column per key, so their last axis is the probe's key count; draw K and V "
+                                         "with the question's sizes and read the shapes off that probe",
+    "variance_typed_in": "typing the variances into the cell as numbers (copied from a printout of an earlier run, "
+                         "on other random draws of Q and K) instead of computing them: compute them in the cell from "
+                         "this notebook's raw_scores (raw_scores.var().item(), and the same for the scaled scores)",
+    "softmax_result_squeezed": "squeezing the softmax's result (a bare .squeeze(), added to make a printout fit on "
+                               "one line): every length-1 axis of the input is dropped, so a single row, a single "
+                               "query or a batch of one comes back with fewer axes than it went in with; return the "
+                               "result with the input's shape (squeeze only a copy for printing)",
+    "mask_squeezed_loses_broadcast_axes": "squeezing the mask inside the function (a bare mask.squeeze(), to "
+                                          "print it): it drops the length-1 axes a padding mask of shape (B, 1, "
+                                          "T_k) or (B, 1, 1, T_k) broadcasts on, so its batch axis lines up with "
+                                          "the queries (or heads) and the call crashes or masks the wrong entries; "
+                                          "keep the mask's shape (squeeze only a copy for printing)",
+    "scores_written_in_place": "changing the scores in place (scores3[0, 1:] = float('-inf'), to try the hint) "
+                               "before the weights are taken from them: every later line sees the changed "
+                               "scores; try such changes on a copy (scores3.clone())",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -184,6 +184,7 @@ def test_weights_shape(weights_shape, submission=None):
     diag.name_entry_from_other_axis(got, ref.weights_shape, ("the batch size", "the number of queries T_q",
                                                              "the number of keys T_k"), "weights_shape", INPUTS)
     diag.name_example_shape(got, ref.weights_shape, "weights_shape")      # round51: the notebook's example's
+    diag.name_probe_key_count(got, ref.weights_shape, "weights_shape", submission, widths)   # round65: T_k = 12 left
     if got != ref.weights_shape:
         raise AssertionError(f"weights_shape is {got}, not the shape of the attention-weight matrix: "
                              "it has one entry per (query, key) pair")

@@ -62,6 +62,7 @@ def _check_variances(raw, scaled, submission=None):
         raise Misconception("answers_swapped", f"raw_score_var is {raw:.4g} and scaled_score_var {scaled:.4g}: "
                             + describe("answers_swapped"))
     if abs(raw - ref.raw_score_var) > ATOL:
+        diag.name_variances_typed_in(raw, scaled, submission)     # round65: numbers typed in from another run
         if any(abs(raw - v) < ATOL for v in ref.raw_score_var_other_draws()):
             # the same numbers from Q @ V^T on the notebook's draws and from a K drawn third: the source says
             # which (blind24 q2_scores_against_values), else what differs without a name

@@ -66,6 +66,11 @@ def test_matches_softmax(stable_softmax, device, rng):
             out.update(diag.typed_e_softmaxes(x, dim=-1))       # round51: 2.718 ** x for exp(x)
             return out
         diag.assert_softmax(got, x, -1, what, variants, fn=stable_softmax)
+    row = randn((1, 7), rng, torch.float64, scale=3.0)     # round65: one row, a length-1 axis (a single query)
+    what = "stable_softmax of a (1, 7) row"
+    got = _softmax(stable_softmax, row, what)
+    diag.name_softmax_result_squeezed(stable_softmax, got, row, what)
+    diag.assert_softmax(got, row, -1, what, lambda: diag.softmax_variants(row, dim=-1), fn=stable_softmax)
 
 
 @test_case(points=1, hidden=True)
