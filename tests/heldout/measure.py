@@ -2666,7 +2666,8 @@ BLIND25_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q8_head_slice_end_without_parentheses": ("mha_head_slice_short", "mha_head_slice_offset", "one_edit_fix"),
         # raw: "mat1 and mat2 shapes cannot be multiplied (5x5 and 3x4)"; the notebook's global V for the local v:
         # no key says a global used for the projected values (mha_no_input_projections runs the heads on X)
-        "q8_values_sliced_from_notebook_global": (),
+        # now (scan after round 65: reads_global_not_parameter (engine rule of naming round 65: `v` never read, the notebook's `V` read; true, was raw))
+        "q8_values_sliced_from_notebook_global": ("reads_global_not_parameter",),
         # raw: "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)"; .var(1) on
         # the 1-D dots: no key
         "q2_variance_along_summed_axis": ("one_edit_fix",),   # one_edit_fix: `-1` (or `0`) in place of `1` in .var(1) (rejudged)
@@ -3931,7 +3932,8 @@ BLIND35_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_scale_subtracted_not_divided": ("no_scale",),
         # one_edit_fix on the one failed test: line 10 `for j in range(T_q)` with `T_k` in place of `T_q`, the stated fix
         # at its place
-        "q1_value_loop_bounded_by_query_count": ("one_edit_fix",),
+        # now (scan after round 65: scores_square_from_query_count (naming round 64's key, its text now says a loop over the value rows run to T_q too: this code's slip), where the one-edit fix had been)
+        "q1_value_loop_bounded_by_query_count": ("one_edit_fix", "scores_square_from_query_count"),
         # raw exception on all 3 q2 tests: "RuntimeError: Boolean value of Tensor with more than one value is ambiguous";
         # nothing says the flag `scaled` was overwritten by the tensor of scaled dots
         "q2_flag_name_reused_for_scaled_dots": ('parameter_overwritten',),   # now (after blind35: the engine)

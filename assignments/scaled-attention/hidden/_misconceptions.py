@@ -940,12 +940,13 @@ MISCONCEPTIONS = {
                                   "by side, (d_model, 3 d_model): torch.cat([W_Q, W_K, W_V], dim=1), then split "
                                   "X @ W_QKV into three along dim 1",
     # naming64: blind64's q1_score_buffer_square_sized_from_query_count
-    "scores_square_from_query_count": "sizing the scores from the number of queries alone (a (T, T) buffer with T = "
-                                      "Q.shape[0], and the loop over the keys run to T), as if there were as many keys "
-                                      "as queries (true in the lesson's trace and in self-attention): with more keys the "
-                                      "extra keys are never scored and weights @ V does not fit, with fewer K[j] is out "
-                                      "of range; the scores are (T_q, T_k): size them and the key loop from K.shape[0], "
-                                      "or compute them at once, Q @ K.T",
+    # the scan after round 65: blind35's value loop run to T_q (scores right) is the same slip, so the text says both
+    "scores_square_from_query_count": "running the key axis to the number of queries (a (T, T) score buffer with T = "
+                                      "Q.shape[0], or a loop over the keys or over the value rows run to T), as if "
+                                      "there were as many keys as queries (true in the lesson's trace and in "
+                                      "self-attention): with more keys the extra keys are left out, with fewer an index "
+                                      "runs past the last key; the key axis has T_k = K.shape[0] entries: size buffers "
+                                      "and loops over keys or values from it, or compute the scores at once, Q @ K.T",
     # naming64: blind64's q1_output_reshaped_to_the_queries_shape
     "output_reshaped_to_query_shape": "reshaping the output to Q's shape (reshape(Q.shape), view_as(Q)): the output "
                                       "has one row per query and d_v columns (V's width), which equals d_k only in the "
