@@ -138,3 +138,20 @@ def test_the_narrowed_keys_still_name_their_own_mistake(grader, cells, key):
 def test_correct_neighbours_keep_full_marks(grader, cells):
     outcome = _graded(grader, cells)
     assert outcome.full_marks, outcome.explain()
+
+
+# blind47's stable_softmax that divides by exp(sum of the shifted logits) (inf or NaN at a -inf logit): round 64's
+# shared-mask check in test_fully_masked_rows adds calls, and the replay with the right softmax settles only in its
+# fifth round; the test is still charged to stable_softmax (weights_not_normalised), not left unnamed
+LOG_EXP_CANCELLED = {"stable_softmax": (
+    "def stable_softmax(x, dim=-1):\n"
+    "    shifted = x - x.max(dim=dim, keepdim=True).values\n"
+    "    log_denom = shifted.sum(dim=dim, keepdim=True)        # log(sum(exp(s))): log and exp cancel\n"
+    "    return torch.exp(shifted - log_denom)\n")}
+
+
+def test_fully_masked_rows_is_charged_to_a_wrong_softmax(grader):
+    outcome = _graded(grader, LOG_EXP_CANCELLED)
+    found = [(k, m) for q, t, k, m in outcome.failed if (q, t) == ("q5", "test_fully_masked_rows")]
+    assert found and found[0][0] == "weights_not_normalised", outcome.explain()
+    assert "only because `stable_softmax` is wrong" in found[0][1], outcome.explain()
