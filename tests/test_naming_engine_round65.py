@@ -197,3 +197,29 @@ def test_a_helper_of_the_graded_function_is_read_too() -> None:
              "def attend(X, W):\n    return project(X, W).softmax(-1)\n"]
     said = finding(cells, "attend")
     assert said is not None and said.startswith("in `project`, a helper `attend` calls, `W_v` is never read")
+
+
+def test_the_worker_reads_of_globals_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review: a notebook whose graded function leaves forty names unread beside forty "data" globals the worker holds
+    # as functions had each global asked for in turn, GLOBAL_READ_S (2 s) apiece: the pass's reads now share one budget
+    import time
+    from types import SimpleNamespace
+
+    from autograder.grading import runner
+    from autograder.results import TestReport
+    n = 40
+    cell = ("def f(" + ", ".join(f"Vals{i}" for i in range(n)) + "):\n    return "
+            + " + ".join(f"vals{i}" for i in range(n)) + "\n\n\n" + "\n".join(f"vals{i} = make()" for i in range(n)))
+    asked: list[str] = []
+
+    def slow_resolve(name: str, device: str) -> object:
+        asked.append(name)
+        time.sleep(0.2)
+        return len                      # a function in the worker: not data, so the next global is asked for
+    namespace = SimpleNamespace(resolve=slow_resolve, session=SimpleNamespace(deadline=time.monotonic() + 60))
+    monkeypatch.setattr(runner, "GLOBAL_READS_S", 0.5)
+    report = TestReport(question="q1", name="test_f", status="failed", score=0.0, max_score=1.0, message="wrong")
+    test = SimpleNamespace(question="q1", name="test_f", student_names=["f"])
+    start = time.monotonic()
+    runner._global_reads([report], [test], namespace, SimpleNamespace(cells=[cell]), ["cpu"])  # type: ignore[arg-type]
+    assert len(asked) <= 4 and time.monotonic() - start < 2.0, (len(asked), asked[:5])
