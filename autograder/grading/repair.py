@@ -69,6 +69,7 @@ CHEAP_STATEMENT_CHARS = 400     # a statement this short is always printed again
 HELPER_CALLS = 6          # a helper's own recorded calls its edited copy is checked on (holds_for)
 PASSED_CALLS = 4          # calls of the searched function by its passing tests each fix must keep right (_kept_right)
 KEPT_TESTS = 6            # passing tests of a searched cell's other values each value fix is rerun on
+MAX_STATE_OTHERS = 12     # further wrong calls a fresh-state copy is checked on (_stale_state)
 WALL_FACTOR = 4           # the search's wall-clock bound, in CPU budgets (code that sleeps spends no CPU)
 
 # a method, attribute or function name, and the names a slip puts in its place
@@ -1499,9 +1500,16 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
         # with_output=True's count comes out right with W_O as d_model x d_k)
         if key in failed_named and call.name in wrong and answered_right(call) is False:
             wrong[call.name].append(call)
+    probed: dict[str, list[Any]] = {}                    # function -> a named test's later calls it got wrong
     for call in calls:      # the other calls of each function that may be searched: a fix must keep them right
         if call.name in wrong and answered_right(call):
             right.setdefault(call.name, []).append(call)
+        elif (call.name in wrong and (call.test in failed_named or call.test in failed_tests)
+              and first_of.get(call.test) is not call
+              and id(call) in expected and len(probed.get(call.name, ())) < MAX_STATE_OTHERS):
+            # a probe of a named test (its second call, on ordinary inputs) that a stale cache answered: the state,
+            # where one explains the function, explains that test's name too (_stale_state's `others`)
+            probed.setdefault(call.name, []).append(call)
 
     def holds_for(helper: str, copy_name: str) -> bool:
         """Whether a helper's edited copy gives the reference's answer on the helper's own recorded calls (those of
@@ -1544,20 +1552,23 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                                                clock, optional_calls, CallCutShort,
                                                (rerun, failed, passed) if rerun is not None else None,
                                                references.get(name), holds_for, cell_errors,
-                                               as_passed) if graded else None
+                                               as_passed, probed.get(name, ())) if graded else None
             fix = found[name]
             if fix is not None and (not r.misconception or all(e.local_swap for e in fix.fixes)):
                 r = r.model_copy(update={"misconception": STATE_KEY if fix.kept else KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         elif (r.status == "failed" and r.misconception and r.misconception not in (KEY, STATE_KEY)
               and (call := first_of.get((r.question, r.name))) is not None
-              and (fix := found.get(call.name)) is not None and fix.kept and id(call) in fix.checked
+              and (fix := found.get(call.name)) is not None and fix.kept
+              and any(id(c) in fix.checked for c in calls if c.test == call.test and c.name == call.name)
               and not _about_state(r.misconception)):
             # a named test whose own wrong answer the state explains (the steering copy made it right, a fresh one
             # did not): its key, and its words, were read off the symptom (blind63's buffer sliced to (6, 6) told "a
             # square mask from one length"), so neither is kept; a key that itself speaks of state is (it says more)
             r = r.model_copy(update={"misconception": STATE_KEY, "message": told(fix, f"`{call.name}`")[:1400]})
         out.append(r)
+    out = [_told_state(r, found, calls) if r.status == "failed" and _open(r) and r.misconception not in (KEY, STATE_KEY)
+           else r for r in out]
     if rerun is not None and takes:
         out = _passes_with_the_fix(out, found, rerun, takes, clock)
     if rerun is not None and takes:
@@ -1566,6 +1577,19 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     tested = {(r.question, r.name): name for r in out if (name := next(
         (n for n in (takes or {}).get((r.question, r.name), ()) if callable(references.get(n))), ""))}
     return _unverified_by_values(blamed(out), {k: c.name for k, c in first_of.items()}, tested)
+
+
+def _told_state(report: Any, found: Mapping[str, Found | None], calls: Sequence[Any]) -> Any:
+    """The report named STATE_KEY where a later call its test made (a probe on ordinary inputs, after a first call
+    that came out right) was made right by a fresh-state copy of a function whose state explains its failures
+    (_stale_state): blind63's fused weight cached by shape answered q09's zero projections right and the probe with
+    ordinary weights with the zeros, told "uniform weights" by the symptom. Else the report as it is."""
+    for name, fix in found.items():
+        if fix is not None and fix.kept and any(id(c) in fix.checked for c in calls
+                                                if c.test == (report.question, report.name) and c.name == name):
+            return report.model_copy(update={"misconception": STATE_KEY,
+                                             "message": told(fix, f"`{name}`")[:1400]})
+    return report
 
 
 UNVERIFIED = "could not be verified"     # a timing test that found the values wrong (checks.TIMING_UNVERIFIED, sdpa's)
@@ -2149,10 +2173,12 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                      by_tests: tuple[Rerun, list[tuple[str, str]], list[tuple[str, str]]] | None = None,
                      reference: Callable[..., Any] | None = None,
                      holds_for: Callable[[str, str], bool] | None = None,
-                     cell_errors: Mapping[int, str] | None = None, as_passed: Sequence[Any] = ()) -> Found | None:
+                     cell_errors: Mapping[int, str] | None = None, as_passed: Sequence[Any] = (),
+                     probed: Sequence[Any] = ()) -> Found | None:
     """The one-edit fixes of `name` checked on the calls it got `wrong` and those it got `right` (the wrong
     ones first, at most 6 in all, one per shape where there are more), or None. `as_passed`: calls of `name` its
-    passing tests made that no reference answer checks: a fix must keep each right (_kept_right)."""
+    passing tests made that no reference answer checks: a fix must keep each right (_kept_right). `probed`: later
+    calls of named tests it got wrong, checked only by a fresh-state copy (_stale_state)."""
     chosen = _one_per_shape([*wrong, *right], 6)
     if not wrong:
         return None
@@ -2203,6 +2229,14 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 survivors[:0] = [(-1.0, edited.index(e)) for e in exact]
                 fixes = []
             else:
+                # state kept between calls first: a copy that starts it afresh at every call, and nothing else
+                # changed, answering right says where the mistake is, and no edit is needed to say it
+                stale = _stale_state(name, own_fn, cell, cells, chosen, answers, namespace, prefix, clock,
+                                     cut_short, kept_right, [(c, expected[id(c)]) for c in (*wrong, *probed)
+                                                             if c not in chosen and id(c) in expected])
+                if stale is not None:
+                    return stale
+
                 def run(n: int, i: int) -> Any:
                     return namespace.call_copy(f"{prefix}{n}", _copies(chosen[i].args), _copies(chosen[i].kwargs))
                 fixes = search(edited, run, answers, lambda: clock.over(), (cut_short,), survivors,
@@ -2450,6 +2484,121 @@ def _state_steered(fixes: Sequence[Edit], state: tuple[dict[str, str], dict[str,
                         min(kept, key=lambda n: first[n]))
             steered = (name, first[name], fix)
     return out, steered
+
+
+def _fresh_each_call(fn: Any, kept: Mapping[str, str], copy_name: str,
+                     calling: tuple[str, str] | None = None) -> str | None:
+    """The source of `fn` named `copy_name`, each name of `kept` with a literal start bound afresh at every call
+    (a local started as the notebook starts it, its `global` line dropped): the function as it answers when no
+    earlier call has left anything in what it keeps. `calling`: (a helper's name, its copy's) to call in its place.
+    None where no kept name has a literal start, or where code nested in it (a def, a lambda, a class) names one
+    (it would read the module's, not the fresh one), or it cannot be printed."""
+    starts = {n: s for n, s in kept.items() if s}
+    if not isinstance(fn, ast.FunctionDef) or not starts:
+        return None
+    for node in ast.walk(fn):
+        if node is not fn and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if any(isinstance(n, ast.Name) and n.id in starts for n in ast.walk(node)) or any(
+                    isinstance(n, (ast.Global, ast.Nonlocal)) and set(n.names) & set(starts) for n in ast.walk(node)):
+                return None
+    try:
+        fresh = copy.deepcopy(fn)
+        for node in ast.walk(fresh):
+            if isinstance(node, (ast.stmt, ast.excepthandler)):
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    block = getattr(node, field, None)
+                    if not isinstance(block, list):
+                        continue
+                    kept_block = []
+                    for stmt in block:
+                        if isinstance(stmt, ast.Global):
+                            names = [n for n in stmt.names if n not in starts]
+                            if not names:
+                                continue
+                            stmt.names = names
+                        kept_block.append(stmt)
+                    block[:] = kept_block or ([ast.Pass()] if field in ("body",) else [])
+        fresh.body[:0] = [parse(f"{n} = {starts[n]}").body[0] for n in sorted(starts)]
+        if calling is not None:
+            fresh = _Renamed(*calling).visit(fresh)
+        fresh.name = copy_name
+        fresh.decorator_list = []
+        return ast.unparse(ast.fix_missing_locations(fresh))
+    except (RecursionError, MemoryError, SyntaxError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _stale_state(name: str, fn: Any, cell: int, cells: Sequence[str], chosen: Sequence[Any], answers: Sequence[Any],
+                 namespace: Any, prefix: str, clock: SearchClock, cut_short: type[BaseException],
+                 kept_right: Callable[[str], bool], others: Sequence[tuple[Any, Any]] = ()) -> Found | None:
+    """Found (its words in `kept`) where the function, or a helper it calls, keeps state between calls and, with
+    that state started afresh at every call (_fresh_each_call), answers every chosen call as the reference does,
+    where the notebook's own function got at least the first wrong: what an earlier call left there is why (issue
+    21, blind63: a fused [W_Q | W_K | W_V] cached by shape, a mask cached by dtype and too short: the next call of
+    the same shape reused the first call's weights). The copy differs from the student's function only in the
+    state's start, so its being right says where the mistake is; nothing is edited. `others`: (call, the
+    reference's answer) of further wrong calls (a named test's, on a shape already chosen): each the fresh copy
+    makes right is counted as checked too, so that its test is told the state rather than its symptom. None
+    otherwise."""
+    # (state, its line, the copy's source, its cell, the copy, the helper holding it: "" for the function itself)
+    tries: list[tuple[str, int, str, int, str, str]] = []
+    kept, first = _kept_state(fn, cells)
+    if kept and not _state_out_of_sight(fn):
+        copy_name = f"{prefix}fresh"
+        made = _fresh_each_call(fn, kept, copy_name)
+        if made is not None:
+            state = min((n for n in kept if kept[n]), key=lambda n: first[n])
+            tries.append((state, first[state], made, cell, copy_name, ""))
+    elif isinstance(fn, ast.FunctionDef) and not _state_out_of_sight(fn):
+        for k, (helper, (h_cell, h_fn, _h_source)) in enumerate(_helpers(fn, cells)):
+            h_kept, h_first = _kept_state(h_fn, cells)
+            if not h_kept or _state_out_of_sight(h_fn):
+                continue
+            h_copy, copy_name = f"{prefix}fresh_h{k}", f"{prefix}fresh_c{k}"
+            h_made = _fresh_each_call(h_fn, h_kept, h_copy)
+            caller = _calling(fn, helper, h_copy, copy_name) if h_made is not None else None
+            if h_made is not None and caller is not None:
+                state = min((n for n in h_kept if h_kept[n]), key=lambda n: h_first[n])
+                # the caller's copy first: the copy a test is rerun with is the first def of the source (_copy_name)
+                tries.append((state, h_first[state], f"{caller}\n{h_made}", h_cell, copy_name, helper))
+    for state, line, source, at, copy_name, holder in tries:
+        if clock.over():
+            return None
+        edit = Edit(line=line, before="", after="", source=source)
+        if not namespace.define(_guarded([edit]), clock.wall_left()):
+            continue
+        for i, call in enumerate(chosen):
+            try:
+                got = namespace.call_copy(copy_name, _copies(call.args), _copies(call.kwargs))
+            except cut_short:
+                raise
+            except Exception:  # noqa: BLE001 - a fresh copy that raises is not right either
+                break
+            if not same_answer(got, answers[i]) or clock.over():
+                break
+        else:
+            if not kept_right(copy_name):
+                continue
+            words = ((f"calls `{holder}`, which " if holder else "")
+                     + f"keeps state between calls in `{state}` (written on line {line} of its cell: "
+                     f"`{safe_line(cells[at], line)}`): what an earlier call left there is reused by later ones, "
+                     f"and with `{state}` started afresh at every call the same code answers "
+                     f"{'the call the tests checked' if len(chosen) == 1 else f'all {len(chosen)} calls the tests checked'}"
+                     f" right. Build it on every call, or key it by every input it depends on.")
+            checked = [id(c) for c in chosen]
+            for call, want in others[:MAX_STATE_OTHERS]:
+                if clock.over():
+                    break
+                try:
+                    if same_answer(namespace.call_copy(copy_name, _copies(call.args), _copies(call.kwargs)), want):
+                        checked.append(id(call))
+                except cut_short:
+                    raise
+                except Exception:  # noqa: BLE001 - not made right: its own name stands
+                    continue
+            return Found(name=name, cell=at, fixes=(edit,), calls=len(chosen),
+                         line_text=safe_line(cells[at], line), kept=words, checked=tuple(checked))
+    return None
 
 
 def _about_state(key: str) -> bool:
