@@ -1561,14 +1561,16 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
               and (call := first_of.get((r.question, r.name))) is not None
               and (fix := found.get(call.name)) is not None and fix.kept
               and any(id(c) in fix.checked for c in calls if c.test == call.test and c.name == call.name)
-              and not _about_state(r.misconception)):
+              and (id(call) in fix.checked or answered_right(call) is True) and not _about_state(r.misconception)):
             # a named test whose own wrong answer the state explains (the steering copy made it right, a fresh one
             # did not): its key, and its words, were read off the symptom (blind63's buffer sliced to (6, 6) told "a
-            # square mask from one length"), so neither is kept; a key that itself speaks of state is (it says more)
+            # square mask from one length"), so neither is kept; a key that itself speaks of state is (it says more).
+            # Its first call right or made right too (round 127): a first call the fresh copy gets as wrong (scores
+            # * 1000, no max subtracted) is its key's own mistake, which a later probe the copy mends does not explain
             r = r.model_copy(update={"misconception": STATE_KEY, "message": told(fix, f"`{call.name}`")[:1400]})
         out.append(r)
-    out = [_told_state(r, found, calls) if r.status == "failed" and _open(r) and r.misconception not in (KEY, STATE_KEY)
-           else r for r in out]
+    out = [_told_state(r, found, calls, first_of, answered_right)
+           if r.status == "failed" and _open(r) and r.misconception not in (KEY, STATE_KEY) else r for r in out]
     if rerun is not None and takes:
         out = _passes_with_the_fix(out, found, rerun, takes, clock)
     if rerun is not None and takes:
@@ -1579,14 +1581,20 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
     return _unverified_by_values(blamed(out), {k: c.name for k, c in first_of.items()}, tested)
 
 
-def _told_state(report: Any, found: Mapping[str, Found | None], calls: Sequence[Any]) -> Any:
+def _told_state(report: Any, found: Mapping[str, Found | None], calls: Sequence[Any],
+                first_of: Mapping[tuple[str, str], Any], answered_right: Callable[[Any], bool | None]) -> Any:
     """The report named STATE_KEY where a later call its test made (a probe on ordinary inputs, after a first call
     that came out right) was made right by a fresh-state copy of a function whose state explains its failures
     (_stale_state): blind63's fused weight cached by shape answered q09's zero projections right and the probe with
-    ordinary weights with the zeros, told "uniform weights" by the symptom. Else the report as it is."""
+    ordinary weights with the zeros, told "uniform weights" by the symptom. The test's first call of that function
+    must be right, or made right by the copy too (round 127: a key read off a first call the copy gets as wrong is
+    that call's own mistake). Else the report as it is."""
+    first = first_of.get((report.question, report.name))
     for name, fix in found.items():
-        if fix is not None and fix.kept and any(id(c) in fix.checked for c in calls
-                                                if c.test == (report.question, report.name) and c.name == name):
+        if fix is None or not fix.kept or (first is not None and first.name == name and id(first) not in fix.checked
+                                           and answered_right(first) is not True):
+            continue
+        if any(id(c) in fix.checked for c in calls if c.test == (report.question, report.name) and c.name == name):
             return report.model_copy(update={"misconception": STATE_KEY,
                                              "message": told(fix, f"`{name}`")[:1400]})
     return report
@@ -2314,11 +2322,14 @@ _MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "cl
 _CONTAINERS = frozenset({"dict", "list", "set", "OrderedDict", "deque"})
 
 
-def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str, int]]:
+def _kept_state(fn: Any, cells: Sequence[str], rebound_unknown: bool = False) -> tuple[dict[str, str], dict[str, int]]:
     """(each module-level name `fn` writes -> the value the notebook first binds it to, as source: `None`, `{}`;
     each such name -> the line of its first write in `fn`). Written: declared `global` and assigned, or a
     module-level container changed in place (`_cache[key] = ...`, `.append(...)`, `.attr = ...`). A name whose
-    first module-level binding is no literal (a tensor, a call) maps to "": its start is not known here."""
+    first module-level binding is no literal (a tensor, a call) maps to "": its start is not known here. With
+    `rebound_unknown`, so does a name the notebook's own top-level code binds more than once (`_scale = None`, later
+    `_scale = 1.0`; `del`, `+=`, a `for` target): what it holds at the first call is not that literal, and a copy
+    started from it differs from the function in more than what an earlier call left there (round 127)."""
     if not isinstance(fn, ast.FunctionDef):
         return {}, {}
     declared = {n for node in ast.walk(fn) if isinstance(node, ast.Global) for n in node.names}
@@ -2350,6 +2361,7 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
     if not written:
         return {}, {}
     starts: dict[str, str] = {}
+    bound: dict[str, int] = {}      # top-level bindings of each written name (rebound_unknown)
     for cell in cells:
         if not any(n in cell for n in written):
             continue
@@ -2357,6 +2369,13 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
             tree = parse(cell)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
+        stack: list[ast.AST] = [tree] if rebound_unknown else []
+        while stack:        # the module's own scope: a def's, lambda's or class's body binds no module name here
+            node = stack.pop()
+            if isinstance(node, ast.Name) and node.id in written and isinstance(node.ctx, (ast.Store, ast.Del)):
+                bound[node.id] = bound.get(node.id, 0) + 1
+            stack.extend(c for c in ast.iter_child_nodes(node)
+                         if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
         for stmt in tree.body:
             if isinstance(stmt, ast.Assign):
                 targets, value = stmt.targets, stmt.value
@@ -2367,8 +2386,8 @@ def _kept_state(fn: Any, cells: Sequence[str]) -> tuple[dict[str, str], dict[str
             for t in targets:
                 if isinstance(t, ast.Name) and t.id in written and t.id not in starts:
                     starts[t.id] = _literal_start(value)
-    kept = {n: starts.get(n, "") for n in written if not (n in mutated and not starts.get(n))
-            and not (n in in_place and n not in starts)}
+    kept = {n: starts.get(n, "") if bound.get(n, 0) <= 1 else "" for n in written
+            if not (n in mutated and not starts.get(n)) and not (n in in_place and n not in starts)}
     return kept, {n: written[n] for n in kept}
 
 
@@ -2398,6 +2417,8 @@ def _literal_start(value: ast.expr) -> str:
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _CONTAINERS \
             and not value.args and not value.keywords:
         return f"{value.func.id}()" if value.func.id in ("dict", "list", "set") else ""
+    if next(itertools.islice(ast.walk(value), 400, None), None) is not None:
+        return ""   # past 200 characters printed anyway: a 2.8 MB literal was evaluated and printed (1.1 s), round 127
     try:
         ast.literal_eval(value)
         text = ast.unparse(value)   # inside: a literal nested past unparse's depth (3 frames a level) is no known start
@@ -2492,9 +2513,11 @@ def _fresh_each_call(fn: Any, kept: Mapping[str, str], copy_name: str,
     (a local started as the notebook starts it, its `global` line dropped): the function as it answers when no
     earlier call has left anything in what it keeps. `calling`: (a helper's name, its copy's) to call in its place.
     None where no kept name has a literal start, or where code nested in it (a def, a lambda, a class) names one
-    (it would read the module's, not the fresh one), or it cannot be printed."""
+    (it would read the module's, not the fresh one), or it cannot be printed, or it is decorated (round 127: the copy
+    drops the decorator, so a wrapper that transposes its answer beside a harmless `_log.append` was "mended" by the
+    copy and told as state)."""
     starts = {n: s for n, s in kept.items() if s}
-    if not isinstance(fn, ast.FunctionDef) or not starts:
+    if not isinstance(fn, ast.FunctionDef) or not starts or fn.decorator_list:
         return None
     for node in ast.walk(fn):
         if node is not fn and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
@@ -2540,49 +2563,64 @@ def _stale_state(name: str, fn: Any, cell: int, cells: Sequence[str], chosen: Se
     reference's answer) of further wrong calls (a named test's, on a shape already chosen): each the fresh copy
     makes right is counted as checked too, so that its test is told the state rather than its symptom. None
     otherwise."""
-    # (state, its line, the copy's source, its cell, the copy, the helper holding it: "" for the function itself)
-    tries: list[tuple[str, int, str, int, str, str]] = []
-    kept, first = _kept_state(fn, cells)
+    # (the names kept with their starts and first lines, the copy's source made fresh in some of them, its cell,
+    # the copy, the helper holding it: "" for the function itself)
+    tries: list[tuple[dict[str, str], dict[str, int], Callable[[Mapping[str, str], str], str | None], int, str, str]] = []
+    kept, first = _kept_state(fn, cells, rebound_unknown=True)
     if kept and not _state_out_of_sight(fn):
-        copy_name = f"{prefix}fresh"
-        made = _fresh_each_call(fn, kept, copy_name)
-        if made is not None:
-            state = min((n for n in kept if kept[n]), key=lambda n: first[n])
-            tries.append((state, first[state], made, cell, copy_name, ""))
-    elif isinstance(fn, ast.FunctionDef) and not _state_out_of_sight(fn):
+        tries.append((kept, first, functools.partial(_fresh_each_call, fn), cell, f"{prefix}fresh", ""))
+    elif isinstance(fn, ast.FunctionDef) and not _state_out_of_sight(fn) and not fn.decorator_list:
         for k, (helper, (h_cell, h_fn, _h_source)) in enumerate(_helpers(fn, cells)):
-            h_kept, h_first = _kept_state(h_fn, cells)
+            h_kept, h_first = _kept_state(h_fn, cells, rebound_unknown=True)
             if not h_kept or _state_out_of_sight(h_fn):
                 continue
-            h_copy, copy_name = f"{prefix}fresh_h{k}", f"{prefix}fresh_c{k}"
-            h_made = _fresh_each_call(h_fn, h_kept, h_copy)
-            caller = _calling(fn, helper, h_copy, copy_name) if h_made is not None else None
-            if h_made is not None and caller is not None:
-                state = min((n for n in h_kept if h_kept[n]), key=lambda n: h_first[n])
+            h_copy = f"{prefix}fresh_h{k}"
+
+            def made_with(only: Mapping[str, str], copy_name: str, h_fn: Any = h_fn, helper: str = helper,
+                          h_copy: str = h_copy) -> str | None:
+                h_made = _fresh_each_call(h_fn, only, f"{copy_name}_{h_copy}")
+                caller = _calling(fn, helper, f"{copy_name}_{h_copy}", copy_name) if h_made is not None else None
                 # the caller's copy first: the copy a test is rerun with is the first def of the source (_copy_name)
-                tries.append((state, h_first[state], f"{caller}\n{h_made}", h_cell, copy_name, helper))
-    for state, line, source, at, copy_name, holder in tries:
-        if clock.over():
+                return f"{caller}\n{h_made}" if h_made is not None and caller is not None else None
+            tries.append((h_kept, h_first, made_with, h_cell, f"{prefix}fresh_c{k}", helper))
+
+    def right_fresh(source: str | None, line: int, copy_name: str) -> Edit | None:
+        """The copy defined, as an Edit, where it answers every chosen call as the reference does; else None."""
+        if source is None or clock.over():
             return None
         edit = Edit(line=line, before="", after="", source=source)
         if not namespace.define(_guarded([edit]), clock.wall_left()):
-            continue
+            return None
         for i, call in enumerate(chosen):
             try:
                 got = namespace.call_copy(copy_name, _copies(call.args), _copies(call.kwargs))
             except cut_short:
                 raise
             except Exception:  # noqa: BLE001 - a fresh copy that raises is not right either
-                break
+                return None
             if not same_answer(got, answers[i]) or clock.over():
-                break
-        else:
-            if not kept_right(copy_name):
-                continue
+                return None
+        return edit
+    for t_kept, t_first, make, at, copy_name, holder in tries:
+        if clock.over():
+            return None
+        starts = sorted((n for n in t_kept if t_kept[n]), key=lambda n: t_first[n])
+        if not starts:
+            continue
+        edit = right_fresh(make(t_kept, copy_name), t_first[starts[0]], copy_name)
+        if edit is not None and kept_right(copy_name):
+            # round 127: with two names kept (a call counter `_hits += 1` above the stale `_cache`), the state named
+            # is the one whose fresh start alone makes the calls right, not the first written; none alone: all of them
+            alone = starts[:1] if len(starts) == 1 else [next(
+                (n for j, n in enumerate(starts)
+                 if right_fresh(make({n: t_kept[n]}, f"{copy_name}_{j}"), t_first[n], f"{copy_name}_{j}")), "")]
+            said = alone if alone[0] else starts
+            line = t_first[said[0]]
+            state = " and ".join(f"`{n}`" for n in said)
             words = ((f"calls `{holder}`, which " if holder else "")
-                     + f"keeps state between calls in `{state}` (written on line {line} of its cell: "
+                     + f"keeps state between calls in {state} (written on line {line} of its cell: "
                      f"`{safe_line(cells[at], line)}`): what an earlier call left there is reused by later ones, "
-                     f"and with `{state}` started afresh at every call the same code answers "
+                     f"and with {state} started afresh at every call the same code answers "
                      f"{'the call the tests checked' if len(chosen) == 1 else f'all {len(chosen)} calls the tests checked'}"
                      f" right. Build it on every call, or key it by every input it depends on.")
             checked = [id(c) for c in chosen]
@@ -2596,7 +2634,7 @@ def _stale_state(name: str, fn: Any, cell: int, cells: Sequence[str], chosen: Se
                     raise
                 except Exception:  # noqa: BLE001 - not made right: its own name stands
                     continue
-            return Found(name=name, cell=at, fixes=(edit,), calls=len(chosen),
+            return Found(name=name, cell=at, fixes=(dataclasses.replace(edit, line=line),), calls=len(chosen),
                          line_text=safe_line(cells[at], line), kept=words, checked=tuple(checked))
     return None
 
