@@ -92,6 +92,13 @@ MISCONCEPTIONS: dict[str, str] = {
                                   "value a cell computed for the lesson's example): the values passed in are never "
                                   "used, so the result is right only for the one input the global was made from and "
                                   "fails or is wrong everywhere else; compute it from the parameter",
+    # blind66 (length_one.py, the engine's rule): right in the middle, wrong at a length of 1
+    "length_one_handled_differently": "handling a length-1 axis otherwise than a longer one (a bare `.squeeze()` that "
+                                      "also drops a batch, query, key or width axis of length 1, an index `[0]`, "
+                                      "`.item()`, a shortcut branch for one query, key or token): the function is "
+                                      "right on ordinary inputs and wrong where an axis the question allows to be 1 "
+                                      "is 1; squeeze only the axis you added, by its index, and let the general code "
+                                      "handle a length of 1",
     "state_kept_between_calls": "keeping state between calls: a module-level variable the function fills on a call "
                                 "(a `global` built once, a cache keyed by too little) and reuses on later calls, "
                                 "which then get what was built from an earlier call's inputs; build it on every "

@@ -1,0 +1,202 @@
+"""A function right on ordinary inputs and wrong where an axis the question allows to be 1 is 1 (issue 21, blind66).
+
+A failed test that names nothing, whose first call of a graded function had a length-1 axis (one query, one key, a
+batch of one, a width of one) or a size argument of 1, and got a wrong answer (or raised), is tried again: the same
+input with each length-1 axis made 2 long (the original values kept at index 0, one more entry drawn beside them) and
+each size argument of 1 made 2. Where the student's function gives the reference's answer on that widened input, the
+failure is named `length_one_handled_differently`: the code treats a length-1 axis otherwise than a longer one (a bare
+`.squeeze()`, an index `[0]`, `.item()`, a shortcut branch for one query, key or token), and the message points at
+the first line of the function's own source that does one of those, where there is one.
+
+Evidence, not a guess: the widened input holds the original one, so a mistake in the general code (a wrong axis, a
+missing scale, a mask applied after the softmax) stays wrong there and nothing is said; the new entries are drawn, not
+copied, so the widened input is no degenerate one (equal rows would make many wrong softmaxes right). An integer
+argument is widened only where its name is a size's (`T_q`, `n_heads`, `d_k`), never an axis, a seed or a flag.
+
+Trust: the reference runs here on the widened copy of arguments the grader itself drew (recorded before the
+student's call); the student's function runs in the worker through `call_student`, inside the caller's deadline. The
+student's source is parsed here (repair.last_def: pyparse) and never run here; its quoted line is cut (repair.safe_line).
+At most MAX_CHECKS widened calls per submission."""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from typing import Any, Callable, Mapping, Sequence
+
+import torch
+
+from autograder.grading.repair import GeneratorAt, _copies, last_def, safe_line, same_answer
+
+KEY = "length_one_handled_differently"
+MAX_CHECKS = 6            # widened calls of the student's functions per submission
+MAX_AXES_WIDENED = 4      # length-1 axes of one tensor made 2 long at most (each doubles it)
+MAX_CALLS_READ = 12       # a test's recorded calls read for its first wrong one
+# a size's name: widened from 1 to 2 where it is an int argument (never `dim`, `axis`, a seed, a flag)
+_SIZE_NAME = re.compile(r"(?:[TtNnBbHhLl]|d|D|d_\w{1,10}|T_\w{1,10}|n_\w{1,20}|num_\w{1,20}|seq_len\w{0,10}|length"
+                        r"|size|heads?|width|tokens?|batch(?:_size)?)")
+
+
+def _widened_tensor(t: torch.Tensor, generator: torch.Generator) -> torch.Tensor | None:
+    """`t` with each length-1 axis made 2 long: the original at index 0, a drawn entry at index 1 (floats: normal
+    draws at the tensor's own scale; bools: True with probability 3/4). None for other dtypes (integers index)."""
+    if t.dtype not in (torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.bool) or t.is_complex():
+        return None
+    out = t.detach().cpu()
+    scale = float(out.double().pow(2).mean().sqrt()) if out.numel() and out.dtype != torch.bool else 1.0
+    scale = scale if scale > 0 and scale == scale and scale != float("inf") else 1.0
+    if sum(1 for n in out.shape if n == 1) > MAX_AXES_WIDENED:
+        return None             # each widened axis doubles the tensor: (1,) * 30 would be 2**30 entries
+    for axis in range(out.dim()):
+        if out.shape[axis] != 1:
+            continue
+        if out.dtype == torch.bool:
+            extra = torch.rand(out.shape, generator=generator) < 0.75
+        else:
+            extra = (torch.randn(out.shape, generator=generator, dtype=torch.float64) * scale).to(out.dtype)
+        out = torch.cat([out, extra], dim=axis)
+    return out
+
+
+def _parameter_names(reference: Callable[..., Any], count: int) -> list[str]:
+    try:
+        params = list(inspect.signature(reference).parameters.values())
+    except (TypeError, ValueError):
+        return [""] * count
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return (names + [""] * count)[:count]
+
+
+def widened(args: Sequence[Any], kwargs: Mapping[str, Any], reference: Callable[..., Any], seed: int = 0
+            ) -> tuple[tuple[Any, ...], dict[str, Any], list[str]] | None:
+    """(args, kwargs, what had length 1 in words) with every length-1 axis and size argument of 1 made 2 long, or
+    None where nothing has length 1 or an argument cannot be widened (a generator, an integer tensor)."""
+    generator = torch.Generator().manual_seed(seed)
+    names = _parameter_names(reference, len(args))
+    said: list[str] = []
+
+    def widen(value: Any, name: str) -> Any:
+        if isinstance(value, GeneratorAt) or isinstance(value, torch.Generator):
+            raise ValueError("a generator")
+        if isinstance(value, torch.Tensor):
+            if 1 not in value.shape:
+                return value
+            out = _widened_tensor(value, generator)
+            if out is None:
+                raise ValueError("not widened")
+            said.append(f"`{name}` of shape {tuple(value.shape)}" if name else f"an argument of shape {tuple(value.shape)}")
+            return out
+        if type(value) is int and value == 1 and name and _SIZE_NAME.fullmatch(name):
+            said.append(f"`{name}` = 1")
+            return 2
+        return value
+    try:
+        new_args = tuple(widen(a, n) for a, n in zip(args, names))
+        new_kwargs = {k: widen(v, k) for k, v in kwargs.items()}
+    except ValueError:
+        return None
+    return (new_args, new_kwargs, said) if said else None
+
+
+# what in a def treats a length-1 axis otherwise: a bare squeeze, .item(), a test of a size against 1
+def _suspect_line(fn: ast.AST) -> int | None:
+    """The first line of `fn` with a bare `.squeeze()` (or torch.squeeze(x)), an `.item()`, or an `if` (or a
+    conditional expression) comparing something with 1 (`== 1`, `!= 1`, `> 1`, `<= 1`, `< 2`, `>= 2`); None."""
+    lines: list[int] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                (node.func.attr == "squeeze" and not node.keywords and (
+                    not node.args or (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"
+                                      and len(node.args) == 1))) or (node.func.attr == "item" and not node.args)):
+            lines.append(node.lineno)
+        elif isinstance(node, (ast.If, ast.IfExp)):
+            for c in ast.walk(node.test):
+                if isinstance(c, ast.Compare) and any(
+                        isinstance(v, ast.Constant) and type(v.value) is int and (
+                            v.value == 1 or (v.value == 2 and isinstance(op, (ast.Lt, ast.GtE))))
+                        for op, v in zip(c.ops, c.comparators)):
+                    lines.append(node.lineno)
+    return min(lines) if lines else None
+
+
+def name_length_one(reports: Sequence[Any], calls: Sequence[Any], references: Mapping[str, Any], cells: Sequence[str],
+                    call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any],
+                    time_left: Callable[[], bool]) -> list[Any]:
+    """The reports, each failed one that names nothing (not withheld) named KEY where the first of its test's recorded
+    calls that the student answered wrong had a length-1 axis (or a size of 1), and the student's function answers
+    the widened input (widened) as the reference does. A test whose first wrong call has no length of 1 is wrong on
+    an ordinary input: not this kind. `call_student(name, args, kwargs)` calls the notebook's function in the worker
+    (raising what it raises); `time_left()` says whether the pass may go on."""
+    by_test: dict[tuple[str, str], list[Any]] = {}
+    for call in calls:
+        by_test.setdefault(call.test, []).append(call)
+    verdict: dict[tuple[str, str], str | None] = {}
+    checks = [0]
+    out = []
+    for r in reports:
+        key = (r.question, r.name)
+        if r.status != "failed" or r.misconception or getattr(r, "withheld_by", None) or key not in by_test:
+            out.append(r)
+            continue
+        if key not in verdict:
+            verdict[key] = _first_wrong(by_test[key], references, cells, call_student, time_left, checks)
+        words = verdict[key]
+        if words is not None:
+            r = r.model_copy(update={"misconception": KEY, "message": (words + "\n" + r.message)[:1400]})
+        out.append(r)
+    return out
+
+
+def _answered_right(call: Any, reference: Callable[..., Any]) -> bool | None:
+    if isinstance(call.answer, BaseException):
+        return False
+    try:
+        return same_answer(call.answer, reference(*_copies(call.args), **_copies(call.kwargs)))
+    except Exception:  # noqa: BLE001 - an input the reference refuses: no verdict
+        return None
+
+
+def _first_wrong(test_calls: Sequence[Any], references: Mapping[str, Any], cells: Sequence[str],
+                 call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any], time_left: Callable[[], bool],
+                 checks: list[int]) -> str | None:
+    """The words for the test's first wrong call, where it is of this kind (_check); None otherwise."""
+    for call in test_calls[:MAX_CALLS_READ]:
+        reference = references.get(call.name)
+        if not callable(reference) or not time_left():
+            return None
+        right = _answered_right(call, reference)
+        if right is None:
+            return None
+        if right:
+            continue
+        if checks[0] >= MAX_CHECKS:
+            return None
+        checks[0] += 1
+        return _check(call, reference, cells, call_student)
+    return None
+
+
+def _check(call: Any, reference: Callable[..., Any], cells: Sequence[str],
+           call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any]) -> str | None:
+    made = widened(call.args, call.kwargs, reference)
+    if made is None:
+        return None
+    args, kwargs, said = made
+    try:
+        want = reference(*_copies(args), **_copies(kwargs))
+    except Exception:  # noqa: BLE001 - an input the reference refuses (a broadcast axis widened) tells nothing
+        return None
+    try:
+        got = call_student(call.name, _copies(args), _copies(kwargs))
+    except Exception:  # noqa: BLE001 - raising on the widened input too: not a length-1 matter
+        return None
+    if not same_answer(got, want):
+        return None
+    found = last_def(cells, call.name)
+    line = _suspect_line(found[1]) if found is not None else None
+    where = (f" Look at line {line} of its cell: `{safe_line(found[2], line)}`." if found is not None and line
+             else " Look for a bare `.squeeze()`, an index `[0]`, `.item()`, or a branch for a length of 1.")
+    what = "raises" if isinstance(call.answer, BaseException) else "answers wrong"
+    return (f"`{call.name}` {what} on this input ({', '.join(said[:4])}), where a length or a size is 1, and gives "
+            f"the reference's answer on the same input with each 1 made 2 (the values kept, one more entry drawn): "
+            f"it handles a length-1 axis otherwise than a longer one.{where}")
