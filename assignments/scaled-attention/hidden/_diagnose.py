@@ -2721,7 +2721,7 @@ def call_entropy(fn, logits):
         raise
 
 
-def check_entropy_one_row(fn, logits):
+def check_entropy_one_row(fn, logits, submission=None):
     """The notebook's "a tensor of shape (..., T) gives a tensor of shape (...)" for ONE row of logits, shape (T,):
     a 0-d tensor. A result of the right value with an axis of size 1 kept ((1,), (1, 1)) is
     entropy_single_row_axis_kept (naming46, blind45 q4_entropy_atleast_2d_axis_never_dropped: the row promoted to a
@@ -2731,6 +2731,7 @@ def check_entropy_one_row(fn, logits):
     expected = ref.softmax_entropy(logits.double())
     what = f"softmax_entropy of one row of {logits.shape[-1]} logits (a 1-D tensor)"
     if type(got) is not torch.Tensor:
+        raise_if_one_row_item(got, expected, what, submission)   # naming66
         raise AssertionError(f"{what} returned {type(got).__name__}: it should return a 0-d tensor (shape ())")
     if tuple(got.shape) == ():
         if got.is_floating_point() and matching_variants(got, {"right": expected}, logits.dtype):
@@ -3126,7 +3127,8 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
+    named = token_axis_squeezed(fn, e, X, Ws, n_heads, submission) \
+        or library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
         or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
         or overlapping_heads_crash(fn, e, X, Ws, n_heads)
@@ -3420,6 +3422,7 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
     except StudentCodeError:
         return
     plain = plain.item() if type(plain) is torch.Tensor and plain.numel() == 1 else plain
+    raise_if_floor_divided(v, plain, d_k, submission)   # naming66
     if not isinstance(plain, float) or not isinstance(v, (int, float)) or v <= 0 or not abs(plain / d_k - 1) < 0.1:
         return
     c = plain / v
@@ -3689,6 +3692,7 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
             raise Misconception(found[0], f"your own assert failed{line} on these inputs, whose query row(s) {rows} "
                                 "are all zeros (every score 0); without those queries the same call runs, and its "
                                 f"output and weights match {found[2]}") from None
+    raise_if_value_width_assert(fn, line, right_on, Q, K, V, d_k)   # naming66
     raise AssertionError(f"your own assert failed{line}: the assert in your code, not the grader's, stopped the "
                          "call on these inputs") from None
 
@@ -5439,8 +5443,9 @@ def table_count_crash(e: StudentCodeError, fn, dims, seed, submission, as_table)
     """naming64: an IndexError in entropy_table whose loop runs a fixed N times (`range(4)`, the default dims' length)
     where it must run over dims: the source has a literal `range(N)` with N > len(dims), and called again (bounded:
     a few small d's) with dims padded to N it runs and is right, with N + 1 dims it returns the first N rows only."""
-    if e.exc_type != "IndexError":
-        return None
+    named = table_width_one_squeezed(e, fn, dims, seed, submission)   # naming66
+    if named is not None or e.exc_type != "IndexError":
+        return named
     func = _function_read(submission, "entropy_table")
     bounds = [b for b in (_range_bounds(func) if func is not None else []) if len(dims) < b <= len(dims) + 4]
     if len(bounds) != 1:
@@ -6881,7 +6886,7 @@ def raise_if_uniform_weights(pair, Q, K, V, d_k) -> None:
                             + describe("uniform_weights") + ": weights = softmax(Q K^T / sqrt(d_k), dim=-1)")
 
 
-def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64) -> None:
+def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64, submission=None) -> None:
     """q1's output on 2-D inputs with one query (T_q = 1) and with one key (T_k = 1), which the notebook allows.
     An output of the right values whose shape is the right one with its size-one axes dropped (a bare .squeeze()
     after bmm, or on the result) names attention_size_one_axes_dropped; any other output is checked as every
@@ -6902,7 +6907,8 @@ def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64) -> None:
                 raise Misconception("attention_size_one_axes_dropped", f"with {T_q} quer{'y' if T_q == 1 else 'ies'} "
                                     f"and {T_k} key{'' if T_k == 1 else 's'} (2-D inputs) the output has shape "
                                     f"{tuple(out.shape)}, not {tuple(want[0].shape)}{also}: the right values, a "
-                                    "size-one axis gone: " + describe("attention_size_one_axes_dropped"))
+                                    "size-one axis gone: " + size_one_axes_said(submission))
+            raise_if_single_key_value_once(out, Q, K, V, d_k, submission)   # naming66
         named = rows_left_uncomputed_again(fn, pair, Q, K, V, d_k)
         if named is not None:
             raise named
@@ -8939,3 +8945,224 @@ def unassigned_name_guard(submission, fname: str, thunk):
         if named is not None:
             raise named from None
         raise
+
+
+# --- naming66: blind66's right-in-the-middle, wrong-at-the-edges variants ------------------------------------------
+
+def _function_of(submission, name):
+    """The notebook's last `def name`, parsed (never run), or None; only a cell under 20,000 characters is read."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if submission is None:
+        return None
+    return last_function_def(cells_of(submission), name, max_chars=20_000)
+
+
+def _params(func) -> list[str]:
+    return [a.arg for a in func.args.args] if func is not None else []
+
+
+def key_count_branch(submission) -> str | None:
+    """The test of an `if` in attention that compares the key count (K.shape[0] or [-2], K.size(0), len(K), with
+    K attention's second parameter) with 1, quoted (bounded), or None."""
+    import ast
+    func = _function_of(submission, "attention")
+    names = _params(func)
+    if len(names) < 2:
+        return None
+    key = re.escape(names[1])
+    pattern = re.compile(rf"(\b{key}\.shape\[\s*(0|-2)\s*\]|\b{key}\.size\(\s*(0|-2)\s*\)|len\(\s*{key}\s*\))")
+    for node in ast.walk(func):
+        if isinstance(node, (ast.If, ast.IfExp)) and isinstance(node.test, ast.Compare):
+            text = unparse(node.test)
+            if len(text) < 200 and pattern.search(text) and any(
+                    isinstance(c, ast.Constant) and c.value == 1 for c in [node.test.left, *node.test.comparators]):
+                return text
+    return None
+
+
+def raise_if_single_key_value_once(out, Q, K, V, d_k, submission) -> None:
+    """attention_single_key_value_once: with one key (T_k = 1) and several queries the output is V itself, (1, d_v)
+    (the replay: the one value row returned once, not once per query), and the source branches on the key count."""
+    if not (K.shape[-2] == 1 and Q.shape[-2] > 1 and type(out) is torch.Tensor and tuple(out.shape) == tuple(V.shape)
+            and out.is_floating_point() and matching_variants(out, {"v": V.double()}, V.dtype)):
+        return
+    branch = key_count_branch(submission)
+    if branch is None:
+        return
+    raise Misconception("attention_single_key_value_once", f"with {Q.shape[-2]} queries and 1 key (2-D inputs) the "
+                        f"output has shape {tuple(out.shape)}, not ({Q.shape[-2]}, {V.shape[-1]}): it is the one value "
+                        f"row itself, returned once, not once per query; your code branches on `{branch}`: "
+                        + describe("attention_single_key_value_once"))
+
+
+def size_one_axes_said(submission) -> str:
+    """attention_size_one_axes_dropped's text, told for code with no .squeeze( in attention: the axis is then lost by
+    indexing (Q[0]) in a one-query branch."""
+    func = _function_of(submission, "attention")
+    if func is None or ".squeeze(" in unparse(func)[:20_000]:
+        return describe("attention_size_one_axes_dropped")
+    return ("dropping the query axis: your code has no squeeze, so the one query is taken as a vector (Q[0], or a "
+            "branch for one query that works on it) and the results come back (d_v,) and (T_k,) instead of (1, d_v) "
+            "and (1, T_k); keep Q 2-D (Q[:1], or no one-query branch: Q @ K.T works for any T_q)")
+
+
+_VALUE_WIDTH = re.compile(r"\b[Vv]\w{0,20}\s*\.\s*(shape\s*\[\s*(-1|1)\s*\]|size\s*\(\s*(-1|1)\s*\))")
+
+
+def raise_if_value_width_assert(fn, line: str, right_on, Q, K, V, d_k) -> None:
+    """own_assert_value_width: the student's assert, whose line reads the values' width (V.shape[-1]), failed on
+    values of width d_v != d_k; the same call with values as wide as the keys (d_k) runs and is right."""
+    if V.shape[-1] == d_k or not _VALUE_WIDTH.search(line):
+        return
+    wide = V.new_zeros(*V.shape[:-1], d_k)
+    m = min(d_k, V.shape[-1])
+    wide[..., :m] = V[..., :m]
+    if not right_on(Q, K, wide):
+        return
+    raise Misconception("own_assert_value_width", f"your own assert failed{line}: these inputs have values of width "
+                        f"d_v = {V.shape[-1]} and keys of width d_k = {d_k}; with values as wide as the keys the same "
+                        "call runs and is right: " + describe("own_assert_value_width")) from None
+
+
+def floor_division_in(submission, name="dot_product_variance") -> str | None:
+    """The first `a // b` (or `a //= b`) in the notebook's last `def name`, quoted (bounded), or None."""
+    import ast
+    func = _function_of(submission, name)
+    for node in ast.walk(func) if func is not None else []:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+            return unparse(node)[:80]
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.FloorDiv):
+            return unparse(node)[:80]
+    return None
+
+
+def raise_if_floor_divided(v, plain, d_k, submission) -> None:
+    """variance_floor_divided: the scaled result is floor(unscaled / d_k) of the same generator's draws (a whole
+    number: 0.0 where the sample variance fell just under d_k), and the source writes `//`."""
+    if not (isinstance(v, (int, float)) and isinstance(plain, float) and math.isfinite(plain)
+            and float(v) == math.floor(plain / d_k) and float(v) != plain / d_k):
+        return
+    written = floor_division_in(submission)
+    if written is None:
+        return
+    raise Misconception("variance_floor_divided", f"for d_k = {d_k} with scaled=True the result is {float(v):g}, a whole "
+                        f"number: the unscaled variance of the same draws, {plain:.5g}, divided by d_k and rounded "
+                        f"down ({plain:.5g} / {d_k} = {plain / d_k:.4g}); your code has `{written}`: "
+                        + describe("variance_floor_divided"))
+
+
+def _shift_by_mean(submission) -> str | None:
+    """A subtraction in softmax_entropy whose right side takes a mean (x - x.mean(...), x - torch.mean(x, ...)),
+    quoted (bounded), or None."""
+    import ast
+    func = _function_of(submission, "softmax_entropy")
+    for node in ast.walk(func) if func is not None else []:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            right = node.right
+            if isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute) and right.func.attr == "mean":
+                return unparse(node)[:100]
+    return None
+
+
+def mean_shift_nan(got, logits, submission) -> Misconception | None:
+    """entropy_shift_by_mean: NaN in exactly the rows where a softmax shifted by the row mean (not the max) overflows
+    (the replay on the same logits: exp(x - mean) is inf, inf / inf NaN), and the source subtracts a mean."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(logits.shape[:-1]):
+        return None
+    e = torch.exp(logits - logits.mean(dim=-1, keepdim=True))
+    p = e / e.sum(dim=-1, keepdim=True)
+    replay = torch.isnan(p).any(dim=-1)
+    if not bool(replay.any()) or not torch.equal(replay, torch.isnan(got)):
+        return None
+    written = _shift_by_mean(submission)
+    if written is None:
+        return None
+    rows = [i for i, r in enumerate(replay.tolist()) if r]
+    gap = float((logits.amax(-1) - logits.mean(-1))[rows[0]])
+    return Misconception("entropy_shift_by_mean", f"softmax_entropy returned NaN for rows {rows}, exactly the rows where "
+                         f"a softmax shifted by the row mean overflows (row {rows[0]}: its largest logit is {gap:.4g} "
+                         f"above the mean, exp({gap:.4g}) is inf in {str(logits.dtype).replace('torch.', '')}); your "
+                         f"code has `{written}`: " + describe("entropy_shift_by_mean"))
+
+
+def _number_returned(submission) -> str | None:
+    """A return in softmax_entropy of `.item()` or float(...), quoted (bounded), or None."""
+    import ast
+    func = _function_of(submission, "softmax_entropy")
+    for node in ast.walk(func) if func is not None else []:
+        value = node.value.operand if isinstance(node, ast.Return) and isinstance(node.value, ast.UnaryOp) else \
+            getattr(node, "value", None)
+        if isinstance(node, ast.Return) and isinstance(value, ast.Call):
+            f = value.func
+            if (isinstance(f, ast.Attribute) and f.attr == "item") or (isinstance(f, ast.Name) and f.id == "float"):
+                return unparse(node)[:100]
+    return None
+
+
+def raise_if_one_row_item(got, expected, what, submission) -> None:
+    """entropy_one_row_item: one row (T,) gives a Python float of the right entropy, and softmax_entropy returns
+    .item() (or float(...)) on some path, where 2-D and 3-D logits (checked before) gave tensors."""
+    if type(got) is not float or not math.isfinite(got) or abs(got - float(expected)) > 1e-4 * max(1.0, abs(got)):
+        return
+    written = _number_returned(submission)
+    if written is None:
+        return
+    raise Misconception("entropy_one_row_item", f"{what} returned a Python float ({got:.6g}, the right entropy), not a "
+                        f"0-d tensor (shape ()); your code has `{written}`: " + describe("entropy_one_row_item"))
+
+
+def _squeeze_of(func, arg: str | None, bare: bool) -> str | None:
+    """The first `arg.squeeze(...)` / torch.squeeze(arg, ...) in func (any receiver where arg is None; with `bare`,
+    only a squeeze with no dim), quoted (bounded), or None."""
+    import ast
+    for node in ast.walk(func) if func is not None else []:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "squeeze"):
+            continue
+        method = not (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+        target = node.func.value if method else (node.args[0] if node.args else None)
+        dims = len(node.args) - (0 if method else 1) + len(node.keywords)
+        if bare and dims:
+            continue
+        if arg is not None and not (isinstance(target, ast.Name) and target.id == arg):
+            continue
+        return unparse(node)[:80]
+    return None
+
+
+def table_width_one_squeezed(e: StudentCodeError, fn, dims, seed, submission) -> Misconception | None:
+    """table_width_one_squeezed: entropy_table crashed on dims with d = 1, its source has a bare .squeeze() (no dim),
+    and called again (bounded: the same dims without the 1) it runs."""
+    if 1 not in dims or len(dims) > 8:
+        return None
+    written = _squeeze_of(_function_of(submission, "entropy_table"), None, bare=True)
+    rest = tuple(d for d in dims if d != 1)
+    if written is None or not rest:
+        return None
+    try:
+        call(fn, dims=rest, seed=seed, what="entropy_table")
+    except StudentCodeError:
+        return None
+    return Misconception("table_width_one_squeezed", f"entropy_table raised {e.exc_type}: "
+                         f"{e.message.splitlines()[0][:120] if e.message else ''} for dims = {tuple(dims)}; the same call "
+                         f"with dims = {rest} (no d = 1) runs; your code has `{written}`: "
+                         + describe("table_width_one_squeezed"))
+
+
+def token_axis_squeezed(fn, e, X, Ws, n_heads, submission) -> Misconception | None:
+    """mha_token_axis_squeezed: multi_head_attention crashed on one token (T = 1), its source squeezes its input
+    (X.squeeze(0), X.squeeze()), and the same token twice (T = 2) runs."""
+    if X.dim() != 2 or X.shape[0] != 1:
+        return None
+    func = _function_of(submission, "multi_head_attention")
+    names = _params(func)
+    written = _squeeze_of(func, names[0], bare=False) if names else None
+    if written is None:
+        return None
+    try:
+        call(fn, X.expand(2, -1).clone(), *Ws, n_heads, what="multi_head_attention")
+    except StudentCodeError:
+        return None
+    return Misconception("mha_token_axis_squeezed", f"your code raised {e.exc_type}: "
+                         f"{e.message.splitlines()[0][:120] if e.message else ''} on one token (X of shape "
+                         f"{tuple(X.shape)}); on two tokens it runs; your code has `{written}`: "
+                         + describe("mha_token_axis_squeezed"))

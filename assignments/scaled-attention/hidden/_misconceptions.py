@@ -990,4 +990,30 @@ MISCONCEPTIONS = {
                              "the notebook binds it (it is left from a rename, or from a refactor that removed the "
                              "line that made it), so every call that reaches that line raises NameError; read the "
                              "variable that holds that value now, or restore the line that assigned it",
+    # naming66
+    "attention_single_key_value_once": "returning the value row itself in a branch for one key (T_k == 1): every "
+                                       "weight is 1, so every query's output is that row, but V is (1, d_v) and the "
+                                       "output must be (T_q, d_v), one row per query; return "
+                                       "V.expand(Q.shape[0], -1) (or drop the branch: softmax over one key gives "
+                                       "weights of 1 and weights @ V repeats the row)",
+    "own_assert_value_width": "checking with an assert that the values are as wide as the keys (V.shape[-1] == "
+                              "d_k): V is (T_k, d_v) and d_v may differ from d_k (only the queries and keys must "
+                              "share the width d_k); check only Q.shape[-1] == K.shape[-1] == d_k",
+    "variance_floor_divided": "dividing the variance by d_k with floor division (var // d_k), which rounds the "
+                              "quotient down to a whole number: 0.0 whenever the sample variance falls just under "
+                              "d_k, 1.0 just over; divide with / (var / d_k)",
+    "entropy_shift_by_mean": "shifting the logits by the row MEAN before exp: the shift cancels in the softmax, but "
+                             "it does not stop exp from overflowing when the largest logit is far above the mean "
+                             "(exp(375) is inf in float32, inf / inf is NaN); subtract the row max "
+                             "(logits.amax(dim=-1, keepdim=True)) or use torch.log_softmax",
+    "entropy_one_row_item": "returning a Python number (.item() or float()) for one row of logits: a (T,) input "
+                            "must give a 0-d tensor (shape logits.shape[:-1] = ()), of the logits' dtype; return the "
+                            "tensor (drop the .item(), or the one-row branch: the dim=-1 path already handles one row)",
+    "table_width_one_squeezed": "dropping the query's row axis with a bare .squeeze() (no dim): at d = 1 it removes "
+                                "the width axis too, q becomes a 0-d tensor and q.squeeze() @ k.T raises; squeeze "
+                                "only the row axis (q.squeeze(0)) or index the product ((q @ k.T)[0])",
+    "mha_token_axis_squeezed": "squeezing the input (X.squeeze(0), meant for a (1, T, d_model) batch): a "
+                               "(T, d_model) input with one token (T = 1) loses its token axis, X becomes "
+                               "(d_model,) and the code after it raises; X is (T, d_model) here: leave it as it is "
+                               "(or squeeze only a 3-D input, if X.dim() == 3)",
 }

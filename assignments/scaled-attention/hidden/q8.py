@@ -236,3 +236,6 @@ def test_float32_eight_heads(multi_head_attention, attention, device, rng, submi
     # then 2 heads of d_k = 12 in the same dtype: nothing may be kept from the call before (naming60)
     X, Ws = _inputs(rng, 5, 24, torch.float32)
     _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
+    X, Ws = _inputs(rng, 1, 24, torch.float32)     # one token (T = 1): X is (T, d_model) for any T (naming66),
+    if not _attention_wrong(attention, *_inputs(rng, 8, 24, torch.float32), 2):   # where q1's attention is right
+        _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
