@@ -1279,7 +1279,49 @@ def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, tor
             "global_max_subtraction": g / g.sum(dim=-1, keepdim=True),
             "softmax_subtracts_min": m / m.sum(dim=-1, keepdim=True),
             # the row mean for the row maximum (blind34): exact on tame rows, NaN where the spread is wide
-            "softmax_subtracts_mean": mean_shifted_softmax(S, M)}
+            "softmax_subtracts_mean": mean_shifted_softmax(S, M),
+            # the row maximum of S taken before M is added (blind66): a fully blocked row 0 / 0
+            "softmax_max_before_mask": max_before_mask_softmax(S, M)}
+
+
+def max_before_mask_softmax(S: torch.Tensor, M: torch.Tensor | None) -> torch.Tensor:
+    """The row maximum taken over S alone and subtracted before M is added, in S's own dtype: right wherever a
+    row's largest score is on an open key, 0 / 0 = NaN on a row whose keys M blocks entirely (blind66)."""
+    Z = S - S.amax(dim=-1, keepdim=True)
+    e = torch.exp(Z if M is None else Z + M)
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+# the two unstable softmaxes that NaN a fully blocked row alike, told apart by a second call (blind66): rows 1000
+# apart, each with key 0 open; one maximum over the whole tensor underflows every row below the top one, the
+# row maximum of S taken before the mask is right there
+_APART_S = (torch.linspace(-1.0, 1.0, 12, dtype=torch.float64).reshape(3, 4)
+            + 1000.0 * torch.arange(3, dtype=torch.float64)[:, None])
+_APART_M = torch.zeros(3, 4, dtype=torch.float64).masked_fill(torch.ones(3, 4, dtype=torch.bool).triu(1),
+                                                             torch.finfo(torch.float64).min)
+
+
+def unstable_hits(fn: Callable[..., object] | None, got: torch.Tensor, S: torch.Tensor,
+                  M: torch.Tensor | None) -> list[str]:
+    """nonfinite_hits of unstable_softmaxes; where both global_max_subtraction and softmax_max_before_mask fit
+    (a fully blocked row, the other rows tame), a second call on rows 1000 apart keeps the one it shows: the right
+    weights there for the row maximum before the mask, NaN rows where one global maximum gives them for the
+    other. Neither (or no fn) keeps both, and then nothing is named."""
+    hits = nonfinite_hits(got, unstable_softmaxes(S, M))
+    pair = {"global_max_subtraction", "softmax_max_before_mask"}
+    if fn is None or not pair <= set(hits):
+        return hits
+    try:
+        out = fn(_APART_S.clone(), _APART_M.clone())
+    except StudentCodeError:
+        return hits
+    if type(out) is not torch.Tensor or tuple(out.shape) != (3, 4):
+        return hits
+    if is_right(out, ref.attention_weights(_APART_S, _APART_M), torch.float64):
+        return [h for h in hits if h != "global_max_subtraction"]
+    if nonfinite_hits(out, unstable_softmaxes(_APART_S, _APART_M)) == ["global_max_subtraction"]:
+        return [h for h in hits if h != "softmax_max_before_mask"]
+    return hits
 
 
 # a probe with an additive mask that blocks some keys of every row and leaves some open (naming15)
@@ -5815,3 +5857,236 @@ def shadowed_def_said(submission: object, func: str) -> str:
             + (" (the one that fills the blocked entries with -1e9)" if line is not None else "")
             + (": it replaces the earlier def that uses torch.finfo(dtype).min, which never runs" if finfo else "")
             + "; delete the def you do not mean")
+
+
+# --- round 66 (blind66) ------------------------------------------------------------------------------
+
+
+_RESHAPE_CRASH = re.compile(r"is invalid for input of size|Expected size for first two dimensions|must match the size|"
+                            r"size mismatch|shape mismatch")
+
+
+def _query_length_names(fn_def: ast.FunctionDef, q: str) -> set[str]:
+    """Names the function binds to Q's length (the size at -2): `T = Q.shape[-2]`, `T = Q.size(-2)` (0 or 1 too, the
+    lengths of 2-D and 3-D Q), or the element before the last of `*batch, T, d_k = Q.shape`."""
+    def is_q_shape(n: ast.AST) -> bool:
+        return (isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.value, ast.Name) and n.value.id == q
+                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size"
+                and not n.args and isinstance(n.func.value, ast.Name) and n.func.value.id == q)
+    names: set[str] = set()
+    for n in ast.walk(fn_def):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1):
+            continue
+        t, v = n.targets[0], n.value
+        if isinstance(t, ast.Name) and is_query_length(v, q):
+            names.add(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)) and is_q_shape(v) and len(t.elts) >= 2 \
+                and isinstance(t.elts[-2], ast.Name):
+            names.add(t.elts[-2].id)
+    return names
+
+
+def is_query_length(n: ast.AST, q: str) -> bool:
+    """`Q.shape[-2]` (or [0], [1]) or `Q.size(-2)` (or 0, 1): Q's length read off Q."""
+    def index(e: ast.AST) -> int | None:
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and isinstance(e.operand, ast.Constant):
+            e = ast.Constant(-e.operand.value) if type(e.operand.value) is int else e
+        return e.value if isinstance(e, ast.Constant) and type(e.value) is int else None
+    if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "shape" \
+            and isinstance(n.value.value, ast.Name) and n.value.value.id == q:
+        return index(n.slice) in (-2, 0, 1)
+    return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size" and len(n.args) == 1
+            and isinstance(n.func.value, ast.Name) and n.func.value.id == q and index(n.args[0]) in (-2, 0, 1))
+
+
+def keys_reshaped_with_query_length(submission: object) -> str | None:
+    """The reshape / view of K (scaled_scores' second parameter) that uses Q's length (a name bound to it, or
+    Q.shape[-2] itself), quoted (bounded); None where the last `def scaled_scores` has none."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    node = last_function_def(cells_of(submission), "scaled_scores", max_chars=20_000) if submission is not None else None
+    if node is None or len(node.args.args) < 2:
+        return None
+    q, k = node.args.args[0].arg, node.args.args[1].arg
+    lengths = _query_length_names(node, q)
+    for n in ast.walk(node):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("reshape", "view")
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == k
+                and any(isinstance(a, ast.Name) and a.id in lengths or is_query_length(a, q)
+                        for arg in n.args for a in ast.walk(arg))):
+            return unparse(n)[:80]
+    return None
+
+
+def raise_if_keys_reshaped_with_query_length(e: StudentCodeError, fn: Callable[..., object], Q: torch.Tensor,
+                                             K: torch.Tensor, submission: object) -> None:
+    """q02: a crash on T_q != T_k (a reshape or bmm size error) named keys_reshaped_with_query_length when the cell
+    reshapes K with Q's length and a second call, the same Q with T_q keys (K's rows repeated or cut), runs and
+    is right (blind66): code that holds only for self-attention's T_q == T_k."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if T_q == T_k or e.exc_type != "RuntimeError" or not _RESHAPE_CRASH.search(e.message):
+        return
+    said = keys_reshaped_with_query_length(submission)
+    if said is None:
+        return
+    Kc = K.index_select(-2, torch.arange(T_q) % T_k)
+    try:
+        out = fn(Q, Kc)
+    except StudentCodeError:
+        return
+    if is_right(out, ref.scaled_scores(Q.double(), Kc.double()), Q.dtype):
+        raise Misconception("keys_reshaped_with_query_length", f"your code raised {e.exc_type} on {T_q} queries and "
+                            f"{T_k} keys (`{said}`), and with {T_q} keys it is right: "
+                            + describe("keys_reshaped_with_query_length")) from None
+
+
+_PER_KEY_REDUCTIONS = frozenset({"any", "all", "sum", "amax", "max", "norm", "count_nonzero", "abs_sum", "mean"})
+
+
+def _per_key_reduction(n: ast.AST) -> bool:
+    """A reduction over the query axis (dim / axis 0 or -2): one number per key, a column of the scores."""
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute | ast.Name)
+            and (n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id) in _PER_KEY_REDUCTIONS):
+        return False
+    dims = [kw.value for kw in n.keywords if kw.arg in ("dim", "axis")]
+    if not dims and isinstance(n.func, ast.Attribute) and n.args:   # S.any(0), S.sum(0); torch.any(S, 0) below
+        dims = [n.args[-1]] if isinstance(n.func.value, ast.Name) and n.func.value.id in ("torch", "np", "numpy") \
+            and len(n.args) >= 2 else [n.args[0]]
+    for d in dims:
+        if isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and isinstance(d.operand, ast.Constant) \
+                and d.operand.value == 2:
+            return True
+        if isinstance(d, ast.Constant) and type(d.value) is int and d.value == 0:
+            return True
+    return False
+
+
+def rank_from_nonzero_key_columns(submission: object, name: str) -> str | None:
+    """The per-key reduction (S.abs().sum(dim=0), S.any(dim=0), count over axis 0) that the notebook's last
+    module-level assignment of `name` reads, in it or through names the same cell bound, quoted (bounded): the
+    keys with a non-zero score column counted as the rank (blind66). None otherwise."""
+    from autograder.grading.pyparse import unparse
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    found: list[ast.AST] = []
+    if _reaches(value, bound, lambda n: _per_key_reduction(n) and not found.append(n), set()):
+        return unparse(found[0])[:70]
+    return None
+
+
+def nonzero_key_columns() -> int:
+    """How many keys get a non-zero score from some query in the lesson's S = Q K^T (3: keys 3 and 5 are
+    orthogonal to every query); the same for the scaled S."""
+    Q, K = ref.lesson_qk()
+    return int((Q @ K.T != 0).any(dim=0).sum())
+
+
+def raise_if_rank_from_key_columns(got: int, submission: object, name: str) -> None:
+    """rank_S_lesson equal to the number of keys with a non-zero score column, where the cell counts such columns
+    (a reduction over the query axis): a count of columns, not of independent ones (blind66)."""
+    cols = nonzero_key_columns()
+    src = rank_from_nonzero_key_columns(submission, name) if got == cols != ref.rank_S_lesson else None
+    if src is not None:
+        raise Misconception("rank_counts_nonzero_columns", f"{name} is {got}, the number of keys with a non-zero score "
+                            f"column in the lesson's S, which `{src}` counts; S has rank {ref.rank_S_lesson}: "
+                            + describe("rank_counts_nonzero_columns"))
+
+
+def _def_calls(submission: object, func: str, attr: str) -> list[ast.Call]:
+    """The calls `x.attr(...)` / `torch.attr(x, ...)` in the notebook's last `def func` (parsed, bounded)."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    node = last_function_def(cells_of(submission), func, max_chars=20_000) if submission is not None else None
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == attr] if node is not None else []
+
+
+def _axis_arg(call: ast.Call) -> ast.AST | None:
+    """The axis a squeeze call names (x.squeeze(0), x.squeeze(dim=0), torch.squeeze(x, 0)); None for none."""
+    on_torch = isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+        and call.func.value.id in ("torch", "np", "numpy")
+    args = call.args[1:] if on_torch else call.args
+    dims = [kw.value for kw in call.keywords if kw.arg in ("dim", "axis")]
+    return (list(args) + dims or [None])[0]
+
+
+def raise_if_batch_of_one_squeezed(fn: Callable[..., object], X: torch.Tensor, W: tuple[torch.Tensor, ...],
+                                   submission: object) -> None:
+    """q01 on a real batch of one, X (1, T, d_model) (the notebook: X is (..., T, d_model)): Q, K, V must keep the
+    batch axis. Named batch_of_one_squeezed where they are the right values without it and the def squeezes axis 0
+    (squeeze(0) run whether or not the axis was added, blind66); the same values without it otherwise are said, and
+    anything else (a crash, another mistake) is left to the tests that charge it."""
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    try:
+        got = fn(X.clone(), *W)
+    except StudentCodeError:
+        return
+    if isinstance(got, (tuple, list)) and len(got) == 3 and all(is_right(g, w, X.dtype) for g, w in zip(got, want)):
+        return
+    squeezed = (isinstance(got, (tuple, list)) and len(got) == 3 and all(
+        type(g) is torch.Tensor and tuple(g.shape) == tuple(w.shape[1:]) and is_right(g, w[0], X.dtype)
+        for g, w in zip(got, want)))
+    if not squeezed:   # another mistake on 3-D X (the axes swapped, blind58's) is test_project_views' to charge
+        return
+    zero = [c for c in _def_calls(submission, "project_qkv", "squeeze")
+            if isinstance(a := _axis_arg(c), ast.Constant) and a.value == 0]
+    if zero:
+        from autograder.grading.pyparse import unparse
+        raise Misconception("batch_of_one_squeezed", f"for a batch of one, X {tuple(X.shape)}, Q, K, V come back "
+                            f"{tuple(got[0].shape)}, {tuple(got[1].shape)}, {tuple(got[2].shape)}: the right values "
+                            f"without the batch axis (`{unparse(zero[0])[:50]}`), where {tuple(want[0].shape)} is "
+                            "expected: " + describe("batch_of_one_squeezed"))
+    raise AssertionError(f"for a batch of one, X {tuple(X.shape)}, Q has shape {tuple(got[0].shape)}: the right "
+                         f"values without the batch axis, where {tuple(want[0].shape)} is expected; a batch of "
+                         "size 1 keeps its axis")
+
+
+def check_one_token_mask(fn: Callable[..., object], dtype: torch.dtype) -> None:
+    """q04: causal_additive_mask(1, dtype) is [[0]] in the dtype asked (the notebook: a (T, T) tensor of that dtype);
+    another dtype named by raise_if_one_token_mask_dtype, anything else wrong said."""
+    M = fn(1, dtype)
+    want = ref.causal_additive_mask(1, dtype)
+    if type(M) is torch.Tensor and M.dtype == dtype and tuple(M.shape) == (1, 1) and torch.equal(M, want):
+        return
+    if type(M) is torch.Tensor:
+        raise_if_one_token_mask_dtype(fn, M, 1, dtype)
+        raise AssertionError(f"causal_additive_mask(1, {dtype}) is {M.tolist()} ({M.dtype}, shape {tuple(M.shape)}): "
+                             f"for one token the mask is [[0.]] of shape (1, 1) in {dtype}")
+    raise AssertionError(f"causal_additive_mask(1, {dtype}) returned a {type(M).__name__}, not a (1, 1) tensor")
+
+
+def raise_if_one_token_mask_dtype(fn: Callable[..., object], M: torch.Tensor, T: int, dtype: torch.dtype) -> None:
+    """q04: the mask for T = 1 ([[0]]) in another dtype than asked, where the same dtype is right for T = 2 and
+    T = 5 (second calls): a one-token case built apart, without dtype= (torch.zeros(1, 1)), blind66."""
+    if T != 1 or M.dtype == dtype or tuple(M.shape) != (1, 1) or not bool((M == 0).all()):
+        return
+    for n in (2, 5):
+        try:
+            again = fn(n, dtype)
+        except StudentCodeError:
+            return
+        if not (type(again) is torch.Tensor and again.dtype == dtype
+                and torch.equal(again, ref.causal_additive_mask(n, dtype))):
+            return
+    raise Misconception("one_token_mask_dtype", f"causal_additive_mask(1, {dtype}) is [[0]] in {M.dtype}, and for "
+                        "T = 2 and T = 5 the mask is right in the dtype asked: " + describe("one_token_mask_dtype"))
+
+
+def check_prefix_average_one_token(fn: Callable[..., object], submission: object) -> None:
+    """q09: prefix_average_matrix(1), the 1 x 1 matrix [[1.]] (the notebook: a T x T matrix; the lesson's table
+    starts at t = 1). A 0-d (or 1-D) tensor holding 1 is named prefix_average_squeezed where the def calls
+    squeeze() with no axis (every size-1 axis removed, blind66); anything else wrong is said."""
+    got = fn(1)
+    want = ref.prefix_average_matrix(1)
+    if is_right(got, want, torch.float64):
+        return
+    if type(got) is torch.Tensor and got.dim() < 2 and got.numel() == 1 and float(got.reshape(())) == 1.0:
+        bare = [c for c in _def_calls(submission, "prefix_average_matrix", "squeeze") if _axis_arg(c) is None]
+        if bare:
+            from autograder.grading.pyparse import unparse
+            raise Misconception("prefix_average_squeezed", f"prefix_average_matrix(1) has shape {tuple(got.shape)}, "
+                                f"not (1, 1) (`{unparse(bare[0])[:50]}`): " + describe("prefix_average_squeezed"))
+        raise AssertionError(f"prefix_average_matrix(1) has shape {tuple(got.shape)}: for one token the matrix is "
+                             "the 1 x 1 [[1.]]")
+    raise AssertionError("prefix_average_matrix(1) is not the 1 x 1 float64 matrix [[1.]]")

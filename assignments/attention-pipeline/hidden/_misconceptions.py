@@ -159,14 +159,35 @@ MISCONCEPTIONS = {
     "rank_counts_distinct_rows": "counting the distinct rows (the different query vectors) for the rank: the rank "
                                  "is the number of linearly independent rows, and a row that mixes others (0.5 q1 "
                                  "+ 0.5 q3) adds no dimension; use torch.linalg.matrix_rank",
+    "rank_counts_nonzero_columns": "counting the keys whose score column is not all zero for the rank: that is the "
+                                   "rank only when those columns are independent, and a key that mixes others "
+                                   "(key 4, [1, 1, 0, 0], is half of keys 1 and 2 together) adds a non-zero column "
+                                   "but no dimension; use torch.linalg.matrix_rank(S)",
     "param_count_flag_inverted": "inverting the with_output condition (if not with_output:, or the two branches "
                                  "swapped): W_O is counted when with_output=False and left out when it is True",
     "param_count_times_heads": "multiplying one head's W_Q, W_K, W_V by the number of heads (d_model // d_k): the "
                                "question counts the projections of one head",
     "mask_multiplied": "multiplying the scores by the mask instead of adding it",
     "uniform_weights": "giving every key the same weight (the mean of V) instead of the softmax of the scores",
+    "keys_reshaped_with_query_length": "reshaping K with the query length T (and S to T x T), which holds only when "
+                                       "T_q == T_k, as in self-attention: with another number of keys the reshape "
+                                       "fails or mixes keys across batch entries; reshape K with its own length "
+                                       "K.shape[-2] and S to (..., T_q, T_k)",
+    "batch_of_one_squeezed": "removing axis 0 with squeeze(0) whether or not it was added: a real batch of size 1, "
+                             "X (1, T, d_model), comes back without its batch axis; keep a flag for the unbatched "
+                             "case (X.dim() == 2) and squeeze only then",
+    "one_token_mask_dtype": "building the one-token mask (T = 1) apart without dtype= and device= (torch.zeros(1, "
+                            "1)): it is float32 on the default device whatever was asked; make it with dtype=dtype, "
+                            "device=device, or drop the shortcut (the general code gives [[0]] for T = 1)",
+    "prefix_average_squeezed": "calling squeeze() with no axis on the stacked rows: it removes every axis of size 1, "
+                               "so for T = 1 the matrix becomes a 0-d tensor instead of [[1.]]; squeeze only the "
+                               "stacking axis (squeeze(1)) or build the rows as 1-D",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
                               "below it underflow to 0 / 0 (NaN)",
+    "softmax_max_before_mask": "taking each row's maximum over the scores S before the mask M is added: in a row "
+                               "whose keys are all blocked every exponent is then about finfo.min and every "
+                               "exponential 0, so the row is 0 / 0 = NaN instead of uniform; add the mask first and "
+                               "subtract the maximum of S + M",
     "output_uses_weights_transposed": "mixing the values with the transposed weights (A^T V) instead of A V: "
                                       "each output row must be its own query's weighted average of the values",
     "returns_one_value": "returning one tensor (the output alone) where the function returns a tuple of results",

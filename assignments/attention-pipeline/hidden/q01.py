@@ -183,6 +183,7 @@ def test_project_batched_float32(project_qkv, device, rng, submission=None):
     got = _project(project_qkv, X1, W_Q, W_K, W_V)
     _raise_if_axis_squeezed(got, X1, (W_Q, W_K, W_V), torch.float32)
     _check(got, X1, W_Q, W_K, W_V, torch.float32, project_qkv)
+    D.raise_if_batch_of_one_squeezed(project_qkv, X[0, :1], (W_Q, W_K, W_V), submission)   # (1, T, d_model), blind66
 
 
 def _raise_if_axis_squeezed(got, X, W, dtype):

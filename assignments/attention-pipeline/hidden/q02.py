@@ -63,6 +63,7 @@ def _scores(fn, Q, K, run, submission=None):
     except StudentCodeError as e:
         _raise_if_heads_layout(e, fn, Q, K, submission)
         _raise_if_column_convention(fn, Q, K, submission, f"your code raised {e.exc_type}: {e.message.rstrip('.')}")
+        D.raise_if_keys_reshaped_with_query_length(e, fn, Q, K, submission)   # K reshaped with T_q (blind66)
         named = D.batched_crash(e, {"Q": Q, "K": K}, lambda t: fn(t["Q"], t["K"]),
                                 lambda t, out: D.is_right(out, ref.scaled_scores(t["Q"].double(), t["K"].double()),
                                                           Q.dtype), up=True)

@@ -162,6 +162,7 @@ def test_mask_pattern(causal_additive_mask, device, rng):
     D.raise_if_mask_not_regrown(causal_additive_mask, T, T + 40)   # a mask cached at T only sliced after (blind63)
     for dtype in (torch.float32, torch.float64):
         _check_pattern(_get(causal_additive_mask, T, dtype), T, causal_additive_mask)
+    D.check_one_token_mask(causal_additive_mask, torch.float64)   # one token: [[0]] in the dtype asked (blind66)
     # the mask is built where it is asked (run once per device: on a GPU a mask left on the CPU fails here,
     # and the runner names gpu_only_failure, the CPU run having passed)
     call(causal_additive_mask, T, torch.float32, device=device, what="causal_additive_mask")

@@ -124,10 +124,10 @@ def _raise_if_not_finite(got, S, M, what, fn=None):
     if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
         return
     bad = ~torch.isfinite(got)
-    hits = D.nonfinite_hits(got, _unstable_softmaxes(S, M))
+    hits = D.unstable_hits(fn, got, S, M)   # a second call tells one global maximum from S's row maximum (blind66)
     if len(hits) == 1:
-        raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}: "
-                            "subtract each row's own maximum before exponentiating")
+        raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}"
+                            + ("" if hits[0] == "softmax_max_before_mask" else ": subtract each row's own maximum before exponentiating"))
     D.raise_if_unnormalised_overflow(fn, got, S, M, what)   # the float64 replay unnormalised (blind36)
     raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
                          "the correct weights are finite")
@@ -154,8 +154,8 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
         # no maximum subtracted and one global maximum both give NaN there: every score +1000 tells them apart
         probe = _rerun(attention_weights, S + 1000.0, M)
         if probe is not None and not bool(torch.isfinite(probe).all()):
-            _raise_if_not_finite(probe, S + 1000.0, M, what + ", every score 1000 larger,")
-    _raise_if_not_finite(got, S, M, what)
+            _raise_if_not_finite(probe, S + 1000.0, M, what + ", every score 1000 larger,", attention_weights)
+    _raise_if_not_finite(got, S, M, what, attention_weights)
     want = ref.attention_weights(S, M)
     if tuple(got.shape) == tuple(S.shape):
         got = torch.where(full[:, None], want.to(got.dtype), got)

@@ -134,8 +134,7 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
                             f"multiplies Q and K entry by entry (a {T} x {d_k} matrix, not the scores); S = Q @ K.T "
                             f"(every query dotted with every key, {T} x {T}) has rank {ref.rank_S_lesson}: "
                             + describe("elementwise_product"))
-    # the trace (the sum of S's diagonal) read as the rank (blind44): int(trace) of the lesson's S, scaled or not,
-    # replayed, and the trace read in the notebook (a bare 1 or 3 has other readings, said generically below)
+    # the trace read as the rank (blind44): int(trace) of the lesson's S, scaled or not, replayed, and read in the cell
     traces = D.lesson_trace_ranks()
     diagonal = D.rank_read_from_diagonal(submission, "rank_S_lesson") if got in traces else None
     if diagonal is not None:
@@ -151,6 +150,7 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
                             f"`{norm_src[:60]}` is a norm, not a count: {nuclear[got]}: "
                             + describe("rank_from_nuclear_norm"))
     D.raise_if_rank_from_stable_rank(got, submission, "rank_S_lesson")   # ||S||_F^2 / ||S||_2^2 (blind55)
+    D.raise_if_rank_from_key_columns(got, submission, "rank_S_lesson")   # keys with a non-zero column (blind66)
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
     src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
     if src is not None:
