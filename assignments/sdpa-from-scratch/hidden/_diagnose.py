@@ -1959,6 +1959,7 @@ def judge(fn, Q, K, V, mask, got, what):
         if named.key == "float32_precision":      # a float64 result off by ~1e-8: an epsilon, or float32
             name_scale_in_float32(got, Q, K, V, mask, what)
             name_floored_sdpa(Q, K, V, mask, got, expected, what)       # a floor on exp in the softmax (round41)
+            name_denominator_epsilon(Q, K, V, mask, got, expected, what)   # round66: exp / (sum + 1e-9)
             name_weight_epsilon(got, expected, what, values=V)
         if named.key == "pos_inf_fill":
             confirm_pos_inf_fill(fn, named)
@@ -1998,6 +1999,7 @@ def judge(fn, Q, K, V, mask, got, what):
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
             name_floored_sdpa(Q, K, V, mask, got, expected, what)
             name_scores_in_half(got, Q, K, V, mask, expected, what)       # round41
+            name_denominator_epsilon(Q, K, V, mask, got, expected, what)   # round66: exp / (sum + 1e-9)
             name_weight_epsilon(got, expected, what, values=V)
             name_root_taken_twice(fn, Q, K, V, mask, got, expected, what)
             say_heads_merged(got, expected, what)      # result_axes_permuted where the replay proves it (naming29)
@@ -2188,6 +2190,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
                                     f"mask, and so do probes of its softmax: it matches {describe(shift)}")
             name_unshifted_log_form(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             name_clamped_sdpa(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
+            name_shift_threshold(fn, "float16 inputs with large scores gave inf or NaN, with or without a mask")
             # round38 (blind37): a softmax wrong on tame scores too (builtin sum(exps) over the batch axis, 0 / 0 where
             # float16 underflows): the same values in float64, Q / 9, with a mask allowing every key, say which
             name_in_float64(fn, Q, K, V, torch.ones(T_q, T_k, dtype=torch.bool), "float16 inputs with large scores "
@@ -2572,12 +2575,13 @@ def weight_variants(Q, K, mask=None, d_v=None) -> dict[str, torch.Tensor]:
 # kinds named from a property of the answer, whatever code made it (issue 21, fifth round)
 # ---------------------------------------------------------------------------------------------
 
-def name_shape(got, expected, what, inputs):
+def name_shape(got, expected, what, inputs, submission=None):
     """A wrong shape answer named by its kind: the batch dim left out, the right dims in another order,
     an input's shape (`inputs`: name -> the question's shape of Q, K, V). Says nothing otherwise."""
     got, expected = tuple(got), tuple(expected)
     if got == expected:
         return
+    name_shape_from_front_axes(got, what, inputs, submission)     # round66: q_shape[:3], k_shape[2] on 3-D shapes
     stride = tuple(torch.empty(0).new_empty(expected).stride()) if expected and all(expected) else None
     if stride is not None and got == stride and stride != expected:      # round53: .stride() read for .shape
         raise Misconception("shape_read_as_stride", f"{what} is {got}, the stride of a contiguous {expected} "
@@ -5909,6 +5913,8 @@ def check_all_blocked(fn, Q, K, V, rng=None):
                                     "mask that allows one key is applied right: "
                                     + describe("mask_skipped_when_all_blocked"))
         check_fully_masked(fn, Q, K, V, mask, dead, what, got)     # one call per mask: helper_blame's replay settles
+    if rng is not None:
+        check_edge_lengths(fn, Q, K, V)      # round66: T_q = 1 with a padding mask, T_k = 1 with a masked key
 
 
 _MASK_PROBE_SIZES = ((3, None), (5, None), (3, 5), (5, 3), (4, 4))
@@ -6741,6 +6747,7 @@ def name_one_loop_pass(got, right, what, submission, atol) -> None:
     column) alone, every other entry one same number (the fill the function started from: zeros_like), and the
     function the cell calls to make `what` ends with a loop whose body ends with `return` (source_checks.
     return_inside_loop): the function returned after one pass of the loop: helper_return_in_loop."""
+    name_causal_loop_short(got, right, what, submission, atol)     # round66: range(T - 1) leaves the last row 0
     if type(got) is not torch.Tensor or type(right) is not torch.Tensor or got.shape != right.shape or got.dim() != 2 \
             or min(got.shape) < 2 or not got.dtype.is_floating_point:
         return
@@ -7945,3 +7952,242 @@ def name_sdpa_mask_squeezed_values(fn, Q, K, V, mask, got, what) -> None:
                         f"{tuple(mask.shape)}: it is the right attention with that mask squeezed to "
                         f"{tuple(plain[3].squeeze().shape)}, and your function with the mask expanded to {tuple(full)} "
                         "is right: " + describe("mask_squeezed_loses_broadcast_axes"))
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 66 (blind66): right in the middle, wrong at the edges
+# ---------------------------------------------------------------------------------------------
+
+def _front_axis_hit(trees) -> str | None:
+    """A subscript that counts axes from the front as for 4-D (B, H, T, d) shapes: `x[2]` or `x[:3]` (bounded
+    walk of the parsed cells; the quote cut by pyparse.unparse)."""
+    for _, tree in trees:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Subscript):
+                continue
+            s = node.slice
+            if (isinstance(s, ast.Constant) and s.value == 2 and type(s.value) is int) or (
+                    isinstance(s, ast.Slice) and s.lower is None and s.step is None
+                    and isinstance(s.upper, ast.Constant) and s.upper.value == 3 and type(s.upper.value) is int):
+                return unparse(node)
+    return None
+
+
+def name_shape_from_front_axes(got, what, inputs, submission) -> None:
+    """q1, round66 (blind66 q1_shape_helper_indexes_axis_2_as_in_the_4d_comparison_cell): on the 3-D shapes, the
+    answer is the one built from 4-D positions (lead = q_shape[:3], T_k = k_shape[2]): the whole of q_shape plus
+    k_shape[2] (weights) or v's width (out), and the cell indexes `[2]` or slices `[:3]`: shape_helper_axes_from_the_front."""
+    q, k, v = (tuple(inputs[n]) for n in ("Q", "K", "V"))
+    if len(q) != 3 or submission is None:
+        return
+    built = q + (k[2],) if what == "weights_shape" else q + (v[-1],)
+    if tuple(got) != built:
+        return
+    hit = _front_axis_hit(_cell_trees(submission, what))
+    if hit is None:
+        return
+    raise Misconception("shape_helper_axes_from_the_front", f"{what} is {tuple(got)}, the shape built from 4-D "
+                        f"positions on the 3-D shapes {q}, {k}, {v} (`{hit}` in your cell): "
+                        + describe("shape_helper_axes_from_the_front"))
+
+
+def _triangle_source(trees) -> str | None:
+    """triu/tril (torch.triu_indices, .triu()) or an ordered comparison of two names (i < j, j >= i) in the cell."""
+    for _seg, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if name.startswith(("triu", "tril")):
+                    return unparse(node)
+            if (isinstance(node, ast.Compare) and len(node.ops) == 1
+                    and isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                    and isinstance(node.left, ast.Name) and isinstance(node.comparators[0], ast.Name)):
+                return unparse(node)
+    return None
+
+
+def name_triangle_variance(raw, said, submission) -> None:
+    """q2, round66 (blind66 q2_variance_of_the_upper_triangle_only_as_if_the_scores_were_symmetric): raw_score_var
+    equal (1e-5 relative) to the variance of one triangle of each sequence's Q @ K^T on the example (upper or lower,
+    with or without the diagonal), replayed, and the cell takes a triangle (triu/tril or an i < j comparison)."""
+    Q, K, _ = ref._batched_example()
+    s = Q @ K.transpose(-2, -1)
+    T = s.shape[-1]
+    for offset in (0, 1):
+        for which, idx in (("upper", torch.triu_indices(T, T, offset)), ("lower", torch.tril_indices(T, T, -offset))):
+            value = float(s[..., idx[0], idx[1]].var())
+            if abs(raw - value) > 1e-5 * abs(value):
+                continue
+            hit = _triangle_source(_cell_trees(submission, "raw_score_var"))
+            if hit is None:
+                return
+            part = "with" if offset == 0 else "without"
+            raise Misconception("variance_of_one_triangle", f"{said}: {raw:.6g} is the variance of the {which} "
+                                f"triangle ({part} the diagonal) of each score matrix, which your cell takes (`{hit}`): "
+                                + describe("variance_of_one_triangle"))
+
+
+def _threshold_probe(top):
+    """A float16 probe (1, 2, 1) x (1, 3, 1) whose largest score is `top` (d_k = 1: no scale), and its V."""
+    Q = torch.tensor([[[1.0], [0.75]]], dtype=torch.float16)
+    K = torch.tensor([[[top], [top - 1.0], [0.0]]], dtype=torch.float16)
+    V = torch.tensor([[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]], dtype=torch.float16)
+    return Q, K, V
+
+
+def name_shift_threshold(fn, said) -> None:
+    """q5 (q3's softmax), round66 (blind66 q3_max_shift_applied_only_when_a_logit_passes_the_float32_overflow_point_88):
+    second calls on small float16 probes: logits up to 5 right, around 30 inf or NaN, and 150 to 200 right
+    again (the shift switched on above a threshold between them): max_shift_behind_a_threshold. A softmax with no
+    shift fails at 200 too; one always shifted passes at 30."""
+    outcomes = {}
+    for top in (5.0, 30.0, 200.0):
+        Q, K, V = _threshold_probe(top)
+        out = second_call(fn, Q, K, V, mask=None)
+        if type(out) is not torch.Tensor or tuple(out.shape) != (1, 2, 2):
+            return
+        want = torch.softmax(Q.double() @ K.double().transpose(-2, -1), dim=-1) @ V.double()
+        outcomes[top] = ("nan" if not bool(torch.isfinite(out).all()) else "right"
+                         if torch.allclose(out.detach().double(), want, rtol=0, atol=5e-3) else "wrong")
+    if outcomes != {5.0: "right", 30.0: "nan", 200.0: "right"}:
+        return
+    raise Misconception("max_shift_behind_a_threshold", f"{said}; on small float16 probes the largest logit 5 gives "
+                        "the right result, 30 gives inf or NaN and 200 the right result again: the max is subtracted "
+                        "only above some threshold between 30 and 150: " + describe("max_shift_behind_a_threshold"))
+
+
+DENOMINATOR_EPSILONS = tuple(10.0 ** -k for k in range(3, 16)) + (1e-20,)
+
+
+def name_denominator_epsilon(Q, K, V, mask, got, expected, what) -> None:
+    """q5, round66 (blind66 q5_denominator_epsilon_1e_minus_9_is_zero_in_float16_so_empty_rows_are_nan): a float64
+    (or float32) result that is the replay of exp(s - max) / (sum + eps), empty rows 0, for one eps of a short list
+    (1e-3 .. 1e-15, 1e-20), to 1e-12 of the output's size: denominator_epsilon. The right result (eps = 0) is not
+    named (judge returned before)."""
+    if (type(got) is not torch.Tensor or got.dtype not in (torch.float32, torch.float64) or got.shape != expected.shape
+            or not bool(torch.isfinite(got).all()) or Q.numel() * K.shape[-2] > 1 << 22):
+        return
+    g = got.detach().double()
+    s = _masked((Q.detach().double() @ K.detach().double().transpose(-2, -1)) / math.sqrt(Q.shape[-1]), mask)
+    m = s.amax(dim=-1, keepdim=True)
+    e = torch.exp(s - torch.where(torch.isinf(m), torch.zeros_like(m), m))
+    total = e.sum(dim=-1, keepdim=True)
+    size = float(g.abs().max()) or 1.0
+    tol = (1e-12 if got.dtype == torch.float64 else 2e-6) * size
+    if float((g - (e / total) @ V.detach().double()).abs().max()) <= tol:
+        return                                       # the plain softmax: nothing to prove
+    for eps in DENOMINATOR_EPSILONS:
+        replay = (e / (total + eps)) @ V.detach().double()
+        if float((g - replay).abs().max()) <= tol:
+            raise Misconception("denominator_epsilon", f"{what} is the right result with {eps:g} added to each row's "
+                                "softmax denominator (replayed: exp(s - max) / (sum + eps) on the same input): "
+                                + describe("denominator_epsilon"))
+
+
+def name_causal_loop_short(got, right_value, what, submission, atol) -> None:
+    """q6, round66 (blind66 q6_causal_rows_loop_stops_at_t_minus_one_leaving_the_last_query_row_zero): every row
+    right but the last, which is all zeros, and the cell has a loop over range(... - 1): causal_loop_last_row_skipped."""
+    if type(got) is not torch.Tensor or type(right_value) is not torch.Tensor or got.shape != right_value.shape \
+            or got.dim() != 2 or got.shape[0] < 2 or submission is None:
+        return
+    g, r = got.detach().double(), right_value.detach().double()
+    if not bool(torch.isfinite(g).all()) or bool(g[-1].abs().max() != 0) \
+            or not torch.allclose(g[:-1], r[:-1], rtol=0, atol=atol):
+        return
+    hit = None
+    for _, tree in _cell_trees(submission, what):
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
+                    and node.iter.func.id == "range" and node.iter.args
+                    and isinstance(stop := node.iter.args[-1] if len(node.iter.args) < 3 else node.iter.args[1], ast.BinOp)
+                    and isinstance(stop.op, ast.Sub) and isinstance(stop.right, ast.Constant) and stop.right.value == 1):
+                hit = unparse(node.iter)
+                break
+        if hit:
+            break
+    if hit is None:
+        return
+    raise Misconception("causal_loop_last_row_skipped", f"{what} is right in every row but the last, row "
+                        f"{got.shape[0] - 1}, which is all zeros: your loop runs over `{hit}`, which stops before "
+                        "the last query: " + describe("causal_loop_last_row_skipped"))
+
+
+def check_edge_lengths(fn, Q, K, V):
+    """round66 (blind66), Question 5's fully-masked test: the statement's edges with a mask that blocks something:
+    a single query (T_q = 1) with a (B, 1, T_k) padding mask, and a single key (T_k = 1) whose key is masked for
+    some queries (they get zeros). Named: the unmasked result where a second call with two queries (or two keys)
+    and the same mask rows is right: mask_dropped_for_one_query, single_key_returns_values."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is not None:                   # a wrong softmax is Question 3's charge (and its blame's replay)
+        x = torch.tensor([[0.5, -1.0, 2.0], [1.0, float("-inf"), 0.0]])
+        sm = second_call(softmax, x, dim=-1)
+        if type(sm) is not torch.Tensor or sm.shape != x.shape or not torch.allclose(
+                torch.nan_to_num(sm.detach().double()), torch.softmax(x.double(), dim=-1), rtol=1e-5, atol=1e-6):
+            return
+    B, T_k = Q.shape[0], K.shape[-2]
+    q1 = Q[..., :1, :].contiguous()
+    pad = torch.arange(T_k) < torch.tensor([max(1, T_k - 3 - b) for b in range(B)]).unsqueeze(-1)
+    pad = pad.unsqueeze(-2)                                           # (B, 1, T_k): key j kept while j < n_b
+    got = call_sdpa(fn, q1, K, V, pad)
+    if not right(got, q1, K, V, pad):
+        said = f"the output for a single query (T_q = 1) with a {tuple(pad.shape)} padding mask"
+        name_sdpa_mask_squeezed_values(fn, q1, K, V, pad, got, said)      # round65: mask.squeeze() on (B, 1, T_k)
+        softmax = STUDENT_SOFTMAX.get()
+        if softmax is not None:               # round65: the softmax's result squeezed, on the (B, 1, T_k) scores
+            x = _masked(q1.detach() @ K.detach().transpose(-2, -1) / math.sqrt(q1.shape[-1]), pad)
+            sm = second_call(softmax, x, dim=-1)
+            if type(sm) is not torch.Tensor or sm.shape != x.shape or not torch.allclose(
+                    torch.nan_to_num(sm.detach().double()), ref.stable_softmax(x, dim=-1).double(), rtol=1e-5, atol=1e-6):
+                return            # the notebook's softmax is wrong on these scores: Question 3's charge
+        q2 = Q[..., :2, :].contiguous()
+        twice = right(second_call(fn, q2, K, V, mask=pad.expand(B, 2, T_k)), q2, K, V, pad.expand(B, 2, T_k))
+        if twice and type(got) is torch.Tensor:      # round65's squeeze, where the length-1 axis is the query axis
+            try:
+                replay = ref.scaled_dot_product_attention(q1, K, V, pad.squeeze())
+            except (RuntimeError, IndexError, ValueError, TypeError):
+                replay = None
+            if replay is not None and replay.shape == got.shape and replay.dtype == got.dtype \
+                    and matching_variants(got, {"replay": replay}, got.dtype):
+                raise Misconception("mask_squeezed_loses_broadcast_axes", f"{said} is the right attention with that "
+                                    f"mask squeezed to {tuple(pad.squeeze().shape)}, while two queries with the same "
+                                    "mask rows are right: " + describe("mask_squeezed_loses_broadcast_axes"))
+        if right(got, q1, K, V, None) and twice:
+            raise Misconception("mask_dropped_for_one_query", f"{said} is the unmasked result, while two queries "
+                                "with the same mask rows are masked right: " + describe("mask_dropped_for_one_query"))
+        check(fn, q1, K, V, pad, said)
+    k1, v1 = K[..., :1, :].contiguous(), V[..., :1, :].contiguous()
+    one = torch.ones(B, Q.shape[-2], 1, dtype=torch.bool)
+    one[:, 1::2] = False                                              # odd queries: their only key masked (zeros)
+    got = call_sdpa(fn, Q, k1, v1, one)
+    if not right(got, Q, k1, v1, one):
+        k2, v2 = K[..., :2, :].contiguous(), V[..., :2, :].contiguous()
+        two = torch.cat([one, torch.zeros_like(one)], dim=-1)         # key 1 blocked: the same outputs
+        if type(got) is torch.Tensor and got.shape == Q.shape[:-1] + v1.shape[-1:] and not bool(got.any()):
+            # every row zero, even those whose one key is open: the empty-row test off by one (sum < 2),
+            # when two open keys are right and one open key of two gives zeros too
+            again = second_call(fn, Q, k2, v2, mask=two)
+            if (type(again) is torch.Tensor and again.shape == got.shape and not bool(again.any())
+                    and right(second_call(fn, Q, k2, v2, mask=torch.ones_like(two)), Q, k2, v2, torch.ones_like(two))):
+                raise Misconception("single_key_rows_zeroed", "the output for a single key (T_k = 1) is all zeros, "
+                                    "also for the queries whose key is open, and so is the output with two keys of "
+                                    "which one is open: " + describe("single_key_rows_zeroed"))
+        if right(got, Q, k1, v1, None) and right(second_call(fn, Q, k2, v2, mask=two), Q, k2, v2, two):
+            raise Misconception("single_key_returns_values", "the output for a single key (T_k = 1), masked for "
+                                "every other query, is V's row for every query, while two keys with the same "
+                                "mask are masked right: " + describe("single_key_returns_values"))
+        check(fn, Q, k1, v1, one, "the output for a single key (T_k = 1) masked for every other query (they "
+              "get zeros)")
+
+
+def name_single_query_all_true(fn, T_k, what) -> None:
+    """q4, round66 (blind66 q4_single_query_shortcut_returns_an_all_true_row_as_in_a_decoding_step): causal_mask(1,
+    T_k) all True while a second call with two queries, causal_mask(2, T_k), is right (so the extra keys are not
+    padded with True in general): a single-query branch: causal_single_query_all_visible."""
+    try:
+        two = fn(2, T_k)
+    except StudentCodeError:
+        return
+    if type(two) is torch.Tensor and tuple(two.shape) == (2, T_k) and bool(((two != 0) == ref.causal_mask(2, T_k)).all()):
+        raise Misconception("causal_single_query_all_visible", f"{what} is True everywhere, while causal_mask(2, "
+                            f"{T_k}) is right: " + describe("causal_single_query_all_visible"))

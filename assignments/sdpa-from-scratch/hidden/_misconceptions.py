@@ -850,6 +850,43 @@ MISCONCEPTIONS = {
     "scores_written_in_place": "changing the scores in place (scores3[0, 1:] = float('-inf'), to try the hint) "
                                "before the weights are taken from them: every later line sees the changed "
                                "scores; try such changes on a copy (scores3.clone())",
+    # naming round 66 (blind66): right in the middle, wrong at the edges
+    "shape_helper_axes_from_the_front": "a shape helper that counts axes from the front as for 4-D (B, H, T, d) "
+                                        "tensors (q_shape[:3], k_shape[2]): on 3-D (B, T, d) shapes axis 2 is d_k, "
+                                        "not the token axis, so d_k becomes one more leading axis and the key "
+                                        "count; count from the end instead (lead = q_shape[:-2], T_q = "
+                                        "q_shape[-2], T_k = k_shape[-2], d_v = v_shape[-1]), which works for any "
+                                        "number of leading axes",
+    "variance_of_one_triangle": "taking the variance over one triangle of each score matrix (torch.triu_indices, "
+                                "an i <= j loop), as if Q K^T were symmetric: it is only when the keys are the "
+                                "queries; with a separate K every one of the T_q x T_k scores is its own number, "
+                                "so take .var() over all of them",
+    "max_shift_behind_a_threshold": "subtracting the max only when a logit passes a threshold (88, exp's overflow "
+                                    "point in float32): in float16 exp already overflows past about 11, so "
+                                    "float16 logits between 11 and the threshold give inf / inf = NaN; subtract "
+                                    "each row's max always (it costs nothing and never changes the result)",
+    "denominator_epsilon": "adding a small constant to the softmax's denominator (exp / (sum + 1e-9)) to guard "
+                           "the rows with no visible key: every row's weights then sum to slightly less than 1, "
+                           "and in float16 the constant rounds to 0, so an empty row is still 0 / 0 = NaN; divide "
+                           "by the sum alone and zero the empty rows explicitly (torch.where on mask.any(-1, "
+                           "keepdim=True))",
+    "mask_dropped_for_one_query": "throwing the mask away when there is a single query (mask = None when "
+                                  "Q.size(-2) == 1, as for the newest token of a decoding step): a mask given "
+                                  "with T_q = 1 (a padding mask, a top-left causal mask with T_k > 1, a fully "
+                                  "masked query) must still be applied; remove the shortcut",
+    "single_key_returns_values": "a fast path for a single key that returns V for every query without the mask: "
+                                 "a query whose only key is masked must get a row of zeros, and Q and K drop out of "
+                                 "the graph (their gradients are None instead of zeros); remove the fast path (the "
+                                 "general code handles T_k = 1)",
+    "causal_single_query_all_visible": "a shortcut for a single query that returns an all-True row (the "
+                                       "bottom-right, decoding convention, where the one query is the newest "
+                                       "token): with the top-left alignment asked for, query 0 sees only key 0, so "
+                                       "causal_mask(1, T_k) is [True, False, ..., False]; drop the single-query "
+                                       "shortcut (the general rule key j <= query i covers it)",
+    "causal_loop_last_row_skipped": "filling the causal weights row by row in a loop that stops one short "
+                                    "(range(T - 1)) on the idea that the last query needs no mask: the matrix "
+                                    "started as zeros, so the last row stays all zeros; the last query still "
+                                    "needs its softmax (over every key): loop over range(T)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -165,7 +165,7 @@ def test_weights_shape(weights_shape, submission=None):
     _raise_if_implicit_einsum(got, ref.weights_shape, "weights_shape", submission,
                               [(INPUTS["Q"], INPUTS["K"])])
     diag.name_cosine_similarity_probe(got, submission, INPUTS["Q"])     # round61: its default dim=1 reduced
-    diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS)
+    diag.name_shape(got, ref.weights_shape, "weights_shape", INPUTS, submission)
     widths = {INPUTS["Q"][-1], INPUTS["V"][-1]}             # d_k = 64, d_v = 128: neither is T = 10
     if len(got) == 3 and got[0] == ref.weights_shape[0] and set(got[1:]) <= widths:
         # Q^T K (a d_k x d_k covariance / projection-like matrix): the feature widths where the tokens go
@@ -228,7 +228,7 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_batch_repeated(got, ref.out_shape, "out_shape")
     _raise_if_implicit_einsum(got, ref.out_shape, "out_shape", submission,
                               [(ref.weights_shape, INPUTS["V"]), (INPUTS["Q"], INPUTS["K"], INPUTS["V"])])
-    diag.name_shape(got, ref.out_shape, "out_shape", INPUTS)
+    diag.name_shape(got, ref.out_shape, "out_shape", INPUTS, submission)
     diag.name_entry_from_other_axis(got, ref.out_shape, ("the batch size", "the number of queries T_q",
                                                          "the value width d_v"), "out_shape", INPUTS)
     diag.name_example_shape(got, ref.out_shape, "out_shape")              # round51: the notebook's example's

@@ -94,6 +94,7 @@ def _check_variances(raw, scaled, submission=None):
                     "scale is right; but neither is the variance of the example's scores")
             _name_count_from_one_axis(raw, said)
             diag.name_feature_zero_skipped(raw, said, submission)     # round58: range(1, d_k)
+            diag.name_triangle_variance(raw, said, submission)     # round66: triu_indices, as if Q K^T were symmetric
             _name_standardised_inputs(raw, said)
             _name_cosine_scores(raw, said)
             diag.name_reduced_score_variance(raw, scaled, said, [r for r, _ in _other_values(n)], ATOL)   # round46

@@ -98,6 +98,8 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         # round52 (blind52): the square tril of T_q with the extra key columns T_q..T_k-1 all True (F.pad(tri,
         # (0, T_k - T_q), value=1), torch.cat with ones): every query sees every extra key. Padding with False
         # is the right mask (j <= i < T_q), so only the True padding is wrong
+        if T_q == 1 and bool(t.all()):
+            diag.name_single_query_all_true(fn, T_k, what)     # round66: a T_q == 1 branch, two queries right
         padded = torch.cat([ref.causal_mask(T_q), torch.ones(T_q, T_k - T_q, dtype=torch.bool)], dim=1)
         if bool((t == padded).all()):
             raise Misconception("causal_extra_keys_visible", f"{what} is the square causal mask of {T_q} with the "
