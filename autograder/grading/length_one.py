@@ -10,7 +10,10 @@ the first line of the function's own source that does one of those, where there 
 
 Evidence, not a guess: the widened input holds the original one, so a mistake in the general code (a wrong axis, a
 missing scale, a mask applied after the softmax) stays wrong there and nothing is said; the new entries are drawn, not
-copied, so the widened input is no degenerate one (equal rows would make many wrong softmaxes right). An integer
+copied, so the widened input is no degenerate one (equal rows would make many wrong softmaxes right). Not named
+either (red-team round 128): a test one of whose later calls with no length of 1 was answered wrong (a size
+hard-coded as 2 is right on the widened input and wrong elsewhere), nor a function right on the original input when
+called again after the widened one (wrong by its state or by chance). An integer
 argument is widened only where its name is a size's (`T_q`, `n_heads`, `d_k`), never an axis, a seed or a flag.
 
 Trust: the reference runs here on the widened copy of arguments the grader itself drew (recorded before the
@@ -26,7 +29,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
-from autograder.grading.repair import GeneratorAt, _copies, last_def, safe_line, same_answer
+from autograder.errors import NotAnswered, WorkerCrashed, WorkerTimeout
+from autograder.grading.repair import GeneratorAt, _copies, last_def, left_bound, safe_line, same_answer
 
 KEY = "length_one_handled_differently"
 MAX_CHECKS = 6            # widened calls of the student's functions per submission
@@ -121,12 +125,13 @@ def _suspect_line(fn: ast.AST) -> int | None:
 
 def name_length_one(reports: Sequence[Any], calls: Sequence[Any], references: Mapping[str, Any], cells: Sequence[str],
                     call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any],
-                    time_left: Callable[[], bool]) -> list[Any]:
+                    time_left: Callable[[], bool], cell_errors: Mapping[int, str] | None = None) -> list[Any]:
     """The reports, each failed one that names nothing (not withheld) named KEY where the first of its test's recorded
     calls that the student answered wrong had a length-1 axis (or a size of 1), and the student's function answers
     the widened input (widened) as the reference does. A test whose first wrong call has no length of 1 is wrong on
     an ordinary input: not this kind. `call_student(name, args, kwargs)` calls the notebook's function in the worker
-    (raising what it raises); `time_left()` says whether the pass may go on."""
+    (raising what it raises); `time_left()` says whether the pass may go on; `cell_errors` (the worker's per cell, as
+    repair.left_bound reads them) tell whether the def quoted is the function the tests called."""
     by_test: dict[tuple[str, str], list[Any]] = {}
     for call in calls:
         by_test.setdefault(call.test, []).append(call)
@@ -139,7 +144,7 @@ def name_length_one(reports: Sequence[Any], calls: Sequence[Any], references: Ma
             out.append(r)
             continue
         if key not in verdict:
-            verdict[key] = _first_wrong(by_test[key], references, cells, call_student, time_left, checks)
+            verdict[key] = _first_wrong(by_test[key], references, cells, call_student, time_left, checks, cell_errors)
         words = verdict[key]
         if words is not None:
             r = r.model_copy(update={"misconception": KEY, "message": (words + "\n" + r.message)[:1400]})
@@ -156,11 +161,38 @@ def _answered_right(call: Any, reference: Callable[..., Any]) -> bool | None:
         return None
 
 
+def _has_length_one(call: Any, reference: Callable[..., Any]) -> bool:
+    """Whether a call had a length-1 axis or a size argument of 1 (widened's test, without drawing anything)."""
+    names = _parameter_names(reference, len(call.args))
+
+    def one(value: Any, name: str) -> bool:
+        return ((isinstance(value, torch.Tensor) and 1 in value.shape)
+                or (type(value) is int and value == 1 and bool(name) and _SIZE_NAME.fullmatch(name) is not None))
+    return any(one(a, n) for a, n in zip(call.args, names)) or any(one(v, k) for k, v in call.kwargs.items())
+
+
+def _wrong_on_ordinary(later: Sequence[Any], references: Mapping[str, Any], time_left: Callable[[], bool]) -> bool:
+    """Whether one of the test's later calls with no length of 1 was answered wrong (or the pass ran out of time
+    before telling): then the mistake shows on an ordinary input, whatever the widened one says (red-team round 128:
+    a scale hard-coded as sqrt(2) was wrong for d_k = 1 and d_k = 4, right on d_k widened to 2, and was named this)."""
+    for call in later:
+        reference = references.get(call.name)
+        if not callable(reference) or _has_length_one(call, reference):
+            continue
+        if not time_left():
+            return True
+        if _answered_right(call, reference) is False:
+            return True
+    return False
+
+
 def _first_wrong(test_calls: Sequence[Any], references: Mapping[str, Any], cells: Sequence[str],
                  call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any], time_left: Callable[[], bool],
-                 checks: list[int]) -> str | None:
-    """The words for the test's first wrong call, where it is of this kind (_check); None otherwise."""
-    for call in test_calls[:MAX_CALLS_READ]:
+                 checks: list[int], cell_errors: Mapping[int, str] | None = None) -> str | None:
+    """The words for the test's first wrong call, where it is of this kind (_check) and none of the test's later
+    calls with no length of 1 was answered wrong; None otherwise."""
+    read = list(test_calls[:MAX_CALLS_READ])
+    for index, call in enumerate(read):
         reference = references.get(call.name)
         if not callable(reference) or not time_left():
             return None
@@ -169,15 +201,16 @@ def _first_wrong(test_calls: Sequence[Any], references: Mapping[str, Any], cells
             return None
         if right:
             continue
-        if checks[0] >= MAX_CHECKS:
+        if checks[0] >= MAX_CHECKS or _wrong_on_ordinary(read[index + 1:], references, time_left):
             return None
         checks[0] += 1
-        return _check(call, reference, cells, call_student)
+        return _check(call, reference, cells, call_student, cell_errors)
     return None
 
 
 def _check(call: Any, reference: Callable[..., Any], cells: Sequence[str],
-           call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any]) -> str | None:
+           call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any],
+           cell_errors: Mapping[int, str] | None = None) -> str | None:
     made = widened(call.args, call.kwargs, reference)
     if made is None:
         return None
@@ -192,7 +225,22 @@ def _check(call: Any, reference: Callable[..., Any], cells: Sequence[str],
         return None
     if not same_answer(got, want):
         return None
-    found = last_def(cells, call.name)
+    # the original input again, after the widened one: a function that is right now on it too (a warm-up counter, a
+    # cache, a random draw) was wrong by its state or by chance, not by the length of 1 (red-team round 128)
+    try:
+        again = call_student(call.name, _copies(call.args), _copies(call.kwargs))
+    except Exception as e:  # noqa: BLE001 - raising again is still wrong where it raised before; the grader's
+        # own limits (the pass's deadline, a worker lost) tell nothing
+        if not isinstance(call.answer, BaseException) or isinstance(e, (WorkerTimeout, WorkerCrashed, NotAnswered)):
+            return None
+    else:
+        try:
+            if same_answer(again, reference(*_copies(call.args), **_copies(call.kwargs))):
+                return None
+        except Exception:  # noqa: BLE001 - the reference refuses it now: no verdict
+            return None
+    # the quoted line only from the def the tests called (not one a later `name = other` replaced: round 128)
+    found = last_def(cells, call.name) if left_bound(cells, call.name, cell_errors) else None
     line = _suspect_line(found[1]) if found is not None else None
     where = (f" Look at line {line} of its cell: `{safe_line(found[2], line)}`." if found is not None and line
              else " Look for a bare `.squeeze()`, an index `[0]`, `.item()`, or a branch for a length of 1.")

@@ -322,7 +322,7 @@ def _length_one(reports: list[TestReport], namespace: StudentNamespace, referenc
     with timers.span("length-one replays"):
         try:
             return name_length_one(reports, record.calls, references, submission.cells, call_student,
-                                   lambda: time.monotonic() < until)
+                                   lambda: time.monotonic() < until, dict(submission.cell_errors))
         except Exception as e:  # noqa: BLE001 - feedback only
             timers.count(f"length-one replays failed: {type(e).__name__}")
             return reports
