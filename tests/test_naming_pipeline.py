@@ -146,6 +146,11 @@ def test_a_nan_is_named_after_the_softmax_that_gives_it_there():
     assert not torch.equal(torch.isfinite(unstable["no_max_subtraction"]),
                            torch.isfinite(unstable["global_max_subtraction"]))   # the test input tells them apart
     for key, got in unstable.items():
+        if key == "softmax_max_before_mask":
+            # with nothing blocked it is the right softmax; a blocked row and a second call tell it apart
+            # (tests/test_naming_attention-pipeline_round66.py, through the sandbox)
+            assert torch.isfinite(got).all()
+            continue
         with pytest.raises(AssertionError) as e:
             q05._raise_if_not_finite(got.clone(), S, M, "A")
         assert getattr(e.value, "key", None) == key

@@ -8011,6 +8011,10 @@ def name_triangle_variance(raw, said, submission) -> None:
     """q2, round66 (blind66 q2_variance_of_the_upper_triangle_only_as_if_the_scores_were_symmetric): raw_score_var
     equal (1e-5 relative) to the variance of one triangle of each sequence's Q @ K^T on the example (upper or lower,
     with or without the diagonal), replayed, and the cell takes a triangle (triu/tril or an i < j comparison)."""
+    hit = _triangle_source(_cell_trees(submission, "raw_score_var"))
+    if hit is None or ("tril" in hit and any(abs(raw - value) <= 1e-5 * abs(value)
+                                             for value, _key, _how in reduced_score_variances())):
+        return      # a causal tril's triangle: round 46's scores_masked_before_variance says it (masking the scores)
     Q, K, _ = ref._batched_example()
     s = Q @ K.transpose(-2, -1)
     T = s.shape[-1]
@@ -8019,9 +8023,6 @@ def name_triangle_variance(raw, said, submission) -> None:
             value = float(s[..., idx[0], idx[1]].var())
             if abs(raw - value) > 1e-5 * abs(value):
                 continue
-            hit = _triangle_source(_cell_trees(submission, "raw_score_var"))
-            if hit is None:
-                return
             part = "with" if offset == 0 else "without"
             raise Misconception("variance_of_one_triangle", f"{said}: {raw:.6g} is the variance of the {which} "
                                 f"triangle ({part} the diagonal) of each score matrix, which your cell takes (`{hit}`): "
