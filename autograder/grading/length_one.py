@@ -23,6 +23,7 @@ At most MAX_CHECKS widened calls per submission."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 from typing import Any, Callable, Mapping, Sequence
@@ -62,12 +63,21 @@ def _widened_tensor(t: torch.Tensor, generator: torch.Generator) -> torch.Tensor
     return out
 
 
-def _parameter_names(reference: Callable[..., Any], count: int) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def _positional_names(reference: Callable[..., Any]) -> tuple[str, ...]:
+    """The reference's positional parameter names (read once per reference: every recorded call asks)."""
     try:
         params = list(inspect.signature(reference).parameters.values())
     except (TypeError, ValueError):
-        return [""] * count
-    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return ()
+    return tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def _parameter_names(reference: Callable[..., Any], count: int) -> list[str]:
+    try:
+        names = list(_positional_names(reference))
+    except TypeError:       # an unhashable callable: read each time
+        names = list(_positional_names.__wrapped__(reference))
     return (names + [""] * count)[:count]
 
 
@@ -132,6 +142,8 @@ def name_length_one(reports: Sequence[Any], calls: Sequence[Any], references: Ma
     an ordinary input: not this kind. `call_student(name, args, kwargs)` calls the notebook's function in the worker
     (raising what it raises); `time_left()` says whether the pass may go on; `cell_errors` (the worker's per cell, as
     repair.left_bound reads them) tell whether the def quoted is the function the tests called."""
+    if not any(r.status == "failed" and not r.misconception and not getattr(r, "withheld_by", None) for r in reports):
+        return list(reports)        # every grade passes here: a full-marks one reads nothing
     by_test: dict[tuple[str, str], list[Any]] = {}
     for call in calls:
         by_test.setdefault(call.test, []).append(call)
@@ -152,13 +164,22 @@ def name_length_one(reports: Sequence[Any], calls: Sequence[Any], references: Ma
     return out
 
 
+_REFUSED = object()      # the reference raised on the call
+
+
+def _reference_answer(call: Any, reference: Callable[..., Any]) -> Any:
+    """The reference's answer to a recorded call, or _REFUSED."""
+    try:
+        return reference(*_copies(call.args), **_copies(call.kwargs))
+    except Exception:  # noqa: BLE001 - an input the reference refuses: no verdict
+        return _REFUSED
+
+
 def _answered_right(call: Any, reference: Callable[..., Any]) -> bool | None:
     if isinstance(call.answer, BaseException):
         return False
-    try:
-        return same_answer(call.answer, reference(*_copies(call.args), **_copies(call.kwargs)))
-    except Exception:  # noqa: BLE001 - an input the reference refuses: no verdict
-        return None
+    expected = _reference_answer(call, reference)
+    return None if expected is _REFUSED else same_answer(call.answer, expected)
 
 
 def _has_length_one(call: Any, reference: Callable[..., Any]) -> bool:
@@ -196,19 +217,19 @@ def _first_wrong(test_calls: Sequence[Any], references: Mapping[str, Any], cells
         reference = references.get(call.name)
         if not callable(reference) or not time_left():
             return None
-        right = _answered_right(call, reference)
-        if right is None:
+        expected = _reference_answer(call, reference)
+        if expected is _REFUSED:
             return None
-        if right:
+        if not isinstance(call.answer, BaseException) and same_answer(call.answer, expected):
             continue
         if checks[0] >= MAX_CHECKS or _wrong_on_ordinary(read[index + 1:], references, time_left):
             return None
         checks[0] += 1
-        return _check(call, reference, cells, call_student, cell_errors)
+        return _check(call, reference, expected, cells, call_student, cell_errors)
     return None
 
 
-def _check(call: Any, reference: Callable[..., Any], cells: Sequence[str],
+def _check(call: Any, reference: Callable[..., Any], expected: Any, cells: Sequence[str],
            call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any],
            cell_errors: Mapping[int, str] | None = None) -> str | None:
     made = widened(call.args, call.kwargs, reference)
@@ -234,10 +255,7 @@ def _check(call: Any, reference: Callable[..., Any], cells: Sequence[str],
         if not isinstance(call.answer, BaseException) or isinstance(e, (WorkerTimeout, WorkerCrashed, NotAnswered)):
             return None
     else:
-        try:
-            if same_answer(again, reference(*_copies(call.args), **_copies(call.kwargs))):
-                return None
-        except Exception:  # noqa: BLE001 - the reference refuses it now: no verdict
+        if same_answer(again, expected):        # the reference's answer to it, read once (_first_wrong)
             return None
     # the quoted line only from the def the tests called (not one a later `name = other` replaced: round 128)
     found = last_def(cells, call.name) if left_bound(cells, call.name, cell_errors) else None

@@ -1558,16 +1558,12 @@ def name_by_one_edit(reports: Sequence[Any], namespace: Any, references: Mapping
                 r = r.model_copy(update={"misconception": STATE_KEY if fix.kept else KEY,
                                          "message": (told(fix, f"`{name}`") + "\n" + r.message)[:1400]})
         elif (r.status == "failed" and r.misconception and r.misconception not in (KEY, STATE_KEY)
-              and (call := first_of.get((r.question, r.name))) is not None
-              and (fix := found.get(call.name)) is not None and fix.kept
-              and any(id(c) in fix.checked for c in calls if c.test == call.test and c.name == call.name)
-              and (id(call) in fix.checked or answered_right(call) is True) and not _about_state(r.misconception)):
+              and not _about_state(r.misconception) and (call := first_of.get((r.question, r.name))) is not None):
             # a named test whose own wrong answer the state explains (the steering copy made it right, a fresh one
             # did not): its key, and its words, were read off the symptom (blind63's buffer sliced to (6, 6) told "a
             # square mask from one length"), so neither is kept; a key that itself speaks of state is (it says more).
-            # Its first call right or made right too (round 127): a first call the fresh copy gets as wrong (scores
-            # * 1000, no max subtracted) is its key's own mistake, which a later probe the copy mends does not explain
-            r = r.model_copy(update={"misconception": STATE_KEY, "message": told(fix, f"`{call.name}`")[:1400]})
+            # Only the state of its own first call's function, with that call right or made right too (_told_state)
+            r = _told_state(r, {call.name: found.get(call.name)}, calls, first_of, answered_right)
         out.append(r)
     out = [_told_state(r, found, calls, first_of, answered_right)
            if r.status == "failed" and _open(r) and r.misconception not in (KEY, STATE_KEY) else r for r in out]

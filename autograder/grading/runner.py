@@ -311,10 +311,9 @@ def _length_one(reports: list[TestReport], namespace: StudentNamespace, referenc
     from autograder.sandbox.session import optional_calls
     record = getattr(namespace, "recorded", None)
     call_copy = getattr(namespace, "call_copy", None)
-    left = _seconds_left(namespace)
-    if record is None or call_copy is None or not record.calls or (left is not None and left <= 0):
+    until = _feedback_until(namespace, LENGTH_ONE_S)
+    if record is None or call_copy is None or not record.calls or time.monotonic() >= until:
         return reports
-    until = time.monotonic() + (LENGTH_ONE_S if left is None else min(LENGTH_ONE_S, left))
 
     def call_student(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         with optional_calls(until):
@@ -338,8 +337,7 @@ def _global_reads(reports: list[TestReport], tests: Sequence[HiddenTestCase], na
     and within GLOBAL_READS_S for the whole pass (a notebook with many such globals had 2 s
     for each); a fault of the naming never costs the grade."""
     from autograder.sandbox.session import optional_calls
-    left = _seconds_left(namespace)
-    until = time.monotonic() + (GLOBAL_READS_S if left is None else max(0.0, min(GLOBAL_READS_S, left)))
+    until = _feedback_until(namespace, GLOBAL_READS_S)
     device = devices[0] if devices else "cpu"
 
     def resolve(name: str) -> object:
@@ -356,6 +354,13 @@ def _global_reads(reports: list[TestReport], tests: Sequence[HiddenTestCase], na
 
 
 GLOBAL_READS_S = 2.0   # seconds the reads of globals' values in the worker may take, all together (global_reads)
+
+
+def _feedback_until(namespace: StudentNamespace, budget_s: float) -> float:
+    """The time.monotonic() a naming pass after the tests must end by: its own budget, capped by what is left of the
+    submission's deadline (already past: now)."""
+    left = _seconds_left(namespace)
+    return time.monotonic() + (budget_s if left is None else max(0.0, min(budget_s, left)))
 
 
 # Seconds a hidden test's own checks may still run past the submission's deadline: a test that would start later
