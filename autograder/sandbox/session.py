@@ -5,6 +5,7 @@ Every limit is enforced from out here; every byte that comes back is checked.
     WorkerSession   the grader's handle on one worker (implements runner.StudentNamespace)
     WorkerProxy     what a hidden test holds in place of a student function
     optional_calls  a deadline of the grader's own for calls that only add to feedback (shrinking)
+    beside_next_request  the grader's own work done while the worker answers the next request
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -120,6 +121,65 @@ def optional_calls(deadline: float) -> Iterator[None]:
 def optional_deadline() -> float | None:
     """The deadline of the `optional_calls` block running now, or None outside one."""
     return _OPTIONAL_UNTIL.get()
+
+
+class Aside:
+    """Work of the grader's own (a reference's answer on the test's inputs) that needs nothing the worker sends back:
+    done while the worker runs the next request (`beside_next_request`), on another core, instead of before or
+    after it. The grader and the worker took turns on one core each: at `-j1` half the machine waited (bench/
+    breakdown.py: "cores busy 1.00 of 2"). Nothing the student sends is read here, and the order of the
+    requests and replies does not change."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self._work: Callable[[], Any] | None = work
+        self._value: Any = None
+        self._error: Exception | None = None
+
+    @property
+    def done(self) -> bool:
+        return self._work is None
+
+    def run(self) -> None:
+        work, self._work = self._work, None
+        if work is None:
+            return
+        try:
+            self._value = work()
+        except Exception as e:  # noqa: BLE001 - raised where the value is asked for, after the reply is read
+            self._error = e
+
+    @property
+    def value(self) -> Any:
+        """The work's value (done now if no request has run it), or what it raised."""
+        self.run()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+_BESIDE: ContextVar[Aside | None] = ContextVar("beside_next_request", default=None)
+
+
+@contextmanager
+def beside_next_request(work: Callable[[], Any]) -> Iterator[Aside]:
+    """Inside, the first request sent to a worker runs `work` between sending and reading the reply (a
+    context variable, so that it reaches the proxy through any wrapper a hidden test puts around it). The
+    work must not depend on the reply, and is trusted code on the grader's own values: a CPU budget's stop
+    waits until it is over, as for the rest of a request (runner._in_worker_io). No request inside: it
+    runs when its value is asked for."""
+    aside = Aside(work)
+    token = _BESIDE.set(aside)
+    try:
+        yield aside
+    finally:
+        _BESIDE.reset(token)
+
+
+def _run_aside() -> None:
+    aside = _BESIDE.get()
+    if aside is not None and not aside.done:
+        with timers.span("grader work beside a request") if timers.ON else _nothing():
+            aside.run()
 
 
 @dataclass
@@ -444,6 +504,9 @@ class WorkerSession:
         if op != "resolve":
             self._kinds = {}   # student code runs: nothing known survives unless the reply says so
         rid = self._send(op, self._left(timeout), **fields)
+        sent = time.monotonic()
+        _run_aside()    # the grader's own work while the worker answers; the worker's limit still runs from the send
+        timeout = max(timeout - (time.monotonic() - sent), FRAME_READ_S) if timeout > FRAME_READ_S else timeout
         reply = self._recv(self._budget(timeout), what, own=timeout)
         if reply.get("id") != rid or ("then" in fields and reply.get("index") != 0):
             self.kill("forged reply")

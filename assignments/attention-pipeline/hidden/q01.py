@@ -9,6 +9,7 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
+    beside_next_request,
     call,
     describe,
     name_from_rerun,
@@ -40,13 +41,24 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None):
+def _expected(X, W_Q, W_K, W_V):
+    """The reference's (Q, K, V) for these inputs, in float64, and its catalogued mistakes."""
+    X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
+    return ref.project_qkv(X64, *W), {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
+
+
+def _project_beside(fn, X, W_Q, W_K, W_V):
+    """_project, with _expected computed while the worker runs the student's call: (got, expected)."""
+    with beside_next_request(lambda: _expected(X, W_Q, W_K, W_V)) as made:
+        got = _project(fn, X, W_Q, W_K, W_V)
+    return got, made.value
+
+
+def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None):
     D.raise_if_projection_return_in_loop(got, X, (W_Q, W_K, W_V), dtype, submission)   # (Q,) from the first pass
     D.raise_if_sequence_first(got, X, (W_Q, W_K, W_V), dtype, submission)   # X.transpose(0, 1) first (blind58)
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
-    X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
-    want = ref.project_qkv(X64, *W)
-    wrong = {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
+    want, wrong = expected if expected is not None else _expected(X, W_Q, W_K, W_V)
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
     if fn is not None:   # wrong parts that do not change with their weights: more calls with the same X show it
         D.raise_if_weights_unused(fn, X, (W_Q, W_K, W_V), (Q, K, V), dtype)
@@ -168,7 +180,8 @@ def test_project_float64(project_qkv, rng, submission=None):
     X = randn((T, d_model), rng, torch.float64)
     W_Q, W_K = randn((d_model, d_k), rng, torch.float64), randn((d_model, d_k), rng, torch.float64)
     W_V = randn((d_model, d_v), rng, torch.float64)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float64, project_qkv, submission)
+    got, expected = _project_beside(project_qkv, X, W_Q, W_K, W_V)
+    _check(got, X, W_Q, W_K, W_V, torch.float64, project_qkv, submission, expected)
 
 
 @test_case(points=1, hidden=True)
@@ -176,13 +189,14 @@ def test_project_batched_float32(project_qkv, device, rng, submission=None):
     B1, B2, T, d_model, d_k, d_v = 2, 3, 6, 10, 12, 4
     X = randn((B1, B2, T, d_model), rng)
     W_Q, W_K, W_V = randn((d_model, d_k), rng), randn((d_model, d_k), rng), randn((d_model, d_v), rng)
-    _check(_project(project_qkv, X, W_Q, W_K, W_V), X, W_Q, W_K, W_V, torch.float32, project_qkv, submission)
+    got, expected = _project_beside(project_qkv, X, W_Q, W_K, W_V)
+    _check(got, X, W_Q, W_K, W_V, torch.float32, project_qkv, submission, expected)
     # one sequence per entry of the first batch axis, (B1, 1, T, d_model): every axis of X is kept, a size-1 one
     # too (.squeeze() drops it, blind42). Not (1, T, d_model): there the squeezed Q is X's rows flattened as well
     X1 = X[:, :1].contiguous()   # contiguous: a layout slip (.view) is test_project_views' to charge
-    got = _project(project_qkv, X1, W_Q, W_K, W_V)
+    got, expected = _project_beside(project_qkv, X1, W_Q, W_K, W_V)
     _raise_if_axis_squeezed(got, X1, (W_Q, W_K, W_V), torch.float32)
-    _check(got, X1, W_Q, W_K, W_V, torch.float32, project_qkv)
+    _check(got, X1, W_Q, W_K, W_V, torch.float32, project_qkv, expected=expected)
     D.raise_if_batch_of_one_squeezed(project_qkv, X[0, :1], (W_Q, W_K, W_V), submission)   # (1, T, d_model), blind66
 
 

@@ -11,6 +11,7 @@ from otter.test_files import test_case
 from autograder.grading.checks import (
     Misconception,
     assert_plain_tensor,
+    beside_next_request,
     call,
     charged_in_parts,
     describe,
@@ -51,11 +52,14 @@ def _weights(rng, d_model, d_k, d_v, dtype):
 
 def _check(fn, stages, X, W, causal, dtype):
     X64, W64 = X.double(), [w.double() for w in W]
-    O_ref, A_ref = ref.self_attention(X64, *W64, causal=causal)
-    wrong, transposed = D.split_transposed({**ref.self_attention_variants(X64, *W64, causal=causal),
-                                            **D.self_attention_variants(X64, *W64, causal=causal)})
+
+    def expected():
+        return (ref.self_attention(X64, *W64, causal=causal),
+                D.split_transposed({**ref.self_attention_variants(X64, *W64, causal=causal),
+                                    **D.self_attention_variants(X64, *W64, causal=causal)}))
 
     def check(out):
+        (O_ref, A_ref), (wrong, transposed) = made.value
         D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "self_attention", dtype)
         O, A = expect_tuple(out, "self_attention", ("O", "A"))
         raise_if_reordered((O, A), (O_ref, A_ref), "self_attention", ("O", "A"), dtype)
@@ -76,9 +80,11 @@ def _check(fn, stages, X, W, causal, dtype):
         D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
         D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})
 
-    _batched(fn, X, W, causal, lambda: charged_in_parts(
-        lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
-        lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())))
+    # the reference's answer and its catalogued mistakes, computed while the worker runs the student's call
+    with beside_next_request(expected) as made:
+        _batched(fn, X, W, causal, lambda: charged_in_parts(
+            lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
+            lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())))
 
 
 def _scores(X, W, causal):

@@ -6,6 +6,7 @@ from otter.test_files import test_case
 
 from autograder.grading.checks import (
     Misconception,
+    beside_next_request,
     call,
     charged_in_parts,
     describe,
@@ -46,10 +47,12 @@ def _check(fn, stages, X, Y, W, M, dtype):
     equals the reference's cross-attention on those stages is charged by their questions, not here."""
     X64, Y64, W64 = X.double(), Y.double(), [w.double() for w in W]
     M64 = None if M is None else M.double()
-    O_ref, A_ref = ref.cross_attention(X64, Y64, *W64, M64)
-    wrong = _variants(X64, Y64, W64, M64)
+
+    def expected():
+        return ref.cross_attention(X64, Y64, *W64, M64), _variants(X64, Y64, W64, M64)
 
     def check(out):
+        (O_ref, A_ref), wrong = made.value
         D.raise_if_one_value(out, (O_ref, A_ref), ("O", "A"), "cross_attention", dtype)
         O, A = expect_tuple(out, "cross_attention", ("O", "A"))
         # the padded keys cut off K and V (or Y) instead of masked: attention over the open keys only, replayed
@@ -104,8 +107,10 @@ def _check(fn, stages, X, Y, W, M, dtype):
             raise
 
     try:
-        charged_in_parts(student, check, lambda: ref.cross_attention(X, Y, *W, M, parts=stages),
-                         parts=tuple(stages.values()))
+        # the reference's answer and its catalogued mistakes, computed while the worker runs the student's call
+        with beside_next_request(expected) as made:
+            charged_in_parts(student, check, lambda: ref.cross_attention(X, Y, *W, M, parts=stages),
+                             parts=tuple(stages.values()))
     except StudentCodeError as e:   # a crash of cross_attention itself: what a second call shows
         named = _crash_named(fn, X, Y, W, M, e)
         if named is not None:

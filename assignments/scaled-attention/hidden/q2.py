@@ -8,8 +8,8 @@ import torch
 from otter.test_files import test_case
 
 from autograder.errors import StudentCodeError
-from autograder.grading.checks import (Misconception, call, describe, expect_number, raise_if_return_missing,
-                                       raise_if_wrong_default, register_misconceptions)
+from autograder.grading.checks import (Misconception, beside_next_request, call, describe, expect_number,
+                                       raise_if_return_missing, raise_if_wrong_default, register_misconceptions)
 
 OK_FORMAT = False
 name = "q2"
@@ -69,7 +69,10 @@ def _estimate(fn, d_k, rng, **kwargs):
     """One estimate from a fresh generator: (value, seed)."""
     seed = _seed(rng)
     try:
-        got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
+        # the right variance of these draws, replayed here while the worker draws them (a right estimate is then
+        # confirmed from the cache: the replays had cost a full-marks notebook more CPU than its own calls)
+        with beside_next_request(lambda: D.replay_right_draws(d_k, N, seed, kwargs.get("scaled", False) is True)):
+            got = call(fn, d_k, N, torch.Generator().manual_seed(seed), **kwargs, what="dot_product_variance")
     except StudentCodeError as e:
         raise (D.generator_positional(e) or D.pairs_transposed_crash(fn, e, d_k, N) or e) from None
     _raise_if_return_missing(fn, got, d_k, seed, kwargs.get("scaled", False))
