@@ -20,6 +20,7 @@ from autograder.grading.checks import (
     randn,
     raise_if_wrong_default,
     register_misconceptions,
+    tolerances,
 )
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
@@ -164,15 +165,46 @@ def _causal_float16(self_attention, stages, rng):
     # along query 0 and is large (its score ~ 60 |W_K q_0|^2): masked for every earlier query, it
     # underflows their weights to 0 in float16 if the mask comes after the softmax (query 0's at least)
     T, d_model, d_k, d_v = 8, 7, 12, 5
-    X = randn((T, d_model), rng, torch.float64)
-    W = _weights(rng, d_model, d_k, d_v, torch.float64)
-    u = W[1] @ (X[0] @ W[0])                       # k = c u W_K scores c |u|^2 / sqrt(d_k) with query 0
-    s00 = float((X[0] @ W[0]) @ (X[0] @ W[1])) / math.sqrt(d_k)
-    X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(u @ u) * u   # 30 above query 0's own score
-    if float((X[-1] @ W[0]).abs().max()) > 60.0:    # (its own query stays within float16's reach)
-        X[-1] *= 60.0 / float((X[-1] @ W[0]).abs().max())
-    X, W = X.half(), tuple(w.half() for w in W)
+    for _ in range(HONEST_DRAWS):
+        X = randn((T, d_model), rng, torch.float64)
+        W = _weights(rng, d_model, d_k, d_v, torch.float64)
+        u = W[1] @ (X[0] @ W[0])                       # k = c u W_K scores c |u|^2 / sqrt(d_k) with query 0
+        s00 = float((X[0] @ W[0]) @ (X[0] @ W[1])) / math.sqrt(d_k)
+        X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(u @ u) * u   # 30 above query 0's own score
+        if float((X[-1] @ W[0]).abs().max()) > 60.0:    # (its own query stays within float16's reach)
+            X[-1] *= 60.0 / float((X[-1] @ W[0]).abs().max())
+        X, W = X.half(), tuple(w.half() for w in W)
+        if _honest_float16_right(X, W):
+            break
     _check(self_attention, stages, X, W, True, torch.float16)
+
+
+# The last token sees every key, its own (large) one too: its query and key, each rounded to float16, give a self-score
+# up to 0.14 off, and where another key's score is near it, honest float16 arithmetic moved its row of O by up to 1.4
+# (tolerance 5e-3): the lesson's own code, run in float16, lost this test's point on about 1 draw in 100 (a full-marks
+# notebook 41/42 in a batch). A draw is kept only where the honest orders of float16 work all give float64's answer to
+# half the tolerance; the next draw otherwise (101 of 3101 draws over 3000 seeds; none of the four then failed).
+HONEST_DRAWS = 20
+
+
+def _honest_float16_right(X, W):
+    """The causal self-attention of float16 X, W computed honestly in float16 four ways (the reference's; the queries
+    scaled before the product; a softmax written out with its maximum subtracted; the softmax in float32, cast back)
+    is float64's answer to half float16's tolerance, O and A."""
+    X64, W64 = X.double(), [w.double() for w in W]
+    O64, A64 = ref.self_attention(X64, *W64, causal=True)
+    Q, K, V = X @ W[0], X @ W[1], X @ W[2]
+    scale = math.sqrt(Q.shape[-1])
+    future = torch.triu(torch.ones(X.shape[-2], X.shape[-2], dtype=torch.bool), 1)
+    S = (Q @ K.transpose(-2, -1) / scale).masked_fill(future, float("-inf"))
+    E = torch.exp(S - S.amax(-1, keepdim=True))
+    ways = [ref.self_attention(X, *W, causal=True),
+            (lambda A: (A @ V, A))(torch.softmax(((Q / scale) @ K.transpose(-2, -1)).masked_fill(future, float("-inf")), -1)),
+            (lambda A: (A @ V, A))(E / E.sum(-1, keepdim=True)),
+            (lambda A: (A @ V, A))(torch.softmax(S.float(), -1).to(S.dtype))]
+    rtol, atol = (t / 2 for t in tolerances(torch.float16))
+    return all(bool(((got.double() - want).abs() <= atol + rtol * want.abs()).all())
+               for O, A in ways for got, want in ((O, O64), (A, A64)))
 
 
 def raise_if_reordered(got, want, what, names, dtype):

@@ -1,0 +1,73 @@
+"""attention-pipeline q07's float16 causal case draws an input on which honest float16 arithmetic is right.
+
+The last token's large key (masked for the earlier queries, the point of the case) also meets its own large query:
+rounded to float16 each, their score is up to 0.14 off, and the lesson's own code run in float16 moved that row of O
+past the float16 tolerance on about 1 draw in 100 (a full-marks notebook graded 41/42 at seed 659037129289577220).
+A draw is kept only where four honest orders of float16 work all give float64's answer to half the tolerance. The rng
+seeds below are draws on which the lesson's float16 run had failed. In-process, without the runner, an answer equal to
+the reference composed of the stages is excused (charged_in_parts), so the lesson's own code is graded here through
+whole notebooks; queries scaled before the product failed the case in-process at each of these seeds before."""
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from autograder.grading.runner import TrustedProxy
+from reference import attention_pipeline as ref
+from tests.heldout.harness import grade_cells
+from tests.hidden_modules import load
+
+q07 = load("attention-pipeline", "q07", "q07_float16_draws")
+STAGES = {name: TrustedProxy(getattr(ref, name), "cpu", name=name) for name in q07.STAGES}
+
+
+def _future(T: int) -> torch.Tensor:
+    return torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+
+
+def queries_scaled_first(X, W_Q, W_K, W_V, causal=True):
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = (Q / math.sqrt(Q.shape[-1])) @ K.transpose(-2, -1)
+    if causal:
+        S = S.masked_fill(_future(X.shape[-2]), float("-inf"))
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+
+
+def softmax_written_out(X, W_Q, W_K, W_V, causal=True):
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if causal:
+        S = S.masked_fill(_future(X.shape[-2]), float("-inf"))
+    E = torch.exp(S - S.amax(dim=-1, keepdim=True))
+    A = E / E.sum(dim=-1, keepdim=True)
+    return A @ V, A
+
+
+@pytest.mark.parametrize("fn", [queries_scaled_first, softmax_written_out], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("seed", [11, 141, 390, 507])
+def test_honest_float16_code_passes_the_causal_float16_case(fn, seed):
+    q07._causal_float16(TrustedProxy(fn, "cpu", name="self_attention"), STAGES, torch.Generator().manual_seed(seed))
+
+
+def test_the_mask_after_the_softmax_still_fails_it():
+    def mask_after_softmax(X, W_Q, W_K, W_V, causal=True):
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        A = torch.softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), dim=-1)
+        if causal:
+            A = A.masked_fill(_future(X.shape[-2]), 0.0)
+            A = A / A.sum(dim=-1, keepdim=True)
+        return A @ V, A
+    for seed in (11, 141, 390, 507):
+        with pytest.raises(AssertionError):
+            q07._causal_float16(TrustedProxy(mask_after_softmax, "cpu", name="self_attention"), STAGES,
+                                torch.Generator().manual_seed(seed))
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("seed", [659037129289577220, 373119011951552129])
+def test_a_full_marks_notebook_keeps_every_point_at_the_seeds_it_lost_one(grader, seed):
+    outcome = grade_cells(grader, "attention-pipeline", {}, "float16-draws", seed=seed)
+    assert outcome.score == outcome.max_score, outcome.failed
