@@ -71,7 +71,7 @@ def test_an_error_in_the_work_comes_where_its_value_is_asked_for_and_the_protoco
     with beside_next_request(work) as aside:
         assert torch.equal(f(torch.ones(2)), torch.full((2,), 2.0))
     with pytest.raises(RuntimeError, match="the reference refused"):
-        aside.value
+        _ = aside.value
     with beside_next_request(lambda: 7) as aside:   # beside a call that raises: the work is done all the same
         with pytest.raises(StudentCodeError, match="three rows"):
             broken(torch.ones(1))

@@ -39,7 +39,20 @@ def _draw(*shapes: tuple[int, ...], seed: int = 0) -> tuple[torch.Tensor, ...]:
 
 ONE_QUERY = (*_draw((1, 4), (5, 4), (5, 3), seed=1), torch.tensor([[True, False, True, True, False]]))
 
+# a batch of one with a padding mask broadcast over four queries: widening every length-1 axis made the mask (2, 2, 5)
+# beside four queries, which the reference refuses; the mask is then left as it is (it broadcasts over the new entry)
+PADDED_BATCH_OF_ONE = (*_draw((1, 4, 8), (1, 5, 8), (1, 5, 3), seed=2), torch.tensor([[[True, True, False, True, False]]]))
+
 CELLS: dict[str, tuple[str, str, Callable[..., Any], tuple[Any, ...], str | None]] = {
+    "a bare squeeze of the inputs, a batch of one with a padding mask": (
+        "import math, torch\n"
+        "def attention(Q, K, V, mask=None):\n"
+        "    Q, K, V = Q.squeeze(), K.squeeze(), V.squeeze()\n"
+        "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+        "    if mask is not None:\n"
+        "        s = s.masked_fill(~mask.squeeze(), float('-inf'))\n"
+        "    return torch.softmax(s, dim=-1) @ V\n",
+        "attention", _attention, PADDED_BATCH_OF_ONE, "Q, K, V = Q.squeeze(), K.squeeze(), V.squeeze()"),
     # (the cell, the function, the reference, the failing call's arguments, the line said (None: not named))
     "a one-query shortcut that drops the mask": (
         "import math, torch\n"
@@ -128,6 +141,11 @@ def test_what_is_widened() -> None:
     # an axis argument of 1 is no size: nothing else has length 1, so nothing is widened
     x = torch.randn(3, 4, 5, dtype=torch.float64)
     assert widened((x,), {"dim": 1}, lambda x, dim=-1: torch.softmax(x, dim)) is None
+    # an argument kept as it is (the padding mask beside four queries)
+    Qb, Kb, Vb, pad = PADDED_BATCH_OF_ONE
+    kept = widened((Qb, Kb, Vb, pad), {}, _attention, keep=frozenset({3}))
+    assert kept is not None and [tuple(a.shape) for a in kept[0]] == [(2, 4, 8), (2, 5, 8), (2, 5, 3), (1, 1, 5)]
+    assert kept[0][3] is pad and "`mask` of shape (1, 1, 5)" not in kept[2]
     # integer tensors (indices) and generators are not widened
     assert widened((torch.zeros(1, 3, dtype=torch.long),), {}, lambda t: t) is None
     assert widened((torch.Generator(),), {"T": 1}, lambda g, T: T) is None

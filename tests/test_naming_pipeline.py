@@ -152,13 +152,13 @@ def test_a_nan_is_named_after_the_softmax_that_gives_it_there():
             assert torch.isfinite(got).all()
             continue
         with pytest.raises(AssertionError) as e:
-            q05._raise_if_not_finite(got.clone(), S, M, "A")
+            q05.D.raise_if_weights_not_finite(got.clone(), S, M, "A")
         assert getattr(e.value, "key", None) == key
     # NaN somewhere else (one entry of a right answer): said, never named
     wrong = torch.softmax(S + M, dim=-1)
     wrong[0, 0, 0] = float("nan")
     with pytest.raises(AssertionError) as e:
-        q05._raise_if_not_finite(wrong, S, M, "A")
+        q05.D.raise_if_weights_not_finite(wrong, S, M, "A")
     assert getattr(e.value, "key", None) is None and "NaN or inf in 1 of" in str(e.value)
 
 

@@ -156,7 +156,7 @@ def test_batch_flattened_into_rows_is_named_only_when_all_three_are_the_right_ro
     want = ap.project_qkv(X, *W)
     flat = tuple(w.reshape(-1, w.shape[-1]) for w in want)
     with pytest.raises(Misconception) as named:
-        q01._raise_if_rows_flattened(flat, want, X, torch.float64)
+        q01.D.raise_if_rows_flattened(flat, want, X, torch.float64)
     assert named.value.key == "batched_input_unsupported" and "(36, 12)" in str(named.value)
-    q01._raise_if_rows_flattened((flat[0], flat[1], 2 * flat[2]), want, X, torch.float64)   # V wrong: no name
-    q01._raise_if_rows_flattened(flat, want, X[0, 0], torch.float64)                        # 2-D X: no name
+    q01.D.raise_if_rows_flattened((flat[0], flat[1], 2 * flat[2]), want, X, torch.float64)   # V wrong: no name
+    q01.D.raise_if_rows_flattened(flat, want, X[0, 0], torch.float64)                        # 2-D X: no name

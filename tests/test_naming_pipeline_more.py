@@ -110,7 +110,7 @@ def test_softmax_minus_the_row_minimum_is_named_from_where_it_overflows():
     Z = S + M
     e = torch.exp(Z - Z.amin(dim=-1, keepdim=True))
     with pytest.raises(Misconception) as err:
-        q05._raise_if_not_finite(e / e.sum(dim=-1, keepdim=True), S, M, "A")
+        q05.D.raise_if_weights_not_finite(e / e.sum(dim=-1, keepdim=True), S, M, "A")
     assert err.value.key == "softmax_subtracts_min"
 
 

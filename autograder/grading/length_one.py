@@ -3,10 +3,12 @@
 A failed test that names nothing, whose first call of a graded function had a length-1 axis (one query, one key, a
 batch of one, a width of one) or a size argument of 1, and got a wrong answer (or raised), is tried again: the same
 input with each length-1 axis made 2 long (the original values kept at index 0, one more entry drawn beside them) and
-each size argument of 1 made 2. Where the student's function gives the reference's answer on that widened input, the
-failure is named `length_one_handled_differently`: the code treats a length-1 axis otherwise than a longer one (a bare
-`.squeeze()`, an index `[0]`, `.item()`, a shortcut branch for one query, key or token), and the message points at
-the first line of the function's own source that does one of those, where there is one.
+each size argument of 1 made 2 (where the reference refuses that, as a padding mask's broadcast axis widened beside
+four queries, each tensor argument in turn is left as it is). Where the student's function gives the reference's
+answer on that widened input, the failure is named `length_one_handled_differently`: the code treats a length-1 axis
+otherwise than a longer one (a bare `.squeeze()`, an index `[0]`, `.item()`, a shortcut branch for one query, key or
+token), and the message points at the first line of the function's own source that does one of those, where there is
+one.
 
 Evidence, not a guess: the widened input holds the original one, so a mistake in the general code (a wrong axis, a
 missing scale, a mask applied after the softmax) stays wrong there and nothing is said; the new entries are drawn, not
@@ -37,6 +39,7 @@ KEY = "length_one_handled_differently"
 MAX_CHECKS = 6            # widened calls of the student's functions per submission
 MAX_AXES_WIDENED = 4      # length-1 axes of one tensor made 2 long at most (each doubles it)
 MAX_CALLS_READ = 12       # a test's recorded calls read for its first wrong one
+MAX_KEPT_TRIES = 4        # widenings with one tensor argument left at its length 1, tried in turn
 # a size's name: widened from 1 to 2 where it is an int argument (never `dim`, `axis`, a seed, a flag)
 _SIZE_NAME = re.compile(r"(?:[TtNnBbHhLl]|d|D|d_\w{1,10}|T_\w{1,10}|n_\w{1,20}|num_\w{1,20}|seq_len\w{0,10}|length"
                         r"|size|heads?|width|tokens?|batch(?:_size)?)")
@@ -81,19 +84,20 @@ def _parameter_names(reference: Callable[..., Any], count: int) -> list[str]:
     return (names + [""] * count)[:count]
 
 
-def widened(args: Sequence[Any], kwargs: Mapping[str, Any], reference: Callable[..., Any], seed: int = 0
-            ) -> tuple[tuple[Any, ...], dict[str, Any], list[str]] | None:
+def widened(args: Sequence[Any], kwargs: Mapping[str, Any], reference: Callable[..., Any], seed: int = 0,
+            keep: frozenset[int | str] = frozenset()) -> tuple[tuple[Any, ...], dict[str, Any], list[str]] | None:
     """(args, kwargs, what had length 1 in words) with every length-1 axis and size argument of 1 made 2 long, or
-    None where nothing has length 1 or an argument cannot be widened (a generator, an integer tensor)."""
+    None where nothing has length 1 or an argument cannot be widened (a generator, an integer tensor). `keep`: the
+    tensor arguments (positions, keyword names) left as they are."""
     generator = torch.Generator().manual_seed(seed)
     names = _parameter_names(reference, len(args))
     said: list[str] = []
 
-    def widen(value: Any, name: str) -> Any:
+    def widen(value: Any, name: str, at: int | str) -> Any:
         if isinstance(value, GeneratorAt) or isinstance(value, torch.Generator):
             raise ValueError("a generator")
         if isinstance(value, torch.Tensor):
-            if 1 not in value.shape:
+            if 1 not in value.shape or at in keep:
                 return value
             out = _widened_tensor(value, generator)
             if out is None:
@@ -105,11 +109,33 @@ def widened(args: Sequence[Any], kwargs: Mapping[str, Any], reference: Callable[
             return 2
         return value
     try:
-        new_args = tuple(widen(a, n) for a, n in zip(args, names))
-        new_kwargs = {k: widen(v, k) for k, v in kwargs.items()}
+        new_args = tuple(widen(a, n, i) for i, (a, n) in enumerate(zip(args, names)))
+        new_kwargs = {k: widen(v, k, k) for k, v in kwargs.items()}
     except ValueError:
         return None
     return (new_args, new_kwargs, said) if said else None
+
+
+def _widened_with_answer(call: Any, reference: Callable[..., Any]
+                         ) -> tuple[tuple[Any, ...], dict[str, Any], list[str], Any] | None:
+    """The first widening of the call that the reference answers, with its answer: every length-1 axis made 2; else
+    every one but those of one tensor argument, each in turn. A broadcast axis widened beside a longer one is refused
+    (a padding mask (B, 1, T_k) beside four queries, widened to (2, 2, T_k) with the batch of one: nothing was said);
+    left at 1 it still broadcasts over the drawn entries, so the widened input holds the original one all the same."""
+    ones = [i for i, a in enumerate(call.args) if isinstance(a, torch.Tensor) and 1 in a.shape]
+    ones += [k for k, v in call.kwargs.items() if isinstance(v, torch.Tensor) and 1 in v.shape]
+    keeps: list[frozenset[int | str]] = [frozenset()] + [frozenset({at}) for at in ones[:MAX_KEPT_TRIES]]
+    for keep in keeps:
+        made = widened(call.args, call.kwargs, reference, keep=keep)
+        if made is None:
+            continue
+        args, kwargs, said = made
+        try:
+            want = reference(*_copies(args), **_copies(kwargs))
+        except Exception:  # noqa: BLE001 - an input the reference refuses: the next widening, if any
+            continue
+        return args, kwargs, said, want
+    return None
 
 
 # what in a def treats a length-1 axis otherwise: a bare squeeze, .item(), a test of a size against 1
@@ -232,14 +258,10 @@ def _first_wrong(test_calls: Sequence[Any], references: Mapping[str, Any], cells
 def _check(call: Any, reference: Callable[..., Any], expected: Any, cells: Sequence[str],
            call_student: Callable[[str, tuple[Any, ...], dict[str, Any]], Any],
            cell_errors: Mapping[int, str] | None = None) -> str | None:
-    made = widened(call.args, call.kwargs, reference)
+    made = _widened_with_answer(call, reference)
     if made is None:
         return None
-    args, kwargs, said = made
-    try:
-        want = reference(*_copies(args), **_copies(kwargs))
-    except Exception:  # noqa: BLE001 - an input the reference refuses (a broadcast axis widened) tells nothing
-        return None
+    args, kwargs, said, want = made
     try:
         got = call_student(call.name, _copies(args), _copies(kwargs))
     except Exception:  # noqa: BLE001 - raising on the widened input too: not a length-1 matter

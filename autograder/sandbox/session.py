@@ -504,9 +504,9 @@ class WorkerSession:
         if op != "resolve":
             self._kinds = {}   # student code runs: nothing known survives unless the reply says so
         rid = self._send(op, self._left(timeout), **fields)
-        sent = time.monotonic()
-        _run_aside()    # the grader's own work while the worker answers; the worker's limit still runs from the send
-        timeout = max(timeout - (time.monotonic() - sent), FRAME_READ_S) if timeout > FRAME_READ_S else timeout
+        # the grader's own work while the worker answers (milliseconds: a reference's answer); the wait for the reply,
+        # and the limit the worker is held to, start after it, so a limit is never shortened by the grader's work
+        _run_aside()
         reply = self._recv(self._budget(timeout), what, own=timeout)
         if reply.get("id") != rid or ("then" in fields and reply.get("index") != 0):
             self.kill("forged reply")

@@ -6090,3 +6090,101 @@ def check_prefix_average_one_token(fn: Callable[..., object], submission: object
         raise AssertionError(f"prefix_average_matrix(1) has shape {tuple(got.shape)}: for one token the matrix is "
                              "the 1 x 1 [[1.]]")
     raise AssertionError("prefix_average_matrix(1) is not the 1 x 1 float64 matrix [[1.]]")
+
+
+# --- attention-pipeline q05: weights with NaN or inf
+
+def raise_if_weights_not_finite(got: torch.Tensor, S: torch.Tensor, M: Any, what: str, fn: Any = None) -> None:
+    """attention-pipeline q05: A with NaN or inf is named after the one unstable softmax that gives NaN/inf at exactly the same
+    entries and the same finite values elsewhere; otherwise (none, or two alike) it is said, not named."""
+    if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
+        return
+    bad = ~torch.isfinite(got)
+    hits = unstable_hits(fn, got, S, M)   # a second call tells one global maximum from S's row maximum (blind66)
+    if len(hits) == 1:
+        raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}"
+                            + ("" if hits[0] == "softmax_max_before_mask" else ": subtract each row's own maximum before exponentiating"))
+    raise_if_unnormalised_overflow(fn, got, S, M, what)   # the float64 replay unnormalised (blind36)
+    raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
+                         "the correct weights are finite")
+
+
+# --- attention-pipeline q07: a float16 causal input with a large masked key, on which honest float16 arithmetic is right
+
+# The last token sees every key, its own (large) one too. With its own large query (the case before), its float16
+# self-score was up to 0.14 off, and where another key's score was near it, honest float16 arithmetic moved its row of O
+# by up to 1.4 (tolerance 5e-3): the lesson's own code run in float16 lost the test's point on 31 of 3000 draws (a
+# full-marks notebook 41/42 in a batch), and a log-sum-exp softmax also after the first mend. Now that query is 0 (W_Q
+# without the token's direction, the other queries random still), and a draw is kept only where the honest orders of
+# float16 work all give float64's answer to half the tolerance (the next draw otherwise: 6 of 3006 draws over 3000 seeds;
+# none of six honest ways then failed, and the mask after the softmax failed on every one).
+HONEST_DRAWS = 20
+
+
+def float16_large_key_input(rng: torch.Generator, draw_weights: Callable[[], tuple[torch.Tensor, ...]]
+                            ) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+    """(X, (W_Q, W_K, W_V)) in float16, T = 8, d_model = 7: X from `rng`, the weights from `draw_weights()` (float64,
+    d_k = 12); the last token's key points along query 0, its score with query 0 30 above query 0's own."""
+    X, W = torch.zeros(0), ()
+    for _ in range(HONEST_DRAWS):
+        X = checks.randn((8, 7), rng, torch.float64)
+        W_Q, W_K, W_V = draw_weights()
+        d_k = W_Q.shape[-1]
+        u = W_K @ (X[0] @ W_Q)                   # the direction whose key scores highest with query 0
+        x = u / u.norm()
+        W_Q = W_Q - torch.outer(x, x @ W_Q)      # the last token's query is 0: its own row of A is uniform
+        q0 = X[0] @ W_Q
+        s00 = float(q0 @ (X[0] @ W_K)) / math.sqrt(d_k)
+        X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(q0 @ (x @ W_K)) * x     # 30 above query 0's own score
+        # its key and value within float16's reach (a masked score or the row-7 mean of V stays finite and precise)
+        over = max(float((X[-1] @ W_K).abs().max()) / 2000.0, float((X[-1] @ W_V).abs().max()) / 1000.0)
+        if over > 1.0:
+            X[-1] /= over
+        X, W = X.half(), (W_Q.half(), W_K.half(), W_V.half())
+        if honest_float16_right(X, W):
+            break
+    return X, W
+
+
+def honest_float16_right(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> bool:
+    """The causal self-attention of float16 X, W computed honestly in float16 five ways (the reference's; the queries
+    scaled before the product; a softmax written out with its maximum subtracted; exp(S - logsumexp(S)); the softmax
+    in float32, cast back) is float64's answer to half float16's tolerance, O and A."""
+    X64, W64 = X.double(), [w.double() for w in W]
+    O64, A64 = ref.self_attention(X64, *W64, causal=True)
+    Q, K, V = X @ W[0], X @ W[1], X @ W[2]
+    scale = math.sqrt(Q.shape[-1])
+    future = torch.triu(torch.ones(X.shape[-2], X.shape[-2], dtype=torch.bool), 1)
+    S = (Q @ K.transpose(-2, -1) / scale).masked_fill(future, float("-inf"))
+    E = torch.exp(S - S.amax(-1, keepdim=True))
+    weights = [torch.softmax(((Q / scale) @ K.transpose(-2, -1)).masked_fill(future, float("-inf")), -1),
+               E / E.sum(-1, keepdim=True), (S - S.logsumexp(-1, keepdim=True)).exp(),
+               torch.softmax(S.float(), -1).to(S.dtype)]
+    ways = [ref.self_attention(X, *W, causal=True)] + [(A @ V, A) for A in weights]
+    rtol, atol = (t / 2 for t in checks.tolerances(torch.float16))
+    return all(bool(((got.double() - want).abs() <= atol + rtol * want.abs()).all())
+               for O, A in ways for got, want in ((O, O64), (A, A64)))
+
+
+# --- attention-pipeline q01: the reference's projections and the rows flattened
+
+def qkv_expected(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: torch.Tensor
+                 ) -> tuple[tuple[torch.Tensor, ...], dict[str, Any]]:
+    """The reference's (Q, K, V) for these inputs, in float64, and its catalogued mistakes (q01 computes them while
+    the worker runs the student's call)."""
+    X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
+    return ref.project_qkv(X64, *W), {**ref.qkv_variants(X64, *W), **qkv_variants(X64, *W)}
+
+
+def raise_if_rows_flattened(got: tuple[Any, ...], want: tuple[torch.Tensor, ...], X: torch.Tensor,
+                            dtype: torch.dtype) -> None:
+    """Q, K, V each the right values with X's batch axes folded into its rows (X.reshape(-1, d_model) @ W,
+    never shaped back): the code handles a 2-D X only. Named only when all three are exactly that."""
+    if X.dim() <= 2:
+        return
+    flat = [w.reshape(-1, w.shape[-1]) for w in want]
+    if all(type(g) is torch.Tensor and g.shape == f.shape and matching_variants(g, {"right": f}, dtype)
+           for g, f in zip(got, flat)):
+        raise Misconception("batched_input_unsupported", f"Q, K, V have shape {tuple(got[0].shape)} for X "
+                            f"{tuple(X.shape)}: the right values with the batch axes flattened into the rows, where "
+                            f"{tuple(want[0].shape)} is expected: " + describe("batched_input_unsupported"))

@@ -41,15 +41,9 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _expected(X, W_Q, W_K, W_V):
-    """The reference's (Q, K, V) for these inputs, in float64, and its catalogued mistakes."""
-    X64, W = X.double(), [w.double() for w in (W_Q, W_K, W_V)]
-    return ref.project_qkv(X64, *W), {**ref.qkv_variants(X64, *W), **D.qkv_variants(X64, *W)}
-
-
 def _project_beside(fn, X, W_Q, W_K, W_V):
     """_project, with _expected computed while the worker runs the student's call: (got, expected)."""
-    with beside_next_request(lambda: _expected(X, W_Q, W_K, W_V)) as made:
+    with beside_next_request(lambda: D.qkv_expected(X, W_Q, W_K, W_V)) as made:
         got = _project(fn, X, W_Q, W_K, W_V)
     return got, made.value
 
@@ -58,12 +52,12 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None
     D.raise_if_projection_return_in_loop(got, X, (W_Q, W_K, W_V), dtype, submission)   # (Q,) from the first pass
     D.raise_if_sequence_first(got, X, (W_Q, W_K, W_V), dtype, submission)   # X.transpose(0, 1) first (blind58)
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
-    want, wrong = expected if expected is not None else _expected(X, W_Q, W_K, W_V)
+    want, wrong = expected if expected is not None else D.qkv_expected(X, W_Q, W_K, W_V)
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
     if fn is not None:   # wrong parts that do not change with their weights: more calls with the same X show it
         D.raise_if_weights_unused(fn, X, (W_Q, W_K, W_V), (Q, K, V), dtype)
     if any(type(g) is torch.Tensor and g.shape != w.shape for g, w in zip((Q, K, V), want)):
-        _raise_if_rows_flattened((Q, K, V), want, X, dtype)
+        D.raise_if_rows_flattened((Q, K, V), want, X, dtype)
         fused = D.fused_split_crash(fn, dtype) if fn is not None else None
         if fused is not None:   # a wrong width here, where the wrong cuts coincide: the probe's widths tell them apart
             raise Misconception(fused, "(Q, K, V) have the wrong widths; with d_model = 8, d_k = 6, d_v = 7 "
@@ -77,19 +71,6 @@ def _one_part(wrong, i):
     """Part i of each whole variant, for naming one result alone. A reordering is judged on all three only
     (_raise_if_whole_variant): one result equal to another's right value is no proof of a reordering."""
     return {k: v[i] for k, v in wrong.items() if not k.startswith("results_reordered")}
-
-
-def _raise_if_rows_flattened(got, want, X, dtype):
-    """Q, K, V each the right values with X's batch axes folded into its rows (X.reshape(-1, d_model) @ W,
-    never shaped back): the code handles a 2-D X only. Named only when all three are exactly that."""
-    if X.dim() <= 2:
-        return
-    flat = [w.reshape(-1, w.shape[-1]) for w in want]
-    if all(type(g) is torch.Tensor and g.shape == f.shape and matching_variants(g, {"right": f}, dtype)
-           for g, f in zip(got, flat)):
-        raise Misconception("batched_input_unsupported", f"Q, K, V have shape {tuple(got[0].shape)} for X "
-                            f"{tuple(X.shape)}: the right values with the batch axes flattened into the rows, where "
-                            f"{tuple(want[0].shape)} is expected: " + describe("batched_input_unsupported"))
 
 
 def _project(fn, X, W_Q, W_K, W_V):
@@ -250,7 +231,7 @@ def test_project_views(project_qkv, rng, submission=None):
     D.raise_if_sequence_first(got, X.contiguous(), (W_Q, W_K, W_V), torch.float64, submission)
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
-        _raise_if_rows_flattened(tuple(got), want, X, torch.float64)
+        D.raise_if_rows_flattened(tuple(got), want, X, torch.float64)
         D.raise_if_weights_unused(project_qkv, X.contiguous(), tuple(t.contiguous() for t in (W_Q, W_K, W_V)),
                                   tuple(got), torch.float64)
         for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32

@@ -119,21 +119,6 @@ def _rerun(fn, S, M):
     return out if type(out) is torch.Tensor and tuple(out.shape) == tuple(S.shape) else None
 
 
-def _raise_if_not_finite(got, S, M, what, fn=None):
-    """A with NaN or inf is named after the one unstable softmax that gives NaN/inf at exactly the same
-    entries and the same finite values elsewhere; otherwise (none, or two alike) it is said, not named."""
-    if not (got.dtype == S.dtype and tuple(got.shape) == tuple(S.shape) and not torch.isfinite(got).all()):
-        return
-    bad = ~torch.isfinite(got)
-    hits = D.unstable_hits(fn, got, S, M)   # a second call tells one global maximum from S's row maximum (blind66)
-    if len(hits) == 1:
-        raise Misconception(hits[0], f"{what} contains NaN or inf at the same entries as {describe(hits[0])}"
-                            + ("" if hits[0] == "softmax_max_before_mask" else ": subtract each row's own maximum before exponentiating"))
-    D.raise_if_unnormalised_overflow(fn, got, S, M, what)   # the float64 replay unnormalised (blind36)
-    raise AssertionError(f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} entries, where "
-                         "the correct weights are finite")
-
-
 @test_case(points=1, hidden=True)
 def test_weights_float64_rectangular_mask(attention_weights, rng):
     T_q, T_k = 5, 8
@@ -155,8 +140,8 @@ def test_weights_float64_rectangular_mask(attention_weights, rng):
         # no maximum subtracted and one global maximum both give NaN there: every score +1000 tells them apart
         probe = _rerun(attention_weights, S + 1000.0, M)
         if probe is not None and not bool(torch.isfinite(probe).all()):
-            _raise_if_not_finite(probe, S + 1000.0, M, what + ", every score 1000 larger,", attention_weights)
-    _raise_if_not_finite(got, S, M, what, attention_weights)
+            D.raise_if_weights_not_finite(probe, S + 1000.0, M, what + ", every score 1000 larger,", attention_weights)
+    D.raise_if_weights_not_finite(got, S, M, what, attention_weights)
     want = ref.attention_weights(S, M)
     if tuple(got.shape) == tuple(S.shape):
         got = torch.where(full[:, None], want.to(got.dtype), got)
@@ -199,7 +184,7 @@ def test_weights_float16_stable(attention_weights, device, rng):
 
     def judge():
         got = assert_plain_tensor(call(attention_weights, S, M, what="attention_weights"), "A (float16)")
-        _raise_if_not_finite(got, S, M, "A (float16 scores up to about 20)", attention_weights)
+        D.raise_if_weights_not_finite(got, S, M, "A (float16 scores up to about 20)", attention_weights)
         D.assert_matches(got, ref.attention_weights(S.double()), what="A (float16)", dtype=torch.float16,
                          variants=lambda: _variants(S.double(), M.double(), (S, M)), rows_unnormalised=True)
     _weights(attention_weights, S, M, judge)
@@ -246,7 +231,7 @@ def test_weights_large_float32(attention_weights, rng):
 
     def judge(got):
         got = assert_plain_tensor(got, "A (large float32 scores)")
-        _raise_if_not_finite(got, S, M, "A (float32 scores in the thousands)", attention_weights)
+        D.raise_if_weights_not_finite(got, S, M, "A (float32 scores in the thousands)", attention_weights)
         S64 = S.double()
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
                          variants=lambda: _variants(S64, M.double(), (S, M)), rows_unnormalised=True,

@@ -20,7 +20,6 @@ from autograder.grading.checks import (
     randn,
     raise_if_wrong_default,
     register_misconceptions,
-    tolerances,
 )
 from autograder.errors import StudentCodeError
 from reference import attention_pipeline as ref
@@ -161,57 +160,12 @@ def test_batched_float32_and_float16(self_attention, project_qkv, scaled_scores,
 
 
 def _causal_float16(self_attention, stages, rng):
-    # the notebook promises the input's dtype back: float16 in, float16 out. The last token's key points
-    # along query 0 and is large (its score with query 0 is 30 above query 0's own): masked for every earlier query,
-    # it underflows their weights to 0 in float16 if the mask comes after the softmax (query 0's at least)
-    T, d_model, d_k, d_v = 8, 7, 12, 5
-    for _ in range(HONEST_DRAWS):
-        X = randn((T, d_model), rng, torch.float64)
-        W_Q, W_K, W_V = _weights(rng, d_model, d_k, d_v, torch.float64)
-        u = W_K @ (X[0] @ W_Q)                   # the direction whose key scores highest with query 0
-        x = u / u.norm()
-        W_Q = W_Q - torch.outer(x, x @ W_Q)      # the last token's query is 0: its own row of A is uniform
-        q0 = X[0] @ W_Q
-        s00 = float(q0 @ (X[0] @ W_K)) / math.sqrt(d_k)
-        X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(q0 @ (x @ W_K)) * x     # 30 above query 0's own score
-        # its key and value within float16's reach (a masked score or the row-7 mean of V stays finite and precise)
-        over = max(float((X[-1] @ W_K).abs().max()) / 2000.0, float((X[-1] @ W_V).abs().max()) / 1000.0)
-        if over > 1.0:
-            X[-1] /= over
-        X, W = X.half(), (W_Q.half(), W_K.half(), W_V.half())
-        if _honest_float16_right(X, W):
-            break
+    # the notebook promises the input's dtype back: float16 in, float16 out. The last token's key points along query 0
+    # and is large (its score with query 0 is 30 above query 0's own): masked for every earlier query, it underflows
+    # their weights to 0 in float16 if the mask comes after the softmax (query 0's at least). Drawn where honest float16
+    # arithmetic is right (D.float16_large_key_input: that token's own query is 0)
+    X, W = D.float16_large_key_input(rng, lambda: _weights(rng, 7, 12, 5, torch.float64))
     _check(self_attention, stages, X, W, True, torch.float16)
-
-
-# The last token sees every key, its own (large) one too. With its own large query (the case before), its float16
-# self-score was up to 0.14 off, and where another key's score was near it, honest float16 arithmetic moved its row of O
-# by up to 1.4 (tolerance 5e-3): the lesson's own code run in float16 lost this test's point on 31 of 3000 draws (a
-# full-marks notebook 41/42 in a batch), and a log-sum-exp softmax also after the first mend. Now that query is 0 (W_Q
-# without the token's direction, the other queries random still), and a draw is kept only where the honest orders of
-# float16 work all give float64's answer to half the tolerance (the next draw otherwise: 6 of 3006 draws over 3000 seeds;
-# none of six honest ways then failed, and the mask after the softmax failed on every one).
-HONEST_DRAWS = 20
-
-
-def _honest_float16_right(X, W):
-    """The causal self-attention of float16 X, W computed honestly in float16 five ways (the reference's; the queries
-    scaled before the product; a softmax written out with its maximum subtracted; exp(S - logsumexp(S)); the softmax
-    in float32, cast back) is float64's answer to half float16's tolerance, O and A."""
-    X64, W64 = X.double(), [w.double() for w in W]
-    O64, A64 = ref.self_attention(X64, *W64, causal=True)
-    Q, K, V = X @ W[0], X @ W[1], X @ W[2]
-    scale = math.sqrt(Q.shape[-1])
-    future = torch.triu(torch.ones(X.shape[-2], X.shape[-2], dtype=torch.bool), 1)
-    S = (Q @ K.transpose(-2, -1) / scale).masked_fill(future, float("-inf"))
-    E = torch.exp(S - S.amax(-1, keepdim=True))
-    weights = [torch.softmax(((Q / scale) @ K.transpose(-2, -1)).masked_fill(future, float("-inf")), -1),
-               E / E.sum(-1, keepdim=True), (S - S.logsumexp(-1, keepdim=True)).exp(),
-               torch.softmax(S.float(), -1).to(S.dtype)]
-    ways = [ref.self_attention(X, *W, causal=True)] + [(A @ V, A) for A in weights]
-    rtol, atol = (t / 2 for t in tolerances(torch.float16))
-    return all(bool(((got.double() - want).abs() <= atol + rtol * want.abs()).all())
-               for O, A in ways for got, want in ((O, O64), (A, A64)))
 
 
 def raise_if_reordered(got, want, what, names, dtype):
