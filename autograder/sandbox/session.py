@@ -399,6 +399,17 @@ class WorkerSession:
             raise WorkerTimeout("grading this submission", self.policy.submission_timeout_s)
         return min(limit, left)
 
+    def _reply_budget(self, limit: float) -> float:
+        """`_budget` for the read of a reply to a request already sent: a submission's time spent there (the grader's
+        work beside the request, session.beside_next_request, can be what spends it) ends the worker too, as a
+        timeout in the read does; left running, its late reply was read as the next request's and the worker was
+        ended as a forger (red-team round 129)."""
+        try:
+            return self._budget(limit)
+        except WorkerTimeout as e:
+            self.kill(str(e))
+            raise
+
     def _left(self, limit: float) -> float:
         """`limit`, cut to what is left of the submission's time; never raises (the read after a send says so)."""
         return max(0.0, min(limit, self.deadline - time.monotonic()))
@@ -507,7 +518,7 @@ class WorkerSession:
         # the grader's own work while the worker answers (milliseconds: a reference's answer); the wait for the reply,
         # and the limit the worker is held to, start after it, so a limit is never shortened by the grader's work
         _run_aside()
-        reply = self._recv(self._budget(timeout), what, own=timeout)
+        reply = self._recv(self._reply_budget(timeout), what, own=timeout)
         if reply.get("id") != rid or ("then" in fields and reply.get("index") != 0):
             self.kill("forged reply")
             raise ProtocolError("the worker sent a reply out of turn")
@@ -523,7 +534,7 @@ class WorkerSession:
         ahead: list[tuple[str, dict[str, Any]]] = []
         for i, name in enumerate(names, start=1):
             try:
-                reply = self._recv(self._budget(timeout), what, max_bytes=RESOLVE_THEN_BYTES + 1024, own=timeout)
+                reply = self._recv(self._reply_budget(timeout), what, max_bytes=RESOLVE_THEN_BYTES + 1024, own=timeout)
             except ProtocolError:
                 self.kill("forged reply")   # over the size the worker itself keeps to: not ours
                 raise

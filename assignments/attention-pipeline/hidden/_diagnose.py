@@ -6146,6 +6146,34 @@ def float16_large_key_input(rng: torch.Generator, draw_weights: Callable[[], tup
     return X, W
 
 
+def float16_large_self_score_input(rng: torch.Generator, draw_weights: Callable[[], tuple[torch.Tensor, ...]]
+                                   ) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+    """(X, (W_Q, W_K, W_V)) in float16, T = 4, d_model = 7: token 0 scores SELF_SCORE with itself, its row's only key
+    under the causal mask (weight 1 exactly, however it is computed honestly), and the later tokens' queries are 0 (their
+    rows uniform). exp(SELF_SCORE) is past float16's largest number: a softmax without each row's maximum subtracted
+    gives NaN in row 0. Round 129: the large key's case (float16_large_key_input) had shown it in its last row only,
+    and that row's query is 0 now."""
+    X, W = torch.zeros(0), ()
+    for _ in range(HONEST_DRAWS):
+        X = checks.randn((4, 7), rng, torch.float64)
+        W_Q, W_K, W_V = draw_weights()
+        later = torch.linalg.qr(X[1:].T).Q                 # (7, 3): the span of the later tokens
+        W_Q = W_Q - later @ (later.T @ W_Q)                # their queries are 0
+        s00 = float((X[0] @ W_Q) @ (X[0] @ W_K)) / math.sqrt(W_Q.shape[-1])
+        if abs(s00) < 0.05:                                 # token 0 scaled by at most 17: X @ W stays in float16
+            continue
+        X[0] *= math.sqrt(SELF_SCORE / abs(s00))           # q0 and k0 both scale: the score by its square
+        if s00 < 0:
+            W_Q = -W_Q
+        X, W = X.half(), (W_Q.half(), W_K.half(), W_V.half())
+        if honest_float16_right(X, W):
+            break
+    return X, W
+
+
+SELF_SCORE = 14.0     # exp(14) = 1.2e6, past float16's 65504; the score itself is exact enough in float16
+
+
 def honest_float16_right(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> bool:
     """The causal self-attention of float16 X, W computed honestly in float16 five ways (the reference's; the queries
     scaled before the product; a softmax written out with its maximum subtracted; exp(S - logsumexp(S)); the softmax

@@ -163,9 +163,10 @@ def _causal_float16(self_attention, stages, rng):
     # the notebook promises the input's dtype back: float16 in, float16 out. The last token's key points along query 0
     # and is large (its score with query 0 is 30 above query 0's own): masked for every earlier query, it underflows
     # their weights to 0 in float16 if the mask comes after the softmax (query 0's at least). Drawn where honest float16
-    # arithmetic is right (D.float16_large_key_input: that token's own query is 0)
-    X, W = D.float16_large_key_input(rng, lambda: _weights(rng, 7, 12, 5, torch.float64))
-    _check(self_attention, stages, X, W, True, torch.float16)
+    # arithmetic is right (D.float16_large_key_input: that token's own query is 0); then token 0's self-score past exp's reach
+    for make_input in (D.float16_large_key_input, D.float16_large_self_score_input):   # in float16 (round 129)
+        X, W = make_input(rng, lambda: _weights(rng, 7, 12, 5, torch.float64))
+        _check(self_attention, stages, X, W, True, torch.float16)
 
 
 def raise_if_reordered(got, want, what, names, dtype):

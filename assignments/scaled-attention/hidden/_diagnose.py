@@ -4870,10 +4870,9 @@ def raise_if_scale_not_d_k(fn, estimates, d_k, n) -> None:
     Both ratios d_k - 1 (to 2e-5) name scale_d_k_minus_one (the n - 1 of the unbiased estimator carried over to
     the scale: d_k / (d_k - 1) is 1.09 at d_k = 12, inside the band); both the same other constant c (to 1e-6 of
     each other, more than 1e-3 from d_k) fail as a scale that is not sqrt(d_k). Anything else (a crash, draws that
-    differ with the flag, so the ratios are random) says nothing. Estimates that are each the right scaled variance
-    of their generator's draws (replayed, cached beside the call that gave them) have the right scale: no second call."""
-    if all(right_draws_replayed(v, d_k, n, seed, True) for v, seed in estimates):
-        return
+    differ with the flag, so the ratios are random) says nothing. The unscaled calls are made even where both scaled
+    estimates are right replays (round 129): a right scale with an unscaled result off by an in-band constant (v * 1.05)
+    is seen only here, where that result meets the same draws' right scaled one."""
     ratios = []
     for v, seed in estimates:
         if not v or not math.isfinite(v):
@@ -4887,6 +4886,11 @@ def raise_if_scale_not_d_k(fn, estimates, d_k, n) -> None:
         ratios.append(plain / v)
     if len(ratios) < 2 or any(abs(r / d_k - 1) <= 1e-3 for r in ratios):
         return
+    if all(right_draws_replayed(v, d_k, n, seed, True) for v, seed in estimates) and abs(ratios[0] / ratios[1] - 1) <= 1e-6:
+        # the scale is right (each scaled value is its draws' right one): the unscaled result is what is off
+        raise AssertionError(f"dot_product_variance(d_k={d_k}, ...) without the flag gives {ratios[0] / d_k:.6g} times "
+                             "the variance of the dot products of the same generator's draws (the scaled result of the "
+                             "same generator times d_k): the unscaled result is not that variance")
     values = " and ".join(f"{v:.5g}" for v, _ in estimates)
     if d_k > 2 and all(abs(r / (d_k - 1) - 1) <= 2e-5 for r in ratios):
         raise Misconception("scale_d_k_minus_one", f"with scaled=True, dot_product_variance(d_k={d_k}, ...) gives "
