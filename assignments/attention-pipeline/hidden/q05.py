@@ -236,6 +236,8 @@ def test_weights_large_float32(attention_weights, rng):
         D.assert_matches(got, ref.attention_weights(S64), what="A (large float32 scores)", dtype=torch.float32,
                          variants=lambda: _variants(S64, M.double(), (S, M)), rows_unnormalised=True,
                          rtol=rtol, atol=atol)
+        D.assert_rows_at_their_precision(got, ref.attention_weights(S64), S, "A (large float32 scores)",
+                                         lambda: _variants(S64, M.double(), (S, M)))
 
     def close(got, expected):   # the shrunk inputs' verdict, with the same rtol
         return (type(got) is torch.Tensor and got.dtype == expected.dtype and got.shape == expected.shape
