@@ -3,13 +3,42 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_COURSE = ROOT / "tests" / "fixtures" / "course"
 FIXTURE_SUBS = ROOT / "tests" / "fixtures" / "submissions"
+
+
+@contextmanager
+def course_zygote() -> Iterator[Any]:
+    """A sandbox zygote at the rlimits level whose workers cannot see the fixture course's hidden tests, reference or
+    grading.yml: what the protocol tests (resolve, call-ahead, beside a request) call into."""
+    from autograder.results import Isolation
+    from autograder.sandbox import Zygote
+    zygote = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
+                                             str(FIXTURE_COURSE / "grading.yml")])
+    zygote.start()
+    try:
+        yield zygote
+    finally:
+        zygote.close()
+
+
+@contextmanager
+def worker_after(zygote: Any, policy: Any, cells: Sequence[str]) -> Iterator[Any]:
+    """A worker of `zygote` under `policy` whose `cells` all ran without an error; closed after."""
+    session = zygote.spawn(policy)
+    try:
+        assert [c.status for c in session.exec_cells(list(cells)).cells] == ["ok"] * len(cells)
+        yield session
+    finally:
+        session.close()
 
 
 def course_slugs() -> list[str]:

@@ -10,11 +10,10 @@ import pytest
 import torch
 
 from autograder.errors import StudentCodeError
-from autograder.results import Isolation
-from autograder.sandbox import SandboxPolicy, Zygote
+from autograder.sandbox import SandboxPolicy
 from autograder.sandbox.session import beside_next_request
 
-from tests.conftest import FIXTURE_COURSE
+from tests.conftest import course_zygote, worker_after
 
 POLICY = SandboxPolicy(submission_timeout_s=60, call_timeout_s=20)
 CELL = """
@@ -29,19 +28,14 @@ def broken(x):
 
 @pytest.fixture(scope="module")
 def zygote():
-    z = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
-                                        str(FIXTURE_COURSE / "grading.yml")])
-    z.start()
-    yield z
-    z.close()
+    with course_zygote() as z:
+        yield z
 
 
 @pytest.fixture
 def session(zygote):
-    s = zygote.spawn(POLICY)
-    assert [c.status for c in s.exec_cells([CELL]).cells] == ["ok"]
-    yield s
-    s.close()
+    with worker_after(zygote, POLICY, [CELL]) as s:
+        yield s
 
 
 @pytest.mark.sandbox

@@ -34,11 +34,10 @@ import torch
 
 from autograder.errors import ProtocolError, WorkerCrashed, WorkerTimeout
 from autograder.grading.runner import TrustedProxy
-from autograder.results import Isolation
-from autograder.sandbox import SandboxPolicy, Zygote
+from autograder.sandbox import SandboxPolicy
 from autograder.sandbox.session import beside_next_request
 from reference import attention_pipeline as ref
-from tests.conftest import FIXTURE_COURSE
+from tests.conftest import course_zygote, worker_after
 from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
@@ -50,28 +49,19 @@ STAGES = {name: TrustedProxy(getattr(ref, name), "cpu", name=name) for name in q
 
 @pytest.mark.sandbox
 def test_a_deadline_spent_beside_a_request_ends_the_worker_instead_of_leaving_its_reply_for_the_next():
-    zygote = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
-                                             str(FIXTURE_COURSE / "grading.yml")])
-    zygote.start()
-    try:
-        session = zygote.spawn(SandboxPolicy(submission_timeout_s=60, call_timeout_s=20))
-        try:
-            cell = "import time\ndef slow_double(x):\n    time.sleep(0.2)\n    return x * 2\n"
-            assert [c.status for c in session.exec_cells([cell]).cells] == ["ok"]
-            f = session.resolve("slow_double", "cpu")
-            session.deadline = time.monotonic() + 0.05
-            with beside_next_request(lambda: time.sleep(1.0)):
-                with pytest.raises(WorkerTimeout):
-                    f(torch.ones(2))
-            assert not session.alive()       # not left running the request whose reply nobody reads
-            session.deadline = time.monotonic() + 30      # moved on (the run-queue credit of a loaded host)
-            with pytest.raises(WorkerCrashed) as raised:
-                f(torch.ones(3))
-            assert not isinstance(raised.value, ProtocolError), raised.value   # not a forger
-        finally:
-            session.close()
-    finally:
-        zygote.close()
+    cell = "import time\ndef slow_double(x):\n    time.sleep(0.2)\n    return x * 2\n"
+    with course_zygote() as zygote, worker_after(zygote, SandboxPolicy(submission_timeout_s=60, call_timeout_s=20),
+                                                 [cell]) as session:
+        f = session.resolve("slow_double", "cpu")
+        session.deadline = time.monotonic() + 0.05
+        with beside_next_request(lambda: time.sleep(1.0)):
+            with pytest.raises(WorkerTimeout):
+                f(torch.ones(2))
+        assert not session.alive()       # not left running the request whose reply nobody reads
+        session.deadline = time.monotonic() + 30      # moved on (the run-queue credit of a loaded host)
+        with pytest.raises(WorkerCrashed) as raised:
+            f(torch.ones(3))
+        assert not isinstance(raised.value, ProtocolError), raised.value   # not a forger
 
 
 # --- 2. scaled-attention q2: an unscaled result off by an in-band constant

@@ -8,11 +8,10 @@ import pytest
 import torch
 
 from autograder.errors import NotAnswered, StudentCodeError
-from autograder.results import Isolation
-from autograder.sandbox import SandboxPolicy, Zygote
+from autograder.sandbox import SandboxPolicy
 from autograder.sandbox.messages import RESOLVE_THEN_BYTES
 
-from tests.conftest import FIXTURE_COURSE
+from tests.conftest import course_zygote, worker_after
 
 pytestmark = pytest.mark.sandbox
 
@@ -39,19 +38,14 @@ big = torch.zeros(%d, dtype=torch.float64)
 
 @pytest.fixture(scope="module")
 def zygote():
-    z = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
-                                        str(FIXTURE_COURSE / "grading.yml")])
-    z.start()
-    yield z
-    z.close()
+    with course_zygote() as z:
+        yield z
 
 
 @pytest.fixture
 def session(zygote):
-    s = zygote.spawn(POLICY)
-    assert [c.status for c in s.exec_cells([CELL]).cells] == ["ok"]
-    yield s
-    s.close()
+    with worker_after(zygote, POLICY, [CELL]) as s:
+        yield s
 
 
 def requests(session) -> int:

@@ -13,12 +13,11 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading import shrink
 from autograder.grading.shrink import AttentionInput, Failure, ShrinkBudget, current_budget
-from autograder.results import Isolation
-from autograder.sandbox import SandboxPolicy, Zygote
+from autograder.sandbox import SandboxPolicy
 from autograder.sandbox.messages import MAX_AHEAD
 from autograder.sandbox.session import optional_calls
 
-from tests.conftest import FIXTURE_COURSE
+from tests.conftest import course_zygote, worker_after
 
 
 def _input() -> AttentionInput:
@@ -112,19 +111,14 @@ def h(x):
 
 @pytest.fixture(scope="module")
 def zygote():
-    z = Zygote(Isolation.rlimits, hide=[str(FIXTURE_COURSE / "assignments"), str(FIXTURE_COURSE / "reference"),
-                                        str(FIXTURE_COURSE / "grading.yml")])
-    z.start()
-    yield z
-    z.close()
+    with course_zygote() as z:
+        yield z
 
 
 @pytest.fixture
 def session(zygote):
-    s = zygote.spawn(POLICY)
-    assert [c.status for c in s.exec_cells([CELL]).cells] == ["ok"]
-    yield s
-    s.close()
+    with worker_after(zygote, POLICY, [CELL]) as s:
+        yield s
 
 
 def _requests(session) -> int:
